@@ -1,0 +1,3 @@
+from reviewtui.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""The protocol's rules as findings."""

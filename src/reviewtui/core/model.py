@@ -1,0 +1,209 @@
+"""Immutable records for a parsed session: sessions, turns, replies and operations.
+
+Every element keeps the 1-based, inclusive line span it came from in its source
+file, so findings, outcomes and the UI can point at the exact lines the model wrote.
+Texts are kept exactly as written; nothing here normalises paths or content.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """Lines ``start``..``end`` (1-based, inclusive) of the source file."""
+
+    start: int
+    end: int
+
+    def as_list(self) -> list[int]:
+        return [self.start, self.end]
+
+
+def join_lines(lines: tuple[str, ...]) -> str:
+    """Lines to text: every line ends with a newline, so ``()`` and ``("",)`` differ."""
+    return "".join(line + "\n" for line in lines)
+
+
+class OpKind(StrEnum):
+    CONSOLE = "console"
+    EDIT = "edit"
+    FULL_FILE = "full_file"
+
+
+class CommandName(StrEnum):
+    RM = "rm"
+    MV = "mv"
+    RN = "rn"
+    UNDO = "undo"
+    UNRM = "unrm"
+
+
+@dataclass(frozen=True, slots=True)
+class ConsoleCommand:
+    """One structural command line such as ``:mv -f src/a.js src/b.js``."""
+
+    name: CommandName
+    args: tuple[str, ...]
+    force: bool
+    text: str
+    span: Span
+    fenced: bool = True
+    kind: OpKind = field(default=OpKind.CONSOLE, init=False)
+
+    @property
+    def path(self) -> str | None:
+        return self.args[0] if self.args else None
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """A search/replace edit under a file header.
+
+    ``number`` is the label the model wrote (``Edit 3``), ``None`` when unlabelled;
+    ``ordinal`` is its 1-based position among the file block's edits.
+    """
+
+    path: str
+    ordinal: int
+    number: int | None
+    search_lines: tuple[str, ...]
+    replace_lines: tuple[str, ...]
+    span: Span
+    search_span: Span
+    replace_span: Span
+    kind: OpKind = field(default=OpKind.EDIT, init=False)
+
+    @property
+    def search(self) -> str:
+        return join_lines(self.search_lines)
+
+    @property
+    def replace(self) -> str:
+        return join_lines(self.replace_lines)
+
+    @property
+    def label(self) -> int:
+        return self.number if self.number is not None else self.ordinal
+
+
+@dataclass(frozen=True, slots=True)
+class FullFile:
+    """The whole content of a file, as written under its header."""
+
+    path: str
+    lines: tuple[str, ...]
+    span: Span
+    kind: OpKind = field(default=OpKind.FULL_FILE, init=False)
+
+    @property
+    def content(self) -> str:
+        return join_lines(self.lines)
+
+
+Operation = ConsoleCommand | Edit | FullFile
+
+
+@dataclass(frozen=True, slots=True)
+class FileBlock:
+    """A ``--- File: path ---`` header and what follows it."""
+
+    path: str
+    header_span: Span
+    span: Span
+    ops: tuple[Edit | FullFile, ...]
+    fenced: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ConsoleBlock:
+    span: Span
+    commands: tuple[ConsoleCommand, ...]
+    fenced: bool
+
+
+@dataclass(frozen=True, slots=True)
+class FooterEntry:
+    path: str
+    note: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Footer:
+    span: Span
+    entries: tuple[FooterEntry, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TextRun:
+    """Lines that are neither blocks nor footer: prose the protocol forbids."""
+
+    span: Span
+    lines: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+
+@dataclass(frozen=True, slots=True)
+class ParseProblem:
+    """Something the parser could not read as the grammar says; lint reports it."""
+
+    rule: str
+    message: str
+    span: Span
+    severity: str = "error"
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """One model reply: blocks in the order written, then the footer."""
+
+    span: Span
+    blocks: tuple[FileBlock | ConsoleBlock, ...]
+    footer: Footer | None
+    need: tuple[str, ...]
+    need_span: Span | None
+    stray: tuple[TextRun, ...]
+    problems: tuple[ParseProblem, ...]
+
+    @property
+    def ops(self) -> tuple[Operation, ...]:
+        """Every operation in reply order."""
+        out: list[Operation] = []
+        for block in self.blocks:
+            if isinstance(block, ConsoleBlock):
+                out.extend(block.commands)
+            else:
+                out.extend(block.ops)
+        return tuple(out)
+
+    @property
+    def file_blocks(self) -> tuple[FileBlock, ...]:
+        return tuple(b for b in self.blocks if isinstance(b, FileBlock))
+
+    @property
+    def console_blocks(self) -> tuple[ConsoleBlock, ...]:
+        return tuple(b for b in self.blocks if isinstance(b, ConsoleBlock))
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    index: int
+    request: str
+    reply: Reply
+    span: Span
+    heading_span: Span | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    source: str
+    title: str
+    meta: str
+    turns: tuple[Turn, ...]
+    problems: tuple[ParseProblem, ...] = ()

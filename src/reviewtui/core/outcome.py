@@ -1,0 +1,102 @@
+"""What evaluating an operation produced: statuses, match results and outcome records."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Status(StrEnum):
+    APPLIED = "applied"
+    NEEDS_REVIEW = "needs_review"  # landed only by a near match: a human must look
+    AMBIGUOUS = "ambiguous"  # two or more locations: never pick one
+    NOT_FOUND = "not_found"
+    REFUSED = "refused"  # a rule forbids it (path, reserved, binary, guard, truncation)
+    CONFLICT = "conflict"  # the disk changed under it (filled in by the disk shell)
+    REJECTED = "rejected"  # the reviewer said no
+    SKIPPED = "skipped"  # not evaluated (e.g. turn outside --turns)
+
+
+class Diagnosis(StrEnum):
+    WHITESPACE_ONLY = "whitespace only"
+    CONTENT_DIFFERS = "content differs"
+    STALE = "probably stale"
+    NOTHING_SIMILAR = "nothing similar"
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """A region close to a SEARCH that did not match. Lines are 1-based, inclusive."""
+
+    start: int
+    end: int
+    similarity: float  # 0.0 .. 1.0
+    diagnosis: Diagnosis
+    preview: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "lines": [self.start, self.end],
+            "similarity": round(self.similarity * 100),
+            "diagnosis": str(self.diagnosis),
+            "preview": list(self.preview),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MatchResult:
+    """The matcher's answer for one search/replace against one file's lines.
+
+    ``start``/``end`` are 0-based, end-exclusive indexes into the file lines that the
+    edit replaces; ``new_lines`` is what goes there, already re-expressed in the file's
+    own conventions (indentation style, punctuation is kept as the model wrote it in
+    new text). ``locations`` are 1-based inclusive ranges (every one, when ambiguous).
+    """
+
+    status: Status
+    method: str = ""
+    start: int = 0
+    end: int = 0
+    new_lines: tuple[str, ...] = ()
+    locations: tuple[tuple[int, int], ...] = ()
+    candidates: tuple[Candidate, ...] = ()
+    hint: str = ""
+    rule: str = ""
+    similarity: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of evaluating one operation in its turn, for the reviewer and the CLI."""
+
+    status: Status
+    method: str = ""
+    lines: tuple[int, int] | None = None  # 1-based inclusive range in the file before
+    locations: tuple[tuple[int, int], ...] = ()
+    candidates: tuple[Candidate, ...] = ()
+    message: str = ""
+    hint: str = ""
+    rule: str = ""
+    similarity: float | None = None
+    before: str = ""  # the region's text before (for the diff view)
+    after: str = ""  # the region's text after
+    path: str = ""  # the normalised path the operation acted on
+    forceable: bool = False
+    extra: dict[str, object] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, object]:
+        data: dict[str, object] = {
+            "status": str(self.status),
+            "method": self.method,
+            "lines": list(self.lines) if self.lines else None,
+            "locations": [list(loc) for loc in self.locations],
+            "candidates": [c.to_json() for c in self.candidates],
+            "message": self.message,
+        }
+        if self.hint:
+            data["hint"] = self.hint
+        if self.rule:
+            data["rule"] = self.rule
+        if self.similarity is not None:
+            data["similarity"] = round(self.similarity * 100)
+        return data

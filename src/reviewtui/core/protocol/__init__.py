@@ -1,0 +1,1 @@
+"""Reading File Ops replies and sessions."""

@@ -1,0 +1,1 @@
+"""The I/O shell: disk, atomic writes, loading sessions, persistence."""
