@@ -143,6 +143,7 @@ class TextRun:
 
     span: Span
     lines: tuple[str, ...]
+    after_footer: bool = False
 
     @property
     def text(self) -> str:

@@ -1,0 +1,100 @@
+"""Line classifiers for the File Ops reply grammar.
+
+Each recogniser looks at one line. They are written so that the common case, a
+line of code inside an edit, is rejected by a first-character test before any
+regular expression runs: parsing stays linear and cheap on multi-megabyte sessions.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+HEADER_RE = re.compile(r"^\s*-{3}\s*File:\s*(?P<path>.*?)\s*-{3}\s*$")
+SEARCH_RE = re.compile(r"^<{5,9} ?SEARCH\s*$")
+DIVIDER_RE = re.compile(r"^={5,9}\s*$")
+REPLACE_RE = re.compile(r"^>{5,9} ?REPLACE\s*$")
+LABEL_RE = re.compile(r"^\s*(?:\*\*)?Edit\s+(?P<n>\d+)\s*:?\s*(?:\*\*)?\s*$")
+FENCE_RE = re.compile(r"^(?P<fence>`{3,}|~{3,})\s*(?P<info>[^`]*?)\s*$")
+FOOTER_RE = re.compile(r"^\s*#{1,6}\s*Changed files\s*:?\s*$", re.IGNORECASE)
+NEED_RE = re.compile(r"^\s*(?:\*\*)?Need\s*:(?:\*\*)?\s*(?P<rest>.*)$")
+LIST_ITEM_RE = re.compile(r"^\s*[-*+]\s+(?P<item>.+?)\s*$")
+COMMAND_RE = re.compile(r"^\s*:(?P<name>[A-Za-z_][\w-]*)?(?P<rest>.*)$")
+TURN_RE = re.compile(r"^##\s+Turn\s+(?P<n>\d+)\b")
+
+CONSOLE_INFOS = frozenset({"", "console", "sh", "shell", "bash", "text"})
+
+
+@dataclass(frozen=True, slots=True)
+class Fence:
+    char: str
+    length: int
+    info: str
+
+    def closes(self, line: str) -> bool:
+        """A closing fence: the same character, at least as long, nothing after it."""
+        stripped = line.strip()
+        return (
+            len(stripped) >= self.length
+            and stripped[0] == self.char
+            and stripped == self.char * len(stripped)
+        )
+
+
+def fence_open(line: str) -> Fence | None:
+    if not line or line[0] not in "`~":
+        return None
+    m = FENCE_RE.match(line)
+    if m is None:
+        return None
+    fence = m.group("fence")
+    info = m.group("info").split(maxsplit=1)
+    return Fence(fence[0], len(fence), info[0].lower() if info else "")
+
+
+def header_path(line: str) -> str | None:
+    stripped = line.lstrip()
+    if not stripped.startswith("---"):
+        return None
+    m = HEADER_RE.match(line)
+    return m.group("path") if m else None
+
+
+def is_search(line: str) -> bool:
+    return line[:1] == "<" and SEARCH_RE.match(line) is not None
+
+
+def is_divider(line: str) -> bool:
+    return line[:1] == "=" and DIVIDER_RE.match(line) is not None
+
+
+def is_replace(line: str) -> bool:
+    return line[:1] == ">" and REPLACE_RE.match(line) is not None
+
+
+def is_marker(line: str) -> bool:
+    return is_search(line) or is_divider(line) or is_replace(line)
+
+
+def edit_label(line: str) -> int | None:
+    stripped = line.lstrip()
+    if not stripped[:1] in ("E", "*"):
+        return None
+    m = LABEL_RE.match(line)
+    return int(m.group("n")) if m else None
+
+
+def is_footer(line: str) -> bool:
+    stripped = line.lstrip()
+    return stripped[:1] == "#" and FOOTER_RE.match(line) is not None
+
+
+def is_command(line: str) -> bool:
+    return line.lstrip()[:1] == ":" and line.strip() != ":"
+
+
+def turn_number(line: str) -> int | None:
+    if not line.startswith("##"):
+        return None
+    m = TURN_RE.match(line)
+    return int(m.group("n")) if m else None

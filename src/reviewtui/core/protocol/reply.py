@@ -1,0 +1,461 @@
+"""Parse one model reply (a stream of console and file blocks, then a footer).
+
+The parser is line-based and never raises on malformed input: whatever it cannot
+read as the grammar says becomes a ``ParseProblem`` (with a span) or a ``TextRun``
+of stray text, and never file content. Spans are 1-based line numbers in the
+source file that holds the reply, so a reply inside a session keeps true line numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reviewtui.core.model import (
+    ConsoleBlock,
+    ConsoleCommand,
+    Edit,
+    FileBlock,
+    Footer,
+    FooterEntry,
+    FullFile,
+    ParseProblem,
+    Reply,
+    Span,
+    TextRun,
+)
+from reviewtui.core.protocol import grammar as g
+from reviewtui.core.protocol.console import parse_command
+
+
+def parse_reply(lines: Sequence[str], start: int = 0, end: int | None = None) -> Reply:
+    """Parse ``lines[start:end]`` (lines without their line endings) as one reply."""
+    stop = len(lines) if end is None else end
+    return _ReplyParser(lines).parse(start, stop)
+
+
+def parse_reply_text(text: str) -> Reply:
+    return parse_reply(split_lines(text))
+
+
+def split_lines(text: str) -> list[str]:
+    """Split on ``\\n`` and drop one trailing ``\\r`` per line (CRLF sessions)."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if "\r" in text:
+        lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+    return lines
+
+
+class _ReplyParser:
+    def __init__(self, lines: Sequence[str]) -> None:
+        self.lines = lines
+        self.blocks: list[FileBlock | ConsoleBlock] = []
+        self.stray: list[TextRun] = []
+        self.problems: list[ParseProblem] = []
+        self.footer: Footer | None = None
+        self.need: list[str] = []
+        self.need_span: Span | None = None
+        self._pending: list[int] = []
+
+    # -- entry -------------------------------------------------------------
+    def parse(self, start: int, end: int) -> Reply:
+        self._region(start, end)
+        self._flush()
+        return Reply(
+            span=Span(start + 1, max(start + 1, end)),
+            blocks=tuple(self.blocks),
+            footer=self.footer,
+            need=tuple(self.need),
+            need_span=self.need_span,
+            stray=tuple(self.stray),
+            problems=tuple(self.problems),
+        )
+
+    # -- helpers -----------------------------------------------------------
+    def _problem(self, rule: str, message: str, first: int, last: int | None = None) -> None:
+        self.problems.append(
+            ParseProblem(rule, message, Span(first + 1, (last if last is not None else first) + 1))
+        )
+
+    def _flush(self) -> None:
+        """Turn the pending run of unclassified lines into one stray-text record."""
+        if not self._pending:
+            return
+        first, last = self._pending[0], self._pending[-1]
+        self.stray.append(
+            TextRun(
+                Span(first + 1, last + 1),
+                tuple(self.lines[first : last + 1]),
+                after_footer=self.footer is not None,
+            )
+        )
+        self._pending = []
+
+    def _next_nonblank(self, i: int, end: int) -> int:
+        lines = self.lines
+        while i < end and not lines[i].strip():
+            i += 1
+        return i
+
+    def _find_close(self, i: int, end: int, fence: g.Fence) -> int:
+        lines = self.lines
+        char = fence.char
+        while i < end:
+            line = lines[i]
+            if line[:1] == char or line.lstrip()[:1] == char:
+                if fence.closes(line):
+                    return i
+            i += 1
+        return end
+
+    def _console_body(self, i: int, end: int) -> bool:
+        """True when every non-blank line of ``lines[i:end]`` is a command (and one exists)."""
+        seen = False
+        for line in self.lines[i:end]:
+            if not line.strip():
+                continue
+            if not g.is_command(line):
+                return False
+            seen = True
+        return seen
+
+    def _starts_console(self, i: int, end: int) -> bool:
+        fence = g.fence_open(self.lines[i])
+        if fence is None or fence.info not in g.CONSOLE_INFOS:
+            return False
+        close = self._find_close(i + 1, end, fence)
+        return close < end and self._console_body(i + 1, close)
+
+    # -- the block stream --------------------------------------------------
+    def _region(self, i: int, end: int) -> None:
+        lines = self.lines
+        while i < end:
+            line = lines[i]
+            if not line.strip():
+                self._flush()
+                i += 1
+                continue
+            first = line.lstrip()[:1]
+            if first == "#" and g.is_footer(line):
+                self._flush()
+                i = self._footer(i, end)
+                continue
+            if first == "-" and (path := g.header_path(line)) is not None:
+                self._flush()
+                i = self._file_block(i, end, path)
+                continue
+            if first in "`~" and (fence := g.fence_open(line)) is not None:
+                self._flush()
+                i = self._fenced_top(i, end, fence)
+                continue
+            if first == ":" and g.is_command(line):
+                self._flush()
+                i = self._bare_console(i, end)
+                continue
+            if first in "<E*" and (g.is_search(line) or g.edit_label(line) is not None):
+                self._flush()
+                i = self._orphan_edits(i, end)
+                continue
+            if first in "N*" and g.NEED_RE.match(line):
+                self._flush()
+                i = self._need(i, end)
+                continue
+            self._pending.append(i)
+            i += 1
+
+    def _fenced_top(self, i: int, end: int, fence: g.Fence) -> int:
+        close = self._find_close(i + 1, end, fence)
+        if close == end:
+            self._problem("unclosed-fence", f"code fence opened with {fence.char * fence.length} "
+                          "is never closed", i)
+        if fence.info in g.CONSOLE_INFOS and self._console_body(i + 1, close):
+            commands: list[ConsoleCommand] = []
+            for k in range(i + 1, close):
+                if lines_k := self.lines[k].strip():
+                    parsed = parse_command(lines_k, k + 1, fenced=True)
+                    if isinstance(parsed, ParseProblem):
+                        self.problems.append(parsed)
+                    else:
+                        commands.append(parsed)
+            self.blocks.append(ConsoleBlock(Span(i + 1, min(close, end - 1) + 1),
+                                            tuple(commands), fenced=True))
+            return close + 1
+        inner = self._next_nonblank(i + 1, close)
+        if inner < close and (
+            g.header_path(self.lines[inner]) is not None or g.is_footer(self.lines[inner])
+        ):
+            # A fence around whole file blocks: its lines are wrapping, not content.
+            self._region(i + 1, close)
+            self._flush()
+            return close + 1
+        # A code sample in prose: stray text, never file content.
+        self._pending.extend(range(i, min(close + 1, end)))
+        self._flush()
+        return close + 1
+
+    def _bare_console(self, i: int, end: int) -> int:
+        start = i
+        commands: list[ConsoleCommand] = []
+        while i < end and g.is_command(self.lines[i]):
+            parsed = parse_command(self.lines[i], i + 1, fenced=False)
+            if isinstance(parsed, ParseProblem):
+                self.problems.append(parsed)
+            else:
+                commands.append(parsed)
+            i += 1
+        self.blocks.append(ConsoleBlock(Span(start + 1, i), tuple(commands), fenced=False))
+        return i
+
+    # -- file blocks -------------------------------------------------------
+    def _file_block(self, i: int, end: int, path: str) -> int:
+        header = Span(i + 1, i + 1)
+        if not path:
+            self._problem("header-without-path", "file header names no path: expected "
+                          "'--- File: <path> ---'", i)
+        k = self._next_nonblank(i + 1, end)
+        if k >= end or self._terminates(k, end):
+            self._problem("empty-file-block", f"file block for {path!r} has neither edits nor "
+                          "content", i)
+            self.blocks.append(FileBlock(path, header, header, ()))
+            return k
+        fence = g.fence_open(self.lines[k])
+        if fence is not None and not self._opens_edit_fence(k, end):
+            close = self._find_close(k + 1, end, fence)
+            if close == end:
+                self._problem("unclosed-fence", f"code fence for {path!r} is never closed; its "
+                              "content runs to the end of the reply", k)
+            ops = self._body(k + 1, close, path)
+            last = min(close, end - 1)
+            self.blocks.append(FileBlock(path, header, Span(i + 1, last + 1), ops, fenced=True))
+            return close + 1
+        term = self._terminator(k, end)
+        if self._has_search(k, term):
+            ops, stop = self._edits(k, term, path)
+        else:
+            stop = term
+            last = term
+            while last > k and not self.lines[last - 1].strip():
+                last -= 1
+            ops = (FullFile(path, tuple(self.lines[k:last]), Span(k + 1, last)),)
+        self.blocks.append(FileBlock(path, header, Span(i + 1, max(i + 1, stop)), ops))
+        return stop
+
+    def _body(self, i: int, end: int, path: str) -> tuple[Edit | FullFile, ...]:
+        """The inside of a fence under a header: edits if it has markers, else content."""
+        if self._has_search(i, end):
+            ops, stop = self._edits(i, end, path)
+            self._pending.extend(k for k in range(stop, end) if self.lines[k].strip())
+            self._flush()
+            return ops
+        # An empty body points at its opening fence line.
+        span = Span(i + 1, end) if end > i else Span(i, i)
+        return (FullFile(path, tuple(self.lines[i:end]), span),)
+
+    def _has_search(self, i: int, end: int) -> bool:
+        lines = self.lines
+        return any(lines[k][:1] == "<" and g.is_search(lines[k]) for k in range(i, end))
+
+    def _terminates(self, k: int, end: int) -> bool:
+        line = self.lines[k]
+        return (
+            g.header_path(line) is not None
+            or g.is_footer(line)
+            or self._starts_console(k, end)
+        )
+
+    def _terminator(self, k: int, end: int) -> int:
+        """Where unfenced content ends: the next header, footer or fenced console block."""
+        lines = self.lines
+        while k < end:
+            first = lines[k].lstrip()[:1]
+            if first in "-#`~" and self._terminates(k, end):
+                return k
+            k += 1
+        return end
+
+    def _opens_edit_fence(self, k: int, end: int) -> bool:
+        nxt = self._next_nonblank(k + 1, end)
+        return nxt < end and (
+            g.is_search(self.lines[nxt]) or g.edit_label(self.lines[nxt]) is not None
+        )
+
+    # -- edits ---------------------------------------------------------------
+    def _edits(self, i: int, end: int, path: str) -> tuple[tuple[Edit, ...], int]:
+        """Read labelled SEARCH/REPLACE edits; stop at the first line that is none of them."""
+        edits: list[Edit] = []
+        label: tuple[int, int] | None = None  # (number, line index)
+        fence: g.Fence | None = None
+        lines = self.lines
+        while i < end:
+            line = lines[i]
+            if not line.strip():
+                i += 1
+                continue
+            if fence is not None and fence.closes(line):
+                fence = None
+                i += 1
+                continue
+            if fence is None and (opened := g.fence_open(line)) and self._opens_edit_fence(i, end):
+                fence = opened
+                i += 1
+                continue
+            number = g.edit_label(line)
+            if number is not None:
+                if label is not None:
+                    self._problem("dangling-label", f"'Edit {label[0]}' is not followed by a "
+                                  "SEARCH block", label[1])
+                label = (number, i)
+                i += 1
+                continue
+            if g.is_search(line):
+                edit, i = self._one_edit(i, end, path, len(edits) + 1, label)
+                if edit is not None:
+                    edits.append(edit)
+                label = None
+                continue
+            if line[:1] in "=>" and g.is_marker(line):
+                self._problem("stray-marker", f"{line.strip()!r} without an opening "
+                              "'<<<<<<< SEARCH'", i)
+                i += 1
+                continue
+            if path and fence is None and i < end and self._pending_is_prose(i, end):
+                # Prose between edits of one file: record it, keep reading this block.
+                self._pending.append(i)
+                i += 1
+                continue
+            break
+        self._flush()
+        if label is not None:
+            self._problem("dangling-label", f"'Edit {label[0]}' is not followed by a SEARCH "
+                          "block", label[1])
+        if fence is not None:
+            self._problem("unclosed-fence", "code fence around an edit is never closed", i - 1)
+        return tuple(edits), i
+
+    def _pending_is_prose(self, i: int, end: int) -> bool:
+        """A line that is no block start, before more edits of the same file block."""
+        if self._terminates(i, end) or g.is_command(self.lines[i]):
+            return False
+        if g.NEED_RE.match(self.lines[i]):
+            return False
+        k = i
+        lines = self.lines
+        while k < end and lines[k].strip() and not self._terminates(k, end):
+            if g.is_search(lines[k]) or g.edit_label(lines[k]) is not None:
+                return True
+            k += 1
+        k = self._next_nonblank(k, end)
+        return k < end and (g.is_search(lines[k]) or g.edit_label(lines[k]) is not None)
+
+    def _one_edit(
+        self, s: int, end: int, path: str, ordinal: int, label: tuple[int, int] | None
+    ) -> tuple[Edit | None, int]:
+        lines = self.lines
+        j = s + 1
+        while j < end and not g.is_divider(lines[j]):
+            if g.is_search(lines[j]) or g.is_replace(lines[j]) or self._hard_stop(j):
+                self._problem("unterminated-edit", "SEARCH block has no '=======' divider "
+                              "before the next block", s, j - 1)
+                # A REPLACE marker closes this broken edit; anything else starts the next.
+                return None, j + 1 if g.is_replace(lines[j]) else j
+            j += 1
+        if j >= end:
+            self._problem("unterminated-edit", "SEARCH block is never closed: expected "
+                          "'=======' then '>>>>>>> REPLACE'", s, end - 1)
+            return None, end
+        r = j + 1
+        while r < end and not g.is_replace(lines[r]):
+            if g.is_search(lines[r]) or self._hard_stop(r):
+                self._problem("unterminated-edit", "edit has no '>>>>>>> REPLACE' marker "
+                              "before the next block", s, r - 1)
+                return None, r
+            r += 1
+        if r >= end:
+            self._problem("unterminated-edit", "edit is never closed: expected "
+                          "'>>>>>>> REPLACE'", s, end - 1)
+            return None, end
+        first = label[1] if label is not None else s
+        edit = Edit(
+            path=path,
+            ordinal=ordinal,
+            number=label[0] if label is not None else None,
+            search_lines=tuple(lines[s + 1 : j]),
+            replace_lines=tuple(lines[j + 1 : r]),
+            span=Span(first + 1, r + 1),
+            search_span=Span(s + 1, j + 1),
+            replace_span=Span(j + 1, r + 1),
+        )
+        return edit, r + 1
+
+    def _hard_stop(self, j: int) -> bool:
+        line = self.lines[j]
+        first = line.lstrip()[:1]
+        return (first == "-" and g.header_path(line) is not None) or (
+            first == "#" and g.is_footer(line)
+        )
+
+    def _orphan_edits(self, i: int, end: int) -> int:
+        edits, stop = self._edits(i, end, "")
+        self._problem("edit-without-header", "edit appears before any '--- File: <path> ---' "
+                      "header; it is not applied", i, max(i, stop - 1))
+        return stop if stop > i else i + 1
+
+    # -- footer ------------------------------------------------------------
+    def _footer(self, i: int, end: int) -> int:
+        if self.footer is not None:
+            self._problem("second-footer", "a second '### Changed files:' footer", i)
+            self._pending.append(i)
+            return i + 1
+        entries: list[FooterEntry] = []
+        k = i + 1
+        last = i
+        while k < end:
+            line = self.lines[k]
+            if not line.strip():
+                k += 1
+                continue
+            m = g.LIST_ITEM_RE.match(line)
+            if m is None:
+                break
+            entries.append(_footer_entry(m.group("item"), k))
+            last = k
+            k += 1
+        self.footer = Footer(Span(i + 1, last + 1), tuple(entries))
+        return last + 1
+
+    def _need(self, i: int, end: int) -> int:
+        m = g.NEED_RE.match(self.lines[i])
+        rest = m.group("rest").strip() if m else ""
+        items = [p.strip(" `") for p in rest.split(",") if p.strip(" `")]
+        last = i
+        k = i + 1
+        while not items and k < end:
+            line = self.lines[k]
+            if not line.strip():
+                k += 1
+                continue
+            item = g.LIST_ITEM_RE.match(line)
+            if item is None:
+                break
+            items_here = item.group("item").strip(" `")
+            self.need.append(items_here)
+            last = k
+            k += 1
+        self.need.extend(items)
+        self.need_span = Span(i + 1, last + 1)
+        return last + 1
+
+
+def _footer_entry(item: str, k: int) -> FooterEntry:
+    text = item.strip()
+    if text.startswith("`"):
+        close = text.find("`", 1)
+        if close > 0:
+            return FooterEntry(text[1:close], _note(text[close + 1 :]), Span(k + 1, k + 1))
+    path, _, rest = text.partition(" ")
+    return FooterEntry(path.strip("`*"), _note(rest), Span(k + 1, k + 1))
+
+
+def _note(rest: str) -> str:
+    return rest.strip().lstrip("—–-:").strip()

@@ -1,0 +1,151 @@
+"""Parse a whole session: a Markdown ``session.md`` of turns, or a JSON chat transcript."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+
+from reviewtui.core.errors import SessionFormatError
+from reviewtui.core.model import ParseProblem, Session, Span, Turn
+from reviewtui.core.protocol import grammar as g
+from reviewtui.core.protocol.reply import parse_reply, split_lines
+
+
+def parse_session(text: str, source: str = "session.md") -> Session:
+    """Pick the format from the content: a JSON transcript, or Markdown turns."""
+    if source.endswith((".json", ".jsonl")):
+        return parse_transcript(text, source)
+    if not source.endswith(".md") and _looks_json(text):
+        return parse_transcript(text, source)
+    return parse_markdown_session(text, source)
+
+
+def _looks_json(text: str) -> bool:
+    """A list of objects, or an object with a role: Markdown never starts like that."""
+    head = "".join(text[:200].split())
+    return head.startswith(("[{", '{"role"'))
+
+
+# -- Markdown sessions -------------------------------------------------------
+
+
+def parse_markdown_session(text: str, source: str = "session.md") -> Session:
+    lines = split_lines(text)
+    headings = _turn_headings(lines)
+    meta_end = headings[0][0] if headings else len(lines)
+    title = _title(lines, meta_end)
+    problems: list[ParseProblem] = []
+    if not headings:
+        problems.append(ParseProblem("no-turns", "no '## Turn N' heading: the session has no "
+                                     "turns", Span(1, max(1, len(lines))), "warning"))
+    turns: list[Turn] = []
+    for n, (start, number) in enumerate(headings):
+        end = headings[n + 1][0] if n + 1 < len(headings) else len(lines)
+        if number != n + 1:
+            problems.append(ParseProblem(
+                "turn-number", f"heading says Turn {number} but it is turn {n + 1} of the "
+                "session", Span(start + 1, start + 1), "warning"))
+        turns.append(_turn(lines, start, end, n + 1))
+    meta = "\n".join(lines[:meta_end]).strip()
+    return Session(source, title, meta, tuple(turns), tuple(problems))
+
+
+def _turn_headings(lines: Sequence[str]) -> list[tuple[int, int]]:
+    """Indexes of ``## Turn N`` lines, ignoring any inside a code fence."""
+    found: list[tuple[int, int]] = []
+    fence: g.Fence | None = None
+    for i, line in enumerate(lines):
+        first = line[:1]
+        if first == "#" and fence is None:
+            number = g.turn_number(line)
+            if number is not None:
+                found.append((i, number))
+        elif first in "`~":
+            if fence is None:
+                fence = g.fence_open(line)
+            elif fence.closes(line):
+                fence = None
+    return found
+
+
+def _title(lines: Sequence[str], end: int) -> str:
+    for line in lines[:end]:
+        if line.startswith("# "):
+            title = line[2:].strip()
+            return title.split(":", 1)[1].strip() if title.lower().startswith("session:") else title
+    return ""
+
+
+def _turn(lines: Sequence[str], start: int, end: int, index: int) -> Turn:
+    i = start + 1
+    request: list[str] = []
+    while i < end and not lines[i].strip():
+        i += 1
+    while i < end and lines[i].startswith(">"):
+        request.append(lines[i][2:] if lines[i].startswith("> ") else lines[i][1:])
+        i += 1
+    reply = parse_reply(lines, i, end)
+    return Turn(index, "\n".join(request).strip(), reply, Span(start + 1, max(start + 1, end)),
+                Span(start + 1, start + 1))
+
+
+# -- JSON chat transcripts ---------------------------------------------------
+
+
+def parse_transcript(text: str, source: str = "session.json") -> Session:
+    """``[{"role", "content"}]`` as JSON, or one message per line (JSONL)."""
+    messages = _messages(text, source)
+    turns: list[Turn] = []
+    request = ""
+    for number, (lineno, role, content) in enumerate(messages, start=1):
+        if role == "user":
+            request = content
+        elif role == "assistant":
+            lines = split_lines(content)
+            reply = parse_reply(lines)
+            span = Span(lineno, lineno) if lineno else Span(number, number)
+            turns.append(Turn(len(turns) + 1, request.strip(), reply, span))
+            request = ""
+    return Session(source, "", "", tuple(turns))
+
+
+def _messages(text: str, source: str) -> list[tuple[int, str, str]]:
+    stripped = text.strip()
+    if stripped.startswith("["):
+        try:
+            data = json.loads(stripped)
+        except json.JSONDecodeError as exc:
+            raise SessionFormatError(f"not valid JSON: {exc.msg} (column {exc.colno})",
+                                     source=source, line=exc.lineno, rule="json") from None
+        if not isinstance(data, list):
+            raise SessionFormatError("a JSON transcript must be a list of messages",
+                                     source=source, line=1, rule="transcript-shape")
+        return [_message(item, source, 0) for item in data]
+    out = []
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise SessionFormatError(f"not valid JSON: {exc.msg} (column {exc.colno})",
+                                     source=source, line=lineno, rule="jsonl") from None
+        out.append(_message(item, source, lineno))
+    return out
+
+
+def _message(item: object, source: str, lineno: int) -> tuple[int, str, str]:
+    if not isinstance(item, dict) or "role" not in item:
+        raise SessionFormatError('each message must be an object with "role" and "content"',
+                                 source=source, line=lineno or None, rule="transcript-shape")
+    role = str(item["role"])
+    content = item.get("content", "")
+    if isinstance(content, list):  # content parts: keep the text ones
+        content = "\n".join(
+            str(part.get("text", "")) for part in content
+            if isinstance(part, dict) and part.get("type", "text") == "text"
+        )
+    if not isinstance(content, str):
+        raise SessionFormatError('"content" must be a string or a list of text parts',
+                                 source=source, line=lineno or None, rule="transcript-shape")
+    return lineno, role, content
