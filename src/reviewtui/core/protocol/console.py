@@ -25,6 +25,8 @@ _USAGE = {
 
 
 def _split(rest: str) -> list[str]:
+    if '"' not in rest and "'" not in rest and "\\" not in rest:
+        return rest.split()  # the common case, without shlex's per-character loop
     try:
         return shlex.split(rest)
     except ValueError:  # an unbalanced quote: fall back to plain words

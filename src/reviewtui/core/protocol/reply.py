@@ -253,8 +253,7 @@ class _ReplyParser:
         return (FullFile(path, tuple(self.lines[i:end]), span),)
 
     def _has_search(self, i: int, end: int) -> bool:
-        lines = self.lines
-        return any(lines[k][:1] == "<" and g.is_search(lines[k]) for k in range(i, end))
+        return any(line[:1] == "<" and g.is_search(line) for line in self.lines[i:end])
 
     def _terminates(self, k: int, end: int) -> bool:
         line = self.lines[k]
@@ -353,20 +352,31 @@ class _ReplyParser:
     ) -> tuple[Edit | None, int]:
         lines = self.lines
         j = s + 1
-        while j < end and not g.is_divider(lines[j]):
-            if g.is_search(lines[j]) or g.is_replace(lines[j]) or self._hard_stop(j):
+        # First-character tests keep this loop cheap: it runs over every line of code.
+        while j < end:
+            line = lines[j]
+            first = line[:1]
+            if first == "=" and g.is_divider(line):
+                break
+            if (first in "<>" and (g.is_search(line) or g.is_replace(line))) or (
+                first in "-#" and self._hard_stop(j)
+            ):
                 self._problem("unterminated-edit", "SEARCH block has no '=======' divider "
                               "before the next block", s, j - 1)
                 # A REPLACE marker closes this broken edit; anything else starts the next.
-                return None, j + 1 if g.is_replace(lines[j]) else j
+                return None, j + 1 if g.is_replace(line) else j
             j += 1
         if j >= end:
             self._problem("unterminated-edit", "SEARCH block is never closed: expected "
                           "'=======' then '>>>>>>> REPLACE'", s, end - 1)
             return None, end
         r = j + 1
-        while r < end and not g.is_replace(lines[r]):
-            if g.is_search(lines[r]) or self._hard_stop(r):
+        while r < end:
+            line = lines[r]
+            first = line[:1]
+            if first == ">" and g.is_replace(line):
+                break
+            if (first == "<" and g.is_search(line)) or (first in "-#" and self._hard_stop(r)):
                 self._problem("unterminated-edit", "edit has no '>>>>>>> REPLACE' marker "
                               "before the next block", s, r - 1)
                 return None, r
@@ -375,14 +385,14 @@ class _ReplyParser:
             self._problem("unterminated-edit", "edit is never closed: expected "
                           "'>>>>>>> REPLACE'", s, end - 1)
             return None, end
-        first = label[1] if label is not None else s
+        first_line = label[1] if label is not None else s
         edit = Edit(
             path=path,
             ordinal=ordinal,
             number=label[0] if label is not None else None,
             search_lines=tuple(lines[s + 1 : j]),
             replace_lines=tuple(lines[j + 1 : r]),
-            span=Span(first + 1, r + 1),
+            span=Span(first_line + 1, r + 1),
             search_span=Span(s + 1, j + 1),
             replace_span=Span(j + 1, r + 1),
         )

@@ -1,0 +1,71 @@
+"""The ``reviewtui`` command line: argument parsing and dispatch, nothing more."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from reviewtui import __version__
+from reviewtui.core.errors import ReviewtuiError
+
+EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="reviewtui", description="Review what an AI model did to a codebase.")
+    parser.add_argument("--version", action="version", version=f"reviewtui {__version__}")
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+
+    check = sub.add_parser("check", help="parse, lint and evaluate a session (writes nothing)")
+    check.add_argument("session", help="a session file or a session directory")
+    check.add_argument("--root", help="the project the session edits (default: the "
+                       "session directory's base/, else an empty tree)")
+    check.add_argument("--json", action="store_true", help="one JSON document on stdout")
+
+    lint = sub.add_parser("lint", help="parse and lint a single model reply")
+    lint.add_argument("file", help="a file holding one reply")
+    lint.add_argument("--json", action="store_true", help="one JSON document on stdout")
+
+    apply = sub.add_parser("apply", help="write the session's applicable operations to disk")
+    apply.add_argument("session", help="a session file or a session directory")
+    apply.add_argument("--root", help="the project to write to (default: a scratch copy of "
+                       "the session directory's base/)")
+    apply.add_argument("--yes", action="store_true",
+                       help="accept every operation that applies cleanly (required)")
+    apply.add_argument("--turns", help="only these turns, e.g. 3 or 1-3")
+    apply.add_argument("--accept-fuzzy", action="store_true",
+                       help="also accept near matches (needs_review)")
+    apply.add_argument("--json", action="store_true", help="one JSON document on stdout")
+
+    sub.add_parser("demo", help="the bundled workshop-tour session")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from reviewtui.cli import commands
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handlers = {
+        "check": commands.check,
+        "lint": commands.lint,
+        "apply": commands.apply,
+        "demo": commands.demo,
+    }
+    if args.command is None:
+        return commands.demo(args)
+    try:
+        return handlers[args.command](args)
+    except ReviewtuiError as err:
+        print(f"reviewtui: {err}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130

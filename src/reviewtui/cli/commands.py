@@ -1,0 +1,162 @@
+"""What each ``reviewtui`` subcommand does: load, evaluate, report."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from reviewtui.cli import EXIT_FINDINGS, EXIT_OK
+from reviewtui.cli.report import (
+    FAILED,
+    finding_line,
+    has_errors,
+    outcome_line,
+    session_json,
+)
+from reviewtui.core.engine import Policy, SessionRun, evaluate_session
+from reviewtui.core.engine.fileops import normalize_or_none
+from reviewtui.core.errors import UsageError
+from reviewtui.core.lint.rules import lint_reply, lint_session
+from reviewtui.core.model import Session
+from reviewtui.core.protocol.reply import parse_reply_text
+from reviewtui.shell.disk import scratch_copy
+from reviewtui.shell.loader import LoadedSession, load_session, read_text
+from reviewtui.shell.project import load_project
+from reviewtui.shell.replay import replay
+
+DEMO_SESSION = Path(__file__).resolve().parents[3] / "sample_sessions" / "workshop-tour"
+
+
+def _file_text_for(run: SessionRun) -> Callable[[int], Callable[[str], str | None]]:
+    positions = {t.index: pos for pos, t in enumerate(run.session.turns)}
+
+    def for_turn(index: int) -> Callable[[str], str | None]:
+        tree = run.checkpoint(min(positions.get(index, 0), len(run.states) - 1))
+
+        def text(path: str) -> str | None:
+            norm = normalize_or_none(path)
+            state = tree.get(norm) if norm else None
+            return state.text if state is not None else None
+
+        return text
+
+    return for_turn
+
+
+def _project_for(loaded: LoadedSession, root: str | None) -> tuple[Path | None, str]:
+    if root is not None:
+        return Path(root), root
+    if loaded.base is not None:
+        return loaded.base, str(loaded.base)
+    return None, ""
+
+
+def check(args: argparse.Namespace) -> int:
+    loaded = load_session(args.session)
+    root, root_label = _project_for(loaded, args.root)
+    project = load_project(root, config_dirs=(loaded.directory,))
+    run = evaluate_session(loaded.session, project.tree, rules=project.rules,
+                           policy=Policy.headless())
+    findings = lint_session(loaded.session, _file_text_for(run))
+    source = str(loaded.file)
+    if args.json:
+        doc = session_json(source, loaded.session.title, loaded.session.turns, findings, run,
+                           root_label or None)
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+    else:
+        if root is None:
+            print(f"{source}: note: no --root and no base/ folder: evaluating against an "
+                  "empty project")
+        for finding in findings:
+            print(finding_line(source, finding))
+        for turn in run.turns:
+            for result in turn.results:
+                print(outcome_line(source, result))
+        print(_summary(run, findings))
+    return EXIT_FINDINGS if has_errors(findings, run) else EXIT_OK
+
+
+def _summary(run: SessionRun, findings: list) -> str:  # type: ignore[type-arg]
+    results = [r for t in run.turns for r in t.results]
+    landed = sum(r.landed for r in results)
+    failed = sum(r.outcome.status in FAILED for r in results)
+    return (f"{len(run.turns)} turns, {len(results)} operations: {landed} apply, "
+            f"{failed} fail, {len(results) - landed - failed} need a decision; "
+            f"{len(findings)} lint findings")
+
+
+def lint(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    reply = parse_reply_text(read_text(path))
+    findings = lint_reply(reply)
+    if args.json:
+        doc = {"file": str(path), "findings": [f.to_json() for f in findings]}
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+    else:
+        for finding in findings:
+            print(finding_line(str(path), finding))
+    return EXIT_FINDINGS if has_errors(findings, None) else EXIT_OK
+
+
+def parse_turns(spec: str, session: Session) -> tuple[int, int]:
+    first, _, last = spec.partition("-")
+    try:
+        a = int(first)
+        b = int(last) if last else a
+    except ValueError:
+        raise UsageError(f"--turns takes N or A-B, not {spec!r}", rule="turns") from None
+    count = len(session.turns)
+    if not 1 <= a <= b <= count:
+        raise UsageError(f"--turns {spec} is outside 1-{count}", rule="turns")
+    return a, b
+
+
+def apply(args: argparse.Namespace) -> int:
+    loaded = load_session(args.session)
+    if not args.yes:
+        raise UsageError("apply writes files without asking: pass --yes to accept every "
+                         "operation that applies cleanly ('reviewtui check' previews)",
+                         rule="confirm")
+    if args.root is not None:
+        root = Path(args.root)
+    elif loaded.base is not None:
+        root = scratch_copy(loaded.base, "apply")
+        print(f"scratch copy of {loaded.base}: {root}")
+    else:
+        raise UsageError("no --root given and the session has no base/ folder to copy",
+                         rule="root")
+    session = loaded.session
+    if args.turns:
+        a, b = parse_turns(args.turns, session)
+        session = dataclasses.replace(session, turns=session.turns[a - 1 : b])
+    project = load_project(root, config_dirs=(loaded.directory,))
+    run = evaluate_session(session, project.tree, rules=project.rules,
+                           policy=Policy.headless(accept_fuzzy=args.accept_fuzzy))
+    report = replay(root, project.tree, run.states[-1].tree)
+    results = [r for t in run.turns for r in t.results]
+    skipped = [r for r in results if not r.landed]
+    source = str(loaded.file)
+    if args.json:
+        doc = session_json(source, session.title, session.turns, [], run, str(root))
+        doc["written"], doc["removed"] = report.written, report.removed
+        doc["conflicts"] = report.conflicts
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+    else:
+        for result in skipped:
+            print(outcome_line(source, result))
+        for rel in report.conflicts:
+            print(f"{root / rel}: conflict - changed on disk while reviewing; left as it is")
+        print(f"{len(results) - len(skipped)} of {len(results)} operations applied; "
+              f"{len(report.written)} files written, {len(report.removed)} removed"
+              + (f", {len(report.conflicts)} conflicts" if report.conflicts else "")
+              + f" under {root}")
+    return EXIT_OK if not skipped and not report.conflicts else EXIT_FINDINGS
+
+
+def demo(args: argparse.Namespace) -> int:
+    """Until the workbench lands, the demo is ``check`` on the workshop tour."""
+    ns = argparse.Namespace(session=str(DEMO_SESSION), root=None, json=False)
+    return check(ns)

@@ -1,0 +1,97 @@
+"""Headless reports: the text and JSON forms of a parsed and evaluated session."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reviewtui.core.engine import OpResult, SessionRun
+from reviewtui.core.lint.findings import Finding, Severity
+from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Operation, Turn
+from reviewtui.core.outcome import Outcome, Status
+
+FAILED = frozenset({Status.AMBIGUOUS, Status.NOT_FOUND, Status.REFUSED, Status.CONFLICT})
+
+
+def describe(op: Operation) -> str:
+    if isinstance(op, ConsoleCommand):
+        return op.text
+    if isinstance(op, Edit):
+        return f"{op.path} · Edit {op.label}"
+    return f"{op.path} · full file"
+
+
+def op_json(op: Operation) -> dict[str, object]:
+    """The operation exactly as parsed, so other tools can consume the parse."""
+    data: dict[str, object] = {"kind": str(op.kind), "span": op.span.as_list()}
+    if isinstance(op, ConsoleCommand):
+        data.update(path=op.path, command=op.text, name=str(op.name), args=list(op.args),
+                    force=op.force)
+    elif isinstance(op, Edit):
+        data.update(path=op.path, edit=op.label, search=op.search, replace=op.replace)
+    elif isinstance(op, FullFile):
+        data.update(path=op.path, content=op.content)
+    return data
+
+
+def outcome_line(source: str, result: OpResult) -> str:
+    outcome = result.outcome
+    method = f" ({outcome.method})" if outcome.method and outcome.status is Status.APPLIED else ""
+    turn = result.key[0]
+    text = (f"{source}:{result.op.span.start}: turn {turn} {describe(result.op)}: "
+            f"{outcome.status}{method} - {outcome.message}")
+    lines = [text]
+    if outcome.hint and outcome.status is Status.APPLIED:
+        lines.append(f"    hint: {outcome.hint}")
+    for cand in outcome.candidates:
+        lines.append(f"    candidate lines {cand.start}-{cand.end}: "
+                     f"{round(cand.similarity * 100)}% similar, {cand.diagnosis}")
+    return "\n".join(lines)
+
+
+def finding_line(source: str, finding: Finding) -> str:
+    return f"{source}:{finding.span.start}: {finding.rule} {finding.severity} {finding.message}"
+
+
+def has_errors(findings: Sequence[Finding], run: SessionRun | None) -> bool:
+    if any(f.severity is Severity.ERROR for f in findings):
+        return True
+    if run is None:
+        return False
+    return any(r.outcome.status in FAILED for t in run.turns for r in t.results)
+
+
+def outcome_json(outcome: Outcome) -> dict[str, object]:
+    return outcome.to_json()
+
+
+def session_json(source: str, title: str, turns: Sequence[Turn], findings: Sequence[Finding],
+                 run: SessionRun | None, root: str | None) -> dict[str, object]:
+    by_turn: dict[int | None, list[Finding]] = {}
+    for finding in findings:
+        by_turn.setdefault(finding.turn, []).append(finding)
+    results = {t.index: t for t in run.turns} if run is not None else {}
+    out_turns = []
+    for turn in turns:
+        ops = []
+        turn_result = results.get(turn.index)
+        for pos, op in enumerate(turn.reply.ops):
+            data = op_json(op)
+            if turn_result is not None:
+                data.update(outcome_json(turn_result.results[pos].outcome))
+            ops.append(data)
+        out_turns.append({
+            "index": turn.index,
+            "request": turn.request,
+            "span": turn.span.as_list(),
+            "ops": ops,
+            "need": list(turn.reply.need),
+            "findings": [f.to_json() for f in by_turn.get(turn.index, [])],
+            "ledger": list(turn_result.ledger) if turn_result is not None else [],
+        })
+    return {
+        "session": source,
+        "title": title,
+        "root": root,
+        "turns": out_turns,
+        "findings": [f.to_json() for f in by_turn.get(None, [])],
+    }

@@ -1,0 +1,16 @@
+"""The engine: evaluate every operation of a session over a virtual tree, turn by turn."""
+
+from reviewtui.core.engine.decisions import PENDING, Decision, OpKey, Policy, Verdict
+from reviewtui.core.engine.session import (
+    OpResult,
+    Rules,
+    SessionRun,
+    TurnResult,
+    evaluate_session,
+    execution_order,
+)
+
+__all__ = [
+    "PENDING", "Decision", "OpKey", "OpResult", "Policy", "Rules", "SessionRun", "TurnResult",
+    "Verdict", "evaluate_session", "execution_order",
+]

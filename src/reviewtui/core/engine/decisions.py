@@ -1,0 +1,63 @@
+"""The reviewer's decisions, and which outcomes join the draft without one."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from reviewtui.core.outcome import Status
+
+OpKey = tuple[int, int]  # (turn index, position of the operation in its reply)
+
+
+class Verdict(StrEnum):
+    PENDING = "pending"
+    ACCEPTED = "accepted"
+    REJECTED = "rejected"
+    EDITED = "edited"  # accepted with the reviewer's own replacement text
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    verdict: Verdict = Verdict.PENDING
+    replacement: tuple[str, ...] | None = None  # EDITED: new REPLACE (or full-file) lines
+    force: bool = False  # a human accepts a near match or a duplicate-line refusal
+
+    @classmethod
+    def accept(cls, *, force: bool = False) -> Decision:
+        return cls(Verdict.ACCEPTED, force=force)
+
+    @classmethod
+    def reject(cls) -> Decision:
+        return cls(Verdict.REJECTED)
+
+    @classmethod
+    def edit(cls, replacement: tuple[str, ...]) -> Decision:
+        return cls(Verdict.EDITED, replacement=replacement)
+
+
+PENDING = Decision()
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """Which outcomes a *pending* operation needs to join the draft.
+
+    Headless ``apply --yes`` takes ``applied`` only (``--accept-fuzzy`` adds
+    ``needs_review``); the workbench previews pending operations the same way. Refusals
+    and ambiguity are never accepted without a human, and ``force`` is never implied.
+    """
+
+    pending_joins: frozenset[Status] = frozenset({Status.APPLIED})
+
+    @classmethod
+    def headless(cls, *, accept_fuzzy: bool = False) -> Policy:
+        statuses = {Status.APPLIED}
+        if accept_fuzzy:
+            statuses.add(Status.NEEDS_REVIEW)
+        return cls(frozenset(statuses))
+
+    @classmethod
+    def decided_only(cls) -> Policy:
+        """Only what the reviewer accepted: what live replay writes to disk."""
+        return cls(frozenset())

@@ -1,0 +1,214 @@
+"""Evaluating file operations (search/replace edits and full files) against a tree.
+
+Each function returns an ``Outcome`` for the reviewer and, when the operation can
+land (or could be forced to), the file's new state. Nothing is decided here: the
+turn evaluator applies a proposal only when the decision and policy allow it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from reviewtui.core.errors import PathRefused
+from reviewtui.core.match import match_edit
+from reviewtui.core.model import Edit, FullFile
+from reviewtui.core.outcome import MatchResult, Outcome, Status
+from reviewtui.core.paths import ReservedRules, escapes_via_symlink, normalize_path
+from reviewtui.core.placeholders import find_placeholder
+from reviewtui.core.tree import FileState, Tree
+
+FORCEABLE_RULES = frozenset({"duplicate-line"})
+
+
+@dataclass(frozen=True, slots=True)
+class Proposal:
+    """What an operation would do to one file, if it lands."""
+
+    path: str
+    state: FileState
+
+
+@dataclass(frozen=True, slots=True)
+class FileContext:
+    """What a turn's file operations are checked against, besides the tree."""
+
+    need: tuple[str, ...] = ()
+    reserved: ReservedRules = field(default_factory=ReservedRules)
+    symlinks: Mapping[str, str] = field(default_factory=dict)
+    root: str | None = None  # the absolute root, for absolute symlink targets
+    moved: Mapping[str, str] = field(default_factory=dict)  # old path -> where it went
+    history: Callable[[str], Sequence[Sequence[str]]] = lambda _path: ()
+
+
+def refused(path: str, rule: str, message: str, **extra: object) -> Outcome:
+    return Outcome(Status.REFUSED, rule=rule, message=message, path=path,
+                   forceable=rule in FORCEABLE_RULES, extra=dict(extra))
+
+
+def check_path(raw: str, ctx: FileContext) -> str | Outcome:
+    """The normalised path, or a refusal naming the rule it breaks."""
+    try:
+        path = normalize_path(raw)
+    except PathRefused as err:
+        return refused(raw, err.rule, err.message)
+    if path in ctx.symlinks:
+        return refused(path, "symlink", f"{path} is a symbolic link; reviewtui never replaces "
+                       "a link with a regular file")
+    if escapes_via_symlink(path, ctx.symlinks, root=ctx.root):
+        return refused(path, "symlink-escape", f"{path} resolves through a symbolic link to "
+                       "outside the project root")
+    entry = ctx.reserved.reserved_by(path)
+    if entry is not None:
+        return refused(path, "reserved", f"{path} is reserved by {entry}: generated or "
+                       "platform-managed files are not edited by hand")
+    return path
+
+
+def _missing(path: str, ctx: FileContext) -> Outcome:
+    if path in ctx.need or any(normalize_or_none(n) == path for n in ctx.need):
+        message = (f"{path} does not exist; the reply lists it under Need:, so the model "
+                   "knew it was missing: provide the file and ask again")
+        rule = "needed-file"
+    elif path in ctx.moved:
+        message = f"{path} does not exist: it was moved to {ctx.moved[path]} earlier"
+        rule = "moved-path"
+    else:
+        message = f"{path} does not exist (and the reply's Need: line does not list it)"
+        rule = "missing-file"
+    return Outcome(Status.NOT_FOUND, rule=rule, message=message, path=path)
+
+
+def normalize_or_none(raw: str) -> str | None:
+    try:
+        return normalize_path(raw)
+    except PathRefused:
+        return None
+
+
+def evaluate_edit(
+    tree: Tree, edit: Edit, ctx: FileContext, replace: Sequence[str] | None = None
+) -> tuple[Outcome, Proposal | None]:
+    checked = check_path(edit.path, ctx)
+    if isinstance(checked, Outcome):
+        return checked, None
+    path = checked
+    new_lines = tuple(edit.replace_lines if replace is None else replace)
+    current = tree.get(path)
+    search = edit.search_lines
+    if current is None:
+        if not any(line.strip() for line in search):
+            state = FileState.from_text("".join(line + "\n" for line in new_lines))
+            outcome = Outcome(Status.APPLIED, method="new-file", path=path,
+                              lines=(1, len(new_lines)), after="\n".join(new_lines),
+                              message=f"creates {path} ({len(new_lines)} lines)")
+            return outcome, Proposal(path, state)
+        return _missing(path, ctx), None
+    if current.binary:
+        return refused(path, "binary", f"{path} is a binary file; it can be moved or removed "
+                       "but not text-edited"), None
+    if not any(line.strip() for line in search):
+        if not current.lines:
+            state = current.with_lines(new_lines)
+            return Outcome(Status.APPLIED, method="fill-empty", path=path,
+                           lines=(1, len(new_lines)), after="\n".join(new_lines),
+                           message=f"fills the empty file {path}"), Proposal(path, state)
+        return refused(path, "empty-search", "an empty SEARCH is not an anchor: it can only "
+                       f"create a new file, and {path} already exists"), None
+    result = match_edit(current.lines, search, new_lines, history=ctx.history(path))
+    return _edit_outcome(path, current, result)
+
+
+def _edit_outcome(
+    path: str, current: FileState, result: MatchResult
+) -> tuple[Outcome, Proposal | None]:
+    lines = current.lines
+    located = result.status in (Status.APPLIED, Status.NEEDS_REVIEW) or (
+        result.status is Status.REFUSED and result.rule in FORCEABLE_RULES
+    )
+    outcome = Outcome(
+        status=result.status,
+        method=result.method,
+        lines=(result.start + 1, result.end) if located else None,
+        locations=result.locations,
+        candidates=result.candidates,
+        message=_message(path, result),
+        hint=result.hint,
+        rule=result.rule,
+        similarity=result.similarity,
+        before="\n".join(lines[result.start : result.end]) if located else "",
+        after="\n".join(result.new_lines) if located else "",
+        path=path,
+        forceable=result.status is Status.NEEDS_REVIEW or result.rule in FORCEABLE_RULES,
+    )
+    if not located:
+        return outcome, None
+    spliced = [*lines[: result.start], *result.new_lines, *lines[result.end :]]
+    return outcome, Proposal(path, current.with_lines(spliced))
+
+
+def _message(path: str, result: MatchResult) -> str:
+    status = result.status
+    if status is Status.APPLIED:
+        where = f"lines {result.start + 1}-{result.end}"
+        how = "exactly" if result.method == "exact" else f"by {result.method}"
+        return f"matched {path} {where} {how}"
+    if status is Status.NEEDS_REVIEW:
+        pct = round((result.similarity or 0) * 100)
+        return (f"only a near match ({pct}% similar) at lines {result.start + 1}-{result.end}: "
+                "it would change text the model did not see; review before accepting")
+    if status is Status.AMBIGUOUS:
+        where = ", ".join(f"{a}-{b}" for a, b in result.locations)
+        return (f"SEARCH matches {len(result.locations)} places in {path} (lines {where}); "
+                "nothing was applied: the edit needs a longer, unique anchor")
+    if status is Status.NOT_FOUND:
+        if result.candidates:
+            best = result.candidates[0]
+            return (f"SEARCH not found in {path}; closest: lines {best.start}-{best.end} "
+                    f"({round(best.similarity * 100)}% similar, {best.diagnosis})")
+        return f"SEARCH not found in {path}, and nothing in the file is similar"
+    return result.hint or f"refused by rule {result.rule}"
+
+
+def evaluate_full_file(
+    tree: Tree, op: FullFile, ctx: FileContext, content: Sequence[str] | None = None
+) -> tuple[Outcome, Proposal | None]:
+    checked = check_path(op.path, ctx)
+    if isinstance(checked, Outcome):
+        return checked, None
+    path = checked
+    lines = tuple(op.lines if content is None else content)
+    text = "".join(line + "\n" for line in lines)
+    current = tree.get(path)
+    if current is None:
+        return (Outcome(Status.APPLIED, method="new-file", path=path, lines=(1, len(lines)),
+                        after="\n".join(lines), message=f"creates {path} ({len(lines)} lines)"),
+                Proposal(path, FileState.from_text(text)))
+    if current.binary:
+        return refused(path, "binary", f"{path} is a binary file; a full-file text rewrite "
+                       "is refused"), None
+    placeholder = find_placeholder(lines, current.lines)
+    if placeholder is not None:
+        index, line = placeholder
+        return refused(path, "truncation-placeholder",
+                       f"the full file for existing {path} contains the placeholder "
+                       f"{line.strip()!r} (content line {index + 1}): writing it would "
+                       "truncate the file"), None
+    state = current.with_text(text)
+    old = current.lines
+    return (Outcome(Status.APPLIED, method="full-file", path=path, lines=(1, len(old)),
+                    before="\n".join(old), after="\n".join(lines),
+                    message=f"rewrites {path}: {len(old)} lines -> {len(lines)} lines",
+                    hint=_convention_hint(current)),
+            Proposal(path, state))
+
+
+def _convention_hint(current: FileState) -> str:
+    kept = []
+    if current.eol == "\r\n":
+        kept.append("CRLF kept")
+    if current.bom:
+        kept.append("BOM kept")
+    if current.mode & 0o111:
+        kept.append("executable bit kept")
+    return ", ".join(kept)

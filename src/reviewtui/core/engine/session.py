@@ -1,0 +1,226 @@
+"""Replaying a session's turns over a tree: checkpoints, outcomes and the ledger.
+
+Turn semantics: ``:mv``, ``:rn``, ``:undo`` and ``:unrm`` run first in the order
+written, then the file blocks in order (each edit against the file as the previous
+one left it), then every ``:rm``. Checkpoint 0 is the tree before turn 1 and
+checkpoint N the tree after turn N. Re-evaluating from turn K reuses checkpoints
+before K, so a decision late in a long session costs only the turns after it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from reviewtui.core.engine.decisions import PENDING, Decision, OpKey, Policy, Verdict
+from reviewtui.core.engine.fileops import (
+    FileContext,
+    Proposal,
+    evaluate_edit,
+    evaluate_full_file,
+)
+from reviewtui.core.model import CommandName, ConsoleCommand, Edit, FullFile, Operation, Session, Turn
+from reviewtui.core.outcome import Outcome, Status
+from reviewtui.core.paths import ReservedRules
+from reviewtui.core.structural import StructuralState, apply_command
+from reviewtui.core.tree import Tree
+
+_FIRST = (CommandName.MV, CommandName.RN, CommandName.UNDO, CommandName.UNRM)
+_PATH_RULES = frozenset({
+    "absolute-path", "drive-letter", "home-path", "backslash", "parent-escape",
+    "control-character", "git-dir", "empty-path", "symlink", "symlink-escape", "reserved",
+})
+
+
+_REFUSING_COMMAND_RULES = frozenset({"dest-exists", "into-itself", "path-conflict"})
+
+
+@dataclass(frozen=True, slots=True)
+class OpResult:
+    key: OpKey
+    op: Operation
+    outcome: Outcome
+    decision: Decision
+    landed: bool  # it changed the draft
+
+
+@dataclass(frozen=True, slots=True)
+class TurnResult:
+    turn: Turn
+    results: tuple[OpResult, ...]  # in reply order
+    ledger: tuple[str, ...]
+
+    @property
+    def index(self) -> int:
+        return self.turn.index
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The project's constraints: reserved paths and the symbolic links on disk."""
+
+    reserved: ReservedRules = field(default_factory=ReservedRules)
+    symlinks: Mapping[str, str] = field(default_factory=dict)
+    root: str | None = None
+
+
+def execution_order(turn: Turn) -> list[tuple[int, Operation]]:
+    """The reply's operations, each with its reply position, in the order they run."""
+    ops = list(enumerate(turn.reply.ops))
+    first = [(i, op) for i, op in ops if isinstance(op, ConsoleCommand) and op.name in _FIRST]
+    files = [(i, op) for i, op in ops if not isinstance(op, ConsoleCommand)]
+    last = [(i, op) for i, op in ops
+            if isinstance(op, ConsoleCommand) and op.name is CommandName.RM]
+    return first + files + last
+
+
+class SessionRun:
+    """A session evaluated over a base tree under some decisions."""
+
+    def __init__(self, session: Session, base: Tree, *, rules: Rules | None = None,
+                 policy: Policy | None = None) -> None:
+        self.session = session
+        self.rules = rules or Rules()
+        self.policy = policy or Policy()
+        self.decisions: dict[OpKey, Decision] = {}
+        self.states: list[StructuralState] = [StructuralState(tree=base)]
+        self.turns: list[TurnResult] = []
+        self.moved: list[dict[str, str]] = [{}]
+
+    @property
+    def checkpoints(self) -> list[Tree]:
+        return [state.tree for state in self.states]
+
+    def checkpoint(self, n: int) -> Tree:
+        return self.states[n].tree
+
+    def decide(self, key: OpKey, decision: Decision) -> None:
+        """Record a decision and re-evaluate from its turn on."""
+        if decision == PENDING:
+            self.decisions.pop(key, None)
+        else:
+            self.decisions[key] = decision
+        self.evaluate(from_turn=key[0])
+
+    def evaluate(self, from_turn: int = 1, upto: int | None = None) -> None:
+        """(Re-)evaluate the turns numbered ``from_turn`` .. ``upto`` (default: all)."""
+        turns = self.session.turns
+        last = len(turns) if upto is None else sum(1 for t in turns if t.index <= upto)
+        first = next((pos for pos, t in enumerate(turns) if t.index >= from_turn), len(turns))
+        keep = min(first, len(self.turns))
+        del self.states[keep + 1 :]
+        del self.moved[keep + 1 :]
+        del self.turns[keep:]
+        for turn in turns[keep:last]:
+            result, state, moved = self._evaluate_turn(turn, self.states[-1], self.moved[-1])
+            self.turns.append(result)
+            self.states.append(state)
+            self.moved.append(moved)
+
+    # -- one turn ------------------------------------------------------------
+    def _evaluate_turn(
+        self, turn: Turn, state: StructuralState, moved: dict[str, str]
+    ) -> tuple[TurnResult, StructuralState, dict[str, str]]:
+        moved = dict(moved)
+        results: dict[int, OpResult] = {}
+        ledger: list[str] = []
+        for pos, op in execution_order(turn):
+            key = (turn.index, pos)
+            decision = self.decisions.get(key, PENDING)
+            if isinstance(op, ConsoleCommand):
+                state, result, line = self._command(state, key, op, decision, moved)
+            else:
+                state, result, line = self._file_op(state, key, op, decision, turn, moved)
+            results[pos] = result
+            if line:
+                ledger.append(line)
+        ordered = tuple(results[pos] for pos in sorted(results))
+        return TurnResult(turn, ordered, tuple(ledger)), state, moved
+
+    def _command(
+        self, state: StructuralState, key: OpKey, op: ConsoleCommand, decision: Decision,
+        moved: dict[str, str],
+    ) -> tuple[StructuralState, OpResult, str]:
+        if decision.verdict is Verdict.REJECTED:
+            outcome = Outcome(Status.REJECTED, message="rejected by the reviewer")
+            return state, OpResult(key, op, outcome, decision, False), ""
+        new_state, result = apply_command(state, op)
+        if result.ok:
+            status, message = Status.APPLIED, result.message
+        elif result.rule in _PATH_RULES or result.rule in _REFUSING_COMMAND_RULES:
+            status, message = Status.REFUSED, result.message
+        else:
+            status, message = Status.NOT_FOUND, result.message
+        changes = tuple(result.changes)
+        outcome = Outcome(status, method=str(op.name), message=message, rule=result.rule,
+                          path=op.path or "", extra={"changes": changes})
+        joins = decision.verdict is Verdict.ACCEPTED or status in self.policy.pending_joins
+        if status is not Status.APPLIED or not joins:
+            return state, OpResult(key, op, outcome, decision, False), ""
+        for old, new in changes:
+            if old is not None and new is not None:
+                moved[old] = new
+        return new_state, OpResult(key, op, outcome, decision, True), result.ledger
+
+    def _file_op(
+        self, state: StructuralState, key: OpKey, op: Edit | FullFile, decision: Decision,
+        turn: Turn, moved: dict[str, str],
+    ) -> tuple[StructuralState, OpResult, str]:
+        if decision.verdict is Verdict.REJECTED:
+            outcome = Outcome(Status.REJECTED, message="rejected by the reviewer")
+            return state, OpResult(key, op, outcome, decision, False), ""
+        tree = state.tree
+        ctx = FileContext(
+            need=turn.reply.need, reserved=self.rules.reserved, symlinks=self.rules.symlinks,
+            root=self.rules.root, moved=moved, history=lambda path: self._history(path, tree),
+        )
+        replacement = decision.replacement if decision.verdict is Verdict.EDITED else None
+        if isinstance(op, Edit):
+            outcome, proposal = evaluate_edit(tree, op, ctx, replacement)
+        else:
+            outcome, proposal = evaluate_full_file(tree, op, ctx, replacement)
+        if proposal is None or not self._lands(outcome, decision):
+            return state, OpResult(key, op, outcome, decision, False), ""
+        new_tree = tree.set(proposal.path, proposal.state)
+        line = _ledger_line(op, outcome, proposal, tree, new_tree)
+        new_state = dataclasses.replace(state, tree=new_tree)
+        return new_state, OpResult(key, op, outcome, decision, True), line
+
+    def _lands(self, outcome: Outcome, decision: Decision) -> bool:
+        if decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED):
+            return outcome.status is Status.APPLIED or (decision.force and outcome.forceable)
+        return outcome.status in self.policy.pending_joins
+
+    def _history(self, path: str, current: Tree) -> Sequence[Sequence[str]]:
+        """Earlier distinct versions of ``path``, oldest first, for the stale diagnosis."""
+        now = current.get(path)
+        seen: list[tuple[str, ...]] = []
+        for state in self.states:
+            version = state.tree.get(path)
+            if version is None or version.binary or version == now:
+                continue
+            lines = version.lines
+            if lines not in seen:
+                seen.append(lines)
+        return seen
+
+
+def _ledger_line(op: Edit | FullFile, outcome: Outcome, proposal: Proposal, before: Tree,
+                 after: Tree) -> str:
+    revs = f"r{before.revision}->r{after.revision}"
+    if isinstance(op, Edit):
+        span = f"{outcome.lines[0]}-{outcome.lines[1]}" if outcome.lines else "-"
+        return f"edit {proposal.path} #{op.label} {outcome.method} {span} {revs}"
+    verb = "create" if outcome.method == "new-file" else "write"
+    return f"{verb} {proposal.path} full-file {revs}"
+
+
+def evaluate_session(session: Session, base: Tree, *, rules: Rules | None = None,
+                     policy: Policy | None = None,
+                     decisions: Mapping[OpKey, Decision] | None = None,
+                     upto: int | None = None) -> SessionRun:
+    run = SessionRun(session, base, rules=rules, policy=policy)
+    run.decisions.update(decisions or {})
+    run.evaluate(upto=upto)
+    return run

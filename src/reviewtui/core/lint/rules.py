@@ -1,0 +1,94 @@
+"""The rule registry and the entry points: ``lint_reply`` and ``lint_session``.
+
+``RULES`` lists every id a finding can carry, in the order the docs present them:
+first the problems the parser reports while reading (their checks live in the
+parser, so ``check`` is ``None``), then the lint rules grouped by what they look at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from reviewtui.core.lint import cost, edits, paths, placeholders, prose, structure
+from reviewtui.core.lint.base import FileText, LintContext, Rule
+from reviewtui.core.lint.findings import Finding, Severity
+from reviewtui.core.model import ParseProblem, Reply, Session
+
+E, W = Severity.ERROR, Severity.WARNING
+
+PARSER_RULES: tuple[Rule, ...] = (
+    Rule("unclosed-fence", E, "a code fence that is never closed"),
+    Rule("header-without-path", E, "a '--- File: ---' header that names no path"),
+    Rule("empty-file-block", E, "a file header followed by neither edits nor content"),
+    Rule("edit-without-header", E, "a search/replace edit before any file header"),
+    Rule("unterminated-edit", E, "a SEARCH block missing its '=======' or REPLACE marker"),
+    Rule("stray-marker", E, "a '=======' or '>>>>>>> REPLACE' marker with no SEARCH before it"),
+    Rule("dangling-label", E, "an 'Edit N' label not followed by a SEARCH block"),
+    Rule("second-footer", E, "a second '### Changed files:' footer"),
+    Rule("unknown-command", E, "a ':' command the protocol does not define"),
+    Rule("bad-command-arguments", E, "a console command with the wrong number of arguments"),
+    Rule("no-turns", W, "a session file without any '## Turn N' heading"),
+    Rule("turn-number", W, "a '## Turn N' heading whose number is not its position"),
+)
+
+LINT_RULES: tuple[Rule, ...] = (
+    *prose.RULES,
+    *structure.RULES,
+    *paths.RULES,
+    *edits.RULES,
+    *placeholders.RULES,
+    *cost.RULES,
+)
+
+RULES: tuple[Rule, ...] = PARSER_RULES + LINT_RULES
+RULES_BY_ID: dict[str, Rule] = {r.id: r for r in RULES}
+
+
+def rule_ids() -> tuple[str, ...]:
+    return tuple(r.id for r in RULES)
+
+
+def problem_finding(problem: ParseProblem, turn: int | None = None) -> Finding:
+    """A parser problem as a finding, with the parser's own id, severity, span and message."""
+    try:
+        severity = Severity(problem.severity)
+    except ValueError:
+        severity = Severity.ERROR
+    return Finding(problem.rule, severity, problem.span, problem.message, turn=turn)
+
+
+def lint_reply(
+    reply: Reply, *, turn: int | None = None, file_text: FileText | None = None
+) -> list[Finding]:
+    """Every finding for one reply, sorted by span.
+
+    ``file_text(path)`` gives a file's content as this turn's file blocks see it
+    (after the turn's own moves and renames), or ``None`` when the file does not
+    exist. Without it, the rules that need file content are skipped, and an empty
+    SEARCH counts as an error because nothing shows the file is new.
+    """
+    ctx = LintContext(reply, file_text)
+    found = [problem_finding(p, turn) for p in reply.problems]
+    for r in LINT_RULES:
+        found.extend(r.run(ctx, turn))
+    return sorted(found, key=Finding.sort_key)
+
+
+def lint_session(
+    session: Session,
+    file_text_for_turn: Callable[[int], FileText] | None = None,
+) -> list[Finding]:
+    """The session's own problems plus every turn's findings, in turn then line order.
+
+    A session problem that sits inside a turn (a wrong ``## Turn N`` heading) is
+    attributed to that turn.
+    """
+    found: list[Finding] = []
+    for problem in session.problems:
+        owners = [t.index for t in session.turns
+                  if t.span.start <= problem.span.start <= t.span.end]
+        found.append(problem_finding(problem, owners[0] if len(owners) == 1 else None))
+    for turn in session.turns:
+        file_text = file_text_for_turn(turn.index) if file_text_for_turn is not None else None
+        found.extend(lint_reply(turn.reply, turn=turn.index, file_text=file_text))
+    return sorted(found, key=Finding.sort_key)

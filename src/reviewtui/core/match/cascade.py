@@ -1,0 +1,149 @@
+"""The matching cascade: where one SEARCH/REPLACE lands in a file's lines, or why not.
+
+Stages run from strict to loose and the first that finds anything decides: one place
+lands, two or more places are AMBIGUOUS (all listed, none picked).
+
+1. exact whole lines;
+2. expression-only differences (trailing whitespace, typographic punctuation,
+   indentation, tabs/spaces, spurious blank edges), written back in the file's style;
+3. ``...`` elision paired in SEARCH and REPLACE, the elided lines kept from the file;
+4. a near match (anchored first/last lines, similar middle): NEEDS_REVIEW only;
+5. nothing: NOT_FOUND with the closest regions and a diagnosis.
+
+Every landing then passes the duplicate-line guard. Pure: no I/O, nothing imported
+beyond the standard library and the core records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reviewtui.core.match.diagnose import diagnose
+from reviewtui.core.match.elision import (
+    PieceMissing,
+    Refusal,
+    is_marker,
+    match_elided,
+    unpaired_placeholder,
+)
+from reviewtui.core.match.exact import find_exact
+from reviewtui.core.match.expression import match_expression
+from reviewtui.core.match.guards import duplicate_line
+from reviewtui.core.match.index import FileIndex
+from reviewtui.core.match.landing import Ambiguity, Landing, method_name
+from reviewtui.core.match.near import match_near
+from reviewtui.core.match.normalise import is_blank, trim_blank_edges
+from reviewtui.core.outcome import MatchResult, Status
+
+EMPTY_SEARCH = "empty-search"
+TRUNCATION = "truncation-placeholder"
+DUPLICATE_LINE = "duplicate-line"
+
+
+def match_edit(
+    file_lines: Sequence[str],
+    search: Sequence[str],
+    replace: Sequence[str],
+    *,
+    window: tuple[int, int] | None = None,
+    history: Sequence[Sequence[str]] = (),
+) -> MatchResult:
+    """Where ``search`` lands in ``file_lines`` and what replaces it.
+
+    Lines come without line endings (a stray trailing ``\\r`` on SEARCH/REPLACE lines is
+    dropped). ``window`` is a 0-based ``[start, end)`` range the match must lie in;
+    ``history`` holds earlier versions of the file, oldest first, to tell a stale SEARCH.
+    The caller splices ``file_lines[:start] + new_lines + file_lines[end:]``.
+    """
+    lines = file_lines if isinstance(file_lines, list | tuple) else list(file_lines)
+    wanted = _clean(search)
+    writing = _clean(replace)
+    lo, hi = _bounds(window, len(lines))
+    if all(is_blank(line) for line in wanted):
+        return MatchResult(Status.REFUSED, rule=EMPTY_SEARCH,
+                           hint="SEARCH is empty: nothing to find (a new file is created "
+                                "by the caller, not matched)")
+    placeholder = unpaired_placeholder(wanted, writing)
+    if placeholder:
+        return MatchResult(Status.REFUSED, rule=TRUNCATION, hint=placeholder)
+
+    starts = find_exact(lines, wanted, lo, hi)
+    if len(starts) > 1:
+        return _ambiguous(tuple((s, s + len(wanted)) for s in starts), "exact")
+    if starts:
+        landing = Landing(starts[0], starts[0] + len(wanted), writing)
+        return _settle(lines, wanted, landing, "exact")
+
+    index = FileIndex(lines, lo, hi)
+    found = match_expression(index, wanted, writing, lo, hi)
+    if found is not None:
+        return _decide(lines, wanted, found, "")
+
+    elided = match_elided(index, wanted, writing, lo, hi)
+    if isinstance(elided, Refusal):
+        return MatchResult(Status.REFUSED, method="elision", rule=TRUNCATION, hint=elided.hint)
+    if isinstance(elided, PieceMissing):
+        missing = diagnose(index, _core(elided.piece), history)
+        hint = f"piece {elided.number} of the elided SEARCH not found; {missing.hint}"
+        return MatchResult(Status.NOT_FOUND, method="elision", candidates=missing.candidates,
+                           hint=hint)
+    if elided is not None:
+        shown = [line for at, line in enumerate(wanted) if not is_marker(wanted, at)]
+        return _decide(lines, shown, elided, "elision")
+
+    near = match_near(index, wanted, writing, lo, hi)
+    if near is not None:
+        return _decide(lines, wanted, near, "near")
+    return diagnose(index, _core(wanted), history)
+
+
+def _clean(lines: Sequence[str]) -> tuple[str, ...]:
+    """Lines without stray carriage returns; a bare string is split rather than iterated."""
+    if isinstance(lines, str):
+        lines = lines.split("\n")
+    return tuple(part.rstrip("\r") for line in lines for part in line.split("\n"))
+
+
+def _bounds(window: tuple[int, int] | None, size: int) -> tuple[int, int]:
+    if window is None:
+        return 0, size
+    lo = min(max(window[0], 0), size)
+    return lo, min(max(window[1], lo), size)
+
+
+def _core(lines: Sequence[str]) -> tuple[str, ...]:
+    head, tail = trim_blank_edges(lines)
+    return tuple(lines[head : len(lines) - tail])
+
+
+def _decide(lines: Sequence[str], search: Sequence[str], found: Landing | Ambiguity,
+            stage: str) -> MatchResult:
+    if isinstance(found, Ambiguity):
+        method = "near" if stage == "near" else method_name(found.kinds, stage=stage)
+        return _ambiguous(found.spans, method)
+    method = "near" if stage == "near" else method_name(found.kinds, stage=stage)
+    return _settle(lines, search, found, method)
+
+
+def _ambiguous(spans: Sequence[tuple[int, int]], method: str) -> MatchResult:
+    locations = tuple((start + 1, end) for start, end in spans)
+    listed = ", ".join(f"{start}-{end}" for start, end in locations)
+    return MatchResult(Status.AMBIGUOUS, method=method, locations=locations,
+                       hint=f"SEARCH matches {len(locations)} places (lines {listed}); "
+                            "add surrounding lines to pick one")
+
+
+def _settle(lines: Sequence[str], search: Sequence[str], landing: Landing,
+            method: str) -> MatchResult:
+    """One landing: APPLIED (NEEDS_REVIEW when near), or REFUSED by the guard."""
+    status = Status.APPLIED if landing.similarity is None else Status.NEEDS_REVIEW
+    hint = "; ".join(landing.hints)
+    rule = ""
+    pasted = duplicate_line(lines, landing.start, landing.end, landing.new_lines,
+                            _core(search))
+    if pasted:
+        status, rule, hint = Status.REFUSED, DUPLICATE_LINE, pasted
+    return MatchResult(status, method=method, start=landing.start, end=landing.end,
+                       new_lines=landing.new_lines,
+                       locations=((landing.start + 1, landing.end),), hint=hint, rule=rule,
+                       similarity=landing.similarity)

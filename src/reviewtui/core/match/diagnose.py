@@ -1,0 +1,151 @@
+"""Stage 5: nothing matched. Say where the closest regions are and why they differ.
+
+This path runs on every failed edit, so it never scores every window. Lines of SEARCH
+vote for the window starts they imply: whole lines through the loose-key index, rare
+identifiers through ``str.find`` on the joined window (so a SEARCH whose
+every line was since renamed still finds its region). Only the best-voted handful of
+windows are scored with ``similarity``.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Sequence
+from itertools import accumulate
+
+from reviewtui.core.match.exact import find_exact
+from reviewtui.core.match.expression import find_loose
+from reviewtui.core.match.index import FileIndex
+from reviewtui.core.match.normalise import (
+    ascii_punct,
+    loose_key,
+    quick_similarity,
+    similarity,
+    squash_key,
+    tokens,
+)
+from reviewtui.core.outcome import Candidate, Diagnosis, MatchResult, Status
+
+CANDIDATE_FLOOR = 0.40
+MAX_CANDIDATES = 3
+PREVIEW_LINES = 8
+_COMMON = 200  # a line or word found more often than this says nothing about where
+_VOTED = 30  # windows pre-ranked by the cheap bound
+_SCORED = 8  # windows given the real similarity
+_RARE_WORDS = 8
+_WORD = re.compile(r"[A-Za-z_]\w{2,}")
+_RESIZE = (0, -1, 1, -2, 2, -3, 3)  # region sizes tried for a whitespace-only match
+
+
+def diagnose(index: FileIndex, core: Sequence[str],
+             history: Sequence[Sequence[str]]) -> MatchResult:
+    """NOT_FOUND for ``core`` (SEARCH without blank edges), with candidates and a hint."""
+    stale = stale_version(core, history)
+    wanted = tokens(core)
+    squashed = "".join(squash_key(line) for line in core)
+    candidates: list[Candidate] = []
+    for start in _best_windows(index, core, wanted):
+        size = _whitespace_only_size(index, start, len(core), squashed)
+        end = min(start + (size or len(core)), index.hi)
+        score = similarity(wanted, tokens(index.lines[start:end]))
+        if score < CANDIDATE_FLOOR or any(_overlap(start, end, c) for c in candidates):
+            continue
+        if size:
+            diagnosis = Diagnosis.WHITESPACE_ONLY
+        else:
+            diagnosis = Diagnosis.STALE if stale else Diagnosis.CONTENT_DIFFERS
+        preview = tuple(index.lines[start : min(end, start + PREVIEW_LINES)])
+        candidates.append(Candidate(start + 1, end, score, diagnosis, preview))
+        if len(candidates) == MAX_CANDIDATES:
+            break
+    return MatchResult(Status.NOT_FOUND, candidates=tuple(candidates),
+                       hint=_hint(candidates, stale, len(history)))
+
+
+def stale_version(core: Sequence[str], history: Sequence[Sequence[str]]) -> int | None:
+    """The newest 1-based version in ``history`` holding SEARCH, exactly or loosely."""
+    keys = [loose_key(line) for line in core]
+    longest = max(keys, key=len)
+    for number in range(len(history), 0, -1):
+        version = history[number - 1]
+        if find_exact(version, core, 0, len(version)):
+            return number
+        # Cheap gate before normalising a whole version: its longest line must be there.
+        if longest not in ascii_punct("\n".join(version)):
+            continue
+        old = FileIndex(version, 0, len(version))
+        if find_loose(old, keys, 0, len(version)):
+            return number
+    return None
+
+
+def _best_windows(index: FileIndex, core: Sequence[str], wanted: list[str]) -> list[int]:
+    votes: dict[int, float] = {}
+    _vote_lines(index, core, votes)
+    _vote_words(index, core, votes)
+    size = len(core)
+    highest = max(index.lo, index.hi - size)
+    starts = {min(max(start, index.lo), highest) for start in votes}
+    voted = sorted(starts, key=lambda s: (-votes.get(s, 0.0), s))[:_VOTED]
+    bound = {s: quick_similarity(wanted, tokens(index.lines[s : s + size])) for s in voted}
+    ranked = sorted(voted, key=lambda s: (-bound[s], s))[:_SCORED]
+    return [s for s in ranked if bound[s] >= CANDIDATE_FLOOR]
+
+
+def _vote_lines(index: FileIndex, core: Sequence[str], votes: dict[int, float]) -> None:
+    for offset, line in enumerate(core):
+        key = loose_key(line)
+        if len(key) < 3:
+            continue  # blank lines and lone braces are everywhere
+        hits = index.positions(key)
+        if len(hits) > _COMMON:
+            continue
+        for hit in hits:
+            votes[hit - offset] = votes.get(hit - offset, 0.0) + 1.0
+
+
+def _vote_words(index: FileIndex, core: Sequence[str], votes: dict[int, float]) -> None:
+    """Half a vote per rare identifier shared by a SEARCH line and a file line."""
+    lines = index.lines[index.lo : index.hi]
+    text = "\n".join(lines)
+    counts = {word: text.count(word) for word in set(_WORD.findall("\n".join(core)))}
+    rare = sorted((n, word) for word, n in counts.items() if 0 < n <= _COMMON)[:_RARE_WORDS]
+    if not rare:
+        return
+    line_starts = list(accumulate((len(line) + 1 for line in lines), initial=0))
+    for _, word in rare:
+        offsets = [i for i, line in enumerate(core) if word in line]
+        for found in re.finditer(re.escape(word), text):
+            position = index.lo + bisect_right(line_starts, found.start()) - 1
+            for offset in offsets:
+                votes[position - offset] = votes.get(position - offset, 0.0) + 0.5
+
+
+def _whitespace_only_size(index: FileIndex, start: int, size: int, squashed: str) -> int:
+    """A region size at ``start`` equal to SEARCH once all whitespace is gone, or 0."""
+    for delta in _RESIZE:
+        end = start + size + delta
+        if delta + size < 1 or end > index.hi:
+            continue
+        if "".join(squash_key(line) for line in index.lines[start:end]) == squashed:
+            return size + delta
+    return 0
+
+
+def _overlap(start: int, end: int, other: Candidate) -> bool:
+    return start < other.end and other.start - 1 < end
+
+
+def _hint(candidates: Sequence[Candidate], stale: int | None, versions: int) -> str:
+    earlier = ""
+    if stale is not None:
+        earlier = (f"probably stale: SEARCH is in version {stale} of {versions} earlier "
+                   "versions of this file but not in the current one")
+    if not candidates:
+        nothing = "nothing similar to SEARCH in the file"
+        return f"{earlier}; {nothing}" if earlier else nothing
+    best = candidates[0]
+    closest = (f"closest is lines {best.start}-{best.end} "
+               f"({round(best.similarity * 100)}% similar, {best.diagnosis})")
+    return f"{earlier}; {closest}" if earlier else f"no match; {closest}"

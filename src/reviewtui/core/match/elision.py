@@ -1,0 +1,151 @@
+"""Stage 3: SEARCH and REPLACE skip the same stretches with ``...`` markers.
+
+A marker is a line that is only an ellipsis, possibly wrapped in a comment and trailed
+by prose (``// ... existing code ...``, ``<!-- ... -->``), or a comment-only line of
+placeholder prose (``# rest of code unchanged``). The k-th marker of SEARCH pairs with
+the k-th of REPLACE; the file lines each pair stands for are kept as they are. A marker
+in REPLACE with no partner in SEARCH would be written literally and truncate the file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from reviewtui.core.match.expression import locate
+from reviewtui.core.match.index import FileIndex
+from reviewtui.core.match.landing import Ambiguity, Landing
+from reviewtui.core.match.normalise import ascii_punct, is_blank
+
+_OPEN = r"(?:#+|//+|--+|;+|%+|/\*+|<!--|\{/\*)"
+_CLOSE = r"(?:\*+/\}?|-->)"
+_DOTS = r"\.{3,}"
+# After the opening dots, only prose: words, spaces and light punctuation, so that code
+# such as a JavaScript spread (``...state,``) is never a marker.
+_ELLIPSIS_LINE = re.compile(
+    rf"(?:{_OPEN}\s*)?{_DOTS}(?:\s+[\w\s'\",.()/-]*?)?\s*(?:{_DOTS})?\s*(?:{_CLOSE})?"
+)
+_COMMENT = re.compile(rf"{_OPEN}\s*(?P<body>.*?)\s*(?:{_CLOSE})?")
+_STATES = r"(?:unchanged|the same|as before|omitted|elided|truncated|here|kept|above|below)"
+_PROSE = re.compile(
+    r"(?:(?:the\s+)?(?:rest|remainder)\s+of\s+(?:the\s+)?[\w ]{1,40}"
+    r"|(?:keep\s+)?(?:all\s+)?(?:the\s+)?(?:existing|previous|original|remaining|unchanged)"
+    r"\s+\w+(?:\s+\w+)?"
+    r"|\w+(?:\s+\w+)?\s+(?:unchanged|omitted|elided|truncated))"
+    rf"(?:\s+(?:is\s+|are\s+|remains?\s+|stays?\s+|goes\s+|go\s+)?{_STATES})?",
+    re.IGNORECASE,
+)
+
+
+def is_marker(lines: Sequence[str], at: int) -> bool:
+    """Whether ``lines[at]`` stands for lines it does not show."""
+    text = ascii_punct(lines[at]).strip()
+    if text == "...":
+        # Python's Ellipsis as a block body (``def f(): ...`` on two lines) is code.
+        above = next((line for line in reversed(lines[:at]) if line.strip()), "")
+        return not above.rstrip().endswith(":")
+    if _ELLIPSIS_LINE.fullmatch(text):
+        return True
+    comment = _COMMENT.fullmatch(text)
+    if comment is None:
+        return False
+    body = comment.group("body").strip(" .()[]")
+    return bool(body) and _PROSE.fullmatch(body) is not None
+
+
+def markers(lines: Sequence[str]) -> list[int]:
+    return [at for at in range(len(lines)) if is_marker(lines, at)]
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """The elision cannot be honoured; ``hint`` says why."""
+
+    hint: str
+
+
+@dataclass(frozen=True, slots=True)
+class PieceMissing:
+    """One piece between markers is nowhere to be found (diagnose that piece)."""
+
+    piece: tuple[str, ...]
+    number: int  # 1-based, for the hint
+
+
+ElisionResult = Landing | Ambiguity | Refusal | PieceMissing
+
+
+def unpaired_placeholder(search: Sequence[str], replace: Sequence[str]) -> str | None:
+    """A hint if REPLACE holds more markers than SEARCH, naming the first extra one."""
+    in_replace = markers(replace)
+    if len(in_replace) <= len(markers(search)):
+        return None
+    extra = in_replace[len(markers(search))]
+    return (f"REPLACE line {extra + 1} ({replace[extra].strip()!r}) is a placeholder with "
+            "no matching elision in SEARCH; it would be written into the file literally")
+
+
+def match_elided(index: FileIndex, search: Sequence[str], replace: Sequence[str],
+                 lo: int, hi: int) -> ElisionResult | None:
+    """Stage 3, or None when SEARCH has no marker."""
+    search_pieces = _split(search)
+    if len(search_pieces) == 1:
+        return None
+    replace_pieces = _split(replace)
+    if len(replace_pieces) != len(search_pieces):
+        return Refusal("SEARCH elides lines with '...' that REPLACE does not keep; "
+                       "the elided lines would be deleted unseen")
+    # Blank-only pieces between markers carry nothing to anchor on: they join the elision.
+    pairs = [(s, r) for s, r in zip(search_pieces, replace_pieces, strict=True)
+             if _substantive(s) or _substantive(r)]
+    if any(not _substantive(s) for s, _ in pairs):
+        return Refusal("REPLACE puts new lines where SEARCH has only '...'; "
+                       "cannot tell where in the elided lines they go")
+    return _land_pieces(index, pairs, lo, hi)
+
+
+def _substantive(lines: Sequence[str]) -> bool:
+    return any(not is_blank(line) for line in lines)
+
+
+def _split(lines: Sequence[str]) -> list[tuple[str, ...]]:
+    pieces: list[tuple[str, ...]] = []
+    current: list[str] = []
+    for at, line in enumerate(lines):
+        if is_marker(lines, at):
+            pieces.append(tuple(current))
+            current = []
+        else:
+            current.append(line)
+    pieces.append(tuple(current))
+    return pieces
+
+
+def _land_pieces(index: FileIndex, pairs: Sequence[tuple[tuple[str, ...], tuple[str, ...]]],
+                 lo: int, hi: int) -> ElisionResult:
+    """Each piece must land exactly once after the one before it."""
+    landings: list[Landing] = []
+    for number, (piece, replacement) in enumerate(pairs, 1):
+        after = landings[-1].end if landings else lo
+        found = locate(index, piece, replacement, after, hi)
+        if found is None:
+            return PieceMissing(piece, number)
+        if isinstance(found, Ambiguity):
+            return found
+        landings.append(found)
+    new_lines: list[str] = []
+    elided = 0
+    kinds: frozenset[str] = frozenset()
+    hints: list[str] = []
+    for before, landing in zip([None, *landings], landings, strict=False):
+        if before is not None:
+            kept = index.lines[before.end : landing.start]
+            new_lines.extend(kept)
+            elided += len(kept)
+        new_lines.extend(landing.new_lines)
+        kinds |= landing.kinds
+        hints.extend(hint for hint in landing.hints if hint not in hints)
+    summary = f"elided {elided} line{'s' * (elided != 1)} kept from the file"
+    return Landing(landings[0].start, landings[-1].end, tuple(new_lines), kinds,
+                   (summary, *hints))

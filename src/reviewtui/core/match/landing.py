@@ -1,0 +1,42 @@
+"""What a stage hands back to the cascade: one landing, several places, or nothing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# The expression differences a stage may forgive, in the order a method name lists them.
+INDENTATION = "indentation"
+TABS = "tabs-spaces"
+TRAILING = "trailing-whitespace"
+PUNCTUATION = "unicode-punctuation"
+BLANK_LINES = "blank-lines"
+KIND_ORDER = (INDENTATION, TABS, TRAILING, PUNCTUATION, BLANK_LINES)
+
+
+def method_name(kinds: frozenset[str], *, stage: str = "") -> str:
+    """``stage`` followed by the forgiven kinds, joined with ``+`` ("exact" when none)."""
+    parts = ([stage] if stage else []) + [kind for kind in KIND_ORDER if kind in kinds]
+    return "+".join(parts) or "exact"
+
+
+@dataclass(frozen=True, slots=True)
+class Landing:
+    """Exactly one place for the edit. ``start``/``end`` are 0-based, end-exclusive."""
+
+    start: int
+    end: int
+    new_lines: tuple[str, ...]
+    kinds: frozenset[str] = frozenset()
+    hints: tuple[str, ...] = ()
+    similarity: float | None = None  # set by the near stage only
+
+
+@dataclass(frozen=True, slots=True)
+class Ambiguity:
+    """Every place a stage found; 0-based, end-exclusive spans."""
+
+    spans: tuple[tuple[int, int], ...]
+    kinds: frozenset[str] = frozenset()
+
+
+Located = Landing | Ambiguity | None

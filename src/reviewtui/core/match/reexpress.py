@@ -1,0 +1,136 @@
+"""Write a REPLACE in the file's conventions once its SEARCH has landed.
+
+Two rules. A REPLACE line that is an unchanged SEARCH line (same text after
+normalisation, same relative indentation, same spot in the diff) becomes the file's own
+line, byte for byte: curly quotes, tabs and all. Any other line is the model's text with
+its indentation re-grafted: measured against the nearest unchanged line in the model's
+text, carried into the file's columns, rendered in the file's tabs or spaces.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left
+from collections.abc import Callable, Mapping, Sequence
+from difflib import SequenceMatcher
+from fractions import Fraction
+
+from reviewtui.core.match.indent import (
+    IndentStyle,
+    calibrate,
+    columns,
+    guess_style,
+    render,
+)
+from reviewtui.core.match.landing import BLANK_LINES, INDENTATION, TABS, TRAILING
+from reviewtui.core.match.normalise import is_blank, leading, loose_key
+
+_Key = tuple[int, str]
+_Anchor = tuple[int, str]  # (columns in the model's text, the file line's indentation)
+
+
+def reexpress(
+    region: Sequence[str],
+    search: Sequence[str],
+    replace: Sequence[str],
+    partner: Mapping[int, int],
+    kinds: frozenset[str],
+    file_style: Callable[[], IndentStyle | None],
+) -> tuple[str, ...]:
+    """``replace`` rewritten for the file.
+
+    ``partner`` maps a SEARCH line index to the region line it matched (every line for
+    the expression stage, only the similar ones for a near match). ``file_style`` is
+    asked for the whole file's style when the region alone does not tell.
+    """
+    if not kinds - {BLANK_LINES}:
+        return tuple(replace)
+    kept = _unchanged(search, replace, partner)
+    reindent = bool(kinds & {INDENTATION, TABS})
+    anchors = _Anchors(replace, region, kept)
+    fallback = _search_anchor(search, region, partner)
+    model = guess_style([*search, *replace])
+    style = _file_style(region, file_style) or model or IndentStyle(tabs=False, unit=None)
+    scale = calibrate([(columns(leading(search[i])), columns(leading(region[j])))
+                       for i, j in partner.items() if not is_blank(search[i])], model, style)
+    out: list[str] = []
+    for j, line in enumerate(replace):
+        if j in kept:
+            out.append(region[kept[j]])
+            continue
+        body = line.strip() if TRAILING in kinds else line.lstrip()
+        if not body:
+            out.append("")
+        elif not reindent:
+            out.append(leading(line) + body)
+        else:
+            anchor = anchors.nearest(j) or fallback
+            out.append(_regraft(line, anchor, scale, style) + body)
+    return tuple(out)
+
+
+def _file_style(region: Sequence[str],
+                whole: Callable[[], IndentStyle | None]) -> IndentStyle | None:
+    """Tabs or spaces as the region shows them; the level width from the whole file,
+    which a handful of lines (continuations, alignment) would mislead."""
+    local = guess_style(region)
+    overall = whole()
+    if local is None or (overall is not None and overall.tabs == local.tabs):
+        return overall or local
+    return local
+
+
+def _key(line: str) -> _Key:
+    if is_blank(line):
+        return (0, "")
+    return (columns(leading(line)), loose_key(line))
+
+
+def _unchanged(
+    search: Sequence[str], replace: Sequence[str], partner: Mapping[int, int]
+) -> dict[int, int]:
+    """REPLACE index -> region index, for REPLACE lines the edit leaves alone."""
+    matcher = SequenceMatcher(None, [_key(s) for s in search], [_key(r) for r in replace],
+                              autojunk=False)
+    kept: dict[int, int] = {}
+    for i, j, size in matcher.get_matching_blocks():
+        for step in range(size):
+            if i + step in partner:
+                kept[j + step] = partner[i + step]
+    return kept
+
+
+class _Anchors:
+    """Unchanged, non-blank REPLACE lines: where a new line measures its indentation from."""
+
+    def __init__(self, replace: Sequence[str], region: Sequence[str],
+                 kept: Mapping[int, int]) -> None:
+        self._at = sorted(j for j in kept if not is_blank(replace[j]))
+        self._anchor = {
+            j: (columns(leading(replace[j])), leading(region[kept[j]])) for j in self._at
+        }
+
+    def nearest(self, j: int) -> _Anchor | None:
+        """The closest one above ``j`` (a new line usually follows its context), else
+        the closest below."""
+        at = bisect_left(self._at, j)
+        if at:
+            return self._anchor[self._at[at - 1]]
+        return self._anchor[self._at[at]] if at < len(self._at) else None
+
+
+def _search_anchor(
+    search: Sequence[str], region: Sequence[str], partner: Mapping[int, int]
+) -> _Anchor:
+    """With no unchanged line to measure from: the first matched SEARCH line."""
+    for i, line in enumerate(search):
+        if i in partner and not is_blank(line):
+            return (columns(leading(line)), leading(region[partner[i]]))
+    return (0, "")
+
+
+def _regraft(line: str, anchor: _Anchor, scale: Fraction, style: IndentStyle) -> str:
+    model_columns, file_indent = anchor
+    delta = columns(leading(line)) - model_columns
+    if delta == 0:
+        return file_indent
+    return render(columns(file_indent) + round(delta * scale), style)

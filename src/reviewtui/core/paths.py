@@ -1,0 +1,254 @@
+"""Path safety and globbing: what a model may name, and what a pattern matches.
+
+Every path a model writes goes through :func:`normalize_path` before anything touches the
+tree, so the rest of the core can assume relative POSIX paths inside the project root.
+Pure: the disk shell supplies whatever it learned from the disk (e.g. the symlink map).
+"""
+
+from __future__ import annotations
+
+import functools
+import posixpath
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from reviewtui.core.errors import PathRefused
+
+_DRIVE_RE = re.compile(r"^[A-Za-z]:")
+# Bidi overrides and isolates make a path read differently from what it is ("Trojan
+# Source"); a reviewer must see the real name, so they count as control characters.
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_GIT_DIR = ".git"
+# Symlink hops followed before calling it a loop (Linux stops at 40 with ELOOP).
+_MAX_SYMLINK_HOPS = 40
+
+
+def _refuse(raw: str, rule: str, why: str, fix: str) -> PathRefused:
+    return PathRefused(raw, rule, f"path {raw!r} is refused: {why}; {fix}")
+
+
+def _is_control(ch: str) -> bool:
+    return unicodedata.category(ch) in ("Cc", "Zl", "Zp") or ch in _BIDI_CONTROLS
+
+
+def _check_characters(raw: str, path: str) -> None:
+    """Refusals that look at the text as written, before any component is resolved."""
+    if not path:
+        raise _refuse(raw, "empty-path", "it is empty", "name a file relative to the root")
+    if any(_is_control(ch) for ch in path):
+        raise _refuse(raw, "control-character", "it contains a NUL or control character",
+                      "rename it without invisible characters")
+    if "\\" in path:
+        raise _refuse(raw, "backslash", "it contains a backslash",
+                      'use "/" between directories, e.g. "src/app.js"')
+    if path.startswith("/"):
+        raise _refuse(raw, "absolute-path", "it is absolute",
+                      'write it relative to the project root, e.g. "src/app.js"')
+
+
+def _check_first_component(raw: str, first: str) -> None:
+    """Checked after resolving, so "./C:" or "a/../~" cannot slip past them."""
+    if _DRIVE_RE.match(first):
+        raise _refuse(raw, "drive-letter", "it starts with a Windows drive letter",
+                      "write it relative to the project root")
+    if first.startswith("~"):
+        raise _refuse(raw, "home-path", 'it starts with "~" (a home directory)',
+                      "write it relative to the project root")
+
+
+def _resolve_components(raw: str, path: str) -> list[str]:
+    """Drop ``.`` and empty parts, fold ``..`` into its parent; refuse leaving the root."""
+    parts: list[str] = []
+    for part in path.split("/"):
+        part = part.strip(" ")
+        if part in ("", "."):
+            continue
+        if part == "..":
+            if not parts:
+                raise _refuse(raw, "parent-escape", '".." leaves the project root',
+                              "name a path inside the project")
+            parts.pop()
+            continue
+        parts.append(part)
+    return parts
+
+
+def normalize_path(raw: str) -> str:
+    """The canonical relative POSIX form of ``raw``, or :class:`PathRefused`.
+
+    ``./src//a.js`` becomes ``src/a.js``, ``a/../b`` becomes ``b`` and text is NFC, so two
+    spellings of one file compare equal. Spaces around each component are dropped: a
+    parser artefact far more often than part of a real name, and Windows ignores trailing
+    ones anyway (so ".git " would reach the git directory there).
+    """
+    path = unicodedata.normalize("NFC", raw.strip(" "))
+    _check_characters(raw, path)
+    parts = _resolve_components(raw, path)
+    if not parts:
+        raise _refuse(raw, "empty-path", "it names the project root, not a file",
+                      "name a file relative to the root")
+    _check_first_component(raw, parts[0])
+    # casefold: on macOS and Windows ".GIT/config" is the same file as ".git/config".
+    if any(part.casefold() == _GIT_DIR for part in parts):
+        raise _refuse(raw, "git-dir", "it is inside the .git directory",
+                      "repository internals are never written; name a project file")
+    return "/".join(parts)
+
+
+# --- globs ---------------------------------------------------------------------------
+
+def is_glob(text: str) -> bool:
+    """Whether ``text`` holds a wildcard. ``[`` is literal: Next.js names files ``[id].js``."""
+    return "*" in text or "?" in text
+
+
+def _translate_component(part: str) -> str:
+    out: list[str] = []
+    for ch in part:
+        if ch == "*":
+            if not out or out[-1] != "[^/]*":  # "a**b" inside a name means the same as "a*b"
+                out.append("[^/]*")
+        elif ch == "?":
+            out.append("[^/]")
+        else:
+            out.append(re.escape(ch))
+    return "".join(out)
+
+
+@functools.lru_cache(maxsize=1024)
+def _compile(pattern: str) -> re.Pattern[str]:
+    parts = pattern.split("/")
+    # Repeated "**" components match the same thing as one, and nested (...)* groups in a
+    # row only slow the regex down.
+    parts = [p for i, p in enumerate(parts) if not (p == "**" and i and parts[i - 1] == "**")]
+    pieces: list[str] = []
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        if part == "**":
+            pieces.append(".+" if last else "(?:[^/]+/)*")
+        else:
+            pieces.append(_translate_component(part) + ("" if last else "/"))
+    return re.compile("".join(pieces), re.DOTALL)
+
+
+def glob_match(pattern: str, path: str) -> bool:
+    """Whether normalised ``path`` matches ``pattern``.
+
+    ``*`` and ``?`` stay within one component; a whole ``**`` component spans any number
+    of directories, zero included (``**/*.pyc`` matches ``a.pyc``; ``dist/**`` matches
+    everything under ``dist/``). Patterns are anchored at the project root.
+    """
+    return _compile(pattern).fullmatch(path) is not None
+
+
+def expand_glob(pattern: str, paths: Iterable[str]) -> list[str]:
+    """The members of ``paths`` that ``pattern`` matches, sorted."""
+    regex = _compile(pattern)
+    return sorted(p for p in paths if regex.fullmatch(p) is not None)
+
+
+# --- reserved paths ------------------------------------------------------------------
+
+# (label shown to the user, pattern). Generated files: a model editing them by hand is
+# almost always a mistake, and the tool that owns them would overwrite the edit anyway.
+BUILTIN_RESERVED: tuple[tuple[str, str], ...] = (
+    ("package-lock.json", "**/package-lock.json"),
+    ("npm-shrinkwrap.json", "**/npm-shrinkwrap.json"),
+    ("yarn.lock", "**/yarn.lock"),
+    ("pnpm-lock.yaml", "**/pnpm-lock.yaml"),
+    ("bun.lockb", "**/bun.lockb"),
+    ("poetry.lock", "**/poetry.lock"),
+    ("Pipfile.lock", "**/Pipfile.lock"),
+    ("uv.lock", "**/uv.lock"),
+    ("Cargo.lock", "**/Cargo.lock"),
+    ("composer.lock", "**/composer.lock"),
+    ("Gemfile.lock", "**/Gemfile.lock"),
+    ("go.sum", "**/go.sum"),
+    ("*.min.js", "**/*.min.js"),
+    ("*.min.css", "**/*.min.css"),
+    ("*.pyc", "**/*.pyc"),
+    ("__pycache__/", "**/__pycache__/**"),
+    ("node_modules/", "**/node_modules/**"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ReservedRules:
+    """Paths no operation may write: the project's ``[reserved] paths`` plus built-ins."""
+
+    patterns: tuple[str, ...] = ()
+    source: str = "reviewtui.toml"
+    builtins: bool = True
+
+    @classmethod
+    def from_patterns(cls, patterns: Iterable[str], *, source: str = "reviewtui.toml",
+                      builtins: bool = True) -> ReservedRules:
+        return cls(tuple(patterns), source, builtins)
+
+    def reserved_by(self, path: str) -> str | None:
+        """What reserves normalised ``path``, in words for the user; None if nothing does.
+
+        The project's own entries are checked first: they are the rule the user wrote.
+        """
+        for pattern in self.patterns:
+            if glob_match(pattern, path):
+                return f'{self.source} [reserved] paths "{pattern}"'
+        if self.builtins:
+            for label, pattern in BUILTIN_RESERVED:
+                if glob_match(pattern, path):
+                    return f'built-in generated file "{label}"'
+        return None
+
+
+# --- symlinks ------------------------------------------------------------------------
+
+def _relative_to_root(target: str, root: str | None) -> str | None:
+    """An absolute symlink target as a root-relative path; None when outside the root."""
+    if root is None:
+        return None
+    target, root = posixpath.normpath(target), posixpath.normpath(root)
+    if target == root:
+        return ""
+    if target.startswith(root.rstrip("/") + "/"):
+        return target[len(root.rstrip("/")) + 1:]
+    return None
+
+
+def escapes_via_symlink(path: str, symlinks: Mapping[str, str], *,
+                        root: str | None = None) -> bool:
+    """Whether resolving ``path`` through ``symlinks`` leads outside the project root.
+
+    ``symlinks`` maps each symlink in the tree (normalised path) to its target exactly as
+    ``os.readlink`` gives it: a relative target is relative to the link's own directory,
+    as the kernel reads it; an absolute one counts as inside only when under ``root``
+    (the project root's absolute path). A chain longer than the kernel would follow
+    counts as escaping.
+    """
+    pending = [p for p in path.split("/") if p not in ("", ".")]
+    resolved: list[str] = []
+    hops = 0
+    while pending:
+        part = pending.pop(0)
+        if part == "..":
+            if not resolved:
+                return True
+            resolved.pop()
+            continue
+        resolved.append(part)
+        target = symlinks.get("/".join(resolved))
+        if target is None:
+            continue
+        hops += 1
+        if hops > _MAX_SYMLINK_HOPS:
+            return True
+        if target.startswith("/"):
+            inside = _relative_to_root(target, root)
+            if inside is None:
+                return True
+            target, resolved = inside, []
+        else:
+            resolved.pop()  # relative targets start from the link's directory
+        pending = [p for p in target.split("/") if p not in ("", ".")] + pending
+    return False

@@ -1,0 +1,53 @@
+"""A project on disk as the engine sees it: a base tree and the project's rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from reviewtui.core.engine import Rules
+from reviewtui.core.paths import ReservedRules
+from reviewtui.core.protocol.config import CONFIG_NAME, ProjectConfig, parse_config
+from reviewtui.core.tree import FileState, Tree
+from reviewtui.shell.disk import DiskSnapshot, read_snapshot
+from reviewtui.shell.loader import read_text
+
+
+@dataclass(frozen=True, slots=True)
+class Project:
+    root: Path | None
+    tree: Tree
+    rules: Rules
+    config: ProjectConfig
+
+
+def tree_from_snapshot(snap: DiskSnapshot) -> Tree:
+    return Tree.from_files(
+        {path: FileState.from_bytes(data, mode=mode) for path, (data, mode) in snap.files.items()}
+    )
+
+
+def load_config(*candidates: Path | None) -> ProjectConfig:
+    for directory in candidates:
+        if directory is None:
+            continue
+        file = directory / CONFIG_NAME
+        if file.is_file():
+            return parse_config(read_text(file), str(file))
+    return ProjectConfig()
+
+
+def load_project(root: Path | None, *, config_dirs: tuple[Path | None, ...] = ()) -> Project:
+    """Read ``root`` (None: an empty project) and its ``reviewtui.toml``."""
+    if root is None:
+        config = load_config(*config_dirs)
+        rules = Rules(ReservedRules.from_patterns(config.reserved, source=config.source))
+        return Project(None, Tree(), rules, config)
+    snap = read_snapshot(root)
+    config = load_config(root, *config_dirs)
+    rules = Rules(
+        reserved=ReservedRules.from_patterns(config.reserved, source=config.source),
+        symlinks=dict(snap.symlinks),  # raw link targets, as the kernel reads them
+        root=str(root.resolve()),
+    )
+    return Project(root, tree_from_snapshot(snap), rules, config)

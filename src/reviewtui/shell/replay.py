@@ -1,0 +1,49 @@
+"""Make the disk equal to the draft for the paths that differ from the base.
+
+Before touching a path the file on disk is compared by content with what the
+draft was built from; a file someone else changed meanwhile is left alone and
+reported as a conflict, never overwritten.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reviewtui.core.tree import FileState, Tree
+from reviewtui.shell.disk import atomic_write, remove_file, target_path
+
+
+@dataclass(slots=True)
+class ReplayReport:
+    written: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    conflicts: list[str] = field(default_factory=list)
+
+
+def _disk_matches(root: Path, rel: str, expected: FileState | None) -> bool:
+    path = target_path(root, rel)
+    if expected is None:
+        return not path.exists()
+    try:
+        return path.read_bytes() == expected.data
+    except OSError:
+        return False
+
+
+def replay(root: Path, base: Tree, draft: Tree) -> ReplayReport:
+    report = ReplayReport()
+    changes = base.diff(draft)
+    # Removals first, so a move onto a path that held a removed file finds it free.
+    for rel in sorted(changes, key=lambda p: changes[p][1] is not None):
+        old, new = changes[rel]
+        if not _disk_matches(root, rel, old):
+            report.conflicts.append(rel)
+            continue
+        if new is None:
+            remove_file(root, rel)
+            report.removed.append(rel)
+        else:
+            atomic_write(root, rel, new.data, new.mode)
+            report.written.append(rel)
+    return report

@@ -1,0 +1,267 @@
+"""File states keep a file's conventions; trees share structure and diff cheaply."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from reviewtui.core.errors import PathRefused
+from reviewtui.core.tree import Checkpoints, FileState, Tree, tree_from_bytes
+
+BOM = b"\xef\xbb\xbf"
+
+
+# --- FileState -----------------------------------------------------------------------
+
+def test_plain_lf_file() -> None:
+    state = FileState.from_bytes(b"one\ntwo\n")
+    assert state.lines == ("one", "two")
+    assert state.text == "one\ntwo\n"
+    assert (state.eol, state.newline, state.final_newline) == ("\n", "\n", True)
+    assert not state.binary
+    assert not state.bom
+    assert state.encoding == "utf-8"
+    assert state.mode == 0o644
+    assert state.revision == 0
+
+
+def test_crlf_file_stays_crlf() -> None:
+    state = FileState.from_bytes(b"a\r\nb\r\n")
+    assert state.eol == "\r\n"
+    assert state.lines == ("a", "b")
+    new = state.with_lines(["a", "B", "c"])
+    assert new.data == b"a\r\nB\r\nc\r\n"
+
+
+def test_bom_is_kept_and_hidden_from_lines() -> None:
+    state = FileState.from_bytes(BOM + b"x = 1\n")
+    assert state.bom
+    assert state.lines == ("x = 1",)
+    assert state.text == "x = 1\n"
+    assert state.with_lines(["x = 2"]).data == BOM + b"x = 2\n"
+
+
+def test_missing_final_newline_is_kept_unless_told() -> None:
+    state = FileState.from_bytes(b"a\nb")
+    assert not state.final_newline
+    assert state.with_lines(["a", "c"]).data == b"a\nc"
+    assert state.with_lines(["a", "c"], final_newline=True).data == b"a\nc\n"
+    assert FileState.from_bytes(b"a\n").with_lines(["a"], final_newline=False).data == b"a"
+
+
+def test_empty_file_gets_a_final_newline() -> None:
+    assert FileState.from_bytes(b"").with_lines(["x"]).data == b"x\n"
+
+
+def test_mixed_file_keeps_untouched_line_endings() -> None:
+    state = FileState.from_bytes(b"a\r\nb\nc\r\nd\ne\r\n")
+    assert state.eol == "mixed"
+    assert state.newline == "\r\n"
+    new = state.with_lines(["a", "b", "C", "new", "d", "e"])
+    assert new.data == b"a\r\nb\nC\r\nnew\r\nd\ne\r\n"
+
+
+def test_mixed_file_dominant_ending_for_new_lines() -> None:
+    state = FileState.from_bytes(b"a\nb\nc\r\n")
+    assert state.eol == "mixed"
+    assert state.newline == "\n"
+    assert state.with_lines(["a", "x", "c"]).data == b"a\nx\nc\r\n"
+
+
+def test_lone_carriage_return_and_other_breaks_are_content() -> None:
+    state = FileState.from_bytes(b"a\rb\x0cc\xe2\x80\xa8d\nlast\r")
+    assert state.lines == ("a\rb\x0cc\u2028d", "last\r")
+    assert state.with_lines(list(state.lines)) is state
+
+
+@pytest.mark.parametrize("data", [b"\x89PNG\r\n\x1a\n\x00\x00", b"caf\xe9\n", b"a\x00b"])
+def test_binary_detection(data: bytes) -> None:
+    state = FileState.from_bytes(data)
+    assert state.binary
+    assert state.text is None
+    assert state.lines == ()
+    with pytest.raises(ValueError, match="binary"):
+        state.with_lines(["x"])
+
+
+def test_nul_after_the_sniff_window_is_still_text() -> None:
+    assert not FileState.from_bytes(b"a" * 9000 + b"\x00").binary
+
+
+def test_identical_writes_return_the_same_object() -> None:
+    state = FileState.from_bytes(b"a\r\nb\r\n", mode=0o755, revision=4)
+    assert state.with_lines(["a", "b"]) is state
+    assert state.with_text("a\nb\n") is state
+    assert state.with_data(b"a\r\nb\r\n") is state
+
+
+def test_a_real_change_bumps_the_revision_and_keeps_the_mode() -> None:
+    state = FileState.from_bytes(b"a\n", mode=0o755, revision=4)
+    new = state.with_lines(["b"])
+    assert new.revision == 5
+    assert new.mode == 0o755
+    assert state.with_data(b"zz").revision == 5
+
+
+def test_with_text_keeps_bom_and_crlf_and_follows_the_final_newline() -> None:
+    state = FileState.from_bytes(BOM + b"a\r\nb\r\n")
+    assert state.with_text("x\ny").data == BOM + b"x\r\ny"
+    assert state.with_text("x\ny\n").data == BOM + b"x\r\ny\r\n"
+
+
+def test_with_text_replaces_a_binary_file() -> None:
+    assert FileState.from_bytes(b"\x00\x01").with_text("hi\n").data == b"hi\n"
+
+
+def test_lines_with_newlines_are_rejected() -> None:
+    with pytest.raises(ValueError, match="newline"):
+        FileState.from_bytes(b"a\n").with_lines(["a\nb"])
+
+
+def test_digest_and_equality_follow_content() -> None:
+    a = FileState.from_bytes(b"x\n", revision=1)
+    b = FileState.from_bytes(b"x\n", revision=7)
+    assert a == b
+    assert a.digest == b.digest
+    assert a.digest == hashlib.sha256(b"x\n").hexdigest()
+    assert a != FileState.from_bytes(b"x\n", mode=0o755)
+    assert "bytes" in repr(a)
+
+
+@given(st.binary(max_size=200))
+def test_rewriting_the_same_lines_is_a_no_op(data: bytes) -> None:
+    state = FileState.from_bytes(data)
+    if not state.binary:
+        assert state.with_lines(list(state.lines)) is state
+        assert state.with_data(data) is state
+
+
+# --- Tree ----------------------------------------------------------------------------
+
+def _tree() -> Tree:
+    return tree_from_bytes({"src/a.js": b"a\n", "src/lib/b.js": b"b\n", "README.md": b"r\n"})
+
+
+def test_tree_queries() -> None:
+    tree = _tree()
+    assert tree.paths() == ("README.md", "src/a.js", "src/lib/b.js")
+    assert list(tree) == list(tree.paths())
+    assert len(tree) == 3
+    assert "src/a.js" in tree
+    assert "src" not in tree
+    assert "nope" not in tree
+    assert tree.get("src/a.js") == FileState.from_bytes(b"a\n")
+    assert tree.get("src") is None
+    assert tree.get("src/a.js/x") is None
+    assert tree.is_dir("src")
+    assert tree.is_dir("src/lib")
+    assert not tree.is_dir("src/a.js")
+    assert not tree.is_dir("nope")
+    assert tree.files_under("src") == ("src/a.js", "src/lib/b.js")
+    assert tree.files_under("") == tree.paths()
+    assert tree.dirs() == ("src", "src/lib")
+    assert dict(tree.items())["README.md"].lines == ("r",)
+
+
+def test_set_bumps_revision_and_identical_set_is_a_no_op() -> None:
+    tree = _tree()
+    same = tree.set("src/a.js", FileState.from_bytes(b"a\n"))
+    assert same is tree
+    assert same.revision == 0
+    changed = tree.set("src/a.js", FileState.from_bytes(b"A\n"))
+    assert changed.revision == 1
+    assert tree.get("src/a.js") == FileState.from_bytes(b"a\n")
+
+
+def test_remove_file_and_directory() -> None:
+    tree = _tree()
+    assert tree.remove("README.md").paths() == ("src/a.js", "src/lib/b.js")
+    without_src = tree.remove("src")
+    assert without_src.paths() == ("README.md",)
+    assert not without_src.is_dir("src")
+    with pytest.raises(KeyError):
+        tree.remove("nope")
+
+
+def test_rename_files_directories_and_swaps() -> None:
+    tree = _tree()
+    a, b = tree.get("src/a.js"), tree.get("src/lib/b.js")
+    moved = tree.rename({"src/lib": "lib"})
+    assert moved.paths() == ("README.md", "lib/b.js", "src/a.js")
+    assert moved.get("lib/b.js") is b
+    swapped = tree.rename({"src/a.js": "src/lib/b.js", "src/lib/b.js": "src/a.js"})
+    assert swapped.get("src/a.js") is b
+    assert swapped.get("src/lib/b.js") is a
+    with pytest.raises(ValueError, match="same path"):
+        tree.rename({"src/a.js": "x", "README.md": "x"})
+    with pytest.raises(KeyError):
+        tree.rename({"nope": "x"})
+
+
+def test_file_and_directory_cannot_share_a_name() -> None:
+    tree = _tree()
+    with pytest.raises(PathRefused) as info:
+        tree.set("src/a.js/inner", FileState.from_bytes(b""))
+    assert info.value.rule == "path-conflict"
+    with pytest.raises(PathRefused):
+        tree.set("src", FileState.from_bytes(b""))
+    # ...but one batch may turn a file into a directory
+    turned = tree.apply({"README.md": None, "README.md/x": FileState.from_bytes(b"x")})
+    assert turned.paths() == ("README.md/x", "src/a.js", "src/lib/b.js")
+
+
+def test_unchanged_directories_are_shared() -> None:
+    tree = tree_from_bytes({"a/x": b"1", "b/deep/y": b"2"})
+    new = tree.set("a/x", FileState.from_bytes(b"changed"))
+    assert new._node("b") is tree._node("b")
+    assert new._node("a") is not tree._node("a")
+
+
+def test_diff_lists_only_what_differs() -> None:
+    tree = _tree()
+    new = (tree.set("src/a.js", FileState.from_bytes(b"A\n"))
+           .remove("README.md")
+           .set("docs/new.md", FileState.from_bytes(b"n\n")))
+    diff = tree.diff(new)
+    assert list(diff) == ["README.md", "docs/new.md", "src/a.js"]
+    assert diff["README.md"] == (tree.get("README.md"), None)
+    assert diff["docs/new.md"] == (None, new.get("docs/new.md"))
+    assert diff["src/a.js"] == (tree.get("src/a.js"), new.get("src/a.js"))
+    assert tree.diff(tree) == {}
+
+
+def test_diff_without_shared_history_compares_content() -> None:
+    one, two = _tree(), _tree()
+    assert one.diff(two) == {}
+    assert one == two
+    other = tree_from_bytes({"src/a.js": b"a\n", "src/lib/b.js": b"changed\n", "README.md": b"r\n"})
+    assert list(one.diff(other)) == ["src/lib/b.js"]
+    assert one != other
+
+
+def test_diff_across_a_file_becoming_a_directory() -> None:
+    tree = tree_from_bytes({"x": b"file"})
+    new = tree.apply({"x": None, "x/y": FileState.from_bytes(b"y")})
+    assert list(tree.diff(new)) == ["x", "x/y"]
+    assert list(new.diff(tree)) == ["x", "x/y"]
+
+
+def test_checkpoints_switch() -> None:
+    cps = Checkpoints([_tree()])
+    state = cps[0]
+    for i in range(5):
+        state = state.set(f"f{i}", FileState.from_bytes(b"%d" % i))
+        assert cps.append(state) == i + 1
+    assert len(cps) == 6
+    assert list(cps.switch(1, 4)) == ["f1", "f2", "f3"]
+    assert cps.switch(4, 1)["f3"] == (cps[4].get("f3"), None)
+    assert cps.switch(2, 2) == {}
+
+
+def test_tree_repr_and_unhashable() -> None:
+    assert repr(_tree()) == "Tree(3 files, r0)"
+    with pytest.raises(TypeError):
+        hash(_tree())
