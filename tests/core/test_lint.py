@@ -755,6 +755,19 @@ def test_footer_mismatch_lists_unmentioned_move_sources() -> None:
     assert "'src/a.js' is moved away" in found[0].message
 
 
+def test_footer_note_at_the_end_names_the_move_source() -> None:
+    found = lint("```console\n:mv a.py b.py\n```\n\n### Changed files:\n"
+                 "- b.py — moved from a.py\n")
+    assert found == []
+
+
+def test_commands_undone_in_the_same_reply_need_no_entry() -> None:
+    reply = "```console\n:unrm c.py\n:rn a.py b.py\n:undo\n```\n\n### Changed files:\n"
+    assert lint(reply + "- c.py (restored)\n") == []
+    found = lint(reply + "- c.py (restored)\n- b.py (renamed from a.py)\n")
+    assert hits(found, "footer-mismatch") == [("warning", 9, 9)]
+
+
 def test_footer_mismatch_is_lenient_after_undo() -> None:
     found = lint("```console\n:undo\n```\n\n### Changed files:\n- src/a.js (restored)\n")
     assert "footer-mismatch" not in ids(found)

@@ -183,7 +183,8 @@ class SessionRun:
         if proposal is None or not self._lands(outcome, decision):
             return state, OpResult(key, op, outcome, decision, False), ""
         new_tree = tree.set(proposal.path, proposal.state)
-        line = _ledger_line(op, outcome, proposal, tree, new_tree)
+        # An identical write is a no-op: same tree, same revision, nothing in the ledger.
+        line = "" if new_tree is tree else _ledger_line(op, outcome, proposal, tree, new_tree)
         new_state = dataclasses.replace(state, tree=new_tree)
         return new_state, OpResult(key, op, outcome, decision, True), line
 

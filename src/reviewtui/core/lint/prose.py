@@ -31,10 +31,11 @@ _VERBS = (
 PREAMBLE_RE = re.compile(
     r"""^(?:
         sure|certainly|of\ course|absolutely|okay|ok|alright|all\ right|great|got\ it|
-        understood|no\ problem|happy\ to|glad\ to|yes|
+        understood|no\ problem|happy\ to|glad\ to|yes|hello|hi|hey|thanks|thank\ you|
+        sorry|apologies|i\ apologi[sz]e|you(?:'re|’re|\ are)\ right|good\ (?:question|catch|point)|
+        it\ (?:looks|seems)\ like|as\ requested|
         here(?:'s|’s|\ is|\ are)|below\ (?:is|are)|the\ following|
-        i(?:'ll|’ll|\ will|\ would|\ am\ going\ to|'m\ going\ to|’m\ going\ to|\ can|
-           \ need\ to|\ see|\ understand)|
+        i(?:'ll|’ll|'m|’m|'d|’d|\ will|\ would|\ am|\ can|\ need\ to|\ see|\ understand)|
         let\ me|let's|let’s|let\ us|we(?:'ll|’ll|\ will|\ need\ to|\ can|\ should)|
         to\ (?:do|fix|implement|add|address|achieve|make|support|solve|handle)
             \ (?:this|that|the|it)|

@@ -19,6 +19,7 @@ from reviewtui.core.match.landing import Ambiguity, Landing
 from reviewtui.core.match.normalise import ascii_punct, is_blank
 
 _OPEN = r"(?:#+|//+|--+|;+|%+|/\*+|<!--|\{/\*)"
+_OPENERS = ("#", "/", "-", ";", "%", "<!--", "{/*")
 _CLOSE = r"(?:\*+/\}?|-->)"
 _DOTS = r"\.{3,}"
 # After the opening dots, only prose: words, spaces and light punctuation, so that code
@@ -41,6 +42,8 @@ _PROSE = re.compile(
 def is_marker(lines: Sequence[str], at: int) -> bool:
     """Whether ``lines[at]`` stands for lines it does not show."""
     text = ascii_punct(lines[at]).strip()
+    if "..." not in text and not text.startswith(_OPENERS):
+        return False  # most lines: neither an ellipsis nor a comment
     if text == "...":
         # Python's Ellipsis as a block body (``def f(): ...`` on two lines) is code.
         above = next((line for line in reversed(lines[:at]) if line.strip()), "")

@@ -8,7 +8,7 @@ from functools import cached_property
 from reviewtui.core.match.indent import IndentStyle, guess_style
 from reviewtui.core.match.normalise import loose_key
 
-_STYLE_SAMPLE = 5000  # lines read to guess the file's indentation when a region cannot
+_STYLE_SAMPLE = 2000  # lines read to guess the file's indentation when a region cannot
 
 
 class FileIndex:

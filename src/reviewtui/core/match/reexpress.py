@@ -49,7 +49,7 @@ def reexpress(
     anchors = _Anchors(replace, region, kept)
     fallback = _search_anchor(search, region, partner)
     model = guess_style([*search, *replace])
-    style = _file_style(region, file_style) or model or IndentStyle(tabs=False, unit=None)
+    style = _file_style(region, model, file_style) or model or IndentStyle(False, None)
     scale = calibrate([(columns(leading(search[i])), columns(leading(region[j])))
                        for i, j in partner.items() if not is_blank(search[i])], model, style)
     out: list[str] = []
@@ -68,14 +68,18 @@ def reexpress(
     return tuple(out)
 
 
-def _file_style(region: Sequence[str],
+def _file_style(region: Sequence[str], model: IndentStyle | None,
                 whole: Callable[[], IndentStyle | None]) -> IndentStyle | None:
-    """Tabs or spaces as the region shows them; the level width from the whole file,
-    which a handful of lines (continuations, alignment) would mislead."""
+    """Tabs or spaces as the region shows them. The whole file is read only when the
+    region is not indented, or for the level width when the model's tabs must become the
+    file's spaces: a handful of lines (continuations, alignment) would mislead it."""
     local = guess_style(region)
-    overall = whole()
-    if local is None or (overall is not None and overall.tabs == local.tabs):
-        return overall or local
+    if local is None:
+        return whole()
+    if model is not None and model.tabs and not local.tabs:
+        overall = whole()
+        if overall is not None and not overall.tabs and overall.unit:
+            return IndentStyle(tabs=False, unit=overall.unit)
     return local
 
 
