@@ -16,7 +16,8 @@ TARGET_RATIO = 20.0
 
 
 def make_turn(rng: random.Random, n: int) -> str:
-    code = [f"    value_{n}_{k} = compute({k}, '{rng.random():.6f}')" for k in range(rng.randint(2, 8))]
+    code = [f"    value_{n}_{k} = compute({k}, '{rng.random():.6f}')"
+            for k in range(rng.randint(2, 8))]
     body = "\n".join(f"line {n}.{k}: " + "x" * rng.randint(10, 70) for k in range(40))
     return "\n".join([
         f"## Turn {n}",

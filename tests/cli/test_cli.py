@@ -122,7 +122,8 @@ def test_lint_single_reply(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     ("files", "args_tail", "needle"),
     [
         ({}, ["check", "{tmp}/missing.md"], "missing.md: no such file or directory"),
-        ({"bad.json": '[{"role": "user",'}, ["check", "{tmp}/bad.json"], "bad.json:1: not valid JSON"),
+        ({"bad.json": '[{"role": "user",'}, ["check", "{tmp}/bad.json"],
+         "bad.json:1: not valid JSON"),
         ({"s.md": "## Turn 1\n"}, ["apply", "{tmp}/s.md"], "pass --yes"),
         ({"s.md": "## Turn 1\n"}, ["apply", "{tmp}/s.md", "--yes"], "no --root given"),
         ({"s.md": "## Turn 1\n", "p/x": ""},
@@ -191,6 +192,7 @@ def test_apply_skips_what_does_not_apply_and_exits_1(
     root = project(tmp_path, {"app.py": "x = 1\ny = 2\nx = 1\n"})
     code, out, _ = run_cli(["apply", str(session), "--root", str(root), "--yes"], capsys)
     assert code == 1
-    assert "ambiguous" in out and "not_found" in out
+    assert "ambiguous" in out
+    assert "not_found" in out
     assert "0 of 2 operations applied" in out
     assert (root / "app.py").read_text() == "x = 1\ny = 2\nx = 1\n"

@@ -214,7 +214,8 @@ def test_duplicate_line_guard_refuses_and_a_human_may_force() -> None:
 
 
 def test_near_match_needs_review_and_accept_fuzzy_policy() -> None:
-    source = "def total(items):\n    s = 0\n    for i in items:\n        s += i.price\n    return s\n"
+    source = ("def total(items):\n    s = 0\n    for i in items:\n        s += i.price\n"
+              "    return s\n")
     text = """\
         ## Turn 1
         --- File: shop.py ---
@@ -408,7 +409,8 @@ def test_unsafe_paths_are_refused_and_cannot_be_forced(path: str, rule: str) -> 
 
 def test_reserved_and_symlinked_paths_are_refused() -> None:
     text = ("## Turn 1\n--- File: dist/app.js ---\n```\nx\n```\n"
-            "--- File: link/x.py ---\n```\nx\n```\n--- File: package-lock.json ---\n```\n{}\n```\n")
+            "--- File: link/x.py ---\n```\nx\n```\n"
+            "--- File: package-lock.json ---\n```\n{}\n```\n")
     rules = Rules(ReservedRules.from_patterns(["dist/**"]), symlinks={"link": "/etc"},
                   root="/work/project")
     r = evaluate_session(parse_session(text), Tree(), rules=rules)

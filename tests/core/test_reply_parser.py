@@ -58,8 +58,8 @@ def test_every_command_and_force_flag() -> None:
     cmds = reply.ops
     assert [c.name for c in cmds] == ["rm", "mv", "rn", "undo", "unrm"]
     assert cmds[0].args == ("a.txt", "b/*.log")
-    assert cmds[1].force and cmds[1].args == ("src/a.js", "lib/")
-    assert cmds[2].force and cmds[2].args == (".jsx", ".tsx")
+    assert (cmds[1].force, cmds[1].args) == (True, ("src/a.js", "lib/"))
+    assert (cmds[2].force, cmds[2].args) == (True, (".jsx", ".tsx"))
     assert cmds[3].args == ()
     assert not cmds[0].force
 
@@ -178,7 +178,7 @@ def test_unlabelled_edits_and_whitespace_kept_exactly() -> None:
     )
     (edit,) = reply.ops
     assert isinstance(edit, Edit)
-    assert edit.number is None and edit.label == 1
+    assert (edit.number, edit.label) == (None, 1)
     assert edit.search_lines == ("\tif x {  ",)
 
 
@@ -512,3 +512,49 @@ def test_ops_keep_reply_order() -> None:
         ("console", "c.py"),
         ("full_file", "a.py"),
     ]
+
+
+def test_footer_path_with_colon_note() -> None:
+    reply = parse("### Changed files:\n- src/a.py: updated the loop\n")
+    assert reply.footer is not None
+    assert [(e.path, e.note) for e in reply.footer.entries] == [("src/a.py", "updated the loop")]
+
+
+def test_fenced_edits_mark_the_block_fenced_and_spans_skip_blank_lines() -> None:
+    reply = parse("""
+        --- File: b.py ---
+        ```python
+        <<<<<<< SEARCH
+        a
+        =======
+        b
+        >>>>>>> REPLACE
+        ```
+
+        --- File: c.py ---
+        <<<<<<< SEARCH
+        a
+        =======
+        b
+        >>>>>>> REPLACE
+
+        ### Changed files:
+        - b.py
+        """)
+    first, second = reply.blocks
+    assert isinstance(first, FileBlock)
+    assert isinstance(second, FileBlock)
+    assert first.fenced
+    assert not second.fenced
+    assert second.span == Span(10, 15)
+
+
+def test_orphan_label_before_header_is_reported_once() -> None:
+    reply = parse("Edit 1\n--- File: a.py ---\nx = 1\n")
+    assert rules(reply) == ["dangling-label"]
+
+
+def test_force_flag_only_for_mv_and_rn() -> None:
+    reply = parse("```console\n:rm -f a.py\n```\n")
+    assert rules(reply) == ["bad-command-arguments"]
+    assert reply.ops == ()

@@ -20,7 +20,15 @@ from reviewtui.core.engine.fileops import (
     evaluate_edit,
     evaluate_full_file,
 )
-from reviewtui.core.model import CommandName, ConsoleCommand, Edit, FullFile, Operation, Session, Turn
+from reviewtui.core.model import (
+    CommandName,
+    ConsoleCommand,
+    Edit,
+    FullFile,
+    Operation,
+    Session,
+    Turn,
+)
 from reviewtui.core.outcome import Outcome, Status
 from reviewtui.core.paths import ReservedRules
 from reviewtui.core.structural import StructuralState, apply_command
@@ -65,14 +73,15 @@ class Rules:
     root: str | None = None
 
 
+def _phase(op: Operation) -> int:
+    if not isinstance(op, ConsoleCommand):
+        return 1
+    return 2 if op.name is CommandName.RM else 0
+
+
 def execution_order(turn: Turn) -> list[tuple[int, Operation]]:
     """The reply's operations, each with its reply position, in the order they run."""
-    ops = list(enumerate(turn.reply.ops))
-    first = [(i, op) for i, op in ops if isinstance(op, ConsoleCommand) and op.name in _FIRST]
-    files = [(i, op) for i, op in ops if not isinstance(op, ConsoleCommand)]
-    last = [(i, op) for i, op in ops
-            if isinstance(op, ConsoleCommand) and op.name is CommandName.RM]
-    return first + files + last
+    return sorted(enumerate(turn.reply.ops), key=lambda item: (_phase(item[1]), item[0]))
 
 
 class SessionRun:

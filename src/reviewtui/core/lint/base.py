@@ -124,8 +124,11 @@ class LintContext:
 
 
 def undo_in_reply(commands: tuple[ConsoleCommand, ...]) -> tuple[list[ConsoleCommand], bool]:
-    """The structural commands still in force after the reply's own ``:undo``s, and
-    whether some ``:undo`` reached back past this reply (undoing an earlier turn)."""
+    """The commands still in force after the reply's own ``:undo``s.
+
+    The flag says whether some ``:undo`` reached back past this reply, undoing a
+    command of an earlier turn that lint cannot see.
+    """
     done: list[ConsoleCommand] = []
     reaches_back = False
     for cmd in commands:
@@ -188,6 +191,7 @@ def glob_match(pattern: str, path: str) -> bool:
     return _glob_regex(path_key(pattern)).fullmatch(path_key(path)) is not None
 
 
+@lru_cache(maxsize=256)
 def _glob_regex(pattern: str) -> re.Pattern[str]:
     out: list[str] = []
     i = 0

@@ -11,6 +11,9 @@ the footer gets exactly one of three ids, the most specific that fits:
 * ``prose-before-footer`` — any other stray text before the footer.
 
 So an introduction is reported once, as ``preamble``, never also as prose.
+Stretches after the footer are ``text-after-footer``. ``recap-in-file`` covers the
+recap the parser could not see as prose: the last paragraph of an unfenced full
+file, which would be written into the file.
 """
 
 from __future__ import annotations

@@ -16,10 +16,13 @@ beyond the standard library and the core records.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
-from reviewtui.core.match.diagnose import diagnose
+from reviewtui.core.match.diagnose import diagnose, stale_version
 from reviewtui.core.match.elision import (
+    EMPTY_SEARCH,
+    TRUNCATION,
     PieceMissing,
     Refusal,
     is_marker,
@@ -35,8 +38,6 @@ from reviewtui.core.match.near import match_near
 from reviewtui.core.match.normalise import is_blank, trim_blank_edges
 from reviewtui.core.outcome import MatchResult, Status
 
-EMPTY_SEARCH = "empty-search"
-TRUNCATION = "truncation-placeholder"
 DUPLICATE_LINE = "duplicate-line"
 
 
@@ -81,7 +82,7 @@ def match_edit(
 
     elided = match_elided(index, wanted, writing, lo, hi)
     if isinstance(elided, Refusal):
-        return MatchResult(Status.REFUSED, method="elision", rule=TRUNCATION, hint=elided.hint)
+        return MatchResult(Status.REFUSED, method="elision", rule=elided.rule, hint=elided.hint)
     if isinstance(elided, PieceMissing):
         missing = diagnose(index, _core(elided.piece), history)
         hint = f"piece {elided.number} of the elided SEARCH not found; {missing.hint}"
@@ -92,6 +93,12 @@ def match_edit(
         return _decide(lines, shown, elided, "elision")
 
     near = match_near(index, wanted, writing, lo, hi)
+    if isinstance(near, Landing) and history:
+        version = stale_version(_core(wanted), history)
+        if version is not None:  # the reviewer should know the model read an old file
+            stale = (f"SEARCH is verbatim in earlier version {version} of {len(history)}: "
+                     "probably stale")
+            near = dataclasses.replace(near, hints=(*near.hints, stale))
     if near is not None:
         return _decide(lines, wanted, near, "near")
     return diagnose(index, _core(wanted), history)

@@ -44,21 +44,24 @@ def diagnose(index: FileIndex, core: Sequence[str],
     stale = stale_version(core, history)
     wanted = tokens(core)
     squashed = "".join(squash_key(line) for line in core)
-    candidates: list[Candidate] = []
+    scored: list[Candidate] = []
     for start in _best_windows(index, core, wanted):
         size = _whitespace_only_size(index, start, len(core), squashed)
         end = min(start + (size or len(core)), index.hi)
         score = similarity(wanted, tokens(index.lines[start:end]))
-        if score < CANDIDATE_FLOOR or any(_overlap(start, end, c) for c in candidates):
+        if score < CANDIDATE_FLOOR:
             continue
         if size:
             diagnosis = Diagnosis.WHITESPACE_ONLY
         else:
             diagnosis = Diagnosis.STALE if stale else Diagnosis.CONTENT_DIFFERS
         preview = tuple(index.lines[start : min(end, start + PREVIEW_LINES)])
-        candidates.append(Candidate(start + 1, end, score, diagnosis, preview))
-        if len(candidates) == MAX_CANDIDATES:
-            break
+        scored.append(Candidate(start + 1, end, score, diagnosis, preview))
+    candidates: list[Candidate] = []
+    for candidate in sorted(scored, key=lambda c: (-c.similarity, c.start)):
+        if not any(_overlap(candidate, other) for other in candidates):
+            candidates.append(candidate)
+    candidates = candidates[:MAX_CANDIDATES]
     return MatchResult(Status.NOT_FOUND, candidates=tuple(candidates),
                        hint=_hint(candidates, stale, len(history)))
 
@@ -133,8 +136,8 @@ def _whitespace_only_size(index: FileIndex, start: int, size: int, squashed: str
     return 0
 
 
-def _overlap(start: int, end: int, other: Candidate) -> bool:
-    return start < other.end and other.start - 1 < end
+def _overlap(one: Candidate, other: Candidate) -> bool:
+    return one.start <= other.end and other.start <= one.end
 
 
 def _hint(candidates: Sequence[Candidate], stale: int | None, versions: int) -> str:
@@ -143,7 +146,7 @@ def _hint(candidates: Sequence[Candidate], stale: int | None, versions: int) -> 
         earlier = (f"probably stale: SEARCH is in version {stale} of {versions} earlier "
                    "versions of this file but not in the current one")
     if not candidates:
-        nothing = "nothing similar to SEARCH in the file"
+        nothing = f"{Diagnosis.NOTHING_SIMILAR} to SEARCH in the file"
         return f"{earlier}; {nothing}" if earlier else nothing
     best = candidates[0]
     closest = (f"closest is lines {best.start}-{best.end} "

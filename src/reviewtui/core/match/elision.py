@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from reviewtui.core.match.expression import locate
 from reviewtui.core.match.index import FileIndex
 from reviewtui.core.match.landing import Ambiguity, Landing
-from reviewtui.core.match.normalise import ascii_punct, is_blank
+from reviewtui.core.match.normalise import ascii_punct, is_blank, leading
 
 _OPEN = r"(?:#+|//+|--+|;+|%+|/\*+|<!--|\{/\*)"
 _OPENERS = ("#", "/", "-", ";", "%", "<!--", "{/*")
@@ -45,9 +45,7 @@ def is_marker(lines: Sequence[str], at: int) -> bool:
     if "..." not in text and not text.startswith(_OPENERS):
         return False  # most lines: neither an ellipsis nor a comment
     if text == "...":
-        # Python's Ellipsis as a block body (``def f(): ...`` on two lines) is code.
-        above = next((line for line in reversed(lines[:at]) if line.strip()), "")
-        return not above.rstrip().endswith(":")
+        return not _ellipsis_body(lines, at)
     if _ELLIPSIS_LINE.fullmatch(text):
         return True
     comment = _COMMENT.fullmatch(text)
@@ -57,8 +55,24 @@ def is_marker(lines: Sequence[str], at: int) -> bool:
     return bool(body) and _PROSE.fullmatch(body) is not None
 
 
+def _ellipsis_body(lines: Sequence[str], at: int) -> bool:
+    """A bare ``...`` that is Python's Ellipsis as the whole body of a block (a stub):
+    it opens the block (the line above ends with ``:``) and closes it (nothing follows
+    at its depth). Followed by more of the block, it stands for elided lines."""
+    above = next((line for line in reversed(lines[:at]) if line.strip()), "")
+    if not above.rstrip().endswith(":"):
+        return False
+    below = next((line for line in lines[at + 1 :] if line.strip()), None)
+    depth = len(leading(lines[at]).expandtabs(4))
+    return below is None or len(leading(below).expandtabs(4)) < depth
+
+
 def markers(lines: Sequence[str]) -> list[int]:
     return [at for at in range(len(lines)) if is_marker(lines, at)]
+
+
+EMPTY_SEARCH = "empty-search"
+TRUNCATION = "truncation-placeholder"
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +80,7 @@ class Refusal:
     """The elision cannot be honoured; ``hint`` says why."""
 
     hint: str
+    rule: str = TRUNCATION
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +117,8 @@ def match_elided(index: FileIndex, search: Sequence[str], replace: Sequence[str]
     # Blank-only pieces between markers carry nothing to anchor on: they join the elision.
     pairs = [(s, r) for s, r in zip(search_pieces, replace_pieces, strict=True)
              if _substantive(s) or _substantive(r)]
+    if not pairs:
+        return Refusal("SEARCH is only elision markers: nothing to find", EMPTY_SEARCH)
     if any(not _substantive(s) for s, _ in pairs):
         return Refusal("REPLACE puts new lines where SEARCH has only '...'; "
                        "cannot tell where in the elided lines they go")

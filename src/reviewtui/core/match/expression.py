@@ -37,13 +37,13 @@ from reviewtui.core.match.normalise import (
 )
 from reviewtui.core.match.reexpress import reexpress
 
-# Each class allows a little more than the one before; a candidate's rank is the first
-# class that allows all it needed.
+# Each class forgives a little more than the one before. A candidate ranks by the first
+# class that forgives all it needed, then by whether SEARCH's blank edges had to be
+# ignored there: where the file has them, the match is the closer one.
 _CLASSES = (
     frozenset({TRAILING}),
-    frozenset({TRAILING, BLANK_LINES}),
-    frozenset({TRAILING, BLANK_LINES, INDENTATION, TABS}),
-    frozenset({TRAILING, BLANK_LINES, INDENTATION, TABS, PUNCTUATION}),
+    frozenset({TRAILING, INDENTATION, TABS}),
+    frozenset({TRAILING, INDENTATION, TABS, PUNCTUATION}),
 )
 
 
@@ -59,8 +59,10 @@ class _Fit:
     kinds: frozenset[str]
 
     @property
-    def rank(self) -> int:
-        return next(rank for rank, allowed in enumerate(_CLASSES) if self.kinds <= allowed)
+    def rank(self) -> tuple[int, bool]:
+        typed = self.kinds - {BLANK_LINES}
+        forgiving = next(rank for rank, allowed in enumerate(_CLASSES) if typed <= allowed)
+        return forgiving, BLANK_LINES in self.kinds
 
 
 def locate(index: FileIndex, search: Sequence[str], replace: Sequence[str],

@@ -49,7 +49,13 @@ def parse_command(line: str, lineno: int, *, fenced: bool) -> ConsoleCommand | P
         )
     words = _split(m.group("rest") if m else "")
     force = False
-    if name in (CommandName.MV, CommandName.RN) and "-f" in words:
+    if "-f" in words:
+        if name not in (CommandName.MV, CommandName.RN):
+            return ParseProblem(
+                "bad-command-arguments",
+                f"{line.strip()!r}: only :mv and :rn take -f; expected {_USAGE[name]}",
+                span,
+            )
         force = True
         words = [w for w in words if w != "-f"]
     fewest, most = _ARITY[name]

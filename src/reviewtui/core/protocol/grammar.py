@@ -78,7 +78,7 @@ def is_marker(line: str) -> bool:
 
 def edit_label(line: str) -> int | None:
     stripped = line.lstrip()
-    if not stripped[:1] in ("E", "*"):
+    if stripped[:1] not in ("E", "*"):
         return None
     m = LABEL_RE.match(line)
     return int(m.group("n")) if m else None

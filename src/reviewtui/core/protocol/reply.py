@@ -103,9 +103,8 @@ class _ReplyParser:
         char = fence.char
         while i < end:
             line = lines[i]
-            if line[:1] == char or line.lstrip()[:1] == char:
-                if fence.closes(line):
-                    return i
+            if (line[:1] == char or line.lstrip()[:1] == char) and fence.closes(line):
+                return i
             i += 1
         return end
 
@@ -230,15 +229,22 @@ class _ReplyParser:
             self.blocks.append(FileBlock(path, header, Span(i + 1, last + 1), ops, fenced=True))
             return close + 1
         term = self._terminator(k, end)
+        fenced = fence is not None
         if self._has_search(k, term):
             ops, stop = self._edits(k, term, path)
         else:
             stop = term
-            last = term
-            while last > k and not self.lines[last - 1].strip():
-                last -= 1
+            last = self._trim_blank(k, term)
             ops = (FullFile(path, tuple(self.lines[k:last]), Span(k + 1, last)),)
-        self.blocks.append(FileBlock(path, header, Span(i + 1, max(i + 1, stop)), ops))
+        last_line = self._trim_blank(i + 1, stop)
+        self.blocks.append(FileBlock(path, header, Span(i + 1, max(i + 1, last_line)), ops,
+                                     fenced=fenced))
+        return stop
+
+    def _trim_blank(self, first: int, stop: int) -> int:
+        """``stop`` moved back over blank lines, not before ``first``."""
+        while stop > first and not self.lines[stop - 1].strip():
+            stop -= 1
         return stop
 
     def _body(self, i: int, end: int, path: str) -> tuple[Edit | FullFile, ...]:
@@ -406,9 +412,12 @@ class _ReplyParser:
         )
 
     def _orphan_edits(self, i: int, end: int) -> int:
+        before = len(self.problems)
         edits, stop = self._edits(i, end, "")
-        self._problem("edit-without-header", "edit appears before any '--- File: <path> ---' "
-                      "header; it is not applied", i, max(i, stop - 1))
+        if edits or not any(p.rule == "dangling-label" for p in self.problems[before:]):
+            last = max(i, self._trim_blank(i, stop) - 1)
+            self._problem("edit-without-header", "edit appears before any '--- File: <path> "
+                          "---' header; it is not applied", i, last)
         return stop if stop > i else i + 1
 
     # -- footer ------------------------------------------------------------
@@ -464,7 +473,10 @@ def _footer_entry(item: str, k: int) -> FooterEntry:
         if close > 0:
             return FooterEntry(text[1:close], _note(text[close + 1 :]), Span(k + 1, k + 1))
     path, _, rest = text.partition(" ")
-    return FooterEntry(path.strip("`*"), _note(rest), Span(k + 1, k + 1))
+    path = path.strip("`*")
+    if path.endswith(":") and len(path) > 1:  # "- src/a.py: what changed"
+        path = path[:-1]
+    return FooterEntry(path, _note(rest), Span(k + 1, k + 1))
 
 
 def _note(rest: str) -> str:
