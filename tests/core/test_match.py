@@ -137,8 +137,9 @@ def test_a_bare_string_is_taken_as_text_not_characters() -> None:
 
 
 def test_trailing_whitespace_in_search() -> None:
-    result = match_edit(PYTHON, ["def save(path, data):   ", "    with open(path, \"w\") as handle:\t"],
-                        ["def save(path, data):  ", "    with open(path, \"a\") as handle:  "])
+    result = match_edit(PYTHON,
+                        ["def save(path, data):   ", '    with open(path, "w") as handle:\t'],
+                        ["def save(path, data):  ", '    with open(path, "a") as handle:  '])
     assert result.status is Status.APPLIED
     assert result.method == "trailing-whitespace"
     assert result.hint == "trailing whitespace ignored"
@@ -390,7 +391,8 @@ def test_near_match_needs_review_and_carries_the_replacement() -> None:
     result = match_edit(PYTHON, search, replace)
     assert result.status is Status.NEEDS_REVIEW
     assert result.method == "near"
-    assert result.similarity is not None and 0.75 <= result.similarity < 1
+    assert result.similarity is not None
+    assert 0.75 <= result.similarity < 1
     assert (result.start, result.end) == (3, 8)
     assert result.new_lines == tuple(replace)
     assert "review before applying" in result.hint
@@ -513,7 +515,8 @@ def test_replace_repeating_the_line_above_is_refused() -> None:
                         ["    with open(path) as handle:", "        data = handle.read(64)"])
     assert result.status is Status.REFUSED
     assert result.rule == "duplicate-line"
-    assert "line 6" in result.hint and "with open(path) as handle:" in result.hint
+    assert "line 6" in result.hint
+    assert "with open(path) as handle:" in result.hint
     assert (result.start, result.end) == (6, 7)  # a human can still force it
     assert result.new_lines == ("    with open(path) as handle:",
                                 "        data = handle.read(64)")

@@ -28,13 +28,20 @@ _ELLIPSIS_LINE = re.compile(
     rf"(?:{_OPEN}\s*)?{_DOTS}(?:\s+[\w\s'\",.()/-]*?)?\s*(?:{_DOTS})?\s*(?:{_CLOSE})?"
 )
 _COMMENT = re.compile(rf"{_OPEN}\s*(?P<body>.*?)\s*(?:{_CLOSE})?")
-_STATES = r"(?:unchanged|the same|as before|omitted|elided|truncated|here|kept|above|below)"
+_NOUN = (r"(?:code|file|function|method|class|module|component|implementation|body|logic|"
+         r"lines?|content|methods|functions|fields|imports|tests|props|styles|markup|cases|"
+         r"handlers|definitions|properties)")
+_STATE = (r"(?:\s+(?:is\s+|are\s+|remains?\s+|stays?\s+|goes\s+|go\s+)?"
+          r"(?:unchanged|the\s+same|as\s+before|omitted|elided|truncated|here|kept|"
+          r"above|below))")
+# Comment prose standing for code: "rest of the file", "existing code here", "imports
+# unchanged". Naming a kind of code keeps real comments ("rest of the loop handles
+# errors", "existing tests pass") from counting.
 _PROSE = re.compile(
-    r"(?:(?:the\s+)?(?:rest|remainder)\s+of\s+(?:the\s+)?[\w ]{1,40}"
-    r"|(?:keep\s+)?(?:all\s+)?(?:the\s+)?(?:existing|previous|original|remaining|unchanged)"
-    r"\s+\w+(?:\s+\w+)?"
-    r"|\w+(?:\s+\w+)?\s+(?:unchanged|omitted|elided|truncated))"
-    rf"(?:\s+(?:is\s+|are\s+|remains?\s+|stays?\s+|goes\s+|go\s+)?{_STATES})?",
+    rf"(?:(?:the\s+)?(?:rest|remainder)\s+of\s+(?:the\s+)?(?:\w+\s+)?{_NOUN}"
+    rf"|(?:keep\s+)?(?:all\s+)?(?:the\s+)?(?:existing|previous|original|remaining|"
+    rf"unchanged|other)\s+(?:\w+\s+)?{_NOUN}){_STATE}?"
+    rf"|(?:everything\s+else|the\s+rest|{_NOUN}){_STATE}",
     re.IGNORECASE,
 )
 

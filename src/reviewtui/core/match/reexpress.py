@@ -12,7 +12,6 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from difflib import SequenceMatcher
-from fractions import Fraction
 
 from reviewtui.core.match.indent import (
     IndentStyle,
@@ -45,13 +44,8 @@ def reexpress(
     if not kinds - {BLANK_LINES}:
         return tuple(replace)
     kept = _unchanged(search, replace, partner)
-    reindent = bool(kinds & {INDENTATION, TABS})
-    anchors = _Anchors(replace, region, kept)
-    fallback = _search_anchor(search, region, partner)
-    model = guess_style([*search, *replace])
-    style = _file_style(region, model, file_style) or model or IndentStyle(False, None)
-    scale = calibrate([(columns(leading(search[i])), columns(leading(region[j])))
-                       for i, j in partner.items() if not is_blank(search[i])], model, style)
+    regraft = (_Regraft(region, search, replace, partner, kept, file_style)
+               if kinds & {INDENTATION, TABS} else None)
     out: list[str] = []
     for j, line in enumerate(replace):
         if j in kept:
@@ -60,12 +54,34 @@ def reexpress(
         body = line.strip() if TRAILING in kinds else line.lstrip()
         if not body:
             out.append("")
-        elif not reindent:
+        elif regraft is None:
             out.append(leading(line) + body)
         else:
-            anchor = anchors.nearest(j) or fallback
-            out.append(_regraft(line, anchor, scale, style) + body)
+            out.append(regraft.indent(j, line) + body)
     return tuple(out)
+
+
+class _Regraft:
+    """Indentation for new REPLACE lines, in the file's columns and characters."""
+
+    def __init__(self, region: Sequence[str], search: Sequence[str], replace: Sequence[str],
+                 partner: Mapping[int, int], kept: Mapping[int, int],
+                 file_style: Callable[[], IndentStyle | None]) -> None:
+        self._anchors = _Anchors(replace, region, kept)
+        self._fallback = _search_anchor(search, region, partner)
+        model = guess_style([*search, *replace])
+        self._style = (_file_style(region, model, file_style) or model
+                       or IndentStyle(tabs=False, unit=None))
+        matched = [(columns(leading(search[i])), columns(leading(region[j])))
+                   for i, j in partner.items() if not is_blank(search[i])]
+        self._scale = calibrate(matched, model, self._style)
+
+    def indent(self, j: int, line: str) -> str:
+        model_columns, file_indent = self._anchors.nearest(j) or self._fallback
+        delta = columns(leading(line)) - model_columns
+        if delta == 0:
+            return file_indent
+        return render(columns(file_indent) + round(delta * self._scale), self._style)
 
 
 def _file_style(region: Sequence[str], model: IndentStyle | None,
@@ -130,11 +146,3 @@ def _search_anchor(
         if i in partner and not is_blank(line):
             return (columns(leading(line)), leading(region[partner[i]]))
     return (0, "")
-
-
-def _regraft(line: str, anchor: _Anchor, scale: Fraction, style: IndentStyle) -> str:
-    model_columns, file_indent = anchor
-    delta = columns(leading(line)) - model_columns
-    if delta == 0:
-        return file_indent
-    return render(columns(file_indent) + round(delta * scale), style)
