@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-from collections.abc import Callable
 from pathlib import Path
 
 from reviewtui.cli import EXIT_FINDINGS, EXIT_OK
@@ -16,8 +15,7 @@ from reviewtui.cli.report import (
     outcome_line,
     session_json,
 )
-from reviewtui.core.engine import Policy, SessionRun, evaluate_session
-from reviewtui.core.engine.fileops import normalize_or_none
+from reviewtui.core.engine import Policy, SessionRun, evaluate_session, file_text_for
 from reviewtui.core.errors import UsageError
 from reviewtui.core.lint.rules import lint_reply, lint_session
 from reviewtui.core.model import Session
@@ -28,22 +26,6 @@ from reviewtui.shell.project import load_project
 from reviewtui.shell.replay import replay
 
 DEMO_SESSION = Path(__file__).resolve().parents[3] / "sample_sessions" / "workshop-tour"
-
-
-def _file_text_for(run: SessionRun) -> Callable[[int], Callable[[str], str | None]]:
-    positions = {t.index: pos for pos, t in enumerate(run.session.turns)}
-
-    def for_turn(index: int) -> Callable[[str], str | None]:
-        tree = run.checkpoint(min(positions.get(index, 0), len(run.states) - 1))
-
-        def text(path: str) -> str | None:
-            norm = normalize_or_none(path)
-            state = tree.get(norm) if norm else None
-            return state.text if state is not None else None
-
-        return text
-
-    return for_turn
 
 
 def _project_for(loaded: LoadedSession, root: str | None) -> tuple[Path | None, str]:
@@ -60,7 +42,7 @@ def check(args: argparse.Namespace) -> int:
     project = load_project(root, config_dirs=(loaded.directory,))
     run = evaluate_session(loaded.session, project.tree, rules=project.rules,
                            policy=Policy.headless())
-    findings = lint_session(loaded.session, _file_text_for(run))
+    findings = lint_session(loaded.session, file_text_for(run))
     source = str(loaded.file)
     if args.json:
         doc = session_json(source, loaded.session.title, loaded.session.turns, findings, run,

@@ -8,9 +8,10 @@ from reviewtui.core.engine.session import (
     TurnResult,
     evaluate_session,
     execution_order,
+    file_text_for,
 )
 
 __all__ = [
     "PENDING", "Decision", "OpKey", "OpResult", "Policy", "Rules", "SessionRun", "TurnResult",
-    "Verdict", "evaluate_session", "execution_order",
+    "Verdict", "evaluate_session", "execution_order", "file_text_for",
 ]

@@ -126,6 +126,12 @@ def _edit_outcome(
     located = result.status in (Status.APPLIED, Status.NEEDS_REVIEW) or (
         result.status is Status.REFUSED and result.rule in FORCEABLE_RULES
     )
+    proposal = None
+    extra: dict[str, object] = {"before_state": current}
+    if located:
+        spliced = [*lines[: result.start], *result.new_lines, *lines[result.end :]]
+        proposal = Proposal(path, current.with_lines(spliced))
+        extra["after_state"] = proposal.state
     outcome = Outcome(
         status=result.status,
         method=result.method,
@@ -140,11 +146,9 @@ def _edit_outcome(
         after="\n".join(result.new_lines) if located else "",
         path=path,
         forceable=result.status is Status.NEEDS_REVIEW or result.rule in FORCEABLE_RULES,
+        extra=extra,
     )
-    if not located:
-        return outcome, None
-    spliced = [*lines[: result.start], *result.new_lines, *lines[result.end :]]
-    return outcome, Proposal(path, current.with_lines(spliced))
+    return outcome, proposal
 
 
 def _message(path: str, result: MatchResult) -> str:
@@ -199,7 +203,8 @@ def evaluate_full_file(
     return (Outcome(Status.APPLIED, method="full-file", path=path, lines=(1, len(old)),
                     before="\n".join(old), after="\n".join(lines),
                     message=f"rewrites {path}: {len(old)} lines -> {len(lines)} lines",
-                    hint=_convention_hint(current)),
+                    hint=_convention_hint(current),
+                    extra={"before_state": current, "after_state": state}),
             Proposal(path, state))
 
 

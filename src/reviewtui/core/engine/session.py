@@ -10,7 +10,7 @@ before K, so a decision late in a long session costs only the turns after it.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from reviewtui.core.engine.decisions import PENDING, Decision, OpKey, Policy, Verdict
@@ -19,6 +19,7 @@ from reviewtui.core.engine.fileops import (
     Proposal,
     evaluate_edit,
     evaluate_full_file,
+    normalize_or_none,
 )
 from reviewtui.core.model import (
     CommandName,
@@ -234,3 +235,20 @@ def evaluate_session(session: Session, base: Tree, *, rules: Rules | None = None
     run.decisions.update(decisions or {})
     run.evaluate(upto=upto)
     return run
+
+
+def file_text_for(run: SessionRun) -> Callable[[int], Callable[[str], str | None]]:
+    """For lint: the text of a file as turn N sees it (the checkpoint before it)."""
+    positions = {t.index: pos for pos, t in enumerate(run.session.turns)}
+
+    def for_turn(index: int) -> Callable[[str], str | None]:
+        tree = run.checkpoint(min(positions.get(index, 0), len(run.states) - 1))
+
+        def text(path: str) -> str | None:
+            norm = normalize_or_none(path)
+            state = tree.get(norm) if norm else None
+            return state.text if state is not None else None
+
+        return text
+
+    return for_turn

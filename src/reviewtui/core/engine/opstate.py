@@ -1,0 +1,79 @@
+"""What a reviewer sees for one operation: its outcome and their decision, combined."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from reviewtui.core.engine.decisions import Verdict
+from reviewtui.core.engine.session import OpResult
+from reviewtui.core.outcome import Status
+
+
+class OpState(StrEnum):
+    PENDING = "pending"  # applies exactly; waiting for a decision
+    FUZZY = "applied-fuzzy"  # applies by an expression-only difference; waiting
+    ACCEPTED = "accepted"
+    FORCED = "forced"  # accepted by a human over a guard or a near match
+    REJECTED = "rejected"
+    EDITED = "edited"
+    NEEDS_REVIEW = "needs-review"
+    AMBIGUOUS = "ambiguous"
+    NOT_FOUND = "not-found"
+    REFUSED = "refused"
+    CONFLICT = "conflict"
+
+    @property
+    def glyph(self) -> str:
+        return _GLYPHS[self]
+
+    @property
+    def label(self) -> str:
+        """A short word that carries the meaning without colour."""
+        return _LABELS[self]
+
+    @property
+    def decided(self) -> bool:
+        return self in (OpState.ACCEPTED, OpState.FORCED, OpState.REJECTED, OpState.EDITED)
+
+    @property
+    def failed(self) -> bool:
+        return self in (OpState.AMBIGUOUS, OpState.NOT_FOUND, OpState.REFUSED,
+                        OpState.CONFLICT)
+
+
+_GLYPHS = {
+    OpState.PENDING: "○", OpState.FUZZY: "◌", OpState.ACCEPTED: "✓", OpState.FORCED: "✓!",
+    OpState.REJECTED: "✗", OpState.EDITED: "✎", OpState.NEEDS_REVIEW: "?",
+    OpState.AMBIGUOUS: "≡", OpState.NOT_FOUND: "∅", OpState.REFUSED: "⊘",
+    OpState.CONFLICT: "⚡",
+}
+_LABELS = {
+    OpState.PENDING: "pending", OpState.FUZZY: "fuzzy", OpState.ACCEPTED: "accepted",
+    OpState.FORCED: "forced", OpState.REJECTED: "rejected", OpState.EDITED: "edited",
+    OpState.NEEDS_REVIEW: "review", OpState.AMBIGUOUS: "ambiguous",
+    OpState.NOT_FOUND: "not found", OpState.REFUSED: "refused", OpState.CONFLICT: "conflict",
+}
+_BY_STATUS = {
+    Status.NEEDS_REVIEW: OpState.NEEDS_REVIEW, Status.AMBIGUOUS: OpState.AMBIGUOUS,
+    Status.NOT_FOUND: OpState.NOT_FOUND, Status.REFUSED: OpState.REFUSED,
+    Status.CONFLICT: OpState.CONFLICT, Status.REJECTED: OpState.REJECTED,
+}
+
+
+def op_state(result: OpResult, status: Status | None = None) -> OpState:
+    """``status`` overrides the outcome's (the disk shell reports conflicts)."""
+    status = status or result.outcome.status
+    if status is Status.CONFLICT:
+        return OpState.CONFLICT
+    verdict = result.decision.verdict
+    if verdict is Verdict.REJECTED:
+        return OpState.REJECTED
+    if verdict is Verdict.EDITED and result.landed:
+        return OpState.EDITED
+    if verdict is Verdict.ACCEPTED and result.landed:
+        return OpState.FORCED if status is not Status.APPLIED else OpState.ACCEPTED
+    if status is Status.APPLIED:
+        exact = result.outcome.method in ("exact", "new-file", "full-file", "fill-empty") or (
+            result.op.kind == "console")
+        return OpState.PENDING if exact else OpState.FUZZY
+    return _BY_STATUS.get(status, OpState.PENDING)
