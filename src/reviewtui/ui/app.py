@@ -1,0 +1,59 @@
+"""The workbench app: wires a Review to the review screen and the file watcher."""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import App
+
+from reviewtui.core.errors import ReviewtuiError
+from reviewtui.shell.review import Review
+from reviewtui.shell.userconfig import load_keymap
+from reviewtui.shell.watch import watch_root
+from reviewtui.ui.messages import FilesChanged, WatcherFailed
+from reviewtui.ui.screens.main import MainScreen
+
+
+class ReviewApp(App[None]):
+    TITLE = "reviewtui"
+
+    def __init__(self, review: Review, *, watch: bool = True) -> None:
+        super().__init__()
+        self.review = review
+        self.watch_enabled = watch
+        self.watcher_state = "starting" if watch else "off"
+
+    def on_mount(self) -> None:
+        self.theme = "textual-dark"
+        self.sub_title = str(self.review.root)
+        try:
+            self.set_keymap(load_keymap())
+        except ReviewtuiError as err:
+            self.notify(str(err), severity="error", timeout=10)
+        for problem in self.review.state_problems:
+            self.notify(problem, severity="warning", timeout=10)
+        self.push_screen(MainScreen(self.review))
+        if self.watch_enabled:
+            self.run_watcher()
+
+    @work(exclusive=True, group="watcher")
+    async def run_watcher(self) -> None:
+        try:
+            self.watcher_state = "on"
+            async for paths in watch_root(self.review.root):
+                self.post_message(FilesChanged(frozenset(paths)))
+        except ReviewtuiError as err:
+            self.post_message(WatcherFailed(str(err)))
+
+    def on_files_changed(self, message: FilesChanged) -> None:
+        report = self.review.outside_changed(message.paths)
+        screen = self.screen
+        if isinstance(screen, MainScreen):
+            screen._report(report)
+            screen.refresh_after_decision()
+
+    def on_watcher_failed(self, message: WatcherFailed) -> None:
+        self.watcher_state = "failed"
+        self.notify(f"file watcher stopped: {message.reason}", severity="error", timeout=10)
+
+    def on_unmount(self) -> None:
+        self.review.close()

@@ -1,0 +1,19 @@
+"""App-wide messages, named as events."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.message import Message
+
+
+@dataclass
+class FilesChanged(Message):
+    """The watcher saw these root-relative paths change on disk."""
+
+    paths: frozenset[str]
+
+
+@dataclass
+class WatcherFailed(Message):
+    reason: str

@@ -1,0 +1,222 @@
+"""What the detail pane shows for one operation: header, explanation and diff panes.
+
+Built from an ``OpResult`` without touching widgets, so the screen only renders it.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rich.text import Text
+
+from reviewtui.core.engine import OpResult
+from reviewtui.core.engine.opstate import OpState, op_state
+from reviewtui.core.model import ConsoleCommand, Edit, FullFile
+from reviewtui.core.outcome import Status
+from reviewtui.core.tree import FileState
+
+WINDOW = 20  # lines of file context fetched around an edit (collapsed to a few by default)
+
+
+@dataclass(frozen=True, slots=True)
+class DiffPane:
+    """One before/after pair for the diff view, with real file line numbers."""
+
+    label: str
+    path: str
+    before: tuple[str, ...]
+    after: tuple[str, ...]
+    before_start: int = 1
+    after_start: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class OpView:
+    title: str
+    state: OpState
+    subtitle: str
+    explanation: Text
+    panes: tuple[DiffPane, ...] = ()
+    message: str = ""  # shown instead of a diff (binary, console without changes)
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+STATE_STYLE = {
+    OpState.PENDING: "bold", OpState.FUZZY: "bold cyan", OpState.ACCEPTED: "bold green",
+    OpState.FORCED: "bold green", OpState.REJECTED: "bold red", OpState.EDITED: "bold magenta",
+    OpState.NEEDS_REVIEW: "bold yellow", OpState.AMBIGUOUS: "bold yellow",
+    OpState.NOT_FOUND: "bold red", OpState.REFUSED: "bold red", OpState.CONFLICT: "bold red",
+}
+
+
+def op_title(op: Edit | FullFile | ConsoleCommand) -> str:
+    if isinstance(op, ConsoleCommand):
+        return op.text
+    if isinstance(op, Edit):
+        return f"{op.path} · Edit {op.label}"
+    return f"{op.path} · full file"
+
+
+def _lines(text: str) -> tuple[str, ...]:
+    return tuple(text.split("\n")) if text else ()
+
+
+def _state(value: object) -> FileState | None:
+    return value if isinstance(value, FileState) else None
+
+
+def build_view(result: OpResult, status: Status | None = None,
+               conflict: tuple[bytes | None, bytes | None] | None = None) -> OpView:
+    state = op_state(result, status)
+    outcome = result.outcome
+    op = result.op
+    subtitle = _subtitle(result, state)
+    text = Text()
+    if outcome.message:
+        text.append(outcome.message, style=STATE_STYLE[state].replace("bold ", ""))
+    if isinstance(op, ConsoleCommand):
+        return _console_view(result, state, subtitle, text)
+    if state is OpState.CONFLICT and conflict is not None:
+        return _conflict_view(result, state, subtitle, text, conflict)
+    status = outcome.status
+    if status is Status.NOT_FOUND and isinstance(op, Edit):
+        return _not_found_view(result, state, subtitle, text)
+    if status is Status.AMBIGUOUS and isinstance(op, Edit):
+        return _ambiguous_view(result, state, subtitle, text)
+    before_state = _state(outcome.extra.get("before_state"))
+    after_state = _state(outcome.extra.get("after_state"))
+    if before_state is not None and before_state.binary:
+        return OpView(op_title(op), state, subtitle, text, message="binary file: not shown")
+    if status is Status.NEEDS_REVIEW and isinstance(op, Edit):
+        _append_expected(text, op, outcome.before)
+    if outcome.rule and status is Status.REFUSED:
+        text.append(f"\nrule: {outcome.rule}", style="bold")
+        if outcome.forceable:
+            text.append("  (a human may force it: F)", style="dim")
+    if after_state is not None and outcome.lines is not None:
+        pane = _region_pane(op.path if not outcome.path else outcome.path, before_state,
+                            after_state, outcome.lines, _lines(outcome.after), isinstance(op, Edit))
+        return OpView(op_title(op), state, subtitle, text, (pane,))
+    if isinstance(op, Edit):
+        pane = DiffPane("as the model wrote it", op.path, op.search_lines, op.replace_lines)
+        return OpView(op_title(op), state, subtitle, text, (pane,))
+    pane = DiffPane("content as the model wrote it", op.path, (), op.lines)
+    return OpView(op_title(op), state, subtitle, text, (pane,))
+
+
+def _subtitle(result: OpResult, state: OpState) -> str:
+    outcome = result.outcome
+    parts = [f"{state.glyph} {state.label}"]
+    if outcome.method:
+        parts.append(f"method {outcome.method}")
+    if outcome.lines:
+        parts.append(f"lines {outcome.lines[0]}-{outcome.lines[1]}")
+    if outcome.similarity is not None:
+        parts.append(f"{round(outcome.similarity * 100)}% similar")
+    if outcome.hint and outcome.status in (Status.APPLIED, Status.NEEDS_REVIEW):
+        parts.append(outcome.hint)  # failures explain themselves in the message
+    return " · ".join(parts)
+
+
+def _region_pane(path: str, before: FileState | None, after: FileState, span: tuple[int, int],
+                 new_region: Sequence[str], is_edit: bool) -> DiffPane:
+    old_lines = before.lines if before is not None else ()
+    new_lines = after.lines
+    if not is_edit or before is None:
+        label = "whole file, before and after" if old_lines else "new file"
+        return DiffPane(label, path, old_lines, new_lines)
+    start, end = span
+    removed = end - start + 1
+    b0 = max(0, start - 1 - WINDOW)
+    b1 = min(len(old_lines), end + WINDOW)
+    a1 = b1 + (len(new_region) - removed)
+    return DiffPane(f"the file around lines {start}-{end}, before and after", path,
+                    old_lines[b0:b1], new_lines[b0:a1], b0 + 1, b0 + 1)
+
+
+def _append_expected(text: Text, op: Edit, found: str) -> None:
+    """Only the lines where the model's SEARCH and the file disagree."""
+    has = _lines(found)
+    matcher = difflib.SequenceMatcher(None, op.search_lines, has, autojunk=False)
+    text.append("\nwhat the model expected (-) and what the file has (+):", style="bold")
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        for line in op.search_lines[i1:i2]:
+            text.append(f"\n  - {line}", style="yellow")
+        for line in has[j1:j2]:
+            text.append(f"\n  + {line}", style="cyan")
+
+
+def _not_found_view(result: OpResult, state: OpState, subtitle: str, text: Text) -> OpView:
+    op = result.op
+    assert isinstance(op, Edit)
+    outcome = result.outcome
+    panes = []
+    for n, cand in enumerate(outcome.candidates, start=1):
+        text.append(f"\n  {n}. lines {cand.start}-{cand.end}: "
+                    f"{round(cand.similarity * 100)}% similar, {cand.diagnosis}")
+        panes.append(DiffPane(f"candidate {n}: the file (left) vs the model's SEARCH (right)",
+                              op.path, cand.preview, op.search_lines, cand.start, 1))
+    if not outcome.candidates:
+        panes.append(DiffPane("the model's SEARCH and REPLACE", op.path, op.search_lines,
+                              op.replace_lines))
+    return OpView(op_title(op), state, subtitle, text, tuple(panes))
+
+
+def _ambiguous_view(result: OpResult, state: OpState, subtitle: str, text: Text) -> OpView:
+    op = result.op
+    assert isinstance(op, Edit)
+    before = _state(result.outcome.extra.get("before_state"))
+    lines = before.lines if before is not None else ()
+    panes = []
+    count = len(result.outcome.locations)
+    for n, (start, end) in enumerate(result.outcome.locations, start=1):
+        preview = lines[start - 1].strip() if start - 1 < len(lines) else ""
+        text.append(f"\n  {n}. lines {start}-{end}: ")
+        text.append(preview[:70], style="dim")
+        lo = max(0, start - 1 - WINDOW)
+        hi = min(len(lines), end + WINDOW)
+        after = (*lines[lo : start - 1], *op.replace_lines, *lines[end:hi])
+        panes.append(DiffPane(f"location {n} of {count}: what the edit would do here",
+                              op.path, lines[lo:hi], after, lo + 1, lo + 1))
+    return OpView(op_title(op), state, subtitle, text, tuple(panes))
+
+
+def _console_view(result: OpResult, state: OpState, subtitle: str, text: Text) -> OpView:
+    changes = result.outcome.extra.get("changes", ())
+    rows = list(changes) if isinstance(changes, tuple | list) else []
+    if rows:
+        text.append("\n")
+    for old, new in rows:
+        if new is None:
+            text.append(f"\n  - {old}", style="red")
+            text.append("   removed", style="dim")
+        elif old is None:
+            text.append(f"\n  + {new}", style="green")
+            text.append("   restored", style="dim")
+        else:
+            text.append(f"\n    {old}", style="red")
+            text.append("  →  ", style="dim")
+            text.append(str(new), style="green")
+    message = "" if rows else "no paths change"
+    return OpView(op_title(result.op), state, subtitle, text, message=message)
+
+
+def _conflict_view(result: OpResult, state: OpState, subtitle: str, text: Text,
+                   conflict: tuple[bytes | None, bytes | None]) -> OpView:
+    wanted, disk = conflict
+    text.append("\nThe file changed on disk where this operation lands. Left: what the "
+                "review wanted to write; right: what is on disk now (kept byte for byte).")
+    op = result.op
+    path = getattr(op, "path", "") or ""
+    pane = DiffPane("review draft vs disk", path, _decode(wanted), _decode(disk))
+    return OpView(op_title(op), state, subtitle, text, (pane,))
+
+
+def _decode(data: bytes | None) -> tuple[str, ...]:
+    if data is None:
+        return ()
+    return tuple(data.decode("utf-8", errors="replace").splitlines())

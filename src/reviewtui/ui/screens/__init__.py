@@ -1,0 +1,1 @@
+"""Screens of the workbench: the review screen and its dialogs."""

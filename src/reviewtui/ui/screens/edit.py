@@ -1,0 +1,63 @@
+"""Edit the replacement in place: a modal editor with the file's highlighting."""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static, TextArea
+
+_LANGUAGES = {
+    ".py": "python", ".js": "javascript", ".jsx": "javascript", ".ts": "javascript",
+    ".tsx": "javascript", ".json": "json", ".md": "markdown", ".toml": "toml",
+    ".yml": "yaml", ".yaml": "yaml", ".html": "html", ".css": "css", ".go": "go",
+    ".rs": "rust", ".java": "java", ".sh": "bash", ".sql": "sql", ".xml": "xml",
+}
+
+
+def language_for(path: str) -> str | None:
+    return _LANGUAGES.get(PurePosixPath(path).suffix.lower())
+
+
+class EditScreen(ModalScreen[str | None]):
+    """ctrl+s applies and re-evaluates; escape cancels."""
+
+    DEFAULT_CSS = """
+    EditScreen { align: center middle; background: $background 60%; }
+    EditScreen > Vertical { width: 90%; height: 85%; border: thick $primary;
+        background: $surface; }
+    EditScreen #edit-help { height: 1; padding: 0 1; color: $text-muted; }
+    EditScreen TextArea { height: 1fr; }
+    """
+    BINDINGS = [
+        Binding("ctrl+s", "apply", "Apply", id="edit-apply", priority=True),
+        Binding("escape", "cancel", "Cancel", id="edit-cancel", priority=True),
+    ]
+
+    def __init__(self, text: str, *, path: str) -> None:
+        super().__init__()
+        self.text = text
+        self.path = path
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(f"Editing the replacement for {self.path}  ·  ctrl+s apply  ·  "
+                         "escape cancel", id="edit-help")
+            language = language_for(self.path)
+            try:
+                area = TextArea.code_editor(self.text, language=language)
+            except Exception:  # a language without a bundled grammar: plain text
+                area = TextArea.code_editor(self.text)
+            yield area
+
+    def on_mount(self) -> None:
+        self.query_one(TextArea).focus()
+
+    def action_apply(self) -> None:
+        self.dismiss(self.query_one(TextArea).text)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

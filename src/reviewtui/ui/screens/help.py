@@ -1,0 +1,61 @@
+"""Help: every binding of the review screen, as currently mapped (keymap included)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
+
+MORE = [
+    ("ctrl+p", "command palette: every action by name"),
+    ("mouse", "click rows, the timeline, buttons and collapsed regions"),
+]
+
+
+def bindings_table(screen: Screen[Any]) -> Table:
+    table = Table(box=None, show_header=True, header_style="bold", pad_edge=False)
+    table.add_column("keys", style="bold cyan", no_wrap=True)
+    table.add_column("action")
+    keymap = getattr(screen.app, "_keymap", {}) or {}
+    for binding in screen.BINDINGS:
+        if not isinstance(binding, Binding):
+            continue
+        keys = keymap.get(binding.id, binding.key) if binding.id else binding.key
+        table.add_row(_pretty(keys), binding.description or binding.action)
+    for keys, what in MORE:
+        table.add_row(keys, what)
+    return table
+
+
+def _pretty(keys: str) -> str:
+    names = {"full_stop": ".", "comma": ",", "question_mark": "?", "minus": "-", "plus": "+",
+             "left_square_bracket": "[", "right_square_bracket": "]",
+             "left_curly_bracket": "{", "right_curly_bracket": "}", "space": "space"}
+    return " ".join(names.get(k.strip(), k.strip()) for k in keys.split(","))
+
+
+class HelpScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; background: $background 60%; }
+    HelpScreen > VerticalScroll { width: 80; height: 90%; border: thick $primary;
+        background: $surface; padding: 0 1; }
+    """
+    BINDINGS = [Binding("escape,question_mark,q", "dismiss_help", "Close", id="help-close")]
+
+    def __init__(self, screen: Screen[Any]) -> None:
+        super().__init__()
+        self.target = screen
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static("[b]reviewtui keys[/b]  (escape closes; remap in "
+                         "$XDG_CONFIG_HOME/reviewtui/config.toml [keys])")
+            yield Static(bindings_table(self.target))
+
+    def action_dismiss_help(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,587 @@
+"""The review screen: timeline, turns, operations, the selected operation, findings.
+
+The screen owns the review keys. It reads everything from the ``Review`` (the I/O
+shell around the engine) and calls it for every decision; widgets only display.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.events import Resize
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList
+
+from reviewtui.core.engine import Decision, OpKey, OpResult, file_text_for
+from reviewtui.core.engine.opstate import OpState, op_state
+from reviewtui.core.lint.findings import Finding
+from reviewtui.core.lint.rules import lint_session
+from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Turn
+from reviewtui.shell.review import Review
+from reviewtui.ui.opview import build_view, op_title
+from reviewtui.ui.widgets.findings import FindingsPanel
+from reviewtui.ui.widgets.lists import OpList, TurnList, op_prompt, turn_prompt
+from reviewtui.ui.widgets.op_detail import OpDetail
+from reviewtui.ui.widgets.status_line import StatusLine
+from reviewtui.ui.widgets.timeline import Timeline, TurnMark
+
+NARROW = 100  # below this many columns the diff switches to unified by itself
+
+
+class MainScreen(Screen[None]):
+    CSS_PATH = "main.tcss"
+
+    BINDINGS = [
+        Binding("y,space", "accept", "Accept", id="accept"),
+        Binding("n", "reject", "Reject", id="reject"),
+        Binding("a", "accept_file", "Accept file", show=False, id="accept-file"),
+        Binding("d", "reject_file", "Reject file", show=False, id="reject-file"),
+        Binding("A", "accept_turn", "Accept turn", id="accept-turn"),
+        Binding("F", "force", "Force", show=False, id="force"),
+        Binding("e", "edit", "Edit", id="edit"),
+        Binding("E", "edit_external", "$EDITOR", show=False, id="edit-external"),
+        Binding("u,ctrl+z", "undo", "Undo", id="undo"),
+        Binding("U,ctrl+r", "redo", "Redo", show=False, id="redo"),
+        Binding("j,down", "cursor(1)", "Down", show=False, id="down"),
+        Binding("k,up", "cursor(-1)", "Up", show=False, id="up"),
+        Binding("J,right_square_bracket", "next_op(1)", "Next op", show=False, id="next-op"),
+        Binding("K,left_square_bracket", "next_op(-1)", "Prev op", show=False, id="prev-op"),
+        Binding("right_curly_bracket", "next_file(1)", "Next file", show=False,
+                id="next-file"),
+        Binding("left_curly_bracket", "next_file(-1)", "Prev file", show=False,
+                id="prev-file"),
+        Binding("full_stop", "checkpoint(1)", "Next cp", id="next-checkpoint"),
+        Binding("comma", "checkpoint(-1)", "Prev cp", show=False, id="prev-checkpoint"),
+        Binding("T", "pick_checkpoint", "Checkpoints", show=False, id="pick-checkpoint"),
+        Binding("ctrl+t", "restore", "Restore", show=False, id="restore"),
+        Binding("V", "toggle_mode", "Split/unified", show=False, id="toggle-mode"),
+        Binding("W", "toggle_whitespace", "Whitespace", show=False, id="toggle-whitespace"),
+        Binding("minus", "context(-1)", "Less context", show=False, id="less-context"),
+        Binding("plus", "context(1)", "More context", show=False, id="more-context"),
+        Binding("x", "expand", "Expand", show=False, id="expand"),
+        Binding("c", "next_pane", "Next candidate", show=False, id="next-pane"),
+        Binding("f", "toggle_findings", "Findings", id="findings"),
+        Binding("r", "raw", "Raw reply", show=False, id="raw"),
+        Binding("g", "goto_edit", "Go to edit", show=False, id="goto"),
+        Binding("question_mark", "help", "Help", id="help"),
+        Binding("q", "quit_review", "Quit", id="quit"),
+        Binding("tab", "app.focus_next", "Focus", show=False, id="focus-next"),
+    ]
+
+    def __init__(self, review: Review) -> None:
+        super().__init__()
+        self.review = review
+        self.turn_pos = 0
+        self.op_pos = 0
+        self.checkpoint = 0
+        self.findings: list[Finding] = []
+        self._turn_states: list[list[OpState]] = []
+
+    # -- layout ------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Timeline(id="timeline")
+        with Horizontal(id="body"):
+            with Vertical(id="left"):
+                yield TurnList(id="turns")
+                yield OpList(id="ops")
+            with Vertical(id="main"):
+                yield OpDetail(id="detail")
+                yield FindingsPanel(id="findings")
+        yield StatusLine(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#turns", TurnList).border_title = "Turns"
+        self.query_one("#ops", OpList).border_title = "Operations"
+        self.query_one("#findings", FindingsPanel).display = False
+        ui = self.review.ui_state
+        selected = ui.get("selected")
+        turns = self.session_turns
+        if isinstance(selected, list) and len(selected) == 2:
+            self.turn_pos = next((p for p, t in enumerate(turns) if t.index == selected[0]), 0)
+            self.op_pos = int(selected[1])
+        self.checkpoint = int(ui.get("checkpoint", turns[self.turn_pos].index if turns else 0))
+        self.refresh_all()
+        self.query_one("#ops", OpList).focus()
+        self.load_findings()
+
+    @property
+    def session_turns(self) -> tuple[Turn, ...]:
+        return self.review.display.session.turns
+
+    # -- data --------------------------------------------------------------------
+    def result(self, turn_pos: int, op_pos: int) -> OpResult | None:
+        turns = self.review.display.turns
+        if turn_pos >= len(turns) or op_pos >= len(turns[turn_pos].results):
+            return None
+        return turns[turn_pos].results[op_pos]
+
+    def state_of(self, result: OpResult) -> OpState:
+        return op_state(result, self.review.outcome(result.key).status)
+
+    def current(self) -> OpResult | None:
+        return self.result(self.turn_pos, self.op_pos)
+
+    def iter_results(self) -> Iterator[tuple[int, int, OpResult]]:
+        for tp, turn in enumerate(self.review.display.turns):
+            for opp, result in enumerate(turn.results):
+                yield tp, opp, result
+
+    # -- rendering -----------------------------------------------------------------
+    def refresh_all(self) -> None:
+        self._turn_states = [
+            [self.state_of(r) for r in turn.results] for turn in self.review.display.turns
+        ]
+        prompts = [
+            turn_prompt(turn.index, turn.request, self._turn_states[pos])
+            for pos, turn in enumerate(self.session_turns)
+        ]
+        turn_list = self.query_one("#turns", TurnList)
+        with self.app.batch_update():
+            turn_list.set_turns(prompts)
+            if prompts:
+                turn_list.highlighted = self.turn_pos
+            self.refresh_turn()
+            self.refresh_timeline()
+
+    def refresh_timeline(self) -> None:
+        marks = []
+        for turn, states in zip(self.session_turns, self._turn_states, strict=False):
+            if any(s.failed for s in states):
+                state = "failed"
+            elif all(s.decided for s in states):
+                state = "decided"
+            else:
+                state = "pending"
+            marks.append(TurnMark(turn.index, state))
+        timeline = self.query_one(Timeline)
+        timeline.set_marks(tuple(marks))
+        timeline.current = self.checkpoint
+        self.refresh_status()
+
+    def refresh_status(self, note: str = "") -> None:
+        counts = {"pending": 0, "accepted": 0, "rejected": 0, "failed": 0}
+        for states in self._turn_states:
+            for s in states:
+                if s.failed:
+                    counts["failed"] += 1
+                elif s is OpState.REJECTED:
+                    counts["rejected"] += 1
+                elif s.decided:
+                    counts["accepted"] += 1
+                else:
+                    counts["pending"] += 1
+        self.query_one(StatusLine).show(
+            checkpoint=self.checkpoint, turns=len(self.session_turns),
+            revision=self.review.revision, counts=counts,
+            watcher=getattr(self.app, "watcher_state", "off"), dry_run=self.review.dry_run,
+            note=note)
+
+    def refresh_turn(self) -> None:
+        ops = self.query_one("#ops", OpList)
+        turns = self.review.display.turns
+        if not turns:
+            ops.set_ops([])
+            self.query_one(OpDetail).show(None)
+            return
+        results = turns[self.turn_pos].results
+        self.op_pos = max(0, min(self.op_pos, len(results) - 1))
+        ops.border_title = f"Turn {turns[self.turn_pos].index}: operations"
+        ops.set_ops([op_prompt(op_title(r.op), self.state_of(r)) for r in results], self.op_pos)
+        self.refresh_detail()
+
+    def refresh_detail(self, *, keep_pane: bool = False) -> None:
+        result = self.current()
+        detail = self.query_one(OpDetail)
+        if result is None:
+            detail.show(None)
+            return
+        outcome = self.review.outcome(result.key)
+        conflict = None
+        path = getattr(result.op, "path", None)
+        if path and path in self.review.conflicts:
+            c = self.review.conflicts[path]
+            conflict = (c.wanted.data if c.wanted else None, c.disk.data if c.disk else None)
+        detail.show(build_view(result, outcome.status, conflict), keep_pane=keep_pane)
+        self.review.ui_state = {"checkpoint": self.checkpoint,
+                                "selected": [result.key[0], result.key[1]]}
+
+    def on_resize(self, event: Resize) -> None:
+        self.query_one(OpDetail).set_auto_unified(event.size.width < NARROW)
+
+    # -- selection -----------------------------------------------------------------
+    @on(OptionList.OptionHighlighted, "#turns")
+    def _turn_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        # Messages arrive after the fact: act only on one that still describes the list.
+        if event.option_list.highlighted != event.option_index:
+            return
+        if event.option_index != self.turn_pos:
+            self.turn_pos = event.option_index
+            self.op_pos = 0
+            self.checkpoint = self.session_turns[self.turn_pos].index
+            self.refresh_turn()
+            self.refresh_timeline()
+
+    @on(OptionList.OptionHighlighted, "#ops")
+    def _op_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_list.highlighted != event.option_index:
+            return
+        if event.option_index != self.op_pos:
+            self.op_pos = event.option_index
+            self.refresh_detail()
+
+    @on(Timeline.Picked)
+    def _timeline_picked(self, event: Timeline.Picked) -> None:
+        self.go_checkpoint(event.checkpoint)
+
+    @on(FindingsPanel.Jump)
+    def _finding_jump(self, event: FindingsPanel.Jump) -> None:
+        self.select_line(event.turn, event.line)
+
+    def select(self, turn_pos: int, op_pos: int) -> None:
+        changed_turn = turn_pos != self.turn_pos
+        self.turn_pos, self.op_pos = turn_pos, op_pos
+        if changed_turn:
+            self.checkpoint = self.session_turns[turn_pos].index
+            self.query_one("#turns", TurnList).highlighted = turn_pos
+            self.refresh_turn()
+            self.refresh_timeline()
+        else:
+            self.query_one("#ops", OpList).highlighted = op_pos
+            self.refresh_detail()
+
+    def select_line(self, turn_index: int | None, line: int) -> None:
+        """Select the operation whose span holds ``line`` (a finding's line)."""
+        for tp, opp, result in self.iter_results():
+            if turn_index is not None and result.key[0] != turn_index:
+                continue
+            if result.op.span.start <= line <= result.op.span.end:
+                self.select(tp, opp)
+                return
+        for tp, turn in enumerate(self.session_turns):
+            if turn.index == turn_index:
+                self.select(tp, 0)
+                return
+
+    # -- decisions -----------------------------------------------------------------
+    def decide(self, decision: Decision, keys: list[OpKey] | None = None) -> None:
+        result = self.current()
+        if result is None:
+            return
+        for key in keys or [result.key]:
+            report = self.review.decide(key, decision)
+            self._report(report)
+        self.refresh_after_decision()
+        self.move_to_next_undecided()
+
+    def _report(self, report: object) -> None:
+        conflicts = getattr(report, "conflicts", None)
+        rebased = getattr(report, "rebased", None)
+        if conflicts:
+            self.notify(f"conflict: {', '.join(conflicts)} changed on disk; nothing written "
+                        "there", severity="warning")
+        if rebased:
+            self.notify(f"rebased over an outside change: {', '.join(rebased)}")
+
+    def refresh_after_decision(self) -> None:
+        self._turn_states = [
+            [self.state_of(r) for r in turn.results] for turn in self.review.display.turns
+        ]
+        turn_list = self.query_one("#turns", TurnList)
+        ops = self.query_one("#ops", OpList)
+        for pos, turn in enumerate(self.session_turns):
+            turn_list.update_turn(pos, turn_prompt(turn.index, turn.request,
+                                                   self._turn_states[pos]))
+        results = self.review.display.turns[self.turn_pos].results
+        for pos, result in enumerate(results):
+            ops.update_op(pos, op_prompt(op_title(result.op), self.state_of(result)))
+        self.refresh_timeline()
+        self.refresh_detail(keep_pane=True)
+
+    def move_to_next_undecided(self) -> None:
+        flat = list(self.iter_results())
+        here = next((i for i, (tp, opp, _) in enumerate(flat)
+                     if (tp, opp) == (self.turn_pos, self.op_pos)), 0)
+        for tp, opp, result in flat[here + 1 :] + flat[: here + 1]:
+            if not self.state_of(result).decided and not self.state_of(result).failed:
+                self.select(tp, opp)
+                return
+
+    def file_keys(self) -> list[OpKey]:
+        """This operation and the later ones of the same file in this turn (add -p's a/d)."""
+        result = self.current()
+        if result is None or isinstance(result.op, ConsoleCommand):
+            return [result.key] if result else []
+        path = result.op.path
+        later = self.review.display.turns[self.turn_pos].results[self.op_pos + 1 :]
+        return [result.key] + [r.key for r in later
+                               if isinstance(r.op, Edit | FullFile) and r.op.path == path]
+
+    def action_accept(self) -> None:
+        self.decide(Decision.accept())
+
+    def action_reject(self) -> None:
+        self.decide(Decision.reject())
+
+    def action_force(self) -> None:
+        result = self.current()
+        if result is None or not result.outcome.forceable:
+            self.notify("only a near match or a duplicate-line refusal can be forced",
+                        severity="warning")
+            return
+        self.decide(Decision.accept(force=True))
+
+    def action_accept_file(self) -> None:
+        self.decide(Decision.accept(), self.file_keys())
+
+    def action_reject_file(self) -> None:
+        self.decide(Decision.reject(), self.file_keys())
+
+    def action_accept_turn(self) -> None:
+        from reviewtui.ui.screens.dialogs import ConfirmScreen
+
+        results = self.review.display.turns[self.turn_pos].results
+        keys = [r.key for r in results
+                if self.state_of(r) in (OpState.PENDING, OpState.FUZZY)]
+        if not keys:
+            self.notify("nothing pending in this turn applies cleanly")
+            return
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                self.decide(Decision.accept(), keys)
+
+        self.app.push_screen(
+            ConfirmScreen(f"Accept {len(keys)} pending operation(s) of turn "
+                          f"{results[0].key[0]} that apply cleanly?"), done)
+
+    def action_edit(self) -> None:
+        from reviewtui.ui.screens.edit import EditScreen
+
+        result = self.current()
+        if result is None or isinstance(result.op, ConsoleCommand):
+            self.notify("only edits and full files have text to edit", severity="warning")
+            return
+        text = self._editable_text(result)
+
+        def done(new_text: str | None) -> None:
+            if new_text is not None:
+                self.decide(Decision.edit(tuple(new_text.split("\n"))))
+
+        self.app.push_screen(EditScreen(text, path=result.op.path), done)
+
+    def _editable_text(self, result: OpResult) -> str:
+        replacement = result.decision.replacement
+        if replacement is not None:
+            return "\n".join(replacement)
+        op = result.op
+        if isinstance(op, Edit):
+            return "\n".join(op.replace_lines)
+        assert isinstance(op, FullFile)
+        return "\n".join(op.lines)
+
+    def action_edit_external(self) -> None:
+        result = self.current()
+        if result is None or isinstance(result.op, ConsoleCommand):
+            self.notify("only edits and full files have text to edit", severity="warning")
+            return
+        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+        suffix = Path(result.op.path).suffix
+        with tempfile.NamedTemporaryFile("w", suffix=suffix, delete=False) as handle:
+            handle.write(self._editable_text(result) + "\n")
+            name = handle.name
+        try:
+            with self.app.suspend():
+                subprocess.call([*shlex.split(editor), name])
+            text = Path(name).read_text(encoding="utf-8").removesuffix("\n")
+        finally:
+            Path(name).unlink(missing_ok=True)
+        self.decide(Decision.edit(tuple(text.split("\n"))))
+
+    def action_undo(self) -> None:
+        if not self.review.can_undo:
+            self.notify("nothing to undo")
+            return
+        self._report(self.review.undo())
+        self.refresh_after_decision()
+
+    def action_redo(self) -> None:
+        if not self.review.can_redo:
+            self.notify("nothing to redo")
+            return
+        self._report(self.review.redo())
+        self.refresh_after_decision()
+
+    # -- movement ------------------------------------------------------------------
+    def action_cursor(self, delta: int) -> None:
+        results = self.review.display.turns[self.turn_pos].results if self.session_turns else ()
+        if results:
+            self.select(self.turn_pos, max(0, min(len(results) - 1, self.op_pos + delta)))
+
+    def action_next_op(self, delta: int) -> None:
+        flat = [(tp, opp) for tp, opp, _ in self.iter_results()]
+        if not flat:
+            return
+        here = flat.index((self.turn_pos, self.op_pos)) if (
+            self.turn_pos, self.op_pos) in flat else 0
+        self.select(*flat[max(0, min(len(flat) - 1, here + delta))])
+
+    def action_next_file(self, delta: int) -> None:
+        flat = list(self.iter_results())
+        here = next((i for i, (tp, opp, _) in enumerate(flat)
+                     if (tp, opp) == (self.turn_pos, self.op_pos)), 0)
+        current_path = getattr(flat[here][2].op, "path", None) if flat else None
+        steps = range(here + delta, len(flat) if delta > 0 else -1, delta)
+        for i in steps:
+            tp, opp, result = flat[i]
+            if isinstance(result.op, Edit | FullFile) and result.op.path != current_path:
+                self.select(tp, opp)
+                return
+
+    def action_checkpoint(self, delta: int) -> None:
+        self.go_checkpoint(self.checkpoint + delta)
+
+    def go_checkpoint(self, checkpoint: int) -> None:
+        """Scrub: show the session as it stood at ``checkpoint``. Nothing is written."""
+        turns = self.session_turns
+        if not turns:
+            return
+        checkpoint = max(0, min(turns[-1].index, checkpoint))
+        self.checkpoint = checkpoint
+        pos = max(0, next((p for p, t in enumerate(turns) if t.index >= checkpoint), 0))
+        if pos != self.turn_pos:
+            self.turn_pos, self.op_pos = pos, 0
+            self.query_one("#turns", TurnList).highlighted = pos
+            self.refresh_turn()
+        self.refresh_timeline()
+
+    def action_pick_checkpoint(self) -> None:
+        from reviewtui.ui.screens.dialogs import CheckpointPicker
+
+        rows = [(t.index, t.request, states) for t, states in
+                zip(self.session_turns, self._turn_states, strict=False)]
+
+        def done(choice: int | None) -> None:
+            if choice is not None:
+                self.go_checkpoint(choice)
+
+        self.app.push_screen(CheckpointPicker(rows, self.checkpoint), done)
+
+    def action_restore(self) -> None:
+        from reviewtui.ui.screens.dialogs import ConfirmScreen
+
+        preview = self.review.restore_preview(self.checkpoint)
+        if not preview:
+            self.notify(f"the disk already matches checkpoint {self.checkpoint}")
+            return
+        lines = []
+        for path, old, new in preview[:20]:
+            verb = "create" if old is None else "remove" if new is None else "rewrite"
+            lines.append(f"  {verb} {path}")
+        if len(preview) > 20:
+            lines.append(f"  … and {len(preview) - 20} more")
+        where = "(dry-run: nothing is written)" if self.review.dry_run else "on disk"
+        question = (f"Restore checkpoint {self.checkpoint} {where}?\n" + "\n".join(lines))
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                self._report(self.review.restore(self.checkpoint))
+                self.notify(f"restored checkpoint {self.checkpoint}")
+                self.refresh_after_decision()
+
+        self.app.push_screen(ConfirmScreen(question), done)
+
+    def action_goto_edit(self) -> None:
+        from reviewtui.ui.screens.dialogs import PromptScreen
+
+        def done(answer: str | None) -> None:
+            if not answer or not answer.strip().isdigit():
+                return
+            number = int(answer)
+            results = self.review.display.turns[self.turn_pos].results
+            selected = self.current()
+            current_path = getattr(selected.op, "path", None) if selected else None
+            for opp, r in enumerate(results):
+                if isinstance(r.op, Edit) and r.op.label == number and (
+                    current_path is None or r.op.path == current_path):
+                    self.select(self.turn_pos, opp)
+                    return
+            self.notify(f"no Edit {number} in this file and turn", severity="warning")
+
+        self.app.push_screen(PromptScreen("Go to edit number:"), done)
+
+    # -- view options ----------------------------------------------------------------
+    def action_toggle_mode(self) -> None:
+        detail = self.query_one(OpDetail)
+        detail.set_mode("unified" if detail.mode == "split" else "split")
+
+    def action_toggle_whitespace(self) -> None:
+        self.query_one(OpDetail).toggle_whitespace()
+
+    def action_context(self, delta: int) -> None:
+        self.query_one(OpDetail).change_context(delta * 3)
+
+    def action_expand(self) -> None:
+        self.query_one(OpDetail).expand_region()
+
+    def action_next_pane(self) -> None:
+        self.query_one(OpDetail).next_pane()
+
+    def action_toggle_findings(self) -> None:
+        panel = self.query_one(FindingsPanel)
+        panel.display = not panel.display
+        if panel.display:
+            panel.show_turn(self.findings, self.session_turns[self.turn_pos].index
+                            if self.session_turns else None)
+            panel.focus()
+
+    def action_raw(self) -> None:
+        from reviewtui.ui.screens.raw import RawReplyScreen
+
+        if not self.session_turns:
+            return
+        turn = self.session_turns[self.turn_pos]
+        findings = [f for f in self.findings if f.turn == turn.index]
+        self.app.push_screen(RawReplyScreen(self.review.session_lines, turn, findings))
+
+    def action_help(self) -> None:
+        from reviewtui.ui.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(self))
+
+    def action_quit_review(self) -> None:
+        from reviewtui.ui.screens.dialogs import ConfirmScreen
+
+        self.review.save_ui_state()
+        if not self.review.conflicts:
+            self.app.exit()
+            return
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                self.app.exit()
+
+        self.app.push_screen(ConfirmScreen(
+            f"{len(self.review.conflicts)} file(s) are in conflict and were not written. "
+            "Quit anyway? (decisions are saved)"), done)
+
+    # -- findings --------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="lint")
+    def load_findings(self) -> None:
+        findings = lint_session(self.review.display.session, file_text_for(self.review.display))
+        self.app.call_from_thread(self._findings_loaded, findings)
+
+    def _findings_loaded(self, findings: list[Finding]) -> None:
+        self.findings = findings
+        panel = self.query_one(FindingsPanel)
+        if panel.display and self.session_turns:
+            panel.show_turn(findings, self.session_turns[self.turn_pos].index)

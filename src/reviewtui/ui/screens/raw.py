@@ -1,0 +1,59 @@
+"""The raw reply, line-numbered as in the session file, with findings marked in place."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from reviewtui.core.lint.findings import Finding
+from reviewtui.core.model import Turn
+
+_MARK = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+
+
+def render_raw(lines: Sequence[str], turn: Turn, findings: Sequence[Finding]) -> Text:
+    by_line: dict[int, list[Finding]] = {}
+    for finding in findings:
+        for line in range(finding.span.start, finding.span.end + 1):
+            by_line.setdefault(line, []).append(finding)
+    text = Text()
+    width = len(str(turn.span.end))
+    for number in range(turn.span.start, min(turn.span.end, len(lines)) + 1):
+        marks = by_line.get(number, [])
+        style = _MARK.get(str(marks[0].severity), "") if marks else "dim"
+        text.append(f"{number:>{width}} ", style=style)
+        text.append("▌" if marks else " ", style=style)
+        text.append(lines[number - 1] + "\n")
+        first_of = [f for f in marks if f.span.start == number]
+        for finding in first_of:
+            text.append(" " * (width + 2))
+            text.append(f"↳ {finding.rule}: {finding.message}\n",
+                        style=_MARK.get(str(finding.severity), ""))
+    return text
+
+
+class RawReplyScreen(Screen[None]):
+    DEFAULT_CSS = """
+    RawReplyScreen VerticalScroll { padding: 0 1; }
+    """
+    BINDINGS = [Binding("escape,r,q", "app.pop_screen", "Back", id="raw-back")]
+
+    def __init__(self, lines: Sequence[str], turn: Turn, findings: Sequence[Finding]) -> None:
+        super().__init__()
+        self.lines = lines
+        self.turn = turn
+        self.findings = findings
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll():
+            yield Static(render_raw(self.lines, self.turn, self.findings))
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = f"raw reply of turn {self.turn.index}"

@@ -1,0 +1,75 @@
+"""The left-hand lists: turns of the session, and the operations of the selected turn."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from reviewtui.core.engine.opstate import OpState
+from reviewtui.ui.opview import STATE_STYLE
+
+
+def turn_prompt(index: int, request: str, states: list[OpState], width: int = 38) -> Text:
+    first_line = request.splitlines()[0] if request else "(no request)"
+    decided = sum(s.decided for s in states)
+    failed = sum(s.failed for s in states)
+    if failed:
+        glyph, style = "✗", "red"
+    elif states and decided == len(states):
+        glyph, style = "●", "green"
+    else:
+        glyph, style = "○", "yellow"
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append(f"{glyph} ", style=style)
+    text.append(f"T{index} ", style="bold")
+    room = max(8, width - len(f"T{index} ") - 12)
+    text.append(first_line[:room] + ("…" if len(first_line) > room else ""))
+    text.append(f"  {decided}/{len(states)}", style="dim")
+    if failed:
+        text.append(f" {failed}✗", style="red")
+    return text
+
+
+def op_prompt(title: str, state: OpState) -> Text:
+    text = Text(no_wrap=True, overflow="ellipsis")
+    style = STATE_STYLE[state]
+    text.append(f"{state.glyph:<2} ", style=style)
+    text.append(f"{state.label:<9} ", style=style.replace("bold", "").strip() or "default")
+    text.append(title)
+    return text
+
+
+class TurnList(OptionList):
+    """Every turn: its number, the request's first line, decided/total and failures."""
+
+    DEFAULT_CSS = """
+    TurnList { height: 1fr; }
+    """
+
+    def set_turns(self, prompts: list[Text]) -> None:
+        highlighted = self.highlighted
+        self.clear_options()
+        self.add_options([Option(p, id=f"turn-{n}") for n, p in enumerate(prompts)])
+        if prompts:
+            self.highlighted = min(highlighted or 0, len(prompts) - 1)
+
+    def update_turn(self, position: int, prompt: Text) -> None:
+        self.replace_option_prompt_at_index(position, prompt)
+
+
+class OpList(OptionList):
+    """The selected turn's operations, in reply order, with a status glyph and word."""
+
+    DEFAULT_CSS = """
+    OpList { height: 1fr; }
+    """
+
+    def set_ops(self, prompts: list[Text], highlighted: int = 0) -> None:
+        self.clear_options()
+        self.add_options([Option(p, id=f"op-{n}") for n, p in enumerate(prompts)])
+        if prompts:
+            self.highlighted = max(0, min(highlighted, len(prompts) - 1))
+
+    def update_op(self, position: int, prompt: Text) -> None:
+        self.replace_option_prompt_at_index(position, prompt)

@@ -1,0 +1,148 @@
+"""The main pane: the selected operation's header, buttons, explanation and diff."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Button, Static
+
+from reviewtui.core.diff import build_diff
+from reviewtui.ui.opview import STATE_STYLE, OpView
+from reviewtui.ui.widgets.diff_view import DiffView
+
+
+class OpDetail(Vertical):
+    """Renders an ``OpView``; keeps the diff options (mode, context, whitespace, expansions)."""
+
+    DEFAULT_CSS = """
+    OpDetail { width: 1fr; height: 1fr; }
+    OpDetail #op-head { height: auto; padding: 0 1; background: $boost; }
+    OpDetail #op-top { height: auto; }
+    OpDetail #op-title { width: 1fr; height: auto; }
+    OpDetail #op-subtitle { height: auto; }
+    OpDetail #op-buttons { height: auto; width: auto; }
+    OpDetail #op-buttons Button { min-width: 8; margin: 0 0 0 1; }
+    OpDetail #op-explain-scroll { height: auto; max-height: 12; padding: 0 1; }
+    OpDetail #op-explain { height: auto; }
+    OpDetail #pane-label { height: 1; padding: 0 1; color: $text-muted; }
+    OpDetail DiffView { height: 1fr; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.view: OpView | None = None
+        self.pane_index = 0
+        self.mode: Literal["split", "unified"] = "split"
+        self.auto_unified = False
+        self.context = 3
+        self.ignore_whitespace = False
+        self.expanded: frozenset[int] = frozenset()
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="op-head"):
+            with Horizontal(id="op-top"):
+                yield Static(id="op-title")
+                with Horizontal(id="op-buttons"):
+                    yield Button("Accept y", id="btn-accept", action="screen.accept",
+                                 compact=True)
+                    yield Button("Reject n", id="btn-reject", action="screen.reject",
+                                 compact=True)
+                    yield Button("Edit e", id="btn-edit", action="screen.edit", compact=True)
+                    yield Button("Force F", id="btn-force", action="screen.force",
+                                 compact=True)
+            yield Static(id="op-subtitle")
+        with VerticalScroll(id="op-explain-scroll"):
+            yield Static(id="op-explain")
+        yield Static(id="pane-label")
+        yield DiffView(id="diff")
+
+    @property
+    def diff_view(self) -> DiffView:
+        return self.query_one(DiffView)
+
+    @property
+    def effective_mode(self) -> Literal["split", "unified"]:
+        return "unified" if self.auto_unified else self.mode
+
+    def show(self, view: OpView | None, *, keep_pane: bool = False) -> None:
+        if not keep_pane or view is None or self.view is None or view.title != self.view.title:
+            self.pane_index = 0
+            self.expanded = frozenset()
+        self.view = view
+        title = self.query_one("#op-title", Static)
+        explain = self.query_one("#op-explain", Static)
+        subtitle = self.query_one("#op-subtitle", Static)
+        if view is None:
+            title.update(Text("no operation selected", style="dim"))
+            subtitle.update("")
+            explain.update("")
+            self.query_one("#pane-label", Static).update("")
+            self.diff_view.show_message("Select an operation on the left.")
+            return
+        title.update(Text(view.title, style="bold"))
+        subtitle.update(Text(view.subtitle, style=STATE_STYLE[view.state].replace("bold ", "")))
+        explain.update(view.explanation)
+        self.query_one("#btn-force", Button).display = view.state.value in (
+            "needs-review", "refused")
+        self._render_pane()
+
+    def _render_pane(self) -> None:
+        view = self.view
+        label = self.query_one("#pane-label", Static)
+        if view is None:
+            return
+        if not view.panes:
+            label.update("")
+            label.display = bool(view.message)
+            self.diff_view.display = bool(view.message)
+            self.diff_view.show_message(view.message)
+            return
+        label.display = True
+        self.diff_view.display = True
+        self.pane_index %= len(view.panes)
+        pane = view.panes[self.pane_index]
+        count = len(view.panes)
+        more = f"  ({self.pane_index + 1}/{count}, c: next)" if count > 1 else ""
+        label.update(Text(f"{pane.label}{more}", style="dim"))
+        model = build_diff(pane.before, pane.after, before_start=pane.before_start,
+                           after_start=pane.after_start, context=self.context,
+                           ignore_whitespace=self.ignore_whitespace, expanded=self.expanded)
+        self.diff_view.set_diff(model, path=pane.path, before_text="\n".join(pane.before),
+                                after_text="\n".join(pane.after), mode=self.effective_mode)
+
+    def next_pane(self) -> None:
+        self.pane_index += 1
+        self.expanded = frozenset()
+        self._render_pane()
+
+    def set_mode(self, mode: Literal["split", "unified"]) -> None:
+        self.mode = mode
+        self._render_pane()
+
+    def set_auto_unified(self, narrow: bool) -> None:
+        if narrow != self.auto_unified:
+            self.auto_unified = narrow
+            self._render_pane()
+
+    def change_context(self, delta: int) -> None:
+        self.context = max(0, min(50, self.context + delta))
+        self._render_pane()
+
+    def toggle_whitespace(self) -> None:
+        self.ignore_whitespace = not self.ignore_whitespace
+        self._render_pane()
+
+    def expand_region(self, index: int | None = None) -> None:
+        """Expand one collapsed region, or all of them."""
+        if index is None:
+            self.context = 10_000
+        else:
+            self.expanded = self.expanded | {index}
+        self._render_pane()
+
+    def on_diff_view_expand_requested(self, message: DiffView.ExpandRequested) -> None:
+        message.stop()
+        self.expand_region(message.collapsed_index)

@@ -1,0 +1,27 @@
+"""The status line: checkpoint, draft revision, counts, watcher state, live or dry-run."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+
+class StatusLine(Static):
+    DEFAULT_CSS = """
+    StatusLine { height: 1; background: $panel; color: $text; padding: 0 1; }
+    """
+
+    def show(self, *, checkpoint: int, turns: int, revision: int, counts: dict[str, int],
+             watcher: str, dry_run: bool, note: str = "") -> None:
+        text = Text()
+        text.append(f"checkpoint {checkpoint}/{turns}", style="bold")
+        text.append(f"  r{revision}", style="dim")
+        for label, style in (("pending", "yellow"), ("accepted", "green"),
+                             ("rejected", "red"), ("failed", "bold red")):
+            text.append(f"  {label} {counts.get(label, 0)}", style=style)
+        text.append(f"  watch: {watcher}", style="dim")
+        text.append("  DRY-RUN" if dry_run else "  live", style="bold magenta" if dry_run
+                    else "bold green")
+        if note:
+            text.append(f"  {note}", style="italic")
+        self.update(text)

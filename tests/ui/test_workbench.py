@@ -1,0 +1,346 @@
+"""Pilot tests: every review control, checked on the screen's state and on the disk."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from reviewtui.core.engine.opstate import OpState
+from reviewtui.shell.review import Review
+from reviewtui.ui.app import ReviewApp
+from reviewtui.ui.messages import FilesChanged
+from reviewtui.ui.screens.main import MainScreen
+
+REPO = Path(__file__).resolve().parents[2]
+TOUR = REPO / "sample_sessions" / "workshop-tour"
+GALLERY = REPO / "tests" / "fixtures" / "gallery"
+SIZE = (120, 40)
+
+pytestmark = pytest.mark.anyio
+
+
+def copy_session(source: Path, tmp_path: Path) -> tuple[Path, Path]:
+    session = tmp_path / "session"
+    shutil.copytree(source, session, ignore=shutil.ignore_patterns("base"))
+    root = tmp_path / "root"
+    shutil.copytree(source / "base", root)
+    return session, root
+
+
+@pytest.fixture
+def tour(tmp_path: Path) -> tuple[Path, Path]:
+    return copy_session(TOUR, tmp_path)
+
+
+@pytest.fixture
+def gallery(tmp_path: Path) -> tuple[Path, Path]:
+    return copy_session(GALLERY, tmp_path)
+
+
+def open_app(session: Path, root: Path, *, dry_run: bool = False) -> ReviewApp:
+    review = Review.open(session, root, dry_run=dry_run)
+    return ReviewApp(review, watch=False)
+
+
+def screen_of(app: ReviewApp) -> MainScreen:
+    screen = app.screen
+    assert isinstance(screen, MainScreen)
+    return screen
+
+
+def state_at(app: ReviewApp, turn_pos: int, op_pos: int) -> OpState:
+    screen = screen_of(app)
+    result = screen.result(turn_pos, op_pos)
+    assert result is not None
+    return screen.state_of(result)
+
+
+GREETING = "greeter/core.py"
+ORIGINAL_LINE = 'return f"Helo, {name}!"'
+FIXED_LINE = 'return f"Hello, {name}!"'
+
+
+async def test_accept_writes_and_moves_to_next_undecided(tour: tuple[Path, Path]) -> None:
+    session, root = tour
+    app = open_app(session, root)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = screen_of(app)
+        assert (screen.turn_pos, screen.op_pos) == (0, 0)
+        await pilot.press("y")
+        await pilot.pause()
+        assert FIXED_LINE in (root / GREETING).read_text()
+        assert state_at(app, 0, 0) is OpState.ACCEPTED
+        assert (screen.turn_pos, screen.op_pos) == (1, 0)  # next undecided
+
+
+async def test_reject_restores_and_undo_redo_are_exact(tour: tuple[Path, Path]) -> None:
+    session, root = tour
+    original = (root / GREETING).read_bytes()
+    app = open_app(session, root)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("y")
+        await pilot.pause()
+        assert (root / GREETING).read_bytes() != original
+        await pilot.press("u")
+        await pilot.pause()
+        assert (root / GREETING).read_bytes() == original
+        assert state_at(app, 0, 0) is OpState.PENDING
+        await pilot.press("U")
+        await pilot.pause()
+        assert FIXED_LINE in (root / GREETING).read_text()
+        screen_of(app).select(0, 0)
+        await pilot.press("n")
+        await pilot.pause()
+        assert (root / GREETING).read_bytes() == original
+        assert state_at(app, 0, 0) is OpState.REJECTED
+
+
+async def test_edit_in_place_writes_the_edited_text(tour: tuple[Path, Path]) -> None:
+    session, root = tour
+    app = open_app(session, root)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("e")
+        await pilot.pause()
+        from textual.widgets import TextArea
+
+        area = app.screen.query_one(TextArea)
+        assert area.text == '    return f"Hello, {name}!"'
+        area.text = '    return f"Greetings, {name}!"'
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert 'return f"Greetings, {name}!"' in (root / GREETING).read_text()
+        assert state_at(app, 0, 0) is OpState.EDITED
+
+
+async def test_edit_cancel_changes_nothing(tour: tuple[Path, Path]) -> None:
+    session, root = tour
+    original = (root / GREETING).read_bytes()
+    app = open_app(session, root)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("e")
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen)
+        assert (root / GREETING).read_bytes() == original
+        assert state_at(app, 0, 0) is OpState.PENDING
+
+
+async def test_scrubbing_writes_nothing(tour: tuple[Path, Path]) -> None:
+    session, root = tour
+    before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    app = open_app(session, root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await pilot.press("full_stop", "full_stop", "full_stop")
+        await pilot.pause()
+        assert screen.checkpoint == 4
+        assert screen.turn_pos == 3
+        await pilot.press("comma")
+        await pilot.pause()
+        assert screen.checkpoint == 3
+    after = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    assert after == before
+
+
+async def test_accept_turn_asks_then_accepts_every_clean_op(tour: tuple[Path, Path]) -> None:
+    session, root = tour
+    app = open_app(session, root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen_of(app).select(1, 0)
+        await pilot.press("A")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert [state_at(app, 1, n) for n in range(4)] == [OpState.ACCEPTED] * 4
+        assert (root / "greeter/greeting.py").exists()
+        assert not (root / GREETING).exists()
+        assert "greeter.greeting" in (root / "greeter/cli.py").read_text()
+
+
+async def test_accept_and_reject_rest_of_file(tour: tuple[Path, Path]) -> None:
+    session, root = tour
+    app = open_app(session, root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen_of(app).select(2, 0)  # turn 3: two edits of greeter/cli.py
+        await pilot.press("d")
+        await pilot.pause()
+        assert [state_at(app, 2, n) for n in range(2)] == [OpState.REJECTED] * 2
+        screen_of(app).select(2, 0)
+        await pilot.press("a")
+        await pilot.pause()
+        assert [state_at(app, 2, n) for n in range(2)] == [OpState.ACCEPTED] * 2
+        assert "--shout" in (root / "greeter/cli.py").read_text()
+
+
+async def test_restore_checkpoint_writes_it(tour: tuple[Path, Path]) -> None:
+    session, root = tour
+    original = (root / GREETING).read_bytes()
+    app = open_app(session, root)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("y")  # turn 1 accepted: the typo fix is on disk
+        await pilot.pause()
+        screen = screen_of(app)
+        screen.go_checkpoint(0)
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        await pilot.press("y")
+        await pilot.pause()
+        assert (root / GREETING).read_bytes() == original
+
+
+async def test_force_accepts_a_duplicate_line_refusal(gallery: tuple[Path, Path]) -> None:
+    session, root = gallery
+    app = open_app(session, root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen_of(app).select(2, 3)
+        assert state_at(app, 2, 3) is OpState.REFUSED
+        await pilot.press("y")  # a plain accept does not land a refusal
+        await pilot.pause()
+        assert (root / "app.py").read_text().count("def load(path):") == 1
+        screen_of(app).select(2, 3)
+        await pilot.press("F")
+        await pilot.pause()
+        assert state_at(app, 2, 3) is OpState.FORCED
+        assert (root / "app.py").read_text().count("def load(path):") == 2
+
+
+async def test_path_refusal_cannot_be_forced(gallery: tuple[Path, Path]) -> None:
+    session, root = gallery
+    app = open_app(session, root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen_of(app).select(2, 0)
+        await pilot.press("F")
+        await pilot.pause()
+        assert state_at(app, 2, 0) is OpState.REFUSED
+        assert not (root.parent / "outside.py").exists()
+
+
+async def test_outside_change_over_an_edit_is_kept_then_conflicts_on_reject(
+    tour: tuple[Path, Path],
+) -> None:
+    session, root = tour
+    app = open_app(session, root)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("y")
+        await pilot.pause()
+        target = root / GREETING
+        edited = target.read_text().replace(FIXED_LINE, 'return f"Howdy, {name}!"')
+        target.write_text(edited)
+        app.post_message(FilesChanged(frozenset({GREETING})))
+        await pilot.pause()
+        # The reviewer's later edit of the same line is kept on top of the accepted one...
+        assert target.read_text() == edited
+        assert state_at(app, 0, 0) is OpState.ACCEPTED
+        # ...and rejecting the model's edit underneath it cannot be done cleanly.
+        screen_of(app).select(0, 0)
+        await pilot.press("n")
+        await pilot.pause()
+        screen_of(app).select(0, 0)
+        await pilot.pause()
+        assert state_at(app, 0, 0) is OpState.CONFLICT
+        assert target.read_text() == edited  # the outside bytes survive
+        from textual.widgets import Static
+
+        explain = app.screen.query_one("#op-explain", Static)
+        assert "changed on disk" in str(explain.render())
+
+
+async def test_navigation_keys(tour: tuple[Path, Path]) -> None:
+    session, root = tour
+    app = open_app(session, root, dry_run=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await pilot.press("J")
+        assert (screen.turn_pos, screen.op_pos) == (1, 0)
+        await pilot.press("j", "j")
+        assert (screen.turn_pos, screen.op_pos) == (1, 2)
+        await pilot.press("k")
+        assert (screen.turn_pos, screen.op_pos) == (1, 1)
+        await pilot.press("K", "K")
+        assert (screen.turn_pos, screen.op_pos) == (0, 0)
+        await pilot.press("right_curly_bracket")
+        assert (screen.turn_pos, screen.op_pos) == (1, 1)  # next file, past the :mv
+        await pilot.press("right_curly_bracket")
+        assert (screen.turn_pos, screen.op_pos) == (1, 2)
+        await pilot.press("left_curly_bracket")
+        assert (screen.turn_pos, screen.op_pos) == (1, 1)
+        screen.select(2, 0)
+        await pilot.press("g")
+        await pilot.pause()
+        await pilot.press("2", "enter")
+        await pilot.pause()
+        assert (screen.turn_pos, screen.op_pos) == (2, 1)
+
+
+async def test_view_toggles_and_panels(gallery: tuple[Path, Path]) -> None:
+    session, root = gallery
+    app = open_app(session, root, dry_run=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        from reviewtui.ui.widgets.op_detail import OpDetail
+
+        detail = screen.query_one(OpDetail)
+        await pilot.press("V")
+        assert detail.mode == "unified"
+        await pilot.press("V", "W")
+        assert (detail.mode, detail.ignore_whitespace) == ("split", True)
+        await pilot.press("plus")
+        assert detail.context == 6
+        await pilot.press("minus", "minus")
+        assert detail.context == 0
+        screen.select(1, 0)  # not found: three candidates
+        await pilot.press("c")
+        assert detail.pane_index == 1
+        await pilot.press("f")
+        await pilot.pause()
+        from reviewtui.ui.widgets.findings import FindingsPanel
+
+        assert screen.query_one(FindingsPanel).display
+        await pilot.press("escape")
+        screen.query_one("#ops").focus()
+        await pilot.press("r")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "RawReplyScreen"
+        await pilot.press("escape")
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "HelpScreen"
+        await pilot.press("escape")
+        await pilot.press("T")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "CheckpointPicker"
+        await pilot.press("home", "down", "down", "enter")
+        await pilot.pause()
+        assert screen.checkpoint == 2
+
+
+async def test_narrow_terminal_switches_to_unified(tour: tuple[Path, Path]) -> None:
+    session, root = tour
+    app = open_app(session, root, dry_run=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        from reviewtui.ui.widgets.op_detail import OpDetail
+
+        assert screen_of(app).query_one(OpDetail).effective_mode == "unified"
+
+
+async def test_quit_saves_and_resume_restores_selection(tour: tuple[Path, Path]) -> None:
+    session, root = tour
+    app = open_app(session, root)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("y")
+        await pilot.pause()
+        screen_of(app).select(2, 1)
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0 or app.return_code is None
+    again = open_app(session, root)
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = screen_of(again)
+        assert (screen.turn_pos, screen.op_pos) == (2, 1)
+        assert state_at(again, 0, 0) is OpState.ACCEPTED
