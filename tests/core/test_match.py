@@ -87,17 +87,15 @@ def test_exact_lands_and_keeps_replace_verbatim() -> None:
 
 
 def test_exact_ambiguity_lists_every_location() -> None:
-    result = match_edit(PYTHON, ["    with open(path) as handle:"], ["    pass"])
-    assert result.status is Status.APPLIED  # unique: the other one has "w"
-    twice = match_edit(JS, ["      return { ...state, items: [] };", ], ["x"])
-    assert twice.status is Status.APPLIED
-    repeated = lines("a\nb\na\nc\na")
-    result = match_edit(repeated, ["a"], ["z"])
+    result = match_edit(GO + GO[2:], ["\t\treturn Unauthorized()"], ["\t\treturn nil"])
     assert result.status is Status.AMBIGUOUS
     assert result.method == "exact"
-    assert result.locations == ((1, 1), (3, 3), (5, 5))
+    assert result.locations == ((6, 6), (13, 13))
     assert result.new_lines == ()
-    assert "3 places" in result.hint
+    assert result.hint == ("SEARCH matches 2 places (lines 6-6, 13-13); add surrounding "
+                           "lines to pick one")
+    three = match_edit(lines("a\nb\na\nc\na"), ["a"], ["z"])
+    assert three.locations == ((1, 1), (3, 3), (5, 5))
 
 
 def test_exact_counts_overlapping_occurrences() -> None:
@@ -366,6 +364,17 @@ def test_elided_piece_not_found_is_diagnosed() -> None:
     assert result.status is Status.NOT_FOUND
     assert result.method == "elision"
     assert result.hint.startswith("piece 2 of the elided SEARCH not found")
+
+
+@pytest.mark.parametrize("comment", [
+    "    # Rest of the loop handles errors",
+    "    # existing tests pass unchanged",
+    "    # TODO: retry...",
+    "    # other imports",
+])
+def test_ordinary_comments_are_not_placeholders(comment: str) -> None:
+    result = match_edit(PYTHON, ["def load(path):"], ["def load(path):", comment])
+    assert result.status is Status.APPLIED
 
 
 def test_python_ellipsis_body_and_js_spread_are_code_not_markers() -> None:

@@ -28,7 +28,7 @@ from reviewtui.core.outcome import Diagnosis, MatchResult, Status
 
 SEED = 20240611
 FILES = 40
-EDITS_PER_FILE = 6
+EDITS_PER_FILE = 8
 EXPRESSION = ("none", "trailing", "indent", "tabs", "curly", "blank-edges", "mixed",
               "spaces-for-tabs")
 
@@ -269,7 +269,11 @@ def _ambiguous_edit(rng: random.Random, lines: tuple[str, ...]) -> Edit | None:
 # -- judging --------------------------------------------------------------------------
 
 
+SKIPS = (Status.REFUSED, Status.NOT_FOUND, Status.AMBIGUOUS, Status.NEEDS_REVIEW)
+
+
 def _judge(category: str, edit: Edit, result: MatchResult) -> str:
+    """Verdict: correct, wrong, or the status of a safe skip."""
     if result.status is Status.APPLIED:
         if edit.intended is None:
             return "wrong"
@@ -279,8 +283,9 @@ def _judge(category: str, edit: Edit, result: MatchResult) -> str:
         return "correct" if set(result.locations) == edit.expected_locations else "wrong"
     if category == "stale" and result.status is Status.NOT_FOUND:
         stale = any(c.diagnosis is Diagnosis.STALE for c in result.candidates)
-        return "correct" if stale or "stale" in result.hint else "skipped"
-    return "skipped"
+        if stale or "stale" in result.hint:
+            return "correct"
+    return str(result.status)
 
 
 def _run_corpus() -> tuple[dict[str, Counter[str]], list[str]]:
@@ -313,12 +318,19 @@ def _run_corpus() -> tuple[dict[str, Counter[str]], list[str]]:
     return table, failures
 
 
+def _skipped(counts: Counter[str]) -> int:
+    return sum(counts[str(status)] for status in SKIPS)
+
+
 def _format(table: dict[str, Counter[str]]) -> str:
-    rows = [f"{'category':<12} {'correct':>8} {'skipped':>8} {'wrong':>6} {'total':>6}"]
+    reasons = " ".join(f"{str(status):>12}" for status in SKIPS)
+    rows = [f"{'category':<16} {'correct':>7} {'skipped':>7} ({reasons}) {'wrong':>5} "
+            f"{'total':>5}"]
     for category, counts in table.items():
         total = sum(counts.values())
-        rows.append(f"{category:<12} {counts['correct']:>8} {counts['skipped']:>8} "
-                    f"{counts['wrong']:>6} {total:>6}")
+        split = " ".join(f"{counts[str(status)]:>12}" for status in SKIPS)
+        rows.append(f"{category:<16} {counts['correct']:>7} {_skipped(counts):>7} ({split}) "
+                    f"{counts['wrong']:>5} {total:>5}")
     return "\n".join(rows)
 
 

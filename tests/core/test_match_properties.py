@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from reviewtui.core.match import match_edit
 from reviewtui.core.match.elision import markers
+from reviewtui.core.match.exact import find_exact
 from reviewtui.core.match.normalise import is_blank, leading, loose_key
 from reviewtui.core.outcome import MatchResult, Status
 
@@ -145,3 +146,16 @@ def test_never_raises_and_answers_consistently(
                    for c in result.candidates)
     if result.status is Status.REFUSED:
         assert result.rule in ("empty-search", "truncation-placeholder", "duplicate-line")
+
+
+@given(st.lists(st.sampled_from(["a", "b", "", "ab", "a b", "}"]), max_size=300),
+       st.lists(st.sampled_from(["a", "b", "", "ab", "}"]), min_size=1, max_size=3),
+       st.integers(0, 300), st.integers(0, 300))
+@settings(max_examples=300, deadline=None)
+def test_the_cached_joined_text_finds_what_the_line_scan_finds(
+        file: list[str], search: list[str], lo: int, hi: int) -> None:
+    version = tuple(file)
+    lo, hi = min(lo, len(file)), min(max(lo, hi), len(file))
+    by_scan = find_exact(file, search, lo, hi)  # a list is never cached
+    find_exact(version, search, lo, hi)  # first sighting: scanned, remembered
+    assert find_exact(version, search, lo, hi) == by_scan  # second: the joined text

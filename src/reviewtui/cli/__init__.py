@@ -44,6 +44,18 @@ def build_parser() -> argparse.ArgumentParser:
     apply.add_argument("--accept-fuzzy", action="store_true",
                        help="also accept near matches (needs_review)")
     apply.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    apply.add_argument("--state", help="record the decisions in this review state file, so "
+                       "the workbench can resume and 'restore' can roll back (default: none)")
+
+    restore = sub.add_parser("restore", help="put a checkpoint of a saved review back on disk")
+    restore.add_argument("session", help="a session file or a session directory")
+    restore.add_argument("--root", required=True, help="the project the review writes to")
+    restore.add_argument("--checkpoint", required=True, type=int, metavar="N",
+                         help="0 is the project before turn 1, N the project after turn N")
+    restore.add_argument("--yes", action="store_true",
+                         help="write the files (without it: list what would change)")
+    restore.add_argument("--state", help="the review state file (default: "
+                         "<session file>.review.json)")
 
     sub.add_parser("demo", help="the bundled workshop-tour session")
     return parser
@@ -58,6 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "check": commands.check,
         "lint": commands.lint,
         "apply": commands.apply,
+        "restore": commands.restore,
         "demo": commands.demo,
     }
     if args.command is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import sys
 from pathlib import Path
 
 from reviewtui.cli import EXIT_FINDINGS, EXIT_OK
@@ -19,11 +20,14 @@ from reviewtui.core.engine import Policy, SessionRun, evaluate_session, file_tex
 from reviewtui.core.errors import UsageError
 from reviewtui.core.lint.rules import lint_reply, lint_session
 from reviewtui.core.model import Session
+from reviewtui.core.outcome import Status
 from reviewtui.core.protocol.reply import parse_reply_text
 from reviewtui.shell.disk import scratch_copy
 from reviewtui.shell.loader import LoadedSession, load_session, read_text
 from reviewtui.shell.project import load_project
-from reviewtui.shell.replay import replay
+from reviewtui.shell.replay import ReplayReport
+from reviewtui.shell.review import Review
+from reviewtui.shell.state import default_state_path
 
 DEMO_SESSION = Path(__file__).resolve().parents[3] / "sample_sessions" / "workshop-tour"
 
@@ -102,6 +106,7 @@ def apply(args: argparse.Namespace) -> int:
         raise UsageError("apply writes files without asking: pass --yes to accept every "
                          "operation that applies cleanly ('reviewtui check' previews)",
                          rule="confirm")
+    turns = parse_turns(args.turns, loaded.session) if args.turns else None
     if args.root is not None:
         root = Path(args.root)
     elif loaded.base is not None:
@@ -110,32 +115,81 @@ def apply(args: argparse.Namespace) -> int:
     else:
         raise UsageError("no --root given and the session has no base/ folder to copy",
                          rule="root")
-    session = loaded.session
-    if args.turns:
-        a, b = parse_turns(args.turns, session)
-        session = dataclasses.replace(session, turns=session.turns[a - 1 : b])
-    project = load_project(root, config_dirs=(loaded.directory,))
-    run = evaluate_session(session, project.tree, rules=project.rules,
-                           policy=Policy.headless(accept_fuzzy=args.accept_fuzzy))
-    report = replay(root, project.tree, run.states[-1].tree)
-    results = [r for t in run.turns for r in t.results]
-    skipped = [r for r in results if not r.landed]
-    source = str(loaded.file)
-    if args.json:
-        doc = session_json(source, session.title, session.turns, [], run, str(root))
-        doc["written"], doc["removed"] = report.written, report.removed
-        doc["conflicts"] = report.conflicts
-        print(json.dumps(doc, indent=2, ensure_ascii=False))
-    else:
-        for result in skipped:
-            print(outcome_line(source, result))
-        for rel in report.conflicts:
-            print(f"{root / rel}: conflict - changed on disk while reviewing; left as it is")
-        print(f"{len(results) - len(skipped)} of {len(results)} operations applied; "
-              f"{len(report.written)} files written, {len(report.removed)} removed"
+    state = Path(args.state) if args.state else None
+    # The workbench's replay path: content guard, atomic writes, the same messages.
+    with Review.open(args.session, root, state_path=state, persist=state is not None) as review:
+        _print_problems(review)
+        opened = review.last_report
+        report = review.decide_many(review.applicable(turns, accept_fuzzy=args.accept_fuzzy))
+        first, last = turns or (1, max((t.index for t in review.session.turns), default=0))
+        picked = [t for t in review.session.turns if first <= t.index <= last]
+        chosen = [t for t in review.draft.turns if first <= t.index <= last]
+        results = [dataclasses.replace(r, outcome=review.outcome(r.key))
+                   for t in chosen for r in t.results]
+        skipped = [r for r in results
+                   if not r.landed or r.outcome.status is Status.CONFLICT]
+        source = str(loaded.file)
+        if args.json:
+            doc = session_json(source, review.session.title, picked, [], review.draft,
+                               str(root))
+            doc["written"], doc["removed"] = report.written, report.removed
+            doc["conflicts"] = report.conflicts
+            doc["messages"] = _messages(root, opened) + _messages(root, report)
+            print(json.dumps(doc, indent=2, ensure_ascii=False))
+        else:
+            for result in skipped:
+                print(outcome_line(source, result))
+            for line in _messages(root, opened) + _messages(root, report):
+                print(line)
+            print(f"{len(results) - len(skipped)} of {len(results)} operations applied; "
+                  f"{len(report.written)} files written, {len(report.removed)} removed"
+                  + (f", {len(report.conflicts)} conflicts" if report.conflicts else "")
+                  + f" under {root}")
+    return EXIT_OK if not skipped and not report.conflicts else EXIT_FINDINGS
+
+
+def restore(args: argparse.Namespace) -> int:
+    loaded = load_session(args.session)
+    state = Path(args.state) if args.state else default_state_path(loaded.file)
+    if not state.is_file():
+        raise UsageError(f"no review state at {state}: restore needs the decisions and "
+                         "original contents a review saved (review the session in the "
+                         "workbench, or run 'apply --state FILE' first)", rule="no-state")
+    root = Path(args.root)
+    # Without --yes nothing is written, not even an interrupted replay.
+    with Review.open(args.session, root, state_path=state, dry_run=not args.yes,
+                     read_only_state=not args.yes) as review:
+        _print_problems(review)
+        last = review.checkpoint_count - 1
+        if not 0 <= args.checkpoint <= last:
+            raise UsageError(f"--checkpoint {args.checkpoint} is outside 0-{last}",
+                             rule="checkpoint")
+        if not args.yes:
+            preview = review.restore_preview(args.checkpoint)
+            for path, old, new in preview:
+                verb = "create" if old is None else "remove" if new is None else "rewrite"
+                print(f"{root / path}: would {verb}")
+            raise UsageError(f"restore rewrites {len(preview)} files: pass --yes to restore "
+                             f"checkpoint {args.checkpoint}", rule="confirm")
+        report = review.restore(args.checkpoint)
+        for line in _messages(root, report):
+            print(line)
+        print(f"checkpoint {args.checkpoint} restored: {len(report.written)} files written, "
+              f"{len(report.removed)} removed"
               + (f", {len(report.conflicts)} conflicts" if report.conflicts else "")
               + f" under {root}")
-    return EXIT_OK if not skipped and not report.conflicts else EXIT_FINDINGS
+    return EXIT_OK if not report.conflicts else EXIT_FINDINGS
+
+
+def _messages(root: Path, report: ReplayReport | None) -> list[str]:
+    if report is None:
+        return []
+    return [f"{root / path}: {text}" for path, text in report.events]
+
+
+def _print_problems(review: Review) -> None:
+    for problem in review.state_problems:
+        print(f"reviewtui: {problem}", file=sys.stderr)
 
 
 def demo(args: argparse.Namespace) -> int:

@@ -49,3 +49,19 @@ class UsageError(ReviewtuiError):
 
 class DiskError(ReviewtuiError):
     """Reading or writing the project on disk failed."""
+
+
+class LockedError(ReviewtuiError):
+    """Another reviewtui already replays onto this project root."""
+
+    def __init__(self, root: str, pid: int | None, lock_file: str) -> None:
+        self.root = root
+        self.pid = pid
+        self.lock_file = lock_file
+        holder = f"pid {pid}" if pid is not None else "a process whose pid is unknown"
+        super().__init__(f"already open in another reviewtui ({holder}); close that one "
+                         "first, or open this one with --dry-run", source=root, rule="locked")
+
+
+class WatchError(ReviewtuiError):
+    """Watching the project root failed (it was removed, or too many files to watch)."""

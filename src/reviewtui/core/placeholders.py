@@ -1,6 +1,44 @@
 """Elision markers and truncation placeholders: the lines a model writes instead of code.
 
-Shared by the matcher (paired elisions), the engine (truncated full files) and lint.
+The one detector behind the matcher (a marker in SEARCH pairs with one in REPLACE and
+stands for the file lines between them; an unpaired one in REPLACE would be written
+literally), the engine (a full file carrying one would truncate the file it replaces)
+and lint's ``placeholder`` rule. Pure: it reads only the strings it is handed.
+
+Two kinds of line stand for code that is not shown:
+
+* an **elision**: an ellipsis (``...`` or ``…``) that stands alone, bare or inside a
+  comment or brackets, with at most a few words saying what it skips:
+  ``...``, ``# ...``, ``/* ... */``, ``{/* ... */}``, ``[...]``,
+  ``// ... existing code ...``, ``# ... (rest of the method)``, ``// other helpers ...``;
+* a **placeholder phrase**: a comment (or a bare line of prose) that says code was left
+  out, with no ellipsis: ``# rest of file unchanged``, ``// your code here``,
+  ``# (unchanged code omitted for brevity)``.
+
+Every elision is a placeholder; ``is_placeholder`` is the question the consumers ask.
+
+What is deliberately *not* a placeholder, because real code and real comments look like it
+(each case was seen in real sources: CPython and site-packages, node_modules, C headers,
+Markdown docs, and the Aider transcripts in ``../shared/corpus``):
+
+* JavaScript spread and rest, Go and C variadics: ``{...props}``, ``...rest,``,
+  ``[...state.items, x]``, ``args ...string``: the ellipsis is glued to a name or sits
+  inside code, never standing alone;
+* strings: ``print("...")``, ``"..."``, ``label = "rest of file unchanged"``;
+* Python's Ellipsis: ``x = ...``, ``def f(): ...``, and a bare ``...`` that is the whole
+  body of a block (a stub or Protocol method, also after a docstring) -- only
+  ``is_placeholder_at`` can tell, from the neighbouring lines;
+* doctest continuation prompts (``...     yield 1``, a lone ``...`` between ``>>>``
+  lines or under ``Traceback (most recent call last):``);
+* YAML's document end, a bare ``...``;
+* comments that trail off or pick up with an ellipsis: ``# ... and near 1.0.``,
+  ``# integer should give a TypeError ...``, ``// Loading...``, ``# TODO: retry...``;
+* comments that merely mention old code: ``# existing code relies on this flag``,
+  ``# cache the remaining lines``, ``# other imports``, ``# tests below``.
+
+A placeholder line the file really contains (a Markdown code sample with ``// ...``, a
+doctest) is real content, not truncation: ``find_placeholder`` and
+``placeholder_indices`` take the existing lines and skip those.
 """
 
 from __future__ import annotations
@@ -8,49 +46,271 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-# A line that is only an ellipsis, bare or wrapped in a comment of some language:
-# "...", "# ...", "// ... existing code ...", "/* ... */", "<!-- ... -->", "-- ...".
-_ELISION_RE = re.compile(
-    r"^\s*(?:#|//|/\*|<!--|--|;|%)?\s*(?:\.{3,}|…)\s*"
-    r"(?:(?:existing|unchanged|remaining|other|rest of(?: the)?|more)\b[\w .,'-]*?)?"
-    r"\s*(?:\.{3,}|…)?\s*(?:\*/|-->)?\s*$",
-    re.IGNORECASE,
+# Comment openers of the languages models write, longest first: HTML, JSX, C-style,
+# shell/Python, SQL/Lua/Haskell, Lisp/asm/ini, TeX/Erlang. A bare "*" (a line inside a
+# /* */ block, or a Markdown bullet) is not peeled: C headers are full of " * ..." lines
+# that elide prose in documentation, not code.
+_COMMENT_OPEN = re.compile(r"^(?:<!--|\{/\*+|/\*+|//+|#+|--+|;+|%+)\s*")
+_COMMENT_CLOSE = re.compile(r"\s*(?:\*+/\}?|-->)$")
+_BRACKETS = {"[": "]", "(": ")", "{": "}", "<": ">"}
+_DOTS_ONLY = re.compile(r"\.{3,}")
+# An ellipsis that stands apart: at the start not glued to a name ("...props" is a spread),
+# at the end after a space ("Loading..." is prose, "other helpers ..." is a marker).
+_LEADING_DOTS = re.compile(r"^\.{3,}(?![\w$])")
+_TRAILING_DOTS = re.compile(r"\s\.{3,}$")
+# What prose never contains but code does: assignments, statements, calls, blocks, tags.
+_CODE = re.compile(r"[=;{}<>`]|\w\(|:$")
+_WORD = re.compile(r"[a-z_]+")
+# An ellipsis on both ends ("... declarations go here ...") frames a description of the
+# skipped lines; beyond this many words it is a sentence ("... and near MIN ..." is two).
+_FRAMED_WORDS = 4
+# Words that say code was skipped, wherever they sit next to an ellipsis ...
+_OMISSION_WORDS = frozenset({
+    "existing", "unchanged", "remaining", "remainder", "omitted", "elided", "truncated",
+    "snip", "snipped", "etc",
+})
+# ... and words that do so only first, right after (or before) the ellipsis: "# ... other
+# methods", "// rest of your options ..."; "# cache the rest ..." is a comment.
+_OMISSION_LEADS = frozenset({
+    "rest", "other", "others", "more", "your", "previous", "original", "same", "keep",
+    "all", "everything",
+})
+
+# The placeholder phrases. Each must be the *whole* comment (after its brackets and
+# trailing dots are dropped): a comment that only mentions "existing code" in a sentence
+# is prose. Each names a kind of code, so "rest of the loop handles errors" and
+# "existing tests pass unchanged" stay comments.
+_KIND = (r"(?:code|codes|file|function|functions|method|methods|class|classes|module|"
+         r"component|components|implementation|body|logic|lines?|content|fields|imports|"
+         r"tests|props|styles|markup|cases|handlers|definitions|properties|config|"
+         r"configuration|options|arguments|helpers|setup|stuff)")
+_STATE = (r"(?:(?:is|are|remains?|remain|stays?|goes|go|was|were|left|kept)\s+)?"
+          r"(?:unchanged|the\s+same|as\s+(?:before|is)|omitted|elided|truncated|"
+          r"not\s+shown|intact|here|kept|above|below)")
+_LEAD = r"(?:(?:keep|leave)\s+)?(?:all\s+)?(?:(?:the|your|our|my|this)\s+)?"
+_PHRASE = re.compile(
+    rf"""(?:
+        # rest of the file / the remainder of your existing code [is unchanged]
+        {_LEAD}(?:rest|remainder)\s+of\s+(?:(?:the|your|this)\s+)?(?:\w+\s+)?{_KIND}
+            (?:\s+{_STATE})?
+        # existing code [here] / unchanged imports (alone they are markers) ...
+      | {_LEAD}(?:existing|unchanged)\s+(?:\w+\s+)?{_KIND}(?:\s+{_STATE})?
+        # ... but "previous implementation", "other methods", "old code", "remaining
+        # lines" label real code too, so they need a state: "other methods unchanged"
+      | {_LEAD}(?:previous|original|remaining|old|other)\s+(?:\w+\s+)?{_KIND}\s+{_STATE}
+        # imports unchanged / code omitted / everything else stays the same
+      | (?:everything\s+else|all\s+else|the\s+rest|rest|{_KIND})\s+
+            (?:(?:is|are|remains?|stays?)\s+)?
+            (?:unchanged|the\s+same|as\s+(?:before|is)|omitted|elided|truncated|not\s+shown)
+        # your code here / implementation goes here ("tests here" is a section label)
+      | (?:(?:your|the)\s+)?(?:own\s+)?(?:code|implementation|logic|content)\s+
+            (?:goes\s+)?here
+      | same\s+as\s+before
+      | (?:omitted|elided|truncated|snipped?)
+    )(?:\s+for\s+brevity)?""",
+    re.IGNORECASE | re.VERBOSE,
 )
-# Prose that stands for code the model left out.
-_PLACEHOLDER_RE = re.compile(
-    r"(?:rest of (?:the )?(?:file|code|function|class|module|implementation)"
-    r"(?: \w+)*? (?:unchanged|remains?|stays?|as before|omitted|here)"
-    r"|(?:existing|unchanged|remaining|previous) (?:code|content|implementation|lines)"
-    r"(?: \w+)*? (?:here|unchanged|omitted|remains?|as before|goes here)"
-    r"|\.\.\. ?(?:existing|unchanged|rest|remaining)\b"
-    r"|same as before)",
-    re.IGNORECASE,
+# A bare line of prose (no comment marker) is a placeholder only in the unmistakable
+# forms: docstrings are full of sentences such as "other arguments stay the same." and
+# lines that read "omitted.".
+_BARE_PHRASE = re.compile(
+    rf"""{_LEAD}(?:rest|remainder)\s+of\s+(?:(?:the|your|this)\s+)?(?:\w+\s+)?{_KIND}
+            (?:\s+{_STATE})?
+      | {_LEAD}existing\s+(?:\w+\s+)?{_KIND}(?:\s+{_STATE})?
+      | (?:everything|all)\s+else\s+(?:(?:is|stays?|remains?)\s+)?
+            (?:unchanged|the\s+same|as\s+(?:before|is))""",
+    re.IGNORECASE | re.VERBOSE,
 )
+# Where a bare "..." line is valid syntax: Python's Ellipsis, YAML's document end.
+_PYTHON = (".py", ".pyi")
+_YAML = (".yml", ".yaml")
+_TRIPLE_QUOTES = ('"""', "'''")
+_ONE_LINE_STRING = re.compile(r"""[rRuUbBfF]{0,2}(["']).*\1""")
+_TRACEBACK = re.compile(r"Traceback \(most recent \w+ last\):")
 
 
-def is_elision(line: str) -> bool:
-    """A line that is only an elision marker (``...``, ``// ... existing code ...``)."""
-    stripped = line.strip()
-    return bool(stripped) and ("..." in stripped or "…" in stripped) and bool(
-        _ELISION_RE.match(stripped)
-    )
+def _text(line: str) -> str:
+    """The line stripped, with the typographic ellipsis spelt as three dots."""
+    return line.strip().replace("\u2026", "...")
 
 
-def is_placeholder(line: str) -> bool:
-    """An elision marker, or a comment/prose line saying code was left out."""
-    return is_elision(line) or bool(_PLACEHOLDER_RE.search(line))
+def _unwrap(text: str) -> tuple[str, bool]:
+    """Peel comment markers and one pair of brackets; say whether anything was peeled."""
+    body = _COMMENT_OPEN.sub("", text, count=1)
+    body = _COMMENT_CLOSE.sub("", body, count=1).strip()
+    wrapped = body != text
+    if len(body) >= 2 and _BRACKETS.get(body[0]) == body[-1]:
+        body = body[1:-1].strip()
+        wrapped = True
+    return body, wrapped
+
+
+def _bare_ellipsis_is_syntax(path: str) -> bool:
+    return path.lower().endswith(_PYTHON + _YAML)
+
+
+def is_elision(line: str, path: str = "") -> bool:
+    """A line that is only an ellipsis marker, maybe saying what it skips.
+
+    ``...``, ``# ...``, ``/* ... */``, ``[...]``, ``// ... existing code ...``,
+    ``// other helpers ...``. Judged on the line alone: a bare ``...`` in a Python or
+    YAML file (``path``) is syntax until ``is_placeholder_at`` sees its neighbours.
+    """
+    text = _text(line)
+    if "..." not in text:
+        return False  # the common case, a line of code, leaves here
+    body, wrapped = _unwrap(text)
+    if _DOTS_ONLY.fullmatch(body):
+        return wrapped or not _bare_ellipsis_is_syntax(path)
+    leading = _LEADING_DOTS.match(body)
+    trailing = _TRAILING_DOTS.search(body)
+    if leading is None and trailing is None:
+        return False  # "...props", "Loading...", "x = f(...)": the dots are part of code
+    prose = body[leading.end() if leading else 0 : trailing.start() if trailing else None]
+    prose = prose.strip(" .,;:")
+    if _CODE.search(prose):
+        return False  # "x = ...", "def f(): ...", "# ... xml_declaration = None"
+    if prose[:1] + prose[-1:] in ("()", "[]"):
+        prose = prose[1:-1]  # "# ... (rest of the method)"
+    words = _WORD.findall(prose.lower())
+    if not words:
+        # "# ... ..." is a marker; "...," is Python's Ellipsis in a tuple, "# ... 42" a note.
+        return wrapped and not prose.strip()
+    if leading and trailing and len(words) <= _FRAMED_WORDS:
+        return True  # "... declarations go here ..."
+    if not _OMISSION_WORDS.isdisjoint(words) or words[0] in _OMISSION_LEADS:
+        # Unwrapped, only a leading ellipsis with a telltale word: doctest continuation
+        # lines ("...     return other") are code, so they need a comment or a phrase.
+        return wrapped or trailing is not None or _PHRASE.fullmatch(prose) is not None
+    return False
+
+
+def _is_phrase(line: str) -> bool:
+    """A comment (or a bare line of prose) saying code was left out, without an ellipsis
+    standing alone: ``# rest of file unchanged``, ``// your code here``."""
+    text = _text(line)
+    body, wrapped = _unwrap(text)
+    if not wrapped and _CODE.search(body):
+        return False  # print("rest of file unchanged") is code
+    body = body.rstrip(" .:")
+    if body[:1] + body[-1:] in ("()", "[]"):
+        body = body[1:-1].strip(" .")  # "# (unchanged code omitted for brevity)"
+    phrase = _PHRASE if wrapped else _BARE_PHRASE
+    return bool(body) and phrase.fullmatch(" ".join(body.split())) is not None
+
+
+def is_placeholder(line: str, path: str = "") -> bool:
+    """An elision marker or a placeholder phrase: a line standing for code not shown.
+
+    Judged on the line alone; ``is_placeholder_at`` also looks at the neighbours, which
+    a bare ``...`` needs in Python and in doctests.
+    """
+    return is_elision(line, path) or _is_phrase(line)
+
+
+def is_placeholder_at(lines: Sequence[str], at: int, path: str = "") -> bool:
+    """Whether ``lines[at]`` stands for code not shown, reading its neighbours.
+
+    A bare ``...`` is a marker unless it is syntax where it stands: YAML's document end
+    (``path`` says YAML), a doctest line, or, in Python (or when the path is unknown,
+    as in the matcher), Ellipsis as the whole body of a block. Every other line is
+    judged by ``is_placeholder``.
+    """
+    line = lines[at]
+    if _DOTS_ONLY.fullmatch(_text(line)) is None:
+        return is_placeholder(line, path)
+    lowered = path.lower()
+    if lowered.endswith(_YAML) or _in_doctest(lines, at):
+        return False
+    if lowered and not lowered.endswith(_PYTHON):
+        return True  # JavaScript "case x:" then "...": no language here uses a bare "..."
+    return not _ellipsis_body(lines, at)
+
+
+def _in_doctest(lines: Sequence[str], at: int) -> bool:
+    """A bare ``...`` that is a doctest prompt (an empty continuation line) or a
+    doctest's elided traceback: a ``>>>``/``...`` prompt or a traceback header next to it."""
+    above = _nearest(lines, range(at - 1, -1, -1))
+    while above is not None and _DOTS_ONLY.fullmatch(lines[above].strip()):
+        above = _nearest(lines, range(above - 1, -1, -1))  # "  ..." twice in a traceback
+    below = _nearest(lines, range(at + 1, len(lines)))
+    for near in (above, below):
+        text = "" if near is None else lines[near].strip()
+        if text.startswith((">>> ", "... ")) or text == ">>>":
+            return True
+    return above is not None and _TRACEBACK.fullmatch(lines[above].strip()) is not None
+
+
+def _ellipsis_body(lines: Sequence[str], at: int) -> bool:
+    """A bare ``...`` that is Python's Ellipsis as the whole body of a block (a stub).
+
+    It closes the block (nothing follows at its depth) and opens it: the statement
+    above ends with ``:``, with only comments or a docstring between. Followed by more
+    of the block, a ``...`` stands for elided lines.
+    """
+    depth = _depth(lines[at])
+    below = _nearest(lines, range(at + 1, len(lines)))
+    if below is not None and _depth(lines[below]) >= depth:
+        return False
+    above = _nearest(lines, range(at - 1, -1, -1))
+    while above is not None and lines[above].lstrip().startswith("#"):
+        above = _nearest(lines, range(above - 1, -1, -1))
+    if above is not None:
+        opening = _docstring_start(lines, above)
+        if opening is not None:
+            above = _nearest(lines, range(opening - 1, -1, -1))
+    return above is not None and _code_part(lines[above]).endswith(":")
+
+
+def _docstring_start(lines: Sequence[str], end: int) -> int | None:
+    """Where the string literal closing on line ``end`` opens, if that line ends one."""
+    text = lines[end].strip()
+    for quote in _TRIPLE_QUOTES:
+        if not text.endswith(quote):
+            continue
+        if text.lstrip("rRuUbBfF").startswith(quote) and len(text) >= 2 * len(quote) + 1:
+            return end  # """One line."""
+        for k in range(end - 1, -1, -1):
+            if quote in lines[k]:
+                return k
+        return None
+    return end if _ONE_LINE_STRING.fullmatch(text) else None
+
+
+def _code_part(line: str) -> str:
+    """The line without a trailing ``# comment`` (one after the last quote, to be safe)."""
+    hash_at = line.rfind("#")
+    if hash_at > max(line.rfind('"'), line.rfind("'")):
+        line = line[:hash_at]
+    return line.rstrip()
+
+
+def _nearest(lines: Sequence[str], order: range) -> int | None:
+    """The first non-blank line in ``order``."""
+    return next((k for k in order if lines[k].strip()), None)
+
+
+def _depth(line: str) -> int:
+    return len(line[: len(line) - len(line.lstrip())].expandtabs(4))
+
+
+def placeholder_indices(
+    lines: Sequence[str], path: str = "", existing: Iterable[str] = ()
+) -> list[int]:
+    """Indexes of the placeholder lines, skipping any line the existing file has.
+
+    A line such as ``// ...`` in a Markdown code sample, or a doctest's ``...``, is
+    real content when the file already contains it (compared stripped): seeing it again
+    in new content is no sign of truncation.
+    """
+    known = {line.strip() for line in existing}
+    return [at for at in range(len(lines))
+            if lines[at].strip() not in known and is_placeholder_at(lines, at, path)]
 
 
 def find_placeholder(
-    lines: Sequence[str], existing: Iterable[str] = ()
+    lines: Sequence[str], existing: Iterable[str] = (), path: str = ""
 ) -> tuple[int, str] | None:
-    """The first placeholder line that the existing file does not itself contain.
-
-    A line such as ``...`` is legitimate code in Python stubs; when the file already
-    has that exact line, seeing it again in new content is no sign of truncation.
-    """
-    known = {line.strip() for line in existing}
-    for index, line in enumerate(lines):
-        if is_placeholder(line) and line.strip() not in known:
-            return index, line
-    return None
+    """The first placeholder line the existing file does not itself contain, if any."""
+    found = placeholder_indices(lines, path, existing)
+    return (found[0], lines[found[0]]) if found else None

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from reviewtui.core.errors import DiskError
 
+TEMP_SUFFIX = ".reviewtui-tmp"  # atomic writes go through "<dir>/.<name>.<random>" + this
 # Folders never read into the virtual tree: version control and tool caches.
 SKIP_DIRS = frozenset({".git", ".hg", ".svn", ".venv", "node_modules", "__pycache__",
                        ".mypy_cache", ".pytest_cache", ".ruff_cache"})
@@ -30,6 +31,8 @@ class DiskSnapshot:
 
     files: dict[str, tuple[bytes, int]] = field(default_factory=dict)
     symlinks: dict[str, str] = field(default_factory=dict)
+    # Temp files of atomic writes that never finished (the writer died): not project files.
+    leftovers: list[str] = field(default_factory=list)
 
 
 def read_snapshot(root: Path) -> DiskSnapshot:
@@ -42,7 +45,7 @@ def read_snapshot(root: Path) -> DiskSnapshot:
         prefix = "" if rel_dir == "." else rel_dir + "/"
         kept = []
         for name in dirnames:
-            if name in SKIP_DIRS:
+            if name in SKIP_DIRS or name.endswith(".review.blobs"):
                 continue
             full = base / name
             if full.is_symlink():
@@ -55,6 +58,9 @@ def read_snapshot(root: Path) -> DiskSnapshot:
             rel = prefix + name
             if full.is_symlink():
                 snap.symlinks[rel] = os.readlink(full)
+                continue
+            if name.endswith(TEMP_SUFFIX):
+                snap.leftovers.append(rel)
                 continue
             try:
                 info = full.stat()
@@ -91,7 +97,7 @@ def atomic_write(root: Path, rel: str, data: bytes, mode: int | None = None) -> 
         path.parent.mkdir(parents=True, exist_ok=True)
         if mode is None:
             mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o644
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".reviewtui-tmp",
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX,
                                    dir=path.parent)
         try:
             with os.fdopen(fd, "wb") as handle:

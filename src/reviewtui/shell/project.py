@@ -19,6 +19,7 @@ class Project:
     tree: Tree
     rules: Rules
     config: ProjectConfig
+    leftovers: tuple[str, ...] = ()  # temp files of interrupted atomic writes
 
 
 def tree_from_snapshot(snap: DiskSnapshot) -> Tree:
@@ -50,4 +51,4 @@ def load_project(root: Path | None, *, config_dirs: tuple[Path | None, ...] = ()
         symlinks=dict(snap.symlinks),  # raw link targets, as the kernel reads them
         root=str(root.resolve()),
     )
-    return Project(root, tree_from_snapshot(snap), rules, config)
+    return Project(root, tree_from_snapshot(snap), rules, config, tuple(snap.leftovers))

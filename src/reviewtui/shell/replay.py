@@ -16,9 +16,31 @@ from reviewtui.shell.disk import atomic_write, remove_file, target_path
 
 @dataclass(slots=True)
 class ReplayReport:
+    """What one replay (or one batch of outside changes) did to the disk.
+
+    ``events`` holds one (path, message) per event in the order they happened: what the
+    reviewer and ``reviewtui apply`` are told; ``messages`` joins them as lines.
+    """
+
     written: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     conflicts: list[str] = field(default_factory=list)
+    rebased: list[str] = field(default_factory=list)  # written over an outside change
+    outside: list[str] = field(default_factory=list)  # session paths changed outside
+    refreshed: list[str] = field(default_factory=list)  # other paths changed outside
+    would_write: list[str] = field(default_factory=list)  # dry run: left unwritten
+    events: list[tuple[str, str]] = field(default_factory=list)  # (path, what happened)
+
+    @property
+    def messages(self) -> list[str]:
+        return [f"{path}: {text}" for path, text in self.events]
+
+    @property
+    def touched_disk(self) -> bool:
+        return bool(self.written or self.removed)
+
+    def note(self, path: str, message: str) -> None:
+        self.events.append((path, message))
 
 
 def _disk_matches(root: Path, rel: str, expected: FileState | None) -> bool:

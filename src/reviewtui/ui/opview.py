@@ -68,7 +68,8 @@ def _state(value: object) -> FileState | None:
 
 
 def build_view(result: OpResult, status: Status | None = None,
-               conflict: tuple[bytes | None, bytes | None] | None = None) -> OpView:
+               conflict: tuple[bytes | None, bytes | None] | None = None,
+               conflict_message: str = "") -> OpView:
     state = op_state(result, status)
     outcome = result.outcome
     op = result.op
@@ -79,6 +80,7 @@ def build_view(result: OpResult, status: Status | None = None,
     if isinstance(op, ConsoleCommand):
         return _console_view(result, state, subtitle, text)
     if state is OpState.CONFLICT and conflict is not None:
+        text = Text(conflict_message or "the file changed on disk", style="red")
         return _conflict_view(result, state, subtitle, text, conflict)
     status = outcome.status
     if status is Status.NOT_FOUND and isinstance(op, Edit):

@@ -115,7 +115,7 @@ def evaluate_edit(
                            message=f"fills the empty file {path}"), Proposal(path, state)
         return refused(path, "empty-search", "an empty SEARCH is not an anchor: it can only "
                        f"create a new file, and {path} already exists"), None
-    result = match_edit(current.lines, search, new_lines, history=ctx.history(path))
+    result = match_edit(current.lines, search, new_lines, history=ctx.history(path), path=path)
     return _edit_outcome(path, current, result)
 
 
@@ -191,7 +191,7 @@ def evaluate_full_file(
     if current.binary:
         return refused(path, "binary", f"{path} is a binary file; a full-file text rewrite "
                        "is refused"), None
-    placeholder = find_placeholder(lines, current.lines)
+    placeholder = find_placeholder(lines, current.lines, path)
     if placeholder is not None:
         index, line = placeholder
         return refused(path, "truncation-placeholder",

@@ -48,12 +48,15 @@ def match_edit(
     *,
     window: tuple[int, int] | None = None,
     history: Sequence[Sequence[str]] = (),
+    path: str = "",
 ) -> MatchResult:
     """Where ``search`` lands in ``file_lines`` and what replaces it.
 
     Lines come without line endings (a stray trailing ``\\r`` on SEARCH/REPLACE lines is
     dropped). ``window`` is a 0-based ``[start, end)`` range the match must lie in;
     ``history`` holds earlier versions of the file, oldest first, to tell a stale SEARCH.
+    ``path``, when known, lets the placeholder detector read a bare ``...`` by language
+    (Python's Ellipsis, YAML's document end); without it Python's rules apply.
     The caller splices ``file_lines[:start] + new_lines + file_lines[end:]``.
     """
     lines = file_lines if isinstance(file_lines, list | tuple) else list(file_lines)
@@ -64,7 +67,7 @@ def match_edit(
         return MatchResult(Status.REFUSED, rule=EMPTY_SEARCH,
                            hint="SEARCH is empty: nothing to find (a new file is created "
                                 "by the caller, not matched)")
-    placeholder = unpaired_placeholder(wanted, writing)
+    placeholder = unpaired_placeholder(wanted, writing, path)
     if placeholder:
         return MatchResult(Status.REFUSED, rule=TRUNCATION, hint=placeholder)
 
@@ -80,7 +83,7 @@ def match_edit(
     if found is not None:
         return _decide(lines, wanted, found, "")
 
-    elided = match_elided(index, wanted, writing, lo, hi)
+    elided = match_elided(index, wanted, writing, lo, hi, path)
     if isinstance(elided, Refusal):
         return MatchResult(Status.REFUSED, method="elision", rule=elided.rule, hint=elided.hint)
     if isinstance(elided, PieceMissing):
@@ -89,7 +92,7 @@ def match_edit(
         return MatchResult(Status.NOT_FOUND, method="elision", candidates=missing.candidates,
                            hint=hint)
     if elided is not None:
-        shown = [line for at, line in enumerate(wanted) if not is_marker(wanted, at)]
+        shown = [line for at, line in enumerate(wanted) if not is_marker(wanted, at, path)]
         return _decide(lines, shown, elided, "elision")
 
     near = match_near(index, wanted, writing, lo, hi)

@@ -2,9 +2,9 @@
 
 This path runs on every failed edit, so it never scores every window. Lines of SEARCH
 vote for the window starts they imply: whole lines through the loose-key index, rare
-identifiers through ``str.find`` on the joined window (so a SEARCH whose
-every line was since renamed still finds its region). Only the best-voted handful of
-windows are scored with ``similarity``.
+identifiers through a search of the joined window (so a SEARCH whose every line was
+since renamed still finds its region). The best-voted windows are bounded cheaply by
+their token bags, and only a handful get the real ``similarity``.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from reviewtui.core.match.normalise import (
     quick_similarity,
     similarity,
     squash_key,
-    tokens,
+    token_bag,
 )
 from reviewtui.core.outcome import Candidate, Diagnosis, MatchResult, Status
 
@@ -34,6 +34,7 @@ _COMMON = 200  # a line or word found more often than this says nothing about wh
 _VOTED = 30  # windows pre-ranked by the cheap bound
 _SCORED = 8  # windows given the real similarity
 _RARE_WORDS = 8
+_WORDS_COUNTED = 24
 _WORD = re.compile(r"[A-Za-z_]\w{2,}")
 _RESIZE = (0, -1, 1, -2, 2, -3, 3)  # region sizes tried for a whitespace-only match
 
@@ -42,13 +43,12 @@ def diagnose(index: FileIndex, core: Sequence[str],
              history: Sequence[Sequence[str]]) -> MatchResult:
     """NOT_FOUND for ``core`` (SEARCH without blank edges), with candidates and a hint."""
     stale = stale_version(core, history)
-    wanted = tokens(core)
     squashed = "".join(squash_key(line) for line in core)
     scored: list[Candidate] = []
-    for start in _best_windows(index, core, wanted):
+    for start in _best_windows(index, core):
         size = _whitespace_only_size(index, start, len(core), squashed)
         end = min(start + (size or len(core)), index.hi)
-        score = similarity(wanted, tokens(index.lines[start:end]))
+        score = similarity(core, index.lines[start:end])
         if score < CANDIDATE_FLOOR:
             continue
         if size:
@@ -72,6 +72,8 @@ def stale_version(core: Sequence[str], history: Sequence[Sequence[str]]) -> int 
     longest = max(keys, key=len)
     for number in range(len(history), 0, -1):
         version = history[number - 1]
+        if not isinstance(version, list | tuple):
+            version = list(version)
         if find_exact(version, core, 0, len(version)):
             return number
         # Cheap gate before normalising a whole version: its longest line must be there.
@@ -83,16 +85,20 @@ def stale_version(core: Sequence[str], history: Sequence[Sequence[str]]) -> int 
     return None
 
 
-def _best_windows(index: FileIndex, core: Sequence[str], wanted: list[str]) -> list[int]:
+def _best_windows(index: FileIndex, core: Sequence[str]) -> list[int]:
     votes: dict[int, float] = {}
     _vote_lines(index, core, votes)
     _vote_words(index, core, votes)
     size = len(core)
     highest = max(index.lo, index.hi - size)
     starts = {min(max(start, index.lo), highest) for start in votes}
-    voted = sorted(starts, key=lambda s: (-votes.get(s, 0.0), s))[:_VOTED]
-    bound = {s: quick_similarity(wanted, tokens(index.lines[s : s + size])) for s in voted}
-    ranked = sorted(voted, key=lambda s: (-bound[s], s))[:_SCORED]
+    # Scoring work grows with the SEARCH: look at fewer windows for a long one.
+    scale = max(1, size // 40)
+    voted = sorted(starts, key=lambda s: (-votes.get(s, 0.0), s))[: max(4, _VOTED // scale)]
+    wanted = token_bag(core)
+    bound = {s: quick_similarity(wanted, token_bag(index.lines[s : s + size]))
+             for s in voted}
+    ranked = sorted(voted, key=lambda s: (-bound[s], s))[: max(2, _SCORED // scale)]
     return [s for s in ranked if bound[s] >= CANDIDATE_FLOOR]
 
 
@@ -112,14 +118,16 @@ def _vote_words(index: FileIndex, core: Sequence[str], votes: dict[int, float]) 
     """Half a vote per rare identifier shared by a SEARCH line and a file line."""
     lines = index.lines[index.lo : index.hi]
     text = "\n".join(lines)
-    counts = {word: text.count(word) for word in set(_WORD.findall("\n".join(core)))}
+    # Counting costs a pass over the text each: only the longest words, likely the rarest.
+    words = sorted(set(_WORD.findall("\n".join(core))), key=lambda w: (-len(w), w))
+    counts = {word: text.count(word) for word in words[:_WORDS_COUNTED]}
     rare = sorted((n, word) for word, n in counts.items() if 0 < n <= _COMMON)[:_RARE_WORDS]
     if not rare:
         return
     line_starts = list(accumulate((len(line) + 1 for line in lines), initial=0))
     for _, word in rare:
         offsets = [i for i, line in enumerate(core) if word in line]
-        for found in re.finditer(re.escape(word), text):
+        for found in re.finditer(rf"\b{re.escape(word)}\b", text):
             position = index.lo + bisect_right(line_starts, found.start()) - 1
             for offset in offsets:
                 votes[position - offset] = votes.get(position - offset, 0.0) + 0.5

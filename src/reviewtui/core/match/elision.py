@@ -1,81 +1,35 @@
 """Stage 3: SEARCH and REPLACE skip the same stretches with ``...`` markers.
 
-A marker is a line that is only an ellipsis, possibly wrapped in a comment and trailed
-by prose (``// ... existing code ...``, ``<!-- ... -->``), or a comment-only line of
-placeholder prose (``# rest of code unchanged``). The k-th marker of SEARCH pairs with
-the k-th of REPLACE; the file lines each pair stands for are kept as they are. A marker
-in REPLACE with no partner in SEARCH would be written literally and truncate the file.
+A marker is a line that is only an ellipsis, possibly wrapped in a comment and saying
+what it skips (``// ... existing code ...``, ``<!-- ... -->``), or a comment-only line
+of placeholder prose (``# rest of code unchanged``); a bare ``...`` that is Python's
+Ellipsis (the whole body of a block) or a doctest line is code. ``core.placeholders``
+decides, for the matcher, the engine and lint alike. The k-th marker of SEARCH pairs
+with the k-th of REPLACE; the file lines each pair stands for are kept as they are. A
+marker in REPLACE with no partner in SEARCH would be written literally and truncate the
+file.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reviewtui.core.match.expression import locate
 from reviewtui.core.match.index import FileIndex
 from reviewtui.core.match.landing import Ambiguity, Landing
-from reviewtui.core.match.normalise import ascii_punct, is_blank, leading
-
-_OPEN = r"(?:#+|//+|--+|;+|%+|/\*+|<!--|\{/\*)"
-_OPENERS = ("#", "/", "-", ";", "%", "<!--", "{/*")
-_CLOSE = r"(?:\*+/\}?|-->)"
-_DOTS = r"\.{3,}"
-# After the opening dots, only prose: words, spaces and light punctuation, so that code
-# such as a JavaScript spread (``...state,``) is never a marker.
-_ELLIPSIS_LINE = re.compile(
-    rf"(?:{_OPEN}\s*)?{_DOTS}(?:\s+[\w\s'\",.()/-]*?)?\s*(?:{_DOTS})?\s*(?:{_CLOSE})?"
-)
-_COMMENT = re.compile(rf"{_OPEN}\s*(?P<body>.*?)\s*(?:{_CLOSE})?")
-_NOUN = (r"(?:code|file|function|method|class|module|component|implementation|body|logic|"
-         r"lines?|content|methods|functions|fields|imports|tests|props|styles|markup|cases|"
-         r"handlers|definitions|properties)")
-_STATE = (r"(?:\s+(?:is\s+|are\s+|remains?\s+|stays?\s+|goes\s+|go\s+)?"
-          r"(?:unchanged|the\s+same|as\s+before|omitted|elided|truncated|here|kept|"
-          r"above|below))")
-# Comment prose standing for code: "rest of the file", "existing code here", "imports
-# unchanged". Naming a kind of code keeps real comments ("rest of the loop handles
-# errors", "existing tests pass") from counting.
-_PROSE = re.compile(
-    rf"(?:(?:the\s+)?(?:rest|remainder)\s+of\s+(?:the\s+)?(?:\w+\s+)?{_NOUN}"
-    rf"|(?:keep\s+)?(?:all\s+)?(?:the\s+)?(?:existing|previous|original|remaining|"
-    rf"unchanged|other)\s+(?:\w+\s+)?{_NOUN}){_STATE}?"
-    rf"|(?:everything\s+else|the\s+rest|{_NOUN}){_STATE}",
-    re.IGNORECASE,
-)
+from reviewtui.core.match.normalise import is_blank
+from reviewtui.core.placeholders import is_placeholder_at
 
 
-def is_marker(lines: Sequence[str], at: int) -> bool:
-    """Whether ``lines[at]`` stands for lines it does not show."""
-    text = ascii_punct(lines[at]).strip()
-    if "..." not in text and not text.startswith(_OPENERS):
-        return False  # most lines: neither an ellipsis nor a comment
-    if text == "...":
-        return not _ellipsis_body(lines, at)
-    if _ELLIPSIS_LINE.fullmatch(text):
-        return True
-    comment = _COMMENT.fullmatch(text)
-    if comment is None:
-        return False
-    body = comment.group("body").strip(" .()[]")
-    return bool(body) and _PROSE.fullmatch(body) is not None
+def is_marker(lines: Sequence[str], at: int, path: str = "") -> bool:
+    """Whether ``lines[at]`` stands for lines it does not show (see ``core.placeholders``,
+    the one detector the matcher, the engine and lint share)."""
+    return is_placeholder_at(lines, at, path)
 
 
-def _ellipsis_body(lines: Sequence[str], at: int) -> bool:
-    """A bare ``...`` that is Python's Ellipsis as the whole body of a block (a stub):
-    it opens the block (the line above ends with ``:``) and closes it (nothing follows
-    at its depth). Followed by more of the block, it stands for elided lines."""
-    above = next((line for line in reversed(lines[:at]) if line.strip()), "")
-    if not above.rstrip().endswith(":"):
-        return False
-    below = next((line for line in lines[at + 1 :] if line.strip()), None)
-    depth = len(leading(lines[at]).expandtabs(4))
-    return below is None or len(leading(below).expandtabs(4)) < depth
-
-
-def markers(lines: Sequence[str]) -> list[int]:
-    return [at for at in range(len(lines)) if is_marker(lines, at)]
+def markers(lines: Sequence[str], path: str = "") -> list[int]:
+    return [at for at in range(len(lines)) if is_placeholder_at(lines, at, path)]
 
 
 EMPTY_SEARCH = "empty-search"
@@ -101,23 +55,25 @@ class PieceMissing:
 ElisionResult = Landing | Ambiguity | Refusal | PieceMissing
 
 
-def unpaired_placeholder(search: Sequence[str], replace: Sequence[str]) -> str | None:
+def unpaired_placeholder(search: Sequence[str], replace: Sequence[str],
+                         path: str = "") -> str | None:
     """A hint if REPLACE holds more markers than SEARCH, naming the first extra one."""
-    in_replace = markers(replace)
-    if len(in_replace) <= len(markers(search)):
+    in_replace = markers(replace, path)
+    in_search = len(markers(search, path))
+    if len(in_replace) <= in_search:
         return None
-    extra = in_replace[len(markers(search))]
+    extra = in_replace[in_search]
     return (f"REPLACE line {extra + 1} ({replace[extra].strip()!r}) is a placeholder with "
             "no matching elision in SEARCH; it would be written into the file literally")
 
 
 def match_elided(index: FileIndex, search: Sequence[str], replace: Sequence[str],
-                 lo: int, hi: int) -> ElisionResult | None:
+                 lo: int, hi: int, path: str = "") -> ElisionResult | None:
     """Stage 3, or None when SEARCH has no marker."""
-    search_pieces = _split(search)
+    search_pieces = _split(search, path)
     if len(search_pieces) == 1:
         return None
-    replace_pieces = _split(replace)
+    replace_pieces = _split(replace, path)
     if len(replace_pieces) != len(search_pieces):
         return Refusal("SEARCH elides lines with '...' that REPLACE does not keep; "
                        "the elided lines would be deleted unseen")
@@ -136,11 +92,11 @@ def _substantive(lines: Sequence[str]) -> bool:
     return any(not is_blank(line) for line in lines)
 
 
-def _split(lines: Sequence[str]) -> list[tuple[str, ...]]:
+def _split(lines: Sequence[str], path: str) -> list[tuple[str, ...]]:
     pieces: list[tuple[str, ...]] = []
     current: list[str] = []
     for at, line in enumerate(lines):
-        if is_marker(lines, at):
+        if is_placeholder_at(lines, at, path):
             pieces.append(tuple(current))
             current = []
         else:

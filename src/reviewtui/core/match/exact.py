@@ -58,37 +58,36 @@ def _scan(lines: Sequence[str], search: Sequence[str], lo: int, hi: int) -> list
 
 
 class _Joined:
-    """One file version as a single text, with the offset of every ``_STRIDE``-th line."""
+    """One file version as a single text, each line between two newlines, with the
+    offset of every ``_STRIDE``-th line's start."""
 
     def __init__(self, lines: tuple[str, ...]) -> None:
-        self.text = "\n".join(lines)
-        self.marks = [0]
-        offset = 0
+        # Padding both ends lets the needle carry its own newlines: every hit is then a
+        # whole-line match, and a short line ("}") does not stop at every substring.
+        self.text = "\n".join(("", *lines, ""))
+        self.marks = [1]
+        offset = 1
         for at in range(0, len(lines), _STRIDE):
             block = lines[at : at + _STRIDE]
             offset += sum(map(len, block)) + len(block)
             self.marks.append(offset)
         # A "line" holding a newline would shift every number after it: refuse to help.
-        self.sound = self.text.count("\n") == max(len(lines) - 1, 0)
+        self.sound = self.text.count("\n") == len(lines) + 1
 
     def line_at(self, offset: int) -> int:
+        """The index of the line starting at ``offset``."""
         block = bisect_right(self.marks, offset) - 1
         return block * _STRIDE + self.text.count("\n", self.marks[block], offset)
 
     def find(self, search: Sequence[str], lo: int, hi: int) -> list[int]:
-        needle = "\n".join(search)
-        text = self.text
+        needle = "\n".join(("", *search, ""))
         starts: list[int] = []
-        hit = text.find(needle)
+        hit = self.text.find(needle)
         while hit >= 0:
-            end = hit + len(needle)
-            whole = (hit == 0 or text[hit - 1] == "\n") and (
-                end == len(text) or text[end] == "\n")
-            if whole:
-                start = self.line_at(hit)
-                if lo <= start and start + len(search) <= hi:
-                    starts.append(start)
-            hit = text.find(needle, hit + 1)
+            start = self.line_at(hit + 1)
+            if lo <= start and start + len(search) <= hi:
+                starts.append(start)
+            hit = self.text.find(needle, hit + 1)  # + 1: overlapping matches count
         return starts
 
 

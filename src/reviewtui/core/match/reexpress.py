@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
-from difflib import SequenceMatcher
 
 from reviewtui.core.match.indent import (
     IndentStyle,
@@ -21,7 +20,7 @@ from reviewtui.core.match.indent import (
     render,
 )
 from reviewtui.core.match.landing import BLANK_LINES, INDENTATION, TABS, TRAILING
-from reviewtui.core.match.normalise import is_blank, leading, loose_key
+from reviewtui.core.match.normalise import aligned, is_blank, leading, loose_key
 
 _Key = tuple[int, str]
 _Anchor = tuple[int, str]  # (columns in the model's text, the file line's indentation)
@@ -109,10 +108,8 @@ def _unchanged(
     search: Sequence[str], replace: Sequence[str], partner: Mapping[int, int]
 ) -> dict[int, int]:
     """REPLACE index -> region index, for REPLACE lines the edit leaves alone."""
-    matcher = SequenceMatcher(None, [_key(s) for s in search], [_key(r) for r in replace],
-                              autojunk=False)
     kept: dict[int, int] = {}
-    for i, j, size in matcher.get_matching_blocks():
+    for i, j, size in aligned([_key(s) for s in search], [_key(r) for r in replace]):
         for step in range(size):
             if i + step in partner:
                 kept[j + step] = partner[i + step]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -21,14 +22,16 @@ def bindings_table(screen: Screen[Any]) -> Table:
     table = Table(box=None, show_header=True, header_style="bold", pad_edge=False)
     table.add_column("keys", style="bold cyan", no_wrap=True)
     table.add_column("action")
+    table.add_column("id", style="dim")
     keymap = getattr(screen.app, "_keymap", {}) or {}
     for binding in screen.BINDINGS:
         if not isinstance(binding, Binding):
             continue
         keys = keymap.get(binding.id, binding.key) if binding.id else binding.key
-        table.add_row(_pretty(keys), binding.description or binding.action)
+        table.add_row(_pretty(keys), binding.tooltip or binding.description or binding.action,
+                      binding.id or "")
     for keys, what in MORE:
-        table.add_row(keys, what)
+        table.add_row(keys, what, "")
     return table
 
 
@@ -53,8 +56,9 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            yield Static("[b]reviewtui keys[/b]  (escape closes; remap in "
-                         "$XDG_CONFIG_HOME/reviewtui/config.toml [keys])")
+            yield Static(Text.assemble(("reviewtui keys", "bold"), "  (escape closes; remap "
+                                       "them in $XDG_CONFIG_HOME/reviewtui/config.toml, "
+                                       "table [keys], by the id in the last column)"))
             yield Static(bindings_table(self.target))
 
     def action_dismiss_help(self) -> None:

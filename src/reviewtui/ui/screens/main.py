@@ -35,46 +35,75 @@ from reviewtui.ui.widgets.status_line import StatusLine
 from reviewtui.ui.widgets.timeline import Timeline, TurnMark
 
 NARROW = 100  # below this many columns the diff switches to unified by itself
+TINY = 70  # below this the operation list moves above the diff
 
 
 class MainScreen(Screen[None]):
     CSS_PATH = "main.tcss"
 
     BINDINGS = [
-        Binding("y,space", "accept", "Accept", id="accept"),
-        Binding("n", "reject", "Reject", id="reject"),
-        Binding("a", "accept_file", "Accept file", show=False, id="accept-file"),
-        Binding("d", "reject_file", "Reject file", show=False, id="reject-file"),
-        Binding("A", "accept_turn", "Accept turn", id="accept-turn"),
-        Binding("F", "force", "Force", show=False, id="force"),
-        Binding("e", "edit", "Edit", id="edit"),
-        Binding("E", "edit_external", "$EDITOR", show=False, id="edit-external"),
-        Binding("u,ctrl+z", "undo", "Undo", id="undo"),
-        Binding("U,ctrl+r", "redo", "Redo", show=False, id="redo"),
-        Binding("j,down", "cursor(1)", "Down", show=False, id="down"),
-        Binding("k,up", "cursor(-1)", "Up", show=False, id="up"),
-        Binding("J,right_square_bracket", "next_op(1)", "Next op", show=False, id="next-op"),
-        Binding("K,left_square_bracket", "next_op(-1)", "Prev op", show=False, id="prev-op"),
+        Binding("y,space", "accept", "Accept", id="accept",
+                tooltip="accept this operation; the cursor moves to the next undecided one"),
+        Binding("n", "reject", "Reject", id="reject",
+                tooltip="reject it: later edits are re-evaluated as if it was never written"),
+        Binding("a", "accept_file", "Accept file", show=False, id="accept-file",
+                tooltip="accept this and the later operations of this file in the turn"),
+        Binding("d", "reject_file", "Reject file", show=False, id="reject-file",
+                tooltip="reject this and the later operations of this file in the turn"),
+        Binding("A", "accept_turn", "Accept turn", id="accept-turn",
+                tooltip="accept every pending operation of the turn that applies (asks)"),
+        Binding("F", "force", "Force", show=False, id="force",
+                tooltip="accept a near match or a duplicate-line refusal after seeing it"),
+        Binding("e", "edit", "Edit", id="edit",
+                tooltip="edit the replacement in place (ctrl+s applies, escape cancels)"),
+        Binding("E", "edit_external", "$EDITOR", show=False, id="edit-external",
+                tooltip="edit the replacement in $VISUAL / $EDITOR"),
+        Binding("u,ctrl+z", "undo", "Undo", id="undo", tooltip="undo the last decision"),
+        Binding("U,ctrl+r", "redo", "Redo", show=False, id="redo",
+                tooltip="redo the last undone decision"),
+        Binding("j,down", "cursor(1)", "Down", show=False, id="down",
+                tooltip="next operation of this turn"),
+        Binding("k,up", "cursor(-1)", "Up", show=False, id="up",
+                tooltip="previous operation of this turn"),
+        Binding("J,right_square_bracket", "next_op(1)", "Next op", show=False, id="next-op",
+                tooltip="next operation, across turns"),
+        Binding("K,left_square_bracket", "next_op(-1)", "Prev op", show=False, id="prev-op",
+                tooltip="previous operation, across turns"),
         Binding("right_curly_bracket", "next_file(1)", "Next file", show=False,
-                id="next-file"),
+                id="next-file", tooltip="first operation of the next file"),
         Binding("left_curly_bracket", "next_file(-1)", "Prev file", show=False,
-                id="prev-file"),
-        Binding("full_stop", "checkpoint(1)", "Next cp", id="next-checkpoint"),
-        Binding("comma", "checkpoint(-1)", "Prev cp", show=False, id="prev-checkpoint"),
-        Binding("T", "pick_checkpoint", "Checkpoints", show=False, id="pick-checkpoint"),
-        Binding("ctrl+t", "restore", "Restore", show=False, id="restore"),
-        Binding("V", "toggle_mode", "Split/unified", show=False, id="toggle-mode"),
-        Binding("W", "toggle_whitespace", "Whitespace", show=False, id="toggle-whitespace"),
-        Binding("minus", "context(-1)", "Less context", show=False, id="less-context"),
-        Binding("plus", "context(1)", "More context", show=False, id="more-context"),
-        Binding("x", "expand", "Expand", show=False, id="expand"),
-        Binding("c", "next_pane", "Next candidate", show=False, id="next-pane"),
-        Binding("f", "toggle_findings", "Findings", id="findings"),
-        Binding("r", "raw", "Raw reply", show=False, id="raw"),
-        Binding("g", "goto_edit", "Go to edit", show=False, id="goto"),
-        Binding("question_mark", "help", "Help", id="help"),
-        Binding("q", "quit_review", "Quit", id="quit"),
-        Binding("tab", "app.focus_next", "Focus", show=False, id="focus-next"),
+                id="prev-file", tooltip="operation of the previous file"),
+        Binding("full_stop", "checkpoint(1)", "Next cp", id="next-checkpoint",
+                tooltip="next checkpoint (read-only scrubbing: nothing is written)"),
+        Binding("comma", "checkpoint(-1)", "Prev cp", show=False, id="prev-checkpoint",
+                tooltip="previous checkpoint"),
+        Binding("T", "pick_checkpoint", "Checkpoints", show=False, id="pick-checkpoint",
+                tooltip="pick a checkpoint from a list of turns with their requests"),
+        Binding("ctrl+t", "restore", "Restore", show=False, id="restore",
+                tooltip="restore the current checkpoint onto disk (previews, then asks)"),
+        Binding("V", "toggle_mode", "Split/unified", show=False, id="toggle-mode",
+                tooltip="side-by-side or unified diff"),
+        Binding("W", "toggle_whitespace", "Whitespace", show=False, id="toggle-whitespace",
+                tooltip="ignore whitespace in the diff"),
+        Binding("minus", "context(-1)", "Less context", show=False, id="less-context",
+                tooltip="fewer unchanged lines around changes"),
+        Binding("plus", "context(1)", "More context", show=False, id="more-context",
+                tooltip="more unchanged lines around changes"),
+        Binding("x", "expand", "Expand", show=False, id="expand",
+                tooltip="expand every collapsed region (or click one)"),
+        Binding("c", "next_pane", "Next candidate", show=False, id="next-pane",
+                tooltip="next candidate / location of a failed edit"),
+        Binding("f", "toggle_findings", "Findings", id="findings",
+                tooltip="the turn's lint findings; Enter jumps to the operation"),
+        Binding("r", "raw", "Raw reply", show=False, id="raw",
+                tooltip="the raw reply with findings marked in place"),
+        Binding("g", "goto_edit", "Go to edit", show=False, id="goto",
+                tooltip="jump to Edit N of this file"),
+        Binding("question_mark", "help", "Help", id="help", tooltip="this list"),
+        Binding("q", "quit_review", "Quit", id="quit",
+                tooltip="quit (decisions are already saved; asks if files are in conflict)"),
+        Binding("tab", "app.focus_next", "Focus", show=False, id="focus-next",
+                tooltip="move focus between the lists, the diff and the findings"),
     ]
 
     def __init__(self, review: Review) -> None:
@@ -207,16 +236,21 @@ class MainScreen(Screen[None]):
             return
         outcome = self.review.outcome(result.key)
         conflict = None
+        message = ""
         path = getattr(result.op, "path", None)
         if path and path in self.review.conflicts:
             c = self.review.conflicts[path]
             conflict = (c.wanted.data if c.wanted else None, c.disk.data if c.disk else None)
-        detail.show(build_view(result, outcome.status, conflict), keep_pane=keep_pane)
+            message = c.message
+        detail.show(build_view(result, outcome.status, conflict, message), keep_pane=keep_pane)
         self.review.ui_state = {"checkpoint": self.checkpoint,
                                 "selected": [result.key[0], result.key[1]]}
 
     def on_resize(self, event: Resize) -> None:
-        self.query_one(OpDetail).set_auto_unified(event.size.width < NARROW)
+        width = event.size.width
+        self.set_class(width < NARROW, "-narrow")
+        self.set_class(width < TINY, "-tiny")
+        self.query_one(OpDetail).set_auto_unified(width < NARROW)
 
     # -- selection -----------------------------------------------------------------
     @on(OptionList.OptionHighlighted, "#turns")

@@ -44,7 +44,7 @@ class TurnList(OptionList):
     """Every turn: its number, the request's first line, decided/total and failures."""
 
     DEFAULT_CSS = """
-    TurnList { height: 1fr; }
+    TurnList { height: 1fr; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     def set_turns(self, prompts: list[Text]) -> None:
@@ -62,7 +62,7 @@ class OpList(OptionList):
     """The selected turn's operations, in reply order, with a status glyph and word."""
 
     DEFAULT_CSS = """
-    OpList { height: 1fr; }
+    OpList { height: 1fr; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     def set_ops(self, prompts: list[Text], highlighted: int = 0) -> None:

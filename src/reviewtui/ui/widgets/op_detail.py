@@ -21,7 +21,7 @@ class OpDetail(Vertical):
     OpDetail { width: 1fr; height: 1fr; }
     OpDetail #op-head { height: auto; padding: 0 1; background: $boost; }
     OpDetail #op-top { height: auto; }
-    OpDetail #op-title { width: 1fr; height: auto; }
+    OpDetail #op-title { width: 1fr; height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
     OpDetail #op-subtitle { height: auto; }
     OpDetail #op-buttons { height: auto; width: auto; }
     OpDetail #op-buttons Button { min-width: 8; margin: 0 0 0 1; }

@@ -1,0 +1,226 @@
+"""Outside changes as content-anchored hunks, re-applied on top of a new draft.
+
+When someone edits a file after the workbench wrote its own content there, the edit is
+kept as an *outside layer*: the pair (what the workbench had written, what the disk
+then held). :func:`apply_layer` replays that change onto whatever the draft holds for
+the path later, hunk by hunk, each hunk found by its text (never by line number, never
+by time) through the matching cascade's exact stage. A hunk that no longer finds its
+text, or finds it twice, is a clash: the caller writes nothing and reports a conflict.
+
+Lines are compared with their line endings, so an outside change survives byte for
+byte. Pure: bytes in, bytes out.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from reviewtui.core.engine.decisions import OpKey
+from reviewtui.core.match import match_edit
+from reviewtui.core.match.exact import find_exact
+from reviewtui.core.outcome import Status
+from reviewtui.core.tree import FileState
+
+# Context tried around a hunk, (before, after), until its text is unique in the file it
+# was cut from; small first, so unrelated edits next to it are less likely to clash.
+_CONTEXTS = ((0, 0), (1, 0), (0, 1), (1, 1), (2, 1), (1, 2), (2, 2), (3, 3))
+
+
+def split_lines(data: bytes) -> list[bytes]:
+    """Lines with their endings: ``b"".join(split_lines(d)) == d`` always holds."""
+    lines = data.split(b"\n")
+    out = [line + b"\n" for line in lines[:-1]]
+    if lines[-1]:
+        out.append(lines[-1])
+    return out
+
+
+def _text(line: bytes) -> str:
+    """One line for the matcher: decoded, without its ending (raises UnicodeDecodeError)."""
+    text = line.decode("utf-8")
+    if text.endswith("\n"):
+        text = text[:-1].removesuffix("\r")
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class Hunk:
+    """One outside change: ``before`` became ``after`` between the two contexts.
+
+    ``start`` is its 0-based line in the version it was cut from (for display only; the
+    hunk is found again by its text).
+    """
+
+    start: int
+    context_before: tuple[bytes, ...]
+    before: tuple[bytes, ...]
+    after: tuple[bytes, ...]
+    context_after: tuple[bytes, ...]
+
+    @property
+    def search(self) -> tuple[bytes, ...]:
+        return (*self.context_before, *self.before, *self.context_after)
+
+    @property
+    def result(self) -> tuple[bytes, ...]:
+        return (*self.context_before, *self.after, *self.context_after)
+
+    def describe(self) -> str:
+        first = self.start + 1
+        if not self.before:
+            return f"lines inserted after line {self.start}"
+        return f"lines {first}-{self.start + len(self.before)}"
+
+
+def _unique(texts: Sequence[str], window: Sequence[str]) -> bool:
+    return len(find_exact(texts, window, 0, len(texts))) == 1
+
+
+def outside_hunks(ours: bytes, theirs: bytes) -> tuple[Hunk, ...]:
+    """The change from ``ours`` to ``theirs`` as hunks with the least unique context.
+
+    Raises UnicodeDecodeError for content that is not UTF-8 text.
+    """
+    a, b = split_lines(ours), split_lines(theirs)
+    texts = tuple(_text(line) for line in a)
+    _ = [_text(line) for line in b]  # theirs must be text too
+    hunks: list[Hunk] = []
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        chosen: tuple[int, int] | None = None
+        widest = (0, 0)
+        for cb, ca in _CONTEXTS:
+            cb, ca = min(cb, i1), min(ca, len(a) - i2)
+            window = texts[i1 - cb : i2 + ca]
+            widest = (cb, ca)
+            if window and any(line.strip() for line in window) and _unique(texts, window):
+                chosen = (cb, ca)
+                break
+        cb, ca = chosen or widest
+        hunks.append(Hunk(i1, tuple(a[i1 - cb : i1]), tuple(a[i1:i2]), tuple(b[j1:j2]),
+                          tuple(a[i2 : i2 + ca])))
+    return tuple(hunks)
+
+
+@dataclass(frozen=True, slots=True)
+class OutsideLayer:
+    """An outside change to a path: the disk went from ``ours`` to ``theirs``.
+
+    ``None`` on either side means the file was absent (created or deleted outside).
+    """
+
+    ours: bytes | None
+    theirs: bytes | None
+
+    def hunks(self) -> tuple[Hunk, ...]:
+        if self.ours is None or self.theirs is None:
+            return ()
+        try:
+            return outside_hunks(self.ours, self.theirs)
+        except UnicodeDecodeError:
+            return ()
+
+
+@dataclass(frozen=True, slots=True)
+class LayerResult:
+    """:func:`apply_layer`'s answer: the bytes to write (None: absent), or a clash."""
+
+    ok: bool
+    data: bytes | None = None
+    message: str = ""
+    hunk: Hunk | None = None
+
+
+def _locate(target: list[bytes], texts: tuple[str, ...], hunk: Hunk,
+            lines: tuple[bytes, ...]) -> tuple[int, int] | None | str:
+    """Where ``lines`` (a hunk's search or result) sits in ``target``: (start, end)."""
+    wanted = tuple(_text(line) for line in lines)
+    found = match_edit(texts, wanted, wanted)
+    located = found.method == "exact" and (
+        found.status is Status.APPLIED
+        or (found.status is Status.REFUSED and found.rule == "duplicate-line")
+    )
+    if found.status is Status.AMBIGUOUS:
+        return "ambiguous"
+    if not located:
+        return None
+    if tuple(target[found.start : found.end]) != lines:
+        return None  # same text, other line endings: not the bytes the hunk was cut from
+    return found.start, found.end
+
+
+def apply_layer(layer: OutsideLayer, target: bytes | None) -> LayerResult:
+    """``target`` with the outside change re-applied on top, or why it cannot be."""
+    if target == layer.ours:
+        return LayerResult(True, layer.theirs)
+    if layer.ours is None:
+        return LayerResult(False, message="the file was created outside the workbench where "
+                           "the draft has no file")
+    if layer.theirs is None:
+        return LayerResult(False, message="the file was deleted outside the workbench")
+    if target is None:
+        return LayerResult(False, message="the draft removes a file that was changed outside "
+                           "the workbench")
+    try:
+        hunks = outside_hunks(layer.ours, layer.theirs)
+        lines = split_lines(target)
+        texts = tuple(_text(line) for line in lines)
+    except UnicodeDecodeError:
+        return LayerResult(False, message="a binary file changed outside the workbench; "
+                           "binary changes cannot be merged")
+    splices: list[tuple[int, int, tuple[bytes, ...]]] = []
+    for hunk in hunks:
+        if not any(_text(line).strip() for line in hunk.search):
+            return LayerResult(False, hunk=hunk, message=f"the outside change at "
+                               f"{hunk.describe()} has no text to anchor it")
+        where = _locate(lines, texts, hunk, hunk.search)
+        if where is None or where == "ambiguous":
+            done = _locate(lines, texts, hunk, hunk.result)
+            if isinstance(done, tuple):
+                continue  # the draft already holds the outside text: nothing to re-apply
+            why = ("its text now occurs more than once" if where == "ambiguous"
+                   else "the draft changed the same lines")
+            return LayerResult(False, hunk=hunk, message=f"the outside change at "
+                               f"{hunk.describe()} no longer applies: {why}")
+        assert isinstance(where, tuple)
+        start = where[0] + len(hunk.context_before)
+        end = where[1] - len(hunk.context_after)
+        splices.append((start, end, hunk.after))
+    splices.sort()
+    for (_, end_a, _), (start_b, _, _) in zip(splices, splices[1:], strict=False):
+        if start_b < end_a:
+            return LayerResult(False, message="two outside changes now overlap")
+    for start, end, after in reversed(splices):
+        lines[start:end] = after
+    return LayerResult(True, b"".join(lines))
+
+
+class ConflictKind(StrEnum):
+    OUTSIDE_EDIT = "outside-edit"  # an outside change overlaps what the draft now writes
+    REBASE = "rebase"  # accepted operations no longer land on the outside content
+    DELETED = "deleted"  # deleted (or renamed) outside; the draft still wants the file
+    UNWRITABLE = "unwritable"  # the path became a link, a directory, or cannot be written
+
+
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """A path the workbench will not write until the reviewer settles it.
+
+    ``disk`` is what is on disk now (kept byte for byte), ``ours`` what the workbench
+    had there before the outside change, ``wanted`` what the draft would write, and
+    ``ops`` the operations affected (their outcome reads CONFLICT).
+    """
+
+    path: str
+    kind: ConflictKind
+    message: str
+    disk: FileState | None
+    ours: FileState | None
+    wanted: FileState | None
+    ops: tuple[OpKey, ...] = ()
+    hunks: tuple[Hunk, ...] = ()

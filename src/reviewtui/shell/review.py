@@ -1,0 +1,942 @@
+"""The live review: decisions in, outcomes out, and the project on disk kept in step.
+
+A :class:`Review` holds a session, a project root and the reviewer's decisions, and
+evaluates the session twice over the same base tree with the same decisions:
+
+* ``display`` (``Policy.headless()``): what each operation would do if the pending ones
+  that apply were accepted -- what the workbench shows;
+* ``draft`` (``Policy.decided_only()``): only what the reviewer accepted -- what is
+  written to disk ("replay"), for the paths the session touches and nothing else.
+
+Replay guards by content, never by time. For every path the review keeps the bytes it
+last saw or wrote; before writing, the disk is compared with them:
+
+* equal: write (identical bytes are never rewritten);
+* different, and none of the review's own content was on disk yet: the outside content
+  becomes the new base for that path and the session is re-evaluated on it. If every
+  accepted operation still lands, the result is written ("rebased over an outside
+  change"); if one does not, the path is in conflict;
+* different, over content the review had written: the outside change is kept as an
+  *outside layer* (:mod:`reviewtui.core.rebase`) and re-applied, anchored by content,
+  on top of the draft whenever the path is replayed, so it survives later decisions.
+  When a hunk of it or an accepted operation no longer lands, the path is in conflict.
+
+A path in conflict is not written: its disk bytes stay exactly as they are, and the
+affected operations read ``CONFLICT`` until a decision, undo or another outside change
+settles it. A file deleted (or renamed) outside is never recreated silently: the
+operations that need it become ``not_found`` / ``conflict``, and only a new accept of
+an operation on that path recreates it.
+
+A conflict clears when the draft lets everything land again: for an outside layer,
+undoing the decision that clashed, or editing the operation so that it writes what the
+disk now holds; for a rebase, rejecting or editing the operation that no longer lands.
+
+``restore(n)`` puts checkpoint ``n`` of the draft on disk and *pins* the disk there:
+decisions still change the draft and the outcomes, but replay writes checkpoint ``n``
+until ``restore`` is called with the last checkpoint. The pin is in the state file
+(a ``restore`` log entry; ``undo`` steps through decisions only, not restores), and an
+outside layer is kept on top of a restored checkpoint like on any replay.
+
+Every change of the decisions is appended to the log and saved atomically *before* the
+disk is touched, with the original content of every path about to be written, so a
+crash at any point loses no decision and a reopen finishes the replay. On reopen, a
+path whose disk bytes are neither what was last seen nor what the draft wants changed
+while the review was closed and is treated like any outside change (a fresh scratch
+copy is simply replayed).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import os
+import stat
+import threading
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from reviewtui.core.engine import (
+    Decision,
+    OpKey,
+    OpResult,
+    Policy,
+    SessionRun,
+    Verdict,
+    evaluate_session,
+)
+from reviewtui.core.engine.fileops import normalize_or_none
+from reviewtui.core.errors import DiskError, PathRefused, UsageError
+from reviewtui.core.model import ConsoleCommand, Operation, Session
+from reviewtui.core.outcome import Outcome, Status
+from reviewtui.core.rebase import (
+    Conflict,
+    ConflictKind,
+    Hunk,
+    OutsideLayer,
+    apply_layer,
+)
+from reviewtui.core.tree import FileState, Tree
+from reviewtui.shell.disk import SKIP_DIRS, atomic_write, remove_file, scratch_copy, target_path
+from reviewtui.shell.loader import LoadedSession, load_session, read_text
+from reviewtui.shell.lock import RootLock
+from reviewtui.shell.project import Project, load_project
+from reviewtui.shell.replay import ReplayReport
+from reviewtui.shell.state import (
+    DecisionItem,
+    Folded,
+    LogEntry,
+    PathRecord,
+    ReviewState,
+    StateFile,
+    blob_dir_for,
+    blobs_of,
+    decode_record,
+    default_state_path,
+    encode_record,
+    fold,
+    reconcile_log,
+)
+
+MSG_REBASED = "rebased over an outside change"
+MSG_KEPT = "changed outside the workbench; the change is kept on top of the accepted operations"
+MSG_ADOPTED = "changed outside the workbench; its operations were re-evaluated on it"
+MSG_CONFLICT = ("conflict - changed on disk where accepted operations write; nothing was "
+                "written, the disk version is kept as it is")
+_ACCEPTING = (Verdict.ACCEPTED, Verdict.EDITED)
+_REPLAY_ATTEMPTS = 3  # a path that keeps changing under us ends as a conflict
+
+PreviewEntry = tuple[str, FileState | None, FileState | None]
+
+
+@dataclass(frozen=True, slots=True)
+class _Want:
+    """What replay should put at a path: ``state`` (None: absent), or why it cannot."""
+
+    ok: bool
+    state: FileState | None = None
+    message: str = ""
+    hunk: Hunk | None = None
+
+
+class _Directory:
+    """The path is a directory on disk (the watcher reports those too)."""
+
+
+_DIRECTORY = _Directory()
+
+
+def _same(a: FileState | None, b: FileState | None) -> bool:
+    """Same content (absent counts); modes are the disk's business, not the guard's."""
+    if a is None or b is None:
+        return a is b
+    return a.data == b.data
+
+
+def _digest(state: FileState | None) -> str | None:
+    return None if state is None else state.digest
+
+
+def _op_path(result: OpResult) -> str | None:
+    if result.outcome.path:
+        return normalize_or_none(result.outcome.path)
+    raw = result.op.path
+    return normalize_or_none(raw) if raw else None
+
+
+class Review:
+    """One session under review against one project root. See the module docstring."""
+
+    def __init__(self, loaded: LoadedSession, project: Project, *, root: Path,
+                 dry_run: bool = False, state_file: StateFile | None = None,
+                 lock: RootLock | None = None, scratch: bool = False) -> None:
+        self.loaded = loaded
+        self.session: Session = loaded.session
+        self.root = root
+        self.dry_run = dry_run
+        self.scratch = scratch
+        self.rules = project.rules
+        self.base: Tree = project.tree
+        self.state_problems: list[str] = []
+        self.orphaned: list[dict[str, Any]] = []
+        self.ui_state: dict[str, Any] = {}
+        self.revision = 0
+        self.last_report: ReplayReport | None = None
+        self._state_file = state_file
+        self._lock = lock
+        self._mutex = threading.RLock()
+        self._records: dict[str, PathRecord] = {}
+        self._log: list[LogEntry] = []
+        self._folded = Folded()
+        self._conflicts: dict[str, Conflict] = {}
+        self._conflict_ops: dict[OpKey, str] = {}
+        self._unwritable: dict[str, str] = {}
+        self._closed = False
+        self._session_lines: list[str] | None = None
+        self._session_sha = hashlib.sha256(_read_bytes(loaded.file)).hexdigest()
+        self._ops: dict[OpKey, Operation] = {
+            (turn.index, pos): op for turn in self.session.turns
+            for pos, op in enumerate(turn.reply.ops)
+        }
+        # Evaluated by _resume (Review.open); built directly, call _resume() first.
+        self.display = SessionRun(self.session, self.base, rules=self.rules,
+                                  policy=Policy.headless())
+        self.draft = SessionRun(self.session, self.base, rules=self.rules,
+                                policy=Policy.decided_only())
+        self._dirty = False  # something the state file must hold before the next write
+
+    # -- opening and closing ------------------------------------------------------------
+    @classmethod
+    def open(cls, session_path: str | Path, root: Path | None = None, *, dry_run: bool = False,
+             state_path: Path | None = None, persist: bool | None = None,
+             read_only_state: bool = False) -> Review:
+        """Load a session and its saved review, take the root's lock, finish any replay.
+
+        Without ``root``, a session directory's ``base/`` is copied to a scratch folder.
+        ``persist`` (default: on unless ``dry_run`` without a ``state_path``) saves the
+        review state to ``state_path`` or ``<session file>.review.json``;
+        ``read_only_state`` loads that state without ever writing it (for previews). A dry
+        run never writes the project and takes no lock.
+        """
+        loaded = load_session(session_path)
+        scratch = False
+        if root is None:
+            if loaded.base is None:
+                raise UsageError("no root given and the session has no base/ folder to copy",
+                                 source=str(loaded.file), rule="root")
+            root, scratch = scratch_copy(loaded.base, "review"), True
+        root = Path(root)
+        if not root.is_dir():
+            raise DiskError("project root is not a directory", source=str(root), rule="root")
+        lock = None if dry_run else RootLock(root).acquire()
+        try:
+            project = load_project(root, config_dirs=(loaded.directory,))
+            if persist is None:
+                persist = state_path is not None or not dry_run or read_only_state
+            state_file = None
+            if persist:
+                state_file = StateFile(state_path or default_state_path(loaded.file),
+                                       read_only=read_only_state)
+            review = cls(loaded, project, root=root, dry_run=dry_run, state_file=state_file,
+                         lock=lock, scratch=scratch)
+            if lock is not None:  # only a reviewtui that died can have left these
+                review._remove_leftovers(project.leftovers)
+            review._resume()
+        except BaseException:
+            if lock is not None:
+                lock.release()
+            raise
+        return review
+
+    def close(self) -> None:
+        """Save the state, drop blobs nothing refers to, release the root's lock."""
+        with self._mutex:
+            if self._closed:
+                return
+            self._closed = True
+            try:
+                if self._state_file is not None and not self._state_file.read_only:
+                    self._save(final=True)
+                    keep = {sha for rec in self._records.values() for sha, _ in blobs_of(rec)}
+                    self._state_file.blobs.collect(keep)
+            finally:
+                if self._lock is not None:
+                    self._lock.release()
+
+    def __enter__(self) -> Review:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+    @property
+    def session_lines(self) -> list[str]:
+        """The session file's text, line by line (spans in records are 1-based into it)."""
+        if self._session_lines is None:
+            self._session_lines = read_text(self.loaded.file).splitlines()
+        return self._session_lines
+
+    @property
+    def state_path(self) -> Path | None:
+        return self._state_file.path if self._state_file is not None else None
+
+    # -- what the UI reads --------------------------------------------------------------
+    @property
+    def decisions(self) -> dict[OpKey, Decision]:
+        return self._folded.decisions()
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self._folded.applied)
+
+    @property
+    def can_redo(self) -> bool:
+        return bool(self._folded.undone)
+
+    @property
+    def disk_checkpoint(self) -> int | None:
+        """The checkpoint pinned on disk by :meth:`restore`; None: the whole draft."""
+        return self._folded.pin
+
+    @property
+    def checkpoint_count(self) -> int:
+        return len(self.draft.states)
+
+    @property
+    def conflicts(self) -> dict[str, Conflict]:
+        return dict(self._conflicts)
+
+    def result(self, key: OpKey) -> OpResult:
+        """The display run's result for ``key`` (KeyError when there is no such operation)."""
+        for turn in self.display.turns:
+            if turn.index == key[0] and 0 <= key[1] < len(turn.results):
+                return turn.results[key[1]]
+        raise KeyError(key)
+
+    def outcome(self, key: OpKey) -> Outcome:
+        """What the reviewer sees for an operation: the display outcome, or CONFLICT."""
+        with self._mutex:
+            result = self.result(key)
+            path = self._conflict_ops.get(key)
+            if path is not None and path in self._conflicts:
+                conflict = self._conflicts[path]
+                # The engine's outcome stays inside (closest matches help re-anchoring).
+                return dataclasses.replace(
+                    result.outcome, status=Status.CONFLICT, rule=str(conflict.kind),
+                    message=conflict.message, path=path,
+                    extra={**result.outcome.extra, "engine": result.outcome})
+            outcome = result.outcome
+            op_path = _op_path(result)
+            record = self._records.get(op_path) if op_path else None
+            if outcome.status is Status.NOT_FOUND and record is not None and record.deleted:
+                return dataclasses.replace(outcome, message=self._deleted_message(op_path or ""))
+            return outcome
+
+    # -- decisions --------------------------------------------------------------------
+    def decide(self, key: OpKey, decision: Decision) -> ReplayReport:
+        return self.decide_many([(key, decision)])
+
+    def decide_many(self, items: Iterable[tuple[OpKey, Decision]]) -> ReplayReport:
+        """Several decisions as one log entry (one save, one replay, one undo step)."""
+        with self._mutex:
+            self._check_open()
+            entries: list[DecisionItem] = []
+            for key, decision in items:
+                op = self._ops.get(key)
+                if op is None:
+                    raise UsageError(f"no operation {key[1] + 1} in turn {key[0]}",
+                                     source=str(self.loaded.file), rule="no-such-operation")
+                entries.append(DecisionItem.for_op(key, op, decision))
+                if decision.verdict in _ACCEPTING:
+                    self._consent_to_recreate(key)
+            if not entries:
+                return self._sync(ReplayReport())  # nothing new: where things stand
+            self._log.append(LogEntry("decide", tuple(entries)))
+            return self._after_log_change(min(item.turn for item in entries))
+
+    def undo(self) -> ReplayReport | None:
+        with self._mutex:
+            self._check_open()
+            if not self._folded.applied:
+                return None
+            entry = self._folded.applied[-1]
+            self._log.append(LogEntry("undo"))
+            return self._after_log_change(min(item.turn for item in entry.items))
+
+    def redo(self) -> ReplayReport | None:
+        with self._mutex:
+            self._check_open()
+            if not self._folded.undone:
+                return None
+            entry = self._folded.undone[-1]
+            self._log.append(LogEntry("redo"))
+            return self._after_log_change(min(item.turn for item in entry.items))
+
+    def applicable(self, turns: tuple[int, int] | None = None, *,
+                   accept_fuzzy: bool = False) -> list[tuple[OpKey, Decision]]:
+        """Accepts for every pending operation that applies (what ``apply --yes`` does).
+
+        Turns are evaluated from the draft's checkpoint before the first one asked for,
+        so the draft with these decisions is exactly the headless result.
+        """
+        with self._mutex:
+            first, last = turns or (1, max((t.index for t in self.session.turns), default=0))
+            start = next((pos for pos, t in enumerate(self.session.turns) if t.index >= first),
+                         len(self.session.turns))
+            picked = tuple(t for t in self.session.turns if first <= t.index <= last)
+            run = SessionRun(dataclasses.replace(self.session, turns=picked),
+                             self.draft.states[start].tree, rules=self.rules,
+                             policy=Policy.headless(accept_fuzzy=accept_fuzzy))
+            run.states = [self.draft.states[start]]
+            run.moved = [dict(self.draft.moved[start])]
+            run.decisions = dict(self.decisions)
+            run.evaluate()
+            return [(r.key, Decision.accept(force=r.outcome.status is not Status.APPLIED))
+                    for turn in run.turns for r in turn.results
+                    if r.landed and r.decision.verdict is Verdict.PENDING]
+
+    def save_ui_state(self) -> None:
+        with self._mutex:
+            self._save()
+
+    # -- checkpoints --------------------------------------------------------------------
+    def restore_preview(self, n: int) -> list[PreviewEntry]:
+        """(path, on disk now, after restore) for every path ``restore(n)`` would write."""
+        with self._mutex:
+            tree = self._tree_at(self._check_checkpoint(n))
+            conflicts = self._compute_conflicts(tree)
+            out: list[PreviewEntry] = []
+            for path in sorted(self._managed(tree)):
+                if path in conflicts:
+                    continue
+                want = self._want(path, tree)
+                current = self._seen(path)
+                if want.ok and not _same(current, want.state):
+                    out.append((path, current, want.state))
+            return out
+
+    def restore(self, n: int) -> ReplayReport:
+        """Put checkpoint ``n`` of the draft on disk and pin it there (see the module doc)."""
+        with self._mutex:
+            self._check_open()
+            n = self._check_checkpoint(n)
+            pin = None if n == len(self.draft.states) - 1 else n
+            self._log.append(LogEntry("restore", checkpoint=pin))
+            self._folded = fold(self._log)
+            self._dirty = True
+            return self._sync(ReplayReport())
+
+    # -- outside changes ----------------------------------------------------------------
+    def outside_changed(self, paths: Iterable[str]) -> ReplayReport:
+        """Root-relative paths the watcher saw change: rebase, conflict or refresh.
+
+        The review's own writes are recognised by content and ignored; a report without
+        events means nothing changed for the review.
+        """
+        with self._mutex:
+            self._check_open()
+            report = ReplayReport()
+            found: dict[str, FileState | None] = {}
+            blocked = False
+            for path in sorted(self._expand(paths)):
+                try:
+                    disk = self._read(path)
+                except DiskError as err:
+                    if path in self._session_paths() and path not in self._unwritable:
+                        self._unwritable[path] = err.message
+                        report.note(path, f"conflict - {err.message}")
+                        blocked = True
+                    continue
+                if isinstance(disk, _Directory) or _same(disk, self._seen(path)):
+                    continue
+                found[path] = disk
+            if not found and not blocked:
+                return report
+            session_paths = self._session_paths()
+            for path, disk in found.items():
+                if path in session_paths or path in self._records:
+                    self._absorb(path, disk, report, renamed_to=self._rename_target(path, found))
+                elif self._set_base(path, disk):
+                    report.refreshed.append(path)
+            self._evaluate_all()
+            return self._sync(report)
+
+    # -- internals: evaluation ----------------------------------------------------------
+    def _run(self, policy: Policy) -> SessionRun:
+        return evaluate_session(self.session, self.base, rules=self.rules, policy=policy,
+                                decisions=self._folded.decisions())
+
+    def _evaluate_all(self) -> None:
+        self.display = self._run(Policy.headless())
+        self.draft = self._run(Policy.decided_only())
+
+    def _after_log_change(self, from_turn: int) -> ReplayReport:
+        self._dirty = True
+        self._folded = fold(self._log)
+        decisions = self._folded.decisions()
+        for run in (self.display, self.draft):
+            run.decisions = dict(decisions)
+            run.evaluate(from_turn=from_turn)
+        return self._sync(ReplayReport())
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise UsageError("this review is closed", rule="closed")
+
+    def _check_checkpoint(self, n: int) -> int:
+        last = len(self.draft.states) - 1
+        if not 0 <= n <= last:
+            raise UsageError(f"checkpoint {n} is outside 0-{last}", rule="checkpoint")
+        return n
+
+    def _tree_at(self, pin: int | None) -> Tree:
+        states = self.draft.states
+        if pin is None or pin >= len(states):
+            return states[-1].tree
+        return states[pin].tree
+
+    def _target(self) -> Tree:
+        return self._tree_at(self._folded.pin)
+
+    def _turns_on_disk(self) -> int:
+        pin = self._folded.pin
+        return len(self.draft.turns) if pin is None else min(pin, len(self.draft.turns))
+
+    def _session_paths(self) -> set[str]:
+        paths = set(self._records)
+        for run in (self.display, self.draft):
+            paths.update(self.base.diff(run.states[-1].tree))
+            for turn in run.turns:
+                for result in turn.results:
+                    path = _op_path(result)
+                    if path:
+                        paths.add(path)
+        return paths
+
+    # -- internals: what goes where -----------------------------------------------------
+    def _seen(self, path: str) -> FileState | None:
+        record = self._records.get(path)
+        return record.seen if record is not None else self.base.get(path)
+
+    def _record(self, path: str) -> PathRecord:
+        record = self._records.get(path)
+        if record is None:
+            state = self.base.get(path)
+            record = self._records[path] = PathRecord(base=state, seen=state, ref=state)
+            self._dirty = True
+        return record
+
+    def _managed(self, tree: Tree) -> set[str]:
+        return set(self._records) | set(self.base.diff(tree))
+
+    def _want(self, path: str, tree: Tree) -> _Want:
+        wanted = tree.get(path)
+        record = self._records.get(path)
+        if record is None or record.layer is None:
+            return _Want(True, wanted)
+        applied = apply_layer(record.layer, wanted.data if wanted is not None else None)
+        if not applied.ok:
+            return _Want(False, message=applied.message, hunk=applied.hunk)
+        if applied.data is None:
+            return _Want(True, None)
+        if wanted is not None:
+            return _Want(True, wanted.with_data(applied.data))
+        mode = record.seen.mode if record.seen is not None else 0o644
+        return _Want(True, FileState.from_bytes(applied.data, mode=mode))
+
+    def _compute_conflicts(self, tree: Tree) -> dict[str, Conflict]:
+        accepted: dict[str, list[OpKey]] = {}  # accepted or edited, per path
+        decided: dict[str, list[OpKey]] = {}  # any decision: a reject can clash too
+        failing: dict[str, list[OpKey]] = {}
+        for turn in self.draft.turns[: self._turns_on_disk()]:
+            for result in turn.results:
+                path = _op_path(result)
+                if path is None or result.decision.verdict is Verdict.PENDING:
+                    continue
+                decided.setdefault(path, []).append(result.key)
+                if result.decision.verdict not in _ACCEPTING:
+                    continue
+                accepted.setdefault(path, []).append(result.key)
+                record = self._records.get(path)
+                if not result.landed and record is not None and record.outside:
+                    failing.setdefault(path, []).append(result.key)
+        conflicts: dict[str, Conflict] = {}
+        for path, record in self._records.items():
+            ops = tuple(accepted.get(path, ()))
+            disk, ours = record.seen, record.ref
+            wanted = tree.get(path)
+            if path in self._unwritable:
+                conflicts[path] = Conflict(path, ConflictKind.UNWRITABLE,
+                                           self._unwritable[path], disk, ours, wanted,
+                                           tuple(decided.get(path, ())))
+            elif record.deleted and (wanted is not None or path in failing):
+                conflicts[path] = Conflict(path, ConflictKind.DELETED,
+                                           self._deleted_message(path), disk, ours, wanted, ops)
+            elif path in failing:
+                keys = ", ".join(f"turn {t} operation {p + 1}" for t, p in failing[path])
+                message = (f"accepted operations no longer land on the content changed "
+                           f"outside the workbench ({keys}); nothing was written: re-anchor, "
+                           "edit or reject them")
+                conflicts[path] = Conflict(path, ConflictKind.REBASE, message, disk, ours,
+                                           wanted, ops)
+            else:
+                want = self._want(path, tree)
+                if not want.ok:
+                    layer = record.layer or OutsideLayer(None, None)
+                    message = (f"{want.message}; nothing was written and the disk version is "
+                               "kept: edit the operation to match it, or undo the decision "
+                               "that clashed")
+                    conflicts[path] = Conflict(path, ConflictKind.OUTSIDE_EDIT, message,
+                                               disk, ours, wanted, tuple(decided.get(path, ())),
+                                               layer.hunks())
+        for path in self._unwritable:
+            if path not in conflicts:
+                conflicts[path] = Conflict(path, ConflictKind.UNWRITABLE,
+                                           self._unwritable[path], None, None, tree.get(path),
+                                           tuple(decided.get(path, ())))
+        return conflicts
+
+    def _deleted_message(self, path: str) -> str:
+        record = self._records.get(path)
+        moved = record.note if record is not None and record.note else ""
+        where = f" ({moved})" if moved else ""
+        return (f"{path} was deleted outside the workbench{where}: its operations no longer "
+                "apply and nothing is recreated; reject them, or accept one again to "
+                "recreate the file")
+
+    def _consent_to_recreate(self, key: OpKey) -> None:
+        """A new accept on a path deleted outside is the reviewer's say-so to recreate it."""
+        op = self._ops[key]
+        raw = op.path if not isinstance(op, ConsoleCommand) else None
+        path = normalize_or_none(raw) if raw else None
+        record = self._records.get(path) if path else None
+        if record is not None and record.deleted:
+            record.deleted = False
+            self._dirty = True
+
+    # -- internals: the disk ------------------------------------------------------------
+    def _read(self, path: str) -> FileState | None | _Directory:
+        full = target_path(self.root, path)  # refuses a symbolic link on the way
+        try:
+            info = os.lstat(full)
+            if stat.S_ISDIR(info.st_mode):
+                return _DIRECTORY
+            if not stat.S_ISREG(info.st_mode):
+                raise DiskError("not a regular file: reviewtui will not write it",
+                                source=path, rule="not-a-file")
+            return FileState.from_bytes(full.read_bytes(), mode=stat.S_IMODE(info.st_mode))
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except OSError as exc:
+            raise DiskError(f"cannot read: {exc.strerror}", source=path,
+                            rule="unreadable") from None
+
+    def _expand(self, paths: Iterable[str]) -> set[str]:
+        """Normalised paths; a directory stands for every file under it (then or now)."""
+        skip = self._own_files()
+
+        def skipped(path: str) -> bool:
+            return (any(path == own or path.startswith(own + "/") for own in skip)
+                    or any(part in SKIP_DIRS for part in path.split("/")))
+
+        out: set[str] = set()
+        for raw in paths:
+            path = normalize_or_none(raw)
+            if path is None or skipped(path):
+                continue
+            under = set(self.base.files_under(path))
+            under.update(p for p in self._records if p.startswith(path + "/"))
+            full = self.root / path
+            if full.is_dir() and not full.is_symlink():
+                under.update(self._walk(full))
+            out.update(under or {path})
+        return {path for path in out if not skipped(path)}
+
+    def _walk(self, directory: Path) -> Iterator[str]:
+        for dirpath, dirnames, filenames in os.walk(directory, followlinks=False):
+            dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS]
+            base = Path(dirpath)
+            for name in filenames:
+                yield (base / name).relative_to(self.root).as_posix()
+
+    def _own_files(self) -> set[str]:
+        """The state file and its blobs, when they live inside the root."""
+        if self._state_file is None:
+            return set()
+        out: set[str] = set()
+        for own in (self._state_file.path, blob_dir_for(self._state_file.path)):
+            try:
+                out.add(own.resolve().relative_to(self.root.resolve()).as_posix())
+            except ValueError:
+                continue
+        return out
+
+    def _without(self, path: str) -> Tree:
+        return self.base.remove(path) if path in self.base else self.base
+
+    def _set_base(self, path: str, state: FileState | None) -> bool:
+        """Take ``state`` as the base for ``path``; False when the tree cannot hold it."""
+        try:
+            self.base = self.base.set(path, state) if state is not None else self._without(path)
+        except PathRefused as err:  # a file where the tree has a folder, or the reverse
+            self._unwritable[path] = err.message
+            return False
+        return True
+
+    def _rename_target(self, path: str, found: dict[str, FileState | None]) -> str | None:
+        """Where a file deleted outside went, when a new file has exactly its content."""
+        if found.get(path, _DIRECTORY) is not None:
+            return None
+        seen = self._seen(path)
+        if seen is None:
+            return None
+        for other, state in found.items():
+            if other != path and state is not None and state.data == seen.data:
+                return other
+        return None
+
+    def _absorb(self, path: str, disk: FileState | None, report: ReplayReport, *,
+                renamed_to: str | None = None) -> None:
+        """An outside change to a session path: new base, outside layer or deletion."""
+        record = self._record(path)
+        ours_on_disk = not _same(record.seen, record.base)
+        self._dirty = True
+        record.outside = True
+        record.from_state = False
+        self._unwritable.pop(path, None)
+        report.outside.append(path)
+        if disk is None:
+            self._set_base(path, None)
+            record.base = record.seen = record.ref = None
+            record.layer = None
+            record.deleted = True
+            record.note = f"renamed outside to {renamed_to}" if renamed_to else ""
+            report.note(path, self._deleted_message(path))
+        elif not ours_on_disk:
+            if not self._set_base(path, disk):
+                report.note(path, f"conflict - {self._unwritable[path]}")
+                return
+            record.base = record.seen = record.ref = disk
+            record.layer = None
+            record.deleted = False
+            record.note = ""
+            report.note(path, MSG_ADOPTED)
+        else:
+            ours = record.ref.data if record.ref is not None else None
+            record.layer = OutsideLayer(ours, disk.data)
+            record.seen = disk
+            record.deleted = False
+            report.note(path, MSG_KEPT)
+
+    def _prepare_records(self, tree: Tree) -> None:
+        """A record (with the original content) for every path replay may write."""
+        for path in self.base.diff(tree):
+            self._record(path)
+
+    def _sync(self, report: ReplayReport) -> ReplayReport:
+        """Save the state, then make the disk match the (pinned) draft: the replay."""
+        for attempt in range(_REPLAY_ATTEMPTS):
+            tree = self._target()
+            self._prepare_records(tree)
+            self._set_conflicts(tree)
+            if self._dirty:
+                self._save()
+            changes: list[tuple[str, FileState | None]] = []
+            for path in sorted(self._managed(tree)):
+                if path in self._conflicts:
+                    continue
+                want = self._want(path, tree)
+                if want.ok and not _same(self._seen(path), want.state):
+                    changes.append((path, want.state))
+            if self.dry_run:
+                report.would_write = [path for path, _ in changes]
+                break
+            moved_under_us, already = self._guard(changes, tree, report)
+            if moved_under_us and attempt < _REPLAY_ATTEMPTS - 1:
+                self._evaluate_all()
+                continue
+            self._write(changes, tree, report, skip=moved_under_us | already)
+            if moved_under_us:
+                self._evaluate_all()  # outcomes follow the last outside change
+            break
+        self._set_conflicts(self._target())
+        for path in sorted(self._conflicts):
+            if path not in report.conflicts:
+                report.conflicts.append(path)
+        return self._finish(report)
+
+    def _guard(self, changes: list[tuple[str, FileState | None]], tree: Tree,
+               report: ReplayReport) -> tuple[set[str], set[str]]:
+        """Compare the disk with what was last seen: (moved under us, already there).
+
+        Outside changes found are absorbed. A disk that already holds exactly what the
+        draft wants (someone made the same change) is taken as written, not rewritten.
+        """
+        moved: set[str] = set()
+        done: set[str] = set()
+        for path, wanted in changes:
+            try:
+                disk = self._read(path)
+            except DiskError as err:
+                self._unwritable[path] = err.message
+                report.note(path, f"conflict - {err.message}")
+                moved.add(path)
+                continue
+            if isinstance(disk, _Directory):
+                self._unwritable[path] = "a directory is in the way"
+                moved.add(path)
+                continue
+            if _same(disk, wanted):
+                record = self._record(path)
+                record.seen, record.ref = disk, tree.get(path)
+                done.add(path)
+            elif not _same(disk, self._seen(path)):
+                self._absorb(path, disk, report)
+                moved.add(path)
+        return moved, done
+
+    def _write(self, changes: list[tuple[str, FileState | None]], tree: Tree,
+               report: ReplayReport, *, skip: set[str]) -> None:
+        # Removals first, so a file can become a folder (and back) within one replay.
+        for path, state in sorted(changes, key=lambda item: item[1] is not None):
+            if path in skip:
+                continue
+            record = self._record(path)
+            try:
+                if state is None:
+                    remove_file(self.root, path)
+                    report.removed.append(path)
+                else:
+                    exists = record.seen is not None
+                    atomic_write(self.root, path, state.data, None if exists else state.mode)
+                    report.written.append(path)
+            except DiskError as err:
+                self._unwritable[path] = err.message
+                report.note(path, f"conflict - {err.message}")
+                continue
+            record.seen = state
+            record.ref = tree.get(path)
+            layered = record.layer is not None and record.layer.ours != (
+                record.ref.data if record.ref is not None else None)
+            if path in report.outside or layered:
+                report.rebased.append(path)
+                report.note(path, MSG_REBASED)
+
+    def _set_conflicts(self, tree: Tree) -> None:
+        self._conflicts = self._compute_conflicts(tree)
+        self._conflict_ops = {key: path for path, conflict in self._conflicts.items()
+                              for key in conflict.ops}
+
+    def _finish(self, report: ReplayReport) -> ReplayReport:
+        for path in report.conflicts:
+            conflict = self._conflicts.get(path)
+            if conflict is not None and not any(p == path for p, _ in report.events):
+                report.note(path, MSG_CONFLICT if conflict.kind is ConflictKind.OUTSIDE_EDIT
+                            or conflict.kind is ConflictKind.REBASE else conflict.message)
+        self.revision += 1
+        self.last_report = report
+        return report
+
+    def _remove_leftovers(self, leftovers: Iterable[str]) -> None:
+        for rel in leftovers:
+            with contextlib.suppress(OSError, DiskError):
+                target_path(self.root, rel).unlink()
+        if self._state_file is not None and not self._state_file.read_only:
+            self._state_file.remove_leftovers()
+
+    # -- internals: persistence ---------------------------------------------------------
+    def _save(self, *, final: bool = False) -> None:
+        if self._state_file is None or self._state_file.read_only:
+            return
+        blobs = self._state_file.blobs
+        for record in self._records.values():
+            for sha, data in blobs_of(record, with_ref=final):
+                blobs.put(data, sha)
+        self._dirty = False
+        state = ReviewState(
+            session_sha=self._session_sha,
+            root=None if self.scratch else str(self.root.resolve()),
+            log=self._log,
+            orphaned=self.orphaned,
+            ui=self.ui_state,
+            paths={path: encode_record(record)
+                   for path, record in sorted(self._records.items())},
+        )
+        self._state_file.save(state, self.loaded.file)
+
+    def _resume(self) -> None:
+        """Load the saved review, check it against the session and the disk, catch up."""
+        saved: ReviewState | None = None
+        if self._state_file is not None:
+            saved, problems = self._state_file.load()
+            self.state_problems.extend(problems)
+        if saved is not None:
+            self._load_saved(saved)
+        self._folded = fold(self._log)
+        pin = self._folded.pin
+        if pin is not None and pin >= len(self.session.turns) + 1:
+            self.state_problems.append(f"the restored checkpoint {pin} no longer exists; "
+                                       "the whole draft goes on disk")
+            self._log.append(LogEntry("restore", checkpoint=None))
+            self._folded = fold(self._log)
+            self._dirty = True
+        self._evaluate_all()
+        report = ReplayReport()
+        self._reconcile(report)
+        self._sync(report)
+
+    def _load_saved(self, saved: ReviewState) -> None:
+        assert self._state_file is not None
+        path = self._state_file.path
+        if saved.session_sha and saved.session_sha != self._session_sha:
+            self.state_problems.append(f"{self.loaded.file}: the session file changed since "
+                                       f"the review was saved; every decision was checked "
+                                       "against it")
+        if saved.root and not self.scratch and saved.root != str(self.root.resolve()):
+            self.state_problems.append(f"{path}: the review was saved for {saved.root}, and "
+                                       f"is now opened on {self.root.resolve()}")
+        self._log, orphaned, problems = reconcile_log(saved.log, self.session, path)
+        self.state_problems.extend(problems)
+        self._dirty = bool(problems)  # orphans move to their own list in the file
+        self.orphaned = [*saved.orphaned, *orphaned]
+        self.ui_state = dict(saved.ui)
+        changes: dict[str, FileState | None] = {}
+        for rel, data in saved.paths.items():
+            if normalize_or_none(rel) != rel:
+                self.state_problems.append(f"{path}: ignored the unsafe path {rel!r}")
+                continue
+            record, why = decode_record(rel, data, self._state_file.blobs)
+            if record is None:
+                self.state_problems.append(why)
+                continue
+            self._records[rel] = record
+            changes[rel] = record.base
+        self.base = self.base.apply(changes)
+
+    def _reconcile(self, report: ReplayReport) -> None:
+        """Reopened: tell our own finished or unfinished writes from outside changes."""
+        tree = self._target()
+        for path, record in sorted(self._records.items()):
+            if not record.from_state:
+                continue
+            record.from_state = False
+            try:
+                disk = self._read(path)
+            except DiskError as err:
+                self._unwritable[path] = err.message
+                record.seen = record.base
+                continue
+            if isinstance(disk, _Directory):
+                self._unwritable[path] = "a directory is in the way"
+                record.seen = record.base
+                continue
+            want = self._want(path, tree)
+            if _digest(disk) == record.saved_seen:
+                record.seen = disk  # as left; replay finishes whatever was not written yet
+            elif want.ok and _same(disk, want.state):
+                record.seen, record.ref = disk, tree.get(path)  # written, then the crash
+            elif self.scratch and _same(disk, record.base):
+                record.seen = record.ref = record.base  # a fresh scratch copy: replay
+            else:
+                # Changed while closed. What was on disk decides between a new base and an
+                # outside layer over what we had written (that needs the saved ``ref``).
+                if record.saved_seen is None and record.base is not None:
+                    record.seen = None
+                elif record.saved_seen != _digest(record.base) and record.ref is not None:
+                    record.seen = record.ref
+                else:
+                    record.seen = record.base
+                self._absorb(path, disk, report)
+        if report.outside:
+            self._evaluate_all()
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return b""

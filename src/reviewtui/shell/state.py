@@ -1,0 +1,555 @@
+"""The review state file: decisions and disk bookkeeping that survive anything.
+
+``<session file>.review.json`` (or ``--state PATH``) holds, with a format version:
+
+* ``log``: every decision as it was made, append-only. ``decide`` entries carry one or
+  more items keyed by turn, operation position, path and edit number plus a hash of the
+  operation's text; ``undo`` / ``redo`` entries step through them, so undo and redo are
+  exact and history is never rewritten; ``restore`` entries record checkpoint restores.
+* ``orphaned``: decisions whose operation no longer exists in the session file as it
+  was (its text changed): reported one by one on load, kept here, never applied.
+* ``ui``: what the workbench shows (current checkpoint, selected operation).
+* ``paths``: per path the workbench wrote or must watch: the original content (the
+  base), what it last saw on disk, what it last wrote, and any outside layer. Contents
+  live in a content-addressed blob folder beside the file (``<state>.blobs/<sha256>``),
+  written before the state that names them, so the state file itself stays small.
+
+Every save is atomic (temp file, fsync, rename, directory fsync). A state file that
+cannot be read is moved aside to ``<file>.corrupt-<timestamp>`` with a message; loading
+never raises for a bad file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from reviewtui.core.engine.decisions import Decision, OpKey, Verdict
+from reviewtui.core.errors import DiskError
+from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Operation, Session
+from reviewtui.core.rebase import OutsideLayer
+from reviewtui.core.tree import FileState
+from reviewtui.shell.disk import TEMP_SUFFIX, atomic_write
+
+STATE_FORMAT = "reviewtui-review-state"
+STATE_VERSION = 1
+_SHA_RE = re.compile(r"^[0-9a-f]{64}$")
+
+
+def default_state_path(session_file: Path) -> Path:
+    return session_file.with_name(session_file.name + ".review.json")
+
+
+def blob_dir_for(state_path: Path) -> Path:
+    name = state_path.name.removesuffix(".json")
+    return state_path.with_name(name + ".blobs")
+
+
+def op_fingerprint(op: Operation) -> str:
+    """A hash of the operation's text: a decision applies only to the text it was made on."""
+    if isinstance(op, Edit):
+        body = f"edit\0{op.path}\0{op.search}\0{op.replace}"
+    elif isinstance(op, FullFile):
+        body = f"full\0{op.path}\0{op.content}"
+    else:
+        body = f"console\0{op.text}"
+    return hashlib.sha256(body.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
+def op_label(op: Operation) -> tuple[str, int | None]:
+    """(path as written, edit number or None): how a decision names its operation."""
+    if isinstance(op, ConsoleCommand):
+        return op.text, None
+    if isinstance(op, Edit):
+        return op.path, op.label
+    return op.path, None
+
+
+# --- the decision log ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionItem:
+    turn: int
+    pos: int
+    path: str
+    edit: int | None
+    op_hash: str
+    decision: Decision
+
+    @property
+    def key(self) -> OpKey:
+        return (self.turn, self.pos)
+
+    @classmethod
+    def for_op(cls, key: OpKey, op: Operation, decision: Decision) -> DecisionItem:
+        path, edit = op_label(op)
+        return cls(key[0], key[1], path, edit, op_fingerprint(op), decision)
+
+    def describe(self) -> str:
+        edit = f", Edit {self.edit}" if self.edit is not None else ""
+        return f"turn {self.turn}, operation {self.pos + 1} ({self.path}{edit})"
+
+    def to_json(self) -> dict[str, Any]:
+        decision = self.decision
+        return {
+            "turn": self.turn, "pos": self.pos, "path": self.path, "edit": self.edit,
+            "op": self.op_hash, "verdict": str(decision.verdict),
+            "replacement": list(decision.replacement) if decision.replacement is not None
+            else None,
+            "force": decision.force,
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> DecisionItem:
+        _expect(isinstance(data, dict), "a decision is not an object")
+        replacement = data.get("replacement")
+        _expect(replacement is None or (isinstance(replacement, list)
+                and all(isinstance(x, str) for x in replacement)), "bad replacement")
+        edit = data.get("edit")
+        _expect(edit is None or isinstance(edit, int), "bad edit number")
+        decision = Decision(Verdict(_get(data, "verdict", str)),
+                            tuple(replacement) if replacement is not None else None,
+                            bool(data.get("force", False)))
+        return cls(_get(data, "turn", int), _get(data, "pos", int), _get(data, "path", str),
+                   edit, _get(data, "op", str), decision)
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    kind: str  # "decide", "undo", "redo" or "restore"
+    items: tuple[DecisionItem, ...] = ()
+    checkpoint: int | None = None  # restore: the checkpoint on disk (None: the latest)
+
+    def to_json(self) -> dict[str, Any]:
+        if self.kind == "decide":
+            return {"kind": "decide", "items": [item.to_json() for item in self.items]}
+        if self.kind == "restore":
+            return {"kind": "restore", "checkpoint": self.checkpoint}
+        return {"kind": self.kind}
+
+    @classmethod
+    def from_json(cls, data: Any) -> LogEntry:
+        _expect(isinstance(data, dict), "a log entry is not an object")
+        kind = _get(data, "kind", str)
+        if kind == "decide":
+            items = data.get("items")
+            _expect(isinstance(items, list), "a decide entry has no items")
+            return cls(kind, tuple(DecisionItem.from_json(item) for item in items))
+        if kind == "restore":
+            checkpoint = data.get("checkpoint")
+            _expect(checkpoint is None or isinstance(checkpoint, int), "bad checkpoint")
+            return cls(kind, checkpoint=checkpoint)
+        _expect(kind in ("undo", "redo"), f"unknown log entry kind {kind!r}")
+        return cls(kind)
+
+
+@dataclass(slots=True)
+class Folded:
+    """The log read from the start: decisions in force, and what undo / redo would do."""
+
+    applied: list[LogEntry] = field(default_factory=list)
+    undone: list[LogEntry] = field(default_factory=list)  # most recently undone last
+    pin: int | None = None
+
+    def decisions(self) -> dict[OpKey, Decision]:
+        out: dict[OpKey, Decision] = {}
+        for entry in self.applied:
+            for item in entry.items:
+                if item.decision.verdict is Verdict.PENDING:
+                    out.pop(item.key, None)
+                else:
+                    out[item.key] = item.decision
+        return out
+
+
+def fold(log: Iterable[LogEntry]) -> Folded:
+    folded = Folded()
+    for entry in log:
+        if entry.kind == "decide":
+            folded.applied.append(entry)
+            folded.undone.clear()
+        elif entry.kind == "undo" and folded.applied:
+            folded.undone.append(folded.applied.pop())
+        elif entry.kind == "redo" and folded.undone:
+            folded.applied.append(folded.undone.pop())
+        elif entry.kind == "restore":
+            folded.pin = entry.checkpoint
+    return folded
+
+
+# --- per-path bookkeeping ------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class PathRecord:
+    """What the workbench knows about one path it writes or wrote.
+
+    ``base``: the content the session's operations start from (None: absent);
+    ``seen``: what the workbench last saw or wrote on disk; ``ref``: the draft content
+    (without the outside layer) that ``seen`` was built from; ``layer``: an outside
+    change kept on top of the draft; ``outside``: the path changed outside during the
+    review; ``deleted``: deleted outside, so nothing may recreate it silently.
+    """
+
+    base: FileState | None
+    seen: FileState | None
+    ref: FileState | None
+    layer: OutsideLayer | None = None
+    outside: bool = False
+    deleted: bool = False
+    note: str = ""
+    # Loaded from a state file: ``seen`` is unknown until the disk is read again, and
+    # ``saved_seen`` is the hash of what was last seen (None: the file was absent).
+    from_state: bool = False
+    saved_seen: str | None = None
+
+
+@dataclass(slots=True)
+class ReviewState:
+    """Everything the state file holds, decoded (contents still as blob hashes)."""
+
+    session_sha: str = ""
+    root: str | None = None
+    log: list[LogEntry] = field(default_factory=list)
+    orphaned: list[dict[str, Any]] = field(default_factory=list)
+    ui: dict[str, Any] = field(default_factory=dict)
+    paths: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+class StateFormatError(ValueError):
+    pass
+
+
+def _expect(condition: bool, message: str) -> None:
+    if not condition:
+        raise StateFormatError(message)
+
+
+def _get(data: Mapping[str, Any], name: str, kind: type) -> Any:
+    value = data.get(name)
+    _expect(isinstance(value, kind) and not (kind is int and isinstance(value, bool)),
+            f"field {name!r} is missing or not {kind.__name__}")
+    return value
+
+
+def decode_state(doc: Any) -> ReviewState:
+    _expect(isinstance(doc, dict), "the document is not a JSON object")
+    _expect(doc.get("format") == STATE_FORMAT, "not a reviewtui review state")
+    version = doc.get("version")
+    _expect(isinstance(version, int), "no format version")
+    _expect(version <= STATE_VERSION,
+            f"format version {version} was written by a newer reviewtui")
+    session = doc.get("session")
+    _expect(isinstance(session, dict), "no session section")
+    log = doc.get("log", [])
+    _expect(isinstance(log, list), "the log is not a list")
+    orphaned = doc.get("orphaned", [])
+    _expect(isinstance(orphaned, list), "orphaned is not a list")
+    ui = doc.get("ui", {})
+    _expect(isinstance(ui, dict), "ui is not an object")
+    paths = doc.get("paths", {})
+    _expect(isinstance(paths, dict) and all(isinstance(v, dict) for v in paths.values()),
+            "paths is not an object of objects")
+    root = doc.get("root")
+    _expect(root is None or isinstance(root, str), "bad root")
+    return ReviewState(
+        session_sha=str(session.get("sha256", "")),
+        root=root,
+        log=[LogEntry.from_json(entry) for entry in log],
+        orphaned=[o for o in orphaned if isinstance(o, dict)],
+        ui=ui,
+        paths=paths,
+    )
+
+
+def encode_state(state: ReviewState, session_file: Path) -> dict[str, Any]:
+    return {
+        "format": STATE_FORMAT,
+        "version": STATE_VERSION,
+        "session": {"file": str(session_file.resolve()), "sha256": state.session_sha},
+        "root": state.root,
+        "saved_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "log": [entry.to_json() for entry in state.log],
+        "orphaned": state.orphaned,
+        "ui": state.ui,
+        "paths": state.paths,
+    }
+
+
+# --- matching a saved log to the session as it is now ----------------------------------
+
+
+def _ops_by_key(session: Session) -> dict[OpKey, Operation]:
+    return {(turn.index, pos): op for turn in session.turns
+            for pos, op in enumerate(turn.reply.ops)}
+
+
+def _relocate(item: DecisionItem, session: Session) -> DecisionItem | None:
+    """The same operation text elsewhere in its turn, if it is there exactly once."""
+    for turn in session.turns:
+        if turn.index != item.turn:
+            continue
+        hits = [pos for pos, op in enumerate(turn.reply.ops)
+                if op_fingerprint(op) == item.op_hash]
+        if len(hits) == 1:
+            return replace(item, pos=hits[0])
+    return None
+
+
+def reconcile_log(log: Sequence[LogEntry], session: Session, state_file: Path
+                  ) -> tuple[list[LogEntry], list[dict[str, Any]], list[str]]:
+    """(log to use, orphaned items, problems): every mismatch reported one by one.
+
+    When nothing is orphaned the log is returned as saved. Otherwise it is rewritten
+    into an equivalent canonical form without the orphans (the decisions in force, then
+    the undone ones followed by as many ``undo`` entries), so undo and redo still step
+    through the same decisions.
+    """
+    ops = _ops_by_key(session)
+    problems: list[str] = []
+    orphaned: list[dict[str, Any]] = []
+    changed = False
+
+    def check(item: DecisionItem) -> DecisionItem | None:
+        nonlocal changed
+        op = ops.get(item.key)
+        if op is not None and op_fingerprint(op) == item.op_hash:
+            return item
+        changed = True
+        moved = _relocate(item, session)
+        if moved is not None:
+            problems.append(f"{item.describe()}: the operation moved to position "
+                            f"{moved.pos + 1} of its turn; the decision follows it")
+            return moved
+        why = ("no longer exists in the session" if op is None
+               else "has different text in the session now")
+        problems.append(f"{item.describe()}: the operation {why}; the decision "
+                        f"({item.decision.verdict}) is kept under 'orphaned' in "
+                        f"{state_file.name} and not applied")
+        orphaned.append({**item.to_json(), "reason": why})
+        return None
+
+    checked: list[LogEntry] = []
+    for entry in log:
+        if entry.kind != "decide":
+            checked.append(entry)
+            continue
+        items = tuple(kept for kept in (check(item) for item in entry.items) if kept)
+        checked.append(replace(entry, items=items))
+    if not changed:
+        return list(log), orphaned, problems
+    folded = fold(checked)
+    canonical = [e for e in folded.applied if e.items]
+    undone = [e for e in folded.undone if e.items]
+    canonical += list(reversed(undone)) + [LogEntry("undo")] * len(undone)
+    if folded.pin is not None:
+        canonical.append(LogEntry("restore", checkpoint=folded.pin))
+    return canonical, orphaned, problems
+
+
+# --- the files -----------------------------------------------------------------------
+
+
+class BlobStore:
+    """Content-addressed, write-once file contents: ``<dir>/<sha256>``."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self._known: set[str] = set()
+
+    def put(self, data: bytes, sha: str | None = None) -> str:
+        """Store ``data`` (``sha``: its sha256, when the caller already has it)."""
+        sha = sha or hashlib.sha256(data).hexdigest()
+        if sha in self._known:
+            return sha
+        if not (self.directory / sha).is_file():
+            self.directory.mkdir(parents=True, exist_ok=True)
+            atomic_write(self.directory, sha, data, 0o600)
+        self._known.add(sha)
+        return sha
+
+    def get(self, sha: str) -> bytes | None:
+        if not _SHA_RE.match(sha):
+            return None
+        try:
+            data = (self.directory / sha).read_bytes()
+        except OSError:
+            return None
+        if hashlib.sha256(data).hexdigest() != sha:
+            return None  # damaged: better unknown than wrong
+        self._known.add(sha)
+        return data
+
+    def collect(self, keep: set[str]) -> int:
+        """Remove blobs nothing refers to any more; returns how many went."""
+        removed = 0
+        if not self.directory.is_dir():
+            return 0
+        for entry in self.directory.iterdir():
+            if _SHA_RE.match(entry.name) and entry.name not in keep:
+                with contextlib.suppress(OSError):
+                    entry.unlink()
+                    self._known.discard(entry.name)
+                    removed += 1
+        return removed
+
+
+class StateFile:
+    """Loading (never raising for a bad file) and atomic saving of one state file."""
+
+    def __init__(self, path: Path, *, read_only: bool = False) -> None:
+        self.path = path
+        self.read_only = read_only  # load it, never write it (previews)
+        self.blobs = BlobStore(blob_dir_for(path))
+
+    def load(self) -> tuple[ReviewState | None, list[str]]:
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            return None, []
+        except OSError as exc:
+            return None, [f"{self.path}: cannot read the review state ({exc.strerror}); "
+                          "starting without it"]
+        try:
+            return decode_state(json.loads(raw.decode("utf-8"))), []
+        except (ValueError, KeyError, TypeError) as exc:  # JSON, UTF-8, shape, verdict
+            return None, [self._move_aside(str(exc) or type(exc).__name__)]
+
+    def _move_aside(self, why: str) -> str:
+        stamp = time.strftime("%Y%m%dT%H%M%S")
+        aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
+        n = 1
+        while aside.exists():
+            n += 1
+            aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{n}")
+        try:
+            os.replace(self.path, aside)
+        except OSError as exc:
+            return (f"{self.path}: the review state cannot be read ({why}) nor moved aside "
+                    f"({exc.strerror}); starting a fresh review")
+        return (f"{self.path}: the review state cannot be read ({why}); it was moved aside "
+                f"to {aside.name} and a fresh review starts")
+
+    def remove_leftovers(self) -> None:
+        """Temp files of saves (and blob writes) that a killed process left behind."""
+        pattern = f".{self.path.name}.*{TEMP_SUFFIX}"
+        leftovers = list(self.path.parent.glob(pattern))
+        if self.blobs.directory.is_dir():
+            leftovers += self.blobs.directory.glob(f"*{TEMP_SUFFIX}")
+        for leftover in leftovers:
+            with contextlib.suppress(OSError):
+                leftover.unlink()
+
+    def save(self, state: ReviewState, session_file: Path) -> None:
+        doc = encode_state(state, session_file)
+        data = json.dumps(doc, indent=1, ensure_ascii=False).encode("utf-8") + b"\n"
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise DiskError(f"cannot create the folder for the review state: {exc.strerror}",
+                            source=str(self.path), rule="state") from None
+        atomic_write(self.path.parent, self.path.name, data, 0o644)
+
+
+# --- path records <-> JSON -------------------------------------------------------------
+
+
+def _content_json(state: FileState | None) -> dict[str, Any] | None:
+    return None if state is None else {"sha": state.digest, "mode": state.mode}
+
+
+def encode_record(record: PathRecord) -> dict[str, Any]:
+    """Contents as blob references; the caller writes the blobs first (see ``blobs_of``)."""
+    seen = record.seen
+    data: dict[str, Any] = {
+        "base": _content_json(record.base),
+        "seen": None if seen is None else seen.digest,
+        "ref": _content_json(record.ref),
+        "outside": record.outside,
+        "deleted": record.deleted,
+    }
+    if record.layer is not None:
+        data["layer"] = {"ours": _sha_or_none(record.layer.ours),
+                         "theirs": _sha_or_none(record.layer.theirs)}
+    if record.note:
+        data["note"] = record.note
+    return data
+
+
+def _sha_or_none(data: bytes | None) -> str | None:
+    return None if data is None else hashlib.sha256(data).hexdigest()
+
+
+def blobs_of(record: PathRecord, *, with_ref: bool = True) -> list[tuple[str, bytes]]:
+    """(sha256, content) that ``encode_record`` refers to: they go to the blob store first.
+
+    ``ref`` (what was last written, before any outside layer) is only needed to tell an
+    outside change made while the review was closed, so saves during the review may skip
+    it (a content blob per write would double the writes); :meth:`Review.close` stores it.
+    Without it, such a change is taken as the file's new base.
+    """
+    wanted = (record.base, record.ref) if with_ref else (record.base,)
+    out = [(s.digest, s.data) for s in wanted if s is not None]
+    if record.layer is not None:
+        out += [(hashlib.sha256(d).hexdigest(), d)
+                for d in (record.layer.ours, record.layer.theirs) if d is not None]
+    return out
+
+
+class MissingBlob(Exception):
+    pass
+
+
+def _content_from(data: Any, blobs: BlobStore) -> FileState | None:
+    if data is None:
+        return None
+    _expect(isinstance(data, dict), "a content reference is not an object")
+    raw = blobs.get(_get(data, "sha", str))
+    if raw is None:
+        raise MissingBlob(str(data.get("sha")))
+    return FileState.from_bytes(raw, mode=_get(data, "mode", int))
+
+
+def _bytes_from(sha: Any, blobs: BlobStore) -> bytes | None:
+    if sha is None:
+        return None
+    _expect(isinstance(sha, str), "a layer side is not a hash")
+    raw = blobs.get(sha)
+    if raw is None:
+        raise MissingBlob(sha)
+    return raw
+
+
+def decode_record(path: str, data: Mapping[str, Any], blobs: BlobStore
+                  ) -> tuple[PathRecord | None, str]:
+    """A saved record, or (None, why) when its contents cannot be recovered."""
+    try:
+        base = _content_from(data.get("base"), blobs)
+        seen = data.get("seen")
+        _expect(seen is None or isinstance(seen, str), "bad seen hash")
+        try:
+            ref = _content_from(data.get("ref"), blobs)
+        except MissingBlob:
+            ref = None  # only needed to tell an outside change while closed; see Review
+        layer = None
+        if isinstance(data.get("layer"), dict):
+            layer = OutsideLayer(_bytes_from(data["layer"].get("ours"), blobs),
+                                 _bytes_from(data["layer"].get("theirs"), blobs))
+    except MissingBlob as exc:
+        return None, (f"{path}: the saved original content (blob {str(exc)[:12]}) is "
+                      "missing; the file on disk is taken as its base")
+    except StateFormatError as exc:
+        return None, f"{path}: unreadable bookkeeping ({exc}); the file on disk is its base"
+    record = PathRecord(base=base, seen=None, ref=ref, layer=layer,
+                        outside=bool(data.get("outside")), deleted=bool(data.get("deleted")),
+                        note=str(data.get("note", "")), from_state=True, saved_seen=seen)
+    return record, ""

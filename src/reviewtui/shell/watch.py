@@ -1,0 +1,139 @@
+"""Watching the project root for outside changes: ``async for paths in watch_root(root)``.
+
+watchfiles' default debounce (1.6 s) is far too slow for a workbench that should show
+an outside change within about 300 ms, so the debounce is 50 ms, checked every 10 ms.
+Skipped: version control and tool folders (``.git/``, ``.venv/``, ``node_modules/``,
+``__pycache__/`` and the like), the temporary files of our own atomic writes
+(``*.reviewtui-tmp``), review state files, editor swap and backup files, and whatever
+the root's ``.gitignore`` ignores (see :mod:`reviewtui.core.gitignore` for the subset
+understood; the file is re-read when it changes). The review's own writes still reach
+:meth:`Review.outside_changed`, which recognises them by content hash.
+
+Errors are raised, never swallowed: a root that is removed, or a watcher the system
+refuses (too many files), ends the iteration with :class:`WatchError`. Headless use is
+a plain asyncio task: see :func:`follow_review`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator, Callable, Iterable
+from pathlib import Path
+from typing import Protocol
+
+import watchfiles
+
+from reviewtui.core.errors import WatchError
+from reviewtui.core.gitignore import GitIgnore
+from reviewtui.shell.disk import SKIP_DIRS
+from reviewtui.shell.replay import ReplayReport
+
+DEBOUNCE_MS = 50
+STEP_MS = 10
+# How often the watcher wakes with nothing to report, to notice a vanished root.
+_IDLE_CHECK_MS = 500
+IGNORED_DIRS = SKIP_DIRS | {".tox", ".idea", ".hypothesis", ".nox"}
+_IGNORED_NAMES = re.compile(
+    r"(\.reviewtui-tmp|\.review\.json|\.review\.json\.corrupt-[\w-]+|\.py[cod]|\.sw.|~)$"
+    r"|^(\.#.*|\.DS_Store|4913)$"  # 4913: the probe file vim writes before saving
+)
+
+
+class ChangeFilter:
+    """The watchfiles filter: False for anything the workbench does not care about."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root.resolve()
+        self.gitignore = GitIgnore()
+        self.reload()
+
+    def reload(self) -> None:
+        try:
+            text = (self.root / ".gitignore").read_text("utf-8", errors="replace")
+        except OSError:
+            text = ""
+        self.gitignore = GitIgnore.from_text(text)
+
+    def relative(self, path: str) -> str | None:
+        try:
+            rel = Path(path).resolve().relative_to(self.root)
+        except (ValueError, OSError):
+            try:
+                rel = Path(path).relative_to(self.root)
+            except ValueError:
+                return None
+        text = rel.as_posix()
+        return None if text == "." else text
+
+    def wanted(self, rel: str, *, is_dir: bool = False) -> bool:
+        parts = rel.split("/")
+        if any(part in IGNORED_DIRS or part.endswith(".review.blobs") for part in parts):
+            return False
+        if _IGNORED_NAMES.search(parts[-1]):
+            return False
+        return not self.gitignore.ignored(rel, is_dir=is_dir)
+
+    def __call__(self, change: watchfiles.Change, path: str) -> bool:
+        rel = self.relative(path)
+        if rel is None:
+            return True  # the root itself: its removal must get through
+        is_dir = change is not watchfiles.Change.deleted and Path(path).is_dir()
+        return self.wanted(rel, is_dir=is_dir)
+
+
+async def watch_root(root: Path, *, stop_event: asyncio.Event | None = None,
+                     debounce_ms: int = DEBOUNCE_MS, step_ms: int = STEP_MS
+                     ) -> AsyncIterator[set[str]]:
+    """Yield sets of root-relative POSIX paths that changed, until ``stop_event`` is set.
+
+    Raises :class:`WatchError` when the root disappears or cannot be watched.
+    """
+    root = Path(root)
+    if not root.is_dir():
+        raise WatchError("cannot watch: the project root is not a directory", source=str(root),
+                         rule="watch")
+    change_filter = ChangeFilter(root)
+    try:
+        async for changes in watchfiles.awatch(
+            root, watch_filter=change_filter, debounce=debounce_ms, step=step_ms,
+            stop_event=stop_event, rust_timeout=_IDLE_CHECK_MS, yield_on_timeout=True,
+            recursive=True,
+        ):
+            if not root.is_dir():
+                raise WatchError("the project root was removed or moved away; the watcher "
+                                 "stopped", source=str(root), rule="watch")
+            paths = {rel for _, path in changes
+                     if (rel := change_filter.relative(path)) is not None}
+            if ".gitignore" in paths:
+                change_filter.reload()
+            if paths:
+                yield paths
+    except WatchError:
+        raise
+    except (OSError, RuntimeError) as exc:  # the notify backend's errors: limits, removal
+        raise WatchError(f"the file watcher failed: {exc}", source=str(root),
+                         rule="watch") from exc
+
+
+class Reviewing(Protocol):
+    """What :func:`follow_review` needs from a :class:`~reviewtui.shell.review.Review`."""
+
+    @property
+    def root(self) -> Path: ...
+
+    def outside_changed(self, paths: Iterable[str]) -> ReplayReport: ...
+
+
+async def follow_review(review: Reviewing, *, stop_event: asyncio.Event,
+                        on_report: Callable[[ReplayReport], None] | None = None,
+                        debounce_ms: int = DEBOUNCE_MS) -> None:
+    """Feed the watcher's changes to ``review.outside_changed`` until ``stop_event``.
+
+    Run it as a task: ``asyncio.create_task(follow_review(review, stop_event=stop))``.
+    The review's disk work runs in a thread so the loop keeps watching meanwhile.
+    """
+    async for paths in watch_root(review.root, stop_event=stop_event, debounce_ms=debounce_ms):
+        report = await asyncio.to_thread(review.outside_changed, paths)
+        if on_report is not None:
+            on_report(report)

@@ -1,0 +1,80 @@
+"""Helpers for the disk-side tests: sessions written as Markdown, projects as real folders."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Ed:
+    """One search/replace edit (text without the trailing newline of the block)."""
+
+    path: str
+    search: str
+    replace: str
+
+
+@dataclass(frozen=True)
+class Full:
+    path: str
+    content: str  # each line ends with "\n"
+
+
+@dataclass(frozen=True)
+class Cmd:
+    text: str  # e.g. ":rm notes/a.tmp"
+
+
+Op = Ed | Full | Cmd
+
+
+def session_text(turns: Sequence[Sequence[Op]], title: str = "test") -> str:
+    out = [f"# Session: {title}\n"]
+    for number, ops in enumerate(turns, start=1):
+        out.append(f"\n## Turn {number}\n> request {number}\n")
+        commands = [op.text for op in ops if isinstance(op, Cmd)]
+        if commands:
+            out.append("\n```console\n" + "\n".join(commands) + "\n```\n")
+        changed: list[str] = []
+        current = None
+        for op in ops:
+            if isinstance(op, Cmd):
+                continue
+            if op.path != current:
+                out.append(f"\n--- File: {op.path} ---\n")
+                current = op.path
+                changed.append(op.path)
+            if isinstance(op, Ed):
+                out.append(f"<<<<<<< SEARCH\n{op.search}\n=======\n{op.replace}\n"
+                           ">>>>>>> REPLACE\n")
+            else:
+                out.append(f"```text\n{op.content}```\n")
+        out.append("\n### Changed files:\n" + "".join(f"- {p}\n" for p in changed or ["x"]))
+    return "".join(out)
+
+
+def write_session(directory: Path, turns: Sequence[Sequence[Op]], name: str = "s.md") -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / name
+    path.write_text(session_text(turns))
+    return path
+
+
+def make_project(root: Path, files: dict[str, str | bytes]) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    for rel, content in files.items():
+        target = root / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, str):
+            target.write_bytes(content.encode())
+        else:
+            target.write_bytes(content)
+    return root
+
+
+def tree_bytes(root: Path) -> dict[str, bytes]:
+    """Every regular file under ``root`` (no symlinks followed), by relative path."""
+    return {p.relative_to(root).as_posix(): p.read_bytes()
+            for p in sorted(root.rglob("*")) if p.is_file() and not p.is_symlink()}

@@ -1,0 +1,111 @@
+"""``reviewtui apply`` on the review's replay path, and ``reviewtui restore``."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from diskkit import Ed, Full, make_project, tree_bytes, write_session
+
+from reviewtui.cli import main
+from reviewtui.core.engine import Decision
+from reviewtui.shell.review import Review
+
+REPO = Path(__file__).resolve().parents[2]
+TOUR = REPO / "sample_sessions" / "workshop-tour"
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(args)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_apply_with_state_then_restore_each_checkpoint(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "proj"
+    shutil.copytree(TOUR / "base", root)
+    original = tree_bytes(root)
+    state = tmp_path / "tour.review.json"
+    code, out, _ = run(["apply", str(TOUR), "--root", str(root), "--yes", "--state",
+                        str(state)], capsys)
+    assert code == 0, out
+    assert "12 of 12 operations applied" in out
+    applied = tree_bytes(root)
+    # Without --yes: the list, an error, and nothing written (not even the state).
+    saved = state.read_bytes()
+    code, out, err = run(["restore", str(TOUR), "--root", str(root), "--checkpoint", "1",
+                          "--state", str(state)], capsys)
+    assert code == 2
+    assert "pass --yes" in err
+    assert f"{root / 'CHANGELOG.md'}: would remove" in out
+    assert f"{root / 'greeter/core.py'}: would create" in out  # moved back
+    assert f"{root / 'greeter/greeting.py'}: would remove" in out
+    assert tree_bytes(root) == applied
+    assert state.read_bytes() == saved
+    code, out, _ = run(["restore", str(TOUR), "--root", str(root), "--checkpoint", "1",
+                        "--yes", "--state", str(state)], capsys)
+    assert code == 0, out
+    assert "checkpoint 1 restored" in out
+    after_one = tree_bytes(root)
+    assert 'return f"Hello, {name}!"' in after_one["greeter/core.py"].decode()
+    assert "CHANGELOG.md" not in after_one
+    assert "greeter/greeting.py" not in after_one
+    code, _, _ = run(["restore", str(TOUR), "--root", str(root), "--checkpoint", "0",
+                      "--yes", "--state", str(state)], capsys)
+    assert code == 0
+    assert tree_bytes(root) == original
+    code, _, _ = run(["restore", str(TOUR), "--root", str(root), "--checkpoint", "5",
+                      "--yes", "--state", str(state)], capsys)
+    assert code == 0
+    assert tree_bytes(root) == applied
+    # The workbench resumes what apply decided.
+    with Review.open(TOUR, root, state_path=state) as review:
+        assert len(review.decisions) == 12
+        assert review.disk_checkpoint is None
+
+
+@pytest.mark.parametrize(("extra", "needle"), [
+    ([], "no review state at"),
+    (["--checkpoint", "9"], "--checkpoint 9 is outside 0-1"),
+])
+def test_restore_errors_are_messages(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                     extra: list[str], needle: str) -> None:
+    session = write_session(tmp_path / "s", [[Ed("a.txt", "a", "b")]])
+    root = make_project(tmp_path / "proj", {"a.txt": "a\n"})
+    args = ["restore", str(session), "--root", str(root), "--yes"]
+    if extra:
+        with Review.open(session, root) as review:
+            review.decide((1, 0), Decision.accept())
+        args += extra
+    else:
+        args += ["--checkpoint", "0"]
+    code, _, err = run(args, capsys)
+    assert code == 2
+    assert needle in err
+    assert "Traceback" not in err
+
+
+def test_apply_reports_conflicts_with_the_review_messages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    session = write_session(tmp_path / "s", [[Ed("a.txt", "a", "b"), Full("n.txt", "new\n")]])
+    root = make_project(tmp_path / "proj", {"a.txt": "a\n"})
+    state = tmp_path / "st.json"
+    code, _, _ = run(["apply", str(session), "--root", str(root), "--yes", "--state",
+                      str(state)], capsys)
+    assert code == 0
+    # Deleted outside while nothing watched; apply again resumes the review and reports it.
+    (root / "n.txt").unlink()
+    code, out, _ = run(["apply", str(session), "--root", str(root), "--yes", "--state",
+                        str(state), "--json"], capsys)
+    doc = json.loads(out)
+    assert code == 1
+    assert doc["conflicts"] == ["n.txt"]
+    assert any(m.startswith(f"{root / 'n.txt'}: n.txt was deleted outside the workbench")
+               for m in doc["messages"])
+    assert not (root / "n.txt").exists()
+    assert (root / "a.txt").read_text() == "b\n"

@@ -1,0 +1,175 @@
+"""Snapshot tests of the workbench (SVGs under the top-level snapshots/ folder).
+
+Plain ``def`` tests: ``snap_compare`` runs the app itself. Every app is opened in
+dry-run mode on a temporary copy, with the watcher off and a fixed theme and size, so
+the pictures depend on nothing but the code. Each committed SVG was looked at.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from reviewtui.shell.review import Review
+from reviewtui.ui.app import ReviewApp
+from reviewtui.ui.screens.main import MainScreen
+
+REPO = Path(__file__).resolve().parents[2]
+TOUR = REPO / "sample_sessions" / "workshop-tour"
+GALLERY = REPO / "tests" / "fixtures" / "gallery"
+
+SnapCompare = Callable[..., bool]
+
+
+def make_app(source: Path, tmp_path: Path, *, dry_run: bool = True) -> ReviewApp:
+    session = tmp_path / "session"
+    shutil.copytree(source, session, ignore=shutil.ignore_patterns("base"))
+    root = tmp_path / "root"
+    shutil.copytree(source / "base", root)
+    review = Review.open(session, root, dry_run=dry_run)
+    return ReviewApp(review, watch=False)
+
+
+def select(turn_pos: int, op_pos: int) -> Callable[[Pilot[Any]], Any]:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        screen = pilot.app.screen
+        assert isinstance(screen, MainScreen)
+        screen.select(turn_pos, op_pos)
+        await pilot.pause()
+
+    return run_before
+
+
+def test_demo_session_on_open(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    assert snap_compare(make_app(TOUR, tmp_path), terminal_size=(120, 40))
+
+
+def test_exact_edit(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    assert snap_compare(make_app(TOUR, tmp_path), terminal_size=(120, 40),
+                        run_before=select(2, 1))
+
+
+def test_fuzzy_edit_with_hint(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    assert snap_compare(make_app(GALLERY, tmp_path), terminal_size=(120, 40),
+                        run_before=select(0, 0))
+
+
+def test_not_found_with_candidates(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    assert snap_compare(make_app(GALLERY, tmp_path), terminal_size=(120, 40),
+                        run_before=select(1, 0))
+
+
+def test_ambiguous(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    assert snap_compare(make_app(GALLERY, tmp_path), terminal_size=(120, 40),
+                        run_before=select(1, 1))
+
+
+def test_needs_review(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    assert snap_compare(make_app(GALLERY, tmp_path), terminal_size=(120, 40),
+                        run_before=select(1, 2))
+
+
+@pytest.mark.parametrize(("op_pos", "name"), [(0, "path"), (1, "binary"), (3, "duplicate")])
+def test_refused(snap_compare: SnapCompare, tmp_path: Path, op_pos: int, name: str) -> None:
+    assert snap_compare(make_app(GALLERY, tmp_path), terminal_size=(120, 40),
+                        run_before=select(2, op_pos))
+
+
+def test_console_commands(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    assert snap_compare(make_app(GALLERY, tmp_path), terminal_size=(120, 40),
+                        run_before=select(3, 0))
+
+
+def test_full_new_file(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    assert snap_compare(make_app(GALLERY, tmp_path), terminal_size=(120, 40),
+                        run_before=select(3, 2))
+
+
+def test_conflict(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    app = make_app(TOUR, tmp_path, dry_run=False)
+    root = tmp_path / "root"
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await pilot.press("y")
+        await pilot.pause()
+        target = root / "greeter" / "core.py"
+        target.write_text(target.read_text().replace("Hello", "Howdy"))
+        from reviewtui.ui.messages import FilesChanged
+
+        pilot.app.post_message(FilesChanged(frozenset({"greeter/core.py"})))
+        await pilot.pause()
+        screen = pilot.app.screen
+        assert isinstance(screen, MainScreen)
+        screen.select(0, 0)
+        await pilot.press("n")
+        await pilot.pause()
+        screen.select(0, 0)
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
+
+
+def test_edit_in_place_modal(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await pilot.press("e")
+        await pilot.pause()
+        from textual.widgets import TextArea
+
+        pilot.app.screen.query_one(TextArea).cursor_blink = False
+
+    assert snap_compare(make_app(TOUR, tmp_path), terminal_size=(120, 40),
+                        run_before=run_before)
+
+
+def test_help(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    assert snap_compare(make_app(TOUR, tmp_path), terminal_size=(120, 40),
+                        press=["question_mark"])
+
+
+def test_findings_panel(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        screen = pilot.app.screen
+        assert isinstance(screen, MainScreen)
+        await pilot.app.workers.wait_for_complete()
+        screen.select(1, 0)
+        await pilot.press("f")
+        await pilot.pause()
+
+    assert snap_compare(make_app(GALLERY, tmp_path), terminal_size=(120, 40),
+                        run_before=run_before)
+
+
+def test_raw_reply_view(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await pilot.app.workers.wait_for_complete()
+        screen = pilot.app.screen
+        assert isinstance(screen, MainScreen)
+        screen.select(1, 0)
+        await pilot.press("r")
+        await pilot.pause()
+
+    assert snap_compare(make_app(GALLERY, tmp_path), terminal_size=(120, 40),
+                        run_before=run_before)
+
+
+def test_first_checkpoint(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    assert snap_compare(make_app(TOUR, tmp_path), terminal_size=(120, 40),
+                        press=["comma"])
+
+
+def test_last_checkpoint(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    assert snap_compare(make_app(TOUR, tmp_path), terminal_size=(120, 40),
+                        press=["full_stop"] * 5)
+
+
+def test_unified_at_80x24(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    assert snap_compare(make_app(TOUR, tmp_path), terminal_size=(80, 24))
+
+
+def test_tiny_60x20(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    assert snap_compare(make_app(TOUR, tmp_path), terminal_size=(60, 20))
