@@ -196,3 +196,36 @@ def test_apply_skips_what_does_not_apply_and_exits_1(
     assert "not_found" in out
     assert "0 of 2 operations applied" in out
     assert (root / "app.py").read_text() == "x = 1\ny = 2\nx = 1\n"
+
+
+def test_scratch_review_never_touches_the_sample() -> None:
+    from reviewtui.core.engine import Decision
+    from reviewtui.shell.review import Review
+
+    before = sorted(str(p.relative_to(TOUR)) for p in TOUR.rglob("*"))
+    with Review.open(TOUR) as review:
+        assert review.scratch
+        review.decide((1, 0), Decision.accept())
+        root = review.root
+        assert 'Hello, {name}' in (root / "greeter/core.py").read_text()
+    after = sorted(str(p.relative_to(TOUR)) for p in TOUR.rglob("*"))
+    assert after == before
+    shutil.rmtree(root)
+    root.with_name(root.name + ".review.json").unlink()
+
+
+def test_session_path_alone_means_open(monkeypatch: pytest.MonkeyPatch) -> None:
+    from reviewtui import cli
+    from reviewtui.cli import commands
+
+    seen: dict[str, object] = {}
+
+    def fake_open(args: object) -> int:
+        seen["args"] = args
+        return 0
+
+    monkeypatch.setattr(commands, "open_workbench", fake_open)
+    assert cli.main([str(TOUR), "--dry-run"]) == 0
+    args = seen["args"]
+    assert getattr(args, "session") == str(TOUR)
+    assert getattr(args, "dry_run") is True

@@ -267,3 +267,31 @@ def test_matcher_engine_and_lint_agree(line: str, path: str, elision: bool,
     assert is_marker([line], 0, "app.js") is expected
     assert (matcher_refuses(line), engine_refuses(line), lint_flags(line)) == (
         expected, expected, expected)
+
+
+@pytest.mark.parametrize(("path", "old", "new"), [
+    # A new Protocol method whose body is a docstring and Ellipsis: the file had no "...".
+    ("greeter.py", "class Greeter(Protocol):\n    name: str\n",
+     "class Greeter(Protocol):\n    name: str\n\n    def greet(self) -> str:\n"
+     '        """Say hello."""\n        ...\n'),
+    ("compose.yml", "a: 1\n", "a: 1\n...\n"),
+    ("app.py", "x = 1\n", 'print("The rest of the file is unchanged")\n'),
+    ("test_x.py", "", '"""\n>>> for i in range(2):\n...     print(i)\n...\n0\n1\n"""\n'),
+])
+def test_full_files_that_only_look_truncated_are_written(path: str, old: str,
+                                                         new: str) -> None:
+    tree = Tree.from_files({path: FileState.from_text(old)})
+    op = FullFile(path, tuple(new.splitlines()), Span(1, 1))
+    outcome, proposal = evaluate_full_file(tree, op, FileContext())
+    assert outcome.status is Status.APPLIED
+    assert proposal is not None
+
+
+def test_full_file_eliding_the_middle_of_a_python_function_is_refused() -> None:
+    old = "def f():\n    x = 1\n    y = 2\n    return x + y\n"
+    tree = Tree.from_files({"app.py": FileState.from_text(old)})
+    op = FullFile("app.py", ("def f():", "    x = 1", "    ...", "    return x + y"),
+                  Span(1, 4))
+    outcome, proposal = evaluate_full_file(tree, op, FileContext())
+    assert (outcome.status, outcome.rule, proposal) == (
+        Status.REFUSED, "truncation-placeholder", None)

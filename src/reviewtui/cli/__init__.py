@@ -57,24 +57,47 @@ def build_parser() -> argparse.ArgumentParser:
     restore.add_argument("--state", help="the review state file (default: "
                          "<session file>.review.json)")
 
-    sub.add_parser("demo", help="the bundled workshop-tour session")
+    review = sub.add_parser("open", help="review a session in the workbench (the default)")
+    review.add_argument("session", help="a session file or a session directory")
+    review.add_argument("--root", help="the project to write to (default: a scratch copy of "
+                        "the session directory's base/)")
+    review.add_argument("--dry-run", action="store_true",
+                        help="never write to disk (workshops, demos)")
+    review.add_argument("--state", help="the review state file (default: "
+                        "<session file>.review.json)")
+    review.add_argument("--no-watch", action="store_true",
+                        help="do not watch the project for outside changes")
+
+    demo = sub.add_parser("demo", help="the bundled workshop-tour session, on a scratch copy")
+    demo.add_argument("--dry-run", action="store_true", help="never write, even to the copy")
     return parser
+
+
+COMMANDS = frozenset({"check", "lint", "apply", "restore", "open", "demo"})
+
+
+def _with_default_command(argv: list[str]) -> list[str]:
+    """``reviewtui SESSION`` means ``reviewtui open SESSION``."""
+    if argv and argv[0] not in COMMANDS and not argv[0].startswith("-"):
+        return ["open", *argv]
+    return argv
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     from reviewtui.cli import commands
 
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_with_default_command(list(sys.argv[1:] if argv is None else argv)))
     handlers = {
         "check": commands.check,
         "lint": commands.lint,
         "apply": commands.apply,
         "restore": commands.restore,
+        "open": commands.open_workbench,
         "demo": commands.demo,
     }
     if args.command is None:
-        return commands.demo(args)
+        args = parser.parse_args(["demo"])
     try:
         return handlers[args.command](args)
     except ReviewtuiError as err:

@@ -192,7 +192,23 @@ def _print_problems(review: Review) -> None:
         print(f"reviewtui: {problem}", file=sys.stderr)
 
 
+def open_workbench(args: argparse.Namespace) -> int:
+    from reviewtui.ui.app import ReviewApp
+
+    root = Path(args.root) if args.root else None
+    state = Path(args.state) if args.state else None
+    review = Review.open(args.session, root, dry_run=args.dry_run, state_path=state)
+    try:
+        ReviewApp(review, watch=not args.no_watch).run()
+    finally:
+        review.close()
+    if review.scratch:
+        print(f"reviewed on a scratch copy: {review.root}")
+    return EXIT_OK
+
+
 def demo(args: argparse.Namespace) -> int:
-    """Until the workbench lands, the demo is ``check`` on the workshop tour."""
-    ns = argparse.Namespace(session=str(DEMO_SESSION), root=None, json=False)
-    return check(ns)
+    """The workshop tour in the workbench, on a scratch copy: the sample stays untouched."""
+    ns = argparse.Namespace(session=str(DEMO_SESSION), root=None, state=None,
+                            dry_run=getattr(args, "dry_run", False), no_watch=False)
+    return open_workbench(ns)

@@ -69,8 +69,8 @@ _OMISSION_WORDS = frozenset({
     "existing", "unchanged", "remaining", "remainder", "omitted", "elided", "truncated",
     "snip", "snipped", "etc",
 })
-# ... and words that do so only first, right after (or before) the ellipsis: "# ... other
-# methods", "// rest of your options ..."; "# cache the rest ..." is a comment.
+# ... and words that do so only as the first word beside it: "# ... other methods",
+# "// rest of your options ..."; "# cache the rest ..." is a comment.
 _OMISSION_LEADS = frozenset({
     "rest", "other", "others", "more", "your", "previous", "original", "same", "keep",
     "all", "everything",
@@ -84,7 +84,7 @@ _KIND = (r"(?:code|codes|file|function|functions|method|methods|class|classes|mo
          r"component|components|implementation|body|logic|lines?|content|fields|imports|"
          r"tests|props|styles|markup|cases|handlers|definitions|properties|config|"
          r"configuration|options|arguments|helpers|setup|stuff)")
-_STATE = (r"(?:(?:is|are|remains?|remain|stays?|goes|go|was|were|left|kept)\s+)?"
+_STATE = (r"(?:(?:is|are|remains?|stays?|goes|go|was|were|left|kept)\s+)?"
           r"(?:unchanged|the\s+same|as\s+(?:before|is)|omitted|elided|truncated|"
           r"not\s+shown|intact|here|kept|above|below)")
 _LEAD = r"(?:(?:keep|leave)\s+)?(?:all\s+)?(?:(?:the|your|our|my|this)\s+)?"
@@ -93,7 +93,7 @@ _PHRASE = re.compile(
         # rest of the file / the remainder of your existing code [is unchanged]
         {_LEAD}(?:rest|remainder)\s+of\s+(?:(?:the|your|this)\s+)?(?:\w+\s+)?{_KIND}
             (?:\s+{_STATE})?
-        # existing code [here] / unchanged imports (alone they are markers) ...
+        # existing code / unchanged imports: placeholders even with no state said ...
       | {_LEAD}(?:existing|unchanged)\s+(?:\w+\s+)?{_KIND}(?:\s+{_STATE})?
         # ... but "previous implementation", "other methods", "old code", "remaining
         # lines" label real code too, so they need a state: "other methods unchanged"
@@ -109,6 +109,12 @@ _PHRASE = re.compile(
       | (?:omitted|elided|truncated|snipped?)
     )(?:\s+for\s+brevity)?""",
     re.IGNORECASE | re.VERBOSE,
+)
+# Every phrase above holds one of these: most lines of code leave on this cheap search.
+_PHRASE_CUE = re.compile(
+    r"rest|remainder|existing|unchanged|previous|original|remaining|old|other|else|omitted"
+    r"|elided|truncated|snip|here|same|as\s+(?:before|is)|not\s+shown",
+    re.IGNORECASE,
 )
 # A bare line of prose (no comment marker) is a placeholder only in the unmistakable
 # forms: docstrings are full of sentences such as "other arguments stay the same." and
@@ -189,6 +195,8 @@ def _is_phrase(line: str) -> bool:
     """A comment (or a bare line of prose) saying code was left out, without an ellipsis
     standing alone: ``# rest of file unchanged``, ``// your code here``."""
     text = _text(line)
+    if _PHRASE_CUE.search(text) is None:
+        return False
     body, wrapped = _unwrap(text)
     if not wrapped and _CODE.search(body):
         return False  # print("rest of file unchanged") is code

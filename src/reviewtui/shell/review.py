@@ -218,6 +218,10 @@ class Review:
                 persist = state_path is not None or not dry_run or read_only_state
             state_file = None
             if persist:
+                if state_path is None and scratch:
+                    # A scratch review keeps its state beside the copy: samples and demos
+                    # are never modified, and each copy starts fresh.
+                    state_path = root.with_name(root.name + ".review.json")
                 state_file = StateFile(state_path or default_state_path(loaded.file),
                                        read_only=read_only_state)
             review = cls(loaded, project, root=root, dry_run=dry_run, state_file=state_file,
