@@ -509,10 +509,11 @@ def test_failed_structural_commands_name_their_rule() -> None:
 
 def test_pending_ops_do_not_join_when_policy_is_decided_only() -> None:
     r = run(EDIT_GREETING, {"app.py": APP_PY}, policy=Policy.decided_only())
-    assert statuses(r) == ["applied"]
+    assert statuses(r) == ["skipped"]  # never evaluated: it cannot land under this policy
     assert not r.turns[0].results[0].landed
     assert data(r, "app.py") == APP_PY.encode()
     r.decide((1, 0), Decision.accept())
+    assert statuses(r) == ["applied"]
     assert data(r, "app.py") == APP_PY.replace("Helo", "Hello").encode()
 
 

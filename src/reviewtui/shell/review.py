@@ -177,6 +177,8 @@ class Review:
         self._closed = False
         self._session_lines: list[str] | None = None
         self._session_sha = hashlib.sha256(_read_bytes(loaded.file)).hexdigest()
+        # Turn number -> position: the UI asks for thousands of results per repaint.
+        self._turn_positions = {turn.index: pos for pos, turn in enumerate(self.session.turns)}
         self._ops: dict[OpKey, Operation] = {
             (turn.index, pos): op for turn in self.session.turns
             for pos, op in enumerate(turn.reply.ops)
@@ -296,9 +298,10 @@ class Review:
 
     def result(self, key: OpKey) -> OpResult:
         """The display run's result for ``key`` (KeyError when there is no such operation)."""
-        for turn in self.display.turns:
-            if turn.index == key[0] and 0 <= key[1] < len(turn.results):
-                return turn.results[key[1]]
+        pos = self._turn_positions.get(key[0])
+        turns = self.display.turns
+        if pos is not None and pos < len(turns) and 0 <= key[1] < len(turns[pos].results):
+            return turns[pos].results[key[1]]
         raise KeyError(key)
 
     def outcome(self, key: OpKey) -> Outcome:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import overload
 
 from reviewtui.core.engine.decisions import PENDING, Decision, OpKey, Policy, Verdict
 from reviewtui.core.engine.fileops import (
@@ -148,13 +149,26 @@ class SessionRun:
         ordered = tuple(results[pos] for pos in sorted(results))
         return TurnResult(turn, ordered, tuple(ledger)), state, moved
 
+    def _unevaluated(self, decision: Decision) -> Outcome | None:
+        """Operations that cannot change this run's tree are not evaluated at all.
+
+        A rejected one never lands; under the decided-only policy (what is on disk) a
+        pending one never lands either, and its outcome is never shown: skipping it makes
+        the disk draft of a long, mostly pending session nearly free.
+        """
+        if decision.verdict is Verdict.REJECTED:
+            return Outcome(Status.REJECTED, message="rejected by the reviewer")
+        if decision.verdict is Verdict.PENDING and not self.policy.pending_joins:
+            return Outcome(Status.SKIPPED, message="pending: not part of the decided draft")
+        return None
+
     def _command(
         self, state: StructuralState, key: OpKey, op: ConsoleCommand, decision: Decision,
         moved: dict[str, str],
     ) -> tuple[StructuralState, OpResult, str]:
-        if decision.verdict is Verdict.REJECTED:
-            outcome = Outcome(Status.REJECTED, message="rejected by the reviewer")
-            return state, OpResult(key, op, outcome, decision, False), ""
+        skipped = self._unevaluated(decision)
+        if skipped is not None:
+            return state, OpResult(key, op, skipped, decision, False), ""
         new_state, result = apply_command(state, op)
         if result.ok:
             status, message = Status.APPLIED, result.message
@@ -177,13 +191,14 @@ class SessionRun:
         self, state: StructuralState, key: OpKey, op: Edit | FullFile, decision: Decision,
         turn: Turn, moved: dict[str, str],
     ) -> tuple[StructuralState, OpResult, str]:
-        if decision.verdict is Verdict.REJECTED:
-            outcome = Outcome(Status.REJECTED, message="rejected by the reviewer")
-            return state, OpResult(key, op, outcome, decision, False), ""
+        skipped = self._unevaluated(decision)
+        if skipped is not None:
+            return state, OpResult(key, op, skipped, decision, False), ""
         tree = state.tree
         ctx = FileContext(
             need=turn.reply.need, reserved=self.rules.reserved, symlinks=self.rules.symlinks,
-            root=self.rules.root, moved=moved, history=lambda path: self._history(path, tree),
+            root=self.rules.root, moved=moved,
+            history=lambda path: LazyHistory(lambda: self._history(path, tree)),
         )
         replacement = decision.replacement if decision.verdict is Verdict.EDITED else None
         if isinstance(op, Edit):
@@ -215,6 +230,29 @@ class SessionRun:
             if lines not in seen:
                 seen.append(lines)
         return seen
+
+
+class LazyHistory(Sequence[Sequence[str]]):
+    """Earlier versions of a file, computed only if the matcher asks (on a failed match)."""
+
+    def __init__(self, compute: Callable[[], Sequence[Sequence[str]]]) -> None:
+        self._compute = compute
+        self._items: Sequence[Sequence[str]] | None = None
+
+    def _get(self) -> Sequence[Sequence[str]]:
+        if self._items is None:
+            self._items = self._compute()
+        return self._items
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+    @overload
+    def __getitem__(self, index: int) -> Sequence[str]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Sequence[str]]: ...
+    def __getitem__(self, index: int | slice) -> Sequence[str] | Sequence[Sequence[str]]:
+        return self._get()[index]
 
 
 def _ledger_line(op: Edit | FullFile, outcome: Outcome, proposal: Proposal, before: Tree,

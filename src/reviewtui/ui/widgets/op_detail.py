@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Static
+from textual.worker import get_current_worker
 
-from reviewtui.core.diff import build_diff
-from reviewtui.ui.opview import STATE_STYLE, OpView
+from reviewtui.core.diff import DiffModel, build_diff
+from reviewtui.ui.opview import STATE_STYLE, DiffPane, OpView
 from reviewtui.ui.widgets.diff_view import DiffView
+
+SYNC_LINES = 4_000  # diffs of more lines than this are built in a worker
 
 
 class OpDetail(Vertical):
@@ -107,11 +111,37 @@ class OpDetail(Vertical):
         count = len(view.panes)
         more = f"  ({self.pane_index + 1}/{count}, c: next)" if count > 1 else ""
         label.update(Text(f"{pane.label}{more}", style="dim"))
-        model = build_diff(pane.before, pane.after, before_start=pane.before_start,
-                           after_start=pane.after_start, context=self.context,
-                           ignore_whitespace=self.ignore_whitespace, expanded=self.expanded)
+        if len(pane.before) + len(pane.after) > SYNC_LINES:
+            # A big diff is computed off the event loop: the UI never freezes on it.
+            self.diff_view.show_message(f"computing the diff of {pane.path} …")
+            self.load_diff(pane, self._diff_options())
+            return
+        self._show_model(pane, build_diff(pane.before, pane.after, **self._diff_options(pane)))
+
+    def _diff_options(self, pane: DiffPane | None = None) -> dict[str, Any]:
+        options: dict[str, Any] = {
+            "context": self.context, "ignore_whitespace": self.ignore_whitespace,
+            "expanded": self.expanded}
+        if pane is not None:
+            options.update(before_start=pane.before_start, after_start=pane.after_start)
+        return options
+
+    def _show_model(self, pane: DiffPane, model: DiffModel) -> None:
         self.diff_view.set_diff(model, path=pane.path, before_text="\n".join(pane.before),
                                 after_text="\n".join(pane.after), mode=self.effective_mode)
+
+    @work(thread=True, exclusive=True, group="diff")
+    def load_diff(self, pane: DiffPane, options: dict[str, Any]) -> None:
+        model = build_diff(pane.before, pane.after, before_start=pane.before_start,
+                           after_start=pane.after_start, **options)
+        worker = get_current_worker()
+        if not worker.is_cancelled:
+            self.app.call_from_thread(self._diff_loaded, pane, model)
+
+    def _diff_loaded(self, pane: DiffPane, model: DiffModel) -> None:
+        panes = self.view.panes if self.view is not None else ()
+        if panes and panes[self.pane_index % len(panes)] == pane:  # still the one on screen
+            self._show_model(pane, model)
 
     def next_pane(self) -> None:
         self.pane_index += 1
