@@ -527,3 +527,24 @@ def test_identical_write_does_not_bump_the_revision() -> None:
         """, {"a.py": "x = 1\n"})
     assert r.states[1].tree is r.states[0].tree or r.states[1].tree.revision == 0
     assert r.turns[0].ledger == ()
+
+
+def test_commands_obey_reserved_paths_and_symlinks() -> None:
+    text = ("## Turn 1\n```console\n:rm package-lock.json\n:mv a.py link/a.py\n:rm b.py\n```\n")
+    rules = Rules(ReservedRules(), symlinks={"link": "/etc"}, root="/work/project")
+    r = evaluate_session(parse_session(text),
+                         tree({"package-lock.json": "{}\n", "a.py": "a\n", "b.py": "b\n"}),
+                         rules=rules)
+    outcomes = [res.outcome for res in r.turns[0].results]
+    assert [(str(o.status), o.rule) for o in outcomes] == [
+        ("refused", "reserved"), ("refused", "symlink-escape"), ("applied", "")]
+    assert "nothing of this command was applied" in outcomes[0].message
+    assert r.states[-1].tree.paths() == ("a.py", "package-lock.json")
+
+
+def test_a_failing_argument_leaves_the_whole_command_unapplied() -> None:
+    r = run("## Turn 1\n```console\n:rm a.py missing/*.tmp\n```\n", {"a.py": "a\n"})
+    outcome = r.turns[0].results[0].outcome
+    assert (str(outcome.status), outcome.rule) == ("not_found", "glob-matched-nothing")
+    assert "nothing of this command was applied" in outcome.message
+    assert data(r, "a.py") == b"a\n"

@@ -18,6 +18,7 @@ from reviewtui.core.engine.decisions import PENDING, Decision, OpKey, Policy, Ve
 from reviewtui.core.engine.fileops import (
     FileContext,
     Proposal,
+    check_path,
     evaluate_edit,
     evaluate_full_file,
     normalize_or_none,
@@ -170,14 +171,21 @@ class SessionRun:
         if skipped is not None:
             return state, OpResult(key, op, skipped, decision, False), ""
         new_state, result = apply_command(state, op)
+        changes = tuple(result.changes)
+        rule = result.rule
         if result.ok:
             status, message = Status.APPLIED, result.message
-        elif result.rule in _PATH_RULES or result.rule in _REFUSING_COMMAND_RULES:
+            refusal = self._refuse_changes(changes)
+            if refusal is not None:
+                status, message, rule = Status.REFUSED, refusal.message, refusal.rule
+        elif rule in _PATH_RULES or rule in _REFUSING_COMMAND_RULES:
             status, message = Status.REFUSED, result.message
         else:
             status, message = Status.NOT_FOUND, result.message
-        changes = tuple(result.changes)
-        outcome = Outcome(status, method=str(op.name), message=message, rule=result.rule,
+        if status is not Status.APPLIED:
+            # A command is all or nothing: a failing argument leaves every path as it was.
+            message += "; nothing of this command was applied"
+        outcome = Outcome(status, method=str(op.name), message=message, rule=rule,
                           path=op.path or "", extra={"changes": changes})
         joins = decision.verdict is Verdict.ACCEPTED or status in self.policy.pending_joins
         if status is not Status.APPLIED or not joins:
@@ -186,6 +194,21 @@ class SessionRun:
             if old is not None and new is not None:
                 moved[old] = new
         return new_state, OpResult(key, op, outcome, decision, True), result.ledger
+
+    def _refuse_changes(
+        self, changes: tuple[tuple[str | None, str | None], ...]
+    ) -> Outcome | None:
+        """Moves and removals obey the same reserved-path and symlink rules as edits."""
+        ctx = FileContext(reserved=self.rules.reserved, symlinks=self.rules.symlinks,
+                          root=self.rules.root)
+        for old, new in changes:
+            for path in (old, new):
+                if path is None:
+                    continue
+                checked = check_path(path, ctx)
+                if isinstance(checked, Outcome):
+                    return checked
+        return None
 
     def _file_op(
         self, state: StructuralState, key: OpKey, op: Edit | FullFile, decision: Decision,
