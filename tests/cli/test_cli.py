@@ -227,5 +227,5 @@ def test_session_path_alone_means_open(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(commands, "open_workbench", fake_open)
     assert cli.main([str(TOUR), "--dry-run"]) == 0
     args = seen["args"]
-    assert getattr(args, "session") == str(TOUR)
-    assert getattr(args, "dry_run") is True
+    assert args.session == str(TOUR)
+    assert args.dry_run is True
