@@ -173,3 +173,39 @@ def test_unified_at_80x24(snap_compare: SnapCompare, tmp_path: Path) -> None:
 
 def test_tiny_60x20(snap_compare: SnapCompare, tmp_path: Path) -> None:
     assert snap_compare(make_app(TOUR, tmp_path), terminal_size=(60, 20))
+
+
+BLOCKS = REPO / "tests" / "fixtures" / "blocks"
+
+
+def test_split_hunks_modal(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    """Block 1 chosen line by line (the selection on its new body), block 2 taken,
+    block 3 left out."""
+    keys = ["s", "down", "down", "space", "home", "v", "down", "down", "v", "shift+down"]
+    assert snap_compare(make_app(BLOCKS, tmp_path), terminal_size=(120, 40), press=keys)
+
+
+def test_search_prompt(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await pilot.press("slash")
+        await pilot.pause()
+        from textual.widgets import Input
+
+        pilot.app.screen.query_one(Input).cursor_blink = False
+        await pilot.press(*"greeting", "enter")
+        await pilot.pause()
+
+    assert snap_compare(make_app(TOUR, tmp_path), terminal_size=(120, 40),
+                        run_before=run_before)
+
+
+def test_presenter_mode(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    app = make_app(TOUR, tmp_path)
+    app.present = True
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await pilot.app.workers.wait_for_complete()
+        await pilot.press("pagedown")
+        await pilot.pause()
+
+    assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)

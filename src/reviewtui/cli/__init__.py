@@ -19,6 +19,15 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
+SESSION_FORMATS = ("auto", "fileops", "chat", "apply_patch", "aider", "unified", "claude")
+
+
+def _add_format(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--format", choices=SESSION_FORMATS, default="auto",
+                         help="the session's format (default: auto, detected from the "
+                         "content); see docs/formats.md")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="reviewtui", description="Review what an AI model did to a codebase.")
     parser.add_argument("--version", action="version", version=f"reviewtui {__version__}")
@@ -26,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = sub.add_parser("check", help="parse, lint and evaluate a session (writes nothing)")
     check.add_argument("session", help="a session file or a session directory")
+    _add_format(check)
     check.add_argument("--root", help="the project the session edits (default: the "
                        "session directory's base/, else an empty tree)")
     check.add_argument("--json", action="store_true", help="one JSON document on stdout")
@@ -36,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     apply = sub.add_parser("apply", help="write the session's applicable operations to disk")
     apply.add_argument("session", help="a session file or a session directory")
+    _add_format(apply)
     apply.add_argument("--root", help="the project to write to (default: a scratch copy of "
                        "the session directory's base/)")
     apply.add_argument("--yes", action="store_true",
@@ -49,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     restore = sub.add_parser("restore", help="put a checkpoint of a saved review back on disk")
     restore.add_argument("session", help="a session file or a session directory")
+    _add_format(restore)
     restore.add_argument("--root", required=True, help="the project the review writes to")
     restore.add_argument("--checkpoint", required=True, type=int, metavar="N",
                          help="0 is the project before turn 1, N the project after turn N")
@@ -59,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     review = sub.add_parser("open", help="review a session in the workbench (the default)")
     review.add_argument("session", help="a session file or a session directory")
+    _add_format(review)
     review.add_argument("--root", help="the project to write to (default: a scratch copy of "
                         "the session directory's base/)")
     review.add_argument("--dry-run", action="store_true",
@@ -67,13 +80,31 @@ def build_parser() -> argparse.ArgumentParser:
                         "<session file>.review.json)")
     review.add_argument("--no-watch", action="store_true",
                         help="do not watch the project for outside changes")
+    review.add_argument("--present", action="store_true",
+                        help="presenter mode: narration panel, autoplay, clicker keys")
 
     demo = sub.add_parser("demo", help="the bundled workshop-tour session, on a scratch copy")
     demo.add_argument("--dry-run", action="store_true", help="never write, even to the copy")
+    demo.add_argument("--present", action="store_true",
+                      help="presenter mode: narration panel, autoplay, clicker keys")
+
+    serve = sub.add_parser("serve", help="serve the workbench as a web page (textual-serve)")
+    serve.add_argument("session", nargs="?", help="a session file or a session directory "
+                       "(default: the bundled workshop-tour)")
+    serve.add_argument("--root", help="the project every browser connection writes to "
+                       "(default: a fresh scratch copy of base/ per connection)")
+    serve.add_argument("--host", default="127.0.0.1", help="the address to listen on "
+                       "(default: 127.0.0.1; any other address lets others in: see README)")
+    serve.add_argument("--port", type=int, default=8000, help="default: 8000")
+    serve.add_argument("--dry-run", action="store_true",
+                       help="the served workbench never writes to disk")
+    serve.add_argument("--public-url", metavar="URL", help="the address browsers use to "
+                       "reach this server, when it is not http://HOST:PORT (a proxy, or "
+                       "--host 0.0.0.0 reached by IP)")
     return parser
 
 
-COMMANDS = frozenset({"check", "lint", "apply", "restore", "open", "demo"})
+COMMANDS = frozenset({"check", "lint", "apply", "restore", "open", "demo", "serve"})
 
 
 def _with_default_command(argv: list[str]) -> list[str]:
@@ -95,6 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "restore": commands.restore,
         "open": commands.open_workbench,
         "demo": commands.demo,
+        "serve": commands.serve,
     }
     if args.command is None:
         args = parser.parse_args(["demo"])

@@ -40,8 +40,14 @@ def _project_for(loaded: LoadedSession, root: str | None) -> tuple[Path | None, 
     return None, ""
 
 
+def _format(args: argparse.Namespace) -> str | None:
+    """``--format``, None for auto-detection (also when the command has no such option)."""
+    chosen = getattr(args, "format", None)
+    return None if chosen in (None, "auto") else str(chosen)
+
+
 def check(args: argparse.Namespace) -> int:
-    loaded = load_session(args.session)
+    loaded = load_session(args.session, format=_format(args), root=args.root)
     root, root_label = _project_for(loaded, args.root)
     project = load_project(root, config_dirs=(loaded.directory,))
     run = evaluate_session(loaded.session, project.tree, rules=project.rules,
@@ -101,7 +107,7 @@ def parse_turns(spec: str, session: Session) -> tuple[int, int]:
 
 
 def apply(args: argparse.Namespace) -> int:
-    loaded = load_session(args.session)
+    loaded = load_session(args.session, format=_format(args), root=args.root)
     if not args.yes:
         raise UsageError("apply writes files without asking: pass --yes to accept every "
                          "operation that applies cleanly ('reviewtui check' previews)",
@@ -117,7 +123,8 @@ def apply(args: argparse.Namespace) -> int:
                          rule="root")
     state = Path(args.state) if args.state else None
     # The workbench's replay path: content guard, atomic writes, the same messages.
-    with Review.open(args.session, root, state_path=state, persist=state is not None) as review:
+    with Review.open(args.session, root, state_path=state, persist=state is not None,
+                     format=_format(args)) as review:
         _print_problems(review)
         opened = review.last_report
         report = review.decide_many(review.applicable(turns, accept_fuzzy=args.accept_fuzzy))
@@ -149,7 +156,7 @@ def apply(args: argparse.Namespace) -> int:
 
 
 def restore(args: argparse.Namespace) -> int:
-    loaded = load_session(args.session)
+    loaded = load_session(args.session, format=_format(args), root=args.root)
     state = Path(args.state) if args.state else default_state_path(loaded.file)
     if not state.is_file():
         raise UsageError(f"no review state at {state}: restore needs the decisions and "
@@ -158,7 +165,7 @@ def restore(args: argparse.Namespace) -> int:
     root = Path(args.root)
     # Without --yes nothing is written, not even an interrupted replay.
     with Review.open(args.session, root, state_path=state, dry_run=not args.yes,
-                     read_only_state=not args.yes) as review:
+                     read_only_state=not args.yes, format=_format(args)) as review:
         _print_problems(review)
         last = review.checkpoint_count - 1
         if not 0 <= args.checkpoint <= last:
@@ -197,9 +204,11 @@ def open_workbench(args: argparse.Namespace) -> int:
 
     root = Path(args.root) if args.root else None
     state = Path(args.state) if args.state else None
-    review = Review.open(args.session, root, dry_run=args.dry_run, state_path=state)
+    review = Review.open(args.session, root, dry_run=args.dry_run, state_path=state,
+                         format=_format(args))
     try:
-        ReviewApp(review, watch=not args.no_watch).run()
+        ReviewApp(review, watch=not args.no_watch,
+                  present=getattr(args, "present", False)).run()
     finally:
         review.close()
     if review.scratch:
@@ -210,5 +219,19 @@ def open_workbench(args: argparse.Namespace) -> int:
 def demo(args: argparse.Namespace) -> int:
     """The workshop tour in the workbench, on a scratch copy: the sample stays untouched."""
     ns = argparse.Namespace(session=str(DEMO_SESSION), root=None, state=None,
-                            dry_run=getattr(args, "dry_run", False), no_watch=False)
+                            dry_run=getattr(args, "dry_run", False), no_watch=False,
+                            present=getattr(args, "present", False))
     return open_workbench(ns)
+
+
+def serve(args: argparse.Namespace) -> int:
+    """The workbench as a web page: one ``reviewtui open`` process per browser connection."""
+    from reviewtui.shell.serve import plan_serve, run_server
+
+    plan = plan_serve(args.session or DEMO_SESSION, args.root, host=args.host, port=args.port,
+                      dry_run=args.dry_run, public_url=args.public_url)
+    if plan.warning:
+        print(f"reviewtui: warning: {plan.warning}", file=sys.stderr)
+    print(f"reviewtui: open {plan.url} in a browser (Ctrl+C stops the server)", flush=True)
+    run_server(plan)
+    return EXIT_OK

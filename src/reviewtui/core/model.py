@@ -51,6 +51,9 @@ class ConsoleCommand:
     text: str
     span: Span
     fenced: bool = True
+    # Set by importers (apply_patch, unified diffs): each argument names one file exactly,
+    # so no glob expansion and no directories (``Delete File: dir`` must fail, not recurse).
+    literal: bool = False
     kind: OpKind = field(default=OpKind.CONSOLE, init=False)
 
     @property
@@ -64,6 +67,20 @@ class Edit:
 
     ``number`` is the label the model wrote (``Edit 3``), ``None`` when unlabelled;
     ``ordinal`` is its 1-based position among the file block's edits.
+
+    The optional fields carry what other formats say about where an edit goes (File Ops
+    replies leave them at their defaults; see docs/formats.md):
+
+    * ``anchor``: lines (an apply_patch ``@@`` header) found in order, exactly or
+      whitespace-trimmed; the SEARCH must lie after the last one;
+    * ``at_end``: the SEARCH must match the last lines of the file; with an empty
+      SEARCH the REPLACE is appended to the file;
+    * ``replace_all``: every occurrence is replaced instead of reporting ambiguity;
+    * ``substring``: SEARCH and REPLACE are texts (``"\\n".join`` of the lines) matched
+      exactly anywhere in the file, not whole lines (Claude Code's ``Edit``);
+    * ``line_hint``: the 0-based line where SEARCH is expected (a unified diff's
+      ``@@`` numbers): a match there wins over others, but it is only a hint;
+    * ``final_newline``: whether the file ends with a newline afterwards (None: as it was).
     """
 
     path: str
@@ -74,6 +91,12 @@ class Edit:
     span: Span
     search_span: Span
     replace_span: Span
+    anchor: tuple[str, ...] = ()
+    at_end: bool = False
+    replace_all: bool = False
+    substring: bool = False
+    line_hint: int | None = None
+    final_newline: bool | None = None
     kind: OpKind = field(default=OpKind.EDIT, init=False)
 
     @property
@@ -91,16 +114,22 @@ class Edit:
 
 @dataclass(frozen=True, slots=True)
 class FullFile:
-    """The whole content of a file, as written under its header."""
+    """The whole content of a file, as written under its header.
+
+    ``final_newline`` is False only when a source says the file ends without one (a
+    unified diff's ``\\ No newline at end of file``, a Claude Code ``Write``).
+    """
 
     path: str
     lines: tuple[str, ...]
     span: Span
+    final_newline: bool = True
     kind: OpKind = field(default=OpKind.FULL_FILE, init=False)
 
     @property
     def content(self) -> str:
-        return join_lines(self.lines)
+        text = join_lines(self.lines)
+        return text if self.final_newline else text[:-1]
 
 
 Operation = ConsoleCommand | Edit | FullFile
@@ -208,3 +237,6 @@ class Session:
     meta: str
     turns: tuple[Turn, ...]
     problems: tuple[ParseProblem, ...] = ()
+    # Where the session came from: "fileops", "chat", "apply_patch", "aider", "unified"
+    # or "claude" (reviewtui.core.importers.FORMATS).
+    format: str = "fileops"

@@ -162,7 +162,11 @@ def _plan_rm(state: StructuralState, args: list[str], force: bool) -> _Plan:
             targets.extend(_files_of(tree, _match(tree, _normalize(raw))))
         except _CommandError as exc:
             errors.append(exc)
-    files = sorted(set(targets))
+    return _removal(state, sorted(set(targets)), errors)
+
+
+def _removal(state: StructuralState, files: list[str], errors: list[_CommandError]) -> _Plan:
+    tree = state.tree
     plan = _Plan(f"removed {_summary(files)}" if files else "removed nothing", errors=errors)
     removed = [(p, _state(tree, p)) for p in files]
     plan.tree_changes = dict.fromkeys(files)
@@ -298,6 +302,37 @@ def _plan_rn(state: StructuralState, args: list[str], force: bool) -> _Plan:
     return _plan_moves(state, _substring_moves(tree, old_raw, new_raw), force)
 
 
+# --- literal :rm and :mv (imported formats) ------------------------------------------
+
+def _literal_file(tree: Tree, raw: str) -> str:
+    """A path that must name one existing file as written: no glob, no directory."""
+    path = _normalize(raw)
+    if path in tree:
+        return path
+    if tree.is_dir(path):
+        raise _CommandError("not-a-file", f"{path!r} is a directory; the operation names a "
+                            "single file, so nothing under it is touched")
+    raise _CommandError("no-such-path", f"{path!r} is not a file in the tree")
+
+
+def _plan_rm_literal(state: StructuralState, args: list[str], force: bool) -> _Plan:
+    errors: list[_CommandError] = []
+    files: list[str] = []
+    for raw in args:
+        try:
+            files.append(_literal_file(state.tree, raw))
+        except _CommandError as exc:
+            errors.append(exc)
+    return _removal(state, sorted(set(files)), errors)
+
+
+def _plan_mv_literal(state: StructuralState, args: list[str], force: bool) -> _Plan:
+    if len(args) != 2:
+        raise _CommandError("bad-command-arguments", "expected :mv [-f] <src> <dest>")
+    source = _literal_file(state.tree, args[0])
+    return _plan_moves(state, {source: _normalize(args[1])}, force)
+
+
 # --- :unrm ---------------------------------------------------------------------------
 
 def _removed_matches(store: Mapping[str, FileState], path: str) -> list[str]:
@@ -377,6 +412,10 @@ _PLANNERS: dict[str, _Planner] = {
     CommandName.UNDO: _plan_undo,
     CommandName.UNRM: _plan_unrm,
 }
+_LITERAL_PLANNERS: dict[str, _Planner] = {
+    CommandName.RM: _plan_rm_literal,
+    CommandName.MV: _plan_mv_literal,
+}
 
 
 def _updated_store(store: Mapping[str, FileState],
@@ -427,7 +466,8 @@ def apply_command(state: StructuralState, cmd: ConsoleCommand
     force = cmd.force or "-f" in cmd.args
     args = [a for a in cmd.args if a != "-f"]
     words = _command_words(cmd, force)
-    planner = _PLANNERS.get(str(cmd.name))
+    literal = _LITERAL_PLANNERS.get(str(cmd.name)) if cmd.literal else None
+    planner = literal or _PLANNERS.get(str(cmd.name))
     if planner is None:
         message = f"unknown structural command {cmd.text!r}"
         return state, CommandResult(False, message, "unknown-command", (),

@@ -6,10 +6,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reviewtui.core.errors import SessionFormatError
+from reviewtui.core.importers import import_session
 from reviewtui.core.model import Session
-from reviewtui.core.protocol.session import parse_session
 
-SESSION_NAMES = ("session.md", "session.json", "session.jsonl")
+# What a session directory may hold, looked for in this order; the content decides the
+# format (--format overrides), the name only breaks ties.
+SESSION_NAMES = ("session.md", "session.json", "session.jsonl", "session.claude.jsonl",
+                 "session.patch", "session.diff", ".aider.chat.history.md")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,8 +58,15 @@ def read_text(path: Path) -> str:
                                  line=line, rule="encoding") from None
 
 
-def load_session(path: str | Path) -> LoadedSession:
+def load_session(path: str | Path, format: str | None = None,
+                 root: str | Path | None = None) -> LoadedSession:
+    """Read a session in any format (``format`` None or "auto": detected from the content).
+
+    ``root`` is the project the session edits: absolute paths under it (Claude Code,
+    apply_patch) are read as relative to it.
+    """
     file, directory = find_session_file(Path(path))
-    session = parse_session(read_text(file), str(file))
+    absolute = str(Path(root).absolute()) if root is not None else None
+    session = import_session(read_text(file), str(file), format=format, root=absolute)
     base = directory / "base" if directory is not None and (directory / "base").is_dir() else None
     return LoadedSession(session, file, directory, base)

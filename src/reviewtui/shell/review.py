@@ -194,16 +194,17 @@ class Review:
     @classmethod
     def open(cls, session_path: str | Path, root: Path | None = None, *, dry_run: bool = False,
              state_path: Path | None = None, persist: bool | None = None,
-             read_only_state: bool = False) -> Review:
+             read_only_state: bool = False, format: str | None = None) -> Review:
         """Load a session and its saved review, take the root's lock, finish any replay.
 
         Without ``root``, a session directory's ``base/`` is copied to a scratch folder.
         ``persist`` (default: on unless ``dry_run`` without a ``state_path``) saves the
         review state to ``state_path`` or ``<session file>.review.json``;
         ``read_only_state`` loads that state without ever writing it (for previews). A dry
-        run never writes the project and takes no lock.
+        run never writes the project and takes no lock. ``format`` names the session's
+        format (None: detected from its content; see :mod:`reviewtui.core.importers`).
         """
-        loaded = load_session(session_path)
+        loaded = load_session(session_path, format=format, root=root)
         scratch = False
         if root is None:
             if loaded.base is None:

@@ -9,16 +9,19 @@ from reviewtui.core.errors import ReviewtuiError
 from reviewtui.shell.review import Review
 from reviewtui.shell.userconfig import load_keymap
 from reviewtui.shell.watch import watch_root
+from reviewtui.ui.commands import ReviewCommands
 from reviewtui.ui.messages import FilesChanged, WatcherFailed
 from reviewtui.ui.screens.main import MainScreen
 
 
 class ReviewApp(App[None]):
     TITLE = "reviewtui"
+    COMMANDS = App.COMMANDS | {ReviewCommands}
 
-    def __init__(self, review: Review, *, watch: bool = True) -> None:
+    def __init__(self, review: Review, *, watch: bool = True, present: bool = False) -> None:
         super().__init__()
         self.review = review
+        self.present = present
         self.watch_enabled = watch
         self.watcher_state = "starting" if watch else "off"
 
@@ -28,10 +31,16 @@ class ReviewApp(App[None]):
         try:
             self.set_keymap(load_keymap())
         except ReviewtuiError as err:
-            self.notify(str(err), severity="error", timeout=10)
+            # Messages quote TOML such as "[keys]": not Rich markup.
+            self.notify(str(err), severity="error", timeout=10, markup=False)
         for problem in self.review.state_problems:
-            self.notify(problem, severity="warning", timeout=10)
-        self.push_screen(MainScreen(self.review))
+            self.notify(problem, severity="warning", timeout=10, markup=False)
+        if self.present:
+            from reviewtui.ui.screens.presenter import PresenterScreen
+
+            self.push_screen(PresenterScreen(self.review))
+        else:
+            self.push_screen(MainScreen(self.review))
         if self.watch_enabled:
             self.run_watcher()
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from reviewtui.core.engine import placement
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.match import match_edit
 from reviewtui.core.model import Edit, FullFile
@@ -96,9 +97,12 @@ def evaluate_edit(
     new_lines = tuple(edit.replace_lines if replace is None else replace)
     current = tree.get(path)
     search = edit.search_lines
+    blank = placement.is_blank_search(edit)
     if current is None:
-        if not any(line.strip() for line in search):
-            state = FileState.from_text("".join(line + "\n" for line in new_lines))
+        if blank and not edit.anchor:
+            new_lines, final = placement.written_lines(edit, new_lines)
+            text = "".join(line + "\n" for line in new_lines)
+            state = FileState.from_text(text if final is not False else text[:-1])
             outcome = Outcome(Status.APPLIED, method="new-file", path=path,
                               lines=(1, len(new_lines)), after="\n".join(new_lines),
                               message=f"creates {path} ({len(new_lines)} lines)")
@@ -107,20 +111,28 @@ def evaluate_edit(
     if current.binary:
         return refused(path, "binary", f"{path} is a binary file; it can be moved or removed "
                        "but not text-edited"), None
-    if not any(line.strip() for line in search):
+    if blank:
+        if edit.at_end or (edit.line_hint is not None and current.lines):
+            inserted = placement.insert(current.lines, edit, new_lines, path)
+            return _edit_outcome(path, current, inserted, edit.final_newline)
         if not current.lines:
-            state = current.with_lines(new_lines)
+            new_lines, final = placement.written_lines(edit, new_lines)
+            state = current.with_lines(new_lines, final_newline=final)
             return Outcome(Status.APPLIED, method="fill-empty", path=path,
                            lines=(1, len(new_lines)), after="\n".join(new_lines),
                            message=f"fills the empty file {path}"), Proposal(path, state)
         return refused(path, "empty-search", "an empty SEARCH is not an anchor: it can only "
                        f"create a new file, and {path} already exists"), None
+    if placement.has_placement(edit):
+        result, final_newline = placement.locate(current.lines, current.final_newline, edit,
+                                                 search, new_lines, ctx.history(path), path)
+        return _edit_outcome(path, current, result, final_newline)
     result = match_edit(current.lines, search, new_lines, history=ctx.history(path), path=path)
-    return _edit_outcome(path, current, result)
+    return _edit_outcome(path, current, result, edit.final_newline)
 
 
 def _edit_outcome(
-    path: str, current: FileState, result: MatchResult
+    path: str, current: FileState, result: MatchResult, final_newline: bool | None = None
 ) -> tuple[Outcome, Proposal | None]:
     lines = current.lines
     located = result.status in (Status.APPLIED, Status.NEEDS_REVIEW) or (
@@ -130,7 +142,7 @@ def _edit_outcome(
     extra: dict[str, object] = {"before_state": current}
     if located:
         spliced = [*lines[: result.start], *result.new_lines, *lines[result.end :]]
-        proposal = Proposal(path, current.with_lines(spliced))
+        proposal = Proposal(path, current.with_lines(spliced, final_newline=final_newline))
         extra["after_state"] = proposal.state
     outcome = Outcome(
         status=result.status,
@@ -166,6 +178,8 @@ def _message(path: str, result: MatchResult) -> str:
         return (f"SEARCH matches {len(result.locations)} places in {path} (lines {where}); "
                 "nothing was applied: the edit needs a longer, unique anchor")
     if status is Status.NOT_FOUND:
+        if result.rule in placement.PLACEMENT_RULES:
+            return result.hint
         if result.candidates:
             best = result.candidates[0]
             return (f"SEARCH not found in {path}; closest: lines {best.start}-{best.end} "
@@ -183,6 +197,8 @@ def evaluate_full_file(
     path = checked
     lines = tuple(op.lines if content is None else content)
     text = "".join(line + "\n" for line in lines)
+    if not op.final_newline:
+        text = text[:-1]
     current = tree.get(path)
     if current is None:
         return (Outcome(Status.APPLIED, method="new-file", path=path, lines=(1, len(lines)),

@@ -43,6 +43,12 @@ LINT_RULES: tuple[Rule, ...] = (
 RULES: tuple[Rule, ...] = PARSER_RULES + LINT_RULES
 RULES_BY_ID: dict[str, Rule] = {r.id: r for r in RULES}
 
+# Rules about what any change does, whatever format it was written in. The others judge
+# how a File Ops reply is written (footer, prose, labels, cost) and are not reported for
+# imported formats (Codex patches, Aider histories, diffs, Claude Code transcripts).
+GENERIC_RULES = frozenset({"absolute-path", "backslash-path", "parent-path", "placeholder"})
+FILEOPS_FORMATS = frozenset({"fileops", "chat"})
+
 
 def rule_ids() -> tuple[str, ...]:
     return tuple(r.id for r in RULES)
@@ -58,19 +64,22 @@ def problem_finding(problem: ParseProblem, turn: int | None = None) -> Finding:
 
 
 def lint_reply(
-    reply: Reply, *, turn: int | None = None, file_text: FileText | None = None
+    reply: Reply, *, turn: int | None = None, file_text: FileText | None = None,
+    fileops: bool = True,
 ) -> list[Finding]:
     """Every finding for one reply, sorted by span.
 
     ``file_text(path)`` gives a file's content as this turn's file blocks see it
     (after the turn's own moves and renames), or ``None`` when the file does not
     exist. Without it, the rules that need file content are skipped, and an empty
-    SEARCH counts as an error because nothing shows the file is new.
+    SEARCH counts as an error because nothing shows the file is new. With
+    ``fileops=False`` (an imported format) only ``GENERIC_RULES`` run.
     """
     ctx = LintContext(reply, file_text)
     found = [problem_finding(p, turn) for p in reply.problems]
     for r in LINT_RULES:
-        found.extend(r.run(ctx, turn))
+        if fileops or r.id in GENERIC_RULES:
+            found.extend(r.run(ctx, turn))
     return sorted(found, key=Finding.sort_key)
 
 
@@ -81,8 +90,10 @@ def lint_session(
     """The session's own problems plus every turn's findings, in turn then line order.
 
     A session problem that sits inside a turn (a wrong ``## Turn N`` heading) is
-    attributed to that turn.
+    attributed to that turn. For an imported format (``session.format``) the File Ops
+    rules are left out; the importer's own problems are reported as they are.
     """
+    fileops = session.format in FILEOPS_FORMATS
     found: list[Finding] = []
     for problem in session.problems:
         owners = [t.index for t in session.turns
@@ -90,5 +101,6 @@ def lint_session(
         found.append(problem_finding(problem, owners[0] if len(owners) == 1 else None))
     for turn in session.turns:
         file_text = file_text_for_turn(turn.index) if file_text_for_turn is not None else None
-        found.extend(lint_reply(turn.reply, turn=turn.index, file_text=file_text))
+        found.extend(lint_reply(turn.reply, turn=turn.index, file_text=file_text,
+                                fileops=fileops))
     return sorted(found, key=Finding.sort_key)

@@ -38,7 +38,8 @@ def bindings_table(screen: Screen[Any]) -> Table:
 def _pretty(keys: str) -> str:
     names = {"full_stop": ".", "comma": ",", "question_mark": "?", "minus": "-", "plus": "+",
              "left_square_bracket": "[", "right_square_bracket": "]",
-             "left_curly_bracket": "{", "right_curly_bracket": "}", "space": "space"}
+             "left_curly_bracket": "{", "right_curly_bracket": "}", "space": "space",
+             "slash": "/", "colon": ":"}
     return " ".join(names.get(k.strip(), k.strip()) for k in keys.split(","))
 
 

@@ -6,12 +6,8 @@ shell around the engine) and calls it for every decision; widgets only display.
 
 from __future__ import annotations
 
-import os
-import shlex
-import subprocess
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
+from pathlib import PurePosixPath
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -58,6 +54,8 @@ class MainScreen(Screen[None]):
                 tooltip="edit the replacement in place (ctrl+s applies, escape cancels)"),
         Binding("E", "edit_external", "$EDITOR", show=False, id="edit-external",
                 tooltip="edit the replacement in $VISUAL / $EDITOR"),
+        Binding("s", "split", "Split", show=False, id="split",
+                tooltip="split the edit into its change blocks; take some blocks or lines (v)"),
         Binding("u,ctrl+z", "undo", "Undo", id="undo", tooltip="undo the last decision"),
         Binding("U,ctrl+r", "redo", "Redo", show=False, id="redo",
                 tooltip="redo the last undone decision"),
@@ -99,7 +97,12 @@ class MainScreen(Screen[None]):
                 tooltip="the raw reply with findings marked in place"),
         Binding("g", "goto_edit", "Go to edit", show=False, id="goto",
                 tooltip="jump to Edit N of this file"),
+        Binding("slash", "search", "Search", show=False, id="search",
+                tooltip="search paths, SEARCH/REPLACE and file text (enter / shift+enter: "
+                        "next / previous)"),
         Binding("question_mark", "help", "Help", id="help", tooltip="this list"),
+        Binding("colon", "app.command_palette", "Commands", show=False, id="commands",
+                tooltip="the command palette (also ctrl+p): every action by name"),
         Binding("q", "quit_review", "Quit", id="quit",
                 tooltip="quit (decisions are already saved; asks if files are in conflict)"),
         Binding("tab", "app.focus_next", "Focus", show=False, id="focus-next",
@@ -428,18 +431,32 @@ class MainScreen(Screen[None]):
         if result is None or isinstance(result.op, ConsoleCommand):
             self.notify("only edits and full files have text to edit", severity="warning")
             return
-        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
-        suffix = Path(result.op.path).suffix
-        with tempfile.NamedTemporaryFile("w", suffix=suffix, delete=False) as handle:
-            handle.write(self._editable_text(result) + "\n")
-            name = handle.name
-        try:
-            with self.app.suspend():
-                subprocess.call([*shlex.split(editor), name])
-            text = Path(name).read_text(encoding="utf-8").removesuffix("\n")
-        finally:
-            Path(name).unlink(missing_ok=True)
-        self.decide(Decision.edit(tuple(text.split("\n"))))
+        from reviewtui.ui.editor import edit_externally
+
+        text = edit_externally(self.app, self._editable_text(result),
+                               suffix=PurePosixPath(result.op.path).suffix)
+        if text is not None:
+            self.decide(Decision.edit(tuple(text.split("\n"))))
+
+    def action_split(self) -> None:
+        from reviewtui.ui.screens.hunks import HunkScreen, split_source
+
+        result = self.current()
+        source = split_source(result) if result is not None else "no operation selected"
+        if isinstance(source, str):
+            self.notify(source, severity="warning", markup=False)
+            return
+
+        def done(lines: tuple[str, ...] | None) -> None:
+            if lines is not None:
+                self.decide(source.decision_for(lines))
+
+        self.app.push_screen(HunkScreen(source), done)
+
+    def action_search(self) -> None:
+        from reviewtui.ui.screens.search import SearchScreen
+
+        self.app.push_screen(SearchScreen(self))
 
     def action_undo(self) -> None:
         if not self.review.can_undo:

@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# Builds the inventory tool on the Linux and macOS CI runners.
+set -euo pipefail
+
+configuration="${1:-Release}"
+dotnet restore src/Inventory/Inventory.csproj
+dotnet build src/Inventory/Inventory.csproj -c "$configuration" --no-restore

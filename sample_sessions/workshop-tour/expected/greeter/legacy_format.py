@@ -1,0 +1,5 @@
+"""Old formatting helpers, kept for one more release."""
+
+
+def banner(text: str) -> str:
+    return f"*** {text} ***"

@@ -1,0 +1,254 @@
+"""Where an imported edit lands: the placement facts other formats carry besides SEARCH.
+
+File Ops edits say nothing but SEARCH and REPLACE, and :func:`match_edit` alone places
+them. Edits read from other formats may say more (see :class:`reviewtui.core.model.Edit`):
+
+* an ``anchor`` (apply_patch ``@@ def main():``): the SEARCH must lie after those lines;
+* ``at_end`` (apply_patch ``*** End of File``): the SEARCH must be the file's last lines;
+  with an empty SEARCH (a pure addition, or Aider's empty SEARCH) the REPLACE is appended;
+* a ``line_hint`` (a unified diff's ``@@ -a,b +c,d @@``): a match right at that line wins,
+  otherwise the hint is ignored and the content decides, as for any edit;
+* ``replace_all`` (Claude Code): every occurrence is replaced, none is ambiguous;
+* ``substring`` (Claude Code's ``Edit``): SEARCH is a text found exactly anywhere,
+  inside lines too, not a run of whole lines.
+
+Every function returns a :class:`MatchResult` whose ``start``/``end``/``new_lines`` splice
+the file, so the caller builds outcomes exactly as for a File Ops edit. Pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reviewtui.core.match import match_edit
+from reviewtui.core.match.exact import find_exact
+from reviewtui.core.model import Edit
+from reviewtui.core.outcome import MatchResult, Status
+
+ANCHOR_NOT_FOUND = "anchor-not-found"
+NOT_AT_END = "not-at-end"
+PLACEMENT_RULES = frozenset({ANCHOR_NOT_FOUND, NOT_AT_END})
+_LOCATED = (Status.APPLIED, Status.NEEDS_REVIEW)
+
+
+def has_placement(edit: Edit) -> bool:
+    """Whether anything beyond SEARCH says where ``edit`` goes."""
+    return bool(edit.anchor or edit.at_end or edit.replace_all or edit.substring
+                or edit.line_hint is not None)
+
+
+def split_text(text: str) -> tuple[tuple[str, ...], bool]:
+    """(lines, ends with a newline) of a text, splitting on ``\\n`` only."""
+    parts = text.split("\n")
+    last = parts.pop()
+    if last:
+        parts.append(last)
+    return tuple(parts), not last and bool(parts)
+
+
+def written_lines(edit: Edit, new_lines: Sequence[str]) -> tuple[tuple[str, ...], bool | None]:
+    """The lines a new file, a fill or an append writes, and its final newline."""
+    if edit.substring:
+        text = "\n".join(new_lines)
+        lines, final = split_text(text)
+        return lines, final if text else None
+    return tuple(new_lines), edit.final_newline
+
+
+def is_blank_search(edit: Edit) -> bool:
+    """An empty SEARCH: nothing to find (a new file, a fill, an append)."""
+    if edit.substring:
+        return not "\n".join(edit.search_lines)
+    return not any(line.strip() for line in edit.search_lines)
+
+
+def find_anchor(lines: Sequence[str], anchor: Sequence[str]) -> int | str:
+    """The index just past the last anchor line, or the first anchor line not found.
+
+    Each anchor line is looked for after the previous one, exactly first and then with
+    surrounding whitespace ignored (apply_patch also forgives trailing whitespace).
+    """
+    position = 0
+    for wanted in anchor:
+        found = _index(lines, wanted, position)
+        if found is None:
+            stripped = wanted.strip()
+            found = next((at for at in range(position, len(lines))
+                          if lines[at].strip() == stripped), None)
+        if found is None:
+            return wanted
+        position = found + 1
+    return position
+
+
+def _index(lines: Sequence[str], wanted: str, start: int) -> int | None:
+    try:
+        return lines.index(wanted, start)
+    except ValueError:
+        return None
+
+
+def anchor_missing(path: str, wanted: str) -> MatchResult:
+    return MatchResult(Status.NOT_FOUND, rule=ANCHOR_NOT_FOUND,
+                       hint=f"the @@ context line {wanted.strip()!r} is not in {path} (after "
+                            "any earlier context): the hunk has no place to go")
+
+
+def insert(lines: Sequence[str], edit: Edit, new_lines: Sequence[str], path: str) -> MatchResult:
+    """An empty SEARCH on an existing file: append (``at_end``) or insert at the hint."""
+    written, _ = written_lines(edit, new_lines)
+    lo = 0
+    if edit.anchor:
+        found = find_anchor(lines, edit.anchor)
+        if isinstance(found, str):
+            return anchor_missing(path, found)
+        lo = found
+    if edit.at_end:
+        end = len(lines)
+        return MatchResult(Status.APPLIED, method="append", start=end, end=end,
+                           new_lines=written, locations=((end + 1, end),))
+    at = min(max(edit.line_hint or 0, lo), len(lines))
+    return MatchResult(Status.NEEDS_REVIEW, method="line-number", start=at, end=at,
+                       new_lines=written, locations=((at + 1, at),), similarity=1.0,
+                       hint="a hunk without context lines can only be placed by its line "
+                            f"number ({at + 1}); check that it is still the right place")
+
+
+Placed = tuple[MatchResult, bool | None]
+"""Where an edit lands, and the file's final newline afterwards (None: as it was)."""
+
+
+def locate(lines: Sequence[str], final_newline: bool, edit: Edit, search: Sequence[str],
+           new_lines: Sequence[str], history: Sequence[Sequence[str]], path: str) -> Placed:
+    """Where a non-empty SEARCH lands, honouring every placement fact ``edit`` carries."""
+    lo = 0
+    if edit.anchor:
+        found = find_anchor(lines, edit.anchor)
+        if isinstance(found, str):
+            return anchor_missing(path, found), None
+        lo = found
+    if edit.substring:
+        return _locate_text(lines, final_newline, edit, new_lines, lo, history, path)
+    if edit.replace_all:
+        every = _replace_every(lines, search, new_lines, lo)
+        if every is not None:
+            return every, edit.final_newline
+    if edit.line_hint is not None:
+        at = edit.line_hint
+        if lo <= at < len(lines):
+            hinted = match_edit(lines, search, new_lines, window=(at, at + len(search)),
+                                path=path)
+            if hinted.status is Status.APPLIED:
+                return hinted, edit.final_newline
+    if edit.at_end:
+        return _at_end(lines, search, new_lines, lo, history, path), edit.final_newline
+    window = (lo, len(lines)) if lo else None
+    result = match_edit(lines, search, new_lines, window=window, history=history, path=path)
+    return result, edit.final_newline
+
+
+def _at_end(lines: Sequence[str], search: Sequence[str], new_lines: Sequence[str], lo: int,
+            history: Sequence[Sequence[str]], path: str) -> MatchResult:
+    size = len(lines)
+    trailing = 0
+    while trailing < size and not lines[size - 1 - trailing].strip():
+        trailing += 1
+    tail = max(lo, size - len(search) - trailing)
+    result = match_edit(lines, search, new_lines, window=(tail, size), history=history,
+                        path=path)
+    if result.status not in _LOCATED and not result.rule:
+        anywhere = match_edit(lines, search, new_lines, window=(lo, size), path=path)
+        if anywhere.status in _LOCATED or anywhere.status is Status.AMBIGUOUS:
+            where = ", ".join(f"{a}-{b}" for a, b in anywhere.locations)
+            return MatchResult(Status.NOT_FOUND, rule=NOT_AT_END,
+                               hint=f"the hunk is marked '*** End of File', but its lines are "
+                                    f"at lines {where} of {path}, not at its end")
+        return MatchResult(Status.NOT_FOUND, candidates=anywhere.candidates,
+                           hint=anywhere.hint)
+    return result
+
+
+def _replace_every(lines: Sequence[str], search: Sequence[str], new_lines: Sequence[str],
+                   lo: int) -> MatchResult | None:
+    """Every exact, non-overlapping occurrence replaced in one splice; None when none."""
+    starts: list[int] = []
+    for start in find_exact(lines, search, lo, len(lines)):
+        if not starts or start >= starts[-1] + len(search):
+            starts.append(start)
+    if not starts:
+        return None
+    first, last = starts[0], starts[-1] + len(search)
+    region: list[str] = []
+    at = first
+    for start in starts:
+        region.extend(lines[at:start])
+        region.extend(new_lines)
+        at = start + len(search)
+    locations = tuple((s + 1, s + len(search)) for s in starts)
+    return MatchResult(Status.APPLIED, method="replace-all", start=first, end=last,
+                       new_lines=tuple(region), locations=locations,
+                       hint=f"replaced {len(starts)} occurrences" if len(starts) > 1 else "")
+
+
+def _locate_text(lines: Sequence[str], final_newline: bool, edit: Edit,
+                 new_lines: Sequence[str], lo: int, history: Sequence[Sequence[str]],
+                 path: str) -> Placed:
+    """A substring edit: exact text, anywhere (inside lines too), after line ``lo``."""
+    old = "\n".join(edit.search_lines)
+    new = "\n".join(new_lines)
+    text = "\n".join(lines) + ("\n" if final_newline and lines else "")
+    begin = sum(len(line) + 1 for line in lines[:lo])
+    found: list[int] = []
+    at = text.find(old, begin)
+    while at >= 0:
+        found.append(at)
+        at = text.find(old, at + len(old))
+    if not found:
+        return _text_diagnosis(lines, edit, new_lines, lo, history, path), None
+    spans = tuple((_line_of(text, p) + 1, _line_of(text, p + len(old) - 1) + 1) for p in found)
+    if len(found) > 1 and not edit.replace_all:
+        return MatchResult(Status.AMBIGUOUS, method="exact", locations=spans,
+                           hint=f"the text occurs {len(found)} times; Claude Code refuses "
+                                "such an edit unless replace_all is set"), None
+    if edit.replace_all:
+        after = text[:begin] + text[begin:].replace(old, new)
+    else:
+        after = text[: found[0]] + new + text[found[0] + len(old) :]
+    new_all, final = split_text(after)
+    # The smallest splice from the first line the text touches: every line before it is
+    # unchanged, and so is the longest common run of last lines.
+    first = spans[0][0] - 1
+    room = min(len(lines), len(new_all)) - first
+    kept = 0
+    while kept < room and lines[len(lines) - 1 - kept] == new_all[len(new_all) - 1 - kept]:
+        kept += 1
+    method = "replace-all" if edit.replace_all else "exact"
+    result = MatchResult(Status.APPLIED, method=method, start=first, end=len(lines) - kept,
+                         new_lines=tuple(new_all[first : len(new_all) - kept]), locations=spans,
+                         hint=f"replaced {len(found)} occurrences" if len(found) > 1 else "")
+    return result, final if after else None
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, max(offset, 0))
+
+
+def _text_diagnosis(lines: Sequence[str], edit: Edit, new_lines: Sequence[str], lo: int,
+                    history: Sequence[Sequence[str]], path: str) -> MatchResult:
+    """Not in the file as text: ask the line matcher where it nearly is, never land."""
+    search = list(edit.search_lines)
+    replace = list(new_lines)
+    if search and search[-1] == "" and len(search) > 1:  # the text ended with a newline
+        search.pop()
+        if replace and replace[-1] == "":
+            replace.pop()
+    result = match_edit(lines, search, replace, window=(lo, len(lines)) if lo else None,
+                        history=history, path=path)
+    if result.status in _LOCATED:
+        # Claude Code needed the exact text; a looser landing is for a human to judge.
+        return MatchResult(Status.NEEDS_REVIEW, method=result.method, start=result.start,
+                           end=result.end, new_lines=result.new_lines,
+                           locations=result.locations, similarity=result.similarity or 0.99,
+                           hint="the text is not in the file exactly; these whole lines "
+                                f"match it by {result.method}")
+    return result

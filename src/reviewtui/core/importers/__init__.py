@@ -1,0 +1,112 @@
+"""Read what other agents wrote into the session model: one entry point, auto-detected.
+
+``import_session(text, source)`` returns a :class:`Session` whatever the source format;
+``detect_format`` says which reader it picks. Every reader is pure (text in, records
+out) and raises only :class:`SessionFormatError`, naming the file, line and rule.
+
+Formats (``FORMATS``):
+
+* ``fileops``: reviewtui's own Markdown session (``## Turn N`` headings);
+* ``chat``: a JSON/JSONL transcript of ``{"role", "content"}`` File Ops replies;
+* ``apply_patch``: Codex ``*** Begin Patch`` patches (:mod:`.codex`);
+* ``aider``: an Aider ``.aider.chat.history.md`` (:mod:`.aider`);
+* ``unified``: a unified diff / ``git diff`` / ``git format-patch`` (:mod:`.unified`);
+* ``claude``: a Claude Code session transcript, JSONL (:mod:`.claude`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable
+
+from reviewtui.core.errors import SessionFormatError
+from reviewtui.core.importers.aider import import_aider, looks_like_aider
+from reviewtui.core.importers.claude import import_claude, looks_like_claude
+from reviewtui.core.importers.codex import import_apply_patch
+from reviewtui.core.importers.unified import import_unified, looks_like_unified
+from reviewtui.core.lint.rules import FILEOPS_FORMATS
+from reviewtui.core.model import Session
+from reviewtui.core.protocol.session import parse_markdown_session, parse_transcript
+
+FORMATS = ("fileops", "chat", "apply_patch", "aider", "unified", "claude")
+
+_TURN_HEADING = re.compile(r"^#{1,3} *Turn +\d+", re.MULTILINE)
+_BEGIN_PATCH = re.compile(r"^[ \t]*\*\*\* Begin Patch[ \t]*\r?$", re.MULTILINE)
+
+__all__ = ["FILEOPS_FORMATS", "FORMATS", "SessionFormatError", "detect_format",
+           "import_session"]
+
+
+def detect_format(text: str, name: str = "") -> str:
+    """The format ``text`` is written in; ``name`` (a file name) only breaks ties."""
+    base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    head = text.lstrip("\ufeff \t\r\n")[:1]
+    if (head and head in "[{") or base.endswith((".json", ".jsonl")):
+        return "claude" if looks_like_claude(text) else "chat"
+    if base.endswith(".aider.chat.history.md"):
+        return "aider"
+    if _TURN_HEADING.search(text):
+        return "fileops"
+    if _BEGIN_PATCH.search(text):
+        return "apply_patch"
+    if looks_like_unified(text):
+        return "unified"
+    if looks_like_aider(text):
+        return "aider"
+    return "fileops"
+
+
+def _fileops(text: str, source: str, root: str | None) -> Session:
+    return parse_markdown_session(text, source)
+
+
+def _chat(text: str, source: str, root: str | None) -> Session:
+    return dataclasses.replace(parse_transcript(text, source), format="chat")
+
+
+def _apply_patch(text: str, source: str, root: str | None) -> Session:
+    return import_apply_patch(text, source, root=root)
+
+
+def _aider(text: str, source: str, root: str | None) -> Session:
+    return import_aider(text, source)
+
+
+def _unified(text: str, source: str, root: str | None) -> Session:
+    return import_unified(text, source, root=root)
+
+
+def _claude(text: str, source: str, root: str | None) -> Session:
+    return import_claude(text, source, root=root)
+
+
+_READERS: dict[str, Callable[[str, str, str | None], Session]] = {
+    "fileops": _fileops,
+    "chat": _chat,
+    "apply_patch": _apply_patch,
+    "aider": _aider,
+    "unified": _unified,
+    "claude": _claude,
+}
+
+
+def import_session(text: str, source: str = "session", *, format: str | None = None,
+                   root: str | None = None) -> Session:
+    """Read ``text`` as ``format`` (None or "auto": detected from the content).
+
+    ``root`` is the project's absolute path: absolute paths under it (Claude Code,
+    apply_patch) become relative; others stay absolute and the engine refuses them.
+    """
+    chosen = detect_format(text, source) if format in (None, "auto") else format
+    reader = _READERS.get(chosen or "")
+    if reader is None:
+        raise SessionFormatError(f"unknown session format {format!r}; choose one of "
+                                 f"{', '.join(FORMATS)}", source=source, rule="format")
+    try:
+        return reader(text, source, root)
+    except SessionFormatError:
+        raise
+    except Exception as exc:  # a reader bug must still end as a clean message
+        raise SessionFormatError(f"cannot read as {chosen}: {type(exc).__name__}: {exc}",
+                                 source=source, rule="import-failed") from exc

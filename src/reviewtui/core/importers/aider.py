@@ -1,0 +1,221 @@
+"""Aider chat histories (``.aider.chat.history.md``): each ``#### `` request starts a turn.
+
+Aider logs the user's messages as ``#### `` lines (one per line of a multi-line message),
+its own notes as ``> `` lines, and the model's replies as they came. In a reply an edit
+is a SEARCH/REPLACE block::
+
+    path/to/file.py
+    ```python
+    <<<<<<< SEARCH
+    old lines
+    =======
+    new lines
+    >>>>>>> REPLACE
+    ```
+
+The markers may have 5 to 9 characters; the file name is looked for on the three lines
+before the SEARCH marker as long as they are fence lines (so it may sit inside the fence,
+or on the fence line itself: ```` ```src/app.py ````), and a block without one reuses the
+previous block's file. The fence may be ```` ``` ````, ```` ```` ```` (chosen per turn, as
+Aider does when a file itself holds ``````` ``` ```````) or absent. Shell blocks
+(```` ```bash ```` ...) are suggestions Aider asks about before running: they are noted,
+not replayed. A block with an empty SEARCH creates the file, or appends to it when it
+exists, as Aider does.
+
+When a reply has a malformed block Aider applies none of its edits; the turn then has no
+operations and an ``aider-block`` (or ``aider-filename``) problem at the line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from reviewtui.core.importers.common import format_error, problem, reply_from_ops
+from reviewtui.core.model import Edit, Operation, ParseProblem, Session, Span, Turn
+from reviewtui.core.protocol.reply import split_lines
+
+HEAD = re.compile(r"<{5,9} SEARCH>?\s*$")
+DIVIDER = re.compile(r"={5,9}\s*$")
+UPDATED = re.compile(r">{5,9} REPLACE\s*$")
+SHELL_STARTS = tuple("```" + name for name in (
+    "bash", "sh", "shell", "cmd", "batch", "powershell", "ps1", "zsh", "fish", "ksh", "csh",
+    "tcsh"))
+# Aider's own list of fences, tried in this order: a turn uses the first one it contains.
+FENCES = ("````", "<source>", "<code>", "<pre>", "<codeblock>", "<sourcecode>")
+
+BAD_BLOCK = "aider-block"
+NO_FILENAME = "aider-filename"
+SHELL = "aider-shell"
+NO_REQUESTS = "no-requests"
+
+
+class _BlockError(Exception):
+    def __init__(self, rule: str, message: str, line: int) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+        self.line = line
+
+
+def is_request(line: str) -> bool:
+    return line.startswith("#### ") or line.rstrip() == "####"
+
+
+def looks_like_aider(text: str) -> bool:
+    """``#### `` requests and at least one SEARCH marker, or Aider's session header."""
+    if text.startswith("\n# aider chat started at") or text.startswith("# aider chat started"):
+        return True
+    has_request = re.search(r"^#### ", text, re.MULTILINE) is not None
+    return has_request and re.search(r"^\s*<{5,9} SEARCH>?\s*$", text, re.MULTILINE) is not None
+
+
+def import_aider(text: str, source: str) -> Session:
+    lines = split_lines(text)
+    starts = [i for i, line in enumerate(lines) if is_request(line)]
+    if not starts and not any(HEAD.match(line.strip()) for line in lines):
+        raise format_error(source, None, NO_REQUESTS, "no '#### ' request line and no "
+                           "SEARCH block: this is not an Aider chat history")
+    turns: list[Turn] = []
+    if not starts or starts[0] > 0:  # edits before any request still count
+        stop = starts[0] if starts else len(lines)
+        ops, notes = parse_reply(lines, 0, stop)
+        if ops or notes:
+            turns.append(Turn(1, "", reply_from_ops(ops, Span(1, max(stop, 1)), notes),
+                              Span(1, max(stop, 1))))
+    i = 0
+    while i < len(starts):
+        first = starts[i]
+        last = first
+        while i + 1 < len(starts) and starts[i + 1] == last + 1:  # a multi-line request
+            i += 1
+            last = starts[i]
+        stop = starts[i + 1] if i + 1 < len(starts) else len(lines)
+        request = "\n".join(_request_text(lines[k]) for k in range(first, last + 1)).strip()
+        ops, notes = parse_reply(lines, last + 1, stop)
+        span = Span(first + 1, max(first + 1, stop))
+        reply_span = Span(min(last + 2, max(stop, 1)), max(last + 2, stop))
+        turns.append(Turn(len(turns) + 1, request, reply_from_ops(ops, reply_span, notes), span,
+                          Span(first + 1, last + 1)))
+        i += 1
+    return Session(source, "", "", tuple(turns), format="aider")
+
+
+def _request_text(line: str) -> str:
+    return line[5:].rstrip() if line.startswith("#### ") else ""
+
+
+def choose_fence(lines: Sequence[str], start: int, stop: int) -> str:
+    """The fence Aider would use for this reply: the first of its fences found, else ```."""
+    for fence in FENCES:
+        if any(lines[k].startswith(fence) for k in range(start, stop)):
+            return fence
+    return "```"
+
+
+def parse_reply(lines: Sequence[str], start: int, stop: int
+                ) -> tuple[list[Operation], list[ParseProblem]]:
+    """The edits of ``lines[start:stop]``; none, and the problem, when a block is malformed."""
+    fence = choose_fence(lines, start, stop)
+    ops: list[Operation] = []
+    notes: list[ParseProblem] = []
+    try:
+        for op in _blocks(lines, start, stop, fence, notes):
+            ops.append(op)
+    except _BlockError as err:
+        kept = [n for n in notes if n.rule == SHELL]
+        return [], [*kept, problem(err.rule, err.message + "; Aider applied none of this "
+                                   "reply's edits", err.line)]
+    return ops, notes
+
+
+def _blocks(lines: Sequence[str], start: int, stop: int, fence: str,
+            notes: list[ParseProblem]) -> list[Edit]:
+    found: list[Edit] = []
+    current: str | None = None
+    i = start
+    while i < stop:
+        stripped = lines[i].strip()
+        if stripped.startswith(SHELL_STARTS) and not _head_follows(lines, i, stop):
+            first = i
+            i += 1
+            while i < stop and not lines[i].strip().startswith("```"):
+                i += 1
+            command = " ".join(lines[k].strip() for k in range(first + 1, i)).strip()
+            if i < stop:
+                i += 1
+            notes.append(problem(SHELL, "a suggested shell command (Aider asks before running "
+                                 f"it; not replayed): {command[:80]!r}", first + 1, i,
+                                 severity="info"))
+            continue
+        if stripped[:1] == "<" and HEAD.match(stripped):
+            edit, i, current = _block(lines, start, i, stop, fence, current)
+            found.append(edit)
+        i += 1
+    return found
+
+
+def _head_follows(lines: Sequence[str], i: int, stop: int) -> bool:
+    return any(k < stop and HEAD.match(lines[k].strip()) is not None for k in (i + 1, i + 2))
+
+
+def _block(lines: Sequence[str], start: int, head: int, stop: int, fence: str,
+           current: str | None) -> tuple[Edit, int, str]:
+    filename = find_filename(lines[max(start, head - 3) : head], fence) or current
+    if not filename:
+        raise _BlockError(NO_FILENAME, "a SEARCH block without a file name: the file name "
+                          f"must be alone on the line before the opening fence {fence}",
+                          head + 1)
+    i = head + 1
+    while i < stop and not _is(DIVIDER, lines[i]):
+        i += 1
+    if i >= stop:
+        raise _BlockError(BAD_BLOCK, "SEARCH without its '=======' line", head + 1)
+    divider = i
+    i += 1
+    while i < stop and not (_is(UPDATED, lines[i]) or _is(DIVIDER, lines[i])):
+        i += 1
+    if i >= stop:
+        raise _BlockError(BAD_BLOCK, "SEARCH/REPLACE block without its '>>>>>>> REPLACE' "
+                          "line", divider + 1)
+    search = tuple(lines[head + 1 : divider])
+    replace = tuple(lines[divider + 1 : i])
+    empty = not "".join(search).strip()
+    edit = Edit(filename, 0, None, search, replace, Span(head + 1, i + 1),
+                Span(head + 1, divider + 1), Span(divider + 1, i + 1), at_end=empty)
+    return edit, i, filename
+
+
+def _is(pattern: re.Pattern[str], line: str) -> bool:
+    stripped = line.strip()
+    return stripped[:1] in "=>" and stripped != "" and pattern.match(stripped) is not None
+
+
+def find_filename(before: Sequence[str], fence: str) -> str | None:
+    """The file name on the (up to 3) lines before a SEARCH marker, nearest first.
+
+    Going up, a line that is not a fence line ends the search; among the names seen the
+    first with an extension wins, else the nearest.
+    """
+    names: list[str] = []
+    for line in reversed(before[-3:]):
+        name = strip_filename(line, fence)
+        if name:
+            names.append(name)
+        if not line.startswith(fence) and not line.startswith("```"):
+            break
+    if not names:
+        return None
+    return next((name for name in names if "." in name), names[0])
+
+
+def strip_filename(line: str, fence: str) -> str | None:
+    name = line.strip()
+    if name == "...":
+        return None
+    for opener in (fence, "```"):
+        if name.startswith(opener):
+            rest = name[len(opener):]
+            return rest if rest and ("." in rest or "/" in rest) else None
+    name = name.rstrip(":").lstrip("#").strip().strip("`").strip("*")
+    return name or None

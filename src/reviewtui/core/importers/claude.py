@@ -1,0 +1,243 @@
+"""Claude Code session transcripts (``~/.claude/projects/<project>/<session>.jsonl``).
+
+One JSON object a line. A ``"type": "user"`` line whose message content is the user's
+text (not a ``tool_result``) starts a turn; the assistant's ``tool_use`` blocks that
+follow become its operations, in order:
+
+* ``Edit`` (``file_path``, ``old_string``, ``new_string``, ``replace_all``): an
+  :class:`Edit` whose SEARCH is the exact text (``substring``), found anywhere in the
+  file, inside lines too; ``replace_all`` replaces every occurrence;
+* ``MultiEdit`` (``file_path``, ``edits``): one such edit per entry, in order;
+* ``Write`` (``file_path``, ``content``): a :class:`FullFile`, final newline as written.
+
+Absolute paths become relative to the project ``root`` (or else to the ``cwd`` the
+transcript records); a path outside both stays absolute, and the engine refuses it.
+A ``tool_result`` with ``is_error`` is attached to its operation as a ``tool-error``
+problem spanning the tool call and the result (Claude Code did not apply that change).
+Sub-agent (``isSidechain``) and meta lines never start a turn; their edits count.
+Shell commands that may change files are noted (``claude-shell``), not replayed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from reviewtui.core.engine.placement import split_text
+from reviewtui.core.importers.common import format_error, problem, relative_path, reply_from_ops
+from reviewtui.core.model import Edit, FullFile, Operation, ParseProblem, Session, Span, Turn
+from reviewtui.core.protocol.reply import split_lines
+
+TOOL_ERROR = "tool-error"
+BAD_LINE = "claude-bad-line"
+BAD_INPUT = "claude-bad-input"
+SHELL = "claude-shell"
+NOT_REPLAYED = "claude-not-replayed"
+NO_TRANSCRIPT = "no-transcript"
+
+_TYPES = frozenset({"user", "assistant", "summary", "system"})
+_NOT_PROMPTS = ("<local-command-stdout>", "<local-command-stderr>", "<command-name>",
+                "<command-message>", "Caveat: The messages below were generated",
+                "[Request interrupted by user")
+_CHANGING_SHELL = re.compile(r"(?:^|[;&|(]\s*)(?:rm|mv|cp|touch|truncate|patch|git\s+(?:mv|rm|"
+                             r"checkout|restore|apply|stash)|sed\s+-i|perl\s+-pi)\b")
+
+
+@dataclass(slots=True)
+class _Use:
+    """One tool call: its operations, where it was, and what came back."""
+
+    name: str
+    line: int
+    path: str
+    ops: list[Operation] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Turn:
+    request: str
+    line: int
+    uses: list[_Use] = field(default_factory=list)
+    notes: list[ParseProblem] = field(default_factory=list)
+    last: int = 0
+
+
+def looks_like_claude(text: str) -> bool:
+    """The first parsable lines carry Claude Code's ``type`` and ``message`` (or ``sessionId``)."""
+    seen = 0
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        seen += 1
+        if seen > 5:
+            break
+        try:
+            item = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(item, dict) and item.get("type") in _TYPES and (
+                "message" in item or "sessionId" in item or item.get("type") == "summary"):
+            return True
+    return False
+
+
+def import_claude(text: str, source: str, *, root: str | None = None) -> Session:
+    lines = split_lines(text)
+    turns: list[_Turn] = []
+    uses: dict[str, tuple[_Turn, _Use]] = {}
+    title = ""
+    parsed = 0
+    early: list[ParseProblem] = []
+    for lineno, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            item = json.loads(raw)
+        except ValueError as exc:
+            note = problem(BAD_LINE, f"not a JSON object ({exc}); the line is skipped", lineno,
+                           severity="warning")
+            (turns[-1].notes if turns else early).append(note)
+            continue
+        if not isinstance(item, dict):
+            continue
+        parsed += 1
+        kind = item.get("type")
+        message = item.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        if kind == "summary" and not title:
+            title = str(item.get("summary", ""))
+        elif kind == "user":
+            prompt = _prompt(item, content)
+            if prompt is not None:
+                turns.append(_Turn(prompt, lineno))
+            elif isinstance(content, list):
+                _results(content, uses, lineno)
+        elif kind == "assistant" and isinstance(content, list):
+            if not turns:
+                turns.append(_Turn("", lineno))
+            bases = (root, item.get("cwd") if isinstance(item.get("cwd"), str) else None)
+            for block in content:
+                if isinstance(block, dict) and block.get("type") == "tool_use":
+                    use = _tool_use(block, lineno, bases, turns[-1].notes)
+                    if use is not None:
+                        turns[-1].uses.append(use)
+                        uses[str(block.get("id", ""))] = (turns[-1], use)
+        if turns:
+            turns[-1].last = lineno
+    if not parsed:
+        raise format_error(source, None, NO_TRANSCRIPT, "no JSON object on any line: this is "
+                           "not a Claude Code transcript")
+    if early:
+        if not turns:
+            turns.append(_Turn("", early[0].span.start))
+        turns[0].notes[:0] = early
+    return Session(source, title, "", tuple(_turn(n + 1, t) for n, t in enumerate(turns)),
+                   format="claude")
+
+
+def _turn(index: int, turn: _Turn) -> Turn:
+    ops = [op for use in turn.uses for op in use.ops]
+    span = Span(turn.line, max(turn.line, turn.last))
+    notes = sorted(turn.notes, key=lambda p: p.span.start)
+    return Turn(index, turn.request, reply_from_ops(ops, span, notes), span,
+                Span(turn.line, turn.line))
+
+
+def _prompt(item: dict[str, Any], content: object) -> str | None:
+    """The user's text when this line is a prompt; None for tool results and meta lines."""
+    if item.get("isSidechain") or item.get("isMeta"):
+        return None
+    if isinstance(content, str):
+        text = content
+    elif isinstance(content, list):
+        if any(isinstance(b, dict) and b.get("type") == "tool_result" for b in content):
+            return None
+        parts = [str(b.get("text", "")) if b.get("type") == "text" else f"[{b.get('type')}]"
+                 for b in content if isinstance(b, dict)]
+        text = "\n".join(parts)
+    else:
+        return None
+    text = text.strip()
+    if text.startswith(_NOT_PROMPTS):
+        return None
+    return text
+
+
+def _results(content: Sequence[object], uses: dict[str, tuple[_Turn, _Use]],
+             lineno: int) -> None:
+    for block in content:
+        if not isinstance(block, dict) or block.get("type") != "tool_result":
+            continue
+        if not block.get("is_error"):
+            continue
+        found = uses.get(str(block.get("tool_use_id", "")))
+        if found is None or not found[1].ops:
+            continue
+        turn, use = found
+        message = _result_text(block.get("content"))
+        turn.notes.append(problem(
+            TOOL_ERROR, f"Claude Code reported an error for this {use.name} of {use.path} "
+            f"(so it did not change the file then): {message}", use.line, lineno,
+            severity="warning"))
+
+
+def _result_text(content: object) -> str:
+    if isinstance(content, list):
+        content = " ".join(str(b.get("text", "")) for b in content if isinstance(b, dict))
+    text = re.sub(r"</?tool_use_error>", "", str(content or "")).strip()
+    text = " ".join(text.split())
+    return text[:200] + ("..." if len(text) > 200 else "")
+
+
+def _tool_use(block: dict[str, Any], lineno: int, bases: tuple[str | None, ...],
+              notes: list[ParseProblem]) -> _Use | None:
+    name = str(block.get("name", ""))
+    data = block.get("input")
+    data = data if isinstance(data, dict) else {}
+    if name == "Bash":
+        command = str(data.get("command", ""))
+        if _CHANGING_SHELL.search(command):
+            shown = " ".join(command.split())[:100]
+            notes.append(problem(SHELL, f"a shell command that may change files is not "
+                                 f"replayed: {shown!r}", lineno, severity="info"))
+        return None
+    if name == "NotebookEdit":
+        notes.append(problem(NOT_REPLAYED, "a NotebookEdit of "
+                             f"{data.get('notebook_path', '?')!r} is not replayed (notebook "
+                             "cells are not text edits)", lineno, severity="info"))
+        return None
+    if name not in ("Edit", "MultiEdit", "Write"):
+        return None
+    raw_path = data.get("file_path")
+    if not isinstance(raw_path, str) or not raw_path:
+        notes.append(problem(BAD_INPUT, f"a {name} call without a file_path", lineno))
+        return None
+    path = relative_path(raw_path, bases)
+    use = _Use(name, lineno, path)
+    span = Span(lineno, lineno)
+    if name == "Write":
+        content = data.get("content")
+        if not isinstance(content, str):
+            notes.append(problem(BAD_INPUT, f"a Write of {path} without text content", lineno))
+            return None
+        lines, final = split_text(content)
+        use.ops.append(FullFile(path, lines, span, final_newline=final or not content))
+        return use
+    entries = [data] if name == "Edit" else data.get("edits")
+    if not isinstance(entries, list):
+        notes.append(problem(BAD_INPUT, f"a MultiEdit of {path} without an edits list", lineno))
+        return None
+    for entry in entries:
+        old = entry.get("old_string") if isinstance(entry, dict) else None
+        new = entry.get("new_string") if isinstance(entry, dict) else None
+        if not isinstance(old, str) or not isinstance(new, str):
+            notes.append(problem(BAD_INPUT, f"an edit of {path} without old_string and "
+                                 "new_string", lineno))
+            return None
+        use.ops.append(Edit(path, 0, None, tuple(old.split("\n")), tuple(new.split("\n")),
+                            span, span, span, substring=True,
+                            replace_all=bool(entry.get("replace_all"))))
+    return use

@@ -1,0 +1,173 @@
+"""What every importer shares: building replies from operations, turn order, paths.
+
+An importer reads its format into *changes*: the operations one section of the source
+asks for, in the order written (``Update File: a`` with ``Move to: b`` is a move and
+the edits of ``b``). :func:`turns_from_changes` turns them into turns the engine runs
+with the same meaning, and :func:`reply_from_ops` groups operations into the blocks a
+:class:`Reply` holds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import posixpath
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from reviewtui.core.errors import SessionFormatError
+from reviewtui.core.model import (
+    CommandName,
+    ConsoleBlock,
+    ConsoleCommand,
+    Edit,
+    FileBlock,
+    FullFile,
+    Operation,
+    ParseProblem,
+    Reply,
+    Span,
+    Turn,
+)
+
+SPLIT_TURN = "split-turn"
+
+
+@dataclass(slots=True)
+class Change:
+    """The operations of one section of the source, in the order written."""
+
+    ops: list[Operation] = field(default_factory=list)
+    span: Span = field(default_factory=lambda: Span(1, 1))
+
+
+def problem(rule: str, message: str, start: int, end: int | None = None,
+            severity: str = "error") -> ParseProblem:
+    return ParseProblem(rule, message, Span(start, max(start, end or start)), severity)
+
+
+def format_error(source: str, line: int | None, rule: str, message: str) -> SessionFormatError:
+    return SessionFormatError(message, source=source, line=line, rule=rule)
+
+
+def reply_from_ops(ops: Sequence[Operation], span: Span,
+                   problems: Iterable[ParseProblem] = ()) -> Reply:
+    """Consecutive file operations on one path share a file block; commands get their own."""
+    blocks: list[FileBlock | ConsoleBlock] = []
+    run: list[Edit | FullFile] = []
+
+    def close_run() -> None:
+        if run:
+            first, last = run[0].span, run[-1].span
+            numbered: list[Edit | FullFile] = []
+            for op in run:
+                if isinstance(op, Edit):
+                    op = dataclasses.replace(op, ordinal=sum(isinstance(o, Edit)
+                                                             for o in numbered) + 1)
+                numbered.append(op)
+            blocks.append(FileBlock(run[0].path, Span(first.start, first.start),
+                                    Span(first.start, max(first.start, last.end)),
+                                    tuple(numbered)))
+            run.clear()
+
+    for op in ops:
+        if isinstance(op, ConsoleCommand):
+            close_run()
+            blocks.append(ConsoleBlock(op.span, (op,), fenced=False))
+        else:
+            if run and run[0].path != op.path:
+                close_run()
+            run.append(op)
+    close_run()
+    return Reply(span, tuple(blocks), None, (), None, (), tuple(problems))
+
+
+def command(name: CommandName, args: Sequence[str], line: int, text: str,
+            force: bool = False) -> ConsoleCommand:
+    """A structural command naming single files literally (no globs, no directories)."""
+    return ConsoleCommand(name, tuple(args), force, text, Span(line, line), fenced=False,
+                          literal=True)
+
+
+def _paths(op: Operation) -> tuple[str, ...]:
+    if isinstance(op, ConsoleCommand):
+        return tuple(_key(arg) for arg in op.args if arg != "-f")
+    return (_key(op.path),)
+
+
+def _key(path: str) -> str:
+    return posixpath.normpath(path.strip()) if path.strip() else path
+
+
+def split_for_order(changes: Sequence[Change]) -> list[list[Change]]:
+    """Cut the changes into runs the engine's turn order replays as written.
+
+    In a turn the engine runs moves first, then file operations, then removals. A move
+    of a path something earlier in the run touched, or anything touching a path an
+    earlier change removes, would then run out of order: such a change starts a run.
+    """
+    parts: list[list[Change]] = [[]]
+    touched: set[str] = set()
+    removed: set[str] = set()
+    for change in changes:
+        paths = {p for op in change.ops for p in _paths(op)}
+        moves = {p for op in change.ops if isinstance(op, ConsoleCommand)
+                 and op.name is CommandName.MV for p in _paths(op)}
+        if parts[-1] and (moves & touched or paths & removed):
+            parts.append([])
+            touched, removed = set(), set()
+        parts[-1].append(change)
+        touched |= paths
+        removed |= {p for op in change.ops if isinstance(op, ConsoleCommand)
+                    and op.name is CommandName.RM for p in _paths(op)}
+    return parts
+
+
+def turns_from_changes(first_index: int, request: str, changes: Sequence[Change], span: Span,
+                       problems: Sequence[ParseProblem] = (),
+                       heading: Span | None = None) -> list[Turn]:
+    """One turn, or several when the written order needs it (each says why)."""
+    parts = split_for_order(changes)
+    turns: list[Turn] = []
+    for number, part in enumerate(parts):
+        ops = [op for change in part for op in change.ops]
+        notes = list(problems) if number == 0 else []
+        if len(parts) > 1:
+            start = part[0].span.start if part else span.start
+            notes.append(problem(SPLIT_TURN, f"part {number + 1} of {len(parts)}: this "
+                                 "source reuses a path it moves or removes, so its sections "
+                                 "are split into turns that run in the order written",
+                                 start, severity="info"))
+        if len(parts) == 1:
+            part_span = span
+        else:
+            part_span = Span(part[0].span.start, part[-1].span.end) if part else span
+        turns.append(Turn(first_index + number, request, reply_from_ops(ops, part_span, notes),
+                          part_span, heading))
+    return turns
+
+
+_WINDOWS_ABS = re.compile(r"^[A-Za-z]:[\\/]")
+
+
+def relative_path(path: str, bases: Iterable[str | None]) -> str:
+    """``path`` relative to the first base it lies under; unchanged when relative or outside.
+
+    An absolute path outside every base stays absolute, so the engine refuses it with
+    the ``absolute-path`` rule instead of writing somewhere unexpected.
+    """
+    windows = bool(_WINDOWS_ABS.match(path))
+    if not (path.startswith("/") or windows):
+        return path
+    probe = path.replace("\\", "/") if windows else path
+    probe = posixpath.normpath(probe)
+    for base in bases:
+        if not base:
+            continue
+        root = posixpath.normpath(base.replace("\\", "/") if _WINDOWS_ABS.match(base) else base)
+        if probe == root:
+            continue
+        prefix = root.rstrip("/") + "/"
+        if probe.startswith(prefix):
+            return probe[len(prefix):]
+    return path

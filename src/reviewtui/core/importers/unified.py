@@ -1,0 +1,376 @@
+"""Unified diffs: ``diff -u``, ``git diff`` and ``git format-patch`` series.
+
+Each file section becomes operations; a whole diff is one turn, and a ``format-patch``
+series (``From <sha> ...`` mails) one turn per commit, its subject as the request.
+
+* ``@@ -a,b +c,d @@`` hunk: an :class:`Edit`; context and ``-`` lines are SEARCH,
+  context and ``+`` lines REPLACE. ``c`` is only a ``line_hint``: a match right there
+  wins, otherwise the content alone decides (so a diff taken against a slightly
+  different tree still lands, or reports where it nearly does);
+* ``--- /dev/null`` or ``new file mode``: a :class:`FullFile` of the ``+`` lines;
+* ``+++ /dev/null`` or ``deleted file mode``: a literal ``:rm``;
+* ``rename from`` / ``rename to``: a literal ``:mv`` (refused when the target exists),
+  then the hunks, which edit the new path;
+* ``\\ No newline at end of file``: the file's final newline afterwards;
+* copies, binary patches and mode changes cannot be replayed from text: each is a
+  problem on the turn (``diff-copy``, ``diff-binary``, ``diff-mode``).
+
+Hunks are read by their line counts, as ``git apply`` does; a hunk that ends before its
+counts say is kept with a ``diff-hunk-count`` warning.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from reviewtui.core.importers.common import (
+    Change,
+    command,
+    format_error,
+    problem,
+    relative_path,
+    turns_from_changes,
+)
+from reviewtui.core.model import (
+    CommandName,
+    Edit,
+    FullFile,
+    Operation,
+    ParseProblem,
+    Session,
+    Span,
+    Turn,
+)
+from reviewtui.core.protocol.reply import split_lines
+
+HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+COMMIT = re.compile(r"^From [0-9a-f]{7,40} ")
+DEV_NULL = "/dev/null"
+
+BAD_HUNK = "diff-bad-hunk"
+HUNK_COUNT = "diff-hunk-count"
+BINARY = "diff-binary"
+COPY = "diff-copy"
+MODE = "diff-mode"
+NO_DIFF = "no-diff"
+
+
+def looks_like_unified(text: str) -> bool:
+    if re.search(r"^diff --git ", text, re.MULTILINE):
+        return True
+    return re.search(r"^--- .*\n\+\+\+ .*\n@@ -\d", text, re.MULTILINE) is not None
+
+
+@dataclass(slots=True)
+class _Hunk:
+    header: int  # 0-based line of "@@"
+    old_start: int
+    old_count: int
+    new_start: int
+    new_count: int
+    search: list[str] = field(default_factory=list)
+    replace: list[str] = field(default_factory=list)
+    added: list[str] = field(default_factory=list)  # "+" lines only, for new files
+    old_no_eol: bool = False
+    new_no_eol: bool = False
+    end: int = 0  # 0-based line after the hunk
+
+
+@dataclass(slots=True)
+class _Section:
+    start: int
+    old: str | None = None
+    new: str | None = None
+    new_file: bool = False
+    deleted: bool = False
+    rename_from: str | None = None
+    rename_to: str | None = None
+    copy: bool = False
+    binary: bool = False
+    mode_change: bool = False
+    hunks: list[_Hunk] = field(default_factory=list)
+    end: int = 0
+
+
+def import_unified(text: str, source: str, *, root: str | None = None) -> Session:
+    lines = split_lines(text)
+    commits = [i for i, line in enumerate(lines) if COMMIT.match(line)]
+    ranges = ([(c, commits[n + 1] if n + 1 < len(commits) else len(lines))
+               for n, c in enumerate(commits)] if commits else [(0, len(lines))])
+    if commits and commits[0] > 0:
+        ranges.insert(0, (0, commits[0]))
+    turns: list[Turn] = []
+    found_any = False
+    for start, stop in ranges:
+        notes: list[ParseProblem] = []
+        sections = _sections(lines, start, stop, notes)
+        if not sections and not notes:
+            continue
+        found_any = True
+        changes = [change for s in sections
+                   if (change := _change(s, lines, notes, root)) is not None]
+        span = Span(start + 1, max(start + 1, stop))
+        request = _subject(lines, start, stop)
+        turns.extend(turns_from_changes(len(turns) + 1, request, changes, span, notes))
+    if not found_any:
+        raise format_error(source, None, NO_DIFF, "no 'diff --git' line and no '---'/'+++' "
+                           "file header followed by a hunk: this is not a unified diff")
+    return Session(source, "", "", tuple(turns), format="unified")
+
+
+def _subject(lines: Sequence[str], start: int, stop: int) -> str:
+    """A format-patch mail's Subject (continuation lines joined), without ``[PATCH n/m]``."""
+    for i in range(start, min(stop, start + 40)):
+        if lines[i].startswith("Subject: "):
+            subject = lines[i][9:]
+            k = i + 1
+            while k < stop and lines[k].startswith((" ", "\t")) and lines[k].strip():
+                subject += " " + lines[k].strip()
+                k += 1
+            return re.sub(r"^\[PATCH[^\]]*\]\s*", "", subject).strip()
+        if lines[i].startswith(("diff --git ", "--- ")):
+            break
+    return ""
+
+
+def _sections(lines: Sequence[str], start: int, stop: int,
+              notes: list[ParseProblem]) -> list[_Section]:
+    sections: list[_Section] = []
+    i = start
+    while i < stop:
+        line = lines[i]
+        if line.startswith("diff --git "):
+            section = _git_section(lines, i, stop, notes)
+        elif (line.startswith("--- ") and i + 2 < stop and lines[i + 1].startswith("+++ ")
+              and HUNK.match(lines[i + 2])):
+            section = _Section(i)
+            section.old, section.new = _path(line[4:]), _path(lines[i + 1][4:])
+            section.new_file, section.deleted = section.old is None, section.new is None
+            section.end = _read_hunks(lines, i + 2, stop, section, notes)
+        else:
+            i += 1
+            continue
+        sections.append(section)
+        i = max(section.end, i + 1)
+    return sections
+
+
+def _git_section(lines: Sequence[str], i: int, stop: int,
+                 notes: list[ParseProblem]) -> _Section:
+    section = _Section(i)
+    section.old, section.new = _git_header_paths(lines[i][len("diff --git "):])
+    i += 1
+    while i < stop:
+        line = lines[i]
+        if line.startswith(("--- ", "@@ ", "diff --git ")):
+            break
+        if line.startswith("new file mode"):
+            section.new_file = True
+        elif line.startswith("deleted file mode"):
+            section.deleted = True
+        elif line.startswith("rename from "):
+            section.rename_from = _unquote(line[len("rename from "):])
+        elif line.startswith("rename to "):
+            section.rename_to = _unquote(line[len("rename to "):])
+        elif line.startswith(("copy from ", "copy to ")):
+            section.copy = True
+        elif line.startswith(("old mode ", "new mode ")):
+            section.mode_change = True
+        elif line.startswith(("Binary files ", "GIT binary patch")):
+            section.binary = True
+            i += 1
+            while i < stop and not lines[i].startswith("diff --git "):
+                i += 1
+            break
+        elif not line.startswith(("index ", "similarity index", "dissimilarity index")):
+            break
+        i += 1
+    if i + 1 < stop and lines[i].startswith("--- ") and lines[i + 1].startswith("+++ "):
+        old, new = _path(lines[i][4:]), _path(lines[i + 1][4:])
+        if old is None:
+            section.new_file = True
+        else:
+            section.old = old
+        if new is None:
+            section.deleted = True
+        else:
+            section.new = new
+        i += 2
+    section.end = _read_hunks(lines, i, stop, section, notes)
+    return section
+
+
+def _read_hunks(lines: Sequence[str], i: int, stop: int, section: _Section,
+                notes: list[ParseProblem]) -> int:
+    while i < stop and lines[i].startswith("@@"):
+        match = HUNK.match(lines[i])
+        if match is None:
+            notes.append(problem(BAD_HUNK, f"{lines[i]!r} is not a hunk header "
+                                 "('@@ -a,b +c,d @@'); the rest of this file's diff is skipped",
+                                 i + 1))
+            i += 1
+            while i < stop and not lines[i].startswith(("diff --git ", "@@ ")):
+                i += 1
+            return i
+        a, b, c, d = match.groups()
+        hunk = _Hunk(i, int(a), 1 if b is None else int(b), int(c), 1 if d is None else int(d))
+        i = _hunk_lines(lines, i + 1, stop, hunk, notes)
+        section.hunks.append(hunk)
+    return i
+
+
+def _hunk_lines(lines: Sequence[str], i: int, stop: int, hunk: _Hunk,
+                notes: list[ParseProblem]) -> int:
+    old_left, new_left = hunk.old_count, hunk.new_count
+    side = ""
+    while i < stop and (old_left > 0 or new_left > 0 or lines[i].startswith("\\")):
+        line = lines[i]
+        mark = line[:1]
+        if mark == "\\":  # "\ No newline at end of file" for the line just above
+            hunk.old_no_eol |= side in (" ", "-")
+            hunk.new_no_eol |= side in (" ", "+")
+        elif (mark == " " or not line) and old_left > 0 and new_left > 0:
+            hunk.search.append(line[1:])
+            hunk.replace.append(line[1:])
+            old_left, new_left = old_left - 1, new_left - 1
+        elif mark == "-" and old_left > 0:
+            hunk.search.append(line[1:])
+            old_left -= 1
+        elif mark == "+" and new_left > 0:
+            hunk.replace.append(line[1:])
+            hunk.added.append(line[1:])
+            new_left -= 1
+        else:
+            notes.append(problem(HUNK_COUNT, f"the hunk at line {hunk.header + 1} says it has "
+                                 f"{hunk.old_count} old and {hunk.new_count} new lines, but it "
+                                 "ends earlier: it is read as written", hunk.header + 1, i,
+                                 severity="warning"))
+            break
+        side = mark or " "
+        i += 1
+    hunk.end = i
+    return i
+
+
+def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
+            root: str | None) -> Change | None:
+    line = section.start + 1
+    span = Span(line, max(line, section.end))
+    if section.binary:
+        notes.append(problem(BINARY, f"a binary change to {section.new or section.old!r} "
+                             "cannot be replayed from text; apply it by hand", line))
+        return None
+    if section.copy:
+        notes.append(problem(COPY, f"a copy to {section.new!r}: reviewtui has no copy "
+                             "operation; apply it by hand", line))
+        return None
+    if section.mode_change and not section.hunks and not section.rename_to:
+        notes.append(problem(MODE, f"a file mode change of {section.new or section.old!r} is "
+                             "not replayed", line, severity="info"))
+        return None
+    old = relative_path(section.rename_from or section.old or "", (root,))
+    new = relative_path(section.rename_to or section.new or section.old or "", (root,))
+    if section.deleted:
+        return Change([command(CommandName.RM, [old], line, lines[section.start])], span)
+    if section.new_file:
+        added = [text for hunk in section.hunks for text in hunk.added]
+        no_eol = bool(section.hunks) and section.hunks[-1].new_no_eol
+        first = section.hunks[0].header + 2 if section.hunks else line
+        full = FullFile(new, tuple(added), Span(first, max(first, section.end)),
+                        final_newline=not no_eol or not added)
+        return Change([full], span)
+    ops: list[Operation] = []
+    if section.rename_to and old != new:
+        ops.append(command(CommandName.MV, [old, new], line, lines[section.start]))
+    for hunk in section.hunks:
+        ops.append(_edit(new, hunk))
+    if not ops:
+        return None
+    return Change(ops, span)
+
+
+def _edit(path: str, hunk: _Hunk) -> Edit:
+    if hunk.new_no_eol:
+        final: bool | None = False
+    elif hunk.old_no_eol:
+        final = True
+    else:
+        final = None
+    hint = hunk.new_start - 1 if hunk.new_count else hunk.new_start
+    span = Span(hunk.header + 1, max(hunk.header + 1, hunk.end))
+    return Edit(path, 0, None, tuple(hunk.search), tuple(hunk.replace), span, span, span,
+                line_hint=max(hint, 0), final_newline=final)
+
+
+def _path(raw: str) -> str | None:
+    """A ``---``/``+++`` path: None for /dev/null; the git ``a/``/``b/`` prefix dropped."""
+    raw = raw.split("\t", 1)[0].rstrip()
+    path = _unquote(raw)
+    if path == DEV_NULL:
+        return None
+    if path.startswith(("a/", "b/")):
+        return path[2:]
+    return path
+
+
+def _git_header_paths(rest: str) -> tuple[str | None, str | None]:
+    """The two paths of ``diff --git a/x b/x`` (quoted, or split where both halves agree)."""
+    if rest.startswith('"'):
+        first, _, tail = _split_quoted(rest)
+        second = _unquote(tail.strip())
+        return _strip_prefix(first), _strip_prefix(second)
+    if rest.startswith("a/") and (len(rest) - 1) % 2 == 0:
+        half = (len(rest) - 1) // 2
+        left, right = rest[:half], rest[half + 1:]
+        if right.startswith("b/") and left[2:] == right[2:]:
+            return left[2:], right[2:]
+    at = rest.rfind(" b/")
+    if at > 0:
+        return _strip_prefix(rest[:at]), _strip_prefix(rest[at + 1:])
+    parts = rest.split(" ", 1)
+    return parts[0], parts[-1]
+
+
+def _strip_prefix(path: str) -> str:
+    return path[2:] if path.startswith(("a/", "b/")) else path
+
+
+def _split_quoted(text: str) -> tuple[str, int, str]:
+    """The first C-quoted token of ``text`` (unquoted), its end, and the rest."""
+    i = 1
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+            continue
+        if text[i] == '"':
+            return _unquote(text[: i + 1]), i + 1, text[i + 1:]
+        i += 1
+    return _unquote(text), len(text), ""
+
+
+_ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
+
+
+def _unquote(path: str) -> str:
+    """Git's C-style quoting (``"caf\\303\\251.txt"``) undone; other paths as they are."""
+    if len(path) < 2 or not (path.startswith('"') and path.endswith('"')):
+        return path
+    body = path[1:-1]
+    out = bytearray()
+    i = 0
+    while i < len(body):
+        char = body[i]
+        if char == "\\" and i + 1 < len(body):
+            nxt = body[i + 1]
+            if re.fullmatch(r"[0-7]{3}", body[i + 1 : i + 4]):
+                out.append(int(body[i + 1 : i + 4], 8) & 0xFF)
+                i += 4
+                continue
+            out.append(_ESCAPES.get(nxt, ord(nxt) if ord(nxt) < 128 else 63))
+            i += 2
+            continue
+        out.extend(char.encode("utf-8"))
+        i += 1
+    return out.decode("utf-8", errors="replace")

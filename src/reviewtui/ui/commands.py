@@ -1,0 +1,61 @@
+"""The review screen's actions in Textual's command palette (ctrl+p, or ``:``).
+
+Every binding of the screen the palette was opened from becomes a command named by
+its description, with its tooltip and its current keys (the user's keymap included)
+as help; choosing one runs the binding's action on that screen.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import partial
+from typing import Any
+
+from textual.binding import Binding
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.screen import Screen
+
+KEY_NAMES = {"full_stop": ".", "comma": ",", "question_mark": "?", "minus": "-", "plus": "+",
+             "left_square_bracket": "[", "right_square_bracket": "]",
+             "left_curly_bracket": "{", "right_curly_bracket": "}", "slash": "/",
+             "colon": ":"}
+
+
+def pretty_keys(keys: str) -> str:
+    return " ".join(KEY_NAMES.get(key.strip(), key.strip()) for key in keys.split(","))
+
+
+def screen_commands(screen: Screen[Any]) -> Iterator[tuple[str, str, Binding]]:
+    """(name, help, binding) for each of ``screen``'s own bindings, in their order."""
+    keymap: dict[str, str] = getattr(screen.app, "_keymap", {}) or {}
+    seen: set[str] = set()
+    for binding in screen.BINDINGS:
+        if not isinstance(binding, Binding) or binding.action in seen:
+            continue
+        if binding.action.startswith("app.command_palette"):
+            continue  # the palette is already open
+        seen.add(binding.action)
+        keys = keymap.get(binding.id, binding.key) if binding.id else binding.key
+        what = binding.tooltip or binding.description
+        yield binding.description or binding.action, f"{what}  ({pretty_keys(keys)})", binding
+
+
+class ReviewCommands(Provider):
+    """The bindings of the screen under the palette, as commands."""
+
+    def _commands(self) -> Iterator[tuple[str, str, partial[Any]]]:
+        screen = self.screen
+        for name, help_text, binding in screen_commands(screen):
+            yield name, help_text, partial(screen.run_action, binding.action)
+
+    async def discover(self) -> Hits:
+        for name, help_text, run in self._commands():
+            yield DiscoveryHit(name, run, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, help_text, run in self._commands():
+            # Match the tooltip too: "whitespace" finds the toggle named "Whitespace".
+            score = max(matcher.match(name), matcher.match(help_text) * 0.5)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), run, text=name, help=help_text)

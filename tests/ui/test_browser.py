@@ -1,0 +1,274 @@
+"""The workbench in a real browser: ``reviewtui serve`` in headless Chromium, over CDP.
+
+textual-serve's page (``static/js/textual.js``) draws the terminal with xterm.js and loads
+both the WebGL and the canvas addon, so the text ends up as pixels: the DOM rows are empty,
+and the ``Terminal`` object lives in a local variable of the page's ``window.onload``, out
+of reach. Before the page loads, the test therefore installs a setter for the two property
+names textual.js stores the addons under (``this.webglAddon = ...``,
+``this.canvasAddon = ...``) that turns their ``activate`` into a no-op. xterm.js then keeps
+its built-in DOM renderer, and the rendered screen is ordinary text in ``.xterm-rows``.
+
+Chromium is driven over the Chrome DevTools Protocol with aiohttp's websocket client (aiohttp
+comes with textual-serve). Its host resolver maps every name to "not found", so the test
+needs nothing beyond loopback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+TOUR = REPO / "sample_sessions" / "workshop-tour"
+BUDGET = 60.0  # seconds for the whole test; a run here takes about 4
+START_TIMEOUT = 20.0  # for the server's port and for Chromium's DevTools endpoint
+TURN_LIST_TEXT = "T1 Fix the typo"
+ACCEPTED_TEXT = 'return f"Hello, {name}!"'
+
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-proxy-server", "--window-size=1280,800",
+    # The page links a Google Fonts stylesheet; fail it at once instead of waiting on DNS.
+    "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
+]
+
+# Runs before textual.js. See the module docstring.
+DOM_RENDERER_HOOK = """
+(() => {
+  window.__reviewtuiDisabledAddons = [];
+  for (const name of ["webglAddon", "canvasAddon"]) {
+    Object.defineProperty(Object.prototype, name, {
+      configurable: true,
+      set(addon) {
+        addon.activate = () => {};
+        Object.defineProperty(this, name, {value: addon, writable: true,
+                                           configurable: true, enumerable: true});
+        window.__reviewtuiDisabledAddons.push(name);
+      },
+    });
+  }
+})();
+"""
+
+PAGE_STATE = """
+(() => {
+  const rows = document.querySelector(".xterm-rows");
+  return {
+    text: rows ? rows.innerText.replaceAll("\\u00a0", " ") : "",
+    closed: document.body !== null && document.body.classList.contains("-closed"),
+    disabled: window.__reviewtuiDisabledAddons || [],
+  };
+})()
+"""
+
+
+def _chromium() -> str | None:
+    found = shutil.which("chromium")
+    if found is None and os.access("/usr/bin/chromium", os.X_OK):
+        found = "/usr/bin/chromium"
+    return found
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    """End the process's whole group (the server's workbenches, Chromium's helpers)."""
+    for sig, grace in ((signal.SIGTERM, 5.0), (signal.SIGKILL, 5.0)):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, sig)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(grace)
+    with contextlib.suppress(ProcessLookupError):  # helpers that outlived the leader
+        os.killpg(process.pid, signal.SIGKILL)
+
+
+def _tail(path: Path, limit: int = 3000) -> str:
+    text = path.read_text(errors="replace") if path.exists() else ""
+    return text[-limit:] or "(empty)"
+
+
+@dataclass
+class Served:
+    url: str
+    root: Path
+    log: Path
+
+
+@dataclass
+class Browser:
+    devtools_port: int
+    log: Path
+
+
+@pytest.fixture
+def chromium_path() -> str:
+    path = _chromium()
+    if path is None:
+        pytest.skip("Chromium is not installed (apt-get install chromium); "
+                    "the browser test cannot run")
+    return path
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Served]:
+    session = tmp_path / "session"  # the session without its base/, so --root is used
+    session.mkdir()
+    shutil.copy2(TOUR / "session.md", session / "session.md")
+    root = shutil.copytree(TOUR / "base", tmp_path / "root")
+    port = _free_port()
+    log = tmp_path / "serve.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "reviewtui", "serve", str(session), "--root", str(root),
+             "--port", str(port)],
+            stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+            start_new_session=True)
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"reviewtui serve exited with {process.returncode}:\n{_tail(log)}")
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"reviewtui serve did not listen on port {port} within "
+                                f"{START_TIMEOUT:.0f} s:\n{_tail(log)}")
+                time.sleep(0.05)
+        yield Served(url=f"http://127.0.0.1:{port}/", root=root, log=log)
+    finally:
+        _stop(process)
+
+
+@pytest.fixture
+def browser(chromium_path: str, tmp_path: Path) -> Iterator[Browser]:
+    profile = tmp_path / "chromium-profile"
+    profile.mkdir()
+    log = tmp_path / "chromium.log"
+    with log.open("wb") as out:
+        # Port 0 and the DevToolsActivePort file: no race for a free port.
+        process = subprocess.Popen(
+            [chromium_path, *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
+             "--remote-debugging-port=0", "about:blank"],
+            stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+            start_new_session=True)
+    try:
+        active = profile / "DevToolsActivePort"
+        deadline = time.monotonic() + START_TIMEOUT
+        while not (active.exists() and active.read_text().strip()):
+            if process.poll() is not None:
+                pytest.fail(f"Chromium exited with {process.returncode}:\n{_tail(log)}")
+            if time.monotonic() > deadline:
+                pytest.fail(f"Chromium opened no DevTools port within {START_TIMEOUT:.0f} s:"
+                            f"\n{_tail(log)}")
+            time.sleep(0.05)
+        yield Browser(devtools_port=int(active.read_text().split()[0]), log=log)
+    finally:
+        _stop(process)
+
+
+class DevTools:
+    """The few Chrome DevTools Protocol calls the test needs, on one page's websocket."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self._ws = ws
+        self._ids = itertools.count(1)
+
+    async def call(self, method: str, **params: Any) -> dict[str, Any]:
+        call_id = next(self._ids)
+        await self._ws.send_json({"id": call_id, "method": method, "params": params})
+        while True:  # no domain is enabled, so the only other messages are rare events
+            message: dict[str, Any] = await self._ws.receive_json()
+            if message.get("id") == call_id:
+                if "error" in message:
+                    raise AssertionError(f"{method} failed: {message['error']}")
+                result: dict[str, Any] = message["result"]
+                return result
+
+    async def evaluate(self, expression: str) -> Any:
+        result = await self.call("Runtime.evaluate", expression=expression,
+                                 returnByValue=True)
+        if "exceptionDetails" in result:
+            raise AssertionError(f"the page threw: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    async def press(self, key: str) -> None:
+        code = f"Key{key.upper()}"
+        await self.call("Input.dispatchKeyEvent", type="keyDown", key=key, code=code,
+                        text=key, windowsVirtualKeyCode=ord(key.upper()))
+        await self.call("Input.dispatchKeyEvent", type="keyUp", key=key, code=code,
+                        windowsVirtualKeyCode=ord(key.upper()))
+
+
+@dataclass
+class Progress:
+    """What the test waits for and what the page showed last, for the failure message."""
+
+    waiting_for: str = "Chromium's DevTools endpoint"
+    page: dict[str, Any] = field(default_factory=dict)
+
+
+async def _drive(served: Served, browser: Browser, progress: Progress) -> None:
+    core = served.root / "greeter" / "core.py"
+    assert 'return f"Helo, {name}!"' in core.read_text()
+    async with aiohttp.ClientSession() as http:
+        listing = f"http://127.0.0.1:{browser.devtools_port}/json/list"
+        async with http.get(listing) as response:
+            targets = await response.json()
+        page = next(t for t in targets if t["type"] == "page")
+        async with http.ws_connect(page["webSocketDebuggerUrl"], max_msg_size=0) as ws:
+            devtools = DevTools(ws)
+            await devtools.call("Page.addScriptToEvaluateOnNewDocument",
+                                source=DOM_RENDERER_HOOK)
+            progress.waiting_for = f"the page to show {TURN_LIST_TEXT!r}"
+            await devtools.call("Page.navigate", url=served.url)
+
+            state: dict[str, Any] = {}
+            while TURN_LIST_TEXT not in state.get("text", ""):
+                await asyncio.sleep(0.1)
+                state = progress.page = await devtools.evaluate(PAGE_STATE) or {}
+                assert not state.get("closed"), (
+                    f"the page says the session ended; server log:\n{_tail(served.log)}")
+            # The text is in the DOM because both drawing addons were switched off.
+            assert sorted(state["disabled"]) == ["canvasAddon", "webglAddon"]
+            assert "Accept y" in state["text"], state["text"]
+
+            # Keys reach xterm.js through its hidden textarea, as when a user clicks it.
+            await devtools.evaluate("document.querySelector('.xterm-helper-textarea').focus()")
+            await devtools.press("y")
+            progress.waiting_for = f"{core} to contain {ACCEPTED_TEXT!r}"
+            while ACCEPTED_TEXT not in core.read_text():
+                await asyncio.sleep(0.1)
+
+
+def test_a_key_press_in_the_browser_accepts_an_operation_on_disk(
+        served: Served, browser: Browser) -> None:
+    progress = Progress()
+    try:
+        asyncio.run(asyncio.wait_for(_drive(served, browser, progress), BUDGET))
+    except TimeoutError:
+        page = progress.page
+        pytest.fail(f"gave up after {BUDGET:.0f} s waiting for {progress.waiting_for}.\n"
+                    f"addons switched off: {page.get('disabled')}; the terminal showed:\n"
+                    f"{page.get('text')}\nserver log:\n{_tail(served.log)}")
