@@ -28,6 +28,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_checkpoints.py
 	$(BIN)/python bench/bench_watch_latency.py
 	$(BIN)/python bench/bench_diff.py
+	$(BIN)/python bench/bench_import.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -156,7 +156,8 @@ def test_refactor_multi_turn(capsys: pytest.CaptureFixture[str]) -> None:
     totals = (expected / "invoicer" / "totals.py").read_text(encoding="utf-8")
     assert 'MAX_DISCOUNT = Decimal("0.50")' in totals  # turn 7 overrides turn 4
     sources = "".join(p.read_text(encoding="utf-8") for p in expected.rglob("*.py"))
-    assert "_legacy" not in sources and "invoicer.pricing" not in sources
+    assert "_legacy" not in sources
+    assert "invoicer.pricing" not in sources
     assert "invoicer.render" not in sources
     assert lint_rules(doc) == []
 
@@ -208,7 +209,8 @@ def test_windows_conventions(capsys: pytest.CaptureFixture[str]) -> None:
             data = (root / rel).read_bytes()
             assert data.count(b"\n") == data.count(b"\r\n") > 0, (tree, rel)
         settings = (root / "src/Inventory/appsettings.json").read_bytes()
-        assert settings.endswith(b"}") and not settings.endswith(b"\n")
+        assert settings.endswith(b"}")
+        assert not settings.endswith(b"\n")
     assert os.access(sample / "base" / "build.sh", os.X_OK), "git lost the exec bit of base/"
     assert os.access(sample / "expected" / "scripts" / "build.sh", os.X_OK)
     assert lint_rules(doc) == []

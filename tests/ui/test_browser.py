@@ -8,9 +8,10 @@ names textual.js stores the addons under (``this.webglAddon = ...``,
 ``this.canvasAddon = ...``) that turns their ``activate`` into a no-op. xterm.js then keeps
 its built-in DOM renderer, and the rendered screen is ordinary text in ``.xterm-rows``.
 
-Chromium is driven over the Chrome DevTools Protocol with aiohttp's websocket client (aiohttp
-comes with textual-serve). Its host resolver maps every name to "not found", so the test
-needs nothing beyond loopback.
+That swaps only the drawing layer: the server, the websocket, xterm.js's parser and its
+keyboard input are what a user's browser runs. Chromium is driven over the Chrome DevTools
+Protocol with aiohttp's websocket client (aiohttp comes with textual-serve), and resolves
+no name at all, so the test needs nothing beyond loopback.
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 TOUR = REPO / "sample_sessions" / "workshop-tour"
-BUDGET = 60.0  # seconds for the whole test; a run here takes about 4
-START_TIMEOUT = 20.0  # for the server's port and for Chromium's DevTools endpoint
+# Every wait is bounded, 60 s in all; a run here takes about 3 s (setup 0.6, drive 0.9).
+START_TIMEOUT = 15.0  # each: the server's port, Chromium's DevTools endpoint
+BUDGET = 30.0  # the page, the turn list, the key press and the file on disk
 TURN_LIST_TEXT = "T1 Fix the typo"
 ACCEPTED_TEXT = 'return f"Hello, {name}!"'
 
@@ -70,6 +72,7 @@ PAGE_STATE = """
 (() => {
   const rows = document.querySelector(".xterm-rows");
   return {
+    opened: document.querySelector(".xterm") !== null,
     text: rows ? rows.innerText.replaceAll("\\u00a0", " ") : "",
     closed: document.body !== null && document.body.classList.contains("-closed"),
     disabled: window.__reviewtuiDisabledAddons || [],
@@ -93,7 +96,7 @@ def _free_port() -> int:
 
 def _stop(process: subprocess.Popen[bytes]) -> None:
     """End the process's whole group (the server's workbenches, Chromium's helpers)."""
-    for sig, grace in ((signal.SIGTERM, 5.0), (signal.SIGKILL, 5.0)):
+    for sig, grace in ((signal.SIGTERM, 3.0), (signal.SIGKILL, 2.0)):
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, sig)
         with contextlib.suppress(subprocess.TimeoutExpired):
@@ -165,13 +168,16 @@ def served(tmp_path: Path) -> Iterator[Served]:
 def browser(chromium_path: str, tmp_path: Path) -> Iterator[Browser]:
     profile = tmp_path / "chromium-profile"
     profile.mkdir()
+    home = tmp_path / "chromium-home"  # its crash-report database and caches go here
+    env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+           "XDG_CACHE_HOME": str(home / ".cache")}
     log = tmp_path / "chromium.log"
     with log.open("wb") as out:
         # Port 0 and the DevToolsActivePort file: no race for a free port.
         process = subprocess.Popen(
             [chromium_path, *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
              "--remote-debugging-port=0", "about:blank"],
-            stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, env=env,
             start_new_session=True)
     try:
         active = profile / "DevToolsActivePort"
@@ -198,7 +204,7 @@ class DevTools:
     async def call(self, method: str, **params: Any) -> dict[str, Any]:
         call_id = next(self._ids)
         await self._ws.send_json({"id": call_id, "method": method, "params": params})
-        while True:  # no domain is enabled, so the only other messages are rare events
+        while True:  # skip the events in between
             message: dict[str, Any] = await self._ws.receive_json()
             if message.get("id") == call_id:
                 if "error" in message:
@@ -229,16 +235,24 @@ class Progress:
     page: dict[str, Any] = field(default_factory=dict)
 
 
+async def _page_target(http: aiohttp.ClientSession, devtools_port: int) -> dict[str, Any]:
+    while True:  # the first tab can show up a moment after the DevTools port
+        async with http.get(f"http://127.0.0.1:{devtools_port}/json/list") as response:
+            targets: list[dict[str, Any]] = await response.json()
+        for target in targets:
+            if target["type"] == "page":
+                return target
+        await asyncio.sleep(0.05)
+
+
 async def _drive(served: Served, browser: Browser, progress: Progress) -> None:
     core = served.root / "greeter" / "core.py"
     assert 'return f"Helo, {name}!"' in core.read_text()
     async with aiohttp.ClientSession() as http:
-        listing = f"http://127.0.0.1:{browser.devtools_port}/json/list"
-        async with http.get(listing) as response:
-            targets = await response.json()
-        page = next(t for t in targets if t["type"] == "page")
+        page = await _page_target(http, browser.devtools_port)
         async with http.ws_connect(page["webSocketDebuggerUrl"], max_msg_size=0) as ws:
             devtools = DevTools(ws)
+            await devtools.call("Page.enable")  # without it the script below never runs
             await devtools.call("Page.addScriptToEvaluateOnNewDocument",
                                 source=DOM_RENDERER_HOOK)
             progress.waiting_for = f"the page to show {TURN_LIST_TEXT!r}"
@@ -248,11 +262,14 @@ async def _drive(served: Served, browser: Browser, progress: Progress) -> None:
             while TURN_LIST_TEXT not in state.get("text", ""):
                 await asyncio.sleep(0.1)
                 state = progress.page = await devtools.evaluate(PAGE_STATE) or {}
-                assert not state.get("closed"), (
-                    f"the page says the session ended; server log:\n{_tail(served.log)}")
-            # The text is in the DOM because both drawing addons were switched off.
-            assert sorted(state["disabled"]) == ["canvasAddon", "webglAddon"]
-            assert "Accept y" in state["text"], state["text"]
+                if state.get("opened") and len(state["disabled"]) < 2:
+                    pytest.fail("textual.js opened its terminal without storing both "
+                                "webglAddon and canvasAddon (only "
+                                f"{state['disabled']}): its text is drawn as pixels. "
+                                "Update DOM_RENDERER_HOOK for this textual-serve.")
+                if state.get("closed"):
+                    pytest.fail("the page says the session ended; server log:\n"
+                                + _tail(served.log))
 
             # Keys reach xterm.js through its hidden textarea, as when a user clicks it.
             await devtools.evaluate("document.querySelector('.xterm-helper-textarea').focus()")
@@ -263,7 +280,7 @@ async def _drive(served: Served, browser: Browser, progress: Progress) -> None:
 
 
 def test_a_key_press_in_the_browser_accepts_an_operation_on_disk(
-        served: Served, browser: Browser) -> None:
+        browser: Browser, served: Served) -> None:  # browser first: it may skip
     progress = Progress()
     try:
         asyncio.run(asyncio.wait_for(_drive(served, browser, progress), BUDGET))
@@ -271,4 +288,4 @@ def test_a_key_press_in_the_browser_accepts_an_operation_on_disk(
         page = progress.page
         pytest.fail(f"gave up after {BUDGET:.0f} s waiting for {progress.waiting_for}.\n"
                     f"addons switched off: {page.get('disabled')}; the terminal showed:\n"
-                    f"{page.get('text')}\nserver log:\n{_tail(served.log)}")
+                    f"{page.get('text')}\nserver log:\n{_tail(served.log)}", pytrace=False)

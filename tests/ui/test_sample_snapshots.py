@@ -32,11 +32,12 @@ def in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def sample_app(name: str, tmp_path: Path) -> ReviewApp:
+def sample_app(name: str, workdir: Path) -> ReviewApp:
+    """The sample opened from ``workdir`` (the current folder) in dry-run mode."""
     source = SAMPLES / name
-    shutil.copytree(source, tmp_path / "session",
+    shutil.copytree(source, workdir / "session",
                     ignore=shutil.ignore_patterns("base", "expected"))
-    shutil.copytree(source / "base", tmp_path / "root", symlinks=True)
+    shutil.copytree(source / "base", workdir / "root", symlinks=True)
     review = Review.open(Path("session"), Path("root"), dry_run=True)
     return ReviewApp(review, watch=False)
 

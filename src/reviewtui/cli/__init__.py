@@ -101,10 +101,14 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--public-url", metavar="URL", help="the address browsers use to "
                        "reach this server, when it is not http://HOST:PORT (a proxy, or "
                        "--host 0.0.0.0 reached by IP)")
+
+    from reviewtui.cli import export
+
+    export.add_parser(sub)
     return parser
 
 
-COMMANDS = frozenset({"check", "lint", "apply", "restore", "open", "demo", "serve"})
+COMMANDS = frozenset({"check", "lint", "apply", "restore", "open", "demo", "serve", "export"})
 
 
 def _with_default_command(argv: list[str]) -> list[str]:
@@ -115,7 +119,7 @@ def _with_default_command(argv: list[str]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from reviewtui.cli import commands
+    from reviewtui.cli import commands, export
 
     parser = build_parser()
     args = parser.parse_args(_with_default_command(list(sys.argv[1:] if argv is None else argv)))
@@ -127,6 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "open": commands.open_workbench,
         "demo": commands.demo,
         "serve": commands.serve,
+        "export": export.export,
     }
     if args.command is None:
         args = parser.parse_args(["demo"])

@@ -215,10 +215,10 @@ def _locate_text(lines: Sequence[str], final_newline: bool, edit: Edit,
     else:
         after = text[: found[0]] + new + text[found[0] + len(old) :]
     new_all, final = split_text(after)
-    # The smallest splice from the first line the text touches: every line before it is
-    # unchanged, and so is the longest common run of last lines.
+    # The splice runs from the first line the text touches: every line before it is
+    # unchanged, and so is the longest common run of lines after the last occurrence.
     first = spans[0][0] - 1
-    room = min(len(lines), len(new_all)) - first
+    room = min(len(lines) - spans[-1][1], len(new_all) - first)
     kept = 0
     while kept < room and lines[len(lines) - 1 - kept] == new_all[len(new_all) - 1 - kept]:
         kept += 1

@@ -48,12 +48,13 @@ def detect_format(text: str, name: str = "") -> str:
         return "aider"
     if _TURN_HEADING.search(text):
         return "fileops"
+    # Before patches and diffs: Aider histories quote both in their replies.
+    if looks_like_aider(text):
+        return "aider"
     if _BEGIN_PATCH.search(text):
         return "apply_patch"
     if looks_like_unified(text):
         return "unified"
-    if looks_like_aider(text):
-        return "aider"
     return "fileops"
 
 

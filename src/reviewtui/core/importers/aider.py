@@ -64,7 +64,7 @@ def is_request(line: str) -> bool:
 
 def looks_like_aider(text: str) -> bool:
     """``#### `` requests and at least one SEARCH marker, or Aider's session header."""
-    if text.startswith("\n# aider chat started at") or text.startswith("# aider chat started"):
+    if re.search(r"^# aider chat started at", text, re.MULTILINE):
         return True
     has_request = re.search(r"^#### ", text, re.MULTILINE) is not None
     return has_request and re.search(r"^\s*<{5,9} SEARCH>?\s*$", text, re.MULTILINE) is not None
@@ -181,7 +181,7 @@ def _block(lines: Sequence[str], start: int, head: int, stop: int, fence: str,
     search = tuple(lines[head + 1 : divider])
     replace = tuple(lines[divider + 1 : i])
     empty = not "".join(search).strip()
-    edit = Edit(filename, 0, None, search, replace, Span(head + 1, i + 1),
+    edit = Edit(filename, 1, None, search, replace, Span(head + 1, i + 1),
                 Span(head + 1, divider + 1), Span(divider + 1, i + 1), at_end=empty)
     return edit, i, filename
 

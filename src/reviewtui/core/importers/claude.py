@@ -237,7 +237,7 @@ def _tool_use(block: dict[str, Any], lineno: int, bases: tuple[str | None, ...],
             notes.append(problem(BAD_INPUT, f"an edit of {path} without old_string and "
                                  "new_string", lineno))
             return None
-        use.ops.append(Edit(path, 0, None, tuple(old.split("\n")), tuple(new.split("\n")),
+        use.ops.append(Edit(path, 1, None, tuple(old.split("\n")), tuple(new.split("\n")),
                             span, span, span, substring=True,
                             replace_all=bool(entry.get("replace_all"))))
     return use

@@ -156,7 +156,7 @@ def parse_patch_body(lines: Sequence[str], start: int, stop: int,
                                             if content else Span(lineno, lineno))], span))
         elif header.startswith(DELETE):
             path = relative_path(header[len(DELETE):], (root,))
-            changes.append(Change([command(CommandName.RM, [path], lineno, lines[i])],
+            changes.append(Change([command(CommandName.RM, [path], lineno)],
                                   Span(lineno, lineno)))
             i += 1
         elif header.startswith(UPDATE):
@@ -178,7 +178,7 @@ def _update(lines: Sequence[str], i: int, stop: int, root: str | None,
     target = path
     if i < stop and lines[i].strip().startswith(MOVE):
         target = relative_path(lines[i].strip()[len(MOVE):], (root,))
-        ops.append(command(CommandName.MV, [path, target], i + 1, lines[i], force=True))
+        ops.append(command(CommandName.MV, [path, target], i + 1, force=True))
         i += 1
     edits: list[Edit] = []
     while i < stop:
@@ -249,6 +249,6 @@ def _chunk(lines: Sequence[str], i: int, stop: int, path: str, first: bool,
         i += 1
     span = Span(start + 1, max(start + 1, i))
     # Context, removed and added lines interleave: both sides span the whole chunk.
-    edit = Edit(path, 0, None, tuple(old), tuple(new), span, span, span,
+    edit = Edit(path, 1, None, tuple(old), tuple(new), span, span, span,
                 anchor=tuple(anchor), at_end=at_end or not old, final_newline=True)
     return edit, i

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import posixpath
 import re
+import shlex
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -60,10 +61,12 @@ def reply_from_ops(ops: Sequence[Operation], span: Span,
         if run:
             first, last = run[0].span, run[-1].span
             numbered: list[Edit | FullFile] = []
+            ordinal = 0
             for op in run:
                 if isinstance(op, Edit):
-                    op = dataclasses.replace(op, ordinal=sum(isinstance(o, Edit)
-                                                             for o in numbered) + 1)
+                    ordinal += 1
+                    if op.ordinal != ordinal:
+                        op = dataclasses.replace(op, ordinal=ordinal)
                 numbered.append(op)
             blocks.append(FileBlock(run[0].path, Span(first.start, first.start),
                                     Span(first.start, max(first.start, last.end)),
@@ -82,11 +85,16 @@ def reply_from_ops(ops: Sequence[Operation], span: Span,
     return Reply(span, tuple(blocks), None, (), None, (), tuple(problems))
 
 
-def command(name: CommandName, args: Sequence[str], line: int, text: str,
+def command(name: CommandName, args: Sequence[str], line: int,
             force: bool = False) -> ConsoleCommand:
-    """A structural command naming single files literally (no globs, no directories)."""
-    return ConsoleCommand(name, tuple(args), force, text, Span(line, line), fenced=False,
-                          literal=True)
+    """A structural command naming single files literally (no globs, no directories).
+
+    Its text is the File Ops command it amounts to (``:mv -f a b``); the source's own
+    line is at its span.
+    """
+    words = [f":{name}", *(["-f"] if force else []), *(shlex.quote(a) for a in args)]
+    return ConsoleCommand(name, tuple(args), force, " ".join(words), Span(line, line),
+                          fenced=False, literal=True)
 
 
 def _paths(op: Operation) -> tuple[str, ...]:

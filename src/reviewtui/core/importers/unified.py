@@ -273,7 +273,7 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
     old = relative_path(section.rename_from or section.old or "", (root,))
     new = relative_path(section.rename_to or section.new or section.old or "", (root,))
     if section.deleted:
-        return Change([command(CommandName.RM, [old], line, lines[section.start])], span)
+        return Change([command(CommandName.RM, [old], line)], span)
     if section.new_file:
         added = [text for hunk in section.hunks for text in hunk.added]
         no_eol = bool(section.hunks) and section.hunks[-1].new_no_eol
@@ -283,7 +283,7 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
         return Change([full], span)
     ops: list[Operation] = []
     if section.rename_to and old != new:
-        ops.append(command(CommandName.MV, [old, new], line, lines[section.start]))
+        ops.append(command(CommandName.MV, [old, new], line))
     for hunk in section.hunks:
         ops.append(_edit(new, hunk))
     if not ops:
@@ -300,7 +300,7 @@ def _edit(path: str, hunk: _Hunk) -> Edit:
         final = None
     hint = hunk.new_start - 1 if hunk.new_count else hunk.new_start
     span = Span(hunk.header + 1, max(hunk.header + 1, hunk.end))
-    return Edit(path, 0, None, tuple(hunk.search), tuple(hunk.replace), span, span, span,
+    return Edit(path, 1, None, tuple(hunk.search), tuple(hunk.replace), span, span, span,
                 line_hint=max(hint, 0), final_newline=final)
 
 

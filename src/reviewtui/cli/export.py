@@ -1,0 +1,57 @@
+"""``reviewtui export``: the accepted result as a patch, a report or canonical replies."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from reviewtui.cli import SESSION_FORMATS
+from reviewtui.core.errors import DiskError
+from reviewtui.core.export import FORMATS, render
+from reviewtui.shell.disk import atomic_write
+from reviewtui.shell.export import load_accepted
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    export = sub.add_parser(
+        "export", help="the accepted result as a patch, a review report or canonical replies",
+        description="Export the accepted result: with a review state file, the reviewer's "
+        "decisions; without one, every operation that applies (as 'apply --yes').")
+    export.add_argument("session", help="a session file or a session directory")
+    export.add_argument("--format", required=True, choices=FORMATS,
+                        help="patch: a unified diff for 'git apply'; markdown: a review "
+                        "report; json: the report as data; fileops: canonical File Ops "
+                        "replies (what the model should have sent)")
+    export.add_argument("--root", help="the project the session edits (default: the root "
+                        "the review was saved for, else the session directory's base/)")
+    export.add_argument("--state", help="the review state whose decisions to export "
+                        "(default: <session file>.review.json when it exists)")
+    export.add_argument("--output", "-o", metavar="FILE",
+                        help="write here instead of standard output")
+    export.add_argument("--session-format", choices=SESSION_FORMATS, default="auto",
+                        help="the session's format (default: detected from the content)")
+
+
+def export(args: argparse.Namespace) -> int:
+    chosen = None if args.session_format == "auto" else args.session_format
+    accepted, problems = load_accepted(args.session, args.root, state=args.state,
+                                       format=chosen)
+    for problem in problems:
+        print(f"reviewtui: {problem}", file=sys.stderr)
+    # Bytes as they are: a patch of a CRLF file must keep its carriage returns.
+    data = render(accepted, args.format).encode("utf-8")
+    if args.output is None:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return 0
+    target = Path(args.output).absolute()
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise DiskError(f"cannot create the folder: {exc.strerror}", source=str(target.parent),
+                        rule="write") from None
+    atomic_write(target.parent, target.name, data)
+    print(f"{args.format} export written to {args.output}", file=sys.stderr)
+    return 0

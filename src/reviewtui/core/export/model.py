@@ -1,0 +1,177 @@
+"""What every export reads: a session evaluated under the decisions being exported.
+
+The *accepted result* is the project after every operation that landed. Without a review
+it is what ``reviewtui apply --yes`` writes (every operation that applies); with a review
+state it is the reviewer's draft (only what they accepted or edited). Either way it is a
+:class:`~reviewtui.core.engine.SessionRun`; :class:`Accepted` wraps it with where it came
+from, and :func:`op_rows` lays its operations out for the reports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from reviewtui.core.engine import OpResult, SessionRun, Verdict, file_text_for
+from reviewtui.core.lint.findings import Finding
+from reviewtui.core.lint.rules import lint_session
+from reviewtui.core.model import ConsoleCommand, Edit, Operation, Session
+from reviewtui.core.outcome import Outcome, Status
+from reviewtui.core.tree import Tree
+
+FORMATS = ("patch", "markdown", "json", "fileops")
+FAILED = frozenset({Status.AMBIGUOUS, Status.NOT_FOUND, Status.REFUSED, Status.CONFLICT})
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """A session evaluated under the decisions an export reports.
+
+    ``reviewed``: the decisions come from a review state file (``state``); otherwise
+    every operation that applies was accepted, as ``apply --yes`` does.
+    """
+
+    run: SessionRun
+    source: str
+    reviewed: bool = False
+    state: str | None = None
+    findings: tuple[Finding, ...] = field(default=())
+
+    @classmethod
+    def of(cls, run: SessionRun, source: str, *, reviewed: bool = False,
+           state: str | None = None) -> Accepted:
+        """With the session's lint findings, each turn linted against its own checkpoint."""
+        findings = tuple(lint_session(run.session, file_text_for(run)))
+        return cls(run, source, reviewed, state, findings)
+
+    @property
+    def session(self) -> Session:
+        return self.run.session
+
+    @property
+    def base(self) -> Tree:
+        return self.run.checkpoint(0)
+
+    @property
+    def result(self) -> Tree:
+        return self.run.checkpoint(len(self.run.states) - 1)
+
+    @property
+    def decided_by(self) -> str:
+        """One phrase for the reports: where the decisions come from."""
+        if self.reviewed:
+            return f"the decisions in the review state {self.state or ''}".rstrip()
+        return "every operation that applies, as with 'apply --yes'"
+
+
+@dataclass(frozen=True, slots=True)
+class OpRow:
+    """One operation as the reports show it."""
+
+    turn: int
+    position: int  # 1-based, in reply order
+    op: Operation
+    outcome: Outcome
+    decision: str
+    landed: bool
+    findings: tuple[Finding, ...]
+
+    @property
+    def title(self) -> str:
+        if isinstance(self.op, ConsoleCommand):
+            return self.op.text
+        if isinstance(self.op, Edit):
+            return f"{self.op.path} · Edit {self.op.label}"
+        return f"{self.op.path} · full file"
+
+
+def decision_label(result: OpResult, reviewed: bool) -> str:
+    """accepted, forced, edited, rejected, pending; "not applied" when nobody accepted it;
+    ", did not land" when an accepted operation no longer lands."""
+    verdict = result.decision.verdict
+    if not reviewed:
+        return "accepted" if result.landed else "not applied"
+    if verdict is Verdict.PENDING:
+        return "pending"
+    if verdict is Verdict.REJECTED:
+        return "rejected"
+    label = "edited" if verdict is Verdict.EDITED else "accepted"
+    if result.landed and result.decision.force and result.outcome.status is not Status.APPLIED:
+        label = "forced"
+    return label if result.landed else f"{label}, did not land"
+
+
+def _owns(op: Operation, finding: Finding) -> bool:
+    """The finding is on the operation's lines, or about its file (a header's path)."""
+    if finding.span.start <= op.span.end and op.span.start <= finding.span.end:
+        return True
+    return bool(finding.path) and not isinstance(op, ConsoleCommand) and (
+        finding.path == op.path)
+
+
+def op_rows(accepted: Accepted, position: int) -> tuple[list[OpRow], list[Finding]]:
+    """The operations of the turn at ``position`` (0-based) in reply order, and the turn's
+    findings no operation owns."""
+    turn = accepted.session.turns[position]
+    results: Sequence[OpResult] = accepted.run.turns[position].results
+    findings = [f for f in accepted.findings if f.turn == turn.index]
+    rows: list[OpRow] = []
+    owned: set[int] = set()
+    for pos, result in enumerate(results):
+        mine = []
+        for n, finding in enumerate(findings):
+            if n not in owned and _owns(result.op, finding):
+                mine.append(finding)
+                owned.add(n)
+        rows.append(OpRow(turn.index, pos + 1, result.op, result.outcome,
+                          decision_label(result, accepted.reviewed), result.landed,
+                          tuple(mine)))
+    return rows, [f for n, f in enumerate(findings) if n not in owned]
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    turns: int
+    operations: int
+    landed: int
+    failed: int
+    by_status: dict[str, int]
+    by_decision: dict[str, int]
+    findings: dict[str, int]  # by severity
+    added: int
+    changed: int
+    removed: int
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "turns": self.turns, "operations": self.operations, "landed": self.landed,
+            "failed": self.failed, "by_status": self.by_status,
+            "by_decision": self.by_decision, "findings": self.findings,
+            "files": {"added": self.added, "changed": self.changed, "removed": self.removed},
+        }
+
+
+def totals(accepted: Accepted, rows: Sequence[OpRow]) -> Totals:
+    by_status: dict[str, int] = {}
+    by_decision: dict[str, int] = {}
+    for row in rows:
+        by_status[str(row.outcome.status)] = by_status.get(str(row.outcome.status), 0) + 1
+        by_decision[row.decision] = by_decision.get(row.decision, 0) + 1
+    severities: dict[str, int] = {}
+    for finding in accepted.findings:
+        severities[str(finding.severity)] = severities.get(str(finding.severity), 0) + 1
+    added = changed = removed = 0
+    for old, new in accepted.base.diff(accepted.result).values():
+        if old is None:
+            added += 1
+        elif new is None:
+            removed += 1
+        else:
+            changed += 1
+    return Totals(
+        turns=len(accepted.session.turns), operations=len(rows),
+        landed=sum(row.landed for row in rows),
+        failed=sum(row.outcome.status in FAILED for row in rows),
+        by_status=dict(sorted(by_status.items())), by_decision=dict(sorted(by_decision.items())),
+        findings=dict(sorted(severities.items())), added=added, changed=changed,
+        removed=removed)

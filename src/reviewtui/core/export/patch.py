@@ -1,0 +1,219 @@
+"""The accepted result as a git-style unified diff against the base.
+
+``git apply`` (and ``patch -p1``) accept the output: ``diff --git`` headers, new and
+deleted files with their modes, mode changes, renames with ``rename from``/``rename
+to``, and ``\\ No newline at end of file`` markers. Line endings and a byte order mark
+are part of the lines, so a CRLF file is patched as CRLF. Renames are not guessed from
+content: they follow the ``:mv``/``:rn``/``:undo``/``:unrm`` commands that landed. A
+binary file whose content is added, removed or changed cannot be expressed as text; it
+is left out and named in the notes before the first header (``git apply`` skips that
+text). A binary file that is only moved or changes mode is kept, since that needs no
+content.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+
+from reviewtui.core.engine import SessionRun, execution_order
+from reviewtui.core.model import ConsoleCommand
+from reviewtui.core.tree import FileState, Tree
+
+CONTEXT = 3
+_AUTOJUNK_LINES = 2000  # past this, let difflib's heuristic keep the diff fast
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\a": "\\a", "\b": "\\b", "\t": "\\t", "\n": "\\n",
+            "\v": "\\v", "\f": "\\f", "\r": "\\r"}
+
+
+@dataclass(frozen=True, slots=True)
+class FilePatch:
+    """One file's change; ``old_path``/``new_path`` are None for an added/removed file."""
+
+    old_path: str | None
+    new_path: str | None
+    old: FileState | None
+    new: FileState | None
+
+    @property
+    def path(self) -> str:
+        return self.new_path or self.old_path or ""
+
+
+def origins(run: SessionRun) -> dict[str, str]:
+    """Final path -> the base path its content came from, for files that moved.
+
+    Follows every landed structural command in the order it ran: moves and renames
+    carry a file's origin along, removals park it, ``:unrm`` brings it back.
+    """
+    origin = {path: path for path in run.checkpoint(0).paths()}
+    parked: dict[str, str] = {}
+    for turn in run.turns:
+        for pos, op in execution_order(turn.turn):
+            result = turn.results[pos]
+            if not isinstance(op, ConsoleCommand) or not result.landed:
+                continue
+            changes = result.outcome.extra.get("changes", ())
+            assert isinstance(changes, tuple)
+            taken = {old: origin.pop(old, None) for old, _ in changes if old is not None}
+            for old, new in changes:
+                source = taken.get(old) if old is not None else None
+                if new is None:
+                    if old is not None and source is not None:
+                        parked[old] = source
+                    continue
+                if old is None:
+                    source = parked.pop(new, None)
+                if source is not None:
+                    origin[new] = source
+    return {path: source for path, source in origin.items() if path != source}
+
+
+def file_patches(base: Tree, result: Tree, moved: dict[str, str]) -> list[FilePatch]:
+    """Every file that differs, renames paired up, sorted by the path it ends at."""
+    renames: dict[str, str] = {}
+    for new_path, old_path in moved.items():
+        if (new_path in result and new_path not in base and old_path in base
+                and old_path not in result and old_path not in renames.values()):
+            renames[new_path] = old_path
+    sources = set(renames.values())
+    out: list[FilePatch] = []
+    for path, (old, new) in base.diff(result).items():
+        if path in renames:
+            out.append(FilePatch(renames[path], path, base.get(renames[path]), new))
+        elif path in sources:
+            continue
+        elif old is None:
+            out.append(FilePatch(None, path, None, new))
+        elif new is None:
+            out.append(FilePatch(path, None, old, None))
+        else:
+            out.append(FilePatch(path, path, old, new))
+    return sorted(out, key=lambda p: p.path)
+
+
+def unified_patch(base: Tree, result: Tree, moved: dict[str, str] | None = None,
+                  *, notes: Sequence[str] = ()) -> str:
+    """The patch text. ``notes`` (and skipped binary files) go before the first header."""
+    skipped: list[str] = []
+    bodies: list[str] = []
+    for patch in file_patches(base, result, moved or {}):
+        body = _file_diff(patch)
+        if body is None:
+            skipped.append(_skip_note(patch))
+        else:
+            bodies.append(body)
+    head = [*notes, *skipped]
+    preamble = "".join(f"{line}\n" for line in head) + ("\n" if head and bodies else "")
+    return preamble + "".join(bodies)
+
+
+def _skip_note(patch: FilePatch) -> str:
+    if patch.old is None:
+        what = "added"
+    elif patch.new is None:
+        what = "removed"
+    else:
+        what = "changed"
+    moved = f" (moved from {patch.old_path})" if patch.old_path not in (None, patch.path) else ""
+    return (f"binary file {what}, not in this patch: {patch.path}{moved}; copy it from the "
+            "accepted result by hand")
+
+
+def _mode(state: FileState) -> str:
+    return "100755" if state.mode & 0o111 else "100644"
+
+
+def _file_diff(patch: FilePatch) -> str | None:
+    old, new = patch.old, patch.new
+    content_changed = old is None or new is None or old.data != new.data
+    binary = (old is not None and old.binary) or (new is not None and new.binary)
+    if binary and content_changed:
+        return None
+    a = _quote("a/" + (patch.old_path or patch.path))
+    b = _quote("b/" + (patch.new_path or patch.path))
+    lines = [f"diff --git {a} {b}"]
+    if old is None:
+        assert new is not None
+        lines.append(f"new file mode {_mode(new)}")
+    elif new is None:
+        lines.append(f"deleted file mode {_mode(old)}")
+    else:
+        if _mode(old) != _mode(new):
+            lines += [f"old mode {_mode(old)}", f"new mode {_mode(new)}"]
+        if patch.old_path != patch.new_path:
+            lines += [f"similarity index {_similarity(old, new)}%",
+                      f"rename from {_quote(patch.old_path or '')}",
+                      f"rename to {_quote(patch.new_path or '')}"]
+    header = "".join(line + "\n" for line in lines)
+    if not content_changed:
+        return header
+    old_lines = _lines(old)
+    new_lines = _lines(new)
+    if not old_lines and not new_lines:
+        return header
+    minus = a if old is not None else "/dev/null"
+    plus = b if new is not None else "/dev/null"
+    return header + f"--- {minus}\n+++ {plus}\n" + "".join(_hunks(old_lines, new_lines))
+
+
+def _lines(state: FileState | None) -> list[str]:
+    """The file's lines with their endings, BOM included: what the patch must reproduce."""
+    if state is None:
+        return []
+    text = state.data.decode("utf-8")
+    parts = text.split("\n")
+    out = [part + "\n" for part in parts[:-1]]
+    if parts[-1]:
+        out.append(parts[-1])
+    return out
+
+
+def _similarity(old: FileState, new: FileState) -> int:
+    if old.data == new.data:
+        return 100
+    matcher = SequenceMatcher(None, _lines(old), _lines(new), autojunk=True)
+    return min(99, round(matcher.ratio() * 100))
+
+
+def _range(start: int, stop: int) -> str:
+    length = stop - start
+    first = start + 1 if length else start
+    return f"{first}" if length == 1 else f"{first},{length}"
+
+
+def _hunks(old: list[str], new: list[str]) -> Iterator[str]:
+    junk = max(len(old), len(new)) > _AUTOJUNK_LINES
+    matcher = SequenceMatcher(None, old, new, autojunk=junk)
+    for group in matcher.get_grouped_opcodes(CONTEXT):
+        i1, i2 = group[0][1], group[-1][2]
+        j1, j2 = group[0][3], group[-1][4]
+        yield f"@@ -{_range(i1, i2)} +{_range(j1, j2)} @@\n"
+        for tag, a1, a2, b1, b2 in group:
+            if tag == "equal":
+                yield from (_line(" ", line) for line in old[a1:a2])
+                continue
+            yield from (_line("-", line) for line in old[a1:a2])
+            yield from (_line("+", line) for line in new[b1:b2])
+
+
+def _line(prefix: str, line: str) -> str:
+    if line.endswith("\n"):
+        return prefix + line
+    return f"{prefix}{line}\n\\ No newline at end of file\n"
+
+
+def _quote(name: str) -> str:
+    """git's C-style quoting, for names with quotes, backslashes, control or non-ASCII."""
+    if all(" " <= ch < "\x7f" and ch not in '"\\' for ch in name):
+        return name
+    out = []
+    for ch in name:
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif " " <= ch < "\x7f":
+            out.append(ch)
+        else:
+            out.extend(f"\\{byte:03o}" for byte in ch.encode("utf-8"))
+    return '"' + "".join(out) + '"'

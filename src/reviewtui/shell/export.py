@@ -1,0 +1,71 @@
+"""Which decisions an export reports, read from disk.
+
+With a review state file (``--state``, else ``<session file>.review.json`` when it
+exists) the export is the reviewer's draft: :meth:`Review.open` in dry-run mode with the
+state read-only, so nothing is written, neither the project nor the state. Without one
+it is what ``reviewtui apply --yes`` would write: every operation that applies.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from reviewtui.core.engine import Policy, evaluate_session
+from reviewtui.core.errors import UsageError
+from reviewtui.core.export import Accepted
+from reviewtui.shell.loader import load_session
+from reviewtui.shell.project import load_project
+from reviewtui.shell.review import Review
+from reviewtui.shell.state import decode_state, default_state_path
+
+
+def accepted_from_review(review: Review) -> Accepted:
+    """The review's draft: only what the reviewer accepted (or edited) landed."""
+    state = str(review.state_path) if review.state_path is not None else None
+    return Accepted.of(review.draft, str(review.loaded.file), reviewed=True, state=state)
+
+
+def _saved_root(state: Path) -> Path | None:
+    """The project root a (non-scratch) review was saved for.
+
+    Read here without side effects: a state file that cannot be read stops the export
+    instead of being moved aside, as opening a review would do.
+    """
+    try:
+        saved = decode_state(json.loads(state.read_bytes().decode("utf-8")))
+    except (OSError, ValueError, KeyError, TypeError) as exc:  # ValueError: a bad format too
+        raise UsageError(f"cannot read the review state: {exc}", source=str(state),
+                         rule="state") from None
+    if saved.root and Path(saved.root).is_dir():
+        return Path(saved.root)
+    return None
+
+
+def load_accepted(session: str | Path, root: str | Path | None = None, *,
+                  state: str | Path | None = None,
+                  format: str | None = None) -> tuple[Accepted, list[str]]:
+    """The accepted result to export, and any problems the review state had (for stderr).
+
+    The project is ``root``, else (with a state) the root the review was saved for, else
+    the session directory's ``base/``, else an empty project.
+    """
+    loaded = load_session(session, format=format, root=root)
+    state_path = Path(state) if state is not None else default_state_path(loaded.file)
+    if state is not None and not state_path.is_file():
+        raise UsageError(f"no review state at {state_path}", source=str(loaded.file),
+                         rule="no-state")
+    if state_path.is_file():
+        saved_root = _saved_root(state_path)
+        project = Path(root) if root is not None else saved_root or loaded.base
+        if project is None:
+            raise UsageError("the review state needs the project it was made on: pass --root",
+                             source=str(loaded.file), rule="root")
+        with Review.open(session, project, dry_run=True, state_path=state_path,
+                         read_only_state=True, format=format) as review:
+            return accepted_from_review(review), list(review.state_problems)
+    base = Path(root) if root is not None else loaded.base
+    tree_project = load_project(base, config_dirs=(loaded.directory,))
+    run = evaluate_session(loaded.session, tree_project.tree, rules=tree_project.rules,
+                           policy=Policy.headless())
+    return Accepted.of(run, str(loaded.file)), []
