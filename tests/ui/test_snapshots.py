@@ -209,3 +209,15 @@ def test_presenter_mode(snap_compare: SnapCompare, tmp_path: Path) -> None:
         await pilot.pause()
 
     assert snap_compare(app, terminal_size=(120, 40), run_before=run_before)
+
+
+def test_tree_at_checkpoint(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        screen = pilot.app.screen
+        assert isinstance(screen, MainScreen)
+        screen.go_checkpoint(4)
+        await pilot.press("t")
+        await pilot.pause()
+
+    assert snap_compare(make_app(TOUR, tmp_path), terminal_size=(120, 40),
+                        run_before=run_before)

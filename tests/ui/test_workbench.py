@@ -344,3 +344,33 @@ async def test_quit_saves_and_resume_restores_selection(tour: tuple[Path, Path])
         screen = screen_of(again)
         assert (screen.turn_pos, screen.op_pos) == (2, 1)
         assert state_at(again, 0, 0) is OpState.ACCEPTED
+
+
+async def test_tree_at_a_checkpoint_is_read_only(tour: tuple[Path, Path]) -> None:
+    session, root = tour
+    before = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    app = open_app(session, root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen_of(app).go_checkpoint(2)
+        await pilot.press("t")
+        await pilot.pause()
+        from reviewtui.ui.screens.tree import TreeScreen
+
+        tree = app.screen
+        assert isinstance(tree, TreeScreen)
+        rows = dict(tree.rows)
+        assert rows["greeter/greeting.py"] == "added"  # turn 2 moved core.py here
+        assert rows["greeter/core.py"] == "removed"
+        assert rows["README.md"] == "same"
+        await pilot.press("full_stop", "full_stop")
+        await pilot.pause()
+        assert tree.checkpoint == 4
+        assert dict(tree.rows)["CHANGELOG.md"] == "added"
+        await pilot.press("d")  # the decided draft: nothing decided, nothing changed
+        await pilot.pause()
+        assert all(what == "same" for _, what in tree.rows)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert screen_of(app).checkpoint == 4
+    after = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    assert after == before

@@ -75,6 +75,8 @@ class MainScreen(Screen[None]):
                 tooltip="next checkpoint (read-only scrubbing: nothing is written)"),
         Binding("comma", "checkpoint(-1)", "Prev cp", show=False, id="prev-checkpoint",
                 tooltip="previous checkpoint"),
+        Binding("t", "tree", "Tree", show=False, id="tree",
+                tooltip="the whole tree as it stood at this checkpoint (read-only)"),
         Binding("T", "pick_checkpoint", "Checkpoints", show=False, id="pick-checkpoint",
                 tooltip="pick a checkpoint from a list of turns with their requests"),
         Binding("ctrl+t", "restore", "Restore", show=False, id="restore",
@@ -514,6 +516,15 @@ class MainScreen(Screen[None]):
             self.query_one("#turns", TurnList).highlighted = pos
             self.refresh_turn()
         self.refresh_timeline()
+
+    def action_tree(self) -> None:
+        from reviewtui.ui.screens.tree import TreeScreen
+
+        def done(checkpoint: int | None) -> None:
+            if checkpoint is not None:
+                self.go_checkpoint(checkpoint)
+
+        self.app.push_screen(TreeScreen(self.review, self.checkpoint), done)
 
     def action_pick_checkpoint(self) -> None:
         from reviewtui.ui.screens.dialogs import CheckpointPicker

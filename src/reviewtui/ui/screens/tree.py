@@ -1,0 +1,158 @@
+"""The whole tree as it stood at a checkpoint: read-only, nothing is written.
+
+Every file at checkpoint N is listed with a marker for what turn N did to it; the
+selected file is shown as a diff against the previous checkpoint (or as its content).
+``.`` / ``,`` scrub through the checkpoints here too; ``d`` switches between the preview
+(pending operations that apply counted as accepted) and the decided draft (what
+``ctrl+t`` would restore).
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from reviewtui.core.diff import build_diff
+from reviewtui.core.engine import SessionRun
+from reviewtui.core.tree import FileState, Tree
+from reviewtui.shell.review import Review
+from reviewtui.ui.widgets.diff_view import DiffView
+
+_MARKS = {"added": ("+", "green"), "changed": ("M", "yellow"), "removed": ("-", "red"),
+          "same": (" ", "dim")}
+
+
+def file_rows(before: Tree, after: Tree) -> list[tuple[str, str]]:
+    """Every path of ``after`` plus the ones removed since ``before``, with what happened."""
+    changes = before.diff(after)
+    rows = []
+    for path in sorted(set(after.paths()) | set(changes)):
+        old, new = changes.get(path, (None, None)) if path in changes else (None, None)
+        if path not in changes:
+            rows.append((path, "same"))
+        elif old is None:
+            rows.append((path, "added"))
+        elif new is None:
+            rows.append((path, "removed"))
+        else:
+            rows.append((path, "changed"))
+    return rows
+
+
+class TreeScreen(Screen[int]):
+    """Dismisses with the checkpoint the reviewer ended on."""
+
+    DEFAULT_CSS = """
+    TreeScreen #tree-head { height: 1; padding: 0 1; background: $boost; }
+    TreeScreen #tree-body { height: 1fr; }
+    TreeScreen #tree-files { width: 44; height: 1fr; border: round $primary-darken-2;
+        text-wrap: nowrap; text-overflow: ellipsis; }
+    TreeScreen #tree-main { width: 1fr; }
+    TreeScreen #tree-label { height: 1; padding: 0 1; color: $text-muted; }
+    """
+    BINDINGS = [
+        Binding("full_stop", "checkpoint(1)", "Next cp", id="tree-next"),
+        Binding("comma", "checkpoint(-1)", "Prev cp", id="tree-prev"),
+        Binding("d", "toggle_run", "Preview/decided", id="tree-run"),
+        Binding("escape,t,q", "close", "Back", id="tree-close"),
+    ]
+
+    def __init__(self, review: Review, checkpoint: int) -> None:
+        super().__init__()
+        self.review = review
+        self.checkpoint = checkpoint
+        self.decided = False
+        self.rows: list[tuple[str, str]] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="tree-head")
+        with Horizontal(id="tree-body"):
+            yield OptionList(id="tree-files")
+            with Vertical(id="tree-main"):
+                yield Static(id="tree-label")
+                yield DiffView(id="tree-diff")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.refresh_tree()
+        self.query_one("#tree-files", OptionList).focus()
+
+    @property
+    def run(self) -> SessionRun:
+        return self.review.draft if self.decided else self.review.display
+
+    def trees(self) -> tuple[Tree, Tree]:
+        states = self.run.states
+        n = max(0, min(self.checkpoint, len(states) - 1))
+        return states[max(0, n - 1)].tree, states[n].tree
+
+    def refresh_tree(self) -> None:
+        before, after = self.trees()
+        self.rows = file_rows(before, after)
+        head = Text()
+        head.append(f"checkpoint {self.checkpoint}", style="bold")
+        head.append(f" · {len(after)} files · ")
+        head.append("decided draft (what ctrl+t restores)" if self.decided
+                    else "preview: pending operations that apply count as accepted")
+        head.append(" · read-only", style="dim")
+        self.query_one("#tree-head", Static).update(head)
+        files = self.query_one("#tree-files", OptionList)
+        highlighted = files.highlighted or 0
+        files.clear_options()
+        for path, what in self.rows:
+            mark, style = _MARKS[what]
+            files.add_option(Option(Text.assemble((f"{mark} ", style), path)))
+        files.border_title = f"Files at checkpoint {self.checkpoint}"
+        if self.rows:
+            files.highlighted = min(highlighted, len(self.rows) - 1)
+            self.show_file(files.highlighted or 0)
+        else:
+            self.query_one(DiffView).show_message("no files at this checkpoint")
+
+    def show_file(self, index: int) -> None:
+        path, what = self.rows[index]
+        before, after = self.trees()
+        old, new = before.get(path), after.get(path)
+        label = self.query_one("#tree-label", Static)
+        view = self.query_one(DiffView)
+        shown = new if new is not None else old
+        if shown is not None and shown.binary:
+            label.update(path)
+            view.show_message("binary file: not shown")
+            return
+        old_lines, new_lines = _lines(old), _lines(new)
+        if what == "same":
+            label.update(Text(f"{path} — unchanged by turn {self.checkpoint}", style="dim"))
+            old_lines = new_lines
+        else:
+            label.update(Text(f"{path} — {what} by turn {self.checkpoint}", style="dim"))
+        model = build_diff(old_lines, new_lines, context=3 if what != "same" else 10_000)
+        view.set_diff(model, path=path, before_text="\n".join(old_lines),
+                      after_text="\n".join(new_lines), mode="unified")
+
+    @on(OptionList.OptionHighlighted, "#tree-files")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if 0 <= event.option_index < len(self.rows):
+            self.show_file(event.option_index)
+
+    def action_checkpoint(self, delta: int) -> None:
+        last = len(self.run.states) - 1
+        self.checkpoint = max(0, min(last, self.checkpoint + delta))
+        self.refresh_tree()
+
+    def action_toggle_run(self) -> None:
+        self.decided = not self.decided
+        self.refresh_tree()
+
+    def action_close(self) -> None:
+        self.dismiss(self.checkpoint)
+
+
+def _lines(state: FileState | None) -> tuple[str, ...]:
+    return state.lines if state is not None and not state.binary else ()
