@@ -464,3 +464,31 @@ async def test_missing_external_editor_is_a_notification(
         await pilot.pause()
         assert isinstance(app.screen, MainScreen)
         assert any("cannot run the editor" in m for m in notes.messages)
+
+
+async def test_palette_exports_write_beside_the_scratch_copy(tmp_path: Path) -> None:
+    from reviewtui.shell.review import Review
+    from reviewtui.ui.app import ReviewApp
+
+    tour = Path(__file__).resolve().parents[2] / "sample_sessions" / "workshop-tour"
+    review = Review.open(tour, dry_run=True)  # a scratch copy of base/
+    app = ReviewApp(review, watch=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        from reviewtui.ui.commands import extra_commands
+
+        names = [name for name, _, _ in extra_commands(app.screen)]
+        assert names == ["Export: patch", "Export: markdown", "Export: json", "Export: fileops"]
+        await pilot.press("y")  # accept turn 1's edit: the export is what was accepted
+        await pilot.pause()
+        await app.screen.run_action("export('patch')")
+        await pilot.pause()
+    target = review.root.with_name(review.root.name + ".export.patch")
+    try:
+        text = target.read_text()
+        assert "diff --git a/greeter/core.py b/greeter/core.py" in text
+        assert '+    return f"Hello, {name}!"' in text
+        assert "greeting.py" not in text  # turn 2's move was not accepted
+        assert not any(p.name.endswith(".export.patch") for p in tour.rglob("*"))
+    finally:
+        target.unlink(missing_ok=True)

@@ -25,6 +25,11 @@ def pretty_keys(keys: str) -> str:
     return " ".join(KEY_NAMES.get(key.strip(), key.strip()) for key in keys.split(","))
 
 
+def extra_commands(screen: Screen[Any]) -> Iterator[tuple[str, str, str]]:
+    """(name, help, action) for palette-only commands a screen lists in EXTRA_COMMANDS."""
+    yield from getattr(screen, "EXTRA_COMMANDS", ())
+
+
 def screen_commands(screen: Screen[Any]) -> Iterator[tuple[str, str, Binding]]:
     """(name, help, binding) for each of ``screen``'s own bindings, in their order."""
     keymap: dict[str, str] = getattr(screen.app, "_keymap", {}) or {}
@@ -47,6 +52,8 @@ class ReviewCommands(Provider):
         screen = self.screen
         for name, help_text, binding in screen_commands(screen):
             yield name, help_text, partial(screen.run_action, binding.action)
+        for name, help_text, action in extra_commands(screen):
+            yield name, help_text, partial(screen.run_action, action)
 
     async def discover(self) -> Hits:
         for name, help_text, run in self._commands():

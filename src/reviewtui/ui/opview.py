@@ -5,6 +5,7 @@ Built from an ``OpResult`` without touching widgets, so the screen only renders 
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -40,6 +41,7 @@ class OpView:
     explanation: Text
     panes: tuple[DiffPane, ...] = ()
     message: str = ""  # shown instead of a diff (binary, console without changes)
+    forceable: bool = False
     extra: dict[str, object] = field(default_factory=dict)
 
 
@@ -72,8 +74,16 @@ def build_view(result: OpResult, status: Status | None = None,
                conflict_message: str = "") -> OpView:
     state = op_state(result, status)
     outcome = result.outcome
-    op = result.op
     subtitle = _subtitle(result, state)
+    view = _build(result, state, subtitle, conflict, conflict_message)
+    return dataclasses.replace(view, forceable=outcome.forceable and not state.decided)
+
+
+def _build(result: OpResult, state: OpState, subtitle: str,
+           conflict: tuple[bytes | None, bytes | None] | None,
+           conflict_message: str) -> OpView:
+    outcome = result.outcome
+    op = result.op
     text = Text()
     if outcome.message:
         text.append(outcome.message, style=STATE_STYLE[state].replace("bold ", ""))
@@ -104,7 +114,11 @@ def build_view(result: OpResult, status: Status | None = None,
     if isinstance(op, Edit):
         pane = DiffPane("as the model wrote it", op.path, op.search_lines, op.replace_lines)
         return OpView(op_title(op), state, subtitle, text, (pane,))
-    pane = DiffPane("content as the model wrote it", op.path, (), op.lines)
+    if before_state is not None:  # e.g. a truncated full file: what it would have lost
+        pane = DiffPane("the file now (left) vs the model's content (right)", op.path,
+                        before_state.lines, op.lines)
+    else:
+        pane = DiffPane("content as the model wrote it", op.path, (), op.lines)
     return OpView(op_title(op), state, subtitle, text, (pane,))
 
 

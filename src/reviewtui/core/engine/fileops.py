@@ -213,7 +213,7 @@ def evaluate_full_file(
         return refused(path, "truncation-placeholder",
                        f"the full file for existing {path} contains the placeholder "
                        f"{line.strip()!r} (content line {index + 1}): writing it would "
-                       "truncate the file"), None
+                       "truncate the file", before_state=current), None
     state = current.with_text(text)
     old = current.lines
     return (Outcome(Status.APPLIED, method="full-file", path=path, lines=(1, len(old)),

@@ -111,6 +111,16 @@ class MainScreen(Screen[None]):
                 tooltip="move focus between the lists, the diff and the findings"),
     ]
 
+    # Palette-only commands (no key): the exports of `reviewtui export`.
+    EXTRA_COMMANDS = [
+        (f"Export: {fmt}", f"write the accepted result {what} beside the session",
+         f"export('{fmt}')")
+        for fmt, what in (("patch", "as a unified diff that git apply accepts"),
+                          ("markdown", "as a review report"),
+                          ("json", "as a JSON report"),
+                          ("fileops", "as canonical File Ops replies"))
+    ]
+
     def __init__(self, review: Review) -> None:
         super().__init__()
         self.review = review
@@ -516,6 +526,19 @@ class MainScreen(Screen[None]):
             self.query_one("#turns", TurnList).highlighted = pos
             self.refresh_turn()
         self.refresh_timeline()
+
+    def action_export(self, fmt: str) -> None:
+        from reviewtui.core.export import render
+        from reviewtui.shell.disk import atomic_write
+        from reviewtui.shell.export import accepted_from_review
+
+        text = render(accepted_from_review(self.review), fmt)
+        suffix = {"patch": "patch", "markdown": "md", "json": "json", "fileops": "fileops.md"}
+        # A scratch review writes beside its copy: samples in the repository stay untouched.
+        anchor = self.review.root if self.review.scratch else self.review.loaded.file
+        target = anchor.with_name(f"{anchor.name}.export.{suffix[fmt]}")
+        atomic_write(target.parent, target.name, text.encode("utf-8"))
+        self.notify(f"exported {fmt} to {target}", markup=False)
 
     def action_tree(self) -> None:
         from reviewtui.ui.screens.tree import TreeScreen

@@ -89,8 +89,7 @@ class OpDetail(Vertical):
         title.update(Text(view.title, style="bold"))
         subtitle.update(Text(view.subtitle, style=STATE_STYLE[view.state].replace("bold ", "")))
         explain.update(view.explanation)
-        self.query_one("#btn-force", Button).display = view.state.value in (
-            "needs-review", "refused")
+        self.query_one("#btn-force", Button).display = view.forceable
         self._render_pane()
 
     def _render_pane(self) -> None:
