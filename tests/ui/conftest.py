@@ -5,9 +5,30 @@ anyio is already installed as a dependency of watchfiles, so no extra test plugi
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from uikit import BLOCKS, GALLERY, TOUR, copy_session
 
 
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+@pytest.fixture
+def tour(tmp_path: Path) -> tuple[Path, Path]:
+    """A temporary copy of the workshop tour: (session folder, project root)."""
+    return copy_session(TOUR, tmp_path)
+
+
+@pytest.fixture
+def gallery(tmp_path: Path) -> tuple[Path, Path]:
+    """A temporary copy of the UI gallery fixture: one operation per outcome."""
+    return copy_session(GALLERY, tmp_path)
+
+
+@pytest.fixture
+def blocks(tmp_path: Path) -> tuple[Path, Path]:
+    """A temporary copy of the fixture whose edit has several change blocks."""
+    return copy_session(BLOCKS, tmp_path)

@@ -4,7 +4,6 @@ the command palette (ctrl+p, :), the user's keymap and $EDITOR (E), checked on d
 from __future__ import annotations
 
 import io
-import shutil
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ from textual.command import CommandPalette
 from textual.message import Message
 from textual.notifications import Notification, Notify
 from textual.widgets import Input, Label
+from uikit import open_app, screen_of, state_at
 
 from reviewtui.core.engine.opstate import OpState
 from reviewtui.shell.review import Review
@@ -25,9 +25,6 @@ from reviewtui.ui.screens.search import SearchScreen
 from reviewtui.ui.widgets.block_picker import BlockPicker
 from reviewtui.ui.widgets.status_line import StatusLine
 
-REPO = Path(__file__).resolve().parents[2]
-TOUR = REPO / "sample_sessions" / "workshop-tour"
-BLOCKS = REPO / "tests" / "fixtures" / "blocks"
 SIZE = (120, 40)
 
 pytestmark = pytest.mark.anyio
@@ -56,42 +53,6 @@ def no_user_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     config.mkdir()
     monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
     return config
-
-
-def copy_session(source: Path, tmp_path: Path) -> tuple[Path, Path]:
-    session = tmp_path / "session"
-    shutil.copytree(source, session, ignore=shutil.ignore_patterns("base"))
-    root = tmp_path / "root"
-    shutil.copytree(source / "base", root)
-    return session, root
-
-
-@pytest.fixture
-def blocks(tmp_path: Path) -> tuple[Path, Path]:
-    return copy_session(BLOCKS, tmp_path)
-
-
-@pytest.fixture
-def tour(tmp_path: Path) -> tuple[Path, Path]:
-    return copy_session(TOUR, tmp_path)
-
-
-def open_app(session: Path, root: Path, *, dry_run: bool = False) -> ReviewApp:
-    return ReviewApp(Review.open(session, root, dry_run=dry_run), watch=False)
-
-
-def screen_of(app: ReviewApp) -> MainScreen:
-    for screen in app.screen_stack:
-        if isinstance(screen, MainScreen):
-            return screen
-    raise AssertionError("no review screen")
-
-
-def state_at(app: ReviewApp, turn_pos: int, op_pos: int) -> OpState:
-    screen = screen_of(app)
-    result = screen.result(turn_pos, op_pos)
-    assert result is not None
-    return screen.state_of(result)
 
 
 class Notes:
@@ -467,7 +428,6 @@ async def test_missing_external_editor_is_a_notification(
 
 
 async def test_palette_exports_write_beside_the_scratch_copy(tmp_path: Path) -> None:
-    from reviewtui.shell.review import Review
     from reviewtui.ui.app import ReviewApp
 
     tour = Path(__file__).resolve().parents[2] / "sample_sessions" / "workshop-tour"

@@ -2,28 +2,20 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 from textual.widgets import Static
+from uikit import TOUR, copy_session, open_app
 
-from reviewtui.shell.review import Review
 from reviewtui.ui.app import ReviewApp
 from reviewtui.ui.screens.presenter import PresenterScreen
-
-REPO = Path(__file__).resolve().parents[2]
-TOUR = REPO / "sample_sessions" / "workshop-tour"
 
 pytestmark = pytest.mark.anyio
 
 
 def presenter_app(tmp_path: Path, *, dry_run: bool = True) -> ReviewApp:
-    session = tmp_path / "session"
-    shutil.copytree(TOUR, session, ignore=shutil.ignore_patterns("base"))
-    root = tmp_path / "root"
-    shutil.copytree(TOUR / "base", root)
-    return ReviewApp(Review.open(session, root, dry_run=dry_run), watch=False, present=True)
+    return open_app(*copy_session(TOUR, tmp_path), dry_run=dry_run, present=True)
 
 
 def narration(app: ReviewApp) -> str:

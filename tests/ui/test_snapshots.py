@@ -7,32 +7,22 @@ the pictures depend on nothing but the code. Each committed SVG was looked at.
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from uikit import BLOCKS, GALLERY, TOUR, copy_session, open_app
 
-from reviewtui.shell.review import Review
 from reviewtui.ui.app import ReviewApp
 from reviewtui.ui.screens.main import MainScreen
-
-REPO = Path(__file__).resolve().parents[2]
-TOUR = REPO / "sample_sessions" / "workshop-tour"
-GALLERY = REPO / "tests" / "fixtures" / "gallery"
 
 SnapCompare = Callable[..., bool]
 
 
 def make_app(source: Path, tmp_path: Path, *, dry_run: bool = True) -> ReviewApp:
-    session = tmp_path / "session"
-    shutil.copytree(source, session, ignore=shutil.ignore_patterns("base"))
-    root = tmp_path / "root"
-    shutil.copytree(source / "base", root)
-    review = Review.open(session, root, dry_run=dry_run)
-    return ReviewApp(review, watch=False)
+    return open_app(*copy_session(source, tmp_path), dry_run=dry_run)
 
 
 def select(turn_pos: int, op_pos: int) -> Callable[[Pilot[Any]], Any]:
@@ -175,7 +165,6 @@ def test_tiny_60x20(snap_compare: SnapCompare, tmp_path: Path) -> None:
     assert snap_compare(make_app(TOUR, tmp_path), terminal_size=(60, 20))
 
 
-BLOCKS = REPO / "tests" / "fixtures" / "blocks"
 
 
 def test_split_hunks_modal(snap_compare: SnapCompare, tmp_path: Path) -> None:

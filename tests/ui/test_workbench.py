@@ -2,59 +2,18 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
+from uikit import open_app, screen_of, state_at
 
 from reviewtui.core.engine.opstate import OpState
-from reviewtui.shell.review import Review
-from reviewtui.ui.app import ReviewApp
 from reviewtui.ui.messages import FilesChanged
 from reviewtui.ui.screens.main import MainScreen
 
-REPO = Path(__file__).resolve().parents[2]
-TOUR = REPO / "sample_sessions" / "workshop-tour"
-GALLERY = REPO / "tests" / "fixtures" / "gallery"
 SIZE = (120, 40)
 
 pytestmark = pytest.mark.anyio
-
-
-def copy_session(source: Path, tmp_path: Path) -> tuple[Path, Path]:
-    session = tmp_path / "session"
-    shutil.copytree(source, session, ignore=shutil.ignore_patterns("base"))
-    root = tmp_path / "root"
-    shutil.copytree(source / "base", root)
-    return session, root
-
-
-@pytest.fixture
-def tour(tmp_path: Path) -> tuple[Path, Path]:
-    return copy_session(TOUR, tmp_path)
-
-
-@pytest.fixture
-def gallery(tmp_path: Path) -> tuple[Path, Path]:
-    return copy_session(GALLERY, tmp_path)
-
-
-def open_app(session: Path, root: Path, *, dry_run: bool = False) -> ReviewApp:
-    review = Review.open(session, root, dry_run=dry_run)
-    return ReviewApp(review, watch=False)
-
-
-def screen_of(app: ReviewApp) -> MainScreen:
-    screen = app.screen
-    assert isinstance(screen, MainScreen)
-    return screen
-
-
-def state_at(app: ReviewApp, turn_pos: int, op_pos: int) -> OpState:
-    screen = screen_of(app)
-    result = screen.result(turn_pos, op_pos)
-    assert result is not None
-    return screen.state_of(result)
 
 
 GREETING = "greeter/core.py"
