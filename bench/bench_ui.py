@@ -75,9 +75,11 @@ async def drive(folder: Path) -> dict[str, float | list[float]]:
     start = time.perf_counter()
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
-        figures["first paint"] = time.perf_counter() - start
+        figures["first paint (until the Pilot is idle)"] = time.perf_counter() - start
         screen = app.screen
         assert isinstance(screen, MainScreen)
+        assert screen.first_frame_at is not None
+        figures["first frame drawn"] = screen.first_frame_at - start
         idle = []
         for _ in range(30):
             t0 = time.perf_counter()
@@ -140,10 +142,10 @@ def main() -> None:
     show("empty App first paint (baseline)", baseline)
     for name, value in figures.items():
         show(name, value)
-    paint = figures["first paint"]
+    paint = figures["first frame drawn"]
     assert isinstance(paint, float)
     total = paint + float(figures["open review"])  # type: ignore[arg-type]
-    print(f"open + first paint: {total:.2f} s (target < {TARGET_FIRST_PAINT:.0f} s), "
+    print(f"open + first frame: {total:.2f} s (target < {TARGET_FIRST_PAINT:.0f} s), "
           f"{paint / baseline:.1f}x an empty app's first paint")
 
 

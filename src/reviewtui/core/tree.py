@@ -42,7 +42,7 @@ def _text_lines(text: str) -> tuple[list[str], bool]:
     """
     parts = text.split("\n")
     last = parts.pop()
-    lines = [p[:-1] if p.endswith("\r") else p for p in parts]
+    lines = [p[:-1] if p.endswith("\r") else p for p in parts] if "\r" in text else parts
     if last:
         lines.append(last)
     return lines, not last and bool(parts)
@@ -144,10 +144,17 @@ class FileState:
         """
         if self.binary:
             raise ValueError("a binary file has no lines to replace")
-        if any("\n" in line for line in new_lines):
-            raise ValueError("lines must not contain a newline")
         if final_newline is None:
             final_newline = self.final_newline or not self.data.removeprefix(UTF8_BOM)
+        if self.eol != "mixed" and new_lines:
+            # One ending for every line: a single join (this runs for every edit).
+            text = self.newline.join(new_lines)
+            if text.count("\n") != (len(new_lines) - 1) * self.newline.count("\n"):
+                raise ValueError("lines must not contain a newline")
+            text += self.newline if final_newline else ""
+            return self.with_data((UTF8_BOM if self.bom else b"") + text.encode("utf-8"))
+        if any("\n" in line for line in new_lines):
+            raise ValueError("lines must not contain a newline")
         endings = self._endings_for(new_lines)
         if endings and not final_newline:
             endings[-1] = ""
