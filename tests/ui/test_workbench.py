@@ -333,3 +333,22 @@ async def test_tree_at_a_checkpoint_is_read_only(tour: tuple[Path, Path]) -> Non
         assert screen_of(app).checkpoint == 4
     after = {p: p.read_bytes() for p in root.rglob("*") if p.is_file()}
     assert after == before
+
+
+async def test_status_line_names_an_imported_format(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "notes.txt").write_text("alpha\n")
+    patch = tmp_path / "change.patch"
+    patch.write_text("*** Begin Patch\n*** Update File: notes.txt\n@@\n-alpha\n+beta\n"
+                     "*** End Patch\n")
+    app = open_app(patch, root)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        from reviewtui.ui.widgets.status_line import StatusLine
+
+        status = str(screen_of(app).query_one(StatusLine).render())
+        assert status.startswith("apply_patch")
+        await pilot.press("y")
+        await pilot.pause()
+        assert (root / "notes.txt").read_text() == "beta\n"

@@ -236,7 +236,7 @@ class MainScreen(Screen[None]):
             checkpoint=self.checkpoint, turns=len(self.session_turns),
             revision=self.review.revision, counts=counts,
             watcher=getattr(self.app, "watcher_state", "off"), dry_run=self.review.dry_run,
-            note=note)
+            note=note, source_format=self.review.session.format)
 
     def refresh_turn(self) -> None:
         ops = self.query_one("#ops", OpList)

@@ -12,8 +12,10 @@ class StatusLine(Static):
     """
 
     def show(self, *, checkpoint: int, turns: int, revision: int, counts: dict[str, int],
-             watcher: str, dry_run: bool, note: str = "") -> None:
+             watcher: str, dry_run: bool, note: str = "", source_format: str = "") -> None:
         text = Text()
+        if source_format and source_format != "fileops":
+            text.append(f"{source_format}  ", style="bold cyan")  # what wrote the session
         text.append(f"checkpoint {checkpoint}/{turns}", style="bold")
         text.append(f"  r{revision}", style="dim")
         for label, style in (("pending", "yellow"), ("accepted", "green"),
