@@ -352,3 +352,20 @@ async def test_status_line_names_an_imported_format(tmp_path: Path) -> None:
         await pilot.press("y")
         await pilot.pause()
         assert (root / "notes.txt").read_text() == "beta\n"
+
+
+async def test_a_huge_hunk_says_it_skipped_word_highlighting(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "big.txt").write_text("".join(f"x{i} = {i}\n" for i in range(3000)))
+    session = tmp_path / "s.md"
+    body = "\n".join(f"y{i} = {i * 2}" for i in range(3000))
+    session.write_text(f"## Turn 1\n> rewrite\n\n--- File: big.txt ---\n```\n{body}\n```\n")
+    app = open_app(session, root, dry_run=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        from textual.widgets import Static
+
+        label = str(screen_of(app).query_one("#pane-label", Static).render())
+        assert "intra-line highlighting skipped: hunk of 3,000 lines" in label

@@ -44,6 +44,7 @@ class OpDetail(Vertical):
         self.context = 3
         self.ignore_whitespace = False
         self.expanded: frozenset[int] = frozenset()
+        self._label_text = ""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="op-head"):
@@ -109,7 +110,8 @@ class OpDetail(Vertical):
         pane = view.panes[self.pane_index]
         count = len(view.panes)
         more = f"  ({self.pane_index + 1}/{count}, c: next)" if count > 1 else ""
-        label.update(Text(f"{pane.label}{more}", style="dim"))
+        self._label_text = f"{pane.label}{more}"
+        label.update(Text(self._label_text, style="dim"))
         if len(pane.before) + len(pane.after) > SYNC_LINES:
             # A big diff is computed off the event loop: the UI never freezes on it.
             self.diff_view.show_message(f"computing the diff of {pane.path} …")
@@ -126,6 +128,13 @@ class OpDetail(Vertical):
         return options
 
     def _show_model(self, pane: DiffPane, model: DiffModel) -> None:
+        # The diff says so when it had to cut corners (e.g. no word highlighting in a huge
+        # hunk), and "no changes" is worth a word too.
+        notes = "; ".join(n for n in model.notes if n != "no changes")
+        if notes:
+            label = Text(self._label_text, style="dim")
+            label.append(f"  · {notes}", style="yellow")
+            self.query_one("#pane-label", Static).update(label)
         self.diff_view.set_diff(model, path=pane.path, before_text="\n".join(pane.before),
                                 after_text="\n".join(pane.after), mode=self.effective_mode)
 
