@@ -23,9 +23,9 @@ from reviewtui.cli import main
 REPO = Path(__file__).resolve().parents[2]
 SAMPLES = REPO / "sample_sessions"
 NAMES = ("workshop-tour", "validation-message", "formatter-churn", "refactor-multi-turn",
-         "failure-gallery", "windows-conventions")
+         "failure-gallery", "windows-conventions", "edit-shapes")
 # Samples whose design includes operations that do not apply: apply exits with 1.
-WITH_FAILURES = frozenset({"formatter-churn", "failure-gallery"})
+WITH_FAILURES = frozenset({"formatter-churn", "failure-gallery", "edit-shapes"})
 
 Snapshot = tuple[dict[str, tuple[bytes, bool]], set[str]]
 
@@ -214,3 +214,28 @@ def test_windows_conventions(capsys: pytest.CaptureFixture[str]) -> None:
     assert os.access(sample / "base" / "build.sh", os.X_OK), "git lost the exec bit of base/"
     assert os.access(sample / "expected" / "scripts" / "build.sh", os.X_OK)
     assert lint_rules(doc) == []
+
+
+# edit-shapes: (turn, status, rule or method) — one success and one failure per shape.
+SHAPES = [
+    (1, "applied", "line-range"),
+    (2, "refused", "stale-revision"),
+    (3, "refused", "stale-line-id"),
+    (4, "applied", "hashline"),
+    (5, "applied", "window"),
+    (6, "not_found", "window-miss"),
+    (7, "applied", "batch"),
+    (8, "refused", "batch-conflict"),
+    (9, "refused", "duplicate-line"),
+]
+
+
+def test_edit_shapes_one_outcome_per_turn(capsys: pytest.CaptureFixture[str]) -> None:
+    doc = check_json("edit-shapes", capsys)
+    for turn, status, rule in SHAPES:
+        found = op(doc, turn, 1)
+        assert found["status"] == status, (turn, found)
+        assert rule in (found.get("rule", ""), found["method"]), (turn, found)
+    assert "expected revision 9eee3eae" in op(doc, 2, 1)["message"]
+    assert "line 21 is now 21:a8" in op(doc, 3, 1)["message"]
+    assert [o["status"] for o in doc["turns"][9]["ops"]] == ["applied"] * 3

@@ -69,6 +69,8 @@ def select(turn_pos: int, op_pos: int) -> Callable[[Pilot[Any]], Any]:
         pytest.param("failure-gallery", 7, 0, id="failure-gallery-reserved"),
         pytest.param("failure-gallery", 10, 0, id="failure-gallery-missing-need"),
         pytest.param("windows-conventions", 4, 0, id="windows-full-file-keeps-crlf-bom"),
+        pytest.param("edit-shapes", 2, 0, id="edit-shapes-stale-line-id"),
+        pytest.param("edit-shapes", 6, 0, id="edit-shapes-batch"),
     ],
 )
 def test_sample(snap_compare: SnapCompare, in_tmp: Path, name: str, turn_pos: int,

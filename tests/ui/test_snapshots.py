@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from uikit import BLOCKS, GALLERY, TOUR, copy_session, open_app
+from uikit import BLOCKS, DIAGNOSTICS, GALLERY, TOUR, copy_session, open_app
 
 from reviewtui.ui.app import ReviewApp
 from reviewtui.ui.screens.main import MainScreen
@@ -209,4 +209,22 @@ def test_tree_at_checkpoint(snap_compare: SnapCompare, tmp_path: Path) -> None:
         await pilot.pause()
 
     assert snap_compare(make_app(TOUR, tmp_path), terminal_size=(120, 40),
+                        run_before=run_before)
+
+
+def test_syntax_diagnostics_under_the_diff(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    """The edit leaves app.py unparsable: a !syntax badge on its row, the error listed."""
+    assert snap_compare(make_app(DIAGNOSTICS, tmp_path), terminal_size=(120, 40),
+                        run_before=select(0, 0))
+
+
+def test_statistics_screen(snap_compare: SnapCompare, tmp_path: Path) -> None:
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await pilot.app.workers.wait_for_complete()
+        await pilot.press("S")
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+    assert snap_compare(make_app(GALLERY, tmp_path), terminal_size=(120, 40),
                         run_before=run_before)

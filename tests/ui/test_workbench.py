@@ -369,3 +369,29 @@ async def test_a_huge_hunk_says_it_skipped_word_highlighting(tmp_path: Path) -> 
 
         label = str(screen_of(app).query_one("#pane-label", Static).render())
         assert "intra-line highlighting skipped: hunk of 3,000 lines" in label
+
+
+async def test_hashline_toggle_shows_line_ids(tour: tuple[Path, Path]) -> None:
+    from reviewtui.core.hashline import line_id
+    from reviewtui.ui.widgets.diff_view import DiffView
+
+    session, root = tour
+    app = open_app(session, root, dry_run=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        view = screen_of(app).query_one(DiffView)
+        rendered = "\n".join(view.render_line(y).text for y in range(12))
+        assert " 8 -" in rendered
+        await pilot.press("H")
+        await pilot.pause()
+        rendered = "\n".join(view.render_line(y).text for y in range(12))
+        old = '    return f"Helo, {name}!"'
+        assert f"{line_id(8, old)} -" in rendered
+        await pilot.press("r")
+        await pilot.pause()
+        await pilot.press("H")
+        await pilot.pause()
+        from textual.widgets import Static
+
+        raw = str(app.screen.query_one("#raw-text", Static).render())
+        assert line_id(15, (session / "session.md").read_text().split("\n")[14]) in raw

@@ -14,6 +14,7 @@ REPO = Path(__file__).resolve().parents[2]
 TOUR = REPO / "sample_sessions" / "workshop-tour"
 GALLERY = REPO / "tests" / "fixtures" / "gallery"
 BLOCKS = REPO / "tests" / "fixtures" / "blocks"
+DIAGNOSTICS = REPO / "tests" / "fixtures" / "diagnostics"
 
 
 def copy_session(source: Path, tmp_path: Path) -> tuple[Path, Path]:

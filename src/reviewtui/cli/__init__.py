@@ -19,7 +19,8 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
-SESSION_FORMATS = ("auto", "fileops", "chat", "apply_patch", "aider", "unified", "claude")
+SESSION_FORMATS = ("auto", "fileops", "chat", "apply_patch", "aider", "unified", "claude",
+                   "toolcalls")
 
 
 def _add_format(command: argparse.ArgumentParser) -> None:
@@ -54,6 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
     apply.add_argument("--turns", help="only these turns, e.g. 3 or 1-3")
     apply.add_argument("--accept-fuzzy", action="store_true",
                        help="also accept near matches (needs_review)")
+    apply.add_argument("--strict", action="store_true",
+                       help="leave pending every operation that introduces a syntax error")
     apply.add_argument("--json", action="store_true", help="one JSON document on stdout")
     apply.add_argument("--state", help="record the decisions in this review state file, so "
                        "the workbench can resume and 'restore' can roll back (default: none)")
@@ -83,6 +86,13 @@ def build_parser() -> argparse.ArgumentParser:
     review.add_argument("--present", action="store_true",
                         help="presenter mode: narration panel, autoplay, clicker keys")
 
+    view = sub.add_parser("view", help="a file with line numbers or ids, or its outline")
+    view.add_argument("file", help="the file to show")
+    view.add_argument("--hash", action="store_true", help="line ids (12:a3) instead of numbers")
+    view.add_argument("--range", help="only lines A-B (or one line N)")
+    view.add_argument("--all", action="store_true",
+                      help="the whole file even when it is long (no outline)")
+
     demo = sub.add_parser("demo", help="the bundled workshop-tour session, on a scratch copy")
     demo.add_argument("--dry-run", action="store_true", help="never write, even to the copy")
     demo.add_argument("--present", action="store_true",
@@ -102,13 +112,15 @@ def build_parser() -> argparse.ArgumentParser:
                        "reach this server, when it is not http://HOST:PORT (a proxy, or "
                        "--host 0.0.0.0 reached by IP)")
 
-    from reviewtui.cli import export
+    from reviewtui.cli import export, stats
 
     export.add_parser(sub)
+    stats.add_parser(sub)
     return parser
 
 
-COMMANDS = frozenset({"check", "lint", "apply", "restore", "open", "demo", "serve", "export"})
+COMMANDS = frozenset({"check", "lint", "apply", "restore", "open", "demo", "serve", "export",
+                      "stats", "view"})
 
 
 def _with_default_command(argv: list[str]) -> list[str]:
@@ -119,7 +131,7 @@ def _with_default_command(argv: list[str]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from reviewtui.cli import commands, export
+    from reviewtui.cli import commands, export, stats, view
 
     parser = build_parser()
     args = parser.parse_args(_with_default_command(list(sys.argv[1:] if argv is None else argv)))
@@ -132,6 +144,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "demo": commands.demo,
         "serve": commands.serve,
         "export": export.export,
+        "stats": stats.stats,
+        "view": view.view,
     }
     if args.command is None:
         args = parser.parse_args(["demo"])

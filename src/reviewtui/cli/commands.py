@@ -11,12 +11,15 @@ from pathlib import Path
 from reviewtui.cli import EXIT_FINDINGS, EXIT_OK
 from reviewtui.cli.report import (
     FAILED,
+    diagnostic_lines,
     finding_line,
     has_errors,
     outcome_line,
     session_json,
 )
+from reviewtui.core.diagnostics import introduced
 from reviewtui.core.engine import Policy, SessionRun, evaluate_session, file_text_for
+from reviewtui.core.engine.decisions import Decision, OpKey
 from reviewtui.core.errors import UsageError
 from reviewtui.core.lint.rules import lint_reply, lint_session
 from reviewtui.core.model import Session
@@ -67,6 +70,8 @@ def check(args: argparse.Namespace) -> int:
         for turn in run.turns:
             for result in turn.results:
                 print(outcome_line(source, result))
+                for line in diagnostic_lines(result):
+                    print(line)
         print(_summary(run, findings))
     return EXIT_FINDINGS if has_errors(findings, run) else EXIT_OK
 
@@ -75,9 +80,11 @@ def _summary(run: SessionRun, findings: list) -> str:  # type: ignore[type-arg]
     results = [r for t in run.turns for r in t.results]
     landed = sum(r.landed for r in results)
     failed = sum(r.outcome.status in FAILED for r in results)
+    broken = sum(bool(introduced(r)) for r in results)
     return (f"{len(run.turns)} turns, {len(results)} operations: {landed} apply, "
             f"{failed} fail, {len(results) - landed - failed} need a decision; "
-            f"{len(findings)} lint findings")
+            f"{len(findings)} lint findings"
+            + (f"; {broken} introduce syntax errors" if broken else ""))
 
 
 def lint(args: argparse.Namespace) -> int:
@@ -127,7 +134,10 @@ def apply(args: argparse.Namespace) -> int:
                      format=_format(args)) as review:
         _print_problems(review)
         opened = review.last_report
-        report = review.decide_many(review.applicable(turns, accept_fuzzy=args.accept_fuzzy))
+        wanted = review.applicable(turns, accept_fuzzy=args.accept_fuzzy)
+        if getattr(args, "strict", False):
+            wanted = _without_syntax_errors(review, wanted)
+        report = review.decide_many(wanted)
         first, last = turns or (1, max((t.index for t in review.session.turns), default=0))
         picked = [t for t in review.session.turns if first <= t.index <= last]
         chosen = [t for t in review.draft.turns if first <= t.index <= last]
@@ -153,6 +163,17 @@ def apply(args: argparse.Namespace) -> int:
                   + (f", {len(report.conflicts)} conflicts" if report.conflicts else "")
                   + f" under {root}")
     return EXIT_OK if not skipped and not report.conflicts else EXIT_FINDINGS
+
+
+def _without_syntax_errors(review: Review,
+                           wanted: list[tuple[OpKey, Decision]]) -> list[tuple[OpKey, Decision]]:
+    """``--strict``: leave pending every operation that introduces a syntax error.
+
+    Judged on the display run (every applicable operation joins it), which is the draft
+    these accepts would make; a later edit of the same file then sees the file as if the
+    skipped one had landed, and if it no longer applies it is reported as skipped too.
+    """
+    return [(key, decision) for key, decision in wanted if not introduced(review.result(key))]
 
 
 def restore(args: argparse.Namespace) -> int:

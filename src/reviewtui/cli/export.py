@@ -22,7 +22,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     export.add_argument("--format", required=True, choices=FORMATS,
                         help="patch: a unified diff for 'git apply'; markdown: a review "
                         "report; json: the report as data; fileops: canonical File Ops "
-                        "replies (what the model should have sent)")
+                        "replies (what the model should have sent); context: what the next "
+                        "prompt should carry (changed ranges, rejections, Need: files)")
     export.add_argument("--root", help="the project the session edits (default: the root "
                         "the review was saved for, else the session directory's base/)")
     export.add_argument("--state", help="the review state whose decisions to export "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from reviewtui.core.diagnostics import diagnose_result
 from reviewtui.core.engine import OpResult, SessionRun
 from reviewtui.core.lint.findings import Finding, Severity
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Operation, Turn
@@ -48,6 +49,13 @@ def outcome_line(source: str, result: OpResult) -> str:
     return "\n".join(lines)
 
 
+def diagnostic_lines(result: OpResult) -> list[str]:
+    """The syntax errors an operation introduces, one indented line each."""
+    path = result.outcome.path
+    return [f"    {d.check}: {path}:{d.line}:{d.col}: {d.message} (introduced by this "
+            "operation)" for d in diagnose_result(result) if d.introduced]
+
+
 def finding_line(source: str, finding: Finding) -> str:
     return f"{source}:{finding.span.start}: {finding.rule} {finding.severity} {finding.message}"
 
@@ -78,6 +86,8 @@ def session_json(source: str, title: str, turns: Sequence[Turn], findings: Seque
             data = op_json(op)
             if turn_result is not None:
                 data.update(outcome_json(turn_result.results[pos].outcome))
+                data["diagnostics"] = [d.to_json()
+                                       for d in diagnose_result(turn_result.results[pos])]
             ops.append(data)
         out_turns.append({
             "index": turn.index,

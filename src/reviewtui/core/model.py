@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from reviewtui.core.shapes import Shape
+
 
 @dataclass(frozen=True, slots=True)
 class Span:
@@ -97,6 +99,9 @@ class Edit:
     substring: bool = False
     line_hint: int | None = None
     final_newline: bool | None = None
+    # A line-addressed shape (line range, window, batch: reviewtui.core.shapes) says where
+    # the edit goes instead of SEARCH alone; None for a plain search/replace.
+    shape: Shape | None = None
     kind: OpKind = field(default=OpKind.EDIT, init=False)
 
     @property

@@ -14,6 +14,7 @@ from rich.text import Text
 
 from reviewtui.core.engine import OpResult
 from reviewtui.core.engine.opstate import OpState, op_state
+from reviewtui.core.hashline import line_id
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile
 from reviewtui.core.outcome import Status
 from reviewtui.core.tree import FileState
@@ -131,9 +132,30 @@ def _subtitle(result: OpResult, state: OpState) -> str:
         parts.append(f"lines {outcome.lines[0]}-{outcome.lines[1]}")
     if outcome.similarity is not None:
         parts.append(f"{round(outcome.similarity * 100)}% similar")
+    ids = _new_ids(result)
+    if ids:
+        parts.append(f"now {ids}")  # a follow-up edit can address the result without a re-read
     if outcome.hint and outcome.status in (Status.APPLIED, Status.NEEDS_REVIEW):
         parts.append(outcome.hint)  # failures explain themselves in the message
     return " · ".join(parts)
+
+
+def _new_ids(result: OpResult) -> str:
+    """The line ids of the region an applied edit wrote (``12:a3-15:f0``)."""
+    outcome = result.outcome
+    after = _state(outcome.extra.get("after_state"))
+    if outcome.status is not Status.APPLIED or after is None or outcome.lines is None:
+        return ""
+    if not isinstance(result.op, Edit):
+        return ""
+    start = outcome.lines[0]
+    count = len(_lines(outcome.after))
+    lines = after.lines
+    if count == 0 or start - 1 + count > len(lines):
+        return ""
+    first = line_id(start, lines[start - 1])
+    last = line_id(start + count - 1, lines[start + count - 2])
+    return first if count == 1 else f"{first}-{last}"
 
 
 def _region_pane(path: str, before: FileState | None, after: FileState, span: tuple[int, int],

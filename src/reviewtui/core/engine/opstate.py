@@ -41,6 +41,10 @@ class OpState(StrEnum):
                         OpState.CONFLICT)
 
 
+# Methods that land exactly as written: by content, by address, or whole files.
+EXACT_METHODS = frozenset({"exact", "new-file", "full-file", "fill-empty", "line-range",
+                           "hashline", "window", "window-all", "batch"})
+
 _GLYPHS = {
     OpState.PENDING: "○", OpState.FUZZY: "◌", OpState.ACCEPTED: "✓", OpState.FORCED: "✓!",
     OpState.REJECTED: "✗", OpState.EDITED: "✎", OpState.NEEDS_REVIEW: "?",
@@ -73,7 +77,6 @@ def op_state(result: OpResult, status: Status | None = None) -> OpState:
     if verdict is Verdict.ACCEPTED and result.landed:
         return OpState.FORCED if status is not Status.APPLIED else OpState.ACCEPTED
     if status is Status.APPLIED:
-        exact = result.outcome.method in ("exact", "new-file", "full-file", "fill-empty") or (
-            result.op.kind == "console")
+        exact = result.outcome.method in EXACT_METHODS or result.op.kind == "console"
         return OpState.PENDING if exact else OpState.FUZZY
     return _BY_STATUS.get(status, OpState.PENDING)

@@ -23,6 +23,7 @@ from reviewtui.core.engine.fileops import (
     evaluate_full_file,
     normalize_or_none,
 )
+from reviewtui.core.engine.shapes import evaluate_shaped
 from reviewtui.core.model import (
     CommandName,
     ConsoleCommand,
@@ -224,7 +225,11 @@ class SessionRun:
             history=lambda path: LazyHistory(lambda: self._history(path, tree)),
         )
         replacement = decision.replacement if decision.verdict is Verdict.EDITED else None
-        if isinstance(op, Edit):
+        if isinstance(op, Edit) and op.shape is not None:
+            # self.states[-1] is the checkpoint this turn started from.
+            outcome, proposal = evaluate_shaped(tree, op, ctx, replacement,
+                                                seen=self.states[-1].tree)
+        elif isinstance(op, Edit):
             outcome, proposal = evaluate_edit(tree, op, ctx, replacement)
         else:
             outcome, proposal = evaluate_full_file(tree, op, ctx, replacement)

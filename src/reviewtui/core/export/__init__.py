@@ -7,13 +7,16 @@ applies) and where the text goes.
 
 * ``patch``: a unified diff of the accepted result against the base (``git apply``);
 * ``markdown``: a review report; ``json``: the same as data;
-* ``fileops``: the accepted result re-emitted as canonical File Ops replies.
+* ``fileops``: the accepted result re-emitted as canonical File Ops replies;
+* ``context``: what the next prompt should carry (changed ranges, rejected and failed
+  operations, files still needed), bounded in size.
 """
 
 from __future__ import annotations
 
 import json
 
+from reviewtui.core.export.context import context_summary
 from reviewtui.core.export.fileops import canonical_session
 from reviewtui.core.export.model import FORMATS, Accepted
 from reviewtui.core.export.patch import origins, unified_patch
@@ -38,4 +41,6 @@ def render(accepted: Accepted, fmt: str) -> str:
         return json.dumps(report_json(accepted), indent=2, ensure_ascii=False) + "\n"
     if fmt == "fileops":
         return canonical_session(accepted)
+    if fmt == "context":
+        return context_summary(accepted)
     raise ValueError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")

@@ -19,7 +19,7 @@ from reviewtui.core.model import ConsoleCommand, Edit, Operation, Session
 from reviewtui.core.outcome import Outcome, Status
 from reviewtui.core.tree import Tree
 
-FORMATS = ("patch", "markdown", "json", "fileops")
+FORMATS = ("patch", "markdown", "json", "fileops", "context")
 FAILED = frozenset({Status.AMBIGUOUS, Status.NOT_FOUND, Status.REFUSED, Status.CONFLICT})
 
 

@@ -11,7 +11,8 @@ Formats (``FORMATS``):
 * ``apply_patch``: Codex ``*** Begin Patch`` patches (:mod:`.codex`);
 * ``aider``: an Aider ``.aider.chat.history.md`` (:mod:`.aider`);
 * ``unified``: a unified diff / ``git diff`` / ``git format-patch`` (:mod:`.unified`);
-* ``claude``: a Claude Code session transcript, JSONL (:mod:`.claude`).
+* ``claude``: a Claude Code session transcript, JSONL (:mod:`.claude`);
+* ``toolcalls``: JSON lines of edit tool calls (:mod:`.toolcalls`).
 """
 
 from __future__ import annotations
@@ -24,12 +25,13 @@ from reviewtui.core.errors import SessionFormatError
 from reviewtui.core.importers.aider import import_aider, looks_like_aider
 from reviewtui.core.importers.claude import import_claude, looks_like_claude
 from reviewtui.core.importers.codex import import_apply_patch
+from reviewtui.core.importers.toolcalls import import_toolcalls, looks_like_toolcalls
 from reviewtui.core.importers.unified import import_unified, looks_like_unified
 from reviewtui.core.lint.rules import FILEOPS_FORMATS
 from reviewtui.core.model import Session
 from reviewtui.core.protocol.session import parse_markdown_session, parse_transcript
 
-FORMATS = ("fileops", "chat", "apply_patch", "aider", "unified", "claude")
+FORMATS = ("fileops", "chat", "apply_patch", "aider", "unified", "claude", "toolcalls")
 
 _TURN_HEADING = re.compile(r"^#{1,3} *Turn +\d+", re.MULTILINE)
 _BEGIN_PATCH = re.compile(r"^[ \t]*\*\*\* Begin Patch[ \t]*\r?$", re.MULTILINE)
@@ -43,6 +45,8 @@ def detect_format(text: str, name: str = "") -> str:
     base = name.replace("\\", "/").rsplit("/", 1)[-1]
     head = text.lstrip("\ufeff \t\r\n")[:1]
     if (head and head in "[{") or base.endswith((".json", ".jsonl")):
+        if looks_like_toolcalls(text):
+            return "toolcalls"
         return "claude" if looks_like_claude(text) else "chat"
     if base.endswith(".aider.chat.history.md"):
         return "aider"
@@ -89,6 +93,7 @@ _READERS: dict[str, Callable[[str, str, str | None], Session]] = {
     "aider": _aider,
     "unified": _unified,
     "claude": _claude,
+    "toolcalls": lambda text, source, _root: import_toolcalls(text, source),
 }
 
 

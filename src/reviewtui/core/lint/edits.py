@@ -53,8 +53,8 @@ def _blank(lines: tuple[str, ...]) -> bool:
 @rule("empty-search", Severity.ERROR, "an edit with an empty SEARCH on a file that may exist")
 def empty_search(ctx: LintContext) -> Iterator[Hit]:
     for edit in ctx.edits:
-        if not _blank(edit.search_lines):
-            continue
+        if edit.shape is not None or not _blank(edit.search_lines):
+            continue  # a line-addressed edit is anchored by its line numbers or ids
         if ctx.file_text is not None:
             if not ctx.file_lines(edit.path):
                 continue  # the file is new (or empty): an empty SEARCH creates it

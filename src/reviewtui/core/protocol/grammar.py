@@ -14,7 +14,12 @@ HEADER_RE = re.compile(r"^\s*-{3}\s*File:\s*(?P<path>.*?)\s*-{3}\s*$")
 SEARCH_RE = re.compile(r"^<{5,9} ?SEARCH\s*$")
 DIVIDER_RE = re.compile(r"^={5,9}\s*$")
 REPLACE_RE = re.compile(r"^>{5,9} ?REPLACE\s*$")
-LABEL_RE = re.compile(r"^\s*(?:\*\*)?Edit\s+(?P<n>\d+)\s*:?\s*(?:\*\*)?\s*$")
+LABEL_RE = re.compile(
+    r"^\s*(?:\*\*)?Edit\s+(?P<n>\d+)"
+    # ``Edit 3 @ 140-148`` / ``@ 12:a3-15:f0``, optionally ``rev 3f2a9c1d``: a line range.
+    r"(?:\s*@\s*(?P<addr>[0-9A-Fa-f:\s-]*?[0-9A-Fa-f])(?:\s+rev\s+(?P<rev>[0-9A-Fa-f]+))?)?"
+    r"\s*:?\s*(?:\*\*)?\s*$"
+)
 FENCE_RE = re.compile(r"^(?P<fence>`{3,}|~{3,})\s*(?P<info>[^`]*?)\s*$")
 FOOTER_RE = re.compile(r"^\s*#{1,6}\s*Changed files\s*:?\s*$", re.IGNORECASE)
 NEED_RE = re.compile(r"^\s*(?:\*\*)?Need\s*:(?:\*\*)?\s*(?P<rest>.*)$")
@@ -82,6 +87,14 @@ def edit_label(line: str) -> int | None:
         return None
     m = LABEL_RE.match(line)
     return int(m.group("n")) if m else None
+
+
+def edit_address(line: str) -> tuple[str, str | None] | None:
+    """The ``@`` address of a label line and its ``rev``, or None for a plain label."""
+    m = LABEL_RE.match(line)
+    if m is None or m.group("addr") is None:
+        return None
+    return "".join(m.group("addr").split()), m.group("rev")
 
 
 def is_footer(line: str) -> bool:

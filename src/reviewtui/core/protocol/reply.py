@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from reviewtui.core.hashline import parse_range
 from reviewtui.core.model import (
     ConsoleBlock,
     ConsoleCommand,
@@ -25,6 +26,7 @@ from reviewtui.core.model import (
 )
 from reviewtui.core.protocol import grammar as g
 from reviewtui.core.protocol.console import parse_command
+from reviewtui.core.shapes import LineRange
 
 
 def parse_reply(lines: Sequence[str], start: int = 0, end: int | None = None) -> Reply:
@@ -259,7 +261,11 @@ class _ReplyParser:
         return (FullFile(path, tuple(self.lines[i:end]), span),)
 
     def _has_search(self, i: int, end: int) -> bool:
-        return any(line[:1] == "<" and g.is_search(line) for line in self.lines[i:end])
+        return any(
+            (line[:1] == "<" and g.is_search(line))
+            or (line.lstrip()[:1] in ("E", "*") and g.edit_address(line) is not None)
+            for line in self.lines[i:end]
+        )
 
     def _terminates(self, k: int, end: int) -> bool:
         line = self.lines[k]
@@ -290,6 +296,7 @@ class _ReplyParser:
         """Read labelled SEARCH/REPLACE edits; stop at the first line that is none of them."""
         edits: list[Edit] = []
         label: tuple[int, int] | None = None  # (number, line index)
+        address: tuple[str, str | None] | None = None  # ``Edit N @ A-B``: a line range
         fence: g.Fence | None = None
         lines = self.lines
         while i < end:
@@ -311,7 +318,14 @@ class _ReplyParser:
                     self._problem("dangling-label", f"'Edit {label[0]}' is not followed by a "
                                   "SEARCH block", label[1])
                 label = (number, i)
+                address = g.edit_address(line)
                 i += 1
+                continue
+            if label is not None and address is not None and g.is_divider(line):
+                edit, i = self._replace_only(i, end, path, len(edits) + 1, label, address)
+                if edit is not None:
+                    edits.append(edit)
+                label = address = None
                 continue
             if g.is_search(line):
                 edit, i = self._one_edit(i, end, path, len(edits) + 1, label)
@@ -401,6 +415,34 @@ class _ReplyParser:
             span=Span(first_line + 1, r + 1),
             search_span=Span(s + 1, j + 1),
             replace_span=Span(j + 1, r + 1),
+        )
+        return edit, r + 1
+
+    def _replace_only(
+        self, s: int, end: int, path: str, ordinal: int, label: tuple[int, int],
+        address: tuple[str, str | None],
+    ) -> tuple[Edit | None, int]:
+        """``Edit N @ A-B`` then ``=======``, the new lines, ``>>>>>>> REPLACE``."""
+        lines = self.lines
+        r = s + 1
+        while r < end and not g.is_replace(lines[r]):
+            if g.is_search(lines[r]) or self._hard_stop(r):
+                break
+            r += 1
+        if r >= end or not g.is_replace(lines[r]):
+            self._problem("unterminated-edit", "line-range edit has no '>>>>>>> REPLACE' "
+                          "marker", s, r - 1)
+            return None, r
+        refs = parse_range(address[0])
+        if refs is None:
+            self._problem("bad-address", f"'@ {address[0]}' is not a line range: write "
+                          "'@ 140-148' or '@ 12:a3-15:f0'", label[1])
+            return None, r + 1
+        edit = Edit(
+            path=path, ordinal=ordinal, number=label[0], search_lines=(),
+            replace_lines=tuple(lines[s + 1 : r]), span=Span(label[1] + 1, r + 1),
+            search_span=Span(label[1] + 1, label[1] + 1), replace_span=Span(s + 1, r + 1),
+            shape=LineRange(refs[0], refs[1], address[1]),
         )
         return edit, r + 1
 

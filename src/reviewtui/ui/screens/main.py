@@ -24,6 +24,7 @@ from reviewtui.core.lint.findings import Finding
 from reviewtui.core.lint.rules import lint_session
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Turn
 from reviewtui.shell.review import Review
+from reviewtui.ui.diagnostics import op_badge, with_diagnostics
 from reviewtui.ui.opview import build_view, op_title
 from reviewtui.ui.widgets.findings import FindingsPanel
 from reviewtui.ui.widgets.lists import OpList, TurnList, op_prompt, turn_prompt
@@ -84,6 +85,8 @@ class MainScreen(Screen[None]):
                 tooltip="restore the current checkpoint onto disk (previews, then asks)"),
         Binding("V", "toggle_mode", "Split/unified", show=False, id="toggle-mode",
                 tooltip="side-by-side or unified diff"),
+        Binding("H", "toggle_hashline", "Line ids", show=False, id="toggle-hashline",
+                tooltip="show every line's id (12:a3) instead of its number"),
         Binding("W", "toggle_whitespace", "Whitespace", show=False, id="toggle-whitespace",
                 tooltip="ignore whitespace in the diff"),
         Binding("minus", "context(-1)", "Less context", show=False, id="less-context",
@@ -110,6 +113,8 @@ class MainScreen(Screen[None]):
                 tooltip="quit (decisions are already saved; asks if files are in conflict)"),
         Binding("tab", "app.focus_next", "Focus", show=False, id="focus-next",
                 tooltip="move focus between the lists, the diff and the findings"),
+        Binding("S", "stats", "Statistics", show=False, id="stats",
+                tooltip="session statistics with bar charts (reviewtui stats)"),
     ]
 
     # Palette-only commands (no key): the exports of `reviewtui export`.
@@ -248,7 +253,8 @@ class MainScreen(Screen[None]):
         results = turns[self.turn_pos].results
         self.op_pos = max(0, min(self.op_pos, len(results) - 1))
         ops.border_title = f"Turn {turns[self.turn_pos].index}: operations"
-        ops.set_ops([op_prompt(op_title(r.op), self.state_of(r)) for r in results], self.op_pos)
+        ops.set_ops([op_prompt(op_title(r.op), self.state_of(r), op_badge(r)) for r in results],
+                    self.op_pos)
         self.refresh_detail()
 
     def refresh_detail(self, *, keep_pane: bool = False) -> None:
@@ -265,7 +271,8 @@ class MainScreen(Screen[None]):
             c = self.review.conflicts[path]
             conflict = (c.wanted.data if c.wanted else None, c.disk.data if c.disk else None)
             message = c.message
-        detail.show(build_view(result, outcome.status, conflict, message), keep_pane=keep_pane)
+        view = with_diagnostics(build_view(result, outcome.status, conflict, message), result)
+        detail.show(view, keep_pane=keep_pane)
         self.review.ui_state = {"checkpoint": self.checkpoint,
                                 "selected": [result.key[0], result.key[1]]}
 
@@ -360,7 +367,8 @@ class MainScreen(Screen[None]):
                                                    self._turn_states[pos]))
         results = self.review.display.turns[self.turn_pos].results
         for pos, result in enumerate(results):
-            ops.update_op(pos, op_prompt(op_title(result.op), self.state_of(result)))
+            ops.update_op(pos, op_prompt(op_title(result.op), self.state_of(result),
+                                         op_badge(result)))
         self.refresh_timeline()
         self.refresh_detail(keep_pane=True)
 
@@ -617,6 +625,10 @@ class MainScreen(Screen[None]):
         detail = self.query_one(OpDetail)
         detail.set_mode("unified" if detail.mode == "split" else "split")
 
+    def action_toggle_hashline(self) -> None:
+        view = self.query_one(OpDetail).diff_view
+        view.set_hashline(not view.hashline)
+
     def action_toggle_whitespace(self) -> None:
         self.query_one(OpDetail).toggle_whitespace()
 
@@ -645,6 +657,11 @@ class MainScreen(Screen[None]):
         turn = self.session_turns[self.turn_pos]
         findings = [f for f in self.findings if f.turn == turn.index]
         self.app.push_screen(RawReplyScreen(self.review.session_lines, turn, findings))
+
+    def action_stats(self) -> None:
+        from reviewtui.ui.screens.stats import StatsScreen
+
+        self.app.push_screen(StatsScreen(self.review))
 
     def action_help(self) -> None:
         from reviewtui.ui.screens.help import HelpScreen

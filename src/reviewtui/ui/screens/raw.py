@@ -11,23 +11,26 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from reviewtui.core.hashline import line_id
 from reviewtui.core.lint.findings import Finding
 from reviewtui.core.model import Turn
 
 _MARK = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
 
-def render_raw(lines: Sequence[str], turn: Turn, findings: Sequence[Finding]) -> Text:
+def render_raw(lines: Sequence[str], turn: Turn, findings: Sequence[Finding], *,
+               hashed: bool = False) -> Text:
     by_line: dict[int, list[Finding]] = {}
     for finding in findings:
         for line in range(finding.span.start, finding.span.end + 1):
             by_line.setdefault(line, []).append(finding)
     text = Text()
-    width = len(str(turn.span.end))
+    width = len(str(turn.span.end)) + (3 if hashed else 0)
     for number in range(turn.span.start, min(turn.span.end, len(lines)) + 1):
         marks = by_line.get(number, [])
         style = _MARK.get(str(marks[0].severity), "") if marks else "dim"
-        text.append(f"{number:>{width}} ", style=style)
+        label = line_id(number, lines[number - 1]) if hashed else str(number)
+        text.append(f"{label:>{width}} ", style=style)
         text.append("▌" if marks else " ", style=style)
         text.append(lines[number - 1] + "\n")
         first_of = [f for f in marks if f.span.start == number]
@@ -42,7 +45,10 @@ class RawReplyScreen(Screen[None]):
     DEFAULT_CSS = """
     RawReplyScreen VerticalScroll { padding: 0 1; }
     """
-    BINDINGS = [Binding("escape,r,q", "app.pop_screen", "Back", id="raw-back")]
+    BINDINGS = [
+        Binding("escape,r,q", "app.pop_screen", "Back", id="raw-back"),
+        Binding("H", "toggle_hashline", "Line ids", id="raw-hashline"),
+    ]
 
     def __init__(self, lines: Sequence[str], turn: Turn, findings: Sequence[Finding]) -> None:
         super().__init__()
@@ -52,8 +58,15 @@ class RawReplyScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
-            yield Static(render_raw(self.lines, self.turn, self.findings))
+            yield Static(render_raw(self.lines, self.turn, self.findings), id="raw-text")
         yield Footer()
+
+    hashed = False
+
+    def action_toggle_hashline(self) -> None:
+        self.hashed = not self.hashed
+        self.query_one("#raw-text", Static).update(
+            render_raw(self.lines, self.turn, self.findings, hashed=self.hashed))
 
     def on_mount(self) -> None:
         self.sub_title = f"raw reply of turn {self.turn.index}"

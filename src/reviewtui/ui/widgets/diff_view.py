@@ -36,6 +36,7 @@ from textual.strip import Strip
 from textual.worker import get_current_worker
 
 from reviewtui.core.diff import DiffModel, DiffRow, RowKind, Side, unified_rows
+from reviewtui.core.hashline import line_id
 from reviewtui.ui.highlight import PLAIN, Line, cached_lines, highlight_lines
 
 DiffMode = Literal["split", "unified"]
@@ -181,6 +182,7 @@ class DiffView(ScrollView, can_focus=True):
         self._highlight_pending = False
         self._message: tuple[str, ...] = ()
         self._number_width = 1
+        self.hashline = False
         self._text_width = 0  # widest row text in cells, for unified horizontal scrolling
         self._palette: _Palette | None = None
         self._cache: LRUCache[tuple[int, int, str, bool], tuple[Strip, Strip]] = LRUCache(1024)
@@ -234,11 +236,20 @@ class DiffView(ScrollView, can_focus=True):
         numbers = [side.number for row in model.rows for side in (row.left, row.right)
                    if side is not None]
         last = max(numbers, default=1) + max((row.hidden for row in model.rows), default=0)
-        self._number_width = len(str(last))
+        self._number_width = len(str(last)) + (3 if self.hashline else 0)  # ":a3"
         self.set_reactive(DiffView.mode, mode)
         self._show_rows(anchor)
         if self._highlight_pending and self.is_mounted:
             self._start_highlighting()
+
+    def set_hashline(self, on: bool) -> None:
+        """Show each line's id (``12:a3``) in the gutter instead of its number."""
+        if on == self.hashline:
+            return
+        self.hashline = on
+        self._number_width += 3 if on else -3
+        self._cache.clear()
+        self._show_rows(None)
 
     def set_mode(self, mode: DiffMode) -> None:
         """Switch between split and unified, keeping the cursor on the same line."""
@@ -527,9 +538,14 @@ class DiffView(ScrollView, can_focus=True):
             return strip.crop(0, width)
         return strip.text_align(width, "center").apply_style(style)
 
-    def _gutter(self, number: int | None, cursor: bool, palette: _Palette) -> Text:
-        label = " " * self._number_width if number is None \
-            else f"{number:>{self._number_width}}"
+    def _gutter(self, number: int | None, cursor: bool, palette: _Palette,
+                text: str | None = None) -> Text:
+        if number is None:
+            label = " " * self._number_width
+        elif self.hashline and text is not None:
+            label = f"{line_id(number, text):>{self._number_width}}"
+        else:
+            label = f"{number:>{self._number_width}}"
         style = palette.base + (palette.cursor if cursor else palette.gutter)
         return Text(label + " ", style=style, end="")
 
@@ -548,7 +564,7 @@ class DiffView(ScrollView, can_focus=True):
             return Strip.blank(width, palette.base + palette.empty)
         tint = self._tint(row.kind, palette, left=left)
         text = Text(end="", no_wrap=True)
-        text.append_text(self._gutter(side.number, cursor, palette))
+        text.append_text(self._gutter(side.number, cursor, palette, side.text))
         text.append_text(self._marker(row.kind, left, palette))
         text.append_text(self._code(side, left, tint, palette))
         strip = self._strip(text)
@@ -564,9 +580,9 @@ class DiffView(ScrollView, can_focus=True):
         tint = self._tint(row.kind, palette, left=left)
         gutter = Text(end="", no_wrap=True)
         gutter.append_text(self._gutter(row.left.number if row.left else None, cursor,
-                                        palette))
+                                        palette, row.left.text if row.left else None))
         gutter.append_text(self._gutter(row.right.number if row.right else None, cursor,
-                                        palette))
+                                        palette, row.right.text if row.right else None))
         gutter.append_text(self._marker(row.kind, left, palette))
         fixed = self._strip(gutter).crop(0, width)
         code = self._code(side, left, tint, palette)

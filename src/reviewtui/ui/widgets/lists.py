@@ -31,12 +31,14 @@ def turn_prompt(index: int, request: str, states: list[OpState], width: int = 38
     return text
 
 
-def op_prompt(title: str, state: OpState) -> Text:
+def op_prompt(title: str, state: OpState, badge: str = "") -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     style = STATE_STYLE[state]
     text.append(f"{state.glyph:<2} ", style=style)
     text.append(f"{state.label:<9} ", style=style.replace("bold", "").strip() or "default")
     text.append(title)
+    if badge:  # e.g. "!syntax": the operation leaves its file with a syntax error
+        text.append(f" {badge}", style="bold red")
     return text
 
 

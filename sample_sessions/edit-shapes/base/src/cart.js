@@ -1,0 +1,31 @@
+// A shopping cart kept in memory, for the checkout page.
+
+export class Cart {
+  constructor() {
+    this.items = [];
+  }
+
+  add(sku, price, qty = 1) {
+    this.items.push({ sku, price, qty });
+  }
+
+  remove(sku) {
+    this.items = this.items.filter((item) => item.sku !== sku);
+  }
+
+  total() {
+    let sum = 0;
+    for (const item of this.items) {
+      sum += item.price * item.qty;
+    }
+    return sum;
+  }
+
+  count() {
+    let n = 0;
+    for (const item of this.items) {
+      n += item.qty;
+    }
+    return n;
+  }
+}

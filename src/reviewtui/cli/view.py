@@ -1,0 +1,50 @@
+"""``reviewtui view FILE``: a file with line numbers or ids, or an outline of a long one."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from reviewtui.cli import EXIT_OK
+from reviewtui.core.errors import UsageError
+from reviewtui.core.hashline import line_id
+from reviewtui.core.outline import OUTLINE_FROM, numbered, outline
+from reviewtui.core.tree import FileState
+from reviewtui.shell.loader import read_text
+
+
+def parse_range(spec: str, total: int) -> tuple[int, int]:
+    first, _, last = spec.partition("-")
+    try:
+        a = int(first)
+        b = int(last) if last else a
+    except ValueError:
+        raise UsageError(f"--range takes A-B or N, not {spec!r}", rule="range") from None
+    if not 1 <= a <= b:
+        raise UsageError(f"--range {spec} is not a range of lines", rule="range")
+    return a, min(b, total)
+
+
+def view(args: argparse.Namespace) -> int:
+    path = Path(args.file)
+    text = read_text(path)
+    lines = FileState.from_text(text).lines
+    if args.range:
+        a, b = parse_range(args.range, len(lines))
+        for row in numbered(lines[a - 1 : b], start=a, hashed=args.hash):
+            print(row)
+        return EXIT_OK
+    if len(lines) <= OUTLINE_FROM or args.all:
+        for row in numbered(lines, hashed=args.hash):
+            print(row)
+        return EXIT_OK
+    entries = outline(str(path), lines)
+    print(f"{path}: {len(lines)} lines; outline below (--range A-B shows lines, "
+          "--all the whole file)")
+    width = len(str(len(lines))) + (3 if args.hash else 0)
+    for entry in entries:
+        label = line_id(entry.number, entry.text) if args.hash else str(entry.number)
+        print(f"{label:>{width}}  {entry.text}")
+    if not entries:
+        print("(no outline for this file type: use --range)")
+    return EXIT_OK

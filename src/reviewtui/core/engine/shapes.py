@@ -1,0 +1,106 @@
+"""Evaluating line-addressed edits (line ranges, windows, batches) against a tree.
+
+The shapes answer with the matcher's ``MatchResult``, so the outcome, the before/after
+states and the proposal are built exactly as for a search/replace edit; decisions,
+forcing (the duplicate-line guard) and the ledger work unchanged.
+
+Line numbers address the file as the turn saw it. When an earlier operation of the same
+turn already changed the file, numbers would point at shifted lines, so a shape written
+with plain numbers is refused (``shifted-lines``); one written with hash ids only is
+checked line by line instead, which is the point of ids.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from reviewtui.core.engine.fileops import (
+    FileContext,
+    Proposal,
+    _edit_outcome,
+    _missing,
+    check_path,
+    refused,
+)
+from reviewtui.core.hashline import line_ids
+from reviewtui.core.model import Edit
+from reviewtui.core.outcome import Outcome, Status
+from reviewtui.core.shapes import (
+    STALE_REVISION,
+    Batch,
+    LineRange,
+    Window,
+    apply_batch,
+    apply_line_range,
+    apply_window,
+    content_revision,
+    revision_matches,
+)
+from reviewtui.core.tree import Tree
+
+SHIFTED_LINES = "shifted-lines"
+
+
+def _numbers_only(edit: Edit) -> bool:
+    shape = edit.shape
+    if isinstance(shape, Batch):
+        refs = [ref for op in shape.ops for ref in (op.first, op.last)]
+    elif shape is not None:
+        refs = [shape.first, shape.last]
+    else:
+        refs = []
+    return any(ref.tag is None for ref in refs)
+
+
+def evaluate_shaped(
+    tree: Tree, edit: Edit, ctx: FileContext, replace: Sequence[str] | None = None,
+    *, seen: Tree | None = None,
+) -> tuple[Outcome, Proposal | None]:
+    """Evaluate ``edit`` (whose ``shape`` is set); ``seen`` is the tree the turn started from."""
+    shape = edit.shape
+    assert shape is not None
+    checked = check_path(edit.path, ctx)
+    if isinstance(checked, Outcome):
+        return checked, None
+    path = checked
+    current = tree.get(path)
+    if current is None:
+        return _missing(path, ctx), None
+    if current.binary:
+        return refused(path, "binary", f"{path} is a binary file; it can be moved or removed "
+                       "but not text-edited"), None
+    expected = shape.expected_revision
+    actual = content_revision(current.data)
+    if expected is not None and not revision_matches(expected, current.digest):
+        return refused(path, STALE_REVISION, f"{path} changed since the model read it: "
+                       f"expected revision {expected}, actual {actual}; the edit is not "
+                       "applied to shifted lines: view the file again",
+                       before_state=current), None
+    before = seen.get(path) if seen is not None else None
+    if before is not None and before != current and _numbers_only(edit):
+        return refused(path, SHIFTED_LINES, f"an earlier operation of this turn changed "
+                       f"{path}, so line numbers the model read now point at shifted lines; "
+                       "put the edits in one batch, or address lines by id",
+                       before_state=current), None
+    lines = current.lines
+    new_lines = tuple(edit.replace_lines if replace is None else replace)
+    if isinstance(shape, LineRange):
+        result = apply_line_range(lines, shape, new_lines)
+    elif isinstance(shape, Window):
+        result = apply_window(lines, shape, edit.search_lines, new_lines, path=path)
+    else:
+        result = apply_batch(lines, shape)
+    outcome, proposal = _edit_outcome(path, current, result, edit.final_newline)
+    extra = dict(outcome.extra)
+    extra["revision_before"] = actual
+    if proposal is not None:
+        start = result.start + 1
+        extra["new_ids"] = tuple(line_ids(result.new_lines, start))
+        extra["revision_after"] = content_revision(proposal.state.data)
+    if result.status is Status.APPLIED:
+        message = (f"{result.method} {path}: lines {result.start + 1}-{result.end} -> "
+                   f"{len(result.new_lines)} lines")
+    else:
+        message = result.hint or outcome.message
+    return dataclasses.replace(outcome, message=message, extra=extra), proposal

@@ -1,0 +1,104 @@
+"""``export --format context``: what the next prompt should carry instead of whole files.
+
+For every file the accepted result changed, its changed ranges with their current line
+numbers and text; the operations that were rejected or did not apply; the files a reply
+asked for under ``Need:`` that the project still lacks. Bounded in size: past
+:data:`MAX_CHARS` it stops and says what it left out.
+"""
+
+from __future__ import annotations
+
+from difflib import SequenceMatcher
+
+from reviewtui.core.engine import Verdict
+from reviewtui.core.engine.fileops import normalize_or_none
+from reviewtui.core.export.model import FAILED, Accepted, OpRow, op_rows
+from reviewtui.core.tree import FileState
+
+MAX_CHARS = 12_000
+MAX_RANGE_LINES = 40  # lines of text shown per changed range
+
+
+def _ranges(old: FileState | None, new: FileState) -> list[tuple[int, int, str]]:
+    """(first, last, what) 1-based ranges in the new file; a deletion is (n, n-1, ...)."""
+    old_lines = old.lines if old is not None else ()
+    out: list[tuple[int, int, str]] = []
+    matcher = SequenceMatcher(None, list(old_lines), list(new.lines), autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        if tag == "delete":
+            out.append((j1 + 1, j1, f"{i2 - i1} line(s) removed after line {j1}"))
+        else:
+            out.append((j1 + 1, j2, "added" if tag == "insert" else "changed"))
+    return out
+
+
+def _file_lines(path: str, old: FileState | None, new: FileState | None) -> list[str]:
+    if new is None:
+        return [f"### {path} (removed)", ""]
+    if new.binary:
+        return [f"### {path} (binary, {'new' if old is None else 'changed'})", ""]
+    out = [f"### {path} ({'new, ' if old is None else ''}{len(new.lines)} lines now)"]
+    lines = new.lines
+    for first, last, what in _ranges(old, new):
+        if last < first:
+            out.append(f"- {what}")
+            continue
+        out.append(f"- lines {first}-{last} {what}:")
+        shown = lines[first - 1 : min(last, first - 1 + MAX_RANGE_LINES)]
+        width = len(str(last))
+        out += [f"  {first + n:>{width}}| {line}" for n, line in enumerate(shown)]
+        if last - first + 1 > len(shown):
+            out.append(f"  … {last - first + 1 - len(shown)} more line(s)")
+    return [*out, ""]
+
+
+def _op_line(row: OpRow) -> str:
+    return f"- turn {row.turn}, operation {row.position}: {row.title}: {row.outcome.message}"
+
+
+def context_summary(accepted: Accepted, max_chars: int = MAX_CHARS) -> str:
+    base, result = accepted.base, accepted.result
+    head = [f"# Context for the next turn: {accepted.session.title or accepted.source}", "",
+            f"From {accepted.source} ({accepted.decided_by}). Line numbers are the files' "
+            "current ones.", ""]
+    body: list[str] = ["## Changed files", ""]
+    changed = base.diff(result)
+    if not changed:
+        body += ["(none)", ""]
+    for path, (old, new) in changed.items():
+        body += _file_lines(path, old, new)
+    rejected: list[str] = []
+    failed: list[str] = []
+    for position in range(len(accepted.run.turns)):
+        rows, _ = op_rows(accepted, position)
+        for row, result_op in zip(rows, accepted.run.turns[position].results, strict=True):
+            if result_op.decision.verdict is Verdict.REJECTED:
+                rejected.append(_op_line(row).replace(row.outcome.message,
+                                                      "rejected by the reviewer"))
+            elif row.outcome.status in FAILED:
+                failed.append(_op_line(row))
+    if rejected:
+        body += ["## Rejected operations", "", *rejected, ""]
+    if failed:
+        body += ["## Operations that did not apply", "", *failed, ""]
+    needed: list[str] = []
+    for turn in accepted.session.turns:
+        for raw in turn.reply.need:
+            path = normalize_or_none(raw) or raw
+            if result.get(path) is None and path not in needed:
+                needed.append(path)
+    if needed:
+        body += ["## Still needed (asked for under Need:, still missing)", "",
+                 *(f"- {path}" for path in needed), ""]
+    out: list[str] = list(head)
+    size = sum(len(line) + 1 for line in out)
+    for n, line in enumerate(body):
+        if size + len(line) + 1 > max_chars:
+            out += ["", f"[truncated: {len(body) - n} more line(s) left out to stay under "
+                    f"{max_chars} characters; 'reviewtui export --format patch' has them all]"]
+            break
+        out.append(line)
+        size += len(line) + 1
+    return "\n".join(out).rstrip("\n") + "\n"

@@ -1,0 +1,176 @@
+"""JSON lines of edit tool calls, one per line, as any agent harness can dump them.
+
+``{"turn": N, "request": "..."}`` starts a turn (calls before the first one are turn 1).
+Every other line is ``{"tool": ..., ...}``:
+
+* ``str_replace``: ``path``, ``old``/``old_string``, ``new``/``new_string``, ``replace_all``?;
+* ``line_replace``: ``path``, ``from``, ``to``, ``content``, ``expectedRevision``?;
+* ``window_replace``: ``path``, ``start_line``, ``end_line``, ``target``, ``replacement``,
+  ``allow_multiple``?;
+* ``batch_edit``: ``path``, ``operations`` (each ``{"operation": "replace" | "insert_before"
+  | "insert_after" | "delete", "line_range": [a, b] | "line": a, "content"}``),
+  ``expectedRevision``?;
+* ``insert``: ``path``, ``line``, ``content``, ``before``? (default: after the line);
+* ``write``: ``path``, ``content``; ``delete``: ``path``; ``move``: ``from``, ``to``.
+
+Line references are numbers or hash ids (``"12:a3"``). See docs/formats.md.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from reviewtui.core.errors import SessionFormatError
+from reviewtui.core.hashline import LineRef, parse_ref
+from reviewtui.core.importers.common import Change, command, format_error, turns_from_changes
+from reviewtui.core.model import CommandName, Edit, FullFile, Operation, Session, Span, Turn
+from reviewtui.core.shapes import Batch, BatchAction, BatchOp, LineRange, Shape, Window
+
+TOOLS = ("str_replace", "line_replace", "window_replace", "batch_edit", "insert", "write",
+         "delete", "move")
+
+
+def looks_like_toolcalls(text: str) -> bool:
+    for line in text.splitlines():
+        if line.strip():
+            try:
+                first = json.loads(line)
+            except ValueError:
+                return False
+            return isinstance(first, dict) and ("tool" in first or "turn" in first)
+    return False
+
+
+def _lines(text: object) -> tuple[str, ...]:
+    if not isinstance(text, str) or text == "":
+        return ()
+    parts = text.split("\n")
+    if parts[-1] == "":
+        parts.pop()
+    return tuple(parts)
+
+
+class _Reader:
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.line = 0
+
+    def fail(self, message: str) -> SessionFormatError:
+        return format_error(self.source, self.line, "toolcall", message)
+
+    def text(self, call: Mapping[str, Any], *keys: str) -> str:
+        for key in keys:
+            value = call.get(key)
+            if isinstance(value, str):
+                return value
+        raise self.fail(f"{call.get('tool')} needs {' or '.join(keys)} (a string)")
+
+    def ref(self, value: object) -> LineRef:
+        ref = parse_ref(value) if isinstance(value, str | int) else None
+        if ref is None:
+            raise self.fail(f"{value!r} is not a line number or id like 12:a3")
+        return ref
+
+    def edit(self, path: str, search: tuple[str, ...], replace: tuple[str, ...],
+             shape: Shape | None = None, **extra: Any) -> Edit:
+        span = Span(self.line, self.line)
+        return Edit(path=path, ordinal=1, number=None, search_lines=search,
+                    replace_lines=replace, span=span, search_span=span, replace_span=span,
+                    shape=shape, **extra)
+
+    def batch_op(self, raw: object) -> BatchOp:
+        if not isinstance(raw, dict):
+            raise self.fail("each batch operation is an object")
+        name = raw.get("operation", raw.get("op", raw.get("action")))
+        try:
+            action = BatchAction(str(name))
+        except ValueError:
+            raise self.fail(f"unknown batch operation {name!r}; use one of "
+                            f"{', '.join(a.value for a in BatchAction)}") from None
+        where = raw.get("line_range", raw.get("line"))
+        if isinstance(where, list) and len(where) == 2:
+            first, last = self.ref(where[0]), self.ref(where[1])
+        else:
+            first = last = self.ref(where)
+        return BatchOp(action, first, last, _lines(raw.get("content")))
+
+    def ops(self, call: Mapping[str, Any]) -> list[Operation]:
+        tool = call.get("tool")
+        line = self.line
+        if tool == "move":
+            return [command(CommandName.MV, [self.text(call, "from", "path"),
+                                             self.text(call, "to")], line)]
+        path = self.text(call, "path", "file_path")
+        if tool == "delete":
+            return [command(CommandName.RM, [path], line)]
+        if tool == "write":
+            content = self.text(call, "content")
+            return [FullFile(path, _lines(content), Span(line, line),
+                             final_newline=content.endswith("\n") or content == "")]
+        if tool == "str_replace":
+            old = self.text(call, "old", "old_string", "old_str")
+            new = self.text(call, "new", "new_string", "new_str")
+            return [self.edit(path, tuple(old.split("\n")), tuple(new.split("\n")),
+                              substring=True, replace_all=bool(call.get("replace_all")))]
+        revision = call.get("expectedRevision")
+        revision = str(revision) if revision is not None else None
+        if tool == "line_replace":
+            shape: Shape = LineRange(self.ref(call.get("from")), self.ref(call.get("to")),
+                                     revision)
+            return [self.edit(path, (), _lines(call.get("content")), shape)]
+        if tool == "window_replace":
+            shape = Window(self.ref(call.get("start_line")), self.ref(call.get("end_line")),
+                           bool(call.get("allow_multiple")), revision)
+            return [self.edit(path, _lines(self.text(call, "target")),
+                              _lines(self.text(call, "replacement")), shape)]
+        if tool == "batch_edit":
+            raw = call.get("operations")
+            if not isinstance(raw, list):
+                raise self.fail("batch_edit needs operations (a list)")
+            shape = Batch(tuple(self.batch_op(op) for op in raw), revision)
+            return [self.edit(path, (), (), shape)]
+        if tool == "insert":
+            action = BatchAction.INSERT_BEFORE if call.get("before") else \
+                BatchAction.INSERT_AFTER
+            ref = self.ref(call.get("line"))
+            shape = Batch((BatchOp(action, ref, ref, _lines(call.get("content"))),), revision)
+            return [self.edit(path, (), (), shape)]
+        raise self.fail(f"unknown tool {tool!r}; use one of {', '.join(TOOLS)}")
+
+
+def import_toolcalls(text: str, source: str) -> Session:
+    reader = _Reader(source)
+    turns: list[Turn] = []
+    index, request, start = 1, "", 1
+    changes: list[Change] = []
+
+    def close(end: int) -> None:
+        nonlocal index
+        if changes:
+            made = turns_from_changes(index, request, changes, Span(start, max(start, end)))
+            turns.extend(made)
+            index = made[-1].index + 1
+        changes.clear()
+
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip():
+            continue
+        reader.line = number
+        try:
+            call = json.loads(raw)
+        except ValueError as err:
+            raise reader.fail(f"not JSON: {err}") from None
+        if not isinstance(call, dict):
+            raise reader.fail("each line is one JSON object")
+        if "tool" not in call and "turn" in call:
+            close(number - 1)
+            if isinstance(call["turn"], int) and call["turn"] >= index:
+                index = call["turn"]
+            request, start = str(call.get("request", "")), number
+            continue
+        changes.append(Change(reader.ops(call), Span(number, number)))
+    close(len(text.splitlines()))
+    title = source.rsplit("/", 1)[-1]
+    return Session(source, title, "", tuple(turns), format="toolcalls")

@@ -1,0 +1,71 @@
+"""The read side of the line-addressed file API: numbered or id-tagged lines, and an outline.
+
+A model that addresses lines by number or by id (`12:a3`) first has to see them; for long
+files an outline (functions, classes, headings, CSS selectors, element ids) tells it which
+range to ask for. Pure: text in, lines out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from reviewtui.core.hashline import line_id
+
+OUTLINE_FROM = 300  # lines: longer files get an outline instead of their whole text
+OUTLINE_MAX = 200  # entries: the outline itself stays bounded
+
+_PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
+    "python": (re.compile(r"^\s*(?:async\s+)?(?:def|class)\s+\w+"),),
+    "js": (
+        re.compile(r"^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:function\*?|class)\s+\w+"),
+        re.compile(r"^\s*(?:export\s+)?(?:const|let|var)\s+\w+\s*=\s*(?:async\s*)?\(.*\)\s*=>"),
+        re.compile(r"^\s{2,4}(?:async\s+)?(?!if\b|for\b|while\b|switch\b)\w+\s*\(.*\)\s*\{\s*$"),
+    ),
+    "go": (re.compile(r"^(?:func|type)\s+"),),
+    "rust": (re.compile(r"^\s*(?:pub\s+)?(?:fn|struct|enum|trait|impl|mod)\b"),),
+    "ruby": (re.compile(r"^\s*(?:def|class|module)\s+"),),
+    "markdown": (re.compile(r"^#{1,6}\s+\S"),),
+    "css": (re.compile(r"^[^\s{}][^{}]*\{\s*$"),),
+    "html": (re.compile(r"<[a-zA-Z][^>]*\bid=\"[^\"]+\""),),
+}
+_LANGUAGE = {
+    ".py": "python", ".js": "js", ".mjs": "js", ".jsx": "js", ".ts": "js", ".tsx": "js",
+    ".go": "go", ".rs": "rust", ".rb": "ruby", ".md": "markdown", ".css": "css",
+    ".scss": "css", ".html": "html", ".htm": "html",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class OutlineEntry:
+    number: int
+    text: str
+
+
+def language_of(path: str) -> str | None:
+    dot = path.rfind(".")
+    return _LANGUAGE.get(path[dot:].lower()) if dot > path.rfind("/") else None
+
+
+def outline(path: str, lines: Sequence[str], limit: int = OUTLINE_MAX) -> list[OutlineEntry]:
+    """The structural lines of a file (1-based numbers), at most ``limit`` of them."""
+    patterns = _PATTERNS.get(language_of(path) or "", ())
+    found: list[OutlineEntry] = []
+    for number, line in enumerate(lines, start=1):
+        if any(p.search(line) for p in patterns):
+            found.append(OutlineEntry(number, line.rstrip()))
+            if len(found) >= limit:
+                break
+    return found
+
+
+def numbered(lines: Sequence[str], *, start: int = 1, hashed: bool = False) -> list[str]:
+    """``lines`` prefixed with their number, or with their id (``12:a3``), right-aligned."""
+    last = start + len(lines) - 1
+    width = len(str(last)) + (3 if hashed else 0)
+    out = []
+    for number, line in enumerate(lines, start=start):
+        label = line_id(number, line) if hashed else str(number)
+        out.append(f"{label:>{width}}  {line}")
+    return out

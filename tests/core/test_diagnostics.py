@@ -1,0 +1,109 @@
+"""Built-in syntax checks: introduced versus already there, per file type."""
+
+from __future__ import annotations
+
+import pytest
+
+from reviewtui.core.diagnostics import (
+    check_for,
+    diagnose_change,
+    diagnose_result,
+    introduced,
+)
+from reviewtui.core.engine import Policy, SessionRun, evaluate_session
+from reviewtui.core.model import Session, Span, Turn
+from reviewtui.core.protocol.reply import parse_reply_text
+from reviewtui.core.tree import tree_from_bytes
+
+# (path, good, broken, good with an unrelated change, broken with an unrelated change)
+CASES = {
+    "python": ("app.py", "def f():\n    return 1\n", "def f(:\n    return 1\n",
+               "def f():\n    return 2\n", "def f(:\n    return 2\n"),
+    "json": ("data.json", '{"a": 1,\n "b": 2}\n', '{"a": 1,\n "b": }\n',
+             '{"a": 1,\n "b": 3}\n', '{"a": 0,\n "b": }\n'),
+    "toml": ("conf.toml", 'a = 1\nb = "x"\n', 'a = 1\nb = \n',
+             'a = 2\nb = "x"\n', 'a = 2\nb = \n'),
+    "brackets": ("main.js", "function f(a) {\n  return [a];\n}\n",
+                 "function f(a) {\n  return [a;\n}\n",
+                 "function f(a) {\n  return [a, 1];\n}\n",
+                 "// note\nfunction f(a) {\n  return [a;\n}\n"),
+}
+
+
+@pytest.mark.parametrize("check", sorted(CASES))
+def test_an_edit_that_breaks_syntax(check: str) -> None:
+    path, good, broken, _, _ = CASES[check]
+    found = diagnose_change(path, good, broken)
+    assert found
+    assert all(d.introduced and d.check == check for d in found)
+
+
+@pytest.mark.parametrize("check", sorted(CASES))
+def test_an_edit_that_fixes_syntax(check: str) -> None:
+    path, good, broken, _, _ = CASES[check]
+    assert diagnose_change(path, broken, good) == []
+
+
+@pytest.mark.parametrize("check", sorted(CASES))
+def test_an_unrelated_edit_is_not_blamed(check: str) -> None:
+    path, _, broken, _, broken_elsewhere = CASES[check]
+    found = diagnose_change(path, broken, broken_elsewhere)
+    assert found
+    assert not any(d.introduced for d in found)
+
+
+@pytest.mark.parametrize("check", sorted(CASES))
+def test_a_clean_change_has_no_diagnostics(check: str) -> None:
+    path, good, _, good_elsewhere, _ = CASES[check]
+    assert diagnose_change(path, good, good_elsewhere) == []
+
+
+def test_positions() -> None:
+    (python,) = diagnose_change("a.py", None, "x = 1\ny = (\n")
+    assert (python.line, python.check) == (2, "python")
+    (toml,) = diagnose_change("a.toml", None, 'a = 1\nb = \n')
+    assert (toml.line, toml.col) == (2, 5)
+    assert "at line" not in toml.message
+    brackets = diagnose_change("a.c", None, "int f() {\n  g(1];\n}\n")
+    assert brackets[0].line == 2
+    assert "does not close" in brackets[0].message
+
+
+def test_brackets_skip_strings_and_comments() -> None:
+    text = ('const s = "(";  // ) [\n/* { */\nconst t = \'}\';\n'
+            "const u = `a ${b} ]`;\nf(s);\n")
+    assert diagnose_change("a.ts", None, text) == []
+    assert diagnose_change("lib.rs", None, "fn f<'a>(x: &'a str) -> &'a str { x }\n") == []
+    assert diagnose_change("a.rb", None, "x = [1, 2] # ]\n") == []
+
+
+def test_unchecked_files_and_removals() -> None:
+    assert check_for("README.md") is None
+    assert check_for("src/App.TSX") == "brackets"
+    assert diagnose_change("notes.md", None, "((((") == []
+    assert diagnose_change("a.py", "x = (", None) == []
+
+
+def test_a_line_moved_by_the_edit_keeps_its_old_error() -> None:
+    before = "import os\n\ndef f(:\n    pass\n"
+    after = "import os\nimport sys\n\ndef f(:\n    pass\n"
+    (found,) = diagnose_change("a.py", before, after)
+    assert found.line == 4
+    assert not found.introduced
+
+
+def _evaluate(reply: str, files: dict[str, str]) -> SessionRun:
+    turn = Turn(1, "", parse_reply_text(reply), Span(1, 1))
+    base = tree_from_bytes({path: text.encode() for path, text in files.items()})
+    return evaluate_session(Session("s.md", "", "", (turn,)), base, policy=Policy.headless())
+
+
+def test_per_operation_and_cached() -> None:
+    reply = ("--- File: app.py ---\nEdit 1\n<<<<<<< SEARCH\n    return 1\n=======\n"
+             "    return (1\n>>>>>>> REPLACE\n\n--- File: new.json ---\n```\n{\"a\": 1}\n```\n"
+             "\n--- File: bad.json ---\n```\n{\"a\": \n```\n")
+    run = _evaluate(reply, {"app.py": "def f():\n    return 1\n"})
+    results = run.turns[0].results
+    assert [len(introduced(r)) for r in results] == [1, 0, 1]
+    assert introduced(results[0])[0].line == 2
+    assert diagnose_result(results[0]) is diagnose_result(results[0])

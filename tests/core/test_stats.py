@@ -1,0 +1,71 @@
+"""Session statistics on sample sessions with known numbers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from reviewtui.cli import main
+from reviewtui.core.stats import bar, session_stats, stats_lines
+from reviewtui.shell.export import load_accepted
+
+REPO = Path(__file__).resolve().parents[2]
+TOUR = REPO / "sample_sessions" / "workshop-tour"
+GALLERY = REPO / "tests" / "fixtures" / "gallery"
+
+
+def test_workshop_tour() -> None:
+    accepted, _ = load_accepted(TOUR)
+    total = session_stats(accepted).total
+    assert (total.operations, total.landed, total.failed) == (12, 12, 0)
+    assert total.by_kind == {"edit": 6, "console": 5, "full_file": 1}
+    assert total.by_status == {"applied": 12}
+    assert total.by_method == {"exact": 6, "new-file": 1}
+    assert total.decisions == {"accepted": 12}
+    assert total.failures == {}
+    assert (total.tokens_sent, total.tokens_cheapest) == (283, 269)
+
+
+def test_gallery_per_turn_and_total() -> None:
+    stats = session_stats(load_accepted(GALLERY)[0])
+    total = stats.total
+    assert (total.operations, total.landed, total.failed) == (12, 5, 6)
+    assert total.by_status == {"applied": 5, "refused": 4, "ambiguous": 1, "needs_review": 1,
+                               "not_found": 1}
+    assert total.by_method == {"exact": 1, "near": 1, "new-file": 1, "tabs-spaces": 1}
+    assert total.failures == {"ambiguous": 1, "binary": 1, "duplicate-line": 1,
+                              "not_found": 1, "parent-escape": 1, "reserved": 1}
+    assert total.findings == {"search-replace-too-costly": 3, "parent-path": 1}
+    assert total.decisions == {"not applied": 7, "accepted": 5}
+    assert [t.operations for t in stats.turns] == [2, 3, 4, 3]
+    # The near match (turn 2) applies only when a reviewer accepts it.
+    assert [t.landed for t in stats.turns] == [2, 0, 0, 3]
+    assert [t.tokens_sent for t in stats.turns] == [85, 139, 93, 27]
+    assert total.tokens_sent == 344
+
+
+def test_bars() -> None:
+    assert bar(0, 10) == ""
+    assert bar(10, 10, width=4) == "████"
+    assert bar(1, 16, width=4) == "▎"
+    assert len(bar(5, 10, width=4)) == 2
+
+
+def test_side_by_side_text() -> None:
+    lines = stats_lines([session_stats(load_accepted(p)[0]) for p in (TOUR, GALLERY)])
+    assert lines[0].split()[:2] == ["session", "Workshop"]
+    row = next(line for line in lines if line.startswith("operations "))
+    assert row.split() == ["operations", "12", "12"]
+
+
+def test_stats_cli(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["stats", str(TOUR), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["total"]["operations"] == 12
+    assert len(doc["turns"]) == 5
+    assert main(["stats", str(TOUR), str(GALLERY)]) == 0
+    out = capsys.readouterr().out
+    assert "UI gallery" in out
+    assert "tokens sent / cheapest" in out

@@ -1,0 +1,48 @@
+# ruff: noqa: E501  (one JSON tool call per line, as harnesses write them)
+"""The JSON-lines tool-call importer."""
+
+from __future__ import annotations
+
+import pytest
+
+from reviewtui.core.errors import SessionFormatError
+from reviewtui.core.importers import detect_format, import_session
+from reviewtui.core.model import ConsoleCommand, Edit, FullFile
+from reviewtui.core.shapes import Batch, LineRange, Window
+
+CALLS = """\
+{"turn": 1, "request": "tidy"}
+{"tool": "str_replace", "path": "a.py", "old": "x = 1", "new": "x = 2"}
+{"tool": "line_replace", "path": "a.py", "from": "3:ab", "to": 4, "content": "y\\n"}
+{"tool": "window_replace", "path": "a.py", "start_line": 1, "end_line": 9, "target": "z", "replacement": "w"}
+{"turn": 2, "request": "more"}
+{"tool": "batch_edit", "path": "a.py", "operations": [{"operation": "delete", "line_range": [1, 2]}, {"operation": "insert_after", "line": 5, "content": "q"}]}
+{"tool": "write", "path": "b.txt", "content": "hi\\n"}
+{"tool": "move", "from": "d.txt", "to": "c.txt"}
+"""
+
+
+def test_tool_calls_become_turns_of_operations() -> None:
+    assert detect_format(CALLS, "calls.jsonl") == "toolcalls"
+    session = import_session(CALLS, "calls.jsonl")
+    assert session.format == "toolcalls"
+    assert [t.request for t in session.turns] == ["tidy", "more"]
+    first = session.turns[0].reply.ops
+    assert isinstance(first[0], Edit)
+    assert first[0].substring
+    assert isinstance(first[1], Edit)
+    assert isinstance(first[1].shape, LineRange)
+    assert str(first[1].shape) == "3:ab-4"
+    assert isinstance(first[2], Edit)
+    assert isinstance(first[2].shape, Window)
+    second = session.turns[1].reply.ops
+    assert isinstance(second[0], Edit)
+    assert isinstance(second[0].shape, Batch)
+    assert any(isinstance(op, FullFile) for op in second)
+    assert any(isinstance(op, ConsoleCommand) for op in second)
+
+
+def test_an_unknown_tool_is_a_format_error_naming_the_line() -> None:
+    with pytest.raises(SessionFormatError) as err:
+        import_session('{"tool": "frobnicate", "path": "a"}\n', "x.jsonl", format="toolcalls")
+    assert err.value.line == 1
