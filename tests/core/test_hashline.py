@@ -45,3 +45,16 @@ def test_ids_round_trip(lines: list[str], data: st.DataObject) -> None:
     ref = parse_ref(line_id(at + 1, lines[at]))
     assert ref is not None
     assert resolve(lines, ref) == at
+
+
+def test_stale_id_says_where_its_tag_is_now_without_resolving_it() -> None:
+    from reviewtui.core.hashline import StaleRef, line_id, parse_ref, resolve
+
+    before = ["a = 1", "b = 2", "return total"]
+    after = ["a = 1", "# new", "b = 2", "return total"]
+    stale = parse_ref(line_id(3, before[2]))
+    assert stale is not None
+    with pytest.raises(StaleRef) as info:
+        resolve(after, stale)
+    assert info.value.rule == "stale-line-id"
+    assert f"is now on {line_id(4, after[3])}" in info.value.message

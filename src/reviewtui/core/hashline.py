@@ -103,5 +103,19 @@ def resolve(lines: Sequence[str], ref: LineRef) -> int:
     if ref.tag is not None and line_tag(lines[at]) != ref.tag:
         raise StaleRef("stale-line-id", f"line id {ref} is stale: line {ref.number} is now "
                        f"{line_id(ref.number, lines[at])} ({lines[at].strip()!r}); view the "
-                       "region again and use its current ids", ref)
+                       f"region again and use its current ids{_elsewhere(lines, ref)}", ref)
     return at
+
+
+def _elsewhere(lines: Sequence[str], ref: LineRef, shown: int = 3) -> str:
+    """Where lines with the stale tag are now, nearest first: a hint, never a guess.
+
+    The edit is still refused; the reviewer (or the model's next turn) decides whether
+    the content moved there or the tag merely collides (1 in 256).
+    """
+    near = sorted((n for n, line in enumerate(lines, start=1) if line_tag(line) == ref.tag),
+                  key=lambda n: abs(n - ref.number))[:shown]
+    if not near:
+        return ""
+    ids = ", ".join(line_id(n, lines[n - 1]) for n in near)
+    return f" (tag {ref.tag} is now on {ids})"
