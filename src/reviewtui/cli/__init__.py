@@ -40,6 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--root", help="the project the session edits (default: the "
                        "session directory's base/, else an empty tree)")
     check.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    check.add_argument("--trust-checks", action="store_true",
+                       help="trust this exact reviewtui.toml (remembered per content hash) "
+                       "and run its [checks] commands on scratch copies")
 
     lint = sub.add_parser("lint", help="parse and lint a single model reply")
     lint.add_argument("file", help="a file holding one reply")

@@ -25,6 +25,7 @@ from reviewtui.core.lint.rules import lint_reply, lint_session
 from reviewtui.core.model import Session
 from reviewtui.core.outcome import Status
 from reviewtui.core.protocol.reply import parse_reply_text
+from reviewtui.shell.checks import check_run, checks_to_run
 from reviewtui.shell.disk import scratch_copy
 from reviewtui.shell.loader import LoadedSession, load_session, read_text
 from reviewtui.shell.project import load_project
@@ -57,9 +58,14 @@ def check(args: argparse.Namespace) -> int:
                            policy=Policy.headless())
     findings = lint_session(loaded.session, file_text_for(run))
     source = str(loaded.file)
+    checks, checks_note = checks_to_run(project.config,
+                                        trust_now=getattr(args, "trust_checks", False))
+    extra = check_run(run, checks)
+    if checks_note:  # on stderr with --json, so stdout stays one JSON document
+        print(checks_note, file=sys.stderr if args.json else sys.stdout)
     if args.json:
         doc = session_json(source, loaded.session.title, loaded.session.turns, findings, run,
-                           root_label or None)
+                           root_label or None, extra)
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     else:
         if root is None:
@@ -70,7 +76,7 @@ def check(args: argparse.Namespace) -> int:
         for turn in run.turns:
             for result in turn.results:
                 print(outcome_line(source, result))
-                for line in diagnostic_lines(result):
+                for line in diagnostic_lines(result, extra.get(result.key, ())):
                     print(line)
         print(_summary(run, findings))
     return EXIT_FINDINGS if has_errors(findings, run) else EXIT_OK

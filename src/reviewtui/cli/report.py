@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
-from reviewtui.core.diagnostics import diagnose_result
+from reviewtui.core.diagnostics import Diagnostic, diagnose_result
 from reviewtui.core.engine import OpResult, SessionRun
+from reviewtui.core.engine.decisions import OpKey
 from reviewtui.core.lint.findings import Finding, Severity
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Operation, Turn
 from reviewtui.core.outcome import Outcome, Status
@@ -49,11 +50,17 @@ def outcome_line(source: str, result: OpResult) -> str:
     return "\n".join(lines)
 
 
-def diagnostic_lines(result: OpResult) -> list[str]:
-    """The syntax errors an operation introduces, one indented line each."""
+def diagnostic_lines(result: OpResult, extra: Sequence[Diagnostic] = ()) -> list[str]:
+    """The syntax errors an operation introduces, one indented line each.
+
+    ``extra``: the project checks' diagnostics; their notes (line 0: the check could not
+    run) are shown too.
+    """
     path = result.outcome.path
-    return [f"    {d.check}: {path}:{d.line}:{d.col}: {d.message} (introduced by this "
-            "operation)" for d in diagnose_result(result) if d.introduced]
+    lines = [f"    {d.check}: {path}:{d.line}:{d.col}: {d.message} (introduced by this "
+             "operation)" for d in (*diagnose_result(result), *extra) if d.introduced]
+    lines += [f"    {d.check}: {path}: note: {d.message}" for d in extra if d.line == 0]
+    return lines
 
 
 def finding_line(source: str, finding: Finding) -> str:
@@ -73,7 +80,9 @@ def outcome_json(outcome: Outcome) -> dict[str, object]:
 
 
 def session_json(source: str, title: str, turns: Sequence[Turn], findings: Sequence[Finding],
-                 run: SessionRun | None, root: str | None) -> dict[str, object]:
+                 run: SessionRun | None, root: str | None,
+                 extra: Mapping[OpKey, Sequence[Diagnostic]] | None = None) -> dict[str, object]:
+    """``extra``: more diagnostics per operation (the project checks), after the built-in."""
     by_turn: dict[int | None, list[Finding]] = {}
     for finding in findings:
         by_turn.setdefault(finding.turn, []).append(finding)
@@ -86,8 +95,9 @@ def session_json(source: str, title: str, turns: Sequence[Turn], findings: Seque
             data = op_json(op)
             if turn_result is not None:
                 data.update(outcome_json(turn_result.results[pos].outcome))
-                data["diagnostics"] = [d.to_json()
-                                       for d in diagnose_result(turn_result.results[pos])]
+                result = turn_result.results[pos]
+                data["diagnostics"] = [d.to_json() for d in (
+                    *diagnose_result(result), *(extra or {}).get(result.key, ()))]
             ops.append(data)
         out_turns.append({
             "index": turn.index,

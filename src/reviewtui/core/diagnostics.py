@@ -261,9 +261,21 @@ def _digest(text: str | None) -> str:
 
 def _texts(result: OpResult) -> tuple[str, str | None, str | None] | None:
     """(path, before, after) of a file operation that produced a new version, else None."""
+    path = result.outcome.path
+    if not path or check_for(path) is None:
+        return None
+    return change_texts(result)
+
+
+def change_texts(result: OpResult) -> tuple[str, str | None, str | None] | None:
+    """(path, before, after) of any file operation that produced a new version, else None.
+
+    ``before`` is None for a new file. Unlike the built-in checks, project checks may run on
+    any file type, so this does not ask whether a built-in check exists.
+    """
     outcome = result.outcome
     path = outcome.path
-    if not path or check_for(path) is None:
+    if not path:
         return None
     before = outcome.extra.get("before_state")
     after = outcome.extra.get("after_state")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 import tomllib
 from dataclasses import dataclass
 
@@ -15,6 +16,8 @@ CONFIG_NAME = "reviewtui.toml"
 class ProjectConfig:
     reserved: tuple[str, ...] = ()
     source: str = CONFIG_NAME
+    # [checks]: (glob, command with {path}) in file order; commands run only once trusted
+    checks: tuple[tuple[str, str], ...] = ()
 
 
 def parse_config(text: str, source: str = CONFIG_NAME) -> ProjectConfig:
@@ -31,4 +34,32 @@ def parse_config(text: str, source: str = CONFIG_NAME) -> ProjectConfig:
     if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
         raise ConfigError('[reserved] paths must be a list of strings such as ["dist/**"]',
                           source=source, rule="reserved")
-    return ProjectConfig(tuple(paths), source)
+    return ProjectConfig(tuple(paths), source, _checks(data.get("checks", {}), source))
+
+
+_CHECKS_SHAPE = ('[checks] maps a glob to a command, e.g. '
+                 '"*.py" = "ruff check --output-format=json {path}"')
+
+
+def _checks(table: object, source: str) -> tuple[tuple[str, str], ...]:
+    if not isinstance(table, dict):
+        raise ConfigError(f"[checks] must be a table: {_CHECKS_SHAPE}", source=source,
+                          rule="checks")
+    checks: list[tuple[str, str]] = []
+    for glob, command in table.items():
+        if not isinstance(command, str):
+            raise ConfigError(f"[checks] {glob!r} must be a command string: {_CHECKS_SHAPE}",
+                              source=source, rule="checks")
+        if not glob.strip():
+            raise ConfigError(f"[checks] has an empty glob: {_CHECKS_SHAPE}", source=source,
+                              rule="checks")
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:
+            raise ConfigError(f"[checks] {glob!r}: cannot split the command ({exc})",
+                              source=source, rule="checks") from None
+        if not argv:
+            raise ConfigError(f"[checks] {glob!r}: the command is empty", source=source,
+                              rule="checks")
+        checks.append((glob, command))
+    return tuple(checks)
