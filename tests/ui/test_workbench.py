@@ -395,3 +395,22 @@ async def test_hashline_toggle_shows_line_ids(tour: tuple[Path, Path]) -> None:
 
         raw = str(app.screen.query_one("#raw-text", Static).render())
         assert line_id(15, (session / "session.md").read_text().split("\n")[14]) in raw
+
+
+async def test_accept_turn_leaves_syntax_breaking_ops_pending(tmp_path: Path) -> None:
+    from uikit import REPO, copy_session
+
+    session, root = copy_session(REPO / "tests" / "fixtures" / "diagnostics", tmp_path)
+    app = open_app(session, root, dry_run=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("A")
+        await pilot.pause()
+        from textual.widgets import Static
+
+        question = "\n".join(str(s.render()) for s in app.screen.query(Static))
+        assert "Accept 1 pending operation(s) of turn 1" in question
+        assert "1 more would introduce a syntax error" in question
+        await pilot.press("y")
+        await pilot.pause()
+        assert state_at(app, 0, 0) is OpState.PENDING  # app.py: breaks the syntax
+        assert state_at(app, 0, 1) is OpState.ACCEPTED  # settings.json

@@ -415,19 +415,25 @@ class MainScreen(Screen[None]):
         from reviewtui.ui.screens.dialogs import ConfirmScreen
 
         results = self.review.display.turns[self.turn_pos].results
-        keys = [r.key for r in results
-                if self.state_of(r) in (OpState.PENDING, OpState.FUZZY)]
+        clean = [r for r in results if self.state_of(r) in (OpState.PENDING, OpState.FUZZY)]
+        # Accepting in bulk never takes an operation that breaks its file's syntax: those
+        # are left pending for a one-by-one look (y still accepts them).
+        breaking = [r for r in clean if op_badge(r)]
+        keys = [r.key for r in clean if r not in breaking]
         if not keys:
-            self.notify("nothing pending in this turn applies cleanly")
+            extra = f" ({len(breaking)} would introduce a syntax error)" if breaking else ""
+            self.notify(f"nothing pending in this turn applies cleanly{extra}")
             return
 
         def done(ok: bool | None) -> None:
             if ok:
                 self.decide(Decision.accept(), keys)
 
+        left = (f"\n{len(breaking)} more would introduce a syntax error: they stay pending "
+                "for a look one by one." if breaking else "")
         self.app.push_screen(
             ConfirmScreen(f"Accept {len(keys)} pending operation(s) of turn "
-                          f"{results[0].key[0]} that apply cleanly?"), done)
+                          f"{results[0].key[0]} that apply cleanly?{left}"), done)
 
     def action_edit(self) -> None:
         from reviewtui.ui.screens.edit import EditScreen
