@@ -159,6 +159,7 @@ class Review:
         self.dry_run = dry_run
         self.scratch = scratch
         self.rules = project.rules
+        self.config = project.config  # reviewtui.toml: [checks] run only once trusted
         self.base: Tree = project.tree
         self.state_problems: list[str] = []
         self.orphaned: list[dict[str, Any]] = []

@@ -106,6 +106,7 @@ class DecisionItem:
             "replacement": list(decision.replacement) if decision.replacement is not None
             else None,
             "force": decision.force,
+            **({"reason": decision.reason} if decision.reason else {}),
         }
 
     @classmethod
@@ -116,9 +117,11 @@ class DecisionItem:
                 and all(isinstance(x, str) for x in replacement)), "bad replacement")
         edit = data.get("edit")
         _expect(edit is None or isinstance(edit, int), "bad edit number")
+        reason = data.get("reason", "")  # absent in state files older than reasons
+        _expect(isinstance(reason, str), "bad reason")
         decision = Decision(Verdict(_get(data, "verdict", str)),
                             tuple(replacement) if replacement is not None else None,
-                            bool(data.get("force", False)))
+                            bool(data.get("force", False)), reason)
         return cls(_get(data, "turn", int), _get(data, "pos", int), _get(data, "path", str),
                    edit, _get(data, "op", str), decision)
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from rich.text import Text
 
-from reviewtui.core.engine import OpResult
+from reviewtui.core.engine import OpResult, Verdict
 from reviewtui.core.engine.opstate import OpState, op_state
 from reviewtui.core.hashline import line_id
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile
@@ -77,7 +77,18 @@ def build_view(result: OpResult, status: Status | None = None,
     outcome = result.outcome
     subtitle = _subtitle(result, state)
     view = _build(result, state, subtitle, conflict, conflict_message)
+    reason = _reject_reason(result)
+    if reason:
+        text = Text(f"rejected: {reason}", style="red")
+        if view.explanation.plain:
+            text.append("\n\n")
+        view = dataclasses.replace(view, explanation=text + view.explanation)
     return dataclasses.replace(view, forceable=outcome.forceable and not state.decided)
+
+
+def _reject_reason(result: OpResult) -> str:
+    decision = result.decision
+    return decision.reason if decision.verdict is Verdict.REJECTED else ""
 
 
 def _build(result: OpResult, state: OpState, subtitle: str,
@@ -126,6 +137,8 @@ def _build(result: OpResult, state: OpState, subtitle: str,
 def _subtitle(result: OpResult, state: OpState) -> str:
     outcome = result.outcome
     parts = [f"{state.glyph} {state.label}"]
+    if _reject_reason(result):
+        parts[0] += f": {_reject_reason(result)}"
     if outcome.method:
         parts.append(f"method {outcome.method}")
     if outcome.lines:

@@ -22,14 +22,15 @@ class Decision:
     verdict: Verdict = Verdict.PENDING
     replacement: tuple[str, ...] | None = None  # EDITED: new REPLACE (or full-file) lines
     force: bool = False  # a human accepts a near match or a duplicate-line refusal
+    reason: str = ""  # REJECTED: the reviewer's one-line reason, for the next prompt
 
     @classmethod
     def accept(cls, *, force: bool = False) -> Decision:
         return cls(Verdict.ACCEPTED, force=force)
 
     @classmethod
-    def reject(cls) -> Decision:
-        return cls(Verdict.REJECTED)
+    def reject(cls, reason: str = "") -> Decision:
+        return cls(Verdict.REJECTED, reason=" ".join(reason.split()))
 
     @classmethod
     def edit(cls, replacement: tuple[str, ...]) -> Decision:

@@ -75,8 +75,11 @@ def context_summary(accepted: Accepted, max_chars: int = MAX_CHARS) -> str:
         rows, _ = op_rows(accepted, position)
         for row, result_op in zip(rows, accepted.run.turns[position].results, strict=True):
             if result_op.decision.verdict is Verdict.REJECTED:
-                rejected.append(_op_line(row).replace(row.outcome.message,
-                                                      "rejected by the reviewer"))
+                reason = result_op.decision.reason
+                why = f"rejected by the reviewer: {reason}" if reason else (
+                    "rejected by the reviewer")
+                rejected.append(f"- turn {row.turn}, operation {row.position}: {row.title}: "
+                                f"{why}")
             elif row.outcome.status in FAILED:
                 failed.append(_op_line(row))
     if rejected:

@@ -75,6 +75,7 @@ class OpRow:
     decision: str
     landed: bool
     findings: tuple[Finding, ...]
+    reason: str = ""  # the reviewer's reason for a rejection
 
     @property
     def title(self) -> str:
@@ -125,7 +126,9 @@ def op_rows(accepted: Accepted, position: int) -> tuple[list[OpRow], list[Findin
                 owned.add(n)
         rows.append(OpRow(turn.index, pos + 1, result.op, result.outcome,
                           decision_label(result, accepted.reviewed), result.landed,
-                          tuple(mine)))
+                          tuple(mine),
+                          result.decision.reason if accepted.reviewed and
+                          result.decision.verdict is Verdict.REJECTED else ""))
     return rows, [f for n, f in enumerate(findings) if n not in owned]
 
 

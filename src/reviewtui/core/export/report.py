@@ -47,6 +47,8 @@ def _row_json(row: OpRow) -> dict[str, object]:
         if isinstance(row.op, Edit):
             data["edit"] = row.op.label
     data["decision"] = row.decision
+    if row.reason:
+        data["reason"] = row.reason
     data["landed"] = row.landed
     data.update(row.outcome.to_json())
     data["findings"] = [f.to_json() for f in row.findings]
@@ -132,6 +134,8 @@ def _totals_md(t: Totals) -> list[str]:
 def _op_details(row: OpRow) -> list[str]:
     outcome = row.outcome
     out = [f"{row.position}. {_code(row.title)}: {outcome.message or outcome.status}"]
+    if row.reason:
+        out.append(f"   - rejected by the reviewer: {row.reason}")
     if outcome.hint and outcome.hint not in outcome.message:
         out.append(f"   - hint: {outcome.hint}")
     if outcome.rule:

@@ -26,6 +26,7 @@ from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Turn
 from reviewtui.shell.review import Review
 from reviewtui.ui.diagnostics import op_badge, with_diagnostics
 from reviewtui.ui.opview import build_view, op_title
+from reviewtui.ui.project_checks import ProjectChecks, explanation_with
 from reviewtui.ui.widgets.findings import FindingsPanel
 from reviewtui.ui.widgets.lists import OpList, TurnList, op_prompt, turn_prompt
 from reviewtui.ui.widgets.op_detail import OpDetail
@@ -44,6 +45,9 @@ class MainScreen(Screen[None]):
                 tooltip="accept this operation; the cursor moves to the next undecided one"),
         Binding("n", "reject", "Reject", id="reject",
                 tooltip="reject it: later edits are re-evaluated as if it was never written"),
+        Binding("N", "reject_reason", "Reject with reason", show=False, id="reject-reason",
+                tooltip="reject it with a one-line reason (kept for the next prompt: "
+                        "export --format context)"),
         Binding("a", "accept_file", "Accept file", show=False, id="accept-file",
                 tooltip="accept this and the later operations of this file in the turn"),
         Binding("d", "reject_file", "Reject file", show=False, id="reject-file",
@@ -136,6 +140,7 @@ class MainScreen(Screen[None]):
         self.findings: list[Finding] = []
         self.first_frame_at: float | None = None
         self._turn_states: list[list[OpState]] = []
+        self.project_checks = ProjectChecks(review.config)
 
     # -- layout ------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -170,6 +175,37 @@ class MainScreen(Screen[None]):
     def _first_frame(self) -> None:
         self.first_frame_at = time.perf_counter()  # read by bench/bench_ui.py
         self.load_findings()
+        self.ask_check_trust()
+
+    # -- project checks (reviewtui.toml [checks]) --------------------------------------
+    def ask_check_trust(self) -> None:
+        """Untrusted project checks: show their commands and ask before anything runs."""
+        from reviewtui.ui.project_checks import TrustScreen
+
+        checks = self.project_checks
+        if checks.note:
+            self.notify(checks.note, severity="warning", markup=False)
+        if checks.offer is None:
+            return
+
+        def done(ok: bool | None) -> None:
+            checks.answer(bool(ok))
+            if ok:
+                self.refresh_detail(keep_pane=True)
+            else:
+                self.notify("project checks stay off (not trusted)", markup=False)
+
+        self.app.push_screen(TrustScreen(checks.question()), done)
+
+    @work(thread=True, exclusive=True, group="checks")
+    def run_project_checks(self, result: OpResult) -> None:
+        self.project_checks.run(result)
+        self.app.call_from_thread(self._project_checks_done, result.key)
+
+    def _project_checks_done(self, key: OpKey) -> None:
+        current = self.current()
+        if current is not None and current.key == key:
+            self.refresh_detail(keep_pane=True)
 
     @property
     def session_turns(self) -> tuple[Turn, ...]:
@@ -272,6 +308,9 @@ class MainScreen(Screen[None]):
             conflict = (c.wanted.data if c.wanted else None, c.disk.data if c.disk else None)
             message = c.message
         view = with_diagnostics(build_view(result, outcome.status, conflict, message), result)
+        view, to_run = explanation_with(view, self.project_checks, result)
+        if to_run:
+            self.run_project_checks(result)
         detail.show(view, keep_pane=keep_pane)
         self.review.ui_state = {"checkpoint": self.checkpoint,
                                 "selected": [result.key[0], result.key[1]]}
@@ -396,6 +435,21 @@ class MainScreen(Screen[None]):
 
     def action_reject(self) -> None:
         self.decide(Decision.reject())
+
+    def action_reject_reason(self) -> None:
+        from reviewtui.ui.screens.dialogs import PromptScreen
+
+        result = self.current()
+        if result is None:
+            return
+        key = result.key
+
+        def done(reason: str | None) -> None:
+            if reason is not None and self.current() is not None:
+                self.decide(Decision.reject(reason), [key])
+
+        self.app.push_screen(PromptScreen("Reject with a reason (one line; Enter rejects, "
+                                          "Escape cancels):"), done)
 
     def action_force(self) -> None:
         result = self.current()

@@ -1,0 +1,161 @@
+"""Project checks in the workbench: the trust question, and findings under the explanation.
+
+A ``reviewtui.toml`` with ``[checks]`` names commands, someone else's code: nothing runs
+until the reviewer trusts that exact file (the prompt shows the commands; trust is stored
+per content hash, :mod:`reviewtui.shell.trust`). Once trusted, the commands are the ones
+parsed from the bytes that were trusted. The screen runs them for the selected operation
+in a thread worker; the results are cached per operation and per file texts, so a later
+decision that changes what the operation leaves behind checks it again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from pathlib import Path
+
+from textual.binding import Binding
+
+from reviewtui.core.diagnostics import Diagnostic, change_texts
+from reviewtui.core.engine import OpResult
+from reviewtui.core.errors import ReviewtuiError
+from reviewtui.core.protocol.config import ProjectConfig, parse_config
+from reviewtui.shell.checks import DEFAULT_TIMEOUT, check_result
+from reviewtui.shell.trust import is_trusted, trust
+from reviewtui.ui.opview import OpView
+from reviewtui.ui.screens.dialogs import ConfirmScreen
+
+Checks = tuple[tuple[str, str], ...]
+_CacheKey = tuple[tuple[int, int], str, str | None, str | None]
+
+
+class ProjectChecks:
+    """The project's checks for one review: whether they may run, and their cached results."""
+
+    def __init__(self, config: ProjectConfig, *, trust_file: Path | None = None,
+                 timeout: float = DEFAULT_TIMEOUT) -> None:
+        self.source = config.source
+        self.trust_file = trust_file
+        self.timeout = timeout
+        self.checks: Checks = ()  # what runs: empty until trusted
+        self.offer: tuple[bytes, Checks] | None = None  # untrusted bytes and their commands
+        self.note = ""  # why the checks are off when they cannot even be offered
+        self._cache: dict[_CacheKey, tuple[Diagnostic, ...]] = {}
+        # The operation the latest worker checks: a repaint does not start it again. Only one
+        # (the worker is exclusive: a newer one replaces it, maybe before it ever started).
+        self._latest: _CacheKey | None = None
+        self._lock = threading.Lock()
+        if config.checks:
+            self._read()
+
+    def _read(self) -> None:
+        try:
+            data = Path(self.source).read_bytes()
+            checks = parse_config(data.decode("utf-8"), self.source).checks
+        except (OSError, UnicodeDecodeError, ReviewtuiError) as exc:
+            self.note = f"project checks off: cannot read {self.source} ({exc})"
+            return
+        if not checks:
+            return
+        if is_trusted(data, self.trust_file):
+            self.checks = checks
+        else:
+            self.offer = (data, checks)
+
+    def question(self) -> str:
+        assert self.offer is not None
+        commands = "\n".join(f"  {glob}: {command}" for glob, command in self.offer[1])
+        return (f"{self.source} asks to run these project checks on the edited files:\n"
+                f"{commands}\n\nThey are programs from the project's configuration. "
+                "Trust this exact file and run them? (a changed file asks again)")
+
+    def answer(self, yes: bool) -> None:
+        """Trust the offered bytes (yes) and enable exactly their commands; no: stay off."""
+        if self.offer is None:
+            return
+        data, checks = self.offer
+        self.offer = None
+        if yes:
+            trust(data, self.source, self.trust_file)
+            self.checks = checks
+
+    @staticmethod
+    def _key(result: OpResult) -> _CacheKey | None:
+        texts = change_texts(result)
+        if texts is None:
+            return None
+        return (result.key, *texts)
+
+    def cached(self, result: OpResult) -> tuple[Diagnostic, ...] | None:
+        """The findings if already known (``()`` for nothing to check), None: not yet run."""
+        if not self.checks:
+            return ()
+        key = self._key(result)
+        if key is None:
+            return ()
+        with self._lock:
+            return self._cache.get(key)
+
+    def claim(self, result: OpResult) -> bool:
+        """Mark the operation's checks as the latest to run; False when they already are."""
+        key = self._key(result)
+        with self._lock:
+            if key is None or key == self._latest:
+                return False
+            self._latest = key
+            return True
+
+    def run(self, result: OpResult) -> tuple[Diagnostic, ...]:
+        """Run the matching checks (blocking: call it from a worker thread) and cache them."""
+        key = self._key(result)
+        if not self.checks or key is None:
+            return ()
+        try:
+            found = check_result(result, self.checks, self.timeout)
+            with self._lock:
+                self._cache[key] = found
+        finally:
+            with self._lock:
+                if self._latest == key:
+                    self._latest = None
+        return found
+
+
+def with_project_checks(view: OpView, path: str,
+                        found: tuple[Diagnostic, ...] | None) -> OpView:
+    """The view with the project checks' findings (None: still running) appended."""
+    if found is not None and not found:
+        return view
+    text = view.explanation.copy()
+    if text.plain:
+        text.append("\n\n")
+    if found is None:
+        text.append(f"project checks of {path}: running…", style="dim")
+        return dataclasses.replace(view, explanation=text)
+    text.append(f"project checks of {path} as this operation leaves it:", style="bold")
+    for diag in found:
+        if diag.line == 0:  # a note: the check could not run
+            text.append(f"\n  {diag.check}: {diag.message}", style="yellow")
+            continue
+        style, note = ("red", "introduced by this operation") if diag.introduced else (
+            "dim", "already there before it")
+        text.append(f"\n  {diag.check}, line {diag.line}, column {diag.col}: ", style=style)
+        text.append(diag.message, style=style)
+        text.append(f"  ({note})", style="dim")
+    return dataclasses.replace(view, explanation=text)
+
+
+def explanation_with(view: OpView, checks: ProjectChecks, result: OpResult) -> tuple[
+        OpView, bool]:
+    """The view with what is known of the project checks; True: they still have to run."""
+    found = checks.cached(result)
+    path = getattr(result.op, "path", "")
+    return with_project_checks(view, str(path), found), found is None and checks.claim(result)
+
+
+
+class TrustScreen(ConfirmScreen):
+    """The trust question: Enter and the focused button default to No, only ``y`` trusts."""
+
+    AUTO_FOCUS = "#no"
+    BINDINGS = [Binding("enter", "answer(False)", "No", show=False)]
