@@ -69,3 +69,16 @@ def test_stats_cli(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "UI gallery" in out
     assert "tokens sent / cheapest" in out
+
+
+def test_markdown_report_carries_the_statistics() -> None:
+    from reviewtui.core.export import render
+    from reviewtui.shell.export import load_accepted
+
+    repo = Path(__file__).resolve().parents[2]
+    accepted, _ = load_accepted(repo / "sample_sessions" / "workshop-tour")
+    report = render(accepted, "markdown")
+    section = report.split("## Statistics", 1)[1].split("## Operation ledger", 1)[0]
+    assert "operations" in section
+    assert "landed / failed" in section
+    assert "12 / 0" in section

@@ -199,6 +199,7 @@ def report_markdown(accepted: Accepted) -> str:
     out.append("")
     for turn, (rows, loose) in zip(session.turns, per_turn, strict=True):
         out += _turn_md(turn.index, turn.request, turn.reply.need, rows, loose)
+    out += _statistics_md(accepted)
     out += ["## Operation ledger", "",
             "Every change the accepted operations made, in the order it ran, with the file",
             "revisions before and after (no content).", "", "```text"]
@@ -206,3 +207,10 @@ def report_markdown(accepted: Accepted) -> str:
         out += [f"turn {turn_result.index}: {line}" for line in turn_result.ledger]
     out += ["```", ""]
     return "\n".join(out)
+
+
+def _statistics_md(accepted: Accepted) -> list[str]:
+    """The session statistics of ``reviewtui stats``, as a block of plain text."""
+    from reviewtui.core.stats import session_stats, stats_lines  # stats imports export
+
+    return ["## Statistics", "", "```text", *stats_lines([session_stats(accepted)]), "```", ""]
