@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from reviewtui.cli import SESSION_FORMATS
 from reviewtui.core.stats import session_stats, stats_lines
 from reviewtui.shell.export import load_accepted
+from reviewtui.shell.state import read_time_spent
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -33,7 +35,8 @@ def stats(args: argparse.Namespace) -> int:
         accepted, problems = load_accepted(session, args.root, format=chosen)
         for problem in problems:
             print(f"reviewtui: {problem}", file=sys.stderr)
-        found.append(session_stats(accepted))
+        times = read_time_spent(Path(accepted.state)) if accepted.state else {}
+        found.append(session_stats(accepted, times))
     if args.json:
         doc: object = found[0].to_json() if len(found) == 1 else [s.to_json() for s in found]
         print(json.dumps(doc, indent=2, ensure_ascii=False))

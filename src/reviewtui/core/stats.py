@@ -54,6 +54,8 @@ class Stats:
     tokens_sent: int
     tokens_cheapest: int
     syntax_errors: int  # landed operations that introduce a syntax error
+    review_seconds: float = 0.0  # the reviewer's time on this turn's decisions
+    timed: int = 0  # decided operations with a recorded time
 
     @property
     def failed(self) -> int:
@@ -74,6 +76,7 @@ class Stats:
             "failures": self.failures, "findings": self.findings, "decisions": self.decisions,
             "tokens": {"sent": self.tokens_sent, "cheapest": self.tokens_cheapest},
             "syntax_errors": self.syntax_errors,
+            "review_seconds": round(self.review_seconds, 1), "timed_decisions": self.timed,
         }
 
 
@@ -90,7 +93,10 @@ class SessionStats:
                 "total": self.total.to_json(), "turns": [t.to_json() for t in self.turns]}
 
 
-def session_stats(accepted: Accepted) -> SessionStats:
+def session_stats(accepted: Accepted,
+                  time_spent: Mapping[tuple[int, int], float] | None = None) -> SessionStats:
+    """``time_spent``: seconds per decided operation (turn, position), from a review."""
+    spent = time_spent or {}
     run = accepted.run
     turns: list[Stats] = []
     for position, (turn, result) in enumerate(zip(accepted.session.turns, run.turns,
@@ -116,10 +122,12 @@ def session_stats(accepted: Accepted) -> SessionStats:
         findings = Counter(f.rule for f in accepted.findings if f.turn == turn.index)
         plan = plan_turn(result, run.states[position], run.checkpoint(position + 1))
         landed = sum(op.landed for op in result.results)
+        times = [spent[op.key] for op in result.results if op.key in spent]
         turns.append(Stats(turn.index, len(result.results), landed, _sorted(kinds),
                            _sorted(statuses), _sorted(methods), _sorted(failures),
                            _sorted(findings),
-                           _sorted(decisions), sent_cost(turn), plan_cost(plan), broken))
+                           _sorted(decisions), sent_cost(turn), plan_cost(plan), broken,
+                           sum(times), len(times)))
     total = _sum(turns, Counter(f.rule for f in accepted.findings))
     return SessionStats(accepted.source, accepted.session.title, accepted.decided_by, total,
                         tuple(turns))
@@ -139,7 +147,8 @@ def _sum(turns: Sequence[Stats], findings: Mapping[str, int]) -> Stats:
         _merge(t.by_status for t in turns), _merge(t.by_method for t in turns),
         _merge(t.failures for t in turns), _sorted(findings),
         _merge(t.decisions for t in turns), sum(t.tokens_sent for t in turns),
-        sum(t.tokens_cheapest for t in turns), sum(t.syntax_errors for t in turns))
+        sum(t.tokens_cheapest for t in turns), sum(t.syntax_errors for t in turns),
+        sum(t.review_seconds for t in turns), sum(t.timed for t in turns))
 
 
 # -- text ---------------------------------------------------------------------------------
@@ -164,6 +173,18 @@ SECTIONS = (
 )
 
 
+def duration(seconds: float) -> str:
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes}m {rest:02d}s" if minutes else f"{rest}s"
+
+
+def _review_time(stats: Stats) -> str:
+    if not stats.timed:
+        return "-"
+    mean = stats.review_seconds / stats.timed
+    return f"{duration(stats.review_seconds)} over {stats.timed} decisions (~{duration(mean)} each)"
+
+
 def stats_lines(stats: Sequence[SessionStats], *, turns: bool = True) -> list[str]:
     """Plain text: one column per session (side by side when there are two or more)."""
     labels = [s.title or s.source for s in stats]
@@ -177,6 +198,8 @@ def stats_lines(stats: Sequence[SessionStats], *, turns: bool = True) -> list[st
                   + (f" (+{t.overhead_percent}%)" if t.overhead_percent else "")
                   for t in totals]))
     rows.append(("introduce syntax errors", [str(t.syntax_errors) for t in totals]))
+    if any(t.timed for t in totals):
+        rows.append(("review time", [_review_time(t) for t in totals]))
     for heading, name in SECTIONS:
         keys: list[str] = []
         for total in totals:

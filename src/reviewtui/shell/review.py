@@ -53,7 +53,8 @@ import hashlib
 import os
 import stat
 import threading
-from collections.abc import Iterable, Iterator
+import time
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -99,6 +100,7 @@ from reviewtui.shell.state import (
     encode_record,
     fold,
     reconcile_log,
+    time_spent,
 )
 
 MSG_REBASED = "rebased over an outside change"
@@ -171,6 +173,9 @@ class Review:
         self._mutex = threading.RLock()
         self._records: dict[str, PathRecord] = {}
         self._log: list[LogEntry] = []
+        # The reviewer's time per decision: from their previous step (or opening) to it.
+        self.clock: Callable[[], float] = time.monotonic
+        self._since = self.clock()
         self._folded = Folded()
         self._conflicts: dict[str, Conflict] = {}
         self._conflict_ops: dict[OpKey, str] = {}
@@ -344,8 +349,14 @@ class Review:
                     self._consent_to_recreate(key)
             if not entries:
                 return self._sync(ReplayReport())  # nothing new: where things stand
-            self._log.append(LogEntry("decide", tuple(entries)))
+            now = self.clock()
+            self._log.append(LogEntry("decide", tuple(entries), seconds=now - self._since))
+            self._since = now
             return self._after_log_change(min(item.turn for item in entries))
+
+    def time_spent(self) -> dict[OpKey, float]:
+        """Seconds the reviewer spent on each decided operation (a bulk step is shared)."""
+        return time_spent(self._log)
 
     def undo(self) -> ReplayReport | None:
         with self._mutex:
@@ -354,6 +365,7 @@ class Review:
                 return None
             entry = self._folded.applied[-1]
             self._log.append(LogEntry("undo"))
+            self._since = self.clock()
             return self._after_log_change(min(item.turn for item in entry.items))
 
     def redo(self) -> ReplayReport | None:
@@ -363,6 +375,7 @@ class Review:
                 return None
             entry = self._folded.undone[-1]
             self._log.append(LogEntry("redo"))
+            self._since = self.clock()
             return self._after_log_change(min(item.turn for item in entry.items))
 
     def applicable(self, turns: tuple[int, int] | None = None, *,

@@ -131,10 +131,15 @@ class LogEntry:
     kind: str  # "decide", "undo", "redo" or "restore"
     items: tuple[DecisionItem, ...] = ()
     checkpoint: int | None = None  # restore: the checkpoint on disk (None: the latest)
+    seconds: float | None = None  # decide: the reviewer's time since their previous step
 
     def to_json(self) -> dict[str, Any]:
         if self.kind == "decide":
-            return {"kind": "decide", "items": [item.to_json() for item in self.items]}
+            data: dict[str, Any] = {"kind": "decide",
+                                    "items": [item.to_json() for item in self.items]}
+            if self.seconds is not None:
+                data["seconds"] = round(self.seconds, 1)
+            return data
         if self.kind == "restore":
             return {"kind": "restore", "checkpoint": self.checkpoint}
         return {"kind": self.kind}
@@ -146,7 +151,12 @@ class LogEntry:
         if kind == "decide":
             items = data.get("items")
             _expect(isinstance(items, list), "a decide entry has no items")
-            return cls(kind, tuple(DecisionItem.from_json(item) for item in items))
+            seconds = data.get("seconds")
+            _expect(seconds is None or (isinstance(seconds, int | float)
+                                        and not isinstance(seconds, bool) and seconds >= 0),
+                    "bad seconds")
+            return cls(kind, tuple(DecisionItem.from_json(item) for item in items),
+                       seconds=float(seconds) if seconds is not None else None)
         if kind == "restore":
             checkpoint = data.get("checkpoint")
             _expect(checkpoint is None or isinstance(checkpoint, int), "bad checkpoint")
@@ -556,3 +566,25 @@ def decode_record(path: str, data: Mapping[str, Any], blobs: BlobStore
                         outside=bool(data.get("outside")), deleted=bool(data.get("deleted")),
                         note=str(data.get("note", "")), from_state=True, saved_seen=seen)
     return record, ""
+
+
+def time_spent(log: Iterable[LogEntry]) -> dict[tuple[int, int], float]:
+    """Seconds the reviewer spent per decided operation; a bulk step shares its time."""
+    spent: dict[tuple[int, int], float] = {}
+    for entry in log:
+        if entry.kind != "decide" or entry.seconds is None or not entry.items:
+            continue
+        share = entry.seconds / len(entry.items)
+        for item in entry.items:
+            key = (item.turn, item.pos)
+            spent[key] = spent.get(key, 0.0) + share
+    return spent
+
+
+def read_time_spent(path: Path) -> dict[tuple[int, int], float]:
+    """``time_spent`` of a saved review, read without side effects ({} if unreadable)."""
+    try:
+        saved = decode_state(json.loads(path.read_bytes().decode("utf-8")))
+    except (OSError, ValueError, KeyError, TypeError):  # no timing is better than a crash
+        return {}
+    return time_spent(saved.log)

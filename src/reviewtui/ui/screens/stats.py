@@ -12,7 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from reviewtui.core.export import Accepted
-from reviewtui.core.stats import SECTIONS, SessionStats, Stats, bar, session_stats
+from reviewtui.core.stats import SECTIONS, SessionStats, Stats, bar, duration, session_stats
 from reviewtui.shell.review import Review
 
 BAR = 24
@@ -40,6 +40,9 @@ def stats_renderables(stats: SessionStats) -> list[Table | Text]:
                 f"{total.failed} failed")
     if total.syntax_errors:
         head.append(f", {total.syntax_errors} introduce syntax errors", style="bold red")
+    if total.timed:
+        head.append(f"\nreview time: {duration(total.review_seconds)} over {total.timed} "
+                    "decided operations")
     tokens = {"sent by the model": total.tokens_sent,
               "cheapest safe form": total.tokens_cheapest}
     parts: list[Table | Text] = [head, _chart("estimated tokens", tokens, "magenta")]
@@ -97,7 +100,7 @@ class StatsScreen(ModalScreen[None]):
         state = str(review.state_path) if review.state_path is not None else None
         accepted = Accepted.of(review.display, str(review.loaded.file), reviewed=True,
                                state=state)
-        stats = session_stats(accepted)
+        stats = session_stats(accepted, review.time_spent())
         self.app.call_from_thread(self._stats_loaded, stats)
 
     def _stats_loaded(self, stats: SessionStats) -> None:
