@@ -217,3 +217,29 @@ def test_headless_check_runs_only_trusted_checks(
     assert not marker.exists()
     assert "project checks not run" in captured.err
     json.loads(captured.out)
+
+
+def test_apply_reports_project_findings_on_what_it_applied(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    marker = tmp_path / "ran"
+    cmd = command(tmp_path, "lint_json.py", JSON_LINT, str(marker))
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "app.py").write_text("x = 1\n")
+    (root / "reviewtui.toml").write_text(f"[checks]\n{json.dumps('*.py')} = {json.dumps(cmd)}\n")
+    session = tmp_path / "s.md"
+    session.write_text(SESSION)
+    args = ["apply", str(session), "--root", str(root), "--yes"]
+
+    assert main(args) == 0  # untrusted: applied, checks not run, one note
+    out = capsys.readouterr().out
+    assert not marker.exists()
+    assert "project checks not run" in out
+    assert (root / "app.py").read_text() == "x = 1\nBAD = 2\n"
+
+    (root / "app.py").write_text("x = 1\n")
+    assert main([*args, "--trust-checks"]) == 0
+    out = capsys.readouterr().out
+    assert marker.exists()
+    assert "turn 1: project: lint_json.py: app.py:2:1: X100 bad name (introduced" in out

@@ -58,6 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
     apply.add_argument("--turns", help="only these turns, e.g. 3 or 1-3")
     apply.add_argument("--accept-fuzzy", action="store_true",
                        help="also accept near matches (needs_review)")
+    apply.add_argument("--trust-checks", action="store_true",
+                       help="trust and run the project's reviewtui.toml [checks] on what "
+                       "was applied, and report their findings")
     apply.add_argument("--strict", action="store_true",
                        help="leave pending every operation that introduces a syntax error")
     apply.add_argument("--json", action="store_true", help="one JSON document on stdout")

@@ -152,9 +152,15 @@ def apply(args: argparse.Namespace) -> int:
         skipped = [r for r in results
                    if not r.landed or r.outcome.status is Status.CONFLICT]
         source = str(loaded.file)
+        # The project's own checks on what landed, once its configuration is trusted.
+        checks, checks_note = checks_to_run(review.config,
+                                            trust_now=getattr(args, "trust_checks", False))
+        extra = check_run(review.draft, checks)
+        if checks_note:
+            print(checks_note, file=sys.stderr if args.json else sys.stdout)
         if args.json:
             doc = session_json(source, review.session.title, picked, [], review.draft,
-                               str(root))
+                               str(root), extra)
             doc["written"], doc["removed"] = report.written, report.removed
             doc["conflicts"] = report.conflicts
             doc["messages"] = _messages(root, opened) + _messages(root, report)
@@ -162,6 +168,11 @@ def apply(args: argparse.Namespace) -> int:
         else:
             for result in skipped:
                 print(outcome_line(source, result))
+            for result in results:
+                if result.landed:
+                    for line in diagnostic_lines(result, extra.get(result.key, ())):
+                        print(f"{source}:{result.op.span.start}: turn {result.key[0]}: "
+                              f"{line.strip()}")
             for line in _messages(root, opened) + _messages(root, report):
                 print(line)
             print(f"{len(results) - len(skipped)} of {len(results)} operations applied; "
