@@ -414,3 +414,25 @@ async def test_accept_turn_leaves_syntax_breaking_ops_pending(tmp_path: Path) ->
         await pilot.pause()
         assert state_at(app, 0, 0) is OpState.PENDING  # app.py: breaks the syntax
         assert state_at(app, 0, 1) is OpState.ACCEPTED  # settings.json
+
+
+async def test_lines_with_an_introduced_syntax_error_are_marked_in_the_diff(
+    tmp_path: Path,
+) -> None:
+    from uikit import REPO, copy_session
+
+    from reviewtui.ui.widgets.diff_view import DiffView
+
+    session, root = copy_session(REPO / "tests" / "fixtures" / "diagnostics", tmp_path)
+    app = open_app(session, root, dry_run=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        view = screen_of(app).query_one(DiffView)
+        assert view.marks == frozenset({11})
+        rendered = [view.render_line(y).text for y in range(view.virtual_size.height)]
+        right = [line.split("│", 1)[1] for line in rendered if "│" in line]
+        assert any(side.lstrip().startswith("11!") for side in right)
+        assert not any(side.lstrip().startswith("12!") for side in right)
+        await pilot.press("j")  # settings.json: nothing to mark
+        await pilot.pause()
+        assert view.marks == frozenset()

@@ -32,4 +32,5 @@ def with_diagnostics(view: OpView, result: OpResult) -> OpView:
         text.append(f"\n  line {diag.line}, column {diag.col}: ", style=style)
         text.append(diag.message, style=style)
         text.append(f"  ({note})", style="dim")
-    return dataclasses.replace(view, explanation=text)
+    marks = frozenset(d.line for d in found if d.introduced and d.line > 0)
+    return dataclasses.replace(view, explanation=text, marks=view.marks | marks)

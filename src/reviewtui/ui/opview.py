@@ -32,6 +32,7 @@ class DiffPane:
     after: tuple[str, ...]
     before_start: int = 1
     after_start: int = 1
+    after_is_file: bool = False  # the right side is the file as the operation leaves it
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +44,7 @@ class OpView:
     panes: tuple[DiffPane, ...] = ()
     message: str = ""  # shown instead of a diff (binary, console without changes)
     forceable: bool = False
+    marks: frozenset[int] = frozenset()  # lines of the file after with a diagnostic
     extra: dict[str, object] = field(default_factory=dict)
 
 
@@ -177,14 +179,14 @@ def _region_pane(path: str, before: FileState | None, after: FileState, span: tu
     new_lines = after.lines
     if not is_edit or before is None:
         label = "whole file, before and after" if old_lines else "new file"
-        return DiffPane(label, path, old_lines, new_lines)
+        return DiffPane(label, path, old_lines, new_lines, after_is_file=True)
     start, end = span
     removed = end - start + 1
     b0 = max(0, start - 1 - WINDOW)
     b1 = min(len(old_lines), end + WINDOW)
     a1 = b1 + (len(new_region) - removed)
     return DiffPane(f"the file around lines {start}-{end}, before and after", path,
-                    old_lines[b0:b1], new_lines[b0:a1], b0 + 1, b0 + 1)
+                    old_lines[b0:b1], new_lines[b0:a1], b0 + 1, b0 + 1, after_is_file=True)
 
 
 def _append_expected(text: Text, op: Edit, found: str) -> None:

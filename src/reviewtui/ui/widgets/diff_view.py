@@ -183,6 +183,7 @@ class DiffView(ScrollView, can_focus=True):
         self._message: tuple[str, ...] = ()
         self._number_width = 1
         self.hashline = False
+        self.marks: frozenset[int] = frozenset()
         self._text_width = 0  # widest row text in cells, for unified horizontal scrolling
         self._palette: _Palette | None = None
         self._cache: LRUCache[tuple[int, int, str, bool], tuple[Strip, Strip]] = LRUCache(1024)
@@ -241,6 +242,13 @@ class DiffView(ScrollView, can_focus=True):
         self._show_rows(anchor)
         if self._highlight_pending and self.is_mounted:
             self._start_highlighting()
+
+    def set_marks(self, marks: frozenset[int]) -> None:
+        """Mark these lines of the right-hand side (the file after) in the gutter."""
+        if marks != self.marks:
+            self.marks = marks
+            self._cache.clear()
+            self.refresh()
 
     def set_hashline(self, on: bool) -> None:
         """Show each line's id (``12:a3``) in the gutter instead of its number."""
@@ -539,7 +547,7 @@ class DiffView(ScrollView, can_focus=True):
         return strip.text_align(width, "center").apply_style(style)
 
     def _gutter(self, number: int | None, cursor: bool, palette: _Palette,
-                text: str | None = None) -> Text:
+                text: str | None = None, marked: bool = False) -> Text:
         if number is None:
             label = " " * self._number_width
         elif self.hashline and text is not None:
@@ -547,6 +555,8 @@ class DiffView(ScrollView, can_focus=True):
         else:
             label = f"{number:>{self._number_width}}"
         style = palette.base + (palette.cursor if cursor else palette.gutter)
+        if marked:  # a diagnostic on this line: "!" after the number, in the removed colour
+            return Text(label + "!", style=style + palette.removed_marker, end="")
         return Text(label + " ", style=style, end="")
 
     def _marker(self, kind: RowKind, left: bool, palette: _Palette) -> Text:
@@ -564,7 +574,8 @@ class DiffView(ScrollView, can_focus=True):
             return Strip.blank(width, palette.base + palette.empty)
         tint = self._tint(row.kind, palette, left=left)
         text = Text(end="", no_wrap=True)
-        text.append_text(self._gutter(side.number, cursor, palette, side.text))
+        text.append_text(self._gutter(side.number, cursor, palette, side.text,
+                                      marked=not left and side.number in self.marks))
         text.append_text(self._marker(row.kind, left, palette))
         text.append_text(self._code(side, left, tint, palette))
         strip = self._strip(text)
@@ -582,7 +593,8 @@ class DiffView(ScrollView, can_focus=True):
         gutter.append_text(self._gutter(row.left.number if row.left else None, cursor,
                                         palette, row.left.text if row.left else None))
         gutter.append_text(self._gutter(row.right.number if row.right else None, cursor,
-                                        palette, row.right.text if row.right else None))
+                                        palette, row.right.text if row.right else None,
+                                        marked=bool(row.right and row.right.number in self.marks)))
         gutter.append_text(self._marker(row.kind, left, palette))
         fixed = self._strip(gutter).crop(0, width)
         code = self._code(side, left, tint, palette)

@@ -128,6 +128,8 @@ class OpDetail(Vertical):
         return options
 
     def _show_model(self, pane: DiffPane, model: DiffModel) -> None:
+        marks = self.view.marks if self.view is not None and pane.after_is_file else frozenset()
+        self.diff_view.set_marks(marks)
         # The diff says so when it had to cut corners (e.g. no word highlighting in a huge
         # hunk), and "no changes" is worth a word too.
         notes = "; ".join(n for n in model.notes if n != "no changes")
