@@ -65,3 +65,18 @@ def test_gallery_and_truncation() -> None:
     short = context_summary(accepted, max_chars=400)
     assert len(short) < 700
     assert "[truncated:" in short
+
+
+def test_line_addressed_sessions_get_line_ids_in_the_context() -> None:
+    from reviewtui.core.export import render
+    from reviewtui.core.hashline import line_id
+    from reviewtui.shell.export import load_accepted
+
+    repo = Path(__file__).resolve().parents[2]
+    accepted, _ = load_accepted(repo / "sample_sessions" / "edit-shapes")
+    text = render(accepted, "context")
+    assert "current ids (N:hh)" in text
+    new_line = "    return Math.round(sum * 100) / 100;"
+    assert f"{line_id(24, new_line)}| {new_line}" in text
+    tour, _ = load_accepted(repo / "sample_sessions" / "workshop-tour")
+    assert "Line numbers are the files' current ones." in render(tour, "context")

@@ -13,6 +13,8 @@ from difflib import SequenceMatcher
 from reviewtui.core.engine import Verdict
 from reviewtui.core.engine.fileops import normalize_or_none
 from reviewtui.core.export.model import FAILED, Accepted, OpRow, op_rows
+from reviewtui.core.hashline import line_id
+from reviewtui.core.model import Edit
 from reviewtui.core.tree import FileState
 
 MAX_CHARS = 12_000
@@ -34,7 +36,8 @@ def _ranges(old: FileState | None, new: FileState) -> list[tuple[int, int, str]]
     return out
 
 
-def _file_lines(path: str, old: FileState | None, new: FileState | None) -> list[str]:
+def _file_lines(path: str, old: FileState | None, new: FileState | None,
+                hashed: bool = False) -> list[str]:
     if new is None:
         return [f"### {path} (removed)", ""]
     if new.binary:
@@ -47,11 +50,22 @@ def _file_lines(path: str, old: FileState | None, new: FileState | None) -> list
             continue
         out.append(f"- lines {first}-{last} {what}:")
         shown = lines[first - 1 : min(last, first - 1 + MAX_RANGE_LINES)]
-        width = len(str(last))
-        out += [f"  {first + n:>{width}}| {line}" for n, line in enumerate(shown)]
+        width = len(str(last)) + (3 if hashed else 0)
+        out += [f"  {_label(first + n, line, hashed):>{width}}| {line}"
+                for n, line in enumerate(shown)]
         if last - first + 1 > len(shown):
             out.append(f"  … {last - first + 1 - len(shown)} more line(s)")
     return [*out, ""]
+
+
+def _label(number: int, line: str, hashed: bool) -> str:
+    return line_id(number, line) if hashed else str(number)
+
+
+def uses_line_ids(accepted: Accepted) -> bool:
+    """Whether the session addresses lines (then the next prompt gets ids, not numbers)."""
+    return any(isinstance(op, Edit) and op.shape is not None
+               for turn in accepted.session.turns for op in turn.reply.ops)
 
 
 def _op_line(row: OpRow) -> str:
@@ -60,15 +74,17 @@ def _op_line(row: OpRow) -> str:
 
 def context_summary(accepted: Accepted, max_chars: int = MAX_CHARS) -> str:
     base, result = accepted.base, accepted.result
+    hashed = uses_line_ids(accepted)
+    what = ("Lines are labelled with their current ids (N:hh), to address them without a "
+            "re-read." if hashed else "Line numbers are the files' current ones.")
     head = [f"# Context for the next turn: {accepted.session.title or accepted.source}", "",
-            f"From {accepted.source} ({accepted.decided_by}). Line numbers are the files' "
-            "current ones.", ""]
+            f"From {accepted.source} ({accepted.decided_by}). {what}", ""]
     body: list[str] = ["## Changed files", ""]
     changed = base.diff(result)
     if not changed:
         body += ["(none)", ""]
     for path, (old, new) in changed.items():
-        body += _file_lines(path, old, new)
+        body += _file_lines(path, old, new, hashed)
     rejected: list[str] = []
     failed: list[str] = []
     for position in range(len(accepted.run.turns)):
