@@ -8,10 +8,8 @@ from pathlib import Path
 import pytest
 
 from reviewtui.core.errors import DiskError, SessionFormatError
-from reviewtui.core.tree import FileState, Tree
 from reviewtui.shell.disk import atomic_write, read_snapshot, remove_file, scratch_copy
 from reviewtui.shell.loader import load_session
-from reviewtui.shell.replay import replay
 
 
 def test_atomic_write_creates_dirs_keeps_mode_and_skips_identical(tmp_path: Path) -> None:
@@ -71,27 +69,6 @@ def test_snapshot_skips_vcs_and_records_links(tmp_path: Path) -> None:
     snap = read_snapshot(tmp_path)
     assert sorted(snap.files) == ["src/a.py"]
     assert snap.symlinks == {"ln": "src/a.py"}
-
-
-def test_replay_writes_removes_and_reports_outside_changes(tmp_path: Path) -> None:
-    atomic_write(tmp_path, "a.txt", b"a\n")
-    atomic_write(tmp_path, "b.txt", b"b\n")
-    atomic_write(tmp_path, "c.txt", b"c\n")
-    base = Tree.from_files({
-        name: FileState.from_bytes(data)
-        for name, data in [("a.txt", b"a\n"), ("b.txt", b"b\n"), ("c.txt", b"c\n")]
-    })
-    draft = base.set("a.txt", FileState.from_bytes(b"A\n")).remove("b.txt")
-    draft = draft.set("c.txt", FileState.from_bytes(b"C\n")).set("d/new.txt",
-                                                               FileState.from_bytes(b"n\n"))
-    (tmp_path / "c.txt").write_bytes(b"changed by an editor\n")  # someone else's change
-    report = replay(tmp_path, base, draft)
-    assert sorted(report.written) == ["a.txt", "d/new.txt"]
-    assert report.removed == ["b.txt"]
-    assert report.conflicts == ["c.txt"]
-    assert (tmp_path / "c.txt").read_bytes() == b"changed by an editor\n"
-    assert (tmp_path / "a.txt").read_bytes() == b"A\n"
-    assert not (tmp_path / "b.txt").exists()
 
 
 def test_scratch_copy_is_a_new_folder(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from reviewtui.core.engine import OpResult, SessionRun
 from reviewtui.core.engine.decisions import OpKey
 from reviewtui.core.lint.findings import Finding, Severity
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Operation, Turn
-from reviewtui.core.outcome import Outcome, Status
+from reviewtui.core.outcome import Status
 
 FAILED = frozenset({Status.AMBIGUOUS, Status.NOT_FOUND, Status.REFUSED, Status.CONFLICT})
 
@@ -75,10 +75,6 @@ def has_errors(findings: Sequence[Finding], run: SessionRun | None) -> bool:
     return any(r.outcome.status in FAILED for t in run.turns for r in t.results)
 
 
-def outcome_json(outcome: Outcome) -> dict[str, object]:
-    return outcome.to_json()
-
-
 def session_json(source: str, title: str, turns: Sequence[Turn], findings: Sequence[Finding],
                  run: SessionRun | None, root: str | None,
                  extra: Mapping[OpKey, Sequence[Diagnostic]] | None = None) -> dict[str, object]:
@@ -94,7 +90,7 @@ def session_json(source: str, title: str, turns: Sequence[Turn], findings: Seque
         for pos, op in enumerate(turn.reply.ops):
             data = op_json(op)
             if turn_result is not None:
-                data.update(outcome_json(turn_result.results[pos].outcome))
+                data.update(turn_result.results[pos].outcome.to_json())
                 result = turn_result.results[pos]
                 data["diagnostics"] = [d.to_json() for d in (
                     *diagnose_result(result), *(extra or {}).get(result.key, ()))]

@@ -1,17 +1,12 @@
-"""Make the disk equal to the draft for the paths that differ from the base.
+"""What one replay did to the disk: the report the review (shell/review.py) returns.
 
-Before touching a path the file on disk is compared by content with what the
-draft was built from; a file someone else changed meanwhile is left alone and
-reported as a conflict, never overwritten.
+The replay itself lives in :class:`reviewtui.shell.review.Review`: content-guarded,
+with outside changes rebased over or reported as conflicts.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
-
-from reviewtui.core.tree import FileState, Tree
-from reviewtui.shell.disk import atomic_write, remove_file, target_path
 
 
 @dataclass(slots=True)
@@ -42,30 +37,3 @@ class ReplayReport:
     def note(self, path: str, message: str) -> None:
         self.events.append((path, message))
 
-
-def _disk_matches(root: Path, rel: str, expected: FileState | None) -> bool:
-    path = target_path(root, rel)
-    if expected is None:
-        return not path.exists()
-    try:
-        return path.read_bytes() == expected.data
-    except OSError:
-        return False
-
-
-def replay(root: Path, base: Tree, draft: Tree) -> ReplayReport:
-    report = ReplayReport()
-    changes = base.diff(draft)
-    # Removals first, so a move onto a path that held a removed file finds it free.
-    for rel in sorted(changes, key=lambda p: changes[p][1] is not None):
-        old, new = changes[rel]
-        if not _disk_matches(root, rel, old):
-            report.conflicts.append(rel)
-            continue
-        if new is None:
-            remove_file(root, rel)
-            report.removed.append(rel)
-        else:
-            atomic_write(root, rel, new.data, new.mode)
-            report.written.append(rel)
-    return report

@@ -12,6 +12,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
+from reviewtui.ui.commands import pretty_keys
+
 MORE = [
     ("ctrl+p", "command palette: every action by name"),
     ("mouse", "click rows, the timeline, buttons and collapsed regions"),
@@ -28,19 +30,11 @@ def bindings_table(screen: Screen[Any]) -> Table:
         if not isinstance(binding, Binding):
             continue
         keys = keymap.get(binding.id, binding.key) if binding.id else binding.key
-        table.add_row(_pretty(keys), binding.tooltip or binding.description or binding.action,
+        table.add_row(pretty_keys(keys), binding.tooltip or binding.description or binding.action,
                       binding.id or "")
     for keys, what in MORE:
         table.add_row(keys, what, "")
     return table
-
-
-def _pretty(keys: str) -> str:
-    names = {"full_stop": ".", "comma": ",", "question_mark": "?", "minus": "-", "plus": "+",
-             "left_square_bracket": "[", "right_square_bracket": "]",
-             "left_curly_bracket": "{", "right_curly_bracket": "}", "space": "space",
-             "slash": "/", "colon": ":"}
-    return " ".join(names.get(k.strip(), k.strip()) for k in keys.split(","))
 
 
 class HelpScreen(ModalScreen[None]):

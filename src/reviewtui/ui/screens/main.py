@@ -230,10 +230,14 @@ class MainScreen(Screen[None]):
                 yield tp, opp, result
 
     # -- rendering -----------------------------------------------------------------
-    def refresh_all(self) -> None:
+    def _recompute_states(self) -> None:
+        """What every operation shows: its outcome and the reviewer's decision, combined."""
         self._turn_states = [
             [self.state_of(r) for r in turn.results] for turn in self.review.display.turns
         ]
+
+    def refresh_all(self) -> None:
+        self._recompute_states()
         prompts = [
             turn_prompt(turn.index, turn.request, self._turn_states[pos])
             for pos, turn in enumerate(self.session_turns)
@@ -396,9 +400,7 @@ class MainScreen(Screen[None]):
             self.notify(f"rebased over an outside change: {', '.join(rebased)}")
 
     def refresh_after_decision(self) -> None:
-        self._turn_states = [
-            [self.state_of(r) for r in turn.results] for turn in self.review.display.turns
-        ]
+        self._recompute_states()
         turn_list = self.query_one("#turns", TurnList)
         ops = self.query_one("#ops", OpList)
         for pos, turn in enumerate(self.session_turns):
