@@ -2,7 +2,8 @@
 
 Each module is named for a class of threat (``test_hostile_<threat>.py``) and each test for one
 attack. Path attacks use the ``arena`` fixture: a project root with a canary file and a canary
-folder beside it, checked byte for byte after the attack.
+folder beside it, checked byte for byte after the attack; sessions and state files go in
+``arena.work`` (also beside the root, not checked).
 
 Test module names must be unique across ``tests/`` (there are no ``__init__.py`` files).
 """
@@ -26,17 +27,18 @@ class Arena:
     root: Path
     canary: Path
     canary_dir: Path
+    work: Path  # sessions, state files, anything a test writes on purpose outside the root
 
     def outside_fingerprint(self) -> dict[str, str]:
         """Path -> kind and content hash of everything beside the root (not inside it)."""
         seen: dict[str, str] = {}
         for dirpath, dirnames, filenames in os.walk(self.base, followlinks=False):
             here = Path(dirpath)
-            if here == self.root or self.root in here.parents:
+            if any(here == d or d in here.parents for d in (self.root, self.work)):
                 continue
             for name in [*dirnames, *filenames]:
                 path = here / name
-                if path == self.root:
+                if path in (self.root, self.work):
                     continue
                 rel = str(path.relative_to(self.base))
                 if path.is_symlink():
@@ -60,7 +62,9 @@ def arena(tmp_path: Path) -> Iterator[Arena]:
     canary_dir = tmp_path / "outside_dir"
     canary_dir.mkdir()
     (canary_dir / "target.txt").write_bytes(b"outside\n")
-    made = Arena(tmp_path, root, canary, canary_dir)
+    work = tmp_path / "work"
+    work.mkdir()
+    made = Arena(tmp_path, root, canary, canary_dir, work)
     before = made.outside_fingerprint()
     yield made
     assert made.outside_fingerprint() == before, "something outside the project root changed"
