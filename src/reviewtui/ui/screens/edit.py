@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import PurePosixPath
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -44,8 +45,8 @@ class EditScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"Editing the replacement for {self.path}  ·  ctrl+s apply  ·  "
-                         "escape cancel", id="edit-help")
+            yield Static(Text(f"Editing the replacement for {self.path}  ·  ctrl+s apply  ·  "
+                              "escape cancel"), id="edit-help")
             language = language_for(self.path)
             try:
                 area = TextArea.code_editor(self.text, language=language)

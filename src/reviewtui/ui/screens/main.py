@@ -395,9 +395,9 @@ class MainScreen(Screen[None]):
         rebased = getattr(report, "rebased", None)
         if conflicts:
             self.notify(f"conflict: {', '.join(conflicts)} changed on disk; nothing written "
-                        "there", severity="warning")
+                        "there", severity="warning", markup=False)
         if rebased:
-            self.notify(f"rebased over an outside change: {', '.join(rebased)}")
+            self.notify(f"rebased over an outside change: {', '.join(rebased)}", markup=False)
 
     def refresh_after_decision(self) -> None:
         self._recompute_states()
