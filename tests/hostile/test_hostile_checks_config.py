@@ -166,6 +166,9 @@ async def test_workbench_marks_the_config_edit(
             ops = screen.query_one("#ops")
             prompt = ops.get_option_at_index(0).prompt  # type: ignore[attr-defined]
             assert "!config" in str(prompt)
+            await pilot.press("A")  # accepting the turn in bulk leaves it for a look
+            await pilot.pause()
+            assert review.decisions == {}
     finally:
         review.close()
 
