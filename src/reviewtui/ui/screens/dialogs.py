@@ -7,6 +7,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
@@ -35,7 +36,7 @@ class ConfirmScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical():
             # Questions quote commands and paths from the session or the project: plain text.
-            yield Static(Text(self.question) if isinstance(self.question, str)
+            yield Static(Content(self.question) if isinstance(self.question, str)
                          else self.question)
             with Horizontal():
                 yield Button("Yes (y)", variant="primary", id="yes")
@@ -59,7 +60,8 @@ class PromptScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Text(self.label) if isinstance(self.label, str) else self.label)
+            # Labels can quote outside text too: literal content, never markup.
+            yield Static(Content(self.label) if isinstance(self.label, str) else self.label)
             yield Input(id="answer")
 
     @on(Input.Submitted)
