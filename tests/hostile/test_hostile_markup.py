@@ -36,6 +36,7 @@ REQUEST = f"ask {BOLD} {CLOSE} {HIDE}-REQ {CLICK} {LINK}"
 # A name cannot hold "/": "[/x/]" spans directories and still closes a tag never opened.
 PY_PATH = "src/[b]x[$surface on $surface]H.py"
 MD_PATH = "docs/[/x/]y.md"
+BIN_PATH = "assets/[/x/]logo.bin"
 EDIT_TEXT = f'x = "{BOLD} {CLOSE} {HIDE}-EDIT"'
 REASON = f"why {BOLD} {CLOSE} {HIDE}-WHY"
 COMMAND = f"true {HIDE}-CMD {CLOSE} {{path}}"
@@ -86,6 +87,8 @@ def markup_project(arena: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, P
     root: Path = arena.root
     (root / PY_PATH).parent.mkdir(parents=True)
     (root / PY_PATH).write_text("x = 1\ny = 2\n")
+    (root / BIN_PATH).parent.mkdir(parents=True)
+    (root / BIN_PATH).write_bytes(b"\x00\x01binary")
     session: Path = arena.work / "session.md"
     session.write_text(SESSION)
     return session, root
@@ -226,6 +229,11 @@ async def test_raw_tree_stats_help_and_findings(markup_project: tuple[Path, Path
         await pilot.press("t")
         await _settle(pilot)
         assert_literal(screen_text(pilot), PY_PATH)
+        screen: Any = pilot.app.screen
+        binary = next(n for n, (path, _) in enumerate(screen.rows) if path == BIN_PATH)
+        screen.query_one("#tree-files").highlighted = binary  # its label is the bare path
+        await _settle(pilot)
+        assert_literal(screen_text(pilot), BIN_PATH)
         await pilot.press("escape")
         await _settle(pilot)
 
