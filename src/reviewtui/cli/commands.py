@@ -270,6 +270,7 @@ def serve(args: argparse.Namespace) -> int:
                       dry_run=args.dry_run, public_url=args.public_url)
     if plan.warning:
         print(f"reviewtui: warning: {plan.warning}", file=sys.stderr)
-    print(f"reviewtui: open {plan.url} in a browser (Ctrl+C stops the server)", flush=True)
+    print(f"reviewtui: open {plan.address} in a browser (Ctrl+C stops the server)",
+          flush=True)
     run_server(plan)
     return EXIT_OK

@@ -62,7 +62,8 @@ class ReviewApp(App[None]):
 
     def on_watcher_failed(self, message: WatcherFailed) -> None:
         self.watcher_state = "failed"
-        self.notify(f"file watcher stopped: {message.reason}", severity="error", timeout=10)
+        self.notify(f"file watcher stopped: {message.reason}", severity="error", timeout=10,
+                    markup=False)
 
     def on_unmount(self) -> None:
         self.review.close()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import fnmatch
+import posixpath
 import re
 import shlex
 import tomllib
@@ -12,12 +14,25 @@ from reviewtui.core.errors import ConfigError
 CONFIG_NAME = "reviewtui.toml"
 
 
+def is_config_path(path: str) -> bool:
+    """Does ``path`` (as written, maybe a glob) name a ``reviewtui.toml``?
+
+    An operation on such a file changes what reviewtui runs on the reviewer's machine.
+    """
+    name = posixpath.normpath(path.strip().replace("\\", "/")).rsplit("/", 1)[-1]
+    return name == CONFIG_NAME or (any(c in name for c in "*?[")
+                                   and fnmatch.fnmatchcase(CONFIG_NAME, name))
+
+
 @dataclass(frozen=True, slots=True)
 class ProjectConfig:
     reserved: tuple[str, ...] = ()
     source: str = CONFIG_NAME
     # [checks]: (glob, command with {path}) in file order; commands run only once trusted
     checks: tuple[tuple[str, str], ...] = ()
+    # sha256 of the bytes these checks were parsed from (set by the shell that read them):
+    # what the reviewer trusts, pinned before any operation is applied.
+    digest: str = ""
 
 
 def parse_config(text: str, source: str = CONFIG_NAME) -> ProjectConfig:

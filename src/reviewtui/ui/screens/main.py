@@ -24,7 +24,7 @@ from reviewtui.core.lint.findings import Finding
 from reviewtui.core.lint.rules import lint_session
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Turn
 from reviewtui.shell.review import Review
-from reviewtui.ui.diagnostics import op_badge, with_diagnostics
+from reviewtui.ui.diagnostics import BADGE, changes_config, op_badge, with_diagnostics
 from reviewtui.ui.opview import build_view, op_title
 from reviewtui.ui.project_checks import ProjectChecks, explanation_with
 from reviewtui.ui.widgets.findings import FindingsPanel
@@ -395,9 +395,9 @@ class MainScreen(Screen[None]):
         rebased = getattr(report, "rebased", None)
         if conflicts:
             self.notify(f"conflict: {', '.join(conflicts)} changed on disk; nothing written "
-                        "there", severity="warning")
+                        "there", severity="warning", markup=False)
         if rebased:
-            self.notify(f"rebased over an outside change: {', '.join(rebased)}")
+            self.notify(f"rebased over an outside change: {', '.join(rebased)}", markup=False)
 
     def refresh_after_decision(self) -> None:
         self._recompute_states()
@@ -472,12 +472,16 @@ class MainScreen(Screen[None]):
 
         results = self.review.display.turns[self.turn_pos].results
         clean = [r for r in results if self.state_of(r) in (OpState.PENDING, OpState.FUZZY)]
-        # Accepting in bulk never takes an operation that breaks its file's syntax: those
-        # are left pending for a one-by-one look (y still accepts them).
-        breaking = [r for r in clean if op_badge(r)]
-        keys = [r.key for r in clean if r not in breaking]
+        # Accepting in bulk never takes an operation that breaks its file's syntax or
+        # changes reviewtui.toml (what runs here): those are left pending for a one-by-one
+        # look (y still accepts them).
+        breaking = [r for r in clean if BADGE in op_badge(r).split()]
+        config = [r for r in clean if changes_config(r)]
+        keys = [r.key for r in clean if r not in breaking and r not in config]
         if not keys:
-            extra = f" ({len(breaking)} would introduce a syntax error)" if breaking else ""
+            held = [f"{len(breaking)} would introduce a syntax error"] if breaking else []
+            held += [f"{len(config)} change reviewtui.toml"] if config else []
+            extra = f" ({'; '.join(held)})" if held else ""
             self.notify(f"nothing pending in this turn applies cleanly{extra}")
             return
 
@@ -487,6 +491,8 @@ class MainScreen(Screen[None]):
 
         left = (f"\n{len(breaking)} more would introduce a syntax error: they stay pending "
                 "for a look one by one." if breaking else "")
+        left += (f"\n{len(config)} more change reviewtui.toml, what runs on this machine: "
+                 "they stay pending for a look one by one." if config else "")
         self.app.push_screen(
             ConfirmScreen(f"Accept {len(keys)} pending operation(s) of turn "
                           f"{results[0].key[0]} that apply cleanly?{left}"), done)
