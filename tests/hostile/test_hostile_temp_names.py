@@ -19,6 +19,7 @@ from reviewtui.cli import main
 from reviewtui.core.engine import Decision
 from reviewtui.shell.disk import is_temp_name, read_snapshot, temp_name
 from reviewtui.shell.review import Review
+from reviewtui.shell.watch import ChangeFilter
 
 USER_FILES = {
     "notes.reviewtui-tmp": "mine\n",
@@ -82,3 +83,10 @@ def test_a_name_with_any_other_hex_is_not_ours(name: str, where: int, digit: str
     # Changing the nonce or the tag breaks the hash that ties them (a 1 in 2**32 chance
     # that a change to the nonce collides is not a user file's bad luck but a forgery).
     assert not is_temp_name(forged)
+
+
+def test_the_watcher_sees_user_files_and_ignores_only_ours(arena: Arena) -> None:
+    watching = ChangeFilter(arena.root)
+    for rel in USER_FILES:
+        assert watching.wanted(rel, is_dir=False), rel
+    assert not watching.wanted(temp_name("a.txt"), is_dir=False)
