@@ -120,7 +120,11 @@ def _tag(name: str, nonce: str) -> str:
 
 def temp_name(target: str) -> str:
     """A fresh temp-file name for an atomic write of the file named ``target``."""
-    short = os.fsdecode(os.fsencode(target)[:_TEMP_NAME_BYTES])
+    try:
+        raw = os.fsencode(target)
+    except UnicodeEncodeError:  # a lone surrogate: no such file can exist anyway
+        raw = target.encode("utf-8", "surrogatepass")
+    short = os.fsdecode(raw[:_TEMP_NAME_BYTES])
     nonce = secrets.token_hex(8)
     return f".{short}.{nonce}{_tag(short, nonce)}{TEMP_SUFFIX}"
 
@@ -147,6 +151,11 @@ def _parts(root: Path, rel: str) -> list[str]:
     parts = rel.split("/")
     if any(part in ("", ".", "..") for part in parts):
         raise DiskError(f"refusing path {rel!r}", source=str(root), rule="path")
+    try:
+        os.fsencode(rel)
+    except UnicodeEncodeError:
+        raise DiskError(f"refusing path {rel!r}: it is not valid UTF-8", source=str(root),
+                        rule="path") from None
     return parts
 
 

@@ -4,9 +4,10 @@ watchfiles' default debounce (1.6 s) is far too slow for a workbench that should
 an outside change within about 300 ms, so the debounce is 50 ms, checked every 10 ms.
 Skipped: version control and tool folders (``.git/``, ``.venv/``, ``node_modules/``,
 ``__pycache__/`` and the like), the temporary files of our own atomic writes
-(``.<name>.<hex>.reviewtui-tmp``, recognised exactly), review state files, editor swap and backup files, and whatever
-the root's ``.gitignore`` ignores (see :mod:`reviewtui.core.gitignore` for the subset
-understood; the file is re-read when it changes). The review's own writes still reach
+(``.<name>.<hex>.reviewtui-tmp``, recognised exactly), review state files, editor swap
+and backup files, and whatever the root's ``.gitignore`` ignores (see
+:mod:`reviewtui.core.gitignore` for the subset understood; the file is re-read when it
+changes). The review's own writes still reach
 :meth:`Review.outside_changed`, which recognises them by content hash.
 
 Errors are raised, never swallowed: a root that is removed, or a watcher the system
