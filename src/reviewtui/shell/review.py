@@ -9,7 +9,8 @@ evaluates the session twice over the same base tree with the same decisions:
   written to disk ("replay"), for the paths the session touches and nothing else.
 
 Replay guards by content, never by time. For every path the review keeps the bytes it
-last saw or wrote; before writing, the disk is compared with them:
+last saw or wrote; right before each file's own rename (a compare-and-swap per file, see
+``_write``), the disk is compared with them:
 
 * equal: write (identical bytes are never rewritten);
 * different, and none of the review's own content was on disk yet: the outside content
