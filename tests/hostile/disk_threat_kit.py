@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 
 @dataclass(frozen=True)
@@ -67,3 +68,12 @@ def files_under(root: Path) -> dict[str, bytes]:
     """Every regular file under ``root``, links not followed."""
     return {p.relative_to(root).as_posix(): p.read_bytes()
             for p in sorted(root.rglob("*")) if p.is_file() and not p.is_symlink()}
+
+
+class Arena(Protocol):
+    """The conftest ``arena`` fixture's shape (importing conftest clashes across folders)."""
+
+    root: Path
+    work: Path
+    canary: Path
+    canary_dir: Path

@@ -14,9 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from disk_threat_kit import Command, Edit, make_files, write_session
+from disk_threat_kit import Arena, Command, Edit, make_files, write_session
 
-from conftest import Arena
 from reviewtui.core.engine import Decision
 from reviewtui.core.outcome import Status
 from reviewtui.shell.review import MSG_REBASED, Review

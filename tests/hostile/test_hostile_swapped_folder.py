@@ -15,9 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from disk_threat_kit import Command, Edit, make_files, write_session
+from disk_threat_kit import Arena, Command, Edit, make_files, write_session
 
-from conftest import Arena
 from reviewtui.core.engine import Decision
 from reviewtui.core.errors import DiskError
 from reviewtui.shell.disk import atomic_write, remove_file

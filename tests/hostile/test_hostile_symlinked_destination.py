@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from disk_threat_kit import Command, Edit, Full, Op, files_under, make_files, write_session
+from disk_threat_kit import Arena, Command, Edit, Full, Op, files_under, make_files, write_session
 
-from conftest import Arena
 from reviewtui.cli import main
 from reviewtui.core.engine import Decision
 from reviewtui.core.outcome import Status

@@ -10,11 +10,10 @@ from __future__ import annotations
 import os
 import re
 
-from disk_threat_kit import Edit, files_under, make_files, write_session
+from disk_threat_kit import Arena, Edit, files_under, make_files, write_session
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import Arena
 from reviewtui.cli import main
 from reviewtui.core.engine import Decision
 from reviewtui.shell.disk import is_temp_name, read_snapshot, temp_name

@@ -300,18 +300,35 @@ def atomic_write(root: Path, rel: str, data: bytes, mode: int | None = None, *,
     name = parts[-1]
     try:
         with _Folders(root, rel, parts[:-1], create=True) as folders:
-            current = _current(folders.fd, name, rel)
-            if isinstance(expected, _Unchecked) and current is not None \
-                    and current[0] == data:
-                if mode is not None and current[1] != mode & 0o777:
-                    _chmod(folders.fd, name, mode & 0o777)
-                return False
+            if isinstance(expected, _Unchecked):
+                current = _current(folders.fd, name, rel)
+                if current is not None and current[0] == data:
+                    if mode is not None and current[1] != mode & 0o777:
+                        _chmod(folders.fd, name, mode & 0o777)
+                    return False
+                old_mode = current[1] if current is not None else None
+            else:  # the bytes are compared right before the rename: only the mode now
+                old_mode = _mode(folders.fd, name, rel)
             if mode is None:
-                mode = current[1] if current is not None else 0o644
+                mode = old_mode if old_mode is not None else 0o644
             return _replace(folders, name, rel, data, mode & 0o777, expected)
     except OSError as exc:
         raise DiskError(f"cannot write: {exc.strerror}", source=str(root / rel),
                         rule="write") from None
+
+
+def _mode(folder: int, name: str, rel: str) -> int | None:
+    """The permission bits of ``name`` in ``folder``; None when absent."""
+    try:
+        info = os.stat(name, dir_fd=folder, follow_symlinks=False)
+    except FileNotFoundError:
+        return None
+    if stat.S_ISLNK(info.st_mode):
+        raise DiskError("is a symbolic link: reviewtui never replaces a link with a file",
+                        source=rel, rule="symlink")
+    if stat.S_ISDIR(info.st_mode):
+        raise DiskError("a directory is in the way", source=rel, rule="directory")
+    return stat.S_IMODE(info.st_mode)
 
 
 def _chmod(folder: int, name: str, mode: int) -> None:
