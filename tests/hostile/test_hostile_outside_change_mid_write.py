@@ -24,7 +24,7 @@ B_TEXT = "b1\nb2\nb3\n"
 
 
 def _while_writing(monkeypatch: pytest.MonkeyPatch, name: str,
-                   action: Callable[[], None]) -> list[bool]:
+                   action: Callable[[], object]) -> list[bool]:
     """Run ``action`` once, when the rename that writes file ``name`` is about to happen."""
     real_replace = os.replace
     fired: list[bool] = []
