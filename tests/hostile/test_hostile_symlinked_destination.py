@@ -119,3 +119,23 @@ def test_the_disk_keeps_the_source_when_the_destination_cannot_be_written(
         assert (arena.root / "notes.txt").read_bytes() == NOTES
     finally:
         review.close()
+
+
+def test_a_link_made_during_the_review_is_known_to_the_engine(arena: Arena) -> None:
+    _project(arena)
+    session = write_session(arena.work, [[Command(":mv notes.txt lib/notes.txt")]])
+    review = Review.open(session, arena.root, state_path=arena.work / "s.review.json")
+    try:
+        assert review.outcome((1, 0)).status is Status.APPLIED  # no lib/ yet: a new folder
+        (arena.root / "lib").symlink_to("src")
+        review.outside_changed(["lib"])  # what the watcher reports
+        outcome = review.outcome((1, 0))
+        assert (outcome.status, outcome.rule) == (Status.REFUSED, "symlink")
+        report = review.decide((1, 0), Decision.accept())
+        assert report.removed == []
+        assert (arena.root / "notes.txt").read_bytes() == NOTES
+        (arena.root / "lib").unlink()
+        review.outside_changed(["lib"])
+        assert review.outcome((1, 0)).status is Status.APPLIED
+    finally:
+        review.close()

@@ -288,6 +288,17 @@ def read_file(root: Path, rel: str) -> tuple[bytes, int] | None:
                         rule="unreadable") from None
 
 
+def read_link(root: Path, rel: str) -> str | None:
+    """The target of ``root/rel`` when it is a symbolic link (reached without following
+    any other link); None when it is not a link, is absent, or cannot be reached."""
+    parts = _parts(root, rel)
+    try:
+        with _Folders(root, rel, parts[:-1], create=False) as folders:
+            return os.readlink(parts[-1], dir_fd=folders.fd)
+    except (_NoFolder, OSError, DiskError):
+        return None
+
+
 def atomic_write(root: Path, rel: str, data: bytes, mode: int | None = None, *,
                  expected: Expected = UNCHECKED) -> bool:
     """Write ``data`` to ``root/rel`` atomically; False when the bytes were already there.

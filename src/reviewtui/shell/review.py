@@ -84,6 +84,7 @@ from reviewtui.shell.disk import (
     SKIP_DIRS,
     atomic_write,
     read_file,
+    read_link,
     remove_file,
     remove_temp,
     scratch_copy,
@@ -454,7 +455,8 @@ class Review:
             self._check_open()
             report = ReplayReport()
             found: dict[str, FileState | None] = {}
-            blocked = False
+            paths = list(paths)
+            blocked = self._relink(paths)  # a new link changes what may be written
             for path in sorted(self._expand(paths)):
                 try:
                     disk = self._read(path)
@@ -477,6 +479,23 @@ class Review:
                     report.refreshed.append(path)
             self._evaluate_all()
             return self._sync(report)
+
+    def _relink(self, paths: Iterable[str]) -> bool:
+        """Tell the engine about links made or removed at ``paths``; True when any was."""
+        links = dict(self.rules.symlinks)
+        for raw in paths:
+            path = normalize_or_none(raw)
+            if path is None:
+                continue
+            target = read_link(self.root, path)
+            if target is not None:
+                links[path] = target
+            else:
+                links.pop(path, None)
+        if links == dict(self.rules.symlinks):
+            return False
+        self.rules = dataclasses.replace(self.rules, symlinks=links)
+        return True
 
     # -- internals: evaluation ----------------------------------------------------------
     def _run(self, policy: Policy) -> SessionRun:
