@@ -139,3 +139,35 @@ def test_a_link_made_during_the_review_is_known_to_the_engine(arena: Arena) -> N
         assert review.outcome((1, 0)).status is Status.APPLIED
     finally:
         review.close()
+
+
+def test_an_outside_change_under_a_link_is_not_walked_or_read(
+    arena: Arena, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _project(arena)
+    walked: list[str] = []
+    real_walk = os.walk
+
+    def walk(top: Any, *args: Any, **kwargs: Any) -> Any:
+        walked.append(os.path.realpath(top))
+        return real_walk(top, *args, **kwargs)
+
+    (arena.root / "out").symlink_to(arena.canary_dir)
+    session = write_session(arena.work, [[Full("a.txt", "x\n")]])
+    review = Review.open(session, arena.root, state_path=arena.work / "s.review.json")
+    try:
+        (arena.canary_dir / "sub").mkdir()
+        try:
+            (arena.canary_dir / "sub/deep.txt").write_bytes(b"outside\n")
+            monkeypatch.setattr(os, "walk", walk)
+            report = review.outside_changed(["out/sub", "out/target.txt"])
+            monkeypatch.undo()
+            assert not [w for w in walked if w.startswith(str(arena.canary_dir))]
+            assert report.events == []
+            assert report.refreshed == []
+            assert not any(p.startswith("out/") for p in review.base.files_under(""))
+        finally:
+            (arena.canary_dir / "sub/deep.txt").unlink()
+            (arena.canary_dir / "sub").rmdir()
+    finally:
+        review.close()

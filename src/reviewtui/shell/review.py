@@ -72,6 +72,7 @@ from reviewtui.core.engine.fileops import normalize_or_none
 from reviewtui.core.errors import DiskChanged, DiskError, PathRefused, UsageError
 from reviewtui.core.model import ConsoleCommand, Operation, Session
 from reviewtui.core.outcome import Outcome, Status
+from reviewtui.core.paths import link_on_path
 from reviewtui.core.rebase import (
     Conflict,
     ConflictKind,
@@ -676,7 +677,9 @@ class Review:
             under = set(self.base.files_under(path))
             under.update(p for p in self._records if p.startswith(path + "/"))
             full = self.root / path
-            if full.is_dir() and not full.is_symlink():
+            # Never walk through a link: it may lead out of the root (and is never written).
+            if (link_on_path(path, self.rules.symlinks) is None and full.is_dir()
+                    and not full.is_symlink()):
                 under.update(self._walk(full))
             out.update(under or {path})
         return {path for path in out if not skipped(path)}
