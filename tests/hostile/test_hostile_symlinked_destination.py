@@ -117,6 +117,13 @@ def test_the_disk_keeps_the_source_when_the_destination_cannot_be_written(
         # Another replay (any decision) still holds the source back.
         report = review.decide((1, 0), Decision.accept())
         assert (arena.root / "notes.txt").read_bytes() == NOTES
+        # Once the destination is a folder again, the move completes.
+        (arena.root / "dest").unlink()
+        (arena.root / "dest").mkdir()
+        report = review.outside_changed(["dest"])
+        assert report.conflicts == []
+        assert (arena.root / "dest/notes.txt").read_bytes() == NOTES
+        assert not (arena.root / "notes.txt").exists()
     finally:
         review.close()
 

@@ -193,6 +193,7 @@ class Review:
         self._conflicts: dict[str, Conflict] = {}
         self._conflict_ops: dict[OpKey, str] = {}
         self._unwritable: dict[str, str] = {}
+        self._refused_by_disk: set[str] = set()  # of those, the disk's refusals: retried
         self._closed = False
         self._session_lines: list[str] | None = None
         self._session_sha = hashlib.sha256(_read_bytes(loaded.file)).hexdigest()
@@ -464,9 +465,15 @@ class Review:
                 except DiskError as err:
                     if path in self._session_paths() and path not in self._unwritable:
                         self._unwritable[path] = err.message
+                        self._refused_by_disk.add(path)
                         report.note(path, f"conflict - {err.message}")
                         blocked = True
                     continue
+                if path in self._refused_by_disk and not isinstance(disk, _Directory):
+                    # Readable again (the link is gone): the next replay tries it again.
+                    self._refused_by_disk.discard(path)
+                    self._unwritable.pop(path, None)
+                    blocked = True
                 if isinstance(disk, _Directory) or _same(disk, self._seen(path)):
                     continue
                 found[path] = disk
@@ -893,6 +900,7 @@ class Review:
                 moved.add(path)
                 return False
             self._unwritable[path] = err.message
+            self._refused_by_disk.add(path)
             report.note(path, f"conflict - {err.message}")
             return False
         record.seen = state
