@@ -51,6 +51,19 @@ class DiskError(ReviewtuiError):
     """Reading or writing the project on disk failed."""
 
 
+class DiskChanged(DiskError):
+    """A file was not what the writer expected just before its rename (compare-and-swap).
+
+    ``current`` is what is there now: ``(bytes, mode)``, or None when the file is absent.
+    Nothing was written; the caller decides (rebase, conflict).
+    """
+
+    def __init__(self, path: str, current: tuple[bytes, int] | None) -> None:
+        self.current = current
+        super().__init__("changed on disk while being written; nothing was written",
+                         source=path, rule="changed")
+
+
 class LockedError(ReviewtuiError):
     """Another reviewtui already replays onto this project root."""
 

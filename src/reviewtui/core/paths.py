@@ -23,6 +23,11 @@ _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u20
 _GIT_DIR = ".git"
 # Symlink hops followed before calling it a loop (Linux stops at 40 with ELOOP).
 _MAX_SYMLINK_HOPS = 40
+# Folders the disk shell never reads into the tree (version control, virtual
+# environments, tool caches). What is inside them is unknown to the engine, so no
+# operation writes there: it could not show what it would replace.
+UNREAD_DIRS = frozenset({".git", ".hg", ".svn", ".venv", "node_modules", "__pycache__",
+                         ".mypy_cache", ".pytest_cache", ".ruff_cache"})
 
 
 def _refuse(raw: str, rule: str, why: str, fix: str) -> PathRefused:
@@ -213,6 +218,30 @@ def _relative_to_root(target: str, root: str | None) -> str | None:
         return ""
     if target.startswith(root.rstrip("/") + "/"):
         return target[len(root.rstrip("/")) + 1:]
+    return None
+
+
+def link_on_path(path: str, symlinks: Mapping[str, str]) -> str | None:
+    """The first of ``path`` and its folders that is a symbolic link; None when none is.
+
+    The one rule for what may be written: a path with a link anywhere on it is not, even
+    when the link stays inside the root (the disk shell never writes through a link, and
+    the same file under two names would make the tree lie).
+    """
+    parts = path.split("/")
+    for end in range(1, len(parts) + 1):
+        prefix = "/".join(parts[:end])
+        if prefix in symlinks:
+            return prefix
+    return None
+
+
+def unread_dir_of(path: str) -> str | None:
+    """The folder of ``path`` that the disk shell does not read, if any (e.g. ``.venv``)."""
+    parts = path.split("/")
+    for end, part in enumerate(parts[:-1], start=1):
+        if part in UNREAD_DIRS:
+            return "/".join(parts[:end])
     return None
 
 

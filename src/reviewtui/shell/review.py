@@ -9,7 +9,8 @@ evaluates the session twice over the same base tree with the same decisions:
   written to disk ("replay"), for the paths the session touches and nothing else.
 
 Replay guards by content, never by time. For every path the review keeps the bytes it
-last saw or wrote; before writing, the disk is compared with them:
+last saw or wrote; right before each file's own rename (a compare-and-swap per file, see
+``_write``), the disk is compared with them:
 
 * equal: write (identical bytes are never rewritten);
 * different, and none of the review's own content was on disk yet: the outside content
@@ -47,11 +48,9 @@ copy is simply replayed).
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import hashlib
 import os
-import stat
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -70,9 +69,10 @@ from reviewtui.core.engine import (
     evaluate_session,
 )
 from reviewtui.core.engine.fileops import normalize_or_none
-from reviewtui.core.errors import DiskError, PathRefused, UsageError
+from reviewtui.core.errors import DiskChanged, DiskError, PathRefused, UsageError
 from reviewtui.core.model import ConsoleCommand, Operation, Session
 from reviewtui.core.outcome import Outcome, Status
+from reviewtui.core.paths import link_on_path
 from reviewtui.core.rebase import (
     Conflict,
     ConflictKind,
@@ -81,7 +81,15 @@ from reviewtui.core.rebase import (
     apply_layer,
 )
 from reviewtui.core.tree import FileState, Tree
-from reviewtui.shell.disk import SKIP_DIRS, atomic_write, remove_file, scratch_copy, target_path
+from reviewtui.shell.disk import (
+    SKIP_DIRS,
+    atomic_write,
+    read_file,
+    read_link,
+    remove_file,
+    remove_temp,
+    scratch_copy,
+)
 from reviewtui.shell.loader import LoadedSession, load_session, read_text
 from reviewtui.shell.lock import RootLock
 from reviewtui.shell.project import Project, load_project
@@ -138,6 +146,11 @@ def _same(a: FileState | None, b: FileState | None) -> bool:
     return a.data == b.data
 
 
+def _nested(a: str, b: str) -> bool:
+    """Whether one path is a folder of the other (they cannot both be files)."""
+    return a.startswith(b + "/") or b.startswith(a + "/")
+
+
 def _digest(state: FileState | None) -> str | None:
     return None if state is None else state.digest
 
@@ -180,6 +193,7 @@ class Review:
         self._conflicts: dict[str, Conflict] = {}
         self._conflict_ops: dict[OpKey, str] = {}
         self._unwritable: dict[str, str] = {}
+        self._refused_by_disk: set[str] = set()  # of those, the disk's refusals: retried
         self._closed = False
         self._session_lines: list[str] | None = None
         self._session_sha = hashlib.sha256(_read_bytes(loaded.file)).hexdigest()
@@ -443,16 +457,23 @@ class Review:
             self._check_open()
             report = ReplayReport()
             found: dict[str, FileState | None] = {}
-            blocked = False
+            paths = list(paths)
+            blocked = self._relink(paths)  # a new link changes what may be written
             for path in sorted(self._expand(paths)):
                 try:
                     disk = self._read(path)
                 except DiskError as err:
                     if path in self._session_paths() and path not in self._unwritable:
                         self._unwritable[path] = err.message
+                        self._refused_by_disk.add(path)
                         report.note(path, f"conflict - {err.message}")
                         blocked = True
                     continue
+                if path in self._refused_by_disk and not isinstance(disk, _Directory):
+                    # Readable again (the link is gone): the next replay tries it again.
+                    self._refused_by_disk.discard(path)
+                    self._unwritable.pop(path, None)
+                    blocked = True
                 if isinstance(disk, _Directory) or _same(disk, self._seen(path)):
                     continue
                 found[path] = disk
@@ -466,6 +487,23 @@ class Review:
                     report.refreshed.append(path)
             self._evaluate_all()
             return self._sync(report)
+
+    def _relink(self, paths: Iterable[str]) -> bool:
+        """Tell the engine about links made or removed at ``paths``; True when any was."""
+        links = dict(self.rules.symlinks)
+        for raw in paths:
+            path = normalize_or_none(raw)
+            if path is None:
+                continue
+            target = read_link(self.root, path)
+            if target is not None:
+                links[path] = target
+            else:
+                links.pop(path, None)
+        if links == dict(self.rules.symlinks):
+            return False
+        self.rules = dataclasses.replace(self.rules, symlinks=links)
+        return True
 
     # -- internals: evaluation ----------------------------------------------------------
     def _run(self, policy: Policy) -> SessionRun:
@@ -622,20 +660,13 @@ class Review:
 
     # -- internals: the disk ------------------------------------------------------------
     def _read(self, path: str) -> FileState | None | _Directory:
-        full = target_path(self.root, path)  # refuses a symbolic link on the way
         try:
-            info = os.lstat(full)
-            if stat.S_ISDIR(info.st_mode):
+            found = read_file(self.root, path)  # never through a symbolic link
+        except DiskError as err:
+            if err.rule == "directory":
                 return _DIRECTORY
-            if not stat.S_ISREG(info.st_mode):
-                raise DiskError("not a regular file: reviewtui will not write it",
-                                source=path, rule="not-a-file")
-            return FileState.from_bytes(full.read_bytes(), mode=stat.S_IMODE(info.st_mode))
-        except (FileNotFoundError, NotADirectoryError):
-            return None
-        except OSError as exc:
-            raise DiskError(f"cannot read: {exc.strerror}", source=path,
-                            rule="unreadable") from None
+            raise DiskError(err.message, source=path, rule=err.rule) from None
+        return None if found is None else FileState.from_bytes(found[0], mode=found[1])
 
     def _expand(self, paths: Iterable[str]) -> set[str]:
         """Normalised paths; a directory stands for every file under it (then or now)."""
@@ -653,7 +684,9 @@ class Review:
             under = set(self.base.files_under(path))
             under.update(p for p in self._records if p.startswith(path + "/"))
             full = self.root / path
-            if full.is_dir() and not full.is_symlink():
+            # Never walk through a link: it may lead out of the root (and is never written).
+            if (link_on_path(path, self.rules.symlinks) is None and full.is_dir()
+                    and not full.is_symlink()):
                 under.update(self._walk(full))
             out.update(under or {path})
         return {path for path in out if not skipped(path)}
@@ -741,7 +774,7 @@ class Review:
 
     def _sync(self, report: ReplayReport) -> ReplayReport:
         """Save the state, then make the disk match the (pinned) draft: the replay."""
-        for attempt in range(_REPLAY_ATTEMPTS):
+        for _attempt in range(_REPLAY_ATTEMPTS):
             tree = self._target()
             self._prepare_records(tree)
             self._set_conflicts(tree)
@@ -757,76 +790,127 @@ class Review:
             if self.dry_run:
                 report.would_write = [path for path, _ in changes]
                 break
-            moved_under_us, already = self._guard(changes, tree, report)
-            if moved_under_us and attempt < _REPLAY_ATTEMPTS - 1:
-                self._evaluate_all()
-                continue
-            self._write(changes, tree, report, skip=moved_under_us | already)
-            if moved_under_us:
-                self._evaluate_all()  # outcomes follow the last outside change
-            break
+            moved_under_us = self._write(changes, tree, report)
+            if not moved_under_us:
+                break
+            self._evaluate_all()  # outcomes follow the last outside change
         self._set_conflicts(self._target())
         for path in sorted(self._conflicts):
             if path not in report.conflicts:
                 report.conflicts.append(path)
         return self._finish(report)
 
-    def _guard(self, changes: list[tuple[str, FileState | None]], tree: Tree,
-               report: ReplayReport) -> tuple[set[str], set[str]]:
-        """Compare the disk with what was last seen: (moved under us, already there).
+    def _write(self, changes: list[tuple[str, FileState | None]], tree: Tree,
+               report: ReplayReport) -> set[str]:
+        """Write, then remove; return the paths found changed under us (absorbed).
 
-        Outside changes found are absorbed. A disk that already holds exactly what the
-        draft wants (someone made the same change) is taken as written, not rewritten.
+        Each file is compared with what the review last saw right before its own rename
+        or unlink (:func:`atomic_write`'s ``expected``): a compare-and-swap per file, so
+        an outside change made while a long batch is written is rebased over or becomes
+        a conflict, never overwritten. Writes go first and a removal waits for the write
+        that replaces it (a move's destination): a file's last copy is never removed
+        unless its replacement is on disk. A write waits for a removal only when one
+        path is a folder of the other (a file becoming a folder, or back).
         """
+        wanted = dict(changes)
+        writes = sorted(path for path, state in changes if state is not None)
+        removals = sorted(path for path, state in changes if state is None)
         moved: set[str] = set()
-        done: set[str] = set()
-        for path, wanted in changes:
-            try:
-                disk = self._read(path)
-            except DiskError as err:
-                self._unwritable[path] = err.message
-                report.note(path, f"conflict - {err.message}")
-                moved.add(path)
-                continue
-            if isinstance(disk, _Directory):
+        failed: set[str] = set()
+        progress = True
+        while progress and (writes or removals):
+            progress = False
+            for path in list(writes):
+                if any(_nested(path, other) for other in removals):
+                    continue
+                writes.remove(path)
+                progress = True
+                if not self._put(path, wanted[path], tree, report, moved):
+                    failed.add(path)
+            for path in list(removals):
+                held = self._held_for(path, tree, writes, failed, wanted)
+                if held == "":
+                    continue  # its replacement is not written yet
+                removals.remove(path)
+                progress = True
+                if held is not None:
+                    report.note(path, f"not removed: its content goes to {held}, which was "
+                                "not written; the file stays until it is")
+                    continue
+                self._put(path, None, tree, report, moved)
+        for path in writes:  # waiting on a removal that waits on it: try, and report
+            self._put(path, wanted[path], tree, report, moved)
+        for path in removals:
+            report.note(path, "not removed: what replaces it could not be written")
+        return moved
+
+    def _held_for(self, path: str, tree: Tree, writes: list[str], failed: set[str],
+                  wanted: dict[str, FileState | None]) -> str | None:
+        """Why removing ``path`` must wait: "" (its replacement is still to be written),
+        the replacement that failed, or None (it may go)."""
+        moves = self._moves()
+        dest, seen = moves.get(path), {path}
+        while dest is not None and dest not in seen and tree.get(dest) is None:
+            seen.add(dest)
+            dest = moves.get(dest)  # moved on again: follow it to where it ends
+        if dest is not None and dest not in seen:
+            if dest in writes:
+                return ""
+            if dest in failed or dest in self._conflicts:
+                return dest
+        # Whatever the engine says, bytes that a failed write was to carry stay on disk.
+        current = self._seen(path)
+        for other in failed:
+            state = wanted.get(other)
+            if current is not None and state is not None and state.data == current.data:
+                return other
+        return None
+
+    def _moves(self) -> dict[str, str]:
+        """Old path -> new path for the draft's landed moves, up to the pinned checkpoint."""
+        moved = self.draft.moved
+        pin = self._folded.pin
+        return moved[-1] if pin is None or pin >= len(moved) else moved[pin]
+
+    def _put(self, path: str, state: FileState | None, tree: Tree, report: ReplayReport,
+             moved: set[str]) -> bool:
+        """Write (or remove) one path, guarded by content; True when the disk holds ``state``."""
+        record = self._record(path)
+        expected = record.seen.data if record.seen is not None else None
+        try:
+            if state is None:
+                if remove_file(self.root, path, expected=expected):
+                    report.removed.append(path)
+            else:
+                mode = None if record.seen is not None else state.mode
+                if atomic_write(self.root, path, state.data, mode, expected=expected):
+                    report.written.append(path)
+        except DiskChanged as changed:
+            disk = None if changed.current is None else FileState.from_bytes(
+                changed.current[0], mode=changed.current[1])
+            if _same(disk, state):  # someone made exactly this change: taken as written
+                record.seen, record.ref = disk, tree.get(path)
+                return True
+            self._absorb(path, disk, report)
+            moved.add(path)
+            return False
+        except DiskError as err:
+            if err.rule == "directory":
                 self._unwritable[path] = "a directory is in the way"
                 moved.add(path)
-                continue
-            if _same(disk, wanted):
-                record = self._record(path)
-                record.seen, record.ref = disk, tree.get(path)
-                done.add(path)
-            elif not _same(disk, self._seen(path)):
-                self._absorb(path, disk, report)
-                moved.add(path)
-        return moved, done
-
-    def _write(self, changes: list[tuple[str, FileState | None]], tree: Tree,
-               report: ReplayReport, *, skip: set[str]) -> None:
-        # Removals first, so a file can become a folder (and back) within one replay.
-        for path, state in sorted(changes, key=lambda item: item[1] is not None):
-            if path in skip:
-                continue
-            record = self._record(path)
-            try:
-                if state is None:
-                    remove_file(self.root, path)
-                    report.removed.append(path)
-                else:
-                    exists = record.seen is not None
-                    atomic_write(self.root, path, state.data, None if exists else state.mode)
-                    report.written.append(path)
-            except DiskError as err:
-                self._unwritable[path] = err.message
-                report.note(path, f"conflict - {err.message}")
-                continue
-            record.seen = state
-            record.ref = tree.get(path)
-            layered = record.layer is not None and record.layer.ours != (
-                record.ref.data if record.ref is not None else None)
-            if path in report.outside or layered:
-                report.rebased.append(path)
-                report.note(path, MSG_REBASED)
+                return False
+            self._unwritable[path] = err.message
+            self._refused_by_disk.add(path)
+            report.note(path, f"conflict - {err.message}")
+            return False
+        record.seen = state
+        record.ref = tree.get(path)
+        layered = record.layer is not None and record.layer.ours != (
+            record.ref.data if record.ref is not None else None)
+        if path in report.outside or layered:
+            report.rebased.append(path)
+            report.note(path, MSG_REBASED)
+        return True
 
     def _set_conflicts(self, tree: Tree) -> None:
         self._conflicts = self._compute_conflicts(tree)
@@ -844,9 +928,8 @@ class Review:
         return report
 
     def _remove_leftovers(self, leftovers: Iterable[str]) -> None:
-        for rel in leftovers:
-            with contextlib.suppress(OSError, DiskError):
-                target_path(self.root, rel).unlink()
+        for rel in leftovers:  # only names our atomic writes make (shell/disk.py)
+            remove_temp(self.root, rel)
         if self._state_file is not None and not self._state_file.read_only:
             self._state_file.remove_leftovers()
 

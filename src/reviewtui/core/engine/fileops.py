@@ -15,7 +15,13 @@ from reviewtui.core.errors import PathRefused
 from reviewtui.core.match import match_edit
 from reviewtui.core.model import Edit, FullFile
 from reviewtui.core.outcome import MatchResult, Outcome, Status
-from reviewtui.core.paths import ReservedRules, escapes_via_symlink, normalize_path
+from reviewtui.core.paths import (
+    ReservedRules,
+    escapes_via_symlink,
+    link_on_path,
+    normalize_path,
+    unread_dir_of,
+)
 from reviewtui.core.placeholders import find_placeholder
 from reviewtui.core.tree import FileState, Tree
 
@@ -59,10 +65,20 @@ def check_path(raw: str, ctx: FileContext) -> str | Outcome:
     if escapes_via_symlink(path, ctx.symlinks, root=ctx.root):
         return refused(path, "symlink-escape", f"{path} resolves through a symbolic link to "
                        "outside the project root")
+    link = link_on_path(path, ctx.symlinks)
+    if link is not None:
+        return refused(path, "symlink", f"{path} goes through the symbolic link {link} (to "
+                       f"{ctx.symlinks[link]}); reviewtui never writes through a link: "
+                       "name the real path")
     entry = ctx.reserved.reserved_by(path)
     if entry is not None:
         return refused(path, "reserved", f"{path} is reserved by {entry}: generated or "
                        "platform-managed files are not edited by hand")
+    unread = unread_dir_of(path)
+    if unread is not None:
+        return refused(path, "unread-dir", f"{path} is inside {unread}/, a folder reviewtui "
+                       "does not read (version control, environments, caches): it cannot "
+                       "show what would be replaced there")
     return path
 
 

@@ -42,6 +42,7 @@ _FIRST = (CommandName.MV, CommandName.RN, CommandName.UNDO, CommandName.UNRM)
 _PATH_RULES = frozenset({
     "absolute-path", "drive-letter", "home-path", "backslash", "parent-escape",
     "control-character", "git-dir", "empty-path", "symlink", "symlink-escape", "reserved",
+    "unread-dir",
 })
 
 
