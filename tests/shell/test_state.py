@@ -94,21 +94,29 @@ def test_changed_session_is_reported_operation_by_operation(
             "s.md.review.json and not applied",
             "turn 2, operation 2 (app.py, Edit 1): the operation moved to position 3 of "
             "its turn; the decision follows it",
+            f"{session.with_name('s.md.review.json')}: ignored the saved record of app.py "
+            "(the file on disk is not what this review left there); the file on disk is its "
+            "original and stays as it is",
         ]
         assert again.decisions == {(1, 0): Decision.accept()}
         assert again.can_redo  # the undone decision followed its operation
         again.redo()
         assert again.decisions[(2, 2)] == Decision.accept()
-        # The orphan's old result is no longer wanted on disk: the replay takes it back.
-        assert (root / "app.py").read_bytes() == (b"ALPHA = 10\nBETA = 2\n\n\ndef gamma():\n"
+        # The orphan's old result cannot be told from a forged record (the session that
+        # wrote it is gone): it stays on disk, and the saved original stays in the state.
+        assert (root / "app.py").read_bytes() == (b"ALPHA = 10\nBETA = 20\n\n\ndef gamma():\n"
                                                   b"    return 'G'\n")
     saved = json.loads(session.with_name("s.md.review.json").read_text())
     assert [(o["turn"], o["pos"], o["path"], o["edit"], o["verdict"], o["reason"])
-            for o in saved["orphaned"]] == [
+            for o in saved["orphaned"] if "verdict" in o] == [
         (1, 1, "app.py", 2, "accepted", "has different text in the session now")]
+    (kept,) = [o for o in saved["orphaned"] if "record" in o]
+    assert kept["path"] == "app.py"
+    assert (blob_dir_for(session.with_name("s.md.review.json"))
+            / kept["record"]["base"]["sha"]).read_bytes() == BASE
     with Review.open(session, root) as third:
         assert third.state_problems == []  # reported once; kept in the file
-        assert len(third.orphaned) == 1
+        assert len(third.orphaned) == 2  # the decision and the ignored record
 
 
 @pytest.mark.parametrize("content", [

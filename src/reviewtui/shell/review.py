@@ -99,6 +99,7 @@ from reviewtui.shell.state import (
     default_state_path,
     encode_record,
     fold,
+    orphaned_blobs,
     reconcile_log,
     time_spent,
 )
@@ -172,6 +173,7 @@ class Review:
         self._lock = lock
         self._mutex = threading.RLock()
         self._records: dict[str, PathRecord] = {}
+        self._saved_paths: dict[str, dict[str, Any]] = {}  # as read from the state file
         self._log: list[LogEntry] = []
         # The reviewer's time per decision: from their previous step (or opening) to it.
         self.clock: Callable[[], float] = time.monotonic
@@ -254,6 +256,7 @@ class Review:
                 if self._state_file is not None and not self._state_file.read_only:
                     self._save(final=True)
                     keep = {sha for rec in self._records.values() for sha, _ in blobs_of(rec)}
+                    keep |= orphaned_blobs(self.orphaned)
                     self._state_file.blobs.collect(keep)
             finally:
                 if self._lock is not None:
@@ -907,6 +910,7 @@ class Review:
         self.orphaned = [*saved.orphaned, *orphaned]
         self.ui_state = dict(saved.ui)
         changes: dict[str, FileState | None] = {}
+        self._saved_paths = saved.paths
         for rel, data in saved.paths.items():
             if normalize_or_none(rel) != rel:
                 self.state_problems.append(f"{path}: ignored the unsafe path {rel!r}")
@@ -919,8 +923,112 @@ class Review:
             changes[rel] = record.base
         self.base = self.base.apply(changes)
 
+    def _op_paths(self) -> set[str]:
+        """Every path an operation of the session names or changes (either run)."""
+        paths: set[str] = set()
+        for run in (self.display, self.draft):
+            paths.update(self.base.diff(run.states[-1].tree))
+            for turn in run.turns:
+                for result in turn.results:
+                    named = _op_path(result)
+                    if named:
+                        paths.add(named)
+                    changes = result.outcome.extra.get("changes", ())  # (old, new) pairs
+                    for change in changes if isinstance(changes, tuple) else ():
+                        named_paths = (normalize_or_none(x) for x in change
+                                       if isinstance(x, str))
+                        paths.update(p for p in named_paths if p)
+        return paths
+
+    def _previous_target(self) -> Tree:
+        """The disk the review wanted one log entry ago (a crash between save and write)."""
+        folded = fold(self._log[:-1])
+        run = evaluate_session(self.session, self.base, rules=self.rules,
+                               policy=Policy.decided_only(), decisions=folded.decisions())
+        states = run.states
+        pin = folded.pin
+        return states[-1].tree if pin is None or pin >= len(states) else states[pin].tree
+
+    def _saved_record_fits(self, path: str, record: PathRecord, disk: FileState | None,
+                           targets: Callable[[], list[FileState | None]]) -> bool:
+        """Whether the disk is what this review could have left at ``path``.
+
+        The disk must hold the saved original, or what the draft wanted at the last or the
+        previous log entry (with the saved outside layer on top, if any); or, changed while
+        closed, what the review had on disk must be one of those. Anything else means the
+        record was not made by this review over this disk: it must not be replayed.
+        """
+        data = disk.data if disk is not None else None
+
+        def content(state: FileState | None) -> bytes | None:
+            return state.data if state is not None else None
+
+        if _same(disk, record.base):
+            return True
+        wanted = [content(state) for state in targets()]
+        if data in wanted:
+            return True
+        layer = record.layer
+        if layer is not None:
+            if data == layer.theirs and layer.ours in wanted:
+                return True
+            for want in wanted:
+                applied = apply_layer(layer, want)
+                if applied.ok and applied.data == data:
+                    return True
+        if _digest(disk) == record.saved_seen:
+            return False  # "as left", yet nothing this review wrote
+        # Changed while closed: _reconcile takes the disk as the new base (fine) unless it
+        # keeps the change as a layer over what the review had written; that must be ours.
+        if record.saved_seen is None and record.base is not None:
+            return content(record.ref) in wanted
+        if record.saved_seen != _digest(record.base) and record.ref is not None:
+            return content(record.ref) in wanted
+        return True
+
+    def _drop_unfit_records(self) -> None:
+        """Saved path records the session and the disk do not explain: reported, ignored."""
+        touched: set[str] | None = None
+        previous: list[Tree] = []  # computed once, only when some record needs it
+        dropped = False
+        for path, record in sorted(self._records.items()):
+            if not record.from_state:
+                continue
+            try:
+                disk = self._read(path)
+            except DiskError:
+                continue  # _reconcile makes it a conflict: nothing is written there
+            if isinstance(disk, _Directory):
+                continue
+            if touched is None:
+                touched = self._op_paths()
+
+            def targets(path: str = path) -> list[FileState | None]:
+                if not previous:
+                    previous.append(self._previous_target())
+                return [self._target().get(path), previous[0].get(path)]
+
+            if path not in touched:
+                why = "no operation of the session touches it"
+            elif not self._saved_record_fits(path, record, disk, targets):
+                why = "the file on disk is not what this review left there"
+            else:
+                continue
+            del self._records[path]
+            self._set_base(path, disk)
+            dropped = True
+            # Kept in the file (never applied), so an original it names is not lost.
+            self.orphaned.append({"path": path, "reason": why,
+                                  "record": self._saved_paths.get(path)})
+            where = self._state_file.path if self._state_file is not None else "state"
+            self.state_problems.append(f"{where}: ignored the saved record of {path} ({why}); "
+                                       "the file on disk is its original and stays as it is")
+        if dropped:
+            self._evaluate_all()
+
     def _reconcile(self, report: ReplayReport) -> None:
         """Reopened: tell our own finished or unfinished writes from outside changes."""
+        self._drop_unfit_records()
         tree = self._target()
         for path, record in sorted(self._records.items()):
             if not record.from_state:

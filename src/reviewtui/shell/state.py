@@ -41,7 +41,12 @@ from reviewtui.shell.disk import TEMP_SUFFIX, atomic_write
 
 STATE_FORMAT = "reviewtui-review-state"
 STATE_VERSION = 1
-_SHA_RE = re.compile(r"^[0-9a-f]{64}$")
+_SHA_RE = re.compile(r"^[0-9a-f]{64}\Z")
+_OP_HASH_RE = re.compile(r"^[0-9a-f]{16}\Z")
+_MAX_COUNT = 2**31 - 1  # turns, positions, edit numbers, checkpoints
+_MAX_SECONDS = 10.0**9
+_MAX_DEPTH = 8  # the deepest legitimate value: doc > log > entry > items > item > list
+PERMISSION_BITS = 0o777  # no setuid, setgid or sticky bit ever comes from a state file
 
 
 def default_state_path(session_file: Path) -> Path:
@@ -116,14 +121,20 @@ class DecisionItem:
         _expect(replacement is None or (isinstance(replacement, list)
                 and all(isinstance(x, str) for x in replacement)), "bad replacement")
         edit = data.get("edit")
-        _expect(edit is None or isinstance(edit, int), "bad edit number")
+        _expect(edit is None or _is_count(edit), "bad edit number")
         reason = data.get("reason", "")  # absent in state files older than reasons
         _expect(isinstance(reason, str), "bad reason")
-        decision = Decision(Verdict(_get(data, "verdict", str)),
+        force = data.get("force", False)
+        _expect(isinstance(force, bool), "bad force flag")
+        verdict = _get(data, "verdict", str)
+        _expect(verdict in set(Verdict), f"unknown verdict {verdict[:20]!r}")
+        op_hash = _get(data, "op", str)
+        _expect(_OP_HASH_RE.match(op_hash) is not None, "bad operation hash")
+        decision = Decision(Verdict(verdict),
                             tuple(replacement) if replacement is not None else None,
-                            bool(data.get("force", False)), reason)
-        return cls(_get(data, "turn", int), _get(data, "pos", int), _get(data, "path", str),
-                   edit, _get(data, "op", str), decision)
+                            force, reason)
+        return cls(_get_count(data, "turn"), _get_count(data, "pos"),
+                   _get(data, "path", str), edit, op_hash, decision)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,13 +164,14 @@ class LogEntry:
             _expect(isinstance(items, list), "a decide entry has no items")
             seconds = data.get("seconds")
             _expect(seconds is None or (isinstance(seconds, int | float)
-                                        and not isinstance(seconds, bool) and seconds >= 0),
+                                        and not isinstance(seconds, bool)
+                                        and 0 <= seconds <= _MAX_SECONDS),
                     "bad seconds")
             return cls(kind, tuple(DecisionItem.from_json(item) for item in items),
                        seconds=float(seconds) if seconds is not None else None)
         if kind == "restore":
             checkpoint = data.get("checkpoint")
-            _expect(checkpoint is None or isinstance(checkpoint, int), "bad checkpoint")
+            _expect(checkpoint is None or _is_count(checkpoint), "bad checkpoint")
             return cls(kind, checkpoint=checkpoint)
         _expect(kind in ("undo", "redo"), f"unknown log entry kind {kind!r}")
         return cls(kind)
@@ -254,15 +266,111 @@ def _get(data: Mapping[str, Any], name: str, kind: type) -> Any:
     return value
 
 
+def _is_count(value: Any) -> bool:
+    """A turn, position, edit number or checkpoint: a non-negative int of sane size."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= _MAX_COUNT
+
+
+def _get_count(data: Mapping[str, Any], name: str) -> int:
+    value = data.get(name)
+    _expect(isinstance(value, int) and _is_count(value),
+            f"field {name!r} is missing or not a count in 0-{_MAX_COUNT}")
+    assert isinstance(value, int)
+    return value
+
+
+def _is_sha(value: Any) -> bool:
+    return isinstance(value, str) and _SHA_RE.match(value) is not None
+
+
+def _check_content_ref(data: Any, what: str) -> None:
+    if data is None:
+        return
+    _expect(isinstance(data, dict), f"{what} is not an object")
+    _expect(_is_sha(data.get("sha")), f"{what} has no sha256")
+    mode = data.get("mode")
+    _expect(isinstance(mode, int) and not isinstance(mode, bool) and 0 <= mode <= 0o7777,
+            f"{what} has a bad mode")
+
+
+def _check_record(path: str, data: Any) -> None:
+    """The shape of one ``paths`` entry: a bad one makes the whole file unreadable."""
+    _expect(isinstance(data, dict), f"paths[{path[:60]!r}] is not an object")
+    _check_content_ref(data.get("base"), f"paths[{path[:60]!r}].base")
+    _check_content_ref(data.get("ref"), f"paths[{path[:60]!r}].ref")
+    seen = data.get("seen")
+    _expect(seen is None or _is_sha(seen), f"paths[{path[:60]!r}].seen is not a sha256")
+    layer = data.get("layer")
+    if layer is not None:
+        _expect(isinstance(layer, dict)
+                and all(layer.get(side) is None or _is_sha(layer.get(side))
+                        for side in ("ours", "theirs")),
+                f"paths[{path[:60]!r}].layer is not a pair of sha256")
+    for flag in ("outside", "deleted"):
+        _expect(isinstance(data.get(flag, False), bool), f"paths[{path[:60]!r}].{flag}")
+    _expect(isinstance(data.get("note", ""), str), f"paths[{path[:60]!r}].note")
+
+
+def _check_depth(doc: Any) -> None:
+    """No legitimate state nests deeper than a few levels; refuse what does."""
+    stack: list[tuple[Any, int]] = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        _expect(depth <= _MAX_DEPTH, f"nested deeper than {_MAX_DEPTH} levels")
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+
+
+def _ui_state(ui: Mapping[str, Any]) -> dict[str, Any]:
+    """The workbench's place: only the keys it writes, each checked."""
+    out: dict[str, Any] = {}
+    checkpoint = ui.get("checkpoint")
+    _expect(checkpoint is None or _is_count(checkpoint), "ui.checkpoint is not a count")
+    if checkpoint is not None:
+        out["checkpoint"] = checkpoint
+    selected = ui.get("selected")
+    _expect(selected is None or (isinstance(selected, list) and len(selected) == 2
+                                 and all(_is_count(x) for x in selected)),
+            "ui.selected is not a pair of counts")
+    if selected is not None:
+        out["selected"] = list(selected)
+    return out
+
+
+def _parse_int(text: str) -> int:
+    # Python refuses ints of 4,300+ digits with advice about sys.set_int_max_str_digits;
+    # no count in a state file needs more than a handful.
+    _expect(len(text.lstrip("-")) <= 19, f"an integer with {len(text)} digits")
+    return int(text)
+
+
+def _parse_constant(name: str) -> Any:
+    raise StateFormatError(f"{name} is not a number")
+
+
+def parse_state_json(raw: bytes) -> Any:
+    """JSON as a state file may hold it: bounded ints, no NaN, bounded depth."""
+    try:
+        doc = json.loads(raw.decode("utf-8"), parse_int=_parse_int,
+                         parse_constant=_parse_constant)
+    except RecursionError:
+        raise StateFormatError("nested too deeply") from None
+    _check_depth(doc)
+    return doc
+
+
 def decode_state(doc: Any) -> ReviewState:
     _expect(isinstance(doc, dict), "the document is not a JSON object")
     _expect(doc.get("format") == STATE_FORMAT, "not a reviewtui review state")
     version = doc.get("version")
-    _expect(isinstance(version, int), "no format version")
+    _expect(_is_count(version) and version >= 1, "no format version")
     _expect(version <= STATE_VERSION,
             f"format version {version} was written by a newer reviewtui")
     session = doc.get("session")
     _expect(isinstance(session, dict), "no session section")
+    _expect(isinstance(session.get("sha256", ""), str), "bad session hash")
     log = doc.get("log", [])
     _expect(isinstance(log, list), "the log is not a list")
     orphaned = doc.get("orphaned", [])
@@ -272,6 +380,8 @@ def decode_state(doc: Any) -> ReviewState:
     paths = doc.get("paths", {})
     _expect(isinstance(paths, dict) and all(isinstance(v, dict) for v in paths.values()),
             "paths is not an object of objects")
+    for rel, record in paths.items():
+        _check_record(rel, record)
     root = doc.get("root")
     _expect(root is None or isinstance(root, str), "bad root")
     return ReviewState(
@@ -279,7 +389,7 @@ def decode_state(doc: Any) -> ReviewState:
         root=root,
         log=[LogEntry.from_json(entry) for entry in log],
         orphaned=[o for o in orphaned if isinstance(o, dict)],
-        ui=ui,
+        ui=_ui_state(ui),
         paths=paths,
     )
 
@@ -433,9 +543,10 @@ class StateFile:
             return None, [f"{self.path}: cannot read the review state ({exc.strerror}); "
                           "starting without it"]
         try:
-            return decode_state(json.loads(raw.decode("utf-8"))), []
+            return decode_state(parse_state_json(raw)), []
         except (ValueError, KeyError, TypeError) as exc:  # JSON, UTF-8, shape, verdict
-            return None, [self._move_aside(str(exc) or type(exc).__name__)]
+            why = " ".join((str(exc) or type(exc).__name__).split())[:200]
+            return None, [self._move_aside(why)]
 
     def _move_aside(self, why: str) -> str:
         stamp = time.strftime("%Y%m%dT%H%M%S")
@@ -529,7 +640,7 @@ def _content_from(data: Any, blobs: BlobStore) -> FileState | None:
     raw = blobs.get(_get(data, "sha", str))
     if raw is None:
         raise MissingBlob(str(data.get("sha")))
-    return FileState.from_bytes(raw, mode=_get(data, "mode", int))
+    return FileState.from_bytes(raw, mode=_get(data, "mode", int) & PERMISSION_BITS)
 
 
 def _bytes_from(sha: Any, blobs: BlobStore) -> bytes | None:
@@ -568,6 +679,20 @@ def decode_record(path: str, data: Mapping[str, Any], blobs: BlobStore
     return record, ""
 
 
+def orphaned_blobs(orphaned: Iterable[Mapping[str, Any]]) -> set[str]:
+    """Blobs that ignored path records under ``orphaned`` name: kept, never applied."""
+    out: set[str] = set()
+    for entry in orphaned:
+        record = entry.get("record")
+        if not isinstance(record, dict):
+            continue
+        for side in ("base", "ref"):
+            content = record.get(side)
+            if isinstance(content, dict) and _is_sha(content.get("sha")):
+                out.add(content["sha"])
+    return out
+
+
 def time_spent(log: Iterable[LogEntry]) -> dict[tuple[int, int], float]:
     """Seconds the reviewer spent per decided operation; a bulk step shares its time."""
     spent: dict[tuple[int, int], float] = {}
@@ -584,7 +709,7 @@ def time_spent(log: Iterable[LogEntry]) -> dict[tuple[int, int], float]:
 def read_time_spent(path: Path) -> dict[tuple[int, int], float]:
     """``time_spent`` of a saved review, read without side effects ({} if unreadable)."""
     try:
-        saved = decode_state(json.loads(path.read_bytes().decode("utf-8")))
+        saved = decode_state(parse_state_json(path.read_bytes()))
     except (OSError, ValueError, KeyError, TypeError):  # no timing is better than a crash
         return {}
     return time_spent(saved.log)
