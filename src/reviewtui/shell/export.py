@@ -16,7 +16,12 @@ from reviewtui.core.export import Accepted
 from reviewtui.shell.loader import load_session
 from reviewtui.shell.project import load_project
 from reviewtui.shell.review import Review
-from reviewtui.shell.state import decode_state, default_state_path, parse_state_json
+from reviewtui.shell.state import (
+    check_state_path,
+    decode_state,
+    default_state_path,
+    parse_state_json,
+)
 
 
 def accepted_from_review(review: Review) -> Accepted:
@@ -50,7 +55,8 @@ def load_accepted(session: str | Path, root: str | Path | None = None, *,
     the session directory's ``base/``, else an empty project.
     """
     loaded = load_session(session, format=format, root=root)
-    state_path = Path(state) if state is not None else default_state_path(loaded.file)
+    state_path = (check_state_path(Path(state)) if state is not None
+                  else default_state_path(loaded.file))
     if state is not None and not state_path.is_file():
         raise UsageError(f"no review state at {state_path}", source=str(loaded.file),
                          rule="no-state")

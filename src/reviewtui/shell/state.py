@@ -26,6 +26,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -33,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from reviewtui.core.engine.decisions import Decision, OpKey, Verdict
-from reviewtui.core.errors import DiskError
+from reviewtui.core.errors import DiskError, UsageError
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Operation, Session
 from reviewtui.core.rebase import OutsideLayer
 from reviewtui.core.tree import FileState
@@ -51,6 +52,35 @@ PERMISSION_BITS = 0o777  # no setuid, setgid or sticky bit ever comes from a sta
 
 def default_state_path(session_file: Path) -> Path:
     return session_file.with_name(session_file.name + ".review.json")
+
+
+def check_state_path(path: Path) -> Path:
+    """``path`` if it is a regular file or absent; anything else is a usage error.
+
+    A device, FIFO, socket, folder or symbolic link (to anything) at the state path would
+    be replaced by the first save (or hang the first read): refused before either.
+    """
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return path
+    except OSError as exc:
+        raise UsageError(f"cannot use as the review state: {exc.strerror}",
+                         source=str(path), rule="state-path") from None
+    if stat.S_ISLNK(info.st_mode):
+        kind = "a symbolic link"
+    elif stat.S_ISREG(info.st_mode):
+        return path
+    elif stat.S_ISDIR(info.st_mode):
+        kind = "a folder"
+    elif stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode):
+        kind = "a device"
+    elif stat.S_ISFIFO(info.st_mode):
+        kind = "a FIFO"
+    else:
+        kind = "not a regular file"
+    raise UsageError(f"the review state must be a regular file or not exist; this is {kind}",
+                     source=str(path), rule="state-path")
 
 
 def blob_dir_for(state_path: Path) -> Path:
@@ -495,6 +525,9 @@ class BlobStore:
         if sha in self._known:
             return sha
         if not (self.directory / sha).is_file():
+            if self.directory.is_symlink():
+                raise DiskError("the blob folder is a symbolic link: reviewtui will not "
+                                "write through it", source=str(self.directory), rule="state")
             self.directory.mkdir(parents=True, exist_ok=True)
             atomic_write(self.directory, sha, data, 0o600)
         self._known.add(sha)
@@ -535,6 +568,7 @@ class StateFile:
         self.blobs = BlobStore(blob_dir_for(path))
 
     def load(self) -> tuple[ReviewState | None, list[str]]:
+        check_state_path(self.path)  # a FIFO would hang the read, a device feed it
         try:
             raw = self.path.read_bytes()
         except FileNotFoundError:
@@ -581,6 +615,10 @@ class StateFile:
         except OSError as exc:
             raise DiskError(f"cannot create the folder for the review state: {exc.strerror}",
                             source=str(self.path), rule="state") from None
+        try:
+            check_state_path(self.path)  # again: the save replaces what is at the path
+        except UsageError as err:
+            raise DiskError(err.message, source=err.source, rule=err.rule) from None
         atomic_write(self.path.parent, self.path.name, data, 0o644)
 
 
