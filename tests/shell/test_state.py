@@ -97,8 +97,12 @@ def test_changed_session_is_reported_operation_by_operation(
             f"{session.with_name('s.md.review.json')}: ignored the saved record of app.py "
             "(the file on disk is not what this review left there); the file on disk is its "
             "original and stays as it is",
+            # With the disk as the original, the edit already on it no longer lands.
+            "turn 1, operation 1 (app.py, Edit 1): the saved accept is not found on the "
+            "files as they are now; it was taken back and the operation is pending again "
+            "(nothing of it was written)",
         ]
-        assert again.decisions == {(1, 0): Decision.accept()}
+        assert again.decisions == {}
         assert again.can_redo  # the undone decision followed its operation
         again.redo()
         assert again.decisions[(2, 2)] == Decision.accept()
@@ -109,14 +113,15 @@ def test_changed_session_is_reported_operation_by_operation(
     saved = json.loads(session.with_name("s.md.review.json").read_text())
     assert [(o["turn"], o["pos"], o["path"], o["edit"], o["verdict"], o["reason"])
             for o in saved["orphaned"] if "verdict" in o] == [
-        (1, 1, "app.py", 2, "accepted", "has different text in the session now")]
+        (1, 1, "app.py", 2, "accepted", "has different text in the session now"),
+        (1, 0, "app.py", 1, "accepted", "not found on the files as they are now")]
     (kept,) = [o for o in saved["orphaned"] if "record" in o]
     assert kept["path"] == "app.py"
     assert (blob_dir_for(session.with_name("s.md.review.json"))
             / kept["record"]["base"]["sha"]).read_bytes() == BASE
     with Review.open(session, root) as third:
         assert third.state_problems == []  # reported once; kept in the file
-        assert len(third.orphaned) == 2  # the decision and the ignored record
+        assert len(third.orphaned) == 3  # two decisions and the ignored record
 
 
 @pytest.mark.parametrize("content", [
@@ -157,9 +162,12 @@ def test_missing_original_content_is_reported(project: tuple[Path, Path]) -> Non
         if blob.read_bytes() == BASE:
             blob.unlink()
     with Review.open(session, root) as again:
-        (problem,) = again.state_problems
+        problem, taken_back = again.state_problems
         assert problem.startswith("app.py: the saved original content")
         assert problem.endswith("the file on disk is taken as its base")
+        # The disk (with the edit) is the base now: the accept no longer lands there.
+        assert taken_back.startswith("turn 1, operation 1 (app.py, Edit 1): the saved accept")
+        assert again.decisions == {(2, 0): Decision.accept()}
 
 
 def test_close_keeps_only_blobs_in_use(project: tuple[Path, Path]) -> None:

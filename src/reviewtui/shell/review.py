@@ -69,8 +69,14 @@ from reviewtui.core.engine import (
     Verdict,
     evaluate_session,
 )
+from reviewtui.core.engine.decisions import refusal_hint
 from reviewtui.core.engine.fileops import normalize_or_none
-from reviewtui.core.errors import DiskError, PathRefused, UsageError
+from reviewtui.core.errors import (
+    DecisionRefused,
+    DiskError,
+    PathRefused,
+    UsageError,
+)
 from reviewtui.core.model import ConsoleCommand, Operation, Session
 from reviewtui.core.outcome import Outcome, Status
 from reviewtui.core.rebase import (
@@ -97,6 +103,7 @@ from reviewtui.shell.state import (
     blobs_of,
     decode_record,
     default_state_path,
+    drop_in_force,
     encode_record,
     fold,
     orphaned_blobs,
@@ -337,8 +344,15 @@ class Review:
     def decide(self, key: OpKey, decision: Decision) -> ReplayReport:
         return self.decide_many([(key, decision)])
 
-    def decide_many(self, items: Iterable[tuple[OpKey, Decision]]) -> ReplayReport:
-        """Several decisions as one log entry (one save, one replay, one undo step)."""
+    def decide_many(self, items: Iterable[tuple[OpKey, Decision]], *,
+                    skip_unappliable: bool = False) -> ReplayReport:
+        """Several decisions as one log entry (one save, one replay, one undo step).
+
+        An accept is recorded only if the operation lands with it (as the workbench shows
+        it): accepting an ambiguous, not-found or refused operation raises
+        :class:`DecisionRefused` and records nothing, or with ``skip_unappliable`` (bulk
+        keys) leaves those operations out and lists them in the report's ``skipped``.
+        """
         with self._mutex:
             self._check_open()
             entries: list[DecisionItem] = []
@@ -348,14 +362,99 @@ class Review:
                     raise UsageError(f"no operation {key[1] + 1} in turn {key[0]}",
                                      source=str(self.loaded.file), rule="no-such-operation")
                 entries.append(DecisionItem.for_op(key, op, decision))
-                if decision.verdict in _ACCEPTING:
-                    self._consent_to_recreate(key)
+            skipped: list[OpKey] = []
+            while entries:
+                first = min(item.turn for item in entries)
+                now = self.clock()
+                self._log.append(LogEntry("decide", tuple(entries), seconds=now - self._since))
+                self._evaluate_from(first, draft=False)  # what the reviewer would see
+                unlanded = [item for item in entries if item.decision.verdict in _ACCEPTING
+                            and not self.result(item.key).landed]
+                if not unlanded:
+                    break
+                refusal = self._refusal(unlanded[0])  # the outcome with the accept
+                self._log.pop()
+                self._evaluate_from(first, draft=False)
+                if not skip_unappliable:
+                    raise refusal
+                skipped += [item.key for item in unlanded]
+                entries = [item for item in entries if item not in unlanded]
             if not entries:
-                return self._sync(ReplayReport())  # nothing new: where things stand
-            now = self.clock()
-            self._log.append(LogEntry("decide", tuple(entries), seconds=now - self._since))
+                report = self._sync(ReplayReport())  # nothing new: where things stand
+                report.skipped = skipped
+                return report
+            for item in entries:
+                if item.decision.verdict in _ACCEPTING:
+                    self._consent_to_recreate(item.key)
             self._since = now
-            return self._after_log_change(min(item.turn for item in entries))
+            report = self._after_log_change(min(item.turn for item in entries))
+            report.skipped = skipped
+            return report
+
+    def _refusal(self, item: DecisionItem) -> DecisionRefused:
+        outcome = self.result(item.key).outcome
+        return DecisionRefused(
+            item.key, str(outcome.status),
+            f"{item.describe()}: cannot accept an operation that is "
+            f"{str(outcome.status).replace('_', ' ')} - {refusal_hint(outcome.status)}; "
+            "nothing was recorded")
+
+    def _evaluate_from(self, from_turn: int, *, draft: bool = True) -> None:
+        self._folded = fold(self._log)
+        decisions = self._folded.decisions()
+        for run in (self.display, self.draft) if draft else (self.display,):
+            run.decisions = dict(decisions)
+            run.evaluate(from_turn=from_turn)
+
+    def _stale_accepts(self) -> list[OpKey]:
+        """Accepts in force whose operation does not land (files deleted outside aside)."""
+        def deleted(key: OpKey) -> bool:  # the DELETED conflict's business: it stays
+            path = _op_path(self.result(key))
+            record = self._records.get(path) if path else None
+            return record is not None and record.deleted
+
+        return sorted(key for key, decision in self._folded.decisions().items()
+                      if decision.verdict in _ACCEPTING and key in self._ops
+                      and not self.result(key).landed and not deleted(key))
+
+    def _drop_unlanded_saved(self) -> None:
+        """Reopened: saved accepts that do not land on the files as they are go back to
+        pending (kept under ``orphaned``, reported), so they never land elsewhere later."""
+        while stale := self._stale_accepts():
+            statuses = {key: self.result(key).outcome.status for key in stale}
+            self._log, dropped = drop_in_force(self._log, set(stale))
+            self._dirty = True
+            self._evaluate_from(stale[0][0])
+            for item in dropped:
+                if item.key not in statuses:
+                    continue
+                status = str(statuses.pop(item.key)).replace("_", " ")
+                why = f"{status} on the files as they are now"
+                self.orphaned.append({**item.to_json(), "reason": why})
+                self.state_problems.append(
+                    f"{item.describe()}: the saved accept is {why}; it was taken back and the "
+                    "operation is pending again (nothing of it was written)")
+
+    def _revert_unlanded(self, report: ReplayReport, why: str) -> None:
+        """Accepts that no longer land (the file changed under them) go back to pending.
+
+        Left accepted, such an operation would land wherever a later change lets it (a
+        second match turning unique), where the reviewer never chose: it reverts to
+        pending, with a notice in the report, as one log entry (undo brings it back).
+        """
+        while stale := self._stale_accepts():
+            statuses = {key: self.result(key).outcome.status for key in stale}
+            self._log.append(LogEntry("decide", tuple(
+                DecisionItem.for_op(key, self._ops[key], Decision()) for key in stale)))
+            self._dirty = True
+            self._evaluate_from(stale[0][0])
+            for key in stale:
+                item = DecisionItem.for_op(key, self._ops[key], Decision())
+                status = str(statuses[key]).replace("_", " ")
+                notice = (f"{item.describe()}: {status} {why}; its accept was taken back "
+                          "and it is pending again (nothing of it was written)")
+                report.reverted.append((key, notice))
+                report.note(_op_path(self.result(key)) or item.path, notice)
 
     def time_spent(self) -> dict[OpKey, float]:
         """Seconds the reviewer spent on each decided operation (a bulk step is shared)."""
@@ -468,6 +567,7 @@ class Review:
                 elif self._set_base(path, disk):
                     report.refreshed.append(path)
             self._evaluate_all()
+            self._revert_unlanded(report, "after an outside change")
             return self._sync(report)
 
     # -- internals: evaluation ----------------------------------------------------------
@@ -481,11 +581,7 @@ class Review:
 
     def _after_log_change(self, from_turn: int) -> ReplayReport:
         self._dirty = True
-        self._folded = fold(self._log)
-        decisions = self._folded.decisions()
-        for run in (self.display, self.draft):
-            run.decisions = dict(decisions)
-            run.evaluate(from_turn=from_turn)
+        self._evaluate_from(from_turn)
         return self._sync(ReplayReport())
 
     def _check_open(self) -> None:
@@ -892,6 +988,7 @@ class Review:
         self._evaluate_all()
         report = ReplayReport()
         self._reconcile(report)
+        self._drop_unlanded_saved()
         self._sync(report)
 
     def _load_saved(self, saved: ReviewState) -> None:

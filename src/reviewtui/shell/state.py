@@ -500,13 +500,34 @@ def reconcile_log(log: Sequence[LogEntry], session: Session, state_file: Path
         checked.append(replace(entry, items=items))
     if not changed:
         return list(log), orphaned, problems
-    folded = fold(checked)
+    return _canonical(fold(checked)), orphaned, problems
+
+
+def _canonical(folded: Folded) -> list[LogEntry]:
+    """A log that folds to ``folded``: what is in force, then the undone steps undone."""
     canonical = [e for e in folded.applied if e.items]
     undone = [e for e in folded.undone if e.items]
     canonical += list(reversed(undone)) + [LogEntry("undo")] * len(undone)
     if folded.pin is not None:
         canonical.append(LogEntry("restore", checkpoint=folded.pin))
-    return canonical, orphaned, problems
+    return canonical
+
+
+def drop_in_force(log: Sequence[LogEntry], keys: set[OpKey]
+                  ) -> tuple[list[LogEntry], list[DecisionItem]]:
+    """The log without the decisions in force for ``keys`` (undo / redo steps kept).
+
+    Returns the rewritten log and the items taken out (for the ``orphaned`` list).
+    """
+    folded = fold(log)
+    dropped: list[DecisionItem] = []
+    applied: list[LogEntry] = []
+    for entry in folded.applied:
+        kept = tuple(item for item in entry.items if item.key not in keys)
+        dropped += [item for item in entry.items if item.key in keys]
+        applied.append(replace(entry, items=kept))
+    folded.applied = applied
+    return _canonical(folded), dropped
 
 
 # --- the files -----------------------------------------------------------------------
