@@ -387,7 +387,10 @@ class Review:
                 if item.decision.verdict in _ACCEPTING:
                     self._consent_to_recreate(item.key)
             self._since = now
-            report = self._after_log_change(min(item.turn for item in entries))
+            # The display already holds these decisions (evaluated above): the draft only.
+            self._dirty = True
+            self._evaluate_from(min(item.turn for item in entries), display=False)
+            report = self._sync(ReplayReport())
             report.skipped = skipped
             return report
 
@@ -399,10 +402,12 @@ class Review:
             f"{str(outcome.status).replace('_', ' ')} - {refusal_hint(outcome.status)}; "
             "nothing was recorded")
 
-    def _evaluate_from(self, from_turn: int, *, draft: bool = True) -> None:
+    def _evaluate_from(self, from_turn: int, *, display: bool = True,
+                       draft: bool = True) -> None:
         self._folded = fold(self._log)
         decisions = self._folded.decisions()
-        for run in (self.display, self.draft) if draft else (self.display,):
+        runs = [run for run, wanted in ((self.display, display), (self.draft, draft)) if wanted]
+        for run in runs:
             run.decisions = dict(decisions)
             run.evaluate(from_turn=from_turn)
 
