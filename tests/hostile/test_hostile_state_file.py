@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 from hostile_statekit import accept_entry, forge_state, put_blob, write_markdown_session
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from reviewtui.core.tree import FileState
 from reviewtui.shell.review import Review
@@ -152,3 +154,43 @@ def test_a_malformed_state_is_moved_aside_with_one_line(arena: Any, text: str) -
     assert aside.read_text() == text
     assert (arena.root / "a.txt").read_text() == "a\n"
     assert stat.S_IMODE((arena.root / "a.txt").stat().st_mode) & 0o7000 == 0
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=True) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
+                                                                 max_size=4),
+    max_leaves=20)
+_FIELDS = st.sampled_from(["log", "paths", "ui", "orphaned", "root", "session", "version"])
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(field=_FIELDS, value=_JSON, item=_JSON)
+def test_any_json_in_a_state_file_loads_or_is_moved_aside(
+    tmp_path: Path, field: str, value: Any, item: Any
+) -> None:
+    """Whatever a field holds, loading never raises, and a refusal is one line."""
+    doc: dict[str, Any] = {"format": "reviewtui-review-state", "version": 1,
+                           "session": {"sha256": ""},
+                           "log": [{"kind": "decide", "items": [item]}]}
+    doc[field] = value
+    state = tmp_path / "fuzz.review.json"
+    state.write_text(json.dumps(doc))
+    loaded, problems = StateFile(state).load()
+    if loaded is None:
+        (problem,) = problems
+        assert "\n" not in problem
+        assert "moved aside" in problem
+        for aside in tmp_path.glob("fuzz.review.json.corrupt-*"):
+            aside.unlink()
+    else:
+        assert problems == []
+        for entry in loaded.log:
+            for decided in entry.items:
+                assert 0 <= decided.turn < 2**31
+                assert 0 <= decided.pos < 2**31
+        for record in loaded.paths.values():
+            base = record.get("base")
+            assert base is None or 0 <= base["mode"] <= 0o7777

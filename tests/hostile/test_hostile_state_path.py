@@ -106,3 +106,14 @@ def test_a_regular_or_absent_state_is_fine(arena: Any) -> None:
     assert check_state_path(absent) == absent
     with pytest.raises(UsageError, match="this is a folder"):
         check_state_path(arena.work)
+
+
+def test_a_shipped_default_state_that_is_a_link_is_refused(arena: Any) -> None:
+    from reviewtui.shell.review import Review
+
+    (arena.root / "a.txt").write_text("a\n")
+    session = write_markdown_session(arena.work / "s.md", [[("a.txt", "a", "b")]])
+    session.with_name("s.md.review.json").symlink_to(arena.canary)
+    with pytest.raises(UsageError, match="this is a symbolic link"):
+        Review.open(session, arena.root)
+    assert (arena.root / "a.txt").read_text() == "a\n"
