@@ -31,7 +31,7 @@ from reviewtui.shell.loader import LoadedSession, load_session, read_text
 from reviewtui.shell.project import load_project
 from reviewtui.shell.replay import ReplayReport
 from reviewtui.shell.review import Review
-from reviewtui.shell.state import default_state_path
+from reviewtui.shell.state import check_state_path, default_state_path
 
 DEMO_SESSION = Path(__file__).resolve().parents[3] / "sample_sessions" / "workshop-tour"
 
@@ -134,7 +134,7 @@ def apply(args: argparse.Namespace) -> int:
     else:
         raise UsageError("no --root given and the session has no base/ folder to copy",
                          rule="root")
-    state = Path(args.state) if args.state else None
+    state = check_state_path(Path(args.state)) if args.state else None
     # The workbench's replay path: content guard, atomic writes, the same messages.
     with Review.open(args.session, root, state_path=state, persist=state is not None,
                      format=_format(args)) as review:
@@ -195,7 +195,8 @@ def _without_syntax_errors(review: Review,
 
 def restore(args: argparse.Namespace) -> int:
     loaded = load_session(args.session, format=_format(args), root=args.root)
-    state = Path(args.state) if args.state else default_state_path(loaded.file)
+    state = (check_state_path(Path(args.state)) if args.state
+             else default_state_path(loaded.file))
     if not state.is_file():
         raise UsageError(f"no review state at {state}: restore needs the decisions and "
                          "original contents a review saved (review the session in the "
@@ -241,7 +242,7 @@ def open_workbench(args: argparse.Namespace) -> int:
     from reviewtui.ui.app import ReviewApp
 
     root = Path(args.root) if args.root else None
-    state = Path(args.state) if args.state else None
+    state = check_state_path(Path(args.state)) if args.state else None
     review = Review.open(args.session, root, dry_run=args.dry_run, state_path=state,
                          format=_format(args))
     try:

@@ -78,3 +78,17 @@ class LockedError(ReviewtuiError):
 
 class WatchError(ReviewtuiError):
     """Watching the project root failed (it was removed, or too many files to watch)."""
+
+
+class DecisionRefused(ReviewtuiError):
+    """A decision that cannot apply: accepting an operation whose outcome cannot land.
+
+    Accepting an ambiguous, not-found or refused operation (or a near match without
+    forcing it) would record a decision that writes nothing now and could land somewhere
+    the reviewer never saw later, so it is not recorded. ``key`` is (turn, position).
+    """
+
+    def __init__(self, key: tuple[int, int], status: str, message: str) -> None:
+        self.key = key
+        self.status = status
+        super().__init__(message, rule="cannot-accept")

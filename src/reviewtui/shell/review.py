@@ -68,8 +68,15 @@ from reviewtui.core.engine import (
     Verdict,
     evaluate_session,
 )
+from reviewtui.core.engine.decisions import refusal_hint
 from reviewtui.core.engine.fileops import normalize_or_none
-from reviewtui.core.errors import DiskChanged, DiskError, PathRefused, UsageError
+from reviewtui.core.errors import (
+    DecisionRefused,
+    DiskChanged,
+    DiskError,
+    PathRefused,
+    UsageError,
+)
 from reviewtui.core.model import ConsoleCommand, Operation, Session
 from reviewtui.core.outcome import Outcome, Status
 from reviewtui.core.paths import link_on_path
@@ -105,8 +112,10 @@ from reviewtui.shell.state import (
     blobs_of,
     decode_record,
     default_state_path,
+    drop_in_force,
     encode_record,
     fold,
+    orphaned_blobs,
     reconcile_log,
     time_spent,
 )
@@ -185,6 +194,7 @@ class Review:
         self._lock = lock
         self._mutex = threading.RLock()
         self._records: dict[str, PathRecord] = {}
+        self._saved_paths: dict[str, dict[str, Any]] = {}  # as read from the state file
         self._log: list[LogEntry] = []
         # The reviewer's time per decision: from their previous step (or opening) to it.
         self.clock: Callable[[], float] = time.monotonic
@@ -268,6 +278,7 @@ class Review:
                 if self._state_file is not None and not self._state_file.read_only:
                     self._save(final=True)
                     keep = {sha for rec in self._records.values() for sha, _ in blobs_of(rec)}
+                    keep |= orphaned_blobs(self.orphaned)
                     self._state_file.blobs.collect(keep)
             finally:
                 if self._lock is not None:
@@ -348,8 +359,15 @@ class Review:
     def decide(self, key: OpKey, decision: Decision) -> ReplayReport:
         return self.decide_many([(key, decision)])
 
-    def decide_many(self, items: Iterable[tuple[OpKey, Decision]]) -> ReplayReport:
-        """Several decisions as one log entry (one save, one replay, one undo step)."""
+    def decide_many(self, items: Iterable[tuple[OpKey, Decision]], *,
+                    skip_unappliable: bool = False) -> ReplayReport:
+        """Several decisions as one log entry (one save, one replay, one undo step).
+
+        An accept is recorded only if the operation lands with it (as the workbench shows
+        it): accepting an ambiguous, not-found or refused operation raises
+        :class:`DecisionRefused` and records nothing, or with ``skip_unappliable`` (bulk
+        keys) leaves those operations out and lists them in the report's ``skipped``.
+        """
         with self._mutex:
             self._check_open()
             entries: list[DecisionItem] = []
@@ -359,14 +377,104 @@ class Review:
                     raise UsageError(f"no operation {key[1] + 1} in turn {key[0]}",
                                      source=str(self.loaded.file), rule="no-such-operation")
                 entries.append(DecisionItem.for_op(key, op, decision))
-                if decision.verdict in _ACCEPTING:
-                    self._consent_to_recreate(key)
+            skipped: list[OpKey] = []
+            while entries:
+                first = min(item.turn for item in entries)
+                now = self.clock()
+                self._log.append(LogEntry("decide", tuple(entries), seconds=now - self._since))
+                self._evaluate_from(first, draft=False)  # what the reviewer would see
+                unlanded = [item for item in entries if item.decision.verdict in _ACCEPTING
+                            and not self.result(item.key).landed]
+                if not unlanded:
+                    break
+                refusal = self._refusal(unlanded[0])  # the outcome with the accept
+                self._log.pop()
+                self._evaluate_from(first, draft=False)
+                if not skip_unappliable:
+                    raise refusal
+                skipped += [item.key for item in unlanded]
+                entries = [item for item in entries if item not in unlanded]
             if not entries:
-                return self._sync(ReplayReport())  # nothing new: where things stand
-            now = self.clock()
-            self._log.append(LogEntry("decide", tuple(entries), seconds=now - self._since))
+                report = self._sync(ReplayReport())  # nothing new: where things stand
+                report.skipped = skipped
+                return report
+            for item in entries:
+                if item.decision.verdict in _ACCEPTING:
+                    self._consent_to_recreate(item.key)
             self._since = now
-            return self._after_log_change(min(item.turn for item in entries))
+            # The display already holds these decisions (evaluated above): the draft only.
+            self._dirty = True
+            self._evaluate_from(min(item.turn for item in entries), display=False)
+            report = self._sync(ReplayReport())
+            report.skipped = skipped
+            return report
+
+    def _refusal(self, item: DecisionItem) -> DecisionRefused:
+        outcome = self.result(item.key).outcome
+        return DecisionRefused(
+            item.key, str(outcome.status),
+            f"{item.describe()}: cannot accept an operation that is "
+            f"{str(outcome.status).replace('_', ' ')} - {refusal_hint(outcome.status)}; "
+            "nothing was recorded")
+
+    def _evaluate_from(self, from_turn: int, *, display: bool = True,
+                       draft: bool = True) -> None:
+        self._folded = fold(self._log)
+        decisions = self._folded.decisions()
+        runs = [run for run, wanted in ((self.display, display), (self.draft, draft)) if wanted]
+        for run in runs:
+            run.decisions = dict(decisions)
+            run.evaluate(from_turn=from_turn)
+
+    def _stale_accepts(self) -> list[OpKey]:
+        """Accepts in force whose operation does not land (files deleted outside aside)."""
+        def deleted(key: OpKey) -> bool:  # the DELETED conflict's business: it stays
+            path = _op_path(self.result(key))
+            record = self._records.get(path) if path else None
+            return record is not None and record.deleted
+
+        return sorted(key for key, decision in self._folded.decisions().items()
+                      if decision.verdict in _ACCEPTING and key in self._ops
+                      and not self.result(key).landed and not deleted(key))
+
+    def _drop_unlanded_saved(self) -> None:
+        """Reopened: saved accepts that do not land on the files as they are go back to
+        pending (kept under ``orphaned``, reported), so they never land elsewhere later."""
+        while stale := self._stale_accepts():
+            statuses = {key: self.result(key).outcome.status for key in stale}
+            self._log, dropped = drop_in_force(self._log, set(stale))
+            self._dirty = True
+            self._evaluate_from(stale[0][0])
+            for item in dropped:
+                if item.key not in statuses:
+                    continue
+                status = str(statuses.pop(item.key)).replace("_", " ")
+                why = f"{status} on the files as they are now"
+                self.orphaned.append({**item.to_json(), "reason": why})
+                self.state_problems.append(
+                    f"{item.describe()}: the saved accept is {why}; it was taken back and the "
+                    "operation is pending again (nothing of it was written)")
+
+    def _revert_unlanded(self, report: ReplayReport, why: str) -> None:
+        """Accepts that no longer land (the file changed under them) go back to pending.
+
+        Left accepted, such an operation would land wherever a later change lets it (a
+        second match turning unique), where the reviewer never chose: it reverts to
+        pending, with a notice in the report, as one log entry (undo brings it back).
+        """
+        while stale := self._stale_accepts():
+            statuses = {key: self.result(key).outcome.status for key in stale}
+            self._log.append(LogEntry("decide", tuple(
+                DecisionItem.for_op(key, self._ops[key], Decision()) for key in stale)))
+            self._dirty = True
+            self._evaluate_from(stale[0][0])
+            for key in stale:
+                item = DecisionItem.for_op(key, self._ops[key], Decision())
+                status = str(statuses[key]).replace("_", " ")
+                notice = (f"{item.describe()}: {status} {why}; its accept was taken back "
+                          "and it is pending again (nothing of it was written)")
+                report.reverted.append((key, notice))
+                report.note(_op_path(self.result(key)) or item.path, notice)
 
     def time_spent(self) -> dict[OpKey, float]:
         """Seconds the reviewer spent on each decided operation (a bulk step is shared)."""
@@ -486,6 +594,7 @@ class Review:
                 elif self._set_base(path, disk):
                     report.refreshed.append(path)
             self._evaluate_all()
+            self._revert_unlanded(report, "after an outside change")
             return self._sync(report)
 
     def _relink(self, paths: Iterable[str]) -> bool:
@@ -516,11 +625,7 @@ class Review:
 
     def _after_log_change(self, from_turn: int) -> ReplayReport:
         self._dirty = True
-        self._folded = fold(self._log)
-        decisions = self._folded.decisions()
-        for run in (self.display, self.draft):
-            run.decisions = dict(decisions)
-            run.evaluate(from_turn=from_turn)
+        self._evaluate_from(from_turn)
         return self._sync(ReplayReport())
 
     def _check_open(self) -> None:
@@ -972,6 +1077,7 @@ class Review:
         self._evaluate_all()
         report = ReplayReport()
         self._reconcile(report)
+        self._drop_unlanded_saved()
         self._sync(report)
 
     def _load_saved(self, saved: ReviewState) -> None:
@@ -990,6 +1096,7 @@ class Review:
         self.orphaned = [*saved.orphaned, *orphaned]
         self.ui_state = dict(saved.ui)
         changes: dict[str, FileState | None] = {}
+        self._saved_paths = saved.paths
         for rel, data in saved.paths.items():
             if normalize_or_none(rel) != rel:
                 self.state_problems.append(f"{path}: ignored the unsafe path {rel!r}")
@@ -1002,8 +1109,112 @@ class Review:
             changes[rel] = record.base
         self.base = self.base.apply(changes)
 
+    def _op_paths(self) -> set[str]:
+        """Every path an operation of the session names or changes (either run)."""
+        paths: set[str] = set()
+        for run in (self.display, self.draft):
+            paths.update(self.base.diff(run.states[-1].tree))
+            for turn in run.turns:
+                for result in turn.results:
+                    named = _op_path(result)
+                    if named:
+                        paths.add(named)
+                    changes = result.outcome.extra.get("changes", ())  # (old, new) pairs
+                    for change in changes if isinstance(changes, tuple) else ():
+                        named_paths = (normalize_or_none(x) for x in change
+                                       if isinstance(x, str))
+                        paths.update(p for p in named_paths if p)
+        return paths
+
+    def _previous_target(self) -> Tree:
+        """The disk the review wanted one log entry ago (a crash between save and write)."""
+        folded = fold(self._log[:-1])
+        run = evaluate_session(self.session, self.base, rules=self.rules,
+                               policy=Policy.decided_only(), decisions=folded.decisions())
+        states = run.states
+        pin = folded.pin
+        return states[-1].tree if pin is None or pin >= len(states) else states[pin].tree
+
+    def _saved_record_fits(self, path: str, record: PathRecord, disk: FileState | None,
+                           targets: Callable[[], list[FileState | None]]) -> bool:
+        """Whether the disk is what this review could have left at ``path``.
+
+        The disk must hold the saved original, or what the draft wanted at the last or the
+        previous log entry (with the saved outside layer on top, if any); or, changed while
+        closed, what the review had on disk must be one of those. Anything else means the
+        record was not made by this review over this disk: it must not be replayed.
+        """
+        data = disk.data if disk is not None else None
+
+        def content(state: FileState | None) -> bytes | None:
+            return state.data if state is not None else None
+
+        if _same(disk, record.base):
+            return True
+        wanted = [content(state) for state in targets()]
+        if data in wanted:
+            return True
+        layer = record.layer
+        if layer is not None:
+            if data == layer.theirs and layer.ours in wanted:
+                return True
+            for want in wanted:
+                applied = apply_layer(layer, want)
+                if applied.ok and applied.data == data:
+                    return True
+        if _digest(disk) == record.saved_seen:
+            return False  # "as left", yet nothing this review wrote
+        # Changed while closed: _reconcile takes the disk as the new base (fine) unless it
+        # keeps the change as a layer over what the review had written; that must be ours.
+        if record.saved_seen is None and record.base is not None:
+            return content(record.ref) in wanted
+        if record.saved_seen != _digest(record.base) and record.ref is not None:
+            return content(record.ref) in wanted
+        return True
+
+    def _drop_unfit_records(self) -> None:
+        """Saved path records the session and the disk do not explain: reported, ignored."""
+        touched: set[str] | None = None
+        previous: list[Tree] = []  # computed once, only when some record needs it
+        dropped = False
+        for path, record in sorted(self._records.items()):
+            if not record.from_state:
+                continue
+            try:
+                disk = self._read(path)
+            except DiskError:
+                continue  # _reconcile makes it a conflict: nothing is written there
+            if isinstance(disk, _Directory):
+                continue
+            if touched is None:
+                touched = self._op_paths()
+
+            def targets(path: str = path) -> list[FileState | None]:
+                if not previous:
+                    previous.append(self._previous_target())
+                return [self._target().get(path), previous[0].get(path)]
+
+            if path not in touched:
+                why = "no operation of the session touches it"
+            elif not self._saved_record_fits(path, record, disk, targets):
+                why = "the file on disk is not what this review left there"
+            else:
+                continue
+            del self._records[path]
+            self._set_base(path, disk)
+            dropped = True
+            # Kept in the file (never applied), so an original it names is not lost.
+            self.orphaned.append({"path": path, "reason": why,
+                                  "record": self._saved_paths.get(path)})
+            where = self._state_file.path if self._state_file is not None else "state"
+            self.state_problems.append(f"{where}: ignored the saved record of {path} ({why}); "
+                                       "the file on disk is its original and stays as it is")
+        if dropped:
+            self._evaluate_all()
+
     def _reconcile(self, report: ReplayReport) -> None:
         """Reopened: tell our own finished or unfinished writes from outside changes."""
+        self._drop_unfit_records()
         tree = self._target()
         for path, record in sorted(self._records.items()):
             if not record.from_state:

@@ -14,7 +14,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import overload
 
-from reviewtui.core.engine.decisions import PENDING, Decision, OpKey, Policy, Verdict
+from reviewtui.core.engine.decisions import (
+    PENDING,
+    Decision,
+    OpKey,
+    Policy,
+    Verdict,
+    accept_lands,
+)
 from reviewtui.core.engine.fileops import (
     FileContext,
     Proposal,
@@ -244,7 +251,7 @@ class SessionRun:
 
     def _lands(self, outcome: Outcome, decision: Decision) -> bool:
         if decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED):
-            return outcome.status is Status.APPLIED or (decision.force and outcome.forceable)
+            return accept_lands(decision, outcome.status, outcome.forceable)
         return outcome.status in self.policy.pending_joins
 
     def _history(self, path: str, current: Tree) -> Sequence[Sequence[str]]:

@@ -20,6 +20,7 @@ from textual.widgets import Footer, OptionList
 
 from reviewtui.core.engine import Decision, OpKey, OpResult, file_text_for
 from reviewtui.core.engine.opstate import OpState, op_state
+from reviewtui.core.errors import DecisionRefused
 from reviewtui.core.lint.findings import Finding
 from reviewtui.core.lint.rules import lint_session
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Turn
@@ -381,12 +382,30 @@ class MainScreen(Screen[None]):
 
     # -- decisions -----------------------------------------------------------------
     def decide(self, decision: Decision, keys: list[OpKey] | None = None) -> None:
+        """Record ``decision`` for the current operation, or for ``keys`` (bulk keys).
+
+        An accept that cannot apply (ambiguous, not found, refused) is not recorded: the
+        reviewer is told why; bulk keys skip such operations and say how many.
+        """
         result = self.current()
         if result is None:
             return
+        skipped = 0
         for key in keys or [result.key]:
-            report = self.review.decide(key, decision)
+            try:
+                report = self.review.decide(key, decision)
+            except DecisionRefused as err:
+                if keys is None:
+                    self.notify(str(err), severity="warning", markup=False)
+                    self.refresh_after_decision()
+                    return
+                skipped += 1
+                continue
             self._report(report)
+        if skipped:
+            self.notify(f"{skipped} operation(s) left pending: an accept cannot apply to "
+                        "them (ambiguous, not found or refused)", severity="warning",
+                        markup=False)
         self.refresh_after_decision()
         self.move_to_next_undecided()
 
@@ -398,6 +417,8 @@ class MainScreen(Screen[None]):
                         "there", severity="warning", markup=False)
         if rebased:
             self.notify(f"rebased over an outside change: {', '.join(rebased)}", markup=False)
+        for _key, notice in getattr(report, "reverted", ()):
+            self.notify(notice, severity="warning", markup=False)
 
     def refresh_after_decision(self) -> None:
         self._recompute_states()
