@@ -20,6 +20,7 @@ from disk_threat_kit import Arena, Command, Edit, Full, Op, files_under, make_fi
 
 from reviewtui.cli import main
 from reviewtui.core.engine import Decision
+from reviewtui.core.errors import DecisionRefused
 from reviewtui.core.outcome import Status
 from reviewtui.shell.review import Review
 
@@ -138,8 +139,9 @@ def test_a_link_made_during_the_review_is_known_to_the_engine(arena: Arena) -> N
         review.outside_changed(["lib"])  # what the watcher reports
         outcome = review.outcome((1, 0))
         assert (outcome.status, outcome.rule) == (Status.REFUSED, "symlink")
-        report = review.decide((1, 0), Decision.accept())
-        assert report.removed == []
+        with pytest.raises(DecisionRefused):  # an accept of a refusal is never recorded
+            review.decide((1, 0), Decision.accept())
+        assert review.decisions == {}
         assert (arena.root / "notes.txt").read_bytes() == NOTES
         (arena.root / "lib").unlink()
         review.outside_changed(["lib"])

@@ -38,7 +38,7 @@ from reviewtui.core.errors import DiskError, UsageError
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Operation, Session
 from reviewtui.core.rebase import OutsideLayer
 from reviewtui.core.tree import FileState
-from reviewtui.shell.disk import TEMP_SUFFIX, atomic_write
+from reviewtui.shell.disk import TEMP_SUFFIX, atomic_write, is_temp_name
 
 STATE_FORMAT = "reviewtui-review-state"
 STATE_VERSION = 1
@@ -620,11 +620,15 @@ class StateFile:
 
     def remove_leftovers(self) -> None:
         """Temp files of saves (and blob writes) that a killed process left behind."""
+        # Only names reviewtui's own writer makes (self-checking): a user's file that merely
+        # ends in the same suffix is never touched.
         pattern = f".{self.path.name}.*{TEMP_SUFFIX}"
         leftovers = list(self.path.parent.glob(pattern))
         if self.blobs.directory.is_dir():
             leftovers += self.blobs.directory.glob(f"*{TEMP_SUFFIX}")
         for leftover in leftovers:
+            if not is_temp_name(leftover.name):
+                continue
             with contextlib.suppress(OSError):
                 leftover.unlink()
 
