@@ -95,7 +95,7 @@ def _summary(run: SessionRun, findings: list) -> str:  # type: ignore[type-arg]
 
 def lint(args: argparse.Namespace) -> int:
     path = Path(args.file)
-    reply = parse_reply_text(read_text(path))
+    reply = parse_reply_text(read_text(path, "reply file"))
     findings = lint_reply(reply)
     if args.json:
         doc = {"file": str(path), "findings": [f.to_json() for f in findings]}

@@ -8,13 +8,13 @@ it is what ``reviewtui apply --yes`` would write: every operation that applies.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from reviewtui.core.engine import Policy, evaluate_session
-from reviewtui.core.errors import UsageError
+from reviewtui.core.errors import InputLimitError, UsageError
 from reviewtui.core.export import Accepted
-from reviewtui.shell.loader import load_session
+from reviewtui.core.limits import load_json
+from reviewtui.shell.loader import load_session, read_input
 from reviewtui.shell.project import load_project
 from reviewtui.shell.review import Review
 from reviewtui.shell.state import decode_state, default_state_path
@@ -33,7 +33,10 @@ def _saved_root(state: Path) -> Path | None:
     instead of being moved aside, as opening a review would do.
     """
     try:
-        saved = decode_state(json.loads(state.read_bytes().decode("utf-8")))
+        saved = decode_state(load_json(read_input(state, "review state").decode("utf-8"),
+                                       source=str(state)))
+    except InputLimitError:
+        raise
     except (OSError, ValueError, KeyError, TypeError) as exc:  # ValueError: a bad format too
         raise UsageError(f"cannot read the review state: {exc}", source=str(state),
                          rule="state") from None

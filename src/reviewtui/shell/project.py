@@ -34,7 +34,7 @@ def load_config(*candidates: Path | None) -> ProjectConfig:
             continue
         file = directory / CONFIG_NAME
         if file.is_file():
-            return parse_config(read_text(file), str(file))
+            return parse_config(read_text(file, "config file"), str(file))
     return ProjectConfig()
 
 

@@ -33,11 +33,13 @@ from pathlib import Path
 from typing import Any
 
 from reviewtui.core.engine.decisions import Decision, OpKey, Verdict
-from reviewtui.core.errors import DiskError
+from reviewtui.core.errors import DiskError, InputLimitError
+from reviewtui.core.limits import load_json
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Operation, Session
 from reviewtui.core.rebase import OutsideLayer
 from reviewtui.core.tree import FileState
 from reviewtui.shell.disk import TEMP_SUFFIX, atomic_write
+from reviewtui.shell.loader import read_input
 
 STATE_FORMAT = "reviewtui-review-state"
 STATE_VERSION = 1
@@ -425,15 +427,19 @@ class StateFile:
         self.blobs = BlobStore(blob_dir_for(path))
 
     def load(self) -> tuple[ReviewState | None, list[str]]:
+        """The saved state and problems to show; raises only for a file over the size limit
+        (InputLimitError: it may well be sound, so it is neither moved aside nor replaced)."""
         try:
-            raw = self.path.read_bytes()
+            raw = read_input(self.path, "review state")
         except FileNotFoundError:
             return None, []
         except OSError as exc:
             return None, [f"{self.path}: cannot read the review state ({exc.strerror}); "
                           "starting without it"]
         try:
-            return decode_state(json.loads(raw.decode("utf-8"))), []
+            return decode_state(load_json(raw.decode("utf-8"), source=str(self.path))), []
+        except InputLimitError as exc:  # nested too deep, a giant number: corrupt as well
+            return None, [self._move_aside(f"line {exc.line}: {exc.message} [{exc.rule}]")]
         except (ValueError, KeyError, TypeError) as exc:  # JSON, UTF-8, shape, verdict
             return None, [self._move_aside(str(exc) or type(exc).__name__)]
 
@@ -584,7 +590,8 @@ def time_spent(log: Iterable[LogEntry]) -> dict[tuple[int, int], float]:
 def read_time_spent(path: Path) -> dict[tuple[int, int], float]:
     """``time_spent`` of a saved review, read without side effects ({} if unreadable)."""
     try:
-        saved = decode_state(json.loads(path.read_bytes().decode("utf-8")))
-    except (OSError, ValueError, KeyError, TypeError):  # no timing is better than a crash
+        saved = decode_state(load_json(read_input(path, "review state").decode("utf-8")))
+    # No timing is better than a crash.
+    except (OSError, ValueError, KeyError, TypeError, InputLimitError):
         return {}
     return time_spent(saved.log)

@@ -20,7 +20,6 @@ Shell commands that may change files are noted (``claude-shell``), not replayed.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from typing import Any
 
 from reviewtui.core.engine.placement import split_text
 from reviewtui.core.importers.common import format_error, problem, relative_path, reply_from_ops
+from reviewtui.core.limits import load_json
 from reviewtui.core.model import Edit, FullFile, Operation, ParseProblem, Session, Span, Turn
 from reviewtui.core.protocol.reply import split_lines
 
@@ -75,7 +75,7 @@ def looks_like_claude(text: str) -> bool:
         if seen > 5:
             break
         try:
-            item = json.loads(line)
+            item = load_json(line)
         except ValueError:
             continue
         if isinstance(item, dict) and item.get("type") in _TYPES and (
@@ -95,7 +95,7 @@ def import_claude(text: str, source: str, *, root: str | None = None) -> Session
         if not raw.strip():
             continue
         try:
-            item = json.loads(raw)
+            item = load_json(raw, source=source, first_line=lineno)
         except ValueError as exc:
             note = problem(BAD_LINE, f"not a JSON object ({exc}); the line is skipped", lineno,
                            severity="warning")
