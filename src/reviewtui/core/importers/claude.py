@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from reviewtui.core.engine.placement import split_text
+from reviewtui.core.errors import InputLimitError
 from reviewtui.core.importers.common import format_error, problem, relative_path, reply_from_ops
 from reviewtui.core.limits import load_json
 from reviewtui.core.model import Edit, FullFile, Operation, ParseProblem, Session, Span, Turn
@@ -76,7 +77,7 @@ def looks_like_claude(text: str) -> bool:
             break
         try:
             item = load_json(line)
-        except ValueError:
+        except (ValueError, InputLimitError):  # the reader says which line and why
             continue
         if isinstance(item, dict) and item.get("type") in _TYPES and (
                 "message" in item or "sessionId" in item or item.get("type") == "summary"):

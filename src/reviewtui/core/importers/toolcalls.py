@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from reviewtui.core.errors import SessionFormatError
+from reviewtui.core.errors import InputLimitError, SessionFormatError
 from reviewtui.core.hashline import LineRef, parse_ref
 from reviewtui.core.importers.common import Change, command, format_error, turns_from_changes
 from reviewtui.core.limits import load_json
@@ -37,7 +37,7 @@ def looks_like_toolcalls(text: str) -> bool:
         if line.strip():
             try:
                 first = load_json(line)
-            except ValueError:
+            except (ValueError, InputLimitError):  # the reader says which line and why
                 return False
             return isinstance(first, dict) and ("tool" in first or "turn" in first)
     return False
