@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 
 from reviewtui.core.errors import InputLimitError, ReviewtuiError
 
@@ -42,16 +43,18 @@ def parse_int(digits: str, *, what: str = "number", source: str = "",
     """
     body = digits.strip()
     count = len(body.lstrip("+-"))
-    if count <= MAX_DIGITS:
-        try:
-            return int(body)
-        except ValueError:
-            if not body.lstrip("+-").isdigit():
-                raise
-            # A lower PYTHONINTMAXSTRDIGITS: the same refusal, in reviewtui's words.
-    raise InputLimitError(f"{what} too large: {count:,} digits (at most {MAX_DIGITS:,})",
+    limit = max_digits()
+    if count <= limit:
+        return int(body)
+    raise InputLimitError(f"{what} too large: {count:,} digits (at most {limit:,})",
                           source=source, line=line, rule=NUMBER_TOO_LARGE,
                           needle=body.lstrip("+-"))
+
+
+def max_digits() -> int:
+    """:data:`MAX_DIGITS`, or the interpreter's bound when PYTHONINTMAXSTRDIGITS lowers it."""
+    interpreter = sys.get_int_max_str_digits()
+    return MAX_DIGITS if interpreter == 0 else min(MAX_DIGITS, interpreter)
 
 
 def line_of(text: str, offset: int, first_line: int = 1) -> int:

@@ -8,7 +8,7 @@ import tomllib
 from dataclasses import dataclass
 
 from reviewtui.core.errors import ConfigError
-from reviewtui.core.limits import MAX_DIGITS, line_of
+from reviewtui.core.limits import line_of, max_digits
 
 CONFIG_NAME = "reviewtui.toml"
 
@@ -32,7 +32,7 @@ def parse_config(text: str, source: str = CONFIG_NAME) -> ProjectConfig:
         raise ConfigError("not valid TOML: nested too deeply", source=source,
                           rule="toml") from None
     except ValueError:  # int() past 4,300 digits (TOML integers are 64-bit anyway)
-        giant = re.search(rf"[\d_]{{{MAX_DIGITS},}}", text)
+        giant = re.search(rf"[\d_]{{{max_digits()},}}", text)
         raise ConfigError("not valid TOML: an integer longer than 64 bits", source=source,
                           line=line_of(text, giant.start()) if giant else None,
                           rule="toml") from None
