@@ -109,6 +109,9 @@ def import_session(text: str, source: str = "session", *, format: str | None = N
         chosen = detect_format(text, source) if format in (None, "auto") else format
     except InputLimitError as err:
         raise place(err, text, source) from None
+    except Exception as exc:  # a detector bug must still end as a clean message
+        raise SessionFormatError(f"cannot tell the format: {type(exc).__name__}: {exc}; name "
+                                 "it with --format", source=source, rule="detect-failed") from exc
     reader = _READERS.get(chosen or "")
     if reader is None:
         raise SessionFormatError(f"unknown session format {format!r}; choose one of "

@@ -79,8 +79,11 @@ def looks_like_claude(text: str) -> bool:
             item = load_json(line)
         except (ValueError, InputLimitError):  # the reader says which line and why
             continue
-        if isinstance(item, dict) and item.get("type") in _TYPES and (
-                "message" in item or "sessionId" in item or item.get("type") == "summary"):
+        if not isinstance(item, dict):
+            continue
+        kind = item.get("type")
+        if isinstance(kind, str) and kind in _TYPES and (
+                "message" in item or "sessionId" in item or kind == "summary"):
             return True
     return False
 
