@@ -166,7 +166,8 @@ def _with(value: object, path: tuple[object, ...], new: object) -> object:
     head, rest = path[0], path[1:]
     if isinstance(value, dict):
         return {**value, head: _with(value[head], rest, new)}  # type: ignore[index]
-    assert isinstance(value, list) and isinstance(head, int)
+    assert isinstance(value, list)
+    assert isinstance(head, int)
     return [*value[:head], _with(value[head], rest, new), *value[head + 1:]]
 
 
@@ -179,10 +180,7 @@ def _json_mutation(draw: st.DrawFn, text: str, lines: bool) -> str:
     if paths:
         docs[n] = _with(docs[n], draw(st.sampled_from(paths)), draw(JSON_VALUES))
     # json.dumps cannot write a 5,000-digit integer: put it in after
-    if lines:
-        text = "\n".join(json.dumps(doc) for doc in docs) + "\n"
-    else:
-        text = json.dumps(docs[0])
+    text = "".join(json.dumps(doc) + "\n" for doc in docs) if lines else json.dumps(docs[0])
     return text.replace('"<BIG>"', "9" * 5000)
 
 

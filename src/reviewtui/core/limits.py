@@ -25,7 +25,8 @@ MAX_DIGITS = 4300
 # enough below Python's recursion limit that whatever walks the parsed data is safe too.
 MAX_JSON_DEPTH = 256
 # Input files (sessions, replies, state files) larger than this are refused before they are
-# read; parsing runs at roughly 6-30 MB/s by format (bench/bench_input_limit.py).
+# read; importing runs at about 7-23 MB/s by format, so under 10 s at the limit
+# (bench/bench_input_limit.py).
 DEFAULT_MAX_INPUT_BYTES = 64 * 1024 * 1024
 MAX_INPUT_ENV = "REVIEWTUI_MAX_INPUT_MB"
 
