@@ -124,8 +124,18 @@ HOSTILE_TEXT = [
     "true", "Need: a.py\n", "### Changed files:\n- a.py\n", "\n", " ", "é", "\u2028",
 ]
 
+SEED_PATHS = ["a.py", "notes.txt", "src/app.js", "src/new.txt", "new.txt", "b.txt", "w.txt",
+              "data.json", "docs/notes.txt", "src/main.js", "moved.json"]
+PATHS = [
+    "../x", "../../canary.txt", "/etc/passwd", "C:/x", "~/x", ".git/config", ".GIT/HEAD", "src",
+    "a.py/x", "a.py/", "src/app.js/inner", "*", "**/*.py", "src/*", "node_modules/x.js",
+    "package-lock.json", "./a.py", "A.PY", "a\u0301.py", "\u00e9.py", "con", "a.py ", " a.py",
+    "a" * 300, "/".join(["d"] * 300), "/".join(["c" * 250] * 20), "x\x00y", "x\ny", "a\\b",
+    "", ".", "..", "src/../a.py", "[id].js", "\u202egnp.exe", "notes.txt", "a.py",
+]
+BIG = "<a 5,000-digit integer>"  # json.dumps cannot write one: put in after dumping
 JSON_VALUES = st.sampled_from([
-    None, True, -1, 0, 1, 2**70, "<BIG>", 1.5, float("inf"), "", "a.py", "../x", "/abs/a.py",
+    None, True, -1, 0, 1, 2**70, BIG, 1.5, float("inf"), "", "a.py", "../x", "/abs/a.py",
     "a" * 300, "9" * 5000, "3:zz", "1-2", [], {}, [1, 2], {"a": 1}, [[[[[]]]]],
     json.loads("[" * 300 + "]" * 300), {"tool": "write"}, {"type": "tool_use"},
 ]) | st.text(max_size=12) | st.integers()
@@ -133,7 +143,11 @@ JSON_VALUES = st.sampled_from([
 
 @st.composite
 def _text_mutation(draw: st.DrawFn, text: str) -> str:
-    kind = draw(st.sampled_from(["insert", "insert", "delete", "double", "replace"]))
+    kind = draw(st.sampled_from(["insert", "insert", "delete", "double", "replace", "path"]))
+    if kind == "path":  # every mention of one file becomes a hostile path
+        named = [p for p in SEED_PATHS if p in text]
+        if named:
+            return text.replace(draw(st.sampled_from(named)), draw(st.sampled_from(PATHS)))
     at = draw(st.integers(0, len(text)))
     if kind == "insert":
         piece = draw(st.sampled_from(HOSTILE_TEXT) | st.text(max_size=8))
@@ -171,17 +185,21 @@ def _with(value: object, path: tuple[object, ...], new: object) -> object:
     return [*value[:head], _with(value[head], rest, new), *value[head + 1:]]
 
 
+def _loads(text: str) -> object:
+    """json.loads that keeps a giant integer (from an earlier mutation) as the marker."""
+    return json.loads(text, parse_int=lambda digits: BIG if len(digits) > 4000 else int(digits))
+
+
 @st.composite
 def _json_mutation(draw: st.DrawFn, text: str, lines: bool) -> str:
     """A JSON value of the session swapped for a hostile one, still valid JSON."""
-    docs = [json.loads(line) for line in text.splitlines()] if lines else [json.loads(text)]
+    docs = ([_loads(line) for line in text.splitlines()] if lines else [_loads(text)])
     n = draw(st.integers(0, len(docs) - 1))
     paths = _paths(docs[n])
     if paths:
         docs[n] = _with(docs[n], draw(st.sampled_from(paths)), draw(JSON_VALUES))
-    # json.dumps cannot write a 5,000-digit integer: put it in after
     text = "".join(json.dumps(doc) + "\n" for doc in docs) if lines else json.dumps(docs[0])
-    return text.replace('"<BIG>"', "9" * 5000)
+    return text.replace(f'"{BIG}"', "9" * 5000)
 
 
 @st.composite
@@ -254,3 +272,15 @@ def test_every_command_survives_a_mangled_session(arena, case: tuple[str, str, s
             assert code in (0, 1, 2), (argv[0], code, err)
             assert "Traceback" not in err, (argv[0], err)
         assert "-failed]" not in err, (argv[0], err)  # a reader's bug, caught: still a bug
+
+
+# -- what the fuzz found, kept as plain regressions -----------------------------------------
+
+
+def test_found_a_claude_line_whose_type_is_not_a_string(arena) -> None:
+    """Format detection looked ``type`` up in a set: a list raised TypeError, uncaught."""
+    name, text = SEEDS["claude"]
+    session = arena.work / name
+    session.write_text(text.replace('"type": "summary"', '"type": []', 1))
+    code, err = _run("check", session, "--root", arena.root)
+    assert (code, err) == (1, "")  # read as Claude Code: its edits fail on an empty root
