@@ -67,19 +67,28 @@ def _session(arena) -> Path:  # type: ignore[no-untyped-def]
     return session
 
 
-def test_opening_a_deep_state_moves_it_aside_and_names_it(
-        arena, capsys: pytest.CaptureFixture[str]) -> None:
+BAD_STATES = {
+    "deep": (DEEP, f"line 1: JSON nested deeper than {MAX_JSON_DEPTH} levels [json-too-deep]"),
+    "giant number": ('{\n"version":\n' + "9" * 5000 + "}",
+                     "line 3: JSON number too large: 5,000 digits (at most 4,300) "
+                     "[number-too-large]"),
+}
+
+
+@pytest.mark.parametrize("bad", sorted(BAD_STATES))
+def test_opening_a_bad_state_moves_it_aside_and_names_it(
+        arena, capsys: pytest.CaptureFixture[str], bad: str) -> None:
     session = _session(arena)
     state = arena.work / "s.review.json"
-    state.write_text(DEEP)
+    content, why = BAD_STATES[bad]
+    state.write_text(content)
     run = cli(capsys, "apply", session, "--root", arena.root, "--yes", "--state", state)
     assert run.code == 0
     problem = one_line_error(run)
-    assert problem.startswith(f"reviewtui: {state}: the review state cannot be read (line 1: "
-                              f"JSON nested deeper than {MAX_JSON_DEPTH} levels "
-                              "[json-too-deep]); it was moved aside to s.review.json.corrupt-")
+    assert problem.startswith(f"reviewtui: {state}: the review state cannot be read ({why}); "
+                              "it was moved aside to s.review.json.corrupt-")
     (aside,) = arena.work.glob("s.review.json.corrupt-*")
-    assert aside.read_text() == DEEP  # nothing lost
+    assert aside.read_text() == content  # nothing lost
     assert json.loads(state.read_text())  # the fresh review's state
     assert (arena.root / "a.txt").read_text() == "new\n"
 
