@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -10,6 +11,7 @@ from reviewtui import __version__
 from reviewtui.core.errors import ReviewtuiError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+EXIT_PIPE = 128 + 13  # killed by SIGPIPE, as a shell reports it for cat or git
 
 
 class _Parser(argparse.ArgumentParser):
@@ -156,9 +158,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         args = parser.parse_args(["demo"])
     try:
-        return handlers[args.command](args)
+        code = handlers[args.command](args)
+        sys.stdout.flush()  # here, so a reader that left early is caught below
+        return code
     except ReviewtuiError as err:
         print(f"reviewtui: {err}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _reader_left()
+
+
+def _reader_left() -> int:
+    """The output's reader stopped reading (``reviewtui check ... | head -1``).
+
+    Python ignores SIGPIPE, so the write raised instead. Do what ``cat`` and ``git`` do,
+    which die of SIGPIPE: stop quietly, with the status a shell shows for that (141). What
+    was already done stays done; stdout goes to /dev/null so the interpreter's last flush
+    at exit cannot complain either.
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout without a file descriptor (tests)
+        pass
+    finally:
+        os.close(devnull)
+    return EXIT_PIPE

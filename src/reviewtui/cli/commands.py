@@ -20,7 +20,8 @@ from reviewtui.cli.report import (
 from reviewtui.core.diagnostics import introduced
 from reviewtui.core.engine import Policy, SessionRun, evaluate_session, file_text_for
 from reviewtui.core.engine.decisions import Decision, OpKey
-from reviewtui.core.errors import UsageError
+from reviewtui.core.errors import InputLimitError, UsageError
+from reviewtui.core.limits import place
 from reviewtui.core.lint.rules import lint_reply, lint_session
 from reviewtui.core.model import Session
 from reviewtui.core.outcome import Status
@@ -95,7 +96,11 @@ def _summary(run: SessionRun, findings: list) -> str:  # type: ignore[type-arg]
 
 def lint(args: argparse.Namespace) -> int:
     path = Path(args.file)
-    reply = parse_reply_text(read_text(path))
+    text = read_text(path, "reply file")
+    try:
+        reply = parse_reply_text(text)
+    except InputLimitError as err:  # a giant edit number: say which line
+        raise place(err, text, str(path)) from None
     findings = lint_reply(reply)
     if args.json:
         doc = {"file": str(path), "findings": [f.to_json() for f in findings]}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import BinaryIO
 
 from reviewtui.cli import SESSION_FORMATS
 from reviewtui.core.errors import DiskError
@@ -34,6 +35,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                         help="the session's format (default: detected from the content)")
 
 
+def _write_all(out: BinaryIO, data: bytes) -> None:
+    """Write every byte, or raise: a buffered write can return a short count instead of
+    raising when the reader leaves mid-write (``| head``), and the rest would be dropped."""
+    view = memoryview(data)
+    while view:
+        written = out.write(view)
+        if not written:  # nothing taken and no error: do not spin
+            raise DiskError("standard output takes no more data", rule="write")
+        view = view[written:]
+    out.flush()
+
+
 def export(args: argparse.Namespace) -> int:
     chosen = None if args.session_format == "auto" else args.session_format
     accepted, problems = load_accepted(args.session, args.root, state=args.state,
@@ -44,8 +57,7 @@ def export(args: argparse.Namespace) -> int:
     data = render(accepted, args.format).encode("utf-8")
     if args.output is None:
         sys.stdout.flush()
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
+        _write_all(sys.stdout.buffer, data)
         return 0
     target = Path(args.output).absolute()
     try:

@@ -27,7 +27,7 @@ def parse_range(spec: str, total: int) -> tuple[int, int]:
 
 def view(args: argparse.Namespace) -> int:
     path = Path(args.file)
-    text = read_text(path)
+    text = read_text(path, "file")
     lines = FileState.from_text(text).lines
     if args.range:
         a, b = parse_range(args.range, len(lines))

@@ -77,7 +77,9 @@ def _python(text: str) -> list[_Problem]:
 
 def _json(text: str) -> list[_Problem]:
     try:
-        json.loads(text)
+        # Integers are kept as text: JSON allows any length, Python's int() stops at 4,300
+        # digits, and only the syntax matters here.
+        json.loads(text, parse_int=str)
     except json.JSONDecodeError as err:
         return [(err.lineno, err.colno, err.msg)]
     except RecursionError:
@@ -101,6 +103,10 @@ def _toml(text: str) -> list[_Problem]:
         if end:
             return [(text.count("\n") + 1, 1, message[: end.start()] + " at the end")]
         return [(1, 1, message)]
+    except RecursionError:
+        return [(1, 1, "nested too deeply")]
+    except ValueError:  # int() past 4,300 digits; TOML integers are 64-bit anyway
+        return [(1, 1, "an integer too large for TOML")]
     return []
 
 

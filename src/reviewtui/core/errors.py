@@ -92,3 +92,16 @@ class DecisionRefused(ReviewtuiError):
         self.key = key
         self.status = status
         super().__init__(message, rule="cannot-accept")
+
+
+class InputLimitError(SessionFormatError):
+    """Outside text goes past a bound reviewtui keeps (file size, JSON nesting, digits).
+
+    ``needle`` is the offending text when the parser that met it did not know its line,
+    so the entry point that holds the whole text can still say where it is.
+    """
+
+    def __init__(self, message: str, *, source: str = "", line: int | None = None,
+                 rule: str = "", needle: str = "") -> None:
+        self.needle = needle
+        super().__init__(message, source=source, line=line, rule=rule)

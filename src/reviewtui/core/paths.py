@@ -28,6 +28,14 @@ _MAX_SYMLINK_HOPS = 40
 # operation writes there: it could not show what it would replace.
 UNREAD_DIRS = frozenset({".git", ".hg", ".svn", ".venv", "node_modules", "__pycache__",
                          ".mypy_cache", ".pytest_cache", ".ruff_cache"})
+# What a file system can hold: a name of at most NAME_MAX bytes (255 on Linux, macOS and
+# Windows), a path that fits PATH_MAX (4096 with its NUL). Refused up front, a name no
+# disk can hold never reaches the disk (ENAMETOOLONG) nor a saved decision.
+MAX_NAME_BYTES = 255
+MAX_PATH_BYTES = 4095
+# Far deeper than any project; the tree's walks recurse once per level, and Python's
+# stack stops near 1,000.
+MAX_PATH_DEPTH = 256
 
 
 def _refuse(raw: str, rule: str, why: str, fix: str) -> PathRefused:
@@ -63,6 +71,31 @@ def _check_first_component(raw: str, first: str) -> None:
                       "write it relative to the project root")
 
 
+def _short(raw: str) -> str:
+    """``raw`` for a message: a refused path can be thousands of characters long."""
+    return raw if len(raw) <= 80 else f"{raw[:50]}...{raw[-20:]}"
+
+
+def _check_size(raw: str, parts: list[str]) -> None:
+    """Refuse a path no file system can hold, or deeper than the tree walks."""
+    def refuse(rule: str, why: str, fix: str) -> PathRefused:
+        return PathRefused(raw, rule, f"path {_short(raw)!r} is refused: {why}; {fix}")
+
+    if len(parts) > MAX_PATH_DEPTH:
+        raise refuse("path-too-deep", f"it has {len(parts):,} components (at most "
+                     f"{MAX_PATH_DEPTH})", "name a file fewer folders deep")
+    sizes = [len(part.encode("utf-8", "surrogatepass")) for part in parts]
+    for part, size in zip(parts, sizes, strict=True):
+        if size > MAX_NAME_BYTES:
+            raise refuse("name-too-long", f"the name {_short(part)!r} is {size:,} bytes "
+                         f"(a file system holds at most {MAX_NAME_BYTES})",
+                         "use a shorter file or folder name")
+    total = sum(sizes) + len(parts) - 1
+    if total > MAX_PATH_BYTES:
+        raise refuse("path-too-long", f"it is {total:,} bytes (a file system holds at most "
+                     f"{MAX_PATH_BYTES})", "use a shorter path")
+
+
 def _resolve_components(raw: str, path: str) -> list[str]:
     """Drop ``.`` and empty parts, fold ``..`` into its parent; refuse leaving the root."""
     parts: list[str] = []
@@ -95,6 +128,7 @@ def normalize_path(raw: str) -> str:
         raise _refuse(raw, "empty-path", "it names the project root, not a file",
                       "name a file relative to the root")
     _check_first_component(raw, parts[0])
+    _check_size(raw, parts)
     # casefold: on macOS and Windows ".GIT/config" is the same file as ".git/config".
     if any(part.casefold() == _GIT_DIR for part in parts):
         raise _refuse(raw, "git-dir", "it is inside the .git directory",

@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from reviewtui.core.engine import Policy, evaluate_session
-from reviewtui.core.errors import UsageError
+from reviewtui.core.errors import InputLimitError, UsageError
 from reviewtui.core.export import Accepted
-from reviewtui.shell.loader import load_session
+from reviewtui.shell.loader import load_session, read_input
 from reviewtui.shell.project import load_project
 from reviewtui.shell.review import Review
 from reviewtui.shell.state import (
@@ -37,7 +37,9 @@ def _saved_root(state: Path) -> Path | None:
     instead of being moved aside, as opening a review would do.
     """
     try:
-        saved = decode_state(parse_state_json(state.read_bytes()))
+        saved = decode_state(parse_state_json(read_input(state, "review state")))
+    except InputLimitError:
+        raise
     except (OSError, ValueError, KeyError, TypeError) as exc:  # ValueError: a bad format too
         raise UsageError(f"cannot read the review state: {exc}", source=str(state),
                          rule="state") from None

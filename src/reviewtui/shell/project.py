@@ -11,7 +11,7 @@ from reviewtui.core.paths import ReservedRules
 from reviewtui.core.protocol.config import CONFIG_NAME, ProjectConfig, parse_config
 from reviewtui.core.tree import FileState, Tree
 from reviewtui.shell.disk import DiskSnapshot, read_snapshot
-from reviewtui.shell.loader import read_text
+from reviewtui.shell.loader import read_input, read_text
 from reviewtui.shell.trust import config_digest
 
 
@@ -33,7 +33,7 @@ def tree_from_snapshot(snap: DiskSnapshot) -> Tree:
 def _read_config(file: Path) -> bytes:
     """The config file's bytes, checked to be UTF-8 (the error names the bad byte's line)."""
     try:
-        data = file.read_bytes()
+        data = read_input(file, "config file")
         data.decode("utf-8-sig")
     except (OSError, UnicodeDecodeError):
         read_text(file)  # raises the loader's message for the same file

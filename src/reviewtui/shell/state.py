@@ -34,11 +34,12 @@ from pathlib import Path
 from typing import Any
 
 from reviewtui.core.engine.decisions import Decision, OpKey, Verdict
-from reviewtui.core.errors import DiskError, UsageError
+from reviewtui.core.errors import DiskError, InputLimitError, UsageError
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Operation, Session
 from reviewtui.core.rebase import OutsideLayer
 from reviewtui.core.tree import FileState
 from reviewtui.shell.disk import TEMP_SUFFIX, atomic_write, is_temp_name
+from reviewtui.shell.loader import read_input
 
 STATE_FORMAT = "reviewtui-review-state"
 STATE_VERSION = 1
@@ -589,9 +590,11 @@ class StateFile:
         self.blobs = BlobStore(blob_dir_for(path))
 
     def load(self) -> tuple[ReviewState | None, list[str]]:
+        """The saved state and problems to show; raises only for a file over the size limit
+        (InputLimitError: it may well be sound, so it is neither moved aside nor replaced)."""
         check_state_path(self.path)  # a FIFO would hang the read, a device feed it
         try:
-            raw = self.path.read_bytes()
+            raw = read_input(self.path, "review state")
         except FileNotFoundError:
             return None, []
         except OSError as exc:
@@ -599,6 +602,8 @@ class StateFile:
                           "starting without it"]
         try:
             return decode_state(parse_state_json(raw)), []
+        except InputLimitError as exc:  # nested too deep, a giant number: corrupt as well
+            return None, [self._move_aside(f"line {exc.line}: {exc.message} [{exc.rule}]")]
         except (ValueError, KeyError, TypeError) as exc:  # JSON, UTF-8, shape, verdict
             why = " ".join((str(exc) or type(exc).__name__).split())[:200]
             return None, [self._move_aside(why)]
@@ -772,7 +777,8 @@ def time_spent(log: Iterable[LogEntry]) -> dict[tuple[int, int], float]:
 def read_time_spent(path: Path) -> dict[tuple[int, int], float]:
     """``time_spent`` of a saved review, read without side effects ({} if unreadable)."""
     try:
-        saved = decode_state(parse_state_json(path.read_bytes()))
-    except (OSError, ValueError, KeyError, TypeError):  # no timing is better than a crash
+        saved = decode_state(parse_state_json(read_input(path, "review state")))
+    # No timing is better than a crash.
+    except (OSError, ValueError, KeyError, TypeError, InputLimitError):
         return {}
     return time_spent(saved.log)

@@ -21,12 +21,13 @@ import dataclasses
 import re
 from collections.abc import Callable
 
-from reviewtui.core.errors import SessionFormatError
+from reviewtui.core.errors import InputLimitError, SessionFormatError
 from reviewtui.core.importers.aider import import_aider, looks_like_aider
 from reviewtui.core.importers.claude import import_claude, looks_like_claude
 from reviewtui.core.importers.codex import import_apply_patch
 from reviewtui.core.importers.toolcalls import import_toolcalls, looks_like_toolcalls
 from reviewtui.core.importers.unified import import_unified, looks_like_unified
+from reviewtui.core.limits import place
 from reviewtui.core.lint.rules import FILEOPS_FORMATS
 from reviewtui.core.model import Session
 from reviewtui.core.protocol.session import parse_markdown_session, parse_transcript
@@ -104,13 +105,21 @@ def import_session(text: str, source: str = "session", *, format: str | None = N
     ``root`` is the project's absolute path: absolute paths under it (Claude Code,
     apply_patch) become relative; others stay absolute and the engine refuses them.
     """
-    chosen = detect_format(text, source) if format in (None, "auto") else format
+    try:
+        chosen = detect_format(text, source) if format in (None, "auto") else format
+    except InputLimitError as err:
+        raise place(err, text, source) from None
+    except Exception as exc:  # a detector bug must still end as a clean message
+        raise SessionFormatError(f"cannot tell the format: {type(exc).__name__}: {exc}; name "
+                                 "it with --format", source=source, rule="detect-failed") from exc
     reader = _READERS.get(chosen or "")
     if reader is None:
         raise SessionFormatError(f"unknown session format {format!r}; choose one of "
                                  f"{', '.join(FORMATS)}", source=source, rule="format")
     try:
         return reader(text, source, root)
+    except InputLimitError as err:  # a parser that met it may not know the line
+        raise place(err, text, source) from None
     except SessionFormatError:
         raise
     except Exception as exc:  # a reader bug must still end as a clean message

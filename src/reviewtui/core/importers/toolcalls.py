@@ -18,13 +18,13 @@ Line references are numbers or hash ids (``"12:a3"``). See docs/formats.md.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
-from reviewtui.core.errors import SessionFormatError
+from reviewtui.core.errors import InputLimitError, SessionFormatError
 from reviewtui.core.hashline import LineRef, parse_ref
 from reviewtui.core.importers.common import Change, command, format_error, turns_from_changes
+from reviewtui.core.limits import load_json
 from reviewtui.core.model import CommandName, Edit, FullFile, Operation, Session, Span, Turn
 from reviewtui.core.shapes import Batch, BatchAction, BatchOp, LineRange, Shape, Window
 
@@ -36,8 +36,8 @@ def looks_like_toolcalls(text: str) -> bool:
     for line in text.splitlines():
         if line.strip():
             try:
-                first = json.loads(line)
-            except ValueError:
+                first = load_json(line)
+            except (ValueError, InputLimitError):  # the reader says which line and why
                 return False
             return isinstance(first, dict) and ("tool" in first or "turn" in first)
     return False
@@ -159,7 +159,7 @@ def import_toolcalls(text: str, source: str) -> Session:
             continue
         reader.line = number
         try:
-            call = json.loads(raw)
+            call = load_json(raw, source=reader.source, first_line=number)
         except ValueError as err:
             raise reader.fail(f"not JSON: {err}") from None
         if not isinstance(call, dict):

@@ -10,6 +10,7 @@ import tomllib
 from dataclasses import dataclass
 
 from reviewtui.core.errors import ConfigError
+from reviewtui.core.limits import line_of, max_digits
 
 CONFIG_NAME = "reviewtui.toml"
 
@@ -42,6 +43,14 @@ def parse_config(text: str, source: str = CONFIG_NAME) -> ProjectConfig:
         m = re.search(r"line (\d+)", str(exc))
         raise ConfigError(f"not valid TOML: {exc}", source=source,
                           line=int(m.group(1)) if m else None, rule="toml") from None
+    except RecursionError:
+        raise ConfigError("not valid TOML: nested too deeply", source=source,
+                          rule="toml") from None
+    except ValueError:  # int() past 4,300 digits (TOML integers are 64-bit anyway)
+        giant = re.search(rf"[\d_]{{{max_digits()},}}", text)
+        raise ConfigError("not valid TOML: an integer longer than 64 bits", source=source,
+                          line=line_of(text, giant.start()) if giant else None,
+                          rule="toml") from None
     reserved = data.get("reserved", {})
     if not isinstance(reserved, dict):
         raise ConfigError("[reserved] must be a table", source=source, rule="reserved")
