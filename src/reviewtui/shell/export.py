@@ -37,7 +37,7 @@ def _saved_root(state: Path) -> Path | None:
     instead of being moved aside, as opening a review would do.
     """
     try:
-        saved = decode_state(parse_state_json(read_input(state, "review state")))
+        saved = decode_state(parse_state_json(read_input(state, "review state"), str(state)))
     except InputLimitError:
         raise
     except (OSError, ValueError, KeyError, TypeError) as exc:  # ValueError: a bad format too

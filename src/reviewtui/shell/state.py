@@ -35,6 +35,7 @@ from typing import Any
 
 from reviewtui.core.engine.decisions import Decision, OpKey, Verdict
 from reviewtui.core.errors import DiskError, InputLimitError, UsageError
+from reviewtui.core.limits import load_json
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Operation, Session
 from reviewtui.core.rebase import OutsideLayer
 from reviewtui.core.tree import FileState
@@ -381,11 +382,16 @@ def _parse_constant(name: str) -> Any:
     raise StateFormatError(f"{name} is not a number")
 
 
-def parse_state_json(raw: bytes) -> Any:
-    """JSON as a state file may hold it: bounded ints, no NaN, bounded depth."""
+def parse_state_json(raw: bytes, source: str = "") -> Any:
+    """JSON as a state file may hold it: bounded ints, no NaN, bounded depth.
+
+    The bounds every outside JSON has come first (:func:`load_json`: nesting and digits,
+    an InputLimitError naming the line); then a state's own, tighter ones.
+    """
+    text = raw.decode("utf-8")
+    load_json(text, source=source)
     try:
-        doc = json.loads(raw.decode("utf-8"), parse_int=_parse_int,
-                         parse_constant=_parse_constant)
+        doc = json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
     except RecursionError:
         raise StateFormatError("nested too deeply") from None
     _check_depth(doc)
@@ -601,7 +607,7 @@ class StateFile:
             return None, [f"{self.path}: cannot read the review state ({exc.strerror}); "
                           "starting without it"]
         try:
-            return decode_state(parse_state_json(raw)), []
+            return decode_state(parse_state_json(raw, str(self.path))), []
         except InputLimitError as exc:  # nested too deep, a giant number: corrupt as well
             return None, [self._move_aside(f"line {exc.line}: {exc.message} [{exc.rule}]")]
         except (ValueError, KeyError, TypeError) as exc:  # JSON, UTF-8, shape, verdict
@@ -777,7 +783,7 @@ def time_spent(log: Iterable[LogEntry]) -> dict[tuple[int, int], float]:
 def read_time_spent(path: Path) -> dict[tuple[int, int], float]:
     """``time_spent`` of a saved review, read without side effects ({} if unreadable)."""
     try:
-        saved = decode_state(parse_state_json(read_input(path, "review state")))
+        saved = decode_state(parse_state_json(read_input(path, "review state"), str(path)))
     # No timing is better than a crash.
     except (OSError, ValueError, KeyError, TypeError, InputLimitError):
         return {}
