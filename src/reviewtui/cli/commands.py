@@ -12,7 +12,9 @@ from reviewtui.cli import EXIT_FINDINGS, EXIT_OK
 from reviewtui.cli.report import (
     FAILED,
     diagnostic_lines,
+    disk_json,
     finding_line,
+    forced_line,
     has_errors,
     outcome_line,
     session_json,
@@ -161,6 +163,13 @@ def apply(args: argparse.Namespace) -> int:
         if args.json:
             doc = session_json(source, review.session.title, picked, [], review.draft,
                                str(root), extra)
+            # Each operation as it ended on disk (written, forced in, conflicting).
+            by_key = {r.key: r for r in results}
+            for turn_doc in doc["turns"]:  # type: ignore[attr-defined]
+                for pos, op_doc in enumerate(turn_doc["ops"]):
+                    result = by_key.get((turn_doc["index"], pos))
+                    if result is not None:
+                        op_doc.update(disk_json(result, accept_fuzzy=args.accept_fuzzy))
             doc["written"], doc["removed"] = report.written, report.removed
             doc["conflicts"] = report.conflicts
             doc["messages"] = _messages(root, opened) + _messages(root, report)
@@ -168,6 +177,10 @@ def apply(args: argparse.Namespace) -> int:
         else:
             for result in skipped:
                 print(outcome_line(source, result))
+            skipped_keys = {r.key for r in skipped}
+            for result in results:
+                if result.key not in skipped_keys and result.outcome.status is not Status.APPLIED:
+                    print(forced_line(source, result, accept_fuzzy=args.accept_fuzzy))
             for result in results:
                 if result.landed:
                     for line in diagnostic_lines(result, extra.get(result.key, ())):
