@@ -127,7 +127,8 @@ def evaluate_edit(
         result, final_newline = placement.locate(current.lines, current.final_newline, edit,
                                                  search, new_lines, ctx.history(path), path)
         return _edit_outcome(path, current, result, final_newline)
-    result = match_edit(current.lines, search, new_lines, history=ctx.history(path), path=path)
+    result = match_edit(current.lines, search, new_lines, history=ctx.history(path), path=path,
+                        literal=edit.literal)
     return _edit_outcome(path, current, result, edit.final_newline)
 
 
@@ -207,7 +208,8 @@ def evaluate_full_file(
     if current.binary:
         return refused(path, "binary", f"{path} is a binary file; a full-file text rewrite "
                        "is refused"), None
-    placeholder = find_placeholder(lines, current.lines, path)
+    # Exact-text formats (a diff, apply_patch, Claude Code's Write) have no placeholders.
+    placeholder = None if op.literal else find_placeholder(lines, current.lines, path)
     if placeholder is not None:
         index, line = placeholder
         return refused(path, "truncation-placeholder",

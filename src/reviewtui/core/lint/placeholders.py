@@ -37,6 +37,8 @@ def placeholder(ctx: LintContext) -> Iterator[Hit]:
     for block in ctx.file_blocks:
         current = set(ctx.file_lines(block.path) or ())
         for op in block.ops:
+            if op.literal:
+                continue  # exact text (a diff, a patch, a tool call): no placeholders
             if isinstance(op, FullFile):
                 found = _first(op.lines, op.path, current)
                 if found is not None:

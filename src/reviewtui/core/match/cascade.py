@@ -49,6 +49,7 @@ def match_edit(
     window: tuple[int, int] | None = None,
     history: Sequence[Sequence[str]] = (),
     path: str = "",
+    literal: bool = False,
 ) -> MatchResult:
     """Where ``search`` lands in ``file_lines`` and what replaces it.
 
@@ -57,6 +58,9 @@ def match_edit(
     ``history`` holds earlier versions of the file, oldest first, to tell a stale SEARCH.
     ``path``, when known, lets the placeholder detector read a bare ``...`` by language
     (Python's Ellipsis, YAML's document end); without it Python's rules apply.
+    ``literal`` (a format with exact text: unified diffs, apply_patch, Claude Code, tool
+    calls): no line is an elision marker or a truncation placeholder, so the elision stage
+    and the unpaired-placeholder refusal are skipped.
     The caller splices ``file_lines[:start] + new_lines + file_lines[end:]``.
     """
     lines = file_lines if isinstance(file_lines, list | tuple) else list(file_lines)
@@ -67,7 +71,7 @@ def match_edit(
         return MatchResult(Status.REFUSED, rule=EMPTY_SEARCH,
                            hint="SEARCH is empty: nothing to find (a new file is created "
                                 "by the caller, not matched)")
-    placeholder = unpaired_placeholder(wanted, writing, path)
+    placeholder = None if literal else unpaired_placeholder(wanted, writing, path)
     if placeholder:
         return MatchResult(Status.REFUSED, rule=TRUNCATION, hint=placeholder)
 
@@ -83,7 +87,7 @@ def match_edit(
     if found is not None:
         return _decide(lines, wanted, found, "")
 
-    elided = match_elided(index, wanted, writing, lo, hi, path)
+    elided = None if literal else match_elided(index, wanted, writing, lo, hi, path)
     if isinstance(elided, Refusal):
         return MatchResult(Status.REFUSED, method="elision", rule=elided.rule, hint=elided.hint)
     if isinstance(elided, PieceMissing):
