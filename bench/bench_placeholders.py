@@ -12,7 +12,12 @@ the engine what a model writing them verbatim would get:
   edit whose SEARCH is the lines before the block and whose REPLACE is those lines and
   the block (a model adding that code);
 * **literal**: the same edits read from a format with exact text (a unified diff,
-  apply_patch, Claude Code): these must never be refused as truncation.
+  apply_patch, Claude Code): these must never be refused as truncation;
+* **true positives**: the other side of the guard. Each file truncated the way models
+  do it (a random block replaced by ``# ... existing code ...``, ``...``, ``# rest of the
+  file unchanged`` and the like, at the block's indentation) and written as a full file
+  over its real version: how many are still refused. A block inside a docstring or a
+  Markdown code sample is content by design, so the rate is below 100% on both sides.
 
 It prints, per corpus (stdlib, site-packages, Markdown), how many files and edits were
 refused as truncation, and the lines that caused it. The baseline is the same measure
@@ -43,6 +48,11 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 BEFORE = "ffcaaa9"  # the branch point of the fix: the guard as issue 14 found it
 EDITS_PER_FILE = 4
+MARKERS = {
+    ".py": ("# ... existing code ...", "...", "# rest of the file unchanged",
+            "# ... (rest of the method)", "# ..."),
+    ".md": ("...", "<!-- ... -->", "[rest of the file unchanged]", "// ... existing code ..."),
+}
 MAX_BYTES = 400_000
 
 
@@ -140,6 +150,16 @@ def measure(files: list[Path], label: str, limit: int) -> dict[str, object]:
                                      literal=True)  # type: ignore[call-arg]
                 if literal.rule == "truncation-placeholder":
                     counts["literal refused"] += 1
+        marks = MARKERS[".md" if name.endswith(".md") else ".py"]
+        for start, end in list(_blocks(lines, rng))[:2]:
+            indent = lines[start][: len(lines[start]) - len(lines[start].lstrip())]
+            cut = [*lines[:start], indent + rng.choice(marks), *lines[end:]]
+            tree = Tree.from_files({name: FileState.from_text("\n".join(lines) + "\n")})
+            counts["truncations"] += 1
+            outcome, _ = evaluate_full_file(tree, FullFile(name, tuple(cut), Span(1, 1)),
+                                            FileContext())
+            if outcome.rule == "truncation-placeholder":
+                counts["truncations caught"] += 1
     counts["cpu ms"] = round((time.process_time() - started) * 1000)
     return {"label": label, "counts": dict(counts), "literal": literal_supported,
             "culprits": culprits.most_common(40)}
@@ -209,7 +229,8 @@ def main() -> None:
     print(f"truncation refusals of real files written verbatim (sample of up to {args.limit} "
           "files per corpus; a refusal is a false positive)\n")
     head = (f"{'corpus':24} {'files':>6} {'edits':>6}  {'full-file refused':>19} "
-            f"{'edits refused':>17} {'literal edits':>14} {'cpu ms':>7}")
+            f"{'edits refused':>17} {'literal edits':>14} {'truncations caught':>19} "
+            f"{'cpu ms':>7}")
     for name, rows in (("before " + args.before, before), ("now", after)):
         if rows is None:
             continue
@@ -222,6 +243,7 @@ def main() -> None:
             print(f"{row['label']:24} {c.get('files', 0):>6} {c.get('edits', 0):>6}  "
                   f"{_pct(c.get('full refused'), c.get('files')):>19} "
                   f"{_pct(c.get('edits refused'), c.get('edits')):>17} {literal:>14} "
+                  f"{_pct(c.get('truncations caught'), c.get('truncations')):>19} "
                   f"{c.get('cpu ms', 0):>7}")
         print()
     for name, rows in (("before", before), ("now", after)):

@@ -37,6 +37,7 @@ from reviewtui.core.match.landing import Ambiguity, Landing, method_name
 from reviewtui.core.match.near import match_near
 from reviewtui.core.match.normalise import is_blank, trim_blank_edges
 from reviewtui.core.outcome import MatchResult, Status
+from reviewtui.core.placeholders import placeholder_indices
 
 DUPLICATE_LINE = "duplicate-line"
 
@@ -73,6 +74,11 @@ def match_edit(
                                 "by the caller, not matched)")
     placeholder = None if literal else unpaired_placeholder(wanted, writing, path)
     if placeholder:
+        # Unless the file as the edit leaves it shows each extra marker is content where it
+        # stands (a stub's body, a docstring or code-fence line, one already there).
+        placed = _place_literally(lines, wanted, writing, lo, hi, path)
+        if placed is not None:
+            return placed
         return MatchResult(Status.REFUSED, rule=TRUNCATION, hint=placeholder)
 
     starts = find_exact(lines, wanted, lo, hi)
@@ -109,6 +115,38 @@ def match_edit(
     if near is not None:
         return _decide(lines, wanted, near, "near")
     return diagnose(index, _core(wanted), history)
+
+
+def _place_literally(lines: Sequence[str], search: tuple[str, ...], replace: tuple[str, ...],
+                     lo: int, hi: int, path: str) -> MatchResult | None:
+    """The edit landed with REPLACE's extra markers as content, when SEARCH lands exactly
+    or by expression only at one place and, in the whole file as the edit leaves it, no
+    line REPLACE writes is a placeholder (``whole_file_placeholders``). None: refuse."""
+    starts = find_exact(lines, search, lo, hi)
+    found: Landing | Ambiguity | None
+    if len(starts) == 1:
+        found = Landing(starts[0], starts[0] + len(search), replace)
+    elif starts:
+        return None
+    else:
+        found = match_expression(FileIndex(lines, lo, hi), search, replace, lo, hi)
+    if not isinstance(found, Landing):
+        return None
+    if whole_file_placeholders(lines, found.start, found.end, found.new_lines, path):
+        return None
+    return _decide(lines, search, found, "") if found.kinds else _settle(
+        lines, search, found, "exact")
+
+
+def whole_file_placeholders(lines: Sequence[str], start: int, end: int,
+                            new_lines: Sequence[str], path: str) -> list[int]:
+    """Indexes in ``new_lines`` of the placeholder lines, judged in the whole file as
+    ``lines[start:end] = new_lines`` leaves it; a line the replaced region already has
+    is content that was there."""
+    after = [*lines[:start], *new_lines, *lines[end:]]
+    hits = placeholder_indices(after, path, lines[start:end], whole=True,
+                               among=range(start, start + len(new_lines)))
+    return [at - start for at in hits]
 
 
 def _clean(lines: Sequence[str]) -> tuple[str, ...]:
