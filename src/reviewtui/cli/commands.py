@@ -22,6 +22,7 @@ from reviewtui.cli.report import (
 from reviewtui.core.diagnostics import introduced
 from reviewtui.core.engine import Policy, SessionRun, evaluate_session, file_text_for
 from reviewtui.core.engine.decisions import Decision, OpKey
+from reviewtui.core.engine.fileops import GENERATED
 from reviewtui.core.errors import UsageError
 from reviewtui.core.lint.rules import lint_reply, lint_session
 from reviewtui.core.model import Session
@@ -143,8 +144,9 @@ def apply(args: argparse.Namespace) -> int:
         _print_problems(review)
         opened = review.last_report
         wanted = review.applicable(turns, accept_fuzzy=args.accept_fuzzy)
+        strict_skips: list[str] = []
         if getattr(args, "strict", False):
-            wanted = _without_syntax_errors(review, wanted)
+            wanted, strict_skips = _strict(review, wanted)
         report = review.decide_many(wanted)
         first, last = turns or (1, max((t.index for t in review.session.turns), default=0))
         picked = [t for t in review.session.turns if first <= t.index <= last]
@@ -172,6 +174,7 @@ def apply(args: argparse.Namespace) -> int:
                         op_doc.update(disk_json(result, accept_fuzzy=args.accept_fuzzy))
             doc["written"], doc["removed"] = report.written, report.removed
             doc["conflicts"] = report.conflicts
+            doc["strict_skipped"] = strict_skips
             doc["messages"] = _messages(root, opened) + _messages(root, report)
             print(json.dumps(doc, indent=2, ensure_ascii=False))
         else:
@@ -191,8 +194,27 @@ def apply(args: argparse.Namespace) -> int:
             print(f"{len(results) - len(skipped)} of {len(results)} operations applied; "
                   f"{len(report.written)} files written, {len(report.removed)} removed"
                   + (f", {len(report.conflicts)} conflicts" if report.conflicts else "")
-                  + f" under {root}")
+                  + f" under {root}"
+                  + (f"; --strict left pending {', '.join(strict_skips)}"
+                     if strict_skips else ""))
     return EXIT_OK if not skipped and not report.conflicts else EXIT_FINDINGS
+
+
+def _strict(review: Review, wanted: list[tuple[OpKey, Decision]]
+            ) -> tuple[list[tuple[OpKey, Decision]], list[str]]:
+    """``--strict``: without syntax errors and without writes to generated files; and
+    what that left pending, counted by reason, for the summary."""
+    kept = _without_syntax_errors(review, wanted)
+    syntax = len(wanted) - len(kept)
+    plain = [(key, decision) for key, decision in kept
+             if not review.result(key).outcome.extra.get(GENERATED)]
+    generated = len(kept) - len(plain)
+    said = []
+    if syntax:
+        said.append(f"{syntax} introducing syntax errors")
+    if generated:
+        said.append(f"{generated} writing generated files")
+    return plain, said
 
 
 def _without_syntax_errors(review: Review,

@@ -7,6 +7,7 @@ turn evaluator applies a proposal only when the decision and policy allow it.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -61,9 +62,25 @@ def check_path(raw: str, ctx: FileContext) -> str | Outcome:
                        "outside the project root")
     entry = ctx.reserved.reserved_by(path)
     if entry is not None:
-        return refused(path, "reserved", f"{path} is reserved by {entry}: generated or "
-                       "platform-managed files are not edited by hand")
+        return refused(path, "reserved", f"{path} is reserved by {entry}: the project says "
+                       "it is not edited by hand")
     return path
+
+
+GENERATED = "generated"  # Outcome.extra key: the built-in generated-file label
+
+
+def mark_generated(outcome: Outcome, reserved: ReservedRules) -> Outcome:
+    """``outcome`` noting that its path is a built-in generated file (a lock file, build
+    output): written like any file, but the reviewer is told, and ``apply --strict``
+    leaves it pending."""
+    label = reserved.generated_by(outcome.path) if outcome.path else None
+    if label is None:
+        return outcome
+    note = (f"{outcome.path} is a generated file ({label}): the tool that owns it rewrites it; "
+            "check that this is what the tool would write")
+    hint = f"{outcome.hint}; {note}" if outcome.hint else note
+    return dataclasses.replace(outcome, hint=hint, extra={**outcome.extra, GENERATED: label})
 
 
 def _missing(path: str, ctx: FileContext) -> Outcome:

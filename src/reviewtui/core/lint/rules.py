@@ -46,7 +46,8 @@ RULES_BY_ID: dict[str, Rule] = {r.id: r for r in RULES}
 # Rules about what any change does, whatever format it was written in. The others judge
 # how a File Ops reply is written (footer, prose, labels, cost) and are not reported for
 # imported formats (Codex patches, Aider histories, diffs, Claude Code transcripts).
-GENERIC_RULES = frozenset({"absolute-path", "backslash-path", "parent-path", "placeholder"})
+GENERIC_RULES = frozenset({"absolute-path", "backslash-path", "parent-path", "placeholder",
+                           "generated-file"})
 FILEOPS_FORMATS = frozenset({"fileops", "chat"})
 
 
