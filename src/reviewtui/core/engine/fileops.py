@@ -75,7 +75,7 @@ def mark_generated(outcome: Outcome, reserved: ReservedRules) -> Outcome:
     output): written like any file, but the reviewer is told, and ``apply --strict``
     leaves it pending."""
     label = reserved.generated_by(outcome.path) if outcome.path else None
-    if label is None:
+    if label is None or outcome.status is Status.REFUSED:  # refused: nothing is written
         return outcome
     note = (f"{outcome.path} is a generated file ({label}): the tool that owns it rewrites it; "
             "check that this is what the tool would write")
