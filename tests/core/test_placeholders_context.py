@@ -165,3 +165,8 @@ def _lint_placeholder(search: str, replace: str, file: str, path: str) -> bool:
 def test_lint_judges_replace_where_the_matcher_lands_it() -> None:
     assert not _lint_placeholder("        return 1", "        ...", STUB, "p.py")
     assert _lint_placeholder("    x = 1\n    y = 2", "    x = 1\n    ...", BODY, "app.py")
+
+
+def test_a_landing_with_ellipsis_content_says_so() -> None:
+    result = match_edit(STUB.splitlines(), ["        return 1"], ["        ..."], path="p.py")
+    assert "content where they land" in result.hint

@@ -134,6 +134,9 @@ def _place_literally(lines: Sequence[str], search: tuple[str, ...], replace: tup
         return None
     if whole_file_placeholders(lines, found.start, found.end, found.new_lines, path):
         return None
+    note = ("REPLACE's ellipsis lines are content where they land (a stub's body, a "
+            "docstring or code sample), not placeholders")
+    found = dataclasses.replace(found, hints=(*found.hints, note))
     return _decide(lines, search, found, "") if found.kinds else _settle(
         lines, search, found, "exact")
 
