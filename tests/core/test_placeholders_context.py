@@ -9,6 +9,8 @@ with the sentence of the comment above is prose. Worded markers keep being refus
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from reviewtui.core.engine.fileops import FileContext, evaluate_full_file
 from reviewtui.core.match import match_edit
@@ -170,3 +172,24 @@ def test_lint_judges_replace_where_the_matcher_lands_it() -> None:
 def test_a_landing_with_ellipsis_content_says_so() -> None:
     result = match_edit(STUB.splitlines(), ["        return 1"], ["        ..."], path="p.py")
     assert "content where they land" in result.hint
+
+
+# -- worded markers are never content, wherever they stand -----------------------------
+
+WORDED = st.sampled_from(["# ... existing code ...", "# rest of the file unchanged",
+                          "// ... existing code ...", "# ... (rest of the method)",
+                          "<!-- ... rest of the page unchanged ... -->"])
+PIECES = st.sampled_from([
+    "def f(x):", "    return x", '    """Usage:', "        ...", '    """', "```python",
+    "```", "~~~", "x = 1", "# a comment", "#   if x:", "#       ...", "class A:", "    ...",
+    "'''", "", "- item",
+])
+
+
+@given(st.lists(PIECES, max_size=12), st.lists(PIECES, max_size=12), WORDED,
+       st.sampled_from(["a.py", "a.md", "a.pyi", ""]), st.sampled_from(["", "    ", "  "]))
+@settings(max_examples=400, deadline=None)
+def test_a_worded_marker_is_always_refused(before: list[str], after: list[str], marker: str,
+                                           path: str, indent: str) -> None:
+    lines = [*before, indent + marker, *after]
+    assert find_placeholder(lines, ["# previous version"], path) is not None
