@@ -248,6 +248,7 @@ FAILING = [
     Case("parent-path", one_edit("../shared/app.py"), [("error", 1, 1)]),
     Case("no-extension", one_edit("src/app"), [("warning", 1, 1)]),
     Case("config-change", one_edit("reviewtui.toml"), [("warning", 1, 1)]),
+    Case("generated-file", one_edit("web/uv.lock"), [("warning", 1, 1)]),
     Case("duplicate-header", """
         --- File: a.py ---
         <<<<<<< SEARCH
@@ -438,6 +439,7 @@ PASSING = [
     Case("backslash-path", one_edit("src/app.py"), name="posix"),
     Case("parent-path", one_edit("src/a..b.py"), name="dots-in-name"),
     Case("config-change", one_edit("docs/reviewtui.md"), name="other-file"),
+    Case("generated-file", one_edit("src/uv.lock.py"), name="lookalike"),
     Case("no-extension", """
         ```console
         :mv src/utils lib/utils

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from reviewtui import __version__
 from reviewtui.core.errors import ReviewtuiError
@@ -138,27 +139,37 @@ def _with_default_command(argv: list[str]) -> list[str]:
     return argv
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    from reviewtui.cli import commands, export, stats, view
+# command -> (module under reviewtui.cli, function). Imported only for the command that
+# runs: ``--help`` and ``view`` need none of the engine, and no headless command imports
+# the UI stack (textual, rich, pygments), which only ``open``/``demo``/``serve`` load.
+_HANDLERS = {
+    "check": ("commands", "check"),
+    "lint": ("commands", "lint"),
+    "apply": ("commands", "apply"),
+    "restore": ("commands", "restore"),
+    "open": ("commands", "open_workbench"),
+    "demo": ("commands", "demo"),
+    "serve": ("commands", "serve"),
+    "export": ("export", "export"),
+    "stats": ("stats", "stats"),
+    "view": ("view", "view"),
+}
 
+
+def _handler(command: str) -> Callable[[argparse.Namespace], int]:
+    module, name = _HANDLERS[command]
+    found: Callable[[argparse.Namespace], int] = getattr(
+        importlib.import_module(f"reviewtui.cli.{module}"), name)
+    return found
+
+
+def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(_with_default_command(list(sys.argv[1:] if argv is None else argv)))
-    handlers = {
-        "check": commands.check,
-        "lint": commands.lint,
-        "apply": commands.apply,
-        "restore": commands.restore,
-        "open": commands.open_workbench,
-        "demo": commands.demo,
-        "serve": commands.serve,
-        "export": export.export,
-        "stats": stats.stats,
-        "view": view.view,
-    }
     if args.command is None:
         args = parser.parse_args(["demo"])
     try:
-        code = handlers[args.command](args)
+        code = _handler(args.command)(args)
         sys.stdout.flush()  # here, so a reader that left early is caught below
         return code
     except ReviewtuiError as err:

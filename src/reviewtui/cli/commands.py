@@ -12,7 +12,9 @@ from reviewtui.cli import EXIT_FINDINGS, EXIT_OK
 from reviewtui.cli.report import (
     FAILED,
     diagnostic_lines,
+    disk_json,
     finding_line,
+    forced_line,
     has_errors,
     outcome_line,
     session_json,
@@ -20,6 +22,7 @@ from reviewtui.cli.report import (
 from reviewtui.core.diagnostics import introduced
 from reviewtui.core.engine import Policy, SessionRun, evaluate_session, file_text_for
 from reviewtui.core.engine.decisions import Decision, OpKey
+from reviewtui.core.engine.fileops import GENERATED
 from reviewtui.core.errors import InputLimitError, UsageError
 from reviewtui.core.limits import place
 from reviewtui.core.lint.rules import lint_reply, lint_session
@@ -146,8 +149,9 @@ def apply(args: argparse.Namespace) -> int:
         _print_problems(review)
         opened = review.last_report
         wanted = review.applicable(turns, accept_fuzzy=args.accept_fuzzy)
+        strict_skips: list[str] = []
         if getattr(args, "strict", False):
-            wanted = _without_syntax_errors(review, wanted)
+            wanted, strict_skips = _strict(review, wanted)
         report = review.decide_many(wanted)
         first, last = turns or (1, max((t.index for t in review.session.turns), default=0))
         picked = [t for t in review.session.turns if first <= t.index <= last]
@@ -166,13 +170,25 @@ def apply(args: argparse.Namespace) -> int:
         if args.json:
             doc = session_json(source, review.session.title, picked, [], review.draft,
                                str(root), extra)
+            # Each operation as it ended on disk (written, forced in, conflicting).
+            by_key = {r.key: r for r in results}
+            for turn_doc in doc["turns"]:  # type: ignore[attr-defined]
+                for pos, op_doc in enumerate(turn_doc["ops"]):
+                    result = by_key.get((turn_doc["index"], pos))
+                    if result is not None:
+                        op_doc.update(disk_json(result, accept_fuzzy=args.accept_fuzzy))
             doc["written"], doc["removed"] = report.written, report.removed
             doc["conflicts"] = report.conflicts
+            doc["strict_skipped"] = strict_skips
             doc["messages"] = _messages(root, opened) + _messages(root, report)
             print(json.dumps(doc, indent=2, ensure_ascii=False))
         else:
             for result in skipped:
                 print(outcome_line(source, result))
+            skipped_keys = {r.key for r in skipped}
+            for result in results:
+                if result.key not in skipped_keys and result.outcome.status is not Status.APPLIED:
+                    print(forced_line(source, result, accept_fuzzy=args.accept_fuzzy))
             for result in results:
                 if result.landed:
                     for line in diagnostic_lines(result, extra.get(result.key, ())):
@@ -183,8 +199,27 @@ def apply(args: argparse.Namespace) -> int:
             print(f"{len(results) - len(skipped)} of {len(results)} operations applied; "
                   f"{len(report.written)} files written, {len(report.removed)} removed"
                   + (f", {len(report.conflicts)} conflicts" if report.conflicts else "")
-                  + f" under {root}")
+                  + f" under {root}"
+                  + (f"; --strict left pending {', '.join(strict_skips)}"
+                     if strict_skips else ""))
     return EXIT_OK if not skipped and not report.conflicts else EXIT_FINDINGS
+
+
+def _strict(review: Review, wanted: list[tuple[OpKey, Decision]]
+            ) -> tuple[list[tuple[OpKey, Decision]], list[str]]:
+    """``--strict``: without syntax errors and without writes to generated files; and
+    what that left pending, counted by reason, for the summary."""
+    kept = _without_syntax_errors(review, wanted)
+    syntax = len(wanted) - len(kept)
+    plain = [(key, decision) for key, decision in kept
+             if not review.result(key).outcome.extra.get(GENERATED)]
+    generated = len(kept) - len(plain)
+    said = []
+    if syntax:
+        said.append(f"{syntax} introducing syntax errors")
+    if generated:
+        said.append(f"{generated} writing generated files")
+    return plain, said
 
 
 def _without_syntax_errors(review: Review,

@@ -9,9 +9,10 @@ from typing import BinaryIO
 
 from reviewtui.cli import SESSION_FORMATS
 from reviewtui.core.errors import DiskError
-from reviewtui.core.export import FORMATS, render
-from reviewtui.shell.disk import atomic_write
-from reviewtui.shell.export import load_accepted
+
+# reviewtui.core.export.FORMATS, spelt out so that building the parser (``--help``) does
+# not import the engine; a test keeps the two equal.
+FORMATS = ("patch", "markdown", "json", "fileops", "context")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -48,6 +49,10 @@ def _write_all(out: BinaryIO, data: bytes) -> None:
 
 
 def export(args: argparse.Namespace) -> int:
+    from reviewtui.core.export import render
+    from reviewtui.shell.disk import atomic_write
+    from reviewtui.shell.export import load_accepted
+
     chosen = None if args.session_format == "auto" else args.session_format
     accepted, problems = load_accepted(args.session, args.root, state=args.state,
                                        format=chosen)

@@ -8,9 +8,6 @@ import sys
 from pathlib import Path
 
 from reviewtui.cli import SESSION_FORMATS
-from reviewtui.core.stats import session_stats, stats_lines
-from reviewtui.shell.export import load_accepted
-from reviewtui.shell.state import read_time_spent
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -29,6 +26,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 def stats(args: argparse.Namespace) -> int:
+    # Here, not at the top: building the parser must not import the engine.
+    from reviewtui.core.stats import session_stats, stats_lines
+    from reviewtui.shell.export import load_accepted
+    from reviewtui.shell.state import read_time_spent
+
     chosen = None if args.session_format == "auto" else args.session_format
     found = []
     for session in args.sessions:

@@ -10,7 +10,6 @@ from reviewtui.core.errors import UsageError
 from reviewtui.core.hashline import line_id
 from reviewtui.core.outline import OUTLINE_FROM, numbered, outline
 from reviewtui.core.tree import FileState
-from reviewtui.shell.loader import read_text
 
 
 def parse_range(spec: str, total: int) -> tuple[int, int]:
@@ -26,6 +25,8 @@ def parse_range(spec: str, total: int) -> tuple[int, int]:
 
 
 def view(args: argparse.Namespace) -> int:
+    from reviewtui.shell.loader import read_text  # imports every session reader: only here
+
     path = Path(args.file)
     text = read_text(path, "file")
     lines = FileState.from_text(text).lines

@@ -7,6 +7,7 @@ Texts are kept exactly as written; nothing here normalises paths or content.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -82,7 +83,9 @@ class Edit:
       exactly anywhere in the file, not whole lines (Claude Code's ``Edit``);
     * ``line_hint``: the 0-based line where SEARCH is expected (a unified diff's
       ``@@`` numbers): a match there wins over others, but it is only a hint;
-    * ``final_newline``: whether the file ends with a newline afterwards (None: as it was).
+    * ``final_newline``: whether the file ends with a newline afterwards (None: as it was);
+    * ``literal``: the text is exact (a unified diff, apply_patch, Claude Code, tool calls):
+      it has no elision semantics, so a ``...`` line is code, never a placeholder.
     """
 
     path: str
@@ -102,6 +105,7 @@ class Edit:
     # A line-addressed shape (line range, window, batch: reviewtui.core.shapes) says where
     # the edit goes instead of SEARCH alone; None for a plain search/replace.
     shape: Shape | None = None
+    literal: bool = False
     kind: OpKind = field(default=OpKind.EDIT, init=False)
 
     @property
@@ -122,13 +126,15 @@ class FullFile:
     """The whole content of a file, as written under its header.
 
     ``final_newline`` is False only when a source says the file ends without one (a
-    unified diff's ``\\ No newline at end of file``, a Claude Code ``Write``).
+    unified diff's ``\\ No newline at end of file``, a Claude Code ``Write``). ``literal``
+    as for :class:`Edit`: exact text, never judged for truncation placeholders.
     """
 
     path: str
     lines: tuple[str, ...]
     span: Span
     final_newline: bool = True
+    literal: bool = False
     kind: OpKind = field(default=OpKind.FULL_FILE, init=False)
 
     @property
@@ -235,6 +241,16 @@ class Turn:
     heading_span: Span | None = None
 
 
+def literal_reply(reply: Reply) -> Reply:
+    """``reply`` with every file operation marked ``literal`` (exact text, no elision)."""
+    blocks = tuple(
+        dataclasses.replace(block, ops=tuple(dataclasses.replace(op, literal=True)
+                                             for op in block.ops))
+        if isinstance(block, FileBlock) else block
+        for block in reply.blocks)
+    return dataclasses.replace(reply, blocks=blocks)
+
+
 @dataclass(frozen=True, slots=True)
 class Session:
     source: str
@@ -245,3 +261,11 @@ class Session:
     # Where the session came from: "fileops", "chat", "apply_patch", "aider", "unified"
     # or "claude" (reviewtui.core.importers.FORMATS).
     format: str = "fileops"
+
+
+def literal_session(session: Session) -> Session:
+    """``session`` with every file operation marked ``literal``: what importers of formats
+    that carry exact text (unified diffs, apply_patch, Claude Code, tool calls) return."""
+    turns = tuple(dataclasses.replace(turn, reply=literal_reply(turn.reply))
+                  for turn in session.turns)
+    return dataclasses.replace(session, turns=turns)

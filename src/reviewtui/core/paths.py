@@ -190,8 +190,10 @@ def expand_glob(pattern: str, paths: Iterable[str]) -> list[str]:
 
 # --- reserved paths ------------------------------------------------------------------
 
-# (label shown to the user, pattern). Generated files: a model editing them by hand is
-# almost always a mistake, and the tool that owns them would overwrite the edit anyway.
+# (label shown to the user, pattern). Generated files: lock files and build output that a
+# tool owns. Not refused (a real commit updates uv.lock with its pyproject.toml): writing one
+# is a finding the reviewer sees, and ``apply --strict`` leaves it pending. Only the
+# project's own ``[reserved] paths`` are refused.
 BUILTIN_RESERVED: tuple[tuple[str, str], ...] = (
     ("package-lock.json", "**/package-lock.json"),
     ("npm-shrinkwrap.json", "**/npm-shrinkwrap.json"),
@@ -213,9 +215,21 @@ BUILTIN_RESERVED: tuple[tuple[str, str], ...] = (
 )
 
 
+def generated_file(path: str) -> str | None:
+    """The built-in generated-file label normalised ``path`` matches (``"uv.lock"``), if any."""
+    for label, pattern in BUILTIN_RESERVED:
+        if glob_match(pattern, path):
+            return label
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class ReservedRules:
-    """Paths no operation may write: the project's ``[reserved] paths`` plus built-ins."""
+    """Paths no operation may write: the project's ``[reserved] paths``.
+
+    ``builtins`` says whether writes to built-in generated files (``generated_file``) are
+    pointed out to the reviewer; they are never refused.
+    """
 
     patterns: tuple[str, ...] = ()
     source: str = "reviewtui.toml"
@@ -229,16 +243,16 @@ class ReservedRules:
     def reserved_by(self, path: str) -> str | None:
         """What reserves normalised ``path``, in words for the user; None if nothing does.
 
-        The project's own entries are checked first: they are the rule the user wrote.
+        Only the project's own entries reserve: they are the rule the user wrote.
         """
         for pattern in self.patterns:
             if glob_match(pattern, path):
                 return f'{self.source} [reserved] paths "{pattern}"'
-        if self.builtins:
-            for label, pattern in BUILTIN_RESERVED:
-                if glob_match(pattern, path):
-                    return f'built-in generated file "{label}"'
         return None
+
+    def generated_by(self, path: str) -> str | None:
+        """The built-in generated-file label of ``path`` when built-ins are on."""
+        return generated_file(path) if self.builtins else None
 
 
 # --- symlinks ------------------------------------------------------------------------

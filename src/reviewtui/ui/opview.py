@@ -79,6 +79,13 @@ def build_view(result: OpResult, status: Status | None = None,
     outcome = result.outcome
     subtitle = _subtitle(result, state)
     view = _build(result, state, subtitle, conflict, conflict_message)
+    generated = outcome.extra.get("generated")
+    if generated:  # a lock file or build output: written, but its tool owns it
+        note = Text(f"generated file ({generated}): the tool that owns it rewrites it; check "
+                    "this is what the tool would write", style="yellow")
+        if view.explanation.plain:
+            note = view.explanation + Text("\n") + note
+        view = dataclasses.replace(view, explanation=note)
     reason = _reject_reason(result)
     if reason:
         text = Text(f"rejected: {reason}", style="red")

@@ -7,6 +7,7 @@ turn evaluator applies a proposal only when the decision and policy allow it.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -72,14 +73,30 @@ def check_path(raw: str, ctx: FileContext) -> str | Outcome:
                        "name the real path")
     entry = ctx.reserved.reserved_by(path)
     if entry is not None:
-        return refused(path, "reserved", f"{path} is reserved by {entry}: generated or "
-                       "platform-managed files are not edited by hand")
+        return refused(path, "reserved", f"{path} is reserved by {entry}: the project says "
+                       "it is not edited by hand")
     unread = unread_dir_of(path)
     if unread is not None:
         return refused(path, "unread-dir", f"{path} is inside {unread}/, a folder reviewtui "
                        "does not read (version control, environments, caches): it cannot "
                        "show what would be replaced there")
     return path
+
+
+GENERATED = "generated"  # Outcome.extra key: the built-in generated-file label
+
+
+def mark_generated(outcome: Outcome, reserved: ReservedRules) -> Outcome:
+    """``outcome`` noting that its path is a built-in generated file (a lock file, build
+    output): written like any file, but the reviewer is told, and ``apply --strict``
+    leaves it pending."""
+    label = reserved.generated_by(outcome.path) if outcome.path else None
+    if label is None or outcome.status is Status.REFUSED:  # refused: nothing is written
+        return outcome
+    note = (f"{outcome.path} is a generated file ({label}): the tool that owns it rewrites it; "
+            "check that this is what the tool would write")
+    hint = f"{outcome.hint}; {note}" if outcome.hint else note
+    return dataclasses.replace(outcome, hint=hint, extra={**outcome.extra, GENERATED: label})
 
 
 def _missing(path: str, ctx: FileContext) -> Outcome:
@@ -143,7 +160,8 @@ def evaluate_edit(
         result, final_newline = placement.locate(current.lines, current.final_newline, edit,
                                                  search, new_lines, ctx.history(path), path)
         return _edit_outcome(path, current, result, final_newline)
-    result = match_edit(current.lines, search, new_lines, history=ctx.history(path), path=path)
+    result = match_edit(current.lines, search, new_lines, history=ctx.history(path), path=path,
+                        literal=edit.literal)
     return _edit_outcome(path, current, result, edit.final_newline)
 
 
@@ -223,7 +241,8 @@ def evaluate_full_file(
     if current.binary:
         return refused(path, "binary", f"{path} is a binary file; a full-file text rewrite "
                        "is refused"), None
-    placeholder = find_placeholder(lines, current.lines, path)
+    # Exact-text formats (a diff, apply_patch, Claude Code's Write) have no placeholders.
+    placeholder = None if op.literal else find_placeholder(lines, current.lines, path)
     if placeholder is not None:
         index, line = placeholder
         return refused(path, "truncation-placeholder",

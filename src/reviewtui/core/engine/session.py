@@ -28,6 +28,7 @@ from reviewtui.core.engine.fileops import (
     check_path,
     evaluate_edit,
     evaluate_full_file,
+    mark_generated,
     normalize_or_none,
 )
 from reviewtui.core.engine.shapes import evaluate_shaped
@@ -241,6 +242,7 @@ class SessionRun:
             outcome, proposal = evaluate_edit(tree, op, ctx, replacement)
         else:
             outcome, proposal = evaluate_full_file(tree, op, ctx, replacement)
+        outcome = mark_generated(outcome, self.rules.reserved)
         if proposal is None or not self._lands(outcome, decision):
             return state, OpResult(key, op, outcome, decision, False), ""
         new_tree = tree.set(proposal.path, proposal.state)

@@ -29,15 +29,18 @@ from reviewtui.core.importers.toolcalls import import_toolcalls, looks_like_tool
 from reviewtui.core.importers.unified import import_unified, looks_like_unified
 from reviewtui.core.limits import place
 from reviewtui.core.lint.rules import FILEOPS_FORMATS
-from reviewtui.core.model import Session
+from reviewtui.core.model import Session, literal_session
 from reviewtui.core.protocol.session import parse_markdown_session, parse_transcript
 
 FORMATS = ("fileops", "chat", "apply_patch", "aider", "unified", "claude", "toolcalls")
+# Formats whose edits carry exact text: no elision semantics, so a "..." line is code and
+# is never refused as a truncation placeholder (File Ops and Aider keep the guard).
+LITERAL_FORMATS = frozenset({"apply_patch", "unified", "claude", "toolcalls"})
 
 _TURN_HEADING = re.compile(r"^#{1,3} *Turn +\d+", re.MULTILINE)
 _BEGIN_PATCH = re.compile(r"^[ \t]*\*\*\* Begin Patch[ \t]*\r?$", re.MULTILINE)
 
-__all__ = ["FILEOPS_FORMATS", "FORMATS", "SessionFormatError", "detect_format",
+__all__ = ["FILEOPS_FORMATS", "FORMATS", "LITERAL_FORMATS", "SessionFormatError", "detect_format",
            "import_session"]
 
 
@@ -117,7 +120,7 @@ def import_session(text: str, source: str = "session", *, format: str | None = N
         raise SessionFormatError(f"unknown session format {format!r}; choose one of "
                                  f"{', '.join(FORMATS)}", source=source, rule="format")
     try:
-        return reader(text, source, root)
+        session = reader(text, source, root)
     except InputLimitError as err:  # a parser that met it may not know the line
         raise place(err, text, source) from None
     except SessionFormatError:
@@ -125,3 +128,4 @@ def import_session(text: str, source: str = "session", *, format: str | None = N
     except Exception as exc:  # a reader bug must still end as a clean message
         raise SessionFormatError(f"cannot read as {chosen}: {type(exc).__name__}: {exc}",
                                  source=source, rule="import-failed") from exc
+    return literal_session(session) if chosen in LITERAL_FORMATS else session

@@ -56,7 +56,7 @@ RULES_BY_ID: dict[str, Rule] = {r.id: r for r in RULES}
 # how a File Ops reply is written (footer, prose, labels, cost) and are not reported for
 # imported formats (Codex patches, Aider histories, diffs, Claude Code transcripts).
 GENERIC_RULES = frozenset({"absolute-path", "backslash-path", "parent-path", "placeholder",
-                           "config-change"})
+                           "config-change", "generated-file"})
 FILEOPS_FORMATS = frozenset({"fileops", "chat"})
 
 
