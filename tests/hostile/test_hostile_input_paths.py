@@ -63,7 +63,8 @@ def test_apply_writes_nothing_and_a_saved_review_reopens(
         assert run.code == 1, run.err
         doc = json.loads(run.out)
         assert doc["written"] == []
-        assert doc["turns"][0]["ops"][0]["status"] == "skipped"  # refused: never accepted
+        op = doc["turns"][0]["ops"][0]
+        assert (op["status"], op["rule"], op["written"]) == ("refused", rule, False)
     assert tree_digest(arena.root) == before
 
 
