@@ -35,6 +35,7 @@ MACHINE_ROOTS = (
     Path("/usr/lib/google-cloud-sdk/platform"),
     Path("/usr/lib/perf-core/tests"),
     Path("/usr/include/linux"),
+    Path("/usr/lib/ruby/3.1.0"),  # apt-get install ruby
 )
 MACHINE_FILES = 400  # per root, in name order, so a big root does not dominate the time
 
@@ -114,8 +115,9 @@ def rename_identifier(sample: Sample, rng: random.Random) -> str | None:
     return re.sub(rf"(?<![\w$@]){re.escape(name)}(?![\w$])", name + "Rn", sample.text)
 
 
-_STATEMENT = re.compile(r"statement|declaration|expression_statement|assignment|pair|"
-                        r"element|call|command")
+# Node kinds a line can hold alone and repeat. Not JSX elements: two side by side need a
+# wrapper, so a repeated one is a real syntax error.
+_STATEMENT = re.compile(r"^(?!jsx).*(statement|declaration|assignment|pair|element|call|command)")
 
 
 def duplicate_statement(sample: Sample, rng: random.Random) -> tuple[str, int] | None:
@@ -155,19 +157,22 @@ def breakages(sample: Sample, rng: random.Random, each: int = 3) -> Iterator[
     parsed = parse(sample.path, sample.text)
     assert parsed is not None
     comment_rows = _comment_rows(parsed)
-    closers = [i for i, line in enumerate(lines) if _CLOSERS.match(line)
-               and i not in comment_rows]
+    html = parsed.grammar == "html"
+    # HTML end tags are optional to its parser (as to a browser): deleting one is no error.
+    closers = [] if html else [i for i, line in enumerate(lines) if _CLOSERS.match(line)
+                               and i not in comment_rows]
     for i in rng.sample(closers, min(each, len(closers))):
         yield "delete closer", "\n".join(lines[:i] + lines[i + 1 :]), i + 1
     quoted = [i for i, line in enumerate(lines) if line.count('"') == 2
-              and i not in comment_rows and '\\"' not in line and "'" not in line]
+              and i not in comment_rows and '\\"' not in line and "'" not in line
+              and (not html or _in_tag(line, line.rindex('"')))]
     for i in rng.sample(quoted, min(each, len(quoted))):
         line = lines[i]
         cut = line.rindex('"')
         yield "drop quote", "\n".join(
             [*lines[:i], line[:cut] + line[cut + 1 :], *lines[i + 1 :]]), i + 1
-    halves = [i for i, line in enumerate(lines) if _opens_before_middle(line)
-              and i not in comment_rows]
+    halves = [i for i, line in enumerate(lines) if i not in comment_rows and (
+        _in_tag(line, len(line) // 2) if html else _opens_before_middle(line))]
     for i in rng.sample(halves, min(each, len(halves))):
         line = lines[i]
         yield "cut line", "\n".join(
@@ -183,6 +188,17 @@ def _opens_before_middle(line: str) -> bool:
     return head.count("(") > head.count(")") and tail.count(")") > tail.count("(")
 
 
+def _in_tag(line: str, at: int) -> bool:
+    """``at`` falls inside one ``<tag ...>`` of the line (HTML: a cut there breaks it)."""
+    start = line.rfind("<", 0, at)
+    return start >= 0 and line.find(">", start) >= at and ">" not in line[start:at]
+
+
+# Lines that a grammar does not read as code: comments, strings, heredocs, and C macro
+# bodies (opaque text to a C parser, as to the compiler until they are expanded).
+_OPAQUE = re.compile(r"comment|string|heredoc|preproc_(def|function_def|call|include|arg)")
+
+
 def _comment_rows(parsed: object) -> set[int]:
     from reviewtui.core.syntax.parsing import Parsed
 
@@ -191,7 +207,7 @@ def _comment_rows(parsed: object) -> set[int]:
     stack = [parsed.tree.root_node]
     while stack:
         node = stack.pop()
-        if "comment" in node.type or "string" in node.type or "heredoc" in node.type:
+        if _OPAQUE.search(node.type):
             rows.update(range(node.start_point[0], node.end_point[0] + 1))
             continue
         stack.extend(node.children)

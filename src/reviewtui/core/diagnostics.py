@@ -237,8 +237,30 @@ def diagnose_change(path: str, before_text: str | None, after_text: str | None,
                if before and before_text is not None else None)
     old = {(mapping.get(line) if mapping else None, message, check)
            for line, _col, message, check in before}
-    return [Diagnostic(line, col, message, (line, message, check) not in old, check)
-            for line, col, message, check in after]
+    found = [Diagnostic(line, col, message, (line, message, check) not in old, check)
+             for line, col, message, check in after]
+    if before_text is None or _CHECKS.get(PurePosixPath(path).suffix.lower()):
+        return found
+    return [_at_the_edit(d, before_text, after_text, span) if d.introduced else d
+            for d in found]
+
+
+def _at_the_edit(diag: Diagnostic, before: str, after: str, span: Span | None) -> Diagnostic:
+    """An introduced parse error placed at the edit that caused it.
+
+    A grammar notices a lost ``}`` or ``end`` where the file runs out, or wraps everything
+    from the top of the file in one error: both far from the edit. Since the text outside
+    the edit did not change, the edit is what broke it; the error moves to the nearest
+    edited line and says where the parser noticed it.
+    """
+    first, last = span if span is not None else _changed_lines(before, after)
+    last_after = last + after.count("\n") - before.count("\n")
+    low, high = first, max(first, last_after)
+    if low - 1 <= diag.line <= high + 1:
+        return diag
+    line = min(max(diag.line, low), high, after.count("\n") + 1)
+    return Diagnostic(line, 1, f"{diag.message} (noticed at line {diag.line})", True,
+                      diag.check)
 
 
 # -- per operation, cached ------------------------------------------------------------------
