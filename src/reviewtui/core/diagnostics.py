@@ -35,7 +35,7 @@ import json
 import re
 import tomllib
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -154,45 +154,45 @@ def diagnose_text(path: str, text: str,
 Span = tuple[int, int]
 
 
-class LineMap:
+class LineMap(Mapping[int, int]):
     """Where the unchanged lines of the text before an edit are in the text after it.
 
     One edit replaces lines ``first..last`` of the text before; every line above keeps its
-    number and every line below moves by the change in length. Costs nothing per line.
+    number and every line below moves by the change in length. A lookup costs nothing per
+    line of the file (iterating, which nothing on a per-operation path does, is linear).
     """
 
-    __slots__ = ("_first", "_last", "_shift")
+    __slots__ = ("_count", "_first", "_last", "_shift")
 
-    def __init__(self, first: int, last: int, shift: int) -> None:
-        self._first, self._last, self._shift = first, last, shift
+    def __init__(self, first: int, last: int, shift: int, count: int) -> None:
+        self._first, self._last, self._shift, self._count = first, last, shift, count
 
     @classmethod
     def of(cls, before: str, after: str, span: Span | None = None) -> LineMap:
         """The map for an edit of ``span``, or, without one, of the changed middle
         (common leading and trailing lines, found by bytes comparison)."""
         old_count, new_count = before.count("\n") + 1, after.count("\n") + 1
-        if span is None:
-            span = _changed_lines(before, after)
-        first, last = span
-        return cls(first, last, new_count - old_count)
+        first, last = span if span is not None else _changed_lines(before, after)
+        return cls(first, last, new_count - old_count, old_count)
 
-    def get(self, line: int | None, default: int | None = None) -> int | None:
-        if line is None:
-            return default
+    def _target(self, line: int) -> int | None:
+        if not 1 <= line <= self._count:
+            return None
         if line < self._first:
             return line
-        if line > self._last:
-            return line + self._shift
-        return default
+        return line + self._shift if line > self._last else None
 
     def __getitem__(self, line: int) -> int:
-        found = self.get(line)
+        found = self._target(line) if isinstance(line, int) else None
         if found is None:
             raise KeyError(line)
         return found
 
-    def __contains__(self, line: object) -> bool:
-        return isinstance(line, int) and self.get(line) is not None
+    def __iter__(self) -> Iterator[int]:
+        return (n for n in range(1, self._count + 1) if self._target(n) is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 def _changed_lines(before: str, after: str) -> Span:
@@ -201,8 +201,7 @@ def _changed_lines(before: str, after: str) -> Span:
     head = old.rfind(b"\n", 0, common_prefix(old, new)) + 1  # back to a line start
     tail = common_suffix(old, new, min(len(old), len(new)) - head)
     start = len(old) - tail  # the unchanged end of ``old`` begins here...
-    while tail and not (old[start - 1 : start] == b"\n" == new[len(new) - tail - 1 :
-                                                               len(new) - tail]):
+    while tail and not (_line_start(old, start) and _line_start(new, len(new) - tail)):
         nl = old.find(b"\n", start)  # ...but only whole lines count
         if nl < 0:
             start, tail = len(old), 0
@@ -212,6 +211,10 @@ def _changed_lines(before: str, after: str) -> Span:
     first = old.count(b"\n", 0, head) + 1
     last = old.count(b"\n", 0, start) if tail else old.count(b"\n") + 1
     return first, max(last, first - 1)
+
+
+def _line_start(data: bytes, offset: int) -> bool:
+    return offset == 0 or data[offset - 1 : offset] == b"\n"
 
 
 def _line_map(before: str, after: str, span: Span | None = None) -> LineMap:
@@ -235,7 +238,7 @@ def diagnose_change(path: str, before_text: str | None, after_text: str | None,
     before = diagnose_text(path, before_text) if before_text is not None else []
     mapping = (_line_map(before_text, after_text, span)
                if before and before_text is not None else None)
-    old = {(mapping.get(line) if mapping else None, message, check)
+    old = {(mapping.get(line) if mapping is not None else None, message, check)
            for line, _col, message, check in before}
     found = [Diagnostic(line, col, message, (line, message, check) not in old, check)
              for line, col, message, check in after]

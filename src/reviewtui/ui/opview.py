@@ -17,6 +17,7 @@ from reviewtui.core.engine.opstate import OpState, op_state
 from reviewtui.core.hashline import line_id
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile
 from reviewtui.core.outcome import Status
+from reviewtui.core.syntax.symbols import Symbol, around, where
 from reviewtui.core.tree import FileState
 
 WINDOW = 20  # lines of file context fetched around an edit (collapsed to a few by default)
@@ -33,6 +34,9 @@ class DiffPane:
     before_start: int = 1
     after_start: int = 1
     after_is_file: bool = False  # the right side is the file as the operation leaves it
+    # definitions around the right side's lines (file numbering): collapsed rows name the
+    # one they are inside, like a ``git diff`` hunk header
+    symbols: tuple[Symbol, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,6 +149,9 @@ def _subtitle(result: OpResult, state: OpState) -> str:
         parts.append(f"method {outcome.method}")
     if outcome.lines:
         parts.append(f"lines {outcome.lines[0]}-{outcome.lines[1]}")
+        inside = _enclosing(result)
+        if inside:
+            parts.append(f"in {inside}")
     if outcome.similarity is not None:
         parts.append(f"{round(outcome.similarity * 100)}% similar")
     ids = _new_ids(result)
@@ -153,6 +160,16 @@ def _subtitle(result: OpResult, state: OpState) -> str:
     if outcome.hint and outcome.status in (Status.APPLIED, Status.NEEDS_REVIEW):
         parts.append(outcome.hint)  # failures explain themselves in the message
     return " · ".join(parts)
+
+
+def _enclosing(result: OpResult) -> str:
+    """The symbols around an edit, from the file before it ("class Store › def add")."""
+    outcome = result.outcome
+    before = _state(outcome.extra.get("before_state"))
+    text = before.text if before is not None else None
+    if not isinstance(result.op, Edit) or text is None or not outcome.lines:
+        return ""
+    return where(outcome.path or result.op.path, text, *outcome.lines)
 
 
 def _new_ids(result: OpResult) -> str:
@@ -186,7 +203,8 @@ def _region_pane(path: str, before: FileState | None, after: FileState, span: tu
     b1 = min(len(old_lines), end + WINDOW)
     a1 = b1 + (len(new_region) - removed)
     return DiffPane(f"the file around lines {start}-{end}, before and after", path,
-                    old_lines[b0:b1], new_lines[b0:a1], b0 + 1, b0 + 1, after_is_file=True)
+                    old_lines[b0:b1], new_lines[b0:a1], b0 + 1, b0 + 1, after_is_file=True,
+                    symbols=around(path, after.text or "", b0 + 1, a1))
 
 
 def _append_expected(text: Text, op: Edit, found: str) -> None:

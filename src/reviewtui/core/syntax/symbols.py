@@ -10,6 +10,7 @@ Python files are read with :mod:`ast` (exact, no grammar wheel needed).
 from __future__ import annotations
 
 import ast
+import hashlib
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -157,13 +158,24 @@ def _python_symbol(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef,
     return Symbol(line, node.end_lineno or line, f"{keyword} {node.name}", _clip(signature))
 
 
+_python_cache: dict[str, list[Symbol] | None] = {}
+_PYTHON_CACHE = 64
+
+
 def _python_symbols(text: str) -> list[Symbol] | None:
+    key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    if key in _python_cache:
+        return _python_cache[key]
     tree = _python_tree(text)
-    if tree is None:
-        return None
-    lines = text.split("\n")
-    found = [_python_symbol(node, lines) for node in ast.walk(tree) if isinstance(node, _PY_DEFS)]
-    return sorted(found, key=lambda s: (s.line, -s.end))
+    found: list[Symbol] | None = None
+    if tree is not None:
+        lines = text.split("\n")
+        found = sorted((_python_symbol(node, lines) for node in ast.walk(tree)
+                        if isinstance(node, _PY_DEFS)), key=lambda s: (s.line, -s.end))
+    if len(_python_cache) >= _PYTHON_CACHE:
+        _python_cache.clear()
+    _python_cache[key] = found
+    return found
 
 
 # -- public --------------------------------------------------------------------------------
@@ -231,3 +243,55 @@ def _line_bytes(data: bytes, first: int, last: int) -> tuple[int, int]:
     while end > start and data[end - 1 : end] in (b" ", b"\t", b"\n", b"\r"):
         end -= 1
     return start, max(start, end)
+
+
+def where(path: str, text: str, first: int, last: int) -> str:
+    """The symbols an edit of lines ``first..last`` sits in, outermost first, as the
+    operation header shows them ("class Store › def import_csv"); "" when none or when
+    ``path`` has no grammar. ``last = first - 1`` is an insertion before line ``first``."""
+    if not has_symbols(path):
+        return ""
+    if last < first:  # an insertion: the symbol around both neighbours
+        first, last = max(1, first - 1), first
+    return " › ".join(s.name for s in enclosing(path, text, first, last))
+
+
+def around(path: str, text: str, first: int, last: int) -> tuple[Symbol, ...]:
+    """The definitions that overlap lines ``first..last``: those enclosing the range and
+    those inside it, in reading order. Costs the range, not the file (a diff window's
+    collapsed rows are labelled from it)."""
+    if not has_symbols(path) or last < first:
+        return ()
+    if path.endswith((".py", ".pyi")):
+        return tuple(s for s in _python_symbols(text) or () if s.line <= last and s.end >= first)
+    parsed = parse(path, text)
+    if parsed is None:
+        return ()
+    start, end = _line_bytes(parsed.data, first, last)
+    top: Node | None = parsed.tree.root_node.descendant_for_byte_range(start, end)
+    outer: list[Symbol] = []
+    node = top.parent if top is not None else None
+    while node is not None:
+        if _is_definition(parsed, node):
+            outer.append(_symbol(parsed, node))
+        node = node.parent
+    inner: list[Symbol] = []
+    stack = [top] if top is not None else []
+    while stack:
+        node = stack.pop()
+        if node.end_byte < start or node.start_byte > end:
+            continue
+        if _is_definition(parsed, node):
+            inner.append(_symbol(parsed, node))
+        if "comment" not in node.type and "string" not in node.type:
+            stack.extend(reversed(node.children))
+    return (*outer[::-1], *inner)
+
+
+def signature_for(symbols: tuple[Symbol, ...], line: int) -> Symbol | None:
+    """The innermost of ``symbols`` that holds ``line`` below its own first line."""
+    best: Symbol | None = None
+    for symbol in symbols:
+        if symbol.line < line <= symbol.end and (best is None or symbol.line >= best.line):
+            best = symbol
+    return best
