@@ -21,11 +21,12 @@ SYNC_LINES = 4_000  # diffs of more lines than this are built in a worker
 
 def fold_context(pane: DiffPane, model: DiffModel) -> dict[int, str]:
     """Collapsed row (fold index) -> the signature line of the definition the next shown
-    line is inside, when that line is not the definition's own first line."""
+    line is inside, when that line is not the definition's own first line (as a
+    ``git diff`` hunk header names the function a hunk starts in)."""
     labels: dict[int, str] = {}
     if not pane.symbols:
         return labels
-    for row in model.rows:
+    for row in model.rows[:-1]:  # a fold with nothing shown below it heads nothing
         if row.kind is RowKind.COLLAPSED and row.right is not None:
             symbol = signature_for(pane.symbols, row.right.number + row.hidden)
             if symbol is not None:
