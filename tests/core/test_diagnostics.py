@@ -23,7 +23,7 @@ CASES = {
              '{"a": 1,\n "b": 3}\n', '{"a": 0,\n "b": }\n'),
     "toml": ("conf.toml", 'a = 1\nb = "x"\n', 'a = 1\nb = \n',
              'a = 2\nb = "x"\n', 'a = 2\nb = \n'),
-    "javascript (tree-sitter)": ("main.js", "function f(a) {\n  return [a];\n}\n",
+    "tree-sitter javascript": ("main.js", "function f(a) {\n  return [a];\n}\n",
                  "function f(a) {\n  return [a;\n}\n",
                  "function f(a) {\n  return [a, 1];\n}\n",
                  "// note\nfunction f(a) {\n  return [a;\n}\n"),
@@ -91,7 +91,7 @@ def test_messages_say_what_is_missing_or_unexpected() -> None:
 
 def test_unchecked_files_and_removals() -> None:
     assert check_for("README.md") is None
-    assert check_for("src/App.TSX") == "tsx (tree-sitter)"
+    assert check_for("src/App.TSX") == "tree-sitter tsx"
     assert diagnose_change("notes.md", None, "((((") == []
     assert diagnose_change("a.py", "x = (", None) == []
 

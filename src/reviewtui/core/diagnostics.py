@@ -117,7 +117,7 @@ _CHECKS: dict[str, tuple[str, Callable[[str], list[_Problem]]]] = {
 
 def _tree_check(path: str) -> str | None:
     name = grammar_name(path)
-    return None if name is None else f"{name} (tree-sitter)"
+    return None if name is None else f"tree-sitter {name}"
 
 
 def _tree_problems(path: str, text: str, previous: str | None = None) -> list[_Problem]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import re
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -46,6 +47,7 @@ _VARIABLE_FUNCTIONS = frozenset({"arrow_function", "function_expression", "funct
 _ELIXIR_DEFS = frozenset({"def", "defp", "defmodule", "defmacro", "defmacrop", "defprotocol",
                           "defimpl", "defstruct", "describe", "test"})
 _SHOWN = 80  # characters of a name or signature
+_EXPORT = re.compile(r"^export\s+(default\s+)?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +94,7 @@ def _name(parsed: Parsed, node: Node) -> str:
             cut = name_node.end_byte
         break
     head = data[line_start:cut].decode("utf-8", "replace").strip()
+    head = _EXPORT.sub("", head)  # "export class Cart" is the class Cart
     return _clip(head.rstrip(" {:(=")) or node.type
 
 
