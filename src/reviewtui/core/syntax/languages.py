@@ -11,8 +11,10 @@ import importlib
 import warnings
 from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
 
-from tree_sitter import Language
+if TYPE_CHECKING:  # the binding itself is imported with the first grammar
+    from tree_sitter import Language
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +98,8 @@ def language(name: str) -> Language | None:
     found: Language | None = None
     if grammar is not None:
         try:
+            from tree_sitter import Language
+
             module = importlib.import_module(grammar.module)
             with warnings.catch_warnings():
                 # An older wheel hands the pointer as an int, which the binding still

@@ -12,10 +12,12 @@ from __future__ import annotations
 import hashlib
 from collections import OrderedDict
 from dataclasses import dataclass
-
-from tree_sitter import Parser, Point, Tree
+from typing import TYPE_CHECKING
 
 from reviewtui.core.syntax.languages import language_for
+
+if TYPE_CHECKING:  # imported with the first grammar (languages.language)
+    from tree_sitter import Parser, Tree
 
 _TREES = 48  # parsed versions kept; each is a few times the size of its file
 
@@ -70,9 +72,9 @@ def common_suffix(a: bytes, b: bytes, limit: int) -> int:
     return lo
 
 
-def _point(data: bytes, offset: int) -> Point:
+def _point(data: bytes, offset: int) -> tuple[int, int]:
     row = data.count(b"\n", 0, offset)
-    return Point(row, offset - (data.rfind(b"\n", 0, offset) + 1))
+    return row, offset - (data.rfind(b"\n", 0, offset) + 1)
 
 
 def parse(path: str, text: str, previous: str | None = None) -> Parsed | None:
@@ -93,6 +95,8 @@ def parse(path: str, text: str, previous: str | None = None) -> Parsed | None:
         return cached
     parser = _parsers.get(grammar)
     if parser is None:
+        from tree_sitter import Parser
+
         parser = _parsers[grammar] = Parser(lang)
     base = parse(path, previous) if previous is not None and previous != text else None
     if base is None:

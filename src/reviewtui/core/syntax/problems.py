@@ -6,9 +6,12 @@ one with ``has_error``), so a clean 10,000-line file costs one attribute read.
 
 from __future__ import annotations
 
-from tree_sitter import Node
+from typing import TYPE_CHECKING
 
 from reviewtui.core.syntax.parsing import Parsed
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 MAX_PROBLEMS = 8  # per file: the first ones in reading order
 _SHOWN = 24  # characters of an unexpected token shown in a message

@@ -15,11 +15,13 @@ import re
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
-
-from tree_sitter import Node
+from typing import TYPE_CHECKING
 
 from reviewtui.core.syntax.languages import grammar_name
 from reviewtui.core.syntax.parsing import Parsed, parse
+
+if TYPE_CHECKING:
+    from tree_sitter import Node
 
 # Node kinds that define something, across the grammars in ``languages``.
 DEFINITIONS = frozenset({
