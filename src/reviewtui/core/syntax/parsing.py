@@ -19,7 +19,7 @@ from reviewtui.core.syntax.languages import language_for
 if TYPE_CHECKING:  # imported with the first grammar (languages.language)
     from tree_sitter import Parser, Tree
 
-_TREES = 48  # parsed versions kept; each is a few times the size of its file
+_TREES = 16  # parsed versions kept (each a few times its file): two per file chain edits
 
 
 @dataclass(frozen=True, slots=True)
