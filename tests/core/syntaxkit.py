@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reviewtui.core.syntax.languages import grammar_name
-from reviewtui.core.syntax.parsing import parse
+from reviewtui.core.syntax.parsing import Parsed, parse
 
 ROOT = Path(__file__).resolve().parents[2]
 PYGMENTS = "2.19.2"
@@ -163,9 +163,12 @@ def breakages(sample: Sample, rng: random.Random, each: int = 3) -> Iterator[
                                and i not in comment_rows]
     for i in rng.sample(closers, min(each, len(closers))):
         yield "delete closer", "\n".join(lines[:i] + lines[i + 1 :]), i + 1
-    quoted = [i for i, line in enumerate(lines) if line.count('"') == 2
-              and i not in comment_rows and '\\"' not in line and "'" not in line
-              and (not html or _in_tag(line, line.rindex('"')))]
+    ends = _string_ends(parsed)
+    quoted = [] if parsed.grammar in MULTILINE_STRINGS else [
+        i for i, line in enumerate(lines) if line.count('"') == 2
+        and i not in comment_rows and '\\"' not in line and "'" not in line
+        and (i, len(line[: line.rindex('"')].encode())) in ends
+        and (not html or _in_tag(line, line.rindex('"')))]
     for i in rng.sample(quoted, min(each, len(quoted))):
         line = lines[i]
         cut = line.rindex('"')
@@ -179,13 +182,35 @@ def breakages(sample: Sample, rng: random.Random, each: int = 3) -> Iterator[
             [*lines[:i], line[: len(line) // 2], *lines[i + 1 :]]), i + 1
 
 
+# Where a double-quoted string may run on over lines, a dropped quote can leave the file
+# valid (``bash -n`` agrees for shell): no "drop quote" breakage there.
+MULTILINE_STRINGS = frozenset({"bash", "ruby", "php", "elixir", "yaml"})
+
+
+def _string_ends(parsed: Parsed) -> set[tuple[int, int]]:
+    """(row, byte column) of every closing ``"`` of a one-line string in the tree."""
+    ends: set[tuple[int, int]] = set()
+    stack = [parsed.tree.root_node]
+    while stack:
+        node = stack.pop()
+        kind = node.type
+        if ("string" in kind or "attribute_value" in kind) and not re.search(
+                "template|fragment|content", kind):
+            (row, _), (end_row, end_col) = node.start_point, node.end_point
+            if row == end_row and parsed.data[node.end_byte - 1 : node.end_byte] == b'"':
+                ends.add((row, end_col - 1))
+        stack.extend(node.children)
+    return ends
+
+
 def _opens_before_middle(line: str) -> bool:
     """A bracket opens in the first half and closes in the second: cutting leaves it open."""
     if len(line.strip()) < 16 or line.count('"') % 2 or line.count("'") % 2:
         return False
     middle = len(line) // 2
     head, tail = line[:middle], line[middle:]
-    return head.count("(") > head.count(")") and tail.count(")") > tail.count("(")
+    return any(head.count(o) > head.count(c) and tail.count(c) > tail.count(o)
+               for o, c in ("()", "[]", "{}"))
 
 
 def _in_tag(line: str, at: int) -> bool:
@@ -194,21 +219,20 @@ def _in_tag(line: str, at: int) -> bool:
     return start >= 0 and line.find(">", start) >= at and ">" not in line[start:at]
 
 
-# Lines that a grammar does not read as code: comments, strings, heredocs, and C macro
-# bodies (opaque text to a C parser, as to the compiler until they are expanded).
+# Lines that a grammar does not read as code: comments, multi-line strings, heredocs, and
+# C macro bodies (opaque text to a C parser, as to the compiler until they are expanded).
 _OPAQUE = re.compile(r"comment|string|heredoc|preproc_(def|function_def|call|include|arg)")
 
 
-def _comment_rows(parsed: object) -> set[int]:
-    from reviewtui.core.syntax.parsing import Parsed
-
-    assert isinstance(parsed, Parsed)
+def _comment_rows(parsed: Parsed) -> set[int]:
     rows: set[int] = set()
     stack = [parsed.tree.root_node]
     while stack:
         node = stack.pop()
         if _OPAQUE.search(node.type):
-            rows.update(range(node.start_point[0], node.end_point[0] + 1))
+            first, last = node.start_point[0], node.end_point[0]
+            if "string" not in node.type or first != last:  # a one-line string is code
+                rows.update(range(first, last + 1))
             continue
         stack.extend(node.children)
     return rows

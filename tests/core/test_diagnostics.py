@@ -119,3 +119,18 @@ def test_per_operation_and_cached() -> None:
     assert [len(introduced(r)) for r in results] == [1, 0, 1]
     assert introduced(results[0])[0].line == 2
     assert diagnose_result(results[0]) is diagnose_result(results[0])
+
+
+def test_an_unterminated_string_hidden_in_the_grammar_is_reported() -> None:
+    # tree-sitter-scala's string end is a hidden token: its MISSING node is not a child
+    (found,) = diagnose_change("a.scala", None, 'val n = 1;\nval a = s"n=$n;\n')
+    assert (found.line, found.message) == (2, "unterminated string")
+
+
+def test_an_error_the_parser_notices_far_away_is_placed_at_the_edit() -> None:
+    body = "".join(f"function f{n}(x) {{\n  return x + {n};\n}}\n" for n in range(50))
+    lines = body.split("\n")
+    del lines[3 * 20 + 2]  # the closing brace of f20, line 63
+    (found,) = [d for d in diagnose_change("a.js", body, "\n".join(lines)) if d.introduced]
+    assert found.line in (62, 63)
+    assert "(noticed at line" in found.message

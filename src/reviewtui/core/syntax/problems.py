@@ -54,11 +54,20 @@ def problems(parsed: Parsed, limit: int = MAX_PROBLEMS) -> list[tuple[int, int, 
     stack = [root]
     while stack and len(found) < limit:
         node = stack.pop()
+        broken = [c for c in node.children if c.has_error]
         if node.is_error or node.is_missing:
             at, message = _message(data, node)
-            row, _ = at.start_point
-            row_start = data.rfind(b"\n", 0, at.start_byte) + 1
-            found.append((row + 1, _column(data, row_start, at.start_byte), message))
+            offset = at.start_byte
+        elif not broken:
+            # The error is a hidden token (a grammar's "_string_end" and the like), which
+            # the tree does not list as a child: point at where the node stops.
+            what = node.type.replace("_", " ")
+            message = "unterminated string" if "string" in node.type else f"incomplete {what}"
+            offset = node.end_byte
+        else:
+            stack.extend(reversed(broken))
             continue
-        stack.extend(reversed([c for c in node.children if c.has_error]))
+        row = data.count(b"\n", 0, offset)
+        row_start = data.rfind(b"\n", 0, offset) + 1
+        found.append((row + 1, _column(data, row_start, offset), message))
     return found
