@@ -6,6 +6,7 @@ import pytest
 
 from reviewtui.core.diagnostics import (
     check_for,
+    diagnose_cached,
     diagnose_change,
     diagnose_result,
     introduced,
@@ -134,3 +135,13 @@ def test_an_error_the_parser_notices_far_away_is_placed_at_the_edit() -> None:
     (found,) = [d for d in diagnose_change("a.js", body, "\n".join(lines)) if d.introduced]
     assert found.line in (62, 63)
     assert "(noticed at line" in found.message
+
+
+def test_the_cache_answers_without_computing() -> None:
+    run = _evaluate("--- File: a.rb ---\n<<<<<<< SEARCH\nx = 1\n=======\nx = (1\n>>>>>>> REPLACE\n",
+                    {"a.rb": "x = 1\n"})
+    result = run.turns[0].results[0]
+    assert diagnose_cached(result) is None
+    found = diagnose_result(result)
+    assert found
+    assert diagnose_cached(result) == found

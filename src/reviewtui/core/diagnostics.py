@@ -326,6 +326,16 @@ def diagnose_result(result: OpResult) -> tuple[Diagnostic, ...]:
     return cached
 
 
+def diagnose_cached(result: OpResult) -> tuple[Diagnostic, ...] | None:
+    """The diagnostics if :func:`diagnose_result` already computed them, else None: lets a
+    screen paint at once and fill the badges in from a worker."""
+    texts = _texts(result)
+    if texts is None:
+        return ()
+    path, before, after = texts
+    return _cache.get((path, _digest(before), _digest(after)))
+
+
 def introduced(result: OpResult) -> tuple[Diagnostic, ...]:
     """Only the diagnostics this operation introduced."""
     return tuple(d for d in diagnose_result(result) if d.introduced)
