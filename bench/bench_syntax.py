@@ -30,9 +30,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests" / "core"))
 
-import old_brackets  # noqa: E402
 import syntaxkit  # noqa: E402
 
+import old_brackets  # noqa: E402
 from reviewtui.core.diagnostics import diagnose_change  # noqa: E402
 from reviewtui.core.syntax import parsing  # noqa: E402
 
