@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import OptionList
 from uikit import REPO, copy_session, open_app, screen_of, state_at
 
-from reviewtui.core.diagnostics import diagnose_result
+from reviewtui.core.diagnostics import diagnose_cached, diagnose_result
 from reviewtui.core.engine.opstate import OpState
 from reviewtui.ui.widgets.diff_view import DiffView
 from reviewtui.ui.widgets.op_detail import OpDetail
@@ -86,3 +87,27 @@ def test_snapshot_introduced_tree_sitter_error_in_the_gutter(snap_compare: SnapC
                                                              tmp_path: Path) -> None:
     app = open_app(*copy_session(TREESITTER, tmp_path), dry_run=True)
     assert snap_compare(app, terminal_size=SIZE, run_before=_select(0, 1))
+
+
+@pytest.mark.anyio
+async def test_a_big_files_check_runs_in_a_worker_and_then_shows(tmp_path: Path) -> None:
+    session = tmp_path / "session"
+    (session / "base").mkdir(parents=True)
+    body = "".join(f"function f{n}(x) {{\n  return x + {n};\n}}\n" for n in range(3000))
+    (session / "base" / "big.js").write_text(body)
+    (session / "session.md").write_text(
+        "# Session: big\n\n## Turn 1\n> edit\n\n--- File: big.js ---\nEdit 1\n"
+        "<<<<<<< SEARCH\n  return x + 1500;\n}\n=======\n  return x + 1500;\n>>>>>>> REPLACE\n")
+    session_dir, root = copy_session(session, tmp_path / "copy")
+    app = open_app(session_dir, root, dry_run=True)
+    async with app.run_test(size=SIZE) as pilot:
+        result = screen_of(app).result(0, 0)
+        assert result is not None
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert diagnose_cached(result)  # the worker ran the check...
+        ops = app.screen.query_one("#ops", OptionList)
+        assert "!syntax" in str(ops.get_option_at_index(0).prompt)  # ...and the row shows it
+        detail = app.screen.query_one(OpDetail)
+        assert detail.view is not None
+        assert "introduced by this operation" in detail.view.explanation.plain

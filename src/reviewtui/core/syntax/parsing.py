@@ -10,6 +10,7 @@ change, so an edit in a 10,000-line file costs about the edit, not the file.
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -33,6 +34,9 @@ class Parsed:
 
 _trees: OrderedDict[tuple[str, str], Parsed] = OrderedDict()
 _parsers: dict[str, Parser] = {}
+# A parser is not safe to share between threads, and the workbench checks from a worker
+# while a key on the event loop may ask too: one parse at a time.
+_lock = threading.RLock()
 
 
 def _key(grammar: str, data: bytes) -> tuple[str, str]:
@@ -83,6 +87,11 @@ def parse(path: str, text: str, previous: str | None = None) -> Parsed | None:
     ``previous`` is the text this one was made from (the file before an operation): its
     tree, cached or parsed now, is edited and reused.
     """
+    with _lock:
+        return _parse(path, text, previous)
+
+
+def _parse(path: str, text: str, previous: str | None) -> Parsed | None:
     found = language_for(path)
     if found is None:
         return None
@@ -98,7 +107,7 @@ def parse(path: str, text: str, previous: str | None = None) -> Parsed | None:
         from tree_sitter import Parser
 
         parser = _parsers[grammar] = Parser(lang)
-    base = parse(path, previous) if previous is not None and previous != text else None
+    base = _parse(path, previous, None) if previous is not None and previous != text else None
     if base is None:
         return _remember(key, Parsed(grammar, data, parser.parse(data)))
     old = base.data
@@ -114,4 +123,5 @@ def parse(path: str, text: str, previous: str | None = None) -> Parsed | None:
 
 def clear_cache() -> None:
     """Forget every tree (tests and benches measure cold parses with it)."""
-    _trees.clear()
+    with _lock:
+        _trees.clear()
