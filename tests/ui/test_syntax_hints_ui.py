@@ -111,3 +111,4 @@ async def test_a_big_files_check_runs_in_a_worker_and_then_shows(tmp_path: Path)
         detail = app.screen.query_one(OpDetail)
         assert detail.view is not None
         assert "introduced by this operation" in detail.view.explanation.plain
+        assert "in function f1500" in detail.view.subtitle  # the tree came from the worker

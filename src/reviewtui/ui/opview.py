@@ -17,10 +17,17 @@ from reviewtui.core.engine.opstate import OpState, op_state
 from reviewtui.core.hashline import line_id
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile
 from reviewtui.core.outcome import Status
-from reviewtui.core.syntax.symbols import Symbol, around, where
+from reviewtui.core.syntax.symbols import Symbol, around, ready, where
 from reviewtui.core.tree import FileState
 
 WINDOW = 20  # lines of file context fetched around an edit (collapsed to a few by default)
+# Symbol hints of a file bigger than this wait for its tree from the screen's syntax worker
+# (``warm_symbols``) rather than parse on a key press.
+SYNC_SYMBOL_CHARS = 60_000
+
+
+def _now(path: str, text: str) -> bool:
+    return len(text) <= SYNC_SYMBOL_CHARS or ready(path, text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +176,18 @@ def _enclosing(result: OpResult) -> str:
     text = before.text if before is not None else None
     if not isinstance(result.op, Edit) or text is None or not outcome.lines:
         return ""
-    return where(outcome.path or result.op.path, text, *outcome.lines)
+    path = outcome.path or result.op.path
+    return where(path, text, *outcome.lines) if _now(path, text) else ""
+
+
+def warm_symbols(result: OpResult) -> None:
+    """Parse what the symbol hints of ``result`` need (for a worker, off the event loop)."""
+    outcome = result.outcome
+    for key in ("before_state", "after_state"):
+        state = _state(outcome.extra.get(key))
+        text = state.text if state is not None else None
+        if text is not None and outcome.path:
+            where(outcome.path, text, 1, 1)
 
 
 def _new_ids(result: OpResult) -> str:
@@ -204,7 +222,11 @@ def _region_pane(path: str, before: FileState | None, after: FileState, span: tu
     a1 = b1 + (len(new_region) - removed)
     return DiffPane(f"the file around lines {start}-{end}, before and after", path,
                     old_lines[b0:b1], new_lines[b0:a1], b0 + 1, b0 + 1, after_is_file=True,
-                    symbols=around(path, after.text or "", b0 + 1, a1))
+                    symbols=_around(path, after.text or "", b0 + 1, a1))
+
+
+def _around(path: str, text: str, first: int, last: int) -> tuple[Symbol, ...]:
+    return around(path, text, first, last) if _now(path, text) else ()
 
 
 def _append_expected(text: Text, op: Edit, found: str) -> None:

@@ -121,6 +121,17 @@ def _parse(path: str, text: str, previous: str | None) -> Parsed | None:
     return _remember(key, Parsed(grammar, data, parser.parse(data, tree)))
 
 
+def cached(path: str, text: str) -> Parsed | None:
+    """The tree of ``text`` if it is already parsed, else None (never parses)."""
+    from reviewtui.core.syntax.languages import grammar_name
+
+    grammar = grammar_name(path)
+    if grammar is None:
+        return None
+    with _lock:
+        return _trees.get(_key(grammar, text.encode("utf-8", "surrogatepass")))
+
+
 def clear_cache() -> None:
     """Forget every tree (tests and benches measure cold parses with it)."""
     with _lock:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from reviewtui.core.syntax.languages import grammar_name
-from reviewtui.core.syntax.parsing import Parsed, parse
+from reviewtui.core.syntax.parsing import Parsed, cached, parse
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -167,8 +167,12 @@ _python_cache: dict[str, list[Symbol] | None] = {}
 _PYTHON_CACHE = 64
 
 
+def _python_key(text: str) -> str:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+
+
 def _python_symbols(text: str) -> list[Symbol] | None:
-    key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()
+    key = _python_key(text)
     if key in _python_cache:
         return _python_cache[key]
     tree = _python_tree(text)
@@ -184,6 +188,13 @@ def _python_symbols(text: str) -> list[Symbol] | None:
 
 
 # -- public --------------------------------------------------------------------------------
+
+
+def ready(path: str, text: str) -> bool:
+    """Whether the definitions of ``text`` can be read without parsing it now."""
+    if path.endswith((".py", ".pyi")):
+        return _python_key(text) in _python_cache
+    return cached(path, text) is not None
 
 
 def has_symbols(path: str) -> bool:

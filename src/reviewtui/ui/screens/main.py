@@ -27,7 +27,7 @@ from reviewtui.core.lint.rules import lint_session
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Turn
 from reviewtui.shell.review import Review
 from reviewtui.ui.diagnostics import deferred, op_badge, with_diagnostics
-from reviewtui.ui.opview import build_view, op_title
+from reviewtui.ui.opview import build_view, op_title, warm_symbols
 from reviewtui.ui.project_checks import ProjectChecks, explanation_with
 from reviewtui.ui.widgets.findings import FindingsPanel
 from reviewtui.ui.widgets.lists import OpList, TurnList, op_prompt, turn_prompt
@@ -212,6 +212,7 @@ class MainScreen(Screen[None]):
             if worker.is_cancelled:
                 return
             diagnose_result(result)
+            warm_symbols(result)
         self.app.call_from_thread(self._syntax_checked)
 
     def _syntax_checked(self) -> None:
