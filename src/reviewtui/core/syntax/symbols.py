@@ -267,8 +267,12 @@ def where(path: str, text: str, first: int, last: int) -> str:
     ``path`` has no grammar. ``last = first - 1`` is an insertion before line ``first``."""
     if not has_symbols(path):
         return ""
-    if last < first:  # an insertion: the symbol around both neighbours
-        first, last = max(1, first - 1), first
+    if last < first:  # an insertion: the definitions that hold both neighbours
+        if first <= 1:
+            return ""  # above the first line: inside nothing
+        above = first - 1
+        return " › ".join(s.name for s in enclosing(path, text, above, above)
+                          if s.end >= first and s.line <= above)
     return " › ".join(s.name for s in enclosing(path, text, first, last))
 
 
