@@ -50,6 +50,7 @@ _ELIXIR_DEFS = frozenset({"def", "defp", "defmodule", "defmacro", "defmacrop", "
                           "defimpl", "defstruct", "describe", "test"})
 _SHOWN = 80  # characters of a name or signature
 _EXPORT = re.compile(r"^export\s+(default\s+)?")
+_DO = re.compile(r"\s+do\b.*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +98,7 @@ def _name(parsed: Parsed, node: Node) -> str:
         break
     head = data[line_start:cut].decode("utf-8", "replace").strip()
     head = _EXPORT.sub("", head)  # "export class Cart" is the class Cart
+    head = _DO.sub("", head)  # Elixir/Ruby blocks: "defmodule A do" names A
     return _clip(head.rstrip(" {:(=")) or node.type
 
 
