@@ -180,6 +180,26 @@ def breakages(sample: Sample, rng: random.Random, each: int = 3) -> Iterator[
         line = lines[i]
         yield "cut line", "\n".join(
             [*lines[:i], line[: len(line) // 2], *lines[i + 1 :]]), i + 1
+    if parsed.grammar == "yaml":  # YAML's own breakage: a key one space off its siblings
+        keys = _yaml_sibling_keys(parsed)
+        for i in rng.sample(keys, min(each, len(keys))):
+            yield "misindent key", "\n".join([*lines[:i], " " + lines[i], *lines[i + 1 :]]), i + 1
+
+
+def _yaml_sibling_keys(parsed: Parsed) -> list[int]:
+    """Rows of one-line ``key: value`` pairs that follow a sibling pair in the same mapping
+    (PyYAML rejects such a pair indented by one more space, as the grammar does)."""
+    rows: list[int] = []
+    stack = [parsed.tree.root_node]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children)
+        before = node.prev_named_sibling
+        if (node.type == "block_mapping_pair" and node.start_point[0] == node.end_point[0]
+                and before is not None and before.type == "block_mapping_pair"
+                and before.start_point[1] == node.start_point[1]):
+            rows.append(node.start_point[0])
+    return sorted(rows)
 
 
 # Where a double-quoted string may run on over lines, a dropped quote can leave the file
