@@ -45,7 +45,8 @@ def view(args: argparse.Namespace) -> int:
     width = len(str(len(lines))) + (3 if args.hash else 0)
     for entry in entries:
         label = line_id(entry.number, entry.text) if args.hash else str(entry.number)
-        print(f"{label:>{width}}  {entry.text}")
+        reach = f"  (to {entry.end})" if entry.end > entry.number else ""
+        print(f"{label:>{width}}  {entry.text}{reach}")
     if not entries:
         print("(no outline for this file type: use --range)")
     return EXIT_OK

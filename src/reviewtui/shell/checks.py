@@ -227,7 +227,8 @@ def check_change(path: str, before: str | None, after: str | None, command: str,
                         if before is not None else [])
     except _Failed as failed:
         return [Diagnostic(0, 0, str(failed), False, check)]
-    mapping = _line_map(before, after) if before is not None and found_before else {}
+    mapping: Mapping[int, int] = (_line_map(before, after)
+                                  if before is not None and found_before else {})
     return _compare(found_before, found_after, mapping, check)
 
 

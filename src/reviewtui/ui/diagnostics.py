@@ -1,11 +1,13 @@
 """Syntax diagnostics in the workbench: the badge on an operation row and the lines under
-its explanation. Computed on demand for the operations on screen (cached in the core)."""
+its explanation. Computed on demand for the operations on screen (cached in the core): at
+once for small files, in the screen's worker for big ones (``deferred``), so a 10,000-line
+file never holds up a key."""
 
 from __future__ import annotations
 
 import dataclasses
 
-from reviewtui.core.diagnostics import diagnose_result
+from reviewtui.core.diagnostics import diagnose_cached, diagnose_result
 from reviewtui.core.engine import OpResult
 from reviewtui.core.lint.project_config import CONFIG_WARNING, touches_config
 from reviewtui.core.protocol.config import is_config_path
@@ -13,6 +15,7 @@ from reviewtui.ui.opview import OpView
 
 BADGE = "!syntax"
 CONFIG_BADGE = "!config"
+SYNC_CHARS = 60_000  # a file before + after up to this is checked on the spot (~ms)
 
 
 def changes_config(result: OpResult) -> bool:
@@ -21,19 +24,34 @@ def changes_config(result: OpResult) -> bool:
         bool(result.outcome.path) and is_config_path(result.outcome.path))
 
 
-def op_badge(result: OpResult) -> str:
-    """``!syntax`` when the operation leaves its file with a syntax error it introduced,
-    ``!config`` when it changes the project's ``reviewtui.toml``."""
-    badges = [BADGE] if any(d.introduced for d in diagnose_result(result)) else []
+def deferred(result: OpResult) -> bool:
+    """Whether the check of ``result`` is neither cached nor cheap: a worker should run it."""
+    if diagnose_cached(result) is not None:
+        return False
+    states = [result.outcome.extra.get(k) for k in ("before_state", "after_state")]
+    size = sum(len(getattr(s, "data", b"")) for s in states)
+    return size > SYNC_CHARS
+
+
+def op_badge(result: OpResult, *, wait: bool = True) -> str:
+    """``!syntax`` when the operation leaves its file with a syntax error it introduced
+    (with ``wait=False`` a deferred check counts as none for now), ``!config`` when it
+    changes the project's ``reviewtui.toml``."""
+    badges = []
+    if (wait or not deferred(result)) and any(d.introduced for d in diagnose_result(result)):
+        badges.append(BADGE)
     if changes_config(result):
         badges.append(CONFIG_BADGE)
     return " ".join(badges)
 
 
-def with_diagnostics(view: OpView, result: OpResult) -> OpView:
-    """The view with the file's syntax diagnostics listed after the explanation."""
+def with_diagnostics(view: OpView, result: OpResult, *, wait: bool = True) -> OpView:
+    """The view with the file's syntax diagnostics listed after the explanation (with
+    ``wait=False``, as it is until a deferred check is done)."""
     if changes_config(result):
         view = _with_config_warning(view)
+    if not wait and deferred(result):
+        return view
     found = diagnose_result(result)
     if not found:
         return view

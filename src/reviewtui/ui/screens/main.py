@@ -7,7 +7,7 @@ shell around the engine) and calls it for every decision; widgets only display.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import PurePosixPath
 
 from textual import on, work
@@ -17,7 +17,9 @@ from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList
+from textual.worker import get_current_worker
 
+from reviewtui.core.diagnostics import diagnose_result
 from reviewtui.core.engine import Decision, OpKey, OpResult, file_text_for
 from reviewtui.core.engine.opstate import OpState, op_state
 from reviewtui.core.errors import DecisionRefused
@@ -25,8 +27,8 @@ from reviewtui.core.lint.findings import Finding
 from reviewtui.core.lint.rules import lint_session
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Turn
 from reviewtui.shell.review import Review
-from reviewtui.ui.diagnostics import BADGE, changes_config, op_badge, with_diagnostics
-from reviewtui.ui.opview import build_view, op_title
+from reviewtui.ui.diagnostics import BADGE, changes_config, deferred, op_badge, with_diagnostics
+from reviewtui.ui.opview import build_view, op_title, warm_symbols
 from reviewtui.ui.project_checks import ProjectChecks, explanation_with
 from reviewtui.ui.widgets.findings import FindingsPanel
 from reviewtui.ui.widgets.lists import OpList, TurnList, op_prompt, turn_prompt
@@ -198,6 +200,32 @@ class MainScreen(Screen[None]):
 
         self.app.push_screen(TrustScreen(checks.question()), done)
 
+    def _check_syntax_later(self, results: Sequence[OpResult]) -> None:
+        """Syntax checks too big to run on a key press go to a worker."""
+        waiting = [r for r in results if deferred(r)]
+        if waiting:
+            self.run_syntax_checks(waiting)
+
+    @work(thread=True, exclusive=True, group="syntax")
+    def run_syntax_checks(self, results: list[OpResult]) -> None:
+        worker = get_current_worker()
+        for result in results:
+            if worker.is_cancelled:
+                return
+            diagnose_result(result)
+            warm_symbols(result)
+        self.app.call_from_thread(self._syntax_checked)
+
+    def _syntax_checked(self) -> None:
+        turns = self.review.display.turns
+        if not turns:
+            return
+        ops = self.query_one("#ops", OpList)
+        for pos, result in enumerate(turns[self.turn_pos].results):
+            ops.update_op(pos, op_prompt(op_title(result.op), self.state_of(result),
+                                         op_badge(result, wait=False)))
+        self.refresh_detail(keep_pane=True)
+
     @work(thread=True, exclusive=True, group="checks")
     def run_project_checks(self, result: OpResult) -> None:
         self.project_checks.run(result)
@@ -294,9 +322,10 @@ class MainScreen(Screen[None]):
         results = turns[self.turn_pos].results
         self.op_pos = max(0, min(self.op_pos, len(results) - 1))
         ops.border_title = f"Turn {turns[self.turn_pos].index}: operations"
-        ops.set_ops([op_prompt(op_title(r.op), self.state_of(r), op_badge(r)) for r in results],
-                    self.op_pos)
+        ops.set_ops([op_prompt(op_title(r.op), self.state_of(r), op_badge(r, wait=False))
+                     for r in results], self.op_pos)
         self.refresh_detail()
+        self._check_syntax_later(results)
 
     def refresh_detail(self, *, keep_pane: bool = False) -> None:
         result = self.current()
@@ -312,7 +341,8 @@ class MainScreen(Screen[None]):
             c = self.review.conflicts[path]
             conflict = (c.wanted.data if c.wanted else None, c.disk.data if c.disk else None)
             message = c.message
-        view = with_diagnostics(build_view(result, outcome.status, conflict, message), result)
+        view = with_diagnostics(build_view(result, outcome.status, conflict, message), result,
+                                wait=False)
         view, to_run = explanation_with(view, self.project_checks, result)
         if to_run:
             self.run_project_checks(result)
@@ -430,9 +460,10 @@ class MainScreen(Screen[None]):
         results = self.review.display.turns[self.turn_pos].results
         for pos, result in enumerate(results):
             ops.update_op(pos, op_prompt(op_title(result.op), self.state_of(result),
-                                         op_badge(result)))
+                                         op_badge(result, wait=False)))
         self.refresh_timeline()
         self.refresh_detail(keep_pane=True)
+        self._check_syntax_later(results)
 
     def move_to_next_undecided(self) -> None:
         flat = list(self.iter_results())
