@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from reviewtui.cli import EXIT_FINDINGS, EXIT_OK
+from reviewtui.cli import EXIT_FINDINGS, EXIT_OK, gitsource
 from reviewtui.cli.report import (
     FAILED,
     diagnostic_lines,
@@ -27,6 +27,7 @@ from reviewtui.core.outcome import Status
 from reviewtui.core.protocol.reply import parse_reply_text
 from reviewtui.shell.checks import check_run, checks_to_run
 from reviewtui.shell.disk import scratch_copy
+from reviewtui.shell.git import CommitReport, commit_review
 from reviewtui.shell.loader import LoadedSession, load_session, read_text
 from reviewtui.shell.project import load_project
 from reviewtui.shell.replay import ReplayReport
@@ -50,6 +51,7 @@ def _format(args: argparse.Namespace) -> str | None:
     return None if chosen in (None, "auto") else str(chosen)
 
 
+@gitsource.sourced(keep=False, head_root=True)
 def check(args: argparse.Namespace) -> int:
     loaded = load_session(args.session, format=_format(args), root=args.root)
     root, root_label = _project_for(loaded, args.root)
@@ -119,6 +121,7 @@ def parse_turns(spec: str, session: Session) -> tuple[int, int]:
     return a, b
 
 
+@gitsource.sourced(keep=True)
 def apply(args: argparse.Namespace) -> int:
     loaded = load_session(args.session, format=_format(args), root=args.root)
     if not args.yes:
@@ -144,6 +147,7 @@ def apply(args: argparse.Namespace) -> int:
         if getattr(args, "strict", False):
             wanted = _without_syntax_errors(review, wanted)
         report = review.decide_many(wanted)
+        committed = _commit(review, args)
         first, last = turns or (1, max((t.index for t in review.session.turns), default=0))
         picked = [t for t in review.session.turns if first <= t.index <= last]
         chosen = [t for t in review.draft.turns if first <= t.index <= last]
@@ -179,7 +183,19 @@ def apply(args: argparse.Namespace) -> int:
                   f"{len(report.written)} files written, {len(report.removed)} removed"
                   + (f", {len(report.conflicts)} conflicts" if report.conflicts else "")
                   + f" under {root}")
+    if committed is not None:
+        print(committed.summary(), file=sys.stderr if args.json else sys.stdout)
     return EXIT_OK if not skipped and not report.conflicts else EXIT_FINDINGS
+
+
+def _commit(review: Review, args: argparse.Namespace) -> CommitReport | None:
+    """``apply --commit [--branch NAME]``: the accepted turns as commits."""
+    if getattr(args, "branch", None) and not getattr(args, "commit", False):
+        raise UsageError("--branch names where --commit puts the commits: add --commit",
+                         rule="branch")
+    if not getattr(args, "commit", False):
+        return None
+    return commit_review(review, args.branch)
 
 
 def _without_syntax_errors(review: Review,
@@ -237,6 +253,7 @@ def _print_problems(review: Review) -> None:
         print(f"reviewtui: {problem}", file=sys.stderr)
 
 
+@gitsource.sourced(keep=True)
 def open_workbench(args: argparse.Namespace) -> int:
     from reviewtui.ui.app import ReviewApp
 

@@ -65,3 +65,7 @@ class LockedError(ReviewtuiError):
 
 class WatchError(ReviewtuiError):
     """Watching the project root failed (it was removed, or too many files to watch)."""
+
+
+class GitError(ReviewtuiError):
+    """A ``git`` command failed, or a repository is not in the state an action needs."""
