@@ -48,6 +48,7 @@ from reviewtui.shell.state import (
 )
 
 if TYPE_CHECKING:
+    from reviewtui.core.export import Accepted
     from reviewtui.shell.review import Review
 
 GIT = "git"
@@ -636,3 +637,20 @@ def author_ident(repo: Repo) -> tuple[str, str]:
         raise GitError(f"cannot read git's author identity from {raw!r}", rule="git-ident")
     stamp = int(match.group(2))
     return match.group(1), email.utils.formatdate(stamp, localtime=False)
+
+
+def git_series(accepted: Accepted) -> str:
+    """``export --format series``: the accepted turns as ``git format-patch`` mails."""
+    from reviewtui.core.git.commits import plan_commits
+    from reviewtui.core.git.series import series_text
+
+    source = Path(accepted.source)
+    origin = origin_of(source)
+    if origin is None or not origin.worktree:
+        raise UsageError("--format series needs a git session (--git A..B or --worktree)",
+                         source=accepted.source, rule="not-git")
+    decisions = accepted.run.decisions if accepted.reviewed else {
+        r.key: Decision.accept() for t in accepted.run.turns for r in t.results if r.landed}
+    plans = plan_commits(accepted.run, decisions, source.name)
+    author, date = author_ident(Repo.at(Path(origin.worktree)))
+    return series_text(accepted.base, plans, author, date)
