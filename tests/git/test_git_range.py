@@ -127,6 +127,7 @@ def test_import_git_reads_the_header_and_refuses_a_bad_one() -> None:
 
     text = "# reviewtui git session: range\n# base 0123456\n# head 89abcde\n"
     session = import_git(text, "s.patch")
-    assert session.turns == () and session.title == "git 0123456..89abcde"
+    assert session.turns == ()
+    assert session.title == "git 0123456..89abcde"
     with pytest.raises(SessionFormatError, match="malformed header"):
         import_git("# reviewtui git session: range\n# base xyz\n", "s.patch")

@@ -42,7 +42,8 @@ def test_a_working_tree_opens_accepted_and_writes_nothing(tmp_path: Path) -> Non
         assert len(review.session.turns) == 1
         assert all(d.verdict == "accepted" for d in review.decisions.values())
         assert len(review.decisions) == len(ops) == 3
-        assert review.last_report is not None and not review.last_report.written
+        assert review.last_report is not None
+        assert not review.last_report.written
         notes = [p.message for p in review.session.turns[0].reply.problems]
         assert any("blob.bin: a binary file" in note for note in notes)
     assert {p: p.read_bytes() for p in repo.iterdir() if p.is_file()} == before
@@ -78,7 +79,8 @@ def test_an_agent_still_writing_is_an_outside_change(tmp_path: Path) -> None:
                      if review.result(k).op.path == "story.txt")
         review.decide(first, Decision.reject())
     lines = (repo / "story.txt").read_text().splitlines()
-    assert lines[1] == "line 2" and lines[-1] == "line 21"
+    assert lines[1] == "line 2"
+    assert lines[-1] == "line 21"
 
 
 def test_check_worktree_evaluates_against_head(tmp_path: Path,

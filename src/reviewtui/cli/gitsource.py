@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -48,6 +49,8 @@ def resolve(args: argparse.Namespace, *, keep: bool, session_attr: str = "sessio
         source = open_worktree(args.root, keep=keep)
         if hasattr(args, "state") and getattr(args, "state", None) is None:
             args.state = str(source.state)
+    if source.note:
+        print(f"reviewtui: note: {source.note}", file=sys.stderr)
     value: object = [str(source.session)] if session_attr == "sessions" else str(source.session)
     setattr(args, session_attr, value)
     args.root = str(source.root)

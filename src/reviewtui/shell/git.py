@@ -233,6 +233,7 @@ class GitSource:
     state: Path | None = None  # a review state made for the source (--worktree)
     cleanup: list[Path] = field(default_factory=list)
     changed: tuple[str, ...] = ()  # --worktree: the paths it changes
+    note: str = ""  # what the user should know about where the review happens
 
     def close(self) -> None:
         for path in self.cleanup:
@@ -243,7 +244,7 @@ def open_range(spec: str, root: str | None, *, keep: bool) -> GitSource:
     """``--git A..B``: the session file, and the project it is replayed on.
 
     ``root`` is where the repository is (default: the current folder). With ``keep``
-    (open, apply) the review writes to ``root`` (a checkout of A) when given, else to
+    (open, apply) the review writes to ``root`` when it is checked out at A, else to
     a copy of A's tree in ``<git dir>/reviewtui/`` (reopening resumes). Without ``keep``
     (check, stats, export: nothing is written) it reads a temporary copy of A's tree.
     """
@@ -261,18 +262,23 @@ def open_range(spec: str, root: str | None, *, keep: bool) -> GitSource:
         session = scratch / f"{name}.patch"
         session.write_bytes(text)
     origin = GitOrigin("range", base, head, str(repo.top))
+    note = ""
     if root is not None and keep:
-        return GitSource(repo, origin, session, Path(root), cleanup=cleanup)
+        if repo.head() == base:
+            return GitSource(repo, origin, session, Path(root), cleanup=cleanup)
+        # Replaying A..B onto anything but A would clash with itself: use A's tree.
+        note = (f"{root} is not checked out at {base[:12]} (the range's start): reviewing "
+                f"on a copy of its tree in {repo.state_dir} (commit with --branch NAME)")
     kept = repo.state_dir / f"{name}.root"
     if kept.is_dir():
-        return GitSource(repo, origin, session, kept, cleanup=cleanup)
+        return GitSource(repo, origin, session, kept, cleanup=cleanup, note=note)
     if keep:
         partial = repo.state_dir / f".{name}.root.partial"
         shutil.rmtree(partial, ignore_errors=True)
         partial.mkdir(parents=True)
         materialize(repo, base, partial)
         os.replace(partial, kept)
-        return GitSource(repo, origin, session, kept, cleanup=cleanup)
+        return GitSource(repo, origin, session, kept, cleanup=cleanup, note=note)
     copy = Path(tempfile.mkdtemp(prefix="reviewtui-git-base-"))
     cleanup.append(copy)
     materialize(repo, base, copy)
