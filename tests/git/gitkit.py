@@ -7,7 +7,10 @@ import subprocess
 from pathlib import Path
 
 ENV = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-ENV.update({"GIT_CONFIG_NOSYSTEM": "1", "LC_ALL": "C"})
+# Fixed dates: the same commits (and ids) on every run, so snapshots can show them.
+ENV.update({"GIT_CONFIG_NOSYSTEM": "1", "LC_ALL": "C",
+            "GIT_AUTHOR_DATE": "2026-01-02T03:04:05Z",
+            "GIT_COMMITTER_DATE": "2026-01-02T03:04:05Z"})
 
 
 def git(repo: Path, *args: str, input: bytes | None = None) -> str:
