@@ -20,7 +20,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 SESSION_FORMATS = ("auto", "fileops", "chat", "apply_patch", "aider", "unified", "claude",
-                   "toolcalls")
+                   "toolcalls", "git")
 
 
 def _add_format(command: argparse.ArgumentParser) -> None:

@@ -19,6 +19,7 @@ from reviewtui.shell.git import GitSource, open_range, open_worktree
 
 def add_options(command: argparse.ArgumentParser) -> None:
     """``--git``/``--worktree``: they stand in for the (then optional) session."""
+    command.set_defaults(git_parser=command)  # for the usage error without a session
     group = command.add_mutually_exclusive_group()
     group.add_argument("--git", metavar="A..B", dest="git_range",
                        help="review the commits A..B of the git repository at --root (else "
@@ -37,8 +38,11 @@ def resolve(args: argparse.Namespace, *, keep: bool, session_attr: str = "sessio
     given = getattr(args, session_attr, None)
     if git_range is None and not worktree:
         if not given:
-            raise UsageError("name a session file or folder, or use --git A..B or "
-                             "--worktree", rule="no-session")
+            parser = getattr(args, "git_parser", None)
+            message = "the following arguments are required: session (or --git A..B, --worktree)"
+            if isinstance(parser, argparse.ArgumentParser):
+                parser.error(message)  # usage on stderr, exit status 2
+            raise UsageError(message, rule="no-session")
         return None
     if given:
         raise UsageError("a session file and --git/--worktree exclude each other",

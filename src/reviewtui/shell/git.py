@@ -550,7 +550,8 @@ class CommitReport:
         if not self.commits:
             return "no accepted turn changes a file: nothing to commit"
         where = self.ref.removeprefix("refs/heads/")
-        return (f"{len(self.commits)} commits on {where} (turns "
+        many = "s" if len(self.commits) > 1 else ""
+        return (f"{len(self.commits)} commit{many} on {where} (turn{many} "
                 f"{', '.join(str(t) for t in self.turns)}), now at {self.commits[-1][:12]}")
 
 
