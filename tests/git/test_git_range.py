@@ -131,3 +131,18 @@ def test_import_git_reads_the_header_and_refuses_a_bad_one() -> None:
     assert session.title == "git 0123456..89abcde"
     with pytest.raises(SessionFormatError, match="malformed header"):
         import_git("# reviewtui git session: range\n# base xyz\n", "s.patch")
+
+
+def test_a_range_whose_start_is_not_an_ancestor_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = new_repo(tmp_path / "repo")
+    (repo / "a.txt").write_text("a\n")
+    commit_all(repo, "Base")
+    git(repo, "checkout", "-q", "-b", "side")
+    (repo / "b.txt").write_text("b\n")
+    side = commit_all(repo, "Side")
+    git(repo, "checkout", "-q", "main")
+    (repo / "c.txt").write_text("c\n")
+    main_tip = commit_all(repo, "Main")
+    assert main(["check", "--git", f"{side}..{main_tip}", "--root", str(repo)]) == 2
+    assert "is not an ancestor of" in capsys.readouterr().err

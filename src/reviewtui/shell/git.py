@@ -202,6 +202,11 @@ def materialize(repo: Repo, rev: str, target: Path) -> None:
         full.chmod(_file_mode(mode))
 
 
+def _is_ancestor(repo: Repo, older: str, newer: str) -> bool:
+    merge_base = repo.git("merge-base", older, newer, ok=(0, 1)).decode().strip()
+    return merge_base == older
+
+
 def parse_range(spec: str) -> tuple[str, str]:
     """``A..B`` (``A..`` means ``A..HEAD``); three dots are refused."""
     if "..." in spec or ".." not in spec:
@@ -251,6 +256,10 @@ def open_range(spec: str, root: str | None, *, keep: bool) -> GitSource:
     repo = Repo.at(Path(root) if root is not None else Path.cwd())
     a, b = parse_range(spec)
     base, head = repo.commit(a), repo.commit(b)
+    if base != head and not _is_ancestor(repo, base, head):
+        raise UsageError(f"{a} is not an ancestor of {b}: a range reviews the commits on "
+                         f"top of A (use the merge base, git merge-base {a} {b})",
+                         rule="git-range")
     text = range_text(repo, base, head)
     name = f"range-{base[:12]}-{head[:12]}"
     cleanup: list[Path] = []
