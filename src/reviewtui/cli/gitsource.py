@@ -93,7 +93,9 @@ def sourced(*, keep: bool, session_attr: str = "session",
     def wrap(handler: Handler) -> Handler:
         @functools.wraps(handler)
         def run(args: argparse.Namespace) -> int:
-            source = resolve(args, keep=keep, session_attr=session_attr)
+            # A dry run keeps nothing either: its session and copies are temporary.
+            kept = keep and not getattr(args, "dry_run", False)
+            source = resolve(args, keep=kept, session_attr=session_attr)
             try:
                 if source is not None and head_root and source.origin.kind == "worktree":
                     args.root = str(head_copy(source))

@@ -90,16 +90,19 @@ def run_git(cwd: Path, args: Sequence[str], *, input: bytes | None = None,
     if done.returncode not in tuple(ok):
         why = done.stderr.decode("utf-8", "replace").strip().splitlines()
         first = why[0] if why else f"exit status {done.returncode}"
-        raise GitError(f"git {args[0]} failed: {first}", source=str(cwd), rule="git")
+        name = next((a for a in args if not a.startswith("-") and "=" not in a), "")
+        raise GitError(f"git {name} failed: {first}", source=str(cwd), rule="git")
     return done.stdout
 
 
 @dataclass(frozen=True, slots=True)
 class Repo:
-    """A git working tree (``top``) and its git directory."""
+    """A git working tree (``top``), its git directory, and the settings that switch off
+    the repository's own filter programs (``overrides``)."""
 
     top: Path
     git_dir: Path
+    overrides: tuple[str, ...] = ()
 
     @classmethod
     def at(cls, path: Path) -> Repo:
@@ -110,11 +113,12 @@ class Repo:
         if len(lines) != 2 or not lines[0]:
             raise GitError("not inside a git working tree (a bare repository cannot be "
                            "reviewed)", source=str(path), rule="not-a-worktree")
-        return cls(Path(lines[0]), Path(lines[1]))
+        top = Path(lines[0])
+        return cls(top, Path(lines[1]), _filter_overrides(top))
 
     def git(self, *args: str, input: bytes | None = None,
             env: Mapping[str, str] | None = None, ok: Iterable[int] = (0,)) -> bytes:
-        return run_git(self.top, args, input=input, env=env, ok=ok)
+        return run_git(self.top, [*self.overrides, *args], input=input, env=env, ok=ok)
 
     @property
     def state_dir(self) -> Path:
@@ -207,6 +211,28 @@ def _is_ancestor(repo: Repo, older: str, newer: str) -> bool:
     return merge_base == older
 
 
+def _filter_overrides(top: Path) -> tuple[str, ...]:
+    """``-c filter.X.clean= ...`` for every filter driver the configuration names.
+
+    A clean/smudge/process filter is a program the repository's configuration runs when
+    git reads the working tree (``add``, ``status``); reviewtui runs none. Files are then
+    read as their bytes on disk (a Git LFS file shows as its content, not its pointer).
+    """
+    out = run_git(top, ["config", "-z", "--get-regexp", r"^filter\."], ok=(0, 1))
+    names: set[str] = set()
+    for item in out.split(b"\0"):
+        key = item.split(b"\n", 1)[0].decode("utf-8", "surrogateescape")
+        driver, _, _ = key.removeprefix("filter.").rpartition(".")
+        if driver:
+            names.add(driver)
+    args: list[str] = []
+    for name in sorted(names):
+        for part in ("clean", "smudge", "process"):
+            args += ["-c", f"filter.{name}.{part}="]
+        args += ["-c", f"filter.{name}.required=false"]
+    return tuple(args)
+
+
 def parse_range(spec: str) -> tuple[str, str]:
     """``A..B`` (``A..`` means ``A..HEAD``); three dots are refused."""
     if "..." in spec or ".." not in spec:
@@ -279,6 +305,8 @@ def open_range(spec: str, root: str | None, *, keep: bool) -> GitSource:
         note = (f"{root} is not checked out at {base[:12]} (the range's start): reviewing "
                 f"on a copy of its tree in {repo.state_dir} (commit with --branch NAME)")
     kept = repo.state_dir / f"{name}.root"
+    if keep and not note:
+        note = f"reviewing on a copy of {base[:12]}'s tree: {kept}"
     if kept.is_dir():
         return GitSource(repo, origin, session, kept, cleanup=cleanup, note=note)
     if keep:
