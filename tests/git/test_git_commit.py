@@ -149,7 +149,8 @@ def test_commit_needs_a_git_session(tmp_path: Path, capsys: pytest.CaptureFixtur
     root.mkdir()
     (root / "x").write_text("a\n")
     assert main(["apply", str(session), "--root", str(root), "--yes", "--commit"]) == 2
-    assert "does not come from git" in capsys.readouterr().err
+    assert "--commit needs a session from git" in capsys.readouterr().err
+    assert (root / "x").read_text() == "a\n"  # refused before writing anything
 
 
 def test_five_commit_range_commits_reproduce_the_text_of_b(tmp_path: Path) -> None:

@@ -27,7 +27,7 @@ from reviewtui.core.outcome import Status
 from reviewtui.core.protocol.reply import parse_reply_text
 from reviewtui.shell.checks import check_run, checks_to_run
 from reviewtui.shell.disk import scratch_copy
-from reviewtui.shell.git import CommitReport, commit_review
+from reviewtui.shell.git import CommitReport, commit_review, origin_of
 from reviewtui.shell.loader import LoadedSession, load_session, read_text
 from reviewtui.shell.project import load_project
 from reviewtui.shell.replay import ReplayReport
@@ -128,6 +128,7 @@ def apply(args: argparse.Namespace) -> int:
         raise UsageError("apply writes files without asking: pass --yes to accept every "
                          "operation that applies cleanly ('reviewtui check' previews)",
                          rule="confirm")
+    _check_commit_options(args, loaded.file)
     turns = parse_turns(args.turns, loaded.session) if args.turns else None
     if args.root is not None:
         root = Path(args.root)
@@ -188,11 +189,19 @@ def apply(args: argparse.Namespace) -> int:
     return EXIT_OK if not skipped and not report.conflicts else EXIT_FINDINGS
 
 
-def _commit(review: Review, args: argparse.Namespace) -> CommitReport | None:
-    """``apply --commit [--branch NAME]``: the accepted turns as commits."""
+def _check_commit_options(args: argparse.Namespace, session_file: Path) -> None:
+    """Before anything is written: --branch needs --commit, --commit a git session."""
     if getattr(args, "branch", None) and not getattr(args, "commit", False):
         raise UsageError("--branch names where --commit puts the commits: add --commit",
                          rule="branch")
+    if getattr(args, "commit", False) and origin_of(session_file) is None:
+        raise UsageError("--commit needs a session from git (--git A..B or --worktree); "
+                         "'export --format patch' gives a patch of any session",
+                         source=str(session_file), rule="not-git")
+
+
+def _commit(review: Review, args: argparse.Namespace) -> CommitReport | None:
+    """``apply --commit [--branch NAME]``: the accepted turns as commits."""
     if not getattr(args, "commit", False):
         return None
     return commit_review(review, args.branch)
