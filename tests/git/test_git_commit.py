@@ -162,3 +162,14 @@ def test_five_commit_range_commits_reproduce_the_text_of_b(tmp_path: Path) -> No
     for path in ("notes.txt", "new_name.py", "dos.txt"):
         assert mine[path] == theirs[path]
     assert "old_name.py" not in mine
+
+
+def test_a_restored_checkpoint_is_refused(tmp_path: Path) -> None:
+    repo, base, head = _three_turns(tmp_path)
+    source = open_range(f"{base}..{head}", str(repo), keep=True)
+    with Review.open(source.session, source.root) as review:
+        review.decide_many(review.applicable())
+        review.restore(1)
+        with pytest.raises(GitError, match="checkpoint 1 is restored on disk"):
+            commit_review(review, branch="whatever")
+    assert "whatever" not in git(repo, "branch", "--list")

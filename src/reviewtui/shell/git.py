@@ -620,6 +620,10 @@ def commit_review(review: Review, branch: str | None = None) -> CommitReport:
     if review.conflicts:
         raise GitError(f"the review has conflicts ({', '.join(sorted(review.conflicts))}): "
                        "settle them first", rule="git-conflicts")
+    if review.disk_checkpoint is not None:
+        raise GitError(f"checkpoint {review.disk_checkpoint} is restored on disk: restore the "
+                       "last checkpoint first, so the disk holds what would be committed",
+                       rule="git-restored")
     plans = plan_commits(review.draft, review.decisions, review.loaded.file.name)
     identity_check(repo)
     if branch is not None:
