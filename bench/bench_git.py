@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from reviewtui.shell.git import open_range
+from reviewtui.shell.git_sources import open_range
 from reviewtui.shell.loader import load_session
 from reviewtui.shell.review import Review
 

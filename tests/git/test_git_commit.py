@@ -10,7 +10,8 @@ from gitkit import commit_all, disk_of, five_commits, git, git_bytes, new_repo, 
 from reviewtui.cli import main
 from reviewtui.core.engine import Decision
 from reviewtui.core.errors import GitError, UsageError
-from reviewtui.shell.git import commit_review, open_range, open_worktree
+from reviewtui.shell.git_commit import commit_review
+from reviewtui.shell.git_sources import open_range, open_worktree
 from reviewtui.shell.review import Review
 
 LONG = ("Rewrite the greeting so that it addresses the reader by name and mentions the "

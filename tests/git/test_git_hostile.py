@@ -10,7 +10,8 @@ from gitkit import commit_all, git, new_repo
 
 from reviewtui.core.engine import Decision
 from reviewtui.shell.export import load_accepted
-from reviewtui.shell.git import commit_review, git_series, open_range, open_worktree
+from reviewtui.shell.git_commit import commit_review, git_series
+from reviewtui.shell.git_sources import open_range, open_worktree
 from reviewtui.shell.review import Review
 
 PROGRAMS = ("hook", "external", "textconv", "clean", "process", "fsmonitor", "gpg", "pager")

@@ -9,7 +9,7 @@ from gitkit import BINARY, commit_all, disk_of, five_commits, git, new_repo, tre
 
 from reviewtui.cli import main
 from reviewtui.core.importers.gitlog import import_git
-from reviewtui.shell.git import open_range
+from reviewtui.shell.git_sources import open_range
 from reviewtui.shell.loader import load_session
 
 MISSING_BINARY = ("MISSING CAPABILITY: the unified-diff importer cannot replay 'GIT binary "

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from gitkit import five_commits, git, new_repo
 
-from reviewtui.shell.git import open_range
+from reviewtui.shell.git_sources import open_range
 from reviewtui.shell.review import Review
 from reviewtui.ui.app import ReviewApp
 from reviewtui.ui.screens.main import MainScreen

@@ -27,7 +27,8 @@ from reviewtui.core.outcome import Status
 from reviewtui.core.protocol.reply import parse_reply_text
 from reviewtui.shell.checks import check_run, checks_to_run
 from reviewtui.shell.disk import scratch_copy
-from reviewtui.shell.git import CommitReport, commit_review, origin_of
+from reviewtui.shell.git import origin_of
+from reviewtui.shell.git_commit import CommitReport, commit_review
 from reviewtui.shell.loader import LoadedSession, load_session, read_text
 from reviewtui.shell.project import load_project
 from reviewtui.shell.replay import ReplayReport

@@ -11,7 +11,7 @@ from reviewtui.core.errors import DiskError
 from reviewtui.core.export import FORMATS, render
 from reviewtui.shell.disk import atomic_write
 from reviewtui.shell.export import load_accepted
-from reviewtui.shell.git import git_series
+from reviewtui.shell.git_commit import git_series
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from reviewtui.core.errors import UsageError
-from reviewtui.shell.git import GitSource, open_range, open_worktree
+from reviewtui.shell.git_sources import GitSource, open_range, open_worktree
 
 
 def add_options(command: argparse.ArgumentParser) -> None:

@@ -13,7 +13,8 @@ from rich.markup import escape
 
 from reviewtui.core.errors import ReviewtuiError
 from reviewtui.core.git.commits import plan_commits
-from reviewtui.shell.git import commit_review, origin_of
+from reviewtui.shell.git import origin_of
+from reviewtui.shell.git_commit import commit_review
 from reviewtui.shell.review import Review
 
 
