@@ -98,3 +98,24 @@ def test_worktree_root_must_be_the_top_folder(tmp_path: Path,
     (repo / "sub").mkdir()
     assert main(["check", "--worktree", "--root", str(repo / "sub")]) == 2
     assert "--root must be its top folder" in capsys.readouterr().err
+
+
+def test_a_change_the_project_rules_refuse_is_left_out_not_reverted(tmp_path: Path) -> None:
+    """reviewtui.toml reserves a path: its operation would be refused, so opening the
+    review must not put HEAD's content back there; the path stays out of the review."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "reviewtui.toml").write_text('[reserved]\npaths = ["secrets/*"]\n')
+    (repo / "secrets").mkdir()
+    (repo / "secrets" / "key.txt").write_text("old\n")
+    (repo / "ok.txt").write_text("old\n")
+    commit_all(repo, "Base")
+    (repo / "secrets" / "key.txt").write_text("agent wrote this\n")
+    (repo / "ok.txt").write_text("new\n")
+    source = open_worktree(str(repo), keep=True)
+    assert [p for p, _ in source.origin.skipped] == ["secrets/key.txt"]
+    with Review.open(source.session, source.root, state_path=source.state) as review:
+        assert review.last_report is not None
+        assert review.last_report.written == []
+        ops = [op.path for t in review.session.turns for op in t.reply.ops]
+        assert ops == ["ok.txt"]
+    assert (repo / "secrets" / "key.txt").read_text() == "agent wrote this\n"

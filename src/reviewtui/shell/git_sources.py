@@ -19,13 +19,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reviewtui.core.engine import Decision, Policy, evaluate_session
+from reviewtui.core.engine import Decision, OpKey, Policy, evaluate_session
 from reviewtui.core.errors import GitError, UsageError
 from reviewtui.core.importers.gitlog import LOG_FORMAT, GitOrigin, header_text, import_git
-from reviewtui.core.tree import FileState, Tree
+from reviewtui.core.model import Session
+from reviewtui.core.tree import FileState
 from reviewtui.shell.disk import atomic_write
 from reviewtui.shell.git import DIFF_ARGS, Repo, disk_state, git_mode, materialize
-from reviewtui.shell.project import load_project
+from reviewtui.shell.project import Project, load_project
 from reviewtui.shell.state import (
     DecisionItem,
     LogEntry,
@@ -187,10 +188,13 @@ def open_worktree(root: str | None, *, keep: bool) -> GitSource:
     if base is None:
         raise UsageError("this repository has no commit yet: --worktree reviews changes "
                          "against HEAD", source=str(repo.top), rule="git-no-head")
+    # The check below evaluates exactly what Review.open will: the same tree, the same
+    # project rules (reserved paths, symbolic links), the same decisions.
+    project = load_project(repo.top)
     excluded: list[tuple[str, str]] = []
     for _ in range(4):
         text, changed = worktree_text(repo, base, excluded)
-        bad = _not_replayable(repo, base, text, changed, {p for p, _ in excluded})
+        bad = _not_replayable(repo, base, text, changed, {p for p, _ in excluded}, project)
         if not bad:
             break
         excluded.extend(bad)
@@ -213,22 +217,26 @@ def open_worktree(root: str | None, *, keep: bool) -> GitSource:
     return GitSource(repo, origin, session, repo.top, state, cleanup, tuple(changed))
 
 
-def _head_tree(repo: Repo, base: str, changed: Iterable[str]) -> tuple[Tree, dict[str, FileState]]:
-    """The project as the review starts: the disk, with HEAD's content at changed paths."""
-    changed = list(changed)
-    head = repo.files(base, changed)
-    tree = load_project(repo.top).tree
-    return tree.apply({path: head.get(path) for path in changed}), head
+def _head_files(repo: Repo, base: str, changed: Iterable[str]) -> dict[str, FileState]:
+    """HEAD's content at the changed paths (absent: new in the working tree)."""
+    return repo.files(base, list(changed))
+
+
+def _accept_all(session: Session) -> dict[OpKey, Decision]:
+    """The decisions of a working tree's review as it opens (the state records them)."""
+    return {(t.index, pos): Decision.accept() for t in session.turns
+            for pos in range(len(t.reply.ops))}
 
 
 def _not_replayable(repo: Repo, base: str, text: bytes, changed: Sequence[str],
-                    skip: set[str]) -> list[tuple[str, str]]:
+                    skip: set[str], project: Project) -> list[tuple[str, str]]:
     """Changed paths that HEAD + every operation does not turn into the disk's bytes."""
-    session = import_git(text.decode("utf-8", "surrogateescape"), "worktree")
-    start, _ = _head_tree(repo, base, changed)
-    decisions = {(t.index, pos): Decision.accept(force=True)
-                 for t in session.turns for pos in range(len(t.reply.ops))}
-    run = evaluate_session(session, start, policy=Policy.decided_only(), decisions=decisions)
+    session = import_git(text.decode("utf-8", "surrogateescape"), "worktree",
+                         root=str(repo.top))
+    head = _head_files(repo, base, changed)
+    start = project.tree.apply({path: head.get(path) for path in changed})
+    run = evaluate_session(session, start, rules=project.rules, policy=Policy.decided_only(),
+                           decisions=_accept_all(session))
     result = run.states[-1].tree
     bad = []
     for path in changed:
@@ -258,8 +266,9 @@ def _accepted_state(repo: Repo, base: str, session: Path, state_path: Path,
                     changed: Sequence[str], skip: set[str]) -> None:
     """Write the review state of "every operation accepted, the disk holds the result"."""
     text = session.read_bytes()
-    loaded = import_git(text.decode("utf-8", "surrogateescape"), str(session))
-    _, head = _head_tree(repo, base, changed)
+    loaded = import_git(text.decode("utf-8", "surrogateescape"), str(session),
+                        root=str(repo.top))
+    head = _head_files(repo, base, changed)
     state_file = StateFile(state_path)
     records: dict[str, PathRecord] = {}
     for path in changed:
@@ -267,8 +276,10 @@ def _accepted_state(repo: Repo, base: str, session: Path, state_path: Path,
             continue
         disk = disk_state(repo.top, path)
         records[path] = PathRecord(base=head.get(path), seen=disk, ref=disk)
-    items = tuple(DecisionItem.for_op((turn.index, pos), op, Decision.accept())
-                  for turn in loaded.turns for pos, op in enumerate(turn.reply.ops))
+    decisions = _accept_all(loaded)
+    items = tuple(DecisionItem.for_op(key, op, decisions[key])
+                  for turn in loaded.turns for key, op in
+                  (((turn.index, pos), op) for pos, op in enumerate(turn.reply.ops)))
     log = [LogEntry("decide", items)] if items else []
     for record in records.values():
         for sha, data in blobs_of(record):
