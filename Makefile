@@ -48,6 +48,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_ui.py
 	$(MAKE) corpus
 	$(BIN)/python bench/bench_syntax.py
+	$(BIN)/python bench/bench_git.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -23,7 +23,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 SESSION_FORMATS = ("auto", "fileops", "chat", "apply_patch", "aider", "unified", "claude",
-                   "toolcalls")
+                   "toolcalls", "git")
 
 
 def _add_format(command: argparse.ArgumentParser) -> None:
@@ -33,12 +33,15 @@ def _add_format(command: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from reviewtui.cli import gitsource
+
     parser = _Parser(prog="reviewtui", description="Review what an AI model did to a codebase.")
     parser.add_argument("--version", action="version", version=f"reviewtui {__version__}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
     check = sub.add_parser("check", help="parse, lint and evaluate a session (writes nothing)")
-    check.add_argument("session", help="a session file or a session directory")
+    check.add_argument("session", nargs="?", help="a session file or a session directory")
+    gitsource.add_options(check)
     _add_format(check)
     check.add_argument("--root", help="the project the session edits (default: the "
                        "session directory's base/, else an empty tree)")
@@ -52,7 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
     lint.add_argument("--json", action="store_true", help="one JSON document on stdout")
 
     apply = sub.add_parser("apply", help="write the session's applicable operations to disk")
-    apply.add_argument("session", help="a session file or a session directory")
+    apply.add_argument("session", nargs="?", help="a session file or a session directory")
+    gitsource.add_options(apply)
     _add_format(apply)
     apply.add_argument("--root", help="the project to write to (default: a scratch copy of "
                        "the session directory's base/)")
@@ -69,6 +73,12 @@ def build_parser() -> argparse.ArgumentParser:
     apply.add_argument("--json", action="store_true", help="one JSON document on stdout")
     apply.add_argument("--state", help="record the decisions in this review state file, so "
                        "the workbench can resume and 'restore' can roll back (default: none)")
+    apply.add_argument("--commit", action="store_true",
+                       help="with --git/--worktree: commit the accepted turns, one commit "
+                       "per turn that changed a file (see 'With git' in the README)")
+    apply.add_argument("--branch", metavar="NAME",
+                       help="with --commit: on a new branch NAME from the review's base, "
+                       "instead of the checked-out one")
 
     restore = sub.add_parser("restore", help="put a checkpoint of a saved review back on disk")
     restore.add_argument("session", help="a session file or a session directory")
@@ -82,7 +92,8 @@ def build_parser() -> argparse.ArgumentParser:
                          "<session file>.review.json)")
 
     review = sub.add_parser("open", help="review a session in the workbench (the default)")
-    review.add_argument("session", help="a session file or a session directory")
+    review.add_argument("session", nargs="?", help="a session file or a session directory")
+    gitsource.add_options(review)
     _add_format(review)
     review.add_argument("--root", help="the project to write to (default: a scratch copy of "
                         "the session directory's base/)")

@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from reviewtui.cli import EXIT_FINDINGS, EXIT_OK
+from reviewtui.cli import EXIT_FINDINGS, EXIT_OK, gitsource
 from reviewtui.cli.report import (
     FAILED,
     diagnostic_lines,
@@ -31,6 +31,8 @@ from reviewtui.core.outcome import Status
 from reviewtui.core.protocol.reply import parse_reply_text
 from reviewtui.shell.checks import check_run, checks_to_run
 from reviewtui.shell.disk import scratch_copy
+from reviewtui.shell.git import origin_of
+from reviewtui.shell.git_commit import CommitReport, commit_review
 from reviewtui.shell.loader import LoadedSession, load_session, read_text
 from reviewtui.shell.project import load_project
 from reviewtui.shell.replay import ReplayReport
@@ -54,6 +56,7 @@ def _format(args: argparse.Namespace) -> str | None:
     return None if chosen in (None, "auto") else str(chosen)
 
 
+@gitsource.sourced(keep=False, head_root=True)
 def check(args: argparse.Namespace) -> int:
     loaded = load_session(args.session, format=_format(args), root=args.root)
     root, root_label = _project_for(loaded, args.root)
@@ -127,12 +130,14 @@ def parse_turns(spec: str, session: Session) -> tuple[int, int]:
     return a, b
 
 
+@gitsource.sourced(keep=True)
 def apply(args: argparse.Namespace) -> int:
     loaded = load_session(args.session, format=_format(args), root=args.root)
     if not args.yes:
         raise UsageError("apply writes files without asking: pass --yes to accept every "
                          "operation that applies cleanly ('reviewtui check' previews)",
                          rule="confirm")
+    _check_commit_options(args, loaded.file)
     turns = parse_turns(args.turns, loaded.session) if args.turns else None
     if args.root is not None:
         root = Path(args.root)
@@ -153,6 +158,7 @@ def apply(args: argparse.Namespace) -> int:
         if getattr(args, "strict", False):
             wanted, strict_skips = _strict(review, wanted)
         report = review.decide_many(wanted)
+        committed = _commit(review, args)
         first, last = turns or (1, max((t.index for t in review.session.turns), default=0))
         picked = [t for t in review.session.turns if first <= t.index <= last]
         chosen = [t for t in review.draft.turns if first <= t.index <= last]
@@ -202,6 +208,8 @@ def apply(args: argparse.Namespace) -> int:
                   + f" under {root}"
                   + (f"; --strict left pending {', '.join(strict_skips)}"
                      if strict_skips else ""))
+    if committed is not None:
+        print(committed.summary(), file=sys.stderr if args.json else sys.stdout)
     return EXIT_OK if not skipped and not report.conflicts else EXIT_FINDINGS
 
 
@@ -220,6 +228,24 @@ def _strict(review: Review, wanted: list[tuple[OpKey, Decision]]
     if generated:
         said.append(f"{generated} writing generated files")
     return plain, said
+
+
+def _check_commit_options(args: argparse.Namespace, session_file: Path) -> None:
+    """Before anything is written: --branch needs --commit, --commit a git session."""
+    if getattr(args, "branch", None) and not getattr(args, "commit", False):
+        raise UsageError("--branch names where --commit puts the commits: add --commit",
+                         rule="branch")
+    if getattr(args, "commit", False) and origin_of(session_file) is None:
+        raise UsageError("--commit needs a session from git (--git A..B or --worktree); "
+                         "'export --format patch' gives a patch of any session",
+                         source=str(session_file), rule="not-git")
+
+
+def _commit(review: Review, args: argparse.Namespace) -> CommitReport | None:
+    """``apply --commit [--branch NAME]``: the accepted turns as commits."""
+    if not getattr(args, "commit", False):
+        return None
+    return commit_review(review, args.branch)
 
 
 def _without_syntax_errors(review: Review,
@@ -278,6 +304,7 @@ def _print_problems(review: Review) -> None:
         print(f"reviewtui: {problem}", file=sys.stderr)
 
 
+@gitsource.sourced(keep=True)
 def open_workbench(args: argparse.Namespace) -> int:
     from reviewtui.ui.app import ReviewApp
 

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import BinaryIO
 
-from reviewtui.cli import SESSION_FORMATS
+from reviewtui.cli import SESSION_FORMATS, gitsource
 from reviewtui.core.errors import DiskError
 
 # reviewtui.core.export.FORMATS, spelt out so that building the parser (``--help``) does
@@ -20,12 +20,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         "export", help="the accepted result as a patch, a review report or canonical replies",
         description="Export the accepted result: with a review state file, the reviewer's "
         "decisions; without one, every operation that applies (as 'apply --yes').")
-    export.add_argument("session", help="a session file or a session directory")
-    export.add_argument("--format", required=True, choices=FORMATS,
+    export.add_argument("session", nargs="?", help="a session file or a session directory")
+    gitsource.add_options(export)
+    export.add_argument("--format", required=True, choices=(*FORMATS, "series"),
                         help="patch: a unified diff for 'git apply'; markdown: a review "
                         "report; json: the report as data; fileops: canonical File Ops "
                         "replies (what the model should have sent); context: what the next "
-                        "prompt should carry (changed ranges, rejections, Need: files)")
+                        "prompt should carry (changed ranges, rejections, Need: files); "
+                        "series: with "
+                        "--git/--worktree, a git format-patch series, one mail per turn, "
+                        "for 'git am'")
     export.add_argument("--root", help="the project the session edits (default: the root "
                         "the review was saved for, else the session directory's base/)")
     export.add_argument("--state", help="the review state whose decisions to export "
@@ -48,6 +52,7 @@ def _write_all(out: BinaryIO, data: bytes) -> None:
     out.flush()
 
 
+@gitsource.sourced(keep=False)
 def export(args: argparse.Namespace) -> int:
     from reviewtui.core.export import render
     from reviewtui.shell.disk import atomic_write
@@ -59,7 +64,12 @@ def export(args: argparse.Namespace) -> int:
     for problem in problems:
         print(f"reviewtui: {problem}", file=sys.stderr)
     # Bytes as they are: a patch of a CRLF file must keep its carriage returns.
-    data = render(accepted, args.format).encode("utf-8")
+    if args.format == "series":
+        from reviewtui.shell.git_commit import git_series
+
+        data = git_series(accepted).encode("utf-8")
+    else:
+        data = render(accepted, args.format).encode("utf-8")
     if args.output is None:
         sys.stdout.flush()
         _write_all(sys.stdout.buffer, data)

@@ -105,3 +105,7 @@ class InputLimitError(SessionFormatError):
                  rule: str = "", needle: str = "") -> None:
         self.needle = needle
         super().__init__(message, source=source, line=line, rule=rule)
+
+
+class GitError(ReviewtuiError):
+    """A ``git`` command failed, or a repository is not in the state an action needs."""

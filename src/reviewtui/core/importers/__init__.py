@@ -12,7 +12,9 @@ Formats (``FORMATS``):
 * ``aider``: an Aider ``.aider.chat.history.md`` (:mod:`.aider`);
 * ``unified``: a unified diff / ``git diff`` / ``git format-patch`` (:mod:`.unified`);
 * ``claude``: a Claude Code session transcript, JSONL (:mod:`.claude`);
-* ``toolcalls``: JSON lines of edit tool calls (:mod:`.toolcalls`).
+* ``toolcalls``: JSON lines of edit tool calls (:mod:`.toolcalls`);
+* ``git``: a commit range or a working tree, as ``reviewtui --git``/``--worktree``
+  write it (:mod:`.gitlog`).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from reviewtui.core.errors import InputLimitError, SessionFormatError
 from reviewtui.core.importers.aider import import_aider, looks_like_aider
 from reviewtui.core.importers.claude import import_claude, looks_like_claude
 from reviewtui.core.importers.codex import import_apply_patch
+from reviewtui.core.importers.gitlog import import_git, looks_like_git_session
 from reviewtui.core.importers.toolcalls import import_toolcalls, looks_like_toolcalls
 from reviewtui.core.importers.unified import import_unified, looks_like_unified
 from reviewtui.core.limits import place
@@ -32,10 +35,11 @@ from reviewtui.core.lint.rules import FILEOPS_FORMATS
 from reviewtui.core.model import Session, literal_session
 from reviewtui.core.protocol.session import parse_markdown_session, parse_transcript
 
-FORMATS = ("fileops", "chat", "apply_patch", "aider", "unified", "claude", "toolcalls")
+FORMATS = ("fileops", "chat", "apply_patch", "aider", "unified", "claude", "toolcalls",
+           "git")
 # Formats whose edits carry exact text: no elision semantics, so a "..." line is code and
 # is never refused as a truncation placeholder (File Ops and Aider keep the guard).
-LITERAL_FORMATS = frozenset({"apply_patch", "unified", "claude", "toolcalls"})
+LITERAL_FORMATS = frozenset({"apply_patch", "unified", "claude", "toolcalls", "git"})
 
 _TURN_HEADING = re.compile(r"^#{1,3} *Turn +\d+", re.MULTILINE)
 _BEGIN_PATCH = re.compile(r"^[ \t]*\*\*\* Begin Patch[ \t]*\r?$", re.MULTILINE)
@@ -47,6 +51,8 @@ __all__ = ["FILEOPS_FORMATS", "FORMATS", "LITERAL_FORMATS", "SessionFormatError"
 def detect_format(text: str, name: str = "") -> str:
     """The format ``text`` is written in; ``name`` (a file name) only breaks ties."""
     base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    if looks_like_git_session(text):
+        return "git"
     head = text.lstrip("\ufeff \t\r\n")[:1]
     if (head and head in "[{") or base.endswith((".json", ".jsonl")):
         if looks_like_toolcalls(text):
@@ -98,6 +104,7 @@ _READERS: dict[str, Callable[[str, str, str | None], Session]] = {
     "unified": _unified,
     "claude": _claude,
     "toolcalls": lambda text, source, _root: import_toolcalls(text, source),
+    "git": lambda text, source, root: import_git(text, source, root=root),
 }
 
 

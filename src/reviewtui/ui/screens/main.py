@@ -122,6 +122,8 @@ class MainScreen(Screen[None]):
                 tooltip="move focus between the lists, the diff and the findings"),
         Binding("S", "stats", "Statistics", show=False, id="stats",
                 tooltip="session statistics with bar charts (reviewtui stats)"),
+        Binding("G", "commit_turns", "Commit turns", show=False, id="commit-turns",
+                tooltip="git sessions: commit the accepted turns, one commit per turn"),
     ]
 
     # Palette-only commands (no key): the exports of `reviewtui export`.
@@ -675,6 +677,30 @@ class MainScreen(Screen[None]):
         target = anchor.with_name(f"{anchor.name}.export.{suffix[fmt]}")
         atomic_write(target.parent, target.name, text.encode("utf-8"))
         self.notify(f"exported {fmt} to {target}", markup=False)
+
+    def action_commit_turns(self) -> None:
+        from reviewtui.ui.git_commit import commit_question
+        from reviewtui.ui.screens.dialogs import ConfirmScreen
+
+        question = commit_question(self.review)
+        if not question:
+            self.notify("nothing to commit: no accepted turn changes a file" if question == ""
+                        else "only a --git or --worktree session can be committed")
+            return
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                self.run_commit_turns()
+
+        self.app.push_screen(ConfirmScreen(question), done)
+
+    @work(thread=True, exclusive=True, group="git")
+    def run_commit_turns(self) -> None:
+        from reviewtui.ui.git_commit import commit_now
+
+        text, severity = commit_now(self.review)
+        self.app.call_from_thread(self.notify, text, severity=severity,
+                                  markup=False)
 
     def action_tree(self) -> None:
         from reviewtui.ui.screens.tree import TreeScreen
