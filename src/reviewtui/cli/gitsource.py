@@ -12,9 +12,12 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reviewtui.core.errors import UsageError
-from reviewtui.shell.git_sources import GitSource, open_range, open_worktree
+
+if TYPE_CHECKING:  # building the parser (``--help``) must not import the engine
+    from reviewtui.shell.git_sources import GitSource
 
 
 def add_options(command: argparse.ArgumentParser) -> None:
@@ -48,8 +51,12 @@ def resolve(args: argparse.Namespace, *, keep: bool, session_attr: str = "sessio
         raise UsageError("a session file and --git/--worktree exclude each other",
                          rule="git-source")
     if git_range is not None:
+        from reviewtui.shell.git_sources import open_range
+
         source = open_range(git_range, args.root, keep=keep)
     else:
+        from reviewtui.shell.git_sources import open_worktree
+
         source = open_worktree(args.root, keep=keep)
         if hasattr(args, "state") and getattr(args, "state", None) is None:
             args.state = str(source.state)
