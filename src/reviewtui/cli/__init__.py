@@ -91,6 +91,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="do not watch the project for outside changes")
     review.add_argument("--present", action="store_true",
                         help="presenter mode: narration panel, autoplay, clicker keys")
+    review.add_argument("--live", action="store_true",
+                        help="a live session that `reviewtui mcp` is still recording: new "
+                        "operations appear as they arrive")
+    review.add_argument("--gate", choices=("review", "auto", "record"), default="review",
+                        help="with --live: which arriving operations this workbench accepts "
+                        "by itself (default review: none; see `reviewtui mcp --help`)")
 
     view = sub.add_parser("view", help="a file with line numbers or ids, or its outline")
     view.add_argument("file", help="the file to show")
@@ -118,15 +124,16 @@ def build_parser() -> argparse.ArgumentParser:
                        "reach this server, when it is not http://HOST:PORT (a proxy, or "
                        "--host 0.0.0.0 reached by IP)")
 
-    from reviewtui.cli import export, stats
+    from reviewtui.cli import export, mcp, stats
 
     export.add_parser(sub)
     stats.add_parser(sub)
+    mcp.add_parser(sub)
     return parser
 
 
 COMMANDS = frozenset({"check", "lint", "apply", "restore", "open", "demo", "serve", "export",
-                      "stats", "view"})
+                      "stats", "view", "mcp"})
 
 
 def _with_default_command(argv: list[str]) -> list[str]:
@@ -137,7 +144,7 @@ def _with_default_command(argv: list[str]) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from reviewtui.cli import commands, export, stats, view
+    from reviewtui.cli import commands, export, mcp, stats, view
 
     parser = build_parser()
     args = parser.parse_args(_with_default_command(list(sys.argv[1:] if argv is None else argv)))
@@ -152,6 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "export": export.export,
         "stats": stats.stats,
         "view": view.view,
+        "mcp": mcp.run,
     }
     if args.command is None:
         args = parser.parse_args(["demo"])

@@ -467,6 +467,41 @@ class Review:
             self._evaluate_all()
             return self._sync(report)
 
+    # -- a live session -----------------------------------------------------------------
+    def reload_session(self) -> list[OpKey]:
+        """The session file grew (a live session): read it again, keeping every decision.
+
+        Returns the keys of the operations that are new. Operations already known must be
+        unchanged (an append-only log); anything else is refused with a message and the
+        review goes on with the session it has.
+        """
+        with self._mutex:
+            self._check_open()
+            loaded = load_session(self.loaded.file, format=self.session.format,
+                                  root=self.root)
+            ops = {(turn.index, pos): op for turn in loaded.session.turns
+                   for pos, op in enumerate(turn.reply.ops)}
+            for key, op in self._ops.items():
+                if ops.get(key) != op:
+                    raise UsageError("the live session changed an operation it had already "
+                                     f"recorded (turn {key[0]}, operation {key[1] + 1}); "
+                                     "reopen it to review the new text",
+                                     source=str(self.loaded.file), rule="live-rewritten")
+            new = [key for key in ops if key not in self._ops]
+            if not new:
+                return []
+            self.loaded = loaded
+            self.session = loaded.session
+            self._ops = ops
+            self._turn_positions = {turn.index: pos
+                                    for pos, turn in enumerate(self.session.turns)}
+            self._session_lines = None
+            self._session_sha = hashlib.sha256(_read_bytes(loaded.file)).hexdigest()
+            self._evaluate_all()
+            self._dirty = True
+            self._sync(ReplayReport())
+            return new
+
     # -- internals: evaluation ----------------------------------------------------------
     def _run(self, policy: Policy) -> SessionRun:
         return evaluate_session(self.session, self.base, rules=self.rules, policy=policy,
