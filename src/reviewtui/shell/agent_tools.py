@@ -21,6 +21,7 @@ from reviewtui.core.outline import outline
 from reviewtui.core.paths import glob_match, normalize_path
 from reviewtui.core.shapes import content_revision
 from reviewtui.core.tree import FileState
+from reviewtui.shell.disk import target_path
 from reviewtui.shell.live import Gate, LiveSession, Recorded, Settled
 from reviewtui.shell.project import Project, load_project
 
@@ -118,11 +119,12 @@ class AgentTools:
         return text
 
     def _disk_state(self, path: str) -> FileState | None:
+        """One file as it is on disk now (None: absent, unreadable or not ours to read)."""
         try:
-            rel = normalize_path(path)
-        except ReviewtuiError:
+            target = target_path(self.root, normalize_path(path))
+            return FileState.from_bytes(target.read_bytes())
+        except (ReviewtuiError, OSError):
             return None
-        return self._project().tree.get(rel)
 
     # -- verify -------------------------------------------------------------------------
     def status(self) -> str:

@@ -147,9 +147,9 @@ class LiveSession:
         with self._appending() as fd:
             data = _read_all(fd)
             if data and not data.endswith(b"\n"):
-                # A line cut short by a killed writer: end it so the next one stands alone.
-                os.write(fd, b"\n")
-                data += b"\n"
+                # A line cut short by a killed writer was never answered: drop it.
+                data = data[:data.rfind(b"\n") + 1]
+                os.ftruncate(fd, len(data))
             lines = data.count(b"\n")
             new_turn = (self._request is None or (intent and intent != self._request)
                         or self._last_call is None or now - self._last_call > self.turn_gap)
@@ -215,14 +215,19 @@ class LiveSession:
 
     def settle(self, rec: Recorded) -> Settled:
         """Evaluate, then apply by the gate or wait for the reviewer (up to ``wait``)."""
-        outcome = self.evaluate(rec.key)
+        if self.gate is not Gate.REVIEW:
+            # One review does both when no workbench holds the root: evaluate and write.
+            done = self.try_apply(rec)
+            if done is not None and (done.verdict == "applied"
+                                     or done.outcome.status is not Status.NEEDS_REVIEW
+                                     or self.gate is Gate.RECORD):
+                return done
+            outcome = done.outcome if done is not None else self.evaluate(rec.key)
+        else:
+            outcome = self.evaluate(rec.key)
         if outcome.status not in (Status.APPLIED, Status.NEEDS_REVIEW):
             return Settled(str(outcome.status), outcome)  # nothing a reviewer could accept
-        if qualifies(self.gate, outcome):
-            done = self.try_apply(rec)
-            if done is not None:
-                return done
-        elif self.gate is Gate.RECORD:
+        if self.gate is Gate.RECORD and not qualifies(self.gate, outcome):
             return Settled(str(outcome.status), outcome)  # a near match: reviewed later
         return self.wait_for(rec, outcome)
 
