@@ -119,4 +119,7 @@ def build_server(tools: AgentTools) -> MCPServer[Any]:
 
 def serve_stdio(root: Path, session: Path | None, gate: Gate, wait: float) -> None:
     tools = AgentTools.open(root, session, gate=gate, wait=wait)
-    build_server(tools).run("stdio")
+    try:
+        build_server(tools).run("stdio")
+    finally:
+        tools.live.close()

@@ -128,6 +128,8 @@ class LiveSession:
         self.sleep = sleep
         self._last_call: float | None = None
         self._request: str | None = None
+        self._writer: Review | None = None
+        self._writer_mark: tuple[int, int, int] | None = None
 
     # -- recording ----------------------------------------------------------------------
     @contextlib.contextmanager
@@ -200,18 +202,70 @@ class LiveSession:
             return None
         return decision
 
-    def try_apply(self, rec: Recorded) -> Settled | None:
-        """Accept as the writer when no workbench holds the root (None: one does)."""
+    def _state_mark(self) -> tuple[int, int, int] | None:
         try:
-            review = self.open_review(write=True)
+            st = self.state.stat()
+        except OSError:
+            return None
+        return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+    def _writer_review(self) -> Review | None:
+        """The server's own writer review with the root's lock, or None while another
+        process (a workbench, a second server) holds the root.
+
+        Kept between calls with the lock released, so a call costs the change, not a
+        reopen. It is trusted again only while the state file is exactly as it left it;
+        otherwise someone else reviewed meanwhile and it starts again from the file.
+        """
+        cached = self._writer
+        if cached is not None:
+            try:
+                cached.reacquire_lock()
+            except LockedError:
+                return None
+            if self._state_mark() == self._writer_mark:
+                try:
+                    cached.reload_session()
+                    cached.catch_up()
+                    return cached
+                except ReviewtuiError:
+                    pass
+            cached.abandon()
+            self._writer = None
+        try:
+            self._writer = self.open_review(write=True)
         except LockedError:
             return None
-        with review:
+        return self._writer
+
+    def _park_writer(self) -> None:
+        if self._writer is not None:
+            try:
+                self._writer.release_lock()
+                self._writer_mark = self._state_mark()
+            except ReviewtuiError:
+                self._writer.abandon()
+                self._writer = None
+
+    def close(self) -> None:
+        """At exit: the writer's state is already saved; let it go."""
+        if self._writer is not None:
+            self._writer.abandon()
+            self._writer = None
+
+    def try_apply(self, rec: Recorded) -> Settled | None:
+        """Accept as the writer when no workbench holds the root (None: one does)."""
+        review = self._writer_review()
+        if review is None:
+            return None
+        try:
             outcome = review.outcome(rec.key)
             if not qualifies(self.gate, outcome):
                 return Settled(str(outcome.status), outcome)
             review.decide(rec.key, Decision.accept())
             return Settled("applied", review.outcome(rec.key), Decision.accept())
+        finally:
+            self._park_writer()
 
     def settle(self, rec: Recorded) -> Settled:
         """Evaluate, then apply by the gate or wait for the reviewer (up to ``wait``)."""
