@@ -31,6 +31,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_diff.py
 	$(BIN)/python bench/bench_import.py
 	$(BIN)/python bench/bench_ui.py
+	$(BIN)/python bench/bench_mcp.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

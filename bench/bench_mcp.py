@@ -120,6 +120,9 @@ async def arrivals(work: Path) -> list[float]:
     return seen
 
 
+TYPICAL: dict[str, int] = {}
+
+
 async def tokens(work: Path) -> tuple[int, int]:
     """(search + edit agent, whole-file agent): tokens sent plus received."""
     results = []
@@ -129,20 +132,30 @@ async def tokens(work: Path) -> tuple[int, int]:
         spent = 0
         async with Client(params(root, work / f"tokens-{style}.jsonl", "auto")) as client:
 
-            async def call(name: str, args: dict[str, Any]) -> str:
+            async def call(name: str, args: dict[str, Any], count: bool = True) -> str:
                 nonlocal spent
                 answer = text_of(await client.call_tool(name, args))
-                spent += estimate_tokens(json.dumps(args)) + estimate_tokens(answer)
+                if count:
+                    spent += estimate_tokens(json.dumps(args)) + estimate_tokens(answer)
                 return answer
 
             await call("ls", {})
             old = "Please enter a valid email."
             new = "Enter an email address like name@company.com."
             if style == "edit":
-                await call("search", {"pattern": old})
+                TYPICAL["search (one hit)"] = estimate_tokens(
+                    await call("search", {"pattern": old}))
+                TYPICAL["read of 40 lines"] = estimate_tokens(await call(
+                    "read", {"path": "js/signup.js", "first": 1, "last": 40}, False))
+                TYPICAL["read of a whole 268-line file"] = estimate_tokens(
+                    await call("read", {"path": "js/signup.js"}, False))
+                TYPICAL["failed edit with 3 candidates"] = estimate_tokens(await call(
+                    "edit", {"path": "js/signup.js", "search": "const form = getForm();",
+                             "replace": "x"}, False))
                 answer = await call("edit", {"path": "js/signup.js",
                                              "search": f'  emailInvalid: "{old}",',
                                              "replace": f'  emailInvalid: "{new}",'})
+                TYPICAL["applied edit"] = estimate_tokens(answer)
             else:
                 await call("read", {"path": "js/signup.js"})
                 text = (root / "js" / "signup.js").read_text().replace(old, new)
@@ -170,6 +183,7 @@ async def main() -> None:
         small, whole = await tokens(work)
         print(f"tokens on validation-message: search + edit {small}, read + write whole "
               f"file {whole} ({whole / small:.0f}x)")
+        print("typical answers (tokens): " + ", ".join(f"{k} {v}" for k, v in TYPICAL.items()))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
