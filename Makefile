@@ -49,6 +49,7 @@ bench: $(STAMP)
 	$(MAKE) corpus
 	$(BIN)/python bench/bench_syntax.py
 	$(BIN)/python bench/bench_git.py
+	$(BIN)/python bench/bench_mcp.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

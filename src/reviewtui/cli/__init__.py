@@ -105,6 +105,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="do not watch the project for outside changes")
     review.add_argument("--present", action="store_true",
                         help="presenter mode: narration panel, autoplay, clicker keys")
+    review.add_argument("--live", action="store_true",
+                        help="a live session that `reviewtui mcp` is still recording: new "
+                        "operations appear as they arrive")
+    review.add_argument("--gate", choices=("review", "auto", "record"), default="review",
+                        help="with --live: which arriving operations this workbench accepts "
+                        "by itself (default review: none; see `reviewtui mcp --help`)")
 
     view = sub.add_parser("view", help="a file with line numbers or ids, or its outline")
     view.add_argument("file", help="the file to show")
@@ -132,15 +138,16 @@ def build_parser() -> argparse.ArgumentParser:
                        "reach this server, when it is not http://HOST:PORT (a proxy, or "
                        "--host 0.0.0.0 reached by IP)")
 
-    from reviewtui.cli import export, stats
+    from reviewtui.cli import export, mcp, stats
 
     export.add_parser(sub)
     stats.add_parser(sub)
+    mcp.add_parser(sub)
     return parser
 
 
 COMMANDS = frozenset({"check", "lint", "apply", "restore", "open", "demo", "serve", "export",
-                      "stats", "view"})
+                      "stats", "view", "mcp"})
 
 
 def _with_default_command(argv: list[str]) -> list[str]:
@@ -164,6 +171,7 @@ _HANDLERS = {
     "export": ("export", "export"),
     "stats": ("stats", "stats"),
     "view": ("view", "view"),
+    "mcp": ("mcp", "run"),
 }
 
 

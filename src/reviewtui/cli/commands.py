@@ -310,11 +310,18 @@ def open_workbench(args: argparse.Namespace) -> int:
 
     root = Path(args.root) if args.root else None
     state = check_state_path(Path(args.state)) if args.state else None
+    live = getattr(args, "live", False)
+    fmt = _format(args)
+    if live:
+        from reviewtui.shell.live import prepare_live_session
+
+        state = state or prepare_live_session(Path(args.session), root)
+        fmt = "toolcalls"
     review = Review.open(args.session, root, dry_run=args.dry_run, state_path=state,
-                         format=_format(args))
+                         format=fmt)
     try:
-        ReviewApp(review, watch=not args.no_watch,
-                  present=getattr(args, "present", False)).run()
+        ReviewApp(review, watch=not args.no_watch, present=getattr(args, "present", False),
+                  live=getattr(args, "gate", "review") if live else None).run()
     finally:
         review.close()
     if review.scratch:

@@ -614,6 +614,70 @@ class Review:
         self.rules = dataclasses.replace(self.rules, symlinks=links)
         return True
 
+    # -- a live session -----------------------------------------------------------------
+    def reload_session(self) -> list[OpKey]:
+        """The session file grew (a live session): read it again, keeping every decision.
+
+        Returns the keys of the operations that are new. Operations already known must be
+        unchanged (an append-only log); anything else is refused with a message and the
+        review goes on with the session it has.
+        """
+        with self._mutex:
+            self._check_open()
+            loaded = load_session(self.loaded.file, format=self.session.format,
+                                  root=self.root)
+            ops = {(turn.index, pos): op for turn in loaded.session.turns
+                   for pos, op in enumerate(turn.reply.ops)}
+            for key, op in self._ops.items():
+                if ops.get(key) != op:
+                    raise UsageError("the live session changed an operation it had already "
+                                     f"recorded (turn {key[0]}, operation {key[1] + 1}); "
+                                     "reopen it to review the new text",
+                                     source=str(self.loaded.file), rule="live-rewritten")
+            new = [key for key in ops if key not in self._ops]
+            if not new:
+                return []
+            self.loaded = loaded
+            self.session = loaded.session
+            self._ops = ops
+            self._turn_positions = {turn.index: pos
+                                    for pos, turn in enumerate(self.session.turns)}
+            self._session_lines = None
+            self._session_sha = hashlib.sha256(_read_bytes(loaded.file)).hexdigest()
+            self._evaluate_all()  # new operations are pending: the draft is unchanged
+            self._dirty = True  # the next save records the session as it is now
+            return new
+
+    def release_lock(self) -> None:
+        """Save everything (as on close) and hand the root's lock back between bursts of
+        work (the live server's writer). Nothing may be decided until
+        :meth:`reacquire_lock` has taken it again and :meth:`catch_up` has run."""
+        with self._mutex:
+            self._check_open()
+            if self._state_file is not None and not self._state_file.read_only:
+                self._save(final=True)
+            if self._lock is not None:
+                self._lock.release()
+
+    def reacquire_lock(self) -> None:
+        """Take the root's lock again (LockedError while another process holds it)."""
+        with self._mutex:
+            self._check_open()
+            if self._lock is not None:
+                self._lock.acquire()
+
+    def catch_up(self) -> ReplayReport:
+        """After :meth:`reacquire_lock`: whatever changed on disk meanwhile is an outside
+        change like any other (rebased over, kept, or a conflict)."""
+        return self.outside_changed(self._session_paths() | set(self._records))
+
+    def abandon(self) -> None:
+        """Forget this review without saving: another process owns its state file now."""
+        with self._mutex:
+            self._closed = True
+            if self._lock is not None:
+                self._lock.release()
+
     # -- internals: evaluation ----------------------------------------------------------
     def _run(self, policy: Policy) -> SessionRun:
         return evaluate_session(self.session, self.base, rules=self.rules, policy=policy,

@@ -3,6 +3,8 @@
 ``{"turn": N, "request": "..."}`` starts a turn (calls before the first one are turn 1).
 Every other line is ``{"tool": ..., ...}``:
 
+* ``edit``: ``path``, ``search``, ``replace``: whole lines, matched by the File Ops cascade
+  (``reviewtui mcp`` records its ``edit`` tool this way);
 * ``str_replace``: ``path``, ``old``/``old_string``, ``new``/``new_string``, ``replace_all``?;
 * ``line_replace``: ``path``, ``from``, ``to``, ``content``, ``expectedRevision``?;
 * ``window_replace``: ``path``, ``start_line``, ``end_line``, ``target``, ``replacement``,
@@ -28,7 +30,7 @@ from reviewtui.core.limits import load_json
 from reviewtui.core.model import CommandName, Edit, FullFile, Operation, Session, Span, Turn
 from reviewtui.core.shapes import Batch, BatchAction, BatchOp, LineRange, Shape, Window
 
-TOOLS = ("str_replace", "line_replace", "window_replace", "batch_edit", "insert", "write",
+TOOLS = ("edit", "str_replace", "line_replace", "window_replace", "batch_edit", "insert", "write",
          "delete", "move")
 
 
@@ -109,6 +111,12 @@ class _Reader:
             content = self.text(call, "content")
             return [FullFile(path, _lines(content), Span(line, line),
                              final_newline=content.endswith("\n") or content == "")]
+        if tool == "edit":
+            # Whole lines, through the same cascade as a File Ops SEARCH/REPLACE edit.
+            search = _lines(self.text(call, "search"))
+            if not search:
+                raise self.fail("edit needs a non-empty search (whole lines of the file)")
+            return [self.edit(path, search, _lines(self.text(call, "replace")))]
         if tool == "str_replace":
             old = self.text(call, "old", "old_string", "old_str")
             new = self.text(call, "new", "new_string", "new_str")

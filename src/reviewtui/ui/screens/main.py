@@ -467,6 +467,28 @@ class MainScreen(Screen[None]):
         self.refresh_detail(keep_pane=True)
         self._check_syntax_later(results)
 
+    def session_grew(self, new: tuple[OpKey, ...], accepted: tuple[OpKey, ...],
+                     problem: str) -> None:
+        """A live session recorded operations: show them, and say so."""
+        if problem:
+            self.notify(problem, severity="error", timeout=10, markup=False)
+            return
+        was_empty = not self.review.display.turns or self.current() is None
+        self.refresh_all()
+        titles = [op_title(self.review.result(key).op) for key in new]
+        shown = ", ".join(titles[:3]) + (f" and {len(titles) - 3} more" if len(titles) > 3
+                                         else "")
+        note = f"arrived: {shown}"
+        if accepted:
+            note += f" ({len(accepted)} accepted by the gate)"
+        self.notify(note, markup=False)
+        current = self.current()
+        if was_empty or (current is not None and self.state_of(current).decided):
+            first = next(((tp, opp) for tp, opp, r in self.iter_results() if r.key == new[0]),
+                         None)
+            if first is not None:
+                self.select(*first)
+
     def move_to_next_undecided(self) -> None:
         flat = list(self.iter_results())
         here = next((i for i, (tp, opp, _) in enumerate(flat)
