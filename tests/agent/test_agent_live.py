@@ -119,3 +119,16 @@ def test_the_reviewers_auto_gate_accepts_exact_arrivals_only(tmp_path: Path) -> 
         assert seen_accepted == [(1, 0)]  # the near match waits for a key press
     assert (root / "m0.py").read_text() == BODY.replace("value_1 = 1", "value_1 = -1")
     assert (root / "m1.py").read_text() == BODY
+
+
+def test_ls_marks_reserved_and_generated_files(tmp_path: Path) -> None:
+    root = project(tmp_path, files=1)
+    (root / "uv.lock").write_text("version = 1\n")
+    (root / "secret.env").write_text("K=1\n")
+    (root / "reviewtui.toml").write_text('[reserved]\npaths = ["*.env"]\n')
+    listing = AgentTools(LiveSession(root, tmp_path / "ls.jsonl", wait=0)).ls()
+    rows = {row.split("  ")[0]: row for row in listing.splitlines()}
+    assert rows["uv.lock"].endswith("[generated]")
+    assert rows["secret.env"].endswith("[reserved]")
+    assert rows["m0.py"].startswith("m0.py  ")
+    assert "[" not in rows["m0.py"]

@@ -18,7 +18,7 @@ from reviewtui.core.engine import Verdict
 from reviewtui.core.errors import ReviewtuiError
 from reviewtui.core.export.patch import unified_patch
 from reviewtui.core.outline import outline
-from reviewtui.core.paths import glob_match, normalize_path
+from reviewtui.core.paths import generated_file, glob_match, normalize_path
 from reviewtui.core.shapes import content_revision
 from reviewtui.core.tree import FileState
 from reviewtui.shell.disk import target_path
@@ -57,6 +57,8 @@ class AgentTools:
             marks: list[str] = []
             if project.rules.reserved.reserved_by(path):
                 marks.append("reserved")
+            if generated_file(path):
+                marks.append("generated")
             if state.text is None:
                 marks.append("binary")
             entries.append(agent.FileEntry(path, len(state.data),
