@@ -115,4 +115,4 @@ def test_file_ops_replies_keep_the_guard() -> None:
 
 
 def test_literal_formats_are_the_exact_text_ones() -> None:
-    assert {"apply_patch", "unified", "claude", "toolcalls"} == LITERAL_FORMATS
+    assert {"apply_patch", "unified", "claude", "toolcalls", "git"} == LITERAL_FORMATS
