@@ -9,6 +9,7 @@ every reopen. Now the path rules refuse them up front (rules ``path-too-deep``,
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -140,3 +141,39 @@ def test_past_the_bounds_the_rule_is_named(raw: str, rule: str) -> None:
 
 def test_dot_dot_does_not_count_towards_depth() -> None:
     assert normalize_path("a/../" * 2000 + "f.txt") == "f.txt"
+
+
+def test_a_project_nested_deeper_than_any_path_is_one_message(
+        arena, capsys: pytest.CaptureFixture[str]) -> None:
+    """os.walk recurses per level: a base/ 1,200 folders deep used to end in RecursionError."""
+    made = 0
+    fd = os.open(arena.root, os.O_RDONLY)
+    try:
+        for _ in range(1200):  # past PATH_MAX: made one level at a time, by descriptor
+            os.mkdir("d", dir_fd=fd)
+            made += 1
+            inner = os.open("d", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        os.close(fd)
+        session = _write(arena.work, "s.md", fileops("--- File: a.txt ---\nhello\n"))
+        run = cli(capsys, "check", session, "--root", arena.root)
+        assert run.code == 2
+        assert "Traceback" not in run.err
+        assert run.err.strip().endswith("levels under d/ [path-too-deep]"), run.err
+    finally:
+        # A recursive removal (pytest's own cleanup included) would meet the same limit.
+        _remove_deep(arena.root, made)
+
+
+def _remove_deep(top: Path, depth: int) -> None:
+    """Undo the tree iteratively (a recursive removal would meet the same limit)."""
+    if depth == 0:
+        return
+    fds = [os.open(top, os.O_RDONLY)]
+    for _ in range(depth - 1):
+        fds.append(os.open("d", os.O_RDONLY, dir_fd=fds[-1]))
+    while fds:
+        fd = fds.pop()
+        os.rmdir("d", dir_fd=fd)
+        os.close(fd)

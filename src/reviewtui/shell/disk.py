@@ -36,7 +36,7 @@ from types import TracebackType
 from typing import Final
 
 from reviewtui.core.errors import DiskChanged, DiskError
-from reviewtui.core.paths import UNREAD_DIRS
+from reviewtui.core.paths import MAX_PATH_DEPTH, UNREAD_DIRS
 
 TEMP_SUFFIX = ".reviewtui-tmp"
 # Folders never read into the virtual tree: version control and tool caches.
@@ -59,6 +59,12 @@ def read_snapshot(root: Path) -> DiskSnapshot:
         base = Path(dirpath)
         rel_dir = base.relative_to(root).as_posix()
         prefix = "" if rel_dir == "." else rel_dir + "/"
+        if rel_dir != "." and rel_dir.count("/") + 1 >= MAX_PATH_DEPTH and dirnames:
+            # os.walk recurses once per level: a tree deeper than any path reviewtui accepts
+            # ends as one message, not a RecursionError.
+            raise DiskError(f"folders nested deeper than {MAX_PATH_DEPTH} levels under "
+                            f"{rel_dir.split('/', 1)[0]}/", source=str(root),
+                            rule="path-too-deep")
         kept = []
         for name in dirnames:
             full = base / name
