@@ -290,6 +290,11 @@ class Review:
     def can_redo(self) -> bool:
         return bool(self._folded.undone)
 
+    def step_keys(self, *, redo: bool = False) -> list[OpKey]:
+        """The operations the next undo (or redo) changes, in log order."""
+        stack = self._folded.undone if redo else self._folded.applied
+        return [item.key for item in stack[-1].items] if stack else []
+
     @property
     def disk_checkpoint(self) -> int | None:
         """The checkpoint pinned on disk by :meth:`restore`; None: the whole draft."""

@@ -384,9 +384,8 @@ class MainScreen(Screen[None]):
         result = self.current()
         if result is None:
             return
-        for key in keys or [result.key]:
-            report = self.review.decide(key, decision)
-            self._report(report)
+        # One log entry however many operations: one `u` takes a bulk key back whole.
+        self._report(self.review.decide_many([(key, decision) for key in keys or [result.key]]))
         self.refresh_after_decision()
         self.move_to_next_undecided()
 
@@ -414,23 +413,27 @@ class MainScreen(Screen[None]):
         self.refresh_detail(keep_pane=True)
 
     def move_to_next_undecided(self) -> None:
+        """The next undecided operation in reading order, from the start of this turn."""
         flat = list(self.iter_results())
-        here = next((i for i, (tp, opp, _) in enumerate(flat)
-                     if (tp, opp) == (self.turn_pos, self.op_pos)), 0)
-        for tp, opp, result in flat[here + 1 :] + flat[: here + 1]:
+        here = next((i for i, (tp, _, _) in enumerate(flat) if tp == self.turn_pos), 0)
+        for tp, opp, result in flat[here:] + flat[:here]:
             if not self.state_of(result).decided and not self.state_of(result).failed:
                 self.select(tp, opp)
                 return
 
-    def file_keys(self) -> list[OpKey]:
-        """This operation and the later ones of the same file in this turn (add -p's a/d)."""
+    def file_keys(self, *, accepting: bool = False) -> list[OpKey]:
+        """This operation and the later undecided ones of its file in this turn (add -p's
+        a/d): a decided operation is changed only by a key aimed at it, and accepting in
+        bulk leaves the ones that cannot apply alone."""
         result = self.current()
         if result is None or isinstance(result.op, ConsoleCommand):
             return [result.key] if result else []
         path = result.op.path
         later = self.review.display.turns[self.turn_pos].results[self.op_pos + 1 :]
-        return [result.key] + [r.key for r in later
-                               if isinstance(r.op, Edit | FullFile) and r.op.path == path]
+        return [result.key] + [
+            r.key for r in later
+            if isinstance(r.op, Edit | FullFile) and r.op.path == path
+            and not self.state_of(r).decided and not (accepting and self.state_of(r).failed)]
 
     def action_accept(self) -> None:
         self.decide(Decision.accept())
@@ -462,7 +465,7 @@ class MainScreen(Screen[None]):
         self.decide(Decision.accept(force=True))
 
     def action_accept_file(self) -> None:
-        self.decide(Decision.accept(), self.file_keys())
+        self.decide(Decision.accept(), self.file_keys(accepting=True))
 
     def action_reject_file(self) -> None:
         self.decide(Decision.reject(), self.file_keys())
@@ -558,15 +561,19 @@ class MainScreen(Screen[None]):
         if not self.review.can_undo:
             self.notify("nothing to undo")
             return
+        keys = self.review.step_keys()
         self._report(self.review.undo())
         self.refresh_after_decision()
+        self.select_key(keys[0] if keys else None)
 
     def action_redo(self) -> None:
         if not self.review.can_redo:
             self.notify("nothing to redo")
             return
+        keys = self.review.step_keys(redo=True)
         self._report(self.review.redo())
         self.refresh_after_decision()
+        self.select_key(keys[0] if keys else None)
 
     # -- movement ------------------------------------------------------------------
     def action_cursor(self, delta: int) -> None:
@@ -574,24 +581,45 @@ class MainScreen(Screen[None]):
         if results:
             self.select(self.turn_pos, max(0, min(len(results) - 1, self.op_pos + delta)))
 
+    def select_key(self, key: OpKey | None) -> None:
+        """Select the operation ``key`` (the one an undo or redo changed)."""
+        pos = next((p for p, t in enumerate(self.session_turns) if key and t.index == key[0]),
+                   None)
+        if key is not None and pos is not None:
+            self.select(pos, key[1])
+
     def action_next_op(self, delta: int) -> None:
         flat = [(tp, opp) for tp, opp, _ in self.iter_results()]
         if not flat:
             return
-        here = flat.index((self.turn_pos, self.op_pos)) if (
-            self.turn_pos, self.op_pos) in flat else 0
-        self.select(*flat[max(0, min(len(flat) - 1, here + delta))])
+        if (self.turn_pos, self.op_pos) in flat:
+            here = flat.index((self.turn_pos, self.op_pos))
+            self.select(*flat[max(0, min(len(flat) - 1, here + delta))])
+            return
+        # A turn without operations: the nearest one in the direction asked for.
+        ahead = [at for at in flat if (at[0] > self.turn_pos) == (delta > 0)
+                 and at[0] != self.turn_pos]
+        if ahead:
+            self.select(*(ahead[0] if delta > 0 else ahead[-1]))
 
     def action_next_file(self, delta: int) -> None:
         flat = list(self.iter_results())
         here = next((i for i, (tp, opp, _) in enumerate(flat)
                      if (tp, opp) == (self.turn_pos, self.op_pos)), 0)
         current_path = getattr(flat[here][2].op, "path", None) if flat else None
+
+        def path_at(i: int) -> str | None:
+            op = flat[i][2].op
+            return op.path if isinstance(op, Edit | FullFile) else None
+
         steps = range(here + delta, len(flat) if delta > 0 else -1, delta)
         for i in steps:
-            tp, opp, result = flat[i]
-            if isinstance(result.op, Edit | FullFile) and result.op.path != current_path:
-                self.select(tp, opp)
+            path = path_at(i)
+            if path is not None and path != current_path:
+                # `{` lands like `}`: on the first operation of that file's run.
+                while delta < 0 and i > 0 and path_at(i - 1) == path:
+                    i -= 1
+                self.select(flat[i][0], flat[i][1])
                 return
 
     def action_checkpoint(self, delta: int) -> None:

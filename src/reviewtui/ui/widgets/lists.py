@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
+from textual.binding import Binding, BindingType
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
@@ -42,7 +45,16 @@ def op_prompt(title: str, state: OpState, badge: str = "") -> Text:
     return text
 
 
-class TurnList(OptionList):
+class KeyedOptionList(OptionList):
+    """An option list that also moves with j / k, as every list of the workbench does."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+    ]
+
+
+class TurnList(KeyedOptionList):
     """Every turn: its number, the request's first line, decided/total and failures."""
 
     DEFAULT_CSS = """
