@@ -51,7 +51,11 @@ class ConfirmScreen(ModalScreen[bool]):
 
 
 class PromptScreen(ModalScreen[str | None]):
-    DEFAULT_CSS = _DIALOG_CSS.format(name="PromptScreen")
+    # A fixed width: with `auto` the dialog shrank to its label and the input to 4 cells.
+    DEFAULT_CSS = _DIALOG_CSS.format(name="PromptScreen") + """
+    PromptScreen > Vertical { width: 72; max-width: 95%; }
+    PromptScreen Input { width: 1fr; margin-top: 1; }
+    """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, label: str | Text) -> None:

@@ -24,12 +24,14 @@ from reviewtui.core.lint.findings import Finding
 from reviewtui.core.lint.rules import lint_session
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Turn
 from reviewtui.shell.review import Review
+from reviewtui.shell.userconfig import load_layout, save_layout
 from reviewtui.ui.diagnostics import BADGE, changes_config, op_badge, with_diagnostics
-from reviewtui.ui.opview import build_view, op_title
+from reviewtui.ui.opview import build_view
 from reviewtui.ui.project_checks import ProjectChecks, explanation_with
 from reviewtui.ui.widgets.findings import FindingsPanel
-from reviewtui.ui.widgets.lists import OpList, TurnList, op_prompt, turn_prompt
+from reviewtui.ui.widgets.lists import OpList, TurnList, op_prompt, op_row_title, turn_prompt
 from reviewtui.ui.widgets.op_detail import OpDetail
+from reviewtui.ui.widgets.request_block import RequestBlock
 from reviewtui.ui.widgets.status_line import StatusLine
 from reviewtui.ui.widgets.timeline import Timeline, TurnMark
 
@@ -93,6 +95,16 @@ class MainScreen(Screen[None]):
                 tooltip="show every line's id (12:a3) instead of its number"),
         Binding("W", "toggle_whitespace", "Whitespace", show=False, id="toggle-whitespace",
                 tooltip="ignore whitespace in the diff"),
+        Binding("R", "toggle_request", "Request", show=False, id="toggle-request",
+                tooltip="fold / unfold the turn's whole request above the operation"),
+        Binding("w", "toggle_wrap", "Wrap", show=False, id="toggle-wrap",
+                tooltip="wrap long diff lines (default) or scroll them sideways (← →)"),
+        Binding("b", "toggle_panel", "Side panel", show=False, id="toggle-panel",
+                tooltip="hide / show the turn and operation lists (the diff takes the width)"),
+        Binding("left", "scroll_diff(-8)", "Scroll left", show=False, id="scroll-left",
+                tooltip="scroll the diff left (long lines, wrapping off)"),
+        Binding("right", "scroll_diff(8)", "Scroll right", show=False, id="scroll-right",
+                tooltip="scroll the diff right (long lines, wrapping off)"),
         Binding("minus", "context(-1)", "Less context", show=False, id="less-context",
                 tooltip="fewer unchanged lines around changes"),
         Binding("plus", "context(1)", "More context", show=False, id="more-context",
@@ -139,6 +151,7 @@ class MainScreen(Screen[None]):
         self.checkpoint = 0
         self.findings: list[Finding] = []
         self.first_frame_at: float | None = None
+        self.view_layout = load_layout()
         self._turn_states: list[list[OpState]] = []
         self.project_checks = ProjectChecks(review.config)
 
@@ -150,6 +163,7 @@ class MainScreen(Screen[None]):
                 yield TurnList(id="turns")
                 yield OpList(id="ops")
             with Vertical(id="main"):
+                yield RequestBlock(id="request")
                 yield OpDetail(id="detail")
                 yield FindingsPanel(id="findings")
         yield StatusLine(id="status")
@@ -159,6 +173,7 @@ class MainScreen(Screen[None]):
         self.query_one("#turns", TurnList).border_title = "Turns"
         self.query_one("#ops", OpList).border_title = "Operations"
         self.query_one("#findings", FindingsPanel).display = False
+        self._apply_layout()
         ui = self.review.ui_state
         selected = ui.get("selected")
         turns = self.session_turns
@@ -293,9 +308,39 @@ class MainScreen(Screen[None]):
         results = turns[self.turn_pos].results
         self.op_pos = max(0, min(self.op_pos, len(results) - 1))
         ops.border_title = f"Turn {turns[self.turn_pos].index}: operations"
-        ops.set_ops([op_prompt(op_title(r.op), self.state_of(r), op_badge(r)) for r in results],
+        self._show_request()
+        room = self._op_room()
+        ops.set_ops([op_prompt(op_row_title(r.op, room), self.state_of(r), op_badge(r))
+                     for r in results],
                     self.op_pos)
         self.refresh_detail()
+
+    def _op_room(self) -> int:
+        """Cells for an operation row's title (the glyph aside)."""
+        width = self.query_one("#ops", OpList).scrollable_content_region.width
+        return max(16, (width or 40) - 5)
+
+    def _refresh_op_rows(self) -> None:
+        """Re-title the operation rows for the list's width (after a resize)."""
+        if not self.session_turns:
+            return
+        ops = self.query_one("#ops", OpList)
+        room = self._op_room()
+        for pos, result in enumerate(self.review.display.turns[self.turn_pos].results):
+            ops.update_op(pos, op_prompt(op_row_title(result.op, room), self.state_of(result),
+                                         op_badge(result)))
+
+    def _show_request(self) -> None:
+        turns = self.session_turns
+        block = self.query_one(RequestBlock)
+        if not turns:
+            block.show(None, "")
+            return
+        turn = turns[self.turn_pos]
+        block.show(turn.index, turn.request)
+
+    def action_toggle_request(self) -> None:
+        self.query_one(RequestBlock).toggle()
 
     def refresh_detail(self, *, keep_pane: bool = False) -> None:
         result = self.current()
@@ -323,6 +368,11 @@ class MainScreen(Screen[None]):
         width = event.size.width
         self.set_class(width < NARROW, "-narrow")
         self.set_class(width < TINY, "-tiny")
+        # The lists take about a quarter of the terminal, within bounds (44 was fixed).
+        if width >= TINY:
+            self.query_one("#left").styles.width = max(28, min(56, width * 3 // 11))
+        if self._turn_states:
+            self.call_after_refresh(self._refresh_op_rows)
         self.query_one(OpDetail).set_auto_unified(width < NARROW)
 
     # -- selection -----------------------------------------------------------------
@@ -407,7 +457,8 @@ class MainScreen(Screen[None]):
                                                    self._turn_states[pos]))
         results = self.review.display.turns[self.turn_pos].results
         for pos, result in enumerate(results):
-            ops.update_op(pos, op_prompt(op_title(result.op), self.state_of(result),
+            ops.update_op(pos, op_prompt(op_row_title(result.op, self._op_room()),
+                                         self.state_of(result),
                                          op_badge(result)))
         self.refresh_timeline()
         self.refresh_detail(keep_pane=True)
@@ -717,19 +768,64 @@ class MainScreen(Screen[None]):
         self.app.push_screen(PromptScreen("Go to edit number:"), done)
 
     # -- view options ----------------------------------------------------------------
+    def _apply_layout(self) -> None:
+        """The remembered layout (user config folder, layout.toml), before the first paint."""
+        detail = self.query_one(OpDetail)
+        layout = self.view_layout
+        detail.mode = "unified" if layout["mode"] == "unified" else "split"
+        detail.wrap = bool(layout["wrap"])
+        detail.ignore_whitespace = bool(layout["whitespace"])
+        detail.context = int(layout["context"])
+        self.query_one("#left").display = bool(layout["panel"])
+
+    def _remember(self, **changes: bool | int | str) -> None:
+        self.view_layout.update(changes)
+        save_layout(self.view_layout)
+
     def action_toggle_mode(self) -> None:
         detail = self.query_one(OpDetail)
         detail.set_mode("unified" if detail.mode == "split" else "split")
+        self._remember(mode=detail.mode)
+
+    def action_toggle_wrap(self) -> None:
+        detail = self.query_one(OpDetail)
+        detail.set_wrap(not detail.wrap)
+        self._remember(wrap=detail.wrap)
+        self.notify("long lines wrap" if detail.wrap else
+                    "long lines are cut (› marks it): ← → scroll them")
+
+    def action_toggle_panel(self) -> None:
+        left = self.query_one("#left")
+        left.display = not left.display
+        if not left.display:
+            self.query_one(OpDetail).diff_view.focus()
+        else:
+            self.query_one("#ops", OpList).focus()
+        self._remember(panel=bool(left.display))
+        self.call_after_refresh(self._refresh_op_rows)
+
+    def action_scroll_diff(self, cells: int) -> None:
+        view = self.query_one(OpDetail).diff_view
+        view.scroll_to(x=max(0, view.scroll_offset.x + cells), animate=False)
 
     def action_toggle_hashline(self) -> None:
         view = self.query_one(OpDetail).diff_view
         view.set_hashline(not view.hashline)
 
     def action_toggle_whitespace(self) -> None:
-        self.query_one(OpDetail).toggle_whitespace()
+        detail = self.query_one(OpDetail)
+        changed = detail.toggle_whitespace()
+        self._remember(whitespace=detail.ignore_whitespace)
+        state = "ignored" if detail.ignore_whitespace else "shown"
+        if not changed:
+            self.notify(f"whitespace {state}: no whitespace-only differences here")
+        else:
+            self.notify(f"whitespace {state}")
 
     def action_context(self, delta: int) -> None:
-        self.query_one(OpDetail).change_context(delta * 3)
+        detail = self.query_one(OpDetail)
+        detail.change_context(delta * 3)
+        self._remember(context=detail.context)
 
     def action_expand(self) -> None:
         self.query_one(OpDetail).expand_region()

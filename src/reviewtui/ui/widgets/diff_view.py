@@ -24,8 +24,10 @@ the screen rebuilds the model and owns the review keys.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from contextlib import suppress
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import ClassVar, Literal
 
 from rich.cells import cell_len
@@ -198,12 +200,12 @@ class DiffView(ScrollView, can_focus=True):
         self._palette: _Palette | None = None
         self._cache: LRUCache[tuple[int, int, int, str, bool, bool, int], Strip] = LRUCache(1024)
         self.wrap = True
-        # Wrapped layout: (row, piece) per visual line and each row's first visual line;
-        # None while every row fits on one line (the common case costs nothing).
-        self._visual: list[tuple[int, int]] | None = None
+        # Wrapped layout: each row's first visual line (and the total at the end); None
+        # while every row fits on one line (the common case costs nothing).
         self._tops: list[int] | None = None
+        self._lengths: list[tuple[int, int]] = []  # per row: (left, right) text cells
         self._layout_width = -1
-        self._widest = 0  # widest side text in cells (no-wrap horizontal scrolling)
+        self._relayout_due = False
 
     # --- public API ------------------------------------------------------------------
 
@@ -284,7 +286,7 @@ class DiffView(ScrollView, can_focus=True):
 
     def visual_lines(self) -> int:
         """How many lines the rows take on screen (wrapped rows count each line)."""
-        return len(self._visual) if self._visual is not None else len(self._rows)
+        return self._tops[-1] if self._tops is not None else len(self._rows)
 
     def set_mode(self, mode: DiffMode) -> None:
         """Switch between split and unified, keeping the cursor on the same line."""
@@ -328,7 +330,7 @@ class DiffView(ScrollView, can_focus=True):
         else:
             self._rows = self._model.rows
         self._cache.clear()
-        self._text_width = self._measure_text() if self._model is not None else 0
+        self._text_width = self._measure_rows() if self._model is not None else 0
         self._layout()
         if anchor is None:
             self.set_reactive(DiffView.cursor_row, 0)
@@ -356,9 +358,9 @@ class DiffView(ScrollView, can_focus=True):
 
     def _layout(self) -> None:
         """Map visual lines to (row, piece) for the current width; set the virtual size."""
-        width = self.scrollable_content_region.width if self.is_mounted else 0
+        width = self._expected_width()
         self._layout_width = width
-        self._visual = self._tops = None
+        self._tops = None
         if self._model is None:
             self.virtual_size = Size(0, len(self._message) + 1)
             return
@@ -374,21 +376,22 @@ class DiffView(ScrollView, can_focus=True):
         if self._text_width <= min(left_room, right_room):
             self.virtual_size = Size(0, len(self._rows))
             return
-        visual: list[tuple[int, int]] = []
-        tops: list[int] = []
-        unified = self.mode == "unified"
-        for index, row in enumerate(self._rows):
-            tops.append(len(visual))
-            height = 1
-            if row.kind is not RowKind.COLLAPSED:
-                if unified:
-                    side = row.left if row.kind is RowKind.REMOVE else (row.right or row.left)
-                    height = _pieces(side, left_room)
-                else:
-                    height = max(_pieces(row.left, left_room), _pieces(row.right, right_room))
-            visual.extend((index, piece) for piece in range(height))
-        self._visual, self._tops = visual, tops
-        self.virtual_size = Size(0, len(visual))
+        heights = [max(1, -(-left // left_room), -(-right // right_room))
+                   for left, right in self._lengths]
+        self._tops = list(accumulate(heights, initial=0))
+        self.virtual_size = Size(0, self._tops[-1])
+
+    def _expected_width(self) -> int:
+        """The text width once the rows are in: without the vertical scrollbar's room
+        when they will need one (so the layout is not done twice on first paint)."""
+        if not self.is_mounted:
+            return 0
+        region = self.content_region
+        if self.styles.overflow_y == "auto":
+            rows = len(self._rows)
+            bar = self.styles.scrollbar_size_vertical if rows > region.height else 0
+            return max(0, region.width - bar)
+        return self.scrollable_content_region.width
 
     def _row_top(self, index: int) -> int:
         if self._tops is None or not 0 <= index < len(self._tops):
@@ -396,22 +399,25 @@ class DiffView(ScrollView, can_focus=True):
         return self._tops[index]
 
     def _row_height(self, index: int) -> int:
-        if self._tops is None or self._visual is None or not 0 <= index < len(self._tops):
+        if self._tops is None or not 0 <= index < len(self._tops) - 1:
             return 1
-        end = self._tops[index + 1] if index + 1 < len(self._tops) else len(self._visual)
-        return end - self._tops[index]
+        return self._tops[index + 1] - self._tops[index]
 
     def _row_at(self, visual: int) -> tuple[int, int]:
-        if self._visual is None:
+        """(row, piece) shown on visual line ``visual``."""
+        tops = self._tops
+        if tops is None:
             return visual, 0
-        if 0 <= visual < len(self._visual):
-            return self._visual[visual]
-        return len(self._rows), 0
+        if not 0 <= visual < tops[-1]:
+            return len(self._rows), 0
+        index = bisect_right(tops, visual) - 1
+        return index, visual - tops[index]
 
     def on_resize(self, event: events.Resize) -> None:
         self._relayout()
 
     def _relayout(self) -> None:
+        self._relayout_due = False
         if self._model is not None and self.scrollable_content_region.width != self._layout_width:
             anchor = self._anchor()
             self._cache.clear()
@@ -582,7 +588,8 @@ class DiffView(ScrollView, can_focus=True):
             return Strip.blank(0)
         if self._model is None:
             return self._render_message(scroll_y + y, width, palette)
-        if width != self._layout_width:  # the scrollbar came or went: wrap anew
+        if width != self._layout_width and not self._relayout_due:
+            self._relayout_due = True  # the scrollbar came or went: wrap anew, once
             self.call_later(self._relayout)
         index, piece = self._row_at(scroll_y + y)
         if index >= len(self._rows):
@@ -770,31 +777,31 @@ class DiffView(ScrollView, can_focus=True):
             position += len(piece)
         return spans
 
-    def _measure_text(self) -> int:
-        widest = 0
+    def _measure_rows(self) -> int:
+        """Each row's text cells per side (for wrapping) and the widest of them."""
+        unified = self.mode == "unified"
+        lengths: list[tuple[int, int]] = []
         for row in self._rows:
-            for side in (row.left, row.right):
-                if side is None:
-                    continue
-                text = side.text
-                if text.isascii() and "\t" not in text:
-                    size = len(text)  # the common case, without measuring cells
-                elif len(text) * TAB_SIZE > widest:
-                    size = cell_len(_sanitize(text).expandtabs(TAB_SIZE))
-                else:
-                    continue
-                widest = max(widest, size)
-        return widest
+            if row.kind is RowKind.COLLAPSED:
+                lengths.append((0, 0))
+            elif unified:
+                side = row.left if row.kind is RowKind.REMOVE else (row.right or row.left)
+                size = _cells(side)
+                lengths.append((size, size))
+            else:
+                lengths.append((_cells(row.left), _cells(row.right)))
+        self._lengths = lengths
+        return max((max(pair) for pair in lengths), default=0)
 
     def _unified_width(self) -> int:
         return 2 * (self._number_width + 1) + 2 + self._text_width
 
 
-def _pieces(side: Side | None, room: int) -> int:
-    """Visual lines a side's text takes when wrapped at ``room`` cells."""
+def _cells(side: Side | None) -> int:
+    """A side's text width in cells (ASCII without tabs: its length, unmeasured)."""
     if side is None:
-        return 1
+        return 0
     text = side.text
-    size = len(text) if text.isascii() and "\t" not in text else cell_len(
-        _sanitize(text).expandtabs(TAB_SIZE))
-    return max(1, -(-size // max(1, room)))
+    if text.isascii() and "\t" not in text:
+        return len(text)
+    return cell_len(_sanitize(text).expandtabs(TAB_SIZE))

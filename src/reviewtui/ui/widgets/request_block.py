@@ -1,0 +1,54 @@
+"""The selected turn's whole request, wrapped, above the operation (R folds it)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+
+class RequestBlock(VerticalScroll):
+    """What the reviewer asked in this turn: every line, or its first line when folded."""
+
+    DEFAULT_CSS = """
+    RequestBlock { height: auto; max-height: 6; padding: 0 1; background: $boost 50%;
+                   border-bottom: hkey $primary-darken-2; }
+    RequestBlock.-folded { max-height: 1; border-bottom: none; }
+    RequestBlock Static { height: auto; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, can_focus=False)
+        self.folded = False
+        self._turn: int | None = None
+        self._request = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="request-text")
+
+    def show(self, turn: int | None, request: str) -> None:
+        self._turn, self._request = turn, request
+        self._render_request()
+
+    def toggle(self) -> None:
+        self.folded = not self.folded
+        self._render_request()
+
+    def _render_request(self) -> None:
+        self.set_class(self.folded, "-folded")
+        text = Text()
+        if self._turn is None:
+            self.query_one(Static).update(text)
+            return
+        request = self._request.strip() or "(no request)"
+        arrow = "▸" if self.folded else "▾"
+        text.append(f"{arrow} Turn {self._turn} asked ", style="bold")
+        text.append("(R folds) " if not self.folded else "(R shows all) ", style="dim")
+        if self.folded:
+            text.append(request.splitlines()[0], style="italic")
+            text.no_wrap, text.overflow = True, "ellipsis"
+        else:
+            text.append("\n")
+            text.append(request)  # outside text: a Text, never markup
+        self.query_one(Static).update(text)
