@@ -107,6 +107,8 @@ class DecisionItem:
             else None,
             "force": decision.force,
             **({"reason": decision.reason} if decision.reason else {}),
+            **({"placement": list(decision.placement), "anchor": list(decision.anchor or ())}
+               if decision.placement is not None else {}),
         }
 
     @classmethod
@@ -119,11 +121,27 @@ class DecisionItem:
         _expect(edit is None or isinstance(edit, int), "bad edit number")
         reason = data.get("reason", "")  # absent in state files older than reasons
         _expect(isinstance(reason, str), "bad reason")
+        placement, anchor = _placement(data)
         decision = Decision(Verdict(_get(data, "verdict", str)),
                             tuple(replacement) if replacement is not None else None,
-                            bool(data.get("force", False)), reason)
+                            bool(data.get("force", False)), reason, placement, anchor)
         return cls(_get(data, "turn", int), _get(data, "pos", int), _get(data, "path", str),
                    edit, _get(data, "op", str), decision)
+
+
+def _placement(data: dict[str, Any]) -> tuple[tuple[int, int] | None, tuple[str, ...] | None]:
+    """A placed edit's lines and the text they held (absent in older state files)."""
+    lines = data.get("placement")
+    if lines is None:
+        return None, None
+    _expect(isinstance(lines, list) and len(lines) == 2
+            and all(isinstance(n, int) and not isinstance(n, bool) for n in lines)
+            and 1 <= lines[0] <= lines[1], "bad placement")
+    anchor: Any = data.get("anchor")
+    _expect(isinstance(anchor, list) and all(isinstance(x, str) for x in anchor)
+            and len(anchor) == lines[1] - lines[0] + 1, "bad placement anchor")
+    _expect(data.get("verdict") == "accepted", "a placement belongs to an accepted edit")
+    return (lines[0], lines[1]), tuple(anchor)
 
 
 @dataclass(frozen=True, slots=True)

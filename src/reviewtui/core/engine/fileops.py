@@ -7,10 +7,12 @@ turn evaluator applies a proposal only when the decision and policy allow it.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from reviewtui.core.engine import placement
+from reviewtui.core.engine.placed import PLACED, STALE, placed_match, stale_message
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.match import match_edit
 from reviewtui.core.model import Edit, FullFile
@@ -88,7 +90,24 @@ def normalize_or_none(raw: str) -> str | None:
 
 
 def evaluate_edit(
-    tree: Tree, edit: Edit, ctx: FileContext, replace: Sequence[str] | None = None
+    tree: Tree, edit: Edit, ctx: FileContext, replace: Sequence[str] | None = None,
+    placed: tuple[tuple[int, int], tuple[str, ...]] | None = None,
+) -> tuple[Outcome, Proposal | None]:
+    """``placed``: the reviewer's (lines, the text they held) for this edit."""
+    outcome, proposal = _evaluate_edit(tree, edit, ctx, replace, placed)
+    if placed is not None and outcome.method != PLACED:
+        # The chosen lines changed: never land anywhere else, say why.
+        status = Status.NOT_FOUND if outcome.status is Status.APPLIED else outcome.status
+        return dataclasses.replace(outcome, status=status, rule=STALE if status is not
+                                   outcome.status else outcome.rule, forceable=False,
+                                   message=f"{stale_message(placed[0])} ({outcome.message})"
+                                   ), None
+    return outcome, proposal
+
+
+def _evaluate_edit(
+    tree: Tree, edit: Edit, ctx: FileContext, replace: Sequence[str] | None,
+    placed: tuple[tuple[int, int], tuple[str, ...]] | None,
 ) -> tuple[Outcome, Proposal | None]:
     checked = check_path(edit.path, ctx)
     if isinstance(checked, Outcome):
@@ -123,6 +142,10 @@ def evaluate_edit(
                            message=f"fills the empty file {path}"), Proposal(path, state)
         return refused(path, "empty-search", "an empty SEARCH is not an anchor: it can only "
                        f"create a new file, and {path} already exists"), None
+    if placed is not None:
+        found = placed_match(current.lines, search, new_lines, *placed)
+        if found is not None:
+            return _edit_outcome(path, current, found, edit.final_newline)
     if placement.has_placement(edit):
         result, final_newline = placement.locate(current.lines, current.final_newline, edit,
                                                  search, new_lines, ctx.history(path), path)
@@ -165,6 +188,8 @@ def _edit_outcome(
 
 def _message(path: str, result: MatchResult) -> str:
     status = result.status
+    if status is Status.APPLIED and result.method == PLACED:
+        return result.hint
     if status is Status.APPLIED:
         where = f"lines {result.start + 1}-{result.end}"
         how = "exactly" if result.method == "exact" else f"by {result.method}"

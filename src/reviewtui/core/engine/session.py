@@ -230,7 +230,9 @@ class SessionRun:
             outcome, proposal = evaluate_shaped(tree, op, ctx, replacement,
                                                 seen=self.states[-1].tree)
         elif isinstance(op, Edit):
-            outcome, proposal = evaluate_edit(tree, op, ctx, replacement)
+            placed = ((decision.placement, decision.anchor or ())
+                      if decision.verdict is Verdict.ACCEPTED and decision.placement else None)
+            outcome, proposal = evaluate_edit(tree, op, ctx, replacement, placed)
         else:
             outcome, proposal = evaluate_full_file(tree, op, ctx, replacement)
         if proposal is None or not self._lands(outcome, decision):

@@ -23,6 +23,8 @@ from reviewtui.core.engine.opstate import OpState, op_state
 from reviewtui.core.lint.findings import Finding
 from reviewtui.core.lint.rules import lint_session
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Turn
+from reviewtui.core.outcome import Status
+from reviewtui.core.tree import FileState
 from reviewtui.shell.review import Review
 from reviewtui.shell.userconfig import load_layout, save_layout
 from reviewtui.ui.diagnostics import BADGE, changes_config, op_badge, with_diagnostics
@@ -487,7 +489,34 @@ class MainScreen(Screen[None]):
             and not self.state_of(r).decided and not (accepting and self.state_of(r).failed)]
 
     def action_accept(self) -> None:
+        placed = self._placement()
+        if placed is not None:  # an ambiguous or missed edit: at the location on screen
+            self.decide(placed)
+            return
         self.decide(Decision.accept())
+
+    def _placement(self) -> Decision | None:
+        """For an ambiguous edit, the location shown (`c` cycles them); for a missed one,
+        the candidate shown: accept the edit exactly there (the reviewer's placement)."""
+        result = self.current()
+        if result is None or not isinstance(result.op, Edit) or result.op.shape is not None:
+            return None
+        outcome = self.review.outcome(result.key)
+        before = outcome.extra.get("before_state")
+        lines = before.lines if isinstance(before, FileState) else None
+        pane = self.query_one(OpDetail).pane_index
+        if outcome.status is Status.AMBIGUOUS and outcome.locations:
+            first, last = outcome.locations[pane % len(outcome.locations)]
+        elif outcome.status is Status.NOT_FOUND and outcome.candidates:
+            candidate = outcome.candidates[pane % len(outcome.candidates)]
+            first, last = candidate.start, candidate.end
+        else:
+            return None
+        if lines is None or not 1 <= first <= last <= len(lines):
+            return None
+        self.notify(f"placed by reviewer at lines {first}-{last} of {result.op.path}",
+                    markup=False)
+        return Decision.place((first, last), tuple(lines[first - 1 : last]))
 
     def action_reject(self) -> None:
         self.decide(Decision.reject())
