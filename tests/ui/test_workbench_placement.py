@@ -108,3 +108,19 @@ async def test_missed_edit_placed_at_its_candidate(gallery: tuple[Path, Path]) -
         assert outcome.message.startswith("placed by reviewer at lines")
     text = (root / "app.py").read_text()
     assert 'def load(path, strict=True):\n    with open(path, encoding="utf-8") as handle:' in text
+
+
+def test_fileops_export_carries_the_placement_as_a_unique_edit(
+        gallery: tuple[Path, Path]) -> None:
+    from reviewtui.core.export import render
+    from reviewtui.shell.export import accepted_from_review
+
+    session, root = gallery
+    with Review.open(session, root) as review:
+        lines = review.result((2, 1)).outcome.extra["before_state"].lines
+        review.decide((2, 1), Decision.place((29, 30), tuple(lines[28:30])))
+        text = render(accepted_from_review(review), "fileops")
+    turn2 = text.split("## Turn 2")[1].split("## Turn 3")[0]
+    # What the model should have sent: a SEARCH that is unique, reaching restock().
+    assert "<<<<<<< SEARCH\ndef restock(items):" in turn2
+    assert '        item["qty"] = None\n>>>>>>> REPLACE' in turn2

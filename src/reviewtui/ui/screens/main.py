@@ -91,6 +91,8 @@ class MainScreen(Screen[None]):
                 tooltip="pick a checkpoint from a list of turns with their requests"),
         Binding("ctrl+t", "restore", "Restore", show=False, id="restore",
                 tooltip="restore the current checkpoint onto disk (previews, then asks)"),
+        Binding("P", "unpin", "Unpin disk", show=False, id="unpin",
+                tooltip="after ctrl+t: unpin the disk and replay every decision onto it"),
         Binding("V", "toggle_mode", "Split/unified", show=False, id="toggle-mode",
                 tooltip="side-by-side or unified diff"),
         Binding("H", "toggle_hashline", "Line ids", show=False, id="toggle-hashline",
@@ -155,6 +157,7 @@ class MainScreen(Screen[None]):
         self.first_frame_at: float | None = None
         self.view_layout = load_layout()
         self._turn_states: list[list[OpState]] = []
+        self._statuses: dict[OpKey, Status] = {}
         self.project_checks = ProjectChecks(review.config)
 
     # -- layout ------------------------------------------------------------------
@@ -252,6 +255,23 @@ class MainScreen(Screen[None]):
         self._turn_states = [
             [self.state_of(r) for r in turn.results] for turn in self.review.display.turns
         ]
+        self._statuses = {r.key: r.outcome.status for turn in self.review.display.turns
+                          for r in turn.results}
+
+    def _note_reevaluated(self, paths: list[str]) -> None:
+        """Name the pending operations an outside change re-evaluated to another outcome."""
+        changed = []
+        for _, _, result in self.iter_results():
+            was = self._statuses.get(result.key)
+            if (was is not None and was is not result.outcome.status
+                    and not self.state_of(result).decided
+                    and getattr(result.op, "path", None) in paths):
+                label = op_row_title(result.op, 60)
+                changed.append(f"turn {result.key[0]} {label}: now {result.outcome.status}")
+        if changed:
+            more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+            self.notify("outside change re-evaluated " + "; ".join(changed[:3]) + more,
+                        severity="warning", markup=False, timeout=8)
 
     def refresh_all(self) -> None:
         self._recompute_states()
@@ -298,7 +318,8 @@ class MainScreen(Screen[None]):
             checkpoint=self.checkpoint, turns=len(self.session_turns),
             revision=self.review.revision, counts=counts,
             watcher=getattr(self.app, "watcher_state", "off"), dry_run=self.review.dry_run,
-            note=note, source_format=self.review.session.format)
+            note=note, source_format=self.review.session.format,
+            pinned=self.review.disk_checkpoint)
 
     def refresh_turn(self) -> None:
         ops = self.query_one("#ops", OpList)
@@ -438,10 +459,17 @@ class MainScreen(Screen[None]):
             return
         # One log entry however many operations: one `u` takes a bulk key back whole.
         self._report(self.review.decide_many([(key, decision) for key in keys or [result.key]]))
+        pin = self.review.disk_checkpoint
+        if pin is not None:
+            self.notify(f"recorded, not written: the disk is pinned at checkpoint {pin} "
+                        "(P unpins and replays)", severity="warning")
         self.refresh_after_decision()
         self.move_to_next_undecided()
 
     def _report(self, report: object) -> None:
+        outside = getattr(report, "outside", None)
+        if outside:
+            self._note_reevaluated(list(outside))
         conflicts = getattr(report, "conflicts", None)
         rebased = getattr(report, "rebased", None)
         if conflicts:
@@ -776,6 +804,14 @@ class MainScreen(Screen[None]):
                 self.refresh_after_decision()
 
         self.app.push_screen(ConfirmScreen(question), done)
+
+    def action_unpin(self) -> None:
+        if self.review.disk_checkpoint is None:
+            self.notify("the disk is not pinned: every decision is already on it")
+            return
+        self._report(self.review.restore(self.review.checkpoint_count - 1))
+        self.notify("unpinned: every decision replayed onto the disk")
+        self.refresh_after_decision()
 
     def action_goto_edit(self) -> None:
         from reviewtui.ui.screens.dialogs import PromptScreen
