@@ -19,15 +19,17 @@ class StatusLine(Static):
             text.append(f"{source_format}  ", style="bold cyan")  # what wrote the session
         text.append(f"checkpoint {checkpoint}/{turns}", style="bold")
         text.append(f"  r{revision}", style="dim")
+        if pinned is not None:  # ctrl+t restored a checkpoint: decisions are not written
+            text.append("  ")
+            text.append(f"disk pinned at checkpoint {pinned} (P unpins)",
+                        style="bold black on yellow")
         for label, style in (("pending", "yellow"), ("accepted", "green"),
                              ("rejected", "red"), ("failed", "bold red")):
             text.append(f"  {label} {counts.get(label, 0)}", style=style)
         text.append(f"  watch: {watcher}", style="dim")
         text.append("  DRY-RUN" if dry_run else "  live", style="bold magenta" if dry_run
                     else "bold green")
-        if pinned is not None:  # ctrl+t restored a checkpoint: decisions are not written
-            text.append(f"  disk pinned at checkpoint {pinned} (P unpins)",
-                        style="bold black on yellow")
+
         if note:
             text.append(f"  {note}", style="italic")
         self.update(text)
