@@ -394,6 +394,10 @@ class MainScreen(Screen[None]):
         # The lists take about a quarter of the terminal, within bounds (44 was fixed).
         if width >= TINY:
             self.query_one("#left").styles.width = max(28, min(56, width * 3 // 11))
+        height = event.size.height
+        # The request takes a few lines, fewer on a short terminal: the diff comes first.
+        self.query_one(RequestBlock).set_room(
+            1 if width < TINY or height < 26 else 4 if height < 36 else 6)
         if self._turn_states:
             self.call_after_refresh(self._refresh_op_rows)
         self.query_one(OpDetail).set_auto_unified(width < NARROW)

@@ -12,15 +12,16 @@ class RequestBlock(VerticalScroll):
     """What the reviewer asked in this turn: every line, or its first line when folded."""
 
     DEFAULT_CSS = """
-    RequestBlock { height: auto; max-height: 6; padding: 0 1; background: $boost 50%;
+    RequestBlock { height: auto; padding: 0 1; background: $boost 50%;
                    border-bottom: hkey $primary-darken-2; }
-    RequestBlock.-folded { max-height: 1; border-bottom: none; }
+    RequestBlock.-folded { border-bottom: none; overflow-y: hidden; }
     RequestBlock Static { height: auto; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, can_focus=False)
         self.folded = False
+        self.room = 6  # lines at most when unfolded (the screen lowers it on short terminals)
         self._turn: int | None = None
         self._request = ""
 
@@ -31,21 +32,28 @@ class RequestBlock(VerticalScroll):
         self._turn, self._request = turn, request
         self._render_request()
 
+    def set_room(self, lines: int) -> None:
+        if lines != self.room:
+            self.room = lines
+            self._render_request()
+
     def toggle(self) -> None:
         self.folded = not self.folded
         self._render_request()
 
     def _render_request(self) -> None:
-        self.set_class(self.folded, "-folded")
+        folded = self.folded or self.room <= 1  # one line: the request's first, no border
+        self.set_class(folded, "-folded")
+        self.styles.max_height = 1 if folded else self.room
         text = Text()
         if self._turn is None:
             self.query_one(Static).update(text)
             return
         request = self._request.strip() or "(no request)"
-        arrow = "▸" if self.folded else "▾"
+        arrow = "▸" if folded else "▾"
         text.append(f"{arrow} Turn {self._turn} asked ", style="bold")
-        text.append("(R folds) " if not self.folded else "(R shows all) ", style="dim")
-        if self.folded:
+        text.append("(R folds) " if not folded else "(R shows all) ", style="dim")
+        if folded:
             text.append(request.splitlines()[0], style="italic")
             text.no_wrap, text.overflow = True, "ellipsis"
         else:
