@@ -31,3 +31,15 @@ def test_a_bad_placement_is_refused(bad: dict[str, object]) -> None:
     data = {**DecisionItem(2, 1, "app.py", 2, "h", Decision.accept()).to_json(), **bad}
     with pytest.raises(StateFormatError):
         DecisionItem.from_json(data)
+
+
+def test_a_rewritten_search_round_trips() -> None:
+    decision = Decision.with_search(("a", "b"), ("c",))
+    assert decision.verdict is Verdict.EDITED
+    data = DecisionItem(2, 1, "app.py", 2, "h", decision).to_json()
+    assert data["search"] == ["a", "b"]
+    assert DecisionItem.from_json(data).decision == decision
+    with pytest.raises(StateFormatError):
+        DecisionItem.from_json({**data, "search": ["a", 3]})
+    with pytest.raises(StateFormatError):
+        DecisionItem.from_json({**data, "verdict": "rejected"})

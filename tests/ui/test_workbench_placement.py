@@ -124,3 +124,38 @@ def test_fileops_export_carries_the_placement_as_a_unique_edit(
     # What the model should have sent: a SEARCH that is unique, reaching restock().
     assert "<<<<<<< SEARCH\ndef restock(items):" in turn2
     assert '        item["qty"] = None\n>>>>>>> REPLACE' in turn2
+
+
+async def test_editing_the_search_reruns_the_cascade(gallery: tuple[Path, Path]) -> None:
+    from textual.widgets import TextArea
+
+    session, root = gallery
+    app = open_app(session, root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        screen.select(*MISSED)
+        await pilot.pause()
+        await pilot.press("ctrl+e")
+        await pilot.pause()
+        area = app.screen.query_one(TextArea)
+        assert area.text == "def load(path, strict):\n    with open(path) as handle:"
+        area.text = "def load(path):\n    with open(path) as handle:"  # what the file has
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        outcome = screen.review.outcome((2, 0))
+        assert outcome.status is Status.APPLIED
+        assert outcome.method == "exact"
+        await pilot.press("u")
+        await pilot.pause()
+        assert screen.review.outcome((2, 0)).status is Status.NOT_FOUND
+        await pilot.press("U")
+        await pilot.pause()
+    text = (root / "app.py").read_text()
+    assert 'def load(path, strict=True):\n    with open(path, encoding="utf-8") as handle:' in text
+    saved = json.loads(next(session.glob("*.review.json")).read_text())
+    assert saved["log"][-1]["kind"] == "redo"
+    searched = [item for entry in saved["log"] if entry["kind"] == "decide"
+                for item in entry["items"] if "search" in item]
+    assert searched[0]["search"] == ["def load(path):", "    with open(path) as handle:"]
+    with Review.open(session, root) as review:  # reopened: the same SEARCH is used
+        assert review.outcome((2, 0)).status is Status.APPLIED

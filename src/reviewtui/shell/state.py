@@ -109,6 +109,7 @@ class DecisionItem:
             **({"reason": decision.reason} if decision.reason else {}),
             **({"placement": list(decision.placement), "anchor": list(decision.anchor or ())}
                if decision.placement is not None else {}),
+            **({"search": list(decision.search)} if decision.search is not None else {}),
         }
 
     @classmethod
@@ -124,7 +125,8 @@ class DecisionItem:
         placement, anchor = _placement(data)
         decision = Decision(Verdict(_get(data, "verdict", str)),
                             tuple(replacement) if replacement is not None else None,
-                            bool(data.get("force", False)), reason, placement, anchor)
+                            bool(data.get("force", False)), reason, placement, anchor,
+                            _search(data))
         return cls(_get(data, "turn", int), _get(data, "pos", int), _get(data, "path", str),
                    edit, _get(data, "op", str), decision)
 
@@ -142,6 +144,18 @@ def _placement(data: dict[str, Any]) -> tuple[tuple[int, int] | None, tuple[str,
             and len(anchor) == lines[1] - lines[0] + 1, "bad placement anchor")
     _expect(data.get("verdict") == "accepted", "a placement belongs to an accepted edit")
     return (lines[0], lines[1]), tuple(anchor)
+
+
+def _search(data: dict[str, Any]) -> tuple[str, ...] | None:
+    """The reviewer's own SEARCH for an edit (absent in older state files)."""
+    search: Any = data.get("search")
+    if search is None:
+        return None
+    _expect(isinstance(search, list) and all(isinstance(x, str) for x in search),
+            "bad search")
+    _expect(data.get("verdict") in ("accepted", "edited"),
+            "a rewritten SEARCH belongs to an accepted or edited edit")
+    return tuple(search)
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,8 @@ class Decision:
     # when they chose them: see reviewtui.core.engine.placed.
     placement: tuple[int, int] | None = None
     anchor: tuple[str, ...] | None = None
+    # ACCEPTED / EDITED with the reviewer's own SEARCH: the matching cascade runs on it.
+    search: tuple[str, ...] | None = None
 
     @classmethod
     def accept(cls, *, force: bool = False) -> Decision:
@@ -40,6 +42,13 @@ class Decision:
     def place(cls, placement: tuple[int, int], anchor: tuple[str, ...]) -> Decision:
         """Accept an edit at these lines of the current file, which hold ``anchor``."""
         return cls(Verdict.ACCEPTED, placement=placement, anchor=anchor)
+
+    @classmethod
+    def with_search(cls, search: tuple[str, ...],
+                    replacement: tuple[str, ...] | None = None) -> Decision:
+        """Accept an edit with its SEARCH rewritten (and its replacement, if edited)."""
+        verdict = Verdict.EDITED if replacement is not None else Verdict.ACCEPTED
+        return cls(verdict, replacement=replacement, search=search)
 
     @classmethod
     def edit(cls, replacement: tuple[str, ...]) -> Decision:

@@ -18,7 +18,7 @@ from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList
 
-from reviewtui.core.engine import Decision, OpKey, OpResult, file_text_for
+from reviewtui.core.engine import Decision, OpKey, OpResult, Verdict, file_text_for
 from reviewtui.core.engine.opstate import OpState, op_state
 from reviewtui.core.lint.findings import Finding
 from reviewtui.core.lint.rules import lint_session
@@ -62,6 +62,9 @@ class MainScreen(Screen[None]):
                 tooltip="accept a near match or a duplicate-line refusal after seeing it"),
         Binding("e", "edit", "Edit", id="edit",
                 tooltip="edit the replacement in place (ctrl+s applies, escape cancels)"),
+        Binding("ctrl+e", "edit_search", "Edit SEARCH", show=False, id="edit-search",
+                tooltip="edit the SEARCH of a failed edit in place and run the matching "
+                        "cascade on it again (ctrl+s applies, escape cancels)"),
         Binding("E", "edit_external", "$EDITOR", show=False, id="edit-external",
                 tooltip="edit the replacement in $VISUAL / $EDITOR"),
         Binding("s", "split", "Split", show=False, id="split",
@@ -626,6 +629,32 @@ class MainScreen(Screen[None]):
                 self.decide(Decision.edit(tuple(new_text.split("\n"))))
 
         self.app.push_screen(EditScreen(text, path=result.op.path), done)
+
+    def action_edit_search(self) -> None:
+        from reviewtui.ui.screens.edit import EditScreen
+
+        result = self.current()
+        if result is None or not isinstance(result.op, Edit) or result.op.shape is not None:
+            self.notify("only search/replace edits have a SEARCH to edit", severity="warning")
+            return
+        op = result.op
+        search = result.decision.search if result.decision.search is not None else (
+            op.search_lines)
+        replacement = (result.decision.replacement
+                       if result.decision.verdict is Verdict.EDITED else None)
+
+        def done(new_text: str | None) -> None:
+            if new_text is None:
+                return
+            self.decide(Decision.with_search(tuple(new_text.split("\n")), replacement),
+                        [result.key])
+            outcome = self.review.outcome(result.key)
+            self.notify(f"SEARCH edited: {outcome.status} - {outcome.message}",
+                        markup=False, severity="information"
+                        if outcome.status is Status.APPLIED else "warning")
+
+        self.app.push_screen(EditScreen("\n".join(search), path=op.path, what="SEARCH"),
+                             done)
 
     def _editable_text(self, result: OpResult) -> str:
         replacement = result.decision.replacement
