@@ -13,6 +13,7 @@ from uikit import open_app, screen_of, state_at
 from reviewtui.core.engine import Decision
 from reviewtui.core.engine.opstate import OpState
 from reviewtui.core.outcome import Status
+from reviewtui.core.tree import FileState
 from reviewtui.shell.review import Review
 
 SIZE = (120, 40)
@@ -117,8 +118,9 @@ def test_fileops_export_carries_the_placement_as_a_unique_edit(
 
     session, root = gallery
     with Review.open(session, root) as review:
-        lines = review.result((2, 1)).outcome.extra["before_state"].lines
-        review.decide((2, 1), Decision.place((29, 30), tuple(lines[28:30])))
+        before = review.result((2, 1)).outcome.extra["before_state"]
+        assert isinstance(before, FileState)
+        review.decide((2, 1), Decision.place((29, 30), tuple(before.lines[28:30])))
         text = render(accepted_from_review(review), "fileops")
     turn2 = text.split("## Turn 2")[1].split("## Turn 3")[0]
     # What the model should have sent: a SEARCH that is unique, reaching restock().
