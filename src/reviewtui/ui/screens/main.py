@@ -53,9 +53,11 @@ class MainScreen(Screen[None]):
                 tooltip="reject it with a one-line reason (kept for the next prompt: "
                         "export --format context)"),
         Binding("a", "accept_file", "Accept file", show=False, id="accept-file",
-                tooltip="accept this and the later operations of this file in the turn"),
+                tooltip="accept this and the later undecided operations of this file in "
+                        "the turn"),
         Binding("d", "reject_file", "Reject file", show=False, id="reject-file",
-                tooltip="reject this and the later operations of this file in the turn"),
+                tooltip="reject this and the later undecided operations of this file in "
+                        "the turn"),
         Binding("A", "accept_turn", "Accept turn", id="accept-turn",
                 tooltip="accept every pending operation of the turn that applies (asks)"),
         Binding("F", "force", "Force", show=False, id="force",
@@ -69,7 +71,8 @@ class MainScreen(Screen[None]):
                 tooltip="edit the replacement in $VISUAL / $EDITOR"),
         Binding("s", "split", "Split", show=False, id="split",
                 tooltip="split the edit into its change blocks; take some blocks or lines (v)"),
-        Binding("u,ctrl+z", "undo", "Undo", id="undo", tooltip="undo the last decision"),
+        Binding("u,ctrl+z", "undo", "Undo", id="undo",
+                tooltip="undo the last decision (a bulk key is one step)"),
         Binding("U,ctrl+r", "redo", "Redo", show=False, id="redo",
                 tooltip="redo the last undone decision"),
         Binding("j,down", "cursor(1)", "Down", show=False, id="down",
@@ -83,7 +86,7 @@ class MainScreen(Screen[None]):
         Binding("right_curly_bracket", "next_file(1)", "Next file", show=False,
                 id="next-file", tooltip="first operation of the next file"),
         Binding("left_curly_bracket", "next_file(-1)", "Prev file", show=False,
-                id="prev-file", tooltip="operation of the previous file"),
+                id="prev-file", tooltip="first operation of the previous file"),
         Binding("full_stop", "checkpoint(1)", "Next cp", id="next-checkpoint",
                 tooltip="next checkpoint (read-only scrubbing: nothing is written)"),
         Binding("comma", "checkpoint(-1)", "Prev cp", show=False, id="prev-checkpoint",
@@ -293,7 +296,9 @@ class MainScreen(Screen[None]):
     def refresh_timeline(self) -> None:
         marks = []
         for turn, states in zip(self.session_turns, self._turn_states, strict=False):
-            if any(s.failed for s in states):
+            if not states:
+                state = "empty"  # the list's "·" too
+            elif any(s.failed for s in states):
                 state = "failed"
             elif all(s.decided for s in states):
                 state = "decided"

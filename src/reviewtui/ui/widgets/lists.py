@@ -18,9 +18,11 @@ def turn_prompt(index: int, request: str, states: list[OpState], width: int = 38
     first_line = request.splitlines()[0] if request else "(no request)"
     decided = sum(s.decided for s in states)
     failed = sum(s.failed for s in states)
-    if failed:
+    if not states:  # a turn without operations (most of a long chat history)
+        glyph, style = "·", "dim"
+    elif failed:
         glyph, style = "✗", "red"
-    elif states and decided == len(states):
+    elif decided == len(states):
         glyph, style = "●", "green"
     else:
         glyph, style = "○", "yellow"
