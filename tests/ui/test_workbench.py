@@ -416,7 +416,7 @@ async def test_accept_turn_leaves_syntax_breaking_ops_pending(tmp_path: Path) ->
         from textual.widgets import Static
 
         question = "\n".join(str(s.render()) for s in app.screen.query(Static))
-        assert "Accept 1 pending operation(s) of turn 1" in question
+        assert "Accept 1 pending operation of turn 1" in question
         assert "1 more would introduce a syntax error" in question
         await pilot.press("y")
         await pilot.pause()

@@ -24,6 +24,7 @@ from reviewtui.core.errors import UsageError
 from reviewtui.core.lint.rules import lint_reply, lint_session
 from reviewtui.core.model import Session
 from reviewtui.core.outcome import Status
+from reviewtui.core.plural import plural
 from reviewtui.core.protocol.reply import parse_reply_text
 from reviewtui.shell.checks import check_run, checks_to_run
 from reviewtui.shell.disk import scratch_copy
@@ -175,9 +176,11 @@ def apply(args: argparse.Namespace) -> int:
                               f"{line.strip()}")
             for line in _messages(root, opened) + _messages(root, report):
                 print(line)
-            print(f"{len(results) - len(skipped)} of {len(results)} operations applied; "
-                  f"{len(report.written)} files written, {len(report.removed)} removed"
-                  + (f", {len(report.conflicts)} conflicts" if report.conflicts else "")
+            print(f"{len(results) - len(skipped)} of {plural(len(results), 'operation')} "
+                  f"applied; {plural(len(report.written), 'file')} written, "
+                  f"{len(report.removed)} removed"
+                  + (f", {plural(len(report.conflicts), 'conflict')}" if report.conflicts
+                     else "")
                   + f" under {root}")
     return EXIT_OK if not skipped and not report.conflicts else EXIT_FINDINGS
 
@@ -219,9 +222,9 @@ def restore(args: argparse.Namespace) -> int:
         report = review.restore(args.checkpoint)
         for line in _messages(root, report):
             print(line)
-        print(f"checkpoint {args.checkpoint} restored: {len(report.written)} files written, "
-              f"{len(report.removed)} removed"
-              + (f", {len(report.conflicts)} conflicts" if report.conflicts else "")
+        print(f"checkpoint {args.checkpoint} restored: "
+              f"{plural(len(report.written), 'file')} written, {len(report.removed)} removed"
+              + (f", {plural(len(report.conflicts), 'conflict')}" if report.conflicts else "")
               + f" under {root}")
     return EXIT_OK if not report.conflicts else EXIT_FINDINGS
 

@@ -19,6 +19,7 @@ from reviewtui.core.model import Edit, FullFile
 from reviewtui.core.outcome import MatchResult, Outcome, Status
 from reviewtui.core.paths import ReservedRules, escapes_via_symlink, normalize_path
 from reviewtui.core.placeholders import find_placeholder
+from reviewtui.core.plural import plural
 from reviewtui.core.tree import FileState, Tree
 
 FORCEABLE_RULES = frozenset({"duplicate-line"})
@@ -124,7 +125,7 @@ def _evaluate_edit(
             state = FileState.from_text(text if final is not False else text[:-1])
             outcome = Outcome(Status.APPLIED, method="new-file", path=path,
                               lines=(1, len(new_lines)), after="\n".join(new_lines),
-                              message=f"creates {path} ({len(new_lines)} lines)")
+                              message=f"creates {path} ({plural(len(new_lines), 'line')})")
             return outcome, Proposal(path, state)
         return _missing(path, ctx), None
     if current.binary:
@@ -227,7 +228,8 @@ def evaluate_full_file(
     current = tree.get(path)
     if current is None:
         return (Outcome(Status.APPLIED, method="new-file", path=path, lines=(1, len(lines)),
-                        after="\n".join(lines), message=f"creates {path} ({len(lines)} lines)"),
+                        after="\n".join(lines),
+                        message=f"creates {path} ({plural(len(lines), 'line')})"),
                 Proposal(path, FileState.from_text(text)))
     if current.binary:
         return refused(path, "binary", f"{path} is a binary file; a full-file text rewrite "
@@ -243,7 +245,8 @@ def evaluate_full_file(
     old = current.lines
     return (Outcome(Status.APPLIED, method="full-file", path=path, lines=(1, len(old)),
                     before="\n".join(old), after="\n".join(lines),
-                    message=f"rewrites {path}: {len(old)} lines -> {len(lines)} lines",
+                    message=f"rewrites {path}: {plural(len(old), 'line')} -> "
+                            f"{plural(len(lines), 'line')}",
                     hint=_convention_hint(current),
                     extra={"before_state": current, "after_state": state}),
             Proposal(path, state))

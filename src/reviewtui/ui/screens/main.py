@@ -24,6 +24,7 @@ from reviewtui.core.lint.findings import Finding
 from reviewtui.core.lint.rules import lint_session
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Turn
 from reviewtui.core.outcome import Status
+from reviewtui.core.plural import plural
 from reviewtui.core.tree import FileState
 from reviewtui.shell.review import Review
 from reviewtui.shell.userconfig import load_layout, save_layout
@@ -617,7 +618,7 @@ class MainScreen(Screen[None]):
         left += (f"\n{len(config)} more change reviewtui.toml, what runs on this machine: "
                  "they stay pending for a look one by one." if config else "")
         self.app.push_screen(
-            ConfirmScreen(f"Accept {len(keys)} pending operation(s) of turn "
+            ConfirmScreen(f"Accept {plural(len(keys), 'pending operation')} of turn "
                           f"{results[0].key[0]} that apply cleanly?{left}"), done)
 
     def action_edit(self) -> None:
@@ -976,7 +977,7 @@ class MainScreen(Screen[None]):
                 self.app.exit()
 
         self.app.push_screen(ConfirmScreen(
-            f"{len(self.review.conflicts)} file(s) are in conflict and were not written. "
+            f"{plural(len(self.review.conflicts), 'file')} in conflict, not written. "
             "Quit anyway? (decisions are saved)"), done)
 
     # -- findings --------------------------------------------------------------------
