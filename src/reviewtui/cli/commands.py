@@ -64,6 +64,8 @@ def check(args: argparse.Namespace) -> int:
     extra = check_run(run, checks)
     if checks_note:  # on stderr with --json, so stdout stays one JSON document
         print(checks_note, file=sys.stderr if args.json else sys.stdout)
+    if loaded.format_note:
+        print(f"note: {loaded.format_note}", file=sys.stderr)
     if args.json:
         doc = session_json(source, loaded.session.title, loaded.session.turns, findings, run,
                            root_label or None, extra)

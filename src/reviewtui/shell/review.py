@@ -235,6 +235,8 @@ class Review:
                                        read_only=read_only_state)
             review = cls(loaded, project, root=root, dry_run=dry_run, state_file=state_file,
                          lock=lock, scratch=scratch)
+            if loaded.format_note:
+                review.state_problems.append(loaded.format_note)
             if lock is not None:  # only a reviewtui that died can have left these
                 review._remove_leftovers(project.leftovers)
             review._resume()
