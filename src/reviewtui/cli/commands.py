@@ -11,6 +11,7 @@ from pathlib import Path
 from reviewtui.cli import EXIT_FINDINGS, EXIT_OK
 from reviewtui.cli.report import (
     FAILED,
+    describe,
     diagnostic_lines,
     finding_line,
     has_errors,
@@ -18,7 +19,13 @@ from reviewtui.cli.report import (
     session_json,
 )
 from reviewtui.core.diagnostics import introduced
-from reviewtui.core.engine import Policy, SessionRun, evaluate_session, file_text_for
+from reviewtui.core.engine import (
+    OpResult,
+    Policy,
+    SessionRun,
+    evaluate_session,
+    file_text_for,
+)
 from reviewtui.core.engine.decisions import Decision, OpKey
 from reviewtui.core.errors import UsageError
 from reviewtui.core.lint.rules import lint_reply, lint_session
@@ -144,8 +151,11 @@ def apply(args: argparse.Namespace) -> int:
         _print_problems(review)
         opened = review.last_report
         wanted = review.applicable(turns, accept_fuzzy=args.accept_fuzzy)
+        held: set[OpKey] = set()
         if getattr(args, "strict", False):
-            wanted = _without_syntax_errors(review, wanted)
+            kept = _without_syntax_errors(review, wanted)
+            held = {key for key, _ in wanted} - {key for key, _ in kept}
+            wanted = kept
         report = review.decide_many(wanted)
         first, last = turns or (1, max((t.index for t in review.session.turns), default=0))
         picked = [t for t in review.session.turns if first <= t.index <= last]
@@ -170,7 +180,7 @@ def apply(args: argparse.Namespace) -> int:
             print(json.dumps(doc, indent=2, ensure_ascii=False))
         else:
             for result in skipped:
-                print(outcome_line(source, result))
+                print(_skipped_line(source, result, result.key in held))
             for result in results:
                 if result.landed:
                     for line in diagnostic_lines(result, extra.get(result.key, ())):
@@ -183,8 +193,36 @@ def apply(args: argparse.Namespace) -> int:
                   f"{len(report.removed)} removed"
                   + (f", {plural(len(report.conflicts), 'conflict')}" if report.conflicts
                      else "")
+                  + _skipped_summary(skipped, held)
                   + f" under {root}")
     return EXIT_OK if not skipped and not report.conflicts else EXIT_FINDINGS
+
+
+def _skipped_line(source: str, result: OpResult, held: bool) -> str:
+    """An operation apply did not write, saying why: never "applied" for one it skipped."""
+    status = result.outcome.status
+    if held:
+        why = "held back by --strict: it would leave its file with a syntax error"
+    elif status in (Status.APPLIED, Status.NEEDS_REVIEW):
+        why = ("a near match: pass --accept-fuzzy, or review it" if status is
+               Status.NEEDS_REVIEW else "an earlier operation of its file was not applied")
+    else:
+        return outcome_line(source, result)
+    return (f"{source}:{result.op.span.start}: turn {result.key[0]} "
+            f"{describe(result.op)}: skipped - {why}")
+
+
+def _skipped_summary(skipped: list[OpResult], held: set[OpKey]) -> str:
+    """"; skipped 3: 1 by --strict (syntax error), 2 not_found"."""
+    if not skipped:
+        return ""
+    reasons: dict[str, int] = {}
+    for result in skipped:
+        reason = ("by --strict (syntax error)" if result.key in held
+                  else str(result.outcome.status))
+        reasons[reason] = reasons.get(reason, 0) + 1
+    parts = ", ".join(f"{count} {reason}" for reason, count in reasons.items())
+    return f"; skipped {len(skipped)}: {parts}"
 
 
 def _without_syntax_errors(review: Review,
