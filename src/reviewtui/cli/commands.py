@@ -39,7 +39,7 @@ from reviewtui.shell.loader import LoadedSession, load_session, read_text
 from reviewtui.shell.project import load_project
 from reviewtui.shell.replay import ReplayReport
 from reviewtui.shell.review import Review
-from reviewtui.shell.state import default_state_path
+from reviewtui.shell.statepath import state_path_for
 
 DEMO_SESSION = Path(__file__).resolve().parents[3] / "sample_sessions" / "workshop-tour"
 
@@ -238,7 +238,7 @@ def _without_syntax_errors(review: Review,
 
 def restore(args: argparse.Namespace) -> int:
     loaded = load_session(args.session, format=_format(args), root=args.root)
-    state = Path(args.state) if args.state else default_state_path(loaded.file)
+    state = Path(args.state) if args.state else state_path_for(loaded)[0]
     if not state.is_file():
         raise UsageError(f"no review state at {state}: restore needs the decisions and "
                          "original contents a review saved (review the session in the "

@@ -17,7 +17,8 @@ from reviewtui.core.export import Accepted
 from reviewtui.shell.loader import load_session
 from reviewtui.shell.project import load_project
 from reviewtui.shell.review import Review
-from reviewtui.shell.state import decode_state, default_state_path
+from reviewtui.shell.state import decode_state
+from reviewtui.shell.statepath import state_path_for
 
 
 def accepted_from_review(review: Review) -> Accepted:
@@ -51,7 +52,7 @@ def load_accepted(session: str | Path, root: str | Path | None = None, *,
     the session directory's ``base/``, else an empty project.
     """
     loaded = load_session(session, format=format, root=root)
-    state_path = Path(state) if state is not None else default_state_path(loaded.file)
+    state_path = Path(state) if state is not None else state_path_for(loaded)[0]
     if state is not None and not state_path.is_file():
         raise UsageError(f"no review state at {state_path}", source=str(loaded.file),
                          rule="no-state")

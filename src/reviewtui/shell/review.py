@@ -96,12 +96,12 @@ from reviewtui.shell.state import (
     blob_dir_for,
     blobs_of,
     decode_record,
-    default_state_path,
     encode_record,
     fold,
     reconcile_log,
     time_spent,
 )
+from reviewtui.shell.statepath import state_path_for
 
 MSG_REBASED = "rebased over an outside change"
 MSG_KEPT = "changed outside the workbench; the change is kept on top of the accepted operations"
@@ -231,12 +231,18 @@ class Review:
                     # A scratch review keeps its state beside the copy: samples and demos
                     # are never modified, and each copy starts fresh.
                     state_path = root.with_name(root.name + ".review.json")
-                state_file = StateFile(state_path or default_state_path(loaded.file),
-                                       read_only=read_only_state)
+                where = ""
+                if state_path is None:
+                    state_path, where = state_path_for(loaded)
+                    if where and not read_only_state:
+                        state_path.parent.mkdir(parents=True, exist_ok=True)
+                state_file = StateFile(state_path, read_only=read_only_state)
             review = cls(loaded, project, root=root, dry_run=dry_run, state_file=state_file,
                          lock=lock, scratch=scratch)
             if loaded.format_note:
                 review.state_problems.append(loaded.format_note)
+            if persist and where:
+                review.state_problems.append(where)
             if lock is not None:  # only a reviewtui that died can have left these
                 review._remove_leftovers(project.leftovers)
             review._resume()
