@@ -3,12 +3,12 @@ $XDG_STATE_HOME/reviewtui/ for a single transcript file or an unwritable folder.
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
 import pytest
 
-from reviewtui.shell import statepath
 from reviewtui.shell.review import Review
 
 REPO = Path(__file__).resolve().parents[2]
@@ -50,7 +50,9 @@ def test_an_unwritable_session_folder_keeps_its_state_under_xdg_state_home(
     root = tmp_path / "root"
     shutil.copytree(TOUR / "base", root)
     # Tests may run as root, which can write anywhere: the check itself is replaced.
-    monkeypatch.setattr(statepath.os, "access", lambda path, mode: Path(path) != session)
+    real = os.access
+    monkeypatch.setattr(os, "access",
+                        lambda path, mode: Path(path) != session and real(path, mode))
     with Review.open(session, root) as review:
         assert review.state_path is not None
         assert review.state_path.parent == state_home / "reviewtui"
