@@ -79,7 +79,12 @@ def test_apply_strict_skips_operations_that_break_syntax(
     assert code == 1  # one operation left pending
     assert (root / "app.py").read_text() == "def f():\n    return 1\n"
     assert (root / "conf.json").read_text() == '{\n  "a": 2\n}\n'
-    assert "1 of 2 operations applied" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "1 of 2 operations applied" in out
+    # The held-back edit is never reported as applied, and the summary says why.
+    assert "applied (exact)" not in out
+    assert "skipped - held back by --strict" in out
+    assert "skipped 1: 1 by --strict (syntax error)" in out
 
 
 def test_apply_without_strict_writes_both(project: Path) -> None:

@@ -11,6 +11,14 @@ import pytest
 from uikit import BLOCKS, GALLERY, TOUR, copy_session
 
 
+@pytest.fixture(autouse=True)
+def own_user_config(tmp_path_factory: pytest.TempPathFactory,
+                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workbench remembers its layout in the user config folder: every UI test reads
+    and writes a fresh one, never the developer's (a module may set its own after)."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("user-config")))
+
+
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"

@@ -131,6 +131,14 @@ async def test_accept_and_reject_rest_of_file(tour: tuple[Path, Path]) -> None:
         screen_of(app).select(2, 0)
         await pilot.press("a")
         await pilot.pause()
+        # `a` changes only undecided operations: the second edit stays rejected.
+        assert [state_at(app, 2, n) for n in range(2)] == [OpState.ACCEPTED, OpState.REJECTED]
+        screen_of(app).select(2, 1)
+        await pilot.press("u", "u")
+        await pilot.pause()
+        screen_of(app).select(2, 0)
+        await pilot.press("a")
+        await pilot.pause()
         assert [state_at(app, 2, n) for n in range(2)] == [OpState.ACCEPTED] * 2
         assert "--shout" in (root / "greeter/cli.py").read_text()
 
@@ -408,7 +416,7 @@ async def test_accept_turn_leaves_syntax_breaking_ops_pending(tmp_path: Path) ->
         from textual.widgets import Static
 
         question = "\n".join(str(s.render()) for s in app.screen.query(Static))
-        assert "Accept 1 pending operation(s) of turn 1" in question
+        assert "Accept 1 pending operation of turn 1" in question
         assert "1 more would introduce a syntax error" in question
         await pilot.press("y")
         await pilot.pause()

@@ -11,6 +11,7 @@ from pathlib import Path
 from reviewtui.cli import EXIT_FINDINGS, EXIT_OK, gitsource
 from reviewtui.cli.report import (
     FAILED,
+    describe,
     diagnostic_lines,
     disk_json,
     finding_line,
@@ -20,7 +21,13 @@ from reviewtui.cli.report import (
     session_json,
 )
 from reviewtui.core.diagnostics import introduced
-from reviewtui.core.engine import Policy, SessionRun, evaluate_session, file_text_for
+from reviewtui.core.engine import (
+    OpResult,
+    Policy,
+    SessionRun,
+    evaluate_session,
+    file_text_for,
+)
 from reviewtui.core.engine.decisions import Decision, OpKey
 from reviewtui.core.engine.fileops import GENERATED
 from reviewtui.core.errors import InputLimitError, UsageError
@@ -28,6 +35,7 @@ from reviewtui.core.limits import place
 from reviewtui.core.lint.rules import lint_reply, lint_session
 from reviewtui.core.model import Session
 from reviewtui.core.outcome import Status
+from reviewtui.core.plural import plural
 from reviewtui.core.protocol.reply import parse_reply_text
 from reviewtui.shell.checks import check_run, checks_to_run
 from reviewtui.shell.disk import scratch_copy
@@ -37,7 +45,8 @@ from reviewtui.shell.loader import LoadedSession, load_session, read_text
 from reviewtui.shell.project import load_project
 from reviewtui.shell.replay import ReplayReport
 from reviewtui.shell.review import Review
-from reviewtui.shell.state import check_state_path, default_state_path
+from reviewtui.shell.state import check_state_path
+from reviewtui.shell.statepath import state_path_for
 
 DEMO_SESSION = Path(__file__).resolve().parents[3] / "sample_sessions" / "workshop-tour"
 
@@ -70,6 +79,8 @@ def check(args: argparse.Namespace) -> int:
     extra = check_run(run, checks)
     if checks_note:  # on stderr with --json, so stdout stays one JSON document
         print(checks_note, file=sys.stderr if args.json else sys.stdout)
+    if loaded.format_note:
+        print(f"note: {loaded.format_note}", file=sys.stderr)
     if args.json:
         doc = session_json(source, loaded.session.title, loaded.session.turns, findings, run,
                            root_label or None, extra)
@@ -155,8 +166,9 @@ def apply(args: argparse.Namespace) -> int:
         opened = review.last_report
         wanted = review.applicable(turns, accept_fuzzy=args.accept_fuzzy)
         strict_skips: list[str] = []
+        held: dict[OpKey, str] = {}
         if getattr(args, "strict", False):
-            wanted, strict_skips = _strict(review, wanted)
+            wanted, strict_skips, held = _strict(review, wanted)
         report = review.decide_many(wanted)
         committed = _commit(review, args)
         first, last = turns or (1, max((t.index for t in review.session.turns), default=0))
@@ -190,7 +202,7 @@ def apply(args: argparse.Namespace) -> int:
             print(json.dumps(doc, indent=2, ensure_ascii=False))
         else:
             for result in skipped:
-                print(outcome_line(source, result))
+                print(_skipped_line(source, result, held.get(result.key)))
             skipped_keys = {r.key for r in skipped}
             for result in results:
                 if result.key not in skipped_keys and result.outcome.status is not Status.APPLIED:
@@ -202,32 +214,38 @@ def apply(args: argparse.Namespace) -> int:
                               f"{line.strip()}")
             for line in _messages(root, opened) + _messages(root, report):
                 print(line)
-            print(f"{len(results) - len(skipped)} of {len(results)} operations applied; "
-                  f"{len(report.written)} files written, {len(report.removed)} removed"
-                  + (f", {len(report.conflicts)} conflicts" if report.conflicts else "")
-                  + f" under {root}"
-                  + (f"; --strict left pending {', '.join(strict_skips)}"
-                     if strict_skips else ""))
+            print(f"{len(results) - len(skipped)} of {plural(len(results), 'operation')} "
+                  f"applied; {plural(len(report.written), 'file')} written, "
+                  f"{len(report.removed)} removed"
+                  + (f", {plural(len(report.conflicts), 'conflict')}" if report.conflicts
+                     else "")
+                  + _skipped_summary(skipped, held)
+                  + f" under {root}")
     if committed is not None:
         print(committed.summary(), file=sys.stderr if args.json else sys.stdout)
     return EXIT_OK if not skipped and not report.conflicts else EXIT_FINDINGS
 
 
 def _strict(review: Review, wanted: list[tuple[OpKey, Decision]]
-            ) -> tuple[list[tuple[OpKey, Decision]], list[str]]:
-    """``--strict``: without syntax errors and without writes to generated files; and
-    what that left pending, counted by reason, for the summary."""
+            ) -> tuple[list[tuple[OpKey, Decision]], list[str], dict[OpKey, str]]:
+    """``--strict``: without syntax errors and without writes to generated files; what that
+    left pending, counted by reason (for the JSON), and the reason of each held operation."""
     kept = _without_syntax_errors(review, wanted)
-    syntax = len(wanted) - len(kept)
-    plain = [(key, decision) for key, decision in kept
-             if not review.result(key).outcome.extra.get(GENERATED)]
-    generated = len(kept) - len(plain)
+    held = {key: "syntax error" for key in {k for k, _ in wanted} - {k for k, _ in kept}}
+    plain = []
+    for key, decision in kept:
+        if review.result(key).outcome.extra.get(GENERATED):
+            held[key] = "generated file"
+        else:
+            plain.append((key, decision))
     said = []
+    syntax = sum(1 for why in held.values() if why == "syntax error")
+    generated = len(held) - syntax
     if syntax:
         said.append(f"{syntax} introducing syntax errors")
     if generated:
         said.append(f"{generated} writing generated files")
-    return plain, said
+    return plain, said, held
 
 
 def _check_commit_options(args: argparse.Namespace, session_file: Path) -> None:
@@ -248,6 +266,35 @@ def _commit(review: Review, args: argparse.Namespace) -> CommitReport | None:
     return commit_review(review, args.branch)
 
 
+def _skipped_line(source: str, result: OpResult, held: str | None) -> str:
+    """An operation apply did not write, saying why: never "applied" for one it skipped."""
+    status = result.outcome.status
+    if held == "syntax error":
+        why = "held back by --strict: it would leave its file with a syntax error"
+    elif held is not None:
+        why = "held back by --strict: it writes a generated file"
+    elif status in (Status.APPLIED, Status.NEEDS_REVIEW):
+        why = ("a near match: pass --accept-fuzzy, or review it" if status is
+               Status.NEEDS_REVIEW else "an earlier operation of its file was not applied")
+    else:
+        return outcome_line(source, result)
+    return (f"{source}:{result.op.span.start}: turn {result.key[0]} "
+            f"{describe(result.op)}: skipped - {why}")
+
+
+def _skipped_summary(skipped: list[OpResult], held: dict[OpKey, str]) -> str:
+    """"; skipped 3: 1 by --strict (syntax error), 2 not_found"."""
+    if not skipped:
+        return ""
+    reasons: dict[str, int] = {}
+    for result in skipped:
+        reason = (f"by --strict ({held[result.key]})" if result.key in held
+                  else str(result.outcome.status))
+        reasons[reason] = reasons.get(reason, 0) + 1
+    parts = ", ".join(f"{count} {reason}" for reason, count in reasons.items())
+    return f"; skipped {len(skipped)}: {parts}"
+
+
 def _without_syntax_errors(review: Review,
                            wanted: list[tuple[OpKey, Decision]]) -> list[tuple[OpKey, Decision]]:
     """``--strict``: leave pending every operation that introduces a syntax error.
@@ -262,7 +309,7 @@ def _without_syntax_errors(review: Review,
 def restore(args: argparse.Namespace) -> int:
     loaded = load_session(args.session, format=_format(args), root=args.root)
     state = (check_state_path(Path(args.state)) if args.state
-             else default_state_path(loaded.file))
+             else state_path_for(loaded)[0])
     if not state.is_file():
         raise UsageError(f"no review state at {state}: restore needs the decisions and "
                          "original contents a review saved (review the session in the "
@@ -286,9 +333,9 @@ def restore(args: argparse.Namespace) -> int:
         report = review.restore(args.checkpoint)
         for line in _messages(root, report):
             print(line)
-        print(f"checkpoint {args.checkpoint} restored: {len(report.written)} files written, "
-              f"{len(report.removed)} removed"
-              + (f", {len(report.conflicts)} conflicts" if report.conflicts else "")
+        print(f"checkpoint {args.checkpoint} restored: "
+              f"{plural(len(report.written), 'file')} written, {len(report.removed)} removed"
+              + (f", {plural(len(report.conflicts), 'conflict')}" if report.conflicts else "")
               + f" under {root}")
     return EXIT_OK if not report.conflicts else EXIT_FINDINGS
 

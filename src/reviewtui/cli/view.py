@@ -9,6 +9,7 @@ from reviewtui.cli import EXIT_OK
 from reviewtui.core.errors import UsageError
 from reviewtui.core.hashline import line_id
 from reviewtui.core.outline import OUTLINE_FROM, numbered, outline
+from reviewtui.core.plural import plural
 from reviewtui.core.tree import FileState
 
 
@@ -40,7 +41,7 @@ def view(args: argparse.Namespace) -> int:
             print(row)
         return EXIT_OK
     entries = outline(str(path), lines)
-    print(f"{path}: {len(lines)} lines; outline below (--range A-B shows lines, "
+    print(f"{path}: {plural(len(lines), 'line')}; outline below (--range A-B shows lines, "
           "--all the whole file)")
     width = len(str(len(lines))) + (3 if args.hash else 0)
     for entry in entries:

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reviewtui.core.limits import parse_int
+from reviewtui.core.plural import plural
 
 TAG_WIDTH = 2
 _REF_RE = re.compile(r"^\s*(?P<n>\d+)\s*(?::\s*(?P<tag>[0-9A-Fa-f]+))?\s*$")
@@ -100,7 +101,7 @@ def resolve(lines: Sequence[str], ref: LineRef) -> int:
     """The 0-based index ``ref`` names, or :class:`StaleRef` saying why not."""
     if not 1 <= ref.number <= len(lines):
         raise StaleRef("line-out-of-range", f"line {ref} is outside the file, which has "
-                       f"{len(lines)} lines", ref)
+                       f"{plural(len(lines), 'line')}", ref)
     at = ref.number - 1
     if ref.tag is not None and line_tag(lines[at]) != ref.tag:
         raise StaleRef("stale-line-id", f"line id {ref} is stale: line {ref.number} is now "

@@ -8,26 +8,52 @@ it is what ``reviewtui apply --yes`` would write: every operation that applies.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from pathlib import Path
 
-from reviewtui.core.engine import Policy, evaluate_session
+from reviewtui.core.engine import Policy, SessionRun, evaluate_session
 from reviewtui.core.errors import InputLimitError, UsageError
 from reviewtui.core.export import Accepted
+from reviewtui.core.export.model import FAILED
+from reviewtui.core.outcome import Status
 from reviewtui.shell.loader import load_session, read_input
 from reviewtui.shell.project import load_project
 from reviewtui.shell.review import Review
 from reviewtui.shell.state import (
     check_state_path,
     decode_state,
-    default_state_path,
     parse_state_json,
 )
+from reviewtui.shell.statepath import state_path_for
 
 
 def accepted_from_review(review: Review) -> Accepted:
-    """The review's draft: only what the reviewer accepted (or edited) landed."""
+    """The review's draft: only what the reviewer accepted (or edited) landed.
+
+    The draft never evaluates a pending operation (its status is ``skipped``); one that
+    fails is reported with its failure, as the workbench counts it, so the status line,
+    ``S``, ``stats`` and every export agree on what failed.
+    """
     state = str(review.state_path) if review.state_path is not None else None
-    return Accepted.of(review.draft, str(review.loaded.file), reviewed=True, state=state)
+    return Accepted.of(_with_failures(review.draft, review.display), str(review.loaded.file),
+                       reviewed=True, state=state)
+
+
+def _with_failures(draft: SessionRun, display: SessionRun) -> SessionRun:
+    """The draft, its pending operations that fail carrying the display run's outcome
+    (a failed operation lands in neither run: the draft's trees are unchanged)."""
+    turns = []
+    for mine, shown in zip(draft.turns, display.turns, strict=True):
+        results = tuple(
+            dataclasses.replace(result, outcome=other.outcome)
+            if result.outcome.status is Status.SKIPPED and other.outcome.status in FAILED
+            else result
+            for result, other in zip(mine.results, shown.results, strict=True))
+        turns.append(dataclasses.replace(mine, results=results))
+    out = copy.copy(draft)
+    out.turns = turns
+    return out
 
 
 def _saved_root(state: Path) -> Path | None:
@@ -58,7 +84,7 @@ def load_accepted(session: str | Path, root: str | Path | None = None, *,
     """
     loaded = load_session(session, format=format, root=root)
     state_path = (check_state_path(Path(state)) if state is not None
-                  else default_state_path(loaded.file))
+                  else state_path_for(loaded)[0])
     if state is not None and not state_path.is_file():
         raise UsageError(f"no review state at {state_path}", source=str(loaded.file),
                          rule="no-state")

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reviewtui.core.errors import SessionFormatError, UsageError
-from reviewtui.core.importers import import_session
+from reviewtui.core.importers import detect_format, import_session
 from reviewtui.core.limits import DEFAULT_MAX_INPUT_BYTES, MAX_INPUT_ENV, too_large
 from reviewtui.core.model import Session
 
@@ -24,6 +24,7 @@ class LoadedSession:
     file: Path
     directory: Path | None  # set when a session directory was given
     base: Path | None  # the directory's base/: the files before turn 1
+    format_note: str = ""  # the format asked for is not what the content looks like
 
     @property
     def config_file(self) -> Path | None:
@@ -103,6 +104,14 @@ def load_session(path: str | Path, format: str | None = None,
     """
     file, directory = find_session_file(Path(path))
     absolute = str(Path(root).absolute()) if root is not None else None
-    session = import_session(read_text(file), str(file), format=format, root=absolute)
+    text = read_text(file)
+    session = import_session(text, str(file), format=format, root=absolute)
     base = directory / "base" if directory is not None and (directory / "base").is_dir() else None
-    return LoadedSession(session, file, directory, base)
+    note = ""
+    if format not in (None, "auto"):
+        detected = detect_format(text, str(file))
+        if detected != format:
+            note = (f"{file}: read as --format {format}, but its content looks like "
+                    f"{detected}: if paths or operations look wrong, try --format {detected} "
+                    "(or auto)")
+    return LoadedSession(session, file, directory, base, note)

@@ -111,7 +111,6 @@ from reviewtui.shell.state import (
     blob_dir_for,
     blobs_of,
     decode_record,
-    default_state_path,
     drop_in_force,
     encode_record,
     fold,
@@ -119,6 +118,7 @@ from reviewtui.shell.state import (
     reconcile_log,
     time_spent,
 )
+from reviewtui.shell.statepath import state_path_for
 
 MSG_REBASED = "rebased over an outside change"
 MSG_KEPT = "changed outside the workbench; the change is kept on top of the accepted operations"
@@ -255,10 +255,18 @@ class Review:
                     # A scratch review keeps its state beside the copy: samples and demos
                     # are never modified, and each copy starts fresh.
                     state_path = root.with_name(root.name + ".review.json")
-                state_file = StateFile(state_path or default_state_path(loaded.file),
-                                       read_only=read_only_state)
+                where = ""
+                if state_path is None:
+                    state_path, where = state_path_for(loaded)
+                    if where and not read_only_state:
+                        state_path.parent.mkdir(parents=True, exist_ok=True)
+                state_file = StateFile(state_path, read_only=read_only_state)
             review = cls(loaded, project, root=root, dry_run=dry_run, state_file=state_file,
                          lock=lock, scratch=scratch)
+            if loaded.format_note:
+                review.state_problems.append(loaded.format_note)
+            if persist and where:
+                review.state_problems.append(where)
             if lock is not None:  # only a reviewtui that died can have left these
                 review._remove_leftovers(project.leftovers)
             review._resume()
@@ -314,6 +322,11 @@ class Review:
     @property
     def can_redo(self) -> bool:
         return bool(self._folded.undone)
+
+    def step_keys(self, *, redo: bool = False) -> list[OpKey]:
+        """The operations the next undo (or redo) changes, in log order."""
+        stack = self._folded.undone if redo else self._folded.applied
+        return [item.key for item in stack[-1].items] if stack else []
 
     @property
     def disk_checkpoint(self) -> int | None:

@@ -143,6 +143,9 @@ class DecisionItem:
             else None,
             "force": decision.force,
             **({"reason": decision.reason} if decision.reason else {}),
+            **({"placement": list(decision.placement), "anchor": list(decision.anchor or ())}
+               if decision.placement is not None else {}),
+            **({"search": list(decision.search)} if decision.search is not None else {}),
         }
 
     @classmethod
@@ -162,11 +165,39 @@ class DecisionItem:
         op_hash = _get(data, "op", str)
         # One that matches no operation is only orphaned; the bound keeps the file small.
         _expect(len(op_hash) <= 64, "bad operation hash")
+        placement, anchor = _placement(data)
         decision = Decision(Verdict(verdict),
                             tuple(replacement) if replacement is not None else None,
-                            force, reason)
+                            force, reason, placement, anchor, _search(data))
         return cls(_get_count(data, "turn"), _get_count(data, "pos"),
                    _get(data, "path", str), edit, op_hash, decision)
+
+
+def _placement(data: dict[str, Any]) -> tuple[tuple[int, int] | None, tuple[str, ...] | None]:
+    """A placed edit's lines and the text they held (absent in older state files)."""
+    lines = data.get("placement")
+    if lines is None:
+        return None, None
+    _expect(isinstance(lines, list) and len(lines) == 2
+            and all(isinstance(n, int) and not isinstance(n, bool) for n in lines)
+            and 1 <= lines[0] <= lines[1] < 2**31, "bad placement")
+    anchor: Any = data.get("anchor")
+    _expect(isinstance(anchor, list) and all(isinstance(x, str) for x in anchor)
+            and len(anchor) == lines[1] - lines[0] + 1, "bad placement anchor")
+    _expect(data.get("verdict") == "accepted", "a placement belongs to an accepted edit")
+    return (lines[0], lines[1]), tuple(anchor)
+
+
+def _search(data: dict[str, Any]) -> tuple[str, ...] | None:
+    """The reviewer's own SEARCH for an edit (absent in older state files)."""
+    search: Any = data.get("search")
+    if search is None:
+        return None
+    _expect(isinstance(search, list) and all(isinstance(x, str) for x in search),
+            "bad search")
+    _expect(data.get("verdict") in ("accepted", "edited"),
+            "a rewritten SEARCH belongs to an accepted or edited edit")
+    return tuple(search)
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,6 +23,12 @@ class Decision:
     replacement: tuple[str, ...] | None = None  # EDITED: new REPLACE (or full-file) lines
     force: bool = False  # a human accepts a near match or a duplicate-line refusal
     reason: str = ""  # REJECTED: the reviewer's one-line reason, for the next prompt
+    # ACCEPTED at lines the reviewer chose (1-based, inclusive), which held ``anchor``
+    # when they chose them: see reviewtui.core.engine.placed.
+    placement: tuple[int, int] | None = None
+    anchor: tuple[str, ...] | None = None
+    # ACCEPTED / EDITED with the reviewer's own SEARCH: the matching cascade runs on it.
+    search: tuple[str, ...] | None = None
 
     @classmethod
     def accept(cls, *, force: bool = False) -> Decision:
@@ -31,6 +37,18 @@ class Decision:
     @classmethod
     def reject(cls, reason: str = "") -> Decision:
         return cls(Verdict.REJECTED, reason=" ".join(reason.split()))
+
+    @classmethod
+    def place(cls, placement: tuple[int, int], anchor: tuple[str, ...]) -> Decision:
+        """Accept an edit at these lines of the current file, which hold ``anchor``."""
+        return cls(Verdict.ACCEPTED, placement=placement, anchor=anchor)
+
+    @classmethod
+    def with_search(cls, search: tuple[str, ...],
+                    replacement: tuple[str, ...] | None = None) -> Decision:
+        """Accept an edit with its SEARCH rewritten (and its replacement, if edited)."""
+        verdict = Verdict.EDITED if replacement is not None else Verdict.ACCEPTED
+        return cls(verdict, replacement=replacement, search=search)
 
     @classmethod
     def edit(cls, replacement: tuple[str, ...]) -> Decision:

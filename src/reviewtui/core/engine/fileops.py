@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from reviewtui.core.engine import placement
+from reviewtui.core.engine.placed import PLACED, STALE, placed_match, stale_message
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.match import match_edit
 from reviewtui.core.model import Edit, FullFile
@@ -24,6 +25,7 @@ from reviewtui.core.paths import (
     unread_dir_of,
 )
 from reviewtui.core.placeholders import find_placeholder
+from reviewtui.core.plural import plural
 from reviewtui.core.tree import FileState, Tree
 
 FORCEABLE_RULES = frozenset({"duplicate-line"})
@@ -121,7 +123,24 @@ def normalize_or_none(raw: str) -> str | None:
 
 
 def evaluate_edit(
-    tree: Tree, edit: Edit, ctx: FileContext, replace: Sequence[str] | None = None
+    tree: Tree, edit: Edit, ctx: FileContext, replace: Sequence[str] | None = None,
+    placed: tuple[tuple[int, int], tuple[str, ...]] | None = None,
+) -> tuple[Outcome, Proposal | None]:
+    """``placed``: the reviewer's (lines, the text they held) for this edit."""
+    outcome, proposal = _evaluate_edit(tree, edit, ctx, replace, placed)
+    if placed is not None and outcome.method != PLACED:
+        # The chosen lines changed: never land anywhere else, say why.
+        status = Status.NOT_FOUND if outcome.status is Status.APPLIED else outcome.status
+        return dataclasses.replace(outcome, status=status, rule=STALE if status is not
+                                   outcome.status else outcome.rule, forceable=False,
+                                   message=f"{stale_message(placed[0])} ({outcome.message})"
+                                   ), None
+    return outcome, proposal
+
+
+def _evaluate_edit(
+    tree: Tree, edit: Edit, ctx: FileContext, replace: Sequence[str] | None,
+    placed: tuple[tuple[int, int], tuple[str, ...]] | None,
 ) -> tuple[Outcome, Proposal | None]:
     checked = check_path(edit.path, ctx)
     if isinstance(checked, Outcome):
@@ -138,7 +157,7 @@ def evaluate_edit(
             state = FileState.from_text(text if final is not False else text[:-1])
             outcome = Outcome(Status.APPLIED, method="new-file", path=path,
                               lines=(1, len(new_lines)), after="\n".join(new_lines),
-                              message=f"creates {path} ({len(new_lines)} lines)")
+                              message=f"creates {path} ({plural(len(new_lines), 'line')})")
             return outcome, Proposal(path, state)
         return _missing(path, ctx), None
     if current.binary:
@@ -156,6 +175,10 @@ def evaluate_edit(
                            message=f"fills the empty file {path}"), Proposal(path, state)
         return refused(path, "empty-search", "an empty SEARCH is not an anchor: it can only "
                        f"create a new file, and {path} already exists"), None
+    if placed is not None:
+        found = placed_match(current.lines, search, new_lines, *placed)
+        if found is not None:
+            return _edit_outcome(path, current, found, edit.final_newline)
     if placement.has_placement(edit):
         result, final_newline = placement.locate(current.lines, current.final_newline, edit,
                                                  search, new_lines, ctx.history(path), path)
@@ -199,6 +222,8 @@ def _edit_outcome(
 
 def _message(path: str, result: MatchResult) -> str:
     status = result.status
+    if status is Status.APPLIED and result.method == PLACED:
+        return result.hint
     if status is Status.APPLIED:
         where = f"lines {result.start + 1}-{result.end}"
         how = "exactly" if result.method == "exact" else f"by {result.method}"
@@ -236,7 +261,8 @@ def evaluate_full_file(
     current = tree.get(path)
     if current is None:
         return (Outcome(Status.APPLIED, method="new-file", path=path, lines=(1, len(lines)),
-                        after="\n".join(lines), message=f"creates {path} ({len(lines)} lines)"),
+                        after="\n".join(lines),
+                        message=f"creates {path} ({plural(len(lines), 'line')})"),
                 Proposal(path, FileState.from_text(text)))
     if current.binary:
         return refused(path, "binary", f"{path} is a binary file; a full-file text rewrite "
@@ -253,7 +279,8 @@ def evaluate_full_file(
     old = current.lines
     return (Outcome(Status.APPLIED, method="full-file", path=path, lines=(1, len(old)),
                     before="\n".join(old), after="\n".join(lines),
-                    message=f"rewrites {path}: {len(old)} lines -> {len(lines)} lines",
+                    message=f"rewrites {path}: {plural(len(old), 'line')} -> "
+                            f"{plural(len(lines), 'line')}",
                     hint=_convention_hint(current),
                     extra={"before_state": current, "after_state": state}),
             Proposal(path, state))

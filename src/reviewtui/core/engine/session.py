@@ -239,7 +239,12 @@ class SessionRun:
             outcome, proposal = evaluate_shaped(tree, op, ctx, replacement,
                                                 seen=self.states[-1].tree)
         elif isinstance(op, Edit):
-            outcome, proposal = evaluate_edit(tree, op, ctx, replacement)
+            if decision.search is not None and decision.verdict in (Verdict.ACCEPTED,
+                                                                    Verdict.EDITED):
+                op = dataclasses.replace(op, search_lines=decision.search)
+            placed = ((decision.placement, decision.anchor or ())
+                      if decision.verdict is Verdict.ACCEPTED and decision.placement else None)
+            outcome, proposal = evaluate_edit(tree, op, ctx, replacement, placed)
         else:
             outcome, proposal = evaluate_full_file(tree, op, ctx, replacement)
         outcome = mark_generated(outcome, self.rules.reserved)

@@ -26,6 +26,7 @@ from reviewtui.core.engine.fileops import (
 from reviewtui.core.hashline import line_ids
 from reviewtui.core.model import Edit
 from reviewtui.core.outcome import Outcome, Status
+from reviewtui.core.plural import plural
 from reviewtui.core.shapes import (
     STALE_REVISION,
     Batch,
@@ -101,7 +102,7 @@ def evaluate_shaped(
         extra["revision_after"] = content_revision(proposal.state.data)
     if result.status is Status.APPLIED:
         message = (f"{result.method} {path}: lines {result.start + 1}-{result.end} -> "
-                   f"{len(result.new_lines)} lines")
+                   f"{plural(len(result.new_lines), 'line')}")
     else:
         message = result.hint or outcome.message
     return dataclasses.replace(outcome, message=message, extra=extra), proposal

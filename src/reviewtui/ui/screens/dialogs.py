@@ -51,7 +51,11 @@ class ConfirmScreen(ModalScreen[bool]):
 
 
 class PromptScreen(ModalScreen[str | None]):
-    DEFAULT_CSS = _DIALOG_CSS.format(name="PromptScreen")
+    # A fixed width: with `auto` the dialog shrank to its label and the input to 4 cells.
+    DEFAULT_CSS = _DIALOG_CSS.format(name="PromptScreen") + """
+    PromptScreen > Vertical { width: 72; max-width: 95%; }
+    PromptScreen Input { width: 1fr; margin-top: 1; }
+    """
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, label: str | Text) -> None:
@@ -73,35 +77,86 @@ class PromptScreen(ModalScreen[str | None]):
 
 
 class CheckpointPicker(ModalScreen[int | None]):
-    """Every checkpoint with its turn's request and counts."""
+    """Every checkpoint with its turn's request and counts; typing filters them by
+    request text or turn number, ctrl+o hides turns without operations."""
 
     DEFAULT_CSS = _DIALOG_CSS.format(name="CheckpointPicker") + """
     CheckpointPicker OptionList { width: 90; height: auto; max-height: 30; }
+    CheckpointPicker Input { width: 90; margin-bottom: 1; }
     """
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("down", "move(1)", "Down", show=False, priority=True),
+        Binding("up", "move(-1)", "Up", show=False, priority=True),
+        Binding("ctrl+o", "toggle_empty", "Hide empty turns", show=False, priority=True),
+        Binding("home", "move(-1_000_000)", "First", show=False, priority=True),
+        Binding("end", "move(1_000_000)", "Last", show=False, priority=True),
+    ]
 
     def __init__(self, rows: list[tuple[int, str, list[OpState]]], current: int) -> None:
         super().__init__()
         self.rows = rows
         self.current = current
+        self.hide_empty = False
+        self._prompts = {index: turn_prompt(index, request, states, width=80)
+                         for index, request, states in rows}
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(Text("Go to checkpoint (Enter)", style="bold"))
-            options = [Option(Text("0  before turn 1", style="dim"), id="cp-0")]
-            options += [Option(turn_prompt(index, request, states, width=80), id=f"cp-{index}")
-                        for index, request, states in self.rows]
-            yield OptionList(*options)
+            yield Static(Text("Go to checkpoint (Enter) · type to filter by request or turn "
+                              "number · ctrl+o hides turns without operations", style="bold"))
+            yield Input(placeholder="filter", id="cp-filter")
+            yield OptionList()
 
     def on_mount(self) -> None:
+        self._fill()
         picker = self.query_one(OptionList)
         picker.highlighted = next((n for n, (index, _, _) in enumerate(self.rows, start=1)
                                    if index == self.current), 0)
-        picker.focus()
+        self.query_one(Input).focus()
+
+    def _fill(self) -> None:
+        term = self.query_one(Input).value.strip().lower()
+        number = term.removeprefix("t")
+        options = [] if term else [Option(Text("0  before turn 1", style="dim"), id="cp-0")]
+        for index, request, states in self.rows:
+            if self.hide_empty and not states:
+                continue
+            if term and term not in request.lower() and number != str(index):
+                continue
+            options.append(Option(self._prompts[index], id=f"cp-{index}"))
+        picker = self.query_one(OptionList)
+        picker.clear_options()
+        picker.add_options(options)
+        if options:
+            picker.highlighted = 0
+
+    @on(Input.Changed)
+    def _filter(self) -> None:
+        self._fill()
+
+    def action_toggle_empty(self) -> None:
+        self.hide_empty = not self.hide_empty
+        self._fill()
+
+    def action_move(self, delta: int) -> None:
+        picker = self.query_one(OptionList)
+        if picker.option_count:
+            now = picker.highlighted if picker.highlighted is not None else -delta
+            picker.highlighted = max(0, min(picker.option_count - 1, now + delta))
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        picker = self.query_one(OptionList)
+        if picker.highlighted is not None and picker.option_count:
+            self._choose(picker.get_option_at_index(picker.highlighted))
 
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:
-        option_id = event.option.id or "cp-0"
+        self._choose(event.option)
+
+    def _choose(self, option: Option) -> None:
+        option_id = option.id or "cp-0"
         self.dismiss(int(option_id.removeprefix("cp-")))
 
     def action_cancel(self) -> None:

@@ -38,15 +38,16 @@ class EditScreen(ModalScreen[str | None]):
         Binding("escape", "cancel", "Cancel", id="edit-cancel", priority=True),
     ]
 
-    def __init__(self, text: str, *, path: str) -> None:
+    def __init__(self, text: str, *, path: str, what: str = "replacement") -> None:
         super().__init__()
         self.text = text
         self.path = path
+        self.what = what
 
     def compose(self) -> ComposeResult:
         with Vertical():
             # The path comes from the session: literal content, never markup.
-            yield Static(Content(f"Editing the replacement for {self.path}  ·  ctrl+s apply  ·  "
+            yield Static(Content(f"Editing the {self.what} for {self.path}  ·  ctrl+s apply  ·  "
                                  "escape cancel"), id="edit-help")
             language = language_for(self.path)
             try:

@@ -20,19 +20,24 @@ from textual.widgets import Footer, OptionList
 from textual.worker import get_current_worker
 
 from reviewtui.core.diagnostics import diagnose_result
-from reviewtui.core.engine import Decision, OpKey, OpResult, file_text_for
+from reviewtui.core.engine import Decision, OpKey, OpResult, Verdict, file_text_for
 from reviewtui.core.engine.opstate import OpState, op_state
 from reviewtui.core.errors import DecisionRefused
 from reviewtui.core.lint.findings import Finding
 from reviewtui.core.lint.rules import lint_session
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Turn
+from reviewtui.core.outcome import Status
+from reviewtui.core.plural import plural
+from reviewtui.core.tree import FileState
 from reviewtui.shell.review import Review
+from reviewtui.shell.userconfig import load_layout, save_layout
 from reviewtui.ui.diagnostics import BADGE, changes_config, deferred, op_badge, with_diagnostics
 from reviewtui.ui.opview import build_view, op_title, warm_symbols
 from reviewtui.ui.project_checks import ProjectChecks, explanation_with
 from reviewtui.ui.widgets.findings import FindingsPanel
-from reviewtui.ui.widgets.lists import OpList, TurnList, op_prompt, turn_prompt
+from reviewtui.ui.widgets.lists import OpList, TurnList, op_prompt, op_row_title, turn_prompt
 from reviewtui.ui.widgets.op_detail import OpDetail
+from reviewtui.ui.widgets.request_block import RequestBlock
 from reviewtui.ui.widgets.status_line import StatusLine
 from reviewtui.ui.widgets.timeline import Timeline, TurnMark
 
@@ -52,20 +57,26 @@ class MainScreen(Screen[None]):
                 tooltip="reject it with a one-line reason (kept for the next prompt: "
                         "export --format context)"),
         Binding("a", "accept_file", "Accept file", show=False, id="accept-file",
-                tooltip="accept this and the later operations of this file in the turn"),
+                tooltip="accept this and the later undecided operations of this file in "
+                        "the turn"),
         Binding("d", "reject_file", "Reject file", show=False, id="reject-file",
-                tooltip="reject this and the later operations of this file in the turn"),
+                tooltip="reject this and the later undecided operations of this file in "
+                        "the turn"),
         Binding("A", "accept_turn", "Accept turn", id="accept-turn",
                 tooltip="accept every pending operation of the turn that applies (asks)"),
         Binding("F", "force", "Force", show=False, id="force",
                 tooltip="accept a near match or a duplicate-line refusal after seeing it"),
         Binding("e", "edit", "Edit", id="edit",
                 tooltip="edit the replacement in place (ctrl+s applies, escape cancels)"),
+        Binding("ctrl+e", "edit_search", "Edit SEARCH", show=False, id="edit-search",
+                tooltip="edit the SEARCH of a failed edit in place and run the matching "
+                        "cascade on it again (ctrl+s applies, escape cancels)"),
         Binding("E", "edit_external", "$EDITOR", show=False, id="edit-external",
                 tooltip="edit the replacement in $VISUAL / $EDITOR"),
         Binding("s", "split", "Split", show=False, id="split",
                 tooltip="split the edit into its change blocks; take some blocks or lines (v)"),
-        Binding("u,ctrl+z", "undo", "Undo", id="undo", tooltip="undo the last decision"),
+        Binding("u,ctrl+z", "undo", "Undo", id="undo",
+                tooltip="undo the last decision (a bulk key is one step)"),
         Binding("U,ctrl+r", "redo", "Redo", show=False, id="redo",
                 tooltip="redo the last undone decision"),
         Binding("j,down", "cursor(1)", "Down", show=False, id="down",
@@ -79,7 +90,7 @@ class MainScreen(Screen[None]):
         Binding("right_curly_bracket", "next_file(1)", "Next file", show=False,
                 id="next-file", tooltip="first operation of the next file"),
         Binding("left_curly_bracket", "next_file(-1)", "Prev file", show=False,
-                id="prev-file", tooltip="operation of the previous file"),
+                id="prev-file", tooltip="first operation of the previous file"),
         Binding("full_stop", "checkpoint(1)", "Next cp", id="next-checkpoint",
                 tooltip="next checkpoint (read-only scrubbing: nothing is written)"),
         Binding("comma", "checkpoint(-1)", "Prev cp", show=False, id="prev-checkpoint",
@@ -90,12 +101,24 @@ class MainScreen(Screen[None]):
                 tooltip="pick a checkpoint from a list of turns with their requests"),
         Binding("ctrl+t", "restore", "Restore", show=False, id="restore",
                 tooltip="restore the current checkpoint onto disk (previews, then asks)"),
+        Binding("P", "unpin", "Unpin disk", show=False, id="unpin",
+                tooltip="after ctrl+t: unpin the disk and replay every decision onto it"),
         Binding("V", "toggle_mode", "Split/unified", show=False, id="toggle-mode",
                 tooltip="side-by-side or unified diff"),
         Binding("H", "toggle_hashline", "Line ids", show=False, id="toggle-hashline",
                 tooltip="show every line's id (12:a3) instead of its number"),
         Binding("W", "toggle_whitespace", "Whitespace", show=False, id="toggle-whitespace",
                 tooltip="ignore whitespace in the diff"),
+        Binding("R", "toggle_request", "Request", show=False, id="toggle-request",
+                tooltip="fold / unfold the turn's whole request above the operation"),
+        Binding("w", "toggle_wrap", "Wrap", show=False, id="toggle-wrap",
+                tooltip="wrap long diff lines (default) or scroll them sideways (← →)"),
+        Binding("b", "toggle_panel", "Side panel", show=False, id="toggle-panel",
+                tooltip="hide / show the turn and operation lists (the diff takes the width)"),
+        Binding("left", "scroll_diff(-8)", "Scroll left", show=False, id="scroll-left",
+                tooltip="scroll the diff left (long lines, wrapping off)"),
+        Binding("right", "scroll_diff(8)", "Scroll right", show=False, id="scroll-right",
+                tooltip="scroll the diff right (long lines, wrapping off)"),
         Binding("minus", "context(-1)", "Less context", show=False, id="less-context",
                 tooltip="fewer unchanged lines around changes"),
         Binding("plus", "context(1)", "More context", show=False, id="more-context",
@@ -144,7 +167,9 @@ class MainScreen(Screen[None]):
         self.checkpoint = 0
         self.findings: list[Finding] = []
         self.first_frame_at: float | None = None
+        self.view_layout = load_layout()
         self._turn_states: list[list[OpState]] = []
+        self._statuses: dict[OpKey, Status] = {}
         self.project_checks = ProjectChecks(review.config)
 
     # -- layout ------------------------------------------------------------------
@@ -155,6 +180,7 @@ class MainScreen(Screen[None]):
                 yield TurnList(id="turns")
                 yield OpList(id="ops")
             with Vertical(id="main"):
+                yield RequestBlock(id="request")
                 yield OpDetail(id="detail")
                 yield FindingsPanel(id="findings")
         yield StatusLine(id="status")
@@ -164,6 +190,7 @@ class MainScreen(Screen[None]):
         self.query_one("#turns", TurnList).border_title = "Turns"
         self.query_one("#ops", OpList).border_title = "Operations"
         self.query_one("#findings", FindingsPanel).display = False
+        self._apply_layout()
         ui = self.review.ui_state
         selected = ui.get("selected")
         turns = self.session_turns
@@ -266,6 +293,23 @@ class MainScreen(Screen[None]):
         self._turn_states = [
             [self.state_of(r) for r in turn.results] for turn in self.review.display.turns
         ]
+        self._statuses = {r.key: r.outcome.status for turn in self.review.display.turns
+                          for r in turn.results}
+
+    def _note_reevaluated(self, paths: list[str]) -> None:
+        """Name the pending operations an outside change re-evaluated to another outcome."""
+        changed = []
+        for _, _, result in self.iter_results():
+            was = self._statuses.get(result.key)
+            if (was is not None and was is not result.outcome.status
+                    and not self.state_of(result).decided
+                    and getattr(result.op, "path", None) in paths):
+                label = op_row_title(result.op, 60)
+                changed.append(f"turn {result.key[0]} {label}: now {result.outcome.status}")
+        if changed:
+            more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+            self.notify("outside change re-evaluated " + "; ".join(changed[:3]) + more,
+                        severity="warning", markup=False, timeout=8)
 
     def refresh_all(self) -> None:
         self._recompute_states()
@@ -284,7 +328,9 @@ class MainScreen(Screen[None]):
     def refresh_timeline(self) -> None:
         marks = []
         for turn, states in zip(self.session_turns, self._turn_states, strict=False):
-            if any(s.failed for s in states):
+            if not states:
+                state = "empty"  # the list's "·" too
+            elif any(s.failed for s in states):
                 state = "failed"
             elif all(s.decided for s in states):
                 state = "decided"
@@ -312,7 +358,8 @@ class MainScreen(Screen[None]):
             checkpoint=self.checkpoint, turns=len(self.session_turns),
             revision=self.review.revision, counts=counts,
             watcher=getattr(self.app, "watcher_state", "off"), dry_run=self.review.dry_run,
-            note=note, source_format=self.review.session.format)
+            note=note, source_format=self.review.session.format,
+            pinned=self.review.disk_checkpoint)
 
     def refresh_turn(self) -> None:
         ops = self.query_one("#ops", OpList)
@@ -324,10 +371,41 @@ class MainScreen(Screen[None]):
         results = turns[self.turn_pos].results
         self.op_pos = max(0, min(self.op_pos, len(results) - 1))
         ops.border_title = f"Turn {turns[self.turn_pos].index}: operations"
-        ops.set_ops([op_prompt(op_title(r.op), self.state_of(r), op_badge(r, wait=False))
-                     for r in results], self.op_pos)
+        self._show_request()
+        room = self._op_room()
+        ops.set_ops([op_prompt(op_row_title(r.op, room), self.state_of(r),
+                               op_badge(r, wait=False))
+                     for r in results],
+                    self.op_pos)
         self.refresh_detail()
         self._check_syntax_later(results)
+
+    def _op_room(self) -> int:
+        """Cells for an operation row's title (the glyph aside)."""
+        width = self.query_one("#ops", OpList).scrollable_content_region.width
+        return max(16, (width or 40) - 5)
+
+    def _refresh_op_rows(self) -> None:
+        """Re-title the operation rows for the list's width (after a resize)."""
+        if not self.session_turns:
+            return
+        ops = self.query_one("#ops", OpList)
+        room = self._op_room()
+        for pos, result in enumerate(self.review.display.turns[self.turn_pos].results):
+            ops.update_op(pos, op_prompt(op_row_title(result.op, room), self.state_of(result),
+                                         op_badge(result)))
+
+    def _show_request(self) -> None:
+        turns = self.session_turns
+        block = self.query_one(RequestBlock)
+        if not turns:
+            block.show(None, "")
+            return
+        turn = turns[self.turn_pos]
+        block.show(turn.index, turn.request)
+
+    def action_toggle_request(self) -> None:
+        self.query_one(RequestBlock).toggle()
 
     def refresh_detail(self, *, keep_pane: bool = False) -> None:
         result = self.current()
@@ -356,6 +434,15 @@ class MainScreen(Screen[None]):
         width = event.size.width
         self.set_class(width < NARROW, "-narrow")
         self.set_class(width < TINY, "-tiny")
+        # The lists take about a quarter of the terminal, within bounds (44 was fixed).
+        if width >= TINY:
+            self.query_one("#left").styles.width = max(28, min(56, width * 3 // 11))
+        height = event.size.height
+        # The request takes a few lines, fewer on a short terminal: the diff comes first.
+        self.query_one(RequestBlock).set_room(
+            1 if width < TINY or height < 26 else 4 if height < 36 else 6)
+        if self._turn_states:
+            self.call_after_refresh(self._refresh_op_rows)
         self.query_one(OpDetail).set_auto_unified(width < NARROW)
 
     # -- selection -----------------------------------------------------------------
@@ -422,26 +509,31 @@ class MainScreen(Screen[None]):
         result = self.current()
         if result is None:
             return
-        skipped = 0
-        for key in keys or [result.key]:
-            try:
-                report = self.review.decide(key, decision)
-            except DecisionRefused as err:
-                if keys is None:
-                    self.notify(str(err), severity="warning", markup=False)
-                    self.refresh_after_decision()
-                    return
-                skipped += 1
-                continue
-            self._report(report)
+        # One log entry however many operations: one `u` takes a bulk key back whole.
+        try:
+            report = self.review.decide_many([(key, decision) for key in keys or [result.key]],
+                                             skip_unappliable=keys is not None)
+        except DecisionRefused as err:
+            self.notify(str(err), severity="warning", markup=False)
+            self.refresh_after_decision()
+            return
+        self._report(report)
+        skipped = len(report.skipped)
         if skipped:
-            self.notify(f"{skipped} operation(s) left pending: an accept cannot apply to "
-                        "them (ambiguous, not found or refused)", severity="warning",
+            self.notify(f"{plural(skipped, 'operation')} left pending: an accept cannot apply "
+                        "to them (ambiguous, not found or refused)", severity="warning",
                         markup=False)
+        pin = self.review.disk_checkpoint
+        if pin is not None:
+            self.notify(f"recorded, not written: the disk is pinned at checkpoint {pin} "
+                        "(P unpins and replays)", severity="warning")
         self.refresh_after_decision()
         self.move_to_next_undecided()
 
     def _report(self, report: object) -> None:
+        outside = getattr(report, "outside", None)
+        if outside:
+            self._note_reevaluated(list(outside))
         conflicts = getattr(report, "conflicts", None)
         rebased = getattr(report, "rebased", None)
         if conflicts:
@@ -461,7 +553,8 @@ class MainScreen(Screen[None]):
                                                    self._turn_states[pos]))
         results = self.review.display.turns[self.turn_pos].results
         for pos, result in enumerate(results):
-            ops.update_op(pos, op_prompt(op_title(result.op), self.state_of(result),
+            ops.update_op(pos, op_prompt(op_row_title(result.op, self._op_room()),
+                                         self.state_of(result),
                                          op_badge(result, wait=False)))
         self.refresh_timeline()
         self.refresh_detail(keep_pane=True)
@@ -490,26 +583,57 @@ class MainScreen(Screen[None]):
                 self.select(*first)
 
     def move_to_next_undecided(self) -> None:
+        """The next undecided operation in reading order, from the start of this turn."""
         flat = list(self.iter_results())
-        here = next((i for i, (tp, opp, _) in enumerate(flat)
-                     if (tp, opp) == (self.turn_pos, self.op_pos)), 0)
-        for tp, opp, result in flat[here + 1 :] + flat[: here + 1]:
+        here = next((i for i, (tp, _, _) in enumerate(flat) if tp == self.turn_pos), 0)
+        for tp, opp, result in flat[here:] + flat[:here]:
             if not self.state_of(result).decided and not self.state_of(result).failed:
                 self.select(tp, opp)
                 return
 
-    def file_keys(self) -> list[OpKey]:
-        """This operation and the later ones of the same file in this turn (add -p's a/d)."""
+    def file_keys(self, *, accepting: bool = False) -> list[OpKey]:
+        """This operation and the later undecided ones of its file in this turn (add -p's
+        a/d): a decided operation is changed only by a key aimed at it, and accepting in
+        bulk leaves the ones that cannot apply alone."""
         result = self.current()
         if result is None or isinstance(result.op, ConsoleCommand):
             return [result.key] if result else []
         path = result.op.path
         later = self.review.display.turns[self.turn_pos].results[self.op_pos + 1 :]
-        return [result.key] + [r.key for r in later
-                               if isinstance(r.op, Edit | FullFile) and r.op.path == path]
+        return [result.key] + [
+            r.key for r in later
+            if isinstance(r.op, Edit | FullFile) and r.op.path == path
+            and not self.state_of(r).decided and not (accepting and self.state_of(r).failed)]
 
     def action_accept(self) -> None:
+        placed = self._placement()
+        if placed is not None:  # an ambiguous or missed edit: at the location on screen
+            self.decide(placed)
+            return
         self.decide(Decision.accept())
+
+    def _placement(self) -> Decision | None:
+        """For an ambiguous edit, the location shown (`c` cycles them); for a missed one,
+        the candidate shown: accept the edit exactly there (the reviewer's placement)."""
+        result = self.current()
+        if result is None or not isinstance(result.op, Edit) or result.op.shape is not None:
+            return None
+        outcome = self.review.outcome(result.key)
+        before = outcome.extra.get("before_state")
+        lines = before.lines if isinstance(before, FileState) else None
+        pane = self.query_one(OpDetail).pane_index
+        if outcome.status is Status.AMBIGUOUS and outcome.locations:
+            first, last = outcome.locations[pane % len(outcome.locations)]
+        elif outcome.status is Status.NOT_FOUND and outcome.candidates:
+            candidate = outcome.candidates[pane % len(outcome.candidates)]
+            first, last = candidate.start, candidate.end
+        else:
+            return None
+        if lines is None or not 1 <= first <= last <= len(lines):
+            return None
+        self.notify(f"placed by reviewer at lines {first}-{last} of {result.op.path}",
+                    markup=False)
+        return Decision.place((first, last), tuple(lines[first - 1 : last]))
 
     def action_reject(self) -> None:
         self.decide(Decision.reject())
@@ -538,7 +662,7 @@ class MainScreen(Screen[None]):
         self.decide(Decision.accept(force=True))
 
     def action_accept_file(self) -> None:
-        self.decide(Decision.accept(), self.file_keys())
+        self.decide(Decision.accept(), self.file_keys(accepting=True))
 
     def action_reject_file(self) -> None:
         self.decide(Decision.reject(), self.file_keys())
@@ -570,7 +694,7 @@ class MainScreen(Screen[None]):
         left += (f"\n{len(config)} more change reviewtui.toml, what runs on this machine: "
                  "they stay pending for a look one by one." if config else "")
         self.app.push_screen(
-            ConfirmScreen(f"Accept {len(keys)} pending operation(s) of turn "
+            ConfirmScreen(f"Accept {plural(len(keys), 'pending operation')} of turn "
                           f"{results[0].key[0]} that apply cleanly?{left}"), done)
 
     def action_edit(self) -> None:
@@ -587,6 +711,32 @@ class MainScreen(Screen[None]):
                 self.decide(Decision.edit(tuple(new_text.split("\n"))))
 
         self.app.push_screen(EditScreen(text, path=result.op.path), done)
+
+    def action_edit_search(self) -> None:
+        from reviewtui.ui.screens.edit import EditScreen
+
+        result = self.current()
+        if result is None or not isinstance(result.op, Edit) or result.op.shape is not None:
+            self.notify("only search/replace edits have a SEARCH to edit", severity="warning")
+            return
+        op = result.op
+        search = result.decision.search if result.decision.search is not None else (
+            op.search_lines)
+        replacement = (result.decision.replacement
+                       if result.decision.verdict is Verdict.EDITED else None)
+
+        def done(new_text: str | None) -> None:
+            if new_text is None:
+                return
+            self.decide(Decision.with_search(tuple(new_text.split("\n")), replacement),
+                        [result.key])
+            outcome = self.review.outcome(result.key)
+            self.notify(f"SEARCH edited: {outcome.status} - {outcome.message}",
+                        markup=False, severity="information"
+                        if outcome.status is Status.APPLIED else "warning")
+
+        self.app.push_screen(EditScreen("\n".join(search), path=op.path, what="SEARCH"),
+                             done)
 
     def _editable_text(self, result: OpResult) -> str:
         replacement = result.decision.replacement
@@ -634,15 +784,19 @@ class MainScreen(Screen[None]):
         if not self.review.can_undo:
             self.notify("nothing to undo")
             return
+        keys = self.review.step_keys()
         self._report(self.review.undo())
         self.refresh_after_decision()
+        self.select_key(keys[0] if keys else None)
 
     def action_redo(self) -> None:
         if not self.review.can_redo:
             self.notify("nothing to redo")
             return
+        keys = self.review.step_keys(redo=True)
         self._report(self.review.redo())
         self.refresh_after_decision()
+        self.select_key(keys[0] if keys else None)
 
     # -- movement ------------------------------------------------------------------
     def action_cursor(self, delta: int) -> None:
@@ -650,24 +804,45 @@ class MainScreen(Screen[None]):
         if results:
             self.select(self.turn_pos, max(0, min(len(results) - 1, self.op_pos + delta)))
 
+    def select_key(self, key: OpKey | None) -> None:
+        """Select the operation ``key`` (the one an undo or redo changed)."""
+        pos = next((p for p, t in enumerate(self.session_turns) if key and t.index == key[0]),
+                   None)
+        if key is not None and pos is not None:
+            self.select(pos, key[1])
+
     def action_next_op(self, delta: int) -> None:
         flat = [(tp, opp) for tp, opp, _ in self.iter_results()]
         if not flat:
             return
-        here = flat.index((self.turn_pos, self.op_pos)) if (
-            self.turn_pos, self.op_pos) in flat else 0
-        self.select(*flat[max(0, min(len(flat) - 1, here + delta))])
+        if (self.turn_pos, self.op_pos) in flat:
+            here = flat.index((self.turn_pos, self.op_pos))
+            self.select(*flat[max(0, min(len(flat) - 1, here + delta))])
+            return
+        # A turn without operations: the nearest one in the direction asked for.
+        ahead = [at for at in flat if (at[0] > self.turn_pos) == (delta > 0)
+                 and at[0] != self.turn_pos]
+        if ahead:
+            self.select(*(ahead[0] if delta > 0 else ahead[-1]))
 
     def action_next_file(self, delta: int) -> None:
         flat = list(self.iter_results())
         here = next((i for i, (tp, opp, _) in enumerate(flat)
                      if (tp, opp) == (self.turn_pos, self.op_pos)), 0)
         current_path = getattr(flat[here][2].op, "path", None) if flat else None
+
+        def path_at(i: int) -> str | None:
+            op = flat[i][2].op
+            return op.path if isinstance(op, Edit | FullFile) else None
+
         steps = range(here + delta, len(flat) if delta > 0 else -1, delta)
         for i in steps:
-            tp, opp, result = flat[i]
-            if isinstance(result.op, Edit | FullFile) and result.op.path != current_path:
-                self.select(tp, opp)
+            path = path_at(i)
+            if path is not None and path != current_path:
+                # `{` lands like `}`: on the first operation of that file's run.
+                while delta < 0 and i > 0 and path_at(i - 1) == path:
+                    i -= 1
+                self.select(flat[i][0], flat[i][1])
                 return
 
     def action_checkpoint(self, delta: int) -> None:
@@ -769,6 +944,14 @@ class MainScreen(Screen[None]):
 
         self.app.push_screen(ConfirmScreen(question), done)
 
+    def action_unpin(self) -> None:
+        if self.review.disk_checkpoint is None:
+            self.notify("the disk is not pinned: every decision is already on it")
+            return
+        self._report(self.review.restore(self.review.checkpoint_count - 1))
+        self.notify("unpinned: every decision replayed onto the disk")
+        self.refresh_after_decision()
+
     def action_goto_edit(self) -> None:
         from reviewtui.ui.screens.dialogs import PromptScreen
 
@@ -789,19 +972,64 @@ class MainScreen(Screen[None]):
         self.app.push_screen(PromptScreen("Go to edit number:"), done)
 
     # -- view options ----------------------------------------------------------------
+    def _apply_layout(self) -> None:
+        """The remembered layout (user config folder, layout.toml), before the first paint."""
+        detail = self.query_one(OpDetail)
+        layout = self.view_layout
+        detail.mode = "unified" if layout["mode"] == "unified" else "split"
+        detail.wrap = bool(layout["wrap"])
+        detail.ignore_whitespace = bool(layout["whitespace"])
+        detail.context = int(layout["context"])
+        self.query_one("#left").display = bool(layout["panel"])
+
+    def _remember(self, **changes: bool | int | str) -> None:
+        self.view_layout.update(changes)
+        save_layout(self.view_layout)
+
     def action_toggle_mode(self) -> None:
         detail = self.query_one(OpDetail)
         detail.set_mode("unified" if detail.mode == "split" else "split")
+        self._remember(mode=detail.mode)
+
+    def action_toggle_wrap(self) -> None:
+        detail = self.query_one(OpDetail)
+        detail.set_wrap(not detail.wrap)
+        self._remember(wrap=detail.wrap)
+        self.notify("long lines wrap" if detail.wrap else
+                    "long lines are cut (› marks it): ← → scroll them")
+
+    def action_toggle_panel(self) -> None:
+        left = self.query_one("#left")
+        left.display = not left.display
+        if not left.display:
+            self.query_one(OpDetail).diff_view.focus()
+        else:
+            self.query_one("#ops", OpList).focus()
+        self._remember(panel=bool(left.display))
+        self.call_after_refresh(self._refresh_op_rows)
+
+    def action_scroll_diff(self, cells: int) -> None:
+        view = self.query_one(OpDetail).diff_view
+        view.scroll_to(x=max(0, view.scroll_offset.x + cells), animate=False)
 
     def action_toggle_hashline(self) -> None:
         view = self.query_one(OpDetail).diff_view
         view.set_hashline(not view.hashline)
 
     def action_toggle_whitespace(self) -> None:
-        self.query_one(OpDetail).toggle_whitespace()
+        detail = self.query_one(OpDetail)
+        changed = detail.toggle_whitespace()
+        self._remember(whitespace=detail.ignore_whitespace)
+        state = "ignored" if detail.ignore_whitespace else "shown"
+        if not changed:
+            self.notify(f"whitespace {state}: no whitespace-only differences here")
+        else:
+            self.notify(f"whitespace {state}")
 
     def action_context(self, delta: int) -> None:
-        self.query_one(OpDetail).change_context(delta * 3)
+        detail = self.query_one(OpDetail)
+        detail.change_context(delta * 3)
+        self._remember(context=detail.context)
 
     def action_expand(self) -> None:
         self.query_one(OpDetail).expand_region()
@@ -849,7 +1077,7 @@ class MainScreen(Screen[None]):
                 self.app.exit()
 
         self.app.push_screen(ConfirmScreen(
-            f"{len(self.review.conflicts)} file(s) are in conflict and were not written. "
+            f"{plural(len(self.review.conflicts), 'file')} in conflict, not written. "
             "Quit anyway? (decisions are saved)"), done)
 
     # -- findings --------------------------------------------------------------------

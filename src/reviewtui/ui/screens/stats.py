@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
 from rich.table import Table
 from rich.text import Text
 from textual import work
@@ -56,18 +58,32 @@ def stats_renderables(stats: SessionStats) -> list[Table | Text]:
     return parts
 
 
-def _per_turn(turns: tuple[Stats, ...]) -> Table:
+PER_TURN_ROWS = 200  # a long history's table is cut: `reviewtui stats` prints every turn
+
+
+def _per_turn(all_turns: tuple[Stats, ...]) -> Table:
     table = Table(box=None, pad_edge=False, title="per turn", title_justify="left",
                   title_style="bold", header_style="dim")
     for column in ("turn", "ops", "land", "fail", "tokens", "cheapest"):
         table.add_column(column, justify="right")
     table.add_column("land / fail", no_wrap=True)
+    # Turns without operations say nothing here (most of a long chat history).
+    turns = [t for t in all_turns if t.operations]
+    left = len(turns) - PER_TURN_ROWS
+    if left > 0:
+        table.caption = (f"… and {left} more turns with operations "
+                         "(reviewtui stats lists them all)")
+        turns = turns[:PER_TURN_ROWS]
     for t in turns:
         table.add_row(str(t.turn), str(t.operations), str(t.landed), str(t.failed),
                       f"~{t.tokens_sent}", f"~{t.tokens_cheapest}",
                       Text(bar(t.landed, t.operations, 12), style="green")
                       + Text(bar(t.failed, t.operations, 12), style="red"))
     return table
+
+
+# The last statistics of each open review, with the revision they were counted at.
+_CACHE: WeakKeyDictionary[Review, tuple[int, SessionStats]] = WeakKeyDictionary()
 
 
 class StatsScreen(ModalScreen[None]):
@@ -91,6 +107,10 @@ class StatsScreen(ModalScreen[None]):
             yield Static("counting…", id="stats-loading")
 
     def on_mount(self) -> None:
+        cached = _CACHE.get(self.review)
+        if cached is not None and cached[0] == self.review.revision:
+            self._stats_loaded(cached[1])  # nothing decided since: shown at once
+            return
         self.load_stats()
 
     @work(thread=True, exclusive=True, group="stats")
@@ -102,6 +122,7 @@ class StatsScreen(ModalScreen[None]):
         accepted = Accepted.of(review.display, str(review.loaded.file), reviewed=True,
                                state=state)
         stats = session_stats(accepted, review.time_spent())
+        _CACHE[review] = (review.revision, stats)
         self.app.call_from_thread(self._stats_loaded, stats)
 
     def _stats_loaded(self, stats: SessionStats) -> None:

@@ -23,6 +23,7 @@ from reviewtui.core.engine import SessionRun
 from reviewtui.core.tree import FileState, Tree
 from reviewtui.shell.review import Review
 from reviewtui.ui.widgets.diff_view import DiffView
+from reviewtui.ui.widgets.lists import KeyedOptionList
 
 _MARKS = {"added": ("+", "green"), "changed": ("M", "yellow"), "removed": ("-", "red"),
           "same": (" ", "dim")}
@@ -73,7 +74,7 @@ class TreeScreen(Screen[int]):
     def compose(self) -> ComposeResult:
         yield Static(id="tree-head")
         with Horizontal(id="tree-body"):
-            yield OptionList(id="tree-files")
+            yield KeyedOptionList(id="tree-files")
             with Vertical(id="tree-main"):
                 yield Static(id="tree-label")
                 yield DiffView(id="tree-diff")

@@ -10,6 +10,13 @@ a side numbered ``n`` is line ``n - model.before_start`` of ``before_text`` (lef
 ``n - model.after_start`` of ``after_text`` (right). A line whose highlighted text does
 not match the row's text is shown plain rather than mis-coloured.
 
+No character is ever hidden silently. With ``wrap`` on (the default) a row longer than
+its side is shown on several *visual lines*, the later ones marked ``↪`` in the
+gutter: the widget scrolls by visual line and maps each back to (row, piece). With
+``wrap`` off the text scrolls horizontally (both sides together), a cut end shows
+``›`` (a cut start ``‹``), and a side whose first changed word lies beyond the cut is
+shown from just before that word, so the change itself is always in view.
+
 The widget only shows and reports: clicking a collapsed row posts
 :class:`DiffView.ExpandRequested`, moving the cursor posts :class:`DiffView.RowSelected`;
 the screen rebuilds the model and owns the review keys.
@@ -17,8 +24,10 @@ the screen rebuilds the model and owns the review keys.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from contextlib import suppress
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import ClassVar, Literal
 
 from rich.cells import cell_len
@@ -42,6 +51,9 @@ from reviewtui.ui.highlight import PLAIN, Line, cached_lines, highlight_lines
 DiffMode = Literal["split", "unified"]
 
 TAB_SIZE = 4
+CONTINUED = "↪"  # gutter mark of a wrapped row's later visual lines
+CUT_END = "›"
+CUT_START = "‹"
 SYNC_HIGHLIGHT_CHARS = 20_000  # smaller texts are highlighted at once (a few ms)
 DIVIDER = "│"
 # Control characters would move the terminal's cursor: show their Unicode pictures.
@@ -187,7 +199,14 @@ class DiffView(ScrollView, can_focus=True):
         self.fold_context: dict[int, str] = {}  # collapsed row -> enclosing signature
         self._text_width = 0  # widest row text in cells, for unified horizontal scrolling
         self._palette: _Palette | None = None
-        self._cache: LRUCache[tuple[int, int, str, bool], tuple[Strip, Strip]] = LRUCache(1024)
+        self._cache: LRUCache[tuple[int, int, int, str, bool, bool, int], Strip] = LRUCache(1024)
+        self.wrap = True
+        # Wrapped layout: each row's first visual line (and the total at the end); None
+        # while every row fits on one line (the common case costs nothing).
+        self._tops: list[int] | None = None
+        self._lengths: list[tuple[int, int]] = []  # per row: (left, right) text cells
+        self._layout_width = -1
+        self._relayout_due = False
 
     # --- public API ------------------------------------------------------------------
 
@@ -267,6 +286,16 @@ class DiffView(ScrollView, can_focus=True):
         self._cache.clear()
         self._show_rows(None)
 
+    def set_wrap(self, on: bool) -> None:
+        """Soft-wrap long lines (on) or scroll them horizontally with cut markers (off)."""
+        if on != self.wrap:
+            self.wrap = on
+            self._show_rows(self._anchor())
+
+    def visual_lines(self) -> int:
+        """How many lines the rows take on screen (wrapped rows count each line)."""
+        return self._tops[-1] if self._tops is not None else len(self._rows)
+
     def set_mode(self, mode: DiffMode) -> None:
         """Switch between split and unified, keeping the cursor on the same line."""
         self.mode = mode
@@ -299,7 +328,7 @@ class DiffView(ScrollView, can_focus=True):
         """The cursor's row and its height on screen, to find them again after a rebuild."""
         if not self.cursor_row < len(self._rows):
             return None
-        return self._rows[self.cursor_row], self.cursor_row - self.scroll_offset.y
+        return self._rows[self.cursor_row], self._row_top(self.cursor_row) - self.scroll_offset.y
 
     def _show_rows(self, anchor: tuple[DiffRow, int] | None) -> None:
         if self._model is None:
@@ -309,10 +338,8 @@ class DiffView(ScrollView, can_focus=True):
         else:
             self._rows = self._model.rows
         self._cache.clear()
-        unified = self.mode == "unified" and self._model is not None
-        self._text_width = self._measure_text() if unified else 0
-        height = len(self._rows) if self._model is not None else len(self._message) + 1
-        self.virtual_size = Size(self._unified_width() if unified else 0, height)
+        self._text_width = self._measure_rows() if self._model is not None else 0
+        self._layout()
         if anchor is None:
             self.set_reactive(DiffView.cursor_row, 0)
             self.scroll_to(0, 0, animate=False, immediate=True)
@@ -320,9 +347,93 @@ class DiffView(ScrollView, can_focus=True):
             row, screen_offset = anchor
             cursor = self._locate(row)
             self.set_reactive(DiffView.cursor_row, cursor)
-            self.scroll_to(x=None if unified else 0, y=max(0, cursor - screen_offset),
+            self.scroll_to(x=None if not self.wrap else 0,
+                           y=max(0, self._row_top(cursor) - screen_offset),
                            animate=False, immediate=True)
         self.refresh()
+
+    # --- wrapped layout ----------------------------------------------------------------
+
+    def _text_room(self, width: int) -> tuple[int, int]:
+        """Cells for the text of (the left or only side, the right side) at ``width``."""
+        prefix = self._number_width + 1 + 2  # gutter and marker
+        if self.mode == "unified":
+            room = max(1, width - 2 * (self._number_width + 1) - 2)
+            return room, room
+        left = max(0, (width - 1) // 2)
+        right = max(0, width - 1 - left)
+        return max(1, left - prefix), max(1, right - prefix)
+
+    def _layout(self) -> None:
+        """Map visual lines to (row, piece) for the current width; set the virtual size."""
+        width = self._expected_width()
+        self._layout_width = width
+        self._tops = None
+        if self._model is None:
+            self.virtual_size = Size(0, len(self._message) + 1)
+            return
+        left_room, right_room = self._text_room(width)
+        if not self.wrap or width <= 0:
+            widest = self._text_width
+            room = min(left_room, right_room)
+            if self.mode == "unified":
+                self.virtual_size = Size(self._unified_width(), len(self._rows))
+            else:
+                self.virtual_size = Size(width + max(0, widest - room), len(self._rows))
+            return
+        if self._text_width <= min(left_room, right_room):
+            self.virtual_size = Size(0, len(self._rows))
+            return
+        heights = [max(1, -(-left // left_room), -(-right // right_room))
+                   for left, right in self._lengths]
+        self._tops = list(accumulate(heights, initial=0))
+        self.virtual_size = Size(0, self._tops[-1])
+
+    def _expected_width(self) -> int:
+        """The text width once the rows are in: without the vertical scrollbar's room
+        when they will need one (so the layout is not done twice on first paint)."""
+        if not self.is_mounted:
+            return 0
+        region = self.content_region
+        if self.styles.overflow_y == "auto":
+            rows = len(self._rows)
+            bar = self.styles.scrollbar_size_vertical if rows > region.height else 0
+            return max(0, region.width - bar)
+        return self.scrollable_content_region.width
+
+    def _row_top(self, index: int) -> int:
+        if self._tops is None or not 0 <= index < len(self._tops):
+            return index
+        return self._tops[index]
+
+    def _row_height(self, index: int) -> int:
+        if self._tops is None or not 0 <= index < len(self._tops) - 1:
+            return 1
+        return self._tops[index + 1] - self._tops[index]
+
+    def _row_at(self, visual: int) -> tuple[int, int]:
+        """(row, piece) shown on visual line ``visual``."""
+        tops = self._tops
+        if tops is None:
+            return visual, 0
+        if not 0 <= visual < tops[-1]:
+            return len(self._rows), 0
+        index = bisect_right(tops, visual) - 1
+        return index, visual - tops[index]
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._relayout()
+
+    def _relayout(self) -> None:
+        self._relayout_due = False
+        if self._model is not None and self.scrollable_content_region.width != self._layout_width:
+            anchor = self._anchor()
+            self._cache.clear()
+            self._layout()
+            if anchor is not None:
+                self.scroll_to(y=max(0, self._row_top(self.cursor_row) - anchor[1]),
+                               animate=False, immediate=True)
+            self.refresh()
 
     def _locate(self, anchor: DiffRow) -> int:
         """The row showing ``anchor``'s file line in the current rows: the same fold,
@@ -360,17 +471,19 @@ class DiffView(ScrollView, can_focus=True):
 
     def _refresh_row(self, index: int) -> None:
         # The cursor is part of the strip cache key: nothing to discard.
-        self.refresh_line(index)
+        self.refresh_lines(self._row_top(index), self._row_height(index))
 
     def _scroll_cursor_into_view(self) -> None:
         height = self.scrollable_content_region.height
         if height <= 0:
             return
         top = self.scroll_offset.y
-        if self.cursor_row < top:
-            self.scroll_to(y=self.cursor_row, animate=False, immediate=True)
-        elif self.cursor_row >= top + height:
-            self.scroll_to(y=self.cursor_row - height + 1, animate=False, immediate=True)
+        first = self._row_top(self.cursor_row)
+        last = first + self._row_height(self.cursor_row) - 1
+        if first < top:
+            self.scroll_to(y=first, animate=False, immediate=True)
+        elif last >= top + height:
+            self.scroll_to(y=min(first, last - height + 1), animate=False, immediate=True)
 
     # --- highlighting ----------------------------------------------------------------
 
@@ -410,7 +523,7 @@ class DiffView(ScrollView, can_focus=True):
         offset = event.get_content_offset(self)
         if offset is None:
             return
-        index = offset.y + self.scroll_offset.y
+        index, _ = self._row_at(offset.y + self.scroll_offset.y)
         if not 0 <= index < len(self._rows):
             return
         event.stop()
@@ -420,10 +533,10 @@ class DiffView(ScrollView, can_focus=True):
             self.post_message(self.ExpandRequested(row.fold, self))
 
     def on_focus(self) -> None:
-        self.refresh_line(self.cursor_row)
+        self._refresh_row(self.cursor_row)
 
     def on_blur(self) -> None:
-        self.refresh_line(self.cursor_row)
+        self._refresh_row(self.cursor_row)
 
     def _page(self) -> int:
         return max(1, self.scrollable_content_region.height - 1)
@@ -479,26 +592,24 @@ class DiffView(ScrollView, can_focus=True):
         scroll_x, scroll_y = self.scroll_offset
         width = self.scrollable_content_region.width
         palette = self._get_palette()
-        index = scroll_y + y
         if width <= 0:
             return Strip.blank(0)
         if self._model is None:
-            return self._render_message(index, width, palette)
+            return self._render_message(scroll_y + y, width, palette)
+        if width != self._layout_width and not self._relayout_due:
+            self._relayout_due = True  # the scrollbar came or went: wrap anew, once
+            self.call_later(self._relayout)
+        index, piece = self._row_at(scroll_y + y)
         if index >= len(self._rows):
             return Strip.blank(width, palette.base)
         cursor = index == self.cursor_row and self.has_focus
-        key = (index, width, self.mode, cursor)
-        parts = self._cache.get(key)
-        if parts is None:
-            parts = self._render_row(self._rows[index], width, cursor, palette)
-            self._cache[key] = parts
-        fixed, text = parts
-        if self.mode == "split" or not text:
-            return fixed
-        area = max(0, width - fixed.cell_length)
-        row = self._rows[index]
-        fill = self._tint(row.kind, palette, left=row.left is not None)
-        return Strip.join([fixed, text.crop_extend(scroll_x, scroll_x + area, fill)])
+        shift = 0 if self.wrap else scroll_x
+        key = (index, piece, width, self.mode, cursor, self.wrap, shift)
+        strip = self._cache.get(key)
+        if strip is None:
+            strip = self._render_row(self._rows[index], width, cursor, palette, piece, shift)
+            self._cache[key] = strip
+        return strip
 
     def _strip(self, text: Text) -> Strip:
         # Text.render drops the text's own style when it has no spans: apply it here.
@@ -522,22 +633,43 @@ class DiffView(ScrollView, can_focus=True):
             return palette.base + palette.added
         return palette.base
 
-    def _render_row(self, row: DiffRow, width: int, cursor: bool,
-                    palette: _Palette) -> tuple[Strip, Strip]:
-        """(the fixed part, the horizontally scrolled part): in split mode all of the
-        row is fixed; in unified mode the gutter is fixed and the text scrolls."""
+    def _render_row(self, row: DiffRow, width: int, cursor: bool, palette: _Palette,
+                    piece: int = 0, shift: int = 0) -> Strip:
+        """Visual line ``piece`` of ``row`` (wrapped), or the row seen from column
+        ``shift`` of its text (not wrapped)."""
         if row.kind is RowKind.COLLAPSED:
-            return self._render_collapsed(row, width, cursor, palette), Strip([])
+            return self._render_collapsed(row, width, cursor, palette)
         if self.mode == "unified":
-            return self._render_unified(row, width, cursor, palette)
+            return self._render_unified(row, width, cursor, palette, piece, shift)
         left_width = max(0, (width - 1) // 2)
         right_width = max(0, width - 1 - left_width)
-        left = self._render_side(row, row.left, True, left_width, cursor, palette)
-        right = self._render_side(row, row.right, False, right_width, cursor, palette)
+        left = self._render_side(row, row.left, True, left_width, cursor, palette, piece, shift)
+        right = self._render_side(row, row.right, False, right_width, cursor, palette, piece,
+                                  shift)
         divider = Strip([], 0)
         if width >= 1:
             divider = Strip([Segment(DIVIDER, palette.base + palette.divider)], 1)
-        return Strip.join([left, divider, right]).crop(0, width), Strip([])
+        return Strip.join([left, divider, right]).crop(0, width)
+
+    def _window(self, code: Strip, side: Side, room: int, tint: Style, palette: _Palette,
+                piece: int, shift: int) -> Strip:
+        """The part of a side's text on this visual line, with cut markers."""
+        length = code.cell_length
+        if self.wrap:
+            return code.crop_extend(piece * room, (piece + 1) * room, tint)
+        start = shift
+        if start == 0 and side.spans and side.spans[0][0] >= room - 1:
+            # The change lies beyond the cut: show the side from just before it.
+            start = max(0, min(side.spans[0][0] - room // 4, length - room))
+        window = code.crop_extend(start, start + room, tint)
+        marks = palette.gutter + Style(bold=True)
+        if start > 0 and room > 1:
+            window = Strip.join([Strip([Segment(CUT_START, tint + marks)], 1),
+                                 window.crop(1, room)])
+        if length > start + room and room > 1:
+            window = Strip.join([window.crop(0, room - 1),
+                                 Strip([Segment(CUT_END, tint + marks)], 1)])
+        return window
 
     def _render_collapsed(self, row: DiffRow, width: int, cursor: bool,
                           palette: _Palette) -> Strip:
@@ -558,8 +690,12 @@ class DiffView(ScrollView, can_focus=True):
         return strip.text_align(width, "center").apply_style(style)
 
     def _gutter(self, number: int | None, cursor: bool, palette: _Palette,
-                text: str | None = None, marked: bool = False) -> Text:
-        if number is None:
+                text: str | None = None, marked: bool = False, piece: int = 0) -> Text:
+        if piece > 0:  # a wrapped row's later line: the mark, not the number again
+            label = f"{CONTINUED:>{self._number_width}}" if number is not None else (
+                " " * self._number_width)
+            marked = False
+        elif number is None:
             label = " " * self._number_width
         elif self.hashline and text is not None:
             label = f"{line_id(number, text):>{self._number_width}}"
@@ -578,22 +714,27 @@ class DiffView(ScrollView, can_focus=True):
         return Text(marker + " ", style=tint + style, end="")
 
     def _render_side(self, row: DiffRow, side: Side | None, left: bool, width: int,
-                     cursor: bool, palette: _Palette) -> Strip:
+                     cursor: bool, palette: _Palette, piece: int = 0, shift: int = 0) -> Strip:
         if width <= 0:
             return Strip([], 0)
         if side is None:
             return Strip.blank(width, palette.base + palette.empty)
         tint = self._tint(row.kind, palette, left=left)
-        text = Text(end="", no_wrap=True)
-        text.append_text(self._gutter(side.number, cursor, palette, side.text,
-                                      marked=not left and side.number in self.marks))
-        text.append_text(self._marker(row.kind, left, palette))
-        text.append_text(self._code(side, left, tint, palette))
-        strip = self._strip(text)
-        return strip.crop_extend(0, width, tint)
+        code = self._strip(self._code(side, left, tint, palette))
+        prefix_width = self._number_width + 1 + 2
+        room = max(1, width - prefix_width)
+        if self.wrap and piece * room >= max(1, code.cell_length):
+            return Strip.blank(width, tint)  # the other side wraps onto more lines
+        head = Text(end="", no_wrap=True)
+        head.append_text(self._gutter(side.number, cursor, palette, side.text,
+                                      marked=not left and side.number in self.marks,
+                                      piece=piece))
+        head.append_text(self._marker(row.kind, left, palette))
+        window = self._window(code, side, room, tint, palette, piece, shift)
+        return Strip.join([self._strip(head), window]).crop_extend(0, width, tint)
 
-    def _render_unified(self, row: DiffRow, width: int, cursor: bool,
-                        palette: _Palette) -> tuple[Strip, Strip]:
+    def _render_unified(self, row: DiffRow, width: int, cursor: bool, palette: _Palette,
+                        piece: int = 0, shift: int = 0) -> Strip:
         left = row.kind is RowKind.REMOVE
         side = row.left if left else row.right
         if side is None:  # unified rows always have the side they show
@@ -602,14 +743,18 @@ class DiffView(ScrollView, can_focus=True):
         tint = self._tint(row.kind, palette, left=left)
         gutter = Text(end="", no_wrap=True)
         gutter.append_text(self._gutter(row.left.number if row.left else None, cursor,
-                                        palette, row.left.text if row.left else None))
+                                        palette, row.left.text if row.left else None,
+                                        piece=piece))
         gutter.append_text(self._gutter(row.right.number if row.right else None, cursor,
                                         palette, row.right.text if row.right else None,
-                                        marked=bool(row.right and row.right.number in self.marks)))
+                                        marked=bool(row.right and row.right.number in self.marks),
+                                        piece=piece))
         gutter.append_text(self._marker(row.kind, left, palette))
         fixed = self._strip(gutter).crop(0, width)
-        code = self._code(side, left, tint, palette)
-        return fixed, self._strip(code)
+        room = max(1, width - fixed.cell_length)
+        code = self._strip(self._code(side, left, tint, palette))
+        window = self._window(code, side, room, tint, palette, piece, shift)
+        return Strip.join([fixed, window]).crop_extend(0, width, tint)
 
     def _code(self, side: Side, left: bool, tint: Style, palette: _Palette) -> Text:
         """The side's text with syntax colours and changed-word backgrounds."""
@@ -643,21 +788,31 @@ class DiffView(ScrollView, can_focus=True):
             position += len(piece)
         return spans
 
-    def _measure_text(self) -> int:
-        widest = 0
+    def _measure_rows(self) -> int:
+        """Each row's text cells per side (for wrapping) and the widest of them."""
+        unified = self.mode == "unified"
+        lengths: list[tuple[int, int]] = []
         for row in self._rows:
-            for side in (row.left, row.right):
-                if side is None:
-                    continue
-                text = side.text
-                if text.isascii() and "\t" not in text:
-                    size = len(text)  # the common case, without measuring cells
-                elif len(text) * TAB_SIZE > widest:
-                    size = cell_len(_sanitize(text).expandtabs(TAB_SIZE))
-                else:
-                    continue
-                widest = max(widest, size)
-        return widest
+            if row.kind is RowKind.COLLAPSED:
+                lengths.append((0, 0))
+            elif unified:
+                side = row.left if row.kind is RowKind.REMOVE else (row.right or row.left)
+                size = _cells(side)
+                lengths.append((size, size))
+            else:
+                lengths.append((_cells(row.left), _cells(row.right)))
+        self._lengths = lengths
+        return max((max(pair) for pair in lengths), default=0)
 
     def _unified_width(self) -> int:
         return 2 * (self._number_width + 1) + 2 + self._text_width
+
+
+def _cells(side: Side | None) -> int:
+    """A side's text width in cells (ASCII without tabs: its length, unmeasured)."""
+    if side is None:
+        return 0
+    text = side.text
+    if text.isascii() and "\t" not in text:
+        return len(text)
+    return cell_len(_sanitize(text).expandtabs(TAB_SIZE))

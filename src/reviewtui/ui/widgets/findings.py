@@ -9,11 +9,12 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from reviewtui.core.lint.findings import Finding
+from reviewtui.ui.widgets.lists import KeyedOptionList
 
 _STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
 
-class FindingsPanel(OptionList):
+class FindingsPanel(KeyedOptionList):
     DEFAULT_CSS = """
     FindingsPanel { height: 12; border-top: solid $primary; }
     """

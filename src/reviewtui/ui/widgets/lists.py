@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
+from textual.binding import Binding, BindingType
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from reviewtui.core.engine.opstate import OpState
+from reviewtui.core.model import ConsoleCommand, Edit, FullFile
 from reviewtui.ui.opview import STATE_STYLE
 
 
@@ -14,9 +18,11 @@ def turn_prompt(index: int, request: str, states: list[OpState], width: int = 38
     first_line = request.splitlines()[0] if request else "(no request)"
     decided = sum(s.decided for s in states)
     failed = sum(s.failed for s in states)
-    if failed:
+    if not states:  # a turn without operations (most of a long chat history)
+        glyph, style = "·", "dim"
+    elif failed:
         glyph, style = "✗", "red"
-    elif states and decided == len(states):
+    elif decided == len(states):
         glyph, style = "●", "green"
     else:
         glyph, style = "○", "yellow"
@@ -35,14 +41,44 @@ def op_prompt(title: str, state: OpState, badge: str = "") -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     style = STATE_STYLE[state]
     text.append(f"{state.glyph:<2} ", style=style)
-    text.append(f"{state.label:<9} ", style=style.replace("bold", "").strip() or "default")
+    # What tells operations apart leads; the state word follows (the glyph says it too).
     text.append(title)
     if badge:  # e.g. "!syntax": the operation leaves its file with a syntax error
         text.append(f" {badge}", style="bold red")
+    text.append(f"  {state.label}", style=style.replace("bold", "").strip() or "default")
     return text
 
 
-class TurnList(OptionList):
+def op_row_title(op: Edit | FullFile | ConsoleCommand, room: int = 60) -> str:
+    """An operation row: what tells it apart first (``Edit 2 · invoicer/output/text.py``),
+    the path shortened from the left when the row is narrow."""
+    if isinstance(op, ConsoleCommand):
+        return op.text
+    lead = f"Edit {op.label} · " if isinstance(op, Edit) else "File · "
+    return lead + shorten_path(op.path, max(8, room - len(lead)))
+
+
+def shorten_path(path: str, room: int) -> str:
+    """``…/output/text.py``: the end of the path, cut at a folder where it can be."""
+    if len(path) <= room:
+        return path
+    tail = path[-(room - 1):]
+    cut = tail.find("/")
+    if 0 <= cut < len(tail) - 1 and len(tail) - cut > room // 2:
+        tail = tail[cut:]
+    return "…" + tail
+
+
+class KeyedOptionList(OptionList):
+    """An option list that also moves with j / k, as every list of the workbench does."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+    ]
+
+
+class TurnList(KeyedOptionList):
     """Every turn: its number, the request's first line, decided/total and failures."""
 
     DEFAULT_CSS = """

@@ -59,6 +59,7 @@ class OpDetail(Vertical):
         self.auto_unified = False
         self.context = 3
         self.ignore_whitespace = False
+        self.wrap = True
         self.expanded: frozenset[int] = frozenset()
         self._label_text = ""
 
@@ -126,7 +127,8 @@ class OpDetail(Vertical):
         pane = view.panes[self.pane_index]
         count = len(view.panes)
         more = f"  ({self.pane_index + 1}/{count}, c: next)" if count > 1 else ""
-        self._label_text = f"{pane.label}{more}"
+        ws = "  · whitespace ignored (W)" if self.ignore_whitespace else ""
+        self._label_text = f"{pane.label}{more}{ws}"
         label.update(Text(self._label_text, style="dim"))
         if len(pane.before) + len(pane.after) > SYNC_LINES:
             # A big diff is computed off the event loop: the UI never freezes on it.
@@ -154,6 +156,7 @@ class OpDetail(Vertical):
             label = Text(self._label_text, style="dim")
             label.append(f"  · {notes}", style="yellow")
             self.query_one("#pane-label", Static).update(label)
+        self.diff_view.wrap = self.wrap
         self.diff_view.set_diff(model, path=pane.path, before_text="\n".join(pane.before),
                                 after_text="\n".join(pane.after), mode=self.effective_mode)
 
@@ -188,9 +191,26 @@ class OpDetail(Vertical):
         self.context = max(0, min(50, self.context + delta))
         self._render_pane()
 
-    def toggle_whitespace(self) -> None:
+    def toggle_whitespace(self) -> bool:
+        """Flip "ignore whitespace"; False when that changes nothing in this diff."""
         self.ignore_whitespace = not self.ignore_whitespace
         self._render_pane()
+        pane = self.current_pane()
+        if pane is None or len(pane.before) + len(pane.after) > SYNC_LINES:
+            return True  # a big diff is not built twice just to say so
+        options = self._diff_options(pane)
+        flipped = {**options, "ignore_whitespace": not self.ignore_whitespace}
+        return build_diff(pane.before, pane.after, **options).rows != build_diff(
+            pane.before, pane.after, **flipped).rows
+
+    def current_pane(self) -> DiffPane | None:
+        if self.view is None or not self.view.panes:
+            return None
+        return self.view.panes[self.pane_index % len(self.view.panes)]
+
+    def set_wrap(self, on: bool) -> None:
+        self.wrap = on
+        self.diff_view.set_wrap(on)
 
     def expand_region(self, index: int | None = None) -> None:
         """Expand one collapsed region, or all of them."""

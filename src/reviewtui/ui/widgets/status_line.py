@@ -12,18 +12,24 @@ class StatusLine(Static):
     """
 
     def show(self, *, checkpoint: int, turns: int, revision: int, counts: dict[str, int],
-             watcher: str, dry_run: bool, note: str = "", source_format: str = "") -> None:
+             watcher: str, dry_run: bool, note: str = "", source_format: str = "",
+             pinned: int | None = None) -> None:
         text = Text()
         if source_format and source_format != "fileops":
             text.append(f"{source_format}  ", style="bold cyan")  # what wrote the session
         text.append(f"checkpoint {checkpoint}/{turns}", style="bold")
         text.append(f"  r{revision}", style="dim")
+        if pinned is not None:  # ctrl+t restored a checkpoint: decisions are not written
+            text.append("  ")
+            text.append(f"disk pinned at checkpoint {pinned} (P unpins)",
+                        style="bold black on yellow")
         for label, style in (("pending", "yellow"), ("accepted", "green"),
                              ("rejected", "red"), ("failed", "bold red")):
             text.append(f"  {label} {counts.get(label, 0)}", style=style)
         text.append(f"  watch: {watcher}", style="dim")
         text.append("  DRY-RUN" if dry_run else "  live", style="bold magenta" if dry_run
                     else "bold green")
+
         if note:
             text.append(f"  {note}", style="italic")
         self.update(text)

@@ -17,8 +17,8 @@ class TurnMark:
     state: str  # "decided", "pending", "failed"
 
 
-_STYLE = {"decided": "green", "pending": "yellow", "failed": "red"}
-_GLYPH = {"decided": "●", "pending": "○", "failed": "✗"}
+_STYLE = {"decided": "green", "pending": "yellow", "failed": "red", "empty": "dim"}
+_GLYPH = {"decided": "●", "pending": "○", "failed": "✗", "empty": "·"}  # as in the list
 
 
 class Timeline(Widget):

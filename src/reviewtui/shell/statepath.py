@@ -1,0 +1,38 @@
+"""Where a review's state is kept when the caller does not say.
+
+Beside the session (``<session file>.review.json``) as a rule. A single transcript file
+(Claude Code, chat or tool-call JSON: usually in a download folder or a tool's own
+directory) and a session whose folder is not writable keep it under
+``$XDG_STATE_HOME/reviewtui/`` (default ``~/.local/state/reviewtui/``), in a file named
+after the session and keyed by a hash of its absolute path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+from reviewtui.shell.loader import LoadedSession
+from reviewtui.shell.state import default_state_path
+
+TRANSCRIPTS = frozenset({"claude", "chat", "toolcalls"})
+
+
+def state_home() -> Path:
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "reviewtui"
+
+
+def state_path_for(loaded: LoadedSession) -> tuple[Path, str]:
+    """(the state file, a note saying where it is when that is not beside the session)."""
+    beside = default_state_path(loaded.file)
+    transcript = loaded.directory is None and loaded.session.format in TRANSCRIPTS
+    writable = os.access(loaded.file.parent, os.W_OK)
+    if not transcript and writable:
+        return beside, ""
+    resolved = str(loaded.file.resolve())
+    key = hashlib.sha256(resolved.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    path = state_home() / f"{loaded.file.name}-{key}.review.json"
+    why = "a single transcript file" if transcript else "its folder is not writable"
+    return path, f"review state kept in {path} ({why}; --state chooses another place)"

@@ -1,0 +1,62 @@
+"""The selected turn's whole request, wrapped, above the operation (R folds it)."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+
+class RequestBlock(VerticalScroll):
+    """What the reviewer asked in this turn: every line, or its first line when folded."""
+
+    DEFAULT_CSS = """
+    RequestBlock { height: auto; padding: 0 1; background: $boost 50%;
+                   border-bottom: hkey $primary-darken-2; }
+    RequestBlock.-folded { border-bottom: none; overflow-y: hidden; }
+    RequestBlock Static { height: auto; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id, can_focus=False)
+        self.folded = False
+        self.room = 6  # lines at most when unfolded (the screen lowers it on short terminals)
+        self._turn: int | None = None
+        self._request = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="request-text")
+
+    def show(self, turn: int | None, request: str) -> None:
+        self._turn, self._request = turn, request
+        self._render_request()
+
+    def set_room(self, lines: int) -> None:
+        if lines != self.room:
+            self.room = lines
+            self._render_request()
+
+    def toggle(self) -> None:
+        self.folded = not self.folded
+        self._render_request()
+
+    def _render_request(self) -> None:
+        folded = self.folded or self.room <= 1  # one line: the request's first, no border
+        self.set_class(folded, "-folded")
+        self.styles.max_height = 1 if folded else self.room
+        text = Text()
+        if self._turn is None:
+            self.query_one(Static).update(text)
+            return
+        request = self._request.strip() or "(no request)"
+        arrow = "▸" if folded else "▾"
+        text.append(f"{arrow} Turn {self._turn} asked ", style="bold")
+        text.append("(R folds) " if not folded else "(R shows all) ", style="dim")
+        if folded:
+            text.append(request.splitlines()[0], style="italic")
+            text.no_wrap, text.overflow = True, "ellipsis"
+        else:
+            text.append("\n")
+            text.append(request)  # outside text: a Text, never markup
+        self.query_one(Static).update(text)

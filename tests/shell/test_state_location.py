@@ -1,0 +1,72 @@
+"""Where a review's state goes by default: beside the session, or under
+$XDG_STATE_HOME/reviewtui/ for a single transcript file or an unwritable folder."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from reviewtui.shell.review import Review
+
+REPO = Path(__file__).resolve().parents[2]
+CLAUDE = REPO / "tests" / "fixtures" / "importers" / "claude"
+TOUR = REPO / "sample_sessions" / "workshop-tour"
+
+
+@pytest.fixture
+def state_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "state-home"
+    monkeypatch.setenv("XDG_STATE_HOME", str(home))
+    return home
+
+
+def test_a_single_transcript_keeps_its_state_under_xdg_state_home(
+        tmp_path: Path, state_home: Path) -> None:
+    downloads = tmp_path / "downloads"
+    downloads.mkdir()
+    transcript = downloads / "session.claude.jsonl"
+    shutil.copy(CLAUDE / "session.claude.jsonl", transcript)
+    root = tmp_path / "root"
+    shutil.copytree(CLAUDE / "base", root)
+    with Review.open(transcript, root) as review:
+        assert review.state_path is not None
+        assert review.state_path.parent == state_home / "reviewtui"
+        assert review.state_path.name.startswith("session.claude.jsonl-")
+        assert any(p.startswith("review state kept in ") for p in review.state_problems)
+    assert sorted(p.name for p in downloads.iterdir()) == ["session.claude.jsonl"]
+    assert any(state_home.rglob("*.review.json"))
+    with Review.open(transcript, root) as review:  # found again on reopen
+        assert review.state_path is not None
+        assert review.state_path.parent == state_home / "reviewtui"
+
+
+def test_an_unwritable_session_folder_keeps_its_state_under_xdg_state_home(
+        tmp_path: Path, state_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    session = tmp_path / "session"
+    shutil.copytree(TOUR, session, ignore=shutil.ignore_patterns("base"))
+    root = tmp_path / "root"
+    shutil.copytree(TOUR / "base", root)
+    # Tests may run as root, which can write anywhere: the check itself is replaced.
+    real = os.access
+    monkeypatch.setattr(os, "access",
+                        lambda path, mode: Path(path) != session and real(path, mode))
+    with Review.open(session, root) as review:
+        assert review.state_path is not None
+        assert review.state_path.parent == state_home / "reviewtui"
+        assert any("not writable" in p for p in review.state_problems)
+    assert not list(session.glob("*.review.json"))
+
+
+def test_a_session_folder_keeps_its_state_beside_the_session(
+        tmp_path: Path, state_home: Path) -> None:
+    session = tmp_path / "session"
+    shutil.copytree(TOUR, session, ignore=shutil.ignore_patterns("base"))
+    root = tmp_path / "root"
+    shutil.copytree(TOUR / "base", root)
+    with Review.open(session, root) as review:
+        assert review.state_path == session / "session.md.review.json"
+        assert not any("review state kept" in p for p in review.state_problems)
+    assert not state_home.exists()

@@ -1,0 +1,81 @@
+"""Issue 15: after ctrl+t the disk stays pinned at the checkpoint, the status line says
+so, decisions say "recorded, not written", and P unpins and replays. An outside change
+that re-evaluates a pending operation names it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.message import Message
+from textual.notifications import Notify
+from uikit import open_app, screen_of
+
+from reviewtui.ui.messages import FilesChanged
+from reviewtui.ui.widgets.status_line import StatusLine
+
+SIZE = (120, 40)
+GREETING = "greeter/core.py"
+
+pytestmark = pytest.mark.anyio
+
+
+class Notes:
+    def __init__(self) -> None:
+        self.messages: list[str] = []
+
+    def __call__(self, message: Message) -> None:
+        if isinstance(message, Notify):
+            self.messages.append(str(message.notification.message))
+
+
+async def test_restore_pins_the_disk_until_unpinned(tour: tuple[Path, Path]) -> None:
+    session, root = tour
+    original = (root / GREETING).read_bytes()
+    notes = Notes()
+    app = open_app(session, root)
+    async with app.run_test(size=SIZE, message_hook=notes) as pilot:
+        screen = screen_of(app)
+        await pilot.press("y")  # turn 1's edit: written
+        await pilot.pause()
+        written = (root / GREETING).read_bytes()
+        assert written != original
+        screen.go_checkpoint(0)
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        await pilot.press("y")  # confirm the restore
+        await pilot.pause()
+        assert (root / GREETING).read_bytes() == original
+        status = str(screen.query_one(StatusLine).render())
+        assert "disk pinned at checkpoint 0" in status
+        screen.select(0, 0)
+        await pilot.press("n")  # a decision while pinned
+        await pilot.pause()
+        await pilot.press("u")
+        await pilot.pause()
+        assert any(m.startswith("recorded, not written") for m in notes.messages)
+        assert (root / GREETING).read_bytes() == original  # still the checkpoint
+        await pilot.press("P")
+        await pilot.pause()
+        assert (root / GREETING).read_bytes() == written  # every decision replayed
+        assert "pinned" not in str(screen.query_one(StatusLine).render())
+        assert screen.review.disk_checkpoint is None
+
+
+async def test_outside_change_names_the_reevaluated_operation(
+        gallery: tuple[Path, Path]) -> None:
+    session, root = gallery
+    notes = Notes()
+    app = open_app(session, root)
+    async with app.run_test(size=SIZE, message_hook=notes) as pilot:
+        await pilot.pause()
+        text = (root / "app.py").read_text().replace(
+            'def restock(items):\n    for item in items:\n        item["qty"] = 0',
+            'def restock(items):\n    for item in items:\n        item["qty"] = 5')
+        (root / "app.py").write_text(text)
+        app.post_message(FilesChanged(frozenset({"app.py"})))
+        await pilot.pause()
+        await pilot.pause()
+        named = [m for m in notes.messages if m.startswith("outside change re-evaluated")]
+        assert named
+        assert "turn 2 Edit 2 · app.py: now applied" in named[0]

@@ -1,0 +1,88 @@
+"""Issue 15 at scale: the statistics screen lists only turns with operations and is
+cached per revision; the checkpoint picker filters by request text and turn number and
+can hide turns without operations; an empty turn looks the same on the timeline and in
+the list."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from rich.table import Table
+from textual.widgets import Input, OptionList, Static
+from uikit import open_app, screen_of
+
+from reviewtui.ui.screens.stats import StatsScreen
+from reviewtui.ui.widgets.timeline import Timeline
+
+pytestmark = pytest.mark.anyio
+SIZE = (120, 40)
+
+
+def _session(tmp_path: Path) -> tuple[Path, Path]:
+    turns = []
+    for n in range(1, 7):
+        if n % 2:
+            turns.append(f"## Turn {n}\n> Set value {n} in the config.\n\n--- File: a.py ---\n"
+                         f"<<<<<<< SEARCH\nv{n} = 0\n=======\nv{n} = {n}\n>>>>>>> REPLACE\n")
+        else:
+            turns.append(f"## Turn {n}\n> Explain step {n}, no changes.\n\nJust words.\n")
+    session = tmp_path / "session"
+    (session / "base").mkdir(parents=True)
+    (session / "session.md").write_text("# Session: scale\n\n" + "\n".join(turns))
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "a.py").write_text("".join(f"v{n} = 0\n" for n in range(1, 7)))
+    return session, root
+
+
+async def test_stats_list_turns_with_operations_and_reopen_from_cache(
+        tmp_path: Path) -> None:
+    app = open_app(*_session(tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("S")
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if not app.screen.query("#stats-loading"):
+                break
+        assert isinstance(app.screen, StatsScreen)
+        tables = [s.content for s in app.screen.query(Static)]
+        per_turn = [t for t in tables if isinstance(t, Table) and t.title == "per turn"]
+        assert per_turn[0].row_count == 3  # turns 1, 3 and 5
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("S")
+        assert not app.screen.query("#stats-loading")  # same revision: at once
+
+
+async def test_empty_turn_agrees_on_timeline_and_list(tmp_path: Path) -> None:
+    app = open_app(*_session(tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        marks = screen_of(app).query_one(Timeline).marks
+        assert marks[1].state == "empty"
+        turns = screen_of(app).query_one("#turns", OptionList)
+        assert str(turns.get_option_at_index(1).prompt).startswith("·")
+
+
+async def test_checkpoint_picker_filters_as_you_type(tmp_path: Path) -> None:
+    app = open_app(*_session(tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("T")
+        await pilot.pause()
+        picker = app.screen.query_one(OptionList)
+        assert picker.option_count == 7  # checkpoint 0 and six turns
+        await pilot.press(*"value")
+        await pilot.pause()
+        assert picker.option_count == 3
+        app.screen.query_one(Input).value = "4"
+        await pilot.pause()
+        assert [picker.get_option_at_index(i).id for i in range(picker.option_count)] == [
+            "cp-4"]
+        app.screen.query_one(Input).value = ""
+        await pilot.press("ctrl+o")  # only turns with operations
+        await pilot.pause()
+        assert picker.option_count == 4  # checkpoint 0, turns 1, 3, 5
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert screen_of(app).checkpoint == 1
