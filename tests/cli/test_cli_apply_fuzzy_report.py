@@ -75,4 +75,4 @@ def test_the_text_report_names_the_fuzzy_landing(
     out = capsys.readouterr().out
     assert code == 0
     assert "shop.py · Edit 1: applied (near, needs_review accepted by --accept-fuzzy)" in out
-    assert "1 of 1 operations applied" in out
+    assert "1 of 1 operation applied" in out

@@ -83,4 +83,4 @@ def test_strict_leaves_generated_files_pending_and_says_so(
     assert code == 1
     assert (root / "uv.lock").read_text() == LOCK
     assert "0 of 2 operations applied" in out
-    assert "--strict left pending 2 writing generated files" in out
+    assert "skipped 2: 2 by --strict (generated file)" in out

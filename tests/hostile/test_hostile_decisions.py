@@ -129,7 +129,11 @@ class _Notes:
 
 
 @pytest.mark.anyio
-async def test_y_on_an_ambiguous_operation_leaves_it_pending_and_says_why(arena: Any) -> None:
+async def test_y_on_an_ambiguous_operation_places_it_where_shown_and_nowhere_else(
+        arena: Any) -> None:
+    """`y` on an ambiguous edit applies it at the location the diff shows (issue 15), bound
+    to that location's text: an outside change there takes the accept back instead of
+    letting the edit land at the other place, now unique."""
     session = _setup(arena, AMBIGUOUS)
     review = Review.open(session, arena.root)
     notes = _Notes()
@@ -140,9 +144,17 @@ async def test_y_on_an_ambiguous_operation_leaves_it_pending_and_says_why(arena:
         assert screen.current().key == OP  # type: ignore[attr-defined]
         await pilot.press("y")
         await pilot.pause()
-        assert review.decisions == {}
-        state = screen.state_of(screen.current())  # type: ignore[attr-defined]
-        assert state is OpState.AMBIGUOUS
-        assert any("cannot accept an operation that is ambiguous" in m
-                   for m in notes.messages)
-    assert (arena.root / "a.txt").read_bytes() == AMBIGUOUS
+        decision = review.decisions[OP]
+        assert (decision.placement, decision.anchor) == ((1, 1), ("x = 1",))
+        assert any("placed by reviewer at lines 1-1" in m for m in notes.messages)
+        placed = (arena.root / "a.txt").read_bytes()
+        assert placed.splitlines()[1:] == [b"x = 1"]  # only the shown location changed
+        assert placed != AMBIGUOUS
+        # Someone rewrites the placed line: their change is kept on top, and the edit is
+        # not carried to line 2, where its SEARCH is now the only match.
+        (arena.root / "a.txt").write_bytes(b"y = 0\nx = 1\n")
+        review.outside_changed(["a.txt"])
+        drafted = review.draft.states[-1].tree.get("a.txt")
+        assert drafted is not None
+        assert drafted.data == b"x = 2\nx = 1\n"  # the accepted draft: line 1 only
+    assert (arena.root / "a.txt").read_bytes() == b"y = 0\nx = 1\n"
