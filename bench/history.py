@@ -309,6 +309,19 @@ def replay(repo: Path, n: int, *, tools: Sequence[str] = ("reviewtui", "git appl
 
 
 def _first_line(output: str) -> str:
+    """Why a tool refused: reviewtui's first operation that did not apply, else a line."""
+    start = output.find("{")
+    try:
+        doc = json.loads(output[start:]) if start >= 0 else None
+    except json.JSONDecodeError:
+        doc = None
+    if isinstance(doc, dict):
+        for turn in doc.get("turns", []):
+            for op in turn.get("ops", []):
+                outcome = op.get("outcome") or {}
+                if outcome.get("status") != "applied":
+                    return (f"{outcome.get('path') or op.get('path')}: {outcome.get('status')} "
+                            f"[{outcome.get('rule') or ''}] {outcome.get('message', '')}")[:200]
     for line in output.splitlines():
         text = line.strip()
         if text and not text.startswith(("{", "}", "[", "]", '"')):

@@ -250,5 +250,6 @@ def _chunk(lines: Sequence[str], i: int, stop: int, path: str, first: bool,
     span = Span(start + 1, max(start + 1, i))
     # Context, removed and added lines interleave: both sides span the whole chunk.
     edit = Edit(path, 1, None, tuple(old), tuple(new), span, span, span,
-                anchor=tuple(anchor), at_end=at_end or not old, final_newline=True)
+                anchor=tuple(anchor), at_end=at_end or not old, final_newline=True,
+                follows=not first)
     return edit, i
