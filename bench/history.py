@@ -28,6 +28,7 @@ import argparse
 import json
 import os
 import resource
+import shlex
 import shutil
 import stat
 import subprocess
@@ -206,15 +207,18 @@ def applied_paths(output: str) -> set[str] | None:
     landed: dict[str, bool] = {}
     for turn in doc.get("turns", []):
         for op in turn.get("ops", []):
-            outcome = op.get("outcome") or {}
-            path = outcome.get("path") or op.get("path")
+            path = op.get("path")
             if not path:
                 continue
-            ok = outcome.get("status") == "applied"
+            ok = op.get("status") == "applied"
             landed[path] = landed.get(path, True) and ok
             args = op.get("command") or ""
             if ok and op.get("kind") == "console" and isinstance(args, str):
-                landed.update((word, True) for word in args.split()[1:] if word != "-f")
+                try:
+                    words = shlex.split(args)[1:]
+                except ValueError:
+                    words = []
+                landed.update((word, True) for word in words if word != "-f")
     return {path for path, ok in landed.items() if ok}
 
 
@@ -318,10 +322,9 @@ def _first_line(output: str) -> str:
     if isinstance(doc, dict):
         for turn in doc.get("turns", []):
             for op in turn.get("ops", []):
-                outcome = op.get("outcome") or {}
-                if outcome.get("status") != "applied":
-                    return (f"{outcome.get('path') or op.get('path')}: {outcome.get('status')} "
-                            f"[{outcome.get('rule') or ''}] {outcome.get('message', '')}")[:200]
+                if op.get("status") != "applied":
+                    return (f"{op.get('path')}: {op.get('status')} "
+                            f"{op.get('message', '')}")[:200]
     for line in output.splitlines():
         text = line.strip()
         if text and not text.startswith(("{", "}", "[", "]", '"')):

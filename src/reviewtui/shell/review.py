@@ -138,6 +138,11 @@ def _same(a: FileState | None, b: FileState | None) -> bool:
     return a.data == b.data
 
 
+def _new_mode(wanted: FileState | None, seen: FileState | None) -> bool:
+    """Whether the session changes the mode (git's ``new mode``) of a file it saw."""
+    return wanted is not None and seen is not None and wanted.mode != seen.mode
+
+
 def _digest(state: FileState | None) -> str | None:
     return None if state is None else state.digest
 
@@ -752,7 +757,8 @@ class Review:
                 if path in self._conflicts:
                     continue
                 want = self._want(path, tree)
-                if want.ok and not _same(self._seen(path), want.state):
+                if want.ok and (not _same(self._seen(path), want.state)
+                                or _new_mode(want.state, self._seen(path))):
                     changes.append((path, want.state))
             if self.dry_run:
                 report.would_write = [path for path, _ in changes]
@@ -792,7 +798,8 @@ class Review:
                 self._unwritable[path] = "a directory is in the way"
                 moved.add(path)
                 continue
-            if _same(disk, wanted):
+            if _same(disk, wanted) and not (_new_mode(wanted, self._seen(path))
+                                            and _new_mode(wanted, disk)):
                 record = self._record(path)
                 record.seen, record.ref = disk, tree.get(path)
                 done.add(path)
@@ -813,8 +820,8 @@ class Review:
                     remove_file(self.root, path)
                     report.removed.append(path)
                 else:
-                    exists = record.seen is not None
-                    atomic_write(self.root, path, state.data, None if exists else state.mode)
+                    keep = record.seen is not None and not _new_mode(state, record.seen)
+                    atomic_write(self.root, path, state.data, None if keep else state.mode)
                     report.written.append(path)
             except DiskError as err:
                 self._unwritable[path] = err.message
