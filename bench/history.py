@@ -67,7 +67,8 @@ class Blobs:
     def get(self, oid: str) -> bytes:
         data = self._cache.get(oid)
         if data is None:
-            assert self._proc.stdin is not None and self._proc.stdout is not None
+            assert self._proc.stdin is not None
+            assert self._proc.stdout is not None
             self._proc.stdin.write(oid.encode() + b"\n")
             self._proc.stdin.flush()
             header = self._proc.stdout.readline().split()
@@ -353,11 +354,14 @@ class DriftReport:
     wrong_files: list[tuple[str, str, str]]  # (tool, commit, path)
 
 
-def _changed_paths(repo: Path, parent: str, commit: str) -> list[tuple[str, str | None, str | None]]:
+Change = tuple[str, str | None, str | None]  # (status letter, old path, new path)
+
+
+def _changed_paths(repo: Path, parent: str, commit: str) -> list[Change]:
     """(status, old path, new path) of the diff, renames paired."""
     raw = git(repo, "diff", "-M", "--name-status", "-z", "--no-ext-diff", parent, commit)
     words = [os.fsdecode(w) for w in raw.split(b"\0")]
-    out: list[tuple[str, str | None, str | None]] = []
+    out: list[Change] = []
     i = 0
     while i < len(words) and words[i]:
         status = words[i]

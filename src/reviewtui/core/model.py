@@ -85,7 +85,9 @@ class Edit:
     * ``final_newline``: whether the file ends with a newline afterwards (None: as it was);
     * ``at_start``: the SEARCH must be the file's first lines (a unified hunk at line 1);
     * ``follows``: searched first after where the previous edit of the same path in the
-      turn ended (apply_patch chunks run in order); only then in the whole file.
+      turn ended (apply_patch chunks run in order); only then in the whole file;
+    * ``later``: the SEARCH lines of the section's following edits, so that of several
+      exact occurrences the only one that leaves room for them in order is taken.
     """
 
     path: str
@@ -104,6 +106,9 @@ class Edit:
     final_newline: bool | None = None
     at_start: bool = False
     follows: bool = False
+    # The SEARCH lines of the edits that follow this one in its section, in order (an
+    # apply_patch Update File): an occurrence they leave no room after is not a candidate.
+    later: tuple[tuple[str, ...], ...] = ()
     # A line-addressed shape (line range, window, batch: reviewtui.core.shapes) says where
     # the edit goes instead of SEARCH alone; None for a plain search/replace.
     shape: Shape | None = None

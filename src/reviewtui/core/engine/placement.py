@@ -35,7 +35,7 @@ _LOCATED = (Status.APPLIED, Status.NEEDS_REVIEW)
 def has_placement(edit: Edit) -> bool:
     """Whether anything beyond SEARCH says where ``edit`` goes."""
     return bool(edit.anchor or edit.at_end or edit.at_start or edit.replace_all
-                or edit.substring or edit.follows or edit.line_hint is not None)
+                or edit.substring or edit.follows or edit.later or edit.line_hint is not None)
 
 
 def split_text(text: str) -> tuple[tuple[str, ...], bool]:
@@ -149,6 +149,11 @@ def _locate_from(lines: Sequence[str], final_newline: bool, edit: Edit,
     if edit.at_start or (edit.at_end and edit.line_hint is not None):
         # A unified hunk git pins to the start or the end of the file: nowhere else.
         return _pinned(lines, search, new_lines, edit, lo, history, path), edit.final_newline
+    if edit.later or edit.follows:
+        forced = forced_in_order(lines, search, edit.later, lo)
+        if forced is not None:
+            return match_edit(lines, search, new_lines, window=(forced, forced + len(search)),
+                              path=path), edit.final_newline
     if edit.replace_all:
         every = _replace_every(lines, search, new_lines, lo)
         if every is not None:
@@ -165,6 +170,33 @@ def _locate_from(lines: Sequence[str], final_newline: bool, edit: Edit,
     window = (lo, len(lines)) if lo else None
     result = match_edit(lines, search, new_lines, window=window, history=history, path=path)
     return result, edit.final_newline
+
+
+def forced_in_order(lines: Sequence[str], search: Sequence[str],
+                    later: Sequence[Sequence[str]], lo: int) -> int | None:
+    """The one exact occurrence of ``search`` after ``lo`` that the later chunks allow.
+
+    Chunks apply in order, so chunk k lies before chunk k+1. The earliest occurrence from
+    ``lo`` is the earliest place chunk k can take; the latest one that still leaves room
+    for every later chunk (each placed as late as it can be, from the last one back) is
+    the latest. When the two coincide, the order alone decides: that is the place. None
+    when there is no such single place (or a later chunk is not in the file exactly).
+    """
+    starts = find_exact(lines, search, lo, len(lines))
+    if len(starts) < 2:
+        return None
+    bound = len(lines)
+    for chunk in reversed(later):
+        if not any(line.strip() for line in chunk):
+            continue  # an addition without context goes anywhere: it constrains nothing
+        found = find_exact(lines, chunk, lo, bound)
+        if not found:
+            return None
+        bound = found[-1]
+    fitting = [start for start in starts if start + len(search) <= bound]
+    if fitting and fitting[-1] == starts[0]:
+        return starts[0]
+    return None
 
 
 def _pinned(lines: Sequence[str], search: Sequence[str], new_lines: Sequence[str], edit: Edit,

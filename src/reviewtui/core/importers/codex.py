@@ -25,6 +25,7 @@ operations and the parse problem, so the reviewer sees what Codex refused.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -192,6 +193,9 @@ def _update(lines: Sequence[str], i: int, stop: int, root: str | None,
     if not edits:
         raise PatchError(EMPTY_UPDATE, f"the Update File section for {raw_path!r} has no "
                          "chunk: Codex rejects an empty update", lineno)
+    if len(edits) > 1:  # each chunk knows the ones after it: they must fit in order
+        edits = [dataclasses.replace(edit, later=tuple(e.search_lines for e in edits[k + 1:]))
+                 for k, edit in enumerate(edits)]
     return Change([*ops, *edits], Span(lineno, max(lineno, i))), i
 
 

@@ -61,6 +61,7 @@ HUNK_COUNT = "diff-hunk-count"
 BINARY = "diff-binary"
 COPY = "diff-copy"
 MODE = "diff-mode"
+LINK_MODE = 0o120000
 NO_DIFF = "no-diff"
 
 
@@ -347,6 +348,12 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
         full = FullFile(new, tuple(added), Span(first, max(first, section.end)),
                         final_newline=not no_eol or not added, mode=mode)
         return Change([full], span)
+    if mode is not None and mode & 0o170000 == LINK_MODE:
+        # A file turned into a symbolic link: one operation, its target the new content
+        # (the engine refuses it, by rule); never an edit that writes the target as text.
+        target = [line for hunk in section.hunks for line in hunk.added]
+        ops.append(FullFile(new, tuple(target), span, final_newline=False, mode=mode))
+        return Change(ops, span)
     for hunk in section.hunks:
         ops.append(_edit(new, hunk))
     if mode is not None:
