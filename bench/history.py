@@ -83,6 +83,8 @@ class Blobs:
         if self._proc.stdin is not None:
             self._proc.stdin.close()
         self._proc.wait()
+        if self._proc.stdout is not None:
+            self._proc.stdout.close()
 
 
 def tree_of(repo: Path, blobs: Blobs, rev: str) -> dict[str, Entry]:
@@ -175,10 +177,11 @@ def reviewtui_command() -> list[str]:
     return [found] if found else [sys.executable, "-m", "reviewtui"]
 
 
-def run_tool(tool: str, patch: Path, root: Path, reviewtui: Sequence[str]) -> Run:
+def run_tool(tool: str, patch: Path, root: Path, reviewtui: Sequence[str],
+             json_report: bool = False) -> Run:
     if tool == "reviewtui":
         argv = [*reviewtui, "apply", str(patch), "--format", "unified", "--yes",
-                "--root", str(root), "--json"]
+                "--root", str(root), *(["--json"] if json_report else [])]
         cwd = patch.parent
     elif tool == "git apply":
         argv = ["git", "apply", "--whitespace=nowarn", str(patch)]
@@ -291,10 +294,9 @@ def replay(repo: Path, n: int, *, tools: Sequence[str] = ("reviewtui", "git appl
                         tally.refused += 1
                         stray = [p for p in wrong_paths if got.get(p) != before.get(p)]
                         tally.refused_wrong_files += len(stray)
+                        result.notes[tool] = _first_line(done.output)
                         if stray:
-                            result.notes[tool] = "changed wrongly: " + ", ".join(stray[:3])
-                        else:
-                            result.notes[tool] = _first_line(done.output)
+                            result.notes[tool] += "; changed wrongly: " + ", ".join(stray[:3])
                     elif wrong_paths:
                         verdict = "wrong"
                         tally.wrong += 1
@@ -329,7 +331,7 @@ def _first_line(output: str) -> str:
     for line in output.splitlines():
         text = line.strip()
         if text and not text.startswith(("{", "}", "[", "]", '"')):
-            return text[:160]
+            return text.split(".diff:", 1)[-1][:300]
     return ""
 
 
@@ -419,7 +421,7 @@ def drift(repo: Path, n: int, k: int, *, tools: Sequence[str] = TOOLS,
                     root = work / tool.replace(" ", "-") / "root"
                     root.mkdir(parents=True)
                     export(base, root)
-                    done = run_tool(tool, patch, root, command)
+                    done = run_tool(tool, patch, root, command, json_report=True)
                     got = read_tree(root)
                     tally = tallies[tool]
                     tally.cpu += done.cpu
