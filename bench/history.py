@@ -497,11 +497,36 @@ def print_replay(report: ReplayReport, commits_shown: int = 10) -> None:
     agree = [c for c in report.commits if c.results.get("git apply") == "match"]
     differ = [c for c in agree if c.results.get("reviewtui") != "match"]
     print(f"commits git apply reproduces: {len(agree)}; reviewtui differs on {len(differ)}")
-    shown = [c for c in report.commits if any(v != "match" for v in c.results.values())]
+    reasons: dict[str, int] = {}
+    for c in differ:
+        reason = refusal_kind(c.notes.get("reviewtui", ""))
+        reasons[reason] = reasons.get(reason, 0) + 1
+    for reason, count in sorted(reasons.items(), key=lambda item: -item[1]):
+        print(f"  {count:4d} x {reason}")
+    shown = [c for c in report.commits if any(v != "match" for v in c.results.values())
+             and (refusal_kind(c.notes.get("reviewtui", "")) == OTHER
+                  or "changed wrongly" in c.notes.get("reviewtui", "")
+                  or c.results.get("reviewtui") == "wrong")]
     for c in shown[:commits_shown]:
         parts = [f"{tool}={c.results[tool]}"
                  + (f" ({c.notes[tool]})" if tool in c.notes else "") for tool in report.tools]
         print(f"  {c.commit[:10]}: " + "; ".join(parts))
+
+
+OTHER = "other refusals (listed below)"
+KNOWN_REFUSALS = (
+    ("reserved by built-in generated file",
+     "a built-in generated-file reservation (issue 14, item 7)"),
+    ("is a placeholder", "a literal '...' read as a placeholder (issue 14, item 6)"),
+    ("reviewtui does not create links", "a symbolic link (refused by rule)"),
+)
+
+
+def refusal_kind(note: str) -> str:
+    for needle, label in KNOWN_REFUSALS:
+        if needle in note:
+            return label
+    return OTHER
 
 
 def print_drift(report: DriftReport) -> None:
