@@ -343,6 +343,7 @@ class DriftTally:
     wrong: int = 0  # changed, the 3-way result is clean and differs
     unverifiable: int = 0  # changed where the 3-way merge conflicts (or binary)
     untouched: int = 0  # the diff's file left as it was (refused, or not reported)
+    partial: int = 0  # reviewtui: some of the file's operations landed, some were refused
     cpu: float = 0.0
 
 
@@ -397,6 +398,8 @@ def drift(repo: Path, n: int, k: int, *, tools: Sequence[str] = TOOLS,
           reviewtui: Sequence[str] | None = None, keep: bool = False,
           rev: str = "HEAD", progress: bool = False) -> DriftReport:
     """Each commit's diff applied K commits away from its parent, judged by 3-way merges."""
+    if k == 0:
+        raise ValueError("--drift needs K other than 0")
     command = list(reviewtui or reviewtui_command())
     line = first_parent_line(repo, rev)
     position = {oid: i for i, oid in enumerate(line)}  # 0 is the newest
@@ -406,10 +409,16 @@ def drift(repo: Path, n: int, k: int, *, tools: Sequence[str] = TOOLS,
     count = 0
     try:
         for parent, commit in commits(repo, n, rev):
-            at = position.get(parent)
-            if at is None or not 0 <= at + k < len(line) or k == 0:
-                continue
-            base_rev = line[at + k]
+            if k > 0:  # older: K steps down the parent's own first-parent line
+                found = git(repo, "rev-parse", "--verify", "-q", f"{parent}~{k}", check=False)
+                base_rev = found.decode().strip()
+                if not base_rev:
+                    continue
+            else:  # newer: K steps up HEAD's first-parent line, when the parent is on it
+                at = position.get(parent)
+                if at is None or not 0 <= at + k < len(line):
+                    continue
+                base_rev = line[at + k]
             count += 1
             base, before = tree_of(repo, blobs, base_rev), tree_of(repo, blobs, parent)
             after = tree_of(repo, blobs, commit)
@@ -430,7 +439,11 @@ def drift(repo: Path, n: int, k: int, *, tools: Sequence[str] = TOOLS,
                         path = new or old
                         assert path is not None
                         if tool == "reviewtui" and (reported is None or path not in reported):
-                            tally.untouched += 1
+                            changed = got.get(path) != base.get(path)
+                            if changed:
+                                tally.partial += 1
+                            else:
+                                tally.untouched += 1
                             continue
                         verdict = _judge(status, old, new, base, before, after, got)
                         if verdict == "wrong":
@@ -533,11 +546,15 @@ def print_drift(report: DriftReport) -> None:
     way = f"{report.k} older" if report.k > 0 else f"{-report.k} newer"
     print(f"{report.repo}: {report.commits} diffs applied to the tree {way} than the parent; "
           "files judged by git merge-file")
-    print(f"{'tool':<12}{'agree':>8}{'wrong':>8}{'conflict':>10}{'untouched':>11}{'CPU s':>9}")
+    print(f"{'tool':<12}{'agree':>8}{'wrong':>8}{'conflict':>10}{'untouched':>11}"
+          f"{'partial':>9}{'CPU s':>9}")
     for tool in report.tools:
         t = report.tallies[tool]
         print(f"{tool:<12}{t.agree:>8}{t.wrong:>8}{t.unverifiable:>10}{t.untouched:>11}"
-              f"{t.cpu:>9.2f}")
+              f"{t.partial:>9}{t.cpu:>9.2f}")
+    print("agree/wrong: a changed file equal to / differing from the clean 3-way merge; "
+          "conflict: the merge conflicts; partial: reviewtui applied some of the file's "
+          "operations and refused others (not judged)")
     for tool, commit, path in report.wrong_files[:15]:
         print(f"  wrong: {tool} {commit[:10]} {path}")
 
