@@ -27,6 +27,7 @@ from reviewtui.core.importers.unified import import_unified
 from reviewtui.core.model import FullFile, Session
 from reviewtui.core.outcome import Outcome, Status
 from reviewtui.core.tree import FileState, Tree
+from reviewtui.shell.state import op_fingerprint
 
 
 def tree(files: dict[str, str | bytes], modes: dict[str, int] | None = None) -> Tree:
@@ -362,3 +363,13 @@ def test_mode_changes_are_kept_with_and_without_hunks() -> None:
     new = ("diff --git a/run b/run\nnew file mode 100755\n--- /dev/null\n+++ b/run\n"
            "@@ -0,0 +1 @@\n+go\n")
     assert run(import_unified(new, "c.diff"), {}).states[-1].tree.get("run").mode == 0o755  # type: ignore[union-attr]
+
+
+def test_a_decision_is_bound_to_the_binary_content_and_mode() -> None:
+    one = import_unified(literal_patch("logo.png", None, PNG), "c.diff").turns[0].reply.ops[0]
+    two = import_unified(literal_patch("logo.png", None, PNG[::-1]), "c.diff")
+    other = two.turns[0].reply.ops[0]
+    assert op_fingerprint(one) != op_fingerprint(other)
+    x = import_unified("diff --git a/a b/a\nold mode 100644\nnew mode 100755\n", "c")
+    y = import_unified("diff --git a/a b/a\nold mode 100755\nnew mode 100644\n", "c")
+    assert op_fingerprint(x.turns[0].reply.ops[0]) != op_fingerprint(y.turns[0].reply.ops[0])
