@@ -472,7 +472,7 @@ def _judge(status: str, old: str | None, new: str | None, base: dict[str, Entry]
             return "agree" if old not in got else "wrong"
         return "unverifiable"  # removing a file that changed meanwhile: a conflict
     result = got.get(path)
-    moved_away = old is not None and old != path and old not in got
+    moved_away = old is not None and old != path and old in base and old not in got
     if result == base.get(path) and not moved_away:
         return "untouched"
     want = after.get(path)
