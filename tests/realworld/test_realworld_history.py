@@ -147,3 +147,36 @@ def test_own_history_replays_like_git_apply() -> None:
         note = c.notes.get("reviewtui", "")
         assert c.results["reviewtui"] == "refused", (c.commit, note)
         assert any(reason in note for reason in TRACKED_ELSEWHERE), (c.commit, note)
+
+
+def feature_commits(limit: int = 12) -> list[str]:
+    """Own commits with binary files, mode changes or CRLF lines, wherever in history."""
+    out = subprocess.run(["git", "-C", str(REPO), "log", "--no-merges", "--numstat",
+                          "--summary", "--format=@%H"], capture_output=True, check=True)
+    found: list[str] = []
+    current = ""
+    for raw in out.stdout.decode(errors="replace").splitlines():
+        if raw.startswith("@"):
+            current = raw[1:]
+        elif current and current not in found and (
+                raw.startswith("-\t-\t") or " mode change " in raw
+                or " create mode 100755" in raw):
+            found.append(current)
+    return found[:limit]
+
+
+def test_own_commits_with_binary_and_modes_replay_like_git_apply() -> None:
+    if not (REPO / ".git").exists():
+        pytest.skip("LOUD: this copy of reviewtui is not a git checkout: no own history")
+    commits = feature_commits()
+    assert commits, "the own history has binary files and mode changes (issue 14)"
+    for sha in commits:
+        report = history.replay(REPO, 1, rev=sha)
+        if not report.commits:
+            continue  # the root commit has no parent to apply to
+        (result,) = report.commits
+        assert report.tallies["reviewtui"].wrong == 0, (sha, result.notes)
+        if result.results["git apply"] == "match" and result.results["reviewtui"] != "match":
+            note = result.notes.get("reviewtui", "")
+            assert any(reason in note for reason in TRACKED_ELSEWHERE), (sha, note)
+
