@@ -4,7 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+CORPUS := $(VENV)/corpus/pygments-2.19.2/tests/examplefiles
+
+.PHONY: demo test lint bench clean corpus
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -12,15 +14,28 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
+# Real code in ~20 languages for the syntax tests and bench (tests/core/syntaxkit.py): the
+# example files of the Pygments source distribution, fetched with pip from PyPI. Offline,
+# the tests that need it skip loudly instead.
+corpus: $(CORPUS)
+
+$(CORPUS): | $(STAMP)
+	mkdir -p $(VENV)/corpus
+	$(BIN)/python -m pip download --quiet --no-deps --no-binary :all: pygments==2.19.2 \
+		-d $(VENV)/corpus && tar xzf $(VENV)/corpus/pygments-2.19.2.tar.gz \
+		-C $(VENV)/corpus pygments-2.19.2/tests/examplefiles \
+		|| echo "the syntax corpus could not be fetched: its tests will skip"
+
 demo: $(STAMP)
 	$(BIN)/reviewtui demo
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
-test: lint
-	$(BIN)/python -m pytest -q
+test: lint corpus
+	$(BIN)/python -m pytest -q -n auto
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_parse.py
@@ -29,7 +44,12 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_watch_latency.py
 	$(BIN)/python bench/bench_diff.py
 	$(BIN)/python bench/bench_import.py
+	$(BIN)/python bench/bench_input_limit.py
 	$(BIN)/python bench/bench_ui.py
+	$(MAKE) corpus
+	$(BIN)/python bench/bench_syntax.py
+	$(BIN)/python bench/bench_git.py
+	$(BIN)/python bench/bench_mcp.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

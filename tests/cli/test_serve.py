@@ -72,7 +72,7 @@ def test_another_address_warns_who_gets_in_and_what_they_can_write(tmp_path: Pat
     assert plan.warning is not None
     assert "every network interface" in plan.warning
     assert "port 8123" in plan.warning
-    assert "no login" in plan.warning
+    assert "no encryption" in plan.warning
     assert "no shell" in plan.warning
     assert f"write files, in {tmp_path.resolve()}" in plan.warning
     scratch = plan_serve(TOUR, None, host="10.1.2.3")
@@ -105,7 +105,8 @@ def test_cli_serves_the_workshop_tour_by_default(
     (plan,) = served
     assert shlex.split(plan.command)[4] == str(TOUR)
     out, err = capsys.readouterr()
-    assert "http://127.0.0.1:8765" in out
+    assert f"open http://127.0.0.1:8765/?token={plan.token} in a browser" in out
+    assert len(plan.token) >= 40
     assert err == ""
 
 
@@ -140,13 +141,16 @@ def test_the_server_serves_the_page_and_stops_on_ctrl_c() -> None:
     process = subprocess.Popen([sys.executable, "-m", "reviewtui", "serve", "--port", str(port)],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
+        assert process.stdout is not None
+        first = process.stdout.readline()
+        token = first.split("?token=", 1)[1].split()[0]
         _wait_for_port(port, process)
         with socket.create_connection(("127.0.0.1", port), timeout=5) as conn:
-            conn.sendall(b"GET / HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+            conn.sendall(f"GET /?token={token} HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".encode())
             page = b"".join(iter(lambda: conn.recv(65536), b"")).decode()
         assert page.split("\r\n", 1)[0].endswith(" 200 OK"), page[:200]
         assert "reviewtui: Workshop tour of the File Ops Protocol" in page
-        assert f"ws://127.0.0.1:{port}/ws" in page
+        assert f"ws://127.0.0.1:{port}/ws/{token}" in page
         process.send_signal(signal.SIGINT)
         out, _ = process.communicate(timeout=10)
     finally:
@@ -154,7 +158,7 @@ def test_the_server_serves_the_page_and_stops_on_ctrl_c() -> None:
             process.kill()
             process.communicate()
     assert process.returncode == 0, out
-    assert f"open http://127.0.0.1:{port} in a browser" in out
+    assert f"open http://127.0.0.1:{port}/?token={token} in a browser" in first
 
 
 def test_a_busy_port_is_a_clean_error() -> None:

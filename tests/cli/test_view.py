@@ -40,8 +40,8 @@ def test_long_file_gets_a_bounded_outline(tmp_path: Path,
     _, lines, _ = run(["view", str(source)], capsys)
     assert lines[0].endswith("453 lines; outline below (--range A-B shows lines, --all the "
                              "whole file)")
-    assert lines[1].strip() == "1  class Box:"
-    assert lines[2].strip() == "4  def f0(x):"
+    assert lines[1].strip() == "1  class Box:  (to 2)"
+    assert lines[2].strip() == "4  def f0(x):  (to 5)"
     assert len(lines) == 1 + 151
     assert len(outline("big.py", source.read_text().splitlines(), limit=10)) == 10
 
@@ -54,7 +54,18 @@ def test_long_file_gets_a_bounded_outline(tmp_path: Path,
         ("a.html", '<div>\n<form id="signup">\n</form>\n', [2]),
         ("a.js", "export function go() {\n}\nconst f = (x) => x;\nclass A {\n}\n", [1, 3, 4]),
         ("a.txt", "anything\n", []),
+        ("a.rb", "module M\n  class Store\n    def add(x)\n      x\n    end\n  end\nend\n",
+         [1, 2, 3]),
+        ("a.go", "package a\n\ntype S struct{}\n\nfunc (s S) Go() {\n}\n", [3, 5]),
+        ("a.rs", "struct S;\nimpl S {\n    fn go(&self) {}\n}\n", [1, 2, 3]),
+        ("a.kt", "class A {\n    fun go() {}\n}\n", [1, 2]),
     ],
 )
 def test_outline_per_language(path: str, text: str, expected: list[int]) -> None:
     assert [e.number for e in outline(path, text.splitlines())] == expected
+
+
+def test_outline_entries_carry_their_line_range() -> None:
+    text = "class Store {\n  load(path) {\n    return 1;\n  }\n}\n"
+    entries = outline("store.js", text.splitlines())
+    assert [(e.number, e.end) for e in entries] == [(1, 5), (2, 4)]

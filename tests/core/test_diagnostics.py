@@ -6,6 +6,7 @@ import pytest
 
 from reviewtui.core.diagnostics import (
     check_for,
+    diagnose_cached,
     diagnose_change,
     diagnose_result,
     introduced,
@@ -23,7 +24,7 @@ CASES = {
              '{"a": 1,\n "b": 3}\n', '{"a": 0,\n "b": }\n'),
     "toml": ("conf.toml", 'a = 1\nb = "x"\n', 'a = 1\nb = \n',
              'a = 2\nb = "x"\n', 'a = 2\nb = \n'),
-    "brackets": ("main.js", "function f(a) {\n  return [a];\n}\n",
+    "tree-sitter javascript": ("main.js", "function f(a) {\n  return [a];\n}\n",
                  "function f(a) {\n  return [a;\n}\n",
                  "function f(a) {\n  return [a, 1];\n}\n",
                  "// note\nfunction f(a) {\n  return [a;\n}\n"),
@@ -64,22 +65,34 @@ def test_positions() -> None:
     (toml,) = diagnose_change("a.toml", None, 'a = 1\nb = \n')
     assert (toml.line, toml.col) == (2, 5)
     assert "at line" not in toml.message
-    brackets = diagnose_change("a.c", None, "int f() {\n  g(1];\n}\n")
-    assert brackets[0].line == 2
-    assert "does not close" in brackets[0].message
+    c_error = diagnose_change("a.c", None, "int f() {\n  g(1];\n}\n")
+    assert c_error[0].line == 2
+    assert c_error[0].introduced
 
 
-def test_brackets_skip_strings_and_comments() -> None:
+def test_strings_comments_regexes_and_heredocs_do_not_fool_the_grammar() -> None:
     text = ('const s = "(";  // ) [\n/* { */\nconst t = \'}\';\n'
-            "const u = `a ${b} ]`;\nf(s);\n")
+            "const u = `a ${b} ]`;\nconst r = /[(]/g;\nf(s);\n")
     assert diagnose_change("a.ts", None, text) == []
     assert diagnose_change("lib.rs", None, "fn f<'a>(x: &'a str) -> &'a str { x }\n") == []
-    assert diagnose_change("a.rb", None, "x = [1, 2] # ]\n") == []
+    ruby = ('x = [1, 2] # ]\ny = "a".gsub(/[^a-z0-9+#.\\s-]/, "")\n'
+            'LINK = %r{<A\\s+HREF="([^"]+)"}i\ntext = <<~EOS\n  ( {\nEOS\n')
+    assert diagnose_change("a.rb", None, ruby) == []
+    assert diagnose_change("run.sh", None, 'if [ -n "$a" ]; then\n  echo "(" \nfi\n') == []
+
+
+def test_messages_say_what_is_missing_or_unexpected() -> None:
+    (missing,) = diagnose_change("a.go", None, "package a\n\nfunc f() {\n\tg(1\n}\n")
+    assert missing.message == "missing `)`"
+    assert missing.line == 4
+    unexpected = diagnose_change("a.js", None, "f(1));\n")
+    assert [d.message for d in unexpected] == ["unexpected `)`"]
+    assert (unexpected[0].line, unexpected[0].col) == (1, 5)
 
 
 def test_unchecked_files_and_removals() -> None:
     assert check_for("README.md") is None
-    assert check_for("src/App.TSX") == "brackets"
+    assert check_for("src/App.TSX") == "tree-sitter tsx"
     assert diagnose_change("notes.md", None, "((((") == []
     assert diagnose_change("a.py", "x = (", None) == []
 
@@ -107,3 +120,28 @@ def test_per_operation_and_cached() -> None:
     assert [len(introduced(r)) for r in results] == [1, 0, 1]
     assert introduced(results[0])[0].line == 2
     assert diagnose_result(results[0]) is diagnose_result(results[0])
+
+
+def test_an_unterminated_string_hidden_in_the_grammar_is_reported() -> None:
+    # tree-sitter-scala's string end is a hidden token: its MISSING node is not a child
+    (found,) = diagnose_change("a.scala", None, 'val n = 1;\nval a = s"n=$n;\n')
+    assert (found.line, found.message) == (2, "unterminated string")
+
+
+def test_an_error_the_parser_notices_far_away_is_placed_at_the_edit() -> None:
+    body = "".join(f"function f{n}(x) {{\n  return x + {n};\n}}\n" for n in range(50))
+    lines = body.split("\n")
+    del lines[3 * 20 + 2]  # the closing brace of f20, line 63
+    (found,) = [d for d in diagnose_change("a.js", body, "\n".join(lines)) if d.introduced]
+    assert found.line in (62, 63)
+    assert "(noticed at line" in found.message
+
+
+def test_the_cache_answers_without_computing() -> None:
+    run = _evaluate("--- File: a.rb ---\n<<<<<<< SEARCH\nx = 1\n=======\nx = (1\n>>>>>>> REPLACE\n",
+                    {"a.rb": "x = 1\n"})
+    result = run.turns[0].results[0]
+    assert diagnose_cached(result) is None
+    found = diagnose_result(result)
+    assert found
+    assert diagnose_cached(result) == found

@@ -415,10 +415,13 @@ def test_reserved_and_symlinked_paths_are_refused() -> None:
                   root="/work/project")
     r = evaluate_session(parse_session(text), Tree(), rules=rules)
     outcomes = [res.outcome for res in r.turns[0].results]
-    assert [o.rule for o in outcomes] == ["reserved", "symlink-escape", "reserved"]
+    # A built-in generated file is written and pointed out, not refused (issue 14, item 7):
+    # only the project's own [reserved] paths refuse.
+    assert [o.rule for o in outcomes] == ["reserved", "symlink-escape", ""]
     assert 'reviewtui.toml [reserved] paths "dist/**"' in outcomes[0].message
-    assert "package-lock.json" in outcomes[2].message
-    assert len(r.states[-1].tree) == 0
+    assert outcomes[2].extra["generated"] == "package-lock.json"
+    assert "generated file" in outcomes[2].hint
+    assert r.states[-1].tree.paths() == ("package-lock.json",)
 
 
 def test_binary_files_are_refused_for_edits_but_can_move() -> None:
@@ -531,7 +534,9 @@ def test_identical_write_does_not_bump_the_revision() -> None:
 
 def test_commands_obey_reserved_paths_and_symlinks() -> None:
     text = ("## Turn 1\n```console\n:rm package-lock.json\n:mv a.py link/a.py\n:rm b.py\n```\n")
-    rules = Rules(ReservedRules(), symlinks={"link": "/etc"}, root="/work/project")
+    # Reserved by the project (built-in generated files alone are no longer refused).
+    rules = Rules(ReservedRules.from_patterns(["**/package-lock.json"]), symlinks={"link": "/etc"},
+                  root="/work/project")
     r = evaluate_session(parse_session(text),
                          tree({"package-lock.json": "{}\n", "a.py": "a\n", "b.py": "b\n"}),
                          rules=rules)

@@ -247,6 +247,8 @@ FAILING = [
     Case("backslash-path", one_edit("src\\app.py"), [("error", 1, 1)]),
     Case("parent-path", one_edit("../shared/app.py"), [("error", 1, 1)]),
     Case("no-extension", one_edit("src/app"), [("warning", 1, 1)]),
+    Case("config-change", one_edit("reviewtui.toml"), [("warning", 1, 1)]),
+    Case("generated-file", one_edit("web/uv.lock"), [("warning", 1, 1)]),
     Case("duplicate-header", """
         --- File: a.py ---
         <<<<<<< SEARCH
@@ -436,6 +438,8 @@ PASSING = [
     Case("absolute-path", one_edit("home/me/app.py"), name="relative"),
     Case("backslash-path", one_edit("src/app.py"), name="posix"),
     Case("parent-path", one_edit("src/a..b.py"), name="dots-in-name"),
+    Case("config-change", one_edit("docs/reviewtui.md"), name="other-file"),
+    Case("generated-file", one_edit("src/uv.lock.py"), name="lookalike"),
     Case("no-extension", """
         ```console
         :mv src/utils lib/utils

@@ -168,12 +168,14 @@ def test_reserved_rules_name_the_config_entry_first() -> None:
     ],
 )
 def test_reserved_rules_builtin_generated_files(path: str, label: str) -> None:
-    assert ReservedRules().reserved_by(path) == f'built-in generated file "{label}"'
+    # Built-in generated files are pointed out, no longer reserved (issue 14, item 7).
+    assert ReservedRules().reserved_by(path) is None
+    assert ReservedRules().generated_by(path) == label
 
 
 def test_reserved_rules_builtins_can_be_turned_off() -> None:
     rules = ReservedRules.from_patterns([], builtins=False)
-    assert rules.reserved_by("package-lock.json") is None
+    assert rules.generated_by("package-lock.json") is None
 
 
 def test_reserved_rules_source_names_the_config_file() -> None:

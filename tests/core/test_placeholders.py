@@ -161,9 +161,11 @@ def test_yaml_document_end_is_syntax() -> None:
 
 
 def test_lines_the_file_already_has_are_not_truncation() -> None:
+    # Not a .md file: inside a Markdown fence the line is content anyway (issue 14, and
+    # test_placeholders_context.py), so this checks the existing-line rule on its own.
     sample = ["```js", "function a() {", "  // ...", "}", "```"]
-    assert find_placeholder(sample, (), "README.md") == (2, "  // ...")
-    assert find_placeholder(sample, ["    // ..."], "README.md") is None  # compared stripped
+    assert find_placeholder(sample, (), "notes.txt") == (2, "  // ...")
+    assert find_placeholder(sample, ["    // ..."], "notes.txt") is None  # compared stripped
     assert placeholder_indices(["# ...", "x = 1", "// ..."], "", ["// ..."]) == [0]
 
 

@@ -35,6 +35,7 @@ class Arena:
         for dirpath, dirnames, filenames in os.walk(self.base, followlinks=False):
             here = Path(dirpath)
             if any(here == d or d in here.parents for d in (self.root, self.work)):
+                dirnames[:] = []  # not walked at all: a test may build a very deep tree there
                 continue
             for name in [*dirnames, *filenames]:
                 path = here / name

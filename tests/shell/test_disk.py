@@ -42,7 +42,7 @@ def test_failed_write_leaves_old_content_and_no_temp_file(
 ) -> None:
     (tmp_path / "f.txt").write_bytes(b"old")
 
-    def broken_replace(src: str, dst: str) -> None:
+    def broken_replace(src: str, dst: str, **dir_fds: int) -> None:
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "replace", broken_replace)

@@ -16,6 +16,7 @@ from diskkit import Cmd, Ed, Full, make_project, write_session
 
 from reviewtui.cli import main
 from reviewtui.core.engine import Decision
+from reviewtui.core.errors import DecisionRefused
 from reviewtui.core.outcome import Status
 from reviewtui.core.rebase import ConflictKind
 from reviewtui.shell.review import Review
@@ -93,8 +94,12 @@ def test_forced_decisions_touch_nothing_outside(arena: tuple[Path, Path],
     review = Review.open(session, root)
     opened.append(review)
     keys = [(1, pos) for pos in range(14)]
-    review.decide_many([(key, Decision.accept(force=True)) for key in keys])
-    review.decide_many([(key, Decision.edit(("pwned",))) for key in keys])
+    for decision in (Decision.accept(force=True), Decision.edit(("pwned",))):
+        with pytest.raises(DecisionRefused):  # an accept that cannot land is not recorded
+            review.decide_many([(key, decision) for key in keys])
+        report = review.decide_many([(key, decision) for key in keys], skip_unappliable=True)
+        assert sorted(report.skipped) == keys
+    assert review.decisions == {}
     for key in keys:
         assert review.outcome(key).status in (Status.REFUSED, Status.NOT_FOUND), key
     assert snapshot(tmp) == before

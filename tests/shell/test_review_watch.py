@@ -12,9 +12,11 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
 from diskkit import Ed, make_project, write_session
 
 from reviewtui.core.engine import Decision
+from reviewtui.core.errors import DecisionRefused
 from reviewtui.core.outcome import Status
 from reviewtui.core.rebase import ConflictKind
 from reviewtui.shell.replay import ReplayReport
@@ -122,9 +124,9 @@ def test_outside_edit_of_the_edited_region_is_a_conflict(tmp_path: Path) -> None
         (root / "app.py").write_bytes(outside)
         await w.until(lambda r: "app.py" in r.outside)
         assert w.review.outcome(A1).status is not Status.APPLIED  # updated live
-        report = w.review.decide(A1, Decision.accept())
-        assert report.conflicts == ["app.py"]
-        assert w.review.outcome(A1).status is Status.CONFLICT
+        with pytest.raises(DecisionRefused):  # an accept that cannot land is not recorded
+            w.review.decide(A1, Decision.accept())
+        assert A1 not in w.review.decisions
         assert (root / "app.py").read_bytes() == outside
 
     run(tmp_path, scenario)
@@ -154,7 +156,8 @@ def test_outside_delete_and_rename(tmp_path: Path) -> None:
         assert w.review.conflicts["app.py"].kind is ConflictKind.DELETED
         assert w.review.outcome(A1).status is Status.CONFLICT
         assert "deleted outside" in w.review.outcome(A2).message
-        w.review.decide(A2, Decision.accept())
+        with pytest.raises(DecisionRefused):  # not found: an accept would do nothing
+            w.review.decide(A2, Decision.accept())
         assert not (root / "app.py").exists()  # nothing recreated
         (root / "moved.py").unlink()
         await w.until(lambda r: "moved.py" in r.refreshed)

@@ -94,21 +94,34 @@ def test_changed_session_is_reported_operation_by_operation(
             "s.md.review.json and not applied",
             "turn 2, operation 2 (app.py, Edit 1): the operation moved to position 3 of "
             "its turn; the decision follows it",
+            f"{session.with_name('s.md.review.json')}: ignored the saved record of app.py "
+            "(the file on disk is not what this review left there); the file on disk is its "
+            "original and stays as it is",
+            # With the disk as the original, the edit already on it no longer lands.
+            "turn 1, operation 1 (app.py, Edit 1): the saved accept is not found on the "
+            "files as they are now; it was taken back and the operation is pending again "
+            "(nothing of it was written)",
         ]
-        assert again.decisions == {(1, 0): Decision.accept()}
+        assert again.decisions == {}
         assert again.can_redo  # the undone decision followed its operation
         again.redo()
         assert again.decisions[(2, 2)] == Decision.accept()
-        # The orphan's old result is no longer wanted on disk: the replay takes it back.
-        assert (root / "app.py").read_bytes() == (b"ALPHA = 10\nBETA = 2\n\n\ndef gamma():\n"
+        # The orphan's old result cannot be told from a forged record (the session that
+        # wrote it is gone): it stays on disk, and the saved original stays in the state.
+        assert (root / "app.py").read_bytes() == (b"ALPHA = 10\nBETA = 20\n\n\ndef gamma():\n"
                                                   b"    return 'G'\n")
     saved = json.loads(session.with_name("s.md.review.json").read_text())
     assert [(o["turn"], o["pos"], o["path"], o["edit"], o["verdict"], o["reason"])
-            for o in saved["orphaned"]] == [
-        (1, 1, "app.py", 2, "accepted", "has different text in the session now")]
+            for o in saved["orphaned"] if "verdict" in o] == [
+        (1, 1, "app.py", 2, "accepted", "has different text in the session now"),
+        (1, 0, "app.py", 1, "accepted", "not found on the files as they are now")]
+    (kept,) = [o for o in saved["orphaned"] if "record" in o]
+    assert kept["path"] == "app.py"
+    assert (blob_dir_for(session.with_name("s.md.review.json"))
+            / kept["record"]["base"]["sha"]).read_bytes() == BASE
     with Review.open(session, root) as third:
         assert third.state_problems == []  # reported once; kept in the file
-        assert len(third.orphaned) == 1
+        assert len(third.orphaned) == 3  # two decisions and the ignored record
 
 
 @pytest.mark.parametrize("content", [
@@ -149,9 +162,12 @@ def test_missing_original_content_is_reported(project: tuple[Path, Path]) -> Non
         if blob.read_bytes() == BASE:
             blob.unlink()
     with Review.open(session, root) as again:
-        (problem,) = again.state_problems
+        problem, taken_back = again.state_problems
         assert problem.startswith("app.py: the saved original content")
         assert problem.endswith("the file on disk is taken as its base")
+        # The disk (with the edit) is the base now: the accept no longer lands there.
+        assert taken_back.startswith("turn 1, operation 1 (app.py, Edit 1): the saved accept")
+        assert again.decisions == {(2, 0): Decision.accept()}
 
 
 def test_close_keeps_only_blobs_in_use(project: tuple[Path, Path]) -> None:

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import itertools
 import os
+import re
 import shutil
 import signal
 import socket
@@ -159,7 +160,11 @@ def served(tmp_path: Path) -> Iterator[Served]:
                     pytest.fail(f"reviewtui serve did not listen on port {port} within "
                                 f"{START_TIMEOUT:.0f} s:\n{_tail(log)}")
                 time.sleep(0.05)
-        yield Served(url=f"http://127.0.0.1:{port}/", root=root, log=log)
+        # The page is served only with this launch's token: open the URL serve printed.
+        printed = re.search(r"open (\S+) in a browser", log.read_text(errors="replace"))
+        assert printed, f"reviewtui serve printed no URL:\n{_tail(log)}"
+        assert printed.group(1).startswith(f"http://127.0.0.1:{port}/?token=")
+        yield Served(url=printed.group(1), root=root, log=log)
     finally:
         _stop(process)
 
@@ -289,3 +294,64 @@ def test_a_key_press_in_the_browser_accepts_an_operation_on_disk(
         pytest.fail(f"gave up after {BUDGET:.0f} s waiting for {progress.waiting_for}.\n"
                     f"addons switched off: {page.get('disabled')}; the terminal showed:\n"
                     f"{page.get('text')}\nserver log:\n{_tail(served.log)}", pytrace=False)
+
+
+# Run in a page of another origin: try the workbench's websocket, token included.
+CROSS_ORIGIN_PROBE = """
+new Promise((resolve) => {
+  const ws = new WebSocket(%s);
+  let opened = false;
+  ws.onopen = () => { opened = true; ws.send(JSON.stringify(["stdin", "y"])); };
+  ws.onclose = () => resolve({opened});
+  ws.onerror = () => {};
+  setTimeout(() => resolve({opened, timeout: true}), 10000);
+})
+"""
+
+
+async def _probe_from_elsewhere(served: Served, browser: Browser, elsewhere: str) -> Any:
+    token = served.url.split("?token=", 1)[1]
+    port = served.url.split(":")[2].split("/")[0]
+    target = f"ws://127.0.0.1:{port}/ws/{token}"
+    async with aiohttp.ClientSession() as http:
+        page = await _page_target(http, browser.devtools_port)
+        async with http.ws_connect(page["webSocketDebuggerUrl"], max_msg_size=0) as ws:
+            devtools = DevTools(ws)
+            await devtools.call("Page.enable")
+            await devtools.call("Page.navigate", url=elsewhere)
+            while await devtools.evaluate("document.readyState") != "complete":
+                await asyncio.sleep(0.05)
+            result = await devtools.call("Runtime.evaluate",
+                                         expression=CROSS_ORIGIN_PROBE % repr(target),
+                                         awaitPromise=True, returnByValue=True)
+            return result["result"].get("value")
+
+
+def test_a_page_of_another_origin_cannot_open_the_workbench(
+        browser: Browser, served: Served, tmp_path: Path) -> None:
+    site = tmp_path / "elsewhere"
+    site.mkdir()
+    (site / "index.html").write_text("<!doctype html><title>elsewhere</title><p>hi</p>")
+    port = _free_port()
+    other = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind",
+                              "127.0.0.1", "--directory", str(site)],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the other site did not start"
+                time.sleep(0.05)
+        core = served.root / "greeter" / "core.py"
+        before = core.read_bytes()
+        # Even a page that somehow knows the token is refused: its Origin is not the page's.
+        outcome = asyncio.run(asyncio.wait_for(
+            _probe_from_elsewhere(served, browser, f"http://127.0.0.1:{port}/"), BUDGET))
+        assert outcome == {"opened": False}, outcome
+        assert core.read_bytes() == before
+    finally:
+        _stop(other)

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import importlib
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from reviewtui import __version__
 from reviewtui.core.errors import ReviewtuiError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+EXIT_PIPE = 128 + 13  # killed by SIGPIPE, as a shell reports it for cat or git
 
 
 class _Parser(argparse.ArgumentParser):
@@ -20,7 +23,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 SESSION_FORMATS = ("auto", "fileops", "chat", "apply_patch", "aider", "unified", "claude",
-                   "toolcalls")
+                   "toolcalls", "git")
 
 
 def _add_format(command: argparse.ArgumentParser) -> None:
@@ -30,12 +33,15 @@ def _add_format(command: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from reviewtui.cli import gitsource
+
     parser = _Parser(prog="reviewtui", description="Review what an AI model did to a codebase.")
     parser.add_argument("--version", action="version", version=f"reviewtui {__version__}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
     check = sub.add_parser("check", help="parse, lint and evaluate a session (writes nothing)")
-    check.add_argument("session", help="a session file or a session directory")
+    check.add_argument("session", nargs="?", help="a session file or a session directory")
+    gitsource.add_options(check)
     _add_format(check)
     check.add_argument("--root", help="the project the session edits (default: the "
                        "session directory's base/, else an empty tree)")
@@ -49,7 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
     lint.add_argument("--json", action="store_true", help="one JSON document on stdout")
 
     apply = sub.add_parser("apply", help="write the session's applicable operations to disk")
-    apply.add_argument("session", help="a session file or a session directory")
+    apply.add_argument("session", nargs="?", help="a session file or a session directory")
+    gitsource.add_options(apply)
     _add_format(apply)
     apply.add_argument("--root", help="the project to write to (default: a scratch copy of "
                        "the session directory's base/)")
@@ -66,6 +73,12 @@ def build_parser() -> argparse.ArgumentParser:
     apply.add_argument("--json", action="store_true", help="one JSON document on stdout")
     apply.add_argument("--state", help="record the decisions in this review state file, so "
                        "the workbench can resume and 'restore' can roll back (default: none)")
+    apply.add_argument("--commit", action="store_true",
+                       help="with --git/--worktree: commit the accepted turns, one commit "
+                       "per turn that changed a file (see 'With git' in the README)")
+    apply.add_argument("--branch", metavar="NAME",
+                       help="with --commit: on a new branch NAME from the review's base, "
+                       "instead of the checked-out one")
 
     restore = sub.add_parser("restore", help="put a checkpoint of a saved review back on disk")
     restore.add_argument("session", help="a session file or a session directory")
@@ -79,7 +92,8 @@ def build_parser() -> argparse.ArgumentParser:
                          "<session file>.review.json)")
 
     review = sub.add_parser("open", help="review a session in the workbench (the default)")
-    review.add_argument("session", help="a session file or a session directory")
+    review.add_argument("session", nargs="?", help="a session file or a session directory")
+    gitsource.add_options(review)
     _add_format(review)
     review.add_argument("--root", help="the project to write to (default: a scratch copy of "
                         "the session directory's base/)")
@@ -91,6 +105,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="do not watch the project for outside changes")
     review.add_argument("--present", action="store_true",
                         help="presenter mode: narration panel, autoplay, clicker keys")
+    review.add_argument("--live", action="store_true",
+                        help="a live session that `reviewtui mcp` is still recording: new "
+                        "operations appear as they arrive")
+    review.add_argument("--gate", choices=("review", "auto", "record"), default="review",
+                        help="with --live: which arriving operations this workbench accepts "
+                        "by itself (default review: none; see `reviewtui mcp --help`)")
 
     view = sub.add_parser("view", help="a file with line numbers or ids, or its outline")
     view.add_argument("file", help="the file to show")
@@ -118,15 +138,16 @@ def build_parser() -> argparse.ArgumentParser:
                        "reach this server, when it is not http://HOST:PORT (a proxy, or "
                        "--host 0.0.0.0 reached by IP)")
 
-    from reviewtui.cli import export, stats
+    from reviewtui.cli import export, mcp, stats
 
     export.add_parser(sub)
     stats.add_parser(sub)
+    mcp.add_parser(sub)
     return parser
 
 
 COMMANDS = frozenset({"check", "lint", "apply", "restore", "open", "demo", "serve", "export",
-                      "stats", "view"})
+                      "stats", "view", "mcp"})
 
 
 def _with_default_command(argv: list[str]) -> list[str]:
@@ -136,29 +157,62 @@ def _with_default_command(argv: list[str]) -> list[str]:
     return argv
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    from reviewtui.cli import commands, export, stats, view
+# command -> (module under reviewtui.cli, function). Imported only for the command that
+# runs: ``--help`` and ``view`` need none of the engine, and no headless command imports
+# the UI stack (textual, rich, pygments), which only ``open``/``demo``/``serve`` load.
+_HANDLERS = {
+    "check": ("commands", "check"),
+    "lint": ("commands", "lint"),
+    "apply": ("commands", "apply"),
+    "restore": ("commands", "restore"),
+    "open": ("commands", "open_workbench"),
+    "demo": ("commands", "demo"),
+    "serve": ("commands", "serve"),
+    "export": ("export", "export"),
+    "stats": ("stats", "stats"),
+    "view": ("view", "view"),
+    "mcp": ("mcp", "run"),
+}
 
+
+def _handler(command: str) -> Callable[[argparse.Namespace], int]:
+    module, name = _HANDLERS[command]
+    found: Callable[[argparse.Namespace], int] = getattr(
+        importlib.import_module(f"reviewtui.cli.{module}"), name)
+    return found
+
+
+def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(_with_default_command(list(sys.argv[1:] if argv is None else argv)))
-    handlers = {
-        "check": commands.check,
-        "lint": commands.lint,
-        "apply": commands.apply,
-        "restore": commands.restore,
-        "open": commands.open_workbench,
-        "demo": commands.demo,
-        "serve": commands.serve,
-        "export": export.export,
-        "stats": stats.stats,
-        "view": view.view,
-    }
     if args.command is None:
         args = parser.parse_args(["demo"])
     try:
-        return handlers[args.command](args)
+        code = _handler(args.command)(args)
+        sys.stdout.flush()  # here, so a reader that left early is caught below
+        return code
     except ReviewtuiError as err:
         print(f"reviewtui: {err}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        return _reader_left()
+
+
+def _reader_left() -> int:
+    """The output's reader stopped reading (``reviewtui check ... | head -1``).
+
+    Python ignores SIGPIPE, so the write raised instead. Do what ``cat`` and ``git`` do,
+    which die of SIGPIPE: stop quietly, with the status a shell shows for that (141). What
+    was already done stays done; stdout goes to /dev/null so the interpreter's last flush
+    at exit cannot complain either.
+    """
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # stdout without a file descriptor (tests)
+        pass
+    finally:
+        os.close(devnull)
+    return EXIT_PIPE

@@ -8,11 +8,13 @@ import json
 import sys
 from pathlib import Path
 
-from reviewtui.cli import EXIT_FINDINGS, EXIT_OK
+from reviewtui.cli import EXIT_FINDINGS, EXIT_OK, gitsource
 from reviewtui.cli.report import (
     FAILED,
     diagnostic_lines,
+    disk_json,
     finding_line,
+    forced_line,
     has_errors,
     outcome_line,
     session_json,
@@ -20,18 +22,22 @@ from reviewtui.cli.report import (
 from reviewtui.core.diagnostics import introduced
 from reviewtui.core.engine import Policy, SessionRun, evaluate_session, file_text_for
 from reviewtui.core.engine.decisions import Decision, OpKey
-from reviewtui.core.errors import UsageError
+from reviewtui.core.engine.fileops import GENERATED
+from reviewtui.core.errors import InputLimitError, UsageError
+from reviewtui.core.limits import place
 from reviewtui.core.lint.rules import lint_reply, lint_session
 from reviewtui.core.model import Session
 from reviewtui.core.outcome import Status
 from reviewtui.core.protocol.reply import parse_reply_text
 from reviewtui.shell.checks import check_run, checks_to_run
 from reviewtui.shell.disk import scratch_copy
+from reviewtui.shell.git import origin_of
+from reviewtui.shell.git_commit import CommitReport, commit_review
 from reviewtui.shell.loader import LoadedSession, load_session, read_text
 from reviewtui.shell.project import load_project
 from reviewtui.shell.replay import ReplayReport
 from reviewtui.shell.review import Review
-from reviewtui.shell.state import default_state_path
+from reviewtui.shell.state import check_state_path, default_state_path
 
 DEMO_SESSION = Path(__file__).resolve().parents[3] / "sample_sessions" / "workshop-tour"
 
@@ -50,6 +56,7 @@ def _format(args: argparse.Namespace) -> str | None:
     return None if chosen in (None, "auto") else str(chosen)
 
 
+@gitsource.sourced(keep=False, head_root=True)
 def check(args: argparse.Namespace) -> int:
     loaded = load_session(args.session, format=_format(args), root=args.root)
     root, root_label = _project_for(loaded, args.root)
@@ -95,7 +102,11 @@ def _summary(run: SessionRun, findings: list) -> str:  # type: ignore[type-arg]
 
 def lint(args: argparse.Namespace) -> int:
     path = Path(args.file)
-    reply = parse_reply_text(read_text(path))
+    text = read_text(path, "reply file")
+    try:
+        reply = parse_reply_text(text)
+    except InputLimitError as err:  # a giant edit number: say which line
+        raise place(err, text, str(path)) from None
     findings = lint_reply(reply)
     if args.json:
         doc = {"file": str(path), "findings": [f.to_json() for f in findings]}
@@ -119,12 +130,14 @@ def parse_turns(spec: str, session: Session) -> tuple[int, int]:
     return a, b
 
 
+@gitsource.sourced(keep=True)
 def apply(args: argparse.Namespace) -> int:
     loaded = load_session(args.session, format=_format(args), root=args.root)
     if not args.yes:
         raise UsageError("apply writes files without asking: pass --yes to accept every "
                          "operation that applies cleanly ('reviewtui check' previews)",
                          rule="confirm")
+    _check_commit_options(args, loaded.file)
     turns = parse_turns(args.turns, loaded.session) if args.turns else None
     if args.root is not None:
         root = Path(args.root)
@@ -134,16 +147,18 @@ def apply(args: argparse.Namespace) -> int:
     else:
         raise UsageError("no --root given and the session has no base/ folder to copy",
                          rule="root")
-    state = Path(args.state) if args.state else None
+    state = check_state_path(Path(args.state)) if args.state else None
     # The workbench's replay path: content guard, atomic writes, the same messages.
     with Review.open(args.session, root, state_path=state, persist=state is not None,
                      format=_format(args)) as review:
         _print_problems(review)
         opened = review.last_report
         wanted = review.applicable(turns, accept_fuzzy=args.accept_fuzzy)
+        strict_skips: list[str] = []
         if getattr(args, "strict", False):
-            wanted = _without_syntax_errors(review, wanted)
+            wanted, strict_skips = _strict(review, wanted)
         report = review.decide_many(wanted)
+        committed = _commit(review, args)
         first, last = turns or (1, max((t.index for t in review.session.turns), default=0))
         picked = [t for t in review.session.turns if first <= t.index <= last]
         chosen = [t for t in review.draft.turns if first <= t.index <= last]
@@ -161,13 +176,25 @@ def apply(args: argparse.Namespace) -> int:
         if args.json:
             doc = session_json(source, review.session.title, picked, [], review.draft,
                                str(root), extra)
+            # Each operation as it ended on disk (written, forced in, conflicting).
+            by_key = {r.key: r for r in results}
+            for turn_doc in doc["turns"]:  # type: ignore[attr-defined]
+                for pos, op_doc in enumerate(turn_doc["ops"]):
+                    result = by_key.get((turn_doc["index"], pos))
+                    if result is not None:
+                        op_doc.update(disk_json(result, accept_fuzzy=args.accept_fuzzy))
             doc["written"], doc["removed"] = report.written, report.removed
             doc["conflicts"] = report.conflicts
+            doc["strict_skipped"] = strict_skips
             doc["messages"] = _messages(root, opened) + _messages(root, report)
             print(json.dumps(doc, indent=2, ensure_ascii=False))
         else:
             for result in skipped:
                 print(outcome_line(source, result))
+            skipped_keys = {r.key for r in skipped}
+            for result in results:
+                if result.key not in skipped_keys and result.outcome.status is not Status.APPLIED:
+                    print(forced_line(source, result, accept_fuzzy=args.accept_fuzzy))
             for result in results:
                 if result.landed:
                     for line in diagnostic_lines(result, extra.get(result.key, ())):
@@ -178,8 +205,47 @@ def apply(args: argparse.Namespace) -> int:
             print(f"{len(results) - len(skipped)} of {len(results)} operations applied; "
                   f"{len(report.written)} files written, {len(report.removed)} removed"
                   + (f", {len(report.conflicts)} conflicts" if report.conflicts else "")
-                  + f" under {root}")
+                  + f" under {root}"
+                  + (f"; --strict left pending {', '.join(strict_skips)}"
+                     if strict_skips else ""))
+    if committed is not None:
+        print(committed.summary(), file=sys.stderr if args.json else sys.stdout)
     return EXIT_OK if not skipped and not report.conflicts else EXIT_FINDINGS
+
+
+def _strict(review: Review, wanted: list[tuple[OpKey, Decision]]
+            ) -> tuple[list[tuple[OpKey, Decision]], list[str]]:
+    """``--strict``: without syntax errors and without writes to generated files; and
+    what that left pending, counted by reason, for the summary."""
+    kept = _without_syntax_errors(review, wanted)
+    syntax = len(wanted) - len(kept)
+    plain = [(key, decision) for key, decision in kept
+             if not review.result(key).outcome.extra.get(GENERATED)]
+    generated = len(kept) - len(plain)
+    said = []
+    if syntax:
+        said.append(f"{syntax} introducing syntax errors")
+    if generated:
+        said.append(f"{generated} writing generated files")
+    return plain, said
+
+
+def _check_commit_options(args: argparse.Namespace, session_file: Path) -> None:
+    """Before anything is written: --branch needs --commit, --commit a git session."""
+    if getattr(args, "branch", None) and not getattr(args, "commit", False):
+        raise UsageError("--branch names where --commit puts the commits: add --commit",
+                         rule="branch")
+    if getattr(args, "commit", False) and origin_of(session_file) is None:
+        raise UsageError("--commit needs a session from git (--git A..B or --worktree); "
+                         "'export --format patch' gives a patch of any session",
+                         source=str(session_file), rule="not-git")
+
+
+def _commit(review: Review, args: argparse.Namespace) -> CommitReport | None:
+    """``apply --commit [--branch NAME]``: the accepted turns as commits."""
+    if not getattr(args, "commit", False):
+        return None
+    return commit_review(review, args.branch)
 
 
 def _without_syntax_errors(review: Review,
@@ -195,7 +261,8 @@ def _without_syntax_errors(review: Review,
 
 def restore(args: argparse.Namespace) -> int:
     loaded = load_session(args.session, format=_format(args), root=args.root)
-    state = Path(args.state) if args.state else default_state_path(loaded.file)
+    state = (check_state_path(Path(args.state)) if args.state
+             else default_state_path(loaded.file))
     if not state.is_file():
         raise UsageError(f"no review state at {state}: restore needs the decisions and "
                          "original contents a review saved (review the session in the "
@@ -237,16 +304,24 @@ def _print_problems(review: Review) -> None:
         print(f"reviewtui: {problem}", file=sys.stderr)
 
 
+@gitsource.sourced(keep=True)
 def open_workbench(args: argparse.Namespace) -> int:
     from reviewtui.ui.app import ReviewApp
 
     root = Path(args.root) if args.root else None
-    state = Path(args.state) if args.state else None
+    state = check_state_path(Path(args.state)) if args.state else None
+    live = getattr(args, "live", False)
+    fmt = _format(args)
+    if live:
+        from reviewtui.shell.live import prepare_live_session
+
+        state = state or prepare_live_session(Path(args.session), root)
+        fmt = "toolcalls"
     review = Review.open(args.session, root, dry_run=args.dry_run, state_path=state,
-                         format=_format(args))
+                         format=fmt)
     try:
-        ReviewApp(review, watch=not args.no_watch,
-                  present=getattr(args, "present", False)).run()
+        ReviewApp(review, watch=not args.no_watch, present=getattr(args, "present", False),
+                  live=getattr(args, "gate", "review") if live else None).run()
     finally:
         review.close()
     if review.scratch:
@@ -270,6 +345,7 @@ def serve(args: argparse.Namespace) -> int:
                       dry_run=args.dry_run, public_url=args.public_url)
     if plan.warning:
         print(f"reviewtui: warning: {plan.warning}", file=sys.stderr)
-    print(f"reviewtui: open {plan.url} in a browser (Ctrl+C stops the server)", flush=True)
+    print(f"reviewtui: open {plan.address} in a browser (Ctrl+C stops the server)",
+          flush=True)
     run_server(plan)
     return EXIT_OK

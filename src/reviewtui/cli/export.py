@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import BinaryIO
 
-from reviewtui.cli import SESSION_FORMATS
+from reviewtui.cli import SESSION_FORMATS, gitsource
 from reviewtui.core.errors import DiskError
-from reviewtui.core.export import FORMATS, render
-from reviewtui.shell.disk import atomic_write
-from reviewtui.shell.export import load_accepted
+
+# reviewtui.core.export.FORMATS, spelt out so that building the parser (``--help``) does
+# not import the engine; a test keeps the two equal.
+FORMATS = ("patch", "markdown", "json", "fileops", "context")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -18,12 +20,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         "export", help="the accepted result as a patch, a review report or canonical replies",
         description="Export the accepted result: with a review state file, the reviewer's "
         "decisions; without one, every operation that applies (as 'apply --yes').")
-    export.add_argument("session", help="a session file or a session directory")
-    export.add_argument("--format", required=True, choices=FORMATS,
+    export.add_argument("session", nargs="?", help="a session file or a session directory")
+    gitsource.add_options(export)
+    export.add_argument("--format", required=True, choices=(*FORMATS, "series"),
                         help="patch: a unified diff for 'git apply'; markdown: a review "
                         "report; json: the report as data; fileops: canonical File Ops "
                         "replies (what the model should have sent); context: what the next "
-                        "prompt should carry (changed ranges, rejections, Need: files)")
+                        "prompt should carry (changed ranges, rejections, Need: files); "
+                        "series: with "
+                        "--git/--worktree, a git format-patch series, one mail per turn, "
+                        "for 'git am'")
     export.add_argument("--root", help="the project the session edits (default: the root "
                         "the review was saved for, else the session directory's base/)")
     export.add_argument("--state", help="the review state whose decisions to export "
@@ -34,18 +40,39 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                         help="the session's format (default: detected from the content)")
 
 
+def _write_all(out: BinaryIO, data: bytes) -> None:
+    """Write every byte, or raise: a buffered write can return a short count instead of
+    raising when the reader leaves mid-write (``| head``), and the rest would be dropped."""
+    view = memoryview(data)
+    while view:
+        written = out.write(view)
+        if not written:  # nothing taken and no error: do not spin
+            raise DiskError("standard output takes no more data", rule="write")
+        view = view[written:]
+    out.flush()
+
+
+@gitsource.sourced(keep=False)
 def export(args: argparse.Namespace) -> int:
+    from reviewtui.core.export import render
+    from reviewtui.shell.disk import atomic_write
+    from reviewtui.shell.export import load_accepted
+
     chosen = None if args.session_format == "auto" else args.session_format
     accepted, problems = load_accepted(args.session, args.root, state=args.state,
                                        format=chosen)
     for problem in problems:
         print(f"reviewtui: {problem}", file=sys.stderr)
     # Bytes as they are: a patch of a CRLF file must keep its carriage returns.
-    data = render(accepted, args.format).encode("utf-8")
+    if args.format == "series":
+        from reviewtui.shell.git_commit import git_series
+
+        data = git_series(accepted).encode("utf-8")
+    else:
+        data = render(accepted, args.format).encode("utf-8")
     if args.output is None:
         sys.stdout.flush()
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
+        _write_all(sys.stdout.buffer, data)
         return 0
     target = Path(args.output).absolute()
     try:

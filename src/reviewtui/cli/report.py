@@ -67,6 +67,37 @@ def diagnostic_lines(result: OpResult, extra: Sequence[Diagnostic] = ()) -> list
     return lines
 
 
+def disk_json(result: OpResult, *, accept_fuzzy: bool = False) -> dict[str, object]:
+    """What ``apply`` did to the disk for one operation, for its JSON report.
+
+    The engine's outcome says how the operation matched; once ``apply`` has written it,
+    the report must say so. A near match (``needs_review``) accepted by ``--accept-fuzzy``
+    was written: its ``status`` is ``applied``, ``match_status`` keeps what the matcher
+    said and ``accepted_by`` names the option that let it in. ``written`` says whether
+    the operation is in the files on disk (a conflict or a skip is not).
+    """
+    outcome = result.outcome
+    data = outcome.to_json()
+    written = result.landed and outcome.status is not Status.CONFLICT
+    data["written"] = written
+    if written and outcome.status is not Status.APPLIED:
+        data["status"] = str(Status.APPLIED)
+        data["match_status"] = str(outcome.status)
+        data["forced"] = result.decision.force
+        if outcome.status is Status.NEEDS_REVIEW and accept_fuzzy:
+            data["accepted_by"] = "--accept-fuzzy"
+            data["message"] = f"applied by --accept-fuzzy: {outcome.message}"
+    return data
+
+
+def forced_line(source: str, result: OpResult, *, accept_fuzzy: bool = False) -> str:
+    """The text report's line for an operation written although it did not match cleanly."""
+    outcome = result.outcome
+    how = " by --accept-fuzzy" if accept_fuzzy and outcome.status is Status.NEEDS_REVIEW else ""
+    return (f"{source}:{result.op.span.start}: turn {result.key[0]} {describe(result.op)}: "
+            f"applied ({outcome.method}, {outcome.status} accepted{how}) - {outcome.message}")
+
+
 def finding_line(source: str, finding: Finding) -> str:
     return f"{source}:{finding.span.start}: {finding.rule} {finding.severity} {finding.message}"
 

@@ -7,10 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from reviewtui.cli import SESSION_FORMATS
-from reviewtui.core.stats import session_stats, stats_lines
-from reviewtui.shell.export import load_accepted
-from reviewtui.shell.state import read_time_spent
+from reviewtui.cli import SESSION_FORMATS, gitsource
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -19,8 +16,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         description="Operations by kind, outcomes by status and matching method, lint "
         "findings by rule, tokens sent against the cheapest safe form, and the decisions: "
         "a review state's when one exists, else every operation that applies.")
-    stats.add_argument("sessions", nargs="+", metavar="SESSION",
+    stats.add_argument("sessions", nargs="*", metavar="SESSION",
                        help="session files or directories (two to compare them)")
+    gitsource.add_options(stats)
     stats.add_argument("--root", help="the project the sessions edit (default: each "
                        "session directory's base/)")
     stats.add_argument("--json", action="store_true", help="one JSON document on stdout")
@@ -28,7 +26,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
                        help="the sessions' format (default: detected from the content)")
 
 
+@gitsource.sourced(keep=False, session_attr="sessions")
 def stats(args: argparse.Namespace) -> int:
+    # Here, not at the top: building the parser must not import the engine.
+    from reviewtui.core.stats import session_stats, stats_lines
+    from reviewtui.shell.export import load_accepted
+    from reviewtui.shell.state import read_time_spent
+
     chosen = None if args.session_format == "auto" else args.session_format
     found = []
     for session in args.sessions:

@@ -10,7 +10,6 @@ from reviewtui.core.errors import UsageError
 from reviewtui.core.hashline import line_id
 from reviewtui.core.outline import OUTLINE_FROM, numbered, outline
 from reviewtui.core.tree import FileState
-from reviewtui.shell.loader import read_text
 
 
 def parse_range(spec: str, total: int) -> tuple[int, int]:
@@ -26,8 +25,10 @@ def parse_range(spec: str, total: int) -> tuple[int, int]:
 
 
 def view(args: argparse.Namespace) -> int:
+    from reviewtui.shell.loader import read_text  # imports every session reader: only here
+
     path = Path(args.file)
-    text = read_text(path)
+    text = read_text(path, "file")
     lines = FileState.from_text(text).lines
     if args.range:
         a, b = parse_range(args.range, len(lines))
@@ -44,7 +45,8 @@ def view(args: argparse.Namespace) -> int:
     width = len(str(len(lines))) + (3 if args.hash else 0)
     for entry in entries:
         label = line_id(entry.number, entry.text) if args.hash else str(entry.number)
-        print(f"{label:>{width}}  {entry.text}")
+        reach = f"  (to {entry.end})" if entry.end > entry.number else ""
+        print(f"{label:>{width}}  {entry.text}{reach}")
     if not entries:
         print("(no outline for this file type: use --range)")
     return EXIT_OK

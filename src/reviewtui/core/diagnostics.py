@@ -16,31 +16,35 @@ What each check can see (also in docs/engine.md, "Syntax checks"):
 * ``json`` (``.json``): ``json.loads``; strict JSON (no comments, no trailing commas), the
   first error only.
 * ``toml`` (``.toml``): ``tomllib.loads``, the first error only.
-* ``brackets`` (C family, JavaScript/TypeScript, Go, Rust, Java, CSS, Ruby, R...): that
-  ``()[]{}`` nest and close. Strings and comments are skipped roughly by language family
-  (quotes with backslash escapes; ``//`` and ``/* */``, or ``#``); raw strings, regex
-  literals, heredocs and template nesting can fool it. It sees no other mistakes.
+* tree-sitter (JavaScript, TypeScript/TSX, Go, Rust, Java, C, C++, C#, Ruby, PHP, Swift,
+  Kotlin, Scala, Bash, CSS, SCSS, HTML, YAML, Lua, Elixir, Haskell, SQL; see
+  ``core/syntax/languages.py``): the language's grammar, every ``ERROR`` node ("unexpected
+  `)`") and ``MISSING`` node ("missing `}`"), the first few. The tree of the file before the
+  operation is re-used, so only the edited region is parsed again.
 
-Other files (Markdown, text, YAML, shell, HTML...) are not checked.
+Other files (Markdown, text, languages without a grammar wheel...) are not checked.
+The lines of the file before are carried to the file after through the operation's own
+edit span (``Outcome.lines``), never by diffing the whole file.
 """
 
 from __future__ import annotations
 
 import ast
-import difflib
 import hashlib
 import json
 import re
 import tomllib
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from reviewtui.core.engine import OpResult
+from reviewtui.core.syntax.languages import grammar_name
+from reviewtui.core.syntax.parsing import common_prefix, common_suffix, parse
+from reviewtui.core.syntax.problems import problems
 from reviewtui.core.tree import FileState
 
-MAX_BRACKET_DIAGNOSTICS = 5
 _CACHE_SIZE = 4096
 
 
@@ -77,7 +81,9 @@ def _python(text: str) -> list[_Problem]:
 
 def _json(text: str) -> list[_Problem]:
     try:
-        json.loads(text)
+        # Integers are kept as text: JSON allows any length, Python's int() stops at 4,300
+        # digits, and only the syntax matters here.
+        json.loads(text, parse_int=str)
     except json.JSONDecodeError as err:
         return [(err.lineno, err.colno, err.msg)]
     except RecursionError:
@@ -101,153 +107,169 @@ def _toml(text: str) -> list[_Problem]:
         if end:
             return [(text.count("\n") + 1, 1, message[: end.start()] + " at the end")]
         return [(1, 1, message)]
+    except RecursionError:
+        return [(1, 1, "nested too deeply")]
+    except ValueError:  # int() past 4,300 digits; TOML integers are 64-bit anyway
+        return [(1, 1, "an integer too large for TOML")]
     return []
-
-
-@dataclass(frozen=True, slots=True)
-class _Family:
-    line_comments: tuple[str, ...]
-    block_comment: tuple[str, str] | None
-    quotes: str
-
-
-_C = _Family(("//",), ("/*", "*/"), "\"'")
-_JS = _Family(("//",), ("/*", "*/"), "\"'`")
-_RUST = _Family(("//",), ("/*", "*/"), "\"")  # 'a is a lifetime, not a quote
-_CSS = _Family((), ("/*", "*/"), "\"'")
-_HASH = _Family(("#",), None, "\"'")
-
-_CLOSERS = {")": "(", "]": "[", "}": "{"}
-
-
-def _brackets(family: _Family) -> Callable[[str], list[_Problem]]:
-    def check(text: str) -> list[_Problem]:
-        return _bracket_problems(text, family)
-
-    return check
-
-
-def _bracket_problems(text: str, family: _Family) -> list[_Problem]:
-    stack: list[tuple[str, int, int]] = []
-    problems: list[_Problem] = []
-    line, col = 1, 0
-    i, n = 0, len(text)
-    quote: str | None = None
-    block_end: str | None = None
-    while i < n and len(problems) < MAX_BRACKET_DIAGNOSTICS:
-        ch = text[i]
-        col += 1
-        if ch == "\n":
-            line, col = line + 1, 0
-            if quote is not None and quote != "`":
-                quote = None  # an unterminated string ends at the line end (roughly)
-            i += 1
-            continue
-        if block_end is not None:
-            if text.startswith(block_end, i):
-                i += len(block_end)
-                col += len(block_end) - 1
-                block_end = None
-            else:
-                i += 1
-            continue
-        if quote is not None:
-            if ch == "\\" and text[i + 1 : i + 2] not in ("", "\n"):
-                i += 2
-                col += 1
-                continue
-            if ch == quote:
-                quote = None
-            i += 1
-            continue
-        if any(text.startswith(c, i) for c in family.line_comments):
-            end = text.find("\n", i)
-            col += (n if end < 0 else end) - i - 1
-            i = n if end < 0 else end
-            continue
-        if family.block_comment and text.startswith(family.block_comment[0], i):
-            block_end = family.block_comment[1]
-            i += len(family.block_comment[0])
-            col += len(family.block_comment[0]) - 1
-            continue
-        if ch in family.quotes:
-            quote = ch
-        elif ch in "([{":
-            stack.append((ch, line, col))
-        elif ch in _CLOSERS:
-            if not stack:
-                problems.append((line, col, f"unmatched '{ch}'"))
-            elif stack[-1][0] != _CLOSERS[ch]:
-                # No position of the opener in the message: messages are compared
-                # across versions, where lines move.
-                opener = stack.pop()[0]
-                problems.append((line, col, f"'{ch}' does not close the open '{opener}'"))
-            else:
-                stack.pop()
-        i += 1
-    for opener, oline, ocol in stack[: MAX_BRACKET_DIAGNOSTICS - len(problems)]:
-        problems.append((oline, ocol, f"'{opener}' is never closed"))
-    return problems
 
 
 _CHECKS: dict[str, tuple[str, Callable[[str], list[_Problem]]]] = {
     ".py": ("python", _python), ".pyi": ("python", _python),
     ".json": ("json", _json),
     ".toml": ("toml", _toml),
-    **{ext: ("brackets", _brackets(_C)) for ext in (
-        ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".java", ".cs",
-        ".kt", ".kts", ".swift", ".scala", ".dart", ".php")},
-    **{ext: ("brackets", _brackets(_JS)) for ext in (
-        ".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx", ".go")},
-    ".rs": ("brackets", _brackets(_RUST)),
-    **{ext: ("brackets", _brackets(_CSS)) for ext in (".css", ".scss", ".less")},
-    **{ext: ("brackets", _brackets(_HASH)) for ext in (".rb", ".r")},
 }
 
 
+def _tree_check(path: str) -> str | None:
+    name = grammar_name(path)
+    return None if name is None else f"tree-sitter {name}"
+
+
+def _tree_problems(path: str, text: str, previous: str | None = None) -> list[_Problem]:
+    parsed = parse(path, text, previous)
+    return [] if parsed is None else problems(parsed)
+
+
 def check_for(path: str) -> str | None:
-    """The name of the check that runs on ``path``, or None when none does."""
+    """The name of the check that runs on ``path``, or None when none does. Loads nothing."""
     found = _CHECKS.get(PurePosixPath(path).suffix.lower())
-    return found[0] if found else None
+    return found[0] if found else _tree_check(path)
 
 
-def diagnose_text(path: str, text: str) -> list[tuple[int, int, str, str]]:
-    """(line, col, message, check) for every problem the check for ``path`` finds."""
+def diagnose_text(path: str, text: str,
+                  previous: str | None = None) -> list[tuple[int, int, str, str]]:
+    """(line, col, message, check) for every problem the check for ``path`` finds.
+
+    ``previous`` (the text this one was made from) lets a tree-sitter check re-parse only
+    what changed.
+    """
     found = _CHECKS.get(PurePosixPath(path).suffix.lower())
-    if found is None:
+    if found is not None:
+        name, check = found
+        return [(line, col, message, name) for line, col, message in check(text)]
+    tree_name = _tree_check(path)
+    if tree_name is None:
         return []
-    name, check = found
-    return [(line, col, message, name) for line, col, message in check(text)]
+    return [(line, col, message, tree_name)
+            for line, col, message in _tree_problems(path, text, previous)]
 
 
-def _line_map(before: str, after: str) -> dict[int, int]:
-    """1-based line numbers of unchanged lines: before -> after."""
-    old, new = before.split("\n"), after.split("\n")
-    mapping: dict[int, int] = {}
-    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
-    for a, b, size in matcher.get_matching_blocks():
-        for k in range(size):
-            mapping[a + k + 1] = b + k + 1
-    return mapping
+# A span of replaced lines: (first, last) 1-based inclusive in the text before (last =
+# first - 1 for a pure insertion), as the engine reports it in ``Outcome.lines``.
+Span = tuple[int, int]
 
 
-def diagnose_change(path: str, before_text: str | None,
-                    after_text: str | None) -> list[Diagnostic]:
+class LineMap(Mapping[int, int]):
+    """Where the unchanged lines of the text before an edit are in the text after it.
+
+    One edit replaces lines ``first..last`` of the text before; every line above keeps its
+    number and every line below moves by the change in length. A lookup costs nothing per
+    line of the file (iterating, which nothing on a per-operation path does, is linear).
+    """
+
+    __slots__ = ("_count", "_first", "_last", "_shift")
+
+    def __init__(self, first: int, last: int, shift: int, count: int) -> None:
+        self._first, self._last, self._shift, self._count = first, last, shift, count
+
+    @classmethod
+    def of(cls, before: str, after: str, span: Span | None = None) -> LineMap:
+        """The map for an edit of ``span``, or, without one, of the changed middle
+        (common leading and trailing lines, found by bytes comparison)."""
+        old_count, new_count = before.count("\n") + 1, after.count("\n") + 1
+        first, last = span if span is not None else _changed_lines(before, after)
+        return cls(first, last, new_count - old_count, old_count)
+
+    def _target(self, line: int) -> int | None:
+        if not 1 <= line <= self._count:
+            return None
+        if line < self._first:
+            return line
+        return line + self._shift if line > self._last else None
+
+    def __getitem__(self, line: int) -> int:
+        found = self._target(line) if isinstance(line, int) else None
+        if found is None:
+            raise KeyError(line)
+        return found
+
+    def __iter__(self) -> Iterator[int]:
+        return (n for n in range(1, self._count + 1) if self._target(n) is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+def _changed_lines(before: str, after: str) -> Span:
+    """The lines of ``before`` an edit replaced, from the common prefix and suffix."""
+    old, new = before.encode("utf-8", "surrogatepass"), after.encode("utf-8", "surrogatepass")
+    head = old.rfind(b"\n", 0, common_prefix(old, new)) + 1  # back to a line start
+    tail = common_suffix(old, new, min(len(old), len(new)) - head)
+    start = len(old) - tail  # the unchanged end of ``old`` begins here...
+    while tail and not (_line_start(old, start) and _line_start(new, len(new) - tail)):
+        nl = old.find(b"\n", start)  # ...but only whole lines count
+        if nl < 0:
+            start, tail = len(old), 0
+            break
+        tail -= nl + 1 - start
+        start = nl + 1
+    first = old.count(b"\n", 0, head) + 1
+    last = old.count(b"\n", 0, start) if tail else old.count(b"\n") + 1
+    return first, max(last, first - 1)
+
+
+def _line_start(data: bytes, offset: int) -> bool:
+    return offset == 0 or data[offset - 1 : offset] == b"\n"
+
+
+def _line_map(before: str, after: str, span: Span | None = None) -> LineMap:
+    """1-based line numbers of unchanged lines: before -> after (a mapping-like view)."""
+    return LineMap.of(before, after, span)
+
+
+def diagnose_change(path: str, before_text: str | None, after_text: str | None,
+                    span: Span | None = None) -> list[Diagnostic]:
     """The problems in ``after_text``, each marked introduced or already there.
 
     ``before_text`` is None for a new file (everything is introduced); ``after_text`` is
-    None for a removed file (nothing to check).
+    None for a removed file (nothing to check). ``span`` is the lines of ``before_text`` the
+    operation replaced, when the engine knows them; without it they are worked out.
     """
     if after_text is None:
         return []
-    after = diagnose_text(path, after_text)
+    after = diagnose_text(path, after_text, before_text)
     if not after:
         return []
     before = diagnose_text(path, before_text) if before_text is not None else []
-    mapping = _line_map(before_text, after_text) if before and before_text is not None else {}
-    old = {(mapping.get(line), message, check) for line, _col, message, check in before}
-    return [Diagnostic(line, col, message, (line, message, check) not in old, check)
-            for line, col, message, check in after]
+    mapping = (_line_map(before_text, after_text, span)
+               if before and before_text is not None else None)
+    old = {(mapping.get(line) if mapping is not None else None, message, check)
+           for line, _col, message, check in before}
+    found = [Diagnostic(line, col, message, (line, message, check) not in old, check)
+             for line, col, message, check in after]
+    if before_text is None or _CHECKS.get(PurePosixPath(path).suffix.lower()):
+        return found
+    return [_at_the_edit(d, before_text, after_text, span) if d.introduced else d
+            for d in found]
+
+
+def _at_the_edit(diag: Diagnostic, before: str, after: str, span: Span | None) -> Diagnostic:
+    """An introduced parse error placed at the edit that caused it.
+
+    A grammar notices a lost ``}`` or ``end`` where the file runs out, or wraps everything
+    from the top of the file in one error: both far from the edit. Since the text outside
+    the edit did not change, the edit is what broke it; the error moves to the nearest
+    edited line and says where the parser noticed it.
+    """
+    first, last = span if span is not None else _changed_lines(before, after)
+    last_after = last + after.count("\n") - before.count("\n")
+    low, high = first, max(first, last_after)
+    if low - 1 <= diag.line <= high + 1:
+        return diag
+    line = min(max(diag.line, low), high, after.count("\n") + 1)
+    return Diagnostic(line, 1, f"{diag.message} (noticed at line {diag.line})", True,
+                      diag.check)
 
 
 # -- per operation, cached ------------------------------------------------------------------
@@ -287,6 +309,14 @@ def change_texts(result: OpResult) -> tuple[str, str | None, str | None] | None:
     return None
 
 
+def _span(result: OpResult) -> Span | None:
+    """The lines the engine replaced, for a located edit (not a whole-file rewrite)."""
+    outcome = result.outcome
+    if outcome.lines is None or outcome.method in ("full-file", "new-file", "fill-empty"):
+        return None
+    return outcome.lines
+
+
 def diagnose_result(result: OpResult) -> tuple[Diagnostic, ...]:
     """The diagnostics of the file as this operation would leave it (cached)."""
     texts = _texts(result)
@@ -298,8 +328,18 @@ def diagnose_result(result: OpResult) -> tuple[Diagnostic, ...]:
     if cached is None:
         if len(_cache) >= _CACHE_SIZE:
             _cache.clear()
-        cached = _cache[key] = tuple(diagnose_change(path, before, after))
+        cached = _cache[key] = tuple(diagnose_change(path, before, after, _span(result)))
     return cached
+
+
+def diagnose_cached(result: OpResult) -> tuple[Diagnostic, ...] | None:
+    """The diagnostics if :func:`diagnose_result` already computed them, else None: lets a
+    screen paint at once and fill the badges in from a worker."""
+    texts = _texts(result)
+    if texts is None:
+        return ()
+    path, before, after = texts
+    return _cache.get((path, _digest(before), _digest(after)))
 
 
 def introduced(result: OpResult) -> tuple[Diagnostic, ...]:

@@ -51,6 +51,19 @@ class DiskError(ReviewtuiError):
     """Reading or writing the project on disk failed."""
 
 
+class DiskChanged(DiskError):
+    """A file was not what the writer expected just before its rename (compare-and-swap).
+
+    ``current`` is what is there now: ``(bytes, mode)``, or None when the file is absent.
+    Nothing was written; the caller decides (rebase, conflict).
+    """
+
+    def __init__(self, path: str, current: tuple[bytes, int] | None) -> None:
+        self.current = current
+        super().__init__("changed on disk while being written; nothing was written",
+                         source=path, rule="changed")
+
+
 class LockedError(ReviewtuiError):
     """Another reviewtui already replays onto this project root."""
 
@@ -65,3 +78,34 @@ class LockedError(ReviewtuiError):
 
 class WatchError(ReviewtuiError):
     """Watching the project root failed (it was removed, or too many files to watch)."""
+
+
+class DecisionRefused(ReviewtuiError):
+    """A decision that cannot apply: accepting an operation whose outcome cannot land.
+
+    Accepting an ambiguous, not-found or refused operation (or a near match without
+    forcing it) would record a decision that writes nothing now and could land somewhere
+    the reviewer never saw later, so it is not recorded. ``key`` is (turn, position).
+    """
+
+    def __init__(self, key: tuple[int, int], status: str, message: str) -> None:
+        self.key = key
+        self.status = status
+        super().__init__(message, rule="cannot-accept")
+
+
+class InputLimitError(SessionFormatError):
+    """Outside text goes past a bound reviewtui keeps (file size, JSON nesting, digits).
+
+    ``needle`` is the offending text when the parser that met it did not know its line,
+    so the entry point that holds the whole text can still say where it is.
+    """
+
+    def __init__(self, message: str, *, source: str = "", line: int | None = None,
+                 rule: str = "", needle: str = "") -> None:
+        self.needle = needle
+        super().__init__(message, source=source, line=line, rule=rule)
+
+
+class GitError(ReviewtuiError):
+    """A ``git`` command failed, or a repository is not in the state an action needs."""

@@ -27,6 +27,8 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from reviewtui.core.limits import parse_int
+
 TAG_WIDTH = 2
 _REF_RE = re.compile(r"^\s*(?P<n>\d+)\s*(?::\s*(?P<tag>[0-9A-Fa-f]+))?\s*$")
 
@@ -67,7 +69,7 @@ def parse_ref(text: str | int) -> LineRef | None:
     if m is None:
         return None
     tag = m.group("tag")
-    return LineRef(int(m.group("n")), tag.lower() if tag else None)
+    return LineRef(parse_int(m.group("n"), what="line number"), tag.lower() if tag else None)
 
 
 def parse_range(text: str) -> tuple[LineRef, LineRef] | None:

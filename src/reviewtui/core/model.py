@@ -7,6 +7,7 @@ Texts are kept exactly as written; nothing here normalises paths or content.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -87,7 +88,9 @@ class Edit:
     * ``follows``: searched first after where the previous edit of the same path in the
       turn ended (apply_patch chunks run in order); only then in the whole file;
     * ``later``: the SEARCH lines of the section's following edits, so that of several
-      exact occurrences the only one that leaves room for them in order is taken.
+      exact occurrences the only one that leaves room for them in order is taken;
+    * ``literal``: the text is exact (a unified diff, apply_patch, Claude Code, tool calls):
+      it has no elision semantics, so a ``...`` line is code, never a placeholder.
     """
 
     path: str
@@ -112,6 +115,7 @@ class Edit:
     # A line-addressed shape (line range, window, batch: reviewtui.core.shapes) says where
     # the edit goes instead of SEARCH alone; None for a plain search/replace.
     shape: Shape | None = None
+    literal: bool = False
     kind: OpKind = field(default=OpKind.EDIT, init=False)
 
     @property
@@ -149,7 +153,8 @@ class FullFile:
     """The whole content of a file, as written under its header.
 
     ``final_newline`` is False only when a source says the file ends without one (a
-    unified diff's ``\\ No newline at end of file``, a Claude Code ``Write``).
+    unified diff's ``\\ No newline at end of file``, a Claude Code ``Write``). ``literal``
+    as for :class:`Edit`: exact text, never judged for truncation placeholders.
     ``mode`` is the file's mode afterwards when the source states one (git's
     ``new file mode``/``new mode``; 0o120000 is a symbolic link whose target is the
     content); ``payload`` replaces ``lines`` for content a text format cannot carry.
@@ -161,6 +166,7 @@ class FullFile:
     final_newline: bool = True
     mode: int | None = None
     payload: FileBytes | None = None
+    literal: bool = False
     kind: OpKind = field(default=OpKind.FULL_FILE, init=False)
 
     @property
@@ -267,6 +273,16 @@ class Turn:
     heading_span: Span | None = None
 
 
+def literal_reply(reply: Reply) -> Reply:
+    """``reply`` with every file operation marked ``literal`` (exact text, no elision)."""
+    blocks = tuple(
+        dataclasses.replace(block, ops=tuple(dataclasses.replace(op, literal=True)
+                                             for op in block.ops))
+        if isinstance(block, FileBlock) else block
+        for block in reply.blocks)
+    return dataclasses.replace(reply, blocks=blocks)
+
+
 @dataclass(frozen=True, slots=True)
 class Session:
     source: str
@@ -277,3 +293,11 @@ class Session:
     # Where the session came from: "fileops", "chat", "apply_patch", "aider", "unified"
     # or "claude" (reviewtui.core.importers.FORMATS).
     format: str = "fileops"
+
+
+def literal_session(session: Session) -> Session:
+    """``session`` with every file operation marked ``literal``: what importers of formats
+    that carry exact text (unified diffs, apply_patch, Claude Code, tool calls) return."""
+    turns = tuple(dataclasses.replace(turn, reply=literal_reply(turn.reply))
+                  for turn in session.turns)
+    return dataclasses.replace(session, turns=turns)

@@ -1,8 +1,11 @@
 """The read side of the line-addressed file API: numbered or id-tagged lines, and an outline.
 
 A model that addresses lines by number or by id (`12:a3`) first has to see them; for long
-files an outline (functions, classes, headings, CSS selectors, element ids) tells it which
-range to ask for. Pure: text in, lines out.
+files an outline (functions, classes, methods, headings, CSS selectors, element ids, with
+their line ranges) tells it which range to ask for. The outline comes from the syntax tree
+(``core/syntax/symbols``) for every language with a grammar and for Python; the regular
+expressions below are the fallback for the rest (Markdown headings) and for a file its
+grammar cannot read at all. Pure: text in, lines out.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reviewtui.core.hashline import line_id
+from reviewtui.core.syntax.symbols import Symbol, definitions, has_symbols
 
 OUTLINE_FROM = 300  # lines: longer files get an outline instead of their whole text
 OUTLINE_MAX = 200  # entries: the outline itself stays bounded
@@ -41,6 +45,7 @@ _LANGUAGE = {
 class OutlineEntry:
     number: int
     text: str
+    end: int = 0  # the definition's last line, when known (0: unknown)
 
 
 def language_of(path: str) -> str | None:
@@ -50,6 +55,10 @@ def language_of(path: str) -> str | None:
 
 def outline(path: str, lines: Sequence[str], limit: int = OUTLINE_MAX) -> list[OutlineEntry]:
     """The structural lines of a file (1-based numbers), at most ``limit`` of them."""
+    if has_symbols(path):
+        found_symbols = definitions(path, "\n".join(lines), limit=limit * 4)
+        if found_symbols is not None:
+            return _from_symbols(found_symbols, lines, limit)
     patterns = _PATTERNS.get(language_of(path) or "", ())
     found: list[OutlineEntry] = []
     for number, line in enumerate(lines, start=1):
@@ -58,6 +67,18 @@ def outline(path: str, lines: Sequence[str], limit: int = OUTLINE_MAX) -> list[O
             if len(found) >= limit:
                 break
     return found
+
+
+def _from_symbols(symbols: Sequence[Symbol], lines: Sequence[str],
+                  limit: int) -> list[OutlineEntry]:
+    """One entry per line that starts a definition (the outermost one's range)."""
+    found: dict[int, OutlineEntry] = {}
+    for symbol in symbols:
+        number, end = symbol.line, symbol.end
+        if number in found or not 1 <= number <= len(lines):
+            continue
+        found[number] = OutlineEntry(number, lines[number - 1].rstrip(), end)
+    return sorted(found.values(), key=lambda e: e.number)[:limit]
 
 
 def numbered(lines: Sequence[str], *, start: int = 1, hashed: bool = False) -> list[str]:

@@ -23,6 +23,19 @@ _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u20
 _GIT_DIR = ".git"
 # Symlink hops followed before calling it a loop (Linux stops at 40 with ELOOP).
 _MAX_SYMLINK_HOPS = 40
+# Folders the disk shell never reads into the tree (version control, virtual
+# environments, tool caches). What is inside them is unknown to the engine, so no
+# operation writes there: it could not show what it would replace.
+UNREAD_DIRS = frozenset({".git", ".hg", ".svn", ".venv", "node_modules", "__pycache__",
+                         ".mypy_cache", ".pytest_cache", ".ruff_cache"})
+# What a file system can hold: a name of at most NAME_MAX bytes (255 on Linux, macOS and
+# Windows), a path that fits PATH_MAX (4096 with its NUL). Refused up front, a name no
+# disk can hold never reaches the disk (ENAMETOOLONG) nor a saved decision.
+MAX_NAME_BYTES = 255
+MAX_PATH_BYTES = 4095
+# Far deeper than any project; the tree's walks recurse once per level, and Python's
+# stack stops near 1,000.
+MAX_PATH_DEPTH = 256
 
 
 def _refuse(raw: str, rule: str, why: str, fix: str) -> PathRefused:
@@ -58,6 +71,31 @@ def _check_first_component(raw: str, first: str) -> None:
                       "write it relative to the project root")
 
 
+def _short(raw: str) -> str:
+    """``raw`` for a message: a refused path can be thousands of characters long."""
+    return raw if len(raw) <= 80 else f"{raw[:50]}...{raw[-20:]}"
+
+
+def _check_size(raw: str, parts: list[str]) -> None:
+    """Refuse a path no file system can hold, or deeper than the tree walks."""
+    def refuse(rule: str, why: str, fix: str) -> PathRefused:
+        return PathRefused(raw, rule, f"path {_short(raw)!r} is refused: {why}; {fix}")
+
+    if len(parts) > MAX_PATH_DEPTH:
+        raise refuse("path-too-deep", f"it has {len(parts):,} components (at most "
+                     f"{MAX_PATH_DEPTH})", "name a file fewer folders deep")
+    sizes = [len(part.encode("utf-8", "surrogatepass")) for part in parts]
+    for part, size in zip(parts, sizes, strict=True):
+        if size > MAX_NAME_BYTES:
+            raise refuse("name-too-long", f"the name {_short(part)!r} is {size:,} bytes "
+                         f"(a file system holds at most {MAX_NAME_BYTES})",
+                         "use a shorter file or folder name")
+    total = sum(sizes) + len(parts) - 1
+    if total > MAX_PATH_BYTES:
+        raise refuse("path-too-long", f"it is {total:,} bytes (a file system holds at most "
+                     f"{MAX_PATH_BYTES})", "use a shorter path")
+
+
 def _resolve_components(raw: str, path: str) -> list[str]:
     """Drop ``.`` and empty parts, fold ``..`` into its parent; refuse leaving the root."""
     parts: list[str] = []
@@ -90,6 +128,7 @@ def normalize_path(raw: str) -> str:
         raise _refuse(raw, "empty-path", "it names the project root, not a file",
                       "name a file relative to the root")
     _check_first_component(raw, parts[0])
+    _check_size(raw, parts)
     # casefold: on macOS and Windows ".GIT/config" is the same file as ".git/config".
     if any(part.casefold() == _GIT_DIR for part in parts):
         raise _refuse(raw, "git-dir", "it is inside the .git directory",
@@ -151,8 +190,10 @@ def expand_glob(pattern: str, paths: Iterable[str]) -> list[str]:
 
 # --- reserved paths ------------------------------------------------------------------
 
-# (label shown to the user, pattern). Generated files: a model editing them by hand is
-# almost always a mistake, and the tool that owns them would overwrite the edit anyway.
+# (label shown to the user, pattern). Generated files: lock files and build output that a
+# tool owns. Not refused (a real commit updates uv.lock with its pyproject.toml): writing one
+# is a finding the reviewer sees, and ``apply --strict`` leaves it pending. Only the
+# project's own ``[reserved] paths`` are refused.
 BUILTIN_RESERVED: tuple[tuple[str, str], ...] = (
     ("package-lock.json", "**/package-lock.json"),
     ("npm-shrinkwrap.json", "**/npm-shrinkwrap.json"),
@@ -174,9 +215,21 @@ BUILTIN_RESERVED: tuple[tuple[str, str], ...] = (
 )
 
 
+def generated_file(path: str) -> str | None:
+    """The built-in generated-file label normalised ``path`` matches (``"uv.lock"``), if any."""
+    for label, pattern in BUILTIN_RESERVED:
+        if glob_match(pattern, path):
+            return label
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class ReservedRules:
-    """Paths no operation may write: the project's ``[reserved] paths`` plus built-ins."""
+    """Paths no operation may write: the project's ``[reserved] paths``.
+
+    ``builtins`` says whether writes to built-in generated files (``generated_file``) are
+    pointed out to the reviewer; they are never refused.
+    """
 
     patterns: tuple[str, ...] = ()
     source: str = "reviewtui.toml"
@@ -190,16 +243,16 @@ class ReservedRules:
     def reserved_by(self, path: str) -> str | None:
         """What reserves normalised ``path``, in words for the user; None if nothing does.
 
-        The project's own entries are checked first: they are the rule the user wrote.
+        Only the project's own entries reserve: they are the rule the user wrote.
         """
         for pattern in self.patterns:
             if glob_match(pattern, path):
                 return f'{self.source} [reserved] paths "{pattern}"'
-        if self.builtins:
-            for label, pattern in BUILTIN_RESERVED:
-                if glob_match(pattern, path):
-                    return f'built-in generated file "{label}"'
         return None
+
+    def generated_by(self, path: str) -> str | None:
+        """The built-in generated-file label of ``path`` when built-ins are on."""
+        return generated_file(path) if self.builtins else None
 
 
 # --- symlinks ------------------------------------------------------------------------
@@ -213,6 +266,30 @@ def _relative_to_root(target: str, root: str | None) -> str | None:
         return ""
     if target.startswith(root.rstrip("/") + "/"):
         return target[len(root.rstrip("/")) + 1:]
+    return None
+
+
+def link_on_path(path: str, symlinks: Mapping[str, str]) -> str | None:
+    """The first of ``path`` and its folders that is a symbolic link; None when none is.
+
+    The one rule for what may be written: a path with a link anywhere on it is not, even
+    when the link stays inside the root (the disk shell never writes through a link, and
+    the same file under two names would make the tree lie).
+    """
+    parts = path.split("/")
+    for end in range(1, len(parts) + 1):
+        prefix = "/".join(parts[:end])
+        if prefix in symlinks:
+            return prefix
+    return None
+
+
+def unread_dir_of(path: str) -> str | None:
+    """The folder of ``path`` that the disk shell does not read, if any (e.g. ``.venv``)."""
+    parts = path.split("/")
+    for end, part in enumerate(parts[:-1], start=1):
+        if part in UNREAD_DIRS:
+            return "/".join(parts[:end])
     return None
 
 

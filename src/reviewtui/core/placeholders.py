@@ -39,11 +39,21 @@ Markdown docs, and the Aider transcripts in ``../shared/corpus``):
 A placeholder line the file really contains (a Markdown code sample with ``// ...``, a
 doctest) is real content, not truncation: ``find_placeholder`` and
 ``placeholder_indices`` take the existing lines and skip those.
+
+A whole file (a full-file write, or a file as an edit would leave it: ``whole=True``)
+tells more than a fragment, whose first line may sit inside a string or a code fence.
+There an ellipsis line is also content when it is inside a Python string literal (a
+docstring's usage example), inside a fenced code block of a Markdown file, or the body of
+a commented-out block (``#   if x:`` then ``#       ...``). Formats that carry exact text
+(unified diffs, apply_patch, Claude Code, tool calls) are never judged at all: their
+operations are ``literal``.
 """
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 from collections.abc import Iterable, Sequence
 
 # Comment openers of the languages models write, longest first: HTML, JSX, C-style,
@@ -94,12 +104,14 @@ _PHRASE = re.compile(
         {_LEAD}(?:rest|remainder)\s+of\s+(?:(?:the|your|this)\s+)?(?:\w+\s+)?{_KIND}
             (?:\s+{_STATE})?
         # existing code / unchanged imports: placeholders even with no state said ...
-      | {_LEAD}(?:existing|unchanged)\s+(?:\w+\s+)?{_KIND}(?:\s+{_STATE})?
+        # ("# existing file" alone labels a test case: a file or line needs a state)
+      | {_LEAD}(?:existing|unchanged)\s+(?:\w+\s+)?{_KIND}\s+{_STATE}
+      | {_LEAD}(?:existing|unchanged)\s+(?:\w+\s+)?(?!(?:file|line)\b){_KIND}
         # ... but "previous implementation", "other methods", "old code", "remaining
         # lines" label real code too, so they need a state: "other methods unchanged"
       | {_LEAD}(?:previous|original|remaining|old|other)\s+(?:\w+\s+)?{_KIND}\s+{_STATE}
         # imports unchanged / code omitted / everything else stays the same
-      | (?:everything\s+else|all\s+else|the\s+rest|rest|{_KIND})\s+
+      | (?:everything\s+else|all\s+else|the\s+rest|rest|(?!line\b){_KIND})\s+
             (?:(?:is|are|remains?|stays?)\s+)?
             (?:unchanged|the\s+same|as\s+(?:before|is)|omitted|elided|truncated|not\s+shown)
         # your code here / implementation goes here ("tests here" is a section label)
@@ -221,18 +233,46 @@ def is_placeholder_at(lines: Sequence[str], at: int, path: str = "") -> bool:
 
     A bare ``...`` is a marker unless it is syntax where it stands: YAML's document end
     (``path`` says YAML), a doctest line, or, in Python (or when the path is unknown,
-    as in the matcher), Ellipsis as the whole body of a block. Every other line is
-    judged by ``is_placeholder``.
+    as in the matcher), Ellipsis as the whole body of a block. A placeholder phrase that
+    continues the sentence of the comment above it (``# ... we use this for`` then
+    ``# the rest of the tests.``) is prose. Every other line is judged by
+    ``is_placeholder``.
     """
     line = lines[at]
     if _DOTS_ONLY.fullmatch(_text(line)) is None:
-        return is_placeholder(line, path)
+        if not is_placeholder(line, path):
+            return False
+        return is_elision(line, path) or not _continues_sentence(lines, at)
     lowered = path.lower()
     if lowered.endswith(_YAML) or _in_doctest(lines, at):
         return False
     if lowered and not lowered.endswith(_PYTHON):
         return True  # JavaScript "case x:" then "...": no language here uses a bare "..."
     return not _ellipsis_body(lines, at)
+
+
+# Words a sentence cannot end on: a comment line ending with one goes on below.
+_OPEN_ENDED = frozenset({
+    "a", "an", "the", "of", "for", "to", "and", "or", "with", "in", "on", "by", "from",
+    "that", "which", "as", "than", "into", "onto", "at", "is", "are", "be",
+})
+
+
+def _continues_sentence(lines: Sequence[str], at: int) -> bool:
+    """A comment line that goes on with the sentence of the comment line above it: that
+    one ends with a comma or a word no sentence ends on ("... we can use X for")."""
+    above = _nearest(lines, range(at - 1, -1, -1))
+    if above is None:
+        return False
+    marker = _COMMENT_OPEN.match(lines[at].strip())
+    previous = lines[above].strip()
+    if marker is None or not previous.startswith(marker.group().strip() or "\0"):
+        return False
+    text = _COMMENT_OPEN.sub("", previous, count=1).rstrip()
+    if text.endswith(","):
+        return True
+    words = _WORD.findall(text.lower()[-20:])
+    return bool(words) and text[-1:].isalpha() and words[-1] in _OPEN_ENDED
 
 
 def _in_doctest(lines: Sequence[str], at: int) -> bool:
@@ -303,22 +343,135 @@ def _depth(line: str) -> int:
 
 
 def placeholder_indices(
-    lines: Sequence[str], path: str = "", existing: Iterable[str] = ()
+    lines: Sequence[str], path: str = "", existing: Iterable[str] = (), *,
+    whole: bool = False, among: range | None = None,
 ) -> list[int]:
     """Indexes of the placeholder lines, skipping any line the existing file has.
 
     A line such as ``// ...`` in a Markdown code sample, or a doctest's ``...``, is
     real content when the file already contains it (compared stripped): seeing it again
-    in new content is no sign of truncation.
+    in new content is no sign of truncation. ``whole``: ``lines`` are a whole file, so
+    string literals, Markdown code fences and commented-out blocks can be told (see the
+    module's docstring). ``among``: only these indexes are judged (the lines an edit
+    writes), the others are context.
     """
     known = {line.strip() for line in existing}
-    return [at for at in range(len(lines))
+    hits = [at for at in (among if among is not None else range(len(lines)))
             if lines[at].strip() not in known and is_placeholder_at(lines, at, path)]
+    if hits and whole:
+        # Only a bare ellipsis (maybe commented) is content there: a worded marker such as
+        # "# ... existing code ..." is the classic truncation even in a docstring or sample.
+        bare = [at for at in hits if _bare_marker(lines[at])]
+        content = _content_lines(lines, path, bare).intersection(bare) if bare else set()
+        hits = [at for at in hits if at not in content and not _commented_body(lines, at)]
+    return hits
+
+
+def _bare_marker(line: str) -> bool:
+    """An ellipsis alone, maybe in a comment or brackets: ``...``, ``# ...``, ``[...]``."""
+    return _DOTS_ONLY.fullmatch(_unwrap(_text(line))[0]) is not None
 
 
 def find_placeholder(
     lines: Sequence[str], existing: Iterable[str] = (), path: str = ""
 ) -> tuple[int, str] | None:
-    """The first placeholder line the existing file does not itself contain, if any."""
-    found = placeholder_indices(lines, path, existing)
+    """The first placeholder line of a whole file that the existing file does not itself
+    contain, if any."""
+    found = placeholder_indices(lines, path, existing, whole=True)
     return (found[0], lines[found[0]]) if found else None
+
+
+_MARKDOWN = (".md", ".markdown", ".mdx")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+
+
+def _content_lines(lines: Sequence[str], path: str, hits: Sequence[int]) -> set[int]:
+    """Lines that are content of a whole file, not code: inside a Python string literal
+    (not its first line), or inside a fenced code block of a Markdown file."""
+    lowered = path.lower()
+    if lowered.endswith(_MARKDOWN):
+        return _fenced(lines)
+    if (not lowered or lowered.endswith(_PYTHON)) and _maybe_in_string(lines, hits):
+        return _inside_strings(lines)
+    return set()
+
+
+def _maybe_in_string(lines: Sequence[str], hits: Sequence[int]) -> bool:
+    """Whether an odd number of triple quotes comes before some hit: only then is the
+    (much dearer) tokenizer asked. A miss here only keeps the guard."""
+    wanted = set(hits)
+    quotes = 0
+    for at, line in enumerate(lines[: max(hits) + 1]):
+        if at in wanted and quotes % 2:
+            return True
+        if "\"\"\"" in line or "'''" in line:
+            quotes += line.count('\"\"\"') + line.count("'''")
+    return False
+
+
+def _fenced(lines: Sequence[str]) -> set[int]:
+    """Indexes between an opening code fence and its closing one (CommonMark: the same
+    character, at least as long, nothing after it). An unclosed fence counts for nothing:
+    its end is unknown, and a truncated file looks the same."""
+    inside: set[int] = set()
+    opening: tuple[str, int] | None = None
+    start = 0
+    for at, line in enumerate(lines):
+        fence = _FENCE.match(line)
+        if opening is None:
+            if fence is not None and not (fence.group(1)[0] == "`" and "`" in fence.group(2)):
+                opening, start = (fence.group(1)[0], len(fence.group(1))), at
+        elif (fence is not None and fence.group(1)[0] == opening[0]
+              and len(fence.group(1)) >= opening[1] and not fence.group(2).strip()):
+            inside.update(range(start + 1, at))
+            opening = None
+    return inside
+
+
+def _inside_strings(lines: Sequence[str]) -> set[int]:
+    """Indexes of lines inside a multi-line Python string literal, after its first line.
+    Nothing when the text does not tokenize (an unclosed string: the end is unknown)."""
+    inside: set[int] = set()
+    reader = io.StringIO("".join(line + "\n" for line in lines)).readline
+    try:
+        for token in tokenize.generate_tokens(reader):
+            if token.type == tokenize.STRING and token.end[0] > token.start[0]:
+                inside.update(range(token.start[0], token.end[0] - 1))  # 1-based rows
+    except (tokenize.TokenError, SyntaxError):
+        return set()
+    return inside
+
+
+def _commented_body(lines: Sequence[str], at: int) -> bool:
+    """A commented ``...`` that is the body of a commented-out block (``#   if x:`` then
+    ``#       ...``): code shown in a comment, where nothing can be truncated."""
+    marker = _COMMENT_OPEN.match(lines[at].lstrip())
+    if marker is None or not _DOTS_ONLY.fullmatch(_text(lines[at])[marker.end():].strip()):
+        return False
+    opener = marker.group().strip()
+    column = len(lines[at]) - len(lines[at].lstrip())
+
+    def uncommented(k: int) -> str | None:
+        line = lines[k]
+        if len(line) - len(line.lstrip()) != column or not line.lstrip().startswith(opener):
+            return None
+        return line.lstrip()[len(opener):]
+
+    run_start = at
+    while run_start > 0 and uncommented(run_start - 1) is not None:
+        run_start -= 1
+    run_end = at + 1
+    while run_end < len(lines) and uncommented(run_end) is not None:
+        run_end += 1
+    run = [uncommented(k) or "" for k in range(run_start, run_end)]
+    here = at - run_start
+    above = _nearest(run, range(here - 1, -1, -1))
+    # The commented line above must open a block (a keyword, a colon) and the "..." sit
+    # deeper: "# Fields:" then "# ..." is a section of the file, not commented code.
+    return (above is not None and _depth(run[above]) < _depth(run[here])
+            and _BLOCK_OPENER.match(run[above].strip()) is not None
+            and _ellipsis_body(run, here))
+
+
+_BLOCK_OPENER = re.compile(
+    r"(?:async\s+)?(?:def|class|if|elif|else|for|while|with|try|except|finally|match|case)\b")

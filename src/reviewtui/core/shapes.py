@@ -159,7 +159,8 @@ def apply_line_range(lines: Sequence[str], shape: LineRange,
 
 
 def apply_window(lines: Sequence[str], shape: Window, target: Sequence[str],
-                 replacement: Sequence[str], *, path: str = "") -> MatchResult:
+                 replacement: Sequence[str], *, path: str = "",
+                 literal: bool = False) -> MatchResult:
     """Find ``target`` inside the window only, exactly or forgiving expression only."""
     try:
         lo, hi = _span(lines, shape.first, shape.last)
@@ -171,7 +172,7 @@ def apply_window(lines: Sequence[str], shape: Window, target: Sequence[str],
         starts = [s for s in starts if s + len(target) <= hi]
         if len(starts) > 1:
             return _replace_each(lines, starts, len(target), replacement, where)
-    result = match_edit(lines, target, replacement, window=(lo, hi), path=path)
+    result = match_edit(lines, target, replacement, window=(lo, hi), path=path, literal=literal)
     expression_only = not result.method.startswith(("elision", "near"))
     if result.status is Status.APPLIED and expression_only:
         return MatchResult(Status.APPLIED, method="window" if result.method == "exact"
@@ -187,7 +188,7 @@ def apply_window(lines: Sequence[str], shape: Window, target: Sequence[str],
                            hint=f"the target occurs {len(result.locations)} times inside "
                                 f"{where} (lines {spots}); narrow the window, or set "
                                 "allow_multiple to replace every one")
-    return _window_miss(lines, target, replacement, where, path)
+    return _window_miss(lines, target, replacement, where, path, literal)
 
 
 def _replace_each(lines: Sequence[str], starts: Sequence[int], size: int,
@@ -206,8 +207,8 @@ def _replace_each(lines: Sequence[str], starts: Sequence[int], size: int,
 
 
 def _window_miss(lines: Sequence[str], target: Sequence[str], replacement: Sequence[str],
-                 where: str, path: str) -> MatchResult:
-    outside = match_edit(lines, target, replacement, path=path)
+                 where: str, path: str, literal: bool = False) -> MatchResult:
+    outside = match_edit(lines, target, replacement, path=path, literal=literal)
     spots = outside.locations or (
         ((outside.start + 1, outside.end),) if outside.status is Status.APPLIED else ())
     if spots:

@@ -92,6 +92,9 @@ class FileState:
 
     @classmethod
     def from_bytes(cls, data: bytes, mode: int = 0o644, revision: int = 0) -> FileState:
+        # Permission bits only, whatever the source (disk, state file, patch): replay never
+        # sets a setuid, setgid or sticky bit.
+        mode &= 0o777
         if _is_binary(data):
             return cls(data, bom=False, final_newline=data.endswith(b"\n"), mode=mode,
                        binary=True, revision=revision)

@@ -30,8 +30,8 @@ from pathlib import Path, PurePosixPath
 from reviewtui.core.diagnostics import Diagnostic, _line_map, change_texts
 from reviewtui.core.engine import OpResult, SessionRun
 from reviewtui.core.engine.decisions import OpKey
-from reviewtui.core.protocol.config import ProjectConfig, parse_config
-from reviewtui.shell.trust import is_trusted, trust
+from reviewtui.core.protocol.config import ProjectConfig
+from reviewtui.shell.trust import is_trusted_digest, trust_digest
 
 DEFAULT_TIMEOUT = 20.0
 MAX_FINDINGS = 200  # per command and file version
@@ -227,7 +227,8 @@ def check_change(path: str, before: str | None, after: str | None, command: str,
                         if before is not None else [])
     except _Failed as failed:
         return [Diagnostic(0, 0, str(failed), False, check)]
-    mapping = _line_map(before, after) if before is not None and found_before else {}
+    mapping: Mapping[int, int] = (_line_map(before, after)
+                                  if before is not None and found_before else {})
     return _compare(found_before, found_after, mapping, check)
 
 
@@ -260,23 +261,20 @@ def checks_to_run(config: ProjectConfig, *, trust_now: bool = False,
                   trust_file: Path | None = None) -> tuple[tuple[tuple[str, str], ...], str | None]:
     """The project's checks when the reviewer trusts its config file, else none and a note.
 
-    The commands are re-read from the file's current bytes, the bytes whose trust is
-    checked, so what runs is exactly what was trusted. ``trust_now`` (``--trust-checks``)
-    trusts these bytes first.
+    The commands are the ones parsed when the project was loaded, before any operation was
+    applied, and trust is looked up by the digest of exactly those bytes: a session that
+    rewrites ``reviewtui.toml`` changes neither what runs in this run nor what is trusted.
+    ``trust_now`` (``--trust-checks``) trusts these pinned bytes first.
     """
-    if not config.checks:
-        return (), None
-    source = config.source
-    try:
-        data = Path(source).read_bytes()
-        checks = parse_config(data.decode("utf-8"), source).checks
-    except (OSError, UnicodeDecodeError) as exc:
-        return (), f"{source}: note: project checks not run: cannot read the file ({exc})"
+    checks = config.checks
     if not checks:
         return (), None
+    source = config.source
+    if not config.digest:
+        return (), f"{source}: note: project checks not run: the file's content was not pinned"
     if trust_now:
-        trust(data, source, trust_file)
-    elif not is_trusted(data, trust_file):
+        trust_digest(config.digest, source, trust_file)
+    elif not is_trusted_digest(config.digest, trust_file):
         commands = "; ".join(command for _glob, command in checks)
         return (), (f"{source}: note: project checks not run: this file is not trusted "
                     f"(commands: {commands}); run with --trust-checks to trust this exact "

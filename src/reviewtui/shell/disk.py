@@ -5,26 +5,42 @@ fsynced, then renamed over the target, and the directory is fsynced: a file is
 either fully old or fully new, even if the machine dies mid-write. Mode bits are
 kept, identical bytes are never rewritten, and nothing is written through a
 symbolic link or outside the root.
+
+Confinement does not rest on checking a path and then using it (a folder can be
+swapped for a link in between): every folder from the root down is opened with
+``O_NOFOLLOW`` relative to its parent's descriptor, the temp file is created, renamed
+and cleaned up through the final folder's descriptor, and just before the rename the
+chain is checked to still be linked at its names under the root (a folder moved out
+of the root while we write is caught). Removals go through the same descriptors.
+
+A writer that passes ``expected`` gets a compare-and-swap: the file's bytes are read
+again right before the rename (or unlink) and, when they are not ``expected``, nothing
+is written and :class:`DiskChanged` says what is there now.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
+import hashlib
 import os
+import re
+import secrets
 import shutil
 import stat
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import TracebackType
+from typing import Final
 
-from reviewtui.core.errors import DiskError
+from reviewtui.core.errors import DiskChanged, DiskError
+from reviewtui.core.paths import MAX_PATH_DEPTH, UNREAD_DIRS
 
-TEMP_SUFFIX = ".reviewtui-tmp"  # atomic writes go through "<dir>/.<name>.<random>" + this
+TEMP_SUFFIX = ".reviewtui-tmp"
 # Folders never read into the virtual tree: version control and tool caches.
-SKIP_DIRS = frozenset({".git", ".hg", ".svn", ".venv", "node_modules", "__pycache__",
-                       ".mypy_cache", ".pytest_cache", ".ruff_cache"})
-
-
+SKIP_DIRS = UNREAD_DIRS
 @dataclass(slots=True)
 class DiskSnapshot:
     """What is under a root: file bytes and modes, and symbolic links (not followed)."""
@@ -43,14 +59,20 @@ def read_snapshot(root: Path) -> DiskSnapshot:
         base = Path(dirpath)
         rel_dir = base.relative_to(root).as_posix()
         prefix = "" if rel_dir == "." else rel_dir + "/"
+        if rel_dir != "." and rel_dir.count("/") + 1 >= MAX_PATH_DEPTH and dirnames:
+            # os.walk recurses once per level: a tree deeper than any path reviewtui accepts
+            # ends as one message, not a RecursionError.
+            raise DiskError(f"folders nested deeper than {MAX_PATH_DEPTH} levels under "
+                            f"{rel_dir.split('/', 1)[0]}/", source=str(root),
+                            rule="path-too-deep")
         kept = []
         for name in dirnames:
-            if name in SKIP_DIRS or name.endswith(".review.blobs"):
-                continue
             full = base / name
+            # Links are recorded even where the folder is skipped: the engine must know
+            # that ".venv" leads elsewhere, or it would plan a write the disk refuses.
             if full.is_symlink():
                 snap.symlinks[prefix + name] = os.readlink(full)
-            else:
+            elif not (name in SKIP_DIRS or name.endswith(".review.blobs")):
                 kept.append(name)
         dirnames[:] = sorted(kept)
         for name in sorted(filenames):
@@ -59,7 +81,7 @@ def read_snapshot(root: Path) -> DiskSnapshot:
             if full.is_symlink():
                 snap.symlinks[rel] = os.readlink(full)
                 continue
-            if name.endswith(TEMP_SUFFIX):
+            if is_temp_name(name):
                 snap.leftovers.append(rel)
                 continue
             try:
@@ -74,11 +96,13 @@ def read_snapshot(root: Path) -> DiskSnapshot:
 
 
 def target_path(root: Path, rel: str) -> Path:
-    """``root/rel``, refusing any existing symbolic link on the way (they could lead out)."""
+    """``root/rel``, refusing any existing symbolic link on the way (they could lead out).
+
+    A check only: whatever writes must go through the descriptor-based functions below,
+    which cannot follow a link that appears after this check.
+    """
     current = root
-    for part in rel.split("/"):
-        if part in ("", ".", ".."):
-            raise DiskError(f"refusing path {rel!r}", source=str(root), rule="path")
+    for part in _parts(root, rel):
         current = current / part
         if current.is_symlink():
             raise DiskError(f"refusing to write through the symbolic link {current}",
@@ -86,66 +110,356 @@ def target_path(root: Path, rel: str) -> Path:
     return current
 
 
-def atomic_write(root: Path, rel: str, data: bytes, mode: int | None = None) -> bool:
-    """Write ``data`` to ``root/rel`` atomically; False when the bytes were already there."""
-    path = target_path(root, rel)
+# --- temp files ----------------------------------------------------------------------
+
+# ".<name>.<16 hex nonce><8 hex tag>.reviewtui-tmp": the tag is a hash of the name and
+# the nonce, so a user's own "notes.reviewtui-tmp" never passes for one of ours.
+_TEMP_RE: Final = re.compile(r"\.(?P<name>.+)\.(?P<nonce>[0-9a-f]{16})(?P<tag>[0-9a-f]{8})"
+                             + re.escape(TEMP_SUFFIX), re.DOTALL)
+_TEMP_NAME_BYTES = 180  # the target's name is cut so the temp name fits in 255 bytes
+
+
+def _tag(name: str, nonce: str) -> str:
+    text = f"reviewtui-tmp\0{name}\0{nonce}".encode("utf-8", "surrogateescape")
+    return hashlib.sha256(text).hexdigest()[:8]
+
+
+def temp_name(target: str) -> str:
+    """A fresh temp-file name for an atomic write of the file named ``target``."""
     try:
-        if path.is_file() and path.read_bytes() == data:
-            if mode is not None and stat.S_IMODE(path.stat().st_mode) != mode:
-                path.chmod(mode)
-            return False
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if mode is None:
-            mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o644
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=TEMP_SUFFIX,
-                                   dir=path.parent)
+        raw = os.fsencode(target)
+    except UnicodeEncodeError:  # a lone surrogate: no such file can exist anyway
+        raw = target.encode("utf-8", "surrogatepass")
+    short = os.fsdecode(raw[:_TEMP_NAME_BYTES])
+    nonce = secrets.token_hex(8)
+    return f".{short}.{nonce}{_tag(short, nonce)}{TEMP_SUFFIX}"
+
+
+def is_temp_name(name: str) -> bool:
+    """Whether ``name`` (a file name, no folder) is one :func:`temp_name` made."""
+    match = _TEMP_RE.fullmatch(name)
+    return match is not None and match["tag"] == _tag(match["name"], match["nonce"])
+
+
+# --- descriptors -----------------------------------------------------------------------
+
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | _CLOEXEC
+_READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | _CLOEXEC
+_TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | _CLOEXEC
+
+
+class _NoFolder(Exception):
+    """A folder on the way does not exist, or is a file (reading: the file is absent)."""
+
+
+def _parts(root: Path, rel: str) -> list[str]:
+    parts = rel.split("/")
+    if any(part in ("", ".", "..") for part in parts):
+        raise DiskError(f"refusing path {rel!r}", source=str(root), rule="path")
+    try:
+        os.fsencode(rel)
+    except UnicodeEncodeError:
+        raise DiskError(f"refusing path {rel!r}: it is not valid UTF-8", source=str(root),
+                        rule="path") from None
+    return parts
+
+
+def _before_rename(directory: int, name: str) -> None:
+    """Runs between preparing a temp file and checking/renaming it (a seam for tests)."""
+
+
+class _Folders:
+    """Descriptors of the folders from the root down to a target's folder, none followed."""
+
+    def __init__(self, root: Path, rel: str, parts: Sequence[str], *, create: bool) -> None:
+        self.root, self.rel, self.parts = root, rel, tuple(parts)
+        self.fds: list[int] = []
         try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(tmp, mode)
-            os.replace(tmp, path)
+            self.fds.append(os.open(root, os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC))
+            for depth, part in enumerate(self.parts):
+                self.fds.append(self._open(self.fds[-1], part, depth, create=create))
         except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
+            self.close()
             raise
-        _fsync_dir(path.parent)
+
+    @property
+    def fd(self) -> int:
+        return self.fds[-1]
+
+    def _shown(self, depth: int) -> str:
+        return str(self.root.joinpath(*self.parts[: depth + 1]))
+
+    def _open(self, parent: int, part: str, depth: int, *, create: bool) -> int:
+        for _ in range(2):  # a second try after creating the folder
+            try:
+                return os.open(part, _DIR_FLAGS, dir_fd=parent)
+            except FileNotFoundError:
+                if not create:
+                    raise _NoFolder from None
+                with contextlib.suppress(FileExistsError):  # made meanwhile: opened below
+                    os.mkdir(part, 0o777, dir_fd=parent)
+            except OSError as exc:
+                if exc.errno not in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
+                    raise
+                info = os.stat(part, dir_fd=parent, follow_symlinks=False)
+                if stat.S_ISLNK(info.st_mode):
+                    raise DiskError("refusing to write through the symbolic link "
+                                    f"{self._shown(depth)}", source=self.rel,
+                                    rule="symlink") from None
+                if not create:
+                    raise _NoFolder from None
+                raise DiskError(f"cannot write: {self._shown(depth)} is a file, not a folder",
+                                source=self.rel, rule="write") from None
+        raise DiskError(f"cannot write: {self._shown(depth)} keeps changing",
+                        source=self.rel, rule="write")
+
+    def verify(self) -> None:
+        """Every folder is still linked at its name under the root (none moved or swapped)."""
+        for depth, part in enumerate(self.parts):
+            try:
+                named = os.stat(part, dir_fd=self.fds[depth], follow_symlinks=False)
+            except FileNotFoundError:
+                named = None
+            held = os.fstat(self.fds[depth + 1])
+            if named is None or (named.st_dev, named.st_ino) != (held.st_dev, held.st_ino):
+                raise DiskError(f"{self._shown(depth)} was moved or replaced during the "
+                                "write; nothing was written", source=self.rel,
+                                rule="symlink")
+
+    def close(self) -> None:
+        for fd in reversed(self.fds):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self.fds = []
+
+    def __enter__(self) -> _Folders:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.close()
+
+
+def _current(folder: int, name: str, rel: str) -> tuple[bytes, int] | None:
+    """The bytes and mode of regular file ``name`` in ``folder``; None when absent."""
+    try:
+        fd = os.open(name, _READ_FLAGS, dir_fd=folder)
+    except FileNotFoundError:
+        return None
     except OSError as exc:
-        raise DiskError(f"cannot write: {exc.strerror}", source=str(path),
+        if exc.errno != errno.ELOOP:
+            raise
+        raise DiskError("is a symbolic link: reviewtui never replaces a link with a file",
+                        source=rel, rule="symlink") from None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if stat.S_ISDIR(info.st_mode):
+            raise DiskError("a directory is in the way", source=rel, rule="directory")
+        if not stat.S_ISREG(info.st_mode):
+            raise DiskError("not a regular file: reviewtui will not write it", source=rel,
+                            rule="not-a-file")
+        return handle.read(), stat.S_IMODE(info.st_mode)
+
+
+def _fsync(fd: int) -> None:
+    with contextlib.suppress(OSError):  # some filesystems cannot; the rename is atomic
+        os.fsync(fd)
+
+
+# --- reading, writing, removing --------------------------------------------------------
+
+class _Unchecked:
+    """``expected`` not given: no compare-and-swap."""
+
+
+UNCHECKED: Final = _Unchecked()
+Expected = bytes | None | _Unchecked
+
+
+def read_file(root: Path, rel: str) -> tuple[bytes, int] | None:
+    """``root/rel``'s bytes and mode, None when absent; never through a symbolic link.
+
+    :class:`DiskError` with rule ``symlink`` for a link on the way, ``directory`` when a
+    folder is there, ``not-a-file`` for anything else that is not a regular file.
+    """
+    parts = _parts(root, rel)
+    try:
+        with _Folders(root, rel, parts[:-1], create=False) as folders:
+            return _current(folders.fd, parts[-1], rel)
+    except _NoFolder:
+        return None
+    except OSError as exc:
+        raise DiskError(f"cannot read: {exc.strerror}", source=rel,
+                        rule="unreadable") from None
+
+
+def read_link(root: Path, rel: str) -> str | None:
+    """The target of ``root/rel`` when it is a symbolic link (reached without following
+    any other link); None when it is not a link, is absent, or cannot be reached."""
+    parts = _parts(root, rel)
+    try:
+        with _Folders(root, rel, parts[:-1], create=False) as folders:
+            return os.readlink(parts[-1], dir_fd=folders.fd)
+    except (_NoFolder, OSError, DiskError):
+        return None
+
+
+def atomic_write(root: Path, rel: str, data: bytes, mode: int | None = None, *,
+                 expected: Expected = UNCHECKED) -> bool:
+    """Write ``data`` to ``root/rel`` atomically; False when the bytes were already there.
+
+    With ``expected`` (the bytes the caller believes are there, None: absent), the file
+    is compared again just before the rename; :class:`DiskChanged` when it differs.
+    Only permission bits are ever set (no setuid, setgid or sticky bit).
+    """
+    parts = _parts(root, rel)
+    name = parts[-1]
+    try:
+        with _Folders(root, rel, parts[:-1], create=True) as folders:
+            if isinstance(expected, _Unchecked):
+                current = _current(folders.fd, name, rel)
+                if current is not None and current[0] == data:
+                    if mode is not None and current[1] != mode & 0o777:
+                        _chmod(folders.fd, name, mode & 0o777)
+                    return False
+                old_mode = current[1] if current is not None else None
+            else:  # the bytes are compared right before the rename: only the mode now
+                old_mode = _mode(folders.fd, name, rel)
+            if mode is None:
+                mode = old_mode if old_mode is not None else 0o644
+            return _replace(folders, name, rel, data, mode & 0o777, expected)
+    except OSError as exc:
+        raise DiskError(f"cannot write: {exc.strerror}", source=str(root / rel),
+                        rule="write") from None
+
+
+def _mode(folder: int, name: str, rel: str) -> int | None:
+    """The permission bits of ``name`` in ``folder``; None when absent."""
+    try:
+        info = os.stat(name, dir_fd=folder, follow_symlinks=False)
+    except FileNotFoundError:
+        return None
+    if stat.S_ISLNK(info.st_mode):
+        raise DiskError("is a symbolic link: reviewtui never replaces a link with a file",
+                        source=rel, rule="symlink")
+    if stat.S_ISDIR(info.st_mode):
+        raise DiskError("a directory is in the way", source=rel, rule="directory")
+    return stat.S_IMODE(info.st_mode)
+
+
+def _chmod(folder: int, name: str, mode: int) -> None:
+    fd = os.open(name, _READ_FLAGS, dir_fd=folder)
+    try:
+        os.fchmod(fd, mode)
+    finally:
+        os.close(fd)
+
+
+def _replace(folders: _Folders, name: str, rel: str, data: bytes, mode: int,
+             expected: Expected) -> bool:
+    tmp = temp_name(name)
+    fd = os.open(tmp, _TEMP_FLAGS, 0o600, dir_fd=folders.fd)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+            os.fchmod(handle.fileno(), mode)
+        _before_rename(folders.fd, name)
+        folders.verify()
+        if not isinstance(expected, _Unchecked):
+            now = _current(folders.fd, name, rel)
+            if now is not None and now[0] == data:
+                os.unlink(tmp, dir_fd=folders.fd)
+                return False  # someone wrote the same bytes: nothing to do
+            if (now[0] if now is not None else None) != expected:
+                raise DiskChanged(rel, now)
+        os.replace(tmp, name, src_dir_fd=folders.fd, dst_dir_fd=folders.fd)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp, dir_fd=folders.fd)
+        raise
+    _fsync(folders.fd)
+    return True
+
+
+def set_mode(root: Path, rel: str, mode: int, *, expected: bytes) -> bool:
+    """Give ``root/rel`` the permission bits of ``mode`` when it still holds ``expected``.
+
+    A mode change alone (git's ``old mode``/``new mode``) rewrites no bytes; the file is
+    compared first, as for a write: :class:`DiskChanged` when it differs. False when the
+    mode was already that.
+    """
+    parts = _parts(root, rel)
+    name = parts[-1]
+    try:
+        with _Folders(root, rel, parts[:-1], create=False) as folders:
+            now = _current(folders.fd, name, rel)
+            if now is None or now[0] != expected:
+                raise DiskChanged(rel, now)
+            if now[1] == mode & 0o777:
+                return False
+            _chmod(folders.fd, name, mode & 0o777)
+    except OSError as exc:
+        raise DiskError(f"cannot change the mode: {exc.strerror}", source=str(root / rel),
                         rule="write") from None
     return True
 
 
-def remove_file(root: Path, rel: str) -> bool:
-    """Remove ``root/rel`` and any folders that it leaves empty; False if it was not there."""
-    path = target_path(root, rel)
+def remove_file(root: Path, rel: str, *, expected: Expected = UNCHECKED) -> bool:
+    """Remove ``root/rel`` and any folders that it leaves empty; False if it was not there.
+
+    With ``expected``, the file's bytes are compared just before the unlink:
+    :class:`DiskChanged` when they differ (nothing is removed).
+    """
+    parts = _parts(root, rel)
+    name = parts[-1]
     try:
-        if not path.exists():
-            return False
-        path.unlink()
-        _fsync_dir(path.parent)
-        parent = path.parent
-        while parent != root and parent.is_dir() and not any(parent.iterdir()):
-            parent.rmdir()
-            parent = parent.parent
+        with _Folders(root, rel, parts[:-1], create=False) as folders:
+            now = _current(folders.fd, name, rel)
+            if now is None:
+                return False
+            if not isinstance(expected, _Unchecked) and now[0] != expected:
+                raise DiskChanged(rel, now)
+            _before_rename(folders.fd, name)
+            folders.verify()
+            os.unlink(name, dir_fd=folders.fd)
+            _fsync(folders.fd)
+            _prune(folders)
+    except _NoFolder:
+        return False
     except OSError as exc:
-        raise DiskError(f"cannot remove: {exc.strerror}", source=str(path),
+        raise DiskError(f"cannot remove: {exc.strerror}", source=str(root / rel),
                         rule="remove") from None
     return True
 
 
-def _fsync_dir(directory: Path) -> None:
+def _prune(folders: _Folders) -> None:
+    """Remove the folders a removal left empty, deepest first, through the descriptors."""
+    for depth in range(len(folders.parts) - 1, -1, -1):
+        if os.listdir(folders.fds[depth + 1]):
+            return
+        try:
+            os.rmdir(folders.parts[depth], dir_fd=folders.fds[depth])
+        except OSError:
+            return  # filled or replaced meanwhile: leave it
+
+
+def remove_temp(root: Path, rel: str) -> bool:
+    """Remove a temp file an interrupted atomic write left; only names we make, only files."""
+    parts = _parts(root, rel)
+    if not is_temp_name(parts[-1]):
+        return False
     try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return  # some filesystems cannot open directories; the rename is still atomic
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
+        with _Folders(root, rel, parts[:-1], create=False) as folders:
+            info = os.stat(parts[-1], dir_fd=folders.fd, follow_symlinks=False)
+            if not stat.S_ISREG(info.st_mode):
+                return False
+            os.unlink(parts[-1], dir_fd=folders.fd)
+    except (_NoFolder, OSError, DiskError):
+        return False
+    return True
 
 
 def scratch_copy(source: Path, label: str) -> Path:

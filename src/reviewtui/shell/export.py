@@ -8,16 +8,20 @@ it is what ``reviewtui apply --yes`` would write: every operation that applies.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from reviewtui.core.engine import Policy, evaluate_session
-from reviewtui.core.errors import UsageError
+from reviewtui.core.errors import InputLimitError, UsageError
 from reviewtui.core.export import Accepted
-from reviewtui.shell.loader import load_session
+from reviewtui.shell.loader import load_session, read_input
 from reviewtui.shell.project import load_project
 from reviewtui.shell.review import Review
-from reviewtui.shell.state import decode_state, default_state_path
+from reviewtui.shell.state import (
+    check_state_path,
+    decode_state,
+    default_state_path,
+    parse_state_json,
+)
 
 
 def accepted_from_review(review: Review) -> Accepted:
@@ -33,7 +37,9 @@ def _saved_root(state: Path) -> Path | None:
     instead of being moved aside, as opening a review would do.
     """
     try:
-        saved = decode_state(json.loads(state.read_bytes().decode("utf-8")))
+        saved = decode_state(parse_state_json(read_input(state, "review state"), str(state)))
+    except InputLimitError:
+        raise
     except (OSError, ValueError, KeyError, TypeError) as exc:  # ValueError: a bad format too
         raise UsageError(f"cannot read the review state: {exc}", source=str(state),
                          rule="state") from None
@@ -51,7 +57,8 @@ def load_accepted(session: str | Path, root: str | Path | None = None, *,
     the session directory's ``base/``, else an empty project.
     """
     loaded = load_session(session, format=format, root=root)
-    state_path = Path(state) if state is not None else default_state_path(loaded.file)
+    state_path = (check_state_path(Path(state)) if state is not None
+                  else default_state_path(loaded.file))
     if state is not None and not state_path.is_file():
         raise UsageError(f"no review state at {state_path}", source=str(loaded.file),
                          rule="no-state")

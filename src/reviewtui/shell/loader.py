@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from reviewtui.core.errors import SessionFormatError
+from reviewtui.core.errors import SessionFormatError, UsageError
 from reviewtui.core.importers import import_session
+from reviewtui.core.limits import DEFAULT_MAX_INPUT_BYTES, MAX_INPUT_ENV, too_large
 from reviewtui.core.model import Session
 
 # What a session directory may hold, looked for in this order; the content decides the
@@ -43,10 +46,43 @@ def find_session_file(path: Path) -> tuple[Path, Path | None]:
     return path, None
 
 
-def read_text(path: Path) -> str:
+def input_limit() -> int:
+    """The largest input file read, in bytes: ``REVIEWTUI_MAX_INPUT_MB``, else 64 MB."""
+    raw = os.environ.get(MAX_INPUT_ENV, "").strip()
+    if not raw:
+        return DEFAULT_MAX_INPUT_BYTES
+    try:
+        megabytes = float(raw)
+    except ValueError:
+        megabytes = -1.0
+    if not 0 < megabytes < 1 << 40:
+        raise UsageError(f"{MAX_INPUT_ENV}={raw!r} is not a size in megabytes (e.g. 256)",
+                         rule="max-input")
+    return int(megabytes * 1024 * 1024)
+
+
+def read_input(path: Path, what: str = "session file") -> bytes:
+    """The bytes of an input file, refused before reading when it is over the limit.
+
+    A regular file is measured first; anything else (a pipe, a device) is read up to one
+    byte past the limit, so ``/dev/zero`` ends as the same message instead of a hang.
+    ``OSError`` is the caller's to word.
+    """
+    limit = input_limit()
+    with path.open("rb") as handle:
+        info = os.fstat(handle.fileno())
+        if stat.S_ISREG(info.st_mode) and info.st_size > limit:
+            raise too_large(str(path), info.st_size, limit, what)
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise too_large(str(path), None, limit, what)
+    return data
+
+
+def read_text(path: Path, what: str = "session file") -> str:
     """UTF-8 text (a BOM is dropped), or an error naming the line of the bad byte."""
     try:
-        data = path.read_bytes()
+        data = read_input(path, what)
     except OSError as exc:
         raise SessionFormatError(f"cannot read: {exc.strerror}", source=str(path),
                                  rule="unreadable") from None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -10,7 +11,8 @@ from reviewtui.core.paths import ReservedRules
 from reviewtui.core.protocol.config import CONFIG_NAME, ProjectConfig, parse_config
 from reviewtui.core.tree import FileState, Tree
 from reviewtui.shell.disk import DiskSnapshot, read_snapshot
-from reviewtui.shell.loader import read_text
+from reviewtui.shell.loader import read_input, read_text
+from reviewtui.shell.trust import config_digest
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,13 +30,28 @@ def tree_from_snapshot(snap: DiskSnapshot) -> Tree:
     )
 
 
+def _read_config(file: Path) -> bytes:
+    """The config file's bytes, checked to be UTF-8 (the error names the bad byte's line)."""
+    try:
+        data = read_input(file, "config file")
+        data.decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        read_text(file)  # raises the loader's message for the same file
+        raise
+    return data
+
+
 def load_config(*candidates: Path | None) -> ProjectConfig:
     for directory in candidates:
         if directory is None:
             continue
         file = directory / CONFIG_NAME
         if file.is_file():
-            return parse_config(read_text(file), str(file))
+            # One read: the checks and the digest the reviewer trusts come from the same
+            # bytes, taken before any operation is applied (a session may edit this file).
+            data = _read_config(file)
+            config = parse_config(data.decode("utf-8-sig"), str(file))
+            return dataclasses.replace(config, digest=config_digest(data))
     return ProjectConfig()
 
 

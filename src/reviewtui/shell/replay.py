@@ -24,6 +24,10 @@ class ReplayReport:
     outside: list[str] = field(default_factory=list)  # session paths changed outside
     refreshed: list[str] = field(default_factory=list)  # other paths changed outside
     would_write: list[str] = field(default_factory=list)  # dry run: left unwritten
+    # Accepts that no longer land, taken back to pending: (operation key, notice).
+    reverted: list[tuple[tuple[int, int], str]] = field(default_factory=list)
+    # Bulk decisions left out because an accept cannot apply there (decide_many).
+    skipped: list[tuple[int, int]] = field(default_factory=list)
     events: list[tuple[str, str]] = field(default_factory=list)  # (path, what happened)
 
     @property

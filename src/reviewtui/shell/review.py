@@ -9,7 +9,8 @@ evaluates the session twice over the same base tree with the same decisions:
   written to disk ("replay"), for the paths the session touches and nothing else.
 
 Replay guards by content, never by time. For every path the review keeps the bytes it
-last saw or wrote; before writing, the disk is compared with them:
+last saw or wrote; right before each file's own rename (a compare-and-swap per file, see
+``_write``), the disk is compared with them:
 
 * equal: write (identical bytes are never rewritten);
 * different, and none of the review's own content was on disk yet: the outside content
@@ -47,11 +48,9 @@ copy is simply replayed).
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import hashlib
 import os
-import stat
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -69,10 +68,18 @@ from reviewtui.core.engine import (
     Verdict,
     evaluate_session,
 )
+from reviewtui.core.engine.decisions import refusal_hint
 from reviewtui.core.engine.fileops import normalize_or_none
-from reviewtui.core.errors import DiskError, PathRefused, UsageError
+from reviewtui.core.errors import (
+    DecisionRefused,
+    DiskChanged,
+    DiskError,
+    PathRefused,
+    UsageError,
+)
 from reviewtui.core.model import ConsoleCommand, Operation, Session
 from reviewtui.core.outcome import Outcome, Status
+from reviewtui.core.paths import link_on_path
 from reviewtui.core.rebase import (
     Conflict,
     ConflictKind,
@@ -81,7 +88,16 @@ from reviewtui.core.rebase import (
     apply_layer,
 )
 from reviewtui.core.tree import FileState, Tree
-from reviewtui.shell.disk import SKIP_DIRS, atomic_write, remove_file, scratch_copy, target_path
+from reviewtui.shell.disk import (
+    SKIP_DIRS,
+    atomic_write,
+    read_file,
+    read_link,
+    remove_file,
+    remove_temp,
+    scratch_copy,
+    set_mode,
+)
 from reviewtui.shell.loader import LoadedSession, load_session, read_text
 from reviewtui.shell.lock import RootLock
 from reviewtui.shell.project import Project, load_project
@@ -97,8 +113,10 @@ from reviewtui.shell.state import (
     blobs_of,
     decode_record,
     default_state_path,
+    drop_in_force,
     encode_record,
     fold,
+    orphaned_blobs,
     reconcile_log,
     time_spent,
 )
@@ -143,6 +161,11 @@ def _new_mode(wanted: FileState | None, seen: FileState | None) -> bool:
     return wanted is not None and seen is not None and wanted.mode != seen.mode
 
 
+def _nested(a: str, b: str) -> bool:
+    """Whether one path is a folder of the other (they cannot both be files)."""
+    return a.startswith(b + "/") or b.startswith(a + "/")
+
+
 def _digest(state: FileState | None) -> str | None:
     return None if state is None else state.digest
 
@@ -177,6 +200,7 @@ class Review:
         self._lock = lock
         self._mutex = threading.RLock()
         self._records: dict[str, PathRecord] = {}
+        self._saved_paths: dict[str, dict[str, Any]] = {}  # as read from the state file
         self._log: list[LogEntry] = []
         # The reviewer's time per decision: from their previous step (or opening) to it.
         self.clock: Callable[[], float] = time.monotonic
@@ -185,6 +209,7 @@ class Review:
         self._conflicts: dict[str, Conflict] = {}
         self._conflict_ops: dict[OpKey, str] = {}
         self._unwritable: dict[str, str] = {}
+        self._refused_by_disk: set[str] = set()  # of those, the disk's refusals: retried
         self._closed = False
         self._session_lines: list[str] | None = None
         self._session_sha = hashlib.sha256(_read_bytes(loaded.file)).hexdigest()
@@ -259,6 +284,7 @@ class Review:
                 if self._state_file is not None and not self._state_file.read_only:
                     self._save(final=True)
                     keep = {sha for rec in self._records.values() for sha, _ in blobs_of(rec)}
+                    keep |= orphaned_blobs(self.orphaned)
                     self._state_file.blobs.collect(keep)
             finally:
                 if self._lock is not None:
@@ -339,8 +365,15 @@ class Review:
     def decide(self, key: OpKey, decision: Decision) -> ReplayReport:
         return self.decide_many([(key, decision)])
 
-    def decide_many(self, items: Iterable[tuple[OpKey, Decision]]) -> ReplayReport:
-        """Several decisions as one log entry (one save, one replay, one undo step)."""
+    def decide_many(self, items: Iterable[tuple[OpKey, Decision]], *,
+                    skip_unappliable: bool = False) -> ReplayReport:
+        """Several decisions as one log entry (one save, one replay, one undo step).
+
+        An accept is recorded only if the operation lands with it (as the workbench shows
+        it): accepting an ambiguous, not-found or refused operation raises
+        :class:`DecisionRefused` and records nothing, or with ``skip_unappliable`` (bulk
+        keys) leaves those operations out and lists them in the report's ``skipped``.
+        """
         with self._mutex:
             self._check_open()
             entries: list[DecisionItem] = []
@@ -350,14 +383,104 @@ class Review:
                     raise UsageError(f"no operation {key[1] + 1} in turn {key[0]}",
                                      source=str(self.loaded.file), rule="no-such-operation")
                 entries.append(DecisionItem.for_op(key, op, decision))
-                if decision.verdict in _ACCEPTING:
-                    self._consent_to_recreate(key)
+            skipped: list[OpKey] = []
+            while entries:
+                first = min(item.turn for item in entries)
+                now = self.clock()
+                self._log.append(LogEntry("decide", tuple(entries), seconds=now - self._since))
+                self._evaluate_from(first, draft=False)  # what the reviewer would see
+                unlanded = [item for item in entries if item.decision.verdict in _ACCEPTING
+                            and not self.result(item.key).landed]
+                if not unlanded:
+                    break
+                refusal = self._refusal(unlanded[0])  # the outcome with the accept
+                self._log.pop()
+                self._evaluate_from(first, draft=False)
+                if not skip_unappliable:
+                    raise refusal
+                skipped += [item.key for item in unlanded]
+                entries = [item for item in entries if item not in unlanded]
             if not entries:
-                return self._sync(ReplayReport())  # nothing new: where things stand
-            now = self.clock()
-            self._log.append(LogEntry("decide", tuple(entries), seconds=now - self._since))
+                report = self._sync(ReplayReport())  # nothing new: where things stand
+                report.skipped = skipped
+                return report
+            for item in entries:
+                if item.decision.verdict in _ACCEPTING:
+                    self._consent_to_recreate(item.key)
             self._since = now
-            return self._after_log_change(min(item.turn for item in entries))
+            # The display already holds these decisions (evaluated above): the draft only.
+            self._dirty = True
+            self._evaluate_from(min(item.turn for item in entries), display=False)
+            report = self._sync(ReplayReport())
+            report.skipped = skipped
+            return report
+
+    def _refusal(self, item: DecisionItem) -> DecisionRefused:
+        outcome = self.result(item.key).outcome
+        return DecisionRefused(
+            item.key, str(outcome.status),
+            f"{item.describe()}: cannot accept an operation that is "
+            f"{str(outcome.status).replace('_', ' ')} - {refusal_hint(outcome.status)}; "
+            "nothing was recorded")
+
+    def _evaluate_from(self, from_turn: int, *, display: bool = True,
+                       draft: bool = True) -> None:
+        self._folded = fold(self._log)
+        decisions = self._folded.decisions()
+        runs = [run for run, wanted in ((self.display, display), (self.draft, draft)) if wanted]
+        for run in runs:
+            run.decisions = dict(decisions)
+            run.evaluate(from_turn=from_turn)
+
+    def _stale_accepts(self) -> list[OpKey]:
+        """Accepts in force whose operation does not land (files deleted outside aside)."""
+        def deleted(key: OpKey) -> bool:  # the DELETED conflict's business: it stays
+            path = _op_path(self.result(key))
+            record = self._records.get(path) if path else None
+            return record is not None and record.deleted
+
+        return sorted(key for key, decision in self._folded.decisions().items()
+                      if decision.verdict in _ACCEPTING and key in self._ops
+                      and not self.result(key).landed and not deleted(key))
+
+    def _drop_unlanded_saved(self) -> None:
+        """Reopened: saved accepts that do not land on the files as they are go back to
+        pending (kept under ``orphaned``, reported), so they never land elsewhere later."""
+        while stale := self._stale_accepts():
+            statuses = {key: self.result(key).outcome.status for key in stale}
+            self._log, dropped = drop_in_force(self._log, set(stale))
+            self._dirty = True
+            self._evaluate_from(stale[0][0])
+            for item in dropped:
+                if item.key not in statuses:
+                    continue
+                status = str(statuses.pop(item.key)).replace("_", " ")
+                why = f"{status} on the files as they are now"
+                self.orphaned.append({**item.to_json(), "reason": why})
+                self.state_problems.append(
+                    f"{item.describe()}: the saved accept is {why}; it was taken back and the "
+                    "operation is pending again (nothing of it was written)")
+
+    def _revert_unlanded(self, report: ReplayReport, why: str) -> None:
+        """Accepts that no longer land (the file changed under them) go back to pending.
+
+        Left accepted, such an operation would land wherever a later change lets it (a
+        second match turning unique), where the reviewer never chose: it reverts to
+        pending, with a notice in the report, as one log entry (undo brings it back).
+        """
+        while stale := self._stale_accepts():
+            statuses = {key: self.result(key).outcome.status for key in stale}
+            self._log.append(LogEntry("decide", tuple(
+                DecisionItem.for_op(key, self._ops[key], Decision()) for key in stale)))
+            self._dirty = True
+            self._evaluate_from(stale[0][0])
+            for key in stale:
+                item = DecisionItem.for_op(key, self._ops[key], Decision())
+                status = str(statuses[key]).replace("_", " ")
+                notice = (f"{item.describe()}: {status} {why}; its accept was taken back "
+                          "and it is pending again (nothing of it was written)")
+                report.reverted.append((key, notice))
+                report.note(_op_path(self.result(key)) or item.path, notice)
 
     def time_spent(self) -> dict[OpKey, float]:
         """Seconds the reviewer spent on each decided operation (a bulk step is shared)."""
@@ -448,16 +571,23 @@ class Review:
             self._check_open()
             report = ReplayReport()
             found: dict[str, FileState | None] = {}
-            blocked = False
+            paths = list(paths)
+            blocked = self._relink(paths)  # a new link changes what may be written
             for path in sorted(self._expand(paths)):
                 try:
                     disk = self._read(path)
                 except DiskError as err:
                     if path in self._session_paths() and path not in self._unwritable:
                         self._unwritable[path] = err.message
+                        self._refused_by_disk.add(path)
                         report.note(path, f"conflict - {err.message}")
                         blocked = True
                     continue
+                if path in self._refused_by_disk and not isinstance(disk, _Directory):
+                    # Readable again (the link is gone): the next replay tries it again.
+                    self._refused_by_disk.discard(path)
+                    self._unwritable.pop(path, None)
+                    blocked = True
                 if isinstance(disk, _Directory) or _same(disk, self._seen(path)):
                     continue
                 found[path] = disk
@@ -470,7 +600,89 @@ class Review:
                 elif self._set_base(path, disk):
                     report.refreshed.append(path)
             self._evaluate_all()
+            self._revert_unlanded(report, "after an outside change")
             return self._sync(report)
+
+    def _relink(self, paths: Iterable[str]) -> bool:
+        """Tell the engine about links made or removed at ``paths``; True when any was."""
+        links = dict(self.rules.symlinks)
+        for raw in paths:
+            path = normalize_or_none(raw)
+            if path is None:
+                continue
+            target = read_link(self.root, path)
+            if target is not None:
+                links[path] = target
+            else:
+                links.pop(path, None)
+        if links == dict(self.rules.symlinks):
+            return False
+        self.rules = dataclasses.replace(self.rules, symlinks=links)
+        return True
+
+    # -- a live session -----------------------------------------------------------------
+    def reload_session(self) -> list[OpKey]:
+        """The session file grew (a live session): read it again, keeping every decision.
+
+        Returns the keys of the operations that are new. Operations already known must be
+        unchanged (an append-only log); anything else is refused with a message and the
+        review goes on with the session it has.
+        """
+        with self._mutex:
+            self._check_open()
+            loaded = load_session(self.loaded.file, format=self.session.format,
+                                  root=self.root)
+            ops = {(turn.index, pos): op for turn in loaded.session.turns
+                   for pos, op in enumerate(turn.reply.ops)}
+            for key, op in self._ops.items():
+                if ops.get(key) != op:
+                    raise UsageError("the live session changed an operation it had already "
+                                     f"recorded (turn {key[0]}, operation {key[1] + 1}); "
+                                     "reopen it to review the new text",
+                                     source=str(self.loaded.file), rule="live-rewritten")
+            new = [key for key in ops if key not in self._ops]
+            if not new:
+                return []
+            self.loaded = loaded
+            self.session = loaded.session
+            self._ops = ops
+            self._turn_positions = {turn.index: pos
+                                    for pos, turn in enumerate(self.session.turns)}
+            self._session_lines = None
+            self._session_sha = hashlib.sha256(_read_bytes(loaded.file)).hexdigest()
+            self._evaluate_all()  # new operations are pending: the draft is unchanged
+            self._dirty = True  # the next save records the session as it is now
+            return new
+
+    def release_lock(self) -> None:
+        """Save everything (as on close) and hand the root's lock back between bursts of
+        work (the live server's writer). Nothing may be decided until
+        :meth:`reacquire_lock` has taken it again and :meth:`catch_up` has run."""
+        with self._mutex:
+            self._check_open()
+            if self._state_file is not None and not self._state_file.read_only:
+                self._save(final=True)
+            if self._lock is not None:
+                self._lock.release()
+
+    def reacquire_lock(self) -> None:
+        """Take the root's lock again (LockedError while another process holds it)."""
+        with self._mutex:
+            self._check_open()
+            if self._lock is not None:
+                self._lock.acquire()
+
+    def catch_up(self) -> ReplayReport:
+        """After :meth:`reacquire_lock`: whatever changed on disk meanwhile is an outside
+        change like any other (rebased over, kept, or a conflict)."""
+        return self.outside_changed(self._session_paths() | set(self._records))
+
+    def abandon(self) -> None:
+        """Forget this review without saving: another process owns its state file now."""
+        with self._mutex:
+            self._closed = True
+            if self._lock is not None:
+                self._lock.release()
 
     # -- internals: evaluation ----------------------------------------------------------
     def _run(self, policy: Policy) -> SessionRun:
@@ -483,11 +695,7 @@ class Review:
 
     def _after_log_change(self, from_turn: int) -> ReplayReport:
         self._dirty = True
-        self._folded = fold(self._log)
-        decisions = self._folded.decisions()
-        for run in (self.display, self.draft):
-            run.decisions = dict(decisions)
-            run.evaluate(from_turn=from_turn)
+        self._evaluate_from(from_turn)
         return self._sync(ReplayReport())
 
     def _check_open(self) -> None:
@@ -627,20 +835,13 @@ class Review:
 
     # -- internals: the disk ------------------------------------------------------------
     def _read(self, path: str) -> FileState | None | _Directory:
-        full = target_path(self.root, path)  # refuses a symbolic link on the way
         try:
-            info = os.lstat(full)
-            if stat.S_ISDIR(info.st_mode):
+            found = read_file(self.root, path)  # never through a symbolic link
+        except DiskError as err:
+            if err.rule == "directory":
                 return _DIRECTORY
-            if not stat.S_ISREG(info.st_mode):
-                raise DiskError("not a regular file: reviewtui will not write it",
-                                source=path, rule="not-a-file")
-            return FileState.from_bytes(full.read_bytes(), mode=stat.S_IMODE(info.st_mode))
-        except (FileNotFoundError, NotADirectoryError):
-            return None
-        except OSError as exc:
-            raise DiskError(f"cannot read: {exc.strerror}", source=path,
-                            rule="unreadable") from None
+            raise DiskError(err.message, source=path, rule=err.rule) from None
+        return None if found is None else FileState.from_bytes(found[0], mode=found[1])
 
     def _expand(self, paths: Iterable[str]) -> set[str]:
         """Normalised paths; a directory stands for every file under it (then or now)."""
@@ -658,7 +859,9 @@ class Review:
             under = set(self.base.files_under(path))
             under.update(p for p in self._records if p.startswith(path + "/"))
             full = self.root / path
-            if full.is_dir() and not full.is_symlink():
+            # Never walk through a link: it may lead out of the root (and is never written).
+            if (link_on_path(path, self.rules.symlinks) is None and full.is_dir()
+                    and not full.is_symlink()):
                 under.update(self._walk(full))
             out.update(under or {path})
         return {path for path in out if not skipped(path)}
@@ -746,7 +949,7 @@ class Review:
 
     def _sync(self, report: ReplayReport) -> ReplayReport:
         """Save the state, then make the disk match the (pinned) draft: the replay."""
-        for attempt in range(_REPLAY_ATTEMPTS):
+        for _attempt in range(_REPLAY_ATTEMPTS):
             tree = self._target()
             self._prepare_records(tree)
             self._set_conflicts(tree)
@@ -763,77 +966,132 @@ class Review:
             if self.dry_run:
                 report.would_write = [path for path, _ in changes]
                 break
-            moved_under_us, already = self._guard(changes, tree, report)
-            if moved_under_us and attempt < _REPLAY_ATTEMPTS - 1:
-                self._evaluate_all()
-                continue
-            self._write(changes, tree, report, skip=moved_under_us | already)
-            if moved_under_us:
-                self._evaluate_all()  # outcomes follow the last outside change
-            break
+            moved_under_us = self._write(changes, tree, report)
+            if not moved_under_us:
+                break
+            self._evaluate_all()  # outcomes follow the last outside change
         self._set_conflicts(self._target())
         for path in sorted(self._conflicts):
             if path not in report.conflicts:
                 report.conflicts.append(path)
         return self._finish(report)
 
-    def _guard(self, changes: list[tuple[str, FileState | None]], tree: Tree,
-               report: ReplayReport) -> tuple[set[str], set[str]]:
-        """Compare the disk with what was last seen: (moved under us, already there).
+    def _write(self, changes: list[tuple[str, FileState | None]], tree: Tree,
+               report: ReplayReport) -> set[str]:
+        """Write, then remove; return the paths found changed under us (absorbed).
 
-        Outside changes found are absorbed. A disk that already holds exactly what the
-        draft wants (someone made the same change) is taken as written, not rewritten.
+        Each file is compared with what the review last saw right before its own rename
+        or unlink (:func:`atomic_write`'s ``expected``): a compare-and-swap per file, so
+        an outside change made while a long batch is written is rebased over or becomes
+        a conflict, never overwritten. Writes go first and a removal waits for the write
+        that replaces it (a move's destination): a file's last copy is never removed
+        unless its replacement is on disk. A write waits for a removal only when one
+        path is a folder of the other (a file becoming a folder, or back).
         """
+        wanted = dict(changes)
+        writes = sorted(path for path, state in changes if state is not None)
+        removals = sorted(path for path, state in changes if state is None)
         moved: set[str] = set()
-        done: set[str] = set()
-        for path, wanted in changes:
-            try:
-                disk = self._read(path)
-            except DiskError as err:
-                self._unwritable[path] = err.message
-                report.note(path, f"conflict - {err.message}")
-                moved.add(path)
-                continue
-            if isinstance(disk, _Directory):
+        failed: set[str] = set()
+        progress = True
+        while progress and (writes or removals):
+            progress = False
+            for path in list(writes):
+                if any(_nested(path, other) for other in removals):
+                    continue
+                writes.remove(path)
+                progress = True
+                if not self._put(path, wanted[path], tree, report, moved):
+                    failed.add(path)
+            for path in list(removals):
+                held = self._held_for(path, tree, writes, failed, wanted)
+                if held == "":
+                    continue  # its replacement is not written yet
+                removals.remove(path)
+                progress = True
+                if held is not None:
+                    report.note(path, f"not removed: its content goes to {held}, which was "
+                                "not written; the file stays until it is")
+                    continue
+                self._put(path, None, tree, report, moved)
+        for path in writes:  # waiting on a removal that waits on it: try, and report
+            self._put(path, wanted[path], tree, report, moved)
+        for path in removals:
+            report.note(path, "not removed: what replaces it could not be written")
+        return moved
+
+    def _held_for(self, path: str, tree: Tree, writes: list[str], failed: set[str],
+                  wanted: dict[str, FileState | None]) -> str | None:
+        """Why removing ``path`` must wait: "" (its replacement is still to be written),
+        the replacement that failed, or None (it may go)."""
+        moves = self._moves()
+        dest, seen = moves.get(path), {path}
+        while dest is not None and dest not in seen and tree.get(dest) is None:
+            seen.add(dest)
+            dest = moves.get(dest)  # moved on again: follow it to where it ends
+        if dest is not None and dest not in seen:
+            if dest in writes:
+                return ""
+            if dest in failed or dest in self._conflicts:
+                return dest
+        # Whatever the engine says, bytes that a failed write was to carry stay on disk.
+        current = self._seen(path)
+        for other in failed:
+            state = wanted.get(other)
+            if current is not None and state is not None and state.data == current.data:
+                return other
+        return None
+
+    def _moves(self) -> dict[str, str]:
+        """Old path -> new path for the draft's landed moves, up to the pinned checkpoint."""
+        moved = self.draft.moved
+        pin = self._folded.pin
+        return moved[-1] if pin is None or pin >= len(moved) else moved[pin]
+
+    def _put(self, path: str, state: FileState | None, tree: Tree, report: ReplayReport,
+             moved: set[str]) -> bool:
+        """Write (or remove) one path, guarded by content; True when the disk holds ``state``."""
+        record = self._record(path)
+        expected = record.seen.data if record.seen is not None else None
+        try:
+            if state is None:
+                if remove_file(self.root, path, expected=expected):
+                    report.removed.append(path)
+            else:
+                keep = record.seen is not None and not _new_mode(state, record.seen)
+                mode = None if keep else state.mode
+                if (record.seen is not None and expected == state.data
+                        and not keep):  # the mode alone changes: no bytes rewritten
+                    if set_mode(self.root, path, state.mode, expected=expected):
+                        report.written.append(path)
+                elif atomic_write(self.root, path, state.data, mode, expected=expected):
+                    report.written.append(path)
+        except DiskChanged as changed:
+            disk = None if changed.current is None else FileState.from_bytes(
+                changed.current[0], mode=changed.current[1])
+            if _same(disk, state):  # someone made exactly this change: taken as written
+                record.seen, record.ref = disk, tree.get(path)
+                return True
+            self._absorb(path, disk, report)
+            moved.add(path)
+            return False
+        except DiskError as err:
+            if err.rule == "directory":
                 self._unwritable[path] = "a directory is in the way"
                 moved.add(path)
-                continue
-            if _same(disk, wanted) and not (_new_mode(wanted, self._seen(path))
-                                            and _new_mode(wanted, disk)):
-                record = self._record(path)
-                record.seen, record.ref = disk, tree.get(path)
-                done.add(path)
-            elif not _same(disk, self._seen(path)):
-                self._absorb(path, disk, report)
-                moved.add(path)
-        return moved, done
-
-    def _write(self, changes: list[tuple[str, FileState | None]], tree: Tree,
-               report: ReplayReport, *, skip: set[str]) -> None:
-        # Removals first, so a file can become a folder (and back) within one replay.
-        for path, state in sorted(changes, key=lambda item: item[1] is not None):
-            if path in skip:
-                continue
-            record = self._record(path)
-            try:
-                if state is None:
-                    remove_file(self.root, path)
-                    report.removed.append(path)
-                else:
-                    keep = record.seen is not None and not _new_mode(state, record.seen)
-                    atomic_write(self.root, path, state.data, None if keep else state.mode)
-                    report.written.append(path)
-            except DiskError as err:
-                self._unwritable[path] = err.message
-                report.note(path, f"conflict - {err.message}")
-                continue
-            record.seen = state
-            record.ref = tree.get(path)
-            layered = record.layer is not None and record.layer.ours != (
-                record.ref.data if record.ref is not None else None)
-            if path in report.outside or layered:
-                report.rebased.append(path)
-                report.note(path, MSG_REBASED)
+                return False
+            self._unwritable[path] = err.message
+            self._refused_by_disk.add(path)
+            report.note(path, f"conflict - {err.message}")
+            return False
+        record.seen = state
+        record.ref = tree.get(path)
+        layered = record.layer is not None and record.layer.ours != (
+            record.ref.data if record.ref is not None else None)
+        if path in report.outside or layered:
+            report.rebased.append(path)
+            report.note(path, MSG_REBASED)
+        return True
 
     def _set_conflicts(self, tree: Tree) -> None:
         self._conflicts = self._compute_conflicts(tree)
@@ -851,9 +1109,8 @@ class Review:
         return report
 
     def _remove_leftovers(self, leftovers: Iterable[str]) -> None:
-        for rel in leftovers:
-            with contextlib.suppress(OSError, DiskError):
-                target_path(self.root, rel).unlink()
+        for rel in leftovers:  # only names our atomic writes make (shell/disk.py)
+            remove_temp(self.root, rel)
         if self._state_file is not None and not self._state_file.read_only:
             self._state_file.remove_leftovers()
 
@@ -896,6 +1153,7 @@ class Review:
         self._evaluate_all()
         report = ReplayReport()
         self._reconcile(report)
+        self._drop_unlanded_saved()
         self._sync(report)
 
     def _load_saved(self, saved: ReviewState) -> None:
@@ -914,6 +1172,7 @@ class Review:
         self.orphaned = [*saved.orphaned, *orphaned]
         self.ui_state = dict(saved.ui)
         changes: dict[str, FileState | None] = {}
+        self._saved_paths = saved.paths
         for rel, data in saved.paths.items():
             if normalize_or_none(rel) != rel:
                 self.state_problems.append(f"{path}: ignored the unsafe path {rel!r}")
@@ -926,8 +1185,112 @@ class Review:
             changes[rel] = record.base
         self.base = self.base.apply(changes)
 
+    def _op_paths(self) -> set[str]:
+        """Every path an operation of the session names or changes (either run)."""
+        paths: set[str] = set()
+        for run in (self.display, self.draft):
+            paths.update(self.base.diff(run.states[-1].tree))
+            for turn in run.turns:
+                for result in turn.results:
+                    named = _op_path(result)
+                    if named:
+                        paths.add(named)
+                    changes = result.outcome.extra.get("changes", ())  # (old, new) pairs
+                    for change in changes if isinstance(changes, tuple) else ():
+                        named_paths = (normalize_or_none(x) for x in change
+                                       if isinstance(x, str))
+                        paths.update(p for p in named_paths if p)
+        return paths
+
+    def _previous_target(self) -> Tree:
+        """The disk the review wanted one log entry ago (a crash between save and write)."""
+        folded = fold(self._log[:-1])
+        run = evaluate_session(self.session, self.base, rules=self.rules,
+                               policy=Policy.decided_only(), decisions=folded.decisions())
+        states = run.states
+        pin = folded.pin
+        return states[-1].tree if pin is None or pin >= len(states) else states[pin].tree
+
+    def _saved_record_fits(self, path: str, record: PathRecord, disk: FileState | None,
+                           targets: Callable[[], list[FileState | None]]) -> bool:
+        """Whether the disk is what this review could have left at ``path``.
+
+        The disk must hold the saved original, or what the draft wanted at the last or the
+        previous log entry (with the saved outside layer on top, if any); or, changed while
+        closed, what the review had on disk must be one of those. Anything else means the
+        record was not made by this review over this disk: it must not be replayed.
+        """
+        data = disk.data if disk is not None else None
+
+        def content(state: FileState | None) -> bytes | None:
+            return state.data if state is not None else None
+
+        if _same(disk, record.base):
+            return True
+        wanted = [content(state) for state in targets()]
+        if data in wanted:
+            return True
+        layer = record.layer
+        if layer is not None:
+            if data == layer.theirs and layer.ours in wanted:
+                return True
+            for want in wanted:
+                applied = apply_layer(layer, want)
+                if applied.ok and applied.data == data:
+                    return True
+        if _digest(disk) == record.saved_seen:
+            return False  # "as left", yet nothing this review wrote
+        # Changed while closed: _reconcile takes the disk as the new base (fine) unless it
+        # keeps the change as a layer over what the review had written; that must be ours.
+        if record.saved_seen is None and record.base is not None:
+            return content(record.ref) in wanted
+        if record.saved_seen != _digest(record.base) and record.ref is not None:
+            return content(record.ref) in wanted
+        return True
+
+    def _drop_unfit_records(self) -> None:
+        """Saved path records the session and the disk do not explain: reported, ignored."""
+        touched: set[str] | None = None
+        previous: list[Tree] = []  # computed once, only when some record needs it
+        dropped = False
+        for path, record in sorted(self._records.items()):
+            if not record.from_state:
+                continue
+            try:
+                disk = self._read(path)
+            except DiskError:
+                continue  # _reconcile makes it a conflict: nothing is written there
+            if isinstance(disk, _Directory):
+                continue
+            if touched is None:
+                touched = self._op_paths()
+
+            def targets(path: str = path) -> list[FileState | None]:
+                if not previous:
+                    previous.append(self._previous_target())
+                return [self._target().get(path), previous[0].get(path)]
+
+            if path not in touched:
+                why = "no operation of the session touches it"
+            elif not self._saved_record_fits(path, record, disk, targets):
+                why = "the file on disk is not what this review left there"
+            else:
+                continue
+            del self._records[path]
+            self._set_base(path, disk)
+            dropped = True
+            # Kept in the file (never applied), so an original it names is not lost.
+            self.orphaned.append({"path": path, "reason": why,
+                                  "record": self._saved_paths.get(path)})
+            where = self._state_file.path if self._state_file is not None else "state"
+            self.state_problems.append(f"{where}: ignored the saved record of {path} ({why}); "
+                                       "the file on disk is its original and stays as it is")
+        if dropped:
+            self._evaluate_all()
+
     def _reconcile(self, report: ReplayReport) -> None:
         """Reopened: tell our own finished or unfinished writes from outside changes."""
+        self._drop_unfit_records()
         tree = self._target()
         for path, record in sorted(self._records.items()):
             if not record.from_state:

@@ -10,12 +10,15 @@ with the same Python, so each browser tab is a whole workbench process:
   the project lock and its page says the session ended.
 
 Everything is checked here, before the server starts, so a typo fails once on the
-command line instead of in every browser tab.
+command line instead of in every browser tab. The server only answers the page's URL with
+this launch's token, and refuses websockets from other origins
+(:mod:`reviewtui.shell.serve_guard`).
 """
 
 from __future__ import annotations
 
 import ipaddress
+import secrets
 import shlex
 import socket
 import sys
@@ -42,6 +45,18 @@ class ServePlan:
     title: str
     warning: str | None
     """Set when the host is reachable from other machines."""
+    token: str = ""
+    """This launch's secret: the page is served only to ``/?token=...``."""
+
+    @property
+    def address(self) -> str:
+        """The URL to open: the page with the token."""
+        return f"{self.url}/?token={self.token}"
+
+
+def new_token() -> str:
+    """An unguessable per-launch token (256 bits), for the URL ``serve`` prints."""
+    return secrets.token_urlsafe(32)
 
 
 def workbench_command(session: Path, root: Path | None, *, dry_run: bool,
@@ -119,21 +134,24 @@ def plan_serve(session: str | Path, root: str | Path | None, *, host: str = DEFA
         who = (f"{host or 'the empty host'} listens on every network interface: anyone "
                f"who can reach this machine on port {port}" if _is_wildcard(host) else
                f"{host} is not a loopback address: anyone who can reach it on port {port}")
-        warning = (f"{who} gets the workbench, with no login and no encryption. It has no "
+        warning = (f"{who} and has the printed URL gets the workbench, over plain HTTP: "
+                   "no encryption, so its token travels in the clear. It has no "
                    f"shell, but they {effect}. Keep the default --host {DEFAULT_HOST} and "
                    f"tunnel (ssh -L {port}:127.0.0.1:{port} HOST) to share it with one "
                    "person.")
     title = f"reviewtui: {loaded.session.title}" if loaded.session.title else "reviewtui"
     return ServePlan(command=workbench_command(session_path, root_path, dry_run=dry_run),
-                     host=host, port=port, url=url, title=title, warning=warning)
+                     host=host, port=port, url=url, title=title, warning=warning,
+                     token=new_token())
 
 
 def run_server(plan: ServePlan) -> None:
     """Serve until Ctrl+C (or SIGTERM); each open page's workbench is told to quit."""
-    from textual_serve.server import Server
+    from reviewtui.shell.serve_guard import GuardedServer, served_origins
 
-    server = Server(plan.command, host=plan.host, port=plan.port, title=plan.title,
-                    public_url=plan.url)
+    origins = served_origins(plan.url, plan.host, plan.port, loopback=is_loopback(plan.host))
+    server = GuardedServer(plan.command, token=plan.token, origins=origins, host=plan.host,
+                           port=plan.port, title=plan.title, public_url=plan.url)
     try:
         server.serve()
     except OSError as exc:

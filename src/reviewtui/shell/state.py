@@ -26,6 +26,7 @@ import hashlib
 import json
 import os
 import re
+import stat
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -33,19 +34,54 @@ from pathlib import Path
 from typing import Any
 
 from reviewtui.core.engine.decisions import Decision, OpKey, Verdict
-from reviewtui.core.errors import DiskError
+from reviewtui.core.errors import DiskError, InputLimitError, UsageError
+from reviewtui.core.limits import load_json
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Operation, Session
 from reviewtui.core.rebase import OutsideLayer
 from reviewtui.core.tree import FileState
-from reviewtui.shell.disk import TEMP_SUFFIX, atomic_write
+from reviewtui.shell.disk import TEMP_SUFFIX, atomic_write, is_temp_name
+from reviewtui.shell.loader import read_input
 
 STATE_FORMAT = "reviewtui-review-state"
 STATE_VERSION = 1
-_SHA_RE = re.compile(r"^[0-9a-f]{64}$")
+_SHA_RE = re.compile(r"^[0-9a-f]{64}\Z")
+_MAX_COUNT = 2**31 - 1  # turns, positions, edit numbers, checkpoints
+_MAX_SECONDS = 10.0**9
+_MAX_DEPTH = 8  # the deepest legitimate value: doc > log > entry > items > item > list
+PERMISSION_BITS = 0o777  # no setuid, setgid or sticky bit ever comes from a state file
 
 
 def default_state_path(session_file: Path) -> Path:
     return session_file.with_name(session_file.name + ".review.json")
+
+
+def check_state_path(path: Path) -> Path:
+    """``path`` if it is a regular file or absent; anything else is a usage error.
+
+    A device, FIFO, socket, folder or symbolic link (to anything) at the state path would
+    be replaced by the first save (or hang the first read): refused before either.
+    """
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return path
+    except OSError as exc:
+        raise UsageError(f"cannot use as the review state: {exc.strerror}",
+                         source=str(path), rule="state-path") from None
+    if stat.S_ISLNK(info.st_mode):
+        kind = "a symbolic link"
+    elif stat.S_ISREG(info.st_mode):
+        return path
+    elif stat.S_ISDIR(info.st_mode):
+        kind = "a folder"
+    elif stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode):
+        kind = "a device"
+    elif stat.S_ISFIFO(info.st_mode):
+        kind = "a FIFO"
+    else:
+        kind = "not a regular file"
+    raise UsageError(f"the review state must be a regular file or not exist; this is {kind}",
+                     source=str(path), rule="state-path")
 
 
 def blob_dir_for(state_path: Path) -> Path:
@@ -121,14 +157,21 @@ class DecisionItem:
         _expect(replacement is None or (isinstance(replacement, list)
                 and all(isinstance(x, str) for x in replacement)), "bad replacement")
         edit = data.get("edit")
-        _expect(edit is None or isinstance(edit, int), "bad edit number")
+        _expect(edit is None or _is_count(edit), "bad edit number")
         reason = data.get("reason", "")  # absent in state files older than reasons
         _expect(isinstance(reason, str), "bad reason")
-        decision = Decision(Verdict(_get(data, "verdict", str)),
+        force = data.get("force", False)
+        _expect(isinstance(force, bool), "bad force flag")
+        verdict = _get(data, "verdict", str)
+        _expect(verdict in set(Verdict), f"unknown verdict {verdict[:20]!r}")
+        op_hash = _get(data, "op", str)
+        # One that matches no operation is only orphaned; the bound keeps the file small.
+        _expect(len(op_hash) <= 64, "bad operation hash")
+        decision = Decision(Verdict(verdict),
                             tuple(replacement) if replacement is not None else None,
-                            bool(data.get("force", False)), reason)
-        return cls(_get(data, "turn", int), _get(data, "pos", int), _get(data, "path", str),
-                   edit, _get(data, "op", str), decision)
+                            force, reason)
+        return cls(_get_count(data, "turn"), _get_count(data, "pos"),
+                   _get(data, "path", str), edit, op_hash, decision)
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,13 +201,14 @@ class LogEntry:
             _expect(isinstance(items, list), "a decide entry has no items")
             seconds = data.get("seconds")
             _expect(seconds is None or (isinstance(seconds, int | float)
-                                        and not isinstance(seconds, bool) and seconds >= 0),
+                                        and not isinstance(seconds, bool)
+                                        and 0 <= seconds <= _MAX_SECONDS),
                     "bad seconds")
             return cls(kind, tuple(DecisionItem.from_json(item) for item in items),
                        seconds=float(seconds) if seconds is not None else None)
         if kind == "restore":
             checkpoint = data.get("checkpoint")
-            _expect(checkpoint is None or isinstance(checkpoint, int), "bad checkpoint")
+            _expect(checkpoint is None or _is_count(checkpoint), "bad checkpoint")
             return cls(kind, checkpoint=checkpoint)
         _expect(kind in ("undo", "redo"), f"unknown log entry kind {kind!r}")
         return cls(kind)
@@ -259,15 +303,116 @@ def _get(data: Mapping[str, Any], name: str, kind: type) -> Any:
     return value
 
 
+def _is_count(value: Any) -> bool:
+    """A turn, position, edit number or checkpoint: a non-negative int of sane size."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= _MAX_COUNT
+
+
+def _get_count(data: Mapping[str, Any], name: str) -> int:
+    value = data.get(name)
+    _expect(isinstance(value, int) and _is_count(value),
+            f"field {name!r} is missing or not a count in 0-{_MAX_COUNT}")
+    assert isinstance(value, int)
+    return value
+
+
+def _is_sha(value: Any) -> bool:
+    return isinstance(value, str) and _SHA_RE.match(value) is not None
+
+
+def _check_content_ref(data: Any, what: str) -> None:
+    if data is None:
+        return
+    _expect(isinstance(data, dict), f"{what} is not an object")
+    _expect(_is_sha(data.get("sha")), f"{what} has no sha256")
+    mode = data.get("mode")
+    _expect(isinstance(mode, int) and not isinstance(mode, bool) and 0 <= mode <= 0o7777,
+            f"{what} has a bad mode")
+
+
+def _check_record(path: str, data: Any) -> None:
+    """The shape of one ``paths`` entry: a bad one makes the whole file unreadable."""
+    _expect(isinstance(data, dict), f"paths[{path[:60]!r}] is not an object")
+    _check_content_ref(data.get("base"), f"paths[{path[:60]!r}].base")
+    _check_content_ref(data.get("ref"), f"paths[{path[:60]!r}].ref")
+    seen = data.get("seen")
+    _expect(seen is None or _is_sha(seen), f"paths[{path[:60]!r}].seen is not a sha256")
+    layer = data.get("layer")
+    if layer is not None:
+        _expect(isinstance(layer, dict)
+                and all(layer.get(side) is None or _is_sha(layer.get(side))
+                        for side in ("ours", "theirs")),
+                f"paths[{path[:60]!r}].layer is not a pair of sha256")
+    for flag in ("outside", "deleted"):
+        _expect(isinstance(data.get(flag, False), bool), f"paths[{path[:60]!r}].{flag}")
+    _expect(isinstance(data.get("note", ""), str), f"paths[{path[:60]!r}].note")
+
+
+def _check_depth(doc: Any) -> None:
+    """No legitimate state nests deeper than a few levels; refuse what does."""
+    stack: list[tuple[Any, int]] = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        _expect(depth <= _MAX_DEPTH, f"nested deeper than {_MAX_DEPTH} levels")
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values())
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value)
+
+
+def _ui_state(ui: Mapping[str, Any]) -> dict[str, Any]:
+    """The workbench's place: only the keys it writes, each checked."""
+    out: dict[str, Any] = {}
+    checkpoint = ui.get("checkpoint")
+    _expect(checkpoint is None or _is_count(checkpoint), "ui.checkpoint is not a count")
+    if checkpoint is not None:
+        out["checkpoint"] = checkpoint
+    selected = ui.get("selected")
+    _expect(selected is None or (isinstance(selected, list) and len(selected) == 2
+                                 and all(_is_count(x) for x in selected)),
+            "ui.selected is not a pair of counts")
+    if selected is not None:
+        out["selected"] = list(selected)
+    return out
+
+
+def _parse_int(text: str) -> int:
+    # Python refuses ints of 4,300+ digits with advice about sys.set_int_max_str_digits;
+    # no count in a state file needs more than a handful.
+    _expect(len(text.lstrip("-")) <= 19, f"an integer with {len(text)} digits")
+    return int(text)
+
+
+def _parse_constant(name: str) -> Any:
+    raise StateFormatError(f"{name} is not a number")
+
+
+def parse_state_json(raw: bytes, source: str = "") -> Any:
+    """JSON as a state file may hold it: bounded ints, no NaN, bounded depth.
+
+    The bounds every outside JSON has come first (:func:`load_json`: nesting and digits,
+    an InputLimitError naming the line); then a state's own, tighter ones.
+    """
+    text = raw.decode("utf-8")
+    load_json(text, source=source)
+    try:
+        doc = json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
+    except RecursionError:
+        raise StateFormatError("nested too deeply") from None
+    _check_depth(doc)
+    return doc
+
+
 def decode_state(doc: Any) -> ReviewState:
     _expect(isinstance(doc, dict), "the document is not a JSON object")
     _expect(doc.get("format") == STATE_FORMAT, "not a reviewtui review state")
     version = doc.get("version")
-    _expect(isinstance(version, int), "no format version")
+    _expect(_is_count(version) and version >= 1, "no format version")
     _expect(version <= STATE_VERSION,
             f"format version {version} was written by a newer reviewtui")
     session = doc.get("session")
     _expect(isinstance(session, dict), "no session section")
+    _expect(isinstance(session.get("sha256", ""), str), "bad session hash")
     log = doc.get("log", [])
     _expect(isinstance(log, list), "the log is not a list")
     orphaned = doc.get("orphaned", [])
@@ -277,6 +422,8 @@ def decode_state(doc: Any) -> ReviewState:
     paths = doc.get("paths", {})
     _expect(isinstance(paths, dict) and all(isinstance(v, dict) for v in paths.values()),
             "paths is not an object of objects")
+    for rel, record in paths.items():
+        _check_record(rel, record)
     root = doc.get("root")
     _expect(root is None or isinstance(root, str), "bad root")
     return ReviewState(
@@ -284,7 +431,7 @@ def decode_state(doc: Any) -> ReviewState:
         root=root,
         log=[LogEntry.from_json(entry) for entry in log],
         orphaned=[o for o in orphaned if isinstance(o, dict)],
-        ui=ui,
+        ui=_ui_state(ui),
         paths=paths,
     )
 
@@ -365,13 +512,34 @@ def reconcile_log(log: Sequence[LogEntry], session: Session, state_file: Path
         checked.append(replace(entry, items=items))
     if not changed:
         return list(log), orphaned, problems
-    folded = fold(checked)
+    return _canonical(fold(checked)), orphaned, problems
+
+
+def _canonical(folded: Folded) -> list[LogEntry]:
+    """A log that folds to ``folded``: what is in force, then the undone steps undone."""
     canonical = [e for e in folded.applied if e.items]
     undone = [e for e in folded.undone if e.items]
     canonical += list(reversed(undone)) + [LogEntry("undo")] * len(undone)
     if folded.pin is not None:
         canonical.append(LogEntry("restore", checkpoint=folded.pin))
-    return canonical, orphaned, problems
+    return canonical
+
+
+def drop_in_force(log: Sequence[LogEntry], keys: set[OpKey]
+                  ) -> tuple[list[LogEntry], list[DecisionItem]]:
+    """The log without the decisions in force for ``keys`` (undo / redo steps kept).
+
+    Returns the rewritten log and the items taken out (for the ``orphaned`` list).
+    """
+    folded = fold(log)
+    dropped: list[DecisionItem] = []
+    applied: list[LogEntry] = []
+    for entry in folded.applied:
+        kept = tuple(item for item in entry.items if item.key not in keys)
+        dropped += [item for item in entry.items if item.key in keys]
+        applied.append(replace(entry, items=kept))
+    folded.applied = applied
+    return _canonical(folded), dropped
 
 
 # --- the files -----------------------------------------------------------------------
@@ -390,6 +558,9 @@ class BlobStore:
         if sha in self._known:
             return sha
         if not (self.directory / sha).is_file():
+            if self.directory.is_symlink():
+                raise DiskError("the blob folder is a symbolic link: reviewtui will not "
+                                "write through it", source=str(self.directory), rule="state")
             self.directory.mkdir(parents=True, exist_ok=True)
             atomic_write(self.directory, sha, data, 0o600)
         self._known.add(sha)
@@ -430,17 +601,23 @@ class StateFile:
         self.blobs = BlobStore(blob_dir_for(path))
 
     def load(self) -> tuple[ReviewState | None, list[str]]:
+        """The saved state and problems to show; raises only for a file over the size limit
+        (InputLimitError: it may well be sound, so it is neither moved aside nor replaced)."""
+        check_state_path(self.path)  # a FIFO would hang the read, a device feed it
         try:
-            raw = self.path.read_bytes()
+            raw = read_input(self.path, "review state")
         except FileNotFoundError:
             return None, []
         except OSError as exc:
             return None, [f"{self.path}: cannot read the review state ({exc.strerror}); "
                           "starting without it"]
         try:
-            return decode_state(json.loads(raw.decode("utf-8"))), []
+            return decode_state(parse_state_json(raw, str(self.path))), []
+        except InputLimitError as exc:  # nested too deep, a giant number: corrupt as well
+            return None, [self._move_aside(f"line {exc.line}: {exc.message} [{exc.rule}]")]
         except (ValueError, KeyError, TypeError) as exc:  # JSON, UTF-8, shape, verdict
-            return None, [self._move_aside(str(exc) or type(exc).__name__)]
+            why = " ".join((str(exc) or type(exc).__name__).split())[:200]
+            return None, [self._move_aside(why)]
 
     def _move_aside(self, why: str) -> str:
         stamp = time.strftime("%Y%m%dT%H%M%S")
@@ -459,11 +636,15 @@ class StateFile:
 
     def remove_leftovers(self) -> None:
         """Temp files of saves (and blob writes) that a killed process left behind."""
+        # Only names reviewtui's own writer makes (self-checking): a user's file that merely
+        # ends in the same suffix is never touched.
         pattern = f".{self.path.name}.*{TEMP_SUFFIX}"
         leftovers = list(self.path.parent.glob(pattern))
         if self.blobs.directory.is_dir():
             leftovers += self.blobs.directory.glob(f"*{TEMP_SUFFIX}")
         for leftover in leftovers:
+            if not is_temp_name(leftover.name):
+                continue
             with contextlib.suppress(OSError):
                 leftover.unlink()
 
@@ -475,6 +656,10 @@ class StateFile:
         except OSError as exc:
             raise DiskError(f"cannot create the folder for the review state: {exc.strerror}",
                             source=str(self.path), rule="state") from None
+        try:
+            check_state_path(self.path)  # again: the save replaces what is at the path
+        except UsageError as err:
+            raise DiskError(err.message, source=err.source, rule=err.rule) from None
         atomic_write(self.path.parent, self.path.name, data, 0o644)
 
 
@@ -534,7 +719,7 @@ def _content_from(data: Any, blobs: BlobStore) -> FileState | None:
     raw = blobs.get(_get(data, "sha", str))
     if raw is None:
         raise MissingBlob(str(data.get("sha")))
-    return FileState.from_bytes(raw, mode=_get(data, "mode", int))
+    return FileState.from_bytes(raw, mode=_get(data, "mode", int) & PERMISSION_BITS)
 
 
 def _bytes_from(sha: Any, blobs: BlobStore) -> bytes | None:
@@ -573,6 +758,20 @@ def decode_record(path: str, data: Mapping[str, Any], blobs: BlobStore
     return record, ""
 
 
+def orphaned_blobs(orphaned: Iterable[Mapping[str, Any]]) -> set[str]:
+    """Blobs that ignored path records under ``orphaned`` name: kept, never applied."""
+    out: set[str] = set()
+    for entry in orphaned:
+        record = entry.get("record")
+        if not isinstance(record, dict):
+            continue
+        for side in ("base", "ref"):
+            content = record.get(side)
+            if isinstance(content, dict) and _is_sha(content.get("sha")):
+                out.add(content["sha"])
+    return out
+
+
 def time_spent(log: Iterable[LogEntry]) -> dict[tuple[int, int], float]:
     """Seconds the reviewer spent per decided operation; a bulk step shares its time."""
     spent: dict[tuple[int, int], float] = {}
@@ -589,7 +788,8 @@ def time_spent(log: Iterable[LogEntry]) -> dict[tuple[int, int], float]:
 def read_time_spent(path: Path) -> dict[tuple[int, int], float]:
     """``time_spent`` of a saved review, read without side effects ({} if unreadable)."""
     try:
-        saved = decode_state(json.loads(path.read_bytes().decode("utf-8")))
-    except (OSError, ValueError, KeyError, TypeError):  # no timing is better than a crash
+        saved = decode_state(parse_state_json(read_input(path, "review state"), str(path)))
+    # No timing is better than a crash.
+    except (OSError, ValueError, KeyError, TypeError, InputLimitError):
         return {}
     return time_spent(saved.log)

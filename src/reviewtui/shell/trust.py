@@ -41,14 +41,24 @@ def _load(path: Path) -> dict[str, dict[str, object]]:
 
 def is_trusted(config_bytes: bytes, path: Path | None = None) -> bool:
     """Has the reviewer trusted a config file with exactly these bytes?"""
-    return config_digest(config_bytes) in _load(path or trust_path())
+    return is_trusted_digest(config_digest(config_bytes), path)
+
+
+def is_trusted_digest(digest: str, path: Path | None = None) -> bool:
+    """Has the reviewer trusted the config file whose bytes have this sha256?"""
+    return bool(digest) and digest in _load(path or trust_path())
 
 
 def trust(config_bytes: bytes, source: str, path: Path | None = None) -> None:
     """Remember that the reviewer trusts these bytes (``source``: where they were read)."""
+    trust_digest(config_digest(config_bytes), source, path)
+
+
+def trust_digest(digest: str, source: str, path: Path | None = None) -> None:
+    """Remember that the reviewer trusts the config file whose bytes have this sha256."""
     path = path or trust_path()
     trusted = _load(path)
-    trusted[config_digest(config_bytes)] = {
+    trusted[digest] = {
         "source": source,
         "trusted_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }

@@ -4,9 +4,10 @@ watchfiles' default debounce (1.6 s) is far too slow for a workbench that should
 an outside change within about 300 ms, so the debounce is 50 ms, checked every 10 ms.
 Skipped: version control and tool folders (``.git/``, ``.venv/``, ``node_modules/``,
 ``__pycache__/`` and the like), the temporary files of our own atomic writes
-(``*.reviewtui-tmp``), review state files, editor swap and backup files, and whatever
-the root's ``.gitignore`` ignores (see :mod:`reviewtui.core.gitignore` for the subset
-understood; the file is re-read when it changes). The review's own writes still reach
+(``.<name>.<hex>.reviewtui-tmp``, recognised exactly), review state files, editor swap
+and backup files, and whatever the root's ``.gitignore`` ignores (see
+:mod:`reviewtui.core.gitignore` for the subset understood; the file is re-read when it
+changes). The review's own writes still reach
 :meth:`Review.outside_changed`, which recognises them by content hash.
 
 Errors are raised, never swallowed: a root that is removed, or a watcher the system
@@ -26,7 +27,7 @@ import watchfiles
 
 from reviewtui.core.errors import WatchError
 from reviewtui.core.gitignore import GitIgnore
-from reviewtui.shell.disk import SKIP_DIRS
+from reviewtui.shell.disk import SKIP_DIRS, is_temp_name
 from reviewtui.shell.replay import ReplayReport
 
 DEBOUNCE_MS = 50
@@ -35,7 +36,7 @@ STEP_MS = 10
 _IDLE_CHECK_MS = 500
 IGNORED_DIRS = SKIP_DIRS | {".tox", ".idea", ".hypothesis", ".nox"}
 _IGNORED_NAMES = re.compile(
-    r"(\.reviewtui-tmp|\.review\.json|\.review\.json\.corrupt-[\w-]+|\.py[cod]|\.sw.|~)$"
+    r"(\.review\.json|\.review\.json\.corrupt-[\w-]+|\.py[cod]|\.sw.|~)$"
     r"|^(\.#.*|\.DS_Store|4913)$"  # 4913: the probe file vim writes before saving
 )
 
@@ -70,7 +71,7 @@ class ChangeFilter:
         parts = rel.split("/")
         if any(part in IGNORED_DIRS or part.endswith(".review.blobs") for part in parts):
             return False
-        if _IGNORED_NAMES.search(parts[-1]):
+        if _IGNORED_NAMES.search(parts[-1]) or is_temp_name(parts[-1]):
             return False
         return not self.gitignore.ignored(rel, is_dir=is_dir)
 

@@ -19,6 +19,7 @@ from textual.app import App, SuspendNotSupported
 
 
 def editor_command() -> list[str]:
+    """The editor's argv; raises ValueError when $VISUAL/$EDITOR cannot be split."""
     return shlex.split(os.environ.get("VISUAL") or os.environ.get("EDITOR") or "") or ["vi"]
 
 
@@ -32,31 +33,51 @@ def suspended(app: App[Any]) -> Iterator[None]:
         yield
 
 
+def _run_editor(app: App[Any], argv: list[str]) -> int | str:
+    """The editor's exit status, or why it could not run.
+
+    Nothing may raise inside ``app.suspend()``: Textual resumes the app only when the
+    block ends normally, so an exception there leaves the workbench suspended (a hang).
+    """
+    try:
+        with suspended(app):
+            try:
+                return subprocess.call(argv)
+            except OSError as exc:  # not found, not executable, not a program...
+                return (f"cannot run the editor {argv[0]!r} ({exc.strerror or exc}): "
+                        "set $VISUAL or $EDITOR; nothing was changed")
+    except SuspendNotSupported:
+        return "this terminal cannot hand over to an editor: use e instead"
+
+
 def edit_externally(app: App[Any], text: str, *, suffix: str = "") -> str | None:
     """``text`` as the user left it in their editor; None (and a notification) when
     the editor cannot run, fails, or changes nothing."""
-    command = editor_command()
+    try:
+        command = editor_command()
+    except ValueError as exc:
+        app.notify(f"cannot read $VISUAL/$EDITOR ({exc}): set it to an editor command",
+                   severity="error", markup=False)
+        return None
     with tempfile.NamedTemporaryFile("w", suffix=suffix, delete=False,
                                      encoding="utf-8") as handle:
         handle.write(text + "\n")
         name = handle.name
     try:
-        try:
-            with suspended(app):
-                status = subprocess.call([*command, name])
-        except FileNotFoundError:
-            app.notify(f"cannot run the editor {command[0]!r}: set $VISUAL or $EDITOR",
-                       severity="error", markup=False)
-            return None
-        except SuspendNotSupported:
-            app.notify("this terminal cannot hand over to an editor: use e instead",
-                       severity="error", markup=False)
+        status = _run_editor(app, [*command, name])
+        if isinstance(status, str):
+            app.notify(status, severity="error", markup=False)
             return None
         if status != 0:
             app.notify(f"{command[0]} exited with status {status}: nothing was changed",
                        severity="warning", markup=False)
             return None
-        edited = Path(name).read_text(encoding="utf-8").removesuffix("\n")
+        try:
+            edited = Path(name).read_text(encoding="utf-8").removesuffix("\n")
+        except (OSError, UnicodeDecodeError) as exc:
+            app.notify(f"cannot read what the editor left ({exc}): nothing was changed",
+                       severity="error", markup=False)
+            return None
     finally:
         Path(name).unlink(missing_ok=True)
     if edited == text:

@@ -17,3 +17,12 @@ class FilesChanged(Message):
 @dataclass
 class WatcherFailed(Message):
     reason: str
+
+
+@dataclass
+class SessionGrew(Message):
+    """A live session recorded new operations (and the workbench's gate took some)."""
+
+    new: tuple[tuple[int, int], ...]
+    accepted: tuple[tuple[int, int], ...] = ()
+    problem: str = ""

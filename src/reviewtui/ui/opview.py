@@ -17,9 +17,17 @@ from reviewtui.core.engine.opstate import OpState, op_state
 from reviewtui.core.hashline import line_id
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile
 from reviewtui.core.outcome import Status
+from reviewtui.core.syntax.symbols import Symbol, around, ready, where
 from reviewtui.core.tree import FileState
 
 WINDOW = 20  # lines of file context fetched around an edit (collapsed to a few by default)
+# Symbol hints of a file bigger than this wait for its tree from the screen's syntax worker
+# (``warm_symbols``) rather than parse on a key press.
+SYNC_SYMBOL_CHARS = 60_000
+
+
+def _now(path: str, text: str) -> bool:
+    return len(text) <= SYNC_SYMBOL_CHARS or ready(path, text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +41,9 @@ class DiffPane:
     before_start: int = 1
     after_start: int = 1
     after_is_file: bool = False  # the right side is the file as the operation leaves it
+    # definitions around the right side's lines (file numbering): collapsed rows name the
+    # one they are inside, like a ``git diff`` hunk header
+    symbols: tuple[Symbol, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +90,13 @@ def build_view(result: OpResult, status: Status | None = None,
     outcome = result.outcome
     subtitle = _subtitle(result, state)
     view = _build(result, state, subtitle, conflict, conflict_message)
+    generated = outcome.extra.get("generated")
+    if generated:  # a lock file or build output: written, but its tool owns it
+        note = Text(f"generated file ({generated}): the tool that owns it rewrites it; check "
+                    "this is what the tool would write", style="yellow")
+        if view.explanation.plain:
+            note = view.explanation + Text("\n") + note
+        view = dataclasses.replace(view, explanation=note)
     reason = _reject_reason(result)
     if reason:
         text = Text(f"rejected: {reason}", style="red")
@@ -145,6 +163,9 @@ def _subtitle(result: OpResult, state: OpState) -> str:
         parts.append(f"method {outcome.method}")
     if outcome.lines:
         parts.append(f"lines {outcome.lines[0]}-{outcome.lines[1]}")
+        inside = _enclosing(result)
+        if inside:
+            parts.append(f"in {inside}")
     if outcome.similarity is not None:
         parts.append(f"{round(outcome.similarity * 100)}% similar")
     ids = _new_ids(result)
@@ -153,6 +174,27 @@ def _subtitle(result: OpResult, state: OpState) -> str:
     if outcome.hint and outcome.status in (Status.APPLIED, Status.NEEDS_REVIEW):
         parts.append(outcome.hint)  # failures explain themselves in the message
     return " · ".join(parts)
+
+
+def _enclosing(result: OpResult) -> str:
+    """The symbols around an edit, from the file before it ("class Store › def add")."""
+    outcome = result.outcome
+    before = _state(outcome.extra.get("before_state"))
+    text = before.text if before is not None else None
+    if not isinstance(result.op, Edit) or text is None or not outcome.lines:
+        return ""
+    path = outcome.path or result.op.path
+    return where(path, text, *outcome.lines) if _now(path, text) else ""
+
+
+def warm_symbols(result: OpResult) -> None:
+    """Parse what the symbol hints of ``result`` need (for a worker, off the event loop)."""
+    outcome = result.outcome
+    for key in ("before_state", "after_state"):
+        state = _state(outcome.extra.get(key))
+        text = state.text if state is not None else None
+        if text is not None and outcome.path:
+            where(outcome.path, text, 1, 1)
 
 
 def _new_ids(result: OpResult) -> str:
@@ -186,7 +228,12 @@ def _region_pane(path: str, before: FileState | None, after: FileState, span: tu
     b1 = min(len(old_lines), end + WINDOW)
     a1 = b1 + (len(new_region) - removed)
     return DiffPane(f"the file around lines {start}-{end}, before and after", path,
-                    old_lines[b0:b1], new_lines[b0:a1], b0 + 1, b0 + 1, after_is_file=True)
+                    old_lines[b0:b1], new_lines[b0:a1], b0 + 1, b0 + 1, after_is_file=True,
+                    symbols=_around(path, after.text or "", b0 + 1, a1))
+
+
+def _around(path: str, text: str, first: int, last: int) -> tuple[Symbol, ...]:
+    return around(path, text, first, last) if _now(path, text) else ()
 
 
 def _append_expected(text: Text, op: Edit, found: str) -> None:

@@ -3,9 +3,10 @@
 A ``reviewtui.toml`` with ``[checks]`` names commands, someone else's code: nothing runs
 until the reviewer trusts that exact file (the prompt shows the commands; trust is stored
 per content hash, :mod:`reviewtui.shell.trust`). Once trusted, the commands are the ones
-parsed from the bytes that were trusted. The screen runs them for the selected operation
-in a thread worker; the results are cached per operation and per file texts, so a later
-decision that changes what the operation leaves behind checks it again.
+parsed from the bytes that were trusted, read once when the project was loaded (before
+anything was applied). The screen runs them for the selected operation in a thread
+worker; the results are cached per operation and per file texts, so a later decision
+that changes what the operation leaves behind checks it again.
 """
 
 from __future__ import annotations
@@ -18,10 +19,9 @@ from textual.binding import Binding
 
 from reviewtui.core.diagnostics import Diagnostic, change_texts
 from reviewtui.core.engine import OpResult
-from reviewtui.core.errors import ReviewtuiError
-from reviewtui.core.protocol.config import ProjectConfig, parse_config
+from reviewtui.core.protocol.config import ProjectConfig
 from reviewtui.shell.checks import DEFAULT_TIMEOUT, check_result
-from reviewtui.shell.trust import is_trusted, trust
+from reviewtui.shell.trust import is_trusted_digest, trust_digest
 from reviewtui.ui.opview import OpView
 from reviewtui.ui.screens.dialogs import ConfirmScreen
 
@@ -38,7 +38,7 @@ class ProjectChecks:
         self.trust_file = trust_file
         self.timeout = timeout
         self.checks: Checks = ()  # what runs: empty until trusted
-        self.offer: tuple[bytes, Checks] | None = None  # untrusted bytes and their commands
+        self.offer: tuple[str, Checks] | None = None  # untrusted digest and its commands
         self.note = ""  # why the checks are off when they cannot even be offered
         self._cache: dict[_CacheKey, tuple[Diagnostic, ...]] = {}
         # The operation the latest worker checks: a repaint does not start it again. Only one
@@ -46,21 +46,18 @@ class ProjectChecks:
         self._latest: _CacheKey | None = None
         self._lock = threading.Lock()
         if config.checks:
-            self._read()
+            self._read(config)
 
-    def _read(self) -> None:
-        try:
-            data = Path(self.source).read_bytes()
-            checks = parse_config(data.decode("utf-8"), self.source).checks
-        except (OSError, UnicodeDecodeError, ReviewtuiError) as exc:
-            self.note = f"project checks off: cannot read {self.source} ({exc})"
+    def _read(self, config: ProjectConfig) -> None:
+        # The commands and digest read when the project was loaded, before any operation
+        # (or a saved replay) touched the disk: never re-read (a session may edit the file).
+        if not config.digest:
+            self.note = f"project checks off: {self.source} was not read"
             return
-        if not checks:
-            return
-        if is_trusted(data, self.trust_file):
-            self.checks = checks
+        if is_trusted_digest(config.digest, self.trust_file):
+            self.checks = config.checks
         else:
-            self.offer = (data, checks)
+            self.offer = (config.digest, config.checks)
 
     def question(self) -> str:
         assert self.offer is not None
@@ -73,10 +70,10 @@ class ProjectChecks:
         """Trust the offered bytes (yes) and enable exactly their commands; no: stay off."""
         if self.offer is None:
             return
-        data, checks = self.offer
+        digest, checks = self.offer
         self.offer = None
         if yes:
-            trust(data, self.source, self.trust_file)
+            trust_digest(digest, self.source, self.trust_file)
             self.checks = checks
 
     @staticmethod

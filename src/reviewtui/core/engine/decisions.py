@@ -62,3 +62,25 @@ class Policy:
     def decided_only(cls) -> Policy:
         """Only what the reviewer accepted: what live replay writes to disk."""
         return cls(frozenset())
+
+
+def accept_lands(decision: Decision, status: Status, forceable: bool) -> bool:
+    """Whether an accepting ``decision`` makes an operation with this outcome land.
+
+    Only an applied outcome, or a forceable one (a near match, a duplicate-line refusal)
+    under a forced accept: an accept of anything else would be recorded without doing
+    anything, and could land wherever a later change of the file lets it.
+    """
+    if decision.verdict not in (Verdict.ACCEPTED, Verdict.EDITED):
+        return True
+    return status is Status.APPLIED or (decision.force and forceable)
+
+
+def refusal_hint(status: Status) -> str:
+    """What the reviewer can do instead, for an outcome an accept cannot apply to."""
+    return {
+        Status.AMBIGUOUS: "it matches in several places: edit it to pick one, or reject it",
+        Status.NOT_FOUND: "its text is not in the file: edit it, or reject it",
+        Status.REFUSED: "a safety rule refuses it: reject it",
+        Status.NEEDS_REVIEW: "it only nearly matches: force it (f) after a look, or edit it",
+    }.get(status, "reject it, or edit it")

@@ -17,7 +17,13 @@ from reviewtui.core.errors import PathRefused
 from reviewtui.core.match import match_edit
 from reviewtui.core.model import Edit, FullFile
 from reviewtui.core.outcome import MatchResult, Outcome, Status
-from reviewtui.core.paths import ReservedRules, escapes_via_symlink, normalize_path
+from reviewtui.core.paths import (
+    ReservedRules,
+    escapes_via_symlink,
+    link_on_path,
+    normalize_path,
+    unread_dir_of,
+)
 from reviewtui.core.placeholders import find_placeholder
 from reviewtui.core.tree import FileState, Tree
 
@@ -63,11 +69,37 @@ def check_path(raw: str, ctx: FileContext) -> str | Outcome:
     if escapes_via_symlink(path, ctx.symlinks, root=ctx.root):
         return refused(path, "symlink-escape", f"{path} resolves through a symbolic link to "
                        "outside the project root")
+    link = link_on_path(path, ctx.symlinks)
+    if link is not None:
+        return refused(path, "symlink", f"{path} goes through the symbolic link {link} (to "
+                       f"{ctx.symlinks[link]}); reviewtui never writes through a link: "
+                       "name the real path")
     entry = ctx.reserved.reserved_by(path)
     if entry is not None:
-        return refused(path, "reserved", f"{path} is reserved by {entry}: generated or "
-                       "platform-managed files are not edited by hand")
+        return refused(path, "reserved", f"{path} is reserved by {entry}: the project says "
+                       "it is not edited by hand")
+    unread = unread_dir_of(path)
+    if unread is not None:
+        return refused(path, "unread-dir", f"{path} is inside {unread}/, a folder reviewtui "
+                       "does not read (version control, environments, caches): it cannot "
+                       "show what would be replaced there")
     return path
+
+
+GENERATED = "generated"  # Outcome.extra key: the built-in generated-file label
+
+
+def mark_generated(outcome: Outcome, reserved: ReservedRules) -> Outcome:
+    """``outcome`` noting that its path is a built-in generated file (a lock file, build
+    output): written like any file, but the reviewer is told, and ``apply --strict``
+    leaves it pending."""
+    label = reserved.generated_by(outcome.path) if outcome.path else None
+    if label is None or outcome.status is Status.REFUSED:  # refused: nothing is written
+        return outcome
+    note = (f"{outcome.path} is a generated file ({label}): the tool that owns it rewrites it; "
+            "check that this is what the tool would write")
+    hint = f"{outcome.hint}; {note}" if outcome.hint else note
+    return dataclasses.replace(outcome, hint=hint, extra={**outcome.extra, GENERATED: label})
 
 
 def _missing(path: str, ctx: FileContext) -> Outcome:
@@ -132,7 +164,8 @@ def evaluate_edit(
                                                  search, new_lines, ctx.history(path), path,
                                                  ctx.cursor.get(path, 0))
         return _edit_outcome(path, current, result, final_newline)
-    result = match_edit(current.lines, search, new_lines, history=ctx.history(path), path=path)
+    result = match_edit(current.lines, search, new_lines, history=ctx.history(path), path=path,
+                        literal=edit.literal)
     return _edit_outcome(path, current, result, edit.final_newline)
 
 
@@ -224,7 +257,8 @@ def evaluate_full_file(
     if current.binary:
         return refused(path, "binary", f"{path} is a binary file; a full-file text rewrite "
                        "is refused"), None
-    placeholder = find_placeholder(lines, current.lines, path)
+    # Exact-text formats (a diff, apply_patch, Claude Code's Write) have no placeholders.
+    placeholder = None if op.literal else find_placeholder(lines, current.lines, path)
     if placeholder is not None:
         index, line = placeholder
         return refused(path, "truncation-placeholder",

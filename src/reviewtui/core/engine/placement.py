@@ -162,13 +162,15 @@ def _locate_from(lines: Sequence[str], final_newline: bool, edit: Edit,
         at = edit.line_hint
         if lo <= at < len(lines):
             hinted = match_edit(lines, search, new_lines, window=(at, at + len(search)),
-                                path=path)
+                                path=path, literal=edit.literal)
             if hinted.status is Status.APPLIED:
                 return hinted, edit.final_newline
     if edit.at_end:
-        return _at_end(lines, search, new_lines, lo, history, path), edit.final_newline
+        return (_at_end(lines, search, new_lines, lo, history, path, literal=edit.literal),
+                edit.final_newline)
     window = (lo, len(lines)) if lo else None
-    result = match_edit(lines, search, new_lines, window=window, history=history, path=path)
+    result = match_edit(lines, search, new_lines, window=window, history=history, path=path,
+                        literal=edit.literal)
     return result, edit.final_newline
 
 
@@ -236,16 +238,17 @@ def _pinned(lines: Sequence[str], search: Sequence[str], new_lines: Sequence[str
 
 
 def _at_end(lines: Sequence[str], search: Sequence[str], new_lines: Sequence[str], lo: int,
-            history: Sequence[Sequence[str]], path: str) -> MatchResult:
+            history: Sequence[Sequence[str]], path: str, *, literal: bool = False) -> MatchResult:
     size = len(lines)
     trailing = 0
     while trailing < size and not lines[size - 1 - trailing].strip():
         trailing += 1
     tail = max(lo, size - len(search) - trailing)
     result = match_edit(lines, search, new_lines, window=(tail, size), history=history,
-                        path=path)
+                        path=path, literal=literal)
     if result.status not in _LOCATED and not result.rule:
-        anywhere = match_edit(lines, search, new_lines, window=(lo, size), path=path)
+        anywhere = match_edit(lines, search, new_lines, window=(lo, size), path=path,
+                              literal=literal)
         if anywhere.status in _LOCATED or anywhere.status is Status.AMBIGUOUS:
             where = ", ".join(f"{a}-{b}" for a, b in anywhere.locations)
             return MatchResult(Status.NOT_FOUND, rule=NOT_AT_END,
@@ -331,7 +334,7 @@ def _text_diagnosis(lines: Sequence[str], edit: Edit, new_lines: Sequence[str], 
         if replace and replace[-1] == "":
             replace.pop()
     result = match_edit(lines, search, replace, window=(lo, len(lines)) if lo else None,
-                        history=history, path=path)
+                        history=history, path=path, literal=edit.literal)
     if result.status in _LOCATED:
         # Claude Code needed the exact text; a looser landing is for a human to judge.
         return MatchResult(Status.NEEDS_REVIEW, method=result.method, start=result.start,

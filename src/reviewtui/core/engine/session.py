@@ -14,13 +14,21 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import overload
 
-from reviewtui.core.engine.decisions import PENDING, Decision, OpKey, Policy, Verdict
+from reviewtui.core.engine.decisions import (
+    PENDING,
+    Decision,
+    OpKey,
+    Policy,
+    Verdict,
+    accept_lands,
+)
 from reviewtui.core.engine.fileops import (
     FileContext,
     Proposal,
     check_path,
     evaluate_edit,
     evaluate_full_file,
+    mark_generated,
     normalize_or_none,
 )
 from reviewtui.core.engine.shapes import evaluate_shaped
@@ -42,6 +50,7 @@ _FIRST = (CommandName.MV, CommandName.RN, CommandName.UNDO, CommandName.UNRM)
 _PATH_RULES = frozenset({
     "absolute-path", "drive-letter", "home-path", "backslash", "parent-escape",
     "control-character", "git-dir", "empty-path", "symlink", "symlink-escape", "reserved",
+    "unread-dir",
 })
 
 
@@ -239,6 +248,7 @@ class SessionRun:
             outcome, proposal = evaluate_edit(tree, op, ctx, replacement)
         else:
             outcome, proposal = evaluate_full_file(tree, op, ctx, replacement)
+        outcome = mark_generated(outcome, self.rules.reserved)
         if proposal is None or not self._lands(outcome, decision):
             return state, OpResult(key, op, outcome, decision, False), ""
         new_tree = tree.set(proposal.path, proposal.state)
@@ -249,7 +259,7 @@ class SessionRun:
 
     def _lands(self, outcome: Outcome, decision: Decision) -> bool:
         if decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED):
-            return outcome.status is Status.APPLIED or (decision.force and outcome.forceable)
+            return accept_lands(decision, outcome.status, outcome.forceable)
         return outcome.status in self.policy.pending_joins
 
     def _history(self, path: str, current: Tree) -> Sequence[Sequence[str]]:

@@ -88,7 +88,8 @@ def evaluate_shaped(
     if isinstance(shape, LineRange):
         result = apply_line_range(lines, shape, new_lines)
     elif isinstance(shape, Window):
-        result = apply_window(lines, shape, edit.search_lines, new_lines, path=path)
+        result = apply_window(lines, shape, edit.search_lines, new_lines, path=path,
+                              literal=edit.literal)
     else:
         result = apply_batch(lines, shape)
     outcome, proposal = _edit_outcome(path, current, result, edit.final_newline)

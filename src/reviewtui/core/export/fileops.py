@@ -86,7 +86,7 @@ class TurnPlan:
 
 def _unsafe(lines: Sequence[str]) -> bool:
     """Lines a reply cannot carry inside an edit: edit markers and turn headings."""
-    return any(grammar.is_marker(line) or grammar.turn_number(line) is not None
+    return any(grammar.is_marker(line) or grammar.is_turn_heading(line)
                for line in lines)
 
 

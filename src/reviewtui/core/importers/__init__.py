@@ -12,7 +12,9 @@ Formats (``FORMATS``):
 * ``aider``: an Aider ``.aider.chat.history.md`` (:mod:`.aider`);
 * ``unified``: a unified diff / ``git diff`` / ``git format-patch`` (:mod:`.unified`);
 * ``claude``: a Claude Code session transcript, JSONL (:mod:`.claude`);
-* ``toolcalls``: JSON lines of edit tool calls (:mod:`.toolcalls`).
+* ``toolcalls``: JSON lines of edit tool calls (:mod:`.toolcalls`);
+* ``git``: a commit range or a working tree, as ``reviewtui --git``/``--worktree``
+  write it (:mod:`.gitlog`).
 """
 
 from __future__ import annotations
@@ -21,28 +23,36 @@ import dataclasses
 import re
 from collections.abc import Callable
 
-from reviewtui.core.errors import SessionFormatError
+from reviewtui.core.errors import InputLimitError, SessionFormatError
 from reviewtui.core.importers.aider import import_aider, looks_like_aider
 from reviewtui.core.importers.claude import import_claude, looks_like_claude
 from reviewtui.core.importers.codex import import_apply_patch
+from reviewtui.core.importers.gitlog import import_git, looks_like_git_session
 from reviewtui.core.importers.toolcalls import import_toolcalls, looks_like_toolcalls
 from reviewtui.core.importers.unified import import_unified, looks_like_unified
+from reviewtui.core.limits import place
 from reviewtui.core.lint.rules import FILEOPS_FORMATS
-from reviewtui.core.model import Session
+from reviewtui.core.model import Session, literal_session
 from reviewtui.core.protocol.session import parse_markdown_session, parse_transcript
 
-FORMATS = ("fileops", "chat", "apply_patch", "aider", "unified", "claude", "toolcalls")
+FORMATS = ("fileops", "chat", "apply_patch", "aider", "unified", "claude", "toolcalls",
+           "git")
+# Formats whose edits carry exact text: no elision semantics, so a "..." line is code and
+# is never refused as a truncation placeholder (File Ops and Aider keep the guard).
+LITERAL_FORMATS = frozenset({"apply_patch", "unified", "claude", "toolcalls", "git"})
 
 _TURN_HEADING = re.compile(r"^#{1,3} *Turn +\d+", re.MULTILINE)
 _BEGIN_PATCH = re.compile(r"^[ \t]*\*\*\* Begin Patch[ \t]*\r?$", re.MULTILINE)
 
-__all__ = ["FILEOPS_FORMATS", "FORMATS", "SessionFormatError", "detect_format",
+__all__ = ["FILEOPS_FORMATS", "FORMATS", "LITERAL_FORMATS", "SessionFormatError", "detect_format",
            "import_session"]
 
 
 def detect_format(text: str, name: str = "") -> str:
     """The format ``text`` is written in; ``name`` (a file name) only breaks ties."""
     base = name.replace("\\", "/").rsplit("/", 1)[-1]
+    if looks_like_git_session(text):
+        return "git"
     head = text.lstrip("\ufeff \t\r\n")[:1]
     if (head and head in "[{") or base.endswith((".json", ".jsonl")):
         if looks_like_toolcalls(text):
@@ -94,6 +104,7 @@ _READERS: dict[str, Callable[[str, str, str | None], Session]] = {
     "unified": _unified,
     "claude": _claude,
     "toolcalls": lambda text, source, _root: import_toolcalls(text, source),
+    "git": lambda text, source, root: import_git(text, source, root=root),
 }
 
 
@@ -104,15 +115,24 @@ def import_session(text: str, source: str = "session", *, format: str | None = N
     ``root`` is the project's absolute path: absolute paths under it (Claude Code,
     apply_patch) become relative; others stay absolute and the engine refuses them.
     """
-    chosen = detect_format(text, source) if format in (None, "auto") else format
+    try:
+        chosen = detect_format(text, source) if format in (None, "auto") else format
+    except InputLimitError as err:
+        raise place(err, text, source) from None
+    except Exception as exc:  # a detector bug must still end as a clean message
+        raise SessionFormatError(f"cannot tell the format: {type(exc).__name__}: {exc}; name "
+                                 "it with --format", source=source, rule="detect-failed") from exc
     reader = _READERS.get(chosen or "")
     if reader is None:
         raise SessionFormatError(f"unknown session format {format!r}; choose one of "
                                  f"{', '.join(FORMATS)}", source=source, rule="format")
     try:
-        return reader(text, source, root)
+        session = reader(text, source, root)
+    except InputLimitError as err:  # a parser that met it may not know the line
+        raise place(err, text, source) from None
     except SessionFormatError:
         raise
     except Exception as exc:  # a reader bug must still end as a clean message
         raise SessionFormatError(f"cannot read as {chosen}: {type(exc).__name__}: {exc}",
                                  source=source, rule="import-failed") from exc
+    return literal_session(session) if chosen in LITERAL_FORMATS else session

@@ -20,14 +20,15 @@ Shell commands that may change files are noted (``claude-shell``), not replayed.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from reviewtui.core.engine.placement import split_text
+from reviewtui.core.errors import InputLimitError
 from reviewtui.core.importers.common import format_error, problem, relative_path, reply_from_ops
+from reviewtui.core.limits import load_json
 from reviewtui.core.model import Edit, FullFile, Operation, ParseProblem, Session, Span, Turn
 from reviewtui.core.protocol.reply import split_lines
 
@@ -75,11 +76,14 @@ def looks_like_claude(text: str) -> bool:
         if seen > 5:
             break
         try:
-            item = json.loads(line)
-        except ValueError:
+            item = load_json(line)
+        except (ValueError, InputLimitError):  # the reader says which line and why
             continue
-        if isinstance(item, dict) and item.get("type") in _TYPES and (
-                "message" in item or "sessionId" in item or item.get("type") == "summary"):
+        if not isinstance(item, dict):
+            continue
+        kind = item.get("type")
+        if isinstance(kind, str) and kind in _TYPES and (
+                "message" in item or "sessionId" in item or kind == "summary"):
             return True
     return False
 
@@ -95,7 +99,7 @@ def import_claude(text: str, source: str, *, root: str | None = None) -> Session
         if not raw.strip():
             continue
         try:
-            item = json.loads(raw)
+            item = load_json(raw, source=source, first_line=lineno)
         except ValueError as exc:
             note = problem(BAD_LINE, f"not a JSON object ({exc}); the line is skipped", lineno,
                            severity="warning")

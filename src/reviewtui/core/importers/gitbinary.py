@@ -38,9 +38,10 @@ def _line_length(char: str) -> int:
 def read_hunk(lines: Sequence[str], i: int) -> BinaryHunk:
     """The hunk whose ``literal N``/``delta N`` line is ``lines[i]``."""
     kind, _, size_text = lines[i].partition(" ")
-    if kind not in ("literal", "delta") or not size_text.strip().isdigit():
+    digits = size_text.strip()
+    if kind not in ("literal", "delta") or not digits.isdigit() or len(digits) > 12:
         raise BinaryPatchError(f"{lines[i]!r} is not 'literal N' or 'delta N'")
-    size = int(size_text)
+    size = int(digits)
     packed = bytearray()
     i += 1
     while i < len(lines) and lines[i]:

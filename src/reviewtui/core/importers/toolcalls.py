@@ -3,6 +3,8 @@
 ``{"turn": N, "request": "..."}`` starts a turn (calls before the first one are turn 1).
 Every other line is ``{"tool": ..., ...}``:
 
+* ``edit``: ``path``, ``search``, ``replace``: whole lines, matched by the File Ops cascade
+  (``reviewtui mcp`` records its ``edit`` tool this way);
 * ``str_replace``: ``path``, ``old``/``old_string``, ``new``/``new_string``, ``replace_all``?;
 * ``line_replace``: ``path``, ``from``, ``to``, ``content``, ``expectedRevision``?;
 * ``window_replace``: ``path``, ``start_line``, ``end_line``, ``target``, ``replacement``,
@@ -18,17 +20,17 @@ Line references are numbers or hash ids (``"12:a3"``). See docs/formats.md.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
-from reviewtui.core.errors import SessionFormatError
+from reviewtui.core.errors import InputLimitError, SessionFormatError
 from reviewtui.core.hashline import LineRef, parse_ref
 from reviewtui.core.importers.common import Change, command, format_error, turns_from_changes
+from reviewtui.core.limits import load_json
 from reviewtui.core.model import CommandName, Edit, FullFile, Operation, Session, Span, Turn
 from reviewtui.core.shapes import Batch, BatchAction, BatchOp, LineRange, Shape, Window
 
-TOOLS = ("str_replace", "line_replace", "window_replace", "batch_edit", "insert", "write",
+TOOLS = ("edit", "str_replace", "line_replace", "window_replace", "batch_edit", "insert", "write",
          "delete", "move")
 
 
@@ -36,8 +38,8 @@ def looks_like_toolcalls(text: str) -> bool:
     for line in text.splitlines():
         if line.strip():
             try:
-                first = json.loads(line)
-            except ValueError:
+                first = load_json(line)
+            except (ValueError, InputLimitError):  # the reader says which line and why
                 return False
             return isinstance(first, dict) and ("tool" in first or "turn" in first)
     return False
@@ -109,6 +111,12 @@ class _Reader:
             content = self.text(call, "content")
             return [FullFile(path, _lines(content), Span(line, line),
                              final_newline=content.endswith("\n") or content == "")]
+        if tool == "edit":
+            # Whole lines, through the same cascade as a File Ops SEARCH/REPLACE edit.
+            search = _lines(self.text(call, "search"))
+            if not search:
+                raise self.fail("edit needs a non-empty search (whole lines of the file)")
+            return [self.edit(path, search, _lines(self.text(call, "replace")))]
         if tool == "str_replace":
             old = self.text(call, "old", "old_string", "old_str")
             new = self.text(call, "new", "new_string", "new_str")
@@ -159,7 +167,7 @@ def import_toolcalls(text: str, source: str) -> Session:
             continue
         reader.line = number
         try:
-            call = json.loads(raw)
+            call = load_json(raw, source=reader.source, first_line=number)
         except ValueError as err:
             raise reader.fail(f"not JSON: {err}") from None
         if not isinstance(call, dict):

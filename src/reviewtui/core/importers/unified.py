@@ -39,6 +39,7 @@ from reviewtui.core.importers.common import (
     turns_from_changes,
 )
 from reviewtui.core.importers.gitbinary import BinaryPatchError, read_hunk
+from reviewtui.core.limits import parse_int
 from reviewtui.core.model import (
     CommandName,
     Edit,
@@ -274,8 +275,10 @@ def _read_hunks(lines: Sequence[str], raw: Sequence[str], i: int, stop: int,
             while i < stop and not lines[i].startswith(("diff --git ", "@@ ")):
                 i += 1
             return i
-        a, b, c, d = match.groups()
-        hunk = _Hunk(i, int(a), 1 if b is None else int(b), int(c), 1 if d is None else int(d))
+        # A missing count (``@@ -3 +3 @@``) means one line.
+        a, b, c, d = (parse_int(n or "1", what="hunk header number", line=i + 1)
+                      for n in match.groups())
+        hunk = _Hunk(i, a, b, c, d)
         i = _hunk_lines(lines, raw, i + 1, stop, hunk, notes)
         section.hunks.append(hunk)
     return i

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from reviewtui.core.lint.base import Hit, LintContext, is_glob, path_key, rule
 from reviewtui.core.lint.findings import Severity
 from reviewtui.core.model import Span
+from reviewtui.core.paths import generated_file
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,4 +114,19 @@ def no_extension(ctx: LintContext) -> Iterator[Hit]:
         "reviewers and tools, so give the full name (src/app.js, not src/app)"))
 
 
-RULES = (absolute_path, backslash_path, parent_path, no_extension)
+def _generated(path: str) -> str | None:
+    return generated_file(path.strip().lstrip("./")) if path.strip() else None
+
+
+@rule("generated-file", Severity.WARNING, "a change to a generated file (a lock file, build "
+      "output) that its tool rewrites")
+def generated_file_rule(ctx: LintContext) -> Iterator[Hit]:
+    yield from _once(ctx, lambda m: m.where != "footer" and not is_glob(m.path)
+                     and _generated(m.path) is not None,
+                     lambda m: (
+        f"{m.path!r} is a generated file ({_generated(m.path)}): the tool that owns it "
+        "rewrites it, so check the change is what that tool would write (apply --strict "
+        "leaves it pending; reserve it in reviewtui.toml to refuse it)"))
+
+
+RULES = (absolute_path, backslash_path, parent_path, no_extension, generated_file_rule)

@@ -9,7 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from reviewtui.core.lint import cost, edits, paths, placeholders, prose, structure
+from reviewtui.core.lint import (
+    cost,
+    edits,
+    paths,
+    placeholders,
+    project_config,
+    prose,
+    structure,
+)
 from reviewtui.core.lint.base import FileText, LintContext, Rule
 from reviewtui.core.lint.findings import Finding, Severity
 from reviewtui.core.model import ParseProblem, Reply, Session
@@ -38,6 +46,7 @@ LINT_RULES: tuple[Rule, ...] = (
     *edits.RULES,
     *placeholders.RULES,
     *cost.RULES,
+    *project_config.RULES,
 )
 
 RULES: tuple[Rule, ...] = PARSER_RULES + LINT_RULES
@@ -46,7 +55,8 @@ RULES_BY_ID: dict[str, Rule] = {r.id: r for r in RULES}
 # Rules about what any change does, whatever format it was written in. The others judge
 # how a File Ops reply is written (footer, prose, labels, cost) and are not reported for
 # imported formats (Codex patches, Aider histories, diffs, Claude Code transcripts).
-GENERIC_RULES = frozenset({"absolute-path", "backslash-path", "parent-path", "placeholder"})
+GENERIC_RULES = frozenset({"absolute-path", "backslash-path", "parent-path", "placeholder",
+                           "config-change", "generated-file"})
 FILEOPS_FORMATS = frozenset({"fileops", "chat"})
 
 

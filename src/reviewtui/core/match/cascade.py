@@ -37,6 +37,7 @@ from reviewtui.core.match.landing import Ambiguity, Landing, method_name
 from reviewtui.core.match.near import match_near
 from reviewtui.core.match.normalise import is_blank, trim_blank_edges
 from reviewtui.core.outcome import MatchResult, Status
+from reviewtui.core.placeholders import placeholder_indices
 
 DUPLICATE_LINE = "duplicate-line"
 
@@ -49,6 +50,7 @@ def match_edit(
     window: tuple[int, int] | None = None,
     history: Sequence[Sequence[str]] = (),
     path: str = "",
+    literal: bool = False,
 ) -> MatchResult:
     """Where ``search`` lands in ``file_lines`` and what replaces it.
 
@@ -57,6 +59,9 @@ def match_edit(
     ``history`` holds earlier versions of the file, oldest first, to tell a stale SEARCH.
     ``path``, when known, lets the placeholder detector read a bare ``...`` by language
     (Python's Ellipsis, YAML's document end); without it Python's rules apply.
+    ``literal`` (a format with exact text: unified diffs, apply_patch, Claude Code, tool
+    calls): no line is an elision marker or a truncation placeholder, so the elision stage
+    and the unpaired-placeholder refusal are skipped.
     The caller splices ``file_lines[:start] + new_lines + file_lines[end:]``.
     """
     lines = file_lines if isinstance(file_lines, list | tuple) else list(file_lines)
@@ -67,8 +72,13 @@ def match_edit(
         return MatchResult(Status.REFUSED, rule=EMPTY_SEARCH,
                            hint="SEARCH is empty: nothing to find (a new file is created "
                                 "by the caller, not matched)")
-    placeholder = unpaired_placeholder(wanted, writing, path)
+    placeholder = None if literal else unpaired_placeholder(wanted, writing, path)
     if placeholder:
+        # Unless the file as the edit leaves it shows each extra marker is content where it
+        # stands (a stub's body, a docstring or code-fence line, one already there).
+        placed = _place_literally(lines, wanted, writing, lo, hi, path)
+        if placed is not None:
+            return placed
         return MatchResult(Status.REFUSED, rule=TRUNCATION, hint=placeholder)
 
     starts = find_exact(lines, wanted, lo, hi)
@@ -83,7 +93,7 @@ def match_edit(
     if found is not None:
         return _decide(lines, wanted, found, "")
 
-    elided = match_elided(index, wanted, writing, lo, hi, path)
+    elided = None if literal else match_elided(index, wanted, writing, lo, hi, path)
     if isinstance(elided, Refusal):
         return MatchResult(Status.REFUSED, method="elision", rule=elided.rule, hint=elided.hint)
     if isinstance(elided, PieceMissing):
@@ -105,6 +115,41 @@ def match_edit(
     if near is not None:
         return _decide(lines, wanted, near, "near")
     return diagnose(index, _core(wanted), history)
+
+
+def _place_literally(lines: Sequence[str], search: tuple[str, ...], replace: tuple[str, ...],
+                     lo: int, hi: int, path: str) -> MatchResult | None:
+    """The edit landed with REPLACE's extra markers as content, when SEARCH lands exactly
+    or by expression only at one place and, in the whole file as the edit leaves it, no
+    line REPLACE writes is a placeholder (``whole_file_placeholders``). None: refuse."""
+    starts = find_exact(lines, search, lo, hi)
+    found: Landing | Ambiguity | None
+    if len(starts) == 1:
+        found = Landing(starts[0], starts[0] + len(search), replace)
+    elif starts:
+        return None
+    else:
+        found = match_expression(FileIndex(lines, lo, hi), search, replace, lo, hi)
+    if not isinstance(found, Landing):
+        return None
+    if whole_file_placeholders(lines, found.start, found.end, found.new_lines, path):
+        return None
+    note = ("REPLACE's ellipsis lines are content where they land (a stub's body, a "
+            "docstring or code sample), not placeholders")
+    found = dataclasses.replace(found, hints=(*found.hints, note))
+    return _decide(lines, search, found, "") if found.kinds else _settle(
+        lines, search, found, "exact")
+
+
+def whole_file_placeholders(lines: Sequence[str], start: int, end: int,
+                            new_lines: Sequence[str], path: str) -> list[int]:
+    """Indexes in ``new_lines`` of the placeholder lines, judged in the whole file as
+    ``lines[start:end] = new_lines`` leaves it; a line the replaced region already has
+    is content that was there."""
+    after = [*lines[:start], *new_lines, *lines[end:]]
+    hits = placeholder_indices(after, path, lines[start:end], whole=True,
+                               among=range(start, start + len(new_lines)))
+    return [at - start for at in hits]
 
 
 def _clean(lines: Sequence[str]) -> tuple[str, ...]:

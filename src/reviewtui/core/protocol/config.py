@@ -2,14 +2,27 @@
 
 from __future__ import annotations
 
+import fnmatch
+import posixpath
 import re
 import shlex
 import tomllib
 from dataclasses import dataclass
 
 from reviewtui.core.errors import ConfigError
+from reviewtui.core.limits import line_of, max_digits
 
 CONFIG_NAME = "reviewtui.toml"
+
+
+def is_config_path(path: str) -> bool:
+    """Does ``path`` (as written, maybe a glob) name a ``reviewtui.toml``?
+
+    An operation on such a file changes what reviewtui runs on the reviewer's machine.
+    """
+    name = posixpath.normpath(path.strip().replace("\\", "/")).rsplit("/", 1)[-1]
+    return name == CONFIG_NAME or (any(c in name for c in "*?[")
+                                   and fnmatch.fnmatchcase(CONFIG_NAME, name))
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,6 +31,9 @@ class ProjectConfig:
     source: str = CONFIG_NAME
     # [checks]: (glob, command with {path}) in file order; commands run only once trusted
     checks: tuple[tuple[str, str], ...] = ()
+    # sha256 of the bytes these checks were parsed from (set by the shell that read them):
+    # what the reviewer trusts, pinned before any operation is applied.
+    digest: str = ""
 
 
 def parse_config(text: str, source: str = CONFIG_NAME) -> ProjectConfig:
@@ -27,6 +43,14 @@ def parse_config(text: str, source: str = CONFIG_NAME) -> ProjectConfig:
         m = re.search(r"line (\d+)", str(exc))
         raise ConfigError(f"not valid TOML: {exc}", source=source,
                           line=int(m.group(1)) if m else None, rule="toml") from None
+    except RecursionError:
+        raise ConfigError("not valid TOML: nested too deeply", source=source,
+                          rule="toml") from None
+    except ValueError:  # int() past 4,300 digits (TOML integers are 64-bit anyway)
+        giant = re.search(rf"[\d_]{{{max_digits()},}}", text)
+        raise ConfigError("not valid TOML: an integer longer than 64 bits", source=source,
+                          line=line_of(text, giant.start()) if giant else None,
+                          rule="toml") from None
     reserved = data.get("reserved", {})
     if not isinstance(reserved, dict):
         raise ConfigError("[reserved] must be a table", source=source, rule="reserved")

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from reviewtui.core.limits import parse_int
+
 HEADER_RE = re.compile(r"^\s*-{3}\s*File:\s*(?P<path>.*?)\s*-{3}\s*$")
 SEARCH_RE = re.compile(r"^<{5,9} ?SEARCH\s*$")
 DIVIDER_RE = re.compile(r"^={5,9}\s*$")
@@ -86,7 +88,7 @@ def edit_label(line: str) -> int | None:
     if stripped[:1] not in ("E", "*"):
         return None
     m = LABEL_RE.match(line)
-    return int(m.group("n")) if m else None
+    return parse_int(m.group("n"), what="edit number") if m else None
 
 
 def edit_address(line: str) -> tuple[str, str | None] | None:
@@ -110,4 +112,9 @@ def turn_number(line: str) -> int | None:
     if not line.startswith("##"):
         return None
     m = TURN_RE.match(line)
-    return int(m.group("n")) if m else None
+    return parse_int(m.group("n"), what="turn number") if m else None
+
+
+def is_turn_heading(line: str) -> bool:
+    """Whether ``line`` reads as a ``## Turn N`` heading (without converting N)."""
+    return line.startswith("##") and TURN_RE.match(line) is not None

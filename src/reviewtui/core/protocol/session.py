@@ -6,6 +6,7 @@ import json
 from collections.abc import Sequence
 
 from reviewtui.core.errors import SessionFormatError
+from reviewtui.core.limits import load_json
 from reviewtui.core.model import ParseProblem, Session, Span, Turn
 from reviewtui.core.protocol import grammar as g
 from reviewtui.core.protocol.reply import parse_reply, split_lines
@@ -112,8 +113,9 @@ def parse_transcript(text: str, source: str = "session.json") -> Session:
 def _messages(text: str, source: str) -> list[tuple[int, str, str]]:
     stripped = text.strip()
     if stripped.startswith("["):
+        first_line = 1 + text[: len(text) - len(text.lstrip())].count("\n")
         try:
-            data = json.loads(stripped)
+            data = load_json(stripped, source=source, first_line=first_line)
         except json.JSONDecodeError as exc:
             raise SessionFormatError(f"not valid JSON: {exc.msg} (column {exc.colno})",
                                      source=source, line=exc.lineno, rule="json") from None
@@ -126,7 +128,7 @@ def _messages(text: str, source: str) -> list[tuple[int, str, str]]:
         if not line.strip():
             continue
         try:
-            item = json.loads(line)
+            item = load_json(line, source=source, first_line=lineno)
         except json.JSONDecodeError as exc:
             raise SessionFormatError(f"not valid JSON: {exc.msg} (column {exc.colno})",
                                      source=source, line=lineno, rule="jsonl") from None

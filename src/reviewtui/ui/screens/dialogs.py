@@ -7,6 +7,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
@@ -28,13 +29,15 @@ class ConfirmScreen(ModalScreen[bool]):
     BINDINGS = [Binding("y,enter", "answer(True)", "Yes"), Binding("n,escape",
                                                                    "answer(False)", "No")]
 
-    def __init__(self, question: str) -> None:
+    def __init__(self, question: str | Text) -> None:
         super().__init__()
         self.question = question
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self.question)
+            # Questions quote commands and paths from the session or the project: plain text.
+            yield Static(Content(self.question) if isinstance(self.question, str)
+                         else self.question)
             with Horizontal():
                 yield Button("Yes (y)", variant="primary", id="yes")
                 yield Button("No (n)", id="no")
@@ -51,13 +54,14 @@ class PromptScreen(ModalScreen[str | None]):
     DEFAULT_CSS = _DIALOG_CSS.format(name="PromptScreen")
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, label: str) -> None:
+    def __init__(self, label: str | Text) -> None:
         super().__init__()
         self.label = label
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(self.label)
+            # Labels can quote outside text too: literal content, never markup.
+            yield Static(Content(self.label) if isinstance(self.label, str) else self.label)
             yield Input(id="answer")
 
     @on(Input.Submitted)

@@ -7,6 +7,7 @@ from pathlib import PurePosixPath
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
 
@@ -44,8 +45,9 @@ class EditScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"Editing the replacement for {self.path}  ·  ctrl+s apply  ·  "
-                         "escape cancel", id="edit-help")
+            # The path comes from the session: literal content, never markup.
+            yield Static(Content(f"Editing the replacement for {self.path}  ·  ctrl+s apply  ·  "
+                                 "escape cancel"), id="edit-help")
             language = language_for(self.path)
             try:
                 area = TextArea.code_editor(self.text, language=language)

@@ -30,8 +30,10 @@ def bindings_table(screen: Screen[Any]) -> Table:
         if not isinstance(binding, Binding):
             continue
         keys = keymap.get(binding.id, binding.key) if binding.id else binding.key
-        table.add_row(pretty_keys(keys), binding.tooltip or binding.description or binding.action,
-                      binding.id or "")
+        # Keys come from the user's keymap file: plain text, never markup.
+        table.add_row(Text(pretty_keys(keys)),
+                      Text(binding.tooltip or binding.description or binding.action),
+                      Text(binding.id or ""))
     for keys, what in MORE:
         table.add_row(keys, what, "")
     return table

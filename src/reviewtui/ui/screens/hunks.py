@@ -102,7 +102,7 @@ class HunkScreen(ModalScreen[tuple[str, ...] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical() as frame:
-            frame.border_title = f"Split {self.source.title} into its change blocks"
+            frame.border_title = Text(f"Split {self.source.title} into its change blocks")
             yield Static(RULE, id="split-rule")
             yield BlockPicker(self.blocks, self.source.before,
                               before_label=self.source.before_label,

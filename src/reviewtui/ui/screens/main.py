@@ -7,7 +7,7 @@ shell around the engine) and calls it for every decision; widgets only display.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import PurePosixPath
 
 from textual import on, work
@@ -17,15 +17,18 @@ from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList
+from textual.worker import get_current_worker
 
+from reviewtui.core.diagnostics import diagnose_result
 from reviewtui.core.engine import Decision, OpKey, OpResult, file_text_for
 from reviewtui.core.engine.opstate import OpState, op_state
+from reviewtui.core.errors import DecisionRefused
 from reviewtui.core.lint.findings import Finding
 from reviewtui.core.lint.rules import lint_session
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Turn
 from reviewtui.shell.review import Review
-from reviewtui.ui.diagnostics import op_badge, with_diagnostics
-from reviewtui.ui.opview import build_view, op_title
+from reviewtui.ui.diagnostics import BADGE, changes_config, deferred, op_badge, with_diagnostics
+from reviewtui.ui.opview import build_view, op_title, warm_symbols
 from reviewtui.ui.project_checks import ProjectChecks, explanation_with
 from reviewtui.ui.widgets.findings import FindingsPanel
 from reviewtui.ui.widgets.lists import OpList, TurnList, op_prompt, turn_prompt
@@ -119,6 +122,8 @@ class MainScreen(Screen[None]):
                 tooltip="move focus between the lists, the diff and the findings"),
         Binding("S", "stats", "Statistics", show=False, id="stats",
                 tooltip="session statistics with bar charts (reviewtui stats)"),
+        Binding("G", "commit_turns", "Commit turns", show=False, id="commit-turns",
+                tooltip="git sessions: commit the accepted turns, one commit per turn"),
     ]
 
     # Palette-only commands (no key): the exports of `reviewtui export`.
@@ -196,6 +201,32 @@ class MainScreen(Screen[None]):
                 self.notify("project checks stay off (not trusted)", markup=False)
 
         self.app.push_screen(TrustScreen(checks.question()), done)
+
+    def _check_syntax_later(self, results: Sequence[OpResult]) -> None:
+        """Syntax checks too big to run on a key press go to a worker."""
+        waiting = [r for r in results if deferred(r)]
+        if waiting:
+            self.run_syntax_checks(waiting)
+
+    @work(thread=True, exclusive=True, group="syntax")
+    def run_syntax_checks(self, results: list[OpResult]) -> None:
+        worker = get_current_worker()
+        for result in results:
+            if worker.is_cancelled:
+                return
+            diagnose_result(result)
+            warm_symbols(result)
+        self.app.call_from_thread(self._syntax_checked)
+
+    def _syntax_checked(self) -> None:
+        turns = self.review.display.turns
+        if not turns:
+            return
+        ops = self.query_one("#ops", OpList)
+        for pos, result in enumerate(turns[self.turn_pos].results):
+            ops.update_op(pos, op_prompt(op_title(result.op), self.state_of(result),
+                                         op_badge(result, wait=False)))
+        self.refresh_detail(keep_pane=True)
 
     @work(thread=True, exclusive=True, group="checks")
     def run_project_checks(self, result: OpResult) -> None:
@@ -293,9 +324,10 @@ class MainScreen(Screen[None]):
         results = turns[self.turn_pos].results
         self.op_pos = max(0, min(self.op_pos, len(results) - 1))
         ops.border_title = f"Turn {turns[self.turn_pos].index}: operations"
-        ops.set_ops([op_prompt(op_title(r.op), self.state_of(r), op_badge(r)) for r in results],
-                    self.op_pos)
+        ops.set_ops([op_prompt(op_title(r.op), self.state_of(r), op_badge(r, wait=False))
+                     for r in results], self.op_pos)
         self.refresh_detail()
+        self._check_syntax_later(results)
 
     def refresh_detail(self, *, keep_pane: bool = False) -> None:
         result = self.current()
@@ -311,7 +343,8 @@ class MainScreen(Screen[None]):
             c = self.review.conflicts[path]
             conflict = (c.wanted.data if c.wanted else None, c.disk.data if c.disk else None)
             message = c.message
-        view = with_diagnostics(build_view(result, outcome.status, conflict, message), result)
+        view = with_diagnostics(build_view(result, outcome.status, conflict, message), result,
+                                wait=False)
         view, to_run = explanation_with(view, self.project_checks, result)
         if to_run:
             self.run_project_checks(result)
@@ -381,12 +414,30 @@ class MainScreen(Screen[None]):
 
     # -- decisions -----------------------------------------------------------------
     def decide(self, decision: Decision, keys: list[OpKey] | None = None) -> None:
+        """Record ``decision`` for the current operation, or for ``keys`` (bulk keys).
+
+        An accept that cannot apply (ambiguous, not found, refused) is not recorded: the
+        reviewer is told why; bulk keys skip such operations and say how many.
+        """
         result = self.current()
         if result is None:
             return
+        skipped = 0
         for key in keys or [result.key]:
-            report = self.review.decide(key, decision)
+            try:
+                report = self.review.decide(key, decision)
+            except DecisionRefused as err:
+                if keys is None:
+                    self.notify(str(err), severity="warning", markup=False)
+                    self.refresh_after_decision()
+                    return
+                skipped += 1
+                continue
             self._report(report)
+        if skipped:
+            self.notify(f"{skipped} operation(s) left pending: an accept cannot apply to "
+                        "them (ambiguous, not found or refused)", severity="warning",
+                        markup=False)
         self.refresh_after_decision()
         self.move_to_next_undecided()
 
@@ -395,9 +446,11 @@ class MainScreen(Screen[None]):
         rebased = getattr(report, "rebased", None)
         if conflicts:
             self.notify(f"conflict: {', '.join(conflicts)} changed on disk; nothing written "
-                        "there", severity="warning")
+                        "there", severity="warning", markup=False)
         if rebased:
-            self.notify(f"rebased over an outside change: {', '.join(rebased)}")
+            self.notify(f"rebased over an outside change: {', '.join(rebased)}", markup=False)
+        for _key, notice in getattr(report, "reverted", ()):
+            self.notify(notice, severity="warning", markup=False)
 
     def refresh_after_decision(self) -> None:
         self._recompute_states()
@@ -409,9 +462,32 @@ class MainScreen(Screen[None]):
         results = self.review.display.turns[self.turn_pos].results
         for pos, result in enumerate(results):
             ops.update_op(pos, op_prompt(op_title(result.op), self.state_of(result),
-                                         op_badge(result)))
+                                         op_badge(result, wait=False)))
         self.refresh_timeline()
         self.refresh_detail(keep_pane=True)
+        self._check_syntax_later(results)
+
+    def session_grew(self, new: tuple[OpKey, ...], accepted: tuple[OpKey, ...],
+                     problem: str) -> None:
+        """A live session recorded operations: show them, and say so."""
+        if problem:
+            self.notify(problem, severity="error", timeout=10, markup=False)
+            return
+        was_empty = not self.review.display.turns or self.current() is None
+        self.refresh_all()
+        titles = [op_title(self.review.result(key).op) for key in new]
+        shown = ", ".join(titles[:3]) + (f" and {len(titles) - 3} more" if len(titles) > 3
+                                         else "")
+        note = f"arrived: {shown}"
+        if accepted:
+            note += f" ({len(accepted)} accepted by the gate)"
+        self.notify(note, markup=False)
+        current = self.current()
+        if was_empty or (current is not None and self.state_of(current).decided):
+            first = next(((tp, opp) for tp, opp, r in self.iter_results() if r.key == new[0]),
+                         None)
+            if first is not None:
+                self.select(*first)
 
     def move_to_next_undecided(self) -> None:
         flat = list(self.iter_results())
@@ -472,12 +548,16 @@ class MainScreen(Screen[None]):
 
         results = self.review.display.turns[self.turn_pos].results
         clean = [r for r in results if self.state_of(r) in (OpState.PENDING, OpState.FUZZY)]
-        # Accepting in bulk never takes an operation that breaks its file's syntax: those
-        # are left pending for a one-by-one look (y still accepts them).
-        breaking = [r for r in clean if op_badge(r)]
-        keys = [r.key for r in clean if r not in breaking]
+        # Accepting in bulk never takes an operation that breaks its file's syntax or
+        # changes reviewtui.toml (what runs here): those are left pending for a one-by-one
+        # look (y still accepts them).
+        breaking = [r for r in clean if BADGE in op_badge(r).split()]
+        config = [r for r in clean if changes_config(r)]
+        keys = [r.key for r in clean if r not in breaking and r not in config]
         if not keys:
-            extra = f" ({len(breaking)} would introduce a syntax error)" if breaking else ""
+            held = [f"{len(breaking)} would introduce a syntax error"] if breaking else []
+            held += [f"{len(config)} change reviewtui.toml"] if config else []
+            extra = f" ({'; '.join(held)})" if held else ""
             self.notify(f"nothing pending in this turn applies cleanly{extra}")
             return
 
@@ -487,6 +567,8 @@ class MainScreen(Screen[None]):
 
         left = (f"\n{len(breaking)} more would introduce a syntax error: they stay pending "
                 "for a look one by one." if breaking else "")
+        left += (f"\n{len(config)} more change reviewtui.toml, what runs on this machine: "
+                 "they stay pending for a look one by one." if config else "")
         self.app.push_screen(
             ConfirmScreen(f"Accept {len(keys)} pending operation(s) of turn "
                           f"{results[0].key[0]} that apply cleanly?{left}"), done)
@@ -617,6 +699,30 @@ class MainScreen(Screen[None]):
         target = anchor.with_name(f"{anchor.name}.export.{suffix[fmt]}")
         atomic_write(target.parent, target.name, text.encode("utf-8"))
         self.notify(f"exported {fmt} to {target}", markup=False)
+
+    def action_commit_turns(self) -> None:
+        from reviewtui.ui.git_commit import commit_question
+        from reviewtui.ui.screens.dialogs import ConfirmScreen
+
+        question = commit_question(self.review)
+        if not question:
+            self.notify("nothing to commit: no accepted turn changes a file" if question == ""
+                        else "only a --git or --worktree session can be committed")
+            return
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                self.run_commit_turns()
+
+        self.app.push_screen(ConfirmScreen(question), done)
+
+    @work(thread=True, exclusive=True, group="git")
+    def run_commit_turns(self) -> None:
+        from reviewtui.ui.git_commit import commit_now
+
+        text, severity = commit_now(self.review)
+        self.app.call_from_thread(self.notify, text, severity=severity,
+                                  markup=False)
 
     def action_tree(self) -> None:
         from reviewtui.ui.screens.tree import TreeScreen

@@ -100,7 +100,7 @@ class SearchScreen(ModalScreen[None]):
         count = self.query_one("#search-count", Label)
         if not found:
             count.update("no match")
-            self.notify(f"no operation contains {query!r}", severity="warning")
+            self.notify(f"no operation contains {query!r}", severity="warning", markup=False)
             return
         here = (self.target.turn_pos, self.target.op_pos)
         position = self._places.index(here) if here in self._places else -1

@@ -26,7 +26,8 @@ def _chart(title: str, counts: dict[str, int], style: str = "cyan") -> Table:
     table.add_column("bar", no_wrap=True)
     largest = max(counts.values(), default=0)
     for key, value in counts.items():
-        table.add_row(key, str(value), Text(bar(value, largest, BAR), style=style))
+        # Keys can quote the session (rule ids, statuses): plain text, never markup.
+        table.add_row(Text(key), str(value), Text(bar(value, largest, BAR), style=style))
     return table
 
 

@@ -123,7 +123,7 @@ class TreeScreen(Screen[int]):
         view = self.query_one(DiffView)
         shown = new if new is not None else old
         if shown is not None and shown.binary:
-            label.update(path)
+            label.update(Text(path))
             view.show_message("binary file: not shown")
             return
         old_lines, new_lines = _lines(old), _lines(new)

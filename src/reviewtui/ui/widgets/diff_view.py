@@ -184,6 +184,7 @@ class DiffView(ScrollView, can_focus=True):
         self._number_width = 1
         self.hashline = False
         self.marks: frozenset[int] = frozenset()
+        self.fold_context: dict[int, str] = {}  # collapsed row -> enclosing signature
         self._text_width = 0  # widest row text in cells, for unified horizontal scrolling
         self._palette: _Palette | None = None
         self._cache: LRUCache[tuple[int, int, str, bool], tuple[Strip, Strip]] = LRUCache(1024)
@@ -247,6 +248,13 @@ class DiffView(ScrollView, can_focus=True):
         """Mark these lines of the right-hand side (the file after) in the gutter."""
         if marks != self.marks:
             self.marks = marks
+            self._cache.clear()
+            self.refresh()
+
+    def set_fold_context(self, labels: dict[int, str]) -> None:
+        """Name, on each collapsed row (by fold index), the definition it is inside."""
+        if labels != self.fold_context:
+            self.fold_context = labels
             self._cache.clear()
             self.refresh()
 
@@ -534,8 +542,11 @@ class DiffView(ScrollView, can_focus=True):
     def _render_collapsed(self, row: DiffRow, width: int, cursor: bool,
                           palette: _Palette) -> Strip:
         lines = "line" if row.hidden == 1 else "lines"
-        labels = (f"⋯ {row.hidden:,} unchanged {lines} ({self.EXPAND_HINT}) ⋯",
-                  f"⋯ {row.hidden:,} unchanged {lines} ⋯", f"⋯ {row.hidden:,} ⋯")
+        labels: tuple[str, ...] = (f"⋯ {row.hidden:,} unchanged {lines} ({self.EXPAND_HINT}) ⋯",
+                                   f"⋯ {row.hidden:,} unchanged {lines} ⋯", f"⋯ {row.hidden:,} ⋯")
+        inside = self.fold_context.get(row.fold)
+        if inside:  # like a git hunk header: the definition the lines below belong to
+            labels = (f"{labels[0]}  {inside}", f"{labels[1]}  {inside}", *labels)
         label = next((label for label in labels if cell_len(label) <= width), labels[-1])
         style = palette.base + palette.collapsed
         if cursor:

@@ -11,11 +11,27 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Static
 from textual.worker import get_current_worker
 
-from reviewtui.core.diff import DiffModel, build_diff
+from reviewtui.core.diff import DiffModel, RowKind, build_diff
+from reviewtui.core.syntax.symbols import signature_for
 from reviewtui.ui.opview import STATE_STYLE, DiffPane, OpView
 from reviewtui.ui.widgets.diff_view import DiffView
 
 SYNC_LINES = 4_000  # diffs of more lines than this are built in a worker
+
+
+def fold_context(pane: DiffPane, model: DiffModel) -> dict[int, str]:
+    """Collapsed row (fold index) -> the signature line of the definition the next shown
+    line is inside, when that line is not the definition's own first line (as a
+    ``git diff`` hunk header names the function a hunk starts in)."""
+    labels: dict[int, str] = {}
+    if not pane.symbols:
+        return labels
+    for row in model.rows[:-1]:  # a fold with nothing shown below it heads nothing
+        if row.kind is RowKind.COLLAPSED and row.right is not None:
+            symbol = signature_for(pane.symbols, row.right.number + row.hidden)
+            if symbol is not None:
+                labels[row.fold] = symbol.signature
+    return labels
 
 
 class OpDetail(Vertical):
@@ -130,6 +146,7 @@ class OpDetail(Vertical):
     def _show_model(self, pane: DiffPane, model: DiffModel) -> None:
         marks = self.view.marks if self.view is not None and pane.after_is_file else frozenset()
         self.diff_view.set_marks(marks)
+        self.diff_view.set_fold_context(fold_context(pane, model))
         # The diff says so when it had to cut corners (e.g. no word highlighting in a huge
         # hunk), and "no changes" is worth a word too.
         notes = "; ".join(n for n in model.notes if n != "no changes")

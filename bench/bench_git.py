@@ -1,0 +1,114 @@
+"""Opening a git commit range (``reviewtui open --git A..B``) against ``git log -p``.
+
+Figures, best of a few runs each, measured in the same run:
+
+* baseline: ``git log -p --first-parent A..B`` written to a pipe and discarded;
+* session: the same log in reviewtui's shape, plus A's tree copied to a scratch folder
+  (``open_range``), then read into turns (``load_session``);
+* open: all of that plus ``Review.open`` in dry-run (every turn evaluated, as the
+  workbench does before its first frame).
+
+Ranges: this project's own history (no bigger repository is available here: its first
+to its last commit, about 45 commits), and a generated repository of 200 commits, each
+editing three of 120 files. Target: open within 3x the baseline.
+Run: ``.venv/bin/python bench/bench_git.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from reviewtui.shell.git_sources import open_range
+from reviewtui.shell.loader import load_session
+from reviewtui.shell.review import Review
+
+RUNS = 5
+TARGET = 3.0
+PROJECT = Path(__file__).resolve().parents[1]
+ENV = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+
+
+def best(work: Callable[[], object]) -> float:
+    times = []
+    for _ in range(RUNS):
+        start = time.perf_counter()
+        work()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def git(repo: Path, *args: str, env: dict[str, str] | None = None) -> str:
+    return subprocess.run(["git", *args], cwd=repo, capture_output=True, check=True,
+                          env=env or ENV).stdout.decode()
+
+
+def generated(folder: Path, commits: int = 200, files: int = 120) -> tuple[str, str]:
+    env = {**ENV, "GIT_AUTHOR_NAME": "b", "GIT_AUTHOR_EMAIL": "b@x",
+           "GIT_COMMITTER_NAME": "b", "GIT_COMMITTER_EMAIL": "b@x"}
+    git(folder, "init", "-q", "-b", "main")
+    for n in range(files):
+        body = "".join(f"def f_{n}_{k}(x):\n    return x + {k}\n\n" for k in range(60))
+        (folder / f"mod_{n}.py").write_text(body)
+    git(folder, "add", "-A", env=env)
+    git(folder, "commit", "-qm", "base", env=env)
+    base = git(folder, "rev-parse", "HEAD").strip()
+    for c in range(commits):
+        for n in ((c * 7) % files, (c * 13 + 5) % files, (c * 29 + 11) % files):
+            path = folder / f"mod_{n}.py"
+            lines = path.read_text().splitlines(keepends=True)
+            at = (c * 17) % (len(lines) - 2)
+            lines[at:at + 1] = [f"    # commit {c} was here\n", lines[at]]
+            path.write_text("".join(lines))
+        git(folder, "commit", "-qam", f"Commit {c}: annotate three modules\n\nBody {c}.",
+            env=env)
+    return base, git(folder, "rev-parse", "HEAD").strip()
+
+
+def measure(label: str, repo: Path, base: str, head: str) -> float:
+    count = int(git(repo, "rev-list", "--count", "--first-parent", f"{base}..{head}"))
+
+    def baseline() -> None:
+        subprocess.run(["git", "log", "-p", "--first-parent", f"{base}..{head}"], cwd=repo,
+                       stdout=subprocess.DEVNULL, check=True, env=ENV)
+
+    def session() -> None:
+        source = open_range(f"{base}..{head}", str(repo), keep=False)
+        try:
+            load_session(source.session)
+        finally:
+            source.close()
+
+    def opened() -> None:
+        source = open_range(f"{base}..{head}", str(repo), keep=False)
+        try:
+            with Review.open(source.session, source.root, dry_run=True):
+                pass
+        finally:
+            source.close()
+
+    t_base, t_session, t_open = best(baseline), best(session), best(opened)
+    ratio = t_open / t_base
+    print(f"{label}: {count} commits")
+    print(f"  {'git log -p (baseline)':32s}{t_base * 1000:9.1f} ms")
+    print(f"  {'session (log + copy + import)':32s}{t_session * 1000:9.1f} ms "
+          f"{t_session / t_base:5.1f}x")
+    print(f"  {'open (+ evaluate, dry run)':32s}{t_open * 1000:9.1f} ms {ratio:5.1f}x  "
+          f"(target <= {TARGET:.0f}x: {'met' if ratio <= TARGET else 'NOT met'})")
+    return ratio
+
+
+def main() -> None:
+    first = git(PROJECT, "rev-list", "--max-parents=0", "HEAD").split()[0]
+    measure("this project's history", PROJECT, first, "HEAD")
+    with tempfile.TemporaryDirectory(prefix="reviewtui-bench-git-") as tmp:
+        base, head = generated(Path(tmp))
+        measure("generated repository", Path(tmp), base, head)
+
+
+if __name__ == "__main__":
+    main()

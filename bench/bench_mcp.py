@@ -1,0 +1,192 @@
+"""`reviewtui mcp`: round trips through the real server, arrival in the workbench, tokens.
+
+1. Round trip of an `edit` under `--gate auto` (no workbench open: the server is the
+   writer), from the SDK client's `call_tool` to its answer, over stdio to the real
+   `reviewtui mcp` process, on a 20-file project of 500-line Python files. Baseline in the
+   same run: a `read` of a 10-line range of the same files (the protocol, the process and a
+   disk read, without recording, evaluating or writing). Target: median < 50 ms.
+2. Tool call to operation visible in a headless workbench (`ReviewApp`, live, gate
+   review) on the same kind of project: from `call_tool` until the operation is in the
+   workbench's review. Target: median < 300 ms.
+3. Tokens on the `validation-message` sample (one message reworded in a 268-line file):
+   an agent that searches and edits with `edit`, against one that reads the file whole
+   and writes it back whole; arguments sent plus answers received, estimated as one token
+   per four characters (`reviewtui.core.lint.tokens`).
+
+Run: .venv/bin/python bench/bench_mcp.py
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import anyio
+from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters
+
+from reviewtui.core.engine import Decision
+from reviewtui.core.lint.tokens import estimate_tokens
+from reviewtui.shell.live import prepare_live_session
+from reviewtui.shell.review import Review
+from reviewtui.ui.app import ReviewApp
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLE = REPO / "sample_sessions" / "validation-message" / "base"
+FILES = 20
+CALLS = 30
+
+
+def make_project(where: Path) -> Path:
+    root = where / "root"
+    root.mkdir(parents=True)
+    rng = random.Random(7)
+    for n in range(FILES):
+        body = "".join(f"def f{i}_{rng.randint(0, 10**6)}(x):\n    return x + {i}\n\n\n"
+                       for i in range(125))
+        (root / f"m{n}.py").write_text(body)
+    return root
+
+
+def params(root: Path, session: Path, gate: str) -> StdioServerParameters:
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "reviewtui", "mcp", "--root", str(root), "--session", str(session),
+              "--gate", gate, "--wait", "30"])
+
+
+def text_of(result: Any) -> str:
+    return "\n".join(part.text for part in result.content if hasattr(part, "text"))
+
+
+async def round_trips(work: Path) -> tuple[list[float], list[float]]:
+    root = make_project(work)
+    edits: list[float] = []
+    reads: list[float] = []
+    async with Client(params(root, work / "auto.jsonl", "auto")) as client:
+        await client.call_tool("ls", {})  # warm the server
+        for i in range(CALLS):
+            path = f"m{i % FILES}.py"
+            t0 = time.perf_counter()
+            await client.call_tool("read", {"path": path, "first": 10 + i, "last": 19 + i})
+            reads.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            answer = text_of(await client.call_tool("edit", {
+                "path": path, "search": f"    return x + {i + 1}",
+                "replace": f"    return x + {i + 1} + 0", "intent": "bench"}))
+            edits.append(time.perf_counter() - t0)
+            assert answer.startswith("applied"), answer
+    return edits, reads
+
+
+async def arrivals(work: Path) -> list[float]:
+    root = make_project(work / "arrive")
+    session = work / "review.jsonl"
+    state = prepare_live_session(session, root)
+    review = Review.open(session, root, state_path=state, format="toolcalls")
+    app = ReviewApp(review, watch=False, live="review")
+    seen: list[float] = []
+    async with app.run_test(size=(140, 40)) as pilot, \
+            Client(params(root, session, "review")) as client:
+        await client.call_tool("ls", {})
+        for i in range(10):
+            before = sum(len(t.results) for t in app.review.display.turns)
+            t0 = time.perf_counter()
+            done = anyio.Event()
+
+            async def call(i: int = i, done: anyio.Event = done) -> None:
+                await client.call_tool("edit", {
+                    "path": f"m{i}.py", "search": f"    return x + {i + 1}",
+                    "replace": f"    return x + {i + 1} + 0", "intent": "bench"})
+                done.set()
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(call)
+                while sum(len(t.results) for t in app.review.display.turns) == before:
+                    await anyio.sleep(0.002)
+                seen.append(time.perf_counter() - t0)
+                await pilot.pause(0.05)
+                key = (app.review.display.turns[-1].index,
+                       len(app.review.display.turns[-1].results) - 1)
+                app.review.decide(key, Decision.accept())
+                await done.wait()
+    return seen
+
+
+TYPICAL: dict[str, int] = {}
+
+
+async def tokens(work: Path) -> tuple[int, int]:
+    """(search + edit agent, whole-file agent): tokens sent plus received."""
+    results = []
+    for style in ("edit", "whole"):
+        root = work / f"tokens-{style}"
+        shutil.copytree(SAMPLE, root)
+        spent = 0
+        async with Client(params(root, work / f"tokens-{style}.jsonl", "auto")) as client:
+
+            async def call(name: str, args: dict[str, Any], count: bool = True) -> str:
+                nonlocal spent
+                answer = text_of(await client.call_tool(name, args))
+                if count:
+                    spent += estimate_tokens(json.dumps(args)) + estimate_tokens(answer)
+                return answer
+
+            await call("ls", {})
+            old = "Please enter a valid email."
+            new = "Enter an email address like name@company.com."
+            if style == "edit":
+                TYPICAL["search (one hit)"] = estimate_tokens(
+                    await call("search", {"pattern": old}))
+                TYPICAL["read of 40 lines"] = estimate_tokens(await call(
+                    "read", {"path": "js/signup.js", "first": 1, "last": 40}, False))
+                TYPICAL["read of a whole 268-line file"] = estimate_tokens(
+                    await call("read", {"path": "js/signup.js"}, False))
+                TYPICAL["failed edit with 3 candidates"] = estimate_tokens(await call(
+                    "edit", {"path": "js/signup.js", "search": "const form = getForm();",
+                             "replace": "x"}, False))
+                answer = await call("edit", {"path": "js/signup.js",
+                                             "search": f'  emailInvalid: "{old}",',
+                                             "replace": f'  emailInvalid: "{new}",'})
+                TYPICAL["applied edit"] = estimate_tokens(answer)
+            else:
+                await call("read", {"path": "js/signup.js"})
+                text = (root / "js" / "signup.js").read_text().replace(old, new)
+                answer = await call("write", {"path": "js/signup.js", "content": text})
+            assert answer.startswith("applied"), answer
+        results.append(spent)
+    return results[0], results[1]
+
+
+def ms(values: list[float]) -> str:
+    return f"{statistics.median(values) * 1000:.1f} ms median, p90 " \
+        f"{sorted(values)[int(len(values) * 0.9)] * 1000:.1f} ms"
+
+
+async def main() -> None:
+    work = Path(tempfile.mkdtemp(prefix="bench-mcp-"))
+    try:
+        edits, reads = await round_trips(work)
+        print(f"edit round trip (--gate auto, server writes): {ms(edits)}   target < 50 ms")
+        print(f"  baseline, read of 10 lines over the same connection: {ms(reads)}   "
+              f"ratio {statistics.median(edits) / statistics.median(reads):.1f}x")
+        seen = await arrivals(work)
+        print(f"tool call -> operation in the workbench (gate review): {ms(seen)}   "
+              "target < 300 ms")
+        small, whole = await tokens(work)
+        print(f"tokens on validation-message: search + edit {small}, read + write whole "
+              f"file {whole} ({whole / small:.0f}x)")
+        print("typical answers (tokens): " + ", ".join(f"{k} {v}" for k, v in TYPICAL.items()))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    anyio.run(main)

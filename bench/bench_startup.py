@@ -1,0 +1,148 @@
+"""Start-up and the cost of replaying one small diff (issue 14; issue 13, "Headless start-up").
+
+Replaying a real commit's diff with ``reviewtui apply --format unified`` cost 33-100 ms
+of CPU against 1-4 ms for ``git apply``, plus ~0.3 s of start-up for any command. This
+bench says where that goes, with baselines measured in the same run:
+
+* process CPU (user + system of the child) of ``python -c "import json"`` (the floor of
+  any Python command), ``reviewtui --help``, ``reviewtui check`` on a one-turn session,
+  ``reviewtui apply --format unified`` of a small generated diff, and ``git apply`` of the
+  same diff (when git is installed);
+* inside one process, after the imports: the work of ``check`` and ``apply`` alone;
+* ``python -X importtime`` of ``reviewtui check``: the packages that cost most to import,
+  and a line saying whether textual, rich or pygments were imported (they must not be).
+
+Run: ``.venv/bin/python bench/bench_startup.py``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+RUNS = 5
+
+
+def _child_cpu(cmd: list[str], cwd: Path) -> float:
+    """Median CPU seconds (user + system) of ``cmd`` as a child process."""
+    samples = []
+    for _ in range(RUNS):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run(cmd, cwd=cwd, capture_output=True, check=False)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        samples.append((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
+    return statistics.median(samples)
+
+
+def _project(tmp: Path) -> tuple[Path, Path, Path]:
+    base = tmp / "base"
+    base.mkdir()
+    lines = [f"def f{i}(x):\n    return x + {i}\n\n" for i in range(200)]
+    (base / "mod.py").write_text("".join(lines))
+    session = tmp / "one-turn.md"
+    session.write_text("## Turn 1\n--- File: mod.py ---\n<<<<<<< SEARCH\ndef f7(x):\n"
+                       "    return x + 7\n=======\ndef f7(x):\n    return x + 70\n"
+                       ">>>>>>> REPLACE\n")
+    diff = tmp / "change.diff"
+    diff.write_text("diff --git a/mod.py b/mod.py\n--- a/mod.py\n+++ b/mod.py\n"
+                    "@@ -22,3 +22,3 @@\n \n def f7(x):\n-    return x + 7\n+    return x + 70\n"
+                    "@@ -61,2 +61,2 @@\n def f20(x):\n-    return x + 20\n+    return x + 21\n")
+    return base, session, diff
+
+
+def main() -> None:
+    python = sys.executable
+    with tempfile.TemporaryDirectory(prefix="bench-startup-") as name:
+        tmp = Path(name)
+        base, session, diff = _project(tmp)
+        reviewtui = [python, "-m", "reviewtui"]
+        floor = _child_cpu([python, "-c", "import json"], tmp)
+        rows = [("python -c 'import json' (baseline)", floor),
+                ("reviewtui --help", _child_cpu([*reviewtui, "--help"], tmp)),
+                ("reviewtui check (one-turn session)",
+                 _child_cpu([*reviewtui, "check", str(session), "--root", str(base)], tmp))]
+        scratch = tmp / "apply"
+
+        def fresh() -> None:
+            shutil.rmtree(scratch, ignore_errors=True)
+            shutil.copytree(base, scratch)
+
+        fresh()
+        applies = []
+        for _ in range(RUNS):
+            fresh()
+            applies.append(_child_cpu([*reviewtui, "apply", str(diff), "--format", "unified",
+                                       "--root", str(scratch), "--yes"], tmp))
+        rows.append(("reviewtui apply --format unified (2 hunks)", statistics.median(applies)))
+        git = shutil.which("git")
+        if git:
+            gits = []
+            for _ in range(RUNS):
+                fresh()
+                gits.append(_child_cpu([git, "apply", "--unsafe-paths", "--directory",
+                                        str(scratch.relative_to(tmp)), str(diff)], tmp))
+            rows.append(("git apply (same diff)", statistics.median(gits)))
+        print(f"process CPU, median of {RUNS} (user + system)")
+        for label, seconds in rows:
+            print(f"  {label:44} {seconds * 1000:8.1f} ms   x{seconds / floor:5.1f} "
+                  "of the python baseline")
+
+        # The work alone, in this process, once everything is imported.
+        sys.path.insert(0, str(REPO / "src"))
+        from reviewtui.cli import main as cli_main
+
+        def work(args: list[str]) -> float:
+            samples = []
+            for _ in range(RUNS):
+                fresh()
+                started = time.process_time()
+                with contextlib.redirect_stdout(io.StringIO()):
+                    cli_main(args)
+                samples.append(time.process_time() - started)
+            return statistics.median(samples)
+
+        work(["check", str(session), "--root", str(base)])  # imports, caches
+        print("\nthe work alone, in-process after the imports (median CPU)")
+        print(f"  check (one-turn session)                    "
+              f"{work(['check', str(session), '--root', str(base)]) * 1000:8.1f} ms")
+        applied = work(["apply", str(diff), "--format", "unified", "--root", str(scratch),
+                        "--yes"])
+        print(f"  apply --format unified (2 hunks)            {applied * 1000:8.1f} ms")
+
+        done = subprocess.run([python, "-X", "importtime", *reviewtui[1:], "check",
+                               str(session), "--root", str(base)], capture_output=True,
+                              text=True, cwd=tmp, env={**os.environ})
+    by_package: dict[str, int] = defaultdict(int)
+    modules = []
+    for line in done.stderr.splitlines():
+        if not line.startswith("import time:") or "|" not in line or "self" in line:
+            continue
+        own, _, name = line[len("import time:"):].split("|")
+        module = name.strip()
+        modules.append(module)
+        parts = module.split(".")
+        key = ".".join(parts[:3]) if parts[0] == "reviewtui" else parts[0]
+        by_package[key] += int(own)
+    total = sum(by_package.values())
+    print(f"\npython -X importtime of 'reviewtui check': {total / 1000:.1f} ms in "
+          f"{len(modules)} modules; the most costly (self time summed per package):")
+    for key, micros in sorted(by_package.items(), key=lambda kv: -kv[1])[:12]:
+        print(f"  {micros / 1000:7.1f} ms  {key}")
+    ui = sorted({m.split(".")[0] for m in modules} & {"textual", "rich", "pygments",
+                                                       "textual_serve"})
+    print(f"UI stack imported by check: {', '.join(ui) if ui else 'none'}")
+
+
+if __name__ == "__main__":
+    main()

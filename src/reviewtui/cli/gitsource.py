@@ -1,0 +1,115 @@
+"""``--git A..B`` and ``--worktree``: git as the source of any command's session.
+
+The options only change where the session file and the project come from; each
+command then runs as it does for a session file (see :mod:`reviewtui.shell.git`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from reviewtui.core.errors import UsageError
+
+if TYPE_CHECKING:  # building the parser (``--help``) must not import the engine
+    from reviewtui.shell.git_sources import GitSource
+
+
+def add_options(command: argparse.ArgumentParser) -> None:
+    """``--git``/``--worktree``: they stand in for the (then optional) session."""
+    command.set_defaults(git_parser=command)  # for the usage error without a session
+    group = command.add_mutually_exclusive_group()
+    group.add_argument("--git", metavar="A..B", dest="git_range",
+                       help="review the commits A..B of the git repository at --root (else "
+                       "the current folder): one turn per commit, on A's tree")
+    group.add_argument("--worktree", action="store_true",
+                       help="review the uncommitted changes of the git working tree at "
+                       "--root (else the current folder) against HEAD")
+
+
+def resolve(args: argparse.Namespace, *, keep: bool, session_attr: str = "session"
+            ) -> GitSource | None:
+    """Fill in ``args.<session_attr>``, ``args.root`` (and ``args.state`` for a working
+    tree) from the git options; None when they are not used."""
+    git_range = getattr(args, "git_range", None)
+    worktree = getattr(args, "worktree", False)
+    given = getattr(args, session_attr, None)
+    if git_range is None and not worktree:
+        if not given:
+            parser = getattr(args, "git_parser", None)
+            message = "the following arguments are required: session (or --git A..B, --worktree)"
+            if isinstance(parser, argparse.ArgumentParser):
+                parser.error(message)  # usage on stderr, exit status 2
+            raise UsageError(message, rule="no-session")
+        return None
+    if given:
+        raise UsageError("a session file and --git/--worktree exclude each other",
+                         rule="git-source")
+    if git_range is not None:
+        from reviewtui.shell.git_sources import open_range
+
+        source = open_range(git_range, args.root, keep=keep)
+    else:
+        from reviewtui.shell.git_sources import open_worktree
+
+        source = open_worktree(args.root, keep=keep)
+        if hasattr(args, "state") and getattr(args, "state", None) is None:
+            args.state = str(source.state)
+    if source.note:
+        print(f"reviewtui: note: {source.note}", file=sys.stderr)
+    value: object = [str(source.session)] if session_attr == "sessions" else str(source.session)
+    setattr(args, session_attr, value)
+    args.root = str(source.root)
+    return source
+
+
+def head_copy(source: GitSource) -> Path:
+    """A temporary folder with HEAD's content of every path a working tree changed: the
+    project a read-only ``check --worktree`` evaluates against."""
+    target = Path(tempfile.mkdtemp(prefix="reviewtui-git-head-"))
+    source.cleanup.append(target)
+    for path, state in source.repo.files(source.origin.base, source.changed).items():
+        full = target / path
+        full.parent.mkdir(parents=True, exist_ok=True)
+        full.write_bytes(state.data)
+    return target
+
+
+def close(source: GitSource | None) -> None:
+    if source is not None:
+        source.close()
+
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def sourced(*, keep: bool, session_attr: str = "session",
+            head_root: bool = False) -> Callable[[Handler], Handler]:
+    """Run a command with its session from ``--git``/``--worktree`` when given.
+
+    ``keep``: the session (and a range's copy of A) live in ``<git dir>/reviewtui`` so a
+    reopen resumes; else in temporary folders removed afterwards. ``head_root``: a
+    working tree is evaluated against HEAD's content (``check``), not the disk.
+    """
+
+    def wrap(handler: Handler) -> Handler:
+        @functools.wraps(handler)
+        def run(args: argparse.Namespace) -> int:
+            # A dry run keeps nothing either: its session and copies are temporary.
+            kept = keep and not getattr(args, "dry_run", False)
+            source = resolve(args, keep=kept, session_attr=session_attr)
+            try:
+                if source is not None and head_root and source.origin.kind == "worktree":
+                    args.root = str(head_copy(source))
+                return handler(args)
+            finally:
+                close(source)
+
+        return run
+
+    return wrap

@@ -1,0 +1,38 @@
+"""The accepted result as a ``git format-patch`` series: one mail per committed turn.
+
+``git am`` applies it on the review's base (``git am --keep-cr`` when a file has CRLF
+line endings: ``git am`` strips carriage returns otherwise, as it does for any series).
+Binary contents cannot be written as text (see :mod:`reviewtui.core.export.patch`): they
+are named in the mail's notes and left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reviewtui.core.export.patch import unified_patch
+from reviewtui.core.git.commits import PlannedCommit
+from reviewtui.core.tree import Tree
+
+ZERO = "0" * 40
+MBOX_DATE = "Mon Sep 17 00:00:00 2001"  # what format-patch writes on the From line
+
+
+def series_text(base: Tree, plans: Sequence[PlannedCommit], author: str, date: str) -> str:
+    """The mails of ``plans`` (their changes applied one after the other on ``base``).
+
+    ``author`` is ``Name <email>``, ``date`` an RFC 2822 date (git's own ident).
+    """
+    mails: list[str] = []
+    tree = base
+    total = len(plans)
+    for number, plan in enumerate(plans, start=1):
+        after = tree.apply(dict(plan.changes))
+        subject, _, body = plan.message.partition("\n")
+        tag = f"[PATCH {number}/{total}]" if total > 1 else "[PATCH]"
+        diff = unified_patch(tree, after, None)
+        mails.append(f"From {ZERO} {MBOX_DATE}\nFrom: {author}\nDate: {date}\n"
+                     f"Subject: {tag} {subject}\n\n{body.strip(chr(10))}\n---\n"
+                     f"{diff}{'' if diff.endswith(chr(10)) else chr(10)}-- \nreviewtui\n\n")
+        tree = after
+    return "".join(mails)

@@ -1,0 +1,138 @@
+"""Parse a file's text with its grammar, reusing the tree of the version before.
+
+Trees are cached per (grammar, content hash). Given the text before an operation,
+:func:`parse` finds the changed byte span (common prefix and suffix, by binary search over
+``bytes`` comparisons, so it costs memory compares, not a Python loop per character), edits
+the before tree to match and re-parses: tree-sitter then reuses every subtree outside the
+change, so an edit in a 10,000-line file costs about the edit, not the file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from reviewtui.core.syntax.languages import language_for
+
+if TYPE_CHECKING:  # imported with the first grammar (languages.language)
+    from tree_sitter import Parser, Tree
+
+_TREES = 16  # parsed versions kept (each a few times its file): two per file chain edits
+
+
+@dataclass(frozen=True, slots=True)
+class Parsed:
+    """One version of a file and its syntax tree. Do not edit ``tree`` (it is shared)."""
+
+    grammar: str
+    data: bytes
+    tree: Tree
+
+
+_trees: OrderedDict[tuple[str, str], Parsed] = OrderedDict()
+_parsers: dict[str, Parser] = {}
+# A parser is not safe to share between threads, and the workbench checks from a worker
+# while a key on the event loop may ask too: one parse at a time.
+_lock = threading.RLock()
+
+
+def _key(grammar: str, data: bytes) -> tuple[str, str]:
+    return grammar, hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def _remember(key: tuple[str, str], parsed: Parsed) -> Parsed:
+    _trees[key] = parsed
+    _trees.move_to_end(key)
+    while len(_trees) > _TREES:
+        _trees.popitem(last=False)
+    return parsed
+
+
+def common_prefix(a: bytes, b: bytes) -> int:
+    """The length of the longest common prefix of ``a`` and ``b``."""
+    lo, hi = 0, min(len(a), len(b))
+    while lo < hi:  # invariant: a[:lo] == b[:lo]
+        mid = (lo + hi + 1) // 2
+        if a[lo:mid] == b[lo:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def common_suffix(a: bytes, b: bytes, limit: int) -> int:
+    """The length of the longest common suffix, at most ``limit``."""
+    lo, hi = 0, limit
+    la, lb = len(a), len(b)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if a[la - mid : la - lo] == b[lb - mid : lb - lo]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+def _point(data: bytes, offset: int) -> tuple[int, int]:
+    row = data.count(b"\n", 0, offset)
+    return row, offset - (data.rfind(b"\n", 0, offset) + 1)
+
+
+def parse(path: str, text: str, previous: str | None = None) -> Parsed | None:
+    """The tree of ``text`` as the grammar for ``path`` reads it, or None without a grammar.
+
+    ``previous`` is the text this one was made from (the file before an operation): its
+    tree, cached or parsed now, is edited and reused.
+    """
+    with _lock:
+        return _parse(path, text, previous)
+
+
+def _parse(path: str, text: str, previous: str | None) -> Parsed | None:
+    found = language_for(path)
+    if found is None:
+        return None
+    grammar, lang = found
+    data = text.encode("utf-8", "surrogatepass")
+    key = _key(grammar, data)
+    cached = _trees.get(key)
+    if cached is not None:
+        _trees.move_to_end(key)
+        return cached
+    parser = _parsers.get(grammar)
+    if parser is None:
+        from tree_sitter import Parser
+
+        parser = _parsers[grammar] = Parser(lang)
+    base = _parse(path, previous, None) if previous is not None and previous != text else None
+    if base is None:
+        return _remember(key, Parsed(grammar, data, parser.parse(data)))
+    old = base.data
+    start = common_prefix(old, data)
+    tail = common_suffix(old, data, min(len(old), len(data)) - start)
+    old_end, new_end = len(old) - tail, len(data) - tail
+    tree = base.tree.copy()
+    tree.edit(start_byte=start, old_end_byte=old_end, new_end_byte=new_end,
+              start_point=_point(old, start), old_end_point=_point(old, old_end),
+              new_end_point=_point(data, new_end))
+    return _remember(key, Parsed(grammar, data, parser.parse(data, tree)))
+
+
+def cached(path: str, text: str) -> Parsed | None:
+    """The tree of ``text`` if it is already parsed, else None (never parses)."""
+    from reviewtui.core.syntax.languages import grammar_name
+
+    grammar = grammar_name(path)
+    if grammar is None:
+        return None
+    with _lock:
+        return _trees.get(_key(grammar, text.encode("utf-8", "surrogatepass")))
+
+
+def clear_cache() -> None:
+    """Forget every tree (tests and benches measure cold parses with it)."""
+    with _lock:
+        _trees.clear()

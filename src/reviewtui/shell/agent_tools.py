@@ -1,0 +1,173 @@
+"""The file-tree API an agent uses (seed 001: discover, locate, inspect, mutate, verify).
+
+Reads answer from the disk as it is now. Every mutation is recorded in the live session
+first (:mod:`reviewtui.shell.live`), evaluated by the same engine as every session, and
+then applied by the gate or by the reviewer; the answer says which. Nothing here writes
+the project except through a :class:`~reviewtui.shell.review.Review` holding the root
+lock. The MCP wiring is in :mod:`reviewtui.shell.agent_server`; this class is plain Python
+so it can be tested and measured without a protocol in between.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from reviewtui.core import agent
+from reviewtui.core.engine import Verdict
+from reviewtui.core.errors import ReviewtuiError
+from reviewtui.core.export.patch import unified_patch
+from reviewtui.core.outline import outline
+from reviewtui.core.paths import generated_file, glob_match, normalize_path
+from reviewtui.core.shapes import content_revision
+from reviewtui.core.tree import FileState
+from reviewtui.shell.disk import target_path
+from reviewtui.shell.live import Gate, LiveSession, Recorded, Settled
+from reviewtui.shell.project import Project, load_project
+
+LS_MAX = 300
+
+
+class AgentTools:
+    """One agent's view of one project root."""
+
+    def __init__(self, live: LiveSession) -> None:
+        self.live = live
+        self.root: Path = live.root
+
+    @classmethod
+    def open(cls, root: Path, session: Path | None = None, *, gate: Gate = Gate.REVIEW,
+             wait: float = 120.0) -> AgentTools:
+        return cls(LiveSession(root, session, gate=gate, wait=wait))
+
+    # -- discover, locate, inspect ------------------------------------------------------
+    def _project(self) -> Project:
+        return load_project(self.root)
+
+    def ls(self, glob: str = "**") -> str:
+        project = self._project()
+        entries: list[agent.FileEntry] = []
+        matched = 0
+        for path, state in sorted(project.tree.items()):
+            if glob not in ("", "**", "*") and not glob_match(glob, path):
+                continue
+            matched += 1
+            if len(entries) >= LS_MAX:
+                continue
+            marks: list[str] = []
+            if project.rules.reserved.reserved_by(path):
+                marks.append("reserved")
+            if generated_file(path):
+                marks.append("generated")
+            if state.text is None:
+                marks.append("binary")
+            entries.append(agent.FileEntry(path, len(state.data),
+                                           len(state.lines) if state.text is not None else 0,
+                                           content_revision(state.data), tuple(marks)))
+        return agent.manifest(entries, capped=matched - len(entries) or None)
+
+    def search(self, pattern: str, regex: bool = False, glob: str = "**") -> str:
+        project = self._project()
+        files = {path: state for path, state in sorted(project.tree.items())
+                 if state.text is not None
+                 and (glob in ("", "**", "*") or glob_match(glob, path))}
+        try:
+            hits, total = agent.search_lines(files.items(), pattern, regex=regex)
+        except Exception as exc:  # re.error: a pattern the agent can fix
+            return f"error: the pattern does not compile ({exc})"
+        return agent.search_answer(hits, total, files)
+
+    def read(self, path: str, first: int | None = None, last: int | None = None,
+             ids: bool = False) -> str:
+        rel = normalize_path(path)
+        state = self._project().tree.get(rel)
+        if state is None:
+            return f"error: {rel} does not exist (ls lists the files)"
+        if state.text is None:
+            return f"{rel}: binary, {len(state.data)} bytes, rev {content_revision(state.data)}"
+        entries = [(e.number, e.text) for e in outline(rel, state.lines)]
+        return agent.read_answer(rel, state, content_revision(state.data), first=first,
+                                 last=last, hashed=ids, outline=entries)
+
+    # -- mutate ---------------------------------------------------------------------------
+    def mutate(self, call: dict[str, Any], intent: str = "") -> str:
+        try:
+            rec = self.live.record(call, intent)
+            settled = self.live.settle(rec)
+        except ReviewtuiError as err:
+            return f"error: {err}"
+        return self._answer(rec, settled)
+
+    def _answer(self, rec: Recorded, settled: Settled) -> str:
+        outcome = settled.outcome
+        path = outcome.path or getattr(rec.op, "path", "")
+        revision = None
+        if path:
+            state = self._disk_state(path)
+            revision = content_revision(state.data) if state is not None else "absent"
+        reason = ""
+        written = None
+        if settled.decision is not None:
+            reason = settled.decision.reason
+            if settled.decision.verdict is Verdict.EDITED and settled.decision.replacement:
+                written = list(settled.decision.replacement)
+        ids = agent.new_ids(rec.op, outcome) if settled.verdict == "applied" else ""
+        text = agent.outcome_answer(rec.op, outcome, revision=revision, key=rec.key,
+                                    verdict=settled.verdict, reason=reason, written=written,
+                                    ids=ids)
+        if settled.verdict == "pending review":
+            text += ("\nnot written yet: the reviewer has not decided. Call status later; "
+                     "do not send the change again.")
+        return text
+
+    def _disk_state(self, path: str) -> FileState | None:
+        """One file as it is on disk now (None: absent, unreadable or not ours to read)."""
+        try:
+            target = target_path(self.root, normalize_path(path))
+            return FileState.from_bytes(target.read_bytes())
+        except (ReviewtuiError, OSError):
+            return None
+
+    # -- verify -------------------------------------------------------------------------
+    def status(self) -> str:
+        if not self.live.session.exists():
+            return "no changes recorded in this session yet"
+        try:
+            review = self.live.open_review(write=False)
+        except ReviewtuiError as err:
+            return f"error: {err}"
+        with review:
+            rows: list[str] = []
+            decisions = review.decisions
+            for turn in review.session.turns:
+                for pos, op in enumerate(turn.reply.ops):
+                    key = (turn.index, pos)
+                    outcome = review.outcome(key)
+                    decision = decisions.get(key)
+                    word = (str(decision.verdict) if decision is not None
+                            and decision.verdict is not Verdict.PENDING else
+                            "pending review" if outcome.status.value in ("applied",
+                                                                         "needs_review")
+                            else str(outcome.status))
+                    line = f"op {key[0]}.{pos + 1} {agent.operation_summary(op)}: {word}"
+                    if decision is not None and decision.reason:
+                        line += f" (reason: {decision.reason})"
+                    rows.append(line)
+            return "\n".join(rows) if rows else "no operations recorded yet"
+
+    def diff(self, path: str | None = None) -> str:
+        if not self.live.session.exists():
+            return "no changes recorded in this session yet"
+        try:
+            review = self.live.open_review(write=False)
+        except ReviewtuiError as err:
+            return f"error: {err}"
+        with review:
+            base = review.base
+            result = review.draft.states[-1].tree
+            if path:
+                rel = normalize_path(path)
+                base = base.apply({p: None for p in base if p != rel})
+                result = result.apply({p: None for p in result if p != rel})
+            text = unified_patch(base, result)
+        return text or "nothing accepted and written yet"

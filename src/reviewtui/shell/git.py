@@ -1,0 +1,329 @@
+"""Git on the command line: the runner, the repository, and the plumbing commits use.
+
+Every call runs the ``git`` program with an argument list (no shell), an environment
+without ``GIT_*`` variables (so neither an index, a repository nor an identity can be
+slipped in from outside) and settings that keep the repository from running anything:
+hooks point at ``/dev/null``, no fsmonitor, no external diff, no textconv, no pager,
+no signing, no filter programs. A repository is untrusted input like a session file.
+
+This module holds the runner, :class:`Repo` and the plumbing; the sessions made from
+git are in :mod:`reviewtui.shell.git_sources`, committing a review in
+:mod:`reviewtui.shell.git_commit` (see docs/git.md). Commits are built in a temporary
+index (``GIT_INDEX_FILE``), so the user's index and working tree are never touched, and
+a ref is moved only with ``update-ref`` given its expected old value.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import os
+import re
+import subprocess
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from reviewtui.core.errors import GitError, UsageError
+from reviewtui.core.importers.gitlog import GitOrigin, looks_like_git_session, read_origin
+from reviewtui.core.tree import FileState
+
+GIT = "git"
+SAFE_CONFIG = ("core.quotepath=off", "core.hooksPath=/dev/null", "core.fsmonitor=false",
+               "core.pager=cat", "color.ui=false", "diff.external=", "commit.gpgSign=false",
+               "log.showSignature=false", "core.splitIndex=false")
+# Diff output in the one shape the unified-diff importer reads, whatever the config says.
+DIFF_ARGS = ("-p", "--binary", "--full-index", "-M", "-U3", "--no-color", "--no-ext-diff",
+             "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", "--no-relative",
+             "-O/dev/null")
+ZERO = "0" * 40
+STATE_DIR = "reviewtui"
+
+
+def git_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment without ``GIT_*`` overrides, plus what the caller means to set."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update({"GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"})
+    env.update(extra or {})
+    return env
+
+
+def run_git(cwd: Path, args: Sequence[str], *, input: bytes | None = None,
+            env: Mapping[str, str] | None = None, ok: Iterable[int] = (0,)) -> bytes:
+    """``git ARGS`` in ``cwd``; its stdout, or a :class:`GitError` with its first line."""
+    command = [GIT]
+    for setting in SAFE_CONFIG:
+        command += ["-c", setting]
+    command += list(args)
+    try:
+        done = subprocess.run(command, cwd=cwd, input=input, capture_output=True,
+                              env=git_env(env), check=False)
+    except FileNotFoundError:
+        raise GitError("the git program is not installed (or not on PATH)",
+                       rule="no-git") from None
+    except OSError as exc:
+        raise GitError(f"cannot run git: {exc.strerror}", source=str(cwd),
+                       rule="git") from None
+    if done.returncode not in tuple(ok):
+        why = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        first = why[0] if why else f"exit status {done.returncode}"
+        name = next((a for a in args if not a.startswith("-") and "=" not in a), "")
+        raise GitError(f"git {name} failed: {first}", source=str(cwd), rule="git")
+    return done.stdout
+
+
+@dataclass(frozen=True, slots=True)
+class Repo:
+    """A git working tree (``top``), its git directory, and the settings that switch off
+    the repository's own filter programs (``overrides``)."""
+
+    top: Path
+    git_dir: Path
+    overrides: tuple[str, ...] = ()
+
+    @classmethod
+    def at(cls, path: Path) -> Repo:
+        if not path.is_dir():
+            raise UsageError("not a directory", source=str(path), rule="root")
+        out = run_git(path, ["rev-parse", "--show-toplevel", "--absolute-git-dir"])
+        lines = out.decode("utf-8", "surrogateescape").splitlines()
+        if len(lines) != 2 or not lines[0]:
+            raise GitError("not inside a git working tree (a bare repository cannot be "
+                           "reviewed)", source=str(path), rule="not-a-worktree")
+        top = Path(lines[0])
+        return cls(top, Path(lines[1]), _filter_overrides(top))
+
+    def git(self, *args: str, input: bytes | None = None,
+            env: Mapping[str, str] | None = None, ok: Iterable[int] = (0,)) -> bytes:
+        return run_git(self.top, [*self.overrides, *args], input=input, env=env, ok=ok)
+
+    @property
+    def state_dir(self) -> Path:
+        return self.git_dir / STATE_DIR
+
+    def commit(self, rev: str) -> str:
+        """The full commit id ``rev`` names (never read as an option)."""
+        if not rev or rev.startswith("-"):
+            raise UsageError(f"{rev!r} is not a revision", rule="git-rev")
+        out = self.git("rev-parse", "--verify", "--quiet", "--end-of-options",
+                       f"{rev}^{{commit}}", ok=(0, 1))
+        sha = out.decode().strip()
+        if not sha:
+            raise UsageError(f"no commit {rev!r} in {self.top}", rule="git-rev")
+        return sha
+
+    def head(self) -> str | None:
+        out = self.git("rev-parse", "--verify", "--quiet", "HEAD^{commit}", ok=(0, 1))
+        return out.decode().strip() or None
+
+    def head_ref(self) -> str | None:
+        """The branch HEAD is on (``refs/heads/x``); None when HEAD is detached."""
+        out = self.git("symbolic-ref", "-q", "HEAD", ok=(0, 1))
+        return out.decode("utf-8", "surrogateescape").strip() or None
+
+    def tree_entries(self, rev: str) -> list[tuple[str, str, str]]:
+        """(mode, blob id, path) of every file of ``rev``'s tree (submodules left out)."""
+        out = self.git("ls-tree", "-r", "-z", "--full-tree", rev)
+        entries = []
+        for item in out.split(b"\0"):
+            if not item:
+                continue
+            meta, _, path = item.partition(b"\t")
+            mode, kind, sha = meta.decode().split()
+            if kind == "blob":
+                entries.append((mode, sha, path.decode("utf-8", "surrogateescape")))
+        return entries
+
+    def blobs(self, shas: Sequence[str]) -> list[bytes]:
+        """The contents of these blobs, read with one ``cat-file --batch``."""
+        if not shas:
+            return []
+        out = self.git("cat-file", "--batch", input="".join(s + "\n" for s in shas).encode())
+        found: list[bytes] = []
+        at = 0
+        for _ in shas:
+            end = out.index(b"\n", at)
+            header = out[at:end].split()
+            if len(header) != 3:
+                raise GitError(f"cat-file: {out[at:end]!r}", rule="git")
+            size = int(header[2])
+            found.append(out[end + 1:end + 1 + size])
+            at = end + 1 + size + 1
+        return found
+
+    def files(self, rev: str, paths: Iterable[str] | None = None) -> dict[str, FileState]:
+        """File states of ``rev`` (only ``paths`` when given; symlinks left out)."""
+        wanted = set(paths) if paths is not None else None
+        entries = [e for e in self.tree_entries(rev)
+                   if e[0] != "120000" and (wanted is None or e[2] in wanted)]
+        datas = self.blobs([sha for _, sha, _ in entries])
+        return {path: FileState.from_bytes(data, mode=_file_mode(mode))
+                for (mode, _, path), data in zip(entries, datas, strict=True)}
+
+
+def _file_mode(git_mode: str) -> int:
+    return 0o755 if git_mode == "100755" else 0o644
+
+
+def git_mode(state: FileState) -> str:
+    return "100755" if state.mode & 0o111 else "100644"
+
+
+def materialize(repo: Repo, rev: str, target: Path) -> None:
+    """Write ``rev``'s tree into the empty folder ``target`` (symlinks as symlinks)."""
+    entries = repo.tree_entries(rev)
+    datas = repo.blobs([sha for _, sha, _ in entries])
+    for (mode, _, path), data in zip(entries, datas, strict=True):
+        full = target / path
+        full.parent.mkdir(parents=True, exist_ok=True)
+        if mode == "120000":
+            os.symlink(os.fsdecode(data), full)
+            continue
+        full.write_bytes(data)
+        full.chmod(_file_mode(mode))
+
+
+def _filter_overrides(top: Path) -> tuple[str, ...]:
+    """``-c filter.X.clean= ...`` for every filter driver the configuration names.
+
+    A clean/smudge/process filter is a program the repository's configuration runs when
+    git reads the working tree (``add``, ``status``); reviewtui runs none. Files are then
+    read as their bytes on disk (a Git LFS file shows as its content, not its pointer).
+    """
+    out = run_git(top, ["config", "-z", "--get-regexp", r"^filter\."], ok=(0, 1))
+    names: set[str] = set()
+    for item in out.split(b"\0"):
+        key = item.split(b"\n", 1)[0].decode("utf-8", "surrogateescape")
+        driver, _, _ = key.removeprefix("filter.").rpartition(".")
+        if driver:
+            names.add(driver)
+    args: list[str] = []
+    for name in sorted(names):
+        for part in ("clean", "smudge", "process"):
+            args += ["-c", f"filter.{name}.{part}="]
+        args += ["-c", f"filter.{name}.required=false"]
+    return tuple(args)
+
+
+# --- commits ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CommitStep:
+    """One commit to make: its message and the files it changes (None: removed)."""
+
+    message: str
+    changes: Mapping[str, FileState | None]
+
+
+def identity_check(repo: Repo) -> None:
+    """Refuse early when git has no identity to write commits with."""
+    repo.git("var", "GIT_AUTHOR_IDENT")
+    repo.git("var", "GIT_COMMITTER_IDENT")
+
+
+def build_commits(repo: Repo, parent: str, steps: Sequence[CommitStep]) -> list[str]:
+    """Commit objects chained from ``parent`` (no ref moves); their ids, in order."""
+    made: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="reviewtui-index-") as tmp:
+        env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
+        repo.git("read-tree", parent, env=env)
+        current = parent
+        for step in steps:
+            if step.changes:
+                repo.git("update-index", "-z", "--index-info",
+                         input=index_lines(repo, step.changes), env=env)
+            tree = repo.git("write-tree", env=env).decode().strip()
+            current = repo.git("commit-tree", "--no-gpg-sign", tree, "-p", current, "-F", "-",
+                               input=step.message.encode()).decode().strip()
+            made.append(current)
+    return made
+
+
+def move_ref(repo: Repo, ref: str, new: str, old: str, reason: str) -> None:
+    """``update-ref`` with the expected old value (``ZERO``: the ref must not exist)."""
+    repo.git("update-ref", "-m", reason, ref, new, old)
+
+
+_BRANCH = re.compile(r"^(?!-)(?!.*\.\.)(?!.*//)[A-Za-z0-9._/-]+(?<![./])$")
+
+
+def check_branch_name(repo: Repo, name: str) -> str:
+    if not _BRANCH.match(name) or name.endswith(".lock"):
+        raise UsageError(f"{name!r} is not a branch name reviewtui accepts", rule="branch")
+    repo.git("check-ref-format", f"refs/heads/{name}")
+    ref = f"refs/heads/{name}"
+    exists = repo.git("rev-parse", "--verify", "--quiet", ref, ok=(0, 1)).strip()
+    if exists:
+        raise UsageError(f"the branch {name} already exists; reviewtui never moves an "
+                         "existing branch: choose a new name", rule="branch-exists")
+    return ref
+
+
+def status_paths(repo: Repo) -> dict[str, str]:
+    """Paths ``git status`` reports (renames as two paths), with their two-letter code."""
+    out = repo.git("status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames",
+                   "--ignore-submodules=none")
+    found: dict[str, str] = {}
+    for item in out.split(b"\0"):
+        if len(item) > 3:
+            found[item[3:].decode("utf-8", "surrogateescape")] = item[:2].decode()
+    return found
+
+
+def index_matches(repo: Repo, commit: str) -> bool:
+    """The user's index holds exactly ``commit``'s tree (nothing staged)."""
+    out = repo.git("diff-index", "--cached", "--name-only", "-z", "--no-renames", commit,
+                   "--")
+    return not out.strip(b"\0")
+
+
+def index_lines(repo: Repo, changes: Mapping[str, FileState | None]) -> bytes:
+    """``update-index -z --index-info`` input for these contents (None: remove)."""
+    lines = []
+    for path, state in sorted(changes.items()):
+        if state is None:
+            lines.append(f"0 {ZERO}\t{path}")
+            continue
+        sha = repo.git("hash-object", "-w", "--no-filters", "--stdin",
+                       input=state.data).decode().strip()
+        lines.append(f"{git_mode(state)} {sha}\t{path}")
+    return "".join(line + "\0" for line in lines).encode("utf-8", "surrogateescape")
+
+
+def sync_index(repo: Repo, changes: Mapping[str, FileState | None]) -> None:
+    """After moving the checked-out branch the user's index follows it: the committed
+    paths get their new entries (the index held the base before, it was checked), then a
+    refresh records their stat data. The working tree already holds them."""
+    if changes:
+        repo.git("update-index", "-z", "--index-info", input=index_lines(repo, changes))
+    repo.git("update-index", "-q", "--refresh", ok=(0, 1))
+
+
+def origin_of(session_file: Path) -> GitOrigin | None:
+    """The git header of a session file; None for a session that does not come from git."""
+    try:
+        with session_file.open("rb") as handle:
+            head = handle.read(64 * 1024).decode("utf-8", "replace")
+    except OSError:
+        return None
+    if not looks_like_git_session(head):
+        return None
+    return read_origin(head, str(session_file))
+
+
+def author_ident(repo: Repo) -> tuple[str, str]:
+    """(``Name <email>``, RFC 2822 date) from git's own configuration."""
+    raw = repo.git("var", "GIT_AUTHOR_IDENT").decode("utf-8", "replace").strip()
+    match = re.match(r"^(.*>) (\d+) ([+-]\d{4})$", raw)
+    if match is None:
+        raise GitError(f"cannot read git's author identity from {raw!r}", rule="git-ident")
+    stamp = int(match.group(2))
+    return match.group(1), email.utils.formatdate(stamp, localtime=False)
+
+
+def disk_state(root: Path, path: str) -> FileState | None:
+    full = root / path
+    if full.is_symlink() or not full.is_file():
+        return None
+    return FileState.from_bytes(full.read_bytes(), mode=full.stat().st_mode & 0o777)

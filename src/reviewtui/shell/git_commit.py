@@ -1,0 +1,133 @@
+"""Committing a review: its accepted turns as commits, or as a ``git am`` series.
+
+The plan (which commits, their messages) is :mod:`reviewtui.core.git.commits`; this
+module checks that the repository is in the state the commits need and runs the
+plumbing of :mod:`reviewtui.shell.git`. See docs/git.md, "Commits".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from reviewtui.core.engine import Decision
+from reviewtui.core.errors import GitError, UsageError
+from reviewtui.core.git.commits import plan_commits
+from reviewtui.core.git.series import series_text
+from reviewtui.core.tree import FileState
+from reviewtui.shell.git import (
+    ZERO,
+    CommitStep,
+    Repo,
+    author_ident,
+    build_commits,
+    check_branch_name,
+    disk_state,
+    identity_check,
+    index_matches,
+    move_ref,
+    origin_of,
+    status_paths,
+    sync_index,
+)
+
+if TYPE_CHECKING:
+    from reviewtui.core.export import Accepted
+    from reviewtui.shell.review import Review
+
+
+@dataclass(frozen=True, slots=True)
+class CommitReport:
+    commits: tuple[str, ...]
+    ref: str
+    turns: tuple[int, ...]
+
+    def summary(self) -> str:
+        if not self.commits:
+            return "no accepted turn changes a file: nothing to commit"
+        where = self.ref.removeprefix("refs/heads/")
+        many = "s" if len(self.commits) > 1 else ""
+        return (f"{len(self.commits)} commit{many} on {where} (turn{many} "
+                f"{', '.join(str(t) for t in self.turns)}), now at {self.commits[-1][:12]}")
+
+
+def commit_review(review: Review, branch: str | None = None) -> CommitReport:
+    """Commit the review's accepted turns: on ``branch`` (new, from the review's base), or
+    on the checked-out branch when HEAD is still the base and the working tree holds
+    nothing but the review's changes. Nothing is ever rewritten or pushed."""
+    origin = origin_of(review.loaded.file)
+    if origin is None or not origin.worktree:
+        raise UsageError("this session does not come from git (--git A..B or --worktree): "
+                         "use 'export --format patch' instead", rule="not-git")
+    repo = Repo.at(Path(origin.worktree))
+    if review.conflicts:
+        raise GitError(f"the review has conflicts ({', '.join(sorted(review.conflicts))}): "
+                       "settle them first", rule="git-conflicts")
+    if review.disk_checkpoint is not None:
+        raise GitError(f"checkpoint {review.disk_checkpoint} is restored on disk: restore the "
+                       "last checkpoint first, so the disk holds what would be committed",
+                       rule="git-restored")
+    plans = plan_commits(review.draft, review.decisions, review.loaded.file.name)
+    identity_check(repo)
+    if branch is not None:
+        ref = check_branch_name(repo, branch)
+        made = build_commits(repo, origin.base,
+                             [CommitStep(p.message, p.changes) for p in plans])
+        if made:
+            move_ref(repo, ref, made[-1], ZERO, "reviewtui: accepted turns")
+        return CommitReport(tuple(made), ref, tuple(p.turn for p in plans))
+    head = repo.head()
+    if head != origin.base:
+        raise GitError(f"HEAD moved since the review started (it was {origin.base[:12]}, "
+                       f"now {(head or 'none')[:12]}): commit with --branch NAME instead",
+                       source=str(repo.top), rule="git-head-moved")
+    if review.root.resolve() != repo.top.resolve():
+        raise GitError(f"the review was made on {review.root}, not on the checkout "
+                       f"{repo.top}: commit with --branch NAME instead", rule="git-not-checkout")
+    _refuse_foreign_changes(repo, review)
+    if not index_matches(repo, head):
+        raise GitError("the index has staged changes: commit or unstage them first, or "
+                       "commit with --branch NAME", source=str(repo.top), rule="git-staged")
+    made = build_commits(repo, head, [CommitStep(p.message, p.changes) for p in plans])
+    ref = repo.head_ref() or "HEAD"
+    if made:
+        args = ("--no-deref",) if ref == "HEAD" else ()
+        repo.git("update-ref", *args, "-m", "reviewtui: accepted turns", ref, made[-1], head)
+        final: dict[str, FileState | None] = {}
+        for plan in plans:
+            final.update(plan.changes)
+        sync_index(repo, final)
+    return CommitReport(tuple(made), ref, tuple(p.turn for p in plans))
+
+
+def _refuse_foreign_changes(repo: Repo, review: Review) -> None:
+    """The working tree must hold the review's draft, and nothing else changed."""
+    draft = review.draft.states[-1].tree
+    ours = review.draft.checkpoint(0).diff(draft)
+    foreign = sorted(path for path in status_paths(repo) if path not in ours)
+    for path in sorted(ours):
+        want = draft.get(path)
+        disk = disk_state(repo.top, path)
+        if (want is None) != (disk is None) or (want and disk and want.data != disk.data):
+            foreign.append(path)
+    if foreign:
+        shown = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more"
+                                          if len(foreign) > 5 else "")
+        raise GitError(f"the working tree has changes the review did not make ({shown}): "
+                       "commit or stash them first, or commit with --branch NAME",
+                       source=str(repo.top), rule="git-dirty")
+
+
+def git_series(accepted: Accepted) -> str:
+    """``export --format series``: the accepted turns as ``git format-patch`` mails."""
+    source = Path(accepted.source)
+    origin = origin_of(source)
+    if origin is None or not origin.worktree:
+        raise UsageError("--format series needs a git session (--git A..B or --worktree)",
+                         source=accepted.source, rule="not-git")
+    decisions = accepted.run.decisions if accepted.reviewed else {
+        r.key: Decision.accept() for t in accepted.run.turns for r in t.results if r.landed}
+    plans = plan_commits(accepted.run, decisions, source.name)
+    author, date = author_ident(Repo.at(Path(origin.worktree)))
+    return series_text(accepted.base, plans, author, date)

@@ -1,0 +1,290 @@
+"""The sessions git makes: a commit range (``--git A..B``) and a working tree (``--worktree``).
+
+Each writes a session file (git's own output under a short header, read back by
+:mod:`reviewtui.core.importers.gitlog`) and says which folder the review replays onto.
+What lives where: the session file and its review state in ``<git dir>/reviewtui/``;
+without a checkout at A, a range is reviewed on a copy of A's tree kept beside them
+(``range-A-B.root/``). See docs/git.md.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from reviewtui.core.engine import Decision, OpKey, Policy, evaluate_session
+from reviewtui.core.errors import GitError, UsageError
+from reviewtui.core.importers.gitlog import LOG_FORMAT, GitOrigin, header_text, import_git
+from reviewtui.core.model import Session
+from reviewtui.core.tree import FileState
+from reviewtui.shell.disk import atomic_write
+from reviewtui.shell.git import DIFF_ARGS, Repo, disk_state, git_mode, materialize
+from reviewtui.shell.project import Project, load_project
+from reviewtui.shell.state import (
+    DecisionItem,
+    LogEntry,
+    PathRecord,
+    ReviewState,
+    StateFile,
+    blobs_of,
+    default_state_path,
+    encode_record,
+)
+
+
+def _is_ancestor(repo: Repo, older: str, newer: str) -> bool:
+    merge_base = repo.git("merge-base", older, newer, ok=(0, 1)).decode().strip()
+    return merge_base == older
+
+
+def parse_range(spec: str) -> tuple[str, str]:
+    """``A..B`` (``A..`` means ``A..HEAD``); three dots are refused."""
+    if "..." in spec or ".." not in spec:
+        raise UsageError(f"--git takes a range A..B, not {spec!r}", rule="git-range")
+    a, _, b = spec.partition("..")
+    if not a:
+        raise UsageError("--git A..B needs A: the commit the review starts from",
+                         rule="git-range")
+    return a, b or "HEAD"
+
+
+def range_text(repo: Repo, base: str, head: str) -> bytes:
+    """The session file of the range ``base..head``: header, then one ``git log -p``."""
+    log = repo.git("log", "--first-parent", "--reverse", "--diff-merges=first-parent",
+                   "--encoding=UTF-8", f"--format={LOG_FORMAT}", *DIFF_ARGS,
+                   f"{base}..{head}", "--")
+    origin = GitOrigin("range", base, head, str(repo.top))
+    return header_text(origin).encode() + log
+
+
+@dataclass(slots=True)
+class GitSource:
+    """What a command opens for ``--git``/``--worktree``: files on disk, and git's view."""
+
+    repo: Repo
+    origin: GitOrigin
+    session: Path
+    root: Path
+    state: Path | None = None  # a review state made for the source (--worktree)
+    cleanup: list[Path] = field(default_factory=list)
+    changed: tuple[str, ...] = ()  # --worktree: the paths it changes
+    note: str = ""  # what the user should know about where the review happens
+
+    def close(self) -> None:
+        for path in self.cleanup:
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def open_range(spec: str, root: str | None, *, keep: bool) -> GitSource:
+    """``--git A..B``: the session file, and the project it is replayed on.
+
+    ``root`` is where the repository is (default: the current folder). With ``keep``
+    (open, apply) the review writes to ``root`` when it is checked out at A, else to
+    a copy of A's tree in ``<git dir>/reviewtui/`` (reopening resumes). Without ``keep``
+    (check, stats, export: nothing is written) it reads a temporary copy of A's tree.
+    """
+    repo = Repo.at(Path(root) if root is not None else Path.cwd())
+    a, b = parse_range(spec)
+    base, head = repo.commit(a), repo.commit(b)
+    if base != head and not _is_ancestor(repo, base, head):
+        raise UsageError(f"{a} is not an ancestor of {b}: a range reviews the commits on "
+                         f"top of A (use the merge base, git merge-base {a} {b})",
+                         rule="git-range")
+    text = range_text(repo, base, head)
+    name = f"range-{base[:12]}-{head[:12]}"
+    cleanup: list[Path] = []
+    if keep:
+        session = _write_session(repo.state_dir, f"{name}.patch", text)
+    else:
+        scratch = Path(tempfile.mkdtemp(prefix="reviewtui-git-"))
+        cleanup.append(scratch)
+        session = scratch / f"{name}.patch"
+        session.write_bytes(text)
+    origin = GitOrigin("range", base, head, str(repo.top))
+    note = ""
+    if root is not None and keep:
+        if repo.head() == base:
+            return GitSource(repo, origin, session, Path(root), cleanup=cleanup)
+        # Replaying A..B onto anything but A would clash with itself: use A's tree.
+        note = (f"{root} is not checked out at {base[:12]} (the range's start): reviewing "
+                f"on a copy of its tree in {repo.state_dir} (commit with --branch NAME)")
+    kept = repo.state_dir / f"{name}.root"
+    if keep and not note:
+        note = f"reviewing on a copy of {base[:12]}'s tree: {kept}"
+    if kept.is_dir():
+        return GitSource(repo, origin, session, kept, cleanup=cleanup, note=note)
+    if keep:
+        partial = repo.state_dir / f".{name}.root.partial"
+        shutil.rmtree(partial, ignore_errors=True)
+        partial.mkdir(parents=True)
+        materialize(repo, base, partial)
+        os.replace(partial, kept)
+        return GitSource(repo, origin, session, kept, cleanup=cleanup, note=note)
+    copy = Path(tempfile.mkdtemp(prefix="reviewtui-git-base-"))
+    cleanup.append(copy)
+    materialize(repo, base, copy)
+    return GitSource(repo, origin, session, copy, cleanup=cleanup)
+
+
+def _write_session(directory: Path, name: str, text: bytes) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    target = directory / name
+    with contextlib.suppress(OSError):
+        if target.read_bytes() == text:
+            return target
+    atomic_write(directory, name, text, 0o644)
+    return target
+
+
+# --- the working tree ------------------------------------------------------------------
+
+
+def _changed_paths(repo: Repo, env: Mapping[str, str], base: str) -> list[str]:
+    out = repo.git("diff", "--cached", "--name-only", "-z", "--no-renames", "--no-ext-diff",
+                   "--no-relative", base, "--", env=env)
+    return [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]
+
+
+def worktree_text(repo: Repo, base: str, excluded: Sequence[tuple[str, str]] = ()
+                  ) -> tuple[bytes, list[str]]:
+    """The working tree against ``base`` as a git session file, and the paths it changes.
+
+    Untracked files count as new (``.gitignore`` honoured); the user's index is not
+    read or written: a temporary one gets ``read-tree`` + ``add -A``.
+    """
+    with tempfile.TemporaryDirectory(prefix="reviewtui-index-") as tmp:
+        env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
+        repo.git("read-tree", base, env=env)
+        repo.git("add", "-A", "--", ".", env=env)
+        changed = _changed_paths(repo, env, base)
+        spec = [f":(exclude,literal){path}" for path, _ in excluded]
+        diff = repo.git("diff", "--cached", *DIFF_ARGS, base, "--", ".", *spec, env=env)
+    origin = GitOrigin("worktree", base, base, str(repo.top), tuple(excluded))
+    return header_text(origin).encode() + diff, changed
+
+
+def open_worktree(root: str | None, *, keep: bool) -> GitSource:
+    """``--worktree``: the uncommitted changes as a review already accepted on disk.
+
+    The session is the diff from HEAD; the review state made for it says "the review
+    started on HEAD's content and every operation was accepted and written", so the disk
+    is exactly the draft. Rejecting an operation then writes HEAD's lines back there,
+    and any outside change is handled like in every review. A change the engine cannot
+    replay exactly (a binary file, a mode change, a symbolic link) is left out of the
+    session and out of the review, named in a note.
+    """
+    repo = Repo.at(Path(root) if root is not None else Path.cwd())
+    if root is not None and Path(root).resolve() != repo.top.resolve():
+        raise UsageError("--worktree reviews a whole working tree: --root must be its top "
+                         f"folder ({repo.top})", rule="root")
+    base = repo.head()
+    if base is None:
+        raise UsageError("this repository has no commit yet: --worktree reviews changes "
+                         "against HEAD", source=str(repo.top), rule="git-no-head")
+    # The check below evaluates exactly what Review.open will: the same tree, the same
+    # project rules (reserved paths, symbolic links), the same decisions.
+    project = load_project(repo.top)
+    excluded: list[tuple[str, str]] = []
+    for _ in range(4):
+        text, changed = worktree_text(repo, base, excluded)
+        bad = _not_replayable(repo, base, text, changed, {p for p, _ in excluded}, project)
+        if not bad:
+            break
+        excluded.extend(bad)
+    else:
+        raise GitError("the working tree keeps changing while it is read; try again",
+                       source=str(repo.top), rule="git-worktree")
+    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
+    name = f"worktree-{base[:12]}-{stamp}-{os.getpid()}.patch"
+    cleanup: list[Path] = []
+    if keep:
+        session = _write_session(repo.state_dir, name, text)
+    else:
+        scratch = Path(tempfile.mkdtemp(prefix="reviewtui-git-"))
+        cleanup.append(scratch)
+        session = scratch / name
+        session.write_bytes(text)
+    origin = GitOrigin("worktree", base, base, str(repo.top), tuple(excluded))
+    state = default_state_path(session)
+    _accepted_state(repo, base, session, state, changed, {p for p, _ in excluded})
+    return GitSource(repo, origin, session, repo.top, state, cleanup, tuple(changed))
+
+
+def _head_files(repo: Repo, base: str, changed: Iterable[str]) -> dict[str, FileState]:
+    """HEAD's content at the changed paths (absent: new in the working tree)."""
+    return repo.files(base, list(changed))
+
+
+def _accept_all(session: Session) -> dict[OpKey, Decision]:
+    """The decisions of a working tree's review as it opens (the state records them)."""
+    return {(t.index, pos): Decision.accept() for t in session.turns
+            for pos in range(len(t.reply.ops))}
+
+
+def _not_replayable(repo: Repo, base: str, text: bytes, changed: Sequence[str],
+                    skip: set[str], project: Project) -> list[tuple[str, str]]:
+    """Changed paths that HEAD + every operation does not turn into the disk's bytes."""
+    session = import_git(text.decode("utf-8", "surrogateescape"), "worktree",
+                         root=str(repo.top))
+    head = _head_files(repo, base, changed)
+    start = project.tree.apply({path: head.get(path) for path in changed})
+    run = evaluate_session(session, start, rules=project.rules, policy=Policy.decided_only(),
+                           decisions=_accept_all(session))
+    result = run.states[-1].tree
+    bad = []
+    for path in changed:
+        if path in skip:
+            continue
+        disk = disk_state(repo.top, path)
+        full = repo.top / path
+        if full.is_symlink():
+            bad.append((path, "a symbolic link"))
+        elif disk is None and full.exists():
+            bad.append((path, "not a regular file"))
+        elif disk is not None and b"\0" in disk.data[:8000]:
+            bad.append((path, "a binary file"))
+        else:
+            want = result.get(path)
+            same = (want is None) == (disk is None) and (
+                want is None or disk is None or want.data == disk.data)
+            if not same:
+                bad.append((path, "this change cannot be replayed exactly from its diff"))
+            elif disk is not None and start.get(path) is not None and (
+                    git_mode(disk) != git_mode(start.get(path) or disk)):
+                bad.append((path, "a file mode change"))
+    return bad
+
+
+def _accepted_state(repo: Repo, base: str, session: Path, state_path: Path,
+                    changed: Sequence[str], skip: set[str]) -> None:
+    """Write the review state of "every operation accepted, the disk holds the result"."""
+    text = session.read_bytes()
+    loaded = import_git(text.decode("utf-8", "surrogateescape"), str(session),
+                        root=str(repo.top))
+    head = _head_files(repo, base, changed)
+    state_file = StateFile(state_path)
+    records: dict[str, PathRecord] = {}
+    for path in changed:
+        if path in skip:
+            continue
+        disk = disk_state(repo.top, path)
+        records[path] = PathRecord(base=head.get(path), seen=disk, ref=disk)
+    decisions = _accept_all(loaded)
+    items = tuple(DecisionItem.for_op(key, op, decisions[key])
+                  for turn in loaded.turns for key, op in
+                  (((turn.index, pos), op) for pos, op in enumerate(turn.reply.ops)))
+    log = [LogEntry("decide", items)] if items else []
+    for record in records.values():
+        for sha, data in blobs_of(record):
+            state_file.blobs.put(data, sha)
+    state = ReviewState(session_sha=hashlib.sha256(text).hexdigest(),
+                        root=str(repo.top.resolve()), log=log,
+                        paths={p: encode_record(r) for p, r in sorted(records.items())})
+    state_file.save(state, session)

@@ -1,0 +1,370 @@
+"""A live session: an agent's tool calls recorded as a session the workbench reviews.
+
+The coupling between the agent's server (``reviewtui mcp``) and the reviewer's workbench
+(``reviewtui open --live``) is three things on disk, each of which survives either side
+being killed:
+
+* the **session file**, JSON lines of tool calls (the ``toolcalls`` format): the server only
+  appends whole lines (under an ``flock`` of the file, fsynced), the workbench reads it
+  again when it grows. A call is recorded before anything is evaluated or written;
+* the **review state file** beside it: written only by whoever holds the root lock (the
+  workbench while it is open, else the server for the moment of one write); the server
+  reads it to learn the reviewer's decision;
+* the **root lock**: one writer of the project at a time. Two servers on one root take
+  turns for each write; a workbench holds it for as long as it is open.
+
+Who applies an operation that lands: with ``--gate review`` always the reviewer. With
+``auto`` (exact and expression-only landings) or ``record`` (anything that lands
+without a near match), the server writes it itself when no workbench holds the root;
+while a workbench is open, the workbench's own ``--gate`` decides (it is the reviewer's
+command line, never the session's), and the server waits for that decision like any
+other. The session file says nothing about gates: a session shipped by someone else
+cannot accept its own operations.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from reviewtui.core.engine import Decision, OpKey, Verdict
+from reviewtui.core.errors import LockedError, ReviewtuiError, UsageError
+from reviewtui.core.model import Operation
+from reviewtui.core.outcome import Outcome, Status
+from reviewtui.shell.loader import load_session
+from reviewtui.shell.review import Review
+from reviewtui.shell.state import decode_state, fold, op_fingerprint
+
+FORMAT = "toolcalls"
+AUTO_METHODS_EXCLUDED = ("near", "elision")  # these always wait for a human under auto
+
+
+class Gate(StrEnum):
+    REVIEW = "review"
+    AUTO = "auto"
+    RECORD = "record"
+
+
+def default_session_path(root: Path) -> Path:
+    """``$XDG_STATE_HOME/reviewtui/live/<hash of the root>.jsonl``: outside the project."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    digest = hashlib.sha256(str(root.resolve()).encode("utf-8", "surrogateescape"))
+    name = f"{root.resolve().name}-{digest.hexdigest()[:12]}.jsonl"
+    return Path(base) / "reviewtui" / "live" / name
+
+
+def state_path_for(session: Path) -> Path:
+    return session.with_name(session.name + ".review.json")
+
+
+def prepare_live_session(session: Path, root: Path | None) -> Path:
+    """For ``open --live``: the session file exists (empty until the agent's first call)."""
+    if root is None:
+        raise UsageError("--live needs --root: the project the agent works on",
+                         rule="live-root")
+    if not session.exists():
+        try:
+            session.parent.mkdir(parents=True, exist_ok=True)
+            os.close(os.open(session, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600))
+        except OSError as exc:
+            raise UsageError(f"cannot create the live session: {exc.strerror}",
+                             source=str(session), rule="live-session") from None
+    return state_path_for(session)
+
+
+def qualifies(gate: Gate, outcome: Outcome) -> bool:
+    """Whether ``gate`` lets an operation with this outcome be applied without a human."""
+    if outcome.status is not Status.APPLIED or gate is Gate.REVIEW:
+        return False
+    if gate is Gate.RECORD:
+        return True
+    return not any(word in outcome.method for word in AUTO_METHODS_EXCLUDED)
+
+
+@dataclass(frozen=True, slots=True)
+class Recorded:
+    """A call appended to the session: where it is and what it became."""
+
+    key: OpKey
+    op: Operation
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """What became of a recorded operation."""
+
+    verdict: str  # "applied", "edited", "rejected", "pending review", or a failure status
+    outcome: Outcome
+    decision: Decision | None = None
+
+
+class LiveSession:
+    """The server's side: record calls, evaluate them, wait for or make the decision."""
+
+    def __init__(self, root: Path, session: Path | None = None, *, gate: Gate = Gate.REVIEW,
+                 wait: float = 120.0, turn_gap: float = 60.0,
+                 clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        self.root = root.resolve()
+        if not self.root.is_dir():
+            raise UsageError("the project root is not a directory", source=str(root),
+                             rule="root")
+        self.session = session if session is not None else default_session_path(self.root)
+        self.state = state_path_for(self.session)
+        self.gate = gate
+        self.wait = wait
+        self.turn_gap = turn_gap
+        self.clock = clock
+        self.sleep = sleep
+        self._last_call: float | None = None
+        self._request: str | None = None
+        self._writer: Review | None = None
+        self._writer_mark: tuple[int, int, int] | None = None
+
+    # -- recording ----------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _appending(self) -> Iterator[int]:
+        self.session.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.session, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield fd
+        finally:
+            os.close(fd)  # releases the flock
+
+    def record(self, call: dict[str, Any], intent: str = "") -> Recorded:
+        """Append one call (a new turn first when the intent changes or after a pause)."""
+        intent = " ".join(intent.split())[:500]
+        now = self.clock()
+        with self._appending() as fd:
+            data = _read_all(fd)
+            if data and not data.endswith(b"\n"):
+                # A line cut short by a killed writer was never answered: drop it.
+                data = data[:data.rfind(b"\n") + 1]
+                os.ftruncate(fd, len(data))
+            lines = data.count(b"\n")
+            new_turn = (self._request is None or (intent and intent != self._request)
+                        or self._last_call is None or now - self._last_call > self.turn_gap)
+            out = b""
+            if new_turn:
+                request = intent or time.strftime("agent edits, %Y-%m-%d %H:%M:%S")
+                out += _jsonl({"turn": _last_turn(data) + 1, "request": request})
+                self._request = intent or request
+            out += _jsonl(call)
+            os.write(fd, out)
+            os.fsync(fd)
+            line = lines + out.count(b"\n")
+        self._last_call = now
+        loaded = load_session(self.session, format=FORMAT, root=self.root)
+        for turn in loaded.session.turns:
+            for pos, op in enumerate(turn.reply.ops):
+                if op.span.start == line:
+                    return Recorded((turn.index, pos), op, line)
+        raise UsageError("the call was recorded but did not become an operation",
+                         source=f"{self.session}:{line}", rule="live-record")
+
+    # -- evaluating and deciding --------------------------------------------------------
+    def open_review(self, *, write: bool) -> Review:
+        """A review of the live session: read-only (no lock) or the writer (root lock)."""
+        if write:
+            return Review.open(self.session, self.root, state_path=self.state, format=FORMAT)
+        return Review.open(self.session, self.root, dry_run=True, state_path=self.state,
+                           read_only_state=True, format=FORMAT)
+
+    def evaluate(self, key: OpKey) -> Outcome:
+        with self.open_review(write=False) as review:
+            return review.outcome(key)
+
+    def saved_decision(self, rec: Recorded) -> Decision | None:
+        """The decision the state file holds for this operation, if any (never raises)."""
+        try:
+            doc = json.loads(self.state.read_bytes().decode("utf-8"))
+            saved = decode_state(doc)
+        except (OSError, ValueError, KeyError, TypeError, RecursionError):
+            return None
+        folded = fold(saved.log)
+        for entry in folded.applied:
+            for item in entry.items:
+                if item.key == rec.key and item.op_hash != op_fingerprint(rec.op):
+                    return None
+        decision = folded.decisions().get(rec.key)
+        if decision is None or decision.verdict is Verdict.PENDING:
+            return None
+        return decision
+
+    def _state_mark(self) -> tuple[int, int, int] | None:
+        try:
+            st = self.state.stat()
+        except OSError:
+            return None
+        return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+    def _writer_review(self) -> Review | None:
+        """The server's own writer review with the root's lock, or None while another
+        process (a workbench, a second server) holds the root.
+
+        Kept between calls with the lock released, so a call costs the change, not a
+        reopen. It is trusted again only while the state file is exactly as it left it;
+        otherwise someone else reviewed meanwhile and it starts again from the file.
+        """
+        cached = self._writer
+        if cached is not None:
+            try:
+                cached.reacquire_lock()
+            except LockedError:
+                return None
+            if self._state_mark() == self._writer_mark:
+                try:
+                    cached.reload_session()
+                    cached.catch_up()
+                    return cached
+                except ReviewtuiError:
+                    pass
+            cached.abandon()
+            self._writer = None
+        try:
+            self._writer = self.open_review(write=True)
+        except LockedError:
+            return None
+        return self._writer
+
+    def _park_writer(self) -> None:
+        if self._writer is not None:
+            try:
+                self._writer.release_lock()
+                self._writer_mark = self._state_mark()
+            except ReviewtuiError:
+                self._writer.abandon()
+                self._writer = None
+
+    def close(self) -> None:
+        """At exit: the writer's state is already saved; let it go."""
+        if self._writer is not None:
+            self._writer.abandon()
+            self._writer = None
+
+    def try_apply(self, rec: Recorded) -> Settled | None:
+        """Accept as the writer when no workbench holds the root (None: one does)."""
+        review = self._writer_review()
+        if review is None:
+            return None
+        try:
+            outcome = review.outcome(rec.key)
+            if not qualifies(self.gate, outcome):
+                return Settled(str(outcome.status), outcome)
+            review.decide(rec.key, Decision.accept())
+            return Settled("applied", review.outcome(rec.key), Decision.accept())
+        finally:
+            self._park_writer()
+
+    def settle(self, rec: Recorded) -> Settled:
+        """Evaluate, then apply by the gate or wait for the reviewer (up to ``wait``)."""
+        if self.gate is not Gate.REVIEW:
+            # One review does both when no workbench holds the root: evaluate and write.
+            done = self.try_apply(rec)
+            if done is not None and (done.verdict == "applied"
+                                     or done.outcome.status is not Status.NEEDS_REVIEW
+                                     or self.gate is Gate.RECORD):
+                return done
+            outcome = done.outcome if done is not None else self.evaluate(rec.key)
+        else:
+            outcome = self.evaluate(rec.key)
+        if outcome.status not in (Status.APPLIED, Status.NEEDS_REVIEW):
+            return Settled(str(outcome.status), outcome)  # nothing a reviewer could accept
+        if self.gate is Gate.RECORD and not qualifies(self.gate, outcome):
+            return Settled(str(outcome.status), outcome)  # a near match: reviewed later
+        return self.wait_for(rec, outcome)
+
+    def wait_for(self, rec: Recorded, outcome: Outcome) -> Settled:
+        deadline = self.clock() + self.wait
+        while True:
+            decision = self.saved_decision(rec)
+            if decision is not None:
+                return self._decided(rec, decision)
+            if self.clock() >= deadline:
+                return Settled("pending review", outcome)
+            self.sleep(0.05)
+
+    def _decided(self, rec: Recorded, decision: Decision) -> Settled:
+        try:
+            outcome = self.evaluate(rec.key)
+        except ReviewtuiError:
+            outcome = Outcome(Status.APPLIED)
+        if decision.verdict is Verdict.REJECTED:
+            return Settled("rejected", outcome, decision)
+        if decision.verdict is Verdict.EDITED:
+            return Settled("edited", outcome, decision)
+        return Settled("applied", outcome, decision)
+
+
+def _jsonl(obj: dict[str, Any]) -> bytes:
+    return (json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+def _read_all(fd: int) -> bytes:
+    chunks: list[bytes] = []
+    offset = 0
+    while True:
+        chunk = os.pread(fd, 1 << 20, offset)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        offset += len(chunk)
+
+
+def _last_turn(data: bytes) -> int:
+    last = 0
+    for raw in data.splitlines():
+        if raw.startswith(b'{"turn"'):
+            with contextlib.suppress(ValueError):
+                value = json.loads(raw).get("turn")
+                if isinstance(value, int) and value > last:
+                    last = value
+    return last
+
+
+def follow_session(review: Review, gate: str, *, cancelled: Callable[[], bool],
+                   interval: float = 0.05
+                   ) -> Iterator[tuple[tuple[OpKey, ...], tuple[OpKey, ...], str]]:
+    """The workbench's side: (new keys, keys this gate accepted, problem) as the file grows.
+
+    Polls the file's size and modification time every ``interval`` seconds (the session
+    usually lives outside the watched root). The workbench's own ``gate`` accepts what
+    qualifies; under ``review`` nothing is accepted without a key press.
+    """
+    chosen = Gate(gate)
+    last: tuple[int, int] | None = None
+    reported = ""
+    while not cancelled():
+        try:
+            st = review.loaded.file.stat()
+            seen = (st.st_size, st.st_mtime_ns)
+        except OSError:
+            seen = None
+        if seen is not None and seen != last:
+            last = seen
+            try:
+                new = review.reload_session()
+            except ReviewtuiError as err:
+                if str(err) != reported:
+                    reported = str(err)
+                    yield (), (), reported
+            else:
+                accepted: list[OpKey] = []
+                if new and chosen is not Gate.REVIEW:
+                    accepted = [key for key in new if qualifies(chosen, review.outcome(key))]
+                    if accepted:
+                        review.decide_many([(key, Decision.accept()) for key in accepted])
+                if new:
+                    yield tuple(new), tuple(accepted), ""
+        time.sleep(interval)

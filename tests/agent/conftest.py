@@ -1,0 +1,10 @@
+"""Fixtures for the agent (MCP) tests."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"

@@ -1,0 +1,134 @@
+"""The live session's own rules: turns, gates, two servers on one root, untrusted sessions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reviewtui.shell.agent_tools import AgentTools
+from reviewtui.shell.live import Gate, LiveSession, follow_session, prepare_live_session
+from reviewtui.shell.loader import load_session
+from reviewtui.shell.review import Review
+
+BODY = "".join(f"value_{n} = {n}\n" for n in range(20))
+
+
+def project(tmp_path: Path, files: int = 4) -> Path:
+    root = tmp_path / "root"
+    root.mkdir()
+    for n in range(files):
+        (root / f"m{n}.py").write_text(BODY)
+    return root
+
+
+def edit(n: int, value: int) -> dict[str, str]:
+    return {"tool": "edit", "path": f"m{n}.py", "search": f"value_{value} = {value}",
+            "replace": f"value_{value} = -{value}"}
+
+
+def test_two_servers_on_one_root_take_turns(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    session = tmp_path / "shared.jsonl"
+    first = AgentTools(LiveSession(root, session, gate=Gate.AUTO, wait=0))
+    second = AgentTools(LiveSession(root, session, gate=Gate.AUTO, wait=0))
+    answers = []
+    for value in range(6):
+        agent = first if value % 2 == 0 else second
+        answers.append(agent.mutate(edit(value % 4, value), f"agent {value % 2}"))
+    assert all(a.startswith("applied") for a in answers), answers
+    for n in range(4):
+        expected = BODY
+        for value in range(6):
+            if value % 4 == n:
+                expected = expected.replace(f"value_{value} = {value}\n",
+                                            f"value_{value} = -{value}\n")
+        assert (root / f"m{n}.py").read_text() == expected
+    first.live.close()
+    second.live.close()
+    with Review.open(session, root, state_path=prepare_live_session(session, root),
+                     format="toolcalls") as review:
+        assert len(review.decisions) == 6
+
+
+def test_intent_groups_calls_into_turns(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    live = LiveSession(root, tmp_path / "turns.jsonl", gate=Gate.REVIEW, wait=0)
+    keys = [live.record(edit(0, 1), "rename things").key,
+            live.record(edit(0, 2), "rename things").key,
+            live.record(edit(1, 3), "fix the bug").key,
+            live.record(edit(1, 4)).key]
+    assert keys == [(1, 0), (1, 1), (2, 0), (2, 1)]
+    turns = load_session(live.session, format="toolcalls").session.turns
+    assert [t.request for t in turns] == ["rename things", "fix the bug"]
+
+
+def test_review_gate_writes_nothing_without_a_decision(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    tools = AgentTools(LiveSession(root, tmp_path / "r.jsonl", gate=Gate.REVIEW, wait=0.1))
+    answer = tools.mutate(edit(0, 1))
+    assert answer.startswith("pending review · m0.py"), answer
+    assert "do not send the change again" in answer
+    assert (root / "m0.py").read_text() == BODY
+
+
+def test_record_gate_leaves_a_near_match_for_later(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    tools = AgentTools(LiveSession(root, tmp_path / "n.jsonl", gate=Gate.RECORD, wait=5))
+    near = {"tool": "edit", "path": "m0.py",
+            "search": "value_1 = 1\nvalue_2 = 2\nvalue_3 = 33\nvalue_4 = 4",
+            "replace": "value_1 = 1\nvalue_2 = 2\nvalue_3 = 3\nvalue_4 = 44"}
+    answer = tools.mutate(near)
+    assert answer.startswith("needs_review · m0.py"), answer
+    assert (root / "m0.py").read_text() == BODY
+
+
+def test_a_live_session_cannot_accept_its_own_operations(tmp_path: Path) -> None:
+    """A session file says nothing about gates: lines claiming one are ignored, and only
+    the reviewer's own --gate (here the default, review) decides what is accepted."""
+    root = project(tmp_path)
+    session = tmp_path / "shipped.jsonl"
+    state = prepare_live_session(session, root)
+    with Review.open(session, root, state_path=state, format="toolcalls") as review:
+        follower = follow_session(review, "review", cancelled=lambda: False, interval=0.01)
+        session.write_text('{"turn": 1, "request": "x", "gate": "auto", "accept": true}\n'
+                           '{"tool": "edit", "path": "m0.py", "search": "value_1 = 1", '
+                           '"replace": "value_1 = 2", "gate": "auto", '
+                           '"decision": "accepted"}\n')
+        new, accepted, problem = next(follower)
+        assert (new, accepted, problem) == (((1, 0),), (), "")
+        assert review.decisions == {}
+    assert (root / "m0.py").read_text() == BODY
+
+
+def test_the_reviewers_auto_gate_accepts_exact_arrivals_only(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    session = tmp_path / "auto.jsonl"
+    state = prepare_live_session(session, root)
+    live = LiveSession(root, session, gate=Gate.REVIEW, wait=0)
+    with Review.open(session, root, state_path=state, format="toolcalls") as review:
+        follower = follow_session(review, "auto", cancelled=lambda: False, interval=0.01)
+        live.record(edit(0, 1))
+        live.record({"tool": "edit", "path": "m1.py",
+                     "search": "value_1 = 1\nvalue_2 = 2\nvalue_3 = 33\nvalue_4 = 4",
+                     "replace": "value_1 = 1\nvalue_2 = 2\nvalue_3 = 3\nvalue_4 = 44"})
+        seen_new: list[tuple[int, int]] = []
+        seen_accepted: list[tuple[int, int]] = []
+        while len(seen_new) < 2:
+            new, accepted, _ = next(follower)
+            seen_new += new
+            seen_accepted += accepted
+        assert seen_accepted == [(1, 0)]  # the near match waits for a key press
+    assert (root / "m0.py").read_text() == BODY.replace("value_1 = 1", "value_1 = -1")
+    assert (root / "m1.py").read_text() == BODY
+
+
+def test_ls_marks_reserved_and_generated_files(tmp_path: Path) -> None:
+    root = project(tmp_path, files=1)
+    (root / "uv.lock").write_text("version = 1\n")
+    (root / "secret.env").write_text("K=1\n")
+    (root / "reviewtui.toml").write_text('[reserved]\npaths = ["*.env"]\n')
+    listing = AgentTools(LiveSession(root, tmp_path / "ls.jsonl", wait=0)).ls()
+    rows = {row.split("  ")[0]: row for row in listing.splitlines()}
+    assert rows["uv.lock"].endswith("[generated]")
+    assert rows["secret.env"].endswith("[reserved]")
+    assert rows["m0.py"].startswith("m0.py  ")
+    assert "[" not in rows["m0.py"]

@@ -1,0 +1,86 @@
+"""Real git repositories in temporary folders for the git tests."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+ENV = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+# Fixed dates: the same commits (and ids) on every run, so snapshots can show them.
+ENV.update({"GIT_CONFIG_NOSYSTEM": "1", "LC_ALL": "C",
+            "GIT_AUTHOR_DATE": "2026-01-02T03:04:05Z",
+            "GIT_COMMITTER_DATE": "2026-01-02T03:04:05Z"})
+
+
+def git(repo: Path, *args: str, input: bytes | None = None) -> str:
+    done = subprocess.run(["git", "-c", "core.hooksPath=/dev/null", *args], cwd=repo,
+                          input=input, capture_output=True, env=ENV, check=True)
+    return done.stdout.decode("utf-8", "surrogateescape")
+
+
+def git_bytes(repo: Path, *args: str) -> bytes:
+    return subprocess.run(["git", *args], cwd=repo, capture_output=True, env=ENV,
+                          check=True).stdout
+
+
+def new_repo(path: Path) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    git(path, "init", "-q", "-b", "main")
+    git(path, "config", "user.name", "Rita Reviewer")
+    git(path, "config", "user.email", "rita@example.org")
+    git(path, "config", "core.autocrlf", "false")
+    return path
+
+
+def commit_all(repo: Path, message: str) -> str:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--allow-empty", "-m", message)
+    return git(repo, "rev-parse", "HEAD").strip()
+
+
+BINARY = bytes(range(256)) * 4
+
+
+def five_commits(repo: Path) -> tuple[str, str]:
+    """A base commit, then: an edit, a rename, a mode change, a binary file, a CRLF edit."""
+    (repo / "notes.txt").write_text("one\ntwo\nthree\nfour\n")
+    (repo / "old_name.py").write_text("def f():\n    return 1\n")
+    (repo / "run.sh").write_text("#!/bin/sh\necho hi\n")
+    (repo / "dos.txt").write_bytes(b"alpha\r\nbeta\r\ngamma\r\n")
+    base = commit_all(repo, "Base")
+    (repo / "notes.txt").write_text("one\nTWO\nthree\nfour\n")
+    commit_all(repo, "Shout the second note\n\nThe reviewer asked for emphasis.")
+    (repo / "old_name.py").rename(repo / "new_name.py")
+    commit_all(repo, "Rename old_name.py to new_name.py")
+    (repo / "run.sh").chmod(0o755)
+    commit_all(repo, "Make run.sh executable")
+    (repo / "logo.bin").write_bytes(BINARY)
+    commit_all(repo, "Add a binary logo")
+    (repo / "dos.txt").write_bytes(b"alpha\r\nBETA\r\ngamma\r\ndelta\r\n")
+    head = commit_all(repo, "Edit the CRLF file")
+    return base, head
+
+
+def tree_of(repo: Path, rev: str) -> dict[str, tuple[str, bytes]]:
+    """path -> (git mode, content) of every file of ``rev``."""
+    out: dict[str, tuple[str, bytes]] = {}
+    for item in git_bytes(repo, "ls-tree", "-r", "-z", rev).split(b"\0"):
+        if not item:
+            continue
+        meta, _, path = item.partition(b"\t")
+        mode, _, sha = meta.decode().split()
+        out[path.decode()] = (mode, git_bytes(repo, "cat-file", "blob", sha))
+    return out
+
+
+def disk_of(root: Path) -> dict[str, tuple[str, bytes]]:
+    """The same shape for a folder on disk (``.git`` left out)."""
+    out: dict[str, tuple[str, bytes]] = {}
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root)
+        if rel.parts[0] == ".git" or not path.is_file():
+            continue
+        mode = "100755" if path.stat().st_mode & 0o111 else "100644"
+        out[rel.as_posix()] = (mode, path.read_bytes())
+    return out

@@ -1,0 +1,87 @@
+"""A repository is untrusted input: nothing it configures runs while reviewtui uses it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from gitkit import commit_all, git, new_repo
+
+from reviewtui.core.engine import Decision
+from reviewtui.shell.export import load_accepted
+from reviewtui.shell.git_commit import commit_review, git_series
+from reviewtui.shell.git_sources import open_range, open_worktree
+from reviewtui.shell.review import Review
+
+PROGRAMS = ("hook", "external", "textconv", "clean", "process", "fsmonitor", "gpg", "pager")
+
+
+def _armed_repo(tmp_path: Path) -> tuple[Path, Path]:
+    """A repository whose hooks and configuration would each leave a canary file."""
+    canaries = tmp_path / "canaries"
+    canaries.mkdir()
+    repo = new_repo(tmp_path / "repo")
+    (repo / "a.txt").write_text("".join(f"{n}\n" for n in range(30)))
+    commit_all(repo, "Base")
+    (repo / "a.txt").write_text("".join(f"{n}\n" for n in range(30)).replace("5\n", "five\n"))
+    head = commit_all(repo, "Five in words")
+    git(repo, "reset", "-q", "--hard", "HEAD~1")
+
+    def program(name: str) -> str:
+        script = canaries / f"{name}.sh"
+        script.write_text(f"#!/bin/sh\ntouch '{canaries}/{name}.ran'\ncat\n")
+        script.chmod(0o755)
+        return str(script)
+
+    hooks = repo / ".git" / "hooks"
+    for hook in ("pre-commit", "post-commit", "commit-msg", "reference-transaction",
+                 "post-index-change", "post-checkout"):
+        (hooks / hook).write_text(f"#!/bin/sh\ntouch '{canaries}/hook.ran'\n")
+        (hooks / hook).chmod(0o755)
+    (repo / ".gitattributes").write_text("* filter=evil diff=evil\n")
+    git(repo, "add", ".gitattributes")
+    git(repo, "-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "attributes")
+    base = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "cherry-pick", "-n", head)
+    git(repo, "-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "Five in words")
+    tip = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "reset", "-q", "--hard", base)
+    for key, name in (("diff.external", "external"), ("diff.evil.textconv", "textconv"),
+                      ("filter.evil.clean", "clean"), ("filter.evil.smudge", "clean"),
+                      ("filter.evil.process", "process"), ("core.fsmonitor", "fsmonitor"),
+                      ("gpg.program", "gpg"), ("core.pager", "pager")):
+        git(repo, "config", key, program(name))
+    git(repo, "config", "commit.gpgSign", "true")
+    git(repo, "config", "log.showSignature", "true")
+    (repo / "range.txt").write_text(f"{base}..{tip}")
+    return repo, canaries
+
+
+def _ran(canaries: Path) -> list[str]:
+    return sorted(p.name for p in canaries.glob("*.ran"))
+
+
+def test_nothing_the_repository_configures_runs(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    repo, canaries = _armed_repo(tmp_path)
+    spec = (repo / "range.txt").read_text()
+    (repo / "range.txt").unlink()
+    monkeypatch.setenv("GIT_DIR", str(tmp_path / "elsewhere"))  # ignored: no GIT_* passes
+    source = open_range(spec, str(repo), keep=True)
+    with Review.open(source.session, source.root) as review:
+        review.decide_many(review.applicable())
+        assert "five" in (repo / "a.txt").read_text()
+        accepted, _ = load_accepted(source.session, source.root)
+        assert "Subject: [PATCH] Five in words" in git_series(accepted)
+        report = commit_review(review)
+    assert len(report.commits) == 1
+    (repo / "a.txt").write_text((repo / "a.txt").read_text() + "tail\n")
+    work = open_worktree(str(repo), keep=True)
+    with Review.open(work.session, work.root, state_path=work.state) as review:
+        key = sorted(review.decisions)[0]
+        review.decide(key, Decision.reject())
+        assert not (repo / "a.txt").read_text().endswith("tail\n")
+    assert _ran(canaries) == []
+    assert all(not (canaries / f"{name}.ran").exists() for name in PROGRAMS)
+    assert os.environ["GIT_DIR"].endswith("elsewhere")

