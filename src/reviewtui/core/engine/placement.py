@@ -153,7 +153,7 @@ def _locate_from(lines: Sequence[str], final_newline: bool, edit: Edit,
         forced = forced_in_order(lines, search, edit.later, lo)
         if forced is not None:
             return match_edit(lines, search, new_lines, window=(forced, forced + len(search)),
-                              path=path), edit.final_newline
+                              path=path, literal=edit.literal), edit.final_newline
     if edit.replace_all:
         every = _replace_every(lines, search, new_lines, lo)
         if every is not None:
@@ -216,7 +216,8 @@ def _pinned(lines: Sequence[str], search: Sequence[str], new_lines: Sequence[str
         window = (0, min(size, len(search) + slack))
     elif edit.at_end and not edit.at_start:
         window = (max(lo_edge, size - len(search) - slack), size)
-    result = match_edit(lines, search, new_lines, window=window, history=history, path=path)
+    result = match_edit(lines, search, new_lines, window=window, history=history, path=path,
+                        literal=edit.literal)
     located = result.status in _LOCATED
     if located and ((edit.at_start and result.start != 0)
                     or (edit.at_end and result.end != size)):
@@ -225,7 +226,7 @@ def _pinned(lines: Sequence[str], search: Sequence[str], new_lines: Sequence[str
                    and result.rule not in PLACEMENT_RULES):
         return result
     anywhere = match_edit(lines, search, new_lines, window=(lo, size) if lo else None,
-                          path=path)
+                          path=path, literal=edit.literal)
     rule = NOT_AT_START if edit.at_start else NOT_AT_END
     edge = "start" if edit.at_start else "end"
     if anywhere.status in _LOCATED or anywhere.status is Status.AMBIGUOUS:
