@@ -382,10 +382,11 @@ def test_unified_plain_diff_without_git_headers() -> None:
 
 def test_unified_line_number_picks_among_equal_places_then_content_decides() -> None:
     source = "x\nsame\nx\nsame\nx\n"
-    hinted = "--- a/f\n+++ b/f\n@@ -3,2 +3,2 @@\n x\n-same\n+SAME\n"
+    # (with trailing context: a hunk without it is pinned to the end of the file)
+    hinted = "--- a/f\n+++ b/f\n@@ -3,3 +3,3 @@\n x\n-same\n+SAME\n x\n"
     assert files_after(run(import_unified(hinted, "d"), {"f": source})) == {
         "f": b"x\nsame\nx\nSAME\nx\n"}
-    shifted = "--- a/f\n+++ b/f\n@@ -40,2 +40,2 @@\n x\n-same\n+SAME\n"
+    shifted = "--- a/f\n+++ b/f\n@@ -40,3 +40,3 @@\n x\n-same\n+SAME\n x\n"
     assert statuses(run(import_unified(shifted, "d"), {"f": source})) == ["ambiguous"]
     moved = "--- a/f\n+++ b/f\n@@ -40,2 +40,2 @@\n a\n-b\n+B\n"
     assert files_after(run(import_unified(moved, "d"), {"f": "a\nb\n"})) == {"f": b"a\nB\n"}
@@ -434,10 +435,14 @@ def test_unified_new_deleted_renamed_and_unsupported_sections() -> None:
     session = import_unified(text, "d.diff")
     (turn,) = session.turns
     rules = sorted(p.rule for p in turn.reply.problems)
-    assert rules == ["diff-binary", "diff-copy", "diff-mode"]
+    # Binary changes and mode changes are operations now (issue 14): only copies remain.
+    assert rules == ["diff-copy"]
     r = run(session, {"gone.txt": "bye\n", "old name.txt": "keep\n"})
     assert files_after(r) == {"new.txt": b"one\ntwo", "empty.txt": b"",
                               "new name.txt": b"keep\n"}
+    outcomes = {res.outcome.path: res.outcome for t in r.turns for res in t.results}
+    assert outcomes["bin.png"].rule == "binary-no-data"
+    assert outcomes["a.sh"].rule == "missing-file"
 
 
 def test_unified_quoted_paths_and_format_patch_series() -> None:

@@ -12,11 +12,6 @@ from reviewtui.core.importers.gitlog import import_git
 from reviewtui.shell.git_sources import open_range
 from reviewtui.shell.loader import load_session
 
-MISSING_BINARY = ("MISSING CAPABILITY: the unified-diff importer cannot replay 'GIT binary "
-                  "patch' sections yet (diff-binary); this flips when it can")
-MISSING_MODE = ("MISSING CAPABILITY: the unified-diff importer does not replay file mode "
-                "changes yet (diff-mode); this flips when it does")
-
 
 @pytest.fixture(scope="module")
 def replayed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str, str]:
@@ -55,14 +50,12 @@ def test_accepting_every_turn_gives_the_text_files_of_b_byte_for_byte(
     assert disk["dos.txt"][1] == b"alpha\r\nBETA\r\ngamma\r\ndelta\r\n"
 
 
-@pytest.mark.xfail(strict=True, reason=MISSING_BINARY)
 def test_accepting_every_turn_gives_the_binary_file_of_b(
         replayed: tuple[Path, str, str]) -> None:
     repo, _, _ = replayed
     assert (repo / "logo.bin").read_bytes() == BINARY
 
 
-@pytest.mark.xfail(strict=True, reason=MISSING_MODE)
 def test_accepting_every_turn_gives_the_modes_of_b(replayed: tuple[Path, str, str]) -> None:
     repo, _, head = replayed
     assert disk_of(repo)["run.sh"][0] == tree_of(repo, head)["run.sh"][0] == "100755"

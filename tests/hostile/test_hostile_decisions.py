@@ -18,7 +18,6 @@ from textual.notifications import Notify
 
 from reviewtui.core.engine import Decision
 from reviewtui.core.engine.decisions import accept_lands
-from reviewtui.core.engine.opstate import OpState
 from reviewtui.core.errors import DecisionRefused, ReviewtuiError
 from reviewtui.core.outcome import Status
 from reviewtui.shell.review import Review

@@ -32,6 +32,10 @@ def op_json(op: Operation) -> dict[str, object]:
         data.update(path=op.path, edit=op.label, search=op.search, replace=op.replace)
     elif isinstance(op, FullFile):
         data.update(path=op.path, content=op.content)
+        if op.mode is not None:
+            data["mode"] = f"{op.mode:06o}"
+        if op.payload is not None:
+            data["binary"] = op.payload.kind
     return data
 
 

@@ -84,6 +84,11 @@ class Edit:
     * ``line_hint``: the 0-based line where SEARCH is expected (a unified diff's
       ``@@`` numbers): a match there wins over others, but it is only a hint;
     * ``final_newline``: whether the file ends with a newline afterwards (None: as it was);
+    * ``at_start``: the SEARCH must be the file's first lines (a unified hunk at line 1);
+    * ``follows``: searched first after where the previous edit of the same path in the
+      turn ended (apply_patch chunks run in order); only then in the whole file;
+    * ``later``: the SEARCH lines of the section's following edits, so that of several
+      exact occurrences the only one that leaves room for them in order is taken;
     * ``literal``: the text is exact (a unified diff, apply_patch, Claude Code, tool calls):
       it has no elision semantics, so a ``...`` line is code, never a placeholder.
     """
@@ -102,6 +107,11 @@ class Edit:
     substring: bool = False
     line_hint: int | None = None
     final_newline: bool | None = None
+    at_start: bool = False
+    follows: bool = False
+    # The SEARCH lines of the edits that follow this one in its section, in order (an
+    # apply_patch Update File): an occurrence they leave no room after is not a candidate.
+    later: tuple[tuple[str, ...], ...] = ()
     # A line-addressed shape (line range, window, batch: reviewtui.core.shapes) says where
     # the edit goes instead of SEARCH alone; None for a plain search/replace.
     shape: Shape | None = None
@@ -122,18 +132,40 @@ class Edit:
 
 
 @dataclass(frozen=True, slots=True)
+class FileBytes:
+    """What a source says about a file's bytes when it cannot say it in lines.
+
+    ``kind`` is "literal" (``data`` is the new content), "delta" (``data`` is a git delta
+    over the current content), "keep" (the content stays: only the mode changes) or
+    "missing" (the source says the file changed but carries no data, as git's
+    ``Binary files a/x and b/x differ``: it cannot be applied). ``old_id``/``new_id`` are
+    git blob ids (40 hex) when the source gives them in full, for verification.
+    """
+
+    kind: str
+    data: bytes = b""
+    old_id: str = ""
+    new_id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class FullFile:
     """The whole content of a file, as written under its header.
 
     ``final_newline`` is False only when a source says the file ends without one (a
     unified diff's ``\\ No newline at end of file``, a Claude Code ``Write``). ``literal``
     as for :class:`Edit`: exact text, never judged for truncation placeholders.
+    ``mode`` is the file's mode afterwards when the source states one (git's
+    ``new file mode``/``new mode``; 0o120000 is a symbolic link whose target is the
+    content); ``payload`` replaces ``lines`` for content a text format cannot carry.
     """
 
     path: str
     lines: tuple[str, ...]
     span: Span
     final_newline: bool = True
+    mode: int | None = None
+    payload: FileBytes | None = None
     literal: bool = False
     kind: OpKind = field(default=OpKind.FULL_FILE, init=False)
 

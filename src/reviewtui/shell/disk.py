@@ -384,6 +384,29 @@ def _replace(folders: _Folders, name: str, rel: str, data: bytes, mode: int,
     return True
 
 
+def set_mode(root: Path, rel: str, mode: int, *, expected: bytes) -> bool:
+    """Give ``root/rel`` the permission bits of ``mode`` when it still holds ``expected``.
+
+    A mode change alone (git's ``old mode``/``new mode``) rewrites no bytes; the file is
+    compared first, as for a write: :class:`DiskChanged` when it differs. False when the
+    mode was already that.
+    """
+    parts = _parts(root, rel)
+    name = parts[-1]
+    try:
+        with _Folders(root, rel, parts[:-1], create=False) as folders:
+            now = _current(folders.fd, name, rel)
+            if now is None or now[0] != expected:
+                raise DiskChanged(rel, now)
+            if now[1] == mode & 0o777:
+                return False
+            _chmod(folders.fd, name, mode & 0o777)
+    except OSError as exc:
+        raise DiskError(f"cannot change the mode: {exc.strerror}", source=str(root / rel),
+                        rule="write") from None
+    return True
+
+
 def remove_file(root: Path, rel: str, *, expected: Expected = UNCHECKED) -> bool:
     """Remove ``root/rel`` and any folders that it leaves empty; False if it was not there.
 

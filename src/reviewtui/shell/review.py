@@ -96,6 +96,7 @@ from reviewtui.shell.disk import (
     remove_file,
     remove_temp,
     scratch_copy,
+    set_mode,
 )
 from reviewtui.shell.loader import LoadedSession, load_session, read_text
 from reviewtui.shell.lock import RootLock
@@ -153,6 +154,11 @@ def _same(a: FileState | None, b: FileState | None) -> bool:
     if a is None or b is None:
         return a is b
     return a.data == b.data
+
+
+def _new_mode(wanted: FileState | None, seen: FileState | None) -> bool:
+    """Whether the session changes the mode (git's ``new mode``) of a file it saw."""
+    return wanted is not None and seen is not None and wanted.mode != seen.mode
 
 
 def _nested(a: str, b: str) -> bool:
@@ -967,7 +973,8 @@ class Review:
                 if path in self._conflicts:
                     continue
                 want = self._want(path, tree)
-                if want.ok and not _same(self._seen(path), want.state):
+                if want.ok and (not _same(self._seen(path), want.state)
+                                or _new_mode(want.state, self._seen(path))):
                     changes.append((path, want.state))
             if self.dry_run:
                 report.would_write = [path for path, _ in changes]
@@ -1064,8 +1071,13 @@ class Review:
                 if remove_file(self.root, path, expected=expected):
                     report.removed.append(path)
             else:
-                mode = None if record.seen is not None else state.mode
-                if atomic_write(self.root, path, state.data, mode, expected=expected):
+                keep = record.seen is not None and not _new_mode(state, record.seen)
+                mode = None if keep else state.mode
+                if (record.seen is not None and expected == state.data
+                        and not keep):  # the mode alone changes: no bytes rewritten
+                    if set_mode(self.root, path, state.mode, expected=expected):
+                        report.written.append(path)
+                elif atomic_write(self.root, path, state.data, mode, expected=expected):
                     report.written.append(path)
         except DiskChanged as changed:
             disk = None if changed.current is None else FileState.from_bytes(

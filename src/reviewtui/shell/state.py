@@ -95,6 +95,11 @@ def op_fingerprint(op: Operation) -> str:
         body = f"edit\0{op.path}\0{op.search}\0{op.replace}"
     elif isinstance(op, FullFile):
         body = f"full\0{op.path}\0{op.content}"
+        if op.mode is not None or op.payload is not None:  # binary patches, modes, links
+            data = op.payload.data if op.payload is not None else b""
+            kind = op.payload.kind if op.payload is not None else ""
+            ids = f"{op.payload.old_id}..{op.payload.new_id}" if op.payload is not None else ""
+            body += f"\0{op.mode}\0{kind}\0{ids}\0{hashlib.sha256(data).hexdigest()}"
     else:
         body = f"console\0{op.text}"
     return hashlib.sha256(body.encode("utf-8", "surrogateescape")).hexdigest()[:16]

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from reviewtui.core.engine import placement
+from reviewtui.core.engine.filebytes import evaluate_special, with_mode
 from reviewtui.core.engine.placed import PLACED, STALE, placed_match, stale_message
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.match import match_edit
@@ -49,6 +50,8 @@ class FileContext:
     root: str | None = None  # the absolute root, for absolute symlink targets
     moved: Mapping[str, str] = field(default_factory=dict)  # old path -> where it went
     history: Callable[[str], Sequence[Sequence[str]]] = lambda _path: ()
+    # Where the previous edit of each path in this turn ended (for ``Edit.follows``).
+    cursor: Mapping[str, int] = field(default_factory=dict)
 
 
 def refused(path: str, rule: str, message: str, **extra: object) -> Outcome:
@@ -181,7 +184,8 @@ def _evaluate_edit(
             return _edit_outcome(path, current, found, edit.final_newline)
     if placement.has_placement(edit):
         result, final_newline = placement.locate(current.lines, current.final_newline, edit,
-                                                 search, new_lines, ctx.history(path), path)
+                                                 search, new_lines, ctx.history(path), path,
+                                                 ctx.cursor.get(path, 0))
         return _edit_outcome(path, current, result, final_newline)
     result = match_edit(current.lines, search, new_lines, history=ctx.history(path), path=path,
                         literal=edit.literal)
@@ -201,6 +205,7 @@ def _edit_outcome(
         spliced = [*lines[: result.start], *result.new_lines, *lines[result.end :]]
         proposal = Proposal(path, current.with_lines(spliced, final_newline=final_newline))
         extra["after_state"] = proposal.state
+        extra["cursor"] = result.start + len(result.new_lines)
     outcome = Outcome(
         status=result.status,
         method=result.method,
@@ -254,6 +259,17 @@ def evaluate_full_file(
     if isinstance(checked, Outcome):
         return checked, None
     path = checked
+    if op.payload is not None or op.mode is not None:
+        special = evaluate_special(tree, op, ctx, path)
+        if special is not None:
+            outcome, state = special
+            return outcome, (Proposal(path, state) if state is not None else None)
+        text_outcome, proposal = evaluate_full_file(tree, dataclasses.replace(op, mode=None),
+                                                    ctx, content)
+        if proposal is not None:
+            proposal = Proposal(path, with_mode(proposal.state, op.mode))
+            text_outcome.extra["after_state"] = proposal.state
+        return text_outcome, proposal
     lines = tuple(op.lines if content is None else content)
     text = "".join(line + "\n" for line in lines)
     if not op.final_newline:

@@ -27,14 +27,15 @@ from reviewtui.core.outcome import MatchResult, Status
 
 ANCHOR_NOT_FOUND = "anchor-not-found"
 NOT_AT_END = "not-at-end"
-PLACEMENT_RULES = frozenset({ANCHOR_NOT_FOUND, NOT_AT_END})
+NOT_AT_START = "not-at-start"
+PLACEMENT_RULES = frozenset({ANCHOR_NOT_FOUND, NOT_AT_END, NOT_AT_START})
 _LOCATED = (Status.APPLIED, Status.NEEDS_REVIEW)
 
 
 def has_placement(edit: Edit) -> bool:
     """Whether anything beyond SEARCH says where ``edit`` goes."""
-    return bool(edit.anchor or edit.at_end or edit.replace_all or edit.substring
-                or edit.line_hint is not None)
+    return bool(edit.anchor or edit.at_end or edit.at_start or edit.replace_all
+                or edit.substring or edit.follows or edit.later or edit.line_hint is not None)
 
 
 def split_text(text: str) -> tuple[tuple[str, ...], bool]:
@@ -62,13 +63,14 @@ def is_blank_search(edit: Edit) -> bool:
     return not any(line.strip() for line in edit.search_lines)
 
 
-def find_anchor(lines: Sequence[str], anchor: Sequence[str]) -> int | str:
+def find_anchor(lines: Sequence[str], anchor: Sequence[str], start: int = 0) -> int | str:
     """The index just past the last anchor line, or the first anchor line not found.
 
-    Each anchor line is looked for after the previous one, exactly first and then with
-    surrounding whitespace ignored (apply_patch also forgives trailing whitespace).
+    Each anchor line is looked for after the previous one (the first after ``start``),
+    exactly first and then with surrounding whitespace ignored (apply_patch also forgives
+    trailing whitespace).
     """
-    position = 0
+    position = start
     for wanted in anchor:
         found = _index(lines, wanted, position)
         if found is None:
@@ -119,16 +121,39 @@ Placed = tuple[MatchResult, bool | None]
 
 
 def locate(lines: Sequence[str], final_newline: bool, edit: Edit, search: Sequence[str],
-           new_lines: Sequence[str], history: Sequence[Sequence[str]], path: str) -> Placed:
-    """Where a non-empty SEARCH lands, honouring every placement fact ``edit`` carries."""
-    lo = 0
+           new_lines: Sequence[str], history: Sequence[Sequence[str]], path: str,
+           cursor: int = 0) -> Placed:
+    """Where a non-empty SEARCH lands, honouring every placement fact ``edit`` carries.
+
+    ``cursor`` is where the previous edit of this file in the turn ended: an edit that
+    ``follows`` is looked for after it first (its anchor too), and only when it is not
+    there in the whole file, where it must then be unique as for any edit.
+    """
+    if edit.follows and 0 < cursor <= len(lines):
+        after = _locate_from(lines, final_newline, edit, search, new_lines, (), path, cursor)
+        if after[0].status in _LOCATED or after[0].status is Status.AMBIGUOUS:
+            return after
+    return _locate_from(lines, final_newline, edit, search, new_lines, history, path, 0)
+
+
+def _locate_from(lines: Sequence[str], final_newline: bool, edit: Edit,
+                 search: Sequence[str], new_lines: Sequence[str],
+                 history: Sequence[Sequence[str]], path: str, lo: int) -> Placed:
     if edit.anchor:
-        found = find_anchor(lines, edit.anchor)
+        found = find_anchor(lines, edit.anchor, lo)
         if isinstance(found, str):
             return anchor_missing(path, found), None
         lo = found
     if edit.substring:
         return _locate_text(lines, final_newline, edit, new_lines, lo, history, path)
+    if edit.at_start or (edit.at_end and edit.line_hint is not None):
+        # A unified hunk git pins to the start or the end of the file: nowhere else.
+        return _pinned(lines, search, new_lines, edit, lo, history, path), edit.final_newline
+    if edit.later or edit.follows:
+        forced = forced_in_order(lines, search, edit.later, lo)
+        if forced is not None:
+            return match_edit(lines, search, new_lines, window=(forced, forced + len(search)),
+                              path=path, literal=edit.literal), edit.final_newline
     if edit.replace_all:
         every = _replace_every(lines, search, new_lines, lo)
         if every is not None:
@@ -147,6 +172,70 @@ def locate(lines: Sequence[str], final_newline: bool, edit: Edit, search: Sequen
     result = match_edit(lines, search, new_lines, window=window, history=history, path=path,
                         literal=edit.literal)
     return result, edit.final_newline
+
+
+def forced_in_order(lines: Sequence[str], search: Sequence[str],
+                    later: Sequence[Sequence[str]], lo: int) -> int | None:
+    """The one exact occurrence of ``search`` after ``lo`` that the later chunks allow.
+
+    Chunks apply in order, so chunk k lies before chunk k+1. The earliest occurrence from
+    ``lo`` is the earliest place chunk k can take; the latest one that still leaves room
+    for every later chunk (each placed as late as it can be, from the last one back) is
+    the latest. When the two coincide, the order alone decides: that is the place. None
+    when there is no such single place (or a later chunk is not in the file exactly).
+    """
+    starts = find_exact(lines, search, lo, len(lines))
+    if len(starts) < 2:
+        return None
+    bound = len(lines)
+    for chunk in reversed(later):
+        if not any(line.strip() for line in chunk):
+            continue  # an addition without context goes anywhere: it constrains nothing
+        found = find_exact(lines, chunk, lo, bound)
+        if not found:
+            return None
+        bound = found[-1]
+    fitting = [start for start in starts if start + len(search) <= bound]
+    if fitting and fitting[-1] == starts[0]:
+        return starts[0]
+    return None
+
+
+def _pinned(lines: Sequence[str], search: Sequence[str], new_lines: Sequence[str], edit: Edit,
+            lo: int, history: Sequence[Sequence[str]], path: str) -> MatchResult:
+    """A hunk that must start at line 1 and/or end at the last line, exactly there.
+
+    The matcher's tolerance still applies to the lines (line endings, whitespace); the
+    place does not move. Blank lines after the end are not skipped: git does not either.
+    """
+    size = len(lines)
+    slack = 2  # the matcher may drop stray blank lines at the ends of SEARCH
+    lo_edge = lo if not edit.at_start else 0
+    window = (lo_edge, size)
+    if edit.at_start and not edit.at_end:
+        window = (0, min(size, len(search) + slack))
+    elif edit.at_end and not edit.at_start:
+        window = (max(lo_edge, size - len(search) - slack), size)
+    result = match_edit(lines, search, new_lines, window=window, history=history, path=path,
+                        literal=edit.literal)
+    located = result.status in _LOCATED
+    if located and ((edit.at_start and result.start != 0)
+                    or (edit.at_end and result.end != size)):
+        located = False
+    if located or (result.status is not Status.AMBIGUOUS and result.rule
+                   and result.rule not in PLACEMENT_RULES):
+        return result
+    anywhere = match_edit(lines, search, new_lines, window=(lo, size) if lo else None,
+                          path=path, literal=edit.literal)
+    rule = NOT_AT_START if edit.at_start else NOT_AT_END
+    edge = "start" if edit.at_start else "end"
+    if anywhere.status in _LOCATED or anywhere.status is Status.AMBIGUOUS:
+        where = ", ".join(f"{a}-{b}" for a, b in anywhere.locations)
+        return MatchResult(Status.NOT_FOUND, rule=rule,
+                           hint=f"the hunk belongs at the {edge} of {path} (it has no "
+                                f"context on that side), but its lines are at lines {where}, "
+                                f"not at the {edge}")
+    return MatchResult(Status.NOT_FOUND, candidates=anywhere.candidates, hint=anywhere.hint)
 
 
 def _at_end(lines: Sequence[str], search: Sequence[str], new_lines: Sequence[str], lo: int,

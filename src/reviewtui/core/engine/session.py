@@ -147,13 +147,18 @@ class SessionRun:
         moved = dict(moved)
         results: dict[int, OpResult] = {}
         ledger: list[str] = []
+        cursor: dict[str, int] = {}  # where the last landed edit of each path ended
         for pos, op in execution_order(turn):
             key = (turn.index, pos)
             decision = self.decisions.get(key, PENDING)
             if isinstance(op, ConsoleCommand):
                 state, result, line = self._command(state, key, op, decision, moved)
             else:
-                state, result, line = self._file_op(state, key, op, decision, turn, moved)
+                state, result, line = self._file_op(state, key, op, decision, turn, moved,
+                                                    cursor)
+                end = result.outcome.extra.get("cursor")
+                if result.landed and isinstance(end, int) and result.outcome.path:
+                    cursor[result.outcome.path] = end
             results[pos] = result
             if line:
                 ledger.append(line)
@@ -222,7 +227,7 @@ class SessionRun:
 
     def _file_op(
         self, state: StructuralState, key: OpKey, op: Edit | FullFile, decision: Decision,
-        turn: Turn, moved: dict[str, str],
+        turn: Turn, moved: dict[str, str], cursor: Mapping[str, int] | None = None,
     ) -> tuple[StructuralState, OpResult, str]:
         skipped = self._unevaluated(decision)
         if skipped is not None:
@@ -232,6 +237,7 @@ class SessionRun:
             need=turn.reply.need, reserved=self.rules.reserved, symlinks=self.rules.symlinks,
             root=self.rules.root, moved=moved,
             history=lambda path: LazyHistory(lambda: self._history(path, tree)),
+            cursor=cursor or {},
         )
         replacement = decision.replacement if decision.verdict is Verdict.EDITED else None
         if isinstance(op, Edit) and op.shape is not None:

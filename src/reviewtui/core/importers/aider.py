@@ -24,6 +24,12 @@ exists, as Aider does.
 
 When a reply has a malformed block Aider applies none of its edits; the turn then has no
 operations and an ``aider-block`` (or ``aider-filename``) problem at the line.
+
+Aider logs the edit format in use (``> Model: gpt-4o with whole edit format``). Under
+``whole`` (and ``editor-whole``) a reply writes whole files: a file name alone on a line,
+then a fenced block holding the file's full content; each becomes a full file. A format
+this importer does not read (``udiff``, ``patch``, ...) is said on each turn that has no
+SEARCH/REPLACE block (``aider-format``), never silently imported as nothing.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ import re
 from collections.abc import Sequence
 
 from reviewtui.core.importers.common import format_error, problem, reply_from_ops
-from reviewtui.core.model import Edit, Operation, ParseProblem, Session, Span, Turn
+from reviewtui.core.model import Edit, FullFile, Operation, ParseProblem, Session, Span, Turn
 from reviewtui.core.protocol.reply import split_lines
 
 HEAD = re.compile(r"<{5,9} SEARCH>?\s*$")
@@ -48,6 +54,11 @@ BAD_BLOCK = "aider-block"
 NO_FILENAME = "aider-filename"
 SHELL = "aider-shell"
 NO_REQUESTS = "no-requests"
+UNREAD_FORMAT = "aider-format"
+EDIT_FORMAT = re.compile(r"^> .*\bwith (?:[^\w\s]+\s*)*([\w-]+) edit format")
+WHOLE_FORMATS = frozenset({"whole", "editor-whole"})
+BLOCK_FORMATS = frozenset({"diff", "diff-fenced", "editor-diff", "editor-diff-fenced", "ask",
+                           "context", "help", "architect"})
 
 
 class _BlockError(Exception):
@@ -77,9 +88,10 @@ def import_aider(text: str, source: str) -> Session:
         raise format_error(source, None, NO_REQUESTS, "no '#### ' request line and no "
                            "SEARCH block: this is not an Aider chat history")
     turns: list[Turn] = []
+    formats = _edit_formats(lines)
     if not starts or starts[0] > 0:  # edits before any request still count
         stop = starts[0] if starts else len(lines)
-        ops, notes = parse_reply(lines, 0, stop)
+        ops, notes = parse_reply(lines, 0, stop, formats.get(0, ""))
         if ops or notes:
             turns.append(Turn(1, "", reply_from_ops(ops, Span(1, max(stop, 1)), notes),
                               Span(1, max(stop, 1))))
@@ -92,13 +104,33 @@ def import_aider(text: str, source: str) -> Session:
             last = starts[i]
         stop = starts[i + 1] if i + 1 < len(starts) else len(lines)
         request = "\n".join(_request_text(lines[k]) for k in range(first, last + 1)).strip()
-        ops, notes = parse_reply(lines, last + 1, stop)
+        ops, notes = parse_reply(lines, last + 1, stop, _format_at(formats, first))
         span = Span(first + 1, max(first + 1, stop))
         reply_span = Span(min(last + 2, max(stop, 1)), max(last + 2, stop))
         turns.append(Turn(len(turns) + 1, request, reply_from_ops(ops, reply_span, notes), span,
                           Span(first + 1, last + 1)))
         i += 1
     return Session(source, "", "", tuple(turns), format="aider")
+
+
+def _edit_formats(lines: Sequence[str]) -> dict[int, str]:
+    """Line index -> the edit format Aider announced there (``> Model: ... with X``)."""
+    out: dict[int, str] = {}
+    for i, line in enumerate(lines):
+        if line.startswith("> ") and "edit format" in line:
+            match = EDIT_FORMAT.match(line)
+            if match is not None:
+                out[i] = match.group(1)
+    return out
+
+
+def _format_at(formats: dict[int, str], line: int) -> str:
+    """The edit format in force at ``line``: the last one announced before it."""
+    found = ""
+    for at, name in formats.items():
+        if at < line:
+            found = name
+    return found
 
 
 def _request_text(line: str) -> str:
@@ -113,15 +145,22 @@ def choose_fence(lines: Sequence[str], start: int, stop: int) -> str:
     return "```"
 
 
-def parse_reply(lines: Sequence[str], start: int, stop: int
+def parse_reply(lines: Sequence[str], start: int, stop: int, edit_format: str = ""
                 ) -> tuple[list[Operation], list[ParseProblem]]:
     """The edits of ``lines[start:stop]``; none, and the problem, when a block is malformed."""
     fence = choose_fence(lines, start, stop)
     ops: list[Operation] = []
     notes: list[ParseProblem] = []
+    if edit_format in WHOLE_FORMATS and not any(
+            HEAD.match(lines[k].strip()) for k in range(start, stop)):
+        return _whole_files(lines, start, stop, fence), notes
     try:
         for op in _blocks(lines, start, stop, fence, notes):
             ops.append(op)
+        if not ops and edit_format and edit_format not in BLOCK_FORMATS and stop > start:
+            notes.append(problem(UNREAD_FORMAT, f"this history uses Aider's {edit_format!r} "
+                                 "edit format, which reviewtui does not read: this reply's "
+                                 "edits are not imported", start + 1, stop))
     except _BlockError as err:
         kept = [n for n in notes if n.rule == SHELL]
         return [], [*kept, problem(err.rule, err.message + "; Aider applied none of this "
@@ -153,6 +192,36 @@ def _blocks(lines: Sequence[str], start: int, stop: int, fence: str,
             found.append(edit)
         i += 1
     return found
+
+
+def _whole_files(lines: Sequence[str], start: int, stop: int, fence: str) -> list[Operation]:
+    """Aider's ``whole`` format: a file name alone on a line, then a fenced full file.
+
+    The name may also follow the opening fence (```` ```src/app.py ````). A fenced block
+    without a name (an example, a shell command) is not a file and is passed over.
+    """
+    files: list[Operation] = []
+    i = start
+    while i < stop:
+        line = lines[i]
+        if not line.startswith(fence):
+            i += 1
+            continue
+        close = next((k for k in range(i + 1, stop) if lines[k].rstrip() == fence), None)
+        if close is None:
+            break
+        rest = line[len(fence):].strip()
+        name = rest if ("." in rest or "/" in rest) and " " not in rest else None
+        if name is None and i > start:
+            candidate = strip_filename(lines[i - 1], fence)
+            if candidate and " " not in candidate and not candidate.startswith(SHELL_STARTS):
+                name = candidate
+        shell = line.strip().startswith(SHELL_STARTS)
+        if name and not shell:
+            files.append(FullFile(name, tuple(lines[i + 1 : close]),
+                                  Span(i + 1, close + 1)))
+        i = close + 1
+    return files
 
 
 def _head_follows(lines: Sequence[str], i: int, stop: int) -> bool:

@@ -25,6 +25,7 @@ operations and the parse problem, so the reviewer sees what Codex refused.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -192,6 +193,9 @@ def _update(lines: Sequence[str], i: int, stop: int, root: str | None,
     if not edits:
         raise PatchError(EMPTY_UPDATE, f"the Update File section for {raw_path!r} has no "
                          "chunk: Codex rejects an empty update", lineno)
+    if len(edits) > 1:  # each chunk knows the ones after it: they must fit in order
+        edits = [dataclasses.replace(edit, later=tuple(e.search_lines for e in edits[k + 1:]))
+                 for k, edit in enumerate(edits)]
     return Change([*ops, *edits], Span(lineno, max(lineno, i))), i
 
 
@@ -250,5 +254,6 @@ def _chunk(lines: Sequence[str], i: int, stop: int, path: str, first: bool,
     span = Span(start + 1, max(start + 1, i))
     # Context, removed and added lines interleave: both sides span the whole chunk.
     edit = Edit(path, 1, None, tuple(old), tuple(new), span, span, span,
-                anchor=tuple(anchor), at_end=at_end or not old, final_newline=True)
+                anchor=tuple(anchor), at_end=at_end or not old, final_newline=True,
+                follows=not first)
     return edit, i

@@ -12,11 +12,16 @@ series (``From <sha> ...`` mails) one turn per commit, its subject as the reques
 * ``rename from`` / ``rename to``: a literal ``:mv`` (refused when the target exists),
   then the hunks, which edit the new path;
 * ``\\ No newline at end of file``: the file's final newline afterwards;
-* copies, binary patches and mode changes cannot be replayed from text: each is a
-  problem on the turn (``diff-copy``, ``diff-binary``, ``diff-mode``).
+* ``GIT binary patch`` (``literal``/``delta``): a :class:`FullFile` carrying the bytes;
+  ``Binary files a/x and b/x differ`` (no data): one that cannot apply (``diff-binary``);
+* ``new file mode``/``new mode``: the file's mode afterwards (``120000``: a symbolic link);
+* copies cannot be replayed: a problem on the turn (``diff-copy``).
 
 Hunks are read by their line counts, as ``git apply`` does; a hunk that ends before its
-counts say is kept with a ``diff-hunk-count`` warning.
+counts say is kept with a ``diff-hunk-count`` warning. Where a hunk sits is kept as git
+reads it: one without trailing context ends at the file's end, one from line 1 starts it.
+A new file's ``+a\r`` lines keep their CR (only a diff whose every hunk header ends in CR
+is read as transported with CRLF).
 """
 
 from __future__ import annotations
@@ -33,10 +38,12 @@ from reviewtui.core.importers.common import (
     relative_path,
     turns_from_changes,
 )
+from reviewtui.core.importers.gitbinary import BinaryPatchError, read_hunk
 from reviewtui.core.limits import parse_int
 from reviewtui.core.model import (
     CommandName,
     Edit,
+    FileBytes,
     FullFile,
     Operation,
     ParseProblem,
@@ -55,6 +62,7 @@ HUNK_COUNT = "diff-hunk-count"
 BINARY = "diff-binary"
 COPY = "diff-copy"
 MODE = "diff-mode"
+LINK_MODE = 0o120000
 NO_DIFF = "no-diff"
 
 
@@ -74,6 +82,8 @@ class _Hunk:
     search: list[str] = field(default_factory=list)
     replace: list[str] = field(default_factory=list)
     added: list[str] = field(default_factory=list)  # "+" lines only, for new files
+    leading: int = 0  # context lines before the first change
+    trailing: int = 0  # context lines after the last change
     old_no_eol: bool = False
     new_no_eol: bool = False
     end: int = 0  # 0-based line after the hunk
@@ -91,12 +101,22 @@ class _Section:
     copy: bool = False
     binary: bool = False
     mode_change: bool = False
+    new_mode: int | None = None  # "new file mode" / "new mode"
+    old_mode: int | None = None  # "old mode" / "deleted file mode" / the index line's
+    old_id: str = ""
+    new_id: str = ""
+    payload: FileBytes | None = None
+    binary_error: str = ""
     hunks: list[_Hunk] = field(default_factory=list)
     end: int = 0
 
 
 def import_unified(text: str, source: str, *, root: str | None = None) -> Session:
     lines = split_lines(text)
+    raw = text.split("\n")
+    headers = [line for line in raw if line.startswith("@@ -")]
+    if "\r" not in text or (headers and all(h.endswith("\r") for h in headers)):
+        raw = lines  # no CR at all, or CRLF is the transport's: content lines have none
     commits = [i for i, line in enumerate(lines) if COMMIT.match(line)]
     ranges = ([(c, commits[n + 1] if n + 1 < len(commits) else len(lines))
                for n, c in enumerate(commits)] if commits else [(0, len(lines))])
@@ -106,7 +126,7 @@ def import_unified(text: str, source: str, *, root: str | None = None) -> Sessio
     found_any = False
     for start, stop in ranges:
         notes: list[ParseProblem] = []
-        sections = _sections(lines, start, stop, notes)
+        sections = _sections(lines, raw, start, stop, notes)
         if not sections and not notes:
             continue
         found_any = True
@@ -136,20 +156,20 @@ def _subject(lines: Sequence[str], start: int, stop: int) -> str:
     return ""
 
 
-def _sections(lines: Sequence[str], start: int, stop: int,
+def _sections(lines: Sequence[str], raw: Sequence[str], start: int, stop: int,
               notes: list[ParseProblem]) -> list[_Section]:
     sections: list[_Section] = []
     i = start
     while i < stop:
         line = lines[i]
         if line.startswith("diff --git "):
-            section = _git_section(lines, i, stop, notes)
+            section = _git_section(lines, raw, i, stop, notes)
         elif (line.startswith("--- ") and i + 2 < stop and lines[i + 1].startswith("+++ ")
               and HUNK.match(lines[i + 2])):
             section = _Section(i)
             section.old, section.new = _path(line[4:]), _path(lines[i + 1][4:])
             section.new_file, section.deleted = section.old is None, section.new is None
-            section.end = _read_hunks(lines, i + 2, stop, section, notes)
+            section.end = _read_hunks(lines, raw, i + 2, stop, section, notes)
         else:
             i += 1
             continue
@@ -158,7 +178,7 @@ def _sections(lines: Sequence[str], start: int, stop: int,
     return sections
 
 
-def _git_section(lines: Sequence[str], i: int, stop: int,
+def _git_section(lines: Sequence[str], raw: Sequence[str], i: int, stop: int,
                  notes: list[ParseProblem]) -> _Section:
     section = _Section(i)
     section.old, section.new = _git_header_paths(lines[i][len("diff --git "):])
@@ -169,23 +189,32 @@ def _git_section(lines: Sequence[str], i: int, stop: int,
             break
         if line.startswith("new file mode"):
             section.new_file = True
+            section.new_mode = _mode(line)
         elif line.startswith("deleted file mode"):
             section.deleted = True
+            section.old_mode = _mode(line)
         elif line.startswith("rename from "):
             section.rename_from = _unquote(line[len("rename from "):])
         elif line.startswith("rename to "):
             section.rename_to = _unquote(line[len("rename to "):])
         elif line.startswith(("copy from ", "copy to ")):
             section.copy = True
-        elif line.startswith(("old mode ", "new mode ")):
+        elif line.startswith("old mode "):
             section.mode_change = True
+            section.old_mode = _mode(line)
+        elif line.startswith("new mode "):
+            section.mode_change = True
+            section.new_mode = _mode(line)
+        elif line.startswith("index "):
+            _index_line(line, section)
         elif line.startswith(("Binary files ", "GIT binary patch")):
             section.binary = True
+            _binary(lines, i, stop, section)
             i += 1
             while i < stop and not lines[i].startswith("diff --git "):
                 i += 1
             break
-        elif not line.startswith(("index ", "similarity index", "dissimilarity index")):
+        elif not line.startswith(("similarity index", "dissimilarity index")):
             break
         i += 1
     if i + 1 < stop and lines[i].startswith("--- ") and lines[i + 1].startswith("+++ "):
@@ -199,12 +228,43 @@ def _git_section(lines: Sequence[str], i: int, stop: int,
         else:
             section.new = new
         i += 2
-    section.end = _read_hunks(lines, i, stop, section, notes)
+    section.end = _read_hunks(lines, raw, i, stop, section, notes)
     return section
 
 
-def _read_hunks(lines: Sequence[str], i: int, stop: int, section: _Section,
-                notes: list[ParseProblem]) -> int:
+def _mode(line: str) -> int | None:
+    word = line.rsplit(" ", 1)[-1]
+    return int(word, 8) if re.fullmatch(r"[0-7]{6}", word) else None
+
+
+def _index_line(line: str, section: _Section) -> None:
+    """``index OLD..NEW [MODE]``: the blob ids, and the mode when it did not change."""
+    match = re.match(r"^index ([0-9a-f]+)\.\.([0-9a-f]+)(?: ([0-7]{6}))?\s*$", line)
+    if match is None:
+        return
+    section.old_id, section.new_id = match.group(1), match.group(2)
+    if match.group(3) and section.old_mode is None:
+        section.old_mode = int(match.group(3), 8)
+
+
+def _binary(lines: Sequence[str], i: int, stop: int, section: _Section) -> None:
+    """The forward hunk of a ``GIT binary patch``; ``Binary files ... differ`` has none."""
+    if not lines[i].startswith("GIT binary patch") or i + 1 >= stop:
+        section.payload = FileBytes("missing", old_id=section.old_id, new_id=section.new_id)
+        return
+    try:
+        hunk = read_hunk(lines[:stop], i + 1)
+    except BinaryPatchError as err:
+        section.payload = FileBytes("missing")
+        section.binary_error = str(err)
+        return
+    full = len(section.old_id) == 40 and len(section.new_id) == 40
+    section.payload = FileBytes(hunk.kind, hunk.data, section.old_id if full else "",
+                                section.new_id if full else "")
+
+
+def _read_hunks(lines: Sequence[str], raw: Sequence[str], i: int, stop: int,
+                section: _Section, notes: list[ParseProblem]) -> int:
     while i < stop and lines[i].startswith("@@"):
         match = HUNK.match(lines[i])
         if match is None:
@@ -219,12 +279,12 @@ def _read_hunks(lines: Sequence[str], i: int, stop: int, section: _Section,
         a, b, c, d = (parse_int(n or "1", what="hunk header number", line=i + 1)
                       for n in match.groups())
         hunk = _Hunk(i, a, b, c, d)
-        i = _hunk_lines(lines, i + 1, stop, hunk, notes)
+        i = _hunk_lines(lines, raw, i + 1, stop, hunk, notes)
         section.hunks.append(hunk)
     return i
 
 
-def _hunk_lines(lines: Sequence[str], i: int, stop: int, hunk: _Hunk,
+def _hunk_lines(lines: Sequence[str], raw: Sequence[str], i: int, stop: int, hunk: _Hunk,
                 notes: list[ParseProblem]) -> int:
     old_left, new_left = hunk.old_count, hunk.new_count
     side = ""
@@ -238,13 +298,18 @@ def _hunk_lines(lines: Sequence[str], i: int, stop: int, hunk: _Hunk,
             hunk.search.append(line[1:])
             hunk.replace.append(line[1:])
             old_left, new_left = old_left - 1, new_left - 1
+            if len(hunk.search) == len(hunk.replace) == hunk.leading + 1:
+                hunk.leading += 1
+            hunk.trailing += 1
         elif mark == "-" and old_left > 0:
             hunk.search.append(line[1:])
             old_left -= 1
+            hunk.trailing = 0
         elif mark == "+" and new_left > 0:
             hunk.replace.append(line[1:])
-            hunk.added.append(line[1:])
+            hunk.added.append(raw[i][1:])
             new_left -= 1
+            hunk.trailing = 0
         else:
             notes.append(problem(HUNK_COUNT, f"the hunk at line {hunk.header + 1} says it has "
                                  f"{hunk.old_count} old and {hunk.new_count} new lines, but it "
@@ -261,34 +326,42 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
             root: str | None) -> Change | None:
     line = section.start + 1
     span = Span(line, max(line, section.end))
-    if section.binary:
-        notes.append(problem(BINARY, f"a binary change to {section.new or section.old!r} "
-                             "cannot be replayed from text; apply it by hand", line))
-        return None
     if section.copy:
         notes.append(problem(COPY, f"a copy to {section.new!r}: reviewtui has no copy "
                              "operation; apply it by hand", line))
-        return None
-    if section.mode_change and not section.hunks and not section.rename_to:
-        notes.append(problem(MODE, f"a file mode change of {section.new or section.old!r} is "
-                             "not replayed", line, severity="info"))
         return None
     old = relative_path(section.rename_from or section.old or "", (root,))
     new = relative_path(section.rename_to or section.new or section.old or "", (root,))
     if section.deleted:
         return Change([command(CommandName.RM, [old], line)], span)
+    mode = section.new_mode if section.new_file or section.mode_change else None
+    ops: list[Operation] = []
+    if section.rename_to and old != new:
+        ops.append(command(CommandName.MV, [old, new], line))
+    if section.binary:
+        if section.binary_error:
+            notes.append(problem(BINARY, f"the binary patch of {new!r} cannot be read: "
+                                 f"{section.binary_error}", line))
+        ops.append(FullFile(new, (), span, mode=mode, payload=section.payload))
+        return Change(ops, span)
     if section.new_file:
         added = [text for hunk in section.hunks for text in hunk.added]
         no_eol = bool(section.hunks) and section.hunks[-1].new_no_eol
         first = section.hunks[0].header + 2 if section.hunks else line
         full = FullFile(new, tuple(added), Span(first, max(first, section.end)),
-                        final_newline=not no_eol or not added)
+                        final_newline=not no_eol or not added, mode=mode)
         return Change([full], span)
-    ops: list[Operation] = []
-    if section.rename_to and old != new:
-        ops.append(command(CommandName.MV, [old, new], line))
+    if mode is not None and mode & 0o170000 == LINK_MODE:
+        # A file turned into a symbolic link: one operation, its target the new content
+        # (the engine refuses it, by rule); never an edit that writes the target as text.
+        target = [line for hunk in section.hunks for line in hunk.added]
+        ops.append(FullFile(new, tuple(target), span, final_newline=False, mode=mode))
+        return Change(ops, span)
     for hunk in section.hunks:
         ops.append(_edit(new, hunk))
+    if mode is not None:
+        # A mode change (with or without hunks): the content as the hunks leave it.
+        ops.append(FullFile(new, (), span, mode=mode, payload=FileBytes("keep")))
     if not ops:
         return None
     return Change(ops, span)
@@ -303,8 +376,15 @@ def _edit(path: str, hunk: _Hunk) -> Edit:
         final = None
     hint = hunk.new_start - 1 if hunk.new_count else hunk.new_start
     span = Span(hunk.header + 1, max(hunk.header + 1, hunk.end))
+    # Where git pins a hunk: one without trailing context ends at the end of the file, one
+    # whose old side starts at line 1 starts it. A hunk with no context at all (-U0)
+    # says neither, except through "\ No newline at end of file".
+    context = hunk.leading + hunk.trailing > 0
+    at_end = bool(hunk.search) and ((context and hunk.trailing == 0) or hunk.old_no_eol)
+    at_start = bool(hunk.search) and hunk.old_start == 1
     return Edit(path, 1, None, tuple(hunk.search), tuple(hunk.replace), span, span, span,
-                line_hint=max(hint, 0), final_newline=final)
+                line_hint=max(hint, 0), final_newline=final, at_end=at_end,
+                at_start=at_start)
 
 
 def _path(raw: str) -> str | None:

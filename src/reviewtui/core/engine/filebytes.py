@@ -1,0 +1,123 @@
+"""Full files that are more than lines: git binary patches, modes, symbolic links.
+
+A unified diff from ``git diff --binary`` carries binary content as a literal or a
+delta, states modes (``new file mode 100755``, ``old mode``/``new mode``) and writes
+symbolic links as files of mode 120000 whose content is the link's target. Each becomes
+a :class:`FullFile` with a ``payload`` and/or a ``mode``; this module decides what they do
+to a tree. Binary results are verified against the blob ids the diff names (as ``git
+apply`` does) before anything lands. Pure.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import stat
+from typing import TYPE_CHECKING
+
+from reviewtui.core.importers.gitbinary import BinaryPatchError, apply_delta, blob_id
+from reviewtui.core.model import FullFile
+from reviewtui.core.outcome import Outcome, Status
+from reviewtui.core.paths import escapes_via_symlink
+from reviewtui.core.tree import FileState, Tree
+
+if TYPE_CHECKING:
+    from reviewtui.core.engine.fileops import FileContext
+
+NULL_ID = "0" * 40
+
+
+def refused(path: str, rule: str, message: str, **extra: object) -> Outcome:
+    return Outcome(Status.REFUSED, rule=rule, message=message, path=path, extra=dict(extra))
+
+
+def file_mode(mode: int) -> int:
+    """A git mode (``100755``) as the permission bits a file gets (``0o755``)."""
+    return 0o755 if mode & 0o111 else 0o644
+
+
+def with_mode(state: FileState, mode: int | None) -> FileState:
+    if mode is None or state.mode == file_mode(mode):
+        return state
+    return FileState.from_bytes(state.data, mode=file_mode(mode), revision=state.revision + 1)
+
+
+def symlink_refusal(path: str, target: str, ctx: FileContext) -> Outcome:
+    """A symbolic link is never written as a regular file holding its target.
+
+    A target leading outside the root is refused under the path rule it breaks; any
+    other link is refused because the disk layer does not create links.
+    """
+    if not target or "\0" in target or "\n" in target:
+        return refused(path, "symlink-target", f"{path} would be a symbolic link with the "
+                       f"unusable target {target!r}")
+    if target.startswith("/"):
+        return refused(path, "symlink-escape", f"{path} would be a symbolic link to the "
+                       f"absolute path {target}: links may not point outside the root")
+    links = {**ctx.symlinks, path: target}
+    joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
+    if joined.startswith("../") or joined == ".." or escapes_via_symlink(
+            path + "/x", links, root=ctx.root):
+        return refused(path, "symlink-escape", f"{path} would be a symbolic link to "
+                       f"{target}, outside the project root")
+    return refused(path, "symlink-write", f"{path} would be a symbolic link to {target}; "
+                   "reviewtui does not create links: make it by hand with "
+                   f"'ln -s {target} {path}'")
+
+
+def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
+                     path: str) -> tuple[Outcome, FileState | None] | None:
+    """The outcome of a full file with a payload or a link mode; None for plain text."""
+    if op.mode is not None and stat.S_ISLNK(op.mode):
+        target = "\n".join(op.lines)
+        return symlink_refusal(path, target, ctx), None
+    payload = op.payload
+    if payload is None:
+        return None
+    current = tree.get(path)
+    if payload.kind == "missing":
+        return refused(path, "binary-no-data", f"the diff says {path} changed but carries no "
+                       "data ('Binary files ... differ'): make the diff with 'git diff "
+                       "--binary', or apply this change by hand"), None
+    if payload.kind == "keep":
+        if current is None:
+            return Outcome(Status.NOT_FOUND, rule="missing-file", path=path,
+                           message=f"{path} does not exist: its mode cannot change"), None
+        state = with_mode(current, op.mode)
+        mode = f"{state.mode:o}"
+        return (Outcome(Status.APPLIED, method="mode", path=path,
+                        message=f"mode of {path} becomes {mode}",
+                        extra={"before_state": current, "after_state": state}),
+                state)
+    if current is not None and payload.old_id and payload.old_id != NULL_ID \
+            and blob_id(current.data) != payload.old_id:
+        return refused(path, "binary-stale", f"{path} is not the version the binary patch "
+                       f"was made for (git blob {payload.old_id[:12]})",
+                       before_state=current), None
+    if payload.kind == "delta":
+        if current is None:
+            return Outcome(Status.NOT_FOUND, rule="missing-file", path=path,
+                           message=f"{path} does not exist: a binary delta needs the "
+                           "file it was made from"), None
+        try:
+            data = apply_delta(current.data, payload.data)
+        except BinaryPatchError as err:
+            return refused(path, "binary-delta", f"the binary delta for {path} does not "
+                           f"apply: {err}", before_state=current), None
+    else:
+        data = payload.data
+    if payload.new_id and blob_id(data) != payload.new_id:
+        return refused(path, "binary-verify", f"the binary patch for {path} does not "
+                       f"produce git blob {payload.new_id[:12]}: the patch is damaged"), None
+    if current is None:
+        state = FileState.from_bytes(data, mode=file_mode(op.mode) if op.mode else 0o644)
+        verb, method = "creates", "new-file"
+    else:
+        state = with_mode(current.with_data(data), op.mode)
+        verb, method = "rewrites", f"binary-{payload.kind}"
+    extra: dict[str, object] = {"after_state": state}
+    if current is not None:
+        extra["before_state"] = current
+    return (Outcome(Status.APPLIED, method=method, path=path,
+                    message=f"{verb} {path} ({len(data)} bytes, from a git binary "
+                    f"{payload.kind})", extra=extra),
+            state)

@@ -1,0 +1,126 @@
+"""Git's binary patches (``git diff --binary``): base85 lines, zlib, and the delta format.
+
+A ``GIT binary patch`` section holds a forward hunk and a reverse one, each ``literal N``
+(the new bytes) or ``delta N`` (instructions that rebuild the new bytes from the old),
+``N`` being the inflated size, then base85 lines and a blank line. Each data line starts
+with its decoded length (``A``-``Z``: 1-26, ``a``-``z``: 27-52). Pure.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+
+class BinaryPatchError(ValueError):
+    """A binary hunk that cannot be read or does not fit the bytes it is applied to."""
+
+
+@dataclass(frozen=True, slots=True)
+class BinaryHunk:
+    kind: str  # "literal" or "delta"
+    data: bytes  # inflated: the new bytes, or the delta
+    end: int  # index of the line after the hunk's blank line
+
+
+def _line_length(char: str) -> int:
+    if "A" <= char <= "Z":
+        return ord(char) - ord("A") + 1
+    if "a" <= char <= "z":
+        return ord(char) - ord("a") + 27
+    raise BinaryPatchError(f"{char!r} is not a base85 line length")
+
+
+def read_hunk(lines: Sequence[str], i: int) -> BinaryHunk:
+    """The hunk whose ``literal N``/``delta N`` line is ``lines[i]``."""
+    kind, _, size_text = lines[i].partition(" ")
+    digits = size_text.strip()
+    if kind not in ("literal", "delta") or not digits.isdigit() or len(digits) > 12:
+        raise BinaryPatchError(f"{lines[i]!r} is not 'literal N' or 'delta N'")
+    size = int(digits)
+    packed = bytearray()
+    i += 1
+    while i < len(lines) and lines[i]:
+        line = lines[i]
+        length = _line_length(line[0])
+        body = line[1:]
+        if len(body) % 5 or len(body) // 5 * 4 < length:
+            raise BinaryPatchError(f"line {line[:20]!r}... has a bad base85 length")
+        try:
+            packed += base64.b85decode(body)[:length]
+        except (ValueError, binascii.Error) as err:
+            raise BinaryPatchError(f"bad base85 data: {err}") from None
+        i += 1
+    try:
+        data = zlib.decompress(bytes(packed))
+    except zlib.error as err:
+        raise BinaryPatchError(f"the data does not inflate: {err}") from None
+    if len(data) != size:
+        raise BinaryPatchError(f"the data inflates to {len(data)} bytes, not {size}")
+    return BinaryHunk(kind, data, i + 1 if i < len(lines) else i)
+
+
+def _varint(delta: bytes, at: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        if at >= len(delta):
+            raise BinaryPatchError("the delta ends inside its header")
+        byte = delta[at]
+        at += 1
+        value |= (byte & 0x7F) << shift
+        shift += 7
+        if not byte & 0x80:
+            return value, at
+
+
+def apply_delta(source: bytes, delta: bytes) -> bytes:
+    """Git's delta: copy ranges of ``source`` and insert literal bytes, sizes checked."""
+    expected_source, at = _varint(delta, 0)
+    target_size, at = _varint(delta, at)
+    if expected_source != len(source):
+        raise BinaryPatchError(f"the delta is for {expected_source} bytes, the file has "
+                               f"{len(source)}")
+    out = bytearray()
+    try:
+        _run_delta(source, delta, at, out)
+    except IndexError:
+        raise BinaryPatchError("the delta ends inside an instruction") from None
+    if len(out) != target_size:
+        raise BinaryPatchError(f"the delta built {len(out)} bytes, not {target_size}")
+    return bytes(out)
+
+
+def _run_delta(source: bytes, delta: bytes, at: int, out: bytearray) -> None:
+    while at < len(delta):
+        op = delta[at]
+        at += 1
+        if op & 0x80:
+            offset = size = 0
+            for bit in range(4):
+                if op & (1 << bit):
+                    offset |= delta[at] << (8 * bit)
+                    at += 1
+            for bit in range(3):
+                if op & (0x10 << bit):
+                    size |= delta[at] << (8 * bit)
+                    at += 1
+            size = size or 0x10000
+            if offset + size > len(source):
+                raise BinaryPatchError("the delta copies past the end of the file")
+            out += source[offset : offset + size]
+        elif op:
+            if at + op > len(delta):
+                raise BinaryPatchError("the delta's insert runs past its end")
+            out += delta[at : at + op]
+            at += op
+        else:
+            raise BinaryPatchError("the delta holds a zero opcode")
+
+
+def blob_id(data: bytes) -> str:
+    """Git's object id of a blob holding ``data`` (SHA-1)."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()

@@ -1,0 +1,63 @@
+"""Issue 12's last item and issue 14's items 2-4 on a real disk, through ``reviewtui apply``.
+
+The engine tests show the intended trees; these show the replay writes them: a mode
+change of an existing file reaches the disk (it used to be dropped with exit 0), a CRLF
+new file keeps its CRs, a binary literal is written byte for byte, and a symbolic link or
+a binary change without data is refused with exit 1 and nothing written in its place.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from reviewtui.cli import main
+
+MODE_AND_CRLF = (
+    "diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n"
+    "diff --git a/win.bat b/win.bat\nnew file mode 100644\n--- /dev/null\n+++ b/win.bat\n"
+    "@@ -0,0 +1,2 @@\n+@echo off\r\n+echo hi\r\n"
+)
+
+
+def apply(tmp_path: Path, root: Path, text: str) -> int:
+    patch = tmp_path / "change.diff"
+    patch.write_text(text, newline="")
+    return main(["apply", str(patch), "--format", "unified", "--yes", "--root", str(root)])
+
+
+def test_mode_change_and_crlf_new_file_reach_the_disk(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "run.sh").write_text("echo run\n")
+    os.chmod(root / "run.sh", 0o644)
+    assert apply(tmp_path, root, MODE_AND_CRLF) == 0
+    assert stat.S_IMODE((root / "run.sh").stat().st_mode) == 0o755
+    assert (root / "run.sh").read_bytes() == b"echo run\n"
+    assert (root / "win.bat").read_bytes() == b"@echo off\r\necho hi\r\n"
+    capsys.readouterr()
+    # Applied again: already there, nothing rewritten, still exit 0.
+    assert apply(tmp_path, root, MODE_AND_CRLF.split("diff --git a/win.bat")[0]) == 0
+    assert "0 files written" in capsys.readouterr().out
+
+
+def test_link_and_dataless_binary_are_refused_with_exit_1(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "x.bin").write_bytes(b"\0old")
+    text = ("diff --git a/link b/link\nnew file mode 120000\n--- /dev/null\n+++ b/link\n"
+            "@@ -0,0 +1 @@\n+x.bin\n\\ No newline at end of file\n"
+            "diff --git a/x.bin b/x.bin\nindex 1234567..89abcde 100644\n"
+            "Binary files a/x.bin and b/x.bin differ\n")
+    assert apply(tmp_path, root, text) == 1
+    out = capsys.readouterr().out
+    assert "does not create links" in out
+    assert "carries no data" in out
+    assert not (root / "link").exists()
+    assert not (root / "link").is_symlink()
+    assert (root / "x.bin").read_bytes() == b"\0old"

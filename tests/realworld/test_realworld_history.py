@@ -1,0 +1,182 @@
+"""Real history replayed byte for byte (issue 14): ``bench/history.py`` run from the tests.
+
+Each commit's own ``git diff -M --binary`` is applied to its parent's tree with
+``reviewtui apply`` and with ``git apply``, and both trees are compared with the commit's
+(bytes, executable bits, symbolic links). Two histories: this repository's own, and a
+small one built here so CRLF, a BOM, binary literals and deltas, symbolic links and mode
+changes are exercised whatever the own history holds. Wrong with exit code 0 must never
+happen; on every commit ``git apply`` reproduces, reviewtui must too (or refuse for a
+reason tracked elsewhere, listed below).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _load_history() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_history", REPO / "bench" / "history.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_history"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+history = _load_history()
+
+# Refusals of the own history that other items of issue 14 own: a literal "..." read as a
+# placeholder in a unified diff (item 6) and the built-in Gemfile.lock reservation (item 7).
+# Each is a refusal with a reason, not a wrong tree; drop an entry once its item lands.
+TRACKED_ELSEWHERE = ("placeholder", "reserved by built-in generated file")
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
+    "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid",
+    "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z",
+    "GIT_CONFIG_NOSYSTEM": "1", "HOME": "/nonexistent",
+}
+
+
+def git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True,
+                   env={**os.environ, **GIT_ENV})
+
+
+def commit(repo: Path, message: str) -> None:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message)
+
+
+def noise(n: int, seed: int) -> bytes:
+    out = bytearray()
+    value = seed
+    while len(out) < n:
+        value = (value * 1103515245 + 12345) & 0x7FFFFFFF
+        out.append(value >> 16 & 0xFF)
+    return bytes(out)
+
+
+TESTS_PY = "import app\n\n\ndef test_one():\n    assert app.one() == 1\n"
+
+
+@pytest.fixture(scope="module")
+def synthetic(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A history with every feature real histories throw at the importer."""
+    repo = tmp_path_factory.mktemp("synthetic")
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "config", "core.autocrlf", "false")
+    (repo / "a.txt").write_text("one\ntwo\nthree\nfour\nfive\nsix\n")
+    (repo / "crlf.txt").write_bytes(b"alpha\r\nbeta\r\ngamma\r\ndelta\r\n")
+    (repo / "bom.txt").write_bytes("\ufeffhello\nworld\n".encode())
+    (repo / "data.bin").write_bytes(b"\0" + noise(6000, 1))
+    (repo / "run.sh").write_text("echo run\n")
+    (repo / "test_app.py").write_text(TESTS_PY)
+    commit(repo, "base")
+    (repo / "win.bat").write_bytes(b"@echo off\r\necho hi\r\n")
+    (repo / "bom2.txt").write_bytes("\ufeffnew bom file\n".encode())
+    (repo / "tool.sh").write_text("#!/bin/sh\necho tool\n")
+    os.chmod(repo / "tool.sh", 0o755)
+    commit(repo, "CRLF, BOM and executable new files")
+    data = bytearray((repo / "data.bin").read_bytes())
+    data[3000:3010] = b"CHANGED..."
+    (repo / "data.bin").write_bytes(bytes(data))
+    (repo / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\0" + noise(300, 7))
+    commit(repo, "binary delta and binary literal")
+    os.chmod(repo / "run.sh", 0o755)
+    (repo / "crlf.txt").write_bytes(b"alpha\r\nBETA\r\ngamma\r\ndelta\r\n")
+    (repo / "tool.sh").write_text("#!/bin/sh\necho tool v2\n")
+    os.chmod(repo / "tool.sh", 0o644)
+    commit(repo, "mode only, CRLF edit, mode and content")
+    (repo / "test_app.py").write_text(TESTS_PY + "\n\ndef test_two():\n    assert app.two()\n")
+    (repo / "a.txt").write_text("ONE\ntwo\nthree\nfour\nfive\nsix\n")
+    commit(repo, "append at the end, change line 1")
+    git(repo, "mv", "a.txt", "b.txt")
+    (repo / "b.txt").write_text("ONE\ntwo\nthree\nfour\nfive\nsix\nseven\n")
+    (repo / "data.bin").unlink()
+    (repo / "bom.txt").write_bytes("\ufeffhello\nthere\n".encode())
+    commit(repo, "rename with a change, binary removed, BOM edit")
+    os.symlink("b.txt", repo / "link")
+    commit(repo, "a symbolic link")
+    (repo / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\0" + noise(300, 8))
+    commit(repo, "binary rewritten")
+    return repo
+
+
+def test_synthetic_history_replays_like_git_apply(synthetic: Path) -> None:
+    report = history.replay(synthetic, 20)
+    assert len(report.commits) == 7
+    assert report.tallies["git apply"].match == 7
+    assert report.tallies["reviewtui"].wrong == 0
+    assert report.tallies["reviewtui"].refused_wrong_files == 0
+    verdicts = {c.commit: c.results["reviewtui"] for c in report.commits}
+    refused = [c for c in report.commits if verdicts[c.commit] != "match"]
+    # Only the symbolic link is refused (the disk layer does not create links), by rule.
+    assert len(refused) == 1
+    assert "reviewtui does not create links" in refused[0].notes["reviewtui"]
+
+
+def test_synthetic_history_under_drift_changes_no_file_wrongly(synthetic: Path) -> None:
+    for k in (1, -1, 2):
+        report = history.drift(synthetic, 20, k)
+        assert report.commits > 0
+        assert report.tallies["reviewtui"].wrong == 0, report.wrong_files
+
+
+def test_own_history_replays_like_git_apply() -> None:
+    if not (REPO / ".git").exists():
+        pytest.skip("LOUD: this copy of reviewtui is not a git checkout, so it has no "
+                    "history to replay (the synthetic history above still runs)")
+    report = history.replay(REPO, 40)
+    assert report.commits, "no commits with a parent: a shallow clone?"
+    ours = report.tallies["reviewtui"]
+    assert ours.wrong == 0, [(c.commit, c.notes) for c in report.commits]
+    for c in report.commits:
+        if c.results["git apply"] != "match" or c.results["reviewtui"] == "match":
+            continue
+        note = c.notes.get("reviewtui", "")
+        assert c.results["reviewtui"] == "refused", (c.commit, note)
+        assert any(reason in note for reason in TRACKED_ELSEWHERE), (c.commit, note)
+
+
+def feature_commits(limit: int = 12) -> list[str]:
+    """Own commits with binary files, mode changes or CRLF lines, wherever in history."""
+    out = subprocess.run(["git", "-C", str(REPO), "log", "--no-merges", "--numstat",
+                          "--summary", "--format=@%H"], capture_output=True, check=True)
+    found: list[str] = []
+    current = ""
+    for raw in out.stdout.decode(errors="replace").splitlines():
+        if raw.startswith("@"):
+            current = raw[1:]
+        elif current and current not in found and (
+                raw.startswith("-\t-\t") or " mode change " in raw
+                or " create mode 100755" in raw):
+            found.append(current)
+    return found[:limit]
+
+
+def test_own_commits_with_binary_and_modes_replay_like_git_apply() -> None:
+    if not (REPO / ".git").exists():
+        pytest.skip("LOUD: this copy of reviewtui is not a git checkout: no own history")
+    commits = feature_commits()
+    assert commits, "the own history has binary files and mode changes (issue 14)"
+    for sha in commits:
+        report = history.replay(REPO, 1, rev=sha)
+        if not report.commits:
+            continue  # the root commit has no parent to apply to
+        (result,) = report.commits
+        assert report.tallies["reviewtui"].wrong == 0, (sha, result.notes)
+        if result.results["git apply"] == "match" and result.results["reviewtui"] != "match":
+            note = result.notes.get("reviewtui", "")
+            assert any(reason in note for reason in TRACKED_ELSEWHERE), (sha, note)
+
