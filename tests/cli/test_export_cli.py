@@ -76,11 +76,10 @@ def test_patch_applies_with_git_and_gives_expected(name: str, tmp_path: Path,
 
 
 @needs_git
-def test_patch_skips_binary_content_with_a_note(tmp_path: Path,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_patch_carries_binary_changes_that_git_applies(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
     text = export([str(GALLERY), "--format", "patch"], capsys)
-    head = text.split("diff --git", 1)[0]
-    assert "binary file removed, not in this patch: logo.png" in head
+    assert "deleted file mode" in text.split("a/logo.png", 1)[1].split("\n", 2)[1]
     assert "rename from notes.txt\nrename to docs/notes.txt\n" in text
     patch = tmp_path / "gallery.patch"
     patch.write_text(text)
@@ -89,8 +88,7 @@ def test_patch_skips_binary_content_with_a_note(tmp_path: Path,
     shutil.copytree(GALLERY / "base", applied)
     main(["apply", str(GALLERY), "--root", str(applied), "--yes"])
     capsys.readouterr()
-    (tmp_path / "repo" / "logo.png").unlink()  # the one change the patch could not carry
-    assert snapshot(tmp_path / "repo") == snapshot(applied)
+    assert snapshot(tmp_path / "repo") == snapshot(applied)  # the binary removal included
 
 
 @pytest.mark.parametrize("name", NAMES)

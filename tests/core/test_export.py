@@ -12,6 +12,7 @@ from reviewtui.core.export import Accepted, export_patch, render
 from reviewtui.core.export.fileops import canonical_session, minimal_edits
 from reviewtui.core.export.patch import unified_patch
 from reviewtui.core.export.report import report_json, report_markdown
+from reviewtui.core.importers.gitbinary import blob_id, read_hunk
 from reviewtui.core.lint.rules import lint_session
 from reviewtui.core.lint.tokens import apply_edits
 from reviewtui.core.protocol.session import parse_session
@@ -143,15 +144,20 @@ def test_mode_change_and_empty_files() -> None:
     assert "---" not in patch
 
 
-def test_binary_content_is_skipped_with_a_note_but_moves_are_kept() -> None:
+def test_binary_content_is_written_in_gits_binary_form_and_moves_are_kept() -> None:
     base = tree({"logo.png": PNG, "icon.png": PNG + b"1", "a.txt": "a\n"})
     result = tree({"img/logo.png": PNG, "icon.png": PNG + b"2", "a.txt": "b\n"})
     patch = unified_patch(base, result, {"img/logo.png": "logo.png"}, notes=["note one"])
     head, _, body = patch.partition("diff --git")
-    assert head.startswith("note one\n")
-    assert "binary file changed, not in this patch: icon.png" in head
+    assert head == "note one\n\n"
     assert "rename from logo.png\nrename to img/logo.png\n" in body
-    assert "icon.png" not in body
+    icon = body[body.index("a/icon.png"):]
+    assert f"index {blob_id(PNG + b'1')}..{blob_id(PNG + b'2')}\nGIT binary patch\n" in icon
+    # The literal hunks decode back to the exact bytes, forward and reverse.
+    lines = icon.splitlines()
+    start = lines.index("GIT binary patch") + 1
+    forward = read_hunk(lines, start)
+    assert forward.data == PNG + b"2"
 
 
 def test_unusual_names_are_quoted_like_git() -> None:

@@ -14,9 +14,6 @@ from reviewtui.cli import main
 from reviewtui.core.git.commits import Counts, commit_message, split_subject
 
 
-@pytest.mark.xfail(strict=True, reason="issue 14 made the range's mode and binary turns "
-                   "apply (5 turns, not 3); the series export cannot write a binary patch yet, "
-                   "so git am gets an empty one: the export and this test need updating")
 def test_series_applied_with_git_am_gives_the_accepted_tree(
         tmp_path: Path, capfdbinary: pytest.CaptureFixture[bytes]) -> None:
     repo = new_repo(tmp_path / "repo")
@@ -24,7 +21,8 @@ def test_series_applied_with_git_am_gives_the_accepted_tree(
     assert main(["export", "--git", f"{base}..{head}", "--root", str(repo),
                  "--format", "series"]) == 0
     series = capfdbinary.readouterr().out
-    assert series.count(b"\nSubject: [PATCH ") == 3  # text turns; mode and binary: see below
+    assert series.count(b"\nSubject: [PATCH ") == 5  # one mail per turn, binary and mode too
+    assert b"GIT binary patch" in series
     assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes",
                  "--commit", "--branch", "committed"]) in (0, 1)
     capfdbinary.readouterr()
@@ -34,8 +32,10 @@ def test_series_applied_with_git_am_gives_the_accepted_tree(
     assert done.returncode == 0, done.stderr
     assert tree_of(repo, "mailed") == tree_of(repo, "committed")
     assert git(repo, "log", "--format=%s", f"{base}..mailed").splitlines() == [
-        "Edit the CRLF file", "Rename old_name.py to new_name.py", "Shout the second note"]
-    body = git(repo, "log", "-1", "--format=%B", "mailed~2")
+        "Edit the CRLF file", "Add a binary logo", "Make run.sh executable",
+        "Rename old_name.py to new_name.py", "Shout the second note"]
+    assert tree_of(repo, "mailed") == tree_of(repo, head)  # byte for byte, modes and binary
+    body = git(repo, "log", "-1", "--format=%B", "mailed~4")
     assert "The reviewer asked for emphasis." in body
     assert "Reviewed-by: reviewtui; accepted 1, edited 0, rejected 0" in body
     assert tree_of(repo, "mailed")["dos.txt"] == tree_of(repo, head)["dos.txt"]

@@ -29,9 +29,6 @@ def _range_review(tmp_path: Path, *, dry_run: bool) -> tuple[Path, Review]:
     return repo, Review.open(source.session, source.root, dry_run=dry_run)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 14 made the range's mode and binary "
-                   "turns apply: the turn colours (snapshot) and the committed "
-                   "subjects change; regenerate and look at the snapshot, update the list")
 def test_git_session_shows_commit_subjects_as_turns(snap_compare: SnapCompare,
                                                     tmp_path: Path) -> None:
     _, review = _range_review(tmp_path, dry_run=True)
@@ -43,9 +40,6 @@ def test_git_session_shows_commit_subjects_as_turns(snap_compare: SnapCompare,
 
 
 @pytest.mark.anyio
-@pytest.mark.xfail(strict=True, reason="issue 14 made the range's mode and binary "
-                   "turns apply: the turn colours (snapshot) and the committed "
-                   "subjects change; regenerate and look at the snapshot, update the list")
 async def test_g_commits_the_accepted_turns(tmp_path: Path) -> None:
     repo, review = _range_review(tmp_path, dry_run=False)
     base = git(repo, "rev-parse", "HEAD").strip()
@@ -53,10 +47,10 @@ async def test_g_commits_the_accepted_turns(tmp_path: Path) -> None:
     try:
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
-            for _ in range(3):  # the three operations that apply, one after the other
+            for _ in range(5):  # the five operations, one after the other
                 await pilot.press("y")
                 await pilot.pause()
-            assert len(review.decisions) == 3
+            assert len(review.decisions) == 5
             screen = next(s for s in app.screen_stack if isinstance(s, MainScreen))
             screen.action_commit_turns()
             await pilot.pause()
@@ -66,6 +60,6 @@ async def test_g_commits_the_accepted_turns(tmp_path: Path) -> None:
     finally:
         review.close()
     subjects = git(repo, "log", "--format=%s", f"{base}..HEAD").splitlines()
-    assert subjects == ["Edit the CRLF file", "Rename old_name.py to new_name.py",
-                        "Shout the second note"]
+    assert subjects == ["Edit the CRLF file", "Add a binary logo", "Make run.sh executable",
+                        "Rename old_name.py to new_name.py", "Shout the second note"]
     assert git(repo, "status", "--porcelain") == ""

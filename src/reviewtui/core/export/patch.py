@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from reviewtui.core.engine import SessionRun, execution_order
+from reviewtui.core.importers.gitbinary import blob_id, write_literal
 from reviewtui.core.model import ConsoleCommand
 from reviewtui.core.tree import FileState, Tree
 
@@ -129,8 +130,6 @@ def _file_diff(patch: FilePatch) -> str | None:
     old, new = patch.old, patch.new
     content_changed = old is None or new is None or old.data != new.data
     binary = (old is not None and old.binary) or (new is not None and new.binary)
-    if binary and content_changed:
-        return None
     a = _quote("a/" + (patch.old_path or patch.path))
     b = _quote("b/" + (patch.new_path or patch.path))
     lines = [f"diff --git {a} {b}"]
@@ -146,6 +145,14 @@ def _file_diff(patch: FilePatch) -> str | None:
             lines += [f"similarity index {_similarity(old, new)}%",
                       f"rename from {_quote(patch.old_path or '')}",
                       f"rename to {_quote(patch.new_path or '')}"]
+    if binary and content_changed:
+        # git's own binary form (``git diff --binary``): the full blob ids, which git apply
+        # insists on for binary patches, then the new content and, in reverse, the old.
+        lines.append(f"index {_blob(old)}..{_blob(new)}")
+        lines.append("GIT binary patch")
+        lines += write_literal(new.data if new is not None else b"")
+        lines += write_literal(old.data if old is not None else b"")
+        return "".join(line + "\n" for line in lines)
     header = "".join(line + "\n" for line in lines)
     if not content_changed:
         return header
@@ -156,6 +163,10 @@ def _file_diff(patch: FilePatch) -> str | None:
     minus = a if old is not None else "/dev/null"
     plus = b if new is not None else "/dev/null"
     return header + f"--- {minus}\n+++ {plus}\n" + "".join(_hunks(old_lines, new_lines))
+
+
+def _blob(state: FileState | None) -> str:
+    return blob_id(state.data) if state is not None else "0" * 40
 
 
 def _lines(state: FileState | None) -> list[str]:

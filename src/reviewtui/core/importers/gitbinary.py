@@ -124,3 +124,19 @@ def _run_delta(source: bytes, delta: bytes, at: int, out: bytearray) -> None:
 def blob_id(data: bytes) -> str:
     """Git's object id of a blob holding ``data`` (SHA-1)."""
     return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+
+
+def _length_char(n: int) -> str:
+    return chr(ord("A") + n - 1) if n <= 26 else chr(ord("a") + n - 27)
+
+
+def write_literal(data: bytes) -> list[str]:
+    """``data`` as a ``literal`` hunk: the header, base85 lines of zlib'd bytes, a blank line
+    (what ``read_hunk`` reads back, and what ``git apply`` reads)."""
+    packed = zlib.compress(data, 9)
+    out = [f"literal {len(data)}"]
+    for at in range(0, len(packed), 52):
+        chunk = packed[at:at + 52]
+        out.append(_length_char(len(chunk)) + base64.b85encode(chunk, pad=True).decode("ascii"))
+    out.append("")
+    return out
