@@ -422,9 +422,8 @@ class Review:
         self._folded = fold(self._log)
         decisions = self._folded.decisions()
         runs = [run for run, wanted in ((self.display, display), (self.draft, draft)) if wanted]
-        for run in runs:
-            run.decisions = dict(decisions)
-            run.evaluate(from_turn=from_turn)
+        for run in runs:  # each re-evaluates only what the changed decisions affect
+            run.update(decisions)
 
     def _stale_accepts(self) -> list[OpKey]:
         """Accepts in force whose operation does not land (files deleted outside aside)."""
@@ -509,16 +508,14 @@ class Review:
         """
         with self._mutex:
             first, last = turns or (1, max((t.index for t in self.session.turns), default=0))
-            start = next((pos for pos, t in enumerate(self.session.turns) if t.index >= first),
-                         len(self.session.turns))
-            picked = tuple(t for t in self.session.turns if first <= t.index <= last)
-            run = SessionRun(dataclasses.replace(self.session, turns=picked),
-                             self.draft.states[start].tree, rules=self.rules,
-                             policy=Policy.headless(accept_fuzzy=accept_fuzzy))
-            run.states = [self.draft.states[start]]
-            run.moved = [dict(self.draft.moved[start])]
-            run.decisions = dict(self.decisions)
-            run.evaluate()
+            policy = Policy.headless(accept_fuzzy=accept_fuzzy)
+            everything = turns is None or (first <= min(
+                (t.index for t in self.session.turns), default=first) and last >= max(
+                (t.index for t in self.session.turns), default=last))
+            if everything and policy == self.display.policy:
+                run = self.display  # the same turns, base, rules, policy and decisions
+            else:
+                run = self.draft.fork(policy=policy, first=first, last=last)
             return [(r.key, Decision.accept(force=r.outcome.status is not Status.APPLIED))
                     for turn in run.turns for r in turn.results
                     if r.landed and r.decision.verdict is Verdict.PENDING]
@@ -644,6 +641,9 @@ class Review:
                                     for pos, turn in enumerate(self.session.turns)}
             self._session_lines = None
             self._session_sha = hashlib.sha256(_read_bytes(loaded.file)).hexdigest()
+            grown = min(key[0] for key in new)
+            self.display.replace_session(self.session, grown)
+            self.draft.replace_session(self.session, grown)
             self._evaluate_all()  # new operations are pending: the draft is unchanged
             self._dirty = True  # the next save records the session as it is now
             return new
@@ -679,13 +679,11 @@ class Review:
                 self._lock.release()
 
     # -- internals: evaluation ----------------------------------------------------------
-    def _run(self, policy: Policy) -> SessionRun:
-        return evaluate_session(self.session, self.base, rules=self.rules, policy=policy,
-                                decisions=self._folded.decisions())
-
     def _evaluate_all(self) -> None:
-        self.display = self._run(Policy.headless())
-        self.draft = self._run(Policy.decided_only())
+        """Both runs as the base, rules and decisions are now (only what changed)."""
+        decisions = self._folded.decisions()
+        self.display.sync(self.base, self.rules, decisions)
+        self.draft.sync(self.base, self.rules, decisions)
 
     def _after_log_change(self, from_turn: int) -> ReplayReport:
         self._dirty = True

@@ -154,6 +154,7 @@ class SessionRun:
         self._ledgers: list[tuple[_LedgerItem, ...]] = []
         self._steps: list[tuple[_Step, ...]] | None = None
         self._touch: list[frozenset[str]] = []
+        self._evaluated = False
 
     @property
     def base(self) -> Tree:
@@ -190,6 +191,7 @@ class SessionRun:
         del self.moved[keep + 1 :]
         del self.turns[keep:]
         del self._ledgers[keep:]
+        self._evaluated = True
         for turn in turns[keep:last]:
             result, state, moved, items = self._evaluate_turn(turn, self.states[-1],
                                                               self.moved[-1])
@@ -220,6 +222,19 @@ class SessionRun:
         if base is old:
             return
         self.reevaluate(paths=old.changed_objects(base), base=base)
+
+    def sync(self, base: Tree, rules: Rules, decisions: Mapping[OpKey, Decision]) -> None:
+        """Bring the run to this base tree, rules and decisions, evaluating only what
+        they change (everything, the first time)."""
+        if not self._evaluated:
+            self.rules = rules
+            self.states = [dataclasses.replace(self.states[0], tree=base)]
+            self.moved = [{}]
+            self.decisions = dict(decisions)
+            self.evaluate()
+            return
+        self.rebase(base, rules)
+        self.update(decisions)
 
     def replace_session(self, session: Session, from_turn: int) -> None:
         """The same session with more operations (a live session grew) from ``from_turn``."""
