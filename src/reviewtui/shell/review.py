@@ -49,6 +49,7 @@ copy is simply replayed).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import os
 import threading
@@ -164,11 +165,15 @@ def _digest(state: FileState | None) -> str | None:
     return None if state is None else state.digest
 
 
+# Operation paths are normalised on every decision (conflicts, session paths): memoised.
+_normalized = functools.lru_cache(maxsize=1 << 16)(normalize_or_none)
+
+
 def _op_path(result: OpResult) -> str | None:
     if result.outcome.path:
-        return normalize_or_none(result.outcome.path)
+        return _normalized(result.outcome.path)
     raw = result.op.path
-    return normalize_or_none(raw) if raw else None
+    return _normalized(raw) if raw else None
 
 
 class Review:
@@ -761,8 +766,10 @@ class Review:
         failing: dict[str, list[OpKey]] = {}
         for turn in self.draft.turns[: self._turns_on_disk()]:
             for result in turn.results:
+                if result.decision.verdict is Verdict.PENDING:
+                    continue
                 path = _op_path(result)
-                if path is None or result.decision.verdict is Verdict.PENDING:
+                if path is None:
                     continue
                 decided.setdefault(path, []).append(result.key)
                 if result.decision.verdict not in _ACCEPTING:

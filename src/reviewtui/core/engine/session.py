@@ -45,7 +45,7 @@ from reviewtui.core.model import (
 from reviewtui.core.outcome import Outcome, Status
 from reviewtui.core.paths import ReservedRules
 from reviewtui.core.structural import StructuralState, apply_command
-from reviewtui.core.tree import Tree
+from reviewtui.core.tree import FileState, Tree
 
 _FIRST = (CommandName.MV, CommandName.RN, CommandName.UNDO, CommandName.UNRM)
 _PATH_RULES = frozenset({
@@ -592,17 +592,25 @@ class SessionRun:
         return outcome.status in self.policy.pending_joins
 
     def _history(self, path: str, current: Tree) -> Sequence[Sequence[str]]:
-        """Earlier distinct versions of ``path``, oldest first, for the stale diagnosis."""
+        """Earlier distinct versions of ``path``, oldest first, for the stale diagnosis.
+
+        Checkpoints share unchanged file objects, so a version is looked at once per
+        change (identity), and de-duplicated by its bytes (a set, not a list scan).
+        """
         now = current.get(path)
-        seen: list[tuple[str, ...]] = []
+        seen: set[bytes] = set()
+        out: list[tuple[str, ...]] = []
+        previous: FileState | None = None
         for state in self.states:
             version = state.tree.get(path)
-            if version is None or version.binary or version == now:
+            if version is None or version is previous:
                 continue
-            lines = version.lines
-            if lines not in seen:
-                seen.append(lines)
-        return seen
+            previous = version
+            if version.binary or version == now or version.data in seen:
+                continue
+            seen.add(version.data)
+            out.append(version.lines)
+        return out
 
 
 class LazyHistory(Sequence[Sequence[str]]):
