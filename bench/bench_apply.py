@@ -236,7 +236,7 @@ for turn in job["turns"]:
         target = root / path
         content = target.read_text()
         new = do_replace(str(target), content, "\n".join(search) + "\n",
-                         "\n".join(replace) + "\n", None)
+                         "\n".join(replace) + "\n", ("```", "```"))
         if new is None:
             print("FAILED", path, file=sys.stderr)
             continue
@@ -261,7 +261,9 @@ def aider_apply(case: Case, work: Path) -> tuple[float, bool]:
     script = work / "aider_apply.py"
     script.write_text(AIDER_SCRIPT)
     done = subprocess.run([AIDER_PYTHON, str(script), str(job)], capture_output=True,
-                          text=True, check=True)
+                          text=True, check=False)
+    if done.returncode:
+        raise SystemExit(f"aider run failed: {done.stderr.strip()[-2000:]}")
     return float(done.stdout.split()[-1]), check_root(root, case)
 
 

@@ -29,5 +29,5 @@ def test_a_huge_rewrite_is_one_block_without_difflib(monkeypatch: object) -> Non
         raise AssertionError("difflib ran on a 50,000-line middle")
 
     monkeypatch.setattr(tokens, "SequenceMatcher", refuse)  # type: ignore[attr-defined]
-    assert tokens._changed_blocks(old, new) == [(1, 49_999, 1, 49_999)]
+    assert tokens._changed_blocks(old, new) == [(2, 49_999, 2, 49_999)]
     assert tokens.search_replace_cost(old, new) is not None
