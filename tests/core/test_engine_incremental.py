@@ -134,6 +134,11 @@ def test_incremental_equals_full(text: str, files: dict[str, str], pending_joins
                 decisions[key] = data.draw(decision)
         run.update(decisions)
         assert_same(run, evaluate_session(session, base, policy=policy, decisions=decisions))
+        draft = SessionRun(session, run.base, policy=Policy.decided_only())
+        draft.decisions = dict(decisions)
+        if draft.adopt(run):  # no pending operation landed in run: the same evaluation
+            assert_same(draft, evaluate_session(session, base, policy=Policy.decided_only(),
+                                                decisions=decisions))
 
 
 @settings(max_examples=100, deadline=None)

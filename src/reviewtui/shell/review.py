@@ -428,6 +428,10 @@ class Review:
         decisions = self._folded.decisions()
         runs = [run for run, wanted in ((self.display, display), (self.draft, draft)) if wanted]
         for run in runs:  # each re-evaluates only what the changed decisions affect
+            run.decisions, previous = dict(decisions), run.decisions
+            if run is self.draft and not display and self.draft.adopt(self.display):
+                continue  # no pending operation lands: the display run is the draft
+            run.decisions = previous
             run.update(decisions)
 
     def _stale_accepts(self) -> list[OpKey]:

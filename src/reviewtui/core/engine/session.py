@@ -236,6 +236,41 @@ class SessionRun:
         self.rebase(base, rules)
         self.update(decisions)
 
+    def adopt(self, other: SessionRun) -> bool:
+        """Take ``other``'s evaluation when it is this run's too; False if it is not.
+
+        Two runs of one session over one base under the same decisions differ only in
+        what a pending operation does: where no pending operation landed in ``other``,
+        this run's trees, ledger and decided results are ``other``'s, and its pending
+        results are whatever this policy says of them (``apply`` evaluates once).
+        """
+        if (other.session is not self.session or other.rules != self.rules
+                or other.states[0].tree is not self.states[0].tree
+                or not other._evaluated or len(other.turns) != len(other.session.turns)):
+            return False
+        decisions = self.decisions
+        if {k: d for k, d in other.decisions.items() if d != PENDING} != {
+                k: d for k, d in decisions.items() if d != PENDING}:
+            return False
+        turns: list[TurnResult] = []
+        for turn in other.turns:
+            results = list(turn.results)
+            for pos, result in enumerate(results):
+                if result.decision.verdict is not Verdict.PENDING:
+                    continue
+                if result.landed:
+                    return False
+                mine = self._unevaluated(result.decision)
+                if mine is not None:
+                    results[pos] = dataclasses.replace(result, outcome=mine)
+                elif result.outcome.status in self.policy.pending_joins:
+                    return False  # it would land here
+            turns.append(dataclasses.replace(turn, results=tuple(results)))
+        self.turns, self.states = turns, list(other.states)
+        self.moved, self._ledgers = list(other.moved), list(other._ledgers)
+        self._evaluated = True
+        return True
+
     def replace_session(self, session: Session, from_turn: int) -> None:
         """The same session with more operations (a live session grew) from ``from_turn``."""
         self.session = session
