@@ -98,7 +98,8 @@ def glued(sources: list[list[str]], size: int, start: int) -> list[str]:
     lines: list[str] = []
     i = start
     while len(lines) < size:
-        lines.extend(sources[i % len(sources)])
+        # One module made of several: a __future__ import is only legal at the top.
+        lines.extend(x for x in sources[i % len(sources)] if not x.startswith("from __future__"))
         i += 1
     return lines[:size]
 
@@ -209,6 +210,8 @@ def reviewtui_memory(case: Case, work: Path) -> int:
                               env=env, check=True).stdout.split()[-1])
     base = int(subprocess.run([sys.executable, "-c", idle], capture_output=True, text=True,
                               env=env, check=True).stdout.split()[-1])
+    print(f"    (peak RSS: apply {used / 1024:.1f} MiB, idle process {base / 1024:.1f} MiB)",
+          flush=True)
     return used - base
 
 
