@@ -88,6 +88,7 @@ from reviewtui.core.rebase import (
     OutsideLayer,
     apply_layer,
 )
+from reviewtui.core.review.log import LogKind
 from reviewtui.core.tree import FileState, Tree
 from reviewtui.shell.disk import (
     SKIP_DIRS,
@@ -386,7 +387,8 @@ class Review:
             while entries:
                 first = min(item.turn for item in entries)
                 now = self.clock()
-                self._log.append(LogEntry("decide", tuple(entries), seconds=now - self._since))
+                self._log.append(LogEntry(LogKind.DECIDE, tuple(entries),
+                                          seconds=now - self._since))
                 self._evaluate_from(first, draft=False)  # what the reviewer would see
                 unlanded = [item for item in entries if item.decision.verdict in _ACCEPTING
                             and not self.result(item.key).landed]
@@ -472,7 +474,7 @@ class Review:
         """
         while stale := self._stale_accepts():
             statuses = {key: self.result(key).outcome.status for key in stale}
-            self._log.append(LogEntry("decide", tuple(
+            self._log.append(LogEntry(LogKind.DECIDE, tuple(
                 DecisionItem.for_op(key, self._ops[key], Decision()) for key in stale)))
             self._dirty = True
             self._evaluate_from(stale[0][0])
@@ -494,7 +496,7 @@ class Review:
             if not self._folded.applied:
                 return None
             entry = self._folded.applied[-1]
-            self._log.append(LogEntry("undo"))
+            self._log.append(LogEntry(LogKind.UNDO))
             self._since = self.clock()
             return self._after_log_change(min(item.turn for item in entry.items))
 
@@ -504,7 +506,7 @@ class Review:
             if not self._folded.undone:
                 return None
             entry = self._folded.undone[-1]
-            self._log.append(LogEntry("redo"))
+            self._log.append(LogEntry(LogKind.REDO))
             self._since = self.clock()
             return self._after_log_change(min(item.turn for item in entry.items))
 
@@ -555,7 +557,7 @@ class Review:
             self._check_open()
             n = self._check_checkpoint(n)
             pin = None if n == len(self.draft.states) - 1 else n
-            self._log.append(LogEntry("restore", checkpoint=pin))
+            self._log.append(LogEntry(LogKind.RESTORE, checkpoint=pin))
             self._folded = fold(self._log)
             self._dirty = True
             return self._sync(ReplayReport())
@@ -1144,7 +1146,7 @@ class Review:
         if pin is not None and pin >= len(self.session.turns) + 1:
             self.state_problems.append(f"the restored checkpoint {pin} no longer exists; "
                                        "the whole draft goes on disk")
-            self._log.append(LogEntry("restore", checkpoint=None))
+            self._log.append(LogEntry(LogKind.RESTORE, checkpoint=None))
             self._folded = fold(self._log)
             self._dirty = True
         self._evaluate_all()
