@@ -36,7 +36,6 @@ import io
 import json
 import os
 import random
-import resource
 import shutil
 import statistics
 import subprocess
@@ -122,6 +121,7 @@ def make_case(name: str, bodies: list[list[str]], n_turns: int, per_turn: int,
         rng.shuffle(ok)
         free[path] = ok
     taken: dict[str, set[int]] = {p: set() for p in files}
+    reuse: set[str] = set()  # files whose every centre is edited: edit them again
     turns: list[list[tuple[str, list[str], list[str]]]] = []
     paths = list(files)
     n_edit = 0
@@ -130,8 +130,15 @@ def make_case(name: str, bodies: list[list[str]], n_turns: int, per_turn: int,
         for _ in range(per_turn):
             for _attempt in range(50):
                 path = rng.choice(paths)
-                while free[path] and any(abs(free[path][-1] - t) < 4 for t in taken[path]):
+                while (free[path] and path not in reuse
+                       and any(abs(free[path][-1] - t) < 4 for t in taken[path])):
                     free[path].pop()
+                if not free[path] and taken[path]:
+                    # An edited centre stays unique (its line carries its edit number)
+                    # and its neighbours are never centres: it can be edited again.
+                    free[path] = sorted(taken[path])
+                    rng.shuffle(free[path])
+                    reuse.add(path)
                 if free[path]:
                     break
             else:
@@ -178,7 +185,8 @@ def check_root(root: Path, case: Case) -> bool:
 def reviewtui_apply(case: Case, work: Path) -> tuple[float, bool, int]:
     """In-process ``reviewtui apply --yes``: seconds, intended result, peak RSS (KiB) of a
     subprocess doing the same (the memory figure)."""
-    from reviewtui.cli import main
+    import reviewtui.cli.commands  # noqa: F401  (imports are start-up, not apply: aider's
+    from reviewtui.cli import main  # figure leaves its own imports out too)
 
     root = write_root(case, work)
     session = work / "session.md"
@@ -201,10 +209,16 @@ def reviewtui_memory(case: Case, work: Path) -> int:
             "import contextlib,io\n"
             "with contextlib.redirect_stdout(io.StringIO()):\n"
             f" main(['apply','--yes','--root',{str(root)!r},{str(session)!r}])\n"
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+            "print(_hwm())")
     idle = ("import resource;import reviewtui.cli, reviewtui.shell.review;"
             f"open({str(session)!r}).read();"
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+            "print(_hwm())")
+    # ru_maxrss survives exec (it would report this big parent): VmHWM is per process.
+    hwm = ("def _hwm():\n"
+           " for line in open('/proc/self/status'):\n"
+           "  if line.startswith('VmHWM:'):\n"
+           "   return int(line.split()[1])\n")
+    code, idle = hwm + code, hwm + idle
     env = {**os.environ, "PYTHONPATH": _src()}
     used = int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                               env=env, check=True).stdout.split()[-1])
@@ -422,5 +436,4 @@ def _reexpect(case: Case) -> Case:
 
 
 if __name__ == "__main__":
-    resource.setrlimit(resource.RLIMIT_STACK, resource.getrlimit(resource.RLIMIT_STACK))
     main()
