@@ -49,13 +49,11 @@ copy is simply replayed).
 from __future__ import annotations
 
 import dataclasses
-import functools
 import hashlib
 import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -84,11 +82,11 @@ from reviewtui.core.paths import link_on_path
 from reviewtui.core.rebase import (
     Conflict,
     ConflictKind,
-    Hunk,
     OutsideLayer,
     apply_layer,
 )
 from reviewtui.core.review.log import LogKind
+from reviewtui.core.review.plan import Want, compute_conflicts, op_path, want
 from reviewtui.core.tree import FileState, Tree
 from reviewtui.shell.disk import (
     SKIP_DIRS,
@@ -133,16 +131,6 @@ _REPLAY_ATTEMPTS = 3  # a path that keeps changing under us ends as a conflict
 PreviewEntry = tuple[str, FileState | None, FileState | None]
 
 
-@dataclass(frozen=True, slots=True)
-class _Want:
-    """What replay should put at a path: ``state`` (None: absent), or why it cannot."""
-
-    ok: bool
-    state: FileState | None = None
-    message: str = ""
-    hunk: Hunk | None = None
-
-
 class _Directory:
     """The path is a directory on disk (the watcher reports those too)."""
 
@@ -164,17 +152,6 @@ def _nested(a: str, b: str) -> bool:
 
 def _digest(state: FileState | None) -> str | None:
     return None if state is None else state.digest
-
-
-# Operation paths are normalised on every decision (conflicts, session paths): memoised.
-_normalized = functools.lru_cache(maxsize=1 << 16)(normalize_or_none)
-
-
-def _op_path(result: OpResult) -> str | None:
-    if result.outcome.path:
-        return _normalized(result.outcome.path)
-    raw = result.op.path
-    return _normalized(raw) if raw else None
 
 
 class Review:
@@ -355,10 +332,10 @@ class Review:
                     message=conflict.message, path=path,
                     extra={**result.outcome.extra, "engine": result.outcome})
             outcome = result.outcome
-            op_path = _op_path(result)
-            record = self._records.get(op_path) if op_path else None
+            named = op_path(result)
+            record = self._records.get(named) if named else None
             if outcome.status is Status.NOT_FOUND and record is not None and record.deleted:
-                return dataclasses.replace(outcome, message=self._deleted_message(op_path or ""))
+                return dataclasses.replace(outcome, message=self._deleted_message(named or ""))
             return outcome
 
     # -- decisions --------------------------------------------------------------------
@@ -439,7 +416,7 @@ class Review:
     def _stale_accepts(self) -> list[OpKey]:
         """Accepts in force whose operation does not land (files deleted outside aside)."""
         def deleted(key: OpKey) -> bool:  # the DELETED conflict's business: it stays
-            path = _op_path(self.result(key))
+            path = op_path(self.result(key))
             record = self._records.get(path) if path else None
             return record is not None and record.deleted
 
@@ -484,7 +461,7 @@ class Review:
                 notice = (f"{item.describe()}: {status} {why}; its accept was taken back "
                           "and it is pending again (nothing of it was written)")
                 report.reverted.append((key, notice))
-                report.note(_op_path(self.result(key)) or item.path, notice)
+                report.note(op_path(self.result(key)) or item.path, notice)
 
     def time_spent(self) -> dict[OpKey, float]:
         """Seconds the reviewer spent on each decided operation (a bulk step is shared)."""
@@ -730,7 +707,7 @@ class Review:
             paths.update(self.base.diff(run.states[-1].tree))
             for turn in run.turns:
                 for result in turn.results:
-                    path = _op_path(result)
+                    path = op_path(result)
                     if path:
                         paths.add(path)
         return paths
@@ -751,74 +728,12 @@ class Review:
     def _managed(self, tree: Tree) -> set[str]:
         return set(self._records) | set(self.base.diff(tree))
 
-    def _want(self, path: str, tree: Tree) -> _Want:
-        wanted = tree.get(path)
-        record = self._records.get(path)
-        if record is None or record.layer is None:
-            return _Want(True, wanted)
-        applied = apply_layer(record.layer, wanted.data if wanted is not None else None)
-        if not applied.ok:
-            return _Want(False, message=applied.message, hunk=applied.hunk)
-        if applied.data is None:
-            return _Want(True, None)
-        if wanted is not None:
-            return _Want(True, wanted.with_data(applied.data))
-        mode = record.seen.mode if record.seen is not None else 0o644
-        return _Want(True, FileState.from_bytes(applied.data, mode=mode))
+    def _want(self, path: str, tree: Tree) -> Want:
+        return want(path, tree, self._records.get(path))
 
     def _compute_conflicts(self, tree: Tree) -> dict[str, Conflict]:
-        accepted: dict[str, list[OpKey]] = {}  # accepted or edited, per path
-        decided: dict[str, list[OpKey]] = {}  # any decision: a reject can clash too
-        failing: dict[str, list[OpKey]] = {}
-        for turn in self.draft.turns[: self._turns_on_disk()]:
-            for result in turn.results:
-                if result.decision.verdict is Verdict.PENDING:
-                    continue
-                path = _op_path(result)
-                if path is None:
-                    continue
-                decided.setdefault(path, []).append(result.key)
-                if result.decision.verdict not in _ACCEPTING:
-                    continue
-                accepted.setdefault(path, []).append(result.key)
-                record = self._records.get(path)
-                if not result.landed and record is not None and record.outside:
-                    failing.setdefault(path, []).append(result.key)
-        conflicts: dict[str, Conflict] = {}
-        for path, record in self._records.items():
-            ops = tuple(accepted.get(path, ()))
-            disk, ours = record.seen, record.ref
-            wanted = tree.get(path)
-            if path in self._unwritable:
-                conflicts[path] = Conflict(path, ConflictKind.UNWRITABLE,
-                                           self._unwritable[path], disk, ours, wanted,
-                                           tuple(decided.get(path, ())))
-            elif record.deleted and (wanted is not None or path in failing):
-                conflicts[path] = Conflict(path, ConflictKind.DELETED,
-                                           self._deleted_message(path), disk, ours, wanted, ops)
-            elif path in failing:
-                keys = ", ".join(f"turn {t} operation {p + 1}" for t, p in failing[path])
-                message = (f"accepted operations no longer land on the content changed "
-                           f"outside the workbench ({keys}); nothing was written: re-anchor, "
-                           "edit or reject them")
-                conflicts[path] = Conflict(path, ConflictKind.REBASE, message, disk, ours,
-                                           wanted, ops)
-            else:
-                want = self._want(path, tree)
-                if not want.ok:
-                    layer = record.layer or OutsideLayer(None, None)
-                    message = (f"{want.message}; nothing was written and the disk version is "
-                               "kept: edit the operation to match it, or undo the decision "
-                               "that clashed")
-                    conflicts[path] = Conflict(path, ConflictKind.OUTSIDE_EDIT, message,
-                                               disk, ours, wanted, tuple(decided.get(path, ())),
-                                               layer.hunks())
-        for path in self._unwritable:
-            if path not in conflicts:
-                conflicts[path] = Conflict(path, ConflictKind.UNWRITABLE,
-                                           self._unwritable[path], None, None, tree.get(path),
-                                           tuple(decided.get(path, ())))
-        return conflicts
+        return compute_conflicts(self.draft.turns[: self._turns_on_disk()], tree, self._records,
+                                 self._unwritable, self._deleted_message)
 
     def _deleted_message(self, path: str) -> str:
         record = self._records.get(path)
@@ -1191,7 +1106,7 @@ class Review:
             paths.update(self.base.diff(run.states[-1].tree))
             for turn in run.turns:
                 for result in turn.results:
-                    named = _op_path(result)
+                    named = op_path(result)
                     if named:
                         paths.add(named)
                     changes = result.outcome.extra.get("changes", ())  # (old, new) pairs

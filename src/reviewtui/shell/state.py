@@ -36,8 +36,6 @@ from typing import Any
 from reviewtui.core.errors import DiskError, InputLimitError, UsageError
 from reviewtui.core.limits import load_json
 from reviewtui.core.rebase import OutsideLayer
-
-# The decision log moved to reviewtui.core.review.log; its names stay importable here.
 from reviewtui.core.review.log import (
     DecisionItem,
     Folded,
@@ -54,12 +52,16 @@ from reviewtui.core.review.log import (
     reconcile_log,
     time_spent,
 )
+
+# The decision log moved to reviewtui.core.review.log; its names stay importable here.
+from reviewtui.core.review.plan import PathRecord
 from reviewtui.core.tree import FileState
 from reviewtui.shell.disk import TEMP_SUFFIX, atomic_write, is_temp_name
 from reviewtui.shell.loader import read_input
 
 # Re-exported: the decision log moved to reviewtui.core.review.log.
 __all__ = [
+    "PathRecord",
     "DecisionItem",
     "Folded",
     "LogEntry",
@@ -119,30 +121,6 @@ def blob_dir_for(state_path: Path) -> Path:
 
 
 # --- per-path bookkeeping ------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class PathRecord:
-    """What the workbench knows about one path it writes or wrote.
-
-    ``base``: the content the session's operations start from (None: absent);
-    ``seen``: what the workbench last saw or wrote on disk; ``ref``: the draft content
-    (without the outside layer) that ``seen`` was built from; ``layer``: an outside
-    change kept on top of the draft; ``outside``: the path changed outside during the
-    review; ``deleted``: deleted outside, so nothing may recreate it silently.
-    """
-
-    base: FileState | None
-    seen: FileState | None
-    ref: FileState | None
-    layer: OutsideLayer | None = None
-    outside: bool = False
-    deleted: bool = False
-    note: str = ""
-    # Loaded from a state file: ``seen`` is unknown until the disk is read again, and
-    # ``saved_seen`` is the hash of what was last seen (None: the file was absent).
-    from_state: bool = False
-    saved_seen: str | None = None
 
 
 @dataclass(slots=True)
