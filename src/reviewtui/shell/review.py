@@ -50,10 +50,9 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -78,7 +77,6 @@ from reviewtui.core.errors import (
 )
 from reviewtui.core.model import ConsoleCommand, Operation, Session
 from reviewtui.core.outcome import Outcome, Status
-from reviewtui.core.paths import link_on_path
 from reviewtui.core.rebase import (
     Conflict,
     ConflictKind,
@@ -89,9 +87,7 @@ from reviewtui.core.review.log import LogKind
 from reviewtui.core.review.plan import Want, compute_conflicts, op_path, want
 from reviewtui.core.tree import FileState, Tree
 from reviewtui.shell.disk import (
-    SKIP_DIRS,
     atomic_write,
-    read_file,
     read_link,
     remove_file,
     remove_temp,
@@ -100,7 +96,16 @@ from reviewtui.shell.disk import (
 from reviewtui.shell.loader import LoadedSession, load_session, read_text
 from reviewtui.shell.lock import RootLock
 from reviewtui.shell.project import Project, load_project
-from reviewtui.shell.replay import ReplayReport
+from reviewtui.shell.replay import (
+    DIRECTORY,
+    Directory,
+    ReplayReport,
+    expand_paths,
+    own_files,
+    read_state,
+    same,
+    write_in_order,
+)
 from reviewtui.shell.state import (
     DecisionItem,
     Folded,
@@ -108,7 +113,6 @@ from reviewtui.shell.state import (
     PathRecord,
     ReviewState,
     StateFile,
-    blob_dir_for,
     blobs_of,
     decode_record,
     default_state_path,
@@ -129,25 +133,6 @@ _ACCEPTING = (Verdict.ACCEPTED, Verdict.EDITED)
 _REPLAY_ATTEMPTS = 3  # a path that keeps changing under us ends as a conflict
 
 PreviewEntry = tuple[str, FileState | None, FileState | None]
-
-
-class _Directory:
-    """The path is a directory on disk (the watcher reports those too)."""
-
-
-_DIRECTORY = _Directory()
-
-
-def _same(a: FileState | None, b: FileState | None) -> bool:
-    """Same content (absent counts); modes are the disk's business, not the guard's."""
-    if a is None or b is None:
-        return a is b
-    return a.data == b.data
-
-
-def _nested(a: str, b: str) -> bool:
-    """Whether one path is a folder of the other (they cannot both be files)."""
-    return a.startswith(b + "/") or b.startswith(a + "/")
 
 
 def _digest(state: FileState | None) -> str | None:
@@ -524,7 +509,7 @@ class Review:
                     continue
                 want = self._want(path, tree)
                 current = self._seen(path)
-                if want.ok and not _same(current, want.state):
+                if want.ok and not same(current, want.state):
                     out.append((path, current, want.state))
             return out
 
@@ -562,12 +547,12 @@ class Review:
                         report.note(path, f"conflict - {err.message}")
                         blocked = True
                     continue
-                if path in self._refused_by_disk and not isinstance(disk, _Directory):
+                if path in self._refused_by_disk and not isinstance(disk, Directory):
                     # Readable again (the link is gone): the next replay tries it again.
                     self._refused_by_disk.discard(path)
                     self._unwritable.pop(path, None)
                     blocked = True
-                if isinstance(disk, _Directory) or _same(disk, self._seen(path)):
+                if isinstance(disk, Directory) or same(disk, self._seen(path)):
                     continue
                 found[path] = disk
             if not found and not blocked:
@@ -754,56 +739,15 @@ class Review:
             self._dirty = True
 
     # -- internals: the disk ------------------------------------------------------------
-    def _read(self, path: str) -> FileState | None | _Directory:
-        try:
-            found = read_file(self.root, path)  # never through a symbolic link
-        except DiskError as err:
-            if err.rule == "directory":
-                return _DIRECTORY
-            raise DiskError(err.message, source=path, rule=err.rule) from None
-        return None if found is None else FileState.from_bytes(found[0], mode=found[1])
+    def _read(self, path: str) -> FileState | None | Directory:
+        return read_state(self.root, path)
 
     def _expand(self, paths: Iterable[str]) -> set[str]:
         """Normalised paths; a directory stands for every file under it (then or now)."""
-        skip = self._own_files()
-
-        def skipped(path: str) -> bool:
-            return (any(path == own or path.startswith(own + "/") for own in skip)
-                    or any(part in SKIP_DIRS for part in path.split("/")))
-
-        out: set[str] = set()
-        for raw in paths:
-            path = normalize_or_none(raw)
-            if path is None or skipped(path):
-                continue
-            under = set(self.base.files_under(path))
-            under.update(p for p in self._records if p.startswith(path + "/"))
-            full = self.root / path
-            # Never walk through a link: it may lead out of the root (and is never written).
-            if (link_on_path(path, self.rules.symlinks) is None and full.is_dir()
-                    and not full.is_symlink()):
-                under.update(self._walk(full))
-            out.update(under or {path})
-        return {path for path in out if not skipped(path)}
-
-    def _walk(self, directory: Path) -> Iterator[str]:
-        for dirpath, dirnames, filenames in os.walk(directory, followlinks=False):
-            dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS]
-            base = Path(dirpath)
-            for name in filenames:
-                yield (base / name).relative_to(self.root).as_posix()
-
-    def _own_files(self) -> set[str]:
-        """The state file and its blobs, when they live inside the root."""
-        if self._state_file is None:
-            return set()
-        out: set[str] = set()
-        for own in (self._state_file.path, blob_dir_for(self._state_file.path)):
-            try:
-                out.add(own.resolve().relative_to(self.root.resolve()).as_posix())
-            except ValueError:
-                continue
-        return out
+        state_path = self._state_file.path if self._state_file is not None else None
+        return expand_paths(self.root, paths, files_under=self.base.files_under,
+                            records=self._records, symlinks=self.rules.symlinks,
+                            own=own_files(self.root, state_path))
 
     def _without(self, path: str) -> Tree:
         return self.base.remove(path) if path in self.base else self.base
@@ -819,7 +763,7 @@ class Review:
 
     def _rename_target(self, path: str, found: dict[str, FileState | None]) -> str | None:
         """Where a file deleted outside went, when a new file has exactly its content."""
-        if found.get(path, _DIRECTORY) is not None:
+        if found.get(path, DIRECTORY) is not None:
             return None
         seen = self._seen(path)
         if seen is None:
@@ -833,7 +777,7 @@ class Review:
                 renamed_to: str | None = None) -> None:
         """An outside change to a session path: new base, outside layer or deletion."""
         record = self._record(path)
-        ours_on_disk = not _same(record.seen, record.base)
+        ours_on_disk = not same(record.seen, record.base)
         self._dirty = True
         record.outside = True
         record.from_state = False
@@ -880,7 +824,7 @@ class Review:
                 if path in self._conflicts:
                     continue
                 want = self._want(path, tree)
-                if want.ok and not _same(self._seen(path), want.state):
+                if want.ok and not same(self._seen(path), want.state):
                     changes.append((path, want.state))
             if self.dry_run:
                 report.would_write = [path for path, _ in changes]
@@ -897,46 +841,14 @@ class Review:
 
     def _write(self, changes: list[tuple[str, FileState | None]], tree: Tree,
                report: ReplayReport) -> set[str]:
-        """Write, then remove; return the paths found changed under us (absorbed).
-
-        Each file is compared with what the review last saw right before its own rename
-        or unlink (:func:`atomic_write`'s ``expected``): a compare-and-swap per file, so
-        an outside change made while a long batch is written is rebased over or becomes
-        a conflict, never overwritten. Writes go first and a removal waits for the write
-        that replaces it (a move's destination): a file's last copy is never removed
-        unless its replacement is on disk. A write waits for a removal only when one
-        path is a folder of the other (a file becoming a folder, or back).
-        """
-        wanted = dict(changes)
-        writes = sorted(path for path, state in changes if state is not None)
-        removals = sorted(path for path, state in changes if state is None)
+        """Write, then remove (see :func:`write_in_order`); the paths found changed under
+        us (absorbed) are returned."""
         moved: set[str] = set()
-        failed: set[str] = set()
-        progress = True
-        while progress and (writes or removals):
-            progress = False
-            for path in list(writes):
-                if any(_nested(path, other) for other in removals):
-                    continue
-                writes.remove(path)
-                progress = True
-                if not self._put(path, wanted[path], tree, report, moved):
-                    failed.add(path)
-            for path in list(removals):
-                held = self._held_for(path, tree, writes, failed, wanted)
-                if held == "":
-                    continue  # its replacement is not written yet
-                removals.remove(path)
-                progress = True
-                if held is not None:
-                    report.note(path, f"not removed: its content goes to {held}, which was "
-                                "not written; the file stays until it is")
-                    continue
-                self._put(path, None, tree, report, moved)
-        for path in writes:  # waiting on a removal that waits on it: try, and report
-            self._put(path, wanted[path], tree, report, moved)
-        for path in removals:
-            report.note(path, "not removed: what replaces it could not be written")
+        write_in_order(
+            changes, report,
+            put=lambda path, state: self._put(path, state, tree, report, moved),
+            held_for=lambda path, writes, failed, wanted: self._held_for(
+                path, tree, writes, failed, wanted))
         return moved
 
     def _held_for(self, path: str, tree: Tree, writes: list[str], failed: set[str],
@@ -983,7 +895,7 @@ class Review:
         except DiskChanged as changed:
             disk = None if changed.current is None else FileState.from_bytes(
                 changed.current[0], mode=changed.current[1])
-            if _same(disk, state):  # someone made exactly this change: taken as written
+            if same(disk, state):  # someone made exactly this change: taken as written
                 record.seen, record.ref = disk, tree.get(path)
                 return True
             self._absorb(path, disk, report)
@@ -1139,7 +1051,7 @@ class Review:
         def content(state: FileState | None) -> bytes | None:
             return state.data if state is not None else None
 
-        if _same(disk, record.base):
+        if same(disk, record.base):
             return True
         wanted = [content(state) for state in targets()]
         if data in wanted:
@@ -1174,7 +1086,7 @@ class Review:
                 disk = self._read(path)
             except DiskError:
                 continue  # _reconcile makes it a conflict: nothing is written there
-            if isinstance(disk, _Directory):
+            if isinstance(disk, Directory):
                 continue
             if touched is None:
                 touched = self._op_paths()
@@ -1216,16 +1128,16 @@ class Review:
                 self._unwritable[path] = err.message
                 record.seen = record.base
                 continue
-            if isinstance(disk, _Directory):
+            if isinstance(disk, Directory):
                 self._unwritable[path] = "a directory is in the way"
                 record.seen = record.base
                 continue
             want = self._want(path, tree)
             if _digest(disk) == record.saved_seen:
                 record.seen = disk  # as left; replay finishes whatever was not written yet
-            elif want.ok and _same(disk, want.state):
+            elif want.ok and same(disk, want.state):
                 record.seen, record.ref = disk, tree.get(path)  # written, then the crash
-            elif self.scratch and _same(disk, record.base):
+            elif self.scratch and same(disk, record.base):
                 record.seen = record.ref = record.base  # a fresh scratch copy: replay
             else:
                 # Changed while closed. What was on disk decides between a new base and an
