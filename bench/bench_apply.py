@@ -220,8 +220,12 @@ def reviewtui_memory(case: Case, work: Path) -> int:
            "   return int(line.split()[1])\n")
     code, idle = hwm + code, hwm + idle
     env = {**os.environ, "PYTHONPATH": _src()}
-    used = int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                              env=env, check=True).stdout.split()[-1])
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, check=False)
+    if done.returncode:
+        print(f"    memory run failed: {done.stderr.strip()[-500:]}", flush=True)
+        return 0
+    used = int(done.stdout.split()[-1])
     base = int(subprocess.run([sys.executable, "-c", idle], capture_output=True, text=True,
                               env=env, check=True).stdout.split()[-1])
     print(f"    (peak RSS: apply {used / 1024:.1f} MiB, idle process {base / 1024:.1f} MiB)",
@@ -304,19 +308,27 @@ def standin_apply(case: Case, work: Path) -> tuple[float, bool]:
 # --- Codex ------------------------------------------------------------------------------
 
 def codex_apply(case: Case, work: Path, executable: str) -> tuple[float, bool]:
-    """One ``apply_patch`` process per file, with all of that file's hunks in order."""
+    """One ``apply_patch`` process per file with all of its hunks in file order (a file
+    whose edited line is edited again gets a second process from there on)."""
     root = write_root(case, work / "codex")
-    hunks: dict[str, list[tuple[int, str]]] = {}
+    text = dict(case.files)
+    rounds: list[tuple[str, list[tuple[int, str]]]] = []
+    open_round: dict[str, tuple[str, list[tuple[int, str]]]] = {}
     for turn in case.turns:
         for path, search, replace in turn:
-            # apply_patch wants a file's hunks in file order (targets are 4+ lines apart).
-            where = case.files[path].find("\n".join(search) + "\n")
-            hunks.setdefault(path, []).append(
-                (where, "@@\n" + f" {search[0]}\n-{search[1]}\n+{replace[1]}\n {search[2]}"))
+            needle = "\n".join(search) + "\n"
+            current = open_round.get(path)
+            if current is None or current[0].find(needle) < 0:
+                current = open_round[path] = (text[path], [])
+                rounds.append((path, current[1]))
+            # apply_patch wants a file's hunks in file order.
+            current[1].append((current[0].find(needle), "@@\n" + f" {search[0]}\n"
+                               f"-{search[1]}\n+{replace[1]}\n {search[2]}"))
+            text[path] = text[path].replace(needle, "\n".join(replace) + "\n", 1)
     start = time.perf_counter()
-    for path, parts in hunks.items():
+    for path, parts in rounds:
         patch = "\n".join(["*** Begin Patch", f"*** Update File: {path}",
-                           *(text for _, text in sorted(parts)), "*** End Patch"])
+                           *(hunk for _, hunk in sorted(parts)), "*** End Patch"])
         run_apply_patch(executable, patch, str(root))
     return time.perf_counter() - start, check_root(root, case)
 
