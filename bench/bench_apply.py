@@ -100,7 +100,7 @@ def glued(sources: list[list[str]], size: int, start: int) -> list[str]:
         # One module made of several: a __future__ import is only legal at the top.
         lines.extend(x for x in sources[i % len(sources)] if not x.startswith("from __future__"))
         i += 1
-    return lines[:size]
+    return lines  # whole modules (just over ``size`` lines): the file still parses
 
 
 def make_case(name: str, bodies: list[list[str]], n_turns: int, per_turn: int,
