@@ -20,7 +20,7 @@ from reviewtui.cli.report import (
     outcome_line,
     session_json,
 )
-from reviewtui.core.diagnostics import introduced
+from reviewtui.core.diagnostics import diagnose_landed, introduced
 from reviewtui.core.engine import (
     OpResult,
     Policy,
@@ -207,9 +207,11 @@ def apply(args: argparse.Namespace) -> int:
             for result in results:
                 if result.key not in skipped_keys and result.outcome.status is not Status.APPLIED:
                     print(forced_line(source, result, accept_fuzzy=args.accept_fuzzy))
+            written = diagnose_landed([r for r in results if r.key not in skipped_keys])
             for result in results:
                 if result.landed:
-                    for line in diagnostic_lines(result, extra.get(result.key, ())):
+                    for line in diagnostic_lines(result, extra.get(result.key, ()),
+                                                 written.get(result.key, ())):
                         print(f"{source}:{result.op.span.start}: turn {result.key[0]}: "
                               f"{line.strip()}")
             for line in _messages(root, opened) + _messages(root, report):

@@ -54,15 +54,18 @@ def outcome_line(source: str, result: OpResult) -> str:
     return "\n".join(lines)
 
 
-def diagnostic_lines(result: OpResult, extra: Sequence[Diagnostic] = ()) -> list[str]:
+def diagnostic_lines(result: OpResult, extra: Sequence[Diagnostic] = (),
+                     builtin: Sequence[Diagnostic] | None = None) -> list[str]:
     """The syntax errors an operation introduces, one indented line each.
 
     ``extra``: the project checks' diagnostics; their notes (line 0: the check could not
-    run) are shown too.
+    run) are shown too. ``builtin``: the built-in checks' diagnostics when the caller
+    already has them (``apply`` checks each written file once); else they are computed.
     """
     path = result.outcome.path
+    own = diagnose_result(result) if builtin is None else builtin
     lines = [f"    {d.check}: {path}:{d.line}:{d.col}: {d.message} (introduced by this "
-             "operation)" for d in (*diagnose_result(result), *extra) if d.introduced]
+             "operation)" for d in (*own, *extra) if d.introduced]
     lines += [f"    {d.check}: {path}: note: {d.message}" for d in extra if d.line == 0]
     return lines
 

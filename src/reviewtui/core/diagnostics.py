@@ -35,11 +35,11 @@ import json
 import re
 import tomllib
 import warnings
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from reviewtui.core.engine import OpResult
+from reviewtui.core.engine import OpKey, OpResult
 from reviewtui.core.syntax.languages import grammar_name
 from reviewtui.core.syntax.parsing import common_prefix, common_suffix, parse
 from reviewtui.core.syntax.problems import problems
@@ -345,3 +345,29 @@ def diagnose_cached(result: OpResult) -> tuple[Diagnostic, ...] | None:
 def introduced(result: OpResult) -> tuple[Diagnostic, ...]:
     """Only the diagnostics this operation introduced."""
     return tuple(d for d in diagnose_result(result) if d.introduced)
+
+
+def diagnose_landed(results: Sequence[OpResult]) -> dict[OpKey, tuple[Diagnostic, ...]]:
+    """What a batch of landed operations (in the order they ran) leaves in each file.
+
+    One check per file, of its last version against the version before the first
+    operation on it (a headless ``apply`` reports the files it writes, not every
+    intermediate version: on a 10,000-line file each parse costs ~0.15 s). The
+    diagnostics go to the last operation on the file; an error that a later operation
+    of the same batch fixed is not reported.
+    """
+    first: dict[str, str | None] = {}
+    last: dict[str, tuple[OpKey, str | None]] = {}
+    for result in results:
+        texts = _texts(result) if result.landed else None
+        if texts is None:
+            continue
+        path, before, after = texts
+        first.setdefault(path, before)
+        last[path] = (result.key, after)
+    out: dict[OpKey, tuple[Diagnostic, ...]] = {}
+    for path, (key, after) in last.items():
+        found = tuple(diagnose_change(path, first[path], after))
+        if found:
+            out[key] = found
+    return out

@@ -155,7 +155,7 @@ class FileState:
             if text.count("\n") != (len(new_lines) - 1) * self.newline.count("\n"):
                 raise ValueError("lines must not contain a newline")
             text += self.newline if final_newline else ""
-            return self.with_data((UTF8_BOM if self.bom else b"") + text.encode("utf-8"))
+            return self._with_joined(text, len(new_lines) - 1 + final_newline)
         if any("\n" in line for line in new_lines):
             raise ValueError("lines must not contain a newline")
         endings = self._endings_for(new_lines)
@@ -165,6 +165,22 @@ class FileState:
             endings[-1] = self.newline
         text = "".join(line + end for line, end in zip(new_lines, endings, strict=True))
         return self.with_data((UTF8_BOM if self.bom else b"") + text.encode("utf-8"))
+
+    def _with_joined(self, text: str, newlines: int) -> FileState:
+        """:meth:`with_data` of ``text`` joined in this file's conventions, without
+        re-reading the whole file for them when nothing in it can change them: every
+        ``\r`` is one of our line endings, no NUL, no BOM character at the start. The
+        result is field for field what :meth:`from_bytes` gives (tests check it)."""
+        data = (UTF8_BOM if self.bom else b"") + text.encode("utf-8")
+        if data == self.data:
+            return self
+        crs = newlines if self.newline == "\r\n" else 0
+        if (newlines == 0 or text.count("\r") != crs or "\x00" in text[:_BINARY_SNIFF]
+                or text.startswith("\ufeff")):
+            return self.with_data(data)
+        return FileState(data, bom=self.bom, eol=self.newline, newline=self.newline,
+                         final_newline=data.endswith(b"\n"), mode=self.mode,
+                         revision=self.revision + 1)
 
     def with_text(self, text: str) -> FileState:
         """A whole-file replacement keeping BOM, line-ending style and mode.
@@ -257,7 +273,7 @@ def _conflict(prefix: str, name: str, why: str) -> PathRefused:
     return PathRefused(path, "path-conflict", f"cannot write {path!r}: {why}")
 
 
-def _rebuild(node: _Dir, pending: _Pending, prefix: str) -> _Dir:
+def _rebuild(node: _Dir, pending: _Pending, prefix: str, exact: bool = False) -> _Dir:
     """``node`` with ``pending`` applied; ``node`` itself when nothing really changed.
 
     Removals first, then subdirectories, then files, so "file a becomes directory a/"
@@ -279,7 +295,7 @@ def _rebuild(node: _Dir, pending: _Pending, prefix: str) -> _Dir:
         current = entries.get(name)
         if isinstance(current, FileState):
             raise _conflict(prefix, name, "it is a file, not a directory")
-        child = _rebuild(current or _EMPTY, sub, f"{prefix}{name}/")
+        child = _rebuild(current or _EMPTY, sub, f"{prefix}{name}/", exact)
         if child is not current:
             if child.count:
                 writable()[name] = child
@@ -289,7 +305,7 @@ def _rebuild(node: _Dir, pending: _Pending, prefix: str) -> _Dir:
         current = entries.get(name)
         if isinstance(current, _Dir):
             raise _conflict(prefix, name, "it is a directory")
-        if current is state or (current is not None and current == state):
+        if current is state or (not exact and current is not None and current == state):
             continue  # identical content: keep the old object, so no new revision
         writable()[name] = state
     return _Dir(entries) if copied else node
@@ -335,6 +351,20 @@ def _diff_nodes(a: _Dir, b: _Dir, prefix: str, out: dict[str, DiffEntry]) -> Non
     for name, y in b_entries.items():
         if name not in a_entries:
             _diff_entry(prefix, name, None, y, out)
+
+
+def _identity_diff(a: _Dir, b: _Dir, prefix: str, out: set[str]) -> None:
+    if a is b:
+        return
+    for name in a.entries.keys() | b.entries.keys():
+        x, y = a.entries.get(name), b.entries.get(name)
+        if x is y:
+            continue
+        if isinstance(x, _Dir) or isinstance(y, _Dir):
+            _identity_diff(x if isinstance(x, _Dir) else _EMPTY,
+                           y if isinstance(y, _Dir) else _EMPTY, f"{prefix}{name}/", out)
+        if isinstance(x, FileState) or isinstance(y, FileState):
+            out.add(prefix + name)
 
 
 def _diff_entry(prefix: str, name: str, x: FileState | _Dir | None, y: FileState | _Dir | None,
@@ -453,6 +483,16 @@ class Tree:
     def set(self, path: str, state: FileState) -> Tree:
         return self.apply({path: state})
 
+    def put(self, changes: Mapping[str, FileState | None], revision: int) -> Tree:
+        """These very FileState objects (None: absent) at ``revision``; an equal object
+        in place is replaced too (the engine patches reused checkpoints with it)."""
+        return Tree(_rebuild(self._root, _group(changes), "", exact=True), revision)
+
+    def with_revision(self, revision: int) -> Tree:
+        """The same files under another revision number (the engine renumbers reused
+        checkpoints after an incremental re-evaluation)."""
+        return self if revision == self.revision else Tree(self._root, revision)
+
     def remove(self, path: str) -> Tree:
         """Without the file ``path``, or everything under the directory ``path``."""
         if path in self:
@@ -483,6 +523,13 @@ class Tree:
         for old, new in moves.items():
             changes[new] = self.get(old)
         return self.apply(changes)
+
+    def changed_objects(self, other: Tree) -> frozenset[str]:
+        """Paths whose FileState objects differ (even with equal content): what the
+        engine must treat as changed when it reuses checkpoints."""
+        out: set[str] = set()
+        _identity_diff(self._root, other._root, "", out)
+        return frozenset(out)
 
     def diff(self, other: Tree) -> dict[str, DiffEntry]:
         """Path -> (state here, state in ``other``) for every path that differs, sorted.

@@ -23,6 +23,7 @@ from reviewtui.core.engine import Decision, OpKey, Policy, evaluate_session
 from reviewtui.core.errors import GitError, UsageError
 from reviewtui.core.importers.gitlog import LOG_FORMAT, GitOrigin, header_text, import_git
 from reviewtui.core.model import Session
+from reviewtui.core.review.log import LogKind
 from reviewtui.core.tree import FileState
 from reviewtui.shell.disk import atomic_write
 from reviewtui.shell.git import DIFF_ARGS, Repo, disk_state, git_mode, materialize
@@ -280,7 +281,7 @@ def _accepted_state(repo: Repo, base: str, session: Path, state_path: Path,
     items = tuple(DecisionItem.for_op(key, op, decisions[key])
                   for turn in loaded.turns for key, op in
                   (((turn.index, pos), op) for pos, op in enumerate(turn.reply.ops)))
-    log = [LogEntry("decide", items)] if items else []
+    log = [LogEntry(LogKind.DECIDE, items)] if items else []
     for record in records.values():
         for sha, data in blobs_of(record):
             state_file.blobs.put(data, sha)

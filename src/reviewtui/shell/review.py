@@ -50,11 +50,9 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -79,19 +77,17 @@ from reviewtui.core.errors import (
 )
 from reviewtui.core.model import ConsoleCommand, Operation, Session
 from reviewtui.core.outcome import Outcome, Status
-from reviewtui.core.paths import link_on_path
 from reviewtui.core.rebase import (
     Conflict,
     ConflictKind,
-    Hunk,
     OutsideLayer,
     apply_layer,
 )
+from reviewtui.core.review.log import LogKind
+from reviewtui.core.review.plan import Want, compute_conflicts, op_path, want
 from reviewtui.core.tree import FileState, Tree
 from reviewtui.shell.disk import (
-    SKIP_DIRS,
     atomic_write,
-    read_file,
     read_link,
     remove_file,
     remove_temp,
@@ -101,7 +97,16 @@ from reviewtui.shell.disk import (
 from reviewtui.shell.loader import LoadedSession, load_session, read_text
 from reviewtui.shell.lock import RootLock
 from reviewtui.shell.project import Project, load_project
-from reviewtui.shell.replay import ReplayReport
+from reviewtui.shell.replay import (
+    DIRECTORY,
+    Directory,
+    ReplayReport,
+    expand_paths,
+    own_files,
+    read_state,
+    same,
+    write_in_order,
+)
 from reviewtui.shell.state import (
     DecisionItem,
     Folded,
@@ -109,7 +114,6 @@ from reviewtui.shell.state import (
     PathRecord,
     ReviewState,
     StateFile,
-    blob_dir_for,
     blobs_of,
     decode_record,
     drop_in_force,
@@ -132,49 +136,13 @@ _REPLAY_ATTEMPTS = 3  # a path that keeps changing under us ends as a conflict
 PreviewEntry = tuple[str, FileState | None, FileState | None]
 
 
-@dataclass(frozen=True, slots=True)
-class _Want:
-    """What replay should put at a path: ``state`` (None: absent), or why it cannot."""
-
-    ok: bool
-    state: FileState | None = None
-    message: str = ""
-    hunk: Hunk | None = None
-
-
-class _Directory:
-    """The path is a directory on disk (the watcher reports those too)."""
-
-
-_DIRECTORY = _Directory()
-
-
-def _same(a: FileState | None, b: FileState | None) -> bool:
-    """Same content (absent counts); modes are the disk's business, not the guard's."""
-    if a is None or b is None:
-        return a is b
-    return a.data == b.data
-
-
 def _new_mode(wanted: FileState | None, seen: FileState | None) -> bool:
     """Whether the session changes the mode (git's ``new mode``) of a file it saw."""
     return wanted is not None and seen is not None and wanted.mode != seen.mode
 
 
-def _nested(a: str, b: str) -> bool:
-    """Whether one path is a folder of the other (they cannot both be files)."""
-    return a.startswith(b + "/") or b.startswith(a + "/")
-
-
 def _digest(state: FileState | None) -> str | None:
     return None if state is None else state.digest
-
-
-def _op_path(result: OpResult) -> str | None:
-    if result.outcome.path:
-        return normalize_or_none(result.outcome.path)
-    raw = result.op.path
-    return normalize_or_none(raw) if raw else None
 
 
 class Review:
@@ -368,10 +336,10 @@ class Review:
                     message=conflict.message, path=path,
                     extra={**result.outcome.extra, "engine": result.outcome})
             outcome = result.outcome
-            op_path = _op_path(result)
-            record = self._records.get(op_path) if op_path else None
+            named = op_path(result)
+            record = self._records.get(named) if named else None
             if outcome.status is Status.NOT_FOUND and record is not None and record.deleted:
-                return dataclasses.replace(outcome, message=self._deleted_message(op_path or ""))
+                return dataclasses.replace(outcome, message=self._deleted_message(named or ""))
             return outcome
 
     # -- decisions --------------------------------------------------------------------
@@ -400,7 +368,8 @@ class Review:
             while entries:
                 first = min(item.turn for item in entries)
                 now = self.clock()
-                self._log.append(LogEntry("decide", tuple(entries), seconds=now - self._since))
+                self._log.append(LogEntry(LogKind.DECIDE, tuple(entries),
+                                          seconds=now - self._since))
                 self._evaluate_from(first, draft=False)  # what the reviewer would see
                 unlanded = [item for item in entries if item.decision.verdict in _ACCEPTING
                             and not self.result(item.key).landed]
@@ -441,14 +410,17 @@ class Review:
         self._folded = fold(self._log)
         decisions = self._folded.decisions()
         runs = [run for run, wanted in ((self.display, display), (self.draft, draft)) if wanted]
-        for run in runs:
-            run.decisions = dict(decisions)
-            run.evaluate(from_turn=from_turn)
+        for run in runs:  # each re-evaluates only what the changed decisions affect
+            run.decisions, previous = dict(decisions), run.decisions
+            if run is self.draft and not display and self.draft.adopt(self.display):
+                continue  # no pending operation lands: the display run is the draft
+            run.decisions = previous
+            run.update(decisions)
 
     def _stale_accepts(self) -> list[OpKey]:
         """Accepts in force whose operation does not land (files deleted outside aside)."""
         def deleted(key: OpKey) -> bool:  # the DELETED conflict's business: it stays
-            path = _op_path(self.result(key))
+            path = op_path(self.result(key))
             record = self._records.get(path) if path else None
             return record is not None and record.deleted
 
@@ -483,7 +455,7 @@ class Review:
         """
         while stale := self._stale_accepts():
             statuses = {key: self.result(key).outcome.status for key in stale}
-            self._log.append(LogEntry("decide", tuple(
+            self._log.append(LogEntry(LogKind.DECIDE, tuple(
                 DecisionItem.for_op(key, self._ops[key], Decision()) for key in stale)))
             self._dirty = True
             self._evaluate_from(stale[0][0])
@@ -493,7 +465,7 @@ class Review:
                 notice = (f"{item.describe()}: {status} {why}; its accept was taken back "
                           "and it is pending again (nothing of it was written)")
                 report.reverted.append((key, notice))
-                report.note(_op_path(self.result(key)) or item.path, notice)
+                report.note(op_path(self.result(key)) or item.path, notice)
 
     def time_spent(self) -> dict[OpKey, float]:
         """Seconds the reviewer spent on each decided operation (a bulk step is shared)."""
@@ -505,7 +477,7 @@ class Review:
             if not self._folded.applied:
                 return None
             entry = self._folded.applied[-1]
-            self._log.append(LogEntry("undo"))
+            self._log.append(LogEntry(LogKind.UNDO))
             self._since = self.clock()
             return self._after_log_change(min(item.turn for item in entry.items))
 
@@ -515,7 +487,7 @@ class Review:
             if not self._folded.undone:
                 return None
             entry = self._folded.undone[-1]
-            self._log.append(LogEntry("redo"))
+            self._log.append(LogEntry(LogKind.REDO))
             self._since = self.clock()
             return self._after_log_change(min(item.turn for item in entry.items))
 
@@ -528,16 +500,14 @@ class Review:
         """
         with self._mutex:
             first, last = turns or (1, max((t.index for t in self.session.turns), default=0))
-            start = next((pos for pos, t in enumerate(self.session.turns) if t.index >= first),
-                         len(self.session.turns))
-            picked = tuple(t for t in self.session.turns if first <= t.index <= last)
-            run = SessionRun(dataclasses.replace(self.session, turns=picked),
-                             self.draft.states[start].tree, rules=self.rules,
-                             policy=Policy.headless(accept_fuzzy=accept_fuzzy))
-            run.states = [self.draft.states[start]]
-            run.moved = [dict(self.draft.moved[start])]
-            run.decisions = dict(self.decisions)
-            run.evaluate()
+            policy = Policy.headless(accept_fuzzy=accept_fuzzy)
+            everything = turns is None or (first <= min(
+                (t.index for t in self.session.turns), default=first) and last >= max(
+                (t.index for t in self.session.turns), default=last))
+            if everything and policy == self.display.policy:
+                run = self.display  # the same turns, base, rules, policy and decisions
+            else:
+                run = self.draft.fork(policy=policy, first=first, last=last)
             return [(r.key, Decision.accept(force=r.outcome.status is not Status.APPLIED))
                     for turn in run.turns for r in turn.results
                     if r.landed and r.decision.verdict is Verdict.PENDING]
@@ -558,7 +528,7 @@ class Review:
                     continue
                 want = self._want(path, tree)
                 current = self._seen(path)
-                if want.ok and not _same(current, want.state):
+                if want.ok and not same(current, want.state):
                     out.append((path, current, want.state))
             return out
 
@@ -568,7 +538,7 @@ class Review:
             self._check_open()
             n = self._check_checkpoint(n)
             pin = None if n == len(self.draft.states) - 1 else n
-            self._log.append(LogEntry("restore", checkpoint=pin))
+            self._log.append(LogEntry(LogKind.RESTORE, checkpoint=pin))
             self._folded = fold(self._log)
             self._dirty = True
             return self._sync(ReplayReport())
@@ -596,12 +566,12 @@ class Review:
                         report.note(path, f"conflict - {err.message}")
                         blocked = True
                     continue
-                if path in self._refused_by_disk and not isinstance(disk, _Directory):
+                if path in self._refused_by_disk and not isinstance(disk, Directory):
                     # Readable again (the link is gone): the next replay tries it again.
                     self._refused_by_disk.discard(path)
                     self._unwritable.pop(path, None)
                     blocked = True
-                if isinstance(disk, _Directory) or _same(disk, self._seen(path)):
+                if isinstance(disk, Directory) or same(disk, self._seen(path)):
                     continue
                 found[path] = disk
             if not found and not blocked:
@@ -663,6 +633,9 @@ class Review:
                                     for pos, turn in enumerate(self.session.turns)}
             self._session_lines = None
             self._session_sha = hashlib.sha256(_read_bytes(loaded.file)).hexdigest()
+            grown = min(key[0] for key in new)
+            self.display.replace_session(self.session, grown)
+            self.draft.replace_session(self.session, grown)
             self._evaluate_all()  # new operations are pending: the draft is unchanged
             self._dirty = True  # the next save records the session as it is now
             return new
@@ -698,13 +671,11 @@ class Review:
                 self._lock.release()
 
     # -- internals: evaluation ----------------------------------------------------------
-    def _run(self, policy: Policy) -> SessionRun:
-        return evaluate_session(self.session, self.base, rules=self.rules, policy=policy,
-                                decisions=self._folded.decisions())
-
     def _evaluate_all(self) -> None:
-        self.display = self._run(Policy.headless())
-        self.draft = self._run(Policy.decided_only())
+        """Both runs as the base, rules and decisions are now (only what changed)."""
+        decisions = self._folded.decisions()
+        self.display.sync(self.base, self.rules, decisions)
+        self.draft.sync(self.base, self.rules, decisions)
 
     def _after_log_change(self, from_turn: int) -> ReplayReport:
         self._dirty = True
@@ -740,7 +711,7 @@ class Review:
             paths.update(self.base.diff(run.states[-1].tree))
             for turn in run.turns:
                 for result in turn.results:
-                    path = _op_path(result)
+                    path = op_path(result)
                     if path:
                         paths.add(path)
         return paths
@@ -761,72 +732,12 @@ class Review:
     def _managed(self, tree: Tree) -> set[str]:
         return set(self._records) | set(self.base.diff(tree))
 
-    def _want(self, path: str, tree: Tree) -> _Want:
-        wanted = tree.get(path)
-        record = self._records.get(path)
-        if record is None or record.layer is None:
-            return _Want(True, wanted)
-        applied = apply_layer(record.layer, wanted.data if wanted is not None else None)
-        if not applied.ok:
-            return _Want(False, message=applied.message, hunk=applied.hunk)
-        if applied.data is None:
-            return _Want(True, None)
-        if wanted is not None:
-            return _Want(True, wanted.with_data(applied.data))
-        mode = record.seen.mode if record.seen is not None else 0o644
-        return _Want(True, FileState.from_bytes(applied.data, mode=mode))
+    def _want(self, path: str, tree: Tree) -> Want:
+        return want(path, tree, self._records.get(path))
 
     def _compute_conflicts(self, tree: Tree) -> dict[str, Conflict]:
-        accepted: dict[str, list[OpKey]] = {}  # accepted or edited, per path
-        decided: dict[str, list[OpKey]] = {}  # any decision: a reject can clash too
-        failing: dict[str, list[OpKey]] = {}
-        for turn in self.draft.turns[: self._turns_on_disk()]:
-            for result in turn.results:
-                path = _op_path(result)
-                if path is None or result.decision.verdict is Verdict.PENDING:
-                    continue
-                decided.setdefault(path, []).append(result.key)
-                if result.decision.verdict not in _ACCEPTING:
-                    continue
-                accepted.setdefault(path, []).append(result.key)
-                record = self._records.get(path)
-                if not result.landed and record is not None and record.outside:
-                    failing.setdefault(path, []).append(result.key)
-        conflicts: dict[str, Conflict] = {}
-        for path, record in self._records.items():
-            ops = tuple(accepted.get(path, ()))
-            disk, ours = record.seen, record.ref
-            wanted = tree.get(path)
-            if path in self._unwritable:
-                conflicts[path] = Conflict(path, ConflictKind.UNWRITABLE,
-                                           self._unwritable[path], disk, ours, wanted,
-                                           tuple(decided.get(path, ())))
-            elif record.deleted and (wanted is not None or path in failing):
-                conflicts[path] = Conflict(path, ConflictKind.DELETED,
-                                           self._deleted_message(path), disk, ours, wanted, ops)
-            elif path in failing:
-                keys = ", ".join(f"turn {t} operation {p + 1}" for t, p in failing[path])
-                message = (f"accepted operations no longer land on the content changed "
-                           f"outside the workbench ({keys}); nothing was written: re-anchor, "
-                           "edit or reject them")
-                conflicts[path] = Conflict(path, ConflictKind.REBASE, message, disk, ours,
-                                           wanted, ops)
-            else:
-                want = self._want(path, tree)
-                if not want.ok:
-                    layer = record.layer or OutsideLayer(None, None)
-                    message = (f"{want.message}; nothing was written and the disk version is "
-                               "kept: edit the operation to match it, or undo the decision "
-                               "that clashed")
-                    conflicts[path] = Conflict(path, ConflictKind.OUTSIDE_EDIT, message,
-                                               disk, ours, wanted, tuple(decided.get(path, ())),
-                                               layer.hunks())
-        for path in self._unwritable:
-            if path not in conflicts:
-                conflicts[path] = Conflict(path, ConflictKind.UNWRITABLE,
-                                           self._unwritable[path], None, None, tree.get(path),
-                                           tuple(decided.get(path, ())))
-        return conflicts
+        return compute_conflicts(self.draft.turns[: self._turns_on_disk()], tree, self._records,
+                                 self._unwritable, self._deleted_message)
 
     def _deleted_message(self, path: str) -> str:
         record = self._records.get(path)
@@ -847,56 +758,15 @@ class Review:
             self._dirty = True
 
     # -- internals: the disk ------------------------------------------------------------
-    def _read(self, path: str) -> FileState | None | _Directory:
-        try:
-            found = read_file(self.root, path)  # never through a symbolic link
-        except DiskError as err:
-            if err.rule == "directory":
-                return _DIRECTORY
-            raise DiskError(err.message, source=path, rule=err.rule) from None
-        return None if found is None else FileState.from_bytes(found[0], mode=found[1])
+    def _read(self, path: str) -> FileState | None | Directory:
+        return read_state(self.root, path)
 
     def _expand(self, paths: Iterable[str]) -> set[str]:
         """Normalised paths; a directory stands for every file under it (then or now)."""
-        skip = self._own_files()
-
-        def skipped(path: str) -> bool:
-            return (any(path == own or path.startswith(own + "/") for own in skip)
-                    or any(part in SKIP_DIRS for part in path.split("/")))
-
-        out: set[str] = set()
-        for raw in paths:
-            path = normalize_or_none(raw)
-            if path is None or skipped(path):
-                continue
-            under = set(self.base.files_under(path))
-            under.update(p for p in self._records if p.startswith(path + "/"))
-            full = self.root / path
-            # Never walk through a link: it may lead out of the root (and is never written).
-            if (link_on_path(path, self.rules.symlinks) is None and full.is_dir()
-                    and not full.is_symlink()):
-                under.update(self._walk(full))
-            out.update(under or {path})
-        return {path for path in out if not skipped(path)}
-
-    def _walk(self, directory: Path) -> Iterator[str]:
-        for dirpath, dirnames, filenames in os.walk(directory, followlinks=False):
-            dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS]
-            base = Path(dirpath)
-            for name in filenames:
-                yield (base / name).relative_to(self.root).as_posix()
-
-    def _own_files(self) -> set[str]:
-        """The state file and its blobs, when they live inside the root."""
-        if self._state_file is None:
-            return set()
-        out: set[str] = set()
-        for own in (self._state_file.path, blob_dir_for(self._state_file.path)):
-            try:
-                out.add(own.resolve().relative_to(self.root.resolve()).as_posix())
-            except ValueError:
-                continue
-        return out
+        state_path = self._state_file.path if self._state_file is not None else None
+        return expand_paths(self.root, paths, files_under=self.base.files_under,
+                            records=self._records, symlinks=self.rules.symlinks,
+                            own=own_files(self.root, state_path))
 
     def _without(self, path: str) -> Tree:
         return self.base.remove(path) if path in self.base else self.base
@@ -912,7 +782,7 @@ class Review:
 
     def _rename_target(self, path: str, found: dict[str, FileState | None]) -> str | None:
         """Where a file deleted outside went, when a new file has exactly its content."""
-        if found.get(path, _DIRECTORY) is not None:
+        if found.get(path, DIRECTORY) is not None:
             return None
         seen = self._seen(path)
         if seen is None:
@@ -926,7 +796,7 @@ class Review:
                 renamed_to: str | None = None) -> None:
         """An outside change to a session path: new base, outside layer or deletion."""
         record = self._record(path)
-        ours_on_disk = not _same(record.seen, record.base)
+        ours_on_disk = not same(record.seen, record.base)
         self._dirty = True
         record.outside = True
         record.from_state = False
@@ -973,7 +843,7 @@ class Review:
                 if path in self._conflicts:
                     continue
                 want = self._want(path, tree)
-                if want.ok and (not _same(self._seen(path), want.state)
+                if want.ok and (not same(self._seen(path), want.state)
                                 or _new_mode(want.state, self._seen(path))):
                     changes.append((path, want.state))
             if self.dry_run:
@@ -991,46 +861,14 @@ class Review:
 
     def _write(self, changes: list[tuple[str, FileState | None]], tree: Tree,
                report: ReplayReport) -> set[str]:
-        """Write, then remove; return the paths found changed under us (absorbed).
-
-        Each file is compared with what the review last saw right before its own rename
-        or unlink (:func:`atomic_write`'s ``expected``): a compare-and-swap per file, so
-        an outside change made while a long batch is written is rebased over or becomes
-        a conflict, never overwritten. Writes go first and a removal waits for the write
-        that replaces it (a move's destination): a file's last copy is never removed
-        unless its replacement is on disk. A write waits for a removal only when one
-        path is a folder of the other (a file becoming a folder, or back).
-        """
-        wanted = dict(changes)
-        writes = sorted(path for path, state in changes if state is not None)
-        removals = sorted(path for path, state in changes if state is None)
+        """Write, then remove (see :func:`write_in_order`); the paths found changed under
+        us (absorbed) are returned."""
         moved: set[str] = set()
-        failed: set[str] = set()
-        progress = True
-        while progress and (writes or removals):
-            progress = False
-            for path in list(writes):
-                if any(_nested(path, other) for other in removals):
-                    continue
-                writes.remove(path)
-                progress = True
-                if not self._put(path, wanted[path], tree, report, moved):
-                    failed.add(path)
-            for path in list(removals):
-                held = self._held_for(path, tree, writes, failed, wanted)
-                if held == "":
-                    continue  # its replacement is not written yet
-                removals.remove(path)
-                progress = True
-                if held is not None:
-                    report.note(path, f"not removed: its content goes to {held}, which was "
-                                "not written; the file stays until it is")
-                    continue
-                self._put(path, None, tree, report, moved)
-        for path in writes:  # waiting on a removal that waits on it: try, and report
-            self._put(path, wanted[path], tree, report, moved)
-        for path in removals:
-            report.note(path, "not removed: what replaces it could not be written")
+        write_in_order(
+            changes, report,
+            put=lambda path, state: self._put(path, state, tree, report, moved),
+            held_for=lambda path, writes, failed, wanted: self._held_for(
+                path, tree, writes, failed, wanted))
         return moved
 
     def _held_for(self, path: str, tree: Tree, writes: list[str], failed: set[str],
@@ -1082,7 +920,7 @@ class Review:
         except DiskChanged as changed:
             disk = None if changed.current is None else FileState.from_bytes(
                 changed.current[0], mode=changed.current[1])
-            if _same(disk, state):  # someone made exactly this change: taken as written
+            if same(disk, state):  # someone made exactly this change: taken as written
                 record.seen, record.ref = disk, tree.get(path)
                 return True
             self._absorb(path, disk, report)
@@ -1160,7 +998,7 @@ class Review:
         if pin is not None and pin >= len(self.session.turns) + 1:
             self.state_problems.append(f"the restored checkpoint {pin} no longer exists; "
                                        "the whole draft goes on disk")
-            self._log.append(LogEntry("restore", checkpoint=None))
+            self._log.append(LogEntry(LogKind.RESTORE, checkpoint=None))
             self._folded = fold(self._log)
             self._dirty = True
         self._evaluate_all()
@@ -1205,7 +1043,7 @@ class Review:
             paths.update(self.base.diff(run.states[-1].tree))
             for turn in run.turns:
                 for result in turn.results:
-                    named = _op_path(result)
+                    named = op_path(result)
                     if named:
                         paths.add(named)
                     changes = result.outcome.extra.get("changes", ())  # (old, new) pairs
@@ -1238,7 +1076,7 @@ class Review:
         def content(state: FileState | None) -> bytes | None:
             return state.data if state is not None else None
 
-        if _same(disk, record.base):
+        if same(disk, record.base):
             return True
         wanted = [content(state) for state in targets()]
         if data in wanted:
@@ -1273,7 +1111,7 @@ class Review:
                 disk = self._read(path)
             except DiskError:
                 continue  # _reconcile makes it a conflict: nothing is written there
-            if isinstance(disk, _Directory):
+            if isinstance(disk, Directory):
                 continue
             if touched is None:
                 touched = self._op_paths()
@@ -1315,16 +1153,16 @@ class Review:
                 self._unwritable[path] = err.message
                 record.seen = record.base
                 continue
-            if isinstance(disk, _Directory):
+            if isinstance(disk, Directory):
                 self._unwritable[path] = "a directory is in the way"
                 record.seen = record.base
                 continue
             want = self._want(path, tree)
             if _digest(disk) == record.saved_seen:
                 record.seen = disk  # as left; replay finishes whatever was not written yet
-            elif want.ok and _same(disk, want.state):
+            elif want.ok and same(disk, want.state):
                 record.seen, record.ref = disk, tree.get(path)  # written, then the crash
-            elif self.scratch and _same(disk, record.base):
+            elif self.scratch and same(disk, record.base):
                 record.seen = record.ref = record.base  # a fresh scratch copy: replay
             else:
                 # Changed while closed. What was on disk decides between a new base and an

@@ -10,7 +10,7 @@ before K, so a decision late in a long session costs only the turns after it.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import overload
 
@@ -32,6 +32,7 @@ from reviewtui.core.engine.fileops import (
     normalize_or_none,
 )
 from reviewtui.core.engine.shapes import evaluate_shaped
+from reviewtui.core.errors import PathRefused
 from reviewtui.core.model import (
     CommandName,
     ConsoleCommand,
@@ -44,7 +45,7 @@ from reviewtui.core.model import (
 from reviewtui.core.outcome import Outcome, Status
 from reviewtui.core.paths import ReservedRules
 from reviewtui.core.structural import StructuralState, apply_command
-from reviewtui.core.tree import Tree
+from reviewtui.core.tree import FileState, Tree
 
 _FIRST = (CommandName.MV, CommandName.RN, CommandName.UNDO, CommandName.UNRM)
 _PATH_RULES = frozenset({
@@ -97,8 +98,49 @@ def execution_order(turn: Turn) -> list[tuple[int, Operation]]:
     return sorted(enumerate(turn.reply.ops), key=lambda item: (_phase(item[1]), item[0]))
 
 
+# One ledger line, kept apart from the revision it was written at so that a reused
+# turn can be renumbered: (text before the revisions, text after, bumps the tree: 0/1).
+_LedgerItem = tuple[int, str, str, int]  # (reply position, prefix, suffix, bump)
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """One operation of a turn, in execution order, with what incremental runs look at."""
+
+    pos: int
+    op: Operation
+    path: str | None  # the normalised path of a file operation (None: a command or refused)
+    above: tuple[str, ...]  # its ancestor directories
+
+
+def _ancestors(path: str) -> tuple[str, ...]:
+    parts = path.split("/")
+    return tuple("/".join(parts[:i]) for i in range(1, len(parts)))
+
+
+def _render(items: Sequence[_LedgerItem], revision: int) -> tuple[str, ...]:
+    out: list[str] = []
+    for _pos, prefix, suffix, bump in items:
+        if bump:
+            out.append(f"{prefix} r{revision}->r{revision + bump}{suffix}")
+            revision += bump
+        else:
+            out.append(f"{prefix} r{revision}{suffix}")
+    return tuple(out)
+
+
+def _bumps(items: Sequence[_LedgerItem]) -> int:
+    return sum(item[3] for item in items)
+
+
 class SessionRun:
-    """A session evaluated over a base tree under some decisions."""
+    """A session evaluated over a base tree under some decisions.
+
+    Callers change a run through its methods (:meth:`update` for decisions,
+    :meth:`rebase` for a changed base tree, :meth:`replace_session` for a grown live
+    session, :meth:`fork` for a run continuing from one of its checkpoints); each
+    re-evaluates only what the change can affect (see :meth:`reevaluate`).
+    """
 
     def __init__(self, session: Session, base: Tree, *, rules: Rules | None = None,
                  policy: Policy | None = None) -> None:
@@ -109,6 +151,14 @@ class SessionRun:
         self.states: list[StructuralState] = [StructuralState(tree=base)]
         self.turns: list[TurnResult] = []
         self.moved: list[dict[str, str]] = [{}]
+        self._ledgers: list[tuple[_LedgerItem, ...]] = []
+        self._steps: list[tuple[_Step, ...]] | None = None
+        self._touch: list[frozenset[str]] = []
+        self._evaluated = False
+
+    @property
+    def base(self) -> Tree:
+        return self.states[0].tree
 
     @property
     def checkpoints(self) -> list[Tree]:
@@ -117,13 +167,19 @@ class SessionRun:
     def checkpoint(self, n: int) -> Tree:
         return self.states[n].tree
 
+    @property
+    def final(self) -> Tree:
+        """The tree after the last evaluated turn."""
+        return self.states[-1].tree
+
     def decide(self, key: OpKey, decision: Decision) -> None:
-        """Record a decision and re-evaluate from its turn on."""
+        """Record a decision and re-evaluate what it affects."""
+        decisions = dict(self.decisions)
         if decision == PENDING:
-            self.decisions.pop(key, None)
+            decisions.pop(key, None)
         else:
-            self.decisions[key] = decision
-        self.evaluate(from_turn=key[0])
+            decisions[key] = decision
+        self.update(decisions)
 
     def evaluate(self, from_turn: int = 1, upto: int | None = None) -> None:
         """(Re-)evaluate the turns numbered ``from_turn`` .. ``upto`` (default: all)."""
@@ -134,36 +190,348 @@ class SessionRun:
         del self.states[keep + 1 :]
         del self.moved[keep + 1 :]
         del self.turns[keep:]
+        del self._ledgers[keep:]
+        self._evaluated = True
         for turn in turns[keep:last]:
-            result, state, moved = self._evaluate_turn(turn, self.states[-1], self.moved[-1])
+            result, state, moved, items = self._evaluate_turn(turn, self.states[-1],
+                                                              self.moved[-1])
             self.turns.append(result)
             self.states.append(state)
             self.moved.append(moved)
+            self._ledgers.append(items)
+
+    # -- changing a run ------------------------------------------------------------------
+    def update(self, decisions: Mapping[OpKey, Decision]) -> None:
+        """Take ``decisions`` as the run's decisions; re-evaluate only what changed."""
+        old = self.decisions
+        changed = {key for key in old.keys() | decisions.keys()
+                   if decisions.get(key, PENDING) != old.get(key, PENDING)}
+        self.decisions = dict(decisions)
+        if not changed:
+            return
+        self.reevaluate(keys=self._relabel(changed))
+
+    def rebase(self, base: Tree, rules: Rules | None = None) -> None:
+        """Evaluate over another base tree (files changed outside) and maybe other rules."""
+        if rules is not None and rules != self.rules:
+            self.rules = rules
+            self.states[0] = dataclasses.replace(self.states[0], tree=base)
+            self.evaluate()
+            return
+        old = self.states[0].tree
+        if base is old:
+            return
+        self.reevaluate(paths=old.changed_objects(base), base=base)
+
+    def sync(self, base: Tree, rules: Rules, decisions: Mapping[OpKey, Decision]) -> None:
+        """Bring the run to this base tree, rules and decisions, evaluating only what
+        they change (everything, the first time)."""
+        if not self._evaluated:
+            self.rules = rules
+            self.states = [dataclasses.replace(self.states[0], tree=base)]
+            self.moved = [{}]
+            self.decisions = dict(decisions)
+            self.evaluate()
+            return
+        self.rebase(base, rules)
+        self.update(decisions)
+
+    def adopt(self, other: SessionRun) -> bool:
+        """Take ``other``'s evaluation when it is this run's too; False if it is not.
+
+        Two runs of one session over one base under the same decisions differ only in
+        what a pending operation does: where no pending operation landed in ``other``,
+        this run's trees, ledger and decided results are ``other``'s, and its pending
+        results are whatever this policy says of them (``apply`` evaluates once).
+        """
+        if (other.session is not self.session or other.rules != self.rules
+                or other.states[0].tree is not self.states[0].tree
+                or not other._evaluated or len(other.turns) != len(other.session.turns)):
+            return False
+        decisions = self.decisions
+        if {k: d for k, d in other.decisions.items() if d != PENDING} != {
+                k: d for k, d in decisions.items() if d != PENDING}:
+            return False
+        turns: list[TurnResult] = []
+        for turn in other.turns:
+            results = list(turn.results)
+            for pos, result in enumerate(results):
+                if result.decision.verdict is not Verdict.PENDING:
+                    continue
+                if result.landed:
+                    return False
+                mine = self._unevaluated(result.decision)
+                if mine is not None:
+                    results[pos] = dataclasses.replace(result, outcome=mine)
+                elif result.outcome.status in self.policy.pending_joins:
+                    return False  # it would land here
+            turns.append(dataclasses.replace(turn, results=tuple(results)))
+        self.turns, self.states = turns, list(other.states)
+        self.moved, self._ledgers = list(other.moved), list(other._ledgers)
+        self._evaluated = True
+        return True
+
+    def replace_session(self, session: Session, from_turn: int) -> None:
+        """The same session with more operations (a live session grew) from ``from_turn``."""
+        self.session = session
+        self._steps = None
+        self.evaluate(from_turn=from_turn)
+
+    def fork(self, *, policy: Policy, first: int = 1, last: int | None = None) -> SessionRun:
+        """A new run of turns ``first``..``last`` under ``policy``, starting from this run's
+        checkpoint before ``first``, with this run's decisions."""
+        turns = self.session.turns
+        start = next((pos for pos, t in enumerate(turns) if t.index >= first), len(turns))
+        start = min(start, len(self.states) - 1)
+        picked = tuple(t for t in turns if t.index >= first and (last is None or t.index <= last))
+        run = SessionRun(dataclasses.replace(self.session, turns=picked),
+                         self.states[start].tree, rules=self.rules, policy=policy)
+        run.states = [self.states[start]]
+        run.moved = [dict(self.moved[start])]
+        run.decisions = dict(self.decisions)
+        run.evaluate()
+        return run
+
+    def _relabel(self, changed: set[OpKey]) -> set[OpKey]:
+        """Of the changed keys, those whose result can change beyond its decision field.
+
+        An accept of an operation that already lands pending (or the reverse) changes
+        nothing but the result's ``decision``: that is patched in place here.
+        """
+        positions = {t.index: pos for pos, t in enumerate(self.session.turns)}
+        real: set[OpKey] = set()
+        for key in changed:
+            pos = positions.get(key[0])
+            if pos is None or pos >= len(self.turns) or key[1] >= len(self.turns[pos].results):
+                continue
+            old = self.turns[pos].results[key[1]]
+            new = self.decisions.get(key, PENDING)
+            plain = (new == Decision.accept(force=new.force)
+                     and old.decision in (PENDING, Decision.accept(force=old.decision.force)))
+            if (isinstance(old.op, ConsoleCommand) or not plain  # a placement, a SEARCH...
+                    or new.verdict is not Verdict.ACCEPTED
+                    or old.decision.verdict not in (Verdict.PENDING, Verdict.ACCEPTED)
+                    or self._unevaluated(old.decision) is not None
+                    or self._lands(old.outcome, new) != old.landed):
+                real.add(key)
+                continue
+            results = list(self.turns[pos].results)
+            results[key[1]] = dataclasses.replace(old, decision=new)
+            self.turns[pos] = dataclasses.replace(self.turns[pos], results=tuple(results))
+        return real
+
+    # -- incremental re-evaluation ---------------------------------------------------------
+    def _plan(self) -> list[tuple[_Step, ...]]:
+        if self._steps is None:
+            steps: list[tuple[_Step, ...]] = []
+            touch: list[frozenset[str]] = []
+            for turn in self.session.turns:
+                row: list[_Step] = []
+                names: set[str] = set()
+                for pos, op in execution_order(turn):
+                    path = None if isinstance(op, ConsoleCommand) else normalize_or_none(op.path)
+                    above = _ancestors(path) if path else ()
+                    row.append(_Step(pos, op, path, above))
+                    if path:
+                        names.add(path)
+                        names.update(above)
+                steps.append(tuple(row))
+                touch.append(frozenset(names))
+            self._steps, self._touch = steps, touch
+        return self._steps
+
+    def reevaluate(self, *, keys: Iterable[OpKey] = (), paths: Iterable[str] = (),
+                   from_turn: int | None = None, base: Tree | None = None) -> None:
+        """Re-evaluate after a change that affects ``keys`` (their results) and ``paths``
+        (normalised: their content in the checkpoints from ``from_turn`` on, or in every
+        checkpoint when ``base`` replaces the base tree).
+
+        Only operations on affected paths are evaluated again (an affected path is one
+        whose content or history may differ, or a directory or file on its way); every
+        other result and file version is reused. A turn with a console command that
+        runs is evaluated whole, and whatever it changes joins the affected paths. The
+        checkpoints, results and ledger are exactly what a full evaluation gives.
+        """
+        steps = self._plan()
+        turns = self.session.turns
+        positions = {t.index: pos for pos, t in enumerate(turns)}
+        forced: dict[int, set[int]] = {}
+        whole: set[int] = set()
+        dirty: set[str] = set(paths)
+        for key in keys:
+            pos = positions.get(key[0])
+            if pos is None or key[1] >= len(turns[pos].reply.ops):
+                continue
+            op = turns[pos].reply.ops[key[1]]
+            if isinstance(op, ConsoleCommand):
+                whole.add(pos)
+            else:
+                forced.setdefault(pos, set()).add(key[1])
+                path = normalize_or_none(op.path)
+                if path:
+                    dirty.add(path)
+        starts = list(forced) + list(whole)
+        if base is not None:
+            starts.append(0)
+        if from_turn is not None:
+            starts.append(positions.get(from_turn, next(
+                (p for p, t in enumerate(turns) if t.index >= from_turn), len(turns))))
+        if not starts:
+            return
+        first = min(starts)
+        done = len(self.turns)
+        if first >= done:
+            if base is not None:
+                self.states[0] = dataclasses.replace(self.states[0], tree=base)
+                self.evaluate()
+            return
+        old_states, old_moved = self.states, self.moved
+        old_turns, old_ledgers = self.turns, self._ledgers
+        self.states, self.moved = old_states[: first + 1], old_moved[: first + 1]
+        self.turns, self._ledgers = old_turns[:first], old_ledgers[:first]
+        if base is not None:
+            self.states[0] = dataclasses.replace(self.states[0], tree=base)
+        closure: set[str] = set()
+        for path in dirty:
+            closure.add(path)
+            closure.update(_ancestors(path))
+        structural = False
+        last_forced = max(list(forced) + list(whole), default=-1)
+        for pos in range(first, done):
+            turn = turns[pos]
+            state, moved = self.states[-1], self.moved[-1]
+            old_in, old_out = old_states[pos], old_states[pos + 1]
+            if (not dirty and not structural and pos > last_forced
+                    and moved == old_moved[pos]):
+                self._shift_rest(pos, state.tree.revision - old_in.tree.revision,
+                                 old_states, old_moved, old_turns, old_ledgers)
+                return
+            commands = any(self._unevaluated(self.decisions.get((turn.index, s.pos), PENDING))
+                           is None for s in steps[pos] if s.path is None
+                           and isinstance(s.op, ConsoleCommand))
+            if pos in whole or (commands and (dirty or structural)):
+                result, new_state, new_moved, items = self._evaluate_turn(turn, state, moved)
+                for path in old_out.tree.changed_objects(new_state.tree):
+                    if path not in dirty:
+                        dirty.add(path)
+                        closure.add(path)
+                        closure.update(_ancestors(path))
+                if new_moved != old_moved[pos + 1]:
+                    before_moves = old_moved[pos + 1]
+                    for path in set(new_moved) | set(before_moves):
+                        if new_moved.get(path) != before_moves.get(path):
+                            dirty.add(path)
+                            closure.add(path)
+                            closure.update(_ancestors(path))
+                if (new_state.undo_stack is not old_out.undo_stack
+                        and new_state.undo_stack != old_out.undo_stack) or (
+                        new_state.removed is not old_out.removed
+                        and new_state.removed != old_out.removed):
+                    structural = True
+                self.turns.append(result)
+                self.states.append(new_state)
+                self.moved.append(new_moved)
+                self._ledgers.append(items)
+                continue
+            self._partial_turn(pos, turn, steps[pos], forced.get(pos, set()), dirty, closure,
+                               old_out, old_turns[pos], old_ledgers[pos],
+                               old_in.tree.revision)
+
+    def _partial_turn(self, pos: int, turn: Turn, steps: tuple[_Step, ...], forced: set[int],
+                      dirty: set[str], closure: set[str], old_out: StructuralState,
+                      old_result: TurnResult, old_items: tuple[_LedgerItem, ...],
+                      old_revision: int) -> None:
+        state, moved = self.states[-1], self.moved[-1]
+        if not forced and self._touch[pos].isdisjoint(closure):
+            # Nothing of this turn is affected: reuse it whole.
+            results, items = old_result.results, old_items
+        else:
+            new_results = list(old_result.results)
+            old_by_pos = {item[0]: item for item in old_items}
+            new_items: list[_LedgerItem] = []
+            work = state
+            cursor: dict[str, int] = {}  # as _evaluate_turn keeps it, from old and new results
+            for step in steps:
+                affected = step.pos in forced or (step.path is not None and (
+                    step.path in closure or any(a in dirty for a in step.above)))
+                if not affected:
+                    kept = old_by_pos.get(step.pos)
+                    if kept is not None:
+                        new_items.append(kept)
+                    _advance(cursor, old_result.results[step.pos])
+                    continue
+                key = (turn.index, step.pos)
+                decision = self.decisions.get(key, PENDING)
+                assert not isinstance(step.op, ConsoleCommand)
+                work, result, item = self._file_op(work, key, step.op, decision, turn, moved,
+                                                   cursor)
+                _advance(cursor, result)
+                new_results[step.pos] = result
+                if item is not None:
+                    new_items.append(item)
+                if step.path is not None and step.path not in dirty:
+                    dirty.add(step.path)
+                    closure.add(step.path)
+                    closure.update(step.above)
+            results, items = tuple(new_results), tuple(new_items)
+            state = work
+        revision = self.states[-1].tree.revision + _bumps(items)
+        # The reused checkpoint with the affected paths as they are now (a removal only
+        # where the old checkpoint has the file: nothing else to take away).
+        new_tree, old_tree = state.tree, old_out.tree
+        patch = {path: found for path in dirty
+                 if (found := new_tree.get(path)) is not None or path in old_tree}
+        tree = old_tree.put(patch, revision)
+        new_state = dataclasses.replace(self.states[-1], tree=tree)
+        if results is old_result.results and revision - _bumps(items) == old_revision:
+            turn_result = old_result
+        else:
+            turn_result = TurnResult(turn, results, _render(items, self.states[-1].tree.revision))
+        self.turns.append(turn_result)
+        self.states.append(new_state)
+        self.moved.append(moved)
+        self._ledgers.append(items)
+
+    def _shift_rest(self, pos: int, delta: int, old_states: list[StructuralState],
+                    old_moved: list[dict[str, str]], old_turns: list[TurnResult],
+                    old_ledgers: list[tuple[_LedgerItem, ...]]) -> None:
+        """Nothing differs from turn ``pos`` on but the revision numbers: reuse it all."""
+        for at in range(pos, len(old_turns)):
+            result = old_turns[at]
+            out = old_states[at + 1]
+            if delta:
+                start = self.states[-1].tree.revision
+                result = dataclasses.replace(result, ledger=_render(old_ledgers[at], start))
+                out = dataclasses.replace(out, tree=out.tree.with_revision(
+                    out.tree.revision + delta))
+            self.turns.append(result)
+            self.states.append(out)
+            self.moved.append(old_moved[at + 1])
+            self._ledgers.append(old_ledgers[at])
 
     # -- one turn ------------------------------------------------------------
     def _evaluate_turn(
         self, turn: Turn, state: StructuralState, moved: dict[str, str]
-    ) -> tuple[TurnResult, StructuralState, dict[str, str]]:
+    ) -> tuple[TurnResult, StructuralState, dict[str, str], tuple[_LedgerItem, ...]]:
         moved = dict(moved)
         results: dict[int, OpResult] = {}
-        ledger: list[str] = []
+        items: list[_LedgerItem] = []
+        start = state.tree.revision
         cursor: dict[str, int] = {}  # where the last landed edit of each path ended
         for pos, op in execution_order(turn):
             key = (turn.index, pos)
             decision = self.decisions.get(key, PENDING)
             if isinstance(op, ConsoleCommand):
-                state, result, line = self._command(state, key, op, decision, moved)
+                state, result, item = self._command(state, key, op, decision, moved)
             else:
-                state, result, line = self._file_op(state, key, op, decision, turn, moved,
+                state, result, item = self._file_op(state, key, op, decision, turn, moved,
                                                     cursor)
-                end = result.outcome.extra.get("cursor")
-                if result.landed and isinstance(end, int) and result.outcome.path:
-                    cursor[result.outcome.path] = end
+                _advance(cursor, result)
             results[pos] = result
-            if line:
-                ledger.append(line)
+            if item is not None:
+                items.append(item)
         ordered = tuple(results[pos] for pos in sorted(results))
-        return TurnResult(turn, ordered, tuple(ledger)), state, moved
+        return TurnResult(turn, ordered, _render(items, start)), state, moved, tuple(items)
 
     def _unevaluated(self, decision: Decision) -> Outcome | None:
         """Operations that cannot change this run's tree are not evaluated at all.
@@ -181,10 +549,10 @@ class SessionRun:
     def _command(
         self, state: StructuralState, key: OpKey, op: ConsoleCommand, decision: Decision,
         moved: dict[str, str],
-    ) -> tuple[StructuralState, OpResult, str]:
+    ) -> tuple[StructuralState, OpResult, _LedgerItem | None]:
         skipped = self._unevaluated(decision)
         if skipped is not None:
-            return state, OpResult(key, op, skipped, decision, False), ""
+            return state, OpResult(key, op, skipped, decision, False), None
         new_state, result = apply_command(state, op)
         changes = tuple(result.changes)
         rule = result.rule
@@ -204,11 +572,13 @@ class SessionRun:
                           path=op.path or "", extra={"changes": changes})
         joins = decision.verdict is Verdict.ACCEPTED or status in self.policy.pending_joins
         if status is not Status.APPLIED or not joins:
-            return state, OpResult(key, op, outcome, decision, False), ""
+            return state, OpResult(key, op, outcome, decision, False), None
         for old, new in changes:
             if old is not None and new is not None:
                 moved[old] = new
-        return new_state, OpResult(key, op, outcome, decision, True), result.ledger
+        return (new_state, OpResult(key, op, outcome, decision, True),
+                _command_item(key[1], result.ledger, state.tree.revision,
+                              new_state.tree.revision))
 
     def _refuse_changes(
         self, changes: tuple[tuple[str | None, str | None], ...]
@@ -228,10 +598,10 @@ class SessionRun:
     def _file_op(
         self, state: StructuralState, key: OpKey, op: Edit | FullFile, decision: Decision,
         turn: Turn, moved: dict[str, str], cursor: Mapping[str, int] | None = None,
-    ) -> tuple[StructuralState, OpResult, str]:
+    ) -> tuple[StructuralState, OpResult, _LedgerItem | None]:
         skipped = self._unevaluated(decision)
         if skipped is not None:
-            return state, OpResult(key, op, skipped, decision, False), ""
+            return state, OpResult(key, op, skipped, decision, False), None
         tree = state.tree
         ctx = FileContext(
             need=turn.reply.need, reserved=self.rules.reserved, symlinks=self.rules.symlinks,
@@ -255,12 +625,17 @@ class SessionRun:
             outcome, proposal = evaluate_full_file(tree, op, ctx, replacement)
         outcome = mark_generated(outcome, self.rules.reserved)
         if proposal is None or not self._lands(outcome, decision):
-            return state, OpResult(key, op, outcome, decision, False), ""
-        new_tree = tree.set(proposal.path, proposal.state)
+            return state, OpResult(key, op, outcome, decision, False), None
+        try:
+            new_tree = tree.set(proposal.path, proposal.state)
+        except PathRefused as exc:  # a file where a directory is, or the reverse
+            outcome = Outcome(Status.REFUSED, method=outcome.method, rule=exc.rule,
+                              message=exc.message, path=proposal.path)
+            return state, OpResult(key, op, outcome, decision, False), None
         # An identical write is a no-op: same tree, same revision, nothing in the ledger.
-        line = "" if new_tree is tree else _ledger_line(op, outcome, proposal, tree, new_tree)
+        item = None if new_tree is tree else _ledger_item(key[1], op, outcome, proposal)
         new_state = dataclasses.replace(state, tree=new_tree)
-        return new_state, OpResult(key, op, outcome, decision, True), line
+        return new_state, OpResult(key, op, outcome, decision, True), item
 
     def _lands(self, outcome: Outcome, decision: Decision) -> bool:
         if decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED):
@@ -268,17 +643,32 @@ class SessionRun:
         return outcome.status in self.policy.pending_joins
 
     def _history(self, path: str, current: Tree) -> Sequence[Sequence[str]]:
-        """Earlier distinct versions of ``path``, oldest first, for the stale diagnosis."""
+        """Earlier distinct versions of ``path``, oldest first, for the stale diagnosis.
+
+        Checkpoints share unchanged file objects, so a version is looked at once per
+        change (identity), and de-duplicated by its bytes (a set, not a list scan).
+        """
         now = current.get(path)
-        seen: list[tuple[str, ...]] = []
+        seen: set[bytes] = set()
+        out: list[tuple[str, ...]] = []
+        previous: FileState | None = None
         for state in self.states:
             version = state.tree.get(path)
-            if version is None or version.binary or version == now:
+            if version is None or version is previous:
                 continue
-            lines = version.lines
-            if lines not in seen:
-                seen.append(lines)
-        return seen
+            previous = version
+            if version.binary or version == now or version.data in seen:
+                continue
+            seen.add(version.data)
+            out.append(version.lines)
+        return out
+
+
+def _advance(cursor: dict[str, int], result: OpResult) -> None:
+    """Where the next ordered chunk of the same file is searched from (apply_patch order)."""
+    end = result.outcome.extra.get("cursor")
+    if result.landed and isinstance(end, int) and result.outcome.path:
+        cursor[result.outcome.path] = end
 
 
 class LazyHistory(Sequence[Sequence[str]]):
@@ -304,14 +694,22 @@ class LazyHistory(Sequence[Sequence[str]]):
         return self._get()[index]
 
 
-def _ledger_line(op: Edit | FullFile, outcome: Outcome, proposal: Proposal, before: Tree,
-                 after: Tree) -> str:
-    revs = f"r{before.revision}->r{after.revision}"
+def _ledger_item(pos: int, op: Edit | FullFile, outcome: Outcome,
+                 proposal: Proposal) -> _LedgerItem:
     if isinstance(op, Edit):
         span = f"{outcome.lines[0]}-{outcome.lines[1]}" if outcome.lines else "-"
-        return f"edit {proposal.path} #{op.label} {outcome.method} {span} {revs}"
+        return (pos, f"edit {proposal.path} #{op.label} {outcome.method} {span}", "", 1)
     verb = "create" if outcome.method == "new-file" else "write"
-    return f"{verb} {proposal.path} full-file {revs}"
+    return (pos, f"{verb} {proposal.path} full-file", "", 1)
+
+
+def _command_item(pos: int, line: str, before: int, after: int) -> _LedgerItem:
+    """A command's ledger line split around its revisions (see :func:`_render`)."""
+    token = f" r{before}->r{after}" if after != before else f" r{before}"
+    prefix, found, suffix = line.rpartition(token)
+    if not found:  # not the shape structural.py writes: keep the line as it is
+        return (pos, line, "", 0) if after == before else (pos, line, "", after - before)
+    return (pos, prefix, suffix, after - before)
 
 
 def evaluate_session(session: Session, base: Tree, *, rules: Rules | None = None,

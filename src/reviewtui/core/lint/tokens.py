@@ -105,10 +105,7 @@ def search_replace_cost(old: Sequence[str], new: Sequence[str]) -> int | None:
     anchor within ``MAX_SEARCH_LINES`` of context: then the protocol wants a full file.
     """
     hunks: list[list[int]] = []
-    matcher = SequenceMatcher(None, list(old), list(new), autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag == "equal":
-            continue
+    for i1, i2, j1, j2 in _changed_blocks(old, new):
         if hunks and i1 - hunks[-1][1] < MERGE_GAP:
             hunks[-1][1], hunks[-1][3] = i2, j2
         else:
@@ -122,6 +119,33 @@ def search_replace_cost(old: Sequence[str], new: Sequence[str]) -> int | None:
         replace = [*old[a:i1], *new[j1:j2], *old[i2:b]]
         total += edit_cost(old[a:b], replace)
     return total
+
+
+DIFF_LIMIT = 2_000  # changed lines (either side) above which difflib is not run
+
+
+def _changed_blocks(old: Sequence[str], new: Sequence[str]) -> list[tuple[int, int, int, int]]:
+    """(i1, i2, j1, j2) of each changed block, bounded in cost.
+
+    The common head and tail are trimmed first (linear); difflib runs only on a middle
+    of at most ``DIFF_LIMIT`` lines a side. A larger middle counts as one changed block:
+    an upper bound of the search/replace cost (the rule then warns less, never wrongly).
+    """
+    limit = min(len(old), len(new))
+    head = 0
+    while head < limit and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and old[len(old) - 1 - tail] == new[len(new) - 1 - tail]:
+        tail += 1
+    o2, n2 = len(old) - tail, len(new) - tail
+    if head == o2 and head == n2:
+        return []
+    if max(o2 - head, n2 - head) > DIFF_LIMIT:
+        return [(head, o2, head, n2)]
+    matcher = SequenceMatcher(None, list(old[head:o2]), list(new[head:n2]), autojunk=False)
+    return [(i1 + head, i2 + head, j1 + head, j2 + head)
+            for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
 
 
 def _anchor_context(old: Sequence[str], i1: int, i2: int) -> int | None:

@@ -1,0 +1,1 @@
+"""The review's pure rooms: the decision log and the disk planner."""

@@ -1,0 +1,351 @@
+"""The decision log: what the reviewer decided, undid, redid and restored, in order.
+
+Pure records and folds (no I/O): a :class:`LogEntry` per step, :func:`fold` reading the
+log into the decisions in force and what undo / redo would do, :func:`reconcile_log`
+checking a saved log against the session it is opened with, :func:`time_spent` per
+operation. The state file (``reviewtui.shell.state``) stores these records as JSON.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from reviewtui.core.engine.decisions import Decision, OpKey, Verdict
+from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Operation, Session
+
+_MAX_COUNT = 2**31 - 1  # turns, positions, edit numbers, checkpoints
+_MAX_SECONDS = 10.0**9
+
+
+class LogKind(StrEnum):
+    DECIDE = "decide"
+    UNDO = "undo"
+    REDO = "redo"
+    RESTORE = "restore"
+
+
+class StateFormatError(ValueError):
+    pass
+
+
+def _expect(condition: bool, message: str) -> None:
+    if not condition:
+        raise StateFormatError(message)
+
+
+def _get(data: Mapping[str, Any], name: str, kind: type) -> Any:
+    value = data.get(name)
+    _expect(isinstance(value, kind) and not (kind is int and isinstance(value, bool)),
+            f"field {name!r} is missing or not {kind.__name__}")
+    return value
+
+
+def _is_count(value: Any) -> bool:
+    """A turn, position, edit number or checkpoint: a non-negative int of sane size."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= _MAX_COUNT
+
+
+def _get_count(data: Mapping[str, Any], name: str) -> int:
+    value = data.get(name)
+    _expect(isinstance(value, int) and _is_count(value),
+            f"field {name!r} is missing or not a count in 0-{_MAX_COUNT}")
+    assert isinstance(value, int)
+    return value
+
+
+def op_fingerprint(op: Operation) -> str:
+    """A hash of the operation's text: a decision applies only to the text it was made on."""
+    if isinstance(op, Edit):
+        body = f"edit\0{op.path}\0{op.search}\0{op.replace}"
+    elif isinstance(op, FullFile):
+        body = f"full\0{op.path}\0{op.content}"
+        if op.mode is not None or op.payload is not None:  # binary patches, modes, links
+            data = op.payload.data if op.payload is not None else b""
+            kind = op.payload.kind if op.payload is not None else ""
+            ids = f"{op.payload.old_id}..{op.payload.new_id}" if op.payload is not None else ""
+            body += f"\0{op.mode}\0{kind}\0{ids}\0{hashlib.sha256(data).hexdigest()}"
+    else:
+        body = f"console\0{op.text}"
+    return hashlib.sha256(body.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+
+
+def op_label(op: Operation) -> tuple[str, int | None]:
+    """(path as written, edit number or None): how a decision names its operation."""
+    if isinstance(op, ConsoleCommand):
+        return op.text, None
+    if isinstance(op, Edit):
+        return op.path, op.label
+    return op.path, None
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionItem:
+    turn: int
+    pos: int
+    path: str
+    edit: int | None
+    op_hash: str
+    decision: Decision
+
+    @property
+    def key(self) -> OpKey:
+        return (self.turn, self.pos)
+
+    @classmethod
+    def for_op(cls, key: OpKey, op: Operation, decision: Decision) -> DecisionItem:
+        path, edit = op_label(op)
+        return cls(key[0], key[1], path, edit, op_fingerprint(op), decision)
+
+    def describe(self) -> str:
+        edit = f", Edit {self.edit}" if self.edit is not None else ""
+        return f"turn {self.turn}, operation {self.pos + 1} ({self.path}{edit})"
+
+    def to_json(self) -> dict[str, Any]:
+        decision = self.decision
+        return {
+            "turn": self.turn, "pos": self.pos, "path": self.path, "edit": self.edit,
+            "op": self.op_hash, "verdict": str(decision.verdict),
+            "replacement": list(decision.replacement) if decision.replacement is not None
+            else None,
+            "force": decision.force,
+            **({"reason": decision.reason} if decision.reason else {}),
+            **({"placement": list(decision.placement), "anchor": list(decision.anchor or ())}
+               if decision.placement is not None else {}),
+            **({"search": list(decision.search)} if decision.search is not None else {}),
+        }
+
+    @classmethod
+    def from_json(cls, data: Any) -> DecisionItem:
+        _expect(isinstance(data, dict), "a decision is not an object")
+        replacement = data.get("replacement")
+        _expect(replacement is None or (isinstance(replacement, list)
+                and all(isinstance(x, str) for x in replacement)), "bad replacement")
+        edit = data.get("edit")
+        _expect(edit is None or _is_count(edit), "bad edit number")
+        reason = data.get("reason", "")  # absent in state files older than reasons
+        _expect(isinstance(reason, str), "bad reason")
+        force = data.get("force", False)
+        _expect(isinstance(force, bool), "bad force flag")
+        verdict = _get(data, "verdict", str)
+        _expect(verdict in set(Verdict), f"unknown verdict {verdict[:20]!r}")
+        op_hash = _get(data, "op", str)
+        # One that matches no operation is only orphaned; the bound keeps the file small.
+        _expect(len(op_hash) <= 64, "bad operation hash")
+        placement, anchor = _placement(data)
+        decision = Decision(Verdict(verdict),
+                            tuple(replacement) if replacement is not None else None,
+                            force, reason, placement, anchor, _search(data))
+        return cls(_get_count(data, "turn"), _get_count(data, "pos"),
+                   _get(data, "path", str), edit, op_hash, decision)
+
+
+def _placement(data: dict[str, Any]) -> tuple[tuple[int, int] | None, tuple[str, ...] | None]:
+    """A placed edit's lines and the text they held (absent in older state files)."""
+    lines = data.get("placement")
+    if lines is None:
+        return None, None
+    _expect(isinstance(lines, list) and len(lines) == 2
+            and all(isinstance(n, int) and not isinstance(n, bool) for n in lines)
+            and 1 <= lines[0] <= lines[1] < 2**31, "bad placement")
+    anchor: Any = data.get("anchor")
+    _expect(isinstance(anchor, list) and all(isinstance(x, str) for x in anchor)
+            and len(anchor) == lines[1] - lines[0] + 1, "bad placement anchor")
+    _expect(data.get("verdict") == "accepted", "a placement belongs to an accepted edit")
+    return (lines[0], lines[1]), tuple(anchor)
+
+
+def _search(data: dict[str, Any]) -> tuple[str, ...] | None:
+    """The reviewer's own SEARCH for an edit (absent in older state files)."""
+    search: Any = data.get("search")
+    if search is None:
+        return None
+    _expect(isinstance(search, list) and all(isinstance(x, str) for x in search),
+            "bad search")
+    _expect(data.get("verdict") in ("accepted", "edited"),
+            "a rewritten SEARCH belongs to an accepted or edited edit")
+    return tuple(search)
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    kind: LogKind  # a plain string is turned into its LogKind
+    items: tuple[DecisionItem, ...] = ()
+    checkpoint: int | None = None  # restore: the checkpoint on disk (None: the latest)
+    seconds: float | None = None  # decide: the reviewer's time since their previous step
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.kind, LogKind):
+            object.__setattr__(self, "kind", LogKind(self.kind))
+
+    def to_json(self) -> dict[str, Any]:
+        if self.kind == "decide":
+            data: dict[str, Any] = {"kind": "decide",
+                                    "items": [item.to_json() for item in self.items]}
+            if self.seconds is not None:
+                data["seconds"] = round(self.seconds, 1)
+            return data
+        if self.kind == "restore":
+            return {"kind": "restore", "checkpoint": self.checkpoint}
+        return {"kind": str(self.kind)}
+
+    @classmethod
+    def from_json(cls, data: Any) -> LogEntry:
+        _expect(isinstance(data, dict), "a log entry is not an object")
+        kind = _get(data, "kind", str)
+        if kind == "decide":
+            items = data.get("items")
+            _expect(isinstance(items, list), "a decide entry has no items")
+            seconds = data.get("seconds")
+            _expect(seconds is None or (isinstance(seconds, int | float)
+                                        and not isinstance(seconds, bool)
+                                        and 0 <= seconds <= _MAX_SECONDS),
+                    "bad seconds")
+            return cls(LogKind.DECIDE, tuple(DecisionItem.from_json(item) for item in items),
+                       seconds=float(seconds) if seconds is not None else None)
+        if kind == "restore":
+            checkpoint = data.get("checkpoint")
+            _expect(checkpoint is None or _is_count(checkpoint), "bad checkpoint")
+            return cls(LogKind.RESTORE, checkpoint=checkpoint)
+        _expect(kind in ("undo", "redo"), f"unknown log entry kind {kind!r}")
+        return cls(LogKind(kind))
+
+
+@dataclass(slots=True)
+class Folded:
+    """The log read from the start: decisions in force, and what undo / redo would do."""
+
+    applied: list[LogEntry] = field(default_factory=list)
+    undone: list[LogEntry] = field(default_factory=list)  # most recently undone last
+    pin: int | None = None
+
+    def decisions(self) -> dict[OpKey, Decision]:
+        out: dict[OpKey, Decision] = {}
+        for entry in self.applied:
+            for item in entry.items:
+                if item.decision.verdict is Verdict.PENDING:
+                    out.pop(item.key, None)
+                else:
+                    out[item.key] = item.decision
+        return out
+
+
+def fold(log: Iterable[LogEntry]) -> Folded:
+    folded = Folded()
+    for entry in log:
+        if entry.kind == "decide":
+            folded.applied.append(entry)
+            folded.undone.clear()
+        elif entry.kind == "undo" and folded.applied:
+            folded.undone.append(folded.applied.pop())
+        elif entry.kind == "redo" and folded.undone:
+            folded.applied.append(folded.undone.pop())
+        elif entry.kind == "restore":
+            folded.pin = entry.checkpoint
+    return folded
+
+
+def _ops_by_key(session: Session) -> dict[OpKey, Operation]:
+    return {(turn.index, pos): op for turn in session.turns
+            for pos, op in enumerate(turn.reply.ops)}
+
+
+def _relocate(item: DecisionItem, session: Session) -> DecisionItem | None:
+    """The same operation text elsewhere in its turn, if it is there exactly once."""
+    for turn in session.turns:
+        if turn.index != item.turn:
+            continue
+        hits = [pos for pos, op in enumerate(turn.reply.ops)
+                if op_fingerprint(op) == item.op_hash]
+        if len(hits) == 1:
+            return replace(item, pos=hits[0])
+    return None
+
+
+def reconcile_log(log: Sequence[LogEntry], session: Session, state_file: Path
+                  ) -> tuple[list[LogEntry], list[dict[str, Any]], list[str]]:
+    """(log to use, orphaned items, problems): every mismatch reported one by one.
+
+    When nothing is orphaned the log is returned as saved. Otherwise it is rewritten
+    into an equivalent canonical form without the orphans (the decisions in force, then
+    the undone ones followed by as many ``undo`` entries), so undo and redo still step
+    through the same decisions.
+    """
+    ops = _ops_by_key(session)
+    problems: list[str] = []
+    orphaned: list[dict[str, Any]] = []
+    changed = False
+
+    def check(item: DecisionItem) -> DecisionItem | None:
+        nonlocal changed
+        op = ops.get(item.key)
+        if op is not None and op_fingerprint(op) == item.op_hash:
+            return item
+        changed = True
+        moved = _relocate(item, session)
+        if moved is not None:
+            problems.append(f"{item.describe()}: the operation moved to position "
+                            f"{moved.pos + 1} of its turn; the decision follows it")
+            return moved
+        why = ("no longer exists in the session" if op is None
+               else "has different text in the session now")
+        problems.append(f"{item.describe()}: the operation {why}; the decision "
+                        f"({item.decision.verdict}) is kept under 'orphaned' in "
+                        f"{state_file.name} and not applied")
+        orphaned.append({**item.to_json(), "reason": why})
+        return None
+
+    checked: list[LogEntry] = []
+    for entry in log:
+        if entry.kind != "decide":
+            checked.append(entry)
+            continue
+        items = tuple(kept for kept in (check(item) for item in entry.items) if kept)
+        checked.append(replace(entry, items=items))
+    if not changed:
+        return list(log), orphaned, problems
+    return _canonical(fold(checked)), orphaned, problems
+
+
+def _canonical(folded: Folded) -> list[LogEntry]:
+    """A log that folds to ``folded``: what is in force, then the undone steps undone."""
+    canonical = [e for e in folded.applied if e.items]
+    undone = [e for e in folded.undone if e.items]
+    canonical += list(reversed(undone)) + [LogEntry(LogKind.UNDO)] * len(undone)
+    if folded.pin is not None:
+        canonical.append(LogEntry(LogKind.RESTORE, checkpoint=folded.pin))
+    return canonical
+
+
+def drop_in_force(log: Sequence[LogEntry], keys: set[OpKey]
+                  ) -> tuple[list[LogEntry], list[DecisionItem]]:
+    """The log without the decisions in force for ``keys`` (undo / redo steps kept).
+
+    Returns the rewritten log and the items taken out (for the ``orphaned`` list).
+    """
+    folded = fold(log)
+    dropped: list[DecisionItem] = []
+    applied: list[LogEntry] = []
+    for entry in folded.applied:
+        kept = tuple(item for item in entry.items if item.key not in keys)
+        dropped += [item for item in entry.items if item.key in keys]
+        applied.append(replace(entry, items=kept))
+    folded.applied = applied
+    return _canonical(folded), dropped
+
+
+def time_spent(log: Iterable[LogEntry]) -> dict[tuple[int, int], float]:
+    """Seconds the reviewer spent per decided operation; a bulk step shares its time."""
+    spent: dict[tuple[int, int], float] = {}
+    for entry in log:
+        if entry.kind != "decide" or entry.seconds is None or not entry.items:
+            continue
+        share = entry.seconds / len(entry.items)
+        for item in entry.items:
+            key = (item.turn, item.pos)
+            spent[key] = spent.get(key, 0.0) + share
+    return spent

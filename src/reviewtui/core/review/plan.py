@@ -1,0 +1,144 @@
+"""What should be on disk: the wanted state per path and the conflicts that stop replay.
+
+Pure (records and trees in, plans out): :func:`want` is the draft's content for a path
+with any outside change kept on top; :func:`compute_conflicts` lists the paths replay must
+leave alone, and why. The shell's replay (``reviewtui.shell.review``) writes the plan.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from reviewtui.core.engine import OpKey, OpResult, TurnResult
+from reviewtui.core.engine.decisions import Verdict
+from reviewtui.core.engine.fileops import normalize_or_none
+from reviewtui.core.rebase import Conflict, ConflictKind, Hunk, OutsideLayer, apply_layer
+from reviewtui.core.tree import FileState, Tree
+
+_ACCEPTING = (Verdict.ACCEPTED, Verdict.EDITED)
+
+
+@dataclass(slots=True)
+class PathRecord:
+    """What the workbench knows about one path it writes or wrote.
+
+    ``base``: the content the session's operations start from (None: absent);
+    ``seen``: what the workbench last saw or wrote on disk; ``ref``: the draft content
+    (without the outside layer) that ``seen`` was built from; ``layer``: an outside
+    change kept on top of the draft; ``outside``: the path changed outside during the
+    review; ``deleted``: deleted outside, so nothing may recreate it silently.
+    """
+
+    base: FileState | None
+    seen: FileState | None
+    ref: FileState | None
+    layer: OutsideLayer | None = None
+    outside: bool = False
+    deleted: bool = False
+    note: str = ""
+    # Loaded from a state file: ``seen`` is unknown until the disk is read again, and
+    # ``saved_seen`` is the hash of what was last seen (None: the file was absent).
+    from_state: bool = False
+    saved_seen: str | None = None
+
+
+
+@dataclass(frozen=True, slots=True)
+class Want:
+    """What replay should put at a path: ``state`` (None: absent), or why it cannot."""
+
+    ok: bool
+    state: FileState | None = None
+    message: str = ""
+    hunk: Hunk | None = None
+
+
+# Operation paths are normalised on every decision (conflicts, session paths): memoised.
+_normalized = functools.lru_cache(maxsize=1 << 16)(normalize_or_none)
+
+
+def op_path(result: OpResult) -> str | None:
+    """The normalised path an operation acted on or names (None: a command or refused)."""
+    if result.outcome.path:
+        return _normalized(result.outcome.path)
+    raw = result.op.path
+    return _normalized(raw) if raw else None
+
+
+def want(path: str, tree: Tree, record: PathRecord | None) -> Want:
+    """The draft's ``path`` in ``tree``, with the record's outside layer on top."""
+    wanted = tree.get(path)
+    if record is None or record.layer is None:
+        return Want(True, wanted)
+    applied = apply_layer(record.layer, wanted.data if wanted is not None else None)
+    if not applied.ok:
+        return Want(False, message=applied.message, hunk=applied.hunk)
+    if applied.data is None:
+        return Want(True, None)
+    if wanted is not None:
+        return Want(True, wanted.with_data(applied.data))
+    mode = record.seen.mode if record.seen is not None else 0o644
+    return Want(True, FileState.from_bytes(applied.data, mode=mode))
+
+
+def compute_conflicts(turns: Sequence[TurnResult], tree: Tree, records: Mapping[str, PathRecord],
+                  unwritable: Mapping[str, str],
+                  deleted_message: Callable[[str], str]) -> dict[str, Conflict]:
+    """The paths replay must not write, and why: unwritable, deleted outside, accepted
+    operations no longer landing on an outside change, or an outside edit that cannot
+    be kept on top of the draft. ``turns``: the draft's turns that are on disk.
+    """
+    accepted: dict[str, list[OpKey]] = {}  # accepted or edited, per path
+    decided: dict[str, list[OpKey]] = {}  # any decision: a reject can clash too
+    failing: dict[str, list[OpKey]] = {}
+    for turn in turns:
+        for result in turn.results:
+            if result.decision.verdict is Verdict.PENDING:
+                continue
+            path = op_path(result)
+            if path is None:
+                continue
+            decided.setdefault(path, []).append(result.key)
+            if result.decision.verdict not in _ACCEPTING:
+                continue
+            accepted.setdefault(path, []).append(result.key)
+            record = records.get(path)
+            if not result.landed and record is not None and record.outside:
+                failing.setdefault(path, []).append(result.key)
+    conflicts: dict[str, Conflict] = {}
+    for path, record in records.items():
+        ops = tuple(accepted.get(path, ()))
+        disk, ours = record.seen, record.ref
+        wanted = tree.get(path)
+        if path in unwritable:
+            conflicts[path] = Conflict(path, ConflictKind.UNWRITABLE,
+                                       unwritable[path], disk, ours, wanted,
+                                       tuple(decided.get(path, ())))
+        elif record.deleted and (wanted is not None or path in failing):
+            conflicts[path] = Conflict(path, ConflictKind.DELETED,
+                                       deleted_message(path), disk, ours, wanted, ops)
+        elif path in failing:
+            keys = ", ".join(f"turn {t} operation {p + 1}" for t, p in failing[path])
+            message = (f"accepted operations no longer land on the content changed "
+                       f"outside the workbench ({keys}); nothing was written: re-anchor, "
+                       "edit or reject them")
+            conflicts[path] = Conflict(path, ConflictKind.REBASE, message, disk, ours,
+                                       wanted, ops)
+        else:
+            wanted_here = want(path, tree, records.get(path))
+            if not wanted_here.ok:
+                layer = record.layer or OutsideLayer(None, None)
+                message = (f"{wanted_here.message}; nothing was written and the disk version is "
+                           "kept: edit the operation to match it, or undo the decision "
+                           "that clashed")
+                conflicts[path] = Conflict(path, ConflictKind.OUTSIDE_EDIT, message,
+                                           disk, ours, wanted, tuple(decided.get(path, ())),
+                                           layer.hunks())
+    for path in unwritable:
+        if path not in conflicts:
+            conflicts[path] = Conflict(path, ConflictKind.UNWRITABLE,
+                                       unwritable[path], None, None, tree.get(path),
+                                       tuple(decided.get(path, ())))
+    return conflicts
