@@ -11,13 +11,15 @@ Figures, best of a few runs each, measured in the same run:
 Ranges: this project's own history (no bigger repository is available here: its first
 to its last commit, about 45 commits), and a generated repository of 200 commits, each
 editing three of 120 files. Target: open within 3x the baseline.
-Run: ``.venv/bin/python bench/bench_git.py``.
+Run: ``.venv/bin/python bench/bench_git.py [REPO [N]]`` (with REPO: also the last N
+first-parent commits of that repository, default 200).
 """
 
 from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -103,6 +105,11 @@ def measure(label: str, repo: Path, base: str, head: str) -> float:
 
 
 def main() -> None:
+    if len(sys.argv) > 1:  # any local repository: its last N first-parent commits
+        repo = Path(sys.argv[1]).resolve()
+        n = int(sys.argv[2]) if len(sys.argv) > 2 else 200
+        base = git(repo, "rev-parse", f"HEAD~{n}").strip()
+        measure(f"{repo.name}, last {n} commits", repo, base, "HEAD")
     first = git(PROJECT, "rev-list", "--max-parents=0", "HEAD").split()[0]
     measure("this project's history", PROJECT, first, "HEAD")
     with tempfile.TemporaryDirectory(prefix="reviewtui-bench-git-") as tmp:
