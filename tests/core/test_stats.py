@@ -38,7 +38,7 @@ def test_gallery_per_turn_and_total() -> None:
     assert total.failures == {"ambiguous": 1, "binary": 1, "duplicate-line": 1,
                               "not_found": 1, "parent-escape": 1, "reserved": 1}
     assert total.findings == {"search-replace-too-costly": 3, "parent-path": 1}
-    assert total.decisions == {"not applied": 7, "accepted": 5}
+    assert total.decisions == {"not applied": 1, "failed": 6, "accepted": 5}
     assert [t.operations for t in stats.turns] == [2, 3, 4, 3]
     # The near match (turn 2) applies only when a reviewer accepts it.
     assert [t.landed for t in stats.turns] == [2, 0, 0, 3]
@@ -82,3 +82,33 @@ def test_markdown_report_carries_the_statistics() -> None:
     assert "operations" in section
     assert "landed / failed" in section
     assert "12 / 0" in section
+
+
+def test_stats_count_reviews_as_the_status_line_does() -> None:
+    """One definition of each count: stats' decision labels group like the workbench's
+    status line (pending, accepted, rejected, failed), operation by operation."""
+    from reviewtui.core.engine import Decision
+    from reviewtui.core.engine.opstate import op_state
+    from reviewtui.core.export.model import count_label
+
+    accepted = load_accepted(GALLERY)[0]
+    run = accepted.run
+    decisions = {}
+    for turn in run.turns:
+        for result in turn.results:
+            if result.landed and not decisions:
+                decisions[result.key] = Decision.accept()
+            elif result.outcome.status.value == "ambiguous":
+                decisions[result.key] = Decision.reject("no")
+    run.update(decisions)
+    group = {"accepted": "accepted", "forced": "accepted", "edited": "accepted",
+             "rejected": "rejected", "failed": "failed", "pending": "pending"}
+    seen = set()
+    for turn in run.turns:
+        for result in turn.results:
+            state = op_state(result)
+            line = ("failed" if state.failed else "rejected" if state.value == "rejected"
+                    else "accepted" if state.decided else "pending")
+            assert group[count_label(result, True)] == line, result.key
+            seen.add(line)
+    assert seen == {"accepted", "rejected", "failed", "pending"}

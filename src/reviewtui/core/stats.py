@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from reviewtui.core.diagnostics import introduced
 from reviewtui.core.export.fileops import plan_cost, plan_turn, sent_cost
-from reviewtui.core.export.model import FAILED, Accepted, decision_label
+from reviewtui.core.export.model import FAILED, Accepted, count_label
 from reviewtui.core.model import ConsoleCommand
 from reviewtui.core.outcome import Status
 
@@ -116,7 +116,7 @@ def session_stats(accepted: Accepted,
                 methods[outcome.method] += 1
             if outcome.status in FAILED:
                 failures[outcome.rule or str(outcome.status)] += 1
-            decisions[decision_label(op, accepted.reviewed).split(",")[0]] += 1
+            decisions[count_label(op, accepted.reviewed)] += 1
             if op.landed and introduced(op):
                 broken += 1
         findings = Counter(f.rule for f in accepted.findings if f.turn == turn.index)

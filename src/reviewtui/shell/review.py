@@ -160,6 +160,8 @@ class Review:
         self.config = project.config  # reviewtui.toml: [checks] run only once trusted
         self.base: Tree = project.tree
         self.state_problems: list[str] = []
+        # Set when the state is kept under $XDG_STATE_HOME (a transcript, an unwritable folder).
+        self.state_elsewhere: Path | None = None
         self.orphaned: list[dict[str, Any]] = []
         self.ui_state: dict[str, Any] = {}
         self.revision = 0
@@ -241,6 +243,7 @@ class Review:
                 review.state_problems.append(loaded.format_note)
             if persist and where:
                 review.state_problems.append(where)
+                review.state_elsewhere = state_path  # the status line says where
             if lock is not None:  # only a reviewtui that died can have left these
                 review._remove_leftovers(project.leftovers)
             review._resume()

@@ -102,6 +102,22 @@ def decision_label(result: OpResult, reviewed: bool) -> str:
     return label if result.landed else f"{label}, did not land"
 
 
+def count_label(result: OpResult, reviewed: bool) -> str:
+    """The one definition of the review counts (status line, ``S``, ``stats``, exports):
+    pending, accepted, forced, edited, rejected, failed; "not applied" without a review.
+
+    An operation that does not land because it cannot (ambiguous, not found, refused) is
+    ``failed`` unless the reviewer rejected it, whether it was left pending or an accept
+    of it stopped landing.
+    """
+    if result.decision.verdict is Verdict.REJECTED:
+        return "rejected" if reviewed else "not applied"
+    if not result.landed and result.outcome.status in FAILED:
+        return "failed"
+    label = decision_label(result, reviewed)
+    return label.split(",")[0]
+
+
 def _owns(op: Operation, finding: Finding) -> bool:
     """The finding is on the operation's lines, or about its file (a header's path)."""
     if finding.span.start <= op.span.end and op.span.start <= finding.span.end:

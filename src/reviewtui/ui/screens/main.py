@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Sequence
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -359,7 +359,16 @@ class MainScreen(Screen[None]):
             revision=self.review.revision, counts=counts,
             watcher=getattr(self.app, "watcher_state", "off"), dry_run=self.review.dry_run,
             note=note, source_format=self.review.session.format,
-            pinned=self.review.disk_checkpoint)
+            pinned=self.review.disk_checkpoint, state_at=self._state_at())
+
+    def _state_at(self) -> str:
+        """Where the review state is kept when it is not beside the session ("" if it is)."""
+        where = self.review.state_elsewhere
+        if where is None:
+            return ""
+        home = str(Path.home())
+        text = str(where)
+        return "~" + text[len(home):] if text.startswith(home + "/") else text
 
     def refresh_turn(self) -> None:
         ops = self.query_one("#ops", OpList)

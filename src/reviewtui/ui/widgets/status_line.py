@@ -13,7 +13,7 @@ class StatusLine(Static):
 
     def show(self, *, checkpoint: int, turns: int, revision: int, counts: dict[str, int],
              watcher: str, dry_run: bool, note: str = "", source_format: str = "",
-             pinned: int | None = None) -> None:
+             pinned: int | None = None, state_at: str = "") -> None:
         text = Text()
         if source_format and source_format != "fileops":
             text.append(f"{source_format}  ", style="bold cyan")  # what wrote the session
@@ -30,6 +30,8 @@ class StatusLine(Static):
         text.append("  DRY-RUN" if dry_run else "  live", style="bold magenta" if dry_run
                     else "bold green")
 
+        if state_at:  # the review state is not beside the session: say where it is
+            text.append(f"  state: {state_at}", style="dim")
         if note:
             text.append(f"  {note}", style="italic")
         self.update(text)

@@ -1,0 +1,45 @@
+"""The status line says where the review state is when it is not beside the session."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from uikit import screen_of
+
+from reviewtui.shell.review import Review
+from reviewtui.ui.app import ReviewApp
+from reviewtui.ui.widgets.status_line import StatusLine
+
+REPO = Path(__file__).resolve().parents[2]
+CLAUDE = REPO / "tests" / "fixtures" / "importers" / "claude"
+TOUR = REPO / "sample_sessions" / "workshop-tour"
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_a_transcripts_state_location_is_on_the_status_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state-home"))
+    transcript = tmp_path / "downloads" / "session.claude.jsonl"
+    transcript.parent.mkdir()
+    shutil.copy(CLAUDE / "session.claude.jsonl", transcript)
+    root = tmp_path / "root"
+    shutil.copytree(CLAUDE / "base", root)
+    app = ReviewApp(Review.open(transcript, root), watch=False)
+    async with app.run_test(size=(220, 40)) as pilot:
+        await pilot.pause()
+        line = str(screen_of(app).query_one(StatusLine).render())
+        assert f"state: {tmp_path / 'state-home' / 'reviewtui'}/session.claude.jsonl-" in line
+
+
+async def test_a_state_beside_the_session_is_not_mentioned(tmp_path: Path) -> None:
+    session = tmp_path / "session"
+    shutil.copytree(TOUR, session, ignore=shutil.ignore_patterns("base"))
+    root = tmp_path / "root"
+    shutil.copytree(TOUR / "base", root)
+    app = ReviewApp(Review.open(session, root), watch=False)
+    async with app.run_test(size=(220, 40)) as pilot:
+        await pilot.pause()
+        assert "state:" not in str(screen_of(app).query_one(StatusLine).render())
