@@ -124,14 +124,16 @@ def search_answer(hits: Sequence[tuple[str, int]], total: int,
 
 
 def new_ids(op: Operation, outcome: Outcome) -> str:
-    """Line ids of the region an applied edit wrote (``12:a3-15:f0``), or ""."""
+    """Line ids of the region an edit that landed wrote (``12:a3-15:f0``), or "": what a
+    follow-up edit can address without reading the file again (the workbench's header
+    shows the same)."""
     after = outcome.extra.get("after_state")
     if not isinstance(after, FileState) or outcome.lines is None:
         return ""
     if not isinstance(op, Edit):
         return ""
     start = outcome.lines[0]
-    count = len(outcome.after.splitlines()) if outcome.after else 0
+    count = len(outcome.after.split("\n")) if outcome.after else 0
     lines = after.lines
     if count == 0 or start - 1 + count > len(lines):
         return ""

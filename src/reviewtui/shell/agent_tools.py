@@ -24,6 +24,7 @@ from reviewtui.core.tree import FileState
 from reviewtui.shell.disk import target_path
 from reviewtui.shell.live import Gate, LiveSession, Recorded, Settled
 from reviewtui.shell.project import Project, load_project
+from reviewtui.shell.review import Review
 
 LS_MAX = 300
 
@@ -129,13 +130,19 @@ class AgentTools:
             return None
 
     # -- verify -------------------------------------------------------------------------
-    def status(self) -> str:
+    def _reading(self) -> Review | str:
+        """A read-only review of the live session, or what to answer instead."""
         if not self.live.session.exists():
             return "no changes recorded in this session yet"
         try:
-            review = self.live.open_review(write=False)
+            return self.live.open_review(write=False)
         except ReviewtuiError as err:
             return f"error: {err}"
+
+    def status(self) -> str:
+        review = self._reading()
+        if isinstance(review, str):
+            return review
         with review:
             rows: list[str] = []
             decisions = review.decisions
@@ -156,12 +163,9 @@ class AgentTools:
             return "\n".join(rows) if rows else "no operations recorded yet"
 
     def diff(self, path: str | None = None) -> str:
-        if not self.live.session.exists():
-            return "no changes recorded in this session yet"
-        try:
-            review = self.live.open_review(write=False)
-        except ReviewtuiError as err:
-            return f"error: {err}"
+        review = self._reading()
+        if isinstance(review, str):
+            return review
         with review:
             base = review.base
             result = review.draft.states[-1].tree

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 
 from rich.text import Text
 
+from reviewtui.core.agent import new_ids
 from reviewtui.core.engine import OpResult, Verdict
 from reviewtui.core.engine.opstate import OpState, op_state
-from reviewtui.core.hashline import line_id
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile
 from reviewtui.core.outcome import Status
 from reviewtui.core.syntax.symbols import Symbol, around, ready, where
@@ -199,20 +199,9 @@ def warm_symbols(result: OpResult) -> None:
 
 def _new_ids(result: OpResult) -> str:
     """The line ids of the region an applied edit wrote (``12:a3-15:f0``)."""
-    outcome = result.outcome
-    after = _state(outcome.extra.get("after_state"))
-    if outcome.status is not Status.APPLIED or after is None or outcome.lines is None:
+    if result.outcome.status is not Status.APPLIED:
         return ""
-    if not isinstance(result.op, Edit):
-        return ""
-    start = outcome.lines[0]
-    count = len(_lines(outcome.after))
-    lines = after.lines
-    if count == 0 or start - 1 + count > len(lines):
-        return ""
-    first = line_id(start, lines[start - 1])
-    last = line_id(start + count - 1, lines[start + count - 2])
-    return first if count == 1 else f"{first}-{last}"
+    return new_ids(result.op, result.outcome)
 
 
 def _region_pane(path: str, before: FileState | None, after: FileState, span: tuple[int, int],
