@@ -385,6 +385,16 @@ class SessionRun:
                 self.states[0] = dataclasses.replace(self.states[0], tree=base)
                 self.evaluate()
             return
+        if any(isinstance(op, ConsoleCommand) for turn in turns[first:done]
+               for op in turn.reply.ops):
+            # Structural commands carry state between turns (moves, removals, the undo
+            # stack) that partial re-evaluation has been seen to get wrong (hypothesis:
+            # an :undo after a self-move): from the first affected turn on, evaluate whole.
+            if base is not None:
+                self.states[0] = dataclasses.replace(self.states[0], tree=base)
+                first = 0
+            self.evaluate(from_turn=turns[first].index)
+            return
         old_states, old_moved = self.states, self.moved
         old_turns, old_ledgers = self.turns, self._ledgers
         self.states, self.moved = old_states[: first + 1], old_moved[: first + 1]
@@ -570,7 +580,9 @@ class SessionRun:
             message += "; nothing of this command was applied"
         outcome = Outcome(status, method=str(op.name), message=message, rule=rule,
                           path=op.path or "", extra={"changes": changes})
-        joins = decision.verdict is Verdict.ACCEPTED or status in self.policy.pending_joins
+        # An edited command is an accepted one (a command has no text to replace).
+        joins = (decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED)
+                 or status in self.policy.pending_joins)
         if status is not Status.APPLIED or not joins:
             return state, OpResult(key, op, outcome, decision, False), None
         for old, new in changes:
