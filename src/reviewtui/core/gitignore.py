@@ -18,11 +18,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from reviewtui.core.wildcard import Piece, Wildcard, any_char, char_class, literal, not_slash
+
 
 @dataclass(frozen=True, slots=True)
 class IgnoreRule:
     pattern: str  # as written, for messages
-    regex: re.Pattern[str]
+    regex: re.Pattern[str] | Wildcard  # the same meaning; Wildcard where a regex backtracks
     negated: bool
     dir_only: bool
 
@@ -49,40 +51,55 @@ def _class(body: str, at: int) -> tuple[str, int] | None:
     return f"[{'^' if negate else ''}{inner}]", end + 1
 
 
-def _translate(body: str) -> str:
-    """Glob text (no leading or trailing slash handling) to a regex fragment."""
+def _translate(body: str) -> tuple[str, list[Piece]]:
+    """Glob text (no leading or trailing slash handling) to a regex fragment, and the same
+    as wildcard pieces (for patterns a regex would backtrack on)."""
     out: list[str] = []
+    pieces: list[Piece] = []
     i = 0
     while i < len(body):
         ch = body[i]
         if body.startswith("**/", i) and (i == 0 or body[i - 1] == "/"):
             out.append("(?:.*/)?")
+            pieces.append(Piece("dirs"))
             i += 3
         elif body.startswith("**", i) and i + 2 == len(body) and (i == 0 or body[i - 1] == "/"):
             out.append(".*")
+            pieces.append(Piece("many", any_char))
             i += 2
         elif ch == "*":
             while i < len(body) and body[i] == "*":
                 i += 1  # any other run of stars is a plain "*"
             out.append("[^/]*")
+            pieces.append(Piece("many", not_slash))
         elif ch == "?":
             out.append("[^/]")
+            pieces.append(Piece("one", not_slash))
             i += 1
         elif ch == "[":
             found = _class(body, i)
             if found is None:
                 out.append(re.escape(ch))
+                pieces.append(literal(ch))
                 i += 1
             else:
                 out.append(found[0])
+                pieces.append(Piece("one", char_class(found[0])))
                 i = found[1]
         elif ch == "\\" and i + 1 < len(body):
             out.append(re.escape(body[i + 1]))
+            pieces.append(literal(body[i + 1]))
             i += 2
         else:
             out.append(re.escape(ch))
+            pieces.append(literal(ch))
             i += 1
-    return "".join(out)
+    return "".join(out), pieces
+
+
+# A regex with more unbounded repeats than this can backtrack for long enough to hang on a
+# crafted name; such (rare) rules are matched as a Wildcard, slower but linear.
+_MAX_REGEX_REPEATS = 2
 
 
 def compile_rule(line: str) -> IgnoreRule | None:
@@ -102,8 +119,14 @@ def compile_rule(line: str) -> IgnoreRule | None:
     if not body:
         return None
     prefix = "" if anchored else "(?:.*/)?"
-    regex = re.compile(prefix + _translate(body), re.DOTALL)
-    return IgnoreRule(line.strip(), regex, negated, dir_only)
+    fragment, pieces = _translate(body)
+    if not anchored:
+        pieces.insert(0, Piece("dirs"))
+    repeats = sum(piece.kind != "one" for piece in pieces)
+    matcher: re.Pattern[str] | Wildcard = (
+        re.compile(prefix + fragment, re.DOTALL) if repeats <= _MAX_REGEX_REPEATS
+        else Wildcard(pieces))
+    return IgnoreRule(line.strip(), matcher, negated, dir_only)
 
 
 class GitIgnore:

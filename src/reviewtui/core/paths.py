@@ -143,33 +143,36 @@ def is_glob(text: str) -> bool:
     return "*" in text or "?" in text
 
 
-def _translate_component(part: str) -> str:
-    out: list[str] = []
-    for ch in part:
-        if ch == "*":
-            if not out or out[-1] != "[^/]*":  # "a**b" inside a name means the same as "a*b"
-                out.append("[^/]*")
-        elif ch == "?":
-            out.append("[^/]")
+def _name_matches(pattern: str, name: str) -> bool:
+    """``*`` (any run) and ``?`` (one character) against one path component.
+
+    The greedy scan with one saved star is linear in practice and never worse than
+    len(pattern) * len(name); a regular expression of ``*a*a*a...`` backtracks
+    exponentially, so a model's ``:rm *a*a*a*a*a*a*a*a*b`` hung on a long name.
+    """
+    p = n = 0
+    star, resume = -1, 0
+    while n < len(name):
+        if p < len(pattern) and pattern[p] == "*":
+            star, resume = p, n
+            p += 1
+        elif p < len(pattern) and pattern[p] in ("?", name[n]):
+            p += 1
+            n += 1
+        elif star >= 0:  # let the last star take one more character
+            p, resume = star + 1, resume + 1
+            n = resume
         else:
-            out.append(re.escape(ch))
-    return "".join(out)
+            return False
+    return pattern[p:].strip("*") == ""
 
 
 @functools.lru_cache(maxsize=1024)
-def _compile(pattern: str) -> re.Pattern[str]:
+def _pattern_parts(pattern: str) -> tuple[str, ...]:
     parts = pattern.split("/")
-    # Repeated "**" components match the same thing as one, and nested (...)* groups in a
-    # row only slow the regex down.
-    parts = [p for i, p in enumerate(parts) if not (p == "**" and i and parts[i - 1] == "**")]
-    pieces: list[str] = []
-    for i, part in enumerate(parts):
-        last = i == len(parts) - 1
-        if part == "**":
-            pieces.append(".+" if last else "(?:[^/]+/)*")
-        else:
-            pieces.append(_translate_component(part) + ("" if last else "/"))
-    return re.compile("".join(pieces), re.DOTALL)
+    # Repeated "**" components match the same thing as one.
+    return tuple(p for i, p in enumerate(parts)
+                 if not (p == "**" and i and parts[i - 1] == "**"))
 
 
 def glob_match(pattern: str, path: str) -> bool:
@@ -177,15 +180,39 @@ def glob_match(pattern: str, path: str) -> bool:
 
     ``*`` and ``?`` stay within one component; a whole ``**`` component spans any number
     of directories, zero included (``**/*.pyc`` matches ``a.pyc``; ``dist/**`` matches
-    everything under ``dist/``). Patterns are anchored at the project root.
+    everything under ``dist/``). Patterns are anchored at the project root. Matching walks
+    the components with the set of positions reached, so its cost stays polynomial
+    whatever the pattern.
     """
-    return _compile(pattern).fullmatch(path) is not None
+    parts = _pattern_parts(pattern)
+    names = path.split("/")
+    reached = {0}  # indexes into names where the next pattern part may start
+    for i, part in enumerate(parts):
+        last = i == len(parts) - 1
+        if part == "**" and last:  # the rest, whatever it is, but not nothing
+            return any(at < len(names) and "/".join(names[at:]) != "" for at in reached)
+        following: set[int] = set()
+        if part == "**":  # zero or more whole non-empty components
+            for at in sorted(reached):
+                while at not in following and at < len(names):
+                    following.add(at)
+                    if names[at] == "":
+                        break
+                    at += 1
+        else:
+            following = {at + 1 for at in reached
+                         if at < len(names) and _name_matches(part, names[at])}
+            if last:
+                return len(names) in following
+        reached = following
+        if not reached:
+            return False
+    return False
 
 
 def expand_glob(pattern: str, paths: Iterable[str]) -> list[str]:
     """The members of ``paths`` that ``pattern`` matches, sorted."""
-    regex = _compile(pattern)
-    return sorted(p for p in paths if regex.fullmatch(p) is not None)
+    return sorted(p for p in paths if glob_match(pattern, p))
 
 
 # --- reserved paths ------------------------------------------------------------------

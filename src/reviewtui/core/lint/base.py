@@ -9,7 +9,6 @@ never repeat their own id.
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -26,6 +25,7 @@ from reviewtui.core.model import (
     Span,
 )
 from reviewtui.core.protocol.reply import split_lines
+from reviewtui.core.wildcard import Piece, Wildcard, literal, not_newline, not_slash
 
 FileText = Callable[[str], str | None]
 T = TypeVar("T")
@@ -188,30 +188,31 @@ def is_glob(path: str) -> bool:
 
 def glob_match(pattern: str, path: str) -> bool:
     """``*`` and ``?`` stay within one path component; ``**`` spans any number of them."""
-    return _glob_regex(path_key(pattern)).fullmatch(path_key(path)) is not None
+    return _glob_wildcard(path_key(pattern)).fullmatch(path_key(path))
 
 
 @lru_cache(maxsize=256)
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    out: list[str] = []
+def _glob_wildcard(pattern: str) -> Wildcard:
+    """Matched without backtracking: footers are outside text (``*a*a*a...b`` hung)."""
+    pieces: list[Piece] = []
     i = 0
     while i < len(pattern):
         if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
+            pieces.append(Piece("dirs", not_newline))  # as the regex "." it replaced
             i += 3
         elif pattern.startswith("**", i):
-            out.append(".*")
+            pieces.append(Piece("many", not_newline))
             i += 2
         elif pattern[i] == "*":
-            out.append("[^/]*")
+            pieces.append(Piece("many", not_slash))
             i += 1
         elif pattern[i] == "?":
-            out.append("[^/]")
+            pieces.append(Piece("one", not_slash))
             i += 1
         else:
-            out.append(re.escape(pattern[i]))
+            pieces.append(literal(pattern[i]))
             i += 1
-    return re.compile("".join(out))
+    return Wildcard(pieces)
 
 
 def contains(outer: str, inner: str) -> bool:
