@@ -46,3 +46,14 @@ def test_an_unknown_tool_is_a_format_error_naming_the_line() -> None:
     with pytest.raises(SessionFormatError) as err:
         import_session('{"tool": "frobnicate", "path": "a"}\n', "x.jsonl", format="toolcalls")
     assert err.value.line == 1
+
+
+@pytest.mark.parametrize(("line", "said"), [
+    ("{}", "no tool and no turn"),
+    ('{"tool": "frob", "path": "a"}', "unknown tool 'frob'"),
+])
+def test_a_line_that_is_not_a_call_says_what_a_line_is(line: str, said: str) -> None:
+    with pytest.raises(SessionFormatError) as info:
+        import_session(line + "\n", "calls.jsonl", format="toolcalls")
+    assert info.value.line == 1
+    assert info.value.message.startswith(said + "; a line is a call with a tool (one of edit,")

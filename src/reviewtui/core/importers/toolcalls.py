@@ -101,6 +101,10 @@ class _Reader:
     def ops(self, call: Mapping[str, Any]) -> list[Operation]:
         tool = call.get("tool")
         line = self.line
+        if tool not in TOOLS:
+            what = f"unknown tool {tool!r}" if "tool" in call else "no tool and no turn"
+            raise self.fail(f"{what}; a line is a call with a tool (one of "
+                            f"{', '.join(TOOLS)}) or a turn ({{\"turn\": N, \"request\": ...}})")
         if tool == "move":
             return [command(CommandName.MV, [self.text(call, "from", "path"),
                                              self.text(call, "to")], line)]
