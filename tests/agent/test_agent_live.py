@@ -132,3 +132,24 @@ def test_ls_marks_reserved_and_generated_files(tmp_path: Path) -> None:
     assert rows["secret.env"].endswith("[reserved]")
     assert rows["m0.py"].startswith("m0.py  ")
     assert "[" not in rows["m0.py"]
+
+
+def test_read_answers_from_one_file_by_the_tree_readers_rules(tmp_path: Path) -> None:
+    """A FIFO is never opened (it would hang the call), a folder the tree reader skips is
+    not read, and a link on the way is not followed."""
+    import os
+
+    root = project(tmp_path, files=1)
+    os.mkfifo(root / "pipe")
+    (root / ".git").mkdir()
+    (root / ".git" / "config").write_text("[core]\n")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("s\n")
+    (root / "lnk").symlink_to(outside)
+    tools = AgentTools(LiveSession(root, tmp_path / "r.jsonl", wait=0))
+    for path in ("pipe", ".git/config", "lnk/secret.txt"):
+        assert tools.read(path).startswith("error:"), path
+    assert tools.read("m0.py", first=2, last=2) == (
+        "m0.py: 20 lines, rev " + tools.ls("m0.py").split("rev ")[1][:8]
+        + "; lines 2-2\n2| value_1 = 1")

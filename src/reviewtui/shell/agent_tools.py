@@ -10,6 +10,7 @@ so it can be tested and measured without a protocol in between.
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from reviewtui.core.engine import Verdict
 from reviewtui.core.errors import ReviewtuiError
 from reviewtui.core.export.patch import unified_patch
 from reviewtui.core.outline import outline
-from reviewtui.core.paths import generated_file, glob_match, normalize_path
+from reviewtui.core.paths import generated_file, glob_match, normalize_path, unread_dir_of
 from reviewtui.core.shapes import content_revision
 from reviewtui.core.tree import FileState
 from reviewtui.shell.disk import target_path
@@ -80,13 +81,18 @@ class AgentTools:
 
     def read(self, path: str, first: int | None = None, last: int | None = None,
              ids: bool = False) -> str:
-        rel = normalize_path(path)
-        state = self._project().tree.get(rel)
+        try:
+            rel = normalize_path(path)
+        except ReviewtuiError as err:
+            return f"error: {err}"
+        state = self._disk_state(rel)  # this one file, not a walk of the whole project
         if state is None:
             return f"error: {rel} does not exist (ls lists the files)"
         if state.text is None:
             return f"{rel}: binary, {len(state.data)} bytes, rev {content_revision(state.data)}"
-        entries = [(e.number, e.text) for e in outline(rel, state.lines)]
+        whole_and_long = first is None and last is None and len(state.lines) > agent.READ_MAX_LINES
+        entries = ([(e.number, e.text) for e in outline(rel, state.lines)] if whole_and_long
+                   else [])
         return agent.read_answer(rel, state, content_revision(state.data), first=first,
                                  last=last, hashed=ids, outline=entries)
 
@@ -122,9 +128,18 @@ class AgentTools:
         return text
 
     def _disk_state(self, path: str) -> FileState | None:
-        """One file as it is on disk now (None: absent, unreadable or not ours to read)."""
+        """One file as it is on disk now (None: absent, unreadable or not ours to read).
+
+        The tree reader's rules: no link on the way, nothing in a folder it does not read,
+        regular files only (a FIFO would hang the read).
+        """
         try:
-            target = target_path(self.root, normalize_path(path))
+            rel = normalize_path(path)
+            if unread_dir_of(rel) is not None:
+                return None
+            target = target_path(self.root, rel)
+            if not stat.S_ISREG(target.lstat().st_mode):
+                return None
             return FileState.from_bytes(target.read_bytes())
         except (ReviewtuiError, OSError):
             return None

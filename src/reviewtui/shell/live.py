@@ -62,7 +62,7 @@ def default_session_path(root: Path) -> Path:
     return Path(base) / "reviewtui" / "live" / name
 
 
-def state_path_for(session: Path) -> Path:
+def live_state_path(session: Path) -> Path:
     return session.with_name(session.name + ".review.json")
 
 
@@ -78,7 +78,7 @@ def prepare_live_session(session: Path, root: Path | None) -> Path:
         except OSError as exc:
             raise UsageError(f"cannot create the live session: {exc.strerror}",
                              source=str(session), rule="live-session") from None
-    return state_path_for(session)
+    return live_state_path(session)
 
 
 def qualifies(gate: Gate, outcome: Outcome) -> bool:
@@ -120,7 +120,7 @@ class LiveSession:
             raise UsageError("the project root is not a directory", source=str(root),
                              rule="root")
         self.session = session if session is not None else default_session_path(self.root)
-        self.state = state_path_for(self.session)
+        self.state = live_state_path(self.session)
         self.gate = gate
         self.wait = wait
         self.turn_gap = turn_gap

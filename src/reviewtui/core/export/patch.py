@@ -96,37 +96,18 @@ def file_patches(base: Tree, result: Tree, moved: dict[str, str]) -> list[FilePa
 
 def unified_patch(base: Tree, result: Tree, moved: dict[str, str] | None = None,
                   *, notes: Sequence[str] = ()) -> str:
-    """The patch text. ``notes`` (and skipped binary files) go before the first header."""
-    skipped: list[str] = []
-    bodies: list[str] = []
-    for patch in file_patches(base, result, moved or {}):
-        body = _file_diff(patch)
-        if body is None:
-            skipped.append(_skip_note(patch))
-        else:
-            bodies.append(body)
-    head = [*notes, *skipped]
-    preamble = "".join(f"{line}\n" for line in head) + ("\n" if head and bodies else "")
+    """The patch text, ``notes`` before the first header (binary files included, in git's
+    binary form)."""
+    bodies = [_file_diff(patch) for patch in file_patches(base, result, moved or {})]
+    preamble = "".join(f"{line}\n" for line in notes) + ("\n" if notes and bodies else "")
     return preamble + "".join(bodies)
-
-
-def _skip_note(patch: FilePatch) -> str:
-    if patch.old is None:
-        what = "added"
-    elif patch.new is None:
-        what = "removed"
-    else:
-        what = "changed"
-    moved = f" (moved from {patch.old_path})" if patch.old_path not in (None, patch.path) else ""
-    return (f"binary file {what}, not in this patch: {patch.path}{moved}; copy it from the "
-            "accepted result by hand")
 
 
 def _mode(state: FileState) -> str:
     return "100755" if state.mode & 0o111 else "100644"
 
 
-def _file_diff(patch: FilePatch) -> str | None:
+def _file_diff(patch: FilePatch) -> str:
     old, new = patch.old, patch.new
     content_changed = old is None or new is None or old.data != new.data
     binary = (old is not None and old.binary) or (new is not None and new.binary)
