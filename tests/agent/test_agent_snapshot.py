@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 
 from reviewtui.shell.live import Gate, LiveSession, prepare_live_session
@@ -46,3 +47,40 @@ def test_operation_arriving_live(snap_compare: SnapCompare, tmp_path: Path) -> N
         await pilot.pause(0.2)
 
     assert snap_compare(app, terminal_size=(120, 32), run_before=arrive)
+
+
+@pytest.mark.anyio
+async def test_rows_retitled_after_an_arrival_are_rebuilt(tmp_path: Path) -> None:
+    """A resize re-titles the operation rows; an operation that arrived in between adds a row.
+
+    The re-title ran over the grown turn with the old list and raised (seen once in CI).
+    """
+    from reviewtui.ui.screens.main import MainScreen
+    from reviewtui.ui.widgets.lists import OpList
+
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "calc.py").write_text(CALC)
+    session = tmp_path / "live.jsonl"
+    state = prepare_live_session(session, root)
+    live = LiveSession(root, session, gate=Gate.REVIEW, wait=0)
+    live.record({"tool": "edit", "path": "calc.py", "search": "    return a + b",
+                 "replace": "    return a + b  # exact"}, "two edits")
+    review = Review.open(session, root, dry_run=True, state_path=state, format="toolcalls")
+    app = ReviewApp(review, watch=False, live="review")
+    async with app.run_test(size=(120, 32)) as pilot:
+        await pilot.pause()
+        live.record({"tool": "edit", "path": "calc.py", "search": "    return a - b",
+                     "replace": "    return a - b  # exact"}, "two edits")
+        for _ in range(200):
+            if sum(len(t.results) for t in review.display.turns) == 2:
+                break
+            await pilot.pause(0.02)
+        assert sum(len(t.results) for t in review.display.turns) == 2
+        screen = next(s for s in app.screen_stack if isinstance(s, MainScreen))
+        ops = screen.query_one("#ops", OpList)
+        first = ops.get_option_at_index(0).prompt
+        ops.set_ops([first])  # the list as it stood before the arrival
+        screen._refresh_op_rows()
+        await pilot.pause()
+        assert ops.option_count == 2

@@ -399,8 +399,17 @@ class MainScreen(Screen[None]):
         if not self.session_turns:
             return
         ops = self.query_one("#ops", OpList)
+        turns = self.review.display.turns
+        if self.turn_pos >= len(turns):
+            return
+        results = turns[self.turn_pos].results
+        if ops.option_count != len(results):
+            # The turn grew or shrank since the rows were built (a live operation arrived
+            # between the resize and this call): rebuild rather than re-title.
+            self.refresh_turn()
+            return
         room = self._op_room()
-        for pos, result in enumerate(self.review.display.turns[self.turn_pos].results):
+        for pos, result in enumerate(results):
             ops.update_op(pos, op_prompt(op_row_title(result.op, room), self.state_of(result),
                                          op_badge(result)))
 
