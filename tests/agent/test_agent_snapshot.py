@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.text import Text
 from textual.pilot import Pilot
 
 from reviewtui.shell.live import Gate, LiveSession, prepare_live_session
@@ -80,6 +81,7 @@ async def test_rows_retitled_after_an_arrival_are_rebuilt(tmp_path: Path) -> Non
         screen = next(s for s in app.screen_stack if isinstance(s, MainScreen))
         ops = screen.query_one("#ops", OpList)
         first = ops.get_option_at_index(0).prompt
+        assert isinstance(first, Text)
         ops.set_ops([first])  # the list as it stood before the arrival
         screen._refresh_op_rows()
         await pilot.pause()
