@@ -92,7 +92,6 @@ def test_sigkill_at_random_points_loses_nothing(tmp_path: Path) -> None:
     order_arg = ",".join(f"{t}:{p}" for t, p in order)
     reported: dict[tuple[int, int], str] = {}
     kills = 0
-    started = time.monotonic()
     while kills < KILLS:
         with subprocess.Popen([sys.executable, "-c", CHILD, str(session), str(root), order_arg],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -138,4 +137,3 @@ def test_sigkill_at_random_points_loses_nothing(tmp_path: Path) -> None:
         assert [p.name for p in root.rglob("*.reviewtui-tmp")] == []
     assert kills == KILLS, f"the session ran out after {kills} kills"
     assert len(reported) > KILLS  # the kills fell between real progress
-    assert time.monotonic() - started < 60

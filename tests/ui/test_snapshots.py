@@ -106,11 +106,19 @@ def test_conflict(snap_compare: SnapCompare, tmp_path: Path) -> None:
 
 def test_edit_in_place_modal(snap_compare: SnapCompare, tmp_path: Path) -> None:
     async def run_before(pilot: Pilot[Any]) -> None:
-        await pilot.press("e")
-        await pilot.pause()
         from textual.widgets import TextArea
 
-        pilot.app.screen.query_one(TextArea).cursor_blink = False
+        await pilot.press("e")
+        await pilot.pause()
+        # On a loaded machine the editor's focus can land after the first pause: wait for
+        # it (the cursor is drawn only when focused), so the picture does not depend on load.
+        for _ in range(200):
+            editor = pilot.app.screen.query(TextArea)
+            if editor and editor.first().has_focus:
+                break
+            await pilot.pause(0.01)
+        editor.first().cursor_blink = False
+        await pilot.pause()
 
     assert snap_compare(make_app(TOUR, tmp_path), terminal_size=(120, 40),
                         run_before=run_before)
