@@ -23,6 +23,8 @@ import re
 import shutil
 import subprocess
 import sys
+import textwrap
+from collections.abc import Callable
 from pathlib import Path
 
 # Old module -> new module, relative to src/reviewtui (paths, not dotted names).
@@ -185,8 +187,12 @@ def rewrite(text: str, python: bool) -> str:
     else:
         text = _DOTTED.sub(_dotted_sub, text)
     for pattern, new_tail in PATHS:  # the prefix as written (src/, core/ or none) is kept
-        text = pattern.sub(lambda m, t=new_tail: m.group(1) + t, text)
+        text = pattern.sub(_keep_prefix(new_tail), text)
     return text
+
+
+def _keep_prefix(new_tail: str) -> Callable[[re.Match[str]], str]:
+    return lambda match: match.group(1) + new_tail
 
 
 def tracked_files() -> list[Path]:
@@ -212,7 +218,9 @@ def main() -> int:
             changed += 1
             if not args.dry_run:
                 init.parent.mkdir(parents=True, exist_ok=True)
-                init.write_text(f'"""{doc}"""\n', encoding="utf-8")
+                body = "\n".join(textwrap.wrap(doc, 92))
+                init.write_text(f'"""{body}\n"""\n' if "\n" in body else f'"""{body}"""\n',
+                                encoding="utf-8")
                 subprocess.run(["git", "add", str(init)], check=True)
     for old, new in MOVES.items():
         src, dst = PACKAGE_ROOT / old, PACKAGE_ROOT / new
@@ -239,8 +247,8 @@ def main() -> int:
             continue
         after = rewrite(before, path.suffix == ".py")
         if after != before:
-            count = sum(1 for a, b in zip(before.splitlines(), after.splitlines()) if a != b)
-            print(f"rewrite {path} ({count} line{'s' if count != 1 else ''} or more)")
+            count = len(set(after.splitlines()) - set(before.splitlines()))
+            print(f"rewrite {path} ({count} rewritten line{'s' if count != 1 else ''})")
             changed += 1
             if not args.dry_run:
                 path.write_text(after, encoding="utf-8")
@@ -252,6 +260,11 @@ def main() -> int:
         subprocess.run([ruff, "check", "--quiet", "--select", "I", "--fix", *touched_py],
                        check=False)
         print(f"ruff re-sorted the import blocks of {len(touched_py)} files")
+        long = subprocess.run([ruff, "check", "--quiet", "--select", "E501",
+                               "--output-format", "concise", *touched_py],
+                              capture_output=True, text=True, check=False).stdout
+        if long.strip():
+            print("lines now over the length limit (rewrap them by hand):\n" + long.strip())
     print(f"{changed} change(s)" + (" (dry run)" if args.dry_run else ""))
     return 0
 
