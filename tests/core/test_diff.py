@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from reviewtui.core import diff
 from reviewtui.core.diff import (
     MAX_INTRALINE_CHARS,
+    DiffHunk,
     DiffModel,
     DiffRow,
-    Hunk,
     RowKind,
     Side,
     apply_hunks,
@@ -259,9 +259,9 @@ AFTER = ["a", "B", "c", "d", "e", "F", "g", "h"]
 
 def test_split_hunks_lists_the_change_blocks() -> None:
     assert split_hunks(BEFORE, AFTER) == [
-        Hunk(0, 1, 2, 1, 2, ("b",), ("B",)),
-        Hunk(1, 5, 6, 5, 6, ("f",), ("F",)),
-        Hunk(2, 7, 7, 7, 8, (), ("h",)),
+        DiffHunk(0, 1, 2, 1, 2, ("b",), ("B",)),
+        DiffHunk(1, 5, 6, 5, 6, ("f",), ("F",)),
+        DiffHunk(2, 7, 7, 7, 8, (), ("h",)),
     ]
     assert split_hunks(BEFORE, BEFORE) == []
 

@@ -419,7 +419,7 @@ def test_reserved_and_symlinked_paths_are_refused() -> None:
     # only the project's own [reserved] paths refuse.
     assert [o.rule for o in outcomes] == ["reserved", "symlink-escape", ""]
     assert 'reviewtui.toml [reserved] paths "dist/**"' in outcomes[0].message
-    assert outcomes[2].extra["generated"] == "package-lock.json"
+    assert outcomes[2].generated == "package-lock.json"
     assert "generated file" in outcomes[2].hint
     assert r.states[-1].tree.paths() == ("package-lock.json",)
 

@@ -496,7 +496,8 @@ def test_unified_zero_context_addition_is_placed_by_line_for_review() -> None:
     outcome = r.turns[0].results[0].outcome
     assert outcome.status is Status.NEEDS_REVIEW
     assert outcome.method == "line-number"
-    assert outcome.extra["after_state"].data == b"a\nnew\nb\n"  # type: ignore[attr-defined]
+    assert outcome.after_state is not None
+    assert outcome.after_state.data == b"a\nnew\nb\n"
 
 
 # -- Claude Code -------------------------------------------------------------------------

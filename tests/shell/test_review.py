@@ -131,7 +131,8 @@ def test_outside_edit_of_the_edited_region_is_a_conflict(
     assert (root / "app.py").read_bytes() == outside  # byte for byte
     outcome = review.outcome(A1)
     assert outcome.status is Status.CONFLICT
-    assert outcome.extra["engine"].status in (Status.NOT_FOUND, Status.NEEDS_REVIEW)
+    assert outcome.engine_outcome is not None
+    assert outcome.engine_outcome.status in (Status.NOT_FOUND, Status.NEEDS_REVIEW)
     conflict = review.conflicts["app.py"]
     assert conflict.kind is ConflictKind.REBASE
     assert conflict.ops == (A1,)

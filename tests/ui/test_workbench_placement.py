@@ -124,7 +124,7 @@ def test_fileops_export_carries_the_placement_as_a_unique_edit(
 
     session, root = gallery
     with Review.open(session, root) as review:
-        before = review.result((2, 1)).outcome.extra["before_state"]
+        before = review.result((2, 1)).outcome.before_state
         assert isinstance(before, FileState)
         review.decide((2, 1), Decision.place((29, 30), tuple(before.lines[28:30])))
         text = render(accepted_from_review(review), "fileops")

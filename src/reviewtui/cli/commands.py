@@ -29,7 +29,6 @@ from reviewtui.core.engine import (
     file_text_for,
 )
 from reviewtui.core.engine.decisions import Decision, OpKey
-from reviewtui.core.engine.fileops import GENERATED
 from reviewtui.core.errors import InputLimitError, UsageError
 from reviewtui.core.limits import place
 from reviewtui.core.lint.rules import lint_reply, lint_session
@@ -236,7 +235,7 @@ def _strict(review: Review, wanted: list[tuple[OpKey, Decision]]
     held = {key: "syntax error" for key in {k for k, _ in wanted} - {k for k, _ in kept}}
     plain = []
     for key, decision in kept:
-        if review.result(key).outcome.extra.get(GENERATED):
+        if review.result(key).outcome.generated:
             held[key] = "generated file"
         else:
             plain.append((key, decision))

@@ -127,7 +127,7 @@ def new_ids(op: Operation, outcome: Outcome) -> str:
     """Line ids of the region an edit that landed wrote (``12:a3-15:f0``), or "": what a
     follow-up edit can address without reading the file again (the workbench's header
     shows the same)."""
-    after = outcome.extra.get("after_state")
+    after = outcome.after_state
     if not isinstance(after, FileState) or outcome.lines is None:
         return ""
     if not isinstance(op, Edit):

@@ -299,8 +299,8 @@ def change_texts(result: OpResult) -> tuple[str, str | None, str | None] | None:
     path = outcome.path
     if not path:
         return None
-    before = outcome.extra.get("before_state")
-    after = outcome.extra.get("after_state")
+    before = outcome.before_state
+    after = outcome.after_state
     before_text = before.text if isinstance(before, FileState) else None
     if isinstance(after, FileState):
         return path, before_text, after.text

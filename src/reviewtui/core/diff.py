@@ -105,7 +105,7 @@ class DiffModel:
 
 
 @dataclass(frozen=True, slots=True)
-class Hunk:
+class DiffHunk:
     """One change block: ``before[before_start:before_end]`` became
     ``after[after_start:after_end]`` (0-based, end-exclusive)."""
 
@@ -594,12 +594,12 @@ def unified_rows(model: DiffModel) -> tuple[DiffRow, ...]:
 # --- hunk choice ---------------------------------------------------------------------
 
 
-def split_hunks(before: Sequence[str], after: Sequence[str]) -> list[Hunk]:
+def split_hunks(before: Sequence[str], after: Sequence[str]) -> list[DiffHunk]:
     """The change blocks of ``before`` -> ``after``, numbered as ``DiffRow.hunk``."""
-    hunks: list[Hunk] = []
+    hunks: list[DiffHunk] = []
     for tag, i1, i2, j1, j2 in line_opcodes(before, after):
         if tag != "equal":
-            hunks.append(Hunk(len(hunks), i1, i2, j1, j2,
+            hunks.append(DiffHunk(len(hunks), i1, i2, j1, j2,
                               tuple(before[i1:i2]), tuple(after[j1:j2])))
     return hunks
 

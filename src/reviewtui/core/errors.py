@@ -6,6 +6,11 @@ which file, which line, which rule, what to do next.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from reviewtui.core.hashline import LineRef
+
 
 class ReviewtuiError(Exception):
     """Base class: anything the CLI turns into a clean message and exit code 2."""
@@ -31,6 +36,34 @@ class SessionFormatError(ReviewtuiError):
     """The input cannot be read as any session format (bad JSON, wrong shape)."""
 
 
+class PatchError(SessionFormatError):
+    """A Codex ``apply_patch`` text breaks the patch grammar at ``line`` (1-based).
+
+    The importer turns it into a clean :class:`SessionFormatError` for a one-patch text,
+    or into a problem on that patch's turn when the text holds several patches.
+    """
+
+    line: int  # always known here
+
+    def __init__(self, rule: str, message: str, line: int) -> None:
+        super().__init__(message, line=line, rule=rule)
+
+
+class StateFormatError(ReviewtuiError):
+    """A saved review state (or one of its records) does not have the expected shape.
+
+    Not a ``ValueError``: code that reads a state file catches it by name.
+    """
+
+
+class MissingBlob(StateFormatError):
+    """A saved review state names a content blob (``sha``) that is not in its blob store."""
+
+    def __init__(self, sha: str) -> None:
+        self.sha = sha
+        super().__init__(f"the saved content blob {sha[:12]} is missing", rule="missing-blob")
+
+
 class ConfigError(ReviewtuiError):
     """``reviewtui.toml`` is malformed."""
 
@@ -45,6 +78,18 @@ class PathRefused(ReviewtuiError):
 
 class UsageError(ReviewtuiError):
     """The command line asks for something that cannot be done."""
+
+
+class StaleRef(ReviewtuiError):
+    """A hash-addressed line reference (``12:a3``) that does not resolve in the file as it is.
+
+    ``rule`` says why (out of range, stale tag, a range ending before it starts); ``ref``
+    is the reference that failed. The engine turns it into a refused outcome.
+    """
+
+    def __init__(self, rule: str, message: str, ref: LineRef) -> None:
+        self.ref = ref
+        super().__init__(message, rule=rule)
 
 
 class DiskError(ReviewtuiError):

@@ -27,6 +27,7 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from reviewtui.core.errors import StaleRef
 from reviewtui.core.limits import parse_int
 from reviewtui.core.plural import plural
 
@@ -85,16 +86,6 @@ def parse_range(text: str) -> tuple[LineRef, LineRef] | None:
     if first is None or last is None:
         return None
     return first, last
-
-
-class StaleRef(Exception):
-    """A line reference that does not resolve in the file as it is."""
-
-    def __init__(self, rule: str, message: str, ref: LineRef) -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.message = message
-        self.ref = ref
 
 
 def resolve(lines: Sequence[str], ref: LineRef) -> int:

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from reviewtui.core.tree import FileState
 
 
 class Status(StrEnum):
@@ -82,7 +86,13 @@ class Outcome:
     after: str = ""  # the region's text after
     path: str = ""  # the normalised path the operation acted on
     forceable: bool = False
-    extra: dict[str, object] = field(default_factory=dict)
+    # What evaluation saw and made, for the diff view, diagnostics and the next edit.
+    before_state: FileState | None = None  # the file before the operation
+    after_state: FileState | None = None  # the file as the operation leaves it
+    cursor: int | None = None  # 0-based index just past the lines it wrote (Edit.follows)
+    generated: str = ""  # the built-in generated-file label of ``path`` (a lock file...)
+    changes: tuple[tuple[str | None, str | None], ...] = ()  # a command's (old, new) paths
+    engine_outcome: Outcome | None = None  # under CONFLICT: what the engine found itself
 
     def to_json(self) -> dict[str, object]:
         data: dict[str, object] = {

@@ -47,7 +47,7 @@ def _text(line: bytes) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class Hunk:
+class OutsideHunk:
     """One outside change: ``before`` became ``after`` between the two contexts.
 
     ``start`` is its 0-based line in the version it was cut from (for display only; the
@@ -79,7 +79,7 @@ def _unique(texts: Sequence[str], window: Sequence[str]) -> bool:
     return len(find_exact(texts, window, 0, len(texts))) == 1
 
 
-def outside_hunks(ours: bytes, theirs: bytes) -> tuple[Hunk, ...]:
+def outside_hunks(ours: bytes, theirs: bytes) -> tuple[OutsideHunk, ...]:
     """The change from ``ours`` to ``theirs`` as hunks with the least unique context.
 
     Raises UnicodeDecodeError for content that is not UTF-8 text.
@@ -87,7 +87,7 @@ def outside_hunks(ours: bytes, theirs: bytes) -> tuple[Hunk, ...]:
     a, b = split_lines(ours), split_lines(theirs)
     texts = tuple(_text(line) for line in a)
     _ = [_text(line) for line in b]  # theirs must be text too
-    hunks: list[Hunk] = []
+    hunks: list[OutsideHunk] = []
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
@@ -102,7 +102,7 @@ def outside_hunks(ours: bytes, theirs: bytes) -> tuple[Hunk, ...]:
                 chosen = (cb, ca)
                 break
         cb, ca = chosen or widest
-        hunks.append(Hunk(i1, tuple(a[i1 - cb : i1]), tuple(a[i1:i2]), tuple(b[j1:j2]),
+        hunks.append(OutsideHunk(i1, tuple(a[i1 - cb : i1]), tuple(a[i1:i2]), tuple(b[j1:j2]),
                           tuple(a[i2 : i2 + ca])))
     return tuple(hunks)
 
@@ -117,7 +117,7 @@ class OutsideLayer:
     ours: bytes | None
     theirs: bytes | None
 
-    def hunks(self) -> tuple[Hunk, ...]:
+    def hunks(self) -> tuple[OutsideHunk, ...]:
         if self.ours is None or self.theirs is None:
             return ()
         try:
@@ -133,10 +133,10 @@ class LayerResult:
     ok: bool
     data: bytes | None = None
     message: str = ""
-    hunk: Hunk | None = None
+    hunk: OutsideHunk | None = None
 
 
-def _locate(target: list[bytes], texts: tuple[str, ...], hunk: Hunk,
+def _locate(target: list[bytes], texts: tuple[str, ...], hunk: OutsideHunk,
             lines: tuple[bytes, ...]) -> tuple[int, int] | None | str:
     """Where ``lines`` (a hunk's search or result) sits in ``target``: (start, end)."""
     wanted = tuple(_text(line) for line in lines)
@@ -223,4 +223,4 @@ class Conflict:
     ours: FileState | None
     wanted: FileState | None
     ops: tuple[OpKey, ...] = ()
-    hunks: tuple[Hunk, ...] = ()
+    hunks: tuple[OutsideHunk, ...] = ()

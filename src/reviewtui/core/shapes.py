@@ -25,7 +25,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from reviewtui.core.hashline import LineRef, StaleRef, resolve
+from reviewtui.core.errors import StaleRef
+from reviewtui.core.hashline import LineRef, resolve
 from reviewtui.core.match import match_edit
 from reviewtui.core.match.exact import find_exact
 from reviewtui.core.match.guards import duplicate_line

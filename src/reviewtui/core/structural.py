@@ -57,6 +57,7 @@ class StructuralState:
     removed: Mapping[str, FileState] = field(default_factory=dict)  # path -> last content
 
 
+# Private: collected per command in _Plan.errors and reported as refused outcomes.
 class _CommandError(Exception):
     def __init__(self, rule: str, message: str) -> None:
         super().__init__(message)

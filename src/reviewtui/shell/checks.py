@@ -49,6 +49,7 @@ class _Finding:
     message: str
 
 
+# Private: control flow inside check_change, always caught there and shown as a note.
 class _Failed(Exception):
     """The command did not produce findings (timeout, not found...): the note to show."""
 

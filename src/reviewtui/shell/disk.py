@@ -149,6 +149,7 @@ _READ_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | _CLOEXEC
 _TEMP_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | _CLOEXEC
 
 
+# Private: control flow out of _Folders; the public readers turn it into "absent" (None).
 class _NoFolder(Exception):
     """A folder on the way does not exist, or is a file (reading: the file is absent)."""
 

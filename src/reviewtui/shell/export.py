@@ -13,7 +13,7 @@ import dataclasses
 from pathlib import Path
 
 from reviewtui.core.engine import Policy, SessionRun, evaluate_session
-from reviewtui.core.errors import InputLimitError, UsageError
+from reviewtui.core.errors import InputLimitError, StateFormatError, UsageError
 from reviewtui.core.export import Accepted
 from reviewtui.core.export.model import FAILED
 from reviewtui.core.outcome import Status
@@ -66,7 +66,7 @@ def _saved_root(state: Path) -> Path | None:
         saved = decode_state(parse_state_json(read_input(state, "review state"), str(state)))
     except InputLimitError:
         raise
-    except (OSError, ValueError, KeyError, TypeError) as exc:  # ValueError: a bad format too
+    except (OSError, StateFormatError, ValueError, KeyError, TypeError) as exc:
         raise UsageError(f"cannot read the review state: {exc}", source=str(state),
                          rule="state") from None
     if saved.root and Path(saved.root).is_dir():

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from reviewtui.core.engine import Decision, OpKey, Verdict
-from reviewtui.core.errors import LockedError, ReviewtuiError, UsageError
+from reviewtui.core.errors import LockedError, ReviewtuiError, StateFormatError, UsageError
 from reviewtui.core.model import Operation
 from reviewtui.core.outcome import Outcome, Status
 from reviewtui.shell.loader import load_session
@@ -190,7 +190,7 @@ class LiveSession:
         try:
             doc = json.loads(self.state.read_bytes().decode("utf-8"))
             saved = decode_state(doc)
-        except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        except (OSError, StateFormatError, ValueError, KeyError, TypeError, RecursionError):
             return None
         folded = fold(saved.log)
         for entry in folded.applied:

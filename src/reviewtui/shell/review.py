@@ -337,7 +337,7 @@ class Review:
                 return dataclasses.replace(
                     result.outcome, status=Status.CONFLICT, rule=str(conflict.kind),
                     message=conflict.message, path=path,
-                    extra={**result.outcome.extra, "engine": result.outcome})
+                    engine_outcome=result.outcome)
             outcome = result.outcome
             named = op_path(result)
             record = self._records.get(named) if named else None
@@ -1049,7 +1049,7 @@ class Review:
                     named = op_path(result)
                     if named:
                         paths.add(named)
-                    changes = result.outcome.extra.get("changes", ())  # (old, new) pairs
+                    changes = result.outcome.changes  # (old, new) pairs
                     for change in changes if isinstance(changes, tuple) else ():
                         named_paths = (normalize_or_none(x) for x in change
                                        if isinstance(x, str))

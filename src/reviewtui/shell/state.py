@@ -33,7 +33,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from reviewtui.core.errors import DiskError, InputLimitError, UsageError
+from reviewtui.core.errors import (
+    DiskError,
+    InputLimitError,
+    MissingBlob,
+    StateFormatError,
+    UsageError,
+)
 from reviewtui.core.limits import load_json
 from reviewtui.core.rebase import OutsideLayer
 from reviewtui.core.review.log import (
@@ -41,7 +47,6 @@ from reviewtui.core.review.log import (
     Folded,
     LogEntry,
     LogKind,
-    StateFormatError,
     _expect,
     _get,
     _is_count,
@@ -345,7 +350,8 @@ class StateFile:
             return decode_state(parse_state_json(raw, str(self.path))), []
         except InputLimitError as exc:  # nested too deep, a giant number: corrupt as well
             return None, [self._move_aside(f"line {exc.line}: {exc.message} [{exc.rule}]")]
-        except (ValueError, KeyError, TypeError) as exc:  # JSON, UTF-8, shape, verdict
+        # The state's shape; JSON, UTF-8; a verdict.
+        except (StateFormatError, ValueError, KeyError, TypeError) as exc:
             why = " ".join((str(exc) or type(exc).__name__).split())[:200]
             return None, [self._move_aside(why)]
 
@@ -438,10 +444,6 @@ def blobs_of(record: PathRecord, *, with_ref: bool = True) -> list[tuple[str, by
     return out
 
 
-class MissingBlob(Exception):
-    pass
-
-
 def _content_from(data: Any, blobs: BlobStore) -> FileState | None:
     if data is None:
         return None
@@ -478,7 +480,7 @@ def decode_record(path: str, data: Mapping[str, Any], blobs: BlobStore
             layer = OutsideLayer(_bytes_from(data["layer"].get("ours"), blobs),
                                  _bytes_from(data["layer"].get("theirs"), blobs))
     except MissingBlob as exc:
-        return None, (f"{path}: the saved original content (blob {str(exc)[:12]}) is "
+        return None, (f"{path}: the saved original content (blob {exc.sha[:12]}) is "
                       "missing; the file on disk is taken as its base")
     except StateFormatError as exc:
         return None, f"{path}: unreadable bookkeeping ({exc}); the file on disk is its base"
@@ -507,6 +509,6 @@ def read_time_spent(path: Path) -> dict[tuple[int, int], float]:
     try:
         saved = decode_state(parse_state_json(read_input(path, "review state"), str(path)))
     # No timing is better than a crash.
-    except (OSError, ValueError, KeyError, TypeError, InputLimitError):
+    except (OSError, StateFormatError, ValueError, KeyError, TypeError, InputLimitError):
         return {}
     return time_spent(saved.log)

@@ -28,7 +28,7 @@ def deferred(result: OpResult) -> bool:
     """Whether the check of ``result`` is neither cached nor cheap: a worker should run it."""
     if diagnose_cached(result) is not None:
         return False
-    states = [result.outcome.extra.get(k) for k in ("before_state", "after_state")]
+    states = [result.outcome.before_state, result.outcome.after_state]
     size = sum(len(getattr(s, "data", b"")) for s in states)
     return size > SYNC_CHARS
 

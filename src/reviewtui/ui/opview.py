@@ -90,7 +90,7 @@ def build_view(result: OpResult, status: Status | None = None,
     outcome = result.outcome
     subtitle = _subtitle(result, state)
     view = _build(result, state, subtitle, conflict, conflict_message)
-    generated = outcome.extra.get("generated")
+    generated = outcome.generated
     if generated:  # a lock file or build output: written, but its tool owns it
         note = Text(f"generated file ({generated}): the tool that owns it rewrites it; check "
                     "this is what the tool would write", style="yellow")
@@ -129,8 +129,8 @@ def _build(result: OpResult, state: OpState, subtitle: str,
         return _not_found_view(result, state, subtitle, text)
     if status is Status.AMBIGUOUS and isinstance(op, Edit):
         return _ambiguous_view(result, state, subtitle, text)
-    before_state = _state(outcome.extra.get("before_state"))
-    after_state = _state(outcome.extra.get("after_state"))
+    before_state = _state(outcome.before_state)
+    after_state = _state(outcome.after_state)
     if before_state is not None and before_state.binary:
         return OpView(op_title(op), state, subtitle, text, message="binary file: not shown")
     if status is Status.NEEDS_REVIEW and isinstance(op, Edit):
@@ -179,7 +179,7 @@ def _subtitle(result: OpResult, state: OpState) -> str:
 def _enclosing(result: OpResult) -> str:
     """The symbols around an edit, from the file before it ("class Store › def add")."""
     outcome = result.outcome
-    before = _state(outcome.extra.get("before_state"))
+    before = _state(outcome.before_state)
     text = before.text if before is not None else None
     if not isinstance(result.op, Edit) or text is None or not outcome.lines:
         return ""
@@ -190,8 +190,7 @@ def _enclosing(result: OpResult) -> str:
 def warm_symbols(result: OpResult) -> None:
     """Parse what the symbol hints of ``result`` need (for a worker, off the event loop)."""
     outcome = result.outcome
-    for key in ("before_state", "after_state"):
-        state = _state(outcome.extra.get(key))
+    for state in (outcome.before_state, outcome.after_state):
         text = state.text if state is not None else None
         if text is not None and outcome.path:
             where(outcome.path, text, 1, 1)
@@ -258,7 +257,7 @@ def _not_found_view(result: OpResult, state: OpState, subtitle: str, text: Text)
 def _ambiguous_view(result: OpResult, state: OpState, subtitle: str, text: Text) -> OpView:
     op = result.op
     assert isinstance(op, Edit)
-    before = _state(result.outcome.extra.get("before_state"))
+    before = _state(result.outcome.before_state)
     lines = before.lines if before is not None else ()
     panes = []
     count = len(result.outcome.locations)
@@ -275,7 +274,7 @@ def _ambiguous_view(result: OpResult, state: OpState, subtitle: str, text: Text)
 
 
 def _console_view(result: OpResult, state: OpState, subtitle: str, text: Text) -> OpView:
-    changes = result.outcome.extra.get("changes", ())
+    changes = result.outcome.changes
     rows = list(changes) if isinstance(changes, tuple | list) else []
     if rows:
         text.append("\n")

@@ -26,8 +26,10 @@ if TYPE_CHECKING:
 NULL_ID = "0" * 40
 
 
-def refused(path: str, rule: str, message: str, **extra: object) -> Outcome:
-    return Outcome(Status.REFUSED, rule=rule, message=message, path=path, extra=dict(extra))
+def refused(path: str, rule: str, message: str, *,
+            before_state: FileState | None = None) -> Outcome:
+    return Outcome(Status.REFUSED, rule=rule, message=message, path=path,
+                   before_state=before_state)
 
 
 def file_mode(mode: int) -> int:
@@ -86,7 +88,7 @@ def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
         mode = f"{state.mode:o}"
         return (Outcome(Status.APPLIED, method="mode", path=path,
                         message=f"mode of {path} becomes {mode}",
-                        extra={"before_state": current, "after_state": state}),
+                        before_state=current, after_state=state),
                 state)
     if current is not None and payload.old_id and payload.old_id != NULL_ID \
             and blob_id(current.data) != payload.old_id:
@@ -114,10 +116,7 @@ def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
     else:
         state = with_mode(current.with_data(data), op.mode)
         verb, method = "rewrites", f"binary-{payload.kind}"
-    extra: dict[str, object] = {"after_state": state}
-    if current is not None:
-        extra["before_state"] = current
     return (Outcome(Status.APPLIED, method=method, path=path,
                     message=f"{verb} {path} ({len(data)} bytes, from a git binary "
-                    f"{payload.kind})", extra=extra),
+                    f"{payload.kind})", before_state=current, after_state=state),
             state)

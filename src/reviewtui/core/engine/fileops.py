@@ -54,9 +54,10 @@ class FileContext:
     cursor: Mapping[str, int] = field(default_factory=dict)
 
 
-def refused(path: str, rule: str, message: str, **extra: object) -> Outcome:
+def refused(path: str, rule: str, message: str, *,
+            before_state: FileState | None = None) -> Outcome:
     return Outcome(Status.REFUSED, rule=rule, message=message, path=path,
-                   forceable=rule in FORCEABLE_RULES, extra=dict(extra))
+                   forceable=rule in FORCEABLE_RULES, before_state=before_state)
 
 
 def check_path(raw: str, ctx: FileContext) -> str | Outcome:
@@ -88,9 +89,6 @@ def check_path(raw: str, ctx: FileContext) -> str | Outcome:
     return path
 
 
-GENERATED = "generated"  # Outcome.extra key: the built-in generated-file label
-
-
 def mark_generated(outcome: Outcome, reserved: ReservedRules) -> Outcome:
     """``outcome`` noting that its path is a built-in generated file (a lock file, build
     output): written like any file, but the reviewer is told, and ``apply --strict``
@@ -101,7 +99,7 @@ def mark_generated(outcome: Outcome, reserved: ReservedRules) -> Outcome:
     note = (f"{outcome.path} is a generated file ({label}): the tool that owns it rewrites it; "
             "check that this is what the tool would write")
     hint = f"{outcome.hint}; {note}" if outcome.hint else note
-    return dataclasses.replace(outcome, hint=hint, extra={**outcome.extra, GENERATED: label})
+    return dataclasses.replace(outcome, hint=hint, generated=label)
 
 
 def _missing(path: str, ctx: FileContext) -> Outcome:
@@ -200,12 +198,9 @@ def _edit_outcome(
         result.status is Status.REFUSED and result.rule in FORCEABLE_RULES
     )
     proposal = None
-    extra: dict[str, object] = {"before_state": current}
     if located:
         spliced = [*lines[: result.start], *result.new_lines, *lines[result.end :]]
         proposal = Proposal(path, current.with_lines(spliced, final_newline=final_newline))
-        extra["after_state"] = proposal.state
-        extra["cursor"] = result.start + len(result.new_lines)
     outcome = Outcome(
         status=result.status,
         method=result.method,
@@ -220,7 +215,9 @@ def _edit_outcome(
         after="\n".join(result.new_lines) if located else "",
         path=path,
         forceable=result.status is Status.NEEDS_REVIEW or result.rule in FORCEABLE_RULES,
-        extra=extra,
+        before_state=current,
+        after_state=proposal.state if proposal is not None else None,
+        cursor=result.start + len(result.new_lines) if located else None,
     )
     return outcome, proposal
 
@@ -268,7 +265,7 @@ def evaluate_full_file(
                                                     ctx, content)
         if proposal is not None:
             proposal = Proposal(path, with_mode(proposal.state, op.mode))
-            text_outcome.extra["after_state"] = proposal.state
+            text_outcome = dataclasses.replace(text_outcome, after_state=proposal.state)
         return text_outcome, proposal
     lines = tuple(op.lines if content is None else content)
     text = "".join(line + "\n" for line in lines)
@@ -298,7 +295,7 @@ def evaluate_full_file(
                     message=f"rewrites {path}: {plural(len(old), 'line')} -> "
                             f"{plural(len(lines), 'line')}",
                     hint=_convention_hint(current),
-                    extra={"before_state": current, "after_state": state}),
+                    before_state=current, after_state=state),
             Proposal(path, state))
 
 

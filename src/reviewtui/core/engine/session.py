@@ -579,7 +579,7 @@ class SessionRun:
             # A command is all or nothing: a failing argument leaves every path as it was.
             message += "; nothing of this command was applied"
         outcome = Outcome(status, method=str(op.name), message=message, rule=rule,
-                          path=op.path or "", extra={"changes": changes})
+                          path=op.path or "", changes=changes)
         # An edited command is an accepted one (a command has no text to replace).
         joins = (decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED)
                  or status in self.policy.pending_joins)
@@ -678,8 +678,8 @@ class SessionRun:
 
 def _advance(cursor: dict[str, int], result: OpResult) -> None:
     """Where the next ordered chunk of the same file is searched from (apply_patch order)."""
-    end = result.outcome.extra.get("cursor")
-    if result.landed and isinstance(end, int) and result.outcome.path:
+    end = result.outcome.cursor
+    if result.landed and end is not None and result.outcome.path:
         cursor[result.outcome.path] = end
 
 

@@ -23,7 +23,6 @@ from reviewtui.core.engine.fileops import (
     check_path,
     refused,
 )
-from reviewtui.core.hashline import line_ids
 from reviewtui.core.model import Edit
 from reviewtui.core.outcome import Outcome, Status
 from reviewtui.core.plural import plural
@@ -94,15 +93,9 @@ def evaluate_shaped(
     else:
         result = apply_batch(lines, shape)
     outcome, proposal = _edit_outcome(path, current, result, edit.final_newline)
-    extra = dict(outcome.extra)
-    extra["revision_before"] = actual
-    if proposal is not None:
-        start = result.start + 1
-        extra["new_ids"] = tuple(line_ids(result.new_lines, start))
-        extra["revision_after"] = content_revision(proposal.state.data)
     if result.status is Status.APPLIED:
         message = (f"{result.method} {path}: lines {result.start + 1}-{result.end} -> "
                    f"{plural(len(result.new_lines), 'line')}")
     else:
         message = result.hint or outcome.message
-    return dataclasses.replace(outcome, message=message, extra=extra), proposal
+    return dataclasses.replace(outcome, message=message), proposal

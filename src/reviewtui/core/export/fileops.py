@@ -222,7 +222,7 @@ def _landed_commands(turn: TurnResult) -> tuple[list[OpResult], list[OpResult]]:
 def _command_notes(results: Sequence[OpResult]) -> list[tuple[str, str]]:
     notes: list[tuple[str, str]] = []
     for result in results:
-        changes = result.outcome.extra.get("changes", ())
+        changes = result.outcome.changes
         assert isinstance(changes, tuple)
         for old, new in changes:
             if new is None and old is not None:

@@ -55,7 +55,7 @@ def origins(run: SessionRun) -> dict[str, str]:
             result = turn.results[pos]
             if not isinstance(op, ConsoleCommand) or not result.landed:
                 continue
-            changes = result.outcome.extra.get("changes", ())
+            changes = result.outcome.changes
             assert isinstance(changes, tuple)
             taken = {old: origin.pop(old, None) for old, _ in changes if old is not None}
             for old, new in changes:

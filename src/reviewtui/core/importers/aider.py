@@ -61,6 +61,7 @@ BLOCK_FORMATS = frozenset({"diff", "diff-fenced", "editor-diff", "editor-diff-fe
                            "context", "help", "architect"})
 
 
+# Private: unwinds one reply's block parse; always caught there and becomes a ParseProblem.
 class _BlockError(Exception):
     def __init__(self, rule: str, message: str, line: int) -> None:
         super().__init__(message)

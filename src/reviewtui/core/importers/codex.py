@@ -29,6 +29,7 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from reviewtui.core.errors import PatchError
 from reviewtui.core.importers.common import (
     Change,
     command,
@@ -64,14 +65,6 @@ EMPTY_CHUNK = "patch-empty-chunk"
 BAD_LINE = "patch-bad-line"
 NESTED_CONTEXT = "patch-nested-context"
 NO_PATCH = "no-patch"
-
-
-class PatchError(Exception):
-    def __init__(self, rule: str, message: str, line: int) -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.message = message
-        self.line = line
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from reviewtui.core.engine.decisions import Decision, OpKey, Verdict
+from reviewtui.core.errors import StateFormatError
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Operation, Session
 
 _MAX_COUNT = 2**31 - 1  # turns, positions, edit numbers, checkpoints
@@ -27,10 +28,6 @@ class LogKind(StrEnum):
     UNDO = "undo"
     REDO = "redo"
     RESTORE = "restore"
-
-
-class StateFormatError(ValueError):
-    pass
 
 
 def _expect(condition: bool, message: str) -> None:

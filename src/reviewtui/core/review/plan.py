@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from reviewtui.core.engine import OpKey, OpResult, TurnResult
 from reviewtui.core.engine.decisions import Verdict
 from reviewtui.core.engine.fileops import normalize_or_none
-from reviewtui.core.rebase import Conflict, ConflictKind, Hunk, OutsideLayer, apply_layer
+from reviewtui.core.rebase import Conflict, ConflictKind, OutsideHunk, OutsideLayer, apply_layer
 from reviewtui.core.tree import FileState, Tree
 
 _ACCEPTING = (Verdict.ACCEPTED, Verdict.EDITED)
@@ -52,7 +52,7 @@ class Want:
     ok: bool
     state: FileState | None = None
     message: str = ""
-    hunk: Hunk | None = None
+    hunk: OutsideHunk | None = None
 
 
 # Operation paths are normalised on every decision (conflicts, session paths): memoised.

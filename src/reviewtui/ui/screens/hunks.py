@@ -62,7 +62,7 @@ def split_source(result: OpResult) -> SplitSource | str:
         source = SplitSource(f"{op.path} · Edit {op.label}", op.search_lines,
                              op.replace_lines, "SEARCH", "REPLACE")
     else:
-        before = result.outcome.extra.get("before_state")
+        before = result.outcome.before_state
         if isinstance(before, FileState):
             if before.binary:
                 return f"{op.path} is a binary file: nothing to split"

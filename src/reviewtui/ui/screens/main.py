@@ -637,7 +637,7 @@ class MainScreen(Screen[None]):
         if result is None or not isinstance(result.op, Edit) or result.op.shape is not None:
             return None
         outcome = self.review.outcome(result.key)
-        before = outcome.extra.get("before_state")
+        before = outcome.before_state
         lines = before.lines if isinstance(before, FileState) else None
         pane = self.query_one(OpDetail).pane_index
         if outcome.status is Status.AMBIGUOUS and outcome.locations:
