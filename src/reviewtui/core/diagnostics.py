@@ -356,18 +356,26 @@ def diagnose_landed(results: Sequence[OpResult]) -> dict[OpKey, tuple[Diagnostic
     diagnostics go to the last operation on the file; an error that a later operation
     of the same batch fixed is not reported.
     """
-    first: dict[str, str | None] = {}
-    last: dict[str, tuple[OpKey, str | None]] = {}
+    # The texts of the first and last operation on each file only: decoding every
+    # intermediate version would cost a whole file per operation.
+    first: dict[str, OpResult] = {}
+    last: dict[str, OpResult] = {}
     for result in results:
-        texts = _texts(result) if result.landed else None
-        if texts is None:
+        path = result.outcome.path
+        if not result.landed or not path or check_for(path) is None:
             continue
-        path, before, after = texts
-        first.setdefault(path, before)
-        last[path] = (result.key, after)
+        outcome = result.outcome
+        if not isinstance(outcome.extra.get("after_state"), FileState) and not (
+                outcome.method == "new-file" and outcome.lines is not None):
+            continue  # no new version (what change_texts says, without decoding)
+        first.setdefault(path, result)
+        last[path] = result
     out: dict[OpKey, tuple[Diagnostic, ...]] = {}
-    for path, (key, after) in last.items():
-        found = tuple(diagnose_change(path, first[path], after))
+    for path, result in last.items():
+        opening, closing = change_texts(first[path]), change_texts(result)
+        if opening is None or closing is None:
+            continue
+        found = tuple(diagnose_change(path, opening[1], closing[2]))
         if found:
-            out[key] = found
+            out[result.key] = found
     return out

@@ -202,8 +202,8 @@ def _edit_outcome(
     proposal = None
     extra: dict[str, object] = {"before_state": current}
     if located:
-        spliced = [*lines[: result.start], *result.new_lines, *lines[result.end :]]
-        proposal = Proposal(path, current.with_lines(spliced, final_newline=final_newline))
+        proposal = Proposal(path, current.splice(result.start, result.end, result.new_lines,
+                                                 final_newline=final_newline))
         extra["after_state"] = proposal.state
         extra["cursor"] = result.start + len(result.new_lines)
     outcome = Outcome(

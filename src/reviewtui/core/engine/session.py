@@ -658,10 +658,11 @@ class SessionRun:
         """Earlier distinct versions of ``path``, oldest first, for the stale diagnosis.
 
         Checkpoints share unchanged file objects, so a version is looked at once per
-        change (identity), and de-duplicated by its bytes (a set, not a list scan).
+        change (identity), and de-duplicated by its lines (a set, not a list scan; the
+        lines are what the matcher reads, and they need no bytes built).
         """
         now = current.get(path)
-        seen: set[bytes] = set()
+        seen: set[tuple[str, ...]] = set()
         out: list[tuple[str, ...]] = []
         previous: FileState | None = None
         for state in self.states:
@@ -669,10 +670,13 @@ class SessionRun:
             if version is None or version is previous:
                 continue
             previous = version
-            if version.binary or version == now or version.data in seen:
+            if version.binary or version == now:
                 continue
-            seen.add(version.data)
-            out.append(version.lines)
+            lines = version.lines
+            if lines in seen:
+                continue
+            seen.add(lines)
+            out.append(lines)
         return out
 
 
