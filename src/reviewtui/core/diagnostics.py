@@ -11,8 +11,11 @@ Errors that were already there are reported too, but are not blamed on the opera
 
 What each check can see (also in docs/engine.md, "Syntax checks"):
 
-* ``python`` (``.py``, ``.pyi``): ``ast.parse``, the interpreter's own parser. Exact, but
-  it stops at the first error, so it reports at most one.
+* ``python`` (``.py``, ``.pyi``): the interpreter's own parser and symbol table
+  (``symtable``: every error ``ast.parse`` finds, and those Python raises before running
+  a module, such as a repeated argument name; about half the cost of ``ast.parse``, which
+  builds objects for every node). Exact, but it stops at the first error, so it reports
+  at most one.
 * ``json`` (``.json``): ``json.loads``; strict JSON (no comments, no trailing commas), the
   first error only.
 * ``toml`` (``.toml``): ``tomllib.loads``, the first error only.
@@ -29,10 +32,10 @@ edit span (``Outcome.lines``), never by diffing the whole file.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import json
 import re
+import symtable
 import tomllib
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -71,7 +74,9 @@ def _python(text: str) -> list[_Problem]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escapes and the like are not errors
-            ast.parse(text)
+            # The parser and the symbol table, without converting the tree to Python
+            # objects: the same syntax errors as ast.parse plus the symbol table's own.
+            symtable.symtable(text, "<file>", "exec")
     except SyntaxError as err:
         return [(err.lineno or 1, err.offset or 1, err.msg)]
     except (ValueError, RecursionError, MemoryError) as err:  # NUL bytes, deep nesting
@@ -131,6 +136,22 @@ def _tree_problems(path: str, text: str, previous: str | None = None) -> list[_P
     return [] if parsed is None else problems(parsed)
 
 
+_TEXT_CACHE_SIZE = 256
+_text_cache: dict[tuple[str, str], list[_Problem]] = {}
+
+
+def _checked(name: str, check: Callable[[str], list[_Problem]], text: str) -> list[_Problem]:
+    """``check(text)``, cached per content hash: ``check`` then ``apply``, the badges and
+    ``.``, a file version checked before and after two operations, all parse it once."""
+    key = (name, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())
+    found = _text_cache.get(key)
+    if found is None:
+        if len(_text_cache) >= _TEXT_CACHE_SIZE:
+            _text_cache.pop(next(iter(_text_cache)))  # the oldest
+        found = _text_cache[key] = check(text)
+    return list(found)
+
+
 def check_for(path: str) -> str | None:
     """The name of the check that runs on ``path``, or None when none does. Loads nothing."""
     found = _CHECKS.get(PurePosixPath(path).suffix.lower())
@@ -147,7 +168,7 @@ def diagnose_text(path: str, text: str,
     found = _CHECKS.get(PurePosixPath(path).suffix.lower())
     if found is not None:
         name, check = found
-        return [(line, col, message, name) for line, col, message in check(text)]
+        return [(line, col, message, name) for line, col, message in _checked(name, check, text)]
     tree_name = _tree_check(path)
     if tree_name is None:
         return []
