@@ -15,16 +15,14 @@ from reviewtui.core.diff import (
     MAX_INTRALINE_CHARS,
     DiffModel,
     DiffRow,
-    Hunk,
     RowKind,
     Side,
-    apply_hunks,
     build_diff,
     line_opcodes,
-    split_hunks,
     unified_rows,
     word_spans,
 )
+from reviewtui.core.hunks import Hunk, apply_hunks, split_hunks
 
 EVERYTHING = frozenset(range(1_000))  # more fold indices than any test diff has
 
