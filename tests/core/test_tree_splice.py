@@ -44,7 +44,8 @@ def test_splice_equals_with_lines_and_from_bytes(
             return
         got = state.splice(start, end, new, final_newline=final)
         assert got.data == expected.data
-        assert (got == expected) and (expected == got)
+        assert (got == expected)
+        assert (expected == got)
         assert hash(got) == hash(expected)
         _same_as_from_bytes(got)
         assert got.revision == (state.revision if got is state else state.revision + 1)
@@ -71,15 +72,20 @@ def test_an_edit_shares_the_unchanged_lines_and_builds_no_bytes() -> None:
     base = FileState.from_bytes(b"".join(b"line %d\n" % i for i in range(1000)))
     edited = base.splice(500, 501, ["changed"])
     assert edited._data is None  # nothing built yet
-    assert edited.lines[0] is base.lines[0] and edited.lines[999] is base.lines[999]
+    assert edited.lines[0] is base.lines[0]
+    assert edited.lines[999] is base.lines[999]
     tree = Tree.from_files({"f": base}).set("f", edited)
-    assert tree.get("f") is edited and edited._data is None  # the tree compared lines
-    assert edited.data.count(b"\n") == 1000 and b"changed\n" in edited.data
+    assert tree.get("f") is edited
+    assert edited._data is None
+    assert edited.data.count(b"\n") == 1000
+    assert b"changed\n" in edited.data
 
 
 def test_a_built_version_pickles_and_stays_immutable() -> None:
     edited = FileState.from_bytes(b"a\r\nb\r\n", mode=0o600).splice(1, 2, ["c"])
     again = pickle.loads(pickle.dumps(edited))
-    assert again == edited and again.data == b"a\r\nc\r\n" and again.mode == 0o600
+    assert again == edited
+    assert again.data == b"a\r\nc\r\n"
+    assert again.mode == 0o600
     with pytest.raises(AttributeError):
         edited.mode = 0o644  # type: ignore[misc]
