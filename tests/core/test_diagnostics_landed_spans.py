@@ -32,3 +32,26 @@ def test_an_edit_of_the_broken_line_is_blamed_for_it() -> None:
     results = landed(("a = 1", "a = 1\na2 = 1"), ("c = (", "c = ("))
     found = diagnose_landed(results)[results[-1].key]
     assert [d.introduced for d in found] == [True]  # the broken line itself was edited
+
+
+BIG = "".join(f"def f{i}(x):\n    y = x + {i}\n    return y\n\n\n" for i in range(100))
+
+
+def landed_in(base: str, *pairs: tuple[str, str]) -> list[OpResult]:
+    body = "".join(f"<<<<<<< SEARCH\n{a}\n=======\n{b}\n>>>>>>> REPLACE\n" for a, b in pairs)
+    tree = Tree.from_files({"m.py": FileState.from_bytes(base.encode())})
+    run = evaluate_session(parse_session(f"## Turn 1\n--- File: m.py ---\n{body}"), tree,
+                           policy=Policy.headless())
+    return [r for t in run.turns for r in t.results]
+
+
+def test_an_error_in_an_edited_function_of_a_big_file_is_found() -> None:
+    results = landed_in(BIG, ("    y = x + 50", "    y = (x + 50"), ("    y = x + 7", "    y = 7"))
+    found = diagnose_landed(results)[results[-1].key]
+    assert [(d.line, d.introduced) for d in found] == [(252, True)]
+
+
+def test_clean_edits_beside_an_old_error_report_nothing_new() -> None:
+    broken = BIG.replace("    return y\n", "    return (y\n", 1)  # f0 never closes
+    results = landed_in(broken, ("    y = x + 50", "    y = x + 51"))
+    assert all(not d.introduced for found in diagnose_landed(results).values() for d in found)

@@ -46,6 +46,7 @@ from reviewtui.core.engine import OpKey, OpResult
 from reviewtui.core.syntax.languages import grammar_name
 from reviewtui.core.syntax.parsing import common_prefix, common_suffix, parse
 from reviewtui.core.syntax.problems import problems
+from reviewtui.core.syntax.pyregions import changes_of, edits_parse_alone
 from reviewtui.core.tree import FileState
 
 _CACHE_SIZE = 4096
@@ -402,6 +403,9 @@ def diagnose_landed(results: Sequence[OpResult]) -> dict[OpKey, tuple[Diagnostic
         opening, closing = change_texts(first[path]), change_texts(result)
         if opening is None or closing is None:
             continue
+        if (opening[1] is not None and closing[2] is not None
+                and _no_new_error(path, opening[1], closing[2], chain[path])):
+            continue  # the edited definitions parse, before and after: nothing new
         carried = _carried(chain[path]) if opening[1] is not None else None
         found = tuple(diagnose_change(path, opening[1], closing[2], carried=carried))
         if found:
@@ -433,10 +437,10 @@ class _Carried(Mapping[int, int]):
         return sum(1 for _ in self)
 
 
-def _carried(results: list[OpResult]) -> Mapping[int, int] | None:
-    """The line map through a file's landed edits, in order; None when one of them is
-    not a located edit of the version the one before left (then it is worked out from
-    the texts, as for a single operation without a span)."""
+def _steps(results: list[OpResult]) -> tuple[list[tuple[int, int, int]], int] | None:
+    """Each landed edit of a file as (first, last, shift) -- its span and its change in
+    length -- and the line count before the first; None when one of them is not a located
+    edit of the version the one before left."""
     steps: list[tuple[int, int, int]] = []
     previous: FileState | None = None
     count = 0
@@ -452,4 +456,21 @@ def _carried(results: list[OpResult]) -> Mapping[int, int] | None:
             count = len(before.lines)
         steps.append((span[0], span[1], len(after.lines) - len(before.lines)))
         previous = after
-    return _Carried(steps, count)
+    return steps, count
+
+
+def _carried(results: list[OpResult]) -> Mapping[int, int] | None:
+    """The line map through a file's landed edits, in order; None when it cannot be
+    told from the spans (then it is worked out from the texts, as for a single operation
+    without a span)."""
+    found = _steps(results)
+    return None if found is None else _Carried(*found)
+
+
+def _no_new_error(path: str, before: str, after: str, results: list[OpResult]) -> bool:
+    """Whether the edited definitions alone prove that ``after`` has no syntax error
+    ``before`` lacked (Python only; see :mod:`reviewtui.core.syntax.pyregions`)."""
+    if check_for(path) != "python":
+        return False
+    found = _steps(results)
+    return found is not None and edits_parse_alone(before, after, changes_of(found[0]))
