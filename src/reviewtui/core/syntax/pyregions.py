@@ -5,15 +5,15 @@ syntax error into it? Parsing the whole file (``symtable``, ~40 ms for 10,000 li
 more than the rest of an ``apply``, so :func:`edits_parse_alone` first tries to answer from
 the edited definitions alone. It says True only when all of these hold:
 
-* every changed line lies inside a *region*: from an unchanged ``def``/``class`` line (or
-  the top of the file) to the next unchanged ``def``/``class`` line at the same or a lower
+* every changed line lies inside a *region*: from an unchanged ``def``/``class``/decorator
+  line (or the top of the file) to the next unchanged such line at the same or a lower
   indentation (or the end of the file);
 * neither region boundary starts inside a string, a comment or a backslash continuation,
   in the file before or after (a scan of strings and comments with the tokenizer's rules;
   Python 3.11's, so on a newer Python the answer is always "ask the whole file");
 * the region, before and after the edits, dedented to column 0, parses on its own with no
-  error from the parser or the symbol table, and holds no ``global``/``nonlocal`` (whose
-  errors depend on statements outside it).
+  error from the parser or the symbol table, and declares nothing ``global``/``nonlocal``
+  outside its own functions and classes (such errors depend on statements outside it).
 
 Then the file after the edits differs from the file before only by complete definitions
 that parse, each in the same place: any error it has lies outside the regions, in text
@@ -23,6 +23,7 @@ and the caller parses the whole file, as before.
 
 from __future__ import annotations
 
+import ast
 import re
 import symtable
 import sys
@@ -40,8 +41,8 @@ _TOKENS = re.compile(
     r'|"[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*"?'
     r"|'[^'\\\n]*(?:\\[\s\S][^'\\\n]*)*'?")
 _CONTINUED = re.compile(r"\\\r?\n")
-_BOUNDARY = re.compile(r"([ \t]*)(?:async[ \t]+)?(?:def|class)[ \t]")
-_SCOPED = re.compile(r"\b(?:global|nonlocal)\b")
+_DECLARES = re.compile(r"^[ \t]*(?:global|nonlocal)[ \t]+([\w \t,]+)", re.MULTILINE)
+_BOUNDARY = re.compile(r"([ \t]*)(?:@|(?:async[ \t]+)?(?:def|class)[ \t])")
 _SUPPORTED = sys.version_info < (3, 12)  # 3.12 tokenizes f-strings differently
 
 # A changed stretch of the file after the edits: [first, end) in its lines (0-based),
@@ -59,29 +60,60 @@ def _covered(text: str) -> set[int]:
             line += text.count("\n", at, found.start())
             at = found.start()
             inside.update(range(line + 1, line + 1 + token.count("\n")))
+    line, at = 0, 0
     for found in _CONTINUED.finditer(text):  # one in a comment only makes this stricter
-        inside.add(text.count("\n", 0, found.end()))
+        line += text.count("\n", at, found.end())
+        at = found.end()
+        inside.add(line)
     return inside
 
 
-def _parses(lines: Sequence[str], indent: str, last: bool) -> bool:
+_OUTWARD = "outward"  # the region needs the definition around it (a nonlocal's binding)
+
+
+def _parses(lines: Sequence[str], indent: str, last: bool,
+            declared: frozenset[str] = frozenset()) -> bool | str:
     """Whether these lines, with ``indent`` taken off each, parse as a module; ``last``:
-    they end the file (no newline is added after them, as none is there)."""
+    they end the file (no newline is added after them, as none is there). ``declared``:
+    names some ``global``/``nonlocal`` statement of the file names (anywhere).
+    :data:`_OUTWARD` when a ``nonlocal`` finds its binding only in an enclosing function.
+    """
     if indent:
         width = len(indent)
         if any(line[:width] != indent and line.strip() for line in lines):
             return False  # a line leaves the definition's block: not a region
         lines = [line[width:] for line in lines]
     text = "\n".join(lines) + ("" if last else "\n")
-    if _SCOPED.search(text):
-        return False
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            symtable.symtable(text, "<region>", "exec")
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+            table = symtable.symtable(text, "<region>", "exec")
+    except SyntaxError as err:
+        return _OUTWARD if indent and "nonlocal" in str(err.msg) else False
+    except (ValueError, RecursionError, MemoryError):
         return False
-    return True
+    # A global or nonlocal statement outside every function and class of the region
+    # belongs to the scope around it, whose other statements are not here: its errors
+    # ("assigned before global declaration") depend on them. Inside one, it is local.
+    # For the same reason a name the region's own scope uses must not be declared
+    # global anywhere in the file (a function's declaration shows up here too: harmless).
+    symbols = table.get_symbols()
+    if any(symbol.get_name() in declared and (
+            symbol.is_assigned() or symbol.is_referenced() or symbol.is_imported()
+            or symbol.is_annotated()) for symbol in symbols):
+        return False
+    if not any(symbol.is_declared_global() or symbol.is_nonlocal() for symbol in symbols):
+        return True
+    return not _outer_declarations(ast.parse(text))  # a function's own are marked too
+
+
+def _outer_declarations(tree: ast.AST) -> bool:
+    """A global or nonlocal statement outside every function, class and lambda."""
+    if isinstance(tree, ast.Global | ast.Nonlocal):
+        return True
+    if isinstance(tree, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
+        return False
+    return any(_outer_declarations(child) for child in ast.iter_child_nodes(tree))
 
 
 def changes_of(steps: Sequence[tuple[int, int, int]]) -> list[Change]:
@@ -125,6 +157,8 @@ def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
     if not _SUPPORTED or not changes or "barry_as_FLUFL" in after:
         return False
     new, old = after.split("\n"), before.split("\n")
+    declared = frozenset(name.strip() for found in _DECLARES.finditer(after)
+                         for name in found.group(1).split(","))
     inside_new, inside_old = _covered(after), _covered(before)
     ends = [change[1] for change in changes]
     grown = [0]
@@ -149,9 +183,11 @@ def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
     for lo, hi, _old_lo, _old_hi in changes:
         if hi <= covered_to and lo < covered_to:
             continue  # inside the region of an earlier change
-        start = lo - 1
+        start, shorter = lo - 1, None  # shorter: the next start must be outside this
         while True:  # the nearest definition above that holds the change
-            while start >= 0 and boundary(start) is None:
+            while start >= 0 and not ((found := boundary(start)) is not None and (
+                    shorter is None or (len(found.group(1)) < len(shorter)
+                                        and shorter.startswith(found.group(1))))):
                 start -= 1
             indent = "" if start < 0 else boundary(start).group(1)  # type: ignore[union-attr]
             end = max(hi, start + 1)
@@ -159,18 +195,20 @@ def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
                                           and indent.startswith(found.group(1))):
                 end += 1
             region = new[max(start, 0) : end]
-            if not indent or all(line[: len(indent)] == indent or not line.strip()
-                                 for line in region):
+            old_start = 0 if start < 0 else to_old(start)  # the top of the file is the top
+            last = end >= len(new)
+            old_end = len(old) if last else to_old(end)
+            spent += end - max(start, 0)
+            if spent > budget * len(new):
+                return False
+            verdict = _parses(region, indent, last, declared)
+            if verdict is True:
+                verdict = _parses(old[old_start:old_end], indent, last, declared)
+            if verdict is True:
                 break
-            start -= 1  # the change leaves this definition: try the one around it
-        start = max(start, 0)
-        spent += end - start
-        if spent > budget * len(new):
-            return False
-        last = end >= len(new)
-        old_end = len(old) if last else to_old(end)
-        if not (_parses(region, indent, last)
-                and _parses(old[to_old(start) : old_end], indent, last)):
-            return False
+            if verdict is False and not (indent and any(  # the change leaves the block
+                    line[: len(indent)] != indent and line.strip() for line in region)):
+                return False
+            start, shorter = start - 1, indent  # the definition around this one
         covered_to = end
     return True
