@@ -124,7 +124,15 @@ def test_a_definition_inside_a_string_is_no_boundary() -> None:
     assert not edits_parse_alone(before, breaking, changes_of([(3, 3, 0)]), budget=1.0)
 
 
-def test_a_global_statement_leaves_it_to_the_whole_parse() -> None:
+def test_a_function_s_own_global_is_its_business() -> None:
     after = BIG.replace("    y = x + 100\n", "    global y\n")
     line = BIG.split("\n").index("    y = x + 100") + 1
-    assert not edits_parse_alone(BIG, after, changes_of([(line, line, 0)]))
+    assert edits_parse_alone(BIG, after, changes_of([(line, line, 0)]))
+
+
+def test_a_name_the_module_declares_global_leaves_it_to_the_whole_parse() -> None:
+    before = BIG + "global g\n"  # legal: nothing used g before
+    after = before.replace("    return y\n\n\ndef f6(", "    return y\ng = 1\n\ndef f6(", 1)
+    assert not parses(after)  # "assigned to before global declaration"
+    line = before.split("\n").index("def f6(x):") - 1  # the blank line that became g = 1
+    assert not edits_parse_alone(before, after, changes_of([(line, line, 0)]))
