@@ -50,6 +50,7 @@ from reviewtui.core.syntax.pyregions import changes_of, edits_parse_alone
 from reviewtui.core.tree import FileState
 
 _CACHE_SIZE = 4096
+_REGIONS_FROM = 1_000  # lines: below, apply parses a Python file whole
 
 
 @dataclass(frozen=True, slots=True)
@@ -470,7 +471,7 @@ def _carried(results: list[OpResult]) -> Mapping[int, int] | None:
 def _no_new_error(path: str, before: str, after: str, results: list[OpResult]) -> bool:
     """Whether the edited definitions alone prove that ``after`` has no syntax error
     ``before`` lacked (Python only; see :mod:`reviewtui.core.syntax.pyregions`)."""
-    if check_for(path) != "python":
-        return False
+    if check_for(path) != "python" or after.count("\n") < _REGIONS_FROM:
+        return False  # a small file parses whole in a few milliseconds
     found = _steps(results)
     return found is not None and edits_parse_alone(before, after, changes_of(found[0]))

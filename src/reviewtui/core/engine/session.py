@@ -139,26 +139,36 @@ class SessionRun:
             return
         self.reevaluate(paths=old.changed_objects(base), base=base)
 
-    def sync(self, base: Tree, rules: Rules, decisions: Mapping[OpKey, Decision]) -> None:
+    def sync(self, base: Tree, rules: Rules, decisions: Mapping[OpKey, Decision],
+             like: SessionRun | None = None) -> None:
         """Bring the run to this base tree, rules and decisions, evaluating only what
-        they change (everything, the first time)."""
+        they change (everything, the first time; then from ``like``, a run of the same
+        session over the same base under another policy, where it can: see :meth:`adopt`)."""
         if not self._evaluated:
             self.rules = rules
             self.states = [dataclasses.replace(self.states[0], tree=base)]
             self.moved = [{}]
             self.decisions = dict(decisions)
-            self.evaluate()
+            # Evaluating more operations again than this run decides would cost more than
+            # its own evaluation when it leaves pending ones out (a mostly pending review).
+            decided = sum(1 for decision in decisions.values() if decision != PENDING)
+            if like is None or not self.adopt(like, partial=True, limit=decided):
+                self.evaluate()
             return
         self.rebase(base, rules)
         self.update(decisions)
 
-    def adopt(self, other: SessionRun) -> bool:
+    def adopt(self, other: SessionRun, *, partial: bool = False,
+              limit: int | None = None) -> bool:
         """Take ``other``'s evaluation when it is this run's too; False if it is not.
 
         Two runs of one session over one base under the same decisions differ only in
         what a pending operation does: where no pending operation landed in ``other``,
         this run's trees, ledger and decided results are ``other``'s, and its pending
-        results are whatever this policy says of them (``apply`` evaluates once).
+        results are whatever this policy says of them (``apply`` evaluates once). With
+        ``partial``, the pending operations this policy treats otherwise are evaluated
+        again, with whatever they affect (:meth:`reevaluate`), and the rest is reused
+        (False if they are more than ``limit``).
         """
         if (other.session is not self.session or other.rules != self.rules
                 or other.states[0].tree is not self.states[0].tree
@@ -169,22 +179,29 @@ class SessionRun:
                 k: d for k, d in decisions.items() if d != PENDING}:
             return False
         turns: list[TurnResult] = []
+        differ: set[OpKey] = set()  # pending operations whose result may differ here
         for turn in other.turns:
             results = list(turn.results)
             for pos, result in enumerate(results):
                 if result.decision.verdict is not Verdict.PENDING:
                     continue
-                if result.landed:
-                    return False
                 mine = self._unevaluated(result.decision)
-                if mine is not None:
+                if result.landed or (mine is None and (
+                        other._unevaluated(result.decision) is not None
+                        or result.outcome.status in self.policy.pending_joins)):
+                    if not partial:
+                        return False
+                    differ.add(result.key)
+                elif mine is not None:
                     results[pos] = dataclasses.replace(result, outcome=mine)
-                elif result.outcome.status in self.policy.pending_joins:
-                    return False  # it would land here
             turns.append(dataclasses.replace(turn, results=tuple(results)))
+        if limit is not None and len(differ) > limit:
+            return False
         self.turns, self.states = turns, list(other.states)
         self.moved, self._ledgers = list(other.moved), list(other._ledgers)
         self._evaluated = True
+        if differ:
+            self.reevaluate(keys=differ)
         return True
 
     def replace_session(self, session: Session, from_turn: int) -> None:
