@@ -16,7 +16,8 @@ FRAGMENTS = [
     '"""', "def g(): pass", "x = (", ")", "@dec", "    x = 1", "y = 2", "if y:", "else:",
     "    '''", "global z", "    nonlocal z", "s = '\\", "z = 1 \\", "async def h():",
     "    await q", "'''", "# def c():", '    """doc', "", "\tpass", "    def n(self, a, a):",
-    "def k(:", "    y = [", "    ]", "f'{'", "class B(A):", "        return 1",
+    "def k(:", "    y = [", "    ]", "f'{'", "class B(A):", "        return 1", "q = 1",
+    "global q", "    global q", "    q = 2",
 ]
 line = st.sampled_from(FRAGMENTS)
 
@@ -60,6 +61,9 @@ BLOCKS = [
     ["def q():", '    """doc', "    def not_code():", '    """'],
     ["if x:", "    def w():", "        pass", "else:", "    def w():", "        pass"],
     ["def outer():", "    def inner():", "        return 1", "    return inner"],
+    ["if x:", "    global q"],
+    ["def f5():", "    if y:", "        global q", "        q = 3"],
+    ["class C:", "    global q", "    def m(self):", "        pass"],
 ]
 blocks = st.lists(st.sampled_from(BLOCKS), max_size=8).map(lambda bs: [x for b in bs for x in b])
 
@@ -136,3 +140,10 @@ def test_a_name_the_module_declares_global_leaves_it_to_the_whole_parse() -> Non
     assert not parses(after)  # "assigned to before global declaration"
     line = before.split("\n").index("def f6(x):") - 1  # the blank line that became g = 1
     assert not edits_parse_alone(before, after, changes_of([(line, line, 0)]))
+
+
+def test_a_function_s_global_does_not_hold_back_module_statements() -> None:
+    # closelog() declares log global; the module assigns log after it, in the region.
+    before = "def closelog():\n    global log\n    log = None\n\nlog = print\n" + BIG
+    after = before.replace("    log = None\n", "    log = None  # edit\n")
+    assert edits_parse_alone(before, after, changes_of([(3, 3, 0)]), budget=1.0)

@@ -116,6 +116,40 @@ def _outer_declarations(tree: ast.AST) -> bool:
     return any(_outer_declarations(child) for child in ast.iter_child_nodes(tree))
 
 
+def _declared_outside_functions(text: str, lines: Sequence[str],
+                                inside: set[int]) -> frozenset[str]:
+    """Names of every ``global``/``nonlocal`` statement not known to sit in a function
+    (its enclosing block headers, found by indentation, include a ``def``): those can
+    clash with statements of a module or class scope that a region shares."""
+    names: set[str] = set()
+    line, at = 0, 0
+    for found in _DECLARES.finditer(text):
+        line += text.count("\n", at, found.start())
+        at = found.start()
+        if not _in_function(lines, inside, line):
+            names.update(name.strip() for name in found.group(1).split(","))
+    return frozenset(names)
+
+
+def _in_function(lines: Sequence[str], inside: set[int], line: int) -> bool:
+    """Whether the block headers around ``line`` (each above it, less indented, skipping
+    blank and comment lines and lines inside strings) include a ``def``."""
+    width = len(lines[line]) - len(lines[line].lstrip(" \t"))
+    for above in range(line - 1, -1, -1):
+        text = lines[above]
+        stripped = text.lstrip(" \t")
+        if above in inside or not stripped.strip() or stripped.startswith("#"):
+            continue
+        indent = len(text) - len(stripped)
+        if indent < width:
+            if re.match(r"(?:async[ \t]+)?def[ \t]", stripped):
+                return True
+            width = indent
+            if not width:
+                return False
+    return False
+
+
 def changes_of(steps: Sequence[tuple[int, int, int]]) -> list[Change]:
     """The changed stretches after a series of edits of one file, each edit given as
     ``(first, last, shift)``: lines ``first..last`` (1-based, inclusive; ``last = first - 1``
@@ -157,9 +191,8 @@ def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
     if not _SUPPORTED or not changes or "barry_as_FLUFL" in after:
         return False
     new, old = after.split("\n"), before.split("\n")
-    declared = frozenset(name.strip() for found in _DECLARES.finditer(after)
-                         for name in found.group(1).split(","))
     inside_new, inside_old = _covered(after), _covered(before)
+    declared = _declared_outside_functions(after, new, inside_new)
     ends = [change[1] for change in changes]
     grown = [0]
     for lo, hi, old_lo, old_hi in changes:
