@@ -40,7 +40,6 @@ test: lint corpus
 bench: $(STAMP)
 	$(BIN)/python bench/bench_parse.py
 	$(BIN)/python bench/bench_match.py
-	$(BIN)/python bench/bench_checkpoints.py
 	$(BIN)/python bench/bench_watch_latency.py
 	$(BIN)/python bench/bench_diff.py
 	$(BIN)/python bench/bench_import.py

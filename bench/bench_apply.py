@@ -427,10 +427,10 @@ def main() -> None:
             base, base_ok = baseline(case, work)
             rss = reviewtui_memory(case, work) * 1024
             versions = distinct_version_bytes(case)
-            step = f" x{ours / previous:.1f} for x10 ops" if previous else ""
+            step = f" x{ours / previous:.1f} for x10 ops;" if previous else ""
             print(f"  {case.ops:>6} ops: {ours:7.2f} s ({'intended' if ok else 'WRONG'}), "
                   f"{baseline_name} {base:6.2f} s ({'ok' if base_ok else 'WRONG'}), "
-                  f"ratio {ours / base:5.2f}x;{step}; memory {rss / 2**20:7.1f} MiB / "
+                  f"ratio {ours / base:5.2f}x;{step} memory {rss / 2**20:7.1f} MiB / "
                   f"{versions / 2**20:7.1f} MiB = {rss / versions:4.2f}x", flush=True)
             previous = ours
             shutil.rmtree(work, ignore_errors=True)

@@ -13,18 +13,16 @@ from hypothesis import strategies as st
 from reviewtui.core import diff
 from reviewtui.core.diff import (
     MAX_INTRALINE_CHARS,
-    DiffHunk,
     DiffModel,
     DiffRow,
     RowKind,
     Side,
-    apply_hunks,
     build_diff,
     line_opcodes,
-    split_hunks,
     unified_rows,
     word_spans,
 )
+from reviewtui.core.hunks import DiffHunk, apply_hunks, split_hunks
 
 EVERYTHING = frozenset(range(1_000))  # more fold indices than any test diff has
 

@@ -139,6 +139,13 @@ def test_incremental_equals_full(text: str, files: dict[str, str], pending_joins
         if draft.adopt(run):  # no pending operation landed in run: the same evaluation
             assert_same(draft, evaluate_session(session, base, policy=Policy.decided_only(),
                                                 decisions=decisions))
+        # Partly: what the other policy treats otherwise is evaluated again, with what
+        # it affects; either way round (the workbench opens its draft from its display).
+        other = Policy.headless() if not pending_joins else Policy.decided_only()
+        mirror = SessionRun(session, run.base, policy=other)
+        mirror.decisions = dict(decisions)
+        assert mirror.adopt(run, partial=True)
+        assert_same(mirror, evaluate_session(session, base, policy=other, decisions=decisions))
 
 
 @settings(max_examples=100, deadline=None)

@@ -19,7 +19,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reviewtui.core.engine import evaluate_session
-from reviewtui.core.engine.session import Rules, SessionRun
+from reviewtui.core.engine.results import Rules
+from reviewtui.core.engine.session import SessionRun
 from reviewtui.core.importers.aider import import_aider
 from reviewtui.core.importers.codex import import_apply_patch
 from reviewtui.core.importers.gitbinary import BinaryPatchError, apply_delta, read_hunk

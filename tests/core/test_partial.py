@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reviewtui.core.diff import apply_hunks, split_hunks
+from reviewtui.core.hunks import apply_hunks, split_hunks
 from reviewtui.core.partial import (
     BlockLine,
     LineSide,

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reviewtui.core.errors import PathRefused
-from reviewtui.core.tree import Checkpoints, FileState, Tree, tree_from_bytes
+from reviewtui.core.tree import FileState, Tree, tree_from_bytes
 
 BOM = b"\xef\xbb\xbf"
 
@@ -247,18 +247,6 @@ def test_diff_across_a_file_becoming_a_directory() -> None:
     new = tree.apply({"x": None, "x/y": FileState.from_bytes(b"y")})
     assert list(tree.diff(new)) == ["x", "x/y"]
     assert list(new.diff(tree)) == ["x", "x/y"]
-
-
-def test_checkpoints_switch() -> None:
-    cps = Checkpoints([_tree()])
-    state = cps[0]
-    for i in range(5):
-        state = state.set(f"f{i}", FileState.from_bytes(b"%d" % i))
-        assert cps.append(state) == i + 1
-    assert len(cps) == 6
-    assert list(cps.switch(1, 4)) == ["f1", "f2", "f3"]
-    assert cps.switch(4, 1)["f3"] == (cps[4].get("f3"), None)
-    assert cps.switch(2, 2) == {}
 
 
 def test_tree_repr_and_unhashable() -> None:

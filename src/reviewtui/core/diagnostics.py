@@ -11,8 +11,11 @@ Errors that were already there are reported too, but are not blamed on the opera
 
 What each check can see (also in docs/engine.md, "Syntax checks"):
 
-* ``python`` (``.py``, ``.pyi``): ``ast.parse``, the interpreter's own parser. Exact, but
-  it stops at the first error, so it reports at most one.
+* ``python`` (``.py``, ``.pyi``): the interpreter's own parser and symbol table
+  (``symtable``: every error ``ast.parse`` finds, and those Python raises before running
+  a module, such as a repeated argument name; about half the cost of ``ast.parse``, which
+  builds objects for every node). Exact, but it stops at the first error, so it reports
+  at most one.
 * ``json`` (``.json``): ``json.loads``; strict JSON (no comments, no trailing commas), the
   first error only.
 * ``toml`` (``.toml``): ``tomllib.loads``, the first error only.
@@ -29,10 +32,10 @@ edit span (``Outcome.lines``), never by diffing the whole file.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import json
 import re
+import symtable
 import tomllib
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -43,9 +46,11 @@ from reviewtui.core.engine import OpKey, OpResult
 from reviewtui.core.syntax.languages import grammar_name
 from reviewtui.core.syntax.parsing import common_prefix, common_suffix, parse
 from reviewtui.core.syntax.problems import problems
+from reviewtui.core.syntax.pyregions import changes_of, edits_parse_alone
 from reviewtui.core.tree import FileState
 
 _CACHE_SIZE = 4096
+_REGIONS_FROM = 1_000  # lines: below, apply parses a Python file whole
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +76,9 @@ def _python(text: str) -> list[_Problem]:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escapes and the like are not errors
-            ast.parse(text)
+            # The parser and the symbol table, without converting the tree to Python
+            # objects: the same syntax errors as ast.parse plus the symbol table's own.
+            symtable.symtable(text, "<file>", "exec")
     except SyntaxError as err:
         return [(err.lineno or 1, err.offset or 1, err.msg)]
     except (ValueError, RecursionError, MemoryError) as err:  # NUL bytes, deep nesting
@@ -131,6 +138,22 @@ def _tree_problems(path: str, text: str, previous: str | None = None) -> list[_P
     return [] if parsed is None else problems(parsed)
 
 
+_TEXT_CACHE_SIZE = 256
+_text_cache: dict[tuple[str, str], list[_Problem]] = {}
+
+
+def _checked(name: str, check: Callable[[str], list[_Problem]], text: str) -> list[_Problem]:
+    """``check(text)``, cached per content hash: ``check`` then ``apply``, the badges and
+    ``.``, a file version checked before and after two operations, all parse it once."""
+    key = (name, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())
+    found = _text_cache.get(key)
+    if found is None:
+        if len(_text_cache) >= _TEXT_CACHE_SIZE:
+            _text_cache.pop(next(iter(_text_cache)))  # the oldest
+        found = _text_cache[key] = check(text)
+    return list(found)
+
+
 def check_for(path: str) -> str | None:
     """The name of the check that runs on ``path``, or None when none does. Loads nothing."""
     found = _CHECKS.get(PurePosixPath(path).suffix.lower())
@@ -147,7 +170,7 @@ def diagnose_text(path: str, text: str,
     found = _CHECKS.get(PurePosixPath(path).suffix.lower())
     if found is not None:
         name, check = found
-        return [(line, col, message, name) for line, col, message in check(text)]
+        return [(line, col, message, name) for line, col, message in _checked(name, check, text)]
     tree_name = _tree_check(path)
     if tree_name is None:
         return []
@@ -229,12 +252,14 @@ def _line_map(before: str, after: str, span: Span | None = None) -> LineMap:
 
 
 def diagnose_change(path: str, before_text: str | None, after_text: str | None,
-                    span: Span | None = None) -> list[Diagnostic]:
+                    span: Span | None = None,
+                    carried: Mapping[int, int] | None = None) -> list[Diagnostic]:
     """The problems in ``after_text``, each marked introduced or already there.
 
     ``before_text`` is None for a new file (everything is introduced); ``after_text`` is
     None for a removed file (nothing to check). ``span`` is the lines of ``before_text`` the
     operation replaced, when the engine knows them; without it they are worked out.
+    ``carried`` (for several operations in a row) says where each unchanged line went.
     """
     if after_text is None:
         return []
@@ -242,8 +267,9 @@ def diagnose_change(path: str, before_text: str | None, after_text: str | None,
     if not after:
         return []
     before = diagnose_text(path, before_text) if before_text is not None else []
-    mapping = (_line_map(before_text, after_text, span)
-               if before and before_text is not None else None)
+    mapping = carried if carried is not None else (
+        _line_map(before_text, after_text, span) if before and before_text is not None
+        else None)
     old = {(mapping.get(line) if mapping is not None else None, message, check)
            for line, _col, message, check in before}
     found = [Diagnostic(line, col, message, (line, message, check) not in old, check)
@@ -352,22 +378,104 @@ def diagnose_landed(results: Sequence[OpResult]) -> dict[OpKey, tuple[Diagnostic
 
     One check per file, of its last version against the version before the first
     operation on it (a headless ``apply`` reports the files it writes, not every
-    intermediate version: on a 10,000-line file each parse costs ~0.15 s). The
+    intermediate version: on a 10,000-line file each parse costs ~0.04 s). The
     diagnostics go to the last operation on the file; an error that a later operation
-    of the same batch fixed is not reported.
+    of the same batch fixed is not reported. Lines are carried through every edit's own
+    span, so an error already there between two edits is not blamed on them. A Python
+    file of 1,000 lines or more is first checked by its edited definitions alone
+    (:mod:`reviewtui.core.syntax.pyregions`); when they prove nothing new broke, it gets
+    no diagnostics at all (errors it already had are not looked for: ``apply`` reports
+    only what the batch introduced).
     """
-    first: dict[str, str | None] = {}
-    last: dict[str, tuple[OpKey, str | None]] = {}
+    # The texts of the first and last operation on each file only: decoding every
+    # intermediate version would cost a whole file per operation.
+    first: dict[str, OpResult] = {}
+    last: dict[str, OpResult] = {}
+    chain: dict[str, list[OpResult]] = {}
     for result in results:
-        texts = _texts(result) if result.landed else None
-        if texts is None:
+        path = result.outcome.path
+        if not result.landed or not path or check_for(path) is None:
             continue
-        path, before, after = texts
-        first.setdefault(path, before)
-        last[path] = (result.key, after)
+        outcome = result.outcome
+        if not isinstance(outcome.after_state, FileState) and not (
+                outcome.method == "new-file" and outcome.lines is not None):
+            continue  # no new version (what change_texts says, without decoding)
+        first.setdefault(path, result)
+        last[path] = result
+        chain.setdefault(path, []).append(result)
     out: dict[OpKey, tuple[Diagnostic, ...]] = {}
-    for path, (key, after) in last.items():
-        found = tuple(diagnose_change(path, first[path], after))
+    for path, result in last.items():
+        opening, closing = change_texts(first[path]), change_texts(result)
+        if opening is None or closing is None:
+            continue
+        if (opening[1] is not None and closing[2] is not None
+                and _no_new_error(path, opening[1], closing[2], chain[path])):
+            continue  # the edited definitions parse, before and after: nothing new
+        carried = _carried(chain[path]) if opening[1] is not None else None
+        found = tuple(diagnose_change(path, opening[1], closing[2], carried=carried))
         if found:
-            out[key] = found
+            out[result.key] = found
     return out
+
+
+class _Carried(Mapping[int, int]):
+    """Where the unchanged lines of a file go through several edits in a row, each
+    known by its span and its change in length (the engine's own numbers)."""
+
+    def __init__(self, steps: list[tuple[int, int, int]], count: int) -> None:
+        self._steps, self._count = steps, count
+
+    def __getitem__(self, line: int) -> int:
+        if not isinstance(line, int) or not 1 <= line <= self._count:
+            raise KeyError(line)
+        for first, last, shift in self._steps:
+            if first <= line <= last:
+                raise KeyError(line)  # replaced by this edit
+            if line > last:
+                line += shift
+        return line
+
+    def __iter__(self) -> Iterator[int]:
+        return (n for n in range(1, self._count + 1) if n in self)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+def _steps(results: list[OpResult]) -> tuple[list[tuple[int, int, int]], int] | None:
+    """Each landed edit of a file as (first, last, shift) -- its span and its change in
+    length -- and the line count before the first; None when one of them is not a located
+    edit of the version the one before left."""
+    steps: list[tuple[int, int, int]] = []
+    previous: FileState | None = None
+    count = 0
+    for result in results:
+        span = _span(result)
+        before = result.outcome.before_state
+        after = result.outcome.after_state
+        if (span is None or not isinstance(before, FileState)
+                or not isinstance(after, FileState)
+                or (previous is not None and before is not previous)):
+            return None
+        if previous is None:
+            count = len(before.lines)
+        steps.append((span[0], span[1], len(after.lines) - len(before.lines)))
+        previous = after
+    return steps, count
+
+
+def _carried(results: list[OpResult]) -> Mapping[int, int] | None:
+    """The line map through a file's landed edits, in order; None when it cannot be
+    told from the spans (then it is worked out from the texts, as for a single operation
+    without a span)."""
+    found = _steps(results)
+    return None if found is None else _Carried(*found)
+
+
+def _no_new_error(path: str, before: str, after: str, results: list[OpResult]) -> bool:
+    """Whether the edited definitions alone prove that ``after`` has no syntax error
+    ``before`` lacked (Python only; see :mod:`reviewtui.core.syntax.pyregions`)."""
+    if check_for(path) != "python" or after.count("\n") < _REGIONS_FROM:
+        return False  # a small file parses whole in a few milliseconds
+    found = _steps(results)
+    return found is not None and edits_parse_alone(before, after, changes_of(found[0]))

@@ -13,9 +13,8 @@ SequenceMatcher sees them, similarity pairing has a per-block and a per-diff com
 budget, and blocks or lines too big for intra-line work are shown line by line with a
 note saying so. A 20,000-line file diffs in well under a second.
 
-:func:`split_hunks` and :func:`apply_hunks` give the same change blocks as the
-``hunk`` index of the rows (with ``ignore_whitespace`` off), so a reviewer can keep only
-some of an edit's blocks.
+:mod:`reviewtui.core.hunks` gives the same change blocks as the ``hunk`` index of the
+rows (with ``ignore_whitespace`` off), so a reviewer can keep only some of an edit's blocks.
 """
 
 from __future__ import annotations
@@ -71,7 +70,7 @@ class DiffRow:
     ``left`` is the before side, ``right`` the after side; a removal has no right, an
     addition no left. A collapsed row's sides carry the numbers of the first hidden
     line (with empty text). ``hunk`` is the change block's index, -1 for unchanged
-    rows; without ``ignore_whitespace`` it is the index of :func:`split_hunks`.
+    rows; without ``ignore_whitespace`` it is the index of :func:`reviewtui.core.hunks.split_hunks`.
     ``fold`` is, on a collapsed row, the index of its unchanged run among all the
     diff's unchanged runs: put it in ``build_diff(expanded=...)`` to show the run in
     full. Indices do not depend on ``context``, so expansions survive a change of
@@ -102,20 +101,6 @@ class DiffModel:
     notes: tuple[str, ...] = ()
     before_start: int = 1
     after_start: int = 1
-
-
-@dataclass(frozen=True, slots=True)
-class DiffHunk:
-    """One change block: ``before[before_start:before_end]`` became
-    ``after[after_start:after_end]`` (0-based, end-exclusive)."""
-
-    index: int
-    before_start: int
-    before_end: int
-    after_start: int
-    after_end: int
-    removed: tuple[str, ...]
-    added: tuple[str, ...]
 
 
 # --- line diff -----------------------------------------------------------------------
@@ -589,30 +574,3 @@ def unified_rows(model: DiffModel) -> tuple[DiffRow, ...]:
             adds.append(DiffRow(RowKind.ADD, None, row.right, hunk=row.hunk))
     flush()
     return tuple(rows)
-
-
-# --- hunk choice ---------------------------------------------------------------------
-
-
-def split_hunks(before: Sequence[str], after: Sequence[str]) -> list[DiffHunk]:
-    """The change blocks of ``before`` -> ``after``, numbered as ``DiffRow.hunk``."""
-    hunks: list[DiffHunk] = []
-    for tag, i1, i2, j1, j2 in line_opcodes(before, after):
-        if tag != "equal":
-            hunks.append(DiffHunk(len(hunks), i1, i2, j1, j2,
-                              tuple(before[i1:i2]), tuple(after[j1:j2])))
-    return hunks
-
-
-def apply_hunks(before: Sequence[str], after: Sequence[str], chosen: Collection[int]) -> list[str]:
-    """``before`` with only the ``chosen`` change blocks applied (the others keep
-    their ``before`` lines). All blocks give ``after``; none gives ``before``."""
-    result: list[str] = []
-    index = 0
-    for tag, i1, i2, j1, j2 in line_opcodes(before, after):
-        if tag == "equal":
-            result.extend(before[i1:i2])
-            continue
-        result.extend(after[j1:j2] if index in chosen else before[i1:i2])
-        index += 1
-    return result

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping, Sequence
 
 from reviewtui.core.errors import PathRefused
 
@@ -27,10 +26,9 @@ def _decode(data: bytes, bom: bool) -> str:
     return data[len(UTF8_BOM):].decode("utf-8") if bom else data.decode("utf-8")
 
 
-@functools.lru_cache(maxsize=256)
 def _split_lines(data: bytes, bom: bool) -> tuple[str, ...]:
-    # Keyed on the bytes, bounded: the matcher re-reads the files it is working on, while
-    # a thousand checkpoints holding every version's decoded lines would triple memory.
+    # Kept on the FileState: a version made by an edit shares the unchanged line objects
+    # with the version it came from, so the lines of many versions cost little.
     return tuple(_text_lines(_decode(data, bom))[0])
 
 
@@ -70,25 +68,63 @@ def _line_endings(data: bytes) -> tuple[str, str]:
     return dominant, dominant
 
 
-@dataclass(frozen=True, slots=True, repr=False)
 class FileState:
     """One version of one file: its bytes and the conventions read from them.
 
     Build with :meth:`from_bytes`; the fields after ``data`` describe it and must agree.
     Equality is about content (bytes and mode); ``revision`` counts versions of the file
     and does not take part. ``text`` and ``lines`` are decoded on demand.
+
+    A version made by an edit (:meth:`with_lines`) keeps the lines it was made of, which
+    share every unchanged line with the version before, and builds its bytes only when
+    asked (a write, a digest): an edit costs what it changes plus one pass over the line
+    pointers, and a thousand versions of a file cost little more than one.
     """
 
-    data: bytes
-    encoding: str = field(default="utf-8", compare=False)
-    bom: bool = field(default=False, compare=False)
-    eol: str = field(default="\n", compare=False)  # "\n", "\r\n" or "mixed"
-    newline: str = field(default="\n", compare=False)  # what a new line ends with
-    final_newline: bool = field(default=False, compare=False)
-    mode: int = 0o644
-    binary: bool = field(default=False, compare=False)
-    revision: int = field(default=0, compare=False)
-    _digest: str | None = field(default=None, init=False, compare=False)
+    __slots__ = ("_clean", "_data", "_digest", "_lines", "binary", "bom", "encoding", "eol",
+                 "final_newline", "mode", "newline", "revision")
+
+    _data: bytes | None
+    _lines: tuple[str, ...] | None
+    _clean: bool | None
+    _digest: str | None
+    encoding: str
+    bom: bool
+    eol: str  # "\n", "\r\n" or "mixed"
+    newline: str  # what a new line ends with
+    final_newline: bool
+    mode: int
+    binary: bool
+    revision: int
+
+    def __init__(self, data: bytes | None, encoding: str = "utf-8", bom: bool = False,
+                 eol: str = "\n", newline: str = "\n", final_newline: bool = False,
+                 mode: int = 0o644, binary: bool = False, revision: int = 0, *,
+                 lines: tuple[str, ...] | None = None, clean: bool | None = None) -> None:
+        if data is None and lines is None:
+            raise ValueError("a FileState needs its bytes or its lines")
+        put = object.__setattr__
+        put(self, "_data", data)
+        put(self, "_lines", lines)
+        put(self, "_clean", clean)
+        put(self, "_digest", None)
+        put(self, "encoding", encoding)
+        put(self, "bom", bom)
+        put(self, "eol", eol)
+        put(self, "newline", newline)
+        put(self, "final_newline", final_newline)
+        put(self, "mode", mode)
+        put(self, "binary", binary)
+        put(self, "revision", revision)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"FileState is immutable: cannot set {name}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"FileState is immutable: cannot delete {name}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (FileState.from_bytes, (self.data, self.mode, self.revision))
 
     @classmethod
     def from_bytes(cls, data: bytes, mode: int = 0o644, revision: int = 0) -> FileState:
@@ -108,6 +144,18 @@ class FileState:
         return cls.from_bytes(text.encode("utf-8"), mode=mode)
 
     @property
+    def data(self) -> bytes:
+        """The file's bytes (built from the lines, once, for a version made by an edit)."""
+        data = self._data
+        if data is None:
+            assert self._lines is not None
+            text = self.newline.join(self._lines) + (self.newline if self.final_newline
+                                                      else "")
+            data = (UTF8_BOM if self.bom else b"") + text.encode("utf-8")
+            object.__setattr__(self, "_data", data)
+        return data
+
+    @property
     def text(self) -> str | None:
         """The decoded text with its line endings, BOM stripped; None for binary files."""
         return None if self.binary else _decode(self.data, self.bom)
@@ -115,7 +163,18 @@ class FileState:
     @property
     def lines(self) -> tuple[str, ...]:
         """Decoded lines without their endings (BOM stripped); ``()`` for binary files."""
-        return () if self.binary else _split_lines(self.data, self.bom)
+        if self.binary:
+            return ()
+        lines = self._lines
+        if lines is None:
+            lines = _split_lines(self.data, self.bom)
+            object.__setattr__(self, "_lines", lines)
+        return lines
+
+    @property
+    def size(self) -> int:
+        """The number of bytes (without building them, for a version made by an edit)."""
+        return len(self.data)
 
     @property
     def digest(self) -> str:
@@ -129,6 +188,27 @@ class FileState:
         kind = "binary" if self.binary else f"text eol={self.eol!r}"
         return (f"FileState({len(self.data)} bytes, {kind}, mode={self.mode:o}, "
                 f"r{self.revision})")
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, FileState):
+            return NotImplemented
+        if self.mode != other.mode:
+            return False
+        if self._data is not None and other._data is not None:
+            return self._data == other._data
+        # Every FileState is what from_bytes makes of its bytes, so for a text file with one
+        # line ending its bytes follow from these fields and the lines, and the reverse:
+        # comparing lines (shared objects, mostly) spares building the bytes.
+        if self.binary or other.binary or self.eol == "mixed" or other.eol == "mixed":
+            return self.data == other.data
+        return ((self.bom, self.eol, self.newline, self.final_newline)
+                == (other.bom, other.eol, other.newline, other.final_newline)
+                and self.lines == other.lines)
+
+    def __hash__(self) -> int:
+        return hash((self.data, self.mode))
 
     def with_data(self, data: bytes) -> FileState:
         """A new version with ``data`` as is; the same object if nothing changed."""
@@ -148,7 +228,7 @@ class FileState:
         if self.binary:
             raise ValueError("a binary file has no lines to replace")
         if final_newline is None:
-            final_newline = self.final_newline or not self.data.removeprefix(UTF8_BOM)
+            final_newline = self.final_newline or self._empty()
         if self.eol != "mixed" and new_lines:
             # One ending for every line: a single join (this runs for every edit).
             text = self.newline.join(new_lines)
@@ -165,6 +245,52 @@ class FileState:
             endings[-1] = self.newline
         text = "".join(line + end for line, end in zip(new_lines, endings, strict=True))
         return self.with_data((UTF8_BOM if self.bom else b"") + text.encode("utf-8"))
+
+    def splice(self, start: int, end: int, new_lines: Sequence[str],
+               final_newline: bool | None = None) -> FileState:
+        """Lines ``start:end`` (0-based) replaced by ``new_lines``: what :meth:`with_lines`
+        gives for the whole spliced list, at the cost of the change.
+
+        The new version shares this one's line objects and builds its bytes only when
+        they are asked for. Where the conventions could change (a mixed or binary file, a
+        new line holding a ``\r``, a NUL or a BOM character, a file left with no line
+        ending) it takes :meth:`with_lines`' way.
+        """
+        old = self.lines
+        if final_newline is None:
+            final_newline = self.final_newline or self._empty()
+        added = tuple(new_lines)
+        lines = old[:start] + added + old[end:]
+        joined = "".join(added)
+        if (self.binary or self.eol == "mixed" or not lines or not self._is_clean()
+                or "\n" in joined or "\r" in joined or "\x00" in joined
+                or lines[0].startswith("\ufeff") or (not final_newline and not lines[-1])
+                or len(lines) - 1 + bool(final_newline) == 0):
+            return self.with_lines(lines, final_newline=final_newline)
+        if added == old[start:end] and final_newline == self.final_newline:
+            return self
+        joined.encode("utf-8")  # a lone surrogate fails here, as in with_lines
+        return FileState(None, bom=self.bom, eol=self.newline, newline=self.newline,
+                         final_newline=bool(final_newline), mode=self.mode,
+                         revision=self.revision + 1, lines=lines, clean=True)
+
+    def _empty(self) -> bool:
+        """No content (a BOM alone counts as none): no line-ending convention yet."""
+        # A version made by an edit always has a line ending, so it is never empty.
+        return self._data is not None and not self._data.removeprefix(UTF8_BOM)
+
+    def _is_clean(self) -> bool:
+        """No line holds a ``\r`` or a NUL and the text does not start with a BOM
+        character: the file's conventions follow from its line ending alone."""
+        clean = self._clean
+        if clean is None:
+            data = self.data
+            body = data[len(UTF8_BOM):] if self.bom else data
+            crs = data.count(b"\r\n") if self.newline == "\r\n" else 0
+            clean = (not self.binary and self.eol != "mixed" and b"\x00" not in data
+                     and data.count(b"\r") == crs and not body.startswith(UTF8_BOM))
+            object.__setattr__(self, "_clean", clean)
+        return clean
 
     def _with_joined(self, text: str, newlines: int) -> FileState:
         """:meth:`with_data` of ``text`` joined in this file's conventions, without
@@ -343,7 +469,7 @@ def _diff_nodes(a: _Dir, b: _Dir, prefix: str, out: dict[str, DiffEntry]) -> Non
         if x is y:
             continue
         if type(x) is FileState and type(y) is FileState:  # the common case, inlined
-            if x.data != y.data or x.mode != y.mode:  # same content in another object: same
+            if x != y:  # the same content in another object is the same
                 out[prefix + name] = (x, y)
         else:
             _diff_entry(prefix, name, x, y, out)
@@ -380,7 +506,7 @@ def _diff_entry(prefix: str, name: str, x: FileState | _Dir | None, y: FileState
     if fx is None or fy is None:
         if fx is not fy:
             out[prefix + name] = (fx, fy)
-    elif fx.data != fy.data or fx.mode != fy.mode:  # equal content in another object: same
+    elif fx != fy:  # equal content in another object: the same
         out[prefix + name] = (fx, fy)
 
 
@@ -545,27 +671,3 @@ class Tree:
 def tree_from_bytes(files: Mapping[str, bytes]) -> Tree:
     """A Tree of fresh FileStates (revision 0): handy for tests and the disk loader."""
     return Tree.from_files({p: FileState.from_bytes(d) for p, d in files.items()})
-
-
-class Checkpoints:
-    """Trees indexed 0..N (one per turn or step), with fast switching between any two."""
-
-    __slots__ = ("_trees",)
-
-    def __init__(self, trees: Iterable[Tree] = ()) -> None:
-        self._trees: list[Tree] = list(trees)
-
-    def __len__(self) -> int:
-        return len(self._trees)
-
-    def __getitem__(self, index: int) -> Tree:
-        return self._trees[index]
-
-    def append(self, tree: Tree) -> int:
-        """Add ``tree`` as the next checkpoint; returns its index."""
-        self._trees.append(tree)
-        return len(self._trees) - 1
-
-    def switch(self, a: int, b: int) -> dict[str, DiffEntry]:
-        """What changes on going from checkpoint ``a`` to checkpoint ``b``."""
-        return self._trees[a].diff(self._trees[b])

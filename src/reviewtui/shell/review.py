@@ -678,7 +678,8 @@ class Review:
         """Both runs as the base, rules and decisions are now (only what changed)."""
         decisions = self._folded.decisions()
         self.display.sync(self.base, self.rules, decisions)
-        self.draft.sync(self.base, self.rules, decisions)
+        # The first time, the draft starts from the display's evaluation (once per op).
+        self.draft.sync(self.base, self.rules, decisions, like=self.display)
 
     def _after_log_change(self, from_turn: int) -> ReplayReport:
         self._dirty = True

@@ -8,6 +8,7 @@ turn evaluator applies a proposal only when the decision and policy allow it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -60,10 +61,21 @@ def refused(path: str, rule: str, message: str, *,
                    forceable=rule in FORCEABLE_RULES, before_state=before_state)
 
 
+@functools.lru_cache(maxsize=8192)
+def _normalized(raw: str) -> str:
+    # Pure and asked for every operation of every evaluation: the same few hundred paths.
+    return normalize_path(raw)
+
+
+@functools.lru_cache(maxsize=8192)
+def _generated_label(reserved: ReservedRules, path: str) -> str | None:
+    return reserved.generated_by(path)  # glob matching over the built-in list, once a path
+
+
 def check_path(raw: str, ctx: FileContext) -> str | Outcome:
     """The normalised path, or a refusal naming the rule it breaks."""
     try:
-        path = normalize_path(raw)
+        path = _normalized(raw)
     except PathRefused as err:
         return refused(raw, err.rule, err.message)
     if path in ctx.symlinks:
@@ -93,7 +105,7 @@ def mark_generated(outcome: Outcome, reserved: ReservedRules) -> Outcome:
     """``outcome`` noting that its path is a built-in generated file (a lock file, build
     output): written like any file, but the reviewer is told, and ``apply --strict``
     leaves it pending."""
-    label = reserved.generated_by(outcome.path) if outcome.path else None
+    label = _generated_label(reserved, outcome.path) if outcome.path else None
     if label is None or outcome.status is Status.REFUSED:  # refused: nothing is written
         return outcome
     note = (f"{outcome.path} is a generated file ({label}): the tool that owns it rewrites it; "
@@ -118,7 +130,7 @@ def _missing(path: str, ctx: FileContext) -> Outcome:
 
 def normalize_or_none(raw: str) -> str | None:
     try:
-        return normalize_path(raw)
+        return _normalized(raw)
     except PathRefused:
         return None
 
@@ -199,8 +211,8 @@ def _edit_outcome(
     )
     proposal = None
     if located:
-        spliced = [*lines[: result.start], *result.new_lines, *lines[result.end :]]
-        proposal = Proposal(path, current.with_lines(spliced, final_newline=final_newline))
+        proposal = Proposal(path, current.splice(result.start, result.end, result.new_lines,
+                                                 final_newline=final_newline))
     outcome = Outcome(
         status=result.status,
         method=result.method,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from reviewtui.core.engine.decisions import Verdict
-from reviewtui.core.engine.session import OpResult
+from reviewtui.core.engine.results import OpResult
 from reviewtui.core.outcome import Status
 
 

@@ -1,19 +1,19 @@
 """Replaying a session's turns over a tree: checkpoints, outcomes and the ledger.
 
-Turn semantics: ``:mv``, ``:rn``, ``:undo`` and ``:unrm`` run first in the order
-written, then the file blocks in order (each edit against the file as the previous
-one left it), then every ``:rm``. Checkpoint 0 is the tree before turn 1 and
-checkpoint N the tree after turn N. Re-evaluating from turn K reuses checkpoints
-before K, so a decision late in a long session costs only the turns after it.
+Turn semantics (:mod:`reviewtui.core.engine.order`): ``:mv``, ``:rn``, ``:undo`` and
+``:unrm`` run first in the order written, then the file blocks in order (each edit
+against the file as the previous one left it), then every ``:rm``. Checkpoint 0 is
+the tree before turn 1 and checkpoint N the tree after turn N. Re-evaluating from turn K
+reuses checkpoints before K, so a decision late in a long session costs only the turns
+after it.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import overload
+from collections.abc import Callable, Iterable, Mapping
 
+from reviewtui.core.engine.commands import run_command
 from reviewtui.core.engine.decisions import (
     PENDING,
     Decision,
@@ -24,113 +24,29 @@ from reviewtui.core.engine.decisions import (
 )
 from reviewtui.core.engine.fileops import (
     FileContext,
-    Proposal,
-    check_path,
     evaluate_edit,
     evaluate_full_file,
     mark_generated,
     normalize_or_none,
 )
+from reviewtui.core.engine.history import LazyHistory, earlier_versions
+from reviewtui.core.engine.ledger import LedgerItem, edit_item
+from reviewtui.core.engine.ledger import bumps as ledger_bumps
+from reviewtui.core.engine.ledger import render as render_ledger
+from reviewtui.core.engine.order import Step, ancestors, execution_order
+from reviewtui.core.engine.results import OpResult, Rules, TurnResult
 from reviewtui.core.engine.shapes import evaluate_shaped
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.model import (
-    CommandName,
     ConsoleCommand,
     Edit,
     FullFile,
-    Operation,
     Session,
     Turn,
 )
 from reviewtui.core.outcome import Outcome, Status
-from reviewtui.core.paths import ReservedRules
-from reviewtui.core.structural import StructuralState, apply_command
-from reviewtui.core.tree import FileState, Tree
-
-_FIRST = (CommandName.MV, CommandName.RN, CommandName.UNDO, CommandName.UNRM)
-_PATH_RULES = frozenset({
-    "absolute-path", "drive-letter", "home-path", "backslash", "parent-escape",
-    "control-character", "git-dir", "empty-path", "symlink", "symlink-escape", "reserved",
-    "unread-dir",
-})
-
-
-_REFUSING_COMMAND_RULES = frozenset({"dest-exists", "into-itself", "path-conflict"})
-
-
-@dataclass(frozen=True, slots=True)
-class OpResult:
-    key: OpKey
-    op: Operation
-    outcome: Outcome
-    decision: Decision
-    landed: bool  # it changed the draft
-
-
-@dataclass(frozen=True, slots=True)
-class TurnResult:
-    turn: Turn
-    results: tuple[OpResult, ...]  # in reply order
-    ledger: tuple[str, ...]
-
-    @property
-    def index(self) -> int:
-        return self.turn.index
-
-
-@dataclass(frozen=True, slots=True)
-class Rules:
-    """The project's constraints: reserved paths and the symbolic links on disk."""
-
-    reserved: ReservedRules = field(default_factory=ReservedRules)
-    symlinks: Mapping[str, str] = field(default_factory=dict)
-    root: str | None = None
-
-
-def _phase(op: Operation) -> int:
-    if not isinstance(op, ConsoleCommand):
-        return 1
-    return 2 if op.name is CommandName.RM else 0
-
-
-def execution_order(turn: Turn) -> list[tuple[int, Operation]]:
-    """The reply's operations, each with its reply position, in the order they run."""
-    return sorted(enumerate(turn.reply.ops), key=lambda item: (_phase(item[1]), item[0]))
-
-
-# One ledger line, kept apart from the revision it was written at so that a reused
-# turn can be renumbered: (text before the revisions, text after, bumps the tree: 0/1).
-_LedgerItem = tuple[int, str, str, int]  # (reply position, prefix, suffix, bump)
-
-
-@dataclass(frozen=True, slots=True)
-class _Step:
-    """One operation of a turn, in execution order, with what incremental runs look at."""
-
-    pos: int
-    op: Operation
-    path: str | None  # the normalised path of a file operation (None: a command or refused)
-    above: tuple[str, ...]  # its ancestor directories
-
-
-def _ancestors(path: str) -> tuple[str, ...]:
-    parts = path.split("/")
-    return tuple("/".join(parts[:i]) for i in range(1, len(parts)))
-
-
-def _render(items: Sequence[_LedgerItem], revision: int) -> tuple[str, ...]:
-    out: list[str] = []
-    for _pos, prefix, suffix, bump in items:
-        if bump:
-            out.append(f"{prefix} r{revision}->r{revision + bump}{suffix}")
-            revision += bump
-        else:
-            out.append(f"{prefix} r{revision}{suffix}")
-    return tuple(out)
-
-
-def _bumps(items: Sequence[_LedgerItem]) -> int:
-    return sum(item[3] for item in items)
+from reviewtui.core.structural import StructuralState
+from reviewtui.core.tree import Tree
 
 
 class SessionRun:
@@ -151,8 +67,8 @@ class SessionRun:
         self.states: list[StructuralState] = [StructuralState(tree=base)]
         self.turns: list[TurnResult] = []
         self.moved: list[dict[str, str]] = [{}]
-        self._ledgers: list[tuple[_LedgerItem, ...]] = []
-        self._steps: list[tuple[_Step, ...]] | None = None
+        self._ledgers: list[tuple[LedgerItem, ...]] = []
+        self._steps: list[tuple[Step, ...]] | None = None
         self._touch: list[frozenset[str]] = []
         self._evaluated = False
 
@@ -223,26 +139,36 @@ class SessionRun:
             return
         self.reevaluate(paths=old.changed_objects(base), base=base)
 
-    def sync(self, base: Tree, rules: Rules, decisions: Mapping[OpKey, Decision]) -> None:
+    def sync(self, base: Tree, rules: Rules, decisions: Mapping[OpKey, Decision],
+             like: SessionRun | None = None) -> None:
         """Bring the run to this base tree, rules and decisions, evaluating only what
-        they change (everything, the first time)."""
+        they change (everything, the first time; then from ``like``, a run of the same
+        session over the same base under another policy, where it can: see :meth:`adopt`)."""
         if not self._evaluated:
             self.rules = rules
             self.states = [dataclasses.replace(self.states[0], tree=base)]
             self.moved = [{}]
             self.decisions = dict(decisions)
-            self.evaluate()
+            # Evaluating more operations again than this run decides would cost more than
+            # its own evaluation when it leaves pending ones out (a mostly pending review).
+            decided = sum(1 for decision in decisions.values() if decision != PENDING)
+            if like is None or not self.adopt(like, partial=True, limit=decided):
+                self.evaluate()
             return
         self.rebase(base, rules)
         self.update(decisions)
 
-    def adopt(self, other: SessionRun) -> bool:
+    def adopt(self, other: SessionRun, *, partial: bool = False,
+              limit: int | None = None) -> bool:
         """Take ``other``'s evaluation when it is this run's too; False if it is not.
 
         Two runs of one session over one base under the same decisions differ only in
         what a pending operation does: where no pending operation landed in ``other``,
         this run's trees, ledger and decided results are ``other``'s, and its pending
-        results are whatever this policy says of them (``apply`` evaluates once).
+        results are whatever this policy says of them (``apply`` evaluates once). With
+        ``partial``, the pending operations this policy treats otherwise are evaluated
+        again, with whatever they affect (:meth:`reevaluate`), and the rest is reused
+        (False if they are more than ``limit``).
         """
         if (other.session is not self.session or other.rules != self.rules
                 or other.states[0].tree is not self.states[0].tree
@@ -253,22 +179,29 @@ class SessionRun:
                 k: d for k, d in decisions.items() if d != PENDING}:
             return False
         turns: list[TurnResult] = []
+        differ: set[OpKey] = set()  # pending operations whose result may differ here
         for turn in other.turns:
             results = list(turn.results)
             for pos, result in enumerate(results):
                 if result.decision.verdict is not Verdict.PENDING:
                     continue
-                if result.landed:
-                    return False
                 mine = self._unevaluated(result.decision)
-                if mine is not None:
+                if result.landed or (mine is None and (
+                        other._unevaluated(result.decision) is not None
+                        or result.outcome.status in self.policy.pending_joins)):
+                    if not partial:
+                        return False
+                    differ.add(result.key)
+                elif mine is not None:
                     results[pos] = dataclasses.replace(result, outcome=mine)
-                elif result.outcome.status in self.policy.pending_joins:
-                    return False  # it would land here
             turns.append(dataclasses.replace(turn, results=tuple(results)))
+        if limit is not None and len(differ) > limit:
+            return False
         self.turns, self.states = turns, list(other.states)
         self.moved, self._ledgers = list(other.moved), list(other._ledgers)
         self._evaluated = True
+        if differ:
+            self.reevaluate(keys=differ)
         return True
 
     def replace_session(self, session: Session, from_turn: int) -> None:
@@ -321,17 +254,17 @@ class SessionRun:
         return real
 
     # -- incremental re-evaluation ---------------------------------------------------------
-    def _plan(self) -> list[tuple[_Step, ...]]:
+    def _plan(self) -> list[tuple[Step, ...]]:
         if self._steps is None:
-            steps: list[tuple[_Step, ...]] = []
+            steps: list[tuple[Step, ...]] = []
             touch: list[frozenset[str]] = []
             for turn in self.session.turns:
-                row: list[_Step] = []
+                row: list[Step] = []
                 names: set[str] = set()
                 for pos, op in execution_order(turn):
                     path = None if isinstance(op, ConsoleCommand) else normalize_or_none(op.path)
-                    above = _ancestors(path) if path else ()
-                    row.append(_Step(pos, op, path, above))
+                    above = ancestors(path) if path else ()
+                    row.append(Step(pos, op, path, above))
                     if path:
                         names.add(path)
                         names.update(above)
@@ -404,7 +337,7 @@ class SessionRun:
         closure: set[str] = set()
         for path in dirty:
             closure.add(path)
-            closure.update(_ancestors(path))
+            closure.update(ancestors(path))
         structural = False
         last_forced = max(list(forced) + list(whole), default=-1)
         for pos in range(first, done):
@@ -425,14 +358,14 @@ class SessionRun:
                     if path not in dirty:
                         dirty.add(path)
                         closure.add(path)
-                        closure.update(_ancestors(path))
+                        closure.update(ancestors(path))
                 if new_moved != old_moved[pos + 1]:
                     before_moves = old_moved[pos + 1]
                     for path in set(new_moved) | set(before_moves):
                         if new_moved.get(path) != before_moves.get(path):
                             dirty.add(path)
                             closure.add(path)
-                            closure.update(_ancestors(path))
+                            closure.update(ancestors(path))
                 if (new_state.undo_stack is not old_out.undo_stack
                         and new_state.undo_stack != old_out.undo_stack) or (
                         new_state.removed is not old_out.removed
@@ -447,9 +380,9 @@ class SessionRun:
                                old_out, old_turns[pos], old_ledgers[pos],
                                old_in.tree.revision)
 
-    def _partial_turn(self, pos: int, turn: Turn, steps: tuple[_Step, ...], forced: set[int],
+    def _partial_turn(self, pos: int, turn: Turn, steps: tuple[Step, ...], forced: set[int],
                       dirty: set[str], closure: set[str], old_out: StructuralState,
-                      old_result: TurnResult, old_items: tuple[_LedgerItem, ...],
+                      old_result: TurnResult, old_items: tuple[LedgerItem, ...],
                       old_revision: int) -> None:
         state, moved = self.states[-1], self.moved[-1]
         if not forced and self._touch[pos].isdisjoint(closure):
@@ -458,7 +391,7 @@ class SessionRun:
         else:
             new_results = list(old_result.results)
             old_by_pos = {item[0]: item for item in old_items}
-            new_items: list[_LedgerItem] = []
+            new_items: list[LedgerItem] = []
             work = state
             cursor: dict[str, int] = {}  # as _evaluate_turn keeps it, from old and new results
             for step in steps:
@@ -485,7 +418,7 @@ class SessionRun:
                     closure.update(step.above)
             results, items = tuple(new_results), tuple(new_items)
             state = work
-        revision = self.states[-1].tree.revision + _bumps(items)
+        revision = self.states[-1].tree.revision + ledger_bumps(items)
         # The reused checkpoint with the affected paths as they are now (a removal only
         # where the old checkpoint has the file: nothing else to take away).
         new_tree, old_tree = state.tree, old_out.tree
@@ -493,10 +426,11 @@ class SessionRun:
                  if (found := new_tree.get(path)) is not None or path in old_tree}
         tree = old_tree.put(patch, revision)
         new_state = dataclasses.replace(self.states[-1], tree=tree)
-        if results is old_result.results and revision - _bumps(items) == old_revision:
+        if results is old_result.results and revision - ledger_bumps(items) == old_revision:
             turn_result = old_result
         else:
-            turn_result = TurnResult(turn, results, _render(items, self.states[-1].tree.revision))
+            turn_result = TurnResult(turn, results,
+                                     render_ledger(items, self.states[-1].tree.revision))
         self.turns.append(turn_result)
         self.states.append(new_state)
         self.moved.append(moved)
@@ -504,14 +438,14 @@ class SessionRun:
 
     def _shift_rest(self, pos: int, delta: int, old_states: list[StructuralState],
                     old_moved: list[dict[str, str]], old_turns: list[TurnResult],
-                    old_ledgers: list[tuple[_LedgerItem, ...]]) -> None:
+                    old_ledgers: list[tuple[LedgerItem, ...]]) -> None:
         """Nothing differs from turn ``pos`` on but the revision numbers: reuse it all."""
         for at in range(pos, len(old_turns)):
             result = old_turns[at]
             out = old_states[at + 1]
             if delta:
                 start = self.states[-1].tree.revision
-                result = dataclasses.replace(result, ledger=_render(old_ledgers[at], start))
+                result = dataclasses.replace(result, ledger=render_ledger(old_ledgers[at], start))
                 out = dataclasses.replace(out, tree=out.tree.with_revision(
                     out.tree.revision + delta))
             self.turns.append(result)
@@ -522,10 +456,10 @@ class SessionRun:
     # -- one turn ------------------------------------------------------------
     def _evaluate_turn(
         self, turn: Turn, state: StructuralState, moved: dict[str, str]
-    ) -> tuple[TurnResult, StructuralState, dict[str, str], tuple[_LedgerItem, ...]]:
+    ) -> tuple[TurnResult, StructuralState, dict[str, str], tuple[LedgerItem, ...]]:
         moved = dict(moved)
         results: dict[int, OpResult] = {}
-        items: list[_LedgerItem] = []
+        items: list[LedgerItem] = []
         start = state.tree.revision
         cursor: dict[str, int] = {}  # where the last landed edit of each path ended
         for pos, op in execution_order(turn):
@@ -541,7 +475,7 @@ class SessionRun:
             if item is not None:
                 items.append(item)
         ordered = tuple(results[pos] for pos in sorted(results))
-        return TurnResult(turn, ordered, _render(items, start)), state, moved, tuple(items)
+        return TurnResult(turn, ordered, render_ledger(items, start)), state, moved, tuple(items)
 
     def _unevaluated(self, decision: Decision) -> Outcome | None:
         """Operations that cannot change this run's tree are not evaluated at all.
@@ -559,58 +493,16 @@ class SessionRun:
     def _command(
         self, state: StructuralState, key: OpKey, op: ConsoleCommand, decision: Decision,
         moved: dict[str, str],
-    ) -> tuple[StructuralState, OpResult, _LedgerItem | None]:
+    ) -> tuple[StructuralState, OpResult, LedgerItem | None]:
         skipped = self._unevaluated(decision)
         if skipped is not None:
             return state, OpResult(key, op, skipped, decision, False), None
-        new_state, result = apply_command(state, op)
-        changes = tuple(result.changes)
-        rule = result.rule
-        if result.ok:
-            status, message = Status.APPLIED, result.message
-            refusal = self._refuse_changes(changes)
-            if refusal is not None:
-                status, message, rule = Status.REFUSED, refusal.message, refusal.rule
-        elif rule in _PATH_RULES or rule in _REFUSING_COMMAND_RULES:
-            status, message = Status.REFUSED, result.message
-        else:
-            status, message = Status.NOT_FOUND, result.message
-        if status is not Status.APPLIED:
-            # A command is all or nothing: a failing argument leaves every path as it was.
-            message += "; nothing of this command was applied"
-        outcome = Outcome(status, method=str(op.name), message=message, rule=rule,
-                          path=op.path or "", changes=changes)
-        # An edited command is an accepted one (a command has no text to replace).
-        joins = (decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED)
-                 or status in self.policy.pending_joins)
-        if status is not Status.APPLIED or not joins:
-            return state, OpResult(key, op, outcome, decision, False), None
-        for old, new in changes:
-            if old is not None and new is not None:
-                moved[old] = new
-        return (new_state, OpResult(key, op, outcome, decision, True),
-                _command_item(key[1], result.ledger, state.tree.revision,
-                              new_state.tree.revision))
-
-    def _refuse_changes(
-        self, changes: tuple[tuple[str | None, str | None], ...]
-    ) -> Outcome | None:
-        """Moves and removals obey the same reserved-path and symlink rules as edits."""
-        ctx = FileContext(reserved=self.rules.reserved, symlinks=self.rules.symlinks,
-                          root=self.rules.root)
-        for old, new in changes:
-            for path in (old, new):
-                if path is None:
-                    continue
-                checked = check_path(path, ctx)
-                if isinstance(checked, Outcome):
-                    return checked
-        return None
+        return run_command(state, key, op, decision, moved, self.rules, self.policy)
 
     def _file_op(
         self, state: StructuralState, key: OpKey, op: Edit | FullFile, decision: Decision,
         turn: Turn, moved: dict[str, str], cursor: Mapping[str, int] | None = None,
-    ) -> tuple[StructuralState, OpResult, _LedgerItem | None]:
+    ) -> tuple[StructuralState, OpResult, LedgerItem | None]:
         skipped = self._unevaluated(decision)
         if skipped is not None:
             return state, OpResult(key, op, skipped, decision, False), None
@@ -618,7 +510,8 @@ class SessionRun:
         ctx = FileContext(
             need=turn.reply.need, reserved=self.rules.reserved, symlinks=self.rules.symlinks,
             root=self.rules.root, moved=moved,
-            history=lambda path: LazyHistory(lambda: self._history(path, tree)),
+            history=lambda path: LazyHistory(
+                lambda: earlier_versions(self.states, path, tree)),
             cursor=cursor or {},
         )
         replacement = decision.replacement if decision.verdict is Verdict.EDITED else None
@@ -645,7 +538,7 @@ class SessionRun:
                               message=exc.message, path=proposal.path)
             return state, OpResult(key, op, outcome, decision, False), None
         # An identical write is a no-op: same tree, same revision, nothing in the ledger.
-        item = None if new_tree is tree else _ledger_item(key[1], op, outcome, proposal)
+        item = None if new_tree is tree else edit_item(key[1], op, outcome, proposal)
         new_state = dataclasses.replace(state, tree=new_tree)
         return new_state, OpResult(key, op, outcome, decision, True), item
 
@@ -654,74 +547,12 @@ class SessionRun:
             return accept_lands(decision, outcome.status, outcome.forceable)
         return outcome.status in self.policy.pending_joins
 
-    def _history(self, path: str, current: Tree) -> Sequence[Sequence[str]]:
-        """Earlier distinct versions of ``path``, oldest first, for the stale diagnosis.
-
-        Checkpoints share unchanged file objects, so a version is looked at once per
-        change (identity), and de-duplicated by its bytes (a set, not a list scan).
-        """
-        now = current.get(path)
-        seen: set[bytes] = set()
-        out: list[tuple[str, ...]] = []
-        previous: FileState | None = None
-        for state in self.states:
-            version = state.tree.get(path)
-            if version is None or version is previous:
-                continue
-            previous = version
-            if version.binary or version == now or version.data in seen:
-                continue
-            seen.add(version.data)
-            out.append(version.lines)
-        return out
-
 
 def _advance(cursor: dict[str, int], result: OpResult) -> None:
     """Where the next ordered chunk of the same file is searched from (apply_patch order)."""
     end = result.outcome.cursor
     if result.landed and end is not None and result.outcome.path:
         cursor[result.outcome.path] = end
-
-
-class LazyHistory(Sequence[Sequence[str]]):
-    """Earlier versions of a file, computed only if the matcher asks (on a failed match)."""
-
-    def __init__(self, compute: Callable[[], Sequence[Sequence[str]]]) -> None:
-        self._compute = compute
-        self._items: Sequence[Sequence[str]] | None = None
-
-    def _get(self) -> Sequence[Sequence[str]]:
-        if self._items is None:
-            self._items = self._compute()
-        return self._items
-
-    def __len__(self) -> int:
-        return len(self._get())
-
-    @overload
-    def __getitem__(self, index: int) -> Sequence[str]: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Sequence[str]]: ...
-    def __getitem__(self, index: int | slice) -> Sequence[str] | Sequence[Sequence[str]]:
-        return self._get()[index]
-
-
-def _ledger_item(pos: int, op: Edit | FullFile, outcome: Outcome,
-                 proposal: Proposal) -> _LedgerItem:
-    if isinstance(op, Edit):
-        span = f"{outcome.lines[0]}-{outcome.lines[1]}" if outcome.lines else "-"
-        return (pos, f"edit {proposal.path} #{op.label} {outcome.method} {span}", "", 1)
-    verb = "create" if outcome.method == "new-file" else "write"
-    return (pos, f"{verb} {proposal.path} full-file", "", 1)
-
-
-def _command_item(pos: int, line: str, before: int, after: int) -> _LedgerItem:
-    """A command's ledger line split around its revisions (see :func:`_render`)."""
-    token = f" r{before}->r{after}" if after != before else f" r{before}"
-    prefix, found, suffix = line.rpartition(token)
-    if not found:  # not the shape structural.py writes: keep the line as it is
-        return (pos, line, "", 0) if after == before else (pos, line, "", after - before)
-    return (pos, prefix, suffix, after - before)
 
 
 def evaluate_session(session: Session, base: Tree, *, rules: Rules | None = None,

@@ -1,0 +1,71 @@
+"""Evaluating a console command in a turn: ``:mv``, ``:rn``, ``:rm``, ``:undo``, ``:unrm``."""
+
+from __future__ import annotations
+
+from reviewtui.core.engine.decisions import Decision, OpKey, Policy, Verdict
+from reviewtui.core.engine.fileops import FileContext, check_path
+from reviewtui.core.engine.ledger import LedgerItem, command_item
+from reviewtui.core.engine.results import OpResult, Rules
+from reviewtui.core.model import ConsoleCommand
+from reviewtui.core.outcome import Outcome, Status
+from reviewtui.core.structural import StructuralState, apply_command
+
+_PATH_RULES = frozenset({
+    "absolute-path", "drive-letter", "home-path", "backslash", "parent-escape",
+    "control-character", "git-dir", "empty-path", "symlink", "symlink-escape", "reserved",
+    "unread-dir",
+})
+
+
+_REFUSING_COMMAND_RULES = frozenset({"dest-exists", "into-itself", "path-conflict"})
+
+
+def run_command(
+    state: StructuralState, key: OpKey, op: ConsoleCommand, decision: Decision,
+    moved: dict[str, str], rules: Rules, policy: Policy,
+) -> tuple[StructuralState, OpResult, LedgerItem | None]:
+    """What ``op`` does to ``state`` under ``decision`` (its result and ledger line);
+    ``moved`` learns the paths it moves when it lands."""
+    new_state, result = apply_command(state, op)
+    changes = tuple(result.changes)
+    rule = result.rule
+    if result.ok:
+        status, message = Status.APPLIED, result.message
+        refusal = _refuse_changes(changes, rules)
+        if refusal is not None:
+            status, message, rule = Status.REFUSED, refusal.message, refusal.rule
+    elif rule in _PATH_RULES or rule in _REFUSING_COMMAND_RULES:
+        status, message = Status.REFUSED, result.message
+    else:
+        status, message = Status.NOT_FOUND, result.message
+    if status is not Status.APPLIED:
+        # A command is all or nothing: a failing argument leaves every path as it was.
+        message += "; nothing of this command was applied"
+    outcome = Outcome(status, method=str(op.name), message=message, rule=rule,
+                      path=op.path or "", changes=changes)
+    # An edited command is an accepted one (a command has no text to replace).
+    joins = (decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED)
+             or status in policy.pending_joins)
+    if status is not Status.APPLIED or not joins:
+        return state, OpResult(key, op, outcome, decision, False), None
+    for old, new in changes:
+        if old is not None and new is not None:
+            moved[old] = new
+    return (new_state, OpResult(key, op, outcome, decision, True),
+            command_item(key[1], result.ledger, state.tree.revision,
+                          new_state.tree.revision))
+
+
+def _refuse_changes(changes: tuple[tuple[str | None, str | None], ...],
+                    rules: Rules) -> Outcome | None:
+    """Moves and removals obey the same reserved-path and symlink rules as edits."""
+    ctx = FileContext(reserved=rules.reserved, symlinks=rules.symlinks,
+                      root=rules.root)
+    for old, new in changes:
+        for path in (old, new):
+            if path is None:
+                continue
+            checked = check_path(path, ctx)
+            if isinstance(checked, Outcome):
+                return checked
+    return None

@@ -1,0 +1,59 @@
+"""Earlier versions of a file, for telling a stale SEARCH, computed only when asked."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import overload
+
+from reviewtui.core.structural import StructuralState
+from reviewtui.core.tree import FileState, Tree
+
+
+class LazyHistory(Sequence[Sequence[str]]):
+    """Earlier versions of a file, computed only if the matcher asks (on a failed match)."""
+
+    def __init__(self, compute: Callable[[], Sequence[Sequence[str]]]) -> None:
+        self._compute = compute
+        self._items: Sequence[Sequence[str]] | None = None
+
+    def _get(self) -> Sequence[Sequence[str]]:
+        if self._items is None:
+            self._items = self._compute()
+        return self._items
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+    @overload
+    def __getitem__(self, index: int) -> Sequence[str]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Sequence[str]]: ...
+    def __getitem__(self, index: int | slice) -> Sequence[str] | Sequence[Sequence[str]]:
+        return self._get()[index]
+
+
+def earlier_versions(states: Sequence[StructuralState], path: str,
+                     current: Tree) -> Sequence[Sequence[str]]:
+    """Earlier distinct versions of ``path``, oldest first, for the stale diagnosis.
+
+    Checkpoints share unchanged file objects, so a version is looked at once per
+    change (identity), and de-duplicated by its lines (a set, not a list scan; the
+    lines are what the matcher reads, and they need no bytes built).
+    """
+    now = current.get(path)
+    seen: set[tuple[str, ...]] = set()
+    out: list[tuple[str, ...]] = []
+    previous: FileState | None = None
+    for state in states:
+        version = state.tree.get(path)
+        if version is None or version is previous:
+            continue
+        previous = version
+        if version.binary or version == now:
+            continue
+        lines = version.lines
+        if lines in seen:
+            continue
+        seen.add(lines)
+        out.append(lines)
+    return out

@@ -1,0 +1,41 @@
+"""What evaluating a session gives: one result per operation, one per turn, and the
+project rules every operation is checked against."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from reviewtui.core.engine.decisions import Decision, OpKey
+from reviewtui.core.model import Operation, Turn
+from reviewtui.core.outcome import Outcome
+from reviewtui.core.paths import ReservedRules
+
+
+@dataclass(frozen=True, slots=True)
+class OpResult:
+    key: OpKey
+    op: Operation
+    outcome: Outcome
+    decision: Decision
+    landed: bool  # it changed the draft
+
+
+@dataclass(frozen=True, slots=True)
+class TurnResult:
+    turn: Turn
+    results: tuple[OpResult, ...]  # in reply order
+    ledger: tuple[str, ...]
+
+    @property
+    def index(self) -> int:
+        return self.turn.index
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The project's constraints: reserved paths and the symbolic links on disk."""
+
+    reserved: ReservedRules = field(default_factory=ReservedRules)
+    symlinks: Mapping[str, str] = field(default_factory=dict)
+    root: str | None = None
