@@ -40,6 +40,9 @@ def _scratch_in_memory() -> None:
     tempfile.tempdir = None  # gettempdir() reads TMPDIR again
 
 
+_scratch_in_memory()  # before the private folders below are made
+
+
 def _private_user_folders() -> None:
     """Keep the tests away from the user's own reviewtui settings and state.
 
@@ -59,5 +62,4 @@ def _private_user_folders() -> None:
         os.environ[name] = str(base / folder)
 
 
-_scratch_in_memory()
 _private_user_folders()
