@@ -16,7 +16,8 @@ TOUR = REPO / "sample_sessions" / "workshop-tour"
 def test_without_syntax_then_with_it_equals_counting_at_once() -> None:
     accepted, _ = load_accepted(DIAGNOSTICS)
     at_once = session_stats(accepted)
-    assert at_once.total.syntax_errors == 1 and at_once.total.syntax_checked
+    assert at_once.total.syntax_errors == 1
+    assert at_once.total.syntax_checked
     quick = session_stats(accepted, syntax=False)
     assert not quick.total.syntax_checked
     assert not any(t.syntax_checked for t in quick.turns)
