@@ -120,6 +120,14 @@ def _parts(stats: SessionStats) -> list[Text]:
     return [flatten(part) for part in stats_renderables(stats)]
 
 
+def _fixed(part: Text) -> Static:
+    """A Static as tall as the flattened table's lines: no layout pass renders it to
+    measure (with 200 per-turn rows that cost about 0.2 s a pass)."""
+    static = Static(part)
+    static.styles.height = part.plain.count("\n") + 1
+    return static
+
+
 # The last statistics of each open review, with the revision they were counted at.
 # The parts are kept rendered: a long per-turn table takes a while to render.
 _CACHE: WeakKeyDictionary[Review, tuple[int, SessionStats, list[Text]]] = WeakKeyDictionary()
@@ -189,10 +197,12 @@ class StatsScreen(ModalScreen[None]):
         loading = self.query("#stats-loading")
         if not loading:
             return  # closed meanwhile
-        loading.remove()
-        scroll = self.query_one(VerticalScroll)
-        scroll.mount(Static(parts[0], id="stats-head"))
-        scroll.mount_all(Static(part) for part in parts[1:])
+        # One layout and one paint: each repaint of this screen also paints the screen
+        # behind its translucent background (about 0.13 s over a long review).
+        with self.app.batch_update():
+            loading.remove()
+            self.query_one(VerticalScroll).mount_all(
+                [Static(parts[0], id="stats-head"), *(_fixed(part) for part in parts[1:])])
 
     def action_close(self) -> None:
         self.dismiss(None)
