@@ -8,21 +8,10 @@ CORPUS := $(VENV)/corpus/pygments-2.19.2/tests/examplefiles
 
 .PHONY: demo test lint bench clean corpus
 
-# The installer: uv (from PyPI, put into the venv by pip) installs the same packages from the
-# same registry in about half pip's time on a fresh clone (~30 s against ~60-70 s here);
-# where uv cannot be had, or with `make INSTALLER=pip`, pip does it all. Byte-compiled
-# either way: with PYTHONDONTWRITEBYTECODE set, nothing else would ever compile them.
-INSTALLER ?= uv
-
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	if [ "$(INSTALLER)" = uv ] && $(BIN)/python -m pip install --quiet uv \
-			&& $(BIN)/uv pip install --python $(BIN)/python --compile-bytecode --quiet \
-				-e '.[test]'; then :; \
-	else \
-		$(BIN)/python -m pip install --quiet --upgrade pip \
-			&& $(BIN)/python -m pip install --quiet -e '.[test]'; \
-	fi
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
 # Real code in ~20 languages for the syntax tests and bench (tests/core/syntaxkit.py): the
