@@ -9,17 +9,24 @@ bench says where that goes, with baselines measured in the same run:
   ``reviewtui apply --format unified`` of a small generated diff, and ``git apply`` of the
   same diff (when git is installed);
 * inside one process, after the imports: the work of ``check`` and ``apply`` alone;
-* ``python -X importtime`` of ``reviewtui check``: the packages that cost most to import,
-  and a line saying whether textual, rich or pygments were imported (they must not be).
+* ``python -X importtime`` of each headless path (``--help``, ``check``, ``apply``,
+  ``stats``, ``export``): the import time in all, the packages that cost most, and whether
+  textual, rich, pygments or textual-serve were imported (they must not be);
+* the ratio issue 13 sets a bound on: ``check``'s process CPU against the baseline plus
+  the work alone (at most 2x).
+
+The package's modules are byte-compiled first (``compileall``): with
+``PYTHONDONTWRITEBYTECODE`` set, as on the project's machines, every child would compile
+them from source, which a user's installed copy never does.
 
 Run: ``.venv/bin/python bench/bench_startup.py``.
 """
 
 from __future__ import annotations
 
+import compileall
 import contextlib
 import io
-import os
 import resource
 import shutil
 import statistics
@@ -32,6 +39,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 RUNS = 5
+UI_STACK = frozenset({"textual", "rich", "pygments", "textual_serve"})
+HEAVIEST = 6
 
 
 def _child_cpu(cmd: list[str], cwd: Path) -> float:
@@ -63,6 +72,7 @@ def _project(tmp: Path) -> tuple[Path, Path, Path]:
 
 def main() -> None:
     python = sys.executable
+    compileall.compile_dir(REPO / "src" / "reviewtui", quiet=1)
     with tempfile.TemporaryDirectory(prefix="bench-startup-") as name:
         tmp = Path(name)
         base, session, diff = _project(tmp)
@@ -120,12 +130,41 @@ def main() -> None:
                         "--yes"])
         print(f"  apply --format unified (2 hunks)            {applied * 1000:8.1f} ms")
 
-        done = subprocess.run([python, "-X", "importtime", *reviewtui[1:], "check",
-                               str(session), "--root", str(base)], capture_output=True,
-                              text=True, cwd=tmp, env={**os.environ})
+        check_cpu = rows[2][1]
+        alone = work(["check", str(session), "--root", str(base)])
+        ratio = check_cpu / (floor + alone)
+        print(f"\nreviewtui check: {check_cpu * 1000:.1f} ms against baseline + work = "
+              f"{floor * 1000:.1f} + {alone * 1000:.1f} ms: x{ratio:.1f} (issue 13 bound: "
+              f"x2.0, {'meets' if ratio <= 2.0 else 'MISSES'})")
+
+        fresh()
+        paths = {
+            "--help": ["--help"],
+            "check": ["check", str(session), "--root", str(base)],
+            "apply": ["apply", str(diff), "--format", "unified", "--root", str(scratch),
+                      "--yes"],
+            "stats": ["stats", str(session), "--root", str(base)],
+            "export": ["export", str(session), "--root", str(base), "--format", "json"],
+        }
+        print("\npython -X importtime, per headless path (self time summed per package; "
+              "reviewtui by subpackage)")
+        for label, args in paths.items():
+            fresh()
+            done = subprocess.run([python, "-X", "importtime", "-m", "reviewtui", *args],
+                                  capture_output=True, text=True, cwd=tmp)
+            total, count, heaviest, ui = _importtime(done.stderr)
+            failed = "" if done.returncode in (0, 1) else f" (exit {done.returncode})"
+            print(f"  {label:7} {total / 1000:6.1f} ms in {count:3d} modules; UI stack: "
+                  f"{', '.join(ui) if ui else 'none'}{failed}")
+            print("          " + ", ".join(f"{key} {micros / 1000:.1f}"
+                                          for key, micros in heaviest))
+
+
+def _importtime(stderr: str) -> tuple[int, int, list[tuple[str, int]], list[str]]:
+    """(total µs, modules, the heaviest packages, UI-stack packages) of -X importtime."""
     by_package: dict[str, int] = defaultdict(int)
     modules = []
-    for line in done.stderr.splitlines():
+    for line in stderr.splitlines():
         if not line.startswith("import time:") or "|" not in line or "self" in line:
             continue
         own, _, name = line[len("import time:"):].split("|")
@@ -134,14 +173,9 @@ def main() -> None:
         parts = module.split(".")
         key = ".".join(parts[:3]) if parts[0] == "reviewtui" else parts[0]
         by_package[key] += int(own)
-    total = sum(by_package.values())
-    print(f"\npython -X importtime of 'reviewtui check': {total / 1000:.1f} ms in "
-          f"{len(modules)} modules; the most costly (self time summed per package):")
-    for key, micros in sorted(by_package.items(), key=lambda kv: -kv[1])[:12]:
-        print(f"  {micros / 1000:7.1f} ms  {key}")
-    ui = sorted({m.split(".")[0] for m in modules} & {"textual", "rich", "pygments",
-                                                       "textual_serve"})
-    print(f"UI stack imported by check: {', '.join(ui) if ui else 'none'}")
+    heaviest = sorted(by_package.items(), key=lambda kv: -kv[1])[:HEAVIEST]
+    ui = sorted({m.split(".")[0] for m in modules} & UI_STACK)
+    return sum(by_package.values()), len(modules), heaviest, ui
 
 
 if __name__ == "__main__":

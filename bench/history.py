@@ -34,7 +34,7 @@ import stat
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -267,14 +267,19 @@ def _scratch(keep: bool) -> Iterator[Path]:
 
 def replay(repo: Path, n: int, *, tools: Sequence[str] = ("reviewtui", "git apply"),
            reviewtui: Sequence[str] | None = None, keep: bool = False,
-           rev: str = "HEAD", progress: bool = False) -> ReplayReport:
-    """Each commit's own diff applied to its parent's tree, compared with its tree."""
+           rev: str = "HEAD", progress: bool = False,
+           only: Collection[str] | None = None) -> ReplayReport:
+    """Each commit's own diff applied to its parent's tree, compared with its tree.
+
+    ``only``: of the last ``n`` commits, replay just these (full ids); None replays all.
+    """
     command = list(reviewtui or reviewtui_command())
     blobs = Blobs(repo)
     tallies = {tool: Tally() for tool in tools}
     results: list[CommitResult] = []
     try:
-        for number, (parent, commit) in enumerate(commits(repo, n, rev)):
+        chosen = [(p, c) for p, c in commits(repo, n, rev) if only is None or c in only]
+        for number, (parent, commit) in enumerate(chosen):
             before, after = tree_of(repo, blobs, parent), tree_of(repo, blobs, commit)
             result = CommitResult(parent, commit)
             with _scratch(keep) as work:

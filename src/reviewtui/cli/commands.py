@@ -7,6 +7,7 @@ import dataclasses
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from reviewtui.cli import EXIT_FINDINGS, EXIT_OK, gitsource
 from reviewtui.cli.report import (
@@ -38,14 +39,13 @@ from reviewtui.core.plural import plural
 from reviewtui.core.protocol.reply import parse_reply_text
 from reviewtui.shell.checks import check_run, checks_to_run
 from reviewtui.shell.disk import scratch_copy
-from reviewtui.shell.git import origin_of
-from reviewtui.shell.git_commit import CommitReport, commit_review
 from reviewtui.shell.loader import LoadedSession, load_session, read_text
 from reviewtui.shell.project import load_project
-from reviewtui.shell.replay import ReplayReport
-from reviewtui.shell.review import Review
-from reviewtui.shell.state import check_state_path
-from reviewtui.shell.statepath import state_path_for
+
+if TYPE_CHECKING:  # imported where used: ``check`` and ``lint`` need none of them
+    from reviewtui.shell.git_commit import CommitReport
+    from reviewtui.shell.replay import ReplayReport
+    from reviewtui.shell.review import Review
 
 DEMO_SESSION = Path(__file__).resolve().parents[3] / "sample_sessions" / "workshop-tour"
 
@@ -142,6 +142,9 @@ def parse_turns(spec: str, session: Session) -> tuple[int, int]:
 
 @gitsource.sourced(keep=True)
 def apply(args: argparse.Namespace) -> int:
+    from reviewtui.shell.review import Review
+    from reviewtui.shell.state import check_state_path
+
     loaded = load_session(args.session, format=_format(args), root=args.root)
     if not args.yes:
         raise UsageError("apply writes files without asking: pass --yes to accept every "
@@ -254,6 +257,8 @@ def _check_commit_options(args: argparse.Namespace, session_file: Path) -> None:
     if getattr(args, "branch", None) and not getattr(args, "commit", False):
         raise UsageError("--branch names where --commit puts the commits: add --commit",
                          rule="branch")
+    from reviewtui.shell.git import origin_of
+
     if getattr(args, "commit", False) and origin_of(session_file) is None:
         raise UsageError("--commit needs a session from git (--git A..B or --worktree); "
                          "'export --format patch' gives a patch of any session",
@@ -264,6 +269,8 @@ def _commit(review: Review, args: argparse.Namespace) -> CommitReport | None:
     """``apply --commit [--branch NAME]``: the accepted turns as commits."""
     if not getattr(args, "commit", False):
         return None
+    from reviewtui.shell.git_commit import commit_review
+
     return commit_review(review, args.branch)
 
 
@@ -308,6 +315,10 @@ def _without_syntax_errors(review: Review,
 
 
 def restore(args: argparse.Namespace) -> int:
+    from reviewtui.shell.review import Review
+    from reviewtui.shell.state import check_state_path
+    from reviewtui.shell.statepath import state_path_for
+
     loaded = load_session(args.session, format=_format(args), root=args.root)
     state = (check_state_path(Path(args.state)) if args.state
              else state_path_for(loaded)[0])
@@ -354,6 +365,8 @@ def _print_problems(review: Review) -> None:
 
 @gitsource.sourced(keep=True)
 def open_workbench(args: argparse.Namespace) -> int:
+    from reviewtui.shell.review import Review
+    from reviewtui.shell.state import check_state_path
     from reviewtui.ui.app import ReviewApp
 
     root = Path(args.root) if args.root else None

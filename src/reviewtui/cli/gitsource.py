@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import functools
 import sys
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -71,6 +70,8 @@ def resolve(args: argparse.Namespace, *, keep: bool, session_attr: str = "sessio
 def head_copy(source: GitSource) -> Path:
     """A temporary folder with HEAD's content of every path a working tree changed: the
     project a read-only ``check --worktree`` evaluates against."""
+    import tempfile  # here: building the parser (``--help``) does not need it
+
     target = Path(tempfile.mkdtemp(prefix="reviewtui-git-head-"))
     source.cleanup.append(target)
     for path, state in source.repo.files(source.origin.base, source.changed).items():

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -42,6 +41,8 @@ def stats(args: argparse.Namespace) -> int:
         times = read_time_spent(Path(accepted.state)) if accepted.state else {}
         found.append(session_stats(accepted, times))
     if args.json:
+        import json  # here: building the parser (``--help``) does not need it
+
         doc: object = found[0].to_json() if len(found) == 1 else [s.to_json() for s in found]
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     else:

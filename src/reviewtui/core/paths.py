@@ -242,6 +242,7 @@ BUILTIN_RESERVED: tuple[tuple[str, str], ...] = (
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def generated_file(path: str) -> str | None:
     """The built-in generated-file label normalised ``path`` matches (``"uv.lock"``), if any."""
     for label, pattern in BUILTIN_RESERVED:

@@ -355,9 +355,13 @@ def placeholder_indices(
     module's docstring). ``among``: only these indexes are judged (the lines an edit
     writes), the others are context.
     """
-    known = {line.strip() for line in existing}
     hits = [at for at in (among if among is not None else range(len(lines)))
-            if lines[at].strip() not in known and is_placeholder_at(lines, at, path)]
+            if is_placeholder_at(lines, at, path)]
+    if hits:
+        # Read the existing file only when there is a candidate: it is often a whole file
+        # (the lint rule passes one for every edit), the candidates are few or none.
+        known = {line.strip() for line in existing}
+        hits = [at for at in hits if lines[at].strip() not in known]
     if hits and whole:
         # Only a bare ellipsis (maybe commented) is content there: a worded marker such as
         # "# ... existing code ..." is the classic truncation even in a docstring or sample.

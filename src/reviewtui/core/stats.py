@@ -15,16 +15,20 @@ session with its lint findings and where its decisions come from). Counts:
   its whole cost as waste;
 * the decisions (accepted, rejected, edited, forced, pending; "not applied" without a
   review);
-* syntax errors introduced by an operation that landed (``core/diagnostics.py``).
+* syntax errors introduced by an operation that landed (``core/diagnostics.py``). They
+  cost a parse of every file version a landed operation made (about 1.5 s on the 4 MB Aider
+  history): ``session_stats(..., syntax=False)`` leaves them out (``syntax_checked`` says
+  so) and :func:`with_syntax` adds them, so a screen can show the rest first.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from reviewtui.core.diagnostics import introduced
+from reviewtui.core.engine import TurnResult
 from reviewtui.core.export.fileops import plan_cost, plan_turn, sent_cost
 from reviewtui.core.export.model import FAILED, Accepted, count_label
 from reviewtui.core.model import ConsoleCommand
@@ -56,6 +60,7 @@ class Stats:
     syntax_errors: int  # landed operations that introduce a syntax error
     review_seconds: float = 0.0  # the reviewer's time on this turn's decisions
     timed: int = 0  # decided operations with a recorded time
+    syntax_checked: bool = True  # False: syntax_errors was not counted (it reads 0)
 
     @property
     def failed(self) -> int:
@@ -93,9 +98,18 @@ class SessionStats:
                 "total": self.total.to_json(), "turns": [t.to_json() for t in self.turns]}
 
 
+def _syntax_errors(result: TurnResult) -> int:
+    """The landed operations of a turn that introduce a syntax error."""
+    return sum(1 for op in result.results if op.landed and introduced(op))
+
+
 def session_stats(accepted: Accepted,
-                  time_spent: Mapping[tuple[int, int], float] | None = None) -> SessionStats:
-    """``time_spent``: seconds per decided operation (turn, position), from a review."""
+                  time_spent: Mapping[tuple[int, int], float] | None = None, *,
+                  syntax: bool = True) -> SessionStats:
+    """``time_spent``: seconds per decided operation (turn, position), from a review.
+
+    ``syntax=False``: the syntax errors are not counted (see :func:`with_syntax`).
+    """
     spent = time_spent or {}
     run = accepted.run
     turns: list[Stats] = []
@@ -106,7 +120,6 @@ def session_stats(accepted: Accepted,
         methods: Counter[str] = Counter()
         failures: Counter[str] = Counter()
         decisions: Counter[str] = Counter()
-        broken = 0
         for op in result.results:
             outcome = op.outcome
             kinds[str(op.op.kind)] += 1
@@ -117,8 +130,7 @@ def session_stats(accepted: Accepted,
             if outcome.status in FAILED:
                 failures[outcome.rule or str(outcome.status)] += 1
             decisions[count_label(op, accepted.reviewed)] += 1
-            if op.landed and introduced(op):
-                broken += 1
+        broken = _syntax_errors(result) if syntax else 0
         findings = Counter(f.rule for f in accepted.findings if f.turn == turn.index)
         plan = plan_turn(result, run.states[position], run.checkpoint(position + 1))
         landed = sum(op.landed for op in result.results)
@@ -127,10 +139,21 @@ def session_stats(accepted: Accepted,
                            _sorted(statuses), _sorted(methods), _sorted(failures),
                            _sorted(findings),
                            _sorted(decisions), sent_cost(turn), plan_cost(plan), broken,
-                           sum(times), len(times)))
+                           sum(times), len(times), syntax))
     total = _sum(turns, Counter(f.rule for f in accepted.findings))
     return SessionStats(accepted.source, accepted.session.title, accepted.decided_by, total,
                         tuple(turns))
+
+
+def with_syntax(stats: SessionStats, accepted: Accepted) -> SessionStats:
+    """``stats`` counted with ``syntax=False``, now with the syntax errors counted."""
+    if stats.total.syntax_checked:
+        return stats
+    turns = tuple(replace(t, syntax_errors=_syntax_errors(result), syntax_checked=True)
+                  for t, result in zip(stats.turns, accepted.run.turns, strict=False))
+    total = replace(stats.total, syntax_errors=sum(t.syntax_errors for t in turns),
+                    syntax_checked=True)
+    return replace(stats, total=total, turns=turns)
 
 
 def _merge(parts: Iterable[Mapping[str, int]]) -> dict[str, int]:
@@ -148,7 +171,8 @@ def _sum(turns: Sequence[Stats], findings: Mapping[str, int]) -> Stats:
         _merge(t.failures for t in turns), _sorted(findings),
         _merge(t.decisions for t in turns), sum(t.tokens_sent for t in turns),
         sum(t.tokens_cheapest for t in turns), sum(t.syntax_errors for t in turns),
-        sum(t.review_seconds for t in turns), sum(t.timed for t in turns))
+        sum(t.review_seconds for t in turns), sum(t.timed for t in turns),
+        all(t.syntax_checked for t in turns))
 
 
 # -- text ---------------------------------------------------------------------------------

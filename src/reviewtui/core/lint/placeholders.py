@@ -15,6 +15,7 @@ Operations of exact-text formats (``literal``) have no placeholders at all.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from itertools import chain
 
 from reviewtui.core.lint.base import Hit, LintContext, rule
 from reviewtui.core.lint.findings import Severity
@@ -41,7 +42,9 @@ def _count(n: int) -> str:
 def placeholder(ctx: LintContext) -> Iterator[Hit]:
     for block in ctx.file_blocks:
         lines = ctx.file_lines(block.path) or []
-        current = set(lines)
+        # Only read when a line looks like a placeholder (placeholder_indices): a set of
+        # the whole file for every block cost more than the rule itself.
+        current = lines
         for op in block.ops:
             if op.literal:
                 continue  # exact text (a diff, a patch, a tool call): no placeholders
@@ -69,10 +72,10 @@ def _in_place(edit: Edit, lines: list[str]) -> tuple[int, int] | None:
     return (hits[0], len(hits)) if hits else (-1, 0)
 
 
-def _edit_hits(edit: Edit, current: set[str], lines: list[str]) -> Iterator[Hit]:
+def _edit_hits(edit: Edit, current: list[str], lines: list[str]) -> Iterator[Hit]:
     placed = _in_place(edit, lines)
     if placed is None:
-        found = _first(edit.replace_lines, edit.path, current | set(edit.search_lines))
+        found = _first(edit.replace_lines, edit.path, chain(current, edit.search_lines))
     else:
         found = placed if placed[1] else None
     if found is not None:
