@@ -7,14 +7,16 @@ shell around the engine) and calls it for every decision; widgets only display.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from functools import partial
 from pathlib import Path, PurePosixPath
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.events import Resize
+from textual.dom import DOMNode
+from textual.events import Key, Resize
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList
 from textual.worker import get_current_worker
@@ -22,18 +24,21 @@ from textual.worker import get_current_worker
 from reviewtui.core.diagnostics import diagnose_result
 from reviewtui.core.engine import Decision, OpKey, OpResult, Verdict, file_text_for
 from reviewtui.core.engine.opstate import OpState, op_state
-from reviewtui.core.errors import DecisionRefused
+from reviewtui.core.errors import DecisionRefused, ReviewtuiError
 from reviewtui.core.lint.findings import Finding
 from reviewtui.core.lint.rules import lint_session
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Turn
 from reviewtui.core.outcome import Status
 from reviewtui.core.plural import plural
 from reviewtui.core.tree import FileState
+from reviewtui.shell.replay import ReplayReport
 from reviewtui.shell.review import Review
 from reviewtui.shell.userconfig import load_layout, save_layout
 from reviewtui.ui.diagnostics import BADGE, changes_config, deferred, op_badge, with_diagnostics
+from reviewtui.ui.messages import OutsideChangeTaken, SessionGrew
 from reviewtui.ui.opview import build_view, op_title, warm_symbols
 from reviewtui.ui.project_checks import ProjectChecks, explanation_with
+from reviewtui.ui.review_jobs import ReviewJobs
 from reviewtui.ui.widgets.findings import FindingsPanel
 from reviewtui.ui.widgets.lists import OpList, TurnList, op_prompt, op_row_title, turn_prompt
 from reviewtui.ui.widgets.op_detail import OpDetail
@@ -159,9 +164,10 @@ class MainScreen(Screen[None]):
                           ("fileops", "as canonical File Ops replies"))
     ]
 
-    def __init__(self, review: Review) -> None:
+    def __init__(self, review: Review, jobs: ReviewJobs | None = None) -> None:
         super().__init__()
         self.review = review
+        self._jobs = jobs
         self.turn_pos = 0
         self.op_pos = 0
         self.checkpoint = 0
@@ -186,7 +192,15 @@ class MainScreen(Screen[None]):
         yield StatusLine(id="status")
         yield Footer()
 
+    @property
+    def jobs(self) -> ReviewJobs:
+        """Where every change to the review runs (the app's, shared with its watcher)."""
+        if self._jobs is None:
+            self._jobs = ReviewJobs(self.app)
+        return self._jobs
+
     def on_mount(self) -> None:
+        self.jobs.on_progress = self._show_progress
         self.query_one("#turns", TurnList).border_title = "Turns"
         self.query_one("#ops", OpList).border_title = "Operations"
         self.query_one("#findings", FindingsPanel).display = False
@@ -208,6 +222,35 @@ class MainScreen(Screen[None]):
         self.first_frame_at = time.perf_counter()  # read by bench/bench_ui.py
         self.load_findings()
         self.ask_check_trust()
+
+    # -- review jobs: while one runs, keys wait their turn --------------------------------
+    def on_key(self, event: Key) -> None:
+        if not self.jobs.backlog:
+            return
+        # The review is changing in a thread: this key acts once it is done, in order.
+        event.stop()
+        event.prevent_default()
+        self.jobs.when_idle(partial(self._replay_key, event.key, event.character))
+
+    async def _replay_key(self, key: str, character: str | None) -> None:
+        """A key that waited for a review job: run what it is bound to now."""
+        if self.app.screen is not self:  # an earlier key opened a dialog: it goes there
+            self.app.post_message(Key(key, character).set_sender(self.app))
+            return
+        bound = self.active_bindings.get(key)
+        if bound is not None and bound.enabled:
+            await self.app.run_action(bound.binding.action, bound.node)
+
+    async def run_action(self, action: str,
+                         namespaces: Mapping[str, DOMNode] | None = None) -> None:
+        """The palette's way in: like a key, an action waits for a running review job."""
+        if self.jobs.busy:
+            self.jobs.when_idle(partial(self.call_later, self.run_action, action, namespaces))
+            return
+        await super().run_action(action, namespaces)
+
+    def _show_progress(self, text: str) -> None:
+        self.query_one(StatusLine).progress = text
 
     # -- project checks (reviewtui.toml [checks]) --------------------------------------
     def ask_check_trust(self) -> None:
@@ -469,6 +512,9 @@ class MainScreen(Screen[None]):
         # Messages arrive after the fact: act only on one that still describes the list.
         if event.option_list.highlighted != event.option_index:
             return
+        if self.jobs.busy:  # a click while the review changes: once it is done
+            self.jobs.when_idle(partial(self._turn_highlighted, event))
+            return
         if event.option_index != self.turn_pos:
             self.turn_pos = event.option_index
             self.op_pos = 0
@@ -479,6 +525,9 @@ class MainScreen(Screen[None]):
     @on(OptionList.OptionHighlighted, "#ops")
     def _op_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_list.highlighted != event.option_index:
+            return
+        if self.jobs.busy:
+            self.jobs.when_idle(partial(self._op_highlighted, event))
             return
         if event.option_index != self.op_pos:
             self.op_pos = event.option_index
@@ -528,13 +577,18 @@ class MainScreen(Screen[None]):
         if result is None:
             return
         # One log entry however many operations: one `u` takes a bulk key back whole.
-        try:
-            report = self.review.decide_many([(key, decision) for key in keys or [result.key]],
-                                             skip_unappliable=keys is not None)
-        except DecisionRefused as err:
-            self.notify(str(err), severity="warning", markup=False)
+        items = [(key, decision) for key in keys or [result.key]]
+        self.jobs.submit("deciding", partial(self.review.decide_many, items,
+                                             skip_unappliable=keys is not None),
+                         self._decided)
+
+    def _decided(self, report: ReplayReport | ReviewtuiError) -> None:
+        if isinstance(report, DecisionRefused):
+            self.notify(str(report), severity="warning", markup=False)
             self.refresh_after_decision()
             return
+        if isinstance(report, ReviewtuiError):
+            raise report
         self._report(report)
         skipped = len(report.skipped)
         if skipped:
@@ -547,6 +601,20 @@ class MainScreen(Screen[None]):
                         "(P unpins and replays)", severity="warning")
         self.refresh_after_decision()
         self.move_to_next_undecided()
+
+    def on_outside_change_taken(self, message: OutsideChangeTaken) -> None:
+        """The watcher's change was taken in by the review: show what it did."""
+        message.stop()
+        self.jobs.when_idle(partial(self._outside_reported, message.report))
+
+    def on_session_grew(self, message: SessionGrew) -> None:
+        message.stop()
+        self.jobs.when_idle(partial(self.session_grew, message.new, message.accepted,
+                                    message.problem))
+
+    def _outside_reported(self, report: ReplayReport) -> None:
+        self._report(report)
+        self.refresh_after_decision()
 
     def _report(self, report: object) -> None:
         outside = getattr(report, "outside", None)
@@ -803,16 +871,20 @@ class MainScreen(Screen[None]):
             self.notify("nothing to undo")
             return
         keys = self.review.step_keys()
-        self._report(self.review.undo())
-        self.refresh_after_decision()
-        self.select_key(keys[0] if keys else None)
+        self.jobs.submit("undoing", self.review.undo, partial(self._stepped, keys))
 
     def action_redo(self) -> None:
         if not self.review.can_redo:
             self.notify("nothing to redo")
             return
         keys = self.review.step_keys(redo=True)
-        self._report(self.review.redo())
+        self.jobs.submit("redoing", self.review.redo, partial(self._stepped, keys))
+
+    def _stepped(self, keys: list[OpKey], report: ReplayReport | None | ReviewtuiError) -> None:
+        """An undo or redo is done: show it, on the operation it changed."""
+        if isinstance(report, ReviewtuiError):
+            raise report
+        self._report(report)
         self.refresh_after_decision()
         self.select_key(keys[0] if keys else None)
 
@@ -954,11 +1026,12 @@ class MainScreen(Screen[None]):
         where = "(dry-run: nothing is written)" if self.review.dry_run else "on disk"
         question = (f"Restore checkpoint {self.checkpoint} {where}?\n" + "\n".join(lines))
 
+        checkpoint = self.checkpoint
+
         def done(ok: bool | None) -> None:
             if ok:
-                self._report(self.review.restore(self.checkpoint))
-                self.notify(f"restored checkpoint {self.checkpoint}")
-                self.refresh_after_decision()
+                self.jobs.submit("restoring", partial(self.review.restore, checkpoint),
+                                 partial(self._restored, f"restored checkpoint {checkpoint}"))
 
         self.app.push_screen(ConfirmScreen(question), done)
 
@@ -966,8 +1039,16 @@ class MainScreen(Screen[None]):
         if self.review.disk_checkpoint is None:
             self.notify("the disk is not pinned: every decision is already on it")
             return
-        self._report(self.review.restore(self.review.checkpoint_count - 1))
-        self.notify("unpinned: every decision replayed onto the disk")
+        self.jobs.submit("replaying", partial(self.review.restore,
+                                              self.review.checkpoint_count - 1),
+                         partial(self._restored, "unpinned: every decision replayed onto "
+                                 "the disk"))
+
+    def _restored(self, note: str, report: ReplayReport | ReviewtuiError) -> None:
+        if isinstance(report, ReviewtuiError):
+            raise report
+        self._report(report)
+        self.notify(note)
         self.refresh_after_decision()
 
     def action_goto_edit(self) -> None:
