@@ -7,9 +7,10 @@ shell around the engine) and calls it for every decision; widgets only display.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
 from pathlib import Path, PurePosixPath
+from typing import TypeVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -39,12 +40,15 @@ from reviewtui.ui.messages import OutsideChangeTaken, SessionGrew
 from reviewtui.ui.opview import build_view, op_title, warm_symbols
 from reviewtui.ui.project_checks import ProjectChecks, explanation_with
 from reviewtui.ui.review_jobs import ReviewJobs
+from reviewtui.ui.screens.review_states import ReviewStates, review_states
 from reviewtui.ui.widgets.findings import FindingsPanel
 from reviewtui.ui.widgets.lists import OpList, TurnList, op_prompt, op_row_title, turn_prompt
 from reviewtui.ui.widgets.op_detail import OpDetail
 from reviewtui.ui.widgets.request_block import RequestBlock
 from reviewtui.ui.widgets.status_line import StatusLine
-from reviewtui.ui.widgets.timeline import Timeline, TurnMark
+from reviewtui.ui.widgets.timeline import Timeline
+
+T = TypeVar("T")
 
 NARROW = 100  # below this many columns the diff switches to unified by itself
 TINY = 70  # below this the operation list moves above the diff
@@ -174,8 +178,7 @@ class MainScreen(Screen[None]):
         self.findings: list[Finding] = []
         self.first_frame_at: float | None = None
         self.view_layout = load_layout()
-        self._turn_states: list[list[OpState]] = []
-        self._statuses: dict[OpKey, Status] = {}
+        self.states = ReviewStates()
         self.project_checks = ProjectChecks(review.config)
 
     # -- layout ------------------------------------------------------------------
@@ -331,13 +334,23 @@ class MainScreen(Screen[None]):
                 yield tp, opp, result
 
     # -- rendering -----------------------------------------------------------------
-    def _recompute_states(self) -> None:
-        """What every operation shows: its outcome and the reviewer's decision, combined."""
-        self._turn_states = [
-            [self.state_of(r) for r in turn.results] for turn in self.review.display.turns
-        ]
-        self._statuses = {r.key: r.outcome.status for turn in self.review.display.turns
-                          for r in turn.results}
+    def _recompute_states(self, states: ReviewStates | None = None) -> None:
+        self.states = states or review_states(self.review)
+
+    @property
+    def _turn_states(self) -> list[list[OpState]]:
+        return self.states.turns
+
+    @property
+    def _statuses(self) -> dict[OpKey, Status]:
+        return self.states.statuses
+
+    def _and_states(self, work: Callable[[], T]) -> Callable[[], tuple[T, ReviewStates]]:
+        """``work``, then the states it left (both in the job's thread: off the loop)."""
+        def both() -> tuple[T, ReviewStates]:
+            return work(), review_states(self.review)
+
+        return both
 
     def _note_reevaluated(self, paths: list[str]) -> None:
         """Name the pending operations an outside change re-evaluated to another outcome."""
@@ -369,37 +382,15 @@ class MainScreen(Screen[None]):
             self.refresh_timeline()
 
     def refresh_timeline(self) -> None:
-        marks = []
-        for turn, states in zip(self.session_turns, self._turn_states, strict=False):
-            if not states:
-                state = "empty"  # the list's "·" too
-            elif any(s.failed for s in states):
-                state = "failed"
-            elif all(s.decided for s in states):
-                state = "decided"
-            else:
-                state = "pending"
-            marks.append(TurnMark(turn.index, state))
         timeline = self.query_one(Timeline)
-        timeline.set_marks(tuple(marks))
+        timeline.set_marks(self.states.marks)
         timeline.current = self.checkpoint
         self.refresh_status()
 
     def refresh_status(self, note: str = "") -> None:
-        counts = {"pending": 0, "accepted": 0, "rejected": 0, "failed": 0}
-        for states in self._turn_states:
-            for s in states:
-                if s.failed:
-                    counts["failed"] += 1
-                elif s is OpState.REJECTED:
-                    counts["rejected"] += 1
-                elif s.decided:
-                    counts["accepted"] += 1
-                else:
-                    counts["pending"] += 1
         self.query_one(StatusLine).show(
             checkpoint=self.checkpoint, turns=len(self.session_turns),
-            revision=self.review.revision, counts=counts,
+            revision=self.review.revision, counts=self.states.counts,
             watcher=getattr(self.app, "watcher_state", "off"), dry_run=self.review.dry_run,
             note=note, source_format=self.review.session.format,
             pinned=self.review.disk_checkpoint, state_at=self._state_at())
@@ -578,17 +569,17 @@ class MainScreen(Screen[None]):
             return
         # One log entry however many operations: one `u` takes a bulk key back whole.
         items = [(key, decision) for key in keys or [result.key]]
-        self.jobs.submit("deciding", partial(self.review.decide_many, items,
-                                             skip_unappliable=keys is not None),
-                         self._decided)
+        self.jobs.submit("deciding", self._and_states(partial(
+            self.review.decide_many, items, skip_unappliable=keys is not None)), self._decided)
 
-    def _decided(self, report: ReplayReport | ReviewtuiError) -> None:
-        if isinstance(report, DecisionRefused):
-            self.notify(str(report), severity="warning", markup=False)
+    def _decided(self, answer: tuple[ReplayReport, ReviewStates] | ReviewtuiError) -> None:
+        if isinstance(answer, DecisionRefused):
+            self.notify(str(answer), severity="warning", markup=False)
             self.refresh_after_decision()
             return
-        if isinstance(report, ReviewtuiError):
-            raise report
+        if isinstance(answer, ReviewtuiError):
+            raise answer
+        report, states = answer
         self._report(report)
         skipped = len(report.skipped)
         if skipped:
@@ -599,7 +590,7 @@ class MainScreen(Screen[None]):
         if pin is not None:
             self.notify(f"recorded, not written: the disk is pinned at checkpoint {pin} "
                         "(P unpins and replays)", severity="warning")
-        self.refresh_after_decision()
+        self.refresh_after_decision(states)
         self.move_to_next_undecided()
 
     def on_outside_change_taken(self, message: OutsideChangeTaken) -> None:
@@ -630,13 +621,16 @@ class MainScreen(Screen[None]):
         for _key, notice in getattr(report, "reverted", ()):
             self.notify(notice, severity="warning", markup=False)
 
-    def refresh_after_decision(self) -> None:
-        self._recompute_states()
+    def refresh_after_decision(self, states: ReviewStates | None = None) -> None:
+        """Show the review as a job left it (``states``: computed in the job's thread)."""
+        before = self._turn_states
+        self._recompute_states(states)
         turn_list = self.query_one("#turns", TurnList)
         ops = self.query_one("#ops", OpList)
         for pos, turn in enumerate(self.session_turns):
-            turn_list.update_turn(pos, turn_prompt(turn.index, turn.request,
-                                                   self._turn_states[pos]))
+            now = self._turn_states[pos]
+            if pos >= len(before) or before[pos] != now:  # the rest did not change
+                turn_list.update_turn(pos, turn_prompt(turn.index, turn.request, now))
         results = self.review.display.turns[self.turn_pos].results
         for pos, result in enumerate(results):
             ops.update_op(pos, op_prompt(op_row_title(result.op, self._op_room()),
@@ -670,12 +664,9 @@ class MainScreen(Screen[None]):
 
     def move_to_next_undecided(self) -> None:
         """The next undecided operation in reading order, from the start of this turn."""
-        flat = list(self.iter_results())
-        here = next((i for i, (tp, _, _) in enumerate(flat) if tp == self.turn_pos), 0)
-        for tp, opp, result in flat[here:] + flat[:here]:
-            if not self.state_of(result).decided and not self.state_of(result).failed:
-                self.select(tp, opp)
-                return
+        found = self.states.next_undecided(self.turn_pos)
+        if found is not None:
+            self.select(*found)
 
     def file_keys(self, *, accepting: bool = False) -> list[OpKey]:
         """This operation and the later undecided ones of its file in this turn (add -p's
@@ -871,21 +862,25 @@ class MainScreen(Screen[None]):
             self.notify("nothing to undo")
             return
         keys = self.review.step_keys()
-        self.jobs.submit("undoing", self.review.undo, partial(self._stepped, keys))
+        self.jobs.submit("undoing", self._and_states(self.review.undo),
+                         partial(self._stepped, keys))
 
     def action_redo(self) -> None:
         if not self.review.can_redo:
             self.notify("nothing to redo")
             return
         keys = self.review.step_keys(redo=True)
-        self.jobs.submit("redoing", self.review.redo, partial(self._stepped, keys))
+        self.jobs.submit("redoing", self._and_states(self.review.redo),
+                         partial(self._stepped, keys))
 
-    def _stepped(self, keys: list[OpKey], report: ReplayReport | None | ReviewtuiError) -> None:
+    def _stepped(self, keys: list[OpKey],
+                 answer: tuple[ReplayReport | None, ReviewStates] | ReviewtuiError) -> None:
         """An undo or redo is done: show it, on the operation it changed."""
-        if isinstance(report, ReviewtuiError):
-            raise report
+        if isinstance(answer, ReviewtuiError):
+            raise answer
+        report, states = answer
         self._report(report)
-        self.refresh_after_decision()
+        self.refresh_after_decision(states)
         self.select_key(keys[0] if keys else None)
 
     # -- movement ------------------------------------------------------------------
