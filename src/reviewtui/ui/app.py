@@ -48,10 +48,10 @@ class ReviewApp(App[None]):
         if self.present:
             from reviewtui.ui.screens.presenter import PresenterScreen
 
-            self.push_screen(PresenterScreen(self.review))
+            self.main = PresenterScreen(self.review, self.jobs)
         else:
             self.main = MainScreen(self.review, self.jobs)
-            self.push_screen(self.main)
+        self.push_screen(self.main)
         if self.watch_enabled:
             self.run_watcher()
         if self.live_gate is not None:

@@ -41,6 +41,7 @@ from reviewtui.ui.opview import build_view, op_title, warm_symbols
 from reviewtui.ui.project_checks import ProjectChecks, explanation_with
 from reviewtui.ui.review_jobs import ReviewJobs
 from reviewtui.ui.screens.review_states import ReviewStates, review_states
+from reviewtui.ui.screens.search import SearchScreen
 from reviewtui.ui.widgets.findings import FindingsPanel
 from reviewtui.ui.widgets.lists import OpList, TurnList, op_prompt, op_row_title, turn_prompt
 from reviewtui.ui.widgets.op_detail import OpDetail
@@ -853,9 +854,13 @@ class MainScreen(Screen[None]):
         self.app.push_screen(HunkScreen(source), done)
 
     def action_search(self) -> None:
-        from reviewtui.ui.screens.search import SearchScreen
+        self.app.push_screen(SearchScreen(list(self.iter_results()),
+                                          (self.turn_pos, self.op_pos), reply_to=self))
 
-        self.app.push_screen(SearchScreen(self))
+    def on_search_screen_found(self, message: SearchScreen.Found) -> None:
+        message.stop()
+        self.select(message.turn_pos, message.op_pos)
+        self.refresh_status(note=message.note)
 
     def action_undo(self) -> None:
         if not self.review.can_undo:
@@ -1156,7 +1161,7 @@ class MainScreen(Screen[None]):
     def action_help(self) -> None:
         from reviewtui.ui.screens.help import HelpScreen
 
-        self.app.push_screen(HelpScreen(self))
+        self.app.push_screen(HelpScreen(self.BINDINGS))
 
     def action_quit_review(self) -> None:
         from reviewtui.ui.screens.dialogs import ConfirmScreen
