@@ -18,6 +18,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.dom import DOMNode
 from textual.events import Key, Resize
+from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList
 from textual.worker import get_current_worker
@@ -169,13 +170,20 @@ class MainScreen(Screen[None]):
                           ("fileops", "as canonical File Ops replies"))
     ]
 
+    # The cursor (positions in the display run's turns and that turn's operations) and the
+    # checkpoint the timeline shows.
+    turn_pos: var[int] = var(0)
+    op_pos: var[int] = var(0)
+    checkpoint: var[int] = var(0)
+    # What decides which keys are live (check_action); the footer follows them.
+    can_redo: var[bool] = var(False, bindings=True)
+    pinned: var[bool] = var(False, bindings=True)
+    forceable: var[bool] = var(False, bindings=True)
+
     def __init__(self, review: Review, jobs: ReviewJobs | None = None) -> None:
         super().__init__()
         self.review = review
         self._jobs = jobs
-        self.turn_pos = 0
-        self.op_pos = 0
-        self.checkpoint = 0
         self.findings: list[Finding] = []
         self.first_frame_at: float | None = None
         self.view_layout = load_layout()
@@ -460,8 +468,19 @@ class MainScreen(Screen[None]):
     def action_toggle_request(self) -> None:
         self.query_one(RequestBlock).toggle()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Keys that cannot do anything here are not live (nor shown in the footer)."""
+        live = {"redo": self.can_redo, "unpin": self.pinned, "force": self.forceable}
+        return live.get(action, True)
+
+    def _sync_live_keys(self, result: OpResult | None) -> None:
+        self.can_redo = self.review.can_redo
+        self.pinned = self.review.disk_checkpoint is not None
+        self.forceable = result is not None and result.outcome.forceable
+
     def refresh_detail(self, *, keep_pane: bool = False) -> None:
         result = self.current()
+        self._sync_live_keys(result)
         detail = self.query_one(OpDetail)
         if result is None:
             detail.show(None)
@@ -732,12 +751,7 @@ class MainScreen(Screen[None]):
                                           "Escape cancels):"), done)
 
     def action_force(self) -> None:
-        result = self.current()
-        if result is None or not result.outcome.forceable:
-            self.notify("only a near match or a duplicate-line refusal can be forced",
-                        severity="warning")
-            return
-        self.decide(Decision.accept(force=True))
+        self.decide(Decision.accept(force=True))  # live only on a forceable one
 
     def action_accept_file(self) -> None:
         self.decide(Decision.accept(), self.file_keys(accepting=True))
@@ -871,9 +885,6 @@ class MainScreen(Screen[None]):
                          partial(self._stepped, keys))
 
     def action_redo(self) -> None:
-        if not self.review.can_redo:
-            self.notify("nothing to redo")
-            return
         keys = self.review.step_keys(redo=True)
         self.jobs.submit("redoing", self._and_states(self.review.redo),
                          partial(self._stepped, keys))
@@ -1036,9 +1047,6 @@ class MainScreen(Screen[None]):
         self.app.push_screen(ConfirmScreen(question), done)
 
     def action_unpin(self) -> None:
-        if self.review.disk_checkpoint is None:
-            self.notify("the disk is not pinned: every decision is already on it")
-            return
         self.jobs.submit("replaying", partial(self.review.restore,
                                               self.review.checkpoint_count - 1),
                          partial(self._restored, "unpinned: every decision replayed onto "
