@@ -110,7 +110,12 @@ def test_edit_in_place_modal(snap_compare: SnapCompare, tmp_path: Path) -> None:
         await pilot.pause()
         from textual.widgets import TextArea
 
-        pilot.app.screen.query_one(TextArea).cursor_blink = False
+        # Focused first: a blink stopped before the focus arrives (a loaded machine)
+        # leaves the cursor hidden, and the picture would depend on timing.
+        area = pilot.app.screen.query_one(TextArea)
+        area.focus()
+        await pilot.pause()
+        area.cursor_blink = False
 
     assert snap_compare(make_app(TOUR, tmp_path), terminal_size=(120, 40),
                         run_before=run_before)
