@@ -47,10 +47,11 @@ class ReviewPanes(Screen[None]):
     turn_pos: var[int] = var(0)
     op_pos: var[int] = var(0)
     checkpoint: var[int] = var(0)
-    # What decides which keys are live (check_action); the footer follows them.
-    can_redo: var[bool] = var(False, bindings=True)
-    pinned: var[bool] = var(False, bindings=True)
-    forceable: var[bool] = var(False, bindings=True)
+    # What decides which keys are live (check_action). Their bindings are not in the
+    # footer, so a change needs no footer refresh (bindings=True would recompose it).
+    can_redo: var[bool] = var(False)
+    pinned: var[bool] = var(False)
+    forceable: var[bool] = var(False)
 
     def __init__(self, review: Review, jobs: ReviewJobs | None = None) -> None:
         super().__init__()
