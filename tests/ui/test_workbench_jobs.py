@@ -18,6 +18,7 @@ from uikit import open_app, screen_of, state_at
 
 from reviewtui.core.engine import OpKey
 from reviewtui.core.engine.opstate import OpState
+from reviewtui.shell.review import Review
 from reviewtui.ui.app import ReviewApp
 from reviewtui.ui.messages import FilesChanged
 from reviewtui.ui.widgets.status_line import StatusLine
@@ -132,3 +133,30 @@ async def test_an_outside_change_waits_behind_the_decision_being_made(
             await pilot.pause(0.02)
         assert gate.calls == ["decide_many", "outside_changed"]
         assert state_at(app, 0, 0) is OpState.ACCEPTED
+
+
+async def test_the_app_watcher_feeds_the_review_through_its_jobs(
+        tour: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """One watcher path: the app runs follow_review, whose work is a review job."""
+    session, root = tour
+    app = ReviewApp(Review.open(session, root), watch=True)
+    seen: list[tuple[frozenset[str], bool, bool]] = []
+    real = app.review.outside_changed
+
+    def recording(paths: Any) -> Any:
+        seen.append((frozenset(paths), threading.current_thread() is threading.main_thread(),
+                     app.jobs.busy))
+        return real(paths)
+
+    monkeypatch.setattr(app.review, "outside_changed", recording)
+    async with app.run_test(size=SIZE) as pilot:
+        probe = root / "zz-probe.txt"
+        for n in range(200):  # until the watcher is up and reports the probe
+            if any("zz-probe.txt" in paths for paths, _, _ in seen):
+                break
+            probe.write_text(str(n))
+            await pilot.pause(0.05)
+        paths, on_loop_thread, as_a_job = next(s for s in seen if "zz-probe.txt" in s[0])
+        assert not on_loop_thread
+        assert as_a_job
+        assert app.watcher_state == "on"
