@@ -4,19 +4,30 @@ Drives the app headless (``App.run_test``) and prints: opening the review (parse
 two evaluations), the first paint, moving between operations and checkpoints, one
 decision (evaluate + replay + save), and opening a 20,000-line full-file diff.
 Baseline, measured in the same run: an empty App's first paint. Run: ``make bench``.
+
+Then ``y``, ``u`` and redo on a review that writes (not a dry run): each key's time from
+the press until the file on disk changed and the screen is idle again (no review job
+running, its rows refreshed), and the event loop's longest stall meanwhile (a 2 ms ticker
+records how late each tick wakes: while the loop is blocked, nothing is drawn and no key
+is read). Baselines in the same run: the same steps called on the ``Review`` directly
+(the engine's own cost, no UI) and the ticker's lateness on an idle loop.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shutil
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from textual.app import App
+from textual.worker import WorkerCancelled, WorkerFailed
 
+from reviewtui.core.engine import Decision
 from reviewtui.shell.review import Review
 from reviewtui.ui.app import ReviewApp
 from reviewtui.ui.screens.main import MainScreen
@@ -25,6 +36,9 @@ TURNS = 500
 OPS_PER_TURN = 10
 FILES = 100
 TARGET_FIRST_PAINT = 1.0
+TARGET_KEY = 0.050  # key -> disk written and screen updated, median (issue 13)
+TARGET_STALL = 0.050  # the event loop's longest block during a key
+ROUNDS = 8  # y, u, redo on each of this many operations
 
 
 def make_session(folder: Path) -> Path:
@@ -112,7 +126,7 @@ async def drive(folder: Path) -> dict[str, float | list[float]]:
         t0 = time.perf_counter()
         screen.select(TURNS, 0)
         figures["select it (UI thread, diff in a worker)"] = time.perf_counter() - t0
-        await app.workers.wait_for_complete()
+        await workers_done(app)
         await pilot.pause()
         figures["20k-line full-file diff shown"] = time.perf_counter() - t0
         t0 = time.perf_counter()
@@ -121,6 +135,111 @@ async def drive(folder: Path) -> dict[str, float | list[float]]:
         figures["scroll to its end"] = time.perf_counter() - t0
     review.close()
     shutil.rmtree(root)
+    return figures
+
+
+class LoopLag:
+    """The event loop's longest stall: a ticker that records how late each tick wakes."""
+
+    TICK = 0.002
+
+    def __init__(self) -> None:
+        self.worst = 0.0
+        self.task: asyncio.Task[None] | None = None
+
+    async def _tick(self) -> None:
+        while True:
+            expected = time.perf_counter() + self.TICK
+            await asyncio.sleep(self.TICK)
+            self.worst = max(self.worst, time.perf_counter() - expected)
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._tick())
+
+    def take(self) -> float:
+        """The worst lateness since the last call (and start again)."""
+        worst, self.worst = self.worst, 0.0
+        return worst
+
+    def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+
+
+async def workers_done(app: App[None]) -> None:
+    """Wait for the app's workers; one cancelled by a newer one in its group is done too."""
+    for worker in list(app.workers):
+        with contextlib.suppress(WorkerCancelled, WorkerFailed):
+            await worker.wait()
+
+
+def module_of(turn_pos: int) -> str:
+    f = (turn_pos + 1) % FILES
+    return f"pkg{f // 10}/mod{f:03}.py"
+
+
+async def settle(app: ReviewApp, until: Callable[[], bool], timeout: float = 60.0) -> None:
+    """Poll (1 ms) until ``until()`` holds and no review job runs (jobs: the worker queue)."""
+    deadline = time.perf_counter() + timeout
+    jobs = getattr(app, "jobs", None)
+    while not (until() and (jobs is None or not jobs.busy)):
+        assert time.perf_counter() < deadline, "the key never took effect"
+        await asyncio.sleep(0.001)
+
+
+async def keys(folder: Path) -> dict[str, list[float]]:
+    """y, u, redo through the app on a writing review; the loop's worst stall for each."""
+    figures: dict[str, list[float]] = {}
+    root = Path(tempfile.mkdtemp(prefix="reviewtui-bench-root-"))
+    shutil.copytree(folder / "base", root, dirs_exist_ok=True)
+    shutil.copy(folder / "session.md", root.parent / f"{root.name}-session.md")
+    session = root.parent / f"{root.name}-session.md"
+    review = Review.open(session, root)
+    # Baseline: the same steps on the Review itself (no UI, no worker).
+    engine: dict[str, list[float]] = {"y": [], "u": [], "redo": []}
+    for turn_pos in range(ROUNDS, 2 * ROUNDS):
+        key = review.display.turns[turn_pos].results[0].key
+        for name, step in (("y", lambda k=key: review.decide(k, Decision.accept())),
+                           ("u", review.undo), ("redo", review.redo)):
+            t0 = time.perf_counter()
+            step()
+            engine[name].append(time.perf_counter() - t0)
+    app = ReviewApp(review, watch=False)
+    lag = LoopLag()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await workers_done(app)
+        screen = app.screen
+        assert isinstance(screen, MainScreen)
+        lag.start()
+        await asyncio.sleep(0.3)
+        lag.take()
+        await asyncio.sleep(0.3)
+        figures["idle loop: ticker lateness (baseline)"] = [lag.take()]
+        for name in ("y", "u", "redo"):
+            figures[f"{name}: key -> disk + screen"] = []
+            figures[f"{name}: longest loop block"] = []
+        for turn_pos in range(ROUNDS):
+            path = root / module_of(turn_pos)
+            before = path.read_bytes()
+            screen.select(turn_pos, 0)
+            await pilot.pause()
+            await workers_done(app)
+            for name, key, want_before in (("y", "y", False), ("u", "u", True),
+                                           ("redo", "U", False)):
+                lag.take()
+                t0 = time.perf_counter()
+                await pilot.press(key)
+                await settle(app, lambda p=path, w=want_before, b=before:  # type: ignore[misc]
+                             (p.read_bytes() == b) == w)
+                figures[f"{name}: key -> disk + screen"].append(time.perf_counter() - t0)
+                figures[f"{name}: longest loop block"].append(lag.take())
+        lag.stop()
+    for name, values in engine.items():
+        figures[f"{name}: Review call alone (baseline)"] = values
+    review.close()
+    shutil.rmtree(root)
+    session.unlink()
     return figures
 
 
@@ -137,6 +256,7 @@ def main() -> None:
         folder = make_session(Path(tmp))
         baseline = asyncio.run(first_paint_baseline())
         figures = asyncio.run(drive(folder))
+        key_figures = asyncio.run(keys(folder))
     print(f"session: {TURNS + 1} turns, {TURNS * OPS_PER_TURN + 1} operations, "
           f"{FILES + 1} files")
     show("empty App first paint (baseline)", baseline)
@@ -147,6 +267,17 @@ def main() -> None:
     total = paint + float(figures["open review"])  # type: ignore[arg-type]
     print(f"open + first frame: {total:.2f} s (target < {TARGET_FIRST_PAINT:.0f} s), "
           f"{paint / baseline:.1f}x an empty app's first paint")
+    print(f"\nkeys on a writing review ({ROUNDS} operations, first turns: the most to "
+          "re-evaluate)")
+    for name, values in key_figures.items():
+        show(name, values)
+    for name in ("y", "u", "redo"):
+        took = statistics.median(key_figures[f"{name}: key -> disk + screen"])
+        alone = statistics.median(key_figures[f"{name}: Review call alone (baseline)"])
+        block = max(key_figures[f"{name}: longest loop block"])
+        print(f"{name:5} median {took * 1000:.0f} ms (target <= {TARGET_KEY * 1000:.0f} ms; "
+              f"{took / alone:.2f}x the Review call alone), longest loop block "
+              f"{block * 1000:.0f} ms (target <= {TARGET_STALL * 1000:.0f} ms)")
 
 
 if __name__ == "__main__":

@@ -63,3 +63,36 @@ def _private_user_folders() -> None:
 
 
 _private_user_folders()
+
+
+def _pilot_waits_for_review_jobs() -> None:
+    """A Pilot key press or pause also waits for the workbench's review jobs.
+
+    Decisions, undo/redo, restores and outside changes run in a worker
+    (:mod:`reviewtui.ui.review_jobs`), and keys pressed meanwhile are replayed once it is
+    done. Textual's Pilot waits for queued messages, not for workers: without this, a test
+    pressing ``y`` would look at the screen before the decision was made. A test that means
+    to look while a job runs uses ``app.jobs`` directly.
+    """
+    from textual.pilot import Pilot
+
+    async def settled(pilot: Pilot[Any]) -> None:
+        jobs = getattr(pilot.app, "jobs", None)
+        while jobs is not None and jobs.backlog:
+            await jobs.wait_idle()
+            await pilot._wait_for_screen()  # the messages the last job's refresh posted
+
+    def waiting(method: Any) -> Any:
+        async def wrapper(self: Pilot[Any], *args: Any, **kwargs: Any) -> Any:
+            result = await method(self, *args, **kwargs)
+            await settled(self)
+            return result
+
+        wrapper.__wrapped__ = method  # type: ignore[attr-defined]
+        return wrapper
+
+    for name in ("press", "pause", "click", "wait_for_scheduled_animations"):
+        setattr(Pilot, name, waiting(getattr(Pilot, name)))
+
+
+_pilot_waits_for_review_jobs()

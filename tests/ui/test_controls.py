@@ -310,7 +310,8 @@ async def test_palette_runs_the_chosen_action(tour: tuple[Path, Path], opener: s
 def help_keys(app: ReviewApp) -> dict[str, str]:
     """binding id -> keys, as the help screen's table shows them."""
     out = io.StringIO()
-    Console(width=200, file=out, color_system=None).print(bindings_table(screen_of(app)))
+    table = bindings_table(screen_of(app).BINDINGS, app)
+    Console(width=200, file=out, color_system=None).print(table)
     shown: dict[str, str] = {}
     for line in out.getvalue().splitlines():
         parts = line.split()

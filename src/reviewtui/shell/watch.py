@@ -12,14 +12,15 @@ changes). The review's own writes still reach
 
 Errors are raised, never swallowed: a root that is removed, or a watcher the system
 refuses (too many files), ends the iteration with :class:`WatchError`. Headless use is
-a plain asyncio task: see :func:`follow_review`.
+a plain asyncio task and the workbench's watcher worker: see :func:`follow_review`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from functools import partial
 from pathlib import Path
 from typing import Protocol
 
@@ -126,15 +127,31 @@ class Reviewing(Protocol):
     def outside_changed(self, paths: Iterable[str]) -> ReplayReport: ...
 
 
+Runner = Callable[[Callable[[], ReplayReport]], Awaitable[ReplayReport]]
+
+
+async def outside_change(review: Reviewing, paths: Iterable[str], *,
+                         run: Runner | None = None) -> ReplayReport:
+    """Hand one batch of changed paths to ``review.outside_changed``, off the event loop.
+
+    ``run`` runs the review's work and returns its result; by default a plain thread. The
+    workbench passes its queue of review jobs, so that an outside change waits behind a
+    decision being made instead of landing in the middle of it.
+    """
+    work = partial(review.outside_changed, frozenset(paths))
+    return await (run or asyncio.to_thread)(work)
+
+
 async def follow_review(review: Reviewing, *, stop_event: asyncio.Event,
                         on_report: Callable[[ReplayReport], None] | None = None,
-                        debounce_ms: int = DEBOUNCE_MS) -> None:
+                        debounce_ms: int = DEBOUNCE_MS, run: Runner | None = None) -> None:
     """Feed the watcher's changes to ``review.outside_changed`` until ``stop_event``.
 
-    Run it as a task: ``asyncio.create_task(follow_review(review, stop_event=stop))``.
-    The review's disk work runs in a thread so the loop keeps watching meanwhile.
+    Run it as a task: ``asyncio.create_task(follow_review(review, stop_event=stop))``;
+    the workbench runs it in its watcher worker. The review's disk work runs off the loop
+    (see :func:`outside_change` for ``run``) so the loop keeps watching meanwhile.
     """
     async for paths in watch_root(review.root, stop_event=stop_event, debounce_ms=debounce_ms):
-        report = await asyncio.to_thread(review.outside_changed, paths)
+        report = await outside_change(review, paths, run=run)
         if on_report is not None:
             on_report(report)

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+
 from textual import work
 from textual.app import App
 from textual.worker import get_current_worker
 
 from reviewtui.core.errors import ReviewtuiError
+from reviewtui.shell.replay import ReplayReport
 from reviewtui.shell.review import Review
 from reviewtui.shell.userconfig import load_keymap
-from reviewtui.shell.watch import watch_root
+from reviewtui.shell.watch import follow_review, outside_change
 from reviewtui.ui.commands import ReviewCommands
-from reviewtui.ui.messages import FilesChanged, SessionGrew, WatcherFailed
+from reviewtui.ui.messages import FilesChanged, OutsideChangeTaken, SessionGrew, WatcherFailed
+from reviewtui.ui.review_jobs import ReviewJobs
 from reviewtui.ui.screens.main import MainScreen
 
 
@@ -27,6 +32,8 @@ class ReviewApp(App[None]):
         self.present = present
         self.watch_enabled = watch
         self.watcher_state = "starting" if watch else "off"
+        self.jobs = ReviewJobs(self)  # every change to the review, off the event loop
+        self.main: MainScreen | None = None  # the review screen, when it is shown
 
     def on_mount(self) -> None:
         self.theme = "textual-dark"
@@ -41,9 +48,10 @@ class ReviewApp(App[None]):
         if self.present:
             from reviewtui.ui.screens.presenter import PresenterScreen
 
-            self.push_screen(PresenterScreen(self.review))
+            self.main = PresenterScreen(self.review, self.jobs)
         else:
-            self.push_screen(MainScreen(self.review))
+            self.main = MainScreen(self.review, self.jobs)
+        self.push_screen(self.main)
         if self.watch_enabled:
             self.run_watcher()
         if self.live_gate is not None:
@@ -51,19 +59,28 @@ class ReviewApp(App[None]):
 
     @work(exclusive=True, group="watcher")
     async def run_watcher(self) -> None:
+        """The one watcher path (:func:`follow_review`), its review work queued with the
+        decisions (:class:`ReviewJobs`): an outside change never lands mid-decision."""
         try:
             self.watcher_state = "on"
-            async for paths in watch_root(self.review.root):
-                self.post_message(FilesChanged(frozenset(paths)))
+            await follow_review(self.review, stop_event=asyncio.Event(),
+                                run=self._outside_job, on_report=self._outside_reported)
         except ReviewtuiError as err:
             self.post_message(WatcherFailed(str(err)))
 
     def on_files_changed(self, message: FilesChanged) -> None:
-        report = self.review.outside_changed(message.paths)
-        screen = self.screen
-        if isinstance(screen, MainScreen):
-            screen._report(report)
-            screen.refresh_after_decision()
+        """Paths said to have changed (as the watcher would report them)."""
+        self.run_worker(self._take_outside(message.paths), group="outside")
+
+    async def _take_outside(self, paths: frozenset[str]) -> None:
+        self._outside_reported(await outside_change(self.review, paths, run=self._outside_job))
+
+    async def _outside_job(self, work: Callable[[], ReplayReport]) -> ReplayReport:
+        return await self.jobs.run(work, "taking in an outside change")
+
+    def _outside_reported(self, report: ReplayReport) -> None:
+        if self.main is not None:
+            self.main.post_message(OutsideChangeTaken(report))
 
     @work(thread=True, exclusive=True, group="live")
     def run_live_follower(self) -> None:
@@ -76,9 +93,8 @@ class ReviewApp(App[None]):
             self.post_message(SessionGrew(*grew))
 
     def on_session_grew(self, message: SessionGrew) -> None:
-        screen = self.screen
-        if isinstance(screen, MainScreen):
-            screen.session_grew(message.new, message.accepted, message.problem)
+        if self.main is not None:
+            self.main.post_message(SessionGrew(message.new, message.accepted, message.problem))
 
     def on_watcher_failed(self, message: WatcherFailed) -> None:
         self.watcher_state = "failed"

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
+from textual.app import App
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.screen import Screen
@@ -30,9 +31,18 @@ def extra_commands(screen: Screen[Any]) -> Iterator[tuple[str, str, str]]:
     yield from getattr(screen, "EXTRA_COMMANDS", ())
 
 
+def keys_for(app: App[Any], binding: Binding) -> str:
+    """The keys that run ``binding`` now: the user's keymap entry for its id, if any.
+
+    The one place that reads the keymap (the palette's help and the help screen show it).
+    Textual keeps the keymap the app was given in ``App._keymap``; there is no public reader.
+    """
+    keymap: dict[str, str] = getattr(app, "_keymap", {}) or {}
+    return keymap.get(binding.id, binding.key) if binding.id else binding.key
+
+
 def screen_commands(screen: Screen[Any]) -> Iterator[tuple[str, str, Binding]]:
     """(name, help, binding) for each of ``screen``'s own bindings, in their order."""
-    keymap: dict[str, str] = getattr(screen.app, "_keymap", {}) or {}
     seen: set[str] = set()
     for binding in screen.BINDINGS:
         if not isinstance(binding, Binding) or binding.action in seen:
@@ -40,7 +50,7 @@ def screen_commands(screen: Screen[Any]) -> Iterator[tuple[str, str, Binding]]:
         if binding.action.startswith("app.command_palette"):
             continue  # the palette is already open
         seen.add(binding.action)
-        keys = keymap.get(binding.id, binding.key) if binding.id else binding.key
+        keys = keys_for(screen.app, binding)
         what = binding.tooltip or binding.description
         yield binding.description or binding.action, f"{what}  ({pretty_keys(keys)})", binding
 

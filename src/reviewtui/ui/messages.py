@@ -6,12 +6,21 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
+from reviewtui.shell.replay import ReplayReport
+
 
 @dataclass
 class FilesChanged(Message):
     """The watcher saw these root-relative paths change on disk."""
 
     paths: frozenset[str]
+
+
+@dataclass
+class OutsideChangeTaken(Message):
+    """The review took in an outside change (rebased, conflicted, refreshed): show it."""
+
+    report: ReplayReport
 
 
 @dataclass

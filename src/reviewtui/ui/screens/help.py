@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.table import Table
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
-from textual.screen import ModalScreen, Screen
+from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from reviewtui.ui.commands import pretty_keys
+from reviewtui.ui.commands import keys_for, pretty_keys
 
 MORE = [
     ("ctrl+p", "command palette: every action by name"),
@@ -20,16 +21,15 @@ MORE = [
 ]
 
 
-def bindings_table(screen: Screen[Any]) -> Table:
+def bindings_table(bindings: Sequence[BindingType], app: App[Any]) -> Table:
     table = Table(box=None, show_header=True, header_style="bold", pad_edge=False)
     table.add_column("keys", style="bold cyan", no_wrap=True)
     table.add_column("action")
     table.add_column("id", style="dim")
-    keymap = getattr(screen.app, "_keymap", {}) or {}
-    for binding in screen.BINDINGS:
+    for binding in bindings:
         if not isinstance(binding, Binding):
             continue
-        keys = keymap.get(binding.id, binding.key) if binding.id else binding.key
+        keys = keys_for(app, binding)
         # Keys come from the user's keymap file: plain text, never markup.
         table.add_row(Text(pretty_keys(keys)),
                       Text(binding.tooltip or binding.description or binding.action),
@@ -47,16 +47,17 @@ class HelpScreen(ModalScreen[None]):
     """
     BINDINGS = [Binding("escape,question_mark,q", "dismiss_help", "Close", id="help-close")]
 
-    def __init__(self, screen: Screen[Any]) -> None:
+    def __init__(self, bindings: Sequence[BindingType]) -> None:
+        """``bindings``: the review screen's, listed with the keys they have now."""
         super().__init__()
-        self.target = screen
+        self.bindings = bindings
 
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Static(Text.assemble(("reviewtui keys", "bold"), "  (escape closes; remap "
                                        "them in $XDG_CONFIG_HOME/reviewtui/config.toml, "
                                        "table [keys], by the id in the last column)"))
-            yield Static(bindings_table(self.target))
+            yield Static(bindings_table(self.bindings, self.app))
 
     def action_dismiss_help(self) -> None:
         self.dismiss(None)

@@ -15,6 +15,7 @@ from textual.widgets import Static
 
 from reviewtui.core.lint.findings import Finding
 from reviewtui.shell.review import Review
+from reviewtui.ui.review_jobs import ReviewJobs
 from reviewtui.ui.screens.main import MainScreen
 
 SPEEDS = (8.0, 5.0, 3.0, 2.0, 1.0)  # seconds per operation
@@ -46,8 +47,8 @@ class PresenterScreen(MainScreen):
                 tooltip="autoplay slower"),
     ]
 
-    def __init__(self, review: Review) -> None:
-        super().__init__(review)
+    def __init__(self, review: Review, jobs: ReviewJobs | None = None) -> None:
+        super().__init__(review, jobs)
         self.speed_index = 1
         self.playing = False
         self._timer: Timer | None = None

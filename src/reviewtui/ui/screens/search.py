@@ -5,28 +5,33 @@ the matches. Enter (or down, F3) selects the next match after the cursor, shift+
 (or up, shift+F3) the previous one; both wrap. The bar and the status line say
 "match i of N"; escape closes the bar and keeps the selection. The last query is
 offered again the next time the bar opens.
+
+The bar is handed the operations to search and the review screen's cursor; it tells the
+screen which operation to select by posting :class:`SearchScreen.Found` to it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.message import Message
+from textual.message_pump import MessagePump
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
+from reviewtui.core.engine import OpResult
 from reviewtui.core.search import find_matches, operation_text, step
 from reviewtui.ui.opview import op_title
 
-if TYPE_CHECKING:
-    from reviewtui.ui.screens.main import MainScreen
-
 HINT = "enter next · shift+enter previous · esc close"
-_last_query: WeakKeyDictionary[MainScreen, str] = WeakKeyDictionary()
+# The last query, per review screen (offered again when its bar opens).
+_last_query: WeakKeyDictionary[MessagePump, str] = WeakKeyDictionary()
 
 
 class SearchScreen(ModalScreen[None]):
@@ -47,16 +52,29 @@ class SearchScreen(ModalScreen[None]):
         Binding("escape", "close", "Close", id="search.close"),
     ]
 
-    def __init__(self, target: MainScreen) -> None:
+    @dataclass
+    class Found(Message):
+        """Select the operation at (turn position, operation position); say ``note``."""
+
+        turn_pos: int
+        op_pos: int
+        note: str
+
+    def __init__(self, results: Sequence[tuple[int, int, OpResult]], here: tuple[int, int],
+                 *, reply_to: MessagePump) -> None:
+        """``results``: (turn position, operation position, result) in reading order;
+        ``here``: the review screen's cursor; ``reply_to``: the screen to post Found to."""
         super().__init__()
-        self.target = target
+        self.reply_to = reply_to
+        self.here = here
+        self._results = results
         self._texts: list[str] | None = None
-        self._places: list[tuple[int, int]] = []
+        self._places = [(tp, opp) for tp, opp, _ in results]
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="search-bar"):
             yield Label("/", id="search-slash")
-            yield Input(_last_query.get(self.target, ""), placeholder="search operations",
+            yield Input(_last_query.get(self.reply_to, ""), placeholder="search operations",
                         id="search-input")
             yield Label("", id="search-count")
             yield Label(HINT, id="search-hint")
@@ -67,10 +85,8 @@ class SearchScreen(ModalScreen[None]):
 
     def _haystacks(self) -> list[str]:
         if self._texts is None:
-            results = list(self.target.iter_results())
-            self._places = [(tp, opp) for tp, opp, _ in results]
             self._texts = [op_title(r.op) + "\n" + operation_text(r.op, r.decision.replacement)
-                           for _, _, r in results]
+                           for _, _, r in self._results]
         return self._texts
 
     def matches(self, query: str) -> list[int]:
@@ -95,21 +111,20 @@ class SearchScreen(ModalScreen[None]):
         query = self.query_one(Input).value
         if not query:
             return
-        _last_query[self.target] = query
+        _last_query[self.reply_to] = query
         found = self.matches(query)
         count = self.query_one("#search-count", Label)
         if not found:
             count.update("no match")
             self.notify(f"no operation contains {query!r}", severity="warning", markup=False)
             return
-        here = (self.target.turn_pos, self.target.op_pos)
-        position = self._places.index(here) if here in self._places else -1
+        position = self._places.index(self.here) if self.here in self._places else -1
         target = step(found, position, delta)
         assert target is not None
-        self.target.select(*self._places[target])
+        self.here = self._places[target]
         text = f"match {found.index(target) + 1} of {len(found)}"
         count.update(text)
-        self.target.refresh_status(note=f"/{query}: {text}")
+        self.reply_to.post_message(self.Found(*self.here, note=f"/{query}: {text}"))
 
     def action_close(self) -> None:
         self.dismiss(None)

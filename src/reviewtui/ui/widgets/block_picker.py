@@ -20,8 +20,6 @@ from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from rich.cells import cell_len
-from rich.console import Console
-from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -33,11 +31,10 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from reviewtui.core.partial import ChangeBlock, LineSide
+from reviewtui.ui.widgets.diff_render import TAB_SIZE, as_style, bg, fg, sanitize, text_strip
 
 CONTEXT = 2  # unchanged lines shown before and after a block
-TAB_SIZE = 4
 # Control characters would move the terminal's cursor: show their Unicode pictures.
-_CONTROL = {c: 0x2400 + c for c in range(0x20) if c != 0x09} | {0x7F: 0x2421}
 
 RowKind = Literal["header", "line", "context", "blank"]
 BlockState = Literal["all", "some", "none"]
@@ -384,19 +381,19 @@ class BlockPicker(ScrollView, can_focus=True):
             get = self.get_component_rich_style
             self._palette = _Palette(
                 base=self.rich_style,
-                header=_fg(get("block-picker--header")),
+                header=fg(get("block-picker--header")),
                 cursor=get("block-picker--cursor"),
                 selection=get("block-picker--selection"),
-                focus_bar=_fg(get("block-picker--focus-bar")),
-                gutter=_fg(get("block-picker--gutter")),
-                context=_fg(get("block-picker--context")),
+                focus_bar=fg(get("block-picker--focus-bar")),
+                gutter=fg(get("block-picker--gutter")),
+                context=fg(get("block-picker--context")),
                 removed=get("block-picker--removed"),
                 added=get("block-picker--added"),
                 removed_word=get("block-picker--removed-word"),
                 added_word=get("block-picker--added-word"),
-                removed_marker=_fg(get("block-picker--removed-marker")),
-                added_marker=_fg(get("block-picker--added-marker")),
-                left_out=_fg(get("block-picker--left-out")),
+                removed_marker=fg(get("block-picker--removed-marker")),
+                added_marker=fg(get("block-picker--added-marker")),
+                left_out=fg(get("block-picker--left-out")),
             )
         return self._palette
 
@@ -422,16 +419,16 @@ class BlockPicker(ScrollView, can_focus=True):
             if focused and not self.line_mode:
                 style += palette.cursor
             text.stylize_before(style)
-            return _strip(text, console).simplify()
+            return text_strip(text, console).simplify()
         fixed, body, fill = self._line_parts(row, palette)
         fixed = Text.assemble(bar, fixed, style=palette.base)
         fixed.stylize_before(fill)
         body.expand_tabs(TAB_SIZE)
-        body.style = palette.base + _style(body.style)
+        body.style = palette.base + as_style(body.style)
         body.stylize_before(fill)
-        fixed_strip = _strip(fixed, console)
+        fixed_strip = text_strip(fixed, console)
         area = max(0, width - fixed_strip.cell_length)
-        body_strip = _strip(body, console)
+        body_strip = text_strip(body, console)
         joined = Strip.join([fixed_strip, body_strip.crop_extend(scroll_x, scroll_x + area,
                                                                  palette.base + fill)])
         return joined.crop(0, width).simplify()
@@ -449,9 +446,9 @@ class BlockPicker(ScrollView, can_focus=True):
 
     def _line_text(self, row: PickerRow) -> Text:
         if row.kind == "context":
-            return Text(_sanitize(self.before[row.before]))
+            return Text(sanitize(self.before[row.before]))
         line = self.blocks[row.block].lines[row.item]
-        return Text(_sanitize(line.text))
+        return Text(sanitize(line.text))
 
     def _line_parts(self, row: PickerRow, palette: _Palette) -> tuple[Text, Text, Style]:
         """The fixed part (mark, numbers, sign), the text, and the row's background."""
@@ -459,7 +456,7 @@ class BlockPicker(ScrollView, can_focus=True):
         if row.kind == "context":
             fixed = Text(f"  {row.before + 1:>{width}} {row.after + 1:>{width}}   ",
                          style=palette.gutter)
-            return fixed, Text(_sanitize(self.before[row.before]),
+            return fixed, Text(sanitize(self.before[row.before]),
                                style=palette.context), Style()
         block = self.blocks[row.block]
         line = block.lines[row.item]
@@ -467,11 +464,11 @@ class BlockPicker(ScrollView, can_focus=True):
         removed = line.side is LineSide.REMOVED
         in_lines = self.line_mode and row.block == self.block_cursor
         if in_lines and row.item == self.line_cursor:
-            fill = _bg(palette.cursor)
+            fill = bg(palette.cursor, bold=True)
         elif in_lines and row.item in self.selection:
-            fill = _bg(palette.selection)
+            fill = bg(palette.selection, bold=True)
         elif chosen:
-            fill = _bg(palette.removed if removed else palette.added)
+            fill = bg(palette.removed if removed else palette.added, bold=True)
         else:
             fill = Style()
         mark = Text("✓ " if chosen else "· ", style=palette.header if chosen
@@ -482,35 +479,16 @@ class BlockPicker(ScrollView, can_focus=True):
         marker = palette.removed_marker if removed else palette.added_marker
         sign = Text(f"{line.side} ", style=marker if chosen else palette.left_out)
         if chosen:
-            body = Text(_sanitize(line.text))
-            word = _bg(palette.removed_word if removed else palette.added_word)
+            body = Text(sanitize(line.text))
+            word = bg(palette.removed_word if removed else palette.added_word, bold=True)
             for start, end in line.spans:
                 body.stylize(word, start, end)
         else:
             # A removed line not taken stays as it is; an added one not taken is left out.
-            body = Text(_sanitize(line.text),
+            body = Text(sanitize(line.text),
                         style=palette.context if removed else palette.left_out + Style(
                             strike=True))
         return Text.assemble(mark, numbers, sign), body, fill
-
-
-def _strip(text: Text, console: Console) -> Strip:
-    # Text.render drops the text's own style when it has no spans: apply it here.
-    if not text.spans:
-        return Strip([Segment(text.plain, _style(text.style))], text.cell_len)
-    return Strip(text.render(console), text.cell_len)
-
-
-def _fg(style: Style) -> Style:
-    return Style(color=style.color, bold=style.bold, italic=style.italic, dim=style.dim)
-
-
-def _style(style: str | Style) -> Style:
-    return style if isinstance(style, Style) else Style.parse(style)
-
-
-def _bg(style: Style) -> Style:
-    return Style(bgcolor=style.bgcolor, bold=style.bold)
 
 
 def _span(start: int, end: int) -> str:
@@ -520,8 +498,4 @@ def _span(start: int, end: int) -> str:
     if end > start:
         return f"{start + 1}-{end}"
     return f"after {start}" if start else "at the top"
-
-
-def _sanitize(text: str) -> str:
-    return text.translate(_CONTROL)
 

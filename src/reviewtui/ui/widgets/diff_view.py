@@ -26,76 +26,37 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from contextlib import suppress
-from dataclasses import dataclass
 from itertools import accumulate
-from typing import ClassVar, Literal
+from typing import ClassVar
 
-from rich.cells import cell_len
-from rich.segment import Segment
-from rich.style import Style
-from rich.text import Text
 from textual import events, work
 from textual.binding import Binding, BindingType
 from textual.cache import LRUCache
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import var
-from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.worker import get_current_worker
 
-from reviewtui.core.diff import DiffModel, DiffRow, RowKind, Side, unified_rows
-from reviewtui.core.hashline import line_id
-from reviewtui.ui.highlight import PLAIN, Line, cached_lines, highlight_lines
+from reviewtui.core.diff import DiffModel, DiffRow, RowKind, unified_rows
+from reviewtui.ui.highlight import Line, cached_lines, highlight_lines
+from reviewtui.ui.widgets.diff_paint import (
+    CONTINUED,
+    CUT_END,
+    CUT_START,
+    DIVIDER,
+    DiffMode,
+    DiffPainter,
+    _Palette,
+)
 
-DiffMode = Literal["split", "unified"]
-
-TAB_SIZE = 4
-CONTINUED = "↪"  # gutter mark of a wrapped row's later visual lines
-CUT_END = "›"
-CUT_START = "‹"
 SYNC_HIGHLIGHT_CHARS = 20_000  # smaller texts are highlighted at once (a few ms)
-DIVIDER = "│"
-# Control characters would move the terminal's cursor: show their Unicode pictures.
-_CONTROL = {c: 0x2400 + c for c in range(0x20) if c != 0x09} | {0x7F: 0x2421}
 
 
-def _sanitize(text: str) -> str:
-    return text.translate(_CONTROL)
-
-
-def _fg(style: Style) -> Style:
-    return Style(color=style.color, bold=style.bold, italic=style.italic, dim=style.dim)
-
-
-def _bg(style: Style) -> Style:
-    return Style(bgcolor=style.bgcolor)
-
-
-@dataclass(frozen=True, slots=True)
-class _Palette:
-    """Rich styles from the component classes, split into what each layer sets."""
-
-    base: Style
-    gutter: Style
-    removed: Style
-    added: Style
-    removed_word: Style
-    added_word: Style
-    removed_marker: Style
-    added_marker: Style
-    collapsed: Style
-    empty: Style
-    divider: Style
-    cursor: Style
-    message: Style
-
-
-class DiffView(ScrollView, can_focus=True):
+class DiffView(DiffPainter, can_focus=True):
     """A diff of one region or file: ``set_diff`` to show one, ``set_mode`` to switch."""
 
     ALLOW_SELECT = False
-    EXPAND_HINT: ClassVar[str] = "x expands"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "cursor_up", "Up", show=False, id="diff_view.cursor_up"),
@@ -147,9 +108,6 @@ class DiffView(ScrollView, can_focus=True):
         & > .diff-view--message { color: $foreground 60%; text-style: italic; }
     }
     """
-
-    mode: var[DiffMode] = var[DiffMode]("split", init=False)
-    """"split" (before | after) or "unified" (removed lines above added ones)."""
 
     cursor_row: var[int] = var(0, init=False)
     """The highlighted row (an index into :attr:`rows`), moved with the arrow keys."""
@@ -563,31 +521,6 @@ class DiffView(ScrollView, can_focus=True):
 
     # --- rendering -------------------------------------------------------------------
 
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self._palette = None
-        self._cache.clear()
-
-    def _get_palette(self) -> _Palette:
-        if self._palette is None:
-            get = self.get_component_rich_style
-            self._palette = _Palette(
-                base=self.rich_style,
-                gutter=_fg(get("diff-view--gutter")),
-                removed=_bg(get("diff-view--removed")),
-                added=_bg(get("diff-view--added")),
-                removed_word=_bg(get("diff-view--removed-word")),
-                added_word=_bg(get("diff-view--added-word")),
-                removed_marker=_fg(get("diff-view--removed-marker")),
-                added_marker=_fg(get("diff-view--added-marker")),
-                collapsed=get("diff-view--collapsed"),
-                empty=_bg(get("diff-view--empty")),
-                divider=_fg(get("diff-view--divider")),
-                cursor=get("diff-view--cursor"),
-                message=get("diff-view--message"),
-            )
-        return self._palette
-
     def render_line(self, y: int) -> Strip:
         scroll_x, scroll_y = self.scroll_offset
         width = self.scrollable_content_region.width
@@ -611,208 +544,4 @@ class DiffView(ScrollView, can_focus=True):
             self._cache[key] = strip
         return strip
 
-    def _strip(self, text: Text) -> Strip:
-        # Text.render drops the text's own style when it has no spans: apply it here.
-        if not text.spans:
-            style = text.style if isinstance(text.style, Style) else Style.parse(text.style)
-            return Strip([Segment(text.plain, style)], cell_len(text.plain))
-        return Strip(text.render(self.app.console))
-
-    def _render_message(self, index: int, width: int, palette: _Palette) -> Strip:
-        if 1 <= index <= len(self._message):
-            line = _sanitize(self._message[index - 1])
-            text = Text(line, style=palette.message, no_wrap=True, end="")
-            strip = self._strip(text)
-            return strip.text_align(width, "center").crop(0, width)
-        return Strip.blank(width, palette.base)
-
-    def _tint(self, kind: RowKind, palette: _Palette, *, left: bool) -> Style:
-        if kind in (RowKind.REMOVE, RowKind.CHANGE) and left:
-            return palette.base + palette.removed
-        if kind in (RowKind.ADD, RowKind.CHANGE) and not left:
-            return palette.base + palette.added
-        return palette.base
-
-    def _render_row(self, row: DiffRow, width: int, cursor: bool, palette: _Palette,
-                    piece: int = 0, shift: int = 0) -> Strip:
-        """Visual line ``piece`` of ``row`` (wrapped), or the row seen from column
-        ``shift`` of its text (not wrapped)."""
-        if row.kind is RowKind.COLLAPSED:
-            return self._render_collapsed(row, width, cursor, palette)
-        if self.mode == "unified":
-            return self._render_unified(row, width, cursor, palette, piece, shift)
-        left_width = max(0, (width - 1) // 2)
-        right_width = max(0, width - 1 - left_width)
-        left = self._render_side(row, row.left, True, left_width, cursor, palette, piece, shift)
-        right = self._render_side(row, row.right, False, right_width, cursor, palette, piece,
-                                  shift)
-        divider = Strip([], 0)
-        if width >= 1:
-            divider = Strip([Segment(DIVIDER, palette.base + palette.divider)], 1)
-        return Strip.join([left, divider, right]).crop(0, width)
-
-    def _window(self, code: Strip, side: Side, room: int, tint: Style, palette: _Palette,
-                piece: int, shift: int) -> Strip:
-        """The part of a side's text on this visual line, with cut markers."""
-        length = code.cell_length
-        if self.wrap:
-            return code.crop_extend(piece * room, (piece + 1) * room, tint)
-        start = shift
-        if start == 0 and side.spans and side.spans[0][0] >= room - 1:
-            # The change lies beyond the cut: show the side from just before it.
-            start = max(0, min(side.spans[0][0] - room // 4, length - room))
-        window = code.crop_extend(start, start + room, tint)
-        marks = palette.gutter + Style(bold=True)
-        if start > 0 and room > 1:
-            window = Strip.join([Strip([Segment(CUT_START, tint + marks)], 1),
-                                 window.crop(1, room)])
-        if length > start + room and room > 1:
-            window = Strip.join([window.crop(0, room - 1),
-                                 Strip([Segment(CUT_END, tint + marks)], 1)])
-        return window
-
-    def _render_collapsed(self, row: DiffRow, width: int, cursor: bool,
-                          palette: _Palette) -> Strip:
-        lines = "line" if row.hidden == 1 else "lines"
-        labels: tuple[str, ...] = (f"⋯ {row.hidden:,} unchanged {lines} ({self.EXPAND_HINT}) ⋯",
-                                   f"⋯ {row.hidden:,} unchanged {lines} ⋯", f"⋯ {row.hidden:,} ⋯")
-        inside = self.fold_context.get(row.fold)
-        if inside:  # like a git hunk header: the definition the lines below belong to
-            labels = (f"{labels[0]}  {inside}", f"{labels[1]}  {inside}", *labels)
-        label = next((label for label in labels if cell_len(label) <= width), labels[-1])
-        style = palette.base + palette.collapsed
-        if cursor:
-            style += palette.cursor
-        text = Text(label, style=style, no_wrap=True, end="")
-        strip = self._strip(text)
-        if strip.cell_length > width:
-            return strip.crop(0, width)
-        return strip.text_align(width, "center").apply_style(style)
-
-    def _gutter(self, number: int | None, cursor: bool, palette: _Palette,
-                text: str | None = None, marked: bool = False, piece: int = 0) -> Text:
-        if piece > 0:  # a wrapped row's later line: the mark, not the number again
-            label = f"{CONTINUED:>{self._number_width}}" if number is not None else (
-                " " * self._number_width)
-            marked = False
-        elif number is None:
-            label = " " * self._number_width
-        elif self.hashline and text is not None:
-            label = f"{line_id(number, text):>{self._number_width}}"
-        else:
-            label = f"{number:>{self._number_width}}"
-        style = palette.base + (palette.cursor if cursor else palette.gutter)
-        if marked:  # a diagnostic on this line: "!" after the number, in the removed colour
-            return Text(label + "!", style=style + palette.removed_marker, end="")
-        return Text(label + " ", style=style, end="")
-
-    def _marker(self, kind: RowKind, left: bool, palette: _Palette) -> Text:
-        tint = self._tint(kind, palette, left=left)
-        if tint is palette.base:
-            return Text("  ", style=tint, end="")
-        marker, style = ("-", palette.removed_marker) if left else ("+", palette.added_marker)
-        return Text(marker + " ", style=tint + style, end="")
-
-    def _render_side(self, row: DiffRow, side: Side | None, left: bool, width: int,
-                     cursor: bool, palette: _Palette, piece: int = 0, shift: int = 0) -> Strip:
-        if width <= 0:
-            return Strip([], 0)
-        if side is None:
-            return Strip.blank(width, palette.base + palette.empty)
-        tint = self._tint(row.kind, palette, left=left)
-        code = self._strip(self._code(side, left, tint, palette))
-        prefix_width = self._number_width + 1 + 2
-        room = max(1, width - prefix_width)
-        if self.wrap and piece * room >= max(1, code.cell_length):
-            return Strip.blank(width, tint)  # the other side wraps onto more lines
-        head = Text(end="", no_wrap=True)
-        head.append_text(self._gutter(side.number, cursor, palette, side.text,
-                                      marked=not left and side.number in self.marks,
-                                      piece=piece))
-        head.append_text(self._marker(row.kind, left, palette))
-        window = self._window(code, side, room, tint, palette, piece, shift)
-        return Strip.join([self._strip(head), window]).crop_extend(0, width, tint)
-
-    def _render_unified(self, row: DiffRow, width: int, cursor: bool, palette: _Palette,
-                        piece: int = 0, shift: int = 0) -> Strip:
-        left = row.kind is RowKind.REMOVE
-        side = row.left if left else row.right
-        if side is None:  # unified rows always have the side they show
-            side = row.left or row.right
-        assert side is not None
-        tint = self._tint(row.kind, palette, left=left)
-        gutter = Text(end="", no_wrap=True)
-        gutter.append_text(self._gutter(row.left.number if row.left else None, cursor,
-                                        palette, row.left.text if row.left else None,
-                                        piece=piece))
-        gutter.append_text(self._gutter(row.right.number if row.right else None, cursor,
-                                        palette, row.right.text if row.right else None,
-                                        marked=bool(row.right and row.right.number in self.marks),
-                                        piece=piece))
-        gutter.append_text(self._marker(row.kind, left, palette))
-        fixed = self._strip(gutter).crop(0, width)
-        room = max(1, width - fixed.cell_length)
-        code = self._strip(self._code(side, left, tint, palette))
-        window = self._window(code, side, room, tint, palette, piece, shift)
-        return Strip.join([fixed, window]).crop_extend(0, width, tint)
-
-    def _code(self, side: Side, left: bool, tint: Style, palette: _Palette) -> Text:
-        """The side's text with syntax colours and changed-word backgrounds."""
-        line = _sanitize(side.text)
-        text = Text(line, style=tint, end="", no_wrap=True)
-        for start, end, style in self._syntax(side, left):
-            text.stylize(style, start, end)
-        word = palette.removed_word if left else palette.added_word
-        for start, end in side.spans:
-            text.stylize(word, start, end)
-        if "\t" in line:
-            text.expand_tabs(TAB_SIZE)
-        return text
-
-    def _syntax(self, side: Side, left: bool) -> list[tuple[int, int, Style]]:
-        model = self._model
-        lines = self._before_lines if left else self._after_lines
-        if model is None or lines is None:
-            return []
-        index = side.number - (model.before_start if left else model.after_start)
-        if not 0 <= index < len(lines):
-            return []
-        runs = lines[index]
-        if "".join(piece for _, piece in runs) != side.text:
-            return []  # the text given is not the text diffed: plain beats wrong colours
-        spans: list[tuple[int, int, Style]] = []
-        position = 0
-        for style, piece in runs:
-            if style is not PLAIN:
-                spans.append((position, position + len(piece), style))
-            position += len(piece)
-        return spans
-
-    def _measure_rows(self) -> int:
-        """Each row's text cells per side (for wrapping) and the widest of them."""
-        unified = self.mode == "unified"
-        lengths: list[tuple[int, int]] = []
-        for row in self._rows:
-            if row.kind is RowKind.COLLAPSED:
-                lengths.append((0, 0))
-            elif unified:
-                side = row.left if row.kind is RowKind.REMOVE else (row.right or row.left)
-                size = _cells(side)
-                lengths.append((size, size))
-            else:
-                lengths.append((_cells(row.left), _cells(row.right)))
-        self._lengths = lengths
-        return max((max(pair) for pair in lengths), default=0)
-
-    def _unified_width(self) -> int:
-        return 2 * (self._number_width + 1) + 2 + self._text_width
-
-
-def _cells(side: Side | None) -> int:
-    """A side's text width in cells (ASCII without tabs: its length, unmeasured)."""
-    if side is None:
-        return 0
-    text = side.text
-    if text.isascii() and "\t" not in text:
-        return len(text)
-    return cell_len(_sanitize(text).expandtabs(TAB_SIZE))
+__all__ = ["CONTINUED", "CUT_END", "CUT_START", "DIVIDER", "DiffMode", "DiffView"]

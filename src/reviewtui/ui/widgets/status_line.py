@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
+from textual.reactive import reactive
 from textual.widgets import Static
 
 
@@ -10,6 +13,21 @@ class StatusLine(Static):
     DEFAULT_CSS = """
     StatusLine { height: 1; background: $panel; color: $text; padding: 0 1; }
     """
+    progress: reactive[str] = reactive("")  # a review job that takes a while: what it does
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._shown = Text()
+
+    def watch_progress(self) -> None:
+        self._draw()
+
+    def _draw(self) -> None:
+        text = self._shown
+        if self.progress:
+            text = text.copy()
+            text.append(f"  {self.progress}", style="bold reverse")
+        self.update(text)
 
     def show(self, *, checkpoint: int, turns: int, revision: int, counts: dict[str, int],
              watcher: str, dry_run: bool, note: str = "", source_format: str = "",
@@ -34,4 +52,5 @@ class StatusLine(Static):
             text.append(f"  state: {state_at}", style="dim")
         if note:
             text.append(f"  {note}", style="italic")
-        self.update(text)
+        self._shown = text
+        self._draw()

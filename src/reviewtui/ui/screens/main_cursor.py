@@ -1,0 +1,228 @@
+"""Moving around the review: selection, navigation keys, and keys that wait for a job.
+
+While a review job runs (:mod:`reviewtui.ui.review_jobs`), keys, palette actions and
+clicks wait and then act in order; outside changes and live arrivals are shown once the
+review is idle again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import partial
+
+from textual import on
+from textual.dom import DOMNode
+from textual.events import Key
+from textual.widgets import OptionList
+
+from reviewtui.core.engine import OpKey
+from reviewtui.shell.replay import ReplayReport
+from reviewtui.ui.diagnostics import op_badge
+from reviewtui.ui.messages import OutsideChangeTaken, SessionGrew
+from reviewtui.ui.opview import op_title
+from reviewtui.ui.screens.main_panes import ReviewPanes
+from reviewtui.ui.screens.review_states import ReviewStates
+from reviewtui.ui.widgets.findings import FindingsPanel
+from reviewtui.ui.widgets.lists import OpList, TurnList, op_prompt, op_row_title, turn_prompt
+from reviewtui.ui.widgets.status_line import StatusLine
+from reviewtui.ui.widgets.timeline import Timeline
+
+
+class ReviewCursor(ReviewPanes):
+    def on_key(self, event: Key) -> None:
+        if not self.jobs.backlog:
+            return
+        # The review is changing in a thread: this key acts once it is done, in order.
+        event.stop()
+        event.prevent_default()
+        self.jobs.when_idle(partial(self._replay_key, event.key, event.character))
+
+    async def _replay_key(self, key: str, character: str | None) -> None:
+        """A key that waited for a review job: run what it is bound to now."""
+        if self.app.screen is not self:  # an earlier key opened a dialog: it goes there
+            self.app.post_message(Key(key, character).set_sender(self.app))
+            return
+        bound = self.active_bindings.get(key)
+        if bound is not None and bound.enabled:
+            await self.app.run_action(bound.binding.action, bound.node)
+
+    async def run_action(self, action: str,
+                         namespaces: Mapping[str, DOMNode] | None = None) -> None:
+        """The palette's way in: like a key, an action waits for a running review job."""
+        if self.jobs.busy:
+            self.jobs.when_idle(partial(self.call_later, self.run_action, action, namespaces))
+            return
+        await super().run_action(action, namespaces)
+
+    def _show_progress(self, text: str) -> None:
+        self.query_one(StatusLine).progress = text
+
+    @on(OptionList.OptionHighlighted, "#turns")
+    def _turn_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        # Messages arrive after the fact: act only on one that still describes the list.
+        if event.option_list.highlighted != event.option_index:
+            return
+        if self.jobs.busy:  # a click while the review changes: once it is done
+            self.jobs.when_idle(partial(self._turn_highlighted, event))
+            return
+        if event.option_index != self.turn_pos:
+            self.turn_pos = event.option_index
+            self.op_pos = 0
+            self.checkpoint = self.session_turns[self.turn_pos].index
+            self.refresh_turn()
+            self.refresh_timeline()
+
+    @on(OptionList.OptionHighlighted, "#ops")
+    def _op_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_list.highlighted != event.option_index:
+            return
+        if self.jobs.busy:
+            self.jobs.when_idle(partial(self._op_highlighted, event))
+            return
+        if event.option_index != self.op_pos:
+            self.op_pos = event.option_index
+            self.refresh_detail()
+
+    @on(Timeline.Picked)
+    def _timeline_picked(self, event: Timeline.Picked) -> None:
+        self.go_checkpoint(event.checkpoint)
+
+    @on(FindingsPanel.Jump)
+    def _finding_jump(self, event: FindingsPanel.Jump) -> None:
+        self.select_line(event.turn, event.line)
+
+    def select(self, turn_pos: int, op_pos: int) -> None:
+        changed_turn = turn_pos != self.turn_pos
+        self.turn_pos, self.op_pos = turn_pos, op_pos
+        if changed_turn:
+            self.checkpoint = self.session_turns[turn_pos].index
+            self.query_one("#turns", TurnList).highlighted = turn_pos
+            self.refresh_turn()
+            self.refresh_timeline()
+        else:
+            self.query_one("#ops", OpList).highlighted = op_pos
+            self.refresh_detail()
+
+    def select_line(self, turn_index: int | None, line: int) -> None:
+        """Select the operation whose span holds ``line`` (a finding's line)."""
+        for tp, opp, result in self.iter_results():
+            if turn_index is not None and result.key[0] != turn_index:
+                continue
+            if result.op.span.start <= line <= result.op.span.end:
+                self.select(tp, opp)
+                return
+        for tp, turn in enumerate(self.session_turns):
+            if turn.index == turn_index:
+                self.select(tp, 0)
+                return
+
+    def select_key(self, key: OpKey | None) -> None:
+        """Select the operation ``key`` (the one an undo or redo changed)."""
+        pos = next((p for p, t in enumerate(self.session_turns) if key and t.index == key[0]),
+                   None)
+        if key is not None and pos is not None:
+            self.select(pos, key[1])
+
+    def move_to_next_undecided(self) -> None:
+        """The next undecided operation in reading order, from the start of this turn."""
+        found = self.states.next_undecided(self.turn_pos)
+        if found is not None:
+            self.select(*found)
+
+    def go_checkpoint(self, checkpoint: int) -> None:
+        """Scrub: show the session as it stood at ``checkpoint``. Nothing is written."""
+        turns = self.session_turns
+        if not turns:
+            return
+        checkpoint = max(0, min(turns[-1].index, checkpoint))
+        self.checkpoint = checkpoint
+        pos = max(0, next((p for p, t in enumerate(turns) if t.index >= checkpoint), 0))
+        if pos != self.turn_pos:
+            self.turn_pos, self.op_pos = pos, 0
+            self.query_one("#turns", TurnList).highlighted = pos
+            self.refresh_turn()
+        self.refresh_timeline()
+
+    def on_outside_change_taken(self, message: OutsideChangeTaken) -> None:
+        """The watcher's change was taken in by the review: show what it did."""
+        message.stop()
+        self.jobs.when_idle(partial(self._outside_reported, message.report))
+
+    def on_session_grew(self, message: SessionGrew) -> None:
+        message.stop()
+        self.jobs.when_idle(partial(self.session_grew, message.new, message.accepted,
+                                    message.problem))
+
+    def _outside_reported(self, report: ReplayReport) -> None:
+        self._report(report)
+        self.refresh_after_decision()
+
+    def session_grew(self, new: tuple[OpKey, ...], accepted: tuple[OpKey, ...],
+                     problem: str) -> None:
+        """A live session recorded operations: show them, and say so."""
+        if problem:
+            self.notify(problem, severity="error", timeout=10, markup=False)
+            return
+        was_empty = not self.review.display.turns or self.current() is None
+        self.refresh_all()
+        titles = [op_title(self.review.result(key).op) for key in new]
+        shown = ", ".join(titles[:3]) + (f" and {len(titles) - 3} more" if len(titles) > 3
+                                         else "")
+        note = f"arrived: {shown}"
+        if accepted:
+            note += f" ({len(accepted)} accepted by the gate)"
+        self.notify(note, markup=False)
+        current = self.current()
+        if was_empty or (current is not None and self.state_of(current).decided):
+            first = next(((tp, opp) for tp, opp, r in self.iter_results() if r.key == new[0]),
+                         None)
+            if first is not None:
+                self.select(*first)
+
+    def _note_reevaluated(self, paths: list[str]) -> None:
+        """Name the pending operations an outside change re-evaluated to another outcome."""
+        changed = []
+        for _, _, result in self.iter_results():
+            was = self._statuses.get(result.key)
+            if (was is not None and was is not result.outcome.status
+                    and not self.state_of(result).decided
+                    and getattr(result.op, "path", None) in paths):
+                label = op_row_title(result.op, 60)
+                changed.append(f"turn {result.key[0]} {label}: now {result.outcome.status}")
+        if changed:
+            more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+            self.notify("outside change re-evaluated " + "; ".join(changed[:3]) + more,
+                        severity="warning", markup=False, timeout=8)
+
+    def _report(self, report: object) -> None:
+        outside = getattr(report, "outside", None)
+        if outside:
+            self._note_reevaluated(list(outside))
+        conflicts = getattr(report, "conflicts", None)
+        rebased = getattr(report, "rebased", None)
+        if conflicts:
+            self.notify(f"conflict: {', '.join(conflicts)} changed on disk; nothing written "
+                        "there", severity="warning", markup=False)
+        if rebased:
+            self.notify(f"rebased over an outside change: {', '.join(rebased)}", markup=False)
+        for _key, notice in getattr(report, "reverted", ()):
+            self.notify(notice, severity="warning", markup=False)
+
+    def refresh_after_decision(self, states: ReviewStates | None = None) -> None:
+        """Show the review as a job left it (``states``: computed in the job's thread)."""
+        before = self._turn_states
+        self._recompute_states(states)
+        turn_list = self.query_one("#turns", TurnList)
+        ops = self.query_one("#ops", OpList)
+        for pos, turn in enumerate(self.session_turns):
+            now = self._turn_states[pos]
+            if pos >= len(before) or before[pos] != now:  # the rest did not change
+                turn_list.update_turn(pos, turn_prompt(turn.index, turn.request, now))
+        results = self.review.display.turns[self.turn_pos].results
+        for pos, result in enumerate(results):
+            ops.update_op(pos, op_prompt(op_row_title(result.op, self._op_room()),
+                                         self.state_of(result),
+                                         op_badge(result, wait=False)))
+        self.refresh_timeline()
+        self.refresh_detail(keep_pane=True)
+        self._check_syntax_later(results)

@@ -1,0 +1,183 @@
+"""Deciding: accept, reject, force, the bulk keys, undo and redo.
+
+Every decision runs as a review job (off the event loop); the screen is redrawn from the
+states the job computed in its thread.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+
+from reviewtui.core.engine import Decision, OpKey
+from reviewtui.core.engine.opstate import OpState
+from reviewtui.core.errors import DecisionRefused, ReviewtuiError
+from reviewtui.core.model import ConsoleCommand, Edit, FullFile
+from reviewtui.core.outcome import Status
+from reviewtui.core.plural import plural
+from reviewtui.core.tree import FileState
+from reviewtui.shell.replay import ReplayReport
+from reviewtui.ui.diagnostics import BADGE, changes_config, op_badge
+from reviewtui.ui.screens.main_cursor import ReviewCursor
+from reviewtui.ui.screens.review_states import ReviewStates
+from reviewtui.ui.widgets.op_detail import OpDetail
+
+
+class DecisionActions(ReviewCursor):
+    def decide(self, decision: Decision, keys: list[OpKey] | None = None) -> None:
+        """Record ``decision`` for the current operation, or for ``keys`` (bulk keys).
+
+        An accept that cannot apply (ambiguous, not found, refused) is not recorded: the
+        reviewer is told why; bulk keys skip such operations and say how many.
+        """
+        result = self.current()
+        if result is None:
+            return
+        # One log entry however many operations: one `u` takes a bulk key back whole.
+        items = [(key, decision) for key in keys or [result.key]]
+        self.jobs.submit("deciding", self._and_states(partial(
+            self.review.decide_many, items, skip_unappliable=keys is not None)), self._decided)
+
+    def _decided(self, answer: tuple[ReplayReport, ReviewStates] | ReviewtuiError) -> None:
+        if isinstance(answer, DecisionRefused):
+            self.notify(str(answer), severity="warning", markup=False)
+            self.refresh_after_decision()
+            return
+        if isinstance(answer, ReviewtuiError):
+            raise answer
+        report, states = answer
+        self._report(report)
+        skipped = len(report.skipped)
+        if skipped:
+            self.notify(f"{plural(skipped, 'operation')} left pending: an accept cannot apply "
+                        "to them (ambiguous, not found or refused)", severity="warning",
+                        markup=False)
+        pin = self.review.disk_checkpoint
+        if pin is not None:
+            self.notify(f"recorded, not written: the disk is pinned at checkpoint {pin} "
+                        "(P unpins and replays)", severity="warning")
+        self.refresh_after_decision(states)
+        self.move_to_next_undecided()
+
+    def file_keys(self, *, accepting: bool = False) -> list[OpKey]:
+        """This operation and the later undecided ones of its file in this turn (add -p's
+        a/d): a decided operation is changed only by a key aimed at it, and accepting in
+        bulk leaves the ones that cannot apply alone."""
+        result = self.current()
+        if result is None or isinstance(result.op, ConsoleCommand):
+            return [result.key] if result else []
+        path = result.op.path
+        later = self.review.display.turns[self.turn_pos].results[self.op_pos + 1 :]
+        return [result.key] + [
+            r.key for r in later
+            if isinstance(r.op, Edit | FullFile) and r.op.path == path
+            and not self.state_of(r).decided and not (accepting and self.state_of(r).failed)]
+
+    def action_accept(self) -> None:
+        placed = self._placement()
+        if placed is not None:  # an ambiguous or missed edit: at the location on screen
+            self.decide(placed)
+            return
+        self.decide(Decision.accept())
+
+    def _placement(self) -> Decision | None:
+        """For an ambiguous edit, the location shown (`c` cycles them); for a missed one,
+        the candidate shown: accept the edit exactly there (the reviewer's placement)."""
+        result = self.current()
+        if result is None or not isinstance(result.op, Edit) or result.op.shape is not None:
+            return None
+        outcome = self.review.outcome(result.key)
+        before = outcome.before_state
+        lines = before.lines if isinstance(before, FileState) else None
+        pane = self.query_one(OpDetail).pane_index
+        if outcome.status is Status.AMBIGUOUS and outcome.locations:
+            first, last = outcome.locations[pane % len(outcome.locations)]
+        elif outcome.status is Status.NOT_FOUND and outcome.candidates:
+            candidate = outcome.candidates[pane % len(outcome.candidates)]
+            first, last = candidate.start, candidate.end
+        else:
+            return None
+        if lines is None or not 1 <= first <= last <= len(lines):
+            return None
+        self.notify(f"placed by reviewer at lines {first}-{last} of {result.op.path}",
+                    markup=False)
+        return Decision.place((first, last), tuple(lines[first - 1 : last]))
+
+    def action_reject(self) -> None:
+        self.decide(Decision.reject())
+
+    def action_reject_reason(self) -> None:
+        from reviewtui.ui.screens.dialogs import PromptScreen
+
+        result = self.current()
+        if result is None:
+            return
+        key = result.key
+
+        def done(reason: str | None) -> None:
+            if reason is not None and self.current() is not None:
+                self.decide(Decision.reject(reason), [key])
+
+        self.app.push_screen(PromptScreen("Reject with a reason (one line; Enter rejects, "
+                                          "Escape cancels):"), done)
+
+    def action_force(self) -> None:
+        self.decide(Decision.accept(force=True))  # live only on a forceable one
+
+    def action_accept_file(self) -> None:
+        self.decide(Decision.accept(), self.file_keys(accepting=True))
+
+    def action_reject_file(self) -> None:
+        self.decide(Decision.reject(), self.file_keys())
+
+    def action_accept_turn(self) -> None:
+        from reviewtui.ui.screens.dialogs import ConfirmScreen
+
+        results = self.review.display.turns[self.turn_pos].results
+        clean = [r for r in results if self.state_of(r) in (OpState.PENDING, OpState.FUZZY)]
+        # Accepting in bulk never takes an operation that breaks its file's syntax or
+        # changes reviewtui.toml (what runs here): those are left pending for a one-by-one
+        # look (y still accepts them).
+        breaking = [r for r in clean if BADGE in op_badge(r).split()]
+        config = [r for r in clean if changes_config(r)]
+        keys = [r.key for r in clean if r not in breaking and r not in config]
+        if not keys:
+            held = [f"{len(breaking)} would introduce a syntax error"] if breaking else []
+            held += [f"{len(config)} change reviewtui.toml"] if config else []
+            extra = f" ({'; '.join(held)})" if held else ""
+            self.notify(f"nothing pending in this turn applies cleanly{extra}")
+            return
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                self.decide(Decision.accept(), keys)
+
+        left = (f"\n{len(breaking)} more would introduce a syntax error: they stay pending "
+                "for a look one by one." if breaking else "")
+        left += (f"\n{len(config)} more change reviewtui.toml, what runs on this machine: "
+                 "they stay pending for a look one by one." if config else "")
+        self.app.push_screen(
+            ConfirmScreen(f"Accept {plural(len(keys), 'pending operation')} of turn "
+                          f"{results[0].key[0]} that apply cleanly?{left}"), done)
+
+    def action_undo(self) -> None:
+        if not self.review.can_undo:
+            self.notify("nothing to undo")
+            return
+        keys = self.review.step_keys()
+        self.jobs.submit("undoing", self._and_states(self.review.undo),
+                         partial(self._stepped, keys))
+
+    def action_redo(self) -> None:
+        keys = self.review.step_keys(redo=True)
+        self.jobs.submit("redoing", self._and_states(self.review.redo),
+                         partial(self._stepped, keys))
+
+    def _stepped(self, keys: list[OpKey],
+                 answer: tuple[ReplayReport | None, ReviewStates] | ReviewtuiError) -> None:
+        """An undo or redo is done: show it, on the operation it changed."""
+        if isinstance(answer, ReviewtuiError):
+            raise answer
+        report, states = answer
+        self._report(report)
+        self.refresh_after_decision(states)
+        self.select_key(keys[0] if keys else None)

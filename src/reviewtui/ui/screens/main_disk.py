@@ -1,0 +1,88 @@
+"""The disk and git: restore a checkpoint, unpin, export, commit the accepted turns."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from textual import work
+
+from reviewtui.core.errors import ReviewtuiError
+from reviewtui.shell.replay import ReplayReport
+from reviewtui.ui.screens.main_cursor import ReviewCursor
+
+
+class DiskActions(ReviewCursor):
+    def action_export(self, fmt: str) -> None:
+        from reviewtui.core.export import render
+        from reviewtui.shell.disk import atomic_write
+        from reviewtui.shell.export import accepted_from_review
+
+        text = render(accepted_from_review(self.review), fmt)
+        suffix = {"patch": "patch", "markdown": "md", "json": "json", "fileops": "fileops.md"}
+        # A scratch review writes beside its copy: samples in the repository stay untouched.
+        anchor = self.review.root if self.review.scratch else self.review.loaded.file
+        target = anchor.with_name(f"{anchor.name}.export.{suffix[fmt]}")
+        atomic_write(target.parent, target.name, text.encode("utf-8"))
+        self.notify(f"exported {fmt} to {target}", markup=False)
+
+    def action_commit_turns(self) -> None:
+        from reviewtui.ui.git_commit import commit_question
+        from reviewtui.ui.screens.dialogs import ConfirmScreen
+
+        question = commit_question(self.review)
+        if not question:
+            self.notify("nothing to commit: no accepted turn changes a file" if question == ""
+                        else "only a --git or --worktree session can be committed")
+            return
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                self.run_commit_turns()
+
+        self.app.push_screen(ConfirmScreen(question), done)
+
+    @work(thread=True, exclusive=True, group="git")
+    def run_commit_turns(self) -> None:
+        from reviewtui.ui.git_commit import commit_now
+
+        text, severity = commit_now(self.review)
+        self.app.call_from_thread(self.notify, text, severity=severity,
+                                  markup=False)
+
+    def action_restore(self) -> None:
+        from reviewtui.ui.screens.dialogs import ConfirmScreen
+
+        preview = self.review.restore_preview(self.checkpoint)
+        if not preview:
+            self.notify(f"the disk already matches checkpoint {self.checkpoint}")
+            return
+        lines = []
+        for path, old, new in preview[:20]:
+            verb = "create" if old is None else "remove" if new is None else "rewrite"
+            lines.append(f"  {verb} {path}")
+        if len(preview) > 20:
+            lines.append(f"  … and {len(preview) - 20} more")
+        where = "(dry-run: nothing is written)" if self.review.dry_run else "on disk"
+        question = (f"Restore checkpoint {self.checkpoint} {where}?\n" + "\n".join(lines))
+
+        checkpoint = self.checkpoint
+
+        def done(ok: bool | None) -> None:
+            if ok:
+                self.jobs.submit("restoring", partial(self.review.restore, checkpoint),
+                                 partial(self._restored, f"restored checkpoint {checkpoint}"))
+
+        self.app.push_screen(ConfirmScreen(question), done)
+
+    def action_unpin(self) -> None:
+        self.jobs.submit("replaying", partial(self.review.restore,
+                                              self.review.checkpoint_count - 1),
+                         partial(self._restored, "unpinned: every decision replayed onto "
+                                 "the disk"))
+
+    def _restored(self, note: str, report: ReplayReport | ReviewtuiError) -> None:
+        if isinstance(report, ReviewtuiError):
+            raise report
+        self._report(report)
+        self.notify(note)
+        self.refresh_after_decision()

@@ -1,0 +1,90 @@
+"""Deciding with the reviewer's own text: edit in place, edit the SEARCH, $EDITOR, split."""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+from reviewtui.core.engine import Decision, OpResult, Verdict
+from reviewtui.core.model import ConsoleCommand, Edit, FullFile
+from reviewtui.core.outcome import Status
+from reviewtui.ui.screens.main_decisions import DecisionActions
+
+
+class EditActions(DecisionActions):
+    def action_edit(self) -> None:
+        from reviewtui.ui.screens.edit import EditScreen
+
+        result = self.current()
+        if result is None or isinstance(result.op, ConsoleCommand):
+            self.notify("only edits and full files have text to edit", severity="warning")
+            return
+        text = self._editable_text(result)
+
+        def done(new_text: str | None) -> None:
+            if new_text is not None:
+                self.decide(Decision.edit(tuple(new_text.split("\n"))))
+
+        self.app.push_screen(EditScreen(text, path=result.op.path), done)
+
+    def action_edit_search(self) -> None:
+        from reviewtui.ui.screens.edit import EditScreen
+
+        result = self.current()
+        if result is None or not isinstance(result.op, Edit) or result.op.shape is not None:
+            self.notify("only search/replace edits have a SEARCH to edit", severity="warning")
+            return
+        op = result.op
+        search = result.decision.search if result.decision.search is not None else (
+            op.search_lines)
+        replacement = (result.decision.replacement
+                       if result.decision.verdict is Verdict.EDITED else None)
+
+        def done(new_text: str | None) -> None:
+            if new_text is None:
+                return
+            self.decide(Decision.with_search(tuple(new_text.split("\n")), replacement),
+                        [result.key])
+            outcome = self.review.outcome(result.key)
+            self.notify(f"SEARCH edited: {outcome.status} - {outcome.message}",
+                        markup=False, severity="information"
+                        if outcome.status is Status.APPLIED else "warning")
+
+        self.app.push_screen(EditScreen("\n".join(search), path=op.path, what="SEARCH"),
+                             done)
+
+    def _editable_text(self, result: OpResult) -> str:
+        replacement = result.decision.replacement
+        if replacement is not None:
+            return "\n".join(replacement)
+        op = result.op
+        if isinstance(op, Edit):
+            return "\n".join(op.replace_lines)
+        assert isinstance(op, FullFile)
+        return "\n".join(op.lines)
+
+    def action_edit_external(self) -> None:
+        result = self.current()
+        if result is None or isinstance(result.op, ConsoleCommand):
+            self.notify("only edits and full files have text to edit", severity="warning")
+            return
+        from reviewtui.ui.editor import edit_externally
+
+        text = edit_externally(self.app, self._editable_text(result),
+                               suffix=PurePosixPath(result.op.path).suffix)
+        if text is not None:
+            self.decide(Decision.edit(tuple(text.split("\n"))))
+
+    def action_split(self) -> None:
+        from reviewtui.ui.screens.hunks import HunkScreen, split_source
+
+        result = self.current()
+        source = split_source(result) if result is not None else "no operation selected"
+        if isinstance(source, str):
+            self.notify(source, severity="warning", markup=False)
+            return
+
+        def done(lines: tuple[str, ...] | None) -> None:
+            if lines is not None:
+                self.decide(source.decision_for(lines))
+
+        self.app.push_screen(HunkScreen(source), done)

@@ -1,0 +1,299 @@
+"""The review screen's panes: what it shows, read from the review, and how it is redrawn.
+
+The base of the review screen (:mod:`reviewtui.ui.screens.main`): the cursor and
+checkpoint as reactive vars, the data accessors, the redraw of the lists, timeline,
+status line and the selected operation, which keys are live (``check_action``), and the
+workers that check syntax, run project checks and lint in the background.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import TypeVar
+
+from textual import work
+from textual.reactive import var
+from textual.screen import Screen
+from textual.worker import get_current_worker
+
+from reviewtui.core.diagnostics import diagnose_result
+from reviewtui.core.engine import OpKey, OpResult, file_text_for
+from reviewtui.core.engine.opstate import OpState, op_state
+from reviewtui.core.lint.findings import Finding
+from reviewtui.core.lint.rules import lint_session
+from reviewtui.core.model import Turn
+from reviewtui.core.outcome import Status
+from reviewtui.shell.review import Review
+from reviewtui.shell.userconfig import load_layout
+from reviewtui.ui.diagnostics import deferred, op_badge, with_diagnostics
+from reviewtui.ui.opview import build_view, op_title, warm_symbols
+from reviewtui.ui.project_checks import ProjectChecks, explanation_with
+from reviewtui.ui.review_jobs import ReviewJobs
+from reviewtui.ui.screens.review_states import ReviewStates, review_states
+from reviewtui.ui.widgets.findings import FindingsPanel
+from reviewtui.ui.widgets.lists import OpList, TurnList, op_prompt, op_row_title, turn_prompt
+from reviewtui.ui.widgets.op_detail import OpDetail
+from reviewtui.ui.widgets.request_block import RequestBlock
+from reviewtui.ui.widgets.status_line import StatusLine
+from reviewtui.ui.widgets.timeline import Timeline
+
+T = TypeVar("T")
+
+
+class ReviewPanes(Screen[None]):
+    # The cursor (positions in the display run's turns and that turn's operations) and the
+    # checkpoint the timeline shows.
+    turn_pos: var[int] = var(0)
+    op_pos: var[int] = var(0)
+    checkpoint: var[int] = var(0)
+    # What decides which keys are live (check_action). Their bindings are not in the
+    # footer, so a change needs no footer refresh (bindings=True would recompose it).
+    can_redo: var[bool] = var(False)
+    pinned: var[bool] = var(False)
+    forceable: var[bool] = var(False)
+
+    def __init__(self, review: Review, jobs: ReviewJobs | None = None) -> None:
+        super().__init__()
+        self.review = review
+        self._jobs = jobs
+        self.findings: list[Finding] = []
+        self.first_frame_at: float | None = None
+        self.view_layout = load_layout()
+        self.states = ReviewStates()
+        self.project_checks = ProjectChecks(review.config)
+
+    @property
+    def jobs(self) -> ReviewJobs:
+        """Where every change to the review runs (the app's, shared with its watcher)."""
+        if self._jobs is None:
+            self._jobs = ReviewJobs(self.app)
+        return self._jobs
+
+    @property
+    def session_turns(self) -> tuple[Turn, ...]:
+        return self.review.display.session.turns
+
+    def result(self, turn_pos: int, op_pos: int) -> OpResult | None:
+        turns = self.review.display.turns
+        if turn_pos >= len(turns) or op_pos >= len(turns[turn_pos].results):
+            return None
+        return turns[turn_pos].results[op_pos]
+
+    def state_of(self, result: OpResult) -> OpState:
+        return op_state(result, self.review.outcome(result.key).status)
+
+    def current(self) -> OpResult | None:
+        return self.result(self.turn_pos, self.op_pos)
+
+    def iter_results(self) -> Iterator[tuple[int, int, OpResult]]:
+        for tp, turn in enumerate(self.review.display.turns):
+            for opp, result in enumerate(turn.results):
+                yield tp, opp, result
+
+    def _recompute_states(self, states: ReviewStates | None = None) -> None:
+        self.states = states or review_states(self.review)
+
+    @property
+    def _turn_states(self) -> list[list[OpState]]:
+        return self.states.turns
+
+    @property
+    def _statuses(self) -> dict[OpKey, Status]:
+        return self.states.statuses
+
+    def _and_states(self, work: Callable[[], T]) -> Callable[[], tuple[T, ReviewStates]]:
+        """``work``, then the states it left (both in the job's thread: off the loop)."""
+        def both() -> tuple[T, ReviewStates]:
+            return work(), review_states(self.review)
+
+        return both
+
+    def refresh_all(self) -> None:
+        self._recompute_states()
+        prompts = [
+            turn_prompt(turn.index, turn.request, self._turn_states[pos])
+            for pos, turn in enumerate(self.session_turns)
+        ]
+        turn_list = self.query_one("#turns", TurnList)
+        with self.app.batch_update():
+            turn_list.set_turns(prompts)
+            if prompts:
+                turn_list.highlighted = self.turn_pos
+            self.refresh_turn()
+            self.refresh_timeline()
+
+    def refresh_timeline(self) -> None:
+        timeline = self.query_one(Timeline)
+        timeline.set_marks(self.states.marks)
+        timeline.current = self.checkpoint
+        self.refresh_status()
+
+    def refresh_status(self, note: str = "") -> None:
+        self.query_one(StatusLine).show(
+            checkpoint=self.checkpoint, turns=len(self.session_turns),
+            revision=self.review.revision, counts=self.states.counts,
+            watcher=getattr(self.app, "watcher_state", "off"), dry_run=self.review.dry_run,
+            note=note, source_format=self.review.session.format,
+            pinned=self.review.disk_checkpoint, state_at=self._state_at())
+
+    def _state_at(self) -> str:
+        """Where the review state is kept when it is not beside the session ("" if it is)."""
+        where = self.review.state_elsewhere
+        if where is None:
+            return ""
+        home = str(Path.home())
+        text = str(where)
+        return "~" + text[len(home):] if text.startswith(home + "/") else text
+
+    def refresh_turn(self) -> None:
+        ops = self.query_one("#ops", OpList)
+        turns = self.review.display.turns
+        if not turns:
+            ops.set_ops([])
+            self.query_one(OpDetail).show(None)
+            return
+        results = turns[self.turn_pos].results
+        self.op_pos = max(0, min(self.op_pos, len(results) - 1))
+        ops.border_title = f"Turn {turns[self.turn_pos].index}: operations"
+        self._show_request()
+        room = self._op_room()
+        ops.set_ops([op_prompt(op_row_title(r.op, room), self.state_of(r),
+                               op_badge(r, wait=False))
+                     for r in results],
+                    self.op_pos)
+        self.refresh_detail()
+        self._check_syntax_later(results)
+
+    def _op_room(self) -> int:
+        """Cells for an operation row's title (the glyph aside)."""
+        width = self.query_one("#ops", OpList).scrollable_content_region.width
+        return max(16, (width or 40) - 5)
+
+    def _refresh_op_rows(self) -> None:
+        """Re-title the operation rows for the list's width (after a resize)."""
+        if not self.session_turns:
+            return
+        ops = self.query_one("#ops", OpList)
+        turns = self.review.display.turns
+        if self.turn_pos >= len(turns):
+            return
+        results = turns[self.turn_pos].results
+        if ops.option_count != len(results):
+            # The turn grew or shrank since the rows were built (a live operation arrived
+            # between the resize and this call): rebuild rather than re-title.
+            self.refresh_turn()
+            return
+        room = self._op_room()
+        for pos, result in enumerate(results):
+            ops.update_op(pos, op_prompt(op_row_title(result.op, room), self.state_of(result),
+                                         op_badge(result)))
+
+    def _show_request(self) -> None:
+        turns = self.session_turns
+        block = self.query_one(RequestBlock)
+        if not turns:
+            block.show(None, "")
+            return
+        turn = turns[self.turn_pos]
+        block.show(turn.index, turn.request)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Keys that cannot do anything here are not live (nor shown in the footer)."""
+        live = {"redo": self.can_redo, "unpin": self.pinned, "force": self.forceable}
+        return live.get(action, True)
+
+    def _sync_live_keys(self, result: OpResult | None) -> None:
+        self.can_redo = self.review.can_redo
+        self.pinned = self.review.disk_checkpoint is not None
+        self.forceable = result is not None and result.outcome.forceable
+
+    def refresh_detail(self, *, keep_pane: bool = False) -> None:
+        result = self.current()
+        self._sync_live_keys(result)
+        detail = self.query_one(OpDetail)
+        if result is None:
+            detail.show(None)
+            return
+        outcome = self.review.outcome(result.key)
+        conflict = None
+        message = ""
+        path = getattr(result.op, "path", None)
+        if path and path in self.review.conflicts:
+            c = self.review.conflicts[path]
+            conflict = (c.wanted.data if c.wanted else None, c.disk.data if c.disk else None)
+            message = c.message
+        view = with_diagnostics(build_view(result, outcome.status, conflict, message), result,
+                                wait=False)
+        view, to_run = explanation_with(view, self.project_checks, result)
+        if to_run:
+            self.run_project_checks(result)
+        detail.show(view, keep_pane=keep_pane)
+        self.review.ui_state = {"checkpoint": self.checkpoint,
+                                "selected": [result.key[0], result.key[1]]}
+
+    def _check_syntax_later(self, results: Sequence[OpResult]) -> None:
+        """Syntax checks too big to run on a key press go to a worker."""
+        waiting = [r for r in results if deferred(r)]
+        if waiting:
+            self.run_syntax_checks(waiting)
+
+    @work(thread=True, exclusive=True, group="syntax")
+    def run_syntax_checks(self, results: list[OpResult]) -> None:
+        worker = get_current_worker()
+        for result in results:
+            if worker.is_cancelled:
+                return
+            diagnose_result(result)
+            warm_symbols(result)
+        self.app.call_from_thread(self._syntax_checked)
+
+    def _syntax_checked(self) -> None:
+        turns = self.review.display.turns
+        if not turns:
+            return
+        ops = self.query_one("#ops", OpList)
+        for pos, result in enumerate(turns[self.turn_pos].results):
+            ops.update_op(pos, op_prompt(op_title(result.op), self.state_of(result),
+                                         op_badge(result, wait=False)))
+        self.refresh_detail(keep_pane=True)
+
+    @work(thread=True, exclusive=True, group="checks")
+    def run_project_checks(self, result: OpResult) -> None:
+        self.project_checks.run(result)
+        self.app.call_from_thread(self._project_checks_done, result.key)
+
+    def _project_checks_done(self, key: OpKey) -> None:
+        current = self.current()
+        if current is not None and current.key == key:
+            self.refresh_detail(keep_pane=True)
+
+    def ask_check_trust(self) -> None:
+        """Untrusted project checks: show their commands and ask before anything runs."""
+        from reviewtui.ui.project_checks import TrustScreen
+
+        checks = self.project_checks
+        if checks.note:
+            self.notify(checks.note, severity="warning", markup=False)
+        if checks.offer is None:
+            return
+
+        def done(ok: bool | None) -> None:
+            checks.answer(bool(ok))
+            if ok:
+                self.refresh_detail(keep_pane=True)
+            else:
+                self.notify("project checks stay off (not trusted)", markup=False)
+
+        self.app.push_screen(TrustScreen(checks.question()), done)
+
+    @work(thread=True, exclusive=True, group="lint")
+    def load_findings(self) -> None:
+        findings = lint_session(self.review.display.session, file_text_for(self.review.display))
+        self.app.call_from_thread(self._findings_loaded, findings)
+
+    def _findings_loaded(self, findings: list[Finding]) -> None:
+        self.findings = findings
+        panel = self.query_one(FindingsPanel)
+        if panel.display and self.session_turns:
+            panel.show_turn(findings, self.session_turns[self.turn_pos].index)

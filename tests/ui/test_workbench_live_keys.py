@@ -1,0 +1,51 @@
+"""Keys that cannot act are not live: check_action follows the review screen's state."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from uikit import open_app, screen_of
+
+from reviewtui.ui.screens.main import MainScreen
+
+SIZE = (120, 40)
+
+pytestmark = pytest.mark.anyio
+
+
+def live(screen: MainScreen, key: str) -> bool:
+    bound = screen.active_bindings.get(key)
+    return bound is not None and bound.enabled
+
+
+async def test_redo_is_live_only_after_an_undo(tour: tuple[Path, Path]) -> None:
+    app = open_app(*tour)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = screen_of(app)
+        assert not live(screen, "U")
+        assert not screen.check_action("unpin", ())  # nothing restored: nothing pinned
+        await pilot.press("y", "u")
+        assert live(screen, "U")
+        await pilot.press("U")
+        assert not live(screen, "U")
+        assert app.review.decisions  # the redo took the accept back in
+
+
+async def test_force_is_live_only_on_an_operation_that_can_be_forced(
+        gallery: tuple[Path, Path]) -> None:
+    app = open_app(*gallery, dry_run=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = screen_of(app)
+        places = {r.outcome.forceable: (tp, opp) for tp, opp, r in screen.iter_results()}
+        assert set(places) == {True, False}, "the gallery has both kinds"
+        screen.select(*places[False])
+        await pilot.pause()
+        assert not live(screen, "F")
+        await pilot.press("F")  # not live: nothing is decided
+        assert app.review.decisions == {}
+        screen.select(*places[True])
+        await pilot.pause()
+        assert live(screen, "F")
