@@ -108,12 +108,15 @@ def test_edit_in_place_modal(snap_compare: SnapCompare, tmp_path: Path) -> None:
     async def run_before(pilot: Pilot[Any]) -> None:
         from textual.widgets import TextArea
 
-        # Focused first: a blink stopped before the focus arrives (a loaded machine)
-        # leaves the cursor hidden, and the picture would depend on timing.
+        await pilot.press("e")
+        await pilot.pause()
+        # On a loaded machine the editor's focus can land after the first pause, and the
+        # cursor is drawn only when focused: focus it and stop the blink before the picture.
         area = pilot.app.screen.query_one(TextArea)
         area.focus()
         await pilot.pause()
         area.cursor_blink = False
+        await pilot.pause()
 
     assert snap_compare(make_app(TOUR, tmp_path), terminal_size=(120, 40),
                         run_before=run_before)
