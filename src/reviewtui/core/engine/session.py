@@ -31,6 +31,7 @@ from reviewtui.core.engine.fileops import (
     mark_generated,
     normalize_or_none,
 )
+from reviewtui.core.engine.links import LinkView, is_link
 from reviewtui.core.engine.shapes import evaluate_shaped
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.model import (
@@ -568,9 +569,12 @@ class SessionRun:
         rule = result.rule
         if result.ok:
             status, message = Status.APPLIED, result.message
-            refusal = self._refuse_changes(changes)
+            refusal = self._refuse_changes(changes, state.tree, new_state.tree)
             if refusal is not None:
                 status, message, rule = Status.REFUSED, refusal.message, refusal.rule
+        elif (through := self._through_link(op, state.tree)) is not None:
+            # A link is a file in the tree: a command that failed on one says so.
+            status, message, rule = Status.REFUSED, through.message, through.rule
         elif rule in _PATH_RULES or rule in _REFUSING_COMMAND_RULES:
             status, message = Status.REFUSED, result.message
         else:
@@ -592,17 +596,37 @@ class SessionRun:
                 _command_item(key[1], result.ledger, state.tree.revision,
                               new_state.tree.revision))
 
+    def _through_link(self, op: ConsoleCommand, tree: Tree) -> Outcome | None:
+        """The link refusal of a failed command's first argument that goes through (or
+        names) a symbolic link; None when none does."""
+        ctx = FileContext(root=self.rules.root,
+                          symlinks=LinkView(self.rules.symlinks, self.base, tree))
+        for arg in op.args:
+            if normalize_or_none(arg) is None:
+                continue
+            checked = check_path(arg, ctx)
+            if isinstance(checked, Outcome) and checked.rule in ("symlink", "symlink-escape"):
+                return checked
+        return None
+
     def _refuse_changes(
-        self, changes: tuple[tuple[str | None, str | None], ...]
+        self, changes: tuple[tuple[str | None, str | None], ...], before: Tree, after: Tree,
     ) -> Outcome | None:
-        """Moves and removals obey the same reserved-path and symlink rules as edits."""
-        ctx = FileContext(reserved=self.rules.reserved, symlinks=self.rules.symlinks,
-                          root=self.rules.root)
+        """Moves and removals obey the same reserved-path and symlink rules as edits.
+
+        A link itself may be removed or restored (nothing is written through it); a move
+        of one is refused like any path with a link on it (its relative target would
+        point elsewhere).
+        """
+        ctx = FileContext(reserved=self.rules.reserved, root=self.rules.root,
+                          symlinks=LinkView(self.rules.symlinks, self.base, before))
         for old, new in changes:
             for path in (old, new):
                 if path is None:
                     continue
-                checked = check_path(path, ctx)
+                alone = old is None or new is None
+                link_ok = alone and is_link((before if new is None else after).get(path))
+                checked = check_path(path, ctx, link_ok=link_ok)
                 if isinstance(checked, Outcome):
                     return checked
         return None
@@ -616,7 +640,8 @@ class SessionRun:
             return state, OpResult(key, op, skipped, decision, False), None
         tree = state.tree
         ctx = FileContext(
-            need=turn.reply.need, reserved=self.rules.reserved, symlinks=self.rules.symlinks,
+            need=turn.reply.need, reserved=self.rules.reserved,
+            symlinks=LinkView(self.rules.symlinks, self.base, tree),
             root=self.rules.root, moved=moved,
             history=lambda path: LazyHistory(lambda: self._history(path, tree)),
             cursor=cursor or {},
