@@ -100,7 +100,7 @@ def refused(path: str, rule: str, message: str, **extra: object) -> Outcome:
 
 def target_refusal(path: str, target: str, ctx: FileContext) -> Outcome | None:
     """Why a link at ``path`` to ``target`` may not exist; None when it may."""
-    if not target or "\0" in target or "\n" in target:
+    if not target or any(ord(c) < 0x20 or ord(c) == 0x7F for c in target):
         return refused(path, "symlink-target", f"{path} would be a symbolic link with the "
                        f"unusable target {target!r}")
     if target.startswith("/"):
