@@ -70,3 +70,18 @@ def test_commits_record_links_as_links(tmp_path: Path) -> None:
                  "--commit", "--branch", "replayed"]) == 0
     assert tree_of(repo, "replayed") == tree_of(repo, head)
     assert tree_of(repo, "replayed")["latest"] == ("120000", b"docs/guide.md")
+
+
+def test_the_patch_export_carries_links_that_git_apply_makes(tmp_path: Path) -> None:
+    repo = new_repo(tmp_path / "repo")
+    base, head = link_history(repo)
+    want = entries(repo)
+    git(repo, "checkout", "-q", base)
+    patch = tmp_path / "export.diff"
+    assert main(["export", "--git", f"{base}..{head}", "--root", str(repo),
+                 "--format", "patch", "--output", str(patch)]) == 0
+    text = patch.read_text()
+    assert "new file mode 120000" in text
+    assert "GIT binary patch" not in text  # a link's target is text, as git writes it
+    git(repo, "apply", str(patch))
+    assert entries(repo) == want
