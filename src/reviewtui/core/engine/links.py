@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from reviewtui.core.engine.fileops import FileContext
 
 LINK_MODE = 0o120000
-LINK_RULES = ("symlink-target", "symlink-escape", "symlink-over-file")
 
 
 def is_link(state: FileState | None) -> bool:
