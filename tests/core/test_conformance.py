@@ -119,14 +119,6 @@ DEVIATIONS = {
         "*** Update File: a.txt\n@@\n-same\n+SAME\n",
         {"a.txt": "x\nSAME\nx\nsame\n"},
         {"a.txt": "x\nsame\nx\nsame\n"}),
-    "move-with-failing-chunk": Deviation(
-        "Codex computes the new content before it moves, so a failing chunk leaves the file "
-        "in place; reviewtui reviews the move and the edit one by one, and 'apply --yes' "
-        "accepts the move that applies cleanly",
-        {"old.txt": "a\n"},
-        "*** Update File: old.txt\n*** Move to: new.txt\n@@\n-missing\n+b\n",
-        {"old.txt": "a\n"},
-        {"new.txt": "a\n"}),
     "nested-context": Deviation(
         "Codex's parser rejects a second '@@' line right after another; reviewtui reads it "
         "as a narrower context (the style OpenAI's apply_patch prompt describes) and notes it",
@@ -308,3 +300,16 @@ def test_gitdiff_fixture_reads_a_rename_and_missing_final_newlines() -> None:
     assert ":mv src/greeter/util.py src/greeter/text.py" in texts
     assert ":rm docs/old-notes.md" in texts
     assert (folder / "expected" / "VERSION.toml").read_bytes().endswith(b'"0.2.0"')
+
+
+def test_a_move_with_a_failing_chunk_leaves_the_file_in_place_as_codex_does(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It was a deviation: the move applied alone. A file's patch now lands whole."""
+    given = tmp_path / "input"
+    given.mkdir()
+    (given / "old.txt").write_text("a\n")
+    patch = tmp_path / "patch.txt"
+    patch.write_text("*** Begin Patch\n*** Update File: old.txt\n*** Move to: new.txt\n@@\n"
+                     "-missing\n+b\n*** End Patch\n")
+    result = apply_patch_cli(patch, given, tmp_path, capsys)
+    assert {p: d for p, d in result.items() if d is not None} == {"old.txt": b"a\n"}

@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reviewtui.core.engine import evaluate_session
+from reviewtui.core.engine.links import is_link, link_state, link_target
 from reviewtui.core.engine.results import Rules
 from reviewtui.core.engine.session import SessionRun
 from reviewtui.core.importers.aider import import_aider
@@ -145,34 +146,112 @@ def link_diff(path: str, target: str, header: str = "new file mode 120000") -> S
         f"@@ -0,0 +1 @@\n+{target}\n\\ No newline at end of file\n", "c.diff")
 
 
-@pytest.mark.parametrize(("target", "rule"), [
-    ("docs/readme.md", "symlink-write"),
-    ("../../etc/passwd", "symlink-escape"),
-    ("/etc/passwd", "symlink-escape"),
+def test_new_symlink_is_a_link_in_the_tree_never_a_regular_file() -> None:
+    r = run(link_diff("sub/link", "../docs/readme.md"), {"docs/readme.md": "hi\n"})
+    (outcome,) = outcomes(r)
+    assert (outcome.status, outcome.method) == (Status.APPLIED, "new-link")
+    state = r.states[-1].tree.get("sub/link")
+    assert state is not None
+    assert is_link(state)
+    assert link_target(state) == "../docs/readme.md"
+
+
+@pytest.mark.parametrize("target", [
+    "../../etc/passwd",  # lexically out of the root, from the link's folder
+    "../..",
+    "/etc/passwd",  # absolute
+    "",
+    "a\0b",
+    "a\x1b[31mb",  # a terminal escape: never printed as a target
 ])
-def test_new_symlink_is_never_a_regular_file(target: str, rule: str) -> None:
+def test_a_link_leading_out_or_unusable_is_refused_by_rule(target: str) -> None:
     r = run(link_diff("sub/link", target), {"docs/readme.md": "hi\n"})
     (outcome,) = outcomes(r)
     assert outcome.status is Status.REFUSED
-    assert outcome.rule == rule
+    assert outcome.rule in ("symlink-escape", "symlink-target")
     assert "sub/link" not in final(r)
 
 
-def test_regular_file_becoming_a_symlink_is_refused() -> None:
+def test_regular_file_made_a_link_without_removal_is_refused() -> None:
     text = ("diff --git a/f b/f\nold mode 100644\nnew mode 120000\n--- a/f\n+++ b/f\n"
             "@@ -1 +1 @@\n-text\n+g\n\\ No newline at end of file\n")
     r = run(import_unified(text, "c.diff"), {"f": "text\n", "g": "x\n"})
-    assert [o.rule for o in outcomes(r)] == ["symlink-write"]
+    assert [o.rule for o in outcomes(r)] == ["symlink-over-file"]
     assert final(r)["f"] == b"text\n"  # never a regular file holding the link's target
     assert r.states[-1].tree.get("f").mode == 0o644  # type: ignore[union-attr]
 
 
-def test_changing_an_existing_symlink_is_refused_by_rule() -> None:
+def link_tree(files: dict[str, str], links: dict[str, str]) -> Tree:
+    return Tree.from_files({**{p: FileState.from_bytes(d.encode()) for p, d in files.items()},
+                            **{p: link_state(t) for p, t in links.items()}})
+
+
+def test_changing_an_existing_symlink_gives_it_the_new_target() -> None:
     text = ("diff --git a/l b/l\nindex 1111111..2222222 120000\n--- a/l\n+++ b/l\n"
             "@@ -1 +1 @@\n-a\n\\ No newline at end of file\n+b\n"
             "\\ No newline at end of file\n")
-    r = run(import_unified(text, "c.diff"), {}, rules=Rules(symlinks={"l": "a"}))
+    r = evaluate_session(import_unified(text, "c.diff"), link_tree({"a": "", "b": ""},
+                                                                   {"l": "a"}),
+                         rules=Rules(symlinks={"l": "a"}))
+    assert [(o.status, o.method) for o in outcomes(r)] == [(Status.APPLIED, "link")]
+    assert r.states[-1].tree.get("l") == link_state("b")
+
+
+TYPE_CHANGES = {
+    "file to link": ({"f": "text\n", "g": "x\n"}, {},
+                     "diff --git a/f b/f\ndeleted file mode 100644\n--- a/f\n+++ /dev/null\n"
+                     "@@ -1 +0,0 @@\n-text\n"
+                     "diff --git a/f b/f\nnew file mode 120000\n--- /dev/null\n+++ b/f\n"
+                     "@@ -0,0 +1 @@\n+g\n\\ No newline at end of file\n",
+                     {"f": link_state("g")}),
+    "link to file": ({"g": "x\n"}, {"f": "g"},
+                     "diff --git a/f b/f\ndeleted file mode 120000\n--- a/f\n+++ /dev/null\n"
+                     "@@ -1 +0,0 @@\n-g\n\\ No newline at end of file\n"
+                     "diff --git a/f b/f\nnew file mode 100644\n--- /dev/null\n+++ b/f\n"
+                     "@@ -0,0 +1 @@\n+text\n",
+                     {"f": FileState.from_bytes(b"text\n")}),
+    "link removed": ({"g": "x\n"}, {"f": "g"},
+                     "diff --git a/f b/f\ndeleted file mode 120000\n--- a/f\n+++ /dev/null\n"
+                     "@@ -1 +0,0 @@\n-g\n\\ No newline at end of file\n",
+                     {"f": None}),
+}
+
+
+@pytest.mark.parametrize("case", TYPE_CHANGES)
+def test_links_are_made_removed_and_turned_into_files(case: str) -> None:
+    files, links, text, expected = TYPE_CHANGES[case]
+    r = evaluate_session(import_unified(text, "c.diff"), link_tree(files, links),
+                         rules=Rules(symlinks=links))
+    assert all(o.status is Status.APPLIED for o in outcomes(r)), outcomes(r)
+    for path, state in expected.items():
+        assert r.states[-1].tree.get(path) == state
+        if state is not None:
+            assert is_link(r.states[-1].tree.get(path)) == is_link(state)
+
+
+def test_a_later_edit_through_a_new_link_is_refused() -> None:
+    text = ("diff --git a/lib b/lib\nnew file mode 120000\n--- /dev/null\n+++ b/lib\n"
+            "@@ -0,0 +1 @@\n+src\n\\ No newline at end of file\n"
+            "diff --git a/lib/a.py b/lib/a.py\n--- a/lib/a.py\n+++ b/lib/a.py\n"
+            "@@ -1 +1 @@\n-x = 1\n+x = 2\n"
+            "diff --git a/lib/new.py b/lib/new.py\nnew file mode 100644\n--- /dev/null\n"
+            "+++ b/lib/new.py\n@@ -0,0 +1 @@\n+y = 1\n")
+    r = run(import_unified(text, "c.diff"), {"src/a.py": "x = 1\n"})
+    assert [(o.status, o.rule) for o in outcomes(r)] == [
+        (Status.APPLIED, ""), (Status.REFUSED, "symlink"), (Status.REFUSED, "symlink")]
+    assert final(r)["src/a.py"] == b"x = 1\n"
+
+
+def test_a_link_is_never_text_edited_or_moved() -> None:
+    base = link_tree({"a": "x\n"}, {"l": "a"})
+    edit = import_unified("--- a/l\n+++ b/l\n@@ -1 +1 @@\n-a\n+b\n", "c.diff")
+    r = evaluate_session(edit, base, rules=Rules(symlinks={"l": "a"}))
     assert [o.rule for o in outcomes(r)] == ["symlink"]
+    move = import_unified("diff --git a/l b/m\nsimilarity index 100%\nrename from l\n"
+                          "rename to m\n", "c.diff")
+    r = evaluate_session(move, base, rules=Rules(symlinks={"l": "a"}))
+    assert [o.status for o in outcomes(r)] == [Status.REFUSED]
+    assert r.states[-1].tree.get("l") == link_state("a")
 
 
 # -- 4. git binary patches -------------------------------------------------------------------

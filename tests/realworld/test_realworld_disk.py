@@ -2,8 +2,8 @@
 
 The engine tests show the intended trees; these show the replay writes them: a mode
 change of an existing file reaches the disk (it used to be dropped with exit 0), a CRLF
-new file keeps its CRs, a binary literal is written byte for byte, and a symbolic link or
-a binary change without data is refused with exit 1 and nothing written in its place.
+new file keeps its CRs, a binary literal is written byte for byte, a symbolic link is made
+as a link, and a binary change without data is refused with exit 1, nothing written for it.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def test_mode_change_and_crlf_new_file_reach_the_disk(tmp_path: Path,
     assert "0 files written" in capsys.readouterr().out
 
 
-def test_link_and_dataless_binary_are_refused_with_exit_1(
+def test_link_is_made_and_dataless_binary_is_refused_with_exit_1(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root = tmp_path / "root"
     root.mkdir()
@@ -56,8 +56,34 @@ def test_link_and_dataless_binary_are_refused_with_exit_1(
             "Binary files a/x.bin and b/x.bin differ\n")
     assert apply(tmp_path, root, text) == 1
     out = capsys.readouterr().out
-    assert "does not create links" in out
     assert "carries no data" in out
-    assert not (root / "link").exists()
-    assert not (root / "link").is_symlink()
+    assert os.readlink(root / "link") == "x.bin"  # a link, never a file holding "x.bin"
     assert (root / "x.bin").read_bytes() == b"\0old"
+
+
+LINKS = ("diff --git a/l b/l\nnew file mode 120000\n--- /dev/null\n+++ b/l\n"
+         "@@ -0,0 +1 @@\n+f.txt\n\\ No newline at end of file\n"
+         "diff --git a/old b/old\nindex 1111111..2222222 120000\n--- a/old\n+++ b/old\n"
+         "@@ -1 +1 @@\n-f.txt\n\\ No newline at end of file\n+l\n"
+         "\\ No newline at end of file\n")
+
+
+def test_links_go_through_the_review_state_and_restore(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "f.txt").write_text("f\n")
+    (root / "old").symlink_to("f.txt")
+    patch = tmp_path / "change.diff"
+    patch.write_text(LINKS)
+    state = tmp_path / "s.review.json"
+    assert main(["apply", str(patch), "--format", "unified", "--yes", "--root", str(root),
+                 "--state", str(state)]) == 0
+    assert (os.readlink(root / "l"), os.readlink(root / "old")) == ("f.txt", "l")
+    # The state file keeps links as links: restoring checkpoint 0 puts the old one back.
+    assert main(["restore", str(patch), "--format", "unified", "--root", str(root),
+                 "--state", str(state), "--checkpoint", "0", "--yes"]) == 0
+    assert os.readlink(root / "old") == "f.txt"
+    assert not (root / "l").is_symlink()
+    assert not (root / "l").exists()
+    assert (root / "f.txt").read_text() == "f\n"

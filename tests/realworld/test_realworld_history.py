@@ -108,6 +108,17 @@ def synthetic(tmp_path_factory: pytest.TempPathFactory) -> Path:
     commit(repo, "rename with a change, binary removed, BOM edit")
     os.symlink("b.txt", repo / "link")
     commit(repo, "a symbolic link")
+    (repo / "link").unlink()
+    os.symlink("bom.txt", repo / "link")
+    (repo / "run.sh").unlink()
+    os.symlink("b.txt", repo / "run.sh")
+    os.mkdir(repo / "sub")
+    os.symlink("../crlf.txt", repo / "sub" / "up")
+    commit(repo, "a link retargeted, a file made a link, a link up a folder")
+    (repo / "link").unlink()
+    (repo / "link").write_text("a file now\n")
+    (repo / "run.sh").unlink()
+    commit(repo, "a link made a file, a link removed")
     (repo / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\0" + noise(300, 8))
     commit(repo, "binary rewritten")
     return repo
@@ -115,15 +126,13 @@ def synthetic(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_synthetic_history_replays_like_git_apply(synthetic: Path) -> None:
     report = history.replay(synthetic, 20)
-    assert len(report.commits) == 7
-    assert report.tallies["git apply"].match == 7
+    assert len(report.commits) == 9
+    assert report.tallies["git apply"].match == 9
     assert report.tallies["reviewtui"].wrong == 0
     assert report.tallies["reviewtui"].refused_wrong_files == 0
     verdicts = {c.commit: c.results["reviewtui"] for c in report.commits}
-    refused = [c for c in report.commits if verdicts[c.commit] != "match"]
-    # Only the symbolic link is refused (the disk layer does not create links), by rule.
-    assert len(refused) == 1
-    assert "reviewtui does not create links" in refused[0].notes["reviewtui"]
+    # Every commit, links included (made, retargeted, turned into files and back, removed).
+    assert set(verdicts.values()) == {"match"}, report.commits
 
 
 def test_synthetic_history_under_drift_changes_no_file_wrongly(synthetic: Path) -> None:

@@ -70,6 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "was applied, and report their findings")
     apply.add_argument("--strict", action="store_true",
                        help="leave pending every operation that introduces a syntax error")
+    apply.add_argument("--partial", action="store_true",
+                       help="unified diffs, git ranges, apply_patch: write a file even when "
+                       "only some of its hunks apply (default: such a file is not written)")
     apply.add_argument("--json", action="store_true", help="one JSON document on stdout")
     apply.add_argument("--state", help="record the decisions in this review state file, so "
                        "the workbench can resume and 'restore' can roll back (default: none)")

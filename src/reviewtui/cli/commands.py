@@ -29,7 +29,7 @@ from reviewtui.core.engine import (
     evaluate_session,
     file_text_for,
 )
-from reviewtui.core.engine.decisions import Decision, OpKey
+from reviewtui.core.engine.decisions import Decision, OpKey, Verdict
 from reviewtui.core.errors import InputLimitError, UsageError
 from reviewtui.core.limits import place
 from reviewtui.core.lint.rules import lint_reply, lint_session
@@ -37,6 +37,7 @@ from reviewtui.core.model import Session
 from reviewtui.core.outcome import Status
 from reviewtui.core.plural import plural
 from reviewtui.core.protocol.reply import parse_reply_text
+from reviewtui.core.review.whole_files import partial_files
 from reviewtui.shell.checks import check_run, checks_to_run
 from reviewtui.shell.disk import scratch_copy
 from reviewtui.shell.loader import LoadedSession, load_session, read_text
@@ -171,6 +172,10 @@ def apply(args: argparse.Namespace) -> int:
         held: dict[OpKey, str] = {}
         if getattr(args, "strict", False):
             wanted, strict_skips, held = _strict(review, wanted)
+        partial: dict[OpKey, str] = {}
+        if not getattr(args, "partial", False):
+            wanted, partial = _whole_files_only(review, wanted, turns)
+            held.update((key, f"{PARTIAL}{path}") for key, path in partial.items())
         report = review.decide_many(wanted)
         committed = _commit(review, args)
         first, last = turns or (1, max((t.index for t in review.session.turns), default=0))
@@ -200,6 +205,7 @@ def apply(args: argparse.Namespace) -> int:
             doc["written"], doc["removed"] = report.written, report.removed
             doc["conflicts"] = report.conflicts
             doc["strict_skipped"] = strict_skips
+            doc["partial_files"] = sorted(set(partial.values()))
             doc["messages"] = _messages(root, opened) + _messages(root, report)
             print(json.dumps(doc, indent=2, ensure_ascii=False))
         else:
@@ -252,6 +258,23 @@ def _strict(review: Review, wanted: list[tuple[OpKey, Decision]]
     return plain, said, held
 
 
+PARTIAL = "partial file: "
+
+
+def _whole_files_only(review: Review, wanted: list[tuple[OpKey, Decision]],
+                      turns: tuple[int, int] | None
+                      ) -> tuple[list[tuple[OpKey, Decision]], dict[OpKey, str]]:
+    """Without ``--partial``: the operations of a file whose patch does not apply whole are
+    held back (see core/review/whole_files.py), with that file's path."""
+    keys = {key for key, _ in wanted}
+
+    def failed(key: OpKey) -> bool:
+        return key not in keys and review.result(key).decision.verdict is Verdict.PENDING
+
+    held = partial_files(review.session, keys, failed, turns)
+    return [(key, decision) for key, decision in wanted if key not in held], held
+
+
 def _check_commit_options(args: argparse.Namespace, session_file: Path) -> None:
     """Before anything is written: --branch needs --commit, --commit a git session."""
     if getattr(args, "branch", None) and not getattr(args, "commit", False):
@@ -277,7 +300,11 @@ def _commit(review: Review, args: argparse.Namespace) -> CommitReport | None:
 def _skipped_line(source: str, result: OpResult, held: str | None) -> str:
     """An operation apply did not write, saying why: never "applied" for one it skipped."""
     status = result.outcome.status
-    if held == "syntax error":
+    if held is not None and held.startswith(PARTIAL):
+        why = (f"other operations of {held[len(PARTIAL):]} did not apply, and a file's patch "
+               "is written whole or not at all: the file is left as it is (--partial writes "
+               "the hunks that apply)")
+    elif held == "syntax error":
         why = "held back by --strict: it would leave its file with a syntax error"
     elif held is not None:
         why = "held back by --strict: it writes a generated file"
@@ -296,7 +323,9 @@ def _skipped_summary(skipped: list[OpResult], held: dict[OpKey, str]) -> str:
         return ""
     reasons: dict[str, int] = {}
     for result in skipped:
-        reason = (f"by --strict ({held[result.key]})" if result.key in held
+        why = held.get(result.key)
+        reason = ("held back: file not whole" if why is not None and why.startswith(PARTIAL)
+                  else f"by --strict ({why})" if why is not None
                   else str(result.outcome.status))
         reasons[reason] = reasons.get(reason, 0) + 1
     parts = ", ".join(f"{count} {reason}" for reason, count in reasons.items())

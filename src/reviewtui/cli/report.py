@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from reviewtui.core.diagnostics import Diagnostic, diagnose_result
 from reviewtui.core.engine import OpResult, SessionRun
 from reviewtui.core.engine.decisions import OpKey
+from reviewtui.core.engine.filebytes import is_link_mode
 from reviewtui.core.lint.findings import Finding, Severity
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Operation, Turn
 from reviewtui.core.outcome import Status
@@ -19,6 +20,8 @@ def describe(op: Operation) -> str:
         return op.text
     if isinstance(op, Edit):
         return f"{op.path} · Edit {op.label}"
+    if op.mode is not None and is_link_mode(op.mode):
+        return f"{op.path} · link -> {chr(10).join(op.lines)}"
     return f"{op.path} · full file"
 
 

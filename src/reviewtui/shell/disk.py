@@ -78,11 +78,11 @@ def read_snapshot(root: Path) -> DiskSnapshot:
         for name in sorted(filenames):
             full = base / name
             rel = prefix + name
+            if is_temp_name(name):  # a file or a link of an interrupted write
+                snap.leftovers.append(rel)
+                continue
             if full.is_symlink():
                 snap.symlinks[rel] = os.readlink(full)
-                continue
-            if is_temp_name(name):
-                snap.leftovers.append(rel)
                 continue
             try:
                 info = full.stat()
@@ -242,8 +242,13 @@ class _Folders:
         self.close()
 
 
-def _current(folder: int, name: str, rel: str) -> tuple[bytes, int] | None:
-    """The bytes and mode of regular file ``name`` in ``folder``; None when absent."""
+def _current(folder: int, name: str, rel: str,
+             links: bool = False) -> tuple[bytes, int] | None:
+    """The bytes and mode of regular file ``name`` in ``folder``; None when absent.
+
+    ``links``: a link there is (its target, :data:`LINK_MODE`) instead of an error (the
+    caller replaces or removes the link itself, never what it points to).
+    """
     try:
         fd = os.open(name, _READ_FLAGS, dir_fd=folder)
     except FileNotFoundError:
@@ -251,6 +256,8 @@ def _current(folder: int, name: str, rel: str) -> tuple[bytes, int] | None:
     except OSError as exc:
         if exc.errno != errno.ELOOP:
             raise
+        if links:
+            return os.fsencode(os.readlink(name, dir_fd=folder)), LINK_MODE
         raise DiskError("is a symbolic link: reviewtui never replaces a link with a file",
                         source=rel, rule="symlink") from None
     with os.fdopen(fd, "rb") as handle:
@@ -274,8 +281,27 @@ class _Unchecked:
     """``expected`` not given: no compare-and-swap."""
 
 
+@dataclass(frozen=True, slots=True)
+class Link:
+    """``expected``: a symbolic link with this target (as ``os.readlink`` gives it)."""
+
+    target: bytes
+
+
 UNCHECKED: Final = _Unchecked()
-Expected = bytes | None | _Unchecked
+LINK_MODE: Final = 0o120000
+Expected = bytes | None | _Unchecked | Link
+
+
+def _holds(now: tuple[bytes, int] | None, expected: bytes | None | Link) -> bool:
+    """Whether what is there (from ``_current(..., links=True)``) is ``expected``."""
+    if now is None or expected is None:
+        return now is None and expected is None
+    if isinstance(expected, Link):
+        return now[1] == LINK_MODE and now[0] == expected.target
+    return now[1] != LINK_MODE and now[0] == expected
+
+
 
 
 def read_file(root: Path, rel: str) -> tuple[bytes, int] | None:
@@ -325,6 +351,8 @@ def atomic_write(root: Path, rel: str, data: bytes, mode: int | None = None, *,
                         _chmod(folders.fd, name, mode & 0o777)
                     return False
                 old_mode = current[1] if current is not None else None
+            elif isinstance(expected, Link):  # a link becomes this file: no mode to keep
+                old_mode = None
             else:  # the bytes are compared right before the rename: only the mode now
                 old_mode = _mode(folders.fd, name, rel)
             if mode is None:
@@ -370,11 +398,11 @@ def _replace(folders: _Folders, name: str, rel: str, data: bytes, mode: int,
         _before_rename(folders.fd, name)
         folders.verify()
         if not isinstance(expected, _Unchecked):
-            now = _current(folders.fd, name, rel)
-            if now is not None and now[0] == data:
+            now = _current(folders.fd, name, rel, links=isinstance(expected, Link))
+            if now is not None and now[1] != LINK_MODE and now[0] == data:
                 os.unlink(tmp, dir_fd=folders.fd)
                 return False  # someone wrote the same bytes: nothing to do
-            if (now[0] if now is not None else None) != expected:
+            if not _holds(now, expected):
                 raise DiskChanged(rel, now)
         os.replace(tmp, name, src_dir_fd=folders.fd, dst_dir_fd=folders.fd)
     except BaseException:
@@ -408,6 +436,43 @@ def set_mode(root: Path, rel: str, mode: int, *, expected: bytes) -> bool:
     return True
 
 
+def write_link(root: Path, rel: str, target: str, *, expected: bytes | None | Link) -> bool:
+    """Make ``root/rel`` a symbolic link to ``target``; False when it already is one.
+
+    The link is made under a temporary name in the final folder (reached without
+    following any link, as for a file) and renamed over ``rel``: what was there is
+    replaced whole, never followed. ``expected`` is what the caller believes is there (a
+    :class:`Link`, a regular file's bytes, or None: absent), compared right before the
+    rename: :class:`DiskChanged` when it differs. The target is not checked here: the
+    engine decides which targets are allowed (inside the root).
+    """
+    parts = _parts(root, rel)
+    name = parts[-1]
+    try:
+        with _Folders(root, rel, parts[:-1], create=True) as folders:
+            tmp = temp_name(name)
+            os.symlink(target, tmp, dir_fd=folders.fd)
+            try:
+                _before_rename(folders.fd, name)
+                folders.verify()
+                now = _current(folders.fd, name, rel, links=True)
+                if now == (os.fsencode(target), LINK_MODE):
+                    os.unlink(tmp, dir_fd=folders.fd)
+                    return False
+                if not _holds(now, expected):
+                    raise DiskChanged(rel, now)
+                os.replace(tmp, name, src_dir_fd=folders.fd, dst_dir_fd=folders.fd)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp, dir_fd=folders.fd)
+                raise
+            _fsync(folders.fd)
+    except OSError as exc:
+        raise DiskError(f"cannot make the link: {exc.strerror}", source=str(root / rel),
+                        rule="write") from None
+    return True
+
+
 def remove_file(root: Path, rel: str, *, expected: Expected = UNCHECKED) -> bool:
     """Remove ``root/rel`` and any folders that it leaves empty; False if it was not there.
 
@@ -418,10 +483,10 @@ def remove_file(root: Path, rel: str, *, expected: Expected = UNCHECKED) -> bool
     name = parts[-1]
     try:
         with _Folders(root, rel, parts[:-1], create=False) as folders:
-            now = _current(folders.fd, name, rel)
+            now = _current(folders.fd, name, rel, links=isinstance(expected, Link))
             if now is None:
                 return False
-            if not isinstance(expected, _Unchecked) and now[0] != expected:
+            if not isinstance(expected, _Unchecked) and not _holds(now, expected):
                 raise DiskChanged(rel, now)
             _before_rename(folders.fd, name)
             folders.verify()
@@ -455,7 +520,7 @@ def remove_temp(root: Path, rel: str) -> bool:
     try:
         with _Folders(root, rel, parts[:-1], create=False) as folders:
             info = os.stat(parts[-1], dir_fd=folders.fd, follow_symlinks=False)
-            if not stat.S_ISREG(info.st_mode):
+            if not (stat.S_ISREG(info.st_mode) or stat.S_ISLNK(info.st_mode)):
                 return False
             os.unlink(parts[-1], dir_fd=folders.fd)
     except (_NoFolder, OSError, DiskError):

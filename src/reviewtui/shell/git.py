@@ -24,6 +24,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from reviewtui.core.engine.links import is_link
 from reviewtui.core.errors import GitError, UsageError
 from reviewtui.core.importers.gitlog import GitOrigin, looks_like_git_session, read_origin
 from reviewtui.core.tree import FileState
@@ -166,6 +167,8 @@ def _file_mode(git_mode: str) -> int:
 
 
 def git_mode(state: FileState) -> str:
+    if is_link(state):  # the blob is the link's target, as git stores it
+        return "120000"
     return "100755" if state.mode & 0o111 else "100644"
 
 

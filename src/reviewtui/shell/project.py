@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from reviewtui.core.engine import Rules
-from reviewtui.core.paths import ReservedRules
+from reviewtui.core.engine.links import link_state
+from reviewtui.core.paths import ReservedRules, unread_dir_of
 from reviewtui.core.protocol.config import CONFIG_NAME, ProjectConfig, parse_config
 from reviewtui.core.tree import FileState, Tree
 from reviewtui.shell.disk import DiskSnapshot, read_snapshot
@@ -25,9 +27,15 @@ class Project:
 
 
 def tree_from_snapshot(snap: DiskSnapshot) -> Tree:
-    return Tree.from_files(
-        {path: FileState.from_bytes(data, mode=mode) for path, (data, mode) in snap.files.items()}
-    )
+    """The files, and the links as links (the engine refuses paths through them)."""
+    files = {path: FileState.from_bytes(data, mode=mode)
+             for path, (data, mode) in snap.files.items()}
+    # A link named like a folder reviewtui never reads (.venv) stays out, as that folder
+    # would: the engine still knows it from the rules, and refuses paths through it.
+    files.update((path, link_state(os.fsencode(target)))
+                 for path, target in snap.symlinks.items()
+                 if unread_dir_of(path + "/x") is None)
+    return Tree.from_files(files)
 
 
 def _read_config(file: Path) -> bytes:

@@ -15,10 +15,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from reviewtui.core.engine.fileops import normalize_or_none
+from reviewtui.core.engine.links import is_link, link_state, link_target
 from reviewtui.core.errors import DiskError
 from reviewtui.core.paths import link_on_path
 from reviewtui.core.tree import FileState
-from reviewtui.shell.disk import SKIP_DIRS, read_file
+from reviewtui.shell.disk import (
+    LINK_MODE,
+    SKIP_DIRS,
+    Link,
+    read_file,
+    read_link,
+    remove_file,
+    write_link,
+)
 from reviewtui.shell.state import blob_dir_for
 
 
@@ -67,10 +76,37 @@ DIRECTORY = Directory()
 
 
 def same(a: FileState | None, b: FileState | None) -> bool:
-    """Same content (absent counts); modes are the disk's business, not the guard's."""
+    """Same content (absent counts); modes are the disk's business, not the guard's, but
+    a link is never the same as a file holding its target."""
     if a is None or b is None:
         return a is b
-    return a.data == b.data
+    return a.data == b.data and is_link(a) == is_link(b)
+
+
+def disk_state(found: tuple[bytes, int] | None) -> FileState | None:
+    """What the disk layer found (bytes and mode; a link as its target) as a file state."""
+    if found is None:
+        return None
+    data, mode = found
+    return link_state(data) if mode == LINK_MODE else FileState.from_bytes(data, mode=mode)
+
+
+def expected_of(state: FileState | None) -> bytes | None | Link:
+    """What a guarded write expects on disk for ``state`` (a link: its target, as a link)."""
+    if state is None:
+        return None
+    return Link(state.data) if is_link(state) else state.data
+
+
+def put_state(root: Path, path: str, state: FileState | None,
+              expected: bytes | None | Link) -> bool | None:
+    """Write or remove ``path`` when either concerns a link; None when neither does (the
+    caller writes the regular file). True when the disk changed."""
+    if state is not None and is_link(state):
+        return write_link(root, path, link_target(state), expected=expected)
+    if state is None and isinstance(expected, Link):
+        return remove_file(root, path, expected=expected)
+    return None
 
 
 def nested(a: str, b: str) -> bool:
@@ -85,6 +121,9 @@ def read_state(root: Path, path: str) -> FileState | None | Directory:
     except DiskError as err:
         if err.rule == "directory":
             return DIRECTORY
+        target = read_link(root, path) if err.rule == "symlink" else None
+        if target is not None:  # the path itself is a link (none on its way): its target
+            return link_state(os.fsencode(target))
         raise DiskError(err.message, source=path, rule=err.rule) from None
     return None if found is None else FileState.from_bytes(found[0], mode=found[1])
 

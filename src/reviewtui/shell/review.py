@@ -102,11 +102,14 @@ from reviewtui.shell.replay import (
     Directory,
     ReplayReport,
     expand_paths,
+    expected_of,
     own_files,
+    put_state,
     read_state,
     same,
     write_in_order,
 )
+from reviewtui.shell.replay import disk_state as replay_disk_state
 from reviewtui.shell.state import (
     DecisionItem,
     Folded,
@@ -907,9 +910,13 @@ class Review:
              moved: set[str]) -> bool:
         """Write (or remove) one path, guarded by content; True when the disk holds ``state``."""
         record = self._record(path)
-        expected = record.seen.data if record.seen is not None else None
+        expected = expected_of(record.seen)
         try:
-            if state is None:
+            linked = put_state(self.root, path, state, expected)  # a link made or removed
+            if linked is not None:
+                if linked:
+                    (report.written if state is not None else report.removed).append(path)
+            elif state is None:
                 if remove_file(self.root, path, expected=expected):
                     report.removed.append(path)
             else:
@@ -922,8 +929,7 @@ class Review:
                 elif atomic_write(self.root, path, state.data, mode, expected=expected):
                     report.written.append(path)
         except DiskChanged as changed:
-            disk = None if changed.current is None else FileState.from_bytes(
-                changed.current[0], mode=changed.current[1])
+            disk = replay_disk_state(changed.current)
             if same(disk, state):  # someone made exactly this change: taken as written
                 record.seen, record.ref = disk, tree.get(path)
                 return True

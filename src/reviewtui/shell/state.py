@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from reviewtui.core.engine.links import link_state
 from reviewtui.core.errors import (
     DiskError,
     InputLimitError,
@@ -61,7 +62,7 @@ from reviewtui.core.review.log import (
 # The decision log moved to reviewtui.core.review.log; its names stay importable here.
 from reviewtui.core.review.plan import PathRecord
 from reviewtui.core.tree import FileState
-from reviewtui.shell.disk import TEMP_SUFFIX, atomic_write, is_temp_name
+from reviewtui.shell.disk import LINK_MODE, TEMP_SUFFIX, atomic_write, is_temp_name
 from reviewtui.shell.loader import read_input
 
 # Re-exported: the decision log moved to reviewtui.core.review.log.
@@ -150,8 +151,8 @@ def _check_content_ref(data: Any, what: str) -> None:
     _expect(isinstance(data, dict), f"{what} is not an object")
     _expect(_is_sha(data.get("sha")), f"{what} has no sha256")
     mode = data.get("mode")
-    _expect(isinstance(mode, int) and not isinstance(mode, bool) and 0 <= mode <= 0o7777,
-            f"{what} has a bad mode")
+    _expect(isinstance(mode, int) and not isinstance(mode, bool)
+            and (0 <= mode <= 0o7777 or mode == LINK_MODE), f"{what} has a bad mode")
 
 
 def _check_record(path: str, data: Any) -> None:
@@ -451,7 +452,10 @@ def _content_from(data: Any, blobs: BlobStore) -> FileState | None:
     raw = blobs.get(_get(data, "sha", str))
     if raw is None:
         raise MissingBlob(str(data.get("sha")))
-    return FileState.from_bytes(raw, mode=_get(data, "mode", int) & PERMISSION_BITS)
+    mode = _get(data, "mode", int)
+    if mode == LINK_MODE:  # a symbolic link: the blob is its target
+        return link_state(raw)
+    return FileState.from_bytes(raw, mode=mode & PERMISSION_BITS)
 
 
 def _bytes_from(sha: Any, blobs: BlobStore) -> bytes | None:

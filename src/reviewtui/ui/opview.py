@@ -14,6 +14,8 @@ from rich.text import Text
 
 from reviewtui.core.agent import new_ids
 from reviewtui.core.engine import OpResult, Verdict
+from reviewtui.core.engine.filebytes import is_link_mode
+from reviewtui.core.engine.links import is_link, shown
 from reviewtui.core.engine.opstate import OpState, op_state
 from reviewtui.core.model import ConsoleCommand, Edit, FullFile
 from reviewtui.core.outcome import Status
@@ -72,7 +74,13 @@ def op_title(op: Edit | FullFile | ConsoleCommand) -> str:
         return op.text
     if isinstance(op, Edit):
         return f"{op.path} · Edit {op.label}"
+    if is_link_op(op):
+        return f"{op.path} · link -> {chr(10).join(op.lines)}"
     return f"{op.path} · full file"
+
+
+def is_link_op(op: Edit | FullFile | ConsoleCommand) -> bool:
+    return isinstance(op, FullFile) and op.mode is not None and is_link_mode(op.mode)
 
 
 def _lines(text: str) -> tuple[str, ...]:
@@ -131,6 +139,12 @@ def _build(result: OpResult, state: OpState, subtitle: str,
         return _ambiguous_view(result, state, subtitle, text)
     before_state = _state(outcome.before_state)
     after_state = _state(outcome.after_state)
+    if isinstance(op, FullFile) and is_link_op(op):  # a link: its target is all there is
+        if outcome.rule and status is Status.REFUSED:
+            text.append(f"\nrule: {outcome.rule}", style="bold")
+        was = f" (was {shown(before_state)})" if is_link(before_state) else ""
+        return OpView(op_title(op), state, subtitle, text,
+                      message=f"link -> {chr(10).join(op.lines)}{was}")
     if before_state is not None and before_state.binary:
         return OpView(op_title(op), state, subtitle, text, message="binary file: not shown")
     if status is Status.NEEDS_REVIEW and isinstance(op, Edit):

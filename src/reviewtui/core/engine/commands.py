@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from reviewtui.core.engine.decisions import Decision, OpKey, Policy, Verdict
-from reviewtui.core.engine.fileops import FileContext, check_path
+from reviewtui.core.engine.fileops import FileContext, check_path, normalize_or_none
 from reviewtui.core.engine.ledger import LedgerItem, command_item
+from reviewtui.core.engine.links import LinkView, is_link
 from reviewtui.core.engine.results import OpResult, Rules
 from reviewtui.core.model import ConsoleCommand
 from reviewtui.core.outcome import Outcome, Status
 from reviewtui.core.structural import StructuralState, apply_command
+from reviewtui.core.tree import Tree
 
 _PATH_RULES = frozenset({
     "absolute-path", "drive-letter", "home-path", "backslash", "parent-escape",
@@ -22,7 +24,7 @@ _REFUSING_COMMAND_RULES = frozenset({"dest-exists", "into-itself", "path-conflic
 
 def run_command(
     state: StructuralState, key: OpKey, op: ConsoleCommand, decision: Decision,
-    moved: dict[str, str], rules: Rules, policy: Policy,
+    moved: dict[str, str], rules: Rules, policy: Policy, base: Tree,
 ) -> tuple[StructuralState, OpResult, LedgerItem | None]:
     """What ``op`` does to ``state`` under ``decision`` (its result and ledger line);
     ``moved`` learns the paths it moves when it lands."""
@@ -31,9 +33,12 @@ def run_command(
     rule = result.rule
     if result.ok:
         status, message = Status.APPLIED, result.message
-        refusal = _refuse_changes(changes, rules)
+        refusal = _refuse_changes(changes, rules, base, state.tree, new_state.tree)
         if refusal is not None:
             status, message, rule = Status.REFUSED, refusal.message, refusal.rule
+    elif (through := _through_link(op, rules, base, state.tree)) is not None:
+        # A link is a file in the tree: a command that failed on one says so.
+        status, message, rule = Status.REFUSED, through.message, through.rule
     elif rule in _PATH_RULES or rule in _REFUSING_COMMAND_RULES:
         status, message = Status.REFUSED, result.message
     else:
@@ -56,16 +61,36 @@ def run_command(
                           new_state.tree.revision))
 
 
-def _refuse_changes(changes: tuple[tuple[str | None, str | None], ...],
-                    rules: Rules) -> Outcome | None:
-    """Moves and removals obey the same reserved-path and symlink rules as edits."""
-    ctx = FileContext(reserved=rules.reserved, symlinks=rules.symlinks,
-                      root=rules.root)
+def _through_link(op: ConsoleCommand, rules: Rules, base: Tree, tree: Tree) -> Outcome | None:
+    """The link refusal of a failed command's first argument that goes through (or
+    names) a symbolic link; None when none does."""
+    ctx = FileContext(root=rules.root, symlinks=LinkView(rules.symlinks, base, tree))
+    for arg in op.args:
+        if normalize_or_none(arg) is None:
+            continue
+        checked = check_path(arg, ctx)
+        if isinstance(checked, Outcome) and checked.rule in ("symlink", "symlink-escape"):
+            return checked
+    return None
+
+
+def _refuse_changes(changes: tuple[tuple[str | None, str | None], ...], rules: Rules,
+                    base: Tree, before: Tree, after: Tree) -> Outcome | None:
+    """Moves and removals obey the same reserved-path and symlink rules as edits.
+
+    A link itself may be removed or restored (nothing is written through it); a move
+    of one is refused like any path with a link on it (its relative target would
+    point elsewhere).
+    """
+    ctx = FileContext(reserved=rules.reserved, root=rules.root,
+                      symlinks=LinkView(rules.symlinks, base, before))
     for old, new in changes:
         for path in (old, new):
             if path is None:
                 continue
-            checked = check_path(path, ctx)
+            alone = old is None or new is None
+            link_ok = alone and is_link((before if new is None else after).get(path))
+            checked = check_path(path, ctx, link_ok=link_ok)
             if isinstance(checked, Outcome):
                 return checked
     return None

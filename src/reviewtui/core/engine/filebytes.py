@@ -10,14 +10,13 @@ apply`` does) before anything lands. Pure.
 
 from __future__ import annotations
 
-import posixpath
 import stat
 from typing import TYPE_CHECKING
 
+from reviewtui.core.engine.links import evaluate_link
 from reviewtui.core.importers.gitbinary import BinaryPatchError, apply_delta, blob_id
 from reviewtui.core.model import FullFile
 from reviewtui.core.outcome import Outcome, Status
-from reviewtui.core.paths import escapes_via_symlink
 from reviewtui.core.tree import FileState, Tree
 
 if TYPE_CHECKING:
@@ -43,35 +42,15 @@ def with_mode(state: FileState, mode: int | None) -> FileState:
     return FileState.from_bytes(state.data, mode=file_mode(mode), revision=state.revision + 1)
 
 
-def symlink_refusal(path: str, target: str, ctx: FileContext) -> Outcome:
-    """A symbolic link is never written as a regular file holding its target.
-
-    A target leading outside the root is refused under the path rule it breaks; any
-    other link is refused because the disk layer does not create links.
-    """
-    if not target or "\0" in target or "\n" in target:
-        return refused(path, "symlink-target", f"{path} would be a symbolic link with the "
-                       f"unusable target {target!r}")
-    if target.startswith("/"):
-        return refused(path, "symlink-escape", f"{path} would be a symbolic link to the "
-                       f"absolute path {target}: links may not point outside the root")
-    links = {**ctx.symlinks, path: target}
-    joined = posixpath.normpath(posixpath.join(posixpath.dirname(path), target))
-    if joined.startswith("../") or joined == ".." or escapes_via_symlink(
-            path + "/x", links, root=ctx.root):
-        return refused(path, "symlink-escape", f"{path} would be a symbolic link to "
-                       f"{target}, outside the project root")
-    return refused(path, "symlink-write", f"{path} would be a symbolic link to {target}; "
-                   "reviewtui does not create links: make it by hand with "
-                   f"'ln -s {target} {path}'")
+def is_link_mode(mode: int) -> bool:
+    return stat.S_ISLNK(mode)
 
 
 def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
                      path: str) -> tuple[Outcome, FileState | None] | None:
     """The outcome of a full file with a payload or a link mode; None for plain text."""
     if op.mode is not None and stat.S_ISLNK(op.mode):
-        target = "\n".join(op.lines)
-        return symlink_refusal(path, target, ctx), None
+        return evaluate_link(tree, op, ctx, path)
     payload = op.payload
     if payload is None:
         return None

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from reviewtui.core.engine import placement
-from reviewtui.core.engine.filebytes import evaluate_special, with_mode
+from reviewtui.core.engine.filebytes import evaluate_special, is_link_mode, with_mode
 from reviewtui.core.engine.placed import PLACED, STALE, placed_match, stale_message
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.match import match_edit
@@ -72,19 +72,24 @@ def _generated_label(reserved: ReservedRules, path: str) -> str | None:
     return reserved.generated_by(path)  # glob matching over the built-in list, once a path
 
 
-def check_path(raw: str, ctx: FileContext) -> str | Outcome:
-    """The normalised path, or a refusal naming the rule it breaks."""
+def check_path(raw: str, ctx: FileContext, *, link_ok: bool = False) -> str | Outcome:
+    """The normalised path, or a refusal naming the rule it breaks.
+
+    ``link_ok``: the path itself may be a link (an operation that makes, retargets or
+    removes the link); a link on its folders is refused all the same.
+    """
     try:
         path = _normalized(raw)
     except PathRefused as err:
         return refused(raw, err.rule, err.message)
-    if path in ctx.symlinks:
+    if path in ctx.symlinks and not link_ok:
         return refused(path, "symlink", f"{path} is a symbolic link; reviewtui never replaces "
                        "a link with a regular file")
-    if escapes_via_symlink(path, ctx.symlinks, root=ctx.root):
+    folders = path.rpartition("/")[0] if link_ok else path
+    if folders and escapes_via_symlink(folders, ctx.symlinks, root=ctx.root):
         return refused(path, "symlink-escape", f"{path} resolves through a symbolic link to "
                        "outside the project root")
-    link = link_on_path(path, ctx.symlinks)
+    link = link_on_path(folders, ctx.symlinks) if folders else None
     if link is not None:
         return refused(path, "symlink", f"{path} goes through the symbolic link {link} (to "
                        f"{ctx.symlinks[link]}); reviewtui never writes through a link: "
@@ -264,7 +269,7 @@ def _message(path: str, result: MatchResult) -> str:
 def evaluate_full_file(
     tree: Tree, op: FullFile, ctx: FileContext, content: Sequence[str] | None = None
 ) -> tuple[Outcome, Proposal | None]:
-    checked = check_path(op.path, ctx)
+    checked = check_path(op.path, ctx, link_ok=op.mode is not None and is_link_mode(op.mode))
     if isinstance(checked, Outcome):
         return checked, None
     path = checked

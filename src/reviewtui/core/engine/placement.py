@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from reviewtui.core.engine.applied import already_applied
 from reviewtui.core.match import match_edit
 from reviewtui.core.match.exact import find_exact
 from reviewtui.core.model import Edit
@@ -171,7 +172,7 @@ def _locate_from(lines: Sequence[str], final_newline: bool, edit: Edit,
     window = (lo, len(lines)) if lo else None
     result = match_edit(lines, search, new_lines, window=window, history=history, path=path,
                         literal=edit.literal)
-    return result, edit.final_newline
+    return already_applied(lines, edit, result, path), edit.final_newline
 
 
 def forced_in_order(lines: Sequence[str], search: Sequence[str],

@@ -33,6 +33,7 @@ from reviewtui.core.engine.history import LazyHistory, earlier_versions
 from reviewtui.core.engine.ledger import LedgerItem, edit_item
 from reviewtui.core.engine.ledger import bumps as ledger_bumps
 from reviewtui.core.engine.ledger import render as render_ledger
+from reviewtui.core.engine.links import LinkView
 from reviewtui.core.engine.order import Step, ancestors, execution_order
 from reviewtui.core.engine.results import OpResult, Rules, TurnResult
 from reviewtui.core.engine.shapes import evaluate_shaped
@@ -497,7 +498,8 @@ class SessionRun:
         skipped = self._unevaluated(decision)
         if skipped is not None:
             return state, OpResult(key, op, skipped, decision, False), None
-        return run_command(state, key, op, decision, moved, self.rules, self.policy)
+        return run_command(state, key, op, decision, moved, self.rules, self.policy,
+                           self.base)
 
     def _file_op(
         self, state: StructuralState, key: OpKey, op: Edit | FullFile, decision: Decision,
@@ -508,7 +510,8 @@ class SessionRun:
             return state, OpResult(key, op, skipped, decision, False), None
         tree = state.tree
         ctx = FileContext(
-            need=turn.reply.need, reserved=self.rules.reserved, symlinks=self.rules.symlinks,
+            need=turn.reply.need, reserved=self.rules.reserved,
+            symlinks=LinkView(self.rules.symlinks, self.base, tree),
             root=self.rules.root, moved=moved,
             history=lambda path: LazyHistory(
                 lambda: earlier_versions(self.states, path, tree)),

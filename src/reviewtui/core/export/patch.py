@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from reviewtui.core.engine import SessionRun, execution_order
+from reviewtui.core.engine.links import is_link
 from reviewtui.core.importers.gitbinary import blob_id, write_literal
 from reviewtui.core.model import ConsoleCommand
 from reviewtui.core.tree import FileState, Tree
@@ -104,13 +105,21 @@ def unified_patch(base: Tree, result: Tree, moved: dict[str, str] | None = None,
 
 
 def _mode(state: FileState) -> str:
+    if is_link(state):
+        return "120000"
     return "100755" if state.mode & 0o111 else "100644"
 
 
 def _file_diff(patch: FilePatch) -> str:
     old, new = patch.old, patch.new
+    if old is not None and new is not None and is_link(old) != is_link(new):
+        # A link becoming a file or back: git writes a removal and a new file.
+        return (_file_diff(FilePatch(patch.old_path or patch.path, None, old, None))
+                + _file_diff(FilePatch(None, patch.new_path or patch.path, None, new)))
     content_changed = old is None or new is None or old.data != new.data
-    binary = (old is not None and old.binary) or (new is not None and new.binary)
+    # A link's target is text (git writes it as a one-line file without a newline).
+    binary = ((old is not None and old.binary and not is_link(old))
+              or (new is not None and new.binary and not is_link(new)))
     a = _quote("a/" + (patch.old_path or patch.path))
     b = _quote("b/" + (patch.new_path or patch.path))
     lines = [f"diff --git {a} {b}"]

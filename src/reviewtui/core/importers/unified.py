@@ -351,9 +351,12 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
         full = FullFile(new, tuple(added), Span(first, max(first, section.end)),
                         final_newline=not no_eol or not added, mode=mode)
         return Change([full], span)
+    if mode is None and section.old_mode is not None and \
+            section.old_mode & 0o170000 == LINK_MODE:
+        mode = section.old_mode  # a link's new target (the index line's mode: no change)
     if mode is not None and mode & 0o170000 == LINK_MODE:
-        # A file turned into a symbolic link: one operation, its target the new content
-        # (the engine refuses it, by rule); never an edit that writes the target as text.
+        # A link's new target, or a file turned into a link: one operation, its target the
+        # new content; never an edit that writes the target as text.
         target = [line for hunk in section.hunks for line in hunk.added]
         ops.append(FullFile(new, tuple(target), span, final_newline=False, mode=mode))
         return Change(ops, span)

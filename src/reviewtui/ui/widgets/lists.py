@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 from typing import ClassVar
 
 from rich.text import Text
@@ -54,7 +55,8 @@ def op_row_title(op: Edit | FullFile | ConsoleCommand, room: int = 60) -> str:
     the path shortened from the left when the row is narrow."""
     if isinstance(op, ConsoleCommand):
         return op.text
-    lead = f"Edit {op.label} · " if isinstance(op, Edit) else "File · "
+    lead = f"Edit {op.label} · " if isinstance(op, Edit) else (
+        "Link · " if op.mode is not None and stat.S_ISLNK(op.mode) else "File · ")
     return lead + shorten_path(op.path, max(8, room - len(lead)))
 
 

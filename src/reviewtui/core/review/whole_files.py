@@ -1,0 +1,63 @@
+"""A file's patch lands whole or not at all (``apply --yes`` without ``--partial``).
+
+Unified diffs, git ranges and Codex apply_patch carry one patch per file: its hunks were
+written against one version of the file and only make sense together (``git apply`` and
+``patch`` refuse the whole file when one hunk fails). When some hunks of a file apply and
+others do not (the project drifted from the diff's base), writing the ones that apply
+leaves a file that is neither the old one nor the one the model meant. So ``apply``
+holds back every operation of that file in that turn, and the file's operations in later
+turns (they were written against the result). Pure: keys and paths in, keys out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection
+
+from reviewtui.core.engine.decisions import OpKey
+from reviewtui.core.engine.fileops import normalize_or_none
+from reviewtui.core.model import CommandName, ConsoleCommand, Operation, Session
+
+WHOLE_FILE_FORMATS = frozenset({"unified", "git", "apply_patch"})
+
+
+def file_of(op: Operation) -> str | None:
+    """The file an operation belongs to: its path, or where a move takes it."""
+    if isinstance(op, ConsoleCommand):
+        if op.name is CommandName.MV and len(op.args) == 2:
+            return normalize_or_none(op.args[1]) or op.args[1]
+        return None
+    return normalize_or_none(op.path) or op.path
+
+
+def partial_files(session: Session, wanted: Collection[OpKey],
+                  failed: Callable[[OpKey], bool], turns: tuple[int, int] | None = None
+                  ) -> dict[OpKey, str]:
+    """The wanted operations to hold back, each with the file whose patch is not whole.
+
+    ``failed(key)``: the operation did not apply and the reviewer did not decide it (a
+    rejection is a choice, not a failed hunk). Only formats in :data:`WHOLE_FILE_FORMATS`
+    are judged; others return nothing.
+    """
+    if session.format not in WHOLE_FILE_FORMATS:
+        return {}
+    first, last = turns or (1, max((t.index for t in session.turns), default=0))
+    broken: dict[str, int] = {}  # path -> the first turn where its patch is not whole
+    groups: dict[tuple[int, str], list[OpKey]] = {}
+    for turn in session.turns:
+        if not first <= turn.index <= last:
+            continue
+        for pos, op in enumerate(turn.reply.ops):
+            path = file_of(op)
+            if path is None:
+                continue
+            key = (turn.index, pos)
+            groups.setdefault((turn.index, path), []).append(key)
+            if failed(key) and path not in broken:
+                broken[path] = turn.index
+    held: dict[OpKey, str] = {}
+    for (index, path), keys in groups.items():
+        since = broken.get(path)
+        if since is None or index < since:
+            continue
+        held.update((key, path) for key in keys if key in wanted)
+    return held

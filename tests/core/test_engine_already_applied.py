@@ -1,0 +1,65 @@
+"""Under drift, a diff whose change is already in the file is not applied twice.
+
+Found by ``bench/history.py pallets/click 250 --drift -3``: a commit's insertion, replayed
+on a newer tree that already held it (the commit came back through a merge), matched its
+context where the inserted block ends and duplicated 82 lines with exit 0. GNU patch does
+the same; the 3-way merge leaves the file as it is.
+"""
+
+from __future__ import annotations
+
+from reviewtui.core.engine import evaluate_session
+from reviewtui.core.importers.unified import import_unified
+from reviewtui.core.outcome import Status
+from reviewtui.core.tree import FileState, Tree
+
+BASE = ("import pytest\n\n\ndef test_one():\n    assert True\n\n\n"
+        "def test_repr():\n    pass\n    # end\n")
+NEW = "def test_new():\n    assert True\n\n\n"
+# The inserted block ends as its leading context does ("assert True" and two blank
+# lines): in a file that already has the block, the context matches after it too.
+DIFF = """\
+--- a/t.py
++++ b/t.py
+@@ -5,6 +5,10 @@ def test_one():
+     assert True
+ 
+ 
++def test_new():
++    assert True
++
++
+ def test_repr():
+     pass
+     # end
+"""
+
+
+def run(text: str) -> tuple[Status, str, bytes]:
+    tree = Tree.from_files({"t.py": FileState.from_text(text)})
+    result = evaluate_session(import_unified(DIFF, "c.diff"), tree)
+    (op,) = result.turns[0].results
+    final = result.states[-1].tree.get("t.py")
+    assert final is not None
+    return op.outcome.status, op.outcome.rule, final.data
+
+
+def test_the_diff_applies_on_its_own_base() -> None:
+    status, _, data = run(BASE)
+    assert status is Status.APPLIED
+    assert data.decode() == BASE.replace("def test_repr", NEW + "def test_repr")
+
+
+def test_a_change_already_there_is_refused_not_duplicated() -> None:
+    already = BASE.replace("def test_repr", NEW + "def test_repr")
+    status, rule, data = run(already)
+    assert (status, rule) == (Status.REFUSED, "already-applied")
+    assert data.decode() == already
+    assert data.decode().count("def test_new") == 1
+
+
+def test_an_off_line_landing_of_a_change_not_yet_there_still_applies() -> None:
+    drifted = BASE.replace("import pytest\n", "import pytest\nimport click\n")
+    status, _, data = run(drifted)
+    assert status is Status.APPLIED
+    assert data.decode().count("def test_new") == 1

@@ -1,0 +1,87 @@
+"""``--git A..B`` with symbolic links: made, retargeted, turned into files and back, removed.
+
+Accepting every turn gives B's links (``os.readlink`` equal) and B's files, on a checkout
+of A; ``--commit`` records the links as links (mode 120000) in the commits it makes.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from gitkit import commit_all, git, new_repo, tree_of
+
+from reviewtui.cli import main
+
+
+def link_history(repo: Path) -> tuple[str, str]:
+    (repo / "docs").mkdir()
+    (repo / "docs" / "guide.md").write_text("guide\n")
+    (repo / "notes.txt").write_text("notes\n")
+    (repo / "old").symlink_to("notes.txt")
+    (repo / "gone").symlink_to("notes.txt")
+    (repo / "was_link").symlink_to("notes.txt")
+    base = commit_all(repo, "Base with links")
+    (repo / "latest").symlink_to("docs/guide.md")
+    (repo / "docs" / "up").symlink_to("../notes.txt")
+    commit_all(repo, "Add two links")
+    (repo / "old").unlink()
+    (repo / "old").symlink_to("docs")
+    (repo / "notes.txt").unlink()
+    (repo / "notes.txt").symlink_to("docs/guide.md")
+    commit_all(repo, "Retarget a link, make a file a link")
+    (repo / "gone").unlink()
+    (repo / "was_link").unlink()
+    (repo / "was_link").write_text("a file now\n")
+    head = commit_all(repo, "Remove a link, make a link a file")
+    return base, head
+
+
+def entries(root: Path) -> dict[str, str]:
+    out = {}
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d != ".git" and not Path(folder, d).is_symlink()]
+        for name in files + [d for d in os.listdir(folder)
+                             if Path(folder, d).is_symlink() and Path(folder, d).is_dir()]:
+            full = Path(folder, name)
+            rel = full.relative_to(root).as_posix()
+            out[rel] = ("-> " + os.readlink(full)) if full.is_symlink() else full.read_text()
+    return out
+
+
+def test_accepting_every_turn_gives_the_links_of_b(tmp_path: Path) -> None:
+    repo = new_repo(tmp_path / "repo")
+    base, head = link_history(repo)
+    want = entries(repo)
+    git(repo, "checkout", "-q", "-b", "review", base)
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes"]) == 0
+    assert entries(repo) == want
+    assert os.readlink(repo / "old") == "docs"
+    assert os.readlink(repo / "docs" / "up") == "../notes.txt"
+    assert not (repo / "gone").is_symlink()
+    assert not (repo / "was_link").is_symlink()
+
+
+def test_commits_record_links_as_links(tmp_path: Path) -> None:
+    repo = new_repo(tmp_path / "repo")
+    base, head = link_history(repo)
+    git(repo, "checkout", "-q", base)
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes",
+                 "--commit", "--branch", "replayed"]) == 0
+    assert tree_of(repo, "replayed") == tree_of(repo, head)
+    assert tree_of(repo, "replayed")["latest"] == ("120000", b"docs/guide.md")
+
+
+def test_the_patch_export_carries_links_that_git_apply_makes(tmp_path: Path) -> None:
+    repo = new_repo(tmp_path / "repo")
+    base, head = link_history(repo)
+    want = entries(repo)
+    git(repo, "checkout", "-q", base)
+    patch = tmp_path / "export.diff"
+    assert main(["export", "--git", f"{base}..{head}", "--root", str(repo),
+                 "--format", "patch", "--output", str(patch)]) == 0
+    text = patch.read_text()
+    assert "new file mode 120000" in text
+    assert "GIT binary patch" not in text  # a link's target is text, as git writes it
+    git(repo, "apply", str(patch))
+    assert entries(repo) == want

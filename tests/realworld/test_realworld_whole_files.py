@@ -1,0 +1,149 @@
+"""Issue 14: under drift, a file whose hunks do not all apply is not written by ``apply``.
+
+Unified diffs, git ranges and apply_patch carry one patch per file; ``git apply`` refuses
+the whole file when one hunk fails. ``apply --yes`` holds back every operation of such a
+file (exit 1, the file named) unless ``--partial`` asks for the hunks that apply. Other
+files are written; File Ops replies (separate edits, each its own anchor) are not judged
+this way.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from reviewtui.cli import main
+from reviewtui.core.engine.decisions import OpKey
+from reviewtui.core.importers.unified import import_unified
+from reviewtui.core.review.whole_files import partial_files
+
+X = "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\n"
+UNIFIED = """\
+--- a/x.txt
++++ b/x.txt
+@@ -1,3 +1,3 @@
+ a
+-b
++B
+ c
+@@ -9,4 +9,4 @@
+ i
+-drifted away
++J
+ k
+ l
+--- a/y.txt
++++ b/y.txt
+@@ -1 +1 @@
+-one
++ONE
+"""
+APPLY_PATCH = """\
+*** Begin Patch
+*** Update File: x.txt
+@@
+ a
+-b
++B
+ c
+@@
+ i
+-drifted away
++J
+ k
+*** Update File: y.txt
+@@
+-one
++ONE
+*** End Patch
+"""
+FILEOPS = """\
+# Session: two edits
+
+## Turn 1
+> Change b and j.
+
+--- File: x.txt ---
+Edit 1
+<<<<<<< SEARCH
+b
+=======
+B
+>>>>>>> REPLACE
+
+Edit 2
+<<<<<<< SEARCH
+drifted away
+=======
+J
+>>>>>>> REPLACE
+"""
+
+
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "x.txt").write_text(X)
+    (root / "y.txt").write_text("one\n")
+    return root
+
+
+def apply(tmp_path: Path, root: Path, text: str, fmt: str, *extra: str) -> int:
+    patch = tmp_path / "change.txt"
+    patch.write_text(text)
+    return main(["apply", str(patch), "--format", fmt, "--yes", "--root", str(root), *extra])
+
+
+@pytest.mark.parametrize(("text", "fmt"), [(UNIFIED, "unified"), (APPLY_PATCH, "apply_patch")])
+def test_a_half_applying_file_is_not_written(tmp_path: Path, text: str, fmt: str,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    root = project(tmp_path)
+    assert apply(tmp_path, root, text, fmt) == 1
+    out = capsys.readouterr().out
+    assert (root / "x.txt").read_text() == X  # not a file half old, half new
+    assert (root / "y.txt").read_text() == "ONE\n"  # a whole patch of another file lands
+    assert "other operations of x.txt did not apply" in out
+    assert "held back: file not whole" in out
+
+
+def test_partial_writes_the_hunks_that_apply(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    root = project(tmp_path)
+    assert apply(tmp_path, root, UNIFIED, "unified", "--partial") == 1
+    assert (root / "x.txt").read_text() == X.replace("b\n", "B\n")
+    assert (root / "y.txt").read_text() == "ONE\n"
+
+
+def test_the_json_report_names_the_file(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    root = project(tmp_path)
+    capsys.readouterr()
+    assert apply(tmp_path, root, UNIFIED, "unified", "--json") == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["partial_files"] == ["x.txt"]
+    assert doc["written"] == ["y.txt"]
+
+
+def test_file_ops_edits_are_not_judged_as_one_patch(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    root = project(tmp_path)
+    assert apply(tmp_path, root, FILEOPS, "fileops") == 1
+    assert (root / "x.txt").read_text() == X.replace("b\n", "B\n")
+
+
+def test_later_turns_of_a_held_file_are_held_too() -> None:
+    series = ("From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001\n"
+              "Subject: [PATCH 1/2] one\n\n---\n" + UNIFIED +
+              "From 2222222222222222222222222222222222222222 Mon Sep 17 00:00:00 2001\n"
+              "Subject: [PATCH 2/2] two\n\n---\n"
+              "--- a/x.txt\n+++ b/x.txt\n@@ -1,3 +1,3 @@\n a\n-B\n+BB\n c\n")
+    session = import_unified(series, "s.patch")
+    assert [t.index for t in session.turns] == [1, 2]
+    failed: set[OpKey] = {(1, 1)}  # the drifted hunk
+    wanted = {(1, 0), (1, 2), (2, 0)}
+    assert partial_files(session, wanted, failed.__contains__) == {
+        (1, 0): "x.txt", (2, 0): "x.txt"}
+    # A rejected hunk is the reviewer's choice: nothing failed, nothing held.
+    assert partial_files(session, wanted, lambda key: False) == {}
