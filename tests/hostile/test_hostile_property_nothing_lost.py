@@ -74,6 +74,7 @@ class World:
         self.outside_before = self.fingerprint(self.outside)
         self.precious = {text.encode() for text in START.values()}
         self.unheard: set[str] = set()
+        self.user_wrote: dict[str, bytes] = {}
         self.session = write_session(self.work, session)
         self.keys = [(turn, pos) for turn in range(1, len(session) + 1)
                      for pos in range(len(session[turn - 1]))]
@@ -126,16 +127,37 @@ class World:
         old = target.read_bytes() if target.is_file() else None
         if old is not None:
             target.unlink()
+            # Deleting a file is the user's word on the whole file: the version the review
+            # had replaced in it goes too (docs/engine.md: the deletion wins, and the
+            # `deleted` conflict owns the accepts on it). Found by this test's own search:
+            # accept a full-file replacement, then delete the file outside.
+            original = self.review.base.get(path)
+            if original is not None and original.data not in self.on_disk().values():
+                self.precious.discard(original.data)
         self.after_outside(path, old, None)
 
     def after_outside(self, path: str, old: bytes | None, data: bytes | None) -> None:
-        # What the user overwrote or deleted themselves is theirs to lose (unless another
-        # file still holds it).
-        if old is not None and old not in self.on_disk().values():
+        # What the user overwrote or deleted themselves is theirs to lose, unless another
+        # file still holds it as the user's own: its original or a write of the user's (a
+        # copy the review wrote there is the review's to take back, by undo for instance).
+        if old is not None and not self.user_copy_elsewhere(path, old):
             self.precious.discard(old)
         if data is not None:
             self.precious.add(data)
+            self.user_wrote[path] = data
+        else:
+            self.user_wrote.pop(path, None)
         self.unheard.add(path)
+
+    def user_copy_elsewhere(self, path: str, data: bytes) -> bool:
+        for other, held in self.on_disk().items():
+            if other == path or held != data:
+                continue
+            original = self.review.base.get(other)
+            if self.user_wrote.get(other) == data or (
+                    original is not None and original.data == data):
+                return True
+        return False
 
     # -- the review ----------------------------------------------------------------
     def decide(self, index: int, verdict: str) -> None:
