@@ -11,6 +11,7 @@ from reviewtui.shell.review import Review
 from reviewtui.shell.userconfig import load_keymap
 from reviewtui.shell.watch import watch_root
 from reviewtui.ui.commands import ReviewCommands
+from reviewtui.ui.evaluating import BackgroundEvaluation
 from reviewtui.ui.messages import FilesChanged, SessionGrew, WatcherFailed
 from reviewtui.ui.screens.main import MainScreen
 
@@ -44,6 +45,7 @@ class ReviewApp(App[None]):
             self.push_screen(PresenterScreen(self.review))
         else:
             self.push_screen(MainScreen(self.review))
+        BackgroundEvaluation(self, self.review).start()  # opened with first_frame=True
         if self.watch_enabled:
             self.run_watcher()
         if self.live_gate is not None:

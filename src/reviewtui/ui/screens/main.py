@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator, Sequence
+from itertools import chain
 from pathlib import Path, PurePosixPath
 
 from textual import on, work
@@ -32,10 +33,11 @@ from reviewtui.core.tree import FileState
 from reviewtui.shell.review import Review
 from reviewtui.shell.userconfig import load_layout, save_layout
 from reviewtui.ui.diagnostics import BADGE, changes_config, deferred, op_badge, with_diagnostics
+from reviewtui.ui.evaluating import turn_row
 from reviewtui.ui.opview import build_view, op_title, warm_symbols
 from reviewtui.ui.project_checks import ProjectChecks, explanation_with
 from reviewtui.ui.widgets.findings import FindingsPanel
-from reviewtui.ui.widgets.lists import OpList, TurnList, op_prompt, op_row_title, turn_prompt
+from reviewtui.ui.widgets.lists import OpList, TurnList, op_prompt, op_row_title
 from reviewtui.ui.widgets.op_detail import OpDetail
 from reviewtui.ui.widgets.request_block import RequestBlock
 from reviewtui.ui.widgets.status_line import StatusLine
@@ -206,7 +208,8 @@ class MainScreen(Screen[None]):
 
     def _first_frame(self) -> None:
         self.first_frame_at = time.perf_counter()  # read by bench/bench_ui.py
-        self.load_findings()
+        if self.review.evaluation_complete:  # else once it is (ui/evaluating.py)
+            self.load_findings()
         self.ask_check_trust()
 
     # -- project checks (reviewtui.toml [checks]) --------------------------------------
@@ -283,11 +286,25 @@ class MainScreen(Screen[None]):
         return self.result(self.turn_pos, self.op_pos)
 
     def iter_results(self) -> Iterator[tuple[int, int, OpResult]]:
-        for tp, turn in enumerate(self.review.display.turns):
-            for opp, result in enumerate(turn.results):
+        """Every result in reading order, evaluating turns as it reaches them."""
+        for tp, turn in enumerate(self.session_turns):
+            self.review.evaluate_through(turn.index)
+            for opp, result in enumerate(self.review.display.turns[tp].results):
                 yield tp, opp, result
 
     # -- rendering -----------------------------------------------------------------
+    def turns_evaluated(self, note: str) -> None:
+        """More turns were evaluated after the first frame (ui/evaluating.py)."""
+        done, turns = len(self._turn_states), self.review.display.turns
+        self._turn_states += [[self.state_of(r) for r in t.results] for t in turns[done:]]
+        self._statuses.update({r.key: r.outcome.status for t in turns[done:] for r in t.results})
+        turn_list = self.query_one("#turns", TurnList)
+        for pos in range(done, len(self._turn_states)):
+            turn = self.session_turns[pos]
+            turn_list.update_turn(pos, turn_row(turn.index, turn.request, self._turn_states, pos))
+        self.refresh_timeline()
+        self.refresh_status(note)
+
     def _recompute_states(self) -> None:
         """What every operation shows: its outcome and the reviewer's decision, combined."""
         self._turn_states = [
@@ -314,7 +331,7 @@ class MainScreen(Screen[None]):
     def refresh_all(self) -> None:
         self._recompute_states()
         prompts = [
-            turn_prompt(turn.index, turn.request, self._turn_states[pos])
+            turn_row(turn.index, turn.request, self._turn_states, pos)
             for pos, turn in enumerate(self.session_turns)
         ]
         turn_list = self.query_one("#turns", TurnList)
@@ -372,6 +389,8 @@ class MainScreen(Screen[None]):
 
     def refresh_turn(self) -> None:
         ops = self.query_one("#ops", OpList)
+        if self.session_turns:  # a turn not evaluated yet is evaluated when shown
+            self.review.evaluate_through(self.session_turns[self.turn_pos].index)
         turns = self.review.display.turns
         if not turns:
             ops.set_ops([])
@@ -567,8 +586,8 @@ class MainScreen(Screen[None]):
         turn_list = self.query_one("#turns", TurnList)
         ops = self.query_one("#ops", OpList)
         for pos, turn in enumerate(self.session_turns):
-            turn_list.update_turn(pos, turn_prompt(turn.index, turn.request,
-                                                   self._turn_states[pos]))
+            turn_list.update_turn(pos, turn_row(turn.index, turn.request, self._turn_states,
+                                                pos))
         results = self.review.display.turns[self.turn_pos].results
         for pos, result in enumerate(results):
             ops.update_op(pos, op_prompt(op_row_title(result.op, self._op_room()),
@@ -602,9 +621,10 @@ class MainScreen(Screen[None]):
 
     def move_to_next_undecided(self) -> None:
         """The next undecided operation in reading order, from the start of this turn."""
-        flat = list(self.iter_results())
-        here = next((i for i, (tp, _, _) in enumerate(flat) if tp == self.turn_pos), 0)
-        for tp, opp, result in flat[here:] + flat[:here]:
+        turns = self.session_turns  # evaluated lazily: usually only a turn or two ahead
+        here = self.turn_pos if turns and turns[self.turn_pos].reply.ops else 0
+        ahead = (at for at in self.iter_results() if at[0] >= here)
+        for tp, opp, result in chain(ahead, (at for at in self.iter_results() if at[0] < here)):
             if not self.state_of(result).decided and not self.state_of(result).failed:
                 self.select(tp, opp)
                 return

@@ -118,6 +118,7 @@ class StatsScreen(ModalScreen[None]):
         # The display run: every outcome as the workbench shows it (the draft never
         # evaluates pending operations), with the reviewer's decisions.
         review = self.review
+        review.finish_evaluation()  # every outcome, not only the turns evaluated so far
         state = str(review.state_path) if review.state_path is not None else None
         accepted = Accepted.of(review.display, str(review.loaded.file), reviewed=True,
                                state=state)
