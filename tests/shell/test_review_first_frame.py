@@ -92,6 +92,27 @@ def test_a_decision_evaluates_no_further_than_evaluation_had_got(tmp_path: Path)
         assert (root / "a.txt").read_text() == "one\ntwo\n3\n"
 
 
+def test_an_outside_change_is_handled_as_after_a_full_evaluation(tmp_path: Path) -> None:
+    """Without console commands, the paths later turns name are known unevaluated: an
+    outside change to one is a session path's, as it is once everything is evaluated."""
+    text = (SESSION.split("\n## Turn 3")[0] + "\n## Turn 3\n> go\n\n"
+            + _edit("z.txt", "zed", "ZED"))
+    reports = []
+    for name, first_frame in (("lazy", True), ("eager", False)):
+        session, root = make(tmp_path, name)
+        session.write_text(text)
+        (root / "z.txt").write_text("zed\n")
+        with Review.open(session, root, persist=False, first_frame=first_frame) as review:
+            (root / "z.txt").write_text("zed\nmore\n")
+            reports.append(review.outside_changed(["z.txt"]).events)
+            if first_frame:
+                assert review.evaluated_turns == 1  # nothing evaluated for it
+            review.decide((3, 0), Decision.accept())
+            assert (root / "z.txt").read_text() == "ZED\nmore\n"
+    assert reports[0] == reports[1]
+    assert [path for path, _ in reports[0]] == ["z.txt"]
+
+
 def test_a_headless_open_evaluates_everything(tmp_path: Path) -> None:
     session, root = make(tmp_path, "root")
     with Review.open(session, root, persist=False) as review:

@@ -34,7 +34,7 @@ from reviewtui.core.engine import (
     Verdict,
 )
 from reviewtui.core.engine.fileops import normalize_or_none
-from reviewtui.core.model import Session
+from reviewtui.core.model import ConsoleCommand, Session
 from reviewtui.core.outcome import Status
 from reviewtui.core.review.plan import op_path
 from reviewtui.core.tree import Tree
@@ -135,8 +135,7 @@ class Evaluation:
 
     def session_paths(self, base: Tree, records: Iterable[str]) -> set[str]:
         """The paths either run changes or an operation names, and ``records``."""
-        self.finish()
-        paths = set(records)
+        paths = set(records) | self._unevaluated_paths()
         for run in (self.display, self.draft):
             paths.update(base.diff(run.states[-1].tree))
             for turn in run.turns:
@@ -148,8 +147,7 @@ class Evaluation:
 
     def op_paths(self, base: Tree) -> set[str]:
         """Every path an operation of the session names or changes (either run)."""
-        self.finish()
-        paths: set[str] = set()
+        paths = self._unevaluated_paths()
         for run in (self.display, self.draft):
             paths.update(base.diff(run.states[-1].tree))
             for turn in run.turns:
@@ -163,6 +161,19 @@ class Evaluation:
                                        if isinstance(x, str))
                         paths.update(p for p in named_paths if p)
         return paths
+
+    def _unevaluated_paths(self) -> set[str]:
+        """What the display's unevaluated turns would add to the paths above: nothing.
+
+        The draft is whole, and each of its results names its operation's path (a pending
+        one too, unevaluated there); without console commands a display result names the
+        same path. A console command can move paths for later turns: with one anywhere in
+        the session, the display is evaluated to the end first.
+        """
+        if not self.complete and any(isinstance(op, ConsoleCommand)
+                                     for turn in self.session.turns for op in turn.reply.ops):
+            self.finish()
+        return set()
 
     # -- changing -----------------------------------------------------------------------------
     def sync(self, base: Tree, rules: Rules, decisions: Mapping[OpKey, Decision]) -> None:
