@@ -10,6 +10,8 @@ a turn sooner (selecting it, moving to the next undecided operation) evaluates u
 
 from __future__ import annotations
 
+import gc
+import time
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
 
 SLICE = 0.04  # seconds of evaluation per slice: the event loop is never held much longer
 PAUSE = 0.01  # between slices
+SHOW_EVERY = 0.3  # seconds between updates of the rows and the status line
 
 
 def progress_note(review: Review) -> str:
@@ -54,6 +57,7 @@ class BackgroundEvaluation:
     def __init__(self, app: App[None], review: Review) -> None:
         self.app = app
         self.review = review
+        self._shown = 0.0
 
     def start(self) -> None:
         if not self.review.evaluation_complete:
@@ -67,8 +71,15 @@ class BackgroundEvaluation:
 
     def _slice(self) -> None:
         more = self.review.evaluate_step(SLICE)
+        # What is evaluated stays: the collector need not walk it again (a full collection
+        # over a 50,000-operation session held the event loop for seconds).
+        gc.freeze()
         screen = self._main_screen()
-        if screen is not None and screen.is_mounted:
+        now = time.monotonic()
+        if more and now - self._shown < SHOW_EVERY:
+            pass  # rows and counts are redrawn a few times a second, not every slice
+        elif screen is not None and screen.is_mounted:
+            self._shown = now
             screen.turns_evaluated(progress_note(self.review))
             if not more:
                 screen.load_findings()  # lint reads every turn's files: now it can

@@ -302,7 +302,8 @@ class MainScreen(Screen[None]):
         for pos in range(done, len(self._turn_states)):
             turn = self.session_turns[pos]
             turn_list.update_turn(pos, turn_row(turn.index, turn.request, self._turn_states, pos))
-        self.refresh_timeline()
+        if not note:
+            self.refresh_timeline()  # every mark at once, when all are known
         self.refresh_status(note)
 
     def _recompute_states(self) -> None:
@@ -344,8 +345,11 @@ class MainScreen(Screen[None]):
 
     def refresh_timeline(self) -> None:
         marks = []
-        for turn, states in zip(self.session_turns, self._turn_states, strict=False):
-            if not states:
+        for pos, turn in enumerate(self.session_turns):
+            states = self._turn_states[pos] if pos < len(self._turn_states) else None
+            if states is None:
+                state = "evaluating"  # not evaluated yet (ui/evaluating.py)
+            elif not states:
                 state = "empty"  # the list's "·" too
             elif any(s.failed for s in states):
                 state = "failed"
