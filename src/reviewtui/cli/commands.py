@@ -407,8 +407,9 @@ def open_workbench(args: argparse.Namespace) -> int:
 
         state = state or prepare_live_session(Path(args.session), root)
         fmt = "toolcalls"
+    # The first frame paints before the rest is evaluated (ui/evaluating.py).
     review = Review.open(args.session, root, dry_run=args.dry_run, state_path=state,
-                         format=fmt)
+                         format=fmt, first_frame=True)
     try:
         ReviewApp(review, watch=not args.no_watch, present=getattr(args, "present", False),
                   live=getattr(args, "gate", "review") if live else None).run()

@@ -2,33 +2,49 @@
 
 :class:`ReplayReport` is what one replay (or one batch of outside changes) did to the
 disk. The functions read files and folders under the root (never through a link) and
-order a batch of content-guarded writes and removals (:func:`write_in_order`); the
-review (``shell/review.py``) decides what to write (``core/review/plan.py``) and guards
-each write with what it last saw.
+order a batch of content-guarded writes and removals (:func:`write_in_order`).
+
+:func:`sync` is the replay itself: after the state file is saved, every path the draft
+(pinned by ``restore``, if it is) wants different from what the review last saw is
+written or removed, each guarded by a compare-and-swap on its content (:func:`put`);
+what is in conflict (``core/review/plan.py`` decides) is left exactly as it is. A path
+found changed under a write is absorbed as an outside change
+(:func:`reviewtui.shell.outside.absorb`) and the replay goes round again.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from reviewtui.core.engine import OpResult
 from reviewtui.core.engine.fileops import normalize_or_none
 from reviewtui.core.engine.links import is_link, link_state, link_target
-from reviewtui.core.errors import DiskError
+from reviewtui.core.errors import DiskChanged, DiskError
+from reviewtui.core.outcome import Outcome, Status
 from reviewtui.core.paths import link_on_path
-from reviewtui.core.tree import FileState
+from reviewtui.core.rebase import Conflict, ConflictKind
+from reviewtui.core.review.plan import Want, compute_conflicts, deleted_message, op_path, want
+from reviewtui.core.tree import FileState, Tree
 from reviewtui.shell.disk import (
     LINK_MODE,
     SKIP_DIRS,
     Link,
+    atomic_write,
     read_file,
     read_link,
     remove_file,
+    set_mode,
     write_link,
 )
 from reviewtui.shell.state import blob_dir_for
+
+if TYPE_CHECKING:
+    from reviewtui.shell.review import Review
 
 
 @dataclass(slots=True)
@@ -221,3 +237,215 @@ def write_in_order(changes: list[tuple[str, FileState | None]], report: ReplayRe
         put(path, wanted[path])
     for path in removals:
         report.note(path, "not removed: what replaces it could not be written")
+
+
+# --- the replay: the disk made to match the (pinned) draft ---------------------------------
+
+_REPLAY_ATTEMPTS = 3  # a path that keeps changing under us ends as a conflict
+MSG_REBASED = "rebased over an outside change"
+MSG_CONFLICT = ("conflict - changed on disk where accepted operations write; nothing was "
+                "written, the disk version is kept as it is")
+
+PreviewEntry = tuple[str, FileState | None, FileState | None]
+
+
+def _new_mode(wanted: FileState | None, seen: FileState | None) -> bool:
+    """Whether the session changes the mode (git's ``new mode``) of a file it saw."""
+    return wanted is not None and seen is not None and wanted.mode != seen.mode
+
+
+def sync(review: Review, report: ReplayReport) -> ReplayReport:
+    """Save the state, then make the disk match the (pinned) draft: the replay."""
+    for _attempt in range(_REPLAY_ATTEMPTS):
+        tree = review._target()
+        prepare_records(review, tree)
+        set_conflicts(review, tree)
+        if review._dirty:
+            from reviewtui.shell.resume import save  # it resumes by replaying: a cycle
+
+            save(review)
+        changes: list[tuple[str, FileState | None]] = []
+        for path in sorted(managed(review, tree)):
+            if path in review._conflicts:
+                continue
+            want = want_at(review, path, tree)
+            if want.ok and (not same(review._seen(path), want.state)
+                            or _new_mode(want.state, review._seen(path))):
+                changes.append((path, want.state))
+        if review.dry_run:
+            report.would_write = [path for path, _ in changes]
+            break
+        moved_under_us = write(review, changes, tree, report)
+        if not moved_under_us:
+            break
+        review._evaluate_all()  # outcomes follow the last outside change
+    set_conflicts(review, review._target())
+    for path in sorted(review._conflicts):
+        if path not in report.conflicts:
+            report.conflicts.append(path)
+    return finish(review, report)
+
+
+def prepare_records(review: Review, tree: Tree) -> None:
+    """A record (with the original content) for every path replay may write."""
+    for path in review.base.diff(tree):
+        review._record(path)
+
+
+def write(review: Review, changes: list[tuple[str, FileState | None]], tree: Tree,
+          report: ReplayReport) -> set[str]:
+    """Write, then remove (see :func:`write_in_order`); the paths found changed under
+    us (absorbed) are returned."""
+    moved: set[str] = set()
+    write_in_order(
+        changes, report,
+        put=lambda path, state: put(review, path, state, tree, report, moved),
+        held_for=lambda path, writes, failed, wanted: held_for(
+            review, path, tree, writes, failed, wanted))
+    return moved
+
+
+def held_for(review: Review, path: str, tree: Tree, writes: list[str], failed: set[str],
+             wanted: dict[str, FileState | None]) -> str | None:
+    """Why removing ``path`` must wait: "" (its replacement is still to be written),
+    the replacement that failed, or None (it may go)."""
+    moves = review.evaluation.moves(review._folded.pin)
+    dest, seen = moves.get(path), {path}
+    while dest is not None and dest not in seen and tree.get(dest) is None:
+        seen.add(dest)
+        dest = moves.get(dest)  # moved on again: follow it to where it ends
+    if dest is not None and dest not in seen:
+        if dest in writes:
+            return ""
+        if dest in failed or dest in review._conflicts:
+            return dest
+    # Whatever the engine says, bytes that a failed write was to carry stay on disk.
+    current = review._seen(path)
+    for other in failed:
+        state = wanted.get(other)
+        if current is not None and state is not None and state.data == current.data:
+            return other
+    return None
+
+
+def put(review: Review, path: str, state: FileState | None, tree: Tree, report: ReplayReport,
+        moved: set[str]) -> bool:
+    """Write (or remove) one path, guarded by content; True when the disk holds ``state``."""
+    record = review._record(path)
+    expected = expected_of(record.seen)
+    try:
+        linked = put_state(review.root, path, state, expected)  # a link made or removed
+        if linked is not None:
+            if linked:
+                (report.written if state is not None else report.removed).append(path)
+        elif state is None:
+            if remove_file(review.root, path, expected=expected):
+                report.removed.append(path)
+        else:
+            keep = record.seen is not None and not _new_mode(state, record.seen)
+            mode = None if keep else state.mode
+            if (record.seen is not None and expected == state.data
+                    and not keep):  # the mode alone changes: no bytes rewritten
+                if set_mode(review.root, path, state.mode, expected=expected):
+                    report.written.append(path)
+            elif atomic_write(review.root, path, state.data, mode, expected=expected):
+                report.written.append(path)
+    except DiskChanged as changed:
+        disk = disk_state(changed.current)
+        if same(disk, state):  # someone made exactly this change: taken as written
+            record.seen, record.ref = disk, tree.get(path)
+            return True
+        from reviewtui.shell.outside import absorb  # outside changes replay: a cycle
+
+        absorb(review, path, disk, report)
+        moved.add(path)
+        return False
+    except DiskError as err:
+        if err.rule == "directory":
+            review._unwritable[path] = "a directory is in the way"
+            moved.add(path)
+            return False
+        review._unwritable[path] = err.message
+        review._refused_by_disk.add(path)
+        report.note(path, f"conflict - {err.message}")
+        return False
+    record.seen = state
+    record.ref = tree.get(path)
+    layered = record.layer is not None and record.layer.ours != (
+        record.ref.data if record.ref is not None else None)
+    if path in report.outside or layered:
+        report.rebased.append(path)
+        report.note(path, MSG_REBASED)
+    return True
+
+
+def set_conflicts(review: Review, tree: Tree) -> None:
+    """The paths in conflict in ``tree`` and, for the outcomes, their operations."""
+    review._conflicts = conflicts_in(review, tree)
+    review._conflict_ops = {key: path for path, conflict in review._conflicts.items()
+                            for key in conflict.ops}
+
+
+def finish(review: Review, report: ReplayReport) -> ReplayReport:
+    """Note each conflict once, count the revision, keep the report for the UI."""
+    for path in report.conflicts:
+        conflict = review._conflicts.get(path)
+        if conflict is not None and not any(p == path for p, _ in report.events):
+            report.note(path, MSG_CONFLICT if conflict.kind is ConflictKind.OUTSIDE_EDIT
+                        or conflict.kind is ConflictKind.REBASE else conflict.message)
+    review.revision += 1
+    review.last_report = report
+    return report
+
+
+def restore_preview(review: Review, n: int) -> list[PreviewEntry]:
+    """(path, on disk now, after restore) for every path ``restore(n)`` would write."""
+    with review._mutex:
+        tree = review._tree_at(review._check_checkpoint(n))
+        conflicts = conflicts_in(review, tree)
+        out: list[PreviewEntry] = []
+        for path in sorted(managed(review, tree)):
+            if path in conflicts:
+                continue
+            want = want_at(review, path, tree)
+            current = review._seen(path)
+            if want.ok and not same(current, want.state):
+                out.append((path, current, want.state))
+        return out
+
+
+def managed(review: Review, tree: Tree) -> set[str]:
+    """The paths replay looks after: every recorded one and every one the draft changes."""
+    return set(review._records) | set(review.base.diff(tree))
+
+
+def want_at(review: Review, path: str, tree: Tree) -> Want:
+    """What replay should put at ``path`` for ``tree`` (the outside layer on top)."""
+    return want(path, tree, review._records.get(path))
+
+
+def conflicts_in(review: Review, tree: Tree) -> dict[str, Conflict]:
+    """The paths replay must leave alone for ``tree``, and why."""
+    records = review._records
+    on_disk = review.evaluation.turns_on_disk(review._folded.pin)
+    return compute_conflicts(review.draft.turns[:on_disk], tree, records, review._unwritable,
+                             lambda path: deleted_message(path, records.get(path)))
+
+
+def outcome_of(review: Review, result: OpResult) -> Outcome:
+    """What the reviewer sees for an operation: the display outcome, CONFLICT when its
+    path is in conflict (the engine's outcome kept inside), or a deletion explained."""
+    path = review._conflict_ops.get(result.key)
+    if path is not None and path in review._conflicts:
+        conflict = review._conflicts[path]
+        # The engine's outcome stays inside (closest matches help re-anchoring).
+        return dataclasses.replace(
+            result.outcome, status=Status.CONFLICT, rule=str(conflict.kind),
+            message=conflict.message, path=path,
+            engine_outcome=result.outcome)
+    outcome = result.outcome
+    named = op_path(result)
+    record = review._records.get(named) if named else None
+    if outcome.status is Status.NOT_FOUND and record is not None and record.deleted:
+        return dataclasses.replace(outcome, message=deleted_message(named or "", record))
+    return outcome

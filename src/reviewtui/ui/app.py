@@ -15,6 +15,7 @@ from reviewtui.shell.review import Review
 from reviewtui.shell.userconfig import load_keymap
 from reviewtui.shell.watch import follow_review, outside_change
 from reviewtui.ui.commands import ReviewCommands
+from reviewtui.ui.evaluating import BackgroundEvaluation
 from reviewtui.ui.messages import FilesChanged, OutsideChangeTaken, SessionGrew, WatcherFailed
 from reviewtui.ui.review_jobs import ReviewJobs
 from reviewtui.ui.screens.main import MainScreen
@@ -52,6 +53,7 @@ class ReviewApp(App[None]):
         else:
             self.main = MainScreen(self.review, self.jobs)
         self.push_screen(self.main)
+        BackgroundEvaluation(self, self.review).start()  # opened with first_frame=True
         if self.watch_enabled:
             self.run_watcher()
         if self.live_gate is not None:

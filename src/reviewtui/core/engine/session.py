@@ -89,6 +89,14 @@ class SessionRun:
         """The tree after the last evaluated turn."""
         return self.states[-1].tree
 
+    @property
+    def evaluated_upto(self) -> int | None:
+        """The number of the last turn evaluated so far (None: every turn is; 0: none)."""
+        turns, done = self.session.turns, len(self.turns)
+        if done >= len(turns):
+            return None
+        return turns[done - 1].index if done else 0
+
     def decide(self, key: OpKey, decision: Decision) -> None:
         """Record a decision and re-evaluate what it affects."""
         decisions = dict(self.decisions)
@@ -133,7 +141,7 @@ class SessionRun:
         if rules is not None and rules != self.rules:
             self.rules = rules
             self.states[0] = dataclasses.replace(self.states[0], tree=base)
-            self.evaluate()
+            self.evaluate(upto=self.evaluated_upto)
             return
         old = self.states[0].tree
         if base is old:
@@ -141,10 +149,12 @@ class SessionRun:
         self.reevaluate(paths=old.changed_objects(base), base=base)
 
     def sync(self, base: Tree, rules: Rules, decisions: Mapping[OpKey, Decision],
-             like: SessionRun | None = None) -> None:
+             like: SessionRun | None = None, *, upto: int | None = None) -> None:
         """Bring the run to this base tree, rules and decisions, evaluating only what
-        they change (everything, the first time; then from ``like``, a run of the same
-        session over the same base under another policy, where it can: see :meth:`adopt`)."""
+        they change (the first time: the turns up to the one numbered ``upto``, default
+        all, and :meth:`evaluate` continues from there; or, for all of them, from ``like``,
+        a run of the same session over the same base under another policy, where it can:
+        see :meth:`adopt`)."""
         if not self._evaluated:
             self.rules = rules
             self.states = [dataclasses.replace(self.states[0], tree=base)]
@@ -153,15 +163,18 @@ class SessionRun:
             # Evaluating more operations again than this run decides would cost more than
             # its own evaluation when it leaves pending ones out (a mostly pending review).
             decided = sum(1 for decision in decisions.values() if decision != PENDING)
-            if like is None or not self.adopt(like, partial=True, limit=decided):
-                self.evaluate()
+            if (like is None or upto is not None
+                    or not self.adopt(like, partial=True, limit=decided)):
+                self.evaluate(upto=upto)
             return
         self.rebase(base, rules)
         self.update(decisions)
 
-    def adopt(self, other: SessionRun, *, partial: bool = False,
+    def adopt(self, other: SessionRun,
+              decisions: Mapping[OpKey, Decision] | None = None, *, partial: bool = False,
               limit: int | None = None) -> bool:
         """Take ``other``'s evaluation when it is this run's too; False if it is not.
+        With ``decisions``: take them as this run's too when it is (else leave it as is).
 
         Two runs of one session over one base under the same decisions differ only in
         what a pending operation does: where no pending operation landed in ``other``,
@@ -175,7 +188,8 @@ class SessionRun:
                 or other.states[0].tree is not self.states[0].tree
                 or not other._evaluated or len(other.turns) != len(other.session.turns)):
             return False
-        decisions = self.decisions
+        if decisions is None:
+            decisions = self.decisions
         if {k: d for k, d in other.decisions.items() if d != PENDING} != {
                 k: d for k, d in decisions.items() if d != PENDING}:
             return False
@@ -200,6 +214,7 @@ class SessionRun:
             return False
         self.turns, self.states = turns, list(other.states)
         self.moved, self._ledgers = list(other.moved), list(other._ledgers)
+        self.decisions = dict(decisions)
         self._evaluated = True
         if differ:
             self.reevaluate(keys=differ)
@@ -317,17 +332,18 @@ class SessionRun:
         if first >= done:
             if base is not None:
                 self.states[0] = dataclasses.replace(self.states[0], tree=base)
-                self.evaluate()
+                self.evaluate(upto=self.evaluated_upto)
             return
         if any(isinstance(op, ConsoleCommand) for turn in turns[first:done]
                for op in turn.reply.ops):
             # Structural commands carry state between turns (moves, removals, the undo
             # stack) that partial re-evaluation has been seen to get wrong (hypothesis:
             # an :undo after a self-move): from the first affected turn on, evaluate whole.
+            upto = self.evaluated_upto
             if base is not None:
                 self.states[0] = dataclasses.replace(self.states[0], tree=base)
                 first = 0
-            self.evaluate(from_turn=turns[first].index)
+            self.evaluate(from_turn=turns[first].index, upto=upto)
             return
         old_states, old_moved = self.states, self.moved
         old_turns, old_ledgers = self.turns, self._ledgers

@@ -55,6 +55,15 @@ class Want:
     hunk: OutsideHunk | None = None
 
 
+def deleted_message(path: str, record: PathRecord | None) -> str:
+    """What the reviewer is told about a session path deleted (or renamed) outside."""
+    moved = record.note if record is not None and record.note else ""
+    where = f" ({moved})" if moved else ""
+    return (f"{path} was deleted outside the workbench{where}: its operations no longer "
+            "apply and nothing is recreated; reject them, or accept one again to "
+            "recreate the file")
+
+
 # Operation paths are normalised on every decision (conflicts, session paths): memoised.
 _normalized = functools.lru_cache(maxsize=1 << 16)(normalize_or_none)
 

@@ -80,7 +80,8 @@ class MainScreen(EditActions, NavigationActions, DiskActions, ViewOptions):
 
     def _first_frame(self) -> None:
         self.first_frame_at = time.perf_counter()  # read by bench/bench_ui.py
-        self.load_findings()
+        if self.review.evaluation_complete:  # else once it is (ui/evaluating.py)
+            self.load_findings()
         self.ask_check_trust()
 
     def action_quit_review(self) -> None:

@@ -21,7 +21,7 @@ from reviewtui.ui.diagnostics import op_badge
 from reviewtui.ui.messages import OutsideChangeTaken, SessionGrew
 from reviewtui.ui.opview import op_title
 from reviewtui.ui.screens.main_panes import ReviewPanes
-from reviewtui.ui.screens.review_states import ReviewStates
+from reviewtui.ui.screens.review_states import ReviewStates, review_states
 from reviewtui.ui.widgets.findings import FindingsPanel
 from reviewtui.ui.widgets.lists import OpList, TurnList, op_prompt, op_row_title, turn_prompt
 from reviewtui.ui.widgets.status_line import StatusLine
@@ -125,7 +125,12 @@ class ReviewCursor(ReviewPanes):
 
     def move_to_next_undecided(self) -> None:
         """The next undecided operation in reading order, from the start of this turn."""
-        found = self.states.next_undecided(self.turn_pos)
+        complete = self.review.evaluation_complete
+        found = self.states.next_undecided(self.turn_pos, wrap=complete)
+        if found is None and not complete:  # the next one may be in a turn not yet evaluated
+            self.review.finish_evaluation()
+            self._recompute_states()
+            found = self.states.next_undecided(self.turn_pos)
         if found is not None:
             self.select(*found)
 
@@ -208,13 +213,27 @@ class ReviewCursor(ReviewPanes):
         for _key, notice in getattr(report, "reverted", ()):
             self.notify(notice, severity="warning", markup=False)
 
+    def turns_evaluated(self, note: str) -> None:
+        """More turns were evaluated after the first frame (ui/evaluating.py): only their
+        rows, the counts, and the timeline once all are known."""
+        done = len(self._turn_states)
+        self.states = review_states(self.review, self.states)
+        turn_list = self.query_one("#turns", TurnList)
+        for pos in range(done, len(self._turn_states)):
+            turn = self.session_turns[pos]
+            turn_list.update_turn(pos, turn_prompt(turn.index, turn.request,
+                                                   self._turn_states[pos]))
+        if not note:
+            self.refresh_timeline()  # every mark at once, when all are known
+        self.refresh_status(note)
+
     def refresh_after_decision(self, states: ReviewStates | None = None) -> None:
         """Show the review as a job left it (``states``: computed in the job's thread)."""
         before = self._turn_states
         self._recompute_states(states)
         turn_list = self.query_one("#turns", TurnList)
         ops = self.query_one("#ops", OpList)
-        for pos, turn in enumerate(self.session_turns):
+        for pos, turn in enumerate(self.session_turns[:len(self._turn_states)]):
             now = self._turn_states[pos]
             if pos >= len(before) or before[pos] != now:  # the rest did not change
                 turn_list.update_turn(pos, turn_prompt(turn.index, turn.request, now))

@@ -27,12 +27,13 @@ from reviewtui.core.outcome import Status
 from reviewtui.shell.review import Review
 from reviewtui.shell.userconfig import load_layout
 from reviewtui.ui.diagnostics import deferred, op_badge, with_diagnostics
+from reviewtui.ui.evaluating import turn_row
 from reviewtui.ui.opview import build_view, op_title, warm_symbols
 from reviewtui.ui.project_checks import ProjectChecks, explanation_with
 from reviewtui.ui.review_jobs import ReviewJobs
 from reviewtui.ui.screens.review_states import ReviewStates, review_states
 from reviewtui.ui.widgets.findings import FindingsPanel
-from reviewtui.ui.widgets.lists import OpList, TurnList, op_prompt, op_row_title, turn_prompt
+from reviewtui.ui.widgets.lists import OpList, TurnList, op_prompt, op_row_title
 from reviewtui.ui.widgets.op_detail import OpDetail
 from reviewtui.ui.widgets.request_block import RequestBlock
 from reviewtui.ui.widgets.status_line import StatusLine
@@ -87,8 +88,10 @@ class ReviewPanes(Screen[None]):
         return self.result(self.turn_pos, self.op_pos)
 
     def iter_results(self) -> Iterator[tuple[int, int, OpResult]]:
-        for tp, turn in enumerate(self.review.display.turns):
-            for opp, result in enumerate(turn.results):
+        """Every result in reading order, evaluating turns as it reaches them."""
+        for tp, turn in enumerate(self.session_turns):
+            self.review.evaluate_through(turn.index)
+            for opp, result in enumerate(self.review.display.turns[tp].results):
                 yield tp, opp, result
 
     def _recompute_states(self, states: ReviewStates | None = None) -> None:
@@ -112,7 +115,7 @@ class ReviewPanes(Screen[None]):
     def refresh_all(self) -> None:
         self._recompute_states()
         prompts = [
-            turn_prompt(turn.index, turn.request, self._turn_states[pos])
+            turn_row(turn.index, turn.request, self._turn_states, pos)
             for pos, turn in enumerate(self.session_turns)
         ]
         turn_list = self.query_one("#turns", TurnList)
@@ -148,6 +151,8 @@ class ReviewPanes(Screen[None]):
 
     def refresh_turn(self) -> None:
         ops = self.query_one("#ops", OpList)
+        if self.session_turns:  # a turn not evaluated yet is evaluated when shown
+            self.review.evaluate_through(self.session_turns[self.turn_pos].index)
         turns = self.review.display.turns
         if not turns:
             ops.set_ops([])

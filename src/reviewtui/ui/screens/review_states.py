@@ -25,11 +25,13 @@ class ReviewStates:
     counts: dict[str, int] = field(default_factory=dict)
     marks: tuple[TurnMark, ...] = ()
 
-    def next_undecided(self, from_turn: int) -> tuple[int, int] | None:
+    def next_undecided(self, from_turn: int, *, wrap: bool = True) -> tuple[int, int] | None:
         """(turn, operation) positions of the first operation neither decided nor failed,
-        in reading order from the start of turn position ``from_turn``, wrapping round."""
-        order = list(range(from_turn, len(self.turns))) + list(range(min(from_turn,
-                                                                        len(self.turns))))
+        in reading order from the start of turn position ``from_turn``, wrapping round
+        (unless ``wrap`` is off: turns after the evaluated ones may still hold one)."""
+        order = list(range(from_turn, len(self.turns)))
+        if wrap:
+            order += list(range(min(from_turn, len(self.turns))))
         for tp in order:
             for opp, state in enumerate(self.turns[tp]):
                 if not state.decided and not state.failed:
@@ -47,12 +49,18 @@ def turn_mark(states: list[OpState]) -> str:
     return "pending"
 
 
-def review_states(review: Review) -> ReviewStates:
+def review_states(review: Review, known: ReviewStates | None = None) -> ReviewStates:
+    """The states of every turn evaluated so far (turns not evaluated yet, after the first
+    frame, are marked "evaluating"). With ``known``, states of the turns evaluated before:
+    only the turns evaluated since are computed (the background evaluation's updates)."""
     turns = review.display.turns
-    per_turn = [[op_state(r, review.outcome(r.key).status) for r in turn.results]
-                for turn in turns]
-    counts = {"pending": 0, "accepted": 0, "rejected": 0, "failed": 0}
-    for states in per_turn:
+    start = len(known.turns) if known is not None else 0
+    per_turn = [*(known.turns if known is not None else []),
+                *([op_state(r, review.outcome(r.key).status) for r in turn.results]
+                  for turn in turns[start:])]
+    counts = dict(known.counts) if known is not None else {
+        "pending": 0, "accepted": 0, "rejected": 0, "failed": 0}
+    for states in per_turn[start:]:
         for s in states:
             if s.failed:
                 counts["failed"] += 1
@@ -62,8 +70,9 @@ def review_states(review: Review) -> ReviewStates:
                 counts["accepted"] += 1
             else:
                 counts["pending"] += 1
-    marks = tuple(TurnMark(turn.index, turn_mark(states))
-                  for turn, states in zip(review.display.session.turns, per_turn,
-                                          strict=False))
-    return ReviewStates(per_turn, {r.key: r.outcome.status for turn in turns
-                                   for r in turn.results}, counts, marks)
+    marks = tuple(TurnMark(turn.index, turn_mark(per_turn[pos]) if pos < len(per_turn)
+                           else "evaluating")
+                  for pos, turn in enumerate(review.display.session.turns))
+    statuses = dict(known.statuses) if known is not None else {}
+    statuses.update({r.key: r.outcome.status for turn in turns[start:] for r in turn.results})
+    return ReviewStates(per_turn, statuses, counts, marks)

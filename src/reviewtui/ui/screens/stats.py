@@ -167,6 +167,7 @@ class StatsScreen(ModalScreen[None]):
         # evaluates pending operations), with the reviewer's decisions.
         review = self.review
         revision = review.revision
+        review.finish_evaluation()  # every outcome, not only the turns evaluated so far
         state = str(review.state_path) if review.state_path is not None else None
         cached = _CACHE.get(review)
         if cached is not None and cached[0] == revision:

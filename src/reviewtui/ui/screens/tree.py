@@ -86,6 +86,8 @@ class TreeScreen(Screen[int]):
 
     @property
     def run(self) -> SessionRun:
+        if not self.decided:
+            self.review.finish_evaluation()  # every checkpoint of the display
         return self.review.draft if self.decided else self.review.display
 
     def trees(self) -> tuple[Tree, Tree]:

@@ -17,8 +17,10 @@ class TurnMark:
     state: str  # "decided", "pending", "failed"
 
 
-_STYLE = {"decided": "green", "pending": "yellow", "failed": "red", "empty": "dim"}
-_GLYPH = {"decided": "●", "pending": "○", "failed": "✗", "empty": "·"}  # as in the list
+_STYLE = {"decided": "green", "pending": "yellow", "failed": "red", "empty": "dim",
+          "evaluating": "dim"}
+_GLYPH = {"decided": "●", "pending": "○", "failed": "✗", "empty": "·",
+          "evaluating": "…"}  # as in the list
 
 
 class Timeline(Widget):

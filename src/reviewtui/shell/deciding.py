@@ -1,0 +1,127 @@
+"""Deciding: the reviewer's steps appended to the decision log, then replayed.
+
+Each step is one log entry (:mod:`reviewtui.core.review.log`): ``decide`` (one or
+several decisions; an accept is recorded only if its operation lands as shown),
+``undo`` / ``redo`` (:func:`step`) and ``restore`` (a checkpoint pinned on disk). After
+the entry the review re-evaluates what it affects (:mod:`reviewtui.shell.evaluation`)
+and replays (:func:`reviewtui.shell.replay.sync`), which saves the state file before it
+touches the disk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from reviewtui.core.engine import Decision, OpKey, Verdict
+from reviewtui.core.engine.decisions import refusal_hint
+from reviewtui.core.engine.fileops import normalize_or_none
+from reviewtui.core.errors import DecisionRefused, UsageError
+from reviewtui.core.model import ConsoleCommand
+from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind, fold
+from reviewtui.shell.replay import ReplayReport, sync
+
+if TYPE_CHECKING:
+    from reviewtui.shell.review import Review
+
+_ACCEPTING = (Verdict.ACCEPTED, Verdict.EDITED)
+
+
+def decide_many(review: Review, items: Iterable[tuple[OpKey, Decision]], *,
+                skip_unappliable: bool = False) -> ReplayReport:
+    """Several decisions as one log entry (one save, one replay, one undo step).
+
+    An accept is recorded only if the operation lands with it (as the workbench shows
+    it): accepting an ambiguous, not-found or refused operation raises
+    :class:`DecisionRefused` and records nothing, or with ``skip_unappliable`` (bulk
+    keys) leaves those operations out and lists them in the report's ``skipped``.
+    """
+    with review._mutex:
+        review._check_open()
+        entries: list[DecisionItem] = []
+        for key, decision in items:
+            op = review._ops.get(key)
+            if op is None:
+                raise UsageError(f"no operation {key[1] + 1} in turn {key[0]}",
+                                 source=str(review.loaded.file), rule="no-such-operation")
+            entries.append(DecisionItem.for_op(key, op, decision))
+        skipped: list[OpKey] = []
+        while entries:
+            first = min(item.turn for item in entries)
+            now = review.clock()
+            review._log.append(LogEntry(LogKind.DECIDE, tuple(entries),
+                                        seconds=now - review._since))
+            review._evaluate_from(first, draft=False)  # what the reviewer would see
+            unlanded = [item for item in entries if item.decision.verdict in _ACCEPTING
+                        and not review.result(item.key).landed]
+            if not unlanded:
+                break
+            refused = refusal(review, unlanded[0])  # the outcome with the accept
+            review._log.pop()
+            review._evaluate_from(first, draft=False)
+            if not skip_unappliable:
+                raise refused
+            skipped += [item.key for item in unlanded]
+            entries = [item for item in entries if item not in unlanded]
+        if not entries:
+            report = sync(review, ReplayReport())  # nothing new: where things stand
+            report.skipped = skipped
+            return report
+        for item in entries:
+            if item.decision.verdict in _ACCEPTING:
+                consent_to_recreate(review, item.key)
+        review._since = now
+        # The display already holds these decisions (evaluated above): the draft only.
+        review._dirty = True
+        review._evaluate_from(min(item.turn for item in entries), display=False)
+        report = sync(review, ReplayReport())
+        report.skipped = skipped
+        return report
+
+
+def refusal(review: Review, item: DecisionItem) -> DecisionRefused:
+    """The refusal of an accept that does not land, with the outcome that stops it."""
+    outcome = review.result(item.key).outcome
+    return DecisionRefused(
+        item.key, str(outcome.status),
+        f"{item.describe()}: cannot accept an operation that is "
+        f"{str(outcome.status).replace('_', ' ')} - {refusal_hint(outcome.status)}; "
+        "nothing was recorded")
+
+
+def consent_to_recreate(review: Review, key: OpKey) -> None:
+    """A new accept on a path deleted outside is the reviewer's say-so to recreate it."""
+    op = review._ops[key]
+    raw = op.path if not isinstance(op, ConsoleCommand) else None
+    path = normalize_or_none(raw) if raw else None
+    record = review._records.get(path) if path else None
+    if record is not None and record.deleted:
+        record.deleted = False
+        review._dirty = True
+
+
+def step(review: Review, *, redo: bool) -> ReplayReport | None:
+    """Undo (or redo) the last decision step; None when there is none."""
+    with review._mutex:
+        review._check_open()
+        stack = review._folded.undone if redo else review._folded.applied
+        if not stack:
+            return None
+        entry = stack[-1]
+        review._log.append(LogEntry(LogKind.REDO if redo else LogKind.UNDO))
+        review._since = review.clock()
+        review._dirty = True
+        review._evaluate_from(min(item.turn for item in entry.items))
+        return sync(review, ReplayReport())
+
+
+def restore(review: Review, n: int) -> ReplayReport:
+    """Put checkpoint ``n`` of the draft on disk and pin it there (see the module doc)."""
+    with review._mutex:
+        review._check_open()
+        n = review._check_checkpoint(n)
+        pin = None if n == len(review.draft.states) - 1 else n
+        review._log.append(LogEntry(LogKind.RESTORE, checkpoint=pin))
+        review._folded = fold(review._log)
+        review._dirty = True
+        return sync(review, ReplayReport())

@@ -1,0 +1,213 @@
+"""Outside changes: files changed on disk by anything but this review.
+
+The watcher (or a reopen, or the live server taking its lock back) reports paths;
+:func:`outside_changed` reads them and, per path the session touches:
+
+* none of the review's own content was on disk yet: the outside content becomes the
+  new base for that path and the session is re-evaluated on it (``MSG_ADOPTED``);
+* over content the review had written: the change is kept as an *outside layer*
+  (:mod:`reviewtui.core.rebase`), re-applied on top of the draft whenever the path is
+  replayed (``MSG_KEPT``); when it no longer lands the path is in conflict;
+* deleted (or renamed, :func:`rename_target`): never recreated silently; the
+  operations that need it become ``not_found`` / ``conflict`` (:func:`absorb`).
+
+Paths the session does not touch just refresh the base. Accepts that no longer land
+afterwards go back to pending, as one undoable log entry (:func:`revert_unlanded`).
+Replay then runs as after any decision (:func:`reviewtui.shell.replay.sync`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from reviewtui.core.engine import Decision, OpKey, Verdict
+from reviewtui.core.engine.fileops import normalize_or_none
+from reviewtui.core.errors import DiskError, PathRefused
+from reviewtui.core.rebase import OutsideLayer
+from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind
+from reviewtui.core.review.plan import deleted_message, op_path
+from reviewtui.core.tree import FileState, Tree
+from reviewtui.shell.disk import read_link
+from reviewtui.shell.replay import (
+    DIRECTORY,
+    Directory,
+    ReplayReport,
+    expand_paths,
+    own_files,
+    read_state,
+    same,
+    sync,
+)
+
+if TYPE_CHECKING:
+    from reviewtui.shell.review import Review
+
+MSG_KEPT = "changed outside the workbench; the change is kept on top of the accepted operations"
+MSG_ADOPTED = "changed outside the workbench; its operations were re-evaluated on it"
+_ACCEPTING = (Verdict.ACCEPTED, Verdict.EDITED)
+
+
+def outside_changed(review: Review, paths: Iterable[str]) -> ReplayReport:
+    """Root-relative paths the watcher saw change: rebase, conflict or refresh.
+
+    The review's own writes are recognised by content and ignored; a report without
+    events means nothing changed for the review.
+    """
+    with review._mutex:
+        review._check_open()
+        report = ReplayReport()
+        found: dict[str, FileState | None] = {}
+        paths = list(paths)
+        blocked = relink(review, paths)  # a new link changes what may be written
+        for path in sorted(expand(review, paths)):
+            try:
+                disk = read_state(review.root, path)
+            except DiskError as err:
+                if path in review._session_paths() and path not in review._unwritable:
+                    review._unwritable[path] = err.message
+                    review._refused_by_disk.add(path)
+                    report.note(path, f"conflict - {err.message}")
+                    blocked = True
+                continue
+            if path in review._refused_by_disk and not isinstance(disk, Directory):
+                # Readable again (the link is gone): the next replay tries it again.
+                review._refused_by_disk.discard(path)
+                review._unwritable.pop(path, None)
+                blocked = True
+            if isinstance(disk, Directory) or same(disk, review._seen(path)):
+                continue
+            found[path] = disk
+        if not found and not blocked:
+            return report
+        session_paths = review._session_paths()
+        for path, disk in found.items():
+            if path in session_paths or path in review._records:
+                absorb(review, path, disk, report, renamed_to=rename_target(review, path, found))
+            elif set_base(review, path, disk):
+                report.refreshed.append(path)
+        review._evaluate_all()
+        revert_unlanded(review, report, "after an outside change")
+        return sync(review, report)
+
+
+def relink(review: Review, paths: Iterable[str]) -> bool:
+    """Tell the engine about links made or removed at ``paths``; True when any was."""
+    links = dict(review.rules.symlinks)
+    for raw in paths:
+        path = normalize_or_none(raw)
+        if path is None:
+            continue
+        target = read_link(review.root, path)
+        if target is not None:
+            links[path] = target
+        else:
+            links.pop(path, None)
+    if links == dict(review.rules.symlinks):
+        return False
+    review.rules = dataclasses.replace(review.rules, symlinks=links)
+    return True
+
+
+def rename_target(review: Review, path: str, found: dict[str, FileState | None]) -> str | None:
+    """Where a file deleted outside went, when a new file has exactly its content."""
+    if found.get(path, DIRECTORY) is not None:
+        return None
+    seen = review._seen(path)
+    if seen is None:
+        return None
+    for other, state in found.items():
+        if other != path and state is not None and state.data == seen.data:
+            return other
+    return None
+
+
+def absorb(review: Review, path: str, disk: FileState | None, report: ReplayReport, *,
+           renamed_to: str | None = None) -> None:
+    """An outside change to a session path: new base, outside layer or deletion."""
+    record = review._record(path)
+    ours_on_disk = not same(record.seen, record.base)
+    review._dirty = True
+    record.outside = True
+    record.from_state = False
+    review._unwritable.pop(path, None)
+    report.outside.append(path)
+    if disk is None:
+        set_base(review, path, None)
+        record.base = record.seen = record.ref = None
+        record.layer = None
+        record.deleted = True
+        record.note = f"renamed outside to {renamed_to}" if renamed_to else ""
+        report.note(path, deleted_message(path, review._records.get(path)))
+    elif not ours_on_disk:
+        if not set_base(review, path, disk):
+            report.note(path, f"conflict - {review._unwritable[path]}")
+            return
+        record.base = record.seen = record.ref = disk
+        record.layer = None
+        record.deleted = False
+        record.note = ""
+        report.note(path, MSG_ADOPTED)
+    else:
+        ours = record.ref.data if record.ref is not None else None
+        record.layer = OutsideLayer(ours, disk.data)
+        record.seen = disk
+        record.deleted = False
+        report.note(path, MSG_KEPT)
+
+
+def set_base(review: Review, path: str, state: FileState | None) -> bool:
+    """Take ``state`` as the base for ``path``; False when the tree cannot hold it."""
+    try:
+        review.base = review.base.set(path, state) if state is not None else without(review, path)
+    except PathRefused as err:  # a file where the tree has a folder, or the reverse
+        review._unwritable[path] = err.message
+        return False
+    return True
+
+
+def without(review: Review, path: str) -> Tree:
+    return review.base.remove(path) if path in review.base else review.base
+
+
+def stale_accepts(review: Review) -> list[OpKey]:
+    """Accepts in force whose operation does not land (files deleted outside aside)."""
+    def deleted(key: OpKey) -> bool:  # the DELETED conflict's business: it stays
+        path = op_path(review.result(key))
+        record = review._records.get(path) if path else None
+        return record is not None and record.deleted
+
+    return sorted(key for key, decision in review._folded.decisions().items()
+                  if decision.verdict in _ACCEPTING and key in review._ops
+                  and not review.result(key).landed and not deleted(key))
+
+
+def revert_unlanded(review: Review, report: ReplayReport, why: str) -> None:
+    """Accepts that no longer land (the file changed under them) go back to pending.
+
+    Left accepted, such an operation would land wherever a later change lets it (a
+    second match turning unique), where the reviewer never chose: it reverts to
+    pending, with a notice in the report, as one log entry (undo brings it back).
+    """
+    while stale := stale_accepts(review):
+        statuses = {key: review.result(key).outcome.status for key in stale}
+        review._log.append(LogEntry(LogKind.DECIDE, tuple(
+            DecisionItem.for_op(key, review._ops[key], Decision()) for key in stale)))
+        review._dirty = True
+        review._evaluate_from(stale[0][0])
+        for key in stale:
+            item = DecisionItem.for_op(key, review._ops[key], Decision())
+            status = str(statuses[key]).replace("_", " ")
+            notice = (f"{item.describe()}: {status} {why}; its accept was taken back "
+                      "and it is pending again (nothing of it was written)")
+            report.reverted.append((key, notice))
+            report.note(op_path(review.result(key)) or item.path, notice)
+
+
+def expand(review: Review, paths: Iterable[str]) -> set[str]:
+    """Normalised paths; a directory stands for every file under it (then or now)."""
+    state_path = review._state_file.path if review._state_file is not None else None
+    return expand_paths(review.root, paths, files_under=review.base.files_under,
+                        records=review._records, symlinks=review.rules.symlinks,
+                        own=own_files(review.root, state_path))

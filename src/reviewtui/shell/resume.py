@@ -1,0 +1,415 @@
+"""Resuming a review: opening it, loading its saved state, catching the disk up; saving.
+
+The state file's format lives in :mod:`reviewtui.shell.state`; this module is what the
+review does with it:
+
+* :func:`open_review` loads the session, takes the root's lock and calls :func:`resume`;
+* :func:`resume` loads the saved log and path records (:func:`load_saved`), evaluates,
+  tells the review's own finished or unfinished writes from changes made while it was
+  closed (:func:`reconcile`), takes back saved accepts that no longer land
+  (:func:`drop_unlanded_saved`) and replays (:func:`reviewtui.shell.replay.sync`);
+* :func:`save` writes the log and the path records (with their blobs) atomically.
+
+A saved record the session and the disk do not explain is never replayed: it is
+reported and kept under ``orphaned`` (:func:`drop_unfit_records`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from reviewtui.core.engine import OpKey, Policy, evaluate_session
+from reviewtui.core.engine.fileops import normalize_or_none
+from reviewtui.core.errors import DiskError, UsageError
+from reviewtui.core.rebase import apply_layer
+from reviewtui.core.review.log import LogEntry, LogKind, drop_in_force, fold, reconcile_log
+from reviewtui.core.review.plan import PathRecord
+from reviewtui.core.tree import FileState, Tree
+from reviewtui.shell.disk import remove_temp, scratch_copy
+from reviewtui.shell.loader import load_session
+from reviewtui.shell.lock import RootLock
+from reviewtui.shell.outside import absorb, set_base, stale_accepts
+from reviewtui.shell.project import load_project
+from reviewtui.shell.replay import Directory, ReplayReport, read_state, same, sync, want_at
+from reviewtui.shell.state import (
+    ReviewState,
+    StateFile,
+    blobs_of,
+    decode_record,
+    encode_record,
+    orphaned_blobs,
+)
+from reviewtui.shell.statepath import state_path_for
+
+if TYPE_CHECKING:
+    from reviewtui.shell.review import Review
+
+
+def session_sha(path: Path) -> str:
+    """The session file's hash, saved with the state (a changed session is noticed)."""
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return hashlib.sha256(b"").hexdigest()
+
+
+def _digest(state: FileState | None) -> str | None:
+    return None if state is None else state.digest
+
+
+def open_review(cls: type[Review], session_path: str | Path, root: Path | None = None, *,
+                dry_run: bool = False, state_path: Path | None = None,
+                persist: bool | None = None, read_only_state: bool = False,
+                format: str | None = None, first_frame: bool = False) -> Review:
+    """Load a session and its saved review, take the root's lock, finish any replay.
+
+    Without ``root``, a session directory's ``base/`` is copied to a scratch folder.
+    ``persist`` (default: on unless ``dry_run`` without a ``state_path``) saves the
+    review state to ``state_path`` or ``<session file>.review.json``;
+    ``read_only_state`` loads that state without ever writing it (for previews). A dry
+    run never writes the project and takes no lock. ``format`` names the session's
+    format (None: detected from its content; see :mod:`reviewtui.core.importers`).
+    """
+    loaded = load_session(session_path, format=format, root=root)
+    scratch = False
+    if root is None:
+        if loaded.base is None:
+            raise UsageError("no root given and the session has no base/ folder to copy",
+                             source=str(loaded.file), rule="root")
+        root, scratch = scratch_copy(loaded.base, "review"), True
+    root = Path(root)
+    if not root.is_dir():
+        raise DiskError("project root is not a directory", source=str(root), rule="root")
+    lock = None if dry_run else RootLock(root).acquire()
+    try:
+        project = load_project(root, config_dirs=(loaded.directory,))
+        if persist is None:
+            persist = state_path is not None or not dry_run or read_only_state
+        state_file = None
+        if persist:
+            if state_path is None and scratch:
+                # A scratch review keeps its state beside the copy: samples and demos
+                # are never modified, and each copy starts fresh.
+                state_path = root.with_name(root.name + ".review.json")
+            where = ""
+            if state_path is None:
+                state_path, where = state_path_for(loaded)
+                if where and not read_only_state:
+                    state_path.parent.mkdir(parents=True, exist_ok=True)
+            state_file = StateFile(state_path, read_only=read_only_state)
+        review = cls(loaded, project, root=root, dry_run=dry_run, state_file=state_file,
+                     lock=lock, scratch=scratch)
+        if loaded.format_note:
+            review.state_problems.append(loaded.format_note)
+        if persist and where:
+            review.state_problems.append(where)
+            review.state_elsewhere = state_path  # the status line says where
+        if lock is not None:  # only a reviewtui that died can have left these
+            remove_leftovers(review, project.leftovers)
+        resume(review, first_frame=first_frame)
+    except BaseException:
+        if lock is not None:
+            lock.release()
+        raise
+    return review
+
+
+def close_review(review: Review) -> None:
+    """Save the state, drop blobs nothing refers to, release the root's lock."""
+    with review._mutex:
+        if review._closed:
+            return
+        review._closed = True
+        try:
+            state_file = review._state_file
+            if state_file is not None and not state_file.read_only:
+                save(review, final=True)
+                keep = {sha for rec in review._records.values() for sha, _ in blobs_of(rec)}
+                keep |= orphaned_blobs(review.orphaned)
+                state_file.blobs.collect(keep)
+        finally:
+            if review._lock is not None:
+                review._lock.release()
+
+
+def resume(review: Review, *, first_frame: bool = False) -> None:
+    """Load the saved review, check it against the session and the disk, catch up.
+
+    With ``first_frame``, the display is evaluated only up to the turn the workbench
+    shows first (the saved selection, else the first turn) and what checking the saved
+    accepts needs; :meth:`Review.evaluate_step` does the rest.
+    """
+    saved: ReviewState | None = None
+    if review._state_file is not None:
+        saved, problems = review._state_file.load()
+        review.state_problems.extend(problems)
+    if saved is not None:
+        load_saved(review, saved)
+    review._folded = fold(review._log)
+    pin = review._folded.pin
+    if pin is not None and pin >= len(review.session.turns) + 1:
+        review.state_problems.append(f"the restored checkpoint {pin} no longer exists; "
+                                     "the whole draft goes on disk")
+        review._log.append(LogEntry(LogKind.RESTORE, checkpoint=None))
+        review._folded = fold(review._log)
+        review._dirty = True
+    upto = first_turn_shown(review) if first_frame else None
+    review.evaluation.start(review.base, review.rules, review._folded.decisions(), upto=upto)
+    report = ReplayReport()
+    reconcile(review, report)
+    drop_unlanded_saved(review)
+    sync(review, report)
+
+
+def first_turn_shown(review: Review) -> int:
+    """The number of the turn the workbench selects on opening (its saved selection)."""
+    turns = review.session.turns
+    selected = review.ui_state.get("selected")
+    wanted = selected[0] if isinstance(selected, list) and len(selected) == 2 else None
+    if isinstance(wanted, int) and any(turn.index == wanted for turn in turns):
+        return wanted
+    return turns[0].index if turns else 0
+
+
+def load_saved(review: Review, saved: ReviewState) -> None:
+    """Take the saved log and path records, each checked; what does not fit is reported."""
+    assert review._state_file is not None
+    path = review._state_file.path
+    if saved.session_sha and saved.session_sha != review._session_sha:
+        review.state_problems.append(f"{review.loaded.file}: the session file changed since "
+                                     f"the review was saved; every decision was checked "
+                                   "against it")
+    if saved.root and not review.scratch and saved.root != str(review.root.resolve()):
+        review.state_problems.append(f"{path}: the review was saved for {saved.root}, and "
+                                     f"is now opened on {review.root.resolve()}")
+    review._log, orphaned, problems = reconcile_log(saved.log, review.session, path)
+    review.state_problems.extend(problems)
+    review._dirty = bool(problems)  # orphans move to their own list in the file
+    review.orphaned = [*saved.orphaned, *orphaned]
+    review.ui_state = dict(saved.ui)
+    changes: dict[str, FileState | None] = {}
+    review._saved_paths = saved.paths
+    for rel, data in saved.paths.items():
+        if normalize_or_none(rel) != rel:
+            review.state_problems.append(f"{path}: ignored the unsafe path {rel!r}")
+            continue
+        record, why = decode_record(rel, data, review._state_file.blobs)
+        if record is None:
+            review.state_problems.append(why)
+            continue
+        review._records[rel] = record
+        changes[rel] = record.base
+    review.base = review.base.apply(changes)
+
+
+def reconcile(review: Review, report: ReplayReport) -> None:
+    """Reopened: tell our own finished or unfinished writes from outside changes."""
+    drop_unfit_records(review)
+    tree = review._target()
+    for path, record in sorted(review._records.items()):
+        if not record.from_state:
+            continue
+        record.from_state = False
+        try:
+            disk = read_state(review.root, path)
+        except DiskError as err:
+            review._unwritable[path] = err.message
+            record.seen = record.base
+            continue
+        if isinstance(disk, Directory):
+            review._unwritable[path] = "a directory is in the way"
+            record.seen = record.base
+            continue
+        want = want_at(review, path, tree)
+        if _digest(disk) == record.saved_seen:
+            record.seen = disk  # as left; replay finishes whatever was not written yet
+        elif want.ok and same(disk, want.state):
+            record.seen, record.ref = disk, tree.get(path)  # written, then the crash
+        elif review.scratch and same(disk, record.base):
+            record.seen = record.ref = record.base  # a fresh scratch copy: replay
+        else:
+            # Changed while closed. What was on disk decides between a new base and an
+            # outside layer over what we had written (that needs the saved ``ref``).
+            if record.saved_seen is None and record.base is not None:
+                record.seen = None
+            elif record.saved_seen != _digest(record.base) and record.ref is not None:
+                record.seen = record.ref
+            else:
+                record.seen = record.base
+            absorb(review, path, disk, report)
+    if report.outside:
+        review._evaluate_all()
+
+
+def drop_unfit_records(review: Review) -> None:
+    """Saved path records the session and the disk do not explain: reported, ignored."""
+    touched: set[str] | None = None
+    previous: list[Tree] = []  # computed once, only when some record needs it
+    dropped = False
+    for path, record in sorted(review._records.items()):
+        if not record.from_state:
+            continue
+        try:
+            disk = read_state(review.root, path)
+        except DiskError:
+            continue  # _reconcile makes it a conflict: nothing is written there
+        if isinstance(disk, Directory):
+            continue
+        if touched is None:
+            touched = review.evaluation.op_paths(review.base)
+
+        def targets(path: str = path) -> list[FileState | None]:
+            if not previous:
+                previous.append(previous_target(review))
+            return [review._target().get(path), previous[0].get(path)]
+
+        if path not in touched:
+            why = "no operation of the session touches it"
+        elif not saved_record_fits(review, path, record, disk, targets):
+            why = "the file on disk is not what this review left there"
+        else:
+            continue
+        del review._records[path]
+        set_base(review, path, disk)
+        dropped = True
+        # Kept in the file (never applied), so an original it names is not lost.
+        review.orphaned.append({"path": path, "reason": why,
+                                "record": review._saved_paths.get(path)})
+        where = review._state_file.path if review._state_file is not None else "state"
+        review.state_problems.append(f"{where}: ignored the saved record of {path} ({why}); "
+                                     "the file on disk is its original and stays as it is")
+    if dropped:
+        review._evaluate_all()
+
+
+def saved_record_fits(review: Review, path: str, record: PathRecord, disk: FileState | None,
+                      targets: Callable[[], list[FileState | None]]) -> bool:
+    """Whether the disk is what this review could have left at ``path``.
+
+    The disk must hold the saved original, or what the draft wanted at the last or the
+    previous log entry (with the saved outside layer on top, if any); or, changed while
+    closed, what the review had on disk must be one of those. Anything else means the
+    record was not made by this review over this disk: it must not be replayed.
+    """
+    data = disk.data if disk is not None else None
+
+    def content(state: FileState | None) -> bytes | None:
+        return state.data if state is not None else None
+
+    if same(disk, record.base):
+        return True
+    wanted = [content(state) for state in targets()]
+    if data in wanted:
+        return True
+    layer = record.layer
+    if layer is not None:
+        if data == layer.theirs and layer.ours in wanted:
+            return True
+        for want in wanted:
+            applied = apply_layer(layer, want)
+            if applied.ok and applied.data == data:
+                return True
+    if _digest(disk) == record.saved_seen:
+        return False  # "as left", yet nothing this review wrote
+    # Changed while closed: _reconcile takes the disk as the new base (fine) unless it
+    # keeps the change as a layer over what the review had written; that must be ours.
+    if record.saved_seen is None and record.base is not None:
+        return content(record.ref) in wanted
+    if record.saved_seen != _digest(record.base) and record.ref is not None:
+        return content(record.ref) in wanted
+    return True
+
+
+def previous_target(review: Review) -> Tree:
+    """The disk the review wanted one log entry ago (a crash between save and write)."""
+    folded = fold(review._log[:-1])
+    run = evaluate_session(review.session, review.base, rules=review.rules,
+                           policy=Policy.decided_only(), decisions=folded.decisions())
+    states = run.states
+    pin = folded.pin
+    return states[-1].tree if pin is None or pin >= len(states) else states[pin].tree
+
+
+def drop_unlanded_saved(review: Review) -> None:
+    """Reopened: saved accepts that do not land on the files as they are go back to
+    pending (kept under ``orphaned``, reported), so they never land elsewhere later."""
+    while stale := stale_accepts(review):
+        statuses = {key: review.result(key).outcome.status for key in stale}
+        review._log, dropped = drop_in_force(review._log, set(stale))
+        review._dirty = True
+        review._evaluate_from(stale[0][0])
+        for item in dropped:
+            if item.key not in statuses:
+                continue
+            status = str(statuses.pop(item.key)).replace("_", " ")
+            why = f"{status} on the files as they are now"
+            review.orphaned.append({**item.to_json(), "reason": why})
+            review.state_problems.append(
+                f"{item.describe()}: the saved accept is {why}; it was taken back and the "
+                "operation is pending again (nothing of it was written)")
+
+
+def remove_leftovers(review: Review, leftovers: Iterable[str]) -> None:
+    """Temp files a reviewtui that died left under the root and beside the state."""
+    for rel in leftovers:  # only names our atomic writes make (shell/disk.py)
+        remove_temp(review.root, rel)
+    if review._state_file is not None and not review._state_file.read_only:
+        review._state_file.remove_leftovers()
+
+
+def save(review: Review, *, final: bool = False) -> None:
+    """Write the state file: the log, the path records and their blobs (blobs first)."""
+    if review._state_file is None or review._state_file.read_only:
+        return
+    blobs = review._state_file.blobs
+    for record in review._records.values():
+        for sha, data in blobs_of(record, with_ref=final):
+            blobs.put(data, sha)
+    review._dirty = False
+    state = ReviewState(
+        session_sha=review._session_sha,
+        root=None if review.scratch else str(review.root.resolve()),
+        log=review._log,
+        orphaned=review.orphaned,
+        ui=review.ui_state,
+        paths={path: encode_record(record)
+               for path, record in sorted(review._records.items())},
+    )
+    review._state_file.save(state, review.loaded.file)
+
+
+def reload_session(review: Review) -> list[OpKey]:
+    """The session file grew (a live session): read it again, keeping every decision.
+
+    Returns the keys of the operations that are new. Operations already known must be
+    unchanged (an append-only log); anything else is refused with a message and the
+    review goes on with the session it has.
+    """
+    with review._mutex:
+        review._check_open()
+        loaded = load_session(review.loaded.file, format=review.session.format,
+                              root=review.root)
+        ops = {(turn.index, pos): op for turn in loaded.session.turns
+               for pos, op in enumerate(turn.reply.ops)}
+        for key, op in review._ops.items():
+            if ops.get(key) != op:
+                raise UsageError("the live session changed an operation it had already "
+                                 f"recorded (turn {key[0]}, operation {key[1] + 1}); "
+                                 "reopen it to review the new text",
+                                 source=str(review.loaded.file), rule="live-rewritten")
+        new = [key for key in ops if key not in review._ops]
+        if not new:
+            return []
+        review.loaded = loaded
+        review.session = loaded.session
+        review._ops = ops
+        review._session_lines = None
+        review._session_sha = session_sha(loaded.file)
+        grown = min(key[0] for key in new)
+        review.evaluation.replace_session(review.session, grown)
+        review._evaluate_all()  # new operations are pending: the draft is unchanged
+        review._dirty = True  # the next save records the session as it is now
+        return new

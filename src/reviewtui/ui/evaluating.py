@@ -1,0 +1,87 @@
+"""Evaluating the rest of the session after the workbench's first frame.
+
+``Review.open(first_frame=True)`` evaluates only the turns the first frame shows. The
+app then calls :meth:`Review.evaluate_step` from its event loop, a slice of about
+``SLICE`` seconds at a time with a short pause between slices (keys and repaints go
+first), and tells the review screen how far it has got: the status line reads
+"evaluating 120/500 turns", and a turn row not evaluated yet says so. Anything that needs
+a turn sooner (selecting it, moving to the next undecided operation) evaluates up to it.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+
+from reviewtui.ui.widgets.lists import turn_prompt
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from reviewtui.core.engine.opstate import OpState
+    from reviewtui.shell.review import Review
+    from reviewtui.ui.screens.main import MainScreen
+
+SLICE = 0.04  # seconds of evaluation per slice: the event loop is never held much longer
+PAUSE = 0.01  # between slices
+SHOW_EVERY = 0.3  # seconds between updates of the rows and the status line
+
+
+def progress_note(review: Review) -> str:
+    """The status line's note while turns are still being evaluated ("" when done)."""
+    if review.evaluation_complete:
+        return ""
+    total = len(review.session.turns)
+    return f"evaluating {review.evaluated_turns}/{total} turns"
+
+
+def turn_row(index: int, request: str, states: list[list[OpState]], pos: int) -> Text:
+    """The turn list's row for the turn at ``pos``: its states, or "not evaluated yet"."""
+    if pos < len(states):
+        return turn_prompt(index, request, states[pos])
+    first_line = request.splitlines()[0] if request else "(no request)"
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append("… ", style="dim")
+    text.append(f"T{index} ", style="bold")
+    text.append(first_line[:20] + ("…" if len(first_line) > 20 else ""), style="dim")
+    text.append("  evaluating", style="dim italic")
+    return text
+
+
+class BackgroundEvaluation:
+    """Drives :meth:`Review.evaluate_step` on the app's event loop until it is done."""
+
+    def __init__(self, app: App[None], review: Review) -> None:
+        self.app = app
+        self.review = review
+        self._shown = 0.0
+
+    def start(self) -> None:
+        if not self.review.evaluation_complete:
+            self.app.set_timer(PAUSE, self._slice)
+
+    def _main_screen(self) -> MainScreen | None:
+        from reviewtui.ui.screens.main import MainScreen
+
+        return next((screen for screen in self.app.screen_stack
+                     if isinstance(screen, MainScreen)), None)
+
+    def _slice(self) -> None:
+        more = self.review.evaluate_step(SLICE)
+        # What is evaluated stays: the collector need not walk it again (a full collection
+        # over a 50,000-operation session held the event loop for seconds).
+        gc.freeze()
+        screen = self._main_screen()
+        now = time.monotonic()
+        if more and now - self._shown < SHOW_EVERY:
+            pass  # rows and counts are redrawn a few times a second, not every slice
+        elif screen is not None and screen.is_mounted:
+            self._shown = now
+            screen.turns_evaluated(progress_note(self.review))
+            if not more:
+                screen.load_findings()  # lint reads every turn's files: now it can
+        if more:
+            self.app.set_timer(PAUSE, self._slice)
