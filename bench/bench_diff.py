@@ -32,7 +32,7 @@ from functools import partial
 
 from textual.app import App, ComposeResult
 
-from reviewtui.core.diff import build_diff
+from reviewtui.core.text.diff import build_diff
 from reviewtui.ui.highlight import clear_cache, highlight_lines
 from reviewtui.ui.widgets.diff_view import DiffView
 

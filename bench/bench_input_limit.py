@@ -23,7 +23,7 @@ from bench_import import make_claude, make_diff, make_patches  # noqa: E402
 from bench_parse import make_session  # noqa: E402
 from reviewtui.core.errors import InputLimitError  # noqa: E402
 from reviewtui.core.importers import import_session  # noqa: E402
-from reviewtui.core.limits import DEFAULT_MAX_INPUT_BYTES  # noqa: E402
+from reviewtui.core.text.limits import DEFAULT_MAX_INPUT_BYTES  # noqa: E402
 from reviewtui.shell.loader import read_input  # noqa: E402
 
 TARGET_SECONDS_AT_LIMIT = 15.0

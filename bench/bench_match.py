@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reviewtui.core.match import match_edit
-from reviewtui.core.outcome import Status
+from reviewtui.core.model.outcome import Status
 
 SIZES = (1_000, 10_000, 100_000)
 EXACT_TARGET = 5.0  # x str.find

@@ -110,11 +110,11 @@ def _blocks(lines: list[str], rng: random.Random) -> Iterator[tuple[int, int]]:
 
 def measure(files: list[Path], label: str, limit: int) -> dict[str, object]:
     """Run in the code under test (this process's ``reviewtui``)."""
-    from reviewtui.core.engine.fileops import FileContext, evaluate_full_file
+    from reviewtui.core.engine.file_edits import FileContext, evaluate_full_file
     from reviewtui.core.match import match_edit
-    from reviewtui.core.model import FullFile, Span
-    from reviewtui.core.outcome import Status
-    from reviewtui.core.tree import FileState, Tree
+    from reviewtui.core.model.outcome import Status
+    from reviewtui.core.model.records import FullFile, Span
+    from reviewtui.core.model.tree import FileState, Tree
 
     literal_supported = "literal" in FullFile.__dataclass_fields__
     rng = random.Random(14)

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from reviewtui.core.export import Accepted
 from reviewtui.core.importers import import_session
-from reviewtui.core.stats import session_stats, with_syntax
+from reviewtui.core.review.stats import session_stats, with_syntax
 from reviewtui.shell.review import Review
 
 CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"

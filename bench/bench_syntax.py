@@ -33,7 +33,7 @@ sys.path.insert(0, str(HERE.parent / "tests" / "core"))
 import syntaxkit  # noqa: E402
 
 import old_brackets  # noqa: E402
-from reviewtui.core.diagnostics import diagnose_change  # noqa: E402
+from reviewtui.core.review.diagnostics import diagnose_change  # noqa: E402
 from reviewtui.core.syntax import parsing  # noqa: E402
 
 LINES = 10_000

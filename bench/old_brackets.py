@@ -1,6 +1,6 @@
 """The bracket counter reviewtui used before tree-sitter, kept as the bench's baseline.
 
-This project's own code as it was (core/diagnostics.py before the tree-sitter checks),
+This project's own code as it was (core/review/diagnostics.py before the tree-sitter checks),
 trimmed to what the syntax bench times: a per-character pass for ``()[]{}`` with rough
 string and comment skipping, and the whole-file ``difflib`` line map that placed the
 errors already there.

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from reviewtui.cli import main
-from reviewtui.core.hashline import line_id
-from reviewtui.core.outline import outline
+from reviewtui.core.agent.outline import outline
+from reviewtui.core.text.hashline import line_id
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, list[str], str]:

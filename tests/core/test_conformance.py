@@ -27,7 +27,7 @@ import pytest
 from reviewtui.cli import main
 from reviewtui.core.importers import detect_format, import_session
 from reviewtui.core.importers.aider import import_aider
-from reviewtui.core.model import Edit
+from reviewtui.core.model.records import Edit
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "importers"

@@ -7,9 +7,9 @@ from pathlib import Path
 from reviewtui.core.engine import Decision, Policy, evaluate_session
 from reviewtui.core.export import Accepted, render
 from reviewtui.core.export.context import context_summary
-from reviewtui.core.model import Session, Span, Turn
+from reviewtui.core.model.records import Session, Span, Turn
+from reviewtui.core.model.tree import tree_from_bytes
 from reviewtui.core.protocol.reply import parse_reply_text
-from reviewtui.core.tree import tree_from_bytes
 from reviewtui.shell.export import load_accepted
 
 GALLERY = Path(__file__).resolve().parents[1] / "fixtures" / "gallery"
@@ -69,7 +69,7 @@ def test_gallery_and_truncation() -> None:
 
 def test_line_addressed_sessions_get_line_ids_in_the_context() -> None:
     from reviewtui.core.export import render
-    from reviewtui.core.hashline import line_id
+    from reviewtui.core.text.hashline import line_id
     from reviewtui.shell.export import load_accepted
 
     repo = Path(__file__).resolve().parents[2]

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from reviewtui.core.diagnostics import (
+from reviewtui.core.engine import Policy, SessionRun, evaluate_session
+from reviewtui.core.model.records import Session, Span, Turn
+from reviewtui.core.model.tree import tree_from_bytes
+from reviewtui.core.protocol.reply import parse_reply_text
+from reviewtui.core.review.diagnostics import (
     check_for,
     diagnose_cached,
     diagnose_change,
     diagnose_result,
     introduced,
 )
-from reviewtui.core.engine import Policy, SessionRun, evaluate_session
-from reviewtui.core.model import Session, Span, Turn
-from reviewtui.core.protocol.reply import parse_reply_text
-from reviewtui.core.tree import tree_from_bytes
 
 # (path, good, broken, good with an unrelated change, broken with an unrelated change)
 CASES = {

@@ -3,7 +3,7 @@ the parser's, and caches per content without sharing its lists."""
 
 from __future__ import annotations
 
-from reviewtui.core.diagnostics import diagnose_change, diagnose_text
+from reviewtui.core.review.diagnostics import diagnose_change, diagnose_text
 
 
 def test_a_repeated_argument_name_is_a_syntax_error() -> None:

@@ -3,10 +3,10 @@ was already there between two edits is not blamed on them, a new one is."""
 
 from __future__ import annotations
 
-from reviewtui.core.diagnostics import diagnose_landed
 from reviewtui.core.engine import OpResult, Policy, evaluate_session
+from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.protocol.session import parse_session
-from reviewtui.core.tree import FileState, Tree
+from reviewtui.core.review.diagnostics import diagnose_landed
 
 BASE = "a = 1\nb = 2\nc = (\nd = 4\ne = 5\n"  # line 3 never closes: broken before
 

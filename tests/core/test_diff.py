@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reviewtui.core import diff
-from reviewtui.core.diff import (
+from reviewtui.core.text import diff
+from reviewtui.core.text.diff import (
     MAX_INTRALINE_CHARS,
     DiffModel,
     DiffRow,
@@ -22,7 +22,7 @@ from reviewtui.core.diff import (
     unified_rows,
     word_spans,
 )
-from reviewtui.core.hunks import DiffHunk, apply_hunks, split_hunks
+from reviewtui.core.text.hunks import DiffHunk, apply_hunks, split_hunks
 
 EVERYTHING = frozenset(range(1_000))  # more fold indices than any test diff has
 
@@ -322,7 +322,7 @@ def test_a_large_file_with_repeated_lines_diffs_correctly() -> None:
 
 
 def test_the_core_does_not_import_textual_or_rich() -> None:
-    code = ("import sys, reviewtui.core.diff; "
+    code = ("import sys, reviewtui.core.text.diff; "
             "print(any(m.split('.')[0] in ('textual', 'rich') for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)

@@ -8,10 +8,10 @@ import pytest
 
 from reviewtui.core.engine import Decision, Policy, Rules, evaluate_session
 from reviewtui.core.engine.session import SessionRun
-from reviewtui.core.outcome import Status
-from reviewtui.core.paths import ReservedRules
+from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.core.paths.safety import ReservedRules
 from reviewtui.core.protocol.session import parse_session
-from reviewtui.core.tree import FileState, Tree
 
 APP_PY = """\
 import os

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from reviewtui.core.engine import evaluate_session
 from reviewtui.core.importers.unified import import_unified
-from reviewtui.core.outcome import Status
-from reviewtui.core.tree import FileState, Tree
+from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.tree import FileState, Tree
 
 BASE = ("import pytest\n\n\ndef test_one():\n    assert True\n\n\n"
         "def test_repr():\n    pass\n    # end\n")

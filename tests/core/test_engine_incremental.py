@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from reviewtui.core.engine import Decision, Policy, evaluate_session
 from reviewtui.core.engine.decisions import OpKey
 from reviewtui.core.engine.session import SessionRun
-from reviewtui.core.model import Session
+from reviewtui.core.model.records import Session
+from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.protocol.session import parse_session
-from reviewtui.core.tree import FileState, Tree
 
 PATHS = ["a.txt", "b.txt", "d/c.txt", "d"]
 WORDS = ["one", "two", "three", "two", "four"]

@@ -16,9 +16,9 @@ from reviewtui.core.errors import (
     StaleRef,
     StateFormatError,
 )
-from reviewtui.core.hashline import LineRef, resolve
 from reviewtui.core.importers.codex import import_apply_patch
 from reviewtui.core.review.log import DecisionItem
+from reviewtui.core.text.hashline import LineRef, resolve
 from reviewtui.shell.state import StateFile, read_time_spent
 
 

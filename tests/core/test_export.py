@@ -15,8 +15,8 @@ from reviewtui.core.export.report import report_json, report_markdown
 from reviewtui.core.importers.gitbinary import blob_id, read_hunk
 from reviewtui.core.lint.rules import lint_session
 from reviewtui.core.lint.tokens import apply_edits
+from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.protocol.session import parse_session
-from reviewtui.core.tree import FileState, Tree
 
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reviewtui.core.gitignore import GitIgnore
+from reviewtui.core.paths.gitignore import GitIgnore
 
 RULES = """\
 # comment
@@ -73,7 +73,7 @@ def test_the_disk_side_core_modules_import_no_ui_and_no_watcher() -> None:
     import subprocess
     import sys
 
-    code = ("import sys, reviewtui.core.gitignore, reviewtui.core.rebase; "
+    code = ("import sys, reviewtui.core.paths.gitignore, reviewtui.core.review.rebase; "
             "print(sorted(m for m in ('textual', 'rich', 'watchfiles') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout

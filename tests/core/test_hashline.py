@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reviewtui.core.hashline import (
+from reviewtui.core.text.hashline import (
     LineRef,
     StaleRef,
     line_id,
@@ -48,7 +48,7 @@ def test_ids_round_trip(lines: list[str], data: st.DataObject) -> None:
 
 
 def test_stale_id_says_where_its_tag_is_now_without_resolving_it() -> None:
-    from reviewtui.core.hashline import StaleRef, line_id, parse_ref, resolve
+    from reviewtui.core.text.hashline import StaleRef, line_id, parse_ref, resolve
 
     before = ["a = 1", "b = 2", "return total"]
     after = ["a = 1", "# new", "b = 2", "return total"]

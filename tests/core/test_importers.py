@@ -25,9 +25,9 @@ from reviewtui.core.importers.codex import import_apply_patch
 from reviewtui.core.importers.common import relative_path
 from reviewtui.core.importers.unified import import_unified
 from reviewtui.core.lint.rules import lint_session
-from reviewtui.core.model import CommandName, ConsoleCommand, Edit, FullFile, Session, Span
-from reviewtui.core.outcome import Status
-from reviewtui.core.tree import FileState, Tree
+from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.records import CommandName, ConsoleCommand, Edit, FullFile, Session, Span
+from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.shell.loader import load_session
 
 
@@ -601,7 +601,7 @@ def edit(search: tuple[str, ...], replace: tuple[str, ...], **facts: object) -> 
     span = Span(1, 1)
     op = Edit("f", 1, None, search, replace, span, span, span, **facts)  # type: ignore[arg-type]
     from reviewtui.core.importers.common import reply_from_ops
-    from reviewtui.core.model import Turn
+    from reviewtui.core.model.records import Turn
 
     return Session("s", "", "", (Turn(1, "", reply_from_ops([op], span), span),), format="x")
 

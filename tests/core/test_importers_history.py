@@ -26,9 +26,9 @@ from reviewtui.core.importers.aider import import_aider
 from reviewtui.core.importers.codex import import_apply_patch
 from reviewtui.core.importers.gitbinary import BinaryPatchError, apply_delta, read_hunk
 from reviewtui.core.importers.unified import import_unified
-from reviewtui.core.model import FullFile, Session
-from reviewtui.core.outcome import Outcome, Status
-from reviewtui.core.tree import FileState, Tree
+from reviewtui.core.model.outcome import Outcome, Status
+from reviewtui.core.model.records import FullFile, Session
+from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.shell.state import op_fingerprint
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from reviewtui.core.engine import Decision, Policy, evaluate_session
 from reviewtui.core.importers import import_session
-from reviewtui.core.outcome import Status
-from reviewtui.core.tree import FileState, Tree
+from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.tree import FileState, Tree
 
 SESSION = """# Session: t
 

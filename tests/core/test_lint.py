@@ -27,7 +27,7 @@ from reviewtui.core.lint.rules import (
     lint_session,
     rule_ids,
 )
-from reviewtui.core.model import ConsoleCommand, Reply, Span
+from reviewtui.core.model.records import ConsoleCommand, Reply, Span
 from reviewtui.core.protocol.reply import parse_reply_text
 from reviewtui.core.protocol.session import parse_session
 

@@ -14,9 +14,9 @@ import pytest
 from reviewtui.core.engine import evaluate_session, file_text_for
 from reviewtui.core.importers import LITERAL_FORMATS, import_session
 from reviewtui.core.lint.rules import lint_session
-from reviewtui.core.model import Edit, FullFile
-from reviewtui.core.outcome import Status
-from reviewtui.core.tree import FileState, Tree
+from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.records import Edit, FullFile
+from reviewtui.core.model.tree import FileState, Tree
 
 OLD = "def f():\n    x = 1\n    return x\n"
 NEW = "def f():\n    x = 1\n    # ... existing code ...\n    ...\n    return x\n"

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import pytest
 
 from reviewtui.core.match import match_edit
-from reviewtui.core.outcome import Diagnosis, MatchResult, Status
+from reviewtui.core.model.outcome import Diagnosis, MatchResult, Status
 
 
 def lines(text: str) -> list[str]:

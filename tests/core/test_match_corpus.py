@@ -24,7 +24,7 @@ import pytest
 from reviewtui.core.match import match_edit
 from reviewtui.core.match.elision import is_marker
 from reviewtui.core.match.normalise import is_blank, leading, loose_key
-from reviewtui.core.outcome import Diagnosis, MatchResult, Status
+from reviewtui.core.model.outcome import Diagnosis, MatchResult, Status
 
 SEED = 20240611
 FILES = 40

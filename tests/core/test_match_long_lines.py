@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from reviewtui.core.match import match_edit, normalise
 from reviewtui.core.match.normalise import line_tokens, matched_in_chunks, similarity
-from reviewtui.core.outcome import Status
+from reviewtui.core.model.outcome import Status
 
 
 def _svg(size: int, seed: int = 7) -> list[str]:

@@ -11,7 +11,7 @@ from reviewtui.core.match import match_edit
 from reviewtui.core.match.elision import markers
 from reviewtui.core.match.exact import find_exact
 from reviewtui.core.match.normalise import is_blank, leading, loose_key
-from reviewtui.core.outcome import MatchResult, Status
+from reviewtui.core.model.outcome import MatchResult, Status
 
 # Few words, so lines repeat and uniqueness is a real question; spaces-only indentation
 # and no trailing whitespace, as in a tidy source file.

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reviewtui.core.errors import SessionFormatError
-from reviewtui.core.model import Reply
+from reviewtui.core.model.records import Reply
 from reviewtui.core.protocol.reply import parse_reply_text, split_lines
 from reviewtui.core.protocol.session import parse_session
 

@@ -5,14 +5,14 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reviewtui.core.hunks import apply_hunks, split_hunks
-from reviewtui.core.partial import (
+from reviewtui.core.review.partial import (
     BlockLine,
     LineSide,
     apply_chosen,
     change_blocks,
     choose_all,
 )
+from reviewtui.core.text.hunks import apply_hunks, split_hunks
 
 SEARCH = ["def mul(a, b):", "    return a * b", "", "", "def add(a, b):", "    return a + b"]
 REPLACE = ["def mul(a: int, b: int) -> int:", "    return int(a * b)", "", "",

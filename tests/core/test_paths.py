@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reviewtui.core.errors import PathRefused
-from reviewtui.core.paths import (
+from reviewtui.core.paths.safety import (
     ReservedRules,
     escapes_via_symlink,
     expand_glob,

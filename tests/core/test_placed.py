@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reviewtui.core.engine.placed import PLACED, placed_match
-from reviewtui.core.outcome import Status
+from reviewtui.core.model.outcome import Status
 
 LINES = ("def a():", "    x = 0", "", "def b():", "    x = 0", "")
 

@@ -6,21 +6,21 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from reviewtui.core.engine.fileops import FileContext, evaluate_full_file
+from reviewtui.core.engine.file_edits import FileContext, evaluate_full_file
 from reviewtui.core.lint.rules import lint_reply
 from reviewtui.core.match import match_edit
 from reviewtui.core.match.elision import is_marker
-from reviewtui.core.model import FullFile, Span
-from reviewtui.core.outcome import Status
-from reviewtui.core.placeholders import (
+from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.records import FullFile, Span
+from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.core.protocol.reply import parse_reply_text
+from reviewtui.core.text.markers import (
     find_placeholder,
     is_elision,
     is_placeholder,
     is_placeholder_at,
     placeholder_indices,
 )
-from reviewtui.core.protocol.reply import parse_reply_text
-from reviewtui.core.tree import FileState, Tree
 
 # (line, path, is an elision, is a placeholder), judged on the line alone.
 LINES = [

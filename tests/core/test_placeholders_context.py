@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reviewtui.core.engine.fileops import FileContext, evaluate_full_file
+from reviewtui.core.engine.file_edits import FileContext, evaluate_full_file
 from reviewtui.core.match import match_edit
-from reviewtui.core.model import FullFile, Span
-from reviewtui.core.outcome import Status
-from reviewtui.core.placeholders import find_placeholder, is_placeholder_at
-from reviewtui.core.tree import FileState, Tree
+from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.records import FullFile, Span
+from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.core.text.markers import find_placeholder, is_placeholder_at
 
 OLD = "# previous version\n"
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from reviewtui.core.model import FullFile, Span
-from reviewtui.core.plural import plural
-from reviewtui.core.tree import Tree
+from reviewtui.core.model.records import FullFile, Span
+from reviewtui.core.model.tree import Tree
+from reviewtui.core.text.plural import plural
 
 
 def test_plural() -> None:
@@ -15,7 +15,7 @@ def test_plural() -> None:
 
 
 def test_a_one_line_new_file_says_one_line() -> None:
-    from reviewtui.core.engine.fileops import FileContext, evaluate_full_file
+    from reviewtui.core.engine.file_edits import FileContext, evaluate_full_file
 
     op = FullFile(path="a.txt", lines=("x",), span=Span(1, 2))
     outcome, _ = evaluate_full_file(Tree(), op, FileContext())

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reviewtui.core.rebase import OutsideLayer, apply_layer, outside_hunks, split_lines
+from reviewtui.core.review.rebase import OutsideLayer, apply_layer, outside_hunks, split_lines
 
 OURS = b"import os\n\ndef a():\n    return 1\n\ndef b():\n    return 2\n"
 

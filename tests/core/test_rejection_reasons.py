@@ -7,9 +7,9 @@ import json
 from reviewtui.core.engine import Decision, Policy, Verdict, evaluate_session
 from reviewtui.core.export import Accepted, render
 from reviewtui.core.export.context import context_summary
-from reviewtui.core.model import Session, Span, Turn
+from reviewtui.core.model.records import Session, Span, Turn
+from reviewtui.core.model.tree import tree_from_bytes
 from reviewtui.core.protocol.reply import parse_reply_text
-from reviewtui.core.tree import tree_from_bytes
 from reviewtui.shell.state import DecisionItem
 
 REPLY = """\

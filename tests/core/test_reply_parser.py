@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from reviewtui.core.model import (
+from reviewtui.core.model.records import (
     CommandName,
     ConsoleBlock,
     Edit,

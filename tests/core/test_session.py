@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 from reviewtui.core.errors import ConfigError, SessionFormatError
-from reviewtui.core.model import Span
+from reviewtui.core.model.records import Span
 from reviewtui.core.protocol.config import parse_config
 from reviewtui.core.protocol.session import parse_session
 

@@ -6,10 +6,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reviewtui.core.engine.session import evaluate_session
-from reviewtui.core.hashline import LineRef, line_id, parse_ref
 from reviewtui.core.importers import import_session
-from reviewtui.core.outcome import Status
-from reviewtui.core.shapes import (
+from reviewtui.core.model.edit_shapes import (
     Batch,
     BatchAction,
     BatchOp,
@@ -20,7 +18,9 @@ from reviewtui.core.shapes import (
     apply_window,
     content_revision,
 )
-from reviewtui.core.tree import FileState, Tree
+from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.core.text.hashline import LineRef, line_id, parse_ref
 
 LINES = ["def f():", "    a = 1", "    b = 2", "    return a + b", "", "x = f()"]
 

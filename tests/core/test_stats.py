@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from reviewtui.cli import main
-from reviewtui.core.stats import bar, session_stats, stats_lines
+from reviewtui.core.review.stats import bar, session_stats, stats_lines
 from reviewtui.shell.export import load_accepted
 
 REPO = Path(__file__).resolve().parents[2]
@@ -89,7 +89,7 @@ def test_stats_count_reviews_as_the_status_line_does() -> None:
     status line (pending, accepted, rejected, failed), operation by operation."""
     from reviewtui.core.engine import Decision
     from reviewtui.core.engine.opstate import op_state
-    from reviewtui.core.export.model import count_label
+    from reviewtui.core.export.accepted import count_label
 
     accepted = load_accepted(GALLERY)[0]
     run = accepted.run

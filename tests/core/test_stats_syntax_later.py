@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from reviewtui.core.stats import session_stats, stats_lines, with_syntax
+from reviewtui.core.review.stats import session_stats, stats_lines, with_syntax
 from reviewtui.shell.export import load_accepted
 
 REPO = Path(__file__).resolve().parents[2]

@@ -8,14 +8,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reviewtui.core.model import CommandName, ConsoleCommand, Span
-from reviewtui.core.structural import (
+from reviewtui.core.engine.structural import (
     CommandResult,
     StructuralState,
     apply_command,
     apply_commands,
 )
-from reviewtui.core.tree import FileState, Tree, tree_from_bytes
+from reviewtui.core.model.records import CommandName, ConsoleCommand, Span
+from reviewtui.core.model.tree import FileState, Tree, tree_from_bytes
 
 FILES = {
     "src/a.js": b"a\n",

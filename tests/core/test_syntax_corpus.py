@@ -13,7 +13,7 @@ from functools import cache
 import pytest
 import syntaxkit as kit
 
-from reviewtui.core.diagnostics import diagnose_change
+from reviewtui.core.review.diagnostics import diagnose_change
 
 # The languages the done-when asks for; each must reach both figures where it has files.
 LANGUAGES = ("bash", "c-sharp", "cpp", "css", "go", "haskell", "html", "java", "javascript",

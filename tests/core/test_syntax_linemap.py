@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reviewtui.core.diagnostics import LineMap, _line_map
+from reviewtui.core.review.diagnostics import LineMap, _line_map
 from reviewtui.core.syntax import parsing
 
 LINES = st.lists(st.sampled_from(["a", "b", "", "c c"]), min_size=1, max_size=12)

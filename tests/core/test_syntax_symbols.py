@@ -60,8 +60,8 @@ def test_around_a_window_and_the_signature_of_a_line() -> None:
 
 
 def test_a_file_of_no_grammar_loads_no_grammar() -> None:
-    code = ("import sys\nfrom reviewtui.core.diagnostics import diagnose_change\n"
-            "from reviewtui.core.outline import outline\n"
+    code = ("import sys\nfrom reviewtui.core.review.diagnostics import diagnose_change\n"
+            "from reviewtui.core.agent.outline import outline\n"
             "diagnose_change('a.py', 'x = 1\\n', 'x = (\\n')\n"
             "diagnose_change('a.json', '{}', '{')\n"
             "outline('a.md', ['# T'])\n"

@@ -7,8 +7,8 @@ import pytest
 
 from reviewtui.core.errors import SessionFormatError
 from reviewtui.core.importers import detect_format, import_session
-from reviewtui.core.model import ConsoleCommand, Edit, FullFile
-from reviewtui.core.shapes import Batch, LineRange, Window
+from reviewtui.core.model.edit_shapes import Batch, LineRange, Window
+from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
 
 CALLS = """\
 {"turn": 1, "request": "tidy"}

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from reviewtui.core.errors import PathRefused
-from reviewtui.core.tree import FileState, Tree, tree_from_bytes
+from reviewtui.core.model.tree import FileState, Tree, tree_from_bytes
 
 BOM = b"\xef\xbb\xbf"
 

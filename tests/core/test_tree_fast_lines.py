@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reviewtui.core.tree import FileState
+from reviewtui.core.model.tree import FileState
 
 chars = st.sampled_from(["a", "b", " ", "\r", "\x00", "\ufeff", "é", "\t"])
 line = st.lists(chars, max_size=6).map("".join)

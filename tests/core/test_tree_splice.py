@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reviewtui.core.tree import FileState, Tree
+from reviewtui.core.model.tree import FileState, Tree
 
 chars = st.sampled_from(["a", "b", " ", "\r", "\n", "\x00", "\ufeff", "é", "\t", ""])
 line = st.lists(chars, max_size=5).map("".join)

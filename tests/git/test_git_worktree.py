@@ -9,7 +9,7 @@ from gitkit import commit_all, git, new_repo
 
 from reviewtui.cli import main
 from reviewtui.core.engine import Decision
-from reviewtui.core.model import FullFile
+from reviewtui.core.model.records import FullFile
 from reviewtui.shell.git_sources import open_worktree
 from reviewtui.shell.review import Review
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from reviewtui.cli import main
-from reviewtui.core.model import CommandName, ConsoleCommand, Span
+from reviewtui.core.model.records import CommandName, ConsoleCommand, Span
 from reviewtui.shell.project import load_project
 from reviewtui.shell.review import Review
 from reviewtui.shell.trust import config_digest, is_trusted

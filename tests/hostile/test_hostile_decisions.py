@@ -19,7 +19,7 @@ from textual.notifications import Notify
 from reviewtui.core.engine import Decision
 from reviewtui.core.engine.decisions import accept_lands
 from reviewtui.core.errors import DecisionRefused, ReviewtuiError
-from reviewtui.core.outcome import Status
+from reviewtui.core.model.outcome import Status
 from reviewtui.shell.review import Review
 from reviewtui.ui.app import ReviewApp
 

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from inputkit import cli_subprocess
 
-from reviewtui.core.paths import expand_glob, glob_match
+from reviewtui.core.paths.safety import expand_glob, glob_match
 
 
 def test_a_backtracking_glob_ends(arena) -> None:
@@ -83,7 +83,7 @@ def test_a_backtracking_footer_ends(arena) -> None:
 
 def test_a_backtracking_gitignore_rule_ends() -> None:
     done = subprocess.run(
-        [sys.executable, "-c", "from reviewtui.core.gitignore import GitIgnore; "
+        [sys.executable, "-c", "from reviewtui.core.paths.gitignore import GitIgnore; "
          "print(GitIgnore.from_text('*a' * 30 + '*b').ignored('a' * 60))"],
         capture_output=True, text=True, timeout=60, check=True)
     assert done.stdout == "False\n"
@@ -126,8 +126,8 @@ _IGNORE = st.sampled_from(["a", "b", "/", "*", "**", "?", "[ab]", "[!a]", "\\*",
        path=st.lists(st.sampled_from(["a", "b", "/", ".", "*", "ab"]), max_size=8)
        .map("".join))
 def test_a_gitignore_rule_means_the_same_either_way(rule: str, path: str) -> None:
-    from reviewtui.core.gitignore import _translate
-    from reviewtui.core.wildcard import Wildcard
+    from reviewtui.core.paths.gitignore import _translate
+    from reviewtui.core.paths.wildcard import Wildcard
 
     fragment, pieces = _translate(rule)
     assert Wildcard(pieces).fullmatch(path) == (

@@ -115,9 +115,9 @@ def _nested(depth: int) -> str:
 
 
 def test_the_bound_is_exact() -> None:
-    from reviewtui.core import limits
     from reviewtui.core.errors import InputLimitError
-    from reviewtui.core.limits import load_json
+    from reviewtui.core.text import limits
+    from reviewtui.core.text.limits import load_json
 
     assert limits.MAX_JSON_DEPTH == MAX_JSON_DEPTH
     assert load_json(_nested(MAX_JSON_DEPTH)) is not None
@@ -128,7 +128,7 @@ def test_the_bound_is_exact() -> None:
 
 
 def test_brackets_inside_strings_do_not_count() -> None:
-    from reviewtui.core.limits import load_json
+    from reviewtui.core.text.limits import load_json
 
     text = json.dumps({"code": "[" * 5000 + '\\"{' * 3000, "n": [[1]]})
     assert load_json(text) == json.loads(text)
@@ -136,7 +136,7 @@ def test_brackets_inside_strings_do_not_count() -> None:
 
 def test_the_line_is_where_the_bound_is_crossed() -> None:
     from reviewtui.core.errors import InputLimitError
-    from reviewtui.core.limits import load_json
+    from reviewtui.core.text.limits import load_json
 
     text = '{\n "a": 1,\n "b":\n' + "[\n" * 300 + "]" * 300 + "}"
     with pytest.raises(InputLimitError) as info:

@@ -16,7 +16,7 @@ import pytest
 from inputkit import cli, fileops, tree_digest
 
 from reviewtui.core.errors import PathRefused
-from reviewtui.core.paths import normalize_path
+from reviewtui.core.paths.safety import normalize_path
 
 # The documented bounds (README, "Limits"); test_the_bounds_are_those_of_a_file_system
 # checks core.paths uses them.
@@ -114,7 +114,7 @@ def test_every_format_meets_the_same_rule(arena, capsys: pytest.CaptureFixture[s
 
 
 def test_the_bounds_are_those_of_a_file_system() -> None:
-    from reviewtui.core import paths
+    from reviewtui.core.paths import safety as paths
 
     assert (paths.MAX_NAME_BYTES, paths.MAX_PATH_BYTES, paths.MAX_PATH_DEPTH) == (
         MAX_NAME_BYTES, MAX_PATH_BYTES, MAX_PATH_DEPTH)

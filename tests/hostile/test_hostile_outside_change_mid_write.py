@@ -17,7 +17,7 @@ import pytest
 from disk_threat_kit import Arena, Command, Edit, make_files, write_session
 
 from reviewtui.core.engine import Decision
-from reviewtui.core.outcome import Status
+from reviewtui.core.model.outcome import Status
 from reviewtui.shell.review import MSG_REBASED, Review
 
 B_TEXT = "b1\nb2\nb3\n"

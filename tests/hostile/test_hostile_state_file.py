@@ -18,7 +18,7 @@ from hostile_statekit import accept_entry, forge_state, put_blob, write_markdown
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reviewtui.core.tree import FileState
+from reviewtui.core.model.tree import FileState
 from reviewtui.shell.review import Review
 from reviewtui.shell.state import StateFile, decode_record, op_fingerprint
 

@@ -21,7 +21,7 @@ from disk_threat_kit import Arena, Command, Edit, Full, Op, files_under, make_fi
 from reviewtui.cli import main
 from reviewtui.core.engine import Decision
 from reviewtui.core.errors import DecisionRefused
-from reviewtui.core.outcome import Status
+from reviewtui.core.model.outcome import Status
 from reviewtui.shell.review import Review
 
 NOTES = b"notes: the only copy\n"

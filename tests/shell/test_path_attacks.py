@@ -17,8 +17,8 @@ from diskkit import Cmd, Ed, Full, make_project, write_session
 from reviewtui.cli import main
 from reviewtui.core.engine import Decision
 from reviewtui.core.errors import DecisionRefused
-from reviewtui.core.outcome import Status
-from reviewtui.core.rebase import ConflictKind
+from reviewtui.core.model.outcome import Status
+from reviewtui.core.review.rebase import ConflictKind
 from reviewtui.shell.review import Review
 
 CANARY = b"canary: must never change\n"

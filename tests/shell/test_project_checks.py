@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from reviewtui.cli import main
-from reviewtui.core.diagnostics import Diagnostic
 from reviewtui.core.errors import ConfigError
 from reviewtui.core.protocol.config import parse_config
+from reviewtui.core.review.diagnostics import Diagnostic
 from reviewtui.shell.checks import check_change, command_name, matching_checks, parse_output
 from reviewtui.shell.trust import is_trusted, trust
 

@@ -14,8 +14,8 @@ import pytest
 from diskkit import Ed, Full, make_project, tree_bytes, write_session
 
 from reviewtui.core.engine import Decision
-from reviewtui.core.outcome import Status
-from reviewtui.core.rebase import ConflictKind
+from reviewtui.core.model.outcome import Status
+from reviewtui.core.review.rebase import ConflictKind
 from reviewtui.shell.review import MSG_REBASED, Review
 
 BASE = (b'ALPHA = 1\nBETA = 2\n\n\ndef gamma():\n    return "gamma"\n\n\n'

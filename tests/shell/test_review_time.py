@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 from reviewtui.core.engine import Decision
-from reviewtui.core.stats import session_stats, stats_lines
+from reviewtui.core.review.stats import session_stats, stats_lines
 from reviewtui.shell.export import accepted_from_review
 from reviewtui.shell.review import Review
 from reviewtui.shell.state import read_time_spent

@@ -17,8 +17,8 @@ from diskkit import Ed, make_project, write_session
 
 from reviewtui.core.engine import Decision
 from reviewtui.core.errors import DecisionRefused
-from reviewtui.core.outcome import Status
-from reviewtui.core.rebase import ConflictKind
+from reviewtui.core.model.outcome import Status
+from reviewtui.core.review.rebase import ConflictKind
 from reviewtui.shell.replay import ReplayReport
 from reviewtui.shell.review import MSG_REBASED, Review
 from reviewtui.shell.watch import follow_review

@@ -12,7 +12,7 @@ from textual.message import Message
 from textual.pilot import Pilot
 from textual.strip import Strip
 
-from reviewtui.core.diff import DiffModel, RowKind, build_diff, unified_rows
+from reviewtui.core.text.diff import DiffModel, RowKind, build_diff, unified_rows
 from reviewtui.ui.highlight import PLAIN, THEME, cached_lines, clear_cache, highlight_lines
 from reviewtui.ui.widgets.diff_view import SYNC_HIGHLIGHT_CHARS, DiffMode, DiffView
 

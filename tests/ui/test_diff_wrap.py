@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 
-from reviewtui.core.diff import build_diff
+from reviewtui.core.text.diff import build_diff
 from reviewtui.ui.widgets.diff_view import CONTINUED, CUT_END, CUT_START, DiffMode, DiffView
 
 LONG = " ".join(f"w{n:03d}" for n in range(60)) + "!"  # 300 characters, all distinct words

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from reviewtui.core.engine import evaluate_session
 from reviewtui.core.importers import import_session
-from reviewtui.core.tree import FileState, Tree
+from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.ui.opview import build_view
 
 DIFF = """\

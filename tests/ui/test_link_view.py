@@ -6,7 +6,7 @@ from reviewtui.core.engine import evaluate_session
 from reviewtui.core.engine.links import link_state
 from reviewtui.core.engine.session import Rules
 from reviewtui.core.importers import import_session
-from reviewtui.core.tree import FileState, Tree
+from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.ui.opview import build_view
 from reviewtui.ui.widgets.lists import op_row_title
 

@@ -11,7 +11,7 @@ from textual.widgets import Static
 from uikit import DIAGNOSTICS, copy_session, open_app
 
 import reviewtui.ui.screens.stats as stats_screen
-from reviewtui.core.stats import SessionStats
+from reviewtui.core.review.stats import SessionStats
 from reviewtui.ui.screens.stats import StatsScreen
 
 pytestmark = pytest.mark.anyio

@@ -11,8 +11,8 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList
 from uikit import REPO, copy_session, open_app, screen_of, state_at
 
-from reviewtui.core.diagnostics import diagnose_cached, diagnose_result
 from reviewtui.core.engine.opstate import OpState
+from reviewtui.core.review.diagnostics import diagnose_cached, diagnose_result
 from reviewtui.ui.widgets.diff_view import DiffView
 from reviewtui.ui.widgets.op_detail import OpDetail
 

@@ -380,7 +380,7 @@ async def test_a_huge_hunk_says_it_skipped_word_highlighting(tmp_path: Path) -> 
 
 
 async def test_hashline_toggle_shows_line_ids(tour: tuple[Path, Path]) -> None:
-    from reviewtui.core.hashline import line_id
+    from reviewtui.core.text.hashline import line_id
     from reviewtui.ui.widgets.diff_view import DiffView
 
     session, root = tour

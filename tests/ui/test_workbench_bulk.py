@@ -10,7 +10,7 @@ import pytest
 from uikit import REPO, copy_session, open_app, screen_of, state_at
 
 from reviewtui.core.engine.opstate import OpState
-from reviewtui.core.model import Edit
+from reviewtui.core.model.records import Edit
 from reviewtui.ui.app import ReviewApp
 
 SIZE = (120, 40)

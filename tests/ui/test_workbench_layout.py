@@ -233,7 +233,7 @@ async def test_prompt_dialogs_are_readable(tour: tuple[Path, Path], key: str) ->
 
 
 def test_op_row_title_of_a_full_file() -> None:
-    from reviewtui.core.model import FullFile, Span
+    from reviewtui.core.model.records import FullFile, Span
 
     op = FullFile(path="docs/a/very/deep/folder/README.md", lines=("x",), span=Span(1, 2))
     assert op_row_title(op, 24).startswith("File · …")

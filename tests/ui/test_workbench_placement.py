@@ -13,8 +13,8 @@ from uikit import open_app, screen_of, state_at
 from reviewtui.core.engine import Decision
 from reviewtui.core.engine.opstate import OpState
 from reviewtui.core.errors import DecisionRefused
-from reviewtui.core.outcome import Status
-from reviewtui.core.tree import FileState
+from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.tree import FileState
 from reviewtui.shell.review import Review
 
 SIZE = (120, 40)

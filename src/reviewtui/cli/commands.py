@@ -21,7 +21,6 @@ from reviewtui.cli.report import (
     outcome_line,
     session_json,
 )
-from reviewtui.core.diagnostics import diagnose_landed, introduced
 from reviewtui.core.engine import (
     OpResult,
     Policy,
@@ -31,13 +30,14 @@ from reviewtui.core.engine import (
 )
 from reviewtui.core.engine.decisions import Decision, OpKey, Verdict
 from reviewtui.core.errors import InputLimitError, UsageError
-from reviewtui.core.limits import place
 from reviewtui.core.lint.rules import lint_reply, lint_session
-from reviewtui.core.model import Session
-from reviewtui.core.outcome import Status
-from reviewtui.core.plural import plural
+from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.records import Session
 from reviewtui.core.protocol.reply import parse_reply_text
+from reviewtui.core.review.diagnostics import diagnose_landed, introduced
 from reviewtui.core.review.whole_files import partial_files
+from reviewtui.core.text.limits import place
+from reviewtui.core.text.plural import plural
 from reviewtui.shell.checks import check_run, checks_to_run
 from reviewtui.shell.disk import scratch_copy
 from reviewtui.shell.loader import LoadedSession, load_session, read_text

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from reviewtui.core.diagnostics import Diagnostic, diagnose_result
 from reviewtui.core.engine import OpResult, SessionRun
 from reviewtui.core.engine.decisions import OpKey
 from reviewtui.core.engine.filebytes import is_link_mode
 from reviewtui.core.lint.findings import Finding, Severity
-from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Operation, Turn
-from reviewtui.core.outcome import Status
+from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile, Operation, Turn
+from reviewtui.core.review.diagnostics import Diagnostic, diagnose_result
 
 FAILED = frozenset({Status.AMBIGUOUS, Status.NOT_FOUND, Status.REFUSED, Status.CONFLICT})
 

@@ -28,7 +28,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 @gitsource.sourced(keep=False, session_attr="sessions")
 def stats(args: argparse.Namespace) -> int:
     # Here, not at the top: building the parser must not import the engine.
-    from reviewtui.core.stats import session_stats, stats_lines
+    from reviewtui.core.review.stats import session_stats, stats_lines
     from reviewtui.shell.export import load_accepted
     from reviewtui.shell.state import read_time_spent
 

@@ -6,11 +6,11 @@ import argparse
 from pathlib import Path
 
 from reviewtui.cli import EXIT_OK
+from reviewtui.core.agent.outline import OUTLINE_FROM, numbered, outline
 from reviewtui.core.errors import UsageError
-from reviewtui.core.hashline import line_id
-from reviewtui.core.outline import OUTLINE_FROM, numbered, outline
-from reviewtui.core.plural import plural
-from reviewtui.core.tree import FileState
+from reviewtui.core.model.tree import FileState
+from reviewtui.core.text.hashline import line_id
+from reviewtui.core.text.plural import plural
 
 
 def parse_range(spec: str, total: int) -> tuple[int, int]:

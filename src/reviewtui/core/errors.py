@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from reviewtui.core.hashline import LineRef
+    from reviewtui.core.text.hashline import LineRef
 
 
 class ReviewtuiError(Exception):

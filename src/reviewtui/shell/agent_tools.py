@@ -14,14 +14,14 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from reviewtui.core import agent
+from reviewtui.core.agent import answers as agent
+from reviewtui.core.agent.outline import outline
 from reviewtui.core.engine import Verdict
 from reviewtui.core.errors import ReviewtuiError
 from reviewtui.core.export.patch import unified_patch
-from reviewtui.core.outline import outline
-from reviewtui.core.paths import generated_file, glob_match, normalize_path, unread_dir_of
-from reviewtui.core.shapes import content_revision
-from reviewtui.core.tree import FileState
+from reviewtui.core.model.edit_shapes import content_revision
+from reviewtui.core.model.tree import FileState
+from reviewtui.core.paths.safety import generated_file, glob_match, normalize_path, unread_dir_of
 from reviewtui.shell.disk import target_path
 from reviewtui.shell.live import Gate, LiveSession, Recorded, Settled
 from reviewtui.shell.project import Project, load_project

@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 
-from reviewtui.core.diagnostics import Diagnostic, _line_map, change_texts
 from reviewtui.core.engine import OpResult, SessionRun
 from reviewtui.core.engine.decisions import OpKey
 from reviewtui.core.protocol.config import ProjectConfig
+from reviewtui.core.review.diagnostics import Diagnostic, _line_map, change_texts
 from reviewtui.shell.trust import is_trusted_digest, trust_digest
 
 DEFAULT_TIMEOUT = 20.0

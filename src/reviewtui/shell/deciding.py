@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 
 from reviewtui.core.engine import Decision, OpKey, Verdict
 from reviewtui.core.engine.decisions import refusal_hint
-from reviewtui.core.engine.fileops import normalize_or_none
+from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.errors import DecisionRefused, UsageError
-from reviewtui.core.model import ConsoleCommand
+from reviewtui.core.model.records import ConsoleCommand
 from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind, fold
 from reviewtui.shell.replay import ReplayReport, sync
 

@@ -36,7 +36,7 @@ from types import TracebackType
 from typing import Final
 
 from reviewtui.core.errors import DiskChanged, DiskError
-from reviewtui.core.paths import MAX_PATH_DEPTH, UNREAD_DIRS
+from reviewtui.core.paths.safety import MAX_PATH_DEPTH, UNREAD_DIRS
 
 TEMP_SUFFIX = ".reviewtui-tmp"
 # Folders never read into the virtual tree: version control and tool caches.

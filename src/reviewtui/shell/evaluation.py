@@ -33,11 +33,11 @@ from reviewtui.core.engine import (
     SessionRun,
     Verdict,
 )
-from reviewtui.core.engine.fileops import normalize_or_none
-from reviewtui.core.model import ConsoleCommand, Session
-from reviewtui.core.outcome import Status
+from reviewtui.core.engine.file_edits import normalize_or_none
+from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.records import ConsoleCommand, Session
+from reviewtui.core.model.tree import Tree
 from reviewtui.core.review.plan import op_path
-from reviewtui.core.tree import Tree
 
 
 class Evaluation:

@@ -15,8 +15,8 @@ from pathlib import Path
 from reviewtui.core.engine import Policy, SessionRun, evaluate_session
 from reviewtui.core.errors import InputLimitError, StateFormatError, UsageError
 from reviewtui.core.export import Accepted
-from reviewtui.core.export.model import FAILED
-from reviewtui.core.outcome import Status
+from reviewtui.core.export.accepted import FAILED
+from reviewtui.core.model.outcome import Status
 from reviewtui.shell.loader import load_session, read_input
 from reviewtui.shell.project import load_project
 from reviewtui.shell.review import Review

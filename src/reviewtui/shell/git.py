@@ -27,7 +27,7 @@ from pathlib import Path
 from reviewtui.core.engine.links import is_link
 from reviewtui.core.errors import GitError, UsageError
 from reviewtui.core.importers.gitlog import GitOrigin, looks_like_git_session, read_origin
-from reviewtui.core.tree import FileState
+from reviewtui.core.model.tree import FileState
 
 GIT = "git"
 SAFE_CONFIG = ("core.quotepath=off", "core.hooksPath=/dev/null", "core.fsmonitor=false",

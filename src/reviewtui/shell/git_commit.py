@@ -15,7 +15,7 @@ from reviewtui.core.engine import Decision
 from reviewtui.core.errors import GitError, UsageError
 from reviewtui.core.git.commits import plan_commits
 from reviewtui.core.git.series import series_text
-from reviewtui.core.tree import FileState
+from reviewtui.core.model.tree import FileState
 from reviewtui.shell.git import (
     ZERO,
     CommitStep,

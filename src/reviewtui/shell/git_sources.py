@@ -22,9 +22,9 @@ from pathlib import Path
 from reviewtui.core.engine import Decision, OpKey, Policy, evaluate_session
 from reviewtui.core.errors import GitError, UsageError
 from reviewtui.core.importers.gitlog import LOG_FORMAT, GitOrigin, header_text, import_git
-from reviewtui.core.model import Session
+from reviewtui.core.model.records import Session
+from reviewtui.core.model.tree import FileState
 from reviewtui.core.review.log import LogKind
-from reviewtui.core.tree import FileState
 from reviewtui.shell.disk import atomic_write
 from reviewtui.shell.git import DIFF_ARGS, Repo, disk_state, git_mode, materialize
 from reviewtui.shell.project import Project, load_project

@@ -38,8 +38,8 @@ from typing import Any
 
 from reviewtui.core.engine import Decision, OpKey, Verdict
 from reviewtui.core.errors import LockedError, ReviewtuiError, StateFormatError, UsageError
-from reviewtui.core.model import Operation
-from reviewtui.core.outcome import Outcome, Status
+from reviewtui.core.model.outcome import Outcome, Status
+from reviewtui.core.model.records import Operation
 from reviewtui.shell.loader import load_session
 from reviewtui.shell.review import Review
 from reviewtui.shell.state import decode_state, fold, op_fingerprint

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from reviewtui.core.errors import SessionFormatError, UsageError
 from reviewtui.core.importers import detect_format, import_session
-from reviewtui.core.limits import DEFAULT_MAX_INPUT_BYTES, MAX_INPUT_ENV, too_large
-from reviewtui.core.model import Session
+from reviewtui.core.model.records import Session
+from reviewtui.core.text.limits import DEFAULT_MAX_INPUT_BYTES, MAX_INPUT_ENV, too_large
 
 # What a session directory may hold, looked for in this order; the content decides the
 # format (--format overrides), the name only breaks ties.

@@ -6,7 +6,7 @@ The watcher (or a reopen, or the live server taking its lock back) reports paths
 * none of the review's own content was on disk yet: the outside content becomes the
   new base for that path and the session is re-evaluated on it (``MSG_ADOPTED``);
 * over content the review had written: the change is kept as an *outside layer*
-  (:mod:`reviewtui.core.rebase`), re-applied on top of the draft whenever the path is
+  (:mod:`reviewtui.core.review.rebase`), re-applied on top of the draft whenever the path is
   replayed (``MSG_KEPT``); when it no longer lands the path is in conflict;
 * deleted (or renamed, :func:`rename_target`): never recreated silently; the
   operations that need it become ``not_found`` / ``conflict`` (:func:`absorb`).
@@ -23,12 +23,12 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from reviewtui.core.engine import Decision, OpKey, Verdict
-from reviewtui.core.engine.fileops import normalize_or_none
+from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.errors import DiskError, PathRefused
-from reviewtui.core.rebase import OutsideLayer
+from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind
 from reviewtui.core.review.plan import deleted_message, op_path
-from reviewtui.core.tree import FileState, Tree
+from reviewtui.core.review.rebase import OutsideLayer
 from reviewtui.shell.disk import read_link
 from reviewtui.shell.replay import (
     DIRECTORY,

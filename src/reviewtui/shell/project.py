@@ -9,9 +9,9 @@ from pathlib import Path
 
 from reviewtui.core.engine import Rules
 from reviewtui.core.engine.links import link_state
-from reviewtui.core.paths import ReservedRules, unread_dir_of
+from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.core.paths.safety import ReservedRules, unread_dir_of
 from reviewtui.core.protocol.config import CONFIG_NAME, ProjectConfig, parse_config
-from reviewtui.core.tree import FileState, Tree
 from reviewtui.shell.disk import DiskSnapshot, read_snapshot
 from reviewtui.shell.loader import read_input, read_text
 from reviewtui.shell.trust import config_digest

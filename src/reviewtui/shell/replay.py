@@ -22,14 +22,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reviewtui.core.engine import OpResult
-from reviewtui.core.engine.fileops import normalize_or_none
+from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.engine.links import is_link, link_state, link_target
 from reviewtui.core.errors import DiskChanged, DiskError
-from reviewtui.core.outcome import Outcome, Status
-from reviewtui.core.paths import link_on_path
-from reviewtui.core.rebase import Conflict, ConflictKind
+from reviewtui.core.model.outcome import Outcome, Status
+from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.core.paths.safety import link_on_path
 from reviewtui.core.review.plan import Want, compute_conflicts, deleted_message, op_path, want
-from reviewtui.core.tree import FileState, Tree
+from reviewtui.core.review.rebase import Conflict, ConflictKind
 from reviewtui.shell.disk import (
     LINK_MODE,
     SKIP_DIRS,

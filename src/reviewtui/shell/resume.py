@@ -22,12 +22,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reviewtui.core.engine import OpKey, Policy, evaluate_session
-from reviewtui.core.engine.fileops import normalize_or_none
+from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.errors import DiskError, UsageError
-from reviewtui.core.rebase import apply_layer
+from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.review.log import LogEntry, LogKind, drop_in_force, fold, reconcile_log
 from reviewtui.core.review.plan import PathRecord
-from reviewtui.core.tree import FileState, Tree
+from reviewtui.core.review.rebase import apply_layer
 from reviewtui.shell.disk import remove_temp, scratch_copy
 from reviewtui.shell.loader import load_session
 from reviewtui.shell.lock import RootLock

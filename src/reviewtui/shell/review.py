@@ -25,7 +25,7 @@ last saw or wrote; right before each file's own rename (a compare-and-swap per f
   accepted operation still lands, the result is written ("rebased over an outside
   change"); if one does not, the path is in conflict;
 * different, over content the review had written: the outside change is kept as an
-  *outside layer* (:mod:`reviewtui.core.rebase`) and re-applied, anchored by content,
+  *outside layer* (:mod:`reviewtui.core.review.rebase`) and re-applied, anchored by content,
   on top of the draft whenever the path is replayed, so it survives later decisions.
   When a hunk of it or an accepted operation no longer lands, the path is in conflict.
 
@@ -64,9 +64,9 @@ from typing import Any
 
 from reviewtui.core.engine import Decision, OpKey, OpResult, SessionRun
 from reviewtui.core.errors import UsageError
-from reviewtui.core.model import Operation, Session
-from reviewtui.core.outcome import Outcome
-from reviewtui.core.rebase import Conflict
+from reviewtui.core.model.outcome import Outcome
+from reviewtui.core.model.records import Operation, Session
+from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.review.log import (
     Folded,
     LogEntry,
@@ -74,7 +74,7 @@ from reviewtui.core.review.log import (
     time_spent,
 )
 from reviewtui.core.review.plan import PathRecord
-from reviewtui.core.tree import FileState, Tree
+from reviewtui.core.review.rebase import Conflict
 from reviewtui.shell import deciding, outside, replay, resume
 from reviewtui.shell.evaluation import Evaluation
 from reviewtui.shell.loader import LoadedSession, read_text

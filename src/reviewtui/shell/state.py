@@ -41,8 +41,7 @@ from reviewtui.core.errors import (
     StateFormatError,
     UsageError,
 )
-from reviewtui.core.limits import load_json
-from reviewtui.core.rebase import OutsideLayer
+from reviewtui.core.model.tree import FileState
 from reviewtui.core.review.log import (
     DecisionItem,
     Folded,
@@ -61,7 +60,8 @@ from reviewtui.core.review.log import (
 
 # The decision log moved to reviewtui.core.review.log; its names stay importable here.
 from reviewtui.core.review.plan import PathRecord
-from reviewtui.core.tree import FileState
+from reviewtui.core.review.rebase import OutsideLayer
+from reviewtui.core.text.limits import load_json
 from reviewtui.shell.disk import LINK_MODE, TEMP_SUFFIX, atomic_write, is_temp_name
 from reviewtui.shell.loader import read_input
 

@@ -6,7 +6,7 @@ Skipped: version control and tool folders (``.git/``, ``.venv/``, ``node_modules
 ``__pycache__/`` and the like), the temporary files of our own atomic writes
 (``.<name>.<hex>.reviewtui-tmp``, recognised exactly), review state files, editor swap
 and backup files, and whatever the root's ``.gitignore`` ignores (see
-:mod:`reviewtui.core.gitignore` for the subset understood; the file is re-read when it
+:mod:`reviewtui.core.paths.gitignore` for the subset understood; the file is re-read when it
 changes). The review's own writes still reach
 :meth:`Review.outside_changed`, which recognises them by content hash.
 
@@ -27,7 +27,7 @@ from typing import Protocol
 import watchfiles
 
 from reviewtui.core.errors import WatchError
-from reviewtui.core.gitignore import GitIgnore
+from reviewtui.core.paths.gitignore import GitIgnore
 from reviewtui.shell.disk import SKIP_DIRS, is_temp_name
 from reviewtui.shell.replay import ReplayReport
 

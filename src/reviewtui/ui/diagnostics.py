@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import dataclasses
 
-from reviewtui.core.diagnostics import diagnose_cached, diagnose_result
 from reviewtui.core.engine import OpResult
 from reviewtui.core.lint.project_config import CONFIG_WARNING, touches_config
 from reviewtui.core.protocol.config import is_config_path
+from reviewtui.core.review.diagnostics import diagnose_cached, diagnose_result
 from reviewtui.ui.opview import OpView
 
 BADGE = "!syntax"

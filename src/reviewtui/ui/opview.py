@@ -12,15 +12,15 @@ from dataclasses import dataclass, field
 
 from rich.text import Text
 
-from reviewtui.core.agent import new_ids
+from reviewtui.core.agent.answers import new_ids
 from reviewtui.core.engine import OpResult, Verdict
 from reviewtui.core.engine.filebytes import is_link_mode
 from reviewtui.core.engine.links import is_link, shown
 from reviewtui.core.engine.opstate import OpState, op_state
-from reviewtui.core.model import ConsoleCommand, Edit, FullFile
-from reviewtui.core.outcome import Status
+from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
+from reviewtui.core.model.tree import FileState
 from reviewtui.core.syntax.symbols import Symbol, around, ready, where
-from reviewtui.core.tree import FileState
 
 WINDOW = 20  # lines of file context fetched around an edit (collapsed to a few by default)
 # Symbol hints of a file bigger than this wait for its tree from the screen's syntax worker

@@ -17,9 +17,9 @@ from pathlib import Path
 
 from textual.binding import Binding
 
-from reviewtui.core.diagnostics import Diagnostic, change_texts
 from reviewtui.core.engine import OpResult
 from reviewtui.core.protocol.config import ProjectConfig
+from reviewtui.core.review.diagnostics import Diagnostic, change_texts
 from reviewtui.shell.checks import DEFAULT_TIMEOUT, check_result
 from reviewtui.shell.trust import is_trusted_digest, trust_digest
 from reviewtui.ui.opview import OpView

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reviewtui.core.model import Edit
-from reviewtui.core.outcome import MatchResult, Status
+from reviewtui.core.model.outcome import MatchResult, Status
+from reviewtui.core.model.records import Edit
 
 ALREADY_APPLIED = "already-applied"
 

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from reviewtui.core.engine.decisions import Decision, OpKey, Policy, Verdict
-from reviewtui.core.engine.fileops import FileContext, check_path, normalize_or_none
+from reviewtui.core.engine.file_edits import FileContext, check_path, normalize_or_none
 from reviewtui.core.engine.ledger import LedgerItem, command_item
 from reviewtui.core.engine.links import LinkView, is_link
 from reviewtui.core.engine.results import OpResult, Rules
-from reviewtui.core.model import ConsoleCommand
-from reviewtui.core.outcome import Outcome, Status
-from reviewtui.core.structural import StructuralState, apply_command
-from reviewtui.core.tree import Tree
+from reviewtui.core.engine.structural import StructuralState, apply_command
+from reviewtui.core.model.outcome import Outcome, Status
+from reviewtui.core.model.records import ConsoleCommand
+from reviewtui.core.model.tree import Tree
 
 _PATH_RULES = frozenset({
     "absolute-path", "drive-letter", "home-path", "backslash", "parent-escape",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from reviewtui.core.outcome import Status
+from reviewtui.core.model.outcome import Status
 
 OpKey = tuple[int, int]  # (turn index, position of the operation in its reply)
 

@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 
 from reviewtui.core.engine.links import evaluate_link
 from reviewtui.core.importers.gitbinary import BinaryPatchError, apply_delta, blob_id
-from reviewtui.core.model import FullFile
-from reviewtui.core.outcome import Outcome, Status
-from reviewtui.core.tree import FileState, Tree
+from reviewtui.core.model.outcome import Outcome, Status
+from reviewtui.core.model.records import FullFile
+from reviewtui.core.model.tree import FileState, Tree
 
 if TYPE_CHECKING:
-    from reviewtui.core.engine.fileops import FileContext
+    from reviewtui.core.engine.file_edits import FileContext
 
 NULL_ID = "0" * 40
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import overload
 
-from reviewtui.core.structural import StructuralState
-from reviewtui.core.tree import FileState, Tree
+from reviewtui.core.engine.structural import StructuralState
+from reviewtui.core.model.tree import FileState, Tree
 
 
 class LazyHistory(Sequence[Sequence[str]]):

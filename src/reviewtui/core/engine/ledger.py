@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reviewtui.core.engine.fileops import Proposal
-from reviewtui.core.model import Edit, FullFile
-from reviewtui.core.outcome import Outcome
+from reviewtui.core.engine.file_edits import Proposal
+from reviewtui.core.model.outcome import Outcome
+from reviewtui.core.model.records import Edit, FullFile
 
 # One ledger line, kept apart from the revision it was written at so that a reused
 # turn can be renumbered: (text before the revisions, text after, bumps the tree: 0/1).

@@ -21,13 +21,13 @@ from collections import ChainMap
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
-from reviewtui.core.model import FullFile
-from reviewtui.core.outcome import Outcome, Status
-from reviewtui.core.paths import escapes_via_symlink
-from reviewtui.core.tree import FileState, Tree
+from reviewtui.core.model.outcome import Outcome, Status
+from reviewtui.core.model.records import FullFile
+from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.core.paths.safety import escapes_via_symlink
 
 if TYPE_CHECKING:
-    from reviewtui.core.engine.fileops import FileContext
+    from reviewtui.core.engine.file_edits import FileContext
 
 LINK_MODE = 0o120000
 

@@ -6,7 +6,7 @@ from enum import StrEnum
 
 from reviewtui.core.engine.decisions import Verdict
 from reviewtui.core.engine.results import OpResult
-from reviewtui.core.outcome import Status
+from reviewtui.core.model.outcome import Status
 
 
 class OpState(StrEnum):

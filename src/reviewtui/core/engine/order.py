@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reviewtui.core.model import CommandName, ConsoleCommand, Operation, Turn
+from reviewtui.core.model.records import CommandName, ConsoleCommand, Operation, Turn
 
 
 def _phase(op: Operation) -> int:

@@ -16,7 +16,7 @@ from reviewtui.core.match.expression import classify
 from reviewtui.core.match.indent import guess_style
 from reviewtui.core.match.normalise import aligned, loose_key
 from reviewtui.core.match.reexpress import reexpress
-from reviewtui.core.outcome import MatchResult, Status
+from reviewtui.core.model.outcome import MatchResult, Status
 
 PLACED = "placed"  # the outcome's method
 STALE = "placement-stale"  # the rule when the chosen lines changed

@@ -1,7 +1,7 @@
 """Where an imported edit lands: the placement facts other formats carry besides SEARCH.
 
 File Ops edits say nothing but SEARCH and REPLACE, and :func:`match_edit` alone places
-them. Edits read from other formats may say more (see :class:`reviewtui.core.model.Edit`):
+them. Edits read from other formats may say more (see :class:`reviewtui.core.model.records.Edit`):
 
 * an ``anchor`` (apply_patch ``@@ def main():``): the SEARCH must lie after those lines;
 * ``at_end`` (apply_patch ``*** End of File``): the SEARCH must be the file's last lines;
@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from reviewtui.core.engine.applied import already_applied
 from reviewtui.core.match import match_edit
 from reviewtui.core.match.exact import find_exact
-from reviewtui.core.model import Edit
-from reviewtui.core.outcome import MatchResult, Status
+from reviewtui.core.model.outcome import MatchResult, Status
+from reviewtui.core.model.records import Edit
 
 ANCHOR_NOT_FOUND = "anchor-not-found"
 NOT_AT_END = "not-at-end"

@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from reviewtui.core.engine.decisions import Decision, OpKey
-from reviewtui.core.model import Operation, Turn
-from reviewtui.core.outcome import Outcome
-from reviewtui.core.paths import ReservedRules
+from reviewtui.core.model.outcome import Outcome
+from reviewtui.core.model.records import Operation, Turn
+from reviewtui.core.paths.safety import ReservedRules
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from reviewtui.core.engine.decisions import (
     Verdict,
     accept_lands,
 )
-from reviewtui.core.engine.fileops import (
+from reviewtui.core.engine.file_edits import (
     FileContext,
     evaluate_edit,
     evaluate_full_file,
@@ -33,21 +33,21 @@ from reviewtui.core.engine.history import LazyHistory, earlier_versions
 from reviewtui.core.engine.ledger import LedgerItem, edit_item
 from reviewtui.core.engine.ledger import bumps as ledger_bumps
 from reviewtui.core.engine.ledger import render as render_ledger
+from reviewtui.core.engine.line_edits import evaluate_shaped
 from reviewtui.core.engine.links import LinkView
 from reviewtui.core.engine.order import Step, ancestors, execution_order
 from reviewtui.core.engine.results import OpResult, Rules, TurnResult
-from reviewtui.core.engine.shapes import evaluate_shaped
+from reviewtui.core.engine.structural import StructuralState
 from reviewtui.core.errors import PathRefused
-from reviewtui.core.model import (
+from reviewtui.core.model.outcome import Outcome, Status
+from reviewtui.core.model.records import (
     ConsoleCommand,
     Edit,
     FullFile,
     Session,
     Turn,
 )
-from reviewtui.core.outcome import Outcome, Status
-from reviewtui.core.structural import StructuralState
-from reviewtui.core.tree import Tree
+from reviewtui.core.model.tree import Tree
 
 
 class SessionRun:

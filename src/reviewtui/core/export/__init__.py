@@ -1,6 +1,6 @@
 """Exports of a session's accepted result: a patch, a review report, canonical replies.
 
-Pure: everything here reads a :class:`~reviewtui.core.export.model.Accepted` (an
+Pure: everything here reads a :class:`~reviewtui.core.export.accepted.Accepted` (an
 evaluated session and where its decisions came from) and returns text. The shell decides
 which decisions apply (``reviewtui export``: a review state's, else every operation that
 applies) and where the text goes.
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import json
 
+from reviewtui.core.export.accepted import FORMATS, Accepted
 from reviewtui.core.export.context import context_summary
 from reviewtui.core.export.fileops import canonical_session
-from reviewtui.core.export.model import FORMATS, Accepted
 from reviewtui.core.export.patch import origins, unified_patch
 from reviewtui.core.export.report import report_json, report_markdown
 

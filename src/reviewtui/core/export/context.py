@@ -11,11 +11,11 @@ from __future__ import annotations
 from difflib import SequenceMatcher
 
 from reviewtui.core.engine import Verdict
-from reviewtui.core.engine.fileops import normalize_or_none
-from reviewtui.core.export.model import FAILED, Accepted, OpRow, op_rows
-from reviewtui.core.hashline import line_id
-from reviewtui.core.model import Edit
-from reviewtui.core.tree import FileState
+from reviewtui.core.engine.file_edits import normalize_or_none
+from reviewtui.core.export.accepted import FAILED, Accepted, OpRow, op_rows
+from reviewtui.core.model.records import Edit
+from reviewtui.core.model.tree import FileState
+from reviewtui.core.text.hashline import line_id
 
 MAX_CHARS = 12_000
 MAX_RANGE_LINES = 40  # lines of text shown per changed range

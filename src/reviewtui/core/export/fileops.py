@@ -27,8 +27,9 @@ from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 
 from reviewtui.core.engine import OpResult, Policy, SessionRun, TurnResult, execution_order
-from reviewtui.core.engine.fileops import normalize_or_none
-from reviewtui.core.export.model import Accepted
+from reviewtui.core.engine.file_edits import normalize_or_none
+from reviewtui.core.engine.structural import StructuralState, apply_command
+from reviewtui.core.export.accepted import Accepted
 from reviewtui.core.lint.tokens import (
     LARGE_FILE_TOKENS,
     MAX_SEARCH_LINES,
@@ -41,12 +42,11 @@ from reviewtui.core.lint.tokens import (
     search_replace_cost,
 )
 from reviewtui.core.match import match_edit
-from reviewtui.core.model import CommandName, ConsoleCommand, Edit, Session, Span, Turn
-from reviewtui.core.outcome import Status
+from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.records import CommandName, ConsoleCommand, Edit, Session, Span, Turn
+from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.protocol import grammar
 from reviewtui.core.protocol.reply import parse_reply_text
-from reviewtui.core.structural import StructuralState, apply_command
-from reviewtui.core.tree import FileState, Tree
 
 Lines = tuple[str, ...]
 SearchReplace = tuple[Lines, Lines]

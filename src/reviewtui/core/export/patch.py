@@ -20,8 +20,8 @@ from difflib import SequenceMatcher
 from reviewtui.core.engine import SessionRun, execution_order
 from reviewtui.core.engine.links import is_link
 from reviewtui.core.importers.gitbinary import blob_id, write_literal
-from reviewtui.core.model import ConsoleCommand
-from reviewtui.core.tree import FileState, Tree
+from reviewtui.core.model.records import ConsoleCommand
+from reviewtui.core.model.tree import FileState, Tree
 
 CONTEXT = 3
 _AUTOJUNK_LINES = 2000  # past this, let difflib's heuristic keep the diff fast

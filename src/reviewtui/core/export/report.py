@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from reviewtui.core.export.model import Accepted, OpRow, Totals, op_rows, totals
+from reviewtui.core.export.accepted import Accepted, OpRow, Totals, op_rows, totals
 from reviewtui.core.export.patch import FilePatch, file_patches, origins
 from reviewtui.core.lint.findings import Finding
-from reviewtui.core.model import ConsoleCommand, Edit
+from reviewtui.core.model.records import ConsoleCommand, Edit
 
 REPORT_FORMAT = "reviewtui-export"
 REPORT_VERSION = 1
@@ -211,6 +211,6 @@ def report_markdown(accepted: Accepted) -> str:
 
 def _statistics_md(accepted: Accepted) -> list[str]:
     """The session statistics of ``reviewtui stats``, as a block of plain text."""
-    from reviewtui.core.stats import session_stats, stats_lines  # stats imports export
+    from reviewtui.core.review.stats import session_stats, stats_lines  # stats imports export
 
     return ["## Statistics", "", "```text", *stats_lines([session_stats(accepted)]), "```", ""]

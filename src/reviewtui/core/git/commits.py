@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from reviewtui.core.engine import Decision, OpKey, SessionRun, Verdict
-from reviewtui.core.tree import FileState
+from reviewtui.core.model.tree import FileState
 
 SUBJECT_LIMIT = 72
 TRAILER_REVIEWED = "Reviewed-by"

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from reviewtui.core.export.patch import unified_patch
 from reviewtui.core.git.commits import PlannedCommit
-from reviewtui.core.tree import Tree
+from reviewtui.core.model.tree import Tree
 
 ZERO = "0" * 40
 MBOX_DATE = "Mon Sep 17 00:00:00 2001"  # what format-patch writes on the From line

@@ -30,10 +30,10 @@ from reviewtui.core.importers.codex import import_apply_patch
 from reviewtui.core.importers.gitlog import import_git, looks_like_git_session
 from reviewtui.core.importers.toolcalls import import_toolcalls, looks_like_toolcalls
 from reviewtui.core.importers.unified import import_unified, looks_like_unified
-from reviewtui.core.limits import place
 from reviewtui.core.lint.rules import FILEOPS_FORMATS
-from reviewtui.core.model import Session, literal_session
+from reviewtui.core.model.records import Session, literal_session
 from reviewtui.core.protocol.session import parse_markdown_session, parse_transcript
+from reviewtui.core.text.limits import place
 
 FORMATS = ("fileops", "chat", "apply_patch", "aider", "unified", "claude", "toolcalls",
            "git")

@@ -38,7 +38,15 @@ import re
 from collections.abc import Sequence
 
 from reviewtui.core.importers.common import format_error, problem, reply_from_ops
-from reviewtui.core.model import Edit, FullFile, Operation, ParseProblem, Session, Span, Turn
+from reviewtui.core.model.records import (
+    Edit,
+    FullFile,
+    Operation,
+    ParseProblem,
+    Session,
+    Span,
+    Turn,
+)
 from reviewtui.core.protocol.reply import split_lines
 
 HEAD = re.compile(r"<{5,9} SEARCH>?\s*$")

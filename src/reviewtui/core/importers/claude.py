@@ -28,9 +28,17 @@ from typing import Any
 from reviewtui.core.engine.placement import split_text
 from reviewtui.core.errors import InputLimitError
 from reviewtui.core.importers.common import format_error, problem, relative_path, reply_from_ops
-from reviewtui.core.limits import load_json
-from reviewtui.core.model import Edit, FullFile, Operation, ParseProblem, Session, Span, Turn
+from reviewtui.core.model.records import (
+    Edit,
+    FullFile,
+    Operation,
+    ParseProblem,
+    Session,
+    Span,
+    Turn,
+)
 from reviewtui.core.protocol.reply import split_lines
+from reviewtui.core.text.limits import load_json
 
 TOOL_ERROR = "tool-error"
 BAD_LINE = "claude-bad-line"

@@ -38,7 +38,7 @@ from reviewtui.core.importers.common import (
     relative_path,
     turns_from_changes,
 )
-from reviewtui.core.model import (
+from reviewtui.core.model.records import (
     CommandName,
     Edit,
     FullFile,

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from reviewtui.core.errors import SessionFormatError
-from reviewtui.core.model import (
+from reviewtui.core.model.records import (
     CommandName,
     ConsoleBlock,
     ConsoleCommand,

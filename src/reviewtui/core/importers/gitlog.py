@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 from reviewtui.core.errors import SessionFormatError
 from reviewtui.core.importers.unified import import_unified
-from reviewtui.core.model import ParseProblem, Reply, Session, Span, Turn
+from reviewtui.core.model.records import ParseProblem, Reply, Session, Span, Turn
 
 MARKER = "# reviewtui git session: "
 KINDS = ("range", "worktree")

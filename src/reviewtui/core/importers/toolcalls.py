@@ -24,11 +24,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from reviewtui.core.errors import InputLimitError, SessionFormatError
-from reviewtui.core.hashline import LineRef, parse_ref
 from reviewtui.core.importers.common import Change, command, format_error, turns_from_changes
-from reviewtui.core.limits import load_json
-from reviewtui.core.model import CommandName, Edit, FullFile, Operation, Session, Span, Turn
-from reviewtui.core.shapes import Batch, BatchAction, BatchOp, LineRange, Shape, Window
+from reviewtui.core.model.edit_shapes import Batch, BatchAction, BatchOp, LineRange, Shape, Window
+from reviewtui.core.model.records import CommandName, Edit, FullFile, Operation, Session, Span, Turn
+from reviewtui.core.text.hashline import LineRef, parse_ref
+from reviewtui.core.text.limits import load_json
 
 TOOLS = ("edit", "str_replace", "line_replace", "window_replace", "batch_edit", "insert", "write",
          "delete", "move")

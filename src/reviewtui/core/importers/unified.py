@@ -39,8 +39,7 @@ from reviewtui.core.importers.common import (
     turns_from_changes,
 )
 from reviewtui.core.importers.gitbinary import BinaryPatchError, read_hunk
-from reviewtui.core.limits import parse_int
-from reviewtui.core.model import (
+from reviewtui.core.model.records import (
     CommandName,
     Edit,
     FileBytes,
@@ -52,6 +51,7 @@ from reviewtui.core.model import (
     Turn,
 )
 from reviewtui.core.protocol.reply import split_lines
+from reviewtui.core.text.limits import parse_int
 
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 COMMIT = re.compile(r"^From [0-9a-f]{7,40} ")

@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any, TypeVar, cast
 
 from reviewtui.core.lint.findings import Finding, Severity
-from reviewtui.core.model import (
+from reviewtui.core.model.records import (
     CommandName,
     ConsoleBlock,
     ConsoleCommand,
@@ -24,8 +24,8 @@ from reviewtui.core.model import (
     Reply,
     Span,
 )
+from reviewtui.core.paths.wildcard import Piece, Wildcard, literal, not_newline, not_slash
 from reviewtui.core.protocol.reply import split_lines
-from reviewtui.core.wildcard import Piece, Wildcard, literal, not_newline, not_slash
 
 FileText = Callable[[str], str | None]
 T = TypeVar("T")

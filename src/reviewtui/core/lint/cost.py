@@ -20,7 +20,7 @@ from reviewtui.core.lint.tokens import (
     reaches_threshold,
     search_replace_cost,
 )
-from reviewtui.core.model import FullFile, Span
+from reviewtui.core.model.records import FullFile, Span
 
 
 @rule("full-file-too-costly", Severity.WARNING, "a full file for an existing file where "

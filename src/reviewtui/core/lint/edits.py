@@ -9,7 +9,7 @@ from itertools import pairwise
 from reviewtui.core.lint.base import Hit, LintContext, contains, effective_moves, path_key, rule
 from reviewtui.core.lint.findings import Severity
 from reviewtui.core.lint.tokens import MAX_SEARCH_LINES, MERGE_GAP, locate
-from reviewtui.core.model import Edit, FileBlock, Span
+from reviewtui.core.model.records import Edit, FileBlock, Span
 
 
 def _lines(n: int) -> str:

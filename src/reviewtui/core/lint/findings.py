@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from reviewtui.core.model import Span
+from reviewtui.core.model.records import Span
 
 
 class Severity(StrEnum):

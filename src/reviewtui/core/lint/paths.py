@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from reviewtui.core.lint.base import Hit, LintContext, is_glob, path_key, rule
 from reviewtui.core.lint.findings import Severity
-from reviewtui.core.model import Span
-from reviewtui.core.paths import generated_file
+from reviewtui.core.model.records import Span
+from reviewtui.core.paths.safety import generated_file
 
 
 @dataclass(frozen=True, slots=True)

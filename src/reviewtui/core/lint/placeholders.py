@@ -1,6 +1,6 @@
 """The placeholder rule: ``...`` and "rest of file unchanged" where real lines belong.
 
-What counts as a placeholder is decided in ``reviewtui.core.placeholders``, the one
+What counts as a placeholder is decided in ``reviewtui.core.text.markers``, the one
 detector the matcher and the engine use too, so lint warns about exactly the lines the
 engine would refuse: an ellipsis standing alone (bare, commented or bracketed, maybe
 saying what it skips) or a comment saying code was left out. A bare ``...`` that is
@@ -21,8 +21,8 @@ from reviewtui.core.lint.base import Hit, LintContext, rule
 from reviewtui.core.lint.findings import Severity
 from reviewtui.core.match.cascade import whole_file_placeholders
 from reviewtui.core.match.exact import find_exact
-from reviewtui.core.model import Edit, FullFile, Span
-from reviewtui.core.placeholders import is_placeholder, placeholder_indices
+from reviewtui.core.model.records import Edit, FullFile, Span
+from reviewtui.core.text.markers import is_placeholder, placeholder_indices
 
 __all__ = ["RULES", "is_placeholder", "placeholder"]
 

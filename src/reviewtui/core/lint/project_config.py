@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 from reviewtui.core.lint.base import Hit, LintContext, rule
 from reviewtui.core.lint.findings import Severity
-from reviewtui.core.model import CommandName, ConsoleCommand, Operation
+from reviewtui.core.model.records import CommandName, ConsoleCommand, Operation
 from reviewtui.core.protocol.config import CONFIG_NAME, is_config_path
 
 _FILE_COMMANDS = frozenset({CommandName.RM, CommandName.MV, CommandName.RN, CommandName.UNRM})

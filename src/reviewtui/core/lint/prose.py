@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from reviewtui.core.lint.base import Hit, LintContext, rule
 from reviewtui.core.lint.findings import Severity
-from reviewtui.core.model import FileBlock, FullFile, Span, TextRun
+from reviewtui.core.model.records import FileBlock, FullFile, Span, TextRun
 
 _VERBS = (
     r"updated|changed|added|removed|fixed|modified|made|renamed|moved|created|refactored|"

@@ -20,7 +20,7 @@ from reviewtui.core.lint import (
 )
 from reviewtui.core.lint.base import FileText, LintContext, Rule
 from reviewtui.core.lint.findings import Finding, Severity
-from reviewtui.core.model import ParseProblem, Reply, Session
+from reviewtui.core.model.records import ParseProblem, Reply, Session
 
 E, W = Severity.ERROR, Severity.WARNING
 

@@ -16,7 +16,7 @@ from reviewtui.core.lint.base import (
     undo_in_reply,
 )
 from reviewtui.core.lint.findings import Severity
-from reviewtui.core.model import CommandName, Edit, FooterEntry, Span
+from reviewtui.core.model.records import CommandName, Edit, FooterEntry, Span
 
 
 @rule("console-not-single-block", Severity.WARNING,

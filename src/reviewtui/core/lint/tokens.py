@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from difflib import SequenceMatcher
 
-from reviewtui.core.model import join_lines
+from reviewtui.core.model.records import join_lines
 
 CHARS_PER_TOKEN = 4
 # Search/replace at or above this share of the full file's tokens: send the full file.

@@ -36,8 +36,8 @@ from reviewtui.core.match.index import FileIndex
 from reviewtui.core.match.landing import Ambiguity, Landing, method_name
 from reviewtui.core.match.near import match_near
 from reviewtui.core.match.normalise import is_blank, trim_blank_edges
-from reviewtui.core.outcome import MatchResult, Status
-from reviewtui.core.placeholders import placeholder_indices
+from reviewtui.core.model.outcome import MatchResult, Status
+from reviewtui.core.text.markers import placeholder_indices
 
 DUPLICATE_LINE = "duplicate-line"
 

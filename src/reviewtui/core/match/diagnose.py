@@ -25,7 +25,7 @@ from reviewtui.core.match.normalise import (
     squash_key,
     token_bag,
 )
-from reviewtui.core.outcome import Candidate, Diagnosis, MatchResult, Status
+from reviewtui.core.model.outcome import Candidate, Diagnosis, MatchResult, Status
 
 CANDIDATE_FLOOR = 0.40
 MAX_CANDIDATES = 3

@@ -19,7 +19,7 @@ from reviewtui.core.match.expression import locate
 from reviewtui.core.match.index import FileIndex
 from reviewtui.core.match.landing import Ambiguity, Landing
 from reviewtui.core.match.normalise import is_blank
-from reviewtui.core.placeholders import is_placeholder_at
+from reviewtui.core.text.markers import is_placeholder_at
 
 
 def is_marker(lines: Sequence[str], at: int, path: str = "") -> bool:

@@ -10,7 +10,7 @@ import tomllib
 from dataclasses import dataclass
 
 from reviewtui.core.errors import ConfigError
-from reviewtui.core.limits import line_of, max_digits
+from reviewtui.core.text.limits import line_of, max_digits
 
 CONFIG_NAME = "reviewtui.toml"
 

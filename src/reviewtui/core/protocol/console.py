@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import shlex
 
-from reviewtui.core.model import CommandName, ConsoleCommand, ParseProblem, Span
+from reviewtui.core.model.records import CommandName, ConsoleCommand, ParseProblem, Span
 from reviewtui.core.protocol.grammar import COMMAND_RE
 
 # (fewest, most) path arguments; None = no upper bound.

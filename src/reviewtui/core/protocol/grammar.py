@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from reviewtui.core.limits import parse_int
+from reviewtui.core.text.limits import parse_int
 
 HEADER_RE = re.compile(r"^\s*-{3}\s*File:\s*(?P<path>.*?)\s*-{3}\s*$")
 SEARCH_RE = re.compile(r"^<{5,9} ?SEARCH\s*$")

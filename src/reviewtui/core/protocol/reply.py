@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reviewtui.core.hashline import parse_range
-from reviewtui.core.model import (
+from reviewtui.core.model.edit_shapes import LineRange
+from reviewtui.core.model.records import (
     ConsoleBlock,
     ConsoleCommand,
     Edit,
@@ -26,7 +26,7 @@ from reviewtui.core.model import (
 )
 from reviewtui.core.protocol import grammar as g
 from reviewtui.core.protocol.console import parse_command
-from reviewtui.core.shapes import LineRange
+from reviewtui.core.text.hashline import parse_range
 
 
 def parse_reply(lines: Sequence[str], start: int = 0, end: int | None = None) -> Reply:

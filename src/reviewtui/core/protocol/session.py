@@ -6,10 +6,10 @@ import json
 from collections.abc import Sequence
 
 from reviewtui.core.errors import SessionFormatError
-from reviewtui.core.limits import load_json
-from reviewtui.core.model import ParseProblem, Session, Span, Turn
+from reviewtui.core.model.records import ParseProblem, Session, Span, Turn
 from reviewtui.core.protocol import grammar as g
 from reviewtui.core.protocol.reply import parse_reply, split_lines
+from reviewtui.core.text.limits import load_json
 
 
 def parse_session(text: str, source: str = "session.md") -> Session:

@@ -17,7 +17,7 @@ from typing import Any
 
 from reviewtui.core.engine.decisions import Decision, OpKey, Verdict
 from reviewtui.core.errors import StateFormatError
-from reviewtui.core.model import ConsoleCommand, Edit, FullFile, Operation, Session
+from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile, Operation, Session
 
 _MAX_COUNT = 2**31 - 1  # turns, positions, edit numbers, checkpoints
 _MAX_SECONDS = 10.0**9

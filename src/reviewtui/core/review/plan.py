@@ -13,9 +13,15 @@ from dataclasses import dataclass
 
 from reviewtui.core.engine import OpKey, OpResult, TurnResult
 from reviewtui.core.engine.decisions import Verdict
-from reviewtui.core.engine.fileops import normalize_or_none
-from reviewtui.core.rebase import Conflict, ConflictKind, OutsideHunk, OutsideLayer, apply_layer
-from reviewtui.core.tree import FileState, Tree
+from reviewtui.core.engine.file_edits import normalize_or_none
+from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.core.review.rebase import (
+    Conflict,
+    ConflictKind,
+    OutsideHunk,
+    OutsideLayer,
+    apply_layer,
+)
 
 _ACCEPTING = (Verdict.ACCEPTED, Verdict.EDITED)
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 
 from reviewtui.core.engine.decisions import OpKey
-from reviewtui.core.engine.fileops import normalize_or_none
-from reviewtui.core.model import CommandName, ConsoleCommand, Operation, Session
+from reviewtui.core.engine.file_edits import normalize_or_none
+from reviewtui.core.model.records import CommandName, ConsoleCommand, Operation, Session
 
 WHOLE_FILE_FORMATS = frozenset({"unified", "git", "apply_patch"})
 

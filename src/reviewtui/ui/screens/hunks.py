@@ -2,7 +2,7 @@
 
 ``s`` on the review screen opens :class:`HunkScreen` for the selected edit: SEARCH ->
 REPLACE for an Edit, the file's old content -> the model's full file for a full file.
-Enter returns the text with only the chosen changes (see :mod:`reviewtui.core.partial`
+Enter returns the text with only the chosen changes (see :mod:`reviewtui.core.review.partial`
 for what choosing a line means); :meth:`SplitSource.decision_for` turns it into the
 decision: everything taken is a plain accept, nothing taken a reject, anything else an
 edit with that text as the replacement.
@@ -22,9 +22,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from reviewtui.core.engine import Decision, OpResult
-from reviewtui.core.model import ConsoleCommand, Edit
-from reviewtui.core.partial import apply_chosen, change_blocks
-from reviewtui.core.tree import FileState
+from reviewtui.core.model.records import ConsoleCommand, Edit
+from reviewtui.core.model.tree import FileState
+from reviewtui.core.review.partial import apply_chosen, change_blocks
 from reviewtui.ui.widgets.block_picker import BlockPicker
 
 BLOCK_KEYS = ("↑↓ block · space take/leave · v select lines · a all · n none · "

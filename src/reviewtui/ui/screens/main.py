@@ -24,7 +24,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Footer
 
-from reviewtui.core.plural import plural
+from reviewtui.core.text.plural import plural
 from reviewtui.ui.screens.main_disk import DiskActions
 from reviewtui.ui.screens.main_edits import EditActions
 from reviewtui.ui.screens.main_keys import MAIN_BINDINGS, MAIN_EXTRA_COMMANDS

@@ -11,10 +11,10 @@ from functools import partial
 from reviewtui.core.engine import Decision, OpKey
 from reviewtui.core.engine.opstate import OpState
 from reviewtui.core.errors import DecisionRefused, ReviewtuiError
-from reviewtui.core.model import ConsoleCommand, Edit, FullFile
-from reviewtui.core.outcome import Status
-from reviewtui.core.plural import plural
-from reviewtui.core.tree import FileState
+from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
+from reviewtui.core.model.tree import FileState
+from reviewtui.core.text.plural import plural
 from reviewtui.shell.replay import ReplayReport
 from reviewtui.ui.diagnostics import BADGE, changes_config, op_badge
 from reviewtui.ui.screens.main_cursor import ReviewCursor

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 
 from reviewtui.core.engine import Decision, OpResult, Verdict
-from reviewtui.core.model import ConsoleCommand, Edit, FullFile
-from reviewtui.core.outcome import Status
+from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
 from reviewtui.ui.screens.main_decisions import DecisionActions
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reviewtui.core.model import Edit, FullFile
+from reviewtui.core.model.records import Edit, FullFile
 from reviewtui.ui.screens.main_cursor import ReviewCursor
 from reviewtui.ui.screens.search import SearchScreen
 

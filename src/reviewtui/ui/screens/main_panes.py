@@ -17,13 +17,13 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
-from reviewtui.core.diagnostics import diagnose_result
 from reviewtui.core.engine import OpKey, OpResult, file_text_for
 from reviewtui.core.engine.opstate import OpState, op_state
 from reviewtui.core.lint.findings import Finding
 from reviewtui.core.lint.rules import lint_session
-from reviewtui.core.model import Turn
-from reviewtui.core.outcome import Status
+from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.records import Turn
+from reviewtui.core.review.diagnostics import diagnose_result
 from reviewtui.shell.review import Review
 from reviewtui.shell.userconfig import load_layout
 from reviewtui.ui.diagnostics import deferred, op_badge, with_diagnostics

@@ -11,9 +11,9 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from reviewtui.core.hashline import line_id
 from reviewtui.core.lint.findings import Finding
-from reviewtui.core.model import Turn
+from reviewtui.core.model.records import Turn
+from reviewtui.core.text.hashline import line_id
 
 _MARK = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from reviewtui.core.engine import OpKey
 from reviewtui.core.engine.opstate import OpState, op_state
-from reviewtui.core.outcome import Status
+from reviewtui.core.model.outcome import Status
 from reviewtui.shell.review import Review
 from reviewtui.ui.widgets.timeline import TurnMark
 

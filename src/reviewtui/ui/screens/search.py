@@ -26,7 +26,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
 from reviewtui.core.engine import OpResult
-from reviewtui.core.search import find_matches, operation_text, step
+from reviewtui.core.review.search import find_matches, operation_text, step
 from reviewtui.ui.opview import op_title
 
 HINT = "enter next · shift+enter previous · esc close"

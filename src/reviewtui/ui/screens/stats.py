@@ -16,7 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from reviewtui.core.export import Accepted
-from reviewtui.core.stats import (
+from reviewtui.core.review.stats import (
     SECTIONS,
     SessionStats,
     Stats,

@@ -18,9 +18,9 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from reviewtui.core.diff import build_diff
 from reviewtui.core.engine import SessionRun
-from reviewtui.core.tree import FileState, Tree
+from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.core.text.diff import build_diff
 from reviewtui.shell.review import Review
 from reviewtui.ui.widgets.diff_view import DiffView
 from reviewtui.ui.widgets.lists import KeyedOptionList

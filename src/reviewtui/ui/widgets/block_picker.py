@@ -1,7 +1,7 @@
 """Pick the change blocks of an edit to take, or single lines inside one block.
 
 ``BlockPicker`` is a Line API widget (one ``ScrollView``, rows rendered on demand) that
-lists each :class:`~reviewtui.core.partial.ChangeBlock` as a small unified before/after:
+lists each :class:`~reviewtui.core.review.partial.ChangeBlock` as a small unified before/after:
 a header with the block's checkbox, a few unchanged lines around it, and its removed
 and added lines, each with its own mark. The widget owns the choice and reports every
 change with :class:`BlockPicker.Changed`; the screen reads :meth:`BlockPicker.choice`.
@@ -30,7 +30,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from reviewtui.core.partial import ChangeBlock, LineSide
+from reviewtui.core.review.partial import ChangeBlock, LineSide
 from reviewtui.ui.widgets.diff_render import TAB_SIZE, as_style, bg, fg, sanitize, text_strip
 
 CONTEXT = 2  # unchanged lines shown before and after a block

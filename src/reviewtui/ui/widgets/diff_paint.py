@@ -19,8 +19,8 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from reviewtui.core.diff import DiffModel, DiffRow, RowKind, Side
-from reviewtui.core.hashline import line_id
+from reviewtui.core.text.diff import DiffModel, DiffRow, RowKind, Side
+from reviewtui.core.text.hashline import line_id
 from reviewtui.ui.highlight import PLAIN, Line
 from reviewtui.ui.widgets.diff_render import TAB_SIZE, bg, fg, sanitize, text_strip
 

@@ -3,7 +3,7 @@
 ``DiffView`` is a Line API widget (a ``ScrollView`` with ``render_line``, as Textual's
 ``Log`` and toolong's ``LogLines``): only the rows on screen are rendered, each into a
 ``Strip`` kept in an LRU keyed by (row, width, mode, cursor), so a 20,000-row diff
-opens as fast as a ten-row one. Rows come from :func:`reviewtui.core.diff.build_diff`;
+opens as fast as a ten-row one. Rows come from :func:`reviewtui.core.text.diff.build_diff`;
 syntax colours come from :mod:`reviewtui.ui.highlight`, computed in a worker for big
 texts (the rows show plain until it is ready) and looked up by line number:
 a side numbered ``n`` is line ``n - model.before_start`` of ``before_text`` (left) or
@@ -38,7 +38,7 @@ from textual.reactive import var
 from textual.strip import Strip
 from textual.worker import get_current_worker
 
-from reviewtui.core.diff import DiffModel, DiffRow, RowKind, unified_rows
+from reviewtui.core.text.diff import DiffModel, DiffRow, RowKind, unified_rows
 from reviewtui.ui.highlight import Line, cached_lines, highlight_lines
 from reviewtui.ui.widgets.diff_paint import (
     CONTINUED,

@@ -11,7 +11,7 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from reviewtui.core.engine.opstate import OpState
-from reviewtui.core.model import ConsoleCommand, Edit, FullFile
+from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
 from reviewtui.ui.opview import STATE_STYLE
 
 

@@ -11,8 +11,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Static
 from textual.worker import get_current_worker
 
-from reviewtui.core.diff import DiffModel, RowKind, build_diff
 from reviewtui.core.syntax.symbols import signature_for
+from reviewtui.core.text.diff import DiffModel, RowKind, build_diff
 from reviewtui.ui.opview import STATE_STYLE, DiffPane, OpView
 from reviewtui.ui.widgets.diff_view import DiffView
 

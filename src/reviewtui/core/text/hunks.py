@@ -1,6 +1,6 @@
 """Hunk choice: the change blocks of an edit, and the edit with only some of them.
 
-The blocks are numbered as ``DiffRow.hunk`` in :func:`reviewtui.core.diff.build_diff`'s
+The blocks are numbered as ``DiffRow.hunk`` in :func:`reviewtui.core.text.diff.build_diff`'s
 rows (with ``ignore_whitespace`` off): both come from the same bounded line diff.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from reviewtui.core.diff import line_opcodes
+from reviewtui.core.text.diff import line_opcodes
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,18 +17,18 @@ from reviewtui.core.engine.filebytes import evaluate_special, is_link_mode, with
 from reviewtui.core.engine.placed import PLACED, STALE, placed_match, stale_message
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.match import match_edit
-from reviewtui.core.model import Edit, FullFile
-from reviewtui.core.outcome import MatchResult, Outcome, Status
-from reviewtui.core.paths import (
+from reviewtui.core.model.outcome import MatchResult, Outcome, Status
+from reviewtui.core.model.records import Edit, FullFile
+from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.core.paths.safety import (
     ReservedRules,
     escapes_via_symlink,
     link_on_path,
     normalize_path,
     unread_dir_of,
 )
-from reviewtui.core.placeholders import find_placeholder
-from reviewtui.core.plural import plural
-from reviewtui.core.tree import FileState, Tree
+from reviewtui.core.text.markers import find_placeholder
+from reviewtui.core.text.plural import plural
 
 FORCEABLE_RULES = frozenset({"duplicate-line"})
 

@@ -28,8 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reviewtui.core.errors import StaleRef
-from reviewtui.core.limits import parse_int
-from reviewtui.core.plural import plural
+from reviewtui.core.text.limits import parse_int
+from reviewtui.core.text.plural import plural
 
 TAG_WIDTH = 2
 _REF_RE = re.compile(r"^\s*(?P<n>\d+)\s*(?::\s*(?P<tag>[0-9A-Fa-f]+))?\s*$")

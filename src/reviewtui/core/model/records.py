@@ -11,7 +11,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from reviewtui.core.shapes import Shape
+from reviewtui.core.model.edit_shapes import Shape
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,8 +112,8 @@ class Edit:
     # The SEARCH lines of the edits that follow this one in its section, in order (an
     # apply_patch Update File): an occurrence they leave no room after is not a candidate.
     later: tuple[tuple[str, ...], ...] = ()
-    # A line-addressed shape (line range, window, batch: reviewtui.core.shapes) says where
-    # the edit goes instead of SEARCH alone; None for a plain search/replace.
+    # A line-addressed shape (line range, window, batch: reviewtui.core.model.edit_shapes)
+    # says where the edit goes instead of SEARCH alone; None for a plain search/replace.
     shape: Shape | None = None
     literal: bool = False
     kind: OpKind = field(default=OpKind.EDIT, init=False)

@@ -11,10 +11,10 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from reviewtui.core.hashline import line_id
-from reviewtui.core.model import Edit, FullFile, Operation
-from reviewtui.core.outcome import Outcome, Status
-from reviewtui.core.tree import FileState
+from reviewtui.core.model.outcome import Outcome, Status
+from reviewtui.core.model.records import Edit, FullFile, Operation
+from reviewtui.core.model.tree import FileState
+from reviewtui.core.text.hashline import line_id
 
 READ_MAX_LINES = 400  # a read past this returns the head and the outline instead
 SEARCH_MAX_HITS = 30

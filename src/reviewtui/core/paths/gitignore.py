@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from reviewtui.core.wildcard import Piece, Wildcard, any_char, char_class, literal, not_slash
+from reviewtui.core.paths.wildcard import Piece, Wildcard, any_char, char_class, literal, not_slash
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 
 An edit turns ``before`` into ``after`` (SEARCH into REPLACE, or a file's old content
 into the model's full file). :func:`change_blocks` cuts that into the change blocks of
-:func:`reviewtui.core.hunks.split_hunks` and lists each block's removed and added lines
+:func:`reviewtui.core.text.hunks.split_hunks` and lists each block's removed and added lines
 in the order the diff view shows them: a removed line comes right before the added
 line it became (paired by similarity, as the side-by-side view pairs them), unpaired
 lines where they fall. :func:`apply_chosen` rebuilds the text from a choice of lines:
@@ -21,8 +21,8 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from reviewtui.core.diff import Span, build_diff
-from reviewtui.core.hunks import split_hunks
+from reviewtui.core.text.diff import Span, build_diff
+from reviewtui.core.text.hunks import split_hunks
 
 Choice = Mapping[int, Collection[int]]
 """Block index -> positions in that block's ``lines`` that are taken."""

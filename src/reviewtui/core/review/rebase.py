@@ -21,8 +21,8 @@ from enum import StrEnum
 from reviewtui.core.engine.decisions import OpKey
 from reviewtui.core.match import match_edit
 from reviewtui.core.match.exact import find_exact
-from reviewtui.core.outcome import Status
-from reviewtui.core.tree import FileState
+from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.tree import FileState
 
 # Context tried around a hunk, (before, after), until its text is unique in the file it
 # was cut from; small first, so unrelated edits next to it are less likely to clash.

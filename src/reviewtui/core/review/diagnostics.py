@@ -43,11 +43,11 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from reviewtui.core.engine import OpKey, OpResult
+from reviewtui.core.model.tree import FileState
 from reviewtui.core.syntax.languages import grammar_name
 from reviewtui.core.syntax.parsing import common_prefix, common_suffix, parse
 from reviewtui.core.syntax.problems import problems
 from reviewtui.core.syntax.pyregions import changes_of, edits_parse_alone
-from reviewtui.core.tree import FileState
 
 _CACHE_SIZE = 4096
 _REGIONS_FROM = 1_000  # lines: below, apply parses a Python file whole

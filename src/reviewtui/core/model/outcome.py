@@ -7,7 +7,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from reviewtui.core.tree import FileState
+    from reviewtui.core.model.tree import FileState
 
 
 class Status(StrEnum):

@@ -13,7 +13,7 @@ SequenceMatcher sees them, similarity pairing has a per-block and a per-diff com
 budget, and blocks or lines too big for intra-line work are shown line by line with a
 note saying so. A 20,000-line file diffs in well under a second.
 
-:mod:`reviewtui.core.hunks` gives the same change blocks as the ``hunk`` index of the
+:mod:`reviewtui.core.text.hunks` gives the same change blocks as the ``hunk`` index of the
 rows (with ``ignore_whitespace`` off), so a reviewer can keep only some of an edit's blocks.
 """
 
@@ -70,7 +70,8 @@ class DiffRow:
     ``left`` is the before side, ``right`` the after side; a removal has no right, an
     addition no left. A collapsed row's sides carry the numbers of the first hidden
     line (with empty text). ``hunk`` is the change block's index, -1 for unchanged
-    rows; without ``ignore_whitespace`` it is the index of :func:`reviewtui.core.hunks.split_hunks`.
+    rows; without ``ignore_whitespace`` it is the index of
+    :func:`reviewtui.core.text.hunks.split_hunks`.
     ``fold`` is, on a collapsed row, the index of its unchanged run among all the
     diff's unchanged runs: put it in ``build_diff(expanded=...)`` to show the run in
     full. Indices do not depend on ``context``, so expansions survive a change of

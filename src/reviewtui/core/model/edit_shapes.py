@@ -1,6 +1,6 @@
 """Edit shapes that address lines instead of quoting them: ranges, windows and batches.
 
-An :class:`~reviewtui.core.model.Edit` carries one of these in its ``shape`` field; the
+An :class:`~reviewtui.core.model.records.Edit` carries one of these in its ``shape`` field; the
 shape says where the edit goes and the Edit's SEARCH/REPLACE lines say what it writes:
 
 * :class:`LineRange` replaces lines ``first``..``last`` with REPLACE (SEARCH is empty);
@@ -8,7 +8,7 @@ shape says where the edit goes and the Edit's SEARCH/REPLACE lines say what it w
 * :class:`Batch` is a list of replace / insert-before / insert-after / delete operations
   on one file, all addressed to the file as the model last saw it.
 
-Line references are numbers or hash ids (``12:a3``, :mod:`reviewtui.core.hashline`).
+Line references are numbers or hash ids (``12:a3``, :mod:`reviewtui.core.text.hashline`).
 ``expected_revision`` is :func:`content_revision` of the file the model read: the first
 8 hex digits of the sha256 of its bytes. A model can copy that from a view; it cannot
 know reviewtui's internal revision counters.
@@ -26,11 +26,11 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from reviewtui.core.errors import StaleRef
-from reviewtui.core.hashline import LineRef, resolve
 from reviewtui.core.match import match_edit
 from reviewtui.core.match.exact import find_exact
 from reviewtui.core.match.guards import duplicate_line
-from reviewtui.core.outcome import MatchResult, Status
+from reviewtui.core.model.outcome import MatchResult, Status
+from reviewtui.core.text.hashline import LineRef, resolve
 
 REVISION_WIDTH = 8
 STALE_REVISION = "stale-revision"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 
-from reviewtui.core.model import ConsoleCommand, Edit, Operation
+from reviewtui.core.model.records import ConsoleCommand, Edit, Operation
 
 
 def operation_text(op: Operation, replacement: Sequence[str] | None = None) -> str:

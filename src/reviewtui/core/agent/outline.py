@@ -14,8 +14,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from reviewtui.core.hashline import line_id
 from reviewtui.core.syntax.symbols import Symbol, definitions, has_symbols
+from reviewtui.core.text.hashline import line_id
 
 OUTLINE_FROM = 300  # lines: longer files get an outline instead of their whole text
 OUTLINE_MAX = 200  # entries: the outline itself stays bounded

@@ -4,7 +4,7 @@ A :class:`Tree` is a persistent trie of directories. Changing a file copies only
 directories on its path, so a checkpoint costs a few small dicts plus the new file
 versions, and :meth:`Tree.diff` skips every directory the two trees still share,
 whatever the history between them. Paths are assumed normalised
-(:func:`reviewtui.core.paths.normalize_path`); nothing here touches the disk.
+(:func:`reviewtui.core.paths.safety.normalize_path`); nothing here touches the disk.
 """
 
 from __future__ import annotations

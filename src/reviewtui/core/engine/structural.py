@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from reviewtui.core.errors import PathRefused
-from reviewtui.core.model import CommandName, ConsoleCommand
-from reviewtui.core.paths import expand_glob, is_glob, normalize_path
-from reviewtui.core.tree import FileState, Tree
+from reviewtui.core.model.records import CommandName, ConsoleCommand
+from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.core.paths.safety import expand_glob, is_glob, normalize_path
 
 PathChange = tuple[str | None, str | None]  # (old, new); new None = removed, old None = restored
 

@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from reviewtui.core.engine import OpResult, SessionRun, Verdict, file_text_for
 from reviewtui.core.lint.findings import Finding
 from reviewtui.core.lint.rules import lint_session
-from reviewtui.core.model import ConsoleCommand, Edit, Operation, Session
-from reviewtui.core.outcome import Outcome, Status
-from reviewtui.core.tree import Tree
+from reviewtui.core.model.outcome import Outcome, Status
+from reviewtui.core.model.records import ConsoleCommand, Edit, Operation, Session
+from reviewtui.core.model.tree import Tree
 
 FORMATS = ("patch", "markdown", "json", "fileops", "context")
 FAILED = frozenset({Status.AMBIGUOUS, Status.NOT_FOUND, Status.REFUSED, Status.CONFLICT})

@@ -15,7 +15,7 @@ session with its lint findings and where its decisions come from). Counts:
   its whole cost as waste;
 * the decisions (accepted, rejected, edited, forced, pending; "not applied" without a
   review);
-* syntax errors introduced by an operation that landed (``core/diagnostics.py``). They
+* syntax errors introduced by an operation that landed (``core/review/diagnostics.py``). They
   cost a parse of every file version a landed operation made (about 1.5 s on the 4 MB Aider
   history): ``session_stats(..., syntax=False)`` leaves them out (``syntax_checked`` says
   so) and :func:`with_syntax` adds them, so a screen can show the rest first.
@@ -27,12 +27,12 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from reviewtui.core.diagnostics import introduced
 from reviewtui.core.engine import TurnResult
+from reviewtui.core.export.accepted import FAILED, Accepted, count_label
 from reviewtui.core.export.fileops import plan_cost, plan_turn, sent_cost
-from reviewtui.core.export.model import FAILED, Accepted, count_label
-from reviewtui.core.model import ConsoleCommand
-from reviewtui.core.outcome import Status
+from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.records import ConsoleCommand
+from reviewtui.core.review.diagnostics import introduced
 
 LOCATED = frozenset({Status.APPLIED, Status.NEEDS_REVIEW})
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from reviewtui.core.engine.fileops import (
+from reviewtui.core.engine.file_edits import (
     FileContext,
     Proposal,
     _edit_outcome,
@@ -23,10 +23,7 @@ from reviewtui.core.engine.fileops import (
     check_path,
     refused,
 )
-from reviewtui.core.model import Edit
-from reviewtui.core.outcome import Outcome, Status
-from reviewtui.core.plural import plural
-from reviewtui.core.shapes import (
+from reviewtui.core.model.edit_shapes import (
     STALE_REVISION,
     Batch,
     LineRange,
@@ -37,7 +34,10 @@ from reviewtui.core.shapes import (
     content_revision,
     revision_matches,
 )
-from reviewtui.core.tree import Tree
+from reviewtui.core.model.outcome import Outcome, Status
+from reviewtui.core.model.records import Edit
+from reviewtui.core.model.tree import Tree
+from reviewtui.core.text.plural import plural
 
 SHIFTED_LINES = "shifted-lines"
 

@@ -1,0 +1,3 @@
+"""What an agent is told: compact answers and outlines for `reviewtui mcp` and `reviewtui
+view`.
+"""

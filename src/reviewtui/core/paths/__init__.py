@@ -1,0 +1,1 @@
+"""Paths: what a model may name (safety), wildcards and .gitignore patterns."""

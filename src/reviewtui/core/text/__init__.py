@@ -1,0 +1,3 @@
+"""Line-level helpers for outside text: line ids, diffs, placeholder markers, bounds, counted
+nouns.
+"""
