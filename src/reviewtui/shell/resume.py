@@ -64,15 +64,8 @@ def open_review(cls: type[Review], session_path: str | Path, root: Path | None =
                 dry_run: bool = False, state_path: Path | None = None,
                 persist: bool | None = None, read_only_state: bool = False,
                 format: str | None = None, first_frame: bool = False) -> Review:
-    """Load a session and its saved review, take the root's lock, finish any replay.
-
-    Without ``root``, a session directory's ``base/`` is copied to a scratch folder.
-    ``persist`` (default: on unless ``dry_run`` without a ``state_path``) saves the
-    review state to ``state_path`` or ``<session file>.review.json``;
-    ``read_only_state`` loads that state without ever writing it (for previews). A dry
-    run never writes the project and takes no lock. ``format`` names the session's
-    format (None: detected from its content; see :mod:`reviewtui.core.importers`).
-    """
+    """:meth:`Review.open`'s work (its docstring says what each argument does): load the
+    session and its saved review, take the root's lock, finish any replay."""
     loaded = load_session(session_path, format=format, root=root)
     scratch = False
     if root is None:
