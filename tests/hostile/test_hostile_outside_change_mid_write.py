@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from disk_threat_kit import Arena, Command, Edit, make_files, write_session
+from disk_threat_kit import Arena
 
+from diskkit import Cmd, Ed, make_project, write_session
 from reviewtui.core.engine import Decision
 from reviewtui.core.model.outcome import Status
 from reviewtui.shell.review import MSG_REBASED, Review
@@ -40,7 +41,7 @@ def _while_writing(monkeypatch: pytest.MonkeyPatch, name: str,
 
 
 def _open(arena: Arena, turns: list[list[Any]]) -> Review:
-    make_files(arena.root, {"a.txt": "a1\n", "b.txt": B_TEXT})
+    make_project(arena.root, {"a.txt": "a1\n", "b.txt": B_TEXT})
     session = write_session(arena.work, turns)
     return Review.open(session, arena.root, state_path=arena.work / "s.review.json")
 
@@ -48,7 +49,7 @@ def _open(arena: Arena, turns: list[list[Any]]) -> Review:
 def test_a_change_made_while_another_file_is_written_is_rebased_over(
     arena: Arena, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    review = _open(arena, [[Edit("a.txt", "a1", "A1"), Edit("b.txt", "b1", "B1")]])
+    review = _open(arena, [[Ed("a.txt", "a1", "A1"), Ed("b.txt", "b1", "B1")]])
     b = arena.root / "b.txt"
     try:
         fired = _while_writing(monkeypatch, "a.txt",
@@ -67,7 +68,7 @@ def test_a_change_made_while_another_file_is_written_is_rebased_over(
 def test_a_change_the_accepted_edit_cannot_follow_becomes_a_conflict(
     arena: Arena, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    review = _open(arena, [[Edit("a.txt", "a1", "A1"), Edit("b.txt", "b1", "B1")]])
+    review = _open(arena, [[Ed("a.txt", "a1", "A1"), Ed("b.txt", "b1", "B1")]])
     b = arena.root / "b.txt"
     try:
         _while_writing(monkeypatch, "a.txt", lambda: b.write_bytes(b"rewritten outside\n"))
@@ -84,7 +85,7 @@ def test_a_file_changed_before_its_removal_is_not_removed_unseen(
 ) -> None:
     """The removal is compared too: the outside content becomes the base the accepted
     ``:rm`` is judged on (and kept in the review state), never deleted unseen."""
-    review = _open(arena, [[Command(":rm b.txt"), Edit("a.txt", "a1", "A1")]])
+    review = _open(arena, [[Cmd(":rm b.txt"), Ed("a.txt", "a1", "A1")]])
     b = arena.root / "b.txt"
     try:
         _while_writing(monkeypatch, "a.txt", lambda: b.write_bytes(b"changed outside\n"))
@@ -102,8 +103,8 @@ def test_each_file_is_compared_right_before_its_own_rename(
 ) -> None:
     """Many files in one batch: a change to any later one is never overwritten."""
     files = {f"f{i:02}.txt": f"line {i}\n" for i in range(12)}
-    make_files(arena.root, files)
-    session = write_session(arena.work, [[Edit(p, t.strip(), t.strip() + " edited")
+    make_project(arena.root, files)
+    session = write_session(arena.work, [[Ed(p, t.strip(), t.strip() + " edited")
                                           for p, t in files.items()]])
     review = Review.open(session, arena.root, state_path=arena.work / "s.review.json")
     try:

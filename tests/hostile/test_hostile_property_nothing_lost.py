@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-from disk_threat_kit import Command, Edit, Full, Op, make_files, write_session
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from diskkit import Cmd, Ed, Full, Op, make_project, write_session
 from reviewtui.core.engine import Decision
 from reviewtui.core.errors import DecisionRefused
 from reviewtui.shell import disk
@@ -39,12 +39,12 @@ TARGETS = [*PLAIN, "lib/x.txt", "lib/c.txt", "out/target.txt"]  # lib -> d, out 
 LINES = ["one", "two", "three", "four", "five", "six"]
 
 ops = st.one_of(
-    st.builds(Edit, st.sampled_from(TARGETS), st.sampled_from(LINES),
+    st.builds(Ed, st.sampled_from(TARGETS), st.sampled_from(LINES),
               st.sampled_from(["ONE", "changed", "six"])),
     st.builds(Full, st.sampled_from(TARGETS), st.sampled_from(["new\n", "one\ntwo\n", "z\n"])),
-    st.builds(lambda a, b: Command(f":mv {a} {b}"), st.sampled_from(TARGETS),
+    st.builds(lambda a, b: Cmd(f":mv {a} {b}"), st.sampled_from(TARGETS),
               st.sampled_from(TARGETS)),
-    st.builds(lambda a: Command(f":rm {a}"), st.sampled_from(TARGETS)),
+    st.builds(lambda a: Cmd(f":rm {a}"), st.sampled_from(TARGETS)),
 )
 turns = st.lists(st.lists(ops, min_size=1, max_size=3), min_size=1, max_size=3)
 contents = st.sampled_from([b"one\ntwo\n", b"one\nTWO\n", b"outside\n", b"five\nsix\n"])
@@ -67,7 +67,7 @@ class World:
         self.work = base / "work"
         for folder in (self.root, self.outside, self.work):
             folder.mkdir()
-        make_files(self.root, START)
+        make_project(self.root, START)
         (self.outside / "target.txt").write_bytes(b"outside, must not change\n")
         (self.root / "lib").symlink_to("d")
         (self.root / "out").symlink_to(self.outside)

@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from disk_threat_kit import Arena, Command, Edit, make_files, write_session
+from disk_threat_kit import Arena
 
+from diskkit import Cmd, Ed, make_project, write_session
 from reviewtui.core.engine import Decision
 from reviewtui.core.errors import DiskError
 from reviewtui.shell.disk import atomic_write, remove_file
@@ -66,7 +67,7 @@ def _leftovers(folder: Path) -> list[str]:
 def test_a_folder_swapped_for_a_link_mid_write_gets_nothing_and_keeps_no_temp_file(
     arena: Arena, monkeypatch: pytest.MonkeyPatch, moment: str
 ) -> None:
-    make_files(arena.root, {"sub/x.txt": "x\n"})
+    make_project(arena.root, {"sub/x.txt": "x\n"})
     if moment == "temp-created":
         fired = _hook(monkeypatch, "open", _is_temp, _swap(arena, "sub"))
     else:
@@ -83,8 +84,8 @@ def test_a_folder_swapped_for_a_link_mid_write_gets_nothing_and_keeps_no_temp_fi
 def test_a_replay_into_a_swapped_folder_is_a_conflict(
     arena: Arena, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    make_files(arena.root, {"sub/x.txt": "x\n"})
-    session = write_session(arena.work, [[Edit("sub/x.txt", "x", "y")]])
+    make_project(arena.root, {"sub/x.txt": "x\n"})
+    session = write_session(arena.work, [[Ed("sub/x.txt", "x", "y")]])
     review = Review.open(session, arena.root, state_path=arena.work / "s.review.json")
     try:
         fired = _hook(monkeypatch, "open", _temp_of_x, _swap(arena, "sub"))
@@ -102,8 +103,8 @@ def test_a_removal_never_unlinks_through_a_swapped_folder(
     arena: Arena, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The canary folder holds a target.txt too: the unlink must not reach it."""
-    make_files(arena.root, {"sub/target.txt": "ours\n", "keep.txt": "k\n"})
-    session = write_session(arena.work, [[Command(":rm sub/target.txt")]])
+    make_project(arena.root, {"sub/target.txt": "ours\n", "keep.txt": "k\n"})
+    session = write_session(arena.work, [[Cmd(":rm sub/target.txt")]])
     review = Review.open(session, arena.root, state_path=arena.work / "s.review.json")
     try:
         fired = _hook(monkeypatch, "unlink",

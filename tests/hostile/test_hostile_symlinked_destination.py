@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from disk_threat_kit import Arena, Command, Edit, Full, Op, files_under, make_files, write_session
+from disk_threat_kit import Arena
 
+from diskkit import Cmd, Ed, Full, Op, make_project, tree_bytes, write_session
 from reviewtui.cli import main
 from reviewtui.core.engine import Decision
 from reviewtui.core.errors import DecisionRefused
@@ -28,7 +29,7 @@ NOTES = b"notes: the only copy\n"
 
 
 def _project(arena: Arena) -> None:
-    make_files(arena.root, {"src/a.py": "a = 1\n", "notes.txt": NOTES.decode()})
+    make_project(arena.root, {"src/a.py": "a = 1\n", "notes.txt": NOTES.decode()})
 
 
 def _check(session: Path, root: Path, capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
@@ -40,11 +41,11 @@ def _check(session: Path, root: Path, capsys: pytest.CaptureFixture[str]) -> lis
 
 
 @pytest.mark.parametrize("op", [
-    Command(":mv notes.txt lib/notes.txt"),
-    Command(":mv notes.txt lib/"),
-    Command(":rn notes.txt lib/notes.txt"),
+    Cmd(":mv notes.txt lib/notes.txt"),
+    Cmd(":mv notes.txt lib/"),
+    Cmd(":rn notes.txt lib/notes.txt"),
     Full("lib/new.py", "b = 2\n"),
-    Edit("lib/a.py", "a = 1", "a = 2"),
+    Ed("lib/a.py", "a = 1", "a = 2"),
 ], ids=["mv", "mv-into", "rn", "full-file", "edit"])
 def test_a_link_inside_the_root_is_refused_by_check_and_apply(
     arena: Arena, capsys: pytest.CaptureFixture[str], op: Op
@@ -56,10 +57,10 @@ def test_a_link_inside_the_root_is_refused_by_check_and_apply(
     assert [(o["status"], o.get("rule")) for o in ops] == [("refused", "symlink")]
     assert "lib" in ops[0]["message"]
     assert "symbolic link" in ops[0]["message"]
-    before = files_under(arena.root)
+    before = tree_bytes(arena.root)
     main(["apply", str(session), "--root", str(arena.root), "--yes"])
     capsys.readouterr()
-    assert files_under(arena.root) == before
+    assert tree_bytes(arena.root) == before
     assert (arena.root / "notes.txt").read_bytes() == NOTES
 
 
@@ -69,7 +70,7 @@ def test_a_skipped_folder_linked_out_of_the_root_is_refused(
 ) -> None:
     _project(arena)
     (arena.root / folder).symlink_to(arena.canary_dir)
-    session = write_session(arena.work, [[Command(f":mv notes.txt {folder}/notes.txt")],
+    session = write_session(arena.work, [[Cmd(f":mv notes.txt {folder}/notes.txt")],
                                          [Full(f"{folder}/target.txt", "pwned\n")]])
     ops = _check(session, arena.root, capsys)
     assert [(o["status"], o.get("rule")) for o in ops] == [("refused", "symlink-escape")] * 2
@@ -84,9 +85,9 @@ def test_a_real_skipped_folder_is_not_written_either(
 ) -> None:
     """The tree never reads .venv: a "new file" there could replace one nobody was shown."""
     _project(arena)
-    make_files(arena.root, {".venv/pyvenv.cfg": "home = /usr/bin\n"})
+    make_project(arena.root, {".venv/pyvenv.cfg": "home = /usr/bin\n"})
     session = write_session(arena.work, [[Full(".venv/pyvenv.cfg", "home = /evil\n")],
-                                         [Command(":mv notes.txt .venv/notes.txt")]])
+                                         [Cmd(":mv notes.txt .venv/notes.txt")]])
     ops = _check(session, arena.root, capsys)
     assert [(o["status"], o.get("rule")) for o in ops] == [("refused", "unread-dir")] * 2
     main(["apply", str(session), "--root", str(arena.root), "--yes"])
@@ -101,8 +102,8 @@ def test_the_disk_keeps_the_source_when_the_destination_cannot_be_written(
     """The engine cannot know of a link made after the review read the project: the disk
     layer must still refuse the move before removing anything."""
     _project(arena)
-    make_files(arena.root, {"dest/keep.txt": "keep\n"})
-    session = write_session(arena.work, [[Command(":mv notes.txt dest/notes.txt")]])
+    make_project(arena.root, {"dest/keep.txt": "keep\n"})
+    session = write_session(arena.work, [[Cmd(":mv notes.txt dest/notes.txt")]])
     review = Review.open(session, arena.root, state_path=arena.work / "s.review.json")
     try:
         shutil.rmtree(arena.root / "dest")
@@ -131,7 +132,7 @@ def test_the_disk_keeps_the_source_when_the_destination_cannot_be_written(
 
 def test_a_link_made_during_the_review_is_known_to_the_engine(arena: Arena) -> None:
     _project(arena)
-    session = write_session(arena.work, [[Command(":mv notes.txt lib/notes.txt")]])
+    session = write_session(arena.work, [[Cmd(":mv notes.txt lib/notes.txt")]])
     review = Review.open(session, arena.root, state_path=arena.work / "s.review.json")
     try:
         assert review.outcome((1, 0)).status is Status.APPLIED  # no lib/ yet: a new folder

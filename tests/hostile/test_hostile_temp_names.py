@@ -10,10 +10,11 @@ from __future__ import annotations
 import os
 import re
 
-from disk_threat_kit import Arena, Edit, files_under, make_files, write_session
+from disk_threat_kit import Arena
 from hypothesis import given
 from hypothesis import strategies as st
 
+from diskkit import Ed, make_project, tree_bytes, write_session
 from reviewtui.cli import main
 from reviewtui.core.engine import Decision
 from reviewtui.shell.disk import is_temp_name, read_snapshot, temp_name
@@ -29,19 +30,19 @@ USER_FILES = {
 
 
 def test_user_files_ending_in_the_suffix_survive_open_and_apply(arena: Arena) -> None:
-    make_files(arena.root, {"a.txt": "a\n", **USER_FILES})
+    make_project(arena.root, {"a.txt": "a\n", **USER_FILES})
     ours = temp_name("a.txt")  # a real leftover of an interrupted write
     (arena.root / ours).write_bytes(b"half written")
-    session = write_session(arena.work, [[Edit("a.txt", "a", "b")]])
+    session = write_session(arena.work, [[Ed("a.txt", "a", "b")]])
     review = Review.open(session, arena.root, state_path=arena.work / "s.review.json")
     try:
         review.decide((1, 0), Decision.accept())
     finally:
         review.close()
     (arena.root / ours).write_bytes(b"half written")
-    again = write_session(arena.work, [[Edit("a.txt", "b", "c")]], name="again.md")
+    again = write_session(arena.work, [[Ed("a.txt", "b", "c")]], name="again.md")
     assert main(["apply", str(again), "--root", str(arena.root), "--yes"]) == 0
-    on_disk = files_under(arena.root)
+    on_disk = tree_bytes(arena.root)
     for rel, text in USER_FILES.items():
         assert on_disk[rel] == text.encode(), rel
     assert ours not in on_disk
@@ -54,7 +55,7 @@ def test_user_files_with_the_suffix_are_project_files() -> None:
 
 
 def test_the_snapshot_reads_them_as_files(arena: Arena) -> None:
-    make_files(arena.root, USER_FILES)
+    make_project(arena.root, USER_FILES)
     (arena.root / temp_name("x.py")).write_bytes(b"")
     snap = read_snapshot(arena.root)
     assert sorted(snap.files) == sorted(USER_FILES)

@@ -32,7 +32,6 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 
 from diskkit import Ed, make_project, write_session
-
 from reviewtui.core.engine import Decision
 from reviewtui.shell.review import Review
 

@@ -10,8 +10,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from diskkit import Ed, make_project, write_session
 
+from diskkit import Ed, make_project, write_session
 from reviewtui.cli import main
 from reviewtui.core.errors import LockedError, ReviewtuiError
 from reviewtui.shell.lock import RootLock, lock_file_for

@@ -12,8 +12,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from diskkit import Cmd, Ed, Full, make_project, write_session
 
+from diskkit import Cmd, Ed, Full, make_project, write_session
 from reviewtui.cli import main
 from reviewtui.core.engine import Decision
 from reviewtui.core.errors import DecisionRefused

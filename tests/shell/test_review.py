@@ -11,8 +11,8 @@ import os
 from pathlib import Path
 
 import pytest
-from diskkit import Ed, Full, make_project, tree_bytes, write_session
 
+from diskkit import Ed, Full, make_project, tree_bytes, write_session
 from reviewtui.core.engine import Decision
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.review.rebase import ConflictKind

@@ -7,8 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from diskkit import Ed, Full, make_project, tree_bytes, write_session
 
+from diskkit import Ed, Full, make_project, tree_bytes, write_session
 from reviewtui.cli import main
 from reviewtui.core.engine import Decision
 from reviewtui.shell.review import Review

@@ -13,8 +13,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
-from diskkit import Ed, make_project, write_session
 
+from diskkit import Ed, make_project, write_session
 from reviewtui.core.engine import Decision
 from reviewtui.core.errors import DecisionRefused
 from reviewtui.core.model.outcome import Status

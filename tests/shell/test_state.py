@@ -7,8 +7,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from diskkit import Ed, Full, make_project, session_text, tree_bytes, write_session
 
+from diskkit import Ed, Full, make_project, session_text, tree_bytes, write_session
 from reviewtui.core.engine import Decision, Verdict
 from reviewtui.shell.review import Review
 from reviewtui.shell.state import STATE_VERSION, blob_dir_for
