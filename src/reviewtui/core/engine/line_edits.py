@@ -7,7 +7,9 @@ forcing (the duplicate-line guard) and the ledger work unchanged.
 Line numbers address the file as the turn saw it. When an earlier operation of the same
 turn already changed the file, numbers would point at shifted lines, so a shape written
 with plain numbers is refused (``shifted-lines``); one written with hash ids only is
-checked line by line instead, which is the point of ids.
+checked line by line instead, which is the point of ids. A shape whose expected revision
+is the file as it is now was written against these very lines (an agent that read the
+file again between calls, ``reviewtui mcp``), so its numbers are not shifted.
 """
 
 from __future__ import annotations
@@ -78,7 +80,7 @@ def evaluate_shaped(
                        "applied to shifted lines: view the file again",
                        before_state=current), None
     before = seen.get(path) if seen is not None else None
-    if before is not None and before != current and _numbers_only(edit):
+    if before is not None and before != current and _numbers_only(edit) and expected is None:
         return refused(path, SHIFTED_LINES, f"an earlier operation of this turn changed "
                        f"{path}, so line numbers the model read now point at shifted lines; "
                        "put the edits in one batch, or address lines by id",
