@@ -51,7 +51,8 @@ def build_server(tools: AgentTools) -> MCPServer[Any]:
     @server.tool(description=(
         "Read numbered lines first..last (1-based, inclusive) with the file's revision. "
         "A long file without a range returns its head and an outline. ids=true numbers "
-        "lines as ids like 12:a3 that replace_lines and batch_edit accept."))
+        "lines as ids like 12:a3 that replace_lines and batch_edit accept. "
+        "e.g. path='src/app.py', first=40, last=80"))
     async def read(path: str, first: int | None = None, last: int | None = None,
                    ids: bool = False) -> str:
         return await run(tools.read, path, first, last, ids)
@@ -69,7 +70,8 @@ def build_server(tools: AgentTools) -> MCPServer[Any]:
     @server.tool(description=(
         "Replace lines first..last (numbers or ids like 12:a3) with content. "
         "expectedRevision (from read or ls) guards against a file that changed since. "
-        + _INTENT))
+        "e.g. path='app.py', first='12', last='13', content='    x = 1\n    y = 2', "
+        "expectedRevision='3fa2c1d0'. " + _INTENT))
     async def replace_lines(path: str, first: str, last: str, content: str,
                             expectedRevision: str | None = None, intent: str = "") -> str:  # noqa: N803
         call: dict[str, Any] = {"tool": "line_replace", "path": path, "from": first,
@@ -81,7 +83,9 @@ def build_server(tools: AgentTools) -> MCPServer[Any]:
     @server.tool(description=(
         "Several line edits to one file, validated together and applied bottom-up. "
         "operations: [{operation: replace|insert_before|insert_after|delete, line_range: "
-        "[a, b] or line: a, content}]. " + _INTENT))
+        "[a, b] or line: a, content}]; numbers are the file as read, before the batch. "
+        "e.g. [{operation: 'delete', line_range: [20, 22]}, {operation: 'insert_after', "
+        "line: 3, content: 'import os'}]. " + _INTENT))
     async def batch_edit(path: str, operations: list[dict[str, Any]],
                          expectedRevision: str | None = None, intent: str = "") -> str:  # noqa: N803
         call: dict[str, Any] = {"tool": "batch_edit", "path": path, "operations": operations}
@@ -89,28 +93,32 @@ def build_server(tools: AgentTools) -> MCPServer[Any]:
             call["expectedRevision"] = expectedRevision
         return await run(tools.mutate, call, intent)
 
-    @server.tool(description="Create a file, or replace a whole file, with content. " + _INTENT)
+    @server.tool(description=("Create a file, or replace a whole file, with content. "
+                              "e.g. path='docs/notes.md', content='# Notes\n'. " + _INTENT))
     async def write(path: str, content: str, intent: str = "") -> str:
         return await run(tools.mutate, {"tool": "write", "path": path, "content": content},
                          intent)
 
-    @server.tool(description="Move or rename one file. " + _INTENT)
+    @server.tool(description=("Move or rename one file. e.g. source='util.py', "
+                              "destination='lib/util.py'. " + _INTENT))
     async def move(source: str, destination: str, intent: str = "") -> str:
         return await run(tools.mutate, {"tool": "move", "from": source, "to": destination},
                          intent)
 
-    @server.tool(description="Delete one file. " + _INTENT)
+    @server.tool(description="Delete one file. e.g. path='old_test.py'. " + _INTENT)
     async def remove(path: str, intent: str = "") -> str:
         return await run(tools.mutate, {"tool": "delete", "path": path}, intent)
 
     @server.tool(description=(
         "Every change of this session so far: applied, edited, rejected (with the "
-        "reviewer's reason), pending review, or why it failed."))
+        "reviewer's reason), pending review, or why it failed. e.g. 'op 2.1 edit "
+        "app.py: rejected (reason: keep the API)'"))
     async def status() -> str:
         return await run(tools.status)
 
     @server.tool(description=(
-        "The unified diff of what the reviewer accepted so far (one path, or all)."))
+        "The unified diff of what the reviewer accepted so far (one path, or all). "
+        "e.g. path='src/app.py'"))
     async def diff(path: str | None = None) -> str:
         return await run(tools.diff, path)
 

@@ -38,9 +38,10 @@ from typing import Any
 
 from reviewtui.core.engine import Decision, OpKey, Verdict
 from reviewtui.core.errors import LockedError, ReviewtuiError, StateFormatError, UsageError
+from reviewtui.core.lint.project_config import touches_config
 from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.records import Operation
-from reviewtui.shell.loader import load_session
+from reviewtui.shell.loader import LoadedSession, load_session
 from reviewtui.shell.review import Review
 from reviewtui.shell.state import decode_state, fold, op_fingerprint
 
@@ -81,9 +82,15 @@ def prepare_live_session(session: Path, root: Path | None) -> Path:
     return live_state_path(session)
 
 
-def qualifies(gate: Gate, outcome: Outcome) -> bool:
-    """Whether ``gate`` lets an operation with this outcome be applied without a human."""
+def qualifies(gate: Gate, outcome: Outcome, op: Operation | None = None) -> bool:
+    """Whether ``gate`` lets an operation with this outcome be applied without a human.
+
+    Never one that writes, moves or removes ``reviewtui.toml``: that file holds the
+    reserved paths and the checks, so an agent rewriting it would lift its own limits.
+    """
     if outcome.status is not Status.APPLIED or gate is Gate.REVIEW:
+        return False
+    if op is not None and touches_config(op):
         return False
     if gate is Gate.RECORD:
         return True
@@ -130,6 +137,7 @@ class LiveSession:
         self._request: str | None = None
         self._writer: Review | None = None
         self._writer_mark: tuple[int, int, int] | None = None
+        self._parsed: tuple[bytes, LoadedSession] | None = None
 
     # -- recording ----------------------------------------------------------------------
     @contextlib.contextmanager
@@ -164,8 +172,11 @@ class LiveSession:
             os.write(fd, out)
             os.fsync(fd)
             line = lines + out.count(b"\n")
+            # Parsed while no other server can append: the writer review reuses this
+            # parse (see _writer_review) instead of reading the whole file again.
+            loaded = load_session(self.session, format=FORMAT, root=self.root)
+            self._parsed = (hashlib.sha256(data + out).digest(), loaded)
         self._last_call = now
-        loaded = load_session(self.session, format=FORMAT, root=self.root)
         for turn in loaded.session.turns:
             for pos, op in enumerate(turn.reply.ops):
                 if op.span.start == line:
@@ -225,7 +236,7 @@ class LiveSession:
                 return None
             if self._state_mark() == self._writer_mark:
                 try:
-                    cached.reload_session()
+                    cached.reload_session(self._last_parse())
                     cached.catch_up()
                     return cached
                 except ReviewtuiError:
@@ -237,6 +248,18 @@ class LiveSession:
         except LockedError:
             return None
         return self._writer
+
+    def _last_parse(self) -> LoadedSession | None:
+        """The session as the last ``record`` parsed it, if the file is still exactly that."""
+        if self._parsed is None:
+            return None
+        digest, loaded = self._parsed
+        try:
+            if hashlib.sha256(self.session.read_bytes()).digest() == digest:
+                return loaded
+        except OSError:
+            pass
+        return None
 
     def _park_writer(self) -> None:
         if self._writer is not None:
@@ -254,13 +277,16 @@ class LiveSession:
             self._writer = None
 
     def try_apply(self, rec: Recorded) -> Settled | None:
-        """Accept as the writer when no workbench holds the root (None: one does)."""
+        """Accept as the writer when no workbench holds the root (None: one does).
+
+        A Settled with a decision was written; one without is only the evaluation.
+        """
         review = self._writer_review()
         if review is None:
             return None
         try:
             outcome = review.outcome(rec.key)
-            if not qualifies(self.gate, outcome):
+            if not qualifies(self.gate, outcome, rec.op):
                 return Settled(str(outcome.status), outcome)
             review.decide(rec.key, Decision.accept())
             return Settled("applied", review.outcome(rec.key), Decision.accept())
@@ -272,17 +298,17 @@ class LiveSession:
         if self.gate is not Gate.REVIEW:
             # One review does both when no workbench holds the root: evaluate and write.
             done = self.try_apply(rec)
-            if done is not None and (done.verdict == "applied"
-                                     or done.outcome.status is not Status.NEEDS_REVIEW
-                                     or self.gate is Gate.RECORD):
-                return done
+            if done is not None and done.decision is not None:
+                return done  # written by this gate
             outcome = done.outcome if done is not None else self.evaluate(rec.key)
         else:
             outcome = self.evaluate(rec.key)
         if outcome.status not in (Status.APPLIED, Status.NEEDS_REVIEW):
             return Settled(str(outcome.status), outcome)  # nothing a reviewer could accept
-        if self.gate is Gate.RECORD and not qualifies(self.gate, outcome):
-            return Settled(str(outcome.status), outcome)  # a near match: reviewed later
+        if self.gate is Gate.RECORD and not qualifies(self.gate, outcome, rec.op):
+            if outcome.status is Status.NEEDS_REVIEW:
+                return Settled(str(outcome.status), outcome)  # a near match: reviewed later
+            return Settled("pending review", outcome)  # it lands, but only a human writes it
         return self.wait_for(rec, outcome)
 
     def wait_for(self, rec: Recorded, outcome: Outcome) -> Settled:
@@ -362,7 +388,8 @@ def follow_session(review: Review, gate: str, *, cancelled: Callable[[], bool],
             else:
                 accepted: list[OpKey] = []
                 if new and chosen is not Gate.REVIEW:
-                    accepted = [key for key in new if qualifies(chosen, review.outcome(key))]
+                    accepted = [key for key in new
+                                if qualifies(chosen, review.outcome(key), review.result(key).op)]
                     if accepted:
                         review.decide_many([(key, Decision.accept()) for key in accepted])
                 if new:

@@ -29,7 +29,7 @@ from reviewtui.core.review.log import LogEntry, LogKind, drop_in_force, fold, re
 from reviewtui.core.review.plan import PathRecord
 from reviewtui.core.review.rebase import apply_layer
 from reviewtui.shell.disk import remove_temp, scratch_copy
-from reviewtui.shell.loader import load_session
+from reviewtui.shell.loader import LoadedSession, load_session
 from reviewtui.shell.lock import RootLock
 from reviewtui.shell.outside import absorb, set_base, stale_accepts
 from reviewtui.shell.project import load_project
@@ -374,17 +374,19 @@ def save(review: Review, *, final: bool = False) -> None:
     review._state_file.save(state, review.loaded.file)
 
 
-def reload_session(review: Review) -> list[OpKey]:
+def reload_session(review: Review, loaded: LoadedSession | None = None) -> list[OpKey]:
     """The session file grew (a live session): read it again, keeping every decision.
 
     Returns the keys of the operations that are new. Operations already known must be
     unchanged (an append-only log); anything else is refused with a message and the
-    review goes on with the session it has.
+    review goes on with the session it has. ``loaded`` is the same file as the caller
+    has just read it (the live server parses it once per call, not twice).
     """
     with review._mutex:
         review._check_open()
-        loaded = load_session(review.loaded.file, format=review.session.format,
-                              root=review.root)
+        if loaded is None or loaded.file != review.loaded.file:
+            loaded = load_session(review.loaded.file, format=review.session.format,
+                                  root=review.root)
         ops = {(turn.index, pos): op for turn in loaded.session.turns
                for pos, op in enumerate(turn.reply.ops)}
         for key, op in review._ops.items():

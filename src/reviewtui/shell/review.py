@@ -327,10 +327,11 @@ class Review:
             if self._lock is not None:
                 self._lock.acquire()
 
-    def reload_session(self) -> list[OpKey]:
-        """The session file grew (a live session): read it again, keeping every decision;
-        the keys of the new operations (see :func:`reviewtui.shell.resume.reload_session`)."""
-        return resume.reload_session(self)
+    def reload_session(self, loaded: LoadedSession | None = None) -> list[OpKey]:
+        """The session file grew (a live session): read it again (or take ``loaded``, the
+        file as the caller just read it), keeping every decision; the keys of the new
+        operations (see :func:`reviewtui.shell.resume.reload_session`)."""
+        return resume.reload_session(self, loaded)
 
     def catch_up(self) -> ReplayReport:
         """After :meth:`reacquire_lock`: whatever changed on disk meanwhile is an outside

@@ -1,0 +1,233 @@
+"""Audit of issue 17 (`reviewtui mcp`): the tools the end-to-end test does not drive, the
+project config under the automatic gates, and one parse of the live session per call."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import reviewtui.shell.live as live_module
+import reviewtui.shell.resume as resume_module
+from reviewtui.shell.agent_server import build_server
+from reviewtui.shell.agent_tools import AgentTools
+from reviewtui.shell.live import Gate, LiveSession, follow_session, prepare_live_session
+from reviewtui.shell.loader import load_session
+from reviewtui.shell.review import Review
+
+BODY = "".join(f"value_{n} = {n}\n" for n in range(20))
+CONFIG = '[reserved]\npaths = ["secrets/**"]\n'
+
+
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "root"
+    root.mkdir()
+    for n in range(3):
+        (root / f"m{n}.py").write_text(BODY)
+    (root / "reviewtui.toml").write_text(CONFIG)
+    return root
+
+
+def revision_in(answer: str) -> str:
+    found = re.search(r"rev ([0-9a-f]{8})", answer)
+    assert found, answer
+    return found.group(1)
+
+
+# -- the tools -----------------------------------------------------------------------------
+
+@pytest.mark.anyio
+async def test_every_tool_has_a_schema_and_a_short_description_with_an_example(
+        tmp_path: Path) -> None:
+    tools = AgentTools(LiveSession(project(tmp_path), tmp_path / "s.jsonl", wait=0))
+    listed = {tool.name: tool for tool in await build_server(tools).list_tools()}
+    assert set(listed) == {"ls", "search", "read", "edit", "replace_lines", "batch_edit",
+                           "write", "move", "remove", "status", "diff"}
+    for name, tool in listed.items():
+        description = tool.description or ""
+        assert 20 < len(description) < 500, name
+        assert "e.g." in description, f"{name}: no example"
+        assert tool.input_schema.get("type") == "object", name
+    for name in ("edit", "replace_lines", "batch_edit", "write", "move", "remove"):
+        assert "intent" in listed[name].input_schema["properties"], name
+    for name in ("replace_lines", "batch_edit"):
+        assert "expectedRevision" in listed[name].input_schema["properties"], name
+    assert listed["edit"].input_schema["required"] == ["path", "search", "replace"]
+
+
+def test_search_answers_hits_with_context_and_says_when_capped(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    tools = AgentTools(LiveSession(root, tmp_path / "s.jsonl", wait=0))
+    one = tools.search("value_7 = 7", glob="m1.py")
+    assert one == "m1.py:8\n  7| value_6 = 6\n  8| value_7 = 7\n  9| value_8 = 8"
+    capped = tools.search(r"value_\d+ = ", regex=True)
+    assert capped.endswith("... 30 more matches not shown: narrow the pattern or the glob")
+    assert capped.count("\nm") + 1 == 30  # 30 hits shown, each with its path:line
+    assert tools.search("(", regex=True).startswith("error: the pattern does not compile")
+    assert tools.search("nowhere to be found") == "no matches"
+
+
+def test_line_ids_from_read_address_a_replace_and_come_back_new(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    tools = AgentTools(LiveSession(root, tmp_path / "s.jsonl", gate=Gate.AUTO, wait=0))
+    read = tools.read("m0.py", first=3, last=4, ids=True)
+    rows = read.splitlines()[1:]
+    assert [row.split("|")[1] for row in rows] == [" value_2 = 2", " value_3 = 3"]
+    first, last = (row.split("|")[0] for row in rows)
+    assert re.fullmatch(r"3:[0-9a-f]+", first)
+    assert re.fullmatch(r"4:[0-9a-f]+", last)
+    answer = tools.mutate({"tool": "line_replace", "path": "m0.py", "from": first,
+                           "to": last, "content": "value_2 = -2\nvalue_3 = -3\nextra = 1\n"},
+                          "ids")
+    assert answer.startswith("applied · m0.py"), answer
+    now = re.search(r"now (\S+)-(\S+) ·", answer)
+    assert now, answer
+    fresh = tools.read("m0.py", first=3, last=5, ids=True).splitlines()[1:]
+    assert (now.group(1), now.group(2)) == (fresh[0].split("|")[0], fresh[2].split("|")[0])
+    assert (root / "m0.py").read_text() == BODY.replace(
+        "value_2 = 2\nvalue_3 = 3\n", "value_2 = -2\nvalue_3 = -3\nextra = 1\n")
+
+
+def test_numbers_after_an_edit_with_the_new_revision_land(tmp_path: Path) -> None:
+    """The agent edits, reads the file again and replaces lines by number with the new
+    revision, all for one intent (one turn): the numbers are the current ones."""
+    root = project(tmp_path)
+    tools = AgentTools(LiveSession(root, tmp_path / "s.jsonl", gate=Gate.AUTO, wait=0))
+    first = tools.mutate({"tool": "edit", "path": "m1.py", "search": "value_0 = 0",
+                          "replace": "header = True\nvalue_0 = 0"}, "one task")
+    assert first.startswith("applied"), first
+    assert tools.read("m1.py", first=6, last=6).endswith("6| value_4 = 4")
+    second = tools.mutate({"tool": "line_replace", "path": "m1.py", "from": "6", "to": "6",
+                           "content": "value_4 = 44", "expectedRevision": revision_in(first)},
+                          "one task")
+    assert second.startswith("applied"), second
+    assert (root / "m1.py").read_text() == "header = True\n" + BODY.replace(
+        "value_4 = 4\n", "value_4 = 44\n")
+
+
+def test_batch_edit_move_remove_and_diff(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    tools = AgentTools(LiveSession(root, tmp_path / "s.jsonl", gate=Gate.AUTO, wait=0))
+    batch = tools.mutate({"tool": "batch_edit", "path": "m0.py", "operations": [
+        {"operation": "replace", "line_range": [2, 3], "content": "two_lines = 1"},
+        {"operation": "insert_after", "line": 10, "content": "after_ten = 1"},
+        {"operation": "delete", "line_range": [19, 20]}]}, "restructure")
+    assert batch.startswith("applied · m0.py"), batch
+    lines = BODY.splitlines()
+    expected = [lines[0], "two_lines = 1", *lines[3:10], "after_ten = 1", *lines[10:18]]
+    assert (root / "m0.py").read_text() == "\n".join(expected) + "\n"
+    moved = tools.mutate({"tool": "move", "from": "m1.py", "to": "lib/m1.py"}, "restructure")
+    assert moved.startswith("applied"), moved
+    removed = tools.mutate({"tool": "delete", "path": "m2.py"}, "restructure")
+    assert removed.startswith("applied"), removed
+    assert sorted(p.name for p in root.rglob("*.py")) == ["m0.py", "m1.py"]
+    assert (root / "lib" / "m1.py").read_text() == BODY
+    diff = tools.diff()
+    assert "+after_ten = 1" in diff
+    assert "rename from m1.py" in diff or "a/m1.py" in diff
+    assert "deleted file mode" in diff
+    assert tools.diff("m0.py").count("diff --git") == 1
+    status = tools.status().splitlines()
+    assert status == ["op 1.1 edit m0.py: accepted", "op 1.2 :mv m1.py lib/m1.py: accepted",
+                      "op 1.3 :rm m2.py: accepted"]
+
+
+# -- the project config under the automatic gates -------------------------------------------
+
+CONFIG_CALLS: list[dict[str, Any]] = [
+    {"tool": "write", "path": "reviewtui.toml", "content": "[reserved]\npaths = []\n"},
+    {"tool": "delete", "path": "reviewtui.toml"},
+    {"tool": "move", "from": "reviewtui.toml", "to": "old.toml"},
+]
+
+
+@pytest.mark.parametrize("gate", [Gate.AUTO, Gate.RECORD])
+@pytest.mark.parametrize("call", CONFIG_CALLS, ids=["write", "remove", "move-away"])
+def test_the_automatic_gates_never_write_the_project_config(
+        tmp_path: Path, gate: Gate, call: dict[str, Any]) -> None:
+    """reviewtui.toml holds the reserved paths: an agent that rewrote it would lift its own
+    limits. Under auto and record it waits for a human like a near match."""
+    root = project(tmp_path)
+    tools = AgentTools(LiveSession(root, tmp_path / "s.jsonl", gate=gate, wait=0.1))
+    answer = tools.mutate(call)
+    assert answer.startswith("pending review"), answer
+    assert "do not send the change again" in answer
+    assert (root / "reviewtui.toml").read_text() == CONFIG
+    assert (root / "m0.py").read_text() == BODY
+    secret = tools.mutate({"tool": "write", "path": "secrets/k.txt", "content": "k\n"})
+    assert secret.startswith("refused"), secret
+    assert not (root / "secrets").exists()
+
+
+def test_the_reviewers_auto_gate_leaves_a_config_change_for_a_key_press(
+        tmp_path: Path) -> None:
+    root = project(tmp_path)
+    session = tmp_path / "auto.jsonl"
+    state = prepare_live_session(session, root)
+    live = LiveSession(root, session, gate=Gate.REVIEW, wait=0)
+    with Review.open(session, root, state_path=state, format="toolcalls") as review:
+        follower = follow_session(review, "auto", cancelled=lambda: False, interval=0.01)
+        live.record(CONFIG_CALLS[0])
+        live.record({"tool": "edit", "path": "m0.py", "search": "value_1 = 1",
+                     "replace": "value_1 = -1"})
+        seen_new: list[tuple[int, int]] = []
+        seen_accepted: list[tuple[int, int]] = []
+        while len(seen_new) < 2:
+            new, accepted, _ = next(follower)
+            seen_new += new
+            seen_accepted += accepted
+        assert seen_accepted == [(1, 1)]
+    assert (root / "reviewtui.toml").read_text() == CONFIG
+    assert (root / "m0.py").read_text() == BODY.replace("value_1 = 1", "value_1 = -1")
+
+
+# -- one parse of the live session per call ---------------------------------------------------
+
+def test_an_auto_call_parses_the_session_once(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    root = project(tmp_path)
+    tools = AgentTools(LiveSession(root, tmp_path / "s.jsonl", gate=Gate.AUTO, wait=0))
+    first = tools.mutate({"tool": "edit", "path": "m0.py", "search": "value_1 = 1",
+                          "replace": "value_1 = -1"}, "task")
+    assert first.startswith("applied"), first
+    parses: list[Path] = []
+
+    def counting(path: Any, *args: Any, **kwargs: Any) -> Any:
+        parses.append(Path(path))
+        return load_session(path, *args, **kwargs)
+
+    monkeypatch.setattr(live_module, "load_session", counting)
+    monkeypatch.setattr(resume_module, "load_session", counting)
+    for value in range(2, 6):
+        answer = tools.mutate({"tool": "edit", "path": "m0.py",
+                               "search": f"value_{value} = {value}",
+                               "replace": f"value_{value} = -{value}"}, "task")
+        assert answer.startswith("applied"), answer
+    assert len(parses) == 4
+    tools.live.close()
+
+
+def test_a_call_another_server_recorded_in_between_is_not_missed(tmp_path: Path) -> None:
+    """The reused parse is only trusted while the file is exactly what it parsed."""
+    root = project(tmp_path)
+    session = tmp_path / "shared.jsonl"
+    first = AgentTools(LiveSession(root, session, gate=Gate.AUTO, wait=0))
+    second = AgentTools(LiveSession(root, session, gate=Gate.AUTO, wait=0))
+    assert first.mutate({"tool": "edit", "path": "m0.py", "search": "value_0 = 0",
+                         "replace": "value_0 = -0"}, "a").startswith("applied")
+    rec_a = first.live.record({"tool": "edit", "path": "m0.py", "search": "value_1 = 1",
+                               "replace": "value_1 = -1"}, "a")
+    rec_b = second.live.record({"tool": "edit", "path": "m1.py", "search": "value_1 = 1",
+                                "replace": "value_1 = -1"}, "b")
+    assert first.live.settle(rec_a).verdict == "applied"
+    assert second.live.settle(rec_b).verdict == "applied"
+    first.live.close()
+    second.live.close()
+    assert (root / "m0.py").read_text() == BODY.replace("value_0 = 0", "value_0 = -0") \
+        .replace("value_1 = 1", "value_1 = -1")
+    assert (root / "m1.py").read_text() == BODY.replace("value_1 = 1", "value_1 = -1")
+    with Review.open(session, root, state_path=prepare_live_session(session, root),
+                     format="toolcalls") as review:
+        assert len(review.decisions) == 3
