@@ -4,6 +4,7 @@ project config under the automatic gates, and one parse of the live session per 
 from __future__ import annotations
 
 import re
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ from reviewtui.shell.agent_server import build_server
 from reviewtui.shell.agent_tools import AgentTools
 from reviewtui.shell.live import Gate, LiveSession, follow_session, prepare_live_session
 from reviewtui.shell.loader import load_session
+from reviewtui.shell.lock import RootLock
 from reviewtui.shell.review import Review
 
 BODY = "".join(f"value_{n} = {n}\n" for n in range(20))
@@ -231,3 +233,61 @@ def test_a_call_another_server_recorded_in_between_is_not_missed(tmp_path: Path)
     with Review.open(session, root, state_path=prepare_live_session(session, root),
                      format="toolcalls") as review:
         assert len(review.decisions) == 3
+
+
+# -- two agents on one root ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("gate", [Gate.AUTO, Gate.RECORD])
+def test_a_call_that_finds_the_root_busy_applies_once_it_is_free(
+        tmp_path: Path, gate: Gate) -> None:
+    """Another server holds the root for the moment of its own write: this call waits its
+    turn and applies by its gate, instead of waiting for a reviewer nobody is."""
+    root = project(tmp_path)
+    tools = AgentTools(LiveSession(root, tmp_path / "s.jsonl", gate=gate, wait=5))
+    answers: list[str] = []
+    busy = RootLock(root).acquire()
+    worker = threading.Thread(target=lambda: answers.append(tools.mutate(
+        {"tool": "edit", "path": "m0.py", "search": "value_1 = 1", "replace": "value_1 = -1"},
+        "busy")))
+    worker.start()
+    try:
+        for _ in range(500):  # until the call is recorded
+            if (tmp_path / "s.jsonl").exists():
+                break
+            worker.join(0.02)
+        worker.join(0.3)  # and finds the root held
+        assert worker.is_alive()
+    finally:
+        busy.release()
+    worker.join(10)
+    assert answers
+    assert answers[0].startswith("applied · m0.py"), answers[0]
+    assert (root / "m0.py").read_text() == BODY.replace("value_1 = 1", "value_1 = -1")
+    tools.live.close()
+
+
+def test_two_agents_writing_at_once_are_serialised(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    session = tmp_path / "shared.jsonl"
+    answers: dict[int, list[str]] = {0: [], 1: []}
+
+    def agent(k: int) -> None:
+        tools = AgentTools(LiveSession(root, session, gate=Gate.AUTO, wait=20))
+        for value in range(10):
+            answers[k].append(tools.mutate(
+                {"tool": "edit", "path": f"m{k}.py", "search": f"value_{value} = {value}",
+                 "replace": f"value_{value} = -{value}"}, f"agent {k}"))
+        tools.live.close()
+
+    threads = [threading.Thread(target=agent, args=(k,)) for k in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    for k in (0, 1):
+        assert all(a.startswith("applied") for a in answers[k]), answers[k]
+        expected = BODY
+        for value in range(10):
+            expected = expected.replace(f"value_{value} = {value}\n",
+                                        f"value_{value} = -{value}\n")
+        assert (root / f"m{k}.py").read_text() == expected

@@ -42,6 +42,7 @@ from reviewtui.core.lint.project_config import touches_config
 from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.records import Operation
 from reviewtui.shell.loader import LoadedSession, load_session
+from reviewtui.shell.lock import RootLock
 from reviewtui.shell.review import Review
 from reviewtui.shell.state import decode_state, fold, op_fingerprint
 
@@ -286,6 +287,9 @@ class LiveSession:
             return None
         try:
             outcome = review.outcome(rec.key)
+            decided = review.decisions.get(rec.key)
+            if decided is not None and decided.verdict is not Verdict.PENDING:
+                return _settled(decided, outcome)  # a reviewer was first; never overrule
             if not qualifies(self.gate, outcome, rec.op):
                 return Settled(str(outcome.status), outcome)
             review.decide(rec.key, Decision.accept())
@@ -295,11 +299,13 @@ class LiveSession:
 
     def settle(self, rec: Recorded) -> Settled:
         """Evaluate, then apply by the gate or wait for the reviewer (up to ``wait``)."""
+        held = False  # another process held the root when the call came
         if self.gate is not Gate.REVIEW:
             # One review does both when no workbench holds the root: evaluate and write.
             done = self.try_apply(rec)
             if done is not None and done.decision is not None:
                 return done  # written by this gate
+            held = done is None
             outcome = done.outcome if done is not None else self.evaluate(rec.key)
         else:
             outcome = self.evaluate(rec.key)
@@ -309,28 +315,54 @@ class LiveSession:
             if outcome.status is Status.NEEDS_REVIEW:
                 return Settled(str(outcome.status), outcome)  # a near match: reviewed later
             return Settled("pending review", outcome)  # it lands, but only a human writes it
-        return self.wait_for(rec, outcome)
+        return self.wait_for(rec, outcome,
+                             apply=held and qualifies(self.gate, outcome, rec.op))
 
-    def wait_for(self, rec: Recorded, outcome: Outcome) -> Settled:
+    def wait_for(self, rec: Recorded, outcome: Outcome, *, apply: bool = False) -> Settled:
+        """The reviewer's decision, or "pending review" after ``wait`` seconds.
+
+        ``apply``: the root was held when the call came (a workbench, or a second server
+        for the moment of its own write); as soon as it is free, this gate applies.
+        """
         deadline = self.clock() + self.wait
         while True:
             decision = self.saved_decision(rec)
             if decision is not None:
                 return self._decided(rec, decision)
+            if apply and self._root_free():
+                done = self.try_apply(rec)
+                if done is not None:
+                    if done.decision is not None:
+                        return done
+                    apply = False  # as the writer now: it no longer qualifies
             if self.clock() >= deadline:
                 return Settled("pending review", outcome)
             self.sleep(0.05)
+
+    def _root_free(self) -> bool:
+        """Whether nobody holds the root's lock right now (a probe: taken and let go)."""
+        if self._writer is not None:
+            return True  # reacquiring the kept writer is itself the cheap probe
+        try:
+            RootLock(self.root).acquire().release()
+        except LockedError:
+            return False
+        return True
 
     def _decided(self, rec: Recorded, decision: Decision) -> Settled:
         try:
             outcome = self.evaluate(rec.key)
         except ReviewtuiError:
             outcome = Outcome(Status.APPLIED)
-        if decision.verdict is Verdict.REJECTED:
-            return Settled("rejected", outcome, decision)
-        if decision.verdict is Verdict.EDITED:
-            return Settled("edited", outcome, decision)
-        return Settled("applied", outcome, decision)
+        return _settled(decision, outcome)
+
+
+def _settled(decision: Decision, outcome: Outcome) -> Settled:
+    if decision.verdict is Verdict.REJECTED:
+        return Settled("rejected", outcome, decision)
+    if decision.verdict is Verdict.EDITED:
+        return Settled("edited", outcome, decision)
+    return Settled("applied", outcome, decision)
 
 
 def _jsonl(obj: dict[str, Any]) -> bytes:
