@@ -12,6 +12,7 @@ import pytest
 
 import reviewtui.shell.live as live_module
 import reviewtui.shell.resume as resume_module
+from reviewtui.cli import main
 from reviewtui.shell.agent_server import build_server
 from reviewtui.shell.agent_tools import AgentTools
 from reviewtui.shell.live import Gate, LiveSession, follow_session, prepare_live_session
@@ -291,3 +292,78 @@ def test_two_agents_writing_at_once_are_serialised(tmp_path: Path) -> None:
             expected = expected.replace(f"value_{value} = {value}\n",
                                         f"value_{value} = -{value}\n")
         assert (root / f"m{k}.py").read_text() == expected
+
+
+# -- a live session path that cannot be appended to ------------------------------------------
+
+def test_mcp_refuses_a_session_path_that_is_not_a_regular_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = project(tmp_path)
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(tmp_path / "elsewhere.jsonl")
+    for session in (folder, link):
+        assert main(["mcp", "--root", str(root), "--session", str(session)]) == 2
+        err = capsys.readouterr().err
+        assert err.strip().endswith(
+            "the live session must be a regular file or not exist yet [live-session]"), err
+        assert "Traceback" not in err
+    assert not (tmp_path / "elsewhere.jsonl").exists()
+
+
+def test_a_session_that_became_unwritable_is_an_answer_not_a_crash(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    session = tmp_path / "gone.jsonl"
+    tools = AgentTools(LiveSession(root, session, gate=Gate.AUTO, wait=0))
+    session.mkdir()  # replaced by a folder while the server runs
+    answer = tools.mutate({"tool": "write", "path": "new.txt", "content": "n\n"})
+    assert answer.startswith("error: "), answer
+    assert "cannot append to the live session" in answer
+    assert "[live-session]" in answer
+    assert not (root / "new.txt").exists()
+
+
+# -- what a failed edit tells the agent; the gates' own words -----------------------------------
+
+def test_a_missing_search_answers_the_three_closest_candidates(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    body = "".join(f"def f{n}(x):\n    return x + {n}\n\n\n" for n in range(40))
+    (root / "funcs.py").write_text(body)
+    tools = AgentTools(LiveSession(root, tmp_path / "s.jsonl", gate=Gate.AUTO, wait=0))
+    answer = tools.mutate({"tool": "edit", "path": "funcs.py",
+                           "search": "    return x + 21 + 0", "replace": "    return x"})
+    assert answer.startswith("not_found · funcs.py"), answer
+    closest = [re.fullmatch(r"closest: lines (\d+)-\d+, (\d+)% similar \((.+)\)", row)
+               for row in answer.splitlines() if row.startswith("closest: ")]
+    assert len(closest) == 3, answer
+    assert all(found is not None for found in closest), answer
+    scores = [int(found.group(2)) for found in closest if found]
+    assert scores == sorted(scores, reverse=True)
+    assert {found.group(3) for found in closest if found} == {"content differs"}
+    assert "  86|     return x + 21" in answer  # the best one's lines, numbered
+    assert (root / "funcs.py").read_text() == body
+
+
+NEAR = {"tool": "edit", "path": "m0.py",
+        "search": "value_1 = 1\nvalue_2 = 2\nvalue_3 = 33\nvalue_4 = 4",
+        "replace": "value_1 = 1\nvalue_2 = 2\nvalue_3 = 3\nvalue_4 = 44"}
+
+
+def test_record_writes_what_lands_at_once(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    tools = AgentTools(LiveSession(root, tmp_path / "s.jsonl", gate=Gate.RECORD, wait=30))
+    answer = tools.mutate({"tool": "write", "path": "new.txt", "content": "n\n"})
+    assert answer.startswith("applied · new.txt"), answer
+    assert (root / "new.txt").read_text() == "n\n"
+    assert tools.status() == "op 1.1 write new.txt: accepted"
+
+
+def test_auto_leaves_a_near_match_pending_for_the_reviewer(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    tools = AgentTools(LiveSession(root, tmp_path / "s.jsonl", gate=Gate.AUTO, wait=0.2))
+    answer = tools.mutate(NEAR)
+    assert answer.startswith("pending review · m0.py"), answer
+    assert "method near" in answer
+    assert (root / "m0.py").read_text() == BODY
+    assert tools.status() == "op 1.1 edit m0.py: pending review"

@@ -42,6 +42,9 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_OK
     if not 0 <= args.wait <= 86400:
         raise UsageError("--wait takes 0 to 86400 seconds", rule="wait")
+    if session.is_symlink() or (session.exists() and not session.is_file()):
+        raise UsageError("the live session must be a regular file or not exist yet",
+                         source=str(session), rule="live-session")
     from reviewtui.shell.agent_server import serve_stdio
 
     serve_stdio(root, session, Gate(args.gate), args.wait)

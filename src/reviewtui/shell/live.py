@@ -143,8 +143,13 @@ class LiveSession:
     # -- recording ----------------------------------------------------------------------
     @contextlib.contextmanager
     def _appending(self) -> Iterator[int]:
-        self.session.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.session, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
+        try:
+            self.session.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.session, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW,
+                         0o600)
+        except OSError as exc:  # a folder, a link or no permission there: say so, no trace
+            raise UsageError(f"cannot append to the live session: {exc.strerror}",
+                             source=str(self.session), rule="live-session") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             yield fd
