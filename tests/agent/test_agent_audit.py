@@ -367,3 +367,16 @@ def test_auto_leaves_a_near_match_pending_for_the_reviewer(tmp_path: Path) -> No
     assert "method near" in answer
     assert (root / "m0.py").read_text() == BODY
     assert tools.status() == "op 1.1 edit m0.py: pending review"
+
+
+def test_an_empty_live_session_opens_without_a_format_warning(tmp_path: Path) -> None:
+    """`open --live` before the agent's first call: the empty file is no other format."""
+    root = project(tmp_path)
+    session = tmp_path / "live.jsonl"
+    state = prepare_live_session(session, root)
+    assert load_session(session, format="toolcalls").format_note == ""
+    with Review.open(session, root, state_path=state, format="toolcalls") as review:
+        assert review.loaded.format_note == ""
+    LiveSession(root, session, wait=0).record({"tool": "write", "path": "n.txt",
+                                               "content": "n\n"})
+    assert load_session(session, format="toolcalls").format_note == ""

@@ -108,7 +108,7 @@ def load_session(path: str | Path, format: str | None = None,
     session = import_session(text, str(file), format=format, root=absolute)
     base = directory / "base" if directory is not None and (directory / "base").is_dir() else None
     note = ""
-    if format not in (None, "auto"):
+    if format not in (None, "auto") and text.strip():  # an empty file looks like nothing
         detected = detect_format(text, str(file))
         if detected != format:
             note = (f"{file}: read as --format {format}, but its content looks like "
