@@ -64,7 +64,9 @@ class Stats:
 
     @property
     def failed(self) -> int:
-        return sum(n for status, n in self.by_status.items() if status in FAILED)
+        """Failed as the status line counts it (``count_label``): a forced operation that
+        landed is not failed, though its outcome is a refusal or a near match."""
+        return self.decisions.get("failed", 0)
 
     @property
     def overhead_percent(self) -> int:
@@ -127,9 +129,10 @@ def session_stats(accepted: Accepted,
             is_file_op = not isinstance(op.op, ConsoleCommand)
             if is_file_op and outcome.status in LOCATED and outcome.method:
                 methods[outcome.method] += 1
-            if outcome.status in FAILED:
+            label = count_label(op, accepted.reviewed)
+            if outcome.status in FAILED and label == "failed":
                 failures[outcome.rule or str(outcome.status)] += 1
-            decisions[count_label(op, accepted.reviewed)] += 1
+            decisions[label] += 1
         broken = _syntax_errors(result) if syntax else 0
         findings = Counter(f.rule for f in accepted.findings if f.turn == turn.index)
         plan = plan_turn(result, run.states[position], run.checkpoint(position + 1))
