@@ -33,6 +33,7 @@ from reviewtui.core.export.fileops import plan_cost, plan_turn, sent_cost
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import ConsoleCommand
 from reviewtui.core.review.diagnostics import introduced
+from reviewtui.core.text.plural import plural
 
 LOCATED = frozenset({Status.APPLIED, Status.NEEDS_REVIEW})
 
@@ -209,7 +210,8 @@ def _review_time(stats: Stats) -> str:
     if not stats.timed:
         return "-"
     mean = stats.review_seconds / stats.timed
-    return f"{duration(stats.review_seconds)} over {stats.timed} decisions (~{duration(mean)} each)"
+    return (f"{duration(stats.review_seconds)} over {plural(stats.timed, 'decision')} "
+            f"(~{duration(mean)} each)")
 
 
 def stats_lines(stats: Sequence[SessionStats], *, turns: bool = True) -> list[str]:
@@ -244,8 +246,10 @@ def stats_lines(stats: Sequence[SessionStats], *, turns: bool = True) -> list[st
     if turns and len(stats) == 1:
         out += ["", "per turn:"]
         for t in stats[0].turns:
-            out.append(f"  turn {t.turn}: {t.operations} operations, {t.landed} landed, "
+            out.append(f"  turn {t.turn}: {plural(t.operations, 'operation')}, "
+                       f"{t.landed} landed, "
                        f"{t.failed} failed, ~{t.tokens_sent} tokens sent "
                        f"(cheapest ~{t.tokens_cheapest})"
-                       + (f", {t.syntax_errors} syntax errors" if t.syntax_errors else ""))
+                       + (f", {plural(t.syntax_errors, 'syntax error')}"
+                          if t.syntax_errors else ""))
     return out
