@@ -60,7 +60,7 @@ async def test_right_and_left_scroll_a_cut_line(tmp_path: Path) -> None:
         # Every character of the changed line was on screen at some offset, but its
         # first two: unscrolled, the line is shown from its change; scrolled by one,
         # `‹` stands on its second character.
-        seen = set()
+        seen: set[int] = set()
         for piece in pieces:
             at = CHANGED.find(piece)
             assert at >= 0, piece
