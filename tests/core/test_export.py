@@ -241,7 +241,7 @@ def test_json_report_has_decisions_statuses_findings_and_totals() -> None:
     assert doc["totals"] == {
         "turns": 1, "operations": 2, "landed": 1, "failed": 1,
         "by_status": {"applied": 1, "not_found": 1},
-        "by_decision": {"accepted": 1, "not applied": 1},
+        "by_decision": {"accepted": 1, "failed": 1},
         "findings": {"warning": 2}, "files": {"added": 0, "changed": 1, "removed": 0}}
     assert doc["files"] == [{"path": "app.py", "change": "changed", "from": "app.py",
                              "binary": False}]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -65,9 +66,15 @@ def terminal(tmp_path: Path) -> Iterator[Callable[..., str]]:
     (session / "session.md").write_text(SESSION)
     (root / "long.py").write_text(f"a = 1\n{LONG}\nb = 2\n")
     (root / "stock.py").write_text(STOCK)
-    env = {**os.environ, "XDG_CONFIG_HOME": str(tmp_path / "config"),
+    own = {"XDG_CONFIG_HOME": str(tmp_path / "config"),
            "XDG_STATE_HOME": str(tmp_path / "state"), "TERM": "xterm-256color"}
-    command = (f"{sys.executable} -m reviewtui open {session} --root {root} --no-watch; "
+    env = {**os.environ, **own}
+    # Set in the command itself: a tmux server already running (another session on this
+    # machine) starts the command with the server's environment, not this client's, and
+    # the workbench would read and rewrite the real ~/.config/reviewtui/layout.toml.
+    settings = " ".join(f"{key}={shlex.quote(value)}" for key, value in own.items())
+    command = (f"env {settings} {shlex.quote(sys.executable)} -m reviewtui open "
+               f"{shlex.quote(str(session))} --root {shlex.quote(str(root))} --no-watch; "
                "echo reviewtui-exited; sleep 30")
     subprocess.run([TMUX, "new-session", "-d", "-s", name, "-x", "100", "-y", "30",
                     command], check=True, env=env)
@@ -119,7 +126,9 @@ def test_walk_read_a_long_line_and_place_an_ambiguous_edit(
     send = terminal
     root: Path = send.root  # type: ignore[attr-defined]
     # Full width and unified: the changed line wraps under one gutter.
-    shown = send("b", "V", expect="↪")
+    # Waits for a unified continuation row at the left edge: a split view wraps with `↪`
+    # too, and on a loaded machine V may not have been drawn yet when `↪` first shows.
+    shown = send("b", "V", expect="\n  ↪ + ")
     assert CHANGED in _added_text(shown), shown
     assert "NEW" in shown
     # Turn 2: the SEARCH is in two places; c shows the second, y places the edit there.

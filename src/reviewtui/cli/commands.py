@@ -105,9 +105,10 @@ def _summary(run: SessionRun, findings: list) -> str:  # type: ignore[type-arg]
     landed = sum(r.landed for r in results)
     failed = sum(r.outcome.status in FAILED for r in results)
     broken = sum(bool(introduced(r)) for r in results)
-    return (f"{len(run.turns)} turns, {len(results)} operations: {landed} apply, "
+    return (f"{plural(len(run.turns), 'turn')}, {plural(len(results), 'operation')}: "
+            f"{landed} apply, "
             f"{failed} fail, {len(results) - landed - failed} need a decision; "
-            f"{len(findings)} lint findings"
+            f"{plural(len(findings), 'lint finding')}"
             + (f"; {broken} introduce syntax errors" if broken else ""))
 
 
@@ -369,8 +370,8 @@ def restore(args: argparse.Namespace) -> int:
             for path, old, new in preview:
                 verb = "create" if old is None else "remove" if new is None else "rewrite"
                 print(f"{root / path}: would {verb}")
-            raise UsageError(f"restore rewrites {len(preview)} files: pass --yes to restore "
-                             f"checkpoint {args.checkpoint}", rule="confirm")
+            raise UsageError(f"restore rewrites {plural(len(preview), 'file')}: pass --yes "
+                             f"to restore checkpoint {args.checkpoint}", rule="confirm")
         report = review.restore(args.checkpoint)
         for line in _messages(root, report):
             print(line)

@@ -85,8 +85,8 @@ def refusal(review: Review, item: DecisionItem) -> DecisionRefused:
     return DecisionRefused(
         item.key, str(outcome.status),
         f"{item.describe()}: cannot accept an operation that is "
-        f"{str(outcome.status).replace('_', ' ')} - {refusal_hint(outcome.status)}; "
-        "nothing was recorded")
+        f"{str(outcome.status).replace('_', ' ')} - "
+        f"{refusal_hint(outcome.status, forceable=outcome.forceable)}; nothing was recorded")
 
 
 def consent_to_recreate(review: Review, key: OpKey) -> None:

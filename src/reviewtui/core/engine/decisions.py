@@ -94,11 +94,14 @@ def accept_lands(decision: Decision, status: Status, forceable: bool) -> bool:
     return status is Status.APPLIED or (decision.force and forceable)
 
 
-def refusal_hint(status: Status) -> str:
+def refusal_hint(status: Status, *, forceable: bool = False) -> str:
     """What the reviewer can do instead, for an outcome an accept cannot apply to."""
+    if status is Status.REFUSED and forceable:  # the duplicate-line guard
+        return ("a guard refuses it, which a human may overrule: force it (F) after a "
+                "look, or reject it")
     return {
         Status.AMBIGUOUS: "it matches in several places: edit it to pick one, or reject it",
         Status.NOT_FOUND: "its text is not in the file: edit it, or reject it",
         Status.REFUSED: "a safety rule refuses it: reject it",
-        Status.NEEDS_REVIEW: "it only nearly matches: force it (f) after a look, or edit it",
+        Status.NEEDS_REVIEW: "it only nearly matches: force it (F) after a look, or edit it",
     }.get(status, "reject it, or edit it")

@@ -76,6 +76,7 @@ class OpRow:
     landed: bool
     findings: tuple[Finding, ...]
     reason: str = ""  # the reviewer's reason for a rejection
+    count: str = ""  # what it counts as in the totals (count_label), as everywhere else
 
     @property
     def title(self) -> str:
@@ -144,7 +145,8 @@ def op_rows(accepted: Accepted, position: int) -> tuple[list[OpRow], list[Findin
                           decision_label(result, accepted.reviewed), result.landed,
                           tuple(mine),
                           result.decision.reason if accepted.reviewed and
-                          result.decision.verdict is Verdict.REJECTED else ""))
+                          result.decision.verdict is Verdict.REJECTED else "",
+                          count_label(result, accepted.reviewed)))
     return rows, [f for n, f in enumerate(findings) if n not in owned]
 
 
@@ -175,7 +177,10 @@ def totals(accepted: Accepted, rows: Sequence[OpRow]) -> Totals:
     by_decision: dict[str, int] = {}
     for row in rows:
         by_status[str(row.outcome.status)] = by_status.get(str(row.outcome.status), 0) + 1
-        by_decision[row.decision] = by_decision.get(row.decision, 0) + 1
+        # Grouped as the status line, S and stats count (a failed operation is failed,
+        # not pending), not by each row's own label.
+        counted = row.count or row.decision
+        by_decision[counted] = by_decision.get(counted, 0) + 1
     severities: dict[str, int] = {}
     for finding in accepted.findings:
         severities[str(finding.severity)] = severities.get(str(finding.severity), 0) + 1
@@ -190,7 +195,8 @@ def totals(accepted: Accepted, rows: Sequence[OpRow]) -> Totals:
     return Totals(
         turns=len(accepted.session.turns), operations=len(rows),
         landed=sum(row.landed for row in rows),
-        failed=sum(row.outcome.status in FAILED for row in rows),
+        failed=sum(row.count == "failed" if row.count else row.outcome.status in FAILED
+                   for row in rows),
         by_status=dict(sorted(by_status.items())), by_decision=dict(sorted(by_decision.items())),
         findings=dict(sorted(severities.items())), added=added, changed=changed,
         removed=removed)

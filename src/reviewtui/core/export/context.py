@@ -16,6 +16,7 @@ from reviewtui.core.export.accepted import FAILED, Accepted, OpRow, op_rows
 from reviewtui.core.model.records import Edit
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.text.hashline import line_id
+from reviewtui.core.text.plural import plural
 
 MAX_CHARS = 12_000
 MAX_RANGE_LINES = 40  # lines of text shown per changed range
@@ -30,7 +31,7 @@ def _ranges(old: FileState | None, new: FileState) -> list[tuple[int, int, str]]
         if tag == "equal":
             continue
         if tag == "delete":
-            out.append((j1 + 1, j1, f"{i2 - i1} line(s) removed after line {j1}"))
+            out.append((j1 + 1, j1, f"{plural(i2 - i1, 'line')} removed after line {j1}"))
         else:
             out.append((j1 + 1, j2, "added" if tag == "insert" else "changed"))
     return out
@@ -42,7 +43,7 @@ def _file_lines(path: str, old: FileState | None, new: FileState | None,
         return [f"### {path} (removed)", ""]
     if new.binary:
         return [f"### {path} (binary, {'new' if old is None else 'changed'})", ""]
-    out = [f"### {path} ({'new, ' if old is None else ''}{len(new.lines)} lines now)"]
+    out = [f"### {path} ({'new, ' if old is None else ''}{plural(len(new.lines), 'line')} now)"]
     lines = new.lines
     for first, last, what in _ranges(old, new):
         if last < first:
@@ -54,7 +55,7 @@ def _file_lines(path: str, old: FileState | None, new: FileState | None,
         out += [f"  {_label(first + n, line, hashed):>{width}}| {line}"
                 for n, line in enumerate(shown)]
         if last - first + 1 > len(shown):
-            out.append(f"  … {last - first + 1 - len(shown)} more line(s)")
+            out.append(f"  … {plural(last - first + 1 - len(shown), 'more line')}")
     return [*out, ""]
 
 
@@ -115,7 +116,7 @@ def context_summary(accepted: Accepted, max_chars: int = MAX_CHARS) -> str:
     size = sum(len(line) + 1 for line in out)
     for n, line in enumerate(body):
         if size + len(line) + 1 > max_chars:
-            out += ["", f"[truncated: {len(body) - n} more line(s) left out to stay under "
+            out += ["", f"[truncated: {plural(len(body) - n, 'more line')} left out to stay under "
                     f"{max_chars} characters; 'reviewtui export --format patch' has them all]"]
             break
         out.append(line)

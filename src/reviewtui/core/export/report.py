@@ -11,6 +11,7 @@ from reviewtui.core.export.accepted import Accepted, OpRow, Totals, op_rows, tot
 from reviewtui.core.export.patch import FilePatch, file_patches, origins
 from reviewtui.core.lint.findings import Finding
 from reviewtui.core.model.records import ConsoleCommand, Edit
+from reviewtui.core.text.plural import plural
 
 REPORT_FORMAT = "reviewtui-export"
 REPORT_VERSION = 1
@@ -118,7 +119,8 @@ def _lines(span: tuple[int, int] | None) -> str:
 
 
 def _totals_md(t: Totals) -> list[str]:
-    out = [f"- {t.turns} turns, {t.operations} operations: {t.landed} in the accepted "
+    out = [f"- {plural(t.turns, 'turn')}, {plural(t.operations, 'operation')}: "
+           f"{t.landed} in the accepted "
            f"result, {t.failed} failed",
            f"- files: {t.added} added, {t.changed} changed, {t.removed} removed",
            "", "| Status | Operations |", "| --- | ---: |"]

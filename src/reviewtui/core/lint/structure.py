@@ -17,6 +17,7 @@ from reviewtui.core.lint.base import (
 )
 from reviewtui.core.lint.findings import Severity
 from reviewtui.core.model.records import CommandName, Edit, FooterEntry, Span
+from reviewtui.core.text.plural import plural
 
 
 @rule("console-not-single-block", Severity.WARNING,
@@ -57,8 +58,9 @@ def footer_missing(ctx: LintContext) -> Iterator[Hit]:
     if ops == 0:
         return
     end = max(block.span.end for block in ctx.reply.blocks)
-    yield Hit(Span(end, end), f"no '### Changed files:' footer after {ops} operation(s); the "
-              "footer is how reviewers and tools check what the reply meant to touch")
+    yield Hit(Span(end, end), f"no '### Changed files:' footer after "
+              f"{plural(ops, 'operation')}; the footer is how reviewers and tools check what "
+              "the reply meant to touch")
 
 
 @rule("block-after-footer", Severity.WARNING, "a console or file block after the footer")

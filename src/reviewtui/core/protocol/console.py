@@ -6,6 +6,7 @@ import shlex
 
 from reviewtui.core.model.records import CommandName, ConsoleCommand, ParseProblem, Span
 from reviewtui.core.protocol.grammar import COMMAND_RE
+from reviewtui.core.text.plural import plural
 
 # (fewest, most) path arguments; None = no upper bound.
 _ARITY: dict[CommandName, tuple[int, int | None]] = {
@@ -62,7 +63,7 @@ def parse_command(line: str, lineno: int, *, fenced: bool) -> ConsoleCommand | P
     if len(words) < fewest or (most is not None and len(words) > most):
         return ParseProblem(
             "bad-command-arguments",
-            f"{line.strip()!r} has {len(words)} argument(s); expected {_USAGE[name]}",
+            f"{line.strip()!r} has {plural(len(words), 'argument')}; expected {_USAGE[name]}",
             span,
         )
     return ConsoleCommand(name, tuple(words), force, line.strip(), span, fenced)

@@ -33,6 +33,7 @@ from reviewtui.core.export.fileops import plan_cost, plan_turn, sent_cost
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import ConsoleCommand
 from reviewtui.core.review.diagnostics import introduced
+from reviewtui.core.text.plural import plural
 
 LOCATED = frozenset({Status.APPLIED, Status.NEEDS_REVIEW})
 
@@ -64,7 +65,9 @@ class Stats:
 
     @property
     def failed(self) -> int:
-        return sum(n for status, n in self.by_status.items() if status in FAILED)
+        """Failed as the status line counts it (``count_label``): a forced operation that
+        landed is not failed, though its outcome is a refusal or a near match."""
+        return self.decisions.get("failed", 0)
 
     @property
     def overhead_percent(self) -> int:
@@ -127,9 +130,10 @@ def session_stats(accepted: Accepted,
             is_file_op = not isinstance(op.op, ConsoleCommand)
             if is_file_op and outcome.status in LOCATED and outcome.method:
                 methods[outcome.method] += 1
-            if outcome.status in FAILED:
+            label = count_label(op, accepted.reviewed)
+            if outcome.status in FAILED and label == "failed":
                 failures[outcome.rule or str(outcome.status)] += 1
-            decisions[count_label(op, accepted.reviewed)] += 1
+            decisions[label] += 1
         broken = _syntax_errors(result) if syntax else 0
         findings = Counter(f.rule for f in accepted.findings if f.turn == turn.index)
         plan = plan_turn(result, run.states[position], run.checkpoint(position + 1))
@@ -206,7 +210,8 @@ def _review_time(stats: Stats) -> str:
     if not stats.timed:
         return "-"
     mean = stats.review_seconds / stats.timed
-    return f"{duration(stats.review_seconds)} over {stats.timed} decisions (~{duration(mean)} each)"
+    return (f"{duration(stats.review_seconds)} over {plural(stats.timed, 'decision')} "
+            f"(~{duration(mean)} each)")
 
 
 def stats_lines(stats: Sequence[SessionStats], *, turns: bool = True) -> list[str]:
@@ -241,8 +246,10 @@ def stats_lines(stats: Sequence[SessionStats], *, turns: bool = True) -> list[st
     if turns and len(stats) == 1:
         out += ["", "per turn:"]
         for t in stats[0].turns:
-            out.append(f"  turn {t.turn}: {t.operations} operations, {t.landed} landed, "
+            out.append(f"  turn {t.turn}: {plural(t.operations, 'operation')}, "
+                       f"{t.landed} landed, "
                        f"{t.failed} failed, ~{t.tokens_sent} tokens sent "
                        f"(cheapest ~{t.tokens_cheapest})"
-                       + (f", {t.syntax_errors} syntax errors" if t.syntax_errors else ""))
+                       + (f", {plural(t.syntax_errors, 'syntax error')}"
+                          if t.syntax_errors else ""))
     return out

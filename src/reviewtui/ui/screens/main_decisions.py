@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from reviewtui.core.engine import Decision, OpKey
+from reviewtui.core.engine import Decision, OpKey, Verdict
 from reviewtui.core.engine.opstate import OpState
 from reviewtui.core.errors import DecisionRefused, ReviewtuiError
 from reviewtui.core.model.outcome import Status
@@ -19,6 +19,7 @@ from reviewtui.shell.replay import ReplayReport
 from reviewtui.ui.diagnostics import BADGE, changes_config, op_badge
 from reviewtui.ui.screens.main_cursor import ReviewCursor
 from reviewtui.ui.screens.review_states import ReviewStates
+from reviewtui.ui.widgets.lists import op_row_title
 from reviewtui.ui.widgets.op_detail import OpDetail
 
 
@@ -35,9 +36,11 @@ class DecisionActions(ReviewCursor):
         # One log entry however many operations: one `u` takes a bulk key back whole.
         items = [(key, decision) for key in keys or [result.key]]
         self.jobs.submit("deciding", self._and_states(partial(
-            self.review.decide_many, items, skip_unappliable=keys is not None)), self._decided)
+            self.review.decide_many, items, skip_unappliable=keys is not None)),
+            partial(self._decided, self.turn_pos, [key for key, _ in items]))
 
-    def _decided(self, answer: tuple[ReplayReport, ReviewStates] | ReviewtuiError) -> None:
+    def _decided(self, turn_pos: int, keys: list[OpKey],
+                 answer: tuple[ReplayReport, ReviewStates] | ReviewtuiError) -> None:
         if isinstance(answer, DecisionRefused):
             self.notify(str(answer), severity="warning", markup=False)
             self.refresh_after_decision()
@@ -55,8 +58,34 @@ class DecisionActions(ReviewCursor):
         if pin is not None:
             self.notify(f"recorded, not written: the disk is pinned at checkpoint {pin} "
                         "(P unpins and replays)", severity="warning")
+        else:
+            self._note_not_written(turn_pos, keys)
         self.refresh_after_decision(states)
         self.move_to_next_undecided()
+
+    def _note_not_written(self, turn_pos: int, keys: list[OpKey]) -> None:
+        """An accept shown as landing (pending operations before it that apply count as
+        accepted on screen) that the disk does not get, because it lands only on what
+        those still-pending operations write: say so, the screen alone would not."""
+        draft = self.review.draft.turns
+        if turn_pos >= len(draft):
+            return
+        held = []
+        for key in keys:
+            try:
+                shown = self.review.result(key)
+            except KeyError:
+                continue
+            written = draft[turn_pos].results
+            if (shown.landed and shown.decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED)
+                    and key[1] < len(written) and written[key[1]].key == key
+                    and not written[key[1]].landed):
+                held.append(f"turn {key[0]} {op_row_title(shown.op, 60)}")
+        if held:
+            more = f" and {len(held) - 3} more" if len(held) > 3 else ""
+            self.notify("recorded, not written yet: " + "; ".join(held[:3]) + more
+                        + " lands only on what earlier pending operations write; accepting "
+                        "them writes it", severity="warning", markup=False, timeout=10)
 
     def file_keys(self, *, accepting: bool = False) -> list[OpKey]:
         """This operation and the later undecided ones of its file in this turn (add -p's

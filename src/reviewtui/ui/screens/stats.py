@@ -25,6 +25,7 @@ from reviewtui.core.review.stats import (
     session_stats,
     with_syntax,
 )
+from reviewtui.core.text.plural import plural
 from reviewtui.shell.review import Review
 
 BAR = 24
@@ -48,7 +49,8 @@ def stats_renderables(stats: SessionStats) -> list[Table | Text]:
     head = Text()
     head.append(stats.title or stats.source, style="bold")
     head.append(f"\ndecisions: {stats.decided_by}", style="dim")
-    head.append(f"\n{len(stats.turns)} turns, {total.operations} operations: "
+    head.append(f"\n{plural(len(stats.turns), 'turn')}, "
+                f"{plural(total.operations, 'operation')}: "
                 f"{total.landed} land (pending ones that apply included), "
                 f"{total.failed} failed")
     if total.syntax_errors:
@@ -56,8 +58,9 @@ def stats_renderables(stats: SessionStats) -> list[Table | Text]:
     if not total.syntax_checked:
         head.append("\nchecking which operations introduce syntax errors…", style="dim")
     if total.timed:
-        head.append(f"\nreview time: {duration(total.review_seconds)} over {total.timed} "
-                    "decided operations")
+        # Worded as `reviewtui stats` words it: decisions taken, undone ones included.
+        head.append(f"\nreview time: {duration(total.review_seconds)} over "
+                    f"{plural(total.timed, 'decision')}")
     tokens = {"sent by the model": total.tokens_sent,
               "cheapest safe form": total.tokens_cheapest}
     parts: list[Table | Text] = [head, _chart("estimated tokens", tokens, "magenta")]

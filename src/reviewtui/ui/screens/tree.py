@@ -21,6 +21,7 @@ from textual.widgets.option_list import Option
 from reviewtui.core.engine import SessionRun
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.text.diff import build_diff
+from reviewtui.core.text.plural import plural
 from reviewtui.shell.review import Review
 from reviewtui.ui.widgets.diff_view import DiffView
 from reviewtui.ui.widgets.lists import KeyedOptionList
@@ -100,7 +101,7 @@ class TreeScreen(Screen[int]):
         self.rows = file_rows(before, after)
         head = Text()
         head.append(f"checkpoint {self.checkpoint}", style="bold")
-        head.append(f" · {len(after)} files · ")
+        head.append(f" · {plural(len(after), 'file')} · ")
         head.append("decided draft (what ctrl+t restores)" if self.decided
                     else "preview: pending operations that apply count as accepted")
         head.append(" · read-only", style="dim")
