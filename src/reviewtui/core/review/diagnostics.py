@@ -40,6 +40,7 @@ import tomllib
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from pathlib import PurePosixPath
 
 from reviewtui.core.engine import OpKey, OpResult
@@ -51,6 +52,7 @@ from reviewtui.core.syntax.pyregions import changes_of, edits_parse_alone
 
 _CACHE_SIZE = 4096
 _REGIONS_FROM = 1_000  # lines: below, apply parses a Python file whole
+_INNER_MAX = 5_000  # lines: a longer replaced span is not diffed (its lines count as new)
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,12 +191,19 @@ class LineMap(Mapping[int, int]):
     One edit replaces lines ``first..last`` of the text before; every line above keeps its
     number and every line below moves by the change in length. A lookup costs nothing per
     line of the file (iterating, which nothing on a per-operation path does, is linear).
+    Inside the replaced lines (a SEARCH block re-writes many lines it leaves as they were),
+    a line is matched to an identical line of the replacement by a diff of those lines
+    alone, worked out on the first lookup there: an error already on such a line is not
+    blamed on the edit.
     """
 
-    __slots__ = ("_count", "_first", "_last", "_shift")
+    __slots__ = ("_after", "_before", "_count", "_first", "_inner", "_last", "_shift")
 
-    def __init__(self, first: int, last: int, shift: int, count: int) -> None:
+    def __init__(self, first: int, last: int, shift: int, count: int,
+                 before: str | None = None, after: str | None = None) -> None:
         self._first, self._last, self._shift, self._count = first, last, shift, count
+        self._before, self._after = before, after
+        self._inner: dict[int, int] | None = None
 
     @classmethod
     def of(cls, before: str, after: str, span: Span | None = None) -> LineMap:
@@ -202,14 +211,32 @@ class LineMap(Mapping[int, int]):
         (common leading and trailing lines, found by bytes comparison)."""
         old_count, new_count = before.count("\n") + 1, after.count("\n") + 1
         first, last = span if span is not None else _changed_lines(before, after)
-        return cls(first, last, new_count - old_count, old_count)
+        return cls(first, last, new_count - old_count, old_count, before, after)
 
     def _target(self, line: int) -> int | None:
         if not 1 <= line <= self._count:
             return None
         if line < self._first:
             return line
-        return line + self._shift if line > self._last else None
+        if line > self._last:
+            return line + self._shift
+        return self._within().get(line)
+
+    def _within(self) -> dict[int, int]:
+        """Lines of the replaced span -> identical lines of its replacement (diffed once)."""
+        if self._inner is None:
+            self._inner = {}
+            last_after = self._last + self._shift
+            if (self._before is not None and self._after is not None
+                    and self._last >= self._first and last_after >= self._first
+                    and max(self._last, last_after) - self._first < _INNER_MAX):
+                old = self._before.split("\n")[self._first - 1 : self._last]
+                new = self._after.split("\n")[self._first - 1 : last_after]
+                matcher = SequenceMatcher(None, old, new, autojunk=False)
+                for a, b, size in matcher.get_matching_blocks():
+                    for n in range(size):
+                        self._inner[self._first + a + n] = self._first + b + n
+        return self._inner
 
     def __getitem__(self, line: int) -> int:
         found = self._target(line) if isinstance(line, int) else None
