@@ -45,6 +45,7 @@ DEFINITIONS = frozenset({
     "create_table", "create_function", "create_view", "create_index",
 })
 _NAME_FIELDS = ("name", "declarator", "selectors", "type")
+_SPECIFIERS = frozenset({"struct_specifier", "class_specifier"})
 _VARIABLE_FUNCTIONS = frozenset({"arrow_function", "function_expression", "function"})
 _ELIXIR_DEFS = frozenset({"def", "defp", "defmodule", "defmacro", "defmacrop", "defprotocol",
                           "defimpl", "defstruct", "describe", "test"})
@@ -106,6 +107,8 @@ def _is_definition(parsed: Parsed, node: Node) -> bool:
     kind = node.type
     if not node.is_named:
         return False
+    if kind in _SPECIFIERS:  # C/C++: "struct stat st;" uses a type, "struct s {...}" defines it
+        return node.child_by_field_name("body") is not None
     if kind in DEFINITIONS:
         return True
     if kind == "variable_declarator":  # const load = async (path) => {...}
