@@ -47,12 +47,16 @@ from reviewtui.core.engine import OpKey, OpResult
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.syntax.languages import grammar_name
 from reviewtui.core.syntax.parsing import common_prefix, common_suffix, parse
-from reviewtui.core.syntax.problems import problems
+from reviewtui.core.syntax.problems import MAX_PROBLEMS, problems
 from reviewtui.core.syntax.pyregions import changes_of, edits_parse_alone
 
 _CACHE_SIZE = 4096
 _REGIONS_FROM = 1_000  # lines: below, apply parses a Python file whole
 _INNER_MAX = 5_000  # lines: a longer replaced span is not diffed (its lines count as new)
+# Tree errors compared before/after: a file the grammar already misreads in many places (C
+# full of macros) must not hide a new error behind its first few old ones. Only
+# MAX_PROBLEMS of each kind are shown.
+_COMPARED = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,7 +141,7 @@ def _tree_check(path: str) -> str | None:
 
 def _tree_problems(path: str, text: str, previous: str | None = None) -> list[_Problem]:
     parsed = parse(path, text, previous)
-    return [] if parsed is None else problems(parsed)
+    return [] if parsed is None else problems(parsed, _COMPARED)
 
 
 _TEXT_CACHE_SIZE = 256
@@ -301,10 +305,21 @@ def diagnose_change(path: str, before_text: str | None, after_text: str | None,
            for line, _col, message, check in before}
     found = [Diagnostic(line, col, message, (line, message, check) not in old, check)
              for line, col, message, check in after]
-    if before_text is None or _CHECKS.get(PurePosixPath(path).suffix.lower()):
-        return found
-    return [_at_the_edit(d, before_text, after_text, span) if d.introduced else d
-            for d in found]
+    if before_text is not None and not _CHECKS.get(PurePosixPath(path).suffix.lower()):
+        found = [_at_the_edit(d, before_text, after_text, span) if d.introduced else d
+                 for d in found]
+    return _shown(found)
+
+
+def _shown(found: list[Diagnostic]) -> list[Diagnostic]:
+    """The first MAX_PROBLEMS introduced and the first MAX_PROBLEMS already there."""
+    counts = {True: 0, False: 0}
+    out = []
+    for diag in found:
+        if counts[diag.introduced] < MAX_PROBLEMS:
+            counts[diag.introduced] += 1
+            out.append(diag)
+    return out
 
 
 def _at_the_edit(diag: Diagnostic, before: str, after: str, span: Span | None) -> Diagnostic:
