@@ -58,7 +58,7 @@ _INNER_MAX = 5_000  # lines: a longer replaced span is not diffed (its lines cou
 # Tree errors compared before/after: a file the grammar already misreads in many places (C
 # full of macros) must not hide a new error behind its first few old ones. Only
 # MAX_PROBLEMS of each kind are shown.
-_COMPARED = 200
+_COMPARED = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,10 +309,11 @@ def diagnose_change(path: str, before_text: str | None, after_text: str | None,
              for line, col, message, check in after]
     if before and before_text is not None and mapping is not None and carried is None:
         found = _same_as_in_the_span(found, before, before_text, after_text, span, mapping)
+    found = _shown(found)  # before placing them: each placement costs a pass over the file
     if before_text is not None and not _CHECKS.get(PurePosixPath(path).suffix.lower()):
         found = [_at_the_edit(d, before_text, after_text, span) if d.introduced else d
                  for d in found]
-    return _shown(found)
+    return found
 
 
 def _same_as_in_the_span(found: list[Diagnostic], before: list[tuple[int, int, str, str]],
