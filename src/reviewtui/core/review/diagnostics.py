@@ -32,14 +32,12 @@ edit span (``Outcome.lines``), never by diffing the whole file.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import re
 import symtable
 import tomllib
 import warnings
-from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
@@ -307,35 +305,11 @@ def diagnose_change(path: str, before_text: str | None, after_text: str | None,
            for line, _col, message, check in before}
     found = [Diagnostic(line, col, message, (line, message, check) not in old, check)
              for line, col, message, check in after]
-    if before and before_text is not None and mapping is not None and carried is None:
-        found = _same_as_in_the_span(found, before, before_text, after_text, span, mapping)
     found = _shown(found)  # before placing them: each placement costs a pass over the file
     if before_text is not None and not _CHECKS.get(PurePosixPath(path).suffix.lower()):
         found = [_at_the_edit(d, before_text, after_text, span) if d.introduced else d
                  for d in found]
     return found
-
-
-def _same_as_in_the_span(found: list[Diagnostic], before: list[tuple[int, int, str, str]],
-                         before_text: str, after_text: str, span: Span | None,
-                         mapping: Mapping[int, int]) -> list[Diagnostic]:
-    """Errors on lines the edit changed that the replaced lines already had: an edit that
-    rewrites a line the grammar already misread (a C macro, a renamed name on it) leaves
-    the same error there, which is not new. Counted per message: one more than before is."""
-    first, last = span if span is not None else _changed_lines(before_text, after_text)
-    spare = Counter((message, check) for line, _col, message, check in before
-                    if first <= line <= last and mapping.get(line) is None)
-    if not spare:
-        return found
-    last_after = last + after_text.count("\n") - before_text.count("\n")
-    out = []
-    for diag in found:
-        key = (diag.message, diag.check)
-        if diag.introduced and first <= diag.line <= last_after and spare[key] > 0:
-            spare[key] -= 1
-            diag = dataclasses.replace(diag, introduced=False)
-        out.append(diag)
-    return out
 
 
 def _shown(found: list[Diagnostic]) -> list[Diagnostic]:
