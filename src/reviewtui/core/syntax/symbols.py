@@ -40,7 +40,8 @@ DEFINITIONS = frozenset({
     "type_spec", "type_alias_declaration", "abstract_class_declaration", "data_type",
     "newtype", "instance", "type_class", "extension_definition",
     # stylesheets
-    "rule_set", "media_statement", "keyframes_statement",
+    "rule_set", "media_statement", "keyframes_statement", "mixin_statement",
+    "function_statement",
     # SQL
     "create_table", "create_function", "create_view", "create_index",
 })
@@ -117,6 +118,9 @@ def _is_definition(parsed: Parsed, node: Node) -> bool:
     if kind == "element" and parsed.grammar == "html":
         start = node.children[0] if node.children else None
         return start is not None and b" id=" in parsed.data[start.start_byte:start.end_byte]
+    if kind == "block_mapping_pair" and parsed.grammar == "yaml":  # a key holding a block
+        value = node.child_by_field_name("value")
+        return value is not None and value.type == "block_node"
     if kind == "call" and parsed.grammar == "elixir":
         target = node.child_by_field_name("target")
         return target is not None and _text(parsed, target) in _ELIXIR_DEFS
