@@ -59,6 +59,9 @@ def test_long_file_gets_a_bounded_outline(tmp_path: Path,
         ("a.go", "package a\n\ntype S struct{}\n\nfunc (s S) Go() {\n}\n", [3, 5]),
         ("a.rs", "struct S;\nimpl S {\n    fn go(&self) {}\n}\n", [1, 2, 3]),
         ("a.kt", "class A {\n    fun go() {}\n}\n", [1, 2]),
+        ("a.yaml", "services:\n  web:\n    image: x\n  db: {}\nname: app\n", [1, 2]),
+        ("a.scss", "@mixin m($x) {\n  color: red;\n}\n@function f($a) {\n  @return $a;\n}\n",
+         [1, 4]),
     ],
 )
 def test_outline_per_language(path: str, text: str, expected: list[int]) -> None:

@@ -36,6 +36,12 @@ MACHINE_ROOTS = (
     Path("/usr/lib/perf-core/tests"),
     Path("/usr/include/linux"),
     Path("/usr/lib/ruby/3.1.0"),  # apt-get install ruby
+    # Debian's documentation examples: real C (zlib, nettle), Go (git's contrib), and
+    # the TypeScript of a Ruby gem's editor extension.
+    Path("/usr/share/doc/zlib1g-dev/examples"),
+    Path("/usr/share/doc/nettle-dev/examples"),
+    Path("/usr/share/doc/git/contrib/persistent-https"),
+    Path("/usr/lib/ruby/gems/3.1.0/gems/typeprof-0.21.2/vscode/src"),
 )
 MACHINE_FILES = 400  # per root, in name order, so a big root does not dominate the time
 

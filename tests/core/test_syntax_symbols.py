@@ -35,6 +35,16 @@ def test_where_names_the_enclosing_definitions(path: str, text: str, line: int,
     assert where(path, text, line, line) == expected
 
 
+def test_a_c_struct_is_a_definition_only_where_it_has_a_body() -> None:
+    text = ("struct log {\n  int fd;\n};\n\nint log_open(struct log *log) {\n"
+            "  struct stat st;\n  return sizeof(struct log) + fstat(log->fd, &st);\n}\n")
+    for path in ("gzlog.c", "gzlog.cpp"):
+        found = definitions(path, text)
+        assert found is not None
+        assert [(s.line, s.end) for s in found] == [(1, 3), (5, 8)], path
+        assert where(path, text, 6, 6) == "int log_open"
+
+
 def test_an_insertion_is_inside_what_holds_both_neighbours() -> None:
     # inserting before line 4 (lines = (4, 3)): between the def line and its body
     assert where("store.rb", RUBY, 4, 3).endswith("def import_csv")

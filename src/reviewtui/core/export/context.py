@@ -15,6 +15,7 @@ from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.export.accepted import FAILED, Accepted, OpRow, op_rows
 from reviewtui.core.model.records import Edit
 from reviewtui.core.model.tree import FileState
+from reviewtui.core.syntax.symbols import enclosing, has_symbols
 from reviewtui.core.text.hashline import line_id
 from reviewtui.core.text.plural import plural
 
@@ -45,11 +46,13 @@ def _file_lines(path: str, old: FileState | None, new: FileState | None,
         return [f"### {path} (binary, {'new' if old is None else 'changed'})", ""]
     out = [f"### {path} ({'new, ' if old is None else ''}{plural(len(new.lines), 'line')} now)"]
     lines = new.lines
+    text = "\n".join(lines) if has_symbols(path) else ""
     for first, last, what in _ranges(old, new):
+        inside = _inside(path, text, first, last) if text else ""
         if last < first:
-            out.append(f"- {what}")
+            out.append(f"- {what}{inside}")
             continue
-        out.append(f"- lines {first}-{last} {what}:")
+        out.append(f"- lines {first}-{last} {what}{inside}:")
         shown = lines[first - 1 : min(last, first - 1 + MAX_RANGE_LINES)]
         width = len(str(last)) + (3 if hashed else 0)
         out += [f"  {_label(first + n, line, hashed):>{width}}| {line}"
@@ -57,6 +60,21 @@ def _file_lines(path: str, old: FileState | None, new: FileState | None,
         if last - first + 1 > len(shown):
             out.append(f"  … {plural(last - first + 1 - len(shown), 'more line')}")
     return [*out, ""]
+
+
+def _inside(path: str, text: str, first: int, last: int) -> str:
+    """The definitions (from the syntax tree) that hold lines ``first..last`` of the new
+    text, outermost first, with their line ranges: " (in class Store 3-58 › def add 9-14)".
+    A deletion (``last < first``) is placed by the line above it."""
+    if last < first:
+        if first <= 1:
+            return ""
+        held = [s for s in enclosing(path, text, first - 1) if s.end >= first]
+    else:
+        held = enclosing(path, text, first, last)
+    if not held:
+        return ""
+    return " (in " + " › ".join(f"{s.name} {s.line}-{s.end}" for s in held) + ")"
 
 
 def _label(number: int, line: str, hashed: bool) -> str:

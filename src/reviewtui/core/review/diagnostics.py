@@ -40,17 +40,23 @@ import tomllib
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from pathlib import PurePosixPath
 
 from reviewtui.core.engine import OpKey, OpResult
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.syntax.languages import grammar_name
 from reviewtui.core.syntax.parsing import common_prefix, common_suffix, parse
-from reviewtui.core.syntax.problems import problems
+from reviewtui.core.syntax.problems import MAX_PROBLEMS, problems
 from reviewtui.core.syntax.pyregions import changes_of, edits_parse_alone
 
 _CACHE_SIZE = 4096
 _REGIONS_FROM = 1_000  # lines: below, apply parses a Python file whole
+_INNER_MAX = 5_000  # lines: a longer replaced span is not diffed (its lines count as new)
+# Tree errors compared before/after: a file the grammar already misreads in many places (C
+# full of macros) must not hide a new error behind its first few old ones. Only
+# MAX_PROBLEMS of each kind are shown.
+_COMPARED = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +141,7 @@ def _tree_check(path: str) -> str | None:
 
 def _tree_problems(path: str, text: str, previous: str | None = None) -> list[_Problem]:
     parsed = parse(path, text, previous)
-    return [] if parsed is None else problems(parsed)
+    return [] if parsed is None else problems(parsed, _COMPARED)
 
 
 _TEXT_CACHE_SIZE = 256
@@ -189,12 +195,19 @@ class LineMap(Mapping[int, int]):
     One edit replaces lines ``first..last`` of the text before; every line above keeps its
     number and every line below moves by the change in length. A lookup costs nothing per
     line of the file (iterating, which nothing on a per-operation path does, is linear).
+    Inside the replaced lines (a SEARCH block re-writes many lines it leaves as they were),
+    a line is matched to an identical line of the replacement by a diff of those lines
+    alone, worked out on the first lookup there: an error already on such a line is not
+    blamed on the edit.
     """
 
-    __slots__ = ("_count", "_first", "_last", "_shift")
+    __slots__ = ("_after", "_before", "_count", "_first", "_inner", "_last", "_shift")
 
-    def __init__(self, first: int, last: int, shift: int, count: int) -> None:
+    def __init__(self, first: int, last: int, shift: int, count: int,
+                 before: str | None = None, after: str | None = None) -> None:
         self._first, self._last, self._shift, self._count = first, last, shift, count
+        self._before, self._after = before, after
+        self._inner: dict[int, int] | None = None
 
     @classmethod
     def of(cls, before: str, after: str, span: Span | None = None) -> LineMap:
@@ -202,14 +215,32 @@ class LineMap(Mapping[int, int]):
         (common leading and trailing lines, found by bytes comparison)."""
         old_count, new_count = before.count("\n") + 1, after.count("\n") + 1
         first, last = span if span is not None else _changed_lines(before, after)
-        return cls(first, last, new_count - old_count, old_count)
+        return cls(first, last, new_count - old_count, old_count, before, after)
 
     def _target(self, line: int) -> int | None:
         if not 1 <= line <= self._count:
             return None
         if line < self._first:
             return line
-        return line + self._shift if line > self._last else None
+        if line > self._last:
+            return line + self._shift
+        return self._within().get(line)
+
+    def _within(self) -> dict[int, int]:
+        """Lines of the replaced span -> identical lines of its replacement (diffed once)."""
+        if self._inner is None:
+            self._inner = {}
+            last_after = self._last + self._shift
+            if (self._before is not None and self._after is not None
+                    and self._last >= self._first and last_after >= self._first
+                    and max(self._last, last_after) - self._first < _INNER_MAX):
+                old = self._before.split("\n")[self._first - 1 : self._last]
+                new = self._after.split("\n")[self._first - 1 : last_after]
+                matcher = SequenceMatcher(None, old, new, autojunk=False)
+                for a, b, size in matcher.get_matching_blocks():
+                    for n in range(size):
+                        self._inner[self._first + a + n] = self._first + b + n
+        return self._inner
 
     def __getitem__(self, line: int) -> int:
         found = self._target(line) if isinstance(line, int) else None
@@ -274,10 +305,22 @@ def diagnose_change(path: str, before_text: str | None, after_text: str | None,
            for line, _col, message, check in before}
     found = [Diagnostic(line, col, message, (line, message, check) not in old, check)
              for line, col, message, check in after]
-    if before_text is None or _CHECKS.get(PurePosixPath(path).suffix.lower()):
-        return found
-    return [_at_the_edit(d, before_text, after_text, span) if d.introduced else d
-            for d in found]
+    found = _shown(found)  # before placing them: each placement costs a pass over the file
+    if before_text is not None and not _CHECKS.get(PurePosixPath(path).suffix.lower()):
+        found = [_at_the_edit(d, before_text, after_text, span) if d.introduced else d
+                 for d in found]
+    return found
+
+
+def _shown(found: list[Diagnostic]) -> list[Diagnostic]:
+    """The first MAX_PROBLEMS introduced and the first MAX_PROBLEMS already there."""
+    counts = {True: 0, False: 0}
+    out = []
+    for diag in found:
+        if counts[diag.introduced] < MAX_PROBLEMS:
+            counts[diag.introduced] += 1
+            out.append(diag)
+    return out
 
 
 def _at_the_edit(diag: Diagnostic, before: str, after: str, span: Span | None) -> Diagnostic:

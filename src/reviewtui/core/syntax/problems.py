@@ -57,17 +57,16 @@ def problems(parsed: Parsed, limit: int = MAX_PROBLEMS) -> list[tuple[int, int, 
         broken = [c for c in node.children if c.has_error]
         if node.is_error or node.is_missing:
             at, message = _message(data, node)
-            offset = at.start_byte
+            offset, (row, byte_col) = at.start_byte, at.start_point
         elif not broken:
             # The error is a hidden token (a grammar's "_string_end" and the like), which
             # the tree does not list as a child: point at where the node stops.
             what = node.type.replace("_", " ")
             message = "unterminated string" if "string" in node.type else f"incomplete {what}"
-            offset = node.end_byte
+            offset, (row, byte_col) = node.end_byte, node.end_point
         else:
             stack.extend(reversed(broken))
             continue
-        row = data.count(b"\n", 0, offset)
-        row_start = data.rfind(b"\n", 0, offset) + 1
-        found.append((row + 1, _column(data, row_start, offset), message))
+        # The tree knows the row (no count of the newlines above, per error).
+        found.append((row + 1, _column(data, offset - byte_col, offset), message))
     return found

@@ -40,11 +40,13 @@ DEFINITIONS = frozenset({
     "type_spec", "type_alias_declaration", "abstract_class_declaration", "data_type",
     "newtype", "instance", "type_class", "extension_definition",
     # stylesheets
-    "rule_set", "media_statement", "keyframes_statement",
+    "rule_set", "media_statement", "keyframes_statement", "mixin_statement",
+    "function_statement",
     # SQL
     "create_table", "create_function", "create_view", "create_index",
 })
 _NAME_FIELDS = ("name", "declarator", "selectors", "type")
+_SPECIFIERS = frozenset({"struct_specifier", "class_specifier"})
 _VARIABLE_FUNCTIONS = frozenset({"arrow_function", "function_expression", "function"})
 _ELIXIR_DEFS = frozenset({"def", "defp", "defmodule", "defmacro", "defmacrop", "defprotocol",
                           "defimpl", "defstruct", "describe", "test"})
@@ -106,6 +108,8 @@ def _is_definition(parsed: Parsed, node: Node) -> bool:
     kind = node.type
     if not node.is_named:
         return False
+    if kind in _SPECIFIERS:  # C/C++: "struct stat st;" uses a type, "struct s {...}" defines it
+        return node.child_by_field_name("body") is not None
     if kind in DEFINITIONS:
         return True
     if kind == "variable_declarator":  # const load = async (path) => {...}
@@ -114,6 +118,9 @@ def _is_definition(parsed: Parsed, node: Node) -> bool:
     if kind == "element" and parsed.grammar == "html":
         start = node.children[0] if node.children else None
         return start is not None and b" id=" in parsed.data[start.start_byte:start.end_byte]
+    if kind == "block_mapping_pair" and parsed.grammar == "yaml":  # a key holding a block
+        value = node.child_by_field_name("value")
+        return value is not None and value.type == "block_node"
     if kind == "call" and parsed.grammar == "elixir":
         target = node.child_by_field_name("target")
         return target is not None and _text(parsed, target) in _ELIXIR_DEFS

@@ -191,8 +191,10 @@ class ReviewPanes(Screen[None]):
             return
         room = self._op_room()
         for pos, result in enumerate(results):
+            # wait=False: a big file's check belongs to the worker (_check_syntax_later),
+            # whose end re-badges the rows; a resize or `b` must not run it on the loop.
             ops.update_op(pos, op_prompt(op_row_title(result.op, room), self.state_of(result),
-                                         op_badge(result)))
+                                         op_badge(result, wait=False)))
 
     def _show_request(self) -> None:
         turns = self.session_turns
