@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from uikit import BLOCKS, DIAGNOSTICS, GALLERY, TOUR, copy_session, open_app
+from uikit import BLOCKS, DIAGNOSTICS, GALLERY, TOUR, copy_session, open_app, steady_cursors
 
 from reviewtui.ui.app import ReviewApp
 from reviewtui.ui.screens.main import MainScreen
@@ -111,12 +111,9 @@ def test_edit_in_place_modal(snap_compare: SnapCompare, tmp_path: Path) -> None:
         await pilot.press("e")
         await pilot.pause()
         # On a loaded machine the editor's focus can land after the first pause, and the
-        # cursor is drawn only when focused: focus it and stop the blink before the picture.
-        area = pilot.app.screen.query_one(TextArea)
-        area.focus()
-        await pilot.pause()
-        area.cursor_blink = False
-        await pilot.pause()
+        # cursor is drawn only when focused (and, blinking, only half the time).
+        pilot.app.screen.query_one(TextArea).focus()
+        await steady_cursors(pilot)
 
     assert snap_compare(make_app(TOUR, tmp_path), terminal_size=(120, 40),
                         run_before=run_before)
@@ -188,7 +185,7 @@ def test_search_prompt(snap_compare: SnapCompare, tmp_path: Path) -> None:
 
         pilot.app.screen.query_one(Input).cursor_blink = False
         await pilot.press(*"greeting", "enter")
-        await pilot.pause()
+        await steady_cursors(pilot)
 
     assert snap_compare(make_app(TOUR, tmp_path), terminal_size=(120, 40),
                         run_before=run_before)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
-from uikit import GALLERY, REPO, TOUR, copy_session, open_app
+from uikit import GALLERY, REPO, TOUR, copy_session, open_app, steady_cursors
 
 from reviewtui.ui.app import ReviewApp
 from reviewtui.ui.screens.main import MainScreen
@@ -49,6 +49,7 @@ def _select(turn_pos: int, op_pos: int, *keys: str) -> Callable[[Pilot[Any]], An
         for key in keys:
             await pilot.press(key)
             await pilot.pause()
+        await steady_cursors(pilot)
 
     return run_before
 

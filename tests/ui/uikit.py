@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
 
 from reviewtui.core.engine.opstate import OpState
 from reviewtui.shell.review import Review
@@ -45,3 +48,22 @@ def state_at(app: ReviewApp, turn_pos: int, op_pos: int) -> OpState:
     result = screen.result(turn_pos, op_pos)
     assert result is not None
     return screen.state_of(result)
+
+
+async def steady_cursors(pilot: Pilot[Any]) -> None:
+    """Stop every text cursor on the active screen from blinking, drawn, before a picture.
+
+    A blinking cursor is hidden half of each second, so a snapshot taken on a loaded machine
+    can catch it either way. A TextArea also caches its lines without the focus in the
+    key: one drawn before it took focus keeps its missing cursor once blinking is off, so
+    the cache is dropped and the area redrawn."""
+    from textual.widgets import Input, TextArea
+
+    await pilot.pause()
+    for widget in pilot.app.screen.query("Input, TextArea"):
+        if isinstance(widget, (Input, TextArea)):
+            widget.cursor_blink = False
+        if isinstance(widget, TextArea):
+            widget.notify_style_update()
+            widget.refresh()
+    await pilot.pause()
