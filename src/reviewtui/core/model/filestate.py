@@ -1,0 +1,342 @@
+"""File states: one version of one file, immutable, its lines shared with the version it
+came from.
+
+A :class:`FileState` holds either bytes or the lines an edit produced (with the line
+endings of the version before); its bytes, text and digest are built on first use. Trees
+(:mod:`reviewtui.core.model.tree`) hold them; nothing here touches the disk.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from collections.abc import Sequence
+
+UTF8_BOM = b"\xef\xbb\xbf"
+_BINARY_SNIFF = 8192  # git's heuristic: a NUL early on means binary
+
+@functools.lru_cache(maxsize=256)
+def _decode(data: bytes, bom: bool) -> str:
+    return data[len(UTF8_BOM):].decode("utf-8") if bom else data.decode("utf-8")
+
+
+def _split_lines(data: bytes, bom: bool) -> tuple[str, ...]:
+    # Kept on the FileState: a version made by an edit shares the unchanged line objects
+    # with the version it came from, so the lines of many versions cost little.
+    return tuple(_text_lines(_decode(data, bom))[0])
+
+
+def _text_lines(text: str) -> tuple[list[str], bool]:
+    r"""(lines without endings, ends with a newline).
+
+    Only "\n" ends a line (not "\f", "\x1c" or "\u2028", as ``splitlines`` would have
+    it), and a "\r" goes with it only right before it: a lone "\r" is content.
+    """
+    parts = text.split("\n")
+    last = parts.pop()
+    lines = [p[:-1] if p.endswith("\r") else p for p in parts] if "\r" in text else parts
+    if last:
+        lines.append(last)
+    return lines, not last and bool(parts)
+
+
+def _is_binary(data: bytes) -> bool:
+    if b"\x00" in data[:_BINARY_SNIFF]:
+        return True
+    if data.isascii():
+        return False
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False
+
+
+def _line_endings(data: bytes) -> tuple[str, str]:
+    """(style label, newline for new lines): the label is "mixed" when both occur."""
+    crlf = data.count(b"\r\n")
+    lf = data.count(b"\n") - crlf
+    dominant = "\r\n" if crlf > lf else "\n"
+    if crlf and lf:
+        return "mixed", dominant
+    return dominant, dominant
+
+
+class FileState:
+    """One version of one file: its bytes and the conventions read from them.
+
+    Build with :meth:`from_bytes`; the fields after ``data`` describe it and must agree.
+    Equality is about content (bytes and mode); ``revision`` counts versions of the file
+    and does not take part. ``text`` and ``lines`` are decoded on demand.
+
+    A version made by an edit (:meth:`with_lines`) keeps the lines it was made of, which
+    share every unchanged line with the version before, and builds its bytes only when
+    asked (a write, a digest): an edit costs what it changes plus one pass over the line
+    pointers, and a thousand versions of a file cost little more than one.
+    """
+
+    __slots__ = ("_clean", "_data", "_digest", "_lines", "binary", "bom", "encoding", "eol",
+                 "final_newline", "mode", "newline", "revision")
+
+    _data: bytes | None
+    _lines: tuple[str, ...] | None
+    _clean: bool | None
+    _digest: str | None
+    encoding: str
+    bom: bool
+    eol: str  # "\n", "\r\n" or "mixed"
+    newline: str  # what a new line ends with
+    final_newline: bool
+    mode: int
+    binary: bool
+    revision: int
+
+    def __init__(self, data: bytes | None, encoding: str = "utf-8", bom: bool = False,
+                 eol: str = "\n", newline: str = "\n", final_newline: bool = False,
+                 mode: int = 0o644, binary: bool = False, revision: int = 0, *,
+                 lines: tuple[str, ...] | None = None, clean: bool | None = None) -> None:
+        if data is None and lines is None:
+            raise ValueError("a FileState needs its bytes or its lines")
+        put = object.__setattr__
+        put(self, "_data", data)
+        put(self, "_lines", lines)
+        put(self, "_clean", clean)
+        put(self, "_digest", None)
+        put(self, "encoding", encoding)
+        put(self, "bom", bom)
+        put(self, "eol", eol)
+        put(self, "newline", newline)
+        put(self, "final_newline", final_newline)
+        put(self, "mode", mode)
+        put(self, "binary", binary)
+        put(self, "revision", revision)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"FileState is immutable: cannot set {name}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"FileState is immutable: cannot delete {name}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (FileState.from_bytes, (self.data, self.mode, self.revision))
+
+    @classmethod
+    def from_bytes(cls, data: bytes, mode: int = 0o644, revision: int = 0) -> FileState:
+        # Permission bits only, whatever the source (disk, state file, patch): replay never
+        # sets a setuid, setgid or sticky bit.
+        mode &= 0o777
+        if _is_binary(data):
+            return cls(data, bom=False, final_newline=data.endswith(b"\n"), mode=mode,
+                       binary=True, revision=revision)
+        eol, newline = _line_endings(data)
+        return cls(data, bom=data.startswith(UTF8_BOM), eol=eol, newline=newline,
+                   final_newline=data.endswith(b"\n"), mode=mode, revision=revision)
+
+    @classmethod
+    def from_text(cls, text: str, mode: int = 0o644) -> FileState:
+        """A new file written as the model wrote it: UTF-8, the text's own line endings."""
+        return cls.from_bytes(text.encode("utf-8"), mode=mode)
+
+    @property
+    def data(self) -> bytes:
+        """The file's bytes (built from the lines, once, for a version made by an edit)."""
+        data = self._data
+        if data is None:
+            assert self._lines is not None
+            text = self.newline.join(self._lines) + (self.newline if self.final_newline
+                                                      else "")
+            data = (UTF8_BOM if self.bom else b"") + text.encode("utf-8")
+            object.__setattr__(self, "_data", data)
+        return data
+
+    @property
+    def text(self) -> str | None:
+        """The decoded text with its line endings, BOM stripped; None for binary files."""
+        return None if self.binary else _decode(self.data, self.bom)
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        """Decoded lines without their endings (BOM stripped); ``()`` for binary files."""
+        if self.binary:
+            return ()
+        lines = self._lines
+        if lines is None:
+            lines = _split_lines(self.data, self.bom)
+            object.__setattr__(self, "_lines", lines)
+        return lines
+
+    @property
+    def size(self) -> int:
+        """The number of bytes (without building them, for a version made by an edit)."""
+        return len(self.data)
+
+    @property
+    def digest(self) -> str:
+        """sha256 of the bytes, hex: what the shell compares to recognise its own writes."""
+        if self._digest is None:
+            object.__setattr__(self, "_digest", hashlib.sha256(self.data).hexdigest())
+        assert self._digest is not None
+        return self._digest
+
+    def __repr__(self) -> str:
+        kind = "binary" if self.binary else f"text eol={self.eol!r}"
+        return (f"FileState({len(self.data)} bytes, {kind}, mode={self.mode:o}, "
+                f"r{self.revision})")
+
+    def __eq__(self, other: object) -> bool:
+        if self is other:
+            return True
+        if not isinstance(other, FileState):
+            return NotImplemented
+        if self.mode != other.mode:
+            return False
+        if self._data is not None and other._data is not None:
+            return self._data == other._data
+        # Every FileState is what from_bytes makes of its bytes, so for a text file with one
+        # line ending its bytes follow from these fields and the lines, and the reverse:
+        # comparing lines (shared objects, mostly) spares building the bytes.
+        if self.binary or other.binary or self.eol == "mixed" or other.eol == "mixed":
+            return self.data == other.data
+        return ((self.bom, self.eol, self.newline, self.final_newline)
+                == (other.bom, other.eol, other.newline, other.final_newline)
+                and self.lines == other.lines)
+
+    def __hash__(self) -> int:
+        return hash((self.data, self.mode))
+
+    def with_data(self, data: bytes) -> FileState:
+        """A new version with ``data`` as is; the same object if nothing changed."""
+        if data == self.data:
+            return self
+        return FileState.from_bytes(data, mode=self.mode, revision=self.revision + 1)
+
+    def with_lines(self, new_lines: Sequence[str],
+                   final_newline: bool | None = None) -> FileState:
+        """These lines, written in this file's conventions.
+
+        The BOM and line-ending style stay; in a mixed file the unchanged lines before
+        the first and after the last changed line keep their own endings and the rest
+        get the dominant one. The final newline is kept unless ``final_newline`` says
+        otherwise (an empty file has no convention yet, so it gets one).
+        """
+        if self.binary:
+            raise ValueError("a binary file has no lines to replace")
+        if final_newline is None:
+            final_newline = self.final_newline or self._empty()
+        if self.eol != "mixed" and new_lines:
+            # One ending for every line: a single join (this runs for every edit).
+            text = self.newline.join(new_lines)
+            if text.count("\n") != (len(new_lines) - 1) * self.newline.count("\n"):
+                raise ValueError("lines must not contain a newline")
+            text += self.newline if final_newline else ""
+            return self._with_joined(text, len(new_lines) - 1 + final_newline)
+        if any("\n" in line for line in new_lines):
+            raise ValueError("lines must not contain a newline")
+        endings = self._endings_for(new_lines)
+        if endings and not final_newline:
+            endings[-1] = ""
+        elif endings and not endings[-1]:
+            endings[-1] = self.newline
+        text = "".join(line + end for line, end in zip(new_lines, endings, strict=True))
+        return self.with_data((UTF8_BOM if self.bom else b"") + text.encode("utf-8"))
+
+    def splice(self, start: int, end: int, new_lines: Sequence[str],
+               final_newline: bool | None = None) -> FileState:
+        """Lines ``start:end`` (0-based) replaced by ``new_lines``: what :meth:`with_lines`
+        gives for the whole spliced list, at the cost of the change.
+
+        The new version shares this one's line objects and builds its bytes only when
+        they are asked for. Where the conventions could change (a mixed or binary file, a
+        new line holding a ``\r``, a NUL or a BOM character, a file left with no line
+        ending) it takes :meth:`with_lines`' way.
+        """
+        old = self.lines
+        if final_newline is None:
+            final_newline = self.final_newline or self._empty()
+        added = tuple(new_lines)
+        lines = old[:start] + added + old[end:]
+        joined = "".join(added)
+        if (self.binary or self.eol == "mixed" or not lines or not self._is_clean()
+                or "\n" in joined or "\r" in joined or "\x00" in joined
+                or lines[0].startswith("\ufeff") or (not final_newline and not lines[-1])
+                or len(lines) - 1 + bool(final_newline) == 0):
+            return self.with_lines(lines, final_newline=final_newline)
+        if added == old[start:end] and final_newline == self.final_newline:
+            return self
+        joined.encode("utf-8")  # a lone surrogate fails here, as in with_lines
+        return FileState(None, bom=self.bom, eol=self.newline, newline=self.newline,
+                         final_newline=bool(final_newline), mode=self.mode,
+                         revision=self.revision + 1, lines=lines, clean=True)
+
+    def _empty(self) -> bool:
+        """No content (a BOM alone counts as none): no line-ending convention yet."""
+        # A version made by an edit always has a line ending, so it is never empty.
+        return self._data is not None and not self._data.removeprefix(UTF8_BOM)
+
+    def _is_clean(self) -> bool:
+        """No line holds a ``\r`` or a NUL and the text does not start with a BOM
+        character: the file's conventions follow from its line ending alone."""
+        clean = self._clean
+        if clean is None:
+            data = self.data
+            body = data[len(UTF8_BOM):] if self.bom else data
+            crs = data.count(b"\r\n") if self.newline == "\r\n" else 0
+            clean = (not self.binary and self.eol != "mixed" and b"\x00" not in data
+                     and data.count(b"\r") == crs and not body.startswith(UTF8_BOM))
+            object.__setattr__(self, "_clean", clean)
+        return clean
+
+    def _with_joined(self, text: str, newlines: int) -> FileState:
+        """:meth:`with_data` of ``text`` joined in this file's conventions, without
+        re-reading the whole file for them when nothing in it can change them: every
+        ``\r`` is one of our line endings, no NUL, no BOM character at the start. The
+        result is field for field what :meth:`from_bytes` gives (tests check it)."""
+        data = (UTF8_BOM if self.bom else b"") + text.encode("utf-8")
+        if data == self.data:
+            return self
+        crs = newlines if self.newline == "\r\n" else 0
+        if (newlines == 0 or text.count("\r") != crs or "\x00" in text[:_BINARY_SNIFF]
+                or text.startswith("\ufeff")):
+            return self.with_data(data)
+        return FileState(data, bom=self.bom, eol=self.newline, newline=self.newline,
+                         final_newline=data.endswith(b"\n"), mode=self.mode,
+                         revision=self.revision + 1)
+
+    def with_text(self, text: str) -> FileState:
+        """A whole-file replacement keeping BOM, line-ending style and mode.
+
+        The final newline follows ``text``. A binary file is simply replaced.
+        """
+        if self.binary:
+            return self.with_data(text.encode("utf-8"))
+        lines, final = _text_lines(text.removeprefix("\ufeff"))
+        return self.with_lines(lines, final_newline=final)
+
+    def _endings_for(self, new_lines: Sequence[str]) -> list[str]:
+        """Line endings for ``new_lines``; only mixed files need per-line bookkeeping."""
+        if self.eol != "mixed":
+            return [self.newline] * len(new_lines)
+        old = self.lines
+        old_ends = _old_endings(self)
+        n_new, n_old = len(new_lines), len(old)
+        limit = min(n_new, n_old)
+        head = 0
+        while head < limit and new_lines[head] == old[head]:
+            head += 1
+        tail = 0
+        while tail < limit - head and new_lines[n_new - 1 - tail] == old[n_old - 1 - tail]:
+            tail += 1
+        ends = [self.newline] * n_new
+        ends[:head] = old_ends[:head]
+        if tail:
+            ends[n_new - tail:] = old_ends[n_old - tail:]
+        return ends
+
+
+def _old_endings(state: FileState) -> list[str]:
+    text = state.text or ""
+    parts = text.split("\n")
+    ends = ["\r\n" if p.endswith("\r") else "\n" for p in parts[:-1]]
+    if parts[-1]:  # a last line without a newline
+        ends.append("")
+    return ends
