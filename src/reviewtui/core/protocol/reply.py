@@ -8,6 +8,7 @@ source file that holds the reply, so a reply inside a session keeps true line nu
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from reviewtui.core.model.edit_shapes import LineRange
@@ -29,14 +30,41 @@ from reviewtui.core.protocol.console import parse_command
 from reviewtui.core.text.hashline import parse_range
 
 
-def parse_reply(lines: Sequence[str], start: int = 0, end: int | None = None) -> Reply:
-    """Parse ``lines[start:end]`` (lines without their line endings) as one reply."""
+def parse_reply(lines: Sequence[str], start: int = 0, end: int | None = None, *,
+                signature: str | None = None) -> Reply:
+    """Parse ``lines[start:end]`` (lines without their line endings) as one reply.
+
+    ``signature`` is :func:`line_signature` of all of ``lines``, when the caller parses
+    several replies of one list (a session): else it is made for ``lines[start:end]``.
+    """
     stop = len(lines) if end is None else end
-    return _ReplyParser(lines).parse(start, stop)
+    if signature is None:
+        return _ReplyParser(lines, line_signature(lines[start:stop]), start).parse(start, stop)
+    return _ReplyParser(lines, signature, 0).parse(start, stop)
 
 
 def parse_reply_text(text: str) -> Reply:
     return parse_reply(split_lines(text))
+
+
+def line_signature(lines: Sequence[str]) -> str:
+    """One character per line: its first character after leading whitespace, or a space
+    for a blank line.
+
+    Every grammar line is told by that character (or by its first character, which is the
+    same one when it is not whitespace), so the parser finds the next line that can be a
+    marker, header, fence or footer with one ``re`` search over this string instead of a
+    Python test per line of code.
+    """
+    return "".join([line.lstrip()[:1] or " " for line in lines])
+
+
+# Searches over a line signature (see line_signature): the lines that can be ...
+_NONBLANK = re.compile(r"[^ ]")  # ... not blank
+_TERMINATOR = re.compile(r"[-#`~]")  # ... a header, footer or fence (_terminates)
+_EDIT_STOP = re.compile(r"[-#<=>]")  # ... a divider, marker or hard stop (_one_edit)
+_REPLACE_STOP = re.compile(r"[-#<>]")  # ... a REPLACE marker or what ends an edit early
+_SEARCH_OR_LABEL = re.compile(r"[<E*]")  # ... a SEARCH marker or an ``Edit N @`` label
 
 
 def split_lines(text: str) -> list[str]:
@@ -50,8 +78,11 @@ def split_lines(text: str) -> list[str]:
 
 
 class _ReplyParser:
-    def __init__(self, lines: Sequence[str]) -> None:
+    def __init__(self, lines: Sequence[str], signature: str, base: int) -> None:
         self.lines = lines
+        # line_signature of lines[base:]: the signature of line i is signature[i - base].
+        self.sig = signature
+        self.base = base
         self.blocks: list[FileBlock | ConsoleBlock] = []
         self.stray: list[TextRun] = []
         self.problems: list[ParseProblem] = []
@@ -94,18 +125,29 @@ class _ReplyParser:
         )
         self._pending = []
 
+    def _find(self, pattern: re.Pattern[str], i: int, end: int) -> int:
+        """The first line in ``[i, end)`` whose signature matches ``pattern``, else ``end``."""
+        if i >= end:
+            return end
+        base = self.base
+        m = pattern.search(self.sig, i - base, end - base)
+        return end if m is None else m.start() + base
+
+    def _blank(self, i: int) -> bool:
+        return self.sig[i - self.base] == " "
+
     def _next_nonblank(self, i: int, end: int) -> int:
-        lines = self.lines
-        while i < end and not lines[i].strip():
-            i += 1
-        return i
+        return i if i >= end else self._find(_NONBLANK, i, end)
 
     def _find_close(self, i: int, end: int, fence: g.Fence) -> int:
-        lines = self.lines
-        char = fence.char
+        lines, sig, base, char = self.lines, self.sig, self.base, fence.char
         while i < end:
-            line = lines[i]
-            if (line[:1] == char or line.lstrip()[:1] == char) and fence.closes(line):
+            # A line whose first character is the fence's has that signature too.
+            at = sig.find(char, i - base, end - base)
+            if at < 0:
+                return end
+            i = at + base
+            if fence.closes(lines[i]):
                 return i
             i += 1
         return end
@@ -130,14 +172,14 @@ class _ReplyParser:
 
     # -- the block stream --------------------------------------------------
     def _region(self, i: int, end: int) -> None:
-        lines = self.lines
+        lines, sig, base = self.lines, self.sig, self.base
         while i < end:
             line = lines[i]
-            if not line.strip():
+            first = sig[i - base]
+            if first == " ":
                 self._flush()
                 i += 1
                 continue
-            first = line.lstrip()[:1]
             if first == "#" and g.is_footer(line):
                 self._flush()
                 i = self._footer(i, end)
@@ -245,7 +287,8 @@ class _ReplyParser:
 
     def _trim_blank(self, first: int, stop: int) -> int:
         """``stop`` moved back over blank lines, not before ``first``."""
-        while stop > first and not self.lines[stop - 1].strip():
+        sig, base = self.sig, self.base
+        while stop > first and sig[stop - 1 - base] == " ":
             stop -= 1
         return stop
 
@@ -261,26 +304,28 @@ class _ReplyParser:
         return (FullFile(path, tuple(self.lines[i:end]), span),)
 
     def _has_search(self, i: int, end: int) -> bool:
-        return any(
-            (line[:1] == "<" and g.is_search(line))
-            or (line.lstrip()[:1] in ("E", "*") and g.edit_address(line) is not None)
-            for line in self.lines[i:end]
-        )
+        lines, sig, base = self.lines, self.sig, self.base
+        while (i := self._find(_SEARCH_OR_LABEL, i, end)) < end:
+            line = lines[i]
+            if (line[:1] == "<" and g.is_search(line)) or (
+                    sig[i - base] in "E*" and g.edit_address(line) is not None):
+                return True
+            i += 1
+        return False
 
     def _terminates(self, k: int, end: int) -> bool:
-        line = self.lines[k]
-        return (
-            g.header_path(line) is not None
-            or g.is_footer(line)
-            or self._starts_console(k, end)
-        )
+        """A header, a footer, or a fenced console block starts at line ``k``."""
+        first = self.sig[k - self.base]  # each test below needs its own first character
+        if first == "-":
+            return g.header_path(self.lines[k]) is not None
+        if first == "#":
+            return g.is_footer(self.lines[k])
+        return first in "`~" and self._starts_console(k, end)
 
     def _terminator(self, k: int, end: int) -> int:
         """Where unfenced content ends: the next header, footer or fenced console block."""
-        lines = self.lines
-        while k < end:
-            first = lines[k].lstrip()[:1]
-            if first in "-#`~" and self._terminates(k, end):
+        while (k := self._find(_TERMINATOR, k, end)) < end:
+            if self._terminates(k, end):
                 return k
             k += 1
         return end
@@ -298,10 +343,10 @@ class _ReplyParser:
         label: tuple[int, int] | None = None  # (number, line index)
         address: tuple[str, str | None] | None = None  # ``Edit N @ A-B``: a line range
         fence: g.Fence | None = None
-        lines = self.lines
+        lines, sig, base = self.lines, self.sig, self.base
         while i < end:
             line = lines[i]
-            if not line.strip():
+            if sig[i - base] == " ":
                 i += 1
                 continue
             if fence is not None and fence.closes(line):
@@ -372,8 +417,9 @@ class _ReplyParser:
     ) -> tuple[Edit | None, int]:
         lines = self.lines
         j = s + 1
-        # First-character tests keep this loop cheap: it runs over every line of code.
-        while j < end:
+        # Only lines whose signature can make them a divider, a marker or a hard stop are
+        # looked at: this runs over every line of code.
+        while (j := self._find(_EDIT_STOP, j, end)) < end:
             line = lines[j]
             first = line[:1]
             if first == "=" and g.is_divider(line):
@@ -391,7 +437,7 @@ class _ReplyParser:
                           "'=======' then '>>>>>>> REPLACE'", s, end - 1)
             return None, end
         r = j + 1
-        while r < end:
+        while (r := self._find(_REPLACE_STOP, r, end)) < end:
             line = lines[r]
             first = line[:1]
             if first == ">" and g.is_replace(line):
@@ -448,7 +494,7 @@ class _ReplyParser:
 
     def _hard_stop(self, j: int) -> bool:
         line = self.lines[j]
-        first = line.lstrip()[:1]
+        first = self.sig[j - self.base]
         return (first == "-" and g.header_path(line) is not None) or (
             first == "#" and g.is_footer(line)
         )
