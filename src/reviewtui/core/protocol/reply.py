@@ -262,7 +262,9 @@ class _ReplyParser:
                           "content", i)
             self.blocks.append(FileBlock(path, header, header, ()))
             return k
-        fence = g.fence_open(self.lines[k])
+        sig, base = self.sig, self.base
+        # Each test below is false unless the line's signature is its first character.
+        fence = g.fence_open(self.lines[k]) if sig[k - base] in "`~" else None
         if fence is not None and not self._opens_edit_fence(k, end):
             close = self._find_close(k + 1, end, fence)
             if close == end:
@@ -274,7 +276,7 @@ class _ReplyParser:
             return close + 1
         term = self._terminator(k, end)
         fenced = fence is not None
-        if self._has_search(k, term):
+        if (sig[k - base] == "<" and g.is_search(self.lines[k])) or self._has_search(k, term):
             ops, stop = self._edits(k, term, path)
         else:
             stop = term
@@ -346,18 +348,20 @@ class _ReplyParser:
         lines, sig, base = self.lines, self.sig, self.base
         while i < end:
             line = lines[i]
-            if sig[i - base] == " ":
+            first = sig[i - base]  # each test below is false unless it is the right one
+            if first == " ":
                 i += 1
                 continue
             if fence is not None and fence.closes(line):
                 fence = None
                 i += 1
                 continue
-            if fence is None and (opened := g.fence_open(line)) and self._opens_edit_fence(i, end):
+            if (fence is None and first in "`~" and (opened := g.fence_open(line))
+                    and self._opens_edit_fence(i, end)):
                 fence = opened
                 i += 1
                 continue
-            number = g.edit_label(line)
+            number = g.edit_label(line) if first in "E*" else None
             if number is not None:
                 if label is not None:
                     self._problem("dangling-label", f"'Edit {label[0]}' is not followed by a "
@@ -372,7 +376,7 @@ class _ReplyParser:
                     edits.append(edit)
                 label = address = None
                 continue
-            if g.is_search(line):
+            if first == "<" and g.is_search(line):
                 edit, i = self._one_edit(i, end, path, len(edits) + 1, label)
                 if edit is not None:
                     edits.append(edit)
@@ -422,7 +426,7 @@ class _ReplyParser:
         while (j := self._find(_EDIT_STOP, j, end)) < end:
             line = lines[j]
             first = line[:1]
-            if first == "=" and g.is_divider(line):
+            if first == "=" and g.DIVIDER_RE.match(line):
                 break
             if (first in "<>" and (g.is_search(line) or g.is_replace(line))) or (
                 first in "-#" and self._hard_stop(j)
@@ -440,7 +444,7 @@ class _ReplyParser:
         while (r := self._find(_REPLACE_STOP, r, end)) < end:
             line = lines[r]
             first = line[:1]
-            if first == ">" and g.is_replace(line):
+            if first == ">" and g.REPLACE_RE.match(line):
                 break
             if (first == "<" and g.is_search(line)) or (first in "-#" and self._hard_stop(r)):
                 self._problem("unterminated-edit", "edit has no '>>>>>>> REPLACE' marker "
@@ -452,15 +456,10 @@ class _ReplyParser:
                           "'>>>>>>> REPLACE'", s, end - 1)
             return None, end
         first_line = label[1] if label is not None else s
-        edit = Edit(
-            path=path,
-            ordinal=ordinal,
-            number=label[0] if label is not None else None,
-            search_lines=tuple(lines[s + 1 : j]),
-            replace_lines=tuple(lines[j + 1 : r]),
-            span=Span(first_line + 1, r + 1),
-            search_span=Span(s + 1, j + 1),
-            replace_span=Span(j + 1, r + 1),
+        edit = Edit(  # path, ordinal, number, SEARCH, REPLACE, span, their spans
+            path, ordinal, label[0] if label is not None else None,
+            tuple(lines[s + 1 : j]), tuple(lines[j + 1 : r]),
+            Span(first_line + 1, r + 1), Span(s + 1, j + 1), Span(j + 1, r + 1),
         )
         return edit, r + 1
 
