@@ -326,8 +326,19 @@ class _ReplyParser:
 
     def _terminator(self, k: int, end: int) -> int:
         """Where unfenced content ends: the next header, footer or fenced console block."""
-        while (k := self._find(_TERMINATOR, k, end)) < end:
-            if self._terminates(k, end):
+        # _terminates inlined: this runs over every comment line of every file block.
+        lines, sig, base = self.lines, self.sig, self.base
+        search = _TERMINATOR.search
+        while k < end and (m := search(sig, k - base, end - base)) is not None:
+            k = m.start() + base
+            first = sig[k - base]
+            if first == "#":
+                if g.FOOTER_RE.match(lines[k]):  # g.is_footer, its first character known
+                    return k
+            elif first == "-":
+                if g.header_path(lines[k]) is not None:
+                    return k
+            elif self._starts_console(k, end):
                 return k
             k += 1
         return end
@@ -419,11 +430,13 @@ class _ReplyParser:
     def _one_edit(
         self, s: int, end: int, path: str, ordinal: int, label: tuple[int, int] | None
     ) -> tuple[Edit | None, int]:
-        lines = self.lines
+        lines, sig, base = self.lines, self.sig, self.base
         j = s + 1
         # Only lines whose signature can make them a divider, a marker or a hard stop are
         # looked at: this runs over every line of code.
-        while (j := self._find(_EDIT_STOP, j, end)) < end:
+        search = _EDIT_STOP.search
+        while j < end and (m := search(sig, j - base, end - base)) is not None:
+            j = m.start() + base
             line = lines[j]
             first = line[:1]
             if first == "=" and g.DIVIDER_RE.match(line):
@@ -436,12 +449,16 @@ class _ReplyParser:
                 # A REPLACE marker closes this broken edit; anything else starts the next.
                 return None, j + 1 if g.is_replace(line) else j
             j += 1
+        else:  # no such line before the end
+            j = end
         if j >= end:
             self._problem("unterminated-edit", "SEARCH block is never closed: expected "
                           "'=======' then '>>>>>>> REPLACE'", s, end - 1)
             return None, end
         r = j + 1
-        while (r := self._find(_REPLACE_STOP, r, end)) < end:
+        search = _REPLACE_STOP.search
+        while r < end and (m := search(sig, r - base, end - base)) is not None:
+            r = m.start() + base
             line = lines[r]
             first = line[:1]
             if first == ">" and g.REPLACE_RE.match(line):
@@ -451,6 +468,8 @@ class _ReplyParser:
                               "before the next block", s, r - 1)
                 return None, r
             r += 1
+        else:  # no such line before the end
+            r = end
         if r >= end:
             self._problem("unterminated-edit", "edit is never closed: expected "
                           "'>>>>>>> REPLACE'", s, end - 1)
