@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import os
 import stat
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -95,6 +98,24 @@ def read_text(path: Path, what: str = "session file") -> str:
                                  line=line, rule="encoding") from None
 
 
+@contextlib.contextmanager
+def gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector off for a while (and back on only if it was on).
+
+    Reading a session makes many small records and tuples (a 50,000-operation session
+    about 430,000) and no reference cycles: while they pile up, the collections they set
+    off walk them again and again, about a quarter of the parse. Reference counting still
+    frees everything as usual meanwhile.
+    """
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
+
+
 def load_session(path: str | Path, format: str | None = None,
                  root: str | Path | None = None) -> LoadedSession:
     """Read a session in any format (``format`` None or "auto": detected from the content).
@@ -105,7 +126,8 @@ def load_session(path: str | Path, format: str | None = None,
     file, directory = find_session_file(Path(path))
     absolute = str(Path(root).absolute()) if root is not None else None
     text = read_text(file)
-    session = import_session(text, str(file), format=format, root=absolute)
+    with gc_paused():
+        session = import_session(text, str(file), format=format, root=absolute)
     base = directory / "base" if directory is not None and (directory / "base").is_dir() else None
     note = ""
     if format not in (None, "auto") and text.strip():  # an empty file looks like nothing

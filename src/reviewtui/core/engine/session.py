@@ -475,6 +475,14 @@ class SessionRun:
         self, turn: Turn, state: StructuralState, moved: dict[str, str]
     ) -> tuple[TurnResult, StructuralState, dict[str, str], tuple[LedgerItem, ...]]:
         moved = dict(moved)
+        if not self.policy.pending_joins and not self._decided_in(turn):
+            # Nothing of it can land: every operation is pending and skipped (see
+            # _unevaluated), in any order. The decided draft of a long, mostly pending
+            # session is mostly such turns.
+            skipped = tuple(OpResult((turn.index, pos), op, _SKIPPED, PENDING, False)
+                            for pos, op in enumerate(turn.reply.ops))
+            return (TurnResult(turn, skipped, render_ledger((), state.tree.revision)), state,
+                    moved, ())
         results: dict[int, OpResult] = {}
         items: list[LedgerItem] = []
         start = state.tree.revision
@@ -494,6 +502,12 @@ class SessionRun:
         ordered = tuple(results[pos] for pos in sorted(results))
         return TurnResult(turn, ordered, render_ledger(items, start)), state, moved, tuple(items)
 
+    def _decided_in(self, turn: Turn) -> bool:
+        """Whether any operation of ``turn`` has a decision (even a pending one)."""
+        decisions, index = self.decisions, turn.index
+        return bool(decisions) and any((index, pos) in decisions
+                                       for pos in range(len(turn.reply.ops)))
+
     def _unevaluated(self, decision: Decision) -> Outcome | None:
         """Operations that cannot change this run's tree are not evaluated at all.
 
@@ -502,9 +516,9 @@ class SessionRun:
         the disk draft of a long, mostly pending session nearly free.
         """
         if decision.verdict is Verdict.REJECTED:
-            return Outcome(Status.REJECTED, message="rejected by the reviewer")
+            return _REJECTED
         if decision.verdict is Verdict.PENDING and not self.policy.pending_joins:
-            return Outcome(Status.SKIPPED, message="pending: not part of the decided draft")
+            return _SKIPPED
         return None
 
     def _command(
@@ -565,6 +579,11 @@ class SessionRun:
         if decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED):
             return accept_lands(decision, outcome.status, outcome.forceable)
         return outcome.status in self.policy.pending_joins
+
+
+# The outcomes of operations that are not evaluated (immutable, so shared by all of them).
+_REJECTED = Outcome(Status.REJECTED, message="rejected by the reviewer")
+_SKIPPED = Outcome(Status.SKIPPED, message="pending: not part of the decided draft")
 
 
 def _advance(cursor: dict[str, int], result: OpResult) -> None:

@@ -8,6 +8,7 @@ source file that holds the reply, so a reply inside a session keeps true line nu
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from reviewtui.core.model.edit_shapes import LineRange
@@ -29,14 +30,41 @@ from reviewtui.core.protocol.console import parse_command
 from reviewtui.core.text.hashline import parse_range
 
 
-def parse_reply(lines: Sequence[str], start: int = 0, end: int | None = None) -> Reply:
-    """Parse ``lines[start:end]`` (lines without their line endings) as one reply."""
+def parse_reply(lines: Sequence[str], start: int = 0, end: int | None = None, *,
+                signature: str | None = None) -> Reply:
+    """Parse ``lines[start:end]`` (lines without their line endings) as one reply.
+
+    ``signature`` is :func:`line_signature` of all of ``lines``, when the caller parses
+    several replies of one list (a session): else it is made for ``lines[start:end]``.
+    """
     stop = len(lines) if end is None else end
-    return _ReplyParser(lines).parse(start, stop)
+    if signature is None:
+        return _ReplyParser(lines, line_signature(lines[start:stop]), start).parse(start, stop)
+    return _ReplyParser(lines, signature, 0).parse(start, stop)
 
 
 def parse_reply_text(text: str) -> Reply:
     return parse_reply(split_lines(text))
+
+
+def line_signature(lines: Sequence[str]) -> str:
+    """One character per line: its first character after leading whitespace, or a space
+    for a blank line.
+
+    Every grammar line is told by that character (or by its first character, which is the
+    same one when it is not whitespace), so the parser finds the next line that can be a
+    marker, header, fence or footer with one ``re`` search over this string instead of a
+    Python test per line of code.
+    """
+    return "".join([line.lstrip()[:1] or " " for line in lines])
+
+
+# Searches over a line signature (see line_signature): the lines that can be ...
+_NONBLANK = re.compile(r"[^ ]")  # ... not blank
+_TERMINATOR = re.compile(r"[-#`~]")  # ... a header, footer or fence (_terminates)
+_EDIT_STOP = re.compile(r"[-#<=>]")  # ... a divider, marker or hard stop (_one_edit)
+_REPLACE_STOP = re.compile(r"[-#<>]")  # ... a REPLACE marker or what ends an edit early
+_SEARCH_OR_LABEL = re.compile(r"[<E*]")  # ... a SEARCH marker or an ``Edit N @`` label
 
 
 def split_lines(text: str) -> list[str]:
@@ -50,8 +78,11 @@ def split_lines(text: str) -> list[str]:
 
 
 class _ReplyParser:
-    def __init__(self, lines: Sequence[str]) -> None:
+    def __init__(self, lines: Sequence[str], signature: str, base: int) -> None:
         self.lines = lines
+        # line_signature of lines[base:]: the signature of line i is signature[i - base].
+        self.sig = signature
+        self.base = base
         self.blocks: list[FileBlock | ConsoleBlock] = []
         self.stray: list[TextRun] = []
         self.problems: list[ParseProblem] = []
@@ -94,18 +125,29 @@ class _ReplyParser:
         )
         self._pending = []
 
+    def _find(self, pattern: re.Pattern[str], i: int, end: int) -> int:
+        """The first line in ``[i, end)`` whose signature matches ``pattern``, else ``end``."""
+        if i >= end:
+            return end
+        base = self.base
+        m = pattern.search(self.sig, i - base, end - base)
+        return end if m is None else m.start() + base
+
+    def _blank(self, i: int) -> bool:
+        return self.sig[i - self.base] == " "
+
     def _next_nonblank(self, i: int, end: int) -> int:
-        lines = self.lines
-        while i < end and not lines[i].strip():
-            i += 1
-        return i
+        return i if i >= end else self._find(_NONBLANK, i, end)
 
     def _find_close(self, i: int, end: int, fence: g.Fence) -> int:
-        lines = self.lines
-        char = fence.char
+        lines, sig, base, char = self.lines, self.sig, self.base, fence.char
         while i < end:
-            line = lines[i]
-            if (line[:1] == char or line.lstrip()[:1] == char) and fence.closes(line):
+            # A line whose first character is the fence's has that signature too.
+            at = sig.find(char, i - base, end - base)
+            if at < 0:
+                return end
+            i = at + base
+            if fence.closes(lines[i]):
                 return i
             i += 1
         return end
@@ -130,14 +172,14 @@ class _ReplyParser:
 
     # -- the block stream --------------------------------------------------
     def _region(self, i: int, end: int) -> None:
-        lines = self.lines
+        lines, sig, base = self.lines, self.sig, self.base
         while i < end:
             line = lines[i]
-            if not line.strip():
+            first = sig[i - base]
+            if first == " ":
                 self._flush()
                 i += 1
                 continue
-            first = line.lstrip()[:1]
             if first == "#" and g.is_footer(line):
                 self._flush()
                 i = self._footer(i, end)
@@ -220,7 +262,9 @@ class _ReplyParser:
                           "content", i)
             self.blocks.append(FileBlock(path, header, header, ()))
             return k
-        fence = g.fence_open(self.lines[k])
+        sig, base = self.sig, self.base
+        # Each test below is false unless the line's signature is its first character.
+        fence = g.fence_open(self.lines[k]) if sig[k - base] in "`~" else None
         if fence is not None and not self._opens_edit_fence(k, end):
             close = self._find_close(k + 1, end, fence)
             if close == end:
@@ -232,7 +276,7 @@ class _ReplyParser:
             return close + 1
         term = self._terminator(k, end)
         fenced = fence is not None
-        if self._has_search(k, term):
+        if (sig[k - base] == "<" and g.is_search(self.lines[k])) or self._has_search(k, term):
             ops, stop = self._edits(k, term, path)
         else:
             stop = term
@@ -245,7 +289,8 @@ class _ReplyParser:
 
     def _trim_blank(self, first: int, stop: int) -> int:
         """``stop`` moved back over blank lines, not before ``first``."""
-        while stop > first and not self.lines[stop - 1].strip():
+        sig, base = self.sig, self.base
+        while stop > first and sig[stop - 1 - base] == " ":
             stop -= 1
         return stop
 
@@ -261,26 +306,39 @@ class _ReplyParser:
         return (FullFile(path, tuple(self.lines[i:end]), span),)
 
     def _has_search(self, i: int, end: int) -> bool:
-        return any(
-            (line[:1] == "<" and g.is_search(line))
-            or (line.lstrip()[:1] in ("E", "*") and g.edit_address(line) is not None)
-            for line in self.lines[i:end]
-        )
+        lines, sig, base = self.lines, self.sig, self.base
+        while (i := self._find(_SEARCH_OR_LABEL, i, end)) < end:
+            line = lines[i]
+            if (line[:1] == "<" and g.is_search(line)) or (
+                    sig[i - base] in "E*" and g.edit_address(line) is not None):
+                return True
+            i += 1
+        return False
 
     def _terminates(self, k: int, end: int) -> bool:
-        line = self.lines[k]
-        return (
-            g.header_path(line) is not None
-            or g.is_footer(line)
-            or self._starts_console(k, end)
-        )
+        """A header, a footer, or a fenced console block starts at line ``k``."""
+        first = self.sig[k - self.base]  # each test below needs its own first character
+        if first == "-":
+            return g.header_path(self.lines[k]) is not None
+        if first == "#":
+            return g.is_footer(self.lines[k])
+        return first in "`~" and self._starts_console(k, end)
 
     def _terminator(self, k: int, end: int) -> int:
         """Where unfenced content ends: the next header, footer or fenced console block."""
-        lines = self.lines
-        while k < end:
-            first = lines[k].lstrip()[:1]
-            if first in "-#`~" and self._terminates(k, end):
+        # _terminates inlined: this runs over every comment line of every file block.
+        lines, sig, base = self.lines, self.sig, self.base
+        search = _TERMINATOR.search
+        while k < end and (m := search(sig, k - base, end - base)) is not None:
+            k = m.start() + base
+            first = sig[k - base]
+            if first == "#":
+                if g.FOOTER_RE.match(lines[k]):  # g.is_footer, its first character known
+                    return k
+            elif first == "-":
+                if g.header_path(lines[k]) is not None:
+                    return k
+            elif self._starts_console(k, end):
                 return k
             k += 1
         return end
@@ -298,21 +356,23 @@ class _ReplyParser:
         label: tuple[int, int] | None = None  # (number, line index)
         address: tuple[str, str | None] | None = None  # ``Edit N @ A-B``: a line range
         fence: g.Fence | None = None
-        lines = self.lines
+        lines, sig, base = self.lines, self.sig, self.base
         while i < end:
             line = lines[i]
-            if not line.strip():
+            first = sig[i - base]  # each test below is false unless it is the right one
+            if first == " ":
                 i += 1
                 continue
             if fence is not None and fence.closes(line):
                 fence = None
                 i += 1
                 continue
-            if fence is None and (opened := g.fence_open(line)) and self._opens_edit_fence(i, end):
+            if (fence is None and first in "`~" and (opened := g.fence_open(line))
+                    and self._opens_edit_fence(i, end)):
                 fence = opened
                 i += 1
                 continue
-            number = g.edit_label(line)
+            number = g.edit_label(line) if first in "E*" else None
             if number is not None:
                 if label is not None:
                     self._problem("dangling-label", f"'Edit {label[0]}' is not followed by a "
@@ -327,7 +387,7 @@ class _ReplyParser:
                     edits.append(edit)
                 label = address = None
                 continue
-            if g.is_search(line):
+            if first == "<" and g.is_search(line):
                 edit, i = self._one_edit(i, end, path, len(edits) + 1, label)
                 if edit is not None:
                     edits.append(edit)
@@ -370,13 +430,16 @@ class _ReplyParser:
     def _one_edit(
         self, s: int, end: int, path: str, ordinal: int, label: tuple[int, int] | None
     ) -> tuple[Edit | None, int]:
-        lines = self.lines
+        lines, sig, base = self.lines, self.sig, self.base
         j = s + 1
-        # First-character tests keep this loop cheap: it runs over every line of code.
-        while j < end:
+        # Only lines whose signature can make them a divider, a marker or a hard stop are
+        # looked at: this runs over every line of code.
+        search = _EDIT_STOP.search
+        while j < end and (m := search(sig, j - base, end - base)) is not None:
+            j = m.start() + base
             line = lines[j]
             first = line[:1]
-            if first == "=" and g.is_divider(line):
+            if first == "=" and g.DIVIDER_RE.match(line):
                 break
             if (first in "<>" and (g.is_search(line) or g.is_replace(line))) or (
                 first in "-#" and self._hard_stop(j)
@@ -386,35 +449,36 @@ class _ReplyParser:
                 # A REPLACE marker closes this broken edit; anything else starts the next.
                 return None, j + 1 if g.is_replace(line) else j
             j += 1
+        else:  # no such line before the end
+            j = end
         if j >= end:
             self._problem("unterminated-edit", "SEARCH block is never closed: expected "
                           "'=======' then '>>>>>>> REPLACE'", s, end - 1)
             return None, end
         r = j + 1
-        while r < end:
+        search = _REPLACE_STOP.search
+        while r < end and (m := search(sig, r - base, end - base)) is not None:
+            r = m.start() + base
             line = lines[r]
             first = line[:1]
-            if first == ">" and g.is_replace(line):
+            if first == ">" and g.REPLACE_RE.match(line):
                 break
             if (first == "<" and g.is_search(line)) or (first in "-#" and self._hard_stop(r)):
                 self._problem("unterminated-edit", "edit has no '>>>>>>> REPLACE' marker "
                               "before the next block", s, r - 1)
                 return None, r
             r += 1
+        else:  # no such line before the end
+            r = end
         if r >= end:
             self._problem("unterminated-edit", "edit is never closed: expected "
                           "'>>>>>>> REPLACE'", s, end - 1)
             return None, end
         first_line = label[1] if label is not None else s
-        edit = Edit(
-            path=path,
-            ordinal=ordinal,
-            number=label[0] if label is not None else None,
-            search_lines=tuple(lines[s + 1 : j]),
-            replace_lines=tuple(lines[j + 1 : r]),
-            span=Span(first_line + 1, r + 1),
-            search_span=Span(s + 1, j + 1),
-            replace_span=Span(j + 1, r + 1),
+        edit = Edit(  # path, ordinal, number, SEARCH, REPLACE, span, their spans
+            path, ordinal, label[0] if label is not None else None,
+            tuple(lines[s + 1 : j]), tuple(lines[j + 1 : r]),
+            Span(first_line + 1, r + 1), Span(s + 1, j + 1), Span(j + 1, r + 1),
         )
         return edit, r + 1
 
@@ -448,7 +512,7 @@ class _ReplyParser:
 
     def _hard_stop(self, j: int) -> bool:
         line = self.lines[j]
-        first = line.lstrip()[:1]
+        first = self.sig[j - self.base]
         return (first == "-" and g.header_path(line) is not None) or (
             first == "#" and g.is_footer(line)
         )

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 
 from reviewtui.core.errors import SessionFormatError
 from reviewtui.core.model.records import ParseProblem, Session, Span, Turn
 from reviewtui.core.protocol import grammar as g
-from reviewtui.core.protocol.reply import parse_reply, split_lines
+from reviewtui.core.protocol.reply import line_signature, parse_reply, split_lines
 from reviewtui.core.text.limits import load_json
 
 
@@ -32,7 +33,8 @@ def _looks_json(text: str) -> bool:
 
 def parse_markdown_session(text: str, source: str = "session.md") -> Session:
     lines = split_lines(text)
-    headings = _turn_headings(lines)
+    signature = line_signature(lines)  # one for all the turns' replies
+    headings = _turn_headings(lines, signature)
     meta_end = headings[0][0] if headings else len(lines)
     title = _title(lines, meta_end)
     problems: list[ParseProblem] = []
@@ -46,16 +48,29 @@ def parse_markdown_session(text: str, source: str = "session.md") -> Session:
             problems.append(ParseProblem(
                 "turn-number", f"heading says Turn {number} but it is turn {n + 1} of the "
                 "session", Span(start + 1, start + 1), "warning"))
-        turns.append(_turn(lines, start, end, n + 1))
+        turns.append(_turn(lines, start, end, n + 1, signature))
     meta = "\n".join(lines[:meta_end]).strip()
     return Session(source, title, meta, tuple(turns), tuple(problems))
 
 
-def _turn_headings(lines: Sequence[str]) -> list[tuple[int, int]]:
-    """Indexes of ``## Turn N`` lines, ignoring any inside a code fence."""
+# In a line signature: the lines that may start with "#", "`" or "~".
+_HEADING_OR_FENCE = re.compile(r"[#`~]")
+
+
+def _turn_headings(lines: Sequence[str], signature: str | None = None
+                   ) -> list[tuple[int, int]]:
+    """Indexes of ``## Turn N`` lines, ignoring any inside a code fence.
+
+    ``signature`` is :func:`line_signature` of ``lines``: only the lines it says may start
+    with one of those characters are looked at.
+    """
     found: list[tuple[int, int]] = []
     fence: g.Fence | None = None
-    for i, line in enumerate(lines):
+    if signature is None:
+        signature = line_signature(lines)
+    for m in _HEADING_OR_FENCE.finditer(signature):
+        i = m.start()
+        line = lines[i]
         first = line[:1]
         if first == "#" and fence is None:
             number = g.turn_number(line)
@@ -77,7 +92,8 @@ def _title(lines: Sequence[str], end: int) -> str:
     return ""
 
 
-def _turn(lines: Sequence[str], start: int, end: int, index: int) -> Turn:
+def _turn(lines: Sequence[str], start: int, end: int, index: int,
+          signature: str | None = None) -> Turn:
     i = start + 1
     request: list[str] = []
     while i < end and not lines[i].strip():
@@ -85,7 +101,7 @@ def _turn(lines: Sequence[str], start: int, end: int, index: int) -> Turn:
     while i < end and lines[i].startswith(">"):
         request.append(lines[i][2:] if lines[i].startswith("> ") else lines[i][1:])
         i += 1
-    reply = parse_reply(lines, i, end)
+    reply = parse_reply(lines, i, end, signature=signature)
     return Turn(index, "\n".join(request).strip(), reply, Span(start + 1, max(start + 1, end)),
                 Span(start + 1, start + 1))
 
