@@ -88,9 +88,6 @@ async def test_an_accept_waiting_on_a_pending_one_says_it_is_not_written(
         assert len([m for m in notes.messages if m.startswith("recorded, not written")]) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="open: an accept that lands only on a pending "
-                   "operation counts as accepted on the status line (display run) and as "
-                   "failed in stats and the exports (decided draft)")
 def test_an_accept_waiting_on_a_pending_one_counts_alike(chained: tuple[Path, Path]) -> None:
     session, root = chained
     with Review.open(session, root) as review:
