@@ -12,7 +12,7 @@ import copy
 import dataclasses
 from pathlib import Path
 
-from reviewtui.core.engine import OpResult, Policy, SessionRun, Verdict, evaluate_session
+from reviewtui.core.engine import OpKey, OpResult, Policy, SessionRun, Verdict, evaluate_session
 from reviewtui.core.errors import InputLimitError, StateFormatError, UsageError
 from reviewtui.core.export import Accepted
 from reviewtui.core.export.accepted import FAILED
@@ -56,32 +56,48 @@ def _with_failures(draft: SessionRun, display: SessionRun) -> SessionRun:
         for result, other in zip(mine.results, shown.results, strict=True):
             if result.outcome.status is Status.SKIPPED and other.outcome.status in FAILED:
                 result = dataclasses.replace(result, outcome=other.outcome)
-            elif (result.decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED)
-                  and not result.landed and other.landed):
+            elif _waiting(result, other):
                 result = dataclasses.replace(result, outcome=other.outcome,
-                                             waits_on=_waits_on(pending, other))
+                                             waits_on=_named(pending, other))
             results.append(result)
-            if other.landed and other.decision.verdict is Verdict.PENDING:
-                path = getattr(other.op, "path", None)
-                if isinstance(path, str):
-                    pending.setdefault(path, []).append(
-                        f"turn {shown.index} {_title(other)}")
+            _note_pending(pending, shown.index, other)
         turns.append(dataclasses.replace(mine, results=tuple(results)))
     out = copy.copy(draft)
     out.turns = turns
     return out
 
 
-def _title(result: OpResult) -> str:
-    op = result.op
+def waits_on(draft: SessionRun, display: SessionRun, key: OpKey) -> str:
+    """What the accept at ``key`` waits on, as the exports name it ("pending turn 1 Edit 1
+    · a.py"); "" when it does not wait (it landed in the draft, or is not an accept)."""
+    pending: dict[str, list[str]] = {}
+    for mine, shown in zip(draft.turns, display.turns, strict=False):
+        for result, other in zip(mine.results, shown.results, strict=True):
+            if other.key == key:
+                return _named(pending, other) if _waiting(result, other) else ""
+            _note_pending(pending, shown.index, other)
+    return ""
+
+
+def _waiting(result: OpResult, shown: OpResult) -> bool:
+    """An accept in the draft that lands only in the display: on what a pending operation
+    before it writes (the display counts pending operations that apply as accepted)."""
+    return (result.decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED)
+            and not result.landed and shown.landed)
+
+
+def _note_pending(pending: dict[str, list[str]], turn: int, shown: OpResult) -> None:
+    """Remember a pending operation the display landed, by its path."""
+    if not shown.landed or shown.decision.verdict is not Verdict.PENDING:
+        return
+    op = shown.op
     if isinstance(op, Edit):
-        return f"Edit {op.label} · {op.path}"
-    if isinstance(op, FullFile):
-        return f"full file {op.path}"
-    return str(op.kind)
+        pending.setdefault(op.path, []).append(f"turn {turn} Edit {op.label} · {op.path}")
+    elif isinstance(op, FullFile):
+        pending.setdefault(op.path, []).append(f"turn {turn} full file {op.path}")
 
 
-def _waits_on(pending: dict[str, list[str]], shown: OpResult) -> str:
+def _named(pending: dict[str, list[str]], shown: OpResult) -> str:
     """The pending operation an accept waits on: the latest earlier one of its file."""
     path = getattr(shown.op, "path", None)
     before = pending.get(path, []) if isinstance(path, str) else []

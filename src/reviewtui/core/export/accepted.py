@@ -77,6 +77,7 @@ class OpRow:
     findings: tuple[Finding, ...]
     reason: str = ""  # the reviewer's reason for a rejection
     count: str = ""  # what it counts as in the totals (count_label), as everywhere else
+    waits_on: str = ""  # an accept not in the result yet: the pending operation it lands on
 
     @property
     def title(self) -> str:
@@ -153,7 +154,8 @@ def op_rows(accepted: Accepted, position: int) -> tuple[list[OpRow], list[Findin
                           tuple(mine),
                           result.decision.reason if accepted.reviewed and
                           result.decision.verdict is Verdict.REJECTED else "",
-                          count_label(result, accepted.reviewed)))
+                          count_label(result, accepted.reviewed),
+                          result.waits_on if accepted.reviewed else ""))
     return rows, [f for n, f in enumerate(findings) if n not in owned]
 
 
