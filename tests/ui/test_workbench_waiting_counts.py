@@ -125,7 +125,7 @@ async def test_waiting_accept_counts_accepted_everywhere_and_is_not_exported(
     session, root = chained
     shown, subtitle = await _decide(session, root, [(1, 0, "y")])
     assert shown == {"pending": 1, "accepted": 1}
-    assert f"{WAITS}, not written yet" in subtitle
+    assert f"accepted, {WAITS} (not written yet) · method exact" in subtitle
     assert (root / "a.py").read_text() == "x = 1\n"
 
     said = _headless(session, root, capsys)

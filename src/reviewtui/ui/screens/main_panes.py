@@ -233,8 +233,9 @@ class ReviewPanes(Screen[None]):
                                 wait=False)
         waiting = self._waits_on(result)
         if waiting:  # as the exports say it: accepted, not written until that one is
+            state, sep, rest = view.subtitle.partition(" · ")
             view = dataclasses.replace(
-                view, subtitle=f"{view.subtitle} · waits on {waiting}, not written yet")
+                view, subtitle=f"{state}, waits on {waiting} (not written yet){sep}{rest}")
         view, to_run = explanation_with(view, self.project_checks, result)
         if to_run:
             self.run_project_checks(result)
