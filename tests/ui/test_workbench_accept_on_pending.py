@@ -2,9 +2,8 @@
 counts pending operations that apply as accepted) is not written to disk until that one
 is accepted. Issue 15 audit: the workbench says so instead of showing it as if written.
 
-The counts of such an operation still differ (the status line: accepted; `stats` and the
-exports, which read the decided draft: failed). That is left open, pinned by a strict
-xfail below."""
+Such an operation counts as accepted on the status line, in `stats` and in the exports
+alike (test_workbench_waiting_counts.py has the labels and the headless commands)."""
 
 from __future__ import annotations
 
