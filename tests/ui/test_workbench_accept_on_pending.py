@@ -2,9 +2,8 @@
 counts pending operations that apply as accepted) is not written to disk until that one
 is accepted. Issue 15 audit: the workbench says so instead of showing it as if written.
 
-The counts of such an operation still differ (the status line: accepted; `stats` and the
-exports, which read the decided draft: failed). That is left open, pinned by a strict
-xfail below."""
+Such an operation counts as accepted on the status line, in `stats` and in the exports
+alike (test_workbench_waiting_counts.py has the labels and the headless commands)."""
 
 from __future__ import annotations
 
@@ -88,9 +87,6 @@ async def test_an_accept_waiting_on_a_pending_one_says_it_is_not_written(
         assert len([m for m in notes.messages if m.startswith("recorded, not written")]) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="open: an accept that lands only on a pending "
-                   "operation counts as accepted on the status line (display run) and as "
-                   "failed in stats and the exports (decided draft)")
 def test_an_accept_waiting_on_a_pending_one_counts_alike(chained: tuple[Path, Path]) -> None:
     session, root = chained
     with Review.open(session, root) as review:

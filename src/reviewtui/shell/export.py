@@ -12,11 +12,12 @@ import copy
 import dataclasses
 from pathlib import Path
 
-from reviewtui.core.engine import Policy, SessionRun, evaluate_session
+from reviewtui.core.engine import OpKey, OpResult, Policy, SessionRun, Verdict, evaluate_session
 from reviewtui.core.errors import InputLimitError, StateFormatError, UsageError
 from reviewtui.core.export import Accepted
 from reviewtui.core.export.accepted import FAILED
 from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.records import Edit, FullFile
 from reviewtui.shell.loader import load_session, read_input
 from reviewtui.shell.project import load_project
 from reviewtui.shell.review import Review
@@ -33,7 +34,9 @@ def accepted_from_review(review: Review) -> Accepted:
 
     The draft never evaluates a pending operation (its status is ``skipped``); one that
     fails is reported with its failure, as the workbench counts it, so the status line,
-    ``S``, ``stats`` and every export agree on what failed.
+    ``S``, ``stats`` and every export agree on what failed. An accept that lands on screen
+    only on top of an earlier pending operation is reported as waiting on it (accepted,
+    not in the accepted result until that one is accepted).
     """
     state = str(review.state_path) if review.state_path is not None else None
     return Accepted.of(_with_failures(review.draft, review.display), str(review.loaded.file),
@@ -42,18 +45,66 @@ def accepted_from_review(review: Review) -> Accepted:
 
 def _with_failures(draft: SessionRun, display: SessionRun) -> SessionRun:
     """The draft, its pending operations that fail carrying the display run's outcome
-    (a failed operation lands in neither run: the draft's trees are unchanged)."""
+    (a failed operation lands in neither run: the draft's trees are unchanged), and its
+    accepts that land only in the display (on what an earlier pending operation writes)
+    carrying the display's outcome and ``waits_on`` (the draft's trees stay unchanged:
+    the edit is not written, so no export puts it in the accepted result)."""
+    pending: dict[str, list[str]] = {}  # path -> display-landed pending operations so far
     turns = []
     for mine, shown in zip(draft.turns, display.turns, strict=True):
-        results = tuple(
-            dataclasses.replace(result, outcome=other.outcome)
-            if result.outcome.status is Status.SKIPPED and other.outcome.status in FAILED
-            else result
-            for result, other in zip(mine.results, shown.results, strict=True))
-        turns.append(dataclasses.replace(mine, results=results))
+        results = []
+        for result, other in zip(mine.results, shown.results, strict=True):
+            if result.outcome.status is Status.SKIPPED and other.outcome.status in FAILED:
+                result = dataclasses.replace(result, outcome=other.outcome)
+            elif _waiting(result, other):
+                result = dataclasses.replace(result, outcome=other.outcome,
+                                             waits_on=_named(pending, other))
+            results.append(result)
+            _note_pending(pending, shown.index, other)
+        turns.append(dataclasses.replace(mine, results=tuple(results)))
     out = copy.copy(draft)
     out.turns = turns
     return out
+
+
+def waits_on(draft: SessionRun, display: SessionRun, key: OpKey) -> str:
+    """What the accept at ``key`` waits on, as the exports name it ("pending turn 1 Edit 1
+    · a.py"); "" when it does not wait (it landed in the draft, or is not an accept)."""
+    pending: dict[str, list[str]] = {}
+    for mine, shown in zip(draft.turns, display.turns, strict=False):
+        for result, other in zip(mine.results, shown.results, strict=True):
+            if other.key == key:
+                return _named(pending, other) if _waiting(result, other) else ""
+            _note_pending(pending, shown.index, other)
+    return ""
+
+
+def _waiting(result: OpResult, shown: OpResult) -> bool:
+    """An accept in the draft that lands only in the display: on what a pending operation
+    before it writes (the display counts pending operations that apply as accepted)."""
+    return (result.decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED)
+            and not result.landed and shown.landed)
+
+
+def _note_pending(pending: dict[str, list[str]], turn: int, shown: OpResult) -> None:
+    """Remember a pending operation the display landed, by its path."""
+    if not shown.landed or shown.decision.verdict is not Verdict.PENDING:
+        return
+    op = shown.op
+    if isinstance(op, Edit):
+        pending.setdefault(op.path, []).append(f"turn {turn} Edit {op.label} · {op.path}")
+    elif isinstance(op, FullFile):
+        pending.setdefault(op.path, []).append(f"turn {turn} full file {op.path}")
+
+
+def _named(pending: dict[str, list[str]], shown: OpResult) -> str:
+    """The pending operation an accept waits on: the latest earlier one of its file."""
+    path = getattr(shown.op, "path", None)
+    before = pending.get(path, []) if isinstance(path, str) else []
+    if not before:
+        return "an earlier pending operation"
+    more = f" (and {len(before) - 1} earlier)" if len(before) > 1 else ""
+    return f"pending {before[-1]}{more}"
 
 
 def _saved_root(state: Path) -> Path | None:

@@ -19,6 +19,10 @@ class OpResult:
     outcome: Outcome
     decision: Decision
     landed: bool  # it changed the draft
+    # An accept (or edit) that lands only on what an earlier pending operation writes: not
+    # in the draft until that one is accepted. Set by the exports (``shell/export.py``) to
+    # name the operation it waits on; it counts as accepted (``count_label``).
+    waits_on: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -77,6 +77,7 @@ class OpRow:
     findings: tuple[Finding, ...]
     reason: str = ""  # the reviewer's reason for a rejection
     count: str = ""  # what it counts as in the totals (count_label), as everywhere else
+    waits_on: str = ""  # an accept not in the result yet: the pending operation it lands on
 
     @property
     def title(self) -> str:
@@ -89,7 +90,9 @@ class OpRow:
 
 def decision_label(result: OpResult, reviewed: bool) -> str:
     """accepted, forced, edited, rejected, pending; "not applied" when nobody accepted it;
-    ", did not land" when an accepted operation no longer lands."""
+    ", did not land" when an accepted operation no longer lands; ", waits on pending
+    turn 1 Edit 1 · a.py" when it lands only on what that pending operation writes (it is
+    written once that one is accepted)."""
     verdict = result.decision.verdict
     if not reviewed:
         return "accepted" if result.landed else "not applied"
@@ -98,8 +101,11 @@ def decision_label(result: OpResult, reviewed: bool) -> str:
     if verdict is Verdict.REJECTED:
         return "rejected"
     label = "edited" if verdict is Verdict.EDITED else "accepted"
-    if result.landed and result.decision.force and result.outcome.status is not Status.APPLIED:
+    if ((result.landed or result.waits_on) and result.decision.force
+            and result.outcome.status is not Status.APPLIED):
         label = "forced"
+    if result.waits_on:
+        return f"{label}, waits on {result.waits_on}"
     return label if result.landed else f"{label}, did not land"
 
 
@@ -109,11 +115,13 @@ def count_label(result: OpResult, reviewed: bool) -> str:
 
     An operation that does not land because it cannot (ambiguous, not found, refused) is
     ``failed`` unless the reviewer rejected it, whether it was left pending or an accept
-    of it stopped landing.
+    of it stopped landing. An accept that waits on an earlier pending operation
+    (``waits_on``) counts as accepted: the decision stands, and it is written once that one
+    is accepted (rejecting that one makes it fail, and then it counts as failed).
     """
     if result.decision.verdict is Verdict.REJECTED:
         return "rejected" if reviewed else "not applied"
-    if not result.landed and result.outcome.status in FAILED:
+    if not result.landed and not result.waits_on and result.outcome.status in FAILED:
         return "failed"
     label = decision_label(result, reviewed)
     return label.split(",")[0]
@@ -146,7 +154,8 @@ def op_rows(accepted: Accepted, position: int) -> tuple[list[OpRow], list[Findin
                           tuple(mine),
                           result.decision.reason if accepted.reviewed and
                           result.decision.verdict is Verdict.REJECTED else "",
-                          count_label(result, accepted.reviewed)))
+                          count_label(result, accepted.reviewed),
+                          result.waits_on if accepted.reviewed else ""))
     return rows, [f for n, f in enumerate(findings) if n not in owned]
 
 

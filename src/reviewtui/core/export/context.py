@@ -1,7 +1,8 @@
 """``export --format context``: what the next prompt should carry instead of whole files.
 
 For every file the accepted result changed, its changed ranges with their current line
-numbers and text; the operations that were rejected or did not apply; the files a reply
+numbers and text; the accepts not in it yet (waiting on a pending operation); the
+operations that were rejected or did not apply; the files a reply
 asked for under ``Need:`` that the project still lacks. Bounded in size: past
 :data:`MAX_CHARS` it stops and says what it left out.
 """
@@ -106,6 +107,7 @@ def context_summary(accepted: Accepted, max_chars: int = MAX_CHARS) -> str:
         body += _file_lines(path, old, new, hashed)
     rejected: list[str] = []
     failed: list[str] = []
+    waiting: list[str] = []
     for position in range(len(accepted.run.turns)):
         rows, _ = op_rows(accepted, position)
         for row, result_op in zip(rows, accepted.run.turns[position].results, strict=True):
@@ -115,8 +117,14 @@ def context_summary(accepted: Accepted, max_chars: int = MAX_CHARS) -> str:
                     "rejected by the reviewer")
                 rejected.append(f"- turn {row.turn}, operation {row.position}: {row.title}: "
                                 f"{why}")
+            elif row.waits_on:
+                waiting.append(f"- turn {row.turn}, operation {row.position}: {row.title}: "
+                               f"accepted, lands on what {row.waits_on} writes")
             elif row.outcome.status in FAILED:
                 failed.append(_op_line(row))
+    if waiting:
+        body += ["## Accepted, not in the files above yet (they wait on a pending "
+                 "operation)", "", *waiting, ""]
     if rejected:
         body += ["## Rejected operations", "", *rejected, ""]
     if failed:

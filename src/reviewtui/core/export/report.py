@@ -50,6 +50,8 @@ def _row_json(row: OpRow) -> dict[str, object]:
     data["decision"] = row.decision
     if row.reason:
         data["reason"] = row.reason
+    if row.waits_on:
+        data["waits_on"] = row.waits_on
     data["landed"] = row.landed
     data.update(row.outcome.to_json())
     data["findings"] = [f.to_json() for f in row.findings]
@@ -133,11 +135,18 @@ def _totals_md(t: Totals) -> list[str]:
     return out
 
 
+def _waiting(row: OpRow) -> str:
+    return (f"not in the accepted result yet: it lands on what {row.waits_on} writes, and "
+            "is written once that one is accepted")
+
+
 def _op_details(row: OpRow) -> list[str]:
     outcome = row.outcome
     out = [f"{row.position}. {_code(row.title)}: {outcome.message or outcome.status}"]
     if row.reason:
         out.append(f"   - rejected by the reviewer: {row.reason}")
+    if row.waits_on:
+        out.append(f"   - {_waiting(row)}")
     if outcome.hint and outcome.hint not in outcome.message:
         out.append(f"   - hint: {outcome.hint}")
     if outcome.rule:

@@ -62,6 +62,7 @@ class Stats:
     review_seconds: float = 0.0  # the reviewer's time on this turn's decisions
     timed: int = 0  # decided operations with a recorded time
     syntax_checked: bool = True  # False: syntax_errors was not counted (it reads 0)
+    waiting: int = 0  # accepts (counted accepted) not landed yet: they wait on a pending one
 
     @property
     def failed(self) -> int:
@@ -85,6 +86,7 @@ class Stats:
             "tokens": {"sent": self.tokens_sent, "cheapest": self.tokens_cheapest},
             "syntax_errors": self.syntax_errors,
             "review_seconds": round(self.review_seconds, 1), "timed_decisions": self.timed,
+            "waiting": self.waiting,
         }
 
 
@@ -139,11 +141,12 @@ def session_stats(accepted: Accepted,
         plan = plan_turn(result, run.states[position], run.checkpoint(position + 1))
         landed = sum(op.landed for op in result.results)
         times = [spent[op.key] for op in result.results if op.key in spent]
+        waiting = sum(1 for op in result.results if accepted.reviewed and op.waits_on)
         turns.append(Stats(turn.index, len(result.results), landed, _sorted(kinds),
                            _sorted(statuses), _sorted(methods), _sorted(failures),
                            _sorted(findings),
                            _sorted(decisions), sent_cost(turn), plan_cost(plan), broken,
-                           sum(times), len(times), syntax))
+                           sum(times), len(times), syntax, waiting))
     total = _sum(turns, Counter(f.rule for f in accepted.findings))
     return SessionStats(accepted.source, accepted.session.title, accepted.decided_by, total,
                         tuple(turns))
@@ -176,7 +179,7 @@ def _sum(turns: Sequence[Stats], findings: Mapping[str, int]) -> Stats:
         _merge(t.decisions for t in turns), sum(t.tokens_sent for t in turns),
         sum(t.tokens_cheapest for t in turns), sum(t.syntax_errors for t in turns),
         sum(t.review_seconds for t in turns), sum(t.timed for t in turns),
-        all(t.syntax_checked for t in turns))
+        all(t.syntax_checked for t in turns), sum(t.waiting for t in turns))
 
 
 # -- text ---------------------------------------------------------------------------------
@@ -222,6 +225,8 @@ def stats_lines(stats: Sequence[SessionStats], *, turns: bool = True) -> list[st
     rows.append(("turns", [str(len(s.turns)) for s in stats]))
     rows.append(("operations", [str(t.operations) for t in totals]))
     rows.append(("landed / failed", [f"{t.landed} / {t.failed}" for t in totals]))
+    if any(t.waiting for t in totals):  # accepted, landing once a pending one is accepted
+        rows.append(("accepted, waiting", [str(t.waiting) for t in totals]))
     rows.append(("tokens sent / cheapest",
                  [f"~{t.tokens_sent} / ~{t.tokens_cheapest}"
                   + (f" (+{t.overhead_percent}%)" if t.overhead_percent else "")
@@ -251,5 +256,7 @@ def stats_lines(stats: Sequence[SessionStats], *, turns: bool = True) -> list[st
                        f"{t.failed} failed, ~{t.tokens_sent} tokens sent "
                        f"(cheapest ~{t.tokens_cheapest})"
                        + (f", {plural(t.syntax_errors, 'syntax error')}"
-                          if t.syntax_errors else ""))
+                          if t.syntax_errors else "")
+                       + (f", {t.waiting} accepted waiting on a pending operation "
+                          "(not landed yet)" if t.waiting else ""))
     return out

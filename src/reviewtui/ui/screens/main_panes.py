@@ -8,6 +8,7 @@ workers that check syntax, run project checks and lint in the background.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TypeVar
@@ -17,7 +18,7 @@ from textual.reactive import var
 from textual.screen import Screen
 from textual.worker import get_current_worker
 
-from reviewtui.core.engine import OpKey, OpResult, file_text_for
+from reviewtui.core.engine import OpKey, OpResult, Verdict, file_text_for
 from reviewtui.core.engine.opstate import OpState, op_state
 from reviewtui.core.lint.findings import Finding
 from reviewtui.core.lint.rules import lint_session
@@ -232,12 +233,34 @@ class ReviewPanes(Screen[None]):
             message = c.message
         view = with_diagnostics(build_view(result, outcome.status, conflict, message), result,
                                 wait=False)
+        waiting = self._waits_on(result)
+        if waiting:  # as the exports say it: accepted, not written until that one is
+            state, sep, rest = view.subtitle.partition(" · ")
+            view = dataclasses.replace(
+                view, subtitle=f"{state}, waits on {waiting} (not written yet){sep}{rest}")
         view, to_run = explanation_with(view, self.project_checks, result)
         if to_run:
             self.run_project_checks(result)
         detail.show(view, keep_pane=keep_pane)
         self.review.ui_state = {"checkpoint": self.checkpoint,
                                 "selected": [result.key[0], result.key[1]]}
+
+    def _waits_on(self, result: OpResult) -> str:
+        """What an accept shown as landing waits on (an earlier pending operation), "" when
+        the draft has it too: checked cheaply here, named by the exports' definition."""
+        if not result.landed or result.decision.verdict not in (Verdict.ACCEPTED,
+                                                                Verdict.EDITED):
+            return ""
+        draft = self.review.draft.turns
+        turn_pos, op_pos = self.turn_pos, self.op_pos
+        if turn_pos >= len(draft) or op_pos >= len(draft[turn_pos].results):
+            return ""
+        mine = draft[turn_pos].results[op_pos]
+        if mine.key != result.key or mine.landed:
+            return ""
+        from reviewtui.shell.export import waits_on  # here: the exports load lint rules
+
+        return waits_on(self.review.draft, self.review.display, result.key)
 
     def _check_syntax_later(self, results: Sequence[OpResult]) -> None:
         """Syntax checks too big to run on a key press go to a worker."""
