@@ -2,9 +2,11 @@
 
 Beside the session (``<session file>.review.json``) as a rule. A single transcript file
 (Claude Code, chat or tool-call JSON: usually in a download folder or a tool's own
-directory) and a session whose folder is not writable keep it under
+directory; an Aider history, usually in the project root it edits) and a session whose
+folder is not writable keep it under
 ``$XDG_STATE_HOME/reviewtui/`` (default ``~/.local/state/reviewtui/``), in a file named
-after the session and keyed by a hash of its absolute path.
+after the session and keyed by a hash of its absolute path. A state file already beside a
+transcript (saved before it moved) is still used there, so no decision is left behind.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from pathlib import Path
 from reviewtui.shell.loader import LoadedSession
 from reviewtui.shell.state import default_state_path
 
-TRANSCRIPTS = frozenset({"claude", "chat", "toolcalls"})
+TRANSCRIPTS = frozenset({"claude", "chat", "toolcalls", "aider"})
 
 
 def state_home() -> Path:
@@ -29,8 +31,8 @@ def state_path_for(loaded: LoadedSession) -> tuple[Path, str]:
     beside = default_state_path(loaded.file)
     transcript = loaded.directory is None and loaded.session.format in TRANSCRIPTS
     writable = os.access(loaded.file.parent, os.W_OK)
-    if not transcript and writable:
-        return beside, ""
+    if writable and (not transcript or beside.is_file()):
+        return beside, ""  # (a review already saved beside a transcript stays there)
     resolved = str(loaded.file.resolve())
     key = hashlib.sha256(resolved.encode("utf-8", "surrogateescape")).hexdigest()[:16]
     path = state_home() / f"{loaded.file.name}-{key}.review.json"

@@ -138,16 +138,19 @@ class DiffPainter(ScrollView):
         length = code.cell_length
         if self.wrap:
             return code.crop_extend(piece * room, (piece + 1) * room, tint)
+        # Every side is seen from the same column, the scroll offset: what `←` `→` move
+        # is what is on screen. A mark stands where characters are really hidden on its
+        # side (an empty line hides none); it covers the cell next to the cut, which is
+        # in view one column further on (at offset 0, nothing is hidden at the start).
         start = shift
-        if start == 0 and side.spans and side.spans[0][0] >= room - 1:
-            # The change lies beyond the cut: show the side from just before it.
-            start = max(0, min(side.spans[0][0] - room // 4, length - room))
         window = code.crop_extend(start, start + room, tint)
+        if room < 3:  # two marks would leave no cell for the text
+            return window
         marks = palette.gutter + Style(bold=True)
-        if start > 0 and room > 1:
+        if start > 0 and length > 0:
             window = Strip.join([Strip([Segment(CUT_START, tint + marks)], 1),
                                  window.crop(1, room)])
-        if length > start + room and room > 1:
+        if length > start + room:
             window = Strip.join([window.crop(0, room - 1),
                                  Strip([Segment(CUT_END, tint + marks)], 1)])
         return window
@@ -287,6 +290,16 @@ class DiffPainter(ScrollView):
 
     def _unified_width(self) -> int:
         return 2 * (self._number_width + 1) + 2 + self._text_width
+
+
+def change_column(side: Side | None) -> int | None:
+    """The cell where a side's first changed word starts (None: no word changed)."""
+    if side is None or not side.spans:
+        return None
+    head = side.text[:side.spans[0][0]]
+    if head.isascii() and "\t" not in head:
+        return len(head)
+    return cell_len(sanitize(head).expandtabs(TAB_SIZE))
 
 
 def _cells(side: Side | None) -> int:

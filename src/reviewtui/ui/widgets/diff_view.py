@@ -14,8 +14,9 @@ No character is ever hidden silently. With ``wrap`` on (the default) a row longe
 its side is shown on several *visual lines*, the later ones marked ``↪`` in the
 gutter: the widget scrolls by visual line and maps each back to (row, piece). With
 ``wrap`` off the text scrolls horizontally (both sides together), a cut end shows
-``›`` (a cut start ``‹``), and a side whose first changed word lies beyond the cut is
-shown from just before that word, so the change itself is always in view.
+``›`` (a cut start ``‹``), and a diff first shown (or first cut) whose first changed
+word lies beyond the cut is scrolled to just before that word, so the change itself is
+in view; from there `←` `→` move what is on screen, down to the lines' first column.
 
 The widget only shows and reports: clicking a collapsed row posts
 :class:`DiffView.ExpandRequested`, moving the cursor posts :class:`DiffView.RowSelected`;
@@ -48,6 +49,7 @@ from reviewtui.ui.widgets.diff_paint import (
     DiffMode,
     DiffPainter,
     _Palette,
+    change_column,
 )
 
 SYNC_HIGHLIGHT_CHARS = 20_000  # smaller texts are highlighted at once (a few ms)
@@ -165,6 +167,7 @@ class DiffView(DiffPainter, can_focus=True):
         self._lengths: list[tuple[int, int]] = []  # per row: (left, right) text cells
         self._layout_width = -1
         self._relayout_due = False
+        self._reveal_due = False  # scroll to the first change once the width is known
 
     # --- public API ------------------------------------------------------------------
 
@@ -249,6 +252,9 @@ class DiffView(DiffPainter, can_focus=True):
         if on != self.wrap:
             self.wrap = on
             self._show_rows(self._anchor())
+            if not on:  # newly cut lines: bring the change into view
+                self._reveal_due = True
+                self._reveal()
 
     def visual_lines(self) -> int:
         """How many lines the rows take on screen (wrapped rows count each line)."""
@@ -301,6 +307,8 @@ class DiffView(DiffPainter, can_focus=True):
         if anchor is None:
             self.set_reactive(DiffView.cursor_row, 0)
             self.scroll_to(0, 0, animate=False, immediate=True)
+            self._reveal_due = not self.wrap and self._model is not None
+            self._reveal()
         else:
             row, screen_offset = anchor
             cursor = self._locate(row)
@@ -347,6 +355,42 @@ class DiffView(DiffPainter, can_focus=True):
         self._tops = list(accumulate(heights, initial=0))
         self.virtual_size = Size(0, self._tops[-1])
 
+    def _reveal(self) -> None:
+        """Without wrapping, scroll sideways so that the first changed word is in view
+        (once, when a diff is first shown or first cut, and the width is known)."""
+        width = self._layout_width
+        if not self._reveal_due or self.wrap or self._model is None or width <= 0:
+            return
+        self._reveal_due = False
+        x = self._reveal_offset(width)
+        if x:
+            self.scroll_to(x=x, animate=False, immediate=True, force=True)
+
+    def _reveal_offset(self, width: int) -> int:
+        """The scroll offset that shows the first changed word of the first row that has
+        one (a quarter of the room before it), or 0 when it is in view unscrolled."""
+        left_room, right_room = self._text_room(width)
+        unified = self.mode == "unified"
+        for row in self._rows:
+            if unified:
+                shown = row.left if row.kind is RowKind.REMOVE else (row.right or row.left)
+                sides = [(change_column(shown), left_room)]
+            else:
+                sides = [(change_column(row.left), left_room),
+                         (change_column(row.right), right_room)]
+            found = [(column, room) for column, room in sides if column is not None]
+            if not found:
+                continue
+            room = min(room for _, room in found)
+            if max(column for column, _ in found) <= room - 2:  # before the `›` cell
+                return 0
+            x = min(column for column, _ in found) - room // 4
+            latest = max(column for column, _ in found)
+            if latest > x + room - 2:  # both cannot be in view: show the later one
+                x = latest - room // 4
+            return max(0, min(x, self._text_width - room))
+        return 0
+
     def _expected_width(self) -> int:
         """The text width once the rows are in: without the vertical scrollbar's room
         when they will need one (so the layout is not done twice on first paint)."""
@@ -388,6 +432,7 @@ class DiffView(DiffPainter, can_focus=True):
             anchor = self._anchor()
             self._cache.clear()
             self._layout()
+            self._reveal()
             if anchor is not None:
                 self.scroll_to(y=max(0, self._row_top(self.cursor_row) - anchor[1]),
                                animate=False, immediate=True)
