@@ -25,9 +25,9 @@ TITLE_PATH = "a\x1b]0;PWNED\x07\x1b[2J.txt"
 RTL_PATH = "src/evil\u202etxt.py"
 
 
-def _session(work: Path, path: str = "app.py") -> Path:
+def _session(work: Path, path: str = "app.py", request: str = "r \x1b[31mred\x1b[0m") -> Path:
     session = work / "s.md"
-    session.write_text(f"## Turn 1\n> r \x1b[31mred\x1b[0m\n\n--- File: {path} ---\nx = 2\n\n"
+    session.write_text(f"## Turn 1\n> {request}\n\n--- File: {path} ---\nx = 2\n\n"
                        f"### Changed files:\n- {path}\n")
     return session
 
@@ -94,3 +94,34 @@ def test_export_keeps_the_bytes_of_what_it_exports(
     run = cli(capsys, "export", session, "--root", arena.root, "--format", "patch")
     assert run.code == 0, run.err
     assert "+2\r\n" in run.out
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.mark.anyio
+async def test_the_trust_dialog_spells_the_command_out(
+        arena: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workbench's trust question: the terminal never receives the command's ESC."""
+    from reviewtui.shell.review import Review
+    from reviewtui.ui.app import ReviewApp
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(arena.work / "xdg"))
+    (arena.root / "app.py").write_text("x = 1\n")
+    (arena.root / "reviewtui.toml").write_text(f"[checks]\n\"*.py\" = {json.dumps(COMMAND)}\n")
+    # (A request's own ESC still reaches the screen: only the trust question is covered.)
+    review = Review.open(_session(arena.work, request="r"), arena.root, dry_run=True)
+    app = ReviewApp(review, watch=False)
+    try:
+        async with app.run_test(size=(160, 40)) as pilot:
+            await pilot.pause()
+            assert type(app.screen).__name__ == "TrustScreen"
+            shown = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+            assert not RAW.search(shown)
+            squashed = re.sub(r"[\s│█▌▐]", "", shown)
+            assert "sh-c'touchpwned'{path}\\u001b[1K\\u000druffcheck{path}" in squashed
+            await pilot.press("n")
+    finally:
+        review.close()
