@@ -9,7 +9,9 @@ import sys
 from collections.abc import Callable, Sequence
 
 from reviewtui import __version__
+from reviewtui.cli.visible_output import visible_output
 from reviewtui.core.errors import ReviewtuiError
+from reviewtui.core.text.visible import visible
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 EXIT_PIPE = 128 + 13  # killed by SIGPIPE, as a shell reports it for cat or git
@@ -191,11 +193,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         args = parser.parse_args(["demo"])
     try:
-        code = _handler(args.command)(args)
+        with visible_output(args.command):  # outside text never steers the terminal
+            code = _handler(args.command)(args)
         sys.stdout.flush()  # here, so a reader that left early is caught below
         return code
     except ReviewtuiError as err:
-        print(f"reviewtui: {err}", file=sys.stderr)
+        print(f"reviewtui: {visible(str(err), keep=chr(10))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

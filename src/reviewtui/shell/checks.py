@@ -31,6 +31,7 @@ from reviewtui.core.engine import OpResult, SessionRun
 from reviewtui.core.engine.decisions import OpKey
 from reviewtui.core.protocol.config import ProjectConfig
 from reviewtui.core.review.diagnostics import Diagnostic, _line_map, change_texts
+from reviewtui.core.text.visible import visible
 from reviewtui.shell.trust import is_trusted_digest, trust_digest
 
 DEFAULT_TIMEOUT = 20.0
@@ -276,7 +277,8 @@ def checks_to_run(config: ProjectConfig, *, trust_now: bool = False,
     if trust_now:
         trust_digest(config.digest, source, trust_file)
     elif not is_trusted_digest(config.digest, trust_file):
-        commands = "; ".join(command for _glob, command in checks)
+        # Spelled out whole (newlines too): a command must not draw a line of its own.
+        commands = "; ".join(visible(command) for _glob, command in checks)
         return (), (f"{source}: note: project checks not run: this file is not trusted "
                     f"(commands: {commands}); run with --trust-checks to trust this exact "
                     "file and run them")

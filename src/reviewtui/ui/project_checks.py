@@ -20,6 +20,7 @@ from textual.binding import Binding
 from reviewtui.core.engine import OpResult
 from reviewtui.core.protocol.config import ProjectConfig
 from reviewtui.core.review.diagnostics import Diagnostic, change_texts
+from reviewtui.core.text.visible import visible
 from reviewtui.shell.checks import DEFAULT_TIMEOUT, check_result
 from reviewtui.shell.trust import is_trusted_digest, trust_digest
 from reviewtui.ui.opview import OpView
@@ -61,7 +62,9 @@ class ProjectChecks:
 
     def question(self) -> str:
         assert self.offer is not None
-        commands = "\n".join(f"  {glob}: {command}" for glob, command in self.offer[1])
+        # Spelled out (ESC, CR, newlines): a command must not erase or redraw itself here.
+        commands = "\n".join(f"  {visible(glob)}: {visible(command)}"
+                             for glob, command in self.offer[1])
         return (f"{self.source} asks to run these project checks on the edited files:\n"
                 f"{commands}\n\nThey are programs from the project's configuration. "
                 "Trust this exact file and run them? (a changed file asks again)")

@@ -1,0 +1,28 @@
+"""Text from outside made safe to print on a terminal: invisible characters spelled out.
+
+A session, a project's ``reviewtui.toml`` or a file can hold terminal control sequences
+(``ESC [ 1 K``, a carriage return, an OSC title) and bidirectional overrides. Printed as
+they are, they rewrite what the reader sees: a check command can erase itself and show a
+harmless one in its place just before the reader trusts it. :func:`visible` writes each
+such character as a ``\\uXXXX`` escape (also valid inside a JSON string, so a JSON report
+stays what it says).
+"""
+
+from __future__ import annotations
+
+import re
+
+# C0 and C1 controls and DEL, line and paragraph separators, bidirectional controls.
+_HIDDEN = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def _escape(found: re.Match[str]) -> str:
+    return f"\\u{ord(found.group()):04x}"
+
+
+def visible(text: str, *, keep: str = "") -> str:
+    """``text`` with every control character not in ``keep`` written as ``\\uXXXX``."""
+    if not keep:
+        return _HIDDEN.sub(_escape, text)
+    return _HIDDEN.sub(lambda found: found.group() if found.group() in keep
+                       else _escape(found), text)

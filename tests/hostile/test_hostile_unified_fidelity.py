@@ -1,0 +1,66 @@
+"""Threat: a unified diff applied differently from ``git apply`` (a quiet wrong result).
+
+Before: a diff creating a CRLF file wrote it with LF endings, and a mode change (old mode /
+new mode) was dropped with only an info line. Both now reach the disk as git writes them;
+the arena checks nothing outside the root changed.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+from disk_threat_kit import Arena
+
+from reviewtui.cli import main
+
+CRLF_NEW = ("diff --git a/win.bat b/win.bat\nnew file mode 100644\n--- /dev/null\n"
+            "+++ b/win.bat\n@@ -0,0 +1,2 @@\n+@echo off\r\n+echo hi\r\n")
+MODE_ONLY = "diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n"
+NEW_EXECUTABLE = ("diff --git a/tool.sh b/tool.sh\nnew file mode 100755\n--- /dev/null\n"
+                  "+++ b/tool.sh\n@@ -0,0 +1,2 @@\n+#!/bin/sh\r\n+echo tool\r\n")
+MODE_AND_EDIT = ("diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755\n"
+                 "--- a/run.sh\n+++ b/run.sh\n@@ -1 +1 @@\n-echo run\n+echo ran\n")
+
+
+def _apply(arena: Arena, text: str, capsys: pytest.CaptureFixture[str]) -> int:
+    patch = arena.work / "change.diff"
+    patch.write_bytes(text.encode())  # byte for byte: the CRs are the point
+    capsys.readouterr()
+    code = main(["apply", str(patch), "--format", "unified", "--yes", "--root", str(arena.root)])
+    capsys.readouterr()
+    return code
+
+
+def _mode(path: os.PathLike[str]) -> int:
+    return stat.S_IMODE(os.stat(path).st_mode)
+
+
+def test_a_new_crlf_file_keeps_its_crs(arena: Arena, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _apply(arena, CRLF_NEW, capsys) == 0
+    assert (arena.root / "win.bat").read_bytes() == b"@echo off\r\necho hi\r\n"
+
+
+def test_a_mode_change_reaches_the_disk(arena: Arena, capsys: pytest.CaptureFixture[str]) -> None:
+    (arena.root / "run.sh").write_bytes(b"echo run\n")
+    os.chmod(arena.root / "run.sh", 0o644)
+    assert _apply(arena, MODE_ONLY, capsys) == 0
+    assert _mode(arena.root / "run.sh") == 0o755
+    assert (arena.root / "run.sh").read_bytes() == b"echo run\n"
+
+
+def test_a_mode_change_with_an_edit_keeps_both(
+        arena: Arena, capsys: pytest.CaptureFixture[str]) -> None:
+    (arena.root / "run.sh").write_bytes(b"echo run\n")
+    os.chmod(arena.root / "run.sh", 0o644)
+    assert _apply(arena, MODE_AND_EDIT, capsys) == 0
+    assert (arena.root / "run.sh").read_bytes() == b"echo ran\n"
+    assert _mode(arena.root / "run.sh") == 0o755
+
+
+def test_a_new_executable_crlf_file_keeps_mode_and_crs(
+        arena: Arena, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _apply(arena, NEW_EXECUTABLE, capsys) == 0
+    assert (arena.root / "tool.sh").read_bytes() == b"#!/bin/sh\r\necho tool\r\n"
+    assert _mode(arena.root / "tool.sh") == 0o755
