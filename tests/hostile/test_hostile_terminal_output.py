@@ -111,7 +111,6 @@ async def test_the_trust_dialog_spells_the_command_out(
     monkeypatch.setenv("XDG_CONFIG_HOME", str(arena.work / "xdg"))
     (arena.root / "app.py").write_text("x = 1\n")
     (arena.root / "reviewtui.toml").write_text(f"[checks]\n\"*.py\" = {json.dumps(COMMAND)}\n")
-    # (A request's own ESC still reaches the screen: only the trust question is covered.)
     review = Review.open(_session(arena.work, request="r"), arena.root, dry_run=True)
     app = ReviewApp(review, watch=False)
     try:
@@ -123,5 +122,42 @@ async def test_the_trust_dialog_spells_the_command_out(
             squashed = re.sub(r"[\s│█▌▐]", "", shown)
             assert "sh-c'touchpwned'{path}\\u001b[1K\\u000druffcheck{path}" in squashed
             await pilot.press("n")
+    finally:
+        review.close()
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("size", [(100, 30), (160, 45)])
+async def test_the_workbench_sends_no_outside_control_character_to_the_terminal(
+        arena: Any, monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]) -> None:
+    """A request, a file's content and a replacement holding ESC sequences, a one-byte CSI,
+    a carriage return, a bell and a bidi override: every line the workbench draws, on the
+    review screen and in the help and statistics screens, holds none of them (one line
+    filter for the whole app: ui/control_filter.py)."""
+    from reviewtui.shell.review import Review
+    from reviewtui.ui.app import ReviewApp
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(arena.work / "xdg"))
+    hostile = "\x1b[2J\x1b]0;PWNED\x07\x9b1K\rgone\u202eevil"
+    (arena.root / "app.py").write_text(f"x = 1  # {hostile}\ny = 2\n")
+    session = arena.work / "s.md"
+    session.write_text(f"## Turn 1\n> ask {hostile}\n\nSure {hostile}.\n\n"
+                       "--- File: app.py ---\n<<<<<<< SEARCH\ny = 2\n=======\n"
+                       f"y = 3  # {hostile}\n>>>>>>> REPLACE\n\n### Changed files:\n- app.py\n")
+    review = Review.open(session, arena.root, dry_run=True)
+    app = ReviewApp(review, watch=False)
+    try:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            seen = []
+            for keys in ((), ("question_mark",), ("escape", "S")):
+                for key in keys:
+                    await pilot.press(key)
+                    await pilot.pause()
+                shown = "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+                assert not RAW.search(shown), (keys, RAW.findall(shown))
+                seen.append(shown)
+            assert "gone" in seen[0]  # the text around them is shown
+            assert "ask" in seen[0]
     finally:
         review.close()

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from textual import work
 from textual.app import App
+from textual.filter import LineFilter
 from textual.worker import get_current_worker
 
 from reviewtui.core.errors import ReviewtuiError
@@ -15,6 +16,7 @@ from reviewtui.shell.review import Review
 from reviewtui.shell.userconfig import load_keymap
 from reviewtui.shell.watch import follow_review, outside_change
 from reviewtui.ui.commands import ReviewCommands
+from reviewtui.ui.control_filter import DropControls
 from reviewtui.ui.evaluating import BackgroundEvaluation
 from reviewtui.ui.messages import FilesChanged, OutsideChangeTaken, SessionGrew, WatcherFailed
 from reviewtui.ui.review_jobs import ReviewJobs
@@ -35,6 +37,12 @@ class ReviewApp(App[None]):
         self.watcher_state = "starting" if watch else "off"
         self.jobs = ReviewJobs(self)  # every change to the review, off the event loop
         self.main: MainScreen | None = None  # the review screen, when it is shown
+        self._drop_controls = DropControls()
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, then the one that keeps outside text's control characters
+        from the terminal (ui/control_filter.py)."""
+        return [*super().get_line_filters(), self._drop_controls]
 
     def on_mount(self) -> None:
         self.theme = "textual-dark"
