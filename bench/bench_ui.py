@@ -3,7 +3,8 @@
 Drives the app headless (``App.run_test``) and prints: opening the review (parse +
 two evaluations), the first paint, moving between operations and checkpoints, one
 decision (evaluate + replay + save), and opening a 20,000-line full-file diff.
-Baseline, measured in the same run: an empty App's first paint. Run: ``make bench``.
+Baseline, measured in the same run: an empty App's first paint. Run: ``make bench``
+(``--keys``: only the keys below).
 
 Then ``y``, ``u`` and redo on a review that writes (not a dry run): each key's time from
 the press until the file on disk changed and the screen is idle again (no review job
@@ -19,11 +20,13 @@ import asyncio
 import contextlib
 import shutil
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
+from textual import events
 from textual.app import App
 from textual.worker import WorkerCancelled, WorkerFailed
 
@@ -39,6 +42,7 @@ TARGET_FIRST_PAINT = 1.0
 TARGET_KEY = 0.050  # key -> disk written and screen updated, median (issue 13)
 TARGET_STALL = 0.050  # the event loop's longest block during a key
 ROUNDS = 8  # y, u, redo on each of this many operations
+PILOT_ROUNDS = 3  # first, the same through Pilot.press (its idle waits: the Pilot's cost)
 
 
 def make_session(folder: Path) -> Path:
@@ -179,12 +183,41 @@ def module_of(turn_pos: int) -> str:
 
 
 async def settle(app: ReviewApp, until: Callable[[], bool], timeout: float = 60.0) -> None:
-    """Poll (1 ms) until ``until()`` holds and no review job runs (jobs: the worker queue)."""
+    """Poll (1 ms) until ``until()`` holds and no review job runs or waits (the worker
+    queue), then until the screen has taken in every message and drawn what changed."""
     deadline = time.perf_counter() + timeout
     jobs = getattr(app, "jobs", None)
-    while not (until() and (jobs is None or not jobs.busy)):
+    while not (until() and (jobs is None or not jobs.backlog)):
         assert time.perf_counter() < deadline, "the key never took effect"
         await asyncio.sleep(0.001)
+    screen = app.screen
+    while True:
+        await screen_messages_done(app)
+        if not (screen._dirty_widgets or screen._layout_required  # noqa: SLF001
+                or screen._repaint_required or screen._scroll_required):  # noqa: SLF001
+            return
+        assert time.perf_counter() < deadline, "the screen never settled"
+        await asyncio.sleep(0.001)
+
+
+async def screen_messages_done(app: App[None]) -> None:
+    """Until the app and every widget of the screen handled the messages queued so far
+    (what the Pilot waits for after its idle waits, without them)."""
+    pending: list[asyncio.Event] = []
+    for node in (app, *app.screen.walk_children(with_self=True)):
+        done = asyncio.Event()
+        if node.call_later(done.set):
+            pending.append(done)
+    for done in pending:
+        await done.wait()
+
+
+def send_key(app: App[None], key: str, char: str | None) -> None:
+    """A key event into the app as the terminal driver delivers one: no Pilot waits."""
+    event = events.Key(key, char)
+    event.set_sender(app)
+    assert app._driver is not None  # noqa: SLF001
+    app._driver.send_message(event)  # noqa: SLF001
 
 
 async def keys(folder: Path) -> dict[str, list[float]]:
@@ -197,7 +230,7 @@ async def keys(folder: Path) -> dict[str, list[float]]:
     review = Review.open(session, root)
     # Baseline: the same steps on the Review itself (no UI, no worker).
     engine: dict[str, list[float]] = {"y": [], "u": [], "redo": []}
-    for turn_pos in range(ROUNDS, 2 * ROUNDS):
+    for turn_pos in range(PILOT_ROUNDS + ROUNDS, PILOT_ROUNDS + 2 * ROUNDS):
         key = review.display.turns[turn_pos].results[0].key
         for name, step in (("y", lambda k=key: review.decide(k, Decision.accept())),
                            ("u", review.undo), ("redo", review.redo)):
@@ -219,7 +252,8 @@ async def keys(folder: Path) -> dict[str, list[float]]:
         for name in ("y", "u", "redo"):
             figures[f"{name}: key -> disk + screen"] = []
             figures[f"{name}: longest loop block"] = []
-        for turn_pos in range(ROUNDS):
+            figures[f"{name}: through Pilot.press"] = []
+        for turn_pos in range(PILOT_ROUNDS + ROUNDS):
             path = root / module_of(turn_pos)
             before = path.read_bytes()
             screen.select(turn_pos, 0)
@@ -229,10 +263,17 @@ async def keys(folder: Path) -> dict[str, list[float]]:
                                            ("redo", "U", False)):
                 lag.take()
                 t0 = time.perf_counter()
-                await pilot.press(key)
+                if turn_pos < PILOT_ROUNDS:  # the same key through the Pilot, for its cost
+                    await pilot.press(key)
+                else:
+                    send_key(app, key, key)
                 await settle(app, lambda p=path, w=want_before, b=before:  # type: ignore[misc]
                              (p.read_bytes() == b) == w)
-                figures[f"{name}: key -> disk + screen"].append(time.perf_counter() - t0)
+                took = time.perf_counter() - t0
+                if turn_pos < PILOT_ROUNDS:
+                    figures[f"{name}: through Pilot.press"].append(took)
+                    continue
+                figures[f"{name}: key -> disk + screen"].append(took)
                 figures[f"{name}: longest loop block"].append(lag.take())
         lag.stop()
     for name, values in engine.items():
@@ -254,11 +295,19 @@ def show(name: str, value: float | list[float]) -> None:
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = make_session(Path(tmp))
-        baseline = asyncio.run(first_paint_baseline())
-        figures = asyncio.run(drive(folder))
+        keys_only = "--keys" in sys.argv[1:]
+        if not keys_only:
+            baseline = asyncio.run(first_paint_baseline())
+            figures = asyncio.run(drive(folder))
         key_figures = asyncio.run(keys(folder))
     print(f"session: {TURNS + 1} turns, {TURNS * OPS_PER_TURN + 1} operations, "
           f"{FILES + 1} files")
+    if not keys_only:
+        opening(baseline, figures)
+    show_keys(key_figures)
+
+
+def opening(baseline: float, figures: dict[str, float | list[float]]) -> None:
     show("empty App first paint (baseline)", baseline)
     for name, value in figures.items():
         show(name, value)
@@ -267,6 +316,9 @@ def main() -> None:
     total = paint + float(figures["open review"])  # type: ignore[arg-type]
     print(f"open + first frame: {total:.2f} s (target < {TARGET_FIRST_PAINT:.0f} s), "
           f"{paint / baseline:.1f}x an empty app's first paint")
+
+
+def show_keys(key_figures: dict[str, list[float]]) -> None:
     print(f"\nkeys on a writing review ({ROUNDS} operations, first turns: the most to "
           "re-evaluate)")
     for name, values in key_figures.items():
