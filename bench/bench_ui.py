@@ -76,8 +76,9 @@ def make_session(folder: Path) -> Path:
 
 
 async def first_paint_baseline() -> float:
+    empty: App[None] = App()
     start = time.perf_counter()
-    async with App().run_test(size=(120, 40)) as pilot:
+    async with empty.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
     return time.perf_counter() - start
 
@@ -259,14 +260,14 @@ async def keys(folder: Path) -> dict[str, list[float]]:
             screen.select(turn_pos, 0)
             await pilot.pause()
             await workers_done(app)
-            for name, key, want_before in (("y", "y", False), ("u", "u", True),
-                                           ("redo", "U", False)):
+            for name, press, want_before in (("y", "y", False), ("u", "u", True),
+                                             ("redo", "U", False)):
                 lag.take()
                 t0 = time.perf_counter()
                 if turn_pos < PILOT_ROUNDS:  # the same key through the Pilot, for its cost
-                    await pilot.press(key)
+                    await pilot.press(press)
                 else:
-                    send_key(app, key, key)
+                    send_key(app, press, press)
                 await settle(app, lambda p=path, w=want_before, b=before:  # type: ignore[misc]
                              (p.read_bytes() == b) == w)
                 took = time.perf_counter() - t0
