@@ -39,9 +39,9 @@ def walk(source: Path, tmp_path: Path, seed: int) -> int:
             elif step == "redo":
                 review.redo()
             else:  # an outside change to a file an operation writes
-                paths = sorted({r.op.path for turn in review.display.turns
-                                for r in turn.results if getattr(r.op, "path", None)
-                                and (root / r.op.path).is_file()})
+                written = {getattr(r.op, "path", None) for turn in review.display.turns
+                           for r in turn.results}
+                paths = sorted(p for p in written if isinstance(p, str) and (root / p).is_file())
                 path = rng.choice(paths)
                 how = rng.choice(["prepend", "overwrite", "delete"])
                 if how == "delete":
