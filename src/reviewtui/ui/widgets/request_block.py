@@ -7,6 +7,8 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from reviewtui.ui.widgets.static_update import update_static
+
 
 class RequestBlock(VerticalScroll):
     """What the reviewer asked in this turn: every line, or its first line when folded."""
@@ -47,7 +49,7 @@ class RequestBlock(VerticalScroll):
         self.styles.max_height = 1 if folded else self.room
         text = Text()
         if self._turn is None:
-            self.query_one(Static).update(text)
+            update_static(self.query_one(Static), text)
             return
         request = self._request.strip() or "(no request)"
         arrow = "▸" if folded else "▾"
@@ -59,4 +61,4 @@ class RequestBlock(VerticalScroll):
         else:
             text.append("\n")
             text.append(request)  # outside text: a Text, never markup
-        self.query_one(Static).update(text)
+        update_static(self.query_one(Static), text)
