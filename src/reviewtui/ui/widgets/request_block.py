@@ -7,8 +7,6 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from reviewtui.ui.widgets.static_update import update_static
-
 
 class RequestBlock(VerticalScroll):
     """What the reviewer asked in this turn: every line, or its first line when folded."""
@@ -49,7 +47,7 @@ class RequestBlock(VerticalScroll):
         self.styles.max_height = 1 if folded else self.room
         text = Text()
         if self._turn is None:
-            update_static(self.query_one(Static), text)
+            self.query_one(Static).update(text)
             return
         request = self._request.strip() or "(no request)"
         arrow = "▸" if folded else "▾"
@@ -61,4 +59,4 @@ class RequestBlock(VerticalScroll):
         else:
             text.append("\n")
             text.append(request)  # outside text: a Text, never markup
-        update_static(self.query_one(Static), text)
+        self.query_one(Static).update(text)
