@@ -188,7 +188,9 @@ async def settle(app: ReviewApp, until: Callable[[], bool], timeout: float = 60.
     queue), then until the screen has taken in every message and drawn what changed."""
     deadline = time.perf_counter() + timeout
     jobs = getattr(app, "jobs", None)
-    while not (until() and (jobs is None or not jobs.backlog)):
+    # The disk is read only while no job runs (reading it every millisecond would take
+    # the job's thread turns it needs).
+    while (jobs is not None and jobs.backlog) or not until():
         assert time.perf_counter() < deadline, "the key never took effect"
         await asyncio.sleep(0.001)
     screen = app.screen

@@ -55,8 +55,10 @@ class DecisionActions(ReviewCursor):
         if pin is not None:
             self.notify(f"recorded, not written: the disk is pinned at checkpoint {pin} "
                         "(P unpins and replays)", severity="warning")
-        self.refresh_after_decision(states)
-        self.move_to_next_undecided()
+        # The cursor moves on: the operation shown is drawn once, after the move.
+        self.refresh_after_decision(states, detail=False)
+        if not self.move_to_next_undecided():
+            self.refresh_detail(keep_pane=True)
 
     def file_keys(self, *, accepting: bool = False) -> list[OpKey]:
         """This operation and the later undecided ones of its file in this turn (add -p's
@@ -179,5 +181,6 @@ class DecisionActions(ReviewCursor):
             raise answer
         report, states = answer
         self._report(report)
-        self.refresh_after_decision(states)
-        self.select_key(keys[0] if keys else None)
+        self.refresh_after_decision(states, detail=False)
+        if not self.select_key(keys[0] if keys else None):
+            self.refresh_detail(keep_pane=True)
