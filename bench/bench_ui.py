@@ -7,11 +7,15 @@ Baseline, measured in the same run: an empty App's first paint. Run: ``make benc
 (``--keys``: only the keys below).
 
 Then ``y``, ``u`` and redo on a review that writes (not a dry run): each key's time from
-the press until the file on disk changed and the screen is idle again (no review job
-running, its rows refreshed), and the event loop's longest stall meanwhile (a 2 ms ticker
-records how late each tick wakes: while the loop is blocked, nothing is drawn and no key
-is read). Baselines in the same run: the same steps called on the ``Review`` directly
-(the engine's own cost, no UI) and the ticker's lateness on an idle loop.
+the key event (sent as the terminal driver delivers one) until the file on disk changed,
+no review job runs or waits, every widget took in its messages and the screen drew what
+changed; and the event loop's longest stall meanwhile (a 2 ms ticker records how late
+each tick wakes -- while the loop is blocked, nothing is drawn and no key is read -- and
+the loop thread's CPU between two ticks, which a loaded machine's waits for a core do not
+inflate). The first rounds press the same keys through ``Pilot.press``, whose idle waits
+(until the process's CPU is quiet) are the Pilot's own cost. Baselines in the same run: the
+same steps called on the ``Review`` directly (the engine's own cost, no UI) and the
+ticker on an idle loop.
 """
 
 from __future__ import annotations
