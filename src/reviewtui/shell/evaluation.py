@@ -124,6 +124,16 @@ class Evaluation:
             return turns[pos].results[key[1]]
         raise KeyError(key)
 
+    def peek(self, key: OpKey) -> OpResult | None:
+        """The display result for ``key`` if its turn is evaluated; never evaluates (safe
+        to call while another thread updates the runs: it reads one list slot)."""
+        pos = self._positions.get(key[0])
+        turns = self.display.turns
+        if pos is None or pos >= len(turns):
+            return None
+        results = turns[pos].results
+        return results[key[1]] if 0 <= key[1] < len(results) else None
+
     def tree_at(self, pin: int | None) -> Tree:
         """The draft's checkpoint ``pin`` (None or past the end: its last tree)."""
         states = self.draft.states

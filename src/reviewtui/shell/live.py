@@ -397,15 +397,29 @@ def _last_turn(data: bytes) -> int:
 
 
 def follow_session(review: Review, gate: str, *, cancelled: Callable[[], bool],
-                   interval: float = 0.05
+                   interval: float = 0.05, run: Callable[[Callable[[], Any]], Any] | None = None
                    ) -> Iterator[tuple[tuple[OpKey, ...], tuple[OpKey, ...], str]]:
     """The workbench's side: (new keys, keys this gate accepted, problem) as the file grows.
 
     Polls the file's size and modification time every ``interval`` seconds (the session
     usually lives outside the watched root). The workbench's own ``gate`` accepts what
-    qualifies; under ``review`` nothing is accepted without a key press.
+    qualifies; under ``review`` nothing is accepted without a key press. Reading the file
+    again and the gate's accepts are one piece of work handed to ``run`` (the workbench's
+    queue of review jobs, so that it never changes the review under a decision or the
+    screen; default: done here).
     """
     chosen = Gate(gate)
+
+    def take_in() -> tuple[list[OpKey], list[OpKey]]:
+        new = review.reload_session()
+        accepted: list[OpKey] = []
+        if new and chosen is not Gate.REVIEW:
+            accepted = [key for key in new
+                        if qualifies(chosen, review.outcome(key), review.result(key).op)]
+            if accepted:
+                review.decide_many([(key, Decision.accept()) for key in accepted])
+        return new, accepted
+
     last: tuple[int, int] | None = None
     reported = ""
     while not cancelled():
@@ -417,18 +431,12 @@ def follow_session(review: Review, gate: str, *, cancelled: Callable[[], bool],
         if seen is not None and seen != last:
             last = seen
             try:
-                new = review.reload_session()
+                new, accepted = run(take_in) if run is not None else take_in()
             except ReviewtuiError as err:
                 if str(err) != reported:
                     reported = str(err)
                     yield (), (), reported
             else:
-                accepted: list[OpKey] = []
-                if new and chosen is not Gate.REVIEW:
-                    accepted = [key for key in new
-                                if qualifies(chosen, review.outcome(key), review.result(key).op)]
-                    if accepted:
-                        review.decide_many([(key, Decision.accept()) for key in accepted])
                 if new:
                     yield tuple(new), tuple(accepted), ""
         time.sleep(interval)

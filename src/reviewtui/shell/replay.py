@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewtui.core.engine import OpResult
+from reviewtui.core.engine import OpKey, OpResult
 from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.engine.links import is_link, link_state, link_target
 from reviewtui.core.errors import DiskChanged, DiskError
@@ -430,6 +430,31 @@ def conflicts_in(review: Review, tree: Tree) -> dict[str, Conflict]:
     on_disk = review.evaluation.turns_on_disk(review._folded.pin)
     return compute_conflicts(review.draft.turns[:on_disk], tree, records, review._unwritable,
                              lambda path: deleted_message(path, records.get(path)))
+
+
+def outcome_now(review: Review, key: OpKey) -> Outcome:
+    """:meth:`Review.outcome`, without ever waiting while another thread changes the review.
+
+    The workbench asks from its event loop, and its job worker holds the review for a
+    whole decision: waiting would freeze the screen for as long. Instead it reads the
+    outcome as it stands (the job's end redraws anyway); while the operation's turn is
+    being re-evaluated, the outcome last read with the review to itself. Only an
+    operation never read and not evaluated yet waits (evaluating it needs the review).
+    """
+    mutex = review._mutex
+    if not mutex.acquire(blocking=False):
+        result = review.evaluation.peek(key)
+        if result is not None:
+            return outcome_of(review, result)
+        known = review._last_outcomes.get(key)
+        if known is not None:
+            return known
+        mutex.acquire()
+    try:
+        outcome = review._last_outcomes[key] = outcome_of(review, review.result(key))
+        return outcome
+    finally:
+        mutex.release()
 
 
 def outcome_of(review: Review, result: OpResult) -> Outcome:

@@ -125,6 +125,7 @@ class Review:
         self._folded = Folded()
         self._conflicts: dict[str, Conflict] = {}
         self._conflict_ops: dict[OpKey, str] = {}
+        self._last_outcomes: dict[OpKey, Outcome] = {}
         self._unwritable: dict[str, str] = {}
         self._refused_by_disk: set[str] = set()  # of those, the disk's refusals: retried
         self._closed = False
@@ -227,9 +228,10 @@ class Review:
         return self.evaluation.result(key)
 
     def outcome(self, key: OpKey) -> Outcome:
-        """What the reviewer sees for an operation: the display outcome, or CONFLICT."""
-        with self._mutex:
-            return replay.outcome_of(self, self.result(key))
+        """What the reviewer sees for an operation: the display outcome, or CONFLICT.
+        Never waits for a job changing the review in another thread (see
+        :func:`reviewtui.shell.replay.outcome_now`)."""
+        return replay.outcome_now(self, key)
 
     # -- evaluation after the first frame (Review.open(first_frame=True)) ---------------
     @property

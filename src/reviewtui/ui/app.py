@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from textual import work
 from textual.app import App
@@ -98,8 +99,13 @@ class ReviewApp(App[None]):
         from reviewtui.shell.live import follow_session
 
         worker = get_current_worker()
+
+        def queued(work: Callable[[], Any]) -> Any:
+            """The reload as a review job: never under a decision or a redraw."""
+            return self.call_from_thread(self.jobs.run, work, "reading the live session")
+
         for grew in follow_session(self.review, self.live_gate or "review",
-                                   cancelled=lambda: worker.is_cancelled):
+                                   cancelled=lambda: worker.is_cancelled, run=queued):
             self.post_message(SessionGrew(*grew))
 
     def on_session_grew(self, message: SessionGrew) -> None:

@@ -62,6 +62,11 @@ class BackgroundEvaluation:
     def start(self) -> None:
         if not self.review.evaluation_complete:
             self.app.set_timer(PAUSE, self._slice)
+        else:
+            # Opened whole: as after the last slice, the collector need not walk what is
+            # evaluated (a full collection of a 5,000-operation session held the event
+            # loop, or a review job's thread and so the loop, for a few hundred ms).
+            gc.freeze()
 
     def _main_screen(self) -> MainScreen | None:
         from reviewtui.ui.screens.main import MainScreen

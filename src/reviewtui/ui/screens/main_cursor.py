@@ -116,15 +116,18 @@ class ReviewCursor(ReviewPanes):
                 self.select(tp, 0)
                 return
 
-    def select_key(self, key: OpKey | None) -> None:
-        """Select the operation ``key`` (the one an undo or redo changed)."""
+    def select_key(self, key: OpKey | None) -> bool:
+        """Select the operation ``key`` (the one an undo or redo changed); False if none."""
         pos = next((p for p, t in enumerate(self.session_turns) if key and t.index == key[0]),
                    None)
         if key is not None and pos is not None:
             self.select(pos, key[1])
+            return True
+        return False
 
-    def move_to_next_undecided(self) -> None:
-        """The next undecided operation in reading order, from the start of this turn."""
+    def move_to_next_undecided(self) -> bool:
+        """The next undecided operation in reading order, from the start of this turn
+        (False: there is none, the cursor stays)."""
         complete = self.review.evaluation_complete
         found = self.states.next_undecided(self.turn_pos, wrap=complete)
         if found is None and not complete:  # the next one may be in a turn not yet evaluated
@@ -133,6 +136,7 @@ class ReviewCursor(ReviewPanes):
             found = self.states.next_undecided(self.turn_pos)
         if found is not None:
             self.select(*found)
+        return found is not None
 
     def go_checkpoint(self, checkpoint: int) -> None:
         """Scrub: show the session as it stood at ``checkpoint``. Nothing is written."""
@@ -227,8 +231,10 @@ class ReviewCursor(ReviewPanes):
             self.refresh_timeline()  # every mark at once, when all are known
         self.refresh_status(note)
 
-    def refresh_after_decision(self, states: ReviewStates | None = None) -> None:
-        """Show the review as a job left it (``states``: computed in the job's thread)."""
+    def refresh_after_decision(self, states: ReviewStates | None = None, *,
+                               detail: bool = True) -> None:
+        """Show the review as a job left it (``states``: computed in the job's thread).
+        ``detail=False``: the caller selects an operation next (which shows it)."""
         before = self._turn_states
         self._recompute_states(states)
         turn_list = self.query_one("#turns", TurnList)
@@ -243,5 +249,6 @@ class ReviewCursor(ReviewPanes):
                                          self.state_of(result),
                                          op_badge(result, wait=False)))
         self.refresh_timeline()
-        self.refresh_detail(keep_pane=True)
+        if detail:
+            self.refresh_detail(keep_pane=True)
         self._check_syntax_later(results)

@@ -60,8 +60,10 @@ class DecisionActions(ReviewCursor):
                         "(P unpins and replays)", severity="warning")
         else:
             self._note_not_written(turn_pos, keys)
-        self.refresh_after_decision(states)
-        self.move_to_next_undecided()
+        # The cursor moves on: the operation shown is drawn once, after the move.
+        self.refresh_after_decision(states, detail=False)
+        if not self.move_to_next_undecided():
+            self.refresh_detail(keep_pane=True)
 
     def _note_not_written(self, turn_pos: int, keys: list[OpKey]) -> None:
         """An accept shown as landing (pending operations before it that apply count as
@@ -208,5 +210,6 @@ class DecisionActions(ReviewCursor):
             raise answer
         report, states = answer
         self._report(report)
-        self.refresh_after_decision(states)
-        self.select_key(keys[0] if keys else None)
+        self.refresh_after_decision(states, detail=False)
+        if not self.select_key(keys[0] if keys else None):
+            self.refresh_detail(keep_pane=True)

@@ -107,9 +107,11 @@ class ReviewPanes(Screen[None]):
         return self.states.statuses
 
     def _and_states(self, work: Callable[[], T]) -> Callable[[], tuple[T, ReviewStates]]:
-        """``work``, then the states it left (both in the job's thread: off the loop)."""
+        """``work``, then the states it left (both in the job's thread: off the loop; only
+        the turns the job changed are computed again)."""
         def both() -> tuple[T, ReviewStates]:
-            return work(), review_states(self.review)
+            done = work()
+            return done, review_states(self.review, before=self.states)
 
         return both
 

@@ -8,11 +8,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from reviewtui.core.engine import OpKey
+from reviewtui.core.engine import OpKey, OpResult
 from reviewtui.core.engine.opstate import OpState, op_state
 from reviewtui.core.model.outcome import Status
 from reviewtui.shell.review import Review
 from reviewtui.ui.widgets.timeline import TurnMark
+
+
+@dataclass(frozen=True)
+class TurnBasis:
+    """What one turn's states were computed from (the same results: the same states)."""
+
+    results: tuple[OpResult, ...]
+    counts: tuple[int, int, int, int]  # pending, accepted, rejected, failed
+    mark: str
 
 
 @dataclass(frozen=True)
@@ -24,6 +33,9 @@ class ReviewStates:
     statuses: dict[OpKey, Status] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
     marks: tuple[TurnMark, ...] = ()
+    # Per evaluated turn, what its states came from; the operations shown in conflict.
+    basis: tuple[TurnBasis, ...] = field(default=(), compare=False, repr=False)
+    conflicted: frozenset[OpKey] = field(default=frozenset(), compare=False, repr=False)
 
     def next_undecided(self, from_turn: int, *, wrap: bool = True) -> tuple[int, int] | None:
         """(turn, operation) positions of the first operation neither decided nor failed,
@@ -49,30 +61,61 @@ def turn_mark(states: list[OpState]) -> str:
     return "pending"
 
 
-def review_states(review: Review, known: ReviewStates | None = None) -> ReviewStates:
+COUNTED = ("pending", "accepted", "rejected", "failed")
+
+
+def _counts(states: list[OpState]) -> tuple[int, int, int, int]:
+    pending = accepted = rejected = failed = 0
+    for s in states:
+        if s.failed:
+            failed += 1
+        elif s is OpState.REJECTED:
+            rejected += 1
+        elif s.decided:
+            accepted += 1
+        else:
+            pending += 1
+    return pending, accepted, rejected, failed
+
+
+def review_states(review: Review, known: ReviewStates | None = None, *,
+                  before: ReviewStates | None = None) -> ReviewStates:
     """The states of every turn evaluated so far (turns not evaluated yet, after the first
     frame, are marked "evaluating"). With ``known``, states of the turns evaluated before:
-    only the turns evaluated since are computed (the background evaluation's updates)."""
+    only the turns evaluated since are computed (the background evaluation's updates).
+    With ``before``, the states before a change (a review job): a turn whose results are
+    the very same objects, and none of whose operations came into or out of a conflict,
+    keeps its states (a decision re-evaluates a few turns of 500).
+
+    An operation's state is what :meth:`Review.outcome` shows: CONFLICT when a conflict
+    holds it, else its display outcome (read here without the review's lock).
+    """
     turns = review.display.turns
-    start = len(known.turns) if known is not None else 0
-    per_turn = [*(known.turns if known is not None else []),
-                *([op_state(r, review.outcome(r.key).status) for r in turn.results]
-                  for turn in turns[start:])]
-    counts = dict(known.counts) if known is not None else {
-        "pending": 0, "accepted": 0, "rejected": 0, "failed": 0}
-    for states in per_turn[start:]:
-        for s in states:
-            if s.failed:
-                counts["failed"] += 1
-            elif s is OpState.REJECTED:
-                counts["rejected"] += 1
-            elif s.decided:
-                counts["accepted"] += 1
-            else:
-                counts["pending"] += 1
-    marks = tuple(TurnMark(turn.index, turn_mark(per_turn[pos]) if pos < len(per_turn)
-                           else "evaluating")
+    conflicted = frozenset(key for conflict in review.conflicts.values()
+                           for key in conflict.ops)
+    reuse = known if known is not None else before
+    if reuse is not None and len(reuse.basis) != len(reuse.turns):
+        reuse = None  # made without a basis: nothing can be checked, compute it all
+    start = len(known.turns) if known is not None and reuse is known else 0
+    moved = {key[0] for key in conflicted ^ reuse.conflicted} if reuse is not None else set()
+    per_turn: list[list[OpState]] = []
+    basis: list[TurnBasis] = []
+    statuses = dict(reuse.statuses) if reuse is not None else {}
+    for pos, turn in enumerate(turns):
+        results = turn.results
+        if reuse is not None and pos < len(reuse.basis):
+            old = reuse.basis[pos]
+            if pos < start or (old.results is results and turn.index not in moved):
+                per_turn.append(reuse.turns[pos])
+                basis.append(old)
+                continue
+        states = [op_state(r, Status.CONFLICT if r.key in conflicted else None)
+                  for r in results]
+        per_turn.append(states)
+        basis.append(TurnBasis(results, _counts(states), turn_mark(states)))
+        statuses.update((r.key, r.outcome.status) for r in results)
+    totals = [sum(b.counts[n] for b in basis) for n in range(len(COUNTED))]
+    counts = dict(zip(COUNTED, totals, strict=True))
+    marks = tuple(TurnMark(turn.index, basis[pos].mark if pos < len(basis) else "evaluating")
                   for pos, turn in enumerate(review.display.session.turns))
-    statuses = dict(known.statuses) if known is not None else {}
-    statuses.update({r.key: r.outcome.status for turn in turns[start:] for r in turn.results})
-    return ReviewStates(per_turn, statuses, counts, marks)
+    return ReviewStates(per_turn, statuses, counts, marks, tuple(basis), conflicted)

@@ -336,24 +336,37 @@ class DiffView(DiffPainter, can_focus=True):
         self._layout_width = width
         self._tops = None
         if self._model is None:
-            self.virtual_size = Size(0, len(self._message) + 1)
+            self._set_virtual_size(Size(0, len(self._message) + 1))
             return
         left_room, right_room = self._text_room(width)
         if not self.wrap or width <= 0:
             widest = self._text_width
             room = min(left_room, right_room)
             if self.mode == "unified":
-                self.virtual_size = Size(self._unified_width(), len(self._rows))
+                self._set_virtual_size(Size(self._unified_width(), len(self._rows)))
             else:
-                self.virtual_size = Size(width + max(0, widest - room), len(self._rows))
+                self._set_virtual_size(Size(width + max(0, widest - room), len(self._rows)))
             return
         if self._text_width <= min(left_room, right_room):
-            self.virtual_size = Size(0, len(self._rows))
+            self._set_virtual_size(Size(0, len(self._rows)))
             return
         heights = [max(1, -(-left // left_room), -(-right // right_room))
                    for left, right in self._lengths]
         self._tops = list(accumulate(heights, initial=0))
-        self.virtual_size = Size(0, self._tops[-1])
+        self._set_virtual_size(Size(0, self._tops[-1]))
+
+    def _set_virtual_size(self, size: Size) -> None:
+        """The rows' size. Textual lays out the whole screen for a new virtual size; a
+        diff view keeps its own size, so only its scrollbars are updated (when one comes
+        or goes, that asks for the layout itself) and the view is redrawn."""
+        if size == self.virtual_size:
+            return
+        if not self.is_mounted:
+            self.virtual_size = size
+            return
+        self.set_reactive(DiffView.virtual_size, size)
+        self._scroll_update(size)
+        self.refresh()
 
     def _reveal(self) -> None:
         """Without wrapping, scroll sideways so that the first changed word is in view

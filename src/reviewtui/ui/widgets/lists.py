@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import stat
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
+from textual.css.styles import RulesMap
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
@@ -71,6 +72,42 @@ def shorten_path(path: str, room: int) -> str:
     return "…" + tail
 
 
+def replace_prompt(options: OptionList, position: int, prompt: Text) -> None:
+    """Replace one option's prompt and redraw that option alone.
+
+    ``OptionList.replace_option_prompt_at_index`` drops every row drawn so far and
+    measures every option again: after a decision on a 500-turn session that is the whole
+    turn list redrawn on the event loop, for the one or two rows that changed. When the
+    option keeps its height, only its own drawn lines are dropped here. This reads the
+    OptionList's caches (Textual's internals): anything unexpected takes the public way.
+    """
+    if prompt == options.get_option_at_index(position).prompt:
+        return  # the same row (most of a turn's rows after a decision)
+    try:
+        option = options.get_option_at_index(position)
+        lines = options._line_cache  # noqa: SLF001
+        height = lines.heights.get(position)
+        top = lines.index_to_line.get(position)
+        width = (options.scrollable_content_region.width
+                 - options._get_left_gutter_width())  # noqa: SLF001
+        padding = options.get_component_styles("option-list--option").padding
+        cache = options._option_render_cache  # noqa: SLF001
+    except AttributeError:
+        height = top = None
+    if height is None or top is None:
+        options.replace_option_prompt_at_index(position, prompt)
+        return
+    option._set_prompt(prompt)  # noqa: SLF001
+    visual = options._get_visual(option)  # noqa: SLF001
+    rules = cast(RulesMap, options.styles)
+    if visual.get_height(rules, width - padding.width) + option._divider != height:  # noqa: SLF001
+        options.replace_option_prompt_at_index(position, prompt)  # rows move: measure all
+        return
+    for key in [key for key in cache.keys() if key[0] is option]:  # noqa: SIM118
+        cache.discard(key)
+    options.refresh_lines(top, height)
+
+
 class KeyedOptionList(OptionList):
     """An option list that also moves with j / k, as every list of the workbench does."""
 
@@ -95,7 +132,7 @@ class TurnList(KeyedOptionList):
             self.highlighted = min(highlighted or 0, len(prompts) - 1)
 
     def update_turn(self, position: int, prompt: Text) -> None:
-        self.replace_option_prompt_at_index(position, prompt)
+        replace_prompt(self, position, prompt)
 
 
 class OpList(OptionList):
@@ -112,4 +149,4 @@ class OpList(OptionList):
             self.highlighted = max(0, min(highlighted, len(prompts) - 1))
 
     def update_op(self, position: int, prompt: Text) -> None:
-        self.replace_option_prompt_at_index(position, prompt)
+        replace_prompt(self, position, prompt)

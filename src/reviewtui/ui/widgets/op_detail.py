@@ -15,6 +15,7 @@ from reviewtui.core.syntax.symbols import signature_for
 from reviewtui.core.text.diff import DiffModel, RowKind, build_diff
 from reviewtui.ui.opview import STATE_STYLE, DiffPane, OpView
 from reviewtui.ui.widgets.diff_view import DiffView
+from reviewtui.ui.widgets.static_update import update_static
 
 SYNC_LINES = 4_000  # diffs of more lines than this are built in a worker
 
@@ -98,15 +99,16 @@ class OpDetail(Vertical):
         explain = self.query_one("#op-explain", Static)
         subtitle = self.query_one("#op-subtitle", Static)
         if view is None:
-            title.update(Text("no operation selected", style="dim"))
-            subtitle.update("")
-            explain.update("")
-            self.query_one("#pane-label", Static).update("")
+            update_static(title, Text("no operation selected", style="dim"))
+            update_static(subtitle, "")
+            update_static(explain, "")
+            update_static(self.query_one("#pane-label", Static), "")
             self.diff_view.show_message("Select an operation on the left.")
             return
-        title.update(Text(view.title, style="bold"))
-        subtitle.update(Text(view.subtitle, style=STATE_STYLE[view.state].replace("bold ", "")))
-        explain.update(view.explanation)
+        update_static(title, Text(view.title, style="bold"))
+        update_static(subtitle, Text(view.subtitle,
+                                     style=STATE_STYLE[view.state].replace("bold ", "")))
+        update_static(explain, view.explanation)
         self.query_one("#btn-force", Button).display = view.forceable
         self._render_pane()
 
@@ -116,7 +118,7 @@ class OpDetail(Vertical):
         if view is None:
             return
         if not view.panes:
-            label.update("")
+            update_static(label, "")
             label.display = bool(view.message)
             self.diff_view.display = bool(view.message)
             self.diff_view.show_message(view.message)
@@ -129,7 +131,7 @@ class OpDetail(Vertical):
         more = f"  ({self.pane_index + 1}/{count}, c: next)" if count > 1 else ""
         ws = "  · whitespace ignored (W)" if self.ignore_whitespace else ""
         self._label_text = f"{pane.label}{more}{ws}"
-        label.update(Text(self._label_text, style="dim"))
+        update_static(label, Text(self._label_text, style="dim"))
         if len(pane.before) + len(pane.after) > SYNC_LINES:
             # A big diff is computed off the event loop: the UI never freezes on it.
             self.diff_view.show_message(f"computing the diff of {pane.path} …")
@@ -155,7 +157,7 @@ class OpDetail(Vertical):
         if notes:
             label = Text(self._label_text, style="dim")
             label.append(f"  · {notes}", style="yellow")
-            self.query_one("#pane-label", Static).update(label)
+            update_static(self.query_one("#pane-label", Static), label)
         self.diff_view.wrap = self.wrap
         self.diff_view.set_diff(model, path=pane.path, before_text="\n".join(pane.before),
                                 after_text="\n".join(pane.after), mode=self.effective_mode)

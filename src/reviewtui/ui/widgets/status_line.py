@@ -8,6 +8,8 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from reviewtui.ui.widgets.static_update import update_static
+
 
 class StatusLine(Static):
     DEFAULT_CSS = """
@@ -27,7 +29,7 @@ class StatusLine(Static):
         if self.progress:
             text = text.copy()
             text.append(f"  {self.progress}", style="bold reverse")
-        self.update(text)
+        update_static(self, text)  # one line: no screen layout
 
     def show(self, *, checkpoint: int, turns: int, revision: int, counts: dict[str, int],
              watcher: str, dry_run: bool, note: str = "", source_format: str = "",
