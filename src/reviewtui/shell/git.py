@@ -173,17 +173,32 @@ def git_mode(state: FileState) -> str:
 
 
 def materialize(repo: Repo, rev: str, target: Path) -> None:
-    """Write ``rev``'s tree into the empty folder ``target`` (symlinks as symlinks)."""
+    """Write ``rev``'s tree into the empty folder ``target`` (symlinks as symlinks).
+
+    One ``ls-tree`` and one ``cat-file --batch``; each folder is made once and each file
+    is created (never opened through an existing name) with its mode in one go.
+    """
     entries = repo.tree_entries(rev)
     datas = repo.blobs([sha for _, sha, _ in entries])
+    made = {""}
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
     for (mode, _, path), data in zip(entries, datas, strict=True):
-        full = target / path
-        full.parent.mkdir(parents=True, exist_ok=True)
+        folder = path.rpartition("/")[0]
+        if folder not in made:
+            os.makedirs(target / folder, exist_ok=True)
+            made.add(folder)
+        full = os.path.join(target, path)
         if mode == "120000":
             os.symlink(os.fsdecode(data), full)
             continue
-        full.write_bytes(data)
-        full.chmod(_file_mode(mode))
+        fd = os.open(full, flags, 0o600)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fchmod(fd, _file_mode(mode))
+        finally:
+            os.close(fd)
 
 
 def _filter_overrides(top: Path) -> tuple[str, ...]:

@@ -16,6 +16,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -90,6 +91,7 @@ def open_range(spec: str, root: str | None, *, keep: bool) -> GitSource:
     (open, apply) the review writes to ``root`` when it is checked out at A, else to
     a copy of A's tree in ``<git dir>/reviewtui/`` (reopening resumes). Without ``keep``
     (check, stats, export: nothing is written) it reads a temporary copy of A's tree.
+    ``git log`` runs while A's tree is copied (each waits on its own I/O).
     """
     repo = Repo.at(Path(root) if root is not None else Path.cwd())
     a, b = parse_range(spec)
@@ -98,21 +100,35 @@ def open_range(spec: str, root: str | None, *, keep: bool) -> GitSource:
         raise UsageError(f"{a} is not an ancestor of {b}: a range reviews the commits on "
                          f"top of A (use the merge base, git merge-base {a} {b})",
                          rule="git-range")
-    text = range_text(repo, base, head)
     name = f"range-{base[:12]}-{head[:12]}"
-    cleanup: list[Path] = []
-    if keep:
-        session = _write_session(repo.state_dir, f"{name}.patch", text)
-    else:
-        scratch = Path(tempfile.mkdtemp(prefix="reviewtui-git-"))
-        cleanup.append(scratch)
-        session = scratch / f"{name}.patch"
-        session.write_bytes(text)
     origin = GitOrigin("range", base, head, str(repo.top))
+    cleanup: list[Path] = []
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="reviewtui-git-log") as pool:
+        log = pool.submit(range_text, repo, base, head)
+        try:
+            tree, note = _range_root(repo, root, base, name, keep=keep, cleanup=cleanup)
+            text = log.result()
+            if keep:
+                session = _write_session(repo.state_dir, f"{name}.patch", text)
+            else:
+                scratch = Path(tempfile.mkdtemp(prefix="reviewtui-git-"))
+                cleanup.append(scratch)
+                session = scratch / f"{name}.patch"
+                session.write_bytes(text)
+        except BaseException:
+            for path in cleanup:
+                shutil.rmtree(path, ignore_errors=True)
+            raise
+    return GitSource(repo, origin, session, tree, cleanup=cleanup, note=note)
+
+
+def _range_root(repo: Repo, root: str | None, base: str, name: str, *, keep: bool,
+                cleanup: list[Path]) -> tuple[Path, str]:
+    """The folder a range is reviewed on (A's tree, copied when needed), and a note."""
     note = ""
     if root is not None and keep:
         if repo.head() == base:
-            return GitSource(repo, origin, session, Path(root), cleanup=cleanup)
+            return Path(root), ""
         # Replaying A..B onto anything but A would clash with itself: use A's tree.
         note = (f"{root} is not checked out at {base[:12]} (the range's start): reviewing "
                 f"on a copy of its tree in {repo.state_dir} (commit with --branch NAME)")
@@ -120,18 +136,18 @@ def open_range(spec: str, root: str | None, *, keep: bool) -> GitSource:
     if keep and not note:
         note = f"reviewing on a copy of {base[:12]}'s tree: {kept}"
     if kept.is_dir():
-        return GitSource(repo, origin, session, kept, cleanup=cleanup, note=note)
+        return kept, note
     if keep:
         partial = repo.state_dir / f".{name}.root.partial"
         shutil.rmtree(partial, ignore_errors=True)
         partial.mkdir(parents=True)
         materialize(repo, base, partial)
         os.replace(partial, kept)
-        return GitSource(repo, origin, session, kept, cleanup=cleanup, note=note)
+        return kept, note
     copy = Path(tempfile.mkdtemp(prefix="reviewtui-git-base-"))
     cleanup.append(copy)
     materialize(repo, base, copy)
-    return GitSource(repo, origin, session, copy, cleanup=cleanup)
+    return copy, ""
 
 
 def _write_session(directory: Path, name: str, text: bytes) -> Path:

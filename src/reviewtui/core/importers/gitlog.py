@@ -127,7 +127,8 @@ def read_origin(text: str, source: str = "session") -> GitOrigin:
 
 def commits_in(lines: Sequence[str]) -> list[CommitInfo]:
     """The commits of a ``git log`` text written with :data:`LOG_FORMAT`."""
-    starts = [i for i, line in enumerate(lines) if COMMIT_LINE.match(line)]
+    starts = [i for i, line in enumerate(lines)
+              if line.startswith("From ") and COMMIT_LINE.match(line)]
     out: list[CommitInfo] = []
     for n, start in enumerate(starts):
         stop = starts[n + 1] if n + 1 < len(starts) else len(lines)
@@ -156,21 +157,30 @@ def _note(rule: str, message: str, line: int) -> ParseProblem:
     return ParseProblem(rule, message, Span(line, line), "info")
 
 
-def import_git(text: str, source: str, *, root: str | None = None) -> Session:
-    """A git session file (see the module docstring) as a session."""
+def import_git(text: str, source: str, *, root: str | None = None,
+               literal: bool = False) -> Session:
+    """A git session file (see the module docstring) as a session (``literal``: its file
+    operations marked literal, as :func:`~reviewtui.core.importers.import_session` does)."""
     origin = read_origin(text, source)
     lines = text.split("\n")
     commits = commits_in(lines)
     try:
         wanted = bool(commits) or origin.kind == "worktree"
-        diffs = import_unified(text, source, root=root).turns if wanted else ()
+        diffs = (import_unified(text, source, root=root, literal=literal).turns if wanted
+                 else ())
     except SessionFormatError:  # not a single diff in the whole range
         diffs = ()
     turns: list[Turn] = []
     if origin.kind == "worktree":
         turns.extend(_worktree_turns(origin, diffs))
+    at = 0  # the diffs' turns come in the text's order, as the commits do
     for commit in commits:
-        mine = [t for t in diffs if commit.start < t.span.start <= commit.stop]
+        while at < len(diffs) and diffs[at].span.start <= commit.start:
+            at += 1
+        end = at
+        while end < len(diffs) and diffs[end].span.start <= commit.stop:
+            end += 1
+        mine = list(diffs[at:end])
         notes: list[ParseProblem] = []
         if len(commit.parents) > 1:
             notes.append(_note(MERGE, f"merge commit {commit.sha[:12]}: shown as one turn "
@@ -182,8 +192,9 @@ def import_git(text: str, source: str, *, root: str | None = None) -> Session:
             mine = [Turn(0, "", reply, Span(commit.start + 1, max(commit.start + 1,
                                                                   commit.stop)))]
         for number, turn in enumerate(mine):
-            extra = tuple(notes) if number == 0 else ()
-            reply = dataclasses.replace(turn.reply, problems=extra + turn.reply.problems)
+            reply = turn.reply
+            if number == 0 and notes:
+                reply = dataclasses.replace(reply, problems=(*notes, *reply.problems))
             turns.append(Turn(len(turns) + 1, commit.message, reply, turn.span,
                               Span(commit.start + 1, commit.start + 1)))
     title = (f"git {origin.base[:12]}..{origin.head[:12]}" if origin.kind == "range"
