@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -95,17 +96,17 @@ def open_range(spec: str, root: str | None, *, keep: bool) -> GitSource:
     """
     repo = Repo.at(Path(root) if root is not None else Path.cwd())
     a, b = parse_range(spec)
-    base, head = repo.commit(a), repo.commit(b)
-    if base != head and not _is_ancestor(repo, base, head):
-        raise UsageError(f"{a} is not an ancestor of {b}: a range reviews the commits on "
-                         f"top of A (use the merge base, git merge-base {a} {b})",
-                         rule="git-range")
+    base, head = _range_commits(repo, a, b)
     name = f"range-{base[:12]}-{head[:12]}"
     origin = GitOrigin("range", base, head, str(repo.top))
     cleanup: list[Path] = []
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="reviewtui-git-log") as pool:
-        log = pool.submit(range_text, repo, base, head)
+        log = pool.submit(range_text, repo, base, head)  # discarded when A is refused
         try:
+            if base != head and not _is_ancestor(repo, base, head):
+                raise UsageError(f"{a} is not an ancestor of {b}: a range reviews the commits "
+                                 f"on top of A (use the merge base, git merge-base {a} {b})",
+                                 rule="git-range")
             tree, note = _range_root(repo, root, base, name, keep=keep, cleanup=cleanup)
             text = log.result()
             if keep:
@@ -120,6 +121,19 @@ def open_range(spec: str, root: str | None, *, keep: bool) -> GitSource:
                 shutil.rmtree(path, ignore_errors=True)
             raise
     return GitSource(repo, origin, session, tree, cleanup=cleanup, note=note)
+
+
+def _range_commits(repo: Repo, a: str, b: str) -> tuple[str, str]:
+    """The commit ids ``a`` and ``b`` name: one ``rev-parse`` for both when both are fine,
+    else each on its own (whose message names the one that is not)."""
+    if a and b and not a.startswith("-") and not b.startswith("-"):
+        # "--" after them: both are read as revisions, never as paths (git echoes it).
+        out = repo.git("rev-parse", f"{a}^{{commit}}", f"{b}^{{commit}}", "--",
+                       ok=range(256)).decode().split()
+        if (len(out) == 3 and out[2] == "--"
+                and all(re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", sha) for sha in out[:2])):
+            return out[0], out[1]
+    return repo.commit(a), repo.commit(b)
 
 
 def _range_root(repo: Repo, root: str | None, base: str, name: str, *, keep: bool,

@@ -91,7 +91,7 @@ def header_text(origin: GitOrigin) -> str:
 
 def read_origin(text: str, source: str = "session") -> GitOrigin:
     """The header of a git session; a clean error naming the line when it is malformed."""
-    lines = text.lstrip("\ufeff").split("\n")
+    lines = _header_lines(text.lstrip("\ufeff"))
     if not lines or not lines[0].startswith(MARKER):
         raise SessionFormatError(f"not a reviewtui git session (no {MARKER.strip()!r} line)",
                                  source=source, line=1, rule="git-header")
@@ -102,8 +102,6 @@ def read_origin(text: str, source: str = "session") -> GitOrigin:
     fields: dict[str, str] = {}
     skipped: list[tuple[str, str]] = []
     for number, line in enumerate(lines[1:], start=2):
-        if not line.startswith("# "):
-            break
         name, _, value = line[2:].partition(" ")
         try:
             if name == "skipped":
@@ -123,6 +121,21 @@ def read_origin(text: str, source: str = "session") -> GitOrigin:
                                  rule="git-header")
     return GitOrigin(kind, fields["base"], fields.get("head", fields["base"]),
                      fields.get("worktree", ""), tuple(skipped))
+
+
+def _header_lines(text: str) -> list[str]:
+    """The first line and the ``# `` lines after it (not the whole text split)."""
+    lines: list[str] = []
+    at = 0
+    while True:
+        end = text.find("\n", at)
+        line = text[at:] if end < 0 else text[at:end]
+        if lines and not line.startswith("# "):
+            return lines
+        lines.append(line)
+        if end < 0:
+            return lines
+        at = end + 1
 
 
 def commits_in(lines: Sequence[str]) -> list[CommitInfo]:
