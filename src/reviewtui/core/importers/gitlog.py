@@ -229,3 +229,88 @@ def _worktree_turns(origin: GitOrigin, diffs: Sequence[Turn]) -> list[Turn]:
         reply = dataclasses.replace(turn.reply, problems=extra + turn.reply.problems)
         out.append(Turn(number + 1, request, reply, turn.span))
     return out
+
+
+# --- reading a range while git writes it -------------------------------------------------
+
+# Ends the last commit of a piece where the next piece's first commit starts (it becomes
+# one empty turn, dropped again).
+_SENTINEL = "From " + "0" * 40 + " Mon Sep 17 00:00:00 2001\n"
+
+
+class PieceImport:
+    """:func:`import_git` of a range's session text, read piece by piece as git writes it.
+
+    The text is the header, then pieces that each start at a commit line; every piece but
+    the last ends where the next commit starts. A piece is read on its own text with its
+    lines at the numbers they have in the whole (blank lines stand for what came before),
+    so spans and turns are the same as :func:`import_git` of the whole text makes.
+    :meth:`session` returns None when that would not hold (then import the whole text): a
+    commit id that is not 40 hex digits, or a CRLF reading that differs from the whole's.
+    """
+
+    def __init__(self, header: str, source: str, *, root: str | None = None,
+                 literal: bool = False) -> None:
+        self._header = header
+        self._source = source
+        self._root = root
+        self._literal = literal
+        self._lines = header.count("\n")  # lines before the next piece
+        self._turns: list[Turn] = []
+        self._last = False
+        self._valid = header.endswith("\n")
+        self._any_cr = False
+        self._headers = False  # any hunk header at all
+        self._cr_headers = True  # every hunk header ends in CR
+        self._cr_pieces: list[bool] = []  # the CRLF reading of each piece with a CR
+
+    def add(self, piece: str, *, last: bool = False) -> None:
+        """Read ``piece`` (``last``: the text ends with it)."""
+        if self._last or not self._valid:
+            self._valid = False
+            return
+        first = piece.split("\n", 1)[0]
+        match = COMMIT_LINE.match(first) if piece else None
+        if piece and (match is None or len(match.group(1)) != 40):
+            self._valid = False  # the whole text decides how to read it
+            return
+        self._note_crlf(piece)
+        pad = "\n" * (self._lines - self._header.count("\n"))
+        text = self._header + pad + piece + ("" if last else _SENTINEL)
+        session = import_git(text, self._source, root=self._root, literal=self._literal)
+        turns = list(session.turns)
+        if not last:
+            turns.pop()  # the sentinel's empty turn
+        offset = len(self._turns)
+        self._turns.extend(Turn(t.index + offset, t.request, t.reply, t.span, t.heading_span)
+                           for t in turns)
+        self._lines += piece.count("\n")
+        self._last = last
+
+    def _note_crlf(self, piece: str) -> None:
+        """What the whole text's CRLF reading needs (see import_unified): whether it has a
+        CR, whether every hunk header ends in one; and this piece's own reading."""
+        if "\r" not in piece:
+            if "\n@@ -" in piece:  # a hunk header without CR (a piece starts with From)
+                self._headers, self._cr_headers = True, False
+            return
+        self._any_cr = True
+        headers = [line for line in piece.split("\n") if line.startswith("@@ -")]
+        every = all(h.endswith("\r") for h in headers)
+        self._headers = self._headers or bool(headers)
+        self._cr_headers = self._cr_headers and every
+        self._cr_pieces.append(bool(headers) and every)
+
+    def session(self) -> Session | None:
+        """The session of the whole text (after its last piece); None: read the whole."""
+        if not (self._valid and self._last):
+            return None
+        if self._any_cr:
+            whole = self._headers and self._cr_headers
+            if any(reading != whole for reading in self._cr_pieces):
+                return None
+        origin = read_origin(self._header, self._source)
+        title = f"git {origin.base[:12]}..{origin.head[:12]}"
+        if origin.kind != "range":
+            return None
+        return Session(self._source, title, "", tuple(self._turns), format="git")
