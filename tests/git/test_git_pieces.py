@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 import reviewtui.shell.loader as loader
 from reviewtui.cli import main
 from reviewtui.core.importers import import_session
-from reviewtui.core.importers.gitlog import PieceImport, import_git
+from reviewtui.core.importers.gitlog import PieceImport, _from_lines, import_git
 from reviewtui.core.importers.unified import COMMIT, _commit_lines
 from reviewtui.core.model.records import Session, literal_session
 from reviewtui.core.protocol.reply import split_lines
@@ -257,6 +257,8 @@ def test_commit_lines_are_found_as_matching_each_line_would(tmp_path: Path) -> N
     def check(text: str) -> None:
         expected = [i for i, line in enumerate(split_lines(text)) if COMMIT.match(line)]
         assert _commit_lines(text) == expected
+        starts = [i for i, line in enumerate(text.split("\n")) if line.startswith("From ")]
+        assert _from_lines(text) == starts
 
     check()
 

@@ -138,10 +138,26 @@ def _header_lines(text: str) -> list[str]:
         at = end + 1
 
 
-def commits_in(lines: Sequence[str]) -> list[CommitInfo]:
-    """The commits of a ``git log`` text written with :data:`LOG_FORMAT`."""
-    starts = [i for i, line in enumerate(lines)
-              if line.startswith("From ") and COMMIT_LINE.match(line)]
+def _from_lines(text: str) -> list[int]:
+    """The numbers of the lines that start with ``From `` (found with ``str.find``)."""
+    found = [0] if text.startswith("From ") else []
+    line, counted = 0, 0
+    at = text.find("\nFrom ")
+    while at >= 0:
+        line += text.count("\n", counted, at + 1)
+        counted = at + 1
+        found.append(line)
+        at = text.find("\nFrom ", at + 1)
+    return found
+
+
+def commits_in(lines: Sequence[str], candidates: Sequence[int] | None = None
+               ) -> list[CommitInfo]:
+    """The commits of a ``git log`` text written with :data:`LOG_FORMAT` (``candidates``:
+    the numbers of the lines that start with ``From ``, when the caller knows them)."""
+    if candidates is None:
+        candidates = [i for i, line in enumerate(lines) if line.startswith("From ")]
+    starts = [i for i in candidates if COMMIT_LINE.match(lines[i])]
     out: list[CommitInfo] = []
     for n, start in enumerate(starts):
         stop = starts[n + 1] if n + 1 < len(starts) else len(lines)
@@ -176,7 +192,7 @@ def import_git(text: str, source: str, *, root: str | None = None,
     operations marked literal, as :func:`~reviewtui.core.importers.import_session` does)."""
     origin = read_origin(text, source)
     lines = text.split("\n")
-    commits = commits_in(lines)
+    commits = commits_in(lines, _from_lines(text))
     try:
         wanted = bool(commits) or origin.kind == "worktree"
         diffs = (import_unified(text, source, root=root, literal=literal).turns if wanted

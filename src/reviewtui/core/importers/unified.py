@@ -186,6 +186,9 @@ def _sections(lines: Sequence[str], raw: Sequence[str], start: int, stop: int,
     i = start
     while i < stop:
         line = lines[i]
+        if not line:  # blank: no header starts here (a piece's stand-in lines are many)
+            i += 1
+            continue
         if line.startswith("diff --git "):
             section = _git_section(lines, raw, i, stop, notes)
         elif (line.startswith("--- ") and i + 2 < stop and lines[i + 1].startswith("+++ ")
