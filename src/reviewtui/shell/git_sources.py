@@ -34,7 +34,7 @@ from reviewtui.core.model.tree import FileState
 from reviewtui.core.review.log import LogKind
 from reviewtui.shell.disk import atomic_write
 from reviewtui.shell.git import DIFF_ARGS, GitWriter, Repo, disk_state, git_mode, materialize
-from reviewtui.shell.loader import input_limit, prime
+from reviewtui.shell.loader import gc_paused, input_limit, prime
 from reviewtui.shell.project import Project, load_project
 from reviewtui.shell.state import (
     DecisionItem,
@@ -101,7 +101,10 @@ def open_range(spec: str, root: str | None, *, keep: bool) -> GitSource:
     (open, apply) the review writes to ``root`` when it is checked out at A, else to
     a copy of A's tree in ``<git dir>/reviewtui/`` (reopening resumes). Without ``keep``
     (check, stats, export: nothing is written) it reads a temporary copy of A's tree.
-    ``git log`` runs while A's tree is copied (each waits on its own I/O).
+    ``git log`` writes the session file in the background while A's tree is copied, and
+    the commits it has written are read into turns while it writes the rest; the loader
+    then takes those turns (:func:`~reviewtui.shell.loader.prime`) instead of reading
+    the file again.
     """
     repo = Repo.at(Path(root) if root is not None else Path.cwd())
     a, b = parse_range(spec)
@@ -112,8 +115,7 @@ def open_range(spec: str, root: str | None, *, keep: bool) -> GitSource:
     scratch = Path(tempfile.mkdtemp(prefix="reviewtui-git-"))
     cleanup: list[Path] = [scratch]
     try:
-        # git writes the log into the scratch folder while A's tree is copied, and the
-        # commits it has written are read into turns while it writes the rest.
+        # Written in the scratch folder first (for --keep, copied to the state folder).
         written = scratch / f"{name}.patch"
         written.write_bytes(header.encode())
         writer = GitWriter(repo, _log_args(base, head), written)
@@ -196,7 +198,8 @@ class _RangeReader:
             if self._left < 0:
                 raise ValueError("over the input limit")
             text = piece.decode("utf-8")
-            self._import.add(text, last=last)
+            with gc_paused():
+                self._import.add(text, last=last)
             self._pieces.append(text)
         except Exception:  # the file is read as usual, with its own messages
             self._import, self._pieces = None, None

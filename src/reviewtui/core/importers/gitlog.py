@@ -306,16 +306,18 @@ class PieceImport:
     def _note_crlf(self, piece: str) -> None:
         """What the whole text's CRLF reading needs (see import_unified): whether it has a
         CR, whether every hunk header ends in one; and this piece's own reading."""
-        if "\r" not in piece:
-            if "\n@@ -" in piece:  # a hunk header without CR (a piece starts with From)
-                self._headers, self._cr_headers = True, False
-            return
-        self._any_cr = True
-        headers = [line for line in piece.split("\n") if line.startswith("@@ -")]
-        every = all(h.endswith("\r") for h in headers)
-        self._headers = self._headers or bool(headers)
+        headers, every = False, True
+        at = piece.find("\n@@ -")  # a piece starts with its commit line, never "@@ -"
+        while at >= 0:
+            end = piece.find("\n", at + 1)
+            headers = True
+            every = every and piece[(end if end >= 0 else len(piece)) - 1] == "\r"
+            at = piece.find("\n@@ -", at + 1)
+        self._headers = self._headers or headers
         self._cr_headers = self._cr_headers and every
-        self._cr_pieces.append(bool(headers) and every)
+        if "\r" in piece:
+            self._any_cr = True
+            self._cr_pieces.append(headers and every)
 
     def session(self) -> Session | None:
         """The session of the whole text (after its last piece); None: read the whole."""
