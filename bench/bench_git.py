@@ -98,7 +98,7 @@ def measure(label: str, repo: Path, base: str, head: str) -> float:
     def session() -> None:
         source = open_range(f"{base}..{head}", str(repo), keep=False)
         try:
-            load_session(source.session)
+            load_session(source.session, root=source.root)  # as Review.open reads it
         finally:
             source.close()
 
