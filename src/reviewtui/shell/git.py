@@ -49,28 +49,74 @@ def git_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     return env
 
 
-def run_git(cwd: Path, args: Sequence[str], *, input: bytes | None = None,
-            env: Mapping[str, str] | None = None, ok: Iterable[int] = (0,)) -> bytes:
-    """``git ARGS`` in ``cwd``; its stdout, or a :class:`GitError` with its first line."""
+def _command(args: Sequence[str]) -> list[str]:
     command = [GIT]
     for setting in SAFE_CONFIG:
         command += ["-c", setting]
-    command += list(args)
+    return command + list(args)
+
+
+def _cannot_run(cwd: Path, exc: OSError) -> GitError:
+    if isinstance(exc, FileNotFoundError):
+        return GitError("the git program is not installed (or not on PATH)", rule="no-git")
+    return GitError(f"cannot run git: {exc.strerror}", source=str(cwd), rule="git")
+
+
+def _failed(cwd: Path, args: Sequence[str], returncode: int, stderr: bytes) -> GitError:
+    why = stderr.decode("utf-8", "replace").strip().splitlines()
+    first = why[0] if why else f"exit status {returncode}"
+    name = next((a for a in args if not a.startswith("-") and "=" not in a), "")
+    return GitError(f"git {name} failed: {first}", source=str(cwd), rule="git")
+
+
+def run_git(cwd: Path, args: Sequence[str], *, input: bytes | None = None,
+            env: Mapping[str, str] | None = None, ok: Iterable[int] = (0,)) -> bytes:
+    """``git ARGS`` in ``cwd``; its stdout, or a :class:`GitError` with its first line."""
     try:
-        done = subprocess.run(command, cwd=cwd, input=input, capture_output=True,
+        done = subprocess.run(_command(args), cwd=cwd, input=input, capture_output=True,
                               env=git_env(env), check=False)
-    except FileNotFoundError:
-        raise GitError("the git program is not installed (or not on PATH)",
-                       rule="no-git") from None
     except OSError as exc:
-        raise GitError(f"cannot run git: {exc.strerror}", source=str(cwd),
-                       rule="git") from None
+        raise _cannot_run(cwd, exc) from None
     if done.returncode not in tuple(ok):
-        why = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        first = why[0] if why else f"exit status {done.returncode}"
-        name = next((a for a in args if not a.startswith("-") and "=" not in a), "")
-        raise GitError(f"git {name} failed: {first}", source=str(cwd), rule="git")
+        raise _failed(cwd, args, done.returncode, done.stderr)
     return done.stdout
+
+
+class GitWriter:
+    """``git ARGS`` running in the background with its output appended to a file (read
+    while it grows); :meth:`wait` raises what :func:`run_git` would."""
+
+    def __init__(self, repo: Repo, args: Sequence[str], output: Path) -> None:
+        self._cwd = repo.top
+        self._args = [*repo.overrides, *args]
+        self._errors = tempfile.TemporaryFile()  # noqa: SIM115 - closed by wait() or stop()
+        try:
+            with output.open("ab") as out:
+                self.process = subprocess.Popen(
+                    _command(self._args), cwd=self._cwd, stdin=subprocess.DEVNULL,
+                    stdout=out, stderr=self._errors, env=git_env())
+        except OSError as exc:
+            self._errors.close()
+            raise _cannot_run(self._cwd, exc) from None
+
+    def running(self) -> bool:
+        return self.process.poll() is None
+
+    def wait(self) -> None:
+        code = self.process.wait()
+        try:
+            if code != 0:
+                self._errors.seek(0)
+                raise _failed(self._cwd, self._args, code, self._errors.read(64 * 1024))
+        finally:
+            self._errors.close()
+
+    def stop(self) -> None:
+        """End it (the caller no longer wants its output)."""
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        self._errors.close()
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,17 +219,32 @@ def git_mode(state: FileState) -> str:
 
 
 def materialize(repo: Repo, rev: str, target: Path) -> None:
-    """Write ``rev``'s tree into the empty folder ``target`` (symlinks as symlinks)."""
+    """Write ``rev``'s tree into the empty folder ``target`` (symlinks as symlinks).
+
+    One ``ls-tree`` and one ``cat-file --batch``; each folder is made once and each file
+    is created (never opened through an existing name) with its mode in one go.
+    """
     entries = repo.tree_entries(rev)
     datas = repo.blobs([sha for _, sha, _ in entries])
+    made = {""}
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
     for (mode, _, path), data in zip(entries, datas, strict=True):
-        full = target / path
-        full.parent.mkdir(parents=True, exist_ok=True)
+        folder = path.rpartition("/")[0]
+        if folder not in made:
+            os.makedirs(target / folder, exist_ok=True)
+            made.add(folder)
+        full = os.path.join(target, path)
         if mode == "120000":
             os.symlink(os.fsdecode(data), full)
             continue
-        full.write_bytes(data)
-        full.chmod(_file_mode(mode))
+        fd = os.open(full, flags, 0o600)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fchmod(fd, _file_mode(mode))
+        finally:
+            os.close(fd)
 
 
 def _filter_overrides(top: Path) -> tuple[str, ...]:

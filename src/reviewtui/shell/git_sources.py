@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -21,12 +22,19 @@ from pathlib import Path
 
 from reviewtui.core.engine import Decision, OpKey, Policy, evaluate_session
 from reviewtui.core.errors import GitError, UsageError
-from reviewtui.core.importers.gitlog import LOG_FORMAT, GitOrigin, header_text, import_git
+from reviewtui.core.importers.gitlog import (
+    LOG_FORMAT,
+    GitOrigin,
+    PieceImport,
+    header_text,
+    import_git,
+)
 from reviewtui.core.model.records import Session
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.review.log import LogKind
 from reviewtui.shell.disk import atomic_write
-from reviewtui.shell.git import DIFF_ARGS, Repo, disk_state, git_mode, materialize
+from reviewtui.shell.git import DIFF_ARGS, GitWriter, Repo, disk_state, git_mode, materialize
+from reviewtui.shell.loader import gc_paused, input_limit, prime
 from reviewtui.shell.project import Project, load_project
 from reviewtui.shell.state import (
     DecisionItem,
@@ -56,11 +64,14 @@ def parse_range(spec: str) -> tuple[str, str]:
     return a, b or "HEAD"
 
 
+def _log_args(base: str, head: str) -> tuple[str, ...]:
+    return ("log", "--first-parent", "--reverse", "--diff-merges=first-parent",
+            "--encoding=UTF-8", f"--format={LOG_FORMAT}", *DIFF_ARGS, f"{base}..{head}", "--")
+
+
 def range_text(repo: Repo, base: str, head: str) -> bytes:
     """The session file of the range ``base..head``: header, then one ``git log -p``."""
-    log = repo.git("log", "--first-parent", "--reverse", "--diff-merges=first-parent",
-                   "--encoding=UTF-8", f"--format={LOG_FORMAT}", *DIFF_ARGS,
-                   f"{base}..{head}", "--")
+    log = repo.git(*_log_args(base, head))
     origin = GitOrigin("range", base, head, str(repo.top))
     return header_text(origin).encode() + log
 
@@ -90,29 +101,130 @@ def open_range(spec: str, root: str | None, *, keep: bool) -> GitSource:
     (open, apply) the review writes to ``root`` when it is checked out at A, else to
     a copy of A's tree in ``<git dir>/reviewtui/`` (reopening resumes). Without ``keep``
     (check, stats, export: nothing is written) it reads a temporary copy of A's tree.
+    ``git log`` writes the session file in the background while A's tree is copied, and
+    the commits it has written are read into turns while it writes the rest; the loader
+    then takes those turns (:func:`~reviewtui.shell.loader.prime`) instead of reading
+    the file again.
     """
     repo = Repo.at(Path(root) if root is not None else Path.cwd())
     a, b = parse_range(spec)
-    base, head = repo.commit(a), repo.commit(b)
-    if base != head and not _is_ancestor(repo, base, head):
-        raise UsageError(f"{a} is not an ancestor of {b}: a range reviews the commits on "
-                         f"top of A (use the merge base, git merge-base {a} {b})",
-                         rule="git-range")
-    text = range_text(repo, base, head)
+    base, head = _range_commits(repo, a, b)
     name = f"range-{base[:12]}-{head[:12]}"
-    cleanup: list[Path] = []
-    if keep:
-        session = _write_session(repo.state_dir, f"{name}.patch", text)
-    else:
-        scratch = Path(tempfile.mkdtemp(prefix="reviewtui-git-"))
-        cleanup.append(scratch)
-        session = scratch / f"{name}.patch"
-        session.write_bytes(text)
     origin = GitOrigin("range", base, head, str(repo.top))
+    header = header_text(origin)
+    scratch = Path(tempfile.mkdtemp(prefix="reviewtui-git-"))
+    cleanup: list[Path] = [scratch]
+    try:
+        # Written in the scratch folder first (for --keep, copied to the state folder).
+        written = scratch / f"{name}.patch"
+        written.write_bytes(header.encode())
+        writer = GitWriter(repo, _log_args(base, head), written)
+        try:
+            if base != head and not _is_ancestor(repo, base, head):
+                raise UsageError(f"{a} is not an ancestor of {b}: a range reviews the commits "
+                                 f"on top of A (use the merge base, git merge-base {a} {b})",
+                                 rule="git-range")
+            tree, note = _range_root(repo, root, base, name, keep=keep, cleanup=cleanup)
+            session = repo.state_dir / f"{name}.patch" if keep else written
+            reader = _RangeReader(header, str(session), tree)
+            data, text, parsed = reader.follow(writer, written)
+        except BaseException:
+            writer.stop()
+            raise
+        writer.wait()
+        if keep:
+            session = _write_session(repo.state_dir, f"{name}.patch", data)
+            shutil.rmtree(scratch, ignore_errors=True)
+            cleanup.remove(scratch)
+        if parsed is not None and text is not None:
+            prime(session, tree, text, parsed)
+    except BaseException:
+        for path in cleanup:
+            shutil.rmtree(path, ignore_errors=True)
+        raise
+    return GitSource(repo, origin, session, tree, cleanup=cleanup, note=note)
+
+
+class _RangeReader:
+    """Reads ``git log`` into turns while git writes it (:class:`PieceImport`): a piece
+    at a time, each ending where a commit starts. Gives up (the session file is then read
+    as usual) on text that is not UTF-8 or over the input limit."""
+
+    PIECE = 256 * 1024  # bytes of whole commits worth reading before git is done
+    NEXT = re.compile(rb"From [0-9a-f]{40} ")
+
+    def __init__(self, header: str, source: str, root: Path) -> None:
+        self._header = header
+        self._pieces: list[str] | None = [header]
+        self._import: PieceImport | None = PieceImport(
+            header, source, root=str(root.absolute()), literal=True)
+        self._left = input_limit() - len(header.encode())  # bytes read_input would take
+
+    def follow(self, writer: GitWriter, path: Path) -> tuple[bytes, str | None,
+                                                             Session | None]:
+        """The whole file's bytes once git is done; its text and session when read."""
+        data = bytearray()
+        done = 0  # bytes of ``data`` read into turns
+        with path.open("rb") as handle:
+            handle.seek(len(self._header.encode()))
+            while True:
+                finished = not writer.running()
+                data += handle.read()
+                if finished:
+                    break
+                cut = self._cut(data, done)
+                if cut - done >= self.PIECE:
+                    self._add(data[done:cut], last=False)
+                    done = cut
+                else:
+                    time.sleep(0.002)
+        self._add(data[done:], last=True)
+        session = self._import.session() if self._import is not None else None
+        text = "".join(self._pieces) if self._pieces is not None else None
+        return self._header.encode() + bytes(data), text, session
+
+    def _cut(self, data: bytearray, done: int) -> int:
+        """Where the last commit line written in full starts (``done``: none yet)."""
+        at = data.rfind(b"\nFrom ", done)
+        while at >= done and self.NEXT.match(data, at + 1) is None:
+            at = data.rfind(b"\nFrom ", done, at)
+        return at + 1 if at >= done else done
+
+    def _add(self, piece: bytearray, *, last: bool) -> None:
+        if self._import is None or self._pieces is None:
+            return
+        self._left -= len(piece)
+        try:
+            if self._left < 0:
+                raise ValueError("over the input limit")
+            text = piece.decode("utf-8")
+            with gc_paused():
+                self._import.add(text, last=last)
+            self._pieces.append(text)
+        except Exception:  # the file is read as usual, with its own messages
+            self._import, self._pieces = None, None
+
+
+def _range_commits(repo: Repo, a: str, b: str) -> tuple[str, str]:
+    """The commit ids ``a`` and ``b`` name: one ``rev-parse`` for both when both are fine,
+    else each on its own (whose message names the one that is not)."""
+    if a and b and not a.startswith("-") and not b.startswith("-"):
+        # "--" after them: both are read as revisions, never as paths (git echoes it).
+        out = repo.git("rev-parse", f"{a}^{{commit}}", f"{b}^{{commit}}", "--",
+                       ok=range(256)).decode().split()
+        if (len(out) == 3 and out[2] == "--"
+                and all(re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", sha) for sha in out[:2])):
+            return out[0], out[1]
+    return repo.commit(a), repo.commit(b)
+
+
+def _range_root(repo: Repo, root: str | None, base: str, name: str, *, keep: bool,
+                cleanup: list[Path]) -> tuple[Path, str]:
+    """The folder a range is reviewed on (A's tree, copied when needed), and a note."""
     note = ""
     if root is not None and keep:
         if repo.head() == base:
-            return GitSource(repo, origin, session, Path(root), cleanup=cleanup)
+            return Path(root), ""
         # Replaying A..B onto anything but A would clash with itself: use A's tree.
         note = (f"{root} is not checked out at {base[:12]} (the range's start): reviewing "
                 f"on a copy of its tree in {repo.state_dir} (commit with --branch NAME)")
@@ -120,18 +232,18 @@ def open_range(spec: str, root: str | None, *, keep: bool) -> GitSource:
     if keep and not note:
         note = f"reviewing on a copy of {base[:12]}'s tree: {kept}"
     if kept.is_dir():
-        return GitSource(repo, origin, session, kept, cleanup=cleanup, note=note)
+        return kept, note
     if keep:
         partial = repo.state_dir / f".{name}.root.partial"
         shutil.rmtree(partial, ignore_errors=True)
         partial.mkdir(parents=True)
         materialize(repo, base, partial)
         os.replace(partial, kept)
-        return GitSource(repo, origin, session, kept, cleanup=cleanup, note=note)
+        return kept, note
     copy = Path(tempfile.mkdtemp(prefix="reviewtui-git-base-"))
     cleanup.append(copy)
     materialize(repo, base, copy)
-    return GitSource(repo, origin, session, copy, cleanup=cleanup)
+    return copy, ""
 
 
 def _write_session(directory: Path, name: str, text: bytes) -> Path:

@@ -116,6 +116,34 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+# A session already read while its file was written (a git range read as git wrote it):
+# (file, root, text, session). Taken by the next load_session of exactly that file, text
+# and root; anything else reads the file as usual.
+_primed: tuple[str, str | None, str, Session] | None = None
+
+
+def prime(file: Path, root: Path | None, text: str, session: Session) -> None:
+    """Let the next :func:`load_session` of ``file`` (auto-detected format, ``root``) use
+    ``session``, which is what :func:`import_session` makes of ``text``, if the file still
+    holds exactly ``text``."""
+    global _primed
+    absolute = str(root.absolute()) if root is not None else None
+    _primed = (str(file), absolute, text, session)
+
+
+def _take_primed(file: str, text: str, format: str | None, root: str | None
+                 ) -> Session | None:
+    global _primed
+    entry, _primed = _primed, None
+    if entry is None or format not in (None, "auto"):
+        return None
+    if (entry[0], entry[1]) != (file, root) or entry[2] != text:
+        return None
+    if detect_format(text, file) != "git":
+        return None
+    return entry[3]
+
+
 def load_session(path: str | Path, format: str | None = None,
                  root: str | Path | None = None) -> LoadedSession:
     """Read a session in any format (``format`` None or "auto": detected from the content).
@@ -126,8 +154,10 @@ def load_session(path: str | Path, format: str | None = None,
     file, directory = find_session_file(Path(path))
     absolute = str(Path(root).absolute()) if root is not None else None
     text = read_text(file)
-    with gc_paused():
-        session = import_session(text, str(file), format=format, root=absolute)
+    session = _take_primed(str(file), text, format, absolute)
+    if session is None:
+        with gc_paused():
+            session = import_session(text, str(file), format=format, root=absolute)
     base = directory / "base" if directory is not None and (directory / "base").is_dir() else None
     note = ""
     if format not in (None, "auto") and text.strip():  # an empty file looks like nothing

@@ -89,7 +89,7 @@ def _aider(text: str, source: str, root: str | None) -> Session:
 
 
 def _unified(text: str, source: str, root: str | None) -> Session:
-    return import_unified(text, source, root=root)
+    return import_unified(text, source, root=root, literal=True)
 
 
 def _claude(text: str, source: str, root: str | None) -> Session:
@@ -104,7 +104,7 @@ _READERS: dict[str, Callable[[str, str, str | None], Session]] = {
     "unified": _unified,
     "claude": _claude,
     "toolcalls": lambda text, source, _root: import_toolcalls(text, source),
-    "git": lambda text, source, root: import_git(text, source, root=root),
+    "git": lambda text, source, root: import_git(text, source, root=root, literal=True),
 }
 
 

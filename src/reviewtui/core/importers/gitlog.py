@@ -91,7 +91,7 @@ def header_text(origin: GitOrigin) -> str:
 
 def read_origin(text: str, source: str = "session") -> GitOrigin:
     """The header of a git session; a clean error naming the line when it is malformed."""
-    lines = text.lstrip("\ufeff").split("\n")
+    lines = _header_lines(text.lstrip("\ufeff"))
     if not lines or not lines[0].startswith(MARKER):
         raise SessionFormatError(f"not a reviewtui git session (no {MARKER.strip()!r} line)",
                                  source=source, line=1, rule="git-header")
@@ -102,8 +102,6 @@ def read_origin(text: str, source: str = "session") -> GitOrigin:
     fields: dict[str, str] = {}
     skipped: list[tuple[str, str]] = []
     for number, line in enumerate(lines[1:], start=2):
-        if not line.startswith("# "):
-            break
         name, _, value = line[2:].partition(" ")
         try:
             if name == "skipped":
@@ -125,9 +123,41 @@ def read_origin(text: str, source: str = "session") -> GitOrigin:
                      fields.get("worktree", ""), tuple(skipped))
 
 
-def commits_in(lines: Sequence[str]) -> list[CommitInfo]:
-    """The commits of a ``git log`` text written with :data:`LOG_FORMAT`."""
-    starts = [i for i, line in enumerate(lines) if COMMIT_LINE.match(line)]
+def _header_lines(text: str) -> list[str]:
+    """The first line and the ``# `` lines after it (not the whole text split)."""
+    lines: list[str] = []
+    at = 0
+    while True:
+        end = text.find("\n", at)
+        line = text[at:] if end < 0 else text[at:end]
+        if lines and not line.startswith("# "):
+            return lines
+        lines.append(line)
+        if end < 0:
+            return lines
+        at = end + 1
+
+
+def _from_lines(text: str) -> list[int]:
+    """The numbers of the lines that start with ``From `` (found with ``str.find``)."""
+    found = [0] if text.startswith("From ") else []
+    line, counted = 0, 0
+    at = text.find("\nFrom ")
+    while at >= 0:
+        line += text.count("\n", counted, at + 1)
+        counted = at + 1
+        found.append(line)
+        at = text.find("\nFrom ", at + 1)
+    return found
+
+
+def commits_in(lines: Sequence[str], candidates: Sequence[int] | None = None
+               ) -> list[CommitInfo]:
+    """The commits of a ``git log`` text written with :data:`LOG_FORMAT` (``candidates``:
+    the numbers of the lines that start with ``From ``, when the caller knows them)."""
+    if candidates is None:
+        candidates = [i for i, line in enumerate(lines) if line.startswith("From ")]
+    starts = [i for i in candidates if COMMIT_LINE.match(lines[i])]
     out: list[CommitInfo] = []
     for n, start in enumerate(starts):
         stop = starts[n + 1] if n + 1 < len(starts) else len(lines)
@@ -156,21 +186,30 @@ def _note(rule: str, message: str, line: int) -> ParseProblem:
     return ParseProblem(rule, message, Span(line, line), "info")
 
 
-def import_git(text: str, source: str, *, root: str | None = None) -> Session:
-    """A git session file (see the module docstring) as a session."""
+def import_git(text: str, source: str, *, root: str | None = None,
+               literal: bool = False) -> Session:
+    """A git session file (see the module docstring) as a session (``literal``: its file
+    operations marked literal, as :func:`~reviewtui.core.importers.import_session` does)."""
     origin = read_origin(text, source)
     lines = text.split("\n")
-    commits = commits_in(lines)
+    commits = commits_in(lines, _from_lines(text))
     try:
         wanted = bool(commits) or origin.kind == "worktree"
-        diffs = import_unified(text, source, root=root).turns if wanted else ()
+        diffs = (import_unified(text, source, root=root, literal=literal).turns if wanted
+                 else ())
     except SessionFormatError:  # not a single diff in the whole range
         diffs = ()
     turns: list[Turn] = []
     if origin.kind == "worktree":
         turns.extend(_worktree_turns(origin, diffs))
+    at = 0  # the diffs' turns come in the text's order, as the commits do
     for commit in commits:
-        mine = [t for t in diffs if commit.start < t.span.start <= commit.stop]
+        while at < len(diffs) and diffs[at].span.start <= commit.start:
+            at += 1
+        end = at
+        while end < len(diffs) and diffs[end].span.start <= commit.stop:
+            end += 1
+        mine = list(diffs[at:end])
         notes: list[ParseProblem] = []
         if len(commit.parents) > 1:
             notes.append(_note(MERGE, f"merge commit {commit.sha[:12]}: shown as one turn "
@@ -182,8 +221,9 @@ def import_git(text: str, source: str, *, root: str | None = None) -> Session:
             mine = [Turn(0, "", reply, Span(commit.start + 1, max(commit.start + 1,
                                                                   commit.stop)))]
         for number, turn in enumerate(mine):
-            extra = tuple(notes) if number == 0 else ()
-            reply = dataclasses.replace(turn.reply, problems=extra + turn.reply.problems)
+            reply = turn.reply
+            if number == 0 and notes:
+                reply = dataclasses.replace(reply, problems=(*notes, *reply.problems))
             turns.append(Turn(len(turns) + 1, commit.message, reply, turn.span,
                               Span(commit.start + 1, commit.start + 1)))
     title = (f"git {origin.base[:12]}..{origin.head[:12]}" if origin.kind == "range"
@@ -205,3 +245,90 @@ def _worktree_turns(origin: GitOrigin, diffs: Sequence[Turn]) -> list[Turn]:
         reply = dataclasses.replace(turn.reply, problems=extra + turn.reply.problems)
         out.append(Turn(number + 1, request, reply, turn.span))
     return out
+
+
+# --- reading a range while git writes it -------------------------------------------------
+
+# Ends the last commit of a piece where the next piece's first commit starts (it becomes
+# one empty turn, dropped again).
+_SENTINEL = "From " + "0" * 40 + " Mon Sep 17 00:00:00 2001\n"
+
+
+class PieceImport:
+    """:func:`import_git` of a range's session text, read piece by piece as git writes it.
+
+    The text is the header, then pieces that each start at a commit line; every piece but
+    the last ends where the next commit starts. A piece is read on its own text with its
+    lines at the numbers they have in the whole (blank lines stand for what came before),
+    so spans and turns are the same as :func:`import_git` of the whole text makes.
+    :meth:`session` returns None when that would not hold (then import the whole text): a
+    commit id that is not 40 hex digits, or a CRLF reading that differs from the whole's.
+    """
+
+    def __init__(self, header: str, source: str, *, root: str | None = None,
+                 literal: bool = False) -> None:
+        self._header = header
+        self._source = source
+        self._root = root
+        self._literal = literal
+        self._lines = header.count("\n")  # lines before the next piece
+        self._turns: list[Turn] = []
+        self._last = False
+        self._valid = header.endswith("\n")
+        self._any_cr = False
+        self._headers = False  # any hunk header at all
+        self._cr_headers = True  # every hunk header ends in CR
+        self._cr_pieces: list[bool] = []  # the CRLF reading of each piece with a CR
+
+    def add(self, piece: str, *, last: bool = False) -> None:
+        """Read ``piece`` (``last``: the text ends with it)."""
+        if self._last or not self._valid:
+            self._valid = False
+            return
+        first = piece.split("\n", 1)[0]
+        match = COMMIT_LINE.match(first) if piece else None
+        if piece and (match is None or len(match.group(1)) != 40):
+            self._valid = False  # the whole text decides how to read it
+            return
+        self._note_crlf(piece)
+        pad = "\n" * (self._lines - self._header.count("\n"))
+        text = self._header + pad + piece + ("" if last else _SENTINEL)
+        session = import_git(text, self._source, root=self._root, literal=self._literal)
+        turns = list(session.turns)
+        if not last:
+            turns.pop()  # the sentinel's empty turn
+        offset = len(self._turns)
+        self._turns.extend(Turn(t.index + offset, t.request, t.reply, t.span, t.heading_span)
+                           for t in turns)
+        self._lines += piece.count("\n")
+        self._last = last
+
+    def _note_crlf(self, piece: str) -> None:
+        """What the whole text's CRLF reading needs (see import_unified): whether it has a
+        CR, whether every hunk header ends in one; and this piece's own reading."""
+        headers, every = False, True
+        at = piece.find("\n@@ -")  # a piece starts with its commit line, never "@@ -"
+        while at >= 0:
+            end = piece.find("\n", at + 1)
+            headers = True
+            every = every and piece[(end if end >= 0 else len(piece)) - 1] == "\r"
+            at = piece.find("\n@@ -", at + 1)
+        self._headers = self._headers or headers
+        self._cr_headers = self._cr_headers and every
+        if "\r" in piece:
+            self._any_cr = True
+            self._cr_pieces.append(headers and every)
+
+    def session(self) -> Session | None:
+        """The session of the whole text (after its last piece); None: read the whole."""
+        if not (self._valid and self._last):
+            return None
+        if self._any_cr:
+            whole = self._headers and self._cr_headers
+            if any(reading != whole for reading in self._cr_pieces):
+                return None
+        origin = read_origin(self._header, self._source)
+        title = f"git {origin.base[:12]}..{origin.head[:12]}"
+        if origin.kind != "range":
+            return None
+        return Session(self._source, title, "", tuple(self._turns), format="git")

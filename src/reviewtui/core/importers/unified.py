@@ -55,6 +55,7 @@ from reviewtui.core.text.limits import parse_int
 
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 COMMIT = re.compile(r"^From [0-9a-f]{7,40} ")
+_COMMIT_AT = re.compile(COMMIT.pattern.removeprefix("^"))  # matched at a line's start
 DEV_NULL = "/dev/null"
 
 BAD_HUNK = "diff-bad-hunk"
@@ -111,13 +112,18 @@ class _Section:
     end: int = 0
 
 
-def import_unified(text: str, source: str, *, root: str | None = None) -> Session:
+def import_unified(text: str, source: str, *, root: str | None = None,
+                   literal: bool = False) -> Session:
+    """``text`` as a session; with ``literal`` its file operations come marked literal
+    (what :func:`~reviewtui.model.records.literal_session` would make of them)."""
     lines = split_lines(text)
-    raw = text.split("\n")
-    headers = [line for line in raw if line.startswith("@@ -")]
-    if "\r" not in text or (headers and all(h.endswith("\r") for h in headers)):
-        raw = lines  # no CR at all, or CRLF is the transport's: content lines have none
-    commits = [i for i, line in enumerate(lines) if COMMIT.match(line)]
+    raw: Sequence[str] = lines  # no CR at all, or CRLF is the transport's: none in content
+    if "\r" in text:
+        raw = text.split("\n")
+        headers = [line for line in raw if line.startswith("@@ -")]
+        if headers and all(h.endswith("\r") for h in headers):
+            raw = lines
+    commits = _commit_lines(text)
     ranges = ([(c, commits[n + 1] if n + 1 < len(commits) else len(lines))
                for n, c in enumerate(commits)] if commits else [(0, len(lines))])
     if commits and commits[0] > 0:
@@ -131,7 +137,7 @@ def import_unified(text: str, source: str, *, root: str | None = None) -> Sessio
             continue
         found_any = True
         changes = [change for s in sections
-                   if (change := _change(s, lines, notes, root)) is not None]
+                   if (change := _change(s, lines, notes, root, literal)) is not None]
         span = Span(start + 1, max(start + 1, stop))
         request = _subject(lines, start, stop)
         turns.extend(turns_from_changes(len(turns) + 1, request, changes, span, notes))
@@ -139,6 +145,24 @@ def import_unified(text: str, source: str, *, root: str | None = None) -> Sessio
         raise format_error(source, None, NO_DIFF, "no 'diff --git' line and no '---'/'+++' "
                            "file header followed by a hunk: this is not a unified diff")
     return Session(source, "", "", tuple(turns), format="unified")
+
+
+def _commit_lines(text: str) -> list[int]:
+    """The 0-based numbers of the lines :data:`COMMIT` matches (found with ``str.find``:
+    a long diff has few of them)."""
+    starts = [0] if text.startswith("From ") else []
+    at = text.find("\nFrom ")
+    while at >= 0:
+        starts.append(at + 1)
+        at = text.find("\nFrom ", at + 1)
+    found: list[int] = []
+    line, counted = 0, 0
+    for at in starts:
+        if _COMMIT_AT.match(text, at):
+            line += text.count("\n", counted, at)
+            counted = at
+            found.append(line)
+    return found
 
 
 def _subject(lines: Sequence[str], start: int, stop: int) -> str:
@@ -162,6 +186,9 @@ def _sections(lines: Sequence[str], raw: Sequence[str], start: int, stop: int,
     i = start
     while i < stop:
         line = lines[i]
+        if not line:  # blank: no header starts here (a piece's stand-in lines are many)
+            i += 1
+            continue
         if line.startswith("diff --git "):
             section = _git_section(lines, raw, i, stop, notes)
         elif (line.startswith("--- ") and i + 2 < stop and lines[i + 1].startswith("+++ ")
@@ -287,29 +314,38 @@ def _read_hunks(lines: Sequence[str], raw: Sequence[str], i: int, stop: int,
 def _hunk_lines(lines: Sequence[str], raw: Sequence[str], i: int, stop: int, hunk: _Hunk,
                 notes: list[ParseProblem]) -> int:
     old_left, new_left = hunk.old_count, hunk.new_count
+    search, replace, added = hunk.search, hunk.replace, hunk.added
+    leading, trailing = hunk.leading, hunk.trailing
+    changed = bool(search or replace)  # a "-" or "+" line seen: no more leading context
     side = ""
-    while i < stop and (old_left > 0 or new_left > 0 or lines[i].startswith("\\")):
+    while i < stop:
         line = lines[i]
         mark = line[:1]
         if mark == "\\":  # "\ No newline at end of file" for the line just above
             hunk.old_no_eol |= side in (" ", "-")
             hunk.new_no_eol |= side in (" ", "+")
+        elif old_left <= 0 and new_left <= 0:
+            break
         elif (mark == " " or not line) and old_left > 0 and new_left > 0:
-            hunk.search.append(line[1:])
-            hunk.replace.append(line[1:])
-            old_left, new_left = old_left - 1, new_left - 1
-            if len(hunk.search) == len(hunk.replace) == hunk.leading + 1:
-                hunk.leading += 1
-            hunk.trailing += 1
-        elif mark == "-" and old_left > 0:
-            hunk.search.append(line[1:])
+            text = line[1:]
+            search.append(text)
+            replace.append(text)
             old_left -= 1
-            hunk.trailing = 0
-        elif mark == "+" and new_left > 0:
-            hunk.replace.append(line[1:])
-            hunk.added.append(raw[i][1:])
             new_left -= 1
-            hunk.trailing = 0
+            if not changed:
+                leading += 1
+            trailing += 1
+        elif mark == "-" and old_left > 0:
+            search.append(line[1:])
+            old_left -= 1
+            trailing = 0
+            changed = True
+        elif mark == "+" and new_left > 0:
+            replace.append(line[1:])
+            added.append(raw[i][1:])
+            new_left -= 1
+            trailing = 0
+            changed = True
         else:
             notes.append(problem(HUNK_COUNT, f"the hunk at line {hunk.header + 1} says it has "
                                  f"{hunk.old_count} old and {hunk.new_count} new lines, but it "
@@ -318,12 +354,13 @@ def _hunk_lines(lines: Sequence[str], raw: Sequence[str], i: int, stop: int, hun
             break
         side = mark or " "
         i += 1
+    hunk.leading, hunk.trailing = leading, trailing
     hunk.end = i
     return i
 
 
 def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
-            root: str | None) -> Change | None:
+            root: str | None, literal: bool = False) -> Change | None:
     line = section.start + 1
     span = Span(line, max(line, section.end))
     if section.copy:
@@ -342,14 +379,15 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
         if section.binary_error:
             notes.append(problem(BINARY, f"the binary patch of {new!r} cannot be read: "
                                  f"{section.binary_error}", line))
-        ops.append(FullFile(new, (), span, mode=mode, payload=section.payload))
+        ops.append(FullFile(new, (), span, mode=mode, payload=section.payload,
+                            literal=literal))
         return Change(ops, span)
     if section.new_file:
         added = [text for hunk in section.hunks for text in hunk.added]
         no_eol = bool(section.hunks) and section.hunks[-1].new_no_eol
         first = section.hunks[0].header + 2 if section.hunks else line
         full = FullFile(new, tuple(added), Span(first, max(first, section.end)),
-                        final_newline=not no_eol or not added, mode=mode)
+                        final_newline=not no_eol or not added, mode=mode, literal=literal)
         return Change([full], span)
     if mode is None and section.old_mode is not None and \
             section.old_mode & 0o170000 == LINK_MODE:
@@ -358,19 +396,21 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
         # A link's new target, or a file turned into a link: one operation, its target the
         # new content; never an edit that writes the target as text.
         target = [line for hunk in section.hunks for line in hunk.added]
-        ops.append(FullFile(new, tuple(target), span, final_newline=False, mode=mode))
+        ops.append(FullFile(new, tuple(target), span, final_newline=False, mode=mode,
+                            literal=literal))
         return Change(ops, span)
-    for hunk in section.hunks:
-        ops.append(_edit(new, hunk))
+    for ordinal, hunk in enumerate(section.hunks, start=1):
+        ops.append(_edit(new, hunk, ordinal, literal))
     if mode is not None:
         # A mode change (with or without hunks): the content as the hunks leave it.
-        ops.append(FullFile(new, (), span, mode=mode, payload=FileBytes("keep")))
+        ops.append(FullFile(new, (), span, mode=mode, payload=FileBytes("keep"),
+                            literal=literal))
     if not ops:
         return None
     return Change(ops, span)
 
 
-def _edit(path: str, hunk: _Hunk) -> Edit:
+def _edit(path: str, hunk: _Hunk, ordinal: int = 1, literal: bool = False) -> Edit:
     if hunk.new_no_eol:
         final: bool | None = False
     elif hunk.old_no_eol:
@@ -385,9 +425,9 @@ def _edit(path: str, hunk: _Hunk) -> Edit:
     context = hunk.leading + hunk.trailing > 0
     at_end = bool(hunk.search) and ((context and hunk.trailing == 0) or hunk.old_no_eol)
     at_start = bool(hunk.search) and hunk.old_start == 1
-    return Edit(path, 1, None, tuple(hunk.search), tuple(hunk.replace), span, span, span,
-                line_hint=max(hint, 0), final_newline=final, at_end=at_end,
-                at_start=at_start)
+    return Edit(path, ordinal, None, tuple(hunk.search), tuple(hunk.replace), span, span,
+                span, line_hint=max(hint, 0), final_newline=final, at_end=at_end,
+                at_start=at_start, literal=literal)
 
 
 def _path(raw: str) -> str | None:

@@ -274,9 +274,14 @@ class Turn:
 
 
 def literal_reply(reply: Reply) -> Reply:
-    """``reply`` with every file operation marked ``literal`` (exact text, no elision)."""
+    """``reply`` with every file operation marked ``literal`` (exact text, no elision);
+    ``reply`` itself when they all are already."""
+    if all(op.literal for block in reply.blocks if isinstance(block, FileBlock)
+           for op in block.ops):
+        return reply
     blocks = tuple(
-        dataclasses.replace(block, ops=tuple(dataclasses.replace(op, literal=True)
+        dataclasses.replace(block, ops=tuple(op if op.literal else
+                                             dataclasses.replace(op, literal=True)
                                              for op in block.ops))
         if isinstance(block, FileBlock) else block
         for block in reply.blocks)
@@ -297,7 +302,14 @@ class Session:
 
 def literal_session(session: Session) -> Session:
     """``session`` with every file operation marked ``literal``: what importers of formats
-    that carry exact text (unified diffs, apply_patch, Claude Code, tool calls) return."""
-    turns = tuple(dataclasses.replace(turn, reply=literal_reply(turn.reply))
-                  for turn in session.turns)
-    return dataclasses.replace(session, turns=turns)
+    that carry exact text (unified diffs, apply_patch, Claude Code, tool calls) return.
+    Turns already literal are kept as they are (the session itself when all are)."""
+    turns = []
+    changed = False
+    for turn in session.turns:
+        reply = literal_reply(turn.reply)
+        if reply is not turn.reply:
+            turn = dataclasses.replace(turn, reply=reply)
+            changed = True
+        turns.append(turn)
+    return dataclasses.replace(session, turns=tuple(turns)) if changed else session

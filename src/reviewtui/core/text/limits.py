@@ -21,6 +21,9 @@ from reviewtui.core.errors import InputLimitError, ReviewtuiError
 # checked here so the message names the input instead of an interpreter setting (and
 # holds when PYTHONINTMAXSTRDIGITS lowers the interpreter's bound).
 MAX_DIGITS = 4300
+# The lowest bound the interpreter accepts (PYTHONINTMAXSTRDIGITS=640): text no longer
+# than this is read without looking the bound up (the hunk headers of a long diff).
+_ALWAYS_READ = 640
 # Deeper JSON is refused before parsing: far beyond any transcript or state file, and far
 # enough below Python's recursion limit that whatever walks the parsed data is safe too.
 MAX_JSON_DEPTH = 256
@@ -42,6 +45,8 @@ def parse_int(digits: str, *, what: str = "number", source: str = "",
     ``digits`` is what a parser's ``\\d+`` (or JSON's integer syntax) matched; anything
     else is the caller's ``ValueError`` as with ``int()``.
     """
+    if len(digits) <= _ALWAYS_READ:
+        return int(digits.strip())
     body = digits.strip()
     count = len(body.lstrip("+-"))
     limit = max_digits()
