@@ -40,6 +40,9 @@ FORMATS = ("fileops", "chat", "apply_patch", "aider", "unified", "claude", "tool
 # is never refused as a truncation placeholder (File Ops and Aider keep the guard).
 LITERAL_FORMATS = frozenset({"apply_patch", "unified", "claude", "toolcalls", "git"})
 
+# The first line of a git session (``gitlog.MARKER``; a test keeps them equal): checked
+# here so that detecting any other format does not load the git reader.
+GIT_HEADER = "# reviewtui git session: "
 _TURN_HEADING = re.compile(r"^#{1,3} *Turn +\d+", re.MULTILINE)
 _BEGIN_PATCH = re.compile(r"^[ \t]*\*\*\* Begin Patch[ \t]*\r?$", re.MULTILINE)
 
@@ -49,10 +52,8 @@ __all__ = ["FILEOPS_FORMATS", "FORMATS", "LITERAL_FORMATS", "SessionFormatError"
 
 def detect_format(text: str, name: str = "") -> str:
     """The format ``text`` is written in; ``name`` (a file name) only breaks ties."""
-    from reviewtui.core.importers.gitlog import looks_like_git_session
-
     base = name.replace("\\", "/").rsplit("/", 1)[-1]
-    if looks_like_git_session(text):
+    if text.lstrip("\ufeff").startswith(GIT_HEADER):  # gitlog.looks_like_git_session
         return "git"
     head = text.lstrip("\ufeff \t\r\n")[:1]
     if (head and head in "[{") or base.endswith((".json", ".jsonl")):
