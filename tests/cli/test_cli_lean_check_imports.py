@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reviewtui.cli import COMMANDS, build_parser
+from reviewtui.cli import COMMANDS, _columns, build_parser
 from reviewtui.core.importers import GIT_HEADER, detect_format
 from reviewtui.core.importers.gitlog import MARKER, looks_like_git_session
 from reviewtui.core.text.lazy_pattern import LazyPattern
@@ -54,6 +54,7 @@ NOT_FOR_A_ONE_TURN_CHECK = (
     "reviewtui.ui",
     # standard library modules nothing on this path uses
     "tomllib", "subprocess", "tempfile", "secrets", "asyncio", "email", "http",
+    "shutil", "bz2", "lzma",  # argparse's help formatter imported shutil for the width
 )
 
 
@@ -168,3 +169,15 @@ def test_the_top_level_help_is_the_same_without_any_subcommand_options() -> None
     lean = build_parser(only="--help")
     with pytest.raises(SystemExit):  # no subcommand has options: --root is unknown
         lean.parse_args(["check", "s", "--root", "r"])
+
+
+@pytest.mark.parametrize("columns", [None, "", "0", "-3", "x", "40", "200"])
+def test_the_help_width_is_the_one_shutil_gives(columns: str | None,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert _columns() == shutil.get_terminal_size().columns

@@ -16,11 +16,40 @@ EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 EXIT_PIPE = 128 + 13  # killed by SIGPIPE, as a shell reports it for cat or git
 
 
+def _columns() -> int:
+    """``shutil.get_terminal_size().columns``, without importing shutil (and with it bz2,
+    lzma and zlib) for every command: the width argparse wraps help and usage to."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns > 0:
+        return columns
+    stdout = sys.__stdout__
+    if stdout is None:
+        return 80
+    try:
+        return os.get_terminal_size(stdout.fileno()).columns or 80
+    except (AttributeError, ValueError, OSError):  # closed, detached, not a terminal
+        return 80
+
+
+class _Formatter(argparse.HelpFormatter):
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position,
+                         _columns() - 2 if width is None else width)
+
+
 class _Parser(argparse.ArgumentParser):
     # True on a subcommand this run does not parse (``build_parser(only=...)``): it keeps
     # its name and help for ``reviewtui --help``, but its options are not built, which is
     # most of what building the parser costs a short command.
     inert = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
