@@ -90,6 +90,21 @@ def test_check_of_a_one_turn_session_imports_nothing_it_does_not_use(tmp_path: P
     assert loaded == [], f"check of a one-turn File Ops session imported {loaded}"
 
 
+def test_help_imports_argparse_and_little_else(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "reviewtui", "--help"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "usage: reviewtui" in done.stdout
+    modules = {line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines()
+               if line.startswith("import time:") and "|" in line}
+    assert "argparse" in modules
+    ours = sorted(m for m in modules if m.startswith("reviewtui.core"))
+    assert ours == ["reviewtui.core", "reviewtui.core.errors"]
+    loaded = sorted(modules & {"pathlib", "shutil", "bz2", "lzma", "urllib", "tempfile",
+                               "json", "dataclasses", "inspect", "subprocess"})
+    assert loaded == [], f"--help imported {loaded}"
+
+
 # -- what made it possible ---------------------------------------------------------------
 
 def test_the_git_header_detect_format_checks_is_the_git_readers() -> None:
