@@ -111,11 +111,14 @@ def test_edit_in_place_modal(snap_compare: SnapCompare, tmp_path: Path) -> None:
         await pilot.press("e")
         await pilot.pause()
         # On a loaded machine the editor's focus can land after the first pause, and the
-        # cursor is drawn only when focused: focus it and stop the blink before the picture.
+        # cursor is drawn only when focused: focus it and hold the cursor visible before the
+        # picture. (Turning cursor_blink off instead could reuse a line rendered without
+        # the cursor: TextArea's line cache key leaves the cursor out when blink is off.)
         area = pilot.app.screen.query_one(TextArea)
         area.focus()
         await pilot.pause()
-        area.cursor_blink = False
+        area._pause_blink(visible=True)
+        area.refresh()
         await pilot.pause()
 
     assert snap_compare(make_app(TOUR, tmp_path), terminal_size=(120, 40),
