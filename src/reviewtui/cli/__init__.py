@@ -7,6 +7,7 @@ import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from reviewtui import __version__
 from reviewtui.cli.visible_output import visible_output
@@ -17,11 +18,65 @@ EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 EXIT_PIPE = 128 + 13  # killed by SIGPIPE, as a shell reports it for cat or git
 
 
+def _columns() -> int:
+    """``shutil.get_terminal_size().columns``, without importing shutil (and with it bz2,
+    lzma and zlib) for every command: the width argparse wraps help and usage to."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns > 0:
+        return columns
+    stdout = sys.__stdout__
+    if stdout is None:
+        return 80
+    try:
+        return os.get_terminal_size(stdout.fileno()).columns or 80
+    except (AttributeError, ValueError, OSError):  # closed, detached, not a terminal
+        return 80
+
+
+class _Formatter(argparse.HelpFormatter):
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position,
+                         _columns() - 2 if width is None else width)
+
+
 class _Parser(argparse.ArgumentParser):
+    # True on a subcommand this run does not parse (``build_parser(only=...)``): it keeps
+    # its name and help for ``reviewtui --help``, but its options are not built, which is
+    # most of what building the parser costs a short command.
+    inert = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
         print(f"{self.prog}: error: {message}", file=sys.stderr)
         raise SystemExit(EXIT_USAGE)
+
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        if self.inert:
+            return argparse.Action([], argparse.SUPPRESS)
+        return super().add_argument(*args, **kwargs)
+
+
+if TYPE_CHECKING:
+    _SubParsers = argparse._SubParsersAction[_Parser]
+else:  # not subscriptable at run time
+    _SubParsers = argparse._SubParsersAction
+
+
+class _Subcommands(_SubParsers):
+    only: str | None = None  # the subcommand whose options are built; None: every one
+
+    def add_parser(self, name: str, **kwargs: Any) -> _Parser:
+        made = super().add_parser(name, **kwargs)
+        made.inert = self.only is not None and name != self.only
+        return made
 
 
 SESSION_FORMATS = ("auto", "fileops", "chat", "apply_patch", "aider", "unified", "claude",
@@ -34,12 +89,16 @@ def _add_format(command: argparse.ArgumentParser) -> None:
                          "content); see docs/formats.md")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with ``only`` (a subcommand, or ``--help``), only that
+    subcommand's options are built: the others keep their name and help."""
     from reviewtui.cli import gitsource
 
     parser = _Parser(prog="reviewtui", description="Review what an AI model did to a codebase.")
     parser.add_argument("--version", action="version", version=f"reviewtui {__version__}")
-    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser, action=_Subcommands)
+    assert isinstance(sub, _Subcommands)
+    sub.only = only
 
     check = sub.add_parser("check", help="parse, lint and evaluate a session (writes nothing)")
     check.add_argument("session", nargs="?", help="a session file or a session directory")
@@ -187,9 +246,17 @@ def _handler(command: str) -> Callable[[argparse.Namespace], int]:
     return found
 
 
+def _only(argv: list[str]) -> str | None:
+    """The subcommand ``argv`` runs, when its first word says so (``--help``: none)."""
+    if argv and (argv[0] in COMMANDS or argv[0] in ("-h", "--help")):
+        return argv[0]
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(_with_default_command(list(sys.argv[1:] if argv is None else argv)))
+    words = _with_default_command(list(sys.argv[1:] if argv is None else argv))
+    parser = build_parser(only=_only(words))
+    args = parser.parse_args(words)
     if args.command is None:
         args = parser.parse_args(["demo"])
     try:

@@ -281,9 +281,11 @@ def _check_commit_options(args: argparse.Namespace, session_file: Path) -> None:
     if getattr(args, "branch", None) and not getattr(args, "commit", False):
         raise UsageError("--branch names where --commit puts the commits: add --commit",
                          rule="branch")
-    from reviewtui.shell.git import origin_of
+    if not getattr(args, "commit", False):
+        return
+    from reviewtui.shell.git import origin_of  # here: an apply without --commit needs no git
 
-    if getattr(args, "commit", False) and origin_of(session_file) is None:
+    if origin_of(session_file) is None:
         raise UsageError("--commit needs a session from git (--git A..B or --worktree); "
                          "'export --format patch' gives a patch of any session",
                          source=str(session_file), rule="not-git")

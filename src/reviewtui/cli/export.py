@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import BinaryIO
 
 from reviewtui.cli import SESSION_FORMATS, gitsource
@@ -74,6 +73,8 @@ def export(args: argparse.Namespace) -> int:
         sys.stdout.flush()
         _write_all(sys.stdout.buffer, data)
         return 0
+    from pathlib import Path  # here: building the parser (``--help``) does not need it
+
     target = Path(args.output).absolute()
     try:
         target.parent.mkdir(parents=True, exist_ok=True)

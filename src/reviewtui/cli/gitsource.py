@@ -10,12 +10,13 @@ import argparse
 import functools
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reviewtui.core.errors import UsageError
 
 if TYPE_CHECKING:  # building the parser (``--help``) must not import the engine
+    from pathlib import Path
+
     from reviewtui.shell.git_sources import GitSource
 
 
@@ -71,6 +72,7 @@ def head_copy(source: GitSource) -> Path:
     """A temporary folder with HEAD's content of every path a working tree changed: the
     project a read-only ``check --worktree`` evaluates against."""
     import tempfile  # here: building the parser (``--help``) does not need it
+    from pathlib import Path
 
     target = Path(tempfile.mkdtemp(prefix="reviewtui-git-head-"))
     source.cleanup.append(target)

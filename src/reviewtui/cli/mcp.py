@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from reviewtui.cli import EXIT_OK
 from reviewtui.core.errors import UsageError
@@ -31,6 +30,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 
 
 def run(args: argparse.Namespace) -> int:
+    from pathlib import Path  # here: building the parser (``--help``) does not need it
+
     from reviewtui.shell.live import Gate, default_session_path
 
     root = Path(args.root)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from reviewtui.cli import SESSION_FORMATS, gitsource
 
@@ -28,6 +27,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 @gitsource.sourced(keep=False, session_attr="sessions")
 def stats(args: argparse.Namespace) -> int:
     # Here, not at the top: building the parser must not import the engine.
+    from pathlib import Path
+
     from reviewtui.core.review.stats import session_stats, stats_lines
     from reviewtui.shell.export import load_accepted
     from reviewtui.shell.state import read_time_spent

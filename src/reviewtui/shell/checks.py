@@ -18,14 +18,12 @@ import json
 import os
 import re
 import shlex
-import signal
-import subprocess
-import tempfile
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from reviewtui.core.engine import OpResult, SessionRun
 from reviewtui.core.engine.decisions import OpKey
@@ -33,6 +31,9 @@ from reviewtui.core.protocol.config import ProjectConfig
 from reviewtui.core.review.diagnostics import Diagnostic, _line_map, change_texts
 from reviewtui.core.text.visible import visible
 from reviewtui.shell.trust import is_trusted_digest, trust_digest
+
+if TYPE_CHECKING:
+    import subprocess
 
 DEFAULT_TIMEOUT = 20.0
 MAX_FINDINGS = 200  # per command and file version
@@ -86,6 +87,8 @@ def _argv(command: str, rel: str) -> list[str]:
 
 
 def _run(argv: list[str], cwd: Path, timeout: float) -> tuple[int, str, str]:
+    import subprocess  # loaded when a trusted check runs, not for every 'check' (start-up)
+
     try:
         proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -104,6 +107,8 @@ def _run(argv: list[str], cwd: Path, timeout: float) -> tuple[int, str, str]:
 
 
 def _kill(proc: subprocess.Popen[bytes]) -> None:
+    import signal
+
     killpg = getattr(os, "killpg", None)
     try:
         if killpg is not None:
@@ -169,6 +174,8 @@ def parse_output(stdout: str, stderr: str) -> list[_Finding] | None:
 
 
 def _check_version(command: str, rel: str, text: str, timeout: float) -> list[_Finding]:
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix="reviewtui-check-") as scratch:
         target = Path(scratch, *PurePosixPath(rel).parts)
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -25,10 +25,7 @@ import errno
 import hashlib
 import os
 import re
-import secrets
-import shutil
 import stat
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -131,6 +128,8 @@ def temp_name(target: str) -> str:
     except UnicodeEncodeError:  # a lone surrogate: no such file can exist anyway
         raw = target.encode("utf-8", "surrogatepass")
     short = os.fsdecode(raw[:_TEMP_NAME_BYTES])
+    import secrets  # on the write path only: 'check' and 'view' never load it (start-up)
+
     nonce = secrets.token_hex(8)
     return f".{short}.{nonce}{_tag(short, nonce)}{TEMP_SUFFIX}"
 
@@ -530,6 +529,9 @@ def remove_temp(root: Path, rel: str) -> bool:
 
 def scratch_copy(source: Path, label: str) -> Path:
     """Copy a sample's ``base/`` to a new temporary folder, so samples are never modified."""
+    import shutil
+    import tempfile
+
     target = Path(tempfile.mkdtemp(prefix=f"reviewtui-{label}-"))
     if source.is_dir():
         shutil.copytree(source, target, symlinks=True, dirs_exist_ok=True)

@@ -11,7 +11,6 @@ import contextlib
 import hashlib
 import json
 import os
-import tempfile
 import time
 from pathlib import Path
 
@@ -64,6 +63,8 @@ def trust_digest(digest: str, source: str, path: Path | None = None) -> None:
     }
     data = json.dumps({"version": 1, "trusted": trusted}, indent=2, sort_keys=True) + "\n"
     path.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile  # only when trusting: reading the trust file needs none of it
+
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:

@@ -14,7 +14,6 @@ import stat
 from typing import TYPE_CHECKING
 
 from reviewtui.core.engine.links import evaluate_link
-from reviewtui.core.importers.gitbinary import BinaryPatchError, apply_delta, blob_id
 from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.records import FullFile
 from reviewtui.core.model.tree import FileState, Tree
@@ -54,6 +53,9 @@ def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
     payload = op.payload
     if payload is None:
         return None
+    # Only a git binary patch has a payload: its reader is loaded for it alone.
+    from reviewtui.core.importers.gitbinary import BinaryPatchError, apply_delta, blob_id
+
     current = tree.get(path)
     if payload.kind == "missing":
         return refused(path, "binary-no-data", f"the diff says {path} changed but carries no "

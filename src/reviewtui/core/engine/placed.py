@@ -12,10 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reviewtui.core.match.expression import classify
-from reviewtui.core.match.indent import guess_style
 from reviewtui.core.match.normalise import aligned, loose_key
-from reviewtui.core.match.reexpress import reexpress
 from reviewtui.core.model.outcome import MatchResult, Status
 
 PLACED = "placed"  # the outcome's method
@@ -32,7 +29,11 @@ def placed_match(lines: Sequence[str], search: Sequence[str], replace: Sequence[
     region = tuple(lines[start:end])
     if region == tuple(search):
         new_lines = tuple(replace)
-    else:
+    else:  # the loose matcher's helpers, loaded for a placed edit alone (start-up)
+        from reviewtui.core.match.expression import classify
+        from reviewtui.core.match.indent import guess_style
+        from reviewtui.core.match.reexpress import reexpress
+
         blocks = aligned([loose_key(line) for line in search],
                          [loose_key(line) for line in region])
         partner = {i + step: j + step for i, j, size in blocks for step in range(size)}

@@ -33,7 +33,6 @@ from reviewtui.core.engine.history import LazyHistory, earlier_versions
 from reviewtui.core.engine.ledger import LedgerItem, edit_item
 from reviewtui.core.engine.ledger import bumps as ledger_bumps
 from reviewtui.core.engine.ledger import render as render_ledger
-from reviewtui.core.engine.line_edits import evaluate_shaped
 from reviewtui.core.engine.links import LinkView
 from reviewtui.core.engine.order import Step, ancestors, execution_order
 from reviewtui.core.engine.results import OpResult, Rules, TurnResult
@@ -549,6 +548,8 @@ class SessionRun:
         )
         replacement = decision.replacement if decision.verdict is Verdict.EDITED else None
         if isinstance(op, Edit) and op.shape is not None:
+            from reviewtui.core.engine.line_edits import evaluate_shaped
+
             # self.states[-1] is the checkpoint this turn started from.
             outcome, proposal = evaluate_shaped(tree, op, ctx, replacement,
                                                 seen=self.states[-1].tree)

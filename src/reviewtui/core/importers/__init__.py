@@ -22,18 +22,17 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from reviewtui.core.errors import InputLimitError, SessionFormatError
-from reviewtui.core.importers.aider import import_aider, looks_like_aider
-from reviewtui.core.importers.claude import import_claude, looks_like_claude
-from reviewtui.core.importers.codex import import_apply_patch
-from reviewtui.core.importers.gitlog import import_git, looks_like_git_session
-from reviewtui.core.importers.toolcalls import import_toolcalls, looks_like_toolcalls
-from reviewtui.core.importers.unified import import_unified, looks_like_unified
-from reviewtui.core.lint.rules import FILEOPS_FORMATS
 from reviewtui.core.model.records import Session, literal_session
-from reviewtui.core.protocol.session import parse_markdown_session, parse_transcript
 from reviewtui.core.text.limits import place
+
+if TYPE_CHECKING:
+    from reviewtui.core.lint.rules import FILEOPS_FORMATS
+
+# Each reader (and each detector but the git header's) is imported when it is used: a
+# File Ops session never loads the Aider, Claude, patch or diff readers (start-up).
 
 FORMATS = ("fileops", "chat", "apply_patch", "aider", "unified", "claude", "toolcalls",
            "git")
@@ -41,6 +40,9 @@ FORMATS = ("fileops", "chat", "apply_patch", "aider", "unified", "claude", "tool
 # is never refused as a truncation placeholder (File Ops and Aider keep the guard).
 LITERAL_FORMATS = frozenset({"apply_patch", "unified", "claude", "toolcalls", "git"})
 
+# The first line of a git session (``gitlog.MARKER``; a test keeps them equal): checked
+# here so that detecting any other format does not load the git reader.
+GIT_HEADER = "# reviewtui git session: "
 _TURN_HEADING = re.compile(r"^#{1,3} *Turn +\d+", re.MULTILINE)
 _BEGIN_PATCH = re.compile(r"^[ \t]*\*\*\* Begin Patch[ \t]*\r?$", re.MULTILINE)
 
@@ -51,10 +53,13 @@ __all__ = ["FILEOPS_FORMATS", "FORMATS", "LITERAL_FORMATS", "SessionFormatError"
 def detect_format(text: str, name: str = "") -> str:
     """The format ``text`` is written in; ``name`` (a file name) only breaks ties."""
     base = name.replace("\\", "/").rsplit("/", 1)[-1]
-    if looks_like_git_session(text):
+    if text.lstrip("\ufeff").startswith(GIT_HEADER):  # gitlog.looks_like_git_session
         return "git"
     head = text.lstrip("\ufeff \t\r\n")[:1]
     if (head and head in "[{") or base.endswith((".json", ".jsonl")):
+        from reviewtui.core.importers.claude import looks_like_claude
+        from reviewtui.core.importers.toolcalls import looks_like_toolcalls
+
         if looks_like_toolcalls(text):
             return "toolcalls"
         return "claude" if looks_like_claude(text) else "chat"
@@ -63,37 +68,65 @@ def detect_format(text: str, name: str = "") -> str:
     if _TURN_HEADING.search(text):
         return "fileops"
     # Before patches and diffs: Aider histories quote both in their replies.
+    from reviewtui.core.importers.aider import looks_like_aider
+
     if looks_like_aider(text):
         return "aider"
     if _BEGIN_PATCH.search(text):
         return "apply_patch"
+    from reviewtui.core.importers.unified import looks_like_unified
+
     if looks_like_unified(text):
         return "unified"
     return "fileops"
 
 
 def _fileops(text: str, source: str, root: str | None) -> Session:
+    from reviewtui.core.protocol.session import parse_markdown_session
+
     return parse_markdown_session(text, source)
 
 
 def _chat(text: str, source: str, root: str | None) -> Session:
+    from reviewtui.core.protocol.session import parse_transcript
+
     return dataclasses.replace(parse_transcript(text, source), format="chat")
 
 
 def _apply_patch(text: str, source: str, root: str | None) -> Session:
+    from reviewtui.core.importers.codex import import_apply_patch
+
     return import_apply_patch(text, source, root=root)
 
 
 def _aider(text: str, source: str, root: str | None) -> Session:
+    from reviewtui.core.importers.aider import import_aider
+
     return import_aider(text, source)
 
 
 def _unified(text: str, source: str, root: str | None) -> Session:
+    from reviewtui.core.importers.unified import import_unified
+
     return import_unified(text, source, root=root, literal=True)
 
 
 def _claude(text: str, source: str, root: str | None) -> Session:
+    from reviewtui.core.importers.claude import import_claude
+
     return import_claude(text, source, root=root)
+
+
+def _toolcalls(text: str, source: str, root: str | None) -> Session:
+    from reviewtui.core.importers.toolcalls import import_toolcalls
+
+    return import_toolcalls(text, source)
+
+
+def _git(text: str, source: str, root: str | None) -> Session:
+    from reviewtui.core.importers.gitlog import import_git
+
+    return import_git(text, source, root=root, literal=True)
 
 
 _READERS: dict[str, Callable[[str, str, str | None], Session]] = {
@@ -103,8 +136,8 @@ _READERS: dict[str, Callable[[str, str, str | None], Session]] = {
     "aider": _aider,
     "unified": _unified,
     "claude": _claude,
-    "toolcalls": lambda text, source, _root: import_toolcalls(text, source),
-    "git": lambda text, source, root: import_git(text, source, root=root, literal=True),
+    "toolcalls": _toolcalls,
+    "git": _git,
 }
 
 
@@ -136,3 +169,12 @@ def import_session(text: str, source: str = "session", *, format: str | None = N
         raise SessionFormatError(f"cannot read as {chosen}: {type(exc).__name__}: {exc}",
                                  source=source, rule="import-failed") from exc
     return literal_session(session) if chosen in LITERAL_FORMATS else session
+
+
+def __getattr__(name: str) -> object:
+    """``FILEOPS_FORMATS`` is the lint rules' (kept here for callers), loaded on first use."""
+    if name == "FILEOPS_FORMATS":
+        from reviewtui.core.lint.rules import FILEOPS_FORMATS
+
+        return FILEOPS_FORMATS
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -39,7 +39,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reviewtui.core.errors import SessionFormatError
-from reviewtui.core.importers.unified import import_unified
 from reviewtui.core.model.records import ParseProblem, Reply, Session, Span, Turn
 
 MARKER = "# reviewtui git session: "
@@ -190,6 +189,8 @@ def import_git(text: str, source: str, *, root: str | None = None,
                literal: bool = False) -> Session:
     """A git session file (see the module docstring) as a session (``literal``: its file
     operations marked literal, as :func:`~reviewtui.core.importers.import_session` does)."""
+    from reviewtui.core.importers.unified import import_unified  # not for detection
+
     origin = read_origin(text, source)
     lines = text.split("\n")
     commits = commits_in(lines, _from_lines(text))

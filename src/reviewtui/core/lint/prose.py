@@ -26,12 +26,13 @@ from dataclasses import dataclass
 from reviewtui.core.lint.base import Hit, LintContext, rule
 from reviewtui.core.lint.findings import Severity
 from reviewtui.core.model.records import FileBlock, FullFile, Span, TextRun
+from reviewtui.core.text.lazy_pattern import LazyPattern
 
 _VERBS = (
     r"updated|changed|added|removed|fixed|modified|made|renamed|moved|created|refactored|"
     r"implemented|replaced|deleted|introduced|extracted|kept|left|adjusted|wrapped|split|merged"
 )
-PREAMBLE_RE = re.compile(
+PREAMBLE_RE = LazyPattern(  # compiled on first use (start-up)
     r"""^(?:
         sure|certainly|of\ course|absolutely|okay|ok|alright|all\ right|great|got\ it|
         understood|no\ problem|happy\ to|glad\ to|yes|hello|hi|hey|thanks|thank\ you|
@@ -48,7 +49,7 @@ PREAMBLE_RE = re.compile(
     )(?!\w)""",
     re.IGNORECASE | re.VERBOSE,
 )
-RECAP_RE = re.compile(
+RECAP_RE = LazyPattern(  # compiled on first use (start-up)
     rf"""^(?:
         summary|in\ summary|to\ summari[sz]e|overall|recap|changes(?:\ made)?|what\ changed|
         key\ changes|
@@ -67,7 +68,7 @@ RECAP_RE = re.compile(
 _DECORATION = re.compile(r"^[\s#>*_+\-]*(?:\d+[.)]\s+)?")
 
 
-def _reads_like(pattern: re.Pattern[str], lines: tuple[str, ...]) -> bool:
+def _reads_like(pattern: LazyPattern, lines: tuple[str, ...]) -> bool:
     for line in lines:
         text = _DECORATION.sub("", line).strip()
         if text and pattern.match(text):

@@ -19,7 +19,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from reviewtui.core.match.diagnose import diagnose, stale_version
 from reviewtui.core.match.elision import (
     EMPTY_SEARCH,
     TRUNCATION,
@@ -30,11 +29,8 @@ from reviewtui.core.match.elision import (
     unpaired_placeholder,
 )
 from reviewtui.core.match.exact import find_exact
-from reviewtui.core.match.expression import match_expression
 from reviewtui.core.match.guards import duplicate_line
-from reviewtui.core.match.index import FileIndex
 from reviewtui.core.match.landing import Ambiguity, Landing, method_name
-from reviewtui.core.match.near import match_near
 from reviewtui.core.match.normalise import is_blank, trim_blank_edges
 from reviewtui.core.model.outcome import MatchResult, Status
 from reviewtui.core.text.markers import placeholder_indices
@@ -88,6 +84,12 @@ def match_edit(
         landing = Landing(starts[0], starts[0] + len(wanted), writing)
         return _settle(lines, wanted, landing, "exact")
 
+    # The looser stages (and their indexes) are loaded when an exact match fails.
+    from reviewtui.core.match.diagnose import diagnose, stale_version
+    from reviewtui.core.match.expression import match_expression
+    from reviewtui.core.match.index import FileIndex
+    from reviewtui.core.match.near import match_near
+
     index = FileIndex(lines, lo, hi)
     found = match_expression(index, wanted, writing, lo, hi)
     if found is not None:
@@ -129,6 +131,9 @@ def _place_literally(lines: Sequence[str], search: tuple[str, ...], replace: tup
     elif starts:
         return None
     else:
+        from reviewtui.core.match.expression import match_expression
+        from reviewtui.core.match.index import FileIndex
+
         found = match_expression(FileIndex(lines, lo, hi), search, replace, lo, hi)
     if not isinstance(found, Landing):
         return None

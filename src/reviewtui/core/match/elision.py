@@ -14,12 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from reviewtui.core.match.expression import locate
-from reviewtui.core.match.index import FileIndex
 from reviewtui.core.match.landing import Ambiguity, Landing
 from reviewtui.core.match.normalise import is_blank
 from reviewtui.core.text.markers import is_placeholder_at
+
+if TYPE_CHECKING:
+    from reviewtui.core.match.index import FileIndex
 
 
 def is_marker(lines: Sequence[str], at: int, path: str = "") -> bool:
@@ -108,6 +110,8 @@ def _split(lines: Sequence[str], path: str) -> list[tuple[str, ...]]:
 def _land_pieces(index: FileIndex, pairs: Sequence[tuple[tuple[str, ...], tuple[str, ...]]],
                  lo: int, hi: int) -> ElisionResult:
     """Each piece must land exactly once after the one before it."""
+    from reviewtui.core.match.expression import locate
+
     landings: list[Landing] = []
     for number, (piece, replacement) in enumerate(pairs, 1):
         after = landings[-1].end if landings else lo

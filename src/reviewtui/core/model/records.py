@@ -10,8 +10,10 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-from reviewtui.core.model.edit_shapes import Shape
+if TYPE_CHECKING:  # only line-addressed edits carry one; their module loads with them
+    from reviewtui.core.model.edit_shapes import Shape
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,7 +6,6 @@ import fnmatch
 import posixpath
 import re
 import shlex
-import tomllib
 from dataclasses import dataclass
 
 from reviewtui.core.errors import ConfigError
@@ -37,6 +36,8 @@ class ProjectConfig:
 
 
 def parse_config(text: str, source: str = CONFIG_NAME) -> ProjectConfig:
+    import tomllib  # only a project with a reviewtui.toml pays for the TOML parser
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from reviewtui.core.model.edit_shapes import LineRange
 from reviewtui.core.model.records import (
     ConsoleBlock,
     ConsoleCommand,
@@ -27,7 +26,6 @@ from reviewtui.core.model.records import (
 )
 from reviewtui.core.protocol import grammar as g
 from reviewtui.core.protocol.console import parse_command
-from reviewtui.core.text.hashline import parse_range
 
 
 def parse_reply(lines: Sequence[str], start: int = 0, end: int | None = None, *,
@@ -497,6 +495,9 @@ class _ReplyParser:
             self._problem("unterminated-edit", "line-range edit has no '>>>>>>> REPLACE' "
                           "marker", s, r - 1)
             return None, r
+        from reviewtui.core.model.edit_shapes import LineRange
+        from reviewtui.core.text.hashline import parse_range
+
         refs = parse_range(address[0])
         if refs is None:
             self._problem("bad-address", f"'@ {address[0]}' is not a line range: write "

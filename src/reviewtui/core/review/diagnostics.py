@@ -36,7 +36,6 @@ import hashlib
 import json
 import re
 import symtable
-import tomllib
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -45,10 +44,9 @@ from pathlib import PurePosixPath
 
 from reviewtui.core.engine import OpKey, OpResult
 from reviewtui.core.model.tree import FileState
-from reviewtui.core.syntax.languages import grammar_name
-from reviewtui.core.syntax.parsing import common_prefix, common_suffix, parse
-from reviewtui.core.syntax.problems import MAX_PROBLEMS, problems
-from reviewtui.core.syntax.pyregions import changes_of, edits_parse_alone
+
+# The TOML parser, tree-sitter's languages and parsing, and the region checker are
+# imported by the checks that use them: a one-file Python session loads none (start-up).
 
 _CACHE_SIZE = 4096
 _REGIONS_FROM = 1_000  # lines: below, apply parses a Python file whole
@@ -109,6 +107,8 @@ _TOML_END = re.compile(r"\s*\(at end of document\)$")
 
 
 def _toml(text: str) -> list[_Problem]:
+    import tomllib
+
     try:
         tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
@@ -135,11 +135,16 @@ _CHECKS: dict[str, tuple[str, Callable[[str], list[_Problem]]]] = {
 
 
 def _tree_check(path: str) -> str | None:
+    from reviewtui.core.syntax.languages import grammar_name
+
     name = grammar_name(path)
     return None if name is None else f"tree-sitter {name}"
 
 
 def _tree_problems(path: str, text: str, previous: str | None = None) -> list[_Problem]:
+    from reviewtui.core.syntax.parsing import parse
+    from reviewtui.core.syntax.problems import problems
+
     parsed = parse(path, text, previous)
     return [] if parsed is None else problems(parsed, _COMPARED)
 
@@ -257,6 +262,8 @@ class LineMap(Mapping[int, int]):
 
 def _changed_lines(before: str, after: str) -> Span:
     """The lines of ``before`` an edit replaced, from the common prefix and suffix."""
+    from reviewtui.core.syntax.parsing import common_prefix, common_suffix
+
     old, new = before.encode("utf-8", "surrogatepass"), after.encode("utf-8", "surrogatepass")
     head = old.rfind(b"\n", 0, common_prefix(old, new)) + 1  # back to a line start
     tail = common_suffix(old, new, min(len(old), len(new)) - head)
@@ -314,6 +321,10 @@ def diagnose_change(path: str, before_text: str | None, after_text: str | None,
 
 def _shown(found: list[Diagnostic]) -> list[Diagnostic]:
     """The first MAX_PROBLEMS introduced and the first MAX_PROBLEMS already there."""
+    if not found:
+        return found
+    from reviewtui.core.syntax.problems import MAX_PROBLEMS
+
     counts = {True: 0, False: 0}
     out = []
     for diag in found:
@@ -520,5 +531,7 @@ def _no_new_error(path: str, before: str, after: str, results: list[OpResult]) -
     ``before`` lacked (Python only; see :mod:`reviewtui.core.syntax.pyregions`)."""
     if check_for(path) != "python" or after.count("\n") < _REGIONS_FROM:
         return False  # a small file parses whole in a few milliseconds
+    from reviewtui.core.syntax.pyregions import changes_of, edits_parse_alone
+
     found = _steps(results)
     return found is not None and edits_parse_alone(before, after, changes_of(found[0]))

@@ -56,6 +56,8 @@ import re
 import tokenize
 from collections.abc import Iterable, Sequence
 
+from reviewtui.core.text.lazy_pattern import LazyPattern
+
 # Comment openers of the languages models write, longest first: HTML, JSX, C-style,
 # shell/Python, SQL/Lua/Haskell, Lisp/asm/ini, TeX/Erlang. A bare "*" (a line inside a
 # /* */ block, or a Markdown bullet) is not peeled: C headers are full of " * ..." lines
@@ -98,7 +100,7 @@ _STATE = (r"(?:(?:is|are|remains?|stays?|goes|go|was|were|left|kept)\s+)?"
           r"(?:unchanged|the\s+same|as\s+(?:before|is)|omitted|elided|truncated|"
           r"not\s+shown|intact|here|kept|above|below)")
 _LEAD = r"(?:(?:keep|leave)\s+)?(?:all\s+)?(?:(?:the|your|our|my|this)\s+)?"
-_PHRASE = re.compile(
+_PHRASE = LazyPattern(  # compiled on first use (start-up)
     rf"""(?:
         # rest of the file / the remainder of your existing code [is unchanged]
         {_LEAD}(?:rest|remainder)\s+of\s+(?:(?:the|your|this)\s+)?(?:\w+\s+)?{_KIND}
@@ -131,7 +133,7 @@ _PHRASE_CUE = re.compile(
 # A bare line of prose (no comment marker) is a placeholder only in the unmistakable
 # forms: docstrings are full of sentences such as "other arguments stay the same." and
 # lines that read "omitted.".
-_BARE_PHRASE = re.compile(
+_BARE_PHRASE = LazyPattern(  # compiled on first use (start-up)
     rf"""{_LEAD}(?:rest|remainder)\s+of\s+(?:(?:the|your|this)\s+)?(?:\w+\s+)?{_KIND}
             (?:\s+{_STATE})?
       | {_LEAD}existing\s+(?:\w+\s+)?{_KIND}(?:\s+{_STATE})?
