@@ -3,7 +3,8 @@
 from reviewtui.core.engine.decisions import PENDING, Decision, OpKey, Policy, Verdict
 from reviewtui.core.engine.order import execution_order
 from reviewtui.core.engine.results import OpResult, Rules, TurnResult
-from reviewtui.core.engine.session import SessionRun, evaluate_session, file_text_for
+from reviewtui.core.engine.running import evaluate_session, file_text_for
+from reviewtui.core.engine.session import SessionRun
 
 __all__ = [
     "PENDING", "Decision", "OpKey", "OpResult", "Policy", "Rules", "SessionRun", "TurnResult",

@@ -11,7 +11,7 @@ after it.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from reviewtui.core.engine.commands import run_command
 from reviewtui.core.engine.decisions import (
@@ -592,30 +592,3 @@ def _advance(cursor: dict[str, int], result: OpResult) -> None:
     end = result.outcome.cursor
     if result.landed and end is not None and result.outcome.path:
         cursor[result.outcome.path] = end
-
-
-def evaluate_session(session: Session, base: Tree, *, rules: Rules | None = None,
-                     policy: Policy | None = None,
-                     decisions: Mapping[OpKey, Decision] | None = None,
-                     upto: int | None = None) -> SessionRun:
-    run = SessionRun(session, base, rules=rules, policy=policy)
-    run.decisions.update(decisions or {})
-    run.evaluate(upto=upto)
-    return run
-
-
-def file_text_for(run: SessionRun) -> Callable[[int], Callable[[str], str | None]]:
-    """For lint: the text of a file as turn N sees it (the checkpoint before it)."""
-    positions = {t.index: pos for pos, t in enumerate(run.session.turns)}
-
-    def for_turn(index: int) -> Callable[[str], str | None]:
-        tree = run.checkpoint(min(positions.get(index, 0), len(run.states) - 1))
-
-        def text(path: str) -> str | None:
-            norm = normalize_or_none(path)
-            state = tree.get(norm) if norm else None
-            return state.text if state is not None else None
-
-        return text
-
-    return for_turn

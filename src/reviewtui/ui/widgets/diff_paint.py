@@ -7,6 +7,7 @@ into a ``Strip``. Shared helpers (sanitising, style layers) are in ``diff_render
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
@@ -290,6 +291,32 @@ class DiffPainter(ScrollView):
 
     def _unified_width(self) -> int:
         return 2 * (self._number_width + 1) + 2 + self._text_width
+
+
+def reveal_offset(rows: Sequence[DiffRow], unified: bool, left_room: int, right_room: int,
+                  text_width: int) -> int:
+    """Without wrapping, the sideways scroll offset that shows the first changed word of
+    the first row that has one (a quarter of the room before it), or 0 when it is in view
+    unscrolled; when both sides' changes cannot be in view, the later one is shown."""
+    for row in rows:
+        if unified:
+            shown = row.left if row.kind is RowKind.REMOVE else (row.right or row.left)
+            sides = [(change_column(shown), left_room)]
+        else:
+            sides = [(change_column(row.left), left_room),
+                     (change_column(row.right), right_room)]
+        found = [(column, room) for column, room in sides if column is not None]
+        if not found:
+            continue
+        room = min(room for _, room in found)
+        if max(column for column, _ in found) <= room - 2:  # before the `›` cell
+            return 0
+        x = min(column for column, _ in found) - room // 4
+        latest = max(column for column, _ in found)
+        if latest > x + room - 2:
+            x = latest - room // 4
+        return max(0, min(x, text_width - room))
+    return 0
 
 
 def change_column(side: Side | None) -> int | None:

@@ -49,7 +49,7 @@ from reviewtui.ui.widgets.diff_paint import (
     DiffMode,
     DiffPainter,
     _Palette,
-    change_column,
+    reveal_offset,
 )
 
 SYNC_HIGHLIGHT_CHARS = 20_000  # smaller texts are highlighted at once (a few ms)
@@ -380,29 +380,9 @@ class DiffView(DiffPainter, can_focus=True):
             self.scroll_to(x=x, animate=False, immediate=True, force=True)
 
     def _reveal_offset(self, width: int) -> int:
-        """The scroll offset that shows the first changed word of the first row that has
-        one (a quarter of the room before it), or 0 when it is in view unscrolled."""
         left_room, right_room = self._text_room(width)
-        unified = self.mode == "unified"
-        for row in self._rows:
-            if unified:
-                shown = row.left if row.kind is RowKind.REMOVE else (row.right or row.left)
-                sides = [(change_column(shown), left_room)]
-            else:
-                sides = [(change_column(row.left), left_room),
-                         (change_column(row.right), right_room)]
-            found = [(column, room) for column, room in sides if column is not None]
-            if not found:
-                continue
-            room = min(room for _, room in found)
-            if max(column for column, _ in found) <= room - 2:  # before the `›` cell
-                return 0
-            x = min(column for column, _ in found) - room // 4
-            latest = max(column for column, _ in found)
-            if latest > x + room - 2:  # both cannot be in view: show the later one
-                x = latest - room // 4
-            return max(0, min(x, self._text_width - room))
-        return 0
+        return reveal_offset(self._rows, self.mode == "unified", left_room, right_room,
+                             self._text_width)
 
     def _expected_width(self) -> int:
         """The text width once the rows are in: without the vertical scrollbar's room
