@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reviewtui.core.engine.session import evaluate_session
+from reviewtui.core.engine import evaluate_session
 from reviewtui.core.importers import import_session
 from reviewtui.core.model.edit_shapes import (
     Batch,
