@@ -79,6 +79,21 @@ def waits_on(draft: SessionRun, display: SessionRun, key: OpKey) -> str:
     return ""
 
 
+def held_by(draft: SessionRun, display: SessionRun, key: OpKey) -> str:
+    """For an accept the draft lands (it is written) but the display does not (on top of
+    what an earlier pending operation writes it is not found): that pending operation, as
+    :func:`waits_on` names one ("pending turn 1 Edit 1 · a.py"); "" otherwise."""
+    pending: dict[str, list[str]] = {}
+    for mine, shown in zip(draft.turns, display.turns, strict=False):
+        for result, other in zip(mine.results, shown.results, strict=True):
+            if other.key == key:
+                held = (result.landed and not other.landed
+                        and result.decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED))
+                return _named(pending, other) if held else ""
+            _note_pending(pending, shown.index, other)
+    return ""
+
+
 def _waiting(result: OpResult, shown: OpResult) -> bool:
     """An accept in the draft that lands only in the display: on what a pending operation
     before it writes (the display counts pending operations that apply as accepted)."""

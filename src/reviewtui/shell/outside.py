@@ -172,15 +172,22 @@ def without(review: Review, path: str) -> Tree:
 
 
 def stale_accepts(review: Review) -> list[OpKey]:
-    """Accepts in force whose operation does not land (files deleted outside aside)."""
+    """Accepts in force whose operation does not land (files deleted outside aside).
+
+    One the draft lands is not stale though the display does not land it (on top of an
+    earlier pending operation it is not found): it is written, and counted accepted."""
     def deleted(key: OpKey) -> bool:  # the DELETED conflict's business: it stays
         path = op_path(review.result(key))
         record = review._records.get(path) if path else None
         return record is not None and record.deleted
 
-    return sorted(key for key, decision in review._folded.decisions().items()
-                  if decision.verdict in _ACCEPTING and key in review._ops
-                  and not review.result(key).landed and not deleted(key))
+    stale = [key for key, decision in review._folded.decisions().items()
+             if decision.verdict in _ACCEPTING and key in review._ops
+             and not review.result(key).landed and not deleted(key)]
+    if stale:
+        written = {r.key for turn in review.draft.turns for r in turn.results if r.landed}
+        stale = [key for key in stale if key not in written]
+    return sorted(stale)
 
 
 def revert_unlanded(review: Review, report: ReplayReport, why: str) -> None:

@@ -64,11 +64,16 @@ _BY_STATUS = {
 }
 
 
-def op_state(result: OpResult, status: Status | None = None) -> OpState:
-    """``status`` overrides the outcome's (the disk shell reports conflicts)."""
+def op_state(result: OpResult, status: Status | None = None,
+             draft: OpResult | None = None) -> OpState:
+    """``status`` overrides the outcome's (the disk shell reports conflicts); ``draft`` is
+    the same operation's result in the decided draft (see :func:`draft_state`)."""
     status = status or result.outcome.status
     if status is Status.CONFLICT:
         return OpState.CONFLICT
+    written = draft_state(result, draft)
+    if written is not None:
+        return written
     verdict = result.decision.verdict
     if verdict is Verdict.REJECTED:
         return OpState.REJECTED
@@ -80,3 +85,14 @@ def op_state(result: OpResult, status: Status | None = None) -> OpState:
         exact = result.outcome.method in EXACT_METHODS or result.op.kind == "console"
         return OpState.PENDING if exact else OpState.FUZZY
     return _BY_STATUS.get(status, OpState.PENDING)
+
+
+def draft_state(result: OpResult, draft: OpResult | None) -> OpState | None:
+    """The state of an accept (or edit) that the decided draft lands but the display run
+    does not (it applies a pending operation before it first, on top of which this one is
+    not found): accepted, as on disk and as ``stats`` and the exports count it. None for
+    every other operation (its display result says it all)."""
+    if (draft is None or result.landed or not draft.landed or draft.key != result.key
+            or result.decision.verdict not in (Verdict.ACCEPTED, Verdict.EDITED)):
+        return None
+    return op_state(draft)

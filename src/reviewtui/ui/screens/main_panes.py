@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TypeVar
 
+from rich.text import Text
 from textual import work
 from textual.reactive import var
 from textual.screen import Screen
@@ -29,10 +30,10 @@ from reviewtui.shell.review import Review
 from reviewtui.shell.userconfig import load_layout
 from reviewtui.ui.diagnostics import deferred, op_badge, with_diagnostics
 from reviewtui.ui.evaluating import turn_row
-from reviewtui.ui.opview import build_view, op_title, warm_symbols
+from reviewtui.ui.opview import OpView, build_view, op_title, warm_symbols
 from reviewtui.ui.project_checks import ProjectChecks, explanation_with
 from reviewtui.ui.review_jobs import ReviewJobs
-from reviewtui.ui.screens.review_states import ReviewStates, review_states
+from reviewtui.ui.screens.review_states import ReviewStates, draft_twin, review_states
 from reviewtui.ui.widgets.findings import FindingsPanel
 from reviewtui.ui.widgets.lists import OpList, TurnList, op_prompt, op_row_title
 from reviewtui.ui.widgets.op_detail import OpDetail
@@ -83,7 +84,8 @@ class ReviewPanes(Screen[None]):
         return turns[turn_pos].results[op_pos]
 
     def state_of(self, result: OpResult) -> OpState:
-        return op_state(result, self.review.outcome(result.key).status)
+        return op_state(result, self.review.outcome(result.key).status,
+                        draft_twin(self.review, result))
 
     def current(self) -> OpResult | None:
         return self.result(self.turn_pos, self.op_pos)
@@ -233,8 +235,12 @@ class ReviewPanes(Screen[None]):
             c = self.review.conflicts[path]
             conflict = (c.wanted.data if c.wanted else None, c.disk.data if c.disk else None)
             message = c.message
-        view = with_diagnostics(build_view(result, outcome.status, conflict, message), result,
-                                wait=False)
+        twin = draft_twin(self.review, result) if outcome.status is not Status.CONFLICT else None
+        if twin is not None and twin.landed:  # written: show what the disk got
+            view = self._written_view(result, twin)
+        else:
+            view = with_diagnostics(build_view(result, outcome.status, conflict, message),
+                                    result, wait=False)
         waiting = self._waits_on(result)
         if waiting:  # as the exports say it: accepted, not written until that one is
             state, sep, rest = view.subtitle.partition(" · ")
@@ -246,6 +252,21 @@ class ReviewPanes(Screen[None]):
         detail.show(view, keep_pane=keep_pane)
         self.review.ui_state = {"checkpoint": self.checkpoint,
                                 "selected": [result.key[0], result.key[1]]}
+
+    def _written_view(self, result: OpResult, written: OpResult) -> OpView:
+        """An accept the draft lands but the display does not: the draft's view (what was
+        written), with why the display would not find it."""
+        from reviewtui.shell.export import held_by  # here: the exports load lint rules
+
+        view = with_diagnostics(build_view(written), written, wait=False)
+        held = held_by(self.review.draft, self.review.display, result.key)
+        note = Text(f"written as shown. On top of {held or 'an earlier pending operation'} "
+                    "(as this screen shows pending operations, applied) it would not be "
+                    f"found: {result.outcome.message or result.outcome.status}. Accepting "
+                    "that one would make this one fail.", style="yellow")
+        if view.explanation.plain:
+            note = note + Text("\n\n") + view.explanation
+        return dataclasses.replace(view, explanation=note)
 
     def _waits_on(self, result: OpResult) -> str:
         """What an accept shown as landing waits on (an earlier pending operation), "" when

@@ -6,10 +6,10 @@ does it in its thread right after its work, so the event loop only draws the res
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from reviewtui.core.engine import OpKey, OpResult
-from reviewtui.core.engine.opstate import OpState, op_state
+from reviewtui.core.engine import OpKey, OpResult, Verdict
+from reviewtui.core.engine.opstate import OpState, draft_state, op_state
 from reviewtui.core.model.outcome import Status
 from reviewtui.shell.review import Review
 from reviewtui.ui.widgets.timeline import TurnMark
@@ -22,6 +22,11 @@ class TurnBasis:
     results: tuple[OpResult, ...]
     counts: tuple[int, int, int, int]  # pending, accepted, rejected, failed
     mark: str
+    # The draft's results of the turn, and what the states read of them (draft_state):
+    # the draft can change under the same display results (accepting turn 1 under an
+    # accept of turn 2 that then no longer lands).
+    drafts: tuple[OpResult, ...] = ()
+    drafted: tuple[OpState | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -78,6 +83,32 @@ def _counts(states: list[OpState]) -> tuple[int, int, int, int]:
     return pending, accepted, rejected, failed
 
 
+def _drafted(results: tuple[OpResult, ...],
+             drafts: tuple[OpResult, ...]) -> tuple[OpState | None, ...]:
+    if len(drafts) != len(results):
+        return ()
+    return tuple(draft_state(r, d) for r, d in zip(results, drafts, strict=True))
+
+
+def draft_twins(review: Review, turn_pos: int) -> tuple[OpResult, ...]:
+    """The draft's results of the turn at ``turn_pos`` (the draft is always whole)."""
+    turns = review.draft.turns
+    return turns[turn_pos].results if turn_pos < len(turns) else ()
+
+
+def draft_twin(review: Review, result: OpResult) -> OpResult | None:
+    """The draft's result for the operation of a display ``result`` that the display does
+    not land although it is accepted (the only ones :func:`draft_state` reads); None for
+    every other one, without a look."""
+    if result.landed or result.decision.verdict not in (Verdict.ACCEPTED, Verdict.EDITED):
+        return None
+    turn, op = result.key
+    for drafted in review.draft.turns:
+        if drafted.index == turn:
+            return drafted.results[op] if op < len(drafted.results) else None
+    return None
+
+
 def review_states(review: Review, known: ReviewStates | None = None, *,
                   before: ReviewStates | None = None) -> ReviewStates:
     """The states of every turn evaluated so far (turns not evaluated yet, after the first
@@ -88,7 +119,9 @@ def review_states(review: Review, known: ReviewStates | None = None, *,
     keeps its states (a decision re-evaluates a few turns of 500).
 
     An operation's state is what :meth:`Review.outcome` shows: CONFLICT when a conflict
-    holds it, else its display outcome (read here without the review's lock).
+    holds it, else its display outcome (read here without the review's lock) -- except an
+    accept that the decided draft lands and the display does not (:func:`draft_state`):
+    accepted, as on disk, ``stats`` and the exports.
     """
     turns = review.display.turns
     conflicted = frozenset(key for conflict in review.conflicts.values()
@@ -103,16 +136,31 @@ def review_states(review: Review, known: ReviewStates | None = None, *,
     statuses = dict(reuse.statuses) if reuse is not None else {}
     for pos, turn in enumerate(turns):
         results = turn.results
+        drafts = draft_twins(review, pos)
+        drafted: tuple[OpState | None, ...] | None = None
         if reuse is not None and pos < len(reuse.basis):
             old = reuse.basis[pos]
-            if pos < start or (old.results is results and turn.index not in moved):
+            if pos < start:
                 per_turn.append(reuse.turns[pos])
                 basis.append(old)
                 continue
-        states = [op_state(r, Status.CONFLICT if r.key in conflicted else None)
-                  for r in results]
+            if old.results is results and turn.index not in moved:
+                if old.drafts is drafts:
+                    per_turn.append(reuse.turns[pos])
+                    basis.append(old)
+                    continue
+                drafted = _drafted(results, drafts)
+                if drafted == old.drafted:  # the draft changed, not what the states read
+                    per_turn.append(reuse.turns[pos])
+                    basis.append(replace(old, drafts=drafts))
+                    continue
+        if drafted is None:
+            drafted = _drafted(results, drafts)
+        twins = drafts if len(drafts) == len(results) else (None,) * len(results)
+        states = [op_state(r, Status.CONFLICT if r.key in conflicted else None, d)
+                  for r, d in zip(results, twins, strict=True)]
         per_turn.append(states)
-        basis.append(TurnBasis(results, _counts(states), turn_mark(states)))
+        basis.append(TurnBasis(results, _counts(states), turn_mark(states), drafts, drafted))
         statuses.update((r.key, r.outcome.status) for r in results)
     totals = [sum(b.counts[n] for b in basis) for n in range(len(COUNTED))]
     counts = dict(zip(COUNTED, totals, strict=True))
