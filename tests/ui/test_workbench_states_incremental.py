@@ -12,15 +12,18 @@ from pathlib import Path
 
 from uikit import GALLERY, TOUR, copy_session
 
-from reviewtui.core.engine import Decision
+from reviewtui.core.engine import PENDING, Decision
+from reviewtui.core.engine.opstate import draft_state
 from reviewtui.core.errors import DecisionRefused
 from reviewtui.shell.review import Review
-from reviewtui.ui.screens.review_states import review_states
+from reviewtui.ui.screens.review_states import draft_twin, review_states
 
 CONFLICTS: list[int] = []  # per step checked, how many operations were in conflict
+STEPS = ("accept", "accept", "reject", "undo", "redo", "outside")
+WRITTEN: list[int] = []  # per step checked, accepts the draft lands and the display does not
 
 
-def walk(source: Path, tmp_path: Path, seed: int) -> int:
+def walk(source: Path, tmp_path: Path, seed: int, *, steps: tuple[str, ...] = STEPS) -> int:
     session, root = copy_session(source, tmp_path / f"s{seed}")
     rng = random.Random(seed)
     checked = 0
@@ -28,8 +31,10 @@ def walk(source: Path, tmp_path: Path, seed: int) -> int:
         states = review_states(review)
         keys = [r.key for turn in review.display.turns for r in turn.results]
         for _ in range(25):
-            step = rng.choice(["accept", "accept", "reject", "undo", "redo", "outside"])
-            if step == "accept":
+            step = rng.choice(steps)
+            if step == "pending":  # a decision taken back (what an outside change does)
+                review.decide(rng.choice(keys), PENDING)
+            elif step == "accept":
                 with contextlib.suppress(DecisionRefused):  # a refused accept: no change
                     review.decide(rng.choice(keys), Decision.accept())
             elif step == "reject":
@@ -54,6 +59,8 @@ def walk(source: Path, tmp_path: Path, seed: int) -> int:
             assert after == review_states(review), step
             assert after.basis == review_states(review).basis
             states = after
+            WRITTEN.append(sum(1 for turn in review.display.turns for r in turn.results
+                               if draft_state(r, draft_twin(review, r)) is not None))
             checked += 1
             CONFLICTS.append(len(after.conflicted))
     return checked
@@ -69,3 +76,31 @@ def test_incremental_states_equal_full_ones_on_the_tour(tmp_path: Path) -> None:
 
 def test_incremental_states_equal_full_ones_on_the_gallery(tmp_path: Path) -> None:
     assert sum(walk(GALLERY, tmp_path, seed) for seed in range(4)) == 100
+
+
+def _diverged(tmp_path: Path) -> Path:
+    """Turns written against the base on one line, and one on top of another: accepting,
+    rejecting and taking back decisions leaves accepts the draft lands but the display
+    (applying the pending ones before them) does not, and takes them out of it again."""
+    source = tmp_path / "diverged"
+    (source / "base").mkdir(parents=True)
+    (source / "base" / "a.py").write_text("x = 1\ny = 1\n")
+    turns = [("x = 1", "x = 2"), ("x = 1", "x = 5"), ("x = 5", "x = 6"), ("y = 1", "y = 2"),
+             ("x = 1", "x = 7"), ("y = 1", "y = 3")]
+    body = "# Session: diverged\n"
+    for n, (old, new) in enumerate(turns, 1):
+        body += (f"\n## Turn {n}\n> Change {n}.\n\n--- File: a.py ---\n<<<<<<< SEARCH\n"
+                 f"{old}\n=======\n{new}\n>>>>>>> REPLACE\n")
+    (source / "session.md").write_text(body)
+    return source
+
+
+def test_incremental_states_equal_full_ones_when_only_the_draft_changes(
+        tmp_path: Path) -> None:
+    WRITTEN.clear()
+    source = _diverged(tmp_path)
+    steps = ("accept", "accept", "reject", "pending", "undo", "redo")
+    assert sum(walk(source, tmp_path, seed, steps=steps) for seed in range(8)) == 200
+    # The walk made such accepts and took them away again.
+    assert any(WRITTEN)
+    assert any(a and not b for a, b in zip(WRITTEN, WRITTEN[1:], strict=False))
