@@ -123,7 +123,7 @@ async def test_written_accept_counts_accepted_on_screen_in_stats_and_exports(
         assert subtitle.startswith("✓ accepted"), subtitle
         detail = screen.query_one(OpDetail)
         explanation = str(detail.view.explanation.plain) if detail.view else ""
-        assert "written as shown" in explanation
+        assert "Written as shown" in explanation
         assert "pending turn 1 Edit 1 · a.py" in explanation
     assert shown == {"pending": 1, "accepted": 1}
     assert (root / "a.py").read_text() == "x = 5\n"

@@ -260,7 +260,7 @@ class ReviewPanes(Screen[None]):
 
         view = with_diagnostics(build_view(written), written, wait=False)
         held = held_by(self.review.draft, self.review.display, result.key)
-        note = Text(f"written as shown. On top of {held or 'an earlier pending operation'} "
+        note = Text(f"Written as shown. On top of {held or 'an earlier pending operation'} "
                     "(as this screen shows pending operations, applied) it would not be "
                     f"found: {result.outcome.message or result.outcome.status}. Accepting "
                     "that one would make this one fail.", style="yellow")
