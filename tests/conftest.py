@@ -96,3 +96,27 @@ def _pilot_waits_for_review_jobs() -> None:
 
 
 _pilot_waits_for_review_jobs()
+
+
+def _pilot_idle_checks_every_5_ms() -> None:
+    """Pilot's idle check samples the process every 5 ms instead of every 20 ms.
+
+    Every ``pilot.press`` waits twice per key, and ``pilot.pause`` once, for Textual's
+    ``wait_for_idle``: it sleeps ``SLEEP_GRANULARITY`` and calls the process idle when its CPU
+    time grew by less than ``SLEEP_IDLE`` (a twentieth of it) meanwhile. At 20 ms a key press
+    costs at least 40 ms of sleeping, and the UI tests press thousands of keys. The test of
+    idleness stays the same (the process used under 5% of a core over the last sample); only
+    the sample is shorter. Pilot still waits for every queued message (``_wait_for_screen``),
+    for animations, and (above) for the review jobs, which is what the tests rely on.
+    """
+    import os
+
+    if os.environ.get("REVIEWTUI_TEST_IDLE_20MS"):
+        return
+    from textual import _wait
+
+    _wait.SLEEP_GRANULARITY = 1 / 200
+    _wait.SLEEP_IDLE = _wait.SLEEP_GRANULARITY / 20.0
+
+
+_pilot_idle_checks_every_5_ms()
