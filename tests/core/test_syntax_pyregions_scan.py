@@ -1,0 +1,56 @@
+"""The region check's scans of the whole file, made cheaper, say what the plain ones said:
+``_declared_outside_functions`` against a reference that runs ``_DECLARES`` over every
+offset (as it did), and the whole answer of ``edits_parse_alone`` on files where regions
+are tried more than once (nested definitions, globals)."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reviewtui.core.syntax import pyregions
+from reviewtui.core.syntax.pyregions import (
+    _covered,
+    _declared_outside_functions,
+    _in_function,
+    changes_of,
+    edits_parse_alone,
+)
+
+
+def declared_reference(text: str) -> frozenset[str]:
+    lines, inside = text.split("\n"), _covered(text)
+    names: set[str] = set()
+    line, at = 0, 0
+    for found in pyregions._DECLARES.finditer(text):
+        line += text.count("\n", at, found.start())
+        at = found.start()
+        if not _in_function(lines, inside, line):
+            names.update(name.strip() for name in found.group(1).split(","))
+    return frozenset(names)
+
+
+PIECES = ["global", "nonlocal", " ", "\t", "a", "b", ",", "\n", "def f():", "    ",
+          "x = 1", "#", '"""', "'", "globals()", "nonlocal_", "\\\n", "class C:"]
+
+
+@settings(max_examples=400)
+@given(st.lists(st.sampled_from(PIECES), max_size=40).map("".join))
+def test_declared_names_match_a_scan_of_every_offset(text: str) -> None:
+    assert _declared_outside_functions(text, text.split("\n"), _covered(text)) == (
+        declared_reference(text))
+
+
+NESTED = ("class K:\n    def a(self):\n        def inner():\n            return 1\n"
+          "        return inner\n\n    def b(self):\n        global g\n        g = 2\n\n")
+
+
+def test_a_change_in_each_of_two_nested_definitions_is_still_checked_alone() -> None:
+    before = NESTED * 300
+    after = before.replace("            return 1\n", "            return 1 + 1\n", 2)
+    first = before.split("\n").index("            return 1") + 1
+    second = first + NESTED.count("\n")
+    steps = [(first, first, 0), (second, second, 0)]
+    assert edits_parse_alone(before, after, changes_of(steps))
+    broken = before.replace("            return 1\n", "            return (1\n", 2)
+    assert not edits_parse_alone(before, broken, changes_of(steps))
