@@ -54,3 +54,30 @@ def test_a_change_in_each_of_two_nested_definitions_is_still_checked_alone() -> 
     assert edits_parse_alone(before, after, changes_of(steps))
     broken = before.replace("            return 1\n", "            return (1\n", 2)
     assert not edits_parse_alone(before, broken, changes_of(steps))
+
+
+# Lines full of what opens, closes or continues a token: the rescan after each change has
+# to find where both files are out of every string again.
+TOKENISH = ['"""', "'''", '"', "'", "x", "#", "\\", '# """', 'a = """b', "'''c'''", '""',
+            "s = '\\", "\\\\", '"""\\', "def f():", "", '""""', "'#'", "\r"]
+token_line = st.lists(st.sampled_from(TOKENISH), max_size=4).map("".join)
+token_edit = st.tuples(st.integers(0, 30), st.integers(0, 3), st.lists(token_line, max_size=3))
+
+
+@settings(max_examples=600)
+@given(base=st.lists(token_line, max_size=30),
+       edits=st.lists(token_edit, min_size=1, max_size=4),
+       ends=st.sampled_from(["\n", "", "\\"]))
+def test_strings_after_the_edits_match_a_scan_of_the_whole_file(
+        base: list[str], edits: list[tuple[int, int, list[str]]], ends: str) -> None:
+    lines, steps = list(base), []
+    for at, width, new in edits:
+        at = min(at, len(lines))
+        end = min(at + width, len(lines))
+        lines[at:end] = new
+        steps.append((at + 1, end, len(new) - (end - at)))
+    before, after = "\n".join(base) + ends, "\n".join(lines) + ends
+    found = pyregions._in_strings_after(before, after, after.split("\n"), changes_of(steps),
+                                        pyregions._in_strings(before))
+    assert found == pyregions._in_strings(after)
+    assert pyregions._covered(after, found) == _covered(after)

@@ -28,8 +28,9 @@ import re
 import symtable
 import sys
 import warnings
-from bisect import bisect_right
-from collections.abc import Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator, Sequence
+from itertools import accumulate
 
 # Comments, and strings with the tokenizer's extent (a prefix does not change it; a
 # backslash escapes the next character even in a raw string; an unterminated triple
@@ -50,22 +51,103 @@ _SUPPORTED = sys.version_info < (3, 12)  # 3.12 tokenizes f-strings differently
 Change = tuple[int, int, int, int]
 
 
-def _covered(text: str) -> set[int]:
-    """0-based lines whose start lies inside a string, or continues the line above."""
-    inside: set[int] = set()
-    line, at = 0, 0
-    for found in _TOKENS.finditer(text):
+def _covered(text: str, strings: set[int] | None = None) -> set[int]:
+    """0-based lines whose start lies inside a string, or continues the line above.
+    ``strings``: the first part (:func:`_in_strings`) when it is already known."""
+    inside = set(_in_strings(text) if strings is None else strings)
+    _add_continued(text, inside)
+    return inside
+
+
+def _long_strings(text: str, pos: int = 0, line: int = 0) -> Iterator[tuple[int, int]]:
+    """(line, newlines) of each token spanning lines, scanning from offset ``pos``, the
+    start of line ``line``, where no token is open."""
+    at = pos
+    for found in _TOKENS.finditer(text, pos):
         token = found.group()
         if "\n" in token:
             line += text.count("\n", at, found.start())
             at = found.start()
-            inside.update(range(line + 1, line + 1 + token.count("\n")))
+            yield line, token.count("\n")
+
+
+def _in_strings(text: str) -> set[int]:
+    """0-based lines whose start lies inside a string."""
+    inside: set[int] = set()
+    for line, newlines in _long_strings(text):
+        inside.update(range(line + 1, line + 1 + newlines))
+    return inside
+
+
+def _in_strings_after(before: str, after: str, new: Sequence[str], changes: Sequence[Change],
+                      old_inside: set[int]) -> set[int]:
+    """:func:`_in_strings` of ``after``, knowing that of ``before`` (``old_inside``): only
+    the text from each change to the next line where both scans are out of any token is
+    scanned again; between two such lines and the next change, the text is the same in both
+    files and so are the tokens. (Without a final newline, the last line of one may have
+    no newline where the other has one, and a text ending in a backslash could make a
+    triple quote fail to match at all, which depends on everything after it: both are
+    scanned whole.)"""
+    if not (before.endswith("\n") and after.endswith("\n")):
+        return _in_strings(after)
+    inside: set[int] = set()
+    olds = sorted(old_inside)
+    offsets = [0, *accumulate(len(line) + 1 for line in new)]
+    grown = [0]
+    for lo, hi, old_lo, old_hi in changes:
+        grown.append(grown[-1] + (hi - lo) - (old_hi - old_lo))
+    count = len(changes)
+    synced, k = 0, 0  # line ``synced`` starts out of any token in both; changes[k] is next
+    while k < count:
+        lo, shift = changes[k][0], grown[k]
+        # The unchanged stretch: the same lines inside strings as in ``before``.
+        first, stop = bisect_right(olds, synced - shift), bisect_left(olds, lo - shift)
+        inside.update(line + shift for line in olds[first:stop])
+        start = lo  # scan again from the last line before the change out of any token
+        while start > synced and start - shift in old_inside:
+            start -= 1
+        free = start + 1  # the first line not yet known to start out of any token
+        resynced = None
+        for line, newlines in _long_strings(after, offsets[start], start):
+            resynced, k = _resync(free, line, k, changes, grown, old_inside)
+            if resynced is not None:
+                break
+            inside.update(range(line + 1, line + 1 + newlines))
+            free = max(free, line + newlines + 1)
+        else:
+            return inside  # no token spans a line from here to the end
+        synced = resynced
+        k += 1
+    shift = grown[count]
+    inside.update(line + shift for line in olds[bisect_right(olds, synced - shift):])
+    return inside
+
+
+def _resync(free: int, upto: int, k: int, changes: Sequence[Change], grown: list[int],
+            old_inside: set[int]) -> tuple[int | None, int]:
+    """The first line from ``free`` to ``upto`` (each starting out of any token of the
+    file after) past ``changes[k]``, unchanged and out of any token of the file before
+    too; and the change it follows."""
+    line = max(free, changes[k][1])
+    while line <= upto:
+        following = changes[k + 1][0] if k + 1 < len(changes) else upto + 1
+        if line < following:
+            if line - grown[k + 1] not in old_inside:
+                return line, k
+            line += 1
+        else:
+            k += 1
+            line = max(line, changes[k][1])
+    return None, k
+
+
+def _add_continued(text: str, inside: set[int]) -> None:
+    """Add the lines that continue the line above (a backslash before its newline)."""
     line, at = 0, 0
     for found in _CONTINUED.finditer(text):  # one in a comment only makes this stricter
         line += text.count("\n", at, found.end())
         at = found.end()
         inside.add(line)
-    return inside
 
 
 _OUTWARD = "outward"  # the region needs the definition around it (a nonlocal's binding)
@@ -207,7 +289,9 @@ def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
     if not _SUPPORTED or not changes or "barry_as_FLUFL" in after:
         return False
     new, old = after.split("\n"), before.split("\n")
-    inside_new, inside_old = _covered(after), _covered(before)
+    strings_old = _in_strings(before)
+    inside_old = _covered(before, strings_old)
+    inside_new = _covered(after, _in_strings_after(before, after, new, changes, strings_old))
     declared = _declared_outside_functions(after, new, inside_new)
     ends = [change[1] for change in changes]
     grown = [0]
