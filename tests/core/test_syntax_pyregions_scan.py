@@ -8,6 +8,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reviewtui.core.model.filestate import FileState
 from reviewtui.core.syntax import pyregions
 from reviewtui.core.syntax.pyregions import (
     _covered,
@@ -15,6 +16,7 @@ from reviewtui.core.syntax.pyregions import (
     _in_function,
     changes_of,
     edits_parse_alone,
+    split_lines,
 )
 
 
@@ -81,3 +83,26 @@ def test_strings_after_the_edits_match_a_scan_of_the_whole_file(
                                         pyregions._in_strings(before))
     assert found == pyregions._in_strings(after)
     assert pyregions._covered(after, found) == _covered(after)
+
+
+@given(st.lists(st.sampled_from(["a", "\n", "\r", "\r\n", "\ufeff", "\f", "\u2028", " "]),
+                max_size=12).map("".join))
+def test_lines_of_a_file_state_stand_for_the_split_text(text: str) -> None:
+    state = FileState.from_bytes(text.encode("utf-8"))
+    assert state.text is not None
+    assert list(split_lines(state.text, state.lines)) == state.text.split("\n")
+
+
+def test_the_region_check_takes_the_file_states_lines() -> None:
+    before = FileState.from_text(NESTED * 300)
+    line = before.lines.index("            return 1")
+    after = before.splice(line, line + 1, ["            return (1"])
+    assert after.text is not None
+    assert before.text is not None
+    steps = changes_of([(line + 1, line + 1, 0)])
+    assert not edits_parse_alone(before.text, after.text, steps,
+                                 before_lines=before.lines, after_lines=after.lines)
+    fixed = before.splice(line, line + 1, ["            return 2"])
+    assert fixed.text is not None
+    assert edits_parse_alone(before.text, fixed.text, steps,
+                             before_lines=before.lines, after_lines=fixed.lines)

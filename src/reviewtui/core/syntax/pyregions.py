@@ -87,12 +87,13 @@ def _in_strings_after(before: str, after: str, new: Sequence[str], changes: Sequ
     files and so are the tokens. (Without a final newline, the last line of one may have
     no newline where the other has one, and a text ending in a backslash could make a
     triple quote fail to match at all, which depends on everything after it: both are
-    scanned whole.)"""
-    if not (before.endswith("\n") and after.endswith("\n")):
+    scanned whole; so are changes past the last line of either.)"""
+    if not (before.endswith("\n") and after.endswith("\n")) or (changes and (
+            changes[-1][0] >= len(new) or changes[-1][2] > before.count("\n"))):
         return _in_strings(after)
     inside: set[int] = set()
     olds = sorted(old_inside)
-    offsets = [0, *accumulate(len(line) + 1 for line in new)]
+    lengths = list(accumulate(map(len, new)))  # the start of line i: lengths[i - 1] + i
     grown = [0]
     for lo, hi, old_lo, old_hi in changes:
         grown.append(grown[-1] + (hi - lo) - (old_hi - old_lo))
@@ -108,7 +109,8 @@ def _in_strings_after(before: str, after: str, new: Sequence[str], changes: Sequ
             start -= 1
         free = start + 1  # the first line not yet known to start out of any token
         resynced = None
-        for line, newlines in _long_strings(after, offsets[start], start):
+        at = lengths[start - 1] + start if start else 0
+        for line, newlines in _long_strings(after, at, start):
             resynced, k = _resync(free, line, k, changes, grown, old_inside)
             if resynced is not None:
                 break
@@ -280,15 +282,26 @@ def changes_of(steps: Sequence[tuple[int, int, int]]) -> list[Change]:
     return out
 
 
+def split_lines(text: str, lines: Sequence[str] | None = None) -> Sequence[str]:
+    """``text.split("\n")``, from ``lines`` -- the text's lines as a ``FileState`` has them
+    (without endings; a "\r" before a "\n" is taken off) -- when no "\r" makes them
+    differ: a copy of references instead of a new string for every line."""
+    if lines is None or "\r" in text:
+        return text.split("\n")
+    return (*lines, "") if not text or text.endswith("\n") else lines
+
+
 def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
-                      budget: float = 0.25) -> bool:
+                      budget: float = 0.25, before_lines: Sequence[str] | None = None,
+                      after_lines: Sequence[str] | None = None) -> bool:
     """True when the regions around ``changes`` (see the module's doc) prove that
     ``after`` has no syntax error ``before`` did not have; False means "parse it all".
     ``budget``: the share of the file the regions may cover before a whole parse is
-    cheaper."""
+    cheaper. ``before_lines``/``after_lines``: the texts' lines, when already split (see
+    :func:`split_lines`)."""
     if not _SUPPORTED or not changes or "barry_as_FLUFL" in after:
         return False
-    new, old = after.split("\n"), before.split("\n")
+    new, old = split_lines(after, after_lines), split_lines(before, before_lines)
     strings_old = _in_strings(before)
     inside_old = _covered(before, strings_old)
     inside_new = _covered(after, _in_strings_after(before, after, new, changes, strings_old))
