@@ -107,18 +107,27 @@ def _in_strings_after(before: str, after: str, new: Sequence[str], changes: Sequ
         start = lo  # scan again from the last line before the change out of any token
         while start > synced and start - shift in old_inside:
             start -= 1
-        free = start + 1  # the first line not yet known to start out of any token
-        resynced = None
+        # The first line past the change out of any token of the file before; once a
+        # token of the file after starts at or past it, none of those spans it either.
+        candidate, k = _resync(start + 1, len(new) - 1, k, changes, grown, old_inside)
+        line = start
         at = lengths[start - 1] + start if start else 0
-        for line, newlines in _long_strings(after, at, start):
-            resynced, k = _resync(free, line, k, changes, grown, old_inside)
-            if resynced is not None:
+        for found in _TOKENS.finditer(after, at):
+            if candidate is not None and found.start() >= lengths[candidate - 1] + candidate:
                 break
-            inside.update(range(line + 1, line + 1 + newlines))
-            free = max(free, line + newlines + 1)
+            token = found.group()
+            if "\n" in token:
+                line += after.count("\n", at, found.start())
+                at = found.start()
+                newlines = token.count("\n")
+                inside.update(range(line + 1, line + 1 + newlines))
+                if candidate is not None and candidate <= line + newlines:  # spanned
+                    candidate, k = _resync(line + newlines + 1, len(new) - 1, k, changes,
+                                           grown, old_inside)
         else:
             return inside  # no token spans a line from here to the end
-        synced = resynced
+        assert candidate is not None  # the loop stops early only at one
+        synced = candidate
         k += 1
     shift = grown[count]
     inside.update(line + shift for line in olds[bisect_right(olds, synced - shift):])
@@ -127,9 +136,9 @@ def _in_strings_after(before: str, after: str, new: Sequence[str], changes: Sequ
 
 def _resync(free: int, upto: int, k: int, changes: Sequence[Change], grown: list[int],
             old_inside: set[int]) -> tuple[int | None, int]:
-    """The first line from ``free`` to ``upto`` (each starting out of any token of the
-    file after) past ``changes[k]``, unchanged and out of any token of the file before
-    too; and the change it follows."""
+    """The first line from ``free`` to ``upto`` past ``changes[k]``, unchanged and out
+    of any token of the file before (``None`` if there is none); and the change it
+    follows."""
     line = max(free, changes[k][1])
     while line <= upto:
         following = changes[k + 1][0] if k + 1 < len(changes) else upto + 1
