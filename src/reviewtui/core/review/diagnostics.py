@@ -534,4 +534,11 @@ def _no_new_error(path: str, before: str, after: str, results: list[OpResult]) -
     from reviewtui.core.syntax.pyregions import changes_of, edits_parse_alone
 
     found = _steps(results)
-    return found is not None and edits_parse_alone(before, after, changes_of(found[0]))
+    if found is None:
+        return False
+    # _steps found a FileState before and after each edit: their lines are already split.
+    opening, closing = results[0].outcome.before_state, results[-1].outcome.after_state
+    assert isinstance(opening, FileState)
+    assert isinstance(closing, FileState)
+    return edits_parse_alone(before, after, changes_of(found[0]),
+                             before_lines=opening.lines, after_lines=closing.lines)

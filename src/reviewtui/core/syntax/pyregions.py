@@ -28,8 +28,9 @@ import re
 import symtable
 import sys
 import warnings
-from bisect import bisect_right
-from collections.abc import Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterator, Sequence
+from itertools import accumulate
 
 # Comments, and strings with the tokenizer's extent (a prefix does not change it; a
 # backslash escapes the next character even in a raw string; an unterminated triple
@@ -50,22 +51,114 @@ _SUPPORTED = sys.version_info < (3, 12)  # 3.12 tokenizes f-strings differently
 Change = tuple[int, int, int, int]
 
 
-def _covered(text: str) -> set[int]:
-    """0-based lines whose start lies inside a string, or continues the line above."""
-    inside: set[int] = set()
-    line, at = 0, 0
-    for found in _TOKENS.finditer(text):
+def _covered(text: str, strings: set[int] | None = None) -> set[int]:
+    """0-based lines whose start lies inside a string, or continues the line above.
+    ``strings``: the first part (:func:`_in_strings`) when it is already known."""
+    inside = set(_in_strings(text) if strings is None else strings)
+    _add_continued(text, inside)
+    return inside
+
+
+def _long_strings(text: str, pos: int = 0, line: int = 0) -> Iterator[tuple[int, int]]:
+    """(line, newlines) of each token spanning lines, scanning from offset ``pos``, the
+    start of line ``line``, where no token is open."""
+    at = pos
+    for found in _TOKENS.finditer(text, pos):
         token = found.group()
         if "\n" in token:
             line += text.count("\n", at, found.start())
             at = found.start()
-            inside.update(range(line + 1, line + 1 + token.count("\n")))
+            yield line, token.count("\n")
+
+
+def _in_strings(text: str) -> set[int]:
+    """0-based lines whose start lies inside a string."""
+    inside: set[int] = set()
+    for line, newlines in _long_strings(text):
+        inside.update(range(line + 1, line + 1 + newlines))
+    return inside
+
+
+def _in_strings_after(before: str, after: str, new: Sequence[str], changes: Sequence[Change],
+                      old_inside: set[int]) -> set[int]:
+    """:func:`_in_strings` of ``after``, knowing that of ``before`` (``old_inside``): only
+    the text from each change to the next line where both scans are out of any token is
+    scanned again; between two such lines and the next change, the text is the same in both
+    files and so are the tokens. (Without a final newline, the last line of one may have
+    no newline where the other has one, and a text ending in a backslash could make a
+    triple quote fail to match at all, which depends on everything after it: both are
+    scanned whole; so are changes past the last line of either.)"""
+    if not (before.endswith("\n") and after.endswith("\n")) or (changes and (
+            changes[-1][0] >= len(new) or changes[-1][2] > before.count("\n"))):
+        return _in_strings(after)
+    inside: set[int] = set()
+    olds = sorted(old_inside)
+    lengths = list(accumulate(map(len, new)))  # the start of line i: lengths[i - 1] + i
+    grown = [0]
+    for lo, hi, old_lo, old_hi in changes:
+        grown.append(grown[-1] + (hi - lo) - (old_hi - old_lo))
+    count = len(changes)
+    synced, k = 0, 0  # line ``synced`` starts out of any token in both; changes[k] is next
+    while k < count:
+        lo, shift = changes[k][0], grown[k]
+        # The unchanged stretch: the same lines inside strings as in ``before``.
+        first, stop = bisect_right(olds, synced - shift), bisect_left(olds, lo - shift)
+        inside.update(line + shift for line in olds[first:stop])
+        start = lo  # scan again from the last line before the change out of any token
+        while start > synced and start - shift in old_inside:
+            start -= 1
+        # The first line past the change out of any token of the file before; once a
+        # token of the file after starts at or past it, none of those spans it either.
+        candidate, k = _resync(start + 1, len(new) - 1, k, changes, grown, old_inside)
+        line = start
+        at = lengths[start - 1] + start if start else 0
+        for found in _TOKENS.finditer(after, at):
+            if candidate is not None and found.start() >= lengths[candidate - 1] + candidate:
+                break
+            token = found.group()
+            if "\n" in token:
+                line += after.count("\n", at, found.start())
+                at = found.start()
+                newlines = token.count("\n")
+                inside.update(range(line + 1, line + 1 + newlines))
+                if candidate is not None and candidate <= line + newlines:  # spanned
+                    candidate, k = _resync(line + newlines + 1, len(new) - 1, k, changes,
+                                           grown, old_inside)
+        else:
+            return inside  # no token spans a line from here to the end
+        assert candidate is not None  # the loop stops early only at one
+        synced = candidate
+        k += 1
+    shift = grown[count]
+    inside.update(line + shift for line in olds[bisect_right(olds, synced - shift):])
+    return inside
+
+
+def _resync(free: int, upto: int, k: int, changes: Sequence[Change], grown: list[int],
+            old_inside: set[int]) -> tuple[int | None, int]:
+    """The first line from ``free`` to ``upto`` past ``changes[k]``, unchanged and out
+    of any token of the file before (``None`` if there is none); and the change it
+    follows."""
+    line = max(free, changes[k][1])
+    while line <= upto:
+        following = changes[k + 1][0] if k + 1 < len(changes) else upto + 1
+        if line < following:
+            if line - grown[k + 1] not in old_inside:
+                return line, k
+            line += 1
+        else:
+            k += 1
+            line = max(line, changes[k][1])
+    return None, k
+
+
+def _add_continued(text: str, inside: set[int]) -> None:
+    """Add the lines that continue the line above (a backslash before its newline)."""
     line, at = 0, 0
     for found in _CONTINUED.finditer(text):  # one in a comment only makes this stricter
         line += text.count("\n", at, found.end())
         at = found.end()
         inside.add(line)
-    return inside
 
 
 _OUTWARD = "outward"  # the region needs the definition around it (a nonlocal's binding)
@@ -123,12 +216,28 @@ def _declared_outside_functions(text: str, lines: Sequence[str],
     clash with statements of a module or class scope that a region shares."""
     names: set[str] = set()
     line, at = 0, 0
-    for found in _DECLARES.finditer(text):
-        line += text.count("\n", at, found.start())
-        at = found.start()
+    for start in _keyword_lines(text):
+        found = _DECLARES.match(text, start)
+        if found is None:
+            continue
+        line += text.count("\n", at, start)
+        at = start
         if not _in_function(lines, inside, line):
             names.update(name.strip() for name in found.group(1).split(","))
     return frozenset(names)
+
+
+def _keyword_lines(text: str) -> list[int]:
+    """Offsets of the lines that hold ``global`` or ``nonlocal`` anywhere, in order: the
+    only lines where :data:`_DECLARES` can match (its matches start at a line's start and
+    end in it). ``str.find`` is far cheaper than the regex's attempt at every offset."""
+    starts: set[int] = set()
+    for word in ("global", "nonlocal"):
+        at = text.find(word)
+        while at >= 0:
+            starts.add(text.rfind("\n", 0, at) + 1)
+            at = text.find(word, at + len(word))
+    return sorted(starts)
 
 
 def _in_function(lines: Sequence[str], inside: set[int], line: int) -> bool:
@@ -182,16 +291,29 @@ def changes_of(steps: Sequence[tuple[int, int, int]]) -> list[Change]:
     return out
 
 
+def split_lines(text: str, lines: Sequence[str] | None = None) -> Sequence[str]:
+    """``text.split("\n")``, from ``lines`` -- the text's lines as a ``FileState`` has them
+    (without endings; a "\r" before a "\n" is taken off) -- when no "\r" makes them
+    differ: a copy of references instead of a new string for every line."""
+    if lines is None or "\r" in text:
+        return text.split("\n")
+    return (*lines, "") if not text or text.endswith("\n") else lines
+
+
 def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
-                      budget: float = 0.25) -> bool:
+                      budget: float = 0.25, before_lines: Sequence[str] | None = None,
+                      after_lines: Sequence[str] | None = None) -> bool:
     """True when the regions around ``changes`` (see the module's doc) prove that
     ``after`` has no syntax error ``before`` did not have; False means "parse it all".
     ``budget``: the share of the file the regions may cover before a whole parse is
-    cheaper."""
+    cheaper. ``before_lines``/``after_lines``: the texts' lines, when already split (see
+    :func:`split_lines`)."""
     if not _SUPPORTED or not changes or "barry_as_FLUFL" in after:
         return False
-    new, old = after.split("\n"), before.split("\n")
-    inside_new, inside_old = _covered(after), _covered(before)
+    new, old = split_lines(after, after_lines), split_lines(before, before_lines)
+    strings_old = _in_strings(before)
+    inside_old = _covered(before, strings_old)
+    inside_new = _covered(after, _in_strings_after(before, after, new, changes, strings_old))
     declared = _declared_outside_functions(after, new, inside_new)
     ends = [change[1] for change in changes]
     grown = [0]
@@ -210,6 +332,17 @@ def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
             return None
         found = _BOUNDARY.match(new[line])
         return found if found and to_old(line) not in inside_old else None
+
+    verdicts: dict[tuple[int, int, bool, str, bool], bool | str] = {}
+
+    def parses(which: Sequence[str], lo: int, hi: int, indent: str, last: bool) -> bool | str:
+        """:func:`_parses` of ``which[lo:hi]`` (``new`` or ``old``), once for each: a region
+        tried again (a wider definition around a change, a later change) is not re-parsed."""
+        key = (lo, hi, last, indent, which is new)
+        verdict = verdicts.get(key)
+        if verdict is None:
+            verdict = verdicts[key] = _parses(which[lo:hi], indent, last, declared)
+        return verdict
 
     covered_to = 0
     spent = 0
@@ -234,9 +367,9 @@ def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
             spent += end - max(start, 0)
             if spent > budget * len(new):
                 return False
-            verdict = _parses(region, indent, last, declared)
+            verdict = parses(new, max(start, 0), end, indent, last)
             if verdict is True:
-                verdict = _parses(old[old_start:old_end], indent, last, declared)
+                verdict = parses(old, old_start, old_end, indent, last)
             if verdict is True:
                 break
             if verdict is False and not (indent and any(  # the change leaves the block
