@@ -243,8 +243,9 @@ class SessionRun:
     def _relabel(self, changed: set[OpKey]) -> set[OpKey]:
         """Of the changed keys, those whose result can change beyond its decision field.
 
-        An accept of an operation that already lands pending (or the reverse) changes
-        nothing but the result's ``decision``: that is patched in place here.
+        An accept of an operation that already lands pending (or the reverse: an accept
+        undone, where the pending operation lands the same) changes nothing but the
+        result's ``decision``: that is patched in place here.
         """
         positions = {t.index: pos for pos, t in enumerate(self.session.turns)}
         real: set[OpKey] = set()
@@ -254,12 +255,13 @@ class SessionRun:
                 continue
             old = self.turns[pos].results[key[1]]
             new = self.decisions.get(key, PENDING)
-            plain = (new == Decision.accept(force=new.force)
+            plain = (new in (PENDING, Decision.accept(force=new.force))
                      and old.decision in (PENDING, Decision.accept(force=old.decision.force)))
             if (isinstance(old.op, ConsoleCommand) or not plain  # a placement, a SEARCH...
-                    or new.verdict is not Verdict.ACCEPTED
+                    or new.verdict not in (Verdict.PENDING, Verdict.ACCEPTED)
                     or old.decision.verdict not in (Verdict.PENDING, Verdict.ACCEPTED)
                     or self._unevaluated(old.decision) is not None
+                    or self._unevaluated(new) is not None
                     or self._lands(old.outcome, new) != old.landed):
                 real.add(key)
                 continue
