@@ -88,3 +88,20 @@ def test_undoing_an_edited_accept_re_evaluates_its_file() -> None:
     assert (3, 0) in calls
     assert all(turn % 2 == 1 for turn, _ in calls)  # a.txt only
     same(run, evaluate_session(session, base, policy=Policy.headless()))
+
+
+def test_a_skipped_turn_of_the_draft_keeps_the_checkpoint_before_it() -> None:
+    """Re-evaluating the draft after an undo: a later turn that is all pending changed
+    nothing before and changes nothing now; its checkpoint is the one before it (shared,
+    as a full evaluation leaves it), not a copy patched with the changed file."""
+    text, base = long_session()
+    session = parse_session(text)
+    decisions = {(1, 0): Decision.accept(), (3, 0): Decision.accept()}
+    draft = evaluate_session(session, base, policy=Policy.decided_only(), decisions=decisions)
+    del decisions[(3, 0)]
+    draft.update(decisions)
+    full = evaluate_session(session, base, policy=Policy.decided_only(), decisions=decisions)
+    same(draft, full)
+    for pos in range(3, len(draft.turns)):  # turns 4.. are pending: skipped in the draft
+        assert full.states[pos + 1].tree is full.states[pos].tree
+        assert draft.states[pos + 1].tree is draft.states[pos].tree

@@ -396,12 +396,12 @@ class SessionRun:
                 continue
             self._partial_turn(pos, turn, steps[pos], forced.get(pos, set()), dirty, closure,
                                old_out, old_turns[pos], old_ledgers[pos],
-                               old_in.tree.revision)
+                               old_in.tree.revision, old_in.tree)
 
     def _partial_turn(self, pos: int, turn: Turn, steps: tuple[Step, ...], forced: set[int],
                       dirty: set[str], closure: set[str], old_out: StructuralState,
                       old_result: TurnResult, old_items: tuple[LedgerItem, ...],
-                      old_revision: int) -> None:
+                      old_revision: int, old_in: Tree | None = None) -> None:
         state, moved = self.states[-1], self.moved[-1]
         if not forced and self._touch[pos].isdisjoint(closure):
             # Nothing of this turn is affected: reuse it whole.
@@ -437,13 +437,19 @@ class SessionRun:
             results, items = tuple(new_results), tuple(new_items)
             state = work
         revision = self.states[-1].tree.revision + ledger_bumps(items)
-        # The reused checkpoint with the affected paths as they are now (a removal only
-        # where the old checkpoint has the file: nothing else to take away).
-        new_tree, old_tree = state.tree, old_out.tree
-        patch = {path: found for path in dirty
-                 if (found := new_tree.get(path)) is not None or path in old_tree}
-        tree = old_tree.put(patch, revision)
-        new_state = dataclasses.replace(self.states[-1], tree=tree)
+        if state is self.states[-1] and old_out.tree is old_in and not ledger_bumps(items):
+            # The turn changed nothing before and changes nothing now (a pending turn of
+            # the draft): its checkpoint is the one before it, as a full evaluation
+            # leaves it, not a copy with the affected paths patched in.
+            new_state = state
+        else:
+            # The reused checkpoint with the affected paths as they are now (a removal
+            # only where the old checkpoint has the file: nothing else to take away).
+            new_tree, old_tree = state.tree, old_out.tree
+            patch = {path: found for path in dirty
+                     if (found := new_tree.get(path)) is not None or path in old_tree}
+            tree = old_tree.put(patch, revision)
+            new_state = dataclasses.replace(self.states[-1], tree=tree)
         if results is old_result.results and revision - ledger_bumps(items) == old_revision:
             turn_result = old_result
         else:
