@@ -438,10 +438,7 @@ class SessionRun:
             state = work
         revision = self.states[-1].tree.revision + ledger_bumps(items)
         if state is self.states[-1] and old_out.tree is old_in and not ledger_bumps(items):
-            # The turn changed nothing before and changes nothing now (a pending turn of
-            # the draft): its checkpoint is the one before it, as a full evaluation
-            # leaves it, not a copy with the affected paths patched in.
-            new_state = state
+            new_state = state  # it changed nothing, and changes nothing: share the tree
         else:
             # The reused checkpoint with the affected paths as they are now (a removal
             # only where the old checkpoint has the file: nothing else to take away).
