@@ -243,8 +243,9 @@ class SessionRun:
     def _relabel(self, changed: set[OpKey]) -> set[OpKey]:
         """Of the changed keys, those whose result can change beyond its decision field.
 
-        An accept of an operation that already lands pending (or the reverse) changes
-        nothing but the result's ``decision``: that is patched in place here.
+        An accept of an operation that already lands pending (or the reverse: an accept
+        undone, where the pending operation lands the same) changes nothing but the
+        result's ``decision``: that is patched in place here.
         """
         positions = {t.index: pos for pos, t in enumerate(self.session.turns)}
         real: set[OpKey] = set()
@@ -254,12 +255,13 @@ class SessionRun:
                 continue
             old = self.turns[pos].results[key[1]]
             new = self.decisions.get(key, PENDING)
-            plain = (new == Decision.accept(force=new.force)
+            plain = (new in (PENDING, Decision.accept(force=new.force))
                      and old.decision in (PENDING, Decision.accept(force=old.decision.force)))
             if (isinstance(old.op, ConsoleCommand) or not plain  # a placement, a SEARCH...
-                    or new.verdict is not Verdict.ACCEPTED
+                    or new.verdict not in (Verdict.PENDING, Verdict.ACCEPTED)
                     or old.decision.verdict not in (Verdict.PENDING, Verdict.ACCEPTED)
                     or self._unevaluated(old.decision) is not None
+                    or self._unevaluated(new) is not None
                     or self._lands(old.outcome, new) != old.landed):
                 real.add(key)
                 continue
@@ -394,12 +396,12 @@ class SessionRun:
                 continue
             self._partial_turn(pos, turn, steps[pos], forced.get(pos, set()), dirty, closure,
                                old_out, old_turns[pos], old_ledgers[pos],
-                               old_in.tree.revision)
+                               old_in.tree.revision, old_in.tree)
 
     def _partial_turn(self, pos: int, turn: Turn, steps: tuple[Step, ...], forced: set[int],
                       dirty: set[str], closure: set[str], old_out: StructuralState,
                       old_result: TurnResult, old_items: tuple[LedgerItem, ...],
-                      old_revision: int) -> None:
+                      old_revision: int, old_in: Tree | None = None) -> None:
         state, moved = self.states[-1], self.moved[-1]
         if not forced and self._touch[pos].isdisjoint(closure):
             # Nothing of this turn is affected: reuse it whole.
@@ -435,13 +437,16 @@ class SessionRun:
             results, items = tuple(new_results), tuple(new_items)
             state = work
         revision = self.states[-1].tree.revision + ledger_bumps(items)
-        # The reused checkpoint with the affected paths as they are now (a removal only
-        # where the old checkpoint has the file: nothing else to take away).
-        new_tree, old_tree = state.tree, old_out.tree
-        patch = {path: found for path in dirty
-                 if (found := new_tree.get(path)) is not None or path in old_tree}
-        tree = old_tree.put(patch, revision)
-        new_state = dataclasses.replace(self.states[-1], tree=tree)
+        if state is self.states[-1] and old_out.tree is old_in and not ledger_bumps(items):
+            new_state = state  # it changed nothing, and changes nothing: share the tree
+        else:
+            # The reused checkpoint with the affected paths as they are now (a removal
+            # only where the old checkpoint has the file: nothing else to take away).
+            new_tree, old_tree = state.tree, old_out.tree
+            patch = {path: found for path in dirty
+                     if (found := new_tree.get(path)) is not None or path in old_tree}
+            tree = old_tree.put(patch, revision)
+            new_state = dataclasses.replace(self.states[-1], tree=tree)
         if results is old_result.results and revision - ledger_bumps(items) == old_revision:
             turn_result = old_result
         else:
