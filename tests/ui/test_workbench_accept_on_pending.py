@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from textual.message import Message
 from textual.notifications import Notify
-from uikit import open_app, screen_of
+from uikit import open_app, screen_of, two_edit_session
 
 from reviewtui.core.engine import Decision
 from reviewtui.core.export.accepted import count_label
@@ -22,29 +22,6 @@ from reviewtui.ui.screens.review_states import review_states
 
 pytestmark = pytest.mark.anyio
 SIZE = (120, 40)
-CHAINED = """\
-# Session: chained
-
-## Turn 1
-> One.
-
---- File: a.py ---
-<<<<<<< SEARCH
-x = 1
-=======
-x = 2
->>>>>>> REPLACE
-
-## Turn 2
-> Two, on top of one.
-
---- File: a.py ---
-<<<<<<< SEARCH
-x = 2
-=======
-x = 3
->>>>>>> REPLACE
-"""
 
 
 class Notes:
@@ -58,13 +35,7 @@ class Notes:
 
 @pytest.fixture
 def chained(tmp_path: Path) -> tuple[Path, Path]:
-    session = tmp_path / "session"
-    session.mkdir()
-    (session / "session.md").write_text(CHAINED)
-    root = tmp_path / "root"
-    root.mkdir()
-    (root / "a.py").write_text("x = 1\n")
-    return session, root
+    return two_edit_session(tmp_path, second_search="x = 2")
 
 
 async def test_an_accept_waiting_on_a_pending_one_says_it_is_not_written(

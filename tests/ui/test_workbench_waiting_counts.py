@@ -8,64 +8,22 @@ everywhere; accepting turn 1 writes it."""
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
 from textual.widgets import Static
-from uikit import open_app, screen_of
+from uikit import grouped_counts, open_app, screen_of, status_counts, two_edit_session
 
 from reviewtui.cli import main
-from reviewtui.ui.app import ReviewApp
-from reviewtui.ui.widgets.status_line import StatusLine
 
 pytestmark = pytest.mark.anyio
 SIZE = (160, 40)
-CHAINED = """\
-# Session: chained
-
-## Turn 1
-> One.
-
---- File: a.py ---
-<<<<<<< SEARCH
-x = 1
-=======
-x = 2
->>>>>>> REPLACE
-
-## Turn 2
-> Two, on top of one.
-
---- File: a.py ---
-<<<<<<< SEARCH
-x = 2
-=======
-x = 3
->>>>>>> REPLACE
-"""
 WAITS = "waits on pending turn 1 Edit 1 · a.py"
-# The status line's four counts; stats and the exports name forced and edited apart.
-GROUP = {"accepted": "accepted", "forced": "accepted", "edited": "accepted",
-         "rejected": "rejected", "failed": "failed", "pending": "pending"}
 
 
 @pytest.fixture
 def chained(tmp_path: Path) -> tuple[Path, Path]:
-    session = tmp_path / "session"
-    session.mkdir()
-    (session / "session.md").write_text(CHAINED)
-    root = tmp_path / "root"
-    root.mkdir()
-    (root / "a.py").write_text("x = 1\n")
-    return session, root
-
-
-def _status_counts(app: ReviewApp) -> dict[str, int]:
-    line = str(screen_of(app).query_one(StatusLine).render())
-    found = dict(re.findall(r"\b(pending|accepted|rejected|failed) (\d+)", line))
-    assert set(found) == {"pending", "accepted", "rejected", "failed"}, line
-    return {label: int(n) for label, n in found.items() if int(n)}
+    return two_edit_session(tmp_path, second_search="x = 2")
 
 
 async def _decide(session: Path, root: Path,
@@ -84,14 +42,7 @@ async def _decide(session: Path, root: Path,
         screen.select(1, 0)
         await pilot.pause()
         subtitle = str(screen.query_one("#op-subtitle", Static).render())
-        return _status_counts(app), subtitle
-
-
-def _grouped(by_decision: dict[str, int]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for label, count in by_decision.items():
-        out[GROUP[label]] = out.get(GROUP[label], 0) + count
-    return out
+        return status_counts(app), subtitle
 
 
 def _headless(session: Path, root: Path,
@@ -130,12 +81,12 @@ async def test_waiting_accept_counts_accepted_everywhere_and_is_not_exported(
 
     said = _headless(session, root, capsys)
     doc = json.loads(str(said["json"]))
-    assert _grouped(doc["totals"]["by_decision"]) == shown
+    assert grouped_counts(doc["totals"]["by_decision"]) == shown
     assert doc["totals"]["failed"] == 0
-    assert _grouped(_markdown_decisions(str(said["markdown"]))) == shown
+    assert grouped_counts(_markdown_decisions(str(said["markdown"]))) == shown
     stats = said["stats"]
     assert isinstance(stats, dict)
-    assert _grouped(stats["total"]["decisions"]) == shown
+    assert grouped_counts(stats["total"]["decisions"]) == shown
     assert stats["total"]["failed"] == 0
     assert stats["total"]["waiting"] == 1
     # Per operation: what it waits on, in the report rows and the context export.
@@ -161,12 +112,12 @@ async def test_rejecting_the_pending_one_fails_the_waiting_accept_everywhere(
     assert "waits on" not in subtitle
     said = _headless(session, root, capsys)
     doc = json.loads(str(said["json"]))
-    assert _grouped(doc["totals"]["by_decision"]) == shown
+    assert grouped_counts(doc["totals"]["by_decision"]) == shown
     assert doc["totals"]["failed"] == 1
-    assert _grouped(_markdown_decisions(str(said["markdown"]))) == shown
+    assert grouped_counts(_markdown_decisions(str(said["markdown"]))) == shown
     stats = said["stats"]
     assert isinstance(stats, dict)
-    assert _grouped(stats["total"]["decisions"]) == shown
+    assert grouped_counts(stats["total"]["decisions"]) == shown
     assert stats["total"]["waiting"] == 0
     assert "waits on" not in str(said["markdown"])
     assert (root / "a.py").read_text() == "x = 1\n"
@@ -181,11 +132,11 @@ async def test_accepting_the_pending_one_writes_the_waiting_accept(
     assert (root / "a.py").read_text() == "x = 3\n"
     said = _headless(session, root, capsys)
     doc = json.loads(str(said["json"]))
-    assert _grouped(doc["totals"]["by_decision"]) == shown
+    assert grouped_counts(doc["totals"]["by_decision"]) == shown
     assert doc["totals"]["landed"] == 2
-    assert _grouped(_markdown_decisions(str(said["markdown"]))) == shown
+    assert grouped_counts(_markdown_decisions(str(said["markdown"]))) == shown
     stats = said["stats"]
     assert isinstance(stats, dict)
-    assert _grouped(stats["total"]["decisions"]) == shown
+    assert grouped_counts(stats["total"]["decisions"]) == shown
     assert [r["decision"] for r in _json_rows(str(said["json"]))] == ["accepted", "accepted"]
     assert "+x = 3" in str(said["patch"])

@@ -14,12 +14,11 @@ computed incrementally, as after any key.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest
 from textual.widgets import Static
-from uikit import open_app, screen_of
+from uikit import grouped_counts, open_app, screen_of, status_counts, two_edit_session
 
 from reviewtui.cli import main
 from reviewtui.core.engine.decisions import PENDING
@@ -27,60 +26,14 @@ from reviewtui.core.engine.opstate import OpState
 from reviewtui.ui.app import ReviewApp
 from reviewtui.ui.screens.review_states import review_states
 from reviewtui.ui.widgets.op_detail import OpDetail
-from reviewtui.ui.widgets.status_line import StatusLine
 
 pytestmark = pytest.mark.anyio
 SIZE = (160, 40)
-DIVERGED = """\
-# Session: diverged
-
-## Turn 1
-> One.
-
---- File: a.py ---
-<<<<<<< SEARCH
-x = 1
-=======
-x = 2
->>>>>>> REPLACE
-
-## Turn 2
-> Two, against the base.
-
---- File: a.py ---
-<<<<<<< SEARCH
-x = 1
-=======
-x = 5
->>>>>>> REPLACE
-"""
-GROUP = {"accepted": "accepted", "forced": "accepted", "edited": "accepted",
-         "rejected": "rejected", "failed": "failed", "pending": "pending"}
 
 
 @pytest.fixture
 def diverged(tmp_path: Path) -> tuple[Path, Path]:
-    session = tmp_path / "session"
-    session.mkdir()
-    (session / "session.md").write_text(DIVERGED)
-    root = tmp_path / "root"
-    root.mkdir()
-    (root / "a.py").write_text("x = 1\n")
-    return session, root
-
-
-def _status_counts(app: ReviewApp) -> dict[str, int]:
-    line = str(screen_of(app).query_one(StatusLine).render())
-    found = dict(re.findall(r"\b(pending|accepted|rejected|failed) (\d+)", line))
-    assert set(found) == {"pending", "accepted", "rejected", "failed"}, line
-    return {label: int(n) for label, n in found.items() if int(n)}
-
-
-def _grouped(by_decision: dict[str, int]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for label, count in by_decision.items():
-        out[GROUP[label]] = out.get(GROUP[label], 0) + count
-    return out
+    return two_edit_session(tmp_path, second_search="x = 1")
 
 
 async def _settle(app: ReviewApp, pilot: object) -> None:
@@ -103,14 +56,14 @@ async def test_written_accept_counts_accepted_on_screen_in_stats_and_exports(
         await pilot.press("y")
         await _settle(app, pilot)
         assert (root / "a.py").read_text() == "x = 5\n"
-        assert _status_counts(app) == {"accepted": 1, "rejected": 1}
+        assert status_counts(app) == {"accepted": 1, "rejected": 1}
         # Turn 1 pending again, through the screen's decision job (incremental states).
         screen.select(0, 0)
         await pilot.pause()
         screen.decide(PENDING)
         await _settle(app, pilot)
         assert screen.review.result((1, 0)).decision.verdict.value == "pending"
-        shown = _status_counts(app)
+        shown = status_counts(app)
         # The states the job computed from the ones before equal a full computation.
         assert screen.states == review_states(screen.review)
         screen.select(1, 0)
@@ -131,11 +84,11 @@ async def test_written_accept_counts_accepted_on_screen_in_stats_and_exports(
     capsys.readouterr()
     assert main(["stats", str(session), "--root", str(root), "--json"]) == 0
     stats = json.loads(capsys.readouterr().out)
-    assert _grouped(stats["total"]["decisions"]) == shown
+    assert grouped_counts(stats["total"]["decisions"]) == shown
     assert stats["total"]["failed"] == 0
     assert main(["export", str(session), "--root", str(root), "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert _grouped(doc["totals"]["by_decision"]) == shown
+    assert grouped_counts(doc["totals"]["by_decision"]) == shown
     assert doc["totals"]["failed"] == 0
     rows = [op for turn in doc["turns"] for op in turn["ops"]]
     assert [r["decision"] for r in rows] == ["pending", "accepted"]
@@ -148,6 +101,6 @@ async def test_written_accept_counts_accepted_on_screen_in_stats_and_exports(
     app = open_app(session, root)
     async with app.run_test(size=SIZE) as pilot:
         await _settle(app, pilot)
-        assert _status_counts(app) == shown
+        assert status_counts(app) == shown
         assert not screen_of(app).review.state_problems
     assert (root / "a.py").read_text() == "x = 5\n"

@@ -67,3 +67,50 @@ async def steady_cursors(pilot: Pilot[Any]) -> None:
             widget.notify_style_update()
             widget.refresh()
     await pilot.pause()
+
+
+def two_edit_session(tmp_path: Path, *, second_search: str) -> tuple[Path, Path]:
+    """(session folder, root) of a two-turn File Ops session over ``a.py`` holding ``x = 1``:
+    turn 1 turns it into ``x = 2``; turn 2 replaces ``second_search`` (``x = 2``: on top of
+    turn 1; ``x = 1``: against the base) with ``x = 3`` or ``x = 5``."""
+    on_top = second_search == "x = 2"
+    text = (
+        "# Session: " + ("chained" if on_top else "diverged") + "\n\n"
+        "## Turn 1\n> One.\n\n--- File: a.py ---\n"
+        "<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n\n"
+        "## Turn 2\n> " + ("Two, on top of one." if on_top else "Two, against the base.")
+        + "\n\n--- File: a.py ---\n"
+        f"<<<<<<< SEARCH\n{second_search}\n=======\n{'x = 3' if on_top else 'x = 5'}\n"
+        ">>>>>>> REPLACE\n")
+    session = tmp_path / "session"
+    session.mkdir()
+    (session / "session.md").write_text(text)
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "a.py").write_text("x = 1\n")
+    return session, root
+
+
+def status_counts(app: ReviewApp) -> dict[str, int]:
+    """The status line's non-zero counts (pending, accepted, rejected, failed)."""
+    import re
+
+    from reviewtui.ui.widgets.status_line import StatusLine
+
+    line = str(screen_of(app).query_one(StatusLine).render())
+    found = dict(re.findall(r"\b(pending|accepted|rejected|failed) (\d+)", line))
+    assert set(found) == {"pending", "accepted", "rejected", "failed"}, line
+    return {label: int(n) for label, n in found.items() if int(n)}
+
+
+# The status line's four counts; stats and the exports name forced and edited apart.
+_COUNT_GROUP = {"accepted": "accepted", "forced": "accepted", "edited": "accepted",
+                "rejected": "rejected", "failed": "failed", "pending": "pending"}
+
+
+def grouped_counts(by_decision: dict[str, int]) -> dict[str, int]:
+    """Counts by decision as stats and the exports name them, in the status line's four."""
+    out: dict[str, int] = {}
+    for label, count in by_decision.items():
+        out[_COUNT_GROUP[label]] = out.get(_COUNT_GROUP[label], 0) + count
+    return out
