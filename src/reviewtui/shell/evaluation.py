@@ -149,18 +149,15 @@ class Evaluation:
 
     def session_paths(self, base: Tree, records: Iterable[str]) -> set[str]:
         """The paths either run changes or an operation names, and ``records``."""
-        paths = set(records) | self._unevaluated_paths()
-        for run in (self.display, self.draft):
-            paths.update(base.diff(run.states[-1].tree))
-            for turn in run.turns:
-                for result in turn.results:
-                    path = op_path(result)
-                    if path:
-                        paths.add(path)
-        return paths
+        return self._named_paths(base, change_pairs=False) | set(records)
 
     def op_paths(self, base: Tree) -> set[str]:
         """Every path an operation of the session names or changes (either run)."""
+        return self._named_paths(base, change_pairs=True)
+
+    def _named_paths(self, base: Tree, *, change_pairs: bool) -> set[str]:
+        """What either run changes against ``base`` and each operation's path; with
+        ``change_pairs``, also both sides of every (old, new) pair an outcome reports."""
         paths = self._unevaluated_paths()
         for run in (self.display, self.draft):
             paths.update(base.diff(run.states[-1].tree))
@@ -169,7 +166,7 @@ class Evaluation:
                     named = op_path(result)
                     if named:
                         paths.add(named)
-                    changes = result.outcome.changes  # (old, new) pairs
+                    changes = result.outcome.changes if change_pairs else ()
                     for change in changes if isinstance(changes, tuple) else ():
                         named_paths = (normalize_or_none(x) for x in change
                                        if isinstance(x, str))
