@@ -1,3 +1,3 @@
-from reviewtui.cli import main
+from reviewtui.cli import run
 
-raise SystemExit(main())
+run()

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import atexit
 import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from reviewtui import __version__
 from reviewtui.cli.visible_output import visible_output
@@ -271,6 +272,52 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return _reader_left()
+
+
+# Commands that have done all their work when main() returns: no thread, no server, no
+# terminal to restore. After them the process may end at once (see ``run``).
+_ENDS_AT_ONCE = frozenset({"check", "lint", "apply", "restore", "view", "export", "stats",
+                           "-h", "--help", "--version"})
+
+
+def run() -> NoReturn:
+    """The process entry point of ``reviewtui`` and ``python -m reviewtui``: ``main()``,
+    then the end of the process.
+
+    A headless command ends with ``os._exit`` once stdout and stderr are flushed: tearing
+    down the ~180 modules ``check`` imported took 15-20 ms, about as long as the whole
+    start of a bare interpreter (issue 13, "Headless start-up"). Nothing is lost by it:
+    these commands write files through closed or raw descriptors, and the shortcut is
+    only taken when no other thread runs and nothing asked for work at exit
+    (``atexit``, also what ``weakref.finalize`` and ``tempfile`` use); otherwise, and for
+    the workbench and servers, the interpreter ends as usual. The exit status is the
+    one ``raise SystemExit(main())`` gives, 141 on a closed pipe included.
+    """
+    argv = sys.argv[1:]
+    words = _with_default_command(argv)
+    try:
+        code = main(argv)
+    except SystemExit as stop:  # argparse: --help, --version, a usage error
+        if not (words and words[0] in _ENDS_AT_ONCE) or not isinstance(stop.code,
+                                                                       int | None):
+            raise
+        code = stop.code or 0
+    if not (words and words[0] in _ENDS_AT_ONCE):
+        raise SystemExit(code)
+    _end_at_once(code)
+
+
+def _end_at_once(code: int) -> NoReturn:
+    threading = sys.modules.get("threading")
+    if (threading is not None and threading.active_count() > 1) or atexit._ncallbacks():
+        raise SystemExit(code)  # threads to wait for, work at exit: the usual end
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except (OSError, ValueError):  # the interpreter's own last flush reports it, as before
+        raise SystemExit(code) from None
+    os._exit(code)
 
 
 def _reader_left() -> int:
