@@ -3,8 +3,9 @@
 
 The command runs in a fresh interpreter with ``-X importtime``, whose report names every
 module the process imported. Readers of other formats, the loose matching stages, edit
-shapes, tree-sitter, git, export, the agent and MCP servers, the TOML parser and the
-process/temp-file machinery are loaded by the code that uses them, never at start-up.
+shapes, tree-sitter, git, export, the agent and MCP servers, the TOML parser, the
+process/temp-file machinery, json (``--json``, JSON sessions) and the project checks
+(``[checks]``) are loaded by the code that uses them, never at start-up.
 The other tests here pin what made that possible without changing behaviour: the git
 header check done without the git reader, the lazily compiled patterns, and the parser
 that builds only the running subcommand's options.
@@ -55,6 +56,9 @@ NOT_FOR_A_ONE_TURN_CHECK = (
     # standard library modules nothing on this path uses
     "tomllib", "subprocess", "tempfile", "secrets", "asyncio", "email", "http",
     "shutil", "bz2", "lzma",  # argparse's help formatter imported shutil for the width
+    "json",  # --json output, JSON sessions and checks, the trust file: not a text report
+    "shlex",  # quoted console commands and [checks] command lines
+    "reviewtui.shell.checks",  # a project without [checks]
 )
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -38,12 +37,13 @@ from reviewtui.core.review.diagnostics import diagnose_landed, introduced
 from reviewtui.core.review.whole_files import partial_files
 from reviewtui.core.text.limits import place
 from reviewtui.core.text.plural import plural
-from reviewtui.shell.checks import check_run, checks_to_run
 from reviewtui.shell.disk import scratch_copy
 from reviewtui.shell.loader import LoadedSession, load_session, read_text
 from reviewtui.shell.project import load_project
 
 if TYPE_CHECKING:  # imported where used: ``check`` and ``lint`` need none of them
+    from reviewtui.core.protocol.config import ProjectConfig
+    from reviewtui.core.review.diagnostics import Diagnostic
     from reviewtui.shell.git_commit import CommitReport
     from reviewtui.shell.replay import ReplayReport
     from reviewtui.shell.review import Review
@@ -65,6 +65,25 @@ def _format(args: argparse.Namespace) -> str | None:
     return None if chosen in (None, "auto") else str(chosen)
 
 
+def _print_json(doc: object) -> None:
+    import json  # here: only --json needs it
+
+    print(json.dumps(doc, indent=2, ensure_ascii=False))
+
+
+def _project_checks(config: ProjectConfig, run: SessionRun, *, trust_now: bool
+                    ) -> tuple[dict[OpKey, tuple[Diagnostic, ...]], str | None]:
+    """The diagnostics of the project's ``[checks]`` on ``run``, and the note to print about
+    them (``shell.checks``). Without ``[checks]`` there is neither, and that machinery
+    (the trust store, process spawning, json) is not even imported."""
+    if not config.checks:
+        return {}, None
+    from reviewtui.shell.checks import check_run, checks_to_run
+
+    checks, note = checks_to_run(config, trust_now=trust_now)
+    return check_run(run, checks), note
+
+
 @gitsource.sourced(keep=False, head_root=True)
 def check(args: argparse.Namespace) -> int:
     loaded = load_session(args.session, format=_format(args), root=args.root)
@@ -74,9 +93,8 @@ def check(args: argparse.Namespace) -> int:
                            policy=Policy.headless())
     findings = lint_session(loaded.session, file_text_for(run))
     source = str(loaded.file)
-    checks, checks_note = checks_to_run(project.config,
-                                        trust_now=getattr(args, "trust_checks", False))
-    extra = check_run(run, checks)
+    extra, checks_note = _project_checks(project.config, run,
+                                         trust_now=getattr(args, "trust_checks", False))
     if checks_note:  # on stderr with --json, so stdout stays one JSON document
         print(checks_note, file=sys.stderr if args.json else sys.stdout)
     if loaded.format_note:
@@ -84,7 +102,7 @@ def check(args: argparse.Namespace) -> int:
     if args.json:
         doc = session_json(source, loaded.session.title, loaded.session.turns, findings, run,
                            root_label or None, extra)
-        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        _print_json(doc)
     else:
         if root is None:
             print(f"{source}: note: no --root and no base/ folder: evaluating against an "
@@ -122,7 +140,7 @@ def lint(args: argparse.Namespace) -> int:
     findings = lint_reply(reply)
     if args.json:
         doc = {"file": str(path), "findings": [f.to_json() for f in findings]}
-        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        _print_json(doc)
     else:
         for finding in findings:
             print(finding_line(str(path), finding))
@@ -188,9 +206,8 @@ def apply(args: argparse.Namespace) -> int:
                    if not r.landed or r.outcome.status is Status.CONFLICT]
         source = str(loaded.file)
         # The project's own checks on what landed, once its configuration is trusted.
-        checks, checks_note = checks_to_run(review.config,
-                                            trust_now=getattr(args, "trust_checks", False))
-        extra = check_run(review.draft, checks)
+        extra, checks_note = _project_checks(review.config, review.draft,
+                                             trust_now=getattr(args, "trust_checks", False))
         if checks_note:
             print(checks_note, file=sys.stderr if args.json else sys.stdout)
         if args.json:
@@ -208,7 +225,7 @@ def apply(args: argparse.Namespace) -> int:
             doc["strict_skipped"] = strict_skips
             doc["partial_files"] = sorted(set(partial.values()))
             doc["messages"] = _messages(root, opened) + _messages(root, report)
-            print(json.dumps(doc, indent=2, ensure_ascii=False))
+            _print_json(doc)
         else:
             for result in skipped:
                 print(_skipped_line(source, result, held.get(result.key)))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
 import time
 from pathlib import Path
@@ -28,6 +27,8 @@ def config_digest(config_bytes: bytes) -> str:
 
 def _load(path: Path) -> dict[str, dict[str, object]]:
     """The trusted digests; an unreadable or malformed file trusts nothing."""
+    import json  # here: a project without [checks] never reads the trust file
+
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError):
@@ -61,6 +62,8 @@ def trust_digest(digest: str, source: str, path: Path | None = None) -> None:
         "source": source,
         "trusted_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
+    import json
+
     data = json.dumps({"version": 1, "trusted": trusted}, indent=2, sort_keys=True) + "\n"
     path.parent.mkdir(parents=True, exist_ok=True)
     import tempfile  # only when trusting: reading the trust file needs none of it

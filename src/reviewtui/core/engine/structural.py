@@ -10,7 +10,6 @@ the most recent one, across turns, keeping any content edits made since.
 from __future__ import annotations
 
 import posixpath
-import shlex
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
@@ -140,6 +139,8 @@ def _summary(pairs: list[str]) -> str:
 
 
 def _shown_arg(raw: str) -> str:
+    import shlex  # here: only the message about a console command's argument needs it
+
     try:
         shown = normalize_path(raw) + ("/" if raw.endswith("/") else "")
     except PathRefused:

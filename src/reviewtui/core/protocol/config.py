@@ -5,7 +5,6 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 import re
-import shlex
 from dataclasses import dataclass
 
 from reviewtui.core.errors import ConfigError
@@ -78,6 +77,8 @@ def _checks(table: object, source: str) -> tuple[tuple[str, str], ...]:
         if not glob.strip():
             raise ConfigError(f"[checks] has an empty glob: {_CHECKS_SHAPE}", source=source,
                               rule="checks")
+        import shlex  # here: a project that has [checks]
+
         try:
             argv = shlex.split(command)
         except ValueError as exc:

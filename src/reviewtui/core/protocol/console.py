@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
-
 from reviewtui.core.model.records import CommandName, ConsoleCommand, ParseProblem, Span
 from reviewtui.core.protocol.grammar import COMMAND_RE
 from reviewtui.core.text.plural import plural
@@ -28,6 +26,8 @@ _USAGE = {
 def _split(rest: str) -> list[str]:
     if '"' not in rest and "'" not in rest and "\\" not in rest:
         return rest.split()  # the common case, without shlex's per-character loop
+    import shlex  # here: a command with quotes or backslashes only
+
     try:
         return shlex.split(rest)
     except ValueError:  # an unbalanced quote: fall back to plain words

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 
@@ -127,6 +126,8 @@ def parse_transcript(text: str, source: str = "session.json") -> Session:
 
 
 def _messages(text: str, source: str) -> list[tuple[int, str, str]]:
+    import json  # here: only a JSON transcript needs it
+
     stripped = text.strip()
     if stripped.startswith("["):
         first_line = 1 + text[: len(text) - len(text.lstrip())].count("\n")

@@ -33,7 +33,6 @@ edit span (``Outcome.lines``), never by diffing the whole file.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import symtable
 import warnings
@@ -91,6 +90,8 @@ def _python(text: str) -> list[_Problem]:
 
 
 def _json(text: str) -> list[_Problem]:
+    import json  # a .json file's check only
+
     try:
         # Integers are kept as text: JSON allows any length, Python's int() stops at 4,300
         # digits, and only the syntax matters here.

@@ -11,7 +11,6 @@ Pure: the shell reads files and the environment, and passes in what the limits a
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 
@@ -113,6 +112,8 @@ def load_json(text: str, *, source: str = "", first_line: int = 1) -> object:
     :data:`MAX_JSON_DEPTH` and numbers past :data:`MAX_DIGITS` are :class:`InputLimitError`
     naming ``source`` and the line (``first_line`` is the line ``text`` starts on).
     """
+    import json  # here: a File Ops session or a reply needs no JSON
+
     deep = too_deep_at(text)
     if deep is not None:
         raise InputLimitError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels",
