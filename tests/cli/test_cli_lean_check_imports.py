@@ -59,6 +59,7 @@ NOT_FOR_A_ONE_TURN_CHECK = (
     "json",  # --json output, JSON sessions and checks, the trust file: not a text report
     "shlex",  # quoted console commands and [checks] command lines
     "reviewtui.shell.checks",  # a project without [checks]
+    "threading",  # the matcher's lock is a _thread lock
 )
 
 

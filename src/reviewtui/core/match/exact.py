@@ -13,7 +13,7 @@ Two ways to scan, both one C-level pass:
 
 from __future__ import annotations
 
-import threading
+import _thread  # threading.Lock is _thread.allocate_lock; threading itself costs start-up
 from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -95,7 +95,7 @@ class _Versions:
     """The last few tuples matched against; the second sighting gets a ``_Joined``."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()  # the UI matches from worker threads
+        self._lock = _thread.allocate_lock()  # the UI matches from worker threads
         self._entries: OrderedDict[int, tuple[tuple[str, ...], _Joined | None]] = OrderedDict()
 
     def get(self, lines: tuple[str, ...]) -> _Joined | None:
