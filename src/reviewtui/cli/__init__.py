@@ -295,14 +295,14 @@ def run() -> NoReturn:
     """
     argv = sys.argv[1:]
     words = _with_default_command(argv)
+    headless = bool(words) and words[0] in _ENDS_AT_ONCE
     try:
         code = main(argv)
     except SystemExit as stop:  # argparse: --help, --version, a usage error
-        if not (words and words[0] in _ENDS_AT_ONCE) or not isinstance(stop.code,
-                                                                       int | None):
+        if not headless or not isinstance(stop.code, int | None):
             raise
         code = stop.code or 0
-    if not (words and words[0] in _ENDS_AT_ONCE):
+    if not headless:
         raise SystemExit(code)
     _end_at_once(code)
 
