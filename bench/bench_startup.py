@@ -5,7 +5,9 @@ of CPU against 1-4 ms for ``git apply``, plus ~0.3 s of start-up for any command
 bench says where that goes, with baselines measured in the same run:
 
 * process CPU (user + system of the child) of ``python -c "import json"`` (the floor of
-  any Python command), ``reviewtui --help``, ``reviewtui check`` on a one-turn session,
+  any Python command), ``reviewtui --help``, ``reviewtui check`` on a one-turn session
+  (and, for comparison, the same ``check`` left to the interpreter's own exit instead of
+  the entry point's ``os._exit``),
   ``reviewtui apply --format unified`` of a small generated diff, and ``git apply`` of the
   same diff (when git is installed);
 * inside one process, after the imports: the work of ``check`` and ``apply`` alone (the
@@ -85,7 +87,12 @@ def main() -> None:
         rows = [("python -c 'import json' (baseline)", floor),
                 ("reviewtui --help", _child_cpu([*reviewtui, "--help"], tmp)),
                 ("reviewtui check (one-turn session)",
-                 _child_cpu([*reviewtui, "check", str(session), "--root", str(base)], tmp))]
+                 _child_cpu([*reviewtui, "check", str(session), "--root", str(base)], tmp)),
+                # For comparison: the same check ended by the interpreter's own exit (the
+                # entry point ends a headless command with os._exit instead).
+                ("  the same, with the interpreter's own exit",
+                 _child_cpu([python, "-c", _USUAL_END, "check", str(session), "--root",
+                             str(base)], tmp))]
         scratch = tmp / "apply"
 
         def fresh() -> None:
@@ -175,6 +182,8 @@ def main() -> None:
             print("          " + ", ".join(f"{key} {micros / 1000:.1f}"
                                           for key, micros in heaviest))
 
+
+_USUAL_END = "import sys; from reviewtui.cli import main; raise SystemExit(main())"
 
 _SPLIT = """
 import dataclasses, io, contextlib, sys, time
