@@ -11,6 +11,7 @@ after it.
 from __future__ import annotations
 
 import dataclasses
+from bisect import bisect_left, insort
 from collections.abc import Iterable, Mapping
 
 from reviewtui.core.engine.commands import run_command
@@ -70,6 +71,12 @@ class SessionRun:
         self._ledgers: list[tuple[LedgerItem, ...]] = []
         self._steps: list[tuple[Step, ...]] | None = None
         self._touch: list[frozenset[str]] = []
+        self._positions: dict[int, int] = {}  # turn number -> its position (with _steps)
+        self._commands: list[int] = []  # positions of the turns with a console command
+        # The positions of the turns with a decision, for the decisions (their size) and
+        # session they were counted for: (decisions, size, session, per position, sorted).
+        self._decided: tuple[Mapping[OpKey, Decision], int, Session, dict[int, int],
+                             list[int]] | None = None
         self._evaluated = False
 
     @property
@@ -95,6 +102,13 @@ class SessionRun:
         if done >= len(turns):
             return None
         return turns[done - 1].index if done else 0
+
+    def decided_turns(self, upto: int | None = None) -> list[TurnResult]:
+        """The evaluated turns with a decision (the first ``upto`` turns only, if given),
+        in order: every result with a decision is in one of them."""
+        done = len(self.turns) if upto is None else min(upto, len(self.turns))
+        decided = self._decided_turns()
+        return [self.turns[pos] for pos in decided[: bisect_left(decided, done)]]
 
     def decide(self, key: OpKey, decision: Decision) -> None:
         """Record a decision and re-evaluate what it affects."""
@@ -131,6 +145,7 @@ class SessionRun:
         changed = {key for key in old.keys() | decisions.keys()
                    if decisions.get(key, PENDING) != old.get(key, PENDING)}
         self.decisions = dict(decisions)
+        self._recount_decided(old, changed)
         if not changed:
             return
         self.reevaluate(keys=self._relabel(changed))
@@ -247,7 +262,8 @@ class SessionRun:
         undone, where the pending operation lands the same) changes nothing but the
         result's ``decision``: that is patched in place here.
         """
-        positions = {t.index: pos for pos, t in enumerate(self.session.turns)}
+        self._plan()
+        positions = self._positions
         real: set[OpKey] = set()
         for key in changed:
             pos = positions.get(key[0])
@@ -275,7 +291,8 @@ class SessionRun:
         if self._steps is None:
             steps: list[tuple[Step, ...]] = []
             touch: list[frozenset[str]] = []
-            for turn in self.session.turns:
+            commands: list[int] = []
+            for at, turn in enumerate(self.session.turns):
                 row: list[Step] = []
                 names: set[str] = set()
                 for pos, op in execution_order(turn):
@@ -285,10 +302,54 @@ class SessionRun:
                     if path:
                         names.add(path)
                         names.update(above)
+                    elif not commands or commands[-1] != at:
+                        commands.append(at)
                 steps.append(tuple(row))
                 touch.append(frozenset(names))
-            self._steps, self._touch = steps, touch
+            self._steps, self._touch, self._commands = steps, touch, commands
+            self._positions = {t.index: pos for pos, t in enumerate(self.session.turns)}
         return self._steps
+
+    def _decided_turns(self) -> list[int]:
+        """The positions of the turns with a decision (even a pending one: what
+        :meth:`_decided_in` asks), in order. Counted once, then kept up to date by
+        :meth:`update` from the keys that changed."""
+        decided, decisions = self._decided, self.decisions
+        if (decided is not None and decided[0] is decisions and decided[1] == len(decisions)
+                and decided[2] is self.session):
+            return decided[4]
+        steps = self._plan()
+        counts: dict[int, int] = {}
+        for key in decisions:
+            pos = self._positions.get(key[0])
+            if pos is not None and 0 <= key[1] < len(steps[pos]):
+                counts[pos] = counts.get(pos, 0) + 1
+        order = sorted(counts)
+        self._decided = (decisions, len(decisions), self.session, counts, order)
+        return order
+
+    def _recount_decided(self, old: Mapping[OpKey, Decision], changed: set[OpKey]) -> None:
+        """After :meth:`update`: the decided turns from the ones counted for ``old``."""
+        decided = self._decided
+        if (decided is None or decided[0] is not old or decided[1] != len(old)
+                or decided[2] is not self.session):
+            self._decided = None
+            return
+        counts, order, steps, decisions = decided[3], decided[4], self._plan(), self.decisions
+        for key in changed:
+            now, before = key in decisions, key in old
+            pos = self._positions.get(key[0])
+            if now == before or pos is None or not 0 <= key[1] < len(steps[pos]):
+                continue
+            count = counts.get(pos, 0) + (1 if now else -1)
+            if count:
+                counts[pos] = count
+                if count == 1 and now:
+                    insort(order, pos)
+            else:
+                del counts[pos]
+                order.pop(bisect_left(order, pos))
+        self._decided = (decisions, len(decisions), self.session, counts, order)
 
     def reevaluate(self, *, keys: Iterable[OpKey] = (), paths: Iterable[str] = (),
                    from_turn: int | None = None, base: Tree | None = None) -> None:
@@ -304,7 +365,7 @@ class SessionRun:
         """
         steps = self._plan()
         turns = self.session.turns
-        positions = {t.index: pos for pos, t in enumerate(turns)}
+        positions = self._positions
         forced: dict[int, set[int]] = {}
         whole: set[int] = set()
         dirty: set[str] = set(paths)
@@ -335,8 +396,9 @@ class SessionRun:
                 self.states[0] = dataclasses.replace(self.states[0], tree=base)
                 self.evaluate(upto=self.evaluated_upto)
             return
-        if any(isinstance(op, ConsoleCommand) for turn in turns[first:done]
-               for op in turn.reply.ops):
+        commands_at = self._commands
+        at = bisect_left(commands_at, first)
+        if at < len(commands_at) and commands_at[at] < done:
             # Structural commands carry state between turns (moves, removals, the undo
             # stack) that partial re-evaluation has been seen to get wrong (hypothesis:
             # an :undo after a self-move): from the first affected turn on, evaluate whole.
@@ -358,7 +420,13 @@ class SessionRun:
             closure.update(ancestors(path))
         structural = False
         last_forced = max(list(forced) + list(whole), default=-1)
-        for pos in range(first, done):
+        # Where no pending operation can land (the decided draft), a turn without a
+        # decision is all skipped whatever the tree: its result stays, its checkpoint is
+        # the one before it. Only the decided turns and the changed ones are visited.
+        stops = sorted(forced.keys() | whole) if not self.policy.pending_joins else None
+        decided = self._decided_turns() if stops is not None else []
+        pos = first
+        while pos < done:
             turn = turns[pos]
             state, moved = self.states[-1], self.moved[-1]
             old_in, old_out = old_states[pos], old_states[pos + 1]
@@ -367,6 +435,17 @@ class SessionRun:
                 self._shift_rest(pos, state.tree.revision - old_in.tree.revision,
                                  old_states, old_moved, old_turns, old_ledgers)
                 return
+            if stops is not None:
+                at, stop = bisect_left(decided, pos), bisect_left(stops, pos)
+                end = min(decided[at] if at < len(decided) else done,
+                          stops[stop] if stop < len(stops) else done, done)
+                if end > pos:
+                    self.turns.extend(old_turns[pos:end])
+                    self.states.extend([state] * (end - pos))
+                    self.moved.extend([moved] * (end - pos))
+                    self._ledgers.extend(old_ledgers[pos:end])
+                    pos = end
+                    continue
             commands = any(self._unevaluated(self.decisions.get((turn.index, s.pos), PENDING))
                            is None for s in steps[pos] if s.path is None
                            and isinstance(s.op, ConsoleCommand))
@@ -393,10 +472,12 @@ class SessionRun:
                 self.states.append(new_state)
                 self.moved.append(new_moved)
                 self._ledgers.append(items)
+                pos += 1
                 continue
             self._partial_turn(pos, turn, steps[pos], forced.get(pos, set()), dirty, closure,
                                old_out, old_turns[pos], old_ledgers[pos],
                                old_in.tree.revision, old_in.tree)
+            pos += 1
 
     def _partial_turn(self, pos: int, turn: Turn, steps: tuple[Step, ...], forced: set[int],
                       dirty: set[str], closure: set[str], old_out: StructuralState,
