@@ -11,10 +11,10 @@ after it.
 from __future__ import annotations
 
 import dataclasses
-from bisect import bisect_left, insort
 from collections.abc import Iterable, Mapping
 
 from reviewtui.core.engine.commands import run_command
+from reviewtui.core.engine.decided import DecidedTurns, first_from
 from reviewtui.core.engine.decisions import (
     PENDING,
     Decision,
@@ -71,12 +71,9 @@ class SessionRun:
         self._ledgers: list[tuple[LedgerItem, ...]] = []
         self._steps: list[tuple[Step, ...]] | None = None
         self._touch: list[frozenset[str]] = []
-        self._positions: dict[int, int] = {}  # turn number -> its position (with _steps)
-        self._commands: list[int] = []  # positions of the turns with a console command
-        # The positions of the turns with a decision, for the decisions (their size) and
-        # session they were counted for: (decisions, size, session, per position, sorted).
-        self._decided: tuple[Mapping[OpKey, Decision], int, Session, dict[int, int],
-                             list[int]] | None = None
+        self._positions: dict[int, int] = {}  # turn number -> position (with _steps)
+        self._commands: list[int] = []  # the positions of the turns with a command
+        self._decided: DecidedTurns | None = None  # see _decided_turns
         self._evaluated = False
 
     @property
@@ -104,11 +101,8 @@ class SessionRun:
         return turns[done - 1].index if done else 0
 
     def decided_turns(self, upto: int | None = None) -> list[TurnResult]:
-        """The evaluated turns with a decision (the first ``upto`` turns only, if given),
-        in order: every result with a decision is in one of them."""
-        done = len(self.turns) if upto is None else min(upto, len(self.turns))
-        decided = self._decided_turns()
-        return [self.turns[pos] for pos in decided[: bisect_left(decided, done)]]
+        """The evaluated turns (of the first ``upto``) with a decision, in order."""
+        return [self.turns[pos] for pos in self._decided_turns().before(upto, len(self.turns))]
 
     def decide(self, key: OpKey, decision: Decision) -> None:
         """Record a decision and re-evaluate what it affects."""
@@ -145,7 +139,8 @@ class SessionRun:
         changed = {key for key in old.keys() | decisions.keys()
                    if decisions.get(key, PENDING) != old.get(key, PENDING)}
         self.decisions = dict(decisions)
-        self._recount_decided(old, changed)
+        if self._decided is not None and self._decided.holds(old, self.session):
+            self._decided.recount(self.decisions, changed, self._plan(), self._positions)
         if not changed:
             return
         self.reevaluate(keys=self._relabel(changed))
@@ -291,8 +286,7 @@ class SessionRun:
         if self._steps is None:
             steps: list[tuple[Step, ...]] = []
             touch: list[frozenset[str]] = []
-            commands: list[int] = []
-            for at, turn in enumerate(self.session.turns):
+            for turn in self.session.turns:
                 row: list[Step] = []
                 names: set[str] = set()
                 for pos, op in execution_order(turn):
@@ -302,54 +296,20 @@ class SessionRun:
                     if path:
                         names.add(path)
                         names.update(above)
-                    elif not commands or commands[-1] != at:
-                        commands.append(at)
                 steps.append(tuple(row))
                 touch.append(frozenset(names))
-            self._steps, self._touch, self._commands = steps, touch, commands
+            self._steps, self._touch = steps, touch
+            self._commands = [at for at, row in enumerate(steps)
+                              if any(isinstance(step.op, ConsoleCommand) for step in row)]
             self._positions = {t.index: pos for pos, t in enumerate(self.session.turns)}
         return self._steps
 
-    def _decided_turns(self) -> list[int]:
-        """The positions of the turns with a decision (even a pending one: what
-        :meth:`_decided_in` asks), in order. Counted once, then kept up to date by
-        :meth:`update` from the keys that changed."""
-        decided, decisions = self._decided, self.decisions
-        if (decided is not None and decided[0] is decisions and decided[1] == len(decisions)
-                and decided[2] is self.session):
-            return decided[4]
-        steps = self._plan()
-        counts: dict[int, int] = {}
-        for key in decisions:
-            pos = self._positions.get(key[0])
-            if pos is not None and 0 <= key[1] < len(steps[pos]):
-                counts[pos] = counts.get(pos, 0) + 1
-        order = sorted(counts)
-        self._decided = (decisions, len(decisions), self.session, counts, order)
-        return order
-
-    def _recount_decided(self, old: Mapping[OpKey, Decision], changed: set[OpKey]) -> None:
-        """After :meth:`update`: the decided turns from the ones counted for ``old``."""
-        decided = self._decided
-        if (decided is None or decided[0] is not old or decided[1] != len(old)
-                or decided[2] is not self.session):
-            self._decided = None
-            return
-        counts, order, steps, decisions = decided[3], decided[4], self._plan(), self.decisions
-        for key in changed:
-            now, before = key in decisions, key in old
-            pos = self._positions.get(key[0])
-            if now == before or pos is None or not 0 <= key[1] < len(steps[pos]):
-                continue
-            count = counts.get(pos, 0) + (1 if now else -1)
-            if count:
-                counts[pos] = count
-                if count == 1 and now:
-                    insort(order, pos)
-            else:
-                del counts[pos]
-                order.pop(bisect_left(order, pos))
-        self._decided = (decisions, len(decisions), self.session, counts, order)
+    def _decided_turns(self) -> DecidedTurns:
+        """The positions of the decided turns (:mod:`reviewtui.core.engine.decided`)."""
+        if self._decided is None or not self._decided.holds(self.decisions, self.session):
+            self._decided = DecidedTurns(self.decisions, self.session, self._plan(),
+                                         self._positions)
+        return self._decided
 
     def reevaluate(self, *, keys: Iterable[OpKey] = (), paths: Iterable[str] = (),
                    from_turn: int | None = None, base: Tree | None = None) -> None:
@@ -359,13 +319,12 @@ class SessionRun:
 
         Only operations on affected paths are evaluated again (an affected path is one
         whose content or history may differ, or a directory or file on its way); every
-        other result and file version is reused. A turn with a console command that
-        runs is evaluated whole, and whatever it changes joins the affected paths. The
-        checkpoints, results and ledger are exactly what a full evaluation gives.
+        other result and file version is reused (from a command turn on, every turn; the
+        decided draft takes undecided turns as they stand). The checkpoints, results and
+        ledger are exactly what a full evaluation gives.
         """
         steps = self._plan()
-        turns = self.session.turns
-        positions = self._positions
+        turns, positions = self.session.turns, self._positions
         forced: dict[int, set[int]] = {}
         whole: set[int] = set()
         dirty: set[str] = set(paths)
@@ -396,9 +355,7 @@ class SessionRun:
                 self.states[0] = dataclasses.replace(self.states[0], tree=base)
                 self.evaluate(upto=self.evaluated_upto)
             return
-        commands_at = self._commands
-        at = bisect_left(commands_at, first)
-        if at < len(commands_at) and commands_at[at] < done:
+        if first_from(self._commands, first, done) < done:
             # Structural commands carry state between turns (moves, removals, the undo
             # stack) that partial re-evaluation has been seen to get wrong (hypothesis:
             # an :undo after a self-move): from the first affected turn on, evaluate whole.
@@ -418,66 +375,29 @@ class SessionRun:
         for path in dirty:
             closure.add(path)
             closure.update(ancestors(path))
-        structural = False
         last_forced = max(list(forced) + list(whole), default=-1)
-        # Where no pending operation can land (the decided draft), a turn without a
-        # decision is all skipped whatever the tree: its result stays, its checkpoint is
-        # the one before it. Only the decided turns and the changed ones are visited.
-        stops = sorted(forced.keys() | whole) if not self.policy.pending_joins else None
-        decided = self._decided_turns() if stops is not None else []
+        # The decided draft takes stretches of undecided turns as they stand (decided.py).
+        stops = None if self.policy.pending_joins else sorted(
+            forced.keys() | whole | set(self._decided_turns().before(None, done)))
         pos = first
-        while pos < done:
-            turn = turns[pos]
+        while pos < done:  # no command turn from first on (evaluated whole above)
             state, moved = self.states[-1], self.moved[-1]
-            old_in, old_out = old_states[pos], old_states[pos + 1]
-            if (not dirty and not structural and pos > last_forced
-                    and moved == old_moved[pos]):
-                self._shift_rest(pos, state.tree.revision - old_in.tree.revision,
+            old_in = old_states[pos].tree
+            if not dirty and pos > last_forced and moved == old_moved[pos]:
+                self._shift_rest(pos, state.tree.revision - old_in.revision,
                                  old_states, old_moved, old_turns, old_ledgers)
                 return
-            if stops is not None:
-                at, stop = bisect_left(decided, pos), bisect_left(stops, pos)
-                end = min(decided[at] if at < len(decided) else done,
-                          stops[stop] if stop < len(stops) else done, done)
-                if end > pos:
-                    self.turns.extend(old_turns[pos:end])
-                    self.states.extend([state] * (end - pos))
-                    self.moved.extend([moved] * (end - pos))
-                    self._ledgers.extend(old_ledgers[pos:end])
-                    pos = end
-                    continue
-            commands = any(self._unevaluated(self.decisions.get((turn.index, s.pos), PENDING))
-                           is None for s in steps[pos] if s.path is None
-                           and isinstance(s.op, ConsoleCommand))
-            if pos in whole or (commands and (dirty or structural)):
-                result, new_state, new_moved, items = self._evaluate_turn(turn, state, moved)
-                for path in old_out.tree.changed_objects(new_state.tree):
-                    if path not in dirty:
-                        dirty.add(path)
-                        closure.add(path)
-                        closure.update(ancestors(path))
-                if new_moved != old_moved[pos + 1]:
-                    before_moves = old_moved[pos + 1]
-                    for path in set(new_moved) | set(before_moves):
-                        if new_moved.get(path) != before_moves.get(path):
-                            dirty.add(path)
-                            closure.add(path)
-                            closure.update(ancestors(path))
-                if (new_state.undo_stack is not old_out.undo_stack
-                        and new_state.undo_stack != old_out.undo_stack) or (
-                        new_state.removed is not old_out.removed
-                        and new_state.removed != old_out.removed):
-                    structural = True
-                self.turns.append(result)
-                self.states.append(new_state)
-                self.moved.append(new_moved)
-                self._ledgers.append(items)
-                pos += 1
-                continue
-            self._partial_turn(pos, turn, steps[pos], forced.get(pos, set()), dirty, closure,
-                               old_out, old_turns[pos], old_ledgers[pos],
-                               old_in.tree.revision, old_in.tree)
-            pos += 1
+            end = pos if stops is None else first_from(stops, pos, done)
+            self.turns.extend(old_turns[pos:end])  # undecided turns of the draft: as they are
+            self.states.extend([state] * (end - pos))
+            self.moved.extend([moved] * (end - pos))
+            self._ledgers.extend(old_ledgers[pos:end])
+            if end == pos:
+                self._partial_turn(pos, turns[pos], steps[pos], forced.get(pos, set()), dirty,
+                                   closure, old_states[pos + 1], old_turns[pos],
+                                   old_ledgers[pos], old_in.revision, old_in)
+                end += 1
+            pos = end
 
     def _partial_turn(self, pos: int, turn: Turn, steps: tuple[Step, ...], forced: set[int],
                       dirty: set[str], closure: set[str], old_out: StructuralState,
