@@ -10,7 +10,9 @@ middle one. The cases:
 - growth: 500 -> 5,000 -> 50,000 operations (50, 500, 5,000 turns of ten edits over 200
   files); apply time per step and the process's peak memory against the bytes of the
   distinct file versions (base files plus every edit's result);
-- one decision, undo and redo in a 5,000-operation session through ``Review`` (median).
+- one decision, undo and redo in a 5,000-operation session through ``Review`` (median),
+  and in the growth cases of 5,000 and 50,000 operations side by side (issue 13's scale
+  target is the 50,000-operation one).
 
 Baselines measured in the same run:
 
@@ -419,6 +421,7 @@ def main() -> None:
         print("growth (ops: apply s, baseline s, ratio; peak RSS over idle / distinct "
               "version bytes):", flush=True)
         previous: float | None = None
+        grown: dict[int, dict[str, float]] = {}  # ops -> step medians through Review
         for turns in (50, 500) if quick else (50, 500, 5000):
             case = make_case(f"growth {turns * 10}", small_bodies, turns, 10, 3)
             work = Path(tmp) / f"g{turns}"
@@ -433,7 +436,14 @@ def main() -> None:
                   f"ratio {ours / base:5.2f}x;{step} memory {rss / 2**20:7.1f} MiB / "
                   f"{versions / 2**20:7.1f} MiB = {rss / versions:4.2f}x", flush=True)
             previous = ours
+            if turns >= 500:
+                grown[case.ops] = review_steps(case, work)
             shutil.rmtree(work, ignore_errors=True)
+        print("one step through Review as the session grows (median ms; target <= 50 ms at "
+              "50,000 ops):", flush=True)
+        for ops, figures in grown.items():
+            print(f"  {ops:>6} ops: " + ", ".join(f"{k} {v:.1f}" for k, v in figures.items())
+                  + ("" if ops < 50_000 else "  (target <= 50 ms)"), flush=True)
 
 
 def _reexpect(case: Case) -> Case:

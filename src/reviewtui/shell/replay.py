@@ -428,7 +428,9 @@ def conflicts_in(review: Review, tree: Tree) -> dict[str, Conflict]:
     """The paths replay must leave alone for ``tree``, and why."""
     records = review._records
     on_disk = review.evaluation.turns_on_disk(review._folded.pin)
-    return compute_conflicts(review.draft.turns[:on_disk], tree, records, review._unwritable,
+    # Only the turns with a decision: compute_conflicts reads nothing of a pending result.
+    return compute_conflicts(review.draft.decided_turns(on_disk), tree, records,
+                             review._unwritable,
                              lambda path: deleted_message(path, records.get(path)))
 
 

@@ -14,6 +14,7 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 
 from reviewtui.core.engine.commands import run_command
+from reviewtui.core.engine.decided import DecidedTurns, first_from
 from reviewtui.core.engine.decisions import (
     PENDING,
     Decision,
@@ -70,6 +71,9 @@ class SessionRun:
         self._ledgers: list[tuple[LedgerItem, ...]] = []
         self._steps: list[tuple[Step, ...]] | None = None
         self._touch: list[frozenset[str]] = []
+        self._positions: dict[int, int] = {}  # turn number -> position (with _steps)
+        self._commands: list[int] = []  # the positions of the turns with a command
+        self._decided: DecidedTurns | None = None  # see _decided_turns
         self._evaluated = False
 
     @property
@@ -95,6 +99,10 @@ class SessionRun:
         if done >= len(turns):
             return None
         return turns[done - 1].index if done else 0
+
+    def decided_turns(self, upto: int | None = None) -> list[TurnResult]:
+        """The evaluated turns (of the first ``upto``) with a decision, in order."""
+        return [self.turns[pos] for pos in self._decided_turns().before(upto, len(self.turns))]
 
     def decide(self, key: OpKey, decision: Decision) -> None:
         """Record a decision and re-evaluate what it affects."""
@@ -131,6 +139,8 @@ class SessionRun:
         changed = {key for key in old.keys() | decisions.keys()
                    if decisions.get(key, PENDING) != old.get(key, PENDING)}
         self.decisions = dict(decisions)
+        if self._decided is not None and self._decided.holds(old, self.session):
+            self._decided.recount(self.decisions, changed, self._plan(), self._positions)
         if not changed:
             return
         self.reevaluate(keys=self._relabel(changed))
@@ -247,7 +257,8 @@ class SessionRun:
         undone, where the pending operation lands the same) changes nothing but the
         result's ``decision``: that is patched in place here.
         """
-        positions = {t.index: pos for pos, t in enumerate(self.session.turns)}
+        self._plan()
+        positions = self._positions
         real: set[OpKey] = set()
         for key in changed:
             pos = positions.get(key[0])
@@ -288,7 +299,17 @@ class SessionRun:
                 steps.append(tuple(row))
                 touch.append(frozenset(names))
             self._steps, self._touch = steps, touch
+            self._commands = [at for at, row in enumerate(steps)
+                              if any(isinstance(step.op, ConsoleCommand) for step in row)]
+            self._positions = {t.index: pos for pos, t in enumerate(self.session.turns)}
         return self._steps
+
+    def _decided_turns(self) -> DecidedTurns:
+        """The positions of the decided turns (:mod:`reviewtui.core.engine.decided`)."""
+        if self._decided is None or not self._decided.holds(self.decisions, self.session):
+            self._decided = DecidedTurns(self.decisions, self.session, self._plan(),
+                                         self._positions)
+        return self._decided
 
     def reevaluate(self, *, keys: Iterable[OpKey] = (), paths: Iterable[str] = (),
                    from_turn: int | None = None, base: Tree | None = None) -> None:
@@ -298,13 +319,12 @@ class SessionRun:
 
         Only operations on affected paths are evaluated again (an affected path is one
         whose content or history may differ, or a directory or file on its way); every
-        other result and file version is reused. A turn with a console command that
-        runs is evaluated whole, and whatever it changes joins the affected paths. The
-        checkpoints, results and ledger are exactly what a full evaluation gives.
+        other result and file version is reused (from a command turn on, every turn; the
+        decided draft takes undecided turns as they stand). The checkpoints, results and
+        ledger are exactly what a full evaluation gives.
         """
         steps = self._plan()
-        turns = self.session.turns
-        positions = {t.index: pos for pos, t in enumerate(turns)}
+        turns, positions = self.session.turns, self._positions
         forced: dict[int, set[int]] = {}
         whole: set[int] = set()
         dirty: set[str] = set(paths)
@@ -335,8 +355,7 @@ class SessionRun:
                 self.states[0] = dataclasses.replace(self.states[0], tree=base)
                 self.evaluate(upto=self.evaluated_upto)
             return
-        if any(isinstance(op, ConsoleCommand) for turn in turns[first:done]
-               for op in turn.reply.ops):
+        if first_from(self._commands, first, done) < done:
             # Structural commands carry state between turns (moves, removals, the undo
             # stack) that partial re-evaluation has been seen to get wrong (hypothesis:
             # an :undo after a self-move): from the first affected turn on, evaluate whole.
@@ -356,47 +375,29 @@ class SessionRun:
         for path in dirty:
             closure.add(path)
             closure.update(ancestors(path))
-        structural = False
         last_forced = max(list(forced) + list(whole), default=-1)
-        for pos in range(first, done):
-            turn = turns[pos]
+        # The decided draft takes stretches of undecided turns as they stand (decided.py).
+        stops = None if self.policy.pending_joins else sorted(
+            forced.keys() | whole | set(self._decided_turns().before(None, done)))
+        pos = first
+        while pos < done:  # no command turn from first on (evaluated whole above)
             state, moved = self.states[-1], self.moved[-1]
-            old_in, old_out = old_states[pos], old_states[pos + 1]
-            if (not dirty and not structural and pos > last_forced
-                    and moved == old_moved[pos]):
-                self._shift_rest(pos, state.tree.revision - old_in.tree.revision,
+            old_in = old_states[pos].tree
+            if not dirty and pos > last_forced and moved == old_moved[pos]:
+                self._shift_rest(pos, state.tree.revision - old_in.revision,
                                  old_states, old_moved, old_turns, old_ledgers)
                 return
-            commands = any(self._unevaluated(self.decisions.get((turn.index, s.pos), PENDING))
-                           is None for s in steps[pos] if s.path is None
-                           and isinstance(s.op, ConsoleCommand))
-            if pos in whole or (commands and (dirty or structural)):
-                result, new_state, new_moved, items = self._evaluate_turn(turn, state, moved)
-                for path in old_out.tree.changed_objects(new_state.tree):
-                    if path not in dirty:
-                        dirty.add(path)
-                        closure.add(path)
-                        closure.update(ancestors(path))
-                if new_moved != old_moved[pos + 1]:
-                    before_moves = old_moved[pos + 1]
-                    for path in set(new_moved) | set(before_moves):
-                        if new_moved.get(path) != before_moves.get(path):
-                            dirty.add(path)
-                            closure.add(path)
-                            closure.update(ancestors(path))
-                if (new_state.undo_stack is not old_out.undo_stack
-                        and new_state.undo_stack != old_out.undo_stack) or (
-                        new_state.removed is not old_out.removed
-                        and new_state.removed != old_out.removed):
-                    structural = True
-                self.turns.append(result)
-                self.states.append(new_state)
-                self.moved.append(new_moved)
-                self._ledgers.append(items)
-                continue
-            self._partial_turn(pos, turn, steps[pos], forced.get(pos, set()), dirty, closure,
-                               old_out, old_turns[pos], old_ledgers[pos],
-                               old_in.tree.revision, old_in.tree)
+            end = pos if stops is None else first_from(stops, pos, done)
+            self.turns.extend(old_turns[pos:end])  # undecided turns of the draft: as they are
+            self.states.extend([state] * (end - pos))
+            self.moved.extend([moved] * (end - pos))
+            self._ledgers.extend(old_ledgers[pos:end])
+            if end == pos:
+                self._partial_turn(pos, turns[pos], steps[pos], forced.get(pos, set()), dirty,
+                                   closure, old_states[pos + 1], old_turns[pos],
+                                   old_ledgers[pos], old_in.revision, old_in)
+                end += 1
+            pos = end
 
     def _partial_turn(self, pos: int, turn: Turn, steps: tuple[Step, ...], forced: set[int],
                       dirty: set[str], closure: set[str], old_out: StructuralState,
