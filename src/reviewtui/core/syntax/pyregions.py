@@ -53,6 +53,8 @@ _SPANNING = re.compile(rf"(?:{_ONE_LINE})*+({_TOKENS.pattern}|\Z)")
 _CONTINUED = re.compile(r"\\\r?\n")
 _DECLARES = re.compile(r"^[ \t]*(?:global|nonlocal)[ \t]+([\w \t,]+)", re.MULTILINE)
 _BOUNDARY = re.compile(r"([ \t]*)(?:@|(?:async[ \t]+)?(?:def|class)[ \t])")
+# A class header on one line, with no string, comment, nested bracket or continuation.
+_CLASS_HEAD = re.compile(r"[ \t]*class[ \t]+\w+[ \t]*(?:\([^()'\"#\\]*\))?[ \t]*:[ \t]*\r?")
 _SUPPORTED = sys.version_info < (3, 12)  # 3.12 tokenizes f-strings differently
 
 # A changed stretch of the file after the edits: [first, end) in its lines (0-based),
@@ -270,6 +272,40 @@ def _in_function(lines: Sequence[str], inside: set[int], line: int) -> bool:
     return False
 
 
+def _class_body(lines: Sequence[str], head: int) -> str | None:
+    """The indentation of the first statement under the class header ``lines[head]`` (one
+    line, matching :data:`_CLASS_HEAD`): the first line below that is not blank or a
+    comment; None when there is none, or its indentation is not spaces and tabs alone.
+
+    A region from such a header to an unchanged definition at exactly that indentation,
+    where no statement is less indented (:func:`_leaves_block`), with a ``pass`` there in
+    place of the rest, parses on its own before and after the edits only if the
+    definition continues the class body in both, at the same level (an indentation at
+    that level cannot be any deeper block's): the rest of the class then reads the same
+    in the same context, as for a whole definition."""
+    for line in lines[head + 1 :]:
+        stripped = line.lstrip(" \t")
+        if not stripped.strip() or stripped.startswith("#"):
+            continue
+        return None if stripped[0].isspace() else line[: len(line) - len(stripped)]
+    return None
+
+
+def _leaves_block(lines: Sequence[str], lo: int, hi: int, inside: set[int], body: str) -> bool:
+    """Whether a line of ``lines[lo:hi]`` that may start a statement (not blank, not a
+    comment, not inside a string or continued from the line above) does not start with
+    ``body``: the class may end there, and a ``pass`` at ``body`` would then stand in a
+    block opened after it. (A line inside brackets is judged too: stricter, never wrong.)"""
+    for at in range(lo, hi):
+        line = lines[at]
+        if line.startswith(body) or at in inside:
+            continue
+        stripped = line.lstrip(" \t")
+        if stripped.strip() and not stripped.startswith("#"):
+            return True
+    return False
+
+
 def changes_of(steps: Sequence[tuple[int, int, int]]) -> list[Change]:
     """The changed stretches after a series of edits of one file, each edit given as
     ``(first, last, shift)``: lines ``first..last`` (1-based, inclusive; ``last = first - 1``
@@ -344,16 +380,49 @@ def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
         found = _BOUNDARY.match(new[line])
         return found if found and to_old(line) not in inside_old else None
 
-    verdicts: dict[tuple[int, int, bool, str, bool], bool | str] = {}
+    verdicts: dict[tuple[int, int, bool, str, bool, str | None], bool | str] = {}
 
-    def parses(which: Sequence[str], lo: int, hi: int, indent: str, last: bool) -> bool | str:
+    def parses(which: Sequence[str], lo: int, hi: int, indent: str, last: bool,
+               body: str | None = None) -> bool | str:
         """:func:`_parses` of ``which[lo:hi]`` (``new`` or ``old``), once for each: a region
-        tried again (a wider definition around a change, a later change) is not re-parsed."""
-        key = (lo, hi, last, indent, which is new)
+        tried again (a wider definition around a change, a later change) is not re-parsed.
+        ``body``: the region is a class's first lines; a ``pass`` at this indentation
+        stands for the rest of its body."""
+        key = (lo, hi, last, indent, which is new, body)
         verdict = verdicts.get(key)
         if verdict is None:
-            verdict = verdicts[key] = _parses(which[lo:hi], indent, last, declared)
+            lines = which[lo:hi] if body is None else [*which[lo:hi], body + "pass"]
+            verdict = verdicts[key] = _parses(lines, indent, last, declared)
         return verdict
+
+    def class_part(start: int, hi: int, indent: str) -> int | None:
+        """Where a region from the class header ``new[start]`` may end before the class
+        does (see :func:`_class_body`): the first definition at the class body's
+        indentation past the change, when that proves the change alone; else None."""
+        body = _class_body(new, start)
+        if body is None or not body.startswith(indent) or len(body) <= len(indent):
+            return None
+        cut = max(hi, start + 1)
+        while cut < len(new):
+            found = boundary(cut)
+            if found is not None:
+                if found.group(1) == body:
+                    break
+                if not found.group(1).startswith(body):
+                    return None  # the class (or its body's block) ends first
+            cut += 1
+        else:
+            return None
+        old_start, old_cut = to_old(start), to_old(cut)
+        if (_class_body(old, old_start) != body
+                or _leaves_block(new, start + 1, cut, inside_new, body)
+                or _leaves_block(old, old_start + 1, old_cut, inside_old, body)):
+            return None
+        if parses(new, start, cut, indent, False, body) is not True:
+            return None
+        if parses(old, old_start, old_cut, indent, False, body) is not True:
+            return None
+        return cut
 
     covered_to = 0
     spent = 0
@@ -367,6 +436,16 @@ def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
                                         and shorter.startswith(found.group(1))))):
                 start -= 1
             indent = "" if start < 0 else boundary(start).group(1)  # type: ignore[union-attr]
+            if start >= 0 and _CLASS_HEAD.fullmatch(new[start]) is not None:
+                # A change in a class's first lines: its part down to the next method
+                # may prove it, without the whole class.
+                part = class_part(start, hi, indent)
+                if part is not None:
+                    spent += part - start
+                    if spent > budget * len(new):
+                        return False
+                    end = part
+                    break
             end = max(hi, start + 1)
             while end < len(new) and not ((found := boundary(end)) is not None
                                           and indent.startswith(found.group(1))):
