@@ -146,3 +146,14 @@ def test_a_body_that_moves_into_a_block_is_not_proved_alone() -> None:
     assert parses(before)
     assert not parses(after)
     assert not edits_parse_alone(before, after, changes_of([(2, 2, -1)]), budget=1.0)
+
+
+def test_what_the_regions_warn_stays_silent() -> None:
+    # An invalid escape warns while a region is parsed; warnings are silenced once for
+    # all regions (no longer region by region), and still none escapes.
+    before = "".join(f'def f{i}():\n    s = "\\d{i}"\n    return s\n\n' for i in range(300))
+    after, steps = one_change(before, '    s = "\\d7"', '    s = "\\d7" + "\\w"')
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        assert edits_parse_alone(before, after, changes_of(steps), budget=1.0)
+    assert not seen

@@ -190,10 +190,8 @@ def _parses(lines: Sequence[str], indent: str, last: bool,
             return False  # a line leaves the definition's block: not a region
         lines = [line[width:] for line in lines]
     text = "\n".join(lines) + ("" if last else "\n")
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            table = symtable.symtable(text, "<region>", "exec")
+    try:  # the caller silences warnings (edits_parse_alone: once, not for each region)
+        table = symtable.symtable(text, "<region>", "exec")
     except SyntaxError as err:
         return _OUTWARD if indent and "nonlocal" in str(err.msg) else False
     except (ValueError, RecursionError, MemoryError):
@@ -424,47 +422,56 @@ def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
             return None
         return cut
 
-    covered_to = 0
-    spent = 0
-    for lo, hi, _old_lo, _old_hi in changes:
-        if hi <= covered_to and lo < covered_to:
-            continue  # inside the region of an earlier change
-        start, shorter = lo - 1, None  # shorter: the next start must be outside this
-        while True:  # the nearest definition above that holds the change
-            while start >= 0 and not ((found := boundary(start)) is not None and (
-                    shorter is None or (len(found.group(1)) < len(shorter)
-                                        and shorter.startswith(found.group(1))))):
-                start -= 1
-            indent = "" if start < 0 else boundary(start).group(1)  # type: ignore[union-attr]
-            if start >= 0 and _CLASS_HEAD.fullmatch(new[start]) is not None:
-                # A change in a class's first lines: its part down to the next method
-                # may prove it, without the whole class.
-                part = class_part(start, hi, indent)
-                if part is not None:
-                    spent += part - start
-                    if spent > budget * len(new):
-                        return False
-                    end = part
+    def walk() -> bool:
+        """Each change proved by its region (or not)."""
+        covered_to = 0
+        spent = 0
+        for lo, hi, _old_lo, _old_hi in changes:
+            if hi <= covered_to and lo < covered_to:
+                continue  # inside the region of an earlier change
+            start, shorter = lo - 1, None  # shorter: the next start must be outside this
+            while True:  # the nearest definition above that holds the change
+                while start >= 0 and not ((found := boundary(start)) is not None and (
+                        shorter is None or (len(found.group(1)) < len(shorter)
+                                            and shorter.startswith(found.group(1))))):
+                    start -= 1
+                indent = "" if start < 0 else boundary(start).group(1)  # type: ignore[union-attr]
+                if start >= 0 and _CLASS_HEAD.fullmatch(new[start]) is not None:
+                    # A change in a class's first lines: its part down to the next method
+                    # may prove it, without the whole class.
+                    part = class_part(start, hi, indent)
+                    if part is not None:
+                        spent += part - start
+                        if spent > budget * len(new):
+                            return False
+                        end = part
+                        break
+                end = max(hi, start + 1)
+                while end < len(new) and not ((found := boundary(end)) is not None
+                                              and indent.startswith(found.group(1))):
+                    end += 1
+                region = new[max(start, 0) : end]
+                old_start = 0 if start < 0 else to_old(start)  # the top of the file is the top
+                last = end >= len(new)
+                old_end = len(old) if last else to_old(end)
+                spent += end - max(start, 0)
+                if spent > budget * len(new):
+                    return False
+                verdict = parses(new, max(start, 0), end, indent, last)
+                if verdict is True:
+                    verdict = parses(old, old_start, old_end, indent, last)
+                if verdict is True:
                     break
-            end = max(hi, start + 1)
-            while end < len(new) and not ((found := boundary(end)) is not None
-                                          and indent.startswith(found.group(1))):
-                end += 1
-            region = new[max(start, 0) : end]
-            old_start = 0 if start < 0 else to_old(start)  # the top of the file is the top
-            last = end >= len(new)
-            old_end = len(old) if last else to_old(end)
-            spent += end - max(start, 0)
-            if spent > budget * len(new):
-                return False
-            verdict = parses(new, max(start, 0), end, indent, last)
-            if verdict is True:
-                verdict = parses(old, old_start, old_end, indent, last)
-            if verdict is True:
-                break
-            if verdict is False and not (indent and any(  # the change leaves the block
-                    line[: len(indent)] != indent and line.strip() for line in region)):
-                return False
-            start, shorter = start - 1, indent  # the definition around this one
-        covered_to = end
-    return True
+                if verdict is False and not (indent and any(  # the change leaves the block
+                        line[: len(indent)] != indent and line.strip() for line in region)):
+                    return False
+                start, shorter = start - 1, indent  # the definition around this one
+            covered_to = end
+        return True
+
+    # What the regions parse may warn (an invalid escape, "is" with a literal) is
+    # silenced once here: entering catch_warnings for each region cost as much as
+    # parsing a small one.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return walk()
