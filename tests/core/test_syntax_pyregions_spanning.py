@@ -4,6 +4,7 @@ replaced), from the top or from a later line."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from hypothesis import example, given, settings
@@ -56,3 +57,9 @@ def test_each_match_starts_where_the_last_ended(text: str) -> None:
         assert found.start() == end
         end = found.end()
     assert end == len(text)
+
+
+def test_text_out_of_tokens_is_every_character_but_quotes_and_hash() -> None:
+    plain = re.compile(pyregions._ONE_LINE.split("|")[0])
+    assert all((plain.fullmatch(chr(code)) is None) == (chr(code) in "#'\"")
+               for code in range(0x110000))
