@@ -38,7 +38,7 @@ from reviewtui.core.review.whole_files import partial_files
 from reviewtui.core.text.limits import place
 from reviewtui.core.text.plural import plural
 from reviewtui.shell.disk import scratch_copy
-from reviewtui.shell.loader import LoadedSession, load_session, read_text
+from reviewtui.shell.loader import LoadedSession, gc_paused, load_session, read_text
 from reviewtui.shell.project import load_project
 
 if TYPE_CHECKING:  # imported where used: ``check`` and ``lint`` need none of them
@@ -182,8 +182,14 @@ def apply(args: argparse.Namespace) -> int:
                          rule="root")
     state = check_state_path(Path(args.state)) if args.state else None
     # The workbench's replay path: content guard, atomic writes, the same messages.
-    with Review.open(args.session, root, state_path=state, persist=state is not None,
-                     format=_format(args)) as review:
+    # The collector is off meanwhile (as for reading a session): the engine makes a tuple
+    # of lines for each version of each file (10,000 lines each in a big file), and each
+    # young-generation collection walks the new ones -- about a tenth of an apply of 191
+    # edits. They hold no cycles, so reference counting frees them when the review
+    # closes and that walk never happens; the few cyclic objects of the run are left to
+    # the next collection (measured: ~3 ms of it, against ~30 ms saved here).
+    with gc_paused(), Review.open(args.session, root, state_path=state,
+                                  persist=state is not None, format=_format(args)) as review:
         _print_problems(review)
         opened = review.last_report
         wanted = review.applicable(turns, accept_fuzzy=args.accept_fuzzy)

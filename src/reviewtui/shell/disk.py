@@ -128,9 +128,9 @@ def temp_name(target: str) -> str:
     except UnicodeEncodeError:  # a lone surrogate: no such file can exist anyway
         raw = target.encode("utf-8", "surrogatepass")
     short = os.fsdecode(raw[:_TEMP_NAME_BYTES])
-    import secrets  # on the write path only: 'check' and 'view' never load it (start-up)
-
-    nonce = secrets.token_hex(8)
+    # What secrets.token_hex(8) returns, without importing secrets (and with it hmac and
+    # random) on the write path of every 'apply'.
+    nonce = os.urandom(8).hex()
     return f".{short}.{nonce}{_tag(short, nonce)}{TEMP_SUFFIX}"
 
 

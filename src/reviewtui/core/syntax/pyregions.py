@@ -41,9 +41,22 @@ _TOKENS = re.compile(
     r"|'''[^'\\]*(?:(?:\\[\s\S]|'(?!''))[^'\\]*)*(?:'''|\Z)"
     r'|"[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*"?'
     r"|'[^'\\\n]*(?:\\[\s\S][^'\\\n]*)*'?")
+# What cannot hold a newline, and what :data:`_TOKENS` makes of it: text out of tokens,
+# a comment, a string not opening a triple quote with no backslash before a newline.
+# Passing over these inside one match spares a Python step for most tokens; the next
+# token (group 1) is then one of the rest, and :data:`_TOKENS` matches it whole. Each
+# match ends where the pattern can start again: no position is tried twice.
+# (Text out of tokens is spelt as ranges around the quotes and "#": the regex engine
+# runs over a range set faster than over a negated one.)
+_ONE_LINE = (r"[\x00-\x21\x24-\x26\x28-\U0010ffff]++|#[^\n]*+"
+             r'|"(?!"")[^"\\\n]*+(?:\\[^\n][^"\\\n]*+)*+(?!\\\n)"?'
+             r"|'(?!'')[^'\\\n]*+(?:\\[^\n][^'\\\n]*+)*+(?!\\\n)'?")
+_SPANNING = re.compile(rf"(?:{_ONE_LINE})*+({_TOKENS.pattern}|\Z)")
 _CONTINUED = re.compile(r"\\\r?\n")
 _DECLARES = re.compile(r"^[ \t]*(?:global|nonlocal)[ \t]+([\w \t,]+)", re.MULTILINE)
 _BOUNDARY = re.compile(r"([ \t]*)(?:@|(?:async[ \t]+)?(?:def|class)[ \t])")
+# A class header on one line, with no string, comment, nested bracket or continuation.
+_CLASS_HEAD = re.compile(r"[ \t]*class[ \t]+\w+[ \t]*(?:\([^()'\"#\\]*\))?[ \t]*:[ \t]*\r?")
 _SUPPORTED = sys.version_info < (3, 12)  # 3.12 tokenizes f-strings differently
 
 # A changed stretch of the file after the edits: [first, end) in its lines (0-based),
@@ -61,13 +74,15 @@ def _covered(text: str, strings: set[int] | None = None) -> set[int]:
 
 def _long_strings(text: str, pos: int = 0, line: int = 0) -> Iterator[tuple[int, int]]:
     """(line, newlines) of each token spanning lines, scanning from offset ``pos``, the
-    start of line ``line``, where no token is open."""
+    start of line ``line``, where no token is open. (The tokens of :data:`_TOKENS`, but
+    those that cannot span lines are passed over inside the pattern.)"""
     at = pos
-    for found in _TOKENS.finditer(text, pos):
-        token = found.group()
+    for found in _SPANNING.finditer(text, pos):
+        token = found.group(1)
         if "\n" in token:
-            line += text.count("\n", at, found.start())
-            at = found.start()
+            start = found.start(1)
+            line += text.count("\n", at, start)
+            at = start
             yield line, token.count("\n")
 
 
@@ -177,10 +192,8 @@ def _parses(lines: Sequence[str], indent: str, last: bool,
             return False  # a line leaves the definition's block: not a region
         lines = [line[width:] for line in lines]
     text = "\n".join(lines) + ("" if last else "\n")
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            table = symtable.symtable(text, "<region>", "exec")
+    try:  # the caller silences warnings (edits_parse_alone: once, not for each region)
+        table = symtable.symtable(text, "<region>", "exec")
     except SyntaxError as err:
         return _OUTWARD if indent and "nonlocal" in str(err.msg) else False
     except (ValueError, RecursionError, MemoryError):
@@ -259,6 +272,40 @@ def _in_function(lines: Sequence[str], inside: set[int], line: int) -> bool:
     return False
 
 
+def _class_body(lines: Sequence[str], head: int) -> str | None:
+    """The indentation of the first statement under the class header ``lines[head]`` (one
+    line, matching :data:`_CLASS_HEAD`): the first line below that is not blank or a
+    comment; None when there is none, or its indentation is not spaces and tabs alone.
+
+    A region from such a header to an unchanged definition at exactly that indentation,
+    where no statement is less indented (:func:`_leaves_block`), with a ``pass`` there in
+    place of the rest, parses on its own before and after the edits only if the
+    definition continues the class body in both, at the same level (an indentation at
+    that level cannot be any deeper block's): the rest of the class then reads the same
+    in the same context, as for a whole definition."""
+    for line in lines[head + 1 :]:
+        stripped = line.lstrip(" \t")
+        if not stripped.strip() or stripped.startswith("#"):
+            continue
+        return None if stripped[0].isspace() else line[: len(line) - len(stripped)]
+    return None
+
+
+def _leaves_block(lines: Sequence[str], lo: int, hi: int, inside: set[int], body: str) -> bool:
+    """Whether a line of ``lines[lo:hi]`` that may start a statement (not blank, not a
+    comment, not inside a string or continued from the line above) does not start with
+    ``body``: the class may end there, and a ``pass`` at ``body`` would then stand in a
+    block opened after it. (A line inside brackets is judged too: stricter, never wrong.)"""
+    for at in range(lo, hi):
+        line = lines[at]
+        if line.startswith(body) or at in inside:
+            continue
+        stripped = line.lstrip(" \t")
+        if stripped.strip() and not stripped.startswith("#"):
+            return True
+    return False
+
+
 def changes_of(steps: Sequence[tuple[int, int, int]]) -> list[Change]:
     """The changed stretches after a series of edits of one file, each edit given as
     ``(first, last, shift)``: lines ``first..last`` (1-based, inclusive; ``last = first - 1``
@@ -333,48 +380,100 @@ def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
         found = _BOUNDARY.match(new[line])
         return found if found and to_old(line) not in inside_old else None
 
-    verdicts: dict[tuple[int, int, bool, str, bool], bool | str] = {}
+    verdicts: dict[tuple[int, int, bool, str, bool, str | None], bool | str] = {}
 
-    def parses(which: Sequence[str], lo: int, hi: int, indent: str, last: bool) -> bool | str:
+    def parses(which: Sequence[str], lo: int, hi: int, indent: str, last: bool,
+               body: str | None = None) -> bool | str:
         """:func:`_parses` of ``which[lo:hi]`` (``new`` or ``old``), once for each: a region
-        tried again (a wider definition around a change, a later change) is not re-parsed."""
-        key = (lo, hi, last, indent, which is new)
+        tried again (a wider definition around a change, a later change) is not re-parsed.
+        ``body``: the region is a class's first lines; a ``pass`` at this indentation
+        stands for the rest of its body."""
+        key = (lo, hi, last, indent, which is new, body)
         verdict = verdicts.get(key)
         if verdict is None:
-            verdict = verdicts[key] = _parses(which[lo:hi], indent, last, declared)
+            lines = which[lo:hi] if body is None else [*which[lo:hi], body + "pass"]
+            verdict = verdicts[key] = _parses(lines, indent, last, declared)
         return verdict
 
-    covered_to = 0
-    spent = 0
-    for lo, hi, _old_lo, _old_hi in changes:
-        if hi <= covered_to and lo < covered_to:
-            continue  # inside the region of an earlier change
-        start, shorter = lo - 1, None  # shorter: the next start must be outside this
-        while True:  # the nearest definition above that holds the change
-            while start >= 0 and not ((found := boundary(start)) is not None and (
-                    shorter is None or (len(found.group(1)) < len(shorter)
-                                        and shorter.startswith(found.group(1))))):
-                start -= 1
-            indent = "" if start < 0 else boundary(start).group(1)  # type: ignore[union-attr]
-            end = max(hi, start + 1)
-            while end < len(new) and not ((found := boundary(end)) is not None
-                                          and indent.startswith(found.group(1))):
-                end += 1
-            region = new[max(start, 0) : end]
-            old_start = 0 if start < 0 else to_old(start)  # the top of the file is the top
-            last = end >= len(new)
-            old_end = len(old) if last else to_old(end)
-            spent += end - max(start, 0)
-            if spent > budget * len(new):
-                return False
-            verdict = parses(new, max(start, 0), end, indent, last)
-            if verdict is True:
-                verdict = parses(old, old_start, old_end, indent, last)
-            if verdict is True:
-                break
-            if verdict is False and not (indent and any(  # the change leaves the block
-                    line[: len(indent)] != indent and line.strip() for line in region)):
-                return False
-            start, shorter = start - 1, indent  # the definition around this one
-        covered_to = end
-    return True
+    def class_part(start: int, hi: int, indent: str) -> int | None:
+        """Where a region from the class header ``new[start]`` may end before the class
+        does (see :func:`_class_body`): the first definition at the class body's
+        indentation past the change, when that proves the change alone; else None."""
+        body = _class_body(new, start)
+        if body is None or not body.startswith(indent) or len(body) <= len(indent):
+            return None
+        cut = max(hi, start + 1)
+        while cut < len(new):
+            found = boundary(cut)
+            if found is not None:
+                if found.group(1) == body:
+                    break
+                if not found.group(1).startswith(body):
+                    return None  # the class (or its body's block) ends first
+            cut += 1
+        else:
+            return None
+        old_start, old_cut = to_old(start), to_old(cut)
+        if (_class_body(old, old_start) != body
+                or _leaves_block(new, start + 1, cut, inside_new, body)
+                or _leaves_block(old, old_start + 1, old_cut, inside_old, body)):
+            return None
+        if parses(new, start, cut, indent, False, body) is not True:
+            return None
+        if parses(old, old_start, old_cut, indent, False, body) is not True:
+            return None
+        return cut
+
+    def walk() -> bool:
+        """Each change proved by its region (or not)."""
+        covered_to = 0
+        spent = 0
+        for lo, hi, _old_lo, _old_hi in changes:
+            if hi <= covered_to and lo < covered_to:
+                continue  # inside the region of an earlier change
+            start, shorter = lo - 1, None  # shorter: the next start must be outside this
+            while True:  # the nearest definition above that holds the change
+                while start >= 0 and not ((found := boundary(start)) is not None and (
+                        shorter is None or (len(found.group(1)) < len(shorter)
+                                            and shorter.startswith(found.group(1))))):
+                    start -= 1
+                indent = "" if start < 0 else boundary(start).group(1)  # type: ignore[union-attr]
+                if start >= 0 and _CLASS_HEAD.fullmatch(new[start]) is not None:
+                    # A change in a class's first lines: its part down to the next method
+                    # may prove it, without the whole class.
+                    part = class_part(start, hi, indent)
+                    if part is not None:
+                        spent += part - start
+                        if spent > budget * len(new):
+                            return False
+                        end = part
+                        break
+                end = max(hi, start + 1)
+                while end < len(new) and not ((found := boundary(end)) is not None
+                                              and indent.startswith(found.group(1))):
+                    end += 1
+                region = new[max(start, 0) : end]
+                old_start = 0 if start < 0 else to_old(start)  # the top of the file is the top
+                last = end >= len(new)
+                old_end = len(old) if last else to_old(end)
+                spent += end - max(start, 0)
+                if spent > budget * len(new):
+                    return False
+                verdict = parses(new, max(start, 0), end, indent, last)
+                if verdict is True:
+                    verdict = parses(old, old_start, old_end, indent, last)
+                if verdict is True:
+                    break
+                if verdict is False and not (indent and any(  # the change leaves the block
+                        line[: len(indent)] != indent and line.strip() for line in region)):
+                    return False
+                start, shorter = start - 1, indent  # the definition around this one
+            covered_to = end
+        return True
+
+    # What the regions parse may warn (an invalid escape, "is" with a literal) is
+    # silenced once here: entering catch_warnings for each region cost as much as
+    # parsing a small one.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return walk()

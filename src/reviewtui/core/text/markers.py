@@ -141,6 +141,20 @@ _BARE_PHRASE = LazyPattern(  # compiled on first use (start-up)
             (?:unchanged|the\s+same|as\s+(?:before|is))""",
     re.IGNORECASE | re.VERBOSE,
 )
+# The words a phrase of either pattern can start with, and end with (before "for
+# brevity"). An ASCII line whose first or last word is none of these matches neither, and
+# leaves without compiling them (the compile costs more than an ``apply`` of a hundred
+# edits spends on every other line).
+_KIND_WORDS = frozenset(_KIND[3:-1].replace("lines?", "line|lines").split("|"))
+_FIRST_WORDS = _KIND_WORDS | {
+    "keep", "leave", "all", "the", "your", "our", "my", "this", "rest", "remainder",
+    "existing", "unchanged", "previous", "original", "remaining", "old", "other",
+    "everything", "own", "same", "omitted", "elided", "truncated", "snippe", "snipped",
+}
+_LAST_WORDS = _KIND_WORDS | {
+    "unchanged", "same", "before", "is", "omitted", "elided", "truncated", "shown",
+    "intact", "here", "kept", "above", "below", "snippe", "snipped",
+}
 # Where a bare "..." line is valid syntax: Python's Ellipsis, YAML's document end.
 _PYTHON = (".py", ".pyi")
 _YAML = (".yml", ".yaml")
@@ -218,7 +232,23 @@ def _is_phrase(line: str) -> bool:
     if body[:1] + body[-1:] in ("()", "[]"):
         body = body[1:-1].strip(" .")  # "# (unchanged code omitted for brevity)"
     phrase = _PHRASE if wrapped else _BARE_PHRASE
-    return bool(body) and phrase.fullmatch(" ".join(body.split())) is not None
+    body = " ".join(body.split())
+    return bool(body) and _may_be_phrase(body) and phrase.fullmatch(body) is not None
+
+
+def _may_be_phrase(body: str) -> bool:
+    """False when ``body`` (words parted by single spaces) cannot match ``_PHRASE`` or
+    ``_BARE_PHRASE``: both start with one of ``_FIRST_WORDS`` and end with one of
+    ``_LAST_WORDS``, maybe then "for brevity", each a whole word. Only ASCII is judged
+    (there ``lower`` is the patterns' IGNORECASE; elsewhere "ſ" matches "s")."""
+    if not body.isascii():
+        return True
+    words = body.lower().split(" ")
+    if words[0] not in _FIRST_WORDS:
+        return False
+    if len(words) > 2 and words[-2:] == ["for", "brevity"] and words[-3] in _LAST_WORDS:
+        return True
+    return words[-1] in _LAST_WORDS
 
 
 def is_placeholder(line: str, path: str = "") -> bool:
