@@ -81,7 +81,7 @@ def decided_by_hand(run: SessionRun) -> list[int]:
             if any((t.index, p) in run.decisions for p in range(len(t.reply.ops)))]
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=session_text(), files=base_files, data=st.data())
 def test_decide_undo_redo_equal_full_evaluation(text: str, files: dict[str, str],
                                                 data: st.DataObject) -> None:

@@ -31,7 +31,7 @@ def matches_a_pattern(text: str) -> bool:
     return any(p.fullmatch(text) is not None for p in (markers._PHRASE, markers._BARE_PHRASE))
 
 
-@settings(max_examples=3000)
+@settings(max_examples=400)
 @given(phrases)
 @example("rest of the file unchanged")
 @example("Existing code omitted for brevity")
@@ -64,7 +64,7 @@ lines = st.tuples(st.sampled_from(["", "# ", "// ", "/* ", "<!-- ", "  # ("]),
                   ).map("".join)
 
 
-@settings(max_examples=2000)
+@settings(max_examples=300)
 @given(lines)
 @example("# (unchanged code omitted for brevity)")
 @example("// rest of your code goes here")

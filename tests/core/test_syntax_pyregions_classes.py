@@ -67,7 +67,7 @@ edit = st.tuples(st.integers(0, 40), st.integers(0, 3),
                  st.lists(st.sampled_from(FRAGMENTS), max_size=3))
 
 
-@settings(max_examples=1500)
+@settings(max_examples=300)
 @given(base=blocks, edits=st.lists(edit, min_size=1, max_size=3))
 def test_a_yes_for_edits_in_classes_means_a_whole_parse_finds_nothing_new(
         base: list[str], edits: list[tuple[int, int, list[str]]]) -> None:

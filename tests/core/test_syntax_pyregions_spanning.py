@@ -28,7 +28,7 @@ PIECES = ['"""', "'''", '"', "'", "x", "#", "\\", "\\\n", "\n", "\r\n", "\r", " 
           "''", '""""', "#'''", "'\"\"\"'", 'a = """b', "\\\\", "def f():", "\\\r\n"]
 
 
-@settings(max_examples=3000)
+@settings(max_examples=400)
 @given(st.lists(st.sampled_from(PIECES), max_size=40).map("".join), st.integers(0, 3))
 @example('"""a\\', 0)
 @example("'a\\\nb' \"\"\"c", 0)
@@ -46,7 +46,7 @@ def test_strings_and_continuations_are_found_after_plain_lines() -> None:
     assert list(pyregions._long_strings(text)) == [(50, 2), (53, 1)]
 
 
-@settings(max_examples=1000)
+@settings(max_examples=200)
 @given(st.lists(st.sampled_from(PIECES), max_size=40).map("".join))
 @example('"""a\\')
 def test_each_match_starts_where_the_last_ended(text: str) -> None:
