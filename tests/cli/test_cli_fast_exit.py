@@ -107,9 +107,12 @@ def test_work_asked_for_at_exit_still_runs(tmp_path: Path) -> None:
 
 def test_a_thread_still_running_is_waited_for(tmp_path: Path) -> None:
     marker = tmp_path / "thread-done"
+    # The thread outlives the command whatever the machine's load: it writes only once
+    # the main thread has ended, which an os._exit would never let it see.
     before = ("import threading, time, pathlib\n"
               "def late():\n"
-              "    time.sleep(0.3)\n"
+              "    while threading.main_thread().is_alive():\n"
+              "        time.sleep(0.01)\n"
               f"    pathlib.Path({str(marker)!r}).write_text('done')\n"
               "threading.Thread(target=late).start()")
     done = _child(tmp_path, before, _argvs(tmp_path)["check-clean"])
