@@ -70,7 +70,7 @@ class SessionRun:
         self.moved: list[dict[str, str]] = [{}]
         self._ledgers: list[tuple[LedgerItem, ...]] = []
         self._steps: list[tuple[Step, ...]] | None = None
-        self._touch: list[frozenset[str]] = []
+        self._touch: list[tuple[frozenset[str], frozenset[str]]] = []  # (paths, dirs above)
         self._positions: dict[int, int] = {}  # turn number -> position (with _steps)
         self._commands: list[int] = []  # the positions of the turns with a command
         self._decided: DecidedTurns | None = None  # see _decided_turns
@@ -285,19 +285,20 @@ class SessionRun:
     def _plan(self) -> list[tuple[Step, ...]]:
         if self._steps is None:
             steps: list[tuple[Step, ...]] = []
-            touch: list[frozenset[str]] = []
+            touch: list[tuple[frozenset[str], frozenset[str]]] = []
             for turn in self.session.turns:
                 row: list[Step] = []
                 names: set[str] = set()
+                dirs: set[str] = set()
                 for pos, op in execution_order(turn):
                     path = None if isinstance(op, ConsoleCommand) else normalize_or_none(op.path)
                     above = ancestors(path) if path else ()
                     row.append(Step(pos, op, path, above))
                     if path:
                         names.add(path)
-                        names.update(above)
+                        dirs.update(above)
                 steps.append(tuple(row))
-                touch.append(frozenset(names))
+                touch.append((frozenset(names), frozenset(dirs)))
             self._steps, self._touch = steps, touch
             self._commands = [at for at, row in enumerate(steps)
                               if any(isinstance(step.op, ConsoleCommand) for step in row)]
@@ -388,11 +389,12 @@ class SessionRun:
                                  old_states, old_moved, old_turns, old_ledgers)
                 return
             end = pos if stops is None else first_from(stops, pos, done)
-            self.turns.extend(old_turns[pos:end])  # undecided turns of the draft: as they are
-            self.states.extend([state] * (end - pos))
-            self.moved.extend([moved] * (end - pos))
-            self._ledgers.extend(old_ledgers[pos:end])
-            if end == pos:
+            if end > pos:  # undecided turns of the draft: as they are
+                self.turns.extend(old_turns[pos:end])
+                self.states.extend([state] * (end - pos))
+                self.moved.extend([moved] * (end - pos))
+                self._ledgers.extend(old_ledgers[pos:end])
+            else:
                 self._partial_turn(pos, turns[pos], steps[pos], forced.get(pos, set()), dirty,
                                    closure, old_states[pos + 1], old_turns[pos],
                                    old_ledgers[pos], old_in.revision, old_in)
@@ -404,8 +406,9 @@ class SessionRun:
                       old_result: TurnResult, old_items: tuple[LedgerItem, ...],
                       old_revision: int, old_in: Tree | None = None) -> None:
         state, moved = self.states[-1], self.moved[-1]
-        if not forced and self._touch[pos].isdisjoint(closure):
-            # Nothing of this turn is affected: reuse it whole.
+        names, dirs = self._touch[pos]
+        if not forced and names.isdisjoint(closure) and dirs.isdisjoint(dirty):
+            # Nothing of this turn is affected (no step is, below): reuse it whole.
             results, items = old_result.results, old_items
         else:
             new_results = list(old_result.results)
@@ -437,8 +440,8 @@ class SessionRun:
                     closure.update(step.above)
             results, items = tuple(new_results), tuple(new_items)
             state = work
-        revision = self.states[-1].tree.revision + ledger_bumps(items)
-        if state is self.states[-1] and old_out.tree is old_in and not ledger_bumps(items):
+        start, bump = self.states[-1].tree.revision, ledger_bumps(items)
+        if state is self.states[-1] and old_out.tree is old_in and not bump:
             new_state = state  # it changed nothing, and changes nothing: share the tree
         else:
             # The reused checkpoint with the affected paths as they are now (a removal
@@ -446,13 +449,12 @@ class SessionRun:
             new_tree, old_tree = state.tree, old_out.tree
             patch = {path: found for path in dirty
                      if (found := new_tree.get(path)) is not None or path in old_tree}
-            tree = old_tree.put(patch, revision)
-            new_state = dataclasses.replace(self.states[-1], tree=tree)
-        if results is old_result.results and revision - ledger_bumps(items) == old_revision:
+            new_state = StructuralState(old_tree.put(patch, start + bump), state.undo_stack,
+                                        state.removed)  # (replace() costs 5 times more)
+        if results is old_result.results and start == old_revision:
             turn_result = old_result
         else:
-            turn_result = TurnResult(turn, results,
-                                     render_ledger(items, self.states[-1].tree.revision))
+            turn_result = TurnResult(turn, results, render_ledger(items, start))
         self.turns.append(turn_result)
         self.states.append(new_state)
         self.moved.append(moved)
