@@ -31,9 +31,8 @@ from reviewtui.core.engine.file_edits import (
     normalize_or_none,
 )
 from reviewtui.core.engine.history import LazyHistory, earlier_versions
-from reviewtui.core.engine.ledger import LedgerItem, edit_item
+from reviewtui.core.engine.ledger import Ledger, LedgerItem, edit_item
 from reviewtui.core.engine.ledger import bumps as ledger_bumps
-from reviewtui.core.engine.ledger import render as render_ledger
 from reviewtui.core.engine.links import LinkView
 from reviewtui.core.engine.order import Step, ancestors, execution_order
 from reviewtui.core.engine.results import OpResult, Rules, TurnResult
@@ -454,7 +453,7 @@ class SessionRun:
         if results is old_result.results and start == old_revision:
             turn_result = old_result
         else:
-            turn_result = TurnResult(turn, results, render_ledger(items, start))
+            turn_result = TurnResult(turn, results, Ledger(items, start))
         self.turns.append(turn_result)
         self.states.append(new_state)
         self.moved.append(moved)
@@ -469,7 +468,7 @@ class SessionRun:
             out = old_states[at + 1]
             if delta:
                 start = self.states[-1].tree.revision
-                result = dataclasses.replace(result, ledger=render_ledger(old_ledgers[at], start))
+                result = TurnResult(result.turn, result.results, Ledger(old_ledgers[at], start))
                 out = dataclasses.replace(out, tree=out.tree.with_revision(
                     out.tree.revision + delta))
             self.turns.append(result)
@@ -488,8 +487,7 @@ class SessionRun:
             # session is mostly such turns.
             skipped = tuple(OpResult((turn.index, pos), op, _SKIPPED, PENDING, False)
                             for pos, op in enumerate(turn.reply.ops))
-            return (TurnResult(turn, skipped, render_ledger((), state.tree.revision)), state,
-                    moved, ())
+            return TurnResult(turn, skipped, Ledger((), state.tree.revision)), state, moved, ()
         results: dict[int, OpResult] = {}
         items: list[LedgerItem] = []
         start = state.tree.revision
@@ -506,8 +504,8 @@ class SessionRun:
             results[pos] = result
             if item is not None:
                 items.append(item)
-        ordered = tuple(results[pos] for pos in sorted(results))
-        return TurnResult(turn, ordered, render_ledger(items, start)), state, moved, tuple(items)
+        ordered, done = tuple(results[pos] for pos in sorted(results)), tuple(items)
+        return TurnResult(turn, ordered, Ledger(done, start)), state, moved, done
 
     def _decided_in(self, turn: Turn) -> bool:
         """Whether any operation of ``turn`` has a decision (even a pending one)."""
