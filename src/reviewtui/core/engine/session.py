@@ -287,8 +287,7 @@ class SessionRun:
             touch: list[tuple[frozenset[str], frozenset[str]]] = []
             for turn in self.session.turns:
                 row: list[Step] = []
-                names: set[str] = set()
-                dirs: set[str] = set()
+                names, dirs = set[str](), set[str]()
                 for pos, op in execution_order(turn):
                     path = None if isinstance(op, ConsoleCommand) else normalize_or_none(op.path)
                     above = ancestors(path) if path else ()
@@ -410,13 +409,14 @@ class SessionRun:
             # Nothing of this turn is affected (no step is, below): reuse it whole.
             results, items = old_result.results, old_items
         else:
-            new_results = list(old_result.results)
-            old_by_pos = {item[0]: item for item in old_items}
+            new_results, old_by_pos = list(old_result.results), {i[0]: i for i in old_items}
             new_items: list[LedgerItem] = []
             work = state
             cursor: dict[str, int] = {}  # as _evaluate_turn keeps it, from old and new results
+            # A write at a changed file's directory hangs on all below it: the turn whole.
+            whole = any(s.path in closure and s.path not in dirty for s in steps if s.path)
             for step in steps:
-                affected = step.pos in forced or (step.path is not None and (
+                affected = whole or step.pos in forced or (step.path is not None and (
                     step.path in closure or any(a in dirty for a in step.above)))
                 if not affected:
                     kept = old_by_pos.get(step.pos)
