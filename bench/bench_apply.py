@@ -10,9 +10,10 @@ middle one. The cases:
 - growth: 500 -> 5,000 -> 50,000 operations (50, 500, 5,000 turns of ten edits over 200
   files); apply time per step and the process's peak memory against the bytes of the
   distinct file versions (base files plus every edit's result);
-- one decision, undo and redo in a 5,000-operation session through ``Review`` (median),
-  and in the growth cases of 5,000 and 50,000 operations side by side (issue 13's scale
-  target is the 50,000-operation one).
+- one decision, undo and redo in a 5,000-operation session through ``Review`` (median;
+  an accept, then a reject, each undone and redone), and in the growth cases of 5,000
+  and 50,000 operations side by side (issue 13's scale target is the 50,000-operation
+  one).
 
 Baselines measured in the same run:
 
@@ -344,22 +345,28 @@ def review_steps(case: Case, work: Path, rounds: int = 15) -> dict[str, float]:
     root = write_root(case, work / "steps")
     session = work / "steps" / "session.md"
     session.write_text(session_text(case))
-    times: dict[str, list[float]] = {"decide": [], "undo": [], "redo": []}
+    times: dict[str, list[float]] = {name: [] for name in (
+        "decide", "undo", "redo", "reject", "reject undo", "reject redo")}
     rng = random.Random(7)
     with Review.open(session, root, persist=False) as review:
         keys = [(t.index, pos) for t in review.session.turns
                 for pos in range(len(t.reply.ops))]
         for _ in range(rounds):
-            key = rng.choice(keys[: len(keys) // 2])
-            start = time.perf_counter()
-            review.decide(key, Decision.accept())
-            times["decide"].append(time.perf_counter() - start)
-            start = time.perf_counter()
-            review.undo()
-            times["undo"].append(time.perf_counter() - start)
-            start = time.perf_counter()
-            review.redo()
-            times["redo"].append(time.perf_counter() - start)
+            # An accept (it lands pending already) and a reject (it changes the display
+            # from its turn on), each undone and redone.
+            for decision, (decided, undone, redone) in (
+                    (Decision.accept(), ("decide", "undo", "redo")),
+                    (Decision.reject(), ("reject", "reject undo", "reject redo"))):
+                key = rng.choice(keys[: len(keys) // 2])
+                start = time.perf_counter()
+                review.decide(key, decision)
+                times[decided].append(time.perf_counter() - start)
+                start = time.perf_counter()
+                review.undo()
+                times[undone].append(time.perf_counter() - start)
+                start = time.perf_counter()
+                review.redo()
+                times[redone].append(time.perf_counter() - start)
     return {name: statistics.median(values) * 1000 for name, values in times.items()}
 
 

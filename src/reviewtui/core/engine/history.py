@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from typing import overload
 
 from reviewtui.core.engine.structural import StructuralState
-from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.core.model.tree import Tree, versions_along
 
 
 class LazyHistory(Sequence[Sequence[str]]):
@@ -43,12 +43,7 @@ def earlier_versions(states: Sequence[StructuralState], path: str,
     now = current.get(path)
     seen: set[tuple[str, ...]] = set()
     out: list[tuple[str, ...]] = []
-    previous: FileState | None = None
-    for state in states:
-        version = state.tree.get(path)
-        if version is None or version is previous:
-            continue
-        previous = version
+    for version in versions_along((state.tree for state in states), path):
         if version.binary or version == now:
             continue
         lines = version.lines

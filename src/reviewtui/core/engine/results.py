@@ -3,7 +3,7 @@ project rules every operation is checked against."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from reviewtui.core.engine.decisions import Decision, OpKey
@@ -29,7 +29,7 @@ class OpResult:
 class TurnResult:
     turn: Turn
     results: tuple[OpResult, ...]  # in reply order
-    ledger: tuple[str, ...]
+    ledger: Sequence[str]  # a tuple, or a Ledger rendered when read (equal to its tuple)
 
     @property
     def index(self) -> int:

@@ -31,9 +31,8 @@ from reviewtui.core.engine.file_edits import (
     normalize_or_none,
 )
 from reviewtui.core.engine.history import LazyHistory, earlier_versions
-from reviewtui.core.engine.ledger import LedgerItem, edit_item
+from reviewtui.core.engine.ledger import Ledger, LedgerItem, edit_item
 from reviewtui.core.engine.ledger import bumps as ledger_bumps
-from reviewtui.core.engine.ledger import render as render_ledger
 from reviewtui.core.engine.links import LinkView
 from reviewtui.core.engine.order import Step, ancestors, execution_order
 from reviewtui.core.engine.results import OpResult, Rules, TurnResult
@@ -70,7 +69,7 @@ class SessionRun:
         self.moved: list[dict[str, str]] = [{}]
         self._ledgers: list[tuple[LedgerItem, ...]] = []
         self._steps: list[tuple[Step, ...]] | None = None
-        self._touch: list[frozenset[str]] = []
+        self._touch: list[tuple[frozenset[str], frozenset[str]]] = []  # (paths, dirs above)
         self._positions: dict[int, int] = {}  # turn number -> position (with _steps)
         self._commands: list[int] = []  # the positions of the turns with a command
         self._decided: DecidedTurns | None = None  # see _decided_turns
@@ -285,19 +284,19 @@ class SessionRun:
     def _plan(self) -> list[tuple[Step, ...]]:
         if self._steps is None:
             steps: list[tuple[Step, ...]] = []
-            touch: list[frozenset[str]] = []
+            touch: list[tuple[frozenset[str], frozenset[str]]] = []
             for turn in self.session.turns:
                 row: list[Step] = []
-                names: set[str] = set()
+                names, dirs = set[str](), set[str]()
                 for pos, op in execution_order(turn):
                     path = None if isinstance(op, ConsoleCommand) else normalize_or_none(op.path)
                     above = ancestors(path) if path else ()
                     row.append(Step(pos, op, path, above))
                     if path:
                         names.add(path)
-                        names.update(above)
+                        dirs.update(above)
                 steps.append(tuple(row))
-                touch.append(frozenset(names))
+                touch.append((frozenset(names), frozenset(dirs)))
             self._steps, self._touch = steps, touch
             self._commands = [at for at, row in enumerate(steps)
                               if any(isinstance(step.op, ConsoleCommand) for step in row)]
@@ -388,11 +387,12 @@ class SessionRun:
                                  old_states, old_moved, old_turns, old_ledgers)
                 return
             end = pos if stops is None else first_from(stops, pos, done)
-            self.turns.extend(old_turns[pos:end])  # undecided turns of the draft: as they are
-            self.states.extend([state] * (end - pos))
-            self.moved.extend([moved] * (end - pos))
-            self._ledgers.extend(old_ledgers[pos:end])
-            if end == pos:
+            if end > pos:  # undecided turns of the draft: as they are
+                self.turns.extend(old_turns[pos:end])
+                self.states.extend([state] * (end - pos))
+                self.moved.extend([moved] * (end - pos))
+                self._ledgers.extend(old_ledgers[pos:end])
+            else:
                 self._partial_turn(pos, turns[pos], steps[pos], forced.get(pos, set()), dirty,
                                    closure, old_states[pos + 1], old_turns[pos],
                                    old_ledgers[pos], old_in.revision, old_in)
@@ -404,17 +404,19 @@ class SessionRun:
                       old_result: TurnResult, old_items: tuple[LedgerItem, ...],
                       old_revision: int, old_in: Tree | None = None) -> None:
         state, moved = self.states[-1], self.moved[-1]
-        if not forced and self._touch[pos].isdisjoint(closure):
-            # Nothing of this turn is affected: reuse it whole.
+        names, dirs = self._touch[pos]
+        if not forced and names.isdisjoint(closure) and dirs.isdisjoint(dirty):
+            # Nothing of this turn is affected (no step is, below): reuse it whole.
             results, items = old_result.results, old_items
         else:
-            new_results = list(old_result.results)
-            old_by_pos = {item[0]: item for item in old_items}
+            new_results, old_by_pos = list(old_result.results), {i[0]: i for i in old_items}
             new_items: list[LedgerItem] = []
             work = state
             cursor: dict[str, int] = {}  # as _evaluate_turn keeps it, from old and new results
+            # A write at a changed file's directory hangs on all below it: the turn whole.
+            whole = any(s.path in closure and s.path not in dirty for s in steps if s.path)
             for step in steps:
-                affected = step.pos in forced or (step.path is not None and (
+                affected = whole or step.pos in forced or (step.path is not None and (
                     step.path in closure or any(a in dirty for a in step.above)))
                 if not affected:
                     kept = old_by_pos.get(step.pos)
@@ -437,8 +439,8 @@ class SessionRun:
                     closure.update(step.above)
             results, items = tuple(new_results), tuple(new_items)
             state = work
-        revision = self.states[-1].tree.revision + ledger_bumps(items)
-        if state is self.states[-1] and old_out.tree is old_in and not ledger_bumps(items):
+        start, bump = self.states[-1].tree.revision, ledger_bumps(items)
+        if state is self.states[-1] and old_out.tree is old_in and not bump:
             new_state = state  # it changed nothing, and changes nothing: share the tree
         else:
             # The reused checkpoint with the affected paths as they are now (a removal
@@ -446,13 +448,12 @@ class SessionRun:
             new_tree, old_tree = state.tree, old_out.tree
             patch = {path: found for path in dirty
                      if (found := new_tree.get(path)) is not None or path in old_tree}
-            tree = old_tree.put(patch, revision)
-            new_state = dataclasses.replace(self.states[-1], tree=tree)
-        if results is old_result.results and revision - ledger_bumps(items) == old_revision:
+            new_state = StructuralState(old_tree.put(patch, start + bump), state.undo_stack,
+                                        state.removed)  # (replace() costs 5 times more)
+        if results is old_result.results and start == old_revision:
             turn_result = old_result
         else:
-            turn_result = TurnResult(turn, results,
-                                     render_ledger(items, self.states[-1].tree.revision))
+            turn_result = TurnResult(turn, results, Ledger(items, start))
         self.turns.append(turn_result)
         self.states.append(new_state)
         self.moved.append(moved)
@@ -467,7 +468,7 @@ class SessionRun:
             out = old_states[at + 1]
             if delta:
                 start = self.states[-1].tree.revision
-                result = dataclasses.replace(result, ledger=render_ledger(old_ledgers[at], start))
+                result = TurnResult(result.turn, result.results, Ledger(old_ledgers[at], start))
                 out = dataclasses.replace(out, tree=out.tree.with_revision(
                     out.tree.revision + delta))
             self.turns.append(result)
@@ -486,8 +487,7 @@ class SessionRun:
             # session is mostly such turns.
             skipped = tuple(OpResult((turn.index, pos), op, _SKIPPED, PENDING, False)
                             for pos, op in enumerate(turn.reply.ops))
-            return (TurnResult(turn, skipped, render_ledger((), state.tree.revision)), state,
-                    moved, ())
+            return TurnResult(turn, skipped, Ledger((), state.tree.revision)), state, moved, ()
         results: dict[int, OpResult] = {}
         items: list[LedgerItem] = []
         start = state.tree.revision
@@ -504,8 +504,8 @@ class SessionRun:
             results[pos] = result
             if item is not None:
                 items.append(item)
-        ordered = tuple(results[pos] for pos in sorted(results))
-        return TurnResult(turn, ordered, render_ledger(items, start)), state, moved, tuple(items)
+        ordered, done = tuple(results[pos] for pos in sorted(results)), tuple(items)
+        return TurnResult(turn, ordered, Ledger(done, start)), state, moved, done
 
     def _decided_in(self, turn: Turn) -> bool:
         """Whether any operation of ``turn`` has a decision (even a pending one)."""

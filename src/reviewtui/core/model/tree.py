@@ -10,12 +10,12 @@ whatever the history between them. Paths are assumed normalised
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.model.filestate import FileState
 
-__all__ = ["FileState", "Tree", "tree_from_bytes"]
+__all__ = ["FileState", "Tree", "tree_from_bytes", "versions_along"]
 
 # --- the tree ------------------------------------------------------------------------
 
@@ -25,9 +25,10 @@ class _Dir:
 
     __slots__ = ("count", "entries")
 
-    def __init__(self, entries: dict[str, FileState | _Dir]) -> None:
+    def __init__(self, entries: dict[str, FileState | _Dir], count: int | None = None) -> None:
         self.entries = entries
-        self.count: int = sum(
+        # The files below it: given when known (a rebuild keeps it up to date), else counted.
+        self.count: int = count if count is not None else sum(
             1 if isinstance(v, FileState) else v.count for v in entries.values()
         )
 
@@ -76,6 +77,7 @@ def _rebuild(node: _Dir, pending: _Pending, prefix: str, exact: bool = False) ->
     """
     entries = node.entries
     copied = False
+    count = node.count  # kept up to date with every change below (no recount)
 
     def writable() -> dict[str, FileState | _Dir]:
         nonlocal entries, copied
@@ -86,12 +88,14 @@ def _rebuild(node: _Dir, pending: _Pending, prefix: str, exact: bool = False) ->
     for name in pending.removals:
         if isinstance(entries.get(name), FileState):
             del writable()[name]
+            count -= 1
     for name, sub in pending.subdirs.items():
         current = entries.get(name)
         if isinstance(current, FileState):
             raise _conflict(prefix, name, "it is a file, not a directory")
         child = _rebuild(current or _EMPTY, sub, f"{prefix}{name}/", exact)
         if child is not current:
+            count += child.count - (current.count if current is not None else 0)
             if child.count:
                 writable()[name] = child
             elif current is not None:
@@ -102,8 +106,43 @@ def _rebuild(node: _Dir, pending: _Pending, prefix: str, exact: bool = False) ->
             raise _conflict(prefix, name, "it is a directory")
         if current is state or (not exact and current is not None and current == state):
             continue  # identical content: keep the old object, so no new revision
+        if current is None:
+            count += 1
         writable()[name] = state
-    return _Dir(entries) if copied else node
+    return _Dir(entries, count) if copied else node
+
+
+def _put_one(node: _Dir, parts: list[str], at: int, state: Change, prefix: str) -> _Dir:
+    """``node`` with the one file ``parts[at:]`` set to this very ``state`` (None:
+    absent): what ``_rebuild(node, _group({path: state}), prefix, exact=True)`` gives,
+    without grouping (the engine patches thousands of reused checkpoints one path each)."""
+    name, entries = parts[at], node.entries
+    current = entries.get(name)
+    if at + 1 < len(parts):  # a directory on the way
+        if isinstance(current, FileState):
+            raise _conflict(prefix, name, "it is a file, not a directory")
+        child = _put_one(current or _EMPTY, parts, at + 1, state, f"{prefix}{name}/")
+        if child is current or (not child.count and current is None):
+            return node
+        entries = dict(entries)
+        if child.count:
+            entries[name] = child
+        else:
+            del entries[name]
+        return _Dir(entries, node.count + child.count - (current.count if current else 0))
+    if state is None:
+        if not isinstance(current, FileState):
+            return node
+        entries = dict(entries)
+        del entries[name]
+        return _Dir(entries, node.count - 1)
+    if isinstance(current, _Dir):
+        raise _conflict(prefix, name, "it is a directory")
+    if current is state:
+        return node
+    entries = dict(entries)
+    entries[name] = state
+    return _Dir(entries, node.count + (current is None))
 
 
 def _walk_files(node: _Dir, prefix: str, out: list[str]) -> None:
@@ -281,6 +320,9 @@ class Tree:
     def put(self, changes: Mapping[str, FileState | None], revision: int) -> Tree:
         """These very FileState objects (None: absent) at ``revision``; an equal object
         in place is replaced too (the engine patches reused checkpoints with it)."""
+        if len(changes) == 1:
+            ((path, state),) = changes.items()
+            return Tree(_put_one(self._root, path.split("/"), 0, state, ""), revision)
         return Tree(_rebuild(self._root, _group(changes), "", exact=True), revision)
 
     def with_revision(self, revision: int) -> Tree:
@@ -335,6 +377,34 @@ class Tree:
         out: dict[str, DiffEntry] = {}
         _diff_nodes(self._root, other._root, "", out)
         return dict(sorted(out.items()))
+
+
+def versions_along(trees: Iterable[Tree], path: str) -> Iterator[FileState]:
+    """The versions of the file ``path`` through ``trees``, in order, each object once
+    per stretch of trees that hold it (an absence is passed over, not a change).
+
+    A tree that shares the previous one's root, or the directory ``path`` lies in, holds
+    the same object there: looked at with one identity test, so a walk of thousands of
+    checkpoints costs little more than the changes of the file along them.
+    """
+    *dirs, name = path.split("/")
+    last_root: _Dir | None = None
+    last_dir: object = None
+    previous: FileState | None = None
+    for tree in trees:
+        node: FileState | _Dir | None = tree._root
+        if node is last_root:
+            continue
+        last_root = tree._root
+        for part in dirs:
+            node = node.entries.get(part) if isinstance(node, _Dir) else None
+        if node is last_dir:
+            continue
+        last_dir = node
+        version = node.entries.get(name) if isinstance(node, _Dir) else None
+        if isinstance(version, FileState) and version is not previous:
+            previous = version
+            yield version
 
 
 def tree_from_bytes(files: Mapping[str, bytes]) -> Tree:
