@@ -83,6 +83,22 @@ def select_last(app: ReviewApp) -> None:
     screen = main_screen(app)
     last = list(screen.iter_results())[-1]
     screen.select(last[0], last[1])
+    current = screen.current()
+    assert current is not None and current.key == last[2].key, "the newest operation is shown"
+
+
+async def arrived(pilot: Any, app: ReviewApp, count: int, what: str) -> None:
+    """Until the review holds ``count`` operations and the reload that brought the last
+    one is done (its arrival handled, the cursor moved if it moves): a key pressed
+    before that could meet another operation than the one the test selected."""
+    await wait_until(pilot, lambda: op_count(app) == count and not app.jobs.backlog, what)
+    await pilot.pause()
+    await wait_until(pilot, lambda: not app.jobs.backlog, what + " (taken in)")
+
+
+def notes(app: ReviewApp) -> list[str]:
+    """What the workbench told the reviewer (the assertion messages show it)."""
+    return [str(note.message) for note in getattr(app, "_notifications", ())]
 
 
 async def test_agent_and_reviewer_on_one_live_session(tmp_path: Path) -> None:
@@ -112,10 +128,10 @@ async def test_agent_and_reviewer_on_one_live_session(tmp_path: Path) -> None:
             tg.start_soon(call, "edit", "accept",
                           {"path": "calc.py", "search": "    return a + b",
                            "replace": "    return a + b  # checked", "intent": "tidy calc"})
-            await wait_until(pilot, lambda: op_count(app) == 1, "the first edit arrived")
+            await arrived(pilot, app, 1, "the first edit arrived")
             select_last(app)
             await pilot.press("y")
-        assert answers["accept"].startswith("applied · calc.py"), answers["accept"]
+        assert answers["accept"].startswith("applied · calc.py"), (answers["accept"], notes(app))
         assert "now 2:" in answers["accept"]
         assert (root / "calc.py").read_text() == CALC.replace("a + b", "a + b  # checked")
 
@@ -142,13 +158,14 @@ async def test_agent_and_reviewer_on_one_live_session(tmp_path: Path) -> None:
             tg.start_soon(call, "edit", "reject",
                           {"path": "calc.py", "search": "    return a - b",
                            "replace": "    return b - a"})
-            await wait_until(pilot, lambda: op_count(app) == 5, "the edit to reject arrived")
+            await arrived(pilot, app, 5, "the edit to reject arrived")
             select_last(app)
             await pilot.press("N")
             await wait_until(pilot, lambda: bool(app.screen.query(Input)), "reason dialog")
             app.screen.query_one(Input).value = "subtraction order is part of the API"
             await pilot.press("enter")
-        assert answers["reject"].startswith("rejected · calc.py"), answers["reject"]
+        assert answers["reject"].startswith("rejected · calc.py"), (answers["reject"],
+                                                                    notes(app))
         assert "subtraction order is part of the API" in answers["reject"]
 
         # 6. Edited: the agent gets what was written instead.
@@ -156,13 +173,13 @@ async def test_agent_and_reviewer_on_one_live_session(tmp_path: Path) -> None:
             tg.start_soon(call, "edit", "edit",
                           {"path": "calc.py", "search": "def sub(a, b):",
                            "replace": "def subtract(a, b):"})
-            await wait_until(pilot, lambda: op_count(app) == 6, "the edit to change arrived")
+            await arrived(pilot, app, 6, "the edit to change arrived")
             select_last(app)
             await pilot.press("e")
             await wait_until(pilot, lambda: isinstance(app.screen, EditScreen), "editor")
             app.screen.query_one(TextArea).text = "def sub(a, b):  # kept"
             await pilot.press("ctrl+s")
-        assert answers["edit"].startswith("edited · calc.py"), answers["edit"]
+        assert answers["edit"].startswith("edited · calc.py"), (answers["edit"], notes(app))
         assert "def sub(a, b):  # kept" in answers["edit"]
 
         status = text_of(await client.call_tool("status", {}))
