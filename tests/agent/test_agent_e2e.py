@@ -84,7 +84,8 @@ def select_last(app: ReviewApp) -> None:
     last = list(screen.iter_results())[-1]
     screen.select(last[0], last[1])
     current = screen.current()
-    assert current is not None and current.key == last[2].key, "the newest operation is shown"
+    assert current is not None, "an operation is shown"
+    assert current.key == last[2].key, "the newest operation is shown"
 
 
 async def arrived(pilot: Any, app: ReviewApp, count: int, what: str) -> None:
