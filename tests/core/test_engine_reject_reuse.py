@@ -85,7 +85,7 @@ def assert_exact(run: SessionRun, full: SessionRun) -> None:
         assert counted(state.tree._root) == len(state.tree.paths())
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=session_text(), files=base_files, data=st.data())
 def test_rejects_undos_and_redos_equal_full_evaluation(text: str, files: dict[str, str],
                                                        data: st.DataObject) -> None:

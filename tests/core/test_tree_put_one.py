@@ -67,7 +67,7 @@ def same_objects(got: Tree, want: Tree) -> None:
     assert got.revision == want.revision
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(batches=st.lists(changes, max_size=8))
 def test_counts_stay_true_through_any_changes(batches: list[dict[str, FileState | None]]) -> None:
     tree = Tree()
@@ -85,7 +85,7 @@ def test_counts_stay_true_through_any_changes(batches: list[dict[str, FileState 
             assert recount(put._root) == len(put.paths())
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(batches=st.lists(changes, max_size=6), path=st.sampled_from(NAMES), new=change,
        same=st.booleans())
 def test_put_of_one_path_is_the_general_rebuild(batches: list[dict[str, FileState | None]],
@@ -113,7 +113,7 @@ def test_put_of_one_path_is_the_general_rebuild(batches: list[dict[str, FileStat
         assert got.get(path) is new
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(batches=st.lists(changes, max_size=10), path=st.sampled_from(NAMES))
 def test_versions_along_is_a_walk_of_every_tree(batches: list[dict[str, FileState | None]],
                                                 path: str) -> None:
