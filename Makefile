@@ -52,6 +52,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_ui.py
 	$(BIN)/python bench/bench_stats.py
 	$(BIN)/python bench/bench_startup.py
+	$(BIN)/python bench/bench_first_frame.py
 	$(MAKE) corpus
 	$(BIN)/python bench/bench_syntax.py
 	$(BIN)/python bench/bench_git.py
