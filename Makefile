@@ -37,8 +37,16 @@ lint: $(STAMP)
 # compileall: the suite starts reviewtui in child processes some hundred times; with
 # PYTHONDONTWRITEBYTECODE set (as on the project's machines) each child would compile every
 # module of src/ again, about 0.1 s of CPU each.
-test: lint corpus
+# The warm-up beside lint (which keeps one core busy): pytest rewrites the asserts of every
+# test module and of its plugins' packages (hypothesis, syrupy, anyio) when it imports them,
+# and with PYTHONDONTWRITEBYTECODE set it cannot keep the result, so each of the suite's
+# workers redid it, ~7 s of a worker's start. A collection with bytecode writing on stores
+# them (in tests/ and .venv/, both ignored by git); the suite then reads them.
+test: $(STAMP) corpus
 	$(BIN)/python -m compileall -q src
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest --collect-only -q -p no:cacheprovider \
+		>/dev/null 2>&1 & warm=$$!; $(MAKE) --no-print-directory lint; status=$$?; \
+		wait $$warm; exit $$status
 	$(BIN)/python -m pytest -q -n auto --dist worksteal
 
 bench: $(STAMP)
