@@ -48,9 +48,11 @@ class DecidedTurns:
 
     def recount(self, decisions: Mapping[OpKey, Decision], changed: Iterable[OpKey],
                 sizes: Sequence[Sequence[Any]], positions: Mapping[int, int]) -> None:
-        """The decisions became ``decisions``; only the keys in ``changed`` differ."""
+        """The decisions became ``decisions``; only the keys in ``changed`` differ in value.
+        A key that came or went counts too, even when its value is "pending" both ways
+        (``changed`` leaves it out): the decided turns are the turns with any entry."""
         old, counts, order = self.decisions, self.counts, self.order
-        for key in changed:
+        for key in set(changed) | (old.keys() ^ decisions.keys()):
             now = key in decisions
             pos = _position(key, positions, sizes)
             if now == (key in old) or pos is None:
