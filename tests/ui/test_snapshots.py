@@ -142,6 +142,14 @@ def test_raw_reply_view(snap_compare: SnapCompare, tmp_path: Path) -> None:
         await pilot.app.workers.wait_for_complete()
         screen = pilot.app.screen
         assert isinstance(screen, MainScreen)
+        # Lint starts once the background evaluation is done, which can be after the
+        # wait above: the picture shows its finding, so wait for the findings first.
+        for _ in range(400):
+            if screen.findings:
+                break
+            await pilot.pause(0.025)
+            await pilot.app.workers.wait_for_complete()
+        assert screen.findings, "lint found the gallery's costly search/replace"
         screen.select(1, 0)
         await pilot.press("r")
         await pilot.pause()
