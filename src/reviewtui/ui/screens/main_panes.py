@@ -346,7 +346,12 @@ class ReviewPanes(Screen[None]):
         self.app.call_from_thread(self._findings_loaded, findings)
 
     def _findings_loaded(self, findings: list[Finding]) -> None:
+        from reviewtui.ui.screens.raw import FindingsArrived, RawReplyScreen
+
         self.findings = findings
+        for screen in self.app.screen_stack:  # a raw view opened before lint was done
+            if isinstance(screen, RawReplyScreen):
+                screen.post_message(FindingsArrived(findings))
         panel = self.query_one(FindingsPanel)
         if panel.display and self.session_turns:
             panel.show_turn(findings, self.session_turns[self.turn_pos].index)

@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -41,6 +42,15 @@ def render_raw(lines: Sequence[str], turn: Turn, findings: Sequence[Finding], *,
     return text
 
 
+class FindingsArrived(Message):
+    """Lint's findings of the whole session are in (it runs after the first frame, so the
+    raw view may be open before them)."""
+
+    def __init__(self, findings: Sequence[Finding]) -> None:
+        super().__init__()
+        self.findings = findings
+
+
 class RawReplyScreen(Screen[None]):
     DEFAULT_CSS = """
     RawReplyScreen VerticalScroll { padding: 0 1; }
@@ -65,6 +75,13 @@ class RawReplyScreen(Screen[None]):
 
     def action_toggle_hashline(self) -> None:
         self.hashed = not self.hashed
+        self._redraw()
+
+    def on_findings_arrived(self, message: FindingsArrived) -> None:
+        self.findings = [f for f in message.findings if f.turn == self.turn.index]
+        self._redraw()
+
+    def _redraw(self) -> None:
         self.query_one("#raw-text", Static).update(
             render_raw(self.lines, self.turn, self.findings, hashed=self.hashed))
 
