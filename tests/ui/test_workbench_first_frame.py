@@ -71,7 +71,10 @@ async def test_paints_before_evaluation_and_decisions_meanwhile_land(
                 break
             await pilot.pause(0.02)
         assert review.evaluation_complete
-        await pilot.pause(0.1)
+        for _ in range(400):  # the rows are redrawn on the loop after the last slice
+            if "evaluating" not in _row(app, TURNS - 1):
+                break
+            await pilot.pause(0.025)
         assert "evaluating" not in _row(app, TURNS - 1)
         assert "evaluating" not in _status(app)
         states = [screen.state_of(r) for t in review.display.turns for r in t.results]
