@@ -13,7 +13,7 @@ kept up to date from the keys each update changes.
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from reviewtui.core.engine.decisions import Decision, OpKey
@@ -46,16 +46,16 @@ class DecidedTurns:
         return (self.decisions is decisions and self.size == len(decisions)
                 and self.session is session)
 
-    def recount(self, decisions: Mapping[OpKey, Decision], changed: Iterable[OpKey],
-                sizes: Sequence[Sequence[Any]], positions: Mapping[int, int]) -> None:
-        """The decisions became ``decisions``; only the keys in ``changed`` differ in value.
-        A key that came or went counts too, even when its value is "pending" both ways
-        (``changed`` leaves it out): the decided turns are the turns with any entry."""
+    def recount(self, decisions: Mapping[OpKey, Decision], sizes: Sequence[Sequence[Any]],
+                positions: Mapping[int, int]) -> None:
+        """The decisions became ``decisions``. A turn counts by the keys it has entries
+        for, whatever their values (an entry set to "pending" counts too), so only the
+        keys that came or went matter."""
         old, counts, order = self.decisions, self.counts, self.order
-        for key in set(changed) | (old.keys() ^ decisions.keys()):
+        for key in old.keys() ^ decisions.keys():
             now = key in decisions
             pos = _position(key, positions, sizes)
-            if now == (key in old) or pos is None:
+            if pos is None:
                 continue
             count = counts.get(pos, 0) + (1 if now else -1)
             if count:

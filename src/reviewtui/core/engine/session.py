@@ -139,7 +139,7 @@ class SessionRun:
                    if decisions.get(key, PENDING) != old.get(key, PENDING)}
         self.decisions = dict(decisions)
         if self._decided is not None and self._decided.holds(old, self.session):
-            self._decided.recount(self.decisions, changed, self._plan(), self._positions)
+            self._decided.recount(self.decisions, self._plan(), self._positions)
         if not changed:
             return
         self.reevaluate(keys=self._relabel(changed))
