@@ -15,49 +15,31 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_engine_incremental import assert_same, make_tree
+from test_engine_incremental import assert_same, file_blocks, keys_of, make_tree, sessions
 
 from reviewtui.core.engine import Decision, Policy, evaluate_session
 from reviewtui.core.engine.decisions import OpKey
 from reviewtui.core.engine.session import SessionRun
-from reviewtui.core.model.records import ConsoleCommand, Session
+from reviewtui.core.model.records import ConsoleCommand
 from reviewtui.core.protocol.session import parse_session
 
 PATHS = ["a.txt", "b.txt", "d/c.txt", "d/e/f.txt", "g/h.txt"]
 WORDS = ["one", "two", "three", "two", "four", "five"]
 
 line = st.sampled_from(WORDS)
-lines = st.lists(line, min_size=1, max_size=3)
-
-
-@st.composite
-def file_block(draw: st.DrawFn) -> str:
-    path = draw(st.sampled_from(PATHS))
-    if draw(st.integers(0, 4)) == 0:
-        body = "\n".join(draw(lines))
-        return f"--- File: {path} ---\n```\n{body}\n```\n"
-    edits = []
-    for _ in range(draw(st.integers(1, 2))):
-        search = "\n".join(draw(lines))
-        replace = "\n".join(draw(st.lists(line, max_size=3)))
-        replace_part = f"{replace}\n" if replace else ""
-        edits.append(f"<<<<<<< SEARCH\n{search}\n=======\n{replace_part}>>>>>>> REPLACE\n")
-    return f"--- File: {path} ---\n" + "".join(edits)
 
 
 @st.composite
 def turn(draw: st.DrawFn) -> str:
-    text = "".join(draw(st.lists(file_block(), min_size=1, max_size=3)))
+    text = "".join(draw(st.lists(file_blocks(PATHS, WORDS, whole_one_in=5), min_size=1,
+                                 max_size=3)))
     if draw(st.integers(0, 9)) == 0:  # now and then a command: evaluated whole from it on
         command = draw(st.sampled_from([":rm a.txt", ":mv b.txt d/b.txt", ":undo"]))
         text += f"```console\n{command}\n```\n"
     return text
 
 
-@st.composite
-def session_text(draw: st.DrawFn) -> str:
-    turns = draw(st.lists(turn(), min_size=1, max_size=14))
-    return "".join(f"## Turn {i}\n> go\n\n{body}" for i, body in enumerate(turns, 1))
+session_text = sessions(turn(), max_turns=14)
 
 
 base_files = st.dictionaries(
@@ -72,17 +54,13 @@ decision = st.sampled_from([
 ])
 
 
-def keys_of(session: Session) -> list[OpKey]:
-    return [(t.index, pos) for t in session.turns for pos in range(len(t.reply.ops))]
-
-
 def decided_by_hand(run: SessionRun) -> list[int]:
     return [pos for pos, t in enumerate(run.session.turns)
             if any((t.index, p) in run.decisions for p in range(len(t.reply.ops)))]
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(text=session_text(), files=base_files, data=st.data())
+@given(text=session_text, files=base_files, data=st.data())
 def test_decide_undo_redo_equal_full_evaluation(text: str, files: dict[str, str],
                                                 data: st.DataObject) -> None:
     session = parse_session(text)

@@ -9,6 +9,8 @@ removed-file stores and the ledger.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,22 +25,39 @@ PATHS = ["a.txt", "b.txt", "d/c.txt", "d"]
 WORDS = ["one", "two", "three", "two", "four"]
 
 line = st.sampled_from(WORDS)
-lines = st.lists(line, min_size=1, max_size=3)
 
 
-@st.composite
-def file_block(draw: st.DrawFn) -> str:
-    path = draw(st.sampled_from(PATHS))
-    if draw(st.booleans()):
-        body = "\n".join(draw(lines))
-        return f"--- File: {path} ---\n```\n{body}\n```\n"
-    edits = []
-    for _ in range(draw(st.integers(1, 2))):
-        search = "\n".join(draw(lines))
-        replace = "\n".join(draw(st.lists(line, max_size=3)))
-        replace_part = f"{replace}\n" if replace else ""
-        edits.append(f"<<<<<<< SEARCH\n{search}\n=======\n{replace_part}>>>>>>> REPLACE\n")
-    return f"--- File: {path} ---\n" + "".join(edits)
+def file_blocks(paths: Sequence[str], words: Sequence[str] = WORDS, *, whole_one_in: int = 2,
+                max_edits: int = 2) -> st.SearchStrategy[str]:
+    """One ``--- File:`` block on one of ``paths``, lines made of ``words``: a whole file
+    one time in ``whole_one_in``, else 1 to ``max_edits`` SEARCH/REPLACE edits (the
+    engine's property tests share it, each with its own paths)."""
+    word = st.sampled_from(list(words))
+    some = st.lists(word, min_size=1, max_size=3)
+
+    @st.composite
+    def block(draw: st.DrawFn) -> str:
+        path = draw(st.sampled_from(list(paths)))
+        if draw(st.integers(0, whole_one_in - 1)) == 0:
+            body = "\n".join(draw(some))
+            return f"--- File: {path} ---\n```\n{body}\n```\n"
+        edits = []
+        for _ in range(draw(st.integers(1, max_edits))):
+            search = "\n".join(draw(some))
+            replace = "\n".join(draw(st.lists(word, max_size=3)))
+            replace_part = f"{replace}\n" if replace else ""
+            edits.append(f"<<<<<<< SEARCH\n{search}\n=======\n{replace_part}>>>>>>> REPLACE\n")
+        return f"--- File: {path} ---\n" + "".join(edits)
+
+    return block()
+
+
+def sessions(turns: st.SearchStrategy[str], *, min_turns: int = 1,
+             max_turns: int = 6) -> st.SearchStrategy[str]:
+    """A File Ops session of ``turns`` (each a reply's body), numbered from 1."""
+    return st.lists(turns, min_size=min_turns, max_size=max_turns).map(
+        lambda bodies: "".join(f"## Turn {i}\n> go\n\n{body}"
+                               for i, body in enumerate(bodies, 1)))
 
 
 command = st.one_of(
@@ -51,7 +70,7 @@ command = st.one_of(
 
 @st.composite
 def turn(draw: st.DrawFn) -> str:
-    blocks = draw(st.lists(file_block(), min_size=1, max_size=3))
+    blocks = draw(st.lists(file_blocks(PATHS), min_size=1, max_size=3))
     commands = draw(st.lists(command, max_size=2)) if draw(st.integers(0, 3)) == 0 else []
     text = "".join(blocks)
     if commands:
@@ -59,10 +78,7 @@ def turn(draw: st.DrawFn) -> str:
     return text
 
 
-@st.composite
-def session_text(draw: st.DrawFn) -> str:
-    turns = draw(st.lists(turn(), min_size=1, max_size=6))
-    return "".join(f"## Turn {i}\n> go\n\n{body}" for i, body in enumerate(turns, 1))
+session_text = sessions(turn())
 
 
 base_files = st.dictionaries(
@@ -103,7 +119,7 @@ def keys_of(session: Session) -> list[OpKey]:
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(text=session_text(), files=base_files, pending_joins=st.booleans(),
+@given(text=session_text, files=base_files, pending_joins=st.booleans(),
        data=st.data())
 def test_incremental_equals_full(text: str, files: dict[str, str], pending_joins: bool,
                                  data: st.DataObject) -> None:
@@ -149,7 +165,7 @@ def test_incremental_equals_full(text: str, files: dict[str, str], pending_joins
 
 
 @settings(max_examples=100, deadline=None)
-@given(text=session_text(), files=base_files, data=st.data())
+@given(text=session_text, files=base_files, data=st.data())
 def test_single_decide_equals_full(text: str, files: dict[str, str],
                                    data: st.DataObject) -> None:
     session = parse_session(text)

@@ -18,13 +18,12 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_engine_incremental import assert_same, make_tree
+from test_engine_incremental import assert_same, file_blocks, keys_of, make_tree, sessions
 
 from reviewtui.core.engine import Decision, Policy, evaluate_session
 from reviewtui.core.engine.decisions import OpKey
 from reviewtui.core.engine.ledger import Ledger, render
 from reviewtui.core.engine.session import SessionRun
-from reviewtui.core.model.records import Session
 from reviewtui.core.model.tree import _Dir
 from reviewtui.core.protocol.session import parse_session
 
@@ -34,27 +33,12 @@ PATHS = ["a.txt", "d/c.txt", "d/e/f.txt", "d/e", "d", "g/h.txt", "g/i.txt"]
 WORDS = ["one", "two", "three", "two", "four"]
 
 line = st.sampled_from(WORDS)
-lines = st.lists(line, min_size=1, max_size=3)
 
 
-@st.composite
-def file_block(draw: st.DrawFn) -> str:
-    path = draw(st.sampled_from(PATHS))
-    if draw(st.integers(0, 3)) == 0:
-        body = "\n".join(draw(lines))
-        return f"--- File: {path} ---\n```\n{body}\n```\n"
-    search = "\n".join(draw(lines))
-    replace = "\n".join(draw(st.lists(line, max_size=3)))
-    replace_part = f"{replace}\n" if replace else ""
-    return (f"--- File: {path} ---\n<<<<<<< SEARCH\n{search}\n=======\n{replace_part}"
-            ">>>>>>> REPLACE\n")
-
-
-@st.composite
-def session_text(draw: st.DrawFn) -> str:
-    turns = draw(st.lists(st.lists(file_block(), min_size=1, max_size=3).map("".join),
-                          min_size=2, max_size=20))
-    return "".join(f"## Turn {i}\n> go\n\n{body}" for i, body in enumerate(turns, 1))
+# One edit a block, a whole file one time in four; 2 to 20 turns.
+session_text = sessions(st.lists(file_blocks(PATHS, WORDS, whole_one_in=4, max_edits=1),
+                                 min_size=1, max_size=3).map("".join),
+                        min_turns=2, max_turns=20)
 
 
 base_files = st.dictionaries(
@@ -65,10 +49,6 @@ base_files = st.dictionaries(
 
 decision = st.sampled_from([Decision.reject(), Decision.reject(), Decision.reject("no"),
                             Decision.accept(), Decision()])
-
-
-def keys_of(session: Session) -> list[OpKey]:
-    return [(t.index, pos) for t in session.turns for pos in range(len(t.reply.ops))]
 
 
 def counted(node: _Dir) -> int:
@@ -86,7 +66,7 @@ def assert_exact(run: SessionRun, full: SessionRun) -> None:
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(text=session_text(), files=base_files, data=st.data())
+@given(text=session_text, files=base_files, data=st.data())
 def test_rejects_undos_and_redos_equal_full_evaluation(text: str, files: dict[str, str],
                                                        data: st.DataObject) -> None:
     session = parse_session(text)
