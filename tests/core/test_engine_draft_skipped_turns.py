@@ -24,7 +24,7 @@ from reviewtui.core.protocol.session import parse_session
 
 
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(session_text(), base_files, st.data())
+@given(session_text, base_files, st.data())
 def test_skipped_turns_equal_per_operation_evaluation(text: str, files: dict[str, str],
                                                       data: st.DataObject) -> None:
     session = parse_session(text)
