@@ -1,0 +1,230 @@
+"""``@record``: the stock ``@dataclass`` for reviewtui's records, cheaper to build.
+
+The stock decorator compiles the source text of about six methods per class (``__init__``,
+``__repr__``, ``__eq__``, ``__hash__`` and, when frozen, ``__setattr__``/``__delattr__``);
+for the ~50 records a one-turn ``reviewtui check`` imports that was a third of its
+start-up (issue 13, "Headless start-up"). ``record`` lets the stock decorator do the
+bookkeeping with its code generation turned off, so ``dataclasses.fields``, ``replace``,
+``asdict``, ``is_dataclass``, ``__match_args__`` and slots are exactly the stock ones;
+it compiles ``__init__`` alone (one short text per class) and gives the other methods as
+closures over an ``operator.attrgetter`` of the compared fields, made without compiling.
+
+The methods behave as the stock ones (tests/core/test_record_*.py build random classes
+both ways and compare them). Supported: ``frozen``, ``slots`` and ``eq``; fields with
+``field(default=, default_factory=, init=, repr=, compare=, hash=)``; ``__post_init__``.
+Anything else (other options, ``kw_only`` fields, ``InitVar``, base classes, a class
+that writes its own ``__init__``/``__repr__``/``__eq__``/``__hash__``) raises
+``TypeError`` when the class is decorated: use ``dataclasses.dataclass`` there.
+"""
+
+from __future__ import annotations
+
+import _thread
+import dataclasses
+import inspect
+from collections.abc import Callable
+from operator import attrgetter
+from typing import Any, TypeVar, dataclass_transform, overload
+
+_T = TypeVar("_T")
+# Private to dataclasses, stable since 3.7: the marker of an InitVar pseudo-field, and the
+# default an __init__ parameter with a default_factory shows (its repr is "<factory>").
+_INITVAR: Any = dataclasses._FIELD_INITVAR  # type: ignore[attr-defined]
+_FACTORY: Any = dataclasses._HAS_DEFAULT_FACTORY  # type: ignore[attr-defined]
+
+# The stock decorator writes these; a class body that defines one wants the stock rules
+# for keeping it, which record does not reproduce.
+_GENERATED = ("__init__", "__repr__", "__eq__", "__hash__", "__setattr__", "__delattr__",
+              "__getstate__", "__setstate__")
+
+
+@overload
+@dataclass_transform(field_specifiers=(dataclasses.field, dataclasses.Field))
+def record(cls: type[_T], /) -> type[_T]: ...
+
+
+@overload
+def record(*, frozen: bool = False, slots: bool = False,
+           eq: bool = True) -> Callable[[type[_T]], type[_T]]: ...
+
+
+def record(cls: type[_T] | None = None, /, *, frozen: bool = False, slots: bool = False,
+           eq: bool = True) -> type[_T] | Callable[[type[_T]], type[_T]]:
+    """``@dataclass`` / ``@dataclass(frozen=..., slots=..., eq=...)``, built cheaply."""
+
+    def build(cls: type[_T]) -> type[_T]:
+        return _build(cls, frozen=frozen, slots=slots, eq=eq)
+
+    return build if cls is None else build(cls)
+
+
+def _build(cls: type[_T], *, frozen: bool, slots: bool, eq: bool) -> type[_T]:
+    name = cls.__qualname__
+    if cls.__bases__ != (object,):
+        raise TypeError(f"@record {name}: base classes are not supported; "
+                        "use dataclasses.dataclass")
+    own = [method for method in _GENERATED if method in cls.__dict__]
+    if own:
+        raise TypeError(f"@record {name} defines {', '.join(own)}; "
+                        "use dataclasses.dataclass")
+    documented = bool(cls.__doc__)
+    if not documented:
+        cls.__doc__ = name  # a stand-in: spares the stock decorator a signature
+    built: Any = dataclasses.dataclass(cls, init=False, repr=False, eq=False, slots=slots)
+    fields = dataclasses.fields(built)
+    if any(f._field_type is _INITVAR for f in built.__dataclass_fields__.values()):
+        raise TypeError(f"@record {name}: InitVar fields are not supported; "
+                        "use dataclasses.dataclass")
+    if any(f.kw_only is True for f in fields):
+        raise TypeError(f"@record {name}: keyword-only fields are not supported; "
+                        "use dataclasses.dataclass")
+
+    built.__init__ = _init(built, fields, frozen=frozen, slots=slots)
+    built.__repr__ = _repr(tuple(f.name for f in fields if f.repr))
+    if eq:
+        built.__eq__ = _eq(tuple(f.name for f in fields if f.compare))
+        # As the stock decorator: a mutable record that compares by value is unhashable.
+        built.__hash__ = _hash(tuple(
+            f.name for f in fields if (f.compare if f.hash is None else f.hash)
+        )) if frozen else None
+    if frozen:
+        built.__setattr__, built.__delattr__ = _frozen(built, frozenset(f.name for f in fields))
+        if slots:  # pickling and copy.copy restore a frozen slotted record's state
+            built.__getstate__ = _getstate
+            built.__setstate__ = _setstate
+    params = built.__dataclass_params__  # what the class is, not how it was built
+    params.init, params.repr, params.eq, params.frozen = True, True, eq, frozen
+    if not documented:
+        try:
+            text = str(inspect.signature(built)).replace(" -> None", "")
+        except (TypeError, ValueError):  # pragma: no cover - as the stock decorator
+            text = ""
+        built.__doc__ = built.__name__ + text
+    return built  # type: ignore[no-any-return]
+
+
+def _init(cls: type, fields: tuple[dataclasses.Field[Any], ...], *, frozen: bool,
+          slots: bool) -> Callable[..., None]:
+    """Compile ``__init__`` as the stock decorator writes it, defaults given apart."""
+    self = "__dataclass_self__" if "self" in {f.name for f in fields} else "self"
+    names: dict[str, Any] = {"__name__": cls.__module__,
+                             "__record_factory__": _FACTORY,
+                             "__record_set__": object.__setattr__}
+    params, defaults, lines = [self], [], []
+    for f in fields:
+        value: str | None = f.name
+        if f.default_factory is not dataclasses.MISSING:
+            names[f"__record_{f.name}__"] = f.default_factory
+            value = f"__record_{f.name}__()"
+            if f.init:
+                value += f" if {f.name} is __record_factory__ else {f.name}"
+        elif not f.init:  # a slotted class has no class attribute to read the default from
+            value = None
+            if slots and f.default is not dataclasses.MISSING:
+                names[f"__record_{f.name}__"] = f.default
+                value = f"__record_{f.name}__"
+        if f.init:
+            params.append(f.name)
+            if f.default_factory is not dataclasses.MISSING:
+                defaults.append(_FACTORY)
+            elif f.default is not dataclasses.MISSING:
+                defaults.append(f.default)
+            elif defaults:
+                raise TypeError(f"non-default argument {f.name!r} follows default argument")
+        if value is not None:
+            lines.append(f"__record_set__({self}, {f.name!r}, {value})" if frozen
+                         else f"{self}.{f.name} = {value}")
+    if hasattr(cls, "__post_init__"):
+        lines.append(f"{self}.__post_init__()")
+    body = "\n".join(f" {line}" for line in lines or ["pass"])
+    exec(f"def __init__({', '.join(params)}):\n{body}\n", names)  # noqa: S102
+    init: Any = names["__init__"]
+    init.__defaults__ = tuple(defaults) or None
+    init.__annotations__ = {**{f.name: f.type for f in fields if f.init}, "return": None}
+    init.__qualname__ = f"{cls.__qualname__}.__init__"
+    return init  # type: ignore[no-any-return]
+
+
+_repr_running: set[tuple[int, int]] = set()
+
+
+def _repr(names: tuple[str, ...]) -> Callable[[object], str]:
+    def __repr__(self: object) -> str:
+        key = id(self), _thread.get_ident()
+        if key in _repr_running:  # a record that holds itself: "..." as reprlib says
+            return "..."
+        _repr_running.add(key)
+        try:
+            shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
+        finally:
+            _repr_running.discard(key)
+        return f"{self.__class__.__qualname__}({shown})"
+
+    return __repr__
+
+
+# The stock methods compare and hash the tuple of the fields' values. attrgetter of two
+# or more names gives that tuple at C speed; one name gives the value alone, so that
+# tuple is built around it (no extra call: a lambda would cost a Python frame).
+
+def _eq(names: tuple[str, ...]) -> Callable[[object, object], Any]:
+    if len(names) != 1:
+        values = attrgetter(*names) if names else _no_values
+
+        def __eq__(self: object, other: object) -> Any:
+            if other.__class__ is self.__class__:
+                return values(self) == values(other)
+            return NotImplemented
+    else:
+        value = attrgetter(names[0])
+
+        def __eq__(self: object, other: object) -> Any:
+            if other.__class__ is self.__class__:
+                return (value(self),) == (value(other),)
+            return NotImplemented
+
+    return __eq__
+
+
+def _hash(names: tuple[str, ...]) -> Callable[[object], int]:
+    if len(names) != 1:
+        values = attrgetter(*names) if names else _no_values
+
+        def __hash__(self: object) -> int:
+            return hash(values(self))
+    else:
+        value = attrgetter(names[0])
+
+        def __hash__(self: object) -> int:
+            return hash((value(self),))
+
+    return __hash__
+
+
+def _no_values(self: object) -> tuple[()]:
+    return ()
+
+
+def _frozen(cls: type, names: frozenset[str]) -> tuple[Callable[[object, str, object], None],
+                                                         Callable[[object, str], None]]:
+    # A record's only base is object, so object's methods are super(cls, self)'s.
+    def __setattr__(self: object, name: str, value: object) -> None:
+        if type(self) is cls or name in names:
+            raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self: object, name: str) -> None:
+        if type(self) is cls or name in names:
+            raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+        object.__delattr__(self, name)
+
+    return __setattr__, __delattr__
+
+
+def _getstate(self: object) -> list[Any]:
+    return [getattr(self, f.name) for f in dataclasses.fields(self)]  # type: ignore[arg-type]
+
+
+def _setstate(self: object, state: list[Any]) -> None:
+    for f, value in zip(dataclasses.fields(self), state, strict=False):  # type: ignore[arg-type]
+        object.__setattr__(self, f.name, value)
