@@ -394,8 +394,8 @@ def _accepted_state(repo: Repo, base: str, session: Path, state_path: Path,
                   for turn in loaded.turns for key, op in
                   (((turn.index, pos), op) for pos, op in enumerate(turn.reply.ops)))
     log = [LogEntry(LogKind.DECIDE, items)] if items else []
-    for record in records.values():
-        for sha, data in blobs_of(record):
+    for path_record in records.values():
+        for sha, data in blobs_of(path_record):
             state_file.blobs.put(data, sha)
     state = ReviewState(session_sha=hashlib.sha256(text).hexdigest(),
                         root=str(repo.top.resolve()), log=log,

@@ -247,8 +247,8 @@ def decode_state(doc: Any) -> ReviewState:
     paths = doc.get("paths", {})
     _expect(isinstance(paths, dict) and all(isinstance(v, dict) for v in paths.values()),
             "paths is not an object of objects")
-    for rel, record in paths.items():
-        _check_record(rel, record)
+    for rel, entry in paths.items():
+        _check_record(rel, entry)
     root = doc.get("root")
     _expect(root is None or isinstance(root, str), "bad root")
     return ReviewState(
