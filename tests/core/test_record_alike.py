@@ -182,6 +182,9 @@ def view_of_instances(built: Built, spec: ClassSpec, calls: list[tuple[list[obje
                       change: tuple[str, object] | None) -> list[object]:
     cls = built.cls
     seen: list[object] = []
+    width = sum(f.init for f in spec.fields)
+    seen.extend(shown(outcome(wrong)) for wrong in (  # the messages name __init__ and fields
+        cls, lambda: cls(*range(width + 1)), lambda: cls(unknown=1)))
     made = [outcome(lambda args=args: cls(*args[0], **args[1])) for args in calls]
     seen.extend(shown(m) for m in made)
     if any(isinstance(m, tuple) for m in made):

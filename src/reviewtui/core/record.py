@@ -24,6 +24,7 @@ import dataclasses
 import inspect
 from collections.abc import Callable
 from operator import attrgetter
+from types import CodeType, FunctionType
 from typing import Any, TypeVar, dataclass_transform, overload
 
 _T = TypeVar("_T")
@@ -95,54 +96,83 @@ def _build(cls: type[_T], *, frozen: bool, slots: bool, eq: bool) -> type[_T]:
     params = built.__dataclass_params__  # what the class is, not how it was built
     params.init, params.repr, params.eq, params.frozen = True, True, eq, frozen
     if not documented:
-        try:
-            text = str(inspect.signature(built)).replace(" -> None", "")
-        except (TypeError, ValueError):  # pragma: no cover - as the stock decorator
-            text = ""
-        built.__doc__ = built.__name__ + text
+        built.__doc__ = _SignatureDoc()
     return built  # type: ignore[no-any-return]
 
 
 def _init(cls: type, fields: tuple[dataclasses.Field[Any], ...], *, frozen: bool,
           slots: bool) -> Callable[..., None]:
-    """Compile ``__init__`` as the stock decorator writes it, defaults given apart."""
+    """``__init__`` as the stock decorator writes it (defaults given apart, as values)."""
     self = "__dataclass_self__" if "self" in {f.name for f in fields} else "self"
-    names: dict[str, Any] = {"__name__": cls.__module__,
-                             "__record_factory__": _FACTORY,
-                             "__record_set__": object.__setattr__}
-    params, defaults, lines = [self], [], []
-    for f in fields:
-        value: str | None = f.name
-        if f.default_factory is not dataclasses.MISSING:
-            names[f"__record_{f.name}__"] = f.default_factory
-            value = f"__record_{f.name}__()"
-            if f.init:
-                value += f" if {f.name} is __record_factory__ else {f.name}"
-        elif not f.init:  # a slotted class has no class attribute to read the default from
-            value = None
-            if slots and f.default is not dataclasses.MISSING:
-                names[f"__record_{f.name}__"] = f.default
-                value = f"__record_{f.name}__"
+    env: dict[str, Any] = {"__name__": cls.__module__, "__record_factory__": _FACTORY,
+                           "__record_set__": object.__setattr__}
+    shape, defaults, renamed = [], [], {}
+    for i, f in enumerate(fields):
+        factory = f.default_factory is not dataclasses.MISSING
         if f.init:
-            params.append(f.name)
-            if f.default_factory is not dataclasses.MISSING:
+            kind = "F" if factory else "V"
+            if factory:
                 defaults.append(_FACTORY)
             elif f.default is not dataclasses.MISSING:
                 defaults.append(f.default)
             elif defaults:
                 raise TypeError(f"non-default argument {f.name!r} follows default argument")
-        if value is not None:
-            lines.append(f"__record_set__({self}, {f.name!r}, {value})" if frozen
-                         else f"{self}.{f.name} = {value}")
-    if hasattr(cls, "__post_init__"):
+        elif factory:
+            kind = "f"
+        else:  # a slotted class has no class attribute to read the default from
+            kind = "d" if slots and f.default is not dataclasses.MISSING else "-"
+        if kind in "Ffd":
+            env[f"__record_{f.name}__"] = f.default_factory if factory else f.default
+        shape.append(kind)
+        renamed[f"_f{i}"], renamed[f"_g{i}"] = f.name, f"__record_{f.name}__"
+    key = (frozen, self, "".join(shape), hasattr(cls, "__post_init__"))
+    template = _SHAPES.get(key) or _SHAPES.setdefault(key, _template(*key))
+    code = template.replace(
+        co_varnames=tuple(renamed.get(name, name) for name in template.co_varnames),
+        co_names=tuple(renamed.get(name, name) for name in template.co_names),
+        co_consts=tuple(renamed.get(c, c) if type(c) is str else c
+                        for c in template.co_consts),
+        co_qualname=f"{cls.__qualname__}.__init__")
+    init: Any = FunctionType(code, env, "__init__", tuple(defaults) or None)
+    init.__annotations__ = {**{f.name: f.type for f in fields if f.init}, "return": None}
+    return init  # type: ignore[no-any-return]
+
+
+# Compiling is what costs: each shape of __init__ (frozen or not, what each field does,
+# __post_init__) is compiled once, with placeholder names (field i: _f{i}, its default
+# or factory: _g{i}); a class of that shape gets a copy of the code under its own names.
+_SHAPES: dict[tuple[bool, str, str, bool], CodeType] = {}
+
+
+def _template(frozen: bool, self: str, shape: str, post_init: bool) -> CodeType:
+    params, lines = [self], []
+    for i, kind in enumerate(shape):
+        if kind in "VF":
+            params.append(f"_f{i}")
+        value = {"V": f"_f{i}", "F": f"_g{i}() if _f{i} is __record_factory__ else _f{i}",
+                 "f": f"_g{i}()", "d": f"_g{i}", "-": ""}[kind]
+        if value:
+            lines.append(f"__record_set__({self}, '_f{i}', {value})" if frozen
+                         else f"{self}._f{i} = {value}")
+    if post_init:
         lines.append(f"{self}.__post_init__()")
     body = "\n".join(f" {line}" for line in lines or ["pass"])
-    exec(f"def __init__({', '.join(params)}):\n{body}\n", names)  # noqa: S102
-    init: Any = names["__init__"]
-    init.__defaults__ = tuple(defaults) or None
-    init.__annotations__ = {**{f.name: f.type for f in fields if f.init}, "return": None}
-    init.__qualname__ = f"{cls.__qualname__}.__init__"
-    return init  # type: ignore[no-any-return]
+    namespace: dict[str, Any] = {}
+    exec(f"def __init__({', '.join(params)}):\n{body}\n", namespace)
+    return namespace["__init__"].__code__  # type: ignore[no-any-return]
+
+
+class _SignatureDoc:
+    """The docstring the stock decorator gives an undocumented class, ``Name(a: 'int')``,
+    made when read (a class's ``__doc__`` may be a descriptor): a signature costs more to
+    make at import than the rest of the class."""
+
+    def __get__(self, instance: object, owner: type) -> str:
+        try:
+            text = str(inspect.signature(owner)).replace(" -> None", "")
+        except (TypeError, ValueError):  # pragma: no cover - as the stock decorator
+            text = ""
+        return owner.__name__ + text
 
 
 _repr_running: set[tuple[int, int]] = set()
