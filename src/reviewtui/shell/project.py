@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from reviewtui.core.engine import Rules
@@ -12,12 +11,13 @@ from reviewtui.core.engine.links import link_state
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.paths.safety import ReservedRules, unread_dir_of
 from reviewtui.core.protocol.config import CONFIG_NAME, ProjectConfig, parse_config
+from reviewtui.core.record import record
 from reviewtui.shell.disk import DiskSnapshot, read_snapshot
 from reviewtui.shell.loader import read_input, read_text
 from reviewtui.shell.trust import config_digest
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Project:
     root: Path | None
     tree: Tree

@@ -37,12 +37,12 @@ import re
 import symtable
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from difflib import SequenceMatcher
 from pathlib import PurePosixPath
 
 from reviewtui.core.engine import OpKey, OpResult
 from reviewtui.core.model.tree import FileState
+from reviewtui.core.record import record
 
 # The TOML parser, tree-sitter's languages and parsing, and the region checker are
 # imported by the checks that use them: a one-file Python session loads none (start-up).
@@ -56,7 +56,7 @@ _INNER_MAX = 5_000  # lines: a longer replaced span is not diffed (its lines cou
 _COMPARED = 64
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Diagnostic:
     """One problem in the file as an operation leaves it. ``line``/``col`` are 1-based."""
 
