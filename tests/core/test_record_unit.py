@@ -218,3 +218,22 @@ def test_a_mutable_default_is_refused_as_by_dataclass() -> None:
         @record
         class Shared:
             items: list[int] = []
+
+
+def test_eq_and_hash_are_made_on_first_use_and_answer_alike_before_and_after() -> None:
+    @record(frozen=True, slots=True)
+    class Pair:
+        left: int
+        right: str
+
+    stand_ins = Pair.__dict__["__eq__"], Pair.__dict__["__hash__"]
+    assert "left" not in stand_ins[0].__code__.co_names  # not made yet
+    first = (Pair(1, "a") == Pair(1, "a"), Pair(1, "a") == Pair(2, "a"), hash(Pair(1, "a")))
+    made = Pair.__dict__["__eq__"], Pair.__dict__["__hash__"]
+    assert made[0] is not stand_ins[0]
+    assert made[1] is not stand_ins[1]
+    assert {"left", "right"} <= set(made[0].__code__.co_names)
+    assert made[0].__qualname__.endswith("Pair.__eq__")
+    again = (Pair(1, "a") == Pair(1, "a"), Pair(1, "a") == Pair(2, "a"), hash(Pair(1, "a")))
+    assert first == again == (True, False, hash((1, "a")))
+    assert Pair(1, "a").__eq__(1) is NotImplemented

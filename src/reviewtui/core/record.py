@@ -194,12 +194,31 @@ def _repr(names: tuple[str, ...]) -> Callable[[object], str]:
 
 def _eq(cls: type, names: tuple[str, ...]) -> Callable[[object, object], Any]:
     """The stock ``__eq__``: the tuples of the compared fields, same class only."""
-    return _renamed(cls, _compare_templates(len(names))[0], names)
+    return _on_first_call(cls, "__eq__", lambda: _renamed(
+        cls, _compare_templates(len(names))[0], names))
 
 
 def _hash(cls: type, names: tuple[str, ...]) -> Callable[[object], int]:
     """The stock ``__hash__``: of the tuple of the hashed fields."""
-    return _renamed(cls, _compare_templates(len(names))[1], names)
+    return _on_first_call(cls, "__hash__", lambda: _renamed(
+        cls, _compare_templates(len(names))[1], names))
+
+
+def _on_first_call(cls: type, name: str,
+                   make: Callable[[], Callable[..., Any]]) -> Callable[..., Any]:
+    """A stand-in for method ``name`` of ``cls`` that makes the method when first called,
+    puts it on the class in its own place, and answers with it. Most records are never
+    compared or hashed in a short command (a one-turn ``check``: one class hashed, none
+    compared), so their methods need not be made at import."""
+
+    def stand_in(self: object, *args: object) -> Any:
+        method = make()
+        setattr(cls, name, method)
+        return method(self, *args)
+
+    stand_in.__name__ = name
+    stand_in.__qualname__ = f"{cls.__qualname__}.{name}"
+    return stand_in
 
 
 # The same code as the stock methods, so as fast (closures over operator.attrgetter were
