@@ -14,7 +14,6 @@ from reviewtui.core.protocol.config import CONFIG_NAME, ProjectConfig, parse_con
 from reviewtui.core.record import record
 from reviewtui.shell.disk import DiskSnapshot, read_snapshot
 from reviewtui.shell.loader import read_input, read_text
-from reviewtui.shell.trust import config_digest
 
 
 @record(frozen=True, slots=True)
@@ -57,6 +56,8 @@ def load_config(*candidates: Path | None) -> ProjectConfig:
         if file.is_file():
             # One read: the checks and the digest the reviewer trusts come from the same
             # bytes, taken before any operation is applied (a session may edit this file).
+            from reviewtui.shell.trust import config_digest  # a project without one: never
+
             data = _read_config(file)
             config = parse_config(data.decode("utf-8-sig"), str(file))
             return dataclasses.replace(config, digest=config_digest(data))
