@@ -76,8 +76,11 @@ class _Subcommands(_SubParsers):
     only: str | None = None  # the subcommand whose options are built; None: every one
 
     def add_parser(self, name: str, **kwargs: Any) -> _Parser:
+        inert = self.only is not None and name != self.only
+        if inert:  # it never parses, so it needs no -h of its own (a third of its cost)
+            kwargs["add_help"] = False
         made = super().add_parser(name, **kwargs)
-        made.inert = self.only is not None and name != self.only
+        made.inert = inert
         return made
 
 
