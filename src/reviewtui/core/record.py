@@ -5,9 +5,11 @@ The stock decorator compiles the source text of about six methods per class (``_
 for the ~50 records a one-turn ``reviewtui check`` imports that was a third of its
 start-up (issue 13, "Headless start-up"). ``record`` lets the stock decorator do the
 bookkeeping with its code generation turned off, so ``dataclasses.fields``, ``replace``,
-``asdict``, ``is_dataclass``, ``__match_args__`` and slots are exactly the stock ones;
-it compiles ``__init__`` alone (one short text per class) and gives the other methods as
-closures over an ``operator.attrgetter`` of the compared fields, made without compiling.
+``asdict``, ``is_dataclass``, ``__match_args__`` and slots are exactly the stock ones.
+It adds the methods itself: ``__init__`` compiled once per shape of class and copied
+under each class's names; ``__eq__``/``__hash__`` the stock methods' code, compiled once
+per field count and made when a class is first compared or hashed; ``__repr__`` and the
+frozen ``__setattr__``/``__delattr__`` as closures, never compiled.
 
 The methods behave as the stock ones (tests/core/test_record_*.py build random classes
 both ways and compare them). Supported: ``frozen``, ``slots`` and ``eq``; fields with
