@@ -12,14 +12,17 @@ bench says where that goes, with baselines measured in the same run:
   same diff (when git is installed);
 * inside one process, after the imports: the work of ``check`` and ``apply`` alone (the
   project file differs in each run, so no per-content cache answers for it);
-* where ``check``'s CPU goes in one child: importing, the ``@dataclass`` processing inside
-  that (the bulk of what is left: each class compiles about six methods), then ``main()``;
+* where ``check``'s CPU goes in one child: importing, the building of the ``@record``
+  classes inside that (``core/record.py``: the stock dataclass bookkeeping plus one
+  ``__init__`` per class, compiled once per shape), then ``main()``;
 * ``python -X importtime`` of each headless path (``--help``, ``check``, ``apply``,
   ``stats``, ``export``): the import time in all (each module's least of the runs), the
   packages that cost most, and whether textual, rich, pygments or textual-serve were
   imported (they must not be);
 * the ratio issue 13 sets a bound on: ``check``'s process CPU against the baseline plus
-  the work alone (at most 2x).
+  the work alone (at most 2x);
+* records at run time: ``__init__``, ``==`` and ``hash`` of a ``@record`` class against
+  the same class built by the stock ``@dataclass`` (they must not be slower).
 
 The package's modules are byte-compiled first (``compileall``): with
 ``PYTHONDONTWRITEBYTECODE`` set, as on the project's machines, every child would compile
@@ -42,6 +45,7 @@ import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 RUNS = 5
@@ -181,47 +185,105 @@ def main() -> None:
                   f"{', '.join(ui) if ui else 'none'}{failed}")
             print("          " + ", ".join(f"{key} {micros / 1000:.1f}"
                                           for key, micros in heaviest))
+        _record_speed()
 
 
 _USUAL_END = "import sys; from reviewtui.cli import main; raise SystemExit(main())"
 
 _SPLIT = """
 import dataclasses, io, contextlib, sys, time
-spent = [0, 0.0]
-process = dataclasses._process_class
+spent = [0, 0.0, 0.0]
+started = time.process_time()
+import reviewtui.core.record as record
+build, process = record._build, dataclasses._process_class
 def timed(*args, **kwargs):
-    started = time.process_time()
+    began = time.process_time()
+    try:
+        return build(*args, **kwargs)
+    finally:
+        spent[0] += 1
+        spent[1] += time.process_time() - began
+def stock(*args, **kwargs):
+    began = time.process_time()
     try:
         return process(*args, **kwargs)
     finally:
-        spent[0] += 1
-        spent[1] += time.process_time() - started
-dataclasses._process_class = timed
-started = time.process_time()
+        spent[2] += time.process_time() - began
+record._build, dataclasses._process_class = timed, stock
 from reviewtui.cli import main
 import reviewtui.cli.commands
 imported = time.process_time()
 with contextlib.redirect_stdout(io.StringIO()):
     main(sys.argv[1:])
 done = time.process_time()
-print(imported - started, spent[0], spent[1], done - imported)
+print(imported - started, spent[0], spent[1], spent[2], done - imported)
 """
 
 
 def _split(python: str, session: Path, base: Path, tmp: Path) -> str:
-    """Imports (and the @dataclass processing inside them) and the first run of main()."""
+    """Imports (and the @record building inside them) and the first run of main()."""
     rows = []
     for _ in range(RUNS):
         done = subprocess.run([python, "-c", _SPLIT, "check", str(session), "--root",
                                str(base)], capture_output=True, text=True, cwd=tmp)
-        imports, classes, building, running = done.stdout.split()
-        rows.append((float(imports), int(classes), float(building), float(running)))
-    imports = statistics.median(r[0] for r in rows)
-    building = statistics.median(r[2] for r in rows)
-    running = statistics.median(r[3] for r in rows)
+        imports, classes, building, stock, running = done.stdout.split()
+        rows.append((float(imports), int(classes), float(building), float(stock),
+                     float(running)))
+    imports, building, stock, running = (statistics.median(r[k] for r in rows)
+                                         for k in (0, 2, 3, 4))
     return (f"importing reviewtui {imports * 1000:.1f} ms, of which building "
-            f"{rows[0][1]} dataclasses {building * 1000:.1f} ms; then main() "
+            f"{rows[0][1]} @record classes {building * 1000:.1f} ms (the stock dataclass "
+            f"bookkeeping in that {stock * 1000:.1f} ms); then main() "
             f"{running * 1000:.1f} ms (parser, the lazy imports, the work)")
+
+
+_RECORD_CASES = {
+    "__init__, frozen, 5 fields": "Point(1, 's', (1,), 2, True)",
+    "__init__, a default_factory": "Bag(1)",
+    "==, 5 fields": "one == two",
+    "hash, 5 fields": "hash(one)",
+}
+
+
+def _record_speed() -> None:
+    """The methods of a record at run time (the engine makes hundreds of thousands):
+    @record against the stock @dataclass, in alternating rounds, best of each."""
+    import dataclasses
+    import timeit
+
+    from reviewtui.core.record import record
+
+    def classes(decorator: Any) -> dict[str, Any]:
+        @decorator(frozen=True, slots=True)
+        class Point:
+            a: int
+            b: str
+            c: tuple[int, ...]
+            d: int = 0
+            e: bool = False
+
+        @decorator(slots=True)
+        class Bag:
+            a: int
+            items: list[int] = dataclasses.field(default_factory=list)
+
+        return {"Point": Point, "Bag": Bag, "one": Point(1, "s", (1,), 2, True),
+                "two": Point(1, "s", (1,), 2, True)}
+
+    made = {"dataclass": classes(dataclasses.dataclass), "record": classes(record)}
+    best: dict[tuple[str, str], float] = {}
+    number = 20_000
+    for _ in range(15):
+        for name, names in made.items():
+            for case, statement in _RECORD_CASES.items():
+                took = timeit.timeit(statement, globals=names, number=number) / number
+                best[case, name] = min(took, best.get((case, name), took))
+    print("\nrecords at run time (ns per call, best of 15 alternating rounds; must not be "
+          "slower than the stock @dataclass)")
+    for case in _RECORD_CASES:
+        stock, ours = best[case, "dataclass"] * 1e9, best[case, "record"] * 1e9
+        print(f"  {case:32} @dataclass {stock:6.0f}   @record {ours:6.0f}   "
+              f"x{ours / stock:4.2f}")
 
 
 def _importtime(reports: list[str]) -> tuple[int, int, list[tuple[str, int]], list[str]]:

@@ -4,8 +4,9 @@
 The command runs in a fresh interpreter with ``-X importtime``, whose report names every
 module the process imported. Readers of other formats, the loose matching stages, edit
 shapes, tree-sitter, git, export, the agent and MCP servers, the TOML parser, the
-process/temp-file machinery, json (``--json``, JSON sessions) and the project checks
-(``[checks]``) are loaded by the code that uses them, never at start-up.
+process/temp-file machinery, json (``--json``, JSON sessions), the project checks
+(``[checks]``) and the trust digest of a ``reviewtui.toml`` are loaded by the code that
+uses them, never at start-up.
 The other tests here pin what made that possible without changing behaviour: the git
 header check done without the git reader, the lazily compiled patterns, and the parser
 that builds only the running subcommand's options.
@@ -59,6 +60,7 @@ NOT_FOR_A_ONE_TURN_CHECK = (
     "json",  # --json output, JSON sessions and checks, the trust file: not a text report
     "shlex",  # quoted console commands and [checks] command lines
     "reviewtui.shell.checks",  # a project without [checks]
+    "reviewtui.shell.trust",  # the trusted digest of a reviewtui.toml: a project without one
     "threading",  # the matcher's lock is a _thread lock
 )
 

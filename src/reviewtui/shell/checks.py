@@ -20,7 +20,6 @@ import re
 import shlex
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
@@ -28,6 +27,7 @@ from typing import TYPE_CHECKING
 from reviewtui.core.engine import OpResult, SessionRun
 from reviewtui.core.engine.decisions import OpKey
 from reviewtui.core.protocol.config import ProjectConfig
+from reviewtui.core.record import record
 from reviewtui.core.review.diagnostics import Diagnostic, _line_map, change_texts
 from reviewtui.core.text.visible import visible
 from reviewtui.shell.trust import is_trusted_digest, trust_digest
@@ -43,7 +43,7 @@ _LAUNCHERS = frozenset({"npx", "uvx", "pipx", "bunx", "pnpx", "node", "uv", "poe
                         "exec", "env", "-m"})
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class _Finding:
     line: int
     col: int

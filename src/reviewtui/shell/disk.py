@@ -27,18 +27,19 @@ import os
 import re
 import stat
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from types import TracebackType
 from typing import Final
 
 from reviewtui.core.errors import DiskChanged, DiskError
 from reviewtui.core.paths.safety import MAX_PATH_DEPTH, UNREAD_DIRS
+from reviewtui.core.record import record
 
 TEMP_SUFFIX = ".reviewtui-tmp"
 # Folders never read into the virtual tree: version control and tool caches.
 SKIP_DIRS = UNREAD_DIRS
-@dataclass(slots=True)
+@record(slots=True)
 class DiskSnapshot:
     """What is under a root: file bytes and modes, and symbolic links (not followed)."""
 
@@ -280,7 +281,7 @@ class _Unchecked:
     """``expected`` not given: no compare-and-swap."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Link:
     """``expected``: a symbolic link with this target (as ``os.readlink`` gives it)."""
 

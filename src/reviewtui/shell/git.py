@@ -21,13 +21,13 @@ import re
 import subprocess
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from reviewtui.core.engine.links import is_link
 from reviewtui.core.errors import GitError, UsageError
 from reviewtui.core.importers.gitlog import GitOrigin, looks_like_git_session, read_origin
 from reviewtui.core.model.tree import FileState
+from reviewtui.core.record import record
 
 GIT = "git"
 SAFE_CONFIG = ("core.quotepath=off", "core.hooksPath=/dev/null", "core.fsmonitor=false",
@@ -119,7 +119,7 @@ class GitWriter:
         self._errors.close()
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Repo:
     """A git working tree (``top``), its git directory, and the settings that switch off
     the repository's own filter programs (``overrides``)."""
@@ -272,7 +272,7 @@ def _filter_overrides(top: Path) -> tuple[str, ...]:
 # --- commits ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class CommitStep:
     """One commit to make: its message and the files it changes (None: removed)."""
 

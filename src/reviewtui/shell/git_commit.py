@@ -7,7 +7,6 @@ plumbing of :mod:`reviewtui.shell.git`. See docs/git.md, "Commits".
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,6 +15,7 @@ from reviewtui.core.errors import GitError, UsageError
 from reviewtui.core.git.commits import plan_commits
 from reviewtui.core.git.series import series_text
 from reviewtui.core.model.tree import FileState
+from reviewtui.core.record import record
 from reviewtui.shell.git import (
     ZERO,
     CommitStep,
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from reviewtui.shell.review import Review
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class CommitReport:
     commits: tuple[str, ...]
     ref: str

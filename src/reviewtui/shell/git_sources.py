@@ -17,7 +17,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from reviewtui.core.engine import Decision, OpKey, Policy, evaluate_session
@@ -31,6 +31,7 @@ from reviewtui.core.importers.gitlog import (
 )
 from reviewtui.core.model.records import Session
 from reviewtui.core.model.tree import FileState
+from reviewtui.core.record import record
 from reviewtui.core.review.log import LogKind
 from reviewtui.shell.disk import atomic_write
 from reviewtui.shell.git import DIFF_ARGS, GitWriter, Repo, disk_state, git_mode, materialize
@@ -76,7 +77,7 @@ def range_text(repo: Repo, base: str, head: str) -> bytes:
     return header_text(origin).encode() + log
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class GitSource:
     """What a command opens for ``--git``/``--worktree``: files on disk, and git's view."""
 
@@ -394,8 +395,8 @@ def _accepted_state(repo: Repo, base: str, session: Path, state_path: Path,
                   for turn in loaded.turns for key, op in
                   (((turn.index, pos), op) for pos, op in enumerate(turn.reply.ops)))
     log = [LogEntry(LogKind.DECIDE, items)] if items else []
-    for record in records.values():
-        for sha, data in blobs_of(record):
+    for path_record in records.values():
+        for sha, data in blobs_of(path_record):
             state_file.blobs.put(data, sha)
     state = ReviewState(session_sha=hashlib.sha256(text).hexdigest(),
                         root=str(repo.top.resolve()), log=log,

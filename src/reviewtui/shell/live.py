@@ -31,7 +31,6 @@ import json
 import os
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -41,6 +40,7 @@ from reviewtui.core.errors import LockedError, ReviewtuiError, StateFormatError,
 from reviewtui.core.lint.project_config import touches_config
 from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.records import Operation
+from reviewtui.core.record import record
 from reviewtui.shell.loader import LoadedSession, load_session
 from reviewtui.shell.lock import RootLock
 from reviewtui.shell.review import Review
@@ -98,7 +98,7 @@ def qualifies(gate: Gate, outcome: Outcome, op: Operation | None = None) -> bool
     return not any(word in outcome.method for word in AUTO_METHODS_EXCLUDED)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Recorded:
     """A call appended to the session: where it is and what it became."""
 
@@ -107,7 +107,7 @@ class Recorded:
     line: int
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Settled:
     """What became of a recorded operation."""
 

@@ -7,12 +7,12 @@ import gc
 import os
 import stat
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from reviewtui.core.errors import SessionFormatError, UsageError
 from reviewtui.core.importers import detect_format, import_session
 from reviewtui.core.model.records import Session
+from reviewtui.core.record import record
 from reviewtui.core.text.limits import DEFAULT_MAX_INPUT_BYTES, MAX_INPUT_ENV, too_large
 
 # What a session directory may hold, looked for in this order; the content decides the
@@ -21,7 +21,7 @@ SESSION_NAMES = ("session.md", "session.json", "session.jsonl", "session.claude.
                  "session.patch", "session.diff", ".aider.chat.history.md")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class LoadedSession:
     session: Session
     file: Path

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from reviewtui.core.engine import Rules
@@ -12,12 +11,12 @@ from reviewtui.core.engine.links import link_state
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.paths.safety import ReservedRules, unread_dir_of
 from reviewtui.core.protocol.config import CONFIG_NAME, ProjectConfig, parse_config
+from reviewtui.core.record import record
 from reviewtui.shell.disk import DiskSnapshot, read_snapshot
 from reviewtui.shell.loader import read_input, read_text
-from reviewtui.shell.trust import config_digest
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Project:
     root: Path | None
     tree: Tree
@@ -57,6 +56,8 @@ def load_config(*candidates: Path | None) -> ProjectConfig:
         if file.is_file():
             # One read: the checks and the digest the reviewer trusts come from the same
             # bytes, taken before any operation is applied (a session may edit this file).
+            from reviewtui.shell.trust import config_digest  # a project without one: never
+
             data = _read_config(file)
             config = parse_config(data.decode("utf-8-sig"), str(file))
             return dataclasses.replace(config, digest=config_digest(data))

@@ -17,7 +17,7 @@ from __future__ import annotations
 import dataclasses
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,6 +28,7 @@ from reviewtui.core.errors import DiskChanged, DiskError
 from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.paths.safety import link_on_path
+from reviewtui.core.record import record
 from reviewtui.core.review.plan import Want, compute_conflicts, deleted_message, op_path, want
 from reviewtui.core.review.rebase import Conflict, ConflictKind
 from reviewtui.shell.disk import (
@@ -47,7 +48,7 @@ if TYPE_CHECKING:
     from reviewtui.shell.review import Review
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class ReplayReport:
     """What one replay (or one batch of outside changes) did to the disk.
 

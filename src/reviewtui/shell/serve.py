@@ -22,17 +22,17 @@ import secrets
 import shlex
 import socket
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from reviewtui.core.errors import DiskError, UsageError
+from reviewtui.core.record import record
 from reviewtui.shell.loader import load_session
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ServePlan:
     """What ``reviewtui serve`` will run, where, and what it should tell the user first."""
 

@@ -29,7 +29,7 @@ import re
 import stat
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +42,7 @@ from reviewtui.core.errors import (
     UsageError,
 )
 from reviewtui.core.model.tree import FileState
+from reviewtui.core.record import record
 from reviewtui.core.review.log import (
     DecisionItem,
     Folded,
@@ -129,7 +130,7 @@ def blob_dir_for(state_path: Path) -> Path:
 # --- per-path bookkeeping ------------------------------------------------------------
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class ReviewState:
     """Everything the state file holds, decoded (contents still as blob hashes)."""
 
@@ -247,8 +248,8 @@ def decode_state(doc: Any) -> ReviewState:
     paths = doc.get("paths", {})
     _expect(isinstance(paths, dict) and all(isinstance(v, dict) for v in paths.values()),
             "paths is not an object of objects")
-    for rel, record in paths.items():
-        _check_record(rel, record)
+    for rel, entry in paths.items():
+        _check_record(rel, entry)
     root = doc.get("root")
     _expect(root is None or isinstance(root, str), "bad root")
     return ReviewState(

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from rich.text import Text
 
@@ -20,6 +20,7 @@ from reviewtui.core.engine.opstate import OpState, op_state
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
 from reviewtui.core.model.tree import FileState
+from reviewtui.core.record import record
 from reviewtui.core.syntax.symbols import Symbol, around, ready, where
 
 WINDOW = 20  # lines of file context fetched around an edit (collapsed to a few by default)
@@ -32,7 +33,7 @@ def _now(path: str, text: str) -> bool:
     return len(text) <= SYNC_SYMBOL_CHARS or ready(path, text)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class DiffPane:
     """One before/after pair for the diff view, with real file line numbers."""
 
@@ -48,7 +49,7 @@ class DiffPane:
     symbols: tuple[Symbol, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class OpView:
     title: str
     state: OpState

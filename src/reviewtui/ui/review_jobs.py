@@ -18,19 +18,19 @@ import asyncio
 import inspect
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from textual.app import App
 
 from reviewtui.core.errors import ReviewtuiError
+from reviewtui.core.record import record
 
 PROGRESS_AFTER = 0.1  # seconds: a job shorter than this shows no progress at all
 
 T = TypeVar("T")
 
 
-@dataclass(eq=False)
+@record(eq=False)
 class ReviewJob:
     """``work`` runs in a thread; ``done`` gets its result (or its ReviewtuiError) on the
     event loop."""

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.records import Edit, FullFile, Operation
 from reviewtui.core.model.tree import FileState
+from reviewtui.core.record import record
 from reviewtui.core.text.hashline import line_id
 
 READ_MAX_LINES = 400  # a read past this returns the head and the outline instead
@@ -22,7 +22,7 @@ SEARCH_CONTEXT = 1
 CANDIDATE_PREVIEW = 4
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class FileEntry:
     """One row of the manifest (``ls``)."""
 
@@ -85,7 +85,7 @@ def read_answer(path: str, state: FileState, revision: str, *, first: int | None
     return "\n".join([header, *numbered_lines(lines[a - 1:b], a, hashed=hashed)])
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class SearchHit:
     path: str
     line: int  # 1-based

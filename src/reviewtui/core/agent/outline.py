@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from reviewtui.core.record import record
 from reviewtui.core.syntax.symbols import Symbol, definitions, has_symbols
 from reviewtui.core.text.hashline import line_id
 
@@ -41,7 +41,7 @@ _LANGUAGE = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class OutlineEntry:
     number: int
     text: str

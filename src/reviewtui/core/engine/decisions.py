@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 
 from reviewtui.core.model.outcome import Status
+from reviewtui.core.record import record
 
 OpKey = tuple[int, int]  # (turn index, position of the operation in its reply)
 
@@ -17,7 +17,7 @@ class Verdict(StrEnum):
     EDITED = "edited"  # accepted with the reviewer's own replacement text
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Decision:
     verdict: Verdict = Verdict.PENDING
     replacement: tuple[str, ...] | None = None  # EDITED: new REPLACE (or full-file) lines
@@ -58,7 +58,7 @@ class Decision:
 PENDING = Decision()
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Policy:
     """Which outcomes a *pending* operation needs to join the draft.
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from reviewtui.core.engine import placement
 from reviewtui.core.engine.filebytes import evaluate_special, is_link_mode, with_mode
@@ -27,13 +27,14 @@ from reviewtui.core.paths.safety import (
     normalize_path,
     unread_dir_of,
 )
+from reviewtui.core.record import record
 from reviewtui.core.text.markers import find_placeholder
 from reviewtui.core.text.plural import plural
 
 FORCEABLE_RULES = frozenset({"duplicate-line"})
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Proposal:
     """What an operation would do to one file, if it lands."""
 
@@ -41,7 +42,7 @@ class Proposal:
     state: FileState
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class FileContext:
     """What a turn's file operations are checked against, besides the tree."""
 

@@ -6,9 +6,8 @@ written, then the file blocks in order, then every ``:rm``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from reviewtui.core.model.records import CommandName, ConsoleCommand, Operation, Turn
+from reviewtui.core.record import record
 
 
 def _phase(op: Operation) -> int:
@@ -22,7 +21,7 @@ def execution_order(turn: Turn) -> list[tuple[int, Operation]]:
     return sorted(enumerate(turn.reply.ops), key=lambda item: (_phase(item[1]), item[0]))
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Step:
     """One operation of a turn, in execution order, with what incremental runs look at."""
 

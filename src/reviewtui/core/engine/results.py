@@ -4,15 +4,16 @@ project rules every operation is checked against."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from reviewtui.core.engine.decisions import Decision, OpKey
 from reviewtui.core.model.outcome import Outcome
 from reviewtui.core.model.records import Operation, Turn
 from reviewtui.core.paths.safety import ReservedRules
+from reviewtui.core.record import record
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class OpResult:
     key: OpKey
     op: Operation
@@ -25,7 +26,7 @@ class OpResult:
     waits_on: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class TurnResult:
     turn: Turn
     results: tuple[OpResult, ...]  # in reply order
@@ -36,7 +37,7 @@ class TurnResult:
         return self.turn.index
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Rules:
     """The project's constraints: reserved paths and the symbolic links on disk."""
 

@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.model.records import CommandName, ConsoleCommand
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.paths.safety import expand_glob, is_glob, normalize_path
+from reviewtui.core.record import record
 
 PathChange = tuple[str | None, str | None]  # (old, new); new None = removed, old None = restored
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class CommandResult:
     """What one command did, for the reviewer and the ledger.
 
@@ -36,7 +37,7 @@ class CommandResult:
     ledger: str = ""  # e.g. "mv src/a.js src/b.js r18->r19": paths and revisions, no content
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class UndoEntry:
     """Enough to reverse one applied command exactly."""
 
@@ -47,7 +48,7 @@ class UndoEntry:
     store_before: tuple[tuple[str, FileState | None], ...] = ()  # removed-store entries replaced
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class StructuralState:
     """The tree, the session's undo stack (most recent last) and the removed-files store."""
 
@@ -64,7 +65,7 @@ class _CommandError(Exception):
         self.message = message
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class _Plan:
     """The changes a command wants; applied in one step by :func:`_finish`."""
 

@@ -10,7 +10,7 @@ from, and :func:`op_rows` lays its operations out for the reports.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from reviewtui.core.engine import OpResult, SessionRun, Verdict, file_text_for
 from reviewtui.core.lint.findings import Finding
@@ -18,12 +18,13 @@ from reviewtui.core.lint.rules import lint_session
 from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.records import ConsoleCommand, Edit, Operation, Session
 from reviewtui.core.model.tree import Tree
+from reviewtui.core.record import record
 
 FORMATS = ("patch", "markdown", "json", "fileops", "context")
 FAILED = frozenset({Status.AMBIGUOUS, Status.NOT_FOUND, Status.REFUSED, Status.CONFLICT})
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Accepted:
     """A session evaluated under the decisions an export reports.
 
@@ -64,7 +65,7 @@ class Accepted:
         return "every operation that applies, as with 'apply --yes'"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class OpRow:
     """One operation as the reports show it."""
 
@@ -159,7 +160,7 @@ def op_rows(accepted: Accepted, position: int) -> tuple[list[OpRow], list[Findin
     return rows, [f for n, f in enumerate(findings) if n not in owned]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Totals:
     turns: int
     operations: int

@@ -23,7 +23,7 @@ fails too, the metadata before the first turn says so.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from difflib import SequenceMatcher
 
 from reviewtui.core.engine import OpResult, Policy, SessionRun, TurnResult, execution_order
@@ -47,13 +47,14 @@ from reviewtui.core.model.records import CommandName, ConsoleCommand, Edit, Sess
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.protocol import grammar
 from reviewtui.core.protocol.reply import parse_reply_text
+from reviewtui.core.record import record
 
 Lines = tuple[str, ...]
 SearchReplace = tuple[Lines, Lines]
 _AUTOJUNK_LINES = 2000
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class FilePlan:
     """How one file is sent: ``edits`` (search/replace) or ``content`` (the full file)."""
 
@@ -70,7 +71,7 @@ class FilePlan:
         return replace(self, full=not self.full)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class TurnPlan:
     turn: Turn
     commands: tuple[ConsoleCommand, ...]

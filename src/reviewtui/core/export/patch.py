@@ -14,7 +14,6 @@ content.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from reviewtui.core.engine import SessionRun, execution_order
@@ -22,6 +21,7 @@ from reviewtui.core.engine.links import is_link
 from reviewtui.core.importers.gitbinary import blob_id, write_literal
 from reviewtui.core.model.records import ConsoleCommand
 from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.core.record import record
 
 CONTEXT = 3
 _AUTOJUNK_LINES = 2000  # past this, let difflib's heuristic keep the diff fast
@@ -29,7 +29,7 @@ _ESCAPES = {'"': '\\"', "\\": "\\\\", "\a": "\\a", "\b": "\\b", "\t": "\\t", "\n
             "\v": "\\v", "\f": "\\f", "\r": "\\r"}
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class FilePatch:
     """One file's change; ``old_path``/``new_path`` are None for an added/removed file."""
 

@@ -9,17 +9,17 @@ body) and two trailers: the decision counts and the session.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from reviewtui.core.engine import Decision, OpKey, SessionRun, Verdict
 from reviewtui.core.model.tree import FileState
+from reviewtui.core.record import record
 
 SUBJECT_LIMIT = 72
 TRAILER_REVIEWED = "Reviewed-by"
 TRAILER_SESSION = "Review-session"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Counts:
     accepted: int = 0
     edited: int = 0
@@ -34,7 +34,7 @@ class Counts:
         return ", ".join(parts)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PlannedCommit:
     turn: int
     message: str

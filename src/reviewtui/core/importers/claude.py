@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from reviewtui.core.engine.placement import split_text
@@ -38,6 +38,7 @@ from reviewtui.core.model.records import (
     Turn,
 )
 from reviewtui.core.protocol.reply import split_lines
+from reviewtui.core.record import record
 from reviewtui.core.text.limits import load_json
 
 TOOL_ERROR = "tool-error"
@@ -55,7 +56,7 @@ _CHANGING_SHELL = re.compile(r"(?:^|[;&|(]\s*)(?:rm|mv|cp|touch|truncate|patch|g
                              r"checkout|restore|apply|stash)|sed\s+-i|perl\s+-pi)\b")
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class _Use:
     """One tool call: its operations, where it was, and what came back."""
 
@@ -65,7 +66,7 @@ class _Use:
     ops: list[Operation] = field(default_factory=list)
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class _Turn:
     request: str
     line: int

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from reviewtui.core.errors import PatchError
 from reviewtui.core.importers.common import (
@@ -49,6 +48,7 @@ from reviewtui.core.model.records import (
     Turn,
 )
 from reviewtui.core.protocol.reply import split_lines
+from reviewtui.core.record import record
 
 BEGIN = "*** Begin Patch"
 END = "*** End Patch"
@@ -67,7 +67,7 @@ NESTED_CONTEXT = "patch-nested-context"
 NO_PATCH = "no-patch"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class _Patch:
     begin: int  # 0-based index of the Begin line
     end: int | None  # 0-based index of the End line; None when missing

@@ -14,7 +14,7 @@ import posixpath
 import re
 import shlex
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from reviewtui.core.errors import SessionFormatError
 from reviewtui.core.model.records import (
@@ -30,11 +30,12 @@ from reviewtui.core.model.records import (
     Span,
     Turn,
 )
+from reviewtui.core.record import record
 
 SPLIT_TURN = "split-turn"
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Change:
     """The operations of one section of the source, in the order written."""
 

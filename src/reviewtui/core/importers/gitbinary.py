@@ -13,14 +13,15 @@ import binascii
 import hashlib
 import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from reviewtui.core.record import record
 
 
 class BinaryPatchError(ValueError):
     """A binary hunk that cannot be read or does not fit the bytes it is applied to."""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class BinaryHunk:
     kind: str  # "literal" or "delta"
     data: bytes  # inflated: the new bytes, or the delta

@@ -36,10 +36,10 @@ import dataclasses
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from reviewtui.core.errors import SessionFormatError
 from reviewtui.core.model.records import ParseProblem, Reply, Session, Span, Turn
+from reviewtui.core.record import record
 
 MARKER = "# reviewtui git session: "
 KINDS = ("range", "worktree")
@@ -53,7 +53,7 @@ EMPTY = "git-empty"
 SKIPPED = "git-skipped"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class GitOrigin:
     """Where a git session came from (its header)."""
 
@@ -64,7 +64,7 @@ class GitOrigin:
     skipped: tuple[tuple[str, str], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class CommitInfo:
     sha: str
     parents: tuple[str, ...]

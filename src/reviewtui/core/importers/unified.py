@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from reviewtui.core.importers.common import (
     Change,
@@ -51,6 +51,7 @@ from reviewtui.core.model.records import (
     Turn,
 )
 from reviewtui.core.protocol.reply import split_lines
+from reviewtui.core.record import record
 from reviewtui.core.text.limits import parse_int
 
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
@@ -73,7 +74,7 @@ def looks_like_unified(text: str) -> bool:
     return re.search(r"^--- .*\n\+\+\+ .*\n@@ -\d", text, re.MULTILINE) is not None
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class _Hunk:
     header: int  # 0-based line of "@@"
     old_start: int
@@ -90,7 +91,7 @@ class _Hunk:
     end: int = 0  # 0-based line after the hunk
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class _Section:
     start: int
     old: str | None = None

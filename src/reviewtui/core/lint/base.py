@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, TypeVar, cast
 
@@ -26,12 +25,13 @@ from reviewtui.core.model.records import (
 )
 from reviewtui.core.paths.wildcard import Piece, Wildcard, literal, not_newline, not_slash
 from reviewtui.core.protocol.reply import split_lines
+from reviewtui.core.record import record
 
 FileText = Callable[[str], str | None]
 T = TypeVar("T")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Hit:
     """One place a check found its rule broken; ``severity`` overrides the rule's default."""
 
@@ -44,7 +44,7 @@ class Hit:
 CheckFn = Callable[["LintContext"], Iterable[Hit]]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Rule:
     """A protocol rule. ``check`` is ``None`` for problems the parser itself reports."""
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
 from reviewtui.core.model.records import Span
+from reviewtui.core.record import record
 
 
 class Severity(StrEnum):
@@ -30,7 +30,7 @@ class Severity(StrEnum):
 _RANKS = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Finding:
     """One broken rule.
 

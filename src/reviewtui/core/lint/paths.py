@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 
 from reviewtui.core.lint.base import Hit, LintContext, is_glob, path_key, rule
 from reviewtui.core.lint.findings import Severity
 from reviewtui.core.model.records import Span
 from reviewtui.core.paths.safety import generated_file
+from reviewtui.core.record import record
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PathMention:
     path: str
     span: Span

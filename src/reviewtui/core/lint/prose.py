@@ -21,11 +21,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from reviewtui.core.lint.base import Hit, LintContext, rule
 from reviewtui.core.lint.findings import Severity
 from reviewtui.core.model.records import FileBlock, FullFile, Span, TextRun
+from reviewtui.core.record import record
 from reviewtui.core.text.lazy_pattern import LazyPattern
 
 _VERBS = (
@@ -76,7 +76,7 @@ def _reads_like(pattern: LazyPattern, lines: tuple[str, ...]) -> bool:
     return False
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Stretch:
     """Stray runs with no block between them."""
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from reviewtui.core.lint.base import (
     Hit,
@@ -17,6 +16,7 @@ from reviewtui.core.lint.base import (
 )
 from reviewtui.core.lint.findings import Severity
 from reviewtui.core.model.records import CommandName, Edit, FooterEntry, Span
+from reviewtui.core.record import record
 from reviewtui.core.text.plural import plural
 
 
@@ -85,7 +85,7 @@ def need_before_footer(ctx: LintContext) -> Iterator[Hit]:
 # -- footer against what the reply did ---------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Touch:
     """A path the reply changes, and how."""
 

@@ -13,11 +13,11 @@ file.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from reviewtui.core.match.landing import Ambiguity, Landing
 from reviewtui.core.match.normalise import is_blank
+from reviewtui.core.record import record
 from reviewtui.core.text.markers import is_placeholder_at
 
 if TYPE_CHECKING:
@@ -38,7 +38,7 @@ EMPTY_SEARCH = "empty-search"
 TRUNCATION = "truncation-placeholder"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Refusal:
     """The elision cannot be honoured; ``hint`` says why."""
 
@@ -46,7 +46,7 @@ class Refusal:
     rule: str = TRUNCATION
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PieceMissing:
     """One piece between markers is nowhere to be found (diagnose that piece)."""
 

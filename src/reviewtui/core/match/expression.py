@@ -10,7 +10,6 @@ are an ambiguity, whatever the other classes hold.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from reviewtui.core.match.exact import find_exact
 from reviewtui.core.match.indent import columns, guess_style
@@ -36,6 +35,7 @@ from reviewtui.core.match.normalise import (
     trim_blank_edges,
 )
 from reviewtui.core.match.reexpress import reexpress
+from reviewtui.core.record import record
 
 # Each class forgives a little more than the one before. A candidate ranks by the first
 # class that forgives all it needed, then by whether SEARCH's blank edges had to be
@@ -47,7 +47,7 @@ _CLASSES = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class _Fit:
     """One candidate place, widened over whichever SEARCH blank edges the file has."""
 

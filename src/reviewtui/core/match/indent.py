@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 
 from reviewtui.core.match.normalise import is_blank, leading
+from reviewtui.core.record import record
 
 TAB_COLUMNS = 4
 _UNITS = (2, 3, 4, 8)  # plausible indentation steps; anything else is alignment
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class IndentStyle:
     """How a piece of text indents: with tabs or spaces, and how wide one level is."""
 

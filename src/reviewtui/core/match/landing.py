@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from reviewtui.core.record import record
 
 # The expression differences a stage may forgive, in the order a method name lists them.
 INDENTATION = "indentation"
@@ -19,7 +19,7 @@ def method_name(kinds: frozenset[str], *, stage: str = "") -> str:
     return "+".join(parts) or "exact"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Landing:
     """Exactly one place for the edit. ``start``/``end`` are 0-based, end-exclusive."""
 
@@ -31,7 +31,7 @@ class Landing:
     similarity: float | None = None  # set by the near stage only
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Ambiguity:
     """Every place a stage found; 0-based, end-exclusive spans."""
 

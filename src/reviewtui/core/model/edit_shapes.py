@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 
 from reviewtui.core.errors import StaleRef
@@ -30,6 +29,7 @@ from reviewtui.core.match import match_edit
 from reviewtui.core.match.exact import find_exact
 from reviewtui.core.match.guards import duplicate_line
 from reviewtui.core.model.outcome import MatchResult, Status
+from reviewtui.core.record import record
 from reviewtui.core.text.hashline import LineRef, resolve
 
 REVISION_WIDTH = 8
@@ -55,7 +55,7 @@ def _uses_ids(*refs: LineRef) -> bool:
     return any(ref.tag is not None for ref in refs)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class LineRange:
     first: LineRef
     last: LineRef
@@ -69,7 +69,7 @@ class LineRange:
         return f"{self.first}-{self.last}"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Window:
     first: LineRef
     last: LineRef
@@ -91,7 +91,7 @@ class BatchAction(StrEnum):
     DELETE = "delete"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class BatchOp:
     """One operation of a batch; inserts use ``first`` as their anchor line."""
 
@@ -110,7 +110,7 @@ class BatchOp:
         return f"operation {index} ({self.action} {where})"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Batch:
     ops: tuple[BatchOp, ...]
     expected_revision: str | None = None
@@ -222,7 +222,7 @@ def _window_miss(lines: Sequence[str], target: Sequence[str], replacement: Seque
                        candidates=outside.candidates)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class _Placed:
     index: int  # 1-based position in the batch
     op: BatchOp

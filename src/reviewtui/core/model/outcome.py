@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
+
+from reviewtui.core.record import record
 
 if TYPE_CHECKING:
     from reviewtui.core.model.tree import FileState
@@ -28,7 +29,7 @@ class Diagnosis(StrEnum):
     NOTHING_SIMILAR = "nothing similar"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Candidate:
     """A region close to a SEARCH that did not match. Lines are 1-based, inclusive."""
 
@@ -47,7 +48,7 @@ class Candidate:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class MatchResult:
     """The matcher's answer for one search/replace against one file's lines.
 
@@ -69,7 +70,7 @@ class MatchResult:
     similarity: float | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Outcome:
     """The result of evaluating one operation in its turn, for the reviewer and the CLI."""
 

@@ -8,15 +8,17 @@ Texts are kept exactly as written; nothing here normalises paths or content.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 from typing import TYPE_CHECKING
+
+from reviewtui.core.record import record
 
 if TYPE_CHECKING:  # only line-addressed edits carry one; their module loads with them
     from reviewtui.core.model.edit_shapes import Shape
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Span:
     """Lines ``start``..``end`` (1-based, inclusive) of the source file."""
 
@@ -46,7 +48,7 @@ class CommandName(StrEnum):
     UNRM = "unrm"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ConsoleCommand:
     """One structural command line such as ``:mv -f src/a.js src/b.js``."""
 
@@ -66,7 +68,7 @@ class ConsoleCommand:
         return self.args[0] if self.args else None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Edit:
     """A search/replace edit under a file header.
 
@@ -133,7 +135,7 @@ class Edit:
         return self.number if self.number is not None else self.ordinal
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class FileBytes:
     """What a source says about a file's bytes when it cannot say it in lines.
 
@@ -150,7 +152,7 @@ class FileBytes:
     new_id: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class FullFile:
     """The whole content of a file, as written under its header.
 
@@ -180,7 +182,7 @@ class FullFile:
 Operation = ConsoleCommand | Edit | FullFile
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class FileBlock:
     """A ``--- File: path ---`` header and what follows it."""
 
@@ -191,27 +193,27 @@ class FileBlock:
     fenced: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ConsoleBlock:
     span: Span
     commands: tuple[ConsoleCommand, ...]
     fenced: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class FooterEntry:
     path: str
     note: str
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Footer:
     span: Span
     entries: tuple[FooterEntry, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class TextRun:
     """Lines that are neither blocks nor footer: prose the protocol forbids."""
 
@@ -224,7 +226,7 @@ class TextRun:
         return "\n".join(self.lines)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ParseProblem:
     """Something the parser could not read as the grammar says; lint reports it."""
 
@@ -234,7 +236,7 @@ class ParseProblem:
     severity: str = "error"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Reply:
     """One model reply: blocks in the order written, then the footer."""
 
@@ -266,7 +268,7 @@ class Reply:
         return tuple(b for b in self.blocks if isinstance(b, ConsoleBlock))
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Turn:
     index: int
     request: str
@@ -290,7 +292,7 @@ def literal_reply(reply: Reply) -> Reply:
     return dataclasses.replace(reply, blocks=blocks)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Session:
     source: str
     title: str

@@ -16,12 +16,12 @@ shell passes the file's text in.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from reviewtui.core.paths.wildcard import Piece, Wildcard, any_char, char_class, literal, not_slash
+from reviewtui.core.record import record
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class IgnoreRule:
     pattern: str  # as written, for messages
     regex: re.Pattern[str] | Wildcard  # the same meaning; Wildcard where a regex backtracks

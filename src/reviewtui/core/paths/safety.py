@@ -12,9 +12,9 @@ import posixpath
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 
 from reviewtui.core.errors import PathRefused
+from reviewtui.core.record import record
 
 _DRIVE_RE = re.compile(r"^[A-Za-z]:")
 # Bidi overrides and isolates make a path read differently from what it is ("Trojan
@@ -251,7 +251,7 @@ def generated_file(path: str) -> str | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ReservedRules:
     """Paths no operation may write: the project's ``[reserved] paths``.
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+
+from reviewtui.core.record import record
 
 CharTest = Callable[[str], bool]
 
@@ -38,7 +39,7 @@ def char_class(regex_class: str) -> CharTest:
     return lambda ch: single.fullmatch(ch) is not None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Piece:
     kind: str  # "one" (a character passing test), "many" (zero or more of them), "dirs"
     test: CharTest = any_char  # for "dirs": what the directories' characters may be

@@ -5,9 +5,9 @@ from __future__ import annotations
 import fnmatch
 import posixpath
 import re
-from dataclasses import dataclass
 
 from reviewtui.core.errors import ConfigError
+from reviewtui.core.record import record
 from reviewtui.core.text.limits import line_of, max_digits
 
 CONFIG_NAME = "reviewtui.toml"
@@ -23,7 +23,7 @@ def is_config_path(path: str) -> bool:
                                    and fnmatch.fnmatchcase(CONFIG_NAME, name))
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ProjectConfig:
     reserved: tuple[str, ...] = ()
     source: str = CONFIG_NAME

@@ -8,8 +8,8 @@ regular expression runs: parsing stays linear and cheap on multi-megabyte sessio
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from reviewtui.core.record import record
 from reviewtui.core.text.limits import parse_int
 
 HEADER_RE = re.compile(r"^\s*-{3}\s*File:\s*(?P<path>.*?)\s*-{3}\s*$")
@@ -32,7 +32,7 @@ TURN_RE = re.compile(r"^##\s+Turn\s+(?P<n>\d+)\b")
 CONSOLE_INFOS = frozenset({"", "console", "sh", "shell", "bash", "text"})
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Fence:
     char: str
     length: int

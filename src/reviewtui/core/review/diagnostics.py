@@ -37,12 +37,12 @@ import re
 import symtable
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from difflib import SequenceMatcher
 from pathlib import PurePosixPath
 
 from reviewtui.core.engine import OpKey, OpResult
 from reviewtui.core.model.tree import FileState
+from reviewtui.core.record import record
 
 # The TOML parser, tree-sitter's languages and parsing, and the region checker are
 # imported by the checks that use them: a one-file Python session loads none (start-up).
@@ -56,7 +56,7 @@ _INNER_MAX = 5_000  # lines: a longer replaced span is not diffed (its lines cou
 _COMPARED = 64
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Diagnostic:
     """One problem in the file as an operation leaves it. ``line``/``col`` are 1-based."""
 
@@ -103,10 +103,6 @@ def _json(text: str) -> list[_Problem]:
     return []
 
 
-_TOML_WHERE = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
-_TOML_END = re.compile(r"\s*\(at end of document\)$")
-
-
 def _toml(text: str) -> list[_Problem]:
     import tomllib
 
@@ -114,10 +110,11 @@ def _toml(text: str) -> list[_Problem]:
         tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         message = str(err)
-        where = _TOML_WHERE.search(message)
+        # Patterns compiled (and cached by re) only when a TOML file fails to parse.
+        where = re.search(r"\s*\(at line (\d+), column (\d+)\)$", message)
         if where:
             return [(int(where[1]), int(where[2]), message[: where.start()])]
-        end = _TOML_END.search(message)
+        end = re.search(r"\s*\(at end of document\)$", message)
         if end:
             return [(text.count("\n") + 1, 1, message[: end.start()] + " at the end")]
         return [(1, 1, message)]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -18,6 +18,7 @@ from typing import Any
 from reviewtui.core.engine.decisions import Decision, OpKey, Verdict
 from reviewtui.core.errors import StateFormatError
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile, Operation, Session
+from reviewtui.core.record import record
 
 _MAX_COUNT = 2**31 - 1  # turns, positions, edit numbers, checkpoints
 _MAX_SECONDS = 10.0**9
@@ -80,7 +81,7 @@ def op_label(op: Operation) -> tuple[str, int | None]:
     return op.path, None
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class DecisionItem:
     turn: int
     pos: int
@@ -168,7 +169,7 @@ def _search(data: dict[str, Any]) -> tuple[str, ...] | None:
     return tuple(search)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class LogEntry:
     kind: LogKind  # a plain string is turned into its LogKind
     items: tuple[DecisionItem, ...] = ()
@@ -212,7 +213,7 @@ class LogEntry:
         return cls(LogKind(kind))
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Folded:
     """The log read from the start: decisions in force, and what undo / redo would do."""
 

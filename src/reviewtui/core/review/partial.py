@@ -18,9 +18,9 @@ it, in place. Choosing every line gives ``after``, choosing none gives ``before`
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 
+from reviewtui.core.record import record
 from reviewtui.core.text.diff import Span, build_diff
 from reviewtui.core.text.hunks import split_hunks
 
@@ -33,7 +33,7 @@ class LineSide(StrEnum):
     ADDED = "+"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class BlockLine:
     """One removed or added line of a change block.
 
@@ -47,7 +47,7 @@ class BlockLine:
     spans: tuple[Span, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class ChangeBlock:
     """``before[before_start:before_end]`` became ``after[after_start:after_end]``;
     ``lines`` are those removed and added lines in display order."""

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 
 from reviewtui.core.engine import OpKey, OpResult, TurnResult
 from reviewtui.core.engine.decisions import Verdict
 from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.core.record import record
 from reviewtui.core.review.rebase import (
     Conflict,
     ConflictKind,
@@ -26,7 +26,7 @@ from reviewtui.core.review.rebase import (
 _ACCEPTING = (Verdict.ACCEPTED, Verdict.EDITED)
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class PathRecord:
     """What the workbench knows about one path it writes or wrote.
 
@@ -51,7 +51,7 @@ class PathRecord:
 
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Want:
     """What replay should put at a path: ``state`` (None: absent), or why it cannot."""
 

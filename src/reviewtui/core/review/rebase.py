@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Sequence
-from dataclasses import dataclass
 from enum import StrEnum
 
 from reviewtui.core.engine.decisions import OpKey
@@ -23,6 +22,7 @@ from reviewtui.core.match import match_edit
 from reviewtui.core.match.exact import find_exact
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.tree import FileState
+from reviewtui.core.record import record
 
 # Context tried around a hunk, (before, after), until its text is unique in the file it
 # was cut from; small first, so unrelated edits next to it are less likely to clash.
@@ -46,7 +46,7 @@ def _text(line: bytes) -> str:
     return text
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class OutsideHunk:
     """One outside change: ``before`` became ``after`` between the two contexts.
 
@@ -107,7 +107,7 @@ def outside_hunks(ours: bytes, theirs: bytes) -> tuple[OutsideHunk, ...]:
     return tuple(hunks)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class OutsideLayer:
     """An outside change to a path: the disk went from ``ours`` to ``theirs``.
 
@@ -126,7 +126,7 @@ class OutsideLayer:
             return ()
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class LayerResult:
     """:func:`apply_layer`'s answer: the bytes to write (None: absent), or a clash."""
 
@@ -207,7 +207,7 @@ class ConflictKind(StrEnum):
     UNWRITABLE = "unwritable"  # the path became a link, a directory, or cannot be written
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Conflict:
     """A path the workbench will not write until the reviewer settles it.
 

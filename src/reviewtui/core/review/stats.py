@@ -25,13 +25,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from reviewtui.core.engine import TurnResult
 from reviewtui.core.export.accepted import FAILED, Accepted, count_label
 from reviewtui.core.export.fileops import plan_cost, plan_turn, sent_cost
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import ConsoleCommand
+from reviewtui.core.record import record
 from reviewtui.core.review.diagnostics import introduced
 from reviewtui.core.text.plural import plural
 
@@ -43,7 +44,7 @@ def _sorted(counter: Mapping[str, int]) -> dict[str, int]:
     return dict(sorted(counter.items(), key=lambda item: (-item[1], item[0])))
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Stats:
     """The counts for one turn (``turn`` is its index) or a whole session (``None``)."""
 
@@ -90,7 +91,7 @@ class Stats:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class SessionStats:
     source: str
     title: str

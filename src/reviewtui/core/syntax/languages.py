@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import importlib
 import warnings
-from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
+
+from reviewtui.core.record import record
 
 if TYPE_CHECKING:  # the binding itself is imported with the first grammar
     from tree_sitter import Language
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Grammar:
     name: str  # what the reviewer reads: "ruby", "tsx"
     module: str  # the wheel's module

@@ -12,9 +12,9 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from reviewtui.core.record import record
 from reviewtui.core.syntax.languages import language_for
 
 if TYPE_CHECKING:  # imported with the first grammar (languages.language)
@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # imported with the first grammar (languages.language)
 _TREES = 16  # parsed versions kept (each a few times its file): two per file chain edits
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Parsed:
     """One version of a file and its syntax tree. Do not edit ``tree`` (it is shared)."""
 

@@ -14,9 +14,9 @@ import hashlib
 import re
 import warnings
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from reviewtui.core.record import record
 from reviewtui.core.syntax.languages import grammar_name
 from reviewtui.core.syntax.parsing import Parsed, cached, parse
 
@@ -55,7 +55,7 @@ _EXPORT = re.compile(r"^export\s+(default\s+)?")
 _DO = re.compile(r"\s+do\b.*$")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Symbol:
     """A definition: 1-based inclusive lines, its name as written and its first line."""
 

@@ -22,10 +22,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, insort
 from collections.abc import Collection, Iterator, Sequence
-from dataclasses import dataclass
 from difflib import SequenceMatcher
 from enum import StrEnum
 from itertools import accumulate
+
+from reviewtui.core.record import record
 
 PAIR_THRESHOLD = 0.5  # similarity at which a removed and an added line are one changed line
 MAX_INTRALINE_LINES = 2_000  # a block with more lines on a side is shown line by line
@@ -53,7 +54,7 @@ class RowKind(StrEnum):
     COLLAPSED = "collapsed"  # ``hidden`` unchanged lines not shown
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Side:
     """One side of a row: a real file line number (1-based), its text, and the
     ``[start, end)`` character ranges that differ from the paired line."""
@@ -63,7 +64,7 @@ class Side:
     spans: tuple[Span, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class DiffRow:
     """One display row.
 
@@ -86,7 +87,7 @@ class DiffRow:
     fold: int = -1
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class DiffModel:
     """The rows of one diff with its totals.
 
@@ -222,7 +223,7 @@ def _anchors(a: Sequence[str], b: Sequence[str], alo: int, ahi: int, blo: int,
 # --- words ---------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class _Words:
     """A line cut into compared tokens, with their offsets and running lengths."""
 
@@ -387,7 +388,7 @@ def _pair_lines(
 # --- rows ----------------------------------------------------------------------------
 
 
-@dataclass
+@record
 class _Builder:
     before: Sequence[str]
     after: Sequence[str]

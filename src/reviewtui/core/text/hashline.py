@@ -25,9 +25,9 @@ from __future__ import annotations
 import re
 import zlib
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from reviewtui.core.errors import StaleRef
+from reviewtui.core.record import record
 from reviewtui.core.text.limits import parse_int
 from reviewtui.core.text.plural import plural
 
@@ -50,7 +50,7 @@ def line_ids(lines: Sequence[str], start: int = 1) -> list[str]:
     return [line_id(start + k, line) for k, line in enumerate(lines)]
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class LineRef:
     """A line as a model addressed it: a 1-based number, optionally with a content tag."""
 

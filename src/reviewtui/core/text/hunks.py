@@ -7,12 +7,12 @@ rows (with ``ignore_whitespace`` off): both come from the same bounded line diff
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
 
+from reviewtui.core.record import record
 from reviewtui.core.text.diff import line_opcodes
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class DiffHunk:
     """One change block: ``before[before_start:before_end]`` became
     ``after[after_start:after_end]`` (0-based, end-exclusive)."""

@@ -15,6 +15,7 @@ import re
 import sys
 
 from reviewtui.core.errors import InputLimitError, ReviewtuiError
+from reviewtui.core.text.lazy_pattern import LazyPattern
 
 # CPython's own default bound for int(str). A turn, edit or line number never comes close;
 # checked here so the message names the input instead of an interpreter setting (and
@@ -81,8 +82,9 @@ def place(err: ReviewtuiError, text: str, source: str, first_line: int = 1) -> R
 # -- JSON -----------------------------------------------------------------------------------
 
 # A JSON string (closed or running to the end) or a bracket: enough to follow nesting
-# without parsing. The unrolled loop keeps long strings one fast regex step each.
-_JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
+# without parsing. The unrolled loop keeps long strings one fast regex step each. Compiled
+# on first use: only a JSON text with more brackets than the limit is scanned.
+_JSON_TOKEN = LazyPattern(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
 
 
 def too_deep_at(text: str, limit: int = MAX_JSON_DEPTH) -> int | None:
@@ -90,7 +92,7 @@ def too_deep_at(text: str, limit: int = MAX_JSON_DEPTH) -> int | None:
     if text.count("[") + text.count("{") <= limit:  # cannot be that deep: skip the scan
         return None
     depth = 0
-    for token in _JSON_TOKEN.finditer(text):
+    for token in _JSON_TOKEN.compiled().finditer(text):
         char = text[token.start()]
         if char in "[{":
             depth += 1

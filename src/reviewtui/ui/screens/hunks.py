@@ -11,7 +11,6 @@ edit with that text as the replacement.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from rich.text import Text
 from textual import on
@@ -24,6 +23,7 @@ from textual.widgets import Static
 from reviewtui.core.engine import Decision, OpResult
 from reviewtui.core.model.records import ConsoleCommand, Edit
 from reviewtui.core.model.tree import FileState
+from reviewtui.core.record import record
 from reviewtui.core.review.partial import apply_chosen, change_blocks
 from reviewtui.ui.widgets.block_picker import BlockPicker
 
@@ -34,7 +34,7 @@ RULE = ("A taken - line is removed (else it stays); a taken + line is added (els
         "left out).")
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class SplitSource:
     """What a split works on: the operation's ``before`` and the model's ``after``."""
 

@@ -6,16 +6,17 @@ does it in its thread right after its work, so the event loop only draws the res
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from reviewtui.core.engine import OpKey, OpResult, Verdict
 from reviewtui.core.engine.opstate import OpState, draft_state, op_state
 from reviewtui.core.model.outcome import Status
+from reviewtui.core.record import record
 from reviewtui.shell.review import Review
 from reviewtui.ui.widgets.timeline import TurnMark
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class TurnBasis:
     """What one turn's states were computed from (the same results: the same states)."""
 
@@ -29,7 +30,7 @@ class TurnBasis:
     drafted: tuple[OpState | None, ...] = ()
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ReviewStates:
     """Per turn, each operation's state; per operation, its outcome's status; the status
     line's counts and the timeline's marks."""

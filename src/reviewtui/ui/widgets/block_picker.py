@@ -16,7 +16,6 @@ cursor or selection, ``v`` starts a new selection, escape goes back to block mod
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from rich.cells import cell_len
@@ -30,6 +29,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from reviewtui.core.record import record
 from reviewtui.core.review.partial import ChangeBlock, LineSide
 from reviewtui.ui.widgets.diff_render import TAB_SIZE, as_style, bg, fg, sanitize, text_strip
 
@@ -41,7 +41,7 @@ BlockState = Literal["all", "some", "none"]
 CHECKBOX: dict[BlockState, str] = {"all": "[x]", "some": "[~]", "none": "[ ]"}
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class PickerRow:
     """One screen row: a block's header, one of its lines, or an unchanged line.
 
@@ -79,7 +79,7 @@ def picker_rows(blocks: Sequence[ChangeBlock], before_count: int,
     return rows
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class _Palette:
     base: Style
     header: Style

@@ -8,7 +8,6 @@ into a ``Strip``. Shared helpers (sanitising, style layers) are in ``diff_render
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import ClassVar, Literal
 
 from rich.cells import cell_len
@@ -20,6 +19,7 @@ from textual.reactive import var
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from reviewtui.core.record import record
 from reviewtui.core.text.diff import DiffModel, DiffRow, RowKind, Side
 from reviewtui.core.text.hashline import line_id
 from reviewtui.ui.highlight import PLAIN, Line
@@ -33,7 +33,7 @@ CUT_START = "‹"
 DIVIDER = "│"
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class _Palette:
     """Rich styles from the component classes, split into what each layer sets."""
 
