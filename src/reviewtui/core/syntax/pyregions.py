@@ -13,7 +13,12 @@ the edited definitions alone. It says True only when all of these hold:
   Python 3.11's, so on a newer Python the answer is always "ask the whole file");
 * the region, before and after the edits, dedented to column 0, parses on its own with no
   error from the parser or the symbol table, and declares nothing ``global``/``nonlocal``
-  outside its own functions and classes (such errors depend on statements outside it).
+  outside its own functions and classes (such errors depend on statements outside it);
+  the names its top level binds or uses are declared by no ``global``/``nonlocal``
+  statement outside a function (for a region in a block, whose scope may be a function's
+  shared with statements outside the region: by none anywhere);
+* a region in a block holds no ``import *`` (legal only at module level) and no ``:=``
+  (illegal in a comprehension in a class body), which parse alone at the top of a module.
 
 Then the file after the edits differs from the file before only by complete definitions
 that parse, each in the same place: any error it has lies outside the regions, in text
@@ -53,10 +58,16 @@ _ONE_LINE = (r"[\x00-\x21\x24-\x26\x28-\U0010ffff]++|#[^\n]*+"
              r"|'(?!'')[^'\\\n]*+(?:\\[^\n][^'\\\n]*+)*+(?!\\\n)'?")
 _SPANNING = re.compile(rf"(?:{_ONE_LINE})*+({_TOKENS.pattern}|\Z)")
 _CONTINUED = re.compile(r"\\\r?\n")
-_DECLARES = re.compile(r"^[ \t]*(?:global|nonlocal)[ \t]+([\w \t,]+)", re.MULTILINE)
+# A global or nonlocal statement anywhere on a line (after "if x:" or ";" too; in a string
+# or a comment it only adds names: stricter), its names continued past a backslash.
+_DECLARES = re.compile(r"\b(?:global|nonlocal)[ \t]+((?:[\w \t,]|\\\r?\n)+)")
 _BOUNDARY = re.compile(r"([ \t]*)(?:@|(?:async[ \t]+)?(?:def|class)[ \t])")
 # A class header on one line, with no string, comment, nested bracket or continuation.
 _CLASS_HEAD = re.compile(r"[ \t]*class[ \t]+\w+[ \t]*(?:\([^()'\"#\\]*\))?[ \t]*:[ \t]*\r?")
+# What the symbol table allows at the top of a module but not in every block: ``import *``
+# (not in a function), ``:=`` in a comprehension (not in a class body). Found anywhere in
+# an indented region's text (a string or a nested scope too: stricter, never wrong).
+_IN_BLOCK_ONLY = re.compile(r"import[\s\\]*\*|:=")
 _SUPPORTED = sys.version_info < (3, 12)  # 3.12 tokenizes f-strings differently
 
 # A changed stretch of the file after the edits: [first, end) in its lines (0-based),
@@ -192,6 +203,8 @@ def _parses(lines: Sequence[str], indent: str, last: bool,
             return False  # a line leaves the definition's block: not a region
         lines = [line[width:] for line in lines]
     text = "\n".join(lines) + ("" if last else "\n")
+    if indent and _IN_BLOCK_ONLY.search(text):
+        return False  # legal at the top of a module, maybe not in the block around it
     try:  # the caller silences warnings (edits_parse_alone: once, not for each region)
         table = symtable.symtable(text, "<region>", "exec")
     except SyntaxError as err:
@@ -223,21 +236,30 @@ def _outer_declarations(tree: ast.AST) -> bool:
 
 
 def _declared_outside_functions(text: str, lines: Sequence[str],
-                                inside: set[int]) -> frozenset[str]:
+                                inside: set[int]) -> tuple[frozenset[str], frozenset[str]]:
     """Names of every ``global``/``nonlocal`` statement not known to sit in a function
     (its enclosing block headers, found by indentation, include a ``def``): those can
-    clash with statements of a module or class scope that a region shares."""
+    clash with statements of a module or class scope that a region shares; and the names
+    of all of them, for a region in a block, whose scope may be a function's."""
     names: set[str] = set()
+    every: set[str] = set()
     line, at = 0, 0
+    end = -1
     for start in _keyword_lines(text):
-        found = _DECLARES.match(text, start)
-        if found is None:
-            continue
-        line += text.count("\n", at, start)
-        at = start
-        if not _in_function(lines, inside, line):
-            names.update(name.strip() for name in found.group(1).split(","))
-    return frozenset(names)
+        if start <= end:
+            continue  # read with the line its backslash continues
+        end = text.find("\n", start)  # the line, and those its backslashes continue
+        while end > 0 and (text[end - 1] == "\\" or text[end - 2 : end] == "\\\r"):
+            end = text.find("\n", end + 1)
+        end = len(text) if end < 0 else end
+        for found in _DECLARES.finditer(text, start, end):
+            declared = {name.strip(" \t\\\r\n") for name in found.group(1).split(",")}
+            every.update(declared)
+            line += text.count("\n", at, found.start())
+            at = found.start()
+            if not _in_function(lines, inside, line):
+                names.update(declared)
+    return frozenset(names), frozenset(every)
 
 
 def _keyword_lines(text: str) -> list[int]:
@@ -361,7 +383,7 @@ def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
     strings_old = _in_strings(before)
     inside_old = _covered(before, strings_old)
     inside_new = _covered(after, _in_strings_after(before, after, new, changes, strings_old))
-    declared = _declared_outside_functions(after, new, inside_new)
+    declared, declared_anywhere = _declared_outside_functions(after, new, inside_new)
     ends = [change[1] for change in changes]
     grown = [0]
     for lo, hi, old_lo, old_hi in changes:
@@ -392,7 +414,10 @@ def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
         verdict = verdicts.get(key)
         if verdict is None:
             lines = which[lo:hi] if body is None else [*which[lo:hi], body + "pass"]
-            verdict = verdicts[key] = _parses(lines, indent, last, declared)
+            # A region in a block may share a function's scope with declarations of
+            # that function, outside the region: every name declared anywhere counts.
+            verdict = verdicts[key] = _parses(lines, indent, last,
+                                              declared_anywhere if indent else declared)
         return verdict
 
     def class_part(start: int, hi: int, indent: str) -> int | None:
