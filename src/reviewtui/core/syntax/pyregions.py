@@ -24,6 +24,20 @@ Then the file after the edits differs from the file before only by complete defi
 that parse, each in the same place: any error it has lies outside the regions, in text
 the file before had, in the same context, so none is new. Anything else returns False
 and the caller parses the whole file, as before.
+
+The region *before* the edits is not parsed when its shape proves it complete in a file
+before that parses (:func:`_complete_before`): it starts at a ``def`` or ``class`` line
+(or the top of the file; a keyword line is never inside brackets there, an ``@`` line may
+be a matrix product), its brackets balance outside strings and comments, every line of
+it starts with the region's indentation, and no name any ``global``/``nonlocal``
+statement declares is written in it. It then ends out of every bracket, at a line that
+starts a statement of its block or an outer one, so its statements are whole (a
+``def``/``class``/``@`` line there continues nothing but decorators above it, whose loss
+breaks nothing), and swapping them for the region after, which parses alone, leaves the
+rest read as before. (If the file before does not parse, an error inside the region
+may have hidden a later one, the parser stopping at the first: that one is in text the
+file before had, after whole statements at the same place, brackets and indentation as
+before, so it is not counted new either.) A property test holds this to whole parses.
 """
 
 from __future__ import annotations
@@ -216,6 +230,8 @@ def _parses(lines: Sequence[str], indent: str, last: bool,
     # ("assigned before global declaration") depend on them. Inside one, it is local.
     # For the same reason a name the region's own scope uses must not be declared
     # global anywhere in the file (a function's declaration shows up here too: harmless).
+    if not declared and "global" not in text and "nonlocal" not in text:
+        return True  # nothing below can object (the symbols cost as much as the parse)
     symbols = table.get_symbols()
     if any(symbol.get_name() in declared and (
             symbol.is_assigned() or symbol.is_referenced() or symbol.is_imported()
@@ -224,6 +240,40 @@ def _parses(lines: Sequence[str], indent: str, last: bool,
     if not any(symbol.is_declared_global() or symbol.is_nonlocal() for symbol in symbols):
         return True
     return not _outer_declarations(ast.parse(text))  # a function's own are marked too
+
+
+def _complete_before(old: Sequence[str], lo: int, hi: int, indent: str, head: str | bool,
+                     declared: frozenset[str]) -> bool:
+    """Whether ``old[lo:hi]``, a region of the file before, need not be parsed: it holds
+    complete statements of the block it starts in whenever the file before parses.
+
+    ``head``: its first line (True for the top of the file). When that is a ``def`` or
+    ``class`` line (never inside brackets in a file that parses; an ``@`` line may be a
+    matrix product there), its brackets balance (strings and comments left out), and
+    every line is in the block (starts with ``indent``), the region ends out of every
+    bracket, at a line that starts a statement, as its first line does; its last
+    statement is whole unless that line continues it, and a ``def``/``class``/``@`` line
+    continues nothing but decorators above it, whose loss or gain breaks nothing. A name
+    a ``global``/``nonlocal`` statement declares, written in it, sends it to the parser:
+    a nested ``nonlocal`` outside may need a binding that the edits removed from it."""
+    if head is not True and (not isinstance(head, str) or _DEF_OR_CLASS.match(head) is None):
+        return False
+    width = len(indent)
+    lines = old[lo:hi]
+    if width and any(line[:width] != indent and line.strip() for line in lines):
+        return False
+    text = "\n".join(lines)
+    if '"' in text or "'" in text or "#" in text:
+        text = _TOKENS.sub("", text)
+    if (text.count("(") + text.count("[") + text.count("{")
+            != text.count(")") + text.count("]") + text.count("}")):
+        return False
+    # str.find first: a word pattern of all the names costs a try at every word.
+    return not any(name in text and re.search(rf"\b{re.escape(name)}\b", text)
+                   for name in declared if name)
+
+
+_DEF_OR_CLASS = re.compile(r"[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]")
 
 
 def _outer_declarations(tree: ast.AST) -> bool:
@@ -255,6 +305,8 @@ def _declared_outside_functions(text: str, lines: Sequence[str],
         for found in _DECLARES.finditer(text, start, end):
             declared = {name.strip(" \t\\\r\n") for name in found.group(1).split(",")}
             every.update(declared)
+            if declared <= names:
+                continue  # (a comment's "global" words too: no walk up the file for them)
             line += text.count("\n", at, found.start())
             at = found.start()
             if not _in_function(lines, inside, line):
@@ -279,6 +331,8 @@ def _in_function(lines: Sequence[str], inside: set[int], line: int) -> bool:
     """Whether the block headers around ``line`` (each above it, less indented, skipping
     blank and comment lines and lines inside strings) include a ``def``."""
     width = len(lines[line]) - len(lines[line].lstrip(" \t"))
+    if not width:
+        return False  # at the top level (without this, a walk to the top of the file)
     for above in range(line - 1, -1, -1):
         text = lines[above]
         stripped = text.lstrip(" \t")
@@ -485,7 +539,9 @@ def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
                 if spent > budget * len(new):
                     return False
                 verdict = parses(new, max(start, 0), end, indent, last)
-                if verdict is True:
+                if verdict is True and not _complete_before(
+                        old, old_start, old_end, indent, start < 0 or new[start],
+                        declared_anywhere if indent else declared):
                     verdict = parses(old, old_start, old_end, indent, last)
                 if verdict is True:
                     break
