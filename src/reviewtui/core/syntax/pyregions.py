@@ -7,7 +7,8 @@ the edited definitions alone. It says True only when all of these hold:
 
 * every changed line lies inside a *region*: from an unchanged ``def``/``class``/decorator
   line (or the top of the file) to the next unchanged such line at the same or a lower
-  indentation (or the end of the file);
+  indentation (or the end of the file); or, tried first, the statements of the block
+  around it, on the terms of :mod:`reviewtui.core.syntax.pystatements`;
 * neither region boundary starts inside a string, a comment or a backslash continuation,
   in the file before or after (a scan of strings and comments with the tokenizer's rules;
   Python 3.11's, so on a newer Python the answer is always "ask the whole file");
@@ -50,6 +51,8 @@ import warnings
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from itertools import accumulate
+
+from reviewtui.core.syntax.pystatements import statement_region
 
 # Comments, and strings with the tokenizer's extent (a prefix does not change it; a
 # backslash escapes the next character even in a raw string; an unterminated triple
@@ -504,13 +507,42 @@ def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
             return None
         return cut
 
+    def free(line: int) -> bool:
+        return (line < len(new) and not changed(line) and line not in inside_new
+                and to_old(line) not in inside_old)
+
+    def statements(k: int) -> tuple[int, int] | None:
+        """The statements around ``changes[k]``, [first, end), when they prove it alone
+        (see :mod:`reviewtui.core.syntax.pystatements`), else None."""
+        found = statement_region(new, old, k, changes, free, to_old,
+                                 lambda text: _TOKENS.sub("", text))
+        if found is None:
+            return None
+        first, end, indent = found
+        last = end >= len(new)
+        if parses(new, first, end, indent, last) is not True:
+            return None
+        old_first, old_end = to_old(first), len(old) if last else to_old(end)
+        names = declared_anywhere if indent else declared
+        if not _complete_before(old, old_first, old_end, indent, True, names) and parses(
+                old, old_first, old_end, indent, last) is not True:
+            return None
+        return first, end
+
     def walk() -> bool:
         """Each change proved by its region (or not)."""
         covered_to = 0
         spent = 0
-        for lo, hi, _old_lo, _old_hi in changes:
+        for k, (lo, hi, _old_lo, _old_hi) in enumerate(changes):
             if hi <= covered_to and lo < covered_to:
                 continue  # inside the region of an earlier change
+            block = statements(k)
+            if block is not None:
+                spent += block[1] - block[0]
+                if spent > budget * len(new):
+                    return False
+                covered_to = block[1]
+                continue
             start, shorter = lo - 1, None  # shorter: the next start must be outside this
             while True:  # the nearest definition above that holds the change
                 while start >= 0 and not ((found := boundary(start)) is not None and (
