@@ -20,20 +20,24 @@ from reviewtui.core.syntax.pyregions import (
 )
 
 
-def declared_reference(text: str) -> frozenset[str]:
+def declared_reference(text: str) -> tuple[frozenset[str], frozenset[str]]:
     lines, inside = text.split("\n"), _covered(text)
     names: set[str] = set()
+    every: set[str] = set()
     line, at = 0, 0
     for found in pyregions._DECLARES.finditer(text):
         line += text.count("\n", at, found.start())
         at = found.start()
+        declared = {name.strip(" \t\\\r\n") for name in found.group(1).split(",")}
+        every.update(declared)
         if not _in_function(lines, inside, line):
-            names.update(name.strip() for name in found.group(1).split(","))
-    return frozenset(names)
+            names.update(declared)
+    return frozenset(names), frozenset(every)
 
 
 PIECES = ["global", "nonlocal", " ", "\t", "a", "b", ",", "\n", "def f():", "    ",
-          "x = 1", "#", '"""', "'", "globals()", "nonlocal_", "\\\n", "class C:"]
+          "x = 1", "#", '"""', "'", "globals()", "nonlocal_", "\\\n", "class C:", "if a: ",
+          ";", "\\\r\n", "\\"]
 
 
 @settings(max_examples=400)

@@ -106,6 +106,14 @@ def gc_paused() -> Iterator[None]:
     about 430,000) and no reference cycles: while they pile up, the collections they set
     off walk them again and again, about a quarter of the parse. Reference counting still
     frees everything as usual meanwhile.
+
+    At the end, what was made meanwhile is frozen (``gc.freeze``, as the workbench does
+    with what it has evaluated) before the collector comes back: else the first
+    allocation after sets off a collection of the youngest generation, which then holds
+    everything made while the collector was off -- one walk over all of it (an ``apply``
+    of 191 edits in 10,000-line files: 25-40 ms, a tenth of its time, finding nothing to
+    free). Frozen objects are still freed by reference counting; only a cycle among them
+    would wait for the end of the process.
     """
     was_on = gc.isenabled()
     gc.disable()
@@ -113,6 +121,7 @@ def gc_paused() -> Iterator[None]:
         yield
     finally:
         if was_on:
+            gc.freeze()
             gc.enable()
 
 

@@ -7,18 +7,38 @@ the edited definitions alone. It says True only when all of these hold:
 
 * every changed line lies inside a *region*: from an unchanged ``def``/``class``/decorator
   line (or the top of the file) to the next unchanged such line at the same or a lower
-  indentation (or the end of the file);
+  indentation (or the end of the file); or, tried first, the statements of the block
+  around it, on the terms of :mod:`reviewtui.core.syntax.pystatements`;
 * neither region boundary starts inside a string, a comment or a backslash continuation,
   in the file before or after (a scan of strings and comments with the tokenizer's rules;
   Python 3.11's, so on a newer Python the answer is always "ask the whole file");
 * the region, before and after the edits, dedented to column 0, parses on its own with no
   error from the parser or the symbol table, and declares nothing ``global``/``nonlocal``
-  outside its own functions and classes (such errors depend on statements outside it).
+  outside its own functions and classes (such errors depend on statements outside it);
+  the names its top level binds or uses are declared by no ``global``/``nonlocal``
+  statement outside a function (for a region in a block, whose scope may be a function's
+  shared with statements outside the region: by none anywhere);
+* a region in a block holds no ``import *`` (legal only at module level) and no ``:=``
+  (illegal in a comprehension in a class body), which parse alone at the top of a module.
 
 Then the file after the edits differs from the file before only by complete definitions
 that parse, each in the same place: any error it has lies outside the regions, in text
 the file before had, in the same context, so none is new. Anything else returns False
 and the caller parses the whole file, as before.
+
+The region *before* the edits is not parsed when its shape proves it complete in a file
+before that parses (:func:`_complete_before`): it starts at a ``def`` or ``class`` line
+(or the top of the file; a keyword line is never inside brackets there, an ``@`` line may
+be a matrix product), its brackets balance outside strings and comments, every line of
+it starts with the region's indentation, and no name any ``global``/``nonlocal``
+statement declares is written in it. It then ends out of every bracket, at a line that
+starts a statement of its block or an outer one, so its statements are whole (a
+``def``/``class``/``@`` line there continues nothing but decorators above it, whose loss
+breaks nothing), and swapping them for the region after, which parses alone, leaves the
+rest read as before. (If the file before does not parse, an error inside the region
+may have hidden a later one, the parser stopping at the first: that one is in text the
+file before had, after whole statements at the same place, brackets and indentation as
+before, so it is not counted new either.) A property test holds this to whole parses.
 """
 
 from __future__ import annotations
@@ -31,6 +51,8 @@ import warnings
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Sequence
 from itertools import accumulate
+
+from reviewtui.core.syntax.pystatements import statement_region
 
 # Comments, and strings with the tokenizer's extent (a prefix does not change it; a
 # backslash escapes the next character even in a raw string; an unterminated triple
@@ -53,10 +75,16 @@ _ONE_LINE = (r"[\x00-\x21\x24-\x26\x28-\U0010ffff]++|#[^\n]*+"
              r"|'(?!'')[^'\\\n]*+(?:\\[^\n][^'\\\n]*+)*+(?!\\\n)'?")
 _SPANNING = re.compile(rf"(?:{_ONE_LINE})*+({_TOKENS.pattern}|\Z)")
 _CONTINUED = re.compile(r"\\\r?\n")
-_DECLARES = re.compile(r"^[ \t]*(?:global|nonlocal)[ \t]+([\w \t,]+)", re.MULTILINE)
+# A global or nonlocal statement anywhere on a line (after "if x:" or ";" too; in a string
+# or a comment it only adds names: stricter), its names continued past a backslash.
+_DECLARES = re.compile(r"\b(?:global|nonlocal)[ \t]+((?:[\w \t,]|\\\r?\n)+)")
 _BOUNDARY = re.compile(r"([ \t]*)(?:@|(?:async[ \t]+)?(?:def|class)[ \t])")
 # A class header on one line, with no string, comment, nested bracket or continuation.
 _CLASS_HEAD = re.compile(r"[ \t]*class[ \t]+\w+[ \t]*(?:\([^()'\"#\\]*\))?[ \t]*:[ \t]*\r?")
+# What the symbol table allows at the top of a module but not in every block: ``import *``
+# (not in a function), ``:=`` in a comprehension (not in a class body). Found anywhere in
+# an indented region's text (a string or a nested scope too: stricter, never wrong).
+_IN_BLOCK_ONLY = re.compile(r"import[\s\\]*\*|:=")
 _SUPPORTED = sys.version_info < (3, 12)  # 3.12 tokenizes f-strings differently
 
 # A changed stretch of the file after the edits: [first, end) in its lines (0-based),
@@ -192,6 +220,8 @@ def _parses(lines: Sequence[str], indent: str, last: bool,
             return False  # a line leaves the definition's block: not a region
         lines = [line[width:] for line in lines]
     text = "\n".join(lines) + ("" if last else "\n")
+    if indent and _IN_BLOCK_ONLY.search(text):
+        return False  # legal at the top of a module, maybe not in the block around it
     try:  # the caller silences warnings (edits_parse_alone: once, not for each region)
         table = symtable.symtable(text, "<region>", "exec")
     except SyntaxError as err:
@@ -203,6 +233,8 @@ def _parses(lines: Sequence[str], indent: str, last: bool,
     # ("assigned before global declaration") depend on them. Inside one, it is local.
     # For the same reason a name the region's own scope uses must not be declared
     # global anywhere in the file (a function's declaration shows up here too: harmless).
+    if not declared and "global" not in text and "nonlocal" not in text:
+        return True  # nothing below can object (the symbols cost as much as the parse)
     symbols = table.get_symbols()
     if any(symbol.get_name() in declared and (
             symbol.is_assigned() or symbol.is_referenced() or symbol.is_imported()
@@ -211,6 +243,40 @@ def _parses(lines: Sequence[str], indent: str, last: bool,
     if not any(symbol.is_declared_global() or symbol.is_nonlocal() for symbol in symbols):
         return True
     return not _outer_declarations(ast.parse(text))  # a function's own are marked too
+
+
+def _complete_before(old: Sequence[str], lo: int, hi: int, indent: str, head: str | bool,
+                     declared: frozenset[str]) -> bool:
+    """Whether ``old[lo:hi]``, a region of the file before, need not be parsed: it holds
+    complete statements of the block it starts in whenever the file before parses.
+
+    ``head``: its first line (True for the top of the file). When that is a ``def`` or
+    ``class`` line (never inside brackets in a file that parses; an ``@`` line may be a
+    matrix product there), its brackets balance (strings and comments left out), and
+    every line is in the block (starts with ``indent``), the region ends out of every
+    bracket, at a line that starts a statement, as its first line does; its last
+    statement is whole unless that line continues it, and a ``def``/``class``/``@`` line
+    continues nothing but decorators above it, whose loss or gain breaks nothing. A name
+    a ``global``/``nonlocal`` statement declares, written in it, sends it to the parser:
+    a nested ``nonlocal`` outside may need a binding that the edits removed from it."""
+    if head is not True and (not isinstance(head, str) or _DEF_OR_CLASS.match(head) is None):
+        return False
+    width = len(indent)
+    lines = old[lo:hi]
+    if width and any(line[:width] != indent and line.strip() for line in lines):
+        return False
+    text = "\n".join(lines)
+    if '"' in text or "'" in text or "#" in text:
+        text = _TOKENS.sub("", text)
+    if (text.count("(") + text.count("[") + text.count("{")
+            != text.count(")") + text.count("]") + text.count("}")):
+        return False
+    # str.find first: a word pattern of all the names costs a try at every word.
+    return not any(name in text and re.search(rf"\b{re.escape(name)}\b", text)
+                   for name in declared if name)
+
+
+_DEF_OR_CLASS = re.compile(r"[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]")
 
 
 def _outer_declarations(tree: ast.AST) -> bool:
@@ -223,21 +289,32 @@ def _outer_declarations(tree: ast.AST) -> bool:
 
 
 def _declared_outside_functions(text: str, lines: Sequence[str],
-                                inside: set[int]) -> frozenset[str]:
+                                inside: set[int]) -> tuple[frozenset[str], frozenset[str]]:
     """Names of every ``global``/``nonlocal`` statement not known to sit in a function
     (its enclosing block headers, found by indentation, include a ``def``): those can
-    clash with statements of a module or class scope that a region shares."""
+    clash with statements of a module or class scope that a region shares; and the names
+    of all of them, for a region in a block, whose scope may be a function's."""
     names: set[str] = set()
+    every: set[str] = set()
     line, at = 0, 0
+    end = -1
     for start in _keyword_lines(text):
-        found = _DECLARES.match(text, start)
-        if found is None:
-            continue
-        line += text.count("\n", at, start)
-        at = start
-        if not _in_function(lines, inside, line):
-            names.update(name.strip() for name in found.group(1).split(","))
-    return frozenset(names)
+        if start <= end:
+            continue  # read with the line its backslash continues
+        end = text.find("\n", start)  # the line, and those its backslashes continue
+        while end > 0 and (text[end - 1] == "\\" or text[end - 2 : end] == "\\\r"):
+            end = text.find("\n", end + 1)
+        end = len(text) if end < 0 else end
+        for found in _DECLARES.finditer(text, start, end):
+            declared = {name.strip(" \t\\\r\n") for name in found.group(1).split(",")}
+            every.update(declared)
+            if declared <= names:
+                continue  # (a comment's "global" words too: no walk up the file for them)
+            line += text.count("\n", at, found.start())
+            at = found.start()
+            if not _in_function(lines, inside, line):
+                names.update(declared)
+    return frozenset(names), frozenset(every)
 
 
 def _keyword_lines(text: str) -> list[int]:
@@ -257,6 +334,8 @@ def _in_function(lines: Sequence[str], inside: set[int], line: int) -> bool:
     """Whether the block headers around ``line`` (each above it, less indented, skipping
     blank and comment lines and lines inside strings) include a ``def``."""
     width = len(lines[line]) - len(lines[line].lstrip(" \t"))
+    if not width:
+        return False  # at the top level (without this, a walk to the top of the file)
     for above in range(line - 1, -1, -1):
         text = lines[above]
         stripped = text.lstrip(" \t")
@@ -361,7 +440,7 @@ def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
     strings_old = _in_strings(before)
     inside_old = _covered(before, strings_old)
     inside_new = _covered(after, _in_strings_after(before, after, new, changes, strings_old))
-    declared = _declared_outside_functions(after, new, inside_new)
+    declared, declared_anywhere = _declared_outside_functions(after, new, inside_new)
     ends = [change[1] for change in changes]
     grown = [0]
     for lo, hi, old_lo, old_hi in changes:
@@ -375,10 +454,11 @@ def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
         return line - grown[bisect_right(ends, line)]
 
     def boundary(line: int) -> re.Match[str] | None:
-        if line >= len(new) or changed(line) or line in inside_new:
+        # The pattern first: it rules out most lines, at the cost of one C call.
+        found = _BOUNDARY.match(new[line]) if line < len(new) else None
+        if found is None or changed(line) or line in inside_new:
             return None
-        found = _BOUNDARY.match(new[line])
-        return found if found and to_old(line) not in inside_old else None
+        return found if to_old(line) not in inside_old else None
 
     verdicts: dict[tuple[int, int, bool, str, bool, str | None], bool | str] = {}
 
@@ -392,7 +472,10 @@ def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
         verdict = verdicts.get(key)
         if verdict is None:
             lines = which[lo:hi] if body is None else [*which[lo:hi], body + "pass"]
-            verdict = verdicts[key] = _parses(lines, indent, last, declared)
+            # A region in a block may share a function's scope with declarations of
+            # that function, outside the region: every name declared anywhere counts.
+            verdict = verdicts[key] = _parses(lines, indent, last,
+                                              declared_anywhere if indent else declared)
         return verdict
 
     def class_part(start: int, hi: int, indent: str) -> int | None:
@@ -424,13 +507,42 @@ def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
             return None
         return cut
 
+    def free(line: int) -> bool:
+        return (line < len(new) and not changed(line) and line not in inside_new
+                and to_old(line) not in inside_old)
+
+    def statements(k: int) -> tuple[int, int] | None:
+        """The statements around ``changes[k]``, [first, end), when they prove it alone
+        (see :mod:`reviewtui.core.syntax.pystatements`), else None."""
+        found = statement_region(new, old, k, changes, free, to_old,
+                                 lambda text: _TOKENS.sub("", text))
+        if found is None:
+            return None
+        first, end, indent = found
+        last = end >= len(new)
+        if parses(new, first, end, indent, last) is not True:
+            return None
+        old_first, old_end = to_old(first), len(old) if last else to_old(end)
+        names = declared_anywhere if indent else declared
+        if not _complete_before(old, old_first, old_end, indent, True, names) and parses(
+                old, old_first, old_end, indent, last) is not True:
+            return None
+        return first, end
+
     def walk() -> bool:
         """Each change proved by its region (or not)."""
         covered_to = 0
         spent = 0
-        for lo, hi, _old_lo, _old_hi in changes:
+        for k, (lo, hi, _old_lo, _old_hi) in enumerate(changes):
             if hi <= covered_to and lo < covered_to:
                 continue  # inside the region of an earlier change
+            block = statements(k)
+            if block is not None:
+                spent += block[1] - block[0]
+                if spent > budget * len(new):
+                    return False
+                covered_to = block[1]
+                continue
             start, shorter = lo - 1, None  # shorter: the next start must be outside this
             while True:  # the nearest definition above that holds the change
                 while start >= 0 and not ((found := boundary(start)) is not None and (
@@ -460,7 +572,9 @@ def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
                 if spent > budget * len(new):
                     return False
                 verdict = parses(new, max(start, 0), end, indent, last)
-                if verdict is True:
+                if verdict is True and not _complete_before(
+                        old, old_start, old_end, indent, start < 0 or new[start],
+                        declared_anywhere if indent else declared):
                     verdict = parses(old, old_start, old_end, indent, last)
                 if verdict is True:
                     break
