@@ -13,7 +13,6 @@ import pytest
 import reviewtui.shell.live as live_module
 import reviewtui.shell.resume as resume_module
 from reviewtui.cli import main
-from reviewtui.shell.agent_server import build_server
 from reviewtui.shell.agent_tools import AgentTools
 from reviewtui.shell.live import Gate, LiveSession, follow_session, prepare_live_session
 from reviewtui.shell.loader import load_session
@@ -44,6 +43,9 @@ def revision_in(answer: str) -> str:
 @pytest.mark.anyio
 async def test_every_tool_has_a_schema_and_a_short_description_with_an_example(
         tmp_path: Path) -> None:
+    # Imported here: the MCP package costs ~1 s of every xdist worker's collection.
+    from reviewtui.shell.agent_server import build_server
+
     tools = AgentTools(LiveSession(project(tmp_path), tmp_path / "s.jsonl", wait=0))
     listed = {tool.name: tool for tool in await build_server(tools).list_tools()}
     assert set(listed) == {"ls", "search", "read", "edit", "replace_lines", "batch_edit",

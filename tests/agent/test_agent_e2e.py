@@ -15,12 +15,10 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import pytest
-from mcp.client import Client
-from mcp.client.stdio import StdioServerParameters
 from textual.widgets import Input, TextArea
 
 from reviewtui.cli import main
@@ -29,6 +27,9 @@ from reviewtui.shell.review import Review
 from reviewtui.ui.app import ReviewApp
 from reviewtui.ui.screens.edit import EditScreen
 from reviewtui.ui.screens.main import MainScreen
+
+if TYPE_CHECKING:
+    from mcp.client.stdio import StdioServerParameters
 
 pytestmark = pytest.mark.anyio
 
@@ -50,6 +51,10 @@ def make_project(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def server_params(root: Path, session: Path, gate: str, wait: float) -> StdioServerParameters:
+    # The MCP client is imported where used: the package costs ~1 s of every xdist
+    # worker's collection.
+    from mcp.client.stdio import StdioServerParameters
+
     return StdioServerParameters(
         command=sys.executable,
         args=["-m", "reviewtui", "mcp", "--root", str(root), "--session", str(session),
@@ -103,6 +108,8 @@ def notes(app: ReviewApp) -> list[str]:
 
 
 async def test_agent_and_reviewer_on_one_live_session(tmp_path: Path) -> None:
+    from mcp.client import Client
+
     root, original = make_project(tmp_path)
     session = tmp_path / "live.jsonl"
     state = prepare_live_session(session, root)

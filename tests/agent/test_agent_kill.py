@@ -20,8 +20,6 @@ from pathlib import Path
 
 import anyio
 import pytest
-from mcp.client import Client
-from mcp.client.stdio import StdioServerParameters
 
 from reviewtui.core.engine import Decision
 from reviewtui.shell.agent_tools import AgentTools
@@ -48,6 +46,10 @@ def _pids_with(marker: str) -> list[int]:
 
 @pytest.mark.anyio
 async def test_server_killed_while_waiting_for_the_reviewer(tmp_path: Path) -> None:
+    # Imported here: the MCP package costs ~1 s of every xdist worker's collection.
+    from mcp.client import Client
+    from mcp.client.stdio import StdioServerParameters
+
     root = tmp_path / "root"
     root.mkdir()
     (root / "calc.py").write_text(CALC)

@@ -29,12 +29,16 @@ WORDS = ["one", "two", "three", "two", "four", "five"]
 line = st.sampled_from(WORDS)
 
 
+turn_blocks = st.lists(file_blocks(PATHS, WORDS, whole_one_in=5), min_size=1, max_size=3)
+one_in_ten = st.integers(0, 9)
+commands = st.sampled_from([":rm a.txt", ":mv b.txt d/b.txt", ":undo"])
+
+
 @st.composite
 def turn(draw: st.DrawFn) -> str:
-    text = "".join(draw(st.lists(file_blocks(PATHS, WORDS, whole_one_in=5), min_size=1,
-                                 max_size=3)))
-    if draw(st.integers(0, 9)) == 0:  # now and then a command: evaluated whole from it on
-        command = draw(st.sampled_from([":rm a.txt", ":mv b.txt d/b.txt", ":undo"]))
+    text = "".join(draw(turn_blocks))
+    if draw(one_in_ten) == 0:  # now and then a command: evaluated whole from it on
+        command = draw(commands)
         text += f"```console\n{command}\n```\n"
     return text
 

@@ -32,19 +32,25 @@ def file_blocks(paths: Sequence[str], words: Sequence[str] = WORDS, *, whole_one
     """One ``--- File:`` block on one of ``paths``, lines made of ``words``: a whole file
     one time in ``whole_one_in``, else 1 to ``max_edits`` SEARCH/REPLACE edits (the
     engine's property tests share it, each with its own paths)."""
+    # Every strategy is built here once, not at each draw: hypothesis validates a new
+    # strategy object when it is first drawn from, which cost more than the drawing.
     word = st.sampled_from(list(words))
     some = st.lists(word, min_size=1, max_size=3)
+    maybe_none = st.lists(word, max_size=3)
+    path_of = st.sampled_from(list(paths))
+    whole = st.integers(0, whole_one_in - 1)
+    edit_count = st.integers(1, max_edits)
 
     @st.composite
     def block(draw: st.DrawFn) -> str:
-        path = draw(st.sampled_from(list(paths)))
-        if draw(st.integers(0, whole_one_in - 1)) == 0:
+        path = draw(path_of)
+        if draw(whole) == 0:
             body = "\n".join(draw(some))
             return f"--- File: {path} ---\n```\n{body}\n```\n"
         edits = []
-        for _ in range(draw(st.integers(1, max_edits))):
+        for _ in range(draw(edit_count)):
             search = "\n".join(draw(some))
-            replace = "\n".join(draw(st.lists(word, max_size=3)))
+            replace = "\n".join(draw(maybe_none))
             replace_part = f"{replace}\n" if replace else ""
             edits.append(f"<<<<<<< SEARCH\n{search}\n=======\n{replace_part}>>>>>>> REPLACE\n")
         return f"--- File: {path} ---\n" + "".join(edits)
@@ -68,10 +74,15 @@ command = st.one_of(
 )
 
 
+turn_blocks = st.lists(file_blocks(PATHS), min_size=1, max_size=3)
+turn_commands = st.lists(command, max_size=2)
+one_in_four = st.integers(0, 3)
+
+
 @st.composite
 def turn(draw: st.DrawFn) -> str:
-    blocks = draw(st.lists(file_blocks(PATHS), min_size=1, max_size=3))
-    commands = draw(st.lists(command, max_size=2)) if draw(st.integers(0, 3)) == 0 else []
+    blocks = draw(turn_blocks)
+    commands = draw(turn_commands) if draw(one_in_four) == 0 else []
     text = "".join(blocks)
     if commands:
         text += "```console\n" + "\n".join(commands) + "\n```\n"

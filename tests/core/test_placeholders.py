@@ -183,11 +183,18 @@ PATHS = st.sampled_from(["", "a.py", "a.pyi", "a.js", "a.tsx", "a.md", "a.yml", 
                          "a.html", "Makefile"])
 
 
+PARTS = st.lists(st.one_of(DOTS, WORDS), max_size=6)  # built once: see lines()
+INDENT = st.integers(0, 8)
+
+
 @st.composite
 def lines(draw: st.DrawFn) -> str:
-    """Lines built from the pieces placeholders (and the code they resemble) are made of."""
-    parts = draw(st.lists(st.one_of(DOTS, WORDS), max_size=6))
-    return (" " * draw(st.integers(0, 8)) + draw(OPENERS) + " ".join(parts)
+    """Lines built from the pieces placeholders (and the code they resemble) are made of.
+
+    Its strategies are made once, outside: a new strategy object is validated when first
+    drawn from, which costs more than the draw itself (same draws either way)."""
+    parts = draw(PARTS)
+    return (" " * draw(INDENT) + draw(OPENERS) + " ".join(parts)
             + draw(CLOSERS))
 
 

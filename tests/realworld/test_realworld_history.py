@@ -11,14 +11,19 @@ reason tracked elsewhere, listed below).
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import io
 import os
 import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
+
+from reviewtui.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -34,6 +39,54 @@ def _load_history() -> ModuleType:
 
 
 history = _load_history()
+
+
+class _InProcess:
+    """``bench/history.py``'s ``subprocess`` as its replays see it here: ``reviewtui apply``
+    runs through ``main()`` in this process, with the working directory, environment and
+    arguments the replay gave the child; every other program (git, patch) still runs as one.
+
+    What these tests judge is what ``apply`` wrote and its exit status, not the process: a
+    child per commit spent ~0.15 s of CPU importing reviewtui, some 60 times a run (the
+    entry point and its exit are tested in tests/cli/).
+    """
+
+    PIPE = subprocess.PIPE
+
+    def __init__(self, command: list[str]) -> None:
+        self.command = command
+
+    def Popen(self, *args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        return subprocess.Popen(*args, **kwargs)
+
+    def run(self, argv: list[str], *, cwd: Path | None = None,
+            env: dict[str, str] | None = None, **kwargs: Any) -> subprocess.CompletedProcess[bytes]:
+        if argv[:len(self.command)] != self.command:
+            return subprocess.run(argv, cwd=cwd, env=env, **kwargs)
+        assert kwargs == {"capture_output": True, "check": False}, kwargs
+        out_bytes, err_bytes = io.BytesIO(), io.BytesIO()
+        out = io.TextIOWrapper(out_bytes, encoding="utf-8")
+        err = io.TextIOWrapper(err_bytes, encoding="utf-8")
+        with pytest.MonkeyPatch.context() as patch:
+            if cwd is not None:
+                patch.chdir(cwd)
+            for name in set(os.environ) - set(env or os.environ):
+                patch.delenv(name)
+            for name, value in (env or {}).items():
+                patch.setenv(name, value)
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                try:
+                    code = main(argv[len(self.command):])
+                except SystemExit as stop:  # argparse: a usage error
+                    code = stop.code if isinstance(stop.code, int) else 1
+        out.flush()
+        err.flush()
+        return subprocess.CompletedProcess(argv, code, out_bytes.getvalue(), err_bytes.getvalue())
+
+
+@pytest.fixture(autouse=True)
+def apply_in_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(history, "subprocess", _InProcess(history.reviewtui_command()))
 
 # Refusals of the own history that other items of issue 14 own: a literal "..." read as a
 # placeholder in a unified diff (item 6) and the built-in Gemfile.lock reservation (item 7).

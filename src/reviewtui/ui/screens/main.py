@@ -22,7 +22,6 @@ import time
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Footer
 
 from reviewtui.core.text.plural import plural
 from reviewtui.ui.screens.main_disk import DiskActions
@@ -31,6 +30,7 @@ from reviewtui.ui.screens.main_keys import MAIN_BINDINGS, MAIN_EXTRA_COMMANDS
 from reviewtui.ui.screens.main_navigation import NavigationActions
 from reviewtui.ui.screens.main_view import NARROW, TINY, ViewOptions
 from reviewtui.ui.widgets.findings import FindingsPanel
+from reviewtui.ui.widgets.footer import KeyFooter
 from reviewtui.ui.widgets.lists import OpList, TurnList
 from reviewtui.ui.widgets.op_detail import OpDetail
 from reviewtui.ui.widgets.request_block import RequestBlock
@@ -57,7 +57,7 @@ class MainScreen(EditActions, NavigationActions, DiskActions, ViewOptions):
                 yield OpDetail(id="detail")
                 yield FindingsPanel(id="findings")
         yield StatusLine(id="status")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.jobs.on_progress = self._show_progress

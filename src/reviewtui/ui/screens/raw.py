@@ -10,11 +10,12 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from reviewtui.core.lint.findings import Finding
 from reviewtui.core.model.records import Turn
 from reviewtui.core.text.hashline import line_id
+from reviewtui.ui.widgets.footer import KeyFooter
 
 _MARK = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 
@@ -69,7 +70,7 @@ class RawReplyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Static(render_raw(self.lines, self.turn, self.findings), id="raw-text")
-        yield Footer()
+        yield KeyFooter()
 
     hashed = False
 

@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from reviewtui.core.engine import SessionRun
@@ -24,6 +24,7 @@ from reviewtui.core.text.diff import build_diff
 from reviewtui.core.text.plural import plural
 from reviewtui.shell.review import Review
 from reviewtui.ui.widgets.diff_view import DiffView
+from reviewtui.ui.widgets.footer import KeyFooter
 from reviewtui.ui.widgets.lists import KeyedOptionList
 
 _MARKS = {"added": ("+", "green"), "changed": ("M", "yellow"), "removed": ("-", "red"),
@@ -79,7 +80,7 @@ class TreeScreen(Screen[int]):
             with Vertical(id="tree-main"):
                 yield Static(id="tree-label")
                 yield DiffView(id="tree-diff")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.refresh_tree()

@@ -1,0 +1,42 @@
+"""The key bar, rebuilt only when what it shows changes."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any
+
+from textual.screen import Screen
+from textual.widgets import Footer
+
+
+class KeyFooter(Footer):
+    """Textual's ``Footer``, without rebuilding an unchanged bar.
+
+    ``Footer`` removes and mounts all its keys again each time the screen's bindings are
+    refreshed, which reactive attributes with ``bindings=True`` do on nearly every key
+    press: some seven rebuilds a workbench test, a third of the UI tests' CPU. Here the
+    rebuild is skipped when everything ``Footer.compose`` reads (each shown binding's key,
+    display, description, action, group, availability and tooltip, the palette key and
+    the footer's own flags) is what the last rebuild was asked for.
+    """
+
+    _shown: Hashable | None = None
+
+    def _what_it_shows(self, screen: Screen[Any]) -> Hashable:
+        app = screen.app
+        keys = tuple(
+            (binding.key, app.get_key_display(binding), binding.description, binding.action,
+             binding.show, binding.tooltip, enabled, tooltip,
+             None if binding.group is None else (id(binding.group), binding.group.description,
+                                                 binding.group.compact))
+            for (_node, binding, enabled, tooltip) in screen.active_bindings.values())
+        return (keys, self.compact, self.show_command_palette, app.ENABLE_COMMAND_PALETTE,
+                app.COMMAND_PALETTE_BINDING)
+
+    def bindings_changed(self, screen: Screen[Any]) -> None:
+        if screen.app.app_focus and self.is_attached and screen is self.screen:
+            shown = self._what_it_shows(screen)
+            if shown == self._shown and self._bindings_ready:
+                return
+            self._shown = shown
+        super().bindings_changed(screen)
