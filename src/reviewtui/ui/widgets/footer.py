@@ -36,7 +36,9 @@ class KeyFooter(Footer):
     def bindings_changed(self, screen: Screen[Any]) -> None:
         if screen.app.app_focus and self.is_attached and screen is self.screen:
             shown = self._what_it_shows(screen)
-            if shown == self._shown and self._bindings_ready:
+            # ``_bindings_ready`` is the stock Footer's own "composed once" flag; should a
+            # Textual release drop it, every refresh rebuilds again, as the stock one does.
+            if shown == self._shown and getattr(self, "_bindings_ready", False):
                 return
             self._shown = shown
         super().bindings_changed(screen)
