@@ -5,7 +5,8 @@ affected folder, and no command runs from the first affected turn on, so each tu
 operations do what they did: its results and ledger are kept (renumbered when the
 revisions before it moved) and its checkpoint is the old one with the affected paths as
 they are now. Along the stretch those paths do not change, neither in the new
-checkpoints nor in the old ones: the patch is made once.
+checkpoints nor in the old ones: the patch is made once, and each checkpoint is built
+only when something reads it (``Tree.patched``).
 
 :func:`shift_rest`: nothing is affected any more from a turn on, only the revision
 numbers moved.
@@ -39,7 +40,7 @@ def reuse_turns(states: list[StructuralState], turns: list[TurnResult],
         old_out, old_in, items = old_states[at + 1], old_states[at].tree, old_ledgers[at]
         start, bump = state.tree.revision, ledger_bumps(items)
         if old_out.tree is not old_in or bump:  # else it changed nothing: share the tree
-            state = StructuralState(old_out.tree.put(patch, start + bump), state.undo_stack,
+            state = StructuralState(old_out.tree.patched(patch, start + bump), state.undo_stack,
                                     state.removed)  # (replace() costs 5 times more)
         result = old_turns[at]
         if start != old_in.revision:
