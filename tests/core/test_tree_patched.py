@@ -66,3 +66,7 @@ def test_the_same_path_patched_again_keeps_one_patch() -> None:
     assert len(tree._patches or ()) == 1
     assert tree.get("a") is two
     assert tree.get("b") is one
+    assert tree._base is None  # built: the old root is let go
+    again = tree.patched({"a": one}, 60)
+    assert again.get("a") is one
+    assert again.with_revision(61).get("b") is one

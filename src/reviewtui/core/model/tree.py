@@ -252,19 +252,24 @@ class Tree:
         self._root = root
         self.revision = revision
         self._paths: tuple[str, ...] | None = None
-        # A tree made by put() has no root until it is read: ``_base`` with ``_patches``
-        # put in, in order (the engine makes thousands of checkpoints nobody may read).
+        # A tree made by patched() has no root until it is read: ``_base`` with
+        # ``_patches`` put in, in order (the engine makes thousands of checkpoints nobody
+        # may read); ``_base`` is None again once it is built.
         self._base: _Dir | None = None
         self._patches: tuple[Mapping[str, Change], ...] | None = None
 
     if not TYPE_CHECKING:  # (typed as a plain attribute: no other name is looked up here)
         def __getattr__(self, name: str) -> _Dir:
-            if name != "_root" or self._patches is None:
+            base, patches = self._base, self._patches
+            if name != "_root" or patches is None:
                 raise AttributeError(name)
-            root = self._base
-            for changes in self._patches:
+            if base is None:  # built meanwhile by another thread
+                return self._root
+            root = base
+            for changes in patches:
                 root = _put(root, changes)
             self._root = root  # two threads may both build it: equal trees, either is kept
+            self._base = None  # (then the old root is not kept alive by this tree)
             return root
 
     @classmethod
@@ -370,20 +375,21 @@ class Tree:
         reused checkpoints that may never be looked at. A tree not built yet is patched
         by adding to its patches, replacing the last one when that makes no difference
         (:func:`_supersedes`): a reject, undone and redone, patches the same path."""
-        patches = self._patches
-        if patches is None:
+        base, patches = self._base, self._patches
+        if base is None or patches is None:  # built
             return Tree._lazy(self._root, (changes,), revision)
         if _supersedes(changes, patches[-1]):
             patches = patches[:-1]
-        return Tree._lazy(self._base or _EMPTY, (*patches, changes), revision)
+        return Tree._lazy(base, (*patches, changes), revision)
 
     def with_revision(self, revision: int) -> Tree:
         """The same files under another revision number (the engine renumbers reused
         checkpoints after an incremental re-evaluation)."""
         if revision == self.revision:
             return self
-        if self._patches is not None:
-            return Tree._lazy(self._base or _EMPTY, self._patches, revision)
+        base, patches = self._base, self._patches
+        if base is not None and patches is not None:  # not built yet
+            return Tree._lazy(base, patches, revision)
         return Tree(self._root, revision)
 
     def remove(self, path: str) -> Tree:
