@@ -18,7 +18,6 @@ import dataclasses
 from collections.abc import Sequence
 
 from reviewtui.core.engine.ledger import Ledger, LedgerItem
-from reviewtui.core.engine.ledger import bumps as ledger_bumps
 from reviewtui.core.engine.results import TurnResult
 from reviewtui.core.engine.structural import StructuralState
 from reviewtui.core.model.tree import FileState
@@ -38,7 +37,9 @@ def reuse_turns(states: list[StructuralState], turns: list[TurnResult],
         if (found := tree.get(path)) is not None or path in old_tree}
     for at in range(first, end):
         old_out, old_in, items = old_states[at + 1], old_states[at].tree, old_ledgers[at]
-        start, bump = state.tree.revision, ledger_bumps(items)
+        # The revisions the turn made: what its ledger adds up to (ledger.bumps), read
+        # off its checkpoints instead of summed turn by turn.
+        start, bump = state.tree.revision, old_out.tree.revision - old_in.revision
         if old_out.tree is not old_in or bump:  # else it changed nothing: share the tree
             state = StructuralState(old_out.tree.patched(patch, start + bump), state.undo_stack,
                                     state.removed)  # (replace() costs 5 times more)
