@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import overload
 
-from reviewtui.core.engine.structural import StructuralState
 from reviewtui.core.model.tree import Tree, versions_along
 
 
@@ -32,9 +31,9 @@ class LazyHistory(Sequence[Sequence[str]]):
         return self._get()[index]
 
 
-def earlier_versions(states: Sequence[StructuralState], path: str,
-                     current: Tree) -> Sequence[Sequence[str]]:
-    """Earlier distinct versions of ``path``, oldest first, for the stale diagnosis.
+def earlier_versions(trees: Iterable[Tree], path: str, current: Tree) -> Sequence[Sequence[str]]:
+    """Earlier distinct versions of ``path`` along ``trees`` (the checkpoints so far, or
+    those where it can change: ``touches.py``), oldest first, for the stale diagnosis.
 
     Checkpoints share unchanged file objects, so a version is looked at once per
     change (identity), and de-duplicated by its lines (a set, not a list scan; the
@@ -43,7 +42,7 @@ def earlier_versions(states: Sequence[StructuralState], path: str,
     now = current.get(path)
     seen: set[tuple[str, ...]] = set()
     out: list[tuple[str, ...]] = []
-    for version in versions_along((state.tree for state in states), path):
+    for version in versions_along(trees, path):
         if version.binary or version == now:
             continue
         lines = version.lines

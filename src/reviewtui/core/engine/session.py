@@ -36,16 +36,12 @@ from reviewtui.core.engine.ledger import bumps as ledger_bumps
 from reviewtui.core.engine.links import LinkView
 from reviewtui.core.engine.order import Step, ancestors, execution_order
 from reviewtui.core.engine.results import OpResult, Rules, TurnResult
+from reviewtui.core.engine.reuse import reuse_turns, shift_rest
 from reviewtui.core.engine.structural import StructuralState
+from reviewtui.core.engine.touches import Touches, history_trees
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.model.outcome import Outcome, Status
-from reviewtui.core.model.records import (
-    ConsoleCommand,
-    Edit,
-    FullFile,
-    Session,
-    Turn,
-)
+from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile, Session, Turn
 from reviewtui.core.model.tree import Tree
 
 
@@ -73,6 +69,7 @@ class SessionRun:
         self._positions: dict[int, int] = {}  # turn number -> position (with _steps)
         self._commands: list[int] = []  # the positions of the turns with a command
         self._decided: DecidedTurns | None = None  # see _decided_turns
+        self._index: Touches | None = None  # which turns name which paths (with _steps)
         self._evaluated = False
 
     @property
@@ -297,7 +294,7 @@ class SessionRun:
                         dirs.update(above)
                 steps.append(tuple(row))
                 touch.append((frozenset(names), frozenset(dirs)))
-            self._steps, self._touch = steps, touch
+            self._steps, self._touch, self._index = steps, touch, None
             self._commands = [at for at, row in enumerate(steps)
                               if any(isinstance(step.op, ConsoleCommand) for step in row)]
             self._positions = {t.index: pos for pos, t in enumerate(self.session.turns)}
@@ -309,6 +306,12 @@ class SessionRun:
             self._decided = DecidedTurns(self.decisions, self.session, self._plan(),
                                          self._positions)
         return self._decided
+
+    def _touches(self) -> Touches:
+        if self._index is None:
+            self._plan()
+            self._index = Touches(self._touch, self._commands)
+        return self._index
 
     def reevaluate(self, *, keys: Iterable[OpKey] = (), paths: Iterable[str] = (),
                    from_turn: int | None = None, base: Tree | None = None) -> None:
@@ -378,16 +381,27 @@ class SessionRun:
         # The decided draft takes stretches of undecided turns as they stand (decided.py).
         stops = None if self.policy.pending_joins else sorted(
             forced.keys() | whole | set(self._decided_turns().before(None, done)))
+        order = sorted(forced)
         pos = first
         while pos < done:  # no command turn from first on (evaluated whole above)
             state, moved = self.states[-1], self.moved[-1]
             old_in = old_states[pos].tree
             if not dirty and pos > last_forced and moved == old_moved[pos]:
-                self._shift_rest(pos, state.tree.revision - old_in.revision,
-                                 old_states, old_moved, old_turns, old_ledgers)
+                shift_rest(self.states, self.turns, self.moved, self._ledgers, pos,
+                           state.tree.revision - old_in.revision, old_states, old_moved,
+                           old_turns, old_ledgers)
                 return
-            end = pos if stops is None else first_from(stops, pos, done)
-            if end > pos:  # undecided turns of the draft: as they are
+            if stops is not None:
+                end = first_from(stops, pos, done)
+            elif dirty and pos not in forced:  # to the next turn naming an affected path
+                end = min(first_from(order, pos, done),
+                          self._touches().next_named(closure, dirty, pos, done))
+            else:
+                end = pos
+            if end > pos and stops is None:  # none of it is affected: reused whole
+                reuse_turns(self.states, self.turns, self.moved, self._ledgers, pos, end,
+                            dirty, old_states, old_turns, old_ledgers)
+            elif end > pos:  # undecided turns of the draft: as they are
                 self.turns.extend(old_turns[pos:end])
                 self.states.extend([state] * (end - pos))
                 self.moved.extend([moved] * (end - pos))
@@ -458,23 +472,6 @@ class SessionRun:
         self.states.append(new_state)
         self.moved.append(moved)
         self._ledgers.append(items)
-
-    def _shift_rest(self, pos: int, delta: int, old_states: list[StructuralState],
-                    old_moved: list[dict[str, str]], old_turns: list[TurnResult],
-                    old_ledgers: list[tuple[LedgerItem, ...]]) -> None:
-        """Nothing differs from turn ``pos`` on but the revision numbers: reuse it all."""
-        for at in range(pos, len(old_turns)):
-            result = old_turns[at]
-            out = old_states[at + 1]
-            if delta:
-                start = self.states[-1].tree.revision
-                result = TurnResult(result.turn, result.results, Ledger(old_ledgers[at], start))
-                out = dataclasses.replace(out, tree=out.tree.with_revision(
-                    out.tree.revision + delta))
-            self.turns.append(result)
-            self.states.append(out)
-            self.moved.append(old_moved[at + 1])
-            self._ledgers.append(old_ledgers[at])
 
     # -- one turn ------------------------------------------------------------
     def _evaluate_turn(
@@ -548,8 +545,8 @@ class SessionRun:
             need=turn.reply.need, reserved=self.rules.reserved,
             symlinks=LinkView(self.rules.symlinks, self.base, tree),
             root=self.rules.root, moved=moved,
-            history=lambda path: LazyHistory(
-                lambda: earlier_versions(self.states, path, tree)),
+            history=lambda path: LazyHistory(lambda: earlier_versions(
+                history_trees(self.states, self._touches(), path), path, tree)),
             cursor=cursor or {},
         )
         replacement = decision.replacement if decision.verdict is Verdict.EDITED else None

@@ -11,6 +11,7 @@ whatever the history between them. Paths are assumed normalised
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING
 
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.model.filestate import FileState
@@ -145,6 +146,26 @@ def _put_one(node: _Dir, parts: list[str], at: int, state: Change, prefix: str) 
     return _Dir(entries, node.count + (current is None))
 
 
+def _supersedes(changes: Mapping[str, Change], last: Mapping[str, Change]) -> bool:
+    """Whether putting ``changes`` after ``last`` gives what putting it alone gives, and
+    fails alike: the same paths, none inside another (then each path's own folders
+    decide, and ``last`` made none of them a file). ``d`` and ``d/c.txt`` together are
+    not: ``last`` may have made ``d`` a folder that ``changes`` empties before setting it.
+    """
+    if changes.keys() != last.keys():
+        return False
+    return len(changes) == 1 or not any(
+        path.startswith(f"{other}/") for path in changes for other in changes)
+
+
+def _put(root: _Dir, changes: Mapping[str, Change]) -> _Dir:
+    """``root`` with these very FileState objects (None: absent) at their paths."""
+    if len(changes) == 1:
+        ((path, state),) = changes.items()
+        return _put_one(root, path.split("/"), 0, state, "")
+    return _rebuild(root, _group(changes), "", exact=True)
+
+
 def _walk_files(node: _Dir, prefix: str, out: list[str]) -> None:
     for name, entry in node.entries.items():
         if isinstance(entry, FileState):
@@ -225,12 +246,38 @@ class Tree:
     higher; a change that changes nothing returns this very Tree.
     """
 
-    __slots__ = ("_paths", "_root", "revision")
+    __slots__ = ("_base", "_patches", "_paths", "_root", "revision")
 
     def __init__(self, root: _Dir = _EMPTY, revision: int = 0) -> None:
         self._root = root
         self.revision = revision
         self._paths: tuple[str, ...] | None = None
+        # A tree made by patched() has no root until it is read: ``_base`` with
+        # ``_patches`` put in, in order (the engine makes thousands of checkpoints nobody
+        # may read); ``_base`` is None again once it is built.
+        self._base: _Dir | None = None
+        self._patches: tuple[Mapping[str, Change], ...] | None = None
+
+    if not TYPE_CHECKING:  # (typed as a plain attribute: no other name is looked up here)
+        def __getattr__(self, name: str) -> _Dir:
+            base, patches = self._base, self._patches
+            if name != "_root" or patches is None:
+                raise AttributeError(name)
+            if base is None:  # built meanwhile by another thread
+                return self._root
+            root = base
+            for changes in patches:
+                root = _put(root, changes)
+            self._root = root  # two threads may both build it: equal trees, either is kept
+            self._base = None  # (then the old root is not kept alive by this tree)
+            return root
+
+    @classmethod
+    def _lazy(cls, base: _Dir, patches: tuple[Mapping[str, Change], ...],
+              revision: int) -> Tree:
+        tree = cls.__new__(cls)
+        tree.revision, tree._paths, tree._base, tree._patches = revision, None, base, patches
+        return tree
 
     @classmethod
     def from_files(cls, files: Mapping[str, FileState], revision: int = 0) -> Tree:
@@ -320,15 +367,30 @@ class Tree:
     def put(self, changes: Mapping[str, FileState | None], revision: int) -> Tree:
         """These very FileState objects (None: absent) at ``revision``; an equal object
         in place is replaced too (the engine patches reused checkpoints with it)."""
-        if len(changes) == 1:
-            ((path, state),) = changes.items()
-            return Tree(_put_one(self._root, path.split("/"), 0, state, ""), revision)
-        return Tree(_rebuild(self._root, _group(changes), "", exact=True), revision)
+        return Tree(_put(self._root, changes), revision)
+
+    def patched(self, changes: Mapping[str, FileState | None], revision: int) -> Tree:
+        """What :meth:`put` gives, built when first read (``changes`` must not change
+        afterwards; a path conflict is raised then): a re-evaluation patches thousands of
+        reused checkpoints that may never be looked at. A tree not built yet is patched
+        by adding to its patches, replacing the last one when that makes no difference
+        (:func:`_supersedes`): a reject, undone and redone, patches the same path."""
+        base, patches = self._base, self._patches
+        if base is None or patches is None:  # built
+            return Tree._lazy(self._root, (changes,), revision)
+        if _supersedes(changes, patches[-1]):
+            patches = patches[:-1]
+        return Tree._lazy(base, (*patches, changes), revision)
 
     def with_revision(self, revision: int) -> Tree:
         """The same files under another revision number (the engine renumbers reused
         checkpoints after an incremental re-evaluation)."""
-        return self if revision == self.revision else Tree(self._root, revision)
+        if revision == self.revision:
+            return self
+        base, patches = self._base, self._patches
+        if base is not None and patches is not None:  # not built yet
+            return Tree._lazy(base, patches, revision)
+        return Tree(self._root, revision)
 
     def remove(self, path: str) -> Tree:
         """Without the file ``path``, or everything under the directory ``path``."""

@@ -1,0 +1,73 @@
+"""Stretches of turns that a re-evaluation reuses whole (``SessionRun.reevaluate``).
+
+:func:`reuse_turns`: none of these turns names an affected path or a path below an
+affected folder, and no command runs from the first affected turn on, so each turn's
+operations do what they did: its results and ledger are kept (renumbered when the
+revisions before it moved) and its checkpoint is the old one with the affected paths as
+they are now. Along the stretch those paths do not change, neither in the new
+checkpoints nor in the old ones: the patch is made once, and each checkpoint is built
+only when something reads it (``Tree.patched``).
+
+:func:`shift_rest`: nothing is affected any more from a turn on, only the revision
+numbers moved.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from reviewtui.core.engine.ledger import Ledger, LedgerItem
+from reviewtui.core.engine.results import TurnResult
+from reviewtui.core.engine.structural import StructuralState
+from reviewtui.core.model.tree import FileState
+
+
+def reuse_turns(states: list[StructuralState], turns: list[TurnResult],
+                moved: list[dict[str, str]], ledgers: list[tuple[LedgerItem, ...]],
+                first: int, end: int, dirty: set[str],
+                old_states: Sequence[StructuralState], old_turns: Sequence[TurnResult],
+                old_ledgers: Sequence[tuple[LedgerItem, ...]]) -> None:
+    """Append turns ``first``..``end - 1`` to the run's new lists, each reused whole."""
+    state, now = states[-1], moved[-1]
+    tree, old_tree = state.tree, old_states[first + 1].tree
+    # A removal only where the old checkpoints have the file: nothing else to take away.
+    patch: dict[str, FileState | None] = {
+        path: found for path in dirty
+        if (found := tree.get(path)) is not None or path in old_tree}
+    for at in range(first, end):
+        old_out, old_in, items = old_states[at + 1], old_states[at].tree, old_ledgers[at]
+        # The revisions the turn made: what its ledger adds up to (ledger.bumps), read
+        # off its checkpoints instead of summed turn by turn.
+        start, bump = state.tree.revision, old_out.tree.revision - old_in.revision
+        if old_out.tree is not old_in or bump:  # else it changed nothing: share the tree
+            state = StructuralState(old_out.tree.patched(patch, start + bump), state.undo_stack,
+                                    state.removed)  # (replace() costs 5 times more)
+        result = old_turns[at]
+        if start != old_in.revision:
+            result = TurnResult(result.turn, result.results, Ledger(items, start))
+        turns.append(result)
+        states.append(state)
+        moved.append(now)
+        ledgers.append(items)
+
+
+def shift_rest(states: list[StructuralState], turns: list[TurnResult],
+               moved: list[dict[str, str]], ledgers: list[tuple[LedgerItem, ...]], first: int,
+               delta: int, old_states: Sequence[StructuralState],
+               old_moved: Sequence[dict[str, str]], old_turns: Sequence[TurnResult],
+               old_ledgers: Sequence[tuple[LedgerItem, ...]]) -> None:
+    """Nothing differs from turn ``first`` on but the revision numbers (by ``delta``):
+    reuse it all."""
+    for at in range(first, len(old_turns)):
+        result = old_turns[at]
+        out = old_states[at + 1]
+        if delta:
+            start = states[-1].tree.revision
+            result = TurnResult(result.turn, result.results, Ledger(old_ledgers[at], start))
+            out = dataclasses.replace(out, tree=out.tree.with_revision(
+                out.tree.revision + delta))
+        turns.append(result)
+        states.append(out)
+        moved.append(old_moved[at + 1])
+        ledgers.append(old_ledgers[at])
