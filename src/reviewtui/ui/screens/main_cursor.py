@@ -241,7 +241,8 @@ class ReviewCursor(ReviewPanes):
         ops = self.query_one("#ops", OpList)
         for pos, turn in enumerate(self.session_turns[:len(self._turn_states)]):
             now = self._turn_states[pos]
-            if pos >= len(before) or before[pos] != now:  # the rest did not change
+            # The rest did not change (a turn the job left alone keeps its very list).
+            if pos >= len(before) or (before[pos] is not now and before[pos] != now):
                 turn_list.update_turn(pos, turn_prompt(turn.index, turn.request, now))
         results = self.review.display.turns[self.turn_pos].results
         for pos, result in enumerate(results):

@@ -6,11 +6,13 @@ does it in its thread right after its work, so the event loop only draws the res
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import field, replace
 
 from reviewtui.core.engine import OpKey, OpResult, Verdict
 from reviewtui.core.engine.opstate import OpState, draft_state, op_state
 from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.records import Turn
 from reviewtui.core.record import record
 from reviewtui.shell.review import Review
 from reviewtui.ui.widgets.timeline import TurnMark
@@ -135,24 +137,25 @@ def review_states(review: Review, known: ReviewStates | None = None, *,
     per_turn: list[list[OpState]] = []
     basis: list[TurnBasis] = []
     statuses = dict(reuse.statuses) if reuse is not None else {}
+    old_basis = reuse.basis if reuse is not None else ()
+    old_turns = reuse.turns if reuse is not None else []
+    drafted_turns = review.draft.turns  # draft_twins, read once for every turn
+    changed: list[int] = []  # positions whose basis is not the one reused
     for pos, turn in enumerate(turns):
         results = turn.results
-        drafts = draft_twins(review, pos)
+        drafts = drafted_turns[pos].results if pos < len(drafted_turns) else ()
         drafted: tuple[OpState | None, ...] | None = None
-        if reuse is not None and pos < len(reuse.basis):
-            old = reuse.basis[pos]
-            if pos < start:
-                per_turn.append(reuse.turns[pos])
+        if pos < len(old_basis):
+            old = old_basis[pos]
+            if pos < start or (old.results is results and old.drafts is drafts
+                               and turn.index not in moved):
+                per_turn.append(old_turns[pos])  # (most turns, on a long session)
                 basis.append(old)
                 continue
             if old.results is results and turn.index not in moved:
-                if old.drafts is drafts:
-                    per_turn.append(reuse.turns[pos])
-                    basis.append(old)
-                    continue
                 drafted = _drafted(results, drafts)
                 if drafted == old.drafted:  # the draft changed, not what the states read
-                    per_turn.append(reuse.turns[pos])
+                    per_turn.append(old_turns[pos])
                     basis.append(replace(old, drafts=drafts))
                     continue
         if drafted is None:
@@ -162,9 +165,43 @@ def review_states(review: Review, known: ReviewStates | None = None, *,
                   for r, d in zip(results, twins, strict=True)]
         per_turn.append(states)
         basis.append(TurnBasis(results, _counts(states), turn_mark(states), drafts, drafted))
+        changed.append(pos)
         statuses.update((r.key, r.outcome.status) for r in results)
-    totals = [sum(b.counts[n] for b in basis) for n in range(len(COUNTED))]
-    counts = dict(zip(COUNTED, totals, strict=True))
-    marks = tuple(TurnMark(turn.index, basis[pos].mark if pos < len(basis) else "evaluating")
-                  for pos, turn in enumerate(review.display.session.turns))
-    return ReviewStates(per_turn, statuses, counts, marks, tuple(basis), conflicted)
+    session_turns = review.display.session.turns
+    return ReviewStates(per_turn, statuses, _totals(basis, reuse, changed),
+                        _marks(session_turns, basis, reuse, changed), tuple(basis), conflicted)
+
+
+def _totals(basis: list[TurnBasis], reuse: ReviewStates | None,
+            changed: list[int]) -> dict[str, int]:
+    """The status line's counts: those ``reuse`` had, less what the changed turns counted
+    there, plus what they count now (a decision changes a few turns of thousands); summed
+    over every turn when there is nothing to start from."""
+    if reuse is None or len(reuse.counts) != len(COUNTED) or len(basis) < len(reuse.basis):
+        totals = [sum(b.counts[n] for b in basis) for n in range(len(COUNTED))]
+    else:
+        totals = [reuse.counts[name] for name in COUNTED]
+        for pos in changed:
+            now = basis[pos].counts
+            was = reuse.basis[pos].counts if pos < len(reuse.basis) else (0,) * len(COUNTED)
+            for n in range(len(COUNTED)):
+                totals[n] += now[n] - was[n]
+    return dict(zip(COUNTED, totals, strict=True))
+
+
+def _marks(session_turns: Sequence[Turn], basis: list[TurnBasis], reuse: ReviewStates | None,
+           changed: list[int]) -> tuple[TurnMark, ...]:
+    """The timeline's mark of every turn of the session ("evaluating" past the evaluated
+    ones): those ``reuse`` had, with the changed turns' marks made again."""
+    if (reuse is None or len(reuse.marks) != len(session_turns)
+            or len(basis) < len(reuse.basis)
+            or (session_turns and (reuse.marks[0].index, reuse.marks[-1].index)
+                != (session_turns[0].index, session_turns[-1].index))):
+        return tuple(TurnMark(turn.index, basis[pos].mark if pos < len(basis) else "evaluating")
+                     for pos, turn in enumerate(session_turns))
+    marks = list(reuse.marks)
+    for pos in changed:
+        mark = basis[pos].mark
+        if marks[pos].state != mark or marks[pos].index != session_turns[pos].index:
+            marks[pos] = TurnMark(session_turns[pos].index, mark)
+    return tuple(marks)

@@ -49,14 +49,13 @@ class Timeline(Widget):
     def render(self) -> Text:
         text = Text("checkpoints ", style="dim")
         self._cells = []
-        cells = [(0, "0", "dim")] + [
-            (m.index, f"{_GLYPH[m.state]}{m.index}", _STYLE[m.state]) for m in self.marks
-        ]
+        # Only the cells that can show are labelled: a long session has thousands.
         width = self.size.width or 120
-        start = self._first_visible(cells, width - len(text))
+        start = self._first_visible(width - len(text))
         if start:
             text.append("… ", style="dim")
-        for checkpoint, label, style in cells[start:]:
+        for at in range(start, len(self.marks) + 1):
+            checkpoint, label, style = self._cell(at)
             if len(text) + len(label) + 2 > width:
                 text.append("…", style="dim")
                 break
@@ -68,11 +67,19 @@ class Timeline(Widget):
             self._cells.append((x0, len(text), checkpoint))
         return text
 
-    def _first_visible(self, cells: list[tuple[int, str, str]], width: int) -> int:
+    def _cell(self, at: int) -> tuple[int, str, str]:
+        """The checkpoint, label and style of cell ``at``: checkpoint 0, then one per
+        turn's mark."""
+        if at == 0:
+            return 0, "0", "dim"
+        mark = self.marks[at - 1]
+        return mark.index, f"{_GLYPH[mark.state]}{mark.index}", _STYLE[mark.state]
+
+    def _first_visible(self, width: int) -> int:
         """Scroll so that the current checkpoint is visible on long sessions."""
         total = 0
-        for i in range(self.current, -1, -1):
-            total += len(cells[i][1]) + 2
+        for i in range(min(self.current, len(self.marks)), -1, -1):
+            total += len(self._cell(i)[1]) + 2
             if total > width * 2 // 3:
                 return i + 1
         return 0
