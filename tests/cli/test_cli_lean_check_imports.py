@@ -65,6 +65,7 @@ NOT_FOR_A_ONE_TURN_CHECK = (
     # @record's own bookkeeping (core/record.py): dataclasses only when something asks for
     # __dataclass_fields__, fields() or asdict(); inspect with it, or for a docstring
     "dataclasses", "inspect", "ast", "dis",
+    "tokenize",  # the multi-line strings around a marker (core/text/markers.py): no marker
 )
 
 
