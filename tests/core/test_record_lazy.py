@@ -9,7 +9,7 @@ import sys
 import textwrap
 import typing
 from dataclasses import FrozenInstanceError, fields
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 
@@ -111,3 +111,36 @@ def test_record_replace_checks_as_the_stock_one() -> None:
     with pytest.raises(TypeError, match="dataclass"):
         replace(object())  # type: ignore[type-var]  # not a record: the stock function
     assert replace(Pair(1), a=3) == Pair(3)
+
+
+def test_each_premade_init_is_the_code_its_shape_compiles_to() -> None:
+    from reviewtui.core import record as built
+    from reviewtui.core import record_inits
+
+    names = [name for name in vars(record_inits) if name.startswith("init_")]
+    assert len(names) >= 10  # reviewtui's own shapes: written, not left empty
+    for name in names:
+        _, kind, self, shape, *post = name.split("_")
+        key = (kind == "frozen", "self" if self == "self" else "__dataclass_self__",
+               shape.replace("x", "-"), post == ["post"])
+        assert built.premade_name(*key) == name
+        space: dict[str, Any] = {}
+        exec(built.template_source("__init__", *key), space)
+        want, got = space["__init__"].__code__, getattr(record_inits, name).__code__
+        assert (got.co_code, got.co_names, got.co_varnames, got.co_consts, got.co_argcount) \
+            == (want.co_code, want.co_names, want.co_varnames, want.co_consts,
+                want.co_argcount), name
+
+
+def test_a_record_of_a_premade_shape_gets_its_init_without_compiling() -> None:
+    @record(frozen=True, slots=True)
+    class Twin:
+        x: int
+        y: int
+
+    code = Twin.__init__.__code__
+    assert (code.co_name, code.co_qualname) == ("__init__", f"{Twin.__qualname__}.__init__")
+    assert code.co_filename.endswith("record_inits.py")  # copied, not compiled
+    assert code.co_varnames[:3] == ("self", "x", "y")
+    assert Twin(1, 2) == Twin(y=2, x=1)
+    assert repr(Twin(1, 2)).endswith("Twin(x=1, y=2)")

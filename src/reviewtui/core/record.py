@@ -35,6 +35,7 @@ from collections.abc import Callable, Mapping
 from types import CodeType, FunctionType, MemberDescriptorType
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, dataclass_transform, get_origin, overload
 
+from reviewtui.core import record_inits
 from reviewtui.core.text.lazy_pattern import LazyPattern
 
 _T = TypeVar("_T")
@@ -384,7 +385,7 @@ def _init(cls: type, fields: tuple[FieldSpec, ...], *, frozen: bool,
         co_names=tuple(renamed.get(name, name) for name in template.co_names),
         co_consts=tuple(renamed.get(c, c) if type(c) is str else c
                         for c in template.co_consts),
-        co_qualname=f"{cls.__qualname__}.__init__")
+        co_name="__init__", co_qualname=f"{cls.__qualname__}.__init__")
     init: Any = FunctionType(code, env, "__init__", tuple(defaults) or None)
     init.__annotations__ = {**{f.name: f.type for f in fields if f.init}, "return": None}
     return init  # type: ignore[no-any-return]
@@ -393,10 +394,28 @@ def _init(cls: type, fields: tuple[FieldSpec, ...], *, frozen: bool,
 # Compiling is what costs: each shape of __init__ (frozen or not, what each field does,
 # __post_init__) is compiled once, with placeholder names (field i: _f{i}, its default
 # or factory: _g{i}); a class of that shape gets a copy of the code under its own names.
+# The shapes reviewtui's own records have come compiled, from record_inits.py (written
+# by ``python -m reviewtui.core.record_inits``; a shape it lacks is compiled here).
 _SHAPES: dict[tuple[bool, str, str, bool], CodeType] = {}
 
 
 def _template(frozen: bool, self: str, shape: str, post_init: bool) -> CodeType:
+    premade = getattr(record_inits, premade_name(frozen, self, shape, post_init), None)
+    if premade is not None:
+        return premade.__code__  # type: ignore[no-any-return]
+    namespace: dict[str, Any] = {}
+    exec(template_source("__init__", frozen, self, shape, post_init), namespace)
+    return namespace["__init__"].__code__  # type: ignore[no-any-return]
+
+
+def premade_name(frozen: bool, self: str, shape: str, post_init: bool) -> str:
+    """The name of a shape's function in record_inits.py."""
+    return (f"init_{'frozen' if frozen else 'mutable'}_{'self' if self == 'self' else 'other'}"
+            f"_{shape.replace('-', 'x')}{'_post' if post_init else ''}")
+
+
+def template_source(name: str, frozen: bool, self: str, shape: str, post_init: bool) -> str:
+    """The source of a shape's ``__init__``, as a function called ``name``."""
     params, lines = [self], []
     for i, kind in enumerate(shape):
         if kind in "VF":
@@ -408,10 +427,8 @@ def _template(frozen: bool, self: str, shape: str, post_init: bool) -> CodeType:
                          else f"{self}._f{i} = {value}")
     if post_init:
         lines.append(f"{self}.__post_init__()")
-    body = "\n".join(f" {line}" for line in lines or ["pass"])
-    namespace: dict[str, Any] = {}
-    exec(f"def __init__({', '.join(params)}):\n{body}\n", namespace)
-    return namespace["__init__"].__code__  # type: ignore[no-any-return]
+    body = "\n".join(f"    {line}" for line in lines or ["pass"])
+    return f"def {name}({', '.join(params)}):\n{body}\n"
 
 
 class _SignatureDoc:
