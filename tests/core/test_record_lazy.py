@@ -8,7 +8,7 @@ import subprocess
 import sys
 import textwrap
 import typing
-from dataclasses import FrozenInstanceError, fields
+from dataclasses import FrozenInstanceError, dataclass, fields
 from typing import Any, ClassVar
 
 import pytest
@@ -144,3 +144,12 @@ def test_a_record_of_a_premade_shape_gets_its_init_without_compiling() -> None:
     assert code.co_varnames[:3] == ("self", "x", "y")
     assert Twin(1, 2) == Twin(y=2, x=1)
     assert repr(Twin(1, 2)).endswith("Twin(x=1, y=2)")
+
+
+def test_a_class_with_its_own_slots_is_refused_as_by_dataclass() -> None:
+    for decorate in (dataclass(slots=True), record(slots=True)):
+        with pytest.raises(TypeError, match="Own already specifies __slots__"):
+            @decorate
+            class Own:
+                __slots__ = ("a",)
+                a: int

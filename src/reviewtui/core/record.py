@@ -271,6 +271,8 @@ def _fields_of(cls: type) -> list[FieldSpec]:
 
 def _slotted(cls: type, names: tuple[str, ...]) -> type:
     """The class again, with ``__slots__`` for its fields, as the stock decorator makes it."""
+    if "__slots__" in cls.__dict__:
+        raise TypeError(f"{cls.__name__} already specifies __slots__")
     body = dict(cls.__dict__)
     body["__slots__"] = names
     for name in names:
