@@ -153,3 +153,20 @@ def test_a_class_with_its_own_slots_is_refused_as_by_dataclass() -> None:
             class Own:
                 __slots__ = ("a",)
                 a: int
+
+
+def test_each_premade_eq_and_hash_is_the_code_its_count_compiles_to() -> None:
+    from reviewtui.core import record as built
+    from reviewtui.core import record_inits
+
+    counts = [int(name[3:]) for name in vars(record_inits) if name.startswith("eq_")]
+    assert counts == list(range(len(counts)))
+    assert len(counts) > 5
+    for count in counts:
+        space: dict[str, Any] = {}
+        exec(built.compare_source("__eq__", "__hash__", count), space)
+        for name in ("eq", "hash"):
+            want = space[f"__{name}__"].__code__
+            got = getattr(record_inits, f"{name}_{count}").__code__
+            assert (got.co_code, got.co_names, got.co_varnames, got.co_consts) == \
+                (want.co_code, want.co_names, want.co_varnames, want.co_consts)

@@ -506,18 +506,27 @@ _BUILTINS: dict[str, Any] = {}  # the globals of __eq__/__hash__: builtins only
 def _compare_templates(count: int) -> tuple[CodeType, CodeType]:
     found = _COMPARE.get(count)
     if found is None:
-        def values(of: str) -> str:
-            return f"({''.join(f'{of}._f{i},' for i in range(count))})"
-
-        exec(f"def __eq__(self, other):\n"
-             f" if other.__class__ is self.__class__:\n"
-             f"  return {values('self')} == {values('other')}\n"
-             f" return NotImplemented\n"
-             f"def __hash__(self):\n"
-             f" return hash({values('self')})\n", _BUILTINS)
-        found = _COMPARE[count] = (_BUILTINS.pop("__eq__").__code__,
-                                   _BUILTINS.pop("__hash__").__code__)
+        eq, hash_ = (getattr(record_inits, f"{name}_{count}", None) for name in ("eq", "hash"))
+        if eq is None or hash_ is None:  # not premade: compiled here
+            exec(compare_source("__eq__", "__hash__", count), _BUILTINS)
+            eq, hash_ = _BUILTINS.pop("__eq__"), _BUILTINS.pop("__hash__")
+        found = _COMPARE[count] = (eq.__code__.replace(co_name="__eq__"),
+                                   hash_.__code__.replace(co_name="__hash__"))
     return found
+
+
+def compare_source(eq: str, hash_: str, count: int) -> str:
+    """The source of ``__eq__`` and ``__hash__`` over ``count`` fields, named as given."""
+
+    def values(of: str) -> str:
+        return f"({''.join(f'{of}._f{i},' for i in range(count))})"
+
+    return (f"def {eq}(self, other):\n"
+            f"    if other.__class__ is self.__class__:\n"
+            f"        return {values('self')} == {values('other')}\n"
+            f"    return NotImplemented\n\n\n"
+            f"def {hash_}(self):\n"
+            f"    return hash({values('self')})\n")
 
 
 def _renamed(cls: type, template: CodeType, names: tuple[str, ...]) -> Callable[..., Any]:

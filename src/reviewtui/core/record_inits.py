@@ -1,4 +1,5 @@
-"""The ``__init__`` of each shape of record reviewtui has, compiled with the package.
+"""The ``__init__`` of each shape of record reviewtui has, and ``__eq__``/``__hash__`` for
+each number of fields up to the widest, compiled with the package.
 
 Written by ``python -m reviewtui.core.record_inits`` (run it again when records change;
 a shape missing here is compiled when its class is built, ~0.2 ms each). Each function is
@@ -327,6 +328,216 @@ def init_frozen_self_VVVVVVVd(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
     __record_set__(self, '_f7', _g7)
 
 
+def eq_0(self, other):
+    if other.__class__ is self.__class__:
+        return () == ()
+    return NotImplemented
+
+
+def hash_0(self):
+    return hash(())
+
+
+def eq_1(self, other):
+    if other.__class__ is self.__class__:
+        return (self._f0,) == (other._f0,)
+    return NotImplemented
+
+
+def hash_1(self):
+    return hash((self._f0,))
+
+
+def eq_2(self, other):
+    if other.__class__ is self.__class__:
+        return (self._f0,self._f1,) == (other._f0,other._f1,)
+    return NotImplemented
+
+
+def hash_2(self):
+    return hash((self._f0,self._f1,))
+
+
+def eq_3(self, other):
+    if other.__class__ is self.__class__:
+        return (self._f0,self._f1,self._f2,) == (other._f0,other._f1,other._f2,)
+    return NotImplemented
+
+
+def hash_3(self):
+    return hash((self._f0,self._f1,self._f2,))
+
+
+def eq_4(self, other):
+    if other.__class__ is self.__class__:
+        return (self._f0,self._f1,self._f2,self._f3,) == (other._f0,other._f1,other._f2,other._f3,)
+    return NotImplemented
+
+
+def hash_4(self):
+    return hash((self._f0,self._f1,self._f2,self._f3,))
+
+
+def eq_5(self, other):
+    if other.__class__ is self.__class__:
+        return (self._f0,self._f1,self._f2,self._f3,self._f4,) == (other._f0,other._f1,other._f2,other._f3,other._f4,)
+    return NotImplemented
+
+
+def hash_5(self):
+    return hash((self._f0,self._f1,self._f2,self._f3,self._f4,))
+
+
+def eq_6(self, other):
+    if other.__class__ is self.__class__:
+        return (self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,) == (other._f0,other._f1,other._f2,other._f3,other._f4,other._f5,)
+    return NotImplemented
+
+
+def hash_6(self):
+    return hash((self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,))
+
+
+def eq_7(self, other):
+    if other.__class__ is self.__class__:
+        return (self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,) == (other._f0,other._f1,other._f2,other._f3,other._f4,other._f5,other._f6,)
+    return NotImplemented
+
+
+def hash_7(self):
+    return hash((self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,))
+
+
+def eq_8(self, other):
+    if other.__class__ is self.__class__:
+        return (self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,) == (other._f0,other._f1,other._f2,other._f3,other._f4,other._f5,other._f6,other._f7,)
+    return NotImplemented
+
+
+def hash_8(self):
+    return hash((self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,))
+
+
+def eq_9(self, other):
+    if other.__class__ is self.__class__:
+        return (self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,) == (other._f0,other._f1,other._f2,other._f3,other._f4,other._f5,other._f6,other._f7,other._f8,)
+    return NotImplemented
+
+
+def hash_9(self):
+    return hash((self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,))
+
+
+def eq_10(self, other):
+    if other.__class__ is self.__class__:
+        return (self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,) == (other._f0,other._f1,other._f2,other._f3,other._f4,other._f5,other._f6,other._f7,other._f8,other._f9,)
+    return NotImplemented
+
+
+def hash_10(self):
+    return hash((self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,))
+
+
+def eq_11(self, other):
+    if other.__class__ is self.__class__:
+        return (self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,) == (other._f0,other._f1,other._f2,other._f3,other._f4,other._f5,other._f6,other._f7,other._f8,other._f9,other._f10,)
+    return NotImplemented
+
+
+def hash_11(self):
+    return hash((self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,))
+
+
+def eq_12(self, other):
+    if other.__class__ is self.__class__:
+        return (self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,) == (other._f0,other._f1,other._f2,other._f3,other._f4,other._f5,other._f6,other._f7,other._f8,other._f9,other._f10,other._f11,)
+    return NotImplemented
+
+
+def hash_12(self):
+    return hash((self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,))
+
+
+def eq_13(self, other):
+    if other.__class__ is self.__class__:
+        return (self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,) == (other._f0,other._f1,other._f2,other._f3,other._f4,other._f5,other._f6,other._f7,other._f8,other._f9,other._f10,other._f11,other._f12,)
+    return NotImplemented
+
+
+def hash_13(self):
+    return hash((self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,))
+
+
+def eq_14(self, other):
+    if other.__class__ is self.__class__:
+        return (self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,self._f13,) == (other._f0,other._f1,other._f2,other._f3,other._f4,other._f5,other._f6,other._f7,other._f8,other._f9,other._f10,other._f11,other._f12,other._f13,)
+    return NotImplemented
+
+
+def hash_14(self):
+    return hash((self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,self._f13,))
+
+
+def eq_15(self, other):
+    if other.__class__ is self.__class__:
+        return (self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,self._f13,self._f14,) == (other._f0,other._f1,other._f2,other._f3,other._f4,other._f5,other._f6,other._f7,other._f8,other._f9,other._f10,other._f11,other._f12,other._f13,other._f14,)
+    return NotImplemented
+
+
+def hash_15(self):
+    return hash((self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,self._f13,self._f14,))
+
+
+def eq_16(self, other):
+    if other.__class__ is self.__class__:
+        return (self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,self._f13,self._f14,self._f15,) == (other._f0,other._f1,other._f2,other._f3,other._f4,other._f5,other._f6,other._f7,other._f8,other._f9,other._f10,other._f11,other._f12,other._f13,other._f14,other._f15,)
+    return NotImplemented
+
+
+def hash_16(self):
+    return hash((self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,self._f13,self._f14,self._f15,))
+
+
+def eq_17(self, other):
+    if other.__class__ is self.__class__:
+        return (self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,self._f13,self._f14,self._f15,self._f16,) == (other._f0,other._f1,other._f2,other._f3,other._f4,other._f5,other._f6,other._f7,other._f8,other._f9,other._f10,other._f11,other._f12,other._f13,other._f14,other._f15,other._f16,)
+    return NotImplemented
+
+
+def hash_17(self):
+    return hash((self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,self._f13,self._f14,self._f15,self._f16,))
+
+
+def eq_18(self, other):
+    if other.__class__ is self.__class__:
+        return (self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,self._f13,self._f14,self._f15,self._f16,self._f17,) == (other._f0,other._f1,other._f2,other._f3,other._f4,other._f5,other._f6,other._f7,other._f8,other._f9,other._f10,other._f11,other._f12,other._f13,other._f14,other._f15,other._f16,other._f17,)
+    return NotImplemented
+
+
+def hash_18(self):
+    return hash((self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,self._f13,self._f14,self._f15,self._f16,self._f17,))
+
+
+def eq_19(self, other):
+    if other.__class__ is self.__class__:
+        return (self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,self._f13,self._f14,self._f15,self._f16,self._f17,self._f18,) == (other._f0,other._f1,other._f2,other._f3,other._f4,other._f5,other._f6,other._f7,other._f8,other._f9,other._f10,other._f11,other._f12,other._f13,other._f14,other._f15,other._f16,other._f17,other._f18,)
+    return NotImplemented
+
+
+def hash_19(self):
+    return hash((self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,self._f13,self._f14,self._f15,self._f16,self._f17,self._f18,))
+
+
+def eq_20(self, other):
+    if other.__class__ is self.__class__:
+        return (self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,self._f13,self._f14,self._f15,self._f16,self._f17,self._f18,self._f19,) == (other._f0,other._f1,other._f2,other._f3,other._f4,other._f5,other._f6,other._f7,other._f8,other._f9,other._f10,other._f11,other._f12,other._f13,other._f14,other._f15,other._f16,other._f17,other._f18,other._f19,)
+    return NotImplemented
+
+
+def hash_20(self):
+    return hash((self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,self._f13,self._f14,self._f15,self._f16,self._f17,self._f18,self._f19,))
+
+
 def _write() -> None:
     import importlib
     import pkgutil
@@ -345,6 +556,9 @@ def _write() -> None:
     shapes = sorted(record._SHAPES)
     made = "".join("\n\n" + record.template_source(record.premade_name(*key), *key)
                    for key in shapes)
+    widest = max(len(key[2]) for key in shapes)
+    made += "".join("\n\n" + record.compare_source(f"eq_{n}", f"hash_{n}", n)
+                    for n in range(widest + 1))
     path.write_text(head + made + tail)
     print(f"{path}: {len(shapes)} shapes")
 
