@@ -13,7 +13,7 @@ bench says where that goes, with baselines measured in the same run:
 * inside one process, after the imports: the work of ``check`` and ``apply`` alone (the
   project file differs in each run, so no per-content cache answers for it);
 * where ``check``'s CPU goes in one child: importing, the building of the ``@record``
-  classes inside that (``core/record.py``: the stock dataclass bookkeeping plus one
+  classes inside that (``core/record.py``: its own bookkeeping plus one
   ``__init__`` per class, compiled once per shape), then ``main()``;
 * ``python -X importtime`` of each headless path (``--help``, ``check``, ``apply``,
   ``stats``, ``export``): the import time in all (each module's least of the runs), the
@@ -191,11 +191,11 @@ def main() -> None:
 _USUAL_END = "import sys; from reviewtui.cli import main; raise SystemExit(main())"
 
 _SPLIT = """
-import dataclasses, io, contextlib, sys, time
-spent = [0, 0.0, 0.0]
+import io, contextlib, sys, time
+spent = [0, 0.0]
 started = time.process_time()
 import reviewtui.core.record as record
-build, process = record._build, dataclasses._process_class
+build = record._build
 def timed(*args, **kwargs):
     began = time.process_time()
     try:
@@ -203,20 +203,15 @@ def timed(*args, **kwargs):
     finally:
         spent[0] += 1
         spent[1] += time.process_time() - began
-def stock(*args, **kwargs):
-    began = time.process_time()
-    try:
-        return process(*args, **kwargs)
-    finally:
-        spent[2] += time.process_time() - began
-record._build, dataclasses._process_class = timed, stock
+record._build = timed
 from reviewtui.cli import main
 import reviewtui.cli.commands
 imported = time.process_time()
 with contextlib.redirect_stdout(io.StringIO()):
     main(sys.argv[1:])
 done = time.process_time()
-print(imported - started, spent[0], spent[1], spent[2], done - imported)
+print(imported - started, spent[0], spent[1], int("dataclasses" in sys.modules),
+      done - imported)
 """
 
 
@@ -227,14 +222,14 @@ def _split(python: str, session: Path, base: Path, tmp: Path) -> str:
         done = subprocess.run([python, "-c", _SPLIT, "check", str(session), "--root",
                                str(base)], capture_output=True, text=True, cwd=tmp)
         imports, classes, building, stock, running = done.stdout.split()
-        rows.append((float(imports), int(classes), float(building), float(stock),
+        rows.append((float(imports), int(classes), float(building), int(stock),
                      float(running)))
-    imports, building, stock, running = (statistics.median(r[k] for r in rows)
-                                         for k in (0, 2, 3, 4))
+    imports, building, running = (statistics.median(r[k] for r in rows) for k in (0, 2, 4))
+    stock = "yes" if any(r[3] for r in rows) else "no"
     return (f"importing reviewtui {imports * 1000:.1f} ms, of which building "
-            f"{rows[0][1]} @record classes {building * 1000:.1f} ms (the stock dataclass "
-            f"bookkeeping in that {stock * 1000:.1f} ms); then main() "
-            f"{running * 1000:.1f} ms (parser, the lazy imports, the work)")
+            f"{rows[0][1]} @record classes {building * 1000:.1f} ms (dataclasses imported: "
+            f"{stock}); then main() {running * 1000:.1f} ms (parser, the lazy imports, "
+            "the work)")
 
 
 _RECORD_CASES = {

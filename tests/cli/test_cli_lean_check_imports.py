@@ -62,6 +62,10 @@ NOT_FOR_A_ONE_TURN_CHECK = (
     "reviewtui.shell.checks",  # a project without [checks]
     "reviewtui.shell.trust",  # the trusted digest of a reviewtui.toml: a project without one
     "threading",  # the matcher's lock is a _thread lock
+    # @record's own bookkeeping (core/record.py): dataclasses only when something asks for
+    # __dataclass_fields__, fields() or asdict(); inspect with it, or for a docstring
+    "dataclasses", "inspect", "ast", "dis",
+    "tokenize",  # the multi-line strings around a marker (core/text/markers.py): no marker
 )
 
 

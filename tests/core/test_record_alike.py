@@ -26,7 +26,9 @@ from typing import Any, ClassVar, NamedTuple
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
+from reviewtui.core.record import field as record_field
 from reviewtui.core.record import record
+from reviewtui.core.record import replace as record_replace
 
 NAN = float("nan")  # one object: equal to itself inside a tuple, as the stock __eq__ sees it
 NAMES = ("a", "b", "c", "self", "items", "kind", "other")
@@ -54,9 +56,10 @@ class ClassSpec(NamedTuple):
     slots: bool
     eq: bool
     fields: tuple[FieldSpec, ...]
-    classvar: bool
+    classvar: object  # False, or the ClassVar annotation: an object or a string
     post_init: bool
     doc: str | None
+    own_field: bool  # the record is built with record's field(), the stock one otherwise
 
 
 def field_specs(name: str) -> st.SearchStrategy[FieldSpec]:
@@ -72,8 +75,9 @@ def class_specs(draw: st.DrawFn) -> ClassSpec:
     names = draw(st.permutations(NAMES))[:draw(st.integers(0, 5))]  # in any order
     fields = tuple(draw(field_specs(name)) for name in names)
     return ClassSpec(draw(st.booleans()), draw(st.booleans()), draw(st.booleans()), fields,
-                     draw(st.booleans()), draw(st.booleans()),
-                     draw(st.sampled_from([None, "A record."])))
+                     draw(st.sampled_from([False, ClassVar[int], "ClassVar[int]",
+                                           "typing.ClassVar[int]"])), draw(st.booleans()),
+                     draw(st.sampled_from([None, "A record."])), draw(st.booleans()))
 
 
 class Built(NamedTuple):
@@ -94,6 +98,7 @@ def build(spec: ClassSpec, decorator: Callable[..., Any]) -> Built:
         return made
 
     factories: dict[str, Callable[[], object]] = {"list": list, "tuple": tuple, "count": count}
+    make_field: Any = record_field if spec.own_field and decorator is record else field
     body: dict[str, Any] = {"__module__": __name__, "__qualname__": "Rec",
                             "__annotations__": {}}
     if spec.doc is not None:
@@ -109,9 +114,9 @@ def build(spec: ClassSpec, decorator: Callable[..., Any]) -> Built:
         if f.kind == "default" and f.plain and usual:
             body[f.name] = f.default
         elif f.kind != "required" or not usual:
-            body[f.name] = field(**settings_)
-    if spec.classvar:
-        body["__annotations__"]["limit"] = ClassVar[int]
+            body[f.name] = make_field(**settings_)
+    if spec.classvar is not False:
+        body["__annotations__"]["limit"] = spec.classvar
         body["limit"] = 5
     if spec.post_init:
         def __post_init__(self: object) -> None:
@@ -203,10 +208,16 @@ def view_of_instances(built: Built, spec: ClassSpec, calls: list[tuple[list[obje
         seen.append([outcome(lambda a=a: hash(a) == object.__hash__(a)) for a in made])
     seen.append(outcome(lambda: dict(vars(first))))  # what the instance holds itself
     seen.append(outcome(lambda: dataclasses.asdict(first)))
-    seen.append(shown(outcome(lambda: dataclasses.replace(first))))
-    if change is not None:
-        name, value = change
-        seen.append(shown(outcome(lambda: dataclasses.replace(first, **{name: value}))))
+    for replace in (dataclasses.replace, record_replace):  # record's: the stock one's twin
+        seen.append(shown(outcome(lambda replace=replace: replace(first))))
+        if change is not None:
+            name, value = change
+            seen.append(shown(outcome(lambda replace=replace, name=name, value=value:
+                                      replace(first, **{name: value}))))
+        for f in spec.fields:  # init=False fields refused by name
+            if not f.init:
+                seen.append(outcome(lambda replace=replace, f=f: replace(first, **{f.name: 1})))
+    seen.append(outcome(lambda: type(first).__match_args__))
     seen.append(shown(outcome(lambda: copy.copy(first))))
     seen.append(outcome(lambda: copy.copy(first) == first))
     seen.append(pickled(cls, first))

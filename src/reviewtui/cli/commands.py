@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,6 +32,7 @@ from reviewtui.core.lint.rules import lint_reply, lint_session
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import Session
 from reviewtui.core.protocol.reply import parse_reply_text
+from reviewtui.core.record import replace
 from reviewtui.core.review.diagnostics import diagnose_landed, introduced
 from reviewtui.core.review.whole_files import partial_files
 from reviewtui.core.text.limits import place
@@ -207,7 +207,7 @@ def apply(args: argparse.Namespace) -> int:
         first, last = turns or (1, max((t.index for t in review.session.turns), default=0))
         picked = [t for t in review.session.turns if first <= t.index <= last]
         chosen = [t for t in review.draft.turns if first <= t.index <= last]
-        results = [dataclasses.replace(r, outcome=review.outcome(r.key))
+        results = [replace(r, outcome=review.outcome(r.key))
                    for t in chosen for r in t.results]
         skipped = [r for r in results
                    if not r.landed or r.outcome.status is Status.CONFLICT]

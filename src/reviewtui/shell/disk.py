@@ -27,14 +27,13 @@ import os
 import re
 import stat
 from collections.abc import Sequence
-from dataclasses import field
 from pathlib import Path
 from types import TracebackType
 from typing import Final
 
 from reviewtui.core.errors import DiskChanged, DiskError
 from reviewtui.core.paths.safety import MAX_PATH_DEPTH, UNREAD_DIRS
-from reviewtui.core.record import record
+from reviewtui.core.record import field, record
 
 TEMP_SUFFIX = ".reviewtui-tmp"
 # Folders never read into the virtual tree: version control and tool caches.

@@ -9,7 +9,6 @@ it is what ``reviewtui apply --yes`` would write: every operation that applies.
 from __future__ import annotations
 
 import copy
-import dataclasses
 from pathlib import Path
 
 from reviewtui.core.engine import OpKey, OpResult, Policy, SessionRun, Verdict, evaluate_session
@@ -18,6 +17,7 @@ from reviewtui.core.export import Accepted
 from reviewtui.core.export.accepted import FAILED
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import Edit, FullFile
+from reviewtui.core.record import replace
 from reviewtui.shell.loader import load_session, read_input
 from reviewtui.shell.project import load_project
 from reviewtui.shell.review import Review
@@ -55,13 +55,13 @@ def _with_failures(draft: SessionRun, display: SessionRun) -> SessionRun:
         results = []
         for result, other in zip(mine.results, shown.results, strict=True):
             if result.outcome.status is Status.SKIPPED and other.outcome.status in FAILED:
-                result = dataclasses.replace(result, outcome=other.outcome)
+                result = replace(result, outcome=other.outcome)
             elif _waiting(result, other):
-                result = dataclasses.replace(result, outcome=other.outcome,
+                result = replace(result, outcome=other.outcome,
                                              waits_on=_named(pending, other))
             results.append(result)
             _note_pending(pending, shown.index, other)
-        turns.append(dataclasses.replace(mine, results=tuple(results)))
+        turns.append(replace(mine, results=tuple(results)))
     out = copy.copy(draft)
     out.turns = turns
     return out

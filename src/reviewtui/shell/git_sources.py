@@ -17,7 +17,6 @@ import shutil
 import tempfile
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import field
 from pathlib import Path
 
 from reviewtui.core.engine import Decision, OpKey, Policy, evaluate_session
@@ -31,7 +30,7 @@ from reviewtui.core.importers.gitlog import (
 )
 from reviewtui.core.model.records import Session
 from reviewtui.core.model.tree import FileState
-from reviewtui.core.record import record
+from reviewtui.core.record import field, record
 from reviewtui.core.review.log import LogKind
 from reviewtui.shell.disk import atomic_write
 from reviewtui.shell.git import DIFF_ARGS, GitWriter, Repo, disk_state, git_mode, materialize

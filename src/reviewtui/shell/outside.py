@@ -18,7 +18,6 @@ Replay then runs as after any decision (:func:`reviewtui.shell.replay.sync`).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -26,6 +25,7 @@ from reviewtui.core.engine import Decision, OpKey, Verdict
 from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.errors import DiskError, PathRefused
 from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.core.record import replace
 from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind
 from reviewtui.core.review.plan import deleted_message, op_path
 from reviewtui.core.review.rebase import OutsideLayer
@@ -106,7 +106,7 @@ def relink(review: Review, paths: Iterable[str]) -> bool:
             links.pop(path, None)
     if links == dict(review.rules.symlinks):
         return False
-    review.rules = dataclasses.replace(review.rules, symlinks=links)
+    review.rules = replace(review.rules, symlinks=links)
     return True
 
 

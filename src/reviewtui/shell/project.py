@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from pathlib import Path
 
@@ -11,7 +10,7 @@ from reviewtui.core.engine.links import link_state
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.paths.safety import ReservedRules, unread_dir_of
 from reviewtui.core.protocol.config import CONFIG_NAME, ProjectConfig, parse_config
-from reviewtui.core.record import record
+from reviewtui.core.record import record, replace
 from reviewtui.shell.disk import DiskSnapshot, read_snapshot
 from reviewtui.shell.loader import read_input, read_text
 
@@ -60,7 +59,7 @@ def load_config(*candidates: Path | None) -> ProjectConfig:
 
             data = _read_config(file)
             config = parse_config(data.decode("utf-8-sig"), str(file))
-            return dataclasses.replace(config, digest=config_digest(data))
+            return replace(config, digest=config_digest(data))
     return ProjectConfig()
 
 

@@ -14,10 +14,8 @@ found changed under a write is absorbed as an outside change
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,7 +26,7 @@ from reviewtui.core.errors import DiskChanged, DiskError
 from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.paths.safety import link_on_path
-from reviewtui.core.record import record
+from reviewtui.core.record import field, record, replace
 from reviewtui.core.review.plan import Want, compute_conflicts, deleted_message, op_path, want
 from reviewtui.core.review.rebase import Conflict, ConflictKind
 from reviewtui.shell.disk import (
@@ -467,7 +465,7 @@ def outcome_of(review: Review, result: OpResult) -> Outcome:
     if path is not None and path in review._conflicts:
         conflict = review._conflicts[path]
         # The engine's outcome stays inside (closest matches help re-anchoring).
-        return dataclasses.replace(
+        return replace(
             result.outcome, status=Status.CONFLICT, rule=str(conflict.kind),
             message=conflict.message, path=path,
             engine_outcome=result.outcome)
@@ -475,5 +473,5 @@ def outcome_of(review: Review, result: OpResult) -> Outcome:
     named = op_path(result)
     record = review._records.get(named) if named else None
     if outcome.status is Status.NOT_FOUND and record is not None and record.deleted:
-        return dataclasses.replace(outcome, message=deleted_message(named or "", record))
+        return replace(outcome, message=deleted_message(named or "", record))
     return outcome

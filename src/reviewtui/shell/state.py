@@ -29,7 +29,6 @@ import re
 import stat
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +41,7 @@ from reviewtui.core.errors import (
     UsageError,
 )
 from reviewtui.core.model.tree import FileState
-from reviewtui.core.record import record
+from reviewtui.core.record import field, record
 from reviewtui.core.review.log import (
     DecisionItem,
     Folded,

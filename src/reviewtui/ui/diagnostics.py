@@ -5,11 +5,10 @@ file never holds up a key."""
 
 from __future__ import annotations
 
-import dataclasses
-
 from reviewtui.core.engine import OpResult
 from reviewtui.core.lint.project_config import CONFIG_WARNING, touches_config
 from reviewtui.core.protocol.config import is_config_path
+from reviewtui.core.record import replace
 from reviewtui.core.review.diagnostics import diagnose_cached, diagnose_result
 from reviewtui.ui.opview import OpView
 
@@ -66,7 +65,7 @@ def with_diagnostics(view: OpView, result: OpResult, *, wait: bool = True) -> Op
         text.append(diag.message, style=style)
         text.append(f"  ({note})", style="dim")
     marks = frozenset(d.line for d in found if d.introduced and d.line > 0)
-    return dataclasses.replace(view, explanation=text, marks=view.marks | marks)
+    return replace(view, explanation=text, marks=view.marks | marks)
 
 
 def _with_config_warning(view: OpView) -> OpView:
@@ -74,4 +73,4 @@ def _with_config_warning(view: OpView) -> OpView:
     if text.plain:
         text.append("\n\n")
     text.append(f"{CONFIG_BADGE}: this operation {CONFIG_WARNING}.", style="bold red")
-    return dataclasses.replace(view, explanation=text)
+    return replace(view, explanation=text)

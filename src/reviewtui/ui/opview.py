@@ -5,10 +5,8 @@ Built from an ``OpResult`` without touching widgets, so the screen only renders 
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 from collections.abc import Sequence
-from dataclasses import field
 
 from rich.text import Text
 
@@ -20,7 +18,7 @@ from reviewtui.core.engine.opstate import OpState, op_state
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
 from reviewtui.core.model.tree import FileState
-from reviewtui.core.record import record
+from reviewtui.core.record import field, record, replace
 from reviewtui.core.syntax.symbols import Symbol, around, ready, where
 
 WINDOW = 20  # lines of file context fetched around an edit (collapsed to a few by default)
@@ -105,14 +103,14 @@ def build_view(result: OpResult, status: Status | None = None,
                     "this is what the tool would write", style="yellow")
         if view.explanation.plain:
             note = view.explanation + Text("\n") + note
-        view = dataclasses.replace(view, explanation=note)
+        view = replace(view, explanation=note)
     reason = _reject_reason(result)
     if reason:
         text = Text(f"rejected: {reason}", style="red")
         if view.explanation.plain:
             text.append("\n\n")
-        view = dataclasses.replace(view, explanation=text + view.explanation)
-    return dataclasses.replace(view, forceable=outcome.forceable and not state.decided)
+        view = replace(view, explanation=text + view.explanation)
+    return replace(view, forceable=outcome.forceable and not state.decided)
 
 
 def _reject_reason(result: OpResult) -> str:

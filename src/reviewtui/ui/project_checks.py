@@ -11,7 +11,6 @@ that changes what the operation leaves behind checks it again.
 
 from __future__ import annotations
 
-import dataclasses
 import threading
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from textual.binding import Binding
 
 from reviewtui.core.engine import OpResult
 from reviewtui.core.protocol.config import ProjectConfig
+from reviewtui.core.record import replace
 from reviewtui.core.review.diagnostics import Diagnostic, change_texts
 from reviewtui.core.text.visible import visible
 from reviewtui.shell.checks import DEFAULT_TIMEOUT, check_result
@@ -131,7 +131,7 @@ def with_project_checks(view: OpView, path: str,
         text.append("\n\n")
     if found is None:
         text.append(f"project checks of {path}: running…", style="dim")
-        return dataclasses.replace(view, explanation=text)
+        return replace(view, explanation=text)
     text.append(f"project checks of {path} as this operation leaves it:", style="bold")
     for diag in found:
         if diag.line == 0:  # a note: the check could not run
@@ -142,7 +142,7 @@ def with_project_checks(view: OpView, path: str,
         text.append(f"\n  {diag.check}, line {diag.line}, column {diag.col}: ", style=style)
         text.append(diag.message, style=style)
         text.append(f"  ({note})", style="dim")
-    return dataclasses.replace(view, explanation=text)
+    return replace(view, explanation=text)
 
 
 def explanation_with(view: OpView, checks: ProjectChecks, result: OpResult) -> tuple[

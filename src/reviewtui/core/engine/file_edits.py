@@ -7,10 +7,8 @@ turn evaluator applies a proposal only when the decision and policy allow it.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import field
 
 from reviewtui.core.engine import placement
 from reviewtui.core.engine.filebytes import evaluate_special, is_link_mode, with_mode
@@ -27,7 +25,8 @@ from reviewtui.core.paths.safety import (
     normalize_path,
     unread_dir_of,
 )
-from reviewtui.core.record import record
+from reviewtui.core.record import field, record
+from reviewtui.core.record import replace as replace_record
 from reviewtui.core.text.markers import find_placeholder
 from reviewtui.core.text.plural import plural
 
@@ -117,7 +116,7 @@ def mark_generated(outcome: Outcome, reserved: ReservedRules) -> Outcome:
     note = (f"{outcome.path} is a generated file ({label}): the tool that owns it rewrites it; "
             "check that this is what the tool would write")
     hint = f"{outcome.hint}; {note}" if outcome.hint else note
-    return dataclasses.replace(outcome, hint=hint, generated=label)
+    return replace_record(outcome, hint=hint, generated=label)
 
 
 def _missing(path: str, ctx: FileContext) -> Outcome:
@@ -150,7 +149,7 @@ def evaluate_edit(
     if placed is not None and outcome.method != PLACED:
         # The chosen lines changed: never land anywhere else, say why.
         status = Status.NOT_FOUND if outcome.status is Status.APPLIED else outcome.status
-        return dataclasses.replace(outcome, status=status, rule=STALE if status is not
+        return replace_record(outcome, status=status, rule=STALE if status is not
                                    outcome.status else outcome.rule, forceable=False,
                                    message=f"{stale_message(placed[0])} ({outcome.message})"
                                    ), None
@@ -279,11 +278,11 @@ def evaluate_full_file(
         if special is not None:
             outcome, state = special
             return outcome, (Proposal(path, state) if state is not None else None)
-        text_outcome, proposal = evaluate_full_file(tree, dataclasses.replace(op, mode=None),
+        text_outcome, proposal = evaluate_full_file(tree, replace_record(op, mode=None),
                                                     ctx, content)
         if proposal is not None:
             proposal = Proposal(path, with_mode(proposal.state, op.mode))
-            text_outcome = dataclasses.replace(text_outcome, after_state=proposal.state)
+            text_outcome = replace_record(text_outcome, after_state=proposal.state)
         return text_outcome, proposal
     lines = tuple(op.lines if content is None else content)
     text = "".join(line + "\n" for line in lines)

@@ -14,7 +14,6 @@ file again between calls, ``reviewtui mcp``), so its numbers are not shifted.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 
 from reviewtui.core.engine.file_edits import (
@@ -39,6 +38,7 @@ from reviewtui.core.model.edit_shapes import (
 from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.records import Edit
 from reviewtui.core.model.tree import Tree
+from reviewtui.core.record import replace as replace_record
 from reviewtui.core.text.plural import plural
 
 SHIFTED_LINES = "shifted-lines"
@@ -100,4 +100,4 @@ def evaluate_shaped(
                    f"{plural(len(result.new_lines), 'line')}")
     else:
         message = result.hint or outcome.message
-    return dataclasses.replace(outcome, message=message), proposal
+    return replace_record(outcome, message=message), proposal

@@ -4,13 +4,12 @@ project rules every operation is checked against."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import field
 
 from reviewtui.core.engine.decisions import Decision, OpKey
 from reviewtui.core.model.outcome import Outcome
 from reviewtui.core.model.records import Operation, Turn
 from reviewtui.core.paths.safety import ReservedRules
-from reviewtui.core.record import record
+from reviewtui.core.record import field, record
 
 
 @record(frozen=True, slots=True)

@@ -14,13 +14,13 @@ numbers moved.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 
 from reviewtui.core.engine.ledger import Ledger, LedgerItem
 from reviewtui.core.engine.results import TurnResult
 from reviewtui.core.engine.structural import StructuralState
 from reviewtui.core.model.tree import FileState
+from reviewtui.core.record import replace
 
 
 def reuse_turns(states: list[StructuralState], turns: list[TurnResult],
@@ -65,7 +65,7 @@ def shift_rest(states: list[StructuralState], turns: list[TurnResult],
         if delta:
             start = states[-1].tree.revision
             result = TurnResult(result.turn, result.results, Ledger(old_ledgers[at], start))
-            out = dataclasses.replace(out, tree=out.tree.with_revision(
+            out = replace(out, tree=out.tree.with_revision(
                 out.tree.revision + delta))
         turns.append(result)
         states.append(out)

@@ -10,7 +10,6 @@ after it.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Mapping
 
 from reviewtui.core.engine.commands import run_command
@@ -43,6 +42,7 @@ from reviewtui.core.errors import PathRefused
 from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile, Session, Turn
 from reviewtui.core.model.tree import Tree
+from reviewtui.core.record import replace
 
 
 class SessionRun:
@@ -145,7 +145,7 @@ class SessionRun:
         """Evaluate over another base tree (files changed outside) and maybe other rules."""
         if rules is not None and rules != self.rules:
             self.rules = rules
-            self.states[0] = dataclasses.replace(self.states[0], tree=base)
+            self.states[0] = replace(self.states[0], tree=base)
             self.evaluate(upto=self.evaluated_upto)
             return
         old = self.states[0].tree
@@ -162,7 +162,7 @@ class SessionRun:
         see :meth:`adopt`)."""
         if not self._evaluated:
             self.rules = rules
-            self.states = [dataclasses.replace(self.states[0], tree=base)]
+            self.states = [replace(self.states[0], tree=base)]
             self.moved = [{}]
             self.decisions = dict(decisions)
             # Evaluating more operations again than this run decides would cost more than
@@ -213,8 +213,8 @@ class SessionRun:
                         return False
                     differ.add(result.key)
                 elif mine is not None:
-                    results[pos] = dataclasses.replace(result, outcome=mine)
-            turns.append(dataclasses.replace(turn, results=tuple(results)))
+                    results[pos] = replace(result, outcome=mine)
+            turns.append(replace(turn, results=tuple(results)))
         if limit is not None and len(differ) > limit:
             return False
         self.turns, self.states = turns, list(other.states)
@@ -238,7 +238,7 @@ class SessionRun:
         start = next((pos for pos, t in enumerate(turns) if t.index >= first), len(turns))
         start = min(start, len(self.states) - 1)
         picked = tuple(t for t in turns if t.index >= first and (last is None or t.index <= last))
-        run = SessionRun(dataclasses.replace(self.session, turns=picked),
+        run = SessionRun(replace(self.session, turns=picked),
                          self.states[start].tree, rules=self.rules, policy=policy)
         run.states = [self.states[start]]
         run.moved = [dict(self.moved[start])]
@@ -273,8 +273,8 @@ class SessionRun:
                 real.add(key)
                 continue
             results = list(self.turns[pos].results)
-            results[key[1]] = dataclasses.replace(old, decision=new)
-            self.turns[pos] = dataclasses.replace(self.turns[pos], results=tuple(results))
+            results[key[1]] = replace(old, decision=new)
+            self.turns[pos] = replace(self.turns[pos], results=tuple(results))
         return real
 
     # -- incremental re-evaluation ---------------------------------------------------------
@@ -354,7 +354,7 @@ class SessionRun:
         done = len(self.turns)
         if first >= done:
             if base is not None:
-                self.states[0] = dataclasses.replace(self.states[0], tree=base)
+                self.states[0] = replace(self.states[0], tree=base)
                 self.evaluate(upto=self.evaluated_upto)
             return
         if first_from(self._commands, first, done) < done:
@@ -363,7 +363,7 @@ class SessionRun:
             # an :undo after a self-move): from the first affected turn on, evaluate whole.
             upto = self.evaluated_upto
             if base is not None:
-                self.states[0] = dataclasses.replace(self.states[0], tree=base)
+                self.states[0] = replace(self.states[0], tree=base)
                 first = 0
             self.evaluate(from_turn=turns[first].index, upto=upto)
             return
@@ -372,7 +372,7 @@ class SessionRun:
         self.states, self.moved = old_states[: first + 1], old_moved[: first + 1]
         self.turns, self._ledgers = old_turns[:first], old_ledgers[:first]
         if base is not None:
-            self.states[0] = dataclasses.replace(self.states[0], tree=base)
+            self.states[0] = replace(self.states[0], tree=base)
         closure: set[str] = set()
         for path in dirty:
             closure.add(path)
@@ -559,7 +559,7 @@ class SessionRun:
         elif isinstance(op, Edit):
             if decision.search is not None and decision.verdict in (Verdict.ACCEPTED,
                                                                     Verdict.EDITED):
-                op = dataclasses.replace(op, search_lines=decision.search)
+                op = replace(op, search_lines=decision.search)
             placed = ((decision.placement, decision.anchor or ())
                       if decision.verdict is Verdict.ACCEPTED and decision.placement else None)
             outcome, proposal = evaluate_edit(tree, op, ctx, replacement, placed)
@@ -576,7 +576,7 @@ class SessionRun:
             return state, OpResult(key, op, outcome, decision, False), None
         # An identical write is a no-op: same tree, same revision, nothing in the ledger.
         item = None if new_tree is tree else edit_item(key[1], op, outcome, proposal)
-        new_state = dataclasses.replace(state, tree=new_tree)
+        new_state = replace(state, tree=new_tree)
         return new_state, OpResult(key, op, outcome, decision, True), item
 
     def _lands(self, outcome: Outcome, decision: Decision) -> bool:

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import field, replace
 
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.model.records import CommandName, ConsoleCommand
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.paths.safety import expand_glob, is_glob, normalize_path
-from reviewtui.core.record import record
+from reviewtui.core.record import field, record, replace
 
 PathChange = tuple[str | None, str | None]  # (old, new); new None = removed, old None = restored
 

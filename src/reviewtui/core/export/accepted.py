@@ -10,7 +10,6 @@ from, and :func:`op_rows` lays its operations out for the reports.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import field
 
 from reviewtui.core.engine import OpResult, SessionRun, Verdict, file_text_for
 from reviewtui.core.lint.findings import Finding
@@ -18,7 +17,7 @@ from reviewtui.core.lint.rules import lint_session
 from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.records import ConsoleCommand, Edit, Operation, Session
 from reviewtui.core.model.tree import Tree
-from reviewtui.core.record import record
+from reviewtui.core.record import field, record
 
 FORMATS = ("patch", "markdown", "json", "fileops", "context")
 FAILED = frozenset({Status.AMBIGUOUS, Status.NOT_FOUND, Status.REFUSED, Status.CONFLICT})

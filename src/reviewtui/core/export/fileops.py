@@ -23,7 +23,6 @@ fails too, the metadata before the first turn says so.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from difflib import SequenceMatcher
 
 from reviewtui.core.engine import OpResult, Policy, SessionRun, TurnResult, execution_order
@@ -47,7 +46,7 @@ from reviewtui.core.model.records import CommandName, ConsoleCommand, Edit, Sess
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.protocol import grammar
 from reviewtui.core.protocol.reply import parse_reply_text
-from reviewtui.core.record import record
+from reviewtui.core.record import record, replace
 
 Lines = tuple[str, ...]
 SearchReplace = tuple[Lines, Lines]

@@ -19,13 +19,13 @@ Formats (``FORMATS``):
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from reviewtui.core.errors import InputLimitError, SessionFormatError
 from reviewtui.core.model.records import Session, literal_session
+from reviewtui.core.record import replace
 from reviewtui.core.text.limits import place
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ def _fileops(text: str, source: str, root: str | None) -> Session:
 def _chat(text: str, source: str, root: str | None) -> Session:
     from reviewtui.core.protocol.session import parse_transcript
 
-    return dataclasses.replace(parse_transcript(text, source), format="chat")
+    return replace(parse_transcript(text, source), format="chat")
 
 
 def _apply_patch(text: str, source: str, root: str | None) -> Session:

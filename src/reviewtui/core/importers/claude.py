@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import field
 from typing import Any
 
 from reviewtui.core.engine.placement import split_text
@@ -38,7 +37,7 @@ from reviewtui.core.model.records import (
     Turn,
 )
 from reviewtui.core.protocol.reply import split_lines
-from reviewtui.core.record import record
+from reviewtui.core.record import field, record
 from reviewtui.core.text.limits import load_json
 
 TOOL_ERROR = "tool-error"

@@ -25,7 +25,6 @@ operations and the parse problem, so the reviewer sees what Codex refused.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 
 from reviewtui.core.errors import PatchError
@@ -48,7 +47,7 @@ from reviewtui.core.model.records import (
     Turn,
 )
 from reviewtui.core.protocol.reply import split_lines
-from reviewtui.core.record import record
+from reviewtui.core.record import record, replace
 
 BEGIN = "*** Begin Patch"
 END = "*** End Patch"
@@ -187,7 +186,7 @@ def _update(lines: Sequence[str], i: int, stop: int, root: str | None,
         raise PatchError(EMPTY_UPDATE, f"the Update File section for {raw_path!r} has no "
                          "chunk: Codex rejects an empty update", lineno)
     if len(edits) > 1:  # each chunk knows the ones after it: they must fit in order
-        edits = [dataclasses.replace(edit, later=tuple(e.search_lines for e in edits[k + 1:]))
+        edits = [replace(edit, later=tuple(e.search_lines for e in edits[k + 1:]))
                  for k, edit in enumerate(edits)]
     return Change([*ops, *edits], Span(lineno, max(lineno, i))), i
 

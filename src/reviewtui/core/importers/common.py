@@ -9,12 +9,10 @@ with the same meaning, and :func:`reply_from_ops` groups operations into the blo
 
 from __future__ import annotations
 
-import dataclasses
 import posixpath
 import re
 import shlex
 from collections.abc import Iterable, Sequence
-from dataclasses import field
 
 from reviewtui.core.errors import SessionFormatError
 from reviewtui.core.model.records import (
@@ -30,7 +28,7 @@ from reviewtui.core.model.records import (
     Span,
     Turn,
 )
-from reviewtui.core.record import record
+from reviewtui.core.record import field, record, replace
 
 SPLIT_TURN = "split-turn"
 
@@ -67,7 +65,7 @@ def reply_from_ops(ops: Sequence[Operation], span: Span,
                 if isinstance(op, Edit):
                     ordinal += 1
                     if op.ordinal != ordinal:
-                        op = dataclasses.replace(op, ordinal=ordinal)
+                        op = replace(op, ordinal=ordinal)
                 numbered.append(op)
             blocks.append(FileBlock(run[0].path, Span(first.start, first.start),
                                     Span(first.start, max(first.start, last.end)),

@@ -32,14 +32,13 @@ its first parent with a note.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 from collections.abc import Sequence
 
 from reviewtui.core.errors import SessionFormatError
 from reviewtui.core.model.records import ParseProblem, Reply, Session, Span, Turn
-from reviewtui.core.record import record
+from reviewtui.core.record import record, replace
 
 MARKER = "# reviewtui git session: "
 KINDS = ("range", "worktree")
@@ -224,7 +223,7 @@ def import_git(text: str, source: str, *, root: str | None = None,
         for number, turn in enumerate(mine):
             reply = turn.reply
             if number == 0 and notes:
-                reply = dataclasses.replace(reply, problems=(*notes, *reply.problems))
+                reply = replace(reply, problems=(*notes, *reply.problems))
             turns.append(Turn(len(turns) + 1, commit.message, reply, turn.span,
                               Span(commit.start + 1, commit.start + 1)))
     title = (f"git {origin.base[:12]}..{origin.head[:12]}" if origin.kind == "range"
@@ -243,7 +242,7 @@ def _worktree_turns(origin: GitOrigin, diffs: Sequence[Turn]) -> list[Turn]:
     out: list[Turn] = []
     for number, turn in enumerate(diffs):
         extra = notes if number == 0 else ()
-        reply = dataclasses.replace(turn.reply, problems=extra + turn.reply.problems)
+        reply = replace(turn.reply, problems=extra + turn.reply.problems)
         out.append(Turn(number + 1, request, reply, turn.span))
     return out
 

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import field
 
 from reviewtui.core.importers.common import (
     Change,
@@ -51,7 +50,7 @@ from reviewtui.core.model.records import (
     Turn,
 )
 from reviewtui.core.protocol.reply import split_lines
-from reviewtui.core.record import record
+from reviewtui.core.record import field, record
 from reviewtui.core.text.limits import parse_int
 
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")

@@ -16,7 +16,6 @@ beyond the standard library and the core records.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 
 from reviewtui.core.match.elision import (
@@ -33,6 +32,7 @@ from reviewtui.core.match.guards import duplicate_line
 from reviewtui.core.match.landing import Ambiguity, Landing, method_name
 from reviewtui.core.match.normalise import is_blank, trim_blank_edges
 from reviewtui.core.model.outcome import MatchResult, Status
+from reviewtui.core.record import replace as replace_record
 from reviewtui.core.text.markers import placeholder_indices
 
 DUPLICATE_LINE = "duplicate-line"
@@ -113,7 +113,7 @@ def match_edit(
         if version is not None:  # the reviewer should know the model read an old file
             stale = (f"SEARCH is verbatim in earlier version {version} of {len(history)}: "
                      "probably stale")
-            near = dataclasses.replace(near, hints=(*near.hints, stale))
+            near = replace_record(near, hints=(*near.hints, stale))
     if near is not None:
         return _decide(lines, wanted, near, "near")
     return diagnose(index, _core(wanted), history)
@@ -141,7 +141,7 @@ def _place_literally(lines: Sequence[str], search: tuple[str, ...], replace: tup
         return None
     note = ("REPLACE's ellipsis lines are content where they land (a stub's body, a "
             "docstring or code sample), not placeholders")
-    found = dataclasses.replace(found, hints=(*found.hints, note))
+    found = replace_record(found, hints=(*found.hints, note))
     return _decide(lines, search, found, "") if found.kinds else _settle(
         lines, search, found, "exact")
 

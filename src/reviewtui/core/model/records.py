@@ -7,12 +7,11 @@ Texts are kept exactly as written; nothing here normalises paths or content.
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from reviewtui.core.record import record
+from reviewtui.core.record import field, record
+from reviewtui.core.record import replace as replace_record
 
 if TYPE_CHECKING:  # only line-addressed edits carry one; their module loads with them
     from reviewtui.core.model.edit_shapes import Shape
@@ -284,12 +283,12 @@ def literal_reply(reply: Reply) -> Reply:
            for op in block.ops):
         return reply
     blocks = tuple(
-        dataclasses.replace(block, ops=tuple(op if op.literal else
-                                             dataclasses.replace(op, literal=True)
+        replace_record(block, ops=tuple(op if op.literal else
+                                             replace_record(op, literal=True)
                                              for op in block.ops))
         if isinstance(block, FileBlock) else block
         for block in reply.blocks)
-    return dataclasses.replace(reply, blocks=blocks)
+    return replace_record(reply, blocks=blocks)
 
 
 @record(frozen=True, slots=True)
@@ -313,7 +312,7 @@ def literal_session(session: Session) -> Session:
     for turn in session.turns:
         reply = literal_reply(turn.reply)
         if reply is not turn.reply:
-            turn = dataclasses.replace(turn, reply=reply)
+            turn = replace_record(turn, reply=reply)
             changed = True
         turns.append(turn)
-    return dataclasses.replace(session, turns=tuple(turns)) if changed else session
+    return replace_record(session, turns=tuple(turns)) if changed else session

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import field, replace
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from typing import Any
 from reviewtui.core.engine.decisions import Decision, OpKey, Verdict
 from reviewtui.core.errors import StateFormatError
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile, Operation, Session
-from reviewtui.core.record import record
+from reviewtui.core.record import field, record, replace
 
 _MAX_COUNT = 2**31 - 1  # turns, positions, edit numbers, checkpoints
 _MAX_SECONDS = 10.0**9

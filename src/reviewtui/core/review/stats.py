@@ -25,14 +25,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
 
 from reviewtui.core.engine import TurnResult
 from reviewtui.core.export.accepted import FAILED, Accepted, count_label
 from reviewtui.core.export.fileops import plan_cost, plan_turn, sent_cost
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import ConsoleCommand
-from reviewtui.core.record import record
+from reviewtui.core.record import record, replace
 from reviewtui.core.review.diagnostics import introduced
 from reviewtui.core.text.plural import plural
 

@@ -53,7 +53,6 @@ from __future__ import annotations
 
 import io
 import re
-import tokenize
 from collections.abc import Iterable, Sequence
 
 from reviewtui.core.text.lazy_pattern import LazyPattern
@@ -467,6 +466,8 @@ def _fenced(lines: Sequence[str]) -> set[int]:
 def _inside_strings(lines: Sequence[str]) -> set[int]:
     """Indexes of lines inside a multi-line Python string literal, after its first line.
     Nothing when the text does not tokenize (an unclosed string: the end is unknown)."""
+    import tokenize  # here: an exact match of a one-turn check never asks (issue 13)
+
     inside: set[int] = set()
     reader = io.StringIO("".join(line + "\n" for line in lines)).readline
     try:

@@ -8,7 +8,6 @@ workers that check syntax, run project checks and lint in the background.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TypeVar
@@ -25,6 +24,7 @@ from reviewtui.core.lint.findings import Finding
 from reviewtui.core.lint.rules import lint_session
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import Turn
+from reviewtui.core.record import replace
 from reviewtui.core.review.diagnostics import diagnose_result
 from reviewtui.shell.review import Review
 from reviewtui.shell.userconfig import load_layout
@@ -244,7 +244,7 @@ class ReviewPanes(Screen[None]):
         waiting = self._waits_on(result)
         if waiting:  # as the exports say it: accepted, not written until that one is
             state, sep, rest = view.subtitle.partition(" · ")
-            view = dataclasses.replace(
+            view = replace(
                 view, subtitle=f"{state}, waits on {waiting} (not written yet){sep}{rest}")
         view, to_run = explanation_with(view, self.project_checks, result)
         if to_run:
@@ -266,7 +266,7 @@ class ReviewPanes(Screen[None]):
                     "that one would make this one fail.", style="yellow")
         if view.explanation.plain:
             note = note + Text("\n\n") + view.explanation
-        return dataclasses.replace(view, explanation=note)
+        return replace(view, explanation=note)
 
     def _waits_on(self, result: OpResult) -> str:
         """What an accept shown as landing waits on (an earlier pending operation), "" when

@@ -7,13 +7,12 @@ does it in its thread right after its work, so the event loop only draws the res
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import field, replace
 
 from reviewtui.core.engine import OpKey, OpResult, Verdict
 from reviewtui.core.engine.opstate import OpState, draft_state, op_state
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import Turn
-from reviewtui.core.record import record
+from reviewtui.core.record import field, record, replace
 from reviewtui.shell.review import Review
 from reviewtui.ui.widgets.timeline import TurnMark
 

@@ -1,0 +1,38 @@
+"""``visible`` skips its regular expression for printable text (core/text/visible.py;
+issue 13, "Headless start-up": the pattern is compiled only when a line needs it)."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from reviewtui.core.text.visible import HIDDEN, visible
+
+_REFERENCE = re.compile(HIDDEN)
+
+
+def _reference(text: str, keep: str) -> str:
+    return _REFERENCE.sub(lambda m: m.group() if m.group() in keep
+                          else f"\\u{ord(m.group()):04x}", text)
+
+
+def test_no_hidden_character_is_printable() -> None:
+    hidden = [chr(c) for c in range(0x110000) if _REFERENCE.fullmatch(chr(c))]
+    assert len(hidden) == 32 + 33 + 2 + 5 + 4
+    assert not any(c.isprintable() for c in hidden)  # the shortcut skips none of them
+
+
+_TEXT = st.text(st.one_of(st.characters(), st.sampled_from("\x1b\r\t\n\x85\u2028\u202e\u2066")))
+
+
+@given(_TEXT, st.sampled_from(["", "\t", "\n\t", "\x1b"]))
+def test_visible_is_the_pattern_substitution(text: str, keep: str) -> None:
+    assert visible(text, keep=keep) == _reference(text, keep)
+
+
+def test_printable_text_is_returned_as_it_is() -> None:
+    assert visible("plain · text ✓") == "plain · text ✓"
+    assert visible("a\x1b[2Kb\u202ec", keep="") == "a\\u001b[2Kb\\u202ec"
+    assert visible("a\tb\x07", keep="\t") == "a\tb\\u0007"
