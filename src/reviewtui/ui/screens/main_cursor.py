@@ -239,8 +239,9 @@ class ReviewCursor(ReviewPanes):
         self._recompute_states(states)
         turn_list = self.query_one("#turns", TurnList)
         ops = self.query_one("#ops", OpList)
-        for pos, turn in enumerate(self.session_turns[:len(self._turn_states)]):
-            now = self._turn_states[pos]
+        after = self._turn_states
+        for pos, turn in enumerate(self.session_turns[:len(after)]):
+            now = after[pos]
             # The rest did not change (a turn the job left alone keeps its very list).
             if pos >= len(before) or (before[pos] is not now and before[pos] != now):
                 turn_list.update_turn(pos, turn_prompt(turn.index, turn.request, now))
