@@ -15,7 +15,8 @@ the loop thread's CPU between two ticks, which a loaded machine's waits for a co
 inflate). The first rounds press the same keys through ``Pilot.press``, whose idle waits
 (until the process's CPU is quiet) are the Pilot's own cost. Baselines in the same run: the
 same steps called on the ``Review`` directly (the engine's own cost, no UI) and the
-ticker on an idle loop.
+ticker on an idle loop. ``--scale``: the keys alone, on issue 13's 5,000-turn /
+50,000-operation session made from real files (as ``bench_apply.py`` makes it).
 """
 
 from __future__ import annotations
@@ -188,11 +189,6 @@ async def workers_done(app: App[None]) -> None:
             await worker.wait()
 
 
-def module_of(turn_pos: int) -> str:
-    f = (turn_pos + 1) % FILES
-    return f"pkg{f // 10}/mod{f:03}.py"
-
-
 async def settle(app: ReviewApp, until: Callable[[], bool], timeout: float = 60.0) -> None:
     """Poll (1 ms) until ``until()`` holds and no review job runs or waits (the worker
     queue), then until the screen has taken in every message and drawn what changed."""
@@ -270,7 +266,8 @@ async def keys(folder: Path) -> dict[str, list[float]]:
             figures[f"{name}: longest loop block, CPU"] = []
             figures[f"{name}: through Pilot.press"] = []
         for turn_pos in range(PILOT_ROUNDS + ROUNDS):
-            path = root / module_of(turn_pos)
+            first = review.display.turns[turn_pos].results[0]
+            path = root / str(getattr(first.op, "path", ""))
             before = path.read_bytes()
             screen.select(turn_pos, 0)
             await pilot.pause()
@@ -310,16 +307,32 @@ def show(name: str, value: float | list[float]) -> None:
         print(f"{name:38} {value * 1000:8.1f} ms")
 
 
+def make_scale_session(folder: Path) -> Path:
+    """Issue 13's scale case, as ``bench_apply.py`` and ``bench_first_frame.py`` make it:
+    5,000 turns of ten SEARCH/REPLACE edits over 200 real standard-library modules."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_apply import make_case, real_files, session_text, write_root
+
+    case = make_case("scale", real_files(200, max_lines=400), 5000, 10, 3)
+    write_root(case, folder).rename(folder / "base")
+    (folder / "session.md").write_text(session_text(case))
+    return folder
+
+
 def main() -> None:
+    scale = "--scale" in sys.argv[1:]
     with tempfile.TemporaryDirectory() as tmp:
-        folder = make_session(Path(tmp))
-        keys_only = "--keys" in sys.argv[1:]
+        folder = (make_scale_session if scale else make_session)(Path(tmp))
+        keys_only = scale or "--keys" in sys.argv[1:]
         if not keys_only:
             baseline = asyncio.run(first_paint_baseline())
             figures = asyncio.run(drive(folder))
         key_figures = asyncio.run(keys(folder))
-    print(f"session: {TURNS + 1} turns, {TURNS * OPS_PER_TURN + 1} operations, "
-          f"{FILES + 1} files")
+    if scale:
+        print("session: 5,000 turns, 50,000 operations, 200 files (real modules)")
+    else:
+        print(f"session: {TURNS + 1} turns, {TURNS * OPS_PER_TURN + 1} operations, "
+              f"{FILES + 1} files")
     if not keys_only:
         opening(baseline, figures)
     show_keys(key_figures)
