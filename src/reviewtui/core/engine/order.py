@@ -6,6 +6,8 @@ written, then the file blocks in order, then every ``:rm``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from reviewtui.core.model.records import CommandName, ConsoleCommand, Operation, Turn
 from reviewtui.core.record import record
 
@@ -18,7 +20,10 @@ def _phase(op: Operation) -> int:
 
 def execution_order(turn: Turn) -> list[tuple[int, Operation]]:
     """The reply's operations, each with its reply position, in the order they run."""
-    return sorted(enumerate(turn.reply.ops), key=lambda item: (_phase(item[1]), item[0]))
+    ops = turn.reply.ops
+    if not any(isinstance(op, ConsoleCommand) for op in ops):
+        return list(enumerate(ops))  # file blocks alone run as written (most turns)
+    return sorted(enumerate(ops), key=lambda item: (_phase(item[1]), item[0]))
 
 
 @record(frozen=True, slots=True)
@@ -29,6 +34,25 @@ class Step:
     op: Operation
     path: str | None  # the normalised path of a file operation (None: a command or refused)
     above: tuple[str, ...]  # its ancestor directories
+
+
+def places(normalize: Callable[[str], str | None]
+           ) -> Callable[[Operation], tuple[str | None, tuple[str, ...]]]:
+    """An operation's normalised path (``normalize``; None for a command or a refused
+    path) and its ancestor directories, worked out once per path as written: a long
+    session names a few hundred paths in tens of thousands of operations."""
+    known: dict[str, tuple[str | None, tuple[str, ...]]] = {}
+
+    def place(op: Operation) -> tuple[str | None, tuple[str, ...]]:
+        if isinstance(op, ConsoleCommand):
+            return None, ()
+        found = known.get(op.path)
+        if found is None:
+            path = normalize(op.path)
+            found = known[op.path] = (path, ancestors(path) if path else ())
+        return found
+
+    return place
 
 
 def ancestors(path: str) -> tuple[str, ...]:

@@ -33,7 +33,7 @@ from reviewtui.core.engine.history import LazyHistory, earlier_versions
 from reviewtui.core.engine.ledger import Ledger, LedgerItem, edit_item
 from reviewtui.core.engine.ledger import bumps as ledger_bumps
 from reviewtui.core.engine.links import LinkView
-from reviewtui.core.engine.order import Step, ancestors, execution_order
+from reviewtui.core.engine.order import Step, ancestors, execution_order, places
 from reviewtui.core.engine.results import OpResult, Rules, TurnResult
 from reviewtui.core.engine.reuse import reuse_turns, shift_rest
 from reviewtui.core.engine.structural import StructuralState
@@ -282,12 +282,12 @@ class SessionRun:
         if self._steps is None:
             steps: list[tuple[Step, ...]] = []
             touch: list[tuple[frozenset[str], frozenset[str]]] = []
+            where = places(normalize_or_none)  # (each distinct path worked out once)
             for turn in self.session.turns:
                 row: list[Step] = []
                 names, dirs = set[str](), set[str]()
                 for pos, op in execution_order(turn):
-                    path = None if isinstance(op, ConsoleCommand) else normalize_or_none(op.path)
-                    above = ancestors(path) if path else ()
+                    path, above = where(op)
                     row.append(Step(pos, op, path, above))
                     if path:
                         names.add(path)
