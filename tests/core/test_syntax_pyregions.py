@@ -3,11 +3,9 @@ broke, a whole parse agrees (property), and it declines where it cannot know."""
 
 from __future__ import annotations
 
-import symtable
-import warnings
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pyregionkit import edited, parses
 
 from reviewtui.core.syntax.pyregions import changes_of, edits_parse_alone
 
@@ -20,27 +18,6 @@ FRAGMENTS = [
     "global q", "    global q", "    q = 2",
 ]
 line = st.sampled_from(FRAGMENTS)
-
-
-def parses(text: str) -> bool:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            symtable.symtable(text, "<t>", "exec")
-    except (SyntaxError, ValueError):
-        return False
-    return True
-
-
-def edited(base: list[str], edits: list[tuple[int, int, list[str]]]
-           ) -> tuple[list[str], list[tuple[int, int, int]]]:
-    lines, steps = list(base), []
-    for at, width, new in edits:
-        at = min(at, len(lines))
-        end = min(at + width, len(lines))
-        lines[at:end] = new
-        steps.append((at + 1, end, len(new) - (end - at)))
-    return lines, steps
 
 
 edit = st.tuples(st.integers(0, 30), st.integers(0, 3), st.lists(line, max_size=3))

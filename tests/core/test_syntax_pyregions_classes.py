@@ -5,37 +5,15 @@ still means a whole parse finds nothing new."""
 
 from __future__ import annotations
 
-import symtable
 import warnings
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pyregionkit import edited, parses
 
 from reviewtui.core.syntax import pyregions
 from reviewtui.core.syntax.pyregions import changes_of, edits_parse_alone
-
-
-def parses(text: str) -> bool:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            symtable.symtable(text, "<t>", "exec")
-    except (SyntaxError, ValueError):
-        return False
-    return True
-
-
-def edited(base: list[str], edits: list[tuple[int, int, list[str]]]
-           ) -> tuple[list[str], list[tuple[int, int, int]]]:
-    lines, steps = list(base), []
-    for at, width, new in edits:
-        at = min(at, len(lines))
-        end = min(at + width, len(lines))
-        lines[at:end] = new
-        steps.append((at + 1, end, len(new) - (end - at)))
-    return lines, steps
-
 
 CLASSES = [
     ["class A:", '    """Doc.', "", "    more", '    """', "    x = 1", "", "    def m(self):",

@@ -6,25 +6,12 @@ check must not call it proved. Property: a yes means a whole parse finds nothing
 
 from __future__ import annotations
 
-import symtable
-import warnings
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pyregionkit import parses
 
 from reviewtui.core.syntax.pyregions import changes_of, edits_parse_alone
-
-
-def parses(text: str) -> bool:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            symtable.symtable(text, "<t>", "exec")
-    except (SyntaxError, ValueError):
-        return False
-    return True
-
 
 OUTER = "def outer():\n    def f():\n        pass\n    y = 1\n    def g():\n        pass\n"
 CASES = {

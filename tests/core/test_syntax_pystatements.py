@@ -5,37 +5,13 @@ region would be wrong."""
 
 from __future__ import annotations
 
-import symtable
-import warnings
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pyregionkit import edited, parses
 
 from reviewtui.core.syntax import pyregions
 from reviewtui.core.syntax.pyregions import changes_of, edits_parse_alone
-
-
-def parses(text: str) -> bool:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            symtable.symtable(text, "<t>", "exec")
-    except (SyntaxError, ValueError):
-        return False
-    return True
-
-
-def edited(base: list[str], edits: list[tuple[int, int, list[str]]]
-           ) -> tuple[list[str], list[tuple[int, int, int]]]:
-    lines, steps = list(base), []
-    for at, width, new in edits:
-        at = min(at, len(lines))
-        end = min(at + width, len(lines))
-        lines[at:end] = new
-        steps.append((at + 1, end, len(new) - (end - at)))
-    return lines, steps
-
 
 # Statement lines of function bodies: clauses, brackets spanning lines (closing at a lower
 # indentation), decorators, comments at column 0, a form feed, tabs, strings.
