@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import symtable
 import warnings
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 def parses(text: str) -> bool:
@@ -20,8 +23,8 @@ def parses(text: str) -> bool:
     return True
 
 
-def edited(base: list[str], edits: list[tuple[int, int, list[str]]]
-           ) -> tuple[list[str], list[tuple[int, int, int]]]:
+def edited(base: list[T], edits: list[tuple[int, int, list[T]]]
+           ) -> tuple[list[T], list[tuple[int, int, int]]]:
     """``base`` with each ``(at, width, new)`` applied in order (clamped to the file), and
     the steps :func:`reviewtui.core.syntax.pyregions.changes_of` takes: (first, last,
     shift), 1-based, as the engine reports them."""

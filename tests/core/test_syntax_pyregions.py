@@ -61,12 +61,7 @@ def test_a_yes_means_a_whole_parse_finds_nothing_new(
                                 st.lists(st.integers(1000, 2000), max_size=3)), max_size=4))
 def test_changes_of_maps_every_unchanged_line(base: list[int],
                                               edits: list[tuple[int, int, list[int]]]) -> None:
-    lines, steps = list(base), []
-    for at, width, new in edits:
-        at = min(at, len(lines))
-        end = min(at + width, len(lines))
-        lines[at:end] = new
-        steps.append((at + 1, end, len(new) - (end - at)))
+    lines, steps = edited(base, edits)
     changes = changes_of(steps)
     grown, previous_end, old_previous_end = 0, 0, 0
     for lo, hi, old_lo, old_hi in [*changes, (len(lines), len(lines), len(base), len(base))]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pyregionkit import parses
+from pyregionkit import edited, parses
 
 from reviewtui.core.syntax.pyregions import changes_of, edits_parse_alone
 
@@ -66,12 +66,7 @@ edit = st.tuples(st.integers(0, 20), st.integers(0, 2), st.lists(line, max_size=
 @given(base=st.lists(line, max_size=20), edits=st.lists(edit, min_size=1, max_size=3))
 def test_a_yes_in_a_block_means_a_whole_parse_finds_nothing_new(
         base: list[str], edits: list[tuple[int, int, list[str]]]) -> None:
-    lines, steps = list(base), []
-    for at, width, new in edits:
-        at = min(at, len(lines))
-        end = min(at + width, len(lines))
-        lines[at:end] = new
-        steps.append((at + 1, end, len(new) - (end - at)))
+    lines, steps = edited(base, edits)
     before, after = "\n".join(base) + "\n", "\n".join(lines) + "\n"
     if edits_parse_alone(before, after, changes_of(steps), budget=1.0):
         assert parses(after) or not parses(before)

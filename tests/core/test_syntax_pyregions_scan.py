@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pyregionkit import edited
 
 from reviewtui.core.model.filestate import FileState
 from reviewtui.core.syntax import pyregions
@@ -76,12 +77,7 @@ token_edit = st.tuples(st.integers(0, 30), st.integers(0, 3), st.lists(token_lin
        ends=st.sampled_from(["\n", "", "\\"]))
 def test_strings_after_the_edits_match_a_scan_of_the_whole_file(
         base: list[str], edits: list[tuple[int, int, list[str]]], ends: str) -> None:
-    lines, steps = list(base), []
-    for at, width, new in edits:
-        at = min(at, len(lines))
-        end = min(at + width, len(lines))
-        lines[at:end] = new
-        steps.append((at + 1, end, len(new) - (end - at)))
+    lines, steps = edited(base, edits)
     before, after = "\n".join(base) + ends, "\n".join(lines) + ends
     found = pyregions._in_strings_after(before, after, after.split("\n"), changes_of(steps),
                                         pyregions._in_strings(before))
