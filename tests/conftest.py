@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 import pytest_textual_snapshot
 
 SNAPSHOT_DIR = Path(__file__).resolve().parents[1] / "snapshots"
@@ -120,3 +123,14 @@ def _pilot_idle_checks_every_5_ms() -> None:
 
 
 _pilot_idle_checks_every_5_ms()
+
+
+@pytest.fixture
+def collector_on() -> Iterator[None]:
+    """The cyclic garbage collector on for the test (tests of how reviewtui pauses it),
+    and off again after if it was off."""
+    was = gc.isenabled()
+    gc.enable()
+    yield
+    if not was:
+        gc.disable()

@@ -4,7 +4,6 @@ hold no cycles) and leaves it as it found it, also when the apply fails."""
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,15 +21,6 @@ SESSION = """\
     return 2
 >>>>>>> REPLACE
 """
-
-
-@pytest.fixture
-def collector_on() -> Iterator[None]:
-    was = gc.isenabled()
-    gc.enable()
-    yield
-    if not was:
-        gc.disable()
 
 
 def _setup(tmp_path: Path) -> tuple[Path, Path]:

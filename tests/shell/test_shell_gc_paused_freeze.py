@@ -5,20 +5,10 @@ collection of the youngest generation walks all of it once more right after (an 
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
 
 import pytest
 
 from reviewtui.shell.loader import gc_paused
-
-
-@pytest.fixture
-def collector_on() -> Iterator[None]:
-    was = gc.isenabled()
-    gc.enable()
-    yield
-    if not was:
-        gc.disable()
 
 
 @pytest.mark.usefixtures("collector_on")
