@@ -92,12 +92,6 @@ def _drafted(results: tuple[OpResult, ...],
     return tuple(draft_state(r, d) for r, d in zip(results, drafts, strict=True))
 
 
-def draft_twins(review: Review, turn_pos: int) -> tuple[OpResult, ...]:
-    """The draft's results of the turn at ``turn_pos`` (the draft is always whole)."""
-    turns = review.draft.turns
-    return turns[turn_pos].results if turn_pos < len(turns) else ()
-
-
 def draft_twin(review: Review, result: OpResult) -> OpResult | None:
     """The draft's result for the operation of a display ``result`` that the display does
     not land although it is accepted (the only ones :func:`draft_state` reads); None for
@@ -138,7 +132,7 @@ def review_states(review: Review, known: ReviewStates | None = None, *,
     statuses = dict(reuse.statuses) if reuse is not None else {}
     old_basis = reuse.basis if reuse is not None else ()
     old_turns = reuse.turns if reuse is not None else []
-    drafted_turns = review.draft.turns  # draft_twins, read once for every turn
+    drafted_turns = review.draft.turns  # the draft is always whole
     changed: list[int] = []  # positions whose basis is not the one reused
     for pos, turn in enumerate(turns):
         results = turn.results
