@@ -66,6 +66,9 @@ NOT_FOR_A_ONE_TURN_CHECK = (
     # __dataclass_fields__, fields() or asdict(); inspect with it, or for a docstring
     "dataclasses", "inspect", "ast", "dis",
     "tokenize",  # the multi-line strings around a marker (core/text/markers.py): no marker
+    # OpenSSL (~3 ms to load): the diagnostics' cache keys are BLAKE2b digests, a file
+    # state's sha256 and the temp files' tags are computed where asked for
+    "hashlib", "_hashlib",
 )
 
 

@@ -65,6 +65,17 @@ class _Parser(argparse.ArgumentParser):
             return argparse.Action([], argparse.SUPPRESS)
         return super().add_argument(*args, **kwargs)
 
+    def add_mutually_exclusive_group(self, *, required: bool = False
+                                     ) -> argparse._MutuallyExclusiveGroup:
+        if self.inert:  # nor are its groups' options built
+            return _InertGroup(self, required=required)
+        return super().add_mutually_exclusive_group(required=required)
+
+
+class _InertGroup(argparse._MutuallyExclusiveGroup):
+    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
+        return argparse.Action([], argparse.SUPPRESS)
+
 
 if TYPE_CHECKING:
     _SubParsers = argparse._SubParsersAction[_Parser]
@@ -74,14 +85,28 @@ else:  # not subscriptable at run time
 
 class _Subcommands(_SubParsers):
     only: str | None = None  # the subcommand whose options are built; None: every one
+    _inert: _Parser | None = None  # the one parser the other subcommands share
 
     def add_parser(self, name: str, **kwargs: Any) -> _Parser:
         inert = self.only is not None and name != self.only
-        if inert:  # it never parses, so it needs no -h of its own (a third of its cost)
-            kwargs["add_help"] = False
-        made = super().add_parser(name, **kwargs)
-        made.inert = inert
-        return made
+        if not inert:
+            return super().add_parser(name, **kwargs)
+        # It never parses: it only lists its name and help in ``reviewtui --help``. So it
+        # needs no -h, and no parser of its own: each cost two gettext look-ups and half
+        # of building the command line. argparse registers the name and help as usual,
+        # mapped to one empty parser that all such subcommands share.
+        kwargs["add_help"] = False
+        shared = self._inert
+        if shared is None:
+            shared = self._inert = super().add_parser(name, **kwargs)
+            shared.inert = True
+            return shared
+        make = self._parser_class
+        self._parser_class = lambda **_: shared  # type: ignore[assignment]  # only called
+        try:
+            return super().add_parser(name, **kwargs)
+        finally:
+            self._parser_class = make
 
 
 SESSION_FORMATS = ("auto", "fileops", "chat", "apply_patch", "aider", "unified", "claude",

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import hashlib
 import os
 import re
 import stat
@@ -117,6 +116,8 @@ _TEMP_NAME_BYTES = 180  # the target's name is cut so the temp name fits in 255 
 
 
 def _tag(name: str, nonce: str) -> str:
+    import hashlib  # here: reading a project without temp files needs none (OpenSSL)
+
     text = f"reviewtui-tmp\0{name}\0{nonce}".encode("utf-8", "surrogateescape")
     return hashlib.sha256(text).hexdigest()[:8]
 

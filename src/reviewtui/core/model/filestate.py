@@ -9,7 +9,6 @@ endings of the version before); its bytes, text and digest are built on first us
 from __future__ import annotations
 
 import functools
-import hashlib
 from collections.abc import Sequence
 
 UTF8_BOM = b"\xef\xbb\xbf"
@@ -174,6 +173,8 @@ class FileState:
     def digest(self) -> str:
         """sha256 of the bytes, hex: what the shell compares to recognise its own writes."""
         if self._digest is None:
+            import hashlib  # here: a headless ``check`` never asks (OpenSSL: ~3 ms to load)
+
             object.__setattr__(self, "_digest", hashlib.sha256(self.data).hexdigest())
         assert self._digest is not None
         return self._digest

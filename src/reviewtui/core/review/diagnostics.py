@@ -32,7 +32,6 @@ edit span (``Outcome.lines``), never by diffing the whole file.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import symtable
 import warnings
@@ -41,6 +40,11 @@ from difflib import SequenceMatcher
 from pathlib import PurePosixPath
 
 from reviewtui.core.engine import OpKey, OpResult
+
+try:  # the cache keys' hash: hashlib would load OpenSSL, ~3 ms of a one-turn ``check``
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - a Python built without its own blake2
+    from hashlib import blake2b
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.record import record
 
@@ -154,7 +158,7 @@ _text_cache: dict[tuple[str, str], list[_Problem]] = {}
 def _checked(name: str, check: Callable[[str], list[_Problem]], text: str) -> list[_Problem]:
     """``check(text)``, cached per content hash: ``check`` then ``apply``, the badges and
     ``.``, a file version checked before and after two operations, all parse it once."""
-    key = (name, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())
+    key = (name, _key(text.encode("utf-8", "surrogatepass")))
     found = _text_cache.get(key)
     if found is None:
         if len(_text_cache) >= _TEXT_CACHE_SIZE:
@@ -355,8 +359,14 @@ def _at_the_edit(diag: Diagnostic, before: str, after: str, span: Span | None) -
 _cache: dict[tuple[str, str, str], tuple[Diagnostic, ...]] = {}
 
 
+def _key(data: bytes) -> str:
+    """The cache key of some content: a 256-bit BLAKE2b digest, as collision-proof as
+    sha256."""
+    return blake2b(data, digest_size=32).hexdigest()
+
+
 def _digest(text: str | None) -> str:
-    return "-" if text is None else hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()
+    return "-" if text is None else _key(text.encode("utf-8", "replace"))
 
 
 def _texts(result: OpResult) -> tuple[str, str | None, str | None] | None:

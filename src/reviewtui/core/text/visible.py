@@ -25,6 +25,12 @@ def visible(text: str, *, keep: str = "") -> str:
     """``text`` with every control character not in ``keep`` written as ``\\uXXXX``."""
     if text.isprintable():  # each HIDDEN character is a control, format or separator one
         return text
+    if keep:  # a line and its newline: nothing to escape once the kept characters are out
+        rest = text
+        for kept in keep:
+            rest = rest.replace(kept, "")
+        if rest.isprintable():
+            return text
     if not _hidden:
         _hidden.append(re.compile(HIDDEN))
     if not keep:

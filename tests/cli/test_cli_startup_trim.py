@@ -1,0 +1,76 @@
+"""What keeps ``reviewtui check``'s start-up short without changing what it does (issue 13,
+"Headless start-up"): the parser's other subcommands share one empty parser, a report
+line and its newline never compile the control-character pattern, and the diagnostics'
+cache keys are BLAKE2b digests (hashlib, which loads OpenSSL, is not imported).
+The imports themselves are pinned by tests/cli/test_cli_lean_check_imports.py.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import reviewtui.core.text.visible as visible_module
+from reviewtui.cli import COMMANDS, build_parser
+from reviewtui.core.review import diagnostics
+
+
+def _subparsers(parser: object) -> dict[str, object]:
+    found = [action for action in getattr(parser, "_actions", [])
+             if getattr(action, "_name_parser_map", None) is not None]
+    assert len(found) == 1
+    return dict(found[0]._name_parser_map)
+
+
+@pytest.mark.parametrize("only", sorted(COMMANDS | {"--help"}))
+def test_every_other_subcommand_shares_one_empty_parser(only: str) -> None:
+    by_name = _subparsers(build_parser(only=only))
+    assert sorted(by_name) == sorted(COMMANDS)
+    others = {id(parser) for name, parser in by_name.items() if name != only}
+    assert len(others) == 1
+    shared = next(parser for name, parser in by_name.items() if name != only)
+    # no option of any subcommand was added to it, nor a group's (--git, --worktree)
+    assert [action.dest for action in shared._actions] == []  # type: ignore[attr-defined]
+    assert shared._mutually_exclusive_groups == []  # type: ignore[attr-defined]
+    if only in COMMANDS:  # the subcommand that runs has a parser of its own, with -h
+        own = by_name[only]
+        assert id(own) not in others
+        assert "help" in [action.dest for action in own._actions]  # type: ignore[attr-defined]
+
+
+def test_the_whole_parser_has_a_parser_per_subcommand() -> None:
+    by_name = _subparsers(build_parser())
+    assert len({id(parser) for parser in by_name.values()}) == len(COMMANDS)
+
+
+@pytest.mark.parametrize("keep", ["\n\t", "\n", "\t"])
+@given(line=st.text(st.characters().filter(str.isprintable)))
+def test_a_printable_line_with_kept_characters_does_not_compile_the_pattern(
+        keep: str, line: str) -> None:
+    text = line + keep
+    saved = list(visible_module._hidden)
+    visible_module._hidden.clear()
+    try:
+        assert visible_module.visible(text, keep=keep) == text
+        assert visible_module._hidden == []
+    finally:
+        visible_module._hidden[:] = saved
+
+
+def test_a_hidden_character_next_to_a_kept_one_is_still_escaped() -> None:
+    assert visible_module.visible("a\x1b[2K\n", keep="\n\t") == "a\\u001b[2K\n"
+    assert visible_module.visible("\u202e\t", keep="\t") == "\\u202e\t"
+    assert visible_module.visible("x\n\x85", keep="\n") == "x\n\\u0085"
+
+
+@given(st.binary(max_size=200))
+def test_the_diagnostics_cache_key_is_a_256_bit_blake2b_digest(data: bytes) -> None:
+    assert diagnostics._key(data) == hashlib.blake2b(data, digest_size=32).hexdigest()
+
+
+def test_texts_that_differ_get_different_cache_keys() -> None:
+    assert diagnostics._digest("x = 1\n") != diagnostics._digest("x = 2\n")
+    assert diagnostics._digest(None) == "-"
