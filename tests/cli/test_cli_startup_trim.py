@@ -8,6 +8,8 @@ The imports themselves are pinned by tests/cli/test_cli_lean_check_imports.py.
 from __future__ import annotations
 
 import hashlib
+import re
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given
@@ -74,3 +76,37 @@ def test_the_diagnostics_cache_key_is_a_256_bit_blake2b_digest(data: bytes) -> N
 def test_texts_that_differ_get_different_cache_keys() -> None:
     assert diagnostics._digest("x = 1\n") != diagnostics._digest("x = 2\n")
     assert diagnostics._digest(None) == "-"
+
+
+_Repl = str | Callable[[re.Match[str]], str]
+_SUBS: list[tuple[str, _Repl]] = [(r"^(?:<!--|//+|#+)\s*", ""), (r"\s*(?:\*+/|-->)$", "!"),
+                                  (r"a+", lambda m: "<a>")]
+
+
+@pytest.mark.parametrize(("pattern", "repl"), _SUBS)
+@given(text=st.text(alphabet="a#/<!-*> \n", max_size=30), count=st.integers(0, 2))
+def test_a_lazy_pattern_substitutes_and_finds_as_the_compiled_one(
+        pattern: str, repl: _Repl, text: str, count: int) -> None:
+    from reviewtui.core.text.lazy_pattern import LazyPattern
+
+    lazy, eager = LazyPattern(pattern), re.compile(pattern)
+    assert lazy.sub(repl, text, count) == eager.sub(repl, text, count)
+    assert lazy.findall(text) == eager.findall(text)
+
+
+def test_the_grammar_s_rarely_needed_patterns_wait_for_their_first_line() -> None:
+    """A fresh interpreter: importing the reply parser compiles none of the patterns for
+    labels, fences, footers, Need: lines, list items and console commands."""
+    import subprocess
+    import sys
+
+    code = ("import reviewtui.core.protocol.reply, reviewtui.core.text.markers as m, "
+            "reviewtui.core.protocol.grammar as g\n"
+            "names = ['LABEL_RE', 'FENCE_RE', 'FOOTER_RE', 'NEED_RE', 'LIST_ITEM_RE', "
+            "'COMMAND_RE']\n"
+            "print(sum(getattr(g, n)._compiled is not None for n in names), "
+            "sum(getattr(m, n)._compiled is not None for n in ['_COMMENT_OPEN', '_FENCE', "
+            "'_BLOCK_OPENER']))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert done.stdout.split() == ["0", "0"]

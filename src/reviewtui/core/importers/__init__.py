@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from reviewtui.core.errors import InputLimitError, SessionFormatError
 from reviewtui.core.model.records import Session, literal_session
 from reviewtui.core.record import replace
+from reviewtui.core.text.lazy_pattern import LazyPattern
 from reviewtui.core.text.limits import place
 
 if TYPE_CHECKING:
@@ -44,7 +45,7 @@ LITERAL_FORMATS = frozenset({"apply_patch", "unified", "claude", "toolcalls", "g
 # here so that detecting any other format does not load the git reader.
 GIT_HEADER = "# reviewtui git session: "
 _TURN_HEADING = re.compile(r"^#{1,3} *Turn +\d+", re.MULTILINE)
-_BEGIN_PATCH = re.compile(r"^[ \t]*\*\*\* Begin Patch[ \t]*\r?$", re.MULTILINE)
+_BEGIN_PATCH = LazyPattern(r"^[ \t]*\*\*\* Begin Patch[ \t]*\r?$", re.MULTILINE)
 
 __all__ = ["FILEOPS_FORMATS", "FORMATS", "LITERAL_FORMATS", "SessionFormatError", "detect_format",
            "import_session"]

@@ -65,7 +65,8 @@ RECAP_RE = LazyPattern(  # compiled on first use (start-up)
     re.IGNORECASE | re.VERBOSE,
 )
 # Markdown decoration in front of a sentence: headings, quotes, bullets, emphasis.
-_DECORATION = re.compile(r"^[\s#>*_+\-]*(?:\d+[.)]\s+)?")
+_DECORATION = LazyPattern(  # compiled on first use (start-up)
+    r"^[\s#>*_+\-]*(?:\d+[.)]\s+)?")
 
 
 def _reads_like(pattern: LazyPattern, lines: tuple[str, ...]) -> bool:

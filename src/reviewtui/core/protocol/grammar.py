@@ -10,23 +10,26 @@ from __future__ import annotations
 import re
 
 from reviewtui.core.record import record
+from reviewtui.core.text.lazy_pattern import LazyPattern
 from reviewtui.core.text.limits import parse_int
 
 HEADER_RE = re.compile(r"^\s*-{3}\s*File:\s*(?P<path>.*?)\s*-{3}\s*$")
 SEARCH_RE = re.compile(r"^<{5,9} ?SEARCH\s*$")
 DIVIDER_RE = re.compile(r"^={5,9}\s*$")
 REPLACE_RE = re.compile(r"^>{5,9} ?REPLACE\s*$")
-LABEL_RE = re.compile(
+# The patterns below match only lines a first-character test let through (and most
+# sessions have no such line for some of them): compiled on first use (start-up).
+LABEL_RE = LazyPattern(
     r"^\s*(?:\*\*)?Edit\s+(?P<n>\d+)"
     # ``Edit 3 @ 140-148`` / ``@ 12:a3-15:f0``, optionally ``rev 3f2a9c1d``: a line range.
     r"(?:\s*@\s*(?P<addr>[0-9A-Fa-f:\s-]*?[0-9A-Fa-f])(?:\s+rev\s+(?P<rev>[0-9A-Fa-f]+))?)?"
     r"\s*:?\s*(?:\*\*)?\s*$"
 )
-FENCE_RE = re.compile(r"^(?P<fence>`{3,}|~{3,})\s*(?P<info>[^`]*?)\s*$")
-FOOTER_RE = re.compile(r"^\s*#{1,6}\s*Changed files\s*:?\s*$", re.IGNORECASE)
-NEED_RE = re.compile(r"^\s*(?:\*\*)?Need\s*:(?:\*\*)?\s*(?P<rest>.*)$")
-LIST_ITEM_RE = re.compile(r"^\s*[-*+]\s+(?P<item>.+?)\s*$")
-COMMAND_RE = re.compile(r"^\s*:(?P<name>[A-Za-z_][\w-]*)?(?P<rest>.*)$")
+FENCE_RE = LazyPattern(r"^(?P<fence>`{3,}|~{3,})\s*(?P<info>[^`]*?)\s*$")
+FOOTER_RE = LazyPattern(r"^\s*#{1,6}\s*Changed files\s*:?\s*$", re.IGNORECASE)
+NEED_RE = LazyPattern(r"^\s*(?:\*\*)?Need\s*:(?:\*\*)?\s*(?P<rest>.*)$")
+LIST_ITEM_RE = LazyPattern(r"^\s*[-*+]\s+(?P<item>.+?)\s*$")
+COMMAND_RE = LazyPattern(r"^\s*:(?P<name>[A-Za-z_][\w-]*)?(?P<rest>.*)$")
 TURN_RE = re.compile(r"^##\s+Turn\s+(?P<n>\d+)\b")
 
 CONSOLE_INFOS = frozenset({"", "console", "sh", "shell", "bash", "text"})

@@ -3,13 +3,15 @@
 The placeholder-phrase and prose patterns take milliseconds each to compile, which every
 command paid at start-up even when no line ever reached them. A :class:`LazyPattern`
 keeps the source and flags and compiles once, on the first ``search``/``match``/
-``fullmatch``; after that each call costs one extra function call. Keep cheap patterns
-and those on per-line hot paths as plain ``re.compile``.
+``fullmatch``/``sub``/``findall``; after that each call costs one extra function call.
+Keep cheap patterns and those on per-line hot paths as plain ``re.compile``.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 
 class LazyPattern:
@@ -36,3 +38,10 @@ class LazyPattern:
 
     def fullmatch(self, text: str) -> re.Match[str] | None:
         return self.compiled().fullmatch(text)
+
+    def sub(self, repl: str | Callable[[re.Match[str]], str], text: str,
+            count: int = 0) -> str:
+        return self.compiled().sub(repl, text, count)
+
+    def findall(self, text: str) -> list[Any]:
+        return self.compiled().findall(text)

@@ -57,21 +57,23 @@ from collections.abc import Iterable, Sequence
 
 from reviewtui.core.text.lazy_pattern import LazyPattern
 
+# The patterns of this module look only at lines with an ellipsis or a phrase's cue in
+# them (most files have none): compiled on first use (start-up).
 # Comment openers of the languages models write, longest first: HTML, JSX, C-style,
 # shell/Python, SQL/Lua/Haskell, Lisp/asm/ini, TeX/Erlang. A bare "*" (a line inside a
 # /* */ block, or a Markdown bullet) is not peeled: C headers are full of " * ..." lines
 # that elide prose in documentation, not code.
-_COMMENT_OPEN = re.compile(r"^(?:<!--|\{/\*+|/\*+|//+|#+|--+|;+|%+)\s*")
-_COMMENT_CLOSE = re.compile(r"\s*(?:\*+/\}?|-->)$")
+_COMMENT_OPEN = LazyPattern(r"^(?:<!--|\{/\*+|/\*+|//+|#+|--+|;+|%+)\s*")
+_COMMENT_CLOSE = LazyPattern(r"\s*(?:\*+/\}?|-->)$")
 _BRACKETS = {"[": "]", "(": ")", "{": "}", "<": ">"}
 _DOTS_ONLY = re.compile(r"\.{3,}")
 # An ellipsis that stands apart: at the start not glued to a name ("...props" is a spread),
 # at the end after a space ("Loading..." is prose, "other helpers ..." is a marker).
-_LEADING_DOTS = re.compile(r"^\.{3,}(?![\w$])")
-_TRAILING_DOTS = re.compile(r"\s\.{3,}$")
+_LEADING_DOTS = LazyPattern(r"^\.{3,}(?![\w$])")
+_TRAILING_DOTS = LazyPattern(r"\s\.{3,}$")
 # What prose never contains but code does: assignments, statements, calls, blocks, tags.
-_CODE = re.compile(r"[=;{}<>`]|\w\(|:$")
-_WORD = re.compile(r"[a-z_]+")
+_CODE = LazyPattern(r"[=;{}<>`]|\w\(|:$")
+_WORD = LazyPattern(r"[a-z_]+")
 # An ellipsis on both ends ("... declarations go here ...") frames a description of the
 # skipped lines; beyond this many words it is a sentence ("... and near MIN ..." is two).
 _FRAMED_WORDS = 4
@@ -158,8 +160,8 @@ _LAST_WORDS = _KIND_WORDS | {
 _PYTHON = (".py", ".pyi")
 _YAML = (".yml", ".yaml")
 _TRIPLE_QUOTES = ('"""', "'''")
-_ONE_LINE_STRING = re.compile(r"""[rRuUbBfF]{0,2}(["']).*\1""")
-_TRACEBACK = re.compile(r"Traceback \(most recent \w+ last\):")
+_ONE_LINE_STRING = LazyPattern(r"""[rRuUbBfF]{0,2}(["']).*\1""")
+_TRACEBACK = LazyPattern(r"Traceback \(most recent \w+ last\):")
 
 
 def _text(line: str) -> str:
@@ -417,7 +419,7 @@ def find_placeholder(
 
 
 _MARKDOWN = (".md", ".markdown", ".mdx")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+_FENCE = LazyPattern(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 
 
 def _content_lines(lines: Sequence[str], path: str, hits: Sequence[int]) -> set[int]:
@@ -510,5 +512,5 @@ def _commented_body(lines: Sequence[str], at: int) -> bool:
             and _ellipsis_body(run, here))
 
 
-_BLOCK_OPENER = re.compile(
+_BLOCK_OPENER = LazyPattern(
     r"(?:async\s+)?(?:def|class|if|elif|else|for|while|with|try|except|finally|match|case)\b")
