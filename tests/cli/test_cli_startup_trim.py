@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable
+from typing import ClassVar
 
 import pytest
 from hypothesis import given
@@ -110,3 +111,48 @@ def test_the_grammar_s_rarely_needed_patterns_wait_for_their_first_line() -> Non
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60, check=True)
     assert done.stdout.split() == ["0", "0"]
+
+
+def test_typed_s_decorators_leave_the_implementation_in_place() -> None:
+    from reviewtui.core.typed import dataclass_transform, overload
+
+    @overload
+    def twice(x: int) -> int: ...
+    @overload
+    def twice(x: str) -> str: ...
+    def twice(x: int | str) -> int | str:
+        return x * 2
+
+    assert twice(2) == 4
+    assert twice("ab") == "abab"
+
+    @dataclass_transform()
+    def decorate(cls: type) -> type:
+        return cls
+
+    assert decorate(int) is int
+
+
+def test_a_record_tells_a_class_variable_from_a_field_with_and_without_typing() -> None:
+    """typing imported by the class's module: ``ClassVar`` is no field; in a fresh
+    interpreter that never imports typing, records are built without it."""
+    import subprocess
+    import sys
+
+    from reviewtui.core.record import record
+
+    @record(frozen=True)
+    class Counted:
+        limit: ClassVar[int] = 3
+        name: str
+
+    assert Counted("x").name == "x"
+    assert Counted.limit == 3
+    assert Counted.__match_args__ == ("name",)
+    code = ("import sys\nfrom reviewtui.core.model.records import Edit\n"
+            "from reviewtui.core.record import record\n"
+            "@record(frozen=True, slots=True)\nclass P:\n    a: int\n    b: str = 'x'\n"
+            "print(P(1), P.__match_args__, 'typing' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert done.stdout.strip() == "P(a=1, b='x') ('a', 'b') False"

@@ -9,12 +9,15 @@ import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn
 
 from reviewtui import __version__
 from reviewtui.cli.visible_output import visible_output
 from reviewtui.core.errors import ReviewtuiError
 from reviewtui.core.text.visible import visible
+
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 EXIT_PIPE = 128 + 13  # killed by SIGPIPE, as a shell reports it for cat or git

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from reviewtui.cli import EXIT_FINDINGS, EXIT_OK, gitsource
 from reviewtui.cli.report import (
@@ -41,6 +40,7 @@ from reviewtui.shell.disk import scratch_copy
 from reviewtui.shell.loader import LoadedSession, gc_paused, load_session, read_text
 from reviewtui.shell.project import load_project
 
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:  # imported where used: ``check`` and ``lint`` need none of them
     from reviewtui.core.protocol.config import ProjectConfig
     from reviewtui.core.review.diagnostics import Diagnostic

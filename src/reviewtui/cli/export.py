@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import BinaryIO
 
 from reviewtui.cli import SESSION_FORMATS, gitsource
 from reviewtui.core.errors import DiskError
+
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 # reviewtui.core.export.FORMATS, spelt out so that building the parser (``--help``) does
 # not import the engine; a test keeps the two equal.

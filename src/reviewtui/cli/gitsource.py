@@ -10,10 +10,10 @@ import argparse
 import functools
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from reviewtui.core.errors import UsageError
 
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:  # building the parser (``--help``) must not import the engine
     from pathlib import Path
 

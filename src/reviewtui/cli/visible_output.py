@@ -12,9 +12,12 @@ from __future__ import annotations
 import contextlib
 import sys
 from collections.abc import Iterator
-from typing import TextIO
 
 from reviewtui.core.text.visible import visible
+
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from typing import TextIO
 
 REPORT_COMMANDS = frozenset({"check", "lint", "apply", "restore", "stats"})
 

@@ -6,8 +6,7 @@ which file, which line, which rule, what to do next.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
     from reviewtui.core.text.hashline import LineRef
 

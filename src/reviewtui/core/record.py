@@ -33,12 +33,16 @@ import _thread
 import sys
 from collections.abc import Callable, Mapping
 from types import CodeType, FunctionType, MemberDescriptorType
-from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, dataclass_transform, get_origin, overload
 
 from reviewtui.core import record_inits
 from reviewtui.core.text.lazy_pattern import LazyPattern
+from reviewtui.core.typed import dataclass_transform, overload
 
-_T = TypeVar("_T")
+TYPE_CHECKING = False  # as typing's (see core/typed.py: typing is not imported at run time)
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    _T = TypeVar("_T")
 
 
 class _Missing:
@@ -185,16 +189,27 @@ def _kind(annotation: object, cls: type) -> str:
             return ""
         space = vars(module)
         found = space.get(match.group(2))
-        kind = "classvar" if found is ClassVar else _stock_kind(found)
+        kind = "classvar" if found is not None and found is _class_var() else _stock_kind(found)
         prefix = match.group(1)
         if prefix:  # "typing.ClassVar": the module's typing, then its own name ClassVar
             home = sys.modules.get("typing" if kind == "classvar" else "dataclasses")
             if home is None or space.get(prefix) is not home:
                 return ""
         return kind
-    if annotation is ClassVar or get_origin(annotation) is ClassVar:
-        return "classvar"
+    class_var = _class_var()
+    if class_var is not None:
+        from typing import get_origin  # imported already: ClassVar is
+
+        if annotation is class_var or get_origin(annotation) is class_var:
+            return "classvar"
     return _stock_kind(annotation)
+
+
+def _class_var() -> object:
+    """``typing.ClassVar``, or None while typing is not imported: then nothing can be it
+    (or be made of it), and it is not imported for the question."""
+    typing = sys.modules.get("typing")
+    return None if typing is None else typing.ClassVar
 
 
 def _stock_kind(annotation: object) -> str:

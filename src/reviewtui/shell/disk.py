@@ -28,11 +28,14 @@ import stat
 from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Final
 
 from reviewtui.core.errors import DiskChanged, DiskError
 from reviewtui.core.paths.safety import MAX_PATH_DEPTH, UNREAD_DIRS
 from reviewtui.core.record import field, record
+
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from typing import Final
 
 TEMP_SUFFIX = ".reviewtui-tmp"
 # Folders never read into the virtual tree: version control and tool caches.

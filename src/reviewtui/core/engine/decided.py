@@ -14,9 +14,12 @@ from __future__ import annotations
 
 from bisect import bisect_left, insort
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from reviewtui.core.engine.decisions import Decision, OpKey
+
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class DecidedTurns:

@@ -11,13 +11,13 @@ apply`` does) before anything lands. Pure.
 from __future__ import annotations
 
 import stat
-from typing import TYPE_CHECKING
 
 from reviewtui.core.engine.links import evaluate_link
 from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.records import FullFile
 from reviewtui.core.model.tree import FileState, Tree
 
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
     from reviewtui.core.engine.file_edits import FileContext
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import overload
 
 from reviewtui.core.model.tree import Tree, versions_along
+from reviewtui.core.typed import overload
 
 
 class LazyHistory(Sequence[Sequence[str]]):

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from operator import itemgetter
-from typing import overload
 
 from reviewtui.core.engine.file_edits import Proposal
 from reviewtui.core.model.outcome import Outcome
 from reviewtui.core.model.records import Edit, FullFile
+from reviewtui.core.typed import overload
 
 # One ledger line, kept apart from the revision it was written at so that a reused
 # turn can be renumbered: (text before the revisions, text after, bumps the tree: 0/1).

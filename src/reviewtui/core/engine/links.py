@@ -19,13 +19,13 @@ import posixpath
 import stat
 from collections import ChainMap
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING
 
 from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.records import FullFile
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.paths.safety import escapes_via_symlink
 
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
     from reviewtui.core.engine.file_edits import FileContext
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from reviewtui.core.errors import InputLimitError, SessionFormatError
 from reviewtui.core.model.records import Session, literal_session
@@ -29,6 +28,7 @@ from reviewtui.core.record import replace
 from reviewtui.core.text.lazy_pattern import LazyPattern
 from reviewtui.core.text.limits import place
 
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
     from reviewtui.core.lint.rules import FILEOPS_FORMATS
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable, Iterable
 from functools import lru_cache
-from typing import Any, TypeVar, cast
 
 from reviewtui.core.lint.findings import Finding, Severity
 from reviewtui.core.model.records import (
@@ -27,8 +26,13 @@ from reviewtui.core.paths.wildcard import Piece, Wildcard, literal, not_newline,
 from reviewtui.core.protocol.reply import split_lines
 from reviewtui.core.record import record
 
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
+
 FileText = Callable[[str], str | None]
-T = TypeVar("T")
 
 
 @record(frozen=True, slots=True)
@@ -103,7 +107,8 @@ class LintContext:
         """``compute(self)``, worked out once however many rules ask for it."""
         if compute not in self._memo:
             self._memo[compute] = compute(self)
-        return cast(T, self._memo[compute])
+        found: T = self._memo[compute]
+        return found
 
     def file_lines(self, path: str) -> list[str] | None:
         """The file's lines as this turn's file blocks see it; ``None`` if missing or unknown.

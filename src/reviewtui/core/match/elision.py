@@ -13,13 +13,13 @@ file.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from reviewtui.core.match.landing import Ambiguity, Landing
 from reviewtui.core.match.normalise import is_blank
 from reviewtui.core.record import record
 from reviewtui.core.text.markers import is_placeholder_at
 
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
     from reviewtui.core.match.index import FileIndex
 

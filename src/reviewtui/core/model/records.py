@@ -8,11 +8,11 @@ Texts are kept exactly as written; nothing here normalises paths or content.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING
 
 from reviewtui.core.record import field, record
 from reviewtui.core.record import replace as replace_record
 
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:  # only line-addressed edits carry one; their module loads with them
     from reviewtui.core.model.edit_shapes import Shape
 

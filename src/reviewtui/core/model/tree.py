@@ -11,10 +11,11 @@ whatever the history between them. Paths are assumed normalised
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TYPE_CHECKING
 
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.model.filestate import FileState
+
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 
 __all__ = ["FileState", "Tree", "tree_from_bytes", "versions_along"]
 

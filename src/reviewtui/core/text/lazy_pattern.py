@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class LazyPattern:
