@@ -72,6 +72,11 @@ NOT_FOR_A_ONE_TURN_CHECK = (
     # typing (~2.5 ms): annotation-only imports sit under TYPE_CHECKING = False, and
     # overload and dataclass_transform come from core/typed.py
     "typing",
+    # the parser modules of export, stats and mcp (their names suffice), console commands,
+    # globs in footers and commands, and apply's whole-file holding
+    "reviewtui.cli.export", "reviewtui.cli.stats", "reviewtui.cli.mcp",
+    "reviewtui.core.protocol.console", "reviewtui.core.paths.wildcard",
+    "reviewtui.core.review.whole_files",
 )
 
 

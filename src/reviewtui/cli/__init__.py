@@ -235,11 +235,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                        "reach this server, when it is not http://HOST:PORT (a proxy, or "
                        "--host 0.0.0.0 reached by IP)")
 
-    from reviewtui.cli import export, mcp, stats
-
-    export.add_parser(sub)
-    stats.add_parser(sub)
-    mcp.add_parser(sub)
+    # The subcommands with modules of their own: imported when their options are built or
+    # their help is listed (``--help``); another subcommand's run needs only their names,
+    # for the choices in the usage line.
+    for name in ("export", "stats", "mcp"):
+        if only in (None, "-h", "--help", name):
+            importlib.import_module(f"reviewtui.cli.{name}").add_parser(sub)
+        else:
+            sub.add_parser(name)
     return parser
 
 

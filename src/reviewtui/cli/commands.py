@@ -33,7 +33,6 @@ from reviewtui.core.model.records import Session
 from reviewtui.core.protocol.reply import parse_reply_text
 from reviewtui.core.record import replace
 from reviewtui.core.review.diagnostics import diagnose_landed, introduced
-from reviewtui.core.review.whole_files import partial_files
 from reviewtui.core.text.limits import place
 from reviewtui.core.text.plural import plural
 from reviewtui.shell.disk import scratch_copy
@@ -291,6 +290,8 @@ def _whole_files_only(review: Review, wanted: list[tuple[OpKey, Decision]],
                       ) -> tuple[list[tuple[OpKey, Decision]], dict[OpKey, str]]:
     """Without ``--partial``: the operations of a file whose patch does not apply whole are
     held back (see core/review/whole_files.py), with that file's path."""
+    from reviewtui.core.review.whole_files import partial_files  # here: apply only
+
     keys = {key for key, _ in wanted}
 
     def failed(key: OpKey) -> bool:

@@ -182,6 +182,8 @@ _NAMED = LazyPattern(r"^(?:\s*(\w+)\s*\.)?\s*(\w+)")
 def _kind(annotation: object, cls: type) -> str:
     """"classvar", "initvar", "kw_only" or "" (a field), as the stock decorator tells: a
     string annotation by what its name is in the class's module."""
+    if "typing" not in sys.modules and "dataclasses" not in sys.modules:
+        return ""  # ClassVar, InitVar and KW_ONLY are made there: nothing can be one yet
     if isinstance(annotation, str):
         match = _NAMED.match(annotation)
         module = sys.modules.get(cls.__module__)

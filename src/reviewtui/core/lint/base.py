@@ -22,13 +22,14 @@ from reviewtui.core.model.records import (
     Reply,
     Span,
 )
-from reviewtui.core.paths.wildcard import Piece, Wildcard, literal, not_newline, not_slash
 from reviewtui.core.protocol.reply import split_lines
 from reviewtui.core.record import record
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
     from typing import Any, TypeVar
+
+    from reviewtui.core.paths.wildcard import Wildcard
 
     T = TypeVar("T")
 
@@ -199,6 +200,9 @@ def glob_match(pattern: str, path: str) -> bool:
 @lru_cache(maxsize=256)
 def _glob_wildcard(pattern: str) -> Wildcard:
     """Matched without backtracking: footers are outside text (``*a*a*a...b`` hung)."""
+    # Here: only a glob in a footer or a command needs it.
+    from reviewtui.core.paths.wildcard import Piece, Wildcard, literal, not_newline, not_slash
+
     pieces: list[Piece] = []
     i = 0
     while i < len(pattern):

@@ -25,7 +25,6 @@ from reviewtui.core.model.records import (
     TextRun,
 )
 from reviewtui.core.protocol import grammar as g
-from reviewtui.core.protocol.console import parse_command
 
 
 def parse_reply(lines: Sequence[str], start: int = 0, end: int | None = None, *,
@@ -211,6 +210,8 @@ class _ReplyParser:
             self._problem("unclosed-fence", f"code fence opened with {fence.char * fence.length} "
                           "is never closed", i)
         if fence.info in g.CONSOLE_INFOS and self._console_body(i + 1, close):
+            from reviewtui.core.protocol.console import parse_command  # here: few replies
+
             commands: list[ConsoleCommand] = []
             for k in range(i + 1, close):
                 if lines_k := self.lines[k].strip():
@@ -236,6 +237,8 @@ class _ReplyParser:
         return close + 1
 
     def _bare_console(self, i: int, end: int) -> int:
+        from reviewtui.core.protocol.console import parse_command  # here: few replies
+
         start = i
         commands: list[ConsoleCommand] = []
         while i < end and g.is_command(self.lines[i]):
