@@ -7,7 +7,6 @@ file's own text or the model's text re-indented (see ``reexpress``).
 from __future__ import annotations
 
 import re
-import zlib
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from difflib import SequenceMatcher
@@ -150,6 +149,8 @@ _MAX_CHUNKS = 20_000  # past this, only the common prefix and suffix count
 
 @lru_cache(maxsize=65536)
 def _ends_chunk(token: str) -> bool:
+    import zlib  # here: only a rewritten block is chunked (an exact match loads none)
+
     return zlib.crc32(token.encode("utf-8", "surrogatepass")) & _CHUNK_MASK == 0
 
 
