@@ -78,6 +78,7 @@ NOT_FOR_A_ONE_TURN_CHECK = (
     "reviewtui.core.protocol.console", "reviewtui.core.paths.wildcard",
     "reviewtui.core.review.whole_files",
     "zlib",  # the matcher's chunks of a rewritten block (loose matching)
+    "difflib", "heapq",  # loose matching, diffs of bigger edits: a one-line fix needs none
 )
 
 

@@ -156,3 +156,37 @@ def test_a_record_tells_a_class_variable_from_a_field_with_and_without_typing() 
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60, check=True)
     assert done.stdout.strip() == "P(a=1, b='x') ('a', 'b') False"
+
+
+def _interior_by_difflib(search: tuple[str, ...], replace: tuple[str, ...]
+                         ) -> tuple[int, int] | None:
+    """What ``interior_unchanged`` answered before it skipped short texts."""
+    import difflib
+
+    from reviewtui.core.lint.tokens import MERGE_GAP
+
+    ops = difflib.SequenceMatcher(None, list(search), list(replace),
+                                  autojunk=False).get_opcodes()
+    for k in range(1, len(ops) - 1):
+        tag, i1, i2, _, _ = ops[k]
+        if tag == "equal" and i2 - i1 >= MERGE_GAP:
+            return i1, i2
+    return None
+
+
+_LINES = st.lists(st.sampled_from(["a", "b", "c", ""]), max_size=7).map(tuple)
+
+
+@given(_LINES, _LINES)
+def test_interior_unchanged_skips_only_texts_too_short_to_hold_a_run(
+        search: tuple[str, ...], replace: tuple[str, ...]) -> None:
+    from reviewtui.core.lint.edits import interior_unchanged
+
+    assert interior_unchanged(search, replace) == _interior_by_difflib(search, replace)
+
+
+def test_the_shortest_texts_with_an_interior_run() -> None:
+    from reviewtui.core.lint.edits import interior_unchanged
+
+    assert interior_unchanged(("x", "a", "b"), ("a", "b", "y")) == (1, 3)  # 3 + 3 lines
+    assert interior_unchanged(("a", "b"), ("x", "a", "b", "y")) == (0, 2)  # 2 + 4 lines

@@ -28,6 +28,7 @@ def test_a_huge_rewrite_is_one_block_without_difflib(monkeypatch: object) -> Non
     def refuse(*_args: object, **_kwargs: object) -> None:
         raise AssertionError("difflib ran on a 50,000-line middle")
 
-    monkeypatch.setattr(tokens, "SequenceMatcher", refuse)  # type: ignore[attr-defined]
+    # tokens imports difflib's SequenceMatcher where it diffs (not at start-up)
+    monkeypatch.setattr("difflib.SequenceMatcher", refuse)  # type: ignore[attr-defined]
     assert tokens._changed_blocks(old, new) == [(2, 49_999, 2, 49_999)]
     assert tokens.search_replace_cost(old, new) is not None

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reviewtui.core.match import match_edit, normalise
+from reviewtui.core.match import match_edit
 from reviewtui.core.match.normalise import line_tokens, matched_in_chunks, similarity
 from reviewtui.core.model.outcome import Status
 
@@ -47,7 +47,8 @@ class _Counting(SequenceMatcher):  # type: ignore[type-arg]
 @pytest.fixture
 def counted(monkeypatch: pytest.MonkeyPatch) -> type[_Counting]:
     _Counting.largest = 0
-    monkeypatch.setattr(normalise, "SequenceMatcher", _Counting)
+    # normalise imports difflib's SequenceMatcher where it diffs (not at start-up)
+    monkeypatch.setattr("difflib.SequenceMatcher", _Counting)
     return _Counting
 
 

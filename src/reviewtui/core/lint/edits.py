@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from difflib import SequenceMatcher
 from itertools import pairwise
 
 from reviewtui.core.lint.base import Hit, LintContext, contains, effective_moves, path_key, rule
@@ -68,6 +67,13 @@ def empty_search(ctx: LintContext) -> Iterator[Hit]:
 
 def interior_unchanged(search: tuple[str, ...], replace: tuple[str, ...]) -> tuple[int, int] | None:
     """The first run of ``MERGE_GAP``+ SEARCH lines kept as is between two changes."""
+    # Such a run is in both texts, and each change around it takes a line from one of
+    # them: shorter texts hold none (a one-line fix needs no diff, nor difflib imported).
+    if min(len(search), len(replace)) < MERGE_GAP or \
+            len(search) + len(replace) < 2 * MERGE_GAP + 2:
+        return None
+    from difflib import SequenceMatcher  # here: not a start-up import
+
     ops = SequenceMatcher(None, list(search), list(replace), autojunk=False).get_opcodes()
     for k in range(1, len(ops) - 1):
         tag, i1, i2, _, _ = ops[k]

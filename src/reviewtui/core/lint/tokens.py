@@ -16,7 +16,6 @@ is left out, since both forms need it.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from difflib import SequenceMatcher
 
 from reviewtui.core.model.records import join_lines
 
@@ -143,6 +142,8 @@ def _changed_blocks(old: Sequence[str], new: Sequence[str]) -> list[tuple[int, i
         return []
     if max(o2 - head, n2 - head) > DIFF_LIMIT:
         return [(head, o2, head, n2)]
+    from difflib import SequenceMatcher  # here: not a start-up import
+
     matcher = SequenceMatcher(None, list(old[head:o2]), list(new[head:n2]), autojunk=False)
     return [(i1 + head, i2 + head, j1 + head, j2 + head)
             for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Hashable, Sequence
-from difflib import SequenceMatcher
 from functools import lru_cache
 
 # Typographic characters models (and the chat UIs they were trained on) substitute for
@@ -86,6 +85,8 @@ def aligned(a: Sequence[Hashable], b: Sequence[Hashable]) -> list[tuple[int, int
     everywhere (blank, ``}``) no longer seed matches, which keeps it from going quadratic.
     """
     big = max(len(a), len(b)) > _ORDERED_LINES
+    from difflib import SequenceMatcher  # here: not a start-up import
+
     matcher = SequenceMatcher(None, a, b, autojunk=big)
     return [(i, j, size) for i, j, size in matcher.get_matching_blocks() if size]
 
@@ -115,6 +116,8 @@ def similarity(a: Sequence[str], b: Sequence[str]) -> float:
     total = sum(map(len, a_tokens)) + sum(map(len, b_tokens))
     if not total:
         return 1.0
+    from difflib import SequenceMatcher  # here: not a start-up import
+
     lines = SequenceMatcher(None, [loose_key(line) for line in a],
                             [loose_key(line) for line in b], autojunk=False)
     matched = 0
@@ -136,6 +139,8 @@ def _matched_tokens(a: Sequence[tuple[str, ...]], b: Sequence[tuple[str, ...]]) 
         # One long line (minified JS, an SVG path, a JSON blob): token-level difflib is
         # quadratic in its length (a 47 KB line took 24 s), so compare chunks instead.
         return matched_in_chunks(flat_a, flat_b)
+    from difflib import SequenceMatcher  # here: not a start-up import
+
     matcher = SequenceMatcher(None, flat_a, flat_b, autojunk=False)
     return sum(block.size for block in matcher.get_matching_blocks())
 
@@ -185,6 +190,8 @@ def matched_in_chunks(a: Sequence[str], b: Sequence[str]) -> int:
         return prefix + suffix
     # autojunk: a chunk repeated everywhere (" L 0 0") no longer seeds matches, which is
     # what keeps difflib from going quadratic on the chunk lists too.
+    from difflib import SequenceMatcher  # here: not a start-up import
+
     matcher = SequenceMatcher(None, chunks_a, chunks_b, autojunk=True)
     inner = sum(len(chunk) for i, _, size in matcher.get_matching_blocks()
                 for chunk in chunks_a[i : i + size])

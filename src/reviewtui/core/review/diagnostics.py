@@ -36,7 +36,6 @@ import re
 import symtable
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from difflib import SequenceMatcher
 from pathlib import PurePosixPath
 
 from reviewtui.core.engine import OpKey, OpResult
@@ -243,6 +242,8 @@ class LineMap(Mapping[int, int]):
                     and max(self._last, last_after) - self._first < _INNER_MAX):
                 old = self._before.split("\n")[self._first - 1 : self._last]
                 new = self._after.split("\n")[self._first - 1 : last_after]
+                from difflib import SequenceMatcher  # here: not a start-up import
+
                 matcher = SequenceMatcher(None, old, new, autojunk=False)
                 for a, b, size in matcher.get_matching_blocks():
                     for n in range(size):
