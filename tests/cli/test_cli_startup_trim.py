@@ -190,3 +190,17 @@ def test_the_shortest_texts_with_an_interior_run() -> None:
 
     assert interior_unchanged(("x", "a", "b"), ("a", "b", "y")) == (1, 3)  # 3 + 3 lines
     assert interior_unchanged(("a", "b"), ("x", "a", "b", "y")) == (0, 2)  # 2 + 4 lines
+
+
+@pytest.mark.parametrize("columns", ["20", "80"])
+def test_the_subcommands_prog_is_the_one_argparse_works_out(
+        columns: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import argparse
+
+    monkeypatch.setenv("COLUMNS", columns)
+    stock = argparse.ArgumentParser(prog="reviewtui")
+    stock.add_argument("--version", action="version", version="x")
+    worked_out = stock.add_subparsers(dest="command")
+    by_name = _subparsers(build_parser())
+    assert {name: parser.prog for name, parser in by_name.items()} == {  # type: ignore[attr-defined]
+        name: f"{worked_out._prog_prefix} {name}" for name in COMMANDS}

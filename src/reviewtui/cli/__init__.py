@@ -53,6 +53,7 @@ class _Parser(argparse.ArgumentParser):
     # its name and help for ``reviewtui --help``, but its options are not built, which is
     # most of what building the parser costs a short command.
     inert = False
+    _inert_group: argparse._MutuallyExclusiveGroup | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _Formatter)
@@ -70,8 +71,9 @@ class _Parser(argparse.ArgumentParser):
 
     def add_mutually_exclusive_group(self, *, required: bool = False
                                      ) -> argparse._MutuallyExclusiveGroup:
-        if self.inert:  # nor are its groups' options built
-            return _InertGroup(self, required=required)
+        if self.inert:  # nor are its groups' options built: one group stands for them
+            self._inert_group = self._inert_group or _InertGroup(self, required=required)
+            return self._inert_group
         return super().add_mutually_exclusive_group(required=required)
 
 
@@ -129,7 +131,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
     parser = _Parser(prog="reviewtui", description="Review what an AI model did to a codebase.")
     parser.add_argument("--version", action="version", version=f"reviewtui {__version__}")
-    sub = parser.add_subparsers(dest="command", parser_class=_Parser, action=_Subcommands)
+    # prog: what argparse would work out by formatting the usage line ("reviewtui": no
+    # positionals yet), without building a help formatter for it.
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser, action=_Subcommands,
+                                prog=parser.prog)
     assert isinstance(sub, _Subcommands)
     sub.only = only
 
