@@ -82,6 +82,7 @@ NOT_FOR_A_ONE_TURN_CHECK = (
     # console commands, re-evaluation after a decision, the stale diagnosis of a miss
     "reviewtui.core.engine.commands", "reviewtui.core.engine.decided",
     "reviewtui.core.engine.reuse", "reviewtui.core.engine.touches",
+    "encodings.utf_8_sig",  # the loader drops a BOM itself
 )
 
 

@@ -204,3 +204,20 @@ def test_the_subcommands_prog_is_the_one_argparse_works_out(
     by_name = _subparsers(build_parser())
     assert {name: parser.prog for name, parser in by_name.items()} == {  # type: ignore[attr-defined]
         name: f"{worked_out._prog_prefix} {name}" for name in COMMANDS}
+
+
+@given(st.sampled_from([b"", b"\xef\xbb\xbf", b"\xef\xbb\xbf\xef\xbb\xbf", b"\xef\xbb"]),
+       st.binary(max_size=40))
+def test_the_loader_decodes_as_the_utf_8_sig_codec(lead: bytes, rest: bytes) -> None:
+    from reviewtui.shell.loader import decode_utf8_sig
+
+    data = lead + rest
+    try:
+        want: object = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        want = ("error", exc.start, exc.end)
+    try:
+        got: object = decode_utf8_sig(data)
+    except UnicodeDecodeError as exc:
+        got = ("error", exc.start, exc.end)
+    assert got == want

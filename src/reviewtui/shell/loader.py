@@ -83,6 +83,12 @@ def read_input(path: Path, what: str = "session file") -> bytes:
     return data
 
 
+def decode_utf8_sig(data: bytes) -> str:
+    """``data.decode("utf-8-sig")`` (one leading BOM dropped; an error's position counted
+    after it, as that codec counts), without importing the codec's module at start-up."""
+    return (data[3:] if data.startswith(b"\xef\xbb\xbf") else data).decode("utf-8")
+
+
 def read_text(path: Path, what: str = "session file") -> str:
     """UTF-8 text (a BOM is dropped), or an error naming the line of the bad byte."""
     try:
@@ -91,7 +97,7 @@ def read_text(path: Path, what: str = "session file") -> str:
         raise SessionFormatError(f"cannot read: {exc.strerror}", source=str(path),
                                  rule="unreadable") from None
     try:
-        return data.decode("utf-8-sig")
+        return decode_utf8_sig(data)
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         raise SessionFormatError(f"not UTF-8 text (byte {exc.start})", source=str(path),
