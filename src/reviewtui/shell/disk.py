@@ -32,6 +32,7 @@ from types import TracebackType
 from reviewtui.core.errors import DiskChanged, DiskError
 from reviewtui.core.paths.safety import MAX_PATH_DEPTH, UNREAD_DIRS
 from reviewtui.core.record import field, record
+from reviewtui.core.text.lazy_pattern import LazyPattern
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
@@ -113,8 +114,9 @@ def target_path(root: Path, rel: str) -> Path:
 
 # ".<name>.<16 hex nonce><8 hex tag>.reviewtui-tmp": the tag is a hash of the name and
 # the nonce, so a user's own "notes.reviewtui-tmp" never passes for one of ours.
-_TEMP_RE: Final = re.compile(r"\.(?P<name>.+)\.(?P<nonce>[0-9a-f]{16})(?P<tag>[0-9a-f]{8})"
-                             + re.escape(TEMP_SUFFIX), re.DOTALL)
+# Compiled when a name with the suffix is first seen (most projects have none).
+_TEMP_RE: Final = LazyPattern(r"\.(?P<name>.+)\.(?P<nonce>[0-9a-f]{16})(?P<tag>[0-9a-f]{8})"
+                              + re.escape(TEMP_SUFFIX), re.DOTALL)
 _TEMP_NAME_BYTES = 180  # the target's name is cut so the temp name fits in 255 bytes
 
 
@@ -140,6 +142,8 @@ def temp_name(target: str) -> str:
 
 def is_temp_name(name: str) -> bool:
     """Whether ``name`` (a file name, no folder) is one :func:`temp_name` made."""
+    if not name.endswith(TEMP_SUFFIX):  # the pattern ends with it
+        return False
     match = _TEMP_RE.fullmatch(name)
     return match is not None and match["tag"] == _tag(match["name"], match["nonce"])
 
