@@ -193,7 +193,7 @@ def text_after_footer(ctx: LintContext) -> Iterator[Hit]:
 
 # Files whose content is prose anyway: a closing sentence there is not a recap.
 _PROSE_FILES = (".md", ".markdown", ".txt", ".rst", ".adoc", ".org")
-_CODE_CHARS = re.compile(r"[=(){}\[\];<>]")
+_CODE_CHARS = LazyPattern(r"[=(){}\[\];<>]")  # compiled on first use (start-up)
 
 
 def trailing_recap(lines: tuple[str, ...]) -> int | None:

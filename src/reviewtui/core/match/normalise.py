@@ -11,6 +11,8 @@ from collections import Counter
 from collections.abc import Hashable, Sequence
 from functools import lru_cache
 
+from reviewtui.core.text.lazy_pattern import LazyPattern
+
 # Typographic characters models (and the chat UIs they were trained on) substitute for
 # ASCII. Zero-width characters are dropped: nobody means to match on them.
 _TYPOGRAPHIC: dict[str, str | None] = {
@@ -32,7 +34,7 @@ ELLIPSIS = "\u2026"
 
 _ORDERED_LINES = 200  # past this many lines, difflib needs help not to go quadratic
 _CLOSING = re.compile(r"[\])}]{1,3}[,;]?")
-_TOKEN = re.compile(r"\w+|[^\w\s]")
+_TOKEN = LazyPattern(r"\w+|[^\w\s]")  # loose matching only: compiled on first use
 
 
 def ascii_punct(text: str) -> str:
