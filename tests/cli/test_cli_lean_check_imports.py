@@ -79,9 +79,8 @@ NOT_FOR_A_ONE_TURN_CHECK = (
     "reviewtui.core.review.whole_files",
     "zlib",  # the matcher's chunks of a rewritten block (loose matching)
     "difflib", "heapq",  # loose matching, diffs of bigger edits: a one-line fix needs none
-    # console commands, re-evaluation after a decision, the stale diagnosis of a miss
-    "reviewtui.core.engine.commands", "reviewtui.core.engine.decided",
-    "reviewtui.core.engine.reuse", "reviewtui.core.engine.touches",
+    # console commands, re-evaluation after a decision
+    "reviewtui.core.engine.commands", "reviewtui.core.engine.reuse",
     "encodings.utf_8_sig",  # the loader drops a BOM itself
 )
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from reviewtui.core.engine.decided import DecidedTurns, first_from
 from reviewtui.core.engine.decisions import (
     PENDING,
     Decision,
@@ -34,19 +35,12 @@ from reviewtui.core.engine.links import LinkView
 from reviewtui.core.engine.order import Step, ancestors, execution_order, places
 from reviewtui.core.engine.results import OpResult, Rules, TurnResult
 from reviewtui.core.engine.structural import StructuralState
+from reviewtui.core.engine.touches import Touches, history_trees
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile, Session, Turn
 from reviewtui.core.model.tree import Tree
 from reviewtui.core.record import replace
-
-# Imported where used: console commands (commands), re-evaluation after a decision
-# (decided, reuse, touches) and the stale diagnosis of an edit that missed (touches) are
-# more than a one-turn ``check`` needs.
-TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
-if TYPE_CHECKING:
-    from reviewtui.core.engine.decided import DecidedTurns
-    from reviewtui.core.engine.touches import Touches
 
 
 class SessionRun:
@@ -306,22 +300,12 @@ class SessionRun:
 
     def _decided_turns(self) -> DecidedTurns:
         """The positions of the decided turns (:mod:`reviewtui.core.engine.decided`)."""
-        from reviewtui.core.engine.decided import DecidedTurns
-
         if self._decided is None or not self._decided.holds(self.decisions, self.session):
             self._decided = DecidedTurns(self.decisions, self.session, self._plan(),
                                          self._positions)
         return self._decided
 
-    def _history_trees(self, path: str) -> Iterable[Tree]:
-        """The trees ``path``'s earlier versions are in (touches.history_trees)."""
-        from reviewtui.core.engine.touches import history_trees
-
-        return history_trees(self.states, self._touches(), path)
-
     def _touches(self) -> Touches:
-        from reviewtui.core.engine.touches import Touches
-
         if self._index is None:
             self._plan()
             self._index = Touches(self._touch, self._commands)
@@ -339,9 +323,7 @@ class SessionRun:
         decided draft takes undecided turns as they stand). The checkpoints, results and
         ledger are exactly what a full evaluation gives.
         """
-        from reviewtui.core.engine.decided import first_from
-        from reviewtui.core.engine.reuse import reuse_turns, shift_rest
-
+        from reviewtui.core.engine.reuse import reuse_turns, shift_rest  # not for a check
         steps = self._plan()
         turns, positions = self.session.turns, self._positions
         forced: dict[int, set[int]] = {}
@@ -547,8 +529,7 @@ class SessionRun:
         skipped = self._unevaluated(decision)
         if skipped is not None:
             return state, OpResult(key, op, skipped, decision, False), None
-        from reviewtui.core.engine.commands import run_command
-
+        from reviewtui.core.engine.commands import run_command  # a session with commands
         return run_command(state, key, op, decision, moved, self.rules, self.policy,
                            self.base)
 
@@ -565,7 +546,7 @@ class SessionRun:
             symlinks=LinkView(self.rules.symlinks, self.base, tree),
             root=self.rules.root, moved=moved,
             history=lambda path: LazyHistory(lambda: earlier_versions(
-                self._history_trees(path), path, tree)),
+                history_trees(self.states, self._touches(), path), path, tree)),
             cursor=cursor or {},
         )
         replacement = decision.replacement if decision.verdict is Verdict.EDITED else None
