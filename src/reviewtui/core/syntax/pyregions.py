@@ -434,10 +434,16 @@ def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
     ``budget``: the share of the file the regions may cover before a whole parse is
     cheaper. ``before_lines``/``after_lines``: the texts' lines, when already split (see
     :func:`split_lines`)."""
-    if not _SUPPORTED or not changes or "barry_as_FLUFL" in after:
+    from reviewtui.core.syntax.pytokens import lone_carriage_return, quiet_changes
+
+    if (not _SUPPORTED or not changes or "barry_as_FLUFL" in after
+            or lone_carriage_return(before) or lone_carriage_return(after)):
         return False
     new, old = split_lines(after, after_lines), split_lines(before, before_lines)
     strings_old = _in_strings(before)
+    quiet = quiet_changes(old, new, changes, strings_old)  # comments, strings' text...
+    if len(quiet) == len(changes):
+        return True  # ...alone: no region to parse (see pytokens)
     inside_old = _covered(before, strings_old)
     inside_new = _covered(after, _in_strings_after(before, after, new, changes, strings_old))
     declared, declared_anywhere = _declared_outside_functions(after, new, inside_new)
@@ -534,8 +540,8 @@ def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
         covered_to = 0
         spent = 0
         for k, (lo, hi, _old_lo, _old_hi) in enumerate(changes):
-            if hi <= covered_to and lo < covered_to:
-                continue  # inside the region of an earlier change
+            if k in quiet or (hi <= covered_to and lo < covered_to):
+                continue  # the same tokens, or inside the region of an earlier change
             block = statements(k)
             if block is not None:
                 spent += block[1] - block[0]
