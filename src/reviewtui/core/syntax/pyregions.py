@@ -103,15 +103,17 @@ def _covered(text: str, strings: set[int] | None = None) -> set[int]:
 def _long_strings(text: str, pos: int = 0, line: int = 0) -> Iterator[tuple[int, int]]:
     """(line, newlines) of each token spanning lines, scanning from offset ``pos``, the
     start of line ``line``, where no token is open. (The tokens of :data:`_TOKENS`, but
-    those that cannot span lines are passed over inside the pattern.)"""
+    those that cannot span lines are passed over inside the pattern; a token's newlines
+    are counted in place, its text is not copied out.)"""
     at = pos
+    count = text.count
     for found in _SPANNING.finditer(text, pos):
-        token = found.group(1)
-        if "\n" in token:
-            start = found.start(1)
-            line += text.count("\n", at, start)
+        start, end = found.span(1)
+        newlines = count("\n", start, end)
+        if newlines:
+            line += count("\n", at, start)
             at = start
-            yield line, token.count("\n")
+            yield line, newlines
 
 
 def _in_strings(text: str) -> set[int]:

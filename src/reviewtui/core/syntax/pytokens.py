@@ -9,8 +9,8 @@ lies inside a string (its one whole-file scan).
 
 The *window* of a change runs from the nearest line at or above it that starts out of every
 string in the file before, to the first line past it that does; the lines in between that
-the change did not touch are inside strings. The window must not reach another change, and
-the line above it must not end in a backslash when its first lines are blank. Both
+the change did not touch are inside strings. Changes whose windows meet are judged as one
+window (two edits of one docstring); a window must not reach back into a change above. Both
 versions of the window are scanned with the tokenizer's rules from their first line (out of
 every token in both files: the text above is the same, or ends a window or region that
 ends out of every token in both) and must end out of every token (or at the end of the
@@ -117,34 +117,48 @@ def quiet_changes(old: Sequence[str], new: Sequence[str],
     quiet: set[int] = set()
     previous_end = 0
     count = len(changes)
+    k = 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # an invalid escape warns; the file check ignores it
-        for k, (lo, hi, old_lo, old_hi) in enumerate(changes):
+        while k < count:
+            lo, _hi, old_lo, _old_hi = changes[k]
             start = old_lo
             while start in strings_old:
                 start -= 1
-            end = old_hi
-            while end < len(old) and end in strings_old:
-                end += 1
-            following = changes[k + 1][2] if k + 1 < count else len(old)
-            done, previous_end = previous_end, old_hi
-            if start < done or end > following or old_hi > len(old) or hi > len(new):
-                continue  # the window reaches another change (or past the file)
-            at_end = end >= len(old)
-            new_start, new_end = lo - (old_lo - start), hi + (end - old_hi)
-            was, now = _window(old, start, end, at_end), _window(new, new_start, new_end, at_end)
-            if "\x00" in now or not (now.isascii() or _encodes(now)):
-                continue
-            # Blank lines at the top of the window count after a backslash (above it in
-            # either file: the line above may end the change before).
-            above = (old[start - 1] if start else "", new[new_start - 1] if new_start else "")
-            leading_blank = not any(line.rstrip("\r").endswith("\\") for line in above)
-            read_was = _read(was, at_end, leading_blank)
-            read_now = _read(now, at_end, leading_blank)
-            if read_was is not None and read_now is not None and _same_tokens(read_was,
-                                                                              read_now):
-                quiet.add(k)
+            last = k  # changes whose windows meet make one window (two in one docstring)
+            while True:
+                end = changes[last][3]
+                while end < len(old) and end in strings_old:
+                    end += 1
+                if last + 1 < count and end > changes[last + 1][2]:
+                    last += 1
+                else:
+                    break
+            _lo, hi, _old_lo, old_hi = changes[last]
+            window = (start, end, lo - (old_lo - start), hi + (end - old_hi))
+            if (start >= previous_end and old_hi <= len(old) and hi <= len(new)
+                    and _quiet(old, new, *window)):
+                quiet.update(range(k, last + 1))
+            previous_end = old_hi
+            k = last + 1
     return quiet
+
+
+def _quiet(old: Sequence[str], new: Sequence[str], start: int, end: int,
+           new_start: int, new_end: int) -> bool:
+    """Whether ``new[new_start:new_end]`` gives the parser the tokens of
+    ``old[start:end]`` (strings' values aside), both windows starting out of every token."""
+    at_end = end >= len(old)
+    was, now = _window(old, start, end, at_end), _window(new, new_start, new_end, at_end)
+    if "\x00" in now or not (now.isascii() or _encodes(now)):
+        return False
+    # Blank lines at the top of the window count after a backslash (above it in either
+    # file: the line above may be the last of the change before).
+    above = (old[start - 1] if start else "", new[new_start - 1] if new_start else "")
+    leading_blank = not any(line.rstrip("\r").endswith("\\") for line in above)
+    read_was = _read(was, at_end, leading_blank)
+    read_now = _read(now, at_end, leading_blank)
+    return read_was is not None and read_now is not None and _same_tokens(read_was, read_now)
 
 
 def _window(lines: Sequence[str], start: int, end: int, at_end: bool) -> str:
