@@ -24,7 +24,7 @@ the edited definitions alone. It says True only when all of these hold:
 Then the file after the edits differs from the file before only by complete definitions
 that parse, each in the same place: any error it has lies outside the regions, in text
 the file before had, in the same context, so none is new. Anything else returns False
-and the caller parses the whole file, as before.
+and the caller parses the whole file, as before. (Tried first: :mod:`.pytokens`, no region.)
 
 The region *before* the edits is not parsed when its shape proves it complete in a file
 before that parses (:func:`_complete_before`): it starts at a ``def`` or ``class`` line
@@ -103,8 +103,7 @@ def _covered(text: str, strings: set[int] | None = None) -> set[int]:
 def _long_strings(text: str, pos: int = 0, line: int = 0) -> Iterator[tuple[int, int]]:
     """(line, newlines) of each token spanning lines, scanning from offset ``pos``, the
     start of line ``line``, where no token is open. (The tokens of :data:`_TOKENS`, but
-    those that cannot span lines are passed over inside the pattern; a token's newlines
-    are counted in place, its text is not copied out.)"""
+    those that cannot span lines are passed over inside the pattern; not copied out.)"""
     at = pos
     count = text.count
     for found in _SPANNING.finditer(text, pos):
@@ -436,10 +435,9 @@ def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
     ``budget``: the share of the file the regions may cover before a whole parse is
     cheaper. ``before_lines``/``after_lines``: the texts' lines, when already split (see
     :func:`split_lines`)."""
-    from reviewtui.core.syntax.pytokens import lone_carriage_return, quiet_changes
+    from reviewtui.core.syntax.pytokens import has_lone_cr, quiet_changes
 
-    if (not _SUPPORTED or not changes or "barry_as_FLUFL" in after
-            or lone_carriage_return(before) or lone_carriage_return(after)):
+    if not _SUPPORTED or not changes or "barry_as_FLUFL" in after or has_lone_cr(before, after):
         return False
     new, old = split_lines(after, after_lines), split_lines(before, before_lines)
     strings_old = _in_strings(before)

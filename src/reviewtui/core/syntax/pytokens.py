@@ -25,7 +25,7 @@ window before and after, strings' values aside, with the same strings joined to 
 neighbours: it finds the same errors, at the same lines within the window's code. The new
 text must hold no NUL and encode as UTF-8 (each would stop the whole parse), and neither
 file may hold a carriage return that does not end a line (the tokenizer takes a lone
-``\\r`` for a newline; the scans here do not: see :func:`lone_carriage_return`).
+``\\r`` for a newline; the scans here do not: see :func:`has_lone_cr`).
 
 A change that is not quiet goes to the region check. The two mix soundly: a region's first
 and last lines are unchanged, out of every string and continue no line in both files, so
@@ -54,10 +54,10 @@ _PREFIXES = frozenset({"", "r", "u", "b", "br", "rb"})  # no f: an f-string hold
 _PREFIX = re.compile(r"\w*\Z")
 
 
-def lone_carriage_return(text: str) -> bool:
-    """Whether ``text`` holds a "\\r" not followed by "\\n": the tokenizer ends a line
-    there, and the string and comment scans of these checks do not."""
-    return "\r" in text and _LONE_CR.search(text) is not None
+def has_lone_cr(*texts: str) -> bool:
+    """Whether one of ``texts`` holds a "\\r" not followed by "\\n": the tokenizer ends a
+    line there, and the string and comment scans of these checks do not."""
+    return any("\r" in text and _LONE_CR.search(text) is not None for text in texts)
 
 
 def _read(window: str, at_end: bool, leading_blank: bool
@@ -80,7 +80,8 @@ def _read(window: str, at_end: bool, leading_blank: bool
             code.append("\r" if token.endswith("\r") else "")
         else:
             code.append('"')
-            strings.append((chunk[_PREFIX.search(chunk).start():], token))  # type: ignore[union-attr]
+            prefix = _PREFIX.search(chunk)  # (\w* always matches)
+            strings.append((prefix.group() if prefix else "", token))
         at = end
     code.append(window[at:])
     text = _BLANK.sub(r"\1", _LINE_END.sub("", "".join(code)))
