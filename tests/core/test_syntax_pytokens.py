@@ -182,3 +182,26 @@ def test_on_real_files_most_comment_edits_are_proved_by_tokens() -> None:
             before = "\n".join(base)
             proved += len(quiet_changes(base, lines, changes, _in_strings(before)))
     assert proved >= 100
+
+
+CODE = ["    x = 1", "x = (", ")", '    """', "'''", "def g():", "    return 2", "    global q",
+        "        nonlocal q", "    y = [", "    ]", "class K:", "if x:", "else:", "    pass",
+        "z = 1 \\", "@dec", "    q = [(w := v) for v in r]", "    from m import *"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), which=st.integers(0, 11))
+def test_on_real_files_tokens_and_regions_together_agree_with_a_whole_parse(
+        data: st.DataObject, which: int) -> None:
+    # Quiet edits mixed with code edits: the regions skip the quiet changes.
+    files = _stdlib()
+    base = files[which % len(files)]
+    edits = data.draw(quiet_like(base))
+    for _ in range(data.draw(st.integers(0, 2))):
+        at = data.draw(st.integers(0, len(base) - 1))
+        edits.append((at, data.draw(st.integers(0, 2)),
+                      data.draw(st.lists(st.sampled_from(CODE), max_size=2))))
+    lines, steps = edited(base, edits)
+    before, after = "\n".join(base), "\n".join(lines)
+    if edits_parse_alone(before, after, changes_of(steps), budget=1.0):
+        assert parses(after)
