@@ -456,9 +456,14 @@ def diagnose_landed(results: Sequence[OpResult]) -> dict[OpKey, tuple[Diagnostic
     first: dict[str, OpResult] = {}
     last: dict[str, OpResult] = {}
     chain: dict[str, list[OpResult]] = {}
+    checked: dict[str, bool] = {}  # path -> has a check (asked once per file, not per edit)
     for result in results:
         path = result.outcome.path
-        if not result.landed or not path or check_for(path) is None:
+        if not result.landed or not path:
+            continue
+        if path not in checked:
+            checked[path] = check_for(path) is not None
+        if not checked[path]:
             continue
         outcome = result.outcome
         if not isinstance(outcome.after_state, FileState) and not (

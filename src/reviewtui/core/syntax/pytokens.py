@@ -84,7 +84,9 @@ def _read(window: str, at_end: bool, leading_blank: bool
             strings.append((prefix.group() if prefix else "", token))
         at = end
     code.append(window[at:])
-    text = _BLANK.sub(r"\1", _LINE_END.sub("", "".join(code)))
+    text = _LINE_END.sub("", "".join(code))
+    if "\n\n" in text or "\n\r\n" in text:  # (a blank line; the pattern's template is slow)
+        text = _BLANK.sub(r"\1", text)
     if leading_blank:
         text = text[_LEADING_BLANK.match(text).end():]  # type: ignore[union-attr]
     return text, strings
