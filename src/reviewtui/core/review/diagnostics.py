@@ -379,19 +379,21 @@ def _texts(result: OpResult) -> tuple[str, str | None, str | None] | None:
     return change_texts(result)
 
 
-def change_texts(result: OpResult) -> tuple[str, str | None, str | None] | None:
+def change_texts(result: OpResult, *, before: bool = True
+                 ) -> tuple[str, str | None, str | None] | None:
     """(path, before, after) of any file operation that produced a new version, else None.
 
-    ``before`` is None for a new file. Unlike the built-in checks, project checks may run on
-    any file type, so this does not ask whether a built-in check exists.
+    ``before`` is None for a new file (or when not asked for: ``before=False``). Unlike the
+    built-in checks, project checks may run on any file type, so this does not ask whether a
+    built-in check exists.
     """
     outcome = result.outcome
     path = outcome.path
     if not path:
         return None
-    before = outcome.before_state
     after = outcome.after_state
-    before_text = before.text if isinstance(before, FileState) else None
+    before_state = outcome.before_state if before else None
+    before_text = before_state.text if isinstance(before_state, FileState) else None
     if isinstance(after, FileState):
         return path, before_text, after.text
     if outcome.method == "new-file" and outcome.lines is not None:
@@ -474,14 +476,17 @@ def diagnose_landed(results: Sequence[OpResult]) -> dict[OpKey, tuple[Diagnostic
         chain.setdefault(path, []).append(result)
     out: dict[OpKey, tuple[Diagnostic, ...]] = {}
     for path, result in last.items():
-        opening, closing = change_texts(first[path]), change_texts(result)
-        if opening is None or closing is None:
+        # The text before the first operation and after the last, nothing between: an
+        # intermediate version's text would be built (joined, encoded, decoded) for nothing.
+        before = first[path].outcome.before_state
+        opening = before.text if isinstance(before, FileState) else None
+        closing = change_texts(result, before=False)
+        if closing is None or closing[2] is None:
             continue
-        if (opening[1] is not None and closing[2] is not None
-                and _no_new_error(path, opening[1], closing[2], chain[path])):
+        if opening is not None and _no_new_error(path, opening, closing[2], chain[path]):
             continue  # the edited definitions parse, before and after: nothing new
-        carried = _carried(chain[path]) if opening[1] is not None else None
-        found = tuple(diagnose_change(path, opening[1], closing[2], carried=carried))
+        carried = _carried(chain[path]) if opening is not None else None
+        found = tuple(diagnose_change(path, opening, closing[2], carried=carried))
         if found:
             out[result.key] = found
     return out
