@@ -308,16 +308,19 @@ def diagnose_change(path: str, before_text: str | None, after_text: str | None,
     after = diagnose_text(path, after_text, before_text)
     if not after:
         return []
-    mapping = carried if carried is not None else (
-        _line_map(before_text, after_text, span) if before_text is not None else None)
     # A problem on a line the edits wrote is introduced whatever the file before had (no
     # line of it is carried there): when every problem is on one, the file before is not
-    # checked (a 10,000-line Python file: one whole parse fewer).
+    # checked (a 10,000-line Python file: one whole parse fewer). Told by the edits' spans.
+    mapping = carried if carried is not None else (
+        LineMap.of(before_text, after_text, span)
+        if before_text is not None and span is not None else None)
     written = getattr(mapping, "written", None)
     if written is not None and all(written(line) for line, _col, _message, _check in after):
         before: list[tuple[int, int, str, str]] = []
     else:
         before = diagnose_text(path, before_text) if before_text is not None else []
+    if mapping is None and before and before_text is not None:
+        mapping = _line_map(before_text, after_text, span)
     old = {(mapping.get(line) if mapping is not None else None, message, check)
            for line, _col, message, check in before}
     found = [Diagnostic(line, col, message, (line, message, check) not in old, check)
