@@ -16,20 +16,21 @@ every token in both files: the text above is the same, or ends a window or regio
 ends out of every token in both) and must end out of every token (or at the end of the
 file). Then, with comments, the spaces and tabs before a comment or a line end (not after a
 backslash: ``\\`` then a space is an error, ``\\`` then a newline joins lines) and blank lines
-(not after a backslash) taken out, the two must read the same, strings aside; each string
-must be the same, or have the same prefix, no ``f`` in it (an f-string's braces hold code:
-that code is checked in the scope around it), and parse alone as a literal (escapes, bytes
-that must be ASCII). What is taken out are the tokens the tokenizer drops (comments, the
+(not after a backslash, in the window or on the line above it in either file) taken out, the
+two must read the same, strings aside; each string must be the same, or have the same prefix
+(the word characters before its quote: at most two letters, no ``f``, since an f-string's
+braces hold code, checked in the scope around it) and parse alone as a literal (escapes,
+bytes that must be ASCII). What is taken out is what the tokenizer drops (comments, the
 newlines of blank lines, blanks between tokens), so the parser gets the same tokens from the
 window before and after, strings' values aside, with the same strings joined to the same
-neighbours: it finds the same errors, at the same lines within the window's code. The new
+neighbours: it finds the same errors (below a string that gained lines, moved by them). The new
 text must hold no NUL and encode as UTF-8 (each would stop the whole parse), and neither
 file may hold a carriage return that does not end a line (the tokenizer takes a lone
 ``\\r`` for a newline; the scans here do not: see :func:`has_lone_cr`).
 
-A change that is not quiet goes to the region check. The two mix soundly: a region's first
-and last lines are unchanged, out of every string and continue no line in both files, so
-they are never inside a window (whose inner lines are changed or in strings): each window
+A change that is not quiet goes to the region check. The two mix soundly: a region starts and
+ends at lines that are unchanged, out of every string and continue no line in both files, so
+never inside a window (whose inner lines are changed or in strings): each window
 lies inside a region or outside all of them, and the text outside the regions, tokens
 compared, is the same.
 """
