@@ -97,6 +97,20 @@ def test_a_lone_carriage_return_ends_a_line_for_the_parser() -> None:
     assert not edits_parse_alone(before, after, changes_of([(3, 3, 0)]), budget=1.0)
 
 
+def test_a_backslash_before_crlf_continues_the_string() -> None:
+    # The tokenizer reads "\r\n" as "\n": the string opened on line 1 ends at the first
+    # quote of line 2, and what follows is code and a comment. Read with the "\r" as the
+    # escaped character, line 2 would be code and a string, and the "(" string text.
+    body = BODY.replace("\n", "\r\n")
+    before = 's = "a\\\r\nb" + 1 # "\r\n' + body
+    after = before.replace('b" + 1 # "\r\n', 'b" + (1 # "\r\n', 1)
+    assert parses(before)
+    assert not parses(after)
+    assert not edits_parse_alone(before, after, changes_of([(2, 2, 0)]), budget=1.0)
+    quiet = before.replace('b" + 1 # "\r\n', 'b" + 1 # "  # fine\r\n', 1)
+    assert _proved_without_regions(before, quiet, [(2, 2, 0)])
+
+
 # -- properties ----------------------------------------------------------------------------
 
 # Blocks that parse on their own (and so in any order): continuations, strings of every
@@ -134,12 +148,12 @@ def quiet_like(draw: st.DrawFn, base: list[str]) -> list[tuple[int, int, list[st
 
 
 @settings(max_examples=400)
-@given(data=st.data(), base=blocks)
+@given(data=st.data(), base=blocks, newline=st.sampled_from(["\n", "\r\n"]))
 def test_a_yes_from_the_tokens_means_a_whole_parse_finds_nothing_new(
-        data: st.DataObject, base: list[str]) -> None:
+        data: st.DataObject, base: list[str], newline: str) -> None:
     edits = data.draw(quiet_like(base))
     lines, steps = edited(base, edits)
-    before, after = "\n".join(base) + "\n", "\n".join(lines) + "\n"
+    before, after = newline.join(base) + newline, newline.join(lines) + newline
     assert parses(before)
     if _proved_without_regions(before, after, steps):
         assert parses(after)

@@ -105,12 +105,11 @@ def _long_strings(text: str, pos: int = 0, line: int = 0) -> Iterator[tuple[int,
     start of line ``line``, where no token is open. (The tokens of :data:`_TOKENS`, but
     those that cannot span lines are passed over inside the pattern; not copied out.)"""
     at = pos
-    count = text.count
     for found in _SPANNING.finditer(text, pos):
         start, end = found.span(1)
-        newlines = count("\n", start, end)
+        newlines = text.count("\n", start, end)
         if newlines:
-            line += count("\n", at, start)
+            line += text.count("\n", at, start)
             at = start
             yield line, newlines
 
@@ -435,15 +434,16 @@ def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
     ``budget``: the share of the file the regions may cover before a whole parse is
     cheaper. ``before_lines``/``after_lines``: the texts' lines, when already split (see
     :func:`split_lines`)."""
-    from reviewtui.core.syntax.pytokens import has_lone_cr, quiet_changes
+    from reviewtui.core.syntax.pytokens import as_read, quiet_changes
 
-    if not _SUPPORTED or not changes or "barry_as_FLUFL" in after or has_lone_cr(before, after):
+    texts = as_read(before, after)  # "\r\n" as the tokenizer reads it; None: a lone "\r"
+    if not _SUPPORTED or not changes or "barry_as_FLUFL" in after or texts is None:
         return False
+    before, after = texts
     new, old = split_lines(after, after_lines), split_lines(before, before_lines)
     strings_old = _in_strings(before)
-    quiet = quiet_changes(old, new, changes, strings_old)  # comments, strings' text...
-    if len(quiet) == len(changes):
-        return True  # ...alone: no region to parse (see pytokens)
+    if len(quiet := quiet_changes(old, new, changes, strings_old)) == len(changes):
+        return True  # comments and strings' text alone: no region to parse (pytokens)
     inside_old = _covered(before, strings_old)
     inside_new = _covered(after, _in_strings_after(before, after, new, changes, strings_old))
     declared, declared_anywhere = _declared_outside_functions(after, new, inside_new)

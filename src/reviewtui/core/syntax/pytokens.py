@@ -26,7 +26,8 @@ window before and after, strings' values aside, with the same strings joined to 
 neighbours: it finds the same errors (below a string that gained lines, moved by them). The new
 text must hold no NUL and encode as UTF-8 (each would stop the whole parse), and neither
 file may hold a carriage return that does not end a line (the tokenizer takes a lone
-``\\r`` for a newline; the scans here do not: see :func:`has_lone_cr`).
+``\\r`` for a newline; the scans here do not: see :func:`as_read`, which also gives the
+scans each ``\\r\\n`` as the ``\\n`` the tokenizer reads).
 
 A change that is not quiet goes to the region check. The two mix soundly: a region starts and
 ends at lines that are unchanged, out of every string and continue no line in both files, so
@@ -55,10 +56,15 @@ _PREFIXES = frozenset({"", "r", "u", "b", "br", "rb"})  # no f: an f-string hold
 _PREFIX = re.compile(r"\w*\Z")
 
 
-def has_lone_cr(*texts: str) -> bool:
-    """Whether one of ``texts`` holds a "\\r" not followed by "\\n": the tokenizer ends a
-    line there, and the string and comment scans of these checks do not."""
-    return any("\r" in text and _LONE_CR.search(text) is not None for text in texts)
+def as_read(before: str, after: str) -> tuple[str, str] | None:
+    """The two texts with each "\\r\\n" as "\\n", as the tokenizer reads them (a backslash
+    before "\\r\\n" continues a line or a string); None when one holds a "\\r" that does
+    not end a line (the tokenizer ends a line there too; the scans would not)."""
+    if "\r" not in before and "\r" not in after:
+        return before, after
+    if _LONE_CR.search(before) or _LONE_CR.search(after):
+        return None
+    return before.replace("\r\n", "\n"), after.replace("\r\n", "\n")
 
 
 def _read(window: str, at_end: bool, leading_blank: bool
