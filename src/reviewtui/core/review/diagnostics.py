@@ -451,8 +451,9 @@ def diagnose_landed(results: Sequence[OpResult]) -> dict[OpKey, tuple[Diagnostic
     diagnostics go to the last operation on the file; an error that a later operation
     of the same batch fixed is not reported. Lines are carried through every edit's own
     span, so an error already there between two edits is not blamed on them. A Python
-    file of 1,000 lines or more is first checked by its edited definitions alone
-    (:mod:`reviewtui.core.syntax.pyregions`); when they prove nothing new broke, it gets
+    file of 1,000 lines or more is first checked by its edits' tokens and its edited
+    definitions alone (:mod:`reviewtui.core.syntax.pytokens`,
+    :mod:`reviewtui.core.syntax.pyregions`); when they prove nothing new broke, it gets
     no diagnostics at all (errors it already had are not looked for: ``apply`` reports
     only what the batch introduced).
     """
