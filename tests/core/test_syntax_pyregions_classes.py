@@ -79,7 +79,9 @@ def one_change(before: str, old: str, new: str) -> tuple[str, list[tuple[int, in
 def test_a_docstring_edit_parses_the_class_head_alone(
         monkeypatch: pytest.MonkeyPatch) -> None:
     sizes = regions(monkeypatch)
-    after, steps = one_change(BIG, "    More.", "    More, and better.")
+    # The docstring split in two (its text alone changed would need no region at all:
+    # test_syntax_pytokens.py).
+    after, steps = one_change(BIG, "    More.", '    More."""\n    """And better.')
     assert edits_parse_alone(BIG, after, changes_of(steps), budget=1.0)
     assert sizes
     assert max(sizes) < 20

@@ -256,6 +256,12 @@ class LineMap(Mapping[int, int]):
             raise KeyError(line)
         return found
 
+    def written(self, line: int) -> bool:
+        """Whether ``line`` of the text after is one the edit wrote: no line of the text
+        before is carried to it (False when unsure)."""
+        last_after = self._last + self._shift
+        return self._first <= line <= last_after and line not in self._within().values()
+
     def __iter__(self) -> Iterator[int]:
         return (n for n in range(1, self._count + 1) if self._target(n) is not None)
 
@@ -307,10 +313,19 @@ def diagnose_change(path: str, before_text: str | None, after_text: str | None,
     after = diagnose_text(path, after_text, before_text)
     if not after:
         return []
-    before = diagnose_text(path, before_text) if before_text is not None else []
+    # A problem on a line the edits wrote is introduced whatever the file before had (no
+    # line of it is carried there): when every problem is on one, the file before is not
+    # checked (a 10,000-line Python file: one whole parse fewer). Told by the edits' spans.
     mapping = carried if carried is not None else (
-        _line_map(before_text, after_text, span) if before and before_text is not None
-        else None)
+        LineMap.of(before_text, after_text, span)
+        if before_text is not None and span is not None else None)
+    written = getattr(mapping, "written", None)
+    if written is not None and all(written(line) for line, _col, _message, _check in after):
+        before: list[tuple[int, int, str, str]] = []
+    else:
+        before = diagnose_text(path, before_text) if before_text is not None else []
+    if mapping is None and before and before_text is not None:
+        mapping = _line_map(before_text, after_text, span)
     old = {(mapping.get(line) if mapping is not None else None, message, check)
            for line, _col, message, check in before}
     found = [Diagnostic(line, col, message, (line, message, check) not in old, check)
@@ -378,19 +393,21 @@ def _texts(result: OpResult) -> tuple[str, str | None, str | None] | None:
     return change_texts(result)
 
 
-def change_texts(result: OpResult) -> tuple[str, str | None, str | None] | None:
+def change_texts(result: OpResult, *, before: bool = True
+                 ) -> tuple[str, str | None, str | None] | None:
     """(path, before, after) of any file operation that produced a new version, else None.
 
-    ``before`` is None for a new file. Unlike the built-in checks, project checks may run on
-    any file type, so this does not ask whether a built-in check exists.
+    ``before`` is None for a new file (or when not asked for: ``before=False``). Unlike the
+    built-in checks, project checks may run on any file type, so this does not ask whether a
+    built-in check exists.
     """
     outcome = result.outcome
     path = outcome.path
     if not path:
         return None
-    before = outcome.before_state
     after = outcome.after_state
-    before_text = before.text if isinstance(before, FileState) else None
+    before_state = outcome.before_state if before else None
+    before_text = before_state.text if isinstance(before_state, FileState) else None
     if isinstance(after, FileState):
         return path, before_text, after.text
     if outcome.method == "new-file" and outcome.lines is not None:
@@ -445,8 +462,9 @@ def diagnose_landed(results: Sequence[OpResult]) -> dict[OpKey, tuple[Diagnostic
     diagnostics go to the last operation on the file; an error that a later operation
     of the same batch fixed is not reported. Lines are carried through every edit's own
     span, so an error already there between two edits is not blamed on them. A Python
-    file of 1,000 lines or more is first checked by its edited definitions alone
-    (:mod:`reviewtui.core.syntax.pyregions`); when they prove nothing new broke, it gets
+    file of 1,000 lines or more is first checked by its edits' tokens and its edited
+    definitions alone (:mod:`reviewtui.core.syntax.pytokens`,
+    :mod:`reviewtui.core.syntax.pyregions`); when they prove nothing new broke, it gets
     no diagnostics at all (errors it already had are not looked for: ``apply`` reports
     only what the batch introduced).
     """
@@ -455,9 +473,14 @@ def diagnose_landed(results: Sequence[OpResult]) -> dict[OpKey, tuple[Diagnostic
     first: dict[str, OpResult] = {}
     last: dict[str, OpResult] = {}
     chain: dict[str, list[OpResult]] = {}
+    checked: dict[str, bool] = {}  # path -> has a check (asked once per file, not per edit)
     for result in results:
         path = result.outcome.path
-        if not result.landed or not path or check_for(path) is None:
+        if not result.landed or not path:
+            continue
+        if path not in checked:
+            checked[path] = check_for(path) is not None
+        if not checked[path]:
             continue
         outcome = result.outcome
         if not isinstance(outcome.after_state, FileState) and not (
@@ -468,14 +491,17 @@ def diagnose_landed(results: Sequence[OpResult]) -> dict[OpKey, tuple[Diagnostic
         chain.setdefault(path, []).append(result)
     out: dict[OpKey, tuple[Diagnostic, ...]] = {}
     for path, result in last.items():
-        opening, closing = change_texts(first[path]), change_texts(result)
-        if opening is None or closing is None:
+        # The text before the first operation and after the last, nothing between: an
+        # intermediate version's text would be built (joined, encoded, decoded) for nothing.
+        before = first[path].outcome.before_state
+        opening = before.text if isinstance(before, FileState) else None
+        closing = change_texts(result, before=False)
+        if closing is None or closing[2] is None:
             continue
-        if (opening[1] is not None and closing[2] is not None
-                and _no_new_error(path, opening[1], closing[2], chain[path])):
+        if opening is not None and _no_new_error(path, opening, closing[2], chain[path]):
             continue  # the edited definitions parse, before and after: nothing new
-        carried = _carried(chain[path]) if opening[1] is not None else None
-        found = tuple(diagnose_change(path, opening[1], closing[2], carried=carried))
+        carried = _carried(chain[path]) if opening is not None else None
+        found = tuple(diagnose_change(path, opening, closing[2], carried=carried))
         if found:
             out[result.key] = found
     return out
@@ -497,6 +523,17 @@ class _Carried(Mapping[int, int]):
             if line > last:
                 line += shift
         return line
+
+    def written(self, line: int) -> bool:
+        """Whether ``line`` of the last version is one an edit wrote (no line of the first
+        version is carried to it): followed back through the edits, it falls in one's
+        replacement."""
+        for first, last, shift in reversed(self._steps):
+            if first <= line <= last + shift:
+                return True
+            if line > last + shift:
+                line -= shift
+        return False
 
     def __iter__(self) -> Iterator[int]:
         return (n for n in range(1, self._count + 1) if n in self)

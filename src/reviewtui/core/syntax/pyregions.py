@@ -24,7 +24,7 @@ the edited definitions alone. It says True only when all of these hold:
 Then the file after the edits differs from the file before only by complete definitions
 that parse, each in the same place: any error it has lies outside the regions, in text
 the file before had, in the same context, so none is new. Anything else returns False
-and the caller parses the whole file, as before.
+and the caller parses the whole file, as before. (Tried first: :mod:`.pytokens`, no region.)
 
 The region *before* the edits is not parsed when its shape proves it complete in a file
 before that parses (:func:`_complete_before`): it starts at a ``def`` or ``class`` line
@@ -103,15 +103,15 @@ def _covered(text: str, strings: set[int] | None = None) -> set[int]:
 def _long_strings(text: str, pos: int = 0, line: int = 0) -> Iterator[tuple[int, int]]:
     """(line, newlines) of each token spanning lines, scanning from offset ``pos``, the
     start of line ``line``, where no token is open. (The tokens of :data:`_TOKENS`, but
-    those that cannot span lines are passed over inside the pattern.)"""
+    those that cannot span lines are passed over inside the pattern; not copied out.)"""
     at = pos
     for found in _SPANNING.finditer(text, pos):
-        token = found.group(1)
-        if "\n" in token:
-            start = found.start(1)
+        start, end = found.span(1)
+        newlines = text.count("\n", start, end)
+        if newlines:
             line += text.count("\n", at, start)
             at = start
-            yield line, token.count("\n")
+            yield line, newlines
 
 
 def _in_strings(text: str) -> set[int]:
@@ -434,10 +434,16 @@ def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
     ``budget``: the share of the file the regions may cover before a whole parse is
     cheaper. ``before_lines``/``after_lines``: the texts' lines, when already split (see
     :func:`split_lines`)."""
-    if not _SUPPORTED or not changes or "barry_as_FLUFL" in after:
+    from reviewtui.core.syntax.pytokens import as_read, quiet_changes
+
+    texts = as_read(before, after)  # "\r\n" as the tokenizer reads it; None: a lone "\r"
+    if not _SUPPORTED or not changes or "barry_as_FLUFL" in after or texts is None:
         return False
+    before, after = texts
     new, old = split_lines(after, after_lines), split_lines(before, before_lines)
     strings_old = _in_strings(before)
+    if len(quiet := quiet_changes(old, new, changes, strings_old)) == len(changes):
+        return True  # comments and strings' text alone: no region to parse (pytokens)
     inside_old = _covered(before, strings_old)
     inside_new = _covered(after, _in_strings_after(before, after, new, changes, strings_old))
     declared, declared_anywhere = _declared_outside_functions(after, new, inside_new)
@@ -534,8 +540,8 @@ def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
         covered_to = 0
         spent = 0
         for k, (lo, hi, _old_lo, _old_hi) in enumerate(changes):
-            if hi <= covered_to and lo < covered_to:
-                continue  # inside the region of an earlier change
+            if k in quiet or (hi <= covered_to and lo < covered_to):
+                continue  # the same tokens, or inside the region of an earlier change
             block = statements(k)
             if block is not None:
                 spent += block[1] - block[0]
