@@ -29,7 +29,7 @@ from reviewtui.core.engine.file_edits import (
     mark_generated,
     normalize_or_none,
 )
-from reviewtui.core.engine.history import LazyHistory, earlier_versions
+from reviewtui.core.engine.history import history_of
 from reviewtui.core.engine.ledger import Ledger, LedgerItem, edit_item
 from reviewtui.core.engine.ledger import bumps as ledger_bumps
 from reviewtui.core.engine.links import LinkView
@@ -545,9 +545,9 @@ class SessionRun:
             need=turn.reply.need, reserved=self.rules.reserved,
             symlinks=LinkView(self.rules.symlinks, self.base, tree),
             root=self.rules.root, moved=moved,
-            history=lambda path: LazyHistory(lambda: earlier_versions(
-                history_trees(self.states, self._touches(), path), path, tree)),
-            cursor=cursor or {},
+            history=lambda path: history_of(history_trees(self.states, self._touches(), path),
+                                            path, tree),
+            cursor=cursor or {}, defer=True,
         )
         replacement = decision.replacement if decision.verdict is Verdict.EDITED else None
         if isinstance(op, Edit) and op.shape is not None:

@@ -47,6 +47,7 @@ def match_edit(
     history: Sequence[Sequence[str]] = (),
     path: str = "",
     literal: bool = False,
+    explain: bool = True,
 ) -> MatchResult:
     """Where ``search`` lands in ``file_lines`` and what replaces it.
 
@@ -58,6 +59,9 @@ def match_edit(
     ``literal`` (a format with exact text: unified diffs, apply_patch, Claude Code, tool
     calls): no line is an elision marker or a truncation placeholder, so the elision stage
     and the unpaired-placeholder refusal are skipped.
+    ``explain=False``: a failure is not diagnosed (no candidates, no hint, no stale note
+    on a near match), for a caller that explains it later (``core/model/deferred.py``);
+    the status, place and new lines are the same either way.
     The caller splices ``file_lines[:start] + new_lines + file_lines[end:]``.
     """
     lines = file_lines if isinstance(file_lines, list | tuple) else list(file_lines)
@@ -99,6 +103,8 @@ def match_edit(
     if isinstance(elided, Refusal):
         return MatchResult(Status.REFUSED, method="elision", rule=elided.rule, hint=elided.hint)
     if isinstance(elided, PieceMissing):
+        if not explain:
+            return MatchResult(Status.NOT_FOUND, method="elision")
         missing = diagnose(index, _core(elided.piece), history)
         hint = f"piece {elided.number} of the elided SEARCH not found; {missing.hint}"
         return MatchResult(Status.NOT_FOUND, method="elision", candidates=missing.candidates,
@@ -108,7 +114,7 @@ def match_edit(
         return _decide(lines, shown, elided, "elision")
 
     near = match_near(index, wanted, writing, lo, hi)
-    if isinstance(near, Landing) and history:
+    if isinstance(near, Landing) and history and explain:
         version = stale_version(_core(wanted), history)
         if version is not None:  # the reviewer should know the model read an old file
             stale = (f"SEARCH is verbatim in earlier version {version} of {len(history)}: "
@@ -116,6 +122,8 @@ def match_edit(
             near = replace_record(near, hints=(*near.hints, stale))
     if near is not None:
         return _decide(lines, wanted, near, "near")
+    if not explain:
+        return MatchResult(Status.NOT_FOUND)
     return diagnose(index, _core(wanted), history)
 
 
