@@ -32,7 +32,7 @@ from reviewtui.core.engine.file_edits import (
 from reviewtui.core.engine.history import history_of
 from reviewtui.core.engine.ledger import Ledger, LedgerItem, edit_item
 from reviewtui.core.engine.ledger import bumps as ledger_bumps
-from reviewtui.core.engine.links import LinkView
+from reviewtui.core.engine.linkless import link_view
 from reviewtui.core.engine.order import Step, ancestors, execution_order, places
 from reviewtui.core.engine.results import OpResult, Rules, TurnResult
 from reviewtui.core.engine.reuse import reuse_turns, shift_rest
@@ -543,7 +543,7 @@ class SessionRun:
         tree = state.tree
         ctx = FileContext(
             need=turn.reply.need, reserved=self.rules.reserved,
-            symlinks=LinkView(self.rules.symlinks, self.base, tree),
+            symlinks=link_view(self.rules.symlinks, self.base, tree, self.session),
             root=self.rules.root, moved=moved,
             history=lambda path: history_of(history_trees(self.states, self._touches(), path),
                                             path, tree),

@@ -17,6 +17,7 @@ beyond the standard library and the core records.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from reviewtui.core.match.elision import (
     EMPTY_SEARCH,
@@ -72,7 +73,7 @@ def match_edit(
         return MatchResult(Status.REFUSED, rule=EMPTY_SEARCH,
                            hint="SEARCH is empty: nothing to find (a new file is created "
                                 "by the caller, not matched)")
-    placeholder = None if literal else unpaired_placeholder(wanted, writing, path)
+    placeholder = None if literal else _unpaired(wanted, writing, path)
     if placeholder:
         # Unless the file as the edit leaves it shows each extra marker is content where it
         # stands (a stub's body, a docstring or code-fence line, one already there).
@@ -163,6 +164,12 @@ def whole_file_placeholders(lines: Sequence[str], start: int, end: int,
     hits = placeholder_indices(after, path, lines[start:end], whole=True,
                                among=range(start, start + len(new_lines)))
     return [at - start for at in hits]
+
+
+@lru_cache(maxsize=8192)
+def _unpaired(search: tuple[str, ...], replace: tuple[str, ...], path: str) -> str | None:
+    # Pure in the edit, and asked again for each later edit of a file a decision changes.
+    return unpaired_placeholder(search, replace, path)
 
 
 def _clean(lines: Sequence[str]) -> tuple[str, ...]:
