@@ -428,10 +428,10 @@ class SessionRun:
             work = state
             cursor: dict[str, int] = {}  # as _evaluate_turn keeps it, from old and new results
             # A write at a changed file's directory hangs on all below it: the turn whole.
-            whole = any(s.path in closure and s.path not in dirty for s in steps if s.path)
+            whole = not (names & closure) <= dirty  # (names: the turn's paths)
             for step in steps:
                 affected = whole or step.pos in forced or (step.path is not None and (
-                    step.path in closure or any(a in dirty for a in step.above)))
+                    step.path in closure or not dirty.isdisjoint(step.above)))
                 if not affected:
                     kept = old_by_pos.get(step.pos)
                     if kept is not None:

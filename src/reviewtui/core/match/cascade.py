@@ -73,7 +73,7 @@ def match_edit(
         return MatchResult(Status.REFUSED, rule=EMPTY_SEARCH,
                            hint="SEARCH is empty: nothing to find (a new file is created "
                                 "by the caller, not matched)")
-    placeholder = None if literal else _unpaired(wanted, writing, path)
+    placeholder = None if literal else _placeholder(search, replace, wanted, writing, path)
     if placeholder:
         # Unless the file as the edit leaves it shows each extra marker is content where it
         # stands (a stub's body, a docstring or code-fence line, one already there).
@@ -166,10 +166,19 @@ def whole_file_placeholders(lines: Sequence[str], start: int, end: int,
     return [at - start for at in hits]
 
 
-@lru_cache(maxsize=8192)
+def _placeholder(search: Sequence[str], replace: Sequence[str], wanted: tuple[str, ...],
+                 writing: tuple[str, ...], path: str) -> str | None:
+    """``unpaired_placeholder`` of the cleaned lines: pure in the edit, and asked again
+    for each later edit of a file a decision changes, so remembered by the edit's own
+    line tuples (alive in the session anyway; a 50,000-edit session fits)."""
+    if type(search) is tuple and type(replace) is tuple:
+        return _unpaired(search, replace, path)
+    return unpaired_placeholder(wanted, writing, path)
+
+
+@lru_cache(maxsize=65536)
 def _unpaired(search: tuple[str, ...], replace: tuple[str, ...], path: str) -> str | None:
-    # Pure in the edit, and asked again for each later edit of a file a decision changes.
-    return unpaired_placeholder(search, replace, path)
+    return unpaired_placeholder(_clean(search), _clean(replace), path)
 
 
 def _clean(lines: Sequence[str]) -> tuple[str, ...]:
