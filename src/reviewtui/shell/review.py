@@ -356,9 +356,7 @@ class Review:
                        draft: bool = True) -> None:
         """The log changed (from turn ``from_turn`` on): fold it, re-evaluate."""
         self._folded = fold(self._log)
-        # Thousands of records replaced and no cycles made: the collector's walks of them
-        # were 20-40% of a decision at 50,000 operations (loader.gc_paused).
-        with gc_paused():
+        with gc_paused():  # (no cycles made: the collector's walks were 20-40% of a reject)
             self.evaluation.update(self._folded.decisions(), display=display, draft=draft)
 
     def _check_open(self) -> None:
