@@ -32,8 +32,10 @@ class LazyHistory(Sequence[Sequence[str]]):
 
 
 def history_of(trees: Iterable[Tree], path: str, current: Tree) -> LazyHistory:
-    """The earlier versions of ``path`` along ``trees`` (taken now, read when asked)."""
-    taken = list(trees)
+    """The earlier versions of ``path`` along ``trees`` (taken now, read when asked: a
+    failed edit is diagnosed later, when the run has moved on). A list is taken as it is
+    (``touches.history_trees`` makes a new one each time)."""
+    taken = trees if isinstance(trees, list) else list(trees)
     return LazyHistory(lambda: earlier_versions(taken, path, current))
 
 
