@@ -15,6 +15,7 @@ from reviewtui.core.engine.filebytes import evaluate_special, is_link_mode, with
 from reviewtui.core.engine.placed import PLACED, STALE, placed_match, stale_message
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.match import match_edit
+from reviewtui.core.model.deferred import deferred
 from reviewtui.core.model.outcome import MatchResult, Outcome, Status
 from reviewtui.core.model.records import Edit, FullFile
 from reviewtui.core.model.tree import FileState, Tree
@@ -53,6 +54,9 @@ class FileContext:
     history: Callable[[str], Sequence[Sequence[str]]] = lambda _path: ()
     # Where the previous edit of each path in this turn ended (for ``Edit.follows``).
     cursor: Mapping[str, int] = field(default_factory=dict)
+    # A failed SEARCH is diagnosed when its outcome's message, hint or candidates are
+    # first read (``core/model/deferred.py``); ``history`` must then hold on to its trees.
+    defer: bool = False
 
 
 def refused(path: str, rule: str, message: str, *,
@@ -202,9 +206,31 @@ def _evaluate_edit(
                                                  search, new_lines, ctx.history(path), path,
                                                  ctx.cursor.get(path, 0))
         return _edit_outcome(path, current, result, final_newline)
+    if ctx.defer:
+        return _match_deferred(path, current, edit, search, new_lines, ctx)
     result = match_edit(current.lines, search, new_lines, history=ctx.history(path), path=path,
                         literal=edit.literal)
     return _edit_outcome(path, current, result, edit.final_newline)
+
+
+def _match_deferred(path: str, current: FileState, edit: Edit, search: Sequence[str],
+                    new_lines: Sequence[str], ctx: FileContext,
+                    ) -> tuple[Outcome, Proposal | None]:
+    """The cascade without the failure diagnosis, which the outcome works out when it
+    is read (the same outcome as the eager path: the engine's property tests)."""
+    quick = match_edit(current.lines, search, new_lines, path=path, literal=edit.literal,
+                       explain=False)
+    outcome, proposal = _edit_outcome(path, current, quick, edit.final_newline)
+    if quick.status not in (Status.NOT_FOUND, Status.NEEDS_REVIEW):
+        return outcome, proposal  # nothing was left out
+    history = ctx.history(path)  # (its trees now: the run goes on changing)
+
+    def explain() -> Outcome:
+        result = match_edit(current.lines, search, new_lines, history=history, path=path,
+                            literal=edit.literal)
+        return _edit_outcome(path, current, result, edit.final_newline)[0]
+
+    return deferred(outcome, explain), proposal
 
 
 def _edit_outcome(

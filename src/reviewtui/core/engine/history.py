@@ -31,6 +31,14 @@ class LazyHistory(Sequence[Sequence[str]]):
         return self._get()[index]
 
 
+def history_of(trees: Iterable[Tree], path: str, current: Tree) -> LazyHistory:
+    """The earlier versions of ``path`` along ``trees`` (taken now, read when asked: a
+    failed edit is diagnosed later, when the run has moved on). A list is taken as it is
+    (``touches.history_trees`` makes a new one each time)."""
+    taken = trees if isinstance(trees, list) else list(trees)
+    return LazyHistory(lambda: earlier_versions(taken, path, current))
+
+
 def earlier_versions(trees: Iterable[Tree], path: str, current: Tree) -> Sequence[Sequence[str]]:
     """Earlier distinct versions of ``path`` along ``trees`` (the checkpoints so far, or
     those where it can change: ``touches.py``), oldest first, for the stale diagnosis.

@@ -28,28 +28,42 @@ def reuse_turns(states: list[StructuralState], turns: list[TurnResult],
                 first: int, end: int, dirty: set[str],
                 old_states: Sequence[StructuralState], old_turns: Sequence[TurnResult],
                 old_ledgers: Sequence[tuple[LedgerItem, ...]]) -> None:
-    """Append turns ``first``..``end - 1`` to the run's new lists, each reused whole."""
+    """Append turns ``first``..``end - 1`` to the run's new lists, each reused whole.
+
+    Each reused turn makes the revisions it made before (what its ledger adds up to,
+    ``ledger.bumps``, read off its old checkpoints), so every new revision is the old one
+    moved by the same ``delta``: a turn's ledger is renumbered by it (when it is not 0),
+    and a turn that changed nothing (its old checkpoint is the one before it) shares the
+    checkpoint before it. A long session reuses thousands of turns a decision: the lists
+    are extended in bulk, and only the checkpoints are made one by one.
+    """
     state, now = states[-1], moved[-1]
     tree, old_tree = state.tree, old_states[first + 1].tree
     # A removal only where the old checkpoints have the file: nothing else to take away.
     patch: dict[str, FileState | None] = {
         path: found for path in dirty
         if (found := tree.get(path)) is not None or path in old_tree}
-    for at in range(first, end):
-        old_out, old_in, items = old_states[at + 1], old_states[at].tree, old_ledgers[at]
-        # The revisions the turn made: what its ledger adds up to (ledger.bumps), read
-        # off its checkpoints instead of summed turn by turn.
-        start, bump = state.tree.revision, old_out.tree.revision - old_in.revision
-        if old_out.tree is not old_in or bump:  # else it changed nothing: share the tree
-            state = StructuralState(old_out.tree.patched(patch, start + bump), state.undo_stack,
-                                    state.removed)  # (replace() costs 5 times more)
-        result = old_turns[at]
-        if start != old_in.revision:
-            result = TurnResult(result.turn, result.results, Ledger(items, start))
-        turns.append(result)
-        states.append(state)
-        moved.append(now)
-        ledgers.append(items)
+    delta = tree.revision - old_states[first].tree.revision
+    undo, removed = state.undo_stack, state.removed  # (a reused turn runs no command)
+    kept = old_ledgers[first:end]
+    if delta:
+        turns.extend([TurnResult(result.turn, result.results, Ledger(items, old.tree.revision
+                                                                     + delta))
+                      for result, items, old in zip(old_turns[first:end], kept,
+                                                    old_states[first:end], strict=True)])
+    else:
+        turns.extend(old_turns[first:end])
+    moved.extend([now] * (end - first))
+    ledgers.extend(kept)
+    before = old_states[first].tree
+    add = states.append
+    for old in old_states[first + 1 : end + 1]:
+        out = old.tree
+        if out is not before:  # else it changed nothing: share the tree
+            # (StructuralState() directly: replace() costs 5 times more)
+            state = StructuralState(out.patched(patch, out.revision + delta), undo, removed)
+        before = out
+        add(state)
 
 
 def shift_rest(states: list[StructuralState], turns: list[TurnResult],

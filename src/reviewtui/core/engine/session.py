@@ -28,10 +28,10 @@ from reviewtui.core.engine.file_edits import (
     mark_generated,
     normalize_or_none,
 )
-from reviewtui.core.engine.history import LazyHistory, earlier_versions
+from reviewtui.core.engine.history import history_of
 from reviewtui.core.engine.ledger import Ledger, LedgerItem, edit_item
 from reviewtui.core.engine.ledger import bumps as ledger_bumps
-from reviewtui.core.engine.links import LinkView
+from reviewtui.core.engine.linkless import link_view
 from reviewtui.core.engine.order import Step, ancestors, execution_order, places
 from reviewtui.core.engine.results import OpResult, Rules, TurnResult
 from reviewtui.core.engine.structural import StructuralState
@@ -427,10 +427,10 @@ class SessionRun:
             work = state
             cursor: dict[str, int] = {}  # as _evaluate_turn keeps it, from old and new results
             # A write at a changed file's directory hangs on all below it: the turn whole.
-            whole = any(s.path in closure and s.path not in dirty for s in steps if s.path)
+            whole = not (names & closure) <= dirty  # (names: the turn's paths)
             for step in steps:
                 affected = whole or step.pos in forced or (step.path is not None and (
-                    step.path in closure or any(a in dirty for a in step.above)))
+                    step.path in closure or not dirty.isdisjoint(step.above)))
                 if not affected:
                     kept = old_by_pos.get(step.pos)
                     if kept is not None:
@@ -543,11 +543,11 @@ class SessionRun:
         tree = state.tree
         ctx = FileContext(
             need=turn.reply.need, reserved=self.rules.reserved,
-            symlinks=LinkView(self.rules.symlinks, self.base, tree),
+            symlinks=link_view(self.rules.symlinks, self.base, tree, self.session),
             root=self.rules.root, moved=moved,
-            history=lambda path: LazyHistory(lambda: earlier_versions(
-                history_trees(self.states, self._touches(), path), path, tree)),
-            cursor=cursor or {},
+            history=lambda path: history_of(history_trees(self.states, self._touches(), path),
+                                            path, tree),
+            cursor=cursor or {}, defer=True,
         )
         replacement = decision.replacement if decision.verdict is Verdict.EDITED else None
         if isinstance(op, Edit) and op.shape is not None:

@@ -17,6 +17,7 @@ beyond the standard library and the core records.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from reviewtui.core.match.elision import (
     EMPTY_SEARCH,
@@ -47,6 +48,7 @@ def match_edit(
     history: Sequence[Sequence[str]] = (),
     path: str = "",
     literal: bool = False,
+    explain: bool = True,
 ) -> MatchResult:
     """Where ``search`` lands in ``file_lines`` and what replaces it.
 
@@ -58,6 +60,9 @@ def match_edit(
     ``literal`` (a format with exact text: unified diffs, apply_patch, Claude Code, tool
     calls): no line is an elision marker or a truncation placeholder, so the elision stage
     and the unpaired-placeholder refusal are skipped.
+    ``explain=False``: a failure is not diagnosed (no candidates, no hint, no stale note
+    on a near match), for a caller that explains it later (``core/model/deferred.py``);
+    the status, place and new lines are the same either way.
     The caller splices ``file_lines[:start] + new_lines + file_lines[end:]``.
     """
     lines = file_lines if isinstance(file_lines, list | tuple) else list(file_lines)
@@ -68,7 +73,7 @@ def match_edit(
         return MatchResult(Status.REFUSED, rule=EMPTY_SEARCH,
                            hint="SEARCH is empty: nothing to find (a new file is created "
                                 "by the caller, not matched)")
-    placeholder = None if literal else unpaired_placeholder(wanted, writing, path)
+    placeholder = None if literal else _placeholder(search, replace, wanted, writing, path)
     if placeholder:
         # Unless the file as the edit leaves it shows each extra marker is content where it
         # stands (a stub's body, a docstring or code-fence line, one already there).
@@ -99,6 +104,8 @@ def match_edit(
     if isinstance(elided, Refusal):
         return MatchResult(Status.REFUSED, method="elision", rule=elided.rule, hint=elided.hint)
     if isinstance(elided, PieceMissing):
+        if not explain:
+            return MatchResult(Status.NOT_FOUND, method="elision")
         missing = diagnose(index, _core(elided.piece), history)
         hint = f"piece {elided.number} of the elided SEARCH not found; {missing.hint}"
         return MatchResult(Status.NOT_FOUND, method="elision", candidates=missing.candidates,
@@ -108,7 +115,7 @@ def match_edit(
         return _decide(lines, shown, elided, "elision")
 
     near = match_near(index, wanted, writing, lo, hi)
-    if isinstance(near, Landing) and history:
+    if isinstance(near, Landing) and history and explain:
         version = stale_version(_core(wanted), history)
         if version is not None:  # the reviewer should know the model read an old file
             stale = (f"SEARCH is verbatim in earlier version {version} of {len(history)}: "
@@ -116,6 +123,8 @@ def match_edit(
             near = replace_record(near, hints=(*near.hints, stale))
     if near is not None:
         return _decide(lines, wanted, near, "near")
+    if not explain:
+        return MatchResult(Status.NOT_FOUND)
     return diagnose(index, _core(wanted), history)
 
 
@@ -155,6 +164,21 @@ def whole_file_placeholders(lines: Sequence[str], start: int, end: int,
     hits = placeholder_indices(after, path, lines[start:end], whole=True,
                                among=range(start, start + len(new_lines)))
     return [at - start for at in hits]
+
+
+def _placeholder(search: Sequence[str], replace: Sequence[str], wanted: tuple[str, ...],
+                 writing: tuple[str, ...], path: str) -> str | None:
+    """``unpaired_placeholder`` of the cleaned lines: pure in the edit, and asked again
+    for each later edit of a file a decision changes, so remembered by the edit's own
+    line tuples (alive in the session anyway; a 50,000-edit session fits)."""
+    if type(search) is tuple and type(replace) is tuple:
+        return _unpaired(search, replace, path)
+    return unpaired_placeholder(wanted, writing, path)
+
+
+@lru_cache(maxsize=65536)
+def _unpaired(search: tuple[str, ...], replace: tuple[str, ...], path: str) -> str | None:
+    return unpaired_placeholder(_clean(search), _clean(replace), path)
 
 
 def _clean(lines: Sequence[str]) -> tuple[str, ...]:
