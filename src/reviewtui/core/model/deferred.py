@@ -19,9 +19,12 @@ outcomes. Reading from two threads at once at worst explains twice, with one res
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from reviewtui.core.model.outcome import Outcome
+
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 _LAZY = ("candidates", "message", "hint")
 _FIELDS: tuple[str, ...] = tuple(spec.name for spec in Outcome.__record_fields__)  # type: ignore[attr-defined]
