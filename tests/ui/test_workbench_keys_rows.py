@@ -11,9 +11,10 @@ import contextlib
 import random
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from uikit import GALLERY, TOUR, copy_session
+from uikit import GALLERY, TOUR, copy_session, open_app, screen_of
 
 from reviewtui.core.engine import Decision
 from reviewtui.core.errors import DecisionRefused
@@ -71,3 +72,72 @@ def test_status_at_is_the_status_each_operation_had(tmp_path: Path) -> None:
                 shown = statuses_shown(review)
                 states = review_states(review, before=states)
                 check_statuses(states, shown, review)
+
+
+def flat_next_op(flat: list[tuple[int, int]], here: tuple[int, int],
+                 delta: int) -> tuple[int, int] | None:
+    """Where J (``delta`` 1) or K (-1) went when it listed every operation first."""
+    if here in flat:
+        return flat[max(0, min(len(flat) - 1, flat.index(here) + delta))]
+    ahead = [at for at in flat if (at[0] > here[0]) == (delta > 0) and at[0] != here[0]]
+    return (ahead[0] if delta > 0 else ahead[-1]) if ahead else None
+
+
+EMPTY_MIDDLE = """# Session: a turn without operations between two
+
+## Turn 1
+> Edit a.
+
+--- File: a.py ---
+<<<<<<< SEARCH
+x = 1
+=======
+x = 2
+>>>>>>> REPLACE
+
+## Turn 2
+> Just talk.
+
+No operations here.
+
+## Turn 3
+> Edit a again.
+
+--- File: a.py ---
+<<<<<<< SEARCH
+y = 1
+=======
+y = 2
+>>>>>>> REPLACE
+"""
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("source", ["tour", "gallery", "empty-middle"])
+async def test_next_and_previous_op_walk_as_the_full_list_did(tmp_path: Path,
+                                                              source: str) -> None:
+    """J and K from every operation (and from a turn without any) land where a walk
+    over the list of every operation landed: across turns, staying at either end."""
+    if source == "empty-middle":
+        session = tmp_path / "session"
+        (session / "base").mkdir(parents=True)
+        (session / "session.md").write_text(EMPTY_MIDDLE)
+        root = tmp_path / "root"
+        root.mkdir()
+        (root / "a.py").write_text("x = 1\ny = 1\n")
+    else:
+        session, root = copy_session(TOUR if source == "tour" else GALLERY, tmp_path)
+    app = open_app(session, root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = screen_of(app)
+        flat = [(tp, opp) for tp, opp, _ in screen.iter_results()]
+        starts = flat + [(tp, 0) for tp, turn in enumerate(screen.review.display.turns)
+                         if not turn.results]
+        assert len(starts) > len(flat) or source != "empty-middle"
+        for here in starts:
+            for delta in (1, -1, 3):
+                screen.select(*here)
+                expected = flat_next_op(flat, here, delta) or here
+                screen.action_next_op(delta)
+                assert (screen.turn_pos, screen.op_pos) == expected, (here, delta)
