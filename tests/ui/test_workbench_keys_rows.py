@@ -14,13 +14,18 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from uikit import GALLERY, TOUR, copy_session, open_app, screen_of
+from rich.text import Text
+from uikit import GALLERY, TOUR, copy_session, open_app, screen_of, state_at
 
 from reviewtui.core.engine import Decision
+from reviewtui.core.engine.opstate import OpState
 from reviewtui.core.errors import DecisionRefused
 from reviewtui.shell.review import Review
+from reviewtui.ui.app import ReviewApp
 from reviewtui.ui.screens.main_cursor import changed_positions
 from reviewtui.ui.screens.review_states import ReviewStates, review_states
+from reviewtui.ui.widgets.lists import OpList, TurnList
+from reviewtui.ui.widgets.timeline import Timeline
 
 
 @given(st.lists(st.integers(0, 3), max_size=12), st.lists(st.integers(0, 3), max_size=12))
@@ -141,3 +146,60 @@ async def test_next_and_previous_op_walk_as_the_full_list_did(tmp_path: Path,
                 expected = flat_next_op(flat, here, delta) or here
                 screen.action_next_op(delta)
                 assert (screen.turn_pos, screen.op_pos) == expected, (here, delta)
+
+
+def turn_row(app: ReviewApp, turn_pos: int) -> Text:
+    prompt = screen_of(app).query_one("#turns", TurnList).get_option_at_index(turn_pos).prompt
+    assert isinstance(prompt, Text)
+    return prompt
+
+
+@pytest.mark.anyio
+async def test_rows_and_marks_follow_y_u_and_redo(tour: tuple[Path, Path]) -> None:
+    """After y, u and redo the decided turn's row, the operation row and the timeline mark
+    show the new state (only they are redrawn: the other rows keep their very prompts,
+    the timeline its very marks when no turn's mark changed); the disk follows too."""
+    session, root = tour
+    app = open_app(session, root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = screen_of(app)
+        timeline = screen.query_one(Timeline)
+        turns = screen.review.display.turns
+        single = next(tp for tp, turn in enumerate(turns) if len(turn.results) == 1)
+        path = root / str(getattr(turns[single].results[0].op, "path", ""))
+        original = path.read_bytes()
+        others = {tp: turn_row(app, tp) for tp in range(len(turns)) if tp != single}
+
+        async def press(key: str) -> None:
+            await pilot.press(key)
+            await screen.jobs.wait_idle()
+            await pilot.pause()
+
+        for key, decided in (("y", True), ("u", False), ("U", True)):
+            screen.select(single, 0)
+            await pilot.pause()
+            await press(key)
+            row = turn_row(app, single).plain
+            assert row.startswith("●" if decided else "○"), (key, row)
+            assert row.endswith("1/1" if decided else "0/1"), (key, row)
+            assert timeline.marks[single].state == ("decided" if decided else "pending")
+            assert (f"●{single + 1}" if decided else f"○{single + 1}") in str(timeline.render())
+            assert (path.read_bytes() != original) is decided
+            state = state_at(app, single, 0)
+            assert state is (OpState.ACCEPTED if decided else OpState.PENDING)
+            op_row = screen.query_one("#ops", OpList)
+            if screen.turn_pos == single:
+                shown = op_row.get_option_at_index(0).prompt
+                assert isinstance(shown, Text)
+                assert state.label in shown.plain
+            assert all(turn_row(app, tp) is kept for tp, kept in others.items())
+
+        several = next(tp for tp, turn in enumerate(turns) if len(turn.results) > 1)
+        screen.select(several, 0)
+        await pilot.pause()
+        marks = timeline.marks
+        await press("y")  # the turn stays pending: no mark changes
+        assert state_at(app, several, 0) is OpState.ACCEPTED
+        assert timeline.marks is marks
+        assert turn_row(app, several).plain.endswith(f"1/{len(turns[several].results)}")

@@ -202,9 +202,11 @@ def _marks(session_turns: Sequence[Turn], basis: list[TurnBasis], reuse: ReviewS
                 != (session_turns[0].index, session_turns[-1].index))):
         return tuple(TurnMark(turn.index, basis[pos].mark if pos < len(basis) else "evaluating")
                      for pos, turn in enumerate(session_turns))
+    redone = [pos for pos in changed if reuse.marks[pos].state != basis[pos].mark
+              or reuse.marks[pos].index != session_turns[pos].index]
+    if not redone:
+        return reuse.marks  # the very tuple: the timeline is not drawn again
     marks = list(reuse.marks)
-    for pos in changed:
-        mark = basis[pos].mark
-        if marks[pos].state != mark or marks[pos].index != session_turns[pos].index:
-            marks[pos] = TurnMark(session_turns[pos].index, mark)
+    for pos in redone:
+        marks[pos] = TurnMark(session_turns[pos].index, basis[pos].mark)
     return tuple(marks)
