@@ -22,6 +22,7 @@ from reviewtui.core.engine.opstate import OpState
 from reviewtui.core.errors import DecisionRefused
 from reviewtui.shell.review import Review
 from reviewtui.ui.app import ReviewApp
+from reviewtui.ui.messages import FilesChanged
 from reviewtui.ui.screens.main_cursor import changed_positions
 from reviewtui.ui.screens.review_states import ReviewStates, review_states
 from reviewtui.ui.widgets.lists import OpList, TurnList
@@ -203,3 +204,33 @@ async def test_rows_and_marks_follow_y_u_and_redo(tour: tuple[Path, Path]) -> No
         assert state_at(app, several, 0) is OpState.ACCEPTED
         assert timeline.marks is marks
         assert turn_row(app, several).plain.endswith(f"1/{len(turns[several].results)}")
+
+
+@pytest.mark.anyio
+async def test_the_watchers_report_of_an_own_write_recomputes_no_turn(
+        tour: tuple[Path, Path]) -> None:
+    """The watcher reports the workbench's own writes too: taking such a report in keeps
+    every turn's states (the very lists, nothing computed again on the event loop), and
+    what is shown equals a full computation, also after a real outside change."""
+    session, root = tour
+    app = open_app(session, root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = screen_of(app)
+        path = str(getattr(screen.review.display.turns[0].results[0].op, "path", ""))
+        await pilot.press("y")
+        await screen.jobs.wait_idle()
+        await pilot.pause()
+        kept = list(screen.states.turns)
+        app.post_message(FilesChanged(frozenset({path})))  # the write y made
+        await pilot.pause()
+        await screen.jobs.wait_idle()
+        await pilot.pause()
+        assert all(now is was for now, was in zip(screen.states.turns, kept, strict=True))
+        assert screen.states == review_states(screen.review)
+        (root / path).write_text("changed outside\n")
+        app.post_message(FilesChanged(frozenset({path})))
+        await pilot.pause()
+        await screen.jobs.wait_idle()
+        await pilot.pause()
+        assert screen.states == review_states(screen.review)
