@@ -7,8 +7,10 @@ review is idle again.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from functools import partial
+from itertools import compress
+from operator import is_not
 
 from textual import on
 from textual.dom import DOMNode
@@ -26,6 +28,14 @@ from reviewtui.ui.widgets.findings import FindingsPanel
 from reviewtui.ui.widgets.lists import OpList, TurnList, op_prompt, op_row_title, turn_prompt
 from reviewtui.ui.widgets.status_line import StatusLine
 from reviewtui.ui.widgets.timeline import Timeline
+
+
+def changed_positions(before: Sequence[object], after: Sequence[object]) -> Iterator[int]:
+    """Positions of ``after`` whose item is not the very one ``before`` held there, and
+    those past its end. A job leaves the turns it did not change with their very lists:
+    comparing identities in C keeps a 5,000-turn session's scan off the Python loop."""
+    yield from compress(range(len(after)), map(is_not, before, after))
+    yield from range(len(before), len(after))
 
 
 class ReviewCursor(ReviewPanes):
@@ -191,8 +201,9 @@ class ReviewCursor(ReviewPanes):
     def _note_reevaluated(self, paths: list[str]) -> None:
         """Name the pending operations an outside change re-evaluated to another outcome."""
         changed = []
-        for _, _, result in self.iter_results():
-            was = self._statuses.get(result.key)
+        states = self.states
+        for tp, opp, result in self.iter_results():
+            was = states.status_at(tp, opp, result.key)
             if (was is not None and was is not result.outcome.status
                     and not self.state_of(result).decided
                     and getattr(result.op, "path", None) in paths):
@@ -236,14 +247,18 @@ class ReviewCursor(ReviewPanes):
         """Show the review as a job left it (``states``: computed in the job's thread).
         ``detail=False``: the caller selects an operation next (which shows it)."""
         before = self._turn_states
-        self._recompute_states(states)
+        # Without the job's states (an outside change, which the watcher also reports
+        # for the workbench's own writes): only the turns that changed are computed
+        # again; all of them took a 50,000-operation session's loop a third of a second.
+        self._recompute_states(states or review_states(self.review, before=self.states))
         turn_list = self.query_one("#turns", TurnList)
         ops = self.query_one("#ops", OpList)
         after = self._turn_states
-        for pos, turn in enumerate(self.session_turns[:len(after)]):
+        turns = self.session_turns
+        for pos in changed_positions(before, after):
             now = after[pos]
-            # The rest did not change (a turn the job left alone keeps its very list).
-            if pos >= len(before) or (before[pos] is not now and before[pos] != now):
+            if pos >= len(before) or before[pos] != now:
+                turn = turns[pos]
                 turn_list.update_turn(pos, turn_prompt(turn.index, turn.request, now))
         results = self.review.display.turns[self.turn_pos].results
         for pos, result in enumerate(results):

@@ -104,10 +104,6 @@ class ReviewPanes(Screen[None]):
     def _turn_states(self) -> list[list[OpState]]:
         return self.states.turns
 
-    @property
-    def _statuses(self) -> dict[OpKey, Status]:
-        return self.states.statuses
-
     def _and_states(self, work: Callable[[], T]) -> Callable[[], tuple[T, ReviewStates]]:
         """``work``, then the states it left (both in the job's thread: off the loop; only
         the turns the job changed are computed again)."""

@@ -6,7 +6,8 @@ does it in its thread right after its work, so the event loop only draws the res
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from itertools import chain
 
 from reviewtui.core.engine import OpKey, OpResult, Verdict
 from reviewtui.core.engine.opstate import OpState, draft_state, op_state
@@ -33,24 +34,35 @@ class TurnBasis:
 
 @record(frozen=True)
 class ReviewStates:
-    """Per turn, each operation's state; per operation, its outcome's status; the status
-    line's counts and the timeline's marks."""
+    """Per turn, each operation's state; the status line's counts and the timeline's
+    marks; per operation, the outcome's status they were computed from (``status_at``)."""
 
     turns: list[list[OpState]] = field(default_factory=list)
-    statuses: dict[OpKey, Status] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=dict)
     marks: tuple[TurnMark, ...] = ()
     # Per evaluated turn, what its states came from; the operations shown in conflict.
     basis: tuple[TurnBasis, ...] = field(default=(), compare=False, repr=False)
     conflicted: frozenset[OpKey] = field(default=frozenset(), compare=False, repr=False)
 
+    def status_at(self, turn_pos: int, op_pos: int, key: OpKey) -> Status | None:
+        """The outcome status of operation ``key`` (at these positions) when these states
+        were computed; None for an operation they did not know. Read from the results
+        the states came from: a dict of every operation's status, copied by each job,
+        cost a 50,000-operation session milliseconds a key in copies and collections."""
+        if turn_pos >= len(self.basis):
+            return None
+        results = self.basis[turn_pos].results
+        if op_pos >= len(results) or results[op_pos].key != key:
+            return None
+        return results[op_pos].outcome.status
+
     def next_undecided(self, from_turn: int, *, wrap: bool = True) -> tuple[int, int] | None:
         """(turn, operation) positions of the first operation neither decided nor failed,
         in reading order from the start of turn position ``from_turn``, wrapping round
         (unless ``wrap`` is off: turns after the evaluated ones may still hold one)."""
-        order = list(range(from_turn, len(self.turns)))
-        if wrap:
-            order += list(range(min(from_turn, len(self.turns))))
+        order: Iterable[int] = range(from_turn, len(self.turns))
+        if wrap:  # (ranges: no list of every turn for the usual hit in this one)
+            order = chain(order, range(min(from_turn, len(self.turns))))
         for tp in order:
             for opp, state in enumerate(self.turns[tp]):
                 if not state.decided and not state.failed:
@@ -129,7 +141,6 @@ def review_states(review: Review, known: ReviewStates | None = None, *,
     moved = {key[0] for key in conflicted ^ reuse.conflicted} if reuse is not None else set()
     per_turn: list[list[OpState]] = []
     basis: list[TurnBasis] = []
-    statuses = dict(reuse.statuses) if reuse is not None else {}
     old_basis = reuse.basis if reuse is not None else ()
     old_turns = reuse.turns if reuse is not None else []
     drafted_turns = review.draft.turns  # the draft is always whole
@@ -159,9 +170,8 @@ def review_states(review: Review, known: ReviewStates | None = None, *,
         per_turn.append(states)
         basis.append(TurnBasis(results, _counts(states), turn_mark(states), drafts, drafted))
         changed.append(pos)
-        statuses.update((r.key, r.outcome.status) for r in results)
     session_turns = review.display.session.turns
-    return ReviewStates(per_turn, statuses, _totals(basis, reuse, changed),
+    return ReviewStates(per_turn, _totals(basis, reuse, changed),
                         _marks(session_turns, basis, reuse, changed), tuple(basis), conflicted)
 
 
@@ -192,9 +202,11 @@ def _marks(session_turns: Sequence[Turn], basis: list[TurnBasis], reuse: ReviewS
                 != (session_turns[0].index, session_turns[-1].index))):
         return tuple(TurnMark(turn.index, basis[pos].mark if pos < len(basis) else "evaluating")
                      for pos, turn in enumerate(session_turns))
+    redone = [pos for pos in changed if reuse.marks[pos].state != basis[pos].mark
+              or reuse.marks[pos].index != session_turns[pos].index]
+    if not redone:
+        return reuse.marks  # the very tuple: the timeline is not drawn again
     marks = list(reuse.marks)
-    for pos in changed:
-        mark = basis[pos].mark
-        if marks[pos].state != mark or marks[pos].index != session_turns[pos].index:
-            marks[pos] = TurnMark(session_turns[pos].index, mark)
+    for pos in redone:
+        marks[pos] = TurnMark(session_turns[pos].index, basis[pos].mark)
     return tuple(marks)

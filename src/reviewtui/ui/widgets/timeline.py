@@ -43,6 +43,8 @@ class Timeline(Widget):
         self._cells: list[tuple[int, int, int]] = []  # (x0, x1, checkpoint)
 
     def set_marks(self, marks: tuple[TurnMark, ...]) -> None:
+        if marks is self.marks:  # a decision that changed no turn's mark: nothing to draw
+            return
         self.marks = marks
         self.refresh()
 
