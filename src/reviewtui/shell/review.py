@@ -356,7 +356,7 @@ class Review:
                        draft: bool = True) -> None:
         """The log changed (from turn ``from_turn`` on): fold it, re-evaluate."""
         self._folded = fold(self._log)
-        with gc_paused():  # (no cycles made: the collector's walks were 20-40% of a reject)
+        with gc_paused(freeze=False):  # not frozen: the screen's garbage (gc_paused)
             self.evaluation.update(self._folded.decisions(), display=display, draft=draft)
 
     def _check_open(self) -> None:
