@@ -282,11 +282,16 @@ class ChunkedLines(Sequence[str]):
         head = front.index(False) if False in front else len(front)
         back = list(map(is_, reversed(a[head:]), reversed(b[head:])))
         tail = back.index(False) if False in back else len(back)
+        mine, theirs = a[head : len(a) - tail], b[head : len(b) - tail]
+        if not mine:
+            return not theirs  # (both empty: equal lengths leave nothing else)
+        if len(mine) == len(theirs) and all(
+                len(x.lines) == len(y.lines) for x, y in zip(mine, theirs, strict=True)):
+            # Same cuts (an edit that kept the line count): compare chunk to chunk.
+            return all(x.lines == y.lines for x, y in zip(mine, theirs, strict=True))
         # Shared leading chunks start at 0 in both; shared trailing ones end at the end.
-        lo = self._starts[head] if head < len(a) else self._len
+        lo = self._starts[head]
         hi = self._starts[len(a) - tail] if tail else self._len
-        if lo >= hi:
-            return True
         return self._range(lo, hi) == other._range(lo, hi)
 
     def __repr__(self) -> str:
