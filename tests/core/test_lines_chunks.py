@@ -272,3 +272,17 @@ def test_a_long_file_edited_many_times_keeps_a_bounded_number_of_chunks() -> Non
     pieces = [len(chunk.lines) for chunk in state.line_store.chunks]
     assert all(chunks_module.CHUNK // 4 <= n <= 2 * chunks_module.CHUNK for n in pieces)
     assert state.line_count == sum(pieces)
+
+
+def test_a_very_long_file_gets_larger_chunks_and_keeps_them() -> None:
+    """Past ~8,000 lines the chunks grow as the square root of the file, so that neither
+    the row of chunks nor the chunk an edit copies gets long."""
+    store = ChunkedLines.from_lines([f"line {n}" for n in range(50_000)])
+    size = chunks_module.chunk_size(50_000)
+    assert size > chunks_module.CHUNK
+    assert 50 <= len(store.chunks) <= 100
+    for n in range(300):
+        at = (n * 7_919) % (len(store) - 5)
+        store = store.splice(at, at + n % 5, ["x"] * (n % 7))
+    assert all(size // 4 <= len(chunk.lines) <= 2 * size for chunk in store.chunks)
+    assert chunks_module.chunk_size(1_000) == chunks_module.CHUNK

@@ -15,12 +15,16 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain
+from math import isqrt
 from operator import is_
 from typing import overload
 
-CHUNK = 256  # lines per chunk when a store is built; a splice keeps them between 1/4 and 2x
-# A store of fewer chunks is scanned line by line: a lookup costs about five scans of its
-# chunk to build and a chunk's size in memory, which small files do not win back.
+# Lines per chunk when a store is built (at least; see chunk_size). A splice keeps every
+# chunk between a quarter and twice the store's size.
+CHUNK = 256
+# A store of fewer chunks is scanned line by line: a look-up costs about three scans of
+# its chunk to build and more than the chunk's size in memory, which small files do not
+# win back.
 LOOKUP_FROM = 8
 
 
@@ -61,6 +65,14 @@ class Chunk:
 
     def __repr__(self) -> str:
         return f"Chunk({len(self.lines)} lines)"
+
+
+def chunk_size(count: int) -> int:
+    """The chunk size for a file of ``count`` lines: ``CHUNK`` (read at call time: tests
+    shrink it), larger past ~8,000 lines. An edit costs about one step per chunk in the
+    file plus one per line in the chunk it copies; growing the chunks as the square root
+    of the file keeps both small (50,000 lines: ~630 a chunk, ~80 chunks)."""
+    return max(CHUNK, isqrt(count * CHUNK // 32))
 
 
 def _pieces(lines: tuple[str, ...], size: int) -> list[Chunk]:
@@ -108,10 +120,11 @@ class ChunkedLines(Sequence[str]):
 
     @classmethod
     def from_lines(cls, lines: Iterable[str], size: int | None = None) -> ChunkedLines:
-        size = CHUNK if size is None else size  # read at call time: tests shrink it
+        lines = tuple(lines)
+        size = chunk_size(len(lines)) if size is None else size
         if size < 1:
             raise ValueError("a chunk size is at least one line")
-        return cls(_pieces(tuple(lines), size), size)
+        return cls(_pieces(lines, size), size)
 
     @property
     def chunks(self) -> tuple[Chunk, ...]:
