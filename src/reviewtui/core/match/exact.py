@@ -36,6 +36,8 @@ def find_exact(lines: Sequence[str], search: Sequence[str], lo: int, hi: int) ->
     if not size or hi - lo < size:
         return []
     if isinstance(lines, ChunkedLines):
+        if len(lines.chunks) == 1:  # a small file: its one chunk is a plain tuple
+            return _scan(lines.chunks[0].lines, search, lo, hi)
         return _scan_chunks(lines, search, lo, hi)
     joined = _joined(lines) if type(lines) is tuple else None
     if joined is not None:

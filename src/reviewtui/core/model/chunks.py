@@ -201,16 +201,23 @@ class ChunkedLines(Sequence[str]):
             chunk = chunks[k]
             k += 1
             has = chunk._has  # the common case inline: one set look-up a chunk
-            if has is not None and line not in has:
-                continue
-            if has is None and chunk.first(line, lookup) < 0:
+            if has is None:
+                at = chunk.first(line, lookup)
+                if at < 0:
+                    continue
+            elif line in has:
+                at = -1  # somewhere in the chunk
+            else:
                 continue
             lines = chunk.lines
             low, high = max(lo - base, 0), min(hi - base, len(lines))
-            try:
-                at = lines.index(line, low, high)
-            except ValueError:
-                continue
+            if at >= high:
+                continue  # its first occurrence lies past the range
+            if at < low:
+                try:
+                    at = lines.index(line, low, high)
+                except ValueError:
+                    continue
             while at < high:
                 yield base + at
                 try:
