@@ -2,7 +2,8 @@
 
 The edits are ``bench_apply.py``'s 191-edit case (20 turns over ten files glued from real
 standard-library modules, each edit a three-line SEARCH/REPLACE), with the files made
-just over 1,000, 10,000 and 50,000 lines long (whole modules glued). For each length, in the same run:
+just over 1,000, 10,000 and 50,000 lines long (whole modules glued). For each length, in
+the same run:
 
 * ``chunked``: what the engine does, ``match_edit`` on ``FileState.line_store`` and
   ``FileState.splice`` (the lines in shared chunks, ``core/model/chunks.py``), then the
