@@ -286,3 +286,55 @@ def test_a_very_long_file_gets_larger_chunks_and_keeps_them() -> None:
         store = store.splice(at, at + n % 5, ["x"] * (n % 7))
     assert all(size // 4 <= len(chunk.lines) <= 2 * size for chunk in store.chunks)
     assert chunks_module.chunk_size(1_000) == chunks_module.CHUNK
+
+
+# --- the engine on a long file -----------------------------------------------------------
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data(), crlf=st.booleans())
+def test_edits_to_a_long_file_land_exactly_where_a_plain_list_says(
+        data: st.DataObject, crlf: bool) -> None:
+    """Whole sessions of SEARCH/REPLACE edits on a 3,000-line file (a dozen chunks, their
+    look-ups in use) against a list of lines edited by hand; an edit whose SEARCH is in
+    two places leaves the file byte for byte as it was."""
+    from reviewtui.core.engine import evaluate_session
+    from reviewtui.core.model.tree import Tree
+    from reviewtui.core.protocol.session import parse_session
+
+    newline = "\r\n" if crlf else "\n"
+    model = [f"line {n} = {n * 7 % 13}" for n in range(3_000)]
+    base = FileState.from_bytes((newline.join(model) + newline).encode())
+    assert len(base.line_store.chunks) >= chunks_module.LOOKUP_FROM
+    turns = []
+    for number in range(data.draw(st.integers(1, 8))):
+        at = data.draw(st.integers(0, len(model) - 3))
+        width = data.draw(st.integers(1, 3))
+        search = model[at : at + width]
+        replace = [f"edit {number} line {k}" for k in range(data.draw(st.integers(0, 3)))]
+        turns.append((search, replace))
+        model[at : at + width] = replace
+    ambiguous = data.draw(st.booleans())
+    if ambiguous:  # the first two lines pasted again at the end, then searched for
+        model += model[:2]
+        turns.append((model[-2:], ["never"]))
+    parts = []
+    for number, (search, replace) in enumerate(turns, 1):
+        parts.append(f"## Turn {number}\n> edit\n\n--- File: big.txt ---\n<<<<<<< SEARCH\n"
+                     + "".join(line + "\n" for line in search) + "=======\n"
+                     + "".join(line + "\n" for line in replace) + ">>>>>>> REPLACE\n")
+    if ambiguous:  # the paste happens as an edit of its own, before the ambiguous one
+        paste = turns[-1][0]
+        last_lines = model[-4:-2]
+        parts.insert(len(parts) - 1, (
+            f"## Turn {len(turns)}b\n> paste\n\n--- File: big.txt ---\n<<<<<<< SEARCH\n"
+            + "".join(line + "\n" for line in last_lines) + "=======\n"
+            + "".join(line + "\n" for line in [*last_lines, *paste]) + ">>>>>>> REPLACE\n"))
+    session = parse_session("\n".join(parts), "s.md")
+    run = evaluate_session(session, Tree.from_files({"big.txt": base}))
+    statuses = [str(r.outcome.status) for t in run.turns for r in t.results]
+    want = ["applied"] * (len(turns) - ambiguous) + (["applied", "ambiguous"] if ambiguous
+                                                     else [])
+    assert statuses == want
+    final = run.states[-1].tree.get("big.txt")
+    assert final is not None
+    assert final.data == (newline.join(model) + newline).encode()

@@ -177,6 +177,12 @@ class ChunkedLines(Sequence[str]):
             k += 1
         return tuple(chain.from_iterable(parts))
 
+    def view(self) -> Sequence[str]:
+        """The cheapest sequence to read these lines through: a small file's one chunk is a
+        plain tuple (indexed in C), a longer file is read through this store."""
+        chunks = self._chunks
+        return chunks[0].lines if len(chunks) == 1 else self
+
     def as_tuple(self) -> tuple[str, ...]:
         chunks = self._chunks
         if len(chunks) == 1:

@@ -286,12 +286,15 @@ class FileState:
         added = tuple(new_lines)
         lines = old.splice(start, end, added)
         joined = "".join(added)
+        chunks = lines.chunks  # (the first and last line without a look-up)
         if (self.eol == "mixed" or not lines or not self._is_clean()
                 or "\n" in joined or "\r" in joined or "\x00" in joined
-                or lines[0].startswith("\ufeff") or (not final_newline and not lines[-1])
+                or chunks[0].lines[0].startswith("\ufeff")
+                or (not final_newline and not chunks[-1].lines[-1])
                 or len(lines) - 1 + bool(final_newline) == 0):
             return self.with_lines(lines.as_tuple(), final_newline=final_newline)
-        if added == old[start:end] and final_newline == self.final_newline:
+        if (len(added) == end - start and added == old[start:end]
+                and final_newline == self.final_newline):
             return self
         joined.encode("utf-8")  # a lone surrogate fails here, as in with_lines
         return FileState(None, bom=self.bom, eol=self.newline, newline=self.newline,
