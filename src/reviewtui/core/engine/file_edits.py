@@ -182,7 +182,7 @@ def _evaluate_edit(
         return refused(path, "binary", f"{path} is a binary file; it can be moved or removed "
                        "but not text-edited"), None
     # The shared chunks, not a tuple of the whole file: an edit costs what it changes.
-    lines = current.line_store.view()
+    lines = current.line_view
     if blank:
         if edit.at_end or (edit.line_hint is not None and lines):
             inserted = placement.insert(lines, edit, new_lines, path)
@@ -212,7 +212,7 @@ def _evaluate_edit(
 def _edit_outcome(
     path: str, current: FileState, result: MatchResult, final_newline: bool | None = None
 ) -> tuple[Outcome, Proposal | None]:
-    lines = current.line_store.view()
+    lines = current.line_view
     located = result.status in (Status.APPLIED, Status.NEEDS_REVIEW) or (
         result.status is Status.REFUSED and result.rule in FORCEABLE_RULES
     )

@@ -61,8 +61,8 @@ def match_edit(
     and the unpaired-placeholder refusal are skipped.
     The caller splices ``file_lines[:start] + new_lines + file_lines[end:]``.
     """
-    lines = (file_lines if isinstance(file_lines, list | tuple | ChunkedLines)
-             else list(file_lines))
+    lines = (file_lines if isinstance(file_lines, list | tuple)
+             or type(file_lines) is ChunkedLines else list(file_lines))
     wanted = _clean(search)
     writing = _clean(replace)
     lo, hi = _bounds(window, len(lines))

@@ -35,7 +35,7 @@ def find_exact(lines: Sequence[str], search: Sequence[str], lo: int, hi: int) ->
     size = len(search)
     if not size or hi - lo < size:
         return []
-    if isinstance(lines, ChunkedLines):
+    if type(lines) is ChunkedLines:  # (not isinstance: an ABC's check costs a call)
         if len(lines.chunks) == 1:  # a small file: its one chunk is a plain tuple
             return _scan(lines.chunks[0].lines, search, lo, hi)
         return _scan_chunks(lines, search, lo, hi)

@@ -12,6 +12,7 @@ import functools
 import hashlib
 from collections.abc import Sequence
 
+from reviewtui.core.model import chunks as _chunks
 from reviewtui.core.model.chunks import ChunkedLines
 
 UTF8_BOM = b"\xef\xbb\xbf"
@@ -186,6 +187,16 @@ class FileState:
         return store
 
     @property
+    def line_view(self) -> Sequence[str]:
+        """The lines as the engine reads them: a small file's plain tuple (no chunks are
+        made for a file that would fit in one), else the shared chunks."""
+        store = self._store
+        if store is not None:
+            return store.view()
+        lines = self.lines
+        return lines if len(lines) < 2 * _chunks.CHUNK else self.line_store
+
+    @property
     def line_count(self) -> int:
         """``len(lines)``, without building the tuple for a version made by an edit."""
         store = self._store
@@ -223,10 +234,13 @@ class FileState:
         # comparing lines (shared objects, mostly) spares building the bytes.
         if self.binary or other.binary or self.eol == "mixed" or other.eol == "mixed":
             return self.data == other.data
+        if ((self.bom, self.eol, self.newline, self.final_newline)
+                != (other.bom, other.eol, other.newline, other.final_newline)):
+            return False
+        if self._store is None and other._store is None:
+            return self.lines == other.lines
         # The chunks two versions of a file share are skipped, not compared line by line.
-        return ((self.bom, self.eol, self.newline, self.final_newline)
-                == (other.bom, other.eol, other.newline, other.final_newline)
-                and self.line_store == other.line_store)
+        return self.line_store == other.line_store
 
     def __hash__(self) -> int:
         return hash((self.data, self.mode))
@@ -280,26 +294,40 @@ class FileState:
         """
         if self.binary:
             raise ValueError("a binary file has no lines to replace")
-        old = self.line_store
+        old = self.line_view
+        if not 0 <= start <= end <= len(old):
+            raise IndexError(f"splice range {start}:{end} outside {len(old)} lines")
         if final_newline is None:
             final_newline = self.final_newline or self._empty()
         added = tuple(new_lines)
-        lines = old.splice(start, end, added)
+        store = self._store
+        lines: tuple[str, ...] | ChunkedLines
+        if store is None and isinstance(old, tuple):  # a small file: one tuple, as it was
+            lines = old[:start] + added + old[end:]
+            first, last = (lines[0], lines[-1]) if lines else ("", "")
+        else:
+            lines = (store if store is not None else self.line_store).splice(start, end,
+                                                                            added)
+            chunks = lines.chunks  # (its first and last line without a look-up)
+            first, last = (chunks[0].lines[0], chunks[-1].lines[-1]) if chunks else ("", "")
         joined = "".join(added)
-        chunks = lines.chunks  # (the first and last line without a look-up)
         if (self.eol == "mixed" or not lines or not self._is_clean()
                 or "\n" in joined or "\r" in joined or "\x00" in joined
-                or chunks[0].lines[0].startswith("\ufeff")
-                or (not final_newline and not chunks[-1].lines[-1])
+                or first.startswith("\ufeff") or (not final_newline and not last)
                 or len(lines) - 1 + bool(final_newline) == 0):
-            return self.with_lines(lines.as_tuple(), final_newline=final_newline)
-        if (len(added) == end - start and added == old[start:end]
+            whole = lines if isinstance(lines, tuple) else lines.as_tuple()
+            return self.with_lines(whole, final_newline=final_newline)
+        if (len(added) == end - start and tuple(old[start:end]) == added
                 and final_newline == self.final_newline):
             return self
         joined.encode("utf-8")  # a lone surrogate fails here, as in with_lines
+        if isinstance(lines, tuple):
+            return FileState(None, bom=self.bom, eol=self.newline, newline=self.newline,
+                             final_newline=bool(final_newline), mode=self.mode,
+                             revision=self.revision + 1, clean=True, lines=lines)
         return FileState(None, bom=self.bom, eol=self.newline, newline=self.newline,
                          final_newline=bool(final_newline), mode=self.mode,
-                         revision=self.revision + 1, store=lines, clean=True)
+                         revision=self.revision + 1, clean=True, store=lines)
 
     def _empty(self) -> bool:
         """No content (a BOM alone counts as none): no line-ending convention yet."""
