@@ -188,13 +188,15 @@ class FileState:
 
     @property
     def line_view(self) -> Sequence[str]:
-        """The lines as the engine reads them: a small file's plain tuple (no chunks are
-        made for a file that would fit in one), else the shared chunks."""
+        """The lines as the engine reads them: a short file's plain tuple (below the
+        length where chunks get look-ups, a tuple is scanned and copied faster than
+        chunks), else the shared chunks."""
         store = self._store
         if store is not None:
             return store.view()
         lines = self.lines
-        return lines if len(lines) < 2 * _chunks.CHUNK else self.line_store
+        short = len(lines) < _chunks.LOOKUP_FROM * _chunks.CHUNK
+        return lines if short else self.line_store
 
     @property
     def line_count(self) -> int:
