@@ -185,11 +185,13 @@ def _evaluate_edit(
     if current.binary:
         return refused(path, "binary", f"{path} is a binary file; it can be moved or removed "
                        "but not text-edited"), None
+    # The shared chunks, not a tuple of the whole file: an edit costs what it changes.
+    lines = current.line_view
     if blank:
-        if edit.at_end or (edit.line_hint is not None and current.lines):
-            inserted = placement.insert(current.lines, edit, new_lines, path)
+        if edit.at_end or (edit.line_hint is not None and lines):
+            inserted = placement.insert(lines, edit, new_lines, path)
             return _edit_outcome(path, current, inserted, edit.final_newline)
-        if not current.lines:
+        if not lines:
             new_lines, final = placement.written_lines(edit, new_lines)
             state = current.with_lines(new_lines, final_newline=final)
             return Outcome(Status.APPLIED, method="fill-empty", path=path,
@@ -198,17 +200,17 @@ def _evaluate_edit(
         return refused(path, "empty-search", "an empty SEARCH is not an anchor: it can only "
                        f"create a new file, and {path} already exists"), None
     if placed is not None:
-        found = placed_match(current.lines, search, new_lines, *placed)
+        found = placed_match(lines, search, new_lines, *placed)
         if found is not None:
             return _edit_outcome(path, current, found, edit.final_newline)
     if placement.has_placement(edit):
-        result, final_newline = placement.locate(current.lines, current.final_newline, edit,
+        result, final_newline = placement.locate(lines, current.final_newline, edit,
                                                  search, new_lines, ctx.history(path), path,
                                                  ctx.cursor.get(path, 0))
         return _edit_outcome(path, current, result, final_newline)
     if ctx.defer:
         return _match_deferred(path, current, edit, search, new_lines, ctx)
-    result = match_edit(current.lines, search, new_lines, history=ctx.history(path), path=path,
+    result = match_edit(lines, search, new_lines, history=ctx.history(path), path=path,
                         literal=edit.literal)
     return _edit_outcome(path, current, result, edit.final_newline)
 
@@ -218,8 +220,8 @@ def _match_deferred(path: str, current: FileState, edit: Edit, search: Sequence[
                     ) -> tuple[Outcome, Proposal | None]:
     """The cascade without the failure diagnosis, which the outcome works out when it
     is read (the same outcome as the eager path: the engine's property tests)."""
-    quick = match_edit(current.lines, search, new_lines, path=path, literal=edit.literal,
-                       explain=False)
+    quick = match_edit(current.line_view, search, new_lines, path=path,
+                       literal=edit.literal, explain=False)
     outcome, proposal = _edit_outcome(path, current, quick, edit.final_newline)
     if quick.status not in (Status.NOT_FOUND, Status.NEEDS_REVIEW):
         return outcome, proposal  # nothing was left out
@@ -236,7 +238,7 @@ def _match_deferred(path: str, current: FileState, edit: Edit, search: Sequence[
 def _edit_outcome(
     path: str, current: FileState, result: MatchResult, final_newline: bool | None = None
 ) -> tuple[Outcome, Proposal | None]:
-    lines = current.lines
+    lines = current.line_view
     located = result.status in (Status.APPLIED, Status.NEEDS_REVIEW) or (
         result.status is Status.REFUSED and result.rule in FORCEABLE_RULES
     )

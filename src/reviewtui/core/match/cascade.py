@@ -32,6 +32,7 @@ from reviewtui.core.match.exact import find_exact
 from reviewtui.core.match.guards import duplicate_line
 from reviewtui.core.match.landing import Ambiguity, Landing, method_name
 from reviewtui.core.match.normalise import is_blank, trim_blank_edges
+from reviewtui.core.model.chunks import ChunkedLines
 from reviewtui.core.model.outcome import MatchResult, Status
 from reviewtui.core.record import replace as replace_record
 from reviewtui.core.text.markers import placeholder_indices
@@ -65,7 +66,8 @@ def match_edit(
     the status, place and new lines are the same either way.
     The caller splices ``file_lines[:start] + new_lines + file_lines[end:]``.
     """
-    lines = file_lines if isinstance(file_lines, list | tuple) else list(file_lines)
+    lines = (file_lines if isinstance(file_lines, list | tuple)
+             or type(file_lines) is ChunkedLines else list(file_lines))
     wanted = _clean(search)
     writing = _clean(replace)
     lo, hi = _bounds(window, len(lines))

@@ -1,6 +1,9 @@
 """Stage 1: whole-line exact matches, without normalising anything.
 
-Two ways to scan, both one C-level pass:
+A version the engine made (:class:`~reviewtui.core.model.chunks.ChunkedLines`) is asked
+chunk by chunk for the longest SEARCH line, each chunk answering from its own lookup:
+the cost follows the number of chunks, not lines. A plain sequence has two ways to scan,
+both one C-level pass:
 
 * ``index`` on the line sequence for the longest SEARCH line (usually the rarest),
   verifying the neighbours at each hit. It costs ~5 ns a line, no set-up.
@@ -18,6 +21,8 @@ from bisect import bisect_right
 from collections import OrderedDict
 from collections.abc import Sequence
 
+from reviewtui.core.model.chunks import ChunkedLines
+
 _STRIDE = 256  # lines between two remembered text offsets
 _CACHED_VERSIONS = 4
 
@@ -30,6 +35,10 @@ def find_exact(lines: Sequence[str], search: Sequence[str], lo: int, hi: int) ->
     size = len(search)
     if not size or hi - lo < size:
         return []
+    if type(lines) is ChunkedLines:  # (not isinstance: an ABC's check costs a call)
+        if len(lines.chunks) == 1:  # a small file: its one chunk is a plain tuple
+            return _scan(lines.chunks[0].lines, search, lo, hi)
+        return _scan_chunks(lines, search, lo, hi)
     joined = _joined(lines) if type(lines) is tuple else None
     if joined is not None:
         return joined.find(search, lo, hi)
@@ -55,6 +64,16 @@ def _scan(lines: Sequence[str], search: Sequence[str], lo: int, hi: int) -> list
             starts.append(start)
         position = hit + 1
     return starts
+
+
+def _scan_chunks(lines: ChunkedLines, search: Sequence[str], lo: int, hi: int) -> list[int]:
+    """What :func:`_scan` finds, asking each chunk where the pivot line is."""
+    size = len(search)
+    pivot_at = max(range(size), key=lambda i: len(search[i]))
+    wanted = tuple(search)
+    return [hit - pivot_at
+            for hit in lines.positions(search[pivot_at], lo + pivot_at, hi - size + pivot_at + 1)
+            if lines[hit - pivot_at : hit - pivot_at + size] == wanted]
 
 
 class _Joined:

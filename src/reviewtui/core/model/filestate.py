@@ -11,6 +11,9 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
+from reviewtui.core.model import chunks as _chunks
+from reviewtui.core.model.chunks import ChunkedLines
+
 UTF8_BOM = b"\xef\xbb\xbf"
 _BINARY_SNIFF = 8192  # git's heuristic: a NUL early on means binary
 
@@ -68,17 +71,20 @@ class FileState:
     Equality is about content (bytes and mode); ``revision`` counts versions of the file
     and does not take part. ``text`` and ``lines`` are decoded on demand.
 
-    A version made by an edit (:meth:`with_lines`) keeps the lines it was made of, which
-    share every unchanged line with the version before, and builds its bytes only when
-    asked (a write, a digest): an edit costs what it changes plus one pass over the line
-    pointers, and a thousand versions of a file cost little more than one.
+    A version made by an edit (:meth:`splice`) keeps its lines as a
+    :class:`~reviewtui.core.model.chunks.ChunkedLines` sharing every chunk the edit did
+    not touch with the version before, and builds its bytes only when asked (a write, a
+    digest): an edit costs what it changes, whatever the file's length, and a thousand
+    versions of a file cost little more than one. ``lines`` (a tuple) is built from the
+    chunks on first use; :attr:`line_store` reads them without building it.
     """
 
-    __slots__ = ("_clean", "_data", "_digest", "_lines", "binary", "bom", "encoding", "eol",
-                 "final_newline", "mode", "newline", "revision")
+    __slots__ = ("_clean", "_data", "_digest", "_lines", "_store", "binary", "bom",
+                 "encoding", "eol", "final_newline", "mode", "newline", "revision")
 
     _data: bytes | None
     _lines: tuple[str, ...] | None
+    _store: ChunkedLines | None
     _clean: bool | None
     _digest: str | None
     encoding: str
@@ -93,12 +99,14 @@ class FileState:
     def __init__(self, data: bytes | None, encoding: str = "utf-8", bom: bool = False,
                  eol: str = "\n", newline: str = "\n", final_newline: bool = False,
                  mode: int = 0o644, binary: bool = False, revision: int = 0, *,
-                 lines: tuple[str, ...] | None = None, clean: bool | None = None) -> None:
-        if data is None and lines is None:
+                 lines: tuple[str, ...] | None = None, clean: bool | None = None,
+                 store: ChunkedLines | None = None) -> None:
+        if data is None and lines is None and store is None:
             raise ValueError("a FileState needs its bytes or its lines")
         put = object.__setattr__
         put(self, "_data", data)
         put(self, "_lines", lines)
+        put(self, "_store", store)
         put(self, "_clean", clean)
         put(self, "_digest", None)
         put(self, "encoding", encoding)
@@ -141,9 +149,10 @@ class FileState:
         """The file's bytes (built from the lines, once, for a version made by an edit)."""
         data = self._data
         if data is None:
-            assert self._lines is not None
-            text = self.newline.join(self._lines) + (self.newline if self.final_newline
-                                                      else "")
+            store = self._store
+            text = (store.joined(self.newline) if store is not None
+                    else self.newline.join(self.lines))
+            text += self.newline if self.final_newline else ""
             data = (UTF8_BOM if self.bom else b"") + text.encode("utf-8")
             object.__setattr__(self, "_data", data)
         return data
@@ -160,9 +169,39 @@ class FileState:
             return ()
         lines = self._lines
         if lines is None:
-            lines = _split_lines(self.data, self.bom)
+            store = self._store
+            lines = store.as_tuple() if store is not None else _split_lines(self.data,
+                                                                            self.bom)
             object.__setattr__(self, "_lines", lines)
         return lines
+
+    @property
+    def line_store(self) -> ChunkedLines:
+        """The lines as shared chunks: what the engine reads and splices, so that an edit
+        costs what it changes (``lines`` builds a whole tuple per version)."""
+        store = self._store
+        if store is None:
+            store = ChunkedLines.from_lines(self.lines)
+            object.__setattr__(self, "_store", store)
+        return store
+
+    @property
+    def line_view(self) -> Sequence[str]:
+        """The lines as the engine reads them: a short file's plain tuple (below the
+        length where chunks get look-ups, a tuple is scanned and copied faster than
+        chunks), else the shared chunks."""
+        store = self._store
+        if store is not None:
+            return store.view()
+        lines = self.lines
+        short = len(lines) < _chunks.LOOKUP_FROM * _chunks.CHUNK
+        return lines if short else self.line_store
+
+    @property
+    def line_count(self) -> int:
+        """``len(lines)``, without building the tuple for a version made by an edit."""
+        store = self._store
+        return len(store) if store is not None else len(self.lines)
 
     @property
     def size(self) -> int:
@@ -198,9 +237,13 @@ class FileState:
         # comparing lines (shared objects, mostly) spares building the bytes.
         if self.binary or other.binary or self.eol == "mixed" or other.eol == "mixed":
             return self.data == other.data
-        return ((self.bom, self.eol, self.newline, self.final_newline)
-                == (other.bom, other.eol, other.newline, other.final_newline)
-                and self.lines == other.lines)
+        if ((self.bom, self.eol, self.newline, self.final_newline)
+                != (other.bom, other.eol, other.newline, other.final_newline)):
+            return False
+        if self._store is None and other._store is None:
+            return self.lines == other.lines
+        # The chunks two versions of a file share are skipped, not compared line by line.
+        return self.line_store == other.line_store
 
     def __hash__(self) -> int:
         return hash((self.data, self.mode))
@@ -246,28 +289,48 @@ class FileState:
         """Lines ``start:end`` (0-based) replaced by ``new_lines``: what :meth:`with_lines`
         gives for the whole spliced list, at the cost of the change.
 
-        The new version shares this one's line objects and builds its bytes only when
-        they are asked for. Where the conventions could change (a mixed or binary file, a
-        new line holding a ``\r``, a NUL or a BOM character, a file left with no line
-        ending) it takes :meth:`with_lines`' way.
+        The new version shares all but the chunks holding the range with this one (see
+        :mod:`reviewtui.core.model.chunks`) and builds its bytes only when they are asked
+        for. Where the conventions could change (a mixed or binary file, a new line
+        holding a ``\r``, a NUL or a BOM character, a file left with no line ending) it
+        takes :meth:`with_lines`' way. The range must lie within the lines.
         """
-        old = self.lines
+        if self.binary:
+            raise ValueError("a binary file has no lines to replace")
+        old = self.line_view
+        if not 0 <= start <= end <= len(old):
+            raise IndexError(f"splice range {start}:{end} outside {len(old)} lines")
         if final_newline is None:
             final_newline = self.final_newline or self._empty()
         added = tuple(new_lines)
-        lines = old[:start] + added + old[end:]
+        store = self._store
+        lines: tuple[str, ...] | ChunkedLines
+        if store is None and isinstance(old, tuple):  # a small file: one tuple, as it was
+            lines = old[:start] + added + old[end:]
+            first, last = (lines[0], lines[-1]) if lines else ("", "")
+        else:
+            lines = (store if store is not None else self.line_store).splice(start, end,
+                                                                            added)
+            chunks = lines.chunks  # (its first and last line without a look-up)
+            first, last = (chunks[0].lines[0], chunks[-1].lines[-1]) if chunks else ("", "")
         joined = "".join(added)
-        if (self.binary or self.eol == "mixed" or not lines or not self._is_clean()
+        if (self.eol == "mixed" or not lines or not self._is_clean()
                 or "\n" in joined or "\r" in joined or "\x00" in joined
-                or lines[0].startswith("\ufeff") or (not final_newline and not lines[-1])
+                or first.startswith("\ufeff") or (not final_newline and not last)
                 or len(lines) - 1 + bool(final_newline) == 0):
-            return self.with_lines(lines, final_newline=final_newline)
-        if added == old[start:end] and final_newline == self.final_newline:
+            whole = lines if isinstance(lines, tuple) else lines.as_tuple()
+            return self.with_lines(whole, final_newline=final_newline)
+        if (len(added) == end - start and tuple(old[start:end]) == added
+                and final_newline == self.final_newline):
             return self
         joined.encode("utf-8")  # a lone surrogate fails here, as in with_lines
+        if isinstance(lines, tuple):
+            return FileState(None, bom=self.bom, eol=self.newline, newline=self.newline,
+                             final_newline=bool(final_newline), mode=self.mode,
+                             revision=self.revision + 1, clean=True, lines=lines)
         return FileState(None, bom=self.bom, eol=self.newline, newline=self.newline,
                          final_newline=bool(final_newline), mode=self.mode,
-                         revision=self.revision + 1, lines=lines, clean=True)
+                         revision=self.revision + 1, clean=True, store=lines)
 
     def _empty(self) -> bool:
         """No content (a BOM alone counts as none): no line-ending convention yet."""

@@ -558,8 +558,9 @@ def _steps(results: list[OpResult]) -> tuple[list[tuple[int, int, int]], int] | 
                 or (previous is not None and before is not previous)):
             return None
         if previous is None:
-            count = len(before.lines)
-        steps.append((span[0], span[1], len(after.lines) - len(before.lines)))
+            count = before.line_count
+        # line_count, not len(lines): an edited version would build a whole-file tuple.
+        steps.append((span[0], span[1], after.line_count - before.line_count))
         previous = after
     return steps, count
 
