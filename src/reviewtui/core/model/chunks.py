@@ -17,7 +17,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain
 from math import isqrt
 from operator import is_
-from typing import overload
+
+from reviewtui.core.typed import overload
 
 # Lines per chunk when a store is built (at least; see chunk_size). A splice keeps every
 # chunk between a quarter and twice the store's size.
