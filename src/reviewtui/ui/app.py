@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -22,6 +24,16 @@ from reviewtui.ui.evaluating import BackgroundEvaluation
 from reviewtui.ui.messages import FilesChanged, OutsideChangeTaken, SessionGrew, WatcherFailed
 from reviewtui.ui.review_jobs import ReviewJobs
 from reviewtui.ui.screens.main import MainScreen
+
+TERMINAL_CHECK = 1.0  # seconds between checks that the terminal is still there
+
+
+def _on_a_terminal() -> bool:
+    stdin = sys.__stdin__
+    try:
+        return stdin is not None and os.isatty(stdin.fileno())
+    except (OSError, ValueError):
+        return False
 
 
 class ReviewApp(App[None]):
@@ -67,6 +79,15 @@ class ReviewApp(App[None]):
             self.run_watcher()
         if self.live_gate is not None:
             self.run_live_follower()
+        if not (self.is_headless or self.is_web) and _on_a_terminal():
+            self.set_interval(TERMINAL_CHECK, self._exit_if_terminal_gone)
+
+    def _exit_if_terminal_gone(self) -> None:
+        """The terminal hung up without a SIGHUP reaching us (started under ``make``, whose
+        shell was the one told): Textual's input thread would spin on the dead terminal at
+        full CPU for ever. Exit as ``q`` does; the review was saved after every key."""
+        if not _on_a_terminal():
+            self.exit()
 
     @work(exclusive=True, group="watcher")
     async def run_watcher(self) -> None:
