@@ -135,12 +135,3 @@ def collector_on() -> Iterator[None]:
     if not was:
         gc.disable()
 
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Tests marked ``early`` (the few that take seconds) are handed out first.
-
-    Under ``-n auto --dist worksteal`` a multi-second test that starts near the end runs
-    alone while the other worker sits idle; started first, the short tests fill in around
-    it. Only the order changes: every test still runs, in its own fixtures.
-    """
-    items.sort(key=lambda item: item.get_closest_marker("early") is None)

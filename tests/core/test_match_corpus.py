@@ -341,7 +341,6 @@ def corpus() -> tuple[dict[str, Counter[str]], list[str]]:
     return _run_corpus()
 
 
-@pytest.mark.early
 def test_corpus_never_wrong(corpus: tuple[dict[str, Counter[str]], list[str]]) -> None:
     table, failures = corpus
     report = _format(table)

@@ -246,7 +246,6 @@ def own_commits_to_replay() -> list[str]:
             if features[sha] or index % OWN_SAMPLE_EVERY == 0]
 
 
-@pytest.mark.early
 def test_own_history_replays_like_git_apply() -> None:
     if not (REPO / ".git").exists():
         pytest.skip("LOUD: this copy of reviewtui is not a git checkout, so it has no "
@@ -299,7 +298,6 @@ def feature_commits(limit: int = 12) -> list[str]:
     return found[:limit]
 
 
-@pytest.mark.early
 def test_own_commits_with_binary_and_modes_replay_like_git_apply() -> None:
     if not (REPO / ".git").exists():
         pytest.skip("LOUD: this copy of reviewtui is not a git checkout: no own history")

@@ -31,8 +31,6 @@ import time
 from multiprocessing.connection import Connection
 from pathlib import Path
 
-import pytest
-
 from diskkit import Ed, make_project, write_session
 from reviewtui.core.engine import Decision
 from reviewtui.shell.review import Review
@@ -96,7 +94,6 @@ def expected_decision(key: tuple[int, int]) -> Decision:
     return Decision.accept() if (key[0] * 31 + key[1]) % 5 else Decision.reject()
 
 
-@pytest.mark.early
 def test_sigkill_at_random_points_loses_nothing(tmp_path: Path) -> None:
     per_turn = FILES // TURNS
     turns = [[Ed(name(t * per_turn + p), f"value = {t * per_turn + p}",
