@@ -134,4 +134,3 @@ def collector_on() -> Iterator[None]:
     yield
     if not was:
         gc.disable()
-
