@@ -227,9 +227,9 @@ def _match_deferred(path: str, current: FileState, edit: Edit, search: Sequence[
         return outcome, proposal  # nothing was left out
     history = ctx.history(path)  # (its trees now: the run goes on changing)
 
-    def explain() -> Outcome:
-        result = match_edit(current.lines, search, new_lines, history=history, path=path,
-                            literal=edit.literal)
+    def explain() -> Outcome:  # (the lines as the eager path reads them: no whole tuple)
+        result = match_edit(current.line_view, search, new_lines, history=history,
+                            path=path, literal=edit.literal)
         return _edit_outcome(path, current, result, edit.final_newline)[0]
 
     return deferred(outcome, explain), proposal

@@ -39,13 +39,13 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import PurePosixPath
 
 from reviewtui.core.engine import OpKey, OpResult
+from reviewtui.core.model.tree import FileState
+from reviewtui.core.record import record
 
 try:  # the cache keys' hash: hashlib would load OpenSSL, ~3 ms of a one-turn ``check``
     from _blake2 import blake2b
 except ImportError:  # pragma: no cover - a Python built without its own blake2
     from hashlib import blake2b
-from reviewtui.core.model.tree import FileState
-from reviewtui.core.record import record
 
 # The TOML parser, tree-sitter's languages and parsing, and the region checker are
 # imported by the checks that use them: a one-file Python session loads none (start-up).
