@@ -269,7 +269,10 @@ def drop_unfit_records(review: Review) -> None:
         if path not in touched:
             why = "no operation of the session touches it"
         elif not saved_record_fits(review, path, record, disk, targets):
-            why = "the file on disk is not what this review left there"
+            why = ("the file is as this review left it: an outside change it kept over an "
+                   "accept since taken back; nothing on disk vouches for the saved original"
+                   if left_outside_change(record, disk)
+                   else "the file on disk is not what this review left there")
         else:
             continue
         del review._records[path]
@@ -280,7 +283,8 @@ def drop_unfit_records(review: Review) -> None:
                                 "record": review._saved_paths.get(path)})
         where = review._state_file.path if review._state_file is not None else "state"
         review.state_problems.append(f"{where}: ignored the saved record of {path} ({why}); "
-                                     "the file on disk is its original and stays as it is")
+                                     "the file stays as it is and is taken as its original "
+                                     "from now on; the saved record is kept in the state file")
     if dropped:
         review._evaluate_all()
 
@@ -313,7 +317,12 @@ def saved_record_fits(review: Review, path: str, record: PathRecord, disk: FileS
             if applied.ok and applied.data == data:
                 return True
     if _digest(disk) == record.saved_seen:
-        return False  # "as left", yet nothing this review wrote
+        # As left, but what is there is an outside write that no longer sits on anything
+        # this review wants (an accept under it was taken back): only the disk vouches for
+        # a saved record, and it vouches for the outside write alone, not for the saved
+        # original or what the review wrote. A forged record could name any original
+        # there, so the record is not replayed (its blobs stay in the state file).
+        return False
     # Changed while closed: _reconcile takes the disk as the new base (fine) unless it
     # keeps the change as a layer over what the review had written; that must be ours.
     if record.saved_seen is None and record.base is not None:
@@ -321,6 +330,15 @@ def saved_record_fits(review: Review, path: str, record: PathRecord, disk: FileS
     if record.saved_seen != _digest(record.base) and record.ref is not None:
         return content(record.ref) in wanted
     return True
+
+
+def left_outside_change(record: PathRecord, disk: FileState | None) -> bool:
+    """The disk is what the record says was last seen there, and that is the outside
+    change it kept as a layer (what the review wrote under it no longer wanted)."""
+    layer = record.layer
+    data = disk.data if disk is not None else None
+    return (layer is not None and _digest(disk) == record.saved_seen
+            and data == layer.theirs)
 
 
 def previous_target(review: Review) -> Tree:
