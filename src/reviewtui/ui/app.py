@@ -67,6 +67,7 @@ class ReviewApp(App[None]):
             self.notify(str(err), severity="error", timeout=10, markup=False)
         for problem in self.review.state_problems:
             self.notify(problem, severity="warning", timeout=10, markup=False)
+        self._tell_changed_while_closed()
         if self.present:
             from reviewtui.ui.screens.presenter import PresenterScreen
 
@@ -81,6 +82,18 @@ class ReviewApp(App[None]):
             self.run_live_follower()
         if not (self.is_headless or self.is_web) and _on_a_terminal():
             self.set_interval(TERMINAL_CHECK, self._exit_if_terminal_gone)
+
+    def _tell_changed_while_closed(self) -> None:
+        """What the opening replay found and did (a reopened review: files changed while
+        it was closed, rebased or kept as conflicts). Without this the workbench showed
+        a saved accept as written while the disk held the user's own revert of it."""
+        opened = self.review.last_report
+        if opened is None or not opened.events:
+            return
+        lines = opened.messages
+        more = f"\n… and {len(lines) - 5} more" if len(lines) > 5 else ""
+        self.notify("on opening: " + "\n".join(lines[:5]) + more, severity="warning",
+                    timeout=12, markup=False)
 
     def _exit_if_terminal_gone(self) -> None:
         """The terminal hung up without a SIGHUP reaching us (started under ``make``, whose
