@@ -82,6 +82,9 @@ NOT_FOR_A_ONE_TURN_CHECK = (
     # console commands, re-evaluation after a decision
     "reviewtui.core.engine.commands", "reviewtui.core.engine.reuse",
     "encodings.utf_8_sig",  # the loader drops a BOM itself
+    # argparse, and the gettext look-ups of its parsers with locale: a plain check's
+    # command line is read by cli/quick_args.py
+    "argparse", "gettext", "locale", "reviewtui.cli.parsers",
 )
 
 
