@@ -85,6 +85,10 @@ NOT_FOR_A_ONE_TURN_CHECK = (
     # argparse, and the gettext look-ups of its parsers with locale: a plain check's
     # command line is read by cli/quick_args.py
     "argparse", "gettext", "locale", "reviewtui.cli.parsers",
+    # the Python check's symbol table is _symtable's function: symtable's tree of it (and
+    # weakref) is not built
+    "symtable", "weakref",
+    "unicodedata",  # a path's NFC form and controls: ASCII paths need no tables
 )
 
 

@@ -1,0 +1,74 @@
+"""Shortcuts that keep modules off a one-turn ``check``'s path (issue 13, "Headless
+start-up"), each against the slow path it stands for. Which modules stay off is pinned by
+tests/cli/test_cli_lean_check_imports.py.
+"""
+
+from __future__ import annotations
+
+import symtable
+import unicodedata
+import warnings
+
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+
+from reviewtui.core.paths import safety
+from reviewtui.core.review import diagnostics
+
+# -- the Python check calls the symbol table's C function (no symtable, no weakref) -------
+
+
+def _python_by_symtable(text: str) -> list[tuple[int, int, str]]:
+    """What ``diagnostics._python`` answered when it called ``symtable.symtable``."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            symtable.symtable(text, "<file>", "exec")
+    except SyntaxError as err:
+        return [(err.lineno or 1, err.offset or 1, err.msg)]
+    except (ValueError, RecursionError, MemoryError) as err:
+        return [(1, 1, str(err) or type(err).__name__)]
+    return []
+
+
+_SOURCES = [
+    "", "x = 1\n", "def f(a, a):\n    pass\n", "def f(:\n", "x = '\\d'\n", "a\x00b\n",
+    "nonlocal x\n", "def f():\n    x = 1\n    global x\n", "return 1\n", "yield\n",
+    "class C:\n    def f(self):\n        return [i for i in range(3)]\n",
+    "f(**x, *y)\n", "del f()\n", "(" * 300 + ")" * 300 + "\n", "import *\n",
+    "from x import *\ndef f():\n    from y import *\n", "x: int = 1\nglobal x\n",
+    "async def f():\n    await x\n", "await x\n", "lambda: (yield)\n", "\tif x:\n  pass\n",
+]
+
+
+@given(st.sampled_from(_SOURCES), st.sampled_from(_SOURCES),
+       st.text(alphabet="()[]{}:=,.*\\'\"\n \tabdefglnorstuxy0", max_size=40))
+@example("", "", "")
+def test_the_python_check_reports_what_symtable_reports(first: str, second: str,
+                                                        noise: str) -> None:
+    for text in (first, second, first + second, first + noise, noise):
+        assert diagnostics._python(text) == _python_by_symtable(text)
+
+
+# -- a path's NFC form and control characters, ASCII without unicodedata --------------------
+
+
+def _has_control_by_unicodedata(path: str) -> bool:
+    return any(unicodedata.category(ch) in ("Cc", "Zl", "Zp")
+               or ch in safety._BIDI_CONTROLS for ch in path)
+
+
+@given(st.text(max_size=30) | st.text(alphabet=st.characters(max_codepoint=127)))
+@example("".join(map(chr, range(128))))
+@example("a\u202eb")
+@example("e\u0301")
+@example("a\u2028")
+def test_control_characters_and_nfc_as_unicodedata_tells(text: str) -> None:
+    assert safety._has_control(text) == _has_control_by_unicodedata(text)
+    assert safety._nfc(text) == unicodedata.normalize("NFC", text)
+
+
+@pytest.mark.parametrize("code", range(128))
+def test_every_ascii_character_is_a_control_exactly_when_unicodedata_says(code: int) -> None:
+    assert safety._has_control(chr(code)) == (unicodedata.category(chr(code)) == "Cc")
