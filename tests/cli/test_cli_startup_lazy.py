@@ -72,3 +72,41 @@ def test_control_characters_and_nfc_as_unicodedata_tells(text: str) -> None:
 @pytest.mark.parametrize("code", range(128))
 def test_every_ascii_character_is_a_control_exactly_when_unicodedata_says(code: int) -> None:
     assert safety._has_control(chr(code)) == (unicodedata.category(chr(code)) == "Cc")
+
+
+# -- engine modules loaded by their first use -----------------------------------------------
+
+
+def test_the_placed_method_is_placed_s() -> None:
+    from reviewtui.core.engine import file_edits, placed
+
+    assert file_edits._PLACED == placed.PLACED
+
+
+_STAND_INS = [
+    ("reviewtui.core.engine.placement", "already_applied", "reviewtui.core.engine.applied"),
+    ("reviewtui.core.engine.file_edits", "deferred", "reviewtui.core.model.deferred"),
+    ("reviewtui.core.engine.session", "history_of", "reviewtui.core.engine.history"),
+    ("reviewtui.core.engine.session", "history_trees", "reviewtui.core.engine.touches"),
+]
+
+
+@pytest.mark.parametrize(("module", "name", "home"), _STAND_INS)
+def test_a_stand_in_loads_its_function_and_then_is_it(module: str, name: str,
+                                                      home: str) -> None:
+    """In a fresh interpreter: the stand-in is not the function until first called; the
+    call answers as the function does and leaves the function itself in its place."""
+    import subprocess
+    import sys
+
+    code = (f"import sys, importlib\n"
+            f"m = importlib.import_module({module!r})\n"
+            f"print({home!r} in sys.modules)\n"
+            f"stand_in = getattr(m, {name!r})\n"
+            f"real = getattr(importlib.import_module({home!r}), {name!r})\n"
+            f"print(stand_in is real)\n"
+            f"try:\n    stand_in()\nexcept TypeError as err:\n    print(type(err).__name__)\n"
+            f"print(getattr(m, {name!r}) is real)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=True)
+    assert done.stdout.split() == ["False", "False", "TypeError", "True"]
