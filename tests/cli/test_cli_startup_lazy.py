@@ -5,9 +5,12 @@ tests/cli/test_cli_lean_check_imports.py.
 
 from __future__ import annotations
 
+import subprocess
 import symtable
+import sys
 import unicodedata
 import warnings
+from pathlib import Path
 
 import pytest
 from hypothesis import example, given
@@ -96,9 +99,6 @@ def test_a_stand_in_loads_its_function_and_then_is_it(module: str, name: str,
                                                       home: str) -> None:
     """In a fresh interpreter: the stand-in is not the function until first called; the
     call answers as the function does and leaves the function itself in its place."""
-    import subprocess
-    import sys
-
     code = (f"import sys, importlib\n"
             f"m = importlib.import_module({module!r})\n"
             f"print({home!r} in sys.modules)\n"
@@ -110,3 +110,34 @@ def test_a_stand_in_loads_its_function_and_then_is_it(module: str, name: str,
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60, check=True)
     assert done.stdout.split() == ["False", "False", "TypeError", "True"]
+
+
+# -- apply --yes of a File Ops session -------------------------------------------------------
+
+# Loaded by other commands or other paths of apply only: typing (annotation-only imports),
+# json (a state file: --state, a resumed review), difflib/heapq (rebasing onto an outside
+# change), argparse (a plain command line).
+NOT_FOR_A_PLAIN_APPLY = ("typing", "json", "difflib", "heapq", "argparse", "locale",
+                         "textual", "rich", "pygments")
+
+
+def test_apply_of_a_one_turn_session_imports_nothing_it_does_not_use(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "mod.py").write_text("def f(x):\n    return x + 7\n")
+    session = tmp_path / "one-turn.md"
+    session.write_text("## Turn 1\n--- File: mod.py ---\n<<<<<<< SEARCH\n    return x + 7\n"
+                       "=======\n    return x + 70\n>>>>>>> REPLACE\n\n### Changed files:\n"
+                       "- mod.py\n")
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "reviewtui", "apply",
+                           str(session), "--root", str(root), "--yes"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr[-2000:]
+    assert (root / "mod.py").read_text() == "def f(x):\n    return x + 70\n"  # it ran
+    modules = {line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines()
+               if line.startswith("import time:") and "|" in line}
+    assert "reviewtui.shell.review" in modules
+    loaded = sorted(m for m in modules
+                    if any(m == name or m.startswith(name + ".")
+                           for name in NOT_FOR_A_PLAIN_APPLY))
+    assert loaded == [], f"apply of a one-turn File Ops session imported {loaded}"

@@ -20,7 +20,6 @@ import gc
 import hashlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from reviewtui.core.engine import OpKey, Policy, evaluate_session
 from reviewtui.core.engine.file_edits import normalize_or_none
@@ -45,6 +44,7 @@ from reviewtui.shell.state import (
 )
 from reviewtui.shell.statepath import state_path_for
 
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
     from reviewtui.shell.review import Review
 

@@ -23,14 +23,12 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
 import re
 import stat
 import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
 
 from reviewtui.core.engine.links import link_state
 from reviewtui.core.errors import (
@@ -64,6 +62,10 @@ from reviewtui.core.review.rebase import OutsideLayer
 from reviewtui.core.text.limits import load_json
 from reviewtui.shell.disk import LINK_MODE, TEMP_SUFFIX, atomic_write, is_temp_name
 from reviewtui.shell.loader import read_input
+
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 # Re-exported: the decision log moved to reviewtui.core.review.log.
 __all__ = [
@@ -221,6 +223,8 @@ def parse_state_json(raw: bytes, source: str = "") -> Any:
     text = raw.decode("utf-8")
     load_json(text, source=source)
     try:
+        import json  # here: an apply without --state reads no state file (start-up)
+
         doc = json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
     except RecursionError:
         raise StateFormatError("nested too deeply") from None
@@ -387,6 +391,8 @@ class StateFile:
 
     def save(self, state: ReviewState, session_file: Path) -> None:
         doc = encode_state(state, session_file)
+        import json
+
         data = json.dumps(doc, indent=1, ensure_ascii=False).encode("utf-8") + b"\n"
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -12,12 +12,15 @@ import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
 
 from reviewtui.core.engine.decisions import Decision, OpKey, Verdict
 from reviewtui.core.errors import StateFormatError
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile, Operation, Session
 from reviewtui.core.record import field, record, replace
+
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 _MAX_COUNT = 2**31 - 1  # turns, positions, edit numbers, checkpoints
 _MAX_SECONDS = 10.0**9
