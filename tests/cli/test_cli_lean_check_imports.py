@@ -96,6 +96,7 @@ NOT_FOR_A_ONE_TURN_CHECK = (
     "reviewtui.core.model.deferred", "reviewtui.core.engine.history",
     "reviewtui.core.engine.filebytes", "reviewtui.core.engine.decided",
     "reviewtui.core.engine.touches",
+    "math",  # the chunk size of a file of 8,000 lines or more
 )
 
 

@@ -141,3 +141,20 @@ def test_apply_of_a_one_turn_session_imports_nothing_it_does_not_use(tmp_path: P
                     if any(m == name or m.startswith(name + ".")
                            for name in NOT_FOR_A_PLAIN_APPLY))
     assert loaded == [], f"apply of a one-turn File Ops session imported {loaded}"
+
+
+@given(st.integers(0, 10**7), st.sampled_from([1, 3, 4, 64, 256, 1000]))
+@example(8191, 256)
+@example(8192, 256)
+def test_the_chunk_size_is_the_root_it_was(count: int, chunk: int) -> None:
+    """``chunk_size`` without math for files whose root is below CHUNK."""
+    import math
+
+    from reviewtui.core.model import chunks
+
+    saved = chunks.CHUNK
+    chunks.CHUNK = chunk
+    try:
+        assert chunks.chunk_size(count) == max(chunk, math.isqrt(count * chunk // 32))
+    finally:
+        chunks.CHUNK = saved
