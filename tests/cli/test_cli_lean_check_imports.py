@@ -90,12 +90,10 @@ NOT_FOR_A_ONE_TURN_CHECK = (
     "symtable", "weakref",
     "unicodedata",  # a path's NFC form and controls: ASCII paths need no tables
     # the engine's rooms for what a one-turn check never meets: a placed edit's "already
-    # applied" check and the reviewer's placements, a failed SEARCH's deferred diagnosis
-    # and file history, modes and binary content, re-evaluation after a decision
+    # applied" check and the reviewer's placements, a failed SEARCH's deferred diagnosis,
+    # modes and binary content
     "reviewtui.core.engine.applied", "reviewtui.core.engine.placed",
-    "reviewtui.core.model.deferred", "reviewtui.core.engine.history",
-    "reviewtui.core.engine.filebytes", "reviewtui.core.engine.decided",
-    "reviewtui.core.engine.touches",
+    "reviewtui.core.model.deferred", "reviewtui.core.engine.filebytes",
     "math",  # the chunk size of a file of 8,000 lines or more
 )
 

@@ -89,8 +89,6 @@ def test_the_placed_method_is_placed_s() -> None:
 _STAND_INS = [
     ("reviewtui.core.engine.placement", "already_applied", "reviewtui.core.engine.applied"),
     ("reviewtui.core.engine.file_edits", "deferred", "reviewtui.core.model.deferred"),
-    ("reviewtui.core.engine.session", "history_of", "reviewtui.core.engine.history"),
-    ("reviewtui.core.engine.session", "history_trees", "reviewtui.core.engine.touches"),
 ]
 
 

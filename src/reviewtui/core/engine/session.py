@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from reviewtui.core.engine.decided import DecidedTurns, first_from
 from reviewtui.core.engine.decisions import (
     PENDING,
     Decision,
@@ -27,36 +28,19 @@ from reviewtui.core.engine.file_edits import (
     mark_generated,
     normalize_or_none,
 )
+from reviewtui.core.engine.history import history_of
 from reviewtui.core.engine.ledger import Ledger, LedgerItem, edit_item
 from reviewtui.core.engine.ledger import bumps as ledger_bumps
 from reviewtui.core.engine.linkless import link_view
 from reviewtui.core.engine.order import Step, ancestors, execution_order, places
 from reviewtui.core.engine.results import OpResult, Rules, TurnResult
 from reviewtui.core.engine.structural import StructuralState
+from reviewtui.core.engine.touches import Touches, history_trees
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile, Session, Turn
 from reviewtui.core.model.tree import Tree
 from reviewtui.core.record import replace
-
-TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
-if TYPE_CHECKING:
-    from reviewtui.core.engine.decided import DecidedTurns
-    from reviewtui.core.engine.history import history_of
-    from reviewtui.core.engine.touches import Touches, history_trees
-else:
-    # What re-evaluation after a decision and the history of a file (a failed SEARCH's
-    # stale check) need: loaded when first called, then the functions themselves (a
-    # one-turn check needs neither: start-up).
-    def history_of(*args, **kwargs):
-        global history_of
-        from reviewtui.core.engine.history import history_of
-        return history_of(*args, **kwargs)
-
-    def history_trees(*args, **kwargs):
-        global history_trees
-        from reviewtui.core.engine.touches import history_trees
-        return history_trees(*args, **kwargs)
 
 
 class SessionRun:
@@ -316,16 +300,12 @@ class SessionRun:
 
     def _decided_turns(self) -> DecidedTurns:
         """The positions of the decided turns (:mod:`reviewtui.core.engine.decided`)."""
-        from reviewtui.core.engine.decided import DecidedTurns
-
         if self._decided is None or not self._decided.holds(self.decisions, self.session):
             self._decided = DecidedTurns(self.decisions, self.session, self._plan(),
                                          self._positions)
         return self._decided
 
     def _touches(self) -> Touches:
-        from reviewtui.core.engine.touches import Touches
-
         if self._index is None:
             self._plan()
             self._index = Touches(self._touch, self._commands)
@@ -343,7 +323,6 @@ class SessionRun:
         decided draft takes undecided turns as they stand). The checkpoints, results and
         ledger are exactly what a full evaluation gives.
         """
-        from reviewtui.core.engine.decided import first_from  # nor these
         from reviewtui.core.engine.reuse import reuse_turns, shift_rest  # not for a check
         steps = self._plan()
         turns, positions = self.session.turns, self._positions
