@@ -115,8 +115,9 @@ def test_a_stand_in_loads_its_function_and_then_is_it(module: str, name: str,
 # Loaded by other commands or other paths of apply only: typing (annotation-only imports),
 # json (a state file: --state, a resumed review), difflib/heapq (rebasing onto an outside
 # change), argparse (a plain command line).
+# hashlib (OpenSSL): the digests of a small apply come from core/digests.py.
 NOT_FOR_A_PLAIN_APPLY = ("typing", "json", "difflib", "heapq", "argparse", "locale",
-                         "textual", "rich", "pygments")
+                         "hashlib", "_hashlib", "textual", "rich", "pygments")
 
 
 def test_apply_of_a_one_turn_session_imports_nothing_it_does_not_use(tmp_path: Path) -> None:
@@ -156,3 +157,37 @@ def test_the_chunk_size_is_the_root_it_was(count: int, chunk: int) -> None:
         assert chunks.chunk_size(count) == max(chunk, math.isqrt(count * chunk // 32))
     finally:
         chunks.CHUNK = saved
+
+
+@given(st.lists(st.binary(max_size=300) | st.sampled_from([b"", b"x" * 70_000]), max_size=12),
+       st.integers(0, 200_000))
+def test_the_digests_are_hashlib_s_before_and_after_the_budget(chunks: list[bytes],
+                                                               left: int) -> None:
+    import hashlib
+
+    from reviewtui.core import digests
+
+    saved = digests._left[0]
+    digests._left[0] = left
+    try:
+        for data in chunks:
+            made = digests.sha256(data)
+            assert made.hexdigest() == hashlib.sha256(data).hexdigest()
+            assert made.digest() == hashlib.sha256(data).digest()
+            assert digests._left[0] >= 0
+    finally:
+        digests._left[0] = saved
+
+
+def test_the_builtin_sha256_is_there_and_used_first() -> None:
+    from reviewtui.core import digests
+
+    assert digests._builtin is not None  # CPython 3.11+: else every digest is hashlib's
+    saved = digests._left[0]
+    digests._left[0] = 10
+    try:
+        assert type(digests.sha256(b"0123456789")) is type(digests._builtin(b""))
+        assert digests._left[0] == 0
+        assert type(digests.sha256(b"x")) is not type(digests._builtin(b""))  # hashlib's
+    finally:
+        digests._left[0] = saved

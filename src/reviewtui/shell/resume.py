@@ -17,10 +17,10 @@ reported and kept under ``orphaned`` (:func:`drop_unfit_records`).
 from __future__ import annotations
 
 import gc
-import hashlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from reviewtui.core.digests import sha256
 from reviewtui.core.engine import OpKey, Policy, evaluate_session
 from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.errors import DiskError, UsageError
@@ -52,9 +52,9 @@ if TYPE_CHECKING:
 def session_sha(path: Path) -> str:
     """The session file's hash, saved with the state (a changed session is noticed)."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        return sha256(path.read_bytes()).hexdigest()
     except OSError:
-        return hashlib.sha256(b"").hexdigest()
+        return sha256(b"").hexdigest()
 
 
 def _digest(state: FileState | None) -> str | None:

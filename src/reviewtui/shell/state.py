@@ -22,7 +22,6 @@ never raises for a bad file.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import os
 import re
 import stat
@@ -294,6 +293,8 @@ class BlobStore:
 
     def put(self, data: bytes, sha: str | None = None) -> str:
         """Store ``data`` (``sha``: its sha256, when the caller already has it)."""
+        import hashlib  # file contents: OpenSSL's (a plain apply stores none: start-up)
+
         sha = sha or hashlib.sha256(data).hexdigest()
         if sha in self._known:
             return sha
@@ -313,6 +314,8 @@ class BlobStore:
             data = (self.directory / sha).read_bytes()
         except OSError:
             return None
+        import hashlib
+
         if hashlib.sha256(data).hexdigest() != sha:
             return None  # damaged: better unknown than wrong
         self._known.add(sha)
@@ -432,6 +435,8 @@ def encode_record(record: PathRecord) -> dict[str, Any]:
 
 
 def _sha_or_none(data: bytes | None) -> str | None:
+    import hashlib
+
     return None if data is None else hashlib.sha256(data).hexdigest()
 
 
@@ -446,6 +451,8 @@ def blobs_of(record: PathRecord, *, with_ref: bool = True) -> list[tuple[str, by
     wanted = (record.base, record.ref) if with_ref else (record.base,)
     out = [(s.digest, s.data) for s in wanted if s is not None]
     if record.layer is not None:
+        import hashlib
+
         out += [(hashlib.sha256(d).hexdigest(), d)
                 for d in (record.layer.ours, record.layer.theirs) if d is not None]
     return out
