@@ -82,6 +82,19 @@ NOT_FOR_A_ONE_TURN_CHECK = (
     # console commands, re-evaluation after a decision
     "reviewtui.core.engine.commands", "reviewtui.core.engine.reuse",
     "encodings.utf_8_sig",  # the loader drops a BOM itself
+    # argparse, and the gettext look-ups of its parsers with locale: a plain check's
+    # command line is read by cli/quick_args.py
+    "argparse", "gettext", "locale", "reviewtui.cli.parsers",
+    # the Python check's symbol table is _symtable's function: symtable's tree of it (and
+    # weakref) is not built
+    "symtable", "weakref",
+    "unicodedata",  # a path's NFC form and controls: ASCII paths need no tables
+    # the engine's rooms for what a one-turn check never meets: a placed edit's "already
+    # applied" check and the reviewer's placements, a failed SEARCH's deferred diagnosis,
+    # modes and binary content
+    "reviewtui.core.engine.applied", "reviewtui.core.engine.placed",
+    "reviewtui.core.model.deferred", "reviewtui.core.engine.filebytes",
+    "math",  # the chunk size of a file of 8,000 lines or more
 )
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import atexit
 import gc
 import importlib
@@ -17,6 +16,7 @@ from reviewtui.core.text.visible import visible
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
+    import argparse
     from typing import Any, NoReturn
 
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -41,79 +41,6 @@ def _columns() -> int:
         return 80
 
 
-class _Formatter(argparse.HelpFormatter):
-    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
-                 width: int | None = None) -> None:
-        super().__init__(prog, indent_increment, max_help_position,
-                         _columns() - 2 if width is None else width)
-
-
-class _Parser(argparse.ArgumentParser):
-    # True on a subcommand this run does not parse (``build_parser(only=...)``): it keeps
-    # its name and help for ``reviewtui --help``, but its options are not built, which is
-    # most of what building the parser costs a short command.
-    inert = False
-    _inert_group: argparse._MutuallyExclusiveGroup | None = None
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("formatter_class", _Formatter)
-        super().__init__(*args, **kwargs)
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        print(f"{self.prog}: error: {message}", file=sys.stderr)
-        raise SystemExit(EXIT_USAGE)
-
-    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
-        if self.inert:
-            return argparse.Action([], argparse.SUPPRESS)
-        return super().add_argument(*args, **kwargs)
-
-    def add_mutually_exclusive_group(self, *, required: bool = False
-                                     ) -> argparse._MutuallyExclusiveGroup:
-        if self.inert:  # nor are its groups' options built: one group stands for them
-            self._inert_group = self._inert_group or _InertGroup(self, required=required)
-            return self._inert_group
-        return super().add_mutually_exclusive_group(required=required)
-
-
-class _InertGroup(argparse._MutuallyExclusiveGroup):
-    def add_argument(self, *args: Any, **kwargs: Any) -> argparse.Action:
-        return argparse.Action([], argparse.SUPPRESS)
-
-
-if TYPE_CHECKING:
-    _SubParsers = argparse._SubParsersAction[_Parser]
-else:  # not subscriptable at run time
-    _SubParsers = argparse._SubParsersAction
-
-
-class _Subcommands(_SubParsers):
-    only: str | None = None  # the subcommand whose options are built; None: every one
-    _inert: _Parser | None = None  # the one parser the other subcommands share
-
-    def add_parser(self, name: str, **kwargs: Any) -> _Parser:
-        inert = self.only is not None and name != self.only
-        if not inert:
-            return super().add_parser(name, **kwargs)
-        # It never parses: it only lists its name and help in ``reviewtui --help``. So it
-        # needs no -h, and no parser of its own: each cost two gettext look-ups and half
-        # of building the command line. argparse registers the name and help as usual,
-        # mapped to one empty parser that all such subcommands share.
-        kwargs["add_help"] = False
-        shared = self._inert
-        if shared is None:
-            shared = self._inert = super().add_parser(name, **kwargs)
-            shared.inert = True
-            return shared
-        make = self._parser_class
-        self._parser_class = lambda **_: shared  # type: ignore[assignment]  # only called
-        try:
-            return super().add_parser(name, **kwargs)
-        finally:
-            self._parser_class = make
-
-
 SESSION_FORMATS = ("auto", "fileops", "chat", "apply_patch", "aider", "unified", "claude",
                    "toolcalls", "git")
 
@@ -128,14 +55,15 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The whole command line; with ``only`` (a subcommand, or ``--help``), only that
     subcommand's options are built: the others keep their name and help."""
     from reviewtui.cli import gitsource
+    from reviewtui.cli.parsers import Parser, Subcommands
 
-    parser = _Parser(prog="reviewtui", description="Review what an AI model did to a codebase.")
+    parser = Parser(prog="reviewtui", description="Review what an AI model did to a codebase.")
     parser.add_argument("--version", action="version", version=f"reviewtui {__version__}")
     # prog: what argparse would work out by formatting the usage line ("reviewtui": no
     # positionals yet), without building a help formatter for it.
-    sub = parser.add_subparsers(dest="command", parser_class=_Parser, action=_Subcommands,
+    sub = parser.add_subparsers(dest="command", parser_class=Parser, action=Subcommands,
                                 prog=parser.prog)
-    assert isinstance(sub, _Subcommands)
+    assert isinstance(sub, Subcommands)
     sub.only = only
 
     check = sub.add_parser("check", help="parse, lint and evaluate a session (writes nothing)")
@@ -296,10 +224,16 @@ def _only(argv: list[str]) -> str | None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = _with_default_command(list(sys.argv[1:] if argv is None else argv))
-    parser = build_parser(only=_only(words))
-    args = parser.parse_args(words)
-    if args.command is None:
-        args = parser.parse_args(["demo"])
+    from reviewtui.cli import quick_args  # here: it reads SESSION_FORMATS from this module
+
+    # The plain command lines of check, apply and lint need no argparse: the same
+    # namespace, without importing, building and running it (issue 13, start-up).
+    args: Any = quick_args.parse(words)
+    if args is None:
+        parser = build_parser(only=_only(words))
+        args = parser.parse_args(words)
+        if args.command is None:
+            args = parser.parse_args(["demo"])
     try:
         with visible_output(args.command):  # outside text never steers the terminal
             code = _handler(args.command)(args)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -41,6 +40,8 @@ from reviewtui.shell.project import load_project
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:  # imported where used: ``check`` and ``lint`` need none of them
+    import argparse  # the namespace of a plain check/apply is not argparse's
+
     from reviewtui.core.protocol.config import ProjectConfig
     from reviewtui.core.review.diagnostics import Diagnostic
     from reviewtui.shell.git_commit import CommitReport
@@ -450,6 +451,8 @@ def open_workbench(args: argparse.Namespace) -> int:
 
 def demo(args: argparse.Namespace) -> int:
     """The workshop tour in the workbench, on a scratch copy: the sample stays untouched."""
+    import argparse
+
     ns = argparse.Namespace(session=str(DEMO_SESSION), root=None, state=None,
                             dry_run=getattr(args, "dry_run", False), no_watch=False,
                             present=getattr(args, "present", False))

@@ -6,7 +6,6 @@ command then runs as it does for a session file (see :mod:`reviewtui.shell.git`)
 
 from __future__ import annotations
 
-import argparse
 import functools
 import sys
 from collections.abc import Callable
@@ -15,6 +14,7 @@ from reviewtui.core.errors import UsageError
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:  # building the parser (``--help``) must not import the engine
+    import argparse
     from pathlib import Path
 
     from reviewtui.shell.git_sources import GitSource
@@ -41,9 +41,11 @@ def resolve(args: argparse.Namespace, *, keep: bool, session_attr: str = "sessio
     given = getattr(args, session_attr, None)
     if git_range is None and not worktree:
         if not given:
+            # argparse's parser (cli/quick_args.py leaves such a line to argparse)
             parser = getattr(args, "git_parser", None)
             message = "the following arguments are required: session (or --git A..B, --worktree)"
-            if isinstance(parser, argparse.ArgumentParser):
+            argparse = sys.modules.get("argparse")  # no parser was made without it
+            if argparse is not None and isinstance(parser, argparse.ArgumentParser):
                 parser.error(message)  # usage on stderr, exit status 2
             raise UsageError(message, rule="no-session")
         return None
@@ -88,7 +90,7 @@ def close(source: GitSource | None) -> None:
         source.close()
 
 
-Handler = Callable[[argparse.Namespace], int]
+Handler = Callable[["argparse.Namespace"], int]
 
 
 def sourced(*, keep: bool, session_attr: str = "session",

@@ -6,7 +6,6 @@ from collections.abc import Mapping, Sequence
 
 from reviewtui.core.engine import OpResult, SessionRun
 from reviewtui.core.engine.decisions import OpKey
-from reviewtui.core.engine.filebytes import is_link_mode
 from reviewtui.core.lint.findings import Finding, Severity
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile, Operation, Turn
@@ -20,8 +19,11 @@ def describe(op: Operation) -> str:
         return op.text
     if isinstance(op, Edit):
         return f"{op.path} · Edit {op.label}"
-    if op.mode is not None and is_link_mode(op.mode):
-        return f"{op.path} · link -> {chr(10).join(op.lines)}"
+    if op.mode is not None:  # (git diffs: modes and links; loaded for them alone)
+        from reviewtui.core.engine.filebytes import is_link_mode
+
+        if is_link_mode(op.mode):
+            return f"{op.path} · link -> {chr(10).join(op.lines)}"
     return f"{op.path} · full file"
 
 

@@ -11,7 +11,6 @@ touches the disk.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from reviewtui.core.engine import Decision, OpKey, Verdict
 from reviewtui.core.engine.decisions import refusal_hint
@@ -21,6 +20,7 @@ from reviewtui.core.model.records import ConsoleCommand
 from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind, fold
 from reviewtui.shell.replay import ReplayReport, sync
 
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
     from reviewtui.shell.review import Review
 

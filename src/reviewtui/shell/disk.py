@@ -121,10 +121,10 @@ _TEMP_NAME_BYTES = 180  # the target's name is cut so the temp name fits in 255 
 
 
 def _tag(name: str, nonce: str) -> str:
-    import hashlib  # here: reading a project without temp files needs none (OpenSSL)
+    from reviewtui.core.digests import sha256  # here: reading a project writes no temp file
 
     text = f"reviewtui-tmp\0{name}\0{nonce}".encode("utf-8", "surrogateescape")
-    return hashlib.sha256(text).hexdigest()[:8]
+    return sha256(text).hexdigest()[:8]
 
 
 def temp_name(target: str) -> str:

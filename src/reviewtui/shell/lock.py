@@ -19,13 +19,12 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import hashlib
 import os
 import stat
-import tempfile
 from pathlib import Path
 from types import TracebackType
 
+from reviewtui.core.digests import sha256
 from reviewtui.core.errors import DiskError, LockedError
 
 
@@ -62,11 +61,13 @@ def lock_dir() -> Path:
     runtime = os.environ.get("XDG_RUNTIME_DIR")
     if runtime and os.path.isabs(runtime) and not _private(Path(runtime)):
         return _make_private(Path(runtime) / "reviewtui")
+    import tempfile  # here: with a runtime folder, no tempfile (shutil, bz2, lzma, random)
+
     return _make_private(Path(tempfile.gettempdir()) / f"reviewtui-{os.getuid()}")
 
 
 def lock_file_for(root: Path) -> Path:
-    digest = hashlib.sha256(str(root.resolve()).encode("utf-8", "surrogateescape"))
+    digest = sha256(str(root.resolve()).encode("utf-8", "surrogateescape"))
     return lock_dir() / f"reviewtui-{digest.hexdigest()[:24]}.lock"
 
 

@@ -19,7 +19,6 @@ Replay then runs as after any decision (:func:`reviewtui.shell.replay.sync`).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 from reviewtui.core.engine import Decision, OpKey, Verdict
 from reviewtui.core.engine.file_edits import normalize_or_none
@@ -41,6 +40,7 @@ from reviewtui.shell.replay import (
     sync,
 )
 
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
     from reviewtui.shell.review import Review
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from reviewtui.core.engine import OpKey, OpResult
 from reviewtui.core.engine.file_edits import normalize_or_none
@@ -42,6 +41,7 @@ from reviewtui.shell.disk import (
 )
 from reviewtui.shell.state import blob_dir_for
 
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
     from reviewtui.shell.review import Review
 

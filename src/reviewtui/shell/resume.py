@@ -17,11 +17,10 @@ reported and kept under ``orphaned`` (:func:`drop_unfit_records`).
 from __future__ import annotations
 
 import gc
-import hashlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from reviewtui.core.digests import sha256
 from reviewtui.core.engine import OpKey, Policy, evaluate_session
 from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.errors import DiskError, UsageError
@@ -45,6 +44,7 @@ from reviewtui.shell.state import (
 )
 from reviewtui.shell.statepath import state_path_for
 
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
     from reviewtui.shell.review import Review
 
@@ -52,9 +52,9 @@ if TYPE_CHECKING:
 def session_sha(path: Path) -> str:
     """The session file's hash, saved with the state (a changed session is noticed)."""
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        return sha256(path.read_bytes()).hexdigest()
     except OSError:
-        return hashlib.sha256(b"").hexdigest()
+        return sha256(b"").hexdigest()
 
 
 def _digest(state: FileState | None) -> str | None:

@@ -60,7 +60,6 @@ import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import TracebackType
-from typing import Any
 
 from reviewtui.core.engine import Decision, OpKey, OpResult, SessionRun
 from reviewtui.core.errors import UsageError
@@ -89,6 +88,10 @@ from reviewtui.shell.replay import (
 )
 from reviewtui.shell.resume import close_review, open_review, save, session_sha
 from reviewtui.shell.state import StateFile
+
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["MSG_ADOPTED", "MSG_CONFLICT", "MSG_KEPT", "MSG_REBASED", "PreviewEntry", "Review"]
 

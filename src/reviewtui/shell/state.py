@@ -22,15 +22,12 @@ never raises for a bad file.
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import json
 import os
 import re
 import stat
 import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
 
 from reviewtui.core.engine.links import link_state
 from reviewtui.core.errors import (
@@ -64,6 +61,10 @@ from reviewtui.core.review.rebase import OutsideLayer
 from reviewtui.core.text.limits import load_json
 from reviewtui.shell.disk import LINK_MODE, TEMP_SUFFIX, atomic_write, is_temp_name
 from reviewtui.shell.loader import read_input
+
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 # Re-exported: the decision log moved to reviewtui.core.review.log.
 __all__ = [
@@ -221,6 +222,8 @@ def parse_state_json(raw: bytes, source: str = "") -> Any:
     text = raw.decode("utf-8")
     load_json(text, source=source)
     try:
+        import json  # here: an apply without --state reads no state file (start-up)
+
         doc = json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
     except RecursionError:
         raise StateFormatError("nested too deeply") from None
@@ -290,6 +293,8 @@ class BlobStore:
 
     def put(self, data: bytes, sha: str | None = None) -> str:
         """Store ``data`` (``sha``: its sha256, when the caller already has it)."""
+        import hashlib  # file contents: OpenSSL's (a plain apply stores none: start-up)
+
         sha = sha or hashlib.sha256(data).hexdigest()
         if sha in self._known:
             return sha
@@ -309,6 +314,8 @@ class BlobStore:
             data = (self.directory / sha).read_bytes()
         except OSError:
             return None
+        import hashlib
+
         if hashlib.sha256(data).hexdigest() != sha:
             return None  # damaged: better unknown than wrong
         self._known.add(sha)
@@ -387,6 +394,8 @@ class StateFile:
 
     def save(self, state: ReviewState, session_file: Path) -> None:
         doc = encode_state(state, session_file)
+        import json
+
         data = json.dumps(doc, indent=1, ensure_ascii=False).encode("utf-8") + b"\n"
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -426,6 +435,8 @@ def encode_record(record: PathRecord) -> dict[str, Any]:
 
 
 def _sha_or_none(data: bytes | None) -> str | None:
+    import hashlib
+
     return None if data is None else hashlib.sha256(data).hexdigest()
 
 
@@ -440,6 +451,8 @@ def blobs_of(record: PathRecord, *, with_ref: bool = True) -> list[tuple[str, by
     wanted = (record.base, record.ref) if with_ref else (record.base,)
     out = [(s.digest, s.data) for s in wanted if s is not None]
     if record.layer is not None:
+        import hashlib
+
         out += [(hashlib.sha256(d).hexdigest(), d)
                 for d in (record.layer.ours, record.layer.theirs) if d is not None]
     return out

@@ -11,10 +11,10 @@ transcript (saved before it moved) is still used there, so no decision is left b
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 
+from reviewtui.core.digests import sha256
 from reviewtui.shell.loader import LoadedSession
 from reviewtui.shell.state import default_state_path
 
@@ -34,7 +34,7 @@ def state_path_for(loaded: LoadedSession) -> tuple[Path, str]:
     if writable and (not transcript or beside.is_file()):
         return beside, ""  # (a review already saved beside a transcript stays there)
     resolved = str(loaded.file.resolve())
-    key = hashlib.sha256(resolved.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    key = sha256(resolved.encode("utf-8", "surrogateescape")).hexdigest()[:16]
     path = state_home() / f"{loaded.file.name}-{key}.review.json"
     why = "a single transcript file" if transcript else "its folder is not writable"
     return path, f"review state kept in {path} ({why}; --state chooses another place)"

@@ -11,11 +11,8 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 
 from reviewtui.core.engine import placement
-from reviewtui.core.engine.filebytes import evaluate_special, is_link_mode, with_mode
-from reviewtui.core.engine.placed import PLACED, STALE, placed_match, stale_message
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.match import match_edit
-from reviewtui.core.model.deferred import deferred
 from reviewtui.core.model.outcome import MatchResult, Outcome, Status
 from reviewtui.core.model.records import Edit, FullFile
 from reviewtui.core.model.tree import FileState, Tree
@@ -31,7 +28,19 @@ from reviewtui.core.record import replace as replace_record
 from reviewtui.core.text.markers import find_placeholder
 from reviewtui.core.text.plural import plural
 
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from reviewtui.core.model.deferred import deferred
+else:
+    def deferred(*args):  # loaded by the first failed SEARCH (start-up)
+        global deferred
+        from reviewtui.core.model.deferred import deferred
+        return deferred(*args)
+
 FORCEABLE_RULES = frozenset({"duplicate-line"})
+# The method of a placed edit's outcome: core/engine/placed.py's PLACED, which is loaded
+# for the reviewer's placements alone (tests/cli/test_cli_startup_lazy.py holds them equal).
+_PLACED = "placed"
 
 
 @record(frozen=True, slots=True)
@@ -150,7 +159,9 @@ def evaluate_edit(
 ) -> tuple[Outcome, Proposal | None]:
     """``placed``: the reviewer's (lines, the text they held) for this edit."""
     outcome, proposal = _evaluate_edit(tree, edit, ctx, replace, placed)
-    if placed is not None and outcome.method != PLACED:
+    if placed is not None and outcome.method != _PLACED:
+        from reviewtui.core.engine.placed import STALE, stale_message
+
         # The chosen lines changed: never land anywhere else, say why.
         status = Status.NOT_FOUND if outcome.status is Status.APPLIED else outcome.status
         return replace_record(outcome, status=status, rule=STALE if status is not
@@ -200,6 +211,8 @@ def _evaluate_edit(
         return refused(path, "empty-search", "an empty SEARCH is not an anchor: it can only "
                        f"create a new file, and {path} already exists"), None
     if placed is not None:
+        from reviewtui.core.engine.placed import placed_match
+
         found = placed_match(lines, search, new_lines, *placed)
         if found is not None:
             return _edit_outcome(path, current, found, edit.final_newline)
@@ -269,7 +282,7 @@ def _edit_outcome(
 
 def _message(path: str, result: MatchResult) -> str:
     status = result.status
-    if status is Status.APPLIED and result.method == PLACED:
+    if status is Status.APPLIED and result.method == _PLACED:
         return result.hint
     if status is Status.APPLIED:
         where = f"lines {result.start + 1}-{result.end}"
@@ -297,19 +310,24 @@ def _message(path: str, result: MatchResult) -> str:
 def evaluate_full_file(
     tree: Tree, op: FullFile, ctx: FileContext, content: Sequence[str] | None = None
 ) -> tuple[Outcome, Proposal | None]:
-    checked = check_path(op.path, ctx, link_ok=op.mode is not None and is_link_mode(op.mode))
+    link_ok = False
+    if op.payload is not None or op.mode is not None:  # git diffs: binary, modes, links
+        from reviewtui.core.engine import filebytes  # (loaded for them alone: start-up)
+
+        link_ok = op.mode is not None and filebytes.is_link_mode(op.mode)
+    checked = check_path(op.path, ctx, link_ok=link_ok)
     if isinstance(checked, Outcome):
         return checked, None
     path = checked
     if op.payload is not None or op.mode is not None:
-        special = evaluate_special(tree, op, ctx, path)
+        special = filebytes.evaluate_special(tree, op, ctx, path)
         if special is not None:
             outcome, state = special
             return outcome, (Proposal(path, state) if state is not None else None)
         text_outcome, proposal = evaluate_full_file(tree, replace_record(op, mode=None),
                                                     ctx, content)
         if proposal is not None:
-            proposal = Proposal(path, with_mode(proposal.state, op.mode))
+            proposal = Proposal(path, filebytes.with_mode(proposal.state, op.mode))
             text_outcome = replace_record(text_outcome, after_state=proposal.state)
         return text_outcome, proposal
     lines = tuple(op.lines if content is None else content)

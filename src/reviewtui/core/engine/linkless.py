@@ -18,7 +18,6 @@ from __future__ import annotations
 import _thread
 from collections.abc import Mapping
 
-from reviewtui.core.engine.filebytes import is_link_mode
 from reviewtui.core.engine.links import LinkView, is_link
 from reviewtui.core.model.records import FullFile, Session
 from reviewtui.core.model.tree import Tree
@@ -44,9 +43,15 @@ def _linkless(session: Session, base: Tree) -> bool:
             if known_session is session and known_base is base:
                 return answer
     answer = not any(is_link(state) for _, state in base.items()) and not any(
-        isinstance(op, FullFile) and op.mode is not None and is_link_mode(op.mode)
+        isinstance(op, FullFile) and op.mode is not None and _link_mode(op.mode)
         for turn in session.turns for op in turn.reply.ops)
     with _lock:
         _known.append((session, base, answer))
         del _known[:-_KEPT]
     return answer
+
+
+def _link_mode(mode: int) -> bool:
+    from reviewtui.core.engine.filebytes import is_link_mode  # modes: git diffs alone
+
+    return is_link_mode(mode)

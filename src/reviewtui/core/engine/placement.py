@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reviewtui.core.engine.applied import already_applied
 from reviewtui.core.match import match_edit
 from reviewtui.core.match.exact import find_exact
 from reviewtui.core.model.outcome import MatchResult, Status
@@ -31,6 +30,15 @@ NOT_AT_END = "not-at-end"
 NOT_AT_START = "not-at-start"
 PLACEMENT_RULES = frozenset({ANCHOR_NOT_FOUND, NOT_AT_END, NOT_AT_START})
 _LOCATED = (Status.APPLIED, Status.NEEDS_REVIEW)
+
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from reviewtui.core.engine.applied import already_applied
+else:
+    def already_applied(*args):  # loaded by the first placed edit (start-up)
+        global already_applied
+        from reviewtui.core.engine.applied import already_applied
+        return already_applied(*args)
 
 
 def has_placement(edit: Edit) -> bool:

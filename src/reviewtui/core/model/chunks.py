@@ -15,7 +15,6 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain
-from math import isqrt
 from operator import is_
 
 from reviewtui.core.typed import overload
@@ -73,7 +72,12 @@ def chunk_size(count: int) -> int:
     shrink it), larger past ~8,000 lines. An edit costs about one step per chunk in the
     file plus one per line in the chunk it copies; growing the chunks as the square root
     of the file keeps both small (50,000 lines: ~630 a chunk, ~80 chunks)."""
-    return max(CHUNK, isqrt(count * CHUNK // 32))
+    product = count * CHUNK // 32
+    if product < CHUNK * CHUNK:  # a square root below CHUNK: files under ~8,000 lines
+        return CHUNK
+    from math import isqrt  # (a shared library: loaded for big files alone, start-up)
+
+    return isqrt(product)
 
 
 def _pieces(lines: tuple[str, ...], size: int) -> list[Chunk]:

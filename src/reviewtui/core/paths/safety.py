@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import posixpath
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping
 
 from reviewtui.core.errors import PathRefused
@@ -42,15 +41,30 @@ def _refuse(raw: str, rule: str, why: str, fix: str) -> PathRefused:
     return PathRefused(raw, rule, f"path {raw!r} is refused: {why}; {fix}")
 
 
-def _is_control(ch: str) -> bool:
-    return unicodedata.category(ch) in ("Cc", "Zl", "Zp") or ch in _BIDI_CONTROLS
+def _has_control(path: str) -> bool:
+    """A control character (category Cc, Zl or Zp) or a bidi control in ``path``."""
+    if path.isascii():  # ASCII's controls (Cc) are its unprintable characters: no
+        return not path.isprintable()  # unicodedata (a shared library) at start-up
+    import unicodedata
+
+    return any(unicodedata.category(ch) in ("Cc", "Zl", "Zp") or ch in _BIDI_CONTROLS
+               for ch in path)
+
+
+def _nfc(text: str) -> str:
+    """``unicodedata.normalize("NFC", text)``: ASCII text is already NFC."""
+    if text.isascii():
+        return text
+    import unicodedata
+
+    return unicodedata.normalize("NFC", text)
 
 
 def _check_characters(raw: str, path: str) -> None:
     """Refusals that look at the text as written, before any component is resolved."""
     if not path:
         raise _refuse(raw, "empty-path", "it is empty", "name a file relative to the root")
-    if any(_is_control(ch) for ch in path):
+    if _has_control(path):
         raise _refuse(raw, "control-character", "it contains a NUL or control character",
                       "rename it without invisible characters")
     if "\\" in path:
@@ -121,7 +135,7 @@ def normalize_path(raw: str) -> str:
     parser artefact far more often than part of a real name, and Windows ignores trailing
     ones anyway (so ".git " would reach the git directory there).
     """
-    path = unicodedata.normalize("NFC", raw.strip(" "))
+    path = _nfc(raw.strip(" "))
     _check_characters(raw, path)
     parts = _resolve_components(raw, path)
     if not parts:

@@ -33,7 +33,6 @@ edit span (``Outcome.lines``), never by diffing the whole file.
 from __future__ import annotations
 
 import re
-import symtable
 import warnings
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import PurePosixPath
@@ -46,6 +45,11 @@ try:  # the cache keys' hash: hashlib would load OpenSSL, ~3 ms of a one-turn ``
     from _blake2 import blake2b
 except ImportError:  # pragma: no cover - a Python built without its own blake2
     from hashlib import blake2b
+try:  # the symbol table's C function, which symtable.symtable calls: only its errors are
+    # wanted, not the Python tree it wraps the table in (symtable and weakref, ~1 ms)
+    from _symtable import symtable as _symbol_table  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - an interpreter without CPython's _symtable
+    from symtable import symtable as _symbol_table
 
 # The TOML parser, tree-sitter's languages and parsing, and the region checker are
 # imported by the checks that use them: a one-file Python session loads none (start-up).
@@ -84,7 +88,7 @@ def _python(text: str) -> list[_Problem]:
             warnings.simplefilter("ignore")  # invalid escapes and the like are not errors
             # The parser and the symbol table, without converting the tree to Python
             # objects: the same syntax errors as ast.parse plus the symbol table's own.
-            symtable.symtable(text, "<file>", "exec")
+            _symbol_table(text, "<file>", "exec")
     except SyntaxError as err:
         return [(err.lineno or 1, err.offset or 1, err.msg)]
     except (ValueError, RecursionError, MemoryError) as err:  # NUL bytes, deep nesting

@@ -8,16 +8,19 @@ operation. The state file (``reviewtui.shell.state``) stores these records as JS
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
 
+from reviewtui.core.digests import sha256
 from reviewtui.core.engine.decisions import Decision, OpKey, Verdict
 from reviewtui.core.errors import StateFormatError
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile, Operation, Session
 from reviewtui.core.record import field, record, replace
+
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from typing import Any
 
 _MAX_COUNT = 2**31 - 1  # turns, positions, edit numbers, checkpoints
 _MAX_SECONDS = 10.0**9
@@ -65,10 +68,10 @@ def op_fingerprint(op: Operation) -> str:
             data = op.payload.data if op.payload is not None else b""
             kind = op.payload.kind if op.payload is not None else ""
             ids = f"{op.payload.old_id}..{op.payload.new_id}" if op.payload is not None else ""
-            body += f"\0{op.mode}\0{kind}\0{ids}\0{hashlib.sha256(data).hexdigest()}"
+            body += f"\0{op.mode}\0{kind}\0{ids}\0{sha256(data).hexdigest()}"
     else:
         body = f"console\0{op.text}"
-    return hashlib.sha256(body.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return sha256(body.encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
 def op_label(op: Operation) -> tuple[str, int | None]:

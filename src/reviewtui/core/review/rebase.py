@@ -13,7 +13,6 @@ byte. Pure: bytes in, bytes out.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Sequence
 from enum import StrEnum
 
@@ -88,6 +87,8 @@ def outside_hunks(ours: bytes, theirs: bytes) -> tuple[OutsideHunk, ...]:
     texts = tuple(_text(line) for line in a)
     _ = [_text(line) for line in b]  # theirs must be text too
     hunks: list[OutsideHunk] = []
+    import difflib  # an outside change to rebase onto: not an apply's (start-up)
+
     matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
