@@ -49,10 +49,11 @@ import symtable
 import sys
 import warnings
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import accumulate
 
 from reviewtui.core.syntax.pystatements import statement_region
+from reviewtui.core.typed import overload
 
 # Comments, and strings with the tokenizer's extent (a prefix does not change it; a
 # backslash escapes the next character even in a raw string; an unterminated triple
@@ -69,8 +70,9 @@ _TOKENS = re.compile(
 # token (group 1) is then one of the rest, and :data:`_TOKENS` matches it whole. Each
 # match ends where the pattern can start again: no position is tried twice.
 # (Text out of tokens is spelt as ranges around the quotes and "#": the regex engine
-# runs over a range set faster than over a negated one.)
-_ONE_LINE = (r"[\x00-\x21\x24-\x26\x28-\U0010ffff]++|#[^\n]*+"
+# runs over a range set faster than over a negated one. The Latin-1 part and the rest are
+# two runs: a range set up to U+10FFFF costs ~5 ms to compile, at every start of apply.)
+_ONE_LINE = (r"[\x00-\x21\x24-\x26\x28-\xff]++|[^\x00-\xff]++|#[^\n]*+"
              r'|"(?!"")[^"\\\n]*+(?:\\[^\n][^"\\\n]*+)*+(?!\\\n)"?'
              r"|'(?!'')[^'\\\n]*+(?:\\[^\n][^'\\\n]*+)*+(?!\\\n)'?")
 _SPANNING = re.compile(rf"(?:{_ONE_LINE})*+({_TOKENS.pattern}|\Z)")
@@ -102,16 +104,46 @@ def _covered(text: str, strings: set[int] | None = None) -> set[int]:
 
 def _long_strings(text: str, pos: int = 0, line: int = 0) -> Iterator[tuple[int, int]]:
     """(line, newlines) of each token spanning lines, scanning from offset ``pos``, the
-    start of line ``line``, where no token is open. (The tokens of :data:`_TOKENS`, but
-    those that cannot span lines are passed over inside the pattern; not copied out.)"""
+    start of line ``line``, where no token is open. (The tokens of :data:`_TOKENS`.)
+
+    Only a triple quote or a backslash before a newline lets a token span lines, so the
+    scan jumps (``str.find``) to the next line holding one of those: every token that
+    starts above it ends on its own line, and the line starts out of every token. That
+    line alone goes through :data:`_SPANNING` (which passes over the one-line tokens)
+    up to its first token that could span lines; that token is then matched whole (a
+    triple-quoted string with no backslash by its closing quotes, ``str.find`` again)."""
+    find, count = text.find, text.count
+    size = len(text)
     at = pos
-    for found in _SPANNING.finditer(text, pos):
-        start, end = found.span(1)
-        newlines = text.count("\n", start, end)
+    ahead = {'"""': -2, "'''": -2, "\\\n": -2}  # each one's next offset (-1: none)
+    while True:
+        trigger = -1
+        for needle, found in ahead.items():
+            if -1 < found < pos or found == -2:
+                found = ahead[needle] = find(needle, pos)
+            if found >= 0 and (trigger < 0 or found < trigger):
+                trigger = found
+        if trigger < 0:
+            return
+        start = max(pos, text.rfind("\n", pos, trigger) + 1)
+        stop = find("\n", trigger)
+        stop = size if stop < 0 else stop + 1
+        token, end = _SPANNING.match(text, start, stop).span(1)  # type: ignore[union-attr]
+        if token == end:
+            pos = stop  # every token on that line ends there
+            continue
+        quote = text[token : token + 3]
+        close = find(quote, token + 3) if quote in ('"""', "'''") else -1
+        if close >= 0 and find("\\", token + 3, close) < 0:
+            end = close + 3
+        else:
+            end = _TOKENS.match(text, token).end()  # type: ignore[union-attr]
+        newlines = count("\n", token, end)
         if newlines:
-            line += text.count("\n", at, start)
-            at = start
+            line += count("\n", at, token)
+            at = token
             yield line, newlines
+        pos = end
 
 
 def _in_strings(text: str) -> set[int]:
@@ -233,8 +265,12 @@ def _parses(lines: Sequence[str], indent: str, last: bool,
     # ("assigned before global declaration") depend on them. Inside one, it is local.
     # For the same reason a name the region's own scope uses must not be declared
     # global anywhere in the file (a function's declaration shows up here too: harmless).
-    if not declared and "global" not in text and "nonlocal" not in text:
-        return True  # nothing below can object (the symbols cost as much as the parse)
+    if "global" not in text and "nonlocal" not in text and (not declared or (
+            text.isascii() and not any(name in text for name in declared))):
+        # Nothing below can object (the symbols cost as much as the parse): no statement
+        # here declares a name, and no declared name is written here (a symbol is a name
+        # written in the text; ASCII text holds no spelling that normalises to another).
+        return True
     symbols = table.get_symbols()
     if any(symbol.get_name() in declared and (
             symbol.is_assigned() or symbol.is_referenced() or symbol.is_imported()
@@ -426,24 +462,85 @@ def split_lines(text: str, lines: Sequence[str] | None = None) -> Sequence[str]:
     return (*lines, "") if not text or text.endswith("\n") else lines
 
 
-def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
+class _Ended(Sequence[str]):
+    """``lines`` and the empty string a final newline leaves after them: what
+    ``text.split("\n")`` gives for such a text, read from the lines without the text."""
+
+    __slots__ = ("_len", "_lines")
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        self._lines = lines
+        self._len = len(lines) + 1
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[str, ...]: ...
+    def __getitem__(self, index: int | slice) -> str | tuple[str, ...]:
+        last = self._len - 1
+        if isinstance(index, slice):
+            start, stop, step = index.indices(self._len)
+            if step != 1:
+                return (*self._lines, "")[index]
+            part = tuple(self._lines[start : min(stop, last)])
+            return (*part, "") if start < stop == self._len else part
+        if index < 0:
+            index += self._len
+        if index == last:
+            return ""
+        return self._lines[index]
+
+
+def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequence[Change],
                       budget: float = 0.25, before_lines: Sequence[str] | None = None,
-                      after_lines: Sequence[str] | None = None) -> bool:
+                      after_lines: Sequence[str] | None = None, *,
+                      after_final_newline: bool | None = None) -> bool:
     """True when the regions around ``changes`` (see the module's doc) prove that
     ``after`` has no syntax error ``before`` did not have; False means "parse it all".
     ``budget``: the share of the file the regions may cover before a whole parse is
     cheaper. ``before_lines``/``after_lines``: the texts' lines, when already split (see
-    :func:`split_lines`)."""
+    :func:`split_lines`).
+
+    ``after`` may be a function that makes the text: with ``after_lines`` and
+    ``after_final_newline`` (whether the text ends with a newline) it is then not called
+    when the tokens prove every change (:mod:`.pytokens` reads lines near the changes
+    alone). The lines outside ``changes`` are the lines of ``before`` (what ``changes``
+    means), so what the text would be checked for -- a ``\r``, the ``barry_as_FLUFL``
+    future -- is looked for in ``before`` and the changed lines."""
     from reviewtui.core.syntax.pytokens import as_read, quiet_changes
 
-    texts = as_read(before, after)  # "\r\n" as the tokenizer reads it; None: a lone "\r"
-    if not _SUPPORTED or not changes or "barry_as_FLUFL" in after or texts is None:
+    if not _SUPPORTED or not changes:
         return False
+    old: Sequence[str] | None = None
+    strings_old: set[int] = set()
+    quiet: set[int] = set()
+    if callable(after):
+        make_after = after
+        if (after_lines and after_final_newline is not None and changes[-1][1] <= len(after_lines)
+                and "\r" not in before and "barry_as_FLUFL" not in before
+                and not any("\r" in line or "barry_as_FLUFL" in line
+                            for lo, hi, _, _ in changes for line in after_lines[lo:hi])):
+            new_lines = _Ended(after_lines) if after_final_newline else after_lines
+            old = split_lines(before, before_lines)
+            strings_old = _in_strings(before)
+            if len(quiet := quiet_changes(old, new_lines, changes, strings_old)) == len(changes):
+                return True  # comments and strings' text alone (pytokens): no text needed
+        after = make_after()
+    texts = as_read(before, after)  # "\r\n" as the tokenizer reads it; None: a lone "\r"
+    if "barry_as_FLUFL" in after or texts is None:
+        return False
+    if texts != (before, after):
+        old = None  # (not from the lines above: those are read only without a "\r")
     before, after = texts
-    new, old = split_lines(after, after_lines), split_lines(before, before_lines)
-    strings_old = _in_strings(before)
-    if len(quiet := quiet_changes(old, new, changes, strings_old)) == len(changes):
-        return True  # comments and strings' text alone: no region to parse (pytokens)
+    new = split_lines(after, after_lines)
+    if old is None:
+        old = split_lines(before, before_lines)
+        strings_old = _in_strings(before)
+        if len(quiet := quiet_changes(old, new, changes, strings_old)) == len(changes):
+            return True  # comments and strings' text alone: no region to parse (pytokens)
     inside_old = _covered(before, strings_old)
     inside_new = _covered(after, _in_strings_after(before, after, new, changes, strings_old))
     declared, declared_anywhere = _declared_outside_functions(after, new, inside_new)
