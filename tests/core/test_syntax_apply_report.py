@@ -217,3 +217,13 @@ def test_harmless_edits_of_a_big_file_report_nothing() -> None:
                      ("    y = x + 40", "    y = x + 41"),
                      ("    y = x + 200", "    y = x + 200; z = 1"))
     assert diagnose_landed(results) == {}
+
+
+def test_lines_that_read_the_same_are_trimmed_off_a_change() -> None:
+    old = ["a = 1", "b = 2", "c = 3", "d = 4"]
+    new = ["a = 1", "b = 20", "c = 3", "d = 4"]
+    assert pyregions._trimmed([(0, 3, 0, 3)], old, new) == [(1, 2, 1, 2)]
+    grown = ["a = 1", "b = 2", "x = 9", "c = 3", "d = 4"]
+    assert pyregions._trimmed([(1, 4, 1, 3)], old, grown) == [(2, 3, 2, 2)]
+    # Nothing changed at all: the changes are left as they were (a whole parse decides).
+    assert pyregions._trimmed([(0, 2, 0, 2)], old, old) == [(0, 2, 0, 2)]

@@ -462,6 +462,23 @@ def split_lines(text: str, lines: Sequence[str] | None = None) -> Sequence[str]:
     return (*lines, "") if not text or text.endswith("\n") else lines
 
 
+def _trimmed(changes: Sequence[Change], old: Sequence[str], new: Sequence[str]
+             ) -> Sequence[Change]:
+    """``changes`` without the lines at their edges that read the same before and after
+    (an edit that rewrote three lines to change the middle one changed one line): the
+    regions and windows around them are then the smallest. ``changes`` as they are when
+    no line changed at all."""
+    out: list[Change] = []
+    for lo, hi, old_lo, old_hi in changes:
+        while lo < hi and old_lo < old_hi and new[lo] == old[old_lo]:
+            lo, old_lo = lo + 1, old_lo + 1
+        while lo < hi and old_lo < old_hi and new[hi - 1] == old[old_hi - 1]:
+            hi, old_hi = hi - 1, old_hi - 1
+        if lo < hi or old_lo < old_hi:
+            out.append((lo, hi, old_lo, old_hi))
+    return out or changes
+
+
 class _Ended(Sequence[str]):
     """``lines`` and the empty string a final newline leaves after them: what
     ``text.split("\n")`` gives for such a text, read from the lines without the text."""
@@ -525,6 +542,7 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
                             for lo, hi, _, _ in changes for line in after_lines[lo:hi])):
             new_lines = _Ended(after_lines) if after_final_newline else after_lines
             old = split_lines(before, before_lines)
+            changes = _trimmed(changes, old, new_lines)
             strings_old = _in_strings(before)
             if len(quiet := quiet_changes(old, new_lines, changes, strings_old)) == len(changes):
                 return True  # comments and strings' text alone (pytokens): no text needed
@@ -538,6 +556,7 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
     new = split_lines(after, after_lines)
     if old is None:
         old = split_lines(before, before_lines)
+        changes = _trimmed(changes, old, new)
         strings_old = _in_strings(before)
         if len(quiet := quiet_changes(old, new, changes, strings_old)) == len(changes):
             return True  # comments and strings' text alone: no region to parse (pytokens)
