@@ -227,29 +227,3 @@ def test_lines_that_read_the_same_are_trimmed_off_a_change() -> None:
     assert pyregions._trimmed([(1, 4, 1, 3)], old, grown) == [(2, 3, 2, 2)]
     # Nothing changed at all: the changes are left as they were (a whole parse decides).
     assert pyregions._trimmed([(0, 2, 0, 2)], old, old) == [(0, 2, 0, 2)]
-
-
-# --- strings and continued lines, read from the lines ------------------------------------
-
-TOKENISH = ['"""', "'''", '"', "'", "x", "#", "\\", '# """', 'a = """b', "'''c'''", '""',
-            "s = '\\", "\\\\", '"""\\', "def f():", "", '""""', "'#'", "é", "\\\\\\"]
-token_line = st.lists(st.sampled_from(TOKENISH), max_size=4).map("".join)
-token_edit = st.tuples(st.integers(0, 30), st.integers(0, 3), st.lists(token_line, max_size=3))
-
-
-@settings(max_examples=400)
-@given(base=st.lists(token_line, max_size=30),
-       edits=st.lists(token_edit, min_size=1, max_size=4),
-       ends=st.sampled_from(["\n", "", "\\"]))
-@example(base=["x \\", "y"], edits=[(1, 1, ["z \\"])], ends="\n")
-def test_the_lines_given_change_no_answer(
-        base: list[str], edits: list[tuple[int, int, list[str]]], ends: str) -> None:
-    lines, steps = edited(base, edits)
-    before, after = "\n".join(base) + ends, "\n".join(lines) + ends
-    old, new = before.split("\n"), after.split("\n")
-    changes = changes_of(steps)
-    strings = pyregions._in_strings(before)
-    found = pyregions._in_strings_after(before, after, new, changes, strings, old)
-    assert found == pyregions._in_strings_after(before, after, new, changes, strings)
-    assert pyregions._covered(after, found, new) == pyregions._covered(after)
-    assert pyregions._covered(before, strings, old) == pyregions._covered(before)

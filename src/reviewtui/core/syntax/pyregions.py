@@ -50,8 +50,7 @@ import sys
 import warnings
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator, Sequence
-from itertools import accumulate, compress
-from operator import methodcaller
+from itertools import accumulate
 
 from reviewtui.core.syntax.pystatements import statement_region
 from reviewtui.core.typed import overload
@@ -78,7 +77,6 @@ _ONE_LINE = (r"[\x00-\x21\x24-\x26\x28-\xff]++|[^\x00-\xff]++|#[^\n]*+"
              r"|'(?!'')[^'\\\n]*+(?:\\[^\n][^'\\\n]*+)*+(?!\\\n)'?")
 _SPANNING = re.compile(rf"(?:{_ONE_LINE})*+({_TOKENS.pattern}|\Z)")
 _CONTINUED = re.compile(r"\\\r?\n")
-_ENDS_CONTINUED = methodcaller("endswith", "\\")  # a line split at "\n" with no "\r"
 # A global or nonlocal statement anywhere on a line (after "if x:" or ";" too; in a string
 # or a comment it only adds names: stricter), its names continued past a backslash.
 _DECLARES = re.compile(r"\b(?:global|nonlocal)[ \t]+((?:[\w \t,]|\\\r?\n)+)")
@@ -96,19 +94,11 @@ _SUPPORTED = sys.version_info < (3, 12)  # 3.12 tokenizes f-strings differently
 Change = tuple[int, int, int, int]
 
 
-def _covered(text: str, strings: set[int] | None = None,
-             lines: Sequence[str] | None = None) -> set[int]:
+def _covered(text: str, strings: set[int] | None = None) -> set[int]:
     """0-based lines whose start lies inside a string, or continues the line above.
-    ``strings``: the first part (:func:`_in_strings`) when it is already known. ``lines``:
-    ``text.split("\n")`` when already split and ``text`` holds no "\r": the lines that
-    continue another are then those after a line ending in a backslash (no scan and no
-    count of the text's newlines)."""
+    ``strings``: the first part (:func:`_in_strings`) when it is already known."""
     inside = set(_in_strings(text) if strings is None else strings)
-    if lines is None:
-        _add_continued(text, inside)
-    else:
-        # (compress stops at the last line: no newline follows it)
-        inside.update(compress(range(1, len(lines)), map(_ENDS_CONTINUED, lines)))
+    _add_continued(text, inside)
     return inside
 
 
@@ -165,18 +155,16 @@ def _in_strings(text: str) -> set[int]:
 
 
 def _in_strings_after(before: str, after: str, new: Sequence[str], changes: Sequence[Change],
-                      old_inside: set[int], old: Sequence[str] | None = None) -> set[int]:
+                      old_inside: set[int]) -> set[int]:
     """:func:`_in_strings` of ``after``, knowing that of ``before`` (``old_inside``): only
     the text from each change to the next line where both scans are out of any token is
     scanned again; between two such lines and the next change, the text is the same in both
     files and so are the tokens. (Without a final newline, the last line of one may have
     no newline where the other has one, and a text ending in a backslash could make a
     triple quote fail to match at all, which depends on everything after it: both are
-    scanned whole; so are changes past the last line of either.) ``old``:
-    ``before.split("\n")``, when already split."""
+    scanned whole; so are changes past the last line of either.)"""
     if not (before.endswith("\n") and after.endswith("\n")) or (changes and (
-            changes[-1][0] >= len(new) or changes[-1][2] > (
-                before.count("\n") if old is None else len(old) - 1))):
+            changes[-1][0] >= len(new) or changes[-1][2] > before.count("\n"))):
         return _in_strings(after)
     inside: set[int] = set()
     olds = sorted(old_inside)
@@ -190,7 +178,7 @@ def _in_strings_after(before: str, after: str, new: Sequence[str], changes: Sequ
         lo, shift = changes[k][0], grown[k]
         # The unchanged stretch: the same lines inside strings as in ``before``.
         first, stop = bisect_right(olds, synced - shift), bisect_left(olds, lo - shift)
-        inside.update(map(shift.__add__, olds[first:stop]))
+        inside.update(line + shift for line in olds[first:stop])
         start = lo  # scan again from the last line before the change out of any token
         while start > synced and start - shift in old_inside:
             start -= 1
@@ -217,7 +205,7 @@ def _in_strings_after(before: str, after: str, new: Sequence[str], changes: Sequ
         synced = candidate
         k += 1
     shift = grown[count]
-    inside.update(map(shift.__add__, olds[bisect_right(olds, synced - shift):]))
+    inside.update(line + shift for line in olds[bisect_right(olds, synced - shift):])
     return inside
 
 
@@ -572,9 +560,8 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
         strings_old = _in_strings(before)
         if len(quiet := quiet_changes(old, new, changes, strings_old)) == len(changes):
             return True  # comments and strings' text alone: no region to parse (pytokens)
-    inside_old = _covered(before, strings_old, old)  # (no "\r" in either: as_read)
-    inside_new = _covered(after, _in_strings_after(before, after, new, changes, strings_old, old),
-                          new)
+    inside_old = _covered(before, strings_old)
+    inside_new = _covered(after, _in_strings_after(before, after, new, changes, strings_old))
     declared, declared_anywhere = _declared_outside_functions(after, new, inside_new)
     ends = [change[1] for change in changes]
     grown = [0]
