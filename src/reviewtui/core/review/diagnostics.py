@@ -576,9 +576,7 @@ def _carried(results: list[OpResult]) -> Mapping[int, int] | None:
 def _no_new_error(path: str, before: str, results: list[OpResult]) -> bool:
     """Whether the edited definitions alone prove that the file the last of ``results``
     leaves has no syntax error ``before`` lacked (Python only; see
-    :mod:`reviewtui.core.syntax.pyregions`). That file's text is built only if the
-    tokens of the edits do not prove it (:mod:`reviewtui.core.syntax.pytokens` reads the
-    lines near the edits)."""
+    :mod:`reviewtui.core.syntax.pyregions`); its text is built only if they need it."""
     if check_for(path) != "python":
         return False
     found = _steps(results)
@@ -593,9 +591,7 @@ def _no_new_error(path: str, before: str, results: list[OpResult]) -> bool:
     from reviewtui.core.syntax.pyregions import changes_of, edits_parse_alone
 
     def after() -> str:
-        text = closing.text
-        assert text is not None  # (not binary)
-        return text
+        return closing.text or ""  # (not binary: checked above)
 
     return edits_parse_alone(before, after, changes_of(found[0]), before_lines=opening.lines,
                              after_lines=closing.line_view,

@@ -49,33 +49,16 @@ import symtable
 import sys
 import warnings
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from itertools import accumulate
 
+from reviewtui.core.syntax.pylines import Change, _Ended, _trimmed
 from reviewtui.core.syntax.pystatements import statement_region
-from reviewtui.core.typed import overload
+from reviewtui.core.syntax.pystrings import _ONE_LINE as _ONE_LINE  # (by their old names)
+from reviewtui.core.syntax.pystrings import _SPANNING as _SPANNING
+from reviewtui.core.syntax.pystrings import _TOKENS, _in_strings
+from reviewtui.core.syntax.pystrings import _long_strings as _long_strings
 
-# Comments, and strings with the tokenizer's extent (a prefix does not change it; a
-# backslash escapes the next character even in a raw string; an unterminated triple
-# quote runs to the end).
-_TOKENS = re.compile(
-    r"#[^\n]*"
-    r'|"""[^"\\]*(?:(?:\\[\s\S]|"(?!""))[^"\\]*)*(?:"""|\Z)'
-    r"|'''[^'\\]*(?:(?:\\[\s\S]|'(?!''))[^'\\]*)*(?:'''|\Z)"
-    r'|"[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*"?'
-    r"|'[^'\\\n]*(?:\\[\s\S][^'\\\n]*)*'?")
-# What cannot hold a newline, and what :data:`_TOKENS` makes of it: text out of tokens,
-# a comment, a string not opening a triple quote with no backslash before a newline.
-# Passing over these inside one match spares a Python step for most tokens; the next
-# token (group 1) is then one of the rest, and :data:`_TOKENS` matches it whole. Each
-# match ends where the pattern can start again: no position is tried twice.
-# (Text out of tokens is spelt as ranges around the quotes and "#": the regex engine
-# runs over a range set faster than over a negated one. The Latin-1 part and the rest are
-# two runs: a range set up to U+10FFFF costs ~5 ms to compile, at every start of apply.)
-_ONE_LINE = (r"[\x00-\x21\x24-\x26\x28-\xff]++|[^\x00-\xff]++|#[^\n]*+"
-             r'|"(?!"")[^"\\\n]*+(?:\\[^\n][^"\\\n]*+)*+(?!\\\n)"?'
-             r"|'(?!'')[^'\\\n]*+(?:\\[^\n][^'\\\n]*+)*+(?!\\\n)'?")
-_SPANNING = re.compile(rf"(?:{_ONE_LINE})*+({_TOKENS.pattern}|\Z)")
 _CONTINUED = re.compile(r"\\\r?\n")
 # A global or nonlocal statement anywhere on a line (after "if x:" or ";" too; in a string
 # or a comment it only adds names: stricter), its names continued past a backslash.
@@ -89,68 +72,11 @@ _CLASS_HEAD = re.compile(r"[ \t]*class[ \t]+\w+[ \t]*(?:\([^()'\"#\\]*\))?[ \t]*
 _IN_BLOCK_ONLY = re.compile(r"import[\s\\]*\*|:=")
 _SUPPORTED = sys.version_info < (3, 12)  # 3.12 tokenizes f-strings differently
 
-# A changed stretch of the file after the edits: [first, end) in its lines (0-based),
-# with the matching [first, end) in the file before.
-Change = tuple[int, int, int, int]
-
-
 def _covered(text: str, strings: set[int] | None = None) -> set[int]:
     """0-based lines whose start lies inside a string, or continues the line above.
     ``strings``: the first part (:func:`_in_strings`) when it is already known."""
     inside = set(_in_strings(text) if strings is None else strings)
     _add_continued(text, inside)
-    return inside
-
-
-def _long_strings(text: str, pos: int = 0, line: int = 0) -> Iterator[tuple[int, int]]:
-    """(line, newlines) of each token spanning lines, scanning from offset ``pos``, the
-    start of line ``line``, where no token is open. (The tokens of :data:`_TOKENS`.)
-
-    Only a triple quote or a backslash before a newline lets a token span lines, so the
-    scan jumps (``str.find``) to the next line holding one of those: every token that
-    starts above it ends on its own line, and the line starts out of every token. That
-    line alone goes through :data:`_SPANNING` (which passes over the one-line tokens)
-    up to its first token that could span lines; that token is then matched whole (a
-    triple-quoted string with no backslash by its closing quotes, ``str.find`` again)."""
-    find, count = text.find, text.count
-    size = len(text)
-    at = pos
-    ahead = {'"""': -2, "'''": -2, "\\\n": -2}  # each one's next offset (-1: none)
-    while True:
-        trigger = -1
-        for needle, found in ahead.items():
-            if -1 < found < pos or found == -2:
-                found = ahead[needle] = find(needle, pos)
-            if found >= 0 and (trigger < 0 or found < trigger):
-                trigger = found
-        if trigger < 0:
-            return
-        start = max(pos, text.rfind("\n", pos, trigger) + 1)
-        stop = find("\n", trigger)
-        stop = size if stop < 0 else stop + 1
-        token, end = _SPANNING.match(text, start, stop).span(1)  # type: ignore[union-attr]
-        if token == end:
-            pos = stop  # every token on that line ends there
-            continue
-        quote = text[token : token + 3]
-        close = find(quote, token + 3) if quote in ('"""', "'''") else -1
-        if close >= 0 and find("\\", token + 3, close) < 0:
-            end = close + 3
-        else:
-            end = _TOKENS.match(text, token).end()  # type: ignore[union-attr]
-        newlines = count("\n", token, end)
-        if newlines:
-            line += count("\n", at, token)
-            at = token
-            yield line, newlines
-        pos = end
-
-
-def _in_strings(text: str) -> set[int]:
-    """0-based lines whose start lies inside a string."""
-    inside: set[int] = set()
-    for line, newlines in _long_strings(text):
-        inside.update(range(line + 1, line + 1 + newlines))
     return inside
 
 
@@ -460,55 +386,6 @@ def split_lines(text: str, lines: Sequence[str] | None = None) -> Sequence[str]:
     if lines is None or "\r" in text:
         return text.split("\n")
     return (*lines, "") if not text or text.endswith("\n") else lines
-
-
-def _trimmed(changes: Sequence[Change], old: Sequence[str], new: Sequence[str]
-             ) -> Sequence[Change]:
-    """``changes`` without the lines at their edges that read the same before and after
-    (an edit that rewrote three lines to change the middle one changed one line): the
-    regions and windows around them are then the smallest. ``changes`` as they are when
-    no line changed at all."""
-    out: list[Change] = []
-    for lo, hi, old_lo, old_hi in changes:
-        while lo < hi and old_lo < old_hi and new[lo] == old[old_lo]:
-            lo, old_lo = lo + 1, old_lo + 1
-        while lo < hi and old_lo < old_hi and new[hi - 1] == old[old_hi - 1]:
-            hi, old_hi = hi - 1, old_hi - 1
-        if lo < hi or old_lo < old_hi:
-            out.append((lo, hi, old_lo, old_hi))
-    return out or changes
-
-
-class _Ended(Sequence[str]):
-    """``lines`` and the empty string a final newline leaves after them: what
-    ``text.split("\n")`` gives for such a text, read from the lines without the text."""
-
-    __slots__ = ("_len", "_lines")
-
-    def __init__(self, lines: Sequence[str]) -> None:
-        self._lines = lines
-        self._len = len(lines) + 1
-
-    def __len__(self) -> int:
-        return self._len
-
-    @overload
-    def __getitem__(self, index: int) -> str: ...
-    @overload
-    def __getitem__(self, index: slice) -> tuple[str, ...]: ...
-    def __getitem__(self, index: int | slice) -> str | tuple[str, ...]:
-        last = self._len - 1
-        if isinstance(index, slice):
-            start, stop, step = index.indices(self._len)
-            if step != 1:
-                return (*self._lines, "")[index]
-            part = tuple(self._lines[start : min(stop, last)])
-            return (*part, "") if start < stop == self._len else part
-        if index < 0:
-            index += self._len
-        if index == last:
-            return ""
-        return self._lines[index]
 
 
 def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequence[Change],
