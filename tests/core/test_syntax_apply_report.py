@@ -227,3 +227,24 @@ def test_lines_that_read_the_same_are_trimmed_off_a_change() -> None:
     assert pyregions._trimmed([(1, 4, 1, 3)], old, grown) == [(2, 3, 2, 2)]
     # Nothing changed at all: the changes are left as they were (a whole parse decides).
     assert pyregions._trimmed([(0, 2, 0, 2)], old, old) == [(0, 2, 0, 2)]
+
+
+def continued_reference(text: str) -> set[int]:
+    """The lines after a backslash-newline, by the regex the scan had before."""
+    inside: set[int] = set()
+    line, at = 0, 0
+    for found in re.finditer(r"\\\r?\n", text):
+        line += text.count("\n", at, found.end())
+        at = found.end()
+        inside.add(line)
+    return inside
+
+
+@settings(max_examples=400)
+@given(st.lists(st.sampled_from(["\\", "\n", "\r", "\r\n", "x", "\\\\", "\\\n", "\\\r\n", "é"]),
+                max_size=40).map("".join))
+@example("a\\\r\nb\\\nc\\\\\nd")
+def test_continued_lines_are_found_by_their_backslashes(text: str) -> None:
+    found: set[int] = set()
+    pyregions._add_continued(text, found)
+    assert found == continued_reference(text)

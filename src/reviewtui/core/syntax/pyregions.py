@@ -56,10 +56,9 @@ from reviewtui.core.syntax.pylines import Change, _Ended, _trimmed
 from reviewtui.core.syntax.pystatements import statement_region
 from reviewtui.core.syntax.pystrings import _ONE_LINE as _ONE_LINE  # (by their old names)
 from reviewtui.core.syntax.pystrings import _SPANNING as _SPANNING
-from reviewtui.core.syntax.pystrings import _TOKENS, _in_strings
+from reviewtui.core.syntax.pystrings import _TOKENS, _add_continued, _in_strings
 from reviewtui.core.syntax.pystrings import _long_strings as _long_strings
 
-_CONTINUED = re.compile(r"\\\r?\n")
 # A global or nonlocal statement anywhere on a line (after "if x:" or ";" too; in a string
 # or a comment it only adds names: stricter), its names continued past a backslash.
 _DECLARES = re.compile(r"\b(?:global|nonlocal)[ \t]+((?:[\w \t,]|\\\r?\n)+)")
@@ -81,16 +80,18 @@ def _covered(text: str, strings: set[int] | None = None) -> set[int]:
 
 
 def _in_strings_after(before: str, after: str, new: Sequence[str], changes: Sequence[Change],
-                      old_inside: set[int]) -> set[int]:
+                      old_inside: set[int], old: Sequence[str] | None = None) -> set[int]:
     """:func:`_in_strings` of ``after``, knowing that of ``before`` (``old_inside``): only
     the text from each change to the next line where both scans are out of any token is
     scanned again; between two such lines and the next change, the text is the same in both
     files and so are the tokens. (Without a final newline, the last line of one may have
     no newline where the other has one, and a text ending in a backslash could make a
     triple quote fail to match at all, which depends on everything after it: both are
-    scanned whole; so are changes past the last line of either.)"""
+    scanned whole; so are changes past the last line of either.) ``old``:
+    ``before.split("\n")`` when already split (its newlines need no count)."""
     if not (before.endswith("\n") and after.endswith("\n")) or (changes and (
-            changes[-1][0] >= len(new) or changes[-1][2] > before.count("\n"))):
+            changes[-1][0] >= len(new) or changes[-1][2] > (
+                before.count("\n") if old is None else len(old) - 1))):
         return _in_strings(after)
     inside: set[int] = set()
     olds = sorted(old_inside)
@@ -151,15 +152,6 @@ def _resync(free: int, upto: int, k: int, changes: Sequence[Change], grown: list
             k += 1
             line = max(line, changes[k][1])
     return None, k
-
-
-def _add_continued(text: str, inside: set[int]) -> None:
-    """Add the lines that continue the line above (a backslash before its newline)."""
-    line, at = 0, 0
-    for found in _CONTINUED.finditer(text):  # one in a comment only makes this stricter
-        line += text.count("\n", at, found.end())
-        at = found.end()
-        inside.add(line)
 
 
 _OUTWARD = "outward"  # the region needs the definition around it (a nonlocal's binding)
@@ -438,7 +430,7 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
         if len(quiet := quiet_changes(old, new, changes, strings_old)) == len(changes):
             return True  # comments and strings' text alone: no region to parse (pytokens)
     inside_old = _covered(before, strings_old)
-    inside_new = _covered(after, _in_strings_after(before, after, new, changes, strings_old))
+    inside_new = _covered(after, _in_strings_after(before, after, new, changes, strings_old, old))
     declared, declared_anywhere = _declared_outside_functions(after, new, inside_new)
     ends = [change[1] for change in changes]
     grown = [0]

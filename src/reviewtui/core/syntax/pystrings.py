@@ -81,3 +81,20 @@ def _in_strings(text: str) -> set[int]:
     for line, newlines in _long_strings(text):
         inside.update(range(line + 1, line + 1 + newlines))
     return inside
+
+
+def _add_continued(text: str, inside: set[int]) -> None:
+    """Add the lines that continue the line above (a backslash before its newline). (The
+    backslashes are found with ``str.find``, not a regex, and the newlines counted only up
+    to each: a file holds few.)"""
+    found: list[int] = []  # the offset of each line's start that follows a backslash
+    for needle in ("\\\n", "\\\r\n"):
+        at = text.find(needle)
+        while at >= 0:
+            found.append(at + len(needle))
+            at = text.find(needle, at + 1)
+    line, at = 0, 0
+    for end in sorted(found):  # one in a comment only makes this stricter
+        line += text.count("\n", at, end)
+        at = end
+        inside.add(line)
