@@ -5,7 +5,11 @@ Sessions are generated from real files on this machine (the Python standard libr
 middle one. The cases:
 
 - ``191 edits in 10k-line files``: ten files of 10,000 lines (real files glued end to
-  end), 191 edits over 20 turns;
+  end), 191 edits over 20 turns, each adding a comment (``# edit N``) to its middle line;
+- ``191 code edits``: the same files and turns, each edit changing code on a line that
+  holds one simple statement (its first integer constant, or a statement appended with
+  ``;``), so every file still parses but the syntax report cannot prove it from the
+  tokens alone;
 - ``5,000 edits / 500 turns / 200 files``;
 - growth: 500 -> 5,000 -> 50,000 operations (50, 500, 5,000 turns of ten edits over 200
   files); apply time per step and the process's peak memory against the bytes of the
@@ -29,11 +33,13 @@ Every tool's result is checked against the intended files. Targets (issue 13): a
 <= 1.5x aider and faster than Codex; decision/undo/redo median <= 50 ms; memory <= 2x the
 distinct version bytes; each growth step at most linear (x10 ops -> <= ~x10 time).
 
-Run: ``.venv/bin/python bench/bench_apply.py`` (``--quick`` skips the 50,000-op step).
+Run: ``.venv/bin/python bench/bench_apply.py`` (``--quick`` skips the 50,000-op step,
+``--191`` runs the two 191-edit cases alone).
 """
 
 from __future__ import annotations
 
+import ast
 import compileall
 import contextlib
 import io
@@ -47,6 +53,7 @@ import sys
 import sysconfig
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -108,8 +115,12 @@ def glued(sources: list[list[str]], size: int, start: int) -> list[str]:
 
 
 def make_case(name: str, bodies: list[list[str]], n_turns: int, per_turn: int,
-              seed: int) -> Case:
-    """Edits of unique 3-line blocks, each file's targets apart, in random file order."""
+              seed: int, *, eligible: Callable[[list[str]], set[int]] | None = None,
+              change: Callable[[str, int], str] | None = None) -> Case:
+    """Edits of unique 3-line blocks, each file's targets apart, in random file order.
+
+    ``eligible``: the lines of a file that may be an edit's middle line (default: any);
+    ``change``: the middle line after edit number N (default: ``# edit N`` appended)."""
     rng = random.Random(seed)
     files = {f"pkg{i // 20}/mod{i}.py": body for i, body in enumerate(bodies)}
     current = {path: list(body) for path, body in files.items()}
@@ -119,9 +130,10 @@ def make_case(name: str, bodies: list[list[str]], n_turns: int, per_turn: int,
         counts: dict[str, int] = {}
         for line in lines:
             counts[line] = counts.get(line, 0) + 1
+        allowed = eligible(lines) if eligible is not None else None
         ok = [i for i in range(1, len(lines) - 1)
               if lines[i].strip() and counts[lines[i]] == 1 and counts[lines[i - 1]] == 1
-              and counts[lines[i + 1]] == 1]
+              and counts[lines[i + 1]] == 1 and (allowed is None or i in allowed)]
         rng.shuffle(ok)
         free[path] = ok
     taken: dict[str, set[int]] = {p: set() for p in files}
@@ -137,7 +149,7 @@ def make_case(name: str, bodies: list[list[str]], n_turns: int, per_turn: int,
                 while (free[path] and path not in reuse
                        and any(abs(free[path][-1] - t) < 4 for t in taken[path])):
                     free[path].pop()
-                if not free[path] and taken[path]:
+                if not free[path] and taken[path] and change is None:
                     # An edited centre stays unique (its line carries its edit number)
                     # and its neighbours are never centres: it can be edited again.
                     free[path] = sorted(taken[path])
@@ -152,13 +164,55 @@ def make_case(name: str, bodies: list[list[str]], n_turns: int, per_turn: int,
             lines = current[path]
             n_edit += 1
             search = lines[centre - 1 : centre + 2]
-            replace = [search[0], f"{search[1]}  # edit {n_edit}", search[2]]
+            middle = (f"{search[1]}  # edit {n_edit}" if change is None
+                      else change(search[1], n_edit))
+            replace = [search[0], middle, search[2]]
             lines[centre] = replace[1]
             turn.append((path, search, replace))
         turns.append(turn)
     case = Case(name, {p: "\n".join(b) + "\n" for p, b in files.items()}, turns)
     case.expected = {p: "\n".join(b) + "\n" for p, b in current.items()}
     return case
+
+
+_SIMPLE = (ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Return, ast.Pass,
+           ast.Break, ast.Continue, ast.Raise, ast.Import, ast.Delete, ast.Assert)
+
+
+def simple_statement_lines(lines: list[str]) -> set[int]:
+    """0-based lines that hold one whole simple statement alone (no comment, no other
+    statement, not continued): code edits go there, so the file still parses."""
+    tree = ast.parse("\n".join(lines) + "\n")
+    starts: dict[int, int] = {}
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.stmt):
+            continue
+        starts[node.lineno] = starts.get(node.lineno, 0) + 1
+        if not isinstance(node, _SIMPLE) or node.lineno != node.end_lineno:
+            continue
+        line = lines[node.lineno - 1]
+        indent = len(line) - len(line.lstrip(" "))
+        if node.col_offset == indent and node.end_col_offset == len(line.rstrip().encode()):
+            found.add(node.lineno)
+    return {n - 1 for n in found if starts[n] == 1}
+
+
+def code_change(line: str, n: int) -> str:
+    """A change of code on a simple-statement line that keeps it valid Python: its first
+    integer constant changed, or (without one) a statement appended after it."""
+    indent = line[: len(line) - len(line.lstrip(" "))]
+    code = line.strip()
+    data = code.encode()
+    for node in ast.walk(ast.parse(code)):
+        if (isinstance(node, ast.Constant) and type(node.value) is int
+                and node.end_col_offset is not None):
+            new = str(node.value + n)
+            old = data[node.col_offset : node.end_col_offset].decode()
+            if new != old:
+                return indent + (data[: node.col_offset].decode() + new
+                                 + data[node.end_col_offset :].decode())
+    return f"{line}; _e{n} = {n}"
 
 
 def session_text(case: Case) -> str:
@@ -387,6 +441,7 @@ def row(label: str, ours: float, others: list[tuple[str, float | None, bool | No
 
 def main() -> None:
     quick = "--quick" in sys.argv[1:]
+    only_191 = "--191" in sys.argv[1:]  # the two 191-edit cases alone
     # Byte-compiled first, as an installed copy is: with PYTHONDONTWRITEBYTECODE set (as
     # on the project's machines) the modules ``apply`` imports lazily would otherwise be
     # compiled from source inside the timed run, every run.
@@ -411,9 +466,21 @@ def main() -> None:
     big.turns[-1] = big.turns[-1][:1]  # 191 edits
     big.expected = {}
     big = _reexpect(big)
-    small_bodies = real_files(200, max_lines=400)
-    mid = make_case("5,000 edits / 500 turns / 200 files", small_bodies, 500, 10, 2)
-    cases = [big, mid]
+    # The same, but each edit changes code (a constant, or a statement appended on a
+    # line that holds one): the syntax report cannot answer from the tokens alone.
+    code = make_case("191 code edits, 10k-line files", [glued(sources, 10_000, i * 7)
+                                                       for i in range(10)], 20, 10, 1,
+                     eligible=simple_statement_lines, change=code_change)
+    code.turns[-1] = code.turns[-1][:1]
+    code = _reexpect(code)
+    for text in code.expected.values():
+        ast.parse(text)  # still valid Python: the report must find nothing
+    if only_191:
+        cases = [big, code]
+    else:
+        small_bodies = real_files(200, max_lines=400)
+        cases = [big, code, make_case("5,000 edits / 500 turns / 200 files", small_bodies,
+                                      500, 10, 2)]
     with tempfile.TemporaryDirectory(prefix="bench-apply-") as tmp:
         for n, case in enumerate(cases):
             work = Path(tmp) / f"c{n}"
@@ -424,9 +491,11 @@ def main() -> None:
             if codex is not None:
                 others.append(("codex apply_patch", *codex_apply(case, work, codex[0])))
             row(f"{case.name} ({case.ops} ops)", ours, others, ok)
-            print("   target: <= 1.5x aider" + (", faster than codex" if n == 0 else ""),
+            print("   target: <= 1.5x aider" + (", faster than codex" if n < 2 else ""),
                   flush=True)
-        steps = review_steps(mid, Path(tmp) / "c1")
+        if only_191:
+            return
+        steps = review_steps(cases[2], Path(tmp) / "c2")
         print("one step in the 5,000-op session through Review (median ms): "
               + ", ".join(f"{k} {v:.1f}" for k, v in steps.items()) + "  target <= 50 ms",
               flush=True)

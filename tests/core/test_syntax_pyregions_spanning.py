@@ -60,6 +60,7 @@ def test_each_match_starts_where_the_last_ended(text: str) -> None:
 
 
 def test_text_out_of_tokens_is_every_character_but_quotes_and_hash() -> None:
-    plain = re.compile(pyregions._ONE_LINE.split("|")[0])
+    # (two runs: Latin-1, then the rest)
+    plain = re.compile("|".join(pyregions._ONE_LINE.split("|")[:2]))
     assert all((plain.fullmatch(chr(code)) is None) == (chr(code) in "#'\"")
                for code in range(0x110000))

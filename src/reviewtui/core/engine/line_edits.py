@@ -73,8 +73,10 @@ def evaluate_shaped(
         return refused(path, "binary", f"{path} is a binary file; it can be moved or removed "
                        "but not text-edited"), None
     expected = shape.expected_revision
-    actual = content_revision(current.data)
+    # The revision (a hash of the file's bytes, built for an edited version) only when
+    # the shape names one: a plain range or window costs what it changes.
     if expected is not None and not revision_matches(expected, current.digest):
+        actual = content_revision(current.data)
         return refused(path, STALE_REVISION, f"{path} changed since the model read it: "
                        f"expected revision {expected}, actual {actual}; the edit is not "
                        "applied to shifted lines: view the file again",
@@ -85,7 +87,7 @@ def evaluate_shaped(
                        f"{path}, so line numbers the model read now point at shifted lines; "
                        "put the edits in one batch, or address lines by id",
                        before_state=current), None
-    lines = current.lines
+    lines = current.line_view  # (the shared chunks of an edited version: no whole tuple)
     new_lines = tuple(edit.replace_lines if replace is None else replace)
     if isinstance(shape, LineRange):
         result = apply_line_range(lines, shape, new_lines)

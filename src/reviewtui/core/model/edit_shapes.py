@@ -277,15 +277,16 @@ def apply_batch(lines: Sequence[str], batch: Batch) -> MatchResult:
     guard = next(((p, hint) for p in placed if p.op.action is not BatchAction.DELETE
                   and (hint := duplicate_line(lines, p.start, p.end, p.op.content,
                                               lines[p.start : p.end])) is not None), None)
-    new = list(lines)
+    lo = min(p.start for p in placed)
+    hi = max(p.end for p in placed)
+    new = list(lines[lo:hi])  # the lines the batch spans, not a copy of the file
     # Bottom-up, so every address still means the line the model saw. At one position a
     # range runs before an insert, which then lands in front of the range's new lines.
     for p in sorted(placed, key=lambda p: (p.start, 0 if p.op.is_insert else 1),
                     reverse=True):
-        new[p.start : p.end] = [] if p.op.action is BatchAction.DELETE else p.op.content
-    lo = min(p.start for p in placed)
-    hi = max(p.end for p in placed)
-    region = tuple(new[lo : len(new) - (len(lines) - hi)])
+        new[p.start - lo : p.end - lo] = ([] if p.op.action is BatchAction.DELETE
+                                          else p.op.content)
+    region = tuple(new)
     if guard is not None:
         p, hint = guard
         return MatchResult(Status.REFUSED, method="batch", start=lo, end=hi, new_lines=region,

@@ -499,11 +499,11 @@ def diagnose_landed(results: Sequence[OpResult]) -> dict[OpKey, tuple[Diagnostic
         # intermediate version's text would be built (joined, encoded, decoded) for nothing.
         before = first[path].outcome.before_state
         opening = before.text if isinstance(before, FileState) else None
+        if opening is not None and _no_new_error(path, opening, chain[path]):
+            continue  # the edited definitions parse, before and after: nothing new
         closing = change_texts(result, before=False)
         if closing is None or closing[2] is None:
             continue
-        if opening is not None and _no_new_error(path, opening, closing[2], chain[path]):
-            continue  # the edited definitions parse, before and after: nothing new
         carried = _carried(chain[path]) if opening is not None else None
         found = tuple(diagnose_change(path, opening, closing[2], carried=carried))
         if found:
@@ -577,13 +577,12 @@ def _carried(results: list[OpResult]) -> Mapping[int, int] | None:
     return None if found is None else _Carried(*found)
 
 
-def _no_new_error(path: str, before: str, after: str, results: list[OpResult]) -> bool:
-    """Whether the edited definitions alone prove that ``after`` has no syntax error
-    ``before`` lacked (Python only; see :mod:`reviewtui.core.syntax.pyregions`)."""
-    if check_for(path) != "python" or after.count("\n") < _REGIONS_FROM:
-        return False  # a small file parses whole in a few milliseconds
-    from reviewtui.core.syntax.pyregions import changes_of, edits_parse_alone
-
+def _no_new_error(path: str, before: str, results: list[OpResult]) -> bool:
+    """Whether the edited definitions alone prove that the file the last of ``results``
+    leaves has no syntax error ``before`` lacked (Python only; see
+    :mod:`reviewtui.core.syntax.pyregions`); its text is built only if they need it."""
+    if check_for(path) != "python":
+        return False
     found = _steps(results)
     if found is None:
         return False
@@ -591,5 +590,13 @@ def _no_new_error(path: str, before: str, after: str, results: list[OpResult]) -
     opening, closing = results[0].outcome.before_state, results[-1].outcome.after_state
     assert isinstance(opening, FileState)
     assert isinstance(closing, FileState)
-    return edits_parse_alone(before, after, changes_of(found[0]),
-                             before_lines=opening.lines, after_lines=closing.lines)
+    if closing.binary or closing.line_count - (not closing.final_newline) < _REGIONS_FROM:
+        return False  # a small file parses whole in a few milliseconds
+    from reviewtui.core.syntax.pyregions import changes_of, edits_parse_alone
+
+    def after() -> str:
+        return closing.text or ""  # (not binary: checked above)
+
+    return edits_parse_alone(before, after, changes_of(found[0]), before_lines=opening.lines,
+                             after_lines=closing.line_view,
+                             after_final_newline=closing.final_newline)

@@ -49,32 +49,16 @@ import symtable
 import sys
 import warnings
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Sequence
 from itertools import accumulate
 
+from reviewtui.core.syntax.pylines import Change, _Ended, _trimmed
 from reviewtui.core.syntax.pystatements import statement_region
+from reviewtui.core.syntax.pystrings import _ONE_LINE as _ONE_LINE  # (by their old names)
+from reviewtui.core.syntax.pystrings import _SPANNING as _SPANNING
+from reviewtui.core.syntax.pystrings import _TOKENS, _add_continued, _in_strings
+from reviewtui.core.syntax.pystrings import _long_strings as _long_strings
 
-# Comments, and strings with the tokenizer's extent (a prefix does not change it; a
-# backslash escapes the next character even in a raw string; an unterminated triple
-# quote runs to the end).
-_TOKENS = re.compile(
-    r"#[^\n]*"
-    r'|"""[^"\\]*(?:(?:\\[\s\S]|"(?!""))[^"\\]*)*(?:"""|\Z)'
-    r"|'''[^'\\]*(?:(?:\\[\s\S]|'(?!''))[^'\\]*)*(?:'''|\Z)"
-    r'|"[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*"?'
-    r"|'[^'\\\n]*(?:\\[\s\S][^'\\\n]*)*'?")
-# What cannot hold a newline, and what :data:`_TOKENS` makes of it: text out of tokens,
-# a comment, a string not opening a triple quote with no backslash before a newline.
-# Passing over these inside one match spares a Python step for most tokens; the next
-# token (group 1) is then one of the rest, and :data:`_TOKENS` matches it whole. Each
-# match ends where the pattern can start again: no position is tried twice.
-# (Text out of tokens is spelt as ranges around the quotes and "#": the regex engine
-# runs over a range set faster than over a negated one.)
-_ONE_LINE = (r"[\x00-\x21\x24-\x26\x28-\U0010ffff]++|#[^\n]*+"
-             r'|"(?!"")[^"\\\n]*+(?:\\[^\n][^"\\\n]*+)*+(?!\\\n)"?'
-             r"|'(?!'')[^'\\\n]*+(?:\\[^\n][^'\\\n]*+)*+(?!\\\n)'?")
-_SPANNING = re.compile(rf"(?:{_ONE_LINE})*+({_TOKENS.pattern}|\Z)")
-_CONTINUED = re.compile(r"\\\r?\n")
 # A global or nonlocal statement anywhere on a line (after "if x:" or ";" too; in a string
 # or a comment it only adds names: stricter), its names continued past a backslash.
 _DECLARES = re.compile(r"\b(?:global|nonlocal)[ \t]+((?:[\w \t,]|\\\r?\n)+)")
@@ -87,11 +71,6 @@ _CLASS_HEAD = re.compile(r"[ \t]*class[ \t]+\w+[ \t]*(?:\([^()'\"#\\]*\))?[ \t]*
 _IN_BLOCK_ONLY = re.compile(r"import[\s\\]*\*|:=")
 _SUPPORTED = sys.version_info < (3, 12)  # 3.12 tokenizes f-strings differently
 
-# A changed stretch of the file after the edits: [first, end) in its lines (0-based),
-# with the matching [first, end) in the file before.
-Change = tuple[int, int, int, int]
-
-
 def _covered(text: str, strings: set[int] | None = None) -> set[int]:
     """0-based lines whose start lies inside a string, or continues the line above.
     ``strings``: the first part (:func:`_in_strings`) when it is already known."""
@@ -100,39 +79,19 @@ def _covered(text: str, strings: set[int] | None = None) -> set[int]:
     return inside
 
 
-def _long_strings(text: str, pos: int = 0, line: int = 0) -> Iterator[tuple[int, int]]:
-    """(line, newlines) of each token spanning lines, scanning from offset ``pos``, the
-    start of line ``line``, where no token is open. (The tokens of :data:`_TOKENS`, but
-    those that cannot span lines are passed over inside the pattern; not copied out.)"""
-    at = pos
-    for found in _SPANNING.finditer(text, pos):
-        start, end = found.span(1)
-        newlines = text.count("\n", start, end)
-        if newlines:
-            line += text.count("\n", at, start)
-            at = start
-            yield line, newlines
-
-
-def _in_strings(text: str) -> set[int]:
-    """0-based lines whose start lies inside a string."""
-    inside: set[int] = set()
-    for line, newlines in _long_strings(text):
-        inside.update(range(line + 1, line + 1 + newlines))
-    return inside
-
-
 def _in_strings_after(before: str, after: str, new: Sequence[str], changes: Sequence[Change],
-                      old_inside: set[int]) -> set[int]:
+                      old_inside: set[int], old: Sequence[str] | None = None) -> set[int]:
     """:func:`_in_strings` of ``after``, knowing that of ``before`` (``old_inside``): only
     the text from each change to the next line where both scans are out of any token is
     scanned again; between two such lines and the next change, the text is the same in both
     files and so are the tokens. (Without a final newline, the last line of one may have
     no newline where the other has one, and a text ending in a backslash could make a
     triple quote fail to match at all, which depends on everything after it: both are
-    scanned whole; so are changes past the last line of either.)"""
+    scanned whole; so are changes past the last line of either.) ``old``:
+    ``before.split("\n")`` when already split (its newlines need no count)."""
     if not (before.endswith("\n") and after.endswith("\n")) or (changes and (
-            changes[-1][0] >= len(new) or changes[-1][2] > before.count("\n"))):
+            changes[-1][0] >= len(new) or changes[-1][2] > (
+                before.count("\n") if old is None else len(old) - 1))):
         return _in_strings(after)
     inside: set[int] = set()
     olds = sorted(old_inside)
@@ -195,15 +154,6 @@ def _resync(free: int, upto: int, k: int, changes: Sequence[Change], grown: list
     return None, k
 
 
-def _add_continued(text: str, inside: set[int]) -> None:
-    """Add the lines that continue the line above (a backslash before its newline)."""
-    line, at = 0, 0
-    for found in _CONTINUED.finditer(text):  # one in a comment only makes this stricter
-        line += text.count("\n", at, found.end())
-        at = found.end()
-        inside.add(line)
-
-
 _OUTWARD = "outward"  # the region needs the definition around it (a nonlocal's binding)
 
 
@@ -233,8 +183,12 @@ def _parses(lines: Sequence[str], indent: str, last: bool,
     # ("assigned before global declaration") depend on them. Inside one, it is local.
     # For the same reason a name the region's own scope uses must not be declared
     # global anywhere in the file (a function's declaration shows up here too: harmless).
-    if not declared and "global" not in text and "nonlocal" not in text:
-        return True  # nothing below can object (the symbols cost as much as the parse)
+    if "global" not in text and "nonlocal" not in text and (not declared or (
+            text.isascii() and not any(name in text for name in declared))):
+        # Nothing below can object (the symbols cost as much as the parse): no statement
+        # here declares a name, and no declared name is written here (a symbol is a name
+        # written in the text; ASCII text holds no spelling that normalises to another).
+        return True
     symbols = table.get_symbols()
     if any(symbol.get_name() in declared and (
             symbol.is_assigned() or symbol.is_referenced() or symbol.is_imported()
@@ -426,26 +380,57 @@ def split_lines(text: str, lines: Sequence[str] | None = None) -> Sequence[str]:
     return (*lines, "") if not text or text.endswith("\n") else lines
 
 
-def edits_parse_alone(before: str, after: str, changes: Sequence[Change],
+def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequence[Change],
                       budget: float = 0.25, before_lines: Sequence[str] | None = None,
-                      after_lines: Sequence[str] | None = None) -> bool:
+                      after_lines: Sequence[str] | None = None, *,
+                      after_final_newline: bool | None = None) -> bool:
     """True when the regions around ``changes`` (see the module's doc) prove that
     ``after`` has no syntax error ``before`` did not have; False means "parse it all".
     ``budget``: the share of the file the regions may cover before a whole parse is
     cheaper. ``before_lines``/``after_lines``: the texts' lines, when already split (see
-    :func:`split_lines`)."""
+    :func:`split_lines`).
+
+    ``after`` may be a function that makes the text: with ``after_lines`` and
+    ``after_final_newline`` (whether the text ends with a newline) it is then not called
+    when the tokens prove every change (:mod:`.pytokens` reads lines near the changes
+    alone). The lines outside ``changes`` are the lines of ``before`` (what ``changes``
+    means), so what the text would be checked for -- a ``\r``, the ``barry_as_FLUFL``
+    future -- is looked for in ``before`` and the changed lines."""
     from reviewtui.core.syntax.pytokens import as_read, quiet_changes
 
-    texts = as_read(before, after)  # "\r\n" as the tokenizer reads it; None: a lone "\r"
-    if not _SUPPORTED or not changes or "barry_as_FLUFL" in after or texts is None:
+    if not _SUPPORTED or not changes:
         return False
+    old: Sequence[str] | None = None
+    strings_old: set[int] = set()
+    quiet: set[int] = set()
+    if callable(after):
+        make_after = after
+        if (after_lines and after_final_newline is not None and changes[-1][1] <= len(after_lines)
+                and "\r" not in before and "barry_as_FLUFL" not in before
+                and not any("\r" in line or "barry_as_FLUFL" in line
+                            for lo, hi, _, _ in changes for line in after_lines[lo:hi])):
+            new_lines = _Ended(after_lines) if after_final_newline else after_lines
+            old = split_lines(before, before_lines)
+            changes = _trimmed(changes, old, new_lines)
+            strings_old = _in_strings(before)
+            if len(quiet := quiet_changes(old, new_lines, changes, strings_old)) == len(changes):
+                return True  # comments and strings' text alone (pytokens): no text needed
+        after = make_after()
+    texts = as_read(before, after)  # "\r\n" as the tokenizer reads it; None: a lone "\r"
+    if "barry_as_FLUFL" in after or texts is None:
+        return False
+    if texts != (before, after):
+        old = None  # (not from the lines above: those are read only without a "\r")
     before, after = texts
-    new, old = split_lines(after, after_lines), split_lines(before, before_lines)
-    strings_old = _in_strings(before)
-    if len(quiet := quiet_changes(old, new, changes, strings_old)) == len(changes):
-        return True  # comments and strings' text alone: no region to parse (pytokens)
+    new = split_lines(after, after_lines)
+    if old is None:
+        old = split_lines(before, before_lines)
+        changes = _trimmed(changes, old, new)
+        strings_old = _in_strings(before)
+        if len(quiet := quiet_changes(old, new, changes, strings_old)) == len(changes):
+            return True  # comments and strings' text alone: no region to parse (pytokens)
     inside_old = _covered(before, strings_old)
-    inside_new = _covered(after, _in_strings_after(before, after, new, changes, strings_old))
+    inside_new = _covered(after, _in_strings_after(before, after, new, changes, strings_old, old))
     declared, declared_anywhere = _declared_outside_functions(after, new, inside_new)
     ends = [change[1] for change in changes]
     grown = [0]

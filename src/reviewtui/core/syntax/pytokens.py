@@ -43,7 +43,7 @@ import re
 import warnings
 from collections.abc import Sequence
 
-from reviewtui.core.syntax.pyregions import _TOKENS
+from reviewtui.core.syntax.pystrings import _TOKENS
 
 # Blanks at a line end (or the window's end), not after a backslash or other blanks (the
 # whole run or none of it).

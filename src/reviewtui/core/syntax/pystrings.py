@@ -1,0 +1,100 @@
+"""Which lines of a Python text start inside a string: the scan the region check
+(:mod:`reviewtui.core.syntax.pyregions`) and the token check
+(:mod:`reviewtui.core.syntax.pytokens`) start from, with the tokenizer's rules for
+strings and comments (Python 3.11's)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+# Comments, and strings with the tokenizer's extent (a prefix does not change it; a
+# backslash escapes the next character even in a raw string; an unterminated triple
+# quote runs to the end).
+_TOKENS = re.compile(
+    r"#[^\n]*"
+    r'|"""[^"\\]*(?:(?:\\[\s\S]|"(?!""))[^"\\]*)*(?:"""|\Z)'
+    r"|'''[^'\\]*(?:(?:\\[\s\S]|'(?!''))[^'\\]*)*(?:'''|\Z)"
+    r'|"[^"\\\n]*(?:\\[\s\S][^"\\\n]*)*"?'
+    r"|'[^'\\\n]*(?:\\[\s\S][^'\\\n]*)*'?")
+# What cannot hold a newline, and what :data:`_TOKENS` makes of it: text out of tokens,
+# a comment, a string not opening a triple quote with no backslash before a newline.
+# Passing over these inside one match spares a Python step for most tokens; the next
+# token (group 1) is then one of the rest, and :data:`_TOKENS` matches it whole. Each
+# match ends where the pattern can start again: no position is tried twice.
+# (Text out of tokens is spelt as ranges around the quotes and "#": the regex engine
+# runs over a range set faster than over a negated one. The Latin-1 part and the rest are
+# two runs: a range set up to U+10FFFF costs ~5 ms to compile, at every start of apply.)
+_ONE_LINE = (r"[\x00-\x21\x24-\x26\x28-\xff]++|[^\x00-\xff]++|#[^\n]*+"
+             r'|"(?!"")[^"\\\n]*+(?:\\[^\n][^"\\\n]*+)*+(?!\\\n)"?'
+             r"|'(?!'')[^'\\\n]*+(?:\\[^\n][^'\\\n]*+)*+(?!\\\n)'?")
+_SPANNING = re.compile(rf"(?:{_ONE_LINE})*+({_TOKENS.pattern}|\Z)")
+
+
+def _long_strings(text: str, pos: int = 0, line: int = 0) -> Iterator[tuple[int, int]]:
+    """(line, newlines) of each token spanning lines, scanning from offset ``pos``, the
+    start of line ``line``, where no token is open. (The tokens of :data:`_TOKENS`.)
+
+    Only a triple quote or a backslash before a newline lets a token span lines, so the
+    scan jumps (``str.find``) to the next line holding one of those: every token that
+    starts above it ends on its own line, and the line starts out of every token. That
+    line alone goes through :data:`_SPANNING` (which passes over the one-line tokens)
+    up to its first token that could span lines; that token is then matched whole (a
+    triple-quoted string with no backslash by its closing quotes, ``str.find`` again)."""
+    find, count = text.find, text.count
+    size = len(text)
+    at = pos
+    ahead = {'"""': -2, "'''": -2, "\\\n": -2}  # each one's next offset (-1: none)
+    while True:
+        trigger = -1
+        for needle, found in ahead.items():
+            if -1 < found < pos or found == -2:
+                found = ahead[needle] = find(needle, pos)
+            if found >= 0 and (trigger < 0 or found < trigger):
+                trigger = found
+        if trigger < 0:
+            return
+        start = max(pos, text.rfind("\n", pos, trigger) + 1)
+        stop = find("\n", trigger)
+        stop = size if stop < 0 else stop + 1
+        token, end = _SPANNING.match(text, start, stop).span(1)  # type: ignore[union-attr]
+        if token == end:
+            pos = stop  # every token on that line ends there
+            continue
+        quote = text[token : token + 3]
+        close = find(quote, token + 3) if quote in ('"""', "'''") else -1
+        if close >= 0 and find("\\", token + 3, close) < 0:
+            end = close + 3
+        else:
+            end = _TOKENS.match(text, token).end()  # type: ignore[union-attr]
+        newlines = count("\n", token, end)
+        if newlines:
+            line += count("\n", at, token)
+            at = token
+            yield line, newlines
+        pos = end
+
+
+def _in_strings(text: str) -> set[int]:
+    """0-based lines whose start lies inside a string."""
+    inside: set[int] = set()
+    for line, newlines in _long_strings(text):
+        inside.update(range(line + 1, line + 1 + newlines))
+    return inside
+
+
+def _add_continued(text: str, inside: set[int]) -> None:
+    """Add the lines that continue the line above (a backslash before its newline). (The
+    backslashes are found with ``str.find``, not a regex, and the newlines counted only up
+    to each: a file holds few.)"""
+    found: list[int] = []  # the offset of each line's start that follows a backslash
+    for needle in ("\\\n", "\\\r\n"):
+        at = text.find(needle)
+        while at >= 0:
+            found.append(at + len(needle))
+            at = text.find(needle, at + 1)
+    line, at = 0, 0
+    for end in sorted(found):  # one in a comment only makes this stricter
+        line += text.count("\n", at, end)
+        at = end
+        inside.add(line)
