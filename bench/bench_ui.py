@@ -169,6 +169,7 @@ class LoopLag:
         self.worst = 0.0
         self.worst_cpu = 0.0
         self.task: asyncio.Task[None] | None = None
+        self.ticked = asyncio.Event()
 
     async def _tick(self) -> None:
         while True:
@@ -177,6 +178,14 @@ class LoopLag:
             await asyncio.sleep(self.TICK)
             self.worst = max(self.worst, time.perf_counter() - expected)
             self.worst_cpu = max(self.worst_cpu, time.thread_time() - cpu)
+            self.ticked.set()
+
+    async def take_settled(self) -> tuple[float, float]:
+        """:meth:`take`, once the tick under way has ended: the loop's last stretch before
+        now (a key's final redraw) is counted in it, not in what comes next."""
+        self.ticked.clear()
+        await self.ticked.wait()
+        return self.take()
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self._tick())
@@ -314,7 +323,7 @@ async def keys(folder: Path) -> dict[str, list[float]]:
                     screen.select(turn_pos, 0 if name == "y" else 1)
                     await pilot.pause()
                     await workers_done(app)
-                lag.take()
+                await lag.take_settled()
                 t0, cpu0 = time.perf_counter(), time.process_time()
                 if turn_pos < PILOT_ROUNDS:  # the same key through the Pilot, for its cost
                     await pilot.press(press)
@@ -328,13 +337,14 @@ async def keys(folder: Path) -> dict[str, list[float]]:
                     continue
                 figures[f"{name}: key -> disk + screen"].append(took)
                 figures[f"{name}: CPU of the process meanwhile"].append(used)
-                late, cpu = lag.take()
+                late, cpu = await lag.take_settled()
                 figures[f"{name}: longest loop block"].append(late)
                 figures[f"{name}: longest loop block, CPU"].append(cpu)
                 # What a key leaves for later (the collector's walks, redraws) blocks the
                 # loop just as much if the next key comes then.
                 await asyncio.sleep(TAIL)
-                figures[f"{name}: longest loop block after it"].append(lag.take()[0])
+                figures[f"{name}: longest loop block after it"].append(
+                    (await lag.take_settled())[0])
         lag.stop()
     for name, values in engine.items():
         figures[f"{name}: Review call alone (baseline)"] = values
