@@ -105,7 +105,7 @@ async def test_a_decision_runs_with_the_collector_off_and_is_drawn_before_it_wal
         for _ in range(6):
             await pilot.press("y")
             await pilot.press("u")
-        await pilot.pause()
+        await pilot.pause(collector.AFTER_DRAW * 4)  # the release comes a moment after
         assert seen == [(False, False)] * 6  # in the job's thread, the collector off
         assert not collector.held()
         assert gc.isenabled()  # back on once the screen showed the result

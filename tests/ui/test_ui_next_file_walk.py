@@ -3,8 +3,6 @@ every operation of the session lands (the way they worked before)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from uikit import open_app, screen_of
 

@@ -14,6 +14,7 @@ from reviewtui.core.engine.opstate import OpState
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.review.diagnostics import diagnose_cached
 from reviewtui.core.syntax.symbols import ready
+from reviewtui.ui import collector
 from reviewtui.ui.highlight import cached_lines, clear_cache
 from reviewtui.ui.opview import build_view
 from reviewtui.ui.prefetch import next_after
@@ -46,7 +47,7 @@ async def test_the_next_operations_view_is_ready_before_the_key(
         await pilot.pause()
         screen = screen_of(app)
         screen.select(1, 0)  # a console command; next: an edit of greeter/__init__.py
-        await pilot.pause()
+        await pilot.pause(collector.AFTER_DRAW * 4)  # the prefetch starts a moment after
         await app.workers.wait_for_complete()
         target = next_after(screen.states.turns, screen.turn_pos, screen.op_pos)
         assert target == (1, 1)

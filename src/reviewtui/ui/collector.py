@@ -27,6 +27,9 @@ import gc
 
 FREEZE_ABOVE = 100_000  # objects the collector walks, between keys, before it freezes them
 FREEZES = 4  # at most this many freezes here in one process (each keeps ~1,500 objects)
+# Seconds from a drawn frame to the collector's walk (and to other work that holds the GIL,
+# such as the prefetch): the terminal driver's writer thread sends the frame meanwhile.
+AFTER_DRAW = 0.05
 
 
 class _Policy:

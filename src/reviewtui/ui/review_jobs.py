@@ -128,10 +128,14 @@ class ReviewJobs:
             if not self.app.call_after_refresh(self._drawn):
                 collector.release()  # the app is closing: nothing more is drawn
 
+    def _drawn(self) -> None:
+        """The screen has drawn what the jobs did. A moment later (the terminal driver's
+        writer thread needs the GIL to get the frame out, and a collection holds it) the
+        collector may walk again, and what has piled up for it is frozen if it is a lot."""
+        self.app.set_timer(collector.AFTER_DRAW, self._after_draw)
+
     @staticmethod
-    def _drawn() -> None:
-        """The screen shows what the jobs did: the collector may walk again, and what
-        has piled up for it to walk is frozen if it is a lot."""
+    def _after_draw() -> None:
         collector.release()
         collector.idle()
 

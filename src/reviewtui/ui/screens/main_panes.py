@@ -251,7 +251,7 @@ class ReviewPanes(Screen[None]):
         detail.show(view, keep_pane=keep_pane)
         self.review.ui_state = {"checkpoint": self.checkpoint,
                                 "selected": [result.key[0], result.key[1]]}
-        self.call_after_refresh(self._prefetch_next)
+        self.call_after_refresh(self.set_timer, collector.AFTER_DRAW, self._prefetch_next)
 
     def _prefetch_next(self) -> None:
         """Once this operation is drawn: prepare the view of the one a decision would
