@@ -18,6 +18,7 @@ from reviewtui.shell.replay import ReplayReport
 from reviewtui.shell.review import Review
 from reviewtui.shell.userconfig import load_keymap
 from reviewtui.shell.watch import follow_review, outside_change
+from reviewtui.ui import collector
 from reviewtui.ui.commands import ReviewCommands
 from reviewtui.ui.control_filter import DropControls
 from reviewtui.ui.evaluating import BackgroundEvaluation
@@ -76,6 +77,7 @@ class ReviewApp(App[None]):
             self.main = MainScreen(self.review, self.jobs)
         self.push_screen(self.main)
         BackgroundEvaluation(self, self.review).start()  # opened with first_frame=True
+        collector.start()  # (after the freeze of a whole evaluation, if it came now)
         if self.watch_enabled:
             self.run_watcher()
         if self.live_gate is not None:
@@ -152,4 +154,5 @@ class ReviewApp(App[None]):
                     markup=False)
 
     def on_unmount(self) -> None:
+        collector.release_all()  # a job's drawing that will not come
         self.review.close()

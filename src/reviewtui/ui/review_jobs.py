@@ -10,6 +10,9 @@ While a job runs the review is changing under the screen, so the screen reads no
 it: keys pressed meanwhile wait in :meth:`ReviewJobs.when_idle` and are replayed in order
 once the queue is empty. A job that takes longer than :data:`PROGRESS_AFTER` is announced
 through ``on_progress`` (the status line).
+
+From the first job until the screen has drawn what the last one did, the cyclic garbage
+collector is off (:mod:`reviewtui.ui.collector`): its walks run between keys, not in them.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from textual.app import App
 
 from reviewtui.core.errors import ReviewtuiError
 from reviewtui.core.record import record
+from reviewtui.ui import collector
 
 PROGRESS_AFTER = 0.1  # seconds: a job shorter than this shows no progress at all
 
@@ -103,6 +107,7 @@ class ReviewJobs:
         self._idle.clear()
         if not self._draining:
             self._draining = True
+            collector.hold()  # until the screen has drawn what the jobs did (_drawn)
             self.app.run_worker(self._drain(), name="run_review_jobs", group="review",
                                 exclusive=True)
 
@@ -120,6 +125,19 @@ class ReviewJobs:
             self._draining = False
             self._running = None
             self._idle.set()
+            if not self.app.call_after_refresh(self._drawn):
+                collector.release()  # the app is closing: nothing more is drawn
+
+    def _drawn(self) -> None:
+        """The screen has drawn what the jobs did. A moment later (the terminal driver's
+        writer thread needs the GIL to get the frame out, and a collection holds it) the
+        collector may walk again, and what has piled up for it is frozen if it is a lot."""
+        self.app.set_timer(collector.AFTER_DRAW, self._after_draw)
+
+    @staticmethod
+    def _after_draw() -> None:
+        collector.release()
+        collector.idle()
 
     async def _run_one(self, job: ReviewJob) -> None:
         self._running = job

@@ -24,6 +24,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 
 from reviewtui.core.text.plural import plural
+from reviewtui.ui import collector
 from reviewtui.ui.screens.main_disk import DiskActions
 from reviewtui.ui.screens.main_edits import EditActions
 from reviewtui.ui.screens.main_keys import MAIN_BINDINGS, MAIN_EXTRA_COMMANDS
@@ -83,6 +84,9 @@ class MainScreen(EditActions, NavigationActions, DiskActions, ViewOptions):
         if self.review.evaluation_complete:  # else once it is (ui/evaluating.py)
             self.load_findings()
         self.ask_check_trust()
+        # The screen's own widgets, styles and rows stay as long as it does: frozen once
+        # drawn, the collector's walks between keys skip them.
+        collector.idle()
 
     def action_quit_review(self) -> None:
         from reviewtui.ui.screens.dialogs import ConfirmScreen

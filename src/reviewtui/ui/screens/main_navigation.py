@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+from reviewtui.core.engine import OpResult
 from reviewtui.core.model.records import Edit, FullFile
 from reviewtui.ui.screens.main_cursor import ReviewCursor
 from reviewtui.ui.screens.search import SearchScreen
@@ -46,24 +49,58 @@ class NavigationActions(ReviewCursor):
             self.select(*found)
 
     def action_next_file(self, delta: int) -> None:
-        flat = list(self.iter_results())
-        here = next((i for i, (tp, opp, _) in enumerate(flat)
-                     if (tp, opp) == (self.turn_pos, self.op_pos)), 0)
-        current_path = getattr(flat[here][2].op, "path", None) if flat else None
+        """The first operation of the next (``delta`` 1) or previous (-1) run of another
+        file's operations in reading order. Walks only the operations it passes (a list
+        of every operation of a 50,000-operation session took the loop ~0.1 s a key)."""
+        if not self.session_turns:
+            return
+        current = self.result(self.turn_pos, self.op_pos)
+        here = (self.turn_pos, self.op_pos) if current is not None else self._first_op()
+        if here is None:
+            return
+        current_path = getattr(self.result(*here), "op", None)
+        current_path = getattr(current_path, "path", None)
+        found: tuple[int, int] | None = None
+        path_found: str | None = None
+        for tp, opp, result in self._results_from(here, delta):
+            path = _file_path(result)
+            if found is None:
+                if path is not None and path != current_path:
+                    found = (tp, opp)
+                    if delta > 0:
+                        break
+                    path_found = path
+            elif path == path_found:  # `{` lands like `}`: on the first of that run
+                found = (tp, opp)
+            else:
+                break
+        if found is not None:
+            self.select(*found)
 
-        def path_at(i: int) -> str | None:
-            op = flat[i][2].op
-            return op.path if isinstance(op, Edit | FullFile) else None
+    def _first_op(self) -> tuple[int, int] | None:
+        """The first operation of the session (where ``{`` and ``}`` start from when the
+        cursor is on a turn without operations)."""
+        for tp in range(len(self.session_turns)):
+            if self._op_count(tp):
+                return tp, 0
+        return None
 
-        steps = range(here + delta, len(flat) if delta > 0 else -1, delta)
-        for i in steps:
-            path = path_at(i)
-            if path is not None and path != current_path:
-                # `{` lands like `}`: on the first operation of that file's run.
-                while delta < 0 and i > 0 and path_at(i - 1) == path:
-                    i -= 1
-                self.select(flat[i][0], flat[i][1])
-                return
+    def _results_from(self, here: tuple[int, int], step: int
+                      ) -> Iterator[tuple[int, int, OpResult]]:
+        """Results in reading order after (``step`` 1) or before (-1) position ``here``,
+        evaluating a turn only when the walk reaches it."""
+        tp, opp = here
+        turns = len(self.session_turns)
+        while 0 <= tp < turns:
+            count = self._op_count(tp)
+            results = self.review.display.turns[tp].results
+            opp += step
+            while 0 <= opp < count:
+                yield tp, opp, results[opp]
+                opp += step
+            tp += step
+            if 0 <= tp < turns:
+                opp = -1 if step > 0 else self._op_count(tp)
 
     def action_checkpoint(self, delta: int) -> None:
         self.go_checkpoint(self.checkpoint + delta)
@@ -116,3 +153,8 @@ class NavigationActions(ReviewCursor):
         message.stop()
         self.select(message.turn_pos, message.op_pos)
         self.refresh_status(note=message.note)
+
+
+def _file_path(result: OpResult) -> str | None:
+    op = result.op
+    return op.path if isinstance(op, Edit | FullFile) else None

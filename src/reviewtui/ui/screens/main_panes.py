@@ -28,9 +28,11 @@ from reviewtui.core.record import replace
 from reviewtui.core.review.diagnostics import diagnose_result
 from reviewtui.shell.review import Review
 from reviewtui.shell.userconfig import load_layout
+from reviewtui.ui import collector
 from reviewtui.ui.diagnostics import deferred, op_badge, with_diagnostics
 from reviewtui.ui.evaluating import turn_row
 from reviewtui.ui.opview import OpView, build_view, op_title, warm_symbols
+from reviewtui.ui.prefetch import next_after, warm
 from reviewtui.ui.project_checks import ProjectChecks, explanation_with
 from reviewtui.ui.review_jobs import ReviewJobs
 from reviewtui.ui.screens.review_states import ReviewStates, draft_twin, review_states
@@ -65,6 +67,7 @@ class ReviewPanes(Screen[None]):
         self.view_layout = load_layout()
         self.states = ReviewStates()
         self.project_checks = ProjectChecks(review.config)
+        self._prefetched: OpResult | None = None  # the last result prepared (prefetch.py)
 
     @property
     def jobs(self) -> ReviewJobs:
@@ -248,6 +251,23 @@ class ReviewPanes(Screen[None]):
         detail.show(view, keep_pane=keep_pane)
         self.review.ui_state = {"checkpoint": self.checkpoint,
                                 "selected": [result.key[0], result.key[1]]}
+        self.call_after_refresh(self.set_timer, collector.AFTER_DRAW, self._prefetch_next)
+
+    def _prefetch_next(self) -> None:
+        """Once this operation is drawn: prepare the view of the one a decision would
+        move to (ui/prefetch.py)."""
+        if self.jobs.busy or not self.is_mounted:
+            return  # the review is changing: the job's redraw asks again
+        target = next_after(self._turn_states, self.turn_pos, self.op_pos)
+        result = self.result(*target) if target is not None else None
+        if result is None or result is self._prefetched:
+            return
+        self._prefetched = result
+        self.load_next_view(result)
+
+    @work(thread=True, exclusive=True, group="prefetch")
+    def load_next_view(self, result: OpResult) -> None:
+        warm(result)
 
     def _written_view(self, result: OpResult, written: OpResult) -> OpView:
         """An accept the draft lands but the display does not: the draft's view (what was
@@ -351,3 +371,4 @@ class ReviewPanes(Screen[None]):
         panel = self.query_one(FindingsPanel)
         if panel.display and self.session_turns:
             panel.show_turn(findings, self.session_turns[self.turn_pos].index)
+        self.call_after_refresh(collector.idle)  # the findings stay: freeze them if many

@@ -1,0 +1,106 @@
+"""When the cyclic garbage collector runs in the workbench: never under a key.
+
+A long session keeps about a million records alive, most of them frozen once opened and
+evaluated (``gc.freeze``: the collector does not walk them). What a key makes is not:
+a reject on a 50,000-operation session leaves ~30,000 new records, and the collections
+they set off (each a walk of everything not frozen, tens of milliseconds) landed inside
+the next keys -- a full one held the event loop for a quarter of a second.
+
+Two rules here:
+
+- While a review job runs and until the screen has drawn what it did, the collector is
+  off (:func:`hold` / :func:`release`, used by :class:`~reviewtui.ui.review_jobs.ReviewJobs`).
+  Reference counting still frees what a key drops; the walks it owes run once the screen
+  is drawn, between keys.
+- When, between keys, the collector has more than :data:`FREEZE_ABOVE` objects of its own
+  to walk (the first decision builds the engine's plan, ~50,000 records; the screen's own
+  widgets after the first frame), :func:`idle` collects and freezes them: later walks
+  skip them. A freeze also keeps for good whatever of the screen's that dies later in a
+  reference cycle (Textual's drawn lines are such cycles; ~1,500 objects a freeze,
+  measured), so a per-key freeze grew without end (~236,000 objects after 360 keys):
+  here at most :data:`FREEZES` freezes happen in a process, which bounds what can be kept.
+"""
+
+from __future__ import annotations
+
+import gc
+
+FREEZE_ABOVE = 100_000  # objects the collector walks, between keys, before it freezes them
+FREEZES = 4  # at most this many freezes here in one process (each keeps ~1,500 objects)
+# Seconds from a drawn frame to the collector's walk (and to other work that holds the GIL,
+# such as the prefetch): the terminal driver's writer thread sends the frame meanwhile.
+AFTER_DRAW = 0.05
+
+
+class _Policy:
+    holds = 0  # review jobs (or their drawing) under way
+    was_on = False  # whether the collector was on when the first hold came
+    freezes_left = FREEZES
+    freezes = 0  # done so far (tests)
+    base = 0  # objects the collector walked when the workbench started (or at a freeze)
+    seen = -1  # collections of the middle generation when :func:`idle` last counted
+
+
+policy = _Policy()
+
+
+def hold() -> None:
+    """No collection from now until the matching :func:`release`."""
+    if policy.holds == 0:
+        policy.was_on = gc.isenabled()
+        gc.disable()
+    policy.holds += 1
+
+
+def release() -> None:
+    """The end of a :func:`hold`; the last one turns the collector back on (if it was)."""
+    if policy.holds == 0:
+        return
+    policy.holds -= 1
+    if policy.holds == 0 and policy.was_on:
+        gc.enable()
+
+
+def release_all() -> None:
+    """Every hold ended (the app is closing with a job's drawing still awaited)."""
+    if policy.holds:
+        policy.holds = 1
+        release()
+
+
+def held() -> bool:
+    return policy.holds > 0
+
+
+def start() -> None:
+    """The workbench starts: what the collector walks now is not the workbench's (the
+    process's own, a test runner's) and does not count towards a freeze."""
+    policy.base = len(gc.get_objects())
+
+
+def idle() -> bool:
+    """Between keys: freeze what the collector would walk, if that has grown by more than
+    :data:`FREEZE_ABOVE` objects since :func:`start` and freezes are left. True if it froze."""
+    if policy.holds or not gc.isenabled() or policy.freezes_left <= 0:
+        return False
+    # Objects reach the oldest generation only when the middle one is collected: until
+    # it has been again, they have not piled up (and counting them all takes ~10 ms).
+    middle = gc.get_stats()[1]["collections"]
+    if middle == policy.seen:
+        return False
+    policy.seen = middle
+    if len(gc.get_objects()) - policy.base <= FREEZE_ABOVE:
+        return False
+    gc.collect()  # what is garbage now is freed, not frozen
+    gc.freeze()
+    policy.freezes_left -= 1
+    policy.freezes += 1
+    policy.base = 0
+    return True
+
+
+def reset(freezes: int = FREEZES) -> None:
+    """Forget the holds and the freezes made (tests; the collector is turned back on)."""
+    release_all()
+    policy.freezes_left = freezes
+    policy.freezes = 0

@@ -1,0 +1,114 @@
+"""The workbench's collector schedule (ui/collector.py): off while a review job runs and
+until its result is drawn; between keys, at most a few freezes in a process.
+
+A freeze keeps for good whatever dies later in a reference cycle (Textual's drawn lines
+are such cycles): a freeze per key grew the process without end (~236,000 objects after
+360 keys). These tests make the policy freeze at every chance and check that what it can
+keep stays bounded by its budget, however many keys follow.
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+import weakref
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from uikit import open_app
+
+from reviewtui.ui import collector
+
+SIZE = (120, 40)
+
+
+@pytest.fixture
+def every_chance(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The collector on; the policy freezes whenever it may (any growth counts) with a
+    budget of two; afterwards everything it froze is handed back to the collector."""
+    was_on = gc.isenabled()
+    gc.enable()
+    monkeypatch.setattr(collector, "FREEZE_ABOVE", -1)
+    collector.reset(freezes=2)
+    yield
+    collector.reset()
+    gc.unfreeze()
+    gc.collect()
+    if not was_on:
+        gc.disable()
+
+
+class _Node:
+    """Half of a reference cycle (what a drawn line of Textual's is)."""
+
+    def __init__(self) -> None:
+        self.other: Any = None
+
+
+def _cycle() -> _Node:
+    a, b = _Node(), _Node()
+    a.other, b.other = b, a
+    return a
+
+
+@pytest.mark.usefixtures("every_chance")
+def test_what_the_freezes_keep_is_bounded_by_their_budget() -> None:
+    kept = []
+    for _ in range(10):
+        shown = _cycle()  # alive while the policy looks, garbage right after
+        gone = weakref.ref(shown)
+        gc.collect(1)  # a collection of the middle generation: the policy counts again
+        collector.idle()
+        del shown
+        gc.collect()
+        kept.append(gone() is not None)
+    # The first two idle moments froze (their cycle is kept for good); the eight after
+    # did not, and their cycles were collected.
+    assert kept == [True, True] + [False] * 8
+    assert collector.policy.freezes == 2
+
+
+@pytest.mark.usefixtures("every_chance")
+def test_no_freeze_and_no_collection_while_a_job_is_held() -> None:
+    collector.hold()
+    collector.hold()  # a second job queued behind the first
+    assert not gc.isenabled()
+    gc.collect(1)
+    assert collector.idle() is False
+    collector.release()
+    assert not gc.isenabled()  # the second still runs
+    collector.release()
+    assert gc.isenabled()
+    collector.release()  # one too many: nothing happens
+    assert gc.isenabled()
+    assert collector.policy.freezes == 0
+
+
+@pytest.mark.anyio
+@pytest.mark.usefixtures("every_chance")
+async def test_a_decision_runs_with_the_collector_off_and_is_drawn_before_it_walks(
+        tour: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    app = open_app(*tour)
+    seen: list[tuple[bool, bool]] = []
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        real = app.review.decide_many
+
+        def watched(*args: Any, **kwargs: Any) -> Any:
+            seen.append((threading.current_thread() is threading.main_thread(),
+                         gc.isenabled()))
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(app.review, "decide_many", watched)
+        for _ in range(6):
+            await pilot.press("y")
+            await pilot.press("u")
+        await pilot.pause(collector.AFTER_DRAW * 4)  # the release comes a moment after
+        assert seen == [(False, False)] * 6  # in the job's thread, the collector off
+        assert not collector.held()
+        assert gc.isenabled()  # back on once the screen showed the result
+        # Every idle moment had a chance to freeze: the budget held.
+        assert collector.policy.freezes == 2
+
