@@ -45,8 +45,7 @@ try:  # the cache keys' hash: hashlib would load OpenSSL, ~3 ms of a one-turn ``
     from _blake2 import blake2b
 except ImportError:  # pragma: no cover - a Python built without its own blake2
     from hashlib import blake2b
-try:  # the symbol table's C function, which symtable.symtable calls: only its errors are
-    # wanted, not the Python tree it wraps the table in (symtable and weakref, ~1 ms)
+try:  # symtable.symtable's C function: only its errors are wanted, not the tree (~1 ms)
     from _symtable import symtable as _symbol_table  # type: ignore[import-not-found]
 except ImportError:  # pragma: no cover - an interpreter without CPython's _symtable
     from symtable import symtable as _symbol_table
@@ -578,9 +577,8 @@ def _carried(results: list[OpResult]) -> Mapping[int, int] | None:
 
 
 def _no_new_error(path: str, before: str, results: list[OpResult]) -> bool:
-    """Whether the edited definitions alone prove that the file the last of ``results``
-    leaves has no syntax error ``before`` lacked (Python only; see
-    :mod:`reviewtui.core.syntax.pyregions`); its text is built only if they need it."""
+    """Whether the edited definitions alone prove that the last of ``results`` leaves no
+    syntax error ``before`` lacked (Python; ``core/syntax/pyregions.py``; lazy text)."""
     if check_for(path) != "python":
         return False
     found = _steps(results)
