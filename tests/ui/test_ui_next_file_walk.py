@@ -35,7 +35,7 @@ def _by_the_whole_list(app: ReviewApp, delta: int) -> tuple[int, int]:
 
 @pytest.mark.parametrize("fixture", ["tour", "gallery"])
 async def test_next_and_previous_file_land_where_the_whole_list_says(
-        fixture: str, request: pytest.FixtureRequest) -> None:
+        fixture: str, request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     session, root = request.getfixturevalue(fixture)
     app = open_app(session, root)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -43,13 +43,24 @@ async def test_next_and_previous_file_land_where_the_whole_list_says(
         screen = screen_of(app)
         places = [(tp, opp) for tp, opp, _ in screen.iter_results()]
         assert len(places) > 5
-        moved = 0
-        for place in places:
+        # Through the keys, drawn, from a few places...
+        for place in places[:2] + places[-2:]:
             for key, delta in (("right_curly_bracket", 1), ("left_curly_bracket", -1)):
                 screen.select(*place)
                 await pilot.pause()
                 expected = _by_the_whole_list(app, delta)
                 await pilot.press(key)
                 assert (screen.turn_pos, screen.op_pos) == expected, (place, key)
+        # ...and the walk itself from every place (drawing each one took seconds).
+        landed: list[tuple[int, int]] = []
+        monkeypatch.setattr(screen, "select", lambda tp, opp: landed.append((tp, opp)))
+        moved = 0
+        for place in places:
+            for delta in (1, -1):
+                screen.turn_pos, screen.op_pos = place
+                expected = _by_the_whole_list(app, delta)
+                landed.clear()
+                screen.action_next_file(delta)
+                assert (landed or [place])[-1] == expected, (place, delta)
                 moved += expected != place
         assert moved > len(places)  # most keys went somewhere
