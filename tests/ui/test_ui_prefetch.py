@@ -17,7 +17,6 @@ from reviewtui.core.syntax.symbols import ready
 from reviewtui.ui import collector
 from reviewtui.ui.highlight import cached_lines, clear_cache
 from reviewtui.ui.opview import build_view
-from reviewtui.ui.prefetch import next_after
 from reviewtui.ui.screens.review_states import ReviewStates
 
 SIZE = (120, 40)
@@ -35,7 +34,9 @@ def test_the_operation_prepared_is_where_a_decision_moves_the_cursor(
     decided = [list(ops) for ops in turns]
     decided[tp][opp] = OpState.ACCEPTED
     # The screen's own move after the decision (move_to_next_undecided).
-    assert next_after(turns, tp, opp) == ReviewStates(turns=decided).next_undecided(tp)
+    for wrap in (True, False):
+        assert (ReviewStates(turns=turns).next_undecided(tp, skip=(tp, opp), wrap=wrap)
+                == ReviewStates(turns=decided).next_undecided(tp, wrap=wrap))
 
 
 @pytest.mark.anyio
@@ -49,7 +50,8 @@ async def test_the_next_operations_view_is_ready_before_the_key(
         screen.select(1, 0)  # a console command; next: an edit of greeter/__init__.py
         await pilot.pause(collector.AFTER_DRAW * 4)  # the prefetch starts a moment after
         await app.workers.wait_for_complete()
-        target = next_after(screen.states.turns, screen.turn_pos, screen.op_pos)
+        here = (screen.turn_pos, screen.op_pos)
+        target = screen.states.next_undecided(screen.turn_pos, skip=here)
         assert target == (1, 1)
         result = screen.result(*target)
         assert result is not None

@@ -13,24 +13,9 @@ so a prefetch made for a file that the decision then changes is simply not used)
 from __future__ import annotations
 
 from reviewtui.core.engine import OpResult
-from reviewtui.core.engine.opstate import OpState
 from reviewtui.core.review.diagnostics import diagnose_result
 from reviewtui.ui.highlight import highlight_lines
 from reviewtui.ui.opview import build_view, warm_symbols
-
-
-def next_after(turns: list[list[OpState]], turn_pos: int, op_pos: int
-               ) -> tuple[int, int] | None:
-    """Where a decision on (``turn_pos``, ``op_pos``) moves the cursor: the first other
-    operation neither decided nor failed, from the start of this turn on, wrapping round
-    (as :meth:`ReviewStates.next_undecided` does once the decision is made)."""
-    count = len(turns)
-    for step in range(count):
-        tp = (turn_pos + step) % count
-        for opp, state in enumerate(turns[tp]):
-            if (tp, opp) != (turn_pos, op_pos) and not state.decided and not state.failed:
-                return tp, opp
-    return None
 
 
 def warm(result: OpResult) -> None:

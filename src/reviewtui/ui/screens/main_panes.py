@@ -32,7 +32,7 @@ from reviewtui.ui import collector
 from reviewtui.ui.diagnostics import deferred, op_badge, with_diagnostics
 from reviewtui.ui.evaluating import turn_row
 from reviewtui.ui.opview import OpView, build_view, op_title, warm_symbols
-from reviewtui.ui.prefetch import next_after, warm
+from reviewtui.ui.prefetch import warm
 from reviewtui.ui.project_checks import ProjectChecks, explanation_with
 from reviewtui.ui.review_jobs import ReviewJobs
 from reviewtui.ui.screens.review_states import ReviewStates, draft_twin, review_states
@@ -258,7 +258,9 @@ class ReviewPanes(Screen[None]):
         move to (ui/prefetch.py)."""
         if self.jobs.busy or not self.is_mounted:
             return  # the review is changing: the job's redraw asks again
-        target = next_after(self._turn_states, self.turn_pos, self.op_pos)
+        here = (self.turn_pos, self.op_pos)  # where move_to_next_undecided will go
+        target = self.states.next_undecided(self.turn_pos, skip=here,
+                                            wrap=self.review.evaluation_complete)
         result = self.result(*target) if target is not None else None
         if result is None or result is self._prefetched:
             return

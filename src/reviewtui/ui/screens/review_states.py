@@ -57,16 +57,18 @@ class ReviewStates:
             return None
         return results[op_pos].outcome.status
 
-    def next_undecided(self, from_turn: int, *, wrap: bool = True) -> tuple[int, int] | None:
+    def next_undecided(self, from_turn: int, *, wrap: bool = True,
+                       skip: tuple[int, int] | None = None) -> tuple[int, int] | None:
         """(turn, operation) positions of the first operation neither decided nor failed,
         in reading order from the start of turn position ``from_turn``, wrapping round
-        (unless ``wrap`` is off: turns after the evaluated ones may still hold one)."""
+        (unless ``wrap`` is off: turns after the evaluated ones may still hold one).
+        ``skip``: an operation taken as decided (where a decision on it will move to)."""
         order: Iterable[int] = range(from_turn, len(self.turns))
         if wrap:  # (ranges: no list of every turn for the usual hit in this one)
             order = chain(order, range(min(from_turn, len(self.turns))))
         for tp in order:
             for opp, state in enumerate(self.turns[tp]):
-                if not state.decided and not state.failed:
+                if not state.decided and not state.failed and (tp, opp) != skip:
                     return tp, opp
         return None
 
