@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import islice
 
 from reviewtui.core.engine import OpResult
 from reviewtui.core.model.records import Edit, FullFile
@@ -26,25 +27,15 @@ class NavigationActions(ReviewCursor):
         """``delta`` operations on in reading order, across turns, stopping at either end.
         Walks only the turns it passes (a list of every operation of a 50,000-operation
         session took the event loop a tenth of a second a key)."""
-        turns = self.session_turns
-        if not turns or not delta:
+        if not self.session_turns or not delta:
             return
-        step = 1 if delta > 0 else -1
-        tp, opp = self.turn_pos, self.op_pos
-        on_op = 0 <= opp < self._op_count(tp)
-        left = abs(delta) if on_op else 1  # off an operation: the nearest one that way
-        found = (tp, opp) if on_op else None
-        while left:
-            opp += step
-            while not 0 <= opp < self._op_count(tp):
-                tp += step
-                if not 0 <= tp < len(turns):
-                    if found is not None:
-                        self.select(*found)  # at the end: stay (shown again)
-                    return
-                opp = 0 if step > 0 else self._op_count(tp) - 1
+        here = (self.turn_pos, self.op_pos)
+        on_op = 0 <= self.op_pos < self._op_count(self.turn_pos)
+        found = here if on_op else None  # at either end: stay (shown again)
+        passed = self._results_from(here, 1 if delta > 0 else -1)
+        # Off an operation (a turn without any): the nearest one that way.
+        for tp, opp, _ in islice(passed, abs(delta) if on_op else 1):
             found = (tp, opp)
-            left -= 1
         if found is not None:
             self.select(*found)
 
