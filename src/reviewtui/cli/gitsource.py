@@ -41,11 +41,11 @@ def resolve(args: argparse.Namespace, *, keep: bool, session_attr: str = "sessio
     given = getattr(args, session_attr, None)
     if git_range is None and not worktree:
         if not given:
-            # argparse's parser (cli/quick_args.py leaves such a line to argparse)
+            # argparse's parser; None when cli/quick_args.py read the line (it leaves
+            # such a line to argparse) or the namespace was made elsewhere
             parser = getattr(args, "git_parser", None)
             message = "the following arguments are required: session (or --git A..B, --worktree)"
-            argparse = sys.modules.get("argparse")  # no parser was made without it
-            if argparse is not None and isinstance(parser, argparse.ArgumentParser):
+            if parser is not None:
                 parser.error(message)  # usage on stderr, exit status 2
             raise UsageError(message, rule="no-session")
         return None
