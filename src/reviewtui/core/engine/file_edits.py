@@ -310,19 +310,18 @@ def _message(path: str, result: MatchResult) -> str:
 def evaluate_full_file(
     tree: Tree, op: FullFile, ctx: FileContext, content: Sequence[str] | None = None
 ) -> tuple[Outcome, Proposal | None]:
-    link_ok = False
-    if op.payload is not None or op.mode is not None:  # git diffs: binary, modes, links
+    special = op.payload is not None or op.mode is not None  # git diffs: binary, modes
+    if special:
         from reviewtui.core.engine import filebytes  # (loaded for them alone: start-up)
-
-        link_ok = op.mode is not None and filebytes.is_link_mode(op.mode)
+    link_ok = special and op.mode is not None and filebytes.is_link_mode(op.mode)
     checked = check_path(op.path, ctx, link_ok=link_ok)
     if isinstance(checked, Outcome):
         return checked, None
     path = checked
-    if op.payload is not None or op.mode is not None:
-        special = filebytes.evaluate_special(tree, op, ctx, path)
-        if special is not None:
-            outcome, state = special
+    if special:
+        found = filebytes.evaluate_special(tree, op, ctx, path)
+        if found is not None:
+            outcome, state = found
             return outcome, (Proposal(path, state) if state is not None else None)
         text_outcome, proposal = evaluate_full_file(tree, replace_record(op, mode=None),
                                                     ctx, content)
