@@ -9,7 +9,8 @@ bench says where that goes, with baselines measured in the same run:
   (and, for comparison, the same ``check`` left to the interpreter's own exit instead of
   the entry point's ``os._exit``),
   ``reviewtui apply --format unified`` of a small generated diff, and ``git apply`` of the
-  same diff (when git is installed);
+  same diff (when git is installed); the baseline and ``check``, which the bound compares,
+  run in turn over 15 rounds so that both see the same load;
 * inside one process, after the imports: the work of ``check`` and ``apply`` alone (the
   project file differs in each run, so no per-content cache answers for it);
 * where ``check``'s CPU goes in one child: importing, the building of the ``@record``
@@ -49,19 +50,36 @@ from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 RUNS = 5
+PAIR_ROUNDS = 15
 UI_STACK = frozenset({"textual", "rich", "pygments", "textual_serve"})
 HEAVIEST = 6
 
 
+def _one_child_cpu(cmd: list[str], cwd: Path) -> float:
+    """CPU seconds (user + system) of one run of ``cmd`` as a child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(cmd, cwd=cwd, capture_output=True, check=False)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def _child_cpu(cmd: list[str], cwd: Path) -> float:
     """Median CPU seconds (user + system) of ``cmd`` as a child process."""
-    samples = []
-    for _ in range(RUNS):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run(cmd, cwd=cwd, capture_output=True, check=False)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        samples.append((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
-    return statistics.median(samples)
+    return statistics.median(_one_child_cpu(cmd, cwd) for _ in range(RUNS))
+
+
+def _interleaved_cpu(cmds: list[list[str]], cwd: Path, rounds: int) -> list[float]:
+    """Median child CPU of each command, the commands run in turn round after round.
+
+    On a shared machine the load drifts within seconds; measured one after the other, a
+    baseline and the command it is compared with can fall in different loads. In turn, each
+    round's pair sees the same load, and the medians compare like with like.
+    """
+    samples: list[list[float]] = [[] for _ in cmds]
+    for _ in range(rounds):
+        for cmd, taken in zip(cmds, samples, strict=True):
+            taken.append(_one_child_cpu(cmd, cwd))
+    return [statistics.median(taken) for taken in samples]
 
 
 def _project(tmp: Path) -> tuple[Path, Path, Path]:
@@ -87,11 +105,13 @@ def main() -> None:
         tmp = Path(name)
         base, session, diff = _project(tmp)
         reviewtui = [python, "-m", "reviewtui"]
-        floor = _child_cpu([python, "-c", "import json"], tmp)
+        # The pair the bound compares, in turn (see _interleaved_cpu), over more rounds.
+        floor, checked_cpu = _interleaved_cpu(
+            [[python, "-c", "import json"],
+             [*reviewtui, "check", str(session), "--root", str(base)]], tmp, PAIR_ROUNDS)
         rows = [("python -c 'import json' (baseline)", floor),
                 ("reviewtui --help", _child_cpu([*reviewtui, "--help"], tmp)),
-                ("reviewtui check (one-turn session)",
-                 _child_cpu([*reviewtui, "check", str(session), "--root", str(base)], tmp)),
+                ("reviewtui check (one-turn session)", checked_cpu),
                 # For comparison: the same check ended by the interpreter's own exit (the
                 # entry point ends a headless command with os._exit instead).
                 ("  the same, with the interpreter's own exit",
@@ -118,7 +138,8 @@ def main() -> None:
                 gits.append(_child_cpu([git, "apply", "--unsafe-paths", "--directory",
                                         str(scratch.relative_to(tmp)), str(diff)], tmp))
             rows.append(("git apply (same diff)", statistics.median(gits)))
-        print(f"process CPU, median of {RUNS} (user + system)")
+        print(f"process CPU, median of {RUNS} (user + system); the baseline and check: "
+              f"median of {PAIR_ROUNDS} rounds, run in turn")
         for label, seconds in rows:
             print(f"  {label:44} {seconds * 1000:8.1f} ms   x{seconds / floor:5.1f} "
                   "of the python baseline")
