@@ -137,7 +137,7 @@ class NavigationActions(ReviewCursor):
         self.app.push_screen(CheckpointPicker(rows, self.checkpoint), done)
 
     def action_search(self) -> None:
-        self.app.push_screen(SearchScreen(list(self.iter_results()),
+        self.app.push_screen(SearchScreen(list(self.session_turns), self.review.decisions,
                                           (self.turn_pos, self.op_pos), reply_to=self))
 
     def on_search_screen_found(self, message: SearchScreen.Found) -> None:

@@ -6,13 +6,21 @@ the matches. Enter (or down, F3) selects the next match after the cursor, shift+
 "match i of N"; escape closes the bar and keeps the selection. The last query is
 offered again the next time the bar opens.
 
-The bar is handed the operations to search and the review screen's cursor; it tells the
-screen which operation to select by posting :class:`SearchScreen.Found` to it.
+The bar is handed the session's turns, the reviewer's decisions (an edited operation is
+found by its new text too) and the review screen's cursor; it tells the screen which
+operation to select by posting :class:`SearchScreen.Found` to it. It reads the operations
+themselves, not their evaluation: opening it never evaluates the turns the workbench has
+not reached yet. A large session's texts are gathered and folded in slices, the event
+loop free between two (about a third of a second in all at 50,000 operations): until
+they are read, the count says so, and a query typed or a step asked for meanwhile is
+answered when they are.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+from bisect import bisect_left
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from weakref import WeakKeyDictionary
 
@@ -25,13 +33,33 @@ from textual.message_pump import MessagePump
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
-from reviewtui.core.engine import OpResult
-from reviewtui.core.review.search import find_matches, operation_text, step
+from reviewtui.core.engine.decisions import Decision, OpKey
+from reviewtui.core.model.records import Turn
+from reviewtui.core.review.search import SearchIndex, operation_text, step
 from reviewtui.ui.opview import op_title
 
 HINT = "enter next · shift+enter previous · esc close"
 # The last query, per review screen (offered again when its bar opens).
 _last_query: WeakKeyDictionary[MessagePump, str] = WeakKeyDictionary()
+# A session of more turns than this is read in slices of this many turns, the event loop
+# free between two (a slice of ten-operation turns takes ~6 ms).
+SLICE_TURNS = 100
+
+
+def search_texts(turns: Sequence[Turn], decisions: Mapping[OpKey, Decision], *,
+                 first: int = 0) -> tuple[list[tuple[int, int]], list[str]]:
+    """Each operation's place (turn position, operation position) and searched text, in
+    reading order: its title, its text and the reviewer's own replacement, if any.
+    ``turns`` are the session's from position ``first`` on."""
+    places: list[tuple[int, int]] = []
+    texts: list[str] = []
+    for tp, turn in enumerate(turns, first):
+        for opp, op in enumerate(turn.reply.ops):
+            decision = decisions.get((turn.index, opp))
+            places.append((tp, opp))
+            texts.append(op_title(op) + "\n" + operation_text(
+                op, decision.replacement if decision is not None else None))
+    return places, texts
 
 
 class SearchScreen(ModalScreen[None]):
@@ -60,16 +88,19 @@ class SearchScreen(ModalScreen[None]):
         op_pos: int
         note: str
 
-    def __init__(self, results: Sequence[tuple[int, int, OpResult]], here: tuple[int, int],
-                 *, reply_to: MessagePump) -> None:
-        """``results``: (turn position, operation position, result) in reading order;
-        ``here``: the review screen's cursor; ``reply_to``: the screen to post Found to."""
+    def __init__(self, turns: Sequence[Turn], decisions: Mapping[OpKey, Decision],
+                 here: tuple[int, int], *, reply_to: MessagePump) -> None:
+        """``turns``: the session's turns in reading order; ``decisions``: the reviewer's,
+        by operation; ``here``: the review screen's cursor; ``reply_to``: the screen to
+        post Found to."""
         super().__init__()
         self.reply_to = reply_to
         self.here = here
-        self._results = results
-        self._texts: list[str] | None = None
-        self._places = [(tp, opp) for tp, opp, _ in results]
+        self._turns = turns
+        self._decisions = decisions
+        self._places: list[tuple[int, int]] = []
+        self._index: SearchIndex | None = None
+        self._waiting_step: int | None = None  # a step asked for before the index was ready
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="search-bar"):
@@ -81,20 +112,51 @@ class SearchScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
-        self._count(self.query_one(Input).value)
+        if len(self._turns) <= SLICE_TURNS:
+            places, texts = search_texts(self._turns, self._decisions)
+            self._ready(places, SearchIndex(texts))
+        else:
+            self.run_worker(self._read_in_slices(), exclusive=True, group="search-index")
+            self._count(self.query_one(Input).value)
 
-    def _haystacks(self) -> list[str]:
-        if self._texts is None:
-            self._texts = [op_title(r.op) + "\n" + operation_text(r.op, r.decision.replacement)
-                           for _, _, r in self._results]
-        return self._texts
+    async def _read_in_slices(self) -> None:
+        places: list[tuple[int, int]] = []
+        index = SearchIndex()
+        for first in range(0, len(self._turns), SLICE_TURNS):
+            more, texts = search_texts(self._turns[first:first + SLICE_TURNS],
+                                       self._decisions, first=first)
+            places += more
+            index.add(texts)
+            await self._between_slices()
+        self._ready(places, index)
+
+    async def _between_slices(self) -> None:
+        """Let the event loop draw and read keys (and the tests hold the reading here)."""
+        await asyncio.sleep(0)
+
+    def _ready(self, places: list[tuple[int, int]], index: SearchIndex) -> None:
+        self._places, self._index = places, index
+        self._count(self.query_one(Input).value)
+        if self._waiting_step is not None:
+            delta, self._waiting_step = self._waiting_step, None
+            self.action_step(delta)
+
+    @property
+    def ready(self) -> bool:
+        """Whether the operations' texts are gathered (queries are answered)."""
+        return self._index is not None
 
     def matches(self, query: str) -> list[int]:
-        return find_matches(self._haystacks(), query)
+        return self._index.matches(query) if self._index is not None else []
 
     def _count(self, query: str) -> None:
-        found = len(self.matches(query)) if query else 0
-        text = "" if not query else f"{found} match{'es' if found != 1 else ''}"
+        if not query:
+            text = ""
+        elif self._index is None:
+            text = "reading the operations…"
+        else:
+            found = len(self.matches(query))
+            text = f"{found} match{'es' if found != 1 else ''}"
         self.query_one("#search-count", Label).update(text)
 
     @on(Input.Changed)
@@ -112,17 +174,23 @@ class SearchScreen(ModalScreen[None]):
         if not query:
             return
         _last_query[self.reply_to] = query
+        if self._index is None:
+            self._waiting_step = delta  # answered by _ready
+            return
         found = self.matches(query)
         count = self.query_one("#search-count", Label)
         if not found:
             count.update("no match")
             self.notify(f"no operation contains {query!r}", severity="warning", markup=False)
             return
-        position = self._places.index(self.here) if self.here in self._places else -1
+        # The places are in reading order: the cursor's is found by bisection.
+        position = bisect_left(self._places, self.here)
+        if position == len(self._places) or self._places[position] != self.here:
+            position = -1  # a turn without operations: from the start
         target = step(found, position, delta)
         assert target is not None
         self.here = self._places[target]
-        text = f"match {found.index(target) + 1} of {len(found)}"
+        text = f"match {bisect_left(found, target) + 1} of {len(found)}"
         count.update(text)
         self.reply_to.post_message(self.Found(*self.here, note=f"/{query}: {text}"))
 
