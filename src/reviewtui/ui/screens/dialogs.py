@@ -13,7 +13,11 @@ from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from reviewtui.core.engine.opstate import OpState
+from reviewtui.ui.evaluating import turn_row
 from reviewtui.ui.widgets.lists import turn_prompt
+
+# The most checkpoints the picker lists at a time (see CheckpointPicker).
+WINDOW = 200
 
 _DIALOG_CSS = """
 {name} {{ align: center middle; background: $background 60%; }}
@@ -78,28 +82,42 @@ class PromptScreen(ModalScreen[str | None]):
 
 class CheckpointPicker(ModalScreen[int | None]):
     """Every checkpoint with its turn's request and counts; typing filters them by
-    request text or turn number, ctrl+o hides turns without operations."""
+    request text or turn number, ctrl+o hides turns without operations.
+
+    At most :data:`WINDOW` checkpoints are in the list at a time, around the highlighted
+    one (an option list measures every option at each layout: 5,000 turns took seconds to
+    open and a second per keystroke); a dim line says how many more lie before or after,
+    and moving past the first or last shown brings the next ones in.
+    """
 
     DEFAULT_CSS = _DIALOG_CSS.format(name="CheckpointPicker") + """
-    CheckpointPicker OptionList { width: 90; height: auto; max-height: 30; }
+    CheckpointPicker OptionList { width: 90; height: auto; max-height: 30;
+        text-wrap: nowrap; text-overflow: ellipsis; }
     CheckpointPicker Input { width: 90; margin-bottom: 1; }
     """
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),
         Binding("down", "move(1)", "Down", show=False, priority=True),
         Binding("up", "move(-1)", "Up", show=False, priority=True),
+        Binding("pagedown", "move(20)", "Page down", show=False, priority=True),
+        Binding("pageup", "move(-20)", "Page up", show=False, priority=True),
         Binding("ctrl+o", "toggle_empty", "Hide empty turns", show=False, priority=True),
         Binding("home", "move(-1_000_000)", "First", show=False, priority=True),
         Binding("end", "move(1_000_000)", "Last", show=False, priority=True),
     ]
 
-    def __init__(self, rows: list[tuple[int, str, list[OpState]]], current: int) -> None:
+    def __init__(self, rows: list[tuple[int, str, list[OpState] | None]],
+                 current: int) -> None:
+        """``rows``: each turn's index, request and operation states (None while the turn
+        is not evaluated yet); ``current``: the checkpoint to highlight."""
         super().__init__()
         self.rows = rows
         self.current = current
         self.hide_empty = False
-        self._prompts = {index: turn_prompt(index, request, states, width=80)
-                         for index, request, states in rows}
+        self._prompts: dict[int, Text] = {}  # made for the rows shown, when first shown
+        self._entries: list[int] = []  # the checkpoints the filter lets through (0: none)
+        self._first = 0  # the entry the list's first checkpoint option is
+        self._shown = 0  # how many entries the list holds
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -109,27 +127,75 @@ class CheckpointPicker(ModalScreen[int | None]):
             yield OptionList()
 
     def on_mount(self) -> None:
-        self._fill()
-        picker = self.query_one(OptionList)
-        picker.highlighted = next((n for n, (index, _, _) in enumerate(self.rows, start=1)
-                                   if index == self.current), 0)
+        self._fill(at=self.current)
         self.query_one(Input).focus()
 
-    def _fill(self) -> None:
+    def _fill(self, at: int | None = None) -> None:
+        """Filter the checkpoints again; highlight checkpoint ``at`` if it is let through,
+        else the first."""
         term = self.query_one(Input).value.strip().lower()
         number = term.removeprefix("t")
-        options = [] if term else [Option(Text("0  before turn 1", style="dim"), id="cp-0")]
+        entries = [] if term else [0]
         for index, request, states in self.rows:
-            if self.hide_empty and not states:
+            if self.hide_empty and states is not None and not states:
                 continue
             if term and term not in request.lower() and number != str(index):
                 continue
-            options.append(Option(self._prompts[index], id=f"cp-{index}"))
+            entries.append(index)
+        self._entries = entries
+        position = entries.index(at) if at is not None and at in entries else 0
+        self._show(position)
+
+    def _show(self, position: int) -> None:
+        """List the window of entries around entry ``position`` and highlight it."""
+        count = len(self._entries)
+        first = max(0, min(position - WINDOW // 2, count - WINDOW))
+        shown = self._entries[first:first + WINDOW]
+        options: list[Option] = []
+        if first:
+            options.append(Option(Text(f"… {first:,} earlier: up or home to see them",
+                                       style="dim"), disabled=True))
+        options.extend(self._option(index) for index in shown)
+        later = count - first - len(shown)
+        if later:
+            options.append(Option(Text(f"… {later:,} later: down or end to see them",
+                                       style="dim"), disabled=True))
+        self._first, self._shown = first, len(shown)
         picker = self.query_one(OptionList)
         picker.clear_options()
         picker.add_options(options)
-        if options:
-            picker.highlighted = 0
+        if shown:
+            picker.highlighted = position - first + (1 if first else 0)
+
+    def _option(self, index: int) -> Option:
+        if index == 0:
+            return Option(Text("0  before turn 1", style="dim"), id="cp-0")
+        prompt = self._prompts.get(index)
+        if prompt is None:
+            _, request, states = self.rows[self._row_of(index)]
+            prompt = self._prompts[index] = (
+                turn_row(index, request, [], 0) if states is None  # "evaluating"
+                else turn_prompt(index, request, states, width=80))
+        return Option(prompt, id=f"cp-{index}")
+
+    def _row_of(self, index: int) -> int:
+        """The position in ``rows`` of turn ``index`` (rows are in turn order)."""
+        low, high = 0, len(self.rows)
+        while low < high:
+            middle = (low + high) // 2
+            if self.rows[middle][0] < index:
+                low = middle + 1
+            else:
+                high = middle
+        return low
+
+    @property
+    def highlighted_entry(self) -> int | None:
+        """The position among the filtered checkpoints of the highlighted one."""
+        highlighted = self.query_one(OptionList).highlighted
+        if highlighted is None or not self._shown:
+            return None
+        return self._first + highlighted - (1 if self._first else 0)
 
     @on(Input.Changed)
     def _filter(self) -> None:
@@ -140,15 +206,23 @@ class CheckpointPicker(ModalScreen[int | None]):
         self._fill()
 
     def action_move(self, delta: int) -> None:
-        picker = self.query_one(OptionList)
-        if picker.option_count:
-            now = picker.highlighted if picker.highlighted is not None else -delta
-            picker.highlighted = max(0, min(picker.option_count - 1, now + delta))
+        if not self._entries:
+            return
+        here = self.highlighted_entry
+        if here is None:
+            target = 0 if delta > 0 else len(self._entries) - 1
+        else:
+            target = max(0, min(len(self._entries) - 1, here + delta))
+        if self._first <= target < self._first + self._shown:
+            picker = self.query_one(OptionList)
+            picker.highlighted = target - self._first + (1 if self._first else 0)
+        else:
+            self._show(target)
 
     @on(Input.Submitted)
     def _submitted(self) -> None:
         picker = self.query_one(OptionList)
-        if picker.highlighted is not None and picker.option_count:
+        if picker.highlighted is not None and self._shown:
             self._choose(picker.get_option_at_index(picker.highlighted))
 
     @on(OptionList.OptionSelected)
@@ -156,8 +230,9 @@ class CheckpointPicker(ModalScreen[int | None]):
         self._choose(event.option)
 
     def _choose(self, option: Option) -> None:
-        option_id = option.id or "cp-0"
-        self.dismiss(int(option_id.removeprefix("cp-")))
+        if option.id is None:  # a line saying how many more there are
+            return
+        self.dismiss(int(option.id.removeprefix("cp-")))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -127,8 +127,10 @@ class NavigationActions(ReviewCursor):
     def action_pick_checkpoint(self) -> None:
         from reviewtui.ui.screens.dialogs import CheckpointPicker
 
-        rows = [(t.index, t.request, states) for t, states in
-                zip(self.session_turns, self._turn_states, strict=False)]
+        # Every turn: one the background evaluation has not reached is listed too.
+        states = self._turn_states
+        rows = [(t.index, t.request, states[pos] if pos < len(states) else None)
+                for pos, t in enumerate(self.session_turns)]
 
         def done(choice: int | None) -> None:
             if choice is not None:
