@@ -106,4 +106,5 @@ def test_lock_file_is_rewritten_in_place_never_truncated_to_nothing(
     monkeypatch.setattr(os, "ftruncate", recording)
     with lock:
         assert lock.path.read_bytes() == f"{os.getpid()}\n{root.resolve()}\n".encode()
-    assert sizes and 0 not in sizes
+    assert sizes
+    assert 0 not in sizes
