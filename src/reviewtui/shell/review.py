@@ -157,9 +157,8 @@ class Review:
         run never writes the project and takes no lock. ``format`` names the session's
         format (None: detected from its content; see :mod:`reviewtui.core.importers`).
         ``first_frame`` (the workbench): evaluate only what the first frame shows, then
-        :meth:`evaluate_step` until it returns False. See :mod:`reviewtui.shell.resume`.
-        ``loaded``: the session as the caller already read it (``load_session`` of
-        ``session_path`` with ``format`` and this ``root``), not read again.
+        :meth:`evaluate_step` until it returns False. ``loaded``: the session as already
+        read for this ``root`` and ``format``. See :mod:`reviewtui.shell.resume`.
         """
         return open_review(cls, session_path, root, dry_run=dry_run, state_path=state_path,
                            persist=persist, read_only_state=read_only_state, format=format,
