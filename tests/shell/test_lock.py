@@ -85,3 +85,26 @@ def test_apply_refuses_a_locked_root(project: tuple[Path, Path],
     assert code == 2
     assert f"(pid {os.getpid()})" in capsys.readouterr().err
     assert (root / "a.txt").read_text() == "a\n"
+
+
+def test_lock_file_is_rewritten_in_place_never_truncated_to_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A stale, longer lock file ends as exactly this process's pid and root; and the file
+    is never cut to zero bytes first (on ext4 that makes the release's close() wait for
+    the disk)."""
+    root = tmp_path / "root"
+    root.mkdir()
+    lock = RootLock(root)
+    lock.path.write_bytes(b"99999999\n/some/much/longer/stale/root/than/this/one\n" * 3)
+    sizes: list[int] = []
+    real = os.ftruncate
+
+    def recording(fd: int, size: int) -> None:
+        sizes.append(size)
+        real(fd, size)
+
+    monkeypatch.setattr(os, "ftruncate", recording)
+    with lock:
+        assert lock.path.read_bytes() == f"{os.getpid()}\n{root.resolve()}\n".encode()
+    assert sizes
+    assert 0 not in sizes

@@ -189,8 +189,12 @@ def apply(args: argparse.Namespace) -> int:
     # closes and that walk never happens; what is still alive when the collector comes
     # back is frozen, not walked (gc_paused: ~30 ms more), and so are the few cyclic
     # objects of the run (an apply ends its process).
+    # The session as read above, not read and parsed again (with --root only: a scratch
+    # copy is another root, against which absolute paths read otherwise).
+    reuse = loaded if args.root is not None else None
     with gc_paused(), Review.open(args.session, root, state_path=state,
-                                  persist=state is not None, format=_format(args)) as review:
+                                  persist=state is not None, format=_format(args),
+                                  loaded=reuse) as review:
         _print_problems(review)
         opened = review.last_report
         wanted = review.applicable(turns, accept_fuzzy=args.accept_fuzzy)

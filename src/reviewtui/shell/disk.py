@@ -2,7 +2,8 @@
 
 Every write goes to a temporary file in the target's own directory, is flushed and
 fsynced, then renamed over the target, and the directory is fsynced: a file is
-either fully old or fully new, even if the machine dies mid-write. Mode bits are
+either fully old or fully new, even if the machine dies mid-write. (A replay's writes
+share their waits: :mod:`reviewtui.shell.write_batch`.) Mode bits are
 kept, identical bytes are never rewritten, and nothing is written through a
 symbolic link or outside the root.
 
@@ -37,6 +38,8 @@ from reviewtui.core.text.lazy_pattern import LazyPattern
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
     from typing import Final
+
+    from reviewtui.shell.write_batch import WriteBatch
 
 TEMP_SUFFIX = ".reviewtui-tmp"
 # Folders never read into the virtual tree: version control and tool caches.
@@ -340,12 +343,14 @@ def read_link(root: Path, rel: str) -> str | None:
 
 
 def atomic_write(root: Path, rel: str, data: bytes, mode: int | None = None, *,
-                 expected: Expected = UNCHECKED) -> bool:
+                 expected: Expected = UNCHECKED, batch: WriteBatch | None = None) -> bool:
     """Write ``data`` to ``root/rel`` atomically; False when the bytes were already there.
 
     With ``expected`` (the bytes the caller believes are there, None: absent), the file
     is compared again just before the rename; :class:`DiskChanged` when it differs.
-    Only permission bits are ever set (no setuid, setgid or sticky bit).
+    Only permission bits are ever set (no setuid, setgid or sticky bit). ``batch``: the
+    replay's :class:`~reviewtui.shell.write_batch.WriteBatch` (a temp file it prepared is
+    used; the folder's fsync is left to it).
     """
     parts = _parts(root, rel)
     name = parts[-1]
@@ -364,7 +369,7 @@ def atomic_write(root: Path, rel: str, data: bytes, mode: int | None = None, *,
                 old_mode = _mode(folders.fd, name, rel)
             if mode is None:
                 mode = old_mode if old_mode is not None else 0o644
-            return _replace(folders, name, rel, data, mode & 0o777, expected)
+            return _replace(folders, name, rel, data, mode & 0o777, expected, batch)
     except OSError as exc:
         raise DiskError(f"cannot write: {exc.strerror}", source=str(root / rel),
                         rule="write") from None
@@ -393,14 +398,19 @@ def _chmod(folder: int, name: str, mode: int) -> None:
 
 
 def _replace(folders: _Folders, name: str, rel: str, data: bytes, mode: int,
-             expected: Expected) -> bool:
-    tmp = temp_name(name)
-    fd = os.open(tmp, _TEMP_FLAGS, 0o600, dir_fd=folders.fd)
+             expected: Expected, batch: WriteBatch | None = None) -> bool:
+    taken = batch.take(rel, folders.fd, data) if batch is not None else None
+    if taken is None:
+        tmp = temp_name(name)
+        fd = os.open(tmp, _TEMP_FLAGS, 0o600, dir_fd=folders.fd)
+    else:
+        tmp, fd = taken  # written and fsynced ahead, in this very folder
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
+            if taken is None:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
             os.fchmod(handle.fileno(), mode)
         _before_rename(folders.fd, name)
         folders.verify()
@@ -416,7 +426,10 @@ def _replace(folders: _Folders, name: str, rel: str, data: bytes, mode: int,
         with contextlib.suppress(OSError):
             os.unlink(tmp, dir_fd=folders.fd)
         raise
-    _fsync(folders.fd)
+    if batch is not None:
+        batch.renamed(folders.fd)  # fsynced once per folder, before replay returns
+    else:
+        _fsync(folders.fd)
     return True
 
 
@@ -480,12 +493,16 @@ def write_link(root: Path, rel: str, target: str, *, expected: bytes | None | Li
     return True
 
 
-def remove_file(root: Path, rel: str, *, expected: Expected = UNCHECKED) -> bool:
+def remove_file(root: Path, rel: str, *, expected: Expected = UNCHECKED,
+                batch: WriteBatch | None = None) -> bool:
     """Remove ``root/rel`` and any folders that it leaves empty; False if it was not there.
 
     With ``expected``, the file's bytes are compared just before the unlink:
-    :class:`DiskChanged` when they differ (nothing is removed).
+    :class:`DiskChanged` when they differ (nothing is removed). ``batch``: its renames
+    are made durable first (a removal never outruns the write that replaces it).
     """
+    if batch is not None:
+        batch.flush()
     parts = _parts(root, rel)
     name = parts[-1]
     try:

@@ -44,6 +44,7 @@ from reviewtui.shell.state import blob_dir_for
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
     from reviewtui.shell.review import Review
+    from reviewtui.shell.write_batch import WriteBatch
 
 
 @record(slots=True)
@@ -295,13 +296,27 @@ def write(review: Review, changes: list[tuple[str, FileState | None]], tree: Tre
           report: ReplayReport) -> set[str]:
     """Write, then remove (see :func:`write_in_order`); the paths found changed under
     us (absorbed) are returned."""
+    from reviewtui.shell.write_batch import WriteBatch  # here: reading needs none of it
+
     moved: set[str] = set()
-    write_in_order(
-        changes, report,
-        put=lambda path, state: put(review, path, state, tree, report, moved),
-        held_for=lambda path, writes, failed, wanted: held_for(
-            review, path, tree, writes, failed, wanted))
+    with WriteBatch(review.root) as batch:
+        # Each regular file's temp file written and fsynced ahead, all at once.
+        batch.prepare((path, state.data) for path, state in changes
+                      if state is not None and not is_link(state)
+                      and not _mode_only(review, path, state))
+        write_in_order(
+            changes, report,
+            put=lambda path, state: put(review, path, state, tree, report, moved, batch),
+            held_for=lambda path, writes, failed, wanted: held_for(
+                review, path, tree, writes, failed, wanted))
     return moved
+
+
+def _mode_only(review: Review, path: str, state: FileState) -> bool:
+    """Whether :func:`put` would change only the mode of ``path`` (no bytes written)."""
+    record = review._records.get(path)
+    seen = record.seen if record is not None else None
+    return seen is not None and not is_link(seen) and seen.data == state.data
 
 
 def held_for(review: Review, path: str, tree: Tree, writes: list[str], failed: set[str],
@@ -328,11 +343,13 @@ def held_for(review: Review, path: str, tree: Tree, writes: list[str], failed: s
 
 
 def put(review: Review, path: str, state: FileState | None, tree: Tree, report: ReplayReport,
-        moved: set[str]) -> bool:
+        moved: set[str], batch: WriteBatch | None = None) -> bool:
     """Write (or remove) one path, guarded by content; True when the disk holds ``state``."""
     record = review._record(path)
     expected = expected_of(record.seen)
     try:
+        if batch is not None and (state is None or is_link(state)):
+            batch.flush()  # a removal or a link waits until the writes before it are durable
         linked = put_state(review.root, path, state, expected)  # a link made or removed
         if linked is not None:
             if linked:
@@ -347,7 +364,8 @@ def put(review: Review, path: str, state: FileState | None, tree: Tree, report: 
                     and not keep):  # the mode alone changes: no bytes rewritten
                 if set_mode(review.root, path, state.mode, expected=expected):
                     report.written.append(path)
-            elif atomic_write(review.root, path, state.data, mode, expected=expected):
+            elif atomic_write(review.root, path, state.data, mode, expected=expected,
+                              batch=batch):
                 report.written.append(path)
     except DiskChanged as changed:
         disk = disk_state(changed.current)

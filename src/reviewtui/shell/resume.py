@@ -64,10 +64,12 @@ def _digest(state: FileState | None) -> str | None:
 def open_review(cls: type[Review], session_path: str | Path, root: Path | None = None, *,
                 dry_run: bool = False, state_path: Path | None = None,
                 persist: bool | None = None, read_only_state: bool = False,
-                format: str | None = None, first_frame: bool = False) -> Review:
+                format: str | None = None, first_frame: bool = False,
+                loaded: LoadedSession | None = None) -> Review:
     """:meth:`Review.open`'s work (its docstring says what each argument does): load the
     session and its saved review, take the root's lock, finish any replay."""
-    loaded = load_session(session_path, format=format, root=root)
+    if loaded is None:
+        loaded = load_session(session_path, format=format, root=root)
     if first_frame:
         # The workbench keeps the session's records as long as it runs: the collector
         # need not walk them again (on a 50,000-operation session its collections cost a

@@ -56,6 +56,8 @@ def _is_binary(data: bytes) -> bool:
 
 def _line_endings(data: bytes) -> tuple[str, str]:
     """(style label, newline for new lines): the label is "mixed" when both occur."""
+    if b"\r" not in data:  # no CRLF, whatever the LF count (one fast scan, not two counts)
+        return "\n", "\n"
     crlf = data.count(b"\r\n")
     lf = data.count(b"\n") - crlf
     dominant = "\r\n" if crlf > lf else "\n"

@@ -43,9 +43,7 @@ before, so it is not counted new either.) A property test holds this to whole pa
 
 from __future__ import annotations
 
-import ast
 import re
-import symtable
 import sys
 import warnings
 from bisect import bisect_left, bisect_right
@@ -58,6 +56,10 @@ from reviewtui.core.syntax.pystrings import _ONE_LINE as _ONE_LINE  # (by their 
 from reviewtui.core.syntax.pystrings import _SPANNING as _SPANNING
 from reviewtui.core.syntax.pystrings import _TOKENS, _add_continued, _in_strings
 from reviewtui.core.syntax.pystrings import _long_strings as _long_strings
+
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    import ast
 
 # A global or nonlocal statement anywhere on a line (after "if x:" or ";" too; in a string
 # or a comment it only adds names: stricter), its names continued past a backslash.
@@ -172,6 +174,8 @@ def _parses(lines: Sequence[str], indent: str, last: bool,
     text = "\n".join(lines) + ("" if last else "\n")
     if indent and _IN_BLOCK_ONLY.search(text):
         return False  # legal at the top of a module, maybe not in the block around it
+    import symtable  # here: edits the tokens prove (comments, strings) parse nothing
+
     try:  # the caller silences warnings (edits_parse_alone: once, not for each region)
         table = symtable.symtable(text, "<region>", "exec")
     except SyntaxError as err:
@@ -196,6 +200,8 @@ def _parses(lines: Sequence[str], indent: str, last: bool,
         return False
     if not any(symbol.is_declared_global() or symbol.is_nonlocal() for symbol in symbols):
         return True
+    import ast
+
     return not _outer_declarations(ast.parse(text))  # a function's own are marked too
 
 
@@ -235,6 +241,8 @@ _DEF_OR_CLASS = re.compile(r"[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]")
 
 def _outer_declarations(tree: ast.AST) -> bool:
     """A global or nonlocal statement outside every function, class and lambda."""
+    import ast
+
     if isinstance(tree, ast.Global | ast.Nonlocal):
         return True
     if isinstance(tree, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):

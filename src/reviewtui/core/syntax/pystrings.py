@@ -88,7 +88,9 @@ def _add_continued(text: str, inside: set[int]) -> None:
     backslashes are found with ``str.find``, not a regex, and the newlines counted only up
     to each: a file holds few.)"""
     found: list[int] = []  # the offset of each line's start that follows a backslash
-    for needle in ("\\\n", "\\\r\n"):
+    # (Without a "\r" no "\\\r\n" can occur: its scan, slow for a needle ending in a
+    # newline, is skipped.)
+    for needle in ("\\\n", "\\\r\n") if "\r" in text else ("\\\n",):
         at = text.find(needle)
         while at >= 0:
             found.append(at + len(needle))

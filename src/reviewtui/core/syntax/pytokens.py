@@ -38,7 +38,6 @@ compared, is the same.
 
 from __future__ import annotations
 
-import ast
 import re
 import warnings
 from collections.abc import Sequence
@@ -107,6 +106,8 @@ def _same_tokens(old: tuple[str, list[tuple[str, str]]],
     for was, now in zip(old[1], new[1], strict=True):
         if was == now:
             continue
+        import ast  # here: only a changed string is parsed (comment edits need none)
+
         prefix, token = now
         if prefix != was[0] or prefix.lower() not in _PREFIXES:
             return False
