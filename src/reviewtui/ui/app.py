@@ -69,6 +69,11 @@ class ReviewApp(App[None]):
         for problem in self.review.state_problems:
             self.notify(problem, severity="warning", timeout=10, markup=False)
         self._tell_changed_while_closed()
+        # No collection until the review screen's first frame is drawn (it ends the hold;
+        # this refresh does if the screen never draws).
+        collector.hold_first_frame()
+        if not self.call_after_refresh(collector.first_frame_drawn):
+            collector.first_frame_drawn()
         if self.present:
             from reviewtui.ui.screens.presenter import PresenterScreen
 

@@ -61,7 +61,8 @@ class BackgroundEvaluation:
 
     def start(self) -> None:
         if not self.review.evaluation_complete:
-            self.app.set_timer(PAUSE, self._slice)
+            # From the first frame on: a slice before it only delays it.
+            self.app.call_after_refresh(self.app.set_timer, PAUSE, self._slice)
         else:
             # Opened whole: as after the last slice, the collector need not walk what is
             # evaluated (a full collection of a 5,000-operation session held the event

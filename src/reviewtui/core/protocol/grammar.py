@@ -63,6 +63,12 @@ def fence_open(line: str) -> Fence | None:
 
 
 def header_path(line: str) -> str | None:
+    if line.startswith("--- File: ") and line.endswith(" ---"):
+        # The usual header, without the pattern: its path is what lies between when that
+        # neither starts nor ends with whitespace (tests/core/test_grammar_header_path.py).
+        path = line[10:-4]
+        if path and not path[0].isspace() and not path[-1].isspace() and "\n" not in path:
+            return path
     stripped = line.lstrip()
     if not stripped.startswith("---"):
         return None

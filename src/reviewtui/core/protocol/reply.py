@@ -25,6 +25,7 @@ from reviewtui.core.model.records import (
     TextRun,
 )
 from reviewtui.core.protocol import grammar as g
+from reviewtui.core.protocol.quick import quick_blocks
 
 
 def parse_reply(lines: Sequence[str], start: int = 0, end: int | None = None, *,
@@ -183,7 +184,8 @@ class _ReplyParser:
                 continue
             if first == "-" and (path := g.header_path(line)) is not None:
                 self._flush()
-                i = self._file_block(i, end, path)
+                stop = quick_blocks(lines, sig, base, i, end, path, self.blocks)  # most
+                i = stop if stop >= 0 else self._file_block(i, end, path)
                 continue
             if first in "`~" and (fence := g.fence_open(line)) is not None:
                 self._flush()

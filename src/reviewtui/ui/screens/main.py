@@ -86,6 +86,7 @@ class MainScreen(EditActions, NavigationActions, DiskActions, ViewOptions):
         self.ask_check_trust()
         # The screen's own widgets, styles and rows stay as long as it does: frozen once
         # drawn, the collector's walks between keys skip them.
+        collector.first_frame_drawn()
         collector.idle()
 
     def action_quit_review(self) -> None:
