@@ -148,6 +148,7 @@ class OpDetail(Vertical):
         return options
 
     def _show_model(self, pane: DiffPane, model: DiffModel) -> None:
+        self.diff_view.shelve()  # an undo comes back to it: its lines are drawn already
         marks = self.view.marks if self.view is not None and pane.after_is_file else frozenset()
         self.diff_view.set_marks(marks)
         self.diff_view.set_fold_context(fold_context(pane, model))
@@ -161,6 +162,7 @@ class OpDetail(Vertical):
         self.diff_view.wrap = self.wrap
         self.diff_view.set_diff(model, path=pane.path, before_text="\n".join(pane.before),
                                 after_text="\n".join(pane.after), mode=self.effective_mode)
+        self.diff_view.unshelve()
 
     @work(thread=True, exclusive=True, group="diff")
     def load_diff(self, pane: DiffPane, options: dict[str, Any]) -> None:
