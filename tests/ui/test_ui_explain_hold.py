@@ -105,6 +105,12 @@ async def test_decisions_hold_the_explanation_and_navigation_lets_go(
         assert all(not line for line in shown[1:])
         assert diff.region.y == top
         assert not layouts  # nothing moved: no layout of the screen
+        # The watcher's echo of that write (an outside-change report), or a late check,
+        # shows the same operation again: the height stays held.
+        screen.refresh_after_decision()
+        await pilot.pause()
+        assert (explain.size.height, diff.region.y) == (tall, top)
+        assert not layouts
 
         await pilot.press("u")  # back to op 1: as tall as the area already is
         await app.jobs.wait_idle()
