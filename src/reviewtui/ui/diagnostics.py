@@ -9,12 +9,52 @@ from reviewtui.core.engine import OpResult
 from reviewtui.core.lint.project_config import CONFIG_WARNING, touches_config
 from reviewtui.core.protocol.config import is_config_path
 from reviewtui.core.record import replace
-from reviewtui.core.review.diagnostics import diagnose_cached, diagnose_result
+from reviewtui.core.review.diagnostics import Diagnostic, diagnose_cached, diagnose_result
 from reviewtui.ui.opview import OpView
 
 BADGE = "!syntax"
 CONFIG_BADGE = "!config"
 SYNC_CHARS = 60_000  # a file before + after up to this is checked on the spot (~ms)
+KNOWN_SIZE = 512  # results whose diagnostics are remembered (a screen shows one turn)
+
+# The core's cache is keyed by the texts' digests: finding an entry decodes and hashes the
+# file before and after the operation. Every decision re-badges its turn's rows and shows
+# an operation, which asked that (several times per row) on the event loop. An ``OpResult``
+# never changes, so what the core found for one is remembered here by the object itself
+# (held, so its id cannot be reused while the entry lives).
+_known: dict[int, tuple[OpResult, tuple[Diagnostic, ...]]] = {}
+
+
+def _remembered(result: OpResult) -> tuple[Diagnostic, ...] | None:
+    """The diagnostics of ``result`` if they are computed already (else None)."""
+    hit = _known.get(id(result))
+    if hit is not None and hit[0] is result:
+        return hit[1]
+    found = diagnose_cached(result)
+    if found is not None:
+        _remember(result, found)
+    return found
+
+
+def _remember(result: OpResult, found: tuple[Diagnostic, ...]) -> None:
+    if len(_known) >= KNOWN_SIZE:
+        _known.clear()
+    _known[id(result)] = (result, found)
+
+
+def _diagnostics(result: OpResult, *, wait: bool) -> tuple[Diagnostic, ...] | None:
+    """The diagnostics of ``result``; None when they are not computed and ``wait`` is
+    False and the file is too big to check on the spot (a worker does it)."""
+    found = _remembered(result)
+    if found is None and (wait or not _too_big(result)):
+        found = diagnose_result(result)
+        _remember(result, found)
+    return found
+
+
+def _too_big(result: OpResult) -> bool:
+    states = [result.outcome.before_state, result.outcome.after_state]
+    return sum(len(getattr(s, "data", b"")) for s in states) > SYNC_CHARS
 
 
 def changes_config(result: OpResult) -> bool:
@@ -25,11 +65,7 @@ def changes_config(result: OpResult) -> bool:
 
 def deferred(result: OpResult) -> bool:
     """Whether the check of ``result`` is neither cached nor cheap: a worker should run it."""
-    if diagnose_cached(result) is not None:
-        return False
-    states = [result.outcome.before_state, result.outcome.after_state]
-    size = sum(len(getattr(s, "data", b"")) for s in states)
-    return size > SYNC_CHARS
+    return _remembered(result) is None and _too_big(result)
 
 
 def op_badge(result: OpResult, *, wait: bool = True) -> str:
@@ -37,7 +73,8 @@ def op_badge(result: OpResult, *, wait: bool = True) -> str:
     (with ``wait=False`` a deferred check counts as none for now), ``!config`` when it
     changes the project's ``reviewtui.toml``."""
     badges = []
-    if (wait or not deferred(result)) and any(d.introduced for d in diagnose_result(result)):
+    found = _diagnostics(result, wait=wait)
+    if found and any(d.introduced for d in found):
         badges.append(BADGE)
     if changes_config(result):
         badges.append(CONFIG_BADGE)
@@ -49,9 +86,7 @@ def with_diagnostics(view: OpView, result: OpResult, *, wait: bool = True) -> Op
     ``wait=False``, as it is until a deferred check is done)."""
     if changes_config(result):
         view = _with_config_warning(view)
-    if not wait and deferred(result):
-        return view
-    found = diagnose_result(result)
+    found = _diagnostics(result, wait=wait)
     if not found:
         return view
     text = view.explanation.copy()

@@ -60,10 +60,15 @@ class DecisionActions(ReviewCursor):
                         "(P unpins and replays)", severity="warning")
         else:
             self._note_not_written(turn_pos, keys)
-        # The cursor moves on: the operation shown is drawn once, after the move.
+        # The cursor moves on: the operation shown is drawn once, after the move (with the
+        # explanation's height held: the diff below does not move, no layout).
         self.refresh_after_decision(states, detail=False)
-        if not self.move_to_next_undecided():
-            self.refresh_detail(keep_pane=True)
+        self.holding_explanation = True
+        try:
+            if not self.move_to_next_undecided():
+                self.refresh_detail(keep_pane=True)
+        finally:
+            self.holding_explanation = False
 
     def _note_not_written(self, turn_pos: int, keys: list[OpKey]) -> None:
         """An accept shown as landing (pending operations before it that apply count as
@@ -211,5 +216,9 @@ class DecisionActions(ReviewCursor):
         report, states = answer
         self._report(report)
         self.refresh_after_decision(states, detail=False)
-        if not self.select_key(keys[0] if keys else None):
-            self.refresh_detail(keep_pane=True)
+        self.holding_explanation = True
+        try:
+            if not self.select_key(keys[0] if keys else None):
+                self.refresh_detail(keep_pane=True)
+        finally:
+            self.holding_explanation = False

@@ -68,6 +68,8 @@ class ReviewPanes(Screen[None]):
         self.states = ReviewStates()
         self.project_checks = ProjectChecks(review.config)
         self._prefetched: OpResult | None = None  # the last result prepared (prefetch.py)
+        # While a review job's result is drawn: the explanation keeps its height (OpDetail).
+        self.holding_explanation = False
 
     @property
     def jobs(self) -> ReviewJobs:
@@ -248,7 +250,9 @@ class ReviewPanes(Screen[None]):
         view, to_run = explanation_with(view, self.project_checks, result)
         if to_run:
             self.run_project_checks(result)
-        detail.show(view, keep_pane=keep_pane)
+        # The same operation shown again (keep_pane: a check or an outside change came in)
+        # keeps the height a job's result left too: the diff moves only when the reviewer does.
+        detail.show(view, keep_pane=keep_pane, hold=self.holding_explanation or keep_pane)
         self.review.ui_state = {"checkpoint": self.checkpoint,
                                 "selected": [result.key[0], result.key[1]]}
         self.call_after_refresh(self.set_timer, collector.AFTER_DRAW, self._prefetch_next)

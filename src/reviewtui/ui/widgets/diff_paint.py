@@ -24,6 +24,7 @@ from reviewtui.core.text.diff import DiffModel, DiffRow, RowKind, Side
 from reviewtui.core.text.hashline import line_id
 from reviewtui.ui.highlight import PLAIN, Line
 from reviewtui.ui.widgets.diff_render import TAB_SIZE, bg, fg, sanitize, text_strip
+from reviewtui.ui.widgets.diff_shelf import ShelfKey, StripShelf, shelf_key
 
 DiffMode = Literal["split", "unified"]
 
@@ -70,6 +71,10 @@ class DiffPainter(ScrollView):
     _after_lines: tuple[Line, ...] | None
     _palette: _Palette | None
     _cache: LRUCache[tuple[int, int, int, str, bool, bool, int], Strip]
+    _shelf: StripShelf
+    _path: str
+    _before_text: str
+    _after_text: str
     hashline: bool
     wrap: bool
     marks: frozenset[int]
@@ -79,6 +84,23 @@ class DiffPainter(ScrollView):
         super().notify_style_update()
         self._palette = None
         self._cache.clear()
+        self._shelf.clear()
+
+    def _shelf_key(self) -> ShelfKey | None:
+        return shelf_key(self._model, self.mode, self._path, self._before_text,
+                         self._after_text, self.marks, self.fold_context, self._number_width,
+                         self.hashline, (self._before_lines, self._after_lines, self._palette))
+
+    def shelve(self) -> None:
+        """Another diff comes next: keep the lines drawn for this one (diff_shelf.py)."""
+        self._shelf.put(self._shelf_key(), self._cache)
+        self._cache = LRUCache(1024)
+
+    def unshelve(self) -> None:
+        """The diff just set was drawn before: take its lines back."""
+        kept = self._shelf.take(self._shelf_key())
+        if kept is not None:
+            self._cache = kept
 
     def _get_palette(self) -> _Palette:
         if self._palette is None:

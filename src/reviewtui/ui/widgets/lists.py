@@ -8,6 +8,7 @@ from typing import ClassVar, cast
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.css.styles import RulesMap
+from textual.reactive import reactive
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
@@ -108,7 +109,32 @@ def replace_prompt(options: OptionList, position: int, prompt: Text) -> None:
     options.refresh_lines(top, height)
 
 
-class KeyedOptionList(OptionList):
+class RowHighlightOptionList(OptionList):
+    """An option list whose highlight moving redraws the two rows it leaves and reaches.
+
+    ``OptionList`` redraws every visible row when the highlight moves (its reactive asks
+    for a whole repaint): after each decision the cursor moves on, and on the review
+    screen that was the operation list drawn again line by line on the event loop. Here
+    only the rows of the old and the new highlight are redrawn; anything unexpected (the
+    rows not measured yet) redraws the whole list as before.
+    """
+
+    highlighted: reactive[int | None] = reactive(None, repaint=False)
+
+    def _watch_highlighted(self, old: int | None, new: int | None) -> None:
+        for index in (old, new):
+            if index is None:
+                continue
+            try:
+                top = self._index_to_line[index]  # noqa: SLF001
+                height = self._heights[index]  # noqa: SLF001
+            except (KeyError, AttributeError):
+                self.refresh()
+                return
+            self.refresh_lines(top, height)
+
+
+class KeyedOptionList(RowHighlightOptionList):
     """An option list that also moves with j / k, as every list of the workbench does."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -135,7 +161,7 @@ class TurnList(KeyedOptionList):
         replace_prompt(self, position, prompt)
 
 
-class OpList(OptionList):
+class OpList(RowHighlightOptionList):
     """The selected turn's operations, in reply order, with a status glyph and word."""
 
     DEFAULT_CSS = """

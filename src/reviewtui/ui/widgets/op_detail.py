@@ -15,7 +15,7 @@ from reviewtui.core.syntax.symbols import signature_for
 from reviewtui.core.text.diff import DiffModel, RowKind, build_diff
 from reviewtui.ui.opview import STATE_STYLE, DiffPane, OpView
 from reviewtui.ui.widgets.diff_view import DiffView
-from reviewtui.ui.widgets.static_update import update_static
+from reviewtui.ui.widgets.static_update import hold_height, update_static
 
 SYNC_LINES = 4_000  # diffs of more lines than this are built in a worker
 
@@ -90,7 +90,10 @@ class OpDetail(Vertical):
     def effective_mode(self) -> Literal["split", "unified"]:
         return "unified" if self.auto_unified else self.mode
 
-    def show(self, view: OpView | None, *, keep_pane: bool = False) -> None:
+    def show(self, view: OpView | None, *, keep_pane: bool = False,
+             hold: bool = False) -> None:
+        """Show ``view``; ``hold``: the explanation keeps at least its height (the
+        operation a decision, undo or redo moves to: the diff does not move, no layout)."""
         if not keep_pane or view is None or self.view is None or view.title != self.view.title:
             self.pane_index = 0
             self.expanded = frozenset()
@@ -101,6 +104,7 @@ class OpDetail(Vertical):
         if view is None:
             update_static(title, Text("no operation selected", style="dim"))
             update_static(subtitle, "")
+            hold_height(explain, False)
             update_static(explain, "")
             update_static(self.query_one("#pane-label", Static), "")
             self.diff_view.show_message("Select an operation on the left.")
@@ -108,6 +112,7 @@ class OpDetail(Vertical):
         update_static(title, Text(view.title, style="bold"))
         update_static(subtitle, Text(view.subtitle,
                                      style=STATE_STYLE[view.state].replace("bold ", "")))
+        hold_height(explain, hold)
         update_static(explain, view.explanation)
         self.query_one("#btn-force", Button).display = view.forceable
         self._render_pane()
@@ -148,6 +153,7 @@ class OpDetail(Vertical):
         return options
 
     def _show_model(self, pane: DiffPane, model: DiffModel) -> None:
+        self.diff_view.shelve()  # an undo comes back to it: its lines are drawn already
         marks = self.view.marks if self.view is not None and pane.after_is_file else frozenset()
         self.diff_view.set_marks(marks)
         self.diff_view.set_fold_context(fold_context(pane, model))
@@ -161,6 +167,7 @@ class OpDetail(Vertical):
         self.diff_view.wrap = self.wrap
         self.diff_view.set_diff(model, path=pane.path, before_text="\n".join(pane.before),
                                 after_text="\n".join(pane.after), mode=self.effective_mode)
+        self.diff_view.unshelve()
 
     @work(thread=True, exclusive=True, group="diff")
     def load_diff(self, pane: DiffPane, options: dict[str, Any]) -> None:
