@@ -60,6 +60,30 @@ def _hard_stop(line: str, first: str) -> bool:
     return first == "#" and g.FOOTER_RE.match(line) is not None
 
 
+def _marker(lines: Sequence[str], sig: str, base: int, j: int, end: int, stops: re.Pattern[str],
+            mark: str, marker: re.Pattern[str]) -> int:
+    """The line of the next ``marker`` (whose signature character is ``mark``) from line
+    ``j`` on, looking only at the lines ``stops`` finds in the signature; -1 when the
+    shortcut gives up first: another SEARCH or REPLACE marker, a fence, a header, a footer,
+    or the end."""
+    while True:
+        m = stops.search(sig, j - base, end - base) if j < end else None
+        if m is None:
+            return -1
+        j = m.start() + base
+        first = sig[j - base]
+        line = lines[j]
+        if first == mark:
+            if marker.match(line) is not None:
+                return j
+        elif first in "<>":
+            if g.SEARCH_RE.match(line) is not None or g.REPLACE_RE.match(line) is not None:
+                return -1
+        elif first in "`~" or _hard_stop(line, first):
+            return -1
+        j += 1
+
+
 def _block(lines: Sequence[str], sig: str, base: int, i: int, end: int, path: str
            ) -> tuple[FileBlock, int] | None:
     if not path:
@@ -86,46 +110,16 @@ def _block(lines: Sequence[str], sig: str, base: int, i: int, end: int, path: st
         if first != "<" or g.SEARCH_RE.match(line) is None:
             if label is not None or not edits:
                 return None
-            if first == "-" and g.header_path(line) is not None:
-                break
-            if first == "#" and g.FOOTER_RE.match(line) is not None:
-                break
+            if _hard_stop(line, first):
+                break  # the next header, or the footer
             return None
         s = k
-        j = s + 1
-        while True:  # the divider
-            m = _SEARCH_STOP.search(sig, j - base, end - base) if j < end else None
-            if m is None:
-                return None
-            j = m.start() + base
-            first = sig[j - base]
-            line = lines[j]
-            if first == "=":
-                if g.DIVIDER_RE.match(line) is not None:
-                    break
-            elif first in "<>":
-                if g.SEARCH_RE.match(line) is not None or g.REPLACE_RE.match(line) is not None:
-                    return None
-            elif first in "`~" or _hard_stop(line, first):
-                return None
-            j += 1
-        r = j + 1
-        while True:  # the REPLACE marker
-            m = _REPLACE_STOP.search(sig, r - base, end - base) if r < end else None
-            if m is None:
-                return None
-            r = m.start() + base
-            first = sig[r - base]
-            line = lines[r]
-            if first == ">":
-                if g.REPLACE_RE.match(line) is not None:
-                    break
-            elif first == "<":
-                if g.SEARCH_RE.match(line) is not None:
-                    return None
-            elif first in "`~" or _hard_stop(line, first):
-                return None
-            r += 1
+        j = _marker(lines, sig, base, s + 1, end, _SEARCH_STOP, "=", g.DIVIDER_RE)
+        if j < 0:
+            return None
+        r = _marker(lines, sig, base, j + 1, end, _REPLACE_STOP, ">", g.REPLACE_RE)
+        if r < 0:
+            return None
         first_line = label[1] if label is not None else s
         edits.append(Edit(  # path, ordinal, number, SEARCH, REPLACE, span, their spans
             path, len(edits) + 1, label[0] if label is not None else None,
