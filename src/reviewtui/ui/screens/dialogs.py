@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from operator import itemgetter
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -165,29 +168,24 @@ class CheckpointPicker(ModalScreen[int | None]):
         picker.clear_options()
         picker.add_options(options)
         if shown:
-            picker.highlighted = position - first + (1 if first else 0)
+            picker.highlighted = position - first + self._lead
 
     def _option(self, index: int) -> Option:
         if index == 0:
             return Option(Text("0  before turn 1", style="dim"), id="cp-0")
         prompt = self._prompts.get(index)
         if prompt is None:
-            _, request, states = self.rows[self._row_of(index)]
+            # rows are in turn order
+            _, request, states = self.rows[bisect_left(self.rows, index, key=itemgetter(0))]
             prompt = self._prompts[index] = (
                 turn_row(index, request, [], 0) if states is None  # "evaluating"
                 else turn_prompt(index, request, states, width=80))
         return Option(prompt, id=f"cp-{index}")
 
-    def _row_of(self, index: int) -> int:
-        """The position in ``rows`` of turn ``index`` (rows are in turn order)."""
-        low, high = 0, len(self.rows)
-        while low < high:
-            middle = (low + high) // 2
-            if self.rows[middle][0] < index:
-                low = middle + 1
-            else:
-                high = middle
-        return low
+    @property
+    def _lead(self) -> int:
+        """Options before the first checkpoint shown: the line saying how many are earlier."""
+        return 1 if self._first else 0
 
     @property
     def highlighted_entry(self) -> int | None:
@@ -195,7 +193,7 @@ class CheckpointPicker(ModalScreen[int | None]):
         highlighted = self.query_one(OptionList).highlighted
         if highlighted is None or not self._shown:
             return None
-        return self._first + highlighted - (1 if self._first else 0)
+        return self._first + highlighted - self._lead
 
     @on(Input.Changed)
     def _filter(self) -> None:
@@ -215,7 +213,7 @@ class CheckpointPicker(ModalScreen[int | None]):
             target = max(0, min(len(self._entries) - 1, here + delta))
         if self._first <= target < self._first + self._shown:
             picker = self.query_one(OptionList)
-            picker.highlighted = target - self._first + (1 if self._first else 0)
+            picker.highlighted = target - self._first + self._lead
         else:
             self._show(target)
 
