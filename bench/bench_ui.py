@@ -13,7 +13,10 @@ changed; and the event loop's longest stall meanwhile (a 2 ms ticker records how
 each tick wakes -- while the loop is blocked, nothing is drawn and no key is read -- and
 the loop thread's CPU between two ticks, which a loaded machine's waits for a core do not
 inflate; so the process's CPU during each key is shown too, all threads and the bench's
-polling counted). The first rounds press the same keys through ``Pilot.press``, whose idle
+polling counted). After each key the loop is watched a further ``TAIL`` seconds (work
+the key left for later), then through a pause of ``collector.QUIET`` seconds: the
+collector's walk waits for such a pause in the keys, and its block is shown apart. The
+first rounds press the same keys through ``Pilot.press``, whose idle
 waits (until the process's CPU is quiet) are the Pilot's own cost. Baselines in the same run: the
 same steps called on the ``Review`` directly (the engine's own cost, no UI) and the
 ticker on an idle loop. ``n`` and its undo (``u(n)``) likewise, on the operation after
@@ -44,6 +47,7 @@ from textual.worker import WorkerCancelled, WorkerFailed
 
 from reviewtui.core.engine import Decision, Verdict
 from reviewtui.shell.review import Review
+from reviewtui.ui import collector
 from reviewtui.ui.app import ReviewApp
 from reviewtui.ui.screens.main import MainScreen
 
@@ -301,6 +305,7 @@ async def keys(folder: Path) -> dict[str, list[float]]:
             figures[f"{name}: longest loop block"] = []
             figures[f"{name}: longest loop block, CPU"] = []
             figures[f"{name}: longest loop block after it"] = []
+            figures[f"{name}: longest loop block in the pause after"] = []
             figures[f"{name}: through Pilot.press"] = []
         for turn_pos in range(PILOT_ROUNDS + ROUNDS):
             first, second = review.display.turns[turn_pos].results[:2]
@@ -344,6 +349,11 @@ async def keys(folder: Path) -> dict[str, list[float]]:
                 # loop just as much if the next key comes then.
                 await asyncio.sleep(TAIL)
                 figures[f"{name}: longest loop block after it"].append(
+                    (await lag.take_settled())[0])
+                # The collector's walk waits for a pause in the keys (collector.QUIET):
+                # where it went, the loop is blocked while the reviewer reads.
+                await asyncio.sleep(collector.QUIET)
+                figures[f"{name}: longest loop block in the pause after"].append(
                     (await lag.take_settled())[0])
         lag.stop()
     for name, values in engine.items():
@@ -417,6 +427,7 @@ def show_keys(key_figures: dict[str, list[float]]) -> None:
         block = max(key_figures[f"{name}: longest loop block"])
         cpu = max(key_figures[f"{name}: longest loop block, CPU"])
         after = max(key_figures[f"{name}: longest loop block after it"])
+        paused = max(key_figures[f"{name}: longest loop block in the pause after"])
         used = statistics.median(key_figures[f"{name}: CPU of the process meanwhile"])
         # Issue 13 sets targets for y, u and redo; a reject's cost is the engine's.
         target = (f"target <= {TARGET_KEY * 1000:.0f} ms; " if name in TARGETED else "")
@@ -425,7 +436,8 @@ def show_keys(key_figures: dict[str, list[float]]) -> None:
               f"{took / alone:.2f}x the Review call alone; CPU {used * 1000:.0f} ms), "
               "longest loop block "
               f"{block * 1000:.0f} ms, {cpu * 1000:.0f} ms of it CPU{stall}; "
-              f"{after * 1000:.0f} ms in the {TAIL:.1f} s after")
+              f"{after * 1000:.0f} ms in the {TAIL:.1f} s after, {paused * 1000:.0f} ms "
+              f"in the {collector.QUIET:.1f} s pause after that (the collector's walk)")
 
 
 if __name__ == "__main__":

@@ -106,10 +106,43 @@ async def test_a_decision_runs_with_the_collector_off_and_is_drawn_before_it_wal
         for _ in range(6):
             await pilot.press("y")
             await pilot.press("u")
-        await pilot.pause(collector.AFTER_DRAW * 4)  # the release comes a moment after
+        await pilot.pause(collector.QUIET + collector.AFTER_DRAW * 4)  # the release comes
+        # once no job came for QUIET seconds
         assert seen == [(False, False)] * 6  # in the job's thread, the collector off
         assert not collector.held()
         assert gc.isenabled()  # back on once the screen showed the result
         # Every idle moment had a chance to freeze: the budget held.
         assert collector.policy.freezes == 2
 
+
+
+@pytest.mark.anyio
+@pytest.mark.usefixtures("every_chance")
+async def test_keys_in_quick_succession_never_wait_for_a_walk(
+        tour: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The collector stays off from a key until no job has come for QUIET seconds: a key
+    pressed a moment after another finds no collection (nor freeze) under way; the walk
+    comes once the reviewer pauses."""
+    app = open_app(*tour)
+    walks: list[int] = []
+    real_idle = collector.idle
+
+    def watched_idle() -> bool:
+        if not collector.held():
+            walks.append(app.jobs.activity)
+        return real_idle()
+
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(collector.QUIET + 0.2)  # the first frame's own walk done
+        monkeypatch.setattr(collector, "idle", watched_idle)
+        for key in "yuyuyu":
+            await pilot.press(key)
+            await app.jobs.wait_idle()
+            await pilot.pause(collector.AFTER_DRAW * 4)  # drawn, and a moment more
+            assert collector.held(), f"the collector came back right after {key!r}"
+            assert not gc.isenabled()
+            assert walks == []
+        await pilot.pause(collector.QUIET + collector.AFTER_DRAW * 4)
+        assert not collector.held()
+        assert gc.isenabled()
+        assert walks == [app.jobs.activity]  # one walk, after the last key

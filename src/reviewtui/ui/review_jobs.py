@@ -129,10 +129,12 @@ class ReviewJobs:
                 collector.release()  # the app is closing: nothing more is drawn
 
     def _drawn(self) -> None:
-        """The screen has drawn what the jobs did. A moment later (the terminal driver's
-        writer thread needs the GIL to get the frame out, and a collection holds it) the
-        collector may walk again, and what has piled up for it is frozen if it is a lot."""
-        self.app.set_timer(collector.AFTER_DRAW, self._after_draw)
+        """The screen has drawn what the jobs did. Once no job has come for
+        :data:`~reviewtui.ui.collector.QUIET` seconds the collector may walk again, and what
+        has piled up for it is frozen if it is a lot: a key pressed right after this one
+        does not wait for that walk (a job coming meanwhile holds the collector again, so
+        only the last of the holds' releases finds it free)."""
+        self.app.set_timer(collector.QUIET, self._after_draw)
 
     @staticmethod
     def _after_draw() -> None:
