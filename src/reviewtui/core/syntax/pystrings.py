@@ -39,28 +39,48 @@ def _long_strings(text: str, pos: int = 0, line: int = 0) -> Iterator[tuple[int,
     scan jumps (``str.find``) to the next line holding one of those: every token that
     starts above it ends on its own line, and the line starts out of every token. That
     line alone goes through :data:`_SPANNING` (which passes over the one-line tokens)
-    up to its first token that could span lines; that token is then matched whole (a
+    up to its first token that could span lines (not needed when only blanks precede a
+    triple quote there); that token is then matched whole (a
     triple-quoted string with no backslash by its closing quotes, ``str.find`` again)."""
-    find, count = text.find, text.count
+    find, rfind, count = text.find, text.rfind, text.count
     size = len(text)
     at = pos
-    ahead = {'"""': -2, "'''": -2, "\\\n": -2}  # each one's next offset (-1: none)
+    spanning = _SPANNING.match
+    # The next offset of each way to span lines (``size``: none left), found again only
+    # once the scan has passed it: a triple quote each way, a backslash before a newline.
+    double = single = slash = -1
     while True:
-        trigger = -1
-        for needle, found in ahead.items():
-            if -1 < found < pos or found == -2:
-                found = ahead[needle] = find(needle, pos)
-            if found >= 0 and (trigger < 0 or found < trigger):
-                trigger = found
-        if trigger < 0:
+        if double < pos:
+            double = find('"""', pos)
+            if double < 0:
+                double = size
+        if single < pos:
+            single = find("'''", pos)
+            if single < 0:
+                single = size
+        if slash < pos:
+            slash = find("\\\n", pos)
+            if slash < 0:
+                slash = size
+        trigger = double if double < single else single
+        if slash < trigger:
+            trigger = slash
+        if trigger >= size:
             return
-        start = max(pos, text.rfind("\n", pos, trigger) + 1)
-        stop = find("\n", trigger)
-        stop = size if stop < 0 else stop + 1
-        token, end = _SPANNING.match(text, start, stop).span(1)  # type: ignore[union-attr]
-        if token == end:
-            pos = stop  # every token on that line ends there
-            continue
+        start = rfind("\n", pos, trigger) + 1
+        if start < pos:
+            start = pos
+        if trigger != slash and (start == trigger or not text[start:trigger].strip(" \t")):
+            # Only blanks between a place out of every token and the triple quote (a
+            # docstring's first line): the string opens there, no pattern needed.
+            token = trigger
+        else:
+            stop = find("\n", trigger)
+            stop = size if stop < 0 else stop + 1
+            token, end = spanning(text, start, stop).span(1)  # type: ignore[union-attr]
+            if token == end:
+                pos = stop  # every token on that line ends there
+                continue
         quote = text[token : token + 3]
         close = find(quote, token + 3) if quote in ('"""', "'''") else -1
         if close >= 0 and find("\\", token + 3, close) < 0:
