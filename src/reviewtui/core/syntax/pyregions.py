@@ -510,11 +510,12 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
         return (line < len(new) and not changed(line) and line not in inside_new
                 and to_old(line) not in inside_old)
 
-    def statements(k: int) -> tuple[int, int] | None:
+    def statements(k: int, known: int | None) -> tuple[int, int] | None:
         """The statements around ``changes[k]``, [first, end), when they prove it alone
-        (see :mod:`reviewtui.core.syntax.pystatements`), else None."""
+        (see :mod:`reviewtui.core.syntax.pystatements`), else None. ``known``: the end of
+        the last statement region proved, a line out of every bracket of the file before."""
         found = statement_region(new, old, k, changes, free, to_old,
-                                 lambda text: _TOKENS.sub("", text))
+                                 lambda text: _TOKENS.sub("", text), known)
         if found is None:
             return None
         first, end, indent = found
@@ -532,15 +533,16 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
         """Each change proved by its region (or not)."""
         covered_to = 0
         spent = 0
+        known: int | None = None  # where the last statement region proved ends
         for k, (lo, hi, _old_lo, _old_hi) in enumerate(changes):
             if k in quiet or (hi <= covered_to and lo < covered_to):
                 continue  # the same tokens, or inside the region of an earlier change
-            block = statements(k)
+            block = statements(k, known)
             if block is not None:
                 spent += block[1] - block[0]
                 if spent > budget * len(new):
                     return False
-                covered_to = block[1]
+                covered_to = known = block[1]
                 continue
             start, shorter = lo - 1, None  # shorter: the next start must be outside this
             while True:  # the nearest definition above that holds the change
