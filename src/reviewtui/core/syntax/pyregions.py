@@ -54,7 +54,7 @@ from reviewtui.core.syntax.pylines import Change, _Ended, _trimmed
 from reviewtui.core.syntax.pystatements import statement_region
 from reviewtui.core.syntax.pystrings import _ONE_LINE as _ONE_LINE  # (by their old names)
 from reviewtui.core.syntax.pystrings import _SPANNING as _SPANNING
-from reviewtui.core.syntax.pystrings import _TOKENS, _add_continued, _in_strings
+from reviewtui.core.syntax.pystrings import _TOKENS, _add_continued, _in_strings, continued_after
 from reviewtui.core.syntax.pystrings import _long_strings as _long_strings
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
@@ -410,6 +410,7 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
         return False
     old: Sequence[str] | None = None
     strings_old: set[int] = set()
+    continued_old: list[int] = []  # lines after a backslash-newline, from the same scan
     quiet: set[int] = set()
     if callable(after):
         make_after = after
@@ -420,7 +421,7 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
             new_lines = _Ended(after_lines) if after_final_newline else after_lines
             old = split_lines(before, before_lines)
             changes = _trimmed(changes, old, new_lines)
-            strings_old = _in_strings(before)
+            strings_old = _in_strings(before, continued_old)
             if len(quiet := quiet_changes(old, new_lines, changes, strings_old)) == len(changes):
                 return True  # comments and strings' text alone (pytokens): no text needed
         after = make_after()
@@ -434,11 +435,13 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
     if old is None:
         old = split_lines(before, before_lines)
         changes = _trimmed(changes, old, new)
-        strings_old = _in_strings(before)
+        continued_old = []
+        strings_old = _in_strings(before, continued_old)
         if len(quiet := quiet_changes(old, new, changes, strings_old)) == len(changes):
             return True  # comments and strings' text alone: no region to parse (pytokens)
-    inside_old = _covered(before, strings_old)
-    inside_new = _covered(after, _in_strings_after(before, after, new, changes, strings_old, old))
+    inside_old = strings_old.union(continued_old)  # (as _covered: no whole-text scan again)
+    inside_new = _in_strings_after(before, after, new, changes, strings_old, old)
+    inside_new.update(continued_after(new, changes, len(old), continued_old))
     declared, declared_anywhere = _declared_outside_functions(after, new, inside_new)
     ends = [change[1] for change in changes]
     grown = [0]
