@@ -107,7 +107,7 @@ def _in_strings_after(before: str, after: str, new: Sequence[str], changes: Sequ
         lo, shift = changes[k][0], grown[k]
         # The unchanged stretch: the same lines inside strings as in ``before``.
         first, stop = bisect_right(olds, synced - shift), bisect_left(olds, lo - shift)
-        inside.update(line + shift for line in olds[first:stop])
+        inside.update(map(shift.__add__, olds[first:stop]))
         start = lo  # scan again from the last line before the change out of any token
         while start > synced and start - shift in old_inside:
             start -= 1
@@ -134,7 +134,7 @@ def _in_strings_after(before: str, after: str, new: Sequence[str], changes: Sequ
         synced = candidate
         k += 1
     shift = grown[count]
-    inside.update(line + shift for line in olds[bisect_right(olds, synced - shift):])
+    inside.update(map(shift.__add__, olds[bisect_right(olds, synced - shift):]))
     return inside
 
 

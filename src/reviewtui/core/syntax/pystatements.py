@@ -70,7 +70,7 @@ def statement_region(new: Sequence[str], old: Sequence[str], k: int,
     # (whole by its shape, or parsed alone), so the line past it starts out of them too.
     anchor = first - 1
     while anchor >= 0 and anchor != known and not (
-            free(anchor) and _DEF_OR_CLASS.match(new[anchor])):
+            _DEF_OR_CLASS.match(new[anchor]) and free(anchor)):
         anchor -= 1
     if (k and changes[k - 1][1] > max(anchor, 0)) or first - anchor > _HEAD_MAX:
         return None  # an edit between: the brackets before the region may differ
