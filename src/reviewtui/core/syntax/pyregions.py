@@ -48,7 +48,6 @@ import sys
 import warnings
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
-from itertools import accumulate
 
 from reviewtui.core.syntax.pylines import Change, _Ended, _trimmed
 from reviewtui.core.syntax.pystatements import statement_region
@@ -97,11 +96,10 @@ def _in_strings_after(before: str, after: str, new: Sequence[str], changes: Sequ
         return _in_strings(after)
     inside: set[int] = set()
     olds = sorted(old_inside)
-    lengths = list(accumulate(map(len, new)))  # the start of line i: lengths[i - 1] + i
     grown = [0]
     for lo, hi, old_lo, old_hi in changes:
         grown.append(grown[-1] + (hi - lo) - (old_hi - old_lo))
-    count = len(changes)
+    count, size, last = len(changes), len(new), len(new) - 1
     synced, k = 0, 0  # line ``synced`` starts out of any token in both; changes[k] is next
     while k < count:
         lo, shift = changes[k][0], grown[k]
@@ -113,23 +111,24 @@ def _in_strings_after(before: str, after: str, new: Sequence[str], changes: Sequ
             start -= 1
         # The first line past the change out of any token of the file before; once a
         # token of the file after starts at or past it, none of those spans it either.
-        candidate, k = _resync(start + 1, len(new) - 1, k, changes, grown, old_inside)
-        line = start
-        at = lengths[start - 1] + start if start else 0
-        for found in _TOKENS.finditer(after, at):
-            if candidate is not None and found.start() >= lengths[candidate - 1] + candidate:
-                break
+        candidate, k = _resync(start + 1, last, k, changes, grown, old_inside)
+        # Its lines from ``start`` to the candidate, joined: a token that spans the
+        # candidate reaches their end, and then all the rest is read (to its end).
+        limit = size if candidate is None else candidate
+        text = "\n".join(new[start:limit]) + ("" if limit == size else "\n")
+        cut, line, at, pos = None if candidate is None else len(text), start, 0, 0
+        while (found := _TOKENS.search(text, pos)) and (cut is None or found.start() < cut):
+            if cut is not None and found.end() >= len(text):  # it may run on
+                text, cut = "\n".join(new[start:]), None
+                continue
             token = found.group()
             if "\n" in token:
-                line += after.count("\n", at, found.start())
-                at = found.start()
+                line, at = line + text.count("\n", at, found.start()), found.start()
                 newlines = token.count("\n")
                 inside.update(range(line + 1, line + 1 + newlines))
-                if candidate is not None and candidate <= line + newlines:  # spanned
-                    candidate, k = _resync(line + newlines + 1, len(new) - 1, k, changes,
-                                           grown, old_inside)
-        else:
-            return inside  # no token spans a line from here to the end
+            pos = found.end()
+        if cut is None:
+            return inside  # read to the end: no token spans a line from here on
         assert candidate is not None  # the loop stops early only at one
         synced = candidate
         k += 1
@@ -435,8 +434,7 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
     if old is None:
         old = split_lines(before, before_lines)
         changes = _trimmed(changes, old, new)
-        continued_old = []
-        strings_old = _in_strings(before, continued_old)
+        strings_old = _in_strings(before, continued_old := [])
         if len(quiet := quiet_changes(old, new, changes, strings_old)) == len(changes):
             return True  # comments and strings' text alone: no region to parse (pytokens)
     inside_old = strings_old.union(continued_old)  # (as _covered: no whole-text scan again)
@@ -515,8 +513,7 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
 
     def statements(k: int, known: int | None) -> tuple[int, int] | None:
         """The statements around ``changes[k]``, [first, end), when they prove it alone
-        (see :mod:`reviewtui.core.syntax.pystatements`), else None. ``known``: the end of
-        the last statement region proved, a line out of every bracket of the file before."""
+        (see :mod:`reviewtui.core.syntax.pystatements`), else None (``known``: see walk)."""
         found = statement_region(new, old, k, changes, free, to_old,
                                  lambda text: _TOKENS.sub("", text), known)
         if found is None:
