@@ -48,13 +48,12 @@ import sys
 import warnings
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
-from itertools import accumulate
 
 from reviewtui.core.syntax.pylines import Change, _Ended, _trimmed
 from reviewtui.core.syntax.pystatements import statement_region
 from reviewtui.core.syntax.pystrings import _ONE_LINE as _ONE_LINE  # (by their old names)
 from reviewtui.core.syntax.pystrings import _SPANNING as _SPANNING
-from reviewtui.core.syntax.pystrings import _TOKENS, _add_continued, _in_strings
+from reviewtui.core.syntax.pystrings import _TOKENS, _add_continued, _in_strings, continued_after
 from reviewtui.core.syntax.pystrings import _long_strings as _long_strings
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
@@ -97,44 +96,44 @@ def _in_strings_after(before: str, after: str, new: Sequence[str], changes: Sequ
         return _in_strings(after)
     inside: set[int] = set()
     olds = sorted(old_inside)
-    lengths = list(accumulate(map(len, new)))  # the start of line i: lengths[i - 1] + i
     grown = [0]
     for lo, hi, old_lo, old_hi in changes:
         grown.append(grown[-1] + (hi - lo) - (old_hi - old_lo))
-    count = len(changes)
+    count, size, last = len(changes), len(new), len(new) - 1
     synced, k = 0, 0  # line ``synced`` starts out of any token in both; changes[k] is next
     while k < count:
         lo, shift = changes[k][0], grown[k]
         # The unchanged stretch: the same lines inside strings as in ``before``.
         first, stop = bisect_right(olds, synced - shift), bisect_left(olds, lo - shift)
-        inside.update(line + shift for line in olds[first:stop])
+        inside.update(map(shift.__add__, olds[first:stop]))
         start = lo  # scan again from the last line before the change out of any token
         while start > synced and start - shift in old_inside:
             start -= 1
         # The first line past the change out of any token of the file before; once a
         # token of the file after starts at or past it, none of those spans it either.
-        candidate, k = _resync(start + 1, len(new) - 1, k, changes, grown, old_inside)
-        line = start
-        at = lengths[start - 1] + start if start else 0
-        for found in _TOKENS.finditer(after, at):
-            if candidate is not None and found.start() >= lengths[candidate - 1] + candidate:
-                break
+        candidate, k = _resync(start + 1, last, k, changes, grown, old_inside)
+        # Its lines from ``start`` to the candidate, joined: a token that spans the
+        # candidate reaches their end, and then all the rest is read (to its end).
+        limit = size if candidate is None else candidate
+        text = "\n".join(new[start:limit]) + ("" if limit == size else "\n")
+        cut, line, at, pos = None if candidate is None else len(text), start, 0, 0
+        while (found := _TOKENS.search(text, pos)) and (cut is None or found.start() < cut):
+            if cut is not None and found.end() >= len(text):  # it may run on
+                text, cut = "\n".join(new[start:]), None
+                continue
             token = found.group()
             if "\n" in token:
-                line += after.count("\n", at, found.start())
-                at = found.start()
+                line, at = line + text.count("\n", at, found.start()), found.start()
                 newlines = token.count("\n")
                 inside.update(range(line + 1, line + 1 + newlines))
-                if candidate is not None and candidate <= line + newlines:  # spanned
-                    candidate, k = _resync(line + newlines + 1, len(new) - 1, k, changes,
-                                           grown, old_inside)
-        else:
-            return inside  # no token spans a line from here to the end
+            pos = found.end()
+        if cut is None:
+            return inside  # read to the end: no token spans a line from here on
         assert candidate is not None  # the loop stops early only at one
         synced = candidate
         k += 1
     shift = grown[count]
-    inside.update(line + shift for line in olds[bisect_right(olds, synced - shift):])
+    inside.update(map(shift.__add__, olds[bisect_right(olds, synced - shift):]))
     return inside
 
 
@@ -410,6 +409,7 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
         return False
     old: Sequence[str] | None = None
     strings_old: set[int] = set()
+    continued_old: list[int] = []  # lines after a backslash-newline, from the same scan
     quiet: set[int] = set()
     if callable(after):
         make_after = after
@@ -420,7 +420,7 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
             new_lines = _Ended(after_lines) if after_final_newline else after_lines
             old = split_lines(before, before_lines)
             changes = _trimmed(changes, old, new_lines)
-            strings_old = _in_strings(before)
+            strings_old = _in_strings(before, continued_old)
             if len(quiet := quiet_changes(old, new_lines, changes, strings_old)) == len(changes):
                 return True  # comments and strings' text alone (pytokens): no text needed
         after = make_after()
@@ -434,11 +434,12 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
     if old is None:
         old = split_lines(before, before_lines)
         changes = _trimmed(changes, old, new)
-        strings_old = _in_strings(before)
+        strings_old = _in_strings(before, continued_old := [])
         if len(quiet := quiet_changes(old, new, changes, strings_old)) == len(changes):
             return True  # comments and strings' text alone: no region to parse (pytokens)
-    inside_old = _covered(before, strings_old)
-    inside_new = _covered(after, _in_strings_after(before, after, new, changes, strings_old, old))
+    inside_old = strings_old.union(continued_old)  # (as _covered: no whole-text scan again)
+    inside_new = _in_strings_after(before, after, new, changes, strings_old, old)
+    inside_new.update(continued_after(new, changes, len(old), continued_old))
     declared, declared_anywhere = _declared_outside_functions(after, new, inside_new)
     ends = [change[1] for change in changes]
     grown = [0]
@@ -510,11 +511,11 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
         return (line < len(new) and not changed(line) and line not in inside_new
                 and to_old(line) not in inside_old)
 
-    def statements(k: int) -> tuple[int, int] | None:
+    def statements(k: int, known: int | None) -> tuple[int, int] | None:
         """The statements around ``changes[k]``, [first, end), when they prove it alone
-        (see :mod:`reviewtui.core.syntax.pystatements`), else None."""
+        (see :mod:`reviewtui.core.syntax.pystatements`), else None (``known``: see walk)."""
         found = statement_region(new, old, k, changes, free, to_old,
-                                 lambda text: _TOKENS.sub("", text))
+                                 lambda text: _TOKENS.sub("", text), known)
         if found is None:
             return None
         first, end, indent = found
@@ -532,15 +533,16 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
         """Each change proved by its region (or not)."""
         covered_to = 0
         spent = 0
+        known: int | None = None  # where the last statement region proved ends
         for k, (lo, hi, _old_lo, _old_hi) in enumerate(changes):
             if k in quiet or (hi <= covered_to and lo < covered_to):
                 continue  # the same tokens, or inside the region of an earlier change
-            block = statements(k)
+            block = statements(k, known)
             if block is not None:
                 spent += block[1] - block[0]
                 if spent > budget * len(new):
                     return False
-                covered_to = block[1]
+                covered_to = known = block[1]
                 continue
             start, shorter = lo - 1, None  # shorter: the next start must be outside this
             while True:  # the nearest definition above that holds the change

@@ -10,12 +10,15 @@ line may sit inside brackets, where a ``def`` or ``class`` line never does, so t
 needs more than its shape:
 
 * its first line is out of every bracket: from the nearest unchanged ``def``/``class``
-  line above (or the top of the file) to it, nothing changed, and the brackets of the
-  file before balance outside strings and comments (the ``def``/``class`` line itself is
-  out of them in a file that parses, and so, with the same text between, in the file
-  after: every region before it ends, balanced, where it started);
-* every line of it is in the block (starts with its indentation; a comment or a line
-  starting with other whitespace, such as a form feed, gives up).
+  line above (or the top of the file, or the end of the last statement region proved,
+  which its balanced brackets leave out of them too) to it, nothing changed, and the
+  brackets of the file before balance outside strings and comments (the ``def``/``class``
+  line itself is out of them in a file that parses, and so, with the same text between,
+  in the file after: every region before it ends, balanced, where it started);
+* every line of it is in the block (starts with its indentation; a line starting with
+  other whitespace, such as a form feed, gives up). A comment less indented ends it when
+  the next statement past the comments is at its indentation or less (not a clause at
+  exactly it): comments give the parser no token and the tokenizer no indentation.
 
 The caller then parses the region after the edits alone, as any region, and takes the
 region before as whole on the same terms as a definition's
@@ -39,10 +42,12 @@ _HEAD_MAX = 2_000  # lines from the def/class line above: farther, the definitio
 def statement_region(new: Sequence[str], old: Sequence[str], k: int,
                      changes: Sequence[tuple[int, int, int, int]],
                      free: Callable[[int], bool], to_old: Callable[[int], int],
-                     strip: Callable[[str], str]) -> tuple[int, int, str] | None:
+                     strip: Callable[[str], str],
+                     known: int | None = None) -> tuple[int, int, str] | None:
     """(first, end, indentation) in ``new`` of the statements around ``changes[k]``, or
     None. ``free(line)``: an unchanged line of ``new`` that starts out of every string and
-    continues no line, in both files. ``strip``: a text without its strings and comments."""
+    continues no line, in both files. ``strip``: a text without its strings and comments.
+    ``known``: where an earlier region that this one's check proved ends (see below)."""
     lo, hi, old_lo, old_hi = changes[k]
     least = None
     for line in (*new[lo:hi], *old[old_lo:old_hi]):
@@ -59,8 +64,13 @@ def statement_region(new: Sequence[str], old: Sequence[str], k: int,
     if first is None:
         return None
     indent = new[first][: len(new[first]) - len(new[first].lstrip(" \t"))]
-    anchor = first - 1  # the nearest def/class line above, out of every bracket
-    while anchor >= 0 and not (free(anchor) and _DEF_OR_CLASS.match(new[anchor])):
+    # The nearest line above that starts out of every bracket of the file before: a
+    # def/class line, or the end of an earlier statement region (``known``), proved: the
+    # region before the edits started out of every bracket and its brackets balance
+    # (whole by its shape, or parsed alone), so the line past it starts out of them too.
+    anchor = first - 1
+    while anchor >= 0 and anchor != known and not (
+            _DEF_OR_CLASS.match(new[anchor]) and free(anchor)):
         anchor -= 1
     if (k and changes[k - 1][1] > max(anchor, 0)) or first - anchor > _HEAD_MAX:
         return None  # an edit between: the brackets before the region may differ
@@ -108,7 +118,7 @@ def _end_line(new: Sequence[str], hi: int, indent: str,
                 return None
             if stripped.startswith("#"):
                 if not text.startswith(indent):
-                    return None
+                    return _before_comments(new, line, width, free)
             else:
                 at = len(text) - len(stripped)
                 if at < width:
@@ -119,3 +129,29 @@ def _end_line(new: Sequence[str], hi: int, indent: str,
                     return line
         line += 1
     return line
+
+
+def _before_comments(new: Sequence[str], line: int, width: int,
+                     free: Callable[[int], bool]) -> int | None:
+    """``line``, a comment less indented than the region, when the region may end there:
+    past it and the blank and comment lines after it (each unchanged, out of every string,
+    continuing no line), the next line starts a statement at the region's indentation or
+    less (not a clause at exactly that indentation), or the file ends. Those lines give the
+    parser no token and the tokenizer no indentation, so the region and the rest read as
+    if the region ended at that statement; the region alone cannot hold a comment its
+    indentation does not reach. None otherwise."""
+    end = line
+    while line < len(new):
+        text = new[line]
+        stripped = text.lstrip(" \t")
+        if not free(line):
+            return None
+        if stripped.strip() and not stripped.startswith("#"):
+            if stripped[0].isspace():
+                return None
+            at = len(text) - len(stripped)
+            if at > width or (at == width and _CLAUSE.match(stripped) is not None):
+                return None
+            return end
+        line += 1
+    return end

@@ -6,7 +6,8 @@ strings and comments (Python 3.11's)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
 
 # Comments, and strings with the tokenizer's extent (a prefix does not change it; a
 # backslash escapes the next character even in a raw string; an unterminated triple
@@ -31,54 +32,87 @@ _ONE_LINE = (r"[\x00-\x21\x24-\x26\x28-\xff]++|[^\x00-\xff]++|#[^\n]*+"
 _SPANNING = re.compile(rf"(?:{_ONE_LINE})*+({_TOKENS.pattern}|\Z)")
 
 
-def _long_strings(text: str, pos: int = 0, line: int = 0) -> Iterator[tuple[int, int]]:
+def _long_strings(text: str, pos: int = 0, line: int = 0,
+                  continued: list[int] | None = None) -> Iterator[tuple[int, int]]:
     """(line, newlines) of each token spanning lines, scanning from offset ``pos``, the
     start of line ``line``, where no token is open. (The tokens of :data:`_TOKENS`.)
+    ``continued``: gets the line after each backslash before a newline from ``pos`` on
+    (in a token or not), in order -- what :func:`_add_continued` finds in a text without
+    a carriage return: each is either a trigger passed over or inside a spanning token.
 
     Only a triple quote or a backslash before a newline lets a token span lines, so the
     scan jumps (``str.find``) to the next line holding one of those: every token that
     starts above it ends on its own line, and the line starts out of every token. That
     line alone goes through :data:`_SPANNING` (which passes over the one-line tokens)
-    up to its first token that could span lines; that token is then matched whole (a
+    up to its first token that could span lines (not needed when only blanks precede a
+    triple quote there); that token is then matched whole (a
     triple-quoted string with no backslash by its closing quotes, ``str.find`` again)."""
-    find, count = text.find, text.count
+    find, rfind, count = text.find, text.rfind, text.count
     size = len(text)
     at = pos
-    ahead = {'"""': -2, "'''": -2, "\\\n": -2}  # each one's next offset (-1: none)
+    spanning = _SPANNING.match
+    # The next offset of each way to span lines (``size``: none left), found again only
+    # once the scan has passed it: a triple quote each way, a backslash before a newline.
+    double = single = slash = -1
     while True:
-        trigger = -1
-        for needle, found in ahead.items():
-            if -1 < found < pos or found == -2:
-                found = ahead[needle] = find(needle, pos)
-            if found >= 0 and (trigger < 0 or found < trigger):
-                trigger = found
-        if trigger < 0:
+        if double < pos:
+            double = find('"""', pos)
+            if double < 0:
+                double = size
+        if single < pos:
+            single = find("'''", pos)
+            if single < 0:
+                single = size
+        if slash < pos:
+            slash = find("\\\n", pos)
+            if slash < 0:
+                slash = size
+        trigger = double if double < single else single
+        if slash < trigger:
+            trigger = slash
+        if trigger >= size:
             return
-        start = max(pos, text.rfind("\n", pos, trigger) + 1)
-        stop = find("\n", trigger)
-        stop = size if stop < 0 else stop + 1
-        token, end = _SPANNING.match(text, start, stop).span(1)  # type: ignore[union-attr]
-        if token == end:
-            pos = stop  # every token on that line ends there
-            continue
+        start = rfind("\n", pos, trigger) + 1
+        if start < pos:
+            start = pos
+        if trigger != slash and (start == trigger or not text[start:trigger].strip(" \t")):
+            # Only blanks between a place out of every token and the triple quote (a
+            # docstring's first line): the string opens there, no pattern needed.
+            token = trigger
+        else:
+            stop = find("\n", trigger)
+            stop = size if stop < 0 else stop + 1
+            token, end = spanning(text, start, stop).span(1)  # type: ignore[union-attr]
+            if token == end:
+                if continued is not None and slash < stop:  # (one a line at most)
+                    line += count("\n", at, slash)
+                    at = slash
+                    continued.append(line + 1)
+                pos = stop  # every token on that line ends there
+                continue
         quote = text[token : token + 3]
         close = find(quote, token + 3) if quote in ('"""', "'''") else -1
-        if close >= 0 and find("\\", token + 3, close) < 0:
-            end = close + 3
-        else:
-            end = _TOKENS.match(text, token).end()  # type: ignore[union-attr]
+        plain = close >= 0 and find("\\", token + 3, close) < 0  # no backslash in it
+        end = close + 3 if plain else _TOKENS.match(text, token).end()  # type: ignore[union-attr]
         newlines = count("\n", token, end)
         if newlines:
             line += count("\n", at, token)
             at = token
+            if continued is not None and not plain:
+                # (+ 1: a string may end between a backslash and the newline after it)
+                inner = find("\\\n", token, end + 1)
+                while inner >= 0:
+                    continued.append(line + count("\n", token, inner) + 1)
+                    inner = find("\\\n", inner + 1, end + 1)
             yield line, newlines
         pos = end
 
 
-def _in_strings(text: str) -> set[int]:
-    """0-based lines whose start lies inside a string."""
+def _in_strings(text: str, continued: list[int] | None = None) -> set[int]:
+    """0-based lines whose start lies inside a string (``continued``: see
+    :func:`_long_strings`)."""
     inside: set[int] = set()
-    for line, newlines in _long_strings(text):
+    for line, newlines in _long_strings(text, continued=continued):
         inside.update(range(line + 1, line + 1 + newlines))
     return inside
 
@@ -100,3 +134,28 @@ def _add_continued(text: str, inside: set[int]) -> None:
         line += text.count("\n", at, end)
         at = end
         inside.add(line)
+
+
+def continued_after(new: Sequence[str], changes: Sequence[tuple[int, int, int, int]],
+                    old_count: int, old_continued: Sequence[int]) -> list[int]:
+    """The lines of a text after edits that continue the line above (what
+    :func:`_add_continued` finds in it, without a carriage return), from those of the
+    text before (``old_continued``, all of them; ``old_count``: its lines, split at
+    "\n"): ``new`` is the text after split at "\n", ``changes`` its changed stretches
+    ``(lo, hi, old_lo, old_hi)`` in order. A line continues the one above when that one
+    ends with a backslash and a newline follows it: only an unchanged line that did so
+    before (or was the last), or a changed line, can."""
+    his = [change[3] for change in changes]
+    grown = [0]
+    for lo, hi, old_lo, old_hi in changes:
+        grown.append(grown[-1] + (hi - lo) - (old_hi - old_lo))
+    candidates: list[int] = []
+    for old_line in (*(line - 1 for line in old_continued), old_count - 1):
+        k = bisect_right(his, old_line)
+        if k == len(changes) or changes[k][2] > old_line:  # unchanged
+            candidates.append(old_line + grown[k])
+    for lo, hi, _old_lo, _old_hi in changes:
+        candidates.extend(range(lo, hi))
+    last = len(new) - 1
+    return sorted({line + 1 for line in candidates
+                   if 0 <= line < last and new[line].endswith("\\")})
