@@ -21,7 +21,7 @@ def every_continued(text: str) -> list[int]:
     return sorted(found)
 
 
-@settings(max_examples=800)
+@settings(max_examples=400)
 @given(st.lists(st.sampled_from(PIECES), max_size=40).map("".join))
 @example('"""a\\\nb"""')  # a backslash-newline in a docstring closed by its own quotes
 @example('"\\\n\\\\\n')  # a string that ends between a backslash and its newline
@@ -39,7 +39,7 @@ line_strategy = st.lists(st.sampled_from(LINES), max_size=3).map("".join)
 edit = st.tuples(st.integers(0, 20), st.integers(0, 3), st.lists(line_strategy, max_size=3))
 
 
-@settings(max_examples=800)
+@settings(max_examples=400)
 @given(base=st.lists(line_strategy, max_size=20), edits=st.lists(edit, min_size=1, max_size=4),
        ends=st.sampled_from(["\n", "", "\\"]))
 @example(base=["a\\", "b"], edits=[(1, 1, [])], ends="")  # the last line left ends with one

@@ -27,7 +27,7 @@ line = st.sampled_from(FRAGMENTS)
 edit = st.tuples(st.integers(0, 30), st.integers(0, 2), st.lists(line, max_size=2))
 
 
-@settings(max_examples=3000)
+@settings(max_examples=800)
 @given(base=st.lists(line, max_size=30), edits=st.lists(edit, min_size=1, max_size=4))
 @example(base=["def f():", "    y = (1,", "    2)", "    x = 1", "    y = 2"],
          edits=[(3, 1, ["    x = 2"]), (4, 1, ["    y = 3"])])
@@ -54,7 +54,7 @@ NEW_LINES = ["    a = 1", "    return x", "    3; z = 1", "    c,", "    )", "  
              "        y = 2", "    if x:", "# c", "    else:", ""]
 
 
-@settings(max_examples=2500)
+@settings(max_examples=700)
 @given(units=st.lists(st.sampled_from(UNITS), max_size=12),
        edits=st.lists(st.tuples(st.integers(1, 30), st.integers(0, 2),
                                 st.lists(st.sampled_from(NEW_LINES), max_size=2)),

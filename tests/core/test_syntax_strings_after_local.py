@@ -17,7 +17,7 @@ token_line = st.lists(st.sampled_from(PIECES), max_size=3).map("".join)
 token_edit = st.tuples(st.integers(0, 40), st.integers(0, 3), st.lists(token_line, max_size=3))
 
 
-@settings(max_examples=1500)
+@settings(max_examples=500)
 @given(base=st.lists(token_line, max_size=40),
        edits=st.lists(token_edit, min_size=1, max_size=5),
        ends=st.sampled_from(["\n", "", "\\"]))
