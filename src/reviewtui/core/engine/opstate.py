@@ -33,12 +33,19 @@ class OpState(StrEnum):
 
     @property
     def decided(self) -> bool:
-        return self in (OpState.ACCEPTED, OpState.FORCED, OpState.REJECTED, OpState.EDITED)
+        return self in DECIDED_STATES
 
     @property
     def failed(self) -> bool:
-        return self in (OpState.AMBIGUOUS, OpState.NOT_FOUND, OpState.REFUSED,
-                        OpState.CONFLICT)
+        return self in FAILED_STATES
+
+
+# (Sets, not tuples: the review screen asks these of every operation of a changed turn,
+# and a tuple's membership test compares each enum member in Python.)
+DECIDED_STATES = frozenset({OpState.ACCEPTED, OpState.FORCED, OpState.REJECTED,
+                            OpState.EDITED})
+FAILED_STATES = frozenset({OpState.AMBIGUOUS, OpState.NOT_FOUND, OpState.REFUSED,
+                           OpState.CONFLICT})
 
 
 # Methods that land exactly as written: by content, by address, or whole files.

@@ -14,7 +14,7 @@ numbers moved.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from reviewtui.core.engine.ledger import Ledger, LedgerItem
 from reviewtui.core.engine.results import TurnResult
@@ -57,11 +57,13 @@ def reuse_turns(states: list[StructuralState], turns: list[TurnResult],
     ledgers.extend(kept)
     before = old_states[first].tree
     add = states.append
+    rows: dict[int, tuple[Mapping[str, FileState | None], ...]] = {}  # shared (patched)
     for old in old_states[first + 1 : end + 1]:
         out = old.tree
         if out is not before:  # else it changed nothing: share the tree
             # (StructuralState() directly: replace() costs 5 times more)
-            state = StructuralState(out.patched(patch, out.revision + delta), undo, removed)
+            state = StructuralState(out.patched(patch, out.revision + delta, rows), undo,
+                                    removed)
         before = out
         add(state)
 

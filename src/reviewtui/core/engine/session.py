@@ -576,7 +576,7 @@ class SessionRun:
             return state, OpResult(key, op, outcome, decision, False), None
         # An identical write is a no-op: same tree, same revision, nothing in the ledger.
         item = None if new_tree is tree else edit_item(key[1], op, outcome, proposal)
-        new_state = replace(state, tree=new_tree)
+        new_state = StructuralState(new_tree, state.undo_stack, state.removed)  # (not replace)
         return new_state, OpResult(key, op, outcome, decision, True), item
 
     def _lands(self, outcome: Outcome, decision: Decision) -> bool:

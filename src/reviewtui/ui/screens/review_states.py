@@ -8,10 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import chain, compress, islice
-from operator import is_not
+from operator import attrgetter, is_not
 
 from reviewtui.core.engine import OpKey, OpResult, TurnResult, Verdict
-from reviewtui.core.engine.opstate import OpState, draft_state, op_state
+from reviewtui.core.engine.opstate import (
+    DECIDED_STATES,
+    FAILED_STATES,
+    OpState,
+    draft_state,
+    op_state,
+)
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import Turn
 from reviewtui.core.record import field, record, replace
@@ -76,9 +82,9 @@ class ReviewStates:
 def turn_mark(states: list[OpState]) -> str:
     if not states:
         return "empty"  # the list's "·" too
-    if any(s.failed for s in states):
+    if not FAILED_STATES.isdisjoint(states):
         return "failed"
-    if all(s.decided for s in states):
+    if DECIDED_STATES.issuperset(states):
         return "decided"
     return "pending"
 
@@ -87,24 +93,23 @@ COUNTED = ("pending", "accepted", "rejected", "failed")
 
 
 def _counts(states: list[OpState]) -> tuple[int, int, int, int]:
-    pending = accepted = rejected = failed = 0
+    tally = [0, 0, 0, 0]
     for s in states:
-        if s.failed:
-            failed += 1
-        elif s is OpState.REJECTED:
-            rejected += 1
-        elif s.decided:
-            accepted += 1
-        else:
-            pending += 1
-    return pending, accepted, rejected, failed
+        tally[_COLUMN[s]] += 1
+    return tally[0], tally[1], tally[2], tally[3]
+
+
+# Each state's column in the counts (pending, accepted, rejected, failed): what
+# ``failed``, ``is REJECTED`` and ``decided`` say, in that order, looked up once.
+_COLUMN = {s: 3 if s in FAILED_STATES else 2 if s is OpState.REJECTED
+           else 1 if s in DECIDED_STATES else 0 for s in OpState}
 
 
 def _drafted(results: tuple[OpResult, ...],
              drafts: tuple[OpResult, ...]) -> tuple[OpState | None, ...]:
     if len(drafts) != len(results):
         return ()
-    return tuple(draft_state(r, d) for r, d in zip(results, drafts, strict=True))
+    return tuple(map(draft_state, results, drafts))  # (the same lengths, checked above)
 
 
 def draft_twin(review: Review, result: OpResult) -> OpResult | None:
@@ -164,8 +169,12 @@ def review_states(review: Review, known: ReviewStates | None = None, *,
         if drafted is None:
             drafted = _drafted(results, drafts)
         twins = drafts if len(drafts) == len(results) else (None,) * len(results)
-        states = [op_state(r, Status.CONFLICT if r.key in conflicted else None, d)
-                  for r, d in zip(results, twins, strict=True)]
+        if pos < len(old_basis) and turns[pos].index not in moved:
+            states = _kept_states(results, twins, drafted, old_basis[pos], old_turns[pos],
+                                  conflicted)
+        else:
+            states = [op_state(r, Status.CONFLICT if r.key in conflicted else None, d)
+                      for r, d in zip(results, twins, strict=True)]
         made = TurnBasis(results, _counts(states), turn_mark(states), drafts, drafted)
         if pos < len(per_turn):
             per_turn[pos], basis[pos] = states, made
@@ -178,6 +187,23 @@ def review_states(review: Review, known: ReviewStates | None = None, *,
                         _marks(session_turns, basis, reuse, changed), tuple(basis), conflicted)
 
 
+def _kept_states(results: tuple[OpResult, ...], twins: Sequence[OpResult | None],
+                 drafted: tuple[OpState | None, ...], old: TurnBasis, old_states: list[OpState],
+                 conflicted: frozenset[OpKey]) -> list[OpState]:
+    """A changed turn's states, each operation's kept from ``old`` where its result is the
+    very same object and what the draft makes of it (``drafted``) is the same: a reject
+    re-evaluates one operation in each later turn naming its file and keeps the others'
+    results (the turn is not in ``moved``: no operation came into or out of a conflict)."""
+    same = (len(old.results) == len(results) == len(old_states)
+            and len(drafted) == len(old.drafted) == len(results))
+    return [old_states[at] if same and old.results[at] is r and drafted[at] == old.drafted[at]
+            else op_state(r, Status.CONFLICT if r.key in conflicted else None, d)
+            for at, (r, d) in enumerate(zip(results, twins, strict=True))]
+
+
+_RESULTS, _DRAFTS = attrgetter("results"), attrgetter("drafts")  # (read in C)
+
+
 def _to_look_at(turns: Sequence[TurnResult], results: list[tuple[OpResult, ...]],
                 drafts: list[tuple[OpResult, ...]], old: Sequence[TurnBasis], start: int,
                 moved: set[int]) -> list[int]:
@@ -188,9 +214,9 @@ def _to_look_at(turns: Sequence[TurnResult], results: list[tuple[OpResult, ...]]
     on a 50,000-operation session ~8 ms."""
     known = min(len(old), len(results))
     other = set(compress(range(start, known), map(
-        is_not, islice(results, start, known), (b.results for b in islice(old, start, known)))))
+        is_not, islice(results, start, known), map(_RESULTS, islice(old, start, known)))))
     other.update(compress(range(start, known), map(
-        is_not, islice(drafts, start, known), (b.drafts for b in islice(old, start, known)))))
+        is_not, islice(drafts, start, known), map(_DRAFTS, islice(old, start, known)))))
     if moved:
         other.update(pos for pos in range(start, known) if turns[pos].index in moved)
     return sorted(other) + list(range(known, len(results)))
