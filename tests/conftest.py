@@ -171,3 +171,15 @@ def collector_on() -> Iterator[None]:
     yield
     if not was:
         gc.disable()
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own reordering by fixture scope
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked ``slow`` run first, in their usual order; the rest follow unchanged.
+
+    ``make test`` runs the suite on two workers and ends when the slower one ends; a test
+    of several seconds started near the end would leave the other worker idle meanwhile.
+    Started first, the long tests overlap with the other worker's short ones, and the
+    end of the run is made of short tests that xdist's work stealing spreads evenly.
+    """
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

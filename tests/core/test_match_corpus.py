@@ -26,6 +26,8 @@ from reviewtui.core.match.elision import is_marker
 from reviewtui.core.match.normalise import is_blank, leading, loose_key
 from reviewtui.core.model.outcome import Diagnosis, MatchResult, Status
 
+pytestmark = pytest.mark.slow  # the corpus fixture is the slow part; keep its tests together
+
 SEED = 20240611
 FILES = 40
 EDITS_PER_FILE = 8

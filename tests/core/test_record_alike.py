@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
+import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
@@ -257,6 +258,7 @@ def pickled(cls: Any, instance: object) -> object:
         del module.Rec  # type: ignore[attr-defined]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(spec=class_specs(), data=st.data())
 def test_a_record_behaves_as_the_stock_dataclass(spec: ClassSpec, data: st.DataObject) -> None:

@@ -141,6 +141,7 @@ def test_a_cross_origin_websocket_is_refused_even_with_the_token(running: Runnin
         assert asyncio.run(_websocket(ws, origin)) == 403, origin
 
 
+@pytest.mark.slow
 def test_the_right_token_from_the_page_origin_gets_a_workbench(running: Running) -> None:
     ws = f"ws://127.0.0.1:{running.port}/ws/{running.token}"
     assert str(asyncio.run(_websocket(ws, running.base))).startswith("open:")
