@@ -48,9 +48,14 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def running() -> Iterator[Running]:
-    """``reviewtui serve --dry-run`` on the demo (a scratch copy per connection)."""
+    """``reviewtui serve --dry-run`` on the demo (a scratch copy per connection).
+
+    One server for the module's tests: each only sends requests and opens websockets,
+    which the server answers from the request alone (the token, the origin), and an
+    accepted websocket works on a scratch copy of its own; a server start costs ~0.5 s
+    of CPU in its child processes."""
     port = _free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "reviewtui", "serve", "--port", str(port), "--dry-run"],
