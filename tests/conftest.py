@@ -125,6 +125,43 @@ def _pilot_idle_checks_every_5_ms() -> None:
 _pilot_idle_checks_every_5_ms()
 
 
+def _css_parsed_once_per_process() -> None:
+    """Textual parses each stylesheet source once per test process, not once per app.
+
+    Every app a test starts parses the CSS of each widget class it mounts and of its own
+    ``.tcss`` files again (its cache lives on the app's ``Stylesheet``): ~0.05 s of the
+    ~0.25 s of CPU an app start costs, and the suite starts hundreds. The parse is a
+    function of what is keyed here -- the text, where it came from, its flags and scope,
+    and the theme's variables (substituted while parsing) -- so a result for the same key
+    is the same rules; an error is raised each time, as before, since only results are
+    kept. Rule sets are only read once parsed (one app already shares them between all its
+    widgets). ``REVIEWTUI_TEST_CSS_PER_APP`` set turns this off.
+    """
+    import os
+
+    if os.environ.get("REVIEWTUI_TEST_CSS_PER_APP"):
+        return
+    from textual.css.stylesheet import Stylesheet
+
+    parse_rules = Stylesheet._parse_rules
+    parsed: dict[tuple[Any, ...], Any] = {}
+
+    def shared(self: Stylesheet, css: str, read_from: Any, is_default_rules: bool = False,
+               tie_breaker: int = 0, scope: str = "") -> Any:
+        key = (css, read_from, is_default_rules, tie_breaker, scope,
+               tuple(sorted(self._variables.items())))
+        rules = parsed.get(key)
+        if rules is None:
+            rules = parsed[key] = parse_rules(self, css, read_from, is_default_rules,
+                                              tie_breaker, scope)
+        return rules
+
+    Stylesheet._parse_rules = shared  # type: ignore[method-assign]
+
+
+_css_parsed_once_per_process()
+
+
 @pytest.fixture
 def collector_on() -> Iterator[None]:
     """The cyclic garbage collector on for the test (tests of how reviewtui pauses it),
@@ -134,3 +171,15 @@ def collector_on() -> Iterator[None]:
     yield
     if not was:
         gc.disable()
+
+
+@pytest.hookimpl(trylast=True)  # after pytest's own reordering by fixture scope
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked ``slow`` run first, in their usual order; the rest follow unchanged.
+
+    ``make test`` runs the suite on two workers and ends when the slower one ends; a test
+    of several seconds started near the end would leave the other worker idle meanwhile.
+    Started first, the long tests overlap with the other worker's short ones, and the
+    end of the run is made of short tests that xdist's work stealing spreads evenly.
+    """
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

@@ -40,6 +40,7 @@ def revision_in(answer: str) -> str:
 
 # -- the tools -----------------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.anyio
 async def test_every_tool_has_a_schema_and_a_short_description_with_an_example(
         tmp_path: Path) -> None:

@@ -107,6 +107,7 @@ def notes(app: ReviewApp) -> list[str]:
     return [str(note.message) for note in getattr(app, "_notifications", ())]
 
 
+@pytest.mark.slow
 async def test_agent_and_reviewer_on_one_live_session(tmp_path: Path) -> None:
     from mcp.client import Client
 

@@ -115,6 +115,7 @@ def _plain_lines(draw: st.DrawFn) -> list[str]:
     return [command, *(word for chunk in draw(st.permutations(chunks)) for word in chunk)]
 
 
+@pytest.mark.slow
 @settings(max_examples=400)
 @given(_plain_lines())
 def test_a_plain_line_means_the_same_to_argparse(words: list[str]) -> None:

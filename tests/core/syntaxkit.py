@@ -74,7 +74,7 @@ class Sample:
 
 def corpus() -> dict[str, list[Sample]]:
     """Grammar name -> the corpus files it reads that parse cleanly as they are."""
-    found: dict[str, list[tuple[int, Sample]]] = {}
+    found: dict[str, list[tuple[str, Sample]]] = {}
     for root, file in _files():
         if not file.is_file() or file.suffix == ".output":
             continue
@@ -86,13 +86,20 @@ def corpus() -> dict[str, list[Sample]]:
         except (UnicodeDecodeError, OSError):
             continue
         text = text.lstrip("\ufeff")
-        parsed = parse(file.name, text)
-        if parsed is None or parsed.tree.root_node.has_error:
-            continue  # lexer stress tests the grammar does not accept: not a clean base
-        sample = Sample(str(file.relative_to(root.parent)), text)
-        found.setdefault(grammar, []).append((len(text), sample))
-    return {g: [s for _n, s in sorted(items, key=lambda x: -x[0])[:PER_LANGUAGE]]
-            for g, items in sorted(found.items())}
+        found.setdefault(grammar, []).append(
+            (file.name, Sample(str(file.relative_to(root.parent)), text)))
+    # The largest first (ties in the order found); parsing stops at PER_LANGUAGE clean
+    # ones, the same files as parsing all and keeping the largest clean ones.
+    chosen: dict[str, list[Sample]] = {}
+    for grammar, items in sorted(found.items()):
+        for name, sample in sorted(items, key=lambda item: -len(item[1].text)):
+            parsed = parse(name, sample.text)
+            if parsed is None or parsed.tree.root_node.has_error:
+                continue  # lexer stress tests the grammar does not accept: not a clean base
+            chosen.setdefault(grammar, []).append(sample)
+            if len(chosen[grammar]) == PER_LANGUAGE:
+                break
+    return chosen
 
 
 # -- valid edits -------------------------------------------------------------------------

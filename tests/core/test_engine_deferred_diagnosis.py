@@ -98,6 +98,7 @@ def steps(session: Session, data: st.DataObject) -> Iterator[dict[OpKey, Decisio
         yield decisions
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(case=st.one_of(st.tuples(edit_sessions, base_files),
                       st.tuples(command_sessions, base_files),

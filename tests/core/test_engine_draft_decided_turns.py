@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_engine_incremental import assert_same, file_blocks, keys_of, make_tree, sessions
@@ -63,6 +64,7 @@ def decided_by_hand(run: SessionRun) -> list[int]:
             if any((t.index, p) in run.decisions for p in range(len(t.reply.ops)))]
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=session_text, files=base_files, data=st.data())
 def test_decide_undo_redo_equal_full_evaluation(text: str, files: dict[str, str],

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -129,6 +130,7 @@ def keys_of(session: Session) -> list[OpKey]:
     return [(t.index, pos) for t in session.turns for pos in range(len(t.reply.ops))]
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=session_text, files=base_files, pending_joins=st.booleans(),
        data=st.data())

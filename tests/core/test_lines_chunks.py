@@ -89,6 +89,7 @@ def check_lookups(store: ChunkedLines, model: Sequence[str]) -> None:
                     assert store.index(word, start) == want_at
 
 
+@pytest.mark.slow
 @settings(max_examples=300)
 @given(data=st.data(), base=line_lists, size=sizes)
 def test_splices_match_a_tuple_model(data: st.DataObject, base: list[str], size: int) -> None:

@@ -12,6 +12,7 @@ Run with ``pytest -s`` to see the table.
 
 from __future__ import annotations
 
+import functools
 import random
 import sysconfig
 from collections import Counter
@@ -25,6 +26,8 @@ from reviewtui.core.match import match_edit
 from reviewtui.core.match.elision import is_marker
 from reviewtui.core.match.normalise import is_blank, leading, loose_key
 from reviewtui.core.model.outcome import Diagnosis, MatchResult, Status
+
+pytestmark = pytest.mark.slow  # the corpus fixture is the slow part; keep its tests together
 
 SEED = 20240611
 FILES = 40
@@ -207,11 +210,17 @@ PERTURB: dict[str, Callable[[list[str], list[str]], tuple[list[str], list[str]] 
 # -- edit generators ------------------------------------------------------------------
 
 
+@functools.cache
+def _tabbed(lines: tuple[str, ...]) -> tuple[str, ...]:
+    """The file indented with tabs (made once per file, not once per edit)."""
+    return tuple(_indent_map(lines, lambda lead: lead.replace("    ", "\t")))
+
+
 def _expression_edit(rng: random.Random, lines: tuple[str, ...], counts: dict[
         int, Counter[tuple[str, ...]]], kind: str) -> Edit | None:
     step = "    "
     if kind == "spaces-for-tabs":
-        lines = tuple(_indent_map(lines, lambda lead: lead.replace("    ", "\t")))
+        lines = _tabbed(lines)
         step = "\t"
     span = _pick_region(rng, lines, counts)
     if span is None:

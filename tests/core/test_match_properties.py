@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -87,6 +88,7 @@ def curl(lines: list[str]) -> list[str]:
     return [line.replace("'", "\u2019").replace('"', "\u201d") for line in lines]
 
 
+@pytest.mark.slow
 @given(unique_edits(), st.sampled_from(["shift", "drop", "trailing", "curly", "all"]),
        st.integers(min_value=1, max_value=8))
 @settings(max_examples=300, deadline=None)

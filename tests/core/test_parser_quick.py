@@ -99,6 +99,7 @@ def _both(read: Callable[[], object]) -> tuple[object, object]:
     return fast, slow
 
 
+@pytest.mark.slow
 @settings(max_examples=500, deadline=None)
 @given(replies(), st.data())
 def test_replies_read_as_the_general_reading_reads_them(lines: list[str],
@@ -112,6 +113,7 @@ def test_replies_read_as_the_general_reading_reads_them(lines: list[str],
     assert fast == slow
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(replies(), min_size=1, max_size=3), st.sampled_from(["\n", "\r\n"]))
 def test_sessions_read_as_the_general_reading_reads_them(turns: list[list[str]],

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -662,6 +663,7 @@ def _same(text: str) -> None:
     assert parse_markdown_session(text) == old_parse_markdown_session(text)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(sessions())
 def test_generated_sessions_parse_as_before(text: str) -> None:

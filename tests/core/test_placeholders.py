@@ -201,6 +201,7 @@ def lines(draw: st.DrawFn) -> str:
 ANY_LINE = st.one_of(lines(), st.text(max_size=40))
 
 
+@pytest.mark.slow
 @given(ANY_LINE, PATHS)
 @settings(max_examples=1500, deadline=None)
 @example("# ... existing code ...", "")

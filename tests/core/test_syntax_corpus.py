@@ -35,6 +35,7 @@ def _samples(language: str) -> list[kit.Sample]:
     return samples
 
 
+@pytest.mark.slow
 def test_the_corpus_covers_twelve_languages() -> None:
     if not kit.corpus_root().is_dir():
         pytest.skip(f"SKIPPED LOUDLY: no corpus at {kit.corpus_root()}: run `make corpus`")

@@ -5,6 +5,7 @@ are tried more than once (nested definitions, globals)."""
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pyregionkit import edited
@@ -71,6 +72,7 @@ token_line = st.lists(st.sampled_from(TOKENISH), max_size=4).map("".join)
 token_edit = st.tuples(st.integers(0, 30), st.integers(0, 3), st.lists(token_line, max_size=3))
 
 
+@pytest.mark.slow
 @settings(max_examples=600)
 @given(base=st.lists(token_line, max_size=30),
        edits=st.lists(token_edit, min_size=1, max_size=4),

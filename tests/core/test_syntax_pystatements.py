@@ -29,6 +29,7 @@ line = st.sampled_from(FRAGMENTS)
 edit = st.tuples(st.integers(0, 24), st.integers(0, 3), st.lists(line, max_size=3))
 
 
+@pytest.mark.slow
 @settings(max_examples=1500)
 @given(base=st.lists(line, max_size=24), edits=st.lists(edit, min_size=1, max_size=3))
 def test_a_yes_from_statements_means_a_whole_parse_finds_nothing_new(

@@ -147,6 +147,7 @@ def quiet_like(draw: st.DrawFn, base: list[str]) -> list[tuple[int, int, list[st
     return edits
 
 
+@pytest.mark.slow
 @settings(max_examples=400)
 @given(data=st.data(), base=blocks, newline=st.sampled_from(["\n", "\r\n"]))
 def test_a_yes_from_the_tokens_means_a_whole_parse_finds_nothing_new(

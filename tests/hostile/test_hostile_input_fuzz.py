@@ -21,6 +21,7 @@ import os
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -229,6 +230,7 @@ def _run(*argv: str | Path) -> tuple[int, str]:
 EXAMPLES = int(os.environ.get("REVIEWTUI_FUZZ_EXAMPLES", "0"))
 
 
+@pytest.mark.slow
 @settings(max_examples=EXAMPLES or 60, derandomize=not EXAMPLES, deadline=None,
           database=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
                                                  HealthCheck.too_slow,

@@ -210,6 +210,7 @@ async def test_reject_reason_dialog_and_the_reason_shown_after(
         assert_literal(widget_texts(pilot), f"rejected: {REASON}")
 
 
+@pytest.mark.slow
 async def test_raw_tree_stats_help_and_findings(markup_project: tuple[Path, Path]) -> None:
     session, root = markup_project
     async with workbench(session, root) as pilot:
@@ -253,6 +254,7 @@ async def test_raw_tree_stats_help_and_findings(markup_project: tuple[Path, Path
         await _settle(pilot)
 
 
+@pytest.mark.slow
 async def test_search_goto_picker_split_and_restore_dialogs(
     markup_project: tuple[Path, Path],
 ) -> None:

@@ -48,9 +48,14 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def running() -> Iterator[Running]:
-    """``reviewtui serve --dry-run`` on the demo (a scratch copy per connection)."""
+    """``reviewtui serve --dry-run`` on the demo (a scratch copy per connection).
+
+    One server for the module's tests: each only sends requests and opens websockets,
+    which the server answers from the request alone (the token, the origin), and an
+    accepted websocket works on a scratch copy of its own; a server start costs ~0.5 s
+    of CPU in its child processes."""
     port = _free_port()
     process = subprocess.Popen(
         [sys.executable, "-m", "reviewtui", "serve", "--port", str(port), "--dry-run"],
@@ -141,6 +146,7 @@ def test_a_cross_origin_websocket_is_refused_even_with_the_token(running: Runnin
         assert asyncio.run(_websocket(ws, origin)) == 403, origin
 
 
+@pytest.mark.slow
 def test_the_right_token_from_the_page_origin_gets_a_workbench(running: Running) -> None:
     ws = f"ws://127.0.0.1:{running.port}/ws/{running.token}"
     assert str(asyncio.run(_websocket(ws, running.base))).startswith("open:")

@@ -246,6 +246,7 @@ def own_commits_to_replay() -> list[str]:
             if features[sha] or index % OWN_SAMPLE_EVERY == 0]
 
 
+@pytest.mark.slow
 def test_own_history_replays_like_git_apply() -> None:
     if not (REPO / ".git").exists():
         pytest.skip("LOUD: this copy of reviewtui is not a git checkout, so it has no "
@@ -298,6 +299,7 @@ def feature_commits(limit: int = 12) -> list[str]:
     return found[:limit]
 
 
+@pytest.mark.slow
 def test_own_commits_with_binary_and_modes_replay_like_git_apply() -> None:
     if not (REPO / ".git").exists():
         pytest.skip("LOUD: this copy of reviewtui is not a git checkout: no own history")

@@ -35,6 +35,8 @@ import time
 from multiprocessing.connection import Connection
 from pathlib import Path
 
+import pytest
+
 from diskkit import Ed, make_project, write_session
 from reviewtui.core.engine import Decision
 from reviewtui.shell.review import Review
@@ -109,6 +111,7 @@ def fresh_round(folder: Path) -> tuple[Path, Path, Path]:
     return session, root, session.with_name("s.md.review.json")
 
 
+@pytest.mark.slow
 def test_sigkill_at_random_points_loses_nothing(tmp_path: Path) -> None:
     per_turn = FILES // TURNS
     rounds = 1

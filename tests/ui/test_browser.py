@@ -284,6 +284,7 @@ async def _drive(served: Served, browser: Browser, progress: Progress) -> None:
                 await asyncio.sleep(0.1)
 
 
+@pytest.mark.slow
 def test_a_key_press_in_the_browser_accepts_an_operation_on_disk(
         browser: Browser, served: Served) -> None:  # browser first: it may skip
     progress = Progress()

@@ -220,6 +220,7 @@ async def test_split_of_a_console_command_says_why_not(tour: tuple[Path, Path]) 
 # --- /: search -------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_search_moves_between_matches_and_counts_them(tour: tuple[Path, Path]) -> None:
     session, root = tour
     app = open_app(session, root, dry_run=True)

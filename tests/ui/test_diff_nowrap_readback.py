@@ -105,6 +105,7 @@ async def _read_by_scrolling(view: DiffView, pilot: Pilot[None],
     raise AssertionError("→ never reached the last column")
 
 
+@pytest.mark.slow
 async def test_every_character_of_a_300_character_line_is_read_by_scrolling(
         tmp_path: Path) -> None:
     session, root = _session(tmp_path)
@@ -149,6 +150,7 @@ async def test_right_and_left_move_on_from_the_change_in_view(tmp_path: Path) ->
             assert MIDDLE[start:start + len(piece)] == piece
 
 
+@pytest.mark.slow
 async def test_an_empty_line_never_shows_a_cut_mark(tmp_path: Path) -> None:
     session, root = _session(tmp_path)
     app = open_app(session, root)

@@ -57,6 +57,7 @@ def _pids_with(token: str) -> list[int]:
     return found
 
 
+@pytest.mark.slow
 def test_a_workbench_under_make_exits_when_its_terminal_is_closed(tmp_path: Path) -> None:
     assert TMUX is not None
     assert MAKE is not None

@@ -121,6 +121,7 @@ def _added_text(shown: str) -> str:
     return "".join(piece.rstrip() for piece in pieces)
 
 
+@pytest.mark.slow
 def test_walk_read_a_long_line_and_place_an_ambiguous_edit(
         terminal: Callable[..., str]) -> None:
     send = terminal

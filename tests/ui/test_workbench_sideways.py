@@ -50,6 +50,7 @@ def _row(view: DiffView, text: str) -> str:
     return row
 
 
+@pytest.mark.slow
 async def test_right_and_left_scroll_a_cut_line(tmp_path: Path) -> None:
     session, root = _session(tmp_path)
     app = open_app(session, root)
