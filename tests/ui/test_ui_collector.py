@@ -135,10 +135,10 @@ async def test_keys_in_quick_succession_never_wait_for_a_walk(
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause(collector.QUIET + 0.2)  # the first frame's own walk done
         monkeypatch.setattr(collector, "idle", watched_idle)
-        for key in "yuyuyu":
+        for key in "yuyu":
             await pilot.press(key)
             await app.jobs.wait_idle()
-            await pilot.pause(collector.AFTER_DRAW * 4)  # drawn, and a moment more
+            await pilot.pause(collector.AFTER_DRAW * 2)  # drawn, and a moment more
             assert collector.held(), f"the collector came back right after {key!r}"
             assert not gc.isenabled()
             assert walks == []
