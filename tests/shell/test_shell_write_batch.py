@@ -15,9 +15,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from diskkit import Cmd, Ed, make_project, write_session
+from reviewtui.core.engine import Decision
 from reviewtui.core.errors import DiskError
 from reviewtui.shell import disk, write_batch
-from reviewtui.shell.disk import atomic_write, is_temp_name, remove_file
+from reviewtui.shell.disk import atomic_write, is_temp_name
+from reviewtui.shell.review import Review
 from reviewtui.shell.write_batch import WriteBatch
 
 
@@ -107,28 +110,33 @@ def test_a_prepared_temp_file_swapped_for_a_link_is_not_renamed(tmp_path: Path) 
 
 def test_folder_fsyncs_are_deferred_once_per_folder_and_come_before_a_removal(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    for rel in ("a.txt", "b.txt", "d/c.txt", "d/gone.txt"):
-        atomic_write(tmp_path, rel, b"old\n")
+    """Through a replay (what ``put`` does with its batch): three files written, one
+    removed; the folders renamed into are fsynced once each, and before the unlink."""
+    root = make_project(tmp_path / "p", {rel: "old\n" for rel in
+                                         ("a.txt", "b.txt", "d/c.txt", "d/gone.txt")})
+    session = write_session(tmp_path / "s", [
+        [Ed(rel, "old", "new") for rel in ("a.txt", "b.txt", "d/c.txt")],
+        [Cmd(":rm d/gone.txt")]])
     events: list[str] = []
+    inside = str(root)
 
     def synced(fd: int) -> None:
-        events.append(f"fsync {os.readlink(f'/proc/self/fd/{fd}')}")
+        where = os.readlink(f"/proc/self/fd/{fd}")
+        if where.startswith(inside):  # the project's folders, not the review's own files
+            events.append(f"fsync {where}")
 
-    monkeypatch.setattr(write_batch, "_fsync", synced)
-    monkeypatch.setattr(disk, "_fsync", synced)
-    monkeypatch.setattr(disk, "_before_rename", lambda _fd, name: events.append(name))
-    with WriteBatch(tmp_path) as batch:
-        batch.prepare([("a.txt", b"new\n"), ("b.txt", b"new\n"), ("d/c.txt", b"new\n")])
-        for rel in ("a.txt", "b.txt", "d/c.txt"):
-            assert atomic_write(tmp_path, rel, b"new\n", batch=batch)
-        assert [e for e in events if e.startswith("fsync")] == []  # none yet
-        assert remove_file(tmp_path, "d/gone.txt", batch=batch)
-    root, sub = f"fsync {tmp_path}", f"fsync {tmp_path / 'd'}"
+    with Review.open(session, root, persist=False) as review:
+        keys = [r.key for turn in review.display.turns for r in turn.results]
+        monkeypatch.setattr(write_batch, "_fsync", synced)
+        monkeypatch.setattr(disk, "_fsync", synced)
+        monkeypatch.setattr(disk, "_before_rename", lambda _fd, name: events.append(name))
+        review.decide_many([(key, Decision.accept()) for key in keys])
+    top, sub = f"fsync {root}", f"fsync {root / 'd'}"
     # Both folders written into are fsynced (once each) before the removal's unlink;
     # the removal's own folder fsync follows it.
-    assert events == ["a.txt", "b.txt", "c.txt", root, sub, "gone.txt", sub]
-    assert _tree(tmp_path) == {"a.txt": (b"new\n", 0o644), "b.txt": (b"new\n", 0o644),
-                               "d/c.txt": (b"new\n", 0o644)}
+    assert events == ["a.txt", "b.txt", "c.txt", top, sub, "gone.txt", sub]
+    assert _tree(root) == {"a.txt": (b"new\n", 0o644), "b.txt": (b"new\n", 0o644),
+                           "d/c.txt": (b"new\n", 0o644)}
 
 
 def test_a_failed_fsync_ahead_fails_that_write_and_leaves_no_temp_file(

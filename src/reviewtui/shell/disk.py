@@ -493,16 +493,13 @@ def write_link(root: Path, rel: str, target: str, *, expected: bytes | None | Li
     return True
 
 
-def remove_file(root: Path, rel: str, *, expected: Expected = UNCHECKED,
-                batch: WriteBatch | None = None) -> bool:
+def remove_file(root: Path, rel: str, *, expected: Expected = UNCHECKED) -> bool:
     """Remove ``root/rel`` and any folders that it leaves empty; False if it was not there.
 
     With ``expected``, the file's bytes are compared just before the unlink:
-    :class:`DiskChanged` when they differ (nothing is removed). ``batch``: its renames
-    are made durable first (a removal never outruns the write that replaces it).
+    :class:`DiskChanged` when they differ (nothing is removed). (In a replay the batch's
+    renames are made durable first: ``shell/replay.py`` ``put``.)
     """
-    if batch is not None:
-        batch.flush()
     parts = _parts(root, rel)
     name = parts[-1]
     try:
