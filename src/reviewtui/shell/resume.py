@@ -16,7 +16,7 @@ reported and kept under ``orphaned`` (:func:`drop_unfit_records`).
 
 from __future__ import annotations
 
-import gc
+import contextlib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -29,7 +29,7 @@ from reviewtui.core.review.log import LogEntry, LogKind, drop_in_force, fold, re
 from reviewtui.core.review.plan import PathRecord
 from reviewtui.core.review.rebase import apply_layer
 from reviewtui.shell.disk import remove_temp, scratch_copy
-from reviewtui.shell.loader import LoadedSession, load_session
+from reviewtui.shell.loader import LoadedSession, gc_paused, load_session
 from reviewtui.shell.lock import RootLock
 from reviewtui.shell.outside import absorb, set_base, stale_accepts
 from reviewtui.shell.project import load_project
@@ -76,20 +76,10 @@ def open_review(cls: type[Review], session_path: str | Path, root: Path | None =
     first frame, then ~0.1 s of the evaluation). ui/evaluating.py does the same with
     each slice of evaluation.
     """
-    if not first_frame or not gc.isenabled():
+    with gc_paused() if first_frame else contextlib.nullcontext():
         return _open_review(cls, session_path, root, dry_run=dry_run, state_path=state_path,
                             persist=persist, read_only_state=read_only_state, format=format,
                             first_frame=first_frame, loaded=loaded)
-    gc.disable()
-    try:
-        review = _open_review(cls, session_path, root, dry_run=dry_run,
-                              state_path=state_path, persist=persist,
-                              read_only_state=read_only_state, format=format,
-                              first_frame=first_frame, loaded=loaded)
-        gc.freeze()
-    finally:
-        gc.enable()
-    return review
 
 
 def _open_review(cls: type[Review], session_path: str | Path, root: Path | None, *,
