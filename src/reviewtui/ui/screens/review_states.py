@@ -158,23 +158,15 @@ def review_states(review: Review, known: ReviewStates | None = None, *,
     changed: list[int] = []  # positions whose basis is not the one reused
     for pos in _to_look_at(turns, now_results, now_drafts, old_basis, start, moved):
         results, drafts = now_results[pos], now_drafts[pos]
-        drafted: tuple[OpState | None, ...] | None = None
-        if pos < len(old_basis):
-            old = old_basis[pos]
-            if old.results is results and turns[pos].index not in moved:
-                drafted = _drafted(results, drafts)
-                if drafted == old.drafted:  # the draft changed, not what the states read
-                    basis[pos] = replace(old, drafts=drafts)
-                    continue
-        if drafted is None:
-            drafted = _drafted(results, drafts)
+        drafted = _drafted(results, drafts)
+        # The turn as it was, when no operation came into or out of a conflict.
+        old = old_basis[pos] if pos < len(old_basis) and turns[pos].index not in moved else None
+        if old is not None and old.results is results and drafted == old.drafted:
+            basis[pos] = replace(old, drafts=drafts)  # the draft changed, not what states read
+            continue
         twins = drafts if len(drafts) == len(results) else (None,) * len(results)
-        if pos < len(old_basis) and turns[pos].index not in moved:
-            states = _kept_states(results, twins, drafted, old_basis[pos], old_turns[pos],
-                                  conflicted)
-        else:
-            states = [op_state(r, Status.CONFLICT if r.key in conflicted else None, d)
-                      for r, d in zip(results, twins, strict=True)]
+        states = _states(results, twins, drafted, old, old_turns[pos] if old else [],
+                         conflicted)
         made = TurnBasis(results, _counts(states), turn_mark(states), drafts, drafted)
         if pos < len(per_turn):
             per_turn[pos], basis[pos] = states, made
@@ -187,16 +179,17 @@ def review_states(review: Review, known: ReviewStates | None = None, *,
                         _marks(session_turns, basis, reuse, changed), tuple(basis), conflicted)
 
 
-def _kept_states(results: tuple[OpResult, ...], twins: Sequence[OpResult | None],
-                 drafted: tuple[OpState | None, ...], old: TurnBasis, old_states: list[OpState],
-                 conflicted: frozenset[OpKey]) -> list[OpState]:
-    """A changed turn's states, each operation's kept from ``old`` where its result is the
-    very same object and what the draft makes of it (``drafted``) is the same: a reject
-    re-evaluates one operation in each later turn naming its file and keeps the others'
-    results (the turn is not in ``moved``: no operation came into or out of a conflict)."""
-    same = (len(old.results) == len(results) == len(old_states)
-            and len(drafted) == len(old.drafted) == len(results))
-    return [old_states[at] if same and old.results[at] is r and drafted[at] == old.drafted[at]
+def _states(results: tuple[OpResult, ...], twins: Sequence[OpResult | None],
+            drafted: tuple[OpState | None, ...], old: TurnBasis | None,
+            old_states: list[OpState], conflicted: frozenset[OpKey]) -> list[OpState]:
+    """A changed turn's states; with ``old`` (the turn as it was, not in ``moved``: no
+    operation came into or out of a conflict), each operation's kept where its result is
+    the very same object and what the draft makes of it (``drafted``) is the same: a reject
+    re-evaluates one operation in each later turn naming its file and keeps the others'."""
+    was, was_drafted = (old.results, old.drafted) if old is not None else ((), ())
+    same = (len(was) == len(results) == len(old_states)
+            and len(drafted) == len(was_drafted) == len(results))
+    return [old_states[at] if same and was[at] is r and drafted[at] == was_drafted[at]
             else op_state(r, Status.CONFLICT if r.key in conflicted else None, d)
             for at, (r, d) in enumerate(zip(results, twins, strict=True))]
 
