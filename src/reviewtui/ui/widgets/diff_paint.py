@@ -24,7 +24,7 @@ from reviewtui.core.text.diff import DiffModel, DiffRow, RowKind, Side
 from reviewtui.core.text.hashline import line_id
 from reviewtui.ui.highlight import PLAIN, Line
 from reviewtui.ui.widgets.diff_render import TAB_SIZE, bg, fg, sanitize, text_strip
-from reviewtui.ui.widgets.diff_shelf import ShelfKey, StripShelf, shelf_key
+from reviewtui.ui.widgets.diff_shelf import ShelfKey, StripCache, StripShelf, shelf_key
 
 DiffMode = Literal["split", "unified"]
 
@@ -70,7 +70,7 @@ class DiffPainter(ScrollView):
     _before_lines: tuple[Line, ...] | None
     _after_lines: tuple[Line, ...] | None
     _palette: _Palette | None
-    _cache: LRUCache[tuple[int, int, int, str, bool, bool, int], Strip]
+    _cache: StripCache
     _shelf: StripShelf
     _path: str
     _before_text: str

@@ -51,7 +51,7 @@ from reviewtui.ui.widgets.diff_paint import (
     _Palette,
     reveal_offset,
 )
-from reviewtui.ui.widgets.diff_shelf import StripShelf
+from reviewtui.ui.widgets.diff_shelf import StripCache, StripShelf
 
 SYNC_HIGHLIGHT_CHARS = 20_000  # smaller texts are highlighted at once (a few ms)
 
@@ -160,7 +160,7 @@ class DiffView(DiffPainter, can_focus=True):
         self.fold_context: dict[int, str] = {}  # collapsed row -> enclosing signature
         self._text_width = 0  # widest row text in cells, for unified horizontal scrolling
         self._palette: _Palette | None = None
-        self._cache: LRUCache[tuple[int, int, int, str, bool, bool, int], Strip] = LRUCache(1024)
+        self._cache: StripCache = LRUCache(1024)
         self._shelf = StripShelf()  # the lines of diffs shown before (shelve / unshelve)
         self.wrap = True
         # Wrapped layout: each row's first visual line (and the total at the end); None
