@@ -173,6 +173,40 @@ def collector_on() -> Iterator[None]:
         gc.disable()
 
 
+@pytest.fixture
+def walks(collector_on: None) -> Iterator[list[int]]:
+    """The generations the collector walked during the test (a list that grows as it
+    does), with collections made to come often."""
+    seen: list[int] = []
+
+    def note(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            seen.append(info["generation"])
+
+    threshold = gc.get_threshold()
+    gc.set_threshold(20, 2, 2)
+    gc.callbacks.append(note)
+    try:
+        yield seen
+    finally:
+        gc.callbacks.remove(note)
+        gc.set_threshold(*threshold)
+
+
+@pytest.fixture
+def line_turns(tmp_path: Path) -> tuple[Path, Path]:
+    """(session, root): 60 turns, each changing one line of ``a.txt``."""
+    turns = 60
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "a.txt").write_text("".join(f"line {n}\n" for n in range(turns)))
+    session = tmp_path / "s.md"
+    session.write_text("".join(
+        f"## Turn {n + 1}\n> change line {n}\n\n--- File: a.txt ---\n<<<<<<< SEARCH\n"
+        f"line {n}\n=======\nLINE {n}\n>>>>>>> REPLACE\n\n" for n in range(turns)))
+    return session, root
+
+
 @pytest.hookimpl(trylast=True)  # after pytest's own reordering by fixture scope
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Tests marked ``slow`` run first, in their usual order; the rest follow unchanged.

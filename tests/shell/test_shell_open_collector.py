@@ -4,7 +4,6 @@ first evaluation's records are made, frozen after, and on again whatever happens
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -12,42 +11,11 @@ import pytest
 from reviewtui.shell import resume
 from reviewtui.shell.review import Review
 
-TURNS = 60
-
-
-def _session(tmp_path: Path) -> tuple[Path, Path]:
-    root = tmp_path / "root"
-    root.mkdir()
-    (root / "a.txt").write_text("".join(f"line {n}\n" for n in range(TURNS)))
-    session = tmp_path / "s.md"
-    session.write_text("".join(
-        f"## Turn {n + 1}\n> change line {n}\n\n--- File: a.txt ---\n<<<<<<< SEARCH\n"
-        f"line {n}\n=======\nLINE {n}\n>>>>>>> REPLACE\n\n" for n in range(TURNS)))
-    return session, root
-
-
-@pytest.fixture
-def walks(collector_on: None) -> Iterator[list[int]]:
-    """The generations collected meanwhile, with collections made to come often."""
-    seen: list[int] = []
-
-    def note(phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            seen.append(info["generation"])
-
-    threshold = gc.get_threshold()
-    gc.set_threshold(20, 2, 2)
-    gc.callbacks.append(note)
-    try:
-        yield seen
-    finally:
-        gc.callbacks.remove(note)
-        gc.set_threshold(*threshold)
-
 
 def test_opening_for_the_first_frame_runs_no_collection(
-        tmp_path: Path, walks: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
-    session, root = _session(tmp_path)
+        line_turns: tuple[Path, Path], walks: list[int],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    session, root = line_turns
     during: list[tuple[int, int]] = []  # walks seen at the start and end of resume
     real = resume.resume
 
@@ -67,9 +35,10 @@ def test_opening_for_the_first_frame_runs_no_collection(
     review.close()
 
 
-def test_the_collector_comes_back_when_opening_fails(tmp_path: Path, walks: list[int],
+def test_the_collector_comes_back_when_opening_fails(line_turns: tuple[Path, Path],
+                                                     walks: list[int],
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    session, root = _session(tmp_path)
+    session, root = line_turns
 
     def broken(review: Review, *, first_frame: bool = False) -> None:
         assert not gc.isenabled()
@@ -81,9 +50,9 @@ def test_the_collector_comes_back_when_opening_fails(tmp_path: Path, walks: list
     assert gc.isenabled()
 
 
-def test_a_headless_open_leaves_the_collector_alone(tmp_path: Path,
+def test_a_headless_open_leaves_the_collector_alone(line_turns: tuple[Path, Path],
                                                     walks: list[int]) -> None:
-    session, root = _session(tmp_path)
+    session, root = line_turns
     gc.disable()
     try:
         with Review.open(session, root, dry_run=True, first_frame=True):

@@ -17,39 +17,22 @@ from reviewtui.ui.app import ReviewApp
 from reviewtui.ui.screens.main import MainScreen
 
 pytestmark = pytest.mark.anyio
-TURNS = 60
 
 
 @pytest.fixture
-def walks(collector_on: None) -> Iterator[list[int]]:
-    """The generations collected meanwhile, with collections made to come often."""
-    seen: list[int] = []
-
-    def note(phase: str, info: dict[str, int]) -> None:
-        if phase == "start":
-            seen.append(info["generation"])
-
-    threshold = gc.get_threshold()
-    gc.set_threshold(20, 2, 2)
-    gc.callbacks.append(note)
+def walks(walks: list[int]) -> Iterator[list[int]]:
+    """tests/conftest.py's, and the workbench's collector policy reset after."""
     try:
-        yield seen
+        yield walks
     finally:
-        gc.callbacks.remove(note)
-        gc.set_threshold(*threshold)
         collector.reset()
         gc.unfreeze()  # handed back (see test_ui_collector.py)
 
 
 async def test_no_collection_from_the_screen_s_mount_to_its_first_frame(
-        tmp_path: Path, walks: list[int], monkeypatch: pytest.MonkeyPatch) -> None:
-    root = tmp_path / "root"
-    root.mkdir()
-    (root / "a.txt").write_text("".join(f"line {n}\n" for n in range(TURNS)))
-    session = tmp_path / "s.md"
-    session.write_text("".join(
-        f"## Turn {n + 1}\n> change line {n}\n\n--- File: a.txt ---\n<<<<<<< SEARCH\n"
-        f"line {n}\n=======\nLINE {n}\n>>>>>>> REPLACE\n\n" for n in range(TURNS)))
+        line_turns: tuple[Path, Path], walks: list[int],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    session, root = line_turns
     marks: dict[str, int] = {}
     mount, first_frame = MainScreen.on_mount, MainScreen._first_frame
 
