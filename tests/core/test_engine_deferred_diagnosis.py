@@ -24,7 +24,7 @@ from test_engine_incremental import session_text as command_sessions
 from test_engine_reject_reuse import session_text as edit_sessions
 
 from reviewtui.core.engine import Decision, Policy, evaluate_session
-from reviewtui.core.engine import session as session_module
+from reviewtui.core.engine import turn_steps as session_module
 from reviewtui.core.engine.decisions import OpKey
 from reviewtui.core.engine.file_edits import FileContext
 from reviewtui.core.engine.results import OpResult

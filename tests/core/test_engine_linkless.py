@@ -17,7 +17,7 @@ from test_engine_reject_reuse import base_files
 from test_engine_reject_reuse import session_text as edit_sessions
 
 from reviewtui.core.engine import Decision, Policy, evaluate_session
-from reviewtui.core.engine import session as session_module
+from reviewtui.core.engine import turn_steps as session_module
 from reviewtui.core.engine.decisions import OpKey
 from reviewtui.core.engine.linkless import _linkless
 from reviewtui.core.engine.links import LinkView, is_link, link_state

@@ -10,7 +10,7 @@ after it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from reviewtui.core.engine.decided import DecidedTurns, first_from
 from reviewtui.core.engine.decisions import (
@@ -19,31 +19,23 @@ from reviewtui.core.engine.decisions import (
     OpKey,
     Policy,
     Verdict,
-    accept_lands,
 )
 from reviewtui.core.engine.file_edits import (
-    FileContext,
-    evaluate_edit,
-    evaluate_full_file,
-    mark_generated,
     normalize_or_none,
 )
-from reviewtui.core.engine.history import history_of
-from reviewtui.core.engine.ledger import Ledger, LedgerItem, edit_item
+from reviewtui.core.engine.ledger import Ledger, LedgerItem
 from reviewtui.core.engine.ledger import bumps as ledger_bumps
-from reviewtui.core.engine.linkless import link_view
 from reviewtui.core.engine.order import Step, ancestors, execution_order, places
-from reviewtui.core.engine.results import OpResult, Rules, TurnResult
+from reviewtui.core.engine.results import Rules, TurnResult
 from reviewtui.core.engine.structural import StructuralState
-from reviewtui.core.engine.touches import Touches, history_trees
-from reviewtui.core.errors import PathRefused
-from reviewtui.core.model.outcome import Outcome, Status
-from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile, Session, Turn
+from reviewtui.core.engine.touches import Touches
+from reviewtui.core.engine.turn_steps import TurnSteps, advance
+from reviewtui.core.model.records import ConsoleCommand, Session, Turn
 from reviewtui.core.model.tree import Tree
 from reviewtui.core.record import replace
 
 
-class SessionRun:
+class SessionRun(TurnSteps):
     """A session evaluated over a base tree under some decisions.
 
     Callers change a run through its methods (:meth:`update` for decisions,
@@ -69,6 +61,8 @@ class SessionRun:
         self._decided: DecidedTurns | None = None  # see _decided_turns
         self._index: Touches | None = None  # which turns name which paths (with _steps)
         self._evaluated = False
+        # A re-evaluation that stopped short (reevaluate's ``upto``): the rest of its walk.
+        self._tail: Iterator[None] | None = None
 
     @property
     def base(self) -> Tree:
@@ -112,6 +106,12 @@ class SessionRun:
         turns = self.session.turns
         last = len(turns) if upto is None else sum(1 for t in turns if t.index <= upto)
         first = next((pos for pos, t in enumerate(turns) if t.index >= from_turn), len(turns))
+        if self._tail is not None:
+            if first >= len(self.turns):  # where a re-evaluation stopped short: it goes on
+                self._go_on(last)
+                if self._tail is not None or len(self.turns) >= last:
+                    return
+            self._tail = None  # (or all is evaluated afresh from an earlier turn)
         keep = min(first, len(self.turns))
         del self.states[keep + 1 :]
         del self.moved[keep + 1 :]
@@ -127,8 +127,10 @@ class SessionRun:
             self._ledgers.append(items)
 
     # -- changing a run ------------------------------------------------------------------
-    def update(self, decisions: Mapping[OpKey, Decision]) -> None:
-        """Take ``decisions`` as the run's decisions; re-evaluate only what changed."""
+    def update(self, decisions: Mapping[OpKey, Decision], *, upto: int | None = None) -> None:
+        """Take ``decisions`` as the run's decisions; re-evaluate only what changed (at
+        once only through the turn numbered ``upto``: see :meth:`reevaluate`)."""
+        self.settle()
         old = self.decisions
         changed = {key for key in old.keys() | decisions.keys()
                    if decisions.get(key, PENDING) != old.get(key, PENDING)}
@@ -137,10 +139,11 @@ class SessionRun:
             self._decided.recount(self.decisions, self._plan(), self._positions)
         if not changed:
             return
-        self.reevaluate(keys=self._relabel(changed))
+        self.reevaluate(keys=self._relabel(changed), upto=upto)
 
     def rebase(self, base: Tree, rules: Rules | None = None) -> None:
         """Evaluate over another base tree (files changed outside) and maybe other rules."""
+        self.settle()
         if rules is not None and rules != self.rules:
             self.rules = rules
             self.states[0] = replace(self.states[0], tree=base)
@@ -158,6 +161,7 @@ class SessionRun:
         all, and :meth:`evaluate` continues from there; or, for all of them, from ``like``,
         a run of the same session over the same base under another policy, where it can:
         see :meth:`adopt`)."""
+        self.settle()
         if not self._evaluated:
             self.rules = rules
             self.states = [replace(self.states[0], tree=base)]
@@ -191,6 +195,7 @@ class SessionRun:
                 or other.states[0].tree is not self.states[0].tree
                 or not other._evaluated or len(other.turns) != len(other.session.turns)):
             return False
+        self.settle()
         if decisions is None:
             decisions = self.decisions
         if {k: d for k, d in other.decisions.items() if d != PENDING} != {
@@ -225,6 +230,7 @@ class SessionRun:
 
     def replace_session(self, session: Session, from_turn: int) -> None:
         """The same session with more operations (a live session grew) from ``from_turn``."""
+        self.settle()
         self.session = session
         self._steps = None
         self.evaluate(from_turn=from_turn)
@@ -312,7 +318,8 @@ class SessionRun:
         return self._index
 
     def reevaluate(self, *, keys: Iterable[OpKey] = (), paths: Iterable[str] = (),
-                   from_turn: int | None = None, base: Tree | None = None) -> None:
+                   from_turn: int | None = None, base: Tree | None = None,
+                   upto: int | None = None) -> None:
         """Re-evaluate after a change that affects ``keys`` (their results) and ``paths``
         (normalised: their content in the checkpoints from ``from_turn`` on, or in every
         checkpoint when ``base`` replaces the base tree).
@@ -322,8 +329,15 @@ class SessionRun:
         other result and file version is reused (from a command turn on, every turn; the
         decided draft takes undecided turns as they stand). The checkpoints, results and
         ledger are exactly what a full evaluation gives.
+
+        With ``upto`` (a turn number) the walk may stop after that turn: the run then reads
+        as evaluated that far (:attr:`evaluated_upto`), and the rest of the walk, which
+        reuses the old evaluation of the later turns, goes on when :meth:`evaluate` asks for
+        them; any other change of the run finishes it first (:meth:`settle`). The workbench
+        shows a decision's turn at once and catches up on the thousands after it between
+        keys.
         """
-        from reviewtui.core.engine.reuse import reuse_turns, shift_rest  # not for a check
+        self.settle()
         steps = self._plan()
         turns, positions = self.session.turns, self._positions
         forced: dict[int, set[int]] = {}
@@ -360,11 +374,11 @@ class SessionRun:
             # Structural commands carry state between turns (moves, removals, the undo
             # stack) that partial re-evaluation has been seen to get wrong (hypothesis:
             # an :undo after a self-move): from the first affected turn on, evaluate whole.
-            upto = self.evaluated_upto
+            reach = self.evaluated_upto
             if base is not None:
                 self.states[0] = replace(self.states[0], tree=base)
                 first = 0
-            self.evaluate(from_turn=turns[first].index, upto=upto)
+            self.evaluate(from_turn=turns[first].index, upto=reach)
             return
         old_states, old_moved = self.states, self.moved
         old_turns, old_ledgers = self.turns, self._ledgers
@@ -381,6 +395,34 @@ class SessionRun:
         stops = None if self.policy.pending_joins else sorted(
             forced.keys() | whole | set(self._decided_turns().before(None, done)))
         order = sorted(forced)
+        self._tail = self._walk(first, done, steps, forced, whole, dirty, closure, stops, order,
+                                last_forced, old_states, old_moved, old_turns, old_ledgers)
+        self._go_on(None if upto is None else sum(1 for t in turns if t.index <= upto))
+
+    def settle(self) -> None:
+        """Finish a re-evaluation that stopped short (:meth:`reevaluate`'s ``upto``)."""
+        self._go_on(None)
+
+    def _go_on(self, last: int | None) -> None:
+        """Walk on until ``last`` turns are evaluated (None: to the end of the walk)."""
+        tail = self._tail
+        if tail is None:
+            return
+        for _ in tail:
+            if last is not None and len(self.turns) >= last:
+                return
+        self._tail = None
+
+    def _walk(self, first: int, done: int, steps: list[tuple[Step, ...]],
+              forced: dict[int, set[int]], whole: set[int], dirty: set[str], closure: set[str],
+              stops: list[int] | None, order: list[int], last_forced: int,
+              old_states: list[StructuralState], old_moved: list[dict[str, str]],
+              old_turns: list[TurnResult],
+              old_ledgers: list[tuple[LedgerItem, ...]]) -> Iterator[None]:
+        """:meth:`reevaluate`'s walk over turns ``first``.. ``done - 1``, appending to the
+        run's lists; it pauses (yields) after each stretch of turns."""
+        from reviewtui.core.engine.reuse import reuse_turns, shift_rest  # not for a check
+        turns = self.session.turns
         pos = first
         while pos < done:  # no command turn from first on (evaluated whole above)
             state, moved = self.states[-1], self.moved[-1]
@@ -411,6 +453,7 @@ class SessionRun:
                                    old_ledgers[pos], old_in.revision, old_in)
                 end += 1
             pos = end
+            yield
 
     def _partial_turn(self, pos: int, turn: Turn, steps: tuple[Step, ...], forced: set[int],
                       dirty: set[str], closure: set[str], old_out: StructuralState,
@@ -435,14 +478,14 @@ class SessionRun:
                     kept = old_by_pos.get(step.pos)
                     if kept is not None:
                         new_items.append(kept)
-                    _advance(cursor, old_result.results[step.pos])
+                    advance(cursor, old_result.results[step.pos])
                     continue
                 key = (turn.index, step.pos)
                 decision = self.decisions.get(key, PENDING)
                 assert not isinstance(step.op, ConsoleCommand)
                 work, result, item = self._file_op(work, key, step.op, decision, turn, moved,
                                                    cursor)
-                _advance(cursor, result)
+                advance(cursor, result)
                 new_results[step.pos] = result
                 if item is not None:
                     new_items.append(item)
@@ -471,127 +514,3 @@ class SessionRun:
         self.states.append(new_state)
         self.moved.append(moved)
         self._ledgers.append(items)
-
-    # -- one turn ------------------------------------------------------------
-    def _evaluate_turn(
-        self, turn: Turn, state: StructuralState, moved: dict[str, str]
-    ) -> tuple[TurnResult, StructuralState, dict[str, str], tuple[LedgerItem, ...]]:
-        moved = dict(moved)
-        if not self.policy.pending_joins and not self._decided_in(turn):
-            # Nothing of it can land: every operation is pending and skipped (see
-            # _unevaluated), in any order. The decided draft of a long, mostly pending
-            # session is mostly such turns.
-            skipped = tuple(OpResult((turn.index, pos), op, _SKIPPED, PENDING, False)
-                            for pos, op in enumerate(turn.reply.ops))
-            return TurnResult(turn, skipped, Ledger((), state.tree.revision)), state, moved, ()
-        results: dict[int, OpResult] = {}
-        items: list[LedgerItem] = []
-        start = state.tree.revision
-        cursor: dict[str, int] = {}  # where the last landed edit of each path ended
-        for pos, op in execution_order(turn):
-            key = (turn.index, pos)
-            decision = self.decisions.get(key, PENDING)
-            if isinstance(op, ConsoleCommand):
-                state, result, item = self._command(state, key, op, decision, moved)
-            else:
-                state, result, item = self._file_op(state, key, op, decision, turn, moved,
-                                                    cursor)
-                _advance(cursor, result)
-            results[pos] = result
-            if item is not None:
-                items.append(item)
-        ordered, done = tuple(results[pos] for pos in sorted(results)), tuple(items)
-        return TurnResult(turn, ordered, Ledger(done, start)), state, moved, done
-
-    def _decided_in(self, turn: Turn) -> bool:
-        """Whether any operation of ``turn`` has a decision (even a pending one)."""
-        decisions, index = self.decisions, turn.index
-        return bool(decisions) and any((index, pos) in decisions
-                                       for pos in range(len(turn.reply.ops)))
-
-    def _unevaluated(self, decision: Decision) -> Outcome | None:
-        """Operations that cannot change this run's tree are not evaluated at all.
-
-        A rejected one never lands; under the decided-only policy (what is on disk) a
-        pending one never lands either, and its outcome is never shown: skipping it makes
-        the disk draft of a long, mostly pending session nearly free.
-        """
-        if decision.verdict is Verdict.REJECTED:
-            return _REJECTED
-        if decision.verdict is Verdict.PENDING and not self.policy.pending_joins:
-            return _SKIPPED
-        return None
-
-    def _command(
-        self, state: StructuralState, key: OpKey, op: ConsoleCommand, decision: Decision,
-        moved: dict[str, str],
-    ) -> tuple[StructuralState, OpResult, LedgerItem | None]:
-        skipped = self._unevaluated(decision)
-        if skipped is not None:
-            return state, OpResult(key, op, skipped, decision, False), None
-        from reviewtui.core.engine.commands import run_command  # a session with commands
-        return run_command(state, key, op, decision, moved, self.rules, self.policy,
-                           self.base)
-
-    def _file_op(
-        self, state: StructuralState, key: OpKey, op: Edit | FullFile, decision: Decision,
-        turn: Turn, moved: dict[str, str], cursor: Mapping[str, int] | None = None,
-    ) -> tuple[StructuralState, OpResult, LedgerItem | None]:
-        skipped = self._unevaluated(decision)
-        if skipped is not None:
-            return state, OpResult(key, op, skipped, decision, False), None
-        tree = state.tree
-        ctx = FileContext(
-            need=turn.reply.need, reserved=self.rules.reserved,
-            symlinks=link_view(self.rules.symlinks, self.base, tree, self.session),
-            root=self.rules.root, moved=moved,
-            history=lambda path: history_of(history_trees(self.states, self._touches(), path),
-                                            path, tree),
-            cursor=cursor or {}, defer=True,
-        )
-        replacement = decision.replacement if decision.verdict is Verdict.EDITED else None
-        if isinstance(op, Edit) and op.shape is not None:
-            from reviewtui.core.engine.line_edits import evaluate_shaped
-
-            # self.states[-1] is the checkpoint this turn started from.
-            outcome, proposal = evaluate_shaped(tree, op, ctx, replacement,
-                                                seen=self.states[-1].tree)
-        elif isinstance(op, Edit):
-            if decision.search is not None and decision.verdict in (Verdict.ACCEPTED,
-                                                                    Verdict.EDITED):
-                op = replace(op, search_lines=decision.search)
-            placed = ((decision.placement, decision.anchor or ())
-                      if decision.verdict is Verdict.ACCEPTED and decision.placement else None)
-            outcome, proposal = evaluate_edit(tree, op, ctx, replacement, placed)
-        else:
-            outcome, proposal = evaluate_full_file(tree, op, ctx, replacement)
-        outcome = mark_generated(outcome, self.rules.reserved)
-        if proposal is None or not self._lands(outcome, decision):
-            return state, OpResult(key, op, outcome, decision, False), None
-        try:
-            new_tree = tree.set(proposal.path, proposal.state)
-        except PathRefused as exc:  # a file where a directory is, or the reverse
-            outcome = Outcome(Status.REFUSED, method=outcome.method, rule=exc.rule,
-                              message=exc.message, path=proposal.path)
-            return state, OpResult(key, op, outcome, decision, False), None
-        # An identical write is a no-op: same tree, same revision, nothing in the ledger.
-        item = None if new_tree is tree else edit_item(key[1], op, outcome, proposal)
-        new_state = StructuralState(new_tree, state.undo_stack, state.removed)  # (not replace)
-        return new_state, OpResult(key, op, outcome, decision, True), item
-
-    def _lands(self, outcome: Outcome, decision: Decision) -> bool:
-        if decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED):
-            return accept_lands(decision, outcome.status, outcome.forceable)
-        return outcome.status in self.policy.pending_joins
-
-
-# The outcomes of operations that are not evaluated (immutable, so shared by all of them).
-_REJECTED = Outcome(Status.REJECTED, message="rejected by the reviewer")
-_SKIPPED = Outcome(Status.SKIPPED, message="pending: not part of the decided draft")
-
-
-def _advance(cursor: dict[str, int], result: OpResult) -> None:
-    """Where the next ordered chunk of the same file is searched from (apply_patch order)."""
-    end = result.outcome.cursor
-    if result.landed and end is not None and result.outcome.path:
-        cursor[result.outcome.path] = end

@@ -1,0 +1,172 @@
+"""One turn of a run: its operations evaluated in order over the checkpoint before it.
+
+:class:`TurnSteps` is the part of :class:`~reviewtui.core.engine.session.SessionRun` that
+evaluates one turn (:meth:`TurnSteps._evaluate_turn`) and one operation of it
+(``_file_op``, ``_command``), under the run's decisions, rules and policy; the run itself
+(session.py) keeps the checkpoints and re-evaluates what a change affects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from reviewtui.core.engine.decisions import (
+    PENDING,
+    Decision,
+    OpKey,
+    Policy,
+    Verdict,
+    accept_lands,
+)
+from reviewtui.core.engine.file_edits import (
+    FileContext,
+    evaluate_edit,
+    evaluate_full_file,
+    mark_generated,
+)
+from reviewtui.core.engine.history import history_of
+from reviewtui.core.engine.ledger import Ledger, LedgerItem, edit_item
+from reviewtui.core.engine.linkless import link_view
+from reviewtui.core.engine.order import execution_order
+from reviewtui.core.engine.results import OpResult, Rules, TurnResult
+from reviewtui.core.engine.structural import StructuralState
+from reviewtui.core.engine.touches import Touches, history_trees
+from reviewtui.core.errors import PathRefused
+from reviewtui.core.model.outcome import Outcome, Status
+from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile, Session, Turn
+from reviewtui.core.record import replace
+
+
+class TurnSteps:
+    """Evaluating one turn of a run (see the module docstring); the run provides these."""
+
+    session: Session
+    rules: Rules
+    policy: Policy
+    decisions: dict[OpKey, Decision]
+    states: list[StructuralState]
+    _touches: Callable[[], Touches]
+
+    def _evaluate_turn(
+        self, turn: Turn, state: StructuralState, moved: dict[str, str]
+    ) -> tuple[TurnResult, StructuralState, dict[str, str], tuple[LedgerItem, ...]]:
+        moved = dict(moved)
+        if not self.policy.pending_joins and not self._decided_in(turn):
+            # Nothing of it can land: every operation is pending and skipped (see
+            # _unevaluated), in any order. The decided draft of a long, mostly pending
+            # session is mostly such turns.
+            skipped = tuple(OpResult((turn.index, pos), op, _SKIPPED, PENDING, False)
+                            for pos, op in enumerate(turn.reply.ops))
+            return TurnResult(turn, skipped, Ledger((), state.tree.revision)), state, moved, ()
+        results: dict[int, OpResult] = {}
+        items: list[LedgerItem] = []
+        start = state.tree.revision
+        cursor: dict[str, int] = {}  # where the last landed edit of each path ended
+        for pos, op in execution_order(turn):
+            key = (turn.index, pos)
+            decision = self.decisions.get(key, PENDING)
+            if isinstance(op, ConsoleCommand):
+                state, result, item = self._command(state, key, op, decision, moved)
+            else:
+                state, result, item = self._file_op(state, key, op, decision, turn, moved,
+                                                    cursor)
+                advance(cursor, result)
+            results[pos] = result
+            if item is not None:
+                items.append(item)
+        ordered, done = tuple(results[pos] for pos in sorted(results)), tuple(items)
+        return TurnResult(turn, ordered, Ledger(done, start)), state, moved, done
+
+    def _decided_in(self, turn: Turn) -> bool:
+        """Whether any operation of ``turn`` has a decision (even a pending one)."""
+        decisions, index = self.decisions, turn.index
+        return bool(decisions) and any((index, pos) in decisions
+                                       for pos in range(len(turn.reply.ops)))
+
+    def _unevaluated(self, decision: Decision) -> Outcome | None:
+        """Operations that cannot change this run's tree are not evaluated at all.
+
+        A rejected one never lands; under the decided-only policy (what is on disk) a
+        pending one never lands either, and its outcome is never shown: skipping it makes
+        the disk draft of a long, mostly pending session nearly free.
+        """
+        if decision.verdict is Verdict.REJECTED:
+            return _REJECTED
+        if decision.verdict is Verdict.PENDING and not self.policy.pending_joins:
+            return _SKIPPED
+        return None
+
+    def _command(
+        self, state: StructuralState, key: OpKey, op: ConsoleCommand, decision: Decision,
+        moved: dict[str, str],
+    ) -> tuple[StructuralState, OpResult, LedgerItem | None]:
+        skipped = self._unevaluated(decision)
+        if skipped is not None:
+            return state, OpResult(key, op, skipped, decision, False), None
+        from reviewtui.core.engine.commands import run_command  # a session with commands
+        return run_command(state, key, op, decision, moved, self.rules, self.policy,
+                           self.states[0].tree)
+
+    def _file_op(
+        self, state: StructuralState, key: OpKey, op: Edit | FullFile, decision: Decision,
+        turn: Turn, moved: dict[str, str], cursor: Mapping[str, int] | None = None,
+    ) -> tuple[StructuralState, OpResult, LedgerItem | None]:
+        skipped = self._unevaluated(decision)
+        if skipped is not None:
+            return state, OpResult(key, op, skipped, decision, False), None
+        tree = state.tree
+        ctx = FileContext(
+            need=turn.reply.need, reserved=self.rules.reserved,
+            symlinks=link_view(self.rules.symlinks, self.states[0].tree, tree,
+                               self.session),
+            root=self.rules.root, moved=moved,
+            history=lambda path: history_of(history_trees(self.states, self._touches(), path),
+                                            path, tree),
+            cursor=cursor or {}, defer=True,
+        )
+        replacement = decision.replacement if decision.verdict is Verdict.EDITED else None
+        if isinstance(op, Edit) and op.shape is not None:
+            from reviewtui.core.engine.line_edits import evaluate_shaped
+
+            # self.states[-1] is the checkpoint this turn started from.
+            outcome, proposal = evaluate_shaped(tree, op, ctx, replacement,
+                                                seen=self.states[-1].tree)
+        elif isinstance(op, Edit):
+            if decision.search is not None and decision.verdict in (Verdict.ACCEPTED,
+                                                                    Verdict.EDITED):
+                op = replace(op, search_lines=decision.search)
+            placed = ((decision.placement, decision.anchor or ())
+                      if decision.verdict is Verdict.ACCEPTED and decision.placement else None)
+            outcome, proposal = evaluate_edit(tree, op, ctx, replacement, placed)
+        else:
+            outcome, proposal = evaluate_full_file(tree, op, ctx, replacement)
+        outcome = mark_generated(outcome, self.rules.reserved)
+        if proposal is None or not self._lands(outcome, decision):
+            return state, OpResult(key, op, outcome, decision, False), None
+        try:
+            new_tree = tree.set(proposal.path, proposal.state)
+        except PathRefused as exc:  # a file where a directory is, or the reverse
+            outcome = Outcome(Status.REFUSED, method=outcome.method, rule=exc.rule,
+                              message=exc.message, path=proposal.path)
+            return state, OpResult(key, op, outcome, decision, False), None
+        # An identical write is a no-op: same tree, same revision, nothing in the ledger.
+        item = None if new_tree is tree else edit_item(key[1], op, outcome, proposal)
+        new_state = StructuralState(new_tree, state.undo_stack, state.removed)  # (not replace)
+        return new_state, OpResult(key, op, outcome, decision, True), item
+
+    def _lands(self, outcome: Outcome, decision: Decision) -> bool:
+        if decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED):
+            return accept_lands(decision, outcome.status, outcome.forceable)
+        return outcome.status in self.policy.pending_joins
+
+
+# The outcomes of operations that are not evaluated (immutable, so shared by all of them).
+_REJECTED = Outcome(Status.REJECTED, message="rejected by the reviewer")
+_SKIPPED = Outcome(Status.SKIPPED, message="pending: not part of the decided draft")
+
+
+def advance(cursor: dict[str, int], result: OpResult) -> None:
+    """Where the next ordered chunk of the same file is searched from (apply_patch order)."""
+    end = result.outcome.cursor
+    if result.landed and end is not None and result.outcome.path:
+        cursor[result.outcome.path] = end
