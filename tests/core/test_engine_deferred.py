@@ -168,5 +168,8 @@ def test_a_reject_late_in_a_long_session_stops_at_its_turn_and_catches_up() -> N
     assert_prefix(run, full)
     run.evaluate(from_turn=run.evaluated_upto + 1)
     assert run.evaluated_upto is None
+    # The walk is over once every turn is evaluated: it holds the old evaluation's lists
+    # (and freeing them fell in the next key's time while it was kept).
+    assert run._tail is None
     assert calls == [(turn, 0) for turn in range(21, 41, 2)]  # each once, none again
     assert_same(run, full)

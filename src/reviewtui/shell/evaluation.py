@@ -39,6 +39,8 @@ from reviewtui.core.model.records import ConsoleCommand, Session
 from reviewtui.core.model.tree import Tree
 from reviewtui.core.review.plan import op_path
 
+AHEAD = 40  # turns after a change (or the one in focus) the display re-evaluates at once
+
 
 class Evaluation:
     """The display and draft runs of one session. See the module docstring."""
@@ -47,6 +49,8 @@ class Evaluation:
         self.display = SessionRun(session, base, rules=rules, policy=Policy.headless())
         self.draft = SessionRun(session, base, rules=rules, policy=Policy.decided_only())
         self._positions = {turn.index: pos for pos, turn in enumerate(session.turns)}
+        # The turn the workbench shows (None: headless, every change evaluated whole).
+        self.focus: int | None = None
 
     @property
     def session(self) -> Session:
@@ -193,15 +197,31 @@ class Evaluation:
         # The first time, the draft starts from the display's evaluation (once per op).
         self.draft.sync(base, rules, decisions, like=self.display)
 
-    def update(self, decisions: Mapping[OpKey, Decision], *, display: bool = True,
-               draft: bool = True) -> None:
+    def update(self, decisions: Mapping[OpKey, Decision], display: bool = True,
+               draft: bool = True, from_turn: int | None = None) -> None:
         """New decisions: each run re-evaluates only what they affect. When only the draft
         is asked for and no pending operation lands in the display (evaluated with these
-        decisions already), the draft takes the display's evaluation."""
+        decisions already), the draft takes the display's evaluation.
+
+        With a :attr:`focus` (the workbench) and ``from_turn`` (the first turn the change
+        touches), the display re-evaluates at once only through :data:`AHEAD` turns past
+        the later of the two, and the rest in :meth:`step` (or when asked for): a reject
+        early in a 5,000-turn session re-evaluates the file's later operations between
+        keys, not before the screen shows it. The draft, what is written, is always whole.
+        """
         if display:
-            self.display.update(decisions)
+            self.display.update(decisions, upto=self._eager_upto(from_turn))
         if draft and (display or not self.draft.adopt(self.display, decisions)):
             self.draft.update(decisions)
+
+    def _eager_upto(self, from_turn: int | None) -> int | None:
+        """The last turn a change from ``from_turn`` re-evaluates at once (None: all)."""
+        turns = self.session.turns
+        if self.focus is None or from_turn is None or not turns:
+            return None
+        where = [self._positions.get(n, 0) for n in (from_turn, self.focus)]
+        last = max(where) + AHEAD
+        return turns[last].index if last < len(turns) - 1 else None
 
     def replace_session(self, session: Session, from_turn: int) -> None:
         """A live session grew from turn ``from_turn`` on."""

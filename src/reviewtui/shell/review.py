@@ -240,8 +240,7 @@ class Review:
     # -- evaluation after the first frame (Review.open(first_frame=True)) ---------------
     @property
     def evaluated_turns(self) -> int:
-        """How many turns the display has evaluated (all of them unless opened with
-        ``first_frame``; every method evaluates what it needs first)."""
+        """Turns the display has evaluated (every method evaluates what it needs first)."""
         return self.evaluation.evaluated_turns
 
     @property
@@ -262,6 +261,10 @@ class Review:
         """Evaluate the display at least up to the turn numbered ``turn``."""
         with self._mutex:
             self.evaluation.ensure(turn)
+
+    def focus_on(self, turn: int | None) -> None:
+        """The turn on screen: a change evaluates around it first (Evaluation.update)."""
+        self.evaluation.focus = turn
 
     def finish_evaluation(self) -> None:
         with self._mutex:
@@ -308,11 +311,8 @@ class Review:
 
     # -- outside changes and a live session ----------------------------------------------
     def outside_changed(self, paths: Iterable[str]) -> ReplayReport:
-        """Root-relative paths the watcher saw change (see :mod:`reviewtui.shell.outside`).
-
-        The review's own writes are recognised by content and ignored; a report without
-        events means nothing changed for the review.
-        """
+        """Root-relative paths the watcher saw change (:mod:`reviewtui.shell.outside`); the
+        review's own writes are recognised by content (a report without events: no change)."""
         return outside.outside_changed(self, paths)
 
     def release_lock(self) -> None:
@@ -361,7 +361,7 @@ class Review:
         """The log changed (from turn ``from_turn`` on): fold it, re-evaluate."""
         self._folded = fold(self._log)
         with gc_paused(freeze=False):  # not frozen: the screen's garbage (gc_paused)
-            self.evaluation.update(self._folded.decisions(), display=display, draft=draft)
+            self.evaluation.update(self._folded.decisions(), display, draft, from_turn)
 
     def _check_open(self) -> None:
         if self._closed:

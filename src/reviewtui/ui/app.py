@@ -81,7 +81,9 @@ class ReviewApp(App[None]):
         else:
             self.main = MainScreen(self.review, self.jobs)
         self.push_screen(self.main)
-        BackgroundEvaluation(self, self.review).start()  # opened with first_frame=True
+        background = BackgroundEvaluation(self, self.review)
+        background.start()  # opened with first_frame=True
+        self.jobs.on_drawn = background.catch_up  # what a change left for later
         collector.start()  # (after the freeze of a whole evaluation, if it came now)
         if self.watch_enabled:
             self.run_watcher()

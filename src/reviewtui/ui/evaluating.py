@@ -6,6 +6,12 @@ app then calls :meth:`Review.evaluate_step` from its event loop, a slice of abou
 first), and tells the review screen how far it has got: the status line reads
 "evaluating 120/500 turns", and a turn row not evaluated yet says so. Anything that needs
 a turn sooner (selecting it, moving to the next undecided operation) evaluates up to it.
+
+A decision, undo or redo re-evaluates the display at once only around the turn on screen
+(:meth:`Review.focus_on`); once the screen has drawn it, :meth:`BackgroundEvaluation.catch_up`
+walks on through the later turns the same way, the rows and counts keeping their states
+from before until then. The status line says so only if that takes longer than
+``SHOW_EVERY``.
 """
 
 from __future__ import annotations
@@ -26,6 +32,9 @@ if TYPE_CHECKING:
     from reviewtui.ui.screens.main import MainScreen
 
 SLICE = 0.04  # seconds of evaluation per slice: the event loop is never held much longer
+# After a change: shorter slices, a key coming then waits for less (the walk reuses most
+# turns in stretches, so a slice can overrun its budget by one stretch).
+CATCH_UP_SLICE = 0.02
 PAUSE = 0.01  # between slices
 SHOW_EVERY = 0.3  # seconds between updates of the rows and the status line
 
@@ -58,16 +67,28 @@ class BackgroundEvaluation:
         self.app = app
         self.review = review
         self._shown = 0.0
+        self._running = False  # a slice is due
+        self._opening = True  # evaluating after the first frame (not after a change)
 
     def start(self) -> None:
         if not self.review.evaluation_complete:
             # From the first frame on: a slice before it only delays it.
+            self._running = True
             self.app.call_after_refresh(self.app.set_timer, PAUSE, self._slice)
         else:
             # Opened whole: as after the last slice, the collector need not walk what is
             # evaluated (a full collection of a 5,000-operation session held the event
             # loop, or a review job's thread and so the loop, for a few hundred ms).
+            self._opening = False
             gc.freeze()
+
+    def catch_up(self) -> None:
+        """After a change drawn on screen: the turns it left for later, slice by slice."""
+        if self._running or self.review.evaluation_complete:
+            return
+        self._running = True
+        self._shown = time.monotonic()  # a short catch-up shows no progress at all
+        self.app.set_timer(PAUSE, self._slice)
 
     def _main_screen(self) -> MainScreen | None:
         from reviewtui.ui.screens.main import MainScreen
@@ -76,18 +97,23 @@ class BackgroundEvaluation:
                      if isinstance(screen, MainScreen)), None)
 
     def _slice(self) -> None:
-        more = self.review.evaluate_step(SLICE)
-        # What is evaluated stays: the collector need not walk it again (a full collection
-        # over a 50,000-operation session held the event loop for seconds).
-        gc.freeze()
+        more = self.review.evaluate_step(SLICE if self._opening else CATCH_UP_SLICE)
+        if self._opening:
+            # What is evaluated stays: the collector need not walk it again (a full
+            # collection over a 50,000-operation session held the event loop for seconds).
+            # Not after a change: the change's garbage would stay too (review_jobs.py).
+            gc.freeze()
         screen = self._main_screen()
         now = time.monotonic()
         if more and now - self._shown < SHOW_EVERY:
             pass  # rows and counts are redrawn a few times a second, not every slice
-        elif screen is not None and screen.is_mounted:
+        elif screen is not None and screen.is_mounted and not screen.jobs.busy:
             self._shown = now
             screen.turns_evaluated(progress_note(self.review))
-            if not more:
+            if not more and self._opening:
                 screen.load_findings()  # lint reads every turn's files: now it can
         if more:
             self.app.set_timer(PAUSE, self._slice)
+            return
+        self._running = False
+        self._opening = False

@@ -48,6 +48,9 @@ class ReviewJobs:
     def __init__(self, app: App[Any]) -> None:
         self.app = app
         self.on_progress: Callable[[str], None] = lambda _text: None
+        # Called once the screen has drawn what the last job did (the app: evaluate what
+        # the jobs left for later, ui/evaluating.py).
+        self.on_drawn: Callable[[], None] = lambda: None
         self._queue: deque[ReviewJob] = deque()
         self._waiting: deque[Callable[[], object]] = deque()
         self._running: ReviewJob | None = None
@@ -135,6 +138,7 @@ class ReviewJobs:
         does not wait for that walk (a job coming meanwhile holds the collector again, so
         only the last of the holds' releases finds it free)."""
         self.app.set_timer(collector.QUIET, self._after_draw)
+        self.on_drawn()
 
     @staticmethod
     def _after_draw() -> None:

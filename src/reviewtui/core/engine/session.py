@@ -453,7 +453,8 @@ class SessionRun(TurnSteps):
                                    old_ledgers[pos], old_in.revision, old_in)
                 end += 1
             pos = end
-            yield
+            if pos < done:  # (after the last stretch it ends at once: the old lists go)
+                yield
 
     def _partial_turn(self, pos: int, turn: Turn, steps: tuple[Step, ...], forced: set[int],
                       dirty: set[str], closure: set[str], old_out: StructuralState,

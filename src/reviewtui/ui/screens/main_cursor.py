@@ -142,7 +142,7 @@ class ReviewCursor(ReviewPanes):
         found = self.states.next_undecided(self.turn_pos, wrap=complete)
         if found is None and not complete:  # the next one may be in a turn not yet evaluated
             self.review.finish_evaluation()
-            self._recompute_states()
+            self._recompute_states(review_states(self.review, self.states))
             found = self.states.next_undecided(self.turn_pos)
         if found is not None:
             self.select(*found)
@@ -229,15 +229,16 @@ class ReviewCursor(ReviewPanes):
             self.notify(notice, severity="warning", markup=False)
 
     def turns_evaluated(self, note: str) -> None:
-        """More turns were evaluated after the first frame (ui/evaluating.py): only their
-        rows, the counts, and the timeline once all are known."""
-        done = len(self._turn_states)
+        """More turns were evaluated after the first frame or a change (ui/evaluating.py):
+        only the rows that changed, the counts, and the timeline once all are known."""
+        before = self._turn_states
         self.states = review_states(self.review, self.states)
+        after = self._turn_states
         turn_list = self.query_one("#turns", TurnList)
-        for pos in range(done, len(self._turn_states)):
-            turn = self.session_turns[pos]
-            turn_list.update_turn(pos, turn_prompt(turn.index, turn.request,
-                                                   self._turn_states[pos]))
+        for pos in changed_positions(before, after):
+            if pos >= len(before) or before[pos] != after[pos]:
+                turn = self.session_turns[pos]
+                turn_list.update_turn(pos, turn_prompt(turn.index, turn.request, after[pos]))
         if not note:
             self.refresh_timeline()  # every mark at once, when all are known
         self.refresh_status(note)

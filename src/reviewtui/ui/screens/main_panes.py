@@ -112,7 +112,13 @@ class ReviewPanes(Screen[None]):
     def _and_states(self, work: Callable[[], T]) -> Callable[[], tuple[T, ReviewStates]]:
         """``work``, then the states it left (both in the job's thread: off the loop; only
         the turns the job changed are computed again)."""
+        # The turn on screen now (read on the loop): the display is re-evaluated at once
+        # around it, the rest of the session in the background (ui/evaluating.py).
+        turns = self.session_turns
+        focus = turns[min(self.turn_pos, len(turns) - 1)].index if turns else None
+
         def both() -> tuple[T, ReviewStates]:
+            self.review.focus_on(focus)
             done = work()
             return done, review_states(self.review, before=self.states)
 

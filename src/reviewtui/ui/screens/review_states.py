@@ -50,6 +50,9 @@ class ReviewStates:
     # Per evaluated turn, what its states came from; the operations shown in conflict.
     basis: tuple[TurnBasis, ...] = field(default=(), compare=False, repr=False)
     conflicted: frozenset[OpKey] = field(default=frozenset(), compare=False, repr=False)
+    # From this turn position on, the states are the ones from before a change, whose
+    # re-evaluation there is still under way (Review.focus_on); None: every one is current.
+    stale_from: int | None = None
 
     def status_at(self, turn_pos: int, op_pos: int, key: OpKey) -> Status | None:
         """The outcome status of operation ``key`` (at these positions) when these states
@@ -69,9 +72,10 @@ class ReviewStates:
         in reading order from the start of turn position ``from_turn``, wrapping round
         (unless ``wrap`` is off: turns after the evaluated ones may still hold one).
         ``skip``: an operation taken as decided (where a decision on it will move to)."""
-        order: Iterable[int] = range(from_turn, len(self.turns))
+        end = len(self.turns) if self.stale_from is None else self.stale_from
+        order: Iterable[int] = range(from_turn, end)
         if wrap:  # (ranges: no list of every turn for the usual hit in this one)
-            order = chain(order, range(min(from_turn, len(self.turns))))
+            order = chain(order, range(min(from_turn, end)))
         for tp in order:
             for opp, state in enumerate(self.turns[tp]):
                 if not state.decided and not state.failed and (tp, opp) != skip:
@@ -138,6 +142,11 @@ def review_states(review: Review, known: ReviewStates | None = None, *,
     holds it, else its display outcome (read here without the review's lock) -- except an
     accept that the decided draft lands and the display does not (:func:`draft_state`):
     accepted, as on disk, ``stats`` and the exports.
+
+    After a change whose re-evaluation of later turns is still under way (the display
+    has evaluated fewer turns than ``before`` or ``known`` has states for), those turns
+    keep their states from before, marked stale (``stale_from``), until a later call
+    with ``known`` finds them evaluated again.
     """
     turns = review.display.turns
     conflicted = frozenset(key for conflict in review.conflicts.values()
@@ -145,7 +154,9 @@ def review_states(review: Review, known: ReviewStates | None = None, *,
     reuse = known if known is not None else before
     if reuse is not None and len(reuse.basis) != len(reuse.turns):
         reuse = None  # made without a basis: nothing can be checked, compute it all
-    start = len(known.turns) if known is not None and reuse is known else 0
+    start = 0
+    if known is not None and reuse is known:
+        start = len(known.turns) if known.stale_from is None else known.stale_from
     moved = {key[0] for key in conflicted ^ reuse.conflicted} if reuse is not None else set()
     old_basis = reuse.basis if reuse is not None else ()
     old_turns = reuse.turns if reuse is not None else []
@@ -175,8 +186,19 @@ def review_states(review: Review, known: ReviewStates | None = None, *,
             basis.append(made)
         changed.append(pos)
     session_turns = review.display.session.turns
+    stale_from = None
+    if len(old_turns) > len(turns):  # the rest is being re-evaluated: as it was, for now
+        stale_from = len(turns)
+        per_turn += old_turns[len(turns):]
+        for pos in range(len(turns), len(old_turns)):
+            old = old_basis[pos]
+            # An operation came into or out of a conflict there: computed again when
+            # evaluated (no results are the very ones of a basis without any).
+            basis.append(replace(old, results=()) if session_turns[pos].index in moved
+                         else old)
     return ReviewStates(per_turn, _totals(basis, reuse, changed),
-                        _marks(session_turns, basis, reuse, changed), tuple(basis), conflicted)
+                        _marks(session_turns, basis, reuse, changed), tuple(basis), conflicted,
+                        stale_from)
 
 
 def _states(results: tuple[OpResult, ...], twins: Sequence[OpResult | None],
