@@ -11,6 +11,8 @@ must be a prefix of the full evaluation, and once it is whole, all of it.
 
 from __future__ import annotations
 
+from unittest.mock import patch
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_engine_incremental import (
@@ -25,8 +27,10 @@ from test_engine_incremental import (
 )
 
 from reviewtui.core.engine import Decision, Policy, evaluate_session
+from reviewtui.core.engine import session as session_module
 from reviewtui.core.engine.decisions import OpKey
 from reviewtui.core.engine.session import SessionRun
+from reviewtui.core.model.records import Session
 
 
 def assert_prefix(run: SessionRun, full: SessionRun) -> None:
@@ -54,12 +58,17 @@ def finish(run: SessionRun) -> None:
 
 
 @settings(max_examples=250, deadline=None)
-@given(text=long_session_text, files=base_files, data=st.data())
+@given(text=long_session_text, files=base_files, stretch=st.sampled_from([1, 2, 256]),
+       data=st.data())
 def test_a_walk_stopped_short_goes_on_to_the_full_evaluation(
-        text: str, files: dict[str, str], data: st.DataObject) -> None:
+        text: str, files: dict[str, str], stretch: int, data: st.DataObject) -> None:
     from reviewtui.core.protocol.session import parse_session
 
-    session = parse_session(text)
+    with patch.object(session_module, "STRETCH", stretch):  # reused stretches cut short too
+        walk_and_compare(parse_session(text), files, data)
+
+
+def walk_and_compare(session: Session, files: dict[str, str], data: st.DataObject) -> None:
     keys = keys_of(session)
     if not keys:
         return

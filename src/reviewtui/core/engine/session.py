@@ -20,9 +20,7 @@ from reviewtui.core.engine.decisions import (
     Policy,
     Verdict,
 )
-from reviewtui.core.engine.file_edits import (
-    normalize_or_none,
-)
+from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.engine.ledger import Ledger, LedgerItem
 from reviewtui.core.engine.ledger import bumps as ledger_bumps
 from reviewtui.core.engine.order import Step, ancestors, execution_order, places
@@ -33,6 +31,10 @@ from reviewtui.core.engine.turn_steps import TurnSteps, advance
 from reviewtui.core.model.records import ConsoleCommand, Session, Turn
 from reviewtui.core.model.tree import Tree
 from reviewtui.core.record import replace
+
+# Turns reused in one go before the walk pauses (reevaluate's ``upto``): a slice of the
+# workbench's catch-up then overruns its budget by ~1 ms at most.
+STRETCH = 256
 
 
 class SessionRun(TurnSteps):
@@ -440,6 +442,7 @@ class SessionRun(TurnSteps):
             else:
                 end = pos
             if end > pos and stops is None:  # none of it is affected: reused whole
+                end = min(end, pos + STRETCH)  # (a pause at least every STRETCH turns)
                 reuse_turns(self.states, self.turns, self.moved, self._ledgers, pos, end,
                             dirty, old_states, old_turns, old_ledgers)
             elif end > pos:  # undecided turns of the draft: as they are
