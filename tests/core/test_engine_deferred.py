@@ -182,3 +182,21 @@ def test_a_reject_late_in_a_long_session_stops_at_its_turn_and_catches_up() -> N
     assert run._tail is None
     assert calls == [(turn, 0) for turn in range(21, 41, 2)]  # each once, none again
     assert_same(run, full)
+
+
+@settings(max_examples=150, deadline=None)
+@given(numbers=st.lists(st.integers(0, 12), min_size=1, max_size=8),
+       asked=st.integers(-1, 14))
+def test_turn_positions_by_number_match_a_scan(numbers: list[int], asked: int) -> None:
+    """The run finds positions by bisection when the turns' numbers increase (a session's
+    do), else by a scan: either way what the scan gives."""
+    from reviewtui.core.protocol.session import parse_session
+    from reviewtui.core.record import replace
+
+    one = parse_session("## Turn 1\n--- File: a.txt ---\n```\nx\n```\n").turns[0]
+    session = parse_session("")
+    session = replace(session, turns=tuple(replace(one, index=n) for n in numbers))
+    run = SessionRun(session, make_tree({}))
+    assert run._count_upto(asked) == sum(1 for n in numbers if n <= asked)
+    assert run._first_from(asked) == next(
+        (pos for pos, n in enumerate(numbers) if n >= asked), len(numbers))

@@ -103,12 +103,17 @@ class BackgroundEvaluation:
             # collection over a 50,000-operation session held the event loop for seconds).
             # Not after a change: the change's garbage would stay too (review_jobs.py).
             gc.freeze()
+        if not more or time.monotonic() - self._shown >= SHOW_EVERY:
+            # Rows and counts a few times a second, and at the end: in a turn of the loop
+            # of their own, so a slice and a redraw never add up into one long block.
+            self.app.call_later(self._show, more)
+        else:
+            self.app.set_timer(PAUSE, self._slice)
+
+    def _show(self, more: bool) -> None:
         screen = self._main_screen()
-        now = time.monotonic()
-        if more and now - self._shown < SHOW_EVERY:
-            pass  # rows and counts are redrawn a few times a second, not every slice
-        elif screen is not None and screen.is_mounted and not screen.jobs.busy:
-            self._shown = now
+        if screen is not None and screen.is_mounted and not screen.jobs.busy:
+            self._shown = time.monotonic()
             screen.turns_evaluated(progress_note(self.review))
             if not more and self._opening:
                 screen.load_findings()  # lint reads every turn's files: now it can

@@ -10,6 +10,7 @@ after it.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Mapping
 
 from reviewtui.core.engine.decided import DecidedTurns, first_from
@@ -65,6 +66,7 @@ class SessionRun(TurnSteps):
         self._evaluated = False
         # A re-evaluation that stopped short (reevaluate's ``upto``): the rest of its walk.
         self._tail: Iterator[None] | None = None
+        self._numbered: tuple[Session | None, list[int] | None] = (None, None)  # _numbers
 
     @property
     def base(self) -> Tree:
@@ -106,8 +108,8 @@ class SessionRun(TurnSteps):
     def evaluate(self, from_turn: int = 1, upto: int | None = None) -> None:
         """(Re-)evaluate the turns numbered ``from_turn`` .. ``upto`` (default: all)."""
         turns = self.session.turns
-        last = len(turns) if upto is None else sum(1 for t in turns if t.index <= upto)
-        first = next((pos for pos, t in enumerate(turns) if t.index >= from_turn), len(turns))
+        last = len(turns) if upto is None else self._count_upto(upto)
+        first = self._first_from(from_turn)
         if self._tail is not None:
             if first >= len(self.turns):  # where a re-evaluation stopped short: it goes on
                 self._go_on(last)
@@ -127,6 +129,31 @@ class SessionRun(TurnSteps):
             self.states.append(state)
             self.moved.append(moved)
             self._ledgers.append(items)
+
+    def _count_upto(self, number: int) -> int:
+        """How many turns are numbered ``number`` or less."""
+        numbers = self._numbers()
+        if numbers is None:
+            return sum(1 for t in self.session.turns if t.index <= number)
+        return bisect_right(numbers, number)
+
+    def _first_from(self, number: int) -> int:
+        """The position of the first turn numbered ``number`` or more (or the count)."""
+        numbers = self._numbers()
+        if numbers is None:
+            turns = self.session.turns
+            return next((pos for pos, t in enumerate(turns) if t.index >= number), len(turns))
+        return bisect_left(numbers, number)
+
+    def _numbers(self) -> list[int] | None:
+        """The turns' numbers if they increase (as a session's do), for a bisection: the
+        background's many small steps each asked, and a scan of 5,000 turns each time
+        took most of a catch-up's time."""
+        if self._numbered[0] is not self.session:
+            numbers = [turn.index for turn in self.session.turns]
+            rising = all(a < b for a, b in zip(numbers, numbers[1:], strict=False))
+            self._numbered = (self.session, numbers if rising else None)
+        return self._numbered[1]
 
     # -- changing a run ------------------------------------------------------------------
     def update(self, decisions: Mapping[OpKey, Decision], *, upto: int | None = None) -> None:
@@ -399,7 +426,7 @@ class SessionRun(TurnSteps):
         order = sorted(forced)
         self._tail = self._walk(first, done, steps, forced, whole, dirty, closure, stops, order,
                                 last_forced, old_states, old_moved, old_turns, old_ledgers)
-        self._go_on(None if upto is None else sum(1 for t in turns if t.index <= upto))
+        self._go_on(None if upto is None else self._count_upto(upto))
 
     def settle(self) -> None:
         """Finish a re-evaluation that stopped short (:meth:`reevaluate`'s ``upto``)."""
