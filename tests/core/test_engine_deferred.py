@@ -57,7 +57,7 @@ def finish(run: SessionRun) -> None:
         run.evaluate(from_turn=turns[len(run.turns)].index)
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(text=long_session_text, files=base_files, stretch=st.sampled_from([1, 2, 256]),
        data=st.data())
 def test_a_walk_stopped_short_goes_on_to_the_full_evaluation(
