@@ -24,16 +24,22 @@ backslash; a changed line among the lines of a triple-quoted f-string (a ``#`` i
 is an error in 3.11: see :func:`_fstring_lines`); a carriage return in the file; "coding" in
 the added text (a comment on one of the first two lines can declare the encoding); a change
 that adds or removes lines.
-The caller answers only on Python 3.11 (``pyregions._SUPPORTED``): 3.12 tokenizes f-strings
-differently. A property test holds this to whole parses.
+Only on Python 3.11 (as ``pyregions._SUPPORTED``): 3.12 tokenizes f-strings differently.
+:func:`edited_lines_parse`, what ``apply``'s report calls, asks this first and loads the
+region check only when it does not prove the edits. A property test holds both to whole
+parses.
 """
 
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Sequence
 
-from reviewtui.core.syntax.pylines import Change
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from reviewtui.core.model.filestate import FileState
+    from reviewtui.core.syntax.pylines import Change
 
 # Blanks, then maybe a comment of printable ASCII without quotes, backslash or braces.
 _ADDED = re.compile(r"[ \t]*(?:#[\t\x20\x21\x23-\x26\x28-\x5b\x5d-\x7a\x7c\x7e]*)?")
@@ -41,6 +47,31 @@ _ADDED = re.compile(r"[ \t]*(?:#[\t\x20\x21\x23-\x26\x28-\x5b\x5d-\x7a\x7c\x7e]*
 # the pattern, so the search runs from one triple quote to the next (a literal prefix).
 _FSTRING_OPENERS = tuple(re.compile(quote + f"(?:(?<=[fF]{quote})|(?<=[fF][rR]{quote}))")
                          for quote in ('"""', "'''"))
+
+
+def edited_lines_parse(before: str, opening: FileState, closing: FileState,
+                       steps: Sequence[tuple[int, int, int]]) -> bool:
+    """``edits_parse_alone`` for a file that ``steps`` (each edit's ``(first, last, shift)``,
+    1-based lines, in order, as the engine reports them) took from ``opening`` (whose text
+    is ``before``) to ``closing``, a long file with no CR (its lines are the split text).
+    Edits that keep the line count and only add comments are answered first, without
+    loading the region check: line i after is then line i before, and only the lines in
+    the edits' spans can differ."""
+    if (sys.version_info < (3, 12) and not any(shift for _, _, shift in steps)
+            and opening.line_count == closing.line_count
+            and opening.final_newline == closing.final_newline):
+        spans = sorted({line for first, last, _ in steps for line in range(first - 1, last)})
+        if appended_comments(before, opening.lines, closing.line_view,
+                             [(line, line + 1, line, line + 1) for line in spans]):
+            return True
+    from reviewtui.core.syntax.pyregions import changes_of, edits_parse_alone
+
+    def after() -> str:
+        return closing.text or ""  # (not binary: the caller checks)
+
+    return edits_parse_alone(before, after, changes_of(steps), before_lines=opening.lines,
+                             after_lines=closing.line_view,
+                             after_final_newline=closing.final_newline)
 
 
 def appended_comments(before: str, old: Sequence[str], new: Sequence[str],
