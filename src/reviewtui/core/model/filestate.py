@@ -33,16 +33,12 @@ def _decode(data: bytes, bom: bool) -> str:
             _decoded.move_to_end(id(data))
             return entry[2]
     text = data[len(UTF8_BOM):].decode("utf-8") if bom else data.decode("utf-8")
-    _remember(data, bom, text)
-    return text
-
-
-def _remember(data: bytes, bom: bool, text: str) -> None:
     with _decoded_lock:
         _decoded[id(data)] = (data, bom, text)
         _decoded.move_to_end(id(data))
         while len(_decoded) > _DECODED:
             _decoded.popitem(last=False)
+    return text
 
 
 def _split_lines(data: bytes, bom: bool) -> tuple[str, ...]:
@@ -178,13 +174,14 @@ class FileState:
         return data
 
     def _build(self) -> tuple[bytes, str]:
-        """The bytes of a version made by an edit, from its lines (kept), and its text."""
+        """The bytes of a version made by an edit, from its lines (kept), and its text
+        (not kept: a text held for each written file made the next one's join slower, in
+        fresh memory; asked again, it is decoded from the bytes)."""
         store = self._store
         text = store.joined(self.newline) if store is not None else self.newline.join(self.lines)
         text += self.newline if self.final_newline else ""
         data = (UTF8_BOM if self.bom else b"") + text.encode("utf-8")
         object.__setattr__(self, "_data", data)
-        _remember(data, self.bom, text)  # (its text is asked next, as often as not)
         return data, text
 
     @property
