@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from reviewtui.core.match.landing import Ambiguity, Landing
 from reviewtui.core.match.normalise import is_blank
 from reviewtui.core.record import record
-from reviewtui.core.text.markers import is_placeholder_at
+from reviewtui.core.text.markers import is_placeholder_at, may_hold_placeholder
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
@@ -60,6 +60,8 @@ ElisionResult = Landing | Ambiguity | Refusal | PieceMissing
 def unpaired_placeholder(search: Sequence[str], replace: Sequence[str],
                          path: str = "") -> str | None:
     """A hint if REPLACE holds more markers than SEARCH, naming the first extra one."""
+    if not may_hold_placeholder(replace):
+        return None  # no marker in REPLACE (most edits: one look at its text)
     in_replace = markers(replace, path)
     in_search = len(markers(search, path))
     if len(in_replace) <= in_search:

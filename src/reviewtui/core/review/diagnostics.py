@@ -590,11 +590,6 @@ def _no_new_error(path: str, before: str, results: list[OpResult]) -> bool:
     assert isinstance(closing, FileState)
     if closing.binary or closing.line_count - (not closing.final_newline) < _REGIONS_FROM:
         return False  # a small file parses whole in a few milliseconds
-    from reviewtui.core.syntax.pyregions import changes_of, edits_parse_alone
+    from reviewtui.core.syntax.pycomments import edited_lines_parse  # (regions: if needed)
 
-    def after() -> str:
-        return closing.text or ""  # (not binary: checked above)
-
-    return edits_parse_alone(before, after, changes_of(found[0]), before_lines=opening.lines,
-                             after_lines=closing.line_view,
-                             after_final_newline=closing.final_newline)
+    return edited_lines_parse(before, opening, closing, found[0])

@@ -403,6 +403,7 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
     alone). The lines outside ``changes`` are the lines of ``before`` (what ``changes``
     means), so what the text would be checked for -- a ``\r``, the ``barry_as_FLUFL``
     future -- is looked for in ``before`` and the changed lines."""
+    from reviewtui.core.syntax.pycomments import appended_comments
     from reviewtui.core.syntax.pytokens import as_read, quiet_changes
 
     if not _SUPPORTED or not changes:
@@ -420,6 +421,8 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
             new_lines = _Ended(after_lines) if after_final_newline else after_lines
             old = split_lines(before, before_lines)
             changes = _trimmed(changes, old, new_lines)
+            if appended_comments(before, old, new_lines, changes):
+                return True  # comments added at line ends: no scan (pycomments)
             strings_old = _in_strings(before, continued_old)
             if len(quiet := quiet_changes(old, new_lines, changes, strings_old)) == len(changes):
                 return True  # comments and strings' text alone (pytokens): no text needed
@@ -434,6 +437,8 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
     if old is None:
         old = split_lines(before, before_lines)
         changes = _trimmed(changes, old, new)
+        if appended_comments(before, old, new, changes):
+            return True
         strings_old = _in_strings(before, continued_old := [])
         if len(quiet := quiet_changes(old, new, changes, strings_old)) == len(changes):
             return True  # comments and strings' text alone: no region to parse (pytokens)

@@ -82,8 +82,9 @@ def _read(window: str, at_end: bool, leading_blank: bool
         chunk = window[at:start]
         code.append(chunk)
         token = found.group()
-        if token[0] == "#":  # the comment goes, its "\r" stays (part of the line end)
-            code.append("\r" if token.endswith("\r") else "")
+        if token[0] == "#":  # the comment goes, its "\r" stays (part of the line end);
+            # right after a backslash its "#" stays: "\\#" is an error, "\\" a line joined
+            code.append("#" if chunk.endswith("\\") else "\r" if token.endswith("\r") else "")
         else:
             code.append('"')
             prefix = _PREFIX.search(chunk)  # (\w* always matches)

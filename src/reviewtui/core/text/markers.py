@@ -261,6 +261,16 @@ def is_placeholder(line: str, path: str = "") -> bool:
     return is_elision(line, path) or _is_phrase(line)
 
 
+def may_hold_placeholder(lines: Iterable[str]) -> bool:
+    """False when no line of ``lines`` is a placeholder, wherever it stands (in any file,
+    by any neighbours: :func:`is_placeholder_at` says False for each): none holds an
+    ellipsis or a phrase cue, which every marker and phrase needs. One look at the joined
+    text, not a test of each line (a match in a line is one in the joined text too)."""
+    text = "\n".join(lines)
+    return ("..." in text or "\u2026" in text
+            or _PHRASE_CUE.search(text.lower()) is not None)
+
+
 def is_placeholder_at(lines: Sequence[str], at: int, path: str = "") -> bool:
     """Whether ``lines[at]`` stands for code not shown, reading its neighbours.
 
