@@ -12,11 +12,11 @@ DEV_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/reviewtui-dev
 
 .PHONY: demo test lint bench clean corpus
 
-# One suite worker more than the cores: a UI test spends about a third of its time waiting
-# (Pilot's idle checks, the app's timers), subprocess and crash tests on their children,
-# and a third worker on two cores runs meanwhile. Full runs on this 2-core machine, 3 workers
-# against 2: 2:04 / 1:59 against 2:29 / 2:04 (quiet), 3:48 against 4:27 (load ~3.7); noisy.
-TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
+# Suite workers: one per core (auto). A worker more (TEST_WORKERS=3 here) fills the time UI
+# tests wait on Pilot's idle checks, but on this shared 2-core machine it did not win reliably:
+# full runs (2 workers then 3, back to back, load 1.5-4.5) 4:27 then 3:48, 3:22 then 4:52;
+# the s8 stop's quiet runs 2:29 and 2:04 with 2 workers, 2:04 and 1:59 with 3.
+TEST_WORKERS ?= auto
 
 # A new venv gets no pip of its own (venv would install Python's bundled pip and setuptools
 # only for the upgrade to replace them, ~4 s of CPU): the bundled pip, run from its wheel,
