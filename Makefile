@@ -12,6 +12,12 @@ DEV_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/reviewtui-dev
 
 .PHONY: demo test lint bench clean corpus
 
+# Suite workers: one per core (auto). A worker more (TEST_WORKERS=3 here) fills the time UI
+# tests wait on Pilot's idle checks, but on this shared 2-core machine it did not win reliably:
+# full runs (2 workers then 3, back to back, load 1.5-4.5) 4:27 then 3:48, 3:22 then 4:52;
+# the s8 stop's quiet runs 2:29 and 2:04 with 2 workers, 2:04 and 1:59 with 3.
+TEST_WORKERS ?= auto
+
 # A new venv gets no pip of its own (venv would install Python's bundled pip and setuptools
 # only for the upgrade to replace them, ~4 s of CPU): the bundled pip, run from its wheel,
 # installs the newest pip directly.
@@ -72,7 +78,7 @@ test: $(STAMP) corpus
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest --collect-only -q -p no:cacheprovider \
 		>/dev/null 2>&1 & warm=$$!; $(MAKE) --no-print-directory lint; status=$$?; \
 		wait $$warm; exit $$status
-	$(BIN)/python -m pytest -q -n auto --dist worksteal
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist worksteal
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_parse.py

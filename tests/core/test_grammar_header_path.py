@@ -24,7 +24,10 @@ PATH = st.text(alphabet=st.sampled_from(list("a/._- -:\t\r\n\x0b\x1c\x85\xa0\u20
                max_size=12)
 
 
-@settings(max_examples=1500, deadline=None)
+# 400 examples (was 1,500): a path made only of these thirty characters in nine shapes;
+# each check of the shortcut dropped, or narrowed to ' ' and tab (missing \x1c, \x85, ...),
+# fails within them under CI's fixed seed and three other seeds.
+@settings(max_examples=400, deadline=None)
 @given(PATH, st.sampled_from(["--- File: {} ---", "--- File:{} ---", "  --- File: {} ---",
                               "--- File: {} ---  ", "---File: {}---", "--- File: {} ----",
                               "--- File: {}---", "--- file: {} ---", "--- File: {} --- x"]))

@@ -201,9 +201,13 @@ def lines(draw: st.DrawFn) -> str:
 ANY_LINE = st.one_of(lines(), st.text(max_size=40))
 
 
+# 500 examples (was 1,500): is_placeholder is is_elision or a phrase, so what this guards is
+# that link, and is_elision not raising on odd lines: an empty-prose IndexError, an
+# indentation-dependent or a position-dependent link each fail within 500 under CI's fixed
+# seed and three other seeds.
 @pytest.mark.slow
 @given(ANY_LINE, PATHS)
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=500, deadline=None)
 @example("# ... existing code ...", "")
 @example("...", "a.py")
 def test_an_elision_is_always_a_placeholder(line: str, path: str) -> None:

@@ -29,8 +29,12 @@ line = st.sampled_from(FRAGMENTS)
 edit = st.tuples(st.integers(0, 24), st.integers(0, 3), st.lists(line, max_size=3))
 
 
+# 600 examples (was 1,500): a region started at the edit instead of at its statement's first
+# line is found within them under CI's fixed seed and three other seeds; mutations of the
+# clause, indentation and bracket checks pass at 1,500 as well (the region's own parse
+# still refuses what they let through).
 @pytest.mark.slow
-@settings(max_examples=1500)
+@settings(max_examples=600)
 @given(base=st.lists(line, max_size=24), edits=st.lists(edit, min_size=1, max_size=3))
 def test_a_yes_from_statements_means_a_whole_parse_finds_nothing_new(
         base: list[str], edits: list[tuple[int, int, list[str]]]) -> None:
