@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 from uikit import screen_of
 
+from reviewtui.core.engine import Verdict
+from reviewtui.shell import evaluation
 from reviewtui.shell.review import Review
 from reviewtui.ui import collector
 from reviewtui.ui.app import ReviewApp
@@ -63,4 +67,45 @@ async def test_findings_load_when_the_opening_ends_while_a_job_runs(
                 break
             await pilot.pause(0.01)
         assert loaded == [1]
+    review.close()
+
+
+async def test_a_timeline_click_during_a_decision_lands_on_an_evaluated_turn(
+        line_turns: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A click on the timeline is not held back for a running job (keys are): it moves
+    the cursor to a far turn while the decision is being made. The decision, focused on
+    the turn on screen when it was asked for, leaves the display walking short of that far
+    turn; its redraw must not read a turn the display has not walked again."""
+    from reviewtui.ui.widgets.timeline import Timeline
+
+    monkeypatch.setattr(evaluation, "AHEAD", 0)
+    session, root = line_turns  # 60 turns, each changing one line of a.txt
+    review = Review.open(session, root, dry_run=True)
+    app = ReviewApp(review, watch=False)
+    go = threading.Event()
+    decide_many = review.decide_many
+
+    def held(*args: Any, **kwargs: Any) -> Any:
+        go.wait(5)  # the click comes while the job runs
+        return decide_many(*args, **kwargs)
+
+    monkeypatch.setattr(review, "decide_many", held)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = screen_of(app)
+        app.jobs.on_drawn = lambda: None  # no catch-up: as when the click comes first
+        screen.select(0, 0)
+        screen.action_reject()  # `n` (the pilot's press would wait for the job)
+        assert app.jobs.busy
+        screen.post_message(Timeline.Picked(50))
+        for _ in range(100):
+            if screen.turn_pos == 49:
+                break
+            await asyncio.sleep(0.01)
+        go.set()
+        await asyncio.wait_for(app.jobs.wait_idle(), 5)  # (not for ever if the app died)
+        await pilot.pause(0.05)
+        assert screen.turn_pos == 49
+        assert review.result((1, 0)).decision.verdict is Verdict.REJECTED
+        current = screen.current()
+        assert current is not None and current.key == (50, 0)
     review.close()
