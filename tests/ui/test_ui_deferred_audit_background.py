@@ -107,5 +107,6 @@ async def test_a_timeline_click_during_a_decision_lands_on_an_evaluated_turn(
         assert screen.turn_pos == 49
         assert review.result((1, 0)).decision.verdict is Verdict.REJECTED
         current = screen.current()
-        assert current is not None and current.key == (50, 0)
+        assert current is not None
+        assert current.key == (50, 0)
     review.close()
