@@ -40,7 +40,7 @@ class _Held:
 
 
 async def test_findings_load_when_the_opening_ends_while_a_job_runs(
-        line_turns: tuple[Path, Path]) -> None:
+        line_turns: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
     """The opening's last slice finds a job busy (a decision taken meanwhile): the
     findings (lint, loaded only once every turn is evaluated) must still come once the
     job is done, not be dropped for good."""
@@ -50,7 +50,7 @@ async def test_findings_load_when_the_opening_ends_while_a_job_runs(
     async with app.run_test(size=(120, 40)) as pilot:
         screen = screen_of(app)
         loaded: list[int] = []
-        screen.load_findings = lambda: loaded.append(1)  # type: ignore[method-assign]
+        monkeypatch.setattr(screen, "load_findings", lambda: loaded.append(1))
         assert not review.evaluation_complete
         jobs = screen.jobs
         screen._jobs = _Held(jobs)  # type: ignore[assignment]
