@@ -106,3 +106,25 @@ def test_states_computed_while_the_walk_goes_on_mark_every_unread_turn_stale(
         caught = review_states(review, after)
         assert caught == review_states(review)
         assert caught.counts == {"pending": 11, "accepted": 0, "rejected": 1, "failed": 0}
+
+
+def test_lint_file_texts_do_not_follow_a_walk_left_waiting(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workbench's lint (``load_findings``, a thread started once the opening is
+    evaluated) reads each turn's files from the display's checkpoints; a decision taken
+    meanwhile leaves the display's list of checkpoints short while its walk waits, and a
+    later turn must not be linted against the file as an early turn left it."""
+    from reviewtui.core.engine import file_text_for
+
+    monkeypatch.setattr(evaluation, "AHEAD", 0)
+    session, root = _line_session(tmp_path)
+    with Review.open(session, root, dry_run=True) as review:
+        review.focus_on(1)
+        texts = file_text_for(review.display)  # lint starts on the whole display
+        before = texts(10)("a.txt")
+        assert before is not None
+        assert before.startswith("LINE 0\n")
+        assert "LINE 8\nline 9\n" in before
+        review.decide((1, 0), Decision.reject())  # meanwhile, in a job
+        assert not review.evaluation_complete
+        assert texts(10)("a.txt") == before  # not the file before turn 2
