@@ -39,6 +39,7 @@ def accepted_from_review(review: Review) -> Accepted:
     not in the accepted result until that one is accepted).
     """
     state = str(review.state_path) if review.state_path is not None else None
+    review.finish_evaluation()  # (the workbench's display may still be walking on)
     return Accepted.of(_with_failures(review.draft, review.display), str(review.loaded.file),
                        reviewed=True, state=state)
 

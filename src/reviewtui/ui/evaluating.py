@@ -112,7 +112,16 @@ class BackgroundEvaluation:
 
     def _show(self, more: bool) -> None:
         screen = self._main_screen()
-        if screen is not None and screen.is_mounted and not screen.jobs.busy:
+        if screen is not None and screen.is_mounted and screen.jobs.busy:
+            # A job is changing the review (its end redraws): slice on, or come back after
+            # it, so the last redraw (and the opening's findings) is not dropped for good
+            # (no slice meanwhile: the opening's would freeze the job's garbage).
+            if more:
+                self.app.set_timer(PAUSE, self._slice)
+            else:
+                self.app.set_timer(PAUSE, self._show_again)
+            return
+        if screen is not None and screen.is_mounted:
             self._shown = time.monotonic()
             screen.turns_evaluated(progress_note(self.review))
             if not more and self._opening:
@@ -122,3 +131,7 @@ class BackgroundEvaluation:
             return
         self._running = False
         self._opening = False
+
+    def _show_again(self) -> None:
+        """After a job: what it left may be a walk to go on with (a decision)."""
+        self._show(not self.review.evaluation_complete)

@@ -25,9 +25,12 @@ def evaluate_session(session: Session, base: Tree, *, rules: Rules | None = None
 def file_text_for(run: SessionRun) -> Callable[[int], Callable[[str], str | None]]:
     """For lint: the text of a file as turn N sees it (the checkpoint before it)."""
     positions = {t.index: pos for pos, t in enumerate(run.session.turns)}
+    # The checkpoints as they are now: the workbench lints in a thread, and a decision
+    # meanwhile may leave the display's list short while its walk waits (shell/evaluation).
+    trees = run.checkpoints
 
     def for_turn(index: int) -> Callable[[str], str | None]:
-        tree = run.checkpoint(min(positions.get(index, 0), len(run.states) - 1))
+        tree = trees[min(positions.get(index, 0), len(trees) - 1)]
 
         def text(path: str) -> str | None:
             norm = normalize_or_none(path)

@@ -261,6 +261,9 @@ class ReviewCursor(ReviewPanes):
             if pos >= len(before) or before[pos] != now:
                 turn = turns[pos]
                 turn_list.update_turn(pos, turn_prompt(turn.index, turn.request, now))
+        # The cursor may have moved past what the job's walk reached (a timeline click is
+        # not held back for a job): that turn first.
+        self.review.evaluate_through(turns[self.turn_pos].index)
         results = self.review.display.turns[self.turn_pos].results
         for pos, result in enumerate(results):
             ops.update_op(pos, op_prompt(op_row_title(result.op, self._op_room()),

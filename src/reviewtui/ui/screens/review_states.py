@@ -148,7 +148,9 @@ def review_states(review: Review, known: ReviewStates | None = None, *,
     keep their states from before, marked stale (``stale_from``), until a later call
     with ``known`` finds them evaluated again.
     """
-    turns = review.display.turns
+    # A copy: in a job's thread the background's catch-up may extend the list meanwhile
+    # (every turn past the ones read here must stay marked stale).
+    turns = review.display.turns[:]
     conflicted = frozenset(key for conflict in review.conflicts.values()
                            for key in conflict.ops)
     reuse = known if known is not None else before
