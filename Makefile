@@ -12,11 +12,12 @@ DEV_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/reviewtui-dev
 
 .PHONY: demo test lint bench clean corpus
 
-# Suite workers: one per core (auto). A worker more (TEST_WORKERS=3 here) fills the time UI
-# tests wait on Pilot's idle checks, but on this shared 2-core machine it did not win reliably:
-# full runs (2 workers then 3, back to back, load 1.5-4.5) 4:27 then 3:48, 3:22 then 4:52;
-# the s8 stop's quiet runs 2:29 and 2:04 with 2 workers, 2:04 and 1:59 with 3.
-TEST_WORKERS ?= auto
+# Suite workers: one more than the cores. The extra worker fills the time UI tests wait on
+# Pilot's idle checks and subprocess tests on their children. On a quiet 2-core machine
+# (2,473 tests, back to back): 2 workers 2:12, 3 workers 2:02, 4 workers 2:45; the s8 stop's
+# quiet runs 2:29 / 2:04 with 2, 2:04 / 1:59 with 3. Under other load (1.5-4.5) it did not
+# win reliably (4:27 then 3:48; 3:22 then 4:52). TEST_WORKERS=N (or auto) chooses another.
+TEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print((os.cpu_count() or 1) + 1)")
 
 # A new venv gets no pip of its own (venv would install Python's bundled pip and setuptools
 # only for the upgrade to replace them, ~4 s of CPU): the bundled pip, run from its wheel,
