@@ -13,6 +13,8 @@ Run with ``pytest -s`` to see the table.
 from __future__ import annotations
 
 import functools
+import json
+import os
 import random
 import sysconfig
 from collections import Counter
@@ -21,6 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+try:
+    import fcntl
+except ImportError:  # (not on Windows: each worker runs the corpus itself there)
+    fcntl = None  # type: ignore[assignment]
 
 from reviewtui.core.match import match_edit
 from reviewtui.core.match.elision import is_marker
@@ -344,10 +351,32 @@ def _format(table: dict[str, Counter[str]]) -> str:
 
 
 @pytest.fixture(scope="module")
-def corpus() -> tuple[dict[str, Counter[str]], list[str]]:
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Counter[str]], list[str]]:
     if not _stdlib_files():
         pytest.skip("no standard-library sources on this machine")
-    return _run_corpus()
+    return _once_per_run(tmp_path_factory)
+
+
+def _once_per_run(
+        tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, Counter[str]], list[str]]:
+    """The corpus run, made once per test run: under pytest-xdist the module's tests are
+    spread over the workers, and each worker built the module's fixture again (~3.7 s of
+    CPU each). The first worker to ask runs it and leaves the result beside the workers'
+    temporary folders; the others wait for it and read it (the same run: same table)."""
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if run is None or fcntl is None:
+        return _run_corpus()
+    shared = tmp_path_factory.getbasetemp().parent / f"match-corpus-{run}.json"
+    with open(shared.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if shared.exists():
+            saved = json.loads(shared.read_text())
+            return {k: Counter(v) for k, v in saved["table"].items()}, saved["failures"]
+        table, failures = _run_corpus()
+        part = shared.with_suffix(".part")
+        part.write_text(json.dumps({"table": table, "failures": failures}))
+        part.replace(shared)
+        return table, failures
 
 
 def test_corpus_never_wrong(corpus: tuple[dict[str, Counter[str]], list[str]]) -> None:
