@@ -16,8 +16,11 @@ from unittest.mock import patch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_engine_incremental import (
+    ALTERNATING_BASE,
+    alternating,
     assert_same,
     base_files,
+    count_file_ops,
     decision,
     keys_of,
     make_tree,
@@ -125,16 +128,6 @@ def test_an_outside_change_while_a_walk_waits_settles_it_first(
                                       decisions=decisions))
 
 
-def alternating(count: int) -> str:
-    """Turns 1..count, odd ones editing a.txt and even ones b.txt, each edit landing."""
-    turns = []
-    for i in range(1, count + 1):
-        path = "a.txt" if i % 2 else "b.txt"
-        turns.append(f"## Turn {i}\n--- File: {path} ---\n<<<<<<< SEARCH\nx{i}\n=======\n"
-                     f"x{i + 2}\n>>>>>>> REPLACE\n")
-    return "".join(turns)
-
-
 def test_a_decision_in_a_turn_still_waiting_is_not_lost() -> None:
     """The second decision's turn had not been walked yet when it came: the walk is
     finished first, then the decision re-evaluates its turn (else its turn is reused
@@ -142,7 +135,7 @@ def test_a_decision_in_a_turn_still_waiting_is_not_lost() -> None:
     from reviewtui.core.protocol.session import parse_session
 
     session = parse_session(alternating(5))
-    base = make_tree({"a.txt": "x1\n", "b.txt": "x2\n"})
+    base = make_tree(ALTERNATING_BASE)
     run = evaluate_session(session, base, policy=Policy.headless())
     decisions = {(1, 0): Decision.reject()}
     run.update(decisions, upto=1)
@@ -158,16 +151,9 @@ def test_a_reject_late_in_a_long_session_stops_at_its_turn_and_catches_up() -> N
     from reviewtui.core.protocol.session import parse_session
 
     session = parse_session(alternating(40))
-    base = make_tree({"a.txt": "x1\n", "b.txt": "x2\n"})
+    base = make_tree(ALTERNATING_BASE)
     run = evaluate_session(session, base, policy=Policy.headless())
-    calls: list[OpKey] = []
-    original = run._file_op
-
-    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
-        calls.append(args[1])
-        return original(*args, **kwargs)
-
-    run._file_op = counting  # type: ignore[method-assign]
+    calls = count_file_ops(run)
     decisions = {(21, 0): Decision.reject()}
     run.update(decisions, upto=24)
     assert run.evaluated_upto is not None

@@ -193,15 +193,22 @@ def test_single_decide_equals_full(text: str, files: dict[str, str],
         assert_same(run, full)
 
 
-def test_a_decision_late_in_a_long_session_evaluates_only_its_file() -> None:
+def alternating(count: int) -> str:
+    """Turns 1..count, odd ones editing a.txt and even ones b.txt, each edit landing (over
+    :data:`ALTERNATING_BASE`)."""
     turns = []
-    for i in range(1, 41):
+    for i in range(1, count + 1):
         path = "a.txt" if i % 2 else "b.txt"
         turns.append(f"## Turn {i}\n--- File: {path} ---\n<<<<<<< SEARCH\nx{i}\n=======\n"
                      f"x{i + 2}\n>>>>>>> REPLACE\n")
-    session = parse_session("".join(turns))
-    base = make_tree({"a.txt": "x1\n", "b.txt": "x2\n"})
-    run = evaluate_session(session, base, policy=Policy.headless())
+    return "".join(turns)
+
+
+ALTERNATING_BASE = {"a.txt": "x1\n", "b.txt": "x2\n"}
+
+
+def count_file_ops(run: SessionRun) -> list[OpKey]:
+    """The keys of the file operations ``run`` evaluates from now on, in order."""
     calls: list[OpKey] = []
     original = run._file_op
 
@@ -210,6 +217,14 @@ def test_a_decision_late_in_a_long_session_evaluates_only_its_file() -> None:
         return original(*args, **kwargs)
 
     run._file_op = counting  # type: ignore[method-assign]
+    return calls
+
+
+def test_a_decision_late_in_a_long_session_evaluates_only_its_file() -> None:
+    session = parse_session(alternating(40))
+    base = make_tree(ALTERNATING_BASE)
+    run = evaluate_session(session, base, policy=Policy.headless())
+    calls = count_file_ops(run)
     decisions = {(21, 0): Decision.reject()}
     run.update(decisions)
     assert calls
