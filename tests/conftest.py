@@ -194,17 +194,28 @@ def walks(collector_on: None) -> Iterator[list[int]]:
 
 
 @pytest.fixture
+def region_parses(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
+    """The regions apply's Python check parses from now on (``pyregions._parses``), in
+    order, each as its lines (a list that grows as the test runs)."""
+    from reviewtui.core.syntax import pyregions
+
+    parsed: list[list[str]] = []
+    real = pyregions._parses
+
+    def spy(lines: list[str], *args: object) -> bool | str:
+        parsed.append(list(lines))
+        return real(lines, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pyregions, "_parses", spy)
+    return parsed
+
+
+@pytest.fixture
 def line_turns(tmp_path: Path) -> tuple[Path, Path]:
     """(session, root): 60 turns, each changing one line of ``a.txt``."""
-    turns = 60
-    root = tmp_path / "root"
-    root.mkdir()
-    (root / "a.txt").write_text("".join(f"line {n}\n" for n in range(turns)))
-    session = tmp_path / "s.md"
-    session.write_text("".join(
-        f"## Turn {n + 1}\n> change line {n}\n\n--- File: a.txt ---\n<<<<<<< SEARCH\n"
-        f"line {n}\n=======\nLINE {n}\n>>>>>>> REPLACE\n\n" for n in range(turns)))
-    return session, root
+    from diskkit import line_turns_session
+
+    return line_turns_session(tmp_path, 60)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

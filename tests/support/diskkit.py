@@ -78,3 +78,16 @@ def tree_bytes(root: Path) -> dict[str, bytes]:
     """Every regular file under ``root`` (no symlinks followed), by relative path."""
     return {p.relative_to(root).as_posix(): p.read_bytes()
             for p in sorted(root.rglob("*")) if p.is_file() and not p.is_symlink()}
+
+
+def line_turns_session(where: Path, turns: int) -> tuple[Path, Path]:
+    """(session, root) under ``where``: ``turns`` turns, turn N changing line N - 1 of
+    ``a.txt`` ("line n" to "LINE n"), each edit on a line of its own."""
+    root = where / "root"
+    root.mkdir(parents=True)
+    (root / "a.txt").write_text("".join(f"line {n}\n" for n in range(turns)))
+    session = where / "s.md"
+    session.write_text("".join(
+        f"## Turn {n + 1}\n> change line {n}\n\n--- File: a.txt ---\n<<<<<<< SEARCH\n"
+        f"line {n}\n=======\nLINE {n}\n>>>>>>> REPLACE\n\n" for n in range(turns)))
+    return session, root

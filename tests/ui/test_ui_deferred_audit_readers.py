@@ -12,22 +12,11 @@ from typing import Any
 
 import pytest
 
+from diskkit import line_turns_session
 from reviewtui.core.engine import Decision
 from reviewtui.shell import evaluation
 from reviewtui.shell.review import Review
 from reviewtui.ui.screens.review_states import review_states
-
-
-def _line_session(where: Path, turns: int = 12) -> tuple[Path, Path]:
-    """(session, root): ``turns`` turns, each changing one line of ``a.txt``."""
-    root = where / "root"
-    root.mkdir(parents=True)
-    (root / "a.txt").write_text("".join(f"line {n}\n" for n in range(turns)))
-    session = where / "s.md"
-    session.write_text("".join(
-        f"## Turn {n + 1}\n> change line {n}\n\n--- File: a.txt ---\n<<<<<<< SEARCH\n"
-        f"line {n}\n=======\nLINE {n}\n>>>>>>> REPLACE\n\n" for n in range(turns)))
-    return session, root
 
 
 def test_an_export_while_the_display_walks_on_reports_every_turn(
@@ -38,11 +27,11 @@ def test_an_export_while_the_display_walks_on_reports_every_turn(
     from reviewtui.shell.export import accepted_from_review
 
     monkeypatch.setattr(evaluation, "AHEAD", 0)
-    session, root = _line_session(tmp_path)
+    session, root = line_turns_session(tmp_path, 12)
     with Review.open(session, root, dry_run=True) as whole:
         whole.decide((1, 0), Decision.reject())
         expected = render(accepted_from_review(whole), "json")
-    session, root = _line_session(tmp_path / "deferred")
+    session, root = line_turns_session(tmp_path / "deferred", 12)
     with Review.open(session, root, dry_run=True) as review:
         review.focus_on(1)
         review.decide((1, 0), Decision.reject())
@@ -88,7 +77,7 @@ def test_states_computed_while_the_walk_goes_on_mark_every_unread_turn_stale(
     marked stale (else its state from before the change is shown as current, and the
     next catch-up starts past it: a wrong row and wrong counts until the next change)."""
     monkeypatch.setattr(evaluation, "AHEAD", 0)
-    session, root = _line_session(tmp_path)
+    session, root = line_turns_session(tmp_path, 12)
     with Review.open(session, root, dry_run=True) as review:
         review.focus_on(1)
         before = review_states(review)
@@ -117,7 +106,7 @@ def test_lint_file_texts_do_not_follow_a_walk_left_waiting(
     from reviewtui.core.engine import file_text_for
 
     monkeypatch.setattr(evaluation, "AHEAD", 0)
-    session, root = _line_session(tmp_path)
+    session, root = line_turns_session(tmp_path, 12)
     with Review.open(session, root, dry_run=True) as review:
         review.focus_on(1)
         texts = file_text_for(review.display)  # lint starts on the whole display
