@@ -59,18 +59,11 @@ BIG = "".join(f"def f{i}(x):\n    y = (x +\n         {i})\n    return y\n\n\n"
 
 
 def test_an_edit_in_a_function_parses_only_the_function_after(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    parsed: list[str] = []
-    real = pyregions._parses
-
-    def spy(lines: list[str], *args: object) -> bool | str:
-        parsed.append("\n".join(lines))
-        return real(lines, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(pyregions, "_parses", spy)
+        region_parses: list[list[str]]) -> None:
     after = BIG.replace("         100)\n", "         100 + 1)\n")
     line = BIG.split("\n").index("         100)") + 1
     assert edits_parse_alone(BIG, after, changes_of([(line, line, 0)]))
+    parsed = ["\n".join(region) for region in region_parses]
     assert len(parsed) == 1
     assert "100 + 1" in parsed[0]
 

@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pyregionkit import edited, parses
 
-from reviewtui.core.syntax import pyregions
 from reviewtui.core.syntax.pyregions import changes_of, edits_parse_alone
 
 CLASSES = [
@@ -59,30 +58,18 @@ METHODS = "".join(f"    def m{i}(self):\n        return {i}\n\n" for i in range(
 BIG = 'class Big:\n    """Doc.\n\n    More.\n    """\n\n    size = 1\n\n' + METHODS
 
 
-def regions(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    sizes: list[int] = []
-    real = pyregions._parses
-
-    def counting(lines: list[str], *args: object) -> bool | str:
-        sizes.append(len(lines))
-        return real(lines, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(pyregions, "_parses", counting)
-    return sizes
-
-
 def one_change(before: str, old: str, new: str) -> tuple[str, list[tuple[int, int, int]]]:
     line = before.split("\n").index(old) + 1
     return before.replace(old + "\n", new + "\n", 1), [(line, line, new.count("\n"))]
 
 
 def test_a_docstring_edit_parses_the_class_head_alone(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    sizes = regions(monkeypatch)
+        region_parses: list[list[str]]) -> None:
     # The docstring split in two (its text alone changed would need no region at all:
     # test_syntax_pytokens.py).
     after, steps = one_change(BIG, "    More.", '    More."""\n    """And better.')
     assert edits_parse_alone(BIG, after, changes_of(steps), budget=1.0)
+    sizes = [len(region) for region in region_parses]
     assert sizes
     assert max(sizes) < 20
 

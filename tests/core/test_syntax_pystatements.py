@@ -10,7 +10,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pyregionkit import edited, parses
 
-from reviewtui.core.syntax import pyregions
 from reviewtui.core.syntax.pyregions import changes_of, edits_parse_alone
 
 # Statement lines of function bodies: clauses, brackets spanning lines (closing at a lower
@@ -49,20 +48,13 @@ FUNCTION = ("def f(x):\n" + "".join(f"    y{i} = (x +\n          {i})\n" for i i
 
 
 def test_an_edit_in_a_long_function_parses_its_statement_alone(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    parsed: list[int] = []
-    real = pyregions._parses
-
-    def spy(lines: list[str], *args: object) -> bool | str:
-        parsed.append(len(lines))
-        return real(lines, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(pyregions, "_parses", spy)
+        region_parses: list[list[str]]) -> None:
     before = FUNCTION * 30
     after = before.replace("          30)\n", "          30 + 1)\n", 1)
     line = before.split("\n").index("          30)") + 1
     assert edits_parse_alone(before, after, changes_of([(line, line, 0)]))
-    assert parsed == [2]  # y30 = (x +\n 30 + 1), not the function's 123 lines
+    # y30 = (x +\n 30 + 1), not the function's 123 lines
+    assert [len(region) for region in region_parses] == [2]
 
 
 @pytest.mark.parametrize(("base", "at", "end", "new"), [

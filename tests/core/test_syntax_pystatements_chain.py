@@ -11,7 +11,6 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from pyregionkit import edited, parses
 
-from reviewtui.core.syntax import pyregions
 from reviewtui.core.syntax.pyregions import changes_of, edits_parse_alone
 
 FRAGMENTS = [
@@ -78,21 +77,8 @@ BODY = "".join(f"    v{i} = (1 +\n         {i})\n    # note {i}\n" for i in rang
 FUNCTION = "def f():\n" + BODY + "    if v0:\n        v1 = 2\n# out\n    return v0\n\n\n"
 
 
-def spy_on_parses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    parsed: list[int] = []
-    real = pyregions._parses
-
-    def spy(lines: list[str], *args: object) -> bool | str:
-        parsed.append(len(lines))
-        return real(lines, *args)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(pyregions, "_parses", spy)
-    return parsed
-
-
 def test_two_edits_in_one_function_each_parse_their_statements_alone(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    parsed = spy_on_parses(monkeypatch)
+        region_parses: list[list[str]]) -> None:
     before = FUNCTION * 20
     lines = before.split("\n")
     first, second = lines.index("         10)"), lines.index("         30)")
@@ -101,19 +87,20 @@ def test_two_edits_in_one_function_each_parse_their_statements_alone(
     steps = [(first + 1, first + 1, 0), (second + 1, second + 1, 0)]
     assert edits_parse_alone(before, "\n".join(after_lines), changes_of(steps))
     # Each: its assignment (two lines) and the one above, not the function's 125 lines.
+    parsed = [len(region) for region in region_parses]
     assert parsed
     assert max(parsed) <= 6
 
 
 def test_a_statement_before_a_less_indented_comment_parses_alone(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    parsed = spy_on_parses(monkeypatch)
+        region_parses: list[list[str]]) -> None:
     before = FUNCTION * 20
     lines = before.split("\n")
     at = lines.index("        v1 = 2")
     after_lines = list(lines)
     after_lines[at] = "        v1 = 3"
     assert edits_parse_alone(before, "\n".join(after_lines), changes_of([(at + 1, at + 1, 0)]))
+    parsed = [len(region) for region in region_parses]
     assert parsed
     assert max(parsed) <= 3
 
