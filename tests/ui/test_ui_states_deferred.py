@@ -12,18 +12,17 @@ and once caught up -- at once, in steps, or only when the next change finishes t
 
 from __future__ import annotations
 
-import contextlib
 import random
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import pytest
 from test_ui_states_kept_ops import _two_files
 from test_workbench_states_incremental import _diverged
-from uikit import copy_session
+from uikit import copy_session, review_step
 
 from reviewtui.core.engine import Decision
-from reviewtui.core.errors import DecisionRefused
 from reviewtui.shell import evaluation
 from reviewtui.shell.review import Review
 from reviewtui.ui.screens.review_states import ReviewStates, review_states
@@ -49,16 +48,7 @@ def walk(source: Path, tmp_path: Path, seed: int) -> tuple[int, int]:
         for _ in range(20):
             review.focus_on(rng.choice(numbers))
             step = rng.choice(STEPS)
-            if step == "accept":
-                with contextlib.suppress(DecisionRefused):
-                    review.decide(rng.choice(keys), Decision.accept())
-            elif step == "reject":
-                review.decide(rng.choice(keys), Decision.reject())
-            elif step == "undo":
-                review.undo()
-            elif step == "redo":
-                review.redo()
-            else:
+            if not review_step(review, step, partial(rng.choice, keys)):  # outside
                 written = sorted({p for turn in review.display.turns for r in turn.results
                                   if isinstance(p := getattr(r.op, "path", None), str)
                                   and (root / p).is_file()})

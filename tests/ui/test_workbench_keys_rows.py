@@ -7,19 +7,17 @@ full recomputation would show.
 
 from __future__ import annotations
 
-import contextlib
 import random
+from functools import partial
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from rich.text import Text
-from uikit import GALLERY, TOUR, copy_session, open_app, screen_of, state_at
+from uikit import GALLERY, TOUR, copy_session, open_app, review_step, screen_of, state_at
 
-from reviewtui.core.engine import Decision
 from reviewtui.core.engine.opstate import OpState
-from reviewtui.core.errors import DecisionRefused
 from reviewtui.shell.review import Review
 from reviewtui.ui.app import ReviewApp
 from reviewtui.ui.messages import FilesChanged
@@ -65,16 +63,8 @@ def test_status_at_is_the_status_each_operation_had(tmp_path: Path) -> None:
             states = review_states(review)
             keys = [r.key for turn in review.display.turns for r in turn.results]
             for _ in range(12):
-                step = rng.choice(("accept", "reject", "undo", "redo"))
-                if step == "accept":
-                    with contextlib.suppress(DecisionRefused):
-                        review.decide(rng.choice(keys), Decision.accept())
-                elif step == "reject":
-                    review.decide(rng.choice(keys), Decision.reject())
-                elif step == "undo":
-                    review.undo()
-                else:
-                    review.redo()
+                review_step(review, rng.choice(("accept", "reject", "undo", "redo")),
+                            partial(rng.choice, keys))
                 shown = statuses_shown(review)
                 states = review_states(review, before=states)
                 check_statuses(states, shown, review)

@@ -6,15 +6,13 @@ from the ones before (``before=``) equal the states computed from scratch.
 
 from __future__ import annotations
 
-import contextlib
 import random
+from functools import partial
 from pathlib import Path
 
-from uikit import GALLERY, TOUR, copy_session
+from uikit import GALLERY, TOUR, copy_session, review_step
 
-from reviewtui.core.engine import PENDING, Decision
 from reviewtui.core.engine.opstate import draft_state
-from reviewtui.core.errors import DecisionRefused
 from reviewtui.shell.review import Review
 from reviewtui.ui.screens.review_states import draft_twin, review_states
 
@@ -32,18 +30,9 @@ def walk(source: Path, tmp_path: Path, seed: int, *, steps: tuple[str, ...] = ST
         keys = [r.key for turn in review.display.turns for r in turn.results]
         for _ in range(25):
             step = rng.choice(steps)
-            if step == "pending":  # a decision taken back (what an outside change does)
-                review.decide(rng.choice(keys), PENDING)
-            elif step == "accept":
-                with contextlib.suppress(DecisionRefused):  # a refused accept: no change
-                    review.decide(rng.choice(keys), Decision.accept())
-            elif step == "reject":
-                review.decide(rng.choice(keys), Decision.reject())
-            elif step == "undo":
-                review.undo()
-            elif step == "redo":
-                review.redo()
-            else:  # an outside change to a file an operation writes
+            # ("pending": a decision taken back, what an outside change does)
+            if not review_step(review, step, partial(rng.choice, keys)):
+                # an outside change to a file an operation writes
                 written = {getattr(r.op, "path", None) for turn in review.display.turns
                            for r in turn.results}
                 paths = sorted(p for p in written if isinstance(p, str) and (root / p).is_file())

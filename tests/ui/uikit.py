@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
 
+from reviewtui.core.engine import PENDING, Decision, OpKey
 from reviewtui.core.engine.opstate import OpState
+from reviewtui.core.errors import DecisionRefused
 from reviewtui.shell.review import Review
 from reviewtui.ui.app import ReviewApp
 from reviewtui.ui.screens.main import MainScreen
@@ -114,3 +118,19 @@ def grouped_counts(by_decision: dict[str, int]) -> dict[str, int]:
     for label, count in by_decision.items():
         out[_COUNT_GROUP[label]] = out.get(_COUNT_GROUP[label], 0) + count
     return out
+
+
+def review_step(review: Review, step: str, pick: Callable[[], OpKey]) -> bool:
+    """One step of a random walk over a review: "accept" (a refused accept changes
+    nothing), "reject" or "pending" of the operation ``pick`` gives (asked only for
+    those), "undo", "redo". False for any other step: the caller's own."""
+    if step == "accept":
+        with contextlib.suppress(DecisionRefused):
+            review.decide(pick(), Decision.accept())
+    elif step in ("reject", "pending"):
+        review.decide(pick(), Decision.reject() if step == "reject" else PENDING)
+    elif step in ("undo", "redo"):
+        (review.undo if step == "undo" else review.redo)()
+    else:
+        return False
+    return True
