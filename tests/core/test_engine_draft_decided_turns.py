@@ -108,7 +108,7 @@ def test_decide_undo_redo_equal_full_evaluation(text: str, files: dict[str, str]
         assert_same(display, evaluate_session(session, base, policy=Policy.headless(),
                                               decisions=decisions))
         assert draft._decided_turns().order == decided_by_hand(draft)
-        assert draft._commands == [pos for pos, t in enumerate(session.turns) if any(
+        assert draft.plan.commands == [pos for pos, t in enumerate(session.turns) if any(
             isinstance(op, ConsoleCommand) for op in t.reply.ops)]
         assert [t.index for t in draft.decided_turns()] == [
             session.turns[pos].index for pos in decided_by_hand(draft)]

@@ -24,8 +24,9 @@ from reviewtui.core.engine.decisions import (
 from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.engine.ledger import Ledger, LedgerItem
 from reviewtui.core.engine.ledger import bumps as ledger_bumps
-from reviewtui.core.engine.order import Step, ancestors, execution_order, places
+from reviewtui.core.engine.order import Step, ancestors
 from reviewtui.core.engine.results import Rules, TurnResult
+from reviewtui.core.engine.session_plan import SessionPlan
 from reviewtui.core.engine.structural import StructuralState
 from reviewtui.core.engine.touches import Touches
 from reviewtui.core.engine.turn_steps import TurnSteps, advance
@@ -48,7 +49,7 @@ class SessionRun(TurnSteps):
     """
 
     def __init__(self, session: Session, base: Tree, *, rules: Rules | None = None,
-                 policy: Policy | None = None) -> None:
+                 policy: Policy | None = None, plan: SessionPlan | None = None) -> None:
         self.session = session
         self.rules = rules or Rules()
         self.policy = policy or Policy()
@@ -57,12 +58,10 @@ class SessionRun(TurnSteps):
         self.turns: list[TurnResult] = []
         self.moved: list[dict[str, str]] = [{}]
         self._ledgers: list[tuple[LedgerItem, ...]] = []
-        self._steps: list[tuple[Step, ...]] | None = None
-        self._touch: list[tuple[frozenset[str], frozenset[str]]] = []  # (paths, dirs above)
-        self._positions: dict[int, int] = {}  # turn number -> position (with _steps)
-        self._commands: list[int] = []  # the positions of the turns with a command
+        # The session's steps, paths and turn positions (session_plan.py): shared with
+        # the other runs over this session object when given, else made on first use.
+        self._planned = plan if plan is not None and plan.session is session else None
         self._decided: DecidedTurns | None = None  # see _decided_turns
-        self._index: Touches | None = None  # which turns name which paths (with _steps)
         self._evaluated = False
         # A re-evaluation that stopped short (reevaluate's ``upto``): the rest of its walk.
         self._tail: Iterator[None] | None = None
@@ -257,11 +256,13 @@ class SessionRun(TurnSteps):
             self.reevaluate(keys=differ)
         return True
 
-    def replace_session(self, session: Session, from_turn: int) -> None:
-        """The same session with more operations (a live session grew) from ``from_turn``."""
+    def replace_session(self, session: Session, from_turn: int, *,
+                        plan: SessionPlan | None = None) -> None:
+        """The same session with more operations (a live session grew) from ``from_turn``
+        (``plan``: the grown session's, shared with another run)."""
         self.settle()
         self.session = session
-        self._steps = None
+        self._planned = plan if plan is not None and plan.session is session else None
         self.evaluate(from_turn=from_turn)
 
     def fork(self, *, policy: Policy, first: int = 1, last: int | None = None) -> SessionRun:
@@ -311,27 +312,20 @@ class SessionRun(TurnSteps):
         return real
 
     # -- incremental re-evaluation ---------------------------------------------------------
+    @property
+    def plan(self) -> SessionPlan:
+        """The session's plan (session_plan.py), made on first use for this session."""
+        planned = self._planned
+        if planned is None or planned.session is not self.session:
+            planned = self._planned = SessionPlan(self.session)
+        return planned
+
     def _plan(self) -> list[tuple[Step, ...]]:
-        if self._steps is None:
-            steps: list[tuple[Step, ...]] = []
-            touch: list[tuple[frozenset[str], frozenset[str]]] = []
-            where = places(normalize_or_none)  # (each distinct path worked out once)
-            for turn in self.session.turns:
-                row: list[Step] = []
-                names, dirs = set[str](), set[str]()
-                for pos, op in execution_order(turn):
-                    path, above = where(op)
-                    row.append(Step(pos, op, path, above))
-                    if path:
-                        names.add(path)
-                        dirs.update(above)
-                steps.append(tuple(row))
-                touch.append((frozenset(names), frozenset(dirs)))
-            self._steps, self._touch, self._index = steps, touch, None
-            self._commands = [at for at, row in enumerate(steps)
-                              if any(isinstance(step.op, ConsoleCommand) for step in row)]
-            self._positions = {t.index: pos for pos, t in enumerate(self.session.turns)}
-        return self._steps
+        return self.plan.steps
+
+    @property
+    def _positions(self) -> dict[int, int]:
+        return self.plan.positions
 
     def _decided_turns(self) -> DecidedTurns:
         """The positions of the decided turns (:mod:`reviewtui.core.engine.decided`)."""
@@ -341,10 +335,7 @@ class SessionRun(TurnSteps):
         return self._decided
 
     def _touches(self) -> Touches:
-        if self._index is None:
-            self._plan()
-            self._index = Touches(self._touch, self._commands)
-        return self._index
+        return self.plan.touches
 
     def reevaluate(self, *, keys: Iterable[OpKey] = (), paths: Iterable[str] = (),
                    from_turn: int | None = None, base: Tree | None = None,
@@ -399,7 +390,7 @@ class SessionRun(TurnSteps):
                 self.states[0] = replace(self.states[0], tree=base)
                 self.evaluate(upto=self.evaluated_upto)
             return
-        if first_from(self._commands, first, done) < done:
+        if first_from(self.plan.commands, first, done) < done:
             # Structural commands carry state between turns (moves, removals, the undo
             # stack) that partial re-evaluation has been seen to get wrong (hypothesis:
             # an :undo after a self-move): from the first affected turn on, evaluate whole.
@@ -491,7 +482,7 @@ class SessionRun(TurnSteps):
                       old_result: TurnResult, old_items: tuple[LedgerItem, ...],
                       old_revision: int, old_in: Tree | None = None) -> None:
         state, moved = self.states[-1], self.moved[-1]
-        names, dirs = self._touch[pos]
+        names, dirs = self.plan.touch[pos]
         if not forced and names.isdisjoint(closure) and dirs.isdisjoint(dirty):
             # Nothing of this turn is affected (no step is, below): reuse it whole.
             results, items = old_result.results, old_items
