@@ -30,6 +30,7 @@ from reviewtui.core.record import record
 from reviewtui.ui import collector
 
 PROGRESS_AFTER = 0.1  # seconds: a job shorter than this shows no progress at all
+IDLE_CHECK = 0.25  # seconds between wait_idle's looks at whether the app still runs
 
 T = TypeVar("T")
 
@@ -103,8 +104,17 @@ class ReviewJobs:
             callback()
 
     async def wait_idle(self) -> None:
-        """Until nothing runs or waits (tests and benches: a key has been taken in)."""
-        await self._idle.wait()
+        """Until nothing runs or waits (tests and benches: a key has been taken in).
+
+        Raises RuntimeError if the app stops first: its jobs will never drain, and a test
+        or bench waiting on them would otherwise wait for ever."""
+        while not self._idle.is_set():
+            if not self.app.is_running:
+                raise RuntimeError("the app stopped with review jobs still queued")
+            try:
+                await asyncio.wait_for(self._idle.wait(), IDLE_CHECK)
+            except TimeoutError:
+                continue
 
     def _kick(self) -> None:
         self._idle.clear()
