@@ -191,23 +191,12 @@ def load_session(path: str | Path, format: str | None = None,
     return LoadedSession(session, file, directory, base, note)
 
 
-PIECE = 1 << 20  # bytes hashed, decoded and split at a time by session_lines_stepwise
 
-
-def session_lines_stepwise(path: Path, sha: str, piece: int = PIECE
-                           ) -> Iterator[list[str] | None]:
-    """The session file's lines as ``read_text(path).splitlines()`` gives them, worked
-    out a piece of about ``piece`` bytes at a time: None between pieces (a workbench
-    lets keys and repaints through there; a 20 MB session takes ~0.15 s in all), then
-    the lines as the last item.
-
-    The file is read again, so it must still be the one that was loaded: its sha256 must
-    be ``sha``, or this raises :class:`SessionFormatError` (rule ``session-changed``)
-    instead of showing other lines at the loaded session's line numbers.
-
-    Each piece ends just after a newline: no UTF-8 sequence and no "\\r\\n" is cut, and
-    every line break ``str.splitlines`` knows ends a line within its piece, so the lines
-    of the pieces are the lines of the whole."""
+def session_lines_checked(path: Path, sha: str) -> list[str]:
+    """``read_text(path).splitlines()``, for a session file read again after it was
+    loaded: it must still be that file, its sha256 ``sha``, or this raises
+    :class:`SessionFormatError` (rule ``session-changed``) instead of giving other
+    lines at the loaded session's line numbers."""
     from reviewtui.core.digests import sha256  # (hashlib: the raw view only)
 
     try:
@@ -215,25 +204,13 @@ def session_lines_stepwise(path: Path, sha: str, piece: int = PIECE
     except OSError as exc:
         raise SessionFormatError(f"cannot read: {exc.strerror}", source=str(path),
                                  rule="unreadable") from None
-    digest = sha256()
-    for start in range(0, len(data), piece):
-        digest.update(data[start : start + piece])
-        yield None
-    if digest.hexdigest() != sha:
+    if sha256(data).hexdigest() != sha:
         raise SessionFormatError("the session file changed on disk since it was opened: "
                                  "reopen it to see its text", source=str(path),
                                  rule="session-changed")
-    lines: list[str] = []
-    at = 3 if data.startswith(b"\xef\xbb\xbf") else 0  # one leading BOM dropped
-    while at < len(data):
-        end = data.find(b"\n", at + piece)
-        end = len(data) if end < 0 else end + 1
-        try:
-            lines.extend(data[at:end].decode("utf-8").splitlines())
-        except UnicodeDecodeError as exc:  # (the hash matched: only if it was never text)
-            line = data.count(b"\n", 0, at + exc.start) + 1
-            raise SessionFormatError(f"not UTF-8 text (byte {at + exc.start})",
-                                     source=str(path), line=line, rule="encoding") from None
-        at = end
-        yield None
-    yield lines
+    try:
+        return decode_utf8_sig(data).splitlines()
+    except UnicodeDecodeError as exc:  # (the hash matched: only if it was never text)
+        raise SessionFormatError(f"not UTF-8 text (byte {exc.start})", source=str(path),
+                                 line=data.count(b"\n", 0, exc.start) + 1,
+                                 rule="encoding") from None

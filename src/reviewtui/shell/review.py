@@ -57,7 +57,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import TracebackType
 
@@ -76,7 +76,7 @@ from reviewtui.core.review.plan import PathRecord
 from reviewtui.core.review.rebase import Conflict
 from reviewtui.shell import deciding, outside, replay, resume
 from reviewtui.shell.evaluation import Evaluation
-from reviewtui.shell.loader import LoadedSession, gc_paused, session_lines_stepwise
+from reviewtui.shell.loader import LoadedSession, gc_paused, session_lines_checked
 from reviewtui.shell.lock import RootLock
 from reviewtui.shell.outside import MSG_ADOPTED, MSG_KEPT
 from reviewtui.shell.project import Project
@@ -178,25 +178,15 @@ class Review:
     @property
     def session_lines(self) -> list[str]:
         """The session file's text, line by line (spans in records are 1-based into it).
-        SessionFormatError if the file is no longer the one loaded (see below)."""
-        while self._session_lines is None:
-            for _ in self.session_lines_steps():
-                pass
+        The file is read again the first time: SessionFormatError if it is no longer the
+        session that was loaded (loader.session_lines_checked)."""
+        if self._session_lines is None:
+            sha = self._session_sha
+            lines = session_lines_checked(self.loaded.file, sha)
+            if self._session_sha != sha:  # a live session grew meanwhile: its lines
+                return lines  # (not kept: the grown one's are read next time)
+            self._session_lines = lines
         return self._session_lines
-
-    def session_lines_steps(self) -> Iterator[None]:
-        """Read :attr:`session_lines` a piece at a time, pausing between pieces (the
-        workbench's raw view: a 20 MB session would hold its event loop ~0.15 s). The
-        file is read again, and refused if its hash is not the loaded session's
-        (loader.session_lines_stepwise)."""
-        if self._session_lines is not None:
-            return
-        sha = self._session_sha
-        for lines in session_lines_stepwise(self.loaded.file, sha):
-            if lines is None:
-                yield
-            elif self._session_sha == sha:  # (not if a live session grew meanwhile)
-                self._session_lines = lines
 
     @property
     def state_path(self) -> Path | None:

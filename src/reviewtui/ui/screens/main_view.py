@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from textual.events import Resize
 
 from reviewtui.core.errors import ReviewtuiError
-from reviewtui.core.lint.findings import Finding
-from reviewtui.core.model.records import Turn
 from reviewtui.shell.userconfig import save_layout
 from reviewtui.ui.screens.main_cursor import ReviewCursor
 from reviewtui.ui.widgets.findings import FindingsPanel
@@ -113,26 +109,18 @@ class ViewOptions(ReviewCursor):
         self.query_one(OpDetail).set_auto_unified(width < NARROW)
 
     def action_raw(self) -> None:
+        from reviewtui.ui.screens.raw import RawReplyScreen
+
         if not self.session_turns:
             return
         turn = self.session_turns[self.turn_pos]
         findings = [f for f in self.findings if f.turn == turn.index]
-        # The session's lines are read a piece at a time (a big session would hold the
-        # loop), then shown if this screen is still the one on top.
-        self.run_worker(self._show_raw(turn, findings), group="raw", exclusive=True)
-
-    async def _show_raw(self, turn: Turn, findings: list[Finding]) -> None:
-        from reviewtui.ui.screens.raw import RawReplyScreen
-
         try:
-            for _ in self.review.session_lines_steps():
-                await asyncio.sleep(0)
             lines = self.review.session_lines
         except ReviewtuiError as err:
             self.notify(str(err), severity="error", timeout=10, markup=False)
             return
-        if self.app.screen is self:
-            self.app.push_screen(RawReplyScreen(lines, turn, findings))
+        self.app.push_screen(RawReplyScreen(lines, turn, findings))
 
     def action_stats(self) -> None:
         from reviewtui.ui.screens.stats import StatsScreen
