@@ -240,20 +240,39 @@ def check_root(root: Path, case: Case) -> bool:
 
 # --- reviewtui ----------------------------------------------------------------------
 
+REPORT_SECONDS: list[float] = []  # the syntax report's share of each reviewtui_apply
+
+
 def reviewtui_apply(case: Case, work: Path) -> tuple[float, bool, int]:
     """In-process ``reviewtui apply --yes``: seconds, intended result, peak RSS (KiB) of a
-    subprocess doing the same (the memory figure)."""
-    import reviewtui.cli.commands  # noqa: F401  (imports are start-up, not apply: aider's
+    subprocess doing the same (the memory figure). The time of its syntax report (which
+    neither aider nor Codex makes) is appended to ``REPORT_SECONDS``."""
+    import reviewtui.cli.commands as commands  # (imports are start-up, not apply: aider's
     from reviewtui.cli import main  # figure leaves its own imports out too)
 
     root = write_root(case, work)
     session = work / "session.md"
     session.write_text(session_text(case))
     out = io.StringIO()
-    start = time.perf_counter()
-    with contextlib.redirect_stdout(out):
-        main(["apply", "--yes", "--root", str(root), str(session)])
-    took = time.perf_counter() - start
+    report = commands.diagnose_landed  # type: ignore[attr-defined]
+    spent = [0.0]
+
+    def timed_report(results: object) -> object:
+        began = time.perf_counter()
+        try:
+            return report(results)  # type: ignore[arg-type]
+        finally:
+            spent[0] += time.perf_counter() - began
+
+    commands.diagnose_landed = timed_report  # type: ignore[attr-defined]
+    try:
+        start = time.perf_counter()
+        with contextlib.redirect_stdout(out):
+            main(["apply", "--yes", "--root", str(root), str(session)])
+        took = time.perf_counter() - start
+    finally:
+        commands.diagnose_landed = report  # type: ignore[attr-defined]
+    REPORT_SECONDS.append(spent[0])
     return took, check_root(root, case), 0
 
 
@@ -493,6 +512,11 @@ def main() -> None:
             row(f"{case.name} ({case.ops} ops)", ours, others, ok)
             print("   target: <= 1.5x aider" + (", faster than codex" if n < 2 else ""),
                   flush=True)
+            report = REPORT_SECONDS[-1]
+            rest = ", ".join(f"{ours - report:.2f} s = {(ours - report) / took:.2f}x {name}"
+                             for name, took, _ in others if took)
+            print(f"   of which the syntax report (which neither makes): {report:.2f} s; "
+                  f"the rest {rest}", flush=True)
         if only_191:
             return
         steps = review_steps(cases[2], Path(tmp) / "c2")
