@@ -177,15 +177,10 @@ class Review:
 
     @property
     def session_lines(self) -> list[str]:
-        """The session file's text, line by line (spans in records are 1-based into it).
-        The file is read again the first time: SessionFormatError if it is no longer the
-        session that was loaded (loader.session_lines_checked)."""
+        """The session file's text, line by line (spans in records are 1-based into it),
+        read again: SessionFormatError if it is no longer the session loaded (loader)."""
         if self._session_lines is None:
-            sha = self._session_sha
-            lines = session_lines_checked(self.loaded.file, sha)
-            if self._session_sha != sha:  # a live session grew meanwhile: its lines
-                return lines  # (not kept: the grown one's are read next time)
-            self._session_lines = lines
+            self._session_lines = session_lines_checked(self.loaded.file, self._session_sha)
         return self._session_lines
 
     @property
