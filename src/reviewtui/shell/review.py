@@ -177,8 +177,7 @@ class Review:
 
     @property
     def session_lines(self) -> list[str]:
-        """The session file's text, line by line (spans in records are 1-based into it),
-        read again: SessionFormatError if it is no longer the session loaded (loader)."""
+        """The session file's lines, read again (spans are 1-based into them; loader)."""
         if self._session_lines is None:
             self._session_lines = session_lines_checked(self.loaded.file, self._session_sha)
         return self._session_lines
