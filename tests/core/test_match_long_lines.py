@@ -24,8 +24,10 @@ from reviewtui.core.model.outcome import Status
 def _svg(size: int, seed: int = 7) -> list[str]:
     rng = random.Random(seed)
     parts: list[str] = []
-    while sum(map(len, parts)) + len(parts) < size:
+    length = 0  # sum(map(len, parts)), kept as it grows (summed anew: quadratic)
+    while length + len(parts) < size:
         parts.append(f"L{rng.randint(0, 999)}.{rng.randint(0, 99)} {rng.randint(0, 999)}")
+        length += len(parts[-1])
     long = '  <path fill="#333" d="M0 0 ' + " ".join(parts) + ' Z"/>'
     rects = [f'  <rect id="r{i}" x="{i}" width="10" height="10"/>' for i in range(60)]
     return ["<svg>", *rects[:30], long, *rects[30:], "</svg>"]

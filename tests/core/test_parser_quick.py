@@ -49,32 +49,43 @@ BODY = st.lists(st.one_of(BODY_LINE.map(lambda line: [line]), BODY_LINE.map(lamb
     lambda chunks: [line for chunk in chunks for line in chunk])
 
 
+# replies()'s choices, each strategy made once (a strategy made at each draw is built
+# and validated again every time); the draws are the same.
+INTRO = st.lists(st.sampled_from(["Intro.", "", "- note"]), max_size=2)
+HEADERS = st.sampled_from(["--- File: a.py ---", "--- File: src/b.py ---",
+                           "  --- File: c.py  ---", "--- File:  ---"])
+LABELS = st.sampled_from([None, None, "Edit 1", "**Edit 2**", "Edit 3 @ 1-2"])
+BODIES = st.sampled_from([st.lists(PLAIN_LINE, max_size=4), BODY, BODY])
+ACTIONS = st.sampled_from(["drop", "dup", "insert", "replace"])
+UP_TO = {n: st.integers(0, n) for n in (1, 2, 3)}
+FILES_IN_REPLY = st.integers(1, 4)
+
+
 @st.composite
 def replies(draw: st.DrawFn) -> list[str]:
     """File blocks of SEARCH/REPLACE edits (mostly well-formed), then a few mutations."""
     lines: list[str] = []
     if draw(st.booleans()):
-        lines += draw(st.lists(st.sampled_from(["Intro.", "", "- note"]), max_size=2))
-    for _ in range(draw(st.integers(1, 4))):
-        lines.append(draw(st.sampled_from(["--- File: a.py ---", "--- File: src/b.py ---",
-                                           "  --- File: c.py  ---", "--- File:  ---"])))
-        lines += [""] * draw(st.integers(0, 1))
-        for _ in range(draw(st.integers(0, 3))):
-            label = draw(st.sampled_from([None, None, "Edit 1", "**Edit 2**", "Edit 3 @ 1-2"]))
+        lines += draw(INTRO)
+    for _ in range(draw(FILES_IN_REPLY)):
+        lines.append(draw(HEADERS))
+        lines += [""] * draw(UP_TO[1])
+        for _ in range(draw(UP_TO[3])):
+            label = draw(LABELS)
             if label is not None:
                 lines.append(label)
-                lines += [""] * draw(st.integers(0, 1))
-            body = draw(st.sampled_from([st.lists(PLAIN_LINE, max_size=4), BODY, BODY]))
+                lines += [""] * draw(UP_TO[1])
+            body = draw(BODIES)
             lines += ["<<<<<<< SEARCH", *draw(body), "=======", *draw(body),
                       ">>>>>>> REPLACE"]
-            lines += [""] * draw(st.integers(0, 2))
+            lines += [""] * draw(UP_TO[2])
     if draw(st.booleans()):
         lines += ["### Changed files:", "- a.py", ""]
-    for _ in range(draw(st.integers(0, 3))):
+    for _ in range(draw(UP_TO[3])):
         if not lines:
             break
         i = draw(st.integers(0, len(lines) - 1))
-        action = draw(st.sampled_from(["drop", "dup", "insert", "replace"]))
+        action = draw(ACTIONS)
         if action == "drop":
             del lines[i]
         elif action == "dup":

@@ -608,33 +608,46 @@ def _edit(path: str, search: list[str], replace: list[str], label: str | None) -
     return out + ["<<<<<<< SEARCH", *search, "=======", *replace, ">>>>>>> REPLACE", ""]
 
 
+# sessions()'s choices, each strategy made once (a strategy made at each draw is built and
+# validated again every time); the draws are the same.
+KINDS = st.sampled_from(["edit", "edit", "range", "full", "console", "prose", "need"])
+PATHS = st.sampled_from(["a.py", "src/b.py", ""])
+BODY = st.lists(LINE, max_size=5)
+REPLACE = st.lists(LINE, max_size=4)
+LABELS = st.sampled_from([None, "Edit 1", "**Edit 2**", "Edit 3 @ 1-2", "**Edit 4 @ 2-3**"])
+RANGE_LABELS = st.sampled_from(["Edit 1 @ 1-2", "**Edit 2 @ 3-4**", "Edit 3 @ x"])
+FENCES = st.sampled_from(["", "```", "````python", "~~~"])
+CONSOLE_FENCES = st.sampled_from([("```console", "```"), ("~~~sh", "~~~"), ("```", "```"),
+                                  ("````bash", "````")])
+ACTIONS = st.sampled_from(["drop", "dup", "insert", "replace"])
+ENDINGS = st.sampled_from(["\n", "\r\n"])
+UP_TO = {n: st.integers(0, n) for n in (4, 5, 6)}
+
+
 @st.composite
 def sessions(draw: st.DrawFn) -> str:
     """Mostly well-formed turns of edits, full files and commands, then mutations."""
     lines: list[str] = []
     if draw(st.booleans()):
         lines += ["# Session: generated", "meta", ""]
-    for n in range(1, draw(st.integers(0, 5)) + 1):
+    for n in range(1, draw(UP_TO[5]) + 1):
         lines += [f"## Turn {n}", "> do it", ""]
-        for _ in range(draw(st.integers(0, 4))):
-            kind = draw(st.sampled_from(["edit", "edit", "range", "full", "console", "prose",
-                                         "need"]))
-            path = draw(st.sampled_from(["a.py", "src/b.py", ""]))
-            body = draw(st.lists(LINE, max_size=5))
+        for _ in range(draw(UP_TO[4])):
+            kind = draw(KINDS)
+            path = draw(PATHS)
+            body = draw(BODY)
             if kind == "edit":
-                label = draw(st.sampled_from([None, "Edit 1", "**Edit 2**", "Edit 3 @ 1-2",
-                                            "**Edit 4 @ 2-3**"]))
-                lines += _edit(path, body, draw(st.lists(LINE, max_size=4)), label)
+                label = draw(LABELS)
+                lines += _edit(path, body, draw(REPLACE), label)
             elif kind == "range":  # a line-range edit: a label with an address, no SEARCH
-                label = draw(st.sampled_from(["Edit 1 @ 1-2", "**Edit 2 @ 3-4**", "Edit 3 @ x"]))
+                label = draw(RANGE_LABELS)
                 lines += [f"--- File: {path} ---", label, "=======", *body, ">>>>>>> REPLACE", ""]
             elif kind == "full":
-                fence = draw(st.sampled_from(["", "```", "````python", "~~~"]))
+                fence = draw(FENCES)
                 wrap = [fence] if fence else []
                 lines += [f"--- File: {path} ---", *wrap, *body, *wrap, ""]
             elif kind == "console":
-                fence, close = draw(st.sampled_from([("```console", "```"), ("~~~sh", "~~~"),
-                                                     ("```", "```"), ("````bash", "````")]))
+                fence, close = draw(CONSOLE_FENCES)
                 lines += [fence, ":mv a.py b.py", ":rm c.py", close, ""]
             elif kind == "need":
                 lines += ["Need: x.py, y.py", ""]
@@ -642,8 +655,8 @@ def sessions(draw: st.DrawFn) -> str:
                 lines += [*body, ""]
         if draw(st.booleans()):
             lines += ["### Changed files:", "- a.py", "- `src/b.py` (new)", ""]
-    for _ in range(draw(st.integers(0, 6))):
-        action = draw(st.sampled_from(["drop", "dup", "insert", "replace"]))
+    for _ in range(draw(UP_TO[6])):
+        action = draw(ACTIONS)
         if not lines:
             break
         i = draw(st.integers(0, len(lines) - 1))
@@ -655,7 +668,7 @@ def sessions(draw: st.DrawFn) -> str:
             lines.insert(i, draw(LINE))
         else:
             lines[i] = draw(LINE)
-    ending = draw(st.sampled_from(["\n", "\r\n"]))
+    ending = draw(ENDINGS)
     return ending.join(lines) + draw(st.sampled_from(["", ending]))
 
 

@@ -16,11 +16,11 @@ counted, and the next child starts a fresh round (a new project and session). A 
 has 60 files: opening and re-checking the review after each kill costs about half of what
 200 did, and the rounds keep the number of kills that fall in real work.
 
-Each child is forked from a ``multiprocessing`` fork server that imported reviewtui once:
-a separate process, killed with SIGKILL like any other, that does not spend its first
-quarter second compiling and importing modules (that cost the test most of its time, and a
-kill landing in an import proved nothing). A start-up kill therefore falls in what matters,
-opening the review and its catch-up replay.
+Each child is forked from a ``multiprocessing`` fork server that imported the child's
+module (``crashkit``, which imports only reviewtui) once: a separate process, killed with
+SIGKILL like any other, that does not spend its first tenth of a second importing modules
+(that cost the test most of its time, and a kill landing in an import proved nothing). A
+start-up kill therefore falls in what matters, opening the review and its catch-up replay.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ import time
 from multiprocessing.connection import Connection
 from pathlib import Path
 
+import crashkit
 import pytest
 
 from diskkit import Ed, make_project, write_session
@@ -47,27 +48,10 @@ KILLS = 50
 SEED = 20240917
 
 
-def _child(session: str, root: str, order: str, out: Connection) -> None:
-    """The killed process: decide in ``order``, one message after each saved decision."""
-    review = Review.open(session, Path(root))
-    out.send_bytes(b"ready")
-    for item in order.split(","):
-        turn, pos = (int(x) for x in item.split(":"))
-        if (turn, pos) in review.decisions:
-            continue
-        verdict = "accepted" if (turn * 31 + pos) % 5 else "rejected"
-        decision = Decision.accept() if verdict == "accepted" else Decision.reject()
-        review.decide((turn, pos), decision)
-        # One short message is one write(2) below PIPE_BUF: whole or absent when killed.
-        out.send_bytes(f"saved {turn} {pos} {verdict}".encode())
-    out.send_bytes(b"done")
-    # Wait to be killed: a child that exits by itself would make the kill count flaky.
-    time.sleep(3600)
-
-
 def _forkserver() -> multiprocessing.context.ForkServerContext:
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["reviewtui.shell.review", "reviewtui.core.engine"])
+    # The child's own module (crashkit) and what it imports, once, in the server.
+    context.set_forkserver_preload(["crashkit"])
     return context
 
 
@@ -97,7 +81,7 @@ def new_content(i: int) -> bytes:
 
 
 def expected_decision(key: tuple[int, int]) -> Decision:
-    return Decision.accept() if (key[0] * 31 + key[1]) % 5 else Decision.reject()
+    return Decision.accept() if crashkit.verdict_of(*key) == "accepted" else Decision.reject()
 
 
 def fresh_round(folder: Path) -> tuple[Path, Path, Path]:
@@ -128,8 +112,8 @@ def test_sigkill_at_random_points_loses_nothing(tmp_path: Path) -> None:
     context = _forkserver()
     while kills < KILLS:
         reader, writer = context.Pipe(duplex=False)
-        child = context.Process(target=_child, args=(str(session), str(root), order_arg, writer),
-                                daemon=True)
+        child = context.Process(target=crashkit.child, daemon=True,
+                                args=(str(session), str(root), order_arg, writer))
         child.start()
         writer.close()
         lines: list[str] = []

@@ -8,9 +8,10 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from textual import work
+from textual import events, work
 from textual.app import App
 from textual.filter import LineFilter
+from textual.geometry import Size
 from textual.worker import get_current_worker
 
 from reviewtui.core.errors import ReviewtuiError
@@ -52,11 +53,21 @@ class ReviewApp(App[None]):
         self.jobs = ReviewJobs(self)  # every change to the review, off the event loop
         self.main: MainScreen | None = None  # the review screen, when it is shown
         self._drop_controls = DropControls()
+        self._sized: Size | None = None  # the terminal size the last Resize gave
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         """Textual's filters, then the one that keeps outside text's control characters
         from the terminal (ui/control_filter.py)."""
         return [*super().get_line_filters(), self._drop_controls]
+
+    def on_resize(self, event: events.Resize) -> None:
+        """A Resize to the size the app already has stops here. Textual's App keeps such
+        an event although it ignores it, and sends it to the screens at its next idle:
+        at every start (the terminal driver reports the size the app was laid out at)
+        that was a whole new layout of the review screen, about a tenth of its start."""
+        if event.size == self._sized:
+            event.prevent_default()
+        self._sized = event.size
 
     def on_mount(self) -> None:
         self.theme = "textual-dark"

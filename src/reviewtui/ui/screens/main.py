@@ -44,6 +44,10 @@ __all__ = ["NARROW", "TINY", "MainScreen"]
 class MainScreen(EditActions, NavigationActions, DiskActions, ViewOptions):
     CSS_PATH = "main.tcss"
     BINDINGS = MAIN_BINDINGS
+    # The first focus goes to the operations, as on_mount asks: Textual's auto focus comes
+    # at the screen's first resume, before on_mount, and its "*" gave it to the turn list
+    # first, so every start built the key bar twice and restyled both lists for nothing.
+    AUTO_FOCUS = "#ops"
     # Palette-only commands (no key): the exports of `reviewtui export`.
     EXTRA_COMMANDS = MAIN_EXTRA_COMMANDS
 

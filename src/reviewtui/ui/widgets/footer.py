@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Any
 
+from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 
 class KeyFooter(Footer):
@@ -21,6 +23,23 @@ class KeyFooter(Footer):
     """
 
     _shown: Hashable | None = None
+
+    def compose(self) -> ComposeResult:
+        """``Footer.compose``, each key bound to the bar's ``compact`` given that value,
+        and the class it sets, before it is mounted.
+
+        A ``FooterKey`` starts compact and is bound to the bar's ``compact``: mounted, its
+        watcher sets ``-compact`` from its default, then again from the bar's value (for
+        the workbench's bar, on, then off), each a style update of the key, every time
+        the bar is built. Given the value and the class first, both find nothing to
+        change. The command palette's key, not bound, keeps its own default, as before.
+        """
+        for widget in super().compose():
+            bound = getattr(widget, "_reactive_connect", None) or {}
+            if isinstance(widget, FooterKey) and "compact" in bound:
+                widget.set_reactive(FooterKey.compact, self.compact)
+                widget.set_class(self.compact, "-compact", update=False)
+            yield widget
 
     def _what_it_shows(self, screen: Screen[Any]) -> Hashable:
         app = screen.app
