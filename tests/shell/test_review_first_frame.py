@@ -79,7 +79,8 @@ def test_open_evaluates_only_the_first_turn(tmp_path: Path) -> None:
         # Turn by turn, then the session's plan (session_plan.py: the first decision
         # would build it otherwise), a few turns of it a step, while nothing else waits.
         assert counts[:3] == [2, 3, 4]
-        assert counts[3:] and set(counts[3:]) == {5}
+        assert counts[3:]
+        assert set(counts[3:]) == {5}
         assert review.evaluation.display.plan.ready
         assert review.evaluation.draft.plan is review.evaluation.display.plan
         assert review.evaluated_turns == 5
