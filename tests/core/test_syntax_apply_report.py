@@ -105,6 +105,12 @@ def lazily(before: str, after_lines: list[str], steps: list[tuple[int, int, int]
          final_newline=True)
 @example(base=["x = 1", "y = 2", "q = 1"], edits=[(1, 1, ["y = 2  # a\rb"])],
          final_newline=False)
+# An empty last line without a final newline: the lines alone do not say where the text
+# ends ("z = 1 \\" then the end does not parse; the lines once read as if it did).
+@example(base=[""], edits=[(0, 0, ["z = 1 \\"])], final_newline=False)
+# A final newline lost below every change (its steps account for no line): it was
+# reported quiet.
+@example(base=["z = 1 \\", ""], edits=[(0, 0, [])], final_newline=False)
 def test_the_answer_from_the_lines_is_the_answer_from_the_text(
         base: list[str], edits: list[tuple[int, int, list[str]]], final_newline: bool) -> None:
     if any("\n" in x or "\r" in x for x in base):

@@ -59,3 +59,23 @@ class _Ended(Sequence[str]):
         if index == last:
             return ""
         return self._lines[index]
+
+
+def split_lines(text: str, lines: Sequence[str] | None = None) -> Sequence[str]:
+    """``text.split("\n")``, from ``lines`` -- the text's lines as a ``FileState`` has them
+    (without endings; a "\r" before a "\n" is taken off) -- when no "\r" makes them
+    differ: a copy of references instead of a new string for every line."""
+    if lines is None or "\r" in text or (lines and not lines[-1]):
+        # (An empty last line: the lines alone cannot say whether the text ends with a
+        # newline after it, "a\n" being ["a", ""] without a final newline or ["a"] with
+        # one.)
+        return text.split("\n")
+    return (*lines, "") if not text or text.endswith("\n") else lines
+
+
+def _accounted(changes: Sequence[Change], old: Sequence[str], new: Sequence[str]) -> bool:
+    """Whether ``changes`` account for the difference in length of the two texts (their
+    ``split("\n")``); if not, something changed outside them (a final newline gained or
+    lost below the last change) and nothing here may be read as unchanged."""
+    return len(new) - len(old) == sum((hi - lo) - (old_hi - old_lo)
+                                      for lo, hi, old_lo, old_hi in changes)

@@ -49,7 +49,7 @@ import warnings
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 
-from reviewtui.core.syntax.pylines import Change, _Ended, _trimmed
+from reviewtui.core.syntax.pylines import Change, _accounted, _Ended, _trimmed, split_lines
 from reviewtui.core.syntax.pystatements import statement_region
 from reviewtui.core.syntax.pystrings import _ONE_LINE as _ONE_LINE  # (by their old names)
 from reviewtui.core.syntax.pystrings import _SPANNING as _SPANNING
@@ -378,15 +378,6 @@ def changes_of(steps: Sequence[tuple[int, int, int]]) -> list[Change]:
     return out
 
 
-def split_lines(text: str, lines: Sequence[str] | None = None) -> Sequence[str]:
-    """``text.split("\n")``, from ``lines`` -- the text's lines as a ``FileState`` has them
-    (without endings; a "\r" before a "\n" is taken off) -- when no "\r" makes them
-    differ: a copy of references instead of a new string for every line."""
-    if lines is None or "\r" in text:
-        return text.split("\n")
-    return (*lines, "") if not text or text.endswith("\n") else lines
-
-
 def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequence[Change],
                       budget: float = 0.25, before_lines: Sequence[str] | None = None,
                       after_lines: Sequence[str] | None = None, *,
@@ -408,6 +399,7 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
 
     if not _SUPPORTED or not changes:
         return False
+    ended = before.endswith("\n")  # whether the texts end with a newline: see below
     old: Sequence[str] | None = None
     strings_old: set[int] = set()
     continued_old: list[int] = []  # lines after a backslash-newline, from the same scan
@@ -418,8 +410,12 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
                 and "\r" not in before and "barry_as_FLUFL" not in before
                 and not any("\r" in line or "barry_as_FLUFL" in line
                             for lo, hi, _, _ in changes for line in after_lines[lo:hi])):
+            if ended != (after_final_newline or (len(after_lines) > 1 and not after_lines[-1])):
+                return False  # the end of the file changed (below)
             new_lines = _Ended(after_lines) if after_final_newline else after_lines
             old = split_lines(before, before_lines)
+            if not _accounted(changes, old, new_lines):
+                return False
             changes = _trimmed(changes, old, new_lines)
             if appended_comments(before, old, new_lines, changes):
                 return True  # comments added at line ends: no scan (pycomments)
@@ -430,12 +426,16 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
     texts = as_read(before, after)  # "\r\n" as the tokenizer reads it; None: a lone "\r"
     if "barry_as_FLUFL" in after or texts is None:
         return False
+    if ended != after.endswith("\n"):  # a newline gained or lost at the very end, maybe
+        return False  # outside every change: it can decide a parse ("x = \\" then the end)
     if texts != (before, after):
         old = None  # (not from the lines above: those are read only without a "\r")
     before, after = texts
     new = split_lines(after, after_lines)
     if old is None:
         old = split_lines(before, before_lines)
+        if not _accounted(changes, old, new):
+            return False
         changes = _trimmed(changes, old, new)
         if appended_comments(before, old, new, changes):
             return True
