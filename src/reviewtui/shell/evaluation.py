@@ -49,7 +49,7 @@ class Evaluation:
     """The display and draft runs of one session. See the module docstring."""
 
     def __init__(self, session: Session, base: Tree, rules: Rules) -> None:
-        # One plan of the session for both runs (built on first use, or by prepare()).
+        # One plan of the session for both runs (built on first use, or by step()).
         plan = SessionPlan(session)
         self.display = SessionRun(session, base, rules=rules, policy=Policy.headless(),
                                   plan=plan)
@@ -124,12 +124,10 @@ class Evaluation:
     def _plan_step(self, until: float, clock: Callable[[], float]) -> bool:
         """Build the plan shared by both runs (session_plan.py) until ``until``, in chunks
         of ``PLAN_CHUNK`` turns; True while more remains."""
-        plan = self.display.plan
+        plan = self.display.plan  # (the draft's too: both share it)
         while plan.build_some(PLAN_CHUNK):
             if clock() >= until:
                 return True
-        if self.draft.plan is not plan:  # (never: both runs share it; cheap if so)
-            return self.draft.plan.build_some(PLAN_CHUNK)
         return False
 
     def finish(self) -> None:

@@ -4,10 +4,9 @@ turn names, where the command turns are, and each turn's position by number.
 
 All of it follows from the session alone, not from the base tree, the rules or the
 decisions, so every run over one :class:`~reviewtui.core.model.records.Session` object
-shares one plan: the review's display and draft runs build it once, not twice (at 50,000
-operations it is ~50 ms of the first decision). It is built on first use, so a run that
-never re-evaluates never pays for it. Two threads asking at once may both build it; each
-builds the same plan and the last assignment wins.
+shares one plan: the review's display and draft runs build it once, not twice. It is built
+on first use, so a run that never re-evaluates never pays for it, or a few turns at a time
+by a workbench between keys. One thread builds at a time (a job's thread, the loop).
 """
 
 from __future__ import annotations
@@ -29,24 +28,21 @@ class SessionPlan:
     decision finds it ready (at 50,000 operations it takes ~80 ms, more than a key may
     hold the event loop)."""
 
-    __slots__ = ("_built", "_index", "_lock", "_part", "session")
+    __slots__ = ("_built", "_index", "_lock", "session")
 
     def __init__(self, session: Session) -> None:
         self.session = session
-        self._lock = allocate_lock()  # one builder at a time (a job's thread, the loop)
-        self._part: _Built | None = None  # built so far by build_some
-        self._built: _Built | None = None  # every turn
+        self._lock = allocate_lock()
+        self._built: _Built | None = None  # the turns built so far
         self._index: Touches | None = None
 
     def _get(self) -> _Built:
+        """The plan of every turn (the rest built now, if need be)."""
         built = self._built
-        if built is None:
+        if built is None or built.done < len(self.session.turns):
             with self._lock:
-                built = self._built
-                if built is None:
-                    built = self._part or _Built(self.session)
-                    built.extend(len(self.session.turns))
-                    self._built, self._part = built, None
+                built = self._built = self._built or _Built(self.session)
+                built.extend(len(self.session.turns))
         return built
 
     def build_some(self, turns: int) -> bool:
@@ -54,15 +50,13 @@ class SessionPlan:
         remains."""
         if self._index is not None:
             return False
-        if self._built is None:
+        total = len(self.session.turns)
+        built = self._built
+        if built is None or built.done < total:
             with self._lock:
-                if self._built is None:
-                    part = self._part = self._part or _Built(self.session)
-                    part.extend(part.done + max(1, turns))
-                    if part.done < len(self.session.turns):
-                        return True
-                    self._built, self._part = part, None
-            return True  # the path index next
+                built = self._built = self._built or _Built(self.session)
+                built.extend(built.done + max(1, turns))
+            return True  # more turns, or the path index next
         self.touches  # noqa: B018  (built on first read)
         return False
 
