@@ -89,13 +89,24 @@ def decode_utf8_sig(data: bytes) -> str:
     return (data[3:] if data.startswith(b"\xef\xbb\xbf") else data).decode("utf-8")
 
 
-def read_text(path: Path, what: str = "session file") -> str:
-    """UTF-8 text (a BOM is dropped), or an error naming the line of the bad byte."""
+def read_text(path: Path, what: str = "session file", *, sha: str | None = None) -> str:
+    """UTF-8 text (a BOM is dropped), or an error naming the line of the bad byte.
+
+    ``sha``: the file is read again after it was loaded (the raw view), and must still be
+    that file, of this sha256: else SessionFormatError (rule ``session-changed``) instead
+    of other text at the loaded session's line numbers."""
     try:
         data = read_input(path, what)
     except OSError as exc:
         raise SessionFormatError(f"cannot read: {exc.strerror}", source=str(path),
                                  rule="unreadable") from None
+    if sha is not None:
+        from reviewtui.core.digests import sha256  # (hashlib: the raw view only)
+
+        if sha256(data).hexdigest() != sha:
+            raise SessionFormatError("the session file changed on disk since it was "
+                                     "opened: reopen it to see its text", source=str(path),
+                                     rule="session-changed")
     try:
         return decode_utf8_sig(data)
     except UnicodeDecodeError as exc:
@@ -189,28 +200,3 @@ def load_session(path: str | Path, format: str | None = None,
                     f"{detected}: if paths or operations look wrong, try --format {detected} "
                     "(or auto)")
     return LoadedSession(session, file, directory, base, note)
-
-
-
-def session_lines_checked(path: Path, sha: str) -> list[str]:
-    """``read_text(path).splitlines()``, for a session file read again after it was
-    loaded: it must still be that file, its sha256 ``sha``, or this raises
-    :class:`SessionFormatError` (rule ``session-changed``) instead of giving other
-    lines at the loaded session's line numbers."""
-    from reviewtui.core.digests import sha256  # (hashlib: the raw view only)
-
-    try:
-        data = read_input(path)
-    except OSError as exc:
-        raise SessionFormatError(f"cannot read: {exc.strerror}", source=str(path),
-                                 rule="unreadable") from None
-    if sha256(data).hexdigest() != sha:
-        raise SessionFormatError("the session file changed on disk since it was opened: "
-                                 "reopen it to see its text", source=str(path),
-                                 rule="session-changed")
-    try:
-        return decode_utf8_sig(data).splitlines()
-    except UnicodeDecodeError as exc:  # (the hash matched: only if it was never text)
-        raise SessionFormatError(f"not UTF-8 text (byte {exc.start})", source=str(path),
-                                 line=data.count(b"\n", 0, exc.start) + 1,
-                                 rule="encoding") from None

@@ -76,7 +76,7 @@ from reviewtui.core.review.plan import PathRecord
 from reviewtui.core.review.rebase import Conflict
 from reviewtui.shell import deciding, outside, replay, resume
 from reviewtui.shell.evaluation import Evaluation
-from reviewtui.shell.loader import LoadedSession, gc_paused, session_lines_checked
+from reviewtui.shell.loader import LoadedSession, gc_paused, read_text
 from reviewtui.shell.lock import RootLock
 from reviewtui.shell.outside import MSG_ADOPTED, MSG_KEPT
 from reviewtui.shell.project import Project
@@ -179,7 +179,7 @@ class Review:
     def session_lines(self) -> list[str]:
         """The session file's lines, read again (spans are 1-based into them; loader)."""
         if self._session_lines is None:
-            self._session_lines = session_lines_checked(self.loaded.file, self._session_sha)
+            self._session_lines = read_text(self.loaded.file, sha=self._session_sha).splitlines()
         return self._session_lines
 
     @property
