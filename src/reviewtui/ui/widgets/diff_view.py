@@ -37,6 +37,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import var
 from textual.strip import Strip
+from textual.widget import Widget
 from textual.worker import get_current_worker
 
 from reviewtui.core.text.diff import DiffModel, DiffRow, RowKind, unified_rows
@@ -168,6 +169,7 @@ class DiffView(DiffPainter, can_focus=True):
         self._tops: list[int] | None = None
         self._lengths: list[tuple[int, int]] = []  # per row: (left, right) text cells
         self._layout_width = -1
+        self._shown_height = 0  # the content height when last laid out (see _expected_width)
         self._relayout_due = False
         self._reveal_due = False  # scroll to the first change once the width is known
 
@@ -392,11 +394,24 @@ class DiffView(DiffPainter, can_focus=True):
         if not self.is_mounted:
             return 0
         region = self.content_region
+        width, height = region.width, region.height
+        if height:
+            self._shown_height = height
+        elif self.display and isinstance(self.parent, Widget) and self.parent.size.width:
+            # Shown again after being hidden (a console command's detail hides the view,
+            # and Textual gives a hidden widget no size): the size comes with the next
+            # layout, after this is drawn. Wrapped at width 0, the first frame would show
+            # the rows unwrapped and the next one wrapped (a jump of the diff, and a
+            # frame later). The view spans its parent's width; its height is taken as it
+            # was (only the scrollbar's room depends on it).
+            width = max(0, self.parent.content_region.width - self.styles.margin.width
+                        - self.styles.gutter.width)
+            height = self._shown_height or self.parent.content_region.height
         if self.styles.overflow_y == "auto":
             rows = len(self._rows)
-            bar = self.styles.scrollbar_size_vertical if rows > region.height else 0
-            return max(0, region.width - bar)
-        return self.scrollable_content_region.width
+            bar = self.styles.scrollbar_size_vertical if rows > height else 0
+            return max(0, width - bar)
+        return self.scrollable_content_region.width if region.width else width
 
     def _row_top(self, index: int) -> int:
         if self._tops is None or not 0 <= index < len(self._tops):
