@@ -171,6 +171,33 @@ def test_outside_layer_survives_later_decisions(
     assert review.conflicts == {}
 
 
+def test_an_own_write_seen_by_the_watcher_is_unchanged_and_nothing_else_is(
+    setup: tuple[Path, Path], opened: list[Review]
+) -> None:
+    """The workbench skips drawing a report that says ``unchanged``: only the review's
+    own writes (and nothing at all) may say so, never an outside change or a new link."""
+    review = open_review(setup, opened)
+    root = review.root
+    review.decide(A1, Decision.accept())
+    revision = review.revision
+    own = review.outside_changed(["app.py"])  # the write the accept made
+    assert own.unchanged
+    assert (own.events, review.revision) == ([], revision)
+    (root / "app.py").write_bytes(with_alpha(BASE).replace(b'"gamma"', b'"GAMMA"'))
+    outside = review.outside_changed(["app.py"])
+    assert not outside.unchanged
+    assert outside.outside == ["app.py"]
+    assert review.revision == revision + 1
+    (root / "lib").mkdir()
+    (root / "out").symlink_to("lib")  # a link: the engine learns of it from the watcher
+    assert not review.outside_changed(["out"]).unchanged
+    (root / "out").unlink()
+    (root / "out").mkdir()  # a folder now: no file changed, but a link went away
+    unlinked = review.outside_changed(["out"])
+    assert not unlinked.unchanged
+    assert review.revision == revision + 3
+
+
 def test_outside_layer_that_no_longer_lands_is_a_conflict(
     setup: tuple[Path, Path], opened: list[Review]
 ) -> None:

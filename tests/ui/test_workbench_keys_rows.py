@@ -198,10 +198,11 @@ async def test_rows_and_marks_follow_y_u_and_redo(tour: tuple[Path, Path]) -> No
 
 @pytest.mark.anyio
 async def test_the_watchers_report_of_an_own_write_recomputes_no_turn(
-        tour: tuple[Path, Path]) -> None:
+        tour: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
     """The watcher reports the workbench's own writes too: taking such a report in keeps
-    every turn's states (the very lists, nothing computed again on the event loop), and
-    what is shown equals a full computation, also after a real outside change."""
+    every turn's states (the very lists, nothing computed again on the event loop) and
+    draws nothing again (it repainted the same screen a frame after every key), and what
+    is shown equals a full computation, also after a real outside change."""
     session, root = tour
     app = open_app(session, root)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -212,15 +213,21 @@ async def test_the_watchers_report_of_an_own_write_recomputes_no_turn(
         await screen.jobs.wait_idle()
         await pilot.pause()
         kept = list(screen.states.turns)
+        refreshes: list[object] = []
+        refresh = type(screen).refresh_after_decision
+        monkeypatch.setattr(type(screen), "refresh_after_decision",
+                            lambda self, *a, **k: (refreshes.append(a), refresh(self, *a, **k)))
         app.post_message(FilesChanged(frozenset({path})))  # the write y made
         await pilot.pause()
         await screen.jobs.wait_idle()
         await pilot.pause()
         assert all(now is was for now, was in zip(screen.states.turns, kept, strict=True))
         assert screen.states == review_states(screen.review)
+        assert refreshes == []
         (root / path).write_text("changed outside\n")
         app.post_message(FilesChanged(frozenset({path})))
         await pilot.pause()
         await screen.jobs.wait_idle()
         await pilot.pause()
+        assert len(refreshes) == 1
         assert screen.states == review_states(screen.review)

@@ -52,8 +52,8 @@ _ACCEPTING = (Verdict.ACCEPTED, Verdict.EDITED)
 def outside_changed(review: Review, paths: Iterable[str]) -> ReplayReport:
     """Root-relative paths the watcher saw change: rebase, conflict or refresh.
 
-    The review's own writes are recognised by content and ignored; a report without
-    events means nothing changed for the review.
+    The review's own writes are recognised by content and ignored: when nothing else
+    changed, the report says ``unchanged`` (the review is as it was).
     """
     with review._mutex:
         review._check_open()
@@ -80,6 +80,7 @@ def outside_changed(review: Review, paths: Iterable[str]) -> ReplayReport:
                 continue
             found[path] = disk
         if not found and not blocked:
+            report.unchanged = True
             return report
         session_paths = review._session_paths()
         for path, disk in found.items():

@@ -67,6 +67,9 @@ class ReplayReport:
     # Bulk decisions left out because an accept cannot apply there (decide_many).
     skipped: list[tuple[int, int]] = field(default_factory=list)
     events: list[tuple[str, str]] = field(default_factory=list)  # (path, what happened)
+    # An outside change held nothing the review had not seen (the watcher reporting its
+    # own writes): the review is as it was, and a screen has nothing to draw again.
+    unchanged: bool = False
 
     @property
     def messages(self) -> list[str]:

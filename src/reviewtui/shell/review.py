@@ -312,7 +312,7 @@ class Review:
     # -- outside changes and a live session ----------------------------------------------
     def outside_changed(self, paths: Iterable[str]) -> ReplayReport:
         """Root-relative paths the watcher saw change (:mod:`reviewtui.shell.outside`); the
-        review's own writes are recognised by content (a report without events: no change)."""
+        review's own writes are recognised by content (a report that says ``unchanged``)."""
         return outside.outside_changed(self, paths)
 
     def release_lock(self) -> None:

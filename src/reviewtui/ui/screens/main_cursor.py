@@ -173,6 +173,8 @@ class ReviewCursor(ReviewPanes):
                                     message.problem))
 
     def _outside_reported(self, report: ReplayReport) -> None:
+        if report.unchanged:
+            return  # its own write, seen by the watcher: drawing it again repaints the same
         self._report(report)
         self.refresh_after_decision()
 
