@@ -398,12 +398,10 @@ class DiffView(DiffPainter, can_focus=True):
         if height:
             self._shown_height = height
         elif self.display and isinstance(self.parent, Widget) and self.parent.size.width:
-            # Shown again after being hidden (a console command's detail hides the view,
-            # and Textual gives a hidden widget no size): the size comes with the next
-            # layout, after this is drawn. Wrapped at width 0, the first frame would show
-            # the rows unwrapped and the next one wrapped (a jump of the diff, and a
-            # frame later). The view spans its parent's width; its height is taken as it
-            # was (only the scrollbar's room depends on it).
+            # Shown again after being hidden (Textual gives a hidden widget no size until
+            # the layout after this frame): wrapped at width 0, this frame would show the
+            # rows unwrapped and the next one wrapped. The view spans its parent's width;
+            # its height is taken as it was (only the scrollbar's room depends on it).
             width = max(0, self.parent.content_region.width - self.styles.margin.width
                         - self.styles.gutter.width)
             height = self._shown_height or self.parent.content_region.height
