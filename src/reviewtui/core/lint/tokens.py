@@ -17,8 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from reviewtui.core.model.records import join_lines
-
 CHARS_PER_TOKEN = 4
 # Search/replace at or above this share of the full file's tokens: send the full file.
 FULL_FILE_PERCENT = 70
@@ -35,16 +33,28 @@ EDIT_MARKERS = "Edit 1\n<<<<<<< SEARCH\n=======\n>>>>>>> REPLACE\n"
 
 def estimate_tokens(text: str) -> int:
     """``ceil(len(text) / 4)``: 0 for empty text, 1 for one to four characters."""
-    return -(-len(text) // CHARS_PER_TOKEN)
+    return estimate_tokens_of_length(len(text))
+
+
+def estimate_tokens_of_length(length: int) -> int:
+    """:func:`estimate_tokens` of a text of ``length`` characters."""
+    return -(-length // CHARS_PER_TOKEN)
+
+
+def _joined_length(lines: Sequence[str]) -> int:
+    """``len(join_lines(lines))`` (each line and its newline), without joining them: lint
+    measures whole files for every edit."""
+    return sum(map(len, lines)) + len(lines)
 
 
 def lines_tokens(lines: Sequence[str]) -> int:
-    return estimate_tokens(join_lines(tuple(lines)))
+    return estimate_tokens_of_length(_joined_length(lines))
 
 
 def edit_cost(search: Sequence[str], replace: Sequence[str]) -> int:
     """Tokens of one labelled search/replace edit, markers included."""
-    return estimate_tokens(join_lines(tuple(search)) + join_lines(tuple(replace)) + EDIT_MARKERS)
+    return estimate_tokens_of_length(_joined_length(search) + _joined_length(replace)
+                                     + len(EDIT_MARKERS))
 
 
 def percent(part: int, whole: int) -> int:
@@ -64,12 +74,22 @@ def find_all(haystack: Sequence[str], needle: Sequence[str], limit: int = 2) -> 
     found: list[int] = []
     if not needle:
         return found
-    first, size = needle[0], len(needle)
-    for i in range(len(haystack) - size + 1):
-        if haystack[i] == first and list(haystack[i : i + size]) == list(needle):
-            found.append(i)
+    first, size, want = needle[0], len(needle), list(needle)
+    last = len(haystack) - size  # the last start with room for the whole needle
+    # The first line's candidates come from ``list.index`` (a scan in C): lint looks for
+    # every edit of every turn in the file as that turn sees it.
+    lines = haystack if isinstance(haystack, list) else list(haystack)
+    at = 0
+    while at <= last:
+        try:
+            at = lines.index(first, at, last + 1)
+        except ValueError:
+            break
+        if lines[at : at + size] == want:
+            found.append(at)
             if len(found) >= limit:
                 break
+        at += 1
     return found
 
 
