@@ -192,6 +192,16 @@ class FileState:
         data = self._data
         return self._build()[1] if data is None else _decode(data, self.bom)
 
+    def text_unkept(self) -> str | None:
+        """:attr:`text`, without keeping the bytes of a version made by an edit (which
+        :attr:`text` builds and keeps): for a reader that looks once at every version of a
+        session (lint), which would otherwise hold a whole copy of each."""
+        if self.binary or self._data is not None:
+            return self.text
+        store = self._store
+        text = store.joined(self.newline) if store is not None else self.newline.join(self.lines)
+        return text + self.newline if self.final_newline else text
+
     @property
     def lines(self) -> tuple[str, ...]:
         """Decoded lines without their endings (BOM stripped); ``()`` for binary files."""
