@@ -29,9 +29,9 @@ async def test_findings_that_arrive_later_are_marked_in_an_open_raw_view(
     release = threading.Event()
     real: Callable[..., Any] = main_panes.lint_session
 
-    def held_lint(*args: Any) -> Any:
+    def held_lint(*args: Any, **kwargs: Any) -> Any:
         assert release.wait(30), "the test never let lint finish"
-        return real(*args)
+        return real(*args, **kwargs)
 
     monkeypatch.setattr(main_panes, "lint_session", held_lint)
     app = open_app(*copy_session(GALLERY, tmp_path), dry_run=True)

@@ -96,12 +96,15 @@ def lint_reply(
 def lint_session(
     session: Session,
     file_text_for_turn: Callable[[int], FileText] | None = None,
+    *, pace: Callable[[], None] | None = None,
 ) -> list[Finding]:
     """The session's own problems plus every turn's findings, in turn then line order.
 
     A session problem that sits inside a turn (a wrong ``## Turn N`` heading) is
     attributed to that turn. For an imported format (``session.format``) the File Ops
     rules are left out; the importer's own problems are reported as they are.
+    ``pace``: called after each turn (the workbench's lint thread lets the screen's
+    thread take the interpreter there).
     """
     fileops = session.format in FILEOPS_FORMATS
     found: list[Finding] = []
@@ -113,4 +116,6 @@ def lint_session(
         file_text = file_text_for_turn(turn.index) if file_text_for_turn is not None else None
         found.extend(lint_reply(turn.reply, turn=turn.index, file_text=file_text,
                                 fileops=fileops))
+        if pace is not None:
+            pace()
     return sorted(found, key=Finding.sort_key)

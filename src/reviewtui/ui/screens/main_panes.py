@@ -28,7 +28,7 @@ from reviewtui.core.record import replace
 from reviewtui.core.review.diagnostics import diagnose_result
 from reviewtui.shell.review import Review
 from reviewtui.shell.userconfig import load_layout
-from reviewtui.ui import collector
+from reviewtui.ui import collector, pacing
 from reviewtui.ui.diagnostics import deferred, op_badge, with_diagnostics
 from reviewtui.ui.evaluating import turn_row
 from reviewtui.ui.opview import OpView, build_view, op_title, warm_symbols
@@ -370,7 +370,10 @@ class ReviewPanes(Screen[None]):
 
     @work(thread=True, exclusive=True, group="lint")
     def load_findings(self) -> None:
-        findings = lint_session(self.review.display.session, file_text_for(self.review.display))
+        # Seconds long on a big session, beside the screen: paced (ui/pacing.py).
+        with pacing.quick_switches():
+            findings = lint_session(self.review.display.session,
+                                    file_text_for(self.review.display), pace=pacing.pause)
         self.app.call_from_thread(self._findings_loaded, findings)
 
     def _findings_loaded(self, findings: list[Finding]) -> None:
