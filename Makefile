@@ -91,6 +91,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_input_limit.py
 	$(BIN)/python bench/bench_ui.py
 	$(BIN)/python bench/bench_ui.py --scale
+	$(BIN)/python bench/bench_tmux.py
 	$(BIN)/python bench/bench_search.py
 	$(BIN)/python bench/bench_stats.py
 	$(BIN)/python bench/bench_startup.py
