@@ -6,41 +6,20 @@ from __future__ import annotations
 import sys
 import threading
 
+from uikit import REPO
+
 from reviewtui.core.lint.rules import lint_session
 from reviewtui.core.protocol.session import parse_markdown_session
 from reviewtui.ui import pacing
 
-SESSION = """# Session: pacing
-
-## Turn 1
-> one
-
---- File: a.py ---
-Edit 1
-<<<<<<< SEARCH
-x = 1
-=======
-x = 2
->>>>>>> REPLACE
-
-## Turn 2
-> two
-
---- File: a.py ---
-Edit 1
-<<<<<<< SEARCH
-x = 2
-=======
-x = 3
->>>>>>> REPLACE
-"""
+SESSION = REPO / "sample_sessions" / "refactor-multi-turn" / "session.md"
 
 
 def test_lint_paces_after_each_turn_and_finds_the_same() -> None:
-    session = parse_markdown_session(SESSION)
+    session = parse_markdown_session(SESSION.read_text(encoding="utf-8"))
     paused: list[int] = []
     found = lint_session(session, pace=lambda: paused.append(1))
-    assert len(paused) == len(session.turns) == 2
+    assert len(paused) == len(session.turns) == 7
     assert found == lint_session(session)
 
 
