@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import sys
 import threading
+from pathlib import Path
 
-from uikit import REPO
+import pytest
+from uikit import REPO, copy_session, open_app
 
 from reviewtui.core.lint.rules import lint_session
 from reviewtui.core.protocol.session import parse_markdown_session
@@ -50,3 +52,46 @@ def test_overlapping_threads_put_the_interval_back_once_the_last_ends() -> None:
         thread.join(10)
     assert seen == {"first": pacing.SWITCH, "after the first left": pacing.SWITCH}
     assert sys.getswitchinterval() == before
+
+
+class FakeClock:
+    """time.monotonic and time.sleep for pacing, on a clock that only sleeping moves."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.slept: list[float] = []
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.slept.append(seconds)
+        self.now += seconds
+
+
+def test_a_pause_waits_out_the_hold_of_the_last_input(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = FakeClock()
+    monkeypatch.setattr(pacing.time, "monotonic", clock.monotonic)
+    monkeypatch.setattr(pacing.time, "sleep", clock.sleep)
+    monkeypatch.setattr(pacing, "_held_until", 0.0)
+    pacing.pause()
+    assert clock.slept == [pacing.PAUSE]  # no input: the short pause alone
+    clock.slept.clear()
+    pacing.hold_for_input()
+    held_from = clock.now
+    pacing.pause()
+    assert clock.now >= held_from + pacing.INPUT_HOLD  # it waited the hold out
+    assert clock.now < held_from + pacing.INPUT_HOLD + pacing.PAUSE + 1e-9
+    clock.slept.clear()
+    pacing.pause()
+    assert clock.slept == [pacing.PAUSE]  # and then runs on
+
+
+@pytest.mark.anyio
+async def test_a_key_in_the_workbench_holds_the_background_back(tmp_path: Path) -> None:
+    app = open_app(*copy_session(REPO / "sample_sessions" / "refactor-multi-turn", tmp_path))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        before = pacing._held_until
+        await pilot.press("j")
+        assert pacing._held_until > before

@@ -19,7 +19,7 @@ from reviewtui.shell.replay import ReplayReport
 from reviewtui.shell.review import Review
 from reviewtui.shell.userconfig import load_keymap
 from reviewtui.shell.watch import follow_review, outside_change
-from reviewtui.ui import collector
+from reviewtui.ui import collector, pacing
 from reviewtui.ui.commands import ReviewCommands
 from reviewtui.ui.control_filter import DropControls
 from reviewtui.ui.evaluating import BackgroundEvaluation
@@ -59,6 +59,12 @@ class ReviewApp(App[None]):
         """Textual's filters, then the one that keeps outside text's control characters
         from the terminal (ui/control_filter.py)."""
         return [*super().get_line_filters(), self._drop_controls]
+
+    async def on_event(self, event: events.Event) -> None:
+        """Every key and click first holds the background threads back (ui/pacing.py)."""
+        if isinstance(event, (events.Key, events.MouseDown)) and not event.is_forwarded:
+            pacing.hold_for_input()
+        await super().on_event(event)
 
     def on_resize(self, event: events.Resize) -> None:
         """A Resize to the size the app already has stops here. Textual's App keeps such
