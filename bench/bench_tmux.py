@@ -22,8 +22,8 @@ watcher on, in a scratch config folder (the default layout).
 Baseline, same run, same terminal size: a trivial Textual app that updates one line of
 text on every key (what tmux, Textual's input and output and the polling cost alone).
 
-Run: ``.venv/bin/python bench/bench_tmux.py [--scale]`` (tmux must be installed: the script
-says so and stops otherwise). Target (issue 13): each key's median <= 50 ms.
+Run: ``.venv/bin/python bench/bench_tmux.py [--scale]`` (without tmux it says so loudly and
+measures nothing). Target (issue 13): each key's median <= 50 ms.
 """
 
 from __future__ import annotations
@@ -184,9 +184,10 @@ def workbench(name: str, session: Path, root: Path, work: Path, base: float) -> 
 
 
 def main() -> None:
-    if shutil.which("tmux") is None:
-        raise SystemExit("!!! tmux is not installed (apt-get install tmux): this bench "
-                         "cannot run")
+    if shutil.which("tmux") is None:  # loudly, but make bench goes on to the next script
+        print("!!! SKIPPED: tmux is not installed (apt-get install tmux); no figures",
+              flush=True)
+        return
     scale = "--scale" in sys.argv[1:]
     # The workbench imports lazily: compiled first, as an installed copy is.
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "src")], check=True)
