@@ -374,11 +374,14 @@ class ReviewPanes(Screen[None]):
         with pacing.quick_switches():
             findings = lint_session(self.review.display.session,
                                     file_text_for(self.review.display), pace=pacing.pause)
-        self.app.call_from_thread(self._findings_loaded, findings)
+        if not get_current_worker().is_cancelled:  # (the app closing: nothing to show)
+            self.app.call_from_thread(self._findings_loaded, findings)
 
     def _findings_loaded(self, findings: list[Finding]) -> None:
         from reviewtui.ui.screens.raw import FindingsArrived, RawReplyScreen
 
+        if not self.is_mounted:
+            return  # the lint ended as the screen was closing
         self.findings = findings
         for screen in self.app.screen_stack:  # a raw view opened before lint was done
             if isinstance(screen, RawReplyScreen):
