@@ -9,7 +9,7 @@ from reviewtui.core.engine.decisions import OpKey
 from reviewtui.core.lint.findings import Finding, Severity
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile, Operation, Turn
-from reviewtui.core.review.diagnostics import Diagnostic, diagnose_result
+from reviewtui.core.review.diagnostics import Diagnostic, diagnose_result, introduced
 
 FAILED = frozenset({Status.AMBIGUOUS, Status.NOT_FOUND, Status.REFUSED, Status.CONFLICT})
 
@@ -68,7 +68,7 @@ def diagnostic_lines(result: OpResult, extra: Sequence[Diagnostic] = (),
     already has them (``apply`` checks each written file once); else they are computed.
     """
     path = result.outcome.path
-    own = diagnose_result(result) if builtin is None else builtin
+    own = introduced(result) if builtin is None else builtin
     lines = [f"    {d.check}: {path}:{d.line}:{d.col}: {d.message} (introduced by this "
              "operation)" for d in (*own, *extra) if d.introduced]
     lines += [f"    {d.check}: {path}: note: {d.message}" for d in extra if d.line == 0]

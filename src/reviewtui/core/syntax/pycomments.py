@@ -50,13 +50,14 @@ _FSTRING_OPENERS = tuple(re.compile(quote + f"(?:(?<=[fF]{quote})|(?<=[fF][rR]{q
 
 
 def edited_lines_parse(before: str, opening: FileState, closing: FileState,
-                       steps: Sequence[tuple[int, int, int]]) -> bool:
+                       steps: Sequence[tuple[int, int, int]], *,
+                       comments_only: bool = False) -> bool:
     """``edits_parse_alone`` for a file that ``steps`` (each edit's ``(first, last, shift)``,
     1-based lines, in order, as the engine reports them) took from ``opening`` (whose text
     is ``before``) to ``closing``, a long file with no CR (its lines are the split text).
     Edits that keep the line count and only add comments are answered first, without
     loading the region check: line i after is then line i before, and only the lines in
-    the edits' spans can differ."""
+    the edits' spans can differ. ``comments_only``: that answer alone (else False)."""
     if (sys.version_info < (3, 12) and not any(shift for _, _, shift in steps)
             and opening.line_count == closing.line_count
             and opening.final_newline == closing.final_newline):
@@ -64,6 +65,8 @@ def edited_lines_parse(before: str, opening: FileState, closing: FileState,
         if appended_comments(before, opening.lines, closing.line_view,
                              [(line, line + 1, line, line + 1) for line in spans]):
             return True
+    if comments_only:
+        return False  # (the regions' check is not loaded: a whole parse is cheaper)
     from reviewtui.core.syntax.pyregions import changes_of, edits_parse_alone
 
     def after() -> str:
