@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from uikit import REPO, copy_session, open_app
+from uikit import REPO, copy_session, open_app, screen_of
 
 from reviewtui.core.lint.rules import lint_session
 from reviewtui.core.protocol.session import parse_markdown_session
@@ -95,3 +95,19 @@ async def test_a_key_in_the_workbench_holds_the_background_back(tmp_path: Path) 
         before = pacing._held_until
         await pilot.press("j")
         assert pacing._held_until > before
+
+
+@pytest.mark.anyio
+async def test_findings_arriving_as_the_screen_closes_are_dropped(tmp_path: Path) -> None:
+    """The paced lint may end while the app closes, after the screen's widgets went: its
+    findings are dropped, not an error in the worker (it failed whole test runs)."""
+    from reviewtui.ui.widgets.findings import FindingsPanel
+
+    app = open_app(*copy_session(REPO / "sample_sessions" / "refactor-multi-turn", tmp_path))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = screen_of(app)
+        kept = screen.findings
+        await screen.query_one(FindingsPanel).remove()
+        screen._findings_loaded([])  # what the lint worker calls back with
+        assert screen.findings is kept

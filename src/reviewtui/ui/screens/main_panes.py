@@ -380,13 +380,13 @@ class ReviewPanes(Screen[None]):
     def _findings_loaded(self, findings: list[Finding]) -> None:
         from reviewtui.ui.screens.raw import FindingsArrived, RawReplyScreen
 
-        if not self.is_mounted:
-            return  # the lint ended as the screen was closing
+        panel = next(iter(self.query(FindingsPanel)), None)
+        if not self.is_mounted or panel is None:
+            return  # the lint ended as the screen was closing (its widgets may be gone)
         self.findings = findings
         for screen in self.app.screen_stack:  # a raw view opened before lint was done
             if isinstance(screen, RawReplyScreen):
                 screen.post_message(FindingsArrived(findings))
-        panel = self.query_one(FindingsPanel)
         if panel.display and self.session_turns:
             panel.show_turn(findings, self.session_turns[self.turn_pos].index)
         self.call_after_refresh(collector.idle)  # the findings stay: freeze them if many
