@@ -177,9 +177,7 @@ class FileState:
         """The bytes of a version made by an edit, from its lines (kept), and its text
         (not kept: a text held for each written file made the next one's join slower, in
         fresh memory; asked again, it is decoded from the bytes)."""
-        store = self._store
-        text = store.joined(self.newline) if store is not None else self.newline.join(self.lines)
-        text += self.newline if self.final_newline else ""
+        text = self._joined()
         data = (UTF8_BOM if self.bom else b"") + text.encode("utf-8")
         object.__setattr__(self, "_data", data)
         return data, text
@@ -198,6 +196,10 @@ class FileState:
         session (lint), which would otherwise hold a whole copy of each."""
         if self.binary or self._data is not None:
             return self.text
+        return self._joined()
+
+    def _joined(self) -> str:
+        """The text, joined from the lines (a version made by an edit)."""
         store = self._store
         text = store.joined(self.newline) if store is not None else self.newline.join(self.lines)
         return text + self.newline if self.final_newline else text

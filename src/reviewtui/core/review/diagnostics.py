@@ -454,8 +454,8 @@ def introduced(result: OpResult) -> tuple[Diagnostic, ...]:
     that only adds comments) introduced none, and the file is not parsed: ``check`` asks
     this of every operation (whole parses took ~3 minutes for 50,000 operations)."""
     path, before = result.outcome.path, result.outcome.before_state
-    if (path and isinstance(before, FileState) and check_for(path) == "python"
-            and (text := before.text_unkept()) is not None  # (no bytes kept for this)
+    if (path and isinstance(before, FileState) and _span(result) is not None
+            and check_for(path) == "python" and (text := before.text_unkept()) is not None
             and _no_new_error(path, text, [result], any_size=True)):
         return ()
     return tuple(d for d in diagnose_result(result) if d.introduced)
