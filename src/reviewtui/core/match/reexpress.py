@@ -4,7 +4,9 @@ Two rules. A REPLACE line that is an unchanged SEARCH line (same text after
 normalisation, same relative indentation, same spot in the diff) becomes the file's own
 line, byte for byte: curly quotes, tabs and all. Any other line is the model's text with
 its indentation re-grafted: measured against the nearest unchanged line in the model's
-text, carried into the file's columns, rendered in the file's tabs or spaces.
+text, carried into the file's columns, rendered in the file's tabs or spaces. A line at
+that line's depth takes its indentation byte for byte; one whole levels deeper than a
+line aligned with spaces after its tabs takes it and adds tabs, as an editor would.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 
 from reviewtui.core.match.indent import (
+    TAB_COLUMNS,
     IndentStyle,
     calibrate,
     columns,
@@ -80,7 +83,14 @@ class _Regraft:
         delta = columns(leading(line)) - model_columns
         if delta == 0:
             return file_indent
-        return render(columns(file_indent) + round(delta * self._scale), self._style)
+        shift = round(delta * self._scale)
+        if (shift > 0 and self._style.tabs and shift % TAB_COLUMNS == 0
+                and file_indent.startswith("\t") and file_indent.endswith(" ")):
+            # Whole levels deeper than a line aligned with spaces after its tabs: what an
+            # editor makes (the line above's indentation, then Tab). Rendering the columns
+            # afresh would move the alignment spaces after the new tabs instead.
+            return file_indent + "\t" * (shift // TAB_COLUMNS)
+        return render(columns(file_indent) + shift, self._style)
 
 
 def _file_style(region: Sequence[str], model: IndentStyle | None,
