@@ -251,6 +251,22 @@ def test_a_line_deeper_than_an_aligned_line_keeps_its_alignment_then_adds_tabs()
     assert result.new_lines[2:4] == ("\t" * 8 + " x = 1", "\t\ty = 2")
 
 
+def test_a_line_rewritten_at_its_own_depth_keeps_the_files_indentation() -> None:
+    # A docstring indented with tabs on one line and spaces on the next; the model types
+    # spaces, edits the tabbed line and adds one as deep. Both take the tabbed line's
+    # indentation (measured from the space-indented line they came out in spaces: the
+    # corpus test found it in timeit.py, aifc.py and others, each file tabbed).
+    file = ["def main():", '\t"""Time it.', "",
+            "\t\t\t\tExecution time of this setup statement is NOT timed.",
+            "  -p/--process: use time.process_time()", '\t"""', "\treturn 0"]
+    search = [" " * 16 + "Execution time of this setup statement is NOT timed.",
+              "  -p/--process: use time.process_time()"]
+    replace = [search[0] + "  # reviewed", " " * 16 + "Then it runs.", search[1]]
+    result = match_edit(file, search, replace)
+    assert result.method == "tabs-spaces"
+    assert result.new_lines == (file[3] + "  # reviewed", "\t\t\t\tThen it runs.", file[4])
+
+
 def test_spaces_stay_spaces_when_the_model_types_tabs() -> None:
     search = ["\tcase \"clear\":", "\t\treturn { ...state, items: [] };"]
     replace = ["\tcase \"clear\":", "\t\tconsole.log(\"cleared\");",

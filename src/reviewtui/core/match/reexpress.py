@@ -4,14 +4,15 @@ Two rules. A REPLACE line that is an unchanged SEARCH line (same text after
 normalisation, same relative indentation, same spot in the diff) becomes the file's own
 line, byte for byte: curly quotes, tabs and all. Any other line is the model's text with
 its indentation re-grafted: measured against the nearest unchanged line in the model's
-text, carried into the file's columns, rendered in the file's tabs or spaces. A line at
-that line's depth takes its indentation byte for byte; one whole levels deeper than a
-line aligned with spaces after its tabs takes it and adds tabs, as an editor would.
+text, carried into the file's columns, rendered in the file's tabs or spaces. A line as
+deep as a SEARCH line it rewrites, or as that unchanged line, takes its indentation
+from the file byte for byte; one whole levels deeper than a line aligned with spaces
+after its tabs takes that line's and adds tabs, as an editor would.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping, Sequence
 
 from reviewtui.core.match.indent import (
@@ -45,8 +46,10 @@ def reexpress(
     """
     if not kinds - {BLANK_LINES}:
         return tuple(replace)
-    kept = _unchanged(search, replace, partner)
-    regraft = (_Regraft(region, search, replace, partner, kept, file_style)
+    blocks = aligned([_key(s) for s in search], [_key(r) for r in replace])
+    kept = _unchanged(blocks, partner)
+    regraft = (_Regraft(region, search, replace, partner, kept, file_style,
+                        _SameDepth(blocks, search, replace, region, partner))
                if kinds & {INDENTATION, TABS} else None)
     out: list[str] = []
     for j, line in enumerate(replace):
@@ -68,8 +71,9 @@ class _Regraft:
 
     def __init__(self, region: Sequence[str], search: Sequence[str], replace: Sequence[str],
                  partner: Mapping[int, int], kept: Mapping[int, int],
-                 file_style: Callable[[], IndentStyle | None]) -> None:
+                 file_style: Callable[[], IndentStyle | None], same_depth: _SameDepth) -> None:
         self._anchors = _Anchors(replace, region, kept)
+        self._same_depth = same_depth
         self._fallback = _search_anchor(search, region, partner)
         model = guess_style([*search, *replace])
         self._style = (_file_style(region, model, file_style) or model
@@ -79,6 +83,9 @@ class _Regraft:
         self._scale = calibrate(matched, model, self._style)
 
     def indent(self, j: int, line: str) -> str:
+        own = self._same_depth.indent(j, columns(leading(line)))
+        if own is not None:
+            return own
         model_columns, file_indent = self._anchors.nearest(j) or self._fallback
         delta = columns(leading(line)) - model_columns
         if delta == 0:
@@ -114,16 +121,55 @@ def _key(line: str) -> _Key:
     return (columns(leading(line)), loose_key(line))
 
 
-def _unchanged(
-    search: Sequence[str], replace: Sequence[str], partner: Mapping[int, int]
-) -> dict[int, int]:
-    """REPLACE index -> region index, for REPLACE lines the edit leaves alone."""
+def _unchanged(blocks: Sequence[tuple[int, int, int]],
+               partner: Mapping[int, int]) -> dict[int, int]:
+    """REPLACE index -> region index, for REPLACE lines the edit leaves alone (``blocks``:
+    the SEARCH and REPLACE lines aligned by their keys)."""
     kept: dict[int, int] = {}
-    for i, j, size in aligned([_key(s) for s in search], [_key(r) for r in replace]):
+    for i, j, size in blocks:
         for step in range(size):
             if i + step in partner:
                 kept[j + step] = partner[i + step]
     return kept
+
+
+class _SameDepth:
+    """The file's own indentation for a REPLACE line the model typed as deep as a SEARCH
+    line it rewrites.
+
+    Between two stretches the edit leaves alone, the REPLACE lines rewrite the SEARCH
+    lines there: a line edited in place, one added beside it. One at the depth (in the
+    model's columns) of a rewritten SEARCH line takes that line's indentation from the
+    file, byte for byte (the nearest such line first), as an unchanged line does. Measured
+    from an unchanged line further off instead, it came out in the region's majority
+    style: a docstring line indented with tabs among lines indented with spaces lost
+    its tabs."""
+
+    def __init__(self, blocks: Sequence[tuple[int, int, int]], search: Sequence[str],
+                 replace: Sequence[str], region: Sequence[str],
+                 partner: Mapping[int, int]) -> None:
+        # (REPLACE lo, REPLACE hi, SEARCH lo, SEARCH hi) of each stretch between blocks
+        self._gaps: list[tuple[int, int, int, int]] = []
+        i_end = j_end = 0
+        for i, j, size in (*blocks, (len(search), len(replace), 0)):
+            if j > j_end and i > i_end:
+                self._gaps.append((j_end, j, i_end, i))
+            i_end, j_end = i + size, j + size
+        self._his = [gap[1] for gap in self._gaps]
+        self._depth = {i: (columns(leading(search[i])), leading(region[partner[i]]))
+                       for i in partner if not is_blank(search[i])}
+
+    def indent(self, j: int, model_columns: int) -> str | None:
+        at = bisect_right(self._his, j)
+        if at == len(self._gaps) or self._gaps[at][0] > j:
+            return None
+        j_lo, _, i_lo, i_hi = self._gaps[at]
+        place = i_lo + (j - j_lo)  # the SEARCH line at the same spot of the stretch
+        for i in sorted(range(i_lo, i_hi), key=lambda i: abs(i - place)):
+            found = self._depth.get(i)
+            if found is not None and found[0] == model_columns:
+                return found[1]
+        return None
 
 
 class _Anchors:
