@@ -181,3 +181,60 @@ def test_an_outside_change_under_a_link_is_not_walked_or_read(
             (arena.canary_dir / "sub").rmdir()
     finally:
         review.close()
+
+
+def test_a_file_the_review_wrote_then_made_a_link_outside_is_never_written_over(
+        arena: Arena) -> None:
+    """``ln -sf other.py a.py`` after an accept: the watcher's report read the link's
+    target as the file's new text, kept it as an outside change and wrote that text over
+    the link (a.py became a regular file holding "other.py"). Now the path is a conflict
+    until the link is gone, and the decisions stay."""
+    make_project(arena.root, {"a.py": "a = 1\n", "other.py": "other = 1\n"})
+    session = write_session(arena.work, [[Ed("a.py", "a = 1", "a = 2")]])
+    review = Review.open(session, arena.root, state_path=arena.work / "s.review.json")
+    try:
+        review.decide((1, 0), Decision.accept())
+        assert (arena.root / "a.py").read_bytes() == b"a = 2\n"
+        (arena.root / "a.py").unlink()
+        (arena.root / "a.py").symlink_to("other.py")
+        report = review.outside_changed(["a.py"])
+        assert report.conflicts == ["a.py"]
+        assert "symbolic link" in review.conflicts["a.py"].message
+        review.decide((1, 0), Decision.reject())  # recorded; nothing written at a.py
+        assert os.readlink(arena.root / "a.py") == "other.py"
+        assert (arena.root / "other.py").read_bytes() == b"other = 1\n"
+        # The file put back: the review writes the rejected file's content again.
+        (arena.root / "a.py").unlink()
+        (arena.root / "a.py").write_bytes(b"a = 2\n")
+        report = review.outside_changed(["a.py"])
+        assert report.conflicts == []
+        assert (arena.root / "a.py").read_bytes() == b"a = 1\n"
+        assert not (arena.root / "a.py").is_symlink()
+    finally:
+        review.close()
+
+
+def test_a_link_the_review_made_then_replaced_by_a_file_outside_is_left_alone(
+        arena: Arena) -> None:
+    """The other way round: a diff makes ``ln -> a.py``, it is accepted, and a regular
+    file takes the link's place outside. The file is the user's: no decision writes over
+    it or removes it while it is there."""
+    make_project(arena.root, {"a.py": "a = 1\n"})
+    patch = arena.work / "change.diff"
+    patch.write_text("diff --git a/ln b/ln\nnew file mode 120000\n--- /dev/null\n+++ b/ln\n"
+                     "@@ -0,0 +1 @@\n+a.py\n\\ No newline at end of file\n")
+    review = Review.open(patch, arena.root, state_path=arena.work / "s.review.json",
+                         format="unified")
+    try:
+        review.decide((1, 0), Decision.accept())
+        assert os.readlink(arena.root / "ln") == "a.py"
+        (arena.root / "ln").unlink()
+        (arena.root / "ln").write_bytes(b"mine\n")
+        report = review.outside_changed(["ln"])
+        assert report.conflicts == ["ln"]
+        review.decide((1, 0), Decision.reject())
+        assert (arena.root / "ln").read_bytes() == b"mine\n"
+        assert not (arena.root / "ln").is_symlink()
+        assert (arena.root / "a.py").read_bytes() == b"a = 1\n"
+    finally:
+        review.close()

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 
 from reviewtui.core.engine import Decision, OpKey, Verdict
 from reviewtui.core.engine.file_edits import normalize_or_none
+from reviewtui.core.engine.links import is_link
 from reviewtui.core.errors import DiskError, PathRefused
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import replace
@@ -46,6 +47,10 @@ if TYPE_CHECKING:
 
 MSG_KEPT = "changed outside the workbench; the change is kept on top of the accepted operations"
 MSG_ADOPTED = "changed outside the workbench; its operations were re-evaluated on it"
+MSG_RELINKED = ("made a symbolic link outside the workbench: reviewtui never replaces a link "
+                "with a file; nothing is written there until the link is gone")
+MSG_UNLINKED = ("the symbolic link the review made was replaced outside the workbench; "
+                "nothing is written there until it is a link again or gone")
 _ACCEPTING = (Verdict.ACCEPTED, Verdict.EDITED)
 
 
@@ -150,6 +155,16 @@ def absorb(review: Review, path: str, disk: FileState | None, report: ReplayRepo
         record.deleted = False
         record.note = ""
         report.note(path, MSG_ADOPTED)
+    elif is_link(disk) != is_link(record.ref):
+        # A file the review wrote became a link, or a link it wrote a file: no text layer
+        # carries that (its "change" was the link's target read as the file's text, and
+        # replay wrote that text over the link). The path waits until it is put back.
+        record.seen = disk
+        record.layer = None
+        record.deleted = False
+        review._unwritable[path] = MSG_RELINKED if is_link(disk) else MSG_UNLINKED
+        review._refused_by_disk.add(path)
+        report.note(path, f"conflict - {review._unwritable[path]}")
     else:
         ours = record.ref.data if record.ref is not None else None
         record.layer = OutsideLayer(ours, disk.data)
