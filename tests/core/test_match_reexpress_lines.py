@@ -1,0 +1,95 @@
+"""Which REPLACE lines the re-graft takes as unchanged, and whose indentation it copies.
+
+The alignment of SEARCH and REPLACE must be a longest one: difflib's (the longest block
+first, then the earliest) paired a lone ``#`` with a later one and left an unchanged line
+between them to be written as the model typed it. A rewritten line keeps its own line's
+indentation; a new line measures from the nearest unchanged or rewritten one.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from reviewtui.core.match import match_edit
+from reviewtui.core.match.reexpress import _blocks
+
+
+def _longest(a: list[int], b: list[int]) -> int:
+    table = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            table[i + 1][j + 1] = (table[i][j] + 1 if x == y
+                                   else max(table[i][j + 1], table[i + 1][j]))
+    return table[-1][-1]
+
+
+_LINES = st.lists(st.integers(0, 4), max_size=14)
+
+
+@given(_LINES, _LINES)
+def test_the_blocks_are_a_longest_common_subsequence(a: list[int], b: list[int]) -> None:
+    keys_a = [(0, str(x)) for x in a]
+    keys_b = [(0, str(x)) for x in b]
+    blocks = _blocks(keys_a, keys_b)
+    pairs = [(i + k, j + k) for i, j, size in blocks for k in range(size)]
+    assert all(size > 0 for _, _, size in blocks)
+    assert all(keys_a[i] == keys_b[j] for i, j in pairs)
+    assert all(p < q for p, q in zip(pairs, pairs[1:], strict=False)) and all(
+        p[1] < q[1] for p, q in zip(pairs, pairs[1:], strict=False))
+    assert len(pairs) == _longest(a, b)
+    # Neighbouring pairs are one block (callers walk the gaps between blocks).
+    assert all(i1 + s1 < i2 or j1 + s1 < j2
+               for (i1, j1, s1), (i2, j2, _) in zip(blocks, blocks[1:], strict=False))
+
+
+def test_an_unchanged_line_between_two_lone_hashes_keeps_the_files_quote() -> None:
+    # asyncore.py's comment block, quoted indented, with trailing spaces and a curly
+    # quote; one "#" line edited, a line added after the next.
+    region = ["# will be sitting in memory for us already when we go to read it.", "#",
+              "# What other OS's (besides NT) support async file i/o?  [VMS?]", "#"]
+    file = ["import os", "", *region, "", "def loop():", "    pass"]
+    search = ["    " + line.replace("'", "\u2018") + "  " for line in region]
+    replace = [search[0], "    #  # reviewed  ", search[2], "    trace(2)  ", search[3]]
+    result = match_edit(file, search, replace)
+    assert result.new_lines == (region[0], "#  # reviewed", region[2], "trace(2)", "#")
+
+
+def test_a_new_line_after_a_kept_aligned_line_is_not_taken_for_a_rewritten_one() -> None:
+    # typing.py, tabbed: a line added under an aligned ``else:`` is as deep as the next
+    # line, which the edit rewrites. It measures from ``else:`` (the line above: its
+    # indentation, then a tab); the rewritten line keeps its own.
+    file = ["def f(val):", "\tif val:", "\t\t\t   pass", "\t\t\t   else:",
+            "\t\t\t\t   # Else, narrowed.", "\treturn val"]
+    spaced = [line.replace("\t", "    ") for line in file]
+    search = spaced[3:5]
+    replace = [spaced[3], " " * 19 + "trace(0)", spaced[4] + "  # reviewed"]
+    result = match_edit(file, search, replace)
+    assert result.new_lines == (file[3], "\t\t\t   \ttrace(0)", file[4] + "  # reviewed")
+
+
+def test_a_new_line_sharing_words_with_a_rewritten_one_is_not_taken_for_it() -> None:
+    # trace.py, tabbed: ``trace(0, 'inserted')`` shares five tokens with the continuation
+    # line ``trace=0, count=1)`` below it, which the edit rewrites; paired first, it left
+    # the rewritten line to be measured from the line above and written in spaces.
+    file = ["def main():", "  tracer = trace.Trace(ignoredirs=[sys.base_prefix],",
+            "\t\t\t\t\t   trace=0, count=1)", "\treturn tracer"]
+    spaced = [line.replace("\t", "    ") for line in file]
+    search = spaced[1:3]
+    replace = [spaced[1], "  trace(0, 'inserted')", spaced[2] + "  # reviewed"]
+    result = match_edit(file, search, replace)
+    assert result.new_lines == (file[1], "  trace(0, 'inserted')", file[2] + "  # reviewed")
+
+
+def test_a_rewritten_line_is_paired_with_the_line_it_rewrites_not_the_first_alike() -> None:
+    # _sysconfigdata, tabbed: the edit drops one continuation line and rewrites the next;
+    # both share most of their words, and the rewrite is the closer one.
+    file = ["build = {", " 'SOABI': 'cpython-311',",
+            " 'SRCDIRS': 'Modules   Modules/_blake2   Modules/_decimal   '",
+            "\t\t\t'Modules/_decimal/libmpdec   Modules/_io   '",
+            "\t\t\t'Modules/_sqlite   '", "}"]
+    spaced = [line.replace("\t", "    ") for line in file]
+    search = spaced[1:5]
+    replace = [spaced[1], spaced[3] + "  # reviewed", spaced[4]]
+    result = match_edit(file, search, replace)
+    assert result.new_lines == (file[1], file[3] + "  # reviewed", file[4])
