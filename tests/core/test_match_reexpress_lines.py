@@ -93,3 +93,15 @@ def test_a_rewritten_line_is_paired_with_the_line_it_rewrites_not_the_first_alik
     replace = [spaced[1], spaced[3] + "  # reviewed", spaced[4]]
     result = match_edit(file, search, replace)
     assert result.new_lines == (file[1], file[3] + "  # reviewed", file[4])
+
+
+def test_spaces_for_tabs_shifted_by_four_are_not_read_as_eight_spaces_a_tab() -> None:
+    # random.py, tabbed: the model types spaces and quotes the lines four columns deeper
+    # than the file's two tabs, then adds a line at four. One jump of eight columns in its
+    # text made its level width eight, so four columns became a tab instead of none.
+    file = ["class Random:", "\tdef choice(self):", "\t\t# lock here.)", "",
+            "\t\trandom = self.random", "\t\treturn random"]
+    search = [" " * 12 + "# lock here.)", "", " " * 12 + "random = self.random"]
+    replace = [search[0], "", "    trace(1)", search[2] + "  # reviewed"]
+    result = match_edit(file, search, replace)
+    assert result.new_lines == (file[2], "", "trace(1)", file[4] + "  # reviewed")

@@ -68,13 +68,17 @@ def _guess_unit(widths: list[int]) -> int | None:
 
 
 def calibrate(pairs: Sequence[tuple[int, int]], model: IndentStyle | None,
-              file: IndentStyle) -> Fraction:
+              file: IndentStyle, widths: Sequence[int] = ()) -> Fraction:
     """File columns per model column, read off the lines SEARCH matched.
 
     ``pairs`` are (model columns, file columns) of matched non-blank lines. Two or more
     depths that agree on one ratio settle it (``f = shift + ratio * m``); lines that
     disagree (alignment, a sloppy line) or a single depth fall back on the styles:
-    same character -> 1, tabs against spaces -> the ratio of their level widths.
+    same character -> 1 (a level width guessed from a few lines of the model's is too
+    often one jump of two levels); spaces for a file's tabs -> the first reading under
+    which the matched lines and every line of the model's (``widths``, its columns)
+    land on whole tabs; tabs for a file's spaces -> the one depth read as whole levels,
+    else the ratio of their level widths.
     """
     seen: dict[int, set[int]] = {}
     for model_cols, file_cols in pairs:
@@ -87,8 +91,28 @@ def calibrate(pairs: Sequence[tuple[int, int]], model: IndentStyle | None,
             return ratio
     if model is None or model.tabs == file.tabs:
         return Fraction(1)
-    return _one_depth_ratio(seen, file.tabs) or Fraction(file.unit or TAB_COLUMNS,
-                                                          model.unit or TAB_COLUMNS)
+    levels = Fraction(file.unit or TAB_COLUMNS, model.unit or TAB_COLUMNS)
+    if not file.tabs:
+        return _one_depth_ratio(seen, file.tabs) or levels
+    # The model typed spaces for tabs. Of the readings, the first under which the
+    # matched depth and every line the model typed land on whole tabs: no shift, the
+    # level widths, no scale (a model's level width guessed from one jump of eight
+    # columns read a dedent by four as eight spaces to a tab).
+    for reading in (_one_depth_ratio(seen, file.tabs), levels, Fraction(1)):
+        if reading is not None and _on_tabs(reading, seen, widths):
+            return reading
+    return levels
+
+
+def _on_tabs(ratio: Fraction, seen: dict[int, set[int]], widths: Sequence[int]) -> bool:
+    """Whether, scaled by ``ratio`` and shifted to the deepest matched line, that line's
+    shift and every model line (``widths``) fall on whole tabs."""
+    if not seen:
+        return True
+    deepest = max(seen)
+    shift = min(seen[deepest]) - deepest * ratio
+    return shift % TAB_COLUMNS == 0 and not any(
+        (width * ratio + shift) % TAB_COLUMNS for width in widths)
 
 
 def _one_depth_ratio(seen: dict[int, set[int]], file_tabs: bool) -> Fraction | None:

@@ -83,7 +83,8 @@ class _Regraft:
                        or IndentStyle(tabs=False, unit=None))
         matched = [(columns(leading(search[i])), columns(leading(region[j])))
                    for i, j in partner.items() if not is_blank(search[i])]
-        self._scale = calibrate(matched, model, self._style)
+        widths = [columns(leading(line)) for line in (*search, *replace) if not is_blank(line)]
+        self._scale = calibrate(matched, model, self._style, widths)
 
     def indent(self, j: int, line: str) -> str:
         own = self._own.get(j)
