@@ -40,7 +40,7 @@ SEED = 20240611
 FILES = 40
 EDITS_PER_FILE = 8
 EXPRESSION = ("none", "trailing", "indent", "tabs", "curly", "blank-edges", "mixed",
-              "spaces-for-tabs")
+              "spaces-for-tabs", "spaces-dedented")
 
 
 @dataclass(frozen=True)
@@ -198,6 +198,12 @@ def _detab(search: list[str], replace: list[str]) -> tuple[list[str], list[str]]
             _indent_map(replace, lambda lead: lead.replace("\t", "    ")))
 
 
+def _detab_dedent(search: list[str], replace: list[str]) -> tuple[list[str], list[str]] | None:
+    """Spaces for the file's tabs, and the indentation shifted as well (see _indent)."""
+    spaced = _detab(search, replace)
+    return None if spaced is None else _indent(*spaced)
+
+
 def _unchanged(search: list[str], replace: list[str]) -> tuple[list[str], list[str]] | None:
     return search, replace
 
@@ -211,6 +217,7 @@ PERTURB: dict[str, Callable[[list[str], list[str]], tuple[list[str], list[str]] 
     "blank-edges": _blank_edges,
     "mixed": _mixed,
     "spaces-for-tabs": _detab,
+    "spaces-dedented": _detab_dedent,
 }
 
 
@@ -226,7 +233,7 @@ def _tabbed(lines: tuple[str, ...]) -> tuple[str, ...]:
 def _expression_edit(rng: random.Random, lines: tuple[str, ...], counts: dict[
         int, Counter[tuple[str, ...]]], kind: str) -> Edit | None:
     step = "    "
-    if kind == "spaces-for-tabs":
+    if kind in ("spaces-for-tabs", "spaces-dedented"):
         lines = _tabbed(lines)
         step = "\t"
     span = _pick_region(rng, lines, counts)
