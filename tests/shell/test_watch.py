@@ -132,3 +132,27 @@ def test_missing_root_fails_at_once(tmp_path: Path) -> None:
     with pytest.raises(WatchError, match="not a directory"):
         asyncio.run(scenario())
     assert DEBOUNCE_MS <= 100  # the library's 1600 ms default would miss the 300 ms goal
+
+
+def test_a_file_made_a_link_is_reported_under_its_own_name(tmp_path: Path) -> None:
+    # ``ln -sf other.py a.py``: the change is at a.py. Resolving the reported path gave
+    # other.py, which had not changed, and the review never saw a.py become a link.
+    (tmp_path / "a.py").write_text("a\n")
+    (tmp_path / "other.py").write_text("o\n")
+
+    def act() -> None:
+        (tmp_path / "a.py").unlink()
+        (tmp_path / "a.py").symlink_to("other.py")
+
+    assert watched(tmp_path, act) == {"a.py"}
+
+
+def test_a_root_named_through_a_link_reports_paths_inside_it(tmp_path: Path) -> None:
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real/a.py").write_text("a\n")
+    (tmp_path / "alias").symlink_to("real")
+
+    def act() -> None:
+        (tmp_path / "real/a.py").write_text("b\n")
+
+    assert watched(tmp_path / "alias", act) == {"a.py"}

@@ -18,6 +18,7 @@ a plain asyncio task and the workbench's watcher worker: see :func:`follow_revie
 from __future__ import annotations
 
 import asyncio
+import os
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from functools import partial
@@ -46,6 +47,7 @@ class ChangeFilter:
     """The watchfiles filter: False for anything the workbench does not care about."""
 
     def __init__(self, root: Path) -> None:
+        self.given = Path(os.path.abspath(root))
         self.root = root.resolve()
         self.gitignore = GitIgnore()
         self.reload()
@@ -58,14 +60,24 @@ class ChangeFilter:
         self.gitignore = GitIgnore.from_text(text)
 
     def relative(self, path: str) -> str | None:
-        try:
-            rel = Path(path).resolve().relative_to(self.root)
-        except (ValueError, OSError):
+        """The root-relative path the watcher reports, or None outside the root. Never
+        through the path's own last name: ``ln -s other.py a.py`` changed ``a.py``, not
+        ``other.py`` (resolving the whole path reported the link's target, unchanged, and
+        the outside change went unseen). Only the folders above are resolved, for a root
+        named through a link."""
+        reported = Path(path)
+        for root in (self.given, self.root):
             try:
-                rel = Path(path).relative_to(self.root)
+                text = reported.relative_to(root).as_posix()
+                break
             except ValueError:
+                continue
+        else:
+            try:
+                text = (reported.parent.resolve() / reported.name).relative_to(
+                    self.root).as_posix()
+            except (ValueError, OSError):
                 return None
-        text = rel.as_posix()
         return None if text == "." else text
 
     def wanted(self, rel: str, *, is_dir: bool = False) -> bool:
