@@ -317,6 +317,18 @@ def _conflict_view(result: OpResult, state: OpState, subtitle: str, text: Text,
     return OpView(op_title(op), state, subtitle, text, (pane,))
 
 
+def conflict_sides(wanted: FileState | None,
+                   disk: FileState | None) -> tuple[bytes | None, bytes | None]:
+    """The two sides of a conflict's diff; a link as ``link -> target`` (its target alone
+    read as the file's one line, "other.py", looked like a file holding that)."""
+    def side(state: FileState | None) -> bytes | None:
+        if state is None:
+            return None
+        return shown(state).encode("utf-8", "surrogateescape") if is_link(state) else state.data
+
+    return side(wanted), side(disk)
+
+
 def _decode(data: bytes | None) -> tuple[str, ...]:
     if data is None:
         return ()

@@ -31,7 +31,7 @@ from reviewtui.shell.userconfig import load_layout
 from reviewtui.ui import collector, pacing
 from reviewtui.ui.diagnostics import deferred, op_badge, with_diagnostics
 from reviewtui.ui.evaluating import turn_row
-from reviewtui.ui.opview import OpView, build_view, op_title, warm_symbols
+from reviewtui.ui.opview import OpView, build_view, conflict_sides, op_title, warm_symbols
 from reviewtui.ui.prefetch import warm
 from reviewtui.ui.project_checks import ProjectChecks, explanation_with
 from reviewtui.ui.review_jobs import ReviewJobs
@@ -240,7 +240,7 @@ class ReviewPanes(Screen[None]):
         path = getattr(result.op, "path", None)
         if path and path in self.review.conflicts:
             c = self.review.conflicts[path]
-            conflict = (c.wanted.data if c.wanted else None, c.disk.data if c.disk else None)
+            conflict = conflict_sides(c.wanted, c.disk)
             message = c.message
         twin = draft_twin(self.review, result) if outcome.status is not Status.CONFLICT else None
         if twin is not None and twin.landed:  # written: show what the disk got
