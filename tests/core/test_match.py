@@ -230,43 +230,6 @@ def test_go_tabs_with_dropped_indentation_and_two_space_levels() -> None:
                                 "\t\t}", "\t\treturn Unauthorized()", "\t}")
 
 
-def test_a_line_deeper_than_an_aligned_line_keeps_its_alignment_then_adds_tabs() -> None:
-    # The file indents with tabs and aligns a continuation with spaces after them; the
-    # model types four spaces per tab. One level deeper than the aligned line is that
-    # line's indentation and a tab (found by the corpus test on Debian's glob.py):
-    # rendering the 35 columns afresh gave eight tabs and three spaces instead.
-    file = ["def glob2(dirs):", "\tfor dirname in dirs:",
-            "\t\tfor name in glob_in_dir(dirname, basename, dir_fd,",
-            "\t\t\t\t\t\t\t   include_hidden=include_hidden):",
-            "\t\t\tyield name", "\treturn None"]
-    spaced = [line.replace("\t", "    ") for line in file]
-    search = spaced[2:5]
-    replace = [spaced[2], spaced[3], " " * 35 + "trace()", spaced[4]]
-    result = match_edit(file, search, replace)
-    assert result.method == "tabs-spaces"
-    assert result.new_lines == (file[2], file[3], "\t\t\t\t\t\t\t   \ttrace()", file[4])
-    # Not whole levels deeper, or shallower: the columns rendered in tabs, then spaces.
-    replace = [spaced[2], spaced[3], " " * 33 + "x = 1", " " * 8 + "y = 2", spaced[4]]
-    result = match_edit(file, search, replace)
-    assert result.new_lines[2:4] == ("\t" * 8 + " x = 1", "\t\ty = 2")
-
-
-def test_a_line_rewritten_at_its_own_depth_keeps_the_files_indentation() -> None:
-    # A docstring indented with tabs on one line and spaces on the next; the model types
-    # spaces, edits the tabbed line and adds one as deep. Both take the tabbed line's
-    # indentation (measured from the space-indented line they came out in spaces: the
-    # corpus test found it in timeit.py, aifc.py and others, each file tabbed).
-    file = ["def main():", '\t"""Time it.', "",
-            "\t\t\t\tExecution time of this setup statement is NOT timed.",
-            "  -p/--process: use time.process_time()", '\t"""', "\treturn 0"]
-    search = [" " * 16 + "Execution time of this setup statement is NOT timed.",
-              "  -p/--process: use time.process_time()"]
-    replace = [search[0] + "  # reviewed", " " * 16 + "Then it runs.", search[1]]
-    result = match_edit(file, search, replace)
-    assert result.method == "tabs-spaces"
-    assert result.new_lines == (file[3] + "  # reviewed", "\t\t\t\tThen it runs.", file[4])
-
-
 def test_spaces_stay_spaces_when_the_model_types_tabs() -> None:
     search = ["\tcase \"clear\":", "\t\treturn { ...state, items: [] };"]
     replace = ["\tcase \"clear\":", "\t\tconsole.log(\"cleared\");",

@@ -13,6 +13,18 @@ from hypothesis import strategies as st
 
 from reviewtui.core.match import match_edit
 from reviewtui.core.match.reexpress import _blocks
+from reviewtui.core.model.outcome import Status
+
+
+def _spaced(file: list[str]) -> list[str]:
+    """The lines as a model types a tab-indented file: four spaces for each tab."""
+    return [line.replace("\t", "    ") for line in file]
+
+
+def _landed(file: list[str], search: list[str], replace: list[str]) -> tuple[str, ...]:
+    result = match_edit(file, search, replace)
+    assert result.status is Status.APPLIED, result
+    return result.new_lines
 
 
 def _longest(a: list[int], b: list[int]) -> int:
@@ -52,8 +64,8 @@ def test_an_unchanged_line_between_two_lone_hashes_keeps_the_files_quote() -> No
     file = ["import os", "", *region, "", "def loop():", "    pass"]
     search = ["    " + line.replace("'", "\u2018") + "  " for line in region]
     replace = [search[0], "    #  # reviewed  ", search[2], "    trace(2)  ", search[3]]
-    result = match_edit(file, search, replace)
-    assert result.new_lines == (region[0], "#  # reviewed", region[2], "trace(2)", "#")
+    assert _landed(file, search, replace) == (
+        region[0], "#  # reviewed", region[2], "trace(2)", "#")
 
 
 def test_a_new_line_after_a_kept_aligned_line_is_not_taken_for_a_rewritten_one() -> None:
@@ -62,11 +74,9 @@ def test_a_new_line_after_a_kept_aligned_line_is_not_taken_for_a_rewritten_one()
     # indentation, then a tab); the rewritten line keeps its own.
     file = ["def f(val):", "\tif val:", "\t\t\t   pass", "\t\t\t   else:",
             "\t\t\t\t   # Else, narrowed.", "\treturn val"]
-    spaced = [line.replace("\t", "    ") for line in file]
-    search = spaced[3:5]
-    replace = [spaced[3], " " * 19 + "trace(0)", spaced[4] + "  # reviewed"]
-    result = match_edit(file, search, replace)
-    assert result.new_lines == (file[3], "\t\t\t   \ttrace(0)", file[4] + "  # reviewed")
+    typed = _spaced(file)
+    assert _landed(file, typed[3:5], [typed[3], " " * 19 + "trace(0)", typed[4] + "  # x"]) == (
+        file[3], "\t\t\t   \ttrace(0)", file[4] + "  # x")
 
 
 def test_a_new_line_sharing_words_with_a_rewritten_one_is_not_taken_for_it() -> None:
@@ -75,11 +85,10 @@ def test_a_new_line_sharing_words_with_a_rewritten_one_is_not_taken_for_it() -> 
     # the rewritten line to be measured from the line above and written in spaces.
     file = ["def main():", "  tracer = trace.Trace(ignoredirs=[sys.base_prefix],",
             "\t\t\t\t\t   trace=0, count=1)", "\treturn tracer"]
-    spaced = [line.replace("\t", "    ") for line in file]
-    search = spaced[1:3]
-    replace = [spaced[1], "  trace(0, 'inserted')", spaced[2] + "  # reviewed"]
-    result = match_edit(file, search, replace)
-    assert result.new_lines == (file[1], "  trace(0, 'inserted')", file[2] + "  # reviewed")
+    typed = _spaced(file)
+    new = "  trace(0, 'inserted')"
+    assert _landed(file, typed[1:3], [typed[1], new, typed[2] + "  # x"]) == (
+        file[1], new, file[2] + "  # x")
 
 
 def test_a_rewritten_line_is_paired_with_the_line_it_rewrites_not_the_first_alike() -> None:
@@ -89,11 +98,9 @@ def test_a_rewritten_line_is_paired_with_the_line_it_rewrites_not_the_first_alik
             " 'SRCDIRS': 'Modules   Modules/_blake2   Modules/_decimal   '",
             "\t\t\t'Modules/_decimal/libmpdec   Modules/_io   '",
             "\t\t\t'Modules/_sqlite   '", "}"]
-    spaced = [line.replace("\t", "    ") for line in file]
-    search = spaced[1:5]
-    replace = [spaced[1], spaced[3] + "  # reviewed", spaced[4]]
-    result = match_edit(file, search, replace)
-    assert result.new_lines == (file[1], file[3] + "  # reviewed", file[4])
+    typed = _spaced(file)
+    assert _landed(file, typed[1:5], [typed[1], typed[3] + "  # x", typed[4]]) == (
+        file[1], file[3] + "  # x", file[4])
 
 
 def test_spaces_for_tabs_shifted_by_four_are_not_read_as_eight_spaces_a_tab() -> None:
@@ -103,6 +110,34 @@ def test_spaces_for_tabs_shifted_by_four_are_not_read_as_eight_spaces_a_tab() ->
     file = ["class Random:", "\tdef choice(self):", "\t\t# lock here.)", "",
             "\t\trandom = self.random", "\t\treturn random"]
     search = [" " * 12 + "# lock here.)", "", " " * 12 + "random = self.random"]
-    replace = [search[0], "", "    trace(1)", search[2] + "  # reviewed"]
-    result = match_edit(file, search, replace)
-    assert result.new_lines == (file[2], "", "trace(1)", file[4] + "  # reviewed")
+    assert _landed(file, search, [search[0], "", "    trace(1)", search[2] + "  # x"]) == (
+        file[2], "", "trace(1)", file[4] + "  # x")
+
+
+def test_a_line_deeper_than_an_aligned_line_keeps_its_alignment_then_adds_tabs() -> None:
+    # glob.py on Debian's stdlib, tabbed: a continuation aligned with spaces after its
+    # tabs, then a new line one level deeper: that line's indentation and a tab.
+    # Rendering the 35 columns afresh gave eight tabs and three spaces instead.
+    file = ["def glob2(dirs):", "\tfor dirname in dirs:",
+            "\t\tfor name in glob_in_dir(dirname, basename, dir_fd,",
+            "\t\t\t\t\t\t\t   include_hidden=include_hidden):",
+            "\t\t\tyield name", "\treturn None"]
+    typed = _spaced(file)
+    assert _landed(file, typed[2:5], [*typed[2:4], " " * 35 + "trace()", typed[4]]) == (
+        file[2], file[3], "\t\t\t\t\t\t\t   \ttrace()", file[4])
+    # Not whole levels deeper, or shallower: the columns rendered in tabs, then spaces.
+    replace = [*typed[2:4], " " * 33 + "x = 1", " " * 8 + "y = 2", typed[4]]
+    assert _landed(file, typed[2:5], replace)[2:4] == ("\t" * 8 + " x = 1", "\t\ty = 2")
+
+
+def test_a_line_rewritten_at_its_own_depth_keeps_the_files_indentation() -> None:
+    # timeit.py, tabbed: a docstring indented with tabs on one line and spaces on the
+    # next. The model edits the tabbed line and adds one as deep: both take its tabs
+    # (measured from the space-indented line they came out in spaces).
+    file = ["def main():", '\t"""Time it.', "",
+            "\t\t\t\tExecution time of this setup statement is NOT timed.",
+            "  -p/--process: use time.process_time()", '\t"""', "\treturn 0"]
+    typed = _spaced(file)
+    replace = [typed[3] + "  # x", " " * 16 + "Then it runs.", typed[4]]
+    assert _landed(file, typed[3:5], replace) == (
+        file[3] + "  # x", "\t\t\t\tThen it runs.", file[4])
