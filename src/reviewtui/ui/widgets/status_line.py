@@ -20,6 +20,7 @@ class StatusLine(Static):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._shown = Text()
+        self._drawn: Text | None = None
 
     def watch_progress(self) -> None:
         self._draw()
@@ -29,6 +30,9 @@ class StatusLine(Static):
         if self.progress:
             text = text.copy()
             text.append(f"  {self.progress}", style="bold reverse")
+        if text == self._drawn:
+            return  # the same line again (the counts' background update): nothing to draw
+        self._drawn = text
         update_static(self, text)  # one line: no screen layout
 
     def show(self, *, checkpoint: int, turns: int, revision: int, counts: dict[str, int],
