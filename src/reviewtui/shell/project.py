@@ -8,7 +8,7 @@ from pathlib import Path
 from reviewtui.core.engine import Rules
 from reviewtui.core.engine.links import link_state
 from reviewtui.core.model.tree import FileState, Tree
-from reviewtui.core.paths.safety import ReservedRules, unread_dir_of
+from reviewtui.core.paths.safety import ReservedRules, other_spellings, unread_dir_of
 from reviewtui.core.protocol.config import CONFIG_NAME, ProjectConfig, parse_config
 from reviewtui.core.record import record, replace
 from reviewtui.shell.disk import DiskSnapshot, read_snapshot
@@ -71,9 +71,11 @@ def load_project(root: Path | None, *, config_dirs: tuple[Path | None, ...] = ()
         return Project(None, Tree(), rules, config)
     snap = read_snapshot(root)
     config = load_config(root, *config_dirs)
+    tree = tree_from_snapshot(snap)
     rules = Rules(
         reserved=ReservedRules.from_patterns(config.reserved, source=config.source),
         symlinks=dict(snap.symlinks),  # raw link targets, as the kernel reads them
         root=str(root.resolve()),
+        spellings=other_spellings([*tree.paths(), *snap.symlinks]),
     )
-    return Project(root, tree_from_snapshot(snap), rules, config, tuple(snap.leftovers))
+    return Project(root, tree, rules, config, tuple(snap.leftovers))

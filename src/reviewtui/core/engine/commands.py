@@ -15,7 +15,7 @@ from reviewtui.core.model.tree import Tree
 _PATH_RULES = frozenset({
     "absolute-path", "drive-letter", "home-path", "backslash", "parent-escape",
     "control-character", "git-dir", "empty-path", "symlink", "symlink-escape", "reserved",
-    "unread-dir",
+    "unread-dir", "unicode-spelling",
 })
 
 
@@ -64,7 +64,8 @@ def run_command(
 def _through_link(op: ConsoleCommand, rules: Rules, base: Tree, tree: Tree) -> Outcome | None:
     """The link refusal of a failed command's first argument that goes through (or
     names) a symbolic link; None when none does."""
-    ctx = FileContext(root=rules.root, symlinks=LinkView(rules.symlinks, base, tree))
+    ctx = FileContext(root=rules.root, symlinks=LinkView(rules.symlinks, base, tree),
+                      spellings=rules.spellings)
     for arg in op.args:
         if normalize_or_none(arg) is None:
             continue
@@ -83,7 +84,8 @@ def _refuse_changes(changes: tuple[tuple[str | None, str | None], ...], rules: R
     point elsewhere).
     """
     ctx = FileContext(reserved=rules.reserved, root=rules.root,
-                      symlinks=LinkView(rules.symlinks, base, before))
+                      symlinks=LinkView(rules.symlinks, base, before),
+                      spellings=rules.spellings)
     for old, new in changes:
         for path in (old, new):
             if path is None:

@@ -66,6 +66,7 @@ class FileContext:
     # A failed SEARCH is diagnosed when its outcome's message, hint or candidates are
     # first read (``core/model/deferred.py``); ``history`` must then hold on to its trees.
     defer: bool = False
+    spellings: Mapping[str, str] = field(default_factory=dict)  # see Rules.spellings
 
 
 def refused(path: str, rule: str, message: str, *,
@@ -95,6 +96,11 @@ def check_path(raw: str, ctx: FileContext, *, link_ok: bool = False) -> str | Ou
         path = _normalized(raw)
     except PathRefused as err:
         return refused(raw, err.rule, err.message)
+    if path in ctx.spellings:
+        return refused(path, "unicode-spelling", f"{path} is on disk under another Unicode "
+                       "spelling of the same name (decomposed, as macOS writes names); "
+                       "reviewtui neither writes a second file that looks the same nor "
+                       "renames yours: rename it to the composed spelling (NFC) to edit it")
     if path in ctx.symlinks and not link_ok:
         return refused(path, "symlink", f"{path} is a symbolic link; reviewtui never replaces "
                        "a link with a regular file")

@@ -43,3 +43,5 @@ class Rules:
     reserved: ReservedRules = field(default_factory=ReservedRules)
     symlinks: Mapping[str, str] = field(default_factory=dict)
     root: str | None = None
+    # NFC path -> the name a file has on disk in another Unicode spelling (other_spellings)
+    spellings: Mapping[str, str] = field(default_factory=dict)

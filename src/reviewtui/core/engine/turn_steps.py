@@ -122,7 +122,7 @@ class TurnSteps:
             root=self.rules.root, moved=moved,
             history=lambda path: history_of(history_trees(self.states, self._touches(), path),
                                             path, tree),
-            cursor=cursor or {}, defer=True,
+            cursor=cursor or {}, defer=True, spellings=self.rules.spellings,
         )
         replacement = decision.replacement if decision.verdict is Verdict.EDITED else None
         if isinstance(op, Edit) and op.shape is not None:

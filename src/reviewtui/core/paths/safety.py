@@ -51,6 +51,21 @@ def _has_control(path: str) -> bool:
                for ch in path)
 
 
+def other_spellings(paths: Iterable[str]) -> dict[str, str]:
+    """NFC form -> name, for the names in ``paths`` (the files on disk) that are not in
+    NFC and whose NFC form is not a name there too. Operation paths are NFC
+    (:func:`normalize_path`): a file written decomposed (as macOS does) is out of their
+    reach, and one named in NFC would be a second file that looks the same."""
+    names = [path for path in paths if not path.isascii()]
+    present = set(names)
+    out: dict[str, str] = {}
+    for name in names:
+        composed = _nfc(name)
+        if composed != name and composed not in present:
+            out[composed] = name
+    return out
+
+
 def _nfc(text: str) -> str:
     """``unicodedata.normalize("NFC", text)``: ASCII text is already NFC."""
     if text.isascii():

@@ -1,0 +1,76 @@
+"""Threat: a file named in another Unicode spelling, and a second file that looks the same.
+
+Operation paths are NFC (``normalize_path``). A file written decomposed (NFD, as macOS
+names files: ``cafe`` + U+0301) was "missing" to every operation naming ``café.py``: an
+edit said the file did not exist, and a full file made a second ``café.py`` beside it,
+identical on screen. Such a path is now refused under ``unicode-spelling``, naming why.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any
+
+import pytest
+from disk_threat_kit import Arena
+from hypothesis import given
+from hypothesis import strategies as st
+
+from diskkit import Cmd, Ed, Full, Op, make_project, tree_bytes, write_session
+from reviewtui.cli import main
+from reviewtui.core.paths.safety import other_spellings
+
+COMPOSED = "caf\u00e9.py"
+DECOMPOSED = "cafe\u0301.py"
+
+
+def _check(arena: Arena, op: Op, capsys: pytest.CaptureFixture[str]) -> list[dict[str, Any]]:
+    session = write_session(arena.work, [[op]])
+    capsys.readouterr()
+    main(["check", str(session), "--root", str(arena.root), "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    return [op for turn in doc["turns"] for op in turn["ops"]]
+
+
+@pytest.mark.parametrize("op", [
+    Ed(COMPOSED, "x = 1", "x = 2"),
+    Full(COMPOSED, "y = 3\n"),
+    Cmd(f":mv other.py {COMPOSED}"),
+], ids=["edit", "full-file", "mv-onto"])
+def test_a_decomposed_name_on_disk_refuses_its_composed_spelling(
+        arena: Arena, capsys: pytest.CaptureFixture[str], op: Op) -> None:
+    make_project(arena.root, {DECOMPOSED: "x = 1\n", "other.py": "o = 1\n"})
+    ops = _check(arena, op, capsys)
+    assert [(o["status"], o.get("rule")) for o in ops] == [("refused", "unicode-spelling")]
+    assert "Unicode spelling" in ops[0]["message"]
+    before = tree_bytes(arena.root)
+    session = write_session(arena.work, [[op]])
+    main(["apply", str(session), "--root", str(arena.root), "--yes", "--partial"])
+    assert tree_bytes(arena.root) == before
+    assert sorted(os.listdir(arena.root)) == sorted([DECOMPOSED, "other.py"])
+
+
+def test_both_spellings_on_disk_leave_the_composed_file_editable(
+        arena: Arena, capsys: pytest.CaptureFixture[str]) -> None:
+    make_project(arena.root, {DECOMPOSED: "x = 1\n", COMPOSED: "x = 1\n"})
+    ops = _check(arena, Ed(COMPOSED, "x = 1", "x = 2"), capsys)
+    assert [o["status"] for o in ops] == ["applied"]
+
+
+_NAMES = st.lists(st.sampled_from(["a", "e", "\u00e9", "e\u0301", "\u00c5", "A\u030a", "/"]),
+                  min_size=1, max_size=4).map("".join)
+
+
+@given(st.lists(_NAMES, max_size=6))
+def test_other_spellings_are_the_names_whose_composed_form_is_not_there(
+        names: list[str]) -> None:
+    import unicodedata
+
+    found = other_spellings(names)
+    for composed, name in found.items():
+        assert name in names
+        assert composed == unicodedata.normalize("NFC", name) != name
+        assert composed not in names
+    assert {name for name in names if unicodedata.normalize("NFC", name) != name
+            and unicodedata.normalize("NFC", name) not in names} <= set(found.values())
