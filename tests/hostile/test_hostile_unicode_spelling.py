@@ -72,5 +72,6 @@ def test_other_spellings_are_the_names_whose_composed_form_is_not_there(
         assert name in names
         assert composed == unicodedata.normalize("NFC", name) != name
         assert composed not in names
-    assert {name for name in names if unicodedata.normalize("NFC", name) != name
-            and unicodedata.normalize("NFC", name) not in names} <= set(found.values())
+    # Every such composed form is refused (two names spelling it apart: either one).
+    assert {unicodedata.normalize("NFC", name) for name in names
+            if unicodedata.normalize("NFC", name) not in names} <= set(found)
