@@ -393,10 +393,7 @@ class StateFile:
                 leftover.unlink()
 
     def save(self, state: ReviewState, session_file: Path) -> None:
-        doc = encode_state(state, session_file)
-        import json
-
-        data = json.dumps(doc, indent=1, ensure_ascii=False).encode("utf-8") + b"\n"
+        data = state_text(encode_state(state, session_file)).encode("utf-8")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -407,6 +404,26 @@ class StateFile:
         except UsageError as err:
             raise DiskError(err.message, source=err.source, rule=err.rule) from None
         atomic_write(self.path.parent, self.path.name, data, 0o644)
+
+
+def state_text(doc: Mapping[str, Any]) -> str:
+    """The state file's JSON: a line for each top-level key, and for each log entry and
+    path record, each written by json's C encoder. (``indent=1`` made json use its Python
+    encoder: ~10 ms a save at 600 log entries against ~2, and a save follows every key.)"""
+    import json
+
+    dump = json.JSONEncoder(ensure_ascii=False).encode  # one encoder: json.dumps with an
+    lines = []  # argument makes a new one for each call, the most of a short entry's cost
+    for key, value in doc.items():
+        if isinstance(value, list) and value:
+            inner = ",\n  ".join(dump(item) for item in value)
+            lines.append(f" {dump(key)}: [\n  {inner}\n ]")
+        elif isinstance(value, dict) and value:
+            inner = ",\n  ".join(f"{dump(name)}: {dump(item)}" for name, item in value.items())
+            lines.append(f" {dump(key)}: {{\n  {inner}\n }}")
+        else:
+            lines.append(f" {dump(key)}: {dump(value)}")
+    return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
 # --- path records <-> JSON -------------------------------------------------------------

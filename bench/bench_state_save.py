@@ -1,0 +1,60 @@
+"""Saving the review state: the JSON text of a state with 600 and 5,000 log entries.
+
+A save follows every decision, undo and redo (and every call a live agent makes), and
+the log grows by one entry each time, so late in a long review this is paid on every
+key. Timed: ``state_text`` (a line per log entry and path record, each by json's C
+encoder, one encoder for the whole text), against the two baselines of the same run:
+``json.dumps(indent=1)`` (the format before 2026-12-02, which runs json's Python encoder)
+and one ``json.dumps`` with no indent (the C encoder, everything on one line).
+
+Run: ``.venv/bin/python bench/bench_state_save.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from typing import Any
+
+from reviewtui.shell.state import state_text
+
+
+def _doc(entries: int) -> dict[str, Any]:
+    item = {"turn": 1, "pos": 0, "path": "pkg/module.py", "edit": 1, "op": "cd32af43d7a4229b",
+            "verdict": "accepted", "replacement": None, "force": False}
+    record = {"base": {"sha": "ab" * 32, "mode": 420}, "seen": "cd" * 32,
+              "ref": {"sha": "ef" * 32, "mode": 420}, "outside": False, "deleted": False}
+    return {"format": "reviewtui-review-state", "version": 3,
+            "session": {"file": "/work/session.md", "sha256": "12" * 32}, "root": "/work",
+            "saved_at": "2026-12-02T15:00:00+0000",
+            "log": [{"kind": "decide", "items": [dict(item, turn=n // 10 + 1, pos=n % 10)],
+                     "seconds": n / 7} for n in range(entries)],
+            "orphaned": [], "ui": {"checkpoint": 3},
+            "paths": {f"pkg/module{n}.py": record for n in range(200)}}
+
+
+def _median_ms(run: Any, rounds: int = 9) -> float:
+    taken = []
+    for _ in range(rounds):
+        began = time.perf_counter()
+        run()
+        taken.append(time.perf_counter() - began)
+    return statistics.median(taken) * 1000
+
+
+def main() -> None:
+    print("state text per save, median of 9 (ms); baselines in the same run")
+    for entries in (600, 5_000):
+        doc = _doc(entries)
+        assert json.loads(state_text(doc)) == doc
+        ours = _median_ms(lambda doc=doc: state_text(doc))
+        indented = _median_ms(lambda doc=doc: json.dumps(doc, indent=1, ensure_ascii=False))
+        one_line = _median_ms(lambda doc=doc: json.dumps(doc, ensure_ascii=False))
+        print(f"  {entries:5d} log entries  state_text {ours:6.1f}   indent=1 {indented:6.1f} "
+              f"(x{ours / indented:.2f})   one line {one_line:6.1f} (x{ours / one_line:.2f})")
+    print("target: well under indent=1 (a line per entry costs less than twice one line)")
+
+
+if __name__ == "__main__":
+    main()
