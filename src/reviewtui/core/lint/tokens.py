@@ -76,16 +76,17 @@ def find_all(haystack: Sequence[str], needle: Sequence[str], limit: int = 2) -> 
         return found
     first, size, want = needle[0], len(needle), list(needle)
     last = len(haystack) - size  # the last start with room for the whole needle
-    # The first line's candidates come from ``list.index`` (a scan in C): lint looks for
-    # every edit of every turn in the file as that turn sees it.
-    lines = haystack if isinstance(haystack, list) else list(haystack)
+    # The first line's candidates come from the sequence's own ``index`` (a scan in C for
+    # a list or tuple; no copy of the file): lint looks for every edit of every turn in
+    # the file as that turn sees it, and for each anchor it tries.
+    index = haystack.index
     at = 0
     while at <= last:
         try:
-            at = lines.index(first, at, last + 1)
+            at = index(first, at, last + 1)
         except ValueError:
             break
-        if lines[at : at + size] == want:
+        if list(haystack[at : at + size]) == want:
             found.append(at)
             if len(found) >= limit:
                 break
