@@ -167,19 +167,26 @@ def _pairs(olds: Sequence[str], news: Sequence[str]) -> list[tuple[int, int]]:
     """Pairs ``(old, new)`` in order (no two crossing) of lines sharing at least half
     their words and punctuation, with the most shared in all: a line added beside the
     one it rewrites is not taken for it for a word or two in common."""
-    bags = [_bag(line) for line in olds], [_bag(line) for line in news]
-    n, m = len(olds), len(news)
-    best = [[0.0] * (m + 1) for _ in range(n + 1)]  # of olds[i:], news[j:]
-    score = [[0.0] * m for _ in range(n)]
+    new_bags = [_bag(line) for line in news]
+    return _best_pairs([[_shared(old, new) for new in new_bags]
+                        for old in map(_bag, olds)], len(news))
+
+
+def _best_pairs(scores: Sequence[Sequence[float]], m: int) -> list[tuple[int, int]]:
+    """Pairs ``(i, j)`` of rows and columns of ``scores`` (``m`` columns), in order (no
+    two crossing), of positive score and the greatest total, the earliest such when
+    several are: with a score of 1 for equal lines, a longest common subsequence."""
+    n = len(scores)
+    best = [[0.0] * (m + 1) for _ in range(n + 1)]  # of [i:] x [j:]
     for i in range(n - 1, -1, -1):
+        row, below, scored = best[i], best[i + 1], scores[i]
         for j in range(m - 1, -1, -1):
-            score[i][j] = _shared(bags[0][i], bags[1][j])
-            paired = best[i + 1][j + 1] + score[i][j] if score[i][j] else 0.0
-            best[i][j] = max(best[i + 1][j], best[i][j + 1], paired)
+            here = scored[j]
+            row[j] = max(below[j], row[j + 1], below[j + 1] + here if here else 0.0)
     out: list[tuple[int, int]] = []
     i = j = 0
     while i < n and j < m:
-        if score[i][j] and best[i][j] == best[i + 1][j + 1] + score[i][j]:
+        if scores[i][j] and best[i][j] == best[i + 1][j + 1] + scores[i][j]:
             out.append((i, j))
             i, j = i + 1, j + 1
         elif best[i + 1][j] >= best[i][j + 1]:
@@ -216,30 +223,15 @@ def _blocks(a: Sequence[_Key], b: Sequence[_Key]) -> list[tuple[int, int, int]]:
     if n * m > _LCS_CELLS:
         return aligned(a, b)
     out: list[tuple[int, int, int]] = [(0, 0, head)] if head else []
-
-    def add(i: int, j: int) -> None:
+    inner = b[head : head + m]
+    middle = _best_pairs([[1.0 if x == y else 0.0 for y in inner] for x in a[head : head + n]],
+                         m)
+    for i, j in [*((head + i, head + j) for i, j in middle),
+                 *((len(a) - tail + k, len(b) - tail + k) for k in range(tail))]:
         if out and out[-1][0] + out[-1][2] == i and out[-1][1] + out[-1][2] == j:
-            out[-1] = (out[-1][0], out[-1][1], out[-1][2] + 1)
+            out[-1] = (out[-1][0], out[-1][1], out[-1][2] + 1)  # runs into the block before
         else:
             out.append((i, j, 1))
-
-    longest = [[0] * (m + 1) for _ in range(n + 1)]  # of a[head + i:], b[head + j:]
-    for i in range(n - 1, -1, -1):
-        row, below = longest[i], longest[i + 1]
-        for j in range(m - 1, -1, -1):
-            row[j] = (below[j + 1] + 1 if a[head + i] == b[head + j]
-                      else max(below[j], row[j + 1]))
-    i = j = 0
-    while i < n and j < m:
-        if a[head + i] == b[head + j] and longest[i][j] == longest[i + 1][j + 1] + 1:
-            add(head + i, head + j)
-            i, j = i + 1, j + 1
-        elif longest[i + 1][j] >= longest[i][j + 1]:
-            i += 1
-        else:
-            j += 1
-    for step in range(tail):
-        add(len(a) - tail + step, len(b) - tail + step)
     return out
 
 
