@@ -13,11 +13,14 @@ Run: ``.venv/bin/python bench/bench_state_save.py``.
 from __future__ import annotations
 
 import json
-import statistics
-import time
+import sys
+from pathlib import Path
 from typing import Any
 
-from reviewtui.shell.state import state_text
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_match import median_ms  # noqa: E402
+from reviewtui.shell.state import state_text  # noqa: E402
 
 
 def _doc(entries: int) -> dict[str, Any]:
@@ -34,23 +37,14 @@ def _doc(entries: int) -> dict[str, Any]:
             "paths": {f"pkg/module{n}.py": record for n in range(200)}}
 
 
-def _median_ms(run: Any, rounds: int = 9) -> float:
-    taken = []
-    for _ in range(rounds):
-        began = time.perf_counter()
-        run()
-        taken.append(time.perf_counter() - began)
-    return statistics.median(taken) * 1000
-
-
 def main() -> None:
     print("state text per save, median of 9 (ms); baselines in the same run")
     for entries in (600, 5_000):
         doc = _doc(entries)
         assert json.loads(state_text(doc)) == doc
-        ours = _median_ms(lambda doc=doc: state_text(doc))
-        indented = _median_ms(lambda doc=doc: json.dumps(doc, indent=1, ensure_ascii=False))
-        one_line = _median_ms(lambda doc=doc: json.dumps(doc, ensure_ascii=False))
+        ours = median_ms(lambda doc=doc: state_text(doc), 9)
+        indented = median_ms(lambda doc=doc: json.dumps(doc, indent=1, ensure_ascii=False), 9)
+        one_line = median_ms(lambda doc=doc: json.dumps(doc, ensure_ascii=False), 9)
         print(f"  {entries:5d} log entries  state_text {ours:6.1f}   indent=1 {indented:6.1f} "
               f"(x{ours / indented:.2f})   one line {one_line:6.1f} (x{ours / one_line:.2f})")
     print("target: well under indent=1 (a line per entry costs less than twice one line)")
