@@ -131,3 +131,14 @@ def test_config_errors(text: str, line: int | None) -> None:
         parse_config(text, "proj/reviewtui.toml")
     assert info.value.source == "proj/reviewtui.toml"
     assert info.value.line == line
+
+
+def test_a_jsonl_message_holding_a_line_separator_stays_one_message() -> None:
+    """JSON leaves U+2028 raw; ``str.splitlines`` cut the message's line in two."""
+    text = "\n".join(json.dumps(m, ensure_ascii=False) for m in [
+        {"role": "user", "content": "Go\u2028now"},
+        {"role": "assistant", "content": "--- File: a.txt ---\nx\u2028y"},
+    ]) + "\n"
+    session = parse_session(text, "chat.jsonl")
+    assert session.turns[0].request == "Go\u2028now"
+    assert session.turns[0].reply.ops[0].lines == ("x\u2028y",)

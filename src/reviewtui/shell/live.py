@@ -180,7 +180,8 @@ class LiveSession:
             line = lines + out.count(b"\n")
             # Parsed while no other server can append: the writer review reuses this
             # parse (see _writer_review) instead of reading the whole file again.
-            loaded = load_session(self.session, format=FORMAT, root=self.root)
+            loaded = load_session(self.session, format=FORMAT, root=self.root,
+                                  after=self._parsed[1] if self._parsed else None)
             self._parsed = (hashlib.sha256(data + out).digest(), loaded)
         self._last_call = now
         for turn in loaded.session.turns:

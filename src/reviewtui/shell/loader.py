@@ -15,6 +15,10 @@ from reviewtui.core.model.records import Session
 from reviewtui.core.record import record
 from reviewtui.core.text.limits import DEFAULT_MAX_INPUT_BYTES, MAX_INPUT_ENV, too_large
 
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from reviewtui.core.importers.toolcalls import ToolcallsReading
+
 # What a session directory may hold, looked for in this order; the content decides the
 # format (--format overrides), the name only breaks ties.
 SESSION_NAMES = ("session.md", "session.json", "session.jsonl", "session.claude.jsonl",
@@ -28,6 +32,8 @@ class LoadedSession:
     directory: Path | None  # set when a session directory was given
     base: Path | None  # the directory's base/: the files before turn 1
     format_note: str = ""  # the format asked for is not what the content looks like
+    # A tool-call log: where its reading stopped (read on from there when it grows).
+    reading: ToolcallsReading | None = None
 
     @property
     def config_file(self) -> Path | None:
@@ -178,16 +184,26 @@ def _take_primed(file: str, text: str, format: str | None, root: str | None
 
 
 def load_session(path: str | Path, format: str | None = None,
-                 root: str | Path | None = None) -> LoadedSession:
+                 root: str | Path | None = None, *,
+                 after: LoadedSession | None = None) -> LoadedSession:
     """Read a session in any format (``format`` None or "auto": detected from the content).
 
     ``root`` is the project the session edits: absolute paths under it (Claude Code,
-    apply_patch) are read as relative to it.
+    apply_patch) are read as relative to it. ``after``: the same file as read before; a
+    tool-call log (``format`` "toolcalls") that has only grown since is read on from where
+    that reading stopped.
     """
     file, directory = find_session_file(Path(path))
     absolute = str(Path(root).absolute()) if root is not None else None
     text = read_text(file)
     session = _take_primed(str(file), text, format, absolute)
+    reading = None
+    if session is None and format == "toolcalls":
+        from reviewtui.core.importers.toolcalls import ToolcallsReading
+
+        known = after.reading if after is not None and after.file == file else None
+        with gc_paused(), contextlib.suppress(Exception):  # the whole reading below says why
+            session, reading = (known or ToolcallsReading(str(file))).read(text)
     if session is None:
         with gc_paused():
             session = import_session(text, str(file), format=format, root=absolute)
@@ -199,4 +215,4 @@ def load_session(path: str | Path, format: str | None = None,
             note = (f"{file}: read as --format {format}, but its content looks like "
                     f"{detected}: if paths or operations look wrong, try --format {detected} "
                     "(or auto)")
-    return LoadedSession(session, file, directory, base, note)
+    return LoadedSession(session, file, directory, base, note, reading)

@@ -425,11 +425,12 @@ def reload_session(review: Review, loaded: LoadedSession | None = None) -> list[
         review._check_open()
         if loaded is None or loaded.file != review.loaded.file:
             loaded = load_session(review.loaded.file, format=review.session.format,
-                                  root=review.root)
+                                  root=review.root, after=review.loaded)
         ops = {(turn.index, pos): op for turn in loaded.session.turns
                for pos, op in enumerate(turn.reply.ops)}
         for key, op in review._ops.items():
-            if ops.get(key) != op:
+            now = ops.get(key)  # (the same object when the reading went on: no compare)
+            if now is not op and now != op:
                 raise UsageError("the live session changed an operation it had already "
                                  f"recorded (turn {key[0]}, operation {key[1] + 1}); "
                                  "reopen it to review the new text",

@@ -74,6 +74,7 @@ from reviewtui.core.review.log import (
 )
 from reviewtui.core.review.plan import PathRecord
 from reviewtui.core.review.rebase import Conflict
+from reviewtui.core.text.lines import split_lines
 from reviewtui.shell import deciding, outside, replay, resume
 from reviewtui.shell.evaluation import Evaluation
 from reviewtui.shell.loader import LoadedSession, gc_paused, read_text
@@ -177,9 +178,9 @@ class Review:
 
     @property
     def session_lines(self) -> list[str]:
-        """The session file's lines, read again (spans are 1-based into them; loader)."""
+        """The session file's lines as its readers split it (spans count them; text.lines)."""
         if self._session_lines is None:
-            self._session_lines = read_text(self.loaded.file, sha=self._session_sha).splitlines()
+            self._session_lines = split_lines(read_text(self.loaded.file, sha=self._session_sha))
         return self._session_lines
 
     @property

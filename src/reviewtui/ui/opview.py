@@ -20,6 +20,7 @@ from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.record import field, record, replace
 from reviewtui.core.syntax.symbols import Symbol, around, ready, where
+from reviewtui.core.text.lines import split_lines
 
 WINDOW = 20  # lines of file context fetched around an edit (collapsed to a few by default)
 # Symbol hints of a file bigger than this wait for its tree from the screen's syntax worker
@@ -332,4 +333,4 @@ def conflict_sides(wanted: FileState | None,
 def _decode(data: bytes | None) -> tuple[str, ...]:
     if data is None:
         return ()
-    return tuple(data.decode("utf-8", errors="replace").splitlines())
+    return tuple(split_lines(data.decode("utf-8", errors="replace")))  # as the engine reads

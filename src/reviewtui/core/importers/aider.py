@@ -47,7 +47,7 @@ from reviewtui.core.model.records import (
     Span,
     Turn,
 )
-from reviewtui.core.protocol.reply import split_lines
+from reviewtui.core.text.lines import split_lines
 
 HEAD = re.compile(r"<{5,9} SEARCH>?\s*$")
 DIVIDER = re.compile(r"={5,9}\s*$")

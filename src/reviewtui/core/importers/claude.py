@@ -36,9 +36,9 @@ from reviewtui.core.model.records import (
     Span,
     Turn,
 )
-from reviewtui.core.protocol.reply import split_lines
 from reviewtui.core.record import field, record
 from reviewtui.core.text.limits import load_json
+from reviewtui.core.text.lines import iter_lines, split_lines
 
 TOOL_ERROR = "tool-error"
 BAD_LINE = "claude-bad-line"
@@ -77,7 +77,7 @@ class _Turn:
 def looks_like_claude(text: str) -> bool:
     """The first parsable lines carry Claude Code's ``type`` and ``message`` (or ``sessionId``)."""
     seen = 0
-    for line in text.splitlines():
+    for line in iter_lines(text):
         if not line.strip():
             continue
         seen += 1

@@ -46,8 +46,8 @@ from reviewtui.core.model.records import (
     Span,
     Turn,
 )
-from reviewtui.core.protocol.reply import split_lines
 from reviewtui.core.record import record, replace
+from reviewtui.core.text.lines import split_lines
 
 BEGIN = "*** Begin Patch"
 END = "*** End Patch"

@@ -20,22 +20,33 @@ Line references are numbers or hash ids (``"12:a3"``). See docs/formats.md.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from reviewtui.core.errors import InputLimitError, SessionFormatError
 from reviewtui.core.importers.common import Change, command, format_error, turns_from_changes
 from reviewtui.core.model.edit_shapes import Batch, BatchAction, BatchOp, LineRange, Shape, Window
-from reviewtui.core.model.records import CommandName, Edit, FullFile, Operation, Session, Span, Turn
+from reviewtui.core.model.records import (
+    CommandName,
+    Edit,
+    FullFile,
+    Operation,
+    Session,
+    Span,
+    Turn,
+    literal_reply,
+)
+from reviewtui.core.record import replace as replace_record
 from reviewtui.core.text.hashline import LineRef, parse_ref
 from reviewtui.core.text.limits import load_json
+from reviewtui.core.text.lines import iter_lines, split_lines
 
 TOOLS = ("edit", "str_replace", "line_replace", "window_replace", "batch_edit", "insert", "write",
          "delete", "move")
 
 
 def looks_like_toolcalls(text: str) -> bool:
-    for line in text.splitlines():
+    for line in iter_lines(text):
         if line.strip():
             try:
                 first = load_json(line)
@@ -153,36 +164,90 @@ class _Reader:
 
 
 def import_toolcalls(text: str, source: str) -> Session:
-    reader = _Reader(source)
-    turns: list[Turn] = []
-    index, request, start = 1, "", 1
-    changes: list[Change] = []
+    return ToolcallsReading(source).read(text)[0]
 
-    def close(end: int) -> None:
-        nonlocal index
-        if changes:
-            made = turns_from_changes(index, request, changes, Span(start, max(start, end)))
-            turns.extend(made)
-            index = made[-1].index + 1
-        changes.clear()
 
-    for number, raw in enumerate(text.splitlines(), 1):
-        if not raw.strip():
-            continue
-        reader.line = number
-        try:
-            call = load_json(raw, source=reader.source, first_line=number)
-        except ValueError as err:
-            raise reader.fail(f"not JSON: {err}") from None
-        if not isinstance(call, dict):
-            raise reader.fail("each line is one JSON object")
-        if "tool" not in call and "turn" in call:
-            close(number - 1)
-            if isinstance(call["turn"], int) and call["turn"] >= index:
-                index = call["turn"]
-            request, start = str(call.get("request", "")), number
-            continue
-        changes.append(Change(reader.ops(call), Span(number, number)))
-    close(len(text.splitlines()))
-    title = source.rsplit("/", 1)[-1]
-    return Session(source, title, "", tuple(turns), format="toolcalls")
+class ToolcallsReading:
+    """Where a reading of a tool-call log stopped, so that the log grown by more lines (a
+    live session: ``reviewtui mcp`` only appends whole lines) is read on from there
+    instead of from its first line. Never changed once made: reading on makes another.
+
+    Lines are split at ``\n`` alone (a ``\r`` before it is dropped): JSON escapes every
+    other control character in a string, but not U+0085, U+2028 or U+2029, which
+    ``str.splitlines`` would also split at, cutting a call that writes one in two.
+    """
+
+    __slots__ = ("changes", "index", "lines", "request", "source", "start", "text", "turns")
+
+    def __init__(self, source: str, text: str = "", lines: int = 0,
+                 turns: tuple[Turn, ...] = (), index: int = 1, request: str = "",
+                 start: int = 1, changes: tuple[Change, ...] = ()) -> None:
+        self.source = source
+        self.text = text  # what was read: whole lines
+        self.lines = lines  # how many
+        self.turns = turns  # the turns a later turn line closed, as the session has them
+        self.index = index  # the next turn's number
+        self.request = request  # the open turn's request, from its line
+        self.start = start  # ... and that line's number
+        self.changes = changes  # the open turn's calls so far
+
+    def read(self, text: str) -> tuple[Session, ToolcallsReading]:
+        """``text`` as a session (what :func:`~reviewtui.core.importers.import_session`
+        makes of it: every operation literal), and where this reading of it stopped (the
+        end of its last whole line). When ``text`` begins with what this reading read,
+        only the rest is read."""
+        if self.text and text.startswith(self.text):
+            done, rest = self, text[len(self.text):]
+        else:
+            done, rest = ToolcallsReading(self.source), text
+        cut = rest.rfind("\n") + 1
+        whole = done._on(rest[:cut]) if cut else done
+        last = whole._on(rest[cut:]) if cut < len(rest) else whole  # a line still being written
+        return last._session(), whole
+
+    def _on(self, chunk: str) -> ToolcallsReading:
+        reader = _Reader(self.source)
+        turns = list(self.turns)
+        changes = list(self.changes)
+        index, request, start = self.index, self.request, self.start
+        number = self.lines
+        for raw in split_lines(chunk):
+            number += 1
+            if not raw.strip():
+                continue
+            reader.line = number
+            try:
+                call = load_json(raw, source=reader.source, first_line=number)
+            except ValueError as err:
+                raise reader.fail(f"not JSON: {err}") from None
+            if not isinstance(call, dict):
+                raise reader.fail("each line is one JSON object")
+            if "tool" not in call and "turn" in call:
+                index = _close(turns, index, request, changes, start, number - 1)
+                changes = []
+                if isinstance(call["turn"], int) and call["turn"] >= index:
+                    index = call["turn"]
+                request, start = str(call.get("request", "")), number
+                continue
+            changes.append(Change(reader.ops(call), Span(number, number)))
+        return ToolcallsReading(self.source, self.text + chunk, number, tuple(turns), index,
+                                request, start, tuple(changes))
+
+    def _session(self) -> Session:
+        turns = list(self.turns)
+        _close(turns, self.index, self.request, self.changes, self.start, self.lines)
+        title = self.source.rsplit("/", 1)[-1]
+        return Session(self.source, title, "", tuple(turns), format="toolcalls")
+
+
+def _close(turns: list[Turn], index: int, request: str, changes: Sequence[Change], start: int,
+           end: int) -> int:
+    """The turn(s) of ``changes`` added to ``turns`` (literal: see ``literal_session``);
+    the next turn's number."""
+    if not changes:
+        return index
+    made = turns_from_changes(index, request, changes, Span(start, max(start, end)))
+    for turn in made:
+        reply = literal_reply(turn.reply)
+        turns.append(turn if reply is turn.reply else replace_record(turn, reply=reply))
+    return made[-1].index + 1

@@ -49,9 +49,9 @@ from reviewtui.core.model.records import (
     Span,
     Turn,
 )
-from reviewtui.core.protocol.reply import split_lines
 from reviewtui.core.record import field, record
 from reviewtui.core.text.limits import parse_int
+from reviewtui.core.text.lines import split_lines
 
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 COMMIT = re.compile(r"^From [0-9a-f]{7,40} ")

@@ -22,8 +22,8 @@ from reviewtui.core.model.records import (
     Reply,
     Span,
 )
-from reviewtui.core.protocol.reply import split_lines
 from reviewtui.core.record import record
+from reviewtui.core.text.lines import split_lines
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:

@@ -26,6 +26,7 @@ from reviewtui.core.model.records import (
 )
 from reviewtui.core.protocol import grammar as g
 from reviewtui.core.protocol.quick import quick_blocks
+from reviewtui.core.text.lines import split_lines
 
 
 def parse_reply(lines: Sequence[str], start: int = 0, end: int | None = None, *,
@@ -63,16 +64,6 @@ _TERMINATOR = re.compile(r"[-#`~]")  # ... a header, footer or fence (_terminate
 _EDIT_STOP = re.compile(r"[-#<=>]")  # ... a divider, marker or hard stop (_one_edit)
 _REPLACE_STOP = re.compile(r"[-#<>]")  # ... a REPLACE marker or what ends an edit early
 _SEARCH_OR_LABEL = re.compile(r"[<E*]")  # ... a SEARCH marker or an ``Edit N @`` label
-
-
-def split_lines(text: str) -> list[str]:
-    """Split on ``\\n`` and drop one trailing ``\\r`` per line (CRLF sessions)."""
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    if "\r" in text:
-        lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
-    return lines
 
 
 class _ReplyParser:

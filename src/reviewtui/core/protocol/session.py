@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from reviewtui.core.errors import SessionFormatError
 from reviewtui.core.model.records import ParseProblem, Session, Span, Turn
 from reviewtui.core.protocol import grammar as g
-from reviewtui.core.protocol.reply import line_signature, parse_reply, split_lines
+from reviewtui.core.protocol.reply import line_signature, parse_reply
 from reviewtui.core.text.limits import load_json
+from reviewtui.core.text.lines import split_lines
 
 
 def parse_session(text: str, source: str = "session.md") -> Session:
@@ -141,7 +142,7 @@ def _messages(text: str, source: str) -> list[tuple[int, str, str]]:
                                      source=source, line=1, rule="transcript-shape")
         return [_message(item, source, 0) for item in data]
     out = []
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    for lineno, line in enumerate(split_lines(text), start=1):
         if not line.strip():
             continue
         try:
