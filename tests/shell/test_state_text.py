@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import tempfile
+from pathlib import Path
 from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reviewtui.shell.state import state_text
+from reviewtui.core.engine import Decision, Verdict
+from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind
+from reviewtui.shell.state import ReviewState, StateFile, decode_state, state_text
 
 _SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text()
 _JSON = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=3)
@@ -32,3 +36,38 @@ def test_each_log_entry_and_path_record_is_a_line_of_its_own() -> None:
     assert '  "ü.py": {"seen": null}' in lines  # as written, not escaped
     assert ' "ui": {}' in lines
     assert json.loads("\n".join(lines)) == doc
+
+
+_ITEMS = st.builds(
+    lambda turn, pos, verdict, seconds: LogEntry(
+        LogKind.DECIDE, (DecisionItem(turn, pos, f"f{pos}.py", None, "ab" * 8,
+                                      Decision(verdict)),), seconds=seconds),
+    st.integers(1, 9), st.integers(0, 5), st.sampled_from(list(Verdict)),
+    st.none() | st.floats(0, 1000))
+_ENTRIES = _ITEMS | st.sampled_from([LogEntry(LogKind.UNDO), LogEntry(LogKind.REDO),
+                                     LogEntry(LogKind.RESTORE, checkpoint=2)])
+
+
+@given(st.lists(st.lists(_ENTRIES, max_size=4), min_size=1, max_size=5))
+def test_saves_of_a_growing_log_write_what_a_first_save_writes(
+        steps: list[list[LogEntry]]) -> None:
+    """A save encodes only the log entries the last save did not hold; the file is the
+    same as a new state file's first save of the same state (``saved_at`` aside)."""
+    with tempfile.TemporaryDirectory() as folder:
+        kept = StateFile(Path(folder) / "kept.json")
+        log: list[LogEntry] = []
+        for step in steps:
+            log.extend(step)
+            if step and len(log) > 1 and step[0].kind is LogKind.UNDO:
+                log.pop(0)  # (a log that lost an entry: the rest is still the same objects)
+            state = ReviewState(session_sha="cd" * 32, log=list(log), ui={"k": len(log)})
+            kept.save(state, Path(folder) / "s.md")
+            fresh = StateFile(Path(folder) / "fresh.json")
+            fresh.save(state, Path(folder) / "s.md")
+            assert _without_time(kept.path) == _without_time(fresh.path)
+            assert decode_state(json.loads(kept.path.read_text())).log == [
+                LogEntry.from_json(entry.to_json()) for entry in log]  # (seconds rounded)
+
+
+def _without_time(path: Path) -> list[str]:
+    return [line for line in path.read_text().splitlines() if '"saved_at"' not in line]

@@ -26,7 +26,7 @@ import os
 import re
 import stat
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 
 from reviewtui.core.engine.links import link_state
@@ -264,14 +264,22 @@ def decode_state(doc: Any) -> ReviewState:
     )
 
 
-def encode_state(state: ReviewState, session_file: Path) -> dict[str, Any]:
+class Encoded(str):
+    """JSON text already encoded: :func:`state_text` writes it as it is."""
+
+    __slots__ = ()
+
+
+def encode_state(state: ReviewState, session_file: Path,
+                 entry: Callable[[LogEntry], Any] = LogEntry.to_json) -> dict[str, Any]:
+    """The state file's document (``entry``: what a log entry becomes in it)."""
     return {
         "format": STATE_FORMAT,
         "version": STATE_VERSION,
         "session": {"file": str(session_file.resolve()), "sha256": state.session_sha},
         "root": state.root,
         "saved_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        "log": [entry.to_json() for entry in state.log],
+        "log": [entry(item) for item in state.log],
         "orphaned": state.orphaned,
         "ui": state.ui,
         "paths": state.paths,
@@ -342,6 +350,9 @@ class StateFile:
         self.path = path
         self.read_only = read_only  # load it, never write it (previews)
         self.blobs = BlobStore(blob_dir_for(path))
+        # Each log entry's JSON as the last save wrote it, by the entry's identity: a log
+        # entry never changes, and every save holds the whole log, which only grows.
+        self._entries: dict[int, tuple[LogEntry, Encoded]] = {}
 
     def load(self) -> tuple[ReviewState | None, list[str]]:
         """The saved state and problems to show; raises only for a file over the size limit
@@ -378,6 +389,13 @@ class StateFile:
         return (f"{self.path}: the review state cannot be read ({why}); it was moved aside "
                 f"to {aside.name} and a fresh review starts")
 
+    def _entry_text(self, entry: LogEntry) -> Encoded:
+        """The JSON of ``entry``: as the last save wrote it, or encoded now (one line)."""
+        known = self._entries.get(id(entry))
+        if known is None or known[0] is not entry:
+            known = self._entries[id(entry)] = (entry, Encoded(_encoder()(entry.to_json())))
+        return known[1]
+
     def remove_leftovers(self) -> None:
         """Temp files of saves (and blob writes) that a killed process left behind."""
         # Only names reviewtui's own writer makes (self-checking): a user's file that merely
@@ -393,7 +411,8 @@ class StateFile:
                 leftover.unlink()
 
     def save(self, state: ReviewState, session_file: Path) -> None:
-        data = state_text(encode_state(state, session_file)).encode("utf-8")
+        data = state_text(encode_state(state, session_file, self._entry_text)).encode("utf-8")
+        self._entries = {id(entry): self._entries[id(entry)] for entry in state.log}
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -406,17 +425,30 @@ class StateFile:
         atomic_write(self.path.parent, self.path.name, data, 0o644)
 
 
+_dump: Callable[[Any], str] | None = None
+
+
+def _encoder() -> Callable[[Any], str]:
+    """json's C encoder, made once (``json.dumps`` with an argument makes a new encoder
+    for each call, the most of a short entry's cost)."""
+    global _dump
+    if _dump is None:
+        import json
+
+        _dump = json.JSONEncoder(ensure_ascii=False).encode
+    return _dump
+
+
 def state_text(doc: Mapping[str, Any]) -> str:
     """The state file's JSON: a line for each top-level key, and for each log entry and
     path record, each written by json's C encoder. (``indent=1`` made json use its Python
     encoder: ~10 ms a save at 600 log entries against ~2, and a save follows every key.)"""
-    import json
-
-    dump = json.JSONEncoder(ensure_ascii=False).encode  # one encoder: json.dumps with an
-    lines = []  # argument makes a new one for each call, the most of a short entry's cost
+    dump = _encoder()
+    lines = []
     for key, value in doc.items():
         if isinstance(value, list) and value:
-            inner = ",\n  ".join(dump(item) for item in value)
+            inner = ",\n  ".join(item if isinstance(item, Encoded) else dump(item)
+                                 for item in value)
             lines.append(f" {dump(key)}: [\n  {inner}\n ]")
         elif isinstance(value, dict) and value:
             inner = ",\n  ".join(f"{dump(name)}: {dump(item)}" for name, item in value.items())
