@@ -8,7 +8,12 @@
 2. Tool call to operation visible in a headless workbench (`ReviewApp`, live, gate
    review) on the same kind of project: from `call_tool` until the operation is in the
    workbench's review. Target: median < 300 ms.
-3. Tokens on the `validation-message` sample (one message reworded in a 268-line file):
+3. Growth: an `edit` under `--gate auto` in-process (`AgentTools.mutate`, no protocol) as
+   the live session grows, on 20 files of 500 lines: the median of 10 calls after 100,
+   1,000 and 2,000 calls, and each against the 100-call figure (baseline, same run). A
+   call records, evaluates, writes and saves: what grows with the session is the state
+   and the review, not the reading of the session (read on from where it stopped).
+4. Tokens on the `validation-message` sample (one message reworded in a 268-line file):
    an agent that searches and edits with `edit`, against one that reads the file whole
    and writes it back whole; arguments sent plus answers received, estimated as one token
    per four characters (`reviewtui.core.lint.tokens`).
@@ -165,6 +170,32 @@ async def tokens(work: Path) -> tuple[int, int]:
     return results[0], results[1]
 
 
+def growth(work: Path, marks: tuple[int, ...] = (100, 1000, 2000)) -> dict[int, float]:
+    """Median seconds of the 10 calls before each mark (see the module's doc, 3)."""
+    from reviewtui.shell.agent_tools import AgentTools
+    from reviewtui.shell.live import Gate, LiveSession
+
+    root = work / "growth"
+    root.mkdir()
+    for f in range(FILES):
+        (root / f"m{f}.py").write_text("".join(f"value_{i} = {i}\n" for i in range(500)))
+    tools = AgentTools(LiveSession(root, work / "growth.jsonl", gate=Gate.AUTO, wait=0))
+    times: list[float] = []
+    out: dict[int, float] = {}
+    for k in range(max(marks)):
+        f, i = k % FILES, k // FILES
+        start = time.perf_counter()
+        answer = tools.mutate({"tool": "edit", "path": f"m{f}.py",
+                               "search": f"value_{i} = {i}\n",
+                               "replace": f"value_{i} = {i + 1000}\n"}, f"task {k // 10}")
+        times.append(time.perf_counter() - start)
+        assert answer.startswith("applied"), answer
+        if k + 1 in marks:
+            out[k + 1] = statistics.median(times[-10:])
+    tools.live.close()
+    return out
+
+
 def ms(values: list[float]) -> str:
     return f"{statistics.median(values) * 1000:.1f} ms median, p90 " \
         f"{sorted(values)[int(len(values) * 0.9)] * 1000:.1f} ms"
@@ -180,6 +211,10 @@ async def main() -> None:
         seen = await arrivals(work)
         print(f"tool call -> operation in the workbench (gate review): {ms(seen)}   "
               "target < 300 ms")
+        grown = growth(work)
+        print("edit call as the live session grows (in-process, gate auto): " + ", ".join(
+            f"after {n:,} calls {t * 1000:.1f} ms (x{t / grown[100]:.1f})"
+            for n, t in grown.items()) + "   (x: against 100 calls)")
         small, whole = await tokens(work)
         print(f"tokens on validation-message: search + edit {small}, read + write whole "
               f"file {whole} ({whole / small:.0f}x)")
