@@ -368,3 +368,18 @@ def test_big_texts_are_highlighted_in_a_worker() -> None:
         assert style_of(strip, "def").color == THEME[Keyword].color
 
     run(scenario)
+
+
+def test_characters_that_take_no_cell_are_shown() -> None:
+    """A line break JSON leaves raw, a C1 control, a bidirectional override, a zero-width
+    space: a changed line holding one looked exactly like the line without it."""
+    async def scenario(app: DiffApp, view: DiffView, pilot: Pilot[None]) -> None:
+        show(view, ["s = 'ab'", "admin = 1"],
+             ["s = 'a\u2028b\x85'", "admin\u200b = 1 \u202e# \u2066x\u2069\ufeff\x9b"],
+             path="notes.txt")
+        await pilot.pause()
+        text = "\n".join(screen(view))
+        assert "1 + s = 'a␤b␤'" in text
+        assert "2 + admin⍰ = 1 ⍰# ⍰x⍰⍰⍰" in text
+
+    run(scenario)

@@ -22,8 +22,10 @@ from textual.filter import LineFilter
 # C0 (tab and newline included: Textual expands tabs and splits lines before this point,
 # so one left in a segment came from outside), DEL and C1 (0x9b is a one-byte CSI), and
 # the bidirectional embeddings, overrides and isolates that make a terminal show text in
-# another order than it is stored ("Trojan Source"): the review shows the stored order.
-CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# another order than it is stored ("Trojan Source"): the review shows the stored order;
+# and the line and paragraph separators, which Rich measures as no cell. (The diff views
+# show each of these as a picture instead: widgets/diff_render.py.)
+CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
 
 
 def without_controls(text: str) -> str:

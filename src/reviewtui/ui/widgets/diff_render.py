@@ -16,6 +16,18 @@ from textual.strip import Strip
 TAB_SIZE = 4
 # Control characters would move the terminal's cursor: show their Unicode pictures.
 _CONTROL = {c: 0x2400 + c for c in range(0x20) if c != 0x09} | {0x7F: 0x2421}
+# Characters that take no cell or reorder what follows, which the review would otherwise
+# show as nothing (the app's last filter drops them before the terminal): a file changed
+# to hold one must not look like one that does not. One picture each, so every offset
+# into the line (changed words, syntax colours) stays right: a line break JSON and the
+# terminal leave alone (NEL, U+2028, U+2029) is "␤"; a C1 control, a bidirectional
+# embedding, override, isolate or mark ("Trojan Source"), a zero-width space, word joiner
+# or byte order mark is "⍰". (Zero-width joiners, which shape scripts and emoji, stay.)
+_NEWLINE, _HIDDEN = 0x2424, 0x2370
+_CONTROL |= {c: _HIDDEN for c in range(0x80, 0xA0)} | {
+    0x85: _NEWLINE, 0x2028: _NEWLINE, 0x2029: _NEWLINE} | {
+    c: _HIDDEN for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F,
+                         0x061C, 0x200B, 0x2060, 0xFEFF)}
 
 
 def sanitize(text: str) -> str:
