@@ -59,9 +59,9 @@ def edit_externally(app: App[Any], text: str, *, suffix: str = "") -> str | None
         app.notify(f"cannot read $VISUAL/$EDITOR ({exc}): set it to an editor command",
                    severity="error", markup=False)
         return None
-    with tempfile.NamedTemporaryFile("w", suffix=suffix, delete=False,
-                                     encoding="utf-8") as handle:
-        handle.write(text + "\n")
+    # Bytes both ways: text mode would read a lone "\r" in a line back as a line break.
+    with tempfile.NamedTemporaryFile("wb", suffix=suffix, delete=False) as handle:
+        handle.write((text + "\n").encode("utf-8", "surrogateescape"))
         name = handle.name
     try:
         status = _run_editor(app, [*command, name])
@@ -73,7 +73,7 @@ def edit_externally(app: App[Any], text: str, *, suffix: str = "") -> str | None
                        severity="warning", markup=False)
             return None
         try:
-            edited = Path(name).read_text(encoding="utf-8").removesuffix("\n")
+            edited = Path(name).read_bytes().decode("utf-8").removesuffix("\n")
         except (OSError, UnicodeDecodeError) as exc:
             app.notify(f"cannot read what the editor left ({exc}): nothing was changed",
                        severity="error", markup=False)

@@ -23,6 +23,20 @@ def language_for(path: str) -> str | None:
     return _LANGUAGES.get(PurePosixPath(path).suffix.lower())
 
 
+def edits_faithfully(text: str) -> bool:
+    """Whether the in-place editor gives ``text`` back as it is when nothing is typed.
+
+    Its document splits lines as ``str.splitlines`` does and joins them with one newline:
+    a form feed, U+2028, NEL or a lone carriage return in a line would come back as a
+    line break, and the file would change where the reviewer changed nothing."""
+    return TextArea(text).text == text
+
+
+def cannot_edit_in_place(what: str, instead: str) -> str:
+    return (f"the {what} holds a character the in-place editor would turn into a line break "
+            f"(a form feed, U+2028, NEL or a lone carriage return): {instead}")
+
+
 class EditScreen(ModalScreen[str | None]):
     """ctrl+s applies and re-evaluates; escape cancels."""
 

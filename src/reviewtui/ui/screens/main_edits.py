@@ -12,13 +12,17 @@ from reviewtui.ui.screens.main_decisions import DecisionActions
 
 class EditActions(DecisionActions):
     def action_edit(self) -> None:
-        from reviewtui.ui.screens.edit import EditScreen
+        from reviewtui.ui.screens.edit import EditScreen, cannot_edit_in_place, edits_faithfully
 
         result = self.current()
         if result is None or isinstance(result.op, ConsoleCommand):
             self.notify("only edits and full files have text to edit", severity="warning")
             return
         text = self._editable_text(result)
+        if not edits_faithfully(text):
+            self.notify(cannot_edit_in_place("replacement", "edit it with E ($EDITOR)"),
+                        severity="warning", markup=False)
+            return
 
         def done(new_text: str | None) -> None:
             if new_text is not None:
@@ -27,7 +31,7 @@ class EditActions(DecisionActions):
         self.app.push_screen(EditScreen(text, path=result.op.path), done)
 
     def action_edit_search(self) -> None:
-        from reviewtui.ui.screens.edit import EditScreen
+        from reviewtui.ui.screens.edit import EditScreen, cannot_edit_in_place, edits_faithfully
 
         result = self.current()
         if result is None or not isinstance(result.op, Edit) or result.op.shape is not None:
@@ -38,6 +42,10 @@ class EditActions(DecisionActions):
             op.search_lines)
         replacement = (result.decision.replacement
                        if result.decision.verdict is Verdict.EDITED else None)
+        if not edits_faithfully("\n".join(search)):
+            self.notify(cannot_edit_in_place("SEARCH", "nothing was changed"),
+                        severity="warning", markup=False)
+            return
 
         def done(new_text: str | None) -> None:
             if new_text is None:
