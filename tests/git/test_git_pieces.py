@@ -272,3 +272,16 @@ def test_literal_session_keeps_what_is_already_literal(tmp_path: Path) -> None:
     unmarked = import_unified(diff, "d.diff")
     assert not any(op.literal for turn in unmarked.turns for op in turn.reply.ops)
     assert literal_session(unmarked) == plain
+
+
+@pytest.mark.parametrize("odd", ["\f", "\x1c", "\u2028"])
+def test_a_repository_whose_path_holds_a_line_separator_is_found(tmp_path: Path,
+                                                                  odd: str) -> None:
+    """git prints its paths one a line (at "\\n"); ``str.splitlines`` cut such a path in
+    two and the repository was "not inside a git working tree"."""
+    repo = new_repo(tmp_path / f"pro{odd}ject")
+    (repo / "a.txt").write_text("a\n")
+    commit_all(repo, "one")
+    found = Repo.at(repo / ".")
+    assert found.top == repo.resolve()
+    assert found.git_dir == (repo / ".git").resolve()

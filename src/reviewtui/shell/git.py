@@ -28,6 +28,7 @@ from reviewtui.core.errors import GitError, UsageError
 from reviewtui.core.importers.gitlog import GitOrigin, looks_like_git_session, read_origin
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.record import record
+from reviewtui.core.text.lines import split_lines
 
 GIT = "git"
 SAFE_CONFIG = ("core.quotepath=off", "core.hooksPath=/dev/null", "core.fsmonitor=false",
@@ -133,7 +134,7 @@ class Repo:
         if not path.is_dir():
             raise UsageError("not a directory", source=str(path), rule="root")
         out = run_git(path, ["rev-parse", "--show-toplevel", "--absolute-git-dir"])
-        lines = out.decode("utf-8", "surrogateescape").splitlines()
+        lines = split_lines(out.decode("utf-8", "surrogateescape"))  # (git ends lines with \n)
         if len(lines) != 2 or not lines[0]:
             raise GitError("not inside a git working tree (a bare repository cannot be "
                            "reviewed)", source=str(path), rule="not-a-worktree")
