@@ -19,13 +19,17 @@ from reviewtui.shell.review import Review
 BODY = "const s = 'x';\nconst t = 1;\n"
 
 
+def _project(tmp_path: Path) -> tuple[Path, Path]:
+    """(root holding a.js, the live session's path)."""
+    (tmp_path / "root").mkdir()
+    (tmp_path / "root" / "a.js").write_text(BODY)
+    return tmp_path / "root", tmp_path / "live.jsonl"
+
+
 @pytest.mark.parametrize("separator", ["\u0085", "\u2028", "\u2029"])
 def test_a_call_writing_a_separator_lands_and_the_session_goes_on(
         tmp_path: Path, separator: str) -> None:
-    root = tmp_path / "root"
-    root.mkdir()
-    (root / "a.js").write_text(BODY)
-    session = tmp_path / "live.jsonl"
+    root, session = _project(tmp_path)
     agent = AgentTools(LiveSession(root, session, gate=Gate.AUTO, wait=0))
     first = agent.mutate({"tool": "edit", "path": "a.js", "search": "const s = 'x';\n",
                           "replace": f"const s = 'x{separator}y';\n"}, "strings")
@@ -44,10 +48,7 @@ def test_a_call_writing_a_separator_lands_and_the_session_goes_on(
 
 
 def test_a_workbench_following_the_session_takes_in_such_a_call(tmp_path: Path) -> None:
-    root = tmp_path / "root"
-    root.mkdir()
-    (root / "a.js").write_text(BODY)
-    session = tmp_path / "live.jsonl"
+    root, session = _project(tmp_path)
     state = prepare_live_session(session, root)
     agent = LiveSession(root, session, gate=Gate.REVIEW, wait=0)
     with Review.open(session, root, state_path=state, format="toolcalls") as review:
