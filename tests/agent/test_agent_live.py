@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+import pytest
+
+from reviewtui.core.engine import Decision
+from reviewtui.core.model.outcome import Status
+from reviewtui.shell import resume
 from reviewtui.shell.agent_tools import AgentTools
 from reviewtui.shell.live import Gate, LiveSession, follow_session, prepare_live_session
 from reviewtui.shell.loader import load_session
@@ -153,3 +159,37 @@ def test_read_answers_from_one_file_by_the_tree_readers_rules(tmp_path: Path) ->
     assert tools.read("m0.py", first=2, last=2) == (
         "m0.py: 20 lines, rev " + tools.ls("m0.py").split("rev ")[1][:8]
         + "; lines 2-2\n2| value_1 = 1")
+
+
+def test_an_answer_never_comes_from_a_state_and_files_read_at_different_moments(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server evaluates in a read-only review, which reads the state file and then the
+    files. A workbench that accepted the call in between (it saves its state, then writes)
+    made its own write look like an outside change: the agent was told ``not_found`` for
+    the edit being applied (seen in tmux: a workbench under ``--gate auto``, 20-odd calls
+    in)."""
+    root = project(tmp_path)
+    session = tmp_path / "race.jsonl"
+    state = prepare_live_session(session, root)
+    agent = LiveSession(root, session, gate=Gate.REVIEW, wait=0)
+    with Review.open(session, root, state_path=state, format="toolcalls") as workbench:
+        first = agent.record(edit(0, 2), "race")  # m0.py written once: it has a record
+        workbench.reload_session()
+        workbench.decide(first.key, Decision.accept())
+        rec = agent.record(edit(0, 3), "race")
+        assert workbench.reload_session() == [rec.key]
+        real = resume.reconcile
+        raced: list[Review] = []
+
+        def accepted_meanwhile(review: Review, report: Any) -> None:
+            if review is not workbench and not raced:  # the server's reading, once
+                raced.append(review)
+                workbench.decide(rec.key, Decision.accept())
+            real(review, report)
+
+        monkeypatch.setattr(resume, "reconcile", accepted_meanwhile)
+        outcome = agent.evaluate(rec.key)
+        assert raced  # the workbench did accept between the state and the files
+        assert outcome.status is Status.APPLIED, outcome.message
+        assert (root / "m0.py").read_text() == BODY.replace("value_2 = 2", "value_2 = -2").replace(
+            "value_3 = 3", "value_3 = -3")

@@ -48,6 +48,7 @@ from reviewtui.shell.state import decode_state, fold, op_fingerprint
 
 FORMAT = "toolcalls"
 AUTO_METHODS_EXCLUDED = ("near", "elision")  # these always wait for a human under auto
+_READINGS = 20  # readings of a live review taken while the state changes under them
 
 
 class Gate(StrEnum):
@@ -200,8 +201,26 @@ class LiveSession:
                            read_only_state=True, format=FORMAT)
 
     def evaluate(self, key: OpKey) -> Outcome:
-        with self.open_review(write=False) as review:
-            return review.outcome(key)
+        """The operation's outcome in a read-only review, from a consistent reading.
+
+        That review reads the state file, then the files. A workbench that saves its state
+        and then writes a file (it always saves first) between the two would make its own
+        write look like an outside change the operation no longer lands on: the agent was
+        told ``not_found`` for an edit that was being applied. So the state is read again
+        after: while it changed meanwhile, the reading is taken again."""
+        for _attempt in range(_READINGS):
+            before = self._state_digest()
+            with self.open_review(write=False) as review:
+                outcome = review.outcome(key)
+            if self._state_digest() == before:
+                break
+        return outcome
+
+    def _state_digest(self) -> bytes | None:
+        try:
+            return hashlib.sha256(self.state.read_bytes()).digest()
+        except OSError:
+            return None
 
     def saved_decision(self, rec: Recorded) -> Decision | None:
         """The decision the state file holds for this operation, if any (never raises)."""
