@@ -161,8 +161,9 @@ def test_read_answers_from_one_file_by_the_tree_readers_rules(tmp_path: Path) ->
         + "; lines 2-2\n2| value_1 = 1")
 
 
+@pytest.mark.parametrize("gate", [Gate.REVIEW, Gate.AUTO])
 def test_an_answer_never_comes_from_a_state_and_files_read_at_different_moments(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, gate: Gate) -> None:
     """The server evaluates in a read-only review, which reads the state file and then the
     files. A workbench that accepted the call in between (it saves its state, then writes)
     made its own write look like an outside change: the agent was told ``not_found`` for
@@ -171,7 +172,7 @@ def test_an_answer_never_comes_from_a_state_and_files_read_at_different_moments(
     root = project(tmp_path)
     session = tmp_path / "race.jsonl"
     state = prepare_live_session(session, root)
-    agent = LiveSession(root, session, gate=Gate.REVIEW, wait=0)
+    agent = LiveSession(root, session, gate=gate, wait=0)
     with Review.open(session, root, state_path=state, format="toolcalls") as workbench:
         first = agent.record(edit(0, 2), "race")  # m0.py written once: it has a record
         workbench.reload_session()
@@ -188,8 +189,13 @@ def test_an_answer_never_comes_from_a_state_and_files_read_at_different_moments(
             real(review, report)
 
         monkeypatch.setattr(resume, "reconcile", accepted_meanwhile)
-        outcome = agent.evaluate(rec.key)
+        # The server's answer (settle: a reading, then the decision it finds) and a
+        # reading alone (evaluate, as the answer to a later status call makes it).
+        settled = agent.settle(rec)
         assert raced  # the workbench did accept between the state and the files
+        assert settled.verdict == "applied", settled.outcome.message
+        raced.clear()
+        outcome = agent.evaluate(rec.key)
         assert outcome.status is Status.APPLIED, outcome.message
         assert (root / "m0.py").read_text() == BODY.replace("value_2 = 2", "value_2 = -2").replace(
             "value_3 = 3", "value_3 = -3")

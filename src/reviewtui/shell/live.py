@@ -194,11 +194,15 @@ class LiveSession:
 
     # -- evaluating and deciding --------------------------------------------------------
     def open_review(self, *, write: bool) -> Review:
-        """A review of the live session: read-only (no lock) or the writer (root lock)."""
+        """A review of the live session: read-only (no lock) or the writer (root lock).
+        The session is read on from where the last reading of it stopped."""
+        loaded = load_session(self.session, format=FORMAT, root=self.root,
+                              after=self._parsed[1] if self._parsed else None)
         if write:
-            return Review.open(self.session, self.root, state_path=self.state, format=FORMAT)
+            return Review.open(self.session, self.root, state_path=self.state, format=FORMAT,
+                               loaded=loaded)
         return Review.open(self.session, self.root, dry_run=True, state_path=self.state,
-                           read_only_state=True, format=FORMAT)
+                           read_only_state=True, format=FORMAT, loaded=loaded)
 
     def evaluate(self, key: OpKey) -> Outcome:
         """The operation's outcome in a read-only review, from a consistent reading.
@@ -209,12 +213,17 @@ class LiveSession:
         told ``not_found`` for an edit that was being applied. So the state is read again
         after: while it changed meanwhile, the reading is taken again."""
         for _attempt in range(_READINGS):
-            before = self._state_digest()
-            with self.open_review(write=False) as review:
-                outcome = review.outcome(key)
-            if self._state_digest() == before:
+            outcome, steady = self._reading(key)
+            if steady:
                 break
         return outcome
+
+    def _reading(self, key: OpKey) -> tuple[Outcome, bool]:
+        """One reading (see :meth:`evaluate`), and whether the state held still during it."""
+        before = self._state_digest()
+        with self.open_review(write=False) as review:
+            outcome = review.outcome(key)
+        return outcome, self._state_digest() == before
 
     def _state_digest(self) -> bytes | None:
         try:
@@ -331,7 +340,17 @@ class LiveSession:
             if done is not None and done.decision is not None:
                 return done  # written by this gate
             held = done is None
-            outcome = done.outcome if done is not None else self.evaluate(rec.key)
+            if done is not None:
+                outcome = done.outcome
+            else:
+                # A workbench holds the root; under its own gate it may well decide while
+                # this reading is taken: then the answer is that decision (read once).
+                outcome, steady = self._reading(rec.key)
+                if not steady:
+                    decision = self.saved_decision(rec)
+                    if decision is not None:
+                        return self._decided(rec, decision)
+                    outcome = self.evaluate(rec.key)
         else:
             outcome = self.evaluate(rec.key)
         if outcome.status not in (Status.APPLIED, Status.NEEDS_REVIEW):

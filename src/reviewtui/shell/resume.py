@@ -275,7 +275,9 @@ def drop_unfit_records(review: Review) -> None:
         if touched is None:
             touched = review.evaluation.op_paths(review.base)
 
-        def targets(path: str = path) -> list[FileState | None]:
+        def targets(before: bool, path: str = path) -> list[FileState | None]:
+            if not before:
+                return [review._target().get(path)]
             if not previous:
                 previous.append(previous_target(review))
             return [review._target().get(path), previous[0].get(path)]
@@ -304,22 +306,25 @@ def drop_unfit_records(review: Review) -> None:
 
 
 def saved_record_fits(review: Review, path: str, record: PathRecord, disk: FileState | None,
-                      targets: Callable[[], list[FileState | None]]) -> bool:
+                      targets: Callable[[bool], list[FileState | None]]) -> bool:
     """Whether the disk is what this review could have left at ``path``.
 
     The disk must hold the saved original, or what the draft wanted at the last or the
     previous log entry (with the saved outside layer on top, if any); or, changed while
     closed, what the review had on disk must be one of those. Anything else means the
     record was not made by this review over this disk: it must not be replayed.
+    ``targets(before)``: what the draft wants there at the last entry, and with ``before``
+    at the previous one too (an evaluation of the session of its own: asked for only when
+    the disk holds neither the original nor what the last entry wants).
     """
     data = disk.data if disk is not None else None
 
     def content(state: FileState | None) -> bytes | None:
         return state.data if state is not None else None
 
-    if same(disk, record.base):
+    if same(disk, record.base) or data in [content(state) for state in targets(False)]:
         return True
-    wanted = [content(state) for state in targets()]
+    wanted = [content(state) for state in targets(True)]
     if data in wanted:
         return True
     layer = record.layer
