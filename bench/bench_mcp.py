@@ -12,7 +12,10 @@
    the live session grows, on 20 files of 500 lines: the median of 10 calls after 100,
    1,000 and 2,000 calls, and each against the 100-call figure (baseline, same run). A
    call records, evaluates, writes and saves: what grows with the session is the state
-   and the review, not the reading of the session (read on from where it stopped).
+   and the review, not the reading of the session (read on from where it stopped). Then
+   with a workbench open (a review following the session under its own `--gate auto`,
+   as `open --live` does), after 100, 300 and 600 calls: the server waits for the
+   workbench's decision and reads the whole review to answer (it grows with the session).
 4. Tokens on the `validation-message` sample (one message reworded in a 268-line file):
    an agent that searches and edits with `edit`, against one that reads the file whole
    and writes it back whole; arguments sent plus answers received, estimated as one token
@@ -170,29 +173,55 @@ async def tokens(work: Path) -> tuple[int, int]:
     return results[0], results[1]
 
 
-def growth(work: Path, marks: tuple[int, ...] = (100, 1000, 2000)) -> dict[int, float]:
-    """Median seconds of the 10 calls before each mark (see the module's doc, 3)."""
-    from reviewtui.shell.agent_tools import AgentTools
-    from reviewtui.shell.live import Gate, LiveSession
+def growth(work: Path, marks: tuple[int, ...] = (100, 1000, 2000), *,
+           workbench: bool = False) -> dict[int, float]:
+    """Median seconds of the 10 calls before each mark (see the module's doc, 3).
+    ``workbench``: a review of the session open meanwhile, following it under its own
+    ``--gate auto`` as ``open --live`` does (``follow_session`` in a thread)."""
+    import threading
 
-    root = work / "growth"
+    from reviewtui.shell.agent_tools import AgentTools
+    from reviewtui.shell.live import Gate, LiveSession, follow_session, prepare_live_session
+
+    name = "growth-open" if workbench else "growth"
+    root = work / name
     root.mkdir()
     for f in range(FILES):
         (root / f"m{f}.py").write_text("".join(f"value_{i} = {i}\n" for i in range(500)))
-    tools = AgentTools(LiveSession(root, work / "growth.jsonl", gate=Gate.AUTO, wait=0))
+    session = work / f"{name}.jsonl"
+    state = prepare_live_session(session, root)
+    stop = threading.Event()
+    review = None
+    if workbench:
+        review = Review.open(session, root, state_path=state, format="toolcalls")
+        jobs = threading.Lock()
+
+        def run(job: Any) -> Any:
+            with jobs:
+                return job()
+
+        threading.Thread(target=lambda: [None for _ in follow_session(
+            review, "auto", cancelled=stop.is_set, run=run)], daemon=True).start()
+    tools = AgentTools(LiveSession(root, session, gate=Gate.AUTO, wait=30))
     times: list[float] = []
     out: dict[int, float] = {}
-    for k in range(max(marks)):
-        f, i = k % FILES, k // FILES
-        start = time.perf_counter()
-        answer = tools.mutate({"tool": "edit", "path": f"m{f}.py",
-                               "search": f"value_{i} = {i}\n",
-                               "replace": f"value_{i} = {i + 1000}\n"}, f"task {k // 10}")
-        times.append(time.perf_counter() - start)
-        assert answer.startswith("applied"), answer
-        if k + 1 in marks:
-            out[k + 1] = statistics.median(times[-10:])
-    tools.live.close()
+    try:
+        for k in range(max(marks)):
+            f, i = k % FILES, k // FILES
+            start = time.perf_counter()
+            answer = tools.mutate({"tool": "edit", "path": f"m{f}.py",
+                                   "search": f"value_{i} = {i}\n",
+                                   "replace": f"value_{i} = {i + 1000}\n"}, f"task {k // 10}")
+            times.append(time.perf_counter() - start)
+            assert answer.startswith("applied"), answer
+            if k + 1 in marks:
+                out[k + 1] = statistics.median(times[-10:])
+    finally:
+        stop.set()
+        tools.live.close()
+        if review is not None:
+            time.sleep(0.2)  # the follower's last poll
+            review.close()
     return out
 
 
@@ -215,6 +244,10 @@ async def main() -> None:
         print("edit call as the live session grows (in-process, gate auto): " + ", ".join(
             f"after {n:,} calls {t * 1000:.1f} ms (x{t / grown[100]:.1f})"
             for n, t in grown.items()) + "   (x: against 100 calls)")
+        grown = growth(work, (100, 300, 600), workbench=True)
+        print("  with a workbench following under its own --gate auto: " + ", ".join(
+            f"after {n:,} calls {t * 1000:.1f} ms (x{t / grown[100]:.1f})"
+            for n, t in grown.items()))
         small, whole = await tokens(work)
         print(f"tokens on validation-message: search + edit {small}, read + write whole "
               f"file {whole} ({whole / small:.0f}x)")
