@@ -1,4 +1,4 @@
-"""Saving the review state: the JSON text of a state with 600 and 5,000 log entries.
+"""Saving and reading the review state: a state with 600 and 5,000 log entries.
 
 A save follows every decision, undo and redo (and every call a live agent makes), and
 the log grows by one entry each time, so late in a long review this is paid on every
@@ -6,6 +6,10 @@ key. Timed: ``state_text`` (a line per log entry and path record, each by json's
 encoder, one encoder for the whole text), against the two baselines of the same run:
 ``json.dumps(indent=1)`` (the format before 2026-12-02, which runs json's Python encoder)
 and one ``json.dumps`` with no indent (the C encoder, everything on one line).
+
+Reading: ``parse_state_json`` (the state's bounds: digits, depth) against ``json.loads``
+of the same bytes in the same run, and the generic limits of every outside JSON
+(``load_json``, a scan of every token) that it used to run first on every state.
 
 Run: ``.venv/bin/python bench/bench_state_save.py``.
 """
@@ -21,7 +25,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_match import median_ms  # noqa: E402
-from reviewtui.shell.state import state_text  # noqa: E402
+from reviewtui.core.text.limits import load_json  # noqa: E402
+from reviewtui.shell.state import parse_state_json, state_text  # noqa: E402
 
 
 def _doc(entries: int) -> dict[str, Any]:
@@ -49,6 +54,16 @@ def main() -> None:
         print(f"  {entries:5d} log entries  state_text {ours:6.1f}   indent=1 {indented:6.1f} "
               f"(x{ours / indented:.2f})   one line {one_line:6.1f} (x{ours / one_line:.2f})")
     print("target: well under indent=1 (a line per entry costs less than twice one line)")
+    print("state read per open (and per reading of a live server), median of 9 (ms)")
+    for entries in (600, 5_000):
+        raw = state_text(_doc(entries)).encode("utf-8")
+        ours = median_ms(partial(parse_state_json, raw), 9)
+        plain = median_ms(partial(json.loads, raw), 9)
+        generic = median_ms(partial(load_json, raw.decode("utf-8")), 9)
+        print(f"  {entries:5d} log entries  parse_state_json {ours:6.1f}   json.loads {plain:6.1f} "
+              f"(x{ours / plain:.2f})   load_json (generic limits) {generic:6.1f}")
+    print("target: a few times json.loads (the state's bounds; the generic scan only for a "
+          "state that fails them)")
 
 
 if __name__ == "__main__":

@@ -7,12 +7,23 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from reviewtui.core.engine import Decision, Verdict
+from reviewtui.core.errors import InputLimitError, StateFormatError
 from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind
-from reviewtui.shell.state import ReviewState, StateFile, decode_state, state_text
+from reviewtui.core.text.limits import JSON_TOO_DEEP
+from reviewtui.shell.state import (
+    _MAX_DEPTH,
+    ReviewState,
+    StateFile,
+    _check_depth,
+    decode_state,
+    parse_state_json,
+    state_text,
+)
 
 _SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text()
 _JSON = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=3)
@@ -71,3 +82,52 @@ def test_saves_of_a_growing_log_write_what_a_first_save_writes(
 
 def _without_time(path: Path) -> list[str]:
     return [line for line in path.read_text().splitlines() if '"saved_at"' not in line]
+
+
+def _every_value_within(doc: Any, limit: int) -> bool:
+    """The depth rule walked value by value (the document at depth 1)."""
+    stack = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > limit:
+            return False
+        children = value.values() if isinstance(value, dict) else (
+            value if isinstance(value, list) else ())
+        stack.extend((child, depth + 1) for child in children)
+    return True
+
+
+_NESTED = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=2)
+                       | st.dictionaries(st.text(max_size=2), inner, max_size=2),
+                       max_leaves=30)
+
+
+@given(st.integers(0, 9).flatmap(lambda wraps: _NESTED.map(
+    lambda doc: _wrapped(doc, wraps))))
+def test_the_depth_check_refuses_exactly_what_a_walk_of_every_value_refuses(doc: Any) -> None:
+    expected = _every_value_within(doc, _MAX_DEPTH)
+    try:
+        _check_depth(doc)
+    except StateFormatError:
+        assert not expected
+    else:
+        assert expected
+
+
+def _wrapped(doc: Any, levels: int) -> Any:
+    for level in range(levels):
+        doc = [doc] if level % 2 else {"k": doc}
+    return doc
+
+
+def test_a_state_too_deep_or_with_a_long_number_is_refused_as_before(tmp_path: Path) -> None:
+    """The generic JSON limits, which name the line, still come first for a bad state."""
+    deep = '{"log": ' + "[" * 300 + "]" * 300 + "}"
+    with pytest.raises(InputLimitError) as err:
+        parse_state_json(deep.encode(), "s.json")
+    assert err.value.rule == JSON_TOO_DEEP
+    with pytest.raises(StateFormatError, match="deeper than"):
+        parse_state_json(b'{"a": [[[[[[[[1]]]]]]]]}', "s.json")
+    with pytest.raises(StateFormatError, match="digits"):
+        parse_state_json(b'{"a": 12345678901234567890123}', "s.json")
+    assert parse_state_json(b'{"a": [[1, {"b": 2}]]}', "s.json") == {"a": [[1, {"b": 2}]]}
