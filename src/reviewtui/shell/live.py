@@ -226,6 +226,8 @@ class LiveSession:
         return outcome, self._state_digest() == before
 
     def _state_digest(self) -> bytes | None:
+        """The state file's content hash (not :meth:`_state_mark`: two saves within one
+        clock tick can leave size, mtime and a reused inode number alike)."""
         try:
             return hashlib.sha256(self.state.read_bytes()).digest()
         except OSError:
