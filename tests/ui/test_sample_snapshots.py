@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from uikit import findings_in
 
 from reviewtui.shell.review import Review
 from reviewtui.ui.app import ReviewApp
@@ -84,6 +85,7 @@ def test_failure_gallery_prose_finding(snap_compare: SnapCompare, in_tmp: Path) 
         await pilot.app.workers.wait_for_complete()
         screen = pilot.app.screen
         assert isinstance(screen, MainScreen)
+        await findings_in(pilot, screen)  # (lint can start after the wait above)
         screen.select(11, 0)
         await pilot.press("f")
         await pilot.pause()

@@ -13,7 +13,16 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from uikit import BLOCKS, DIAGNOSTICS, GALLERY, TOUR, copy_session, open_app, steady_cursors
+from uikit import (
+    BLOCKS,
+    DIAGNOSTICS,
+    GALLERY,
+    TOUR,
+    copy_session,
+    findings_in,
+    open_app,
+    steady_cursors,
+)
 
 from reviewtui.ui.app import ReviewApp
 from reviewtui.ui.screens.main import MainScreen
@@ -124,23 +133,12 @@ def test_help(snap_compare: SnapCompare, tmp_path: Path) -> None:
                         press=["question_mark"])
 
 
-async def _findings_in(pilot: Pilot[Any], screen: MainScreen) -> None:
-    """Until lint's findings are in. Lint starts once the background evaluation is done,
-    which can be after a wait for the workers: the pictures show its finding."""
-    for _ in range(400):
-        if screen.findings:
-            break
-        await pilot.pause(0.025)
-        await pilot.app.workers.wait_for_complete()
-    assert screen.findings, "lint found the gallery's costly search/replace"
-
-
 def test_findings_panel(snap_compare: SnapCompare, tmp_path: Path) -> None:
     async def run_before(pilot: Pilot[Any]) -> None:
         screen = pilot.app.screen
         assert isinstance(screen, MainScreen)
         await pilot.app.workers.wait_for_complete()
-        await _findings_in(pilot, screen)
+        await findings_in(pilot, screen)
         screen.select(1, 0)
         await pilot.press("f")
         await pilot.pause()
@@ -154,7 +152,7 @@ def test_raw_reply_view(snap_compare: SnapCompare, tmp_path: Path) -> None:
         await pilot.app.workers.wait_for_complete()
         screen = pilot.app.screen
         assert isinstance(screen, MainScreen)
-        await _findings_in(pilot, screen)
+        await findings_in(pilot, screen)
         screen.select(1, 0)
         await pilot.press("r")
         await pilot.pause()

@@ -73,6 +73,18 @@ async def steady_cursors(pilot: Pilot[Any]) -> None:
     await pilot.pause()
 
 
+async def findings_in(pilot: Pilot[Any], screen: MainScreen) -> None:
+    """Until lint's findings are in. Lint starts once the background evaluation is done,
+    which can be after a wait for the workers has returned: a picture of the findings
+    panel taken before then shows an empty panel."""
+    for _ in range(400):
+        if screen.findings:
+            break
+        await pilot.pause(0.025)
+        await pilot.app.workers.wait_for_complete()
+    assert screen.findings, "lint found nothing in a session the picture shows findings of"
+
+
 def two_edit_session(tmp_path: Path, *, second_search: str) -> tuple[Path, Path]:
     """(session folder, root) of a two-turn File Ops session over ``a.py`` holding ``x = 1``:
     turn 1 turns it into ``x = 2``; turn 2 replaces ``second_search`` (``x = 2``: on top of
