@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import shutil
+import subprocess
+from pathlib import Path
+
 import pytest
 
 from reviewtui.core.paths.gitignore import GitIgnore
@@ -78,3 +82,33 @@ def test_the_disk_side_core_modules_import_no_ui_and_no_watcher() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
+
+# Characters str.splitlines ends a line at and git does not: git ends a .gitignore line at
+# "\n" alone (dropping one "\r" before it), so each is part of its pattern.
+_NOT_LINE_ENDS = ["\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029", "\r"]
+
+
+@pytest.mark.parametrize("sep", _NOT_LINE_ENDS, ids=[f"U+{ord(c):04X}" for c in _NOT_LINE_ENDS])
+def test_a_line_ends_where_git_ends_it(sep: str) -> None:
+    rules = GitIgnore.from_text(f"keep{sep}me\nbuild\r\n")
+    assert not rules.ignored("keep")  # not a rule of its own
+    assert not rules.ignored("me")
+    assert rules.ignored(f"keep{sep}me")
+    assert rules.ignored("build")  # CRLF: the "\r" is the line end's
+
+
+@pytest.mark.parametrize("sep", _NOT_LINE_ENDS, ids=[f"U+{ord(c):04X}" for c in _NOT_LINE_ENDS])
+def test_the_same_lines_as_git_check_ignore(sep: str, tmp_path: Path) -> None:
+    git = shutil.which("git")
+    if git is None:
+        pytest.skip("git is not installed: the comparison with git check-ignore cannot run")
+    subprocess.run([git, "init", "-q", str(tmp_path)], check=True)
+    text = f"keep{sep}me\nbuild\r\n"
+    (tmp_path / ".gitignore").write_bytes(text.encode())
+    rules = GitIgnore.from_text(text)
+    for path in ("keep", "me", f"keep{sep}me", "build", "other"):
+        done = subprocess.run([git, "-c", "core.quotePath=false", "check-ignore", "-q",
+                               "--no-index", "--", path], cwd=tmp_path, check=False)
+        assert done.returncode in (0, 1), done
+        assert rules.ignored(path) is (done.returncode == 0), (path, text)

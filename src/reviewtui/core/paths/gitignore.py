@@ -139,7 +139,10 @@ class GitIgnore:
 
     @classmethod
     def from_text(cls, text: str) -> GitIgnore:
-        rules = (compile_rule(line) for line in text.splitlines())
+        # Lines end at "\n" alone, less one "\r" before it, as git reads them: a form
+        # feed, U+2028 or a lone "\r" is part of a pattern (str.splitlines split there).
+        rules = (compile_rule(line[:-1] if line.endswith("\r") else line)
+                 for line in text.split("\n"))
         return cls(tuple(rule for rule in rules if rule is not None))
 
     def __bool__(self) -> bool:
