@@ -37,7 +37,7 @@ SAFE_CONFIG = ("core.quotepath=off", "core.hooksPath=/dev/null", "core.fsmonitor
 # Diff output in the one shape the unified-diff importer reads, whatever the config says.
 DIFF_ARGS = ("-p", "--binary", "--full-index", "-M", "-U3", "--no-color", "--no-ext-diff",
              "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", "--no-relative",
-             "-O/dev/null")
+             "-O/dev/null", "--submodule=short")  # (diff.submodule=log drops the diff)
 ZERO = "0" * 40
 STATE_DIR = "reviewtui"
 

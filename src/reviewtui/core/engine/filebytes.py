@@ -14,7 +14,7 @@ import stat
 
 from reviewtui.core.engine.links import evaluate_link
 from reviewtui.core.model.outcome import Outcome, Status
-from reviewtui.core.model.records import FullFile
+from reviewtui.core.model.records import FileBytes, FullFile
 from reviewtui.core.model.tree import FileState, Tree
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
@@ -57,6 +57,8 @@ def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
     from reviewtui.core.importers.gitbinary import BinaryPatchError, apply_delta, blob_id
 
     current = tree.get(path)
+    if payload.kind == "submodule":
+        return refused(path, "submodule", _submodule_refusal(path, payload)), None
     if payload.kind == "missing":
         return refused(path, "binary-no-data", f"the diff says {path} changed but carries no "
                        "data ('Binary files ... differ'): make the diff with 'git diff "
@@ -101,3 +103,22 @@ def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
                     message=f"{verb} {path} ({len(data)} bytes, from a git binary "
                     f"{payload.kind})", before_state=current, after_state=state),
             state)
+
+
+def _submodule_refusal(path: str, payload: FileBytes) -> str:
+    """Why a submodule's change is not replayed, with the commits the source names."""
+    before, after = payload.old_id[:12], payload.new_id[:12]
+    if before and after:
+        change = f"its commit moves from {before} to {after}"
+    elif after:
+        change = f"it is added at commit {after}"
+    elif before:
+        change = f"it is removed (it was at commit {before})"
+    else:
+        change = "its commit changes"
+    how = ("'git rm' it" if before and not after
+           else "check out the commit in the submodule, then 'git add' it")
+    return (f"{path} is a git submodule (mode 160000) and {change}: reviewtui changes "
+            "files, not the commit a submodule is checked out at, so this change is left "
+            f"out; make it with git ({how})")
+

@@ -64,6 +64,8 @@ BINARY = "diff-binary"
 COPY = "diff-copy"
 MODE = "diff-mode"
 LINK_MODE = 0o120000
+GITLINK_MODE = 0o160000  # a submodule: the tree records the commit it is checked out at
+_SUBPROJECT = re.compile(r"Subproject commit ([0-9a-f]{4,64}(?:-dirty)?)")
 NO_DIFF = "no-diff"
 
 
@@ -369,6 +371,14 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
         return None
     old = relative_path(section.rename_from or section.old or "", (root,))
     new = relative_path(section.rename_to or section.new or section.old or "", (root,))
+    if any(mode is not None and mode & 0o170000 == GITLINK_MODE
+           for mode in (section.old_mode, section.new_mode)):
+        # A submodule's commit (added, moved, removed, renamed): not a file's content.
+        # Written as one, it became a file of "Subproject commit ..." text; removed, a
+        # :rm of its folder. One operation that cannot apply says so instead.
+        before, after = _submodule_commits(section)
+        payload = FileBytes("submodule", old_id=before, new_id=after)
+        return Change([FullFile(new, (), span, payload=payload, literal=literal)], span)
     if section.deleted:
         return Change([command(CommandName.RM, [old], line)], span)
     mode = section.new_mode if section.new_file or section.mode_change else None
@@ -408,6 +418,19 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
     if not ops:
         return None
     return Change(ops, span)
+
+
+def _submodule_commits(section: _Section) -> tuple[str, str]:
+    """The commits a submodule's section moves it from and to ("" for none): its hunk's
+    ``Subproject commit <id>`` lines (``-dirty`` after a worktree's modified checkout)."""
+    found = {"-": "", "+": ""}
+    for hunk in section.hunks:
+        for side, lines in (("-", hunk.search), ("+", hunk.replace)):
+            for line in lines:
+                match = _SUBPROJECT.fullmatch(line)
+                if match is not None and (side == "+" or line not in hunk.replace):
+                    found[side] = match.group(1)
+    return found["-"], found["+"]
 
 
 def _edit(path: str, hunk: _Hunk, ordinal: int = 1, literal: bool = False) -> Edit:

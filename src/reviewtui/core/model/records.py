@@ -139,10 +139,12 @@ class FileBytes:
     """What a source says about a file's bytes when it cannot say it in lines.
 
     ``kind`` is "literal" (``data`` is the new content), "delta" (``data`` is a git delta
-    over the current content), "keep" (the content stays: only the mode changes) or
+    over the current content), "keep" (the content stays: only the mode changes),
     "missing" (the source says the file changed but carries no data, as git's
-    ``Binary files a/x and b/x differ``: it cannot be applied). ``old_id``/``new_id`` are
-    git blob ids (40 hex) when the source gives them in full, for verification.
+    ``Binary files a/x and b/x differ``: it cannot be applied) or "submodule" (the path is
+    a git submodule whose commit changes: not a file's content, never applied).
+    ``old_id``/``new_id`` are git blob ids (40 hex) when the source gives them in full, for
+    verification; for a submodule, the commits it moves from and to (as given).
     """
 
     kind: str
