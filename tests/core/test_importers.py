@@ -484,7 +484,12 @@ def test_unified_short_hunk_and_bad_header_are_reported() -> None:
     bad = "diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ nonsense @@\n-a\n+b\n"
     (turn,) = import_unified(bad, "d").turns
     assert [p.rule for p in turn.reply.problems] == ["diff-bad-hunk"]
-    assert not turn.reply.ops
+    # One operation that cannot apply stands for what could not be read (the file's
+    # patch is then not whole: apply writes none of it).
+    (op,) = turn.reply.ops
+    assert isinstance(op, FullFile)
+    assert op.payload is not None
+    assert (op.path, op.payload.kind) == ("f", "unread")
     with pytest.raises(SessionFormatError) as info:
         import_unified("no diff here\n", "d")
     assert info.value.rule == "no-diff"

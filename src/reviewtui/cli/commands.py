@@ -26,7 +26,7 @@ from reviewtui.core.engine import (
 )
 from reviewtui.core.engine.decisions import Decision, OpKey, Verdict
 from reviewtui.core.errors import InputLimitError, UsageError
-from reviewtui.core.lint.rules import lint_reply, lint_session
+from reviewtui.core.lint.rules import lint_reply, lint_session, problem_finding
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import Session
 from reviewtui.core.protocol.reply import parse_reply_text
@@ -210,6 +210,11 @@ def apply(args: argparse.Namespace) -> int:
         committed = _commit(review, args)
         first, last = turns or (1, max((t.index for t in review.session.turns), default=0))
         picked = [t for t in review.session.turns if first <= t.index <= last]
+        # What the session holds and no operation carries (an edit cut off, a line that
+        # is not a hunk header, a copy): nothing can write it, so it is said, and the
+        # exit code says not everything was applied.
+        lost = [problem_finding(p, t.index) for t in picked for p in t.reply.problems
+                if p.severity == "error"]
         chosen = [t for t in review.draft.turns if first <= t.index <= last]
         results = [replace(r, outcome=review.outcome(r.key))
                    for t in chosen for r in t.results]
@@ -222,7 +227,7 @@ def apply(args: argparse.Namespace) -> int:
         if checks_note:
             print(checks_note, file=sys.stderr if args.json else sys.stdout)
         if args.json:
-            doc = session_json(source, review.session.title, picked, [], review.draft,
+            doc = session_json(source, review.session.title, picked, lost, review.draft,
                                str(root), extra)
             # Each operation as it ended on disk (written, forced in, conflicting).
             by_key = {r.key: r for r in results}
@@ -238,6 +243,8 @@ def apply(args: argparse.Namespace) -> int:
             doc["messages"] = _messages(root, opened) + _messages(root, report)
             _print_json(doc)
         else:
+            for finding in lost:
+                print(finding_line(source, finding))
             for result in skipped:
                 print(_skipped_line(source, result, held.get(result.key)))
             skipped_keys = {r.key for r in skipped}
@@ -259,10 +266,12 @@ def apply(args: argparse.Namespace) -> int:
                   + (f", {plural(len(report.conflicts), 'conflict')}" if report.conflicts
                      else "")
                   + _skipped_summary(skipped, held)
+                  + (f"; {plural(len(lost), 'part')} of the session not read as operations "
+                     "(above)" if lost else "")
                   + f" under {root}")
     if committed is not None:
         print(committed.summary(), file=sys.stderr if args.json else sys.stdout)
-    return EXIT_OK if not skipped and not report.conflicts else EXIT_FINDINGS
+    return EXIT_OK if not skipped and not report.conflicts and not lost else EXIT_FINDINGS
 
 
 def _strict(review: Review, wanted: list[tuple[OpKey, Decision]]

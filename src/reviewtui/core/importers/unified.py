@@ -110,6 +110,7 @@ class _Section:
     new_id: str = ""
     payload: FileBytes | None = None
     binary_error: str = ""
+    unread: bool = False  # a hunk header could not be read: the hunks after it are lost
     hunks: list[_Hunk] = field(default_factory=list)
     end: int = 0
 
@@ -300,6 +301,7 @@ def _read_hunks(lines: Sequence[str], raw: Sequence[str], i: int, stop: int,
             notes.append(problem(BAD_HUNK, f"{lines[i]!r} is not a hunk header "
                                  "('@@ -a,b +c,d @@'); the rest of this file's diff is skipped",
                                  i + 1))
+            section.unread = True
             i += 1
             while i < stop and not lines[i].startswith(("diff --git ", "@@ ")):
                 i += 1
@@ -398,7 +400,7 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
         first = section.hunks[0].header + 2 if section.hunks else line
         full = FullFile(new, tuple(added), Span(first, max(first, section.end)),
                         final_newline=not no_eol or not added, mode=mode, literal=literal)
-        return Change([full], span)
+        return Change([full, *_unread(section, new, span, literal)], span)
     if mode is None and section.old_mode is not None and \
             section.old_mode & 0o170000 == LINK_MODE:
         mode = section.old_mode  # a link's new target (the index line's mode: no change)
@@ -415,9 +417,19 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
         # A mode change (with or without hunks): the content as the hunks leave it.
         ops.append(FullFile(new, (), span, mode=mode, payload=FileBytes("keep"),
                             literal=literal))
+    ops.extend(_unread(section, new, span, literal))
     if not ops:
         return None
     return Change(ops, span)
+
+
+def _unread(section: _Section, path: str, span: Span, literal: bool) -> list[FullFile]:
+    """For a file whose diff could not be read to its end: one operation that cannot
+    apply, so the file's patch is not whole and ``apply`` writes none of it (a file with
+    only the hunks before the unreadable line is neither the old one nor the new)."""
+    if not section.unread:
+        return []
+    return [FullFile(path, (), span, payload=FileBytes("unread"), literal=literal)]
 
 
 def _submodule_commits(section: _Section) -> tuple[str, str]:

@@ -142,7 +142,8 @@ class FileBytes:
     over the current content), "keep" (the content stays: only the mode changes),
     "missing" (the source says the file changed but carries no data, as git's
     ``Binary files a/x and b/x differ``: it cannot be applied) or "submodule" (the path is
-    a git submodule whose commit changes: not a file's content, never applied).
+    a git submodule whose commit changes: not a file's content, never applied) or
+    "unread" (part of the file's diff could not be read: its patch is not whole).
     ``old_id``/``new_id`` are git blob ids (40 hex) when the source gives them in full, for
     verification; for a submodule, the commits it moves from and to (as given).
     """
