@@ -199,3 +199,44 @@ def test_an_answer_never_comes_from_a_state_and_files_read_at_different_moments(
         assert outcome.status is Status.APPLIED, outcome.message
         assert (root / "m0.py").read_text() == BODY.replace("value_2 = 2", "value_2 = -2").replace(
             "value_3 = 3", "value_3 = -3")
+
+
+def test_waiting_for_the_reviewer_reads_the_decision_log_again_only_when_it_changed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While the agent waits, the server asks the state file every 50 ms: a file the same
+    byte for byte is not parsed again; one the reviewer saved a decision in is."""
+    import reviewtui.shell.live as live_module
+
+    root = project(tmp_path)
+    session = tmp_path / "wait.jsonl"
+    state = prepare_live_session(session, root)
+    polls: list[int] = []
+    with Review.open(session, root, state_path=state, format="toolcalls") as workbench:
+        ticks = iter(range(10_000))
+
+        def sleep(_seconds: float) -> None:
+            polls.append(len(parsed))
+            if len(polls) == 40:  # the reviewer decides after 40 polls
+                workbench.reload_session()
+                workbench.decide(rec.key, Decision.reject())
+
+        agent = LiveSession(root, session, gate=Gate.REVIEW, wait=1_000,
+                            clock=lambda: float(next(ticks)) / 1_000, sleep=sleep)
+        first = agent.record(edit(0, 2), "wait")  # decided: the state holds a log
+        workbench.reload_session()
+        workbench.decide(first.key, Decision.accept())
+        rec = agent.record(edit(1, 4), "wait")
+        parsed: list[object] = []
+        real = live_module.decode_state
+
+        def counted(doc: Any) -> Any:
+            parsed.append(doc)
+            return real(doc)
+
+        monkeypatch.setattr(live_module, "decode_state", counted)
+        settled = agent.wait_for(rec, agent.evaluate(rec.key))
+    assert settled.verdict == "rejected"
+    assert len(polls) == 40
+    assert polls[-1] == 1  # 40 polls of an unchanged file: one parse
+    assert len(parsed) == 2  # and one more once the reviewer's save changed it
+    assert (root / "m1.py").read_text() == BODY
