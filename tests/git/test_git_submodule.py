@@ -68,8 +68,9 @@ def test_a_submodule_section_is_one_operation_that_names_its_commits(
 @pytest.mark.parametrize(("diff", "says"), [
     (ADDED, "is added at commit 2ba28b924808"),
     (MOVED, "moves from 2ba28b924808 to ba74067b0e36"),
+    (MOVED.replace(NEW, OLD), "its checkout (at commit 2ba28b924808) has changes of its own"),
     (REMOVED, "is removed (it was at commit ba74067b0e36)")],
-    ids=["added", "moved", "removed"])
+    ids=["added", "moved", "dirty", "removed"])
 def test_apply_leaves_a_checked_out_submodule_alone_and_says_why(
         diff: str, says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root = tmp_path / "root"

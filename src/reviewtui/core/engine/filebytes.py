@@ -112,8 +112,11 @@ def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
 
 def _submodule_refusal(path: str, payload: FileBytes) -> str:
     """Why a submodule's change is not replayed, with the commits the source names."""
-    before, after = payload.old_id[:12], payload.new_id[:12]
-    if before and after:
+    dirty = payload.new_id.endswith("-dirty")  # git diff of a worktree: changed inside
+    before, after = payload.old_id[:12], payload.new_id.removesuffix("-dirty")[:12]
+    if dirty and before == after:
+        change = f"its checkout (at commit {after}) has changes of its own"
+    elif before and after:
         change = f"its commit moves from {before} to {after}"
     elif after:
         change = f"it is added at commit {after}"
@@ -122,6 +125,7 @@ def _submodule_refusal(path: str, payload: FileBytes) -> str:
     else:
         change = "its commit changes"
     how = ("'git rm' it" if before and not after
+           else "commit them in the submodule, then 'git add' it" if dirty and before == after
            else "check out the commit in the submodule, then 'git add' it")
     return (f"{path} is a git submodule (mode 160000) and {change}: reviewtui changes "
             "files, not the commit a submodule is checked out at, so this change is left "
