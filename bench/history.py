@@ -443,6 +443,8 @@ def drift(repo: Path, n: int, k: int, *, tools: Sequence[str] = TOOLS,
                     for status, old, new in changes:
                         path = new or old
                         assert path is not None
+                        if (old is None or old not in before) and path not in after:
+                            continue  # a submodule: in neither exported tree, not judged
                         if tool == "reviewtui" and (reported is None or path not in reported):
                             changed = got.get(path) != base.get(path)
                             if changed:
