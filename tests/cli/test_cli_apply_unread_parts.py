@@ -125,3 +125,25 @@ def test_a_session_read_whole_still_exits_0(
     assert code == EXIT_OK
     assert "not read as operations" not in out
     assert (root / "a.py").read_text() == "x = 3\ny = 4\n"
+
+
+BETWEEN = "--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-a\n+b\n{gap}@@ -3 +3 @@\n-x\n+y\n"
+
+
+def test_a_blank_line_between_two_hunks_does_not_lose_the_second(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """GNU patch wrote "b keep x" here with exit 0; git refuses the whole diff."""
+    code, root = _apply(tmp_path, BETWEEN.format(gap="\n"), "d.diff", "--format", "unified")
+    capsys.readouterr()
+    assert code == EXIT_OK
+    assert (root / "a.txt").read_text() == "b\nkeep\ny\n"
+
+
+def test_a_hunk_after_prose_is_not_guessed_into_the_file_above(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, root = _apply(tmp_path, BETWEEN.format(gap="Now the other file:\n"), "d.diff",
+                        "--format", "unified")
+    out = capsys.readouterr().out
+    assert code == EXIT_FINDINGS
+    assert "d.diff:7: diff-orphan-hunk error" in out
+    assert (root / "a.txt").read_text() == "a\nkeep\nx\n"

@@ -26,7 +26,15 @@ from reviewtui.core.importers.common import relative_path
 from reviewtui.core.importers.unified import import_unified
 from reviewtui.core.lint.rules import lint_session
 from reviewtui.core.model.outcome import Status
-from reviewtui.core.model.records import CommandName, ConsoleCommand, Edit, FullFile, Session, Span
+from reviewtui.core.model.records import (
+    CommandName,
+    ConsoleCommand,
+    Edit,
+    FullFile,
+    Operation,
+    Session,
+    Span,
+)
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.shell.loader import load_session
 
@@ -744,3 +752,49 @@ def test_importers_return_a_session_or_a_format_error(text: str) -> None:
             continue
         assert isinstance(session, Session)
         run(session, {"a.txt": "x\nx\n", "a.py": "a\n", "x": "a\nb\n"})
+
+
+def _rules_and_ops(text: str) -> tuple[list[tuple[str, str]], list[Operation]]:
+    (turn,) = import_unified(text, "d").turns
+    return [(p.rule, p.severity) for p in turn.reply.problems], list(turn.reply.ops)
+
+
+def test_unified_blank_lines_between_two_hunks_of_a_file_are_a_slip() -> None:
+    """git refuses such a diff and GNU patch drops the second hunk (exit 0): the hunk after
+    the blank lines can only be the same file's, so it is read as its own, with a warning."""
+    text = "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+A\n\n\n@@ -2 +2 @@\n-b\n+B\n"
+    rules, ops = _rules_and_ops(text)
+    assert rules == [("diff-blank-between-hunks", "warning")]
+    assert [(op.path, type(op).__name__) for op in ops] == [("x", "Edit"), ("x", "Edit")]
+    assert files_after(run(import_unified(text, "d"), {"x": "a\nb\nc\n"})) == {
+        "x": b"A\nB\nc\n"}
+
+
+def test_unified_a_hunk_after_other_text_is_not_read_and_holds_the_file_above() -> None:
+    text = ("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+A\nNow the other file:\n"
+            "@@ -2 +2 @@\n-b\n+B\n")
+    rules, ops = _rules_and_ops(text)
+    assert rules == [("diff-orphan-hunk", "error")]
+    assert [(op.path, type(op).__name__) for op in ops] == [("x", "Edit"), ("x", "FullFile")]
+    unread = ops[-1]
+    assert isinstance(unread, FullFile)
+    assert unread.payload is not None
+    assert unread.payload.kind == "unread"
+
+
+def test_unified_hunks_after_a_bad_header_are_one_problem_not_orphans() -> None:
+    text = ("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+A\n@@ garbled\n-b\n+B\n"
+            "@@ -3 +3 @@\n-c\n+C\n--- a/y\n+++ b/y\n@@ -1 +1 @@\n-y\n+Y\n")
+    rules, ops = _rules_and_ops(text)
+    assert rules == [("diff-bad-hunk", "error")]
+    assert [(op.path, type(op).__name__) for op in ops] == [
+        ("x", "Edit"), ("x", "FullFile"), ("y", "Edit")]
+
+
+def test_unified_a_mails_message_quoting_a_hunk_header_is_not_an_orphan() -> None:
+    text = ("From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001\n"
+            "Subject: [PATCH] Quote a header\n\n@@ -1 +1 @@ is how a hunk starts.\n---\n"
+            "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+A\n")
+    rules, ops = _rules_and_ops(text)
+    assert rules == []
+    assert [(op.path, type(op).__name__) for op in ops] == [("x", "Edit")]

@@ -58,10 +58,9 @@ def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
 
     current = tree.get(path)
     if payload.kind == "unread":
-        return refused(path, "diff-unread", f"part of the diff of {path} cannot be read (a "
-                       "line where a hunk header belongs is not one, see the diff-bad-hunk "
-                       "finding): the hunks after it are missing, so its patch is not "
-                       "whole"), None
+        return refused(path, "diff-unread", f"part of the diff of {path} cannot be read (the "
+                       "diff-bad-hunk or diff-orphan-hunk finding says where): hunks of it "
+                       "are missing, so its patch is not whole"), None
     if payload.kind == "submodule":
         return refused(path, "submodule", _submodule_refusal(path, payload)), None
     if payload.kind == "missing":

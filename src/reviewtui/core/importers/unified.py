@@ -59,6 +59,8 @@ _COMMIT_AT = re.compile(COMMIT.pattern.removeprefix("^"))  # matched at a line's
 DEV_NULL = "/dev/null"
 
 BAD_HUNK = "diff-bad-hunk"
+ORPHAN_HUNK = "diff-orphan-hunk"
+BLANK_BETWEEN = "diff-blank-between-hunks"
 HUNK_COUNT = "diff-hunk-count"
 BINARY = "diff-binary"
 COPY = "diff-copy"
@@ -194,13 +196,22 @@ def _sections(lines: Sequence[str], raw: Sequence[str], start: int, stop: int,
             continue
         if line.startswith("diff --git "):
             section = _git_section(lines, raw, i, stop, notes)
-        elif (line.startswith("--- ") and i + 2 < stop and lines[i + 1].startswith("+++ ")
-              and HUNK.match(lines[i + 2])):
+        elif _starts_section(lines, i, stop):
             section = _Section(i)
             section.old, section.new = _path(line[4:]), _path(lines[i + 1][4:])
             section.new_file, section.deleted = section.old is None, section.new is None
             section.end = _read_hunks(lines, raw, i + 2, stop, section, notes)
         else:
+            if sections and line.startswith("@@ -") and HUNK.match(line):
+                # A hunk after a file's diff and other text, with no file header of its
+                # own: whose file it edits is not said (the one above, or one whose header
+                # went missing). Not read; the file above is then not whole either (git
+                # refuses the whole diff). (Before any file: a mail's message, not a diff.)
+                above = sections[-1]
+                notes.append(problem(ORPHAN_HUNK, "a hunk with no file header, after the "
+                                     f"hunks of {above.new or above.old!r}: which file it "
+                                     "edits is not said, so it is not read", i + 1))
+                above.unread = True
             i += 1
             continue
         sections.append(section)
@@ -303,8 +314,8 @@ def _read_hunks(lines: Sequence[str], raw: Sequence[str], i: int, stop: int,
                                  i + 1))
             section.unread = True
             i += 1
-            while i < stop and not lines[i].startswith(("diff --git ", "@@ ")):
-                i += 1
+            while i < stop and not _starts_section(lines, i, stop):
+                i += 1  # (its hunks too: the rest of this file's diff)
             return i
         # A missing count (``@@ -3 +3 @@``) means one line.
         a, b, c, d = (parse_int(n or "1", what="hunk header number", line=i + 1)
@@ -312,7 +323,26 @@ def _read_hunks(lines: Sequence[str], raw: Sequence[str], i: int, stop: int,
         hunk = _Hunk(i, a, b, c, d)
         i = _hunk_lines(lines, raw, i + 1, stop, hunk, notes)
         section.hunks.append(hunk)
+        # Blank lines and then another hunk: a slip between two hunks of this file (git
+        # refuses the diff, GNU patch drops the hunk). Nothing else can start there.
+        after = i
+        while after < stop and not lines[after]:
+            after += 1
+        if after > i and after < stop and HUNK.match(lines[after]):
+            notes.append(problem(BLANK_BETWEEN, f"blank line{'s' if after - i > 1 else ''} "
+                                 f"between two hunks of {section.new or section.old!r}: "
+                                 "read as a slip, the hunk after them as this file's", i + 1,
+                                 after, severity="warning"))
+            i = after
     return i
+
+
+def _starts_section(lines: Sequence[str], i: int, stop: int) -> bool:
+    """Whether a file's section starts at ``lines[i]`` (as :func:`_sections` reads one)."""
+    line = lines[i]
+    return line.startswith("diff --git ") or (
+        line.startswith("--- ") and i + 2 < stop and lines[i + 1].startswith("+++ ")
+        and HUNK.match(lines[i + 2]) is not None)
 
 
 def _hunk_lines(lines: Sequence[str], raw: Sequence[str], i: int, stop: int, hunk: _Hunk,
