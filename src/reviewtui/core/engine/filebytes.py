@@ -53,9 +53,6 @@ def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
     payload = op.payload
     if payload is None:
         return None
-    # Only a git binary patch has a payload: its reader is loaded for it alone.
-    from reviewtui.core.importers.gitbinary import BinaryPatchError, apply_delta, blob_id
-
     current = tree.get(path)
     if payload.kind == "unread":
         return refused(path, "diff-unread", f"part of the diff of {path} cannot be read (the "
@@ -77,6 +74,9 @@ def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
                         message=f"mode of {path} becomes {mode}",
                         before_state=current, after_state=state),
                 state)
+    # Only a binary patch's data (literal or delta) needs its reader: loaded for it alone.
+    from reviewtui.core.importers.gitbinary import BinaryPatchError, apply_delta, blob_id
+
     if current is not None and payload.old_id and payload.old_id != NULL_ID \
             and blob_id(current.data) != payload.old_id:
         return refused(path, "binary-stale", f"{path} is not the version the binary patch "
