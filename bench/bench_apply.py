@@ -254,7 +254,7 @@ def reviewtui_apply(case: Case, work: Path) -> tuple[float, bool, int]:
     session = work / "session.md"
     session.write_text(session_text(case))
     out = io.StringIO()
-    report = commands.diagnose_landed  # type: ignore[attr-defined]
+    report = commands.landed_report  # type: ignore[attr-defined]
     spent = [0.0]
 
     def timed_report(results: object) -> object:
@@ -264,14 +264,14 @@ def reviewtui_apply(case: Case, work: Path) -> tuple[float, bool, int]:
         finally:
             spent[0] += time.perf_counter() - began
 
-    commands.diagnose_landed = timed_report  # type: ignore[attr-defined]
+    commands.landed_report = timed_report  # type: ignore[attr-defined]
     try:
         start = time.perf_counter()
         with contextlib.redirect_stdout(out):
             main(["apply", "--yes", "--root", str(root), str(session)])
         took = time.perf_counter() - start
     finally:
-        commands.diagnose_landed = report  # type: ignore[attr-defined]
+        commands.landed_report = report  # type: ignore[attr-defined]
     REPORT_SECONDS.append(spent[0])
     return took, check_root(root, case), 0
 

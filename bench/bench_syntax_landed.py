@@ -37,6 +37,7 @@ import reviewtui.cli.commands as commands  # noqa: E402
 from reviewtui.cli import main  # noqa: E402
 from reviewtui.core.engine import OpResult  # noqa: E402
 from reviewtui.core.review import diagnostics  # noqa: E402
+from reviewtui.core.review.landed import diagnose_landed  # noqa: E402
 from reviewtui.core.syntax import pytokens  # noqa: E402
 
 REPEAT = 9
@@ -67,13 +68,13 @@ def case(kind: str) -> b.Case:
 def landed(made: b.Case) -> list[OpResult]:
     """The results ``apply`` hands to ``diagnose_landed`` (one real run, captured)."""
     seen: list[list[OpResult]] = []
-    real = commands.diagnose_landed
+    real = commands.landed_report
 
     def capture(results: Sequence[OpResult]) -> dict[object, object]:
         seen.append(list(results))
         return {}
 
-    commands.diagnose_landed = capture  # type: ignore[assignment]
+    commands.landed_report = capture  # type: ignore[assignment]
     try:
         with tempfile.TemporaryDirectory() as scratch:
             work = Path(scratch)
@@ -85,7 +86,7 @@ def landed(made: b.Case) -> list[OpResult]:
             if not b.check_root(root, made):
                 raise SystemExit("apply did not write the intended files")
     finally:
-        commands.diagnose_landed = real
+        commands.landed_report = real
     return seen[0]
 
 
@@ -114,15 +115,15 @@ def main_() -> None:
           f"  files reported")
     for kind in ("comment", "code"):
         results = landed(case(kind))
-        ours = _cpu(lambda: diagnostics.diagnose_landed(results))  # noqa: B023
+        ours = _cpu(lambda: diagnose_landed(results))  # noqa: B023
         real = pytokens.quiet_changes
         pytokens.quiet_changes = lambda *args: set()  # type: ignore[assignment]
         try:
-            regions = _cpu(lambda: diagnostics.diagnose_landed(results))  # noqa: B023
+            regions = _cpu(lambda: diagnose_landed(results))  # noqa: B023
         finally:
             pytokens.quiet_changes = real
         parse = _cpu(lambda: whole(results))  # noqa: B023
-        reported = len(diagnostics.diagnose_landed(results))
+        reported = len(diagnose_landed(results))
         print(f"{kind:8} {ours * 1e3:14.1f} ms {regions * 1e3:11.1f} ms {parse * 1e3:9.1f} ms"
               f"  {reported}   ({regions / ours:.1f}x faster than regions alone,"
               f" {parse / ours:.1f}x than a whole parse)")

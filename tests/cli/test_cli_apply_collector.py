@@ -37,13 +37,13 @@ def test_the_collector_is_off_during_the_apply_and_on_after_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     seen: list[bool] = []
-    real = commands.diagnose_landed
+    real = commands.landed_report
 
     def spying(results):  # type: ignore[no-untyped-def]
         seen.append(gc.isenabled())
         return real(results)
 
-    monkeypatch.setattr(commands, "diagnose_landed", spying)
+    monkeypatch.setattr(commands, "landed_report", spying)
     session, root = _setup(tmp_path)
     assert main(["apply", str(session), "--root", str(root), "--yes"]) == 0
     assert (root / "m.py").read_text() == "def f():\n    return 2\n"
@@ -59,7 +59,7 @@ def test_a_failing_apply_turns_the_collector_back_on(
     def failing(results):  # type: ignore[no-untyped-def]
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(commands, "diagnose_landed", failing)
+    monkeypatch.setattr(commands, "landed_report", failing)
     session, root = _setup(tmp_path)
     with pytest.raises(RuntimeError, match="boom"):
         main(["apply", str(session), "--root", str(root), "--yes"])

@@ -5,7 +5,7 @@ from __future__ import annotations
 from reviewtui.core.engine import Policy, evaluate_session
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.protocol.session import parse_session
-from reviewtui.core.review.diagnostics import diagnose_landed
+from reviewtui.core.review.landed import diagnose_landed
 
 
 def edits(*pairs: tuple[str, str]) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from reviewtui.core.engine import OpResult, Policy, evaluate_session
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.protocol.session import parse_session
-from reviewtui.core.review.diagnostics import diagnose_landed
+from reviewtui.core.review.landed import diagnose_landed
 
 BASE = "a = 1\nb = 2\nc = (\nd = 4\ne = 5\n"  # line 3 never closes: broken before
 

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from pyregionkit import edited
 
 from reviewtui.core.review import diagnostics
-from reviewtui.core.review.diagnostics import LineMap, _Carried, diagnose_change
+from reviewtui.core.review.diagnostics import LineMap, diagnose_change
+from reviewtui.core.review.landed import _Carried
 
 FRAGMENTS = ["def f(x):", "    return x", "x = (", ")", "y = 1", "    y = 2", '"""', "if y:",
              "    pass", "z = [1,", "2]", "nonlocal q", "", "# c", "class A:", "x = 1 +"]

@@ -11,7 +11,7 @@ from reviewtui.core.engine import OpResult, Policy, evaluate_session
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.protocol.session import parse_session
 from reviewtui.core.review import diagnostics
-from reviewtui.core.review.diagnostics import introduced
+from reviewtui.core.review.landed import introduced
 
 # A small file (whole parses are what the size threshold keeps for apply) that already
 # has an error: the call in f3 is never closed, as in a module cut short.

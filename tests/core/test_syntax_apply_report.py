@@ -17,7 +17,8 @@ from reviewtui.core.engine import OpResult, Policy, evaluate_session
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.protocol.session import parse_session
 from reviewtui.core.review import diagnostics
-from reviewtui.core.review.diagnostics import Diagnostic, diagnose_landed
+from reviewtui.core.review.diagnostics import Diagnostic
+from reviewtui.core.review.landed import diagnose_landed
 from reviewtui.core.syntax import pyregions
 from reviewtui.core.syntax.pyregions import changes_of, edits_parse_alone
 

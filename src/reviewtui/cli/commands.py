@@ -31,10 +31,11 @@ from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import Session
 from reviewtui.core.protocol.reply import parse_reply_text
 from reviewtui.core.record import replace
-from reviewtui.core.review.diagnostics import diagnose_landed, introduced
+from reviewtui.core.review.landed import introduced
 from reviewtui.core.text.limits import place
 from reviewtui.core.text.plural import plural
 from reviewtui.shell.disk import scratch_copy
+from reviewtui.shell.forked import landed_report
 from reviewtui.shell.loader import LoadedSession, gc_paused, load_session, read_text
 from reviewtui.shell.project import load_project
 
@@ -251,7 +252,7 @@ def apply(args: argparse.Namespace) -> int:
             for result in results:
                 if result.key not in skipped_keys and result.outcome.status is not Status.APPLIED:
                     print(forced_line(source, result, accept_fuzzy=args.accept_fuzzy))
-            written = diagnose_landed([r for r in results if r.key not in skipped_keys])
+            written = landed_report([r for r in results if r.key not in skipped_keys])
             for result in results:
                 if result.landed:
                     for line in diagnostic_lines(result, extra.get(result.key, ()),

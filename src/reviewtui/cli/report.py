@@ -9,7 +9,8 @@ from reviewtui.core.engine.decisions import OpKey
 from reviewtui.core.lint.findings import Finding, Severity
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile, Operation, Turn
-from reviewtui.core.review.diagnostics import Diagnostic, diagnose_result, introduced
+from reviewtui.core.review.diagnostics import Diagnostic, diagnose_result
+from reviewtui.core.review.landed import introduced
 
 FAILED = frozenset({Status.AMBIGUOUS, Status.NOT_FOUND, Status.REFUSED, Status.CONFLICT})
 

@@ -32,7 +32,7 @@ from reviewtui.core.export.fileops import plan_cost, plan_turn, sent_cost
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import ConsoleCommand
 from reviewtui.core.record import record, replace
-from reviewtui.core.review.diagnostics import introduced
+from reviewtui.core.review.landed import introduced
 from reviewtui.core.text.plural import plural
 
 LOCATED = frozenset({Status.APPLIED, Status.NEEDS_REVIEW})
