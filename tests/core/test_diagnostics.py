@@ -13,8 +13,8 @@ from reviewtui.core.review.diagnostics import (
     diagnose_cached,
     diagnose_change,
     diagnose_result,
-    introduced,
 )
+from reviewtui.core.review.landed import introduced
 
 # (path, good, broken, good with an unrelated change, broken with an unrelated change)
 CASES = {

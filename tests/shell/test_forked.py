@@ -29,19 +29,26 @@ def forks_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(forked, "_can_fork", lambda: True)
 
 
-@given(st.lists(st.integers(0, 50), max_size=30), st.integers(1, 12), st.integers(1, 40))
+@given(st.lists(st.integers(0, 50), max_size=30), st.integers(1, 12), st.integers(1, 40),
+       st.integers(0, 200))
 def test_shares_hold_every_item_once_and_are_balanced(weights: list[int], workers: int,
-                                                      share: int) -> None:
-    shares = forked.plan_shares(weights, workers, share)
+                                                      share: int, head_start: int) -> None:
+    shares = forked.plan_shares(weights, workers, share, head_start)
     flat = sorted(i for indices in shares for i in indices)
     assert flat == list(range(len(weights)))
-    assert all(indices == sorted(indices) and indices for indices in shares)
+    assert all(indices == sorted(indices) for indices in shares)
+    assert all(shares[1:])  # only this process's share may be empty
     assert len(shares) <= max(1, min(workers, forked.MAX_WORKERS))
-    if sum(weights) < 2 * share:
-        assert len(shares) <= 1
+    if sum(weights) + head_start < 2 * share:
+        assert len(shares) == 1
     loads = [sum(weights[i] for i in indices) for indices in shares]
-    if len(loads) > 1:  # heaviest first into the lightest: within one item of each other
+    loads[0] += head_start  # what this process does before its share
+    if len(loads) > 1 and shares[0]:  # heaviest first into the lightest: within one item
         assert max(loads) - min(loads) <= max(weights)
+
+
+def test_a_head_start_leaves_this_process_the_lighter_share() -> None:
+    assert forked.plan_shares([10] * 8, 2, 1, head_start=20) == [[2, 4, 6], [0, 1, 3, 5, 7]]
 
 
 def _tagged(item: int) -> list[int]:
