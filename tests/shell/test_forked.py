@@ -148,10 +148,10 @@ def f7(x, x):
 """
 
 
-def _results() -> list:  # type: ignore[type-arg]
+def _results(session: str = SESSION) -> list:  # type: ignore[type-arg]
     files = {f"{name}.py": FileState.from_bytes(_module(400).encode()) for name in "abc"}
     files["d.json"] = FileState.from_bytes(b'{\n  "a": 1\n}\n')
-    run = evaluate_session(parse_session(SESSION), Tree.from_files(files),
+    run = evaluate_session(parse_session(session), Tree.from_files(files),
                            policy=Policy.headless())
     return [r for t in run.turns for r in t.results]
 
@@ -197,3 +197,18 @@ def test_apply_prints_the_same_report_forked_or_not(
     assert alone == split
     assert [name for name in ("a.py", "b.py", "c.py", "d.json") if f"{name}:" in alone[1]] == [
         "a.py", "c.py", "d.json"]
+
+
+@needs_fork
+@pytest.mark.usefixtures("forks_allowed")
+def test_a_file_that_landed_otherwise_than_begun_is_checked_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(forked, "SHARE", 1)
+    landed = _results()  # a.py and c.py broken, b.py fine, d.json broken
+    benign = _results(SESSION.replace("    y = (x + 3\n", "    y = x + 30\n"))
+    assert diagnose_landed(benign[:1]) == {}  # a.py as begun: fine
+    # Begun on a.py's benign edit and without c.py; landed with a.py broken, c.py too.
+    with forked.LandedReport([benign[0], landed[1], landed[3]]) as report:
+        found = report.finish(landed)
+    assert found == diagnose_landed(landed)
+    assert sorted(found) == [(1, 0), (1, 2), (1, 3)]
