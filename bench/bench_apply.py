@@ -245,38 +245,33 @@ REPORT_SECONDS: list[float] = []  # the syntax report's share of each reviewtui_
 
 def reviewtui_apply(case: Case, work: Path) -> tuple[float, bool, int]:
     """In-process ``reviewtui apply --yes``: seconds, intended result, peak RSS (KiB) of a
-    subprocess doing the same (the memory figure). The time its syntax report (which
-    neither aider nor Codex makes) takes in this process (begun before the writes, its
-    children's shares meanwhile, then this process's) is appended to ``REPORT_SECONDS``."""
-    from reviewtui.cli import main  # (imports are start-up, not apply: aider's figure
-    from reviewtui.shell.forked import LandedReport  # leaves its own imports out too)
+    subprocess doing the same (the memory figure). The time of its syntax report (which
+    neither aider nor Codex makes) is appended to ``REPORT_SECONDS``."""
+    import reviewtui.cli.commands as commands  # (imports are start-up, not apply: aider's
+    from reviewtui.cli import main  # figure leaves its own imports out too)
 
     root = write_root(case, work)
     session = work / "session.md"
     session.write_text(session_text(case))
     out = io.StringIO()
+    report = commands.diagnose_landed  # type: ignore[attr-defined]
     spent = [0.0]
-    real = {name: getattr(LandedReport, name) for name in ("__init__", "finish")}
 
-    def timed(name: str) -> object:
-        def call(*args: object, **kwargs: object) -> object:
-            began = time.perf_counter()
-            try:
-                return real[name](*args, **kwargs)
-            finally:
-                spent[0] += time.perf_counter() - began
-        return call
+    def timed_report(results: object) -> object:
+        began = time.perf_counter()
+        try:
+            return report(results)  # type: ignore[arg-type]
+        finally:
+            spent[0] += time.perf_counter() - began
 
-    for name in real:
-        setattr(LandedReport, name, timed(name))
+    commands.diagnose_landed = timed_report  # type: ignore[attr-defined]
     try:
         start = time.perf_counter()
         with contextlib.redirect_stdout(out):
             main(["apply", "--yes", "--root", str(root), str(session)])
         took = time.perf_counter() - start
     finally:
-        for name, method in real.items():
-            setattr(LandedReport, name, method)
+        commands.diagnose_landed = report  # type: ignore[attr-defined]
     REPORT_SECONDS.append(spent[0])
     return took, check_root(root, case), 0
 

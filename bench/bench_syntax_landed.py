@@ -33,12 +33,12 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import bench_apply as b  # noqa: E402
+import reviewtui.cli.commands as commands  # noqa: E402
 from reviewtui.cli import main  # noqa: E402
 from reviewtui.core.engine import OpResult  # noqa: E402
 from reviewtui.core.review import diagnostics  # noqa: E402
 from reviewtui.core.review.landed import diagnose_landed  # noqa: E402
 from reviewtui.core.syntax import pytokens  # noqa: E402
-from reviewtui.shell.forked import LandedReport  # noqa: E402
 
 REPEAT = 9
 _WORD = re.compile(r"\b[A-Za-z_]\w*\b")
@@ -68,13 +68,13 @@ def case(kind: str) -> b.Case:
 def landed(made: b.Case) -> list[OpResult]:
     """The results ``apply`` hands to ``diagnose_landed`` (one real run, captured)."""
     seen: list[list[OpResult]] = []
-    real = LandedReport.finish
+    real = commands.diagnose_landed
 
-    def capture(self: LandedReport, results: Sequence[OpResult]) -> dict[object, object]:
+    def capture(results: Sequence[OpResult]) -> dict[object, object]:
         seen.append(list(results))
         return {}
 
-    LandedReport.finish = capture  # type: ignore[assignment,method-assign]
+    commands.diagnose_landed = capture  # type: ignore[assignment]
     try:
         with tempfile.TemporaryDirectory() as scratch:
             work = Path(scratch)
@@ -86,7 +86,7 @@ def landed(made: b.Case) -> list[OpResult]:
             if not b.check_root(root, made):
                 raise SystemExit("apply did not write the intended files")
     finally:
-        LandedReport.finish = real  # type: ignore[method-assign]
+        commands.diagnose_landed = real
     return seen[0]
 
 

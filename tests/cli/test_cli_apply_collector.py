@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+import reviewtui.cli.commands as commands
 from reviewtui.cli import main
-from reviewtui.shell.forked import LandedReport
 
 FILE = "def f():\n    return 1\n"
 SESSION = """\
@@ -37,13 +37,13 @@ def test_the_collector_is_off_during_the_apply_and_on_after_it(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     seen: list[bool] = []
-    real = LandedReport.finish
+    real = commands.diagnose_landed
 
-    def spying(self, results):  # type: ignore[no-untyped-def]
+    def spying(results):  # type: ignore[no-untyped-def]
         seen.append(gc.isenabled())
-        return real(self, results)
+        return real(results)
 
-    monkeypatch.setattr(LandedReport, "finish", spying)
+    monkeypatch.setattr(commands, "diagnose_landed", spying)
     session, root = _setup(tmp_path)
     assert main(["apply", str(session), "--root", str(root), "--yes"]) == 0
     assert (root / "m.py").read_text() == "def f():\n    return 2\n"
@@ -56,10 +56,10 @@ def test_the_collector_is_off_during_the_apply_and_on_after_it(
 def test_a_failing_apply_turns_the_collector_back_on(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
-    def failing(self, results):  # type: ignore[no-untyped-def]
+    def failing(results):  # type: ignore[no-untyped-def]
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(LandedReport, "finish", failing)
+    monkeypatch.setattr(commands, "diagnose_landed", failing)
     session, root = _setup(tmp_path)
     with pytest.raises(RuntimeError, match="boom"):
         main(["apply", str(session), "--root", str(root), "--yes"])

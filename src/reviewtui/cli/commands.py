@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import sys
 from pathlib import Path
 
@@ -32,11 +31,10 @@ from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import Session
 from reviewtui.core.protocol.reply import parse_reply_text
 from reviewtui.core.record import replace
-from reviewtui.core.review.landed import introduced
+from reviewtui.core.review.landed import diagnose_landed, introduced
 from reviewtui.core.text.limits import place
 from reviewtui.core.text.plural import plural
 from reviewtui.shell.disk import scratch_copy
-from reviewtui.shell.forked import WRITES, LandedReport
 from reviewtui.shell.loader import LoadedSession, gc_paused, load_session, read_text
 from reviewtui.shell.project import load_project
 
@@ -196,7 +194,7 @@ def apply(args: argparse.Namespace) -> int:
     reuse = loaded if args.root is not None else None
     with gc_paused(), Review.open(args.session, root, state_path=state,
                                   persist=state is not None, format=_format(args),
-                                  loaded=reuse) as review, contextlib.ExitStack() as stack:
+                                  loaded=reuse) as review:
         _print_problems(review)
         opened = review.last_report
         wanted = review.applicable(turns, accept_fuzzy=args.accept_fuzzy)
@@ -208,14 +206,9 @@ def apply(args: argparse.Namespace) -> int:
         if not getattr(args, "partial", False):
             wanted, partial = _whole_files_only(review, wanted, turns)
             held.update((key, f"{PARTIAL}{path}") for key, path in partial.items())
-        first, last = turns or (1, max((t.index for t in review.session.turns), default=0))
-        # The syntax report is begun before the writes, on what they will land: on a
-        # machine with more cores, children check the files meanwhile (shell/forked.py).
-        checks = stack.enter_context(LandedReport(
-            [] if args.json else _landing(review, {key for key, _ in wanted}, first, last),
-            head_start=WRITES))
         report = review.decide_many(wanted)
         committed = _commit(review, args)
+        first, last = turns or (1, max((t.index for t in review.session.turns), default=0))
         picked = [t for t in review.session.turns if first <= t.index <= last]
         # What the session holds and no operation carries (an edit cut off, a line that
         # is not a hunk header, a copy): nothing can write it, so it is said, and the
@@ -258,7 +251,7 @@ def apply(args: argparse.Namespace) -> int:
             for result in results:
                 if result.key not in skipped_keys and result.outcome.status is not Status.APPLIED:
                     print(forced_line(source, result, accept_fuzzy=args.accept_fuzzy))
-            written = checks.finish([r for r in results if r.key not in skipped_keys])
+            written = diagnose_landed([r for r in results if r.key not in skipped_keys])
             for result in results:
                 if result.landed:
                     for line in diagnostic_lines(result, extra.get(result.key, ()),
@@ -279,15 +272,6 @@ def apply(args: argparse.Namespace) -> int:
     if committed is not None:
         print(committed.summary(), file=sys.stderr if args.json else sys.stdout)
     return EXIT_OK if not skipped and not report.conflicts and not lost else EXIT_FINDINGS
-
-
-def _landing(review: Review, keys: set[OpKey], first: int, last: int) -> list[OpResult]:
-    """The operations ``keys`` of turns ``first``-``last`` as the display run lands them
-    (the draft lands them once they are accepted): what ``apply``'s report reads once they
-    are written."""
-    landing = [review.result(r.key) for t in review.draft.turns if first <= t.index <= last
-               for r in t.results if r.key in keys]
-    return [r for r in landing if r.landed]
 
 
 def _strict(review: Review, wanted: list[tuple[OpKey, Decision]]

@@ -49,8 +49,7 @@ def diagnose_landed(results: Sequence[OpResult]) -> dict[OpKey, tuple[Diagnostic
     two edits is not blamed on them. A Python file of 1,000 lines or more is first
     checked by its edits' tokens and edited definitions alone (``core/syntax/pytokens.py``,
     ``pyregions.py``): when they prove nothing new broke, it gets no diagnostics at all
-    (``apply`` reports only what the batch introduced). The files are independent: the
-    shell may check them in several processes (``shell/forked.py``).
+    (``apply`` reports only what the batch introduced).
     """
     out: dict[OpKey, tuple[Diagnostic, ...]] = {}
     for chain in landed_chains(results):
@@ -79,14 +78,6 @@ def landed_chains(results: Sequence[OpResult]) -> list[list[OpResult]]:
             continue  # no new version (what change_texts says, without decoding)
         chain.setdefault(path, []).append(result)
     return list(chain.values())
-
-
-def chain_weight(chain: Sequence[OpResult]) -> int:
-    """About what checking one of :func:`landed_chains` costs, in lines of its file."""
-    after = chain[-1].outcome.after_state
-    if isinstance(after, FileState):
-        return after.line_count
-    return len(chain[-1].outcome.after) // 40 + 1  # a new file's text, ~40 bytes a line
 
 
 def diagnose_chain(chain: Sequence[OpResult]) -> tuple[Diagnostic, ...]:
