@@ -89,13 +89,13 @@ def diagnose_chain(chain: Sequence[OpResult]) -> tuple[Diagnostic, ...]:
     # intermediate version's text would be built (joined, encoded, decoded) for nothing.
     before = first.outcome.before_state
     opening = before.text if isinstance(before, FileState) else None
-    steps = list(chain)
-    if opening is not None and _no_new_error(path, opening, steps):
+    ops = list(chain)
+    if opening is not None and _no_new_error(path, opening, ops):
         return ()  # the edited definitions parse, before and after: nothing new
     closing = change_texts(result, before=False)
     if closing is None or closing[2] is None:
         return ()
-    carried = _carried(steps) if opening is not None else None
+    carried = _carried(ops) if opening is not None else None
     return tuple(diagnose_change(path, opening, closing[2], carried=carried))
 
 
