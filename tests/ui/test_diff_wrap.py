@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
+from uikit import until
 
 from reviewtui.core.text.diff import build_diff
 from reviewtui.ui.widgets.diff_view import CONTINUED, CUT_END, CUT_START, DiffMode, DiffView
@@ -103,9 +104,12 @@ def test_wrap_follows_the_width() -> None:
     async def scenario(view: DiffView, pilot: Pilot[None]) -> None:
         _show(view, [LONG], [CHANGED], "unified")
         await pilot.pause()
-        narrow = view.visual_lines()
+        narrow, width = view.visual_lines(), view.size.width
         await pilot.resize_terminal(200, 24)
-        await pilot.pause()
+        # The resize reaches the view in a later layout pass (on a loaded machine after
+        # the first pause), and its lines are wrapped again when it gets its new width.
+        await until(pilot, lambda: view.size.width > width and view.visual_lines() != narrow)
+        assert view.size.width > width
         assert view.visual_lines() < narrow
 
     _run(scenario, (80, 24))

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
-from uikit import TOUR, copy_session, open_app
+from uikit import TOUR, copy_session, open_app, until
 
 from reviewtui.ui.app import ReviewApp
 from reviewtui.ui.screens.presenter import PresenterScreen
@@ -27,11 +27,7 @@ def narration(app: ReviewApp) -> str:
 async def narrated(pilot: Pilot[Any], app: ReviewApp) -> None:
     """Until the narration is written: the screen writes it with its first detail, which
     on a loaded machine comes after the first pause (the opening's evaluation first)."""
-    for _ in range(400):
-        if narration(app):
-            return
-        await pilot.pause(0.025)
-    raise AssertionError("the presenter wrote no narration")
+    await until(pilot, lambda: bool(narration(app)))
 
 
 async def test_narration_follows_the_clicker(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ import pytest
 from textual import events
 from textual.geometry import Size
 from textual.screen import Screen
-from uikit import open_app, screen_of
+from uikit import open_app, screen_of, until
 
 from reviewtui.ui.widgets.op_detail import OpDetail
 
@@ -46,14 +46,16 @@ async def test_only_a_new_size_reaches_the_screens(tour: tuple[Path, Path],
         await pilot.pause(0.05)  # past Textual's resize timer and an idle
         assert resized == []
         await pilot.resize_terminal(90, 30)
-        await pilot.pause(0.05)
+        await until(pilot, lambda: ("MainScreen", Size(90, 30)) in resized
+                    and screen.query_one(OpDetail).size.width < 90)
         assert ("MainScreen", Size(90, 30)) in resized
         assert screen.size == Size(90, 30)
         width = screen.query_one(OpDetail).size.width
         assert 0 < width < 90
         resized.clear()
         await pilot.resize_terminal(120, 40)  # back: a change again
-        await pilot.pause(0.05)
+        await until(pilot, lambda: ("MainScreen", Size(120, 40)) in resized
+                    and screen.query_one(OpDetail).size.width > width)
         assert ("MainScreen", Size(120, 40)) in resized
         assert screen.size == Size(120, 40)
         assert screen.query_one(OpDetail).size.width > width

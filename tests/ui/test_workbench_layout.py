@@ -10,7 +10,7 @@ import pytest
 from textual.message import Message
 from textual.notifications import Notify
 from textual.widgets import Input, Static
-from uikit import REPO, copy_session, open_app, screen_of
+from uikit import REPO, copy_session, open_app, screen_of, until
 
 from reviewtui.shell.userconfig import LAYOUT_DEFAULTS, layout_path, load_layout
 from reviewtui.ui.screens.dialogs import PromptScreen
@@ -118,7 +118,7 @@ async def test_side_panel_width_follows_the_terminal(refactor: tuple[Path, Path]
         await pilot.pause()
         small = screen_of(app).query_one("#left").size.width
         await pilot.resize_terminal(180, 40)
-        await pilot.pause()
+        await until(pilot, lambda: screen_of(app).query_one("#left").size.width > small)
         large = screen_of(app).query_one("#left").size.width
         assert small < 44 < large
 

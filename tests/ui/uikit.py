@@ -73,6 +73,16 @@ async def steady_cursors(pilot: Pilot[Any]) -> None:
     await pilot.pause()
 
 
+async def until(pilot: Pilot[Any], ready: Callable[[], bool], seconds: float = 5.0) -> None:
+    """Pauses until ``ready()`` holds or ``seconds`` pass (the caller asserts after): a
+    resize or a first detail reaches the screen in a later pass, on a loaded machine
+    after the first pause."""
+    for _ in range(int(seconds / 0.025)):
+        if ready():
+            return
+        await pilot.pause(0.025)
+
+
 async def findings_in(pilot: Pilot[Any], screen: MainScreen) -> None:
     """Until lint's findings are in. Lint starts once the background evaluation is done,
     which can be after a wait for the workers has returned: a picture of the findings
