@@ -8,12 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from reviewtui.core.engine.structural import (
-    CommandResult,
-    StructuralState,
-    apply_command,
-    apply_commands,
-)
+from reviewtui.core.engine.structural import CommandResult, apply_command, apply_commands
+from reviewtui.core.engine.structural_state import StructuralState
 from reviewtui.core.model.records import CommandName, ConsoleCommand, Span
 from reviewtui.core.model.tree import FileState, Tree, tree_from_bytes
 

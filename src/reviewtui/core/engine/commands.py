@@ -7,7 +7,8 @@ from reviewtui.core.engine.file_edits import FileContext, check_path, normalize_
 from reviewtui.core.engine.ledger import LedgerItem, command_item
 from reviewtui.core.engine.links import LinkView, is_link
 from reviewtui.core.engine.results import OpResult, Rules
-from reviewtui.core.engine.structural import StructuralState, apply_command
+from reviewtui.core.engine.structural import apply_command
+from reviewtui.core.engine.structural_state import StructuralState
 from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.records import ConsoleCommand
 from reviewtui.core.model.tree import Tree

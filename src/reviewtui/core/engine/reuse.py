@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 
 from reviewtui.core.engine.ledger import Ledger, LedgerItem
 from reviewtui.core.engine.results import TurnResult
-from reviewtui.core.engine.structural import StructuralState
+from reviewtui.core.engine.structural_state import StructuralState
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.record import replace
 

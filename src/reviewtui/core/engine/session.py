@@ -27,7 +27,7 @@ from reviewtui.core.engine.ledger import bumps as ledger_bumps
 from reviewtui.core.engine.order import Step, ancestors
 from reviewtui.core.engine.results import Rules, TurnResult
 from reviewtui.core.engine.session_plan import SessionPlan
-from reviewtui.core.engine.structural import StructuralState
+from reviewtui.core.engine.structural_state import StructuralState
 from reviewtui.core.engine.touches import Touches
 from reviewtui.core.engine.turn_steps import TurnSteps, advance
 from reviewtui.core.model.records import ConsoleCommand, Session, Turn

@@ -12,6 +12,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable, Iterable, Mapping
 
+from reviewtui.core.engine.structural_state import StructuralState, UndoEntry
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.model.records import CommandName, ConsoleCommand
 from reviewtui.core.model.tree import FileState, Tree
@@ -34,26 +35,6 @@ class CommandResult:
     rule: str = ""
     changes: tuple[PathChange, ...] = ()
     ledger: str = ""  # e.g. "mv src/a.js src/b.js r18->r19": paths and revisions, no content
-
-
-@record(frozen=True, slots=True)
-class UndoEntry:
-    """Enough to reverse one applied command exactly."""
-
-    command: str  # the ledger words, e.g. "mv src/a.js src/b.js"
-    moves: tuple[tuple[str, str], ...] = ()  # (old, new) per file
-    removed: tuple[tuple[str, FileState], ...] = ()  # taken out of the tree (rm, mv -f)
-    restored: tuple[str, ...] = ()  # put back by :unrm
-    store_before: tuple[tuple[str, FileState | None], ...] = ()  # removed-store entries replaced
-
-
-@record(frozen=True, slots=True)
-class StructuralState:
-    """The tree, the session's undo stack (most recent last) and the removed-files store."""
-
-    tree: Tree
-    undo_stack: tuple[UndoEntry, ...] = ()
-    removed: Mapping[str, FileState] = field(default_factory=dict)  # path -> last content
 
 
 # Private: collected per command in _Plan.errors and reported as refused outcomes.

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 
 from reviewtui.core.engine.decided import first_from
-from reviewtui.core.engine.structural import StructuralState
+from reviewtui.core.engine.structural_state import StructuralState
 from reviewtui.core.model.tree import Tree
 
 

@@ -29,7 +29,7 @@ from reviewtui.core.engine.ledger import Ledger, LedgerItem, edit_item
 from reviewtui.core.engine.linkless import link_view
 from reviewtui.core.engine.order import execution_order
 from reviewtui.core.engine.results import OpResult, Rules, TurnResult
-from reviewtui.core.engine.structural import StructuralState
+from reviewtui.core.engine.structural_state import StructuralState
 from reviewtui.core.engine.touches import Touches, history_trees
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.model.outcome import Outcome, Status

@@ -27,7 +27,8 @@ from difflib import SequenceMatcher
 
 from reviewtui.core.engine import OpResult, Policy, SessionRun, TurnResult, execution_order
 from reviewtui.core.engine.file_edits import normalize_or_none
-from reviewtui.core.engine.structural import StructuralState, apply_command
+from reviewtui.core.engine.structural import apply_command
+from reviewtui.core.engine.structural_state import StructuralState
 from reviewtui.core.export.accepted import Accepted
 from reviewtui.core.lint.tokens import (
     LARGE_FILE_TOKENS,
