@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
-from textual.pilot import Pilot
 from textual.widgets import Static
 from uikit import TOUR, copy_session, open_app, until
 
@@ -24,16 +22,11 @@ def narration(app: ReviewApp) -> str:
     return str(app.screen.query_one("#narration", Static).render())
 
 
-async def narrated(pilot: Pilot[Any], app: ReviewApp) -> None:
-    """Until the narration is written: the screen writes it with its first detail, which
-    on a loaded machine comes after the first pause (the opening's evaluation first)."""
-    await until(pilot, lambda: bool(narration(app)))
-
-
 async def test_narration_follows_the_clicker(tmp_path: Path) -> None:
     app = presenter_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
-        await narrated(pilot, app)
+        # Written with the screen's first detail: on a loaded machine after the first pause.
+        await until(pilot, lambda: bool(narration(app)))
         screen = app.screen
         assert isinstance(screen, PresenterScreen)
         assert "Turn 1 of 5" in narration(app)

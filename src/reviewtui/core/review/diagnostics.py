@@ -54,7 +54,6 @@ except ImportError:  # pragma: no cover - an interpreter without CPython's _symt
 # imported by the checks that use them: a one-file Python session loads none (start-up).
 
 _CACHE_SIZE = 4096
-_REGIONS_FROM = 1_000  # lines: below, apply parses a Python file whole
 _INNER_MAX = 5_000  # lines: a longer replaced span is not diffed (its lines count as new)
 # Tree errors compared before/after: a file the grammar already misreads in many places (C
 # full of macros) must not hide a new error behind its first few old ones. Only
@@ -415,7 +414,7 @@ def change_texts(result: OpResult, *, before: bool = True
     return None
 
 
-def _span(result: OpResult) -> Span | None:
+def edit_span(result: OpResult) -> Span | None:
     """The lines the engine replaced, for a located edit (not a whole-file rewrite)."""
     outcome = result.outcome
     if outcome.lines is None or outcome.method in ("full-file", "new-file", "fill-empty"):
@@ -434,7 +433,7 @@ def diagnose_result(result: OpResult) -> tuple[Diagnostic, ...]:
     if cached is None:
         if len(_cache) >= _CACHE_SIZE:
             _cache.clear()
-        cached = _cache[key] = tuple(diagnose_change(path, before, after, _span(result)))
+        cached = _cache[key] = tuple(diagnose_change(path, before, after, edit_span(result)))
     return cached
 
 

@@ -15,14 +15,15 @@ from collections.abc import Iterator, Mapping, Sequence
 from reviewtui.core.engine import OpKey, OpResult
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.review.diagnostics import (
-    _REGIONS_FROM,
     Diagnostic,
-    _span,
     change_texts,
     check_for,
     diagnose_change,
     diagnose_result,
+    edit_span,
 )
+
+_REGIONS_FROM = 1_000  # lines: below, apply parses a Python file whole
 
 
 def introduced(result: OpResult) -> tuple[Diagnostic, ...]:
@@ -31,7 +32,7 @@ def introduced(result: OpResult) -> tuple[Diagnostic, ...]:
     that only adds comments) introduced none, and the file is not parsed: ``check`` asks
     this of every operation (whole parses took ~3 minutes for 50,000 operations)."""
     path, before = result.outcome.path, result.outcome.before_state
-    if (path and isinstance(before, FileState) and _span(result) is not None
+    if (path and isinstance(before, FileState) and edit_span(result) is not None
             and check_for(path) == "python" and (text := before.text_unkept()) is not None
             and _no_new_error(path, text, [result], any_size=True)):
         return ()
@@ -142,7 +143,7 @@ def _steps(results: list[OpResult]) -> tuple[list[tuple[int, int, int]], int] | 
     previous: FileState | None = None
     count = 0
     for result in results:
-        span = _span(result)
+        span = edit_span(result)
         before = result.outcome.before_state
         after = result.outcome.after_state
         if (span is None or not isinstance(before, FileState)
