@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 from diskkit import Ed, make_project, tree_bytes, write_session
 from reviewtui.cli import main
 from reviewtui.core.engine import Decision
-from reviewtui.shell.disk import is_temp_name, read_snapshot, temp_name
+from reviewtui.shell.disk import is_temp_name, temp_name
 from reviewtui.shell.review import Review
+from reviewtui.shell.snapshot import read_snapshot
 from reviewtui.shell.watch import ChangeFilter
 
 USER_FILES = {

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from reviewtui.core.errors import DiskError, SessionFormatError
-from reviewtui.shell.disk import atomic_write, read_snapshot, remove_file, scratch_copy
+from reviewtui.shell.disk import atomic_write, remove_file, scratch_copy
 from reviewtui.shell.loader import load_session
+from reviewtui.shell.snapshot import read_snapshot
 
 
 def test_atomic_write_creates_dirs_keeps_mode_and_skips_identical(tmp_path: Path) -> None:

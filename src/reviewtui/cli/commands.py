@@ -88,7 +88,7 @@ def _project_checks(config: ProjectConfig, run: SessionRun, *, trust_now: bool
 def check(args: argparse.Namespace) -> int:
     loaded = load_session(args.session, format=_format(args), root=args.root)
     root, root_label = _project_for(loaded, args.root)
-    project = load_project(root, config_dirs=(loaded.directory,))
+    project = load_project(root, config_dirs=(loaded.directory,), lazy=True)
     run = evaluate_session(loaded.session, project.tree, rules=project.rules,
                            policy=Policy.headless())
     findings = lint_session(loaded.session, file_text_for(run))
@@ -194,7 +194,7 @@ def apply(args: argparse.Namespace) -> int:
     reuse = loaded if args.root is not None else None
     with gc_paused(), Review.open(args.session, root, state_path=state,
                                   persist=state is not None, format=_format(args),
-                                  loaded=reuse) as review:
+                                  loaded=reuse, lazy=True) as review:
         _print_problems(review)
         opened = review.last_report
         wanted = review.applicable(turns, accept_fuzzy=args.accept_fuzzy)
@@ -400,7 +400,8 @@ def restore(args: argparse.Namespace) -> int:
     root = Path(args.root)
     # Without --yes nothing is written, not even an interrupted replay.
     with Review.open(args.session, root, state_path=state, dry_run=not args.yes,
-                     read_only_state=not args.yes, format=_format(args)) as review:
+                     read_only_state=not args.yes, format=_format(args),
+                     lazy=True) as review:
         _print_problems(review)
         last = review.checkpoint_count - 1
         if not 0 <= args.checkpoint <= last:

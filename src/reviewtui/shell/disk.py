@@ -1,4 +1,5 @@
-"""The project on disk: reading it, and writing to it atomically and inside the root.
+"""The project on disk: one file read or written, atomically and inside the root (the
+whole project listed: :mod:`reviewtui.shell.snapshot`).
 
 Every write goes to a temporary file in the target's own directory, is flushed and
 fsynced, then renamed over the target, and the directory is fsynced: a file is
@@ -31,8 +32,8 @@ from pathlib import Path
 from types import TracebackType
 
 from reviewtui.core.errors import DiskChanged, DiskError
-from reviewtui.core.paths.safety import MAX_PATH_DEPTH, UNREAD_DIRS
-from reviewtui.core.record import field, record
+from reviewtui.core.paths.safety import UNREAD_DIRS
+from reviewtui.core.record import record
 from reviewtui.core.text.lazy_pattern import LazyPattern
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
@@ -44,93 +45,6 @@ if TYPE_CHECKING:
 TEMP_SUFFIX = ".reviewtui-tmp"
 # Folders never read into the virtual tree: version control and tool caches.
 SKIP_DIRS = UNREAD_DIRS
-@record(slots=True)
-class DiskSnapshot:
-    """What is under a root: file bytes and modes, and symbolic links (not followed)."""
-
-    files: dict[str, tuple[bytes, int]] = field(default_factory=dict)
-    symlinks: dict[str, str] = field(default_factory=dict)
-    # Temp files of atomic writes that never finished (the writer died): not project files.
-    leftovers: list[str] = field(default_factory=list)
-
-
-def read_snapshot(root: Path) -> DiskSnapshot:
-    """Every file under ``root`` (bytes and mode) and every symbolic link (its target, not
-    followed), folders and files in sorted order, top-down, as ``os.walk`` gives them.
-
-    One ``scandir`` per folder: its entries already say which are links and folders, so a
-    file costs one ``lstat`` and its read, not the two stats and the path objects a walk
-    by names made (a 9,347-file checkout: 178 -> 99 ms; 20,000 files: 313 -> 225 ms). A
-    file is opened without following a link (one swapped in after the ``lstat`` is not
-    read through); a folder that cannot be listed is passed over, as ``os.walk`` does."""
-    snap = DiskSnapshot()
-    if not root.is_dir():
-        raise DiskError("project root is not a directory", source=str(root), rule="root")
-    files, links, leftovers = snap.files, snap.symlinks, snap.leftovers
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
-    pending = [("", os.fspath(root))]  # (root-relative prefix, folder): depth first
-    while pending:
-        prefix, where = pending.pop()
-        try:
-            with os.scandir(where) as listing:
-                entries = list(listing)
-        except OSError:
-            continue
-        folders: list[os.DirEntry[str]] = []
-        names: list[os.DirEntry[str]] = []
-        for entry in entries:
-            try:
-                is_dir = entry.is_dir()  # (a link to a folder counts, as in os.walk)
-            except OSError:
-                is_dir = False
-            (folders if is_dir else names).append(entry)
-        if prefix and prefix.count("/") >= MAX_PATH_DEPTH and folders:
-            # One level at a time: a tree deeper than any path reviewtui accepts ends as
-            # one message, not a RecursionError or a walk without end.
-            raise DiskError(f"folders nested deeper than {MAX_PATH_DEPTH} levels under "
-                            f"{prefix.split('/', 1)[0]}/", source=str(root),
-                            rule="path-too-deep")
-        kept = []
-        for entry in folders:
-            # Links are recorded even where the folder is skipped: the engine must know
-            # that ".venv" leads elsewhere, or it would plan a write the disk refuses.
-            if entry.is_symlink():
-                links[prefix + entry.name] = os.readlink(entry.path)
-            elif not (entry.name in SKIP_DIRS or entry.name.endswith(".review.blobs")):
-                kept.append(entry)
-        names.sort(key=_name)
-        for entry in names:
-            rel = prefix + entry.name
-            if is_temp_name(entry.name):  # a file or a link of an interrupted write
-                leftovers.append(rel)
-                continue
-            if entry.is_symlink():
-                links[rel] = os.readlink(entry.path)
-                continue
-            try:
-                info = entry.stat(follow_symlinks=False)
-                if not stat.S_ISREG(info.st_mode):
-                    continue
-                files[rel] = (_read_file(entry.path, flags), stat.S_IMODE(info.st_mode))
-            except OSError as exc:
-                raise DiskError(f"cannot read: {exc.strerror}", source=entry.path,
-                                rule="unreadable") from None
-        kept.sort(key=_name, reverse=True)  # popped in sorted order
-        pending.extend((prefix + entry.name + "/", entry.path) for entry in kept)
-    return snap
-
-
-def _name(entry: os.DirEntry[str]) -> str:
-    return entry.name
-
-
-def _read_file(path: str, flags: int) -> bytes:
-    fd = os.open(path, flags)
-    try:
-        with open(fd, "rb", closefd=False) as file:
-            return file.read()
-    finally:
-        os.close(fd)
 
 
 def target_path(root: Path, rel: str) -> Path:

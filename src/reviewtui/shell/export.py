@@ -162,10 +162,10 @@ def load_accepted(session: str | Path, root: str | Path | None = None, *,
             raise UsageError("the review state needs the project it was made on: pass --root",
                              source=str(loaded.file), rule="root")
         with Review.open(session, project, dry_run=True, state_path=state_path,
-                         read_only_state=True, format=format) as review:
+                         read_only_state=True, format=format, lazy=True) as review:
             return accepted_from_review(review), list(review.state_problems)
     base = Path(root) if root is not None else loaded.base
-    tree_project = load_project(base, config_dirs=(loaded.directory,))
+    tree_project = load_project(base, config_dirs=(loaded.directory,), lazy=True)
     run = evaluate_session(loaded.session, tree_project.tree, rules=tree_project.rules,
                            policy=Policy.headless())
     return Accepted.of(run, str(loaded.file)), []

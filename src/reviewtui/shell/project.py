@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from functools import partial
 from pathlib import Path
 
 from reviewtui.core.engine import Rules
@@ -11,8 +12,8 @@ from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.paths.safety import ReservedRules, other_spellings, unread_dir_of
 from reviewtui.core.protocol.config import CONFIG_NAME, ProjectConfig, parse_config
 from reviewtui.core.record import record, replace
-from reviewtui.shell.disk import DiskSnapshot, read_snapshot
 from reviewtui.shell.loader import read_input, read_text
+from reviewtui.shell.snapshot import DiskSnapshot, read_listed, read_snapshot
 
 
 @record(frozen=True, slots=True)
@@ -24,10 +25,17 @@ class Project:
     leftovers: tuple[str, ...] = ()  # temp files of interrupted atomic writes
 
 
-def tree_from_snapshot(snap: DiskSnapshot) -> Tree:
-    """The files, and the links as links (the engine refuses paths through them)."""
-    files = {path: FileState.from_bytes(data, mode=mode)
-             for path, (data, mode) in snap.files.items()}
+def tree_from_snapshot(snap: DiskSnapshot, root: Path | None = None) -> Tree:
+    """The files, and the links as links (the engine refuses paths through them); a file
+    listed and not read (``snap.unread``) is read from ``root`` when first needed."""
+    files: dict[str, FileState] = {path: FileState.from_bytes(data, mode=mode)
+                                   for path, (data, mode) in snap.files.items()}
+    if snap.unread:
+        assert root is not None
+        from reviewtui.core.model.unread import UnreadFile
+
+        files.update((path, UnreadFile(partial(read_listed, root, path), mode))
+                     for path, mode in snap.unread.items())
     # A link named like a folder reviewtui never reads (.venv) stays out, as that folder
     # would: the engine still knows it from the rules, and refuses paths through it.
     files.update((path, link_state(os.fsencode(target)))
@@ -63,15 +71,21 @@ def load_config(*candidates: Path | None) -> ProjectConfig:
     return ProjectConfig()
 
 
-def load_project(root: Path | None, *, config_dirs: tuple[Path | None, ...] = ()) -> Project:
-    """Read ``root`` (None: an empty project) and its ``reviewtui.toml``."""
+def load_project(root: Path | None, *, config_dirs: tuple[Path | None, ...] = (),
+                 lazy: bool = False) -> Project:
+    """Read ``root`` (None: an empty project) and its ``reviewtui.toml``.
+
+    ``lazy``: list the files, and read each only when something needs its content
+    (:mod:`reviewtui.core.model.unread`): for a command that runs once and ends (``apply``,
+    ``check``, ``export``), not for a review that watches the disk, whose base must be what
+    the disk held when it opened (an outside change is told from it)."""
     if root is None:
         config = load_config(*config_dirs)
         rules = Rules(ReservedRules.from_patterns(config.reserved, source=config.source))
         return Project(None, Tree(), rules, config)
-    snap = read_snapshot(root)
+    snap = read_snapshot(root, contents=not lazy)
     config = load_config(root, *config_dirs)
-    tree = tree_from_snapshot(snap)
+    tree = tree_from_snapshot(snap, root)
     rules = Rules(
         reserved=ReservedRules.from_patterns(config.reserved, source=config.source),
         symlinks=dict(snap.symlinks),  # raw link targets, as the kernel reads them

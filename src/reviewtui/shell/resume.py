@@ -65,7 +65,7 @@ def open_review(cls: type[Review], session_path: str | Path, root: Path | None =
                 dry_run: bool = False, state_path: Path | None = None,
                 persist: bool | None = None, read_only_state: bool = False,
                 format: str | None = None, first_frame: bool = False,
-                loaded: LoadedSession | None = None) -> Review:
+                loaded: LoadedSession | None = None, lazy: bool = False) -> Review:
     """:meth:`Review.open`'s work (its docstring says what each argument does): load the
     session and its saved review, take the root's lock, finish any replay.
 
@@ -79,13 +79,13 @@ def open_review(cls: type[Review], session_path: str | Path, root: Path | None =
     with gc_paused() if first_frame else contextlib.nullcontext():
         return _open_review(cls, session_path, root, dry_run=dry_run, state_path=state_path,
                             persist=persist, read_only_state=read_only_state, format=format,
-                            first_frame=first_frame, loaded=loaded)
+                            first_frame=first_frame, loaded=loaded, lazy=lazy)
 
 
 def _open_review(cls: type[Review], session_path: str | Path, root: Path | None, *,
                  dry_run: bool, state_path: Path | None, persist: bool | None,
                  read_only_state: bool, format: str | None, first_frame: bool,
-                 loaded: LoadedSession | None) -> Review:
+                 loaded: LoadedSession | None, lazy: bool) -> Review:
     if loaded is None:
         loaded = load_session(session_path, format=format, root=root)
     scratch = False
@@ -99,7 +99,7 @@ def _open_review(cls: type[Review], session_path: str | Path, root: Path | None,
         raise DiskError("project root is not a directory", source=str(root), rule="root")
     lock = None if dry_run else RootLock(root).acquire()
     try:
-        project = load_project(root, config_dirs=(loaded.directory,))
+        project = load_project(root, config_dirs=(loaded.directory,), lazy=lazy)
         if persist is None:
             persist = state_path is not None or not dry_run or read_only_state
         state_file = None

@@ -148,7 +148,8 @@ class Review:
     def open(cls, session_path: str | Path, root: Path | None = None, *, dry_run: bool = False,
              state_path: Path | None = None, persist: bool | None = None,
              read_only_state: bool = False, format: str | None = None,
-             first_frame: bool = False, loaded: LoadedSession | None = None) -> Review:
+             first_frame: bool = False, loaded: LoadedSession | None = None,
+             lazy: bool = False) -> Review:
         """Load a session and its saved review, take the root's lock, finish any replay.
 
         Without ``root``, a session directory's ``base/`` is copied to a scratch folder.
@@ -157,13 +158,12 @@ class Review:
         ``read_only_state`` loads that state without ever writing it (for previews). A dry
         run never writes the project and takes no lock. ``format`` names the session's
         format (None: detected from its content; see :mod:`reviewtui.core.importers`).
-        ``first_frame`` (the workbench): evaluate only what the first frame shows, then
-        :meth:`evaluate_step` until it returns False. ``loaded``: the session as already
-        read for this ``root`` and ``format``. See :mod:`reviewtui.shell.resume`.
-        """
+        ``first_frame`` (the workbench): evaluate what the first frame shows, then
+        :meth:`evaluate_step` until False. ``loaded``: the session as already read for this
+        ``root`` and ``format``. ``lazy``: see ``shell.project.load_project``."""
         return open_review(cls, session_path, root, dry_run=dry_run, state_path=state_path,
                            persist=persist, read_only_state=read_only_state, format=format,
-                           first_frame=first_frame, loaded=loaded)
+                           first_frame=first_frame, loaded=loaded, lazy=lazy)
 
     def close(self) -> None:
         """Save the state, drop blobs nothing refers to, release the root's lock."""

@@ -1,0 +1,150 @@
+"""Threat: a project file changes between the listing and its read.
+
+``apply``, ``check``, ``export`` and ``restore`` list the project and read a file only
+when the session needs its content (``core/model/unread.py``). Between the two, the file
+can vanish, or it, or a folder on its way, can become a link out of the root. Promise:
+the read goes through the same confined descriptors as every write (never through a
+link), a file that is no longer there or no longer a file ends the command with one line
+naming it and the rule, before anything is written; outside content never enters the
+project. (The ``arena`` fixture checks that nothing outside the root changed.)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from disk_threat_kit import Arena
+from inputkit import cli, one_line_error
+
+import reviewtui.shell.project as project_module
+from diskkit import Ed, make_project, tree_bytes, write_session
+from reviewtui.shell.review import Review
+
+FILES = {"a.py": "x = 1\n", "pkg/b.py": "y = 2\n", "pkg/c.py": "z = 3\n"}
+
+
+def _after_listing(monkeypatch: pytest.MonkeyPatch, action: Callable[[], None]) -> None:
+    """Run ``action`` right after the project is listed, before any file is read."""
+    listed = project_module.read_snapshot
+
+    def listing(root: Path, *, contents: bool = True):  # type: ignore[no-untyped-def]
+        snap = listed(root, contents=contents)
+        assert not contents, "a one-shot command lists the project without reading it"
+        action()
+        return snap
+
+    monkeypatch.setattr(project_module, "read_snapshot", listing)
+
+
+def _session(arena: Arena) -> Path:
+    # a.py first, then pkg/b.py: a failure on the second must not leave the first written.
+    return write_session(arena.work, [[Ed("a.py", "x = 1", "x = 10"),
+                                       Ed("pkg/b.py", "y = 2", "y = 20")]])
+
+
+@pytest.mark.parametrize("command", ["apply", "check"])
+def test_a_file_gone_after_the_listing_is_named_and_nothing_is_written(
+        arena: Arena, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        command: str) -> None:
+    make_project(arena.root, FILES)
+    session = _session(arena)
+    _after_listing(monkeypatch, lambda: (arena.root / "pkg/b.py").unlink())
+    extra = ["--yes"] if command == "apply" else []
+    run = cli(capsys, command, *extra, "--root", arena.root, session)
+    line = one_line_error(run)
+    assert run.code != 0
+    assert "pkg/b.py" in line
+    assert "gone" in line
+    assert "changed-while-reading" in line
+    assert tree_bytes(arena.root) == {"a.py": b"x = 1\n", "pkg/c.py": b"z = 3\n"}
+
+
+def _outside_session(arena: Arena) -> Path:
+    """Edits of a.py and of pkg/target.txt, whose text the file outside the root
+    (``canary_dir/target.txt``) holds too: read through a link, the edit would match."""
+    make_project(arena.root, {**FILES, "pkg/target.txt": "outside\n"})
+    return write_session(arena.work, [[Ed("a.py", "x = 1", "x = 10"),
+                                       Ed("pkg/target.txt", "outside", "inside")]])
+
+
+def test_a_file_swapped_for_a_link_out_of_the_root_is_not_read_through(
+        arena: Arena, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    session = _outside_session(arena)
+
+    def swap() -> None:
+        (arena.root / "pkg/target.txt").unlink()
+        (arena.root / "pkg/target.txt").symlink_to(arena.canary_dir / "target.txt")
+
+    _after_listing(monkeypatch, swap)
+    run = cli(capsys, "apply", "--yes", "--root", arena.root, session)
+    line = one_line_error(run)
+    assert run.code != 0
+    assert "pkg/target.txt" in line
+    assert "changed-while-reading" in line
+    assert (arena.root / "a.py").read_bytes() == b"x = 1\n"
+
+
+def test_a_folder_swapped_for_a_link_out_of_the_root_is_not_read_through(
+        arena: Arena, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    session = _outside_session(arena)
+
+    def swap() -> None:
+        os.rename(arena.root / "pkg", arena.work / "moved")
+        (arena.root / "pkg").symlink_to(arena.canary_dir)
+
+    _after_listing(monkeypatch, swap)
+    run = cli(capsys, "apply", "--yes", "--root", arena.root, session)
+    line = one_line_error(run)
+    assert run.code != 0
+    assert "pkg/target.txt" in line
+    assert "changed-while-reading" in line
+    assert (arena.root / "a.py").read_bytes() == b"x = 1\n"
+
+
+def test_a_file_changed_after_the_listing_is_edited_as_it_is_read(
+        arena: Arena, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Content read late is the content the edit is placed in and guarded by: an edit
+    whose text is no longer there fails (nothing of it written), the rest lands."""
+    make_project(arena.root, FILES)
+    session = _session(arena)
+    _after_listing(monkeypatch,
+                   lambda: (arena.root / "pkg/b.py").write_bytes(b"y = 3  # changed\n"))
+    run = cli(capsys, "apply", "--yes", "--root", arena.root, session)
+    assert run.code != 0
+    assert "Traceback" not in run.err
+    assert tree_bytes(arena.root) == {"a.py": b"x = 10\n", "pkg/b.py": b"y = 3  # changed\n",
+                                      "pkg/c.py": b"z = 3\n"}
+
+
+def test_only_the_files_a_session_touches_are_read(
+        arena: Arena, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    make_project(arena.root, {**FILES, **{f"big/m{i}.py": f"v = {i}\n" for i in range(200)}})
+    session = _session(arena)
+    reads: list[str] = []
+    read = project_module.read_listed
+
+    def counted(root: Path, rel: str) -> bytes:
+        reads.append(rel)
+        return read(root, rel)
+
+    monkeypatch.setattr(project_module, "read_listed", counted)
+    run = cli(capsys, "apply", "--yes", "--root", arena.root, session)
+    assert run.code == 0, run.err
+    assert sorted(reads) == ["a.py", "pkg/b.py"]
+    assert (arena.root / "pkg/b.py").read_bytes() == b"y = 20\n"
+
+
+def test_the_workbench_reads_its_base_whole(arena: Arena) -> None:
+    """A review that watches the disk tells outside changes from its base: that base must
+    be what the disk held when it opened, so it is read whole, not when first needed."""
+    make_project(arena.root, FILES)
+    session = _session(arena)
+    with Review.open(session, arena.root, dry_run=True, first_frame=True) as review:
+        assert not any(getattr(state, "unread", False) for _, state in review.base.items())
