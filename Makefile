@@ -95,6 +95,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_search.py
 	$(BIN)/python bench/bench_stats.py
 	$(BIN)/python bench/bench_startup.py
+	$(BIN)/python bench/bench_big_project.py
 	$(BIN)/python bench/bench_state_save.py
 	$(BIN)/python bench/bench_first_frame.py
 	$(MAKE) corpus

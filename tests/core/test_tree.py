@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from reviewtui.core.errors import PathRefused
@@ -253,3 +253,17 @@ def test_tree_repr_and_unhashable() -> None:
     assert repr(_tree()) == "Tree(3 files, r0)"
     with pytest.raises(TypeError):
         hash(_tree())
+
+
+@given(st.dictionaries(st.lists(st.sampled_from(["a", "b", "c.py"]), min_size=1, max_size=4)
+                       .map("/".join), st.binary(max_size=4), max_size=12))
+def test_states_are_the_files_of_items(files: dict[str, bytes]) -> None:
+    try:
+        tree = Tree.from_files({path: FileState.from_bytes(data) for path, data in files.items()})
+    except PathRefused:
+        assume(False)  # a file and a folder of one name: no tree to walk
+        raise
+    walked = list(tree.states())
+    listed = [state for _, state in tree.items()]
+    assert sorted(map(id, walked)) == sorted(map(id, listed))
+    assert len(walked) == len(files)

@@ -42,7 +42,7 @@ def _linkless(session: Session, base: Tree) -> bool:
         for known_session, known_base, answer in reversed(_known):
             if known_session is session and known_base is base:
                 return answer
-    answer = not any(is_link(state) for _, state in base.items()) and not any(
+    answer = not any(is_link(state) for state in base.states()) and not any(
         isinstance(op, FullFile) and op.mode is not None and _link_mode(op.mode)
         for turn in session.turns for op in turn.reply.ops)
     with _lock:

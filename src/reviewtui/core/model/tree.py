@@ -330,6 +330,16 @@ class Tree:
             self._paths = tuple(sorted(out))
         return self._paths
 
+    def states(self) -> Iterator[FileState]:
+        """Every file state, in no particular order (no path built or looked up)."""
+        pending = [self._root]
+        while pending:
+            for entry in pending.pop().entries.values():
+                if isinstance(entry, _Dir):
+                    pending.append(entry)
+                else:
+                    yield entry
+
     def items(self) -> Iterator[tuple[str, FileState]]:
         for path in self.paths():
             state = self.get(path)
