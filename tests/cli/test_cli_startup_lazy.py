@@ -142,6 +142,27 @@ def test_apply_of_a_one_turn_session_imports_nothing_it_does_not_use(tmp_path: P
     assert loaded == [], f"apply of a one-turn File Ops session imported {loaded}"
 
 
+def test_apply_of_a_unified_diff_without_binary_patches_loads_no_hashlib(
+        tmp_path: Path) -> None:
+    """A replayed commit's diff: the git binary-patch reader is imported with the unified
+    reader, and its SHA-1 (hashlib, OpenSSL: ~2 ms) waits for a binary patch."""
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "mod.py").write_text("def f(x):\n    return x + 7\n")
+    diff = tmp_path / "change.diff"
+    diff.write_text("diff --git a/mod.py b/mod.py\n--- a/mod.py\n+++ b/mod.py\n"
+                    "@@ -1,2 +1,2 @@\n def f(x):\n-    return x + 7\n+    return x + 70\n")
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "reviewtui", "apply",
+                           str(diff), "--format", "unified", "--root", str(root), "--yes"],
+                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr[-2000:]
+    assert (root / "mod.py").read_text() == "def f(x):\n    return x + 70\n"
+    modules = {line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines()
+               if line.startswith("import time:") and "|" in line}
+    assert "reviewtui.core.importers.gitbinary" in modules
+    assert not {"hashlib", "_hashlib"} & modules
+
+
 @given(st.integers(0, 10**7), st.sampled_from([1, 3, 4, 64, 256, 1000]))
 @example(8191, 256)
 @example(8192, 256)

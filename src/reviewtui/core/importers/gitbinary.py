@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 import zlib
 from collections.abc import Sequence
 
@@ -124,6 +123,8 @@ def _run_delta(source: bytes, delta: bytes, at: int, out: bytearray) -> None:
 
 def blob_id(data: bytes) -> str:
     """Git's object id of a blob holding ``data`` (SHA-1)."""
+    import hashlib  # here: a diff without binary patches needs none (OpenSSL: ~2 ms to load)
+
     return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
 
 
