@@ -170,16 +170,26 @@ class Repo:
         return out.decode("utf-8", "surrogateescape").strip() or None
 
     def tree_entries(self, rev: str) -> list[tuple[str, str, str]]:
-        """(mode, blob id, path) of every file of ``rev``'s tree (submodules left out)."""
+        """(mode, blob id, path) of every file of ``rev``'s tree (submodules left out).
+
+        A tree object names its entries freely: a crafted one can hold ``..`` or ``.git``,
+        which ``ls-tree`` then lists as ``a/../../x``. Git refuses to check such a path
+        out, and so does this (:class:`GitError`, rule ``git-unsafe-path``), before any
+        caller can write or read anything by it."""
         out = self.git("ls-tree", "-r", "-z", "--full-tree", rev)
         entries = []
         for item in out.split(b"\0"):
             if not item:
                 continue
-            meta, _, path = item.partition(b"\t")
+            meta, _, raw = item.partition(b"\t")
             mode, kind, sha = meta.decode().split()
+            path = raw.decode("utf-8", "surrogateescape")
+            if unsafe_tree_path(path):
+                raise GitError(f"{rev[:12]}'s tree holds {path!r}, a path git refuses to "
+                               "check out (a crafted tree object): not read",
+                               source=str(self.top), rule="git-unsafe-path")
             if kind == "blob":
-                entries.append((mode, sha, path.decode("utf-8", "surrogateescape")))
+                entries.append((mode, sha, path))
         return entries
 
     def blobs(self, shas: Sequence[str]) -> list[bytes]:
@@ -219,6 +229,14 @@ def git_mode(state: FileState) -> str:
     return "100755" if state.mode & 0o111 else "100644"
 
 
+def unsafe_tree_path(path: str) -> bool:
+    """Whether git would refuse to check ``path`` (from a tree) out: an empty, ``.`` or
+    ``..`` part, or a ``.git`` part in any case (what ``verify_path`` refuses on every
+    system; the NTFS and HFS spellings it also refuses there name ordinary files here)."""
+    return any(part in ("", ".", "..") or part.lower() == ".git"
+               for part in path.split("/"))
+
+
 def materialize(repo: Repo, rev: str, target: Path) -> None:
     """Write ``rev``'s tree into the empty folder ``target`` (symlinks as symlinks).
 
@@ -229,15 +247,19 @@ def materialize(repo: Repo, rev: str, target: Path) -> None:
     datas = repo.blobs([sha for _, sha, _ in entries])
     made = {""}
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+    links: list[tuple[str, str]] = []
     for (mode, _, path), data in zip(entries, datas, strict=True):
         folder = path.rpartition("/")[0]
+        full = os.path.join(target, path)
+        if mode == "120000":
+            # Made last: no folder or file of this copy is then reached through a link it
+            # made (where names differ in case only, a case-blind disk would let "d/x"
+            # pass through a link "D").
+            links.append((os.fsdecode(data), full))
+            continue
         if folder not in made:
             os.makedirs(target / folder, exist_ok=True)
             made.add(folder)
-        full = os.path.join(target, path)
-        if mode == "120000":
-            os.symlink(os.fsdecode(data), full)
-            continue
         fd = os.open(full, flags, 0o600)
         try:
             view = memoryview(data)
@@ -246,6 +268,10 @@ def materialize(repo: Repo, rev: str, target: Path) -> None:
             os.fchmod(fd, _file_mode(mode))
         finally:
             os.close(fd)
+    for _, full in links:  # every folder first, then the links
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+    for link_target, full in links:
+        os.symlink(link_target, full)
 
 
 def _filter_overrides(top: Path) -> tuple[str, ...]:

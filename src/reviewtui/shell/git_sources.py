@@ -237,7 +237,11 @@ def _range_root(repo: Repo, root: str | None, base: str, name: str, *, keep: boo
         partial = repo.state_dir / f".{name}.root.partial"
         shutil.rmtree(partial, ignore_errors=True)
         partial.mkdir(parents=True)
-        materialize(repo, base, partial)
+        try:
+            materialize(repo, base, partial)
+        except BaseException:
+            shutil.rmtree(partial, ignore_errors=True)
+            raise
         os.replace(partial, kept)
         return kept, note
     copy = Path(tempfile.mkdtemp(prefix="reviewtui-git-base-"))
