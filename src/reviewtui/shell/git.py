@@ -57,6 +57,12 @@ def _command(args: Sequence[str]) -> list[str]:
     return command + list(args)
 
 
+def git_process_command(repo: Repo, *args: str) -> list[str]:
+    """The argument list of ``git ARGS`` in ``repo`` as every call runs it (the safe
+    settings, the repository's filters switched off), for a process kept running."""
+    return _command([*repo.overrides, *args])
+
+
 def _cannot_run(cwd: Path, exc: OSError) -> GitError:
     if isinstance(exc, FileNotFoundError):
         return GitError("the git program is not installed (or not on PATH)", rule="no-git")
@@ -215,11 +221,12 @@ class Repo:
         entries = [e for e in self.tree_entries(rev)
                    if e[0] != "120000" and (wanted is None or e[2] in wanted)]
         datas = self.blobs([sha for _, sha, _ in entries])
-        return {path: FileState.from_bytes(data, mode=_file_mode(mode))
+        return {path: FileState.from_bytes(data, mode=git_mode_bits(mode))
                 for (mode, _, path), data in zip(entries, datas, strict=True)}
 
 
-def _file_mode(git_mode: str) -> int:
+def git_mode_bits(git_mode: str) -> int:
+    """The permission bits a checkout gives a file of this git mode."""
     return 0o755 if git_mode == "100755" else 0o644
 
 
@@ -265,7 +272,7 @@ def materialize(repo: Repo, rev: str, target: Path) -> None:
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view):]
-            os.fchmod(fd, _file_mode(mode))
+            os.fchmod(fd, git_mode_bits(mode))
         finally:
             os.close(fd)
     for _, full in links:  # every folder first, then the links

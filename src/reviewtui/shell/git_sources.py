@@ -16,7 +16,7 @@ import re
 import shutil
 import tempfile
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from reviewtui.core.engine import Decision, OpKey, Policy, evaluate_session
@@ -34,8 +34,9 @@ from reviewtui.core.record import field, record
 from reviewtui.core.review.log import LogKind
 from reviewtui.shell.disk import atomic_write
 from reviewtui.shell.git import DIFF_ARGS, GitWriter, Repo, disk_state, git_mode, materialize
+from reviewtui.shell.git_tree import tree_listing
 from reviewtui.shell.loader import gc_paused, input_limit, prime
-from reviewtui.shell.project import Project, load_project
+from reviewtui.shell.project import Project, load_project, stand_in
 from reviewtui.shell.state import (
     DecisionItem,
     LogEntry,
@@ -88,8 +89,12 @@ class GitSource:
     cleanup: list[Path] = field(default_factory=list)
     changed: tuple[str, ...] = ()  # --worktree: the paths it changes
     note: str = ""  # what the user should know about where the review happens
+    # What else ends with the command: a tree read from git (shell/git_tree.py).
+    closers: list[Callable[[], None]] = field(default_factory=list)
 
     def close(self) -> None:
+        for end in self.closers:
+            end()
         for path in self.cleanup:
             shutil.rmtree(path, ignore_errors=True)
 
@@ -114,6 +119,7 @@ def open_range(spec: str, root: str | None, *, keep: bool) -> GitSource:
     header = header_text(origin)
     scratch = Path(tempfile.mkdtemp(prefix="reviewtui-git-"))
     cleanup: list[Path] = [scratch]
+    closers: list[Callable[[], None]] = []
     try:
         # Written in the scratch folder first (for --keep, copied to the state folder).
         written = scratch / f"{name}.patch"
@@ -124,7 +130,8 @@ def open_range(spec: str, root: str | None, *, keep: bool) -> GitSource:
                 raise UsageError(f"{a} is not an ancestor of {b}: a range reviews the commits "
                                  f"on top of A (use the merge base, git merge-base {a} {b})",
                                  rule="git-range")
-            tree, note = _range_root(repo, root, base, name, keep=keep, cleanup=cleanup)
+            tree, note = _range_root(repo, root, base, name, keep=keep, cleanup=cleanup,
+                                     closers=closers)
             session = repo.state_dir / f"{name}.patch" if keep else written
             reader = _RangeReader(header, str(session), tree)
             data, text, parsed = reader.follow(writer, written)
@@ -139,10 +146,12 @@ def open_range(spec: str, root: str | None, *, keep: bool) -> GitSource:
         if parsed is not None and text is not None:
             prime(session, tree, text, parsed)
     except BaseException:
+        for end in closers:
+            end()
         for path in cleanup:
             shutil.rmtree(path, ignore_errors=True)
         raise
-    return GitSource(repo, origin, session, tree, cleanup=cleanup, note=note)
+    return GitSource(repo, origin, session, tree, cleanup=cleanup, note=note, closers=closers)
 
 
 class _RangeReader:
@@ -219,8 +228,10 @@ def _range_commits(repo: Repo, a: str, b: str) -> tuple[str, str]:
 
 
 def _range_root(repo: Repo, root: str | None, base: str, name: str, *, keep: bool,
-                cleanup: list[Path]) -> tuple[Path, str]:
-    """The folder a range is reviewed on (A's tree, copied when needed), and a note."""
+                cleanup: list[Path], closers: list[Callable[[], None]]) -> tuple[Path, str]:
+    """The folder a range is reviewed on (A's tree, copied when needed), and a note.
+    Without ``keep`` (nothing is written) A's tree is not copied: an empty folder stands
+    for it, listed from git and read from git's objects (``shell/git_tree.py``)."""
     note = ""
     if root is not None and keep:
         if repo.head() == base:
@@ -246,7 +257,9 @@ def _range_root(repo: Repo, root: str | None, base: str, name: str, *, keep: boo
         return kept, note
     copy = Path(tempfile.mkdtemp(prefix="reviewtui-git-base-"))
     cleanup.append(copy)
-    materialize(repo, base, copy)
+    snap, blobs, stream = tree_listing(repo, base, copy)
+    closers.append(stream.close)
+    closers.append(stand_in(copy, snap, lambda path: stream.read(blobs[path])))
     return copy, ""
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -25,16 +26,38 @@ class Project:
     leftovers: tuple[str, ...] = ()  # temp files of interrupted atomic writes
 
 
-def tree_from_snapshot(snap: DiskSnapshot, root: Path | None = None) -> Tree:
+# A folder whose listing comes from elsewhere: a commit's tree that a command only reads
+# (shell/git_tree.py), for an empty temporary folder made for it. Put and taken away by
+# that code (:func:`stand_in`), in this process only: nothing on disk can add one.
+_STAND_INS: dict[str, tuple[DiskSnapshot, Callable[[str], bytes]]] = {}
+
+
+def stand_in(root: Path, snap: DiskSnapshot, read: Callable[[str], bytes]) -> Callable[[], None]:
+    """Make ``load_project(root, lazy=True)`` take ``snap`` as the listing of ``root`` and
+    ``read(path)`` as each listed file's bytes; returns what ends that."""
+    key = os.path.realpath(root)
+    _STAND_INS[key] = (snap, read)
+
+    def end() -> None:
+        _STAND_INS.pop(key, None)
+
+    return end
+
+
+def tree_from_snapshot(snap: DiskSnapshot, root: Path | None = None,
+                       read: Callable[[str], bytes] | None = None) -> Tree:
     """The files, and the links as links (the engine refuses paths through them); a file
-    listed and not read (``snap.unread``) is read from ``root`` when first needed."""
+    listed and not read (``snap.unread``) is read when first needed, by ``read(path)``,
+    else from ``root``."""
     files: dict[str, FileState] = {path: FileState.from_bytes(data, mode=mode)
                                    for path, (data, mode) in snap.files.items()}
     if snap.unread:
-        assert root is not None
         from reviewtui.core.model.unread import UnreadFile
 
-        files.update((path, UnreadFile(partial(read_listed, root, path), mode))
+        if read is None:
+            assert root is not None
+            read = partial(read_listed, root)
+        files.update((path, UnreadFile(partial(read, path), mode))
                      for path, mode in snap.unread.items())
     # A link named like a folder reviewtui never reads (.venv) stays out, as that folder
     # would: the engine still knows it from the rules, and refuses paths through it.
@@ -78,14 +101,16 @@ def load_project(root: Path | None, *, config_dirs: tuple[Path | None, ...] = ()
     ``lazy``: list the files, and read each only when something needs its content
     (:mod:`reviewtui.core.model.unread`): for a command that runs once and ends (``apply``,
     ``check``, ``export``), not for a review that watches the disk, whose base must be what
-    the disk held when it opened (an outside change is told from it)."""
+    the disk held when it opened (an outside change is told from it). A folder made for a
+    commit's tree (:func:`stand_in`) is listed from that tree, and read from git."""
     if root is None:
         config = load_config(*config_dirs)
         rules = Rules(ReservedRules.from_patterns(config.reserved, source=config.source))
         return Project(None, Tree(), rules, config)
-    snap = read_snapshot(root, contents=not lazy)
+    standing = _STAND_INS.get(os.path.realpath(root)) if lazy and _STAND_INS else None
+    snap, read = standing or (read_snapshot(root, contents=not lazy), None)
     config = load_config(root, *config_dirs)
-    tree = tree_from_snapshot(snap, root)
+    tree = tree_from_snapshot(snap, root, read)
     rules = Rules(
         reserved=ReservedRules.from_patterns(config.reserved, source=config.source),
         symlinks=dict(snap.symlinks),  # raw link targets, as the kernel reads them
