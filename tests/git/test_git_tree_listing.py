@@ -21,8 +21,10 @@ from reviewtui.cli import main
 from reviewtui.core.record import replace
 from reviewtui.shell.disk import temp_name
 from reviewtui.shell.git import Repo, materialize
+from reviewtui.shell.git_sources import open_range
 from reviewtui.shell.git_tree import tree_listing
 from reviewtui.shell.project import load_project, stand_in
+from reviewtui.shell.review import Review
 from reviewtui.shell.snapshot import DiskSnapshot
 
 
@@ -72,6 +74,10 @@ def test_the_listing_is_the_copy_s(tmp_path: Path) -> None:
         assert replace(listed.config, source="") == replace(copied.config, source="")
         assert listed.leftovers == copied.leftovers
         assert os.listdir(folder) == ["reviewtui.toml"]  # the one file read by name
+        # Asked for whole (a review that is not lazy): every file read now, from git.
+        whole = load_project(folder)
+        assert not any(getattr(state, "unread", False) for _, state in whole.tree.items())
+        assert whole.tree == copied.tree
     finally:
         end()
         stream.close()
@@ -127,3 +133,20 @@ def test_the_commands_print_what_they_printed_over_a_copy(
 class _NoStream:
     def close(self) -> None:
         return None
+
+
+def test_a_review_of_a_range_not_kept_sees_the_whole_base(tmp_path: Path) -> None:
+    """``open --git A..B --dry-run`` keeps nothing but is no lazy command: its range is
+    still copied (``listed`` is only for commands that read their project lazily)."""
+    repo, spec = _range(tmp_path)
+    source = open_range(spec, str(repo), keep=False)
+    try:
+        assert sorted(os.listdir(source.root)) != ["reviewtui.toml"]
+        with Review.open(source.session, source.root, dry_run=True,
+                         first_frame=True) as review:
+            review.finish_evaluation()
+            statuses = [r.outcome.status for t in review.evaluation.display.turns
+                        for r in t.results]
+        assert statuses == ["applied"] * 3
+    finally:
+        source.close()

@@ -32,8 +32,8 @@ def add_options(command: argparse.ArgumentParser) -> None:
                        "--root (else the current folder) against HEAD")
 
 
-def resolve(args: argparse.Namespace, *, keep: bool, session_attr: str = "session"
-            ) -> GitSource | None:
+def resolve(args: argparse.Namespace, *, keep: bool, session_attr: str = "session",
+            listed: bool = False) -> GitSource | None:
     """Fill in ``args.<session_attr>``, ``args.root`` (and ``args.state`` for a working
     tree) from the git options; None when they are not used."""
     git_range = getattr(args, "git_range", None)
@@ -55,7 +55,7 @@ def resolve(args: argparse.Namespace, *, keep: bool, session_attr: str = "sessio
     if git_range is not None:
         from reviewtui.shell.git_sources import open_range
 
-        source = open_range(git_range, args.root, keep=keep)
+        source = open_range(git_range, args.root, keep=keep, listed=listed)
     else:
         from reviewtui.shell.git_sources import open_worktree
 
@@ -98,7 +98,8 @@ def sourced(*, keep: bool, session_attr: str = "session",
     """Run a command with its session from ``--git``/``--worktree`` when given.
 
     ``keep``: the session (and a range's copy of A) live in ``<git dir>/reviewtui`` so a
-    reopen resumes; else in temporary folders removed afterwards. ``head_root``: a
+    reopen resumes; else in temporary folders removed afterwards, and a range's A is read
+    from git, not copied (such a command reads its project lazily). ``head_root``: a
     working tree is evaluated against HEAD's content (``check``), not the disk.
     """
 
@@ -107,7 +108,7 @@ def sourced(*, keep: bool, session_attr: str = "session",
         def run(args: argparse.Namespace) -> int:
             # A dry run keeps nothing either: its session and copies are temporary.
             kept = keep and not getattr(args, "dry_run", False)
-            source = resolve(args, keep=kept, session_attr=session_attr)
+            source = resolve(args, keep=kept, session_attr=session_attr, listed=not keep)
             try:
                 if source is not None and head_root and source.origin.kind == "worktree":
                     args.root = str(head_copy(source))

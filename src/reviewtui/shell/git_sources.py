@@ -99,13 +99,15 @@ class GitSource:
             shutil.rmtree(path, ignore_errors=True)
 
 
-def open_range(spec: str, root: str | None, *, keep: bool) -> GitSource:
+def open_range(spec: str, root: str | None, *, keep: bool, listed: bool = False) -> GitSource:
     """``--git A..B``: the session file, and the project it is replayed on.
 
     ``root`` is where the repository is (default: the current folder). With ``keep``
     (open, apply) the review writes to ``root`` when it is checked out at A, else to
     a copy of A's tree in ``<git dir>/reviewtui/`` (reopening resumes). Without ``keep``
-    (check, stats, export: nothing is written) it reads a temporary copy of A's tree.
+    (check, stats, export: nothing is written) it reads a temporary copy of A's tree;
+    with ``listed`` (a command that reads its project lazily, ``load_project(lazy=True)``)
+    not even that: A's tree is read from git (:func:`_range_root`).
     ``git log`` writes the session file in the background while A's tree is copied, and
     the commits it has written are read into turns while it writes the rest; the loader
     then takes those turns (:func:`~reviewtui.shell.loader.prime`) instead of reading
@@ -130,8 +132,8 @@ def open_range(spec: str, root: str | None, *, keep: bool) -> GitSource:
                 raise UsageError(f"{a} is not an ancestor of {b}: a range reviews the commits "
                                  f"on top of A (use the merge base, git merge-base {a} {b})",
                                  rule="git-range")
-            tree, note = _range_root(repo, root, base, name, keep=keep, cleanup=cleanup,
-                                     closers=closers)
+            tree, note = _range_root(repo, root, base, name, keep=keep, listed=listed,
+                                     cleanup=cleanup, closers=closers)
             session = repo.state_dir / f"{name}.patch" if keep else written
             reader = _RangeReader(header, str(session), tree)
             data, text, parsed = reader.follow(writer, written)
@@ -228,10 +230,12 @@ def _range_commits(repo: Repo, a: str, b: str) -> tuple[str, str]:
 
 
 def _range_root(repo: Repo, root: str | None, base: str, name: str, *, keep: bool,
-                cleanup: list[Path], closers: list[Callable[[], None]]) -> tuple[Path, str]:
+                listed: bool, cleanup: list[Path], closers: list[Callable[[], None]]
+                ) -> tuple[Path, str]:
     """The folder a range is reviewed on (A's tree, copied when needed), and a note.
-    Without ``keep`` (nothing is written) A's tree is not copied: an empty folder stands
-    for it, listed from git and read from git's objects (``shell/git_tree.py``)."""
+    ``listed`` (nothing is written, the project read lazily): A's tree is not copied; an
+    empty folder stands for it, listed from git and read from git's objects
+    (``shell/git_tree.py``)."""
     note = ""
     if root is not None and keep:
         if repo.head() == base:
@@ -257,6 +261,9 @@ def _range_root(repo: Repo, root: str | None, base: str, name: str, *, keep: boo
         return kept, note
     copy = Path(tempfile.mkdtemp(prefix="reviewtui-git-base-"))
     cleanup.append(copy)
+    if not listed:
+        materialize(repo, base, copy)
+        return copy, ""
     snap, blobs, stream = tree_listing(repo, base, copy)
     closers.append(stream.close)
     closers.append(stand_in(copy, snap, lambda path: stream.read(blobs[path])))

@@ -107,10 +107,13 @@ def load_project(root: Path | None, *, config_dirs: tuple[Path | None, ...] = ()
         config = load_config(*config_dirs)
         rules = Rules(ReservedRules.from_patterns(config.reserved, source=config.source))
         return Project(None, Tree(), rules, config)
-    standing = _STAND_INS.get(os.path.realpath(root)) if lazy and _STAND_INS else None
+    standing = _STAND_INS.get(os.path.realpath(root)) if _STAND_INS else None
     snap, read = standing or (read_snapshot(root, contents=not lazy), None)
     config = load_config(root, *config_dirs)
     tree = tree_from_snapshot(snap, root, read)
+    if standing is not None and not lazy:
+        for state in tree.states():  # read now, as a folder would be (its bytes are git's)
+            _ = state.data
     rules = Rules(
         reserved=ReservedRules.from_patterns(config.reserved, source=config.source),
         symlinks=dict(snap.symlinks),  # raw link targets, as the kernel reads them
