@@ -11,7 +11,10 @@ Figures, best of a few runs each (wall clock), and the median CPU time of the ru
   workbench needs before its first frame (the draft, and the display up to the first
   turn); the workbench evaluates the rest afterwards, a slice at a time;
 * evaluated: open, then every turn evaluated (what ``check`` / ``apply`` open with, and
-  the workbench once its background evaluation is done).
+  the workbench once its background evaluation is done);
+* check: what ``check --git`` does before its report (the range, A as the base, every turn
+  evaluated), with A listed by ``ls-tree`` and read from git's objects as shipped
+  (``shell/git_tree.py``), and with A copied into a folder as before, in the same run.
 
 Ranges: this project's own history (its first to its last commit), a generated
 repository of 200 commits, each editing three of 120 files, and any REPO given. Target:
@@ -34,8 +37,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from reviewtui.core.engine import Policy, evaluate_session
 from reviewtui.shell.git_sources import open_range
 from reviewtui.shell.loader import load_session
+from reviewtui.shell.project import load_project
 from reviewtui.shell.review import Review
 
 RUNS = 5
@@ -112,8 +117,22 @@ def measure(label: str, repo: Path, base: str, head: str) -> float:
         finally:
             source.close()
 
+    def checked(*, listed: bool) -> None:
+        """What ``check --git`` does before its report: the range, A as its base (read
+        from git when ``listed``, else copied as before), every turn evaluated."""
+        source = open_range(f"{base}..{head}", str(repo), keep=False, listed=listed)
+        try:
+            loaded = load_session(source.session, root=source.root)
+            project = load_project(source.root, lazy=True)
+            evaluate_session(loaded.session, project.tree, rules=project.rules,
+                             policy=Policy.headless())
+        finally:
+            source.close()
+
     (t_base, c_base), (t_session, c_session) = best(baseline), best(session)
     (t_open, c_open), (t_all, c_all) = best(opened), best(lambda: opened(everything=True))
+    (t_check, c_check) = best(lambda: checked(listed=True))
+    (t_copied, c_copied) = best(lambda: checked(listed=False))
     ratio = t_open / t_base
     print(f"{label}: {count} commits")
     print(f"  {'':32s}{'wall (best)':>18s}{'cpu (median)':>18s}")
@@ -121,7 +140,9 @@ def measure(label: str, repo: Path, base: str, head: str) -> float:
           f"{c_base * 1000:9.1f} ms")
     for name, wall, cpu in (("session (log + copy + import)", t_session, c_session),
                             ("open (workbench-ready, dry run)", t_open, c_open),
-                            ("open + every turn evaluated", t_all, c_all)):
+                            ("open + every turn evaluated", t_all, c_all),
+                            ("check: A read from git", t_check, c_check),
+                            ("check: A copied (as before)", t_copied, c_copied)):
         print(f"  {name:32s}{wall * 1000:9.1f} ms {wall / t_base:5.1f}x"
               f"{cpu * 1000:9.1f} ms {cpu / c_base:5.1f}x")
     print(f"  target: workbench-ready open <= {TARGET:.0f}x the baseline's wall clock: "
