@@ -33,8 +33,9 @@ _STAND_INS: dict[str, tuple[DiskSnapshot, Callable[[str], bytes]]] = {}
 
 
 def stand_in(root: Path, snap: DiskSnapshot, read: Callable[[str], bytes]) -> Callable[[], None]:
-    """Make ``load_project(root, lazy=True)`` take ``snap`` as the listing of ``root`` and
-    ``read(path)`` as each listed file's bytes; returns what ends that."""
+    """Make :func:`load_project` of ``root`` take ``snap`` as its listing and ``read(path)``
+    as each listed file's bytes (read when first needed, or at once when not ``lazy``);
+    returns what ends that."""
     key = os.path.realpath(root)
     _STAND_INS[key] = (snap, read)
 
