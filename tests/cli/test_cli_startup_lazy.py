@@ -120,6 +120,15 @@ NOT_FOR_A_PLAIN_APPLY = ("typing", "json", "difflib", "heapq", "argparse", "loca
                          "hashlib", "_hashlib", "textual", "rich", "pygments")
 
 
+def _applied_importing(cwd: Path, *args: str) -> set[str]:
+    """The modules ``reviewtui apply ARGS`` imported (``-X importtime``); it must succeed."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "reviewtui", "apply",
+                           *args], capture_output=True, text=True, cwd=cwd, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr[-2000:]
+    return {line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines()
+            if line.startswith("import time:") and "|" in line}
+
+
 def test_apply_of_a_one_turn_session_imports_nothing_it_does_not_use(tmp_path: Path) -> None:
     root = tmp_path / "root"
     root.mkdir()
@@ -128,13 +137,8 @@ def test_apply_of_a_one_turn_session_imports_nothing_it_does_not_use(tmp_path: P
     session.write_text("## Turn 1\n--- File: mod.py ---\n<<<<<<< SEARCH\n    return x + 7\n"
                        "=======\n    return x + 70\n>>>>>>> REPLACE\n\n### Changed files:\n"
                        "- mod.py\n")
-    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "reviewtui", "apply",
-                           str(session), "--root", str(root), "--yes"],
-                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr[-2000:]
+    modules = _applied_importing(tmp_path, str(session), "--root", str(root), "--yes")
     assert (root / "mod.py").read_text() == "def f(x):\n    return x + 70\n"  # it ran
-    modules = {line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines()
-               if line.startswith("import time:") and "|" in line}
     assert "reviewtui.shell.review" in modules
     loaded = sorted(m for m in modules
                     if any(m == name or m.startswith(name + ".")
@@ -152,13 +156,9 @@ def test_apply_of_a_unified_diff_without_binary_patches_loads_no_hashlib(
     diff = tmp_path / "change.diff"
     diff.write_text("diff --git a/mod.py b/mod.py\n--- a/mod.py\n+++ b/mod.py\n"
                     "@@ -1,2 +1,2 @@\n def f(x):\n-    return x + 7\n+    return x + 70\n")
-    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "reviewtui", "apply",
-                           str(diff), "--format", "unified", "--root", str(root), "--yes"],
-                          capture_output=True, text=True, cwd=tmp_path, timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr[-2000:]
+    modules = _applied_importing(tmp_path, str(diff), "--format", "unified", "--root",
+                                 str(root), "--yes")
     assert (root / "mod.py").read_text() == "def f(x):\n    return x + 70\n"
-    modules = {line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines()
-               if line.startswith("import time:") and "|" in line}
     assert "reviewtui.core.importers.gitbinary" in modules
     assert not {"hashlib", "_hashlib"} & modules
 
