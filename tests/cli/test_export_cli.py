@@ -218,3 +218,24 @@ def test_an_unreadable_state_stops_the_export_and_stays_where_it_is(
     assert "cannot read the review state" in capsys.readouterr().err
     assert state.read_text() == "{not json"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.review.json"]
+
+
+def test_the_folder_a_review_state_names_is_said(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A review state is untrusted input, yet without --root it names the project that
+    export reads: the folder is said on stderr, and --root reads another without a note."""
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "a.py").write_text("x = 1\n")
+    session = tmp_path / "s.md"
+    session.write_text("## Turn 1\n> go\n\n--- File: a.py ---\n<<<<<<< SEARCH\nx = 1\n=======\n"
+                       "x = 2\n>>>>>>> REPLACE\n")
+    assert main(["apply", "--yes", "--root", str(root), "--state",
+                 str(tmp_path / "s.md.review.json"), str(session)]) == 0
+    capsys.readouterr()
+    assert main(["export", str(session), "--format", "patch"]) == 0
+    out, err = capsys.readouterr()
+    assert "+x = 2" in out
+    assert f"reading the project at {root}, the root the review state names" in err
+    assert main(["export", str(session), "--format", "patch", "--root", str(root)]) == 0
+    assert "reading the project" not in capsys.readouterr().err

@@ -161,9 +161,13 @@ def load_accepted(session: str | Path, root: str | Path | None = None, *,
         if project is None:
             raise UsageError("the review state needs the project it was made on: pass --root",
                              source=str(loaded.file), rule="root")
+        # The state file names that folder: say which one is read (it is untrusted input).
+        named = ([f"note: reading the project at {project}, the root the review state "
+                  "names (--root reads another)"]
+                 if root is None and saved_root is not None and project == saved_root else [])
         with Review.open(session, project, dry_run=True, state_path=state_path,
                          read_only_state=True, format=format, lazy=True) as review:
-            return accepted_from_review(review), list(review.state_problems)
+            return accepted_from_review(review), [*named, *review.state_problems]
     base = Path(root) if root is not None else loaded.base
     tree_project = load_project(base, config_dirs=(loaded.directory,), lazy=True)
     run = evaluate_session(loaded.session, tree_project.tree, rules=tree_project.rules,
