@@ -136,3 +136,40 @@ def test_the_workbench_reads_its_base_whole(arena: Arena) -> None:
     session = _session(arena)
     with Review.open(session, arena.root, dry_run=True, first_frame=True) as review:
         assert not any(getattr(state, "unread", False) for _, state in review.base.items())
+
+
+def test_an_unreadable_file_is_named_as_such_and_only_when_the_session_needs_it(
+        arena: Arena, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file the reader may not read (permissions; simulated: the suite may run as root)
+    stops the command only when the session needs it, with the disk's own reason, not as a
+    change; one it does not need no longer stops an ``apply`` at all."""
+    import reviewtui.shell.snapshot as snapshot
+    from reviewtui.core.errors import DiskError
+
+    make_project(arena.root, {**FILES, "secret.key": "k\n"})
+    session = _session(arena)
+    real = snapshot.read_file
+    refused = {"secret.key"}
+
+    def read_file(root: Path, rel: str):  # type: ignore[no-untyped-def]
+        if rel in refused:
+            raise DiskError("cannot read: Permission denied", source=rel, rule="unreadable")
+        return real(root, rel)
+
+    monkeypatch.setattr(snapshot, "read_file", read_file)
+    run = cli(capsys, "apply", "--yes", "--root", arena.root, session)
+    assert run.code == 0, run.err
+    assert (arena.root / "pkg/b.py").read_bytes() == b"y = 20\n"
+
+    refused.add("a.py")
+    (arena.root / "a.py").write_bytes(b"x = 1\n")
+    (arena.root / "pkg/b.py").write_bytes(b"y = 2\n")
+    run = cli(capsys, "apply", "--yes", "--root", arena.root, session)
+    line = one_line_error(run)
+    assert run.code != 0
+    assert "a.py" in line
+    assert "Permission denied" in line
+    assert "[unreadable]" in line
+    assert "changed" not in line
+    assert (arena.root / "pkg/b.py").read_bytes() == b"y = 2\n"  # nothing written

@@ -121,6 +121,8 @@ def read_listed(root: Path, rel: str) -> bytes:
     try:
         found = read_file(root, rel)
     except DiskError as err:
+        if err.rule == "unreadable":  # there, but not to be read (permissions, I/O)
+            raise DiskError(err.message, source=rel, rule=err.rule) from None
         raise DiskError(f"changed on disk while reviewtui read the project: {err.message}",
                         source=rel, rule="changed-while-reading") from None
     if found is None:
