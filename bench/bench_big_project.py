@@ -9,7 +9,9 @@ in two of them, as a commit usually is. Then, in the same run:
 * in-process, after the imports: ``apply --yes`` and ``check`` of that diff as shipped
   (the project listed, a file read when its content is first needed:
   ``core/model/unread.py``) against the same commands reading every file first (what
-  every command did before; ``load_project(lazy=False)``, which the workbench still uses);
+  every command did before; ``load_project(lazy=False)``); the workbench's opening
+  (``Review.open(first_frame=True)``, dry run) reading the two named files at once and
+  the rest when needed, against reading every file (what ``open --live`` still does);
 * as processes (CPU of the child, commands in turn round after round): ``reviewtui apply``
   against ``git apply`` of the same diff.
 
@@ -163,6 +165,22 @@ def main() -> None:
                                  lambda a=args, w=writes: eager(a, w))
             print(f"  {label:12} {lazy * 1000:7.1f} ms; reading every file first "
                   f"{whole * 1000:7.1f} ms ({lazy / whole:.2f}x)")
+
+        from reviewtui.shell.review import Review
+
+        def opened(lazy: bool) -> float:
+            start = time.perf_counter()
+            with Review.open(patch, root, dry_run=True, format="unified", first_frame=True,
+                             lazy=lazy) as review:
+                took = time.perf_counter() - start
+                unread = sum(bool(getattr(s, "unread", False)) for s in review.base.states())
+                assert unread == (len(files) - 2 if lazy else 0), unread
+            return took
+
+        lazy, whole = paired(lambda: opened(True), lambda: opened(False))
+        print(f"  {'open (workbench)':12} {lazy * 1000:7.1f} ms; reading every file first "
+              f"{whole * 1000:7.1f} ms ({lazy / whole:.2f}x): the files the diff names read "
+              "at opening, the rest when first needed")
 
         git = shutil.which("git")
         reviewtui = [sys.executable, "-m", "reviewtui", *apply_args]

@@ -129,13 +129,22 @@ def test_only_the_files_a_session_touches_are_read(
     assert (arena.root / "pkg/b.py").read_bytes() == b"y = 20\n"
 
 
-def test_the_workbench_reads_its_base_whole(arena: Arena) -> None:
-    """A review that watches the disk tells outside changes from its base: that base must
-    be what the disk held when it opened, so it is read whole, not when first needed."""
+def test_the_workbench_reads_what_the_session_names_when_it_opens(arena: Arena) -> None:
+    """A review that watches the disk tells outside changes to the session's files from
+    what they held when it opened: those are read then (``open``'s ``lazy``), the rest of
+    the project when first needed; a live session (``open --live``) reads it whole."""
     make_project(arena.root, FILES)
     session = _session(arena)
+
+    def unread(review: Review) -> set[str]:
+        return {path for path, state in review.base.items()
+                if getattr(state, "unread", False)}
+
+    with Review.open(session, arena.root, dry_run=True, first_frame=True,
+                     lazy=True) as review:
+        assert unread(review) == {"pkg/c.py"}
     with Review.open(session, arena.root, dry_run=True, first_frame=True) as review:
-        assert not any(getattr(state, "unread", False) for _, state in review.base.items())
+        assert unread(review) == set()
 
 
 def test_an_unreadable_file_is_named_as_such_and_only_when_the_session_needs_it(

@@ -8,8 +8,9 @@ found by the next replay, some made while a file is being written). After every 
 
 * every content the user put on disk (the project as opened, every outside write) that
   the user did not destroy themselves is still somewhere: on disk, in the review's base,
-  or in what the review state records (its path records, and the originals of records
-  a resume did not trust, kept under ``orphaned``);
+  in what the review state records (its path records, and the originals of records
+  a resume did not trust, kept under ``orphaned``), or in a checkpoint of the session
+  (which the review can put back);
 * after the review has heard of every outside change, the disk holds exactly what the
   review believes it holds (nothing written that it does not know of);
 * no temp file is left in the root, and nothing outside the root changed.
@@ -32,6 +33,7 @@ from hypothesis import strategies as st
 from diskkit import Cmd, Ed, Full, Op, make_project, write_session
 from reviewtui.core.engine import Decision
 from reviewtui.core.errors import DecisionRefused
+from reviewtui.core.model.records import FullFile
 from reviewtui.shell import disk
 from reviewtui.shell.disk import LINK_MODE
 from reviewtui.shell.review import Review
@@ -115,6 +117,17 @@ class World:
                     yield state.data
             if record.layer is not None:
                 yield from (d for d in (record.layer.ours, record.layer.theirs) if d)
+        # Every version the session's operations make: the review puts any of them back
+        # (accept, redo, ctrl+t). Found by this test's search: an outside write made during
+        # the review's own write of the very same bytes is taken as that write, and an undo
+        # or a reject then takes it back like one; the bytes stay the session's to restore.
+        for run in (review.display, review.draft):
+            for checkpoint in run.states:
+                yield from (state.data for _, state in checkpoint.tree.items())
+        for turn in review.display.session.turns:  # (a rejected whole file: in no checkpoint)
+            for op in turn.reply.ops:
+                if isinstance(op, FullFile):
+                    yield "".join(f"{line}\n" for line in op.lines).encode()
         # A saved record a resume did not trust is kept under ``orphaned`` with the
         # originals it names (their blobs stay in the state file, never applied).
         if review._state_file is not None:

@@ -450,9 +450,11 @@ def open_workbench(args: argparse.Namespace) -> int:
 
         state = state or prepare_live_session(Path(args.session), root)
         fmt = "toolcalls"
-    # The first frame paints before the rest is evaluated (ui/evaluating.py).
+    # The first frame paints before the rest is evaluated (ui/evaluating.py). The files
+    # the session names are read at opening, the rest of the project when first needed
+    # (shell/resume.py); a live session names new files as it grows: read whole.
     review = Review.open(args.session, root, dry_run=args.dry_run, state_path=state,
-                         format=fmt, first_frame=True)
+                         format=fmt, first_frame=True, lazy=not live)
     try:
         ReviewApp(review, watch=not args.no_watch, present=getattr(args, "present", False),
                   live=getattr(args, "gate", "review") if live else None).run()

@@ -81,7 +81,12 @@ def outside_changed(review: Review, paths: Iterable[str]) -> ReplayReport:
                 review._refused_by_disk.discard(path)
                 review._unwritable.pop(path, None)
                 blocked = True
-            if isinstance(disk, Directory) or same(disk, review._seen(path)):
+            seen = review._seen(path)
+            # A base file nobody has read yet (a workbench lists the files its session does
+            # not name) is not read now to be compared: it would read what the disk holds
+            # now. The change is taken as one, the file as refreshed.
+            if isinstance(disk, Directory) or (
+                    not getattr(seen, "unread", False) and same(disk, seen)):
                 continue
             found[path] = disk
         if not found and not blocked:

@@ -8,7 +8,9 @@ from functools import partial
 from pathlib import Path
 
 from reviewtui.core.engine import Rules
+from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.engine.links import link_state
+from reviewtui.core.model.records import ConsoleCommand, Session
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.paths.safety import ReservedRules, other_spellings, unread_dir_of
 from reviewtui.core.protocol.config import CONFIG_NAME, ProjectConfig, parse_config
@@ -122,3 +124,30 @@ def load_project(root: Path | None, *, config_dirs: tuple[Path | None, ...] = ()
         spellings=other_spellings([*tree.paths(), *snap.symlinks]),
     )
     return Project(root, tree, rules, config, tuple(snap.leftovers))
+
+
+def named_paths(session: Session) -> set[str] | None:
+    """Every path an operation of ``session`` names (normalised), when those are all it
+    can touch: None when a console command may reach paths it does not name (a folder, a
+    glob; only an importer's commands name each file exactly, ``literal``)."""
+    named: set[str] = set()
+    for turn in session.turns:
+        for op in turn.reply.ops:
+            if isinstance(op, ConsoleCommand):
+                if not op.literal:
+                    return None
+                paths = op.args
+            else:
+                paths = (op.path,)
+            named.update(path for path in map(normalize_or_none, paths) if path)
+    return named
+
+
+def read_now(tree: Tree, paths: set[str]) -> None:
+    """Read every listed file of ``tree`` at ``paths`` now (``load_project(lazy=True)``
+    reads each when first needed): a review that watches the disk tells an outside change
+    to them from what they held when it opened."""
+    for path in paths:
+        state = tree.get(path)
+        if state is not None:
+            _ = state.data

@@ -32,7 +32,7 @@ from reviewtui.shell.disk import remove_temp, scratch_copy
 from reviewtui.shell.loader import LoadedSession, gc_paused, load_session
 from reviewtui.shell.lock import RootLock
 from reviewtui.shell.outside import absorb, set_base, stale_accepts
-from reviewtui.shell.project import load_project
+from reviewtui.shell.project import load_project, named_paths, read_now
 from reviewtui.shell.replay import Directory, ReplayReport, read_state, same, sync, want_at
 from reviewtui.shell.state import (
     ReviewState,
@@ -99,7 +99,15 @@ def _open_review(cls: type[Review], session_path: str | Path, root: Path | None,
         raise DiskError("project root is not a directory", source=str(root), rule="root")
     lock = None if dry_run else RootLock(root).acquire()
     try:
-        project = load_project(root, config_dirs=(loaded.directory,), lazy=lazy)
+        # The workbench (first_frame) reads at once what the session names, so that an
+        # outside change to those files is told from what they held at opening, and the
+        # rest of the project when first needed; all at once when a command may reach
+        # files it does not name (a folder, a glob).
+        named = named_paths(loaded.session) if lazy and first_frame else None
+        project = load_project(root, config_dirs=(loaded.directory,),
+                               lazy=lazy and (not first_frame or named is not None))
+        if named:
+            read_now(project.tree, named)
         if persist is None:
             persist = state_path is not None or not dry_run or read_only_state
         state_file = None

@@ -19,6 +19,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from reviewtui.core.engine import SessionRun
+from reviewtui.core.errors import DiskError
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.text.diff import build_diff
 from reviewtui.core.text.plural import plural
@@ -127,11 +128,17 @@ class TreeScreen(Screen[int]):
         label = self.query_one("#tree-label", Static)
         view = self.query_one(DiffView)
         shown = new if new is not None else old
-        if shown is not None and shown.binary:
+        try:  # a file the session does not name is read from disk now (shell/project.py)
+            binary = shown is not None and shown.binary
+            old_lines, new_lines = _lines(old), _lines(new)
+        except DiskError as err:
+            label.update(Text(path))
+            view.show_message(f"cannot read {path}: {err.message}")
+            return
+        if binary:
             label.update(Text(path))
             view.show_message("binary file: not shown")
             return
-        old_lines, new_lines = _lines(old), _lines(new)
         if what == "same":
             label.update(Text(f"{path} — unchanged by turn {self.checkpoint}", style="dim"))
             old_lines = new_lines
