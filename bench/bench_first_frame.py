@@ -6,8 +6,9 @@ standard-library modules (up to 400 lines each), 5,000 turns of ten SEARCH/REPLA
 Figures, measured in the same run:
 
 * baseline: the session read into turns (``load_session``), nothing evaluated;
-* open, workbench-ready: ``Review.open(first_frame=True)`` in dry run (the draft, and the
-  display up to the first turn);
+* open, workbench-ready: ``Review.open(first_frame=True, lazy=True)`` in dry run, as
+  ``open`` opens (the files the session names read, the draft, and the display up to the
+  first turn);
 * first frame: from the start of opening to the review screen's first frame drawn (a
   Pilot, 120x40);
 * background evaluation: from the first frame until every turn is evaluated by the
@@ -49,7 +50,7 @@ async def workbench(session: Path, root: Path, background: bool = True
     figures: dict[str, float] = {}
     cpu: dict[str, float] = {}
     start, cpu_start = time.perf_counter(), time.process_time()
-    review = Review.open(session, root, dry_run=True, first_frame=True)
+    review = Review.open(session, root, dry_run=True, first_frame=True, lazy=True)
     figures["open, workbench-ready"] = time.perf_counter() - start
     cpu["open, workbench-ready"] = time.process_time() - cpu_start
     app = ReviewApp(review, watch=False)

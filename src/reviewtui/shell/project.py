@@ -130,17 +130,16 @@ def named_paths(session: Session) -> set[str] | None:
     """Every path an operation of ``session`` names (normalised), when those are all it
     can touch: None when a console command may reach paths it does not name (a folder, a
     glob; only an importer's commands name each file exactly, ``literal``)."""
-    named: set[str] = set()
+    raw: set[str] = set()  # (a long session names the same few paths again and again)
     for turn in session.turns:
         for op in turn.reply.ops:
             if isinstance(op, ConsoleCommand):
                 if not op.literal:
                     return None
-                paths = op.args
+                raw.update(op.args)
             else:
-                paths = (op.path,)
-            named.update(path for path in map(normalize_or_none, paths) if path)
-    return named
+                raw.add(op.path)
+    return {path for path in map(normalize_or_none, raw) if path}
 
 
 def read_now(tree: Tree, paths: set[str]) -> None:
