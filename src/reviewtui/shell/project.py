@@ -103,9 +103,10 @@ def load_project(root: Path | None, *, config_dirs: tuple[Path | None, ...] = ()
 
     ``lazy``: list the files, and read each only when something needs its content
     (:mod:`reviewtui.core.model.unread`): for a command that runs once and ends (``apply``,
-    ``check``, ``export``), not for a review that watches the disk, whose base must be what
-    the disk held when it opened (an outside change is told from it). A folder made for a
-    commit's tree (:func:`stand_in`) is listed from that tree, and read from git."""
+    ``check``, ``export``); a review that watches the disk then reads at once the files its
+    session names (:func:`read_now`: an outside change to them is told from what they held
+    when it opened). A folder made for a commit's tree (:func:`stand_in`) is listed from
+    that tree, and read from git."""
     if root is None:
         config = load_config(*config_dirs)
         rules = Rules(ReservedRules.from_patterns(config.reserved, source=config.source))

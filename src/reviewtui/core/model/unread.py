@@ -1,13 +1,15 @@
 """A file of the project known by its name and mode, its bytes read on first use.
 
-A headless command (``apply``, ``check``, ``export``) touches a few files of a project that
-may hold thousands: reading all of them first cost ~40 ms on redis (1,624 files, 20 MB) for
-a commit whose work took ~6, and a checkout of a million lines would cost seconds and its
-size in memory. An :class:`UnreadFile` stands in the tree for such a file: its name and
-mode are known (the folder listing gave them), and anything that needs more -- its bytes,
-text, lines, digest, whether it is binary, its line endings, equality with another version
--- reads it then, through the function the shell gave, exactly once; from then on it is the
-:class:`~reviewtui.core.model.filestate.FileState` that ``from_bytes`` makes of those bytes.
+A command (``apply``, ``check``, ``export``; the workbench for what its session does not
+name) touches a few files of a project that may hold thousands: reading all of them first
+cost ~40 ms on redis (1,624 files, 20 MB) for a commit whose work took ~6, and a checkout of
+a million lines would cost seconds and its size in memory (or a commit's tree, read from
+git's objects: ``shell/git_tree.py``). An :class:`UnreadFile` stands in the tree for such a
+file: its name and mode are known (the listing gave them), and anything that needs more --
+its bytes, text, lines, digest, whether it is binary, its line endings, equality with
+another version -- reads it then, through the function the shell gave, exactly once; from
+then on it is the :class:`~reviewtui.core.model.filestate.FileState` that ``from_bytes``
+makes of those bytes.
 
 So no reader can see an unread file as empty or as anything but its bytes: the fields that
 describe the content are left unset until the read, and any access to one reads first
