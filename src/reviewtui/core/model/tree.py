@@ -53,11 +53,18 @@ class _Pending:
 
 def _group(changes: Mapping[str, Change]) -> _Pending:
     top = _Pending()
+    levels: dict[str, _Pending] = {"": top}  # folder -> its level, each walked to once
     for path, state in changes.items():
-        *dirs, name = path.split("/")
-        level = top
-        for d in dirs:
-            level = level.subdirs.setdefault(d, _Pending())
+        folder, _, name = path.rpartition("/")
+        level = levels.get(folder)
+        if level is None:
+            level = top
+            for d in folder.split("/"):
+                sub = level.subdirs.get(d)
+                if sub is None:  # (not setdefault: that made a level per path and folder)
+                    sub = level.subdirs[d] = _Pending()
+                level = sub
+            levels[folder] = level
         if state is None:
             level.removals.add(name)
         else:
