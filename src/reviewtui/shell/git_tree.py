@@ -17,12 +17,10 @@ import subprocess
 from pathlib import Path
 
 from reviewtui.core.errors import GitError
-from reviewtui.core.paths.safety import UNREAD_DIRS
+from reviewtui.core.protocol.config import CONFIG_NAME
 from reviewtui.shell.disk import atomic_write, is_temp_name
 from reviewtui.shell.git import Repo, git_env, git_mode_bits, git_process_command
-from reviewtui.shell.snapshot import DiskSnapshot
-
-CONFIG_FILE = "reviewtui.toml"  # (core/protocol/config.py's CONFIG_NAME, read from the folder)
+from reviewtui.shell.snapshot import DiskSnapshot, skipped_folder
 
 
 class BlobStream:
@@ -78,12 +76,6 @@ class BlobStream:
                 process.stdout.close()
 
 
-def _unread_folder(path: str) -> bool:
-    """Whether a folder on ``path``'s way is one the listing of a folder leaves out."""
-    return any(part in UNREAD_DIRS or part.endswith(".review.blobs")
-               for part in path.split("/")[:-1])
-
-
 def tree_listing(repo: Repo, rev: str, root: Path) -> tuple[DiskSnapshot, dict[str, str],
                                                               BlobStream]:
     """``rev``'s tree as ``read_snapshot(contents=False)`` would list a copy of it in
@@ -94,8 +86,8 @@ def tree_listing(repo: Repo, rev: str, root: Path) -> tuple[DiskSnapshot, dict[s
     blobs: dict[str, str] = {}
     links: list[tuple[str, str]] = []
     for mode, sha, path in repo.tree_entries(rev):
-        if _unread_folder(path):
-            continue
+        if any(map(skipped_folder, path.split("/")[:-1])):
+            continue  # (a folder on its way is one a listing does not enter)
         name = path.rpartition("/")[2]
         if is_temp_name(name):
             snap.leftovers.append(path)
@@ -108,6 +100,6 @@ def tree_listing(repo: Repo, rev: str, root: Path) -> tuple[DiskSnapshot, dict[s
     for (path, _), target in zip(links, targets, strict=True):
         snap.symlinks[path] = target.decode("utf-8", "surrogateescape")
     stream = BlobStream(repo)
-    if CONFIG_FILE in blobs:
-        atomic_write(root, CONFIG_FILE, stream.read(blobs[CONFIG_FILE]), 0o644)
+    if CONFIG_NAME in blobs:
+        atomic_write(root, CONFIG_NAME, stream.read(blobs[CONFIG_NAME]), 0o644)
     return snap, blobs, stream

@@ -74,7 +74,7 @@ def read_snapshot(root: Path, *, contents: bool = True) -> DiskSnapshot:
             # that ".venv" leads elsewhere, or it would plan a write the disk refuses.
             if entry.is_symlink():
                 links[prefix + entry.name] = os.readlink(entry.path)
-            elif not (entry.name in SKIP_DIRS or entry.name.endswith(".review.blobs")):
+            elif not skipped_folder(entry.name):
                 kept.append(entry)
         names.sort(key=_name)
         for entry in names:
@@ -101,6 +101,12 @@ def read_snapshot(root: Path, *, contents: bool = True) -> DiskSnapshot:
     return snap
 
 
+def skipped_folder(name: str) -> bool:
+    """Whether a folder of this name is left out of the listing: version control, tool
+    caches (``SKIP_DIRS``), a review state's blobs."""
+    return name in SKIP_DIRS or name.endswith(".review.blobs")
+
+
 def _name(entry: os.DirEntry[str]) -> str:
     return entry.name
 
@@ -122,7 +128,7 @@ def read_listed(root: Path, rel: str) -> bytes:
         found = read_file(root, rel)
     except DiskError as err:
         if err.rule == "unreadable":  # there, but not to be read (permissions, I/O)
-            raise DiskError(err.message, source=rel, rule=err.rule) from None
+            raise
         raise DiskError(f"changed on disk while reviewtui read the project: {err.message}",
                         source=rel, rule="changed-while-reading") from None
     if found is None:

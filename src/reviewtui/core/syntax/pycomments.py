@@ -32,10 +32,8 @@ parses.
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Sequence
-from functools import cache
 
 from reviewtui.core.text.lazy_pattern import LazyPattern
 
@@ -45,18 +43,13 @@ if TYPE_CHECKING:
     from reviewtui.core.syntax.pylines import Change
 
 # Blanks, then maybe a comment of printable ASCII without quotes, backslash or braces.
-# (Compiled on first use, as the openers below: ``check`` imports this module for every
+# (Compiled on first use, as the openers below are: ``check`` imports this module for every
 # Python edit and most never get this far; the three cost ~0.3 ms at start-up.)
 _ADDED = LazyPattern(r"[ \t]*(?:#[\t\x20\x21\x23-\x26\x28-\x5b\x5d-\x7a\x7c\x7e]*)?")
-
-
-@cache
-def _fstring_openers() -> tuple[re.Pattern[str], ...]:
-    """A triple quote after an f-string prefix (f, rf, fr in any case). The quote comes
-    first in the pattern, so the search runs from one triple quote to the next (a literal
-    prefix)."""
-    return tuple(re.compile(quote + f"(?:(?<=[fF]{quote})|(?<=[fF][rR]{quote}))")
-                 for quote in ('"""', "'''"))
+# A triple quote after an f-string prefix (f, rf, fr in any case). The quote comes first in
+# the pattern, so the search runs from one triple quote to the next (a literal prefix).
+_FSTRING_OPENERS = tuple(LazyPattern(quote + f"(?:(?<=[fF]{quote})|(?<=[fF][rR]{quote}))")
+                         for quote in ('"""', "'''"))
 
 
 def edited_lines_parse(before: str, opening: FileState, closing: FileState,
@@ -120,9 +113,9 @@ def _fstring_lines(text: str) -> list[tuple[int, int]]:
     string ends when no backslash lies between; with one there, or no quote to end it, the
     whole text is given. A prefix in a comment or a string gives lines too: stricter."""
     spans: list[tuple[int, int]] = []
-    for pattern in _fstring_openers():
+    for pattern in _FSTRING_OPENERS:
         line, at = 0, 0  # the line of offset ``at`` (newlines counted once, in order)
-        for found in pattern.finditer(text):
+        for found in pattern.compiled().finditer(text):
             start, quote = found.start(), found.group()
             end = text.find(quote, found.end())
             if end < 0 or text.find("\\", found.end(), end) >= 0:
