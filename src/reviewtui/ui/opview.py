@@ -21,6 +21,7 @@ from reviewtui.core.model.tree import FileState
 from reviewtui.core.record import field, record, replace
 from reviewtui.core.syntax.symbols import Symbol, around, ready, where
 from reviewtui.core.text.lines import split_lines
+from reviewtui.ui.widgets.diff_render import sanitize
 
 WINDOW = 20  # lines of file context fetched around an edit (collapsed to a few by default)
 # Symbol hints of a file bigger than this wait for its tree from the screen's syntax worker
@@ -70,13 +71,16 @@ STATE_STYLE = {
 
 
 def op_title(op: Edit | FullFile | ConsoleCommand) -> str:
+    """The operation's header line. Its path and command come from the session: a hidden
+    or control character in them shows as a picture (``␛``, ``⍰``), as in the diffs, not
+    as nothing (the engine refuses such a path, and the header must show which one)."""
     if isinstance(op, ConsoleCommand):
-        return op.text
+        return sanitize(op.text)
     if isinstance(op, Edit):
-        return f"{op.path} · Edit {op.label}"
+        return f"{sanitize(op.path)} · Edit {op.label}"
     if is_link_op(op):
-        return f"{op.path} · link -> {chr(10).join(op.lines)}"
-    return f"{op.path} · full file"
+        return sanitize(f"{op.path} · link -> {chr(10).join(op.lines)}")
+    return f"{sanitize(op.path)} · full file"
 
 
 def is_link_op(op: Edit | FullFile | ConsoleCommand) -> bool:

@@ -24,6 +24,7 @@ from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.text.diff import build_diff
 from reviewtui.core.text.plural import plural
 from reviewtui.shell.review import Review
+from reviewtui.ui.widgets.diff_render import sanitize
 from reviewtui.ui.widgets.diff_view import DiffView
 from reviewtui.ui.widgets.footer import KeyFooter
 from reviewtui.ui.widgets.lists import KeyedOptionList
@@ -113,7 +114,7 @@ class TreeScreen(Screen[int]):
         files.clear_options()
         for path, what in self.rows:
             mark, style = _MARKS[what]
-            files.add_option(Option(Text.assemble((f"{mark} ", style), path)))
+            files.add_option(Option(Text.assemble((f"{mark} ", style), sanitize(path))))
         files.border_title = f"Files at checkpoint {self.checkpoint}"
         if self.rows:
             files.highlighted = min(highlighted, len(self.rows) - 1)
@@ -127,23 +128,24 @@ class TreeScreen(Screen[int]):
         old, new = before.get(path), after.get(path)
         label = self.query_one("#tree-label", Static)
         view = self.query_one(DiffView)
+        name = sanitize(path)  # a file on disk may be named with anything but "/" and NUL
         shown = new if new is not None else old
         try:  # a file the session does not name is read from disk now (shell/project.py)
             binary = shown is not None and shown.binary
             old_lines, new_lines = _lines(old), _lines(new)
         except DiskError as err:
-            label.update(Text(path))
-            view.show_message(f"cannot read {path}: {err.message}")
+            label.update(Text(name))
+            view.show_message(f"cannot read {name}: {err.message}")
             return
         if binary:
-            label.update(Text(path))
+            label.update(Text(name))
             view.show_message("binary file: not shown")
             return
         if what == "same":
-            label.update(Text(f"{path} — unchanged by turn {self.checkpoint}", style="dim"))
+            label.update(Text(f"{name} — unchanged by turn {self.checkpoint}", style="dim"))
             old_lines = new_lines
         else:
-            label.update(Text(f"{path} — {what} by turn {self.checkpoint}", style="dim"))
+            label.update(Text(f"{name} — {what} by turn {self.checkpoint}", style="dim"))
         model = build_diff(old_lines, new_lines, context=3 if what != "same" else 10_000)
         view.set_diff(model, path=path, before_text="\n".join(old_lines),
                       after_text="\n".join(new_lines), mode="unified")

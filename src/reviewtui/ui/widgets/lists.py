@@ -15,6 +15,7 @@ from textual.widgets.option_list import Option
 from reviewtui.core.engine.opstate import OpState
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
 from reviewtui.ui.opview import STATE_STYLE
+from reviewtui.ui.widgets.diff_render import sanitize
 
 
 def turn_prompt(index: int, request: str, states: list[OpState], width: int = 38) -> Text:
@@ -56,10 +57,11 @@ def op_row_title(op: Edit | FullFile | ConsoleCommand, room: int = 60) -> str:
     """An operation row: what tells it apart first (``Edit 2 · invoicer/output/text.py``),
     the path shortened from the left when the row is narrow."""
     if isinstance(op, ConsoleCommand):
-        return op.text
+        return sanitize(op.text)
     lead = f"Edit {op.label} · " if isinstance(op, Edit) else (
         "Link · " if op.mode is not None and stat.S_ISLNK(op.mode) else "File · ")
-    return lead + shorten_path(op.path, max(8, room - len(lead)))
+    # A hidden or control character shows as a picture (as in the header and the diffs).
+    return lead + shorten_path(sanitize(op.path), max(8, room - len(lead)))
 
 
 def shorten_path(path: str, room: int) -> str:
