@@ -79,3 +79,24 @@ def test_operation_titles_picture_the_characters_of_their_path(tmp_path: Path) -
         rows = [op_row_title(op) for op in ops]
     assert titles == ["config.py · Edit 1", "config⍰.py · Edit 1"]
     assert rows == ["Edit 1 · config.py", "Edit 1 · config⍰.py"]
+
+
+async def test_outside_change_notices_picture_the_characters(tmp_path: Path) -> None:
+    from reviewtui.shell.replay import ReplayReport
+
+    root, session = _project(tmp_path)
+    review = Review.open(session, root, dry_run=True, first_frame=True)
+    app = ReviewApp(review, watch=False)
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            # What a batch of outside changes reports (paths from the disk).
+            app.screen._report(ReplayReport(conflicts=[HIDDEN_NAME], rebased=[ESC_NAME],
+                                             reverted=[((1, 0), f"{BIDI_NAME}: gone")]))
+            await pilot.pause()
+            said = [n.message for n in app._notifications]
+            assert "conflict: config⍰.py changed on disk; nothing written there" in said
+            assert "rebased over an outside change: title␛]0;PWNED␇.txt" in said
+            assert "notes⍰txt.md: gone" in said
+    finally:
+        review.close()

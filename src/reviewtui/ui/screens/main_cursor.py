@@ -24,6 +24,7 @@ from reviewtui.ui.messages import OutsideChangeTaken, SessionGrew
 from reviewtui.ui.opview import op_title
 from reviewtui.ui.screens.main_panes import ReviewPanes
 from reviewtui.ui.screens.review_states import ReviewStates, review_states
+from reviewtui.ui.widgets.diff_render import sanitize
 from reviewtui.ui.widgets.findings import FindingsPanel
 from reviewtui.ui.widgets.lists import OpList, TurnList, op_prompt, op_row_title, turn_prompt
 from reviewtui.ui.widgets.status_line import StatusLine
@@ -222,13 +223,15 @@ class ReviewCursor(ReviewPanes):
             self._note_reevaluated(list(outside))
         conflicts = getattr(report, "conflicts", None)
         rebased = getattr(report, "rebased", None)
+        # Paths changed outside come from the disk: hidden characters as pictures.
         if conflicts:
-            self.notify(f"conflict: {', '.join(conflicts)} changed on disk; nothing written "
-                        "there", severity="warning", markup=False)
+            self.notify(sanitize(f"conflict: {', '.join(conflicts)} changed on disk; nothing "
+                                 "written there"), severity="warning", markup=False)
         if rebased:
-            self.notify(f"rebased over an outside change: {', '.join(rebased)}", markup=False)
+            self.notify(sanitize(f"rebased over an outside change: {', '.join(rebased)}"),
+                        markup=False)
         for _key, notice in getattr(report, "reverted", ()):
-            self.notify(notice, severity="warning", markup=False)
+            self.notify(sanitize(notice), severity="warning", markup=False)
 
     def turns_evaluated(self, note: str) -> None:
         """More turns were evaluated after the first frame or a change (ui/evaluating.py):
