@@ -56,6 +56,14 @@ def git(repo: Path, *args: str, check: bool = True) -> bytes:
     return done.stdout
 
 
+class MissingObject(RuntimeError):
+    """A blob this copy of the repository lacks (a mirror may leave out its largest
+    files): a commit whose diff touches it is skipped, said in the report."""
+
+    def __init__(self, oid: str) -> None:
+        super().__init__(f"git cat-file: no object {oid}")
+
+
 class Blobs:
     """Blob contents by id through one ``git cat-file --batch`` process, cached."""
 
@@ -73,7 +81,7 @@ class Blobs:
             self._proc.stdin.flush()
             header = self._proc.stdout.readline().split()
             if len(header) < 3:
-                raise RuntimeError(f"git cat-file: no object {oid}")
+                raise MissingObject(oid)
             data = self._proc.stdout.read(int(header[2]))
             self._proc.stdout.read(1)
             self._cache[oid] = data
@@ -87,8 +95,11 @@ class Blobs:
             self._proc.stdout.close()
 
 
-def tree_of(repo: Path, blobs: Blobs, rev: str) -> dict[str, Entry]:
-    """Every file of ``rev``: path -> entry (submodules skipped)."""
+def tree_of(repo: Path, blobs: Blobs, rev: str,
+            missing: dict[str, str] | None = None) -> dict[str, Entry]:
+    """Every file of ``rev``: path -> entry (submodules skipped). ``missing``: gets each
+    file whose blob this copy lacks (path -> blob id), left out of the tree; without it
+    such a file raises :class:`MissingObject`."""
     out: dict[str, Entry] = {}
     for record in git(repo, "ls-tree", "-r", "-z", rev).split(b"\0"):
         if not record:
@@ -98,10 +109,15 @@ def tree_of(repo: Path, blobs: Blobs, rev: str) -> dict[str, Entry]:
         if kind != "blob":
             continue
         name = os.fsdecode(path)
-        if mode == "120000":
-            out[name] = (LINK, blobs.get(oid), False)
-        else:
-            out[name] = (FILE, blobs.get(oid), mode == "100755")
+        try:
+            data = blobs.get(oid)
+        except MissingObject:
+            if missing is None:
+                raise
+            missing[name] = oid
+            continue
+        out[name] = (LINK, data, False) if mode == "120000" else (
+            FILE, data, mode == "100755")
     return out
 
 
@@ -277,10 +293,19 @@ def replay(repo: Path, n: int, *, tools: Sequence[str] = ("reviewtui", "git appl
     blobs = Blobs(repo)
     tallies = {tool: Tally() for tool in tools}
     results: list[CommitResult] = []
+    skipped: list[str] = []
     try:
         chosen = [(p, c) for p, c in commits(repo, n, rev) if only is None or c in only]
         for number, (parent, commit) in enumerate(chosen):
-            before, after = tree_of(repo, blobs, parent), tree_of(repo, blobs, commit)
+            lacking: dict[str, str] = {}
+            lacking_after: dict[str, str] = {}
+            before = tree_of(repo, blobs, parent, lacking)
+            after = tree_of(repo, blobs, commit, lacking_after)
+            if lacking != lacking_after:  # the commit changes a file this copy lacks
+                skipped.append(commit)
+                continue
+            # (A file lacking in both, unchanged, is left out of both trees: the diff
+            # does not name it.)
             result = CommitResult(parent, commit)
             with _scratch(keep) as work:
                 patch = work / "commit.diff"
@@ -317,6 +342,9 @@ def replay(repo: Path, n: int, *, tools: Sequence[str] = ("reviewtui", "git appl
                       file=sys.stderr)
     finally:
         blobs.close()
+    if skipped:
+        print(f"!!! {len(skipped)} commit(s) skipped: they change a file whose blob this copy "
+              f"of the repository lacks (first: {skipped[0][:10]})", file=sys.stderr)
     return ReplayReport(str(repo), tuple(tools), tallies, results)
 
 

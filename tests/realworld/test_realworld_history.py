@@ -135,6 +135,8 @@ def synthetic(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (repo / "data.bin").write_bytes(b"\0" + noise(6000, 1))
     (repo / "run.sh").write_text("echo run\n")
     (repo / "test_app.py").write_text(TESTS_PY)
+    (repo / "mixed.txt").write_bytes(b"one\ntwo\r\nthree\nfour\r\nfive\r\nsix\r\n")
+    (repo / "blank.py").write_bytes(b"\n")
     commit(repo, "base")
     (repo / "win.bat").write_bytes(b"@echo off\r\necho hi\r\n")
     (repo / "bom2.txt").write_bytes("\ufeffnew bom file\n".encode())
@@ -174,13 +176,21 @@ def synthetic(tmp_path_factory: pytest.TempPathFactory) -> Path:
     commit(repo, "a link made a file, a link removed")
     (repo / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\0" + noise(300, 8))
     commit(repo, "binary rewritten")
+    # What AutoMapper's history holds (the old code wrote each with the file's old
+    # conventions, exit 0): endings converted, a mark dropped, LF lines in a mixed file,
+    # and a file of one blank line given content.
+    (repo / "crlf.txt").write_bytes(b"alpha\nBETA\ngamma\ndelta\n")
+    (repo / "bom.txt").write_bytes(b"hello\nthere\n")
+    (repo / "mixed.txt").write_bytes(b"ONE\ntwo\r\nthree\nadded\n\nfour\r\nfive\r\nsix\r\n")
+    (repo / "blank.py").write_bytes(b"\nimport os\n")
+    commit(repo, "line endings converted, a BOM dropped, LF lines in a mixed file")
     return repo
 
 
 def test_synthetic_history_replays_like_git_apply(synthetic: Path) -> None:
     report = history.replay(synthetic, 20)
-    assert len(report.commits) == 9
-    assert report.tallies["git apply"].match == 9
+    assert len(report.commits) == 10
+    assert report.tallies["git apply"].match == 10
     assert report.tallies["reviewtui"].wrong == 0
     assert report.tallies["reviewtui"].refused_wrong_files == 0
     verdicts = {c.commit: c.results["reviewtui"] for c in report.commits}

@@ -186,6 +186,7 @@ def _evaluate_edit(
         return checked, None
     path = checked
     new_lines = tuple(edit.replace_lines if replace is None else replace)
+    exact = edit if replace is None else None  # (the reviewer's text has no diff endings)
     current = tree.get(path)
     search = edit.search_lines
     blank = placement.is_blank_search(edit)
@@ -204,16 +205,26 @@ def _evaluate_edit(
                        "but not text-edited"), None
     # The shared chunks, not a tuple of the whole file: an edit costs what it changes.
     lines = current.line_view
+    if blank and lines and edit.search_lines and edit.line_bytes is not None:
+        # A unified hunk's blank old lines are lines of the file, not an empty SEARCH.
+        placed_blank = placement.blank_lines(lines, edit, new_lines, path)
+        return _edit_outcome(path, current, placed_blank, edit.final_newline, exact)
     if blank:
         if edit.at_end or (edit.line_hint is not None and lines):
             inserted = placement.insert(lines, edit, new_lines, path)
-            return _edit_outcome(path, current, inserted, edit.final_newline)
+            return _edit_outcome(path, current, inserted, edit.final_newline, exact)
         if not lines:
             new_lines, final = placement.written_lines(edit, new_lines)
-            state = current.with_lines(new_lines, final_newline=final)
+            fill = None
+            if exact is not None and exact.line_bytes is not None:
+                from reviewtui.core.engine.endings import filled  # (unified diffs alone)
+
+                fill = filled(current, new_lines, final, exact.line_bytes)
+            if fill is None:
+                fill = current.with_lines(new_lines, final_newline=final)
             return Outcome(Status.APPLIED, method="fill-empty", path=path,
                            lines=(1, len(new_lines)), after="\n".join(new_lines),
-                           message=f"fills the empty file {path}"), Proposal(path, state)
+                           message=f"fills the empty file {path}"), Proposal(path, fill)
         return refused(path, "empty-search", "an empty SEARCH is not an anchor: it can only "
                        f"create a new file, and {path} already exists"), None
     if placed is not None:
@@ -226,22 +237,22 @@ def _evaluate_edit(
         result, final_newline = placement.locate(lines, current.final_newline, edit,
                                                  search, new_lines, ctx.history(path), path,
                                                  ctx.cursor.get(path, 0))
-        return _edit_outcome(path, current, result, final_newline)
+        return _edit_outcome(path, current, result, final_newline, exact)
     if ctx.defer:
-        return _match_deferred(path, current, edit, search, new_lines, ctx)
+        return _match_deferred(path, current, edit, search, new_lines, ctx, exact)
     result = match_edit(lines, search, new_lines, history=ctx.history(path), path=path,
                         literal=edit.literal)
-    return _edit_outcome(path, current, result, edit.final_newline)
+    return _edit_outcome(path, current, result, edit.final_newline, exact)
 
 
 def _match_deferred(path: str, current: FileState, edit: Edit, search: Sequence[str],
-                    new_lines: Sequence[str], ctx: FileContext,
+                    new_lines: Sequence[str], ctx: FileContext, exact: Edit | None,
                     ) -> tuple[Outcome, Proposal | None]:
     """The cascade without the failure diagnosis, which the outcome works out when it
     is read (the same outcome as the eager path: the engine's property tests)."""
     quick = match_edit(current.line_view, search, new_lines, path=path,
                        literal=edit.literal, explain=False)
-    outcome, proposal = _edit_outcome(path, current, quick, edit.final_newline)
+    outcome, proposal = _edit_outcome(path, current, quick, edit.final_newline, exact)
     if quick.status not in (Status.NOT_FOUND, Status.NEEDS_REVIEW):
         return outcome, proposal  # nothing was left out
     history = ctx.history(path)  # (its trees now: the run goes on changing)
@@ -249,22 +260,37 @@ def _match_deferred(path: str, current: FileState, edit: Edit, search: Sequence[
     def explain() -> Outcome:  # (the lines as the eager path reads them: no whole tuple)
         result = match_edit(current.line_view, search, new_lines, history=history,
                             path=path, literal=edit.literal)
-        return _edit_outcome(path, current, result, edit.final_newline)[0]
+        return _edit_outcome(path, current, result, edit.final_newline, exact)[0]
 
     return deferred(outcome, explain), proposal
 
 
 def _edit_outcome(
-    path: str, current: FileState, result: MatchResult, final_newline: bool | None = None
+    path: str, current: FileState, result: MatchResult, final_newline: bool | None = None,
+    exact: Edit | None = None,
 ) -> tuple[Outcome, Proposal | None]:
+    """``exact``: the edit as it came, when its REPLACE is what lands (not the reviewer's
+    text): a byte-exact format's line endings (``Edit.line_bytes``) are then honoured."""
     lines = current.line_view
     located = result.status in (Status.APPLIED, Status.NEEDS_REVIEW) or (
         result.status is Status.REFUSED and result.rule in FORCEABLE_RULES
     )
     proposal = None
     if located:
-        proposal = Proposal(path, current.splice(result.start, result.end, result.new_lines,
-                                                 final_newline=final_newline))
+        state = None
+        if exact is not None and exact.line_bytes is not None:
+            from reviewtui.core.engine.endings import diff_endings  # (unified diffs alone)
+
+            found = diff_endings(current, result, exact, final_newline)
+            if found is not None:
+                state, note = found
+                if note:
+                    result = replace_record(result, hint="; ".join(
+                        part for part in (result.hint, note) if part))
+        if state is None:
+            state = current.splice(result.start, result.end, result.new_lines,
+                                   final_newline=final_newline)
+        proposal = Proposal(path, state)
     outcome = Outcome(
         status=result.status,
         method=result.method,

@@ -28,7 +28,8 @@ from reviewtui.core.model.records import Edit
 ANCHOR_NOT_FOUND = "anchor-not-found"
 NOT_AT_END = "not-at-end"
 NOT_AT_START = "not-at-start"
-PLACEMENT_RULES = frozenset({ANCHOR_NOT_FOUND, NOT_AT_END, NOT_AT_START})
+BLANK_LINES_MOVED = "blank-lines-moved"
+PLACEMENT_RULES = frozenset({ANCHOR_NOT_FOUND, NOT_AT_END, NOT_AT_START, BLANK_LINES_MOVED})
 _LOCATED = (Status.APPLIED, Status.NEEDS_REVIEW)
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
@@ -123,6 +124,26 @@ def insert(lines: Sequence[str], edit: Edit, new_lines: Sequence[str], path: str
                        new_lines=written, locations=((at + 1, at),), similarity=1.0,
                        hint="a hunk without context lines can only be placed by its line "
                             f"number ({at + 1}); check that it is still the right place")
+
+
+def blank_lines(lines: Sequence[str], edit: Edit, new_lines: Sequence[str],
+                path: str) -> MatchResult:
+    """A unified hunk whose old lines are all blank: real lines of the file, not an empty
+    SEARCH (which appends). They are where git puts them -- the file's start or end when
+    the hunk is pinned there, else its line number -- and exactly as written, or the
+    hunk does not land: blank lines alone say nothing about any other place."""
+    size = len(edit.search_lines)
+    at = 0 if edit.at_start else len(lines) - size if edit.at_end else (edit.line_hint or 0)
+    pinned = not edit.at_end or at + size == len(lines)  # (both pins hold, when both)
+    if pinned and at >= 0 and at + size <= len(lines) and tuple(lines[at : at + size]) == tuple(
+            edit.search_lines):
+        return MatchResult(Status.APPLIED, method="exact", start=at, end=at + size,
+                           new_lines=tuple(new_lines), locations=((at + 1, at + size),))
+    where = ("its start and end" if edit.at_start and edit.at_end else "its start"
+             if edit.at_start else "its end" if edit.at_end else f"line {at + 1}")
+    return MatchResult(Status.NOT_FOUND, rule=BLANK_LINES_MOVED,
+                       hint=f"the hunk's old side is {size} blank line(s), which are not at "
+                            f"{where} of {path}: blank lines alone cannot place it elsewhere")
 
 
 Placed = tuple[MatchResult, bool | None]

@@ -20,8 +20,10 @@ series (``From <sha> ...`` mails) one turn per commit, its subject as the reques
 Hunks are read by their line counts, as ``git apply`` does; a hunk that ends before its
 counts say is kept with a ``diff-hunk-count`` warning. Where a hunk sits is kept as git
 reads it: one without trailing context ends at the file's end, one from line 1 starts it.
-A new file's ``+a\r`` lines keep their CR (only a diff whose every hunk header ends in CR
-is read as transported with CRLF).
+A new file's ``+a\r`` lines keep their CR, and a hunk records which of its lines end in CR
+and whether its line 1 starts with a byte order mark (``LineBytes``: written as git would
+where the old side agrees with the file). Only a diff whose every hunk header ends in CR
+is read as transported with CRLF.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from reviewtui.core.model.records import (
     Edit,
     FileBytes,
     FullFile,
+    LineBytes,
     Operation,
     ParseProblem,
     Session,
@@ -57,6 +60,7 @@ HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 COMMIT = re.compile(r"^From [0-9a-f]{7,40} ")
 _COMMIT_AT = re.compile(COMMIT.pattern.removeprefix("^"))  # matched at a line's start
 DEV_NULL = "/dev/null"
+_BOM = "\ufeff"
 
 BAD_HUNK = "diff-bad-hunk"
 ORPHAN_HUNK = "diff-orphan-hunk"
@@ -87,6 +91,8 @@ class _Hunk:
     search: list[str] = field(default_factory=list)
     replace: list[str] = field(default_factory=list)
     added: list[str] = field(default_factory=list)  # "+" lines only, for new files
+    search_crs: set[int] = field(default_factory=set)  # lines ending in CR (LineBytes)
+    replace_crs: set[int] = field(default_factory=set)
     leading: int = 0  # context lines before the first change
     trailing: int = 0  # context lines after the last change
     old_no_eol: bool = False
@@ -358,10 +364,15 @@ def _hunk_lines(lines: Sequence[str], raw: Sequence[str], i: int, stop: int, hun
         if mark == "\\":  # "\ No newline at end of file" for the line just above
             hunk.old_no_eol |= side in (" ", "-")
             hunk.new_no_eol |= side in (" ", "+")
+            if side and i > 0 and raw[i - 1].endswith("\r"):
+                _content_cr(hunk, side)
         elif old_left <= 0 and new_left <= 0:
             break
         elif (mark == " " or not line) and old_left > 0 and new_left > 0:
             text = line[1:]
+            if raw[i].endswith("\r"):
+                hunk.search_crs.add(len(search))
+                hunk.replace_crs.add(len(replace))
             search.append(text)
             replace.append(text)
             old_left -= 1
@@ -370,11 +381,15 @@ def _hunk_lines(lines: Sequence[str], raw: Sequence[str], i: int, stop: int, hun
                 leading += 1
             trailing += 1
         elif mark == "-" and old_left > 0:
+            if raw[i].endswith("\r"):
+                hunk.search_crs.add(len(search))
             search.append(line[1:])
             old_left -= 1
             trailing = 0
             changed = True
         elif mark == "+" and new_left > 0:
+            if raw[i].endswith("\r"):
+                hunk.replace_crs.add(len(replace))
             replace.append(line[1:])
             added.append(raw[i][1:])
             new_left -= 1
@@ -391,6 +406,16 @@ def _hunk_lines(lines: Sequence[str], raw: Sequence[str], i: int, stop: int, hun
     hunk.leading, hunk.trailing = leading, trailing
     hunk.end = i
     return i
+
+
+def _content_cr(hunk: _Hunk, side: str) -> None:
+    """The line above a "No newline" mark ended in CR: the file's content, not CRLF."""
+    if side in (" ", "-"):
+        hunk.search[-1] += "\r"
+        hunk.search_crs.discard(len(hunk.search) - 1)
+    if side in (" ", "+"):
+        hunk.replace[-1] += "\r"
+        hunk.replace_crs.discard(len(hunk.replace) - 1)
 
 
 def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
@@ -476,12 +501,7 @@ def _submodule_commits(section: _Section) -> tuple[str, str]:
 
 
 def _edit(path: str, hunk: _Hunk, ordinal: int = 1, literal: bool = False) -> Edit:
-    if hunk.new_no_eol:
-        final: bool | None = False
-    elif hunk.old_no_eol:
-        final = True
-    else:
-        final = None
+    final = False if hunk.new_no_eol else True if hunk.old_no_eol else None
     hint = hunk.new_start - 1 if hunk.new_count else hunk.new_start
     span = Span(hunk.header + 1, max(hunk.header + 1, hunk.end))
     # Where git pins a hunk: one without trailing context ends at the end of the file, one
@@ -490,9 +510,19 @@ def _edit(path: str, hunk: _Hunk, ordinal: int = 1, literal: bool = False) -> Ed
     context = hunk.leading + hunk.trailing > 0
     at_end = bool(hunk.search) and ((context and hunk.trailing == 0) or hunk.old_no_eol)
     at_start = bool(hunk.search) and hunk.old_start == 1
-    return Edit(path, ordinal, None, tuple(hunk.search), tuple(hunk.replace), span, span,
+    search, replace = list(hunk.search), list(hunk.replace)
+    # At line 1 a byte order mark is the file's (a flag), not text to match or write.
+    search_bom = bool(search) and hunk.old_start == 1 and search[0].startswith(_BOM)
+    replace_bom = bool(replace) and hunk.new_start == 1 and replace[0].startswith(_BOM)
+    if search_bom:
+        search[0] = search[0][1:]
+    if replace_bom:
+        replace[0] = replace[0][1:]
+    line_bytes = LineBytes(frozenset(hunk.search_crs), frozenset(hunk.replace_crs),
+                           search_bom, replace_bom)
+    return Edit(path, ordinal, None, tuple(search), tuple(replace), span, span,
                 span, line_hint=max(hint, 0), final_newline=final, at_end=at_end,
-                at_start=at_start, literal=literal)
+                at_start=at_start, literal=literal, line_bytes=line_bytes)
 
 
 def _path(raw: str) -> str | None:

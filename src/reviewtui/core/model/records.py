@@ -68,6 +68,24 @@ class ConsoleCommand:
 
 
 @record(frozen=True, slots=True)
+class LineBytes:
+    """What a byte-exact format (a unified diff) says of an edit's lines beyond their
+    text, which never holds it: which SEARCH and which REPLACE lines (by position) end in
+    CRLF, and whether the first of each starts with a byte order mark (a hunk at line 1).
+
+    Where the SEARCH's endings and mark agree with the file's at the place it lands, the
+    REPLACE is written with its own (``core/engine/endings.py``), as ``git apply`` would:
+    a commit that changes line endings, adds LF lines to a CRLF file or drops a BOM.
+    Elsewhere the new lines take the file's conventions.
+    """
+
+    search_crs: frozenset[int] = frozenset()
+    replace_crs: frozenset[int] = frozenset()
+    search_bom: bool = False
+    replace_bom: bool = False
+
+
+@record(frozen=True, slots=True)
 class Edit:
     """A search/replace edit under a file header.
 
@@ -93,7 +111,10 @@ class Edit:
     * ``later``: the SEARCH lines of the section's following edits, so that of several
       exact occurrences the only one that leaves room for them in order is taken;
     * ``literal``: the text is exact (a unified diff, apply_patch, Claude Code, tool calls):
-      it has no elision semantics, so a ``...`` line is code, never a placeholder.
+      it has no elision semantics, so a ``...`` line is code, never a placeholder;
+    * ``line_bytes``: for a format that carries the file's bytes (a unified diff), what
+      its lines held beyond their text (:class:`LineBytes`); None: the file's conventions
+      decide, as for a model's edit.
     """
 
     path: str
@@ -119,6 +140,7 @@ class Edit:
     # says where the edit goes instead of SEARCH alone; None for a plain search/replace.
     shape: Shape | None = None
     literal: bool = False
+    line_bytes: LineBytes | None = None
     kind: OpKind = field(default=OpKind.EDIT, init=False)
 
     @property
