@@ -39,6 +39,7 @@ from reviewtui.core.importers.common import (
     relative_path,
     turns_from_changes,
 )
+from reviewtui.core.importers.diffpaths import diff_path, git_header_paths, unquote
 from reviewtui.core.importers.gitbinary import BinaryPatchError, read_hunk
 from reviewtui.core.model.records import (
     CommandName,
@@ -52,6 +53,7 @@ from reviewtui.core.model.records import (
     Span,
     Turn,
 )
+from reviewtui.core.paths.safety import respelled
 from reviewtui.core.record import field, record
 from reviewtui.core.text.limits import parse_int
 from reviewtui.core.text.lines import split_lines
@@ -59,7 +61,6 @@ from reviewtui.core.text.lines import split_lines
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 COMMIT = re.compile(r"^From [0-9a-f]{7,40} ")
 _COMMIT_AT = re.compile(COMMIT.pattern.removeprefix("^"))  # matched at a line's start
-DEV_NULL = "/dev/null"
 _BOM = "\ufeff"
 
 BAD_HUNK = "diff-bad-hunk"
@@ -68,6 +69,7 @@ BLANK_BETWEEN = "diff-blank-between-hunks"
 HUNK_COUNT = "diff-hunk-count"
 BINARY = "diff-binary"
 COPY = "diff-copy"
+PATH_SPELLING = "diff-path-spelling"  # a name the canonical spelling would change
 MODE = "diff-mode"
 LINK_MODE = 0o120000
 GITLINK_MODE = 0o160000  # a submodule: the tree records the commit it is checked out at
@@ -204,7 +206,7 @@ def _sections(lines: Sequence[str], raw: Sequence[str], start: int, stop: int,
             section = _git_section(lines, raw, i, stop, notes)
         elif _starts_section(lines, i, stop):
             section = _Section(i)
-            section.old, section.new = _path(line[4:]), _path(lines[i + 1][4:])
+            section.old, section.new = diff_path(line[4:]), diff_path(lines[i + 1][4:])
             section.new_file, section.deleted = section.old is None, section.new is None
             section.end = _read_hunks(lines, raw, i + 2, stop, section, notes)
         else:
@@ -228,7 +230,7 @@ def _sections(lines: Sequence[str], raw: Sequence[str], start: int, stop: int,
 def _git_section(lines: Sequence[str], raw: Sequence[str], i: int, stop: int,
                  notes: list[ParseProblem]) -> _Section:
     section = _Section(i)
-    section.old, section.new = _git_header_paths(lines[i][len("diff --git "):])
+    section.old, section.new = git_header_paths(lines[i][len("diff --git "):])
     i += 1
     while i < stop:
         line = lines[i]
@@ -241,9 +243,9 @@ def _git_section(lines: Sequence[str], raw: Sequence[str], i: int, stop: int,
             section.deleted = True
             section.old_mode = _mode(line)
         elif line.startswith("rename from "):
-            section.rename_from = _unquote(line[len("rename from "):])
+            section.rename_from = unquote(line[len("rename from "):])
         elif line.startswith("rename to "):
-            section.rename_to = _unquote(line[len("rename to "):])
+            section.rename_to = unquote(line[len("rename to "):])
         elif line.startswith(("copy from ", "copy to ")):
             section.copy = True
         elif line.startswith("old mode "):
@@ -265,7 +267,7 @@ def _git_section(lines: Sequence[str], raw: Sequence[str], i: int, stop: int,
             break
         i += 1
     if i + 1 < stop and lines[i].startswith("--- ") and lines[i + 1].startswith("+++ "):
-        old, new = _path(lines[i][4:]), _path(lines[i + 1][4:])
+        old, new = diff_path(lines[i][4:]), diff_path(lines[i + 1][4:])
         if old is None:
             section.new_file = True
         else:
@@ -410,12 +412,11 @@ def _hunk_lines(lines: Sequence[str], raw: Sequence[str], i: int, stop: int, hun
 
 def _content_cr(hunk: _Hunk, side: str) -> None:
     """The line above a "No newline" mark ended in CR: the file's content, not CRLF."""
-    if side in (" ", "-"):
-        hunk.search[-1] += "\r"
-        hunk.search_crs.discard(len(hunk.search) - 1)
-    if side in (" ", "+"):
-        hunk.replace[-1] += "\r"
-        hunk.replace_crs.discard(len(hunk.replace) - 1)
+    for lines, crs, marks in ((hunk.search, hunk.search_crs, " -"),
+                              (hunk.replace, hunk.replace_crs, " +")):
+        if side in marks:
+            lines[-1] += "\r"
+            crs.discard(len(lines) - 1)
 
 
 def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
@@ -428,6 +429,11 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
         return None
     old = relative_path(section.rename_from or section.old or "", (root,))
     new = relative_path(section.rename_to or section.new or section.old or "", (root,))
+    for name in {old, new} - {""}:
+        if (canonical := respelled(name)) is not None:
+            notes.append(problem(PATH_SPELLING, f"the diff names {name!r}, which reviewtui "
+                                 f"would write as {canonical!r}, another file: not applied", line))
+            return None
     if any(mode is not None and mode & 0o170000 == GITLINK_MODE
            for mode in (section.old_mode, section.new_mode)):
         # A submodule's commit (added, moved, removed, renamed): not a file's content.
@@ -523,75 +529,3 @@ def _edit(path: str, hunk: _Hunk, ordinal: int = 1, literal: bool = False) -> Ed
     return Edit(path, ordinal, None, tuple(search), tuple(replace), span, span,
                 span, line_hint=max(hint, 0), final_newline=final, at_end=at_end,
                 at_start=at_start, literal=literal, line_bytes=line_bytes)
-
-
-def _path(raw: str) -> str | None:
-    """A ``---``/``+++`` path: None for /dev/null; the git ``a/``/``b/`` prefix dropped."""
-    raw = raw.split("\t", 1)[0].rstrip()
-    path = _unquote(raw)
-    if path == DEV_NULL:
-        return None
-    if path.startswith(("a/", "b/")):
-        return path[2:]
-    return path
-
-
-def _git_header_paths(rest: str) -> tuple[str | None, str | None]:
-    """The two paths of ``diff --git a/x b/x`` (quoted, or split where both halves agree)."""
-    if rest.startswith('"'):
-        first, _, tail = _split_quoted(rest)
-        second = _unquote(tail.strip())
-        return _strip_prefix(first), _strip_prefix(second)
-    if rest.startswith("a/") and (len(rest) - 1) % 2 == 0:
-        half = (len(rest) - 1) // 2
-        left, right = rest[:half], rest[half + 1:]
-        if right.startswith("b/") and left[2:] == right[2:]:
-            return left[2:], right[2:]
-    at = rest.rfind(" b/")
-    if at > 0:
-        return _strip_prefix(rest[:at]), _strip_prefix(rest[at + 1:])
-    parts = rest.split(" ", 1)
-    return parts[0], parts[-1]
-
-
-def _strip_prefix(path: str) -> str:
-    return path[2:] if path.startswith(("a/", "b/")) else path
-
-
-def _split_quoted(text: str) -> tuple[str, int, str]:
-    """The first C-quoted token of ``text`` (unquoted), its end, and the rest."""
-    i = 1
-    while i < len(text):
-        if text[i] == "\\":
-            i += 2
-            continue
-        if text[i] == '"':
-            return _unquote(text[: i + 1]), i + 1, text[i + 1:]
-        i += 1
-    return _unquote(text), len(text), ""
-
-
-_ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34, "\\": 92}
-
-
-def _unquote(path: str) -> str:
-    """Git's C-style quoting (``"caf\\303\\251.txt"``) undone; other paths as they are."""
-    if len(path) < 2 or not (path.startswith('"') and path.endswith('"')):
-        return path
-    body = path[1:-1]
-    out = bytearray()
-    i = 0
-    while i < len(body):
-        char = body[i]
-        if char == "\\" and i + 1 < len(body):
-            nxt = body[i + 1]
-            if re.fullmatch(r"[0-7]{3}", body[i + 1 : i + 4]):
-                out.append(int(body[i + 1 : i + 4], 8) & 0xFF)
-                i += 4
-                continue
-            out.append(_ESCAPES.get(nxt, ord(nxt) if ord(nxt) < 128 else 63))
-            i += 2
-            continue
-        out.extend(char.encode("utf-8"))
-        i += 1
-    return out.decode("utf-8", errors="replace")

@@ -165,6 +165,21 @@ def normalize_path(raw: str) -> str:
     return "/".join(parts)
 
 
+def respelled(raw: str) -> str | None:
+    """The spelling :func:`normalize_path` gives ``raw`` when it names another file than
+    ``raw`` does on disk, else None. A byte-exact source (a git diff) names files exactly:
+    spaces around a part, a decomposed Unicode spelling or a ``..`` part are then part of
+    the name, and writing the canonical spelling would write (or overwrite) another file.
+    A ``./`` part or a doubled ``/`` names the same file (None); so does a path the engine
+    refuses anyway (its own rule then speaks)."""
+    try:
+        canonical = normalize_path(raw)
+    except PathRefused:
+        return None
+    as_named = "/".join(part for part in raw.split("/") if part not in ("", "."))
+    return None if as_named == canonical else canonical
+
+
 # --- globs ---------------------------------------------------------------------------
 
 def is_glob(text: str) -> bool:

@@ -1,0 +1,67 @@
+"""Threat: a diff (a crafted commit) names a file that the canonical path spelling would
+turn into another, existing one: ``" a.txt"`` (spaces are part of a git name), a
+decomposed ``cafe\\u0301.txt`` beside the composed one, ``x/../a.txt`` (a tree entry git
+prints that way). Before: each was written under the canonical spelling, overwriting
+``a.txt`` or losing one of two files, with exit 0. Now the file's change is not read
+(``diff-path-spelling``), the rest of the diff applies, and ``apply`` exits 1.
+"""
+
+from __future__ import annotations
+
+import pytest
+from disk_threat_kit import Arena
+
+from reviewtui.cli import main
+from reviewtui.core.paths.safety import respelled
+
+NFD = "cafe\u0301.txt"
+NFC = "caf\u00e9.txt"
+
+
+def _new_file(path: str, text: str) -> str:
+    return (f"diff --git a/{path} b/{path}\nnew file mode 100644\n--- /dev/null\n"
+            f"+++ b/{path}\n@@ -0,0 +1 @@\n+{text}\n")
+
+
+def _apply(arena: Arena, diff: str, capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    patch = arena.work / "change.diff"
+    patch.write_bytes(diff.encode())
+    capsys.readouterr()
+    code = main(["apply", str(patch), "--format", "unified", "--yes", "--root", str(arena.root)])
+    return code, capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", [" a.txt", "a.txt ", "d /a.txt", "x/../a.txt"])
+def test_a_name_the_canonical_spelling_changes_is_not_written(
+        arena: Arena, capsys: pytest.CaptureFixture[str], name: str) -> None:
+    (arena.root / "a.txt").write_bytes(b"original a\n")
+    code, out = _apply(arena, _new_file(name, "attacker") + _new_file("ok.txt", "fine"),
+                       capsys)
+    assert code == 1
+    assert "diff-path-spelling" in out
+    assert repr(name) in out
+    assert (arena.root / "a.txt").read_bytes() == b"original a\n"
+    assert (arena.root / "ok.txt").read_bytes() == b"fine\n"  # the rest of the diff lands
+    assert sorted(p.name for p in arena.root.iterdir()) == ["a.txt", "ok.txt"]
+
+
+def test_two_unicode_spellings_in_one_diff_lose_neither(
+        arena: Arena, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = _apply(arena, _new_file(NFC, "composed") + _new_file(NFD, "decomposed"), capsys)
+    assert code == 1
+    assert "diff-path-spelling" in out
+    assert (arena.root / NFC).read_bytes() == b"composed\n"  # not the other's content
+    assert not (arena.root / NFD).exists()
+
+
+@pytest.mark.parametrize(("raw", "canonical"), [
+    (" a.txt", "a.txt"), ("trail ", "trail"), ("d /x", "d/x"), (NFD, NFC),
+    ("x/../a.txt", "a.txt"), ("a/b/../c", "a/c")])
+def test_respelled_names_the_other_file(raw: str, canonical: str) -> None:
+    assert respelled(raw) == canonical
+
+
+@pytest.mark.parametrize("raw", ["src/a.py", "./src//a.py", "a b/c d.txt", NFC, "../x", ""])
+def test_the_same_file_or_a_refused_path_is_not_respelled(raw: str) -> None:
+    # "./" and "//" name the same file; "../x" and "" are refused by the engine itself.
+    assert respelled(raw) is None
