@@ -439,6 +439,7 @@ def drift(repo: Path, n: int, k: int, *, tools: Sequence[str] = TOOLS,
     blobs = Blobs(repo)
     tallies = {tool: DriftTally() for tool in tools}
     wrong: list[tuple[str, str, str]] = []
+    skipped: list[str] = []
     count = 0
     try:
         for parent, commit in commits(repo, n, rev):
@@ -452,10 +453,15 @@ def drift(repo: Path, n: int, k: int, *, tools: Sequence[str] = TOOLS,
                 if at is None or not 0 <= at + k < len(line):
                     continue
                 base_rev = line[at + k]
-            count += 1
-            base, before = tree_of(repo, blobs, base_rev), tree_of(repo, blobs, parent)
-            after = tree_of(repo, blobs, commit)
+            lacking: list[dict[str, str]] = [{}, {}, {}]
+            base, before, after = (tree_of(repo, blobs, rev, lack) for rev, lack in
+                                   zip((base_rev, parent, commit), lacking, strict=True))
             changes = _changed_paths(repo, parent, commit)
+            if any(path in lack for lack in lacking for _, old, new in changes
+                   for path in (old, new)):
+                skipped.append(commit)  # it changes a file this copy lacks a blob of
+                continue
+            count += 1
             with _scratch(keep) as work:
                 patch = work / "commit.diff"
                 patch.write_bytes(git(repo, *GIT_DIFF, parent, commit))
@@ -490,6 +496,9 @@ def drift(repo: Path, n: int, k: int, *, tools: Sequence[str] = TOOLS,
                       file=sys.stderr)
     finally:
         blobs.close()
+    if skipped:
+        print(f"!!! {len(skipped)} commit(s) skipped: they change a file whose blob this copy "
+              f"of the repository lacks (first: {skipped[0][:10]})", file=sys.stderr)
     return DriftReport(str(repo), k, tuple(tools), tallies, count, wrong)
 
 
