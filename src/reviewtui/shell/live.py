@@ -40,6 +40,7 @@ from reviewtui.core.errors import LockedError, ReviewtuiError, StateFormatError,
 from reviewtui.core.lint.project_config import touches_config
 from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.records import Operation
+from reviewtui.core.protocol.config import is_config_path
 from reviewtui.core.record import record
 from reviewtui.shell.loader import LoadedSession, load_session
 from reviewtui.shell.lock import RootLock
@@ -89,10 +90,14 @@ def qualifies(gate: Gate, outcome: Outcome, op: Operation | None = None) -> bool
 
     Never one that writes, moves or removes ``reviewtui.toml``: that file holds the
     reserved paths and the checks, so an agent rewriting it would lift its own limits.
+    Judged on the operation's paths (source and destination of a move) as they are
+    written, and on the path the engine resolved it to.
     """
     if outcome.status is not Status.APPLIED or gate is Gate.REVIEW:
         return False
     if op is not None and touches_config(op):
+        return False
+    if outcome.path and is_config_path(outcome.path):
         return False
     if gate is Gate.RECORD:
         return True

@@ -20,7 +20,8 @@ _FILE_COMMANDS = frozenset({CommandName.RM, CommandName.MV, CommandName.RN, Comm
 
 
 def touches_config(op: Operation) -> bool:
-    """Does the operation write, create, move or remove a ``reviewtui.toml``?"""
+    """Does the operation write, create, move or remove a ``reviewtui.toml``? Every path
+    argument counts (a move's source and its destination), spelled as written."""
     if isinstance(op, ConsoleCommand):
         return op.name in _FILE_COMMANDS and any(is_config_path(arg) for arg in op.args)
     return is_config_path(op.path)

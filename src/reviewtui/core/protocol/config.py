@@ -6,7 +6,8 @@ import fnmatch
 import posixpath
 import re
 
-from reviewtui.core.errors import ConfigError
+from reviewtui.core.errors import ConfigError, PathRefused
+from reviewtui.core.paths.safety import normalize_path
 from reviewtui.core.record import record
 from reviewtui.core.text.limits import line_of, max_digits
 
@@ -17,10 +18,29 @@ def is_config_path(path: str) -> bool:
     """Does ``path`` (as written, maybe a glob) name a ``reviewtui.toml``?
 
     An operation on such a file changes what reviewtui runs on the reviewer's machine.
+    The name judged is the one the write lands on: :func:`normalize_path`'s, which drops
+    spaces around each part (``"./ reviewtui.toml"`` and ``"reviewtui.toml /."`` are the
+    config). The plain spelling is judged too, so a path that normalize_path refuses
+    (never written anyway) still reads as the config it names. Case is ignored: on macOS
+    and Windows ``REVIEWTUI.TOML`` is the same file.
     """
-    name = posixpath.normpath(path.strip().replace("\\", "/")).rsplit("/", 1)[-1]
-    return name == CONFIG_NAME or (any(c in name for c in "*?[")
-                                   and fnmatch.fnmatchcase(CONFIG_NAME, name))
+    return any(_names_config(name) for name in _last_parts(path))
+
+
+def _last_parts(path: str) -> tuple[str, ...]:
+    """The file name ``path`` names: as normalize_path writes it, and as written."""
+    plain = posixpath.normpath(path.strip().replace("\\", "/")).rsplit("/", 1)[-1]
+    try:
+        written = normalize_path(path).rsplit("/", 1)[-1]
+    except PathRefused:
+        return (plain,)
+    return (written, plain)
+
+
+def _names_config(name: str) -> bool:
+    folded = name.casefold()
+    return folded == CONFIG_NAME or (any(c in name for c in "*?[")
+                                     and fnmatch.fnmatchcase(CONFIG_NAME, folded))
 
 
 @record(frozen=True, slots=True)
