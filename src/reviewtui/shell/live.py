@@ -37,12 +37,13 @@ from typing import Any
 
 from reviewtui.core.engine import Decision, OpKey, Verdict
 from reviewtui.core.errors import LockedError, ReviewtuiError, StateFormatError, UsageError
+from reviewtui.core.importers.toolcalls import call_problem
 from reviewtui.core.lint.project_config import touches_config
 from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.records import Operation
 from reviewtui.core.protocol.config import is_config_path
 from reviewtui.core.record import record
-from reviewtui.shell.loader import LoadedSession, load_session
+from reviewtui.shell.loader import LoadedSession, input_limit, load_session
 from reviewtui.shell.lock import RootLock
 from reviewtui.shell.review import Review
 from reviewtui.shell.state import decode_state, fold, op_fingerprint
@@ -165,7 +166,12 @@ class LiveSession:
             os.close(fd)  # releases the flock
 
     def record(self, call: dict[str, Any], intent: str = "") -> Recorded:
-        """Append one call (a new turn first when the intent changes or after a pause)."""
+        """Append one call (a new turn first when the intent changes or after a pause).
+
+        Nothing is appended that the session's reader would not read back as an operation
+        (it would be answered but reviewed nowhere), nor past the size a session may have
+        (every later reading of it would fail)."""
+        checked = _checked_call(call)
         intent = " ".join(intent.split())[:500]
         now = self.clock()
         with self._appending() as fd:
@@ -182,7 +188,8 @@ class LiveSession:
                 request = intent or time.strftime("agent edits, %Y-%m-%d %H:%M:%S")
                 out += _jsonl({"turn": _last_turn(data) + 1, "request": request})
                 self._request = intent or request
-            out += _jsonl(call)
+            out += checked
+            _check_room(self.session, len(data) + len(out))
             os.write(fd, out)
             os.fsync(fd)
             line = lines + out.count(b"\n")
@@ -434,6 +441,28 @@ def _settled(decision: Decision, outcome: Outcome) -> Settled:
     if decision.verdict is Verdict.EDITED:
         return Settled("edited", outcome, decision)
     return Settled("applied", outcome, decision)
+
+
+def _checked_call(call: dict[str, Any]) -> bytes:
+    """The call's line for the session, or a UsageError saying why the reader would skip it."""
+    line = _jsonl(call)
+    problem = call_problem(line.decode("utf-8"))
+    if problem is not None:
+        raise UsageError(f"the call was not recorded: {problem}; nothing was written, fix "
+                         "the call and send it again", rule="live-call")
+    return line
+
+
+def _check_room(session: Path, size: int) -> None:
+    """A UsageError when the session would grow past what a reading of it accepts."""
+    limit = input_limit()
+    if size > limit:
+        mb = 1024 * 1024
+        raise UsageError(
+            f"the live session is full ({size / mb:,.1f} MB with this call, a session holds "
+            f"at most {limit / mb:,.0f} MB); nothing was recorded or written. The reviewer "
+            "reviews this session, then the server starts a new one (--session FILE, or this "
+            "file moved aside)", source=str(session), rule="live-session-full")
 
 
 def _jsonl(obj: dict[str, Any]) -> bytes:

@@ -16,6 +16,12 @@ Every other line is ``{"tool": ..., ...}``:
 * ``write``: ``path``, ``content``; ``delete``: ``path``; ``move``: ``from``, ``to``.
 
 Line references are numbers or hash ids (``"12:a3"``). See docs/formats.md.
+
+A line that is not a call the reader can make an operation of (not JSON, an unknown tool,
+a missing field, a bad line reference) is skipped and becomes a problem of its turn, which
+``check`` and the workbench report: one bad line never hides the calls around it. Only a
+log with no readable line at all is refused (it is not a tool-call log), and the input
+limits (JSON nesting, giant numbers) stay fatal, as for every format.
 """
 
 from __future__ import annotations
@@ -24,13 +30,20 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from reviewtui.core.errors import InputLimitError, SessionFormatError
-from reviewtui.core.importers.common import Change, command, format_error, turns_from_changes
+from reviewtui.core.importers.common import (
+    Change,
+    command,
+    format_error,
+    problem,
+    turns_from_changes,
+)
 from reviewtui.core.model.edit_shapes import Batch, BatchAction, BatchOp, LineRange, Shape, Window
 from reviewtui.core.model.records import (
     CommandName,
     Edit,
     FullFile,
     Operation,
+    ParseProblem,
     Session,
     Span,
     Turn,
@@ -43,6 +56,27 @@ from reviewtui.core.text.lines import iter_lines, split_lines
 
 TOOLS = ("edit", "str_replace", "line_replace", "window_replace", "batch_edit", "insert", "write",
          "delete", "move")
+BAD_CALL = "toolcall"
+_SKIPPED = "; the line is skipped"
+
+
+def call_problem(line: str) -> str | None:
+    """Why the reader would skip ``line`` (one JSON line holding one call), else None.
+
+    ``reviewtui mcp`` asks before it appends a call: a call recorded that the reader then
+    skips would be answered as if it were under review while it is in no review at all.
+    """
+    try:
+        call = load_json(line)
+    except (ValueError, InputLimitError) as err:
+        return f"not JSON: {err}"
+    if not isinstance(call, dict) or "tool" not in call:
+        return "a call is one JSON object with a tool"
+    try:
+        _Reader("").ops(call)
+    except SessionFormatError as err:
+        return err.message
+    return None
 
 
 def looks_like_toolcalls(text: str) -> bool:
@@ -71,7 +105,17 @@ class _Reader:
         self.line = 0
 
     def fail(self, message: str) -> SessionFormatError:
-        return format_error(self.source, self.line, "toolcall", message)
+        return format_error(self.source, self.line, BAD_CALL, message)
+
+    def call(self, raw: str) -> dict[str, Any]:
+        """One line as a JSON object (a call or a turn)."""
+        try:
+            call = load_json(raw, source=self.source, first_line=self.line)
+        except ValueError as err:
+            raise self.fail(f"not JSON: {err}") from None
+        if not isinstance(call, dict):
+            raise self.fail("each line is one JSON object")
+        return call
 
     def text(self, call: Mapping[str, Any], *keys: str) -> str:
         for key in keys:
@@ -177,11 +221,13 @@ class ToolcallsReading:
     ``str.splitlines`` would also split at, cutting a call that writes one in two.
     """
 
-    __slots__ = ("changes", "index", "lines", "request", "source", "start", "text", "turns")
+    __slots__ = ("changes", "index", "lines", "problems", "readable", "request", "source",
+                 "start", "text", "turns")
 
     def __init__(self, source: str, text: str = "", lines: int = 0,
                  turns: tuple[Turn, ...] = (), index: int = 1, request: str = "",
-                 start: int = 1, changes: tuple[Change, ...] = ()) -> None:
+                 start: int = 1, changes: tuple[Change, ...] = (),
+                 problems: tuple[ParseProblem, ...] = (), readable: bool = False) -> None:
         self.source = source
         self.text = text  # what was read: whole lines
         self.lines = lines  # how many
@@ -190,6 +236,8 @@ class ToolcallsReading:
         self.request = request  # the open turn's request, from its line
         self.start = start  # ... and that line's number
         self.changes = changes  # the open turn's calls so far
+        self.problems = problems  # the open turn's skipped lines so far
+        self.readable = readable  # whether any line was read as a call or a turn
 
     def read(self, text: str) -> tuple[Session, ToolcallsReading]:
         """``text`` as a session (what :func:`~reviewtui.core.importers.import_session`
@@ -209,6 +257,8 @@ class ToolcallsReading:
         reader = _Reader(self.source)
         turns = list(self.turns)
         changes = list(self.changes)
+        problems = list(self.problems)
+        readable = self.readable
         index, request, start = self.index, self.request, self.start
         number = self.lines
         for raw in split_lines(chunk):
@@ -217,36 +267,44 @@ class ToolcallsReading:
                 continue
             reader.line = number
             try:
-                call = load_json(raw, source=reader.source, first_line=number)
-            except ValueError as err:
-                raise reader.fail(f"not JSON: {err}") from None
-            if not isinstance(call, dict):
-                raise reader.fail("each line is one JSON object")
-            if "tool" not in call and "turn" in call:
-                index = _close(turns, index, request, changes, start, number - 1)
-                changes = []
-                if isinstance(call["turn"], int) and call["turn"] >= index:
-                    index = call["turn"]
-                request, start = str(call.get("request", "")), number
-                continue
-            changes.append(Change(reader.ops(call), Span(number, number)))
+                call = reader.call(raw)
+                if "tool" not in call and "turn" in call:
+                    index = _close(turns, index, request, changes, start, number - 1, problems)
+                    changes, problems = [], []
+                    if isinstance(call["turn"], int) and call["turn"] >= index:
+                        index = call["turn"]
+                    request, start = str(call.get("request", "")), number
+                else:
+                    changes.append(Change(reader.ops(call), Span(number, number)))
+                readable = True
+            except InputLimitError:
+                raise  # past a limit of every format: the whole input is refused
+            except SessionFormatError as err:
+                problems.append(problem(BAD_CALL, err.message + _SKIPPED, number))
         return ToolcallsReading(self.source, self.text + chunk, number, tuple(turns), index,
-                                request, start, tuple(changes))
+                                request, start, tuple(changes), tuple(problems), readable)
 
     def _session(self) -> Session:
+        if not self.readable and self.problems:
+            # Not one line read: this is no tool-call log, say why its first line is not.
+            first = self.problems[0]
+            raise format_error(self.source, first.span.start, BAD_CALL,
+                               first.message.removesuffix(_SKIPPED))
         turns = list(self.turns)
-        _close(turns, self.index, self.request, self.changes, self.start, self.lines)
+        _close(turns, self.index, self.request, self.changes, self.start, self.lines,
+               self.problems)
         title = self.source.rsplit("/", 1)[-1]
         return Session(self.source, title, "", tuple(turns), format="toolcalls")
 
 
 def _close(turns: list[Turn], index: int, request: str, changes: Sequence[Change], start: int,
-           end: int) -> int:
+           end: int, problems: Sequence[ParseProblem] = ()) -> int:
     """The turn(s) of ``changes`` added to ``turns`` (literal: see ``literal_session``);
-    the next turn's number."""
-    if not changes:
+    the next turn's number. A turn of skipped lines alone is a turn too: its problems are
+    what the reviewer sees of it."""
+    if not changes and not problems:
         return index
-    made = turns_from_changes(index, request, changes, Span(start, max(start, end)))
+    made = turns_from_changes(index, request, changes, Span(start, max(start, end)), problems)
     for turn in made:
         reply = literal_reply(turn.reply)
         turns.append(turn if reply is turn.reply else replace_record(turn, reply=reply))
