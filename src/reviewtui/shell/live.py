@@ -29,6 +29,7 @@ import fcntl
 import hashlib
 import json
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator
 from enum import StrEnum
@@ -148,6 +149,10 @@ class LiveSession:
         self._parsed: tuple[bytes, LoadedSession] | None = None
         # The last saved_decision: (the state's hash, the call) and its answer.
         self._polled: tuple[tuple[bytes, Recorded], Decision | None] | None = None
+        # The MCP server runs each call in a worker thread: appending, and everything done
+        # with the one writer review, happens under this lock, one call at a time (two
+        # threads in one review wrote edits answered as errors and closed it under others).
+        self._lock = threading.RLock()
 
     # -- recording ----------------------------------------------------------------------
     @contextlib.contextmanager
@@ -172,6 +177,10 @@ class LiveSession:
         (it would be answered but reviewed nowhere), nor past the size a session may have
         (every later reading of it would fail)."""
         checked = _checked_call(call)
+        with self._lock:
+            return self._append(checked, intent)
+
+    def _append(self, checked: bytes, intent: str) -> Recorded:
         intent = " ".join(intent.split())[:500]
         now = self.clock()
         with self._appending() as fd:
@@ -184,14 +193,15 @@ class LiveSession:
             new_turn = (self._request is None or (intent and intent != self._request)
                         or self._last_call is None or now - self._last_call > self.turn_gap)
             out = b""
+            request = self._request
             if new_turn:
                 request = intent or time.strftime("agent edits, %Y-%m-%d %H:%M:%S")
                 out += _jsonl({"turn": _last_turn(data) + 1, "request": request})
-                self._request = intent or request
             out += checked
             _check_room(self.session, len(data) + len(out))
             os.write(fd, out)
             os.fsync(fd)
+            self._request = request
             line = lines + out.count(b"\n")
             # Parsed while no other server can append: the writer review reuses this
             # parse (see _writer_review) instead of reading the whole file again.
@@ -341,15 +351,20 @@ class LiveSession:
 
     def close(self) -> None:
         """At exit: the writer's state is already saved; let it go."""
-        if self._writer is not None:
-            self._writer.abandon()
-            self._writer = None
+        with self._lock:
+            if self._writer is not None:
+                self._writer.abandon()
+                self._writer = None
 
     def try_apply(self, rec: Recorded) -> Settled | None:
         """Accept as the writer when no workbench holds the root (None: one does).
 
         A Settled with a decision was written; one without is only the evaluation.
         """
+        with self._lock:
+            return self._apply_as_writer(rec)
+
+    def _apply_as_writer(self, rec: Recorded) -> Settled | None:
         review = self._writer_review()
         if review is None:
             return None
