@@ -13,7 +13,7 @@ from textual.widgets import OptionList
 
 from reviewtui.shell.review import Review
 from reviewtui.ui.app import ReviewApp
-from reviewtui.ui.opview import op_title
+from reviewtui.ui.opview import build_view, op_title
 from reviewtui.ui.screens.tree import TreeScreen
 from reviewtui.ui.widgets.lists import op_row_title
 
@@ -77,7 +77,10 @@ def test_operation_titles_picture_the_characters_of_their_path(tmp_path: Path) -
         ops = [r.op for t in review.display.turns for r in t.results]
         titles = [op_title(op) for op in ops]
         rows = [op_row_title(op) for op in ops]
+        views = [build_view(r) for t in review.display.turns for r in t.results]
     assert titles == ["config.py · Edit 1", "config⍰.py · Edit 1"]
+    # The message under the title names the path too.
+    assert views[1].explanation.plain.startswith("matched config⍰.py lines 1-1")
     assert rows == ["Edit 1 · config.py", "Edit 1 · config⍰.py"]
 
 

@@ -100,7 +100,7 @@ def build_view(result: OpResult, status: Status | None = None,
                conflict_message: str = "") -> OpView:
     state = op_state(result, status)
     outcome = result.outcome
-    subtitle = _subtitle(result, state)
+    subtitle = sanitize(_subtitle(result, state))
     view = _build(result, state, subtitle, conflict, conflict_message)
     generated = outcome.generated
     if generated:  # a lock file or build output: written, but its tool owns it
@@ -129,8 +129,8 @@ def _build(result: OpResult, state: OpState, subtitle: str,
     outcome = result.outcome
     op = result.op
     text = Text()
-    if outcome.message:
-        text.append(outcome.message, style=STATE_STYLE[state].replace("bold ", ""))
+    if outcome.message:  # (it names the path: hidden characters as pictures, as the title)
+        text.append(sanitize(outcome.message), style=STATE_STYLE[state].replace("bold ", ""))
     if isinstance(op, ConsoleCommand):
         return _console_view(result, state, subtitle, text)
     if state is OpState.CONFLICT and conflict is not None:
