@@ -16,6 +16,7 @@ from typing import Any
 
 from reviewtui.core.agent import answers as agent
 from reviewtui.core.agent.outline import outline
+from reviewtui.core.agent.own_files import PATH_FIELDS, own_file_named, refusal
 from reviewtui.core.engine import Verdict
 from reviewtui.core.errors import ReviewtuiError
 from reviewtui.core.export.patch import unified_patch
@@ -23,9 +24,10 @@ from reviewtui.core.model.edit_shapes import content_revision
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.paths.safety import generated_file, glob_match, normalize_path, unread_dir_of
 from reviewtui.shell.disk import target_path
-from reviewtui.shell.live import Gate, LiveSession, Recorded, Settled
+from reviewtui.shell.live import Gate, LiveSession, Recorded, Settled, live_state_path
 from reviewtui.shell.project import Project, load_project
 from reviewtui.shell.review import Review
+from reviewtui.shell.state import blob_dir_for
 
 LS_MAX = 300
 
@@ -36,6 +38,7 @@ class AgentTools:
     def __init__(self, live: LiveSession) -> None:
         self.live = live
         self.root: Path = live.root
+        self._own = _own_files(live)
 
     @classmethod
     def open(cls, root: Path, session: Path | None = None, *, gate: Gate = Gate.REVIEW,
@@ -98,6 +101,11 @@ class AgentTools:
 
     # -- mutate ---------------------------------------------------------------------------
     def mutate(self, call: dict[str, Any], intent: str = "") -> str:
+        if self._own is not None:
+            named = own_file_named((call[field] for field in PATH_FIELDS
+                                    if isinstance(call.get(field), str)), *self._own)
+            if named is not None:
+                return f"error: {refusal(named)}"
         try:
             rec = self.live.record(call, intent)
             settled = self.live.settle(rec)
@@ -190,3 +198,14 @@ class AgentTools:
                 result = result.apply({p: None for p in result if p != rel})
             text = unified_patch(base, result)
         return text or "nothing accepted and written yet"
+
+
+def _own_files(live: LiveSession) -> tuple[str, tuple[str, ...]] | None:
+    """The live session's path and the review's own files (session, state, blobs) relative
+    to the root, or None when the session lies outside it (the default)."""
+    folder = live.session.parent.resolve()
+    if not folder.is_relative_to(live.root):
+        return None
+    session = (folder / live.session.name).relative_to(live.root).as_posix()
+    state = live_state_path(Path(session))
+    return session, (session, state.as_posix(), blob_dir_for(state).as_posix())
