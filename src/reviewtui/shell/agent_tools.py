@@ -26,6 +26,7 @@ from reviewtui.core.paths.safety import generated_file, glob_match, normalize_pa
 from reviewtui.shell.disk import target_path
 from reviewtui.shell.live import Gate, LiveSession, Recorded, Settled, live_state_path
 from reviewtui.shell.project import Project, load_project
+from reviewtui.shell.regex_search import PatternError, bounded_search
 from reviewtui.shell.review import Review
 from reviewtui.shell.state import blob_dir_for
 
@@ -77,9 +78,12 @@ class AgentTools:
                  if state.text is not None
                  and (glob in ("", "**", "*") or glob_match(glob, path))}
         try:
-            hits, total = agent.search_lines(files.items(), pattern, regex=regex)
-        except Exception as exc:  # re.error: a pattern the agent can fix
-            return f"error: the pattern does not compile ({exc})"
+            if regex:  # bounded: a backtracking pattern would hold the interpreter
+                hits, total = bounded_search(files.items(), pattern)
+            else:
+                hits, total = agent.search_lines(files.items(), pattern, regex=False)
+        except PatternError as exc:
+            return f"error: {exc}"
         return agent.search_answer(hits, total, files)
 
     def read(self, path: str, first: int | None = None, last: int | None = None,
