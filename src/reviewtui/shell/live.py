@@ -359,7 +359,9 @@ class LiveSession:
     def try_apply(self, rec: Recorded) -> Settled | None:
         """Accept as the writer when no workbench holds the root (None: one does).
 
-        A Settled with a decision was written; one without is only the evaluation.
+        A Settled with a decision is this call's answer: written, or (a pending decision)
+        accepted but not landing on the disk and taken back; one without a decision is
+        only the evaluation.
         """
         with self._lock:
             return self._apply_as_writer(rec)
@@ -376,7 +378,14 @@ class LiveSession:
             if not qualifies(self.gate, outcome, rec.op):
                 return Settled(str(outcome.status), outcome)
             review.decide(rec.key, Decision.accept())
-            return Settled("applied", review.outcome(rec.key), Decision.accept())
+            landed = review.outcome(rec.key)
+            if landed.status is Status.APPLIED:
+                return Settled("applied", landed, Decision.accept())
+            # The accept did not land (the file changed on disk where it writes: a
+            # conflict, nothing written). A gate only accepts what lands: take it back,
+            # so that the state, status and diff say what the disk holds.
+            review.decide(rec.key, Decision())
+            return Settled("pending review", landed, Decision())
         finally:
             self._park_writer()
 
