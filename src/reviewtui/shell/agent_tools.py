@@ -190,14 +190,19 @@ class AgentTools:
             return "\n".join(rows) if rows else "no operations recorded yet"
 
     def diff(self, path: str | None = None) -> str:
+        rel = None
+        if path:
+            try:
+                rel = normalize_path(path)
+            except ReviewtuiError as err:  # answered like read: no traceback, the reason
+                return f"error: {err}"
         review = self._reading()
         if isinstance(review, str):
             return review
         with review:
             base = review.base
             result = review.draft.states[-1].tree
-            if path:
-                rel = normalize_path(path)
+            if rel is not None:
                 base = base.apply({p: None for p in base if p != rel})
                 result = result.apply({p: None for p in result if p != rel})
             text = unified_patch(base, result)
