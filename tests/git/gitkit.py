@@ -84,3 +84,22 @@ def disk_of(root: Path) -> dict[str, tuple[str, bytes]]:
         mode = "100755" if path.stat().st_mode & 0o111 else "100644"
         out[rel.as_posix()] = (mode, path.read_bytes())
     return out
+
+
+def raw_object(repo: Path, kind: bytes, body: bytes) -> str:
+    """Write a loose object as git would, without git's own checks (crafted trees)."""
+    import hashlib
+    import zlib
+
+    raw = kind + b" %d\0" % len(body) + body
+    sha = hashlib.sha1(raw).hexdigest()
+    folder = repo / ".git" / "objects" / sha[:2]
+    folder.mkdir(exist_ok=True)
+    (folder / sha[2:]).write_bytes(zlib.compress(raw))
+    return sha
+
+
+def raw_tree(repo: Path, entries: list[tuple[bytes, bytes, str]]) -> str:
+    """A tree object from (mode, name, sha) entries, in the order given."""
+    return raw_object(repo, b"tree", b"".join(
+        mode + b" " + name + b"\0" + bytes.fromhex(sha) for mode, name, sha in entries))

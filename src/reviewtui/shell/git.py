@@ -181,21 +181,27 @@ class Repo:
         A tree object names its entries freely: a crafted one can hold ``..`` or ``.git``,
         which ``ls-tree`` then lists as ``a/../../x``. Git refuses to check such a path
         out, and so does this (:class:`GitError`, rule ``git-unsafe-path``), before any
-        caller can write or read anything by it."""
-        out = self.git("ls-tree", "-r", "-z", "--full-tree", rev)
+        caller can write or read anything by it. It can also name an entry twice (two
+        files ``x``, or a file and a folder ``x``): one path would hold two things, so
+        that is refused too (rule ``git-duplicate-entry``). Folders are listed (``-t``)
+        for that check only."""
+        out = self.git("ls-tree", "-r", "-t", "-z", "--full-tree", rev)
         entries = []
+        listed: list[str] = []
         for item in out.split(b"\0"):
             if not item:
                 continue
             meta, _, raw = item.partition(b"\t")
             mode, kind, sha = meta.decode().split()
             path = raw.decode("utf-8", "surrogateescape")
-            if unsafe_tree_path(path):
+            if kind != "tree" and unsafe_tree_path(path):  # (named by what is under it)
                 raise GitError(f"{rev[:12]}'s tree holds {path!r}, a path git refuses to "
                                "check out (a crafted tree object): not read",
                                source=str(self.top), rule="git-unsafe-path")
+            listed.append(path)
             if kind == "blob":
                 entries.append((mode, sha, path))
+        _refuse_duplicates(self.top, rev, listed)
         return entries
 
     def blobs(self, shas: Sequence[str]) -> list[bytes]:
@@ -242,6 +248,19 @@ def unsafe_tree_path(path: str) -> bool:
     system; the NTFS and HFS spellings it also refuses there name ordinary files here)."""
     return any(part in ("", ".", "..") or part.lower() == ".git"
                for part in path.split("/"))
+
+
+def _refuse_duplicates(top: Path, rev: str, paths: Sequence[str]) -> None:
+    """Refuse a tree that names one path twice (``ls-tree -t`` lists folders too, so a
+    file and a folder ``x`` are ``x`` twice): git's fsck calls it ``duplicateEntries``,
+    and a copy of it would have to write two things at one name."""
+    seen: set[str] = set()
+    for path in paths:
+        if path in seen:
+            raise GitError(f"{rev[:12]}'s tree holds {path!r} twice, a tree git refuses "
+                           "to check out (a crafted tree object): not read",
+                           source=str(top), rule="git-duplicate-entry")
+        seen.add(path)
 
 
 def materialize(repo: Repo, rev: str, target: Path) -> None:
