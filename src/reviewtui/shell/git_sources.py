@@ -116,6 +116,11 @@ def open_range(spec: str, root: str | None, *, keep: bool, listed: bool = False)
     repo = Repo.at(Path(root) if root is not None else Path.cwd())
     a, b = parse_range(spec)
     base, head = _range_commits(repo, a, b)
+    if base == head:
+        # A range of no commits is a mistake (A..A, or B not yet moved): said before
+        # anything runs or is copied.
+        raise UsageError(f"{a}..{b} holds no commit (both name {base[:12]}): a range "
+                         "reviews the commits after A, up to B", rule="git-range")
     name = f"range-{base[:12]}-{head[:12]}"
     origin = GitOrigin("range", base, head, str(repo.top))
     header = header_text(origin)
@@ -128,7 +133,7 @@ def open_range(spec: str, root: str | None, *, keep: bool, listed: bool = False)
         written.write_bytes(header.encode())
         writer = GitWriter(repo, _log_args(base, head), written)
         try:
-            if base != head and not _is_ancestor(repo, base, head):
+            if not _is_ancestor(repo, base, head):
                 raise UsageError(f"{a} is not an ancestor of {b}: a range reviews the commits "
                                  f"on top of A (use the merge base, git merge-base {a} {b})",
                                  rule="git-range")

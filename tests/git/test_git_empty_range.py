@@ -1,0 +1,33 @@
+"""A range of no commits (``A..A``, or ``A..`` with HEAD still at A) is a mistake: it used
+to pass as "0 turns" with exit 0, and ``apply`` copied A's whole tree for it. Promise:
+every command refuses it with one line (rule ``git-range``), exit 2, nothing copied."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from gitkit import commit_all, new_repo
+
+from reviewtui.cli import main
+
+
+@pytest.mark.parametrize("spec", ["HEAD..HEAD", "main..HEAD", "HEAD.."])
+@pytest.mark.parametrize("command", [["check"], ["stats"], ["export", "--format", "patch"],
+                                     ["apply", "--yes"], ["open", "--dry-run"]])
+def test_an_empty_range_is_refused_and_nothing_is_copied(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], spec: str,
+        command: list[str]) -> None:
+    repo = new_repo(tmp_path / "repo")
+    for name in ("a", "b", "c"):
+        (repo / f"{name}.txt").write_text(f"{name}\n")
+    base = commit_all(repo, "Base")
+    code = main([*command, "--git", spec, "--root", str(repo)])
+    captured = capsys.readouterr()
+    assert code == 2, captured
+    lines = captured.err.strip().splitlines()
+    assert len(lines) == 1, captured.err
+    assert "holds no commit" in lines[0]
+    assert base[:12] in lines[0]
+    assert lines[0].endswith("[git-range]")
+    assert not (repo / ".git" / "reviewtui").exists()
