@@ -60,8 +60,10 @@ def resolve(args: argparse.Namespace, *, keep: bool, session_attr: str = "sessio
         from reviewtui.shell.git_sources import open_worktree
 
         source = open_worktree(args.root, keep=keep)
-        if hasattr(args, "state") and getattr(args, "state", None) is None:
-            args.state = str(source.state)
+    # The review state made for a working tree, or kept beside a range's copy of A (so
+    # that apply saves there too, as open does)
+    if source.state is not None and hasattr(args, "state") and args.state is None:
+        args.state = str(source.state)
     if source.note:
         print(f"reviewtui: note: {source.note}", file=sys.stderr)
     value: object = [str(source.session)] if session_attr == "sessions" else str(source.session)

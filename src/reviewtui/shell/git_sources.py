@@ -85,7 +85,8 @@ class GitSource:
     origin: GitOrigin
     session: Path
     root: Path
-    state: Path | None = None  # a review state made for the source (--worktree)
+    # The review state made for the source (--worktree), or kept beside a range's copy
+    state: Path | None = None
     cleanup: list[Path] = field(default_factory=list)
     changed: tuple[str, ...] = ()  # --worktree: the paths it changes
     note: str = ""  # what the user should know about where the review happens
@@ -158,7 +159,12 @@ def open_range(spec: str, root: str | None, *, keep: bool, listed: bool = False)
         for path in cleanup:
             shutil.rmtree(path, ignore_errors=True)
         raise
-    return GitSource(repo, origin, session, tree, cleanup=cleanup, note=note, closers=closers)
+    # On the kept copy, apply saves its review as open does, so either resumes the other
+    # (a second apply, or open after apply, then knows what the copy holds and why).
+    on_copy = keep and tree == repo.state_dir / f"{name}.root"
+    state = default_state_path(session) if on_copy else None
+    return GitSource(repo, origin, session, tree, state, cleanup=cleanup, note=note,
+                     closers=closers)
 
 
 class _RangeReader:
@@ -251,7 +257,9 @@ def _range_root(repo: Repo, root: str | None, base: str, name: str, *, keep: boo
     kept = repo.state_dir / f"{name}.root"
     if keep and not note:
         note = f"reviewing on a copy of {base[:12]}'s tree: {kept}"
-    if kept.is_dir():
+    if keep and kept.is_dir():
+        # The review kept there resumes (its state beside the session file); a command
+        # that keeps nothing never reads it: it holds what the review wrote, not A's tree.
         return kept, note
     if keep:
         partial = repo.state_dir / f".{name}.root.partial"
