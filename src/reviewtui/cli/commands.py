@@ -206,6 +206,7 @@ def apply(args: argparse.Namespace) -> int:
         if not getattr(args, "partial", False):
             wanted, partial = _whole_files_only(review, wanted, turns)
             held.update((key, f"{PARTIAL}{path}") for key, path in partial.items())
+        _commit_possible(review, args)
         report = review.decide_many(wanted)
         committed = _commit(review, args)
         first, last = turns or (1, max((t.index for t in review.session.turns), default=0))
@@ -328,6 +329,15 @@ def _check_commit_options(args: argparse.Namespace, session_file: Path) -> None:
         raise UsageError("--commit needs a session from git (--git A..B or --worktree); "
                          "'export --format patch' gives a patch of any session",
                          source=str(session_file), rule="not-git")
+
+
+def _commit_possible(review: Review, args: argparse.Namespace) -> None:
+    """``apply --commit``: what would refuse the commit whatever is written (an untracked
+    file, HEAD moved, a staged change) refuses it before anything is written."""
+    if getattr(args, "commit", False):
+        from reviewtui.shell.git_commit import check_before_writing
+
+        check_before_writing(review, args.branch)
 
 
 def _commit(review: Review, args: argparse.Namespace) -> CommitReport | None:

@@ -34,6 +34,7 @@ from reviewtui.shell.git import (
 
 if TYPE_CHECKING:
     from reviewtui.core.export import Accepted
+    from reviewtui.core.importers.gitlog import GitOrigin
     from reviewtui.shell.review import Review
 
 
@@ -56,11 +57,7 @@ def commit_review(review: Review, branch: str | None = None) -> CommitReport:
     """Commit the review's accepted turns: on ``branch`` (new, from the review's base), or
     on the checked-out branch when HEAD is still the base and the working tree holds
     nothing but the review's changes. Nothing is ever rewritten or pushed."""
-    origin = origin_of(review.loaded.file)
-    if origin is None or not origin.worktree:
-        raise UsageError("this session does not come from git (--git A..B or --worktree): "
-                         "use 'export --format patch' instead", rule="not-git")
-    repo = Repo.at(Path(origin.worktree))
+    repo, origin = _git_of(review)
     if review.conflicts:
         raise GitError(f"the review has conflicts ({', '.join(sorted(review.conflicts))}): "
                        "settle them first", rule="git-conflicts")
@@ -77,18 +74,9 @@ def commit_review(review: Review, branch: str | None = None) -> CommitReport:
         if made:
             move_ref(repo, ref, made[-1], ZERO, "reviewtui: accepted turns")
         return CommitReport(tuple(made), ref, tuple(p.turn for p in plans))
-    head = repo.head()
-    if head != origin.base:
-        raise GitError(f"HEAD moved since the review started (it was {origin.base[:12]}, "
-                       f"now {(head or 'none')[:12]}): commit with --branch NAME instead",
-                       source=str(repo.top), rule="git-head-moved")
-    if review.root.resolve() != repo.top.resolve():
-        raise GitError(f"the review was made on {review.root}, not on the checkout "
-                       f"{repo.top}: commit with --branch NAME instead", rule="git-not-checkout")
+    head = _check_checkout(repo, review, origin.base)
     _refuse_foreign_changes(repo, review)
-    if not index_matches(repo, head):
-        raise GitError("the index has staged changes: commit or unstage them first, or "
-                       "commit with --branch NAME", source=str(repo.top), rule="git-staged")
+    _refuse_staged(repo, head)
     made = build_commits(repo, head, [CommitStep(p.message, p.changes) for p in plans])
     ref = repo.head_ref() or "HEAD"
     if made:
@@ -101,6 +89,53 @@ def commit_review(review: Review, branch: str | None = None) -> CommitReport:
     return CommitReport(tuple(made), ref, tuple(p.turn for p in plans))
 
 
+def check_before_writing(review: Review, branch: str | None = None) -> None:
+    """What :func:`commit_review` refuses whatever the review writes, checked before it
+    writes anything (``apply --commit``): a refusal after the write left the range's
+    changes in the working tree, uncommitted. The same messages; commit_review checks
+    again afterwards."""
+    repo, origin = _git_of(review)
+    identity_check(repo)
+    if branch is not None:
+        check_branch_name(repo, branch)
+        return
+    head = _check_checkout(repo, review, origin.base)
+    # Before the write, a path git reports that the review has not made (a saved review
+    # may have made some) is someone else's change; the check after the write missed one
+    # the range also edits, whose base was read from the disk, and committed it.
+    made = review.draft.checkpoint(0).diff(review.draft.states[-1].tree)
+    _refuse_foreign(repo, sorted(path for path in status_paths(repo) if path not in made))
+    _refuse_staged(repo, head)
+
+
+def _git_of(review: Review) -> tuple[Repo, GitOrigin]:
+    origin = origin_of(review.loaded.file)
+    if origin is None or not origin.worktree:
+        raise UsageError("this session does not come from git (--git A..B or --worktree): "
+                         "use 'export --format patch' instead", rule="not-git")
+    return Repo.at(Path(origin.worktree)), origin
+
+
+def _check_checkout(repo: Repo, review: Review, base: str) -> str:
+    """Committing on the checked-out branch: HEAD still at the review's base, and the
+    review made on this checkout. Returns HEAD."""
+    head = repo.head()
+    if head != base:
+        raise GitError(f"HEAD moved since the review started (it was {base[:12]}, "
+                       f"now {(head or 'none')[:12]}): commit with --branch NAME instead",
+                       source=str(repo.top), rule="git-head-moved")
+    if review.root.resolve() != repo.top.resolve():
+        raise GitError(f"the review was made on {review.root}, not on the checkout "
+                       f"{repo.top}: commit with --branch NAME instead", rule="git-not-checkout")
+    return head
+
+
+def _refuse_staged(repo: Repo, head: str) -> None:
+    if not index_matches(repo, head):
+        raise GitError("the index has staged changes: commit or unstage them first, or "
+                       "commit with --branch NAME", source=str(repo.top), rule="git-staged")
+
+
 def _refuse_foreign_changes(repo: Repo, review: Review) -> None:
     """The working tree must hold the review's draft, and nothing else changed."""
     draft = review.draft.states[-1].tree
@@ -111,6 +146,10 @@ def _refuse_foreign_changes(repo: Repo, review: Review) -> None:
         disk = disk_state(repo.top, path)
         if (want is None) != (disk is None) or (want and disk and want.data != disk.data):
             foreign.append(path)
+    _refuse_foreign(repo, foreign)
+
+
+def _refuse_foreign(repo: Repo, foreign: list[str]) -> None:
     if foreign:
         shown = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more"
                                           if len(foreign) > 5 else "")
