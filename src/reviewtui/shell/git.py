@@ -378,9 +378,13 @@ def check_branch_name(repo: Repo, name: str) -> str:
 
 
 def status_paths(repo: Repo) -> dict[str, str]:
-    """Paths ``git status`` reports (renames as two paths), with their two-letter code."""
+    """Paths ``git status`` reports (renames as two paths), with their two-letter code.
+
+    A submodule counts when its commit differs, not for changes in its own files:
+    finding those runs ``git status`` inside it, and with it the filter programs of the
+    submodule's own configuration, which the overrides here do not know."""
     out = repo.git("status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames",
-                   "--ignore-submodules=none")
+                   "--ignore-submodules=dirty")
     found: dict[str, str] = {}
     for item in out.split(b"\0"):
         if len(item) > 3:

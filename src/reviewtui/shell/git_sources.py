@@ -302,17 +302,44 @@ def _changed_paths(repo: Repo, env: Mapping[str, str], base: str) -> list[str]:
     return [p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p]
 
 
-def worktree_text(repo: Repo, base: str, excluded: Sequence[tuple[str, str]] = ()
-                  ) -> tuple[bytes, list[str]]:
+def gitlinks(repo: Repo, rev: str) -> list[str]:
+    """The paths of ``rev``'s tree that are submodules (git mode 160000)."""
+    out = repo.git("ls-tree", "-r", "-z", "--full-tree", rev)
+    return [item.partition(b"\t")[2].decode("utf-8", "surrogateescape")
+            for item in out.split(b"\0") if item.split(b" ", 2)[1:2] == [b"commit"]]
+
+
+def submodule_changes(repo: Repo, base: str, links: Sequence[str]) -> list[tuple[str, str]]:
+    """The submodules whose checkout is not at ``base``'s commit, each with why it is left
+    out of the review. Nothing runs inside a submodule: ``--ignore-submodules=dirty``
+    compares its HEAD only (looking for changes in its files would run ``git status``
+    there, and with it the filter programs of the submodule's own configuration)."""
+    if not links:
+        return []
+    with tempfile.TemporaryDirectory(prefix="reviewtui-index-") as tmp:
+        env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
+        repo.git("read-tree", base, env=env)
+        out = repo.git("diff-index", "--name-only", "-z", "--no-renames",
+                       "--ignore-submodules=dirty", base, "--",
+                       *(f":(literal){path}" for path in links), env=env)
+    return [(path.decode("utf-8", "surrogateescape"), "a submodule (its commit is not reviewed)")
+            for path in out.split(b"\0") if path]
+
+
+def worktree_text(repo: Repo, base: str, excluded: Sequence[tuple[str, str]] = (),
+                  links: Sequence[str] = ()) -> tuple[bytes, list[str]]:
     """The working tree against ``base`` as a git session file, and the paths it changes.
 
     Untracked files count as new (``.gitignore`` honoured); the user's index is not
-    read or written: a temporary one gets ``read-tree`` + ``add -A``.
+    read or written: a temporary one gets ``read-tree`` + ``add -A``. The submodules
+    ``links`` are left out of the ``add``, which would run ``git status`` in each (and
+    the filter programs its configuration names: see :func:`submodule_changes`).
     """
     with tempfile.TemporaryDirectory(prefix="reviewtui-index-") as tmp:
         env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
         repo.git("read-tree", base, env=env)
-        repo.git("add", "-A", "--", ".", env=env)
+        repo.git("add", "-A", "--", ".", *(f":(exclude,literal){path}" for path in links),
+                 env=env)
         changed = _changed_paths(repo, env, base)
         spec = [f":(exclude,literal){path}" for path, _ in excluded]
         diff = repo.git("diff", "--cached", *DIFF_ARGS, base, "--", ".", *spec, env=env)
@@ -341,9 +368,10 @@ def open_worktree(root: str | None, *, keep: bool) -> GitSource:
     # The check below evaluates exactly what Review.open will: the same tree, the same
     # project rules (reserved paths, symbolic links), the same decisions.
     project = load_project(repo.top)
-    excluded: list[tuple[str, str]] = []
+    links = gitlinks(repo, base)
+    excluded = submodule_changes(repo, base, links)
     for _ in range(4):
-        text, changed = worktree_text(repo, base, excluded)
+        text, changed = worktree_text(repo, base, excluded, links)
         bad = _not_replayable(repo, base, text, changed, {p for p, _ in excluded}, project)
         if not bad:
             break
