@@ -406,10 +406,25 @@ def index_lines(repo: Repo, changes: Mapping[str, FileState | None]) -> bytes:
         if state is None:
             lines.append(f"0 {ZERO}\t{path}")
             continue
-        sha = repo.git("hash-object", "-w", "--no-filters", "--stdin",
-                       input=state.data).decode().strip()
+        sha = stored_blob(repo, path, state)
         lines.append(f"{git_mode(state)} {sha}\t{path}")
     return "".join(line + "\0" for line in lines).encode("utf-8", "surrogateescape")
+
+
+def stored_blob(repo: Repo, path: str, state: FileState) -> str:
+    """The blob ``git add`` would store for ``state`` at ``path``, written; its id.
+
+    ``--path`` applies git's built-in conversions for that path (``text``/``eol``
+    attributes, ``core.autocrlf``, ``ident``, ``working-tree-encoding``): a checkout
+    with CRLF in the work tree commits LF, as ``git add`` does. The one program
+    ``--path`` could run, a filter driver, is switched off by :attr:`Repo.overrides`. A
+    link's target is stored as it is (``git add`` does not convert it); an irreversible
+    conversion is made, not refused (``core.safecrlf``, as ``git add`` warns by default).
+    """
+    how = "--no-filters" if git_mode(state) == "120000" else f"--path={path}"
+    out = repo.git("-c", "core.safecrlf=false", "hash-object", "-w", how, "--stdin",
+                   input=state.data)
+    return out.decode().strip()
 
 
 def sync_index(repo: Repo, changes: Mapping[str, FileState | None]) -> None:
