@@ -155,21 +155,6 @@ class LiveSession:
         self._lock = threading.RLock()
 
     # -- recording ----------------------------------------------------------------------
-    @contextlib.contextmanager
-    def _appending(self) -> Iterator[int]:
-        try:
-            self.session.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.session, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW,
-                         0o600)
-        except OSError as exc:  # a folder, a link or no permission there: say so, no trace
-            raise UsageError(f"cannot append to the live session: {exc.strerror}",
-                             source=str(self.session), rule="live-session") from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            yield fd
-        finally:
-            os.close(fd)  # releases the flock
-
     def record(self, call: dict[str, Any], intent: str = "") -> Recorded:
         """Append one call (a new turn first when the intent changes or after a pause).
 
@@ -183,7 +168,7 @@ class LiveSession:
     def _append(self, checked: bytes, intent: str) -> Recorded:
         intent = " ".join(intent.split())[:500]
         now = self.clock()
-        with self._appending() as fd:
+        with _appending(self.session) as fd:
             data = _read_all(fd)
             if data and not data.endswith(b"\n"):
                 # A line cut short by a killed writer was never answered: drop it.
@@ -271,25 +256,8 @@ class LiveSession:
         asked = (hashlib.sha256(data).digest(), rec)
         if self._polled is not None and self._polled[0] == asked:
             return self._polled[1]
-        decision = self._decision_in(data, rec)
+        decision = _decision_in(data, rec)
         self._polled = (asked, decision)
-        return decision
-
-    @staticmethod
-    def _decision_in(data: bytes, rec: Recorded) -> Decision | None:
-        try:
-            doc = json.loads(data.decode("utf-8"))
-            saved = decode_state(doc)
-        except (StateFormatError, ValueError, KeyError, TypeError, RecursionError):
-            return None
-        folded = fold(saved.log)
-        for entry in folded.applied:
-            for item in entry.items:
-                if item.key == rec.key and item.op_hash != op_fingerprint(rec.op):
-                    return None
-        decision = folded.decisions().get(rec.key)
-        if decision is None or decision.verdict is Verdict.PENDING:
-            return None
         return decision
 
     def _state_mark(self) -> tuple[int, int, int] | None:
@@ -315,7 +283,7 @@ class LiveSession:
                 return None
             if self._state_mark() == self._writer_mark:
                 try:
-                    cached.reload_session(self._last_parse())
+                    cached.reload_session(_parse_if_current(self._parsed, self.session))
                     cached.catch_up()
                     return cached
                 except ReviewtuiError:
@@ -327,18 +295,6 @@ class LiveSession:
         except LockedError:
             return None
         return self._writer
-
-    def _last_parse(self) -> LoadedSession | None:
-        """The session as the last ``record`` parsed it, if the file is still exactly that."""
-        if self._parsed is None:
-            return None
-        digest, loaded = self._parsed
-        try:
-            if hashlib.sha256(self.session.read_bytes()).digest() == digest:
-                return loaded
-        except OSError:
-            pass
-        return None
 
     def _park_writer(self) -> None:
         if self._writer is not None:
@@ -457,6 +413,56 @@ class LiveSession:
         except ReviewtuiError:
             outcome = Outcome(Status.APPLIED)
         return _settled(decision, outcome)
+
+
+def _parse_if_current(parsed: tuple[bytes, LoadedSession] | None, session: Path
+                      ) -> LoadedSession | None:
+    """The session as the last ``record`` parsed it (its bytes' hash and the parse), if
+    the file is still exactly that."""
+    if parsed is None:
+        return None
+    digest, loaded = parsed
+    try:
+        if hashlib.sha256(session.read_bytes()).digest() == digest:
+            return loaded
+    except OSError:
+        pass
+    return None
+
+
+@contextlib.contextmanager
+def _appending(session: Path) -> Iterator[int]:
+    """The session file opened for appending, under its lock (the flock of the file)."""
+    try:
+        session.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(session, os.O_RDWR | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
+    except OSError as exc:  # a folder, a link or no permission there: say so, no trace
+        raise UsageError(f"cannot append to the live session: {exc.strerror}",
+                         source=str(session), rule="live-session") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield fd
+    finally:
+        os.close(fd)  # releases the flock
+
+
+def _decision_in(data: bytes, rec: Recorded) -> Decision | None:
+    """The decision a state file's bytes hold for ``rec`` (None: none, or unreadable, or
+    made for another operation at that key)."""
+    try:
+        doc = json.loads(data.decode("utf-8"))
+        saved = decode_state(doc)
+    except (StateFormatError, ValueError, KeyError, TypeError, RecursionError):
+        return None
+    folded = fold(saved.log)
+    for entry in folded.applied:
+        for item in entry.items:
+            if item.key == rec.key and item.op_hash != op_fingerprint(rec.op):
+                return None
+    decision = folded.decisions().get(rec.key)
+    if decision is None or decision.verdict is Verdict.PENDING:
+        return None
+    return decision
 
 
 def _settled(decision: Decision, outcome: Outcome) -> Settled:
