@@ -13,33 +13,15 @@ written anywhere.
 
 from __future__ import annotations
 
-import hashlib
 import os
-import zlib
 from pathlib import Path
 
 import pytest
-from gitkit import commit_all, git, new_repo
+from gitkit import commit_all, git, new_repo, raw_object, raw_tree
 
 from reviewtui.cli import main
 
 PLANTED = "#!/bin/sh\necho planted\n"
-
-
-def _object(repo: Path, kind: bytes, body: bytes) -> str:
-    """Write a loose object as git would, without git's own checks."""
-    raw = kind + b" %d\0" % len(body) + body
-    sha = hashlib.sha1(raw).hexdigest()
-    folder = repo / ".git" / "objects" / sha[:2]
-    folder.mkdir(exist_ok=True)
-    (folder / sha[2:]).write_bytes(zlib.compress(raw))
-    return sha
-
-
-def _tree(repo: Path, entries: list[tuple[bytes, bytes, str]]) -> str:
-    """A tree object from (mode, name, sha) entries, in the order given."""
-    return _object(repo, b"tree", b"".join(
-        mode + b" " + name + b"\0" + bytes.fromhex(sha) for mode, name, sha in entries))
 
 
 def _crafted_range(tmp_path: Path, names: list[bytes]) -> tuple[Path, str]:
@@ -50,14 +32,14 @@ def _crafted_range(tmp_path: Path, names: list[bytes]) -> tuple[Path, str]:
     (repo / "ok.txt").write_text("one\ntwo\n")
     commit_all(repo, "Base")
     ok = git(repo, "rev-parse", "HEAD:ok.txt").strip()
-    hook = _object(repo, b"blob", PLANTED.encode())
-    inner = _tree(repo, [(b"100755", b"post-checkout", hook)])
+    hook = raw_object(repo, b"blob", PLANTED.encode())
+    inner = raw_tree(repo, [(b"100755", b"post-checkout", hook)])
     for name in reversed(names):
-        inner = _tree(repo, [(b"40000", name, inner)])
-    top = _tree(repo, [(b"40000", b"a", inner), (b"100644", b"ok.txt", ok)])
+        inner = raw_tree(repo, [(b"40000", name, inner)])
+    top = raw_tree(repo, [(b"40000", b"a", inner), (b"100644", b"ok.txt", ok)])
     base = git(repo, "commit-tree", top, "-m", "crafted").strip()
-    tree_b = _tree(repo, [(b"40000", b"a", inner), (b"100644", b"ok.txt",
-                                                     _object(repo, b"blob", b"one\n2\n"))])
+    tree_b = raw_tree(repo, [(b"40000", b"a", inner), (b"100644", b"ok.txt",
+                                                     raw_object(repo, b"blob", b"one\n2\n"))])
     head = git(repo, "commit-tree", tree_b, "-p", base, "-m", "edit").strip()
     return repo, f"{base}..{head}"
 
@@ -121,10 +103,11 @@ def test_a_commit_that_adds_such_a_path_is_refused_by_the_engine(
     (repo / "ok.txt").write_text("one\ntwo\n")
     base = commit_all(repo, "Base")
     ok = git(repo, "rev-parse", "HEAD:ok.txt").strip()
-    inner = _tree(repo, [(b"100755", b"post-checkout", _object(repo, b"blob", PLANTED.encode()))])
+    hook = raw_object(repo, b"blob", PLANTED.encode())
+    inner = raw_tree(repo, [(b"100755", b"post-checkout", hook)])
     for name in reversed([b"..", b"..", b"..", b"hooks"]):
-        inner = _tree(repo, [(b"40000", name, inner)])
-    top = _tree(repo, [(b"40000", b"a", inner), (b"100644", b"ok.txt", ok)])
+        inner = raw_tree(repo, [(b"40000", name, inner)])
+    top = raw_tree(repo, [(b"40000", b"a", inner), (b"100644", b"ok.txt", ok)])
     head = git(repo, "commit-tree", top, "-p", base, "-m", "plant").strip()
     code = main([*command, "--git", f"{base}..{head}", "--root", str(repo)])
     captured = capsys.readouterr()
