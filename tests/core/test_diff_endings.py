@@ -196,3 +196,23 @@ def test_blank_old_lines_land_only_where_git_pins_them() -> None:
     final = run.states[-1].tree.get("f.txt")
     assert final is not None
     assert final.data == b"\nimport os\n"
+
+
+def test_an_apply_patch_chunk_whose_context_is_blank_replaces_at_the_end() -> None:
+    # Found by a differential run against Codex's apply_patch: a file of one blank line,
+    # a chunk with that blank line as context and "*** End of File". The blank context
+    # was read as an empty SEARCH and appended again ("\n\n    pass\n"); Codex, like git,
+    # writes "\n    pass\n".
+    from reviewtui.core.importers.codex import import_apply_patch
+    from reviewtui.core.model.records import literal_session
+
+    patch = ("*** Begin Patch\n*** Update File: f.txt\n@@\n \n+    pass\n"
+             "*** End of File\n*** End Patch\n")
+    tree = Tree.from_files({"f.txt": FileState.from_bytes(b"\n")})
+    # (Exact text, as every importer but File Ops marks it when a session is loaded.)
+    run = evaluate_session(literal_session(import_apply_patch(patch, "p.txt")), tree)
+    (result,) = run.turns[0].results
+    assert result.outcome.status is Status.APPLIED
+    final = run.states[-1].tree.get("f.txt")
+    assert final is not None
+    assert final.data == b"\n    pass\n"

@@ -205,8 +205,11 @@ def _evaluate_edit(
                        "but not text-edited"), None
     # The shared chunks, not a tuple of the whole file: an edit costs what it changes.
     lines = current.line_view
-    if blank and lines and edit.search_lines and edit.line_bytes is not None:
-        # A unified hunk's blank old lines are lines of the file, not an empty SEARCH.
+    if blank and lines and edit.search_lines and not edit.substring and (
+            edit.line_bytes is not None or (edit.literal and edit.at_end)):
+        # A unified hunk's blank old lines, or an exact-text chunk's blank context pinned to
+        # the end (apply_patch's "*** End of File"), are lines of the file: not an empty
+        # SEARCH, which would append them again.
         placed_blank = placement.blank_lines(lines, edit, new_lines, path)
         return _edit_outcome(path, current, placed_blank, edit.final_newline, exact)
     if blank:
