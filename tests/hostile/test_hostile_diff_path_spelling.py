@@ -65,3 +65,42 @@ def test_respelled_names_the_other_file(raw: str, canonical: str) -> None:
 def test_the_same_file_or_a_refused_path_is_not_respelled(raw: str) -> None:
     # "./" and "//" name the same file; "../x" and "" are refused by the engine itself.
     assert respelled(raw) is None
+
+
+# The same names from the other formats that name files exactly (apply_patch, a tool call):
+# the engine refuses them as path-spelling (found by the importers' red-team pass).
+APPLY_PATCH_ADD = "*** Begin Patch\n*** Add File: {name}\n+attacker\n*** End Patch\n"
+APPLY_PATCH_DELETE = "*** Begin Patch\n*** Delete File: {name}\n*** End Patch\n"
+
+
+@pytest.mark.parametrize(("existing", "name", "template"), [
+    ("a.py", " a.py", APPLY_PATCH_ADD), ("sub/a.py", "sub/ a.py", APPLY_PATCH_ADD),
+    (NFC, NFD, APPLY_PATCH_ADD), ("sub/a.py", "sub /a.py", APPLY_PATCH_DELETE)])
+def test_apply_patch_names_are_exact_too(arena: Arena, capsys: pytest.CaptureFixture[str],
+                                         existing: str, name: str, template: str) -> None:
+    (arena.root / existing).parent.mkdir(parents=True, exist_ok=True)
+    (arena.root / existing).write_bytes(b"keep\n")
+    patch = arena.work / "change.patch"
+    patch.write_text(template.format(name=name))
+    capsys.readouterr()
+    code = main(["apply", str(patch), "--format", "apply_patch", "--yes",
+                 "--root", str(arena.root)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "written as reviewtui spells paths" in out
+    assert (arena.root / existing).read_bytes() == b"keep\n"
+
+
+def test_a_tool_calls_path_is_exact_too(arena: Arena,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    (arena.root / "a.py").write_bytes(b"keep\n")
+    session = arena.work / "calls.jsonl"
+    session.write_text(json.dumps({"tool": "write", "path": " a.py", "content": "new\n"}) + "\n")
+    capsys.readouterr()
+    code = main(["apply", str(session), "--yes", "--root", str(arena.root)])
+    assert code == 1
+    assert "written as reviewtui spells paths" in capsys.readouterr().out
+    assert (arena.root / "a.py").read_bytes() == b"keep\n"
+    assert sorted(p.name for p in arena.root.iterdir()) == ["a.py"]

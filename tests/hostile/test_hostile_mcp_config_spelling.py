@@ -1,6 +1,8 @@
 """The reviewtui.toml guard of `reviewtui mcp` under --gate auto/record, attacked with the
 spellings normalize_path folds onto the config (red-team finding 01): spaces around a
-part, ``.`` and ``..`` parts. Each one must wait for a human like the plain name."""
+part, ``.`` and ``..`` parts. Each one must wait for a human like the plain name, or be
+refused as a spelling of another file than the one named (a tool call names files
+exactly: ``path-spelling``); the config is never written either way."""
 
 from __future__ import annotations
 
@@ -59,7 +61,11 @@ def test_the_automatic_gates_leave_every_spelling_to_a_human(
     try:
         for call in calls(spelling):
             answer = tools.mutate(call)
-            assert answer.startswith("pending review"), (call, answer)
+            # Left to a human, or refused outright: a tool call names files exactly, and
+            # these spellings are not the config's name as written (path-spelling).
+            assert answer.startswith("pending review") or (
+                "is refused: written as reviewtui spells paths it would be" in answer
+                and answer.split(" ", 1)[0] in ("refused", "not_found")), (call, answer)
             assert (root / "reviewtui.toml").read_text() == CONFIG
             assert (root / "evil.txt").read_text() == EVIL
     finally:

@@ -21,6 +21,7 @@ from reviewtui.core.paths.safety import (
     escapes_via_symlink,
     link_on_path,
     normalize_path,
+    spelling_refusal,
     unread_dir_of,
 )
 from reviewtui.core.record import field, record
@@ -86,16 +87,21 @@ def _generated_label(reserved: ReservedRules, path: str) -> str | None:
     return reserved.generated_by(path)  # glob matching over the built-in list, once a path
 
 
-def check_path(raw: str, ctx: FileContext, *, link_ok: bool = False) -> str | Outcome:
+def check_path(raw: str, ctx: FileContext, *, link_ok: bool = False,
+               exact: bool = False) -> str | Outcome:
     """The normalised path, or a refusal naming the rule it breaks.
 
     ``link_ok``: the path itself may be a link (an operation that makes, retargets or
-    removes the link); a link on its folders is refused all the same.
+    removes the link); a link on its folders is refused all the same. ``exact``: the
+    path comes from a format that names files exactly (an operation marked ``literal``),
+    so one the canonical spelling would turn into another file's is refused.
     """
     try:
         path = _normalized(raw)
     except PathRefused as err:
         return refused(raw, err.rule, err.message)
+    if exact and (spelling := spelling_refusal(raw)) is not None:
+        return refused(raw, spelling.rule, spelling.message)
     if path in ctx.spellings:
         return refused(path, "unicode-spelling", f"{path} is on disk under another Unicode "
                        "spelling of the same name (decomposed, as macOS writes names); "
@@ -181,7 +187,7 @@ def _evaluate_edit(
     tree: Tree, edit: Edit, ctx: FileContext, replace: Sequence[str] | None,
     placed: tuple[tuple[int, int], tuple[str, ...]] | None,
 ) -> tuple[Outcome, Proposal | None]:
-    checked = check_path(edit.path, ctx)
+    checked = check_path(edit.path, ctx, exact=edit.literal)
     if isinstance(checked, Outcome):
         return checked, None
     path = checked
@@ -349,7 +355,7 @@ def evaluate_full_file(
     if special:
         from reviewtui.core.engine import filebytes  # (loaded for them alone: start-up)
     link_ok = special and op.mode is not None and filebytes.is_link_mode(op.mode)
-    checked = check_path(op.path, ctx, link_ok=link_ok)
+    checked = check_path(op.path, ctx, link_ok=link_ok, exact=op.literal)
     if isinstance(checked, Outcome):
         return checked, None
     path = checked

@@ -16,7 +16,12 @@ from reviewtui.core.engine.structural_state import StructuralState, UndoEntry
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.model.records import CommandName, ConsoleCommand
 from reviewtui.core.model.tree import FileState, Tree
-from reviewtui.core.paths.safety import expand_glob, is_glob, normalize_path
+from reviewtui.core.paths.safety import (
+    expand_glob,
+    is_glob,
+    normalize_path,
+    spelling_refusal,
+)
 from reviewtui.core.record import field, record, replace
 
 PathChange = tuple[str | None, str | None]  # (old, new); new None = removed, old None = restored
@@ -287,9 +292,18 @@ def _plan_rn(state: StructuralState, args: list[str], force: bool) -> _Plan:
 
 # --- literal :rm and :mv (imported formats) ------------------------------------------
 
+def _exact(raw: str) -> str:
+    """:func:`_normalize` of a path from a format that names files exactly: refused when
+    the canonical spelling would be another file's (``path-spelling``)."""
+    spelling = spelling_refusal(raw)
+    if spelling is not None:
+        raise _CommandError(spelling.rule, spelling.message)
+    return _normalize(raw)
+
+
 def _literal_file(tree: Tree, raw: str) -> str:
     """A path that must name one existing file as written: no glob, no directory."""
-    path = _normalize(raw)
+    path = _exact(raw)
     if path in tree:
         return path
     if tree.is_dir(path):
@@ -313,7 +327,7 @@ def _plan_mv_literal(state: StructuralState, args: list[str], force: bool) -> _P
     if len(args) != 2:
         raise _CommandError("bad-command-arguments", "expected :mv [-f] <src> <dest>")
     source = _literal_file(state.tree, args[0])
-    return _plan_moves(state, {source: _normalize(args[1])}, force)
+    return _plan_moves(state, {source: _exact(args[1])}, force)
 
 
 # --- :unrm ---------------------------------------------------------------------------

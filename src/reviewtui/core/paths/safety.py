@@ -180,6 +180,17 @@ def respelled(raw: str) -> str | None:
     return None if as_named == canonical else canonical
 
 
+def spelling_refusal(raw: str) -> PathRefused | None:
+    """The refusal of a path from a format that names files exactly (a tool call, a
+    patch) when :func:`respelled` finds that its canonical spelling is another file's."""
+    canonical = respelled(raw)
+    if canonical is None:
+        return None
+    return _refuse(raw, "path-spelling", f"written as reviewtui spells paths it would be "
+                   f"{canonical!r}, another file (spaces around a part, a decomposed Unicode "
+                   "spelling or a '..' part)", "name the file exactly as it is on disk")
+
+
 # --- globs ---------------------------------------------------------------------------
 
 def is_glob(text: str) -> bool:
