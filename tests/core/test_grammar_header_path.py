@@ -51,3 +51,12 @@ def test_the_usual_header() -> None:
     assert g.header_path("--- File: a ---- ---") == "a ----"
     assert g.header_path("--- File: x\n ---") == "x"
     assert g.header_path("--- File: a\nb ---") is None
+
+
+def test_long_whitespace_runs_are_read_in_one_pass() -> None:
+    # The pattern's whitespace runs around a lazy path backtracked cubically: a header
+    # line of "--- File:" and 5,000 spaces took minutes (importers red-team finding 08).
+    # header_path reads such lines without it; what it answers is still the pattern's.
+    assert g.header_path("--- File:" + " " * 200_000 + "y") is None
+    assert g.header_path("--- File: a" + " " * 200_000 + "b ---") == "a" + " " * 200_000 + "b"
+    assert g.header_path("--- File:" + " " * 200_000 + "y ---") == "y"

@@ -63,7 +63,8 @@ NO_FILENAME = "aider-filename"
 SHELL = "aider-shell"
 NO_REQUESTS = "no-requests"
 UNREAD_FORMAT = "aider-format"
-EDIT_FORMAT = re.compile(r"^> .*\bwith (?:[^\w\s]+\s*)*([\w-]+) edit format")
+# (Possessive: a run like "with !!!!...! edit format" backtracked exponentially.)
+EDIT_FORMAT = re.compile(r"^> .*\bwith (?:[^\w\s]++\s*+)*+([\w-]+) edit format")
 WHOLE_FORMATS = frozenset({"whole", "editor-whole"})
 BLOCK_FORMATS = frozenset({"diff", "diff-fenced", "editor-diff", "editor-diff-fenced", "ask",
                            "context", "help", "architect"})

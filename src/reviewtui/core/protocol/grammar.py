@@ -13,6 +13,7 @@ from reviewtui.core.record import record
 from reviewtui.core.text.lazy_pattern import LazyPattern
 from reviewtui.core.text.limits import parse_int
 
+# The header's grammar; header_path reads it without running the pattern (linear time).
 HEADER_RE = re.compile(r"^\s*-{3}\s*File:\s*(?P<path>.*?)\s*-{3}\s*$")
 SEARCH_RE = re.compile(r"^<{5,9} ?SEARCH\s*$")
 DIVIDER_RE = re.compile(r"^={5,9}\s*$")
@@ -72,8 +73,16 @@ def header_path(line: str) -> str | None:
     stripped = line.lstrip()
     if not stripped.startswith("---"):
         return None
-    m = HEADER_RE.match(line)
-    return m.group("path") if m else None
+    # What HEADER_RE reads, in one pass: the pattern's adjacent whitespace runs around a
+    # lazy path backtrack cubically ("--- File:" and 5,000 spaces took minutes).
+    rest = stripped[3:].lstrip()
+    if not rest.startswith("File:"):
+        return None
+    tail = rest[5:].rstrip()
+    if not tail.endswith("---"):
+        return None
+    path = tail[:-3].strip()
+    return None if "\n" in path else path  # (``.`` does not match a newline)
 
 
 def is_search(line: str) -> bool:
