@@ -380,12 +380,30 @@ def test_identical_chunks_are_placed_in_order() -> None:
     assert final(r) == {"f.py": b"def one():\n    return 1\n\ndef one():\n    return 2\n"}
 
 
-def test_a_chunk_before_the_previous_one_is_still_found_when_unique() -> None:
+def test_a_chunk_before_the_previous_one_is_found_but_needs_review() -> None:
     # Leniency (docs/formats.md): Codex refuses it; reviewtui looks in the whole file after
-    # the in-order search, where it must be unique.
+    # the in-order search, where it must be unique, and offers the place for review: the
+    # chunk's own text may be gone and this be other lines (importers red-team finding 06).
     text = ("*** Begin Patch\n*** Update File: f\n@@\n-c\n+C\n@@\n-a\n+A\n*** End Patch\n")
     r = evaluate_session(import_apply_patch(text, "p"), tree({"f": "a\nb\nc\n"}))
-    assert final(r) == {"f": b"A\nb\nC\n"}
+    first, second = outcomes(r)
+    assert first.status is Status.APPLIED
+    assert second.status is Status.NEEDS_REVIEW
+    assert second.rule == "out-of-order"
+    assert second.lines == (1, 1)
+    assert "above the previous chunk" in second.message
+    assert final(r) == {"f": b"a\nb\nC\n"}  # (the display run: needs review lands only
+    # when a human accepts it)
+
+
+def test_a_chunk_whose_text_is_gone_does_not_land_on_an_earlier_copy() -> None:
+    # The red-team case: the model edits b(); b's 'return 1' is gone, a()'s is not.
+    base = "def a():\n    return 1\n\ndef b():\n    x = 0\n    return 0\n"
+    text = ("*** Begin Patch\n*** Update File: m.py\n@@\n def b():\n-    x = 0\n+    x = 5\n"
+            "@@\n-    return 1\n+    return 2\n*** End Patch\n")
+    r = evaluate_session(import_apply_patch(text, "p"), tree({"m.py": base}))
+    assert [o.status for o in outcomes(r)] == [Status.APPLIED, Status.NEEDS_REVIEW]
+    assert b"def a():\n    return 1\n" in final(r)["m.py"]
 
 
 # -- 9. Aider's whole format -----------------------------------------------------------------

@@ -329,6 +329,8 @@ def _message(path: str, result: MatchResult) -> str:
         where = f"lines {result.start + 1}-{result.end}"
         how = "exactly" if result.method == "exact" else f"by {result.method}"
         return f"matched {path} {where} {how}"
+    if status is Status.NEEDS_REVIEW and result.rule in placement.PLACEMENT_RULES:
+        return result.hint  # (found exactly, but not where the format places it)
     if status is Status.NEEDS_REVIEW:
         pct = round((result.similarity or 0) * 100)
         return (f"only a near match ({pct}% similar) at lines {result.start + 1}-{result.end}: "

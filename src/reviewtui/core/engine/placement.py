@@ -29,7 +29,9 @@ ANCHOR_NOT_FOUND = "anchor-not-found"
 NOT_AT_END = "not-at-end"
 NOT_AT_START = "not-at-start"
 BLANK_LINES_MOVED = "blank-lines-moved"
-PLACEMENT_RULES = frozenset({ANCHOR_NOT_FOUND, NOT_AT_END, NOT_AT_START, BLANK_LINES_MOVED})
+OUT_OF_ORDER = "out-of-order"
+PLACEMENT_RULES = frozenset({ANCHOR_NOT_FOUND, NOT_AT_END, NOT_AT_START, BLANK_LINES_MOVED,
+                             OUT_OF_ORDER})
 _LOCATED = (Status.APPLIED, Status.NEEDS_REVIEW)
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
@@ -163,7 +165,19 @@ def locate(lines: Sequence[str], final_newline: bool, edit: Edit, search: Sequen
         after = _locate_from(lines, final_newline, edit, search, new_lines, (), path, cursor)
         if after[0].status in _LOCATED or after[0].status is Status.AMBIGUOUS:
             return after
-    return _locate_from(lines, final_newline, edit, search, new_lines, history, path, 0)
+    found, final = _locate_from(lines, final_newline, edit, search, new_lines, history, path, 0)
+    if edit.follows and cursor > 0 and found.status is Status.APPLIED and found.start < cursor:
+        # Only above the previous chunk of the patch, which runs its chunks in order: the
+        # text it meant may be gone and this be another place (Codex refuses the patch).
+        # A human decides; apply --yes leaves it, and so the file, pending.
+        found = MatchResult(Status.NEEDS_REVIEW, method=found.method, start=found.start,
+                            end=found.end, new_lines=found.new_lines,
+                            locations=found.locations, rule=OUT_OF_ORDER, similarity=1.0,
+                            hint=f"found only at lines {found.start + 1}-{found.end} of {path}, "
+                                 "above the previous chunk of the same patch (chunks apply in "
+                                 "order): the text it meant may be gone; review before "
+                                 "accepting")
+    return found, final
 
 
 def _locate_from(lines: Sequence[str], final_newline: bool, edit: Edit,
