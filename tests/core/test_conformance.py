@@ -256,7 +256,7 @@ def test_aider_blocks_agree_with_aiders_own_parse() -> None:
 
 
 @pytest.mark.parametrize(("fixture", "exit_code"), [
-    ("claude", 1),  # one edit Claude Code itself failed, one outside the project
+    ("claude", 1),  # one edit outside the project (the one Claude Code failed is not replayed)
     ("gitdiff", 0),
 ])
 def test_fixture_applies_to_the_expected_tree(fixture: str, exit_code: int, tmp_path: Path,
@@ -282,12 +282,12 @@ def test_claude_fixture_outcomes_and_notes(capsys: pytest.CaptureFixture[str]) -
     ]
     notes = [(p.rule, p.span.start, p.span.end) for t in session.turns
              for p in t.reply.problems]
-    assert notes == [("tool-error", 16, 17), ("claude-shell", 27, 27)]
+    assert notes == [("tool-failed", 16, 17), ("claude-shell", 27, 27)]
     assert main(["check", str(folder)]) == 1
     out = capsys.readouterr().out
-    assert "Edit 3: not_found" in out
+    assert "Edit 3: not_found" not in out  # Claude Code failed it: never tried, never written
     assert "refused - path '/home/dev/notes/todo.md'" in out
-    assert "tool-error warning Claude Code reported an error" in out
+    assert "tool-failed warning Claude Code did not make this Edit" in out
 
 
 def test_gitdiff_fixture_reads_a_rename_and_missing_final_newlines() -> None:

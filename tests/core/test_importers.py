@@ -531,6 +531,11 @@ def tool(name: str, data: dict[str, object], ident: str = "t1") -> dict[str, obj
         {"type": "tool_use", "id": ident, "name": name, "input": data}]}}
 
 
+def done(ident: str = "t1") -> dict[str, object]:
+    """Claude Code's result of a call that succeeded (only those are replayed)."""
+    return user([{"type": "tool_result", "tool_use_id": ident, "content": "ok"}])
+
+
 def test_claude_prompts_start_turns_and_tool_calls_become_operations() -> None:
     text = jsonl(
         {"type": "summary", "summary": "Title here"},
@@ -541,8 +546,8 @@ def test_claude_prompts_start_turns_and_tool_calls_become_operations() -> None:
         user([{"type": "text", "text": "second prompt"}]),
         tool("MultiEdit", {"file_path": "/p/a.py", "edits": [
             {"old_string": "x", "new_string": "y", "replace_all": True},
-            {"old_string": "y = 2", "new_string": "y = 3"}]}, "t2"),
-        tool("Write", {"file_path": "b.txt", "content": "no newline"}, "t3"),
+            {"old_string": "y = 2", "new_string": "y = 3"}]}, "t2"), done("t2"),
+        tool("Write", {"file_path": "b.txt", "content": "no newline"}, "t3"), done("t3"),
         user("sub-agent prompt", isSidechain=True),
     )
     session = import_claude(text, "s.jsonl")
@@ -557,7 +562,7 @@ def test_claude_prompts_start_turns_and_tool_calls_become_operations() -> None:
     assert files_after(r) == {"a.py": b"y = 3\nprint(y)\n", "b.txt": b"no newline"}
 
 
-def test_claude_tool_error_is_attached_to_its_operation() -> None:
+def test_claude_failed_call_is_shown_and_never_replayed() -> None:
     text = jsonl(user("go"),
                  tool("Edit", {"file_path": "/p/a.py", "old_string": "nope", "new_string": "x"}),
                  user([{"type": "tool_result", "tool_use_id": "t1", "is_error": True,
@@ -565,26 +570,63 @@ def test_claude_tool_error_is_attached_to_its_operation() -> None:
                                    "</tool_use_error>"}]))
     (turn,) = import_claude(text, "s.jsonl").turns
     (note,) = turn.reply.problems
-    assert (note.rule, note.span, note.severity) == ("tool-error", Span(2, 3), "warning")
+    assert (note.rule, note.span, note.severity) == ("tool-failed", Span(2, 3), "warning")
     assert "String to replace not found in file." in note.message
+    assert turn.reply.ops == ()
+
+
+def test_claude_retry_after_a_failed_edit_lands_once() -> None:
+    edit = {"file_path": "/p/a.py", "old_string": "foo()", "new_string": "foo()\nbar()"}
+    text = jsonl(user("add bar"), tool("Edit", edit),
+                 user([{"type": "tool_result", "tool_use_id": "t1", "is_error": True,
+                        "content": "File has not been read yet. Read it first."}]),
+                 tool("Edit", edit, "t2"), done("t2"),
+                 tool("Edit", {"file_path": "/p/a.py", "old_string": "DEBUG = False",
+                               "new_string": "DEBUG = True"}, "t3"),
+                 user([{"type": "tool_result", "tool_use_id": "t3", "is_error": True,
+                        "content": "The user doesn't want to proceed with this tool use."}]))
+    session = import_claude(text, "s.jsonl")
+    assert files_after(run(session, {"a.py": "foo()\nDEBUG = False\n"})) == {
+        "a.py": b"foo()\nbar()\nDEBUG = False\n"}
+    assert [p.rule for p in session.turns[0].reply.problems] == ["tool-failed", "tool-failed"]
+
+
+def test_claude_call_without_a_result_is_unknown_and_not_replayed() -> None:
+    text = jsonl(user("go"), tool("Write", {"file_path": "/p/a.py", "content": "x\n"}))
+    (turn,) = import_claude(text, "s.jsonl").turns
+    assert turn.reply.ops == ()
+    assert [(p.rule, p.severity) for p in turn.reply.problems] == [("tool-no-result", "warning")]
+
+
+def test_claude_paths_are_relative_to_the_first_cwd_not_a_later_cd() -> None:
+    moved = {"type": "assistant", "cwd": "/home/u/proj/pkg", "message": {
+        "role": "assistant", "content": [{"type": "tool_use", "id": "e", "name": "Edit",
+                                          "input": {"file_path": "/home/u/proj/pkg/README.md",
+                                                    "old_string": "1", "new_string": "2"}}]}}
+    text = jsonl({"type": "user", "cwd": "/home/u/proj", "message": {"content": "bump"}},
+                 moved, done("e"))
+    for root in (None, "/elsewhere", "/home/u/proj"):
+        (op,) = import_claude(text, "s.jsonl", root=root).turns[0].reply.ops
+        assert op.path == "pkg/README.md"
 
 
 def test_claude_substring_edits_are_exact_and_refuse_ambiguity() -> None:
     ambiguous = jsonl(user("go"), tool("Edit", {"file_path": "a", "old_string": "ab",
-                                                "new_string": "X"}))
+                                                "new_string": "X"}), done())
     r = run(import_claude(ambiguous, "s"), {"a": "ab ab\n"})
     assert statuses(r) == ["ambiguous"]
     inside = jsonl(user("go"), tool("Edit", {"file_path": "a", "old_string": "b\nc",
-                                             "new_string": "B"}))
+                                             "new_string": "B"}), done())
     assert files_after(run(import_claude(inside, "s"), {"a": "a b\nc d\n"})) == {
         "a": b"a B d\n"}
     loose = jsonl(user("go"), tool("Edit", {"file_path": "a", "old_string": "x = 1   ",
-                                            "new_string": "x = 2"}))
+                                            "new_string": "x = 2"}), done())
     assert statuses(run(import_claude(loose, "s"), {"a": "    x = 1\n"})) == ["needs_review"]
 
 
 def test_claude_paths_outside_root_and_cwd_stay_absolute_and_are_refused() -> None:
-    text = jsonl(user("go"), tool("Write", {"file_path": "/elsewhere/a", "content": "x"}))
+    text = jsonl(user("go"), tool("Write", {"file_path": "/elsewhere/a", "content": "x"}),
+                 done())
     session = import_claude(text, "s", root="/root/proj")
     assert session.turns[0].reply.ops[0].path == "/elsewhere/a"  # type: ignore[union-attr]
     assert statuses(run(session, {})) == ["refused"]

@@ -53,6 +53,8 @@ def _claude(name: str, data: dict[str, object]) -> str:
         {"type": "user", "cwd": "/p", "message": {"role": "user", "content": "go"}},
         {"type": "assistant", "cwd": "/p", "message": {"role": "assistant", "content": [
             {"type": "tool_use", "id": "t1", "name": name, "input": data}]}},
+        {"type": "user", "cwd": "/p", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]}},
     ]
     return "".join(json.dumps(item) + "\n" for item in items)
 

@@ -87,6 +87,8 @@ CLAUDE = (
     '{"type": "assistant", "sessionId": "s", "message": {"role": "assistant", "content": '
     '[{"type": "tool_use", "id": "t1", "name": "Write", "input": {"file_path": "PATH", '
     '"content": "x\\n"}}]}}\n'
+    '{"type": "user", "sessionId": "s", "message": {"role": "user", "content": '
+    '[{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]}}\n'
 )
 FORMATS = {
     "apply_patch": ("s.patch", "*** Begin Patch\n*** Add File: PATH\n+x\n*** End Patch\n"),

@@ -10,10 +10,18 @@ follow become its operations, in order:
 * ``MultiEdit`` (``file_path``, ``edits``): one such edit per entry, in order;
 * ``Write`` (``file_path``, ``content``): a :class:`FullFile`, final newline as written.
 
-Absolute paths become relative to the project ``root`` (or else to the ``cwd`` the
-transcript records); a path outside both stays absolute, and the engine refuses it.
-A ``tool_result`` with ``is_error`` is attached to its operation as a ``tool-error``
-problem spanning the tool call and the result (Claude Code did not apply that change).
+Absolute paths become relative to the project ``root`` (or else to the ``cwd`` of the
+session's first line that records one: where Claude Code was started; a later line's
+``cwd`` follows the shell's ``cd`` and is not the project); a path outside both stays
+absolute, and the engine refuses it.
+
+Each call is paired with its ``tool_result`` by ``tool_use_id``. Only a call whose result
+says it succeeded is replayed: one with ``is_error`` (not read first, rejected by the
+user, ``old_string`` not found...) did not change the file, so it becomes a
+``tool-failed`` problem quoting Claude Code's error; one with no result at all (a
+transcript cut short, a permission prompt never answered) may or may not have run, so it
+is not replayed either (``tool-no-result``): writing a change the agent never made is
+worse than showing one it may have made.
 Sub-agent (``isSidechain``) and meta lines never start a turn; their edits count.
 Shell commands that may change files are noted (``claude-shell``), not replayed.
 """
@@ -40,7 +48,8 @@ from reviewtui.core.record import field, record
 from reviewtui.core.text.limits import load_json
 from reviewtui.core.text.lines import iter_lines, split_lines
 
-TOOL_ERROR = "tool-error"
+TOOL_FAILED = "tool-failed"
+NO_RESULT = "tool-no-result"
 BAD_LINE = "claude-bad-line"
 BAD_INPUT = "claude-bad-input"
 SHELL = "claude-shell"
@@ -63,6 +72,9 @@ class _Use:
     line: int
     path: str
     ops: list[Operation] = field(default_factory=list)
+    # The line of its tool_result (0: none seen) and, when it is an error, the error text.
+    result_line: int = 0
+    error: str | None = None
 
 
 @record(slots=True)
@@ -101,6 +113,7 @@ def import_claude(text: str, source: str, *, root: str | None = None) -> Session
     turns: list[_Turn] = []
     uses: dict[str, tuple[_Turn, _Use]] = {}
     title = ""
+    start_cwd: str | None = None
     parsed = 0
     early: list[ParseProblem] = []
     for lineno, raw in enumerate(lines, start=1):
@@ -116,6 +129,8 @@ def import_claude(text: str, source: str, *, root: str | None = None) -> Session
         if not isinstance(item, dict):
             continue
         parsed += 1
+        if start_cwd is None and isinstance(item.get("cwd"), str):
+            start_cwd = item["cwd"]
         kind = item.get("type")
         message = item.get("message")
         content = message.get("content") if isinstance(message, dict) else None
@@ -130,7 +145,7 @@ def import_claude(text: str, source: str, *, root: str | None = None) -> Session
         elif kind == "assistant" and isinstance(content, list):
             if not turns:
                 turns.append(_Turn("", lineno))
-            bases = (root, item.get("cwd") if isinstance(item.get("cwd"), str) else None)
+            bases = (root, start_cwd)
             for block in content:
                 if isinstance(block, dict) and block.get("type") == "tool_use":
                     use = _tool_use(block, lineno, bases, turns[-1].notes)
@@ -151,9 +166,11 @@ def import_claude(text: str, source: str, *, root: str | None = None) -> Session
 
 
 def _turn(index: int, turn: _Turn) -> Turn:
-    ops = [op for use in turn.uses for op in use.ops]
+    ops = [op for use in turn.uses if use.result_line and use.error is None for op in use.ops]
     span = Span(turn.line, max(turn.line, turn.last))
-    notes = sorted(turn.notes, key=lambda p: p.span.start)
+    notes = sorted([*turn.notes, *(_not_replayed(u) for u in turn.uses
+                                   if u.ops and (u.error is not None or not u.result_line))],
+                   key=lambda p: p.span.start)
     return Turn(index, turn.request, reply_from_ops(ops, span, notes), span,
                 Span(turn.line, turn.line))
 
@@ -180,20 +197,28 @@ def _prompt(item: dict[str, Any], content: object) -> str | None:
 
 def _results(content: Sequence[object], uses: dict[str, tuple[_Turn, _Use]],
              lineno: int) -> None:
+    """Record on each call what its tool_result says (the first result of an id counts)."""
     for block in content:
         if not isinstance(block, dict) or block.get("type") != "tool_result":
             continue
-        if not block.get("is_error"):
-            continue
         found = uses.get(str(block.get("tool_use_id", "")))
-        if found is None or not found[1].ops:
+        if found is None or found[1].result_line:
             continue
-        turn, use = found
-        message = _result_text(block.get("content"))
-        turn.notes.append(problem(
-            TOOL_ERROR, f"Claude Code reported an error for this {use.name} of {use.path} "
-            f"(so it did not change the file then): {message}", use.line, lineno,
-            severity="warning"))
+        use = found[1]
+        use.result_line = lineno
+        if block.get("is_error"):
+            use.error = _result_text(block.get("content"))
+
+
+def _not_replayed(use: _Use) -> ParseProblem:
+    """Why a call's change is not replayed: Claude Code failed it, or no result says it ran."""
+    if use.error is not None:
+        return problem(TOOL_FAILED, f"Claude Code did not make this {use.name} of {use.path} "
+                       f"(its tool_result is an error), so it is not replayed: {use.error}",
+                       use.line, use.result_line, severity="warning")
+    return problem(NO_RESULT, f"this {use.name} of {use.path} has no tool_result (the "
+                   "transcript ends before it): whether Claude Code made the change is "
+                   "unknown, so it is not replayed", use.line, severity="warning")
 
 
 def _result_text(content: object) -> str:
