@@ -235,7 +235,7 @@ def test_aider_blocks_agree_with_aiders_own_parse() -> None:
     assert len(gold) == 577
     text = (AIDER / "chat-history.md").read_text("utf-8")
     assert detect_format(text, "chat-history.md") == "aider"  # it quotes diffs and patches
-    session = import_aider(text, "chat-history.md")
+    session = import_aider(text, "chat-history.md", follow_log=False)  # blocks as written
     lines = text.split("\n")
     ours: list[tuple[str, str, str]] = []
     set_aside = 0
@@ -250,6 +250,20 @@ def test_aider_blocks_agree_with_aiders_own_parse() -> None:
     assert differing == sorted(AIDER_DIFFERENCES), differing[:5]
     assert len(ours) == len(gold) == 577
     assert set_aside > 0  # the turns Aider's test skips do hold blocks of their own
+
+
+@needs_aider
+def test_aider_undo_in_the_real_history_takes_back_the_undone_commits_blocks() -> None:
+    text = (AIDER / "chat-history.md").read_text("utf-8")
+    written = import_aider(text, "chat-history.md", follow_log=False)
+    replayed = import_aider(text, "chat-history.md")
+    kept = sum(len(t.reply.ops) for t in replayed.turns)
+    notes = [p.rule for t in replayed.turns for p in t.reply.problems]
+    dropped = notes.count("aider-undone") + notes.count("aider-skipped")
+    assert sum(len(t.reply.ops) for t in written.turns) - kept == dropped == 108
+    assert notes.count("aider-undone") > 0
+    assert notes.count("aider-skipped") == 1  # line 80880: a new show_greeting.py declined
+    assert (len(written.turns[0].reply.ops), kept) == (len(replayed.turns[0].reply.ops), 531)
 
 
 # -- our own fixtures, end to end --------------------------------------------------------

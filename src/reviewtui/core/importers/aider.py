@@ -37,6 +37,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from reviewtui.core.importers.aider_outcomes import ReplyPart, follow_outcomes
 from reviewtui.core.importers.common import format_error, problem, reply_from_ops
 from reviewtui.core.model.records import (
     Edit,
@@ -91,20 +92,21 @@ def looks_like_aider(text: str) -> bool:
     return has_request and re.search(r"^\s*<{5,9} SEARCH>?\s*$", text, re.MULTILINE) is not None
 
 
-def import_aider(text: str, source: str) -> Session:
+def import_aider(text: str, source: str, *, follow_log: bool = True) -> Session:
+    """The session; ``follow_log=False`` keeps blocks Aider skipped or undid (its own parse)."""
     lines = split_lines(text)
     starts = [i for i, line in enumerate(lines) if is_request(line)]
     if not starts and not any(HEAD.match(line.strip()) for line in lines):
         raise format_error(source, None, NO_REQUESTS, "no '#### ' request line and no "
                            "SEARCH block: this is not an Aider chat history")
-    turns: list[Turn] = []
+    parts: list[tuple[ReplyPart, Span, Span, Span | None]] = []
     formats = _edit_formats(lines)
     if not starts or starts[0] > 0:  # edits before any request still count
         stop = starts[0] if starts else len(lines)
         ops, notes = parse_reply(lines, 0, stop, formats.get(0, ""))
         if ops or notes:
-            turns.append(Turn(1, "", reply_from_ops(ops, Span(1, max(stop, 1)), notes),
-                              Span(1, max(stop, 1))))
+            whole = Span(1, max(stop, 1))
+            parts.append((ReplyPart("", 0, stop, ops, notes), whole, whole, None))
     i = 0
     while i < len(starts):
         first = starts[i]
@@ -117,10 +119,14 @@ def import_aider(text: str, source: str) -> Session:
         ops, notes = parse_reply(lines, last + 1, stop, _format_at(formats, first))
         span = Span(first + 1, max(first + 1, stop))
         reply_span = Span(min(last + 2, max(stop, 1)), max(last + 2, stop))
-        turns.append(Turn(len(turns) + 1, request, reply_from_ops(ops, reply_span, notes), span,
-                          Span(first + 1, last + 1)))
+        parts.append((ReplyPart(request, last + 1, stop, ops, notes), reply_span, span,
+                      Span(first + 1, last + 1)))
         i += 1
-    return Session(source, "", "", tuple(turns), format="aider")
+    if follow_log:
+        follow_outcomes(lines, [part for part, *_ in parts])
+    turns = tuple(Turn(n, part.request, reply_from_ops(part.ops, reply_span, part.notes), span,
+                       heading) for n, (part, reply_span, span, heading) in enumerate(parts, 1))
+    return Session(source, "", "", turns, format="aider")
 
 
 def _edit_formats(lines: Sequence[str]) -> dict[int, str]:
