@@ -97,14 +97,13 @@ def test_a_lazy_pattern_substitutes_and_finds_as_the_compiled_one(
 
 def test_the_grammar_s_rarely_needed_patterns_wait_for_their_first_line() -> None:
     """A fresh interpreter: importing the reply parser compiles none of the patterns for
-    labels, fences, footers, Need: lines, list items and console commands."""
+    labels, fences, footers, Need: lines and console commands (list items need none)."""
     import subprocess
     import sys
 
     code = ("import reviewtui.core.protocol.reply, reviewtui.core.text.markers as m, "
             "reviewtui.core.protocol.grammar as g\n"
-            "names = ['LABEL_RE', 'FENCE_RE', 'FOOTER_RE', 'NEED_RE', 'LIST_ITEM_RE', "
-            "'COMMAND_RE']\n"
+            "names = ['LABEL_RE', 'FENCE_RE', 'FOOTER_RE', 'NEED_RE', 'COMMAND_RE']\n"
             "print(sum(getattr(g, n)._compiled is not None for n in names), "
             "sum(getattr(m, n)._compiled is not None for n in ['_COMMENT_OPEN', '_FENCE', "
             "'_BLOCK_OPENER']))")

@@ -526,10 +526,10 @@ class _OldReplyParser:
             if not line.strip():
                 k += 1
                 continue
-            m = g.LIST_ITEM_RE.match(line)
-            if m is None:
+            item = g.list_item(line)
+            if item is None:
                 break
-            entries.append(_footer_entry(m.group("item"), k))
+            entries.append(_footer_entry(item, k))
             last = k
             k += 1
         self.footer = Footer(Span(i + 1, last + 1), tuple(entries))
@@ -546,10 +546,10 @@ class _OldReplyParser:
             if not line.strip():
                 k += 1
                 continue
-            item = g.LIST_ITEM_RE.match(line)
+            item = g.list_item(line)
             if item is None:
                 break
-            items_here = item.group("item").strip(" `")
+            items_here = item.strip(" `")
             self.need.append(items_here)
             last = k
             k += 1

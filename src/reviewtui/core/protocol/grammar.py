@@ -20,16 +20,23 @@ DIVIDER_RE = re.compile(r"^={5,9}\s*$")
 REPLACE_RE = re.compile(r"^>{5,9} ?REPLACE\s*$")
 # The patterns below match only lines a first-character test let through (and most
 # sessions have no such line for some of them): compiled on first use (start-up).
+#
+# Every whitespace run that another run, a lazy group or an optional character could share
+# characters with is possessive (``\s*+``): such adjacent runs backtracked polynomially, and a
+# label line of "Edit 1 @ 1", 2,000 spaces and "x" took 35 s (importers red-team finding 09).
+# A run that is possessive here was maximal in every match of the plain pattern, so each
+# pattern matches the same lines with the same groups (tests/core/test_grammar_linear.py).
 LABEL_RE = LazyPattern(
-    r"^\s*(?:\*\*)?Edit\s+(?P<n>\d+)"
+    r"^\s*+(?:\*\*)?Edit\s++(?P<n>\d++)"
     # ``Edit 3 @ 140-148`` / ``@ 12:a3-15:f0``, optionally ``rev 3f2a9c1d``: a line range.
-    r"(?:\s*@\s*(?P<addr>[0-9A-Fa-f:\s-]*?[0-9A-Fa-f])(?:\s+rev\s+(?P<rev>[0-9A-Fa-f]+))?)?"
-    r"\s*:?\s*(?:\*\*)?\s*$"
+    r"(?:\s*+@\s*+(?P<addr>[0-9A-Fa-f:\s-]*?[0-9A-Fa-f])"
+    r"(?:\s++rev\s++(?P<rev>[0-9A-Fa-f]++))?)?"
+    r"\s*+:?\s*+(?:\*\*)?\s*+$"
 )
-FENCE_RE = LazyPattern(r"^(?P<fence>`{3,}|~{3,})\s*(?P<info>[^`]*?)\s*$")
-FOOTER_RE = LazyPattern(r"^\s*#{1,6}\s*Changed files\s*:?\s*$", re.IGNORECASE)
-NEED_RE = LazyPattern(r"^\s*(?:\*\*)?Need\s*:(?:\*\*)?\s*(?P<rest>.*)$")
-LIST_ITEM_RE = LazyPattern(r"^\s*[-*+]\s+(?P<item>.+?)\s*$")
+# The info string is everything after the fence (fence_open splits it): no backtick in it.
+FENCE_RE = LazyPattern(r"^(?P<fence>`{3,}+|~{3,}+)(?P<info>[^`]*+)$")
+FOOTER_RE = LazyPattern(r"^\s*+#{1,6}+\s*+Changed files\s*+:?\s*+$", re.IGNORECASE)
+NEED_RE = LazyPattern(r"^\s*+(?:\*\*)?Need\s*+:(?:\*\*)?\s*+(?P<rest>.*)$")
 COMMAND_RE = LazyPattern(r"^\s*:(?P<name>[A-Za-z_][\w-]*)?(?P<rest>.*)$")
 TURN_RE = re.compile(r"^##\s+Turn\s+(?P<n>\d+)\b")
 
@@ -115,6 +122,27 @@ def edit_address(line: str) -> tuple[str, str | None] | None:
     if m is None or m.group("addr") is None:
         return None
     return "".join(m.group("addr").split()), m.group("rev")
+
+
+def list_item(line: str) -> str | None:
+    """The item of a ``- item`` list line (``*`` and ``+`` bullets too), or None.
+
+    What ``^\\s*[-*+]\\s+(?P<item>.+?)\\s*$`` reads, in one pass: that pattern's lazy item
+    before a whitespace run backtracked quadratically on long lines. The item is the text
+    between the whitespace after the bullet and the trailing whitespace; on a line of only
+    a bullet and two or more whitespace characters it is the last of them (the pattern
+    gave its own run one character back).
+    """
+    stripped = line.lstrip()
+    if stripped[:1] not in ("-", "*", "+"):
+        return None
+    rest = stripped[1:]
+    if not rest[:1].isspace():
+        return None
+    item = rest.strip()
+    if item:
+        return item
+    return rest[-1] if len(rest) >= 2 else None
 
 
 def is_footer(line: str) -> bool:
