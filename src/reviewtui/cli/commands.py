@@ -109,20 +109,22 @@ def check(args: argparse.Namespace) -> int:
                   "empty project")
         for finding in findings:
             print(finding_line(source, finding))
+        broken = 0  # operations that introduce a syntax error: each checked once
         for turn in run.turns:
             for result in turn.results:
                 print(outcome_line(source, result))
-                for line in diagnostic_lines(result, extra.get(result.key, ())):
+                own = introduced(result)
+                broken += bool(own)
+                for line in diagnostic_lines(result, extra.get(result.key, ()), own):
                     print(line)
-        print(_summary(run, findings))
+        print(_summary(run, findings, broken))
     return EXIT_FINDINGS if has_errors(findings, run) else EXIT_OK
 
 
-def _summary(run: SessionRun, findings: list) -> str:  # type: ignore[type-arg]
+def _summary(run: SessionRun, findings: list, broken: int) -> str:  # type: ignore[type-arg]
     results = [r for t in run.turns for r in t.results]
     landed = sum(r.landed for r in results)
     failed = sum(r.outcome.status in FAILED for r in results)
-    broken = sum(bool(introduced(r)) for r in results)
     return (f"{plural(len(run.turns), 'turn')}, {plural(len(results), 'operation')}: "
             f"{landed} apply, "
             f"{failed} fail, {len(results) - landed - failed} need a decision; "

@@ -31,6 +31,19 @@ class LazyHistory(Sequence[Sequence[str]]):
         return self._get()[index]
 
 
+class ReadNow(LazyHistory):
+    """Earlier versions asked for only if read before :meth:`close`: for a caller that
+    knows any reading happens while the run still stands where it took ``compute``."""
+
+    def close(self) -> None:
+        if self._items is None:
+            self._compute = _closed
+
+
+def _closed() -> Sequence[Sequence[str]]:
+    raise RuntimeError("earlier versions read after the run moved on")
+
+
 def history_of(trees: Iterable[Tree], path: str, current: Tree) -> LazyHistory:
     """The earlier versions of ``path`` along ``trees`` (taken now, read when asked: a
     failed edit is diagnosed later, when the run has moved on). A list is taken as it is
