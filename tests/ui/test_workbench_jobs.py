@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -151,9 +152,13 @@ async def test_the_app_watcher_feeds_the_review_through_its_jobs(
     monkeypatch.setattr(app.review, "outside_changed", recording)
     async with app.run_test(size=SIZE) as pilot:
         probe = root / "zz-probe.txt"
-        for n in range(200):  # until the watcher is up and reports the probe
+        # Until the watcher is up and reports the probe: 10 s was once too short with the
+        # machine at load 5 (the watcher's thread starts and debounces behind the suite).
+        deadline, n = time.monotonic() + 45, 0
+        while time.monotonic() < deadline:
             if any("zz-probe.txt" in paths for paths, _, _ in seen):
                 break
+            n += 1
             probe.write_text(str(n))
             await pilot.pause(0.05)
         paths, on_loop_thread, as_a_job = next(s for s in seen if "zz-probe.txt" in s[0])
