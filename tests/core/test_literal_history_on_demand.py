@@ -89,3 +89,32 @@ def test_earlier_versions_cannot_be_taken_after_the_match_is_over() -> None:
     unread.close()
     with pytest.raises(RuntimeError, match="moved on"):
         len(unread)
+
+
+def test_the_stale_check_reads_the_base_and_the_last_turns_naming_the_file() -> None:
+    # 300 turns edit a.py; the stale check of a failure after them takes the base and the
+    # checkpoints after the last HISTORY_TURNS of them, newest last, not all 301 trees.
+    edits = [(f"count = {i}\n", f"count = {i + 1}\n") for i in range(300)]
+    session = import_session(_claude(edits), "s.claude.jsonl", root="/p")
+    run = evaluate_session(session, BASE, policy=Policy.headless())
+    taken = touches.history_trees(run.states, run._touches(), "a.py")
+    assert len(taken) == 1 + touches.HISTORY_TURNS
+    assert taken[0] is run.states[0].tree
+    assert taken[1:] == [state.tree for state in run.states[-touches.HISTORY_TURNS:]]
+    assert touches.history_trees(run.states, run._touches(), "other.py") == [
+        run.states[0].tree]
+
+
+def test_a_stale_edit_within_the_window_is_named_and_an_older_one_still_fails() -> None:
+    n = touches.HISTORY_TURNS + 20
+    edits = [(f"count = {i}\n", f"count = {i + 1}\n") for i in range(n)]
+    # 10 turns back: named stale. HISTORY_TURNS + 10 back: still not found, never landed.
+    recent = (f"count = {n - 10}\n", "count = -1\n")
+    old = (f"count = {n - touches.HISTORY_TURNS - 10}\n", "count = -2\n")
+    for extra, stale in ((recent, True), (old, False)):
+        session = import_session(_claude([*edits, extra]), "s.claude.jsonl", root="/p")
+        run = evaluate_session(session, BASE, policy=Policy.headless())
+        last = run.turns[-1].results[0].outcome
+        assert last.status is Status.NOT_FOUND
+        assert ("probably stale" in last.hint) is stale, last.hint
+        assert run.final.get("a.py").text == f"a = 1\ncount = {n}\nb = 2\n"

@@ -154,18 +154,22 @@ Placed = tuple[MatchResult, bool | None]
 
 def locate(lines: Sequence[str], final_newline: bool, edit: Edit, search: Sequence[str],
            new_lines: Sequence[str], history: Sequence[Sequence[str]], path: str,
-           cursor: int = 0) -> Placed:
+           cursor: int = 0, *, explain: bool = True) -> Placed:
     """Where a non-empty SEARCH lands, honouring every placement fact ``edit`` carries.
 
     ``cursor`` is where the previous edit of this file in the turn ended: an edit that
     ``follows`` is looked for after it first (its anchor too), and only when it is not
     there in the whole file, where it must then be unique as for any edit.
+    ``explain=False``: a failure is not diagnosed (no candidates, hint or stale note; see
+    ``match_edit``): the status, place, rule and new lines are the same either way.
     """
     if edit.follows and 0 < cursor <= len(lines):
-        after = _locate_from(lines, final_newline, edit, search, new_lines, (), path, cursor)
+        after = _locate_from(lines, final_newline, edit, search, new_lines, (), path, cursor,
+                             explain)
         if after[0].status in _LOCATED or after[0].status is Status.AMBIGUOUS:
             return after
-    found, final = _locate_from(lines, final_newline, edit, search, new_lines, history, path, 0)
+    found, final = _locate_from(lines, final_newline, edit, search, new_lines, history, path, 0,
+                                explain)
     if edit.follows and cursor > 0 and found.status is Status.APPLIED and found.start < cursor:
         # Only above the previous chunk of the patch, which runs its chunks in order: the
         # text it meant may be gone and this be another place (Codex refuses the patch).
@@ -182,17 +186,19 @@ def locate(lines: Sequence[str], final_newline: bool, edit: Edit, search: Sequen
 
 def _locate_from(lines: Sequence[str], final_newline: bool, edit: Edit,
                  search: Sequence[str], new_lines: Sequence[str],
-                 history: Sequence[Sequence[str]], path: str, lo: int) -> Placed:
+                 history: Sequence[Sequence[str]], path: str, lo: int,
+                 explain: bool = True) -> Placed:
     if edit.anchor:
         found = find_anchor(lines, edit.anchor, lo)
         if isinstance(found, str):
             return anchor_missing(path, found), None
         lo = found
     if edit.substring:
-        return _locate_text(lines, final_newline, edit, new_lines, lo, history, path)
+        return _locate_text(lines, final_newline, edit, new_lines, lo, history, path, explain)
     if edit.at_start or (edit.at_end and edit.line_hint is not None):
         # A unified hunk git pins to the start or the end of the file: nowhere else.
-        return _pinned(lines, search, new_lines, edit, lo, history, path), edit.final_newline
+        return (_pinned(lines, search, new_lines, edit, lo, history, path, explain),
+                edit.final_newline)
     if edit.later or edit.follows:
         forced = forced_in_order(lines, search, edit.later, lo)
         if forced is not None:
@@ -205,16 +211,17 @@ def _locate_from(lines: Sequence[str], final_newline: bool, edit: Edit,
     if edit.line_hint is not None:
         at = edit.line_hint
         if lo <= at < len(lines):
+            # (only a landing is kept: a failure here needs no diagnosis)
             hinted = match_edit(lines, search, new_lines, window=(at, at + len(search)),
-                                path=path, literal=edit.literal)
+                                path=path, literal=edit.literal, explain=False)
             if hinted.status is Status.APPLIED:
                 return hinted, edit.final_newline
     if edit.at_end:
-        return (_at_end(lines, search, new_lines, lo, history, path, literal=edit.literal),
-                edit.final_newline)
+        return (_at_end(lines, search, new_lines, lo, history, path, literal=edit.literal,
+                        explain=explain), edit.final_newline)
     window = (lo, len(lines)) if lo else None
     result = match_edit(lines, search, new_lines, window=window, history=history, path=path,
-                        literal=edit.literal)
+                        literal=edit.literal, explain=explain)
     return already_applied(lines, edit, result, path), edit.final_newline
 
 
@@ -246,7 +253,8 @@ def forced_in_order(lines: Sequence[str], search: Sequence[str],
 
 
 def _pinned(lines: Sequence[str], search: Sequence[str], new_lines: Sequence[str], edit: Edit,
-            lo: int, history: Sequence[Sequence[str]], path: str) -> MatchResult:
+            lo: int, history: Sequence[Sequence[str]], path: str,
+            explain: bool = True) -> MatchResult:
     """A hunk that must start at line 1 and/or end at the last line, exactly there.
 
     The matcher's tolerance still applies to the lines (line endings, whitespace); the
@@ -261,7 +269,7 @@ def _pinned(lines: Sequence[str], search: Sequence[str], new_lines: Sequence[str
     elif edit.at_end and not edit.at_start:
         window = (max(lo_edge, size - len(search) - slack), size)
     result = match_edit(lines, search, new_lines, window=window, history=history, path=path,
-                        literal=edit.literal)
+                        literal=edit.literal, explain=explain)
     located = result.status in _LOCATED
     if located and ((edit.at_start and result.start != 0)
                     or (edit.at_end and result.end != size)):
@@ -270,7 +278,7 @@ def _pinned(lines: Sequence[str], search: Sequence[str], new_lines: Sequence[str
                    and result.rule not in PLACEMENT_RULES):
         return result
     anywhere = match_edit(lines, search, new_lines, window=(lo, size) if lo else None,
-                          path=path, literal=edit.literal)
+                          path=path, literal=edit.literal, explain=explain)
     rule = NOT_AT_START if edit.at_start else NOT_AT_END
     edge = "start" if edit.at_start else "end"
     if anywhere.status in _LOCATED or anywhere.status is Status.AMBIGUOUS:
@@ -283,17 +291,18 @@ def _pinned(lines: Sequence[str], search: Sequence[str], new_lines: Sequence[str
 
 
 def _at_end(lines: Sequence[str], search: Sequence[str], new_lines: Sequence[str], lo: int,
-            history: Sequence[Sequence[str]], path: str, *, literal: bool = False) -> MatchResult:
+            history: Sequence[Sequence[str]], path: str, *, literal: bool = False,
+            explain: bool = True) -> MatchResult:
     size = len(lines)
     trailing = 0
     while trailing < size and not lines[size - 1 - trailing].strip():
         trailing += 1
     tail = max(lo, size - len(search) - trailing)
     result = match_edit(lines, search, new_lines, window=(tail, size), history=history,
-                        path=path, literal=literal)
+                        path=path, literal=literal, explain=explain)
     if result.status not in _LOCATED and not result.rule:
         anywhere = match_edit(lines, search, new_lines, window=(lo, size), path=path,
-                              literal=literal)
+                              literal=literal, explain=explain)
         if anywhere.status in _LOCATED or anywhere.status is Status.AMBIGUOUS:
             where = ", ".join(f"{a}-{b}" for a, b in anywhere.locations)
             return MatchResult(Status.NOT_FOUND, rule=NOT_AT_END,
@@ -328,7 +337,7 @@ def _replace_every(lines: Sequence[str], search: Sequence[str], new_lines: Seque
 
 def _locate_text(lines: Sequence[str], final_newline: bool, edit: Edit,
                  new_lines: Sequence[str], lo: int, history: Sequence[Sequence[str]],
-                 path: str) -> Placed:
+                 path: str, explain: bool = True) -> Placed:
     """A substring edit: exact text, anywhere (inside lines too), after line ``lo``."""
     old = "\n".join(edit.search_lines)
     new = "\n".join(new_lines)
@@ -340,7 +349,7 @@ def _locate_text(lines: Sequence[str], final_newline: bool, edit: Edit,
         found.append(at)
         at = text.find(old, at + len(old))
     if not found:
-        return _text_diagnosis(lines, edit, new_lines, lo, history, path), None
+        return _text_diagnosis(lines, edit, new_lines, lo, history, path, explain), None
     spans = tuple((_line_of(text, p) + 1, _line_of(text, p + len(old) - 1) + 1) for p in found)
     if len(found) > 1 and not edit.replace_all:
         return MatchResult(Status.AMBIGUOUS, method="exact", locations=spans,
@@ -370,7 +379,8 @@ def _line_of(text: str, offset: int) -> int:
 
 
 def _text_diagnosis(lines: Sequence[str], edit: Edit, new_lines: Sequence[str], lo: int,
-                    history: Sequence[Sequence[str]], path: str) -> MatchResult:
+                    history: Sequence[Sequence[str]], path: str,
+                    explain: bool = True) -> MatchResult:
     """Not in the file as text: ask the line matcher where it nearly is, never land."""
     search = list(edit.search_lines)
     replace = list(new_lines)
@@ -379,7 +389,7 @@ def _text_diagnosis(lines: Sequence[str], edit: Edit, new_lines: Sequence[str], 
         if replace and replace[-1] == "":
             replace.pop()
     result = match_edit(lines, search, replace, window=(lo, len(lines)) if lo else None,
-                        history=history, path=path, literal=edit.literal)
+                        history=history, path=path, literal=edit.literal, explain=explain)
     if result.status in _LOCATED:
         # Claude Code needed the exact text; a looser landing is for a human to judge.
         return MatchResult(Status.NEEDS_REVIEW, method=result.method, start=result.start,

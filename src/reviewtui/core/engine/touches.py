@@ -8,13 +8,14 @@ follow, both for sessions (or their stretches) without a command:
 - a re-evaluation after a reject jumps from one turn that names an affected path to the
   next one (:meth:`Touches.next_named`), instead of asking every turn in between;
 - the earlier versions of a file (the stale-version diagnosis of a failed edit) are read
-  from the base and the checkpoints after the turns that name it
+  from the base and the checkpoints after the last turns that name it
   (:func:`history_trees`), not from every checkpoint of a 5,000-turn session.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from bisect import bisect_left
+from collections.abc import Collection, Sequence
 
 from reviewtui.core.engine.decided import first_from
 from reviewtui.core.engine.structural_state import StructuralState
@@ -57,19 +58,26 @@ class Touches:
         return first
 
 
+# How far back a failed edit's stale diagnosis looks: the base, and the checkpoints after
+# the last this many turns that name the file. Taking every one of them cost a walk over
+# all earlier turns for each failed edit: a reject early in a session whose 8,000 turns
+# all edit one file made every later edit fail, and took 28 s (quadratic).
+HISTORY_TURNS = 100
+
+
 def history_trees(states: Sequence[StructuralState], touches: Touches,
-                  path: str) -> Iterable[Tree]:
-    """The trees along which ``path`` goes through the versions it goes through along all
-    of ``states``: the base, then the checkpoint after each turn that names it -- or all
-    of ``states`` when a turn before the last of them runs a command (a move or an
-    ``:unrm`` can bring a file in without naming it)."""
+                  path: str) -> list[Tree]:
+    """The trees along which ``path`` goes through the versions it went through recently:
+    the base, then the checkpoint after each of the last :data:`HISTORY_TURNS` turns that
+    name it -- or the base and the last :data:`HISTORY_TURNS` of ``states`` when a turn
+    before the last of them runs a command (a move or an ``:unrm`` can bring a file in
+    without naming it). A new list each time (``history.history_of`` keeps it)."""
     commands = touches.commands
-    if commands and commands[0] < len(states) - 1:
-        return (state.tree for state in states)
-    trees = [states[0].tree]
     last = len(states) - 1
-    for pos in touches.names.get(path, ()):
-        if pos >= last:
-            break
-        trees.append(states[pos + 1].tree)
-    return trees
+    if commands and commands[0] < last:
+        return [states[0].tree,
+                *(state.tree for state in states[max(1, len(states) - HISTORY_TURNS):])]
+    order = touches.names.get(path, ())
+    end = bisect_left(order, last)  # the turns before the last state's
+    return [states[0].tree,
+            *(states[pos + 1].tree for pos in order[max(0, end - HISTORY_TURNS) : end])]
