@@ -708,7 +708,9 @@ def test_lint_reports_generic_and_format_rules_only_for_imports() -> None:
     text = patch("*** Add File: /abs/a.txt\n+...\n*** Update File: b.txt\n@@ x\n@@ y\n-a\n+b\n")
     session = import_apply_patch(text, "p")
     rules = {f.rule for f in lint_session(session)}
-    assert rules == {"absolute-path", "placeholder", "patch-nested-context"}
+    # The importer marks its operations literal itself (as import_session always did): a
+    # patch's "..." line is the file's content, not a model's placeholder.
+    assert rules == {"absolute-path", "patch-nested-context"}
     assert "footer-missing" not in rules
 
 

@@ -261,7 +261,8 @@ def _tool_use(block: dict[str, Any], lineno: int, bases: tuple[str | None, ...],
             notes.append(problem(BAD_INPUT, f"a Write of {path} without text content", lineno))
             return None
         lines, final = split_text(content)
-        use.ops.append(FullFile(path, lines, span, final_newline=final or not content))
+        use.ops.append(FullFile(path, lines, span, final_newline=final or not content,
+                                literal=True))
         return use
     entries = [data] if name == "Edit" else data.get("edits")
     if not isinstance(entries, list):
@@ -276,5 +277,5 @@ def _tool_use(block: dict[str, Any], lineno: int, bases: tuple[str | None, ...],
             return None
         use.ops.append(Edit(path, 1, None, tuple(old.split("\n")), tuple(new.split("\n")),
                             span, span, span, substring=True,
-                            replace_all=bool(entry.get("replace_all"))))
+                            replace_all=bool(entry.get("replace_all")), literal=True))
     return use

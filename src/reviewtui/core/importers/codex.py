@@ -146,7 +146,8 @@ def parse_patch_body(lines: Sequence[str], start: int, stop: int,
                 i += 1
             span = Span(lineno, max(lineno, i))
             changes.append(Change([FullFile(path, tuple(content), Span(lineno + 1, i)
-                                            if content else Span(lineno, lineno))], span))
+                                            if content else Span(lineno, lineno),
+                                            literal=True)], span))
         elif header.startswith(DELETE):
             path = relative_path(header[len(DELETE):], (root,))
             changes.append(Change([command(CommandName.RM, [path], lineno)],
@@ -247,5 +248,5 @@ def _chunk(lines: Sequence[str], i: int, stop: int, path: str, first: bool,
     # Context, removed and added lines interleave: both sides span the whole chunk.
     edit = Edit(path, 1, None, tuple(old), tuple(new), span, span, span,
                 anchor=tuple(anchor), at_end=at_end or not old, final_newline=True,
-                follows=not first)
+                follows=not first, literal=True)
     return edit, i

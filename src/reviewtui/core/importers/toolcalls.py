@@ -135,7 +135,7 @@ class _Reader:
         span = Span(self.line, self.line)
         return Edit(path=path, ordinal=1, number=None, search_lines=search,
                     replace_lines=replace, span=span, search_span=span, replace_span=span,
-                    shape=shape, **extra)
+                    shape=shape, literal=True, **extra)
 
     def batch_op(self, raw: object) -> BatchOp:
         if not isinstance(raw, dict):
@@ -169,7 +169,8 @@ class _Reader:
         if tool == "write":
             content = self.text(call, "content")
             return [FullFile(path, _lines(content), Span(line, line),
-                             final_newline=content.endswith("\n") or content == "")]
+                             final_newline=content.endswith("\n") or content == "",
+                             literal=True)]
         if tool == "edit":
             # Whole lines, through the same cascade as a File Ops SEARCH/REPLACE edit.
             search = _lines(self.text(call, "search"))
