@@ -10,6 +10,7 @@ from pathlib import Path
 from reviewtui.core.engine import Rules
 from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.engine.links import link_state
+from reviewtui.core.errors import ConfigError
 from reviewtui.core.model.records import ConsoleCommand, Session
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.paths.safety import ReservedRules, other_spellings, unread_dir_of
@@ -81,12 +82,30 @@ def _read_config(file: Path) -> bytes:
     return data
 
 
+def _refuse_outside_link(file: Path, directory: Path) -> None:
+    """A ``reviewtui.toml`` that is a symbolic link leading out of its folder is refused,
+    as git refuses a linked ``.gitattributes``: the folder (a cloned project, a downloaded
+    session) is not the reviewer's, and its link would make reviewtui read, and act on,
+    a file of the reviewer's own from elsewhere. A link to a file inside the folder is
+    read as that file."""
+    if not file.is_symlink():
+        return
+    home = os.path.realpath(directory)
+    if os.path.commonpath([home, os.path.realpath(file)]) != home:
+        raise ConfigError(
+            f"{CONFIG_NAME} is a symbolic link that leads out of {directory}: a project's "
+            "configuration is read only from inside it (replace the link by the file)",
+            source=str(file), rule="config-link")
+
+
 def load_config(*candidates: Path | None) -> ProjectConfig:
+    """The first ``reviewtui.toml`` of ``candidates`` (folders), or the defaults."""
     for directory in candidates:
         if directory is None:
             continue
         file = directory / CONFIG_NAME
         if file.is_file():
+            _refuse_outside_link(file, directory)
             # One read: the checks and the digest the reviewer trusts come from the same
             # bytes, taken before any operation is applied (a session may edit this file).
             from reviewtui.shell.trust import config_digest  # a project without one: never
