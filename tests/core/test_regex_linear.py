@@ -39,3 +39,30 @@ def test_comment_close_reads_a_crafted_line_in_linear_time() -> None:
     assert without_comment_close(spaces + "x" + spaces + "**/") == spaces + "x"
     assert without_comment_close("*" * 200_000 + "/") == ""
     assert without_comment_close("<!--" + spaces + "-->") == "<!--"
+
+
+# core/syntax/pytokens.py before 2026-12-04: a string's prefix (the word before its quote),
+# searched: every start in a long run of word characters was tried to the run's end.
+OLD_PREFIX = re.compile(r"\w*\Z")
+_CODE = st.lists(st.sampled_from(["a", "_", "r", "b", "0", "\u00e9", "\u0663", " ", "\t",
+                                  "(", "=", ".", "\n", "'"]), max_size=30).map("".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_CODE)
+def test_a_string_prefix_is_read_as_the_old_pattern_read_it(chunk: str) -> None:
+    from reviewtui.core.syntax.pytokens import _PREFIX
+
+    new, old = _PREFIX.search(chunk), OLD_PREFIX.search(chunk)
+    assert new is not None
+    assert old is not None
+    assert new.span() == old.span()
+
+
+def test_a_string_prefix_after_a_crafted_word_run_reads_in_linear_time() -> None:
+    from reviewtui.core.syntax.pytokens import _PREFIX
+
+    run = "a" * 200_000
+    found = _PREFIX.search(run + " " + run + " x=" + "rb")
+    assert found is not None
+    assert found.group() == "rb"

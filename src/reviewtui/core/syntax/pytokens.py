@@ -52,7 +52,7 @@ _BLANK = re.compile(r"(?<![\\\r])(\r?\n)(?:\r?\n)+")
 _LEADING_BLANK = re.compile(r"(?:\r?\n)*")
 _LONE_CR = re.compile(r"\r(?!\n)")
 _PREFIXES = frozenset({"", "r", "u", "b", "br", "rb"})  # no f: an f-string holds code
-_PREFIX = re.compile(r"\w*\Z")
+_PREFIX = re.compile(r"(?<!\w)\w*+\Z")  # (each start in a run is tried once: linear)
 
 
 def as_read(before: str, after: str) -> tuple[str, str] | None:
