@@ -66,3 +66,215 @@ def test_a_string_prefix_after_a_crafted_word_run_reads_in_linear_time() -> None
     found = _PREFIX.search(run + " " + run + " x=" + "rb")
     assert found is not None
     assert found.group() == "rb"
+
+
+# --- The sweep of bench/redos.py (2026-12-04): each old pattern verbatim, then its test. ---
+# Whitespace of several kinds (``\s`` reads them all) and the newline where it can occur.
+_BLANKS = [" ", " ", "\t", "\x0b", "\x1c", "\x85", "\u2003", "\r"]
+_LONG = 200_000
+
+
+def _reading(m: re.Match[str] | None) -> tuple[tuple[int, int], tuple[str | None, ...]] | None:
+    return None if m is None else (m.span(), m.groups())
+
+
+def _text(pieces: list[str], max_size: int = 24) -> st.SearchStrategy[str]:
+    return st.lists(st.sampled_from(pieces), max_size=max_size).map("".join)
+
+
+# core/text/hashline.py: "1", 8,000 spaces and "x" took 0.43 s (the runs around the tag).
+OLD_REF = re.compile(r"^\s*(?P<n>\d+)\s*(?::\s*(?P<tag>[0-9A-Fa-f]+))?\s*$")
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_text(["1", "0", "٣", ":", "a", "F", "g", "x", "\n", *_BLANKS]))
+def test_a_line_reference_is_read_as_the_old_pattern_read_it(text: str) -> None:
+    from reviewtui.core.text.hashline import _REF_RE
+
+    assert _reading(_REF_RE.match(text)) == _reading(OLD_REF.match(text))
+
+
+def test_a_line_reference_reads_a_crafted_line_in_linear_time() -> None:
+    from reviewtui.core.text.hashline import _REF_RE, parse_ref
+
+    spaces = " " * _LONG
+    assert _REF_RE.match("1" + spaces + "x") is None
+    assert _REF_RE.match("1" + spaces + ":" + spaces + "x") is None
+    assert str(parse_ref(spaces + "12" + spaces + ":" + spaces + "a3" + spaces)) == "12:a3"
+
+
+# core/importers/aider_outcomes.py: a name followed by 8,000 spaces and a character took
+# 0.39 s (the lazy name tried every end in the run, each reading the rest of it).
+OLD_SKIP = re.compile(r"^> Skipping edits to (.+?)\s*$")
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.sampled_from(["> Skipping edits to ", "> Skipping edits to", "> Skip", ""]),
+       _text(["a", "x", ".", "/", "\n", *_BLANKS]))
+def test_a_skipped_file_line_is_read_as_the_old_pattern_read_it(head: str, rest: str) -> None:
+    from reviewtui.core.importers.aider_outcomes import SKIP_LINE
+
+    line = head + rest
+    assert _reading(SKIP_LINE.match(line)) == _reading(OLD_SKIP.match(line))
+
+
+def test_a_skipped_file_line_reads_a_crafted_line_in_linear_time() -> None:
+    from reviewtui.core.importers.aider_outcomes import SKIP_LINE
+
+    spaces = " " * _LONG
+    found = SKIP_LINE.match("> Skipping edits to a" + spaces + "b" + spaces)
+    assert found is not None
+    assert found.group(1) == "a" + spaces + "b"
+    assert SKIP_LINE.match("> Skipping edits to a" + spaces + "\n" + spaces + "b") is None
+
+
+# core/syntax/symbols.py: substituted, "\s+do" tried every start in a run of blanks
+# (8,000 spaces: 0.20 s).
+OLD_DO = re.compile(r"\s+do\b.*$")
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_text(["do", "d", "o", "x", "_", "\n", " do", *_BLANKS]))
+def test_a_do_block_is_cut_as_the_old_pattern_cut_it(head: str) -> None:
+    from reviewtui.core.syntax.symbols import _DO
+
+    assert [m.span() for m in _DO.finditer(head)] == [m.span() for m in OLD_DO.finditer(head)]
+    assert _DO.sub("", head) == OLD_DO.sub("", head)
+
+
+def test_a_do_block_reads_a_crafted_line_in_linear_time() -> None:
+    from reviewtui.core.syntax.symbols import _DO
+
+    spaces = " " * _LONG
+    assert _DO.sub("", "defmodule A" + spaces + "x") == "defmodule A" + spaces + "x"
+    assert _DO.sub("", "defmodule A" + spaces + "do" + spaces) == "defmodule A"
+
+
+# core/syntax/pyregions.py: "class A", 8,000 tabs and "x" took 0.17 s (fullmatch).
+OLD_CLASS_HEAD = re.compile(r"[ \t]*class[ \t]+\w+[ \t]*(?:\([^()'\"#\\]*\))?[ \t]*:[ \t]*\r?")
+
+
+_TABS = st.text(alphabet=st.sampled_from([" ", "\t"]), max_size=3)
+# A header's parts in order, each maybe missing or wrong; or any mix of its characters.
+_CLASS_LINES = st.one_of(
+    st.tuples(st.sampled_from(["class A", " class A", "\tclass B_1", "class", "klass A"]),
+              _TABS, st.sampled_from(["", "()", "(B)", "(B, C)", "(", "(#)", "(()"]), _TABS,
+              st.sampled_from(["", ":", "x", "::"]), _TABS,
+              st.sampled_from(["", "\r", "\n", "x", "\r\n"])).map("".join),
+    st.tuples(st.sampled_from(["class A", " class A", "class", ""]),
+              _text([" ", "\t", "(", ")", ":", "\r", "'", "#", "x", ",", "\\", "\n"], 12),
+              ).map("".join))
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_CLASS_LINES)
+def test_a_class_header_is_read_as_the_old_pattern_read_it(line: str) -> None:
+    from reviewtui.core.syntax.pyregions import _CLASS_HEAD
+
+    assert _reading(_CLASS_HEAD.fullmatch(line)) == _reading(OLD_CLASS_HEAD.fullmatch(line))
+
+
+def test_a_class_header_reads_a_crafted_line_in_linear_time() -> None:
+    from reviewtui.core.syntax.pyregions import _CLASS_HEAD
+
+    tabs = "\t" * _LONG
+    assert _CLASS_HEAD.fullmatch("class A" + tabs + "x") is None
+    assert _CLASS_HEAD.fullmatch("class A" + tabs + "(B)" + tabs + ":" + tabs) is not None
+
+
+# core/review/diagnostics.py: searched, the leading "\s*" tried every start in a run of
+# blanks (8,000: 0.24 s).
+OLD_TOML_AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
+OLD_TOML_END = re.compile(r"\s*\(at end of document\)$")
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_text(["(at line 1, column 2)", "(at line ", "1", ", column ", ")", "x", "\n",
+              "(at end of document)", "(at end", *_BLANKS]))
+def test_a_toml_position_is_read_as_the_old_patterns_read_it(message: str) -> None:
+    from reviewtui.core.review.diagnostics import TOML_AT, TOML_END
+
+    assert _reading(re.search(TOML_AT, message)) == _reading(OLD_TOML_AT.search(message))
+    assert _reading(re.search(TOML_END, message)) == _reading(OLD_TOML_END.search(message))
+
+
+def test_a_toml_position_reads_a_crafted_message_in_linear_time() -> None:
+    from reviewtui.core.review.diagnostics import TOML_AT, TOML_END
+
+    spaces = " " * _LONG
+    assert re.search(TOML_AT, "x" + spaces + "(at line 1, x") is None
+    assert re.search(TOML_END, "x" + spaces + "(at end of x") is None
+    found = re.search(TOML_AT, "x" + spaces + "(at line 3, column 4)")
+    assert found is not None
+    assert (found.start(), found.groups()) == (1, ("3", "4"))
+
+
+# core/protocol/config.py: runs one digit short of the bound, each start scanned to the
+# run's end. The property uses a bound of 3 (giant_number's own), the old pattern with it.
+@settings(max_examples=1500, deadline=None)
+@given(_text(["1", "_", "٣", "x", " ", "\n"]), st.integers(1, 4))
+def test_a_giant_number_is_found_where_the_old_pattern_found_it(text: str, digits: int) -> None:
+    from reviewtui.core.protocol.config import giant_number
+
+    old = re.search(rf"[\d_]{{{digits},}}", text)
+    assert _reading(giant_number(text, digits)) == _reading(old)
+
+
+def test_a_giant_number_is_found_in_linear_time() -> None:
+    from reviewtui.core.protocol.config import giant_number
+
+    short = ("1" * 4_299 + "x") * 50  # old: 50 runs x 4,299 starts x ~2,150 steps
+    assert giant_number(short) is None
+    found = giant_number(short + "2" * 4_300)
+    assert found is not None
+    assert found.span() == (len(short), len(short) + 4_300)
+
+
+# core/importers/aider.py: with re.MULTILINE "^\s*" spanned lines, and every line's start in
+# a run of blank lines read the rest of the run (8,000 newlines: 0.37 s). The new pattern's
+# match may start later (at the marker's own line); looks_like_aider only asks whether there
+# is one, and that is compared.
+OLD_MARKER_LINE = re.compile(r"^\s*<{5,9} SEARCH>?\s*$", re.MULTILINE)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_text(["<<<<<", "<", "<<<<<<< SEARCH", " SEARCH", "SEARCH", ">", "x", "\n", "\n",
+              "\u2028", *_BLANKS]))
+def test_a_search_marker_line_is_found_where_the_old_pattern_found_one(text: str) -> None:
+    from reviewtui.core.importers.aider import MARKER_LINE, looks_like_aider
+
+    new = re.search(MARKER_LINE, text, re.MULTILINE)
+    assert (new is not None) == (OLD_MARKER_LINE.search(text) is not None)
+    session = "#### do it\n" + text
+    assert looks_like_aider(session) == (OLD_MARKER_LINE.search(session) is not None)
+
+
+def test_a_search_marker_line_is_looked_for_in_linear_time() -> None:
+    from reviewtui.core.importers.aider import looks_like_aider
+
+    blank = "#### do it\n" + " \n" * _LONG
+    assert not looks_like_aider(blank + "x")
+    assert looks_like_aider(blank + " <<<<<<< SEARCH \n")
+
+
+# core/agent/outline.py: a line of "<a<a<a..." made every "<a" read to the line's end
+# (8,000 characters: 0.39 s). Only whether a line has a match is used, and compared.
+OLD_HTML_ID = re.compile(r"<[a-zA-Z][^>]*\bid=\"[^\"]+\"")
+
+
+@settings(max_examples=2000, deadline=None)
+@given(_text(["<", ">", "a", "<a ", "id=", 'id="x"', '"', " ", "x", "_", "-", "<!", "\n"]))
+def test_a_tag_with_an_id_is_found_where_the_old_pattern_found_one(line: str) -> None:
+    from reviewtui.core.agent.outline import HTML_ID
+
+    assert (re.search(HTML_ID, line) is not None) == (OLD_HTML_ID.search(line) is not None)
+
+
+def test_a_tag_with_an_id_is_looked_for_in_linear_time() -> None:
+    from reviewtui.core.agent.outline import _PATTERNS
+
+    (pattern,) = _PATTERNS["html"]  # (used when the syntax tree cannot be read)
+    crafted = "<a" * (_LONG // 2)
+    assert pattern.search(crafted) is None
+    assert pattern.search(crafted + ' id="' + "x" * _LONG) is None  # never closed
+    assert pattern.search(crafted + '<b id="main">') is not None

@@ -84,12 +84,19 @@ def is_request(line: str) -> bool:
     return line.startswith("#### ") or line.rstrip() == "####"
 
 
+# A SEARCH marker line anywhere in a text (with re.MULTILINE). Its blanks stay within the
+# line: "^\s*<{5,9} SEARCH>?\s*$" let them span lines, and every line's start in a run of
+# blank lines read the rest of the run (quadratic: 8,000 newlines 0.37 s). A text has a
+# marker line by this pattern exactly when it had one by that.
+MARKER_LINE = r"^[^\S\n]*+<{5,9} SEARCH>?[^\S\n]*+$"
+
+
 def looks_like_aider(text: str) -> bool:
     """``#### `` requests and at least one SEARCH marker, or Aider's session header."""
     if re.search(r"^# aider chat started at", text, re.MULTILINE):
         return True
     has_request = re.search(r"^#### ", text, re.MULTILINE) is not None
-    return has_request and re.search(r"^\s*<{5,9} SEARCH>?\s*$", text, re.MULTILINE) is not None
+    return has_request and re.search(MARKER_LINE, text, re.MULTILINE) is not None
 
 
 def import_aider(text: str, source: str, *, follow_log: bool = True) -> Session:

@@ -54,6 +54,13 @@ class ProjectConfig:
     digest: str = ""
 
 
+def giant_number(text: str, digits: int = 0) -> re.Match[str] | None:
+    """The first run of at least ``digits`` (0: :func:`max_digits`) digits and underscores.
+    Tried from a run's first character only: searched from every start, a text of runs one
+    short of 4,300 cost thousands of steps a character (68 KB of them: 1.0 s; now 1.5 ms)."""
+    return re.search(rf"(?<![\d_])[\d_]{{{digits or max_digits()},}}", text)
+
+
 def parse_config(text: str, source: str = CONFIG_NAME) -> ProjectConfig:
     import tomllib  # only a project with a reviewtui.toml pays for the TOML parser
 
@@ -67,7 +74,7 @@ def parse_config(text: str, source: str = CONFIG_NAME) -> ProjectConfig:
         raise ConfigError("not valid TOML: nested too deeply", source=source,
                           rule="toml") from None
     except ValueError:  # int() past 4,300 digits (TOML integers are 64-bit anyway)
-        giant = re.search(rf"[\d_]{{{max_digits()},}}", text)
+        giant = giant_number(text)
         raise ConfigError("not valid TOML: an integer longer than 64 bits", source=source,
                           line=line_of(text, giant.start()) if giant else None,
                           rule="toml") from None

@@ -64,8 +64,9 @@ if TYPE_CHECKING:
 # or a comment it only adds names: stricter), its names continued past a backslash.
 _DECLARES = re.compile(r"\b(?:global|nonlocal)[ \t]+((?:[\w \t,]|\\\r?\n)+)")
 _BOUNDARY = re.compile(r"([ \t]*)(?:@|(?:async[ \t]+)?(?:def|class)[ \t])")
-# A class header on one line, with no string, comment, nested bracket or continuation.
-_CLASS_HEAD = re.compile(r"[ \t]*class[ \t]+\w+[ \t]*(?:\([^()'\"#\\]*\))?[ \t]*:[ \t]*\r?")
+# A class header on one line, with no string, comment, nested bracket or continuation
+# (possessive blanks: the two runs around the bases backtracked quadratically).
+_CLASS_HEAD = re.compile(r"[ \t]*class[ \t]+\w+[ \t]*+(?:\([^()'\"#\\]*\))?[ \t]*+:[ \t]*\r?")
 # What the symbol table allows at the top of a module but not in every block: ``import *``
 # (not in a function), ``:=`` in a comprehension (not in a class body). Found anywhere in
 # an indented region's text (a string or a nested scope too: stricter, never wrong).

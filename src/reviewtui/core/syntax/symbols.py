@@ -52,7 +52,7 @@ _ELIXIR_DEFS = frozenset({"def", "defp", "defmodule", "defmacro", "defmacrop", "
                           "defimpl", "defstruct", "describe", "test"})
 _SHOWN = 80  # characters of a name or signature
 _EXPORT = re.compile(r"^export\s+(default\s+)?")
-_DO = re.compile(r"\s+do\b.*$")
+_DO = re.compile(r"(?<!\s)\s++do\b.*$")  # from a run's first blank only: linear
 
 
 @record(frozen=True, slots=True)
