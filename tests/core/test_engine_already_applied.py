@@ -63,3 +63,55 @@ def test_an_off_line_landing_of_a_change_not_yet_there_still_applies() -> None:
     status, _, data = run(drifted)
     assert status is Status.APPLIED
     assert data.decode().count("def test_new") == 1
+
+
+# An end-pinned hunk (context above, none below: git applies it at the end of the file
+# only) takes the same check. Found by ``bench/history.py junegunn/fzf 100 --drift -3``:
+# commit 9dfdba41 appends two Go functions to runeindex_ref.go; on a tree three commits
+# newer, which already ended with them, the three context lines ("\t}", "\treturn -1",
+# "}") matched again at the new end, and the pinned path appended both functions a
+# second time with exit 0 (GNU patch and git apply do the same to that file).
+GO_BASE = "package algo\n\nfunc a() int {\n\tif x {\n\t}\n\treturn -1\n}\n"
+GO_NEW = "\nfunc b() int {\n\tif y {\n\t}\n\treturn -1\n}\n"
+GO_DIFF = """\
+--- a/r.go
++++ b/r.go
+@@ -5,3 +5,9 @@ func a() int {
+ \t}
+ \treturn -1
+ }
++
++func b() int {
++\tif y {
++\t}
++\treturn -1
++}
+"""
+
+
+def run_go(text: str) -> tuple[Status, str, bytes]:
+    tree = Tree.from_files({"r.go": FileState.from_text(text)})
+    result = evaluate_session(import_unified(GO_DIFF, "c.diff"), tree)
+    (op,) = result.turns[0].results
+    final = result.states[-1].tree.get("r.go")
+    assert final is not None
+    return op.outcome.status, op.outcome.rule, final.data
+
+
+def test_an_end_pinned_hunk_applies_on_its_own_base() -> None:
+    status, _, data = run_go(GO_BASE)
+    assert status is Status.APPLIED
+    assert data.decode() == GO_BASE + GO_NEW
+
+
+def test_an_end_pinned_hunk_already_there_is_refused_not_appended_again() -> None:
+    status, rule, data = run_go(GO_BASE + GO_NEW)
+    assert (status, rule) == (Status.REFUSED, "already-applied")
+    assert data.decode() == GO_BASE + GO_NEW
+
+
+def test_an_end_pinned_hunk_on_a_file_grown_above_still_applies() -> None:
+    grown = GO_BASE.replace("package algo\n", "package algo\n\nimport \"fmt\"\n")
+    status, _, data = run_go(grown)
+    assert status is Status.APPLIED
+    assert data.decode() == grown + GO_NEW
