@@ -35,11 +35,12 @@ DIFF = """\
 """
 
 
-def run(text: str) -> tuple[Status, str, bytes]:
-    tree = Tree.from_files({"t.py": FileState.from_text(text)})
-    result = evaluate_session(import_unified(DIFF, "c.diff"), tree)
+def run(text: str, diff: str = DIFF, path: str = "t.py") -> tuple[Status, str, bytes]:
+    """The one operation's status and rule, and the file after, with ``diff`` on ``text``."""
+    tree = Tree.from_files({path: FileState.from_text(text)})
+    result = evaluate_session(import_unified(diff, "c.diff"), tree)
     (op,) = result.turns[0].results
-    final = result.states[-1].tree.get("t.py")
+    final = result.states[-1].tree.get(path)
     assert final is not None
     return op.outcome.status, op.outcome.rule, final.data
 
@@ -90,12 +91,7 @@ GO_DIFF = """\
 
 
 def run_go(text: str) -> tuple[Status, str, bytes]:
-    tree = Tree.from_files({"r.go": FileState.from_text(text)})
-    result = evaluate_session(import_unified(GO_DIFF, "c.diff"), tree)
-    (op,) = result.turns[0].results
-    final = result.states[-1].tree.get("r.go")
-    assert final is not None
-    return op.outcome.status, op.outcome.rule, final.data
+    return run(text, GO_DIFF, "r.go")
 
 
 def test_an_end_pinned_hunk_applies_on_its_own_base() -> None:

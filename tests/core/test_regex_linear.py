@@ -14,61 +14,6 @@ from hypothesis import strategies as st
 
 from reviewtui.core.text.markers import without_comment_close
 
-# core/text/markers.py before 2026-12-04: searched, quadratic in a run of blanks
-# (8,000 spaces and an "x": 1.1 s; 200,000 would take about ten minutes).
-OLD_COMMENT_CLOSE = re.compile(r"\s*(?:\*+/\}?|-->)$")
-
-# The characters the pattern reads, a few others, and Unicode blanks.
-_ALPHABET = st.sampled_from([" ", "\t", "\n", "\x0b", "\u2003", "\x1c", "*", "/", "}", "-",
-                             ">", "<", "!", "a", "x", "#"])
-_LINES = st.lists(_ALPHABET, max_size=40).map("".join)
-_ENDINGS = st.sampled_from(["", "*/", "**/", "*/}", "-->", "--->", " */", "\t**/}\n", "/",
-                            "}", "*", "->", "*/\n", "-->\n\n"])
-
-
-@settings(max_examples=600, deadline=None)
-@given(_LINES, _ENDINGS)
-def test_comment_close_is_dropped_as_the_old_pattern_dropped_it(line: str, ending: str) -> None:
-    text = line + ending
-    assert without_comment_close(text) == OLD_COMMENT_CLOSE.sub("", text, count=1)
-
-
-def test_comment_close_reads_a_crafted_line_in_linear_time() -> None:
-    spaces = " " * 200_000
-    assert without_comment_close(spaces + "x") == spaces + "x"
-    assert without_comment_close(spaces + "x" + spaces + "**/") == spaces + "x"
-    assert without_comment_close("*" * 200_000 + "/") == ""
-    assert without_comment_close("<!--" + spaces + "-->") == "<!--"
-
-
-# core/syntax/pytokens.py before 2026-12-04: a string's prefix (the word before its quote),
-# searched: every start in a long run of word characters was tried to the run's end.
-OLD_PREFIX = re.compile(r"\w*\Z")
-_CODE = st.lists(st.sampled_from(["a", "_", "r", "b", "0", "\u00e9", "\u0663", " ", "\t",
-                                  "(", "=", ".", "\n", "'"]), max_size=30).map("".join)
-
-
-@settings(max_examples=600, deadline=None)
-@given(_CODE)
-def test_a_string_prefix_is_read_as_the_old_pattern_read_it(chunk: str) -> None:
-    from reviewtui.core.syntax.pytokens import _PREFIX
-
-    new, old = _PREFIX.search(chunk), OLD_PREFIX.search(chunk)
-    assert new is not None
-    assert old is not None
-    assert new.span() == old.span()
-
-
-def test_a_string_prefix_after_a_crafted_word_run_reads_in_linear_time() -> None:
-    from reviewtui.core.syntax.pytokens import _PREFIX
-
-    run = "a" * 200_000
-    found = _PREFIX.search(run + " " + run + " x=" + "rb")
-    assert found is not None
-    assert found.group() == "rb"
-
-
-# --- The sweep of bench/redos.py (2026-12-04): each old pattern verbatim, then its test. ---
 # Whitespace of several kinds (``\s`` reads them all) and the newline where it can occur.
 _BLANKS = [" ", " ", "\t", "\x0b", "\x1c", "\x85", "\u2003", "\r"]
 _LONG = 200_000
@@ -82,6 +27,58 @@ def _text(pieces: list[str], max_size: int = 24) -> st.SearchStrategy[str]:
     return st.lists(st.sampled_from(pieces), max_size=max_size).map("".join)
 
 
+# core/text/markers.py before 2026-12-04: searched, quadratic in a run of blanks
+# (8,000 spaces and an "x": 1.1 s; 200,000 would take about ten minutes).
+OLD_COMMENT_CLOSE = re.compile(r"\s*(?:\*+/\}?|-->)$")
+
+# The characters the pattern reads, a few others, and Unicode blanks.
+_LINES = _text(["\n", "*", "/", "}", "-", ">", "<", "!", "a", "x", "#", *_BLANKS], 40)
+_ENDINGS = st.sampled_from(["", "*/", "**/", "*/}", "-->", "--->", " */", "\t**/}\n", "/",
+                            "}", "*", "->", "*/\n", "-->\n\n"])
+
+
+@settings(max_examples=600, deadline=None)
+@given(_LINES, _ENDINGS)
+def test_comment_close_is_dropped_as_the_old_pattern_dropped_it(line: str, ending: str) -> None:
+    text = line + ending
+    assert without_comment_close(text) == OLD_COMMENT_CLOSE.sub("", text, count=1)
+
+
+def test_comment_close_reads_a_crafted_line_in_linear_time() -> None:
+    spaces = " " * _LONG
+    assert without_comment_close(spaces + "x") == spaces + "x"
+    assert without_comment_close(spaces + "x" + spaces + "**/") == spaces + "x"
+    assert without_comment_close("*" * _LONG + "/") == ""
+    assert without_comment_close("<!--" + spaces + "-->") == "<!--"
+
+
+# core/syntax/pytokens.py before 2026-12-04: a string's prefix (the word before its quote),
+# searched: every start in a long run of word characters was tried to the run's end.
+OLD_PREFIX = re.compile(r"\w*\Z")
+_CODE = _text(["a", "_", "r", "b", "0", "\u00e9", "\u0663", " ", "\t", "(", "=", ".", "\n",
+               "'"], 30)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_CODE)
+def test_a_string_prefix_is_read_as_the_old_pattern_read_it(chunk: str) -> None:
+    from reviewtui.core.syntax.pytokens import _PREFIX
+
+    found = _reading(_PREFIX.search(chunk))
+    assert found is not None  # (\w* always matches)
+    assert found == _reading(OLD_PREFIX.search(chunk))
+
+
+def test_a_string_prefix_after_a_crafted_word_run_reads_in_linear_time() -> None:
+    from reviewtui.core.syntax.pytokens import _PREFIX
+
+    run = "a" * _LONG
+    found = _PREFIX.search(run + " " + run + " x=" + "rb")
+    assert found is not None
+    assert found.group() == "rb"
+
+
+# --- The sweep of bench/redos.py (2026-12-04): each old pattern verbatim, then its test. ---
 # core/text/hashline.py: "1", 8,000 spaces and "x" took 0.43 s (the runs around the tag).
 OLD_REF = re.compile(r"^\s*(?P<n>\d+)\s*(?::\s*(?P<tag>[0-9A-Fa-f]+))?\s*$")
 

@@ -196,10 +196,9 @@ def _locate_from(lines: Sequence[str], final_newline: bool, edit: Edit,
     if edit.substring:
         return _locate_text(lines, final_newline, edit, new_lines, lo, history, path, explain)
     if edit.at_start or (edit.at_end and edit.line_hint is not None):
-        # A unified hunk git pins to the start or the end of the file: nowhere else.
-        # (pinned or not, a hunk off its own line whose result is already there is not
-        # applied again: an end-pinned insertion whose new lines end as its context did
-        # landed at the end once more, a copy of what it added)
+        # A unified hunk git pins to the start or the end of the file: nowhere else. Off
+        # its own line, it takes the already-applied check as below (an insertion ending
+        # as its context does matched again at the end of a file that already held it).
         pinned = _pinned(lines, search, new_lines, edit, lo, history, path, explain)
         return already_applied(lines, edit, pinned, path), edit.final_newline
     if edit.later or edit.follows:
