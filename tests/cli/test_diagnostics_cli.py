@@ -94,3 +94,55 @@ def test_apply_without_strict_writes_both(project: Path) -> None:
     (root / "conf.json").write_text('{\n  "a": 1\n}\n')
     assert main(["apply", str(project / "session.md"), "--root", str(root), "--yes"]) == 0
     assert (root / "app.py").read_text() == "def f():\n    return (1\n"
+
+
+UNDECIDED = """\
+# Session: one break lands, one waits
+
+## Turn 1
+> change things
+
+--- File: app.py ---
+Edit 1
+<<<<<<< SEARCH
+    return 1
+=======
+    return (1
+>>>>>>> REPLACE
+
+--- File: shop.py ---
+Edit 1
+<<<<<<< SEARCH
+def total(items):
+    s = 0
+    for i in items:
+        s += i.cost
+    return s
+=======
+def total(items):
+    return sum(i.price for i in items
+>>>>>>> REPLACE
+
+### Changed files:
+- app.py
+- shop.py
+"""
+
+
+def test_check_says_which_syntax_breaks_wait_for_a_decision(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A near match needs a decision before it lands: its syntax error is counted, and said
+    apart, so the count of those that land is the statistics' count."""
+    (tmp_path / "session.md").write_text(UNDECIDED)
+    base = tmp_path / "base"
+    base.mkdir()
+    (base / "app.py").write_text("def f():\n    return 1\n")
+    (base / "shop.py").write_text("def total(items):\n    s = 0\n    for i in items:\n"
+                                  "        s += i.price\n    return s\n")
+    main(["check", str(tmp_path / "session.md"), "--root", str(base)])
+    summary = capsys.readouterr().out.splitlines()[-1]
+    assert "1 apply, 0 fail, 1 need a decision;" in summary
+    assert summary.endswith("; 2 introduce syntax errors (1 of them needs a decision)"), summary
+    main(["stats", str(tmp_path / "session.md"), "--root", str(base), "--json"])
+    stats = json.loads(capsys.readouterr().out)
+    assert stats["total"]["syntax_errors"] == 1, stats["total"]

@@ -109,19 +109,24 @@ def check(args: argparse.Namespace) -> int:
                   "empty project")
         for finding in findings:
             print(finding_line(source, finding))
-        broken = 0  # operations that introduce a syntax error: each checked once
-        for turn in run.turns:
+        broken = undecided = 0  # operations that introduce a syntax error (checked once);
+        for turn in run.turns:  # of them, those that need a decision before they land
             for result in turn.results:
                 print(outcome_line(source, result))
                 own = introduced(result)
                 broken += bool(own)
+                undecided += bool(own) and not result.landed
                 for line in diagnostic_lines(result, extra.get(result.key, ()), own):
                     print(line)
-        print(_summary(run, findings, broken))
+        print(_summary(run, findings, broken, undecided))
     return EXIT_FINDINGS if has_errors(findings, run) else EXIT_OK
 
 
-def _summary(run: SessionRun, findings: list, broken: int) -> str:  # type: ignore[type-arg]
+def _summary(run: SessionRun, findings: list, broken: int,  # type: ignore[type-arg]
+             undecided: int = 0) -> str:
+    """The closing line of ``check``. ``broken``: operations that introduce a syntax error,
+    ``undecided`` of them needing a decision first (a near match, say): said apart, so the
+    count of those that land reads as the statistics' (which count landed ones)."""
     results = [r for t in run.turns for r in t.results]
     landed = sum(r.landed for r in results)
     failed = sum(r.outcome.status in FAILED for r in results)
@@ -129,7 +134,9 @@ def _summary(run: SessionRun, findings: list, broken: int) -> str:  # type: igno
             f"{landed} apply, "
             f"{failed} fail, {len(results) - landed - failed} need a decision; "
             f"{plural(len(findings), 'lint finding')}"
-            + (f"; {broken} introduce syntax errors" if broken else ""))
+            + (f"; {broken} introduce syntax errors" if broken else "")
+            + (f" ({undecided} of them {'needs' if undecided == 1 else 'need'} a decision)"
+               if undecided else ""))
 
 
 def lint(args: argparse.Namespace) -> int:
