@@ -81,6 +81,31 @@ def test_strings_comments_regexes_and_heredocs_do_not_fool_the_grammar() -> None
     assert diagnose_change("run.sh", None, 'if [ -n "$a" ]; then\n  echo "(" \nfi\n') == []
 
 
+LOOP_BEFORE = "int count(struct list *l) {\n  int n = 0;\n  return n;\n}\n"
+
+
+@pytest.mark.parametrize("path", ["list.c", "list.h"])
+@pytest.mark.parametrize("loop", [
+    "  list_for_each(l, item) {\n    n++;\n  }\n",  # the Linux kernel's shape
+    "  jv_array_foreach(a, i, x)\n  {\n    n++;\n  }\n",  # the brace on the next line
+])
+def test_a_for_each_macro_an_edit_adds_is_no_syntax_error(path: str, loop: str) -> None:
+    after = LOOP_BEFORE.replace("  return n;\n", loop + "  return n;\n")
+    assert diagnose_change(path, LOOP_BEFORE, after) == []
+
+
+@pytest.mark.parametrize("broken", [
+    "  n++\n  g(n);\n",  # a statement missing its ";" before another: still found
+    "  list_for_each(l, item)\n\n\n  {\n    n++;\n  }\n",  # the block far below the call
+    "  a.each(l) {\n  }\n",  # a member call is no macro
+])
+def test_what_only_looks_like_a_for_each_macro_is_still_an_error(broken: str) -> None:
+    after = LOOP_BEFORE.replace("  return n;\n", broken + "  return n;\n")
+    found = diagnose_change("list.c", LOOP_BEFORE, after)
+    assert found
+    assert all(d.introduced for d in found)
+
+
 def test_messages_say_what_is_missing_or_unexpected() -> None:
     (missing,) = diagnose_change("a.go", None, "package a\n\nfunc f() {\n\tg(1\n}\n")
     assert missing.message == "missing `)`"

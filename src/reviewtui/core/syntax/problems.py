@@ -15,6 +15,9 @@ if TYPE_CHECKING:
 
 MAX_PROBLEMS = 8  # per file: the first ones in reading order
 _SHOWN = 24  # characters of an unexpected token shown in a message
+# Grammars where a "for each" macro reads as a call missing its ";" before a block
+# (C++'s reads such a loop without an error).
+_MACRO_LOOPS = frozenset({"c"})
 
 
 def _column(data: bytes, row_start: int, offset: int) -> int:
@@ -44,6 +47,26 @@ def _message(data: bytes, node: Node) -> tuple[Node, str]:
     return leaf, (f"unexpected `{token}`" if token else "syntax error")
 
 
+def _macro_loop(node: Node) -> bool:
+    """Whether a missing ``;`` is a C "for each" macro's: ``list_for_each(l, item) {``
+    (the Linux kernel's, jq's ``jv_array_foreach``, glib's...) reads to the grammar as a
+    call statement missing its ``;``, followed by a block on the same or the next line.
+    No valid C has that shape without a macro, and a slip that makes it (a misspelt ``if``)
+    is rarer than the macros: without this, every such loop an edit added was reported as
+    a syntax error it introduced (and ``apply --strict`` held it)."""
+    statement = node.parent
+    if statement is None or statement.type != "expression_statement":
+        return False
+    call = statement.named_children[0] if statement.named_child_count == 1 else None
+    if call is None or call.type != "call_expression":
+        return False
+    function = call.child_by_field_name("function")
+    block = statement.next_sibling
+    return (function is not None and function.type == "identifier" and block is not None
+            and block.type == "compound_statement"
+            and block.start_point[0] - call.end_point[0] <= 1)
+
+
 def problems(parsed: Parsed, limit: int = MAX_PROBLEMS) -> list[tuple[int, int, str]]:
     """(line, column, message), 1-based, for the first ``limit`` errors of the tree."""
     root = parsed.tree.root_node
@@ -55,6 +78,9 @@ def problems(parsed: Parsed, limit: int = MAX_PROBLEMS) -> list[tuple[int, int, 
     while stack and len(found) < limit:
         node = stack.pop()
         broken = [c for c in node.children if c.has_error]
+        if node.is_missing and node.type == ";" and parsed.grammar in _MACRO_LOOPS and (
+                _macro_loop(node)):
+            continue
         if node.is_error or node.is_missing:
             at, message = _message(data, node)
             offset, (row, byte_col) = at.start_byte, at.start_point
