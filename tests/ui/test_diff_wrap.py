@@ -50,8 +50,10 @@ def _side_text(lines: list[str], *, right: bool, prefix: int) -> str:
     parts = []
     for line in lines:
         left, _, right_part = line.partition("│")
-        part = right_part if right else left
-        parts.append(part[prefix:])  # pieces are exactly as wide as their side
+        # Both sides are equally wide (a spare cell may follow the right one), and the
+        # pieces are exactly as wide as their side.
+        part = right_part[: len(left)] if right else left
+        parts.append(part[prefix:])
     return "".join(parts)
 
 
@@ -69,6 +71,26 @@ def test_wrap_shows_every_character_of_a_300_character_line_at_80_columns() -> N
         assert view.max_scroll_x == 0  # nothing to scroll sideways: it is all there
 
     _run(scenario, (80, 24))
+
+
+def test_a_line_both_sides_hold_wraps_at_the_same_place_on_each() -> None:
+    """An unchanged long line continues on both sides with the same characters, at an odd
+    and at an even width (the right side was one cell wider at one of them, and every
+    wrapped unchanged line then read one character apart)."""
+    for width in (80, 81):
+        async def scenario(view: DiffView, pilot: Pilot[None]) -> None:
+            _show(view, [LONG, "a = 1"], [LONG, "a = 2"], "split")
+            await pilot.pause()
+            lines = _lines(view)
+            pieces = [line.partition("│") for line in lines if "│" in line]
+            held = [(left, right[: len(left)]) for left, _, right in pieces
+                    if left.strip() and right.strip()]
+            assert len(held) >= 5  # the long line's visual lines, then the changed row
+            for left, right in held[:-1]:
+                assert left == right, (width, left, right)
+            assert LONG in _side_text(lines, right=True, prefix=1 + 1 + 2)
+
+        _run(scenario, (width, 24))
 
 
 def test_unified_wrap_shows_every_character() -> None:

@@ -34,6 +34,15 @@ CUT_START = "‹"
 DIVIDER = "│"
 
 
+def side_widths(width: int) -> tuple[int, int]:
+    """The cells of a side-by-side row's left and right columns at ``width`` (one cell
+    divides them): the same for both, so a line both sides hold wraps at the same place on
+    each (with the right one cell wider, every wrapped unchanged line continued one
+    character apart); a cell left over stays blank at the right edge."""
+    half = max(0, (width - 1) // 2)
+    return half, half
+
+
 @record(frozen=True, slots=True)
 class _Palette:
     """Rich styles from the component classes, split into what each layer sets."""
@@ -145,15 +154,14 @@ class DiffPainter(ScrollView):
             return self._render_collapsed(row, width, cursor, palette)
         if self.mode == "unified":
             return self._render_unified(row, width, cursor, palette, piece, shift)
-        left_width = max(0, (width - 1) // 2)
-        right_width = max(0, width - 1 - left_width)
+        left_width, right_width = side_widths(width)
         left = self._render_side(row, row.left, True, left_width, cursor, palette, piece, shift)
         right = self._render_side(row, row.right, False, right_width, cursor, palette, piece,
                                   shift)
         divider = Strip([], 0)
         if width >= 1:
             divider = Strip([Segment(DIVIDER, palette.base + palette.divider)], 1)
-        return Strip.join([left, divider, right]).crop(0, width)
+        return Strip.join([left, divider, right]).crop_extend(0, width, palette.base)
 
     def _window(self, code: Strip, side: Side, room: int, tint: Style, palette: _Palette,
                 piece: int, shift: int) -> Strip:

@@ -51,6 +51,7 @@ from reviewtui.ui.widgets.diff_paint import (
     DiffPainter,
     _Palette,
     reveal_offset,
+    side_widths,
 )
 from reviewtui.ui.widgets.diff_shelf import StripCache, StripShelf
 
@@ -330,8 +331,7 @@ class DiffView(DiffPainter, can_focus=True):
         if self.mode == "unified":
             room = max(1, width - 2 * (self._number_width + 1) - 2)
             return room, room
-        left = max(0, (width - 1) // 2)
-        right = max(0, width - 1 - left)
+        left, right = side_widths(width)
         return max(1, left - prefix), max(1, right - prefix)
 
     def _layout(self) -> None:
