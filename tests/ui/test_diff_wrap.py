@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 
+import pytest
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from uikit import until
@@ -73,24 +74,24 @@ def test_wrap_shows_every_character_of_a_300_character_line_at_80_columns() -> N
     _run(scenario, (80, 24))
 
 
-def test_a_line_both_sides_hold_wraps_at_the_same_place_on_each() -> None:
+@pytest.mark.parametrize("width", [80, 81])
+def test_a_line_both_sides_hold_wraps_at_the_same_place_on_each(width: int) -> None:
     """An unchanged long line continues on both sides with the same characters, at an odd
     and at an even width (the right side was one cell wider at one of them, and every
     wrapped unchanged line then read one character apart)."""
-    for width in (80, 81):
-        async def scenario(view: DiffView, pilot: Pilot[None]) -> None:
-            _show(view, [LONG, "a = 1"], [LONG, "a = 2"], "split")
-            await pilot.pause()
-            lines = _lines(view)
-            pieces = [line.partition("│") for line in lines if "│" in line]
-            held = [(left, right[: len(left)]) for left, _, right in pieces
-                    if left.strip() and right.strip()]
-            assert len(held) >= 5  # the long line's visual lines, then the changed row
-            for left, right in held[:-1]:
-                assert left == right, (width, left, right)
-            assert LONG in _side_text(lines, right=True, prefix=1 + 1 + 2)
+    async def scenario(view: DiffView, pilot: Pilot[None]) -> None:
+        _show(view, [LONG, "a = 1"], [LONG, "a = 2"], "split")
+        await pilot.pause()
+        lines = _lines(view)
+        pieces = [line.partition("│") for line in lines if "│" in line]
+        held = [(left, right[: len(left)]) for left, _, right in pieces
+                if left.strip() and right.strip()]
+        assert len(held) >= 5  # the long line's visual lines, then the changed row
+        for left, right in held[:-1]:
+            assert left == right
+        assert LONG in _side_text(lines, right=True, prefix=1 + 1 + 2)
 
-        _run(scenario, (width, 24))
+    _run(scenario, (width, 24))
 
 
 def test_unified_wrap_shows_every_character() -> None:
