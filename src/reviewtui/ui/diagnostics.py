@@ -5,12 +5,18 @@ file never holds up a key."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from reviewtui.core.engine import OpResult
 from reviewtui.core.lint.project_config import CONFIG_WARNING, touches_config
 from reviewtui.core.protocol.config import is_config_path
 from reviewtui.core.record import replace
 from reviewtui.core.review.diagnostics import Diagnostic, diagnose_cached, diagnose_result
 from reviewtui.ui.opview import OpView
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rich.text import Text
 
 BADGE = "!syntax"
 CONFIG_BADGE = "!config"
@@ -93,14 +99,41 @@ def with_diagnostics(view: OpView, result: OpResult, *, wait: bool = True) -> Op
     path = result.outcome.path
     text.append(f"\n\nsyntax check ({found[0].check}) of {path} as this operation leaves it:",
                 style="bold")
-    for diag in found:
-        style, note = ("red", "introduced by this operation") if diag.introduced else (
-            "dim", "already there before it")
-        text.append(f"\n  line {diag.line}, column {diag.col}: ", style=style)
-        text.append(diag.message, style=style)
-        text.append(f"  ({note})", style="dim")
+    append_findings(text, found)
     marks = frozenset(d.line for d in found if d.introduced and d.line > 0)
     return replace(view, explanation=text, marks=view.marks | marks)
+
+
+OLD_LINES_SHOWN = 6  # line numbers named in the one line of problems already there
+
+
+def append_findings(text: Text, found: Sequence[Diagnostic], *, named: bool = False) -> None:
+    """List ``found`` under a heading in ``text``: each one the operation introduced on its
+    own line (red); those already there before it on their own lines too when there is one,
+    else in one dim line that counts them and names their lines. (A grammar that misreads a
+    file's macros, jq's ``builtin.c`` say, reports seven problems in valid code, and they
+    pushed the diff down on every operation of that file.) ``named``: each line starts
+    with the check's name (the project's checks); a finding at line 0 is a note."""
+    before = [d for d in found if not d.introduced and d.line > 0]
+    together = len(before) > 1
+    for diag in found:
+        if diag.line == 0:  # a note: the check could not run
+            text.append(f"\n  {diag.check}: {diag.message}", style="yellow")
+            continue
+        if together and not diag.introduced:
+            continue
+        style, note = ("red", "introduced by this operation") if diag.introduced else (
+            "dim", "already there before it")
+        where = f"{diag.check}, line" if named else "line"
+        text.append(f"\n  {where} {diag.line}, column {diag.col}: ", style=style)
+        text.append(diag.message, style=style)
+        text.append(f"  ({note})", style="dim")
+    if together:
+        lines = sorted({d.line for d in before})
+        shown = ", ".join(map(str, lines[:OLD_LINES_SHOWN])) + (
+            ", …" if len(lines) > OLD_LINES_SHOWN else "")
+        text.append(f"\n  {len(before)} problems already there before it, at lines {shown}",
+                    style="dim")
 
 
 def _with_config_warning(view: OpView) -> OpView:

@@ -23,6 +23,7 @@ from reviewtui.core.review.diagnostics import Diagnostic, change_texts
 from reviewtui.core.text.visible import visible
 from reviewtui.shell.checks import DEFAULT_TIMEOUT, check_result
 from reviewtui.shell.trust import is_trusted_digest, trust_digest
+from reviewtui.ui.diagnostics import append_findings
 from reviewtui.ui.opview import OpView
 from reviewtui.ui.screens.dialogs import ConfirmScreen
 
@@ -133,15 +134,7 @@ def with_project_checks(view: OpView, path: str,
         text.append(f"project checks of {path}: running…", style="dim")
         return replace(view, explanation=text)
     text.append(f"project checks of {path} as this operation leaves it:", style="bold")
-    for diag in found:
-        if diag.line == 0:  # a note: the check could not run
-            text.append(f"\n  {diag.check}: {diag.message}", style="yellow")
-            continue
-        style, note = ("red", "introduced by this operation") if diag.introduced else (
-            "dim", "already there before it")
-        text.append(f"\n  {diag.check}, line {diag.line}, column {diag.col}: ", style=style)
-        text.append(diag.message, style=style)
-        text.append(f"  ({note})", style="dim")
+    append_findings(text, found, named=True)
     return replace(view, explanation=text)
 
 
