@@ -136,6 +136,35 @@ async def test_an_outside_change_waits_behind_the_decision_being_made(
         assert state_at(app, 0, 0) is OpState.ACCEPTED
 
 
+async def test_a_job_ending_while_the_app_quits_ends_quietly(
+        tour: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Quitting takes the screen's widgets down before it stops the job worker: a job
+    whose thread returns meanwhile (the suite once saw the watcher's job for a file
+    written just before the end) found no status line to clear, and its failure failed
+    the app's exit with a traceback. Its work is done (the decision saved); what would
+    show it is gone, and nothing more is shown."""
+    app = open_app(*tour)
+    gate: Gate | None = None
+
+    def unmounting(line: StatusLine) -> None:  # the teardown, with the job still running
+        assert gate is not None
+        gate.opened.set()
+        deadline = time.monotonic() + 10
+        while not gate.calls and time.monotonic() < deadline:
+            time.sleep(0.01)  # until the job's thread has returned
+        time.sleep(0.05)
+
+    monkeypatch.setattr(StatusLine, "on_unmount", unmounting, raising=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        gate = Gate(app, monkeypatch, "decide_many")
+        await raw_press(pilot, "y")
+        await asyncio.sleep(0.3)  # the job waits at the gate, "deciding…" shown
+        assert screen_of(app).query_one(StatusLine).progress == "deciding…"
+    assert gate.calls == ["decide_many"]
+    assert app.return_code in (0, None)
+
+
 async def test_the_app_watcher_feeds_the_review_through_its_jobs(
         tour: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
     """One watcher path: the app runs follow_review, whose work is a review job."""

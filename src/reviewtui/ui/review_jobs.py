@@ -130,6 +130,9 @@ class ReviewJobs:
                 if self._queue:
                     await self._run_one(self._queue[0])
                     continue
+                if not self.app.is_running:  # keys pressed before the app quit: no screen
+                    self._waiting.clear()  # is left to act on (see _run_one)
+                    break
                 self.activity += 1
                 answer = self._waiting.popleft()()
                 if inspect.isawaitable(answer):
@@ -166,5 +169,10 @@ class ReviewJobs:
             timer.stop()
             self._queue.popleft()
             self._running = None
+        if not self.app.is_running:
+            # The app is quitting, its screens' widgets already going (Textual takes them
+            # down before it stops the workers): the work is done, saved and written, and
+            # nothing is left to show it.
+            return
         self.on_progress("")
         job.done(outcome)
