@@ -94,10 +94,10 @@ def match_edit(
     # The looser stages (and their indexes) are loaded when an exact match fails.
     from reviewtui.core.match.diagnose import diagnose, stale_version
     from reviewtui.core.match.expression import match_expression
-    from reviewtui.core.match.index import FileIndex
+    from reviewtui.core.match.index import index_for
     from reviewtui.core.match.near import match_near
 
-    index = FileIndex(lines, lo, hi)
+    index = index_for(lines, lo, hi)
     found = match_expression(index, wanted, writing, lo, hi)
     if found is not None:
         return _decide(lines, wanted, found, "")
@@ -143,9 +143,9 @@ def _place_literally(lines: Sequence[str], search: tuple[str, ...], replace: tup
         return None
     else:
         from reviewtui.core.match.expression import match_expression
-        from reviewtui.core.match.index import FileIndex
+        from reviewtui.core.match.index import index_for
 
-        found = match_expression(FileIndex(lines, lo, hi), search, replace, lo, hi)
+        found = match_expression(index_for(lines, lo, hi), search, replace, lo, hi)
     if not isinstance(found, Landing):
         return None
     if whole_file_placeholders(lines, found.start, found.end, found.new_lines, path):
