@@ -9,7 +9,6 @@ their token bags, and only a handful get the real ``similarity``.
 
 from __future__ import annotations
 
-import _thread
 import re
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
@@ -17,7 +16,7 @@ from itertools import accumulate
 
 from reviewtui.core.match.exact import find_exact
 from reviewtui.core.match.expression import find_loose
-from reviewtui.core.match.index import FileIndex
+from reviewtui.core.match.index import FileIndex, kept_per_version
 from reviewtui.core.match.normalise import (
     ascii_punct,
     loose_key,
@@ -26,7 +25,6 @@ from reviewtui.core.match.normalise import (
     squash_key,
     token_bag,
 )
-from reviewtui.core.model.chunks import ChunkedLines
 from reviewtui.core.model.outcome import Candidate, Diagnosis, MatchResult, Status
 
 CANDIDATE_FLOOR = 0.40
@@ -161,7 +159,6 @@ class _Window:
     the offset of each line's start."""
 
     def __init__(self, lines: Sequence[str], lo: int, hi: int) -> None:
-        self.lines = lines  # held: its id stays this version's while the entry lives
         self.lo, self.hi = lo, hi
         self._window = lines[lo:hi]
         self.text = "\n".join(self._window)
@@ -182,25 +179,13 @@ class _Window:
         return self._starts
 
 
-_WINDOWS_KEPT = 2  # versions whose joined text is kept: the refused hunks of one file
-_windows: list[_Window] = []  # most recent last
-_windows_lock = _thread.allocate_lock()  # the workbench evaluates in worker threads
+_windows: list[tuple[Sequence[str], int, int, _Window]] = []
 
 
 def _window_text(lines: Sequence[str], lo: int, hi: int) -> _Window:
     """The joined window of ``lines``, kept for the next failed edit of the same version (a
     diff's hunks that no longer apply each asked for it again: 1.2 MB joined per hunk)."""
-    if type(lines) is not tuple and type(lines) is not ChunkedLines:
-        return _Window(lines, lo, hi)  # (a list may change under the same id: not kept)
-    with _windows_lock:
-        for window in _windows:
-            if window.lines is lines and window.lo == lo and window.hi == hi:
-                return window
-    window = _Window(lines, lo, hi)
-    with _windows_lock:
-        _windows.append(window)
-        del _windows[:-_WINDOWS_KEPT]
-    return window
+    return kept_per_version(_windows, lines, lo, hi, lambda: _Window(lines, lo, hi))
 
 
 def _whitespace_only_size(index: FileIndex, start: int, size: int, squashed: str) -> int:

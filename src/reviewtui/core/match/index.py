@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 import _thread
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cached_property
 
 from reviewtui.core.match.indent import IndentStyle, guess_style
 from reviewtui.core.match.normalise import loose_key
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
 _STYLE_SAMPLE = 2000  # lines read to guess the file's indentation when a region cannot
 
@@ -68,27 +74,37 @@ class FileIndex:
         return guess_style(self.lines[:_STYLE_SAMPLE])
 
 
-_KEPT = 2  # versions whose index is kept: the failed edits of one file, one after another
-_kept: list[FileIndex] = []  # most recent last
+
 _kept_lock = _thread.allocate_lock()  # the workbench evaluates in worker threads
+
+
+def kept_per_version(kept: list[tuple[Sequence[str], int, int, T]], lines: Sequence[str],
+                     lo: int, hi: int, build: Callable[[], T], size: int = 2) -> T:
+    """What ``build`` makes of the window ``[lo, hi)`` of a file version, kept in ``kept``
+    (the last ``size`` versions, most recent last) for the next failed edit of the same
+    version. Only immutable lines are kept (a list may change under one id); the entry
+    holds them, so the id stays theirs while it is kept."""
+    from reviewtui.core.model.chunks import ChunkedLines  # (the store: loaded already)
+
+    if type(lines) is not tuple and type(lines) is not ChunkedLines:
+        return build()
+    with _kept_lock:
+        for held, held_lo, held_hi, value in kept:
+            if held is lines and held_lo == lo and held_hi == hi:
+                return value
+    value = build()
+    with _kept_lock:
+        kept.append((lines, lo, hi, value))
+        del kept[:-size]
+    return value
+
+
+_indexes: list[tuple[Sequence[str], int, int, FileIndex]] = []
 
 
 def index_for(lines: Sequence[str], lo: int, hi: int) -> FileIndex:
     """A :class:`FileIndex` of ``lines[lo:hi]``, the same one again for the next failed edit
     of the same file version (the refused hunks of a diff, later edits failing after a
     reject): its keys and their map cost ~40% of a failure on a 28,000-line file when each
-    edit built them anew. Only immutable lines are kept (a list may change under one id);
-    the index holds them, so the id stays theirs while it is kept."""
-    from reviewtui.core.model.chunks import ChunkedLines  # (the store: loaded already)
-
-    if type(lines) is not tuple and type(lines) is not ChunkedLines:
-        return FileIndex(lines, lo, hi)
-    with _kept_lock:
-        for index in _kept:
-            if index.lines is lines and index.lo == lo and index.hi == hi:
-                return index
-    index = FileIndex(lines, lo, hi)
-    with _kept_lock:
-        _kept.append(index)
-        del _kept[:-_KEPT]
-    return index
+    edit built them anew."""
+    return kept_per_version(_indexes, lines, lo, hi, lambda: FileIndex(lines, lo, hi))
