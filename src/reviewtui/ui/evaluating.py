@@ -97,6 +97,9 @@ class BackgroundEvaluation:
                      if isinstance(screen, MainScreen)), None)
 
     def _slice(self) -> None:
+        if not self.app.is_running:
+            self._running = False  # the app is quitting (see _show)
+            return
         more = self.review.evaluate_step(SLICE if self._opening else CATCH_UP_SLICE)
         if self._opening:
             # What is evaluated stays: the collector need not walk it again (a full
@@ -111,6 +114,11 @@ class BackgroundEvaluation:
             self.app.set_timer(PAUSE, self._slice)
 
     def _show(self, more: bool) -> None:
+        if not self.app.is_running:
+            # The app is quitting: Textual takes the screens' widgets down before the last
+            # callbacks have run, and there is no turn list or status line left to update.
+            self._running = False
+            return
         screen = self._main_screen()
         if screen is not None and screen.is_mounted and screen.jobs.busy:
             # A job is changing the review (its end redraws): slice on, or come back after
