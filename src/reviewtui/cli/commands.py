@@ -123,7 +123,7 @@ def check(args: argparse.Namespace) -> int:
 
 
 def _summary(run: SessionRun, findings: list, broken: int,  # type: ignore[type-arg]
-             undecided: int = 0) -> str:
+             undecided: int) -> str:
     """The closing line of ``check``. ``broken``: operations that introduce a syntax error,
     ``undecided`` of them needing a decision first (a near match, say): said apart, so the
     count of those that land reads as the statistics' (which count landed ones)."""

@@ -159,7 +159,6 @@ class _Window:
     the offset of each line's start."""
 
     def __init__(self, lines: Sequence[str], lo: int, hi: int) -> None:
-        self.lo, self.hi = lo, hi
         self._window = lines[lo:hi]
         self.text = "\n".join(self._window)
         self._starts: list[int] | None = None

@@ -74,7 +74,6 @@ class FileIndex:
         return guess_style(self.lines[:_STYLE_SAMPLE])
 
 
-
 _kept_lock = _thread.allocate_lock()  # the workbench evaluates in worker threads
 
 

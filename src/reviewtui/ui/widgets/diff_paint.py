@@ -34,13 +34,12 @@ CUT_START = "‹"
 DIVIDER = "│"
 
 
-def side_widths(width: int) -> tuple[int, int]:
-    """The cells of a side-by-side row's left and right columns at ``width`` (one cell
-    divides them): the same for both, so a line both sides hold wraps at the same place on
-    each (with the right one cell wider, every wrapped unchanged line continued one
-    character apart); a cell left over stays blank at the right edge."""
-    half = max(0, (width - 1) // 2)
-    return half, half
+def side_width(width: int) -> int:
+    """The cells of each column of a side-by-side row at ``width`` (one cell divides them):
+    the same for both, so a line both sides hold wraps at the same place on each (with the
+    right one cell wider, every wrapped unchanged line continued one character apart); a
+    cell left over stays blank at the right edge."""
+    return max(0, (width - 1) // 2)
 
 
 @record(frozen=True, slots=True)
@@ -154,10 +153,9 @@ class DiffPainter(ScrollView):
             return self._render_collapsed(row, width, cursor, palette)
         if self.mode == "unified":
             return self._render_unified(row, width, cursor, palette, piece, shift)
-        left_width, right_width = side_widths(width)
-        left = self._render_side(row, row.left, True, left_width, cursor, palette, piece, shift)
-        right = self._render_side(row, row.right, False, right_width, cursor, palette, piece,
-                                  shift)
+        side = side_width(width)
+        left = self._render_side(row, row.left, True, side, cursor, palette, piece, shift)
+        right = self._render_side(row, row.right, False, side, cursor, palette, piece, shift)
         divider = Strip([], 0)
         if width >= 1:
             divider = Strip([Segment(DIVIDER, palette.base + palette.divider)], 1)
@@ -323,26 +321,23 @@ class DiffPainter(ScrollView):
         return 2 * (self._number_width + 1) + 2 + self._text_width
 
 
-def reveal_offset(rows: Sequence[DiffRow], unified: bool, left_room: int, right_room: int,
-                  text_width: int) -> int:
+def reveal_offset(rows: Sequence[DiffRow], unified: bool, room: int, text_width: int) -> int:
     """Without wrapping, the sideways scroll offset that shows the first changed word of
     the first row that has one (a quarter of the room before it), or 0 when it is in view
     unscrolled; when both sides' changes cannot be in view, the later one is shown."""
     for row in rows:
         if unified:
             shown = row.left if row.kind is RowKind.REMOVE else (row.right or row.left)
-            sides = [(change_column(shown), left_room)]
+            columns = [change_column(shown)]
         else:
-            sides = [(change_column(row.left), left_room),
-                     (change_column(row.right), right_room)]
-        found = [(column, room) for column, room in sides if column is not None]
+            columns = [change_column(row.left), change_column(row.right)]
+        found = [column for column in columns if column is not None]
         if not found:
             continue
-        room = min(room for _, room in found)
-        if max(column for column, _ in found) <= room - 2:  # before the `›` cell
+        if max(found) <= room - 2:  # before the `›` cell
             return 0
-        x = min(column for column, _ in found) - room // 4
-        latest = max(column for column, _ in found)
+        x = min(found) - room // 4
+        latest = max(found)
         if latest > x + room - 2:
             x = latest - room // 4
         return max(0, min(x, text_width - room))

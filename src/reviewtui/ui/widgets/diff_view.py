@@ -51,7 +51,7 @@ from reviewtui.ui.widgets.diff_paint import (
     DiffPainter,
     _Palette,
     reveal_offset,
-    side_widths,
+    side_width,
 )
 from reviewtui.ui.widgets.diff_shelf import StripCache, StripShelf
 
@@ -325,14 +325,11 @@ class DiffView(DiffPainter, can_focus=True):
 
     # --- wrapped layout ----------------------------------------------------------------
 
-    def _text_room(self, width: int) -> tuple[int, int]:
-        """Cells for the text of (the left or only side, the right side) at ``width``."""
-        prefix = self._number_width + 1 + 2  # gutter and marker
+    def _text_room(self, width: int) -> int:
+        """Cells for the text of a side (each side alike, or the only one) at ``width``."""
         if self.mode == "unified":
-            room = max(1, width - 2 * (self._number_width + 1) - 2)
-            return room, room
-        left, right = side_widths(width)
-        return max(1, left - prefix), max(1, right - prefix)
+            return max(1, width - 2 * (self._number_width + 1) - 2)
+        return max(1, side_width(width) - (self._number_width + 1 + 2))  # gutter, marker
 
     def _layout(self) -> None:
         """Map visual lines to (row, piece) for the current width; set the virtual size."""
@@ -342,20 +339,18 @@ class DiffView(DiffPainter, can_focus=True):
         if self._model is None:
             self._set_virtual_size(Size(0, len(self._message) + 1))
             return
-        left_room, right_room = self._text_room(width)
+        room = self._text_room(width)
         if not self.wrap or width <= 0:
             widest = self._text_width
-            room = min(left_room, right_room)
             if self.mode == "unified":
                 self._set_virtual_size(Size(self._unified_width(), len(self._rows)))
             else:
                 self._set_virtual_size(Size(width + max(0, widest - room), len(self._rows)))
             return
-        if self._text_width <= min(left_room, right_room):
+        if self._text_width <= room:
             self._set_virtual_size(Size(0, len(self._rows)))
             return
-        heights = [max(1, -(-left // left_room), -(-right // right_room))
-                   for left, right in self._lengths]
+        heights = [max(1, -(-max(left, right) // room)) for left, right in self._lengths]
         self._tops = list(accumulate(heights, initial=0))
         self._set_virtual_size(Size(0, self._tops[-1]))
 
@@ -384,8 +379,7 @@ class DiffView(DiffPainter, can_focus=True):
             self.scroll_to(x=x, animate=False, immediate=True, force=True)
 
     def _reveal_offset(self, width: int) -> int:
-        left_room, right_room = self._text_room(width)
-        return reveal_offset(self._rows, self.mode == "unified", left_room, right_room,
+        return reveal_offset(self._rows, self.mode == "unified", self._text_room(width),
                              self._text_width)
 
     def _expected_width(self) -> int:
