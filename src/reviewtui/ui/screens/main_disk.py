@@ -9,6 +9,7 @@ from textual import work
 from reviewtui.core.errors import ReviewtuiError
 from reviewtui.shell.replay import ReplayReport
 from reviewtui.ui.screens.main_cursor import ReviewCursor
+from reviewtui.ui.worker_results import show_later
 
 
 class DiskActions(ReviewCursor):
@@ -46,8 +47,7 @@ class DiskActions(ReviewCursor):
         from reviewtui.ui.git_commit import commit_now
 
         text, severity = commit_now(self.review)
-        self.app.call_from_thread(self.notify, text, severity=severity,
-                                  markup=False)
+        show_later(self, self.notify, text, severity=severity, markup=False)
 
     def action_restore(self) -> None:
         from reviewtui.ui.screens.dialogs import ConfirmScreen

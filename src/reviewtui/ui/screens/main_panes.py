@@ -42,6 +42,7 @@ from reviewtui.ui.widgets.op_detail import OpDetail
 from reviewtui.ui.widgets.request_block import RequestBlock
 from reviewtui.ui.widgets.status_line import StatusLine
 from reviewtui.ui.widgets.timeline import Timeline
+from reviewtui.ui.worker_results import show_later
 
 T = TypeVar("T")
 
@@ -327,7 +328,7 @@ class ReviewPanes(Screen[None]):
                 return
             diagnose_result(result)
             warm_symbols(result)
-        self.app.call_from_thread(self._syntax_checked)
+        show_later(self, self._syntax_checked)
 
     def _syntax_checked(self) -> None:
         turns = self.review.display.turns
@@ -342,7 +343,7 @@ class ReviewPanes(Screen[None]):
     @work(thread=True, exclusive=True, group="checks")
     def run_project_checks(self, result: OpResult) -> None:
         self.project_checks.run(result)
-        self.app.call_from_thread(self._project_checks_done, result.key)
+        show_later(self, self._project_checks_done, result.key)
 
     def _project_checks_done(self, key: OpKey) -> None:
         current = self.current()
@@ -375,7 +376,7 @@ class ReviewPanes(Screen[None]):
             findings = lint_session(self.review.display.session,
                                     file_text_for(self.review.display), pace=pacing.pause)
         if not get_current_worker().is_cancelled:  # (the app closing: nothing to show)
-            self.app.call_from_thread(self._findings_loaded, findings)
+            show_later(self, self._findings_loaded, findings)
 
     def _findings_loaded(self, findings: list[Finding]) -> None:
         from reviewtui.ui.screens.raw import FindingsArrived, RawReplyScreen

@@ -27,6 +27,7 @@ from reviewtui.core.review.stats import (
 )
 from reviewtui.core.text.plural import plural
 from reviewtui.shell.review import Review
+from reviewtui.ui.worker_results import show_later
 
 BAR = 24
 
@@ -185,11 +186,11 @@ class StatsScreen(ModalScreen[None]):
             stats = session_stats(accepted, review.time_spent(), syntax=False)
             parts = _parts(stats)
             _CACHE[review] = (revision, stats, parts)
-            self.app.call_from_thread(self._stats_loaded, parts)
+            show_later(self, self._stats_loaded, parts)
         stats = with_syntax(stats, accepted)
         parts = [flatten(stats_renderables(stats)[0]), *parts[1:]]  # only the head changed
         _CACHE[review] = (revision, stats, parts)
-        self.app.call_from_thread(self._stats_loaded, parts[:1])
+        show_later(self, self._stats_loaded, parts[:1])
 
     def _stats_loaded(self, parts: list[Text]) -> None:
         """Show the head and the charts; with the head alone, replace the head."""

@@ -26,7 +26,6 @@ the screen rebuilds the model and owns the review keys.
 from __future__ import annotations
 
 from bisect import bisect_right
-from contextlib import suppress
 from itertools import accumulate
 from typing import ClassVar
 
@@ -54,6 +53,7 @@ from reviewtui.ui.widgets.diff_paint import (
     side_width,
 )
 from reviewtui.ui.widgets.diff_shelf import StripCache, StripShelf
+from reviewtui.ui.worker_results import show_later
 
 SYNC_HIGHLIGHT_CHARS = 20_000  # smaller texts are highlighted at once (a few ms)
 
@@ -510,8 +510,7 @@ class DiffView(DiffPainter, can_focus=True):
         after = highlight_lines(path, after_text)
         if get_current_worker().is_cancelled:
             return
-        with suppress(RuntimeError):  # the app closed meanwhile: nobody left to colour for
-            self.app.call_from_thread(self._highlighted, generation, before, after)
+        show_later(self, self._highlighted, generation, before, after)
 
     def _highlighted(self, generation: int, before: tuple[Line, ...],
                      after: tuple[Line, ...]) -> None:

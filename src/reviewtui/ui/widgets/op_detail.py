@@ -16,6 +16,7 @@ from reviewtui.core.text.diff import DiffModel, RowKind, build_diff
 from reviewtui.ui.opview import STATE_STYLE, DiffPane, OpView
 from reviewtui.ui.widgets.diff_view import DiffView
 from reviewtui.ui.widgets.static_update import hold_height, update_static
+from reviewtui.ui.worker_results import show_later
 
 SYNC_LINES = 4_000  # diffs of more lines than this are built in a worker
 
@@ -175,7 +176,7 @@ class OpDetail(Vertical):
                            after_start=pane.after_start, **options)
         worker = get_current_worker()
         if not worker.is_cancelled:
-            self.app.call_from_thread(self._diff_loaded, pane, model)
+            show_later(self, self._diff_loaded, pane, model)
 
     def _diff_loaded(self, pane: DiffPane, model: DiffModel) -> None:
         panes = self.view.panes if self.view is not None else ()
