@@ -9,9 +9,10 @@ from reviewtui.core.review.diagnostics import Diagnostic
 from reviewtui.ui.diagnostics import append_findings
 
 
-def _listed(found: list[Diagnostic], *, named: bool = False) -> list[str]:
+def _listed(found: list[Diagnostic], *, named: bool = False,
+            limit: int | None = None) -> list[str]:
     text = Text()
-    append_findings(text, found, named=named)
+    append_findings(text, found, named=named, limit=limit)
     return text.plain.split("\n")[1:]
 
 
@@ -41,3 +42,16 @@ def test_one_old_problem_keeps_its_own_line_and_notes_stay() -> None:
     named = Diagnostic(3, 1, "F401 unused import", True, "ruff")
     assert _listed([named], named=True) == [
         "  ruff, line 3, column 1: F401 unused import  (introduced by this operation)"]
+
+
+def test_a_count_the_check_capped_says_there_may_be_more() -> None:
+    """The syntax check keeps the first MAX_PROBLEMS of each kind: eight old problems may
+    stand for eighty, and eight introduced ones for more."""
+    old = [_old(n) for n in range(10, 90, 10)]
+    assert _listed(old, limit=8) == [
+        "  8 or more problems already there before it, at lines 10, 20, 30, 40, 50, 60, …"]
+    assert _listed(old[:7], limit=8)[-1].startswith("  7 problems already there")
+    new = [Diagnostic(n, 1, "unexpected `}`", True, "tree-sitter c") for n in range(1, 9)]
+    assert _listed(new, limit=8)[-1] == (
+        "  (the first 8 it introduced are listed; there may be more)")
+    assert "may be more" not in "\n".join(_listed(new[:7], limit=8))

@@ -99,7 +99,9 @@ def with_diagnostics(view: OpView, result: OpResult, *, wait: bool = True) -> Op
     path = result.outcome.path
     text.append(f"\n\nsyntax check ({found[0].check}) of {path} as this operation leaves it:",
                 style="bold")
-    append_findings(text, found)
+    from reviewtui.core.syntax.problems import MAX_PROBLEMS  # (loaded with the first check)
+
+    append_findings(text, found, limit=MAX_PROBLEMS)
     marks = frozenset(d.line for d in found if d.introduced and d.line > 0)
     return replace(view, explanation=text, marks=view.marks | marks)
 
@@ -107,14 +109,18 @@ def with_diagnostics(view: OpView, result: OpResult, *, wait: bool = True) -> Op
 OLD_LINES_SHOWN = 6  # line numbers named in the one line of problems already there
 
 
-def append_findings(text: Text, found: Sequence[Diagnostic], *, named: bool = False) -> None:
+def append_findings(text: Text, found: Sequence[Diagnostic], *, named: bool = False,
+                    limit: int | None = None) -> None:
     """List ``found`` under a heading in ``text``: each one the operation introduced on its
     own line (red); those already there before it on their own lines too when there is one,
     else in one dim line that counts them and names their lines. (A grammar that misreads a
     file's macros, jq's ``builtin.c`` say, reports seven problems in valid code, and they
     pushed the diff down on every operation of that file.) ``named``: each line starts
-    with the check's name (the project's checks); a finding at line 0 is a note."""
+    with the check's name (the project's checks); a finding at line 0 is a note.
+    ``limit``: the check kept only the first ``limit`` of each kind, so that many may
+    stand for more, and the listing says so."""
     before = [d for d in found if not d.introduced and d.line > 0]
+    introduced = sum(1 for d in found if d.introduced and d.line > 0)
     together = len(before) > 1
     for diag in found:
         if diag.line == 0:  # a note: the check could not run
@@ -132,7 +138,12 @@ def append_findings(text: Text, found: Sequence[Diagnostic], *, named: bool = Fa
         lines = sorted({d.line for d in before})
         shown = ", ".join(map(str, lines[:OLD_LINES_SHOWN])) + (
             ", …" if len(lines) > OLD_LINES_SHOWN else "")
-        text.append(f"\n  {len(before)} problems already there before it, at lines {shown}",
+        count = (f"{len(before)} or more" if limit is not None and len(before) >= limit
+                 else str(len(before)))
+        text.append(f"\n  {count} problems already there before it, at lines {shown}",
+                    style="dim")
+    if limit is not None and introduced >= limit:
+        text.append(f"\n  (the first {limit} it introduced are listed; there may be more)",
                     style="dim")
 
 
