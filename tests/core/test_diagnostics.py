@@ -106,6 +106,47 @@ def test_what_only_looks_like_a_for_each_macro_is_still_an_error(broken: str) ->
     assert all(d.introduced for d in found)
 
 
+# An "X-macro" list as jq's libm.h and opcode_list.h keep them: each entry a macro call on
+# its own line, which the grammar reads as a statement missing its ";".
+MACRO_LIST = ("#ifdef HAVE_ACOS\nLIBM_DD(acos)\n#else\nLIBM_DD_NO(acos)\n#endif\n"
+              "OP(LOADK, CONSTANT, 1, 0) // load\nOP(DUP, NONE, 1, 2)\n")
+
+
+@pytest.mark.parametrize("path", ["libm.h", "ops.c"])
+@pytest.mark.parametrize("entry", [
+    "LIBM_DD(cbrt)\n",  # a new entry of a macro the list already uses
+    "OP(ERRORK, CONSTANT, 1, 0)  /* jq 5fc54534 */\n",  # with a trailing comment
+    "  OP(SUBEXP_BEGIN, NONE, 1, 2)\n",  # indented
+])
+def test_an_entry_added_to_a_macro_list_is_no_syntax_error(path: str, entry: str) -> None:
+    before = diagnose_change(path, None, MACRO_LIST)
+    assert before  # the grammar misreads the list itself: the rule has something to do
+    after = MACRO_LIST + entry
+    found = diagnose_change(path, MACRO_LIST, after)
+    assert len(found) == len(before) + 1  # the new entry is misread too...
+    assert not any(d.introduced for d in found)  # ...as its neighbours were
+
+
+@pytest.mark.parametrize("entry", [
+    "LIBM_NEW(cbrt)\n",  # a macro the file never had misread
+    "OP(ERRORK, CONSTANT, 1, 0) + 1\n",  # more than one call
+    "x = OP(ERRORK)\n",  # an assignment
+    "if (OP(ERRORK))\n",  # a keyword's parentheses
+])
+def test_a_line_unlike_the_lists_entries_is_still_an_error(entry: str) -> None:
+    found = diagnose_change("ops.c", MACRO_LIST, MACRO_LIST + entry)
+    assert any(d.introduced for d in found)
+
+
+def test_a_call_missing_its_semicolon_in_code_is_still_an_error() -> None:
+    """The list's rule does not reach into a function whose file has no such list."""
+    before = "int f(void) {\n  g(1);\n  g(2);\n  return 0;\n}\n"
+    after = before.replace("g(2);", "g(2)")
+    found = diagnose_change("x.c", before, after)
+    assert found
+    assert all(d.introduced for d in found)
+
+
 def test_messages_say_what_is_missing_or_unexpected() -> None:
     (missing,) = diagnose_change("a.go", None, "package a\n\nfunc f() {\n\tg(1\n}\n")
     assert missing.message == "missing `)`"

@@ -39,7 +39,7 @@ from pathlib import PurePosixPath
 
 from reviewtui.core.engine import OpResult
 from reviewtui.core.model.tree import FileState
-from reviewtui.core.record import record
+from reviewtui.core.record import record, replace
 
 try:  # the cache keys' hash: hashlib would load OpenSSL, ~3 ms of a one-turn ``check``
     from _blake2 import blake2b
@@ -59,6 +59,8 @@ _INNER_MAX = 5_000  # lines: a longer replaced span is not diffed (its lines cou
 # full of macros) must not hide a new error behind its first few old ones. Only
 # MAX_PROBLEMS of each kind are shown.
 _COMPARED = 64
+# Grammars that misread each entry of a C "X-macro" list as a call missing its ";".
+_MACRO_LISTS = frozenset({"tree-sitter c", "tree-sitter cpp"})
 
 
 @record(frozen=True, slots=True)
@@ -339,11 +341,41 @@ def diagnose_change(path: str, before_text: str | None, after_text: str | None,
            for line, _col, message, check in before}
     found = [Diagnostic(line, col, message, (line, message, check) not in old, check)
              for line, col, message, check in after]
+    if before_text is not None and any(d.introduced and d.check in _MACRO_LISTS
+                                       for d in found):
+        # (before is empty when it was skipped above: every problem on a written line)
+        found = _macro_entries(found, before or None, path, before_text, after_text)
     found = _shown(found)  # before placing them: each placement costs a pass over the file
     if before_text is not None and not _CHECKS.get(PurePosixPath(path).suffix.lower()):
         found = [_at_the_edit(d, before_text, after_text, span) if d.introduced else d
                  for d in found]
     return found
+
+
+def _macro_entries(found: list[Diagnostic], before: list[tuple[int, int, str, str]] | None,
+                   path: str, before_text: str, after_text: str) -> list[Diagnostic]:
+    """A missing ``;`` on a line that is one call of a macro the file before already had
+    misread (a problem on a line that is one call of that name) is not new: an edit that
+    adds an entry to an X-macro list (``LIBM_DD(cbrt)`` beside ``LIBM_DD(acos)``) adds a
+    line the grammar misreads as it misread its neighbours. A line of any other shape, or
+    a name the file before never had misread, stays introduced."""
+    from reviewtui.core.syntax.problems import MISSING_SEMICOLON, macro_entry
+
+    if not any(d.introduced and d.message == MISSING_SEMICOLON for d in found):
+        return found
+    if before is None:
+        before = diagnose_text(path, before_text)
+    old_lines = before_text.split("\n")
+    names = {macro_entry(old_lines[line - 1]) for line, _col, _message, _check in before
+             if 0 < line <= len(old_lines)}
+    names.discard(None)
+    if not names:
+        return found
+    new_lines = after_text.split("\n")
+    return [replace(d, introduced=False)
+            if (d.introduced and d.message == MISSING_SEMICOLON and 0 < d.line <= len(new_lines)
+                and macro_entry(new_lines[d.line - 1]) in names) else d
+            for d in found]
 
 
 def _shown(found: list[Diagnostic]) -> list[Diagnostic]:

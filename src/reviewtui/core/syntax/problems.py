@@ -6,6 +6,7 @@ one with ``has_error``), so a clean 10,000-line file costs one attribute read.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from reviewtui.core.syntax.parsing import Parsed
@@ -18,6 +19,11 @@ _SHOWN = 24  # characters of an unexpected token shown in a message
 # Grammars where a "for each" macro reads as a call missing its ";" before a block
 # (C++'s reads such a loop without an error).
 _MACRO_LOOPS = frozenset({"c"})
+MISSING_SEMICOLON = "missing `;`"
+# The start of a line that calls a macro (or function) by a plain name.
+_CALL_HEAD = re.compile(r"[ \t]*([A-Za-z_]\w*)[ \t]*\(")
+_KEYWORDS = frozenset({"if", "while", "for", "switch", "return", "sizeof", "case", "do",
+                       "else", "goto", "_Generic", "_Alignof", "alignof", "decltype"})
 
 
 def _column(data: bytes, row_start: int, offset: int) -> int:
@@ -65,6 +71,23 @@ def _macro_loop(node: Node) -> bool:
     return (function is not None and function.type == "identifier" and block is not None
             and block.type == "compound_statement"
             and block.start_point[0] - call.end_point[0] <= 1)
+
+
+def macro_entry(line: str) -> str | None:
+    """The name called when ``line`` is one call and nothing else, a trailing comment
+    aside: an entry of a C "X-macro" list (``LIBM_DD(acos)``, ``OP(LOADK, 1)``), which the
+    grammar reads as a statement missing its ``;``. None for any other line. (String
+    operations and one anchored match: linear in the line.)"""
+    found = _CALL_HEAD.match(line)
+    if found is None or found.group(1) in _KEYWORDS:
+        return None
+    body = line.rstrip()
+    cut = body.find("//", found.end())
+    if cut < 0 and body.endswith("*/"):
+        cut = body.find("/*", found.end())
+    if cut >= 0:
+        body = body[:cut].rstrip()
+    return found.group(1) if body.endswith(")") else None
 
 
 def problems(parsed: Parsed, limit: int = MAX_PROBLEMS) -> list[tuple[int, int, str]]:
