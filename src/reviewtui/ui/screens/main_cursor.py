@@ -266,6 +266,11 @@ class ReviewCursor(ReviewPanes):
             if pos >= len(before) or before[pos] != now:
                 turn = turns[pos]
                 turn_list.update_turn(pos, turn_prompt(turn.index, turn.request, now))
+        if self.turn_pos >= len(turns):  # a session of no turns: nothing else to show
+            self.refresh_timeline()
+            if detail:
+                self.refresh_detail(keep_pane=True)
+            return
         # The cursor may have moved past what the job's walk reached (a timeline click is
         # not held back for a job): that turn first.
         self.review.evaluate_through(turns[self.turn_pos].index)

@@ -168,7 +168,8 @@ class DecisionActions(ReviewCursor):
     def action_accept_turn(self) -> None:
         from reviewtui.ui.screens.dialogs import ConfirmScreen
 
-        results = self.review.display.turns[self.turn_pos].results
+        turns = self.review.display.turns
+        results = turns[self.turn_pos].results if self.turn_pos < len(turns) else ()
         clean = [r for r in results if self.state_of(r) in (OpState.PENDING, OpState.FUZZY)]
         # Accepting in bulk never takes an operation that breaks its file's syntax or
         # changes reviewtui.toml (what runs here): those are left pending for a one-by-one
