@@ -73,6 +73,29 @@ def test_accept_writes_exact_bytes_and_reject_restores_them(
     assert review.outcome(A2).status is Status.APPLIED  # pending, shown as it would apply
 
 
+def test_a_decision_the_operation_already_has_is_no_step(
+    setup: tuple[Path, Path], opened: list[Review]
+) -> None:
+    """``n`` on an operation already rejected (or ``y`` on one accepted) changes nothing
+    and is not logged: the next ``u`` takes back the last decision that did something
+    (found in a real terminal: the first ``u`` seemed to do nothing)."""
+    review = open_review(setup, opened)
+    root = review.root
+    review.decide(A1, Decision.accept())
+    review.decide(A2, Decision.reject())
+    review.decide(A2, Decision.reject())
+    review.decide(A1, Decision.accept())
+    review.decide_many([(A1, Decision.accept()), (A2, Decision.reject())])
+    review.undo()  # takes back the reject of A2, not a step that did nothing
+    assert review.outcome(A2).status is Status.APPLIED  # pending again
+    assert review.decisions == {A1: Decision.accept()}
+    assert (root / "app.py").read_bytes() == with_alpha(BASE)
+    review.redo()
+    review.decide(A2, Decision.reject("a reason now"))  # a new reason is a new decision
+    review.undo()
+    assert review.decisions == {A1: Decision.accept(), A2: Decision.reject()}
+
+
 def test_undo_and_redo_are_exact(setup: tuple[Path, Path], opened: list[Review]) -> None:
     review = open_review(setup, opened)
     root = review.root

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from reviewtui.core.engine import Decision, OpKey, Verdict
+from reviewtui.core.engine import PENDING, Decision, OpKey, Verdict
 from reviewtui.core.engine.decisions import refusal_hint
 from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.errors import DecisionRefused, UsageError
@@ -45,6 +45,14 @@ def decide_many(review: Review, items: Iterable[tuple[OpKey, Decision]], *,
                 raise UsageError(f"no operation {key[1] + 1} in turn {key[0]}",
                                  source=str(review.loaded.file), rule="no-such-operation")
             entries.append(DecisionItem.for_op(key, op, decision))
+        # A decision an operation already has changes nothing and is not logged: as a
+        # step, the next `u` would take it back and seem to do nothing. (Not on a file in
+        # conflict: accepting again is how a file deleted outside is written back.)
+        held = review._folded.decisions()
+        entries = [item for item in entries if held.get(item.key, PENDING) != item.decision
+                   or item.key in review._conflict_ops]
+        if not entries:  # nothing logged; the replay still reports where things stand
+            return sync(review, ReplayReport())
         skipped: list[OpKey] = []
         while entries:
             first = min(item.turn for item in entries)
