@@ -47,10 +47,12 @@ def progress_note(review: Review) -> str:
     return f"evaluating {review.evaluated_turns}/{total} turns"
 
 
-def turn_row(index: int, request: str, states: list[list[OpState]], pos: int) -> Text:
-    """The turn list's row for the turn at ``pos``: its states, or "not evaluated yet"."""
+def turn_row(index: int, request: str, states: list[list[OpState]], pos: int, *,
+             unread: int = 0) -> Text:
+    """The turn list's row for the turn at ``pos``: its states, or "not evaluated yet"
+    (``unread``: see :func:`turn_prompt`)."""
     if pos < len(states):
-        return turn_prompt(index, request, states[pos])
+        return turn_prompt(index, request, states[pos], unread=unread)
     first_line = request.splitlines()[0] if request else "(no request)"
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append("… ", style="dim")

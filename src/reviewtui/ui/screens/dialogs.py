@@ -110,11 +110,13 @@ class CheckpointPicker(ModalScreen[int | None]):
     ]
 
     def __init__(self, rows: list[tuple[int, str, list[OpState] | None]],
-                 current: int) -> None:
+                 current: int, unread: dict[int, int] | None = None) -> None:
         """``rows``: each turn's index, request and operation states (None while the turn
-        is not evaluated yet); ``current``: the checkpoint to highlight."""
+        is not evaluated yet); ``current``: the checkpoint to highlight; ``unread``: the
+        turns with parts not read as operations, and how many (never hidden as empty)."""
         super().__init__()
         self.rows = rows
+        self.unread = unread or {}
         self.current = current
         self.hide_empty = False
         self._prompts: dict[int, Text] = {}  # made for the rows shown, when first shown
@@ -140,7 +142,8 @@ class CheckpointPicker(ModalScreen[int | None]):
         number = term.removeprefix("t")
         entries = [] if term else [0]
         for index, request, states in self.rows:
-            if self.hide_empty and states is not None and not states:
+            if (self.hide_empty and states is not None and not states
+                    and index not in self.unread):
                 continue
             if term and term not in request.lower() and number != str(index):
                 continue
@@ -179,7 +182,8 @@ class CheckpointPicker(ModalScreen[int | None]):
             _, request, states = self.rows[bisect_left(self.rows, index, key=itemgetter(0))]
             prompt = self._prompts[index] = (
                 turn_row(index, request, [], 0) if states is None  # "evaluating"
-                else turn_prompt(index, request, states, width=80))
+                else turn_prompt(index, request, states, width=80,
+                                 unread=self.unread.get(index, 0)))
         return Option(prompt, id=f"cp-{index}")
 
     @property

@@ -26,7 +26,14 @@ from reviewtui.ui.screens.main_panes import ReviewPanes
 from reviewtui.ui.screens.review_states import ReviewStates, review_states
 from reviewtui.ui.widgets.diff_render import sanitize
 from reviewtui.ui.widgets.findings import FindingsPanel
-from reviewtui.ui.widgets.lists import OpList, TurnList, op_prompt, op_row_title, turn_prompt
+from reviewtui.ui.widgets.lists import (
+    OpList,
+    TurnList,
+    op_prompt,
+    op_row_title,
+    turn_prompt,
+    unread_parts,
+)
 from reviewtui.ui.widgets.status_line import StatusLine
 from reviewtui.ui.widgets.timeline import Timeline
 
@@ -243,7 +250,8 @@ class ReviewCursor(ReviewPanes):
         for pos in changed_positions(before, after):
             if pos >= len(before) or before[pos] != after[pos]:
                 turn = self.session_turns[pos]
-                turn_list.update_turn(pos, turn_prompt(turn.index, turn.request, after[pos]))
+                turn_list.update_turn(pos, turn_prompt(turn.index, turn.request, after[pos],
+                                                       unread=unread_parts(turn)))
         if not note:
             self.refresh_timeline()  # every mark at once, when all are known
         self.refresh_status(note)
@@ -265,7 +273,8 @@ class ReviewCursor(ReviewPanes):
             now = after[pos]
             if pos >= len(before) or before[pos] != now:
                 turn = turns[pos]
-                turn_list.update_turn(pos, turn_prompt(turn.index, turn.request, now))
+                turn_list.update_turn(pos, turn_prompt(turn.index, turn.request, now,
+                                                       unread=unread_parts(turn)))
         if self.turn_pos >= len(turns):  # a session of no turns: nothing else to show
             self.refresh_timeline()
             if detail:

@@ -9,6 +9,7 @@ from reviewtui.core.engine import OpResult
 from reviewtui.core.model.records import Edit, FullFile
 from reviewtui.ui.screens.main_cursor import ReviewCursor
 from reviewtui.ui.screens.search import SearchScreen
+from reviewtui.ui.widgets.lists import unread_parts
 
 
 class NavigationActions(ReviewCursor):
@@ -131,12 +132,13 @@ class NavigationActions(ReviewCursor):
         states = self._turn_states
         rows = [(t.index, t.request, states[pos] if pos < len(states) else None)
                 for pos, t in enumerate(self.session_turns)]
+        unread = {t.index: n for t in self.session_turns if (n := unread_parts(t))}
 
         def done(choice: int | None) -> None:
             if choice is not None:
                 self.go_checkpoint(choice)
 
-        self.app.push_screen(CheckpointPicker(rows, self.checkpoint), done)
+        self.app.push_screen(CheckpointPicker(rows, self.checkpoint, unread), done)
 
     def action_search(self) -> None:
         self.app.push_screen(SearchScreen(list(self.session_turns), self.review.decisions,

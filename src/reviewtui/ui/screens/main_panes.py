@@ -37,7 +37,7 @@ from reviewtui.ui.project_checks import ProjectChecks, explanation_with
 from reviewtui.ui.review_jobs import ReviewJobs
 from reviewtui.ui.screens.review_states import ReviewStates, draft_twin, review_states
 from reviewtui.ui.widgets.findings import FindingsPanel
-from reviewtui.ui.widgets.lists import OpList, TurnList, op_prompt, op_row_title
+from reviewtui.ui.widgets.lists import OpList, TurnList, op_prompt, op_row_title, unread_parts
 from reviewtui.ui.widgets.op_detail import OpDetail
 from reviewtui.ui.widgets.request_block import RequestBlock
 from reviewtui.ui.widgets.status_line import StatusLine
@@ -128,7 +128,8 @@ class ReviewPanes(Screen[None]):
     def refresh_all(self) -> None:
         self._recompute_states()
         prompts = [
-            turn_row(turn.index, turn.request, self._turn_states, pos)
+            turn_row(turn.index, turn.request, self._turn_states, pos,
+                     unread=unread_parts(turn))
             for pos, turn in enumerate(self.session_turns)
         ]
         turn_list = self.query_one("#turns", TurnList)
@@ -223,6 +224,22 @@ class ReviewPanes(Screen[None]):
         live = {"redo": self.can_redo, "unpin": self.pinned, "force": self.forceable}
         return live.get(action, True)
 
+    def _unread_note(self) -> Text | None:
+        """What of the current turn's reply was not read as operations (an edit cut off
+        before its end...), one line each with its place in the session; None if all."""
+        turns = self.session_turns
+        if not 0 <= self.turn_pos < len(turns) or not unread_parts(turns[self.turn_pos]):
+            return None
+        turn = turns[self.turn_pos]
+        source = str(self.review.loaded.file)
+        note = Text(f"Part of turn {turn.index}'s reply was not read as an operation:",
+                    style="red")
+        for problem in turn.reply.problems:
+            if problem.severity == "error":
+                note.append(f"\n  {source}:{problem.span.start}: ", style="dim")
+                note.append(f"{problem.message} ({problem.rule})")
+        return note
+
     def _sync_live_keys(self, result: OpResult | None) -> None:
         self.can_redo = self.review.can_redo
         self.pinned = self.review.disk_checkpoint is not None
@@ -233,7 +250,7 @@ class ReviewPanes(Screen[None]):
         self._sync_live_keys(result)
         detail = self.query_one(OpDetail)
         if result is None:
-            detail.show(None)
+            detail.show(None, unread=self._unread_note())
             return
         outcome = self.review.outcome(result.key)
         conflict = None

@@ -22,6 +22,7 @@ from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import Turn
 from reviewtui.core.record import field, record, replace
 from reviewtui.shell.review import Review
+from reviewtui.ui.widgets.lists import unread_parts
 from reviewtui.ui.widgets.timeline import TurnMark
 
 
@@ -168,6 +169,7 @@ def review_states(review: Review, known: ReviewStates | None = None, *,
     now_drafts += [()] * (len(turns) - len(now_drafts))
     per_turn: list[list[OpState]] = list(old_turns[: len(turns)])
     basis: list[TurnBasis] = list(old_basis[: len(turns)])
+    session_turns = review.display.session.turns
     changed: list[int] = []  # positions whose basis is not the one reused
     for pos in _to_look_at(turns, now_results, now_drafts, old_basis, start, moved):
         results, drafts = now_results[pos], now_drafts[pos]
@@ -180,14 +182,16 @@ def review_states(review: Review, known: ReviewStates | None = None, *,
         twins = drafts if len(drafts) == len(results) else (None,) * len(results)
         states = _states(results, twins, drafted, old, old_turns[pos] if old else [],
                          conflicted)
-        made = TurnBasis(results, _counts(states), turn_mark(states), drafts, drafted)
+        # A turn whose reply was not read whole is marked failed (its row says why).
+        mark = ("failed" if pos < len(session_turns) and unread_parts(session_turns[pos])
+                else turn_mark(states))
+        made = TurnBasis(results, _counts(states), mark, drafts, drafted)
         if pos < len(per_turn):
             per_turn[pos], basis[pos] = states, made
         else:
             per_turn.append(states)
             basis.append(made)
         changed.append(pos)
-    session_turns = review.display.session.turns
     stale_from = None
     if len(old_turns) > len(turns):  # the rest is being re-evaluated: as it was, for now
         stale_from = len(turns)

@@ -13,16 +13,30 @@ from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from reviewtui.core.engine.opstate import OpState
-from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
+from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile, Turn
 from reviewtui.ui.opview import STATE_STYLE
 from reviewtui.ui.widgets.diff_render import sanitize
 
 
-def turn_prompt(index: int, request: str, states: list[OpState], width: int = 38) -> Text:
+def unread_parts(turn: Turn) -> int:
+    """How many parts of the turn's reply were not read as operations (an edit cut off
+    before its end, a line where a hunk header belongs that is not one): what ``check``
+    reports as errors and ``apply`` counts as not applied."""
+    return sum(1 for problem in turn.reply.problems if problem.severity == "error")
+
+
+def turn_prompt(index: int, request: str, states: list[OpState], width: int = 38, *,
+                unread: int = 0) -> Text:
+    """A turn's row: its state, number, request and counts. ``unread``: parts of its
+    reply not read as operations (:func:`unread_parts`): the row is marked failed, as a
+    turn whose operations failed, and says how many (a reply cut off mid-edit would
+    otherwise read as a turn with no operations)."""
     first_line = request.splitlines()[0] if request else "(no request)"
     decided = sum(s.decided for s in states)
     failed = sum(s.failed for s in states)
-    if not states:  # a turn without operations (most of a long chat history)
+    if unread:
+        glyph, style = "✗", "red"
+    elif not states:  # a turn without operations (most of a long chat history)
         glyph, style = "·", "dim"
     elif failed:
         glyph, style = "✗", "red"
@@ -35,9 +49,12 @@ def turn_prompt(index: int, request: str, states: list[OpState], width: int = 38
     text.append(f"T{index} ", style="bold")
     room = max(8, width - len(f"T{index} ") - 12)
     text.append(first_line[:room] + ("…" if len(first_line) > room else ""))
-    text.append(f"  {decided}/{len(states)}", style="dim")
+    if states or not unread:  # (0/0 says nothing beside the parts not read)
+        text.append(f"  {decided}/{len(states)}", style="dim")
     if failed:
         text.append(f" {failed}✗", style="red")
+    if unread:
+        text.append(f"{' ' if states else '  '}{unread} not read", style="red")
     return text
 
 

@@ -46,6 +46,7 @@ class OpDetail(Vertical):
     OpDetail #op-title { width: 1fr; height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
     OpDetail #op-subtitle { height: auto; }
     OpDetail #op-buttons { height: auto; width: auto; }
+    OpDetail.-nothing #op-buttons { display: none; }
     OpDetail #op-buttons Button { min-width: 8; margin: 0 0 0 1; }
     OpDetail #op-explain-scroll { height: auto; max-height: 12; padding: 0 1; }
     OpDetail #op-explain { height: auto; }
@@ -92,23 +93,29 @@ class OpDetail(Vertical):
         return "unified" if self.auto_unified else self.mode
 
     def show(self, view: OpView | None, *, keep_pane: bool = False,
-             hold: bool = False) -> None:
+             hold: bool = False, unread: Text | None = None) -> None:
         """Show ``view``; ``hold``: the explanation keeps at least its height (the
-        operation a decision, undo or redo moves to: the diff does not move, no layout)."""
+        operation a decision, undo or redo moves to: the diff does not move, no layout).
+        Without a view, ``unread`` says what of the turn's reply was not read as
+        operations (see :func:`reviewtui.ui.widgets.lists.unread_parts`)."""
         if not keep_pane or view is None or self.view is None or view.title != self.view.title:
             self.pane_index = 0
             self.expanded = frozenset()
         self.view = view
+        self.set_class(view is None, "-nothing")  # no buttons: nothing to decide
         title = self.query_one("#op-title", Static)
         explain = self.query_one("#op-explain", Static)
         subtitle = self.query_one("#op-subtitle", Static)
         if view is None:
-            update_static(title, Text("no operation selected", style="dim"))
+            update_static(title, Text("not read as an operation", style="bold red")
+                          if unread is not None else Text("no operation selected", style="dim"))
             update_static(subtitle, "")
             hold_height(explain, False)
-            update_static(explain, "")
+            update_static(explain, unread if unread is not None else "")
             update_static(self.query_one("#pane-label", Static), "")
-            self.diff_view.show_message("Select an operation on the left.")
+            self.diff_view.show_message(
+                "Nothing of it can be accepted or written: r shows the raw reply, f the "
+                "findings." if unread is not None else "Select an operation on the left.")
             return
         update_static(title, Text(view.title, style="bold"))
         update_static(subtitle, Text(view.subtitle,
