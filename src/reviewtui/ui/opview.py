@@ -152,7 +152,7 @@ def _build(result: OpResult, state: OpState, subtitle: str,
     if before_state is not None and before_state.binary:
         return OpView(op_title(op), state, subtitle, text, message="binary file: not shown")
     if status is Status.NEEDS_REVIEW and isinstance(op, Edit):
-        _append_expected(text, op, outcome.before)
+        _append_expected(text, op, outcome.before, before_state, outcome.lines)
     if outcome.rule and status is Status.REFUSED:
         text.append(f"\nrule: {outcome.rule}", style="bold")
         if outcome.forceable:
@@ -242,15 +242,33 @@ def _around(path: str, text: str, first: int, last: int) -> tuple[Symbol, ...]:
     return around(path, text, first, last) if _now(path, text) else ()
 
 
-def _append_expected(text: Text, op: Edit, found: str) -> None:
-    """Only the lines where the model's SEARCH and the file disagree."""
+def _append_expected(text: Text, op: Edit, found: str, file: FileState | None = None,
+                     span: tuple[int, int] | None = None) -> None:
+    """Only the lines where the model's SEARCH and the file disagree.
+
+    A near match is found without the SEARCH's blank first and last lines, so ``found``
+    (the file's lines ``span``) may lack them: where the file has a blank line just above
+    or below the match too, such a line is no disagreement and is not listed (it was
+    listed as missing from a file that has it)."""
     has = _lines(found)
-    matcher = difflib.SequenceMatcher(None, op.search_lines, has, autojunk=False)
+    search = list(op.search_lines)
+    if file is not None and span is not None and not file.binary:
+        lines = file.lines
+        above, below = span[0] - 2, span[1]  # 0-based: the lines just outside the match
+        while (search and not search[0].strip() and not (has and not has[0].strip())
+               and 0 <= above < len(lines) and not lines[above].strip()):
+            search.pop(0)
+            above -= 1
+        while (search and not search[-1].strip() and not (has and not has[-1].strip())
+               and 0 <= below < len(lines) and not lines[below].strip()):
+            search.pop()
+            below += 1
+    matcher = difflib.SequenceMatcher(None, search, has, autojunk=False)
     text.append("\nwhat the model expected (-) and what the file has (+):", style="bold")
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             continue
-        for line in op.search_lines[i1:i2]:
+        for line in search[i1:i2]:
             text.append(f"\n  - {line}", style="yellow")
         for line in has[j1:j2]:
             text.append(f"\n  + {line}", style="cyan")
