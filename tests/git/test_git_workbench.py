@@ -57,6 +57,14 @@ async def test_g_commits_the_accepted_turns(tmp_path: Path) -> None:
             await pilot.press("y")
             await app.workers.wait_for_complete()
             await pilot.pause()
+            # Asked again, the same commits are not offered (they would be refused once
+            # confirmed): HEAD has moved past the review's base, and the notice says so.
+            shown = len(app._notifications)
+            screen.action_commit_turns()
+            await pilot.pause()
+            assert app.screen is screen
+            notices = [n.message for n in app._notifications][shown:]
+            assert any("HEAD moved since the review started" in n for n in notices), notices
     finally:
         review.close()
     subjects = git(repo, "log", "--format=%s", f"{base}..HEAD").splitlines()

@@ -14,7 +14,7 @@ from rich.markup import escape
 from reviewtui.core.errors import ReviewtuiError
 from reviewtui.core.git.commits import plan_commits
 from reviewtui.shell.git import origin_of
-from reviewtui.shell.git_commit import commit_review
+from reviewtui.shell.git_commit import check_before_writing, commit_review
 from reviewtui.shell.review import Review
 
 
@@ -42,6 +42,18 @@ def commit_question(review: Review) -> str | None:
     if len(plans) > 12:
         lines.append(f"  ... and {len(plans) - 12} more")
     return escape("\n".join(lines))
+
+
+def commit_refusal(review: Review) -> str | None:
+    """Why a commit now would be refused before anything is written (HEAD moved since
+    the review started, as after a first commit; the branch exists; changes that are not
+    the review's), or None: asked before the confirmation, which would otherwise offer
+    the same commits again and then refuse them."""
+    try:
+        check_before_writing(review, target_branch(review))
+    except ReviewtuiError as err:
+        return str(err)
+    return None
 
 
 def commit_now(review: Review) -> tuple[str, str]:

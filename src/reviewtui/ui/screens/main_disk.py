@@ -27,13 +27,17 @@ class DiskActions(ReviewCursor):
         self.notify(f"exported {fmt} to {target}", markup=False)
 
     def action_commit_turns(self) -> None:
-        from reviewtui.ui.git_commit import commit_question
+        from reviewtui.ui.git_commit import commit_question, commit_refusal
         from reviewtui.ui.screens.dialogs import ConfirmScreen
 
         question = commit_question(self.review)
         if not question:
             self.notify("nothing to commit: no accepted turn changes a file" if question == ""
                         else "only a --git or --worktree session can be committed")
+            return
+        refusal = commit_refusal(self.review)
+        if refusal is not None:
+            self.notify(refusal, severity="error", timeout=10, markup=False)
             return
 
         def done(ok: bool | None) -> None:
