@@ -170,6 +170,28 @@ def test_apply_writes_the_root_and_reports(tmp_path: Path,
     assert (root / "greeter/legacy_format.py").exists()
 
 
+def test_open_without_root_says_where_the_scratch_review_is_and_that_it_is_not_resumed(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A scratch review is kept but the next open starts a fresh copy: the exit line says
+    both, so a half-done review is not taken for one saved beside the session."""
+    from reviewtui.ui.app import ReviewApp
+
+    monkeypatch.setattr(ReviewApp, "run", lambda self, **kwargs: None)  # quit at once
+    code, out, _ = run_cli(["open", str(TOUR), "--no-watch"], capsys)
+    assert code == 0
+    line = out.strip().splitlines()[-1]
+    assert line.startswith("reviewed on a scratch copy: ")
+    scratch = Path(line.split(": ", 1)[1].split(" (", 1)[0])
+    try:
+        assert (scratch / "greeter").is_dir()
+        assert "opening the session again starts a fresh copy" in line
+        assert "--root DIR" in line
+    finally:
+        shutil.rmtree(scratch)
+        scratch.with_name(scratch.name + ".review.json").unlink(missing_ok=True)
+        shutil.rmtree(scratch.with_name(scratch.name + ".review.blobs"), ignore_errors=True)
+
+
 def test_apply_without_root_uses_a_scratch_copy(capsys: pytest.CaptureFixture[str]) -> None:
     before = {p: p.read_bytes() for p in (TOUR / "base").rglob("*") if p.is_file()}
     code, out, _ = run_cli(["apply", str(TOUR), "--yes", "--turns", "1-2"], capsys)

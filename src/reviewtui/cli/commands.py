@@ -480,7 +480,10 @@ def open_workbench(args: argparse.Namespace) -> int:
     finally:
         review.close()
     if review.scratch:
-        print(f"reviewed on a scratch copy: {review.root}")
+        # Kept (it holds what was accepted), but not resumed: the next open of the session
+        # makes a fresh copy. Said, so a half-done review is not taken for a saved one.
+        print(f"reviewed on a scratch copy: {review.root} (kept; opening the session again "
+              "starts a fresh copy: --root DIR reviews a folder you keep, and resumes)")
     return EXIT_OK
 
 
