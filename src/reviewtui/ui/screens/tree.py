@@ -19,6 +19,8 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from reviewtui.core.engine import SessionRun
+from reviewtui.core.engine.links import is_link
+from reviewtui.core.engine.links import shown as shown_link
 from reviewtui.core.errors import DiskError
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.text.diff import build_diff
@@ -137,15 +139,21 @@ class TreeScreen(Screen[int]):
             label.update(Text(name))
             view.show_message(f"cannot read {name}: {err.message}")
             return
+        done = (f"unchanged by turn {self.checkpoint}" if what == "same"
+                else f"{what} by turn {self.checkpoint}")
+        if shown is not None and is_link(shown):  # a link holds its target, not bytes
+            label.update(Text(f"{name} — {done}", style="dim"))
+            was = f" (was {sanitize(shown_link(old))})" if (
+                what == "changed" and is_link(old)) else ""
+            view.show_message(f"{sanitize(shown_link(shown))}{was}")
+            return
         if binary:
-            label.update(Text(name))
+            label.update(Text(f"{name} — {done}", style="dim"))
             view.show_message("binary file: not shown")
             return
+        label.update(Text(f"{name} — {done}", style="dim"))
         if what == "same":
-            label.update(Text(f"{name} — unchanged by turn {self.checkpoint}", style="dim"))
             old_lines = new_lines
-        else:
-            label.update(Text(f"{name} — {what} by turn {self.checkpoint}", style="dim"))
         model = build_diff(old_lines, new_lines, context=3 if what != "same" else 10_000)
         view.set_diff(model, path=path, before_text="\n".join(old_lines),
                       after_text="\n".join(new_lines), mode="unified")
