@@ -321,6 +321,27 @@ def test_missing_file_consults_need() -> None:
     assert "Need:" in outcome.message
 
 
+@pytest.mark.parametrize("need", ["Need: lib/other.py\n        ", ""])
+def test_a_missing_file_names_the_need_line_only_when_the_reply_has_one(need: str) -> None:
+    """Aider's replies (and many others) have no Need: line: the message must not say the
+    reply's Need: line left the file out (found in a real terminal on Aider's history)."""
+    r = run(f"""\
+        ## Turn 1
+        --- File: lib/config.py ---
+        <<<<<<< SEARCH
+        DEBUG = True
+        =======
+        DEBUG = False
+        >>>>>>> REPLACE
+        ### Changed files:
+        - lib/config.py
+        {need}""", {})
+    outcome = r.turns[0].results[0].outcome
+    assert (outcome.status, outcome.rule) == (Status.NOT_FOUND, "missing-file")
+    assert outcome.message.startswith("lib/config.py does not exist")
+    assert ("Need: line does not list it" in outcome.message) == bool(need)
+
+
 def test_empty_search_creates_a_new_file_but_never_anchors_in_an_existing_one() -> None:
     text = """\
         ## Turn 1

@@ -58,6 +58,7 @@ class FileContext:
     """What a turn's file operations are checked against, besides the tree."""
 
     need: tuple[str, ...] = ()
+    need_line: bool = False  # whether the reply has a Need: line at all (Aider's have none)
     reserved: ReservedRules = field(default_factory=ReservedRules)
     symlinks: Mapping[str, str] = field(default_factory=dict)
     root: str | None = None  # the absolute root, for absolute symlink targets
@@ -154,7 +155,8 @@ def _missing(path: str, ctx: FileContext) -> Outcome:
         message = f"{path} does not exist: it was moved to {ctx.moved[path]} earlier"
         rule = "moved-path"
     else:
-        message = f"{path} does not exist (and the reply's Need: line does not list it)"
+        message = f"{path} does not exist" + (
+            " (and the reply's Need: line does not list it)" if ctx.need_line else "")
         rule = "missing-file"
     return Outcome(Status.NOT_FOUND, rule=rule, message=message, path=path)
 

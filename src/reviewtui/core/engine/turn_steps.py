@@ -116,7 +116,8 @@ class TurnSteps:
             return state, OpResult(key, op, skipped, decision, False), None
         tree = state.tree
         ctx = FileContext(
-            need=turn.reply.need, reserved=self.rules.reserved,
+            need=turn.reply.need, need_line=turn.reply.need_span is not None,
+            reserved=self.rules.reserved,
             symlinks=link_view(self.rules.symlinks, self.states[0].tree, tree,
                                self.session),
             root=self.rules.root, moved=moved,
