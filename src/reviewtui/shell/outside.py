@@ -103,6 +103,14 @@ def outside_changed(review: Review, paths: Iterable[str]) -> ReplayReport:
         return sync(review, report)
 
 
+def kept_outside(review: Review, path: str) -> bool:
+    """Whether a change made outside the workbench to ``path``, over content the review
+    wrote, is kept on top of every replay (an outside layer): the session's view of the
+    file does not show it, and an accept that overlaps it becomes a conflict."""
+    record = review._records.get(path)
+    return record is not None and record.layer is not None
+
+
 def relink(review: Review, paths: Iterable[str]) -> bool:
     """Tell the engine about links made or removed at ``paths``; True when any was."""
     links = dict(review.rules.symlinks)

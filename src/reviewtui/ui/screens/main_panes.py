@@ -26,18 +26,33 @@ from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import Turn
 from reviewtui.core.record import replace
 from reviewtui.core.review.diagnostics import diagnose_result
+from reviewtui.shell.outside import kept_outside
 from reviewtui.shell.review import Review
 from reviewtui.shell.userconfig import load_layout
 from reviewtui.ui import collector, pacing
 from reviewtui.ui.diagnostics import deferred, op_badge, with_diagnostics
 from reviewtui.ui.evaluating import turn_row
-from reviewtui.ui.opview import OpView, build_view, conflict_sides, op_title, warm_symbols
+from reviewtui.ui.opview import (
+    OpView,
+    build_view,
+    conflict_sides,
+    op_title,
+    warm_symbols,
+    with_outside_note,
+)
 from reviewtui.ui.prefetch import warm
 from reviewtui.ui.project_checks import ProjectChecks, explanation_with
 from reviewtui.ui.review_jobs import ReviewJobs
 from reviewtui.ui.screens.review_states import ReviewStates, draft_twin, review_states
 from reviewtui.ui.widgets.findings import FindingsPanel
-from reviewtui.ui.widgets.lists import OpList, TurnList, op_prompt, op_row_title, unread_parts
+from reviewtui.ui.widgets.lists import (
+    OpList,
+    TurnList,
+    op_prompt,
+    op_row_title,
+    unread_note,
+    unread_parts,
+)
 from reviewtui.ui.widgets.op_detail import OpDetail
 from reviewtui.ui.widgets.request_block import RequestBlock
 from reviewtui.ui.widgets.status_line import StatusLine
@@ -224,22 +239,6 @@ class ReviewPanes(Screen[None]):
         live = {"redo": self.can_redo, "unpin": self.pinned, "force": self.forceable}
         return live.get(action, True)
 
-    def _unread_note(self) -> Text | None:
-        """What of the current turn's reply was not read as operations (an edit cut off
-        before its end...), one line each with its place in the session; None if all."""
-        turns = self.session_turns
-        if not 0 <= self.turn_pos < len(turns) or not unread_parts(turns[self.turn_pos]):
-            return None
-        turn = turns[self.turn_pos]
-        source = str(self.review.loaded.file)
-        note = Text(f"Part of turn {turn.index}'s reply was not read as an operation:",
-                    style="red")
-        for problem in turn.reply.problems:
-            if problem.severity == "error":
-                note.append(f"\n  {source}:{problem.span.start}: ", style="dim")
-                note.append(f"{problem.message} ({problem.rule})")
-        return note
-
     def _sync_live_keys(self, result: OpResult | None) -> None:
         self.can_redo = self.review.can_redo
         self.pinned = self.review.disk_checkpoint is not None
@@ -250,7 +249,9 @@ class ReviewPanes(Screen[None]):
         self._sync_live_keys(result)
         detail = self.query_one(OpDetail)
         if result is None:
-            detail.show(None, unread=self._unread_note())
+            turns = self.session_turns
+            detail.show(None, unread=unread_note(turns[self.turn_pos], self.review.loaded.file)
+                        if 0 <= self.turn_pos < len(turns) else None)
             return
         outcome = self.review.outcome(result.key)
         conflict = None
@@ -266,6 +267,8 @@ class ReviewPanes(Screen[None]):
         else:
             view = with_diagnostics(build_view(result, outcome.status, conflict, message),
                                     result, wait=False)
+        if path and outcome.status is not Status.CONFLICT and kept_outside(self.review, path):
+            view = with_outside_note(view, path)
         waiting = self._waits_on(result)
         if waiting:  # as the exports say it: accepted, not written until that one is
             state, sep, rest = view.subtitle.partition(" · ")

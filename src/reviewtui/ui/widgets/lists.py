@@ -25,6 +25,20 @@ def unread_parts(turn: Turn) -> int:
     return sum(1 for problem in turn.reply.problems if problem.severity == "error")
 
 
+def unread_note(turn: Turn, source: object) -> Text | None:
+    """What of ``turn``'s reply was not read as operations (an edit cut off before its
+    end...), one line each with its place in the session file ``source``; None if all."""
+    if not unread_parts(turn):
+        return None
+    note = Text(f"Part of turn {turn.index}'s reply was not read as an operation:",
+                style="red")
+    for problem in turn.reply.problems:
+        if problem.severity == "error":
+            note.append(f"\n  {source}:{problem.span.start}: ", style="dim")
+            note.append(f"{problem.message} ({problem.rule})")
+    return note
+
+
 def turn_prompt(index: int, request: str, states: list[OpState], width: int = 38, *,
                 unread: int = 0) -> Text:
     """A turn's row: its state, number, request and counts. ``unread``: parts of its
