@@ -12,10 +12,11 @@ from textual.notifications import Notify
 from textual.widgets import Input, Static
 from uikit import REPO, copy_session, open_app, screen_of, until
 
+from reviewtui.core.model.records import Edit, Span
 from reviewtui.shell.userconfig import LAYOUT_DEFAULTS, layout_path, load_layout
 from reviewtui.ui.screens.dialogs import PromptScreen
 from reviewtui.ui.widgets.diff_view import CONTINUED, DiffView
-from reviewtui.ui.widgets.lists import OpList, op_row_title, shorten_path
+from reviewtui.ui.widgets.lists import OpList, op_row_title, op_row_titles, shorten_path
 from reviewtui.ui.widgets.op_detail import OpDetail
 from reviewtui.ui.widgets.request_block import RequestBlock
 
@@ -185,6 +186,26 @@ def test_paths_shorten_from_the_left() -> None:
     assert shorten_path("invoicer/output/text.py", 16) == "…/output/text.py"
     assert shorten_path("invoicer/output/text.py", 10) == "…/text.py"
     assert len(shorten_path("a/" * 30 + "name.py", 12)) <= 12
+    assert shorten_path("crates/ignore/Cargo.toml", 16, apart=True) == "…nore/Cargo.toml"
+
+
+def test_same_named_files_in_sibling_folders_keep_their_rows_apart() -> None:
+    """ripgrep's crates/*/Cargo.toml all read "Edit 1 · …/Cargo.toml" in a narrow list
+    (found in a real terminal, 2026-12-04): those rows keep the end of their path instead;
+    a path that is not shortened alike keeps its folder cut."""
+    def edit(path: str) -> Edit:
+        return Edit(path=path, ordinal=1, number=None, search_lines=("a",),
+                    replace_lines=("b",), span=Span(1, 5), search_span=Span(1, 3),
+                    replace_span=Span(3, 5))
+
+    ops = [edit(f"crates/{name}/Cargo.toml") for name in ("ignore", "grep", "printer",
+                                                           "searcher")]
+    ops.append(edit("invoicer/output/text.py"))
+    titles = op_row_titles(ops, 25)
+    assert titles == ["Edit 1 · …nore/Cargo.toml", "Edit 1 · …grep/Cargo.toml",
+                      "Edit 1 · …nter/Cargo.toml", "Edit 1 · …cher/Cargo.toml",
+                      "Edit 1 · …/output/text.py"]
+    assert [op_row_title(op, 25) for op in ops[:2]] == ["Edit 1 · …/Cargo.toml"] * 2
 
 
 async def test_whitespace_toggle_says_when_it_changes_nothing(

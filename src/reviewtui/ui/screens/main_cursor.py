@@ -31,6 +31,7 @@ from reviewtui.ui.widgets.lists import (
     TurnList,
     op_prompt,
     op_row_title,
+    op_row_titles,
     turn_prompt,
     unread_parts,
 )
@@ -284,9 +285,9 @@ class ReviewCursor(ReviewPanes):
         # not held back for a job): that turn first.
         self.review.evaluate_through(turns[self.turn_pos].index)
         results = self.review.display.turns[self.turn_pos].results
+        titles = op_row_titles([r.op for r in results], self._op_room())
         for pos, result in enumerate(results):
-            ops.update_op(pos, op_prompt(op_row_title(result.op, self._op_room()),
-                                         self.state_of(result),
+            ops.update_op(pos, op_prompt(titles[pos], self.state_of(result),
                                          op_badge(result, wait=False)))
         self.refresh_timeline()
         if detail:

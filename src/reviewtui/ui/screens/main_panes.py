@@ -49,7 +49,7 @@ from reviewtui.ui.widgets.lists import (
     OpList,
     TurnList,
     op_prompt,
-    op_row_title,
+    op_row_titles,
     unread_note,
     unread_parts,
 )
@@ -191,10 +191,9 @@ class ReviewPanes(Screen[None]):
         self.op_pos = max(0, min(self.op_pos, len(results) - 1))
         ops.border_title = f"Turn {turns[self.turn_pos].index}: operations"
         self._show_request()
-        room = self._op_room()
-        ops.set_ops([op_prompt(op_row_title(r.op, room), self.state_of(r),
-                               op_badge(r, wait=False))
-                     for r in results],
+        titles = op_row_titles([r.op for r in results], self._op_room())
+        ops.set_ops([op_prompt(title, self.state_of(r), op_badge(r, wait=False))
+                     for r, title in zip(results, titles, strict=True)],
                     self.op_pos)
         self.refresh_detail()
         self._check_syntax_later(results)
@@ -218,11 +217,11 @@ class ReviewPanes(Screen[None]):
             # between the resize and this call): rebuild rather than re-title.
             self.refresh_turn()
             return
-        room = self._op_room()
+        titles = op_row_titles([r.op for r in results], self._op_room())
         for pos, result in enumerate(results):
             # wait=False: a big file's check belongs to the worker (_check_syntax_later),
             # whose end re-badges the rows; a resize or `b` must not run it on the loop.
-            ops.update_op(pos, op_prompt(op_row_title(result.op, room), self.state_of(result),
+            ops.update_op(pos, op_prompt(titles[pos], self.state_of(result),
                                          op_badge(result, wait=False)))
 
     def _show_request(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import stat
+from collections.abc import Sequence
 from typing import ClassVar, cast
 
 from rich.text import Text
@@ -84,24 +85,47 @@ def op_prompt(title: str, state: OpState, badge: str = "") -> Text:
     return text
 
 
-def op_row_title(op: Edit | FullFile | ConsoleCommand, room: int = 60) -> str:
+def op_row_title(op: Edit | FullFile | ConsoleCommand, room: int = 60, *,
+                 apart: bool = False) -> str:
     """An operation row: what tells it apart first (``Edit 2 · invoicer/output/text.py``),
-    the path shortened from the left when the row is narrow."""
+    the path shortened from the left when the row is narrow (``apart``: see
+    :func:`shorten_path`)."""
     if isinstance(op, ConsoleCommand):
         return sanitize(op.text)
-    lead = f"Edit {op.label} · " if isinstance(op, Edit) else (
+    return _lead(op) + _shortened(op, room, apart=apart)
+
+
+def op_row_titles(ops: Sequence[Edit | FullFile | ConsoleCommand], room: int) -> list[str]:
+    """The rows of one turn's operations (:func:`op_row_title`). Where different paths
+    would read the same once shortened (a monorepo's ``crates/*/Cargo.toml``, all
+    ``…/Cargo.toml``), those rows keep as much of the path's end as fits instead
+    (``…nore/Cargo.toml``, ``…grep/Cargo.toml``)."""
+    paths: dict[str, set[str]] = {}  # each shortened path, and the paths it stands for
+    for op in ops:
+        if not isinstance(op, ConsoleCommand):
+            paths.setdefault(_shortened(op, room), set()).add(op.path)
+    return [op_row_title(op, room, apart=not isinstance(op, ConsoleCommand)
+                         and len(paths[_shortened(op, room)]) > 1) for op in ops]
+
+
+def _lead(op: Edit | FullFile) -> str:
+    return f"Edit {op.label} · " if isinstance(op, Edit) else (
         "Link · " if op.mode is not None and stat.S_ISLNK(op.mode) else "File · ")
+
+
+def _shortened(op: Edit | FullFile, room: int, *, apart: bool = False) -> str:
     # A hidden or control character shows as a picture (as in the header and the diffs).
-    return lead + shorten_path(sanitize(op.path), max(8, room - len(lead)))
+    return shorten_path(sanitize(op.path), max(8, room - len(_lead(op))), apart=apart)
 
 
-def shorten_path(path: str, room: int) -> str:
-    """``…/output/text.py``: the end of the path, cut at a folder where it can be."""
+def shorten_path(path: str, room: int, *, apart: bool = False) -> str:
+    """``…/output/text.py``: the end of the path, cut at a folder where it can be;
+    ``apart``: as much of the end as fits, cut anywhere (``…nore/Cargo.toml``)."""
     if len(path) <= room:
         return path
     tail = path[-(room - 1):]
     cut = tail.find("/")
-    if 0 <= cut < len(tail) - 1 and len(tail) - cut > room // 2:
+    if not apart and 0 <= cut < len(tail) - 1 and len(tail) - cut > room // 2:
         tail = tail[cut:]
     return "…" + tail
 
