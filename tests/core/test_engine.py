@@ -303,28 +303,14 @@ def test_rejecting_a_move_makes_edits_to_the_new_path_not_found() -> None:
     assert data(r, "a.py") == b"x = 1\n"
 
 
-def test_missing_file_consults_need() -> None:
-    r = run("""\
-        ## Turn 1
-        --- File: lib/config.py ---
-        <<<<<<< SEARCH
-        DEBUG = True
-        =======
-        DEBUG = False
-        >>>>>>> REPLACE
-        ### Changed files:
-        - lib/config.py
-        Need: lib/config.py
-        """, {})
-    outcome = r.turns[0].results[0].outcome
-    assert (outcome.status, outcome.rule) == (Status.NOT_FOUND, "needed-file")
-    assert "Need:" in outcome.message
-
-
-@pytest.mark.parametrize("need", ["Need: lib/other.py\n        ", ""])
-def test_a_missing_file_names_the_need_line_only_when_the_reply_has_one(need: str) -> None:
-    """Aider's replies (and many others) have no Need: line: the message must not say the
-    reply's Need: line left the file out (found in a real terminal on Aider's history)."""
+@pytest.mark.parametrize(("need", "rule", "says"), [
+    ("Need: lib/config.py", "needed-file", "the reply lists it under Need:"),
+    ("Need: lib/other.py", "missing-file", "(and the reply's Need: line does not list it)"),
+    # Aider's replies (and many others) have no Need: line: the message must not say
+    # their Need: line left the file out (found in a real terminal on Aider's history).
+    ("", "missing-file", ""),
+])
+def test_a_missing_file_consults_the_need_line(need: str, rule: str, says: str) -> None:
     r = run(f"""\
         ## Turn 1
         --- File: lib/config.py ---
@@ -335,11 +321,13 @@ def test_a_missing_file_names_the_need_line_only_when_the_reply_has_one(need: st
         >>>>>>> REPLACE
         ### Changed files:
         - lib/config.py
-        {need}""", {})
+        {need}
+        """, {})
     outcome = r.turns[0].results[0].outcome
-    assert (outcome.status, outcome.rule) == (Status.NOT_FOUND, "missing-file")
+    assert (outcome.status, outcome.rule) == (Status.NOT_FOUND, rule)
     assert outcome.message.startswith("lib/config.py does not exist")
-    assert ("Need: line does not list it" in outcome.message) == bool(need)
+    assert says in outcome.message
+    assert ("Need:" in outcome.message) == bool(need)
 
 
 def test_empty_search_creates_a_new_file_but_never_anchors_in_an_existing_one() -> None:

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import Static
+from uikit import opened_tree
 
 from reviewtui.shell.review import Review
 from reviewtui.ui.app import ReviewApp
-from reviewtui.ui.screens.tree import TreeScreen
 from reviewtui.ui.widgets.diff_view import DiffView
 
 pytestmark = pytest.mark.anyio
@@ -31,17 +31,11 @@ async def test_a_link_is_shown_as_its_target(tmp_path: Path) -> None:
     app = ReviewApp(review, watch=False)
     async with app.run_test(size=(120, 30)) as pilot:
         await pilot.pause()
-        await pilot.press("t")
-        await pilot.pause()
-        tree = app.screen
-        assert isinstance(tree, TreeScreen)
-        paths = [path for path, _what in tree.rows]
-        tree.show_file(paths.index("Formula"))
-        await pilot.pause()
+        tree = await opened_tree(app, pilot, "Formula")
         assert tree.query_one(DiffView)._message == ("link -> pkg/brew",)
         label = str(tree.query_one("#tree-label", Static).render())
         assert label == "Formula — unchanged by turn 1"
-        tree.show_file(paths.index("a.txt"))  # a text file: its diff, as before
+        tree.show_file([path for path, _what in tree.rows].index("a.txt"))  # as before
         await pilot.pause()
         assert str(tree.query_one("#tree-label", Static).render()) == (
             "a.txt — changed by turn 1")

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from uikit import opened_tree
 
 from reviewtui.shell.review import Review
 from reviewtui.ui.app import ReviewApp
@@ -34,16 +35,11 @@ async def test_a_file_gone_before_it_was_read_is_said(tmp_path: Path) -> None:
     try:
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
-            await pilot.press("t")
-            await pilot.pause()
-            tree = app.screen
-            assert isinstance(tree, TreeScreen)
-            paths = [path for path, _ in tree.rows]
-            tree.show_file(paths.index("lib/gone.py"))
+            tree = await opened_tree(app, pilot, "lib/gone.py")
             view = tree.query_one(DiffView)
             assert view._message is not None
             assert "cannot read lib/gone.py" in "\n".join(view._message)
-            tree.show_file(paths.index("lib/kept.py"))
+            tree.show_file([path for path, _ in tree.rows].index("lib/kept.py"))
             assert view._message is None or "cannot read" not in "\n".join(view._message)
             assert view._after_text == "k = 1"
             await pilot.press("escape")

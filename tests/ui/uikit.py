@@ -16,6 +16,7 @@ from reviewtui.core.errors import DecisionRefused
 from reviewtui.shell.review import Review
 from reviewtui.ui.app import ReviewApp
 from reviewtui.ui.screens.main import MainScreen
+from reviewtui.ui.screens.tree import TreeScreen
 
 REPO = Path(__file__).resolve().parents[2]
 TOUR = REPO / "sample_sessions" / "workshop-tour"
@@ -156,3 +157,15 @@ def review_step(review: Review, step: str, pick: Callable[[], OpKey]) -> bool:
     else:
         return False
     return True
+
+
+async def opened_tree(app: ReviewApp, pilot: Pilot[Any], path: str | None = None) -> TreeScreen:
+    """``t`` on the review screen: the tree screen it opens (showing ``path``, if given)."""
+    await pilot.press("t")
+    await pilot.pause()
+    tree = app.screen
+    assert isinstance(tree, TreeScreen)
+    if path is not None:
+        tree.show_file([row for row, _what in tree.rows].index(path))
+        await pilot.pause()
+    return tree
