@@ -192,6 +192,23 @@ def test_open_without_root_says_where_the_scratch_review_is_and_that_it_is_not_r
         shutil.rmtree(scratch.with_name(scratch.name + ".review.blobs"), ignore_errors=True)
 
 
+def test_a_dry_run_without_root_leaves_no_scratch_copy(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dry run never writes: its scratch copy is only base/, and it is removed at exit
+    (they piled up in /tmp, one per dry run: found by helper-72)."""
+    from reviewtui.ui.app import ReviewApp
+
+    roots: list[Path] = []
+    monkeypatch.setattr(ReviewApp, "run", lambda self, **kwargs: roots.append(self.review.root))
+    code, out, _ = run_cli(["open", str(TOUR), "--no-watch", "--dry-run"], capsys)
+    assert code == 0
+    assert len(roots) == 1
+    assert roots[0] != TOUR / "base"
+    assert not roots[0].exists()
+    assert "scratch copy" not in out
+    assert (TOUR / "base" / "greeter").is_dir()  # the session's own base/ is untouched
+
+
 def test_apply_without_root_uses_a_scratch_copy(capsys: pytest.CaptureFixture[str]) -> None:
     before = {p: p.read_bytes() for p in (TOUR / "base").rglob("*") if p.is_file()}
     code, out, _ = run_cli(["apply", str(TOUR), "--yes", "--turns", "1-2"], capsys)

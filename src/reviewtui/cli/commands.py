@@ -479,7 +479,12 @@ def open_workbench(args: argparse.Namespace) -> int:
                   live=getattr(args, "gate", "review") if live else None).run()
     finally:
         review.close()
-    if review.scratch:
+    if review.scratch and review.dry_run and state is None:
+        # A dry run wrote nothing there and saved no state: the copy is base/ alone.
+        import shutil
+
+        shutil.rmtree(review.root, ignore_errors=True)
+    elif review.scratch:
         # Kept (it holds what was accepted), but not resumed: the next open of the session
         # makes a fresh copy. Said, so a half-done review is not taken for a saved one.
         print(f"reviewed on a scratch copy: {review.root} (kept; opening the session again "
