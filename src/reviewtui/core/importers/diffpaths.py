@@ -1,27 +1,101 @@
 """How a unified diff names its files: ``---``/``+++`` paths and the two paths of a
-``diff --git`` line, git's ``a/``/``b/`` prefixes dropped and its C-style quoting
-(``"caf\\303\\251.txt"``) undone. Used by :mod:`reviewtui.core.importers.unified`."""
+``diff --git`` line, their prefixes dropped and git's C-style quoting
+(``"caf\\303\\251.txt"``) undone. Used by :mod:`reviewtui.core.importers.unified`.
+
+The prefixes are the diff's own: git's ``a/`` and ``b/`` by default, ``i/`` and ``w/``
+(or ``c/``, ``o/``) with ``diff.mnemonicPrefix``, any pair with ``--src-prefix`` and
+``--dst-prefix``, none with ``--no-prefix``; ``diff -ruN old new`` names each file under
+the two folders compared. :func:`prefix_pair` reads them from the diff's headers: a file
+named on both sides as ``P/path`` and ``Q/path`` (P and Q different) shows the pair, one
+named the same on both sides shows there is none. Without that evidence a path loses a
+leading ``a/`` or ``b/``, as before. (Kept as a path, a prefix made a new file land in a
+made-up folder, ``w/src/new.js``, with exit 0.)
+"""
 
 from __future__ import annotations
 
 import re
+from collections import Counter
+from collections.abc import Sequence
 
 DEV_NULL = "/dev/null"
 
+# The prefixes of the old and the new side (each "" or ending in "/"); None: not known.
+Prefixes = tuple[str, str]
 
-def diff_path(raw: str) -> str | None:
-    """A ``---``/``+++`` path: None for /dev/null; the git ``a/``/``b/`` prefix dropped."""
+
+def diff_path(raw: str, prefix: str | None = None) -> str | None:
+    """A ``---``/``+++`` path: None for /dev/null; ``prefix`` (that side's, see
+    :func:`prefix_pair`) dropped, or without one a git ``a/``/``b/`` prefix."""
     raw = raw.split("\t", 1)[0].rstrip()
     path = unquote(raw)
     if path == DEV_NULL:
         return None
+    if prefix is not None:
+        return path[len(prefix):] if prefix and path.startswith(prefix) else path
     if path.startswith(("a/", "b/")):
         return path[2:]
     return path
 
 
-def git_header_paths(rest: str) -> tuple[str | None, str | None]:
-    """The two paths of ``diff --git a/x b/x`` (quoted, or split where both halves agree)."""
+def prefix_pair(lines: Sequence[str], start: int, stop: int) -> Prefixes | None:
+    """The prefixes the diff in ``lines[start:stop]`` gives its old and new paths, by
+    the most of its files: ``("a/", "b/")``, ``("i/", "w/")``, ``("", "")`` (none)...
+    None when no file shows them (a single new file, say) or two pairs tie."""
+    votes: Counter[Prefixes] = Counter()
+    i = start
+    while i < stop:
+        line = lines[i]
+        if line.startswith("diff --git "):
+            found = _header_pair(line[len("diff --git "):])
+            if found is not None:
+                votes[found] += 1
+        elif line.startswith("--- ") and i + 1 < stop and lines[i + 1].startswith("+++ "):
+            old = unquote(line[4:].split("\t", 1)[0].rstrip())
+            new = unquote(lines[i + 1][4:].split("\t", 1)[0].rstrip())
+            found = _pair(old, new) if DEV_NULL not in (old, new) else None
+            if found is not None:
+                votes[found] += 1
+            i += 1
+        i += 1
+    ranked = votes.most_common(2)
+    if not ranked or (len(ranked) == 2 and ranked[0][1] == ranked[1][1]):
+        return None
+    return ranked[0][0]
+
+
+def _pair(old: str, new: str) -> Prefixes | None:
+    """The prefixes ``old`` and ``new`` show when they name one file: ("", "") when they
+    are the same, (P/, Q/) when they differ in their first folder alone."""
+    if old == new:
+        return ("", "")
+    head_old, sep_old, rest_old = old.partition("/")
+    head_new, sep_new, rest_new = new.partition("/")
+    if sep_old and sep_new and rest_old and rest_old == rest_new and head_old and head_new:
+        return head_old + "/", head_new + "/"
+    return None
+
+
+def _header_pair(rest: str) -> Prefixes | None:
+    """:func:`_pair` of a ``diff --git`` line's two paths (a rename shows nothing)."""
+    if rest.startswith('"'):
+        first, _, tail = _split_quoted(rest)
+        return _pair(first, unquote(tail.strip()))
+    at = rest.find(" ")
+    while at > 0:
+        found = _pair(rest[:at], rest[at + 1:])
+        if found is not None:
+            return found
+        at = rest.find(" ", at + 1)
+    return None
+
+
+def git_header_paths(rest: str, prefixes: Prefixes | None = None
+                     ) -> tuple[str | None, str | None]:
+    """The two paths of ``diff --git a/x b/x`` (quoted, or split where both halves agree),
+    without ``prefixes`` (see :func:`prefix_pair`; None: a git ``a/``/``b/`` dropped)."""
+    if prefixes is not None:
+        return _header_paths(rest, prefixes)
     if rest.startswith('"'):
         first, _, tail = _split_quoted(rest)
         second = unquote(tail.strip())
@@ -40,6 +114,31 @@ def git_header_paths(rest: str) -> tuple[str | None, str | None]:
 
 def _strip_prefix(path: str) -> str:
     return path[2:] if path.startswith(("a/", "b/")) else path
+
+
+def _header_paths(rest: str, prefixes: Prefixes) -> tuple[str, str]:
+    """:func:`git_header_paths` with known prefixes: split where both sides, without
+    them, name the same file; else (a rename) before the new side's prefix."""
+    old_prefix, new_prefix = prefixes
+
+    def strip(path: str, prefix: str) -> str:
+        return path[len(prefix):] if prefix and path.startswith(prefix) else path
+
+    if rest.startswith('"'):
+        first, _, tail = _split_quoted(rest)
+        return strip(first, old_prefix), strip(unquote(tail.strip()), new_prefix)
+    at = rest.find(" ")
+    while at > 0:
+        left, right = rest[:at], rest[at + 1:]
+        if (left.startswith(old_prefix) and right.startswith(new_prefix)
+                and strip(left, old_prefix) == strip(right, new_prefix)):
+            return strip(left, old_prefix), strip(right, new_prefix)
+        at = rest.find(" ", at + 1)
+    at = rest.rfind(" " + new_prefix) if new_prefix else rest.find(" ")
+    if at > 0:
+        return strip(rest[:at], old_prefix), strip(rest[at + 1:], new_prefix)
+    parts = rest.split(" ", 1)
+    return parts[0], parts[-1]
 
 
 def _split_quoted(text: str) -> tuple[str, int, str]:

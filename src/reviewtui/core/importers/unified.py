@@ -39,7 +39,13 @@ from reviewtui.core.importers.common import (
     relative_path,
     turns_from_changes,
 )
-from reviewtui.core.importers.diffpaths import diff_path, git_header_paths, unquote
+from reviewtui.core.importers.diffpaths import (
+    Prefixes,
+    diff_path,
+    git_header_paths,
+    prefix_pair,
+    unquote,
+)
 from reviewtui.core.importers.gitbinary import BinaryPatchError, read_hunk
 from reviewtui.core.model.records import (
     CommandName,
@@ -196,6 +202,8 @@ def _subject(lines: Sequence[str], start: int, stop: int) -> str:
 def _sections(lines: Sequence[str], raw: Sequence[str], start: int, stop: int,
               notes: list[ParseProblem]) -> list[_Section]:
     sections: list[_Section] = []
+    prefixes = prefix_pair(lines, start, stop)  # the diff's own a/ b/, i/ w/, none...
+    old_prefix, new_prefix = prefixes if prefixes is not None else (None, None)
     i = start
     while i < stop:
         line = lines[i]
@@ -203,10 +211,11 @@ def _sections(lines: Sequence[str], raw: Sequence[str], start: int, stop: int,
             i += 1
             continue
         if line.startswith("diff --git "):
-            section = _git_section(lines, raw, i, stop, notes)
+            section = _git_section(lines, raw, i, stop, notes, prefixes)
         elif _starts_section(lines, i, stop):
             section = _Section(i)
-            section.old, section.new = diff_path(line[4:]), diff_path(lines[i + 1][4:])
+            section.old = diff_path(line[4:], old_prefix)
+            section.new = diff_path(lines[i + 1][4:], new_prefix)
             section.new_file, section.deleted = section.old is None, section.new is None
             section.end = _read_hunks(lines, raw, i + 2, stop, section, notes)
         else:
@@ -228,9 +237,9 @@ def _sections(lines: Sequence[str], raw: Sequence[str], start: int, stop: int,
 
 
 def _git_section(lines: Sequence[str], raw: Sequence[str], i: int, stop: int,
-                 notes: list[ParseProblem]) -> _Section:
+                 notes: list[ParseProblem], prefixes: Prefixes | None = None) -> _Section:
     section = _Section(i)
-    section.old, section.new = git_header_paths(lines[i][len("diff --git "):])
+    section.old, section.new = git_header_paths(lines[i][len("diff --git "):], prefixes)
     i += 1
     while i < stop:
         line = lines[i]
@@ -267,7 +276,8 @@ def _git_section(lines: Sequence[str], raw: Sequence[str], i: int, stop: int,
             break
         i += 1
     if i + 1 < stop and lines[i].startswith("--- ") and lines[i + 1].startswith("+++ "):
-        old, new = diff_path(lines[i][4:]), diff_path(lines[i + 1][4:])
+        old_prefix, new_prefix = prefixes if prefixes is not None else (None, None)
+        old, new = diff_path(lines[i][4:], old_prefix), diff_path(lines[i + 1][4:], new_prefix)
         if old is None:
             section.new_file = True
         else:
