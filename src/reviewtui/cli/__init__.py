@@ -89,7 +89,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                        "the session directory's base/)")
     apply.add_argument("--yes", action="store_true",
                        help="accept every operation that applies cleanly (required)")
-    apply.add_argument("--turns", help="only these turns, e.g. 3 or 1-3")
+    apply.add_argument("--turns", help="only these turns: 3, 1-3, 3- (to the last) or -3")
     apply.add_argument("--accept-fuzzy", action="store_true",
                        help="also accept near matches (needs_review)")
     apply.add_argument("--trust-checks", action="store_true",

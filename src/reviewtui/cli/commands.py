@@ -157,15 +157,28 @@ def lint(args: argparse.Namespace) -> int:
 
 
 def parse_turns(spec: str, session: Session) -> tuple[int, int]:
-    first, _, last = spec.partition("-")
-    try:
-        a = int(first)
-        b = int(last) if last else a
-    except ValueError:
-        raise UsageError(f"--turns takes N or A-B, not {spec!r}", rule="turns") from None
+    """``N``, ``A-B``, ``A-`` (to the last turn) or ``-B`` (from the first). ``A-`` was
+    read as ``A`` alone: a partly applied project under a clean summary."""
     count = len(session.turns)
-    if not 1 <= a <= b <= count:
-        raise UsageError(f"--turns {spec} is outside 1-{count}", rule="turns")
+    return span_of(spec, count, "--turns", "turn", "turns")
+
+
+def span_of(spec: str, last: int, option: str, what: str, rule: str) -> tuple[int, int]:
+    """(first, last) of ``N``, ``A-B``, ``A-`` (to ``last``) or ``-B`` (from 1), each
+    within 1..``last``; a clear usage error otherwise (``what``: a turn, a line)."""
+    head, dash, tail = spec.strip().partition("-")
+    try:
+        a = int(head) if head else 1
+        b = (int(tail) if tail else last) if dash else a
+    except ValueError:
+        raise UsageError(f"{option} takes N, A-B, A- or -B, not {spec!r}", rule=rule) from None
+    if not head and not tail:
+        raise UsageError(f"{option} takes N, A-B, A- or -B, not {spec!r}", rule=rule)
+    if a > b:
+        raise UsageError(f"{option} {spec} is backwards: {what} {a} comes after {what} {b}",
+                         rule=rule)
+    if a < 1 or b > last:
+        raise UsageError(f"{option} {spec} is outside 1-{last}", rule=rule)
     return a, b
 
 

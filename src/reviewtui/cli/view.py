@@ -14,12 +14,14 @@ from reviewtui.core.text.plural import plural
 
 
 def parse_range(spec: str, total: int) -> tuple[int, int]:
-    first, _, last = spec.partition("-")
+    """``N``, ``A-B``, ``A-`` (to the end) or ``-B``; an end past the file is the file's
+    end. (``A-`` was read as line A alone.)"""
+    first, dash, last = spec.partition("-")
     try:
-        a = int(first)
-        b = int(last) if last else a
+        a = int(first) if first or not dash else 1
+        b = (int(last) if last else max(total, a)) if dash else a
     except ValueError:
-        raise UsageError(f"--range takes A-B or N, not {spec!r}", rule="range") from None
+        raise UsageError(f"--range takes A-B, N, A- or -B, not {spec!r}", rule="range") from None
     if not 1 <= a <= b:
         raise UsageError(f"--range {spec} is not a range of lines", rule="range")
     return a, min(b, total)
