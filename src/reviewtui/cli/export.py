@@ -6,11 +6,14 @@ import argparse
 import sys
 
 from reviewtui.cli import SESSION_FORMATS, gitsource
-from reviewtui.core.errors import DiskError
+from reviewtui.core.errors import DiskError, UsageError
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import BinaryIO
+
+    from reviewtui.core.export import Accepted
 
 # reviewtui.core.export.FORMATS, spelt out so that building the parser (``--help``) does
 # not import the engine; a test keeps the two equal.
@@ -79,11 +82,49 @@ def export(args: argparse.Namespace) -> int:
     from pathlib import Path  # here: building the parser (``--help``) does not need it
 
     target = Path(args.output).absolute()
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise DiskError(f"cannot create the folder: {exc.strerror}", source=str(target.parent),
-                        rule="write") from None
+    _check_output(target, accepted, args)
     atomic_write(target.parent, target.name, data)
     print(f"{args.format} export written to {args.output}", file=sys.stderr)
     return 0
+
+
+def _check_output(target: Path, accepted: Accepted, args: argparse.Namespace) -> None:
+    """``--output`` never replaces what the export reads or reviews: the session (or its
+    ``base/``), its review state, or a file of the project the session changes; and it
+    writes into a folder that exists (it made missing ones, wherever the path said).
+    (``--output ws/session.md`` replaced the session it was exporting: found by
+    helper-73.)"""
+    from pathlib import Path
+
+    def inside(path: Path, folder: Path) -> bool:
+        return path == folder or folder in path.parents
+
+    resolved = target.resolve()
+    if not target.parent.is_dir():
+        raise UsageError(f"--output {args.output}: the folder {target.parent} does not exist",
+                         rule="output")
+    if resolved.is_dir():
+        raise UsageError(f"--output {args.output} is a folder: name a file", rule="output")
+    source = Path(accepted.source).resolve()
+    if resolved == source:
+        raise UsageError(f"--output {args.output} is the session being exported",
+                         source=str(source), rule="output")
+    session = Path(args.session).resolve() if args.session else None
+    if session is not None and session.is_dir() and inside(resolved, session / "base"):
+        raise UsageError(f"--output {args.output} is inside the session's base/",
+                         source=str(session), rule="output")
+    if accepted.state:
+        state = Path(accepted.state).resolve()
+        blobs = state.with_name(state.name.removesuffix(".json") + ".blobs")
+        if resolved == state or inside(resolved, blobs):
+            raise UsageError(f"--output {args.output} is the review's state",
+                             source=str(state), rule="output")
+    if args.root:
+        root = Path(args.root).resolve()
+        if inside(resolved, root):
+            rel = resolved.relative_to(root).as_posix()
+            changed = {path for turn in accepted.session.turns for op in turn.reply.ops
+                       if isinstance(path := getattr(op, "path", None), str)}
+            if rel in changed:
+                raise UsageError(f"--output {args.output} is {rel}, a file of the project "
+                                 "the session changes", source=str(root), rule="output")
