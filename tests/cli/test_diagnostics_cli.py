@@ -146,3 +146,34 @@ def test_check_says_which_syntax_breaks_wait_for_a_decision(
     main(["stats", str(tmp_path / "session.md"), "--root", str(base), "--json"])
     stats = json.loads(capsys.readouterr().out)
     assert stats["total"]["syntax_errors"] == 1, stats["total"]
+
+
+REFUSED = """## Turn 1
+> change a
+
+--- File: m.py ---
+<<<<<<< SEARCH
+    a = 1
+=======
+def f():
+    a = (2
+>>>>>>> REPLACE
+
+### Changed files:
+- m.py
+"""
+
+
+def test_check_says_a_refused_syntax_break_fails_as_the_counts_say(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A refused edit (its REPLACE repeats the line above) counts as "fail": the syntax
+    part says so too, not that it needs a decision (found by helper-73: "0 need a decision
+    ... (1 of them needs a decision)")."""
+    (tmp_path / "session.md").write_text(REFUSED)
+    base = tmp_path / "base"
+    base.mkdir()
+    (base / "m.py").write_text("def f():\n    a = 1\n    return a\n")
+    main(["check", str(tmp_path / "session.md"), "--root", str(base)])
+    summary = capsys.readouterr().out.splitlines()[-1]
+    assert "0 apply, 1 fail, 0 need a decision;" in summary
+    assert summary.endswith("; 1 introduce syntax errors (1 of them fails)"), summary

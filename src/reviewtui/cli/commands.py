@@ -109,24 +109,36 @@ def check(args: argparse.Namespace) -> int:
                   "empty project")
         for finding in findings:
             print(finding_line(source, finding))
-        broken = undecided = 0  # operations that introduce a syntax error (checked once);
-        for turn in run.turns:  # of them, those that need a decision before they land
+        # Operations that introduce a syntax error (checked once); of them, those that do
+        # not land as they are: needing a decision (a near match), or failed (refused).
+        broken = undecided = failing = 0
+        for turn in run.turns:
             for result in turn.results:
                 print(outcome_line(source, result))
                 own = introduced(result)
                 broken += bool(own)
-                undecided += bool(own) and not result.landed
+                if own and not result.landed:
+                    if result.outcome.status in FAILED:
+                        failing += 1
+                    else:
+                        undecided += 1
                 for line in diagnostic_lines(result, extra.get(result.key, ()), own):
                     print(line)
-        print(_summary(run, findings, broken, undecided))
+        print(_summary(run, findings, broken, undecided, failing))
     return EXIT_FINDINGS if has_errors(findings, run) else EXIT_OK
 
 
 def _summary(run: SessionRun, findings: list, broken: int,  # type: ignore[type-arg]
-             undecided: int) -> str:
+             undecided: int, failing: int) -> str:
     """The closing line of ``check``. ``broken``: operations that introduce a syntax error,
-    ``undecided`` of them needing a decision first (a near match, say): said apart, so the
-    count of those that land reads as the statistics' (which count landed ones)."""
+    ``undecided`` of them needing a decision first (a near match, say) and ``failing`` of
+    them not applied (refused as a duplicate line, say): said apart, in the words of the
+    counts before them, so the count of those that land reads as the statistics' (which
+    count landed ones)."""
+    apart = [f"{undecided} of them {'needs' if undecided == 1 else 'need'} a decision"
+             if undecided else "",
+             f"{failing} of them {'fails' if failing == 1 else 'fail'}" if failing else ""]
+    said = ", ".join(part for part in apart if part)
     results = [r for t in run.turns for r in t.results]
     landed = sum(r.landed for r in results)
     failed = sum(r.outcome.status in FAILED for r in results)
@@ -135,8 +147,7 @@ def _summary(run: SessionRun, findings: list, broken: int,  # type: ignore[type-
             f"{failed} fail, {len(results) - landed - failed} need a decision; "
             f"{plural(len(findings), 'lint finding')}"
             + (f"; {broken} introduce syntax errors" if broken else "")
-            + (f" ({undecided} of them {'needs' if undecided == 1 else 'need'} a decision)"
-               if undecided else ""))
+            + (f" ({said})" if said else ""))
 
 
 def lint(args: argparse.Namespace) -> int:
