@@ -66,6 +66,30 @@ def test_apply_with_state_then_restore_each_checkpoint(
     with Review.open(TOUR, root, state_path=state) as review:
         assert len(review.decisions) == 12
         assert review.disk_checkpoint is None
+    # A preview with nothing to change says so and succeeds (it was a usage error).
+    code, out, _ = run(["restore", str(TOUR), "--root", str(root), "--checkpoint", "5",
+                        "--state", str(state)], capsys)
+    assert code == 0
+    assert "the disk already matches checkpoint 5" in out
+
+
+def test_restore_with_an_unreadable_state_moves_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A preview (or a restore) from a state that cannot be read is refused, and the state
+    file stays where it is: it was moved aside, by a preview, found by helper-73."""
+    root = tmp_path / "proj"
+    shutil.copytree(TOUR / "base", root)
+    state = tmp_path / "tour.review.json"
+    state.write_text("garbage\n")
+    for extra in ([], ["--yes"]):
+        code, _, err = run(["restore", str(TOUR), "--root", str(root), "--checkpoint", "0",
+                            "--state", str(state), *extra], capsys)
+        assert code == 2
+        assert "cannot be read" in err
+        assert "[state]" in err
+        assert state.read_text() == "garbage\n"
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["proj", "tour.review.json"]
 
 
 @pytest.mark.parametrize(("extra", "needle"), [

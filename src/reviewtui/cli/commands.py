@@ -440,6 +440,13 @@ def restore(args: argparse.Namespace) -> int:
         raise UsageError(f"no review state at {state}: restore needs the decisions and "
                          "original contents a review saved (review the session in the "
                          "workbench, or run 'apply --state FILE' first)", rule="no-state")
+    from reviewtui.shell.state import StateFile
+
+    saved, problems = StateFile(state, read_only=True).load()
+    if saved is None:  # (read without moving it aside: a restore is no fresh review)
+        raise UsageError(f"the review state at {state} cannot be read, and restore needs "
+                         "the decisions and original contents it keeps"
+                         + (f": {problems[0]}" if problems else ""), rule="state")
     root = Path(args.root)
     # Without --yes nothing is written, not even an interrupted replay.
     with Review.open(args.session, root, state_path=state, dry_run=not args.yes,
@@ -452,6 +459,10 @@ def restore(args: argparse.Namespace) -> int:
                              rule="checkpoint")
         if not args.yes:
             preview = review.restore_preview(args.checkpoint)
+            if not preview:
+                print(f"the disk already matches checkpoint {args.checkpoint} under {root}: "
+                      "nothing to restore")
+                return EXIT_OK
             for path, old, new in preview:
                 verb = "create" if old is None else "remove" if new is None else "rewrite"
                 print(f"{root / path}: would {verb}")

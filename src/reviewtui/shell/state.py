@@ -388,6 +388,8 @@ class StateFile:
             return None, [self._move_aside(why)]
 
     def _move_aside(self, why: str) -> str:
+        if self.read_only:  # a preview writes nothing, nor moves anything
+            return f"{self.path}: the review state cannot be read ({why}); left as it is"
         stamp = time.strftime("%Y%m%dT%H%M%S")
         aside = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
         n = 1
