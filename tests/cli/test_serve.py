@@ -101,11 +101,12 @@ def test_cli_serves_the_workshop_tour_by_default(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     served: list[ServePlan] = []
     monkeypatch.setattr(serve_module, "run_server", served.append)
-    assert main(["serve", "--port", "8765"]) == 0
+    port = _free_port()  # (the port is tried before the address is printed)
+    assert main(["serve", "--port", str(port)]) == 0
     (plan,) = served
     assert shlex.split(plan.command)[4] == str(TOUR)
     out, err = capsys.readouterr()
-    assert f"open http://127.0.0.1:8765/?token={plan.token} in a browser" in out
+    assert f"open http://127.0.0.1:{port}/?token={plan.token} in a browser" in out
     assert len(plan.token) >= 40
     assert err == ""
 
@@ -113,7 +114,7 @@ def test_cli_serves_the_workshop_tour_by_default(
 def test_cli_prints_the_warning_for_another_address(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(serve_module, "run_server", lambda plan: None)
-    assert main(["serve", str(TOUR), "--host", "0.0.0.0"]) == 0
+    assert main(["serve", str(TOUR), "--host", "0.0.0.0", "--port", str(_free_port())]) == 0
     assert "reviewtui: warning: 0.0.0.0 listens on every network interface" in (
         capsys.readouterr().err)
 
@@ -171,3 +172,4 @@ def test_a_busy_port_is_a_clean_error() -> None:
     assert done.returncode == 2, done.stdout + done.stderr
     assert f"cannot listen on 127.0.0.1 port {port}" in done.stderr
     assert "Traceback" not in done.stdout + done.stderr
+    assert "in a browser" not in done.stdout  # no address to a port someone else owns

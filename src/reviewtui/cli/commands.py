@@ -539,10 +539,11 @@ def demo(args: argparse.Namespace) -> int:
 
 def serve(args: argparse.Namespace) -> int:
     """The workbench as a web page: one ``reviewtui open`` process per browser connection."""
-    from reviewtui.shell.serve import plan_serve, run_server
+    from reviewtui.shell.serve import check_listen, plan_serve, run_server
 
     plan = plan_serve(args.session or DEMO_SESSION, args.root, host=args.host, port=args.port,
                       dry_run=args.dry_run, public_url=args.public_url)
+    check_listen(plan)  # before the address is printed
     if plan.warning:
         print(f"reviewtui: warning: {plan.warning}", file=sys.stderr)
     print(f"reviewtui: open {plan.address} in a browser (Ctrl+C stops the server)",

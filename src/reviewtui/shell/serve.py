@@ -145,6 +145,25 @@ def plan_serve(session: str | Path, root: str | Path | None, *, host: str = DEFA
                      token=new_token())
 
 
+def check_listen(plan: ServePlan) -> None:
+    """That the server can listen where the plan says, before its address is printed (on a
+    busy port it was printed, pointing at whatever owned the port, then the server failed).
+    The port is only tried (with the reuse the server itself asks for) and let go."""
+    import socket
+
+    try:
+        found = socket.getaddrinfo(plan.host or None, plan.port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+        family, kind, proto, _name, address = found[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as exc:
+        raise UsageError(f"cannot listen on {plan.host} port {plan.port}: "
+                         f"{exc.strerror or exc} (choose another --port or --host)",
+                         rule="listen") from None
+
+
 def run_server(plan: ServePlan) -> None:
     """Serve until Ctrl+C (or SIGTERM); each open page's workbench is told to quit."""
     from reviewtui.shell.serve_guard import GuardedServer, served_origins
