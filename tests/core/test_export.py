@@ -357,6 +357,26 @@ x = 2
     assert replay(out, result.base) == result.run.checkpoints
 
 
+def test_canonical_session_keeps_a_change_longer_than_twelve_lines_as_an_edit() -> None:
+    """A change of 14 lines needs a SEARCH of 14: past the 12-line limit, it was re-sent as
+    the whole 120-line file, 3.5x the cost, which the export's own lint then flagged as
+    full-file-too-costly (found by helper-73 on a session and on Aider's history)."""
+    old = "".join(f"line_{n} = {n}\n" for n in range(1, 121))
+    search = "".join(f"line_{n} = {n}\n" for n in range(50, 64))
+    replace = "".join(f"line_{n} = 10 * {n}\n" for n in range(50, 64))
+    text = (f"## Turn 1\n> scale\n\n--- File: data.py ---\n<<<<<<< SEARCH\n{search}"
+            f"=======\n{replace}>>>>>>> REPLACE\n\n### Changed files:\n- data.py\n")
+    result = accepted(text, tree({"data.py": old}))
+    out = canonical_session(result)
+    assert "<<<<<<< SEARCH\n" + search + "=======\n" + replace + ">>>>>>> REPLACE" in out
+    assert "line_1 = 1" not in out  # not the whole file
+    assert replay(out, result.base) == result.run.checkpoints
+    session = parse_session(out, "canonical.md")
+    run = evaluate_session(session, result.base, policy=Policy.headless())
+    assert "full-file-too-costly" not in {f.rule for f in lint_session(session,
+                                                                       file_text_for(run))}
+
+
 def test_canonical_session_keeps_conventions_and_drops_an_undone_pair() -> None:
     text = """\
 ## Turn 1

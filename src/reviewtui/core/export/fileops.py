@@ -10,7 +10,8 @@ what the model wrote:
    ran;
 2. one block per file the turn's file operations changed: the smallest search/replace
    edits (difflib hunks, changes closer than two unchanged lines merged, each SEARCH
-   grown line by line until it matches exactly once, at most 12 lines), or the full file
+   grown line by line until it matches exactly once, at most 12 lines, longer when no
+   shorter one is unique), or the full file
    for a new file, when no unique anchor exists, or when the edits would cost 70% of the
    file or more (the protocol's rule, with lint's token estimate);
 3. the footer, and the turn's ``Need:`` line.
@@ -190,6 +191,12 @@ def _file_plan(path: str, old: FileState | None, new: FileState) -> FilePlan:
     full_tokens = lines_tokens(after)
     large = full_tokens > LARGE_FILE_TOKENS
     edits = minimal_edits(old.lines, after, path, large=large)
+    if edits is None and not large:
+        # No unique anchor of at most 12 lines: a longer one is still far cheaper than
+        # the whole file, most of the time (the cost check below decides, as it does for
+        # any edits). It fell back to the full file: a 14-line edit of a 120-line file
+        # was re-sent whole, at 3.5x the cost, which the export's own lint then flagged.
+        edits = minimal_edits(old.lines, after, path, large=True)
     if not edits:  # no anchor; or the same lines, only the final newline differs
         return FilePlan(path, False, True, after, None)
     if large or not new.final_newline:  # a full file always ends with a newline
