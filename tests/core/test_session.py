@@ -122,9 +122,25 @@ def test_config_reserved_paths() -> None:
     assert parse_config("").reserved == ()
 
 
+def test_reserved_paths_are_read_from_the_root_as_gitignore_writes_them() -> None:
+    """"/greeter/**", "./greeter/**" and "greeter/" reserved nothing, silently (found by
+    helper-73): they mean the folder and all it holds, as "greeter/**" does."""
+    config = parse_config('[reserved]\npaths = ["/greeter/**", "./greeter/**", "greeter/",'
+                          ' "/public/sw.js"]\n')
+    assert config.reserved == ("greeter/**", "greeter/**", "greeter/**", "public/sw.js")
+
+
+@pytest.mark.parametrize("pattern", ["", "/", "../shared/**", "a/../../b"])
+def test_a_reserved_path_that_can_never_match_is_an_error(pattern: str) -> None:
+    with pytest.raises(ConfigError, match="can never match") as info:
+        parse_config(f'# reserved\n[reserved]\npaths = ["{pattern}"]\n', "reviewtui.toml")
+    assert info.value.line == 3
+
+
 @pytest.mark.parametrize(
     ("text", "line"),
-    [("[reserved\n", 1), ("[reserved]\npaths = 3\n", None), ("reserved = 1\n", None)],
+    [("[reserved\n", 1), ("[reserved]\npaths = 3\n", 2), ("reserved = 1\n", 1),
+     ('x = 1\n\n[checks]\n"*.py" = 3\n', 4), ("checks = 2\n", 1)],
 )
 def test_config_errors(text: str, line: int | None) -> None:
     with pytest.raises(ConfigError) as info:

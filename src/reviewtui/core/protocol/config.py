@@ -80,27 +80,63 @@ def parse_config(text: str, source: str = CONFIG_NAME) -> ProjectConfig:
                           rule="toml") from None
     reserved = data.get("reserved", {})
     if not isinstance(reserved, dict):
-        raise ConfigError("[reserved] must be a table", source=source, rule="reserved")
+        raise ConfigError("[reserved] must be a table", source=source,
+                          line=_line_of_key(text, "reserved"), rule="reserved")
     paths = reserved.get("paths", [])
     if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
         raise ConfigError('[reserved] paths must be a list of strings such as ["dist/**"]',
-                          source=source, rule="reserved")
-    return ProjectConfig(tuple(paths), source, _checks(data.get("checks", {}), source))
+                          source=source, line=_line_of_key(text, "reserved", "paths"),
+                          rule="reserved")
+    patterns = tuple(_reserved_pattern(p, text, source) for p in paths)
+    return ProjectConfig(patterns, source, _checks(data.get("checks", {}), source, text))
+
+
+def _reserved_pattern(pattern: str, text: str, source: str) -> str:
+    """A ``[reserved] paths`` entry as the root-relative glob it means: a leading ``/`` or
+    ``./`` anchors it at the root (as in .gitignore), a trailing ``/`` names a folder and
+    all it holds. ``"/greeter/**"``, ``"./greeter/**"`` and ``"greeter/"`` reserved
+    nothing before; an entry that can never match (empty, or leading out of the root)
+    is an error, not silence."""
+    glob = pattern.strip()
+    while glob.startswith(("/", "./")):
+        glob = glob[1:] if glob.startswith("/") else glob[2:]
+    if glob.endswith("/"):
+        glob += "**"
+    parts = glob.split("/")
+    if not glob or ".." in parts:
+        raise ConfigError(f"[reserved] paths {pattern!r} can never match a file of the "
+                          'project: write it from the root, such as "dist/**"', source=source,
+                          line=_line_of_key(text, "reserved", "paths"), rule="reserved")
+    return glob
+
+
+def _line_of_key(text: str, table: str, key: str | None = None) -> int | None:
+    """The line of ``[table]`` (or of ``key = `` after it) in the TOML ``text``, to name in
+    a message; None when it cannot be told (an inline table, say)."""
+    head = re.search(rf"(?m)^[ \t]*\[[ \t]*{re.escape(table)}[ \t]*\]", text)
+    if head is None:  # ``reserved = 1``: the key itself, at the top level
+        head = re.search(rf'(?m)^[ \t]*"?{re.escape(table)}"?[ \t]*=', text)
+        return line_of(text, head.start()) if head is not None else None
+    if key is None:
+        return line_of(text, head.start())
+    found = re.compile(rf'(?m)^[ \t]*"?{re.escape(key)}"?[ \t]*=').search(text, head.end())
+    return line_of(text, found.start()) if found else line_of(text, head.start())
 
 
 _CHECKS_SHAPE = ('[checks] maps a glob to a command, e.g. '
                  '"*.py" = "ruff check --output-format=json {path}"')
 
 
-def _checks(table: object, source: str) -> tuple[tuple[str, str], ...]:
+def _checks(table: object, source: str, text: str = "") -> tuple[tuple[str, str], ...]:
     if not isinstance(table, dict):
         raise ConfigError(f"[checks] must be a table: {_CHECKS_SHAPE}", source=source,
-                          rule="checks")
+                          line=_line_of_key(text, "checks"), rule="checks")
     checks: list[tuple[str, str]] = []
     for glob, command in table.items():
         if not isinstance(command, str):
             raise ConfigError(f"[checks] {glob!r} must be a command string: {_CHECKS_SHAPE}",
-                              source=source, rule="checks")
+                              source=source, line=_line_of_key(text, "checks", glob),
+                              rule="checks")
         if not glob.strip():
             raise ConfigError(f"[checks] has an empty glob: {_CHECKS_SHAPE}", source=source,
                               rule="checks")
