@@ -126,7 +126,8 @@ def generated_file_rule(ctx: LintContext) -> Iterator[Hit]:
                      lambda m: (
         f"{m.path!r} is a generated file ({_generated(m.path)}): the tool that owns it "
         "rewrites it, so check the change is what that tool would write (apply --strict "
-        "leaves it pending; reserve it in reviewtui.toml to refuse it)"))
+        "leaves it pending; listed under [reserved] paths in reviewtui.toml, it is "
+        "refused)"))
 
 
 RULES = (absolute_path, backslash_path, parent_path, no_extension, generated_file_rule)
