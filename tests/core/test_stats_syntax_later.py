@@ -34,3 +34,22 @@ def test_with_syntax_leaves_counted_stats_alone() -> None:
     assert with_syntax(full, accepted) is full
     assert stats_lines([full]) == stats_lines([with_syntax(session_stats(
         accepted, syntax=False), accepted)])
+
+
+def test_turns_without_operations_are_counted_not_listed(tmp_path: Path) -> None:
+    """A long chat history is mostly turns without operations (Aider's 4 MB history: 1,776
+    turns, 531 operations): the text lists the turns that have some and counts the rest
+    (the per-turn lines were 1,776, found by helper-73)."""
+    session = tmp_path / "s.md"
+    session.write_text("## Turn 1\n> hello\n\nNothing to change.\n\n"
+                       "## Turn 2\n> change a\n\n--- File: a.txt ---\n<<<<<<< SEARCH\none\n"
+                       "=======\nONE\n>>>>>>> REPLACE\n\n"
+                       "## Turn 3\n> thanks\n\nDone.\n")
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "a.txt").write_text("one\n")
+    accepted, _ = load_accepted(session, root)
+    lines = stats_lines([session_stats(accepted)])
+    at = lines.index("per turn (2 turns without operations not listed):")
+    listed = lines[at + 1:]
+    assert [line.split(":")[0] for line in listed] == ["  turn 2"]

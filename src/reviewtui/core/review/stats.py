@@ -249,8 +249,14 @@ def stats_lines(stats: Sequence[SessionStats], *, turns: bool = True) -> list[st
                                                                     strict=True)).rstrip()
            for label, values in rows]
     if turns and len(stats) == 1:
-        out += ["", "per turn:"]
+        # A turn without operations (most of a long chat history: Aider's 1,776 turns hold
+        # 531 operations) is counted, not listed (the JSON lists every turn).
+        quiet = sum(1 for t in stats[0].turns if not t.operations)
+        out += ["", "per turn" + (f" ({plural(quiet, 'turn')} without operations not listed)"
+                                  if quiet else "") + ":"]
         for t in stats[0].turns:
+            if not t.operations:
+                continue
             out.append(f"  turn {t.turn}: {plural(t.operations, 'operation')}, "
                        f"{t.landed} landed, "
                        f"{t.failed} failed, ~{t.tokens_sent} tokens sent "
