@@ -36,6 +36,18 @@ def _write(root: Path, files: dict[str, str]) -> None:
         (root / path).write_text(text)
 
 
+def _applied(patch: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+             ) -> dict[str, str]:
+    """``patch`` applied by reviewtui on a tree of BEFORE (it must exit 0): the result."""
+    root = tmp_path / "root"
+    root.mkdir()
+    _write(root, BEFORE)
+    code = main(["apply", str(patch), "--format", "unified", "--yes", "--root", str(root)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    return _tree(root)
+
+
 def _tree(root: Path) -> dict[str, str]:
     return {str(p.relative_to(root)): p.read_text() for p in sorted(root.rglob("*"))
             if p.is_file() and ".git" not in p.parts and not p.name.endswith(".review.json")}
@@ -68,13 +80,7 @@ def test_a_git_diff_lands_as_git_made_it(change: Path, tmp_path: Path,
     args = [*(["-c", config[0]] if config else []), "diff", *flags]
     patch = tmp_path / "change.diff"
     patch.write_text(git(change, *args))
-    root = tmp_path / "root"
-    root.mkdir()
-    _write(root, BEFORE)
-    code = main(["apply", str(patch), "--format", "unified", "--yes", "--root", str(root)])
-    out = capsys.readouterr().out
-    assert code == 0, out
-    assert _tree(root) == AFTER
+    assert _applied(patch, tmp_path, capsys) == AFTER
 
 
 def test_a_gnu_diff_of_two_folders_lands_under_the_root(tmp_path: Path,
@@ -90,14 +96,8 @@ def test_a_gnu_diff_of_two_folders_lands_under_the_root(tmp_path: Path,
     assert done.returncode == 1  # differences found
     patch = tmp_path / "gnu.diff"
     patch.write_bytes(done.stdout)
-    root = tmp_path / "root"
-    root.mkdir()
-    _write(root, BEFORE)
-    code = main(["apply", str(patch), "--format", "unified", "--yes", "--root", str(root)])
-    out = capsys.readouterr().out
     # GNU diff -N names a removed file against an empty one: it is emptied, not removed.
-    assert code == 0, out
-    assert _tree(root) == {**AFTER, "gone.txt": ""}
+    assert _applied(patch, tmp_path, capsys) == {**AFTER, "gone.txt": ""}
 
 
 @pytest.mark.parametrize(("headers", "pair"), [
