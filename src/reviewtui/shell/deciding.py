@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from reviewtui.shell.review import Review
 
 _ACCEPTING = (Verdict.ACCEPTED, Verdict.EDITED)
+# An outcome's status as the refusal reads it ("an operation that is a near match").
+_STATE_WORDS = {"needs_review": "a near match"}
 
 
 def decide_many(review: Review, items: Iterable[tuple[OpKey, Decision]], *,
@@ -93,7 +95,7 @@ def refusal(review: Review, item: DecisionItem) -> DecisionRefused:
     return DecisionRefused(
         item.key, str(outcome.status),
         f"{item.describe()}: cannot accept an operation that is "
-        f"{str(outcome.status).replace('_', ' ')} - "
+        f"{_STATE_WORDS.get(str(outcome.status), str(outcome.status).replace('_', ' '))} - "
         f"{refusal_hint(outcome.status, forceable=outcome.forceable)}; nothing was recorded")
 
 
