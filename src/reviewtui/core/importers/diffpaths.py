@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 DEV_NULL = "/dev/null"
 
@@ -27,8 +27,7 @@ Prefixes = tuple[str, str]
 def diff_path(raw: str, prefix: str | None = None) -> str | None:
     """A ``---``/``+++`` path: None for /dev/null; ``prefix`` (that side's, see
     :func:`prefix_pair`) dropped, or without one a git ``a/``/``b/`` prefix."""
-    raw = raw.split("\t", 1)[0].rstrip()
-    path = unquote(raw)
+    path = _raw_path(raw)
     if path == DEV_NULL:
         return None
     if prefix is not None:
@@ -51,8 +50,7 @@ def prefix_pair(lines: Sequence[str], start: int, stop: int) -> Prefixes | None:
             if found is not None:
                 votes[found] += 1
         elif line.startswith("--- ") and i + 1 < stop and lines[i + 1].startswith("+++ "):
-            old = unquote(line[4:].split("\t", 1)[0].rstrip())
-            new = unquote(lines[i + 1][4:].split("\t", 1)[0].rstrip())
+            old, new = _raw_path(line[4:]), _raw_path(lines[i + 1][4:])
             found = _pair(old, new) if DEV_NULL not in (old, new) else None
             if found is not None:
                 votes[found] += 1
@@ -62,6 +60,11 @@ def prefix_pair(lines: Sequence[str], start: int, stop: int) -> Prefixes | None:
     if not ranked or (len(ranked) == 2 and ranked[0][1] == ranked[1][1]):
         return None
     return ranked[0][0]
+
+
+def _raw_path(raw: str) -> str:
+    """A ``---``/``+++`` path as written: up to a tab (a date may follow), unquoted."""
+    return unquote(raw.split("\t", 1)[0].rstrip())
 
 
 def _pair(old: str, new: str) -> Prefixes | None:
@@ -78,16 +81,21 @@ def _pair(old: str, new: str) -> Prefixes | None:
 
 def _header_pair(rest: str) -> Prefixes | None:
     """:func:`_pair` of a ``diff --git`` line's two paths (a rename shows nothing)."""
+    return next((found for left, right in _splits(rest)
+                 if (found := _pair(left, right)) is not None), None)
+
+
+def _splits(rest: str) -> Iterator[tuple[str, str]]:
+    """The ways a ``diff --git`` line's ``rest`` may hold its two paths: the two quoted
+    tokens, or (unquoted, a path may hold spaces) each split at a space, leftmost first."""
     if rest.startswith('"'):
         first, _, tail = _split_quoted(rest)
-        return _pair(first, unquote(tail.strip()))
+        yield first, unquote(tail.strip())
+        return
     at = rest.find(" ")
     while at > 0:
-        found = _pair(rest[:at], rest[at + 1:])
-        if found is not None:
-            return found
+        yield rest[:at], rest[at + 1:]
         at = rest.find(" ", at + 1)
-    return None
 
 
 def git_header_paths(rest: str, prefixes: Prefixes | None = None
@@ -124,16 +132,13 @@ def _header_paths(rest: str, prefixes: Prefixes) -> tuple[str, str]:
     def strip(path: str, prefix: str) -> str:
         return path[len(prefix):] if prefix and path.startswith(prefix) else path
 
+    splits = list(_splits(rest))
     if rest.startswith('"'):
-        first, _, tail = _split_quoted(rest)
-        return strip(first, old_prefix), strip(unquote(tail.strip()), new_prefix)
-    at = rest.find(" ")
-    while at > 0:
-        left, right = rest[:at], rest[at + 1:]
-        if (left.startswith(old_prefix) and right.startswith(new_prefix)
-                and strip(left, old_prefix) == strip(right, new_prefix)):
+        first, second = splits[0]
+        return strip(first, old_prefix), strip(second, new_prefix)
+    for left, right in splits:  # where both sides name one file under these prefixes
+        if _pair(left, right) == prefixes:
             return strip(left, old_prefix), strip(right, new_prefix)
-        at = rest.find(" ", at + 1)
     at = rest.rfind(" " + new_prefix) if new_prefix else rest.find(" ")
     if at > 0:
         return strip(rest[:at], old_prefix), strip(rest[at + 1:], new_prefix)
