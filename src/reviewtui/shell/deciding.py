@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from reviewtui.core.engine import PENDING, Decision, OpKey, Verdict
-from reviewtui.core.engine.decisions import refusal_hint
+from reviewtui.core.engine.decisions import refusal_hint, status_words
 from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.errors import DecisionRefused, UsageError
 from reviewtui.core.model.records import ConsoleCommand
@@ -25,8 +25,6 @@ if TYPE_CHECKING:
     from reviewtui.shell.review import Review
 
 _ACCEPTING = (Verdict.ACCEPTED, Verdict.EDITED)
-# An outcome's status as the refusal reads it ("an operation that is a near match").
-_STATE_WORDS = {"needs_review": "a near match"}
 
 
 def decide_many(review: Review, items: Iterable[tuple[OpKey, Decision]], *,
@@ -95,7 +93,7 @@ def refusal(review: Review, item: DecisionItem) -> DecisionRefused:
     return DecisionRefused(
         item.key, str(outcome.status),
         f"{item.describe()}: cannot accept an operation that is "
-        f"{_STATE_WORDS.get(str(outcome.status), str(outcome.status).replace('_', ' '))} - "
+        f"{status_words(outcome.status)} - "
         f"{refusal_hint(outcome.status, forceable=outcome.forceable)}; nothing was recorded")
 
 

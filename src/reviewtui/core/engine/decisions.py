@@ -94,6 +94,12 @@ def accept_lands(decision: Decision, status: Status, forceable: bool) -> bool:
     return status is Status.APPLIED or (decision.force and forceable)
 
 
+def status_words(status: Status) -> str:
+    """An outcome's status as a sentence reads it: "an operation that is a near match",
+    "... that is not found"."""
+    return "a near match" if status is Status.NEEDS_REVIEW else str(status).replace("_", " ")
+
+
 def refusal_hint(status: Status, *, forceable: bool = False) -> str:
     """What the reviewer can do instead, for an outcome an accept cannot apply to."""
     if status is Status.REFUSED and forceable:  # the duplicate-line guard
