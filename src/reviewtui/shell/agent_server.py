@@ -22,9 +22,11 @@ INSTRUCTIONS = (
     "with read (long files come back as a head plus an outline: read a range next), change "
     "with edit (whole lines, like SEARCH/REPLACE) or replace_lines (with expectedRevision "
     "from read/ls), verify with status and diff. A human reviews every change: an answer "
-    "may be 'rejected' with the reviewer's reason, 'edited' with what was written instead, "
-    "or 'pending review'. Never resend a pending change; call status later. Pass intent "
-    "(one line: what the user asked) so related changes are reviewed together.")
+    "may be 'rejected' with the reviewer's reason, 'edited' with what was written instead "
+    "and where, 'accepted' but not written yet (the reviewer keeps the disk at an earlier "
+    "checkpoint), or 'pending review'. Never resend a pending or accepted change; call "
+    "status later. Pass intent (one line: what the user asked) so related changes are "
+    "reviewed together.")
 
 _INTENT = "intent: one line on what this change is for; calls with the same intent form one turn."
 
@@ -110,9 +112,9 @@ def build_server(tools: AgentTools) -> MCPServer[Any]:
         return await run(tools.mutate, {"tool": "delete", "path": path}, intent)
 
     @server.tool(description=(
-        "Every change of this session so far: applied, edited, rejected (with the "
-        "reviewer's reason), pending review, or why it failed. e.g. 'op 2.1 edit "
-        "app.py: rejected (reason: keep the API)'"))
+        "Every change of this session so far: accepted, edited, rejected (with the "
+        "reviewer's reason), pending review, not written yet, or why it failed. e.g. "
+        "'op 2.1 edit app.py: rejected (reason: keep the API)'"))
     async def status() -> str:
         return await run(tools.status)
 

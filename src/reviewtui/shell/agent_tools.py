@@ -21,10 +21,19 @@ from reviewtui.core.engine import Verdict
 from reviewtui.core.errors import ReviewtuiError
 from reviewtui.core.export.patch import unified_patch
 from reviewtui.core.model.edit_shapes import content_revision
+from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.records import Edit
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.paths.safety import generated_file, glob_match, normalize_path, unread_dir_of
 from reviewtui.shell.disk import target_path
-from reviewtui.shell.live import Gate, LiveSession, Recorded, Settled, live_state_path
+from reviewtui.shell.live import (
+    Gate,
+    LiveSession,
+    Recorded,
+    Settled,
+    live_state_path,
+    pinned_before,
+)
 from reviewtui.shell.project import Project, load_project
 from reviewtui.shell.regex_search import PatternError, bounded_search
 from reviewtui.shell.review import Review
@@ -124,19 +133,21 @@ class AgentTools:
         if path:
             state = self._disk_state(path)
             revision = content_revision(state.data) if state is not None else "absent"
-        reason = ""
-        written = None
-        if settled.decision is not None:
-            reason = settled.decision.reason
-            if settled.decision.verdict is Verdict.EDITED and settled.decision.replacement:
-                written = list(settled.decision.replacement)
-        ids = agent.new_ids(rec.op, outcome) if settled.verdict == "applied" else ""
+        decision = settled.decision
+        landed = settled.verdict in ("applied", "edited") and settled.pinned is None
+        written, replaced = _rewritten(rec, settled)
+        ids = agent.new_ids(rec.op, outcome) if landed else ""
         text = agent.outcome_answer(rec.op, outcome, revision=revision, key=rec.key,
-                                    verdict=settled.verdict, reason=reason, written=written,
-                                    ids=ids)
+                                    verdict=settled.verdict, written=written, ids=ids,
+                                    reason=decision.reason if decision is not None else "",
+                                    landed=landed, replaced=replaced)
         if settled.verdict == "pending review":
             text += ("\nnot written yet: the reviewer has not decided. Call status later; "
                      "do not send the change again.")
+        elif settled.pinned is not None:
+            text += (f"\nnot written yet: the reviewer keeps the disk at checkpoint "
+                     f"{settled.pinned}, before this turn; it is written when they unpin. "
+                     "Call status later; do not send the change again.")
         return text
 
     def _disk_state(self, path: str) -> FileState | None:
@@ -178,11 +189,15 @@ class AgentTools:
                     key = (turn.index, pos)
                     outcome = review.outcome(key)
                     decision = decisions.get(key)
-                    word = (str(decision.verdict) if decision is not None
+                    word = ("edited" if decision is not None and decision.rewritten else
+                            str(decision.verdict) if decision is not None
                             and decision.verdict is not Verdict.PENDING else
                             "pending review" if outcome.status.value in ("applied",
                                                                          "needs_review")
                             else str(outcome.status))
+                    pin = pinned_before(review, key)
+                    if word in ("accepted", "edited") and pin is not None:
+                        word += f", not written yet (disk pinned at checkpoint {pin})"
                     line = f"op {key[0]}.{pos + 1} {agent.operation_summary(op)}: {word}"
                     if decision is not None and decision.reason:
                         line += f" (reason: {decision.reason})"
@@ -207,6 +222,22 @@ class AgentTools:
                 result = result.apply({p: None for p in result if p != rel})
             text = unified_patch(base, result)
         return text or "nothing accepted and written yet"
+
+
+def _rewritten(rec: Recorded, settled: Settled
+               ) -> tuple[list[str] | None, list[str] | None]:
+    """(what the reviewer's edit wrote, what their own SEARCH made it replace): the lines
+    as they went in for an edit that landed, else the reviewer's replacement as typed."""
+    decision, outcome = settled.decision, settled.outcome
+    if decision is None or not decision.rewritten:
+        return None, None
+    located = isinstance(rec.op, Edit) and outcome.status is Status.APPLIED
+    if located:
+        written: list[str] | None = outcome.after.split("\n") if outcome.after else []
+    else:
+        written = list(decision.replacement) if decision.replacement else None
+    replaced = (outcome.before.split("\n") if outcome.before else [])
+    return written, replaced if located and decision.search is not None else None
 
 
 def _own_files(live: LiveSession) -> tuple[str, tuple[str, ...]] | None:

@@ -119,9 +119,10 @@ class Recorded:
 class Settled:
     """What became of a recorded operation."""
 
-    verdict: str  # "applied", "edited", "rejected", "pending review", or a failure status
-    outcome: Outcome
+    verdict: str  # "applied", "accepted" (not written: pinned), "edited", "rejected",
+    outcome: Outcome  # "pending review", or a failure status
     decision: Decision | None = None
+    pinned: int | None = None  # accepted, but the disk is pinned at this earlier checkpoint
 
 
 class LiveSession:
@@ -221,18 +222,24 @@ class LiveSession:
         write look like an outside change the operation no longer lands on: the agent was
         told ``not_found`` for an edit that was being applied. So the state is read again
         after: while it changed meanwhile, the reading is taken again."""
+        return self._evaluated(key)[0]
+
+    def _evaluated(self, key: OpKey) -> tuple[Outcome, int | None]:
+        """:meth:`evaluate`, and the checkpoint the disk is pinned at before the
+        operation's turn (see :func:`pinned_before`)."""
         for _attempt in range(_READINGS):
-            outcome, steady = self._reading(key)
+            outcome, pinned, steady = self._reading(key)
             if steady:
                 break
-        return outcome
+        return outcome, pinned
 
-    def _reading(self, key: OpKey) -> tuple[Outcome, bool]:
-        """One reading (see :meth:`evaluate`), and whether the state held still during it."""
+    def _reading(self, key: OpKey) -> tuple[Outcome, int | None, bool]:
+        """One reading (see :meth:`_evaluated`), and whether the state held still during it."""
         before = self._state_digest()
         with self.open_review(write=False) as review:
             outcome = review.outcome(key)
-        return outcome, self._state_digest() == before
+            pinned = pinned_before(review, key)
+        return outcome, pinned, self._state_digest() == before
 
     def _state_digest(self) -> bytes | None:
         """The state file's content hash (not :meth:`_state_mark`: two saves within one
@@ -330,13 +337,14 @@ class LiveSession:
             outcome = review.outcome(rec.key)
             decided = review.decisions.get(rec.key)
             if decided is not None and decided.verdict is not Verdict.PENDING:
-                return _settled(decided, outcome)  # a reviewer was first; never overrule
+                # A reviewer was first; never overrule.
+                return _settled(decided, outcome, pinned_before(review, rec.key))
             if not qualifies(self.gate, outcome, rec.op):
                 return Settled(str(outcome.status), outcome)
             review.decide(rec.key, Decision.accept())
             landed = review.outcome(rec.key)
             if landed.status is Status.APPLIED:
-                return Settled("applied", landed, Decision.accept())
+                return _settled(Decision.accept(), landed, pinned_before(review, rec.key))
             # The accept did not land (the file changed on disk where it writes: a
             # conflict, nothing written). A gate only accepts what lands: take it back,
             # so that the state, status and diff say what the disk holds.
@@ -359,7 +367,7 @@ class LiveSession:
             else:
                 # A workbench holds the root; under its own gate it may well decide while
                 # this reading is taken: then the answer is that decision (read once).
-                outcome, steady = self._reading(rec.key)
+                outcome, _pinned, steady = self._reading(rec.key)
                 if not steady:
                     decision = self.saved_decision(rec)
                     if decision is not None:
@@ -409,10 +417,21 @@ class LiveSession:
 
     def _decided(self, rec: Recorded, decision: Decision) -> Settled:
         try:
-            outcome = self.evaluate(rec.key)
+            outcome, pinned = self._evaluated(rec.key)
         except ReviewtuiError:
-            outcome = Outcome(Status.APPLIED)
-        return _settled(decision, outcome)
+            outcome, pinned = Outcome(Status.APPLIED), None
+        return _settled(decision, outcome, pinned)
+
+
+def pinned_before(review: Review, key: OpKey) -> int | None:
+    """The checkpoint the disk is pinned at (``ctrl+t``) when ``key``'s turn lies past it:
+    an accept of that operation is recorded but not written until the reviewer unpins.
+    Checkpoint n is the draft after its first n turns."""
+    pin = review.disk_checkpoint
+    if pin is None:
+        return None
+    turns = [turn.index for turn in review.session.turns]
+    return pin if key[0] in turns and turns.index(key[0]) >= pin else None
 
 
 def _parse_if_current(parsed: tuple[bytes, LoadedSession] | None, session: Path
@@ -465,12 +484,15 @@ def _decision_in(data: bytes, rec: Recorded) -> Decision | None:
     return decision
 
 
-def _settled(decision: Decision, outcome: Outcome) -> Settled:
+def _settled(decision: Decision, outcome: Outcome, pinned: int | None = None) -> Settled:
+    """The answer for a reviewer's decision: ``edited`` for their own replacement or
+    their own SEARCH (it may have landed elsewhere), ``accepted`` for an accept the pinned
+    disk does not hold yet."""
     if decision.verdict is Verdict.REJECTED:
         return Settled("rejected", outcome, decision)
-    if decision.verdict is Verdict.EDITED:
-        return Settled("edited", outcome, decision)
-    return Settled("applied", outcome, decision)
+    if decision.rewritten:
+        return Settled("edited", outcome, decision, pinned)
+    return Settled("applied" if pinned is None else "accepted", outcome, decision, pinned)
 
 
 def _checked_call(call: dict[str, Any]) -> bytes:

@@ -133,13 +133,33 @@ def new_ids(op: Operation, outcome: Outcome) -> str:
     if not isinstance(op, Edit):
         return ""
     start = outcome.lines[0]
-    count = len(outcome.after.split("\n")) if outcome.after else 0
+    count = written_count(outcome)
     lines = after.lines
     if count == 0 or start - 1 + count > len(lines):
         return ""
     first = line_id(start, lines[start - 1])
     last = line_id(start + count - 1, lines[start + count - 2])
     return first if count == 1 else f"{first}-{last}"
+
+
+def written_count(outcome: Outcome) -> int:
+    """How many lines an edit that landed wrote (0: it only removed lines)."""
+    if outcome.cursor is not None and outcome.lines is not None:
+        return outcome.cursor - (outcome.lines[0] - 1)
+    return len(outcome.after.split("\n")) if outcome.after else 0
+
+
+def lines_part(outcome: Outcome, *, landed: bool) -> str:
+    """Where an edit is: once it is on disk, the lines it wrote there (``lines 11-13``,
+    or ``removed lines 11-12``); before, the lines it replaces in the file as it is."""
+    assert outcome.lines is not None
+    first, last = outcome.lines
+    if landed:
+        count = written_count(outcome)
+        if count == 0:
+            return f"removed lines {first}-{last}"
+        last = first + count - 1
+    return f"lines {first}-{last}"
 
 
 def candidates_text(outcome: Outcome) -> list[str]:
@@ -160,14 +180,19 @@ def candidates_text(outcome: Outcome) -> list[str]:
 
 def outcome_answer(op: Operation, outcome: Outcome, *, revision: str | None,
                    key: tuple[int, int], verdict: str | None = None, reason: str = "",
-                   written: Sequence[str] | None = None, ids: str = "") -> str:
-    """One mutation's answer: what happened, where, and what the agent needs next."""
+                   written: Sequence[str] | None = None, ids: str = "",
+                   landed: bool = False, replaced: Sequence[str] | None = None) -> str:
+    """One mutation's answer: what happened, where, and what the agent needs next.
+
+    ``landed``: the change is on disk (its lines are then the ones it wrote);
+    ``replaced``: the lines the reviewer's own SEARCH made it replace instead."""
     path = outcome.path or getattr(op, "path", "")
     status = verdict or str(outcome.status)
     parts = [status, path] if path else [status]
     if outcome.lines and isinstance(op, Edit):
-        parts.append(f"lines {outcome.lines[0]}-{outcome.lines[1]}")
-    if outcome.method and status in ("applied", "edited", "needs_review", "pending review"):
+        parts.append(lines_part(outcome, landed=landed))
+    if outcome.method and status in ("applied", "accepted", "edited", "needs_review",
+                                     "pending review"):
         parts.append(f"method {outcome.method}")
     if revision:
         parts.append(f"rev {revision}")
@@ -182,8 +207,11 @@ def outcome_answer(op: Operation, outcome: Outcome, *, revision: str | None,
     if outcome.hint and outcome.status in (Status.APPLIED, Status.NEEDS_REVIEW):
         out.append(outcome.hint)
     out += candidates_text(outcome)
+    if replaced is not None:
+        out.append("the reviewer gave it their own SEARCH: it replaced")
+        out += [f"  {line}" for line in replaced]
     if written is not None:
-        out.append("the reviewer wrote instead:")
+        out.append("with:" if replaced is not None else "the reviewer wrote instead:")
         out += [f"  {line}" for line in written]
     return "\n".join(out)
 

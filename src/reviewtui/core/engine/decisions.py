@@ -54,6 +54,13 @@ class Decision:
     def edit(cls, replacement: tuple[str, ...]) -> Decision:
         return cls(Verdict.EDITED, replacement=replacement)
 
+    @property
+    def rewritten(self) -> bool:
+        """The reviewer's own text went in: their replacement, or their own SEARCH (which
+        can make the operation land elsewhere than where its author aimed it)."""
+        return self.verdict is Verdict.EDITED or (
+            self.verdict is Verdict.ACCEPTED and self.search is not None)
+
 
 PENDING = Decision()
 
