@@ -10,6 +10,7 @@ so it can be tested and measured without a protocol in between.
 
 from __future__ import annotations
 
+import os
 import stat
 from pathlib import Path
 from typing import Any
@@ -18,13 +19,21 @@ from reviewtui.core.agent import answers as agent
 from reviewtui.core.agent.outline import outline
 from reviewtui.core.agent.own_files import PATH_FIELDS, own_file_named, refusal
 from reviewtui.core.engine import Verdict
+from reviewtui.core.engine.links import is_link, link_target
 from reviewtui.core.errors import ReviewtuiError
 from reviewtui.core.export.patch import unified_patch
 from reviewtui.core.model.edit_shapes import content_revision
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import Edit
 from reviewtui.core.model.tree import FileState
-from reviewtui.core.paths.safety import generated_file, glob_match, normalize_path, unread_dir_of
+from reviewtui.core.paths.safety import (
+    escapes_via_symlink,
+    generated_file,
+    glob_match,
+    link_target_in_root,
+    normalize_path,
+    unread_dir_of,
+)
 from reviewtui.shell.disk import target_path
 from reviewtui.shell.live import (
     Gate,
@@ -74,6 +83,10 @@ class AgentTools:
                 marks.append("reserved")
             if generated_file(path):
                 marks.append("generated")
+            if is_link(state):  # its target's name only: a link is never followed
+                entries.append(agent.FileEntry(path, 0, 0, "", (*marks, "symlink"),
+                                               _link_to(project, path, link_target(state))))
+                continue
             if state.text is None:
                 marks.append("binary")
             entries.append(agent.FileEntry(path, len(state.data),
@@ -103,7 +116,7 @@ class AgentTools:
             return f"error: {err}"
         state = self._disk_state(rel)  # this one file, not a walk of the whole project
         if state is None:
-            return f"error: {rel} does not exist (ls lists the files)"
+            return self._link_note(rel) or f"error: {rel} does not exist (ls lists the files)"
         if state.text is None:
             return f"{rel}: binary, {len(state.data)} bytes, rev {content_revision(state.data)}"
         whole_and_long = first is None and last is None and len(state.lines) > agent.READ_MAX_LINES
@@ -167,6 +180,32 @@ class AgentTools:
         except (ReviewtuiError, OSError):
             return None
 
+    def _link_note(self, rel: str) -> str | None:
+        """What to answer when a symbolic link is on ``rel``'s way: where it leads, if
+        inside the root (read there), else that it is not read. Only links are read."""
+        if unread_dir_of(rel) is not None:
+            return None
+        parts = rel.split("/")
+        for end in range(1, len(parts) + 1):
+            prefix = "/".join(parts[:end])
+            try:  # the folders before it are not links: this lstat follows none
+                mode = os.lstat(self.root / prefix).st_mode
+                if stat.S_ISLNK(mode):
+                    target = link_target_in_root(prefix, os.readlink(self.root / prefix),
+                                                 str(self.root))
+                    break
+            except OSError:
+                return None
+            if not stat.S_ISDIR(mode):
+                return None
+        else:
+            return None
+        if target is None:
+            return (f"error: {prefix} is a symbolic link that leads out of the project "
+                    "root; it is not read")
+        there = "/".join(part for part in (target, *parts[end:]) if part) or "."
+        return f"error: {prefix} is a symbolic link to {target or '.'}; read {there}"
+
     # -- verify -------------------------------------------------------------------------
     def _reading(self) -> Review | str:
         """A read-only review of the live session, or what to answer instead."""
@@ -222,6 +261,15 @@ class AgentTools:
                 result = result.apply({p: None for p in result if p != rel})
             text = unified_patch(base, result)
         return text or "nothing accepted and written yet"
+
+
+def _link_to(project: Project, path: str, target: str) -> str | None:
+    """A link's root-relative target, None when it (or a link it goes through) leads out
+    of the root."""
+    rules = project.rules
+    if escapes_via_symlink(path, rules.symlinks, root=rules.root):
+        return None
+    return link_target_in_root(path, target, str(project.root))
 
 
 def _rewritten(rec: Recorded, settled: Settled

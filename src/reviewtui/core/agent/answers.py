@@ -31,13 +31,16 @@ class FileEntry:
     lines: int
     revision: str
     marks: tuple[str, ...] = ()  # "reserved", "generated", "binary", "symlink"
+    link_to: str | None = None  # a symlink's root-relative target (None: out of the root)
 
 
 def manifest(entries: Sequence[FileEntry], *, capped: int | None = None) -> str:
-    """``path  bytes  lines  revision  marks`` per file; a note when the list was capped."""
+    """``path  bytes  lines  revision  marks`` per file (a symbolic link: ``path  ->
+    target  marks``); a note when the list was capped."""
     if not entries:
         return "no files match"
-    rows = [f"{e.path}  {e.size}B  {e.lines}L  rev {e.revision}"
+    rows = [(f"{e.path}  -> {'outside the root' if e.link_to is None else e.link_to or '.'}"
+             if "symlink" in e.marks else f"{e.path}  {e.size}B  {e.lines}L  rev {e.revision}")
             + (f"  [{', '.join(e.marks)}]" if e.marks else "") for e in entries]
     if capped:
         rows.append(f"... {capped} more files not listed: narrow the glob")

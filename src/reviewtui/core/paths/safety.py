@@ -352,6 +352,18 @@ def _relative_to_root(target: str, root: str | None) -> str | None:
     return None
 
 
+def link_target_in_root(link: str, target: str, root: str | None) -> str | None:
+    """The root-relative path a link at ``link`` names ("" for the root itself), or None
+    when it leads out of the root. ``target`` is as ``os.readlink`` gives it: a relative
+    one is read from the link's folder, lexically (nothing is followed)."""
+    if target.startswith("/"):
+        return _relative_to_root(target, root)
+    joined = posixpath.normpath(posixpath.join(posixpath.dirname(link), target))
+    if joined == ".." or joined.startswith("../"):
+        return None
+    return "" if joined == "." else joined
+
+
 def link_on_path(path: str, symlinks: Mapping[str, str]) -> str | None:
     """The first of ``path`` and its folders that is a symbolic link; None when none is.
 
