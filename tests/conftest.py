@@ -68,6 +68,57 @@ def _private_user_folders() -> None:
 _private_user_folders()
 
 
+_FRAME_DUE = "_reviewtui_test_frame_due"
+
+
+def _headless_frames_drawn_once_per_pilot_step() -> None:
+    """A headless app draws the frame each Pilot step ends on, not every frame on the way.
+
+    Textual renders every screen update (up to 60 a second) into strips and hands them to
+    the headless driver, which throws them away: in the UI tests that was ~40% of their
+    CPU. Here the top screen's updates are noted instead, and the frame is drawn once when
+    a Pilot step (``press``, ``pause``, ``click``, ``wait_for_scheduled_animations``; see
+    below) has settled, so every state a test can look at is still rendered, by the same
+    code, from the same dirty regions (the compositor keeps them until a frame is drawn).
+    A widget whose ``render`` fails still fails the test, at that step. Layout, resizes,
+    background screens' refreshes, screenshots and snapshots (which render themselves)
+    and apps on a real terminal (the tmux and browser tests) are unchanged.
+    ``REVIEWTUI_TEST_EVERY_FRAME`` set turns this off.
+    """
+    import os
+
+    if os.environ.get("REVIEWTUI_TEST_EVERY_FRAME"):
+        return
+    from textual.screen import Screen
+
+    draw = Screen._compositor_refresh
+
+    def noted(self: Screen[Any]) -> None:
+        app = self.app
+        if app.is_headless and not app.is_inline and self is app.screen:
+            setattr(app, _FRAME_DUE, True)
+            self._dirty_widgets.clear()  # their regions are in the compositor already
+            app._update_mouse_over(self)
+            return
+        draw(self)
+
+    Screen._compositor_refresh = noted  # type: ignore[method-assign]
+    Screen._reviewtui_draw = draw  # type: ignore[attr-defined]
+
+
+def _draw_the_frame_due(app: Any) -> None:
+    """Draw the top screen's frame if an update was noted since the last one."""
+    if not getattr(app, _FRAME_DUE, False) or not app.is_running:
+        return
+    setattr(app, _FRAME_DUE, False)
+    screen = app.screen
+    with screen._context():
+        screen._reviewtui_draw()
+
+
+_headless_frames_drawn_once_per_pilot_step()
+
+
 def _pilot_waits_for_review_jobs() -> None:
     """A Pilot key press or pause also waits for the workbench's review jobs.
 
@@ -84,6 +135,7 @@ def _pilot_waits_for_review_jobs() -> None:
         while jobs is not None and jobs.backlog:
             await jobs.wait_idle()
             await pilot._wait_for_screen()  # the messages the last job's refresh posted
+        _draw_the_frame_due(pilot.app)
 
     def waiting(method: Any) -> Any:
         async def wrapper(self: Pilot[Any], *args: Any, **kwargs: Any) -> Any:
