@@ -8,6 +8,7 @@ from pathlib import Path
 from reviewtui.cli import EXIT_FINDINGS, EXIT_OK, gitsource
 from reviewtui.cli.report import (
     FAILED,
+    Places,
     describe,
     diagnostic_lines,
     disk_json,
@@ -93,6 +94,12 @@ def check(args: argparse.Namespace) -> int:
                            policy=Policy.headless())
     findings = lint_session(loaded.session, file_text_for(run))
     source = str(loaded.file)
+    where = Places(source)
+    if getattr(args, "git_range", None) or getattr(args, "worktree", False):
+        # A temporary file, gone when check ends: named by the commits, and the title
+        where = Places.by_commit(source, loaded.session.turns,
+                                 loaded.file.read_text(encoding="utf-8").splitlines())
+        source, root_label = loaded.session.title, args.git_repository
     extra, checks_note = _project_checks(project.config, run,
                                          trust_now=getattr(args, "trust_checks", False))
     if checks_note:  # on stderr with --json, so stdout stays one JSON document
@@ -108,13 +115,13 @@ def check(args: argparse.Namespace) -> int:
             print(f"{source}: note: no --root and no base/ folder: evaluating against an "
                   "empty project")
         for finding in findings:
-            print(finding_line(source, finding))
+            print(finding_line(where, finding))
         # Operations that introduce a syntax error (checked once); of them, those that do
         # not land as they are: needing a decision (a near match), or failed (refused).
         broken = undecided = failing = 0
         for turn in run.turns:
             for result in turn.results:
-                print(outcome_line(source, result))
+                print(outcome_line(where, result))
                 own = introduced(result)
                 broken += bool(own)
                 if own and not result.landed:
@@ -163,7 +170,7 @@ def lint(args: argparse.Namespace) -> int:
         _print_json(doc)
     else:
         for finding in findings:
-            print(finding_line(str(path), finding))
+            print(finding_line(Places(str(path)), finding))
     return EXIT_FINDINGS if has_errors(findings, None) else EXIT_OK
 
 
@@ -255,6 +262,7 @@ def apply(args: argparse.Namespace) -> int:
         skipped = [r for r in results
                    if not r.landed or r.outcome.status is Status.CONFLICT]
         source = str(loaded.file)
+        where = Places(source)
         # The project's own checks on what landed, once its configuration is trusted.
         extra, checks_note = _project_checks(review.config, review.draft,
                                              trust_now=getattr(args, "trust_checks", False))
@@ -278,19 +286,19 @@ def apply(args: argparse.Namespace) -> int:
             _print_json(doc)
         else:
             for finding in lost:
-                print(finding_line(source, finding))
+                print(finding_line(where, finding))
             for result in skipped:
-                print(_skipped_line(source, result, held.get(result.key)))
+                print(_skipped_line(where, result, held.get(result.key)))
             skipped_keys = {r.key for r in skipped}
             for result in results:
                 if result.key not in skipped_keys and result.outcome.status is not Status.APPLIED:
-                    print(forced_line(source, result, accept_fuzzy=args.accept_fuzzy))
+                    print(forced_line(where, result, accept_fuzzy=args.accept_fuzzy))
             written = diagnose_landed([r for r in results if r.key not in skipped_keys])
             for result in results:
                 if result.landed:
                     for line in diagnostic_lines(result, extra.get(result.key, ()),
                                                  written.get(result.key, ())):
-                        print(f"{source}:{result.op.span.start}: turn {result.key[0]}: "
+                        print(f"{where(result.op.span.start)}: turn {result.key[0]}: "
                               f"{line.strip()}")
             for line in _messages(root, opened) + _messages(root, report):
                 print(line)
@@ -382,7 +390,7 @@ def _commit(review: Review, args: argparse.Namespace) -> CommitReport | None:
     return commit_review(review, args.branch)
 
 
-def _skipped_line(source: str, result: OpResult, held: str | None) -> str:
+def _skipped_line(where: Places, result: OpResult, held: str | None) -> str:
     """An operation apply did not write, saying why: never "applied" for one it skipped."""
     status = result.outcome.status
     if held is not None and held.startswith(PARTIAL):
@@ -397,8 +405,8 @@ def _skipped_line(source: str, result: OpResult, held: str | None) -> str:
         why = ("a near match: pass --accept-fuzzy, or review it" if status is
                Status.NEEDS_REVIEW else "an earlier operation of its file was not applied")
     else:
-        return outcome_line(source, result)
-    return (f"{source}:{result.op.span.start}: turn {result.key[0]} "
+        return outcome_line(where, result)
+    return (f"{where(result.op.span.start)}: turn {result.key[0]} "
             f"{describe(result.op)}: skipped - {why}")
 
 

@@ -69,6 +69,7 @@ def resolve(args: argparse.Namespace, *, keep: bool, session_attr: str = "sessio
     value: object = [str(source.session)] if session_attr == "sessions" else str(source.session)
     setattr(args, session_attr, value)
     args.root = str(source.root)
+    args.git_repository = str(source.repo.top)  # (args.root may be a temporary copy)
     return source
 
 

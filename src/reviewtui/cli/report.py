@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 
 from reviewtui.core.engine import OpResult, SessionRun
@@ -13,6 +14,36 @@ from reviewtui.core.review.diagnostics import Diagnostic, diagnose_result
 from reviewtui.core.review.landed import introduced
 
 FAILED = frozenset({Status.AMBIGUOUS, Status.NOT_FOUND, Status.REFUSED, Status.CONFLICT})
+
+
+class Places:
+    """How a report line names where in the session it comes from: ``file:line``, or (see
+    :meth:`by_commit`) the commit the line lies in."""
+
+    def __init__(self, file: str, labels: Sequence[tuple[int, str]] = ()) -> None:
+        self.file = file
+        self._starts = [start for start, _ in labels]  # (first line, label), in order
+        self._labels = [label for _, label in labels]
+
+    @classmethod
+    def by_commit(cls, file: str, turns: Sequence[Turn], lines: Sequence[str]) -> Places:
+        """For a git session in a temporary file (``check --git``/``--worktree``: the
+        file is removed when the command ends, so its line numbers lead nowhere): each
+        line named by its turn's commit, ``commit 1a2b3c4d5e6f``, or ``working tree``."""
+        from reviewtui.core.importers.gitlog import COMMIT_LINE  # (git sessions alone)
+
+        labels = []
+        for turn in turns:
+            start = turn.span.start
+            found = COMMIT_LINE.match(lines[start - 1]) if 0 < start <= len(lines) else None
+            labels.append((start, f"commit {found.group(1)[:12]}" if found else "working tree"))
+        return cls(file, labels)
+
+    def __call__(self, line: int) -> str:
+        if not self._labels:
+            return f"{self.file}:{line}"
+        at = bisect_right(self._starts, line) - 1
+        return self._labels[at] if at >= 0 else "git session header"
 
 
 def describe(op: Operation) -> str:
@@ -45,11 +76,11 @@ def op_json(op: Operation) -> dict[str, object]:
     return data
 
 
-def outcome_line(source: str, result: OpResult) -> str:
+def outcome_line(where: Places, result: OpResult) -> str:
     outcome = result.outcome
     method = f" ({outcome.method})" if outcome.method and outcome.status is Status.APPLIED else ""
     turn = result.key[0]
-    text = (f"{source}:{result.op.span.start}: turn {turn} {describe(result.op)}: "
+    text = (f"{where(result.op.span.start)}: turn {turn} {describe(result.op)}: "
             f"{outcome.status}{method} - {outcome.message}")
     lines = [text]
     if outcome.hint and outcome.status is Status.APPLIED:
@@ -99,16 +130,16 @@ def disk_json(result: OpResult, *, accept_fuzzy: bool = False) -> dict[str, obje
     return data
 
 
-def forced_line(source: str, result: OpResult, *, accept_fuzzy: bool = False) -> str:
+def forced_line(where: Places, result: OpResult, *, accept_fuzzy: bool = False) -> str:
     """The text report's line for an operation written although it did not match cleanly."""
     outcome = result.outcome
     how = " by --accept-fuzzy" if accept_fuzzy and outcome.status is Status.NEEDS_REVIEW else ""
-    return (f"{source}:{result.op.span.start}: turn {result.key[0]} {describe(result.op)}: "
+    return (f"{where(result.op.span.start)}: turn {result.key[0]} {describe(result.op)}: "
             f"applied ({outcome.method}, {outcome.status} accepted{how}) - {outcome.message}")
 
 
-def finding_line(source: str, finding: Finding) -> str:
-    return f"{source}:{finding.span.start}: {finding.rule} {finding.severity} {finding.message}"
+def finding_line(where: Places, finding: Finding) -> str:
+    return f"{where(finding.span.start)}: {finding.rule} {finding.severity} {finding.message}"
 
 
 def has_errors(findings: Sequence[Finding], run: SessionRun | None) -> bool:
