@@ -336,6 +336,10 @@ def test_a_20000_line_diff_mounts_and_scrolls_to_the_end() -> None:
         await pilot.pause()
         assert len(model.rows) == 20_000
         assert view.virtual_size.height == 20_000
+        # First shown, its first change (line 1,000, below 999 expanded lines) is in view.
+        assert any("line 1000 of the big file, changed" in line for line in screen(view))
+        await pilot.press("home")
+        await pilot.pause()
         assert screen(view)[0].startswith("    1   line 1 of the big file")
         await pilot.press("end")
         await pilot.pause()

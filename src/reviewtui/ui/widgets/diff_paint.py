@@ -344,6 +344,33 @@ def reveal_offset(rows: Sequence[DiffRow], unified: bool, room: int, text_width:
     return 0
 
 
+def first_change(rows: Sequence[DiffRow]) -> int | None:
+    """The index of the first row that adds, removes or changes a line (None: none)."""
+    return next((index for index, row in enumerate(rows)
+                 if row.kind not in (RowKind.CONTEXT, RowKind.COLLAPSED)), None)
+
+
+def locate_row(rows: Sequence[DiffRow], anchor: DiffRow) -> int:
+    """The row of ``rows`` showing ``anchor``'s file line (after a rebuild): the same
+    fold, else a row or collapsed run holding the line, else the last row before it."""
+    if anchor.kind is RowKind.COLLAPSED:
+        for index, row in enumerate(rows):
+            if row.kind is RowKind.COLLAPSED and row.fold == anchor.fold:
+                return index
+    left = anchor.left.number if anchor.left else None
+    right = anchor.right.number if anchor.right else None
+    before = 0
+    for index, row in enumerate(rows):
+        span = max(1, row.hidden)
+        hits = [(side.number, want) for side, want in ((row.left, left), (row.right, right))
+                if side is not None and want is not None]
+        if any(number <= want < number + span for number, want in hits):
+            return index
+        if any(number <= want for number, want in hits):
+            before = index
+    return before
+
+
 def change_column(side: Side | None) -> int | None:
     """The cell where a side's first changed word starts (None: no word changed)."""
     if side is None or not side.spans:

@@ -17,6 +17,7 @@ gutter: the widget scrolls by visual line and maps each back to (row, piece). Wi
 ``›`` (a cut start ``‹``), and a diff first shown (or first cut) whose first changed
 word lies beyond the cut is scrolled to just before that word, so the change itself is
 in view; from there `←` `→` move what is on screen, down to the lines' first column.
+A view too short for the context above the first change is scrolled down to it.
 
 The widget only shows and reports: clicking a collapsed row posts
 :class:`DiffView.ExpandRequested`, moving the cursor posts :class:`DiffView.RowSelected`;
@@ -49,6 +50,8 @@ from reviewtui.ui.widgets.diff_paint import (
     DiffMode,
     DiffPainter,
     _Palette,
+    first_change,
+    locate_row,
     reveal_offset,
     side_width,
 )
@@ -173,6 +176,7 @@ class DiffView(DiffPainter, can_focus=True):
         self._shown_height = 0  # the content height when last laid out (see _expected_width)
         self._relayout_due = False
         self._reveal_due = False  # scroll to the first change once the width is known
+        self._reveal_rows_due = False  # and down to it once the height is
 
     # --- public API ------------------------------------------------------------------
 
@@ -313,10 +317,11 @@ class DiffView(DiffPainter, can_focus=True):
             self.set_reactive(DiffView.cursor_row, 0)
             self.scroll_to(0, 0, animate=False, immediate=True)
             self._reveal_due = not self.wrap and self._model is not None
+            self._reveal_rows_due = self._model is not None
             self._reveal()
         else:
             row, screen_offset = anchor
-            cursor = self._locate(row)
+            cursor = locate_row(self._rows, row)
             self.set_reactive(DiffView.cursor_row, cursor)
             self.scroll_to(x=None if not self.wrap else 0,
                            y=max(0, self._row_top(cursor) - screen_offset),
@@ -367,16 +372,35 @@ class DiffView(DiffPainter, can_focus=True):
         self._scroll_update(size)
         self.refresh()
 
-    def _reveal(self) -> None:
-        """Without wrapping, scroll sideways so that the first changed word is in view
-        (once, when a diff is first shown or first cut, and the width is known)."""
+    def _reveal(self) -> bool:
+        """Bring the first change into view, once, when a diff is first shown: down to it
+        (see :meth:`_reveal_first_row`) once the height is known, and without wrapping
+        sideways to its first changed word (also when first cut) once the width is. True
+        when it scrolled down."""
+        down = self._reveal_rows_due and self._reveal_first_row()
         width = self._layout_width
         if not self._reveal_due or self.wrap or self._model is None or width <= 0:
-            return
+            return down
         self._reveal_due = False
         x = self._reveal_offset(width)
         if x:
             self.scroll_to(x=x, animate=False, immediate=True, force=True)
+        return down
+
+    def _reveal_first_row(self) -> bool:
+        """A view too short for the context above the first change (60x20: the fold and
+        three lines filled it) puts the cursor on the change, a third of the way down."""
+        height = self.scrollable_content_region.height
+        if height <= 0:
+            return False
+        self._reveal_rows_due = False
+        index = first_change(self._rows)
+        if index is None or self._row_top(index) + self._row_height(index) <= height:
+            return False
+        self.set_reactive(DiffView.cursor_row, index)
+        self.scroll_to(y=max(0, self._row_top(index) - height // 3), animate=False,
+                       immediate=True)
+        return True
 
     def _reveal_offset(self, width: int) -> int:
         return reveal_offset(self._rows, self.mode == "unified", self._text_room(width),
@@ -434,31 +458,10 @@ class DiffView(DiffPainter, can_focus=True):
             anchor = self._anchor()
             self._cache.clear()
             self._layout()
-            self._reveal()
-            if anchor is not None:
+            if not self._reveal() and anchor is not None:
                 self.scroll_to(y=max(0, self._row_top(self.cursor_row) - anchor[1]),
                                animate=False, immediate=True)
             self.refresh()
-
-    def _locate(self, anchor: DiffRow) -> int:
-        """The row showing ``anchor``'s file line in the current rows: the same fold,
-        else a row or collapsed run holding the line, else the last row before it."""
-        if anchor.kind is RowKind.COLLAPSED:
-            for index, row in enumerate(self._rows):
-                if row.kind is RowKind.COLLAPSED and row.fold == anchor.fold:
-                    return index
-        left = anchor.left.number if anchor.left else None
-        right = anchor.right.number if anchor.right else None
-        before = 0
-        for index, row in enumerate(self._rows):
-            span = max(1, row.hidden)
-            hits = [(side.number, want) for side, want in ((row.left, left), (row.right, right))
-                    if side is not None and want is not None]
-            if any(number <= want < number + span for number, want in hits):
-                return index
-            if any(number <= want for number, want in hits):
-                before = index
-        return before
 
     def watch_mode(self, old: DiffMode, new: DiffMode) -> None:
         if old != new:
