@@ -114,3 +114,61 @@ def test_a_gnu_diff_of_two_folders_lands_under_the_root(tmp_path: Path,
 def test_the_prefix_pair_is_read_from_the_headers(headers: list[str],
                                                    pair: tuple[str, str] | None) -> None:
     assert prefix_pair(headers, 0, len(headers)) == pair
+
+
+def test_a_two_folder_git_prefix_lands_under_the_root(change: Path, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    """``--src-prefix=old/tree/``: the headers show the pair ``old/``, ``new/`` and every
+    path under ``tree/``; no modified file is there, all are without it. (Before, the
+    modifications were refused and the new files written under ``tree/``.)"""
+    patch = tmp_path / "two.diff"
+    patch.write_text(git(change, "diff", "--src-prefix=old/tree/", "--dst-prefix=new/tree/"))
+    assert _applied(patch, tmp_path, capsys) == AFTER
+
+
+def test_a_gnu_diff_of_two_folders_two_deep_lands_under_the_root(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``diff -ruN old/proj new/proj`` (two unpacked releases side by side)."""
+    if shutil.which("diff") is None:
+        pytest.skip("GNU diff is not installed")
+    _write(tmp_path / "old" / "proj", BEFORE)
+    _write(tmp_path / "new" / "proj", AFTER)
+    done = subprocess.run(["diff", "-ruN", "old/proj", "new/proj"], cwd=tmp_path,
+                          capture_output=True, env=ENV, check=False)
+    assert done.returncode == 1
+    patch = tmp_path / "gnu.diff"
+    patch.write_bytes(done.stdout)
+    assert _applied(patch, tmp_path, capsys) == {**AFTER, "gone.txt": ""}
+
+
+def test_without_the_files_the_paths_stay_as_the_headers_say(
+        change: Path, tmp_path: Path) -> None:
+    """The project holds none of the modified files, with or without the folders: nothing
+    is dropped (the modifications are refused; nothing is guessed)."""
+    from reviewtui.shell.loader import load_session
+
+    patch = tmp_path / "two.diff"
+    patch.write_text(git(change, "diff", "--src-prefix=old/tree/", "--dst-prefix=new/tree/"))
+    elsewhere = tmp_path / "elsewhere"
+    _write(elsewhere, {"unrelated.txt": "x\n"})
+    loaded = load_session(patch, root=elsewhere)
+    paths = {op.path for turn in loaded.session.turns for op in turn.reply.ops}
+    assert paths
+    assert all(path.startswith("tree/") for path in paths), paths
+
+
+def test_the_project_is_asked_about_paths_inside_it_alone(tmp_path: Path) -> None:
+    from reviewtui.shell.loader import _holds
+
+    (tmp_path / "root").mkdir()
+    (tmp_path / "root" / "in.txt").write_text("x\n")
+    (tmp_path / "outside.txt").write_text("x\n")
+    holds = _holds(tmp_path / "root")
+    assert holds is not None
+    assert holds("in.txt")
+    assert not holds("../outside.txt")
+    assert not holds(str(tmp_path / "outside.txt"))
+    assert not holds("")
+    assert not holds("in.txt\0")
+    assert _holds(None) is None

@@ -6,7 +6,7 @@ import contextlib
 import gc
 import os
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from reviewtui.core.errors import SessionFormatError, UsageError
@@ -183,6 +183,25 @@ def _take_primed(file: str, text: str, format: str | None, root: str | None
     return entry[3]
 
 
+def _holds(tree: str | Path | None) -> Callable[[str], bool] | None:
+    """Whether ``tree`` holds a file at a relative path (no ``..``, nothing absolute): what
+    a unified diff's reading asks of the project (``import_session``'s ``exists``)."""
+    if tree is None:
+        return None
+    top = Path(tree)
+
+    def holds(path: str) -> bool:
+        parts = path.split("/")
+        if not path or path.startswith("/") or ".." in parts or "\0" in path:
+            return False
+        try:
+            return top.joinpath(*parts).is_file()
+        except (OSError, ValueError):
+            return False
+
+    return holds
+
+
 def load_session(path: str | Path, format: str | None = None,
                  root: str | Path | None = None, *,
                  after: LoadedSession | None = None) -> LoadedSession:
@@ -204,10 +223,11 @@ def load_session(path: str | Path, format: str | None = None,
         known = after.reading if after is not None and after.file == file else None
         with gc_paused(), contextlib.suppress(Exception):  # the whole reading below says why
             session, reading = (known or ToolcallsReading(str(file))).read(text)
+    base = directory / "base" if directory is not None and (directory / "base").is_dir() else None
     if session is None:
         with gc_paused():
-            session = import_session(text, str(file), format=format, root=absolute)
-    base = directory / "base" if directory is not None and (directory / "base").is_dir() else None
+            session = import_session(text, str(file), format=format, root=absolute,
+                                     exists=_holds(root if root is not None else base))
     note = ""
     if format not in (None, "auto") and text.strip():  # an empty file looks like nothing
         detected = detect_format(text, str(file))

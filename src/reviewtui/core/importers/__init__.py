@@ -106,10 +106,11 @@ def _aider(text: str, source: str, root: str | None) -> Session:
     return import_aider(text, source)
 
 
-def _unified(text: str, source: str, root: str | None) -> Session:
+def _unified(text: str, source: str, root: str | None,
+             exists: Callable[[str], bool] | None = None) -> Session:
     from reviewtui.core.importers.unified import import_unified
 
-    return import_unified(text, source, root=root, literal=True)
+    return import_unified(text, source, root=root, literal=True, exists=exists)
 
 
 def _claude(text: str, source: str, root: str | None) -> Session:
@@ -143,11 +144,14 @@ _READERS: dict[str, Callable[[str, str, str | None], Session]] = {
 
 
 def import_session(text: str, source: str = "session", *, format: str | None = None,
-                   root: str | None = None) -> Session:
+                   root: str | None = None,
+                   exists: Callable[[str], bool] | None = None) -> Session:
     """Read ``text`` as ``format`` (None or "auto": detected from the content).
 
     ``root`` is the project's absolute path: absolute paths under it (Claude Code,
     apply_patch) become relative; others stay absolute and the engine refuses them.
+    ``exists``: whether the project holds a file at a relative path (a unified diff whose
+    prefixes are deeper than its headers show is read with the project's help).
     """
     try:
         chosen = detect_format(text, source) if format in (None, "auto") else format
@@ -161,7 +165,8 @@ def import_session(text: str, source: str = "session", *, format: str | None = N
         raise SessionFormatError(f"unknown session format {format!r}; choose one of "
                                  f"{', '.join(FORMATS)}", source=source, rule="format")
     try:
-        session = reader(text, source, root)
+        session = (_unified(text, source, root, exists) if reader is _unified
+                   else reader(text, source, root))
     except InputLimitError as err:  # a parser that met it may not know the line
         raise place(err, text, source) from None
     except SessionFormatError:

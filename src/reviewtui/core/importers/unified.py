@@ -29,7 +29,7 @@ is read as transported with CRLF.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from reviewtui.core.importers.common import (
     Change,
@@ -132,9 +132,11 @@ class _Section:
 
 
 def import_unified(text: str, source: str, *, root: str | None = None,
-                   literal: bool = False) -> Session:
+                   literal: bool = False,
+                   exists: Callable[[str], bool] | None = None) -> Session:
     """``text`` as a session; with ``literal`` its file operations come marked literal
-    (what :func:`~reviewtui.model.records.literal_session` would make of them)."""
+    (what :func:`~reviewtui.model.records.literal_session` would make of them).
+    ``exists``: whether the project holds a file at a path (see :func:`_deeper`)."""
     lines = split_lines(text)
     raw: Sequence[str] = lines  # no CR at all, or CRLF is the transport's: none in content
     if "\r" in text:
@@ -152,6 +154,8 @@ def import_unified(text: str, source: str, *, root: str | None = None,
     for start, stop in ranges:
         notes: list[ParseProblem] = []
         sections = _sections(lines, raw, start, stop, notes)
+        if exists is not None:
+            _deeper(sections, exists)
         if not sections and not notes:
             continue
         found_any = True
@@ -164,6 +168,33 @@ def import_unified(text: str, source: str, *, root: str | None = None,
         raise format_error(source, None, NO_DIFF, "no 'diff --git' line and no '---'/'+++' "
                            "file header followed by a hunk: this is not a unified diff")
     return Session(source, "", "", tuple(turns), format="unified")
+
+
+def _deeper(sections: Sequence[_Section], exists: Callable[[str], bool]) -> None:
+    """Paths under one or more folders more than the headers show, read against the project.
+
+    ``diff -ruN old/proj new/proj`` names ``old/proj/x`` and ``new/proj/x``: the pair
+    read from the headers is ``old/``, ``new/``, and ``proj/x`` is not in the project
+    (``proj`` is the project); the modifications are then refused, and a new file would
+    be written as ``proj/new.c``, a folder too deep. When no file the diff modifies or
+    deletes is in the project, every path of the diff lies under the same folders, and
+    without them every such file is, those folders are dropped too. (A diff of new files
+    alone shows nothing either way: read as the headers say, as ``git apply`` does.)"""
+    olds = [s.old for s in sections if s.old is not None and not s.new_file
+            and any(hunk.old_count for hunk in s.hunks)]  # (diff -N: "-0,0" makes one)
+    if not olds or any(exists(path) for path in olds):
+        return
+    paths = [path for s in sections for path in (s.old, s.new) if path is not None]
+    for depth in (1, 2, 3):
+        heads = {tuple(path.split("/", depth)[:depth]) for path in paths}
+        if len(heads) != 1 or any(path.count("/") < depth for path in paths):
+            return
+        cut = len("/".join(next(iter(heads)))) + 1
+        if all(exists(path[cut:]) for path in olds):
+            for s in sections:
+                s.old = s.old[cut:] if s.old is not None else None
+                s.new = s.new[cut:] if s.new is not None else None
+            return
 
 
 def _commit_lines(text: str) -> list[int]:
