@@ -5,9 +5,11 @@ The watcher (or a reopen, or the live server taking its lock back) reports paths
 
 * none of the review's own content was on disk yet: the outside content becomes the
   new base for that path and the session is re-evaluated on it (``MSG_ADOPTED``);
-* over content the review had written: the change is kept as an *outside layer*
+* over content the review had written (or over an outside change already kept there):
+  the change from the draft the review last wrote is kept as an *outside layer*
   (:mod:`reviewtui.core.review.rebase`), re-applied on top of the draft whenever the path is
-  replayed (``MSG_KEPT``); when it no longer lands the path is in conflict;
+  replayed (``MSG_KEPT``); when it no longer lands the path is in conflict; a disk put
+  back to that draft (``git stash pop``) keeps nothing (``MSG_BACK``);
 * deleted (or renamed, :func:`rename_target`): never recreated silently; the
   operations that need it become ``not_found`` / ``conflict`` (:func:`absorb`).
 
@@ -46,6 +48,8 @@ if TYPE_CHECKING:
     from reviewtui.shell.review import Review
 
 MSG_KEPT = "changed outside the workbench; the change is kept on top of the accepted operations"
+MSG_BACK = ("changed outside the workbench back to what the review wrote; nothing outside is "
+            "kept on top of it any more")
 MSG_ADOPTED = "changed outside the workbench; its operations were re-evaluated on it"
 MSG_RELINKED = ("made a symbolic link outside the workbench: reviewtui never replaces a link "
                 "with a file; nothing is written there until the link is gone")
@@ -146,7 +150,9 @@ def absorb(review: Review, path: str, disk: FileState | None, report: ReplayRepo
            renamed_to: str | None = None) -> None:
     """An outside change to a session path: new base, outside layer or deletion."""
     record = review._record(path)
-    ours_on_disk = not same(record.seen, record.base)
+    # The review's content is on disk: it wrote there, or an outside change is already
+    # kept over what it wrote (a revert to the original bytes is still such a change).
+    ours_on_disk = record.layer is not None or not same(record.seen, record.base)
     review._dirty = True
     record.outside = True
     record.from_state = False
@@ -179,11 +185,13 @@ def absorb(review: Review, path: str, disk: FileState | None, report: ReplayRepo
         review._refused_by_disk.add(path)
         report.note(path, f"conflict - {review._unwritable[path]}")
     else:
+        # The whole outside change, from the draft the review last wrote (a second change
+        # over a kept one keeps both); none when the disk holds that draft again.
         ours = record.ref.data if record.ref is not None else None
-        record.layer = OutsideLayer(ours, disk.data)
+        record.layer = OutsideLayer(ours, disk.data) if disk.data != ours else None
         record.seen = disk
         record.deleted = False
-        report.note(path, MSG_KEPT)
+        report.note(path, MSG_KEPT if record.layer is not None else MSG_BACK)
 
 
 def set_base(review: Review, path: str, state: FileState | None) -> bool:

@@ -1,0 +1,80 @@
+"""Outside changes over outside changes: the disk going back to content the review knows.
+
+Found in a real terminal on express's history (QA pass 76, 2026-12-04):
+
+* an accept, then ``git checkout -- FILE`` outside (kept on top: the file stays reverted),
+  then one more line added outside: the second change was taken as the file's new base,
+  the kept revert forgotten, and the accepted change written back over the user's revert
+  with no keypress;
+* an accept, then ``git stash`` and ``git stash pop``: the file came back byte for byte as
+  the review wrote it, was taken as a new base, the accept was "taken back ... nothing of
+  it was written" (it was on disk), and a reject then left the change on disk.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_review import A1, A2, BASE, open_review, setup, with_alpha, with_delta
+
+from reviewtui.core.engine import Decision
+from reviewtui.shell.review import Review
+
+__all__ = ["setup"]  # the fixture, imported for pytest
+
+
+def test_a_second_outside_change_keeps_the_first(setup: tuple[Path, Path],
+                                                 opened: list[Review]) -> None:
+    review = open_review(setup, opened)
+    app = review.root / "app.py"
+    review.decide(A1, Decision.accept())
+    assert app.read_bytes() == with_alpha(BASE)
+    app.write_bytes(BASE)  # git checkout -- app.py
+    review.outside_changed(["app.py"])
+    assert app.read_bytes() == BASE
+    noted = b"# a note made outside\n" + BASE
+    app.write_bytes(noted)
+    report = review.outside_changed(["app.py"])
+    assert report.written == []
+    assert app.read_bytes() == noted  # the revert is still kept, and so is the note
+    review.decide(A2, Decision.accept())  # a later write keeps both on top
+    assert app.read_bytes() == with_delta(noted)
+    assert review.conflicts == {}
+
+
+def test_a_file_put_back_as_the_review_wrote_it_keeps_its_accept(
+        setup: tuple[Path, Path], opened: list[Review]) -> None:
+    review = open_review(setup, opened)
+    app = review.root / "app.py"
+    review.decide(A1, Decision.accept())
+    app.write_bytes(BASE)  # git stash
+    review.outside_changed(["app.py"])
+    app.write_bytes(with_alpha(BASE))  # git stash pop
+    report = review.outside_changed(["app.py"])
+    assert report.reverted == []  # the accept stands: its change is on disk
+    assert any("back to what the review wrote" in note for _, note in report.events)
+    assert review.decisions[A1].verdict == Decision.accept().verdict
+    assert review.result(A1).landed
+    review.decide(A1, Decision.reject())
+    assert app.read_bytes() == BASE  # the reject takes the change off the disk
+    review.decide(A2, Decision.accept())
+    assert app.read_bytes() == with_delta(BASE)
+    assert review.conflicts == {}
+
+
+@pytest.mark.parametrize("back", [True, False])
+def test_a_kept_change_then_undone_outside_keeps_nothing(
+        setup: tuple[Path, Path], opened: list[Review], back: bool) -> None:
+    """A tweak made outside over an accept, then taken back outside (``back``) or not."""
+    review = open_review(setup, opened)
+    app = review.root / "app.py"
+    review.decide(A1, Decision.accept())
+    tweaked = with_alpha(BASE).replace(b"BETA = 2", b"BETA = 3")
+    app.write_bytes(tweaked)
+    review.outside_changed(["app.py"])
+    if back:
+        app.write_bytes(with_alpha(BASE))
+        review.outside_changed(["app.py"])
+    review.decide(A2, Decision.accept())
+    assert app.read_bytes() == with_delta(with_alpha(BASE) if back else tweaked)
