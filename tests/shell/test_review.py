@@ -348,7 +348,9 @@ def test_restore_pins_a_checkpoint_on_disk(setup: tuple[Path, Path],
     full = tree_bytes(root)
     assert full == {"app.py": with_alpha(BASE), "new.txt": b"fresh\n", "other.txt": b"ONE\ntwo\n"}
     preview = review.restore_preview(1)
-    assert [(p, o is not None and o.data, n is not None and n.data) for p, o, n in preview] == [
+    assert preview.conflicts == []
+    assert [(p, o is not None and o.data, n is not None and n.data)
+            for p, o, n in preview.changes] == [
         ("new.txt", b"fresh\n", False), ("other.txt", b"ONE\ntwo\n", OTHER)]
     report = review.restore(1)
     assert sorted(report.written + report.removed) == ["new.txt", "other.txt"]

@@ -92,6 +92,48 @@ def test_restore_with_an_unreadable_state_moves_nothing(
         assert sorted(p.name for p in tmp_path.iterdir()) == ["proj", "tour.review.json"]
 
 
+def test_restore_preview_names_the_conflicts_the_restore_leaves(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The preview plans as the restore does: a file changed outside on the line a later
+    turn wrote is named as a conflict, in the summary too. It was left out ("restore
+    rewrites 1 file"), and the --yes run then reported it and exited 1 (found by QA)."""
+    session = write_session(tmp_path / "s", [
+        [Ed("a.txt", "one", "ONE")],
+        [Ed("b.txt", "two", "TWO"), Ed("c.txt", "three", "THREE")],
+    ])
+    root = make_project(tmp_path / "proj", {"a.txt": "one\n", "b.txt": "two\nkeep\n",
+                                            "c.txt": "three\n"})
+    state = tmp_path / "st.json"
+    code, out, _ = run(["apply", str(session), "--root", str(root), "--yes", "--state",
+                        str(state)], capsys)
+    assert code == 0, out
+    (root / "b.txt").write_text("TWO outside\nkeep\n")  # the line turn 2 wrote
+    restore = ["restore", str(session), "--root", str(root), "--checkpoint", "1",
+               "--state", str(state)]
+    code, out, err = run(restore, capsys)
+    assert code == 2
+    assert out.splitlines() == [
+        f"{root / 'c.txt'}: would rewrite",
+        f"{root / 'b.txt'}: would be left in conflict - changed on disk where accepted "
+        "operations write; nothing would be written there, the disk version would be "
+        "kept as it is"]
+    assert "restore rewrites 1 file and leaves 1 file in conflict: pass --yes" in err
+    code, out, _ = run([*restore, "--yes"], capsys)
+    assert code == 1
+    assert f"{root / 'b.txt'}: conflict - changed on disk" in out
+    assert "1 file written, 0 removed, 1 conflict" in out
+    assert (root / "b.txt").read_text() == "TWO outside\nkeep\n"
+    # Only the conflict is left: the preview says so and exits as the restore would.
+    code, out, _ = run(restore, capsys)
+    assert code == 1
+    assert f"{root / 'b.txt'}: would be left in conflict" in out
+    assert f"restore writes nothing under {root} and leaves 1 file in conflict" in out
+    assert "already matches" not in out
+    code, _, _ = run([*restore, "--yes"], capsys)
+    assert code == 1
+
+
 @pytest.mark.parametrize(("extra", "needle"), [
     ([], "no review state at"),
     (["--checkpoint", "9"], "--checkpoint 9 is outside 0-1"),

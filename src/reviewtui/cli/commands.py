@@ -466,16 +466,7 @@ def restore(args: argparse.Namespace) -> int:
             raise UsageError(f"--checkpoint {args.checkpoint} is outside 0-{last}",
                              rule="checkpoint")
         if not args.yes:
-            preview = review.restore_preview(args.checkpoint)
-            if not preview:
-                print(f"the disk already matches checkpoint {args.checkpoint} under {root}: "
-                      "nothing to restore")
-                return EXIT_OK
-            for path, old, new in preview:
-                verb = "create" if old is None else "remove" if new is None else "rewrite"
-                print(f"{root / path}: would {verb}")
-            raise UsageError(f"restore rewrites {plural(len(preview), 'file')}: pass --yes "
-                             f"to restore checkpoint {args.checkpoint}", rule="confirm")
+            return _restore_preview(review, root, args.checkpoint)
         report = review.restore(args.checkpoint)
         for line in _messages(root, report):
             print(line)
@@ -484,6 +475,30 @@ def restore(args: argparse.Namespace) -> int:
               + (f", {plural(len(report.conflicts), 'conflict')}" if report.conflicts else "")
               + f" under {root}")
     return EXIT_OK if not report.conflicts else EXIT_FINDINGS
+
+
+def _restore_preview(review: Review, root: Path, checkpoint: int) -> int:
+    """What ``restore --yes`` would do, planned as it plans: exit 2 (pass --yes) while it
+    would write, 1 when it would only leave files in conflict (as it would exit), else 0."""
+    from reviewtui.shell.replay import change_verb
+
+    preview = review.restore_preview(checkpoint)
+    if preview.nothing_to_do:
+        print(f"the disk already matches checkpoint {checkpoint} under {root}: "
+              "nothing to restore")
+        return EXIT_OK
+    for path, old, new in preview.changes:
+        print(f"{root / path}: would {change_verb(old, new)}")
+    for path, note in preview.conflicts:
+        print(f"{root / path}: would be left in conflict - {note}")
+    left = f"{plural(len(preview.conflicts), 'file')} in conflict"
+    if not preview.changes:
+        print(f"restore writes nothing under {root} and leaves {left} "
+              f"(checkpoint {checkpoint})")
+        return EXIT_FINDINGS
+    raise UsageError(f"restore rewrites {plural(len(preview.changes), 'file')}"
+                     + (f" and leaves {left}" if preview.conflicts else "")
+                     + f": pass --yes to restore checkpoint {checkpoint}", rule="confirm")
 
 
 def _messages(root: Path, report: ReplayReport | None) -> list[str]:

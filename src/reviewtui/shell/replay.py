@@ -9,7 +9,9 @@ order a batch of content-guarded writes and removals (:func:`write_in_order`).
 written or removed, each guarded by a compare-and-swap on its content (:func:`put`);
 what is in conflict (``core/review/plan.py`` decides) is left exactly as it is. A path
 found changed under a write is absorbed as an outside change
-(:func:`reviewtui.shell.outside.absorb`) and the replay goes round again.
+(:func:`reviewtui.shell.outside.absorb`) and the replay goes round again. What it writes
+and leaves is one :func:`plan`, which :func:`restore_preview` reads too: a preview names
+exactly what the restore would write and leave in conflict.
 """
 
 from __future__ import annotations
@@ -248,6 +250,8 @@ _REPLAY_ATTEMPTS = 3  # a path that keeps changing under us ends as a conflict
 MSG_REBASED = "rebased over an outside change"
 MSG_CONFLICT = ("conflict - changed on disk where accepted operations write; nothing was "
                 "written, the disk version is kept as it is")
+MSG_CONFLICT_AHEAD = ("changed on disk where accepted operations write; nothing would be "
+                      "written there, the disk version would be kept as it is")
 
 PreviewEntry = tuple[str, FileState | None, FileState | None]
 
@@ -262,31 +266,49 @@ def sync(review: Review, report: ReplayReport) -> ReplayReport:
     for _attempt in range(_REPLAY_ATTEMPTS):
         tree = review._target()
         prepare_records(review, tree)
-        set_conflicts(review, tree)
+        planned = plan(review, tree, review._folded.pin)
+        set_conflicts(review, planned.conflicts)
         if review._dirty:
             from reviewtui.shell.resume import save  # it resumes by replaying: a cycle
 
             save(review)
-        changes: list[tuple[str, FileState | None]] = []
-        for path in sorted(managed(review, tree)):
-            if path in review._conflicts:
-                continue
-            want = want_at(review, path, tree)
-            if want.ok and (not same(review._seen(path), want.state)
-                            or _new_mode(want.state, review._seen(path))):
-                changes.append((path, want.state))
         if review.dry_run:
-            report.would_write = [path for path, _ in changes]
+            report.would_write = [path for path, _ in planned.changes]
             break
-        moved_under_us = write(review, changes, tree, report)
+        moved_under_us = write(review, planned.changes, tree, report)
         if not moved_under_us:
             break
         review._evaluate_all()  # outcomes follow the last outside change
-    set_conflicts(review, review._target())
+    set_conflicts(review, conflicts_in(review, review._target()))
     for path in sorted(review._conflicts):
         if path not in report.conflicts:
             report.conflicts.append(path)
     return finish(review, report)
+
+
+@record(frozen=True, slots=True)
+class ReplayPlan:
+    """What a replay to one tree does: ``changes`` (path, state to write; None removes)
+    for every path whose disk content it changes, and the paths it leaves in conflict."""
+
+    changes: list[tuple[str, FileState | None]]
+    conflicts: dict[str, Conflict]
+
+
+def plan(review: Review, tree: Tree, pin: int | None) -> ReplayPlan:
+    """The replay's plan for ``tree`` with the disk pinned at ``pin``: what :func:`sync`
+    writes and :func:`restore_preview` lists, so the two cannot disagree. Reads the
+    review only (a path without a record plans as one freshly made would)."""
+    conflicts = conflicts_at(review, tree, pin)
+    changes: list[tuple[str, FileState | None]] = []
+    for path in sorted(managed(review, tree)):
+        if path in conflicts:
+            continue
+        wanted = want_at(review, path, tree)
+        seen = review._seen(path)
+        if wanted.ok and (not same(seen, wanted.state) or _new_mode(wanted.state, seen)):
+            changes.append((path, wanted.state))
+    return ReplayPlan(changes, conflicts)
 
 
 def prepare_records(review: Review, tree: Tree) -> None:
@@ -399,9 +421,9 @@ def put(review: Review, path: str, state: FileState | None, tree: Tree, report: 
     return True
 
 
-def set_conflicts(review: Review, tree: Tree) -> None:
-    """The paths in conflict in ``tree`` and, for the outcomes, their operations."""
-    review._conflicts = conflicts_in(review, tree)
+def set_conflicts(review: Review, conflicts: dict[str, Conflict]) -> None:
+    """The paths in conflict and, for the outcomes, their operations."""
+    review._conflicts = conflicts
     review._conflict_ops = {key: path for path, conflict in review._conflicts.items()
                             for key in conflict.ops}
 
@@ -411,27 +433,50 @@ def finish(review: Review, report: ReplayReport) -> ReplayReport:
     for path in report.conflicts:
         conflict = review._conflicts.get(path)
         if conflict is not None and not any(p == path for p, _ in report.events):
-            report.note(path, MSG_CONFLICT if conflict.kind is ConflictKind.OUTSIDE_EDIT
-                        or conflict.kind is ConflictKind.REBASE else conflict.message)
+            report.note(path, conflict_note(conflict))
     review.revision += 1
     review.last_report = report
     return report
 
 
-def restore_preview(review: Review, n: int) -> list[PreviewEntry]:
-    """(path, on disk now, after restore) for every path ``restore(n)`` would write."""
+def conflict_note(conflict: Conflict, *, ahead: bool = False) -> str:
+    """What a replay reports for a path it leaves in conflict (``ahead``: a preview's
+    words for it)."""
+    if conflict.kind is ConflictKind.OUTSIDE_EDIT or conflict.kind is ConflictKind.REBASE:
+        return MSG_CONFLICT_AHEAD if ahead else MSG_CONFLICT
+    return conflict.message
+
+
+@record(frozen=True, slots=True)
+class RestorePreview:
+    """What ``restore(n)`` would do: ``changes`` (path, on disk now, after restore) for
+    every path it would write or remove, ``conflicts`` (path, why) for every path it
+    would leave as it is, in conflict."""
+
+    changes: list[PreviewEntry]
+    conflicts: list[tuple[str, str]]
+
+    @property
+    def nothing_to_do(self) -> bool:
+        return not self.changes and not self.conflicts
+
+
+def change_verb(old: FileState | None, new: FileState | None) -> str:
+    """How a preview names one change: create, remove, rewrite or change the mode."""
+    if old is None or new is None:
+        return "create" if old is None else "remove"
+    return "change the mode of" if same(old, new) else "rewrite"
+
+
+def restore_preview(review: Review, n: int) -> RestorePreview:
+    """What ``restore(n)`` would do, planned as its replay plans it (:func:`plan`)."""
     with review._mutex:
-        tree = review._tree_at(review._check_checkpoint(n))
-        conflicts = conflicts_in(review, tree)
-        out: list[PreviewEntry] = []
-        for path in sorted(managed(review, tree)):
-            if path in conflicts:
-                continue
-            want = want_at(review, path, tree)
-            current = review._seen(path)
-            if want.ok and not same(current, want.state):
-                out.append((path, current, want.state))
-        return out
+        pin = review._check_checkpoint(n)  # the last checkpoint plans as no pin does
+        planned = plan(review, review._tree_at(pin), pin)
+        return RestorePreview(
+            [(path, review._seen(path), state) for path, state in planned.changes],
+            [(path, conflict_note(conflict, ahead=True))
+             for path, conflict in sorted(planned.conflicts.items())])
 
 
 def managed(review: Review, tree: Tree) -> set[str]:
@@ -445,9 +490,15 @@ def want_at(review: Review, path: str, tree: Tree) -> Want:
 
 
 def conflicts_in(review: Review, tree: Tree) -> dict[str, Conflict]:
-    """The paths replay must leave alone for ``tree``, and why."""
+    """The paths replay must leave alone for ``tree`` where the disk is pinned now."""
+    return conflicts_at(review, tree, review._folded.pin)
+
+
+def conflicts_at(review: Review, tree: Tree, pin: int | None) -> dict[str, Conflict]:
+    """The paths replay must leave alone for ``tree`` with the disk pinned at ``pin``,
+    and why."""
     records = review._records
-    on_disk = review.evaluation.turns_on_disk(review._folded.pin)
+    on_disk = review.evaluation.turns_on_disk(pin)
     # Only the turns with a decision: compute_conflicts reads nothing of a pending result.
     return compute_conflicts(review.draft.decided_turns(on_disk), tree, records,
                              review._unwritable,

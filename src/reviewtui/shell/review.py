@@ -84,8 +84,8 @@ from reviewtui.shell.project import Project
 from reviewtui.shell.replay import (
     MSG_CONFLICT,
     MSG_REBASED,
-    PreviewEntry,
     ReplayReport,
+    RestorePreview,
 )
 from reviewtui.shell.resume import close_review, open_review, save, session_sha
 from reviewtui.shell.state import StateFile
@@ -94,7 +94,7 @@ TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/t
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["MSG_ADOPTED", "MSG_CONFLICT", "MSG_KEPT", "MSG_REBASED", "PreviewEntry", "Review"]
+__all__ = ["MSG_ADOPTED", "MSG_CONFLICT", "MSG_KEPT", "MSG_REBASED", "Review", "RestorePreview"]
 
 class Review:
     """One session under review against one project root. See the module docstring."""
@@ -306,8 +306,8 @@ class Review:
         """Put checkpoint ``n`` of the draft on disk and pin it there (see the module doc)."""
         return deciding.restore(self, n)
 
-    def restore_preview(self, n: int) -> list[PreviewEntry]:
-        """(path, on disk now, after restore) for every path ``restore(n)`` would write."""
+    def restore_preview(self, n: int) -> RestorePreview:
+        """What ``restore(n)`` would write, remove and leave in conflict (its own plan)."""
         return replay.restore_preview(self, n)
 
     # -- outside changes and a live session ----------------------------------------------

@@ -54,18 +54,19 @@ class DiskActions(ReviewCursor):
         show_later(self, self.notify, text, severity=severity, markup=False)
 
     def action_restore(self) -> None:
+        from reviewtui.shell.replay import change_verb
         from reviewtui.ui.screens.dialogs import ConfirmScreen
 
         preview = self.review.restore_preview(self.checkpoint)
-        if not preview:
+        if preview.nothing_to_do:
             self.notify(f"the disk already matches checkpoint {self.checkpoint}")
             return
-        lines = []
-        for path, old, new in preview[:20]:
-            verb = "create" if old is None else "remove" if new is None else "rewrite"
-            lines.append(f"  {verb} {path}")
-        if len(preview) > 20:
-            lines.append(f"  … and {len(preview) - 20} more")
+        # The restore's own plan: what it writes, then what it leaves in conflict.
+        entries = [f"  {change_verb(old, new)} {path}" for path, old, new in preview.changes]
+        entries += [f"  leave in conflict {path}" for path, _ in preview.conflicts]
+        lines = entries[:20]
+        if len(entries) > 20:
+            lines.append(f"  … and {len(entries) - 20} more")
         where = "(dry-run: nothing is written)" if self.review.dry_run else "on disk"
         question = (f"Restore checkpoint {self.checkpoint} {where}?\n" + "\n".join(lines))
 
