@@ -2,7 +2,8 @@
 
 Found in a real terminal on express's history (QA pass 76, 2026-12-04):
 
-* an accept, then ``git checkout -- FILE`` outside (kept on top: the file stays reverted),
+* an accept, then ``git checkout -- FILE`` outside (kept on top as a layer: the file stayed
+  reverted, the operation shown accepted; undone and made again, it was never written),
   then one more line added outside: the second change was taken as the file's new base,
   the kept revert forgotten, and the accepted change written back over the user's revert
   with no keypress;
@@ -18,33 +19,59 @@ from pathlib import Path
 import pytest
 from test_review import A1, A2, BASE, open_review, setup, with_alpha, with_delta
 
-from reviewtui.core.engine import Decision
+from reviewtui.core.engine import Decision, Verdict
 from reviewtui.shell.review import Review
 
 __all__ = ["setup"]  # the fixture, imported for pytest
 
 
-def test_a_second_outside_change_keeps_the_first(setup: tuple[Path, Path],
-                                                 opened: list[Review]) -> None:
+def test_a_file_put_back_to_the_original_takes_its_accepts_back(
+        setup: tuple[Path, Path], opened: list[Review]) -> None:
+    """``git checkout -- app.py`` after an accept: the decisions follow the disk (kept as a
+    layer, the revert hid the accept for good: undone and made again, it was shown
+    accepted and never written)."""
     review = open_review(setup, opened)
     app = review.root / "app.py"
     review.decide(A1, Decision.accept())
+    app.write_bytes(BASE)
+    report = review.outside_changed(["app.py"])
+    assert [key for key, _ in report.reverted] == [A1]
+    assert review.decisions.get(A1, Decision()).verdict is Verdict.PENDING
+    assert app.read_bytes() == BASE
+    review.undo()  # the accept comes back, and is written
+    assert review.decisions[A1].verdict is Verdict.ACCEPTED
     assert app.read_bytes() == with_alpha(BASE)
+    review.undo()  # the reviewer's own accept undone
+    assert app.read_bytes() == BASE
+    review.decide(A1, Decision.accept())  # and made again: written
+    assert app.read_bytes() == with_alpha(BASE)
+    assert review.conflicts == {}
+
+
+def test_a_second_outside_change_is_the_new_base(setup: tuple[Path, Path],
+                                                 opened: list[Review]) -> None:
+    """After the revert, a line added outside: nothing the review wrote is there any
+    more, so that is the file's new content to work on; the accept is not written back."""
+    review = open_review(setup, opened)
+    app = review.root / "app.py"
+    review.decide(A1, Decision.accept())
     app.write_bytes(BASE)  # git checkout -- app.py
     review.outside_changed(["app.py"])
-    assert app.read_bytes() == BASE
     noted = b"# a note made outside\n" + BASE
     app.write_bytes(noted)
     report = review.outside_changed(["app.py"])
     assert report.written == []
-    assert app.read_bytes() == noted  # the revert is still kept, and so is the note
-    review.decide(A2, Decision.accept())  # a later write keeps both on top
+    assert app.read_bytes() == noted
+    review.decide(A2, Decision.accept())
     assert app.read_bytes() == with_delta(noted)
+    assert review.decisions.get(A1, Decision()).verdict is Verdict.PENDING
     assert review.conflicts == {}
 
 
 def test_a_file_put_back_as_the_review_wrote_it_keeps_its_accept(
         setup: tuple[Path, Path], opened: list[Review]) -> None:
+    """``git stash`` then ``git stash pop``: the accept taken back at the stash is in
+    force again at the pop, and a reject then takes the change off the disk."""
     review = open_review(setup, opened)
     app = review.root / "app.py"
     review.decide(A1, Decision.accept())
@@ -52,14 +79,31 @@ def test_a_file_put_back_as_the_review_wrote_it_keeps_its_accept(
     review.outside_changed(["app.py"])
     app.write_bytes(with_alpha(BASE))  # git stash pop
     report = review.outside_changed(["app.py"])
-    assert report.reverted == []  # the accept stands: its change is on disk
-    assert any("back to what the review wrote" in note for _, note in report.events)
-    assert review.decisions[A1].verdict == Decision.accept().verdict
+    assert report.written == []
+    assert any("in force again" in note for _, note in report.events)
+    assert review.decisions[A1].verdict is Verdict.ACCEPTED
     assert review.result(A1).landed
     review.decide(A1, Decision.reject())
     assert app.read_bytes() == BASE  # the reject takes the change off the disk
     review.decide(A2, Decision.accept())
     assert app.read_bytes() == with_delta(BASE)
+    assert review.conflicts == {}
+
+
+def test_a_pop_after_a_new_decision_is_a_new_base(setup: tuple[Path, Path],
+                                                  opened: list[Review]) -> None:
+    """The reviewer rejected the operation after the stash: the pop does not bring the
+    accept back over that decision; the popped bytes are the file's content."""
+    review = open_review(setup, opened)
+    app = review.root / "app.py"
+    review.decide(A1, Decision.accept())
+    app.write_bytes(BASE)
+    review.outside_changed(["app.py"])
+    review.decide(A1, Decision.reject())
+    app.write_bytes(with_alpha(BASE))
+    review.outside_changed(["app.py"])
+    assert review.decisions[A1].verdict is Verdict.REJECTED
+    assert app.read_bytes() == with_alpha(BASE)
     assert review.conflicts == {}
 
 

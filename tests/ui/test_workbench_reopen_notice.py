@@ -67,7 +67,10 @@ async def test_a_file_put_back_while_closed_is_named_on_opening(tmp_path: Path) 
     session, root = accepted_and_closed(tmp_path)
     (root / "a.txt").write_bytes(ORIGINAL)  # a fresh copy of the project, say
     [note] = await opened_notes(session, root)
-    assert "a.txt: changed outside the workbench" in note
+    # Put back to the original: the accept on it is taken back, and the note says so.
+    assert note.startswith("on opening: a.txt: turn 1, operation 1"), note
+    assert "put back outside the workbench" in note
+    assert "pending again" in note
     assert (root / "a.txt").read_bytes() == ORIGINAL  # the user's revert is kept
 
 

@@ -103,6 +103,7 @@ def outside_changed(review: Review, paths: Iterable[str]) -> ReplayReport:
             elif set_base(review, path, disk):
                 report.refreshed.append(path)
         review._evaluate_all()
+        take_back(review, report)
         revert_unlanded(review, report, "after an outside change")
         return sync(review, report)
 
@@ -165,6 +166,23 @@ def absorb(review: Review, path: str, disk: FileState | None, report: ReplayRepo
         record.deleted = True
         record.note = f"renamed outside to {renamed_to}" if renamed_to else ""
         report.note(path, deleted_message(path, review._records.get(path)))
+    elif ours_on_disk and same(disk, record.base):
+        # Put back outside to what the session started from (git checkout -- FILE): the
+        # review's changes were discarded there. Its accepts go back to pending once the
+        # session is evaluated (take_back), so that the decisions say what the disk holds
+        # (kept as a layer instead, an accept made again was never written).
+        record.put_back_from = record.seen.data if record.seen is not None else None
+        record.seen = record.ref = disk
+        record.layer = None
+        record.deleted = False
+        record.note = ""
+        report.put_back.append(path)
+    elif (record.put_back_items and record.put_back_from is not None
+          and disk.data == record.put_back_from and same(record.seen, record.base)):
+        # ... and then back to what the review had written (git stash pop): the accepts
+        # taken back come back (take_back), unless the reviewer decided them since.
+        record.seen = disk
+        report.back_again.append(path)
     elif not ours_on_disk:
         if not set_base(review, path, disk):
             report.note(path, f"conflict - {review._unwritable[path]}")
@@ -225,6 +243,81 @@ def stale_accepts(review: Review) -> list[OpKey]:
         written = {r.key for turn in review.draft.turns for r in turn.results if r.landed}
         stale = [key for key in stale if key not in written]
     return sorted(stale)
+
+
+def take_back(review: Review, report: ReplayReport) -> None:
+    """The accepts on the files put back outside to their original content (see
+    :func:`absorb`) go back to pending, as one log entry (undo writes them again). Those
+    past a pinned checkpoint were not on disk and stay. Should the draft still write
+    there after that (another operation's file moved onto it), what the disk holds is
+    kept on top of it. Files put back again to what the review wrote come first
+    (:func:`bring_back`)."""
+    for path in report.back_again:
+        bring_back(review, path, report)
+    report.back_again.clear()
+    paths = set(report.put_back)
+    report.put_back.clear()
+    if not paths:
+        return
+    pin = review._folded.pin
+    position = {turn.index: n for n, turn in enumerate(review.session.turns)}
+    decided = review._folded.decisions()
+    taken: dict[str, list[DecisionItem]] = {path: [] for path in paths}  # as decided
+    for key, decision in sorted(decided.items()):
+        where = op_path(review.result(key)) if key in review._ops else None
+        if (where in taken and decision.verdict in _ACCEPTING
+                and (pin is None or position.get(key[0], pin) < pin)):
+            taken[where].append(DecisionItem.for_op(key, review._ops[key], decision))
+    items = tuple(replace(item, decision=Decision())
+                  for path in sorted(taken) for item in taken[path])
+    if items:
+        review._log.append(LogEntry(LogKind.DECIDE, items))
+        review._dirty = True
+        review._evaluate_from(min(item.turn for item in items))
+        for item in items:
+            notice = (f"{item.describe()}: put back outside the workbench to what the "
+                      "session started from; its accept was taken back and it is pending "
+                      "again (u writes it again)")
+            report.reverted.append(((item.turn, item.pos), notice))
+            report.note(item.path, notice)
+    target = review._target()
+    for path in sorted(paths):
+        record = review._records[path]
+        record.put_back_items = tuple(taken[path])
+        wanted = target.get(path)
+        if not same(wanted, record.seen) and record.seen is not None:
+            record.layer = OutsideLayer(wanted.data if wanted is not None else None,
+                                        record.seen.data)
+            record.ref = wanted
+
+
+def bring_back(review: Review, path: str, report: ReplayReport) -> None:
+    """A file put back to its original content, then to what the review had written
+    (git stash, git stash pop): the accepts taken back are in force again, as one log
+    entry, when none was decided since and the draft then holds the disk's bytes;
+    else the disk is the file's new base, as any outside change."""
+    record = review._records[path]
+    items, record.put_back_items = record.put_back_items, ()
+    data, record.put_back_from = record.put_back_from, None
+    decided = review._folded.decisions()
+    if all(decided.get((item.turn, item.pos), Decision()).verdict is Verdict.PENDING
+           for item in items):
+        review._log.append(LogEntry(LogKind.DECIDE, items))
+        review._evaluate_from(min(item.turn for item in items))
+        wanted = review._target().get(path)
+        if wanted is not None and wanted.data == data:
+            record.ref = wanted
+            review._dirty = True
+            report.note(path, "put back outside the workbench to what the review wrote: "
+                        "the accepts taken back when it was put back to the original are "
+                        "in force again")
+            return
+        review._log.pop()
+        review._evaluate_from(min(item.turn for item in items))
+    if record.seen is not None and set_base(review, path, record.seen):
+        record.base = record.ref = record.seen
+        review._evaluate_all()
+        report.note(path, MSG_ADOPTED)
 
 
 def revert_unlanded(review: Review, report: ReplayReport, why: str) -> None:

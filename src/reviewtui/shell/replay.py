@@ -66,6 +66,10 @@ class ReplayReport:
     would_write: list[str] = field(default_factory=list)  # dry run: left unwritten
     # Accepts that no longer land, taken back to pending: (operation key, notice).
     reverted: list[tuple[tuple[int, int], str]] = field(default_factory=list)
+    # Session paths put back outside to the content the session started from (git
+    # checkout -- FILE): their accepts are taken back (shell/outside.py take_back).
+    put_back: list[str] = field(default_factory=list)
+    back_again: list[str] = field(default_factory=list)  # and then back to the review's bytes
     # Bulk decisions left out because an accept cannot apply there (decide_many).
     skipped: list[tuple[int, int]] = field(default_factory=list)
     events: list[tuple[str, str]] = field(default_factory=list)  # (path, what happened)
@@ -279,6 +283,9 @@ def sync(review: Review, report: ReplayReport) -> ReplayReport:
         if not moved_under_us:
             break
         review._evaluate_all()  # outcomes follow the last outside change
+        from reviewtui.shell.outside import take_back  # outside changes replay: a cycle
+
+        take_back(review, report)  # a file put back to its original content meanwhile
     set_conflicts(review, conflicts_in(review, review._target()))
     for path in sorted(review._conflicts):
         if path not in report.conflicts:

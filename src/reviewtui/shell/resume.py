@@ -31,7 +31,7 @@ from reviewtui.core.review.rebase import apply_layer
 from reviewtui.shell.disk import remove_temp, scratch_copy
 from reviewtui.shell.loader import LoadedSession, gc_paused, load_session
 from reviewtui.shell.lock import RootLock
-from reviewtui.shell.outside import absorb, set_base, stale_accepts
+from reviewtui.shell.outside import absorb, set_base, stale_accepts, take_back
 from reviewtui.shell.project import load_project, named_paths, read_now
 from reviewtui.shell.replay import Directory, ReplayReport, read_state, same, sync, want_at
 from reviewtui.shell.state import (
@@ -264,6 +264,7 @@ def reconcile(review: Review, report: ReplayReport) -> None:
             absorb(review, path, disk, report)
     if report.outside:
         review._evaluate_all()
+        take_back(review, report)  # files put back to their original content meanwhile
 
 
 def drop_unfit_records(review: Review) -> None:

@@ -15,6 +15,7 @@ from reviewtui.core.engine.decisions import Verdict
 from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import record
+from reviewtui.core.review.log import DecisionItem
 from reviewtui.core.review.rebase import (
     Conflict,
     ConflictKind,
@@ -48,6 +49,11 @@ class PathRecord:
     # ``saved_seen`` is the hash of what was last seen (None: the file was absent).
     from_state: bool = False
     saved_seen: str | None = None
+    # Put back outside to ``base`` (git checkout, git stash) over what the review had
+    # written, ``put_back_from``; its accepts, ``put_back_items``, were taken back. The
+    # disk coming back to those bytes (git stash pop) brings them back. Not saved.
+    put_back_from: bytes | None = None
+    put_back_items: tuple[DecisionItem, ...] = ()
 
 
 
