@@ -122,3 +122,53 @@ def test_a_kept_change_then_undone_outside_keeps_nothing(
         review.outside_changed(["app.py"])
     review.decide(A2, Decision.accept())
     assert app.read_bytes() == with_delta(with_alpha(BASE) if back else tweaked)
+
+
+@pytest.mark.parametrize("back_as", ["written", "original"])
+def test_a_file_deleted_and_put_back_goes_on_from_where_it_was(
+        setup: tuple[Path, Path], opened: list[Review], back_as: str) -> None:
+    """A folder moved away and back (or a file deleted and restored): as the review left
+    it, the accept stands and nothing is in conflict (it was a conflict whose two sides
+    were the same bytes); as the session started from, the accept is taken back."""
+    review = open_review(setup, opened)
+    app = review.root / "app.py"
+    review.decide(A1, Decision.accept())
+    written = app.read_bytes()
+    app.unlink()
+    review.outside_changed(["app.py"])
+    assert not app.exists()  # never recreated silently
+    app.write_bytes(written if back_as == "written" else BASE)
+    report = review.outside_changed(["app.py"])
+    assert report.written == []
+    assert review.conflicts == {}
+    if back_as == "written":
+        assert review.decisions[A1].verdict is Verdict.ACCEPTED
+        assert review.result(A1).landed
+        review.decide(A1, Decision.reject())
+        assert app.read_bytes() == BASE
+    else:
+        assert review.decisions.get(A1, Decision()).verdict is Verdict.PENDING
+        assert app.read_bytes() == BASE
+        review.undo()
+        assert app.read_bytes() == with_alpha(BASE)
+
+
+def test_a_folder_moved_away_and_back_goes_on(tmp_path: Path, opened: list[Review]) -> None:
+    from diskkit import Ed, make_project, write_session
+
+    session = write_session(tmp_path / "session", [[Ed("pkg/a.py", "x = 1", "x = 2"),
+                                                    Ed("pkg/b.py", "y = 1", "y = 2")]])
+    root = make_project(tmp_path / "proj", {"pkg/a.py": b"x = 1\n", "pkg/b.py": b"y = 1\n"})
+    review = Review.open(session, root)
+    opened.append(review)
+    review.decide_many([((1, 0), Decision.accept()), ((1, 1), Decision.accept())])
+    (root / "pkg").rename(tmp_path / "away")
+    review.outside_changed(["pkg"])
+    (tmp_path / "away").rename(root / "pkg")
+    report = review.outside_changed(["pkg"])
+    assert report.written == []
+    assert review.conflicts == {}
+    assert (root / "pkg" / "a.py").read_bytes() == b"x = 2\n"
+    review.decide((1, 1), Decision.reject())
+    assert (root / "pkg" / "b.py").read_bytes() == b"y = 1\n"
+    assert (root / "pkg" / "a.py").read_bytes() == b"x = 2\n"

@@ -29,7 +29,7 @@ from reviewtui.core.errors import DiskError, PathRefused
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import replace
 from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind
-from reviewtui.core.review.plan import deleted_message, op_path
+from reviewtui.core.review.plan import PathRecord, deleted_message, op_path
 from reviewtui.core.review.rebase import OutsideLayer
 from reviewtui.shell.disk import read_link
 from reviewtui.shell.replay import (
@@ -160,12 +160,16 @@ def absorb(review: Review, path: str, disk: FileState | None, report: ReplayRepo
     review._unwritable.pop(path, None)
     report.outside.append(path)
     if disk is None:
+        if not record.deleted:
+            record.gone = (record.base, record.seen, record.ref, record.layer)
         set_base(review, path, None)
         record.base = record.seen = record.ref = None
         record.layer = None
         record.deleted = True
         record.note = f"renamed outside to {renamed_to}" if renamed_to else ""
         report.note(path, deleted_message(path, review._records.get(path)))
+    elif record.deleted and returned(review, path, record, disk, report):
+        pass
     elif ours_on_disk and same(disk, record.base):
         # Put back outside to what the session started from (git checkout -- FILE): the
         # review's changes were discarded there. Its accepts go back to pending once the
@@ -210,6 +214,32 @@ def absorb(review: Review, path: str, disk: FileState | None, report: ReplayRepo
         record.seen = disk
         record.deleted = False
         report.note(path, MSG_KEPT if record.layer is not None else MSG_BACK)
+
+
+def returned(review: Review, path: str, record: PathRecord, disk: FileState,
+             report: ReplayReport) -> bool:
+    """A file deleted outside comes back (a folder moved away and back, git stash pop):
+    as the review left it, the review goes on from where it was (the accepts land again,
+    an outside change kept on it is kept again); as the session started from, it is put
+    back (see :func:`absorb`). False for other bytes: a new file, taken as one."""
+    if record.gone is None:
+        return False
+    base, seen, ref, layer = record.gone
+    if not (same(disk, seen) or (same(disk, base) and not same(seen, base))):
+        return False
+    if not set_base(review, path, base):
+        return False
+    record.gone = None
+    record.base, record.deleted, record.note = base, False, ""
+    if same(disk, seen):
+        record.seen, record.ref, record.layer = disk, ref, layer
+        report.note(path, "put back outside the workbench as the review left it")
+    else:
+        record.put_back_from = seen.data if seen is not None else None
+        record.seen = record.ref = disk
+        record.layer = None
+        report.put_back.append(path)
+    return True
 
 
 def set_base(review: Review, path: str, state: FileState | None) -> bool:
