@@ -345,6 +345,10 @@ def diagnose_change(path: str, before_text: str | None, after_text: str | None,
                                        for d in found):
         # (before is empty when it was skipped above: every problem on a written line)
         found = _macro_entries(found, before or None, path, before_text, after_text)
+        if any(d.introduced for d in found) and _branches_unchanged(
+                path, before_text, after_text, mapping or _line_map(before_text, after_text,
+                                                                    span)):
+            found = [replace(d, introduced=False) if d.introduced else d for d in found]
     found = _shown(found)  # before placing them: each placement costs a pass over the file
     if before_text is not None and not _CHECKS.get(PurePosixPath(path).suffix.lower()):
         found = [_at_the_edit(d, before_text, after_text, span) if d.introduced else d
@@ -376,6 +380,30 @@ def _macro_entries(found: list[Diagnostic], before: list[tuple[int, int, str, st
             if (d.introduced and d.message == MISSING_SEMICOLON and 0 < d.line <= len(new_lines)
                 and macro_entry(new_lines[d.line - 1]) in names) else d
             for d in found]
+
+
+def _branches_unchanged(path: str, before: str, after: str, mapping: Mapping[int, int]
+                        ) -> bool:
+    """Whether, read one preprocessor branch at a time (:mod:`~reviewtui.core.syntax.preproc`),
+    the edit leaves every view's errors as they were: the same stretches of lines (moved
+    by ``mapping``), none new."""
+    from reviewtui.core.syntax.parsing import parse
+    from reviewtui.core.syntax.preproc import branch_views
+    from reviewtui.core.syntax.problems import error_spans
+
+    views_after = branch_views(after)
+    views_before = branch_views(before) if views_after is not None else None
+    if views_after is None or views_before is None:
+        return False
+    for (old, _held_old), (new, _held_new) in zip(views_before, views_after, strict=True):
+        parsed_old, parsed_new = parse(path, old), parse(path, new, old)
+        if parsed_old is None or parsed_new is None:
+            return False
+        moved = {(mapping.get(first), mapping.get(last))
+                 for first, last in error_spans(parsed_old, _COMPARED)}
+        if not {span for span in error_spans(parsed_new, _COMPARED)} <= moved:
+            return False
+    return True
 
 
 def _shown(found: list[Diagnostic]) -> list[Diagnostic]:

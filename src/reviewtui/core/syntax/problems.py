@@ -119,3 +119,19 @@ def problems(parsed: Parsed, limit: int = MAX_PROBLEMS) -> list[tuple[int, int, 
         # The tree knows the row (no count of the newlines above, per error).
         found.append((row + 1, _column(data, offset - byte_col, offset), message))
     return found
+
+
+def error_spans(parsed: Parsed, limit: int = MAX_PROBLEMS) -> list[tuple[int, int]]:
+    """(first line, last line), 1-based, of the first ``limit`` error and missing nodes:
+    where the grammar gave up, as stretches (:mod:`reviewtui.core.syntax.preproc`)."""
+    spans: list[tuple[int, int]] = []
+    stack = [parsed.tree.root_node]
+    while stack and len(spans) < limit:
+        node = stack.pop()
+        if not node.has_error and not node.is_missing:
+            continue
+        if node.is_error or node.is_missing:
+            spans.append((node.start_point[0] + 1, node.end_point[0] + 1))
+            continue
+        stack.extend(reversed([c for c in node.children if c.has_error or c.is_missing]))
+    return spans
