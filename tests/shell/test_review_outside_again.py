@@ -172,3 +172,45 @@ def test_a_folder_moved_away_and_back_goes_on(tmp_path: Path, opened: list[Revie
     review.decide((1, 1), Decision.reject())
     assert (root / "pkg" / "b.py").read_bytes() == b"y = 1\n"
     assert (root / "pkg" / "a.py").read_bytes() == b"x = 2\n"
+
+
+def test_a_put_back_under_a_pin_takes_back_only_what_was_on_disk(
+        tmp_path: Path, opened: list[Review]) -> None:
+    """The disk pinned at checkpoint 1: an accept of turn 2 was never written, so a file
+    put back to the original does not take it back; unpinned, it is written."""
+    from diskkit import Ed, make_project, write_session
+
+    session = write_session(tmp_path / "session", [[Ed("app.py", "a = 1", "a = 2")],
+                                                   [Ed("app.py", "b = 1", "b = 2")]])
+    root = make_project(tmp_path / "proj", {"app.py": b"a = 1\nb = 1\n"})
+    review = Review.open(session, root)
+    opened.append(review)
+    review.decide_many([((1, 0), Decision.accept()), ((2, 0), Decision.accept())])
+    review.restore(1)
+    app = root / "app.py"
+    assert app.read_bytes() == b"a = 2\nb = 1\n"
+    app.write_bytes(b"a = 1\nb = 1\n")  # git checkout -- app.py
+    report = review.outside_changed(["app.py"])
+    assert [key for key, _ in report.reverted] == [(1, 0)]
+    assert review.decisions[(2, 0)].verdict is Verdict.ACCEPTED
+    assert app.read_bytes() == b"a = 1\nb = 1\n"
+    review.restore(2)  # unpinned: turn 2's accept is written, turn 1's stays taken back
+    assert app.read_bytes() == b"a = 1\nb = 2\n"
+    assert review.conflicts == {}
+
+
+def test_a_take_back_is_kept_across_a_reopen(setup: tuple[Path, Path],
+                                             opened: list[Review]) -> None:
+    review = open_review(setup, opened)
+    app = review.root / "app.py"
+    review.decide(A1, Decision.accept())
+    app.write_bytes(BASE)
+    review.outside_changed(["app.py"])
+    review.close()
+    again = open_review(setup, opened)
+    assert again.decisions.get(A1, Decision()).verdict is Verdict.PENDING
+    assert app.read_bytes() == BASE
+    assert again.conflicts == {}
+    again.undo()  # the take-back is the last step: undone, the accept is written again
+    assert again.decisions[A1].verdict is Verdict.ACCEPTED
+    assert app.read_bytes() == with_alpha(BASE)
