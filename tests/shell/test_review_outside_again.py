@@ -214,3 +214,27 @@ def test_a_take_back_is_kept_across_a_reopen(setup: tuple[Path, Path],
     again.undo()  # the take-back is the last step: undone, the accept is written again
     assert again.decisions[A1].verdict is Verdict.ACCEPTED
     assert app.read_bytes() == with_alpha(BASE)
+
+
+def test_every_file_put_back_at_once(setup: tuple[Path, Path], opened: list[Review]) -> None:
+    """``git checkout -- .``: the accepts of every file put back go back in one step; a
+    new file the session made is left as it is (git does not touch untracked files)."""
+    from test_review import B1, B2, OTHER
+
+    review = open_review(setup, opened)
+    root = review.root
+    review.decide_many([(A1, Decision.accept()), (A2, Decision.accept()),
+                        (B1, Decision.accept()), (B2, Decision.accept())])
+    steps = len(review._log)
+    (root / "app.py").write_bytes(BASE)
+    (root / "other.txt").write_bytes(OTHER)
+    report = review.outside_changed(["app.py", "other.txt"])
+    assert sorted(key for key, _ in report.reverted) == [A1, A2, B1]
+    assert len(review._log) == steps + 1  # one step
+    assert review.decisions[B2].verdict is Verdict.ACCEPTED
+    assert (root / "new.txt").read_bytes() == b"fresh\n"
+    assert (root / "app.py").read_bytes() == BASE
+    review.undo()
+    assert (root / "app.py").read_bytes() == with_delta(with_alpha(BASE))
+    assert (root / "other.txt").read_bytes() == b"ONE\ntwo\n"
+    assert review.conflicts == {}
