@@ -238,3 +238,21 @@ def test_every_file_put_back_at_once(setup: tuple[Path, Path], opened: list[Revi
     assert (root / "app.py").read_bytes() == with_delta(with_alpha(BASE))
     assert (root / "other.txt").read_bytes() == b"ONE\ntwo\n"
     assert review.conflicts == {}
+
+
+def test_a_file_renamed_outside_and_back_goes_on(setup: tuple[Path, Path],
+                                                 opened: list[Review]) -> None:
+    review = open_review(setup, opened)
+    root = review.root
+    review.decide(A1, Decision.accept())
+    (root / "app.py").rename(root / "app2.py")
+    review.outside_changed(["app.py", "app2.py"])
+    assert not (root / "app.py").exists()
+    (root / "app2.py").rename(root / "app.py")
+    report = review.outside_changed(["app.py", "app2.py"])
+    assert report.written == []
+    assert review.conflicts == {}
+    assert review.decisions[A1].verdict is Verdict.ACCEPTED
+    review.decide(A2, Decision.accept())
+    assert (root / "app.py").read_bytes() == with_delta(with_alpha(BASE))
+    assert not (root / "app2.py").exists()
