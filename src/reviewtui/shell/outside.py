@@ -10,8 +10,12 @@ The watcher (or a reopen, or the live server taking its lock back) reports paths
   (:mod:`reviewtui.core.review.rebase`), re-applied on top of the draft whenever the path is
   replayed (``MSG_KEPT``); when it no longer lands the path is in conflict; a disk put
   back to that draft (``git stash pop``) keeps nothing (``MSG_BACK``);
+* put back to what the session started from (``git checkout -- FILE``): the accepts on
+  it go back to pending, one undoable step (:func:`take_back`); put back once more to
+  what the review had written (``git stash pop``), they come back (:func:`bring_back`);
 * deleted (or renamed, :func:`rename_target`): never recreated silently; the
-  operations that need it become ``not_found`` / ``conflict`` (:func:`absorb`).
+  operations that need it become ``not_found`` / ``conflict`` (:func:`absorb`); back as
+  the review left it, the review takes up where it was (:func:`returned`).
 
 Paths the session does not touch just refresh the base. Accepts that no longer land
 afterwards go back to pending, as one undoable log entry (:func:`revert_unlanded`).
