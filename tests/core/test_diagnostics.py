@@ -88,6 +88,7 @@ LOOP_BEFORE = "int count(struct list *l) {\n  int n = 0;\n  return n;\n}\n"
 @pytest.mark.parametrize("loop", [
     "  list_for_each(l, item) {\n    n++;\n  }\n",  # the Linux kernel's shape
     "  jv_array_foreach(a, i, x)\n  {\n    n++;\n  }\n",  # the brace on the next line
+    "  jv_array_foreach(a, i, x)\n    n = n + 1;\n",  # one statement, no braces (3985b80c)
 ])
 def test_a_for_each_macro_an_edit_adds_is_no_syntax_error(path: str, loop: str) -> None:
     after = LOOP_BEFORE.replace("  return n;\n", loop + "  return n;\n")
@@ -98,6 +99,9 @@ def test_a_for_each_macro_an_edit_adds_is_no_syntax_error(path: str, loop: str) 
     "  n++\n  g(n);\n",  # a statement missing its ";" before another: still found
     "  list_for_each(l, item)\n\n\n  {\n    n++;\n  }\n",  # the block far below the call
     "  a.each(l) {\n  }\n",  # a member call is no macro
+    "  if (n)\n    n = 1\n  g(n);\n",  # a lost ";" after a deeper line: no call above it
+    "  x.each(a)\n    n = n + 1;\n",  # a member call with a brace-less body
+    "  jv_array_foreach(a, i, x)\n\n    n = n + 1;\n",  # the body not on the next line
 ])
 def test_what_only_looks_like_a_for_each_macro_is_still_an_error(broken: str) -> None:
     after = LOOP_BEFORE.replace("  return n;\n", broken + "  return n;\n")

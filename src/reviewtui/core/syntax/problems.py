@@ -19,6 +19,8 @@ _SHOWN = 24  # characters of an unexpected token shown in a message
 # Grammars where a "for each" macro reads as a call missing its ";" before a block
 # (C++'s reads such a loop without an error).
 _MACRO_LOOPS = frozenset({"c"})
+# ... and where one with a body of one statement and no braces reads as a stray token.
+_MACRO_BODIES = frozenset({"c", "cpp"})
 MISSING_SEMICOLON = "missing `;`"
 # The start of a line that calls a macro (or function) by a plain name.
 _CALL_HEAD = re.compile(r"[ \t]*([A-Za-z_]\w*)[ \t]*\(")
@@ -73,6 +75,27 @@ def _macro_loop(node: Node) -> bool:
             and block.start_point[0] - call.end_point[0] <= 1)
 
 
+def _macro_loop_line(data: bytes, node: Node) -> bool:
+    """Whether an error is the first token of a "for each" macro's brace-less body:
+    ``jv_array_foreach(args, i, v)`` alone on its line, then ``r = f(r, v);`` indented
+    deeper on the next, which the grammar reads as the call followed by a stray ``r``
+    (jq 3985b80c). A call that lacks its ``;`` before a statement at its own indentation
+    (a real slip) is still an error."""
+    call = node.prev_sibling
+    if call is None or call.type != "call_expression":
+        return False
+    function = call.child_by_field_name("function")
+    if function is None or function.type != "identifier":
+        return False
+    if data[function.start_byte:function.end_byte].decode("utf-8", "replace") in _KEYWORDS:
+        return False
+    row, column = call.start_point
+    line_start = call.start_byte - column
+    return (node.start_point[0] == call.end_point[0] + 1 == row + 1
+            and not data[line_start:call.start_byte].strip()
+            and node.start_point[1] > column)
+
+
 def macro_entry(line: str) -> str | None:
     """The name called when ``line`` is one call and nothing else, a trailing comment
     aside: an entry of a C "X-macro" list (``LIBM_DD(acos)``, ``OP(LOADK, 1)``), which the
@@ -103,6 +126,8 @@ def problems(parsed: Parsed, limit: int = MAX_PROBLEMS) -> list[tuple[int, int, 
         broken = [c for c in node.children if c.has_error]
         if node.is_missing and node.type == ";" and parsed.grammar in _MACRO_LOOPS and (
                 _macro_loop(node)):
+            continue
+        if node.is_error and parsed.grammar in _MACRO_BODIES and _macro_loop_line(data, node):
             continue
         if node.is_error or node.is_missing:
             at, message = _message(data, node)
