@@ -40,7 +40,7 @@ TOUR = REPO / "sample_sessions" / "workshop-tour"
 # Every wait is bounded, 60 s in all; a run here takes about 3 s (setup 0.6, drive 0.9).
 START_TIMEOUT = 15.0  # each: the server's port, Chromium's DevTools endpoint
 BUDGET = 30.0  # the page, the turn list, the key press and the file on disk
-TURN_LIST_TEXT = "T1 Fix the typo"
+TURN_LIST_TEXT = "T1 0/1 Fix the"
 ACCEPTED_TEXT = 'return f"Hello, {name}!"'
 
 CHROMIUM_FLAGS = [

@@ -65,7 +65,7 @@ async def test_a_reply_cut_off_mid_edit_is_shown_as_not_read(tmp_path: Path) -> 
         assert "not read" not in _row(app, 0)
         row = _row(app, 1)
         assert row.startswith("✗ T2")
-        assert row.endswith("edit b  1 not read")
+        assert row == "✗ T2 1 not read edit b", row
         marks = {mark.index: mark.state for mark in app.screen.query_one(Timeline).marks}
         assert marks == {1: "pending", 2: "failed"}
         screen_of(app).go_checkpoint(2)

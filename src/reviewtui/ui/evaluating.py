@@ -57,8 +57,8 @@ def turn_row(index: int, request: str, states: list[list[OpState]], pos: int, *,
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append("… ", style="dim")
     text.append(f"T{index} ", style="bold")
-    text.append(first_line[:20] + ("…" if len(first_line) > 20 else ""), style="dim")
-    text.append("  evaluating", style="dim italic")
+    text.append("evaluating  ", style="dim italic")  # (before the request: never cut off)
+    text.append(first_line[:120] + ("…" if len(first_line) > 120 else ""), style="dim")
     return text
 
 

@@ -40,12 +40,16 @@ def unread_note(turn: Turn, source: object) -> Text | None:
     return note
 
 
-def turn_prompt(index: int, request: str, states: list[OpState], width: int = 38, *,
+def turn_prompt(index: int, request: str, states: list[OpState], width: int = 120, *,
                 unread: int = 0) -> Text:
-    """A turn's row: its state, number, request and counts. ``unread``: parts of its
+    """A turn's row: its state, number, counts and request. ``unread``: parts of its
     reply not read as operations (:func:`unread_parts`): the row is marked failed, as a
     turn whose operations failed, and says how many (a reply cut off mid-edit would
-    otherwise read as a turn with no operations)."""
+    otherwise read as a turn with no operations).
+
+    The counts come before the request, so that the list's ellipsis, wherever the list's
+    width puts it, cuts the request and never the counts (at 120 columns the list is 32
+    wide). ``width``: the most of the row kept (a long request is cut there)."""
     first_line = request.splitlines()[0] if request else "(no request)"
     decided = sum(s.decided for s in states)
     failed = sum(s.failed for s in states)
@@ -62,14 +66,14 @@ def turn_prompt(index: int, request: str, states: list[OpState], width: int = 38
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(f"{glyph} ", style=style)
     text.append(f"T{index} ", style="bold")
-    room = max(8, width - len(f"T{index} ") - 12)
-    text.append(first_line[:room] + ("…" if len(first_line) > room else ""))
     if states or not unread:  # (0/0 says nothing beside the parts not read)
-        text.append(f"  {decided}/{len(states)}", style="dim")
+        text.append(f"{decided}/{len(states)} ", style="dim")
     if failed:
-        text.append(f" {failed}✗", style="red")
+        text.append(f"{failed}✗ ", style="red")
     if unread:
-        text.append(f"{' ' if states else '  '}{unread} not read", style="red")
+        text.append(f"{unread} not read ", style="red")
+    room = max(8, width - len(text.plain))
+    text.append(first_line[:room] + ("…" if len(first_line) > room else ""))
     return text
 
 
@@ -201,7 +205,7 @@ class KeyedOptionList(RowHighlightOptionList):
 
 
 class TurnList(KeyedOptionList):
-    """Every turn: its number, the request's first line, decided/total and failures."""
+    """Every turn: its state, number, decided/total, failures and the request's first line."""
 
     DEFAULT_CSS = """
     TurnList { height: 1fr; text-wrap: nowrap; text-overflow: ellipsis; }
