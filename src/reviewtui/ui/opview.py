@@ -12,6 +12,7 @@ from rich.text import Text
 
 from reviewtui.core.agent.answers import new_ids
 from reviewtui.core.engine import OpResult, Verdict
+from reviewtui.core.engine.file_edits import generated_note
 from reviewtui.core.engine.filebytes import is_link_mode
 from reviewtui.core.engine.links import is_link, shown
 from reviewtui.core.engine.opstate import OpState, op_state
@@ -189,8 +190,11 @@ def _subtitle(result: OpResult, state: OpState) -> str:
     ids = _new_ids(result)
     if ids:
         parts.append(f"now {ids}")  # a follow-up edit can address the result without a re-read
-    if outcome.hint and outcome.status in (Status.APPLIED, Status.NEEDS_REVIEW):
-        parts.append(outcome.hint)  # failures explain themselves in the message
+    hint = outcome.hint
+    if hint and outcome.generated and outcome.path:  # said on a line of its own (build_view)
+        hint = hint.replace(generated_note(outcome.path, outcome.generated), "").strip("; ")
+    if hint and outcome.status in (Status.APPLIED, Status.NEEDS_REVIEW):
+        parts.append(hint)  # failures explain themselves in the message
     return " · ".join(parts)
 
 

@@ -140,10 +140,16 @@ def mark_generated(outcome: Outcome, reserved: ReservedRules) -> Outcome:
     label = _generated_label(reserved, outcome.path) if outcome.path else None
     if label is None or outcome.status is Status.REFUSED:  # refused: nothing is written
         return outcome
-    note = (f"{outcome.path} is a generated file ({label}): the tool that owns it rewrites it; "
-            "check that this is what the tool would write")
+    note = generated_note(outcome.path, label)
     hint = f"{outcome.hint}; {note}" if outcome.hint else note
     return replace_record(outcome, hint=hint, generated=label)
+
+
+def generated_note(path: str, label: str) -> str:
+    """What :func:`mark_generated` adds to the hint of an operation on a generated file
+    (the workbench, which says it on a line of its own, takes it out of the hint)."""
+    return (f"{path} is a generated file ({label}): the tool that owns it rewrites it; "
+            "check that this is what the tool would write")
 
 
 def _missing(path: str, ctx: FileContext) -> Outcome:
