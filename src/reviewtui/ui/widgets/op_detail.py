@@ -173,8 +173,11 @@ class OpDetail(Vertical):
             label.append(f"  · {notes}", style="yellow")
             update_static(self.query_one("#pane-label", Static), label)
         self.diff_view.wrap = self.wrap
+        # One side only (a new file, a file removed): split would leave half the view empty
+        # and wrap the other half; unified gives it the whole width.
+        mode = self.effective_mode if pane.before and pane.after else "unified"
         self.diff_view.set_diff(model, path=pane.path, before_text="\n".join(pane.before),
-                                after_text="\n".join(pane.after), mode=self.effective_mode)
+                                after_text="\n".join(pane.after), mode=mode)
         self.diff_view.unshelve()
 
     @work(thread=True, exclusive=True, group="diff")
