@@ -16,7 +16,13 @@ from reviewtui.core.model.records import Edit, Span
 from reviewtui.shell.userconfig import LAYOUT_DEFAULTS, layout_path, load_layout
 from reviewtui.ui.screens.dialogs import PromptScreen
 from reviewtui.ui.widgets.diff_view import CONTINUED, DiffView
-from reviewtui.ui.widgets.lists import OpList, op_row_title, op_row_titles, shorten_path
+from reviewtui.ui.widgets.lists import (
+    OpList,
+    op_row_title,
+    op_row_titles,
+    shorten_path,
+    told_apart,
+)
 from reviewtui.ui.widgets.op_detail import OpDetail
 from reviewtui.ui.widgets.request_block import RequestBlock
 
@@ -206,6 +212,37 @@ def test_same_named_files_in_sibling_folders_keep_their_rows_apart() -> None:
                       "Edit 1 · …nter/Cargo.toml", "Edit 1 · …cher/Cargo.toml",
                       "Edit 1 · …/output/text.py"]
     assert [op_row_title(op, 25) for op in ops[:2]] == ["Edit 1 · …/Cargo.toml"] * 2
+
+
+def test_rows_still_alike_at_the_end_show_the_folder_that_tells_them_apart() -> None:
+    """At 120 columns a row has about 15 cells for its path: ripgrep's printer, searcher
+    and matcher crates read ``…er/Cargo.toml`` by the end of the path (found in a real
+    terminal on ripgrep's history, 2026-12-04). Those rows show the crate's folder whole;
+    rows the end already tells apart keep it."""
+    def edit(path: str) -> Edit:
+        return Edit(path=path, ordinal=1, number=None, search_lines=("a",),
+                    replace_lines=("b",), span=Span(1, 5), search_span=Span(1, 3),
+                    replace_span=Span(3, 5))
+
+    crates = ["cli", "globset", "grep", "ignore", "matcher", "pcre2", "printer", "regex",
+              "searcher", "core"]
+    ops = [edit(f"crates/{name}/Cargo.toml") for name in crates]
+    ops += [edit("crates/index/src/lib.rs"), edit("crates/codex/src/lib.rs")]  # …dex/src/
+    titles = op_row_titles(ops, 24)
+    assert len(set(titles)) == len(titles), titles
+    assert all(len(title) <= 24 for title in titles), titles
+    shown = dict(zip(crates, titles, strict=False))
+    for name in ("matcher", "searcher", "ignore", "core"):  # …her/, …ore/ alike
+        assert f"…{name}/" in shown[name] or f"/{name}/" in shown[name], shown
+    assert shown["printer"] == "Edit 1 · …ter/Cargo.toml"  # told apart by its end
+    # A folder between the one that differs and the name is left out, not the folder.
+    assert titles[-2:] == ["Edit 1 · …index/…/lib.rs", "Edit 1 · …codex/…/lib.rs"]
+    # (whole, when it fits)
+    assert told_apart("crates/cli/Cargo.toml", {"crates/cli/Cargo.toml",
+                                                 "crates/core/Cargo.toml"}, 30) == (
+        "…/cli/Cargo.toml")
+    assert told_apart("cli/Cargo.toml", {"cli/Cargo.toml", "core/Cargo.toml"}, 30) == (
+        "cli/Cargo.toml")
 
 
 async def test_whitespace_toggle_says_when_it_changes_nothing(

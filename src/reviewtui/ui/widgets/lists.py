@@ -108,8 +108,41 @@ def op_row_titles(ops: Sequence[Edit | FullFile | ConsoleCommand], room: int) ->
     for op in ops:
         if not isinstance(op, ConsoleCommand):
             paths.setdefault(_shortened(op, room), set()).add(op.path)
-    return [op_row_title(op, room, apart=not isinstance(op, ConsoleCommand)
-                         and len(paths[_shortened(op, room)]) > 1) for op in ops]
+    titles = [op_row_title(op, room, apart=not isinstance(op, ConsoleCommand)
+                           and len(paths[_shortened(op, room)]) > 1) for op in ops]
+    # Still alike (``…er/Cargo.toml`` for printer and searcher in a narrow list): those
+    # rows show the folder that tells them apart whole, and cut the name after it.
+    alike: dict[str, set[str]] = {}
+    for op, title in zip(ops, titles, strict=True):
+        if not isinstance(op, ConsoleCommand):
+            alike.setdefault(title, set()).add(sanitize(op.path))
+    for n, op in enumerate(ops):
+        group = alike.get(titles[n], set())
+        if not isinstance(op, ConsoleCommand) and len(group) > 1:
+            titles[n] = _lead(op) + told_apart(sanitize(op.path), group,
+                                               max(8, room - len(_lead(op))))
+    return titles
+
+
+def told_apart(path: str, group: set[str], room: int) -> str:
+    """``path`` in at most ``room`` cells, by the folder nearest its name where the paths
+    of ``group`` (``path`` among them) differ: ``…/cli/Cargo.toml``, ``…cli/Cargo.toml``,
+    ``…index/…/lib.rs``, else that folder whole and the rest cut (``…searcher/Carg…``)."""
+    parts = path.split("/")
+    depth = 2  # (from the end: the folder holding the name)
+    while depth <= len(parts) and len({"/".join(p.split("/")[-depth:-depth + 1] or [""])
+                                       for p in group}) == 1:
+        depth += 1
+    if depth > len(parts):
+        return shorten_path(path, room, apart=True)
+    folder, name = parts[-depth], parts[-1]
+    whole = "/".join(parts[-depth:])
+    lead = "" if depth == len(parts) else "…"
+    short = lead + folder + ("/…/" if depth > 2 else "/") + name
+    for text in (lead and f"…/{whole}", lead + whole, short):
+        if text and len(text) <= room:
+            return text
+    return short[: room - 1] + "…"
 
 
 def _lead(op: Edit | FullFile) -> str:
