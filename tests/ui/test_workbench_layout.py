@@ -192,7 +192,6 @@ def test_paths_shorten_from_the_left() -> None:
     assert shorten_path("invoicer/output/text.py", 16) == "…/output/text.py"
     assert shorten_path("invoicer/output/text.py", 10) == "…/text.py"
     assert len(shorten_path("a/" * 30 + "name.py", 12)) <= 12
-    assert shorten_path("crates/ignore/Cargo.toml", 16, apart=True) == "…nore/Cargo.toml"
 
 
 def test_same_named_files_in_sibling_folders_keep_their_rows_apart() -> None:
@@ -208,17 +207,17 @@ def test_same_named_files_in_sibling_folders_keep_their_rows_apart() -> None:
                                                            "searcher")]
     ops.append(edit("invoicer/output/text.py"))
     titles = op_row_titles(ops, 25)
-    assert titles == ["Edit 1 · …nore/Cargo.toml", "Edit 1 · …grep/Cargo.toml",
-                      "Edit 1 · …nter/Cargo.toml", "Edit 1 · …cher/Cargo.toml",
+    assert titles == ["Edit 1 · …ignore/Cargo.t…", "Edit 1 · …grep/Cargo.toml",
+                      "Edit 1 · …printer/Cargo.…", "Edit 1 · …searcher/Cargo…",
                       "Edit 1 · …/output/text.py"]
     assert [op_row_title(op, 25) for op in ops[:2]] == ["Edit 1 · …/Cargo.toml"] * 2
 
 
-def test_rows_still_alike_at_the_end_show_the_folder_that_tells_them_apart() -> None:
-    """At 120 columns a row has about 15 cells for its path: ripgrep's printer, searcher
-    and matcher crates read ``…er/Cargo.toml`` by the end of the path (found in a real
-    terminal on ripgrep's history, 2026-12-04). Those rows show the crate's folder whole;
-    rows the end already tells apart keep it."""
+def test_alike_rows_show_the_folder_that_tells_them_apart_at_any_width() -> None:
+    """At 120 columns a row has about 14 cells for its path: by the end of the path
+    ripgrep's matcher and searcher crates both read ``…her/Cargo.toml`` and cli reads
+    ``…li/Cargo.toml`` (found in a real terminal on ripgrep's history, 2026-12-04). Each
+    shows its crate's folder whole, the name (the same in every such row) cut after it."""
     def edit(path: str) -> Edit:
         return Edit(path=path, ordinal=1, number=None, search_lines=("a",),
                     replace_lines=("b",), span=Span(1, 5), search_span=Span(1, 3),
@@ -227,22 +226,20 @@ def test_rows_still_alike_at_the_end_show_the_folder_that_tells_them_apart() -> 
     crates = ["cli", "globset", "grep", "ignore", "matcher", "pcre2", "printer", "regex",
               "searcher", "core"]
     ops = [edit(f"crates/{name}/Cargo.toml") for name in crates]
-    ops += [edit("crates/index/src/lib.rs"), edit("crates/codex/src/lib.rs")]  # …dex/src/
-    titles = op_row_titles(ops, 24)
-    assert len(set(titles)) == len(titles), titles
-    assert all(len(title) <= 24 for title in titles), titles
-    shown = dict(zip(crates, titles, strict=False))
-    for name in ("matcher", "searcher", "ignore", "core"):  # …her/, …ore/ alike
-        assert f"…{name}/" in shown[name] or f"/{name}/" in shown[name], shown
-    assert shown["printer"] == "Edit 1 · …ter/Cargo.toml"  # told apart by its end
+    ops += [edit("crates/index/src/lib.rs"), edit("crates/codex/src/lib.rs")]
+    for room in (23, 24, 30, 40):
+        titles = op_row_titles(ops, room)
+        assert len(set(titles)) == len(titles), titles
+        assert all(len(title) <= room for title in titles), titles
+        for name, title in zip(crates, titles, strict=False):
+            assert f"…{name}/" in title or f"/{name}/" in title, (name, title)
+    assert op_row_titles(ops, 27)[0] == "Edit 1 · …/cli/Cargo.toml"
+    assert op_row_titles(ops, 40)[0] == "Edit 1 · crates/cli/Cargo.toml"  # fits: whole
     # A folder between the one that differs and the name is left out, not the folder.
-    assert titles[-2:] == ["Edit 1 · …index/…/lib.rs", "Edit 1 · …codex/…/lib.rs"]
-    # (whole, when it fits)
-    assert told_apart("crates/cli/Cargo.toml", {"crates/cli/Cargo.toml",
-                                                 "crates/core/Cargo.toml"}, 30) == (
-        "…/cli/Cargo.toml")
+    assert op_row_titles(ops, 24)[-2:] == ["Edit 1 · …index/…/lib.rs",
+                                           "Edit 1 · …codex/…/lib.rs"]
     assert told_apart("cli/Cargo.toml", {"cli/Cargo.toml", "core/Cargo.toml"}, 30) == (
-        "cli/Cargo.toml")
+        "cli/Cargo.toml")  # a top folder: nothing left out, no "…"
 
 
 async def test_whitespace_toggle_says_when_it_changes_nothing(

@@ -89,52 +89,47 @@ def op_prompt(title: str, state: OpState, badge: str = "") -> Text:
     return text
 
 
-def op_row_title(op: Edit | FullFile | ConsoleCommand, room: int = 60, *,
-                 apart: bool = False) -> str:
+def op_row_title(op: Edit | FullFile | ConsoleCommand, room: int = 60) -> str:
     """An operation row: what tells it apart first (``Edit 2 · invoicer/output/text.py``),
-    the path shortened from the left when the row is narrow (``apart``: see
-    :func:`shorten_path`)."""
+    the path shortened from the left when the row is narrow."""
     if isinstance(op, ConsoleCommand):
         return sanitize(op.text)
-    return _lead(op) + _shortened(op, room, apart=apart)
+    return _lead(op) + _shortened(op, room)
 
 
 def op_row_titles(ops: Sequence[Edit | FullFile | ConsoleCommand], room: int) -> list[str]:
     """The rows of one turn's operations (:func:`op_row_title`). Where different paths
     would read the same once shortened (a monorepo's ``crates/*/Cargo.toml``, all
-    ``…/Cargo.toml``), those rows keep as much of the path's end as fits instead
-    (``…nore/Cargo.toml``, ``…grep/Cargo.toml``)."""
+    ``…/Cargo.toml``), those rows show the folder that tells them apart instead
+    (:func:`told_apart`: ``…/ignore/Cargo.toml``, or ``…searcher/Carg…`` when narrow)."""
     paths: dict[str, set[str]] = {}  # each shortened path, and the paths it stands for
     for op in ops:
         if not isinstance(op, ConsoleCommand):
-            paths.setdefault(_shortened(op, room), set()).add(op.path)
-    titles = [op_row_title(op, room, apart=not isinstance(op, ConsoleCommand)
-                           and len(paths[_shortened(op, room)]) > 1) for op in ops]
-    # Still alike (``…er/Cargo.toml`` for printer and searcher in a narrow list): those
-    # rows show the folder that tells them apart whole, and cut the name after it.
-    alike: dict[str, set[str]] = {}
-    for op, title in zip(ops, titles, strict=True):
-        if not isinstance(op, ConsoleCommand):
-            alike.setdefault(title, set()).add(sanitize(op.path))
-    for n, op in enumerate(ops):
-        group = alike.get(titles[n], set())
-        if not isinstance(op, ConsoleCommand) and len(group) > 1:
-            titles[n] = _lead(op) + told_apart(sanitize(op.path), group,
-                                               max(8, room - len(_lead(op))))
+            paths.setdefault(_shortened(op, room), set()).add(sanitize(op.path))
+    titles = []
+    for op in ops:
+        group = set() if isinstance(op, ConsoleCommand) else paths[_shortened(op, room)]
+        if len(group) > 1:
+            assert not isinstance(op, ConsoleCommand)
+            titles.append(_lead(op) + told_apart(sanitize(op.path), group,
+                                                 max(8, room - len(_lead(op)))))
+        else:
+            titles.append(op_row_title(op, room))
     return titles
 
 
 def told_apart(path: str, group: set[str], room: int) -> str:
     """``path`` in at most ``room`` cells, by the folder nearest its name where the paths
     of ``group`` (``path`` among them) differ: ``…/cli/Cargo.toml``, ``…cli/Cargo.toml``,
-    ``…index/…/lib.rs``, else that folder whole and the rest cut (``…searcher/Carg…``)."""
+    ``…index/…/lib.rs``, else that folder whole and the rest cut (``…searcher/Carg…``):
+    the name, the same in every row of the group, says the least."""
     parts = path.split("/")
     depth = 2  # (from the end: the folder holding the name)
     while depth <= len(parts) and len({"/".join(p.split("/")[-depth:-depth + 1] or [""])
                                        for p in group}) == 1:
         depth += 1
-    if depth > len(parts):
-        return shorten_path(path, room, apart=True)
+    if depth > len(parts):  # it differs above its own top folder: it is a top of others
+        return shorten_path(path, room)
     folder, name = parts[-depth], parts[-1]
     whole = "/".join(parts[-depth:])
     lead = "" if depth == len(parts) else "…"
@@ -150,19 +145,18 @@ def _lead(op: Edit | FullFile) -> str:
         "Link · " if op.mode is not None and stat.S_ISLNK(op.mode) else "File · ")
 
 
-def _shortened(op: Edit | FullFile, room: int, *, apart: bool = False) -> str:
+def _shortened(op: Edit | FullFile, room: int) -> str:
     # A hidden or control character shows as a picture (as in the header and the diffs).
-    return shorten_path(sanitize(op.path), max(8, room - len(_lead(op))), apart=apart)
+    return shorten_path(sanitize(op.path), max(8, room - len(_lead(op))))
 
 
-def shorten_path(path: str, room: int, *, apart: bool = False) -> str:
-    """``…/output/text.py``: the end of the path, cut at a folder where it can be;
-    ``apart``: as much of the end as fits, cut anywhere (``…nore/Cargo.toml``)."""
+def shorten_path(path: str, room: int) -> str:
+    """``…/output/text.py``: the end of the path, cut at a folder where it can be."""
     if len(path) <= room:
         return path
     tail = path[-(room - 1):]
     cut = tail.find("/")
-    if not apart and 0 <= cut < len(tail) - 1 and len(tail) - cut > room // 2:
+    if 0 <= cut < len(tail) - 1 and len(tail) - cut > room // 2:
         tail = tail[cut:]
     return "…" + tail
 
