@@ -275,7 +275,11 @@ def sync(review: Review, report: ReplayReport) -> ReplayReport:
         if review._dirty:
             from reviewtui.shell.resume import save  # it resumes by replaying: a cycle
 
+            for path, state in planned.changes:
+                review._record(path).writing = state  # (hashed only if saved)
             save(review)
+            for path, _state in planned.changes:
+                review._record(path).writing = None
         if review.dry_run:
             report.would_write = [path for path, _ in planned.changes]
             break

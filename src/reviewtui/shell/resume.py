@@ -254,8 +254,14 @@ def reconcile(review: Review, report: ReplayReport) -> None:
             record.seen = record.ref = record.base  # a fresh scratch copy: replay
         else:
             # Changed while closed. What was on disk decides between a new base and an
-            # outside layer over what we had written (that needs the saved ``ref``).
-            if record.saved_seen is None and record.base is not None:
+            # outside layer over what we had written (that needs the saved ``ref``). The
+            # state was saved just before the last write to it: when that write was what
+            # the draft still wants, it is what the disk held (killed after writing, the
+            # save after it never came; the ``ref`` blob is kept at close only).
+            if (record.saved_writing is not None and want.ok and want.state is not None
+                    and want.state.digest == record.saved_writing):
+                record.seen, record.ref = want.state, tree.get(path)
+            elif record.saved_seen is None and record.base is not None:
                 record.seen = None
             elif record.saved_seen != _digest(record.base) and record.ref is not None:
                 record.seen = record.ref

@@ -161,8 +161,9 @@ def _check_record(path: str, data: Any) -> None:
     _expect(isinstance(data, dict), f"paths[{path[:60]!r}] is not an object")
     _check_content_ref(data.get("base"), f"paths[{path[:60]!r}].base")
     _check_content_ref(data.get("ref"), f"paths[{path[:60]!r}].ref")
-    seen = data.get("seen")
-    _expect(seen is None or _is_sha(seen), f"paths[{path[:60]!r}].seen is not a sha256")
+    for key in ("seen", "writing"):
+        _expect(data.get(key) is None or _is_sha(data.get(key)),
+                f"paths[{path[:60]!r}].{key} is not a sha256")
     layer = data.get("layer")
     if layer is not None:
         _expect(isinstance(layer, dict)
@@ -495,6 +496,8 @@ def encode_record(record: PathRecord) -> dict[str, Any]:
                          "theirs": _sha_or_none(record.layer.theirs)}
     if record.note:
         data["note"] = record.note
+    if record.writing is not None:  # saved just before that write (see PathRecord)
+        data["writing"] = record.writing.digest
     return data
 
 
@@ -567,7 +570,8 @@ def decode_record(path: str, data: Mapping[str, Any], blobs: BlobStore
         return None, f"{path}: unreadable bookkeeping ({exc}); the file on disk is its base"
     record = PathRecord(base=base, seen=None, ref=ref, layer=layer,
                         outside=bool(data.get("outside")), deleted=bool(data.get("deleted")),
-                        note=str(data.get("note", "")), from_state=True, saved_seen=seen)
+                        note=str(data.get("note", "")), from_state=True, saved_seen=seen,
+                        saved_writing=data.get("writing"))
     return record, ""
 
 

@@ -49,6 +49,11 @@ class PathRecord:
     # ``saved_seen`` is the hash of what was last seen (None: the file was absent).
     from_state: bool = False
     saved_seen: str | None = None
+    # What a replay is about to write there, its hash saved with ``seen`` just before the
+    # write: the state file is saved before each write, not after, so after a kill it
+    # tells what was most likely on disk last (``saved_writing`` once loaded).
+    writing: FileState | None = None
+    saved_writing: str | None = None
     # Put back outside to ``base`` (git checkout, git stash) over what the review had
     # written, ``put_back_from``; its accepts, ``put_back_items``, were taken back. The
     # disk coming back to those bytes (git stash pop) brings them back. Not saved.

@@ -1,0 +1,81 @@
+"""A review killed after its last write, with the file changed before it is opened again.
+
+The state file is saved just before each write, not after: killed while idle after a
+decision, it still says the file held what it held before that write. Found in a real
+terminal on express's history (QA pass 79, 2026-12-04): after a kill -9 and a
+``git checkout -- FILE``, the reopened review took the put-back file for a new base and
+wrote both accepts back over the user's revert ("rebased over an outside change"); after a
+kill and a line added outside, it took both accepts back as "nothing of it was written"
+while both were on disk. Each test here leaves the state file as the kill left it (a
+copy taken after the decisions, put back after the review's own close).
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from test_review import A1, A2, BASE, open_review, setup, with_alpha, with_delta
+
+from reviewtui.core.engine import Decision, Verdict
+from reviewtui.shell.review import Review
+
+__all__ = ["setup"]  # the fixture, imported for pytest
+
+
+def _killed_after(setup: tuple[Path, Path], opened: list[Review],
+                  *keys: tuple[int, int]) -> Path:
+    """Accept ``keys`` one by one, then leave the state file as a kill at that moment
+    would: as saved before the last write. Returns the edited file."""
+    review = open_review(setup, opened)
+    for key in keys:
+        review.decide(key, Decision.accept())
+    state = review._state_file
+    assert state is not None
+    blobs = state.blobs.directory
+    kept = state.path.read_bytes()
+    shutil.copytree(blobs, blobs.with_name("kept-blobs"))
+    review.close()  # (releases the lock; its final save is then undone)
+    shutil.rmtree(blobs)
+    blobs.with_name("kept-blobs").rename(blobs)
+    state.path.write_bytes(kept)
+    return review.root / "app.py"
+
+
+def test_a_checkout_after_a_kill_takes_the_accepts_back(setup: tuple[Path, Path],
+                                                        opened: list[Review]) -> None:
+    app = _killed_after(setup, opened, A1, A2)
+    assert app.read_bytes() == with_delta(with_alpha(BASE))
+    app.write_bytes(BASE)  # git checkout -- app.py, the review closed
+    review = open_review(setup, opened)
+    assert app.read_bytes() == BASE  # the user's revert stands
+    assert review.decisions.get(A1, Decision()).verdict is Verdict.PENDING
+    assert review.decisions.get(A2, Decision()).verdict is Verdict.PENDING
+    assert review.conflicts == {}
+    review.undo()  # the take-back is one step: undone, both are written again
+    assert app.read_bytes() == with_delta(with_alpha(BASE))
+
+
+def test_a_line_added_after_a_kill_is_kept_over_the_accepts(setup: tuple[Path, Path],
+                                                            opened: list[Review]) -> None:
+    app = _killed_after(setup, opened, A1, A2)
+    noted = b"# a note made outside\n" + with_delta(with_alpha(BASE))
+    app.write_bytes(noted)
+    review = open_review(setup, opened)
+    assert app.read_bytes() == noted
+    assert review.decisions[A1].verdict is Verdict.ACCEPTED
+    assert review.decisions[A2].verdict is Verdict.ACCEPTED
+    assert review.conflicts == {}
+    review.decide(A2, Decision.reject())  # the note stays, the reject is written under it
+    assert app.read_bytes() == b"# a note made outside\n" + with_alpha(BASE)
+
+
+def test_killed_before_the_write_the_reopened_review_finishes_it(
+        setup: tuple[Path, Path], opened: list[Review]) -> None:
+    """The other side of the same save: the kill lands between it and the write."""
+    app = _killed_after(setup, opened, A1, A2)
+    app.write_bytes(with_alpha(BASE))  # as the disk was when the last save was made
+    review = open_review(setup, opened)
+    assert app.read_bytes() == with_delta(with_alpha(BASE))
+    assert review.decisions[A2].verdict is Verdict.ACCEPTED
+    assert review.conflicts == {}
