@@ -90,10 +90,11 @@ def test_a_file_put_back_as_the_review_wrote_it_keeps_its_accept(
     assert review.conflicts == {}
 
 
-def test_a_pop_after_a_new_decision_is_a_new_base(setup: tuple[Path, Path],
-                                                  opened: list[Review]) -> None:
-    """The reviewer rejected the operation after the stash: the pop does not bring the
-    accept back over that decision; the popped bytes are the file's content."""
+def test_a_pop_after_a_reject_writes_the_file_as_decided(setup: tuple[Path, Path],
+                                                        opened: list[Review]) -> None:
+    """The reviewer rejected the operation after the stash: the pop brings back bytes the
+    review wrote, and the file is written as now decided (it used to keep the rejected
+    change on disk under a row saying rejected, with no word; QA pass 79)."""
     review = open_review(setup, opened)
     app = review.root / "app.py"
     review.decide(A1, Decision.accept())
@@ -101,9 +102,53 @@ def test_a_pop_after_a_new_decision_is_a_new_base(setup: tuple[Path, Path],
     review.outside_changed(["app.py"])
     review.decide(A1, Decision.reject())
     app.write_bytes(with_alpha(BASE))
+    report = review.outside_changed(["app.py"])
+    assert review.decisions[A1].verdict is Verdict.REJECTED
+    assert app.read_bytes() == BASE
+    assert any("decided since" in note for _, note in report.events)
+    assert review.conflicts == {}
+
+
+def test_a_pop_after_one_reject_brings_the_others_back(setup: tuple[Path, Path],
+                                                       opened: list[Review]) -> None:
+    """Two accepts taken back at the stash, one rejected meanwhile: at the pop the other
+    is in force again and on disk, the rejected one is not (QA pass 79: the rejected
+    change stayed on disk and the other read "? review" pending while on disk)."""
+    review = open_review(setup, opened)
+    app = review.root / "app.py"
+    review.decide(A1, Decision.accept())
+    review.decide(A2, Decision.accept())
+    app.write_bytes(BASE)  # git stash
+    review.outside_changed(["app.py"])
+    assert review.decisions.get(A2, Decision()).verdict is Verdict.PENDING
+    review.decide(A1, Decision.reject())
+    app.write_bytes(with_delta(with_alpha(BASE)))  # git stash pop
     review.outside_changed(["app.py"])
     assert review.decisions[A1].verdict is Verdict.REJECTED
-    assert app.read_bytes() == with_alpha(BASE)
+    assert review.decisions[A2].verdict is Verdict.ACCEPTED
+    assert review.result(A2).landed
+    assert app.read_bytes() == with_delta(BASE)
+    review.decide(A1, Decision.accept())  # accepted again: back on disk
+    assert app.read_bytes() == with_delta(with_alpha(BASE))
+    assert review.conflicts == {}
+
+
+def test_a_pop_of_an_outside_change_kept_on_top_is_a_new_base(
+        setup: tuple[Path, Path], opened: list[Review]) -> None:
+    """What the stash held was the review's write with a change made outside on top: not
+    the review's own bytes, so nothing is written over them (the outside line stays)."""
+    review = open_review(setup, opened)
+    app = review.root / "app.py"
+    review.decide(A1, Decision.accept())
+    tweaked = with_alpha(BASE).replace(b"BETA = 2", b"BETA = 3")
+    app.write_bytes(tweaked)
+    review.outside_changed(["app.py"])
+    app.write_bytes(BASE)  # git stash
+    review.outside_changed(["app.py"])
+    review.decide(A1, Decision.reject())
+    app.write_bytes(tweaked)  # git stash pop
+    review.outside_changed(["app.py"])
+    assert app.read_bytes() == tweaked
     assert review.conflicts == {}
 
 

@@ -328,26 +328,37 @@ def take_back(review: Review, report: ReplayReport) -> None:
 def bring_back(review: Review, path: str, report: ReplayReport) -> None:
     """A file put back to its original content, then to what the review had written
     (git stash, git stash pop): the accepts taken back are in force again, as one log
-    entry, when none was decided since and the draft then holds the disk's bytes;
-    else the disk is the file's new base, as any outside change."""
+    entry, but for those decided since (a reject made while the file was put back). The
+    bytes that came back are the review's own, so what the decisions now want is written
+    over them: the disk says what the screen says. When they are not the draft as it was
+    put back (an outside change kept on top then, say), the disk is the file's new base,
+    as any outside change."""
     record = review._records[path]
     items, record.put_back_items = record.put_back_items, ()
     data, record.put_back_from = record.put_back_from, None
+    first = min(item.turn for item in items)
     decided = review._folded.decisions()
-    if all(decided.get((item.turn, item.pos), Decision()).verdict is Verdict.PENDING
-           for item in items):
-        review._log.append(LogEntry(LogKind.DECIDE, items))
-        review._evaluate_from(min(item.turn for item in items))
-        wanted = review._target().get(path)
-        if wanted is not None and wanted.data == data:
-            record.ref = wanted
-            review._dirty = True
-            report.note(path, "put back outside the workbench to what the review wrote: "
-                        "the accepts taken back when it was put back to the original are "
-                        "in force again")
-            return
-        review._log.pop()
-        review._evaluate_from(min(item.turn for item in items))
+    review._log.append(LogEntry(LogKind.DECIDE, items))  # the draft as it was put back
+    review._evaluate_from(first)
+    wanted = review._target().get(path)
+    ours = wanted is not None and wanted.data == data and record.seen is not None
+    review._log.pop()
+    back = tuple(item for item in items if decided.get(
+        (item.turn, item.pos), Decision()).verdict is Verdict.PENDING)
+    if ours and back:
+        review._log.append(LogEntry(LogKind.DECIDE, back))
+    review._evaluate_from(first)
+    if ours:
+        record.ref, record.layer = record.seen, None  # replay writes the draft over them
+        review._dirty = True
+        since = [item.describe() for item in items if item not in back]
+        note = ("put back outside the workbench to what the review wrote: the accepts "
+                "taken back when it was put back to the original are in force again")
+        if since:
+            note += (f", but for {', '.join(since)}, decided since: the file is written "
+                     "as decided (accept it again to have it back)")
+        report.note(path, note)
+        return
     if record.seen is not None and set_base(review, path, record.seen):
         record.base = record.ref = record.seen
         review._evaluate_all()
