@@ -3,8 +3,8 @@ frame wrapped at the width it gets, not unwrapped and then wrapped a frame later
 
 Textual gives a hidden widget no size, and the new size arrives with the layout after the
 frame is drawn. The refactor session's first operation is ``:mv`` (no diff: the view is
-hidden); ``y`` moves to a new file whose first line is longer than half of a 140-column
-diff, so it wraps. Before the fix, every row of that first frame was drawn with a wrap
+hidden); ``y`` moves to a new file whose first line (62 characters) is longer than a
+90-column terminal's diff, so it wraps (a new file's diff is unified: one side only). Before the fix, every row of that first frame was drawn with a wrap
 computed for width 0 (no continuation line), and the view jumped a row when the next
 frame wrapped it (seen in tmux: two screens per key, the final one ~35 ms later).
 """
@@ -35,7 +35,7 @@ async def test_the_first_frame_after_the_view_comes_back_is_wrapped_at_its_width
 
     monkeypatch.setattr(DiffView, "render_line", spy)
     app = open_app(session, root)
-    async with app.run_test(size=(140, 45)) as pilot:
+    async with app.run_test(size=(90, 45)) as pilot:
         await pilot.pause()
         diff = screen_of(app).query_one(DiffView)
         assert not diff.display  # the :mv operation: no diff shown
