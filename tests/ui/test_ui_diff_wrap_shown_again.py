@@ -4,7 +4,8 @@ frame wrapped at the width it gets, not unwrapped and then wrapped a frame later
 Textual gives a hidden widget no size, and the new size arrives with the layout after the
 frame is drawn. The refactor session's first operation is ``:mv`` (no diff: the view is
 hidden); ``y`` moves to a new file whose first line (62 characters) is longer than a
-90-column terminal's diff, so it wraps (a new file's diff is unified: one side only). Before the fix, every row of that first frame was drawn with a wrap
+90-column terminal's diff, so it wraps (a new file's diff is unified: one side only).
+Before the fix, every row of that first frame was drawn with a wrap
 computed for width 0 (no continuation line), and the view jumped a row when the next
 frame wrapped it (seen in tmux: two screens per key, the final one ~35 ms later).
 """
