@@ -301,3 +301,60 @@ def test_a_file_renamed_outside_and_back_goes_on(setup: tuple[Path, Path],
     review.decide(A2, Decision.accept())
     assert (root / "app.py").read_bytes() == with_delta(with_alpha(BASE))
     assert not (root / "app2.py").exists()
+
+
+def test_a_hunk_put_back_outside_takes_that_accept_back(setup: tuple[Path, Path],
+                                                        opened: list[Review]) -> None:
+    """``git checkout -p`` (or an IDE's "revert hunk") discards one accepted change of
+    two: that accept goes back to pending, the other stays (QA pass 79: it stayed shown
+    accepted, its change not on disk, with no word)."""
+    review = open_review(setup, opened)
+    app = review.root / "app.py"
+    review.decide(A1, Decision.accept())
+    review.decide(A2, Decision.accept())
+    app.write_bytes(with_alpha(BASE))  # the delta hunk discarded
+    report = review.outside_changed(["app.py"])
+    assert [key for key, _ in report.reverted] == [A2]
+    assert any("undone outside" in note for _, note in report.events)
+    assert review.decisions[A1].verdict is Verdict.ACCEPTED
+    assert review.decisions.get(A2, Decision()).verdict is Verdict.PENDING
+    assert app.read_bytes() == with_alpha(BASE)
+    review.undo()  # the accept back, and written again
+    assert app.read_bytes() == with_delta(with_alpha(BASE))
+    assert review.conflicts == {}
+
+
+def test_a_stale_editor_buffer_takes_the_accept_back_and_keeps_its_own_change(
+        setup: tuple[Path, Path], opened: list[Review]) -> None:
+    """An editor that read the file before the accept saves its buffer with one change of
+    its own: the accept it undid goes back to pending, the editor's change is kept on
+    top, and accepting again writes both."""
+    review = open_review(setup, opened)
+    app = review.root / "app.py"
+    review.decide(A1, Decision.accept())
+    buffer = BASE.replace(b"BETA = 2", b"BETA = 3")  # read before the accept, then edited
+    app.write_bytes(buffer)
+    report = review.outside_changed(["app.py"])
+    assert [key for key, _ in report.reverted] == [A1]
+    assert app.read_bytes() == buffer
+    review.decide(A2, Decision.accept())
+    assert app.read_bytes() == with_delta(buffer)
+    review.decide(A1, Decision.accept())
+    assert app.read_bytes() == with_delta(with_alpha(buffer))
+    assert review.conflicts == {}
+
+
+def test_an_accepted_line_tweaked_outside_stays_accepted(setup: tuple[Path, Path],
+                                                         opened: list[Review]) -> None:
+    """A change made outside to the very lines an accept wrote (not back to what they
+    were): the accept stays in force, the tweak kept on top."""
+    review = open_review(setup, opened)
+    app = review.root / "app.py"
+    review.decide(A1, Decision.accept())
+    tweaked = with_alpha(BASE, b"11")
+    app.write_bytes(tweaked)
+    report = review.outside_changed(["app.py"])
+    assert report.reverted == []
+    assert review.decisions[A1].verdict is Verdict.ACCEPTED
+    review.decide(A2, Decision.accept())
+    assert app.read_bytes() == with_delta(tweaked)

@@ -34,7 +34,7 @@ from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import replace
 from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind
 from reviewtui.core.review.plan import PathRecord, deleted_message, op_path
-from reviewtui.core.review.rebase import OutsideLayer
+from reviewtui.core.review.rebase import OutsideLayer, apply_layer
 from reviewtui.shell.disk import read_link
 from reviewtui.shell.replay import (
     DIRECTORY,
@@ -291,30 +291,46 @@ def take_back(review: Review, report: ReplayReport) -> None:
     report.back_again.clear()
     paths = set(report.put_back)
     report.put_back.clear()
-    if not paths:
+    layered = {path for path in report.outside if path not in paths
+               and (record := review._records.get(path)) is not None
+               and record.layer is not None and record.seen is not None}
+    if not paths and not layered:
         return
     pin = review._folded.pin
     position = {turn.index: n for n, turn in enumerate(review.session.turns)}
     decided = review._folded.decisions()
-    taken: dict[str, list[DecisionItem]] = {path: [] for path in paths}  # as decided
+    taken: dict[str, list[DecisionItem]] = {path: [] for path in paths | layered}
     for key, decision in sorted(decided.items()):
         where = op_path(review.result(key)) if key in review._ops else None
         if (where in taken and decision.verdict in _ACCEPTING
-                and (pin is None or position.get(key[0], pin) < pin)):
+                and (pin is None or position.get(key[0], pin) < pin)
+                and (where in paths or undone_outside(review, key, where))):
             taken[where].append(DecisionItem.for_op(key, review._ops[key], decision))
     items = tuple(replace(item, decision=Decision())
                   for path in sorted(taken) for item in taken[path])
+    whole = {item.key for path in paths for item in taken[path]}
     if items:
         review._log.append(LogEntry(LogKind.DECIDE, items))
         review._dirty = True
         review._evaluate_from(min(item.turn for item in items))
         for item in items:
-            notice = (f"{item.describe()}: put back outside the workbench to what the "
-                      "session started from; its accept was taken back and it is pending "
-                      "again (u writes it again)")
+            how = ("put back outside the workbench to what the session started from"
+                   if item.key in whole
+                   else "its change was undone outside the workbench (its lines are as "
+                   "they were before it; the rest of that outside change is kept)")
+            notice = (f"{item.describe()}: {how}; its accept was taken back and it is "
+                      "pending again (u writes it again)")
             report.reverted.append(((item.turn, item.pos), notice))
             report.note(item.path, notice)
     target = review._target()
+    for path in sorted(layered):
+        if taken[path]:  # the outside change, now over the draft without those accepts
+            record = review._records[path]
+            wanted, seen = target.get(path), record.seen
+            assert seen is not None
+            record.layer = (None if same(wanted, seen) else OutsideLayer(
+                wanted.data if wanted is not None else None, seen.data))
+            record.ref = wanted
     for path in sorted(paths):
         record = review._records[path]
         record.put_back_items = tuple(taken[path])
@@ -323,6 +339,27 @@ def take_back(review: Review, report: ReplayReport) -> None:
             record.layer = OutsideLayer(wanted.data if wanted is not None else None,
                                         record.seen.data)
             record.ref = wanted
+
+
+def undone_outside(review: Review, key: OpKey, path: str) -> bool:
+    """Whether an outside change kept on top of ``path`` (its layer) undid the change
+    that the accepted operation ``key`` made, and that alone of it: its lines are on disk
+    as they were before it, while the draft holds its change (``git checkout -p``, an
+    editor saving a buffer read before the accept). Its change is put back by its own
+    text (:func:`~reviewtui.core.review.rebase.apply_layer`): on disk it must change
+    nothing, in the draft it must."""
+    record = review._records[path]
+    result = review.result(key)
+    before, after = result.outcome.before_state, result.outcome.after_state
+    layer = record.layer
+    if (layer is None or layer.ours is None or layer.theirs is None or not result.landed
+            or not isinstance(before, FileState) or not isinstance(after, FileState)
+            or before.binary or after.binary):
+        return False
+    undo = OutsideLayer(after.data, before.data)
+    on_disk, in_draft = apply_layer(undo, layer.theirs), apply_layer(undo, layer.ours)
+    return (on_disk.ok and on_disk.data == layer.theirs
+            and in_draft.ok and in_draft.data != layer.ours)
 
 
 def bring_back(review: Review, path: str, report: ReplayReport) -> None:
