@@ -24,6 +24,7 @@ Replay then runs as after any decision (:func:`reviewtui.shell.replay.sync`).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 
 from reviewtui.core.engine import Decision, OpKey, Verdict
@@ -60,6 +61,16 @@ MSG_RELINKED = ("made a symbolic link outside the workbench: reviewtui never rep
 MSG_UNLINKED = ("the symbolic link the review made was replaced outside the workbench; "
                 "nothing is written there until it is a link again or gone")
 _ACCEPTING = (Verdict.ACCEPTED, Verdict.EDITED)
+MSG_BEING_WRITTEN = ("another program has it open for writing (a save under way): nothing "
+                     "is written there, and its change is taken in once it closes the file")
+
+
+def held(review: Review, paths: Iterable[str]) -> list[str]:
+    """Those of ``paths`` another program holds open for writing (``shell/writers.py``)."""
+    from reviewtui.shell.writers import held_for_writing  # (a change was seen: rare)
+
+    real = {os.path.realpath(review.root / path): path for path in paths}
+    return sorted(real[name] for name in held_for_writing(real))
 
 
 def outside_changed(review: Review, paths: Iterable[str]) -> ReplayReport:
@@ -97,10 +108,14 @@ def outside_changed(review: Review, paths: Iterable[str]) -> ReplayReport:
                     not getattr(seen, "unread", False) and same(disk, seen)):
                 continue
             found[path] = disk
-        if not found and not blocked:
-            report.unchanged = True
-            return report
         session_paths = review._session_paths()
+        for path in held(review, [p for p in found if p in session_paths
+                                  or p in review._records]):
+            del found[path]  # a save still under way: taken in once it is whole
+            report.note(path, MSG_BEING_WRITTEN)
+        if not found and not blocked:
+            report.unchanged = not report.events
+            return report
         for path, disk in found.items():
             if path in session_paths or path in review._records:
                 absorb(review, path, disk, report, renamed_to=rename_target(review, path, found))

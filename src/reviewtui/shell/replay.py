@@ -408,8 +408,11 @@ def put(review: Review, path: str, state: FileState | None, tree: Tree, report: 
         if same(disk, state):  # someone made exactly this change: taken as written
             record.seen, record.ref = disk, tree.get(path)
             return True
-        from reviewtui.shell.outside import absorb  # outside changes replay: a cycle
+        from reviewtui.shell.outside import MSG_BEING_WRITTEN, absorb, held  # (a cycle)
 
+        if held(review, [path]):  # the watcher reports it again once the save is whole
+            report.note(path, MSG_BEING_WRITTEN)
+            return False
         absorb(review, path, disk, report)
         moved.add(path)
         return False
