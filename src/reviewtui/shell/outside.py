@@ -112,6 +112,7 @@ def outside_changed(review: Review, paths: Iterable[str]) -> ReplayReport:
         for path in held(review, [p for p in found if p in session_paths
                                   or p in review._records]):
             del found[path]  # a save still under way: taken in once it is whole
+            report.held.append(path)
             report.note(path, MSG_BEING_WRITTEN)
         if not found and not blocked:
             report.unchanged = not report.events

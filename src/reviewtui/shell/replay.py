@@ -70,6 +70,9 @@ class ReplayReport:
     # checkout -- FILE): their accepts are taken back (shell/outside.py take_back).
     put_back: list[str] = field(default_factory=list)
     back_again: list[str] = field(default_factory=list)  # and then back to the review's bytes
+    # Changed, but another program holds them open for writing (a save under way): not
+    # taken in yet; the watcher asks again (shell/watch.py follow_review).
+    held: list[str] = field(default_factory=list)
     # Bulk decisions left out because an accept cannot apply there (decide_many).
     skipped: list[tuple[int, int]] = field(default_factory=list)
     events: list[tuple[str, str]] = field(default_factory=list)  # (path, what happened)
@@ -411,6 +414,7 @@ def put(review: Review, path: str, state: FileState | None, tree: Tree, report: 
         from reviewtui.shell.outside import MSG_BEING_WRITTEN, absorb, held  # (a cycle)
 
         if held(review, [path]):  # the watcher reports it again once the save is whole
+            report.held.append(path)
             report.note(path, MSG_BEING_WRITTEN)
             return False
         absorb(review, path, disk, report)

@@ -36,6 +36,7 @@ DEBOUNCE_MS = 50
 STEP_MS = 10
 # How often the watcher wakes with nothing to report, to notice a vanished root.
 _IDLE_CHECK_MS = 500
+HELD_RETRY_S = 0.25  # a file another program is writing: asked about again this often
 IGNORED_DIRS = SKIP_DIRS | {".tox", ".idea", ".hypothesis", ".nox"}
 _IGNORED_NAMES = re.compile(
     r"(\.review\.json|\.review\.json\.corrupt-[\w-]+|\.py[cod]|\.sw.|~)$"
@@ -163,7 +164,33 @@ async def follow_review(review: Reviewing, *, stop_event: asyncio.Event,
     the workbench runs it in its watcher worker. The review's disk work runs off the loop
     (see :func:`outside_change` for ``run``) so the loop keeps watching meanwhile.
     """
-    async for paths in watch_root(review.root, stop_event=stop_event, debounce_ms=debounce_ms):
-        report = await outside_change(review, paths, run=run)
-        if on_report is not None:
-            on_report(report)
+    waiting: set[str] = set()  # held open for writing elsewhere: asked about again
+
+    async def again(first: set[str]) -> None:
+        paths = first
+        try:
+            while paths and not stop_event.is_set():
+                await asyncio.sleep(HELD_RETRY_S)
+                report = await outside_change(review, paths, run=run)
+                if on_report is not None:
+                    on_report(report)
+                paths = set(report.held)
+        finally:
+            waiting.difference_update(first)
+
+    tasks: set[asyncio.Task[None]] = set()
+    try:
+        async for paths in watch_root(review.root, stop_event=stop_event,
+                                      debounce_ms=debounce_ms):
+            report = await outside_change(review, paths, run=run)
+            if on_report is not None:
+                on_report(report)
+            # A save under way gives no event when it closes the file: ask until it has.
+            if held := set(report.held) - waiting:
+                waiting.update(held)
+                task = asyncio.create_task(again(held))
+                tasks.add(task)
+                task.add_done_callback(tasks.discard)
+    finally:
+        for task in tasks:
+            task.cancel()
