@@ -18,6 +18,7 @@ from hostile_statekit import accept_entry, forge_state, put_blob, write_markdown
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from reviewtui.core.engine import Decision
 from reviewtui.core.model.tree import FileState
 from reviewtui.shell.review import Review
 from reviewtui.shell.state import StateFile, decode_record, op_fingerprint
@@ -85,6 +86,38 @@ def test_forged_original_under_an_accepted_edit_is_not_replayed(arena: Any) -> N
         assert any("ignored the saved record of a.txt" in p for p in review.state_problems)
 
 
+@pytest.mark.parametrize("vouch", ["writing", "ref"])
+def test_a_forged_draft_hash_brings_no_forged_original_to_disk(arena: Any, vouch: str) -> None:
+    """A forged original (base) with ``writing`` (or ``ref``) naming what the draft makes
+    of it: the file outside holds neither. Whatever the review then does with the record,
+    the forged bytes never reach the disk: not at opening, not after the accept is
+    rejected (its layer over the forged draft then met a draft without the accept)."""
+    disk = b"a\n"
+    (arena.root / "a.txt").write_bytes(disk)
+    session = _session(arena.work)
+    state = _state(session)
+    sha = put_blob(state, b"a\n" + EVIL)
+    drafted = put_blob(state, b"b\n" + EVIL)
+    from reviewtui.shell.loader import load_session
+
+    op = load_session(session).session.turns[0].reply.ops[0]
+    record: dict[str, object] = {"base": {"sha": sha, "mode": 0o644},
+                                 "seen": hashlib.sha256(b"x").hexdigest(), "ref": None,
+                                 "outside": False, "deleted": False}
+    if vouch == "writing":
+        record["writing"] = drafted
+    else:
+        record["ref"] = {"sha": drafted, "mode": 0o644}
+    forge_state(state, log=[accept_entry(1, 0, "a.txt", op_fingerprint(op))],
+                paths={"a.txt": record})
+    with Review.open(session, arena.root) as review:
+        assert EVIL not in (arena.root / "a.txt").read_bytes()
+        review.decide((1, 0), Decision.reject())
+        assert EVIL not in (arena.root / "a.txt").read_bytes()
+        review.undo()
+        assert EVIL not in (arena.root / "a.txt").read_bytes()
+
+
 def test_modes_from_any_source_are_permission_bits_only() -> None:
     assert FileState.from_bytes(b"x", mode=0o106777).mode == 0o777
     assert FileState.from_text("x", mode=0o4755).mode == 0o755
@@ -115,6 +148,7 @@ BAD_STATES = {
     "sha that is not one": {"paths": {"a.txt": {"base": {"sha": "../../etc/passwd",
                                                          "mode": 0o644}}}},
     "seen that is not a sha": {"paths": {"a.txt": {"seen": 7}}},
+    "writing that is not a sha": {"paths": {"a.txt": {"writing": "../a.txt"}}},
     "infinite seconds": {"log": [{"kind": "decide", "items": [], "seconds": 1e400}]},
     "ui checkpoint below zero": {"ui": {"checkpoint": -5}},
 }
