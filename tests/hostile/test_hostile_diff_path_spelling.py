@@ -104,3 +104,18 @@ def test_a_tool_calls_path_is_exact_too(arena: Arena,
     assert "written as reviewtui spells paths" in capsys.readouterr().out
     assert (arena.root / "a.py").read_bytes() == b"keep\n"
     assert sorted(p.name for p in arena.root.iterdir()) == ["a.py"]
+
+
+@pytest.mark.parametrize("name", ["a.txt ", "a.txt  "])
+def test_a_modification_of_a_name_ending_in_blanks_is_not_written_to_the_other_file(
+        arena: Arena, capsys: pytest.CaptureFixture[str], name: str) -> None:
+    """git ends such a name with a tab in the ``---``/``+++`` lines (``--- a/a.txt \\t``);
+    the blanks were stripped with the tab, and the change to ``"a.txt "`` was written into
+    ``a.txt`` with exit 0 (found by a fuzzing pass over git's own output, 2026-12-04)."""
+    (arena.root / "a.txt").write_bytes(b"one\ntwo\n")
+    diff = (f"diff --git a/{name} b/{name}\nindex 1111111..2222222 100644\n"
+            f"--- a/{name}\t\n+++ b/{name}\t\n@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n")
+    code, out = _apply(arena, diff, capsys)
+    assert code == 1
+    assert "diff-path-spelling" in out
+    assert (arena.root / "a.txt").read_bytes() == b"one\ntwo\n"

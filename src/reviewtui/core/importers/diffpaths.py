@@ -63,8 +63,11 @@ def prefix_pair(lines: Sequence[str], start: int, stop: int) -> Prefixes | None:
 
 
 def _raw_path(raw: str) -> str:
-    """A ``---``/``+++`` path as written: up to a tab (a date may follow), unquoted."""
-    return unquote(raw.split("\t", 1)[0].rstrip())
+    """A ``---``/``+++`` path as written: up to a tab (a date may follow), unquoted. Before
+    a tab the name is whole, trailing blanks and all: git ends a name that has them with a
+    tab (``--- a/a.txt \t``), and ``a.txt`` is another file."""
+    name, tab, _ = raw.partition("\t")
+    return unquote(name if tab else name.rstrip())
 
 
 def _pair(old: str, new: str) -> Prefixes | None:
