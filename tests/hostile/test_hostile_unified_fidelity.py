@@ -64,3 +64,30 @@ def test_a_new_executable_crlf_file_keeps_mode_and_crs(
     assert _apply(arena, NEW_EXECUTABLE, capsys) == 0
     assert (arena.root / "tool.sh").read_bytes() == b"#!/bin/sh\r\necho tool\r\n"
     assert _mode(arena.root / "tool.sh") == 0o755
+
+
+NEW_NOTES = ("diff --git a/a.txt b/a.txt\nnew file mode 100644\n--- /dev/null\n"
+             "+++ b/a.txt\n@@ -0,0 +1 @@\n+from the diff\n")
+
+
+def test_a_new_file_diff_does_not_overwrite_a_file_that_exists(
+        arena: Arena, capsys: pytest.CaptureFixture[str]) -> None:
+    """A diff creating ``a.txt`` where ``a.txt`` holds other work: it was overwritten with
+    exit 0 (``git apply``: "already exists in working directory"); now it is refused
+    (``new-file-exists``), and the file keeps its content (helper-80, repro-5)."""
+    (arena.root / "a.txt").write_bytes(b"precious local work\n")
+    patch = arena.work / "change.diff"
+    patch.write_text(NEW_NOTES)
+    capsys.readouterr()
+    code = main(["apply", str(patch), "--format", "unified", "--yes", "--root", str(arena.root)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "new-file-exists" in out or "exists with other content" in out
+    assert (arena.root / "a.txt").read_bytes() == b"precious local work\n"
+
+
+def test_a_new_file_diff_over_the_same_content_is_no_change(
+        arena: Arena, capsys: pytest.CaptureFixture[str]) -> None:
+    (arena.root / "a.txt").write_bytes(b"from the diff\n")
+    assert _apply(arena, NEW_NOTES, capsys) == 0
+    assert (arena.root / "a.txt").read_bytes() == b"from the diff\n"

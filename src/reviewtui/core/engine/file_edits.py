@@ -424,6 +424,11 @@ def evaluate_full_file(
     if current.binary:
         return refused(path, "binary", f"{path} is a binary file; a full-file text rewrite "
                        "is refused"), None
+    if op.creates and current.with_text(text).data != current.data:
+        return refused(path, "new-file-exists", f"the diff creates {path} as a new file, "
+                       f"but {path} exists with other content: it is not overwritten (a "
+                       "stale diff, or a file made since); remove it first to take the "
+                       "diff's", before_state=current), None
     # Exact-text formats (a diff, apply_patch, Claude Code's Write) have no placeholders.
     placeholder = None if op.literal else find_placeholder(lines, current.lines, path)
     if placeholder is not None:

@@ -501,7 +501,8 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
         no_eol = bool(section.hunks) and section.hunks[-1].new_no_eol
         first = section.hunks[0].header + 2 if section.hunks else line
         full = FullFile(new, tuple(added), Span(first, max(first, section.end)),
-                        final_newline=not no_eol or not added, mode=mode, literal=literal)
+                        final_newline=not no_eol or not added, mode=mode, literal=literal,
+                        creates=True)
         return Change([full, *_unread(section, new, span, literal)], span)
     if mode is None and section.old_mode is not None and \
             section.old_mode & 0o170000 == LINK_MODE:

@@ -186,6 +186,8 @@ class FullFile:
     ``mode`` is the file's mode afterwards when the source states one (git's
     ``new file mode``/``new mode``; 0o120000 is a symbolic link whose target is the
     content); ``payload`` replaces ``lines`` for content a text format cannot carry.
+    ``creates``: the file did not exist where the source was made, so one that exists
+    with other content is not overwritten.
     """
 
     path: str
@@ -195,6 +197,7 @@ class FullFile:
     mode: int | None = None
     payload: FileBytes | None = None
     literal: bool = False
+    creates: bool = False  # the source says the file is new (``--- /dev/null``)
     kind: OpKind = field(default=OpKind.FULL_FILE, init=False)
 
     @property
