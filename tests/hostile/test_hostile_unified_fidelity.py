@@ -91,3 +91,32 @@ def test_a_new_file_diff_over_the_same_content_is_no_change(
     (arena.root / "a.txt").write_bytes(b"from the diff\n")
     assert _apply(arena, NEW_NOTES, capsys) == 0
     assert (arena.root / "a.txt").read_bytes() == b"from the diff\n"
+
+
+DELETE_NOTES = ("diff --git a/a.txt b/a.txt\ndeleted file mode 100644\nindex 4cb29ea..0000000\n"
+                "--- a/a.txt\n+++ /dev/null\n@@ -1,3 +0,0 @@\n-one\n-two\n-three\n")
+
+
+@pytest.mark.parametrize("content", [b"one\ntwo LOCAL EDIT\nthree\n", b"one\ntwo\n"])
+def test_a_deletion_diff_does_not_remove_a_file_that_changed(
+        arena: Arena, capsys: pytest.CaptureFixture[str], content: bytes) -> None:
+    """A diff deleting ``a.txt`` as it was, applied where ``a.txt`` holds other lines: it
+    was removed with exit 0 (``git apply`` and ``patch`` refuse; helper-80, repro-4); now it
+    is refused (``stale-delete``) and the file stays."""
+    (arena.root / "a.txt").write_bytes(content)
+    patch = arena.work / "change.diff"
+    patch.write_text(DELETE_NOTES)
+    capsys.readouterr()
+    code = main(["apply", str(patch), "--format", "unified", "--yes", "--root", str(arena.root)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "holds other content" in out
+    assert (arena.root / "a.txt").read_bytes() == content
+
+
+@pytest.mark.parametrize("content", [b"one\ntwo\nthree\n", b"one\r\ntwo\r\nthree\r\n"])
+def test_a_deletion_diff_removes_the_file_it_names(
+        arena: Arena, capsys: pytest.CaptureFixture[str], content: bytes) -> None:
+    (arena.root / "a.txt").write_bytes(content)
+    assert _apply(arena, DELETE_NOTES, capsys) == 0
+    assert not (arena.root / "a.txt").exists()

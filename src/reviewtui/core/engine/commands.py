@@ -29,6 +29,10 @@ def run_command(
 ) -> tuple[StructuralState, OpResult, LedgerItem | None]:
     """What ``op`` does to ``state`` under ``decision`` (its result and ledger line);
     ``moved`` learns the paths it moves when it lands."""
+    if op.expect is not None and (stale := _stale_removal(state.tree, op)) is not None:
+        outcome = Outcome(Status.REFUSED, method=str(op.name), rule="stale-delete",
+                          message=stale, path=op.path or "")
+        return state, OpResult(key, op, outcome, decision, False), None
     new_state, result = apply_command(state, op)
     changes = tuple(result.changes)
     rule = result.rule
@@ -60,6 +64,20 @@ def run_command(
     return (new_state, OpResult(key, op, outcome, decision, True),
             command_item(key[1], result.ledger, state.tree.revision,
                           new_state.tree.revision))
+
+
+def _stale_removal(tree: Tree, op: ConsoleCommand) -> str | None:
+    """Why a diff's deletion of a text file must not remove what the file holds now (its
+    lines are not the ones the diff deletes; line endings aside), or None."""
+    path = normalize_or_none(op.path or "")
+    current = tree.get(path) if path else None
+    if current is None or is_link(current) or current.binary or op.expect is None:
+        return None  # (the command itself says what is wrong with a missing path)
+    if tuple(line.rstrip("\r") for line in current.lines) == op.expect:
+        return None
+    return (f"the diff deletes {path} as it was ({len(op.expect)} lines), but {path} now "
+            "holds other content: it is not removed (a stale diff, or a change made since; "
+            "git apply refuses it too)")
 
 
 def _through_link(op: ConsoleCommand, rules: Rules, base: Tree, tree: Tree) -> Outcome | None:

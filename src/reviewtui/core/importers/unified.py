@@ -61,6 +61,7 @@ from reviewtui.core.model.records import (
 )
 from reviewtui.core.paths.safety import respelled
 from reviewtui.core.record import field, record
+from reviewtui.core.record import replace as replace_record
 from reviewtui.core.text.limits import parse_int
 from reviewtui.core.text.lines import split_lines
 
@@ -484,7 +485,11 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
         payload = FileBytes("submodule", old_id=before, new_id=after)
         return Change([FullFile(new, (), span, payload=payload, literal=literal)], span)
     if section.deleted:
-        return Change([command(CommandName.RM, [old], line)], span)
+        removal = command(CommandName.RM, [old], line)
+        if section.hunks and not section.binary:  # what it removes, to check it is that
+            removal = replace_record(removal, expect=tuple(
+                text.rstrip("\r") for hunk in section.hunks for text in hunk.search))
+        return Change([removal], span)
     mode = section.new_mode if section.new_file or section.mode_change else None
     ops: list[Operation] = []
     if section.rename_to and old != new:

@@ -60,6 +60,9 @@ class ConsoleCommand:
     # Set by importers (apply_patch, unified diffs): each argument names one file exactly,
     # so no glob expansion and no directories (``Delete File: dir`` must fail, not recurse).
     literal: bool = False
+    # A unified diff's deletion: the file's lines as the diff deletes them (None: not
+    # known, as with ``git diff -D``). A file holding other lines is not removed.
+    expect: tuple[str, ...] | None = None
     kind: OpKind = field(default=OpKind.CONSOLE, init=False)
 
     @property
