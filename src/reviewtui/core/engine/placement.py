@@ -6,8 +6,9 @@ them. Edits read from other formats may say more (see :class:`reviewtui.core.mod
 * an ``anchor`` (apply_patch ``@@ def main():``): the SEARCH must lie after those lines;
 * ``at_end`` (apply_patch ``*** End of File``): the SEARCH must be the file's last lines;
   with an empty SEARCH (a pure addition, or Aider's empty SEARCH) the REPLACE is appended;
-* a ``line_hint`` (a unified diff's ``@@ -a,b +c,d @@``): a match right at that line wins,
-  otherwise the hint is ignored and the content decides, as for any edit;
+* a ``line_hint`` (a unified diff's ``@@ -a,b +c,d @@``): a match right at that line wins
+  (a loose one only when the hunk's text is nowhere exactly), otherwise the hint is
+  ignored and the content decides, as for any edit;
 * ``replace_all`` (Claude Code): every occurrence is replaced, none is ambiguous;
 * ``substring`` (Claude Code's ``Edit``): SEARCH is a text found exactly anywhere,
   inside lines too, not a run of whole lines.
@@ -216,7 +217,11 @@ def _locate_from(lines: Sequence[str], final_newline: bool, edit: Edit,
             # (only a landing is kept: a failure here needs no diagnosis)
             hinted = match_edit(lines, search, new_lines, window=(at, at + len(search)),
                                 path=path, literal=edit.literal, explain=False)
-            if hinted.status is Status.APPLIED:
+            # A loose match there (blank lines, whitespace forgiven) does not beat the
+            # hunk's exact text elsewhere: "p, blank" hinted at a "p" without its blank
+            # line landed there while lines 1-2 held it exactly (git applies it there).
+            if hinted.status is Status.APPLIED and (
+                    hinted.method == "exact" or not find_exact(lines, search, lo, len(lines))):
                 return hinted, edit.final_newline
     if edit.at_end:
         return (_at_end(lines, search, new_lines, lo, history, path, literal=edit.literal,
