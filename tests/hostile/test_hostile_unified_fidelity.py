@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
 
 import pytest
 from disk_threat_kit import Arena
@@ -120,3 +121,29 @@ def test_a_deletion_diff_removes_the_file_it_names(
     (arena.root / "a.txt").write_bytes(content)
     assert _apply(arena, DELETE_NOTES, capsys) == 0
     assert not (arena.root / "a.txt").exists()
+
+
+@pytest.mark.parametrize(("before", "after"), [
+    (b"x\r", b"y\r"), (b"a\nx\r", b"a\ny\r"), (b"a\r\nb\r\nx\r", b"a\r\nb\r\ny\r"),
+    (b"a\nx\r", b"a\nx\r\n"), (b"a\nb\nx\r", b"a\nb2\nx\r")])
+def test_a_last_line_ending_in_a_lone_cr_is_refused_not_mangled(
+        arena: Arena, capsys: pytest.CaptureFixture[str], before: bytes, after: bytes) -> None:
+    """A file whose last line ends in a bare CR with no newline after it: an edit of it was
+    written without the CR (``x\\r`` -> ``y``, exit 0; helper-80, repro-2); it is refused
+    (``diff-lone-cr``) and the file stays as it was. The diff is git's own."""
+    old, new = arena.work / "old" / "f", arena.work / "new" / "f"
+    for path, data in ((old, before), (new, after)):
+        path.parent.mkdir()
+        path.write_bytes(data)
+    diff = subprocess.run(["git", "diff", "--no-index", "--", "old/f", "new/f"],
+                          cwd=arena.work, capture_output=True, check=False).stdout
+    diff = diff.replace(b"a/old/f", b"a/f").replace(b"b/new/f", b"b/f")
+    (arena.root / "f").write_bytes(before)
+    patch = arena.work / "change.diff"
+    patch.write_bytes(diff)
+    capsys.readouterr()
+    code = main(["apply", str(patch), "--format", "unified", "--yes", "--root", str(arena.root)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "diff-lone-cr" in out
+    assert (arena.root / "f").read_bytes() == before

@@ -76,6 +76,7 @@ BLANK_BETWEEN = "diff-blank-between-hunks"
 HUNK_COUNT = "diff-hunk-count"
 BINARY = "diff-binary"
 COPY = "diff-copy"
+LONE_CR = "diff-lone-cr"  # a last line ending in a bare CR: not edited byte for byte
 PATH_SPELLING = "diff-path-spelling"  # a name the canonical spelling would change
 MODE = "diff-mode"
 LINK_MODE = 0o120000
@@ -106,6 +107,7 @@ class _Hunk:
     trailing: int = 0  # context lines after the last change
     old_no_eol: bool = False
     new_no_eol: bool = False
+    lone_cr: bool = False  # a side's last line ends in a CR with no newline after it
     end: int = 0  # 0-based line after the hunk
 
 
@@ -410,6 +412,7 @@ def _hunk_lines(lines: Sequence[str], raw: Sequence[str], i: int, stop: int, hun
             hunk.new_no_eol |= side in (" ", "+")
             if side and i > 0 and raw[i - 1].endswith("\r"):
                 _content_cr(hunk, side)
+                hunk.lone_cr = True
         elif old_left <= 0 and new_left <= 0:
             break
         elif (mark == " " or not line) and old_left > 0 and new_left > 0:
@@ -484,6 +487,15 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
         before, after = _submodule_commits(section)
         payload = FileBytes("submodule", old_id=before, new_id=after)
         return Change([FullFile(new, (), span, payload=payload, literal=literal)], span)
+    if any(hunk.lone_cr for hunk in section.hunks) and not (section.new_file
+                                                             or section.deleted):
+        # Edits carry lines, and a CR ending a line is dropped as a line ending: the
+        # written file lost it ("x\r" became "y"), exit 0. Refused rather than wrong.
+        notes.append(problem(LONE_CR, f"the change to {new!r} edits a last line that ends "
+                             "in a lone carriage return (no newline after it), which "
+                             "reviewtui cannot write byte for byte: not applied; apply it "
+                             "with git apply", line))
+        return None
     if section.deleted:
         removal = command(CommandName.RM, [old], line)
         if section.hunks and not section.binary:  # what it removes, to check it is that
