@@ -45,3 +45,17 @@ def test_a_loose_match_at_the_line_stands_when_the_text_is_nowhere_exactly() -> 
     method, after = _applied("q\np\nq\n", " ")  # no "p" followed by a blank line
     assert method != "exact"
     assert after == "q\np\ny\nq\n"
+
+
+def test_a_crlf_line_added_one_line_off_keeps_its_cr() -> None:
+    """The same cause, seen as bytes: a hunk adding ``X\\r\\n`` before a trailing blank
+    context line, on a file one line longer than the diff's own base, landed by the
+    blank-lines method at the hinted line and wrote ``X\\n`` (helper-80 repro-7)."""
+    diff = ("diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -2,4 +2,5 @@ u\n a\n b\n c\n"
+            "+X\r\n \n")
+    session = import_session(diff, "p.diff", format="unified")
+    tree = Tree.from_files({"f": FileState.from_bytes(b"y\nu\na\nb\nc\n\n")})
+    run = evaluate_session(session, tree)
+    after = run.states[-1].tree.get("f")
+    assert after is not None
+    assert after.data == b"y\nu\na\nb\nc\nX\r\n\n"
