@@ -111,7 +111,7 @@ def test_a_deletion_diff_does_not_remove_a_file_that_changed(
     code = main(["apply", str(patch), "--format", "unified", "--yes", "--root", str(arena.root)])
     out = capsys.readouterr().out
     assert code == 1
-    assert "holds other content" in out
+    assert "with other content" in out
     assert (arena.root / "a.txt").read_bytes() == content
 
 
@@ -147,3 +147,42 @@ def test_a_last_line_ending_in_a_lone_cr_is_refused_not_mangled(
     assert code == 1
     assert "diff-lone-cr" in out
     assert (arena.root / "f").read_bytes() == before
+
+
+def test_a_deletion_diff_leaves_a_link_or_binary_file_that_changed(
+        arena: Arena, capsys: pytest.CaptureFixture[str]) -> None:
+    """git's own diff deleting link ``l2 -> a`` and binary ``x.bin``, applied where ``l2``
+    points elsewhere and ``x.bin`` holds other bytes: both were removed, exit 0 (git apply:
+    "does not match the current contents"; helper-80 repro-6). The link's target is the
+    diff's deleted line; the binary file is checked by the index line's blob id."""
+    work = arena.work / "git"
+    work.mkdir()
+    (work / "a").write_text("a\n")
+    os.symlink("a", work / "l2")
+    (work / "x.bin").write_bytes(b"\0\1\2binary-v1")
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "core.autocrlf=false"]
+    subprocess.run([*git, "init", "-q"], cwd=work, check=True)
+    subprocess.run([*git, "add", "-A"], cwd=work, check=True)
+    subprocess.run([*git, "commit", "-qm", "base"], cwd=work, check=True)
+    subprocess.run([*git, "rm", "-q", "l2", "x.bin"], cwd=work, check=True)
+    diff = subprocess.run([*git, "diff", "--cached", "--binary"], cwd=work, check=True,
+                          capture_output=True).stdout
+    os.symlink("mine", arena.root / "l2")
+    (arena.root / "x.bin").write_bytes(b"\0\1\2binary-LOCAL")
+    patch = arena.work / "change.diff"
+    patch.write_bytes(diff)
+    capsys.readouterr()
+    code = main(["apply", str(patch), "--format", "unified", "--yes", "--root", str(arena.root)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert out.count("with other content") == 2
+    assert os.readlink(arena.root / "l2") == "mine"
+    assert (arena.root / "x.bin").read_bytes() == b"\0\1\2binary-LOCAL"
+    os.unlink(arena.root / "l2")  # as the diff's base: both removed
+    os.symlink("a", arena.root / "l2")
+    (arena.root / "x.bin").write_bytes(b"\0\1\2binary-v1")
+    capsys.readouterr()
+    assert main(["apply", str(patch), "--format", "unified", "--yes",
+                 "--root", str(arena.root)]) == 0
+    assert not os.path.lexists(arena.root / "l2")
+    assert not (arena.root / "x.bin").exists()

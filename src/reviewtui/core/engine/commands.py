@@ -29,7 +29,8 @@ def run_command(
 ) -> tuple[StructuralState, OpResult, LedgerItem | None]:
     """What ``op`` does to ``state`` under ``decision`` (its result and ledger line);
     ``moved`` learns the paths it moves when it lands."""
-    if op.expect is not None and (stale := _stale_removal(state.tree, op)) is not None:
+    if (op.expect is not None or op.expect_blob) and (
+            stale := _stale_removal(state.tree, op)) is not None:
         outcome = Outcome(Status.REFUSED, method=str(op.name), rule="stale-delete",
                           message=stale, path=op.path or "")
         return state, OpResult(key, op, outcome, decision, False), None
@@ -67,17 +68,32 @@ def run_command(
 
 
 def _stale_removal(tree: Tree, op: ConsoleCommand) -> str | None:
-    """Why a diff's deletion of a text file must not remove what the file holds now (its
-    lines are not the ones the diff deletes; line endings aside), or None."""
+    """Why a diff's deletion must not remove what the path holds now, or None: a text
+    file's lines (line endings aside) or a link's target are not the ones the diff
+    deletes, or the file is not the git blob its index line names (a binary file, a
+    ``-D`` diff that carries no lines)."""
     path = normalize_or_none(op.path or "")
     current = tree.get(path) if path else None
-    if current is None or is_link(current) or current.binary or op.expect is None:
+    if current is None:
         return None  # (the command itself says what is wrong with a missing path)
-    if tuple(line.rstrip("\r") for line in current.lines) == op.expect:
+    if op.expect is not None and (is_link(current) or not current.binary):
+        held = ((current.data.decode("utf-8", "surrogateescape"),) if is_link(current)
+                else tuple(line.rstrip("\r") for line in current.lines))
+        if held == op.expect:
+            return None
+    elif op.expect_blob:
+        import hashlib  # (a deletion of a binary file, or one without lines: rare)
+
+        blob = hashlib.sha1(b"blob %d\0" % len(current.data) + current.data,
+                            usedforsecurity=False).hexdigest()
+        if blob.startswith(op.expect_blob):
+            return None
+    else:
         return None
-    return (f"the diff deletes {path} as it was ({len(op.expect)} lines), but {path} now "
-            "holds other content: it is not removed (a stale diff, or a change made since; "
-            "git apply refuses it too)")
+    what = "a link" if is_link(current) else "a file"
+    return (f"the diff deletes {path} as it was, but {path} is now {what} with other "
+            "content: it is not removed (a stale diff, or a change made since; git apply "
+            "refuses it too)")
 
 
 def _through_link(op: ConsoleCommand, rules: Rules, base: Tree, tree: Tree) -> Outcome | None:

@@ -501,6 +501,8 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
         if section.hunks and not section.binary:  # what it removes, to check it is that
             removal = replace_record(removal, expect=tuple(
                 text.rstrip("\r") for hunk in section.hunks for text in hunk.search))
+        if section.old_id.strip("0"):  # and git's id of it (binary files, -D diffs)
+            removal = replace_record(removal, expect_blob=section.old_id)
         return Change([removal], span)
     mode = section.new_mode if section.new_file or section.mode_change else None
     ops: list[Operation] = []

@@ -63,6 +63,7 @@ class ConsoleCommand:
     # A unified diff's deletion: the file's lines as the diff deletes them (None: not
     # known, as with ``git diff -D``). A file holding other lines is not removed.
     expect: tuple[str, ...] | None = None
+    expect_blob: str = ""  # its git blob id from the diff's index line (abbreviated)
     kind: OpKind = field(default=OpKind.CONSOLE, init=False)
 
     @property
