@@ -25,13 +25,25 @@ MODE_AND_EDIT = ("diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 100755
                  "--- a/run.sh\n+++ b/run.sh\n@@ -1 +1 @@\n-echo run\n+echo ran\n")
 
 
-def _apply(arena: Arena, text: str, capsys: pytest.CaptureFixture[str]) -> int:
+def _apply(arena: Arena, text: str | bytes, capsys: pytest.CaptureFixture[str]) -> int:
     patch = arena.work / "change.diff"
-    patch.write_bytes(text.encode())  # byte for byte: the CRs are the point
+    # byte for byte: the CRs are the point
+    patch.write_bytes(text if isinstance(text, bytes) else text.encode())
     capsys.readouterr()
     code = main(["apply", str(patch), "--format", "unified", "--yes", "--root", str(arena.root)])
     capsys.readouterr()
     return code
+
+
+def _refused(arena: Arena, diff: bytes, capsys: pytest.CaptureFixture[str]) -> str:
+    """Apply ``diff``; it must exit 1 (something not applied). What it printed."""
+    patch = arena.work / "change.diff"
+    patch.write_bytes(diff)
+    capsys.readouterr()
+    code = main(["apply", str(patch), "--format", "unified", "--yes", "--root", str(arena.root)])
+    out = capsys.readouterr().out
+    assert code == 1, out
+    return out
 
 
 def _mode(path: os.PathLike[str]) -> int:
@@ -77,13 +89,8 @@ def test_a_new_file_diff_does_not_overwrite_a_file_that_exists(
     exit 0 (``git apply``: "already exists in working directory"); now it is refused
     (``new-file-exists``), and the file keeps its content (helper-80, repro-5)."""
     (arena.root / "a.txt").write_bytes(b"precious local work\n")
-    patch = arena.work / "change.diff"
-    patch.write_text(NEW_NOTES)
-    capsys.readouterr()
-    code = main(["apply", str(patch), "--format", "unified", "--yes", "--root", str(arena.root)])
-    out = capsys.readouterr().out
-    assert code == 1
-    assert "new-file-exists" in out or "exists with other content" in out
+    out = _refused(arena, NEW_NOTES.encode(), capsys)
+    assert "exists with other content" in out
     assert (arena.root / "a.txt").read_bytes() == b"precious local work\n"
 
 
@@ -105,13 +112,7 @@ def test_a_deletion_diff_does_not_remove_a_file_that_changed(
     was removed with exit 0 (``git apply`` and ``patch`` refuse; helper-80, repro-4); now it
     is refused (``stale-delete``) and the file stays."""
     (arena.root / "a.txt").write_bytes(content)
-    patch = arena.work / "change.diff"
-    patch.write_text(DELETE_NOTES)
-    capsys.readouterr()
-    code = main(["apply", str(patch), "--format", "unified", "--yes", "--root", str(arena.root)])
-    out = capsys.readouterr().out
-    assert code == 1
-    assert "with other content" in out
+    assert "with other content" in _refused(arena, DELETE_NOTES.encode(), capsys)
     assert (arena.root / "a.txt").read_bytes() == content
 
 
@@ -139,13 +140,7 @@ def test_a_last_line_ending_in_a_lone_cr_is_refused_not_mangled(
                           cwd=arena.work, capture_output=True, check=False).stdout
     diff = diff.replace(b"a/old/f", b"a/f").replace(b"b/new/f", b"b/f")
     (arena.root / "f").write_bytes(before)
-    patch = arena.work / "change.diff"
-    patch.write_bytes(diff)
-    capsys.readouterr()
-    code = main(["apply", str(patch), "--format", "unified", "--yes", "--root", str(arena.root)])
-    out = capsys.readouterr().out
-    assert code == 1
-    assert "diff-lone-cr" in out
+    assert "diff-lone-cr" in _refused(arena, diff, capsys)
     assert (arena.root / "f").read_bytes() == before
 
 
@@ -169,20 +164,12 @@ def test_a_deletion_diff_leaves_a_link_or_binary_file_that_changed(
                           capture_output=True).stdout
     os.symlink("mine", arena.root / "l2")
     (arena.root / "x.bin").write_bytes(b"\0\1\2binary-LOCAL")
-    patch = arena.work / "change.diff"
-    patch.write_bytes(diff)
-    capsys.readouterr()
-    code = main(["apply", str(patch), "--format", "unified", "--yes", "--root", str(arena.root)])
-    out = capsys.readouterr().out
-    assert code == 1
-    assert out.count("with other content") == 2
+    assert _refused(arena, diff, capsys).count("with other content") == 2
     assert os.readlink(arena.root / "l2") == "mine"
     assert (arena.root / "x.bin").read_bytes() == b"\0\1\2binary-LOCAL"
     os.unlink(arena.root / "l2")  # as the diff's base: both removed
     os.symlink("a", arena.root / "l2")
     (arena.root / "x.bin").write_bytes(b"\0\1\2binary-v1")
-    capsys.readouterr()
-    assert main(["apply", str(patch), "--format", "unified", "--yes",
-                 "--root", str(arena.root)]) == 0
+    assert _apply(arena, diff, capsys) == 0
     assert not os.path.lexists(arena.root / "l2")
     assert not (arena.root / "x.bin").exists()

@@ -133,16 +133,24 @@ def test_a_pop_after_one_reject_brings_the_others_back(setup: tuple[Path, Path],
     assert review.conflicts == {}
 
 
-def test_a_pop_of_an_outside_change_kept_on_top_is_a_new_base(
-        setup: tuple[Path, Path], opened: list[Review]) -> None:
-    """What the stash held was the review's write with a change made outside on top: not
-    the review's own bytes, so nothing is written over them (the outside line stays)."""
+def _tweaked_after_accept(setup: tuple[Path, Path], opened: list[Review]
+                          ) -> tuple[Review, Path, bytes]:
+    """A1 accepted, then one more line changed outside (kept on top): the review, the
+    file and what it holds."""
     review = open_review(setup, opened)
     app = review.root / "app.py"
     review.decide(A1, Decision.accept())
     tweaked = with_alpha(BASE).replace(b"BETA = 2", b"BETA = 3")
     app.write_bytes(tweaked)
     review.outside_changed(["app.py"])
+    return review, app, tweaked
+
+
+def test_a_pop_of_an_outside_change_kept_on_top_is_a_new_base(
+        setup: tuple[Path, Path], opened: list[Review]) -> None:
+    """What the stash held was the review's write with a change made outside on top: not
+    the review's own bytes, so nothing is written over them (the outside line stays)."""
+    review, app, tweaked = _tweaked_after_accept(setup, opened)
     app.write_bytes(BASE)  # git stash
     review.outside_changed(["app.py"])
     review.decide(A1, Decision.reject())
@@ -156,12 +164,7 @@ def test_a_pop_of_an_outside_change_kept_on_top_is_a_new_base(
 def test_a_kept_change_then_undone_outside_keeps_nothing(
         setup: tuple[Path, Path], opened: list[Review], back: bool) -> None:
     """A tweak made outside over an accept, then taken back outside (``back``) or not."""
-    review = open_review(setup, opened)
-    app = review.root / "app.py"
-    review.decide(A1, Decision.accept())
-    tweaked = with_alpha(BASE).replace(b"BETA = 2", b"BETA = 3")
-    app.write_bytes(tweaked)
-    review.outside_changed(["app.py"])
+    review, app, tweaked = _tweaked_after_accept(setup, opened)
     if back:
         app.write_bytes(with_alpha(BASE))
         review.outside_changed(["app.py"])
