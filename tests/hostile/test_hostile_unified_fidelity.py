@@ -173,3 +173,21 @@ def test_a_deletion_diff_leaves_a_link_or_binary_file_that_changed(
     assert _apply(arena, diff, capsys) == 0
     assert not os.path.lexists(arena.root / "l2")
     assert not (arena.root / "x.bin").exists()
+
+
+@pytest.mark.parametrize(("there", "applies"), [("mine", False), ("a", True), ("b", True)])
+def test_a_link_retarget_needs_the_link_the_diff_names(
+        arena: Arena, capsys: pytest.CaptureFixture[str], there: str, applies: bool) -> None:
+    """git's diff retargeting ``l`` from ``a`` to ``b``, where ``l`` points to ``there``:
+    ``mine`` was retargeted anyway, exit 0 (helper-80, repro-6); now only ``a`` (or ``b``,
+    already done) takes it."""
+    diff = (b"diff --git a/l b/l\nindex 2e65efe..63d8dbd 120000\n--- a/l\n+++ b/l\n"
+            b"@@ -1 +1 @@\n-a\n\\ No newline at end of file\n+b\n"
+            b"\\ No newline at end of file\n")
+    os.symlink(there, arena.root / "l")
+    if applies:
+        assert _apply(arena, diff, capsys) == 0
+        assert os.readlink(arena.root / "l") == "b"
+    else:
+        assert "it is not retargeted" in _refused(arena, diff, capsys)
+        assert os.readlink(arena.root / "l") == there

@@ -135,6 +135,11 @@ def evaluate_link(tree: Tree, op: FullFile, ctx: FileContext,
                        "it a link without removing it first (git writes that as a deletion "
                        "and a new link); nothing was changed", before_state=current), None
     old = link_target(current)
+    if old != target and (op.creates or (op.was is not None and old != "\n".join(op.was))):
+        said = "creates it" if op.creates else f"retargets it from {chr(10).join(op.was or ())}"
+        return refused(path, "stale-link", f"{path} is a link -> {old}, but the diff {said}: "
+                       "it is not retargeted (a stale diff, or a change made since; git "
+                       "apply refuses it too)", before_state=current), None
     if old == target:
         return (Outcome(Status.APPLIED, method="link", path=path, before=old, after=target,
                         message=f"{path} already is a link -> {target}",

@@ -530,8 +530,11 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
         # A link's new target, or a file turned into a link: one operation, its target the
         # new content; never an edit that writes the target as text.
         target = [line for hunk in section.hunks for line in hunk.added]
+        was = (tuple(line for hunk in section.hunks for line in hunk.search)
+               if section.old_mode is not None and section.old_mode & 0o170000 == LINK_MODE
+               and section.hunks else None)
         ops.append(FullFile(new, tuple(target), span, final_newline=False, mode=mode,
-                            literal=literal))
+                            literal=literal, was=was))
         return Change(ops, span)
     for ordinal, hunk in enumerate(section.hunks, start=1):
         ops.append(_edit(new, hunk, ordinal, literal))

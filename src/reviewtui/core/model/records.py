@@ -202,6 +202,7 @@ class FullFile:
     payload: FileBytes | None = None
     literal: bool = False
     creates: bool = False  # the source says the file is new (``--- /dev/null``)
+    was: tuple[str, ...] | None = None  # a link's old target, as the source says it
     kind: OpKind = field(default=OpKind.FULL_FILE, init=False)
 
     @property
