@@ -33,9 +33,10 @@ from reviewtui.core.engine.links import is_link
 from reviewtui.core.errors import DiskError, PathRefused
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import replace
+from reviewtui.core.review.diagnostics import edit_span
 from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind
 from reviewtui.core.review.plan import PathRecord, deleted_message, op_path
-from reviewtui.core.review.rebase import OutsideLayer, apply_layer
+from reviewtui.core.review.rebase import OutsideLayer, apply_layer, split_lines
 from reviewtui.shell.disk import read_link
 from reviewtui.shell.replay import (
     DIRECTORY,
@@ -372,10 +373,45 @@ def undone_outside(review: Review, key: OpKey, path: str) -> bool:
             or not isinstance(before, FileState) or not isinstance(after, FileState)
             or before.binary or after.binary):
         return False
-    undo = OutsideLayer(after.data, before.data)
-    on_disk, in_draft = apply_layer(undo, layer.theirs), apply_layer(undo, layer.ours)
-    return (on_disk.ok and on_disk.data == layer.theirs
-            and in_draft.ok and in_draft.data != layer.ours)
+    span, shift = edit_span(result), after.line_count - before.line_count
+    if span is not None and _on_disk(after, span, shift, layer.theirs):
+        return False  # its change and the lines around it are on disk as written
+    undo = _undo_of(span, before.data, after.data, shift)
+    on_disk = apply_layer(undo, layer.theirs)
+    if not (on_disk.ok and on_disk.data == layer.theirs):
+        return False
+    in_draft = apply_layer(undo, layer.ours)
+    return in_draft.ok and in_draft.data != layer.ours
+
+
+def _undo_of(span: tuple[int, int] | None, before: bytes, after: bytes,
+             shift: int) -> OutsideLayer:
+    """An operation's change put back, as a layer: around the lines it replaced
+    (``span``, 1-based in ``before``) with a few lines of context, not the whole file, so
+    that each accept on a long file costs its own lines, not a diff of the file."""
+    if span is None:  # a whole-file rewrite: the whole file
+        return OutsideLayer(after, before)
+    old, new = split_lines(before), split_lines(after)
+    lo = max(0, span[0] - 1 - _UNDO_CONTEXT)
+    hi = min(len(old), span[1] + _UNDO_CONTEXT)
+    return OutsideLayer(b"".join(new[lo : hi + shift]), b"".join(old[lo:hi]))
+
+
+_UNDO_CONTEXT = 3  # lines each side of a change put back (apply_layer widens as it needs)
+
+
+def _on_disk(after: FileState, span: tuple[int, int], shift: int, disk: bytes) -> bool:
+    """Whether the lines an operation wrote, with their context, occur in ``disk`` as it
+    wrote them: one search of the disk's bytes, no line split of either file (an outside
+    change elsewhere in a long file with many accepts). False only means "look closer"."""
+    lo = max(0, span[0] - 1 - _UNDO_CONTEXT)
+    hi = min(after.line_count, span[1] + shift + _UNDO_CONTEXT)
+    newline = after.newline
+    try:
+        excerpt = (newline.join(after.line_view[lo:hi]) + newline).encode()
+    except UnicodeEncodeError:
+        return False
+    return bool(excerpt.strip()) and excerpt in disk
 
 
 def bring_back(review: Review, path: str, report: ReplayReport) -> None:
