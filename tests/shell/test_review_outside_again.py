@@ -17,7 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_review import A1, A2, BASE, open_review, setup, with_alpha, with_delta
+from test_review import A1, A2, B1, BASE, OTHER, open_review, setup, with_alpha, with_delta
 
 from reviewtui.core.engine import Decision, Verdict
 from reviewtui.shell.review import Review
@@ -361,3 +361,25 @@ def test_an_accepted_line_tweaked_outside_stays_accepted(setup: tuple[Path, Path
     assert review.decisions[A1].verdict is Verdict.ACCEPTED
     review.decide(A2, Decision.accept())
     assert app.read_bytes() == with_delta(tweaked)
+
+
+def test_a_pop_of_several_files_is_one_step(setup: tuple[Path, Path],
+                                            opened: list[Review]) -> None:
+    """``git stash`` and ``git stash pop`` over two files: the take-back is one step and so
+    is the bring-back (it was one per file: QA pass 79 needed two ``u`` for one pop)."""
+    review = open_review(setup, opened)
+    app, other = review.root / "app.py", review.root / "other.txt"
+    review.decide_many([(A1, Decision.accept()), (B1, Decision.accept())])
+    written = app.read_bytes(), other.read_bytes()
+    app.write_bytes(BASE)
+    other.write_bytes(OTHER)
+    review.outside_changed(["app.py", "other.txt"])
+    app.write_bytes(written[0])
+    other.write_bytes(written[1])
+    review.outside_changed(["app.py", "other.txt"])
+    assert review.decisions[A1].verdict is Verdict.ACCEPTED
+    assert review.decisions[B1].verdict is Verdict.ACCEPTED
+    review.undo()  # the pop's bring-back, for both files at once
+    assert review.decisions.get(A1, Decision()).verdict is Verdict.PENDING
+    assert review.decisions.get(B1, Decision()).verdict is Verdict.PENDING
+    assert (app.read_bytes(), other.read_bytes()) == (BASE, OTHER)

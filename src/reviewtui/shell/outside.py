@@ -303,8 +303,7 @@ def take_back(review: Review, report: ReplayReport) -> None:
     there after that (another operation's file moved onto it), what the disk holds is
     kept on top of it. Files put back again to what the review wrote come first
     (:func:`bring_back`)."""
-    for path in report.back_again:
-        bring_back(review, path, report)
+    bring_back(review, sorted(report.back_again), report)
     report.back_again.clear()
     paths = set(report.put_back)
     report.put_back.clear()
@@ -414,44 +413,52 @@ def _on_disk(after: FileState, span: tuple[int, int], shift: int, disk: bytes) -
     return bool(excerpt.strip()) and excerpt in disk
 
 
-def bring_back(review: Review, path: str, report: ReplayReport) -> None:
-    """A file put back to its original content, then to what the review had written
+def bring_back(review: Review, paths: list[str], report: ReplayReport) -> None:
+    """Files put back to their original content, then to what the review had written
     (git stash, git stash pop): the accepts taken back are in force again, as one log
-    entry, but for those decided since (a reject made while the file was put back). The
-    bytes that came back are the review's own, so what the decisions now want is written
-    over them: the disk says what the screen says. When they are not the draft as it was
-    put back (an outside change kept on top then, say), the disk is the file's new base,
-    as any outside change."""
-    record = review._records[path]
-    items, record.put_back_items = record.put_back_items, ()
-    data, record.put_back_from = record.put_back_from, None
-    first = min(item.turn for item in items)
+    entry for all of them, but for those decided since (a reject made while the file was
+    put back). The bytes that came back are the review's own, so what the decisions now
+    want is written over them: the disk says what the screen says. A file whose bytes are
+    not the draft as it was put back (an outside change kept on top then, say) is given
+    its new base instead, as any outside change."""
+    memory: dict[str, tuple[tuple[DecisionItem, ...], bytes | None]] = {}
+    for path in paths:
+        record = review._records[path]
+        memory[path] = (record.put_back_items, record.put_back_from)
+        record.put_back_items, record.put_back_from = (), None
+    every = tuple(item for items, _ in memory.values() for item in items)
+    if not every:
+        return
+    first = min(item.turn for item in every)
     decided = review._folded.decisions()
-    review._log.append(LogEntry(LogKind.DECIDE, items))  # the draft as it was put back
+    review._log.append(LogEntry(LogKind.DECIDE, every))  # the drafts as they were put back
     review._evaluate_from(first)
-    wanted = review._target().get(path)
-    ours = wanted is not None and wanted.data == data and record.seen is not None
+    target = review._target()
+    ours = {path for path, (_, data) in memory.items()
+            if (wanted := target.get(path)) is not None and wanted.data == data
+            and review._records[path].seen is not None}
     review._log.pop()
-    back = tuple(item for item in items if decided.get(
-        (item.turn, item.pos), Decision()).verdict is Verdict.PENDING)
-    if ours and back:
+    back = tuple(item for path in sorted(ours) for item in memory[path][0]
+                 if decided.get(item.key, Decision()).verdict is Verdict.PENDING)
+    if back:
         review._log.append(LogEntry(LogKind.DECIDE, back))
     review._evaluate_from(first)
-    if ours:
-        record.ref, record.layer = record.seen, None  # replay writes the draft over them
-        review._dirty = True
-        since = [item.describe() for item in items if item not in back]
-        note = ("put back outside the workbench to what the review wrote: the accepts "
-                "taken back when it was put back to the original are in force again")
-        if since:
-            note += (f", but for {', '.join(since)}, decided since: the file is written "
-                     "as decided (accept it again to have it back)")
-        report.note(path, note)
-        return
-    if record.seen is not None and set_base(review, path, record.seen):
-        record.base = record.ref = record.seen
-        review._evaluate_all()
-        report.note(path, MSG_ADOPTED)
+    for path in sorted(memory):
+        record = review._records[path]
+        if path in ours:
+            record.ref, record.layer = record.seen, None  # replay writes the draft over
+            review._dirty = True
+            since = [item.describe() for item in memory[path][0] if item not in back]
+            note = ("put back outside the workbench to what the review wrote: the accepts "
+                    "taken back when it was put back to the original are in force again")
+            if since:
+                note += (f", but for {', '.join(since)}, decided since: the file is written "
+                         "as decided (accept it again to have it back)")
+            report.note(path, note)
+        elif record.seen is not None and set_base(review, path, record.seen):
+            record.base = record.ref = record.seen
+            review._evaluate_all()
+            report.note(path, MSG_ADOPTED)
 
 
 def revert_unlanded(review: Review, report: ReplayReport, why: str) -> None:
