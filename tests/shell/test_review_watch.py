@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -230,3 +231,57 @@ def test_a_save_held_open_is_taken_in_once_the_file_is_closed(tmp_path: Path) ->
         assert app.read_bytes() == saved.replace(b"ALPHA = 1", b"ALPHA = 10")
 
     run(tmp_path, scenario)
+
+
+def test_a_file_held_again_after_its_release_is_asked_about_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two files held in one batch; ``a`` is released (taken in) while ``b`` is still held,
+    then ``a`` is held again by a second save: the watcher asks about ``a`` again until it
+    is released (it was left out while the first batch's retry, still asking about ``b``,
+    kept it as "waiting": found by helper-81 in tmux)."""
+    import reviewtui.shell.watch as watch
+
+    asked: list[frozenset[str]] = []
+    held_now: set[str] = set()
+    events: asyncio.Queue[set[str]] = asyncio.Queue()
+
+    class Fake:
+        root = Path(".")
+
+        def outside_changed(self, paths: Any) -> ReplayReport:
+            paths = frozenset(paths)
+            asked.append(paths)
+            return ReplayReport(held=sorted(paths & held_now))
+
+    async def fake_root(root: Path, *, stop_event: asyncio.Event, **_: object) -> Any:
+        while True:
+            paths = await events.get()
+            if stop_event.is_set():
+                return
+            yield paths
+
+    monkeypatch.setattr(watch, "watch_root", fake_root)
+    monkeypatch.setattr(watch, "HELD_RETRY_S", 0.01)
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        task = asyncio.create_task(follow_review(Fake(), stop_event=stop))
+        held_now.update({"a", "b"})
+        await events.put({"a", "b"})
+        await asyncio.sleep(0.05)
+        held_now.discard("a")  # a closed: taken in at the next ask
+        await asyncio.sleep(0.05)
+        held_now.add("a")  # a second save of a, while b is still held
+        await events.put({"a"})
+        await asyncio.sleep(0.05)
+        held_now.discard("a")
+        held_now.discard("b")
+        await asyncio.sleep(0.05)
+        stop.set()
+        await events.put(set())
+        await asyncio.wait_for(task, 2)
+        # After the second event, a is asked about on its own until it is released.
+        later = asked[[i for i, p in enumerate(asked) if p == {"a"}][0] + 1:]
+        assert any("a" in p for p in later), asked
+
+    asyncio.run(main())

@@ -166,17 +166,20 @@ async def follow_review(review: Reviewing, *, stop_event: asyncio.Event,
     """
     waiting: set[str] = set()  # held open for writing elsewhere: asked about again
 
-    async def again(first: set[str]) -> None:
-        paths = first
+    async def again(paths: set[str]) -> None:
         try:
             while paths and not stop_event.is_set():
                 await asyncio.sleep(HELD_RETRY_S)
                 report = await outside_change(review, paths, run=run)
                 if on_report is not None:
                     on_report(report)
-                paths = set(report.held)
+                still = set(report.held)
+                # Each released path is the watcher's again: held once more (a second
+                # save), a new event asks about it anew.
+                waiting.difference_update(paths - still)
+                paths = still
         finally:
-            waiting.difference_update(first)
+            waiting.difference_update(paths)
 
     tasks: set[asyncio.Task[None]] = set()
     try:
