@@ -191,3 +191,20 @@ def test_a_link_retarget_needs_the_link_the_diff_names(
     else:
         assert "it is not retargeted" in _refused(arena, diff, capsys)
         assert os.readlink(arena.root / "l") == there
+
+
+def test_a_bom_file_is_deleted_and_a_bom_new_file_is_not_taken_as_there(
+        arena: Arena, capsys: pytest.CaptureFixture[str]) -> None:
+    """A file starting with a UTF-8 BOM: its deletion diff names the BOM in its first line,
+    and the file's lines come without it (refused as stale, helper-81); a new-file diff
+    with a BOM over the same text without one is not "no change"."""
+    (arena.root / "f").write_bytes(b"\xef\xbb\xbfa\nb\n")
+    deletion = ("diff --git a/f b/f\ndeleted file mode 100644\nindex 1111111..0000000\n"
+                "--- a/f\n+++ /dev/null\n@@ -1,2 +0,0 @@\n-\ufeffa\n-b\n")
+    assert _apply(arena, deletion, capsys) == 0
+    assert not (arena.root / "f").exists()
+    (arena.root / "n").write_bytes(b"a\nb\n")
+    creation = ("diff --git a/n b/n\nnew file mode 100644\nindex 0000000..1111111\n"
+                "--- /dev/null\n+++ b/n\n@@ -0,0 +1,2 @@\n+\ufeffa\n+b\n")
+    assert "exists with other content" in _refused(arena, creation.encode(), capsys)
+    assert (arena.root / "n").read_bytes() == b"a\nb\n"

@@ -79,7 +79,10 @@ def _stale_removal(tree: Tree, op: ConsoleCommand) -> str | None:
     if op.expect is not None and (is_link(current) or not current.binary):
         held = ((current.data.decode("utf-8", "surrogateescape"),) if is_link(current)
                 else tuple(line.rstrip("\r") for line in current.lines))
-        if held == op.expect:
+        expect = op.expect
+        if current.bom and expect and expect[0].startswith("\ufeff"):
+            expect = (expect[0][1:], *expect[1:])  # (the file's lines come without it)
+        if held == expect:
             return None
     elif op.expect_blob:
         import hashlib  # (a deletion of a binary file, or one without lines: rare)
