@@ -70,12 +70,29 @@ def test_a_line_added_after_a_kill_is_kept_over_the_accepts(setup: tuple[Path, P
     assert app.read_bytes() == b"# a note made outside\n" + with_alpha(BASE)
 
 
-def test_killed_before_the_write_the_reopened_review_finishes_it(
+def test_disk_as_before_the_last_write_is_taken_as_put_back(
         setup: tuple[Path, Path], opened: list[Review]) -> None:
-    """The other side of the same save: the kill lands between it and the write."""
+    """The disk holds what it held before the last write: either the kill fell between
+    the save and that write, or the write was made and put back while the review was
+    down (``git checkout -p`` of the last hunk; with one accept, ``git checkout``: QA pass
+    82 found the review then wrote it back over the user's revert). The two cannot be
+    told apart; the accept goes back to pending, announced, and ``u`` writes it."""
     app = _killed_after(setup, opened, A1, A2)
     app.write_bytes(with_alpha(BASE))  # as the disk was when the last save was made
     review = open_review(setup, opened)
-    assert app.read_bytes() == with_delta(with_alpha(BASE))
-    assert review.decisions[A2].verdict is Verdict.ACCEPTED
+    assert app.read_bytes() == with_alpha(BASE)
+    assert review.decisions[A1].verdict is Verdict.ACCEPTED
+    assert review.decisions.get(A2, Decision()).verdict is Verdict.PENDING
     assert review.conflicts == {}
+    review.undo()
+    assert app.read_bytes() == with_delta(with_alpha(BASE))
+
+
+def test_one_accept_then_a_checkout_while_down_stays_put_back(
+        setup: tuple[Path, Path], opened: list[Review]) -> None:
+    app = _killed_after(setup, opened, A1)
+    assert app.read_bytes() == with_alpha(BASE)
+    app.write_bytes(BASE)  # git checkout -- app.py
+    review = open_review(setup, opened)
+    assert app.read_bytes() == BASE
+    assert review.decisions.get(A1, Decision()).verdict is Verdict.PENDING

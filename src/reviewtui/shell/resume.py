@@ -246,8 +246,19 @@ def reconcile(review: Review, report: ReplayReport) -> None:
             record.seen = record.base
             continue
         want = want_at(review, path, tree)
-        if _digest(disk) == record.saved_seen:
+        wrote = (record.saved_writing is not None and want.ok and want.state is not None
+                 and want.state.digest == record.saved_writing)
+        if _digest(disk) == record.saved_seen and not (
+                wrote and record.saved_writing != record.saved_seen):
             record.seen = disk  # as left; replay finishes whatever was not written yet
+        elif _digest(disk) == record.saved_seen:
+            # As before the last write: killed between the save and that write, or killed
+            # after it and put back since (git checkout while it was down). Taken as put
+            # back: the accepts go back to pending, announced, one u writes them; the
+            # other way a user's revert would be written over with no keypress.
+            assert want.state is not None
+            record.seen, record.ref = want.state, tree.get(path)
+            absorb(review, path, disk, report)
         elif want.ok and same(disk, want.state):
             record.seen, record.ref = disk, tree.get(path)  # written, then the crash
         elif review.scratch and same(disk, record.base):
@@ -258,8 +269,8 @@ def reconcile(review: Review, report: ReplayReport) -> None:
             # state was saved just before the last write to it: when that write was what
             # the draft still wants, it is what the disk held (killed after writing, the
             # save after it never came; the ``ref`` blob is kept at close only).
-            if (record.saved_writing is not None and want.ok and want.state is not None
-                    and want.state.digest == record.saved_writing):
+            if wrote:
+                assert want.state is not None
                 record.seen, record.ref = want.state, tree.get(path)
             elif record.saved_seen is None and record.base is not None:
                 record.seen = None
