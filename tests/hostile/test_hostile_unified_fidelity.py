@@ -208,3 +208,15 @@ def test_a_bom_file_is_deleted_and_a_bom_new_file_is_not_taken_as_there(
                 "--- /dev/null\n+++ b/n\n@@ -0,0 +1,2 @@\n+\ufeffa\n+b\n")
     assert "exists with other content" in _refused(arena, creation.encode(), capsys)
     assert (arena.root / "n").read_bytes() == b"a\nb\n"
+
+
+def test_a_link_deletion_diff_leaves_a_regular_file_of_the_same_text(
+        arena: Arena, capsys: pytest.CaptureFixture[str]) -> None:
+    """A diff deleting the link ``l -> a``, where ``l`` is a regular file holding ``a``:
+    the file was removed, exit 0 (the blob id and the text are the same; git apply: "wrong
+    type"; helper-81 repro-9)."""
+    (arena.root / "l").write_bytes(b"a")
+    diff = (b"diff --git a/l b/l\ndeleted file mode 120000\nindex 2e65efe..0000000\n"
+            b"--- a/l\n+++ /dev/null\n@@ -1 +0,0 @@\n-a\n\\ No newline at end of file\n")
+    assert "is a file: it is not removed" in _refused(arena, diff, capsys)
+    assert (arena.root / "l").read_bytes() == b"a"

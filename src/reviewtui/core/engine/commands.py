@@ -29,7 +29,7 @@ def run_command(
 ) -> tuple[StructuralState, OpResult, LedgerItem | None]:
     """What ``op`` does to ``state`` under ``decision`` (its result and ledger line);
     ``moved`` learns the paths it moves when it lands."""
-    if (op.expect is not None or op.expect_blob) and (
+    if (op.expect is not None or op.expect_blob or op.expect_link is not None) and (
             stale := _stale_removal(state.tree, op)) is not None:
         outcome = Outcome(Status.REFUSED, method=str(op.name), rule="stale-delete",
                           message=stale, path=op.path or "")
@@ -76,6 +76,9 @@ def _stale_removal(tree: Tree, op: ConsoleCommand) -> str | None:
     current = tree.get(path) if path else None
     if current is None:
         return None  # (the command itself says what is wrong with a missing path)
+    if op.expect_link is not None and op.expect_link != is_link(current):
+        return (f"the diff deletes {path} as a {'link' if op.expect_link else 'file'}, but "
+                f"{path} is a {'link' if is_link(current) else 'file'}: it is not removed")
     if op.expect is not None and (is_link(current) or not current.binary):
         held = ((current.data.decode("utf-8", "surrogateescape"),) if is_link(current)
                 else tuple(line.rstrip("\r") for line in current.lines))

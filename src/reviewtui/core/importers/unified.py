@@ -503,6 +503,9 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
                 text.rstrip("\r") for hunk in section.hunks for text in hunk.search))
         if section.old_id.strip("0"):  # and git's id of it (binary files, -D diffs)
             removal = replace_record(removal, expect_blob=section.old_id)
+        if section.old_mode is not None:  # and whether it is a link (same id as a file)
+            removal = replace_record(removal, expect_link=section.old_mode & 0o170000
+                                     == LINK_MODE)
         return Change([removal], span)
     mode = section.new_mode if section.new_file or section.mode_change else None
     ops: list[Operation] = []

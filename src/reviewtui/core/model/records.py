@@ -64,6 +64,7 @@ class ConsoleCommand:
     # known, as with ``git diff -D``). A file holding other lines is not removed.
     expect: tuple[str, ...] | None = None
     expect_blob: str = ""  # its git blob id from the diff's index line (abbreviated)
+    expect_link: bool | None = None  # whether it is a symbolic link (None: not said)
     kind: OpKind = field(default=OpKind.CONSOLE, init=False)
 
     @property
