@@ -83,3 +83,26 @@ async def test_paints_before_evaluation_and_decisions_meanwhile_land(
     assert [n for n, line in enumerate(lines) if line.startswith("LINE")] == [0, 24]
     assert lines[1] == "line 1"
     assert lines[29] == "line 29"
+
+
+async def test_a_decision_that_finishes_the_evaluation_redraws_the_rows(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``y`` on the last evaluated turn's operation looks for the next undecided one in
+    the turns not evaluated yet, and evaluates them all there and then. Their rows kept
+    "… evaluating" for good: the states were updated without the rows, and the next
+    background slice found nothing changed to draw (a fresh-clone CI run under load,
+    2026-12-04). Here the background slices never come in time."""
+    monkeypatch.setattr(evaluating, "PAUSE", 30.0)
+    session, root = _session(tmp_path)
+    review = Review.open(session, root, first_frame=True)
+    app = ReviewApp(review, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = screen_of(app)
+        assert "evaluating" in _row(app, TURNS - 1)
+        await pilot.press("y")  # turn 1's edit: the next undecided is in turn 2, unevaluated
+        await screen.jobs.wait_idle()
+        await pilot.pause()
+        assert review.evaluation_complete
+        assert not any("evaluating" in _row(app, pos) for pos in range(TURNS))
+        assert "evaluating" not in _status(app)

@@ -151,7 +151,10 @@ class ReviewCursor(ReviewPanes):
         found = self.states.next_undecided(self.turn_pos, wrap=complete)
         if found is None and not complete:  # the next one may be in a turn not yet evaluated
             self.review.finish_evaluation()
-            self._recompute_states(review_states(self.review, self.states))
+            # As after the last background slice: the rows of the turns just evaluated,
+            # not the states alone (the rows then read "… evaluating" for good: the next
+            # slice found no change to draw).
+            self.turns_evaluated("")
             found = self.states.next_undecided(self.turn_pos)
         if found is not None:
             self.select(*found)
