@@ -455,6 +455,11 @@ def _hunk_lines(lines: Sequence[str], raw: Sequence[str], i: int, stop: int, hun
     return i
 
 
+def _was_link(section: _Section) -> bool:
+    """Whether the diff's old side of the file is a symbolic link."""
+    return section.old_mode is not None and section.old_mode & 0o170000 == LINK_MODE
+
+
 def _content_cr(hunk: _Hunk, side: str) -> None:
     """The line above a "No newline" mark ended in CR: the file's content, not CRLF."""
     for lines, crs, marks in ((hunk.search, hunk.search_crs, " -"),
@@ -504,8 +509,7 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
         if section.old_id.strip("0"):  # and git's id of it (binary files, -D diffs)
             removal = replace_record(removal, expect_blob=section.old_id)
         if section.old_mode is not None:  # and whether it is a link (same id as a file)
-            removal = replace_record(removal, expect_link=section.old_mode & 0o170000
-                                     == LINK_MODE)
+            removal = replace_record(removal, expect_link=_was_link(section))
         return Change([removal], span)
     mode = section.new_mode if section.new_file or section.mode_change else None
     ops: list[Operation] = []
@@ -526,16 +530,14 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
                         final_newline=not no_eol or not added, mode=mode, literal=literal,
                         creates=True)
         return Change([full, *_unread(section, new, span, literal)], span)
-    if mode is None and section.old_mode is not None and \
-            section.old_mode & 0o170000 == LINK_MODE:
+    if mode is None and _was_link(section):
         mode = section.old_mode  # a link's new target (the index line's mode: no change)
     if mode is not None and mode & 0o170000 == LINK_MODE:
         # A link's new target, or a file turned into a link: one operation, its target the
         # new content; never an edit that writes the target as text.
         target = [line for hunk in section.hunks for line in hunk.added]
         was = (tuple(line for hunk in section.hunks for line in hunk.search)
-               if section.old_mode is not None and section.old_mode & 0o170000 == LINK_MODE
-               and section.hunks else None)
+               if _was_link(section) and section.hunks else None)
         ops.append(FullFile(new, tuple(target), span, final_newline=False, mode=mode,
                             literal=literal, was=was))
         return Change(ops, span)

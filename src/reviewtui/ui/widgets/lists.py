@@ -102,19 +102,25 @@ def op_row_titles(ops: Sequence[Edit | FullFile | ConsoleCommand], room: int) ->
     would read the same once shortened (a monorepo's ``crates/*/Cargo.toml``, all
     ``…/Cargo.toml``), those rows show the folder that tells them apart instead
     (:func:`told_apart`: ``…/ignore/Cargo.toml``, or ``…searcher/Carg…`` when narrow)."""
+    rows: list[tuple[str, str, str] | None] = []  # (lead, sanitized path, shortened)
     paths: dict[str, set[str]] = {}  # each shortened path, and the paths it stands for
     for op in ops:
-        if not isinstance(op, ConsoleCommand):
-            paths.setdefault(_shortened(op, room), set()).add(sanitize(op.path))
+        if isinstance(op, ConsoleCommand):
+            rows.append(None)
+            continue
+        lead, path = _lead(op), sanitize(op.path)
+        short = shorten_path(path, _room(room, lead))
+        rows.append((lead, path, short))
+        paths.setdefault(short, set()).add(path)
     titles = []
-    for op in ops:
-        group = set() if isinstance(op, ConsoleCommand) else paths[_shortened(op, room)]
-        if len(group) > 1:
-            assert not isinstance(op, ConsoleCommand)
-            titles.append(_lead(op) + told_apart(sanitize(op.path), group,
-                                                 max(8, room - len(_lead(op)))))
-        else:
+    for op, row in zip(ops, rows, strict=True):
+        if row is None:
             titles.append(op_row_title(op, room))
+            continue
+        lead, path, short = row
+        group = paths[short]
+        titles.append(lead + (told_apart(path, group, _room(room, lead)) if len(group) > 1
+                              else short))
     return titles
 
 
@@ -124,9 +130,10 @@ def told_apart(path: str, group: set[str], room: int) -> str:
     ``…index/…/lib.rs``, else that folder whole and the rest cut (``…searcher/Carg…``):
     the name, the same in every row of the group, says the least."""
     parts = path.split("/")
+    split = [other.split("/") for other in group]
     depth = 2  # (from the end: the folder holding the name)
-    while depth <= len(parts) and len({"/".join(p.split("/")[-depth:-depth + 1] or [""])
-                                       for p in group}) == 1:
+    while depth <= len(parts) and len({other[-depth] if depth <= len(other) else ""
+                                       for other in split}) == 1:
         depth += 1
     if depth > len(parts):  # it differs above its own top folder: it is a top of others
         return shorten_path(path, room)
@@ -145,9 +152,15 @@ def _lead(op: Edit | FullFile) -> str:
         "Link · " if op.mode is not None and stat.S_ISLNK(op.mode) else "File · ")
 
 
+def _room(room: int, lead: str) -> int:
+    """Cells for the path of a row of ``room`` cells after ``lead``."""
+    return max(8, room - len(lead))
+
+
 def _shortened(op: Edit | FullFile, room: int) -> str:
     # A hidden or control character shows as a picture (as in the header and the diffs).
-    return shorten_path(sanitize(op.path), max(8, room - len(_lead(op))))
+    lead = _lead(op)
+    return shorten_path(sanitize(op.path), _room(room, lead))
 
 
 def shorten_path(path: str, room: int) -> str:
