@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from test_review import A1, A2, B1, BASE, OTHER, open_review, setup, with_alpha, with_delta
 
+from diskkit import Ed, make_project, write_session
 from reviewtui.core.engine import Decision, Verdict
 from reviewtui.shell.review import Review
 
@@ -383,3 +384,55 @@ def test_a_pop_of_several_files_is_one_step(setup: tuple[Path, Path],
     assert review.decisions.get(A1, Decision()).verdict is Verdict.PENDING
     assert review.decisions.get(B1, Decision()).verdict is Verdict.PENDING
     assert (app.read_bytes(), other.read_bytes()) == (BASE, OTHER)
+
+
+_LINES = [f"value_{n} = {n * 7}\n" for n in range(1, 41)]
+
+
+@pytest.mark.parametrize(("search", "replace"), [
+    ("".join(_LINES[19:24]).rstrip("\n"), _LINES[23].rstrip("\n")),  # 20-23 deleted
+    (_LINES[19].rstrip("\n"), _LINES[19] + "added_1 = 1\nadded_2 = 2"),  # two inserted
+], ids=["deletion", "insertion"])
+def test_a_deletion_or_insertion_undone_outside_is_taken_back(
+        tmp_path: Path, opened: list[Review], search: str, replace: str) -> None:
+    """An accepted edit that only deleted (or only inserted) lines, put back outside
+    (``git checkout -p``) along with an unrelated change far away: the accept goes back
+    to pending and the far change is kept (QA pass 82, repro-4: it stayed shown accepted
+    while every line it deletes was on disk). Its change put back was a hunk anchored by
+    one line of context, which the disk's own copy of the lines did not stop: "putting
+    it back" on disk doubled them, so it read as not undone."""
+    base = "".join(_LINES).encode()
+    session = write_session(tmp_path / "session", [[Ed("a.py", search, replace)]])
+    root = make_project(tmp_path / "proj", {"a.py": base})
+    review = Review.open(session, root)
+    opened.append(review)
+    review.decide(A1, Decision.accept())
+    accepted = (root / "a.py").read_bytes()
+    assert accepted != base
+    far = base.replace(b"value_1 = 7\n", b"value_1 = 8\n")
+    (root / "a.py").write_bytes(far)
+    report = review.outside_changed(["a.py"])
+    assert [key for key, _ in report.reverted] == [A1]
+    assert review.decisions.get(A1, Decision()).verdict is Verdict.PENDING
+    assert (root / "a.py").read_bytes() == far
+    review.decide(A1, Decision.accept())  # accepted again: written over the far change
+    assert (root / "a.py").read_bytes() == accepted.replace(b"value_1 = 7\n", b"value_1 = 8\n")
+    assert review.conflicts == {}
+
+
+def test_a_deletion_kept_with_a_far_change_stays_accepted(tmp_path: Path,
+                                                         opened: list[Review]) -> None:
+    """The control: a far change alone, the deleted lines still gone, keeps the accept."""
+    base = "".join(_LINES).encode()
+    deleted = "".join(_LINES[19:23])
+    session = write_session(tmp_path / "session", [[Ed("a.py", deleted.rstrip("\n"), "")]])
+    root = make_project(tmp_path / "proj", {"a.py": base})
+    review = Review.open(session, root)
+    opened.append(review)
+    review.decide(A1, Decision.accept())
+    far = (root / "a.py").read_bytes().replace(b"value_1 = 7\n", b"value_1 = 8\n")
+    (root / "a.py").write_bytes(far)
+    report = review.outside_changed(["a.py"])
+    assert report.reverted == []
+    assert review.decisions[A1].verdict is Verdict.ACCEPTED
+    assert (root / "a.py").read_bytes() == far

@@ -376,9 +376,15 @@ def undone_outside(review: Review, key: OpKey, path: str) -> bool:
     if span is not None and _on_disk(after, span, shift, layer.theirs):
         return False  # its change and the lines around it are on disk as written
     undo = _undo_of(span, before.data, after.data, shift)
-    on_disk = apply_layer(undo, layer.theirs)
-    if not (on_disk.ok and on_disk.data == layer.theirs):
-        return False
+    # Its lines as they were, with their context, found as they are on disk: undone
+    # there. Else its change put back must leave the disk as it is (the outside change
+    # also touched the lines around it). The search comes first: a change that only
+    # deleted or only inserted lines is put back by a hunk with as little context as
+    # its excerpt needs, which the disk's own copy of the lines does not stop.
+    if not (undo.theirs and undo.theirs.strip() and b"\n" + undo.theirs in b"\n" + layer.theirs):
+        on_disk = apply_layer(undo, layer.theirs)
+        if not (on_disk.ok and on_disk.data == layer.theirs):
+            return False
     in_draft = apply_layer(undo, layer.ours)
     return in_draft.ok and in_draft.data != layer.ours
 
