@@ -182,11 +182,11 @@ def test_an_answer_never_comes_from_a_state_and_files_read_at_different_moments(
         real = resume.reconcile
         raced: list[Review] = []
 
-        def accepted_meanwhile(review: Review, report: Any) -> None:
+        def accepted_meanwhile(review: Review, report: Any, *rest: Any) -> None:
             if review is not workbench and not raced:  # the server's reading, once
                 raced.append(review)
                 workbench.decide(rec.key, Decision.accept())
-            real(review, report)
+            real(review, report, *rest)
 
         monkeypatch.setattr(resume, "reconcile", accepted_meanwhile)
         # The server's answer (settle: a reading, then the decision it finds) and a

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from diskkit import Ed, make_project, write_session
+from diskkit import Cmd, Ed, make_project, write_session
 from reviewtui.core.engine import Decision, Verdict
 from reviewtui.shell.outside import MSG_BEING_WRITTEN
 from reviewtui.shell.review import Review
@@ -75,3 +76,99 @@ def _save_under_way(review: Review, app: Path) -> None:
     assert review.decisions[A1].verdict is Verdict.ACCEPTED
     assert app.read_bytes() == saved.replace(b"ALPHA = 1", b"ALPHA = 10")  # over it all
     assert review.conflicts == {}
+
+
+# Open the file for writing without writing, say so, wait for a line on stdin; then, if
+# it is "save", save in place through the same open file; close.
+HOLDER = """
+import sys
+with open(sys.argv[1], "r+b") as f:
+    print("open", flush=True)
+    if sys.stdin.readline() == "save\\n":
+        f.seek(0); f.write(sys.argv[2].encode()); f.truncate()
+"""
+
+
+def _held_unwritten(review: Review, app: Path, ops_then: Callable[[], None],
+                    save: bytes | None) -> None:
+    """A program holds ``app`` open for writing, not writing yet: ``ops_then`` runs
+    meanwhile; then it saves ``save`` through that open file (None: closes it unwritten)."""
+    with subprocess.Popen([sys.executable, "-c", HOLDER, str(app), (save or b"").decode()],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE) as holder:
+        assert holder.stdout is not None
+        assert holder.stdin is not None
+        try:
+            assert holder.stdout.readline() == b"open\n"
+            ops_then()
+            holder.stdin.write(b"save\n" if save is not None else b"close\n")
+            holder.stdin.close()
+            assert holder.wait(timeout=30) == 0
+        finally:
+            holder.kill()
+
+
+def test_an_accept_while_a_program_holds_the_file_open_keeps_its_later_save(
+        tmp_path: Path) -> None:
+    """QA pass 82, repro-3: a program holds the file open for writing and has not written
+    yet; an accept renamed its version over the path, the program's save then went into
+    the replaced file, and the save was lost with no word. The accept now waits, says
+    why, and lands over the save once the file is closed."""
+    session = write_session(tmp_path / "session", [[Ed("app.py", "ALPHA = 1", "ALPHA = 10")]])
+    root = make_project(tmp_path / "proj", {"app.py": BASE})
+    app = root / "app.py"
+    saved = BASE.replace(b"BETA = 2", b"BETA = 3")
+    with Review.open(session, root) as review:
+        def accept() -> None:
+            report = review.decide(A1, Decision.accept())
+            assert report.held == ["app.py"]
+            assert report.written == []
+            assert any(note == MSG_BEING_WRITTEN for _, note in report.events)
+            assert app.read_bytes() == BASE  # nothing renamed over the open file
+            assert review.held_paths == {"app.py"}
+            again = review.outside_changed(["app.py"])  # asked again: still held, unsaid
+            assert again.held == ["app.py"]
+            assert again.events == []
+
+        _held_unwritten(review, app, accept, saved)
+        assert app.read_bytes() == saved  # the program's save is on disk, whole
+        report = review.outside_changed(["app.py"])  # its close: the save taken in
+        assert review.held_paths == frozenset()
+        assert report.written == ["app.py"]
+        assert review.decisions[A1].verdict is Verdict.ACCEPTED
+        assert app.read_bytes() == saved.replace(b"ALPHA = 1", b"ALPHA = 10")
+        assert review.conflicts == {}
+
+
+def test_a_held_file_closed_unwritten_gets_the_accept_then(tmp_path: Path) -> None:
+    """The program closes the file without writing: no outside change to take in, and
+    the accept held back is written when the file is asked about again."""
+    session = write_session(tmp_path / "session", [[Ed("app.py", "ALPHA = 1", "ALPHA = 10")]])
+    root = make_project(tmp_path / "proj", {"app.py": BASE})
+    app = root / "app.py"
+    with Review.open(session, root) as review:
+        _held_unwritten(review, app, lambda: review.decide(A1, Decision.accept()), None)
+        assert app.read_bytes() == BASE
+        report = review.outside_changed(["app.py"])
+        assert report.written == ["app.py"]
+        assert review.held_paths == frozenset()
+        assert app.read_bytes() == BASE.replace(b"ALPHA = 1", b"ALPHA = 10")
+
+
+def test_a_move_away_from_a_held_file_waits_and_keeps_both(tmp_path: Path) -> None:
+    """A removal counts too (the program's save would go into a removed file), and a move
+    whose source is held removes nothing until it is closed: the content is never only in
+    the file the program holds."""
+    session = write_session(tmp_path / "session", [[Cmd(":mv app.py moved.py")]])
+    root = make_project(tmp_path / "proj", {"app.py": BASE})
+    app = root / "app.py"
+    with Review.open(session, root) as review:
+        def accept() -> None:
+            report = review.decide(A1, Decision.accept())
+            assert report.held == ["app.py"]
+            assert app.read_bytes() == BASE  # not removed while held
+            assert (root / "moved.py").read_bytes() == BASE  # the copy is written
+
+        _held_unwritten(review, app, accept, None)
+        review.outside_changed(["app.py"])
+        assert not app.exists()
+        assert (root / "moved.py").read_bytes() == BASE

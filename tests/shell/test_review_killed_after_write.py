@@ -15,10 +15,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from test_review import A1, A2, BASE, open_review, setup, with_alpha, with_delta
+from test_review import A1, A2, B1, BASE, OTHER, open_review, setup, with_alpha, with_delta
 
 from reviewtui.core.engine import Decision, Verdict
 from reviewtui.shell.review import Review
+from reviewtui.shell.statemark import mark_path
 
 __all__ = ["setup"]  # the fixture, imported for pytest
 
@@ -34,11 +35,14 @@ def _killed_after(setup: tuple[Path, Path], opened: list[Review],
     assert state is not None
     blobs = state.blobs.directory
     kept = state.path.read_bytes()
+    mark = mark_path(state.path)
+    finished = mark.read_bytes()  # the last replay's writes were all made
     shutil.copytree(blobs, blobs.with_name("kept-blobs"))
     review.close()  # (releases the lock; its final save is then undone)
     shutil.rmtree(blobs)
     blobs.with_name("kept-blobs").rename(blobs)
     state.path.write_bytes(kept)
+    mark.write_bytes(finished)
     return review.root / "app.py"
 
 
@@ -72,11 +76,11 @@ def test_a_line_added_after_a_kill_is_kept_over_the_accepts(setup: tuple[Path, P
 
 def test_disk_as_before_the_last_write_is_taken_as_put_back(
         setup: tuple[Path, Path], opened: list[Review]) -> None:
-    """The disk holds what it held before the last write: either the kill fell between
-    the save and that write, or the write was made and put back while the review was
-    down (``git checkout -p`` of the last hunk; with one accept, ``git checkout``: QA pass
-    82 found the review then wrote it back over the user's revert). The two cannot be
-    told apart; the accept goes back to pending, announced, and ``u`` writes it."""
+    """The disk holds what it held before the last write, and that replay finished (its
+    mark says so): the write was put back while the review was down (``git checkout -p``
+    of the last hunk; with one accept, ``git checkout``: QA pass 82 found the review then
+    wrote it back over the user's revert). The accept goes back to pending, announced,
+    and ``u`` writes it."""
     app = _killed_after(setup, opened, A1, A2)
     app.write_bytes(with_alpha(BASE))  # as the disk was when the last save was made
     review = open_review(setup, opened)
@@ -96,3 +100,51 @@ def test_one_accept_then_a_checkout_while_down_stays_put_back(
     review = open_review(setup, opened)
     assert app.read_bytes() == BASE
     assert review.decisions.get(A1, Decision()).verdict is Verdict.PENDING
+
+
+def test_a_kill_between_the_save_and_the_writes_finishes_them(
+        setup: tuple[Path, Path], opened: list[Review]) -> None:
+    """Killed mid-replay: the decision is saved, one file of the batch is written, the
+    other not yet, and the mark of finished writes is the previous save's. Reopened, the
+    replay finishes the batch (a decision is never left half on disk); a CI run found
+    ``test_workbench_killed_mid_decision`` failing on it, the unwritten files' accepts
+    taken back as "put back outside" while the written ones stayed)."""
+    review = open_review(setup, opened)
+    state = review._state_file
+    assert state is not None
+    review.decide(A2, Decision.accept())  # an earlier decision, its replay finished
+    earlier = mark_path(state.path).read_bytes()
+    review.decide_many([(A1, Decision.accept()), (B1, Decision.accept())])
+    kept = state.path.read_bytes()  # saved before the batch's writes
+    review.close()
+    state.path.write_bytes(kept)
+    mark_path(state.path).write_bytes(earlier)  # the kill came before the new mark
+    root = review.root
+    assert (root / "app.py").read_bytes() == with_delta(with_alpha(BASE))  # written
+    (root / "other.txt").write_bytes(OTHER)  # not written yet when it was killed
+    again = open_review(setup, opened)
+    assert (root / "other.txt").read_bytes() == OTHER.replace(b"one", b"ONE")
+    assert (root / "app.py").read_bytes() == with_delta(with_alpha(BASE))
+    assert all(again.decisions[key].verdict is Verdict.ACCEPTED for key in (A1, A2, B1))
+    assert again.conflicts == {}
+
+
+def test_the_same_after_the_writes_finished_is_a_put_back(
+        setup: tuple[Path, Path], opened: list[Review]) -> None:
+    """The control: the same disk, the mark saying the batch's writes were all made (so
+    ``other.txt`` was put back while the review was down): its accept is taken back and
+    nothing is written there."""
+    review = open_review(setup, opened)
+    state = review._state_file
+    assert state is not None
+    review.decide_many([(A1, Decision.accept()), (B1, Decision.accept())])
+    kept, finished = state.path.read_bytes(), mark_path(state.path).read_bytes()
+    review.close()
+    state.path.write_bytes(kept)
+    mark_path(state.path).write_bytes(finished)
+    root = review.root
+    (root / "other.txt").write_bytes(OTHER)  # git checkout -- other.txt
+    again = open_review(setup, opened)
+    assert (root / "other.txt").read_bytes() == OTHER
+    assert again.decisions.get(B1, Decision()).verdict is Verdict.PENDING
+    assert again.decisions[A1].verdict is Verdict.ACCEPTED

@@ -233,6 +233,38 @@ def test_a_save_held_open_is_taken_in_once_the_file_is_closed(tmp_path: Path) ->
     run(tmp_path, scenario)
 
 
+@pytest.mark.skipif(not Path("/proc/self/fdinfo").is_dir(),
+                    reason="no /proc: who holds a file open cannot be told here")
+def test_an_accept_held_back_is_written_once_the_file_is_closed(tmp_path: Path) -> None:
+    """A program holds the file open for writing and never writes: the accept is held
+    back (QA pass 82, repro-3), and closing the file gives the watcher no event. The
+    watcher asks about what the replay held back until it is closed, then writes it."""
+    holder = ("import sys\nwith open(sys.argv[1], 'r+b') as f:\n"
+              "    print('open', flush=True); sys.stdin.readline()\n")
+
+    async def scenario(w: Watching, root: Path) -> None:
+        app = root / "app.py"
+        with subprocess.Popen([sys.executable, "-c", holder, str(app)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE) as program:
+            assert program.stdout is not None
+            assert program.stdin is not None
+            try:
+                assert program.stdout.readline() == b"open\n"
+                assert w.review.decide(A1, Decision.accept()).held == ["app.py"]
+                await asyncio.sleep(0.6)  # asked again meanwhile: still held, not written
+                assert app.read_bytes() == BASE
+                program.stdin.write(b"\n")
+                program.stdin.close()
+                assert program.wait(timeout=10) == 0
+            finally:
+                program.kill()
+        await w.until(lambda r: "app.py" in r.written)
+        assert app.read_bytes() == BASE.replace(b"ALPHA = 1", b"ALPHA = 10")
+        assert w.review.held_paths == frozenset()
+
+    run(tmp_path, scenario)
+
+
 def test_a_file_held_again_after_its_release_is_asked_about_again(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Two files held in one batch; ``a`` is released (taken in) while ``b`` is still held,

@@ -47,6 +47,7 @@ from reviewtui.shell.replay import (
     read_state,
     same,
     sync,
+    wait_for_writer,
 )
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
@@ -62,16 +63,18 @@ MSG_RELINKED = ("made a symbolic link outside the workbench: reviewtui never rep
 MSG_UNLINKED = ("the symbolic link the review made was replaced outside the workbench; "
                 "nothing is written there until it is a link again or gone")
 _ACCEPTING = (Verdict.ACCEPTED, Verdict.EDITED)
-MSG_BEING_WRITTEN = ("another program has it open for writing (a save under way): nothing "
-                     "is written there, and its change is taken in once it closes the file")
+MSG_BEING_WRITTEN = ("another program has it open for writing: nothing is written there "
+                     "until that program closes it; then what it saved is taken in and the "
+                     "accepted operations are written")
 
 
-def held(review: Review, paths: Iterable[str]) -> list[str]:
-    """Those of ``paths`` another program holds open for writing (``shell/writers.py``)."""
-    from reviewtui.shell.writers import held_for_writing  # (a change was seen: rare)
+def held(review: Review, paths: Iterable[str], *, scan: bool = True) -> list[str]:
+    """Those of ``paths`` another program holds open for writing (``shell/writers.py``;
+    ``scan``: what a lease cannot tell is looked up in ``/proc``)."""
+    from reviewtui.shell.writers import held_for_writing
 
     real = {os.path.realpath(review.root / path): path for path in paths}
-    return sorted(real[name] for name in held_for_writing(real))
+    return sorted(real[name] for name in held_for_writing(real, scan=scan))
 
 
 def outside_changed(review: Review, paths: Iterable[str]) -> ReplayReport:
@@ -110,11 +113,20 @@ def outside_changed(review: Review, paths: Iterable[str]) -> ReplayReport:
                 continue
             found[path] = disk
         session_paths = review._session_paths()
-        for path in held(review, [p for p in found if p in session_paths
-                                  or p in review._records]):
-            del found[path]  # a save still under way: taken in once it is whole
-            report.held.append(path)
-            report.note(path, MSG_BEING_WRITTEN)
+        # Held open for writing by another program: a save under way is taken in once it
+        # is whole; a write the review held back (nothing changed yet) is made once the
+        # file is closed (shell/replay.py wait_for_writer).
+        waited = [p for p in paths if p in review._held and p not in found]
+        still = set(held(review, [*(p for p in found if p in session_paths
+                                    or p in review._records), *waited]))
+        for path in sorted(still):
+            found.pop(path, None)
+            wait_for_writer(review, path, report, again=False)  # (asked every 0.25 s)
+        for path in waited:
+            if path not in still:
+                review._held.discard(path)
+                blocked = True  # closed: what was held back is written now
+        review._held.difference_update(found)
         if not found and not blocked:
             report.unchanged = not report.events
             return report

@@ -41,7 +41,8 @@ from reviewtui.shell.disk import (
     set_mode,
     write_link,
 )
-from reviewtui.shell.state import blob_dir_for
+from reviewtui.shell.state import StateFile, blob_dir_for
+from reviewtui.shell.statemark import mark_finished
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
@@ -270,6 +271,7 @@ def _new_mode(wanted: FileState | None, seen: FileState | None) -> bool:
 
 def sync(review: Review, report: ReplayReport) -> ReplayReport:
     """Save the state, then make the disk match the (pinned) draft: the replay."""
+    saved: StateFile | None = None
     for _attempt in range(_REPLAY_ATTEMPTS):
         tree = review._target()
         prepare_records(review, tree)
@@ -283,6 +285,7 @@ def sync(review: Review, report: ReplayReport) -> ReplayReport:
             save(review)
             for path, _state in planned.changes:
                 review._record(path).writing = None
+            saved = review._state_file
         if review.dry_run:
             report.would_write = [path for path, _ in planned.changes]
             break
@@ -293,6 +296,8 @@ def sync(review: Review, report: ReplayReport) -> ReplayReport:
         from reviewtui.shell.outside import take_back  # outside changes replay: a cycle
 
         take_back(review, report)  # a file put back to its original content meanwhile
+    if saved is not None and not review.dry_run:  # every write after that save is made
+        mark_finished(saved.path, saved.nonce)
     set_conflicts(review, conflicts_in(review, review._target()))
     for path in sorted(review._conflicts):
         if path not in report.conflicts:
@@ -335,20 +340,50 @@ def write(review: Review, changes: list[tuple[str, FileState | None]], tree: Tre
           report: ReplayReport) -> set[str]:
     """Write, then remove (see :func:`write_in_order`); the paths found changed under
     us (absorbed) are returned."""
+    from reviewtui.shell.outside import held  # (a cycle)
     from reviewtui.shell.write_batch import WriteBatch  # here: reading needs none of it
 
     moved: set[str] = set()
+    # A file another program holds open for writing is neither replaced nor removed: its
+    # save, made later through the file it holds, would go into the file replaced.
+    # It counts as a failed write: a removal whose content goes there waits.
+    waiting = set(held(review, [path for path, _ in changes if _on_disk(review, path)],
+                       scan=False))
+
+    def put_unless_held(path: str, state: FileState | None) -> bool:
+        if path in waiting:
+            return wait_for_writer(review, path, report)
+        return put(review, path, state, tree, report, moved, batch)
+
     with WriteBatch(review.root) as batch:
         # Each regular file's temp file written and fsynced ahead, all at once.
         batch.prepare((path, state.data) for path, state in changes
-                      if state is not None and not is_link(state)
+                      if state is not None and not is_link(state) and path not in waiting
                       and not _mode_only(review, path, state))
         write_in_order(
-            changes, report,
-            put=lambda path, state: put(review, path, state, tree, report, moved, batch),
+            changes, report, put=put_unless_held,
             held_for=lambda path, writes, failed, wanted: held_for(
                 review, path, tree, writes, failed, wanted))
     return moved
+
+
+def _on_disk(review: Review, path: str) -> bool:
+    """Whether the review last saw a regular file at ``path`` (one a program may hold)."""
+    record = review._records.get(path)
+    return record is not None and record.seen is not None and not is_link(record.seen)
+
+
+def wait_for_writer(review: Review, path: str, report: ReplayReport, *,
+                    again: bool = True) -> bool:
+    """``path`` is open for writing in another program: not written now (False), said
+    (``again``: though it was already held), and asked about again (``held_paths``)."""
+    from reviewtui.shell.outside import MSG_BEING_WRITTEN  # (a cycle)
+
+    report.held.append(path)
+    if again or path not in review._held:
+        report.note(path, MSG_BEING_WRITTEN)
+    review._held.add(path)
+    return False
 
 
 def _mode_only(review: Review, path: str, state: FileState) -> bool:
@@ -411,12 +446,10 @@ def put(review: Review, path: str, state: FileState | None, tree: Tree, report: 
         if same(disk, state):  # someone made exactly this change: taken as written
             record.seen, record.ref = disk, tree.get(path)
             return True
-        from reviewtui.shell.outside import MSG_BEING_WRITTEN, absorb, held  # (a cycle)
+        from reviewtui.shell.outside import absorb, held  # (a cycle)
 
         if held(review, [path]):  # the watcher reports it again once the save is whole
-            report.held.append(path)
-            report.note(path, MSG_BEING_WRITTEN)
-            return False
+            return wait_for_writer(review, path, report)
         absorb(review, path, disk, report)
         moved.add(path)
         return False
@@ -490,7 +523,7 @@ def restore_preview(review: Review, n: int) -> RestorePreview:
     """What ``restore(n)`` would do, planned as its replay plans it (:func:`plan`)."""
     with review._mutex:
         pin = review._check_checkpoint(n)  # the last checkpoint plans as no pin does
-        planned = plan(review, review._tree_at(pin), pin)
+        planned = plan(review, review.evaluation.tree_at(pin), pin)
         return RestorePreview(
             [(path, review._seen(path), state) for path, state in planned.changes],
             [(path, conflict_note(conflict, ahead=True))

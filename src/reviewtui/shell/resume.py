@@ -42,6 +42,7 @@ from reviewtui.shell.state import (
     encode_record,
     orphaned_blobs,
 )
+from reviewtui.shell.statemark import finished, mark_finished, new_nonce
 from reviewtui.shell.statepath import state_path_for
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
@@ -181,7 +182,7 @@ def resume(review: Review, *, first_frame: bool = False) -> None:
     upto = first_turn_shown(review) if first_frame else None
     review.evaluation.start(review.base, review.rules, review._folded.decisions(), upto=upto)
     report = ReplayReport()
-    reconcile(review, report)
+    reconcile(review, report, saved.nonce if saved is not None else "")
     drop_unlanded_saved(review)
     sync(review, report)
 
@@ -227,10 +228,15 @@ def load_saved(review: Review, saved: ReviewState) -> None:
     review.base = review.base.apply(changes)
 
 
-def reconcile(review: Review, report: ReplayReport) -> None:
-    """Reopened: tell our own finished or unfinished writes from outside changes."""
+def reconcile(review: Review, report: ReplayReport, saved_nonce: str = "") -> None:
+    """Reopened: tell our own finished or unfinished writes from outside changes
+    (``saved_nonce``: the loaded state's, see :mod:`reviewtui.shell.statemark`)."""
     drop_unfit_records(review)
     tree = review._target()
+    # Killed mid-replay (after the save, before its last write): what was not written yet
+    # is written now. Else a file as it was before the last write was put back meanwhile.
+    killed_mid_replay = review._state_file is not None and finished(
+        review._state_file.path, saved_nonce) is False
     for path, record in sorted(review._records.items()):
         if not record.from_state:
             continue
@@ -248,14 +254,14 @@ def reconcile(review: Review, report: ReplayReport) -> None:
         want = want_at(review, path, tree)
         wrote = (record.saved_writing is not None and want.ok and want.state is not None
                  and want.state.digest == record.saved_writing)
-        if _digest(disk) == record.saved_seen and not (
-                wrote and record.saved_writing != record.saved_seen):
+        if _digest(disk) == record.saved_seen and (killed_mid_replay or not (
+                wrote and record.saved_writing != record.saved_seen)):
             record.seen = disk  # as left; replay finishes whatever was not written yet
         elif _digest(disk) == record.saved_seen:
-            # As before the last write: killed between the save and that write, or killed
-            # after it and put back since (git checkout while it was down). Taken as put
-            # back: the accepts go back to pending, announced, one u writes them; the
-            # other way a user's revert would be written over with no keypress.
+            # As before the last write, and that replay finished: put back since (git
+            # checkout while it was down), or the mark is unknown (a state saved before
+            # it existed). Taken as put back: the accepts go back to pending, announced,
+            # one u writes them; a user's revert is never written over with no keypress.
             assert want.state is not None
             record.seen, record.ref = want.state, tree.get(path)
             absorb(review, path, disk, report)
@@ -440,8 +446,11 @@ def save(review: Review, *, final: bool = False) -> None:
         ui=review.ui_state,
         paths={path: encode_record(record)
                for path, record in sorted(review._records.items())},
+        nonce=new_nonce(),
     )
     review._state_file.save(state, review.loaded.file)
+    if final:  # nothing is to be written after it
+        mark_finished(review._state_file.path, state.nonce)
 
 
 def reload_session(review: Review, loaded: LoadedSession | None = None) -> list[OpKey]:

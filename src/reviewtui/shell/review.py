@@ -132,6 +132,7 @@ class Review:
         self._last_outcomes: dict[OpKey, Outcome] = {}
         self._unwritable: dict[str, str] = {}
         self._refused_by_disk: set[str] = set()  # of those, the disk's refusals: retried
+        self._held: set[str] = set()  # open for writing elsewhere: see held_paths
         self._closed = False
         self._session_lines: list[str] | None = None
         self._session_sha = session_sha(loaded.file)
@@ -228,6 +229,11 @@ class Review:
     def conflicts(self) -> dict[str, Conflict]:
         return dict(self._conflicts)
 
+    @property
+    def held_paths(self) -> frozenset[str]:
+        """Open for writing in another program: not written, nor taken in, till closed."""
+        return frozenset(self._held)
+
     def result(self, key: OpKey) -> OpResult:
         """The display run's result for ``key`` (KeyError when there is no such operation)."""
         return self.evaluation.result(key)
@@ -317,9 +323,8 @@ class Review:
         return outside.outside_changed(self, paths)
 
     def release_lock(self) -> None:
-        """Save everything (as on close) and hand the root's lock back between bursts of
-        work (the live server's writer). Nothing may be decided until
-        :meth:`reacquire_lock` has taken it again and :meth:`catch_up` has run."""
+        """Save everything (as on close) and hand the root's lock back (the live server's
+        writer); decide nothing until :meth:`reacquire_lock` and :meth:`catch_up`."""
         with self._mutex:
             self._check_open()
             if self._state_file is not None and not self._state_file.read_only:
@@ -335,14 +340,12 @@ class Review:
                 self._lock.acquire()
 
     def reload_session(self, loaded: LoadedSession | None = None) -> list[OpKey]:
-        """The session file grew (a live session): read it again (or take ``loaded``, the
-        file as the caller just read it), keeping every decision; the keys of the new
-        operations (see :func:`reviewtui.shell.resume.reload_session`)."""
+        """The (live) session file grew: read it again (or take ``loaded``), keeping every
+        decision; the new operations' keys (:func:`reviewtui.shell.resume.reload_session`)."""
         return resume.reload_session(self, loaded)
 
     def catch_up(self) -> ReplayReport:
-        """After :meth:`reacquire_lock`: whatever changed on disk meanwhile is an outside
-        change like any other (rebased over, kept, or a conflict)."""
+        """After :meth:`reacquire_lock`: what changed on disk meanwhile, as outside changes."""
         return self.outside_changed(self._session_paths() | set(self._records))
 
     def abandon(self) -> None:
@@ -374,11 +377,8 @@ class Review:
             raise UsageError(f"checkpoint {n} is outside 0-{last}", rule="checkpoint")
         return n
 
-    def _tree_at(self, pin: int | None) -> Tree:
-        return self.evaluation.tree_at(pin)
-
     def _target(self) -> Tree:
-        return self._tree_at(self._folded.pin)
+        return self.evaluation.tree_at(self._folded.pin)
 
     def _session_paths(self) -> set[str]:
         return self.evaluation.session_paths(self.base, self._records)

@@ -6,17 +6,16 @@
   more items keyed by turn, operation position, path and edit number plus a hash of the
   operation's text; ``undo`` / ``redo`` entries step through them, so undo and redo are
   exact and history is never rewritten; ``restore`` entries record checkpoint restores.
-* ``orphaned``: decisions whose operation no longer exists in the session file as it
-  was (its text changed): reported one by one on load, kept here, never applied.
+* ``orphaned``: decisions whose operation's text changed since: reported on load, never applied.
 * ``ui``: what the workbench shows (current checkpoint, selected operation).
 * ``paths``: per path the workbench wrote or must watch: the original content (the
   base), what it last saw on disk, what it last wrote, and any outside layer. Contents
   live in a content-addressed blob folder beside the file (``<state>.blobs/<sha256>``),
   written before the state that names them, so the state file itself stays small.
 
-Every save is atomic (temp file, fsync, rename, directory fsync). A state file that
-cannot be read is moved aside to ``<file>.corrupt-<timestamp>`` with a message; loading
-never raises for a bad file.
+Every save is atomic (temp file, fsync, rename, directory fsync), with a new ``nonce``
+(statemark.py). A state file that cannot be read is moved aside to
+``<file>.corrupt-<timestamp>`` with a message; loading never raises for a bad file.
 """
 
 from __future__ import annotations
@@ -140,6 +139,7 @@ class ReviewState:
     orphaned: list[dict[str, Any]] = field(default_factory=list)
     ui: dict[str, Any] = field(default_factory=dict)
     paths: dict[str, dict[str, Any]] = field(default_factory=dict)
+    nonce: str = ""  # new at each save: see shell/statemark.py
 
 
 def _is_sha(value: Any) -> bool:
@@ -266,8 +266,9 @@ def decode_state(doc: Any) -> ReviewState:
             "paths is not an object of objects")
     for rel, entry in paths.items():
         _check_record(rel, entry)
-    root = doc.get("root")
+    root, nonce = doc.get("root"), doc.get("nonce", "")
     _expect(root is None or isinstance(root, str), "bad root")
+    _expect(isinstance(nonce, str) and len(nonce) <= 64, "bad nonce")
     return ReviewState(
         session_sha=str(session.get("sha256", "")),
         root=root,
@@ -275,6 +276,7 @@ def decode_state(doc: Any) -> ReviewState:
         orphaned=[o for o in orphaned if isinstance(o, dict)],
         ui=_ui_state(ui),
         paths=paths,
+        nonce=nonce,
     )
 
 
@@ -297,10 +299,8 @@ def encode_state(state: ReviewState, session_file: Path,
         "orphaned": state.orphaned,
         "ui": state.ui,
         "paths": state.paths,
+        "nonce": state.nonce,
     }
-
-
-# --- matching a saved log to the session as it is now ----------------------------------
 
 
 # --- the files -----------------------------------------------------------------------
@@ -364,9 +364,9 @@ class StateFile:
         self.path = path
         self.read_only = read_only  # load it, never write it (previews)
         self.blobs = BlobStore(blob_dir_for(path))
-        # Each log entry's JSON as the last save wrote it, by the entry's identity: a log
-        # entry never changes, and every save holds the whole log, which only grows.
+        # Each log entry's JSON as the last save wrote it, by identity (entries never change).
         self._entries: dict[int, tuple[LogEntry, Encoded]] = {}
+        self.nonce = ""  # the last save's (shell/statemark.py)
 
     def load(self) -> tuple[ReviewState | None, list[str]]:
         """The saved state and problems to show; raises only for a file over the size limit
@@ -428,6 +428,7 @@ class StateFile:
 
     def save(self, state: ReviewState, session_file: Path) -> None:
         data = state_text(encode_state(state, session_file, self._entry_text)).encode("utf-8")
+        self.nonce = state.nonce
         self._entries = {id(entry): self._entries[id(entry)] for entry in state.log}
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -182,6 +182,22 @@ async def follow_review(review: Reviewing, *, stop_event: asyncio.Event,
             waiting.difference_update(paths)
 
     tasks: set[asyncio.Task[None]] = set()
+
+    def ask_again(held: set[str]) -> None:
+        waiting.update(held)
+        task = asyncio.create_task(again(held))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+
+    async def held_by_replays() -> None:
+        """Files a decision's replay held back (open for writing elsewhere, nothing seen
+        changed): no event comes when they are closed either."""
+        while not stop_event.is_set():
+            await asyncio.sleep(HELD_RETRY_S)
+            if held := set(getattr(review, "held_paths", ())) - waiting:
+                ask_again(held)
+
+    ticker = asyncio.create_task(held_by_replays())
     try:
         async for paths in watch_root(review.root, stop_event=stop_event,
                                       debounce_ms=debounce_ms):
@@ -190,10 +206,8 @@ async def follow_review(review: Reviewing, *, stop_event: asyncio.Event,
                 on_report(report)
             # A save under way gives no event when it closes the file: ask until it has.
             if held := set(report.held) - waiting:
-                waiting.update(held)
-                task = asyncio.create_task(again(held))
-                tasks.add(task)
-                task.add_done_callback(tasks.discard)
+                ask_again(held)
     finally:
+        ticker.cancel()
         for task in tasks:
             task.cancel()

@@ -167,7 +167,8 @@ class ReviewPanes(Screen[None]):
             revision=self.review.revision, counts=self.states.counts,
             watcher=getattr(self.app, "watcher_state", "off"), dry_run=self.review.dry_run,
             note=note, source_format=self.review.session.format,
-            pinned=self.review.disk_checkpoint, state_at=self._state_at())
+            pinned=self.review.disk_checkpoint, state_at=self._state_at(),
+            held=len(self.review.held_paths))
 
     def _state_at(self) -> str:
         """Where the review state is kept when it is not beside the session ("" if it is)."""

@@ -37,10 +37,14 @@ class StatusLine(Static):
 
     def show(self, *, checkpoint: int, turns: int, revision: int, counts: dict[str, int],
              watcher: str, dry_run: bool, note: str = "", source_format: str = "",
-             pinned: int | None = None, state_at: str = "") -> None:
+             pinned: int | None = None, state_at: str = "", held: int = 0) -> None:
         text = Text()
         if source_format and source_format != "fileops":
             text.append(f"{source_format}  ", style="bold cyan")  # what wrote the session
+        if held:  # open for writing in another program: first, where a notice hides nothing
+            text.append(f"waiting on {held} file{'s' if held > 1 else ''} open elsewhere",
+                        style="bold black on yellow")
+            text.append("  ")
         text.append(f"checkpoint {checkpoint}/{turns}", style="bold")
         text.append(f"  r{revision}", style="dim")
         if pinned is not None:  # ctrl+t restored a checkpoint: decisions are not written
