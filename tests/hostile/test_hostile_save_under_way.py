@@ -172,3 +172,51 @@ def test_a_move_away_from_a_held_file_waits_and_keeps_both(tmp_path: Path) -> No
         review.outside_changed(["app.py"])
         assert not app.exists()
         assert (root / "moved.py").read_bytes() == BASE
+
+
+# Write argv[2] over the file in place, keep it open until a line comes on stdin.
+REVERTER = """
+import sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(0); f.write(sys.argv[2].encode()); f.truncate(); f.flush()
+    print("written", flush=True)
+    sys.stdin.readline()
+"""
+
+
+def test_an_accept_made_while_a_revert_is_held_is_written_after_it(tmp_path: Path) -> None:
+    """QA pass 82, repro-6: an accept written, then a program puts the file back to the
+    original in place and keeps it open; the reviewer accepts a second edit meanwhile
+    (held back, not written). Once the file is closed, the first accept goes back to
+    pending (its change was put back), and the second, never on disk, stays accepted and
+    is written over the put-back file. It was taken back too, "put back outside", while
+    the notice had said the accepted operations would be written."""
+    turns = [[Ed("app.py", "ALPHA = 1", "ALPHA = 10"), Ed("app.py", "    return 1", "    return 2")]]
+    session = write_session(tmp_path / "session", turns)
+    root = make_project(tmp_path / "proj", {"app.py": BASE})
+    app = root / "app.py"
+    a2 = (1, 1)
+    with Review.open(session, root) as review:
+        review.decide(A1, Decision.accept())
+        assert app.read_bytes() == BASE.replace(b"ALPHA = 1", b"ALPHA = 10")
+        with subprocess.Popen([sys.executable, "-c", REVERTER, str(app), BASE.decode()],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE) as program:
+            assert program.stdout is not None
+            assert program.stdin is not None
+            try:
+                assert program.stdout.readline() == b"written\n"
+                assert review.outside_changed(["app.py"]).held == ["app.py"]
+                assert review.decide(a2, Decision.accept()).held == ["app.py"]
+                assert app.read_bytes() == BASE
+            finally:
+                program.stdin.close()
+                program.wait(timeout=30)
+        report = review.outside_changed(["app.py"])
+        assert [key for key, _ in report.reverted] == [A1]
+        assert review.decisions.get(A1, Decision()).verdict is Verdict.PENDING
+        assert review.decisions[a2].verdict is Verdict.ACCEPTED
+        assert app.read_bytes() == BASE.replace(b"return 1", b"return 2")
+        assert review.conflicts == {}
+        review.undo()  # the take-back undone: the first accept is written again
+        assert app.read_bytes() == BASE.replace(b"return 1", b"return 2").replace(
+            b"ALPHA = 1", b"ALPHA = 10")

@@ -34,7 +34,7 @@ from reviewtui.core.errors import DiskError, PathRefused
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import replace
 from reviewtui.core.review.diagnostics import edit_span
-from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind
+from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind, fold
 from reviewtui.core.review.plan import PathRecord, deleted_message, op_path
 from reviewtui.core.review.rebase import OutsideLayer, apply_layer, split_lines
 from reviewtui.shell.disk import read_link
@@ -328,12 +328,16 @@ def take_back(review: Review, report: ReplayReport) -> None:
     position = {turn.index: n for n, turn in enumerate(review.session.turns)}
     decided = review._folded.decisions()
     taken: dict[str, list[DecisionItem]] = {path: [] for path in paths | layered}
+    written = _written_then(review, paths)
+    unwritten: set[str] = set()  # put back, with accepts made since the last write kept
     for key, decision in sorted(decided.items()):
         where = op_path(review.result(key)) if key in review._ops else None
         if (where in taken and decision.verdict in _ACCEPTING
-                and (pin is None or position.get(key[0], pin) < pin)
-                and (where in paths or undone_outside(review, key, where))):
-            taken[where].append(DecisionItem.for_op(key, review._ops[key], decision))
+                and (pin is None or position.get(key[0], pin) < pin)):
+            if where in paths and written.get(where, {key: decision}).get(key) != decision:
+                unwritten.add(where)  # decided while the file was held: never on disk
+            elif where in paths or undone_outside(review, key, where):
+                taken[where].append(DecisionItem.for_op(key, review._ops[key], decision))
     items = tuple(replace(item, decision=Decision())
                   for path in sorted(taken) for item in taken[path])
     whole = {item.key for path in paths for item in taken[path]}
@@ -363,10 +367,27 @@ def take_back(review: Review, report: ReplayReport) -> None:
         record = review._records[path]
         record.put_back_items = tuple(taken[path])
         wanted = target.get(path)
+        if path in unwritten:
+            continue  # what was decided since is written over the put-back file
         if not same(wanted, record.seen) and record.seen is not None:
             record.layer = OutsideLayer(wanted.data if wanted is not None else None,
                                         record.seen.data)
             record.ref = wanted
+
+
+def _written_then(review: Review, paths: Iterable[str]) -> dict[str, dict[OpKey, Decision]]:
+    """For each path the review has written since it opened, the decisions in force at
+    its last write there: one made or changed since was never on disk (a file held open
+    for writing elsewhere is not written; QA pass 82, repro-6)."""
+    out: dict[str, dict[OpKey, Decision]] = {}
+    folded: dict[int, dict[OpKey, Decision]] = {}
+    for path in paths:
+        at = review._records[path].written_at
+        if at is not None and at < len(review._log):
+            if at not in folded:
+                folded[at] = fold(review._log[:at]).decisions()
+            out[path] = folded[at]
+    return out
 
 
 def undone_outside(review: Review, key: OpKey, path: str) -> bool:

@@ -344,9 +344,8 @@ def write(review: Review, changes: list[tuple[str, FileState | None]], tree: Tre
     from reviewtui.shell.write_batch import WriteBatch  # here: reading needs none of it
 
     moved: set[str] = set()
-    # A file another program holds open for writing is neither replaced nor removed: its
-    # save, made later through the file it holds, would go into the file replaced.
-    # It counts as a failed write: a removal whose content goes there waits.
+    # A file open for writing elsewhere is neither replaced nor removed (a save made later
+    # would go into the file replaced): a failed write, so a removal whose content goes there waits.
     waiting = set(held(review, [path for path, _ in changes if _on_disk(review, path)],
                        scan=False))
 
@@ -445,6 +444,7 @@ def put(review: Review, path: str, state: FileState | None, tree: Tree, report: 
         disk = disk_state(changed.current)
         if same(disk, state):  # someone made exactly this change: taken as written
             record.seen, record.ref = disk, tree.get(path)
+            record.written_at = len(review._log)
             return True
         from reviewtui.shell.outside import absorb, held  # (a cycle)
 
@@ -462,8 +462,8 @@ def put(review: Review, path: str, state: FileState | None, tree: Tree, report: 
         review._refused_by_disk.add(path)
         report.note(path, f"conflict - {err.message}")
         return False
-    record.seen = state
-    record.ref = tree.get(path)
+    record.seen, record.ref = state, tree.get(path)
+    record.written_at = len(review._log)
     layered = record.layer is not None and record.layer.ours != (
         record.ref.data if record.ref is not None else None)
     if path in report.outside or layered:

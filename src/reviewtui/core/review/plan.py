@@ -54,6 +54,9 @@ class PathRecord:
     # tells what was most likely on disk last (``saved_writing`` once loaded).
     writing: FileState | None = None
     saved_writing: str | None = None
+    # The length of the decision log at the review's last write here: what was decided
+    # after it is not on disk (the file was held open elsewhere meanwhile). Not saved.
+    written_at: int | None = None
     # Put back outside to ``base`` (git checkout, git stash) over what the review had
     # written, ``put_back_from``; its accepts, ``put_back_items``, were taken back. The
     # disk coming back to those bytes (git stash pop) brings them back. Not saved.
