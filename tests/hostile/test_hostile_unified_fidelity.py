@@ -220,3 +220,40 @@ def test_a_link_deletion_diff_leaves_a_regular_file_of_the_same_text(
             b"--- a/l\n+++ /dev/null\n@@ -1 +0,0 @@\n-a\n\\ No newline at end of file\n")
     assert "is a file: it is not removed" in _refused(arena, diff, capsys)
     assert (arena.root / "l").read_bytes() == b"a"
+
+
+@pytest.mark.parametrize("there", [b"a\r\nb\r\n", b"a\nb\n"], ids=["crlf-checkout", "lf"])
+def test_a_short_deletion_diff_removes_a_crlf_checkout_of_its_blob(
+        arena: Arena, capsys: pytest.CaptureFixture[str], there: bytes) -> None:
+    """``git diff -D`` names the deleted file by its blob id alone, and git stores text as
+    LF: a file checked out with CRLF (``eol=crlf``, ``core.autocrlf``) is that blob. It
+    was refused as changed since (QA pass 82, repro-10), while the full diff of the same
+    deletion applied. A file with other text is still refused."""
+    blob = subprocess.run(["git", "hash-object", "--stdin"], input=b"a\nb\n",
+                          capture_output=True, check=True).stdout.decode().strip()
+    diff = (f"diff --git a/f.txt b/f.txt\ndeleted file mode 100644\nindex {blob[:7]}..0000000\n"
+            ).encode()
+    (arena.root / "f.txt").write_bytes(b"a\r\nB\r\n")
+    assert "with other content" in _refused(arena, diff, capsys)
+    assert (arena.root / "f.txt").exists()
+    (arena.root / "f.txt").write_bytes(there)
+    assert _apply(arena, diff, capsys) == 0
+    assert not (arena.root / "f.txt").exists()
+
+
+@pytest.mark.parametrize(("there", "applies"), [(b"x\r\ny\r\n", False), (b"x\ny\n", True)],
+                         ids=["crlf", "same-bytes"])
+def test_a_new_file_diff_over_the_same_text_in_crlf_is_not_no_change(
+        arena: Arena, capsys: pytest.CaptureFixture[str], there: bytes, applies: bool) -> None:
+    """A new-file diff of ``x\\ny\\n`` where ``n`` holds ``x\\r\\ny\\r\\n``: it was "no change",
+    exit 0, the file left in bytes other than the diff's (QA pass 82, repro-9; git apply:
+    already exists). Refused as an existing file with other content, as a BOM is; the
+    very bytes are still no change."""
+    (arena.root / "n").write_bytes(there)
+    creation = ("diff --git a/n b/n\nnew file mode 100644\nindex 0000000..1111111\n"
+                "--- /dev/null\n+++ b/n\n@@ -0,0 +1,2 @@\n+x\n+y\n").encode()
+    if applies:
+        assert _apply(arena, creation, capsys) == 0
+    else:
+        assert "exists with other content" in _refused(arena, creation, capsys)
+    assert (arena.root / "n").read_bytes() == there

@@ -424,8 +424,8 @@ def evaluate_full_file(
     if current.binary:
         return refused(path, "binary", f"{path} is a binary file; a full-file text rewrite "
                        "is refused"), None
-    if op.creates and (current.with_text(text).data != current.data
-                       or text.startswith("\ufeff") != current.bom):  # (a BOM is kept)
+    # Byte for byte: rewritten, the file would keep its own line endings and BOM.
+    if op.creates and FileState.from_text(text).data != current.data:
         return refused(path, "new-file-exists", f"the diff creates {path} as a new file, "
                        f"but {path} exists with other content: it is not overwritten (a "
                        "stale diff, or a file made since); remove it first to take the "
