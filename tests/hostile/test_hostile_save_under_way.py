@@ -191,7 +191,8 @@ def test_an_accept_made_while_a_revert_is_held_is_written_after_it(tmp_path: Pat
     pending (its change was put back), and the second, never on disk, stays accepted and
     is written over the put-back file. It was taken back too, "put back outside", while
     the notice had said the accepted operations would be written."""
-    turns = [[Ed("app.py", "ALPHA = 1", "ALPHA = 10"), Ed("app.py", "    return 1", "    return 2")]]
+    turns = [[Ed("app.py", "ALPHA = 1", "ALPHA = 10"),
+              Ed("app.py", "    return 1", "    return 2")]]
     session = write_session(tmp_path / "session", turns)
     root = make_project(tmp_path / "proj", {"app.py": BASE})
     app = root / "app.py"

@@ -250,8 +250,8 @@ def test_a_new_file_diff_over_the_same_text_in_crlf_is_not_no_change(
     already exists). Refused as an existing file with other content, as a BOM is; the
     very bytes are still no change."""
     (arena.root / "n").write_bytes(there)
-    creation = ("diff --git a/n b/n\nnew file mode 100644\nindex 0000000..1111111\n"
-                "--- /dev/null\n+++ b/n\n@@ -0,0 +1,2 @@\n+x\n+y\n").encode()
+    creation = (b"diff --git a/n b/n\nnew file mode 100644\nindex 0000000..1111111\n"
+                b"--- /dev/null\n+++ b/n\n@@ -0,0 +1,2 @@\n+x\n+y\n")
     if applies:
         assert _apply(arena, creation, capsys) == 0
     else:

@@ -12,6 +12,7 @@ from test_review_incremental import FILES, KEYS, SESSION
 
 from reviewtui.core.engine import Decision
 from reviewtui.core.review.plan import compute_conflicts, deleted_message
+from reviewtui.shell.outside import still_on_disk
 from reviewtui.shell.replay import conflicts_in
 from reviewtui.shell.review import Review
 
@@ -65,10 +66,9 @@ def run_steps(review: Review, root: Path, steps: list) -> None:  # type: ignore[
         records = review._records
         on_disk = review.evaluation.turns_on_disk(review._folded.pin)
         tree = review._target()
-        every = compute_conflicts(review.draft.turns[:on_disk], tree, records,
-                                  review._unwritable,
-                                  lambda path, records=records: deleted_message(
-                                      path, records.get(path)))
+        every = still_on_disk(review, compute_conflicts(
+            review.draft.turns[:on_disk], tree, records, review._unwritable,
+            lambda path, records=records: deleted_message(path, records.get(path))))
         assert conflicts_in(review, tree) == every
         assert review.conflicts == every
 
@@ -88,5 +88,6 @@ def test_an_outside_edit_conflict_names_its_decided_operation(tmp_path: Path) ->
             ("outside", "a.txt", "one\nTOO\nthree\nfour\n"),
             ("undo", None, None),
         ])
+        # The undone accept's change is still on disk: it is named too (still_on_disk).
         assert [(c.kind.value, c.ops) for c in review.conflicts.values()] == [
-            ("outside-edit", ((1, 0),))]
+            ("outside-edit", ((1, 0), (2, 0)))]

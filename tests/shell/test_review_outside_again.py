@@ -436,3 +436,31 @@ def test_a_deletion_kept_with_a_far_change_stays_accepted(tmp_path: Path,
     assert report.reverted == []
     assert review.decisions[A1].verdict is Verdict.ACCEPTED
     assert (root / "a.py").read_bytes() == far
+
+
+def test_an_undo_that_clashes_with_a_kept_change_names_the_undone_operation(
+        setup: tuple[Path, Path], opened: list[Review]) -> None:
+    """Both accepts written, then a formatter re-indents the whole file (kept on top), then
+    the second accept is undone: the kept change cannot go over the draft without it, so
+    nothing is written and the file is in conflict. The undone operation's change is
+    still on disk: it is in the conflict too, not shown as a plain pending operation
+    beside an untouched accept shown in conflict alone (QA pass 82, repro-8)."""
+    from reviewtui.core.model.outcome import Status
+
+    review = open_review(setup, opened)
+    app = review.root / "app.py"
+    review.decide(A1, Decision.accept())
+    review.decide(A2, Decision.accept())
+    formatted = app.read_bytes().replace(b"    return", b"\treturn")
+    app.write_bytes(formatted)
+    review.outside_changed(["app.py"])
+    assert review.conflicts == {}
+    review.undo()
+    assert app.read_bytes() == formatted  # nothing written over the formatter's file
+    assert "app.py" in review.conflicts
+    assert review.decisions.get(A2, Decision()).verdict is Verdict.PENDING
+    assert review.outcome(A2).status is Status.CONFLICT
+    assert set(review.conflicts["app.py"].ops) == {A1, A2}
+    review.redo()  # the accept back: the kept change goes on top again
+    assert review.conflicts == {}
+    assert app.read_bytes() == formatted

@@ -36,7 +36,13 @@ from reviewtui.core.record import replace
 from reviewtui.core.review.diagnostics import edit_span
 from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind, fold
 from reviewtui.core.review.plan import PathRecord, deleted_message, op_path
-from reviewtui.core.review.rebase import OutsideLayer, apply_layer, split_lines
+from reviewtui.core.review.rebase import (
+    Conflict,
+    ConflictKind,
+    OutsideLayer,
+    apply_layer,
+    split_lines,
+)
 from reviewtui.shell.disk import read_link
 from reviewtui.shell.replay import (
     DIRECTORY,
@@ -387,6 +393,28 @@ def _written_then(review: Review, paths: Iterable[str]) -> dict[str, dict[OpKey,
             if at not in folded:
                 folded[at] = fold(review._log[:at]).decisions()
             out[path] = folded[at]
+    return out
+
+
+def still_on_disk(review: Review, conflicts: dict[str, Conflict]) -> dict[str, Conflict]:
+    """``conflicts``, each outside-edit conflict also naming the operations decided
+    otherwise since the review last wrote its file (an undo, a reject): that could not
+    be written, so their change is still on disk, and their rows say so (QA pass 82,
+    repro-8: an undo after a formatter's rewrite read "pending" with its change on disk).
+    """
+    out = dict(conflicts)
+    now: dict[OpKey, Decision] | None = None
+    for path, conflict in conflicts.items():
+        then = (_written_then(review, [path]).get(path)
+                if conflict.kind is ConflictKind.OUTSIDE_EDIT else None)
+        if not then:
+            continue
+        now = review._folded.decisions() if now is None else now
+        stuck = tuple(key for key, decision in sorted(then.items())
+                      if key not in conflict.ops and now.get(key) != decision
+                      and normalize_or_none(getattr(review._ops.get(key), "path", "")) == path)
+        if stuck:
+            out[path] = replace(conflict, ops=(*conflict.ops, *stuck))
     return out
 
 
