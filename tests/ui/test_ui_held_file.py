@@ -13,6 +13,7 @@ from uikit import open_app, screen_of, until
 
 from reviewtui.shell.outside import MSG_BEING_WRITTEN
 from reviewtui.ui.messages import FilesChanged
+from reviewtui.ui.widgets.op_detail import OpDetail
 from reviewtui.ui.widgets.status_line import StatusLine
 
 pytestmark = [pytest.mark.anyio,
@@ -46,6 +47,12 @@ async def test_an_accept_on_a_held_file_waits_says_why_and_lands_on_its_close(
                 assert f"{GREETING}: {MSG_BEING_WRITTEN}" in said
                 line = str(screen.query_one(StatusLine).render())
                 assert line.startswith("waiting on 1 file open elsewhere"), line
+                screen.select(0, 0)  # (y moved on to the next operation)
+                await pilot.pause()
+                view = screen.query_one(OpDetail).view
+                assert view is not None
+                assert f"waits until {GREETING} is closed" in view.subtitle
+                assert "not written yet" in view.subtitle
             finally:
                 holder.stdin.close()
                 holder.wait(timeout=10)
@@ -53,4 +60,6 @@ async def test_an_accept_on_a_held_file_waits_says_why_and_lands_on_its_close(
         await until(pilot, lambda: target.read_bytes() != before)
         await until(pilot, lambda: "waiting" not in str(screen.query_one(StatusLine).render()))
         assert not app.review.held_paths
+        await until(pilot, lambda: "waits until" not in (screen.query_one(OpDetail).view
+                                                         or view).subtitle)
         assert app.review.decisions  # the accept stands, and is on disk now

@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.worker import get_current_worker
 
 from reviewtui.core.engine import OpKey, OpResult, Verdict, file_text_for
+from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.engine.opstate import OpState, op_state
 from reviewtui.core.lint.findings import Finding
 from reviewtui.core.lint.rules import lint_session
@@ -44,6 +45,7 @@ from reviewtui.ui.prefetch import warm
 from reviewtui.ui.project_checks import ProjectChecks, explanation_with
 from reviewtui.ui.review_jobs import ReviewJobs
 from reviewtui.ui.screens.review_states import ReviewStates, draft_twin, review_states
+from reviewtui.ui.widgets.diff_render import sanitize
 from reviewtui.ui.widgets.findings import FindingsPanel
 from reviewtui.ui.widgets.lists import (
     OpList,
@@ -274,6 +276,11 @@ class ReviewPanes(Screen[None]):
             state, sep, rest = view.subtitle.partition(" · ")
             view = replace(
                 view, subtitle=f"{state}, waits on {waiting} (not written yet){sep}{rest}")
+        if (path and result.decision.verdict is not Verdict.PENDING
+                and normalize_or_none(path) in self.review.held_paths):
+            state, sep, rest = view.subtitle.partition(" · ")
+            view = replace(view, subtitle=f"{state}, waits until {sanitize(path)} is closed "
+                           f"by the program writing it (not written yet){sep}{rest}")
         view, to_run = explanation_with(view, self.project_checks, result)
         if to_run:
             self.run_project_checks(result)
