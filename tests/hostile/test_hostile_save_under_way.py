@@ -89,8 +89,7 @@ with open(sys.argv[1], "r+b") as f:
 """
 
 
-def _held_unwritten(review: Review, app: Path, ops_then: Callable[[], None],
-                    save: bytes | None) -> None:
+def _held_unwritten(app: Path, ops_then: Callable[[], object], save: bytes | None) -> None:
     """A program holds ``app`` open for writing, not writing yet: ``ops_then`` runs
     meanwhile; then it saves ``save`` through that open file (None: closes it unwritten)."""
     with subprocess.Popen([sys.executable, "-c", HOLDER, str(app), (save or b"").decode()],
@@ -129,7 +128,7 @@ def test_an_accept_while_a_program_holds_the_file_open_keeps_its_later_save(
             assert again.held == ["app.py"]
             assert again.events == []
 
-        _held_unwritten(review, app, accept, saved)
+        _held_unwritten(app, accept, saved)
         assert app.read_bytes() == saved  # the program's save is on disk, whole
         report = review.outside_changed(["app.py"])  # its close: the save taken in
         assert review.held_paths == frozenset()
@@ -146,7 +145,7 @@ def test_a_held_file_closed_unwritten_gets_the_accept_then(tmp_path: Path) -> No
     root = make_project(tmp_path / "proj", {"app.py": BASE})
     app = root / "app.py"
     with Review.open(session, root) as review:
-        _held_unwritten(review, app, lambda: review.decide(A1, Decision.accept()), None)
+        _held_unwritten(app, lambda: review.decide(A1, Decision.accept()), None)
         assert app.read_bytes() == BASE
         report = review.outside_changed(["app.py"])
         assert report.written == ["app.py"]
@@ -168,7 +167,7 @@ def test_a_move_away_from_a_held_file_waits_and_keeps_both(tmp_path: Path) -> No
             assert app.read_bytes() == BASE  # not removed while held
             assert (root / "moved.py").read_bytes() == BASE  # the copy is written
 
-        _held_unwritten(review, app, accept, None)
+        _held_unwritten(app, accept, None)
         review.outside_changed(["app.py"])
         assert not app.exists()
         assert (root / "moved.py").read_bytes() == BASE
@@ -221,3 +220,36 @@ def test_an_accept_made_while_a_revert_is_held_is_written_after_it(tmp_path: Pat
         review.undo()  # the take-back undone: the first accept is written again
         assert app.read_bytes() == BASE.replace(b"return 1", b"return 2").replace(
             b"ALPHA = 1", b"ALPHA = 10")
+
+
+def test_apply_leaves_a_held_file_and_says_so_with_exit_1(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Headless ``apply`` with a file held open for writing: nothing is written there and
+    nothing waits (the command ends), so its operations are "skipped", the exit code is 1
+    and the line says to apply again once it is closed. It said "1 of 1 operation
+    applied", exit 0, with the file unwritten, under a notice promising a write later."""
+    from reviewtui.cli import main
+
+    session = write_session(tmp_path / "session", [[Ed("app.py", "ALPHA = 1", "ALPHA = 10")]])
+    root = make_project(tmp_path / "proj", {"app.py": BASE})
+    app = root / "app.py"
+    outs: list[tuple[int, str]] = []
+
+    def apply() -> None:
+        for extra in ([], ["--json"]):
+            capsys.readouterr()
+            code = main(["apply", "--yes", "--root", str(root), *extra, str(session)])
+            outs.append((code, capsys.readouterr().out))
+
+    _held_unwritten(app, apply, None)
+    (code, text), (json_code, doc) = outs
+    assert code == 1
+    assert json_code == 1
+    assert "skipped - app.py is open for writing in another program" in text
+    assert "0 of 1 operation applied" in text
+    assert "what it saved is taken in" not in text  # a workbench's promise, not apply's
+    assert '"held_open": ["app.py"]' in doc.replace("\n", "").replace("  ", "")
+    assert app.read_bytes() == BASE
+    capsys.readouterr()
+    assert main(["apply", "--yes", "--root", str(root), str(session)]) == 0  # closed now
+    assert app.read_bytes() == BASE.replace(b"ALPHA = 1", b"ALPHA = 10")

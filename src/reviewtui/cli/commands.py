@@ -33,6 +33,7 @@ from reviewtui.core.model.records import Session
 from reviewtui.core.protocol.reply import parse_reply_text
 from reviewtui.core.record import replace
 from reviewtui.core.review.landed import diagnose_landed, introduced
+from reviewtui.core.review.plan import op_path
 from reviewtui.core.text.limits import place
 from reviewtui.core.text.plural import plural
 from reviewtui.shell.disk import scratch_copy
@@ -202,6 +203,7 @@ def span_of(spec: str, last: int, option: str, what: str, rule: str) -> tuple[in
 
 @gitsource.sourced(keep=True)
 def apply(args: argparse.Namespace) -> int:
+    from reviewtui.shell.outside import MSG_BEING_WRITTEN
     from reviewtui.shell.review import Review
     from reviewtui.shell.state import check_state_path
 
@@ -259,8 +261,13 @@ def apply(args: argparse.Namespace) -> int:
         chosen = [t for t in review.draft.turns if first <= t.index <= last]
         results = [replace(r, outcome=review.outcome(r.key))
                    for t in chosen for r in t.results]
-        skipped = [r for r in results
-                   if not r.landed or r.outcome.status is Status.CONFLICT]
+        # A file another program holds open for writing is not written (shell/writers.py):
+        # its operations are not applied, and an apply ends; it says so and exits 1.
+        for landed in results:
+            if landed.landed and (path := op_path(landed)) in report.held:
+                held[landed.key] = f"{HELD_OPEN}{path}"
+        skipped = [r for r in results if not r.landed or r.outcome.status is Status.CONFLICT
+                   or held.get(r.key, "").startswith(HELD_OPEN)]
         source = str(loaded.file)
         where = Places(source)
         # The project's own checks on what landed, once its configuration is trusted.
@@ -280,6 +287,7 @@ def apply(args: argparse.Namespace) -> int:
                         op_doc.update(disk_json(result, accept_fuzzy=args.accept_fuzzy))
             doc["written"], doc["removed"] = report.written, report.removed
             doc["conflicts"] = report.conflicts
+            doc["held_open"] = report.held  # open for writing elsewhere: not written
             doc["strict_skipped"] = strict_skips
             doc["partial_files"] = sorted(set(partial.values()))
             doc["messages"] = _messages(root, opened) + _messages(root, report)
@@ -301,7 +309,8 @@ def apply(args: argparse.Namespace) -> int:
                         print(f"{where(result.op.span.start)}: turn {result.key[0]}: "
                               f"{line.strip()}")
             for line in _messages(root, opened) + _messages(root, report):
-                print(line)
+                if not line.endswith(MSG_BEING_WRITTEN):  # (a workbench's promise, not apply's)
+                    print(line)
             print(f"{len(results) - len(skipped)} of {plural(len(results), 'operation')} "
                   f"applied; {plural(len(report.written), 'file')} written, "
                   f"{len(report.removed)} removed"
@@ -339,6 +348,7 @@ def _strict(review: Review, wanted: list[tuple[OpKey, Decision]]
 
 
 PARTIAL = "partial file: "
+HELD_OPEN = "open elsewhere: "
 
 
 def _whole_files_only(review: Review, wanted: list[tuple[OpKey, Decision]],
@@ -393,7 +403,11 @@ def _commit(review: Review, args: argparse.Namespace) -> CommitReport | None:
 def _skipped_line(where: Places, result: OpResult, held: str | None) -> str:
     """An operation apply did not write, saying why: never "applied" for one it skipped."""
     status = result.outcome.status
-    if held is not None and held.startswith(PARTIAL):
+    if held is not None and held.startswith(HELD_OPEN):
+        why = (f"{held[len(HELD_OPEN):]} is open for writing in another program, and nothing "
+               "is written under a program that may save over it: apply again once it is "
+               "closed")
+    elif held is not None and held.startswith(PARTIAL):
         why = (f"other operations of {held[len(PARTIAL):]} did not apply, and a file's patch "
                "is written whole or not at all: the file is left as it is (--partial writes "
                "the hunks that apply)")
@@ -418,6 +432,8 @@ def _skipped_summary(skipped: list[OpResult], held: dict[OpKey, str]) -> str:
     for result in skipped:
         why = held.get(result.key)
         reason = ("held back: file not whole" if why is not None and why.startswith(PARTIAL)
+                  else "not written: file open elsewhere" if why is not None
+                  and why.startswith(HELD_OPEN)
                   else f"by --strict ({why})" if why is not None
                   else str(result.outcome.status))
         reasons[reason] = reasons.get(reason, 0) + 1
