@@ -253,3 +253,33 @@ def test_apply_leaves_a_held_file_and_says_so_with_exit_1(
     capsys.readouterr()
     assert main(["apply", "--yes", "--root", str(root), str(session)]) == 0  # closed now
     assert app.read_bytes() == BASE.replace(b"ALPHA = 1", b"ALPHA = 10")
+
+
+def test_restore_leaves_a_held_file_and_says_so_with_exit_1(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``restore --yes`` to checkpoint 0 with the accepted file held open elsewhere: not
+    written, a line says to restore again once it is closed, exit 1; then it is."""
+    from reviewtui.cli import main
+
+    session = write_session(tmp_path / "session", [[Ed("app.py", "ALPHA = 1", "ALPHA = 10")]])
+    root = make_project(tmp_path / "proj", {"app.py": BASE})
+    app = root / "app.py"
+    with Review.open(session, root) as review:
+        review.decide(A1, Decision.accept())
+    accepted = app.read_bytes()
+    outs: list[tuple[int, str]] = []
+    argv = ["restore", str(session), "--root", str(root), "--checkpoint", "0", "--yes"]
+
+    def restore() -> None:
+        capsys.readouterr()
+        outs.append((main(argv), capsys.readouterr().out))
+
+    _held_unwritten(app, restore, None)
+    [(code, text)] = outs
+    assert code == 1
+    assert "app.py: open for writing in another program: not written" in text
+    assert "what it saved is taken in" not in text
+    assert app.read_bytes() == accepted
+    capsys.readouterr()
+    assert main(argv) == 0
+    assert app.read_bytes() == BASE

@@ -453,6 +453,7 @@ def _without_syntax_errors(review: Review,
 
 
 def restore(args: argparse.Namespace) -> int:
+    from reviewtui.shell.outside import MSG_BEING_WRITTEN
     from reviewtui.shell.review import Review
     from reviewtui.shell.state import check_state_path
     from reviewtui.shell.statepath import state_path_for
@@ -485,12 +486,17 @@ def restore(args: argparse.Namespace) -> int:
             return _restore_preview(review, root, args.checkpoint)
         report = review.restore(args.checkpoint)
         for line in _messages(root, report):
-            print(line)
+            if not line.endswith(MSG_BEING_WRITTEN):  # (a workbench's promise)
+                print(line)
+        for path in sorted(set(report.held)):
+            print(f"{root / path}: open for writing in another program: not written; restore "
+                  "again once it is closed")
         print(f"checkpoint {args.checkpoint} restored: "
               f"{plural(len(report.written), 'file')} written, {len(report.removed)} removed"
               + (f", {plural(len(report.conflicts), 'conflict')}" if report.conflicts else "")
+              + (f", {len(set(report.held))} open elsewhere" if report.held else "")
               + f" under {root}")
-    return EXIT_OK if not report.conflicts else EXIT_FINDINGS
+    return EXIT_OK if not report.conflicts and not report.held else EXIT_FINDINGS
 
 
 def _restore_preview(review: Review, root: Path, checkpoint: int) -> int:
