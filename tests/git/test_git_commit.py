@@ -174,3 +174,33 @@ def test_a_restored_checkpoint_is_refused(tmp_path: Path) -> None:
         with pytest.raises(GitError, match="checkpoint 1 is restored on disk"):
             commit_review(review, branch="whatever")
     assert "whatever" not in git(repo, "branch", "--list")
+
+
+@pytest.mark.skipif(not Path("/proc/self/fdinfo").is_dir(),
+                    reason="no /proc: who holds a file open cannot be told here")
+def test_apply_commit_refuses_while_a_file_is_held_open(tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    """A file held open for writing elsewhere is not written; committing would leave the
+    working tree undoing the commit there: refused with the file named, nothing moved."""
+    import subprocess
+    import sys
+
+    repo, base, head = _three_turns(tmp_path)
+    code = "import sys\nf = open(sys.argv[1], 'r+b')\nprint('open', flush=True)\nsys.stdin.read()\n"
+    with subprocess.Popen([sys.executable, "-c", code, str(repo / "other.txt")],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE) as holder:
+        assert holder.stdout is not None
+        assert holder.stdin is not None
+        try:
+            assert holder.stdout.readline() == b"open\n"
+            capsys.readouterr()
+            assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes",
+                         "--commit"]) != 0
+            said = capsys.readouterr()
+        finally:
+            holder.stdin.close()
+            holder.wait(timeout=10)
+    assert "other.txt: open for writing in another program" in said.out + said.err
+    assert git(repo, "rev-parse", "review").strip() == base  # no commit made
+    assert (repo / "other.txt").read_text() == "x\n"

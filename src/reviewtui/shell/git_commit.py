@@ -61,6 +61,9 @@ def commit_review(review: Review, branch: str | None = None) -> CommitReport:
     if review.conflicts:
         raise GitError(f"the review has conflicts ({', '.join(sorted(review.conflicts))}): "
                        "settle them first", rule="git-conflicts")
+    if review.held_paths:  # (the working tree would then undo the commit there)
+        raise GitError(f"{', '.join(sorted(review.held_paths))}: open for writing in another "
+                       "program, so not written: close it and run again", rule="git-held")
     if review.disk_checkpoint is not None:
         raise GitError(f"checkpoint {review.disk_checkpoint} is restored on disk: restore the "
                        "last checkpoint first, so the disk holds what would be committed",
