@@ -61,7 +61,7 @@ def commit_review(review: Review, branch: str | None = None) -> CommitReport:
     if review.conflicts:
         raise GitError(f"the review has conflicts ({', '.join(sorted(review.conflicts))}): "
                        "settle them first", rule="git-conflicts")
-    if review.held_paths:  # (the working tree would then undo the commit there)
+    if review.held_paths:  # not written: the disk does not hold what would be committed
         raise GitError(f"{', '.join(sorted(review.held_paths))}: open for writing in another "
                        "program, so not written: close it and run again", rule="git-held")
     if review.disk_checkpoint is not None:
