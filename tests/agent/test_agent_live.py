@@ -240,3 +240,33 @@ def test_waiting_for_the_reviewer_reads_the_decision_log_again_only_when_it_chan
     assert polls[-1] == 1  # 40 polls of an unchanged file: one parse
     assert len(parsed) == 2  # and one more once the reviewer's save changed it
     assert (root / "m1.py").read_text() == BODY
+
+
+@pytest.mark.skipif(not Path("/proc/self/fdinfo").is_dir(),
+                    reason="no /proc: who holds a file open cannot be told here")
+def test_the_auto_gate_does_not_accept_what_a_held_file_keeps_off_the_disk(
+        tmp_path: Path) -> None:
+    """An agent's edit of a file another program holds open for writing: nothing is
+    written there, so the auto gate leaves it pending for the reviewer and says why (it
+    answered "applied" with the file unwritten)."""
+    import subprocess
+    import sys
+
+    root = project(tmp_path)
+    tools = AgentTools(LiveSession(root, tmp_path / "held.jsonl", gate=Gate.AUTO, wait=0))
+    code = "import sys\nf = open(sys.argv[1], 'r+b')\nprint('open', flush=True)\nsys.stdin.read()\n"
+    with subprocess.Popen([sys.executable, "-c", code, str(root / "m0.py")],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE) as holder:
+        assert holder.stdout is not None
+        assert holder.stdin is not None
+        try:
+            assert holder.stdout.readline() == b"open\n"
+            answer = tools.mutate(edit(0, 2), "held")
+        finally:
+            holder.stdin.close()
+            holder.wait(timeout=10)
+    assert not answer.startswith("applied"), answer
+    assert "open for writing in another program" in answer
+    assert (root / "m0.py").read_text() == BODY
+    assert tools.mutate(edit(1, 2), "free").startswith("applied")  # another file: written
+    tools.live.close()

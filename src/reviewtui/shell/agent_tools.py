@@ -154,7 +154,11 @@ class AgentTools:
                                     verdict=settled.verdict, written=written, ids=ids,
                                     reason=decision.reason if decision is not None else "",
                                     landed=landed, replaced=replaced)
-        if settled.verdict == "pending review":
+        if settled.held:
+            text += (f"\nnot written yet: {', '.join(settled.held)} is open for writing in "
+                     "another program, so nothing is written there; it waits for the "
+                     "reviewer. Call status later; do not send the change again.")
+        elif settled.verdict == "pending review":
             text += ("\nnot written yet: the reviewer has not decided. Call status later; "
                      "do not send the change again.")
         elif settled.pinned is not None:

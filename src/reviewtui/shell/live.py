@@ -123,6 +123,7 @@ class Settled:
     outcome: Outcome  # "pending review", or a failure status
     decision: Decision | None = None
     pinned: int | None = None  # accepted, but the disk is pinned at this earlier checkpoint
+    held: tuple[str, ...] = ()  # not written: open for writing in another program
 
 
 class LiveSession:
@@ -341,15 +342,16 @@ class LiveSession:
                 return _settled(decided, outcome, pinned_before(review, rec.key))
             if not qualifies(self.gate, outcome, rec.op):
                 return Settled(str(outcome.status), outcome)
-            review.decide(rec.key, Decision.accept())
+            held = review.decide(rec.key, Decision.accept()).held
             landed = review.outcome(rec.key)
-            if landed.status is Status.APPLIED:
+            if landed.status is Status.APPLIED and not held:
                 return _settled(Decision.accept(), landed, pinned_before(review, rec.key))
             # The accept did not land (the file changed on disk where it writes: a
-            # conflict, nothing written). A gate only accepts what lands: take it back,
-            # so that the state, status and diff say what the disk holds.
+            # conflict; or another program holds it open for writing): nothing written. A
+            # gate only accepts what lands: take it back, so that the state, status and
+            # diff say what the disk holds.
             review.decide(rec.key, Decision())
-            return Settled("pending review", landed, Decision())
+            return Settled("pending review", landed, Decision(), held=tuple(held))
         finally:
             self._park_writer()
 
