@@ -228,3 +228,33 @@ def test_any_json_in_a_state_file_loads_or_is_moved_aside(
         for record in loaded.paths.values():
             base = record.get("base")
             assert base is None or 0 <= base["mode"] <= 0o7777
+
+
+@pytest.mark.parametrize("planted", ["fifo", "link"])
+def test_a_thing_planted_at_the_finished_writes_mark_is_neither_waited_on_nor_followed(
+        arena: Any, planted: str) -> None:
+    """``<state>.written`` (shell/statemark.py) is read on opening and written after each
+    replay: a FIFO there would hang the read, a link would write through it. Opening
+    neither waits nor follows, the mark is not written through what was planted (it then
+    reads "not finished", which finishes a decision's writes on reopening), and the
+    link's target (outside the project) is untouched."""
+    import os
+
+    from reviewtui.shell.statemark import mark_path
+
+    session = _session(arena.work)
+    (arena.root / "a.txt").write_text("a\n")
+    mark = mark_path(_state(session))
+    if planted == "fifo":
+        os.mkfifo(mark)
+    else:
+        mark.symlink_to(arena.canary)
+    canary = arena.canary.read_bytes()
+    with Review.open(session, arena.root) as review:  # (a FIFO would hang it here)
+        review.decide((1, 0), Decision.accept())
+    assert (arena.root / "a.txt").read_text() == "b\n"
+    assert mark.is_symlink() if planted == "link" else stat.S_ISFIFO(os.lstat(mark).st_mode)
+    assert arena.canary.read_bytes() == canary
+    with Review.open(session, arena.root) as review:  # opened again: as it was left
+        assert review.decisions[(1, 0)].verdict.value == "accepted"
+    assert (arena.root / "a.txt").read_text() == "b\n"
