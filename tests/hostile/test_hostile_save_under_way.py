@@ -283,3 +283,36 @@ def test_restore_leaves_a_held_file_and_says_so_with_exit_1(
     capsys.readouterr()
     assert main(argv) == 0
     assert app.read_bytes() == BASE
+
+
+def test_an_accept_made_while_a_held_revert_adds_a_line_is_written_after_it(
+        tmp_path: Path) -> None:
+    """As above, but the program's revert also adds a line of its own (QA pass 83,
+    repro-4): the first accept is taken back as undone outside, the line is kept, and the
+    second accept, made while the file was held, is written over both. It stayed shown
+    accepted and never reached the disk: it was folded into the change kept on top."""
+    turns = [[Ed("app.py", "ALPHA = 1", "ALPHA = 10"),
+              Ed("app.py", "    return 1", "    return 2")]]
+    session = write_session(tmp_path / "session", turns)
+    root = make_project(tmp_path / "proj", {"app.py": BASE})
+    app = root / "app.py"
+    a2 = (1, 1)
+    mine = b"# mine\n" + BASE
+    with Review.open(session, root) as review:
+        review.decide(A1, Decision.accept())
+        with subprocess.Popen([sys.executable, "-c", REVERTER, str(app), mine.decode()],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE) as program:
+            assert program.stdout is not None
+            assert program.stdin is not None
+            try:
+                assert program.stdout.readline() == b"written\n"
+                assert review.outside_changed(["app.py"]).held == ["app.py"]
+                assert review.decide(a2, Decision.accept()).held == ["app.py"]
+            finally:
+                program.stdin.close()
+                program.wait(timeout=30)
+        report = review.outside_changed(["app.py"])
+        assert [key for key, _ in report.reverted] == [A1]
+        assert review.decisions[a2].verdict is Verdict.ACCEPTED
+        assert app.read_bytes() == mine.replace(b"return 1", b"return 2")
+        assert review.conflicts == {}

@@ -72,6 +72,9 @@ _ACCEPTING = (Verdict.ACCEPTED, Verdict.EDITED)
 MSG_BEING_WRITTEN = ("another program has it open for writing: nothing is written there "
                      "until that program closes it; then what it saved is taken in and the "
                      "accepted operations are written")
+MSG_BEING_WRITTEN_MANY = ("other programs have them open for writing: nothing is written there "
+                          "until they are closed; then what was saved is taken in and the "
+                          "accepted operations are written")
 
 
 def held(review: Review, paths: Iterable[str], *, scan: bool = True) -> list[str]:
@@ -334,16 +337,23 @@ def take_back(review: Review, report: ReplayReport) -> None:
     position = {turn.index: n for n, turn in enumerate(review.session.turns)}
     decided = review._folded.decisions()
     taken: dict[str, list[DecisionItem]] = {path: [] for path in paths | layered}
-    written = _written_then(review, paths)
-    unwritten: set[str] = set()  # put back, with accepts made since the last write kept
+    written = _written_then(review, paths | layered)
+    unwritten: set[str] = set()  # with accepts made since the last write there, kept
+    # A layered path's last write without the accepts taken back: what the outside change
+    # is kept over when an accept made since (never written) must now be written.
+    off: dict[str, bytes | None] = {}
     for key, decision in sorted(decided.items()):
         where = op_path(review.result(key)) if key in review._ops else None
         if (where in taken and decision.verdict in _ACCEPTING
                 and (pin is None or position.get(key[0], pin) < pin)):
-            if where in paths and written.get(where, {key: decision}).get(key) != decision:
+            if written.get(where, {key: decision}).get(key) != decision:
                 unwritten.add(where)  # decided while the file was held: never on disk
             elif where in paths or undone_outside(review, key, where):
                 taken[where].append(DecisionItem.for_op(key, review._ops[key], decision))
+                if where in layered:
+                    layer = review._records[where].layer
+                    off[where] = _taken_off(review, key, off.get(
+                        where, layer.ours if layer is not None else None))
     items = tuple(replace(item, decision=Decision())
                   for path in sorted(taken) for item in taken[path])
     whole = {item.key for path in paths for item in taken[path]}
@@ -366,8 +376,10 @@ def take_back(review: Review, report: ReplayReport) -> None:
             record = review._records[path]
             wanted, seen = target.get(path), record.seen
             assert seen is not None
-            record.layer = (None if same(wanted, seen) else OutsideLayer(
-                wanted.data if wanted is not None else None, seen.data))
+            ours = wanted.data if wanted is not None else None
+            if path in unwritten and off.get(path) is not None:
+                ours = off[path]  # (the draft has what was decided since: written on top)
+            record.layer = None if ours == seen.data else OutsideLayer(ours, seen.data)
             record.ref = wanted
     for path in sorted(paths):
         record = review._records[path]
@@ -416,6 +428,19 @@ def still_on_disk(review: Review, conflicts: dict[str, Conflict]) -> dict[str, C
         if stuck:
             out[path] = replace(conflict, ops=(*conflict.ops, *stuck))
     return out
+
+
+def _taken_off(review: Review, key: OpKey, data: bytes | None) -> bytes | None:
+    """``data`` with the accepted operation ``key``'s change put back by its text (None
+    when that does not go)."""
+    result = review.result(key)
+    before, after = result.outcome.before_state, result.outcome.after_state
+    if data is None or not isinstance(before, FileState) or not isinstance(after, FileState):
+        return None
+    undo = _undo_of(edit_span(result), before.data, after.data,
+                    after.line_count - before.line_count)
+    done = apply_layer(undo, data)
+    return done.data if done.ok and done.data != data else None
 
 
 def undone_outside(review: Review, key: OpKey, path: str) -> bool:

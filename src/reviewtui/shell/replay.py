@@ -296,7 +296,7 @@ def sync(review: Review, report: ReplayReport) -> ReplayReport:
         from reviewtui.shell.outside import take_back  # outside changes replay: a cycle
 
         take_back(review, report)  # a file put back to its original content meanwhile
-    if saved is not None and not review.dry_run:  # every write after that save is made
+    if saved is not None and not review.dry_run and not report.held:  # all writes made
         mark_finished(saved.path, saved.nonce)
     set_conflicts(review, conflicts_in(review, review._target()))
     for path in sorted(review._conflicts):
@@ -344,13 +344,13 @@ def write(review: Review, changes: list[tuple[str, FileState | None]], tree: Tre
     from reviewtui.shell.write_batch import WriteBatch  # here: reading needs none of it
 
     moved: set[str] = set()
-    # A file open for writing elsewhere is neither replaced nor removed (a save made later
-    # would go into the file replaced): a failed write, so a removal whose content goes there waits.
+    # Open for writing elsewhere: not replaced nor removed (a later save would go into the file
+    # replaced), asked again just before its write; a failed write (a removal waits for it).
     waiting = set(held(review, [path for path, _ in changes if _on_disk(review, path)],
                        scan=False))
 
     def put_unless_held(path: str, state: FileState | None) -> bool:
-        if path in waiting:
+        if path in waiting or (_on_disk(review, path) and held(review, [path], scan=False)):
             return wait_for_writer(review, path, report)
         return put(review, path, state, tree, report, moved, batch)
 

@@ -275,7 +275,7 @@ def reconcile(review: Review, report: ReplayReport, saved_nonce: str = "") -> No
             # state was saved just before the last write to it: when that write was what
             # the draft still wants, it is what the disk held (killed after writing, the
             # save after it never came; the ``ref`` blob is kept at close only).
-            if wrote:
+            if wrote and not killed_mid_replay:  # (killed mid-replay: maybe never written)
                 assert want.state is not None
                 record.seen, record.ref = want.state, tree.get(path)
             elif record.saved_seen is None and record.base is not None:

@@ -18,7 +18,7 @@ from textual.events import Key
 from textual.widgets import OptionList
 
 from reviewtui.core.engine import OpKey
-from reviewtui.shell.outside import MSG_BEING_WRITTEN
+from reviewtui.shell.outside import MSG_BEING_WRITTEN, MSG_BEING_WRITTEN_MANY
 from reviewtui.shell.replay import ReplayReport
 from reviewtui.ui.diagnostics import op_badge
 from reviewtui.ui.messages import OutsideChangeTaken, SessionGrew
@@ -247,8 +247,10 @@ class ReviewCursor(ReviewPanes):
         waiting = [path for path, note in getattr(report, "events", ())
                    if note == MSG_BEING_WRITTEN]
         if waiting:  # said once as it starts, and for each key pressed on it meanwhile
-            self.notify(sanitize(f"{', '.join(sorted(set(waiting)))}: {MSG_BEING_WRITTEN}"),
-                        severity="warning", markup=False, timeout=8)
+            names = sorted(set(waiting))
+            said = MSG_BEING_WRITTEN if len(names) == 1 else MSG_BEING_WRITTEN_MANY
+            self.notify(sanitize(f"{', '.join(names)}: {said}"), severity="warning",
+                        markup=False, timeout=8)
 
     def turns_evaluated(self, note: str) -> None:
         """More turns were evaluated after the first frame or a change (ui/evaluating.py):
