@@ -316,3 +316,40 @@ def test_an_accept_made_while_a_held_revert_adds_a_line_is_written_after_it(
         assert review.decisions[a2].verdict is Verdict.ACCEPTED
         assert app.read_bytes() == mine.replace(b"return 1", b"return 2")
         assert review.conflicts == {}
+
+
+def test_an_accept_held_back_survives_a_kill_and_is_written_on_reopening(
+        tmp_path: Path) -> None:
+    """QA pass 83, repro-2: an accept held back by a program holding the file open, the
+    review killed, the file closed meanwhile: on reopening the accept was taken back as
+    "put back outside" (the replay's finished-writes mark had been written though it held
+    the file back). It is written now."""
+    import shutil
+
+    from reviewtui.shell.statemark import mark_path
+
+    session = write_session(tmp_path / "session", [[Ed("app.py", "ALPHA = 1", "ALPHA = 10")]])
+    root = make_project(tmp_path / "proj", {"app.py": BASE})
+    app = root / "app.py"
+    review = Review.open(session, root)
+    state = review._state_file
+    assert state is not None
+    kept: dict[str, bytes] = {}
+
+    def accept_then_die() -> None:
+        assert review.decide(A1, Decision.accept()).held == ["app.py"]
+        kept["state"] = state.path.read_bytes()  # the files as a kill leaves them
+        mark = mark_path(state.path)
+        kept["mark"] = mark.read_bytes() if mark.exists() else b""
+        shutil.copytree(state.blobs.directory, tmp_path / "blobs")
+
+    _held_unwritten(app, accept_then_die, None)
+    review.close()
+    shutil.rmtree(state.blobs.directory)
+    shutil.copytree(tmp_path / "blobs", state.blobs.directory)
+    state.path.write_bytes(kept["state"])
+    mark_path(state.path).write_bytes(kept["mark"])
+    assert app.read_bytes() == BASE
+    with Review.open(session, root) as again:
+        assert again.decisions[A1].verdict is Verdict.ACCEPTED
+    assert app.read_bytes() == BASE.replace(b"ALPHA = 1", b"ALPHA = 10")
