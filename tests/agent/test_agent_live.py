@@ -249,22 +249,12 @@ def test_the_auto_gate_does_not_accept_what_a_held_file_keeps_off_the_disk(
     """An agent's edit of a file another program holds open for writing: nothing is
     written there, so the auto gate leaves it pending for the reviewer and says why (it
     answered "applied" with the file unwritten)."""
-    import subprocess
-    import sys
+    from heldkit import held_open
 
     root = project(tmp_path)
     tools = AgentTools(LiveSession(root, tmp_path / "held.jsonl", gate=Gate.AUTO, wait=0))
-    code = "import sys\nf = open(sys.argv[1], 'r+b')\nprint('open', flush=True)\nsys.stdin.read()\n"
-    with subprocess.Popen([sys.executable, "-c", code, str(root / "m0.py")],
-                          stdin=subprocess.PIPE, stdout=subprocess.PIPE) as holder:
-        assert holder.stdout is not None
-        assert holder.stdin is not None
-        try:
-            assert holder.stdout.readline() == b"open\n"
-            answer = tools.mutate(edit(0, 2), "held")
-        finally:
-            holder.stdin.close()
-            holder.wait(timeout=10)
+    with held_open(root / "m0.py"):
+        answer = tools.mutate(edit(0, 2), "held")
     assert not answer.startswith("applied"), answer
     assert "open for writing in another program" in answer
     assert (root / "m0.py").read_text() == BODY

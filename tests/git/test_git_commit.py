@@ -183,24 +183,14 @@ def test_apply_commit_refuses_while_a_file_is_held_open(tmp_path: Path,
                                                         ) -> None:
     """A file held open for writing elsewhere is not written; committing would leave the
     working tree undoing the commit there: refused with the file named, nothing moved."""
-    import subprocess
-    import sys
+    from heldkit import held_open
 
     repo, base, head = _three_turns(tmp_path)
-    code = "import sys\nf = open(sys.argv[1], 'r+b')\nprint('open', flush=True)\nsys.stdin.read()\n"
-    with subprocess.Popen([sys.executable, "-c", code, str(repo / "other.txt")],
-                          stdin=subprocess.PIPE, stdout=subprocess.PIPE) as holder:
-        assert holder.stdout is not None
-        assert holder.stdin is not None
-        try:
-            assert holder.stdout.readline() == b"open\n"
-            capsys.readouterr()
-            assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes",
-                         "--commit"]) != 0
-            said = capsys.readouterr()
-        finally:
-            holder.stdin.close()
-            holder.wait(timeout=10)
+    with held_open(repo / "other.txt"):
+        capsys.readouterr()
+        assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes",
+                     "--commit"]) != 0
+        said = capsys.readouterr()
     assert "other.txt: open for writing in another program" in said.out + said.err
     assert git(repo, "rev-parse", "review").strip() == base  # no commit made
     assert (repo / "other.txt").read_text() == "x\n"

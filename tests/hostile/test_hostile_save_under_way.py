@@ -183,43 +183,56 @@ with open(sys.argv[1], "r+b") as f:
 """
 
 
-def test_an_accept_made_while_a_revert_is_held_is_written_after_it(tmp_path: Path) -> None:
+def _revert_held_then_accept(review: Review, app: Path, text: bytes,
+                             key: tuple[int, int]) -> None:
+    """A program writes ``text`` over ``app`` in place and holds it open; the watcher
+    sees it (held), the reviewer accepts ``key`` meanwhile (held back); then it closes."""
+    with subprocess.Popen([sys.executable, "-c", REVERTER, str(app), text.decode()],
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE) as program:
+        assert program.stdout is not None
+        assert program.stdin is not None
+        try:
+            assert program.stdout.readline() == b"written\n"
+            assert review.outside_changed(["app.py"]).held == ["app.py"]
+            assert review.decide(key, Decision.accept()).held == ["app.py"]
+            assert app.read_bytes() == text
+        finally:
+            program.stdin.close()
+            program.wait(timeout=30)
+
+
+@pytest.mark.parametrize("extra", [b"", b"# mine\n"], ids=["put-back", "put-back-and-a-line"])
+def test_an_accept_made_while_a_revert_is_held_is_written_after_it(tmp_path: Path,
+                                                                   extra: bytes) -> None:
     """QA pass 82, repro-6: an accept written, then a program puts the file back to the
-    original in place and keeps it open; the reviewer accepts a second edit meanwhile
-    (held back, not written). Once the file is closed, the first accept goes back to
-    pending (its change was put back), and the second, never on disk, stays accepted and
-    is written over the put-back file. It was taken back too, "put back outside", while
-    the notice had said the accepted operations would be written."""
+    original in place (QA pass 83, repro-4: and adds a line of its own) and keeps it open;
+    the reviewer accepts a second edit meanwhile (held back, not written). Once the file
+    is closed, the first accept goes back to pending (its change was put back), the line
+    is kept, and the second, never on disk, stays accepted and is written over it. It
+    was taken back too, "put back outside", while the notice had said the accepted
+    operations would be written; with the added line it stayed shown accepted and never
+    reached the disk (folded into the change kept on top)."""
     turns = [[Ed("app.py", "ALPHA = 1", "ALPHA = 10"),
               Ed("app.py", "    return 1", "    return 2")]]
     session = write_session(tmp_path / "session", turns)
     root = make_project(tmp_path / "proj", {"app.py": BASE})
     app = root / "app.py"
     a2 = (1, 1)
+    reverted = extra + BASE
     with Review.open(session, root) as review:
         review.decide(A1, Decision.accept())
         assert app.read_bytes() == BASE.replace(b"ALPHA = 1", b"ALPHA = 10")
-        with subprocess.Popen([sys.executable, "-c", REVERTER, str(app), BASE.decode()],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE) as program:
-            assert program.stdout is not None
-            assert program.stdin is not None
-            try:
-                assert program.stdout.readline() == b"written\n"
-                assert review.outside_changed(["app.py"]).held == ["app.py"]
-                assert review.decide(a2, Decision.accept()).held == ["app.py"]
-                assert app.read_bytes() == BASE
-            finally:
-                program.stdin.close()
-                program.wait(timeout=30)
+        _revert_held_then_accept(review, app, reverted, a2)
         report = review.outside_changed(["app.py"])
         assert [key for key, _ in report.reverted] == [A1]
         assert review.decisions.get(A1, Decision()).verdict is Verdict.PENDING
         assert review.decisions[a2].verdict is Verdict.ACCEPTED
-        assert app.read_bytes() == BASE.replace(b"return 1", b"return 2")
+        assert app.read_bytes() == reverted.replace(b"return 1", b"return 2")
         assert review.conflicts == {}
-        review.undo()  # the take-back undone: the first accept is written again
-        assert app.read_bytes() == BASE.replace(b"return 1", b"return 2").replace(
-            b"ALPHA = 1", b"ALPHA = 10")
+        if not extra:  # (with the line next to it, the kept change clashes with the accept)
+            review.undo()  # the take-back undone: the first accept is written again
+            assert app.read_bytes() == BASE.replace(b"return 1", b"return 2").replace(
+                b"ALPHA = 1", b"ALPHA = 10")
 
 
 def test_apply_leaves_a_held_file_and_says_so_with_exit_1(
@@ -283,39 +296,6 @@ def test_restore_leaves_a_held_file_and_says_so_with_exit_1(
     capsys.readouterr()
     assert main(argv) == 0
     assert app.read_bytes() == BASE
-
-
-def test_an_accept_made_while_a_held_revert_adds_a_line_is_written_after_it(
-        tmp_path: Path) -> None:
-    """As above, but the program's revert also adds a line of its own (QA pass 83,
-    repro-4): the first accept is taken back as undone outside, the line is kept, and the
-    second accept, made while the file was held, is written over both. It stayed shown
-    accepted and never reached the disk: it was folded into the change kept on top."""
-    turns = [[Ed("app.py", "ALPHA = 1", "ALPHA = 10"),
-              Ed("app.py", "    return 1", "    return 2")]]
-    session = write_session(tmp_path / "session", turns)
-    root = make_project(tmp_path / "proj", {"app.py": BASE})
-    app = root / "app.py"
-    a2 = (1, 1)
-    mine = b"# mine\n" + BASE
-    with Review.open(session, root) as review:
-        review.decide(A1, Decision.accept())
-        with subprocess.Popen([sys.executable, "-c", REVERTER, str(app), mine.decode()],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE) as program:
-            assert program.stdout is not None
-            assert program.stdin is not None
-            try:
-                assert program.stdout.readline() == b"written\n"
-                assert review.outside_changed(["app.py"]).held == ["app.py"]
-                assert review.decide(a2, Decision.accept()).held == ["app.py"]
-            finally:
-                program.stdin.close()
-                program.wait(timeout=30)
-        report = review.outside_changed(["app.py"])
-        assert [key for key, _ in report.reverted] == [A1]
-        assert review.decisions[a2].verdict is Verdict.ACCEPTED
-        assert app.read_bytes() == mine.replace(b"return 1", b"return 2")
-        assert review.conflicts == {}
 
 
 def test_an_accept_held_back_survives_a_kill_and_is_written_on_reopening(

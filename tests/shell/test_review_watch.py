@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from diskkit import Ed, make_project, write_session
+from heldkit import held_open
 from reviewtui.core.engine import Decision
 from reviewtui.core.errors import DecisionRefused
 from reviewtui.core.model.outcome import Status
@@ -239,25 +240,13 @@ def test_an_accept_held_back_is_written_once_the_file_is_closed(tmp_path: Path) 
     """A program holds the file open for writing and never writes: the accept is held
     back (QA pass 82, repro-3), and closing the file gives the watcher no event. The
     watcher asks about what the replay held back until it is closed, then writes it."""
-    holder = ("import sys\nwith open(sys.argv[1], 'r+b') as f:\n"
-              "    print('open', flush=True); sys.stdin.readline()\n")
 
     async def scenario(w: Watching, root: Path) -> None:
         app = root / "app.py"
-        with subprocess.Popen([sys.executable, "-c", holder, str(app)],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE) as program:
-            assert program.stdout is not None
-            assert program.stdin is not None
-            try:
-                assert program.stdout.readline() == b"open\n"
-                assert w.review.decide(A1, Decision.accept()).held == ["app.py"]
-                await asyncio.sleep(0.6)  # asked again meanwhile: still held, not written
-                assert app.read_bytes() == BASE
-                program.stdin.write(b"\n")
-                program.stdin.close()
-                assert program.wait(timeout=10) == 0
-            finally:
-                program.kill()
+        with held_open(app):
+            assert w.review.decide(A1, Decision.accept()).held == ["app.py"]
+            await asyncio.sleep(0.6)  # asked again meanwhile: still held, not written
+            assert app.read_bytes() == BASE
         await w.until(lambda r: "app.py" in r.written)
         assert app.read_bytes() == BASE.replace(b"ALPHA = 1", b"ALPHA = 10")
         assert w.review.held_paths == frozenset()

@@ -6,33 +6,15 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
+from heldkit import held_open
 from reviewtui.shell import writers
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/fdinfo").is_dir(),
                                 reason="no /proc: who holds a file open cannot be told here")
-
-
-@contextmanager
-def held_by_another(path: Path, mode: str) -> Iterator[None]:
-    """Another process has ``path`` open in ``mode`` until the block ends."""
-    code = (f"import sys\nf = open(sys.argv[1], {mode!r})\nprint('open', flush=True)\n"
-            "sys.stdin.readline()\n")
-    with subprocess.Popen([sys.executable, "-c", code, str(path)], stdin=subprocess.PIPE,
-                          stdout=subprocess.PIPE) as program:
-        assert program.stdout is not None
-        assert program.stdin is not None
-        try:
-            assert program.stdout.readline() == b"open\n"
-            yield
-        finally:
-            program.stdin.close()
-            program.wait(timeout=10)
 
 
 @pytest.mark.parametrize("scan", [True, False], ids=["lease-then-scan", "lease-only"])
@@ -45,7 +27,7 @@ def test_a_file_open_for_writing_is_held_one_open_for_reading_is_not(
     other.write_text("b\n")
     paths = {str(target), str(other)}
     assert writers.held_for_writing(paths, scan=scan) == set()
-    with held_by_another(target, mode):
+    with held_open(target, mode):
         assert writers.held_for_writing(paths, scan=scan) == ({str(target)} if held else set())
         assert writers._scanned(paths) == ({str(target)} if held else set())  # same answer
     assert writers.held_for_writing(paths, scan=scan) == set()
@@ -59,7 +41,7 @@ def test_what_a_lease_cannot_tell_goes_to_the_scan_only_when_asked(tmp_path: Pat
     target = tmp_path / "a.txt"
     target.write_text("a\n")
     monkeypatch.setattr(writers, "_lease_says", lambda path: None)
-    with held_by_another(target, "r+b"):
+    with held_open(target, "r+b"):
         assert writers.held_for_writing({str(target)}) == {str(target)}
         assert writers.held_for_writing({str(target)}, scan=False) == set()
 

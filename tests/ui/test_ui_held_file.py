@@ -4,13 +4,12 @@ showed the notice)."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from uikit import open_app, screen_of, until
 
+from heldkit import held_open
 from reviewtui.shell.outside import MSG_BEING_WRITTEN
 from reviewtui.ui.messages import FilesChanged
 from reviewtui.ui.widgets.op_detail import OpDetail
@@ -21,8 +20,6 @@ pytestmark = [pytest.mark.anyio,
                                  reason="no /proc: who holds a file open cannot be told here")]
 
 GREETING = "greeter/core.py"
-HOLDER = ("import sys\nwith open(sys.argv[1], 'r+b') as f:\n"
-          "    print('open', flush=True); sys.stdin.readline()\n")
 
 
 async def test_an_accept_on_a_held_file_waits_says_why_and_lands_on_its_close(
@@ -33,29 +30,21 @@ async def test_an_accept_on_a_held_file_waits_says_why_and_lands_on_its_close(
     app = open_app(session, root)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = screen_of(app)
-        with subprocess.Popen([sys.executable, "-c", HOLDER, str(target)],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE) as holder:
-            assert holder.stdout is not None
-            assert holder.stdin is not None
-            try:
-                assert holder.stdout.readline() == b"open\n"
-                await pilot.press("y")
-                await until(pilot, lambda: bool(app.review.held_paths))
-                await pilot.pause()
-                assert target.read_bytes() == before  # nothing renamed over the open file
-                said = [n.message for n in app._notifications]
-                assert f"{GREETING}: {MSG_BEING_WRITTEN}" in said
-                line = str(screen.query_one(StatusLine).render())
-                assert line.startswith("waiting on 1 file open elsewhere"), line
-                screen.select(0, 0)  # (y moved on to the next operation)
-                await pilot.pause()
-                view = screen.query_one(OpDetail).view
-                assert view is not None
-                assert f"waits until {GREETING} is closed" in view.subtitle
-                assert "not written yet" in view.subtitle
-            finally:
-                holder.stdin.close()
-                holder.wait(timeout=10)
+        with held_open(target):
+            await pilot.press("y")
+            await until(pilot, lambda: bool(app.review.held_paths))
+            await pilot.pause()
+            assert target.read_bytes() == before  # nothing renamed over the open file
+            said = [n.message for n in app._notifications]
+            assert f"{GREETING}: {MSG_BEING_WRITTEN}" in said
+            line = str(screen.query_one(StatusLine).render())
+            assert line.startswith("waiting on 1 file open elsewhere"), line
+            screen.select(0, 0)  # (y moved on to the next operation)
+            await pilot.pause()
+            view = screen.query_one(OpDetail).view
+            assert view is not None
+            assert f"waits until {GREETING} is closed" in view.subtitle
+            assert "not written yet" in view.subtitle
         app.post_message(FilesChanged(frozenset({GREETING})))  # as the watcher asks again
         await until(pilot, lambda: target.read_bytes() != before)
         await until(pilot, lambda: "waiting" not in str(screen.query_one(StatusLine).render()))
