@@ -268,10 +268,16 @@ def test_a_file_held_again_after_its_release_is_asked_about_again(
 
     class Fake:
         root = Path(".")
+        held: frozenset[str] = frozenset()  # as Review.held_paths: what it found held
+
+        @property
+        def held_paths(self) -> frozenset[str]:
+            return self.held
 
         def outside_changed(self, paths: Any) -> ReplayReport:
             paths = frozenset(paths)
             asked.append(paths)
+            self.held = (self.held - paths) | (paths & held_now)
             return ReplayReport(held=sorted(paths & held_now))
 
     async def fake_root(root: Path, *, stop_event: asyncio.Event, **_: object) -> Any:

@@ -348,11 +348,11 @@ def take_back(review: Review, report: ReplayReport) -> None:
                 and (pin is None or position.get(key[0], pin) < pin)):
             if written.get(where, {key: decision}).get(key) != decision:
                 unwritten.add(where)  # decided while the file was held: never on disk
-            elif where in paths or undone_outside(review, key, where):
+            elif where in paths or (undo := undone_outside(review, key, where)) is not None:
                 taken[where].append(DecisionItem.for_op(key, review._ops[key], decision))
-                if where in layered:
+                if where in layered:  # (layered paths are not put back: undo is set)
                     layer = review._records[where].layer
-                    off[where] = _taken_off(review, key, off.get(
+                    off[where] = _put_back(undo, off.get(
                         where, layer.ours if layer is not None else None))
     items = tuple(replace(item, decision=Decision())
                   for path in sorted(taken) for item in taken[path])
@@ -430,26 +430,22 @@ def still_on_disk(review: Review, conflicts: dict[str, Conflict]) -> dict[str, C
     return out
 
 
-def _taken_off(review: Review, key: OpKey, data: bytes | None) -> bytes | None:
-    """``data`` with the accepted operation ``key``'s change put back by its text (None
-    when that does not go)."""
-    result = review.result(key)
-    before, after = result.outcome.before_state, result.outcome.after_state
-    if data is None or not isinstance(before, FileState) or not isinstance(after, FileState):
+def _put_back(undo: OutsideLayer | None, data: bytes | None) -> bytes | None:
+    """``data`` with a change put back by its text (``undo``, from :func:`undone_outside`);
+    None when that does not go."""
+    if undo is None or data is None:
         return None
-    undo = _undo_of(edit_span(result), before.data, after.data,
-                    after.line_count - before.line_count)
     done = apply_layer(undo, data)
     return done.data if done.ok and done.data != data else None
 
 
-def undone_outside(review: Review, key: OpKey, path: str) -> bool:
+def undone_outside(review: Review, key: OpKey, path: str) -> OutsideLayer | None:
     """Whether an outside change kept on top of ``path`` (its layer) undid the change
     that the accepted operation ``key`` made, and that alone of it: its lines are on disk
     as they were before it, while the draft holds its change (``git checkout -p``, an
     editor saving a buffer read before the accept). Its change is put back by its own
     text (:func:`~reviewtui.core.review.rebase.apply_layer`): on disk it must change
-    nothing, in the draft it must."""
+    nothing, in the draft it must. That put-back (a layer) when so, else None."""
     record = review._records[path]
     result = review.result(key)
     before, after = result.outcome.before_state, result.outcome.after_state
@@ -457,10 +453,10 @@ def undone_outside(review: Review, key: OpKey, path: str) -> bool:
     if (layer is None or layer.ours is None or layer.theirs is None or not result.landed
             or not isinstance(before, FileState) or not isinstance(after, FileState)
             or before.binary or after.binary):
-        return False
+        return None
     span, shift = edit_span(result), after.line_count - before.line_count
     if span is not None and _on_disk(after, span, shift, layer.theirs):
-        return False  # its change and the lines around it are on disk as written
+        return None  # its change and the lines around it are on disk as written
     undo = _undo_of(span, before.data, after.data, shift)
     # Its lines as they were, with their context, found as they are on disk: undone
     # there. Else its change put back must leave the disk as it is (the outside change
@@ -470,9 +466,8 @@ def undone_outside(review: Review, key: OpKey, path: str) -> bool:
     if not (undo.theirs and undo.theirs.strip() and b"\n" + undo.theirs in b"\n" + layer.theirs):
         on_disk = apply_layer(undo, layer.theirs)
         if not (on_disk.ok and on_disk.data == layer.theirs):
-            return False
-    in_draft = apply_layer(undo, layer.ours)
-    return in_draft.ok and in_draft.data != layer.ours
+            return None
+    return undo if _put_back(undo, layer.ours) is not None else None
 
 
 def _undo_of(span: tuple[int, int] | None, before: bytes, after: bytes,

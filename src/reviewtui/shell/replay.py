@@ -344,20 +344,19 @@ def write(review: Review, changes: list[tuple[str, FileState | None]], tree: Tre
     from reviewtui.shell.write_batch import WriteBatch  # here: reading needs none of it
 
     moved: set[str] = set()
-    # Open for writing elsewhere: not replaced nor removed (a later save would go into the file
-    # replaced), asked again just before its write; a failed write (a removal waits for it).
-    waiting = set(held(review, [path for path, _ in changes if _on_disk(review, path)],
-                       scan=False))
 
     def put_unless_held(path: str, state: FileState | None) -> bool:
-        if path in waiting or (_on_disk(review, path) and held(review, [path], scan=False)):
+        # Open for writing elsewhere (asked right before its write, after the temp files'
+        # fsyncs): not replaced nor removed, as a later save would go into the file
+        # replaced; a failed write, so a removal whose content goes there waits.
+        if _on_disk(review, path) and held(review, [path], scan=False):
             return wait_for_writer(review, path, report)
         return put(review, path, state, tree, report, moved, batch)
 
     with WriteBatch(review.root) as batch:
         # Each regular file's temp file written and fsynced ahead, all at once.
         batch.prepare((path, state.data) for path, state in changes
-                      if state is not None and not is_link(state) and path not in waiting
+                      if state is not None and not is_link(state)
                       and not _mode_only(review, path, state))
         write_in_order(
             changes, report, put=put_unless_held,

@@ -137,6 +137,9 @@ class Reviewing(Protocol):
     @property
     def root(self) -> Path: ...
 
+    @property
+    def held_paths(self) -> frozenset[str]: ...
+
     def outside_changed(self, paths: Iterable[str]) -> ReplayReport: ...
 
 
@@ -164,50 +167,23 @@ async def follow_review(review: Reviewing, *, stop_event: asyncio.Event,
     the workbench runs it in its watcher worker. The review's disk work runs off the loop
     (see :func:`outside_change` for ``run``) so the loop keeps watching meanwhile.
     """
-    waiting: set[str] = set()  # held open for writing elsewhere: asked about again
-
-    async def again(paths: set[str]) -> None:
-        try:
-            while paths and not stop_event.is_set():
-                await asyncio.sleep(HELD_RETRY_S)
-                report = await outside_change(review, paths, run=run)
-                if on_report is not None:
-                    on_report(report)
-                still = set(report.held)
-                # Each released path is the watcher's again: held once more (a second
-                # save), a new event asks about it anew.
-                waiting.difference_update(paths - still)
-                paths = still
-        finally:
-            waiting.difference_update(paths)
-
-    tasks: set[asyncio.Task[None]] = set()
-
-    def ask_again(held: set[str]) -> None:
-        waiting.update(held)
-        task = asyncio.create_task(again(held))
-        tasks.add(task)
-        task.add_done_callback(tasks.discard)
-
-    async def held_by_replays() -> None:
-        """Files a decision's replay held back (open for writing elsewhere, nothing seen
-        changed): no event comes when they are closed either."""
+    async def ask_about_held() -> None:
+        """Files another program holds open for writing (``held_paths``: seen changing, or
+        held back by a decision's replay) give no event when it closes them: asked about
+        every ``HELD_RETRY_S`` while there are any."""
         while not stop_event.is_set():
             await asyncio.sleep(HELD_RETRY_S)
-            if held := set(getattr(review, "held_paths", ())) - waiting:
-                ask_again(held)
+            if held := review.held_paths:
+                report = await outside_change(review, held, run=run)
+                if on_report is not None:
+                    on_report(report)
 
-    ticker = asyncio.create_task(held_by_replays())
+    asking = asyncio.create_task(ask_about_held())
     try:
         async for paths in watch_root(review.root, stop_event=stop_event,
                                       debounce_ms=debounce_ms):
             report = await outside_change(review, paths, run=run)
             if on_report is not None:
                 on_report(report)
-            # A save under way gives no event when it closes the file: ask until it has.
-            if held := set(report.held) - waiting:
-                ask_again(held)
     finally:
-        ticker.cancel()
-        for task in tasks:
-            task.cancel()
+        asking.cancel()
