@@ -255,7 +255,7 @@ def test_scratch_review_never_touches_the_sample() -> None:
 
 def test_session_path_alone_means_open(monkeypatch: pytest.MonkeyPatch) -> None:
     from reviewtui import cli
-    from reviewtui.cli import commands
+    from reviewtui.cli import workbench
 
     seen: dict[str, object] = {}
 
@@ -263,7 +263,7 @@ def test_session_path_alone_means_open(monkeypatch: pytest.MonkeyPatch) -> None:
         seen["args"] = args
         return 0
 
-    monkeypatch.setattr(commands, "open_workbench", fake_open)
+    monkeypatch.setattr(workbench, "open_workbench", fake_open)
     assert cli.main([str(TOUR), "--dry-run"]) == 0
     args = seen["args"]
     assert args.session == str(TOUR)

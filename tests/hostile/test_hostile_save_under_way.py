@@ -268,6 +268,37 @@ def test_apply_leaves_a_held_file_and_says_so_with_exit_1(
     assert app.read_bytes() == BASE.replace(b"ALPHA = 1", b"ALPHA = 10")
 
 
+def test_open_says_on_quitting_which_accepts_wait_on_a_held_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The workbench quit while an accepted file was held open elsewhere: the shell it
+    returns to says which file is not written yet, and that opening the review again
+    writes it (QA pass 83 repro-5: nothing was said); then it does."""
+    import reviewtui.ui.app as app_module
+    from reviewtui.cli import main
+
+    session = write_session(tmp_path / "session", [[Ed("app.py", "ALPHA = 1", "ALPHA = 10")]])
+    root = make_project(tmp_path / "proj", {"app.py": BASE})
+    app = root / "app.py"
+
+    class Workbench:  # the reviewer's accept, made while a program holds the file
+        def __init__(self, review: Review, **_options: object) -> None:
+            self.review = review
+
+        def run(self) -> None:
+            _held_unwritten(app, lambda: self.review.decide(A1, Decision.accept()), None)
+
+    monkeypatch.setattr(app_module, "ReviewApp", Workbench)
+    assert main(["open", str(session), "--root", str(root)]) == 0
+    err = capsys.readouterr().err
+    assert (f"reviewtui: {app}: open for writing in another program, so the accepts there "
+            "are not written yet; opening this review again writes them") in err
+    assert app.read_bytes() == BASE
+    with Review.open(session, root):
+        pass
+    assert app.read_bytes() == BASE.replace(b"ALPHA = 1", b"ALPHA = 10")
+
+
 def test_restore_leaves_a_held_file_and_says_so_with_exit_1(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``restore --yes`` to checkpoint 0 with the accepted file held open elsewhere: not

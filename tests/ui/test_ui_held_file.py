@@ -52,3 +52,43 @@ async def test_an_accept_on_a_held_file_waits_says_why_and_lands_on_its_close(
         await until(pilot, lambda: "waits until" not in (screen.query_one(OpDetail).view
                                                          or view).subtitle)
         assert app.review.decisions  # the accept stands, and is on disk now
+
+
+async def test_q_with_a_held_file_asks_and_names_it(tour: tuple[Path, Path]) -> None:
+    """``q`` while an accept waits on a file held open elsewhere asks first, naming the
+    file and when it will be written (QA pass 83 repro-5: it quit without a word, and the
+    reviewer left believing the accept was on disk); ``n`` stays, ``y`` quits."""
+    from reviewtui.ui.screens.dialogs import ConfirmScreen
+
+    session, root = tour
+    target = root / GREETING
+    before = target.read_bytes()
+    app = open_app(session, root)
+    async with app.run_test(size=(120, 40)) as pilot:
+        with held_open(target):
+            await pilot.press("y")
+            await until(pilot, lambda: bool(app.review.held_paths))
+            await pilot.press("q")
+            assert isinstance(app.screen, ConfirmScreen)
+            question = str(app.screen.question)
+            assert f"{GREETING} is open for writing in another program" in question
+            assert "written when this review is opened again" in question
+            await pilot.press("n")
+            assert app.is_running
+            assert not isinstance(app.screen, ConfirmScreen)
+            await pilot.press("q")
+            await pilot.press("y")
+            await until(pilot, lambda: not app.is_running)
+    assert target.read_bytes() == before  # (held until the end: nothing written there)
+
+
+def test_the_quit_question_says_conflicts_and_held_files_apart() -> None:
+    from reviewtui.ui.screens.main import quit_question
+
+    assert quit_question(0, [], resumes=True) is None
+    assert quit_question(2, [], resumes=True) == (
+        "2 files in conflict, not written. Quit anyway? (decisions are saved)")
+    many = quit_question(1, ["a.py", "b.py", "c.py", "d.py", "e.py"], resumes=False)
+    assert many == ("1 file in conflict, not written. a.py, b.py, c.py and 2 more are open "
+                    "for writing in another program: the accepts there are not written "
+                    "yet. Quit anyway? (decisions are saved)")

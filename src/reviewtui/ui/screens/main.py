@@ -97,7 +97,10 @@ class MainScreen(EditActions, NavigationActions, DiskActions, ViewOptions):
         from reviewtui.ui.screens.dialogs import ConfirmScreen
 
         self.review.save_ui_state()
-        if not self.review.conflicts:
+        review = self.review
+        question = quit_question(len(review.conflicts), sorted(review.held_paths),
+                                 resumes=review.state_path is not None and not review.scratch)
+        if question is None:
             self.app.exit()
             return
 
@@ -105,6 +108,22 @@ class MainScreen(EditActions, NavigationActions, DiskActions, ViewOptions):
             if ok:
                 self.app.exit()
 
-        self.app.push_screen(ConfirmScreen(
-            f"{plural(len(self.review.conflicts), 'file')} in conflict, not written. "
-            "Quit anyway? (decisions are saved)"), done)
+        self.app.push_screen(ConfirmScreen(question), done)
+
+
+def quit_question(conflicts: int, held: list[str], *, resumes: bool) -> str | None:
+    """What ``q`` asks before quitting, or None: files in conflict are not written, nor
+    are files another program holds open for writing (written as soon as they are closed
+    while the review stays open; ``resumes``: else when it is opened again)."""
+    parts = []
+    if conflicts:
+        parts.append(f"{plural(conflicts, 'file')} in conflict, not written.")
+    if held:
+        names = ", ".join(held[:3]) + (f" and {len(held) - 3} more" if len(held) > 3 else "")
+        parts.append(f"{names} {'is' if len(held) == 1 else 'are'} open for writing in "
+                     "another program: the accepts there are not written yet"
+                     + (" (they are written when this review is opened again)." if resumes
+                        else "."))
+    if not parts:
+        return None
+    return " ".join(parts) + " Quit anyway? (decisions are saved)"

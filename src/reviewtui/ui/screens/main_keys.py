@@ -97,7 +97,8 @@ MAIN_BINDINGS: list[BindingType] = [
     Binding("colon", "app.command_palette", "Commands", show=False, id="commands",
             tooltip="the command palette (also ctrl+p): every action by name"),
     Binding("q", "quit_review", "Quit", id="quit",
-            tooltip="quit (decisions are already saved; asks if files are in conflict)"),
+            tooltip="quit (decisions are already saved; asks if files are in conflict "
+                    "or held open elsewhere)"),
     Binding("tab", "app.focus_next", "Focus", show=False, id="focus-next",
             tooltip="move focus between the lists, the diff and the findings"),
     Binding("S", "stats", "Statistics", show=False, id="stats",
