@@ -268,3 +268,26 @@ def test_session_path_alone_means_open(monkeypatch: pytest.MonkeyPatch) -> None:
     args = seen["args"]
     assert args.session == str(TOUR)
     assert args.dry_run is True
+
+
+def test_apply_of_a_saved_reply_without_a_heading_applies_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A model's reply saved as it came, no ``## Turn`` heading: its edit used to be read
+    as metadata and dropped, ``0 of 0 operations applied``, exit 0, the file unchanged."""
+    (tmp_path / "a.py").write_text("x = 1\ny = 2\n")
+    reply = tmp_path / "reply.md"
+    reply.write_text("--- File: a.py ---\n<<<<<<< SEARCH\nx = 1\n=======\nx = 3\n"
+                     ">>>>>>> REPLACE\n\n### Changed files:\n- a.py\n")
+    assert main(["apply", "--yes", "--root", str(tmp_path), str(reply)]) == 0
+    assert "1 of 1 operation applied" in capsys.readouterr().out
+    assert (tmp_path / "a.py").read_text() == "x = 3\ny = 2\n"
+
+
+def test_apply_of_a_file_of_no_turns_says_so_and_exits_1(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    notes = tmp_path / "notes.md"
+    notes.write_text("Just notes about the project, no reply in them.\n")
+    assert main(["apply", "--yes", "--root", str(tmp_path), str(notes)]) == 1
+    out = capsys.readouterr().out
+    assert f"{notes}: no turns in it, so nothing to apply" in out
+    assert "0 of 0 operations applied" in out

@@ -574,7 +574,7 @@ def test_parse_problems_become_findings_unchanged(rule: str, reply: str, line: i
 
 
 def test_every_parser_rule_is_exercised() -> None:
-    session_only = {"no-turns", "turn-number"}
+    session_only = {"no-turns", "turn-number", "bare-reply"}
     assert {p[0] for p in PROBLEMS} | session_only == {r.id for r in PARSER_RULES}
 
 

@@ -46,6 +46,18 @@ def old_parse_markdown_session(text: str, source: str = "session.md") -> Session
     title = _title(lines, meta_end)
     problems: list[ParseProblem] = []
     if not headings:
+        # (Since s27 a file of one reply and no heading is read as that reply: the rule
+        # is applied here with the frozen parser, so the comparison stays whole.)
+        reply = _OldReplyParser(lines).parse(0, len(lines))
+        if reply.blocks and not any(
+                run.span.start > reply.blocks[0].span.start and not run.after_footer
+                for run in reply.stray) and not any(
+                p.rule == "second-footer" for p in reply.problems):
+            return Session(source, "", "", (Turn(1, "", reply, Span(1, max(1, len(lines))),
+                                                 Span(1, 1)),),
+                           (ParseProblem("bare-reply", "no '## Turn N' heading: the file is "
+                                         "read as one reply (turn 1, no request)", Span(1, 1),
+                                         "warning"),))
         problems.append(ParseProblem("no-turns", "no '## Turn N' heading: the session has no "
                                      "turns", Span(1, max(1, len(lines))), "warning"))
     turns: list[Turn] = []

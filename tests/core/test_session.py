@@ -70,6 +70,34 @@ def test_no_turns() -> None:
     assert [p.rule for p in session.problems] == ["no-turns"]
 
 
+def test_a_reply_without_a_heading_is_read_as_one_turn() -> None:
+    """A model's answer saved as it came (no ``## Turn`` heading) is that answer: its edit
+    is turn 1's, with a warning, not dropped as the metadata of a session of no turns."""
+    reply = ("Here is the fix.\n\n--- File: a.py ---\n<<<<<<< SEARCH\nx = 1\n=======\n"
+             "x = 2\n>>>>>>> REPLACE\n\n### Changed files:\n- a.py\n")
+    session = parse_session(reply)
+    [turn] = session.turns
+    assert (turn.index, turn.request) == (1, "")
+    assert [(e.search, e.replace) for e in turn.reply.ops] == [("x = 1\n", "x = 2\n")]
+    assert [(p.rule, p.severity) for p in session.problems] == [("bare-reply", "warning")]
+    headed = parse_session("## Turn 1\n" + reply).turns[0].reply
+    assert [(e.path, e.search, e.replace) for e in turn.reply.ops] == [
+        (e.path, e.search, e.replace) for e in headed.ops]
+
+
+@pytest.mark.parametrize("text", [
+    # notes quoting a block between paragraphs: not a reply
+    ("Notes.\n\n--- File: a.py ---\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n"
+     "\nMore notes on it.\n\n--- File: b.py ---\ny\n"),
+    # two footers: a document about replies
+    "--- File: a.py ---\nx = 2\n\n### Changed files:\n- a.py\n\n### Changed files:\n- b\n",
+])
+def test_text_quoting_blocks_between_prose_stays_a_session_of_no_turns(text: str) -> None:
+    session = parse_session(text)
+    assert session.turns == ()
+    assert [p.rule for p in session.problems] == ["no-turns"]
+
+
 def test_json_transcript_pairs_requests_with_replies() -> None:
     messages = [
         {"role": "system", "content": "You follow the File Ops Protocol."},

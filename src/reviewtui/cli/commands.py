@@ -308,6 +308,9 @@ def apply(args: argparse.Namespace) -> int:
             for line in _messages(root, opened) + _messages(root, report):
                 if not line.endswith(MSG_BEING_WRITTEN):  # (a workbench's promise, not apply's)
                     print(line)
+            if not review.session.turns:  # (a file that is no session: not a success)
+                print(f"{source}: no turns in it, so nothing to apply ('reviewtui check' "
+                      "says how it was read)")
             print(f"{len(results) - len(skipped)} of {plural(len(results), 'operation')} "
                   f"applied; {plural(len(report.written), 'file')} written, "
                   f"{len(report.removed)} removed"
@@ -319,7 +322,8 @@ def apply(args: argparse.Namespace) -> int:
                   + f" under {root}")
     if committed is not None:
         print(committed.summary(), file=sys.stderr if args.json else sys.stdout)
-    return EXIT_OK if not skipped and not report.conflicts and not lost else EXIT_FINDINGS
+    return (EXIT_OK if not skipped and not report.conflicts and not lost and review.session.turns
+            else EXIT_FINDINGS)
 
 
 def _strict(review: Review, wanted: list[tuple[OpKey, Decision]]

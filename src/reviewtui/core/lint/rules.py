@@ -36,6 +36,7 @@ PARSER_RULES: tuple[Rule, ...] = (
     Rule("unknown-command", E, "a ':' command the protocol does not define"),
     Rule("bad-command-arguments", E, "a console command with the wrong number of arguments"),
     Rule("no-turns", W, "a session file without any '## Turn N' heading"),
+    Rule("bare-reply", W, "a file without '## Turn N' headings read as one reply"),
     Rule("turn-number", W, "a '## Turn N' heading whose number is not its position"),
 )
 

@@ -39,6 +39,9 @@ def parse_markdown_session(text: str, source: str = "session.md") -> Session:
     title = _title(lines, meta_end)
     problems: list[ParseProblem] = []
     if not headings:
+        bare = _bare_reply(lines, signature, source)
+        if bare is not None:
+            return bare
         problems.append(ParseProblem("no-turns", "no '## Turn N' heading: the session has no "
                                      "turns", Span(1, max(1, len(lines))), "warning"))
     turns: list[Turn] = []
@@ -51,6 +54,26 @@ def parse_markdown_session(text: str, source: str = "session.md") -> Session:
         turns.append(_turn(lines, start, end, n + 1, signature))
     meta = "\n".join(lines[:meta_end]).strip()
     return Session(source, title, meta, tuple(turns), tuple(problems))
+
+
+def _bare_reply(lines: Sequence[str], signature: str, source: str) -> Session | None:
+    """A file without turn headings that is one reply (a model's answer saved as it came):
+    read as one turn with no request, said by a ``bare-reply`` warning, rather than as a
+    session of no turns whose edits nothing would apply. None when it holds no block, or
+    prose between its blocks or a second footer (notes or documentation quoting blocks,
+    not a reply: it stays a session of no turns, as before)."""
+    reply = parse_reply(lines, 0, len(lines), signature=signature)
+    if not reply.blocks:
+        return None
+    first = reply.blocks[0].span.start
+    if (any(run.span.start > first and not run.after_footer for run in reply.stray)
+            or any(p.rule == "second-footer" for p in reply.problems)):
+        return None
+    whole = Span(1, max(1, len(lines)))
+    problem = ParseProblem("bare-reply", "no '## Turn N' heading: the file is read as one "
+                           "reply (turn 1, no request)", Span(1, 1), "warning")
+    return Session(source, "", "", (Turn(1, "", reply, whole, Span(1, 1)),),
+                   (problem,))
 
 
 # In a line signature: the lines that may start with "#", "`" or "~".
