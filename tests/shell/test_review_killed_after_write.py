@@ -148,3 +148,34 @@ def test_the_same_after_the_writes_finished_is_a_put_back(
     assert (root / "other.txt").read_bytes() == OTHER
     assert again.decisions.get(B1, Decision()).verdict is Verdict.PENDING
     assert again.decisions[A1].verdict is Verdict.ACCEPTED
+
+
+def test_an_undo_killed_mid_replay_then_a_line_added_finishes_the_undo_under_it(
+        setup: tuple[Path, Path], opened: list[Review]) -> None:
+    """Killed mid-replay of an undo: ``app.py`` was written back, ``other.txt`` not yet,
+    and a line was added to it while the review was down. Reopened, the undo finishes
+    there with the line kept on top (QA pass 83 repro-3, MODE=undo: the disk was taken
+    for a new original, so it kept the undone change while its row read "not found").
+    What the disk held before the undo's write is known by its saved digest: the draft
+    one entry ago."""
+    review = open_review(setup, opened)
+    state = review._state_file
+    assert state is not None
+    review.decide_many([(A1, Decision.accept()), (B1, Decision.accept())])
+    earlier = mark_path(state.path).read_bytes()  # the accepts' writes, all made
+    review.undo()
+    kept = state.path.read_bytes()  # saved before the undo's writes
+    review.close()
+    state.path.write_bytes(kept)
+    mark_path(state.path).write_bytes(earlier)  # the kill came before the undo's mark
+    root = review.root
+    assert (root / "app.py").read_bytes() == BASE  # written back before the kill
+    line = b"three, added while the review was down\n"
+    (root / "other.txt").write_bytes(OTHER.replace(b"one", b"ONE") + line)  # not yet
+    again = open_review(setup, opened)
+    assert (root / "other.txt").read_bytes() == OTHER + line
+    assert (root / "app.py").read_bytes() == BASE
+    assert all(again.decisions.get(key, Decision()).verdict is Verdict.PENDING
+               for key in (A1, B1))
+    assert again.conflicts == {}
+    assert again.result(B1).outcome.status.value == "applied"  # pending, and still lands

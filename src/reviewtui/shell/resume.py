@@ -237,6 +237,7 @@ def reconcile(review: Review, report: ReplayReport, saved_nonce: str = "") -> No
     # is written now. Else a file as it was before the last write was put back meanwhile.
     killed_mid_replay = review._state_file is not None and finished(
         review._state_file.path, saved_nonce) is False
+    previous: list[Tree] = []  # the draft one entry ago, made only if asked for
     for path, record in sorted(review._records.items()):
         if not record.from_state:
             continue
@@ -278,6 +279,12 @@ def reconcile(review: Review, report: ReplayReport, saved_nonce: str = "") -> No
             if wrote and not killed_mid_replay:  # (killed mid-replay: maybe never written)
                 assert want.state is not None
                 record.seen, record.ref = want.state, tree.get(path)
+            elif (had := _had_there(review, path, record.saved_seen, want.state,
+                                    previous)) is not None:
+                # What the disk held before the last write, known by its saved digest: the
+                # draft the last or the previous entry wanted (killed mid-replay before
+                # this file's write, an undo say). The change is kept over that.
+                record.seen = record.ref = had
             elif record.saved_seen is None and record.base is not None:
                 record.seen = None
             elif record.saved_seen != _digest(record.base) and record.ref is not None:
@@ -288,6 +295,20 @@ def reconcile(review: Review, report: ReplayReport, saved_nonce: str = "") -> No
     if report.outside:
         review._evaluate_all()
         take_back(review, report)  # files put back to their original content meanwhile
+
+
+def _had_there(review: Review, path: str, digest: str | None, wanted: FileState | None,
+               previous: list[Tree]) -> FileState | None:
+    """The content of ``digest`` (what the disk held before the review's last write there)
+    among the drafts the last and the previous log entry want at ``path``; None."""
+    if digest is None:
+        return None
+    if wanted is not None and _digest(wanted) == digest:
+        return wanted
+    if not previous:
+        previous.append(previous_target(review))
+    before = previous[0].get(path)
+    return before if isinstance(before, FileState) and _digest(before) == digest else None
 
 
 def drop_unfit_records(review: Review) -> None:
