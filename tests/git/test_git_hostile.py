@@ -85,3 +85,55 @@ def test_nothing_the_repository_configures_runs(tmp_path: Path,
     assert _ran(canaries) == []
     assert all(not (canaries / f"{name}.ran").exists() for name in PROGRAMS)
     assert os.environ["GIT_DIR"].endswith("elsewhere")
+
+
+def test_a_filter_named_with_an_equals_sign_never_runs(tmp_path: Path) -> None:
+    """``-c filter.x=y.clean=`` sets the key ``filter.x`` (git splits at the first ``=``),
+    so a driver named ``x=y`` stayed on and ran on ``--worktree`` and ``--commit`` (QA pass
+    84b): the overrides now go through ``GIT_CONFIG_COUNT``."""
+    from reviewtui.cli import main
+
+    marker = tmp_path / "ran"
+    repo = new_repo(tmp_path / "repo")
+    (repo / ".gitattributes").write_text("* filter=x=y\n")
+    (repo / "a.txt").write_text("one\ntwo\n")
+    base = commit_all(repo, "Base")
+    (repo / "a.txt").write_text("one\nTWO\n")
+    head = commit_all(repo, "Edit")
+    for part in ("clean", "smudge"):
+        git(repo, "config", f"filter.x=y.{part}", f"sh -c 'touch {marker}; cat'")
+    git(repo, "config", "filter.x=y.required", "true")
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes",
+                 "--commit", "--branch", "reviewed"]) == 0
+    (repo / "a.txt").write_text("one\nTWO\nthree\n")
+    assert main(["check", "--worktree", "--root", str(repo)]) == 0
+    assert not marker.exists()
+    assert git(repo, "rev-parse", "reviewed^{tree}") == git(repo, "rev-parse", f"{head}^{{tree}}")
+
+
+def test_a_promised_object_is_never_fetched_through_the_repositorys_transport(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A missing object of a "partial clone" makes git fetch it from the promisor remote,
+    whose URL may be a program (``ext::``): it ran (QA pass 84b). reviewtui allows no
+    transport; the missing object is a refusal."""
+    from reviewtui.cli import main
+
+    marker = tmp_path / "ran"
+    repo = new_repo(tmp_path / "repo")
+    (repo / "a.txt").write_text("a\n")
+    (repo / "b.txt").write_text("big\n")
+    base = commit_all(repo, "Base")
+    (repo / "a.txt").write_text("a2\n")
+    head = commit_all(repo, "Edit")
+    blob = git(repo, "rev-parse", f"{base}:b.txt").strip()
+    (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
+    for key, value in (("core.repositoryformatversion", "1"),
+                       ("extensions.partialClone", "origin"),
+                       ("remote.origin.promisor", "true"),
+                       ("remote.origin.url", f"ext::sh -c touch% {marker}% ;false"),
+                       ("protocol.ext.allow", "always")):
+        git(repo, "config", key, value)
+    git(repo, "checkout", "-q", "--detach", head)
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes"]) == 2
+    assert not marker.exists()
+    assert f"the repository lacks b.txt ({blob})" in capsys.readouterr().err

@@ -33,7 +33,10 @@ from reviewtui.core.text.lines import split_lines
 GIT = "git"
 SAFE_CONFIG = ("core.quotepath=off", "core.hooksPath=/dev/null", "core.fsmonitor=false",
                "core.pager=cat", "color.ui=false", "diff.external=", "commit.gpgSign=false",
-               "log.showSignature=false", "core.splitIndex=false")
+               "log.showSignature=false", "core.splitIndex=false",
+               # A repository may name a "promisor" remote whose URL is a program (ext::):
+               # git fetches a missing object from it on its own. reviewtui needs no network.
+               "protocol.allow=never")
 # Diff output in the one shape the unified-diff importer reads, whatever the config says.
 DIFF_ARGS = ("-p", "--binary", "--full-index", "-M", "-U3", "--no-color", "--no-ext-diff",
              "--no-textconv", "--src-prefix=a/", "--dst-prefix=b/", "--no-relative",
@@ -45,7 +48,8 @@ STATE_DIR = "reviewtui"
 def git_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment without ``GIT_*`` overrides, plus what the caller means to set."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update({"GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"})
+    env.update({"GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C",
+                "GIT_NO_LAZY_FETCH": "1"})  # (git 2.44+; before, protocol.allow=never)
     env.update(extra or {})
     return env
 
@@ -59,8 +63,21 @@ def _command(args: Sequence[str]) -> list[str]:
 
 def git_process_command(repo: Repo, *args: str) -> list[str]:
     """The argument list of ``git ARGS`` in ``repo`` as every call runs it (the safe
-    settings, the repository's filters switched off), for a process kept running."""
-    return _command([*repo.overrides, *args])
+    settings), for a process kept running: run it with ``env=repo.env()`` (the
+    repository's filters switched off)."""
+    return _command(args)
+
+
+def config_env(settings: Sequence[tuple[str, str]]) -> dict[str, str]:
+    """Configuration given to git through its environment (``GIT_CONFIG_COUNT``), not as
+    ``-c KEY=VALUE``: git splits a ``-c`` argument at its first ``=``, so a key holding one
+    (a filter named ``x=y``) could not be set that way, and the repository's own setting
+    of it would stay on."""
+    env = {"GIT_CONFIG_COUNT": str(len(settings))} if settings else {}
+    for n, (key, value) in enumerate(settings):
+        env[f"GIT_CONFIG_KEY_{n}"] = key
+        env[f"GIT_CONFIG_VALUE_{n}"] = value
+    return env
 
 
 def _cannot_run(cwd: Path, exc: OSError) -> GitError:
@@ -95,13 +112,13 @@ class GitWriter:
 
     def __init__(self, repo: Repo, args: Sequence[str], output: Path) -> None:
         self._cwd = repo.top
-        self._args = [*repo.overrides, *args]
+        self._args = list(args)
         self._errors = tempfile.TemporaryFile()  # noqa: SIM115 - closed by wait() or stop()
         try:
             with output.open("ab") as out:
                 self.process = subprocess.Popen(
                     _command(self._args), cwd=self._cwd, stdin=subprocess.DEVNULL,
-                    stdout=out, stderr=self._errors, env=git_env())
+                    stdout=out, stderr=self._errors, env=git_env(repo.env()))
         except OSError as exc:
             self._errors.close()
             raise _cannot_run(self._cwd, exc) from None
@@ -133,7 +150,7 @@ class Repo:
 
     top: Path
     git_dir: Path
-    overrides: tuple[str, ...] = ()
+    overrides: tuple[tuple[str, str], ...] = ()  # (key, value): see config_env
 
     @classmethod
     def at(cls, path: Path) -> Repo:
@@ -149,7 +166,11 @@ class Repo:
 
     def git(self, *args: str, input: bytes | None = None,
             env: Mapping[str, str] | None = None, ok: Iterable[int] = (0,)) -> bytes:
-        return run_git(self.top, [*self.overrides, *args], input=input, env=env, ok=ok)
+        return run_git(self.top, args, input=input, env={**self.env(), **(env or {})}, ok=ok)
+
+    def env(self) -> dict[str, str]:
+        """What every git call in this repository adds to its environment."""
+        return config_env(self.overrides)
 
     @property
     def state_dir(self) -> Path:
@@ -204,8 +225,9 @@ class Repo:
         _refuse_duplicates(self.top, rev, listed)
         return entries
 
-    def blobs(self, shas: Sequence[str]) -> list[bytes]:
-        """The contents of these blobs, read with one ``cat-file --batch``."""
+    def blobs(self, shas: Sequence[str], names: Sequence[str] = ()) -> list[bytes]:
+        """The contents of these blobs, read with one ``cat-file --batch`` (``names``: the
+        path of each, for the message when one is missing)."""
         if not shas:
             return []
         out = self.git("cat-file", "--batch", input="".join(s + "\n" for s in shas).encode())
@@ -215,7 +237,12 @@ class Repo:
             end = out.index(b"\n", at)
             header = out[at:end].split()
             if len(header) != 3:
-                raise GitError(f"cat-file: {out[at:end]!r}", rule="git")
+                sha = out[at:end].split(b" ")[0].decode("ascii", "replace")
+                where = (f"{names[shas.index(sha)]} ({sha})" if sha in shas and names
+                         else f"the object {sha}")
+                raise GitError(f"the repository lacks {where}, so it cannot be read (a partial "
+                               "clone or a damaged one; reviewtui never fetches it)",
+                               source=str(self.top), rule="git-missing-object")
             size = int(header[2])
             found.append(out[end + 1:end + 1 + size])
             at = end + 1 + size + 1
@@ -226,7 +253,7 @@ class Repo:
         wanted = set(paths) if paths is not None else None
         entries = [e for e in self.tree_entries(rev)
                    if e[0] != "120000" and (wanted is None or e[2] in wanted)]
-        datas = self.blobs([sha for _, sha, _ in entries])
+        datas = self.blobs([sha for _, sha, _ in entries], [path for _, _, path in entries])
         return {path: FileState.from_bytes(data, mode=git_mode_bits(mode))
                 for (mode, _, path), data in zip(entries, datas, strict=True)}
 
@@ -270,7 +297,7 @@ def materialize(repo: Repo, rev: str, target: Path) -> None:
     is created (never opened through an existing name) with its mode in one go.
     """
     entries = repo.tree_entries(rev)
-    datas = repo.blobs([sha for _, sha, _ in entries])
+    datas = repo.blobs([sha for _, sha, _ in entries], [path for _, _, path in entries])
     made = {""}
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
     links: list[tuple[str, str]] = []
@@ -300,8 +327,8 @@ def materialize(repo: Repo, rev: str, target: Path) -> None:
         os.symlink(link_target, full)
 
 
-def _filter_overrides(top: Path) -> tuple[str, ...]:
-    """``-c filter.X.clean= ...`` for every filter driver the configuration names.
+def _filter_overrides(top: Path) -> tuple[tuple[str, str], ...]:
+    """``filter.X.clean=`` and the rest for every filter driver the configuration names.
 
     A clean/smudge/process filter is a program the repository's configuration runs when
     git reads the working tree (``add``, ``status``); reviewtui runs none. Files are then
@@ -314,12 +341,11 @@ def _filter_overrides(top: Path) -> tuple[str, ...]:
         driver, _, _ = key.removeprefix("filter.").rpartition(".")
         if driver:
             names.add(driver)
-    args: list[str] = []
+    settings: list[tuple[str, str]] = []
     for name in sorted(names):
-        for part in ("clean", "smudge", "process"):
-            args += ["-c", f"filter.{name}.{part}="]
-        args += ["-c", f"filter.{name}.required=false"]
-    return tuple(args)
+        settings += [(f"filter.{name}.{part}", "") for part in ("clean", "smudge", "process")]
+        settings.append((f"filter.{name}.required", "false"))
+    return tuple(settings)
 
 
 # --- commits ----------------------------------------------------------------------------
@@ -339,15 +365,23 @@ def identity_check(repo: Repo) -> None:
     repo.git("var", "GIT_COMMITTER_IDENT")
 
 
-def build_commits(repo: Repo, parent: str, steps: Sequence[CommitStep]) -> list[str]:
-    """Commit objects chained from ``parent`` (no ref moves); their ids, in order."""
+def build_commits(repo: Repo, parent: str, steps: Sequence[CommitStep], *,
+                  checkout: bool) -> list[str]:
+    """Commit objects chained from ``parent`` (no ref moves); their ids, in order.
+
+    ``checkout``: the contents are files of the repository's working tree (a review made
+    on the checkout itself), stored as ``git add`` stores them (:func:`_add_step`); else
+    they are in git's stored form already (a copy written from git's objects, changed by
+    diffs of those objects) and stored byte for byte."""
     made: list[str] = []
     with tempfile.TemporaryDirectory(prefix="reviewtui-index-") as tmp:
         env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
         repo.git("read-tree", parent, env=env)
         current = parent
-        for step in steps:
-            if step.changes:
+        for n, step in enumerate(steps):
+            if step.changes and checkout:
+                _add_step(repo, step.changes, Path(tmp) / f"tree{n}", env)
+            elif step.changes:
                 repo.git("update-index", "-z", "--index-info",
                          input=index_lines(repo, step.changes), env=env)
             tree = repo.git("write-tree", env=env).decode().strip()
@@ -355,6 +389,33 @@ def build_commits(repo: Repo, parent: str, steps: Sequence[CommitStep]) -> list[
                                input=step.message.encode()).decode().strip()
             made.append(current)
     return made
+
+
+def _add_step(repo: Repo, changes: Mapping[str, FileState | None], tree: Path,
+              env: Mapping[str, str]) -> None:
+    """``git add`` of ``changes`` into the index of ``env``: the files are written into an
+    empty work tree (``tree``) and ``update-index --add --remove`` reads them there, so git
+    converts them as ``git add`` would (``text``/``eol`` attributes, ``core.autocrlf``,
+    ``ident``, ``working-tree-encoding``) with the index it would consult: a file whose
+    blob there holds CRLF keeps it under ``text=auto`` (``hash-object --path`` reads no
+    index, and converted it). Attributes come from that work tree, then the index. Filter
+    programs stay off (:attr:`Repo.overrides`); an irreversible conversion is made, not
+    refused (``core.safecrlf``, as ``git add`` warns by default)."""
+    tree.mkdir()
+    for path, state in changes.items():
+        if state is None:
+            continue
+        full = tree / path
+        full.parent.mkdir(parents=True, exist_ok=True)
+        if git_mode(state) == "120000":
+            os.symlink(os.fsdecode(state.data), full)
+            continue
+        full.write_bytes(state.data)
+        full.chmod(0o755 if git_mode(state) == "100755" else 0o644)
+    paths = "".join(path + "\0" for path in sorted(changes))
+    repo.git("-c", "core.safecrlf=false", f"--work-tree={tree}", "update-index", "--add",
+             "--remove", "-z", "--stdin", input=paths.encode("utf-8", "surrogateescape"),
+             env=env)
 
 
 def move_ref(repo: Repo, ref: str, new: str, old: str, reason: str) -> None:
@@ -412,27 +473,26 @@ def index_lines(repo: Repo, changes: Mapping[str, FileState | None]) -> bytes:
 
 
 def stored_blob(repo: Repo, path: str, state: FileState) -> str:
-    """The blob ``git add`` would store for ``state`` at ``path``, written; its id.
-
-    ``--path`` applies git's built-in conversions for that path (``text``/``eol``
-    attributes, ``core.autocrlf``, ``ident``, ``working-tree-encoding``): a checkout
-    with CRLF in the work tree commits LF, as ``git add`` does. The one program
-    ``--path`` could run, a filter driver, is switched off by :attr:`Repo.overrides`. A
-    link's target is stored as it is (``git add`` does not convert it); an irreversible
-    conversion is made, not refused (``core.safecrlf``, as ``git add`` warns by default).
-    """
-    how = "--no-filters" if git_mode(state) == "120000" else f"--path={path}"
-    out = repo.git("-c", "core.safecrlf=false", "hash-object", "-w", how, "--stdin",
-                   input=state.data)
+    """``state`` stored as the blob of ``path`` byte for byte (it is in git's stored form:
+    see :func:`build_commits`), written; its id."""
+    out = repo.git("hash-object", "-w", "--no-filters", "--stdin", input=state.data)
     return out.decode().strip()
 
 
-def sync_index(repo: Repo, changes: Mapping[str, FileState | None]) -> None:
-    """After moving the checked-out branch the user's index follows it: the committed
-    paths get their new entries (the index held the base before, it was checked), then a
-    refresh records their stat data. The working tree already holds them."""
-    if changes:
-        repo.git("update-index", "-z", "--index-info", input=index_lines(repo, changes))
+def sync_index(repo: Repo, commit: str, paths: Iterable[str]) -> None:
+    """After moving the checked-out branch to ``commit`` the user's index follows it: the
+    committed paths get that commit's entries (the index held the base before, it was
+    checked), then a refresh records their stat data. The working tree already holds
+    them."""
+    wanted = sorted(set(paths))
+    if wanted:
+        out = repo.git("--literal-pathspecs", "ls-tree", "-r", "-z", "--full-tree", commit,
+                       "--", *wanted)
+        found = {item.partition(b"\t")[2].decode("utf-8", "surrogateescape"): item
+                 for item in out.split(b"\0") if item}
+        lines = [found.get(path) or f"0 {ZERO}\t{path}".encode("utf-8", "surrogateescape")
+                 for path in wanted]
+        repo.git("update-index", "-z", "--index-info", input=b"".join(x + b"\0" for x in lines))
     repo.git("update-index", "-q", "--refresh", ok=(0, 1))
 
 

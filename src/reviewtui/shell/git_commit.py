@@ -14,7 +14,6 @@ from reviewtui.core.engine import Decision
 from reviewtui.core.errors import GitError, UsageError
 from reviewtui.core.git.commits import plan_commits
 from reviewtui.core.git.series import series_text
-from reviewtui.core.model.tree import FileState
 from reviewtui.core.record import record
 from reviewtui.shell.git import (
     ZERO,
@@ -70,25 +69,27 @@ def commit_review(review: Review, branch: str | None = None) -> CommitReport:
                        rule="git-restored")
     plans = plan_commits(review.draft, review.decisions, review.loaded.file.name)
     identity_check(repo)
+    # On the checkout the files are as git checked them out (CRLF under eol=crlf, say);
+    # on a copy written from git's objects they are as git stores them.
+    checkout = review.root.resolve() == repo.top.resolve()
     if branch is not None:
         ref = check_branch_name(repo, branch)
         made = build_commits(repo, origin.base,
-                             [CommitStep(p.message, p.changes) for p in plans])
+                             [CommitStep(p.message, p.changes) for p in plans],
+                             checkout=checkout)
         if made:
             move_ref(repo, ref, made[-1], ZERO, "reviewtui: accepted turns")
         return CommitReport(tuple(made), ref, tuple(p.turn for p in plans))
     head = _check_checkout(repo, review, origin.base)
     _refuse_foreign_changes(repo, review)
     _refuse_staged(repo, head)
-    made = build_commits(repo, head, [CommitStep(p.message, p.changes) for p in plans])
+    made = build_commits(repo, head, [CommitStep(p.message, p.changes) for p in plans],
+                         checkout=True)
     ref = repo.head_ref() or "HEAD"
     if made:
         args = ("--no-deref",) if ref == "HEAD" else ()
         repo.git("update-ref", *args, "-m", "reviewtui: accepted turns", ref, made[-1], head)
-        final: dict[str, FileState | None] = {}
-        for plan in plans:
-            final.update(plan.changes)
-        sync_index(repo, final)
+        sync_index(repo, made[-1], (path for plan in plans for path in plan.changes))
     return CommitReport(tuple(made), ref, tuple(p.turn for p in plans))
 
 

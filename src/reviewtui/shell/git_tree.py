@@ -42,7 +42,7 @@ class BlobStream:
                 process = self._process = subprocess.Popen(
                     git_process_command(self._repo, "cat-file", "--batch"),
                     cwd=self._repo.top, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                    stderr=subprocess.DEVNULL, env=git_env())
+                    stderr=subprocess.DEVNULL, env=git_env(self._repo.env()))
             assert process.stdin is not None
             assert process.stdout is not None
             try:
@@ -96,7 +96,7 @@ def tree_listing(repo: Repo, rev: str, root: Path) -> tuple[DiskSnapshot, dict[s
         else:
             snap.unread[path] = git_mode_bits(mode)
             blobs[path] = sha
-    targets = repo.blobs([sha for _, sha in links])
+    targets = repo.blobs([sha for _, sha in links], [path for path, _ in links])
     for (path, _), target in zip(links, targets, strict=True):
         snap.symlinks[path] = target.decode("utf-8", "surrogateescape")
     stream = BlobStream(repo)
