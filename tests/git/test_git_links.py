@@ -85,3 +85,23 @@ def test_the_patch_export_carries_links_that_git_apply_makes(tmp_path: Path) -> 
     assert "GIT binary patch" not in text  # a link's target is text, as git writes it
     git(repo, "apply", str(patch))
     assert entries(repo) == want
+
+
+def test_apply_commit_on_the_checkout_commits_a_retargeted_link(tmp_path: Path) -> None:
+    """The range retargets a link; ``apply --commit`` on the checkout at A writes it and
+    commits it. The link on disk was taken for a change the review did not make: the
+    commit was refused after the write, and the checkout left dirty (QA pass 84b)."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "a.txt").write_text("a\n")
+    (repo / "b.txt").write_text("b\n")
+    (repo / "link").symlink_to("a.txt")
+    base = commit_all(repo, "Base")
+    (repo / "link").unlink()
+    (repo / "link").symlink_to("b.txt")
+    (repo / "b.txt").write_text("b\nmore\n")
+    head = commit_all(repo, "Retarget the link")
+    git(repo, "checkout", "-q", "-b", "work", base)
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes",
+                 "--commit"]) == 0
+    assert git(repo, "rev-parse", "work^{tree}") == git(repo, "rev-parse", f"{head}^{{tree}}")
+    assert git(repo, "status", "--porcelain") == ""

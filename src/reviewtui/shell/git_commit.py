@@ -7,10 +7,12 @@ plumbing of :mod:`reviewtui.shell.git`. See docs/git.md, "Commits".
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reviewtui.core.engine import Decision
+from reviewtui.core.engine.links import is_link, link_state
 from reviewtui.core.errors import GitError, UsageError
 from reviewtui.core.git.commits import plan_commits
 from reviewtui.core.git.series import series_text
@@ -147,8 +149,13 @@ def _refuse_foreign_changes(repo: Repo, review: Review) -> None:
     foreign = sorted(path for path in status_paths(repo) if path not in ours)
     for path in sorted(ours):
         want = draft.get(path)
-        disk = disk_state(repo.top, path)
-        if (want is None) != (disk is None) or (want and disk and want.data != disk.data):
+        full = repo.top / path
+        # A link the review made is a link on disk (read as one: QA pass 84b, a retargeted
+        # link counted as someone else's change, after apply --commit had written it).
+        disk = (link_state(os.readlink(full)) if full.is_symlink()
+                else disk_state(repo.top, path))
+        if ((want is None) != (disk is None) or is_link(want) != is_link(disk)
+                or (want and disk and want.data != disk.data)):
             foreign.append(path)
     _refuse_foreign(repo, foreign)
 
