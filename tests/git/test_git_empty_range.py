@@ -31,3 +31,15 @@ def test_an_empty_range_is_refused_and_nothing_is_copied(
     assert base[:12] in lines[0]
     assert lines[0].endswith("[git-range]")
     assert not (repo / ".git" / "reviewtui").exists()
+
+
+def test_a_range_of_three_ends_is_refused_as_a_range(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """``A..B..C`` got git's own "Not a valid object name" (QA pass 84b)."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "a.txt").write_text("a\n")
+    first = commit_all(repo, "One")
+    (repo / "a.txt").write_text("b\n")
+    second = commit_all(repo, "Two")
+    assert main(["check", "--git", f"{first}..{second}..{second}", "--root", str(repo)]) == 2
+    assert "--git takes a range A..B" in capsys.readouterr().err

@@ -52,6 +52,8 @@ def test_two_unicode_spellings_in_one_diff_lose_neither(
     assert "diff-path-spelling" in out
     assert (arena.root / NFC).read_bytes() == b"composed\n"  # not the other's content
     assert not (arena.root / NFD).exists()
+    # The two names print alike: said with escapes (QA pass 84b).
+    assert "the diff names 'cafe\\u0301.txt', which reviewtui would write as 'caf\\xe9.txt'" in out
 
 
 @pytest.mark.parametrize(("raw", "canonical"), [

@@ -184,7 +184,11 @@ class Repo:
                        f"{rev}^{{commit}}", ok=(0, 1))
         sha = out.decode().strip()
         if not sha:
-            raise UsageError(f"no commit {rev!r} in {self.top}", rule="git-rev")
+            shallow = (self.git_dir / "shallow").is_file()
+            raise UsageError(f"no commit {rev!r} in {self.top}"
+                             + (" (a shallow clone: its history stops at the commits "
+                                "listed in .git/shallow; 'git fetch --deepen=N' brings "
+                                "more)" if shallow else ""), rule="git-rev")
         return sha
 
     def head(self) -> str | None:

@@ -56,7 +56,7 @@ def _is_ancestor(repo: Repo, older: str, newer: str) -> bool:
 
 def parse_range(spec: str) -> tuple[str, str]:
     """``A..B`` (``A..`` means ``A..HEAD``); three dots are refused."""
-    if "..." in spec or ".." not in spec:
+    if "..." in spec or spec.count("..") != 1:
         raise UsageError(f"--git takes a range A..B, not {spec!r}", rule="git-range")
     a, _, b = spec.partition("..")
     if not a:

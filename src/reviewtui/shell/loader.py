@@ -117,8 +117,25 @@ def read_text(path: Path, what: str = "session file", *, sha: str | None = None)
         return decode_utf8_sig(data)
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise SessionFormatError(f"not UTF-8 text (byte {exc.start})", source=str(path),
-                                 line=line, rule="encoding") from None
+        raise SessionFormatError(f"not UTF-8 text (byte {exc.start}){_inside(data, exc.start)}",
+                                 source=str(path), line=line, rule="encoding") from None
+
+
+def _inside(data: bytes, at: int) -> str:
+    """Where byte ``at`` lies in a diff, said by its own headers: the file whose diff holds
+    it, and the commit (a git range's session is written to a temporary file: its line
+    alone names nothing the reader can open)."""
+    said = ""
+    header = data.rfind(b"\ndiff --git ", 0, at)
+    if header >= 0:
+        end = data.find(b"\n", header + 1)
+        name = data[header + 12 : end].decode("utf-8", "replace").split(" b/")[-1]
+        said = f", in the diff of {name!r}"
+    commit = data.rfind(b"\nFrom ", 0, at) + 1  # (0: none after the first line)
+    sha = data[commit + 5 : commit + 17] if data.startswith(b"From ", commit) else b""
+    if len(sha) == 12 and all(c in b"0123456789abcdef" for c in sha):
+        said += f" of commit {sha.decode()}"
+    return said + ": reviewtui reads UTF-8 text only" if said else ""
 
 
 @contextlib.contextmanager

@@ -481,8 +481,11 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
     new = relative_path(section.rename_to or section.new or section.old or "", (root,))
     for name in {old, new} - {""}:
         if (canonical := respelled(name)) is not None:
-            notes.append(problem(PATH_SPELLING, f"the diff names {name!r}, which reviewtui "
-                                 f"would write as {canonical!r}, another file: not applied", line))
+            # With escapes beyond ASCII: a decomposed accent prints as the composed one.
+            spell = repr if name.isascii() and canonical.isascii() else ascii
+            shown, written = spell(name), spell(canonical)
+            notes.append(problem(PATH_SPELLING, f"the diff names {shown}, which reviewtui "
+                                 f"would write as {written}, another file: not applied", line))
             return None
     if any(mode is not None and mode & 0o170000 == GITLINK_MODE
            for mode in (section.old_mode, section.new_mode)):
