@@ -194,3 +194,18 @@ def test_apply_commit_refuses_while_a_file_is_held_open(tmp_path: Path,
     assert "other.txt: open for writing in another program" in said.out + said.err
     assert git(repo, "rev-parse", "review").strip() == base  # no commit made
     assert (repo / "other.txt").read_text() == "x\n"
+
+
+def test_turns_with_commit_refuses_a_resumed_review_holding_later_accepts(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An earlier ``apply`` of the range accepted every turn (its review resumes): ``--turns
+    1 --commit`` committed turns 1 to 3, exit 0, without a word (QA pass 84b)."""
+    repo, base, head = _three_turns(tmp_path)
+    git(repo, "checkout", "-q", "--detach", head)  # (a copy: the review is kept beside it)
+    spec = f"{base}..{head}"
+    assert main(["apply", "--git", spec, "--root", str(repo), "--yes"]) == 0
+    capsys.readouterr()
+    assert main(["apply", "--git", spec, "--root", str(repo), "--yes", "--turns", "1",
+                 "--commit", "--branch", "only1"]) == 2
+    assert "already holds accepted turns 2, 3" in capsys.readouterr().err
+    assert git(repo, "branch", "--list", "only1") == ""

@@ -389,6 +389,20 @@ def _commit_possible(review: Review, args: argparse.Namespace) -> None:
     if getattr(args, "commit", False):
         from reviewtui.shell.git_commit import check_before_writing
 
+        if args.turns:  # a resumed review's earlier accepts would be committed too
+            first, last = parse_turns(args.turns, review.session)
+            outside = sorted({key[0] for key, decision in review.decisions.items()
+                              if decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED)
+                              and not first <= key[0] <= last})
+            if outside:
+                raise UsageError(
+                    f"--turns {args.turns}: this review already holds accepted turns "
+                    f"{', '.join(map(str, outside))} (an earlier apply or open of it), "
+                    "which --commit would commit too: commit them all without --turns, "
+                    "or start the review over"
+                    + (f" (delete {review.state_path}, and {review.root} if reviewtui "
+                       "made that copy)" if review.state_path else ""),
+                    rule="turns-resumed")
         check_before_writing(review, args.branch)
 
 
