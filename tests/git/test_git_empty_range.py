@@ -43,3 +43,20 @@ def test_a_range_of_three_ends_is_refused_as_a_range(tmp_path: Path,
     second = commit_all(repo, "Two")
     assert main(["check", "--git", f"{first}..{second}..{second}", "--root", str(repo)]) == 2
     assert "--git takes a range A..B" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("options", "rule"), [([], "confirm"),
+                                               (["--yes", "--branch", "reviewed"], "branch")],
+                         ids=["no-yes", "branch-without-commit"])
+def test_an_apply_usage_error_copies_nothing(tmp_path: Path, options: list[str], rule: str,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """A's tree was copied into ``<git dir>/reviewtui/`` before the usage error (QA pass
+    84b)."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "a.txt").write_text("a\n")
+    first = commit_all(repo, "One")
+    (repo / "a.txt").write_text("b\n")
+    second = commit_all(repo, "Two")
+    assert main(["apply", "--git", f"{first}..{second}", "--root", str(repo), *options]) == 2
+    assert capsys.readouterr().err.rstrip().endswith(f"[{rule}]")
+    assert not (repo / ".git" / "reviewtui").exists()

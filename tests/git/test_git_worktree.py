@@ -119,3 +119,17 @@ def test_a_change_the_project_rules_refuse_is_left_out_not_reverted(tmp_path: Pa
         ops = [op.path for t in review.session.turns for op in t.reply.ops]
         assert ops == ["ok.txt"]
     assert (repo / "secrets" / "key.txt").read_text() == "agent wrote this\n"
+
+
+def test_a_crlf_checkout_under_autocrlf_says_why_it_is_left_out(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``core.autocrlf=true`` (a Windows checkout): a changed file is left out, and the note
+    says it is the line endings (it said "cannot be replayed exactly from its diff")."""
+    repo = new_repo(tmp_path / "repo")
+    git(repo, "config", "core.autocrlf", "true")
+    (repo / "f.txt").write_bytes(b"one\ntwo\n")
+    commit_all(repo, "Base")
+    (repo / "f.txt").write_bytes(b"one\r\nTWO\r\n")
+    assert main(["check", "--worktree", "--root", str(repo)]) == 0
+    assert ("f.txt: its line endings on disk are not git's (core.autocrlf or an eol "
+            "attribute converts them)") in capsys.readouterr().out

@@ -198,17 +198,24 @@ def span_of(spec: str, last: int, option: str, what: str, rule: str) -> tuple[in
     return a, b
 
 
-@gitsource.sourced(keep=True)
+def _apply_usage(args: argparse.Namespace) -> None:
+    """What ``apply`` refuses whatever the session: before a git source is copied."""
+    if not args.yes:
+        raise UsageError("apply writes files without asking: pass --yes to accept every "
+                         "operation that applies cleanly ('reviewtui check' previews)",
+                         rule="confirm")
+    if getattr(args, "branch", None) and not getattr(args, "commit", False):
+        raise UsageError("--branch names where --commit puts the commits: add --commit",
+                         rule="branch")
+
+
+@gitsource.sourced(keep=True, usage=_apply_usage)
 def apply(args: argparse.Namespace) -> int:
     from reviewtui.shell.outside import MSG_BEING_WRITTEN
     from reviewtui.shell.review import Review
     from reviewtui.shell.state import check_state_path
 
     loaded = load_session(args.session, format=_format(args), root=args.root)
-    if not args.yes:
-        raise UsageError("apply writes files without asking: pass --yes to accept every "
-                         "operation that applies cleanly ('reviewtui check' previews)",
-                         rule="confirm")
     _check_commit_options(args, loaded.file)
     turns = parse_turns(args.turns, loaded.session) if args.turns else None
     if args.root is not None:
@@ -369,10 +376,7 @@ def _whole_files_only(review: Review, wanted: list[tuple[OpKey, Decision]],
 
 
 def _check_commit_options(args: argparse.Namespace, session_file: Path) -> None:
-    """Before anything is written: --branch needs --commit, --commit a git session."""
-    if getattr(args, "branch", None) and not getattr(args, "commit", False):
-        raise UsageError("--branch names where --commit puts the commits: add --commit",
-                         rule="branch")
+    """Before anything is written: --commit needs a git session."""
     if not getattr(args, "commit", False):
         return
     from reviewtui.shell.git import origin_of  # here: an apply without --commit needs no git

@@ -96,14 +96,18 @@ def close(source: GitSource | None) -> None:
 Handler = Callable[["argparse.Namespace"], int]
 
 
-def sourced(*, keep: bool, session_attr: str = "session",
-            head_root: bool = False) -> Callable[[Handler], Handler]:
+def sourced(*, keep: bool, session_attr: str = "session", head_root: bool = False,
+            usage: Callable[[argparse.Namespace], None] | None = None
+            ) -> Callable[[Handler], Handler]:
     """Run a command with its session from ``--git``/``--worktree`` when given.
 
     ``keep``: the session (and a range's copy of A) live in ``<git dir>/reviewtui`` so a
     reopen resumes; else in temporary folders removed afterwards, and a range's A is read
     from git, not copied (such a command reads its project lazily). ``head_root``: a
     working tree is evaluated against HEAD's content (``check``), not the disk.
+    ``usage``: the command's own usage checks, made first: a usage error copies nothing
+    (A's tree was copied into ``<git dir>/reviewtui`` before ``apply`` said it needs
+    ``--yes``).
     """
 
     def wrap(handler: Handler) -> Handler:
@@ -111,6 +115,8 @@ def sourced(*, keep: bool, session_attr: str = "session",
         def run(args: argparse.Namespace) -> int:
             # A dry run keeps nothing either: its session and copies are temporary.
             kept = keep and not getattr(args, "dry_run", False)
+            if usage is not None:
+                usage(args)
             source = resolve(args, keep=kept, session_attr=session_attr, listed=not keep)
             try:
                 if source is not None and head_root and source.origin.kind == "worktree":

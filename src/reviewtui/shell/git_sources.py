@@ -432,7 +432,12 @@ def _not_replayable(repo: Repo, base: str, text: bytes, changed: Sequence[str],
             want = result.get(path)
             same = (want is None) == (disk is None) and (
                 want is None or disk is None or want.data == disk.data)
-            if not same:
+            if not same and want is not None and disk is not None and (
+                    disk.data.replace(b"\r\n", b"\n") == want.data.replace(b"\r\n", b"\n")):
+                bad.append((path, "its line endings on disk are not git's (core.autocrlf or "
+                                  "an eol attribute converts them), and the diff replays "
+                                  "git's: it cannot be reviewed in place"))
+            elif not same:
                 bad.append((path, "this change cannot be replayed exactly from its diff"))
             elif disk is not None and start.get(path) is not None and (
                     git_mode(disk) != git_mode(start.get(path) or disk)):
