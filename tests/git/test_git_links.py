@@ -105,3 +105,21 @@ def test_apply_commit_on_the_checkout_commits_a_retargeted_link(tmp_path: Path) 
                  "--commit"]) == 0
     assert git(repo, "rev-parse", "work^{tree}") == git(repo, "rev-parse", f"{head}^{{tree}}")
     assert git(repo, "status", "--porcelain") == ""
+
+
+def test_a_link_made_a_file_in_one_commit_is_committed_as_one_commit(tmp_path: Path) -> None:
+    """git's diff of a typechange is a removal then a new file of the same path: read as two
+    turns (the removal must run first), they were committed as two commits, the first a
+    tree the history never held (QA pass 84b). One commit, with B's tree."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "a.txt").write_text("a\n")
+    (repo / "link").symlink_to("a.txt")
+    base = commit_all(repo, "Base")
+    (repo / "link").unlink()
+    (repo / "link").write_text("now a file\n")
+    head = commit_all(repo, "Link to file")
+    git(repo, "checkout", "-q", "--detach", head)
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes",
+                 "--commit", "--branch", "reviewed"]) == 0
+    assert git(repo, "rev-list", "--count", f"{base}..reviewed").strip() == "1"
+    assert git(repo, "rev-parse", "reviewed^{tree}") == git(repo, "rev-parse", f"{head}^{{tree}}")

@@ -87,19 +87,32 @@ def commit_message(request: str, turn: int, session: str, counts: Counts) -> str
 
 def plan_commits(run: SessionRun, decisions: Mapping[OpKey, Decision],
                  session: str) -> list[PlannedCommit]:
-    """The commits of the draft ``run``: one per turn that changed a file."""
+    """The commits of the draft ``run``: one per source commit that changed a file.
+
+    A git commit is one turn, or several in a row when its diff reuses a path it removes
+    (a link made a file: the removal, then the new file; see ``split_for_order``). Those
+    parts share the commit's heading and message, and make one commit again: a commit of
+    the removal alone was a tree the history never held (QA pass 84b)."""
     plans: list[PlannedCommit] = []
-    for pos, turn in enumerate(run.turns):
-        before, after = run.checkpoint(pos), run.checkpoint(pos + 1)
+    pos = 0
+    while pos < len(run.turns):
+        first = run.turns[pos].turn
+        end = pos + 1
+        while (end < len(run.turns) and first.heading_span is not None
+               and run.turns[end].turn.heading_span == first.heading_span
+               and run.turns[end].turn.request == first.request):
+            end += 1
+        before, after = run.checkpoint(pos), run.checkpoint(end)
         changes = {path: new for path, (old, new) in before.diff(after).items()
                    if old is None or new is None or old.data != new.data
-                   or (old.mode & 0o111) != (new.mode & 0o111)}
+                   or (old.mode & 0o111) != (new.mode & 0o111)
+                   or (old.mode & 0o170000) != (new.mode & 0o170000)}  # (a link made a file)
+        parts, pos = run.turns[pos:end], end
         if not changes:
             continue
-        keys = [result.key for result in turn.results]
+        keys = [result.key for part in parts for result in part.results]
         counts = counts_for(keys, decisions)
-        plans.append(PlannedCommit(turn.turn.index,
-                                   commit_message(turn.turn.request, turn.turn.index, session,
-                                                  counts),
+        plans.append(PlannedCommit(first.index,
+                                   commit_message(first.request, first.index, session, counts),
                                    changes, counts))
     return plans
