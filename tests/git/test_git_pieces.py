@@ -22,7 +22,8 @@ import reviewtui.shell.loader as loader
 from reviewtui.cli import main
 from reviewtui.core.importers import import_session
 from reviewtui.core.importers.gitlog import PieceImport, _from_lines, import_git
-from reviewtui.core.importers.unified import COMMIT, _commit_lines
+from reviewtui.core.importers.mails import COMMIT
+from reviewtui.core.importers.mails import commit_lines as _commit_lines
 from reviewtui.core.model.records import Session, literal_session
 from reviewtui.core.protocol.reply import split_lines
 from reviewtui.shell.git import Repo

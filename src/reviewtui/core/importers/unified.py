@@ -47,6 +47,7 @@ from reviewtui.core.importers.diffpaths import (
     unquote,
 )
 from reviewtui.core.importers.gitbinary import BinaryPatchError, read_hunk
+from reviewtui.core.importers.mails import commit_lines, mail_subject
 from reviewtui.core.model.records import (
     CommandName,
     Edit,
@@ -66,8 +67,6 @@ from reviewtui.core.text.limits import parse_int
 from reviewtui.core.text.lines import split_lines
 
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
-COMMIT = re.compile(r"^From [0-9a-f]{7,40} ")
-_COMMIT_AT = re.compile(COMMIT.pattern.removeprefix("^"))  # matched at a line's start
 _BOM = "\ufeff"
 
 BAD_HUNK = "diff-bad-hunk"
@@ -147,7 +146,7 @@ def import_unified(text: str, source: str, *, root: str | None = None,
         headers = [line for line in raw if line.startswith("@@ -")]
         if headers and all(h.endswith("\r") for h in headers):
             raw = lines
-    commits = _commit_lines(text)
+    commits = commit_lines(text)
     ranges = ([(c, commits[n + 1] if n + 1 < len(commits) else len(lines))
                for n, c in enumerate(commits)] if commits else [(0, len(lines))])
     if commits and commits[0] > 0:
@@ -165,7 +164,7 @@ def import_unified(text: str, source: str, *, root: str | None = None,
         changes = [change for s in sections
                    if (change := _change(s, lines, notes, root, literal)) is not None]
         span = Span(start + 1, max(start + 1, stop))
-        request = _subject(lines, start, stop)
+        request = mail_subject(lines, start, stop)
         turns.extend(turns_from_changes(len(turns) + 1, request, changes, span, notes))
     if not found_any:
         raise format_error(source, None, NO_DIFF, "no 'diff --git' line and no '---'/'+++' "
@@ -198,39 +197,6 @@ def _deeper(sections: Sequence[_Section], exists: Callable[[str], bool]) -> None
                 s.old = s.old[cut:] if s.old is not None else None
                 s.new = s.new[cut:] if s.new is not None else None
             return
-
-
-def _commit_lines(text: str) -> list[int]:
-    """The 0-based numbers of the lines :data:`COMMIT` matches (found with ``str.find``:
-    a long diff has few of them)."""
-    starts = [0] if text.startswith("From ") else []
-    at = text.find("\nFrom ")
-    while at >= 0:
-        starts.append(at + 1)
-        at = text.find("\nFrom ", at + 1)
-    found: list[int] = []
-    line, counted = 0, 0
-    for at in starts:
-        if _COMMIT_AT.match(text, at):
-            line += text.count("\n", counted, at)
-            counted = at
-            found.append(line)
-    return found
-
-
-def _subject(lines: Sequence[str], start: int, stop: int) -> str:
-    """A format-patch mail's Subject (continuation lines joined), without ``[PATCH n/m]``."""
-    for i in range(start, min(stop, start + 40)):
-        if lines[i].startswith("Subject: "):
-            subject = lines[i][9:]
-            k = i + 1
-            while k < stop and lines[k].startswith((" ", "\t")) and lines[k].strip():
-                subject += " " + lines[k].strip()
-                k += 1
-            return re.sub(r"^\[PATCH[^\]]*\]\s*", "", subject).strip()
-        if lines[i].startswith(("diff --git ", "--- ")):
-            break
-    return ""
 
 
 def _sections(lines: Sequence[str], raw: Sequence[str], start: int, stop: int,
@@ -481,11 +447,10 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
     new = relative_path(section.rename_to or section.new or section.old or "", (root,))
     for name in {old, new} - {""}:
         if (canonical := respelled(name)) is not None:
-            # With escapes beyond ASCII: a decomposed accent prints as the composed one.
-            spell = repr if name.isascii() and canonical.isascii() else ascii
-            shown, written = spell(name), spell(canonical)
-            notes.append(problem(PATH_SPELLING, f"the diff names {shown}, which reviewtui "
-                                 f"would write as {written}, another file: not applied", line))
+            spell = repr if name.isascii() and canonical.isascii() else ascii  # (NFD as NFC)
+            notes.append(problem(PATH_SPELLING, f"the diff names {spell(name)}, which reviewtui "
+                                 f"would write as {spell(canonical)}, another file: not "
+                                 "applied", line))
             return None
     if any(mode is not None and mode & 0o170000 == GITLINK_MODE
            for mode in (section.old_mode, section.new_mode)):
