@@ -37,7 +37,7 @@ from reviewtui.core.model.records import FullFile
 from reviewtui.shell import disk
 from reviewtui.shell.disk import LINK_MODE
 from reviewtui.shell.review import Review
-from reviewtui.shell.state import orphaned_blobs
+from reviewtui.shell.state_records import orphaned_blobs
 
 START = {"a.txt": "one\ntwo\n", "b.txt": "three\nfour\n", "d/c.txt": "five\nsix\n"}
 PLAIN = ["a.txt", "b.txt", "d/c.txt", "d/x.txt", "e/f.txt"]  # outside acts touch these

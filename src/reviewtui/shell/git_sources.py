@@ -43,10 +43,9 @@ from reviewtui.shell.state import (
     PathRecord,
     ReviewState,
     StateFile,
-    blobs_of,
     default_state_path,
-    encode_record,
 )
+from reviewtui.shell.state_records import blobs_of, encode_record
 
 
 def _is_ancestor(repo: Repo, older: str, newer: str) -> bool:

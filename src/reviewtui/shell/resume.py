@@ -34,14 +34,8 @@ from reviewtui.shell.lock import RootLock
 from reviewtui.shell.outside import absorb, set_base, stale_accepts, take_back
 from reviewtui.shell.project import load_project, named_paths, read_now
 from reviewtui.shell.replay import Directory, ReplayReport, read_state, same, sync, want_at
-from reviewtui.shell.state import (
-    ReviewState,
-    StateFile,
-    blobs_of,
-    decode_record,
-    encode_record,
-    orphaned_blobs,
-)
+from reviewtui.shell.state import ReviewState, StateFile
+from reviewtui.shell.state_records import blobs_of, decode_record, encode_record, orphaned_blobs
 from reviewtui.shell.statemark import finished, mark_finished, new_nonce
 from reviewtui.shell.statepath import state_path_for
 

@@ -1,0 +1,133 @@
+"""The review state file's ``paths``: each path record as JSON and back, its contents as
+references to the blob store (:class:`reviewtui.shell.state.BlobStore`), written first."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from reviewtui.core.engine.links import link_state
+from reviewtui.core.errors import MissingBlob, StateFormatError
+from reviewtui.core.model.tree import FileState
+from reviewtui.core.review.log import _expect, _get
+from reviewtui.core.review.plan import PathRecord
+from reviewtui.core.review.rebase import OutsideLayer
+from reviewtui.shell.disk import LINK_MODE
+from reviewtui.shell.state import PERMISSION_BITS, _is_sha
+
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from reviewtui.shell.state import BlobStore
+
+
+def _content_json(state: FileState | None) -> dict[str, Any] | None:
+    return None if state is None else {"sha": state.digest, "mode": state.mode}
+
+
+def encode_record(record: PathRecord) -> dict[str, Any]:
+    """Contents as blob references; the caller writes the blobs first (see ``blobs_of``)."""
+    seen = record.seen
+    data: dict[str, Any] = {
+        "base": _content_json(record.base),
+        "seen": None if seen is None else seen.digest,
+        "ref": _content_json(record.ref),
+        "outside": record.outside,
+        "deleted": record.deleted,
+    }
+    if record.layer is not None:
+        data["layer"] = {"ours": _sha_or_none(record.layer.ours),
+                         "theirs": _sha_or_none(record.layer.theirs)}
+    if record.note:
+        data["note"] = record.note
+    if record.writing is not None:  # saved just before that write (see PathRecord)
+        data["writing"] = record.writing.digest
+    return data
+
+
+def _sha_or_none(data: bytes | None) -> str | None:
+    import hashlib
+
+    return None if data is None else hashlib.sha256(data).hexdigest()
+
+
+def blobs_of(record: PathRecord, *, with_ref: bool = True) -> list[tuple[str, bytes]]:
+    """(sha256, content) that ``encode_record`` refers to: they go to the blob store first.
+
+    ``ref`` (what was last written, before any outside layer) is only needed to tell an
+    outside change made while the review was closed, so saves during the review may skip
+    it (a content blob per write would double the writes); :meth:`Review.close` stores it.
+    Without it, such a change is taken as the file's new base.
+    """
+    wanted = (record.base, record.ref) if with_ref else (record.base,)
+    out = [(s.digest, s.data) for s in wanted if s is not None]
+    if record.layer is not None:
+        import hashlib
+
+        out += [(hashlib.sha256(d).hexdigest(), d)
+                for d in (record.layer.ours, record.layer.theirs) if d is not None]
+    return out
+
+
+def _content_from(data: Any, blobs: BlobStore) -> FileState | None:
+    if data is None:
+        return None
+    _expect(isinstance(data, dict), "a content reference is not an object")
+    raw = blobs.get(_get(data, "sha", str))
+    if raw is None:
+        raise MissingBlob(str(data.get("sha")))
+    mode = _get(data, "mode", int)
+    if mode == LINK_MODE:  # a symbolic link: the blob is its target
+        return link_state(raw)
+    return FileState.from_bytes(raw, mode=mode & PERMISSION_BITS)
+
+
+def _bytes_from(sha: Any, blobs: BlobStore) -> bytes | None:
+    if sha is None:
+        return None
+    _expect(isinstance(sha, str), "a layer side is not a hash")
+    raw = blobs.get(sha)
+    if raw is None:
+        raise MissingBlob(sha)
+    return raw
+
+
+def decode_record(path: str, data: Mapping[str, Any], blobs: BlobStore
+                  ) -> tuple[PathRecord | None, str]:
+    """A saved record, or (None, why) when its contents cannot be recovered."""
+    try:
+        base = _content_from(data.get("base"), blobs)
+        seen = data.get("seen")
+        _expect(seen is None or isinstance(seen, str), "bad seen hash")
+        try:
+            ref = _content_from(data.get("ref"), blobs)
+        except MissingBlob:
+            ref = None  # only needed to tell an outside change while closed; see Review
+        layer = None
+        if isinstance(data.get("layer"), dict):
+            layer = OutsideLayer(_bytes_from(data["layer"].get("ours"), blobs),
+                                 _bytes_from(data["layer"].get("theirs"), blobs))
+    except MissingBlob as exc:
+        return None, (f"{path}: the saved original content (blob {exc.sha[:12]}) is "
+                      "missing; the file on disk is taken as its base")
+    except StateFormatError as exc:
+        return None, f"{path}: unreadable bookkeeping ({exc}); the file on disk is its base"
+    record = PathRecord(base=base, seen=None, ref=ref, layer=layer,
+                        outside=bool(data.get("outside")), deleted=bool(data.get("deleted")),
+                        note=str(data.get("note", "")), from_state=True, saved_seen=seen,
+                        saved_writing=data.get("writing"))
+    return record, ""
+
+
+def orphaned_blobs(orphaned: Iterable[Mapping[str, Any]]) -> set[str]:
+    """Blobs that ignored path records under ``orphaned`` name: kept, never applied."""
+    out: set[str] = set()
+    for entry in orphaned:
+        record = entry.get("record")
+        if not isinstance(record, dict):
+            continue
+        for side in ("base", "ref"):
+            content = record.get(side)
+            if isinstance(content, dict) and _is_sha(content.get("sha")):
+                out.add(content["sha"])
+    return out
