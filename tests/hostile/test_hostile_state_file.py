@@ -135,6 +135,21 @@ def test_a_saved_mode_is_masked_to_permission_bits(arena: Any) -> None:
     assert record.base.mode == 0o777
 
 
+@pytest.mark.parametrize("planted", ["abc", [1, 2, 3], [1, 2, 3, -4], [True, 1, 2, 3],
+                                     [1, 2, 3, 1 << 70], [1.5, 2, 3, 4], {"ino": 1}])
+def test_a_planted_file_identity_is_ignored(arena: Any, planted: object) -> None:
+    """``writing_stat`` only breaks a tie after a kill (a file unwritten, or written and
+    checked out again): anything but four whole numbers reads as not saved."""
+    state = _state(arena.work / "s.md")
+    sha = put_blob(state, b"a\n")
+    record, why = decode_record("a.txt", {"base": {"sha": sha, "mode": 0o644}, "seen": sha,
+                                          "writing": sha, "writing_stat": planted},
+                                StateFile(state).blobs)
+    assert why == ""
+    assert record is not None
+    assert record.saved_writing_stat is None
+
+
 BAD_STATES = {
     "negative checkpoint": {"log": [{"kind": "restore", "checkpoint": -1}]},
     "negative turn": {"log": [{"kind": "decide", "items": [

@@ -12,9 +12,11 @@ copy taken after the decisions, put back after the review's own close).
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
+import pytest
 from test_review import A1, A2, B1, BASE, OTHER, open_review, setup, with_alpha, with_delta
 
 from reviewtui.core.engine import Decision, Verdict
@@ -102,30 +104,73 @@ def test_one_accept_then_a_checkout_while_down_stays_put_back(
     assert review.decisions.get(A1, Decision()).verdict is Verdict.PENDING
 
 
-def test_a_kill_between_the_save_and_the_writes_finishes_them(
-        setup: tuple[Path, Path], opened: list[Review]) -> None:
-    """Killed mid-replay: the decision is saved, one file of the batch is written, the
-    other not yet, and the mark of finished writes is the previous save's. Reopened, the
-    replay finishes the batch (a decision is never left half on disk); a CI run found
-    ``test_workbench_killed_mid_decision`` failing on it, the unwritten files' accepts
-    taken back as "put back outside" while the written ones stayed)."""
+class _Killed(BaseException):
+    """The process ends here (a kill -9 in the middle of a replay's renames)."""
+
+
+def _killed_before_writing(setup: tuple[Path, Path], opened: list[Review],
+                           monkeypatch: pytest.MonkeyPatch, name: str) -> Path:
+    """A2 accepted and written; then A1 and B1 in one batch, killed as its rename of
+    ``name`` was due: the state saved before the batch's writes and the previous save's
+    mark of finished writes are what is left, and ``name`` is the very file it was (its
+    inode, times). Returns the root."""
     review = open_review(setup, opened)
     state = review._state_file
     assert state is not None
     review.decide(A2, Decision.accept())  # an earlier decision, its replay finished
     earlier = mark_path(state.path).read_bytes()
-    review.decide_many([(A1, Decision.accept()), (B1, Decision.accept())])
+    real = os.replace
+
+    def replace(src: object, dst: object, **kwargs: object) -> None:
+        if dst == name:
+            raise _Killed
+        real(src, dst, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "replace", replace)
+    with pytest.raises(_Killed):
+        review.decide_many([(A1, Decision.accept()), (B1, Decision.accept())])
+    monkeypatch.setattr(os, "replace", real)
     kept = state.path.read_bytes()  # saved before the batch's writes
     review.close()
     state.path.write_bytes(kept)
     mark_path(state.path).write_bytes(earlier)  # the kill came before the new mark
-    root = review.root
+    for leftover in review.root.glob("*.reviewtui-tmp*"):
+        leftover.unlink()  # (a killed process leaves its temp file; reopening clears it)
+    return review.root
+
+
+def test_a_kill_between_the_save_and_the_writes_finishes_them(
+        setup: tuple[Path, Path], opened: list[Review], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Killed mid-replay: the decision is saved, one file of the batch is written, the
+    other not yet, and the mark of finished writes is the previous save's. Reopened, the
+    replay finishes the batch (a decision is never left half on disk); a CI run found
+    ``test_workbench_killed_mid_decision`` failing on it, the unwritten files' accepts
+    taken back as "put back outside" while the written ones stayed)."""
+    root = _killed_before_writing(setup, opened, monkeypatch, "other.txt")
     assert (root / "app.py").read_bytes() == with_delta(with_alpha(BASE))  # written
-    (root / "other.txt").write_bytes(OTHER)  # not written yet when it was killed
+    assert (root / "other.txt").read_bytes() == OTHER  # not written yet when it was killed
     again = open_review(setup, opened)
     assert (root / "other.txt").read_bytes() == OTHER.replace(b"one", b"ONE")
     assert (root / "app.py").read_bytes() == with_delta(with_alpha(BASE))
     assert all(again.decisions[key].verdict is Verdict.ACCEPTED for key in (A1, A2, B1))
+    assert again.conflicts == {}
+
+
+def test_a_file_the_killed_batch_wrote_then_checked_out_stays_checked_out(
+        setup: tuple[Path, Path], opened: list[Review], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same kill, then ``git checkout -- app.py`` while the review was down: app.py
+    holds its bytes from before the batch again, as an unwritten file would, but it is
+    another file (git writes a new one). Its accept is taken back, announced; it was
+    written over the user's checkout on reopening (QA pass 83). other.txt still finishes."""
+    root = _killed_before_writing(setup, opened, monkeypatch, "other.txt")
+    checkout = root / "app.py.checkout"
+    checkout.write_bytes(with_delta(BASE))  # as git checkout does: a new file, renamed in
+    os.replace(checkout, root / "app.py")
+    again = open_review(setup, opened)
+    assert (root / "app.py").read_bytes() == with_delta(BASE)  # the user's checkout stands
+    assert again.decisions.get(A1, Decision()).verdict is Verdict.PENDING
+    assert again.decisions[A2].verdict is Verdict.ACCEPTED
+    assert (root / "other.txt").read_bytes() == OTHER.replace(b"one", b"ONE")
     assert again.conflicts == {}
 
 

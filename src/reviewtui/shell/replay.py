@@ -278,10 +278,10 @@ def sync(review: Review, report: ReplayReport) -> ReplayReport:
         planned = plan(review, tree, review._folded.pin)
         set_conflicts(review, planned.conflicts)
         if review._dirty:
-            from reviewtui.shell.resume import save  # it resumes by replaying: a cycle
+            from reviewtui.shell.resume import note_writing, save  # (resume replays: a cycle)
 
             for path, state in planned.changes:
-                review._record(path).writing = state  # (hashed only if saved)
+                note_writing(review, path, state)  # (hashed only if saved)
             save(review)
             for path, _state in planned.changes:
                 review._record(path).writing = None

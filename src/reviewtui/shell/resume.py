@@ -17,6 +17,7 @@ reported and kept under ``orphaned`` (:func:`drop_unfit_records`).
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -249,7 +250,10 @@ def reconcile(review: Review, report: ReplayReport, saved_nonce: str = "") -> No
         want = want_at(review, path, tree)
         wrote = (record.saved_writing is not None and want.ok and want.state is not None
                  and want.state.digest == record.saved_writing)
-        if _digest(disk) == record.saved_seen and (killed_mid_replay or not (
+        # Killed mid-replay, the old bytes may be unwritten or written and put back: the
+        # file's identity at the save tells (a checkout makes a new file).
+        left = killed_mid_replay and not _touched_since_save(review, path, record)
+        if _digest(disk) == record.saved_seen and (left or not killed_mid_replay and not (
                 wrote and record.saved_writing != record.saved_seen)):
             record.seen = disk  # as left; replay finishes whatever was not written yet
         elif _digest(disk) == record.saved_seen:
@@ -289,6 +293,33 @@ def reconcile(review: Review, report: ReplayReport, saved_nonce: str = "") -> No
     if report.outside:
         review._evaluate_all()
         take_back(review, report)  # files put back to their original content meanwhile
+
+
+def note_writing(review: Review, path: str, state: FileState | None) -> None:
+    """What the replay is about to write at ``path``, saved with the state just before it
+    (``PathRecord.writing``), with the file's identity at that moment."""
+    record = review._record(path)
+    record.writing = state
+    try:
+        found = os.lstat(review.root / path)
+    except OSError:
+        record.writing_stat = None
+    else:
+        record.writing_stat = (found.st_ino, found.st_size, found.st_mtime_ns,
+                               found.st_ctime_ns)
+
+
+def _touched_since_save(review: Review, path: str, record: PathRecord) -> bool:
+    """Whether the file at ``path`` is another file than the one the last save saw, or
+    was changed in place since (see ``PathRecord.writing_stat``); False when unknown."""
+    saved = record.saved_writing_stat
+    if saved is None:
+        return False
+    try:
+        found = os.lstat(review.root / path)
+    except OSError:
+        return True
+    return saved != (found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns)
 
 
 def _had_there(review: Review, path: str, digest: str | None, wanted: FileState | None,

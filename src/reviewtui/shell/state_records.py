@@ -42,6 +42,8 @@ def encode_record(record: PathRecord) -> dict[str, Any]:
         data["note"] = record.note
     if record.writing is not None:  # saved just before that write (see PathRecord)
         data["writing"] = record.writing.digest
+        if record.writing_stat is not None:
+            data["writing_stat"] = list(record.writing_stat)
     return data
 
 
@@ -115,7 +117,8 @@ def decode_record(path: str, data: Mapping[str, Any], blobs: BlobStore
     record = PathRecord(base=base, seen=None, ref=ref, layer=layer,
                         outside=bool(data.get("outside")), deleted=bool(data.get("deleted")),
                         note=str(data.get("note", "")), from_state=True, saved_seen=seen,
-                        saved_writing=data.get("writing"))
+                        saved_writing=data.get("writing"),
+                        saved_writing_stat=_stat_from(data.get("writing_stat")))
     return record, ""
 
 
@@ -131,3 +134,11 @@ def orphaned_blobs(orphaned: Iterable[Mapping[str, Any]]) -> set[str]:
             if isinstance(content, dict) and _is_sha(content.get("sha")):
                 out.add(content["sha"])
     return out
+
+
+def _stat_from(value: Any) -> tuple[int, int, int, int] | None:
+    """A saved ``writing_stat`` (four whole numbers), or None for anything else."""
+    if (isinstance(value, list) and len(value) == 4
+            and all(type(n) is int and 0 <= n < 1 << 64 for n in value)):
+        return (value[0], value[1], value[2], value[3])
+    return None

@@ -54,6 +54,12 @@ class PathRecord:
     # tells what was most likely on disk last (``saved_writing`` once loaded).
     writing: FileState | None = None
     saved_writing: str | None = None
+    # The file's (inode, size, mtime, ctime) when that save was made: after a kill in the
+    # middle of the replay, a file that holds its old bytes but not this identity was
+    # written and then put back while the review was down (git checkout makes a new
+    # file), not left unwritten. Content decides everything else; this only breaks that tie.
+    writing_stat: tuple[int, int, int, int] | None = None
+    saved_writing_stat: tuple[int, int, int, int] | None = None
     # The length of the decision log at the review's last write here: what was decided
     # after it is not on disk (the file was held open elsewhere meanwhile). Not saved.
     written_at: int | None = None
