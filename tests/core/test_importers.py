@@ -209,6 +209,23 @@ def test_reusing_a_removed_path_splits_the_patch_into_ordered_turns() -> None:
     assert files_after(run(session, {"a.txt": "old\n"})) == {"a.txt": b"new\n"}
 
 
+@pytest.mark.parametrize(("body", "before", "after", "turns"), [
+    # a file replaced by a folder of the same name (QA pass 84b: refused, "it is a file")
+    ("*** Delete File: x\n*** Add File: x/inner\n+in\n", {"x": "a\n"}, {"x/inner": b"in\n"}, 2),
+    # a folder replaced by a file of the same name
+    ("*** Delete File: x/inner\n*** Add File: x\n+flat\n", {"x/inner": "in\n"}, {"x": b"flat\n"},
+     2),
+    # a sibling of a removed file is no reason to split
+    ("*** Delete File: d/a.txt\n*** Add File: d/b.txt\n+b\n", {"d/a.txt": "a\n"},
+     {"d/b.txt": b"b\n"}, 1),
+], ids=["file-to-folder", "folder-to-file", "sibling"])
+def test_a_path_under_or_above_a_removed_one_runs_after_the_removal(
+        body: str, before: dict[str, str], after: dict[str, bytes], turns: int) -> None:
+    session = import_apply_patch(patch(body), "p")
+    assert len(session.turns) == turns
+    assert files_after(run(session, before)) == after
+
+
 def test_delete_file_names_one_file_never_a_directory_or_a_glob() -> None:
     r = run(import_apply_patch(patch("*** Delete File: dir\n"), "p"), {"dir/a.txt": "x\n"})
     assert statuses(r) == ["not_found"]

@@ -209,3 +209,21 @@ def test_turns_with_commit_refuses_a_resumed_review_holding_later_accepts(
                  "--commit", "--branch", "only1"]) == 2
     assert "already holds accepted turns 2, 3" in capsys.readouterr().err
     assert git(repo, "branch", "--list", "only1") == ""
+
+
+def test_a_file_replaced_by_a_folder_of_its_name_is_one_commit_of_b_s_tree(
+        tmp_path: Path) -> None:
+    """``git rm x; mkdir x; x/inner`` in one commit: refused as "x is a file, not a
+    directory" (QA pass 84b); now replayed (the removal first) and committed as one."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "x").write_text("a\n")
+    base = commit_all(repo, "Base")
+    (repo / "x").unlink()
+    (repo / "x").mkdir()
+    (repo / "x" / "inner").write_text("in\n")
+    head = commit_all(repo, "File to folder")
+    git(repo, "checkout", "-q", "--detach", head)
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes",
+                 "--commit", "--branch", "reviewed"]) == 0
+    assert git(repo, "rev-list", "--count", f"{base}..reviewed").strip() == "1"
+    assert tree_of(repo, "reviewed") == tree_of(repo, head)

@@ -111,23 +111,36 @@ def split_for_order(changes: Sequence[Change]) -> list[list[Change]]:
 
     In a turn the engine runs moves first, then file operations, then removals. A move
     of a path something earlier in the run touched, or anything touching a path an
-    earlier change removes, would then run out of order: such a change starts a run.
+    earlier change removes, or a path under it or above it (a file replaced by a folder
+    of the same name, or the reverse), would then run out of order: such a change starts
+    a run.
     """
     parts: list[list[Change]] = [[]]
     touched: set[str] = set()
     removed: set[str] = set()
+    above: set[str] = set()  # the folders above a removed path
     for change in changes:
         paths = {p for op in change.ops for p in _paths(op)}
         moves = {p for op in change.ops if isinstance(op, ConsoleCommand)
                  and op.name is CommandName.MV for p in _paths(op)}
-        if parts[-1] and (moves & touched or paths & removed):
+        if parts[-1] and (moves & touched or not above.isdisjoint(paths) or any(
+                not removed.isdisjoint(_with_folders(p)) for p in paths)):
             parts.append([])
-            touched, removed = set(), set()
+            touched, removed, above = set(), set(), set()
         parts[-1].append(change)
         touched |= paths
-        removed |= {p for op in change.ops if isinstance(op, ConsoleCommand)
-                    and op.name is CommandName.RM for p in _paths(op)}
+        for op in change.ops:
+            if isinstance(op, ConsoleCommand) and op.name is CommandName.RM:
+                for p in _paths(op):
+                    removed.add(p)
+                    above.update(_with_folders(p)[1:])
     return parts
+
+
+def _with_folders(path: str) -> list[str]:
+    """``path`` and every folder above it (``a/b/c``: ``a/b/c``, ``a/b``, ``a``)."""
+    parts = path.split("/")
+    return ["/".join(parts[:n]) for n in range(len(parts), 0, -1)]
 
 
 def turns_from_changes(first_index: int, request: str, changes: Sequence[Change], span: Span,
