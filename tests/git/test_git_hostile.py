@@ -87,6 +87,18 @@ def test_nothing_the_repository_configures_runs(tmp_path: Path,
     assert os.environ["GIT_DIR"].endswith("elsewhere")
 
 
+def _one_edit(tmp_path: Path, files: dict[str, str], edited: dict[str, str]
+              ) -> tuple[Path, str, str]:
+    """A repository of ``files``, then one commit writing ``edited``: (it, A, B)."""
+    repo = new_repo(tmp_path / "repo")
+    for name, text in files.items():
+        (repo / name).write_text(text)
+    base = commit_all(repo, "Base")
+    for name, text in edited.items():
+        (repo / name).write_text(text)
+    return repo, base, commit_all(repo, "Edit")
+
+
 def test_a_filter_named_with_an_equals_sign_never_runs(tmp_path: Path) -> None:
     """``-c filter.x=y.clean=`` sets the key ``filter.x`` (git splits at the first ``=``),
     so a driver named ``x=y`` stayed on and ran on ``--worktree`` and ``--commit`` (QA pass
@@ -94,12 +106,8 @@ def test_a_filter_named_with_an_equals_sign_never_runs(tmp_path: Path) -> None:
     from reviewtui.cli import main
 
     marker = tmp_path / "ran"
-    repo = new_repo(tmp_path / "repo")
-    (repo / ".gitattributes").write_text("* filter=x=y\n")
-    (repo / "a.txt").write_text("one\ntwo\n")
-    base = commit_all(repo, "Base")
-    (repo / "a.txt").write_text("one\nTWO\n")
-    head = commit_all(repo, "Edit")
+    repo, base, head = _one_edit(tmp_path, {".gitattributes": "* filter=x=y\n",
+                                            "a.txt": "one\ntwo\n"}, {"a.txt": "one\nTWO\n"})
     for part in ("clean", "smudge"):
         git(repo, "config", f"filter.x=y.{part}", f"sh -c 'touch {marker}; cat'")
     git(repo, "config", "filter.x=y.required", "true")
@@ -119,12 +127,7 @@ def test_a_promised_object_is_never_fetched_through_the_repositorys_transport(
     from reviewtui.cli import main
 
     marker = tmp_path / "ran"
-    repo = new_repo(tmp_path / "repo")
-    (repo / "a.txt").write_text("a\n")
-    (repo / "b.txt").write_text("big\n")
-    base = commit_all(repo, "Base")
-    (repo / "a.txt").write_text("a2\n")
-    head = commit_all(repo, "Edit")
+    repo, base, head = _one_edit(tmp_path, {"a.txt": "a\n", "b.txt": "big\n"}, {"a.txt": "a2\n"})
     blob = git(repo, "rev-parse", f"{base}:b.txt").strip()
     (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()
     for key, value in (("core.repositoryformatversion", "1"),
