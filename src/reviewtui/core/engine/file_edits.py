@@ -230,6 +230,11 @@ def _evaluate_edit(
     if blank:
         if edit.at_end or (edit.line_hint is not None and lines):
             inserted = placement.insert(lines, edit, new_lines, path)
+            if inserted.status is Status.NEEDS_REVIEW and edit.preimage and exact is not None:
+                from reviewtui.core.engine.preimage import preimage_holds  # (-U0 diffs)
+
+                if preimage_holds(current, edit):
+                    inserted = placement.at_preimage_line(inserted, path)
             return _edit_outcome(path, current, inserted, edit.final_newline, exact)
         if not lines:
             new_lines, final = placement.written_lines(edit, new_lines)

@@ -25,6 +25,7 @@ from reviewtui.core.match import match_edit
 from reviewtui.core.match.exact import find_exact
 from reviewtui.core.model.outcome import MatchResult, Status
 from reviewtui.core.model.records import Edit
+from reviewtui.core.record import replace as replace_record
 
 ANCHOR_NOT_FOUND = "anchor-not-found"
 NOT_AT_END = "not-at-end"
@@ -127,6 +128,15 @@ def insert(lines: Sequence[str], edit: Edit, new_lines: Sequence[str], path: str
                        new_lines=written, locations=((at + 1, at),), similarity=1.0,
                        hint="a hunk without context lines can only be placed by its line "
                             f"number ({at + 1}); check that it is still the right place")
+
+
+def at_preimage_line(inserted: MatchResult, path: str) -> MatchResult:
+    """:func:`insert`'s line-number placement, proved exact by the diff's preimage id
+    (:mod:`reviewtui.core.engine.preimage`): it lands."""
+    at = inserted.start
+    return replace_record(inserted, status=Status.APPLIED, similarity=None,
+                          hint=f"{path} is the file the diff was made from (its git blob id), "
+                               f"so the hunk's line number ({at + 1}) is exact")
 
 
 def blank_lines(lines: Sequence[str], edit: Edit, new_lines: Sequence[str],

@@ -510,7 +510,7 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
                             literal=literal, was=was))
         return Change(ops, span)
     for ordinal, hunk in enumerate(section.hunks, start=1):
-        ops.append(_edit(new, hunk, ordinal, literal))
+        ops.append(_with_preimage(_edit(new, hunk, ordinal, literal), section, ordinal))
     if mode is not None:
         # A mode change (with or without hunks): the content as the hunks leave it.
         ops.append(FullFile(new, (), span, mode=mode, payload=FileBytes("keep"),
@@ -541,6 +541,22 @@ def _submodule_commits(section: _Section) -> tuple[str, str]:
                 if match is not None and (side == "+" or line not in hunk.replace):
                     found[side] = match.group(1)
     return found["-"], found["+"]
+
+
+def _with_preimage(edit: Edit, section: _Section, ordinal: int) -> Edit:
+    """A pure addition with no context (``-U0``) gets the section's preimage id and the
+    hunks before it (see ``Edit.preimage``); not when a hunk's lines carry more than
+    their text (a CR, a byte order mark, a missing final newline): a plain case or none."""
+    hunks = section.hunks[:ordinal]
+    hunk = hunks[-1]
+    if (not section.old_id or hunk.search or hunk.leading or hunk.trailing
+            or any(h.search_crs or h.replace_crs or h.old_no_eol or h.new_no_eol
+                   or h.lone_cr or any(line.startswith(_BOM) for line in h.search + h.replace)
+                   for h in hunks)):
+        return edit
+    earlier = tuple((h.new_start - 1 if h.new_count else h.new_start, tuple(h.search),
+                     tuple(h.replace)) for h in hunks[:-1])
+    return replace_record(edit, preimage=section.old_id, earlier=earlier)
 
 
 def _edit(path: str, hunk: _Hunk, ordinal: int = 1, literal: bool = False) -> Edit:

@@ -146,6 +146,13 @@ class Edit:
     shape: Shape | None = None
     literal: bool = False
     line_bytes: LineBytes | None = None
+    # A unified hunk that adds lines with no context (``-U0``), its section's git index
+    # line known: the file's blob id before the section (abbreviated, as the diff gives
+    # it), and each hunk of the section before this one as (0-based line on the new side,
+    # old lines, new lines). When the file with those hunks taken back has that id, the
+    # hunk's line number is exact (see core/engine/preimage.py).
+    preimage: str = ""
+    earlier: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...] = ()
     kind: OpKind = field(default=OpKind.EDIT, init=False)
 
     @property
