@@ -226,6 +226,18 @@ def test_a_path_under_or_above_a_removed_one_runs_after_the_removal(
     assert files_after(run(session, before)) == after
 
 
+def test_a_diff_making_a_file_where_it_removes_a_folder_removes_first() -> None:
+    """git's order (``x`` before ``x/inner``): the new file came before the removal of the
+    folder's file, and was refused as a directory."""
+    text = ("diff --git a/x b/x\nnew file mode 100644\n--- /dev/null\n+++ b/x\n@@ -0,0 +1 @@\n"
+            "+flat\ndiff --git a/x/inner b/x/inner\ndeleted file mode 100644\n"
+            "--- a/x/inner\n+++ /dev/null\n@@ -1 +0,0 @@\n-in\n")
+    session = import_unified(text, "p.diff")
+    result = run(session, {"x/inner": "in\n", "y": "keep\n"})
+    assert files_after(result) == {"x": b"flat\n", "y": b"keep\n"}
+    assert set(statuses(result)) == {"applied"}
+
+
 def test_delete_file_names_one_file_never_a_directory_or_a_glob() -> None:
     r = run(import_apply_patch(patch("*** Delete File: dir\n"), "p"), {"dir/a.txt": "x\n"})
     assert statuses(r) == ["not_found"]

@@ -211,19 +211,40 @@ def test_turns_with_commit_refuses_a_resumed_review_holding_later_accepts(
     assert git(repo, "branch", "--list", "only1") == ""
 
 
-def test_a_file_replaced_by_a_folder_of_its_name_is_one_commit_of_b_s_tree(
-        tmp_path: Path) -> None:
-    """``git rm x; mkdir x; x/inner`` in one commit: refused as "x is a file, not a
-    directory" (QA pass 84b); now replayed (the removal first) and committed as one."""
+@pytest.mark.parametrize("direction", ["file-to-folder", "folder-to-file"])
+@pytest.mark.parametrize("where", ["copy", "checkout"])
+def test_a_path_replaced_by_a_folder_or_a_file_of_its_name_is_b_s_tree(
+        tmp_path: Path, direction: str, where: str) -> None:
+    """``git rm x; mkdir x; x/inner`` in one commit (or the reverse): refused as "x is a
+    file, not a directory" (QA pass 84b), and the reverse came out as a commit without
+    ``x`` (git's diff makes ``x`` before it removes ``x/inner``). Now the removal runs first,
+    and the commit is one, with B's tree, on a copy or on the checkout."""
     repo = new_repo(tmp_path / "repo")
-    (repo / "x").write_text("a\n")
+    flat, folder = repo / "x", repo / "x" / "inner"
+    if direction == "file-to-folder":
+        flat.write_text("a\n")
+    else:
+        folder.parent.mkdir()
+        folder.write_text("in\n")
     base = commit_all(repo, "Base")
-    (repo / "x").unlink()
-    (repo / "x").mkdir()
-    (repo / "x" / "inner").write_text("in\n")
-    head = commit_all(repo, "File to folder")
-    git(repo, "checkout", "-q", "--detach", head)
+    if direction == "file-to-folder":
+        flat.unlink()
+        folder.parent.mkdir()
+        folder.write_text("in\n")
+    else:
+        folder.unlink()
+        folder.parent.rmdir()
+        flat.write_text("flat\n")
+    head = commit_all(repo, "Replace x")
+    if where == "copy":
+        git(repo, "checkout", "-q", "--detach", head)
+    else:
+        git(repo, "checkout", "-q", "-b", "work", base)
+    branch = ["--branch", "reviewed"] if where == "copy" else []
     assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes",
-                 "--commit", "--branch", "reviewed"]) == 0
-    assert git(repo, "rev-list", "--count", f"{base}..reviewed").strip() == "1"
-    assert tree_of(repo, "reviewed") == tree_of(repo, head)
+                 "--commit", *branch]) == 0
+    made = "reviewed" if where == "copy" else "work"
+    assert git(repo, "rev-list", "--count", f"{base}..{made}").strip() == "1"
+    assert tree_of(repo, made) == tree_of(repo, head)
+    if where == "checkout":
+        assert git(repo, "status", "--porcelain") == ""

@@ -416,10 +416,13 @@ def _add_step(repo: Repo, changes: Mapping[str, FileState | None], tree: Path,
             continue
         full.write_bytes(state.data)
         full.chmod(0o755 if git_mode(state) == "100755" else 0o644)
-    paths = "".join(path + "\0" for path in sorted(changes))
+    # Removals first, then the rest (a folder's files removed before a file of its name is
+    # added); --replace: a file where the index has a folder, or the reverse.
+    order = sorted(changes, key=lambda path: (changes[path] is not None, path))
+    paths = "".join(path + "\0" for path in order)
     repo.git("-c", "core.safecrlf=false", f"--work-tree={tree}", "update-index", "--add",
-             "--remove", "-z", "--stdin", input=paths.encode("utf-8", "surrogateescape"),
-             env=env)
+             "--remove", "--replace", "-z", "--stdin",
+             input=paths.encode("utf-8", "surrogateescape"), env=env)
 
 
 def move_ref(repo: Repo, ref: str, new: str, old: str, reason: str) -> None:
@@ -465,9 +468,10 @@ def index_matches(repo: Repo, commit: str) -> bool:
 
 
 def index_lines(repo: Repo, changes: Mapping[str, FileState | None]) -> bytes:
-    """``update-index -z --index-info`` input for these contents (None: remove)."""
+    """``update-index -z --index-info`` input for these contents (None: remove), the
+    removals first (a folder's files go before a file of its name comes)."""
     lines = []
-    for path, state in sorted(changes.items()):
+    for path, state in sorted(changes.items(), key=lambda item: (item[1] is not None, item[0])):
         if state is None:
             lines.append(f"0 {ZERO}\t{path}")
             continue

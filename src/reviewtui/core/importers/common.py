@@ -143,6 +143,37 @@ def _with_folders(path: str) -> list[str]:
     return ["/".join(parts[:n]) for n in range(len(parts), 0, -1)]
 
 
+def removals_first(changes: Sequence[Change]) -> list[Change]:
+    """A diff's sections in the order a replay needs: a section that only removes paths
+    goes before an earlier section that makes a path under or above one of them (git
+    orders ``x`` before ``x/inner``: a folder replaced by a file of its name came as "make
+    ``x``", then "remove ``x/inner``"). A diff describes two snapshots, so the order of
+    its sections means nothing else; a removal of the very path made stays after it (a
+    link made a file: the removal, then the new file, already in order)."""
+    out: list[tuple[int, Change]] = []  # (the position to sort by, the change)
+    made: dict[str, int] = {}  # a path an earlier section touches -> its first position
+    above: dict[str, int] = {}  # a folder above such a path -> the first position
+    for n, change in enumerate(changes):
+        paths = [p for op in change.ops for p in _paths(op)]
+        if change.ops and all(isinstance(op, ConsoleCommand) and op.name is CommandName.RM
+                              for op in change.ops):
+            clashes = [above[p] for p in paths if p in above] + [
+                made[f] for p in paths for f in _with_folders(p)[1:] if f in made]
+            if clashes:
+                out.append((min(clashes), change))  # (sorted before that one: below)
+                continue
+        out.append((n, change))
+        for p in paths:
+            made.setdefault(p, n)
+            for folder in _with_folders(p)[1:]:
+                above.setdefault(folder, n)
+    # Stable: a removal moved to position k goes before the section at k (it is sorted
+    # by (k, 0) against that section's (k, 1)).
+    keyed = [(at, 0 if at != n else 1, n, change)
+             for n, (at, change) in enumerate(out)]
+    return [change for _, _, _, change in sorted(keyed, key=lambda item: item[:3])]
+
+
 def turns_from_changes(first_index: int, request: str, changes: Sequence[Change], span: Span,
                        problems: Sequence[ParseProblem] = (),
                        heading: Span | None = None) -> list[Turn]:

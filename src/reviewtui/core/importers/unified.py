@@ -37,6 +37,7 @@ from reviewtui.core.importers.common import (
     format_error,
     problem,
     relative_path,
+    removals_first,
     turns_from_changes,
 )
 from reviewtui.core.importers.diffpaths import (
@@ -165,7 +166,8 @@ def import_unified(text: str, source: str, *, root: str | None = None,
                    if (change := _change(s, lines, notes, root, literal)) is not None]
         span = Span(start + 1, max(start + 1, stop))
         request = mail_subject(lines, start, stop)
-        turns.extend(turns_from_changes(len(turns) + 1, request, changes, span, notes))
+        turns.extend(turns_from_changes(len(turns) + 1, request, removals_first(changes),
+                                        span, notes))
     if not found_any:
         raise format_error(source, None, NO_DIFF, "no 'diff --git' line and no '---'/'+++' "
                            "file header followed by a hunk: this is not a unified diff")
