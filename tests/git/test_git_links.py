@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from gitkit import commit_all, git, new_repo, tree_of
 
 from reviewtui.cli import main
@@ -123,3 +124,20 @@ def test_a_link_made_a_file_in_one_commit_is_committed_as_one_commit(tmp_path: P
                  "--commit", "--branch", "reviewed"]) == 0
     assert git(repo, "rev-list", "--count", f"{base}..reviewed").strip() == "1"
     assert git(repo, "rev-parse", "reviewed^{tree}") == git(repo, "rev-parse", f"{head}^{{tree}}")
+
+
+def test_turns_that_cut_such_a_commit_in_half_are_refused_with_commit(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--turns 1 --commit`` took the removal half of it: a commit of a tree the history
+    never held (QA pass 84b)."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "link").symlink_to("elsewhere")
+    base = commit_all(repo, "Base")
+    (repo / "link").unlink()
+    (repo / "link").write_text("now a file\n")
+    head = commit_all(repo, "Link to file")
+    git(repo, "checkout", "-q", "--detach", head)
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes",
+                 "--turns", "1", "--commit", "--branch", "half"]) == 2
+    assert "[turns-split-commit]" in capsys.readouterr().err
+    assert git(repo, "branch", "--list", "half") == ""

@@ -393,8 +393,18 @@ def _commit_possible(review: Review, args: argparse.Namespace) -> None:
     if getattr(args, "commit", False):
         from reviewtui.shell.git_commit import check_before_writing
 
-        if args.turns:  # a resumed review's earlier accepts would be committed too
+        if args.turns:  # not half a commit, nor a resumed review's accepts outside them
             first, last = parse_turns(args.turns, review.session)
+            turns = review.session.turns
+            for inside, beside in ((first - 1, first - 2), (last - 1, last)):
+                if (0 <= inside < len(turns) and 0 <= beside < len(turns)
+                        and turns[inside].heading_span is not None
+                        and turns[inside].heading_span == turns[beside].heading_span):
+                    raise UsageError(
+                        f"--turns {args.turns}: turns {min(inside, beside) + 1} and "
+                        f"{max(inside, beside) + 1} are parts of one commit (its diff "
+                        "removes a path and then reuses it), which --commit commits whole: "
+                        "take both", rule="turns-split-commit")
             outside = sorted({key[0] for key, decision in review.decisions.items()
                               if decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED)
                               and not first <= key[0] <= last})
