@@ -511,8 +511,18 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
         ops.append(FullFile(new, tuple(target), span, final_newline=False, mode=mode,
                             literal=literal, was=was))
         return Change(ops, span)
+    plain = bool(section.old_id)  # every hunk so far carries its text alone (see below)
+    earlier: list[tuple[int, tuple[str, ...], tuple[str, ...]]] = []
     for ordinal, hunk in enumerate(section.hunks, start=1):
-        ops.append(_with_preimage(_edit(new, hunk, ordinal, literal), section, ordinal))
+        edit = _edit(new, hunk, ordinal, literal)
+        plain = plain and _plain(hunk)
+        if plain and not (hunk.search or hunk.leading or hunk.trailing):
+            # A pure addition with no context (-U0): its line number is proved by the
+            # section's preimage id (see Edit.preimage), the hunks before it taken back.
+            edit = replace_record(edit, preimage=section.old_id, earlier=tuple(earlier))
+        earlier.append((hunk.new_start - 1 if hunk.new_count else hunk.new_start,
+                        tuple(hunk.search), tuple(hunk.replace)))
+        ops.append(edit)
     if mode is not None:
         # A mode change (with or without hunks): the content as the hunks leave it.
         ops.append(FullFile(new, (), span, mode=mode, payload=FileBytes("keep"),
@@ -545,20 +555,12 @@ def _submodule_commits(section: _Section) -> tuple[str, str]:
     return found["-"], found["+"]
 
 
-def _with_preimage(edit: Edit, section: _Section, ordinal: int) -> Edit:
-    """A pure addition with no context (``-U0``) gets the section's preimage id and the
-    hunks before it (see ``Edit.preimage``); not when a hunk's lines carry more than
-    their text (a CR, a byte order mark, a missing final newline): a plain case or none."""
-    hunks = section.hunks[:ordinal]
-    hunk = hunks[-1]
-    if (not section.old_id or hunk.search or hunk.leading or hunk.trailing
-            or any(h.search_crs or h.replace_crs or h.old_no_eol or h.new_no_eol
-                   or h.lone_cr or any(line.startswith(_BOM) for line in h.search + h.replace)
-                   for h in hunks)):
-        return edit
-    earlier = tuple((h.new_start - 1 if h.new_count else h.new_start, tuple(h.search),
-                     tuple(h.replace)) for h in hunks[:-1])
-    return replace_record(edit, preimage=section.old_id, earlier=earlier)
+def _plain(hunk: _Hunk) -> bool:
+    """Whether a hunk's lines carry their text alone: no CR, no byte order mark, no
+    missing final newline (a preimage is proved for plain sections only)."""
+    return not (hunk.search_crs or hunk.replace_crs or hunk.old_no_eol or hunk.new_no_eol
+                or hunk.lone_cr or any(line.startswith(_BOM)
+                                       for line in (*hunk.search, *hunk.replace)))
 
 
 def _edit(path: str, hunk: _Hunk, ordinal: int = 1, literal: bool = False) -> Edit:
