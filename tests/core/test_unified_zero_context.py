@@ -102,3 +102,26 @@ def test_git_s_own_zero_context_diff_lands_as_git_applies_it(tmp_path: Path) -> 
     statuses, after = _run(diff, old)
     assert statuses == [Status.APPLIED] * 5
     assert after == new
+
+
+def test_a_state_proved_for_one_diff_proves_nothing_for_another() -> None:
+    """The proof of a section's next hunk reuses the state proved for the hunk before it;
+    that state belongs to those very hunks. Another diff of the same file whose own hunk
+    taken back happens to give it must still be proved whole (and here it fails)."""
+    from reviewtui.core.engine.preimage import preimage_holds
+    from reviewtui.core.model.records import Edit, Span
+
+    base = _text(["a", "b", "c"])
+    blob = _blob(base)[:7]
+    first_x = (1, (), ("X",))  # diff 1: "X" added after line 1
+    first_y = (0, (), ("Y",))  # diff 2: "Y" added at the top
+
+    def second(earlier: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...]) -> Edit:
+        return Edit("f", 2, None, (), ("Z",), Span(1, 1), Span(1, 1), Span(1, 1),
+                    line_hint=3, literal=True, preimage=blob, earlier=earlier)
+
+    assert preimage_holds(FileState.from_bytes(_text(["a", "X", "b", "c"])), second((first_x,)))
+    # "Y a X b c" with diff 2's "Y" taken back is diff 1's proved state, not diff 2's.
+    assert not preimage_holds(FileState.from_bytes(_text(["Y", "a", "X", "b", "c"])),
+                              second((first_y,)))
+    assert preimage_holds(FileState.from_bytes(_text(["Y", "a", "b", "c"])), second((first_y,)))
