@@ -14,6 +14,7 @@ from typing import Any
 import anyio
 from mcp.server.mcpserver import MCPServer
 
+from reviewtui.core.errors import ReviewtuiError
 from reviewtui.shell.agent_tools import AgentTools
 from reviewtui.shell.live import Gate
 
@@ -35,7 +36,10 @@ def build_server(tools: AgentTools) -> MCPServer[Any]:
     server: MCPServer[Any] = MCPServer("reviewtui", instructions=INSTRUCTIONS)
 
     async def run(fn: Any, *args: Any) -> str:
-        result: str = await anyio.to_thread.run_sync(fn, *args)
+        try:
+            result: str = await anyio.to_thread.run_sync(fn, *args)
+        except ReviewtuiError as err:  # (a project's malformed reviewtui.toml, say)
+            return f"error: {err}"
         return result
 
     @server.tool(description=(
@@ -74,7 +78,7 @@ def build_server(tools: AgentTools) -> MCPServer[Any]:
         "expectedRevision (from read or ls) guards against a file that changed since. "
         "e.g. path='app.py', first='12', last='13', content='    x = 1\n    y = 2', "
         "expectedRevision='3fa2c1d0'. " + _INTENT))
-    async def replace_lines(path: str, first: str, last: str, content: str,
+    async def replace_lines(path: str, first: str | int, last: str | int, content: str,
                             expectedRevision: str | None = None, intent: str = "") -> str:  # noqa: N803
         call: dict[str, Any] = {"tool": "line_replace", "path": path, "from": first,
                                 "to": last, "content": content}

@@ -344,12 +344,12 @@ class LiveSession:
                 return Settled(str(outcome.status), outcome)
             held = review.decide(rec.key, Decision.accept()).held
             landed = review.outcome(rec.key)
-            if landed.status is Status.APPLIED and not held:
+            if landed.status is Status.APPLIED and not held and _drafted(review, rec.key):
                 return _settled(Decision.accept(), landed, pinned_before(review, rec.key))
-            # The accept did not land (the file changed on disk where it writes: a
-            # conflict; or another program holds it open for writing): nothing written. A
-            # gate only accepts what lands: take it back, so that the state, status and
-            # diff say what the disk holds.
+            # The accept did not land (a conflict; the file held open for writing; or it
+            # builds on a change still pending, which the disk lacks: QA pass 85): nothing
+            # written. A gate only accepts what lands: take it back, so that the state,
+            # status and diff say what the disk holds.
             review.decide(rec.key, Decision())
             return Settled("pending review", landed, Decision(), held=tuple(held))
         finally:
@@ -423,6 +423,15 @@ class LiveSession:
         except ReviewtuiError:
             outcome, pinned = Outcome(Status.APPLIED), None
         return _settled(decision, outcome, pinned)
+
+
+def _drafted(review: Review, key: OpKey) -> bool:
+    """Whether ``key`` lands in the draft (what is written: the accepted operations alone),
+    not only in the display run, where the pending ones before it land too."""
+    for turn in review.draft.turns:
+        if turn.turn.index == key[0]:
+            return any(r.key == key and r.landed for r in turn.results)
+    return False
 
 
 def pinned_before(review: Review, key: OpKey) -> int | None:

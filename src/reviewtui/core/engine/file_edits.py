@@ -90,14 +90,20 @@ def _generated_label(reserved: ReservedRules, path: str) -> str | None:
 
 
 def check_path(raw: str, ctx: FileContext, *, link_ok: bool = False,
-               exact: bool = False) -> str | Outcome:
+               exact: bool = False, names_file: bool = False) -> str | Outcome:
     """The normalised path, or a refusal naming the rule it breaks.
+
+    ``names_file``: the path is a file's to write or edit; one ending in a slash names a
+    folder and is refused (``newdir/`` was written as a file named ``newdir``: QA pass 85).
 
     ``link_ok``: the path itself may be a link (an operation that makes, retargets or
     removes the link); a link on its folders is refused all the same. ``exact``: the
     path comes from a format that names files exactly (an operation marked ``literal``),
     so one the canonical spelling would turn into another file's is refused.
     """
+    if names_file and raw.rstrip().endswith(("/", "\\")):
+        return refused(raw, "folder-path", f"{raw.strip()!r} ends with a slash, so it names a "
+                       "folder: a file is written or edited by its own name")
     try:
         path = _normalized(raw)
     except PathRefused as err:
@@ -196,7 +202,7 @@ def _evaluate_edit(
     tree: Tree, edit: Edit, ctx: FileContext, replace: Sequence[str] | None,
     placed: tuple[tuple[int, int], tuple[str, ...]] | None,
 ) -> tuple[Outcome, Proposal | None]:
-    checked = check_path(edit.path, ctx, exact=edit.literal)
+    checked = check_path(edit.path, ctx, exact=edit.literal, names_file=True)
     if isinstance(checked, Outcome):
         return checked, None
     path = checked
@@ -401,7 +407,7 @@ def evaluate_full_file(
     if special:
         from reviewtui.core.engine import filebytes  # (loaded for them alone: start-up)
     link_ok = special and op.mode is not None and filebytes.is_link_mode(op.mode)
-    checked = check_path(op.path, ctx, link_ok=link_ok, exact=op.literal)
+    checked = check_path(op.path, ctx, link_ok=link_ok, exact=op.literal, names_file=True)
     if isinstance(checked, Outcome):
         return checked, None
     path = checked

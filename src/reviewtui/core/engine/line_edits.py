@@ -62,7 +62,7 @@ def evaluate_shaped(
     """Evaluate ``edit`` (whose ``shape`` is set); ``seen`` is the tree the turn started from."""
     shape = edit.shape
     assert shape is not None
-    checked = check_path(edit.path, ctx, exact=edit.literal)
+    checked = check_path(edit.path, ctx, exact=edit.literal, names_file=True)
     if isinstance(checked, Outcome):
         return checked, None
     path = checked

@@ -176,7 +176,7 @@ def _state(tree: Tree, path: str) -> FileState:
 def _file_moves(tree: Tree, src: str, target: str) -> dict[str, str]:
     """Per-file moves that put file or directory ``src`` at ``target``."""
     if src in tree:
-        return {src: target}
+        return {src: target}  # (into itself: see _plan_moves)
     if target.startswith(src + "/"):
         raise _CommandError("into-itself", f"cannot move directory {src!r} into itself")
     return {f: target + f[len(src):] for f in tree.files_under(src)}
@@ -206,6 +206,10 @@ def _plan_moves(state: StructuralState, moves: dict[str, str], force: bool) -> _
     if len(set(moves.values())) != len(moves):
         dup = next(n for n in moves.values() if list(moves.values()).count(n) > 1)
         raise _CommandError("dest-exists", f"two files would both become {dup!r}")
+    inside = next((old for old, new in moves.items() if new.startswith(old + "/")), None)
+    if inside is not None:  # a.py -> a.py/b.py: answered "moved", and nothing moved
+        raise _CommandError("into-itself", f"cannot move file {inside!r} into a folder of "
+                            "its own name")
     leaving = set(moves)
     overwritten: dict[str, FileState] = {}
     for new in moves.values():

@@ -90,6 +90,9 @@ def looks_like_toolcalls(text: str) -> bool:
     return False
 
 
+_BATCH_KEYS = frozenset({"operation", "op", "action", "line_range", "line", "content"})
+
+
 def _lines(text: object) -> tuple[str, ...]:
     if not isinstance(text, str) or text == "":
         return ()
@@ -146,12 +149,25 @@ class _Reader:
         except ValueError:
             raise self.fail(f"unknown batch operation {name!r}; use one of "
                             f"{', '.join(a.value for a in BatchAction)}") from None
+        # A misspelt or missing key is refused, never read as "no content": a replace
+        # without content deleted its lines (QA pass 85).
+        unknown = sorted(str(key) for key in raw if key not in _BATCH_KEYS)
+        if unknown:
+            raise self.fail(f"unknown key {', '.join(map(repr, unknown))} in a batch "
+                            "operation; its keys are operation, line_range or line, content")
+        content = raw.get("content")
+        if action is BatchAction.DELETE:
+            if content not in (None, ""):
+                raise self.fail("a delete takes no content (replace puts new lines there)")
+        elif not isinstance(content, str):
+            raise self.fail(f"{action.value} needs content (a string: the lines it puts "
+                            "there; delete removes lines)")
         where = raw.get("line_range", raw.get("line"))
         if isinstance(where, list) and len(where) == 2:
             first, last = self.ref(where[0]), self.ref(where[1])
         else:
             first = last = self.ref(where)
-        return BatchOp(action, first, last, _lines(raw.get("content")))
+        return BatchOp(action, first, last, _lines(content))
 
     def ops(self, call: Mapping[str, Any]) -> list[Operation]:
         tool = call.get("tool")
@@ -187,7 +203,7 @@ class _Reader:
         if tool == "line_replace":
             shape: Shape = LineRange(self.ref(call.get("from")), self.ref(call.get("to")),
                                      revision)
-            return [self.edit(path, (), _lines(call.get("content")), shape)]
+            return [self.edit(path, (), _lines(self.text(call, "content")), shape)]
         if tool == "window_replace":
             shape = Window(self.ref(call.get("start_line")), self.ref(call.get("end_line")),
                            bool(call.get("allow_multiple")), revision)
@@ -203,7 +219,8 @@ class _Reader:
             action = BatchAction.INSERT_BEFORE if call.get("before") else \
                 BatchAction.INSERT_AFTER
             ref = self.ref(call.get("line"))
-            shape = Batch((BatchOp(action, ref, ref, _lines(call.get("content"))),), revision)
+            shape = Batch((BatchOp(action, ref, ref, _lines(self.text(call, "content"))),),
+                          revision)
             return [self.edit(path, (), (), shape)]
         raise self.fail(f"unknown tool {tool!r}; use one of {', '.join(TOOLS)}")
 

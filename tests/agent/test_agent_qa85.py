@@ -1,0 +1,109 @@
+"""QA pass 85 (an adversarial pass on ``reviewtui mcp``, gates auto and record): answers
+that disagreed with the disk, and malformed calls that decided what was written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import anyio
+import pytest
+
+from reviewtui.shell.agent_server import build_server
+from reviewtui.shell.agent_tools import AgentTools
+from reviewtui.shell.live import Gate, LiveSession
+
+TEN = "".join(f"l{n} = {n}\n" for n in range(1, 11))
+
+
+def _tools(tmp_path: Path, files: dict[str, str], gate: Gate = Gate.AUTO) -> AgentTools:
+    root = tmp_path / "root"
+    root.mkdir()
+    for name, text in files.items():
+        (root / name).write_text(text)
+    return AgentTools(LiveSession(root, tmp_path / "live.jsonl", gate=gate, wait=0))
+
+
+@pytest.mark.skipif(not Path("/proc/self/fdinfo").is_dir(),
+                    reason="no /proc: who holds a file open cannot be told here")
+def test_a_change_built_on_a_pending_one_is_not_answered_applied(tmp_path: Path) -> None:
+    """``h = 1 -> h = 2`` stays pending (the file was held open); then ``h = 2 -> h = 5``
+    was matched in the pending text and answered "applied", status "accepted", with
+    nothing on disk. It now waits too; an edit of what the disk holds still lands."""
+    from heldkit import held_open
+
+    tools = _tools(tmp_path, {"held.py": "h = 1\nk = 1\n"})
+    target = tools.root / "held.py"
+    with held_open(target):
+        first = tools.mutate({"tool": "edit", "path": "held.py", "search": "h = 1",
+                              "replace": "h = 2"}, "one")
+    assert first.startswith("pending review"), first
+    stacked = tools.mutate({"tool": "edit", "path": "held.py", "search": "h = 2",
+                            "replace": "h = 5"}, "two")
+    assert not stacked.startswith("applied"), stacked
+    assert "accepted" not in tools.status().splitlines()[1], tools.status()
+    assert target.read_text() == "h = 1\nk = 1\n"
+    landed = tools.mutate({"tool": "edit", "path": "held.py", "search": "k = 1",
+                           "replace": "k = 9"}, "three")
+    assert landed.startswith("applied"), landed
+    assert target.read_text() == "h = 1\nk = 9\n"
+    tools.live.close()
+
+
+@pytest.mark.parametrize("operation", [
+    {"operation": "replace", "line_range": [2, 6]},  # no content: it deleted lines 2-6
+    {"operation": "replace", "line_range": [1, 1], "contents": "typo in the key"},
+    {"operation": "replace", "line_range": [1, 2], "content": 5},
+    {"operation": "insert_after", "line": 1},
+    {"operation": "delete", "line": 1, "content": "x"},
+], ids=["no-content", "misspelt-key", "content-not-text", "insert-no-content",
+        "delete-with-content"])
+def test_a_malformed_batch_operation_is_not_recorded(tmp_path: Path,
+                                                     operation: dict[str, object]) -> None:
+    tools = _tools(tmp_path, {"a.py": TEN})
+    answer = tools.mutate({"tool": "batch_edit", "path": "a.py", "operations": [operation]},
+                          "batch")
+    assert answer.startswith("error: the call was not recorded"), answer
+    assert (tools.root / "a.py").read_text() == TEN
+    tools.live.close()
+
+
+def test_a_move_into_a_folder_of_its_own_name_is_refused_and_status_still_answers(
+        tmp_path: Path) -> None:
+    """``a.py -> a.py/b.py`` was answered "applied" with nothing moved, and every later
+    status and diff answered a path-conflict error."""
+    tools = _tools(tmp_path, {"a.py": "a = 1\n", "c.py": "c = 1\n"})
+    answer = tools.mutate({"tool": "move", "from": "a.py", "to": "a.py/b.py"}, "move")
+    assert answer.startswith("refused"), answer
+    assert "into a folder of its own name" in answer
+    assert tools.mutate({"tool": "edit", "path": "c.py", "search": "c = 1",
+                         "replace": "c = 2"}, "edit").startswith("applied")
+    assert "op 2.1 edit c.py: accepted" in tools.status()
+    assert "+c = 2" in tools.diff()
+    assert (tools.root / "a.py").read_text() == "a = 1\n"
+    tools.live.close()
+
+
+def test_a_path_ending_with_a_slash_names_a_folder(tmp_path: Path) -> None:
+    tools = _tools(tmp_path, {"a.py": "a = 1\n"})
+    answer = tools.mutate({"tool": "write", "path": "newdir/", "content": "x = 1\n"}, "w")
+    assert answer.startswith("refused"), answer
+    assert "names a folder" in answer
+    assert not (tools.root / "newdir").exists()
+    tools.live.close()
+
+
+def test_a_malformed_project_config_is_an_answer_not_a_crash(tmp_path: Path) -> None:
+    """ls and search raised (the agent got "Error executing tool ls", the server's stderr
+    a traceback); they answer the config's own line now."""
+    tools = _tools(tmp_path, {"reviewtui.toml": 'reserved = ["secret.py"]\n', "a.py": "a\n"})
+    server = build_server(tools)
+
+    async def ask(name: str, args: dict[str, object]) -> str:
+        result = await server.call_tool(name, args)
+        return "\n".join(getattr(block, "text", "") for block in result.content)
+
+    for name, args in (("ls", {}), ("search", {"pattern": "a"})):
+        answer = anyio.run(ask, name, args)
+        assert answer.startswith("error: "), answer
+        assert "reviewtui.toml:1: [reserved] must be a table" in answer
+    tools.live.close()
