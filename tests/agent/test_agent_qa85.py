@@ -107,3 +107,32 @@ def test_a_malformed_project_config_is_an_answer_not_a_crash(tmp_path: Path) -> 
         assert answer.startswith("error: "), answer
         assert "reviewtui.toml:1: [reserved] must be a table" in answer
     tools.live.close()
+
+
+def test_a_long_line_is_answered_cut_with_a_count(tmp_path: Path) -> None:
+    """A minified file's one line of megabytes was answered whole by read and by every
+    search hit."""
+    from reviewtui.core.agent.answers import LINE_MAX
+
+    tools = _tools(tmp_path, {"min.js": "var a=1;" * 50_000 + "\n", "b.py": "b = 1\n"})
+    for answer in (tools.read("min.js"), tools.search("var a")):
+        assert len(answer) < LINE_MAX + 300, len(answer)
+        assert f"{8 * 50_000 - LINE_MAX:,} more characters of this line not shown" in answer
+    assert tools.read("b.py").endswith("1| b = 1")  # (short lines as they are)
+    tools.live.close()
+
+
+def test_replace_lines_takes_line_numbers_as_numbers(tmp_path: Path) -> None:
+    """The description says "numbers or ids"; a number was refused with pydantic's text."""
+    tools = _tools(tmp_path, {"a.py": TEN})
+    server = build_server(tools)
+
+    async def ask() -> str:
+        result = await server.call_tool("replace_lines", {"path": "a.py", "first": 2,
+                                                          "last": 2, "content": "l2 = 20\n"})
+        return "\n".join(getattr(block, "text", "") for block in result.content)
+
+    answer = anyio.run(ask)
+    assert answer.startswith("applied"), answer
+    assert (tools.root / "a.py").read_text() == TEN.replace("l2 = 2\n", "l2 = 20\n")
+    tools.live.close()

@@ -20,6 +20,9 @@ READ_MAX_LINES = 400  # a read past this returns the head and the outline instea
 SEARCH_MAX_HITS = 30
 SEARCH_CONTEXT = 1
 CANDIDATE_PREVIEW = 4
+# Characters of one line an answer shows: a minified bundle's one line of megabytes was
+# answered whole, to read and to each search hit (QA pass 85).
+LINE_MAX = 2_000
 
 
 @record(frozen=True, slots=True)
@@ -52,7 +55,10 @@ def numbered_lines(lines: Sequence[str], start: int, *, hashed: bool) -> list[st
     out = []
     for offset, text in enumerate(lines):
         number = start + offset
-        label = line_id(number, text) if hashed else f"{number:>{width}}"
+        label = line_id(number, text) if hashed else f"{number:>{width}}"  # (the whole line)
+        if len(text) > LINE_MAX:
+            text = (f"{text[:LINE_MAX]} ... [{len(text) - LINE_MAX:,} more characters of this "
+                    "line not shown; replace_lines changes a line by its number]")
         out.append(f"{label}| {text}")
     return out
 
