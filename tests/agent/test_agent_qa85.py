@@ -136,3 +136,21 @@ def test_replace_lines_takes_line_numbers_as_numbers(tmp_path: Path) -> None:
     assert answer.startswith("applied"), answer
     assert (tools.root / "a.py").read_text() == TEN.replace("l2 = 2\n", "l2 = 20\n")
     tools.live.close()
+
+
+def test_a_file_on_disk_under_a_decomposed_name_is_read_and_its_edits_say_why(
+        tmp_path: Path) -> None:
+    """ls listed ``café.py`` written decomposed (as macOS does); read said it does not
+    exist, and an edit by the on-disk spelling said to name it as it is on disk."""
+    decomposed = "cafe\u0301.py"
+    tools = _tools(tmp_path, {decomposed: "x = 1\n"})
+    for spelling in (decomposed, "caf\u00e9.py"):
+        answer = tools.read(spelling)
+        assert "1| x = 1" in answer, answer
+        assert "decomposed spelling" in answer
+        edit = tools.mutate({"tool": "edit", "path": spelling, "search": "x = 1",
+                             "replace": "x = 2"}, "edit")
+        assert edit.startswith("refused"), edit
+        assert "rename it to the composed spelling (NFC)" in edit
+    assert (tools.root / decomposed).read_text() == "x = 1\n"
+    tools.live.close()

@@ -115,6 +115,15 @@ class AgentTools:
         except ReviewtuiError as err:
             return f"error: {err}"
         state = self._disk_state(rel)  # this one file, not a walk of the whole project
+        if state is None and (spelled := self._project().rules.spellings.get(rel)):
+            # On disk decomposed (as macOS writes names): ls lists it, so it is read; the
+            # change tools refuse it until it is renamed (QA pass 85: "does not exist").
+            found = self._disk_state_exact(spelled)
+            if found is not None and found.text is not None:
+                return (agent.read_answer(rel, found, content_revision(found.data),
+                                          first=first, last=last, hashed=ids)
+                        + f"\n(on disk as a decomposed spelling of {rel}: changes to it are "
+                        "refused until a person renames it to the composed spelling, NFC)")
         if state is None:
             return self._link_note(rel) or f"error: {rel} does not exist (ls lists the files)"
         if state.text is None:
@@ -182,6 +191,19 @@ class AgentTools:
                 return None
             return FileState.from_bytes(target.read_bytes())
         except (ReviewtuiError, OSError):
+            return None
+
+    def _disk_state_exact(self, name: str) -> FileState | None:
+        """:meth:`_disk_state` of a name as it is on disk (not normalised): a regular file
+        at the top or in folders without links, else None."""
+        try:
+            full = self.root / name
+            if (unread_dir_of(name) is not None or any(
+                    p.is_symlink() for p in (full, *full.parents) if self.root in p.parents)
+                    or not stat.S_ISREG(full.lstat().st_mode)):
+                return None
+            return FileState.from_bytes(full.read_bytes())
+        except OSError:
             return None
 
     def _link_note(self, rel: str) -> str | None:

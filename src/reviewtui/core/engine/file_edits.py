@@ -108,13 +108,13 @@ def check_path(raw: str, ctx: FileContext, *, link_ok: bool = False,
         path = _normalized(raw)
     except PathRefused as err:
         return refused(raw, err.rule, err.message)
-    if exact and (spelling := spelling_refusal(raw)) is not None:
-        return refused(raw, spelling.rule, spelling.message)
-    if path in ctx.spellings:
+    if path in ctx.spellings:  # (first: the exact spelling's refusal says less here)
         return refused(path, "unicode-spelling", f"{path} is on disk under another Unicode "
                        "spelling of the same name (decomposed, as macOS writes names); "
                        "reviewtui neither writes a second file that looks the same nor "
                        "renames yours: rename it to the composed spelling (NFC) to edit it")
+    if exact and (spelling := spelling_refusal(raw)) is not None:
+        return refused(raw, spelling.rule, spelling.message)
     if path in ctx.symlinks and not link_ok:
         return refused(path, "symlink", f"{path} is a symbolic link; reviewtui never replaces "
                        "a link with a regular file")
