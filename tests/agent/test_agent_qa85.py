@@ -154,3 +154,13 @@ def test_a_file_on_disk_under_a_decomposed_name_is_read_and_its_edits_say_why(
         assert "rename it to the composed spelling (NFC)" in edit
     assert (tools.root / decomposed).read_text() == "x = 1\n"
     tools.live.close()
+
+
+def test_a_move_onto_a_file_says_what_an_agent_can_do(tmp_path: Path) -> None:
+    """It said "add -f ... recoverable with :unrm", the workbench's commands."""
+    tools = _tools(tmp_path, {"src.py": "s\n", "dst.py": "d\n"})
+    answer = tools.mutate({"tool": "move", "from": "src.py", "to": "dst.py"}, "move")
+    assert answer.startswith("refused"), answer
+    assert "remove it first, or move to another name" in answer
+    assert ":unrm" not in answer
+    tools.live.close()

@@ -182,7 +182,8 @@ def _file_moves(tree: Tree, src: str, target: str) -> dict[str, str]:
     return {f: target + f[len(src):] for f in tree.files_under(src)}
 
 
-def _check_target(tree: Tree, new: str, leaving: set[str], force: bool) -> FileState | None:
+def _check_target(tree: Tree, new: str, leaving: set[str], force: bool, *,
+                  literal: bool = False) -> FileState | None:
     """Refuse a destination that cannot be written; return the file it would overwrite."""
     blocker = _blocking_file(tree, new, leaving)
     if blocker is not None:
@@ -193,12 +194,14 @@ def _check_target(tree: Tree, new: str, leaving: set[str], force: bool) -> FileS
     if existing is None or new in leaving:
         return None
     if not force:
-        raise _CommandError("dest-exists", f"{new!r} already exists; add -f to overwrite it "
-                            "(the old file stays recoverable with :unrm)")
+        raise _CommandError("dest-exists", f"{new!r} already exists; " + (
+            "remove it first, or move to another name" if literal  # (a tool call: no -f)
+            else "add -f to overwrite it (the old file stays recoverable with :unrm)"))
     return existing
 
 
-def _plan_moves(state: StructuralState, moves: dict[str, str], force: bool) -> _Plan:
+def _plan_moves(state: StructuralState, moves: dict[str, str], force: bool, *,
+                literal: bool = False) -> _Plan:
     tree = state.tree
     moves = {old: new for old, new in moves.items() if old != new}
     if not moves:
@@ -213,7 +216,7 @@ def _plan_moves(state: StructuralState, moves: dict[str, str], force: bool) -> _
     leaving = set(moves)
     overwritten: dict[str, FileState] = {}
     for new in moves.values():
-        existing = _check_target(tree, new, leaving, force)
+        existing = _check_target(tree, new, leaving, force, literal=literal)
         if existing is not None:
             overwritten[new] = existing
     plan = _Plan("moved " + _summary([f"{o} -> {n}" for o, n in moves.items()]))
@@ -331,7 +334,7 @@ def _plan_mv_literal(state: StructuralState, args: list[str], force: bool) -> _P
     if len(args) != 2:
         raise _CommandError("bad-command-arguments", "expected :mv [-f] <src> <dest>")
     source = _literal_file(state.tree, args[0])
-    return _plan_moves(state, {source: _exact(args[1])}, force)
+    return _plan_moves(state, {source: _exact(args[1])}, force, literal=True)
 
 
 # --- :unrm ---------------------------------------------------------------------------
