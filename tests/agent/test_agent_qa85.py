@@ -164,3 +164,13 @@ def test_a_move_onto_a_file_says_what_an_agent_can_do(tmp_path: Path) -> None:
     assert "remove it first, or move to another name" in answer
     assert ":unrm" not in answer
     tools.live.close()
+
+
+def test_crlf_text_written_over_an_lf_file_says_lf_is_kept(tmp_path: Path) -> None:
+    """The file's LF was kept without a word (the reverse said "CRLF kept")."""
+    tools = _tools(tmp_path, {"old.sh": "echo lf\n"})
+    answer = tools.mutate({"tool": "write", "path": "old.sh", "content": "echo crlf\r\n"}, "w")
+    assert answer.startswith("applied"), answer
+    assert "LF kept (the new text's CRLF endings are not written)" in answer
+    assert (tools.root / "old.sh").read_bytes() == b"echo crlf\n"
+    tools.live.close()

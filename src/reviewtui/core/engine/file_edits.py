@@ -455,15 +455,17 @@ def evaluate_full_file(
                     before="\n".join(old), after="\n".join(lines),
                     message=f"rewrites {path}: {plural(len(old), 'line')} -> "
                             f"{plural(len(lines), 'line')}",
-                    hint=_convention_hint(current),
+                    hint=_convention_hint(current, lines),
                     before_state=current, after_state=state),
             Proposal(path, state))
 
 
-def _convention_hint(current: FileState) -> str:
+def _convention_hint(current: FileState, lines: Sequence[str] = ()) -> str:
     kept = []
     if current.eol == "\r\n":
         kept.append("CRLF kept")
+    elif current.eol == "\n" and any(line.endswith("\r") for line in lines):
+        kept.append("LF kept (the new text's CRLF endings are not written)")  # (QA pass 85)
     if current.bom:
         kept.append("BOM kept")
     if current.mode & 0o111:
