@@ -174,3 +174,15 @@ def test_crlf_text_written_over_an_lf_file_says_lf_is_kept(tmp_path: Path) -> No
     assert "LF kept (the new text's CRLF endings are not written)" in answer
     assert (tools.root / "old.sh").read_bytes() == b"echo crlf\n"
     tools.live.close()
+
+
+def test_read_says_what_is_wrong_with_a_range_or_a_folder(tmp_path: Path) -> None:
+    """A reversed range answered "lines 5-1" and no lines, a negative first was clamped,
+    and a folder "does not exist"."""
+    tools = _tools(tmp_path, {"a.py": TEN})
+    (tools.root / "pkg").mkdir()
+    assert tools.read("a.py", 5, 2).endswith("error: last (2) is before first (5)")
+    assert "error: lines are numbered from 1" in tools.read("a.py", -5, 2)
+    assert tools.read("pkg") == "error: pkg is a folder; ls lists its files (e.g. glob='pkg/**')"
+    assert tools.read("a.py", 2, 3).splitlines()[1:] == ["2| l2 = 2", "3| l3 = 3"]
+    tools.live.close()

@@ -124,6 +124,8 @@ class AgentTools:
                                           first=first, last=last, hashed=ids)
                         + f"\n(on disk as a decomposed spelling of {rel}: changes to it are "
                         "refused until a person renames it to the composed spelling, NFC)")
+        if state is None and (self.root / rel).is_dir() and self._link_note(rel) is None:
+            return f"error: {rel} is a folder; ls lists its files (e.g. glob='{rel}/**')"
         if state is None:
             return self._link_note(rel) or f"error: {rel} does not exist (ls lists the files)"
         if state.text is None:

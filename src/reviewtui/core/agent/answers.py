@@ -80,6 +80,10 @@ def read_answer(path: str, state: FileState, revision: str, *, first: int | None
         else:
             parts.append("(no outline for this file type)")
         return "\n".join(parts)
+    if (first is not None and first < 1) or (last is not None and last < 1):
+        return f"{header}; error: lines are numbered from 1 (first={first}, last={last})"
+    if first is not None and last is not None and last < first:
+        return f"{header}; error: last ({last}) is before first ({first})"
     a = max(1, first or 1)
     b = min(total, last if last is not None else total)
     if b - a + 1 > READ_MAX_LINES:
