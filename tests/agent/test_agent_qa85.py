@@ -186,3 +186,15 @@ def test_read_says_what_is_wrong_with_a_range_or_a_folder(tmp_path: Path) -> Non
     assert tools.read("pkg") == "error: pkg is a folder; ls lists its files (e.g. glob='pkg/**')"
     assert tools.read("a.py", 2, 3).splitlines()[1:] == ["2| l2 = 2", "3| l3 = 3"]
     tools.live.close()
+
+
+def test_a_file_written_inside_a_file_is_refused_at_once(tmp_path: Path) -> None:
+    """``write a.py/b.py`` with ``a.py`` a file waited "pending review" for a write that can
+    never be made, its answer naming the root's absolute path."""
+    tools = _tools(tmp_path, {"a.py": "a = 1\n"})
+    answer = tools.mutate({"tool": "write", "path": "a.py/b.py", "content": "b = 1\n"}, "w")
+    assert answer.startswith("refused"), answer
+    assert "a.py is a file, so a.py/b.py cannot be created inside it" in answer
+    assert str(tools.root) not in answer
+    assert (tools.root / "a.py").read_text() == "a = 1\n"
+    tools.live.close()
