@@ -83,15 +83,6 @@ def test_a_move_into_a_folder_of_its_own_name_is_refused_and_status_still_answer
     tools.live.close()
 
 
-def test_a_path_ending_with_a_slash_names_a_folder(tmp_path: Path) -> None:
-    tools = _tools(tmp_path, {"a.py": "a = 1\n"})
-    answer = tools.mutate({"tool": "write", "path": "newdir/", "content": "x = 1\n"}, "w")
-    assert answer.startswith("refused"), answer
-    assert "names a folder" in answer
-    assert not (tools.root / "newdir").exists()
-    tools.live.close()
-
-
 def test_a_malformed_project_config_is_an_answer_not_a_crash(tmp_path: Path) -> None:
     """ls and search raised (the agent got "Error executing tool ls", the server's stderr
     a traceback); they answer the config's own line now."""
@@ -156,16 +147,6 @@ def test_a_file_on_disk_under_a_decomposed_name_is_read_and_its_edits_say_why(
     tools.live.close()
 
 
-def test_a_move_onto_a_file_says_what_an_agent_can_do(tmp_path: Path) -> None:
-    """It said "add -f ... recoverable with :unrm", the workbench's commands."""
-    tools = _tools(tmp_path, {"src.py": "s\n", "dst.py": "d\n"})
-    answer = tools.mutate({"tool": "move", "from": "src.py", "to": "dst.py"}, "move")
-    assert answer.startswith("refused"), answer
-    assert "remove it first, or move to another name" in answer
-    assert ":unrm" not in answer
-    tools.live.close()
-
-
 def test_crlf_text_written_over_an_lf_file_says_lf_is_kept(tmp_path: Path) -> None:
     """The file's LF was kept without a word (the reverse said "CRLF kept")."""
     tools = _tools(tmp_path, {"old.sh": "echo lf\n"})
@@ -188,13 +169,24 @@ def test_read_says_what_is_wrong_with_a_range_or_a_folder(tmp_path: Path) -> Non
     tools.live.close()
 
 
-def test_a_file_written_inside_a_file_is_refused_at_once(tmp_path: Path) -> None:
-    """``write a.py/b.py`` with ``a.py`` a file waited "pending review" for a write that can
-    never be made, its answer naming the root's absolute path."""
-    tools = _tools(tmp_path, {"a.py": "a = 1\n"})
-    answer = tools.mutate({"tool": "write", "path": "a.py/b.py", "content": "b = 1\n"}, "w")
+@pytest.mark.parametrize(("files", "call", "said"), [
+    # 'newdir/' was written as a file named newdir
+    ({"a.py": "a = 1\n"}, {"tool": "write", "path": "newdir/", "content": "x = 1\n"},
+     "names a folder"),
+    # it said "add -f ... recoverable with :unrm", the File Ops console's commands
+    ({"src.py": "s\n", "dst.py": "d\n"}, {"tool": "move", "from": "src.py", "to": "dst.py"},
+     "remove it first, or move to another name"),
+    # it waited "pending review" for a write that can never be made, naming the root
+    ({"a.py": "a = 1\n"}, {"tool": "write", "path": "a.py/b.py", "content": "b = 1\n"},
+     "a.py is a file, so a.py/b.py cannot be created inside it"),
+], ids=["folder-path", "move-onto-a-file", "file-inside-a-file"])
+def test_a_call_that_cannot_land_is_refused_at_once_saying_why(
+        tmp_path: Path, files: dict[str, str], call: dict[str, str], said: str) -> None:
+    tools = _tools(tmp_path, files)
+    answer = tools.mutate(call, "call")
     assert answer.startswith("refused"), answer
-    assert "a.py is a file, so a.py/b.py cannot be created inside it" in answer
+    assert said in answer
+    assert ":unrm" not in answer
     assert str(tools.root) not in answer
-    assert (tools.root / "a.py").read_text() == "a = 1\n"
+    assert {p.name: p.read_text() for p in tools.root.iterdir()} == files
     tools.live.close()

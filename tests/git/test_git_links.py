@@ -108,10 +108,9 @@ def test_apply_commit_on_the_checkout_commits_a_retargeted_link(tmp_path: Path) 
     assert git(repo, "status", "--porcelain") == ""
 
 
-def test_a_link_made_a_file_in_one_commit_is_committed_as_one_commit(tmp_path: Path) -> None:
-    """git's diff of a typechange is a removal then a new file of the same path: read as two
-    turns (the removal must run first), they were committed as two commits, the first a
-    tree the history never held (QA pass 84b). One commit, with B's tree."""
+def _link_made_a_file(tmp_path: Path) -> tuple[Path, str, str]:
+    """A repository whose one commit makes the link ``link`` a file; checked out at it
+    (a review on a copy). Returns it, A and B."""
     repo = new_repo(tmp_path / "repo")
     (repo / "a.txt").write_text("a\n")
     (repo / "link").symlink_to("a.txt")
@@ -120,6 +119,14 @@ def test_a_link_made_a_file_in_one_commit_is_committed_as_one_commit(tmp_path: P
     (repo / "link").write_text("now a file\n")
     head = commit_all(repo, "Link to file")
     git(repo, "checkout", "-q", "--detach", head)
+    return repo, base, head
+
+
+def test_a_link_made_a_file_in_one_commit_is_committed_as_one_commit(tmp_path: Path) -> None:
+    """git's diff of a typechange is a removal then a new file of the same path: read as two
+    turns (the removal must run first), they were committed as two commits, the first a
+    tree the history never held (QA pass 84b). One commit, with B's tree."""
+    repo, base, head = _link_made_a_file(tmp_path)
     assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes",
                  "--commit", "--branch", "reviewed"]) == 0
     assert git(repo, "rev-list", "--count", f"{base}..reviewed").strip() == "1"
@@ -130,13 +137,7 @@ def test_turns_that_cut_such_a_commit_in_half_are_refused_with_commit(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``--turns 1 --commit`` took the removal half of it: a commit of a tree the history
     never held (QA pass 84b)."""
-    repo = new_repo(tmp_path / "repo")
-    (repo / "link").symlink_to("elsewhere")
-    base = commit_all(repo, "Base")
-    (repo / "link").unlink()
-    (repo / "link").write_text("now a file\n")
-    head = commit_all(repo, "Link to file")
-    git(repo, "checkout", "-q", "--detach", head)
+    repo, base, head = _link_made_a_file(tmp_path)
     assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes",
                  "--turns", "1", "--commit", "--branch", "half"]) == 2
     assert "[turns-split-commit]" in capsys.readouterr().err
