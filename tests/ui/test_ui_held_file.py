@@ -54,10 +54,12 @@ async def test_an_accept_on_a_held_file_waits_says_why_and_lands_on_its_close(
         assert app.review.decisions  # the accept stands, and is on disk now
 
 
-async def test_q_with_a_held_file_asks_and_names_it(tour: tuple[Path, Path]) -> None:
+@pytest.mark.parametrize("key", ["q", "ctrl+q"])
+async def test_q_with_a_held_file_asks_and_names_it(tour: tuple[Path, Path], key: str) -> None:
     """``q`` while an accept waits on a file held open elsewhere asks first, naming the
     file and when it will be written (QA pass 83 repro-5: it quit without a word, and the
-    reviewer left believing the accept was on disk); ``n`` stays, ``y`` quits."""
+    reviewer left believing the accept was on disk); ``n`` stays, ``y`` quits. Textual's
+    ``ctrl+q`` asks the same (QA pass 84c: it quit at once)."""
     from reviewtui.ui.screens.dialogs import ConfirmScreen
 
     session, root = tour
@@ -68,7 +70,7 @@ async def test_q_with_a_held_file_asks_and_names_it(tour: tuple[Path, Path]) -> 
         with held_open(target):
             await pilot.press("y")
             await until(pilot, lambda: bool(app.review.held_paths))
-            await pilot.press("q")
+            await pilot.press(key)
             assert isinstance(app.screen, ConfirmScreen)
             question = str(app.screen.question)
             assert f"{GREETING} is open for writing in another program" in question
@@ -76,7 +78,7 @@ async def test_q_with_a_held_file_asks_and_names_it(tour: tuple[Path, Path]) -> 
             await pilot.press("n")
             assert app.is_running
             assert not isinstance(app.screen, ConfirmScreen)
-            await pilot.press("q")
+            await pilot.press(key)
             await pilot.press("y")
             await until(pilot, lambda: not app.is_running)
     assert target.read_bytes() == before  # (held until the end: nothing written there)

@@ -55,6 +55,17 @@ class ReviewApp(App[None]):
         self._drop_controls = DropControls()
         self._sized: Size | None = None  # the terminal size the last Resize gave
 
+    async def action_quit(self) -> None:
+        """``ctrl+q`` and the palette's "Quit" (Textual's own) quit as ``q`` does: asking
+        first when files are in conflict or held open elsewhere (they quit at once, QA pass
+        84c). Asked already, a second ``ctrl+q`` quits."""
+        from reviewtui.ui.screens.dialogs import ConfirmScreen
+
+        if self.main is None or isinstance(self.screen, ConfirmScreen):
+            self.exit()
+            return
+        self.main.action_quit_review()
+
     def get_line_filters(self) -> Sequence[LineFilter]:
         """Textual's filters, then the one that keeps outside text's control characters
         from the terminal (ui/control_filter.py)."""

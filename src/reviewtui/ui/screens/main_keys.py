@@ -91,7 +91,7 @@ MAIN_BINDINGS: list[BindingType] = [
     Binding("g", "goto_edit", "Go to edit", show=False, id="goto",
             tooltip="jump to Edit N of this file"),
     Binding("slash", "search", "Search", show=False, id="search",
-            tooltip="search paths, SEARCH/REPLACE and file text (enter / shift+enter: "
+            tooltip="search paths, SEARCH/REPLACE and file text (enter / up: "
                     "next / previous)"),
     Binding("question_mark", "help", "Help", id="help", tooltip="this list"),
     Binding("colon", "app.command_palette", "Commands", show=False, id="commands",

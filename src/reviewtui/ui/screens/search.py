@@ -38,7 +38,7 @@ from reviewtui.core.model.records import Turn
 from reviewtui.core.review.search import SearchIndex, operation_text, step
 from reviewtui.ui.opview import op_title
 
-HINT = "enter next · shift+enter previous · esc close"
+HINT = "enter next · ↑ previous · esc close"
 # The last query, per review screen (offered again when its bar opens).
 _last_query: WeakKeyDictionary[MessagePump, str] = WeakKeyDictionary()
 # A session of more turns than this is read in slices of this many turns, the event loop
