@@ -291,3 +291,22 @@ def test_apply_of_a_file_of_no_turns_says_so_and_exits_1(
     out = capsys.readouterr().out
     assert f"{notes}: no turns in it, so nothing to apply" in out
     assert "0 of 0 operations applied" in out
+
+
+def test_apply_of_later_turns_alone_writes_them_over_the_earlier_ones_left_out(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--turns 4`` of the failure gallery: turn 4's edit lands on the files as turns 1-3
+    left them, which is the base (none of them applied). It exited 2 with the workbench's
+    "cannot accept an operation that is not found": that check read the workbench's view,
+    where the pending turns 1-3 are shown as landed (QA pass 84c)."""
+    gallery = REPO / "sample_sessions" / "failure-gallery"
+    root = tmp_path / "root"
+    shutil.copytree(gallery / "base", root)
+    tagger = root / "lib" / "bookmarks" / "tagger.rb"
+    before = tagger.read_text()
+    assert main(["apply", str(gallery), "--root", str(root), "--yes", "--turns", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "1 of 1 operation applied; 1 file written" in out
+    assert "not_found" not in out
+    old = 'gsub(/\\s+/, "-")'
+    assert tagger.read_text() == before.replace(old, old + '.squeeze("-")')

@@ -253,7 +253,7 @@ def apply(args: argparse.Namespace) -> int:
             wanted, partial = _whole_files_only(review, wanted, turns)
             held.update((key, f"{PARTIAL}{path}") for key, path in partial.items())
         _commit_possible(review, args)
-        report = review.decide_many(wanted)
+        report = review.decide_many(wanted, by_draft=turns is not None)
         committed = _commit(review, args)
         first, last = turns or (1, max((t.index for t in review.session.turns), default=0))
         picked = [t for t in review.session.turns if first <= t.index <= last]
@@ -263,7 +263,10 @@ def apply(args: argparse.Namespace) -> int:
         lost = [problem_finding(p, t.index) for t in picked for p in t.reply.problems
                 if p.severity == "error"]
         chosen = [t for t in review.draft.turns if first <= t.index <= last]
-        results = [replace(r, outcome=review.outcome(r.key))
+        # As written (the draft), in conflict or not; with --turns the workbench's view
+        # (pending turns before them previewed as landed) is not what was written.
+        results = [replace(r, outcome=r.outcome if turns and r.landed and review.outcome(
+            r.key).status is not Status.CONFLICT else review.outcome(r.key))
                    for t in chosen for r in t.results]
         # A file another program holds open for writing is not written (shell/writers.py):
         # its operations are not applied, and an apply ends; it says so and exits 1.

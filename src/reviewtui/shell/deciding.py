@@ -28,13 +28,16 @@ _ACCEPTING = (Verdict.ACCEPTED, Verdict.EDITED)
 
 
 def decide_many(review: Review, items: Iterable[tuple[OpKey, Decision]], *,
-                skip_unappliable: bool = False) -> ReplayReport:
+                skip_unappliable: bool = False, by_draft: bool = False) -> ReplayReport:
     """Several decisions as one log entry (one save, one replay, one undo step).
 
     An accept is recorded only if the operation lands with it (as the workbench shows
     it): accepting an ambiguous, not-found or refused operation raises
     :class:`DecisionRefused` and records nothing, or with ``skip_unappliable`` (bulk
     keys) leaves those operations out and lists them in the report's ``skipped``.
+    ``by_draft`` (``apply --turns``): judged by what is written, the accepted operations
+    alone, not by the workbench's view, where the pending turns before them land too (an
+    edit of turn 4 over text turns 1-3 would change was refused there: QA pass 84c).
     """
     with review._mutex:
         review._check_open()
@@ -59,14 +62,16 @@ def decide_many(review: Review, items: Iterable[tuple[OpKey, Decision]], *,
             now = review.clock()
             review._log.append(LogEntry(LogKind.DECIDE, tuple(entries),
                                         seconds=now - review._since))
-            review._evaluate_from(first, draft=False)  # what the reviewer would see
+            # What the reviewer would see (or, by_draft, what would be written).
+            review._evaluate_from(first, draft=by_draft)
             unlanded = [item for item in entries if item.decision.verdict in _ACCEPTING
-                        and not review.result(item.key).landed]
+                        and not (_in_draft(review, item.key) if by_draft
+                                 else review.result(item.key).landed)]
             if not unlanded:
                 break
             refused = refusal(review, unlanded[0])  # the outcome with the accept
             review._log.pop()
-            review._evaluate_from(first, draft=False)
+            review._evaluate_from(first, draft=by_draft)
             if not skip_unappliable:
                 raise refused
             skipped += [item.key for item in unlanded]
@@ -85,6 +90,13 @@ def decide_many(review: Review, items: Iterable[tuple[OpKey, Decision]], *,
         report = sync(review, ReplayReport())
         report.skipped = skipped
         return report
+
+
+def _in_draft(review: Review, key: OpKey) -> bool:
+    for turn in review.draft.turns:
+        if turn.turn.index == key[0]:
+            return any(result.key == key and result.landed for result in turn.results)
+    return False
 
 
 def refusal(review: Review, item: DecisionItem) -> DecisionRefused:

@@ -282,10 +282,10 @@ class Review:
         return self.decide_many([(key, decision)])
 
     def decide_many(self, items: Iterable[tuple[OpKey, Decision]], *,
-                    skip_unappliable: bool = False) -> ReplayReport:
-        """Several decisions as one log entry (one save, one replay, one undo step); an
-        accept that does not land is refused (see :mod:`reviewtui.shell.deciding`)."""
-        return deciding.decide_many(self, items, skip_unappliable=skip_unappliable)
+                    skip_unappliable: bool = False, by_draft: bool = False) -> ReplayReport:
+        """Several decisions as one log entry, save, replay and undo step (deciding.py)."""
+        return deciding.decide_many(self, items, skip_unappliable=skip_unappliable,
+                                    by_draft=by_draft)
 
     def undo(self) -> ReplayReport | None:
         return deciding.step(self, redo=False)
