@@ -194,7 +194,8 @@ class DecisionActions(ReviewCursor):
                  "they stay pending for a look one by one." if config else "")
         self.app.push_screen(
             ConfirmScreen(f"Accept {plural(len(keys), 'pending operation')} of turn "
-                          f"{results[0].key[0]} that apply cleanly?{left}"), done)
+                          f"{results[0].key[0]} that "
+                          f"{'applies' if len(keys) == 1 else 'apply'} cleanly?{left}"), done)
 
     def action_undo(self) -> None:
         if not self.review.can_undo:

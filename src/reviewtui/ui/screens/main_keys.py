@@ -31,7 +31,8 @@ MAIN_BINDINGS: list[BindingType] = [
     Binding("E", "edit_external", "$EDITOR", show=False, id="edit-external",
             tooltip="edit the replacement in $VISUAL / $EDITOR"),
     Binding("s", "split", "Split", show=False, id="split",
-            tooltip="split the edit into its change blocks; take some blocks or lines (v)"),
+            tooltip="split the edit into its change blocks; take some blocks, or lines "
+                    "with v there"),
     Binding("u,ctrl+z", "undo", "Undo", id="undo",
             tooltip="undo the last decision (a bulk key is one step)"),
     Binding("U,ctrl+r", "redo", "Redo", show=False, id="redo",
