@@ -8,6 +8,7 @@ Descriptions are written for a model: one question per tool, short, with an exam
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +40,9 @@ def build_server(tools: AgentTools) -> MCPServer[Any]:
         try:
             result: str = await anyio.to_thread.run_sync(fn, *args)
         except ReviewtuiError as err:  # (a project's malformed reviewtui.toml, say)
-            return f"error: {err}"
+            result = f"error: {err}"
+        if result.startswith("error: "):  # root-relative: the agent needs no local layout
+            result = result.replace(f"{tools.root}{os.sep}", "")
         return result
 
     @server.tool(description=(
