@@ -142,7 +142,7 @@ class StatsScreen(ModalScreen[None]):
 
     DEFAULT_CSS = """
     StatsScreen { align: center middle; background: $background 60%; }
-    StatsScreen > VerticalScroll { width: 84; height: 90%; border: thick $primary;
+    StatsScreen > VerticalScroll { width: 84; max-width: 100%; height: 90%; border: thick $primary;
         background: $surface; padding: 0 1; }
     StatsScreen Static { margin-bottom: 1; }
     """
