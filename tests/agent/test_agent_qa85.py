@@ -190,3 +190,33 @@ def test_a_call_that_cannot_land_is_refused_at_once_saying_why(
     assert str(tools.root) not in answer
     assert {p.name: p.read_text() for p in tools.root.iterdir()} == files
     tools.live.close()
+
+
+@pytest.mark.parametrize("call", [
+    {"tool": "line_replace", "path": "a.py", "from": "2", "to": "2", "content": "TWO\n"},
+    {"tool": "batch_edit", "path": "a.py",
+     "operations": [{"operation": "replace", "line": 2, "content": "TWO\n"}]},
+], ids=["replace_lines", "batch_edit"])
+def test_a_line_numbered_change_waiting_for_review_never_lands_on_other_lines(
+        tmp_path: Path, call: dict[str, object]) -> None:
+    """QA pass 84a repro-3: sent without a revision, it waited for the reviewer; the user
+    added two lines at the top; the accept replaced 'half', not the 'two' the agent read.
+    The call is recorded with the revision of the file it was sent against."""
+    from reviewtui.core.engine import Decision
+    from reviewtui.core.errors import ReviewtuiError
+    from reviewtui.shell.live import live_state_path
+    from reviewtui.shell.review import Review
+
+    tools = _tools(tmp_path, {"a.py": "one\ntwo\nthree\nfour\n"}, gate=Gate.REVIEW)
+    answer = tools.mutate(call, "t")
+    assert answer.startswith("pending review"), answer
+    edited = "zero\nhalf\none\ntwo\nthree\nfour\n"
+    (tools.root / "a.py").write_text(edited)  # the user's editor, while it waits
+    session = tmp_path / "live.jsonl"
+    with Review.open(session, tools.root, state_path=live_state_path(session),
+                     format="toolcalls") as review:
+        assert review.outcome((1, 0)).status.value != "applied"
+        with pytest.raises(ReviewtuiError):
+            review.decide((1, 0), Decision.accept())
+    assert (tools.root / "a.py").read_text() == edited
+    tools.live.close()

@@ -49,6 +49,7 @@ from reviewtui.shell.review import Review
 from reviewtui.shell.state import blob_dir_for
 
 LS_MAX = 300
+_LINE_ADDRESSED = frozenset({"line_replace", "batch_edit", "insert"})  # calls by line number
 
 
 class AgentTools:
@@ -143,6 +144,13 @@ class AgentTools:
                                     if isinstance(call.get(field), str)), *self._own)
             if named is not None:
                 return f"error: {refusal(named)}"
+        if (call.get("tool") in _LINE_ADDRESSED and call.get("expectedRevision") is None
+                and isinstance(call.get("path"), str)
+                and (state := self._disk_state(call["path"])) is not None):
+            # Line numbers mean the file as it is now. Sent without a revision, the call
+            # is recorded with this one: a change waiting for the reviewer landed on
+            # other lines once the user had edited the file (QA pass 84a, repro-3).
+            call = {**call, "expectedRevision": content_revision(state.data)}
         try:
             rec = self.live.record(call, intent)
             settled = self.live.settle(rec)
