@@ -220,3 +220,41 @@ def test_a_line_numbered_change_waiting_for_review_never_lands_on_other_lines(
             review.decide((1, 0), Decision.accept())
     assert (tools.root / "a.py").read_text() == edited
     tools.live.close()
+
+
+def test_a_pending_write_or_delete_never_overwrites_what_the_user_did_meanwhile(
+        tmp_path: Path) -> None:
+    """QA pass 84a repro-4: a new-file write and a delete waited for the reviewer; the user
+    created that file and edited the other; accepting overwrote the new file and deleted
+    the edits. The calls are recorded with the file as it was: both are refused now."""
+    from reviewtui.core.engine import Decision
+    from reviewtui.core.errors import ReviewtuiError
+    from reviewtui.shell.live import live_state_path
+    from reviewtui.shell.review import Review
+
+    tools = _tools(tmp_path, {"d.py": "D = 1\n"}, gate=Gate.REVIEW)
+    for call in ({"tool": "write", "path": "c.py", "content": "C = 'agent'\n"},
+                 {"tool": "delete", "path": "d.py"}):
+        assert tools.mutate(call, "t").startswith("pending review")
+    (tools.root / "c.py").write_text("C = 'the user's new module'\n")
+    (tools.root / "d.py").write_text("D = 1\nUSER_WORK = 'two hours of edits'\n")
+    session = tmp_path / "live.jsonl"
+    with Review.open(session, tools.root, state_path=live_state_path(session),
+                     format="toolcalls") as review:
+        for key in ((1, 0), (1, 1)):
+            assert review.outcome(key).status.value == "refused"
+            with pytest.raises(ReviewtuiError):
+                review.decide(key, Decision.accept())
+    assert (tools.root / "c.py").read_text() == "C = 'the user's new module'\n"
+    assert (tools.root / "d.py").read_text() == "D = 1\nUSER_WORK = 'two hours of edits'\n"
+    tools.live.close()
+
+
+def test_a_write_and_a_delete_still_land_on_the_files_they_were_sent_against(
+        tmp_path: Path) -> None:
+    tools = _tools(tmp_path, {"d.py": "D = 1\n"})
+    assert tools.mutate({"tool": "write", "path": "c.py", "content": "c\n"}, "t").startswith(
+        "applied")
+    assert tools.mutate({"tool": "delete", "path": "d.py"}, "t").startswith("applied")
+    assert sorted(p.name for p in tools.root.iterdir()) == ["c.py"]
+    tools.live.close()

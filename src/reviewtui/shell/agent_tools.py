@@ -151,6 +151,8 @@ class AgentTools:
             # is recorded with this one: a change waiting for the reviewer landed on
             # other lines once the user had edited the file (QA pass 84a, repro-3).
             call = {**call, "expectedRevision": content_revision(state.data)}
+        elif call.get("tool") in ("write", "delete") and isinstance(call.get("path"), str):
+            call = {**call, **_as_it_is(self._disk_state(call["path"]), call["tool"])}
         try:
             rec = self.live.record(call, intent)
             settled = self.live.settle(rec)
@@ -322,6 +324,20 @@ def _rewritten(rec: Recorded, settled: Settled
         written = list(decision.replacement) if decision.replacement else None
     replaced = (outcome.before.split("\n") if outcome.before else [])
     return written, replaced if located and decision.search is not None else None
+
+
+def _as_it_is(state: FileState | None, tool: str) -> dict[str, Any]:
+    """What a write or a delete records of the file as it is (see the toolcalls reader):
+    a write over no file is a new file's; a delete names the content it removes."""
+    if tool == "write":
+        return {"new": True} if state is None else {}
+    if state is None:
+        return {}
+    import hashlib
+
+    data = state.data
+    return {"expectedBlob": hashlib.sha1(b"blob %d\0" % len(data) + data,
+                                         usedforsecurity=False).hexdigest()}
 
 
 def _own_files(live: LiveSession) -> tuple[str, tuple[str, ...]] | None:

@@ -180,13 +180,22 @@ class _Reader:
             return [command(CommandName.MV, [self.text(call, "from", "path"),
                                              self.text(call, "to")], line)]
         path = self.text(call, "path", "file_path")
+        # What the file was when the call was recorded (``reviewtui mcp`` adds these): a
+        # write of a new file is refused over one made since, a delete of a file changed
+        # since is refused (QA pass 84a: the user's new file was overwritten, their edits
+        # deleted). They only ever add a refusal.
         if tool == "delete":
-            return [command(CommandName.RM, [path], line)]
+            removal = command(CommandName.RM, [path], line)
+            blob = call.get("expectedBlob")
+            if isinstance(blob, str) and 7 <= len(blob) <= 40 and all(
+                    c in "0123456789abcdef" for c in blob):
+                removal = replace_record(removal, expect_blob=blob)
+            return [removal]
         if tool == "write":
             content = self.text(call, "content")
             return [FullFile(path, _lines(content), Span(line, line),
                              final_newline=content.endswith("\n") or content == "",
-                             literal=True)]
+                             literal=True, creates=call.get("new") is True)]
         if tool == "edit":
             # Whole lines, through the same cascade as a File Ops SEARCH/REPLACE edit.
             search = _lines(self.text(call, "search"))
