@@ -258,3 +258,31 @@ def test_a_write_and_a_delete_still_land_on_the_files_they_were_sent_against(
     assert tools.mutate({"tool": "delete", "path": "d.py"}, "t").startswith("applied")
     assert sorted(p.name for p in tools.root.iterdir()) == ["c.py"]
     tools.live.close()
+
+
+def test_a_reviewer_s_accept_of_a_change_built_on_a_pending_one_is_not_applied(
+        tmp_path: Path) -> None:
+    """QA pass 84a repro-2: the reviewer accepted Edit 2 (it edits what pending Edit 1
+    writes); the workbench said "recorded, not written yet", the agent was told "applied"
+    with nothing on disk. It is told "accepted", not written yet, and why."""
+    from reviewtui.core.engine import Decision
+    from reviewtui.shell.live import live_state_path
+    from reviewtui.shell.review import Review
+
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "a.py").write_text("x = compute(1, 2)\n")
+    session = tmp_path / "live.jsonl"
+    live = LiveSession(root, session, gate=Gate.REVIEW, wait=0)
+    live.record({"tool": "edit", "path": "a.py", "search": "x = compute(1, 2)",
+                 "replace": "x = NEW"}, "t")
+    second = live.record({"tool": "edit", "path": "a.py", "search": "x = NEW",
+                          "replace": "x = NEWER"}, "t")
+    with Review.open(session, root, state_path=live_state_path(session),
+                     format="toolcalls") as review:
+        review.decide(second.key, Decision.accept())  # the reviewer's y on Edit 2 alone
+    settled = live.settle(second)
+    assert settled.verdict == "accepted"
+    assert settled.pinned == -1
+    assert (root / "a.py").read_text() == "x = compute(1, 2)\n"
+    live.close()

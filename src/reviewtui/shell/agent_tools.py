@@ -182,6 +182,10 @@ class AgentTools:
         elif settled.verdict == "pending review":
             text += ("\nnot written yet: the reviewer has not decided. Call status later; "
                      "do not send the change again.")
+        elif settled.pinned == -1:
+            text += ("\nnot written yet: the reviewer accepted it, but it builds on a change "
+                     "still pending review, which the disk does not hold; it is written when "
+                     "that one is accepted. Call status later; do not send the change again.")
         elif settled.pinned is not None:
             text += (f"\nnot written yet: the reviewer keeps the disk at checkpoint "
                      f"{settled.pinned}, before this turn; it is written when they unpin. "

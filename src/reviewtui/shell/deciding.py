@@ -65,7 +65,7 @@ def decide_many(review: Review, items: Iterable[tuple[OpKey, Decision]], *,
             # What the reviewer would see (or, by_draft, what would be written).
             review._evaluate_from(first, draft=by_draft)
             unlanded = [item for item in entries if item.decision.verdict in _ACCEPTING
-                        and not (_in_draft(review, item.key) if by_draft
+                        and not (in_draft(review, item.key) if by_draft
                                  else review.result(item.key).landed)]
             if not unlanded:
                 break
@@ -92,7 +92,9 @@ def decide_many(review: Review, items: Iterable[tuple[OpKey, Decision]], *,
         return report
 
 
-def _in_draft(review: Review, key: OpKey) -> bool:
+def in_draft(review: Review, key: OpKey) -> bool:
+    """Whether ``key`` lands in the draft (what is written: the accepted operations alone),
+    not only in the display run, where the pending ones before it land too."""
     for turn in review.draft.turns:
         if turn.turn.index == key[0]:
             return any(result.key == key and result.landed for result in turn.results)

@@ -44,6 +44,7 @@ from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.records import Operation
 from reviewtui.core.protocol.config import is_config_path
 from reviewtui.core.record import record
+from reviewtui.shell.deciding import in_draft
 from reviewtui.shell.loader import LoadedSession, input_limit, load_session
 from reviewtui.shell.lock import RootLock
 from reviewtui.shell.review import Review
@@ -123,6 +124,7 @@ class Settled:
     outcome: Outcome  # "pending review", or a failure status
     decision: Decision | None = None
     pinned: int | None = None  # accepted, but the disk is pinned at this earlier checkpoint
+    # (-1: accepted, but it builds on a change still pending review: not on disk yet)
     held: tuple[str, ...] = ()  # not written: open for writing in another program
 
 
@@ -240,6 +242,10 @@ class LiveSession:
         with self.open_review(write=False) as review:
             outcome = review.outcome(key)
             pinned = pinned_before(review, key)
+            decided = review.decisions.get(key)
+            if (pinned is None and decided is not None
+                    and decided.verdict is not Verdict.REJECTED and not in_draft(review, key)):
+                pinned = -1  # accepted on a change still pending: not written (see Settled)
         return outcome, pinned, self._state_digest() == before
 
     def _state_digest(self) -> bytes | None:
@@ -344,7 +350,7 @@ class LiveSession:
                 return Settled(str(outcome.status), outcome)
             held = review.decide(rec.key, Decision.accept()).held
             landed = review.outcome(rec.key)
-            if landed.status is Status.APPLIED and not held and _drafted(review, rec.key):
+            if landed.status is Status.APPLIED and not held and in_draft(review, rec.key):
                 return _settled(Decision.accept(), landed, pinned_before(review, rec.key))
             # The accept did not land (a conflict; the file held open for writing; or it
             # builds on a change still pending, which the disk lacks: QA pass 85): nothing
@@ -423,15 +429,6 @@ class LiveSession:
         except ReviewtuiError:
             outcome, pinned = Outcome(Status.APPLIED), None
         return _settled(decision, outcome, pinned)
-
-
-def _drafted(review: Review, key: OpKey) -> bool:
-    """Whether ``key`` lands in the draft (what is written: the accepted operations alone),
-    not only in the display run, where the pending ones before it land too."""
-    for turn in review.draft.turns:
-        if turn.turn.index == key[0]:
-            return any(r.key == key and r.landed for r in turn.results)
-    return False
 
 
 def pinned_before(review: Review, key: OpKey) -> int | None:
