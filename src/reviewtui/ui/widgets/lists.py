@@ -276,4 +276,8 @@ class OpList(RowHighlightOptionList):
             self.highlighted = max(0, min(highlighted, len(prompts) - 1))
 
     def update_op(self, position: int, prompt: Text) -> None:
-        replace_prompt(self, position, prompt)
+        # A row not listed yet (an operation of a live session read in since the list
+        # was made: its SessionGrew comes next and adds it) has nothing to update. It
+        # crashed the workbench when an outside change came with it (QA pass 84a).
+        if position < self.option_count:
+            replace_prompt(self, position, prompt)
