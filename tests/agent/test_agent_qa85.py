@@ -286,3 +286,16 @@ def test_a_reviewer_s_accept_of_a_change_built_on_a_pending_one_is_not_applied(
     assert settled.pinned == -1
     assert (root / "a.py").read_text() == "x = compute(1, 2)\n"
     live.close()
+
+
+def test_an_ambiguous_edit_names_ten_places_and_counts_the_rest(tmp_path: Path) -> None:
+    """QA pass 84a repro-5: 1,000 matching stubs made a 10 KB answer (2,000,000 lines of
+    one text, 31 MB)."""
+    tools = _tools(tmp_path, {"stubs.py": "def f():\n    pass\n\n" * 1_000})
+    answer = tools.mutate({"tool": "edit", "path": "stubs.py", "search": "    pass",
+                           "replace": "    return None"}, "t")
+    assert answer.startswith("ambiguous"), answer[:200]
+    assert "SEARCH matches 1000 places in stubs.py (lines 2-2, 5-5," in answer
+    assert "and 990 more)" in answer
+    assert len(answer) < 2_000, len(answer)
+    tools.live.close()

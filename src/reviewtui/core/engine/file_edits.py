@@ -386,7 +386,8 @@ def _message(path: str, result: MatchResult) -> str:
         return (f"only a near match ({pct}% similar) at lines {result.start + 1}-{result.end}: "
                 "it would change text the model did not see; review before accepting")
     if status is Status.AMBIGUOUS:
-        where = ", ".join(f"{a}-{b}" for a, b in result.locations)
+        where = ", ".join(f"{a}-{b}" for a, b in result.locations[:10]) + (
+            f" and {len(result.locations) - 10} more" if len(result.locations) > 10 else "")
         return (f"SEARCH matches {len(result.locations)} places in {path} (lines {where}); "
                 "nothing was applied: the edit needs a longer, unique anchor")
     if status is Status.NOT_FOUND:
