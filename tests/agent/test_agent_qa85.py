@@ -299,3 +299,26 @@ def test_an_ambiguous_edit_names_ten_places_and_counts_the_rest(tmp_path: Path) 
     assert "and 990 more)" in answer
     assert len(answer) < 2_000, len(answer)
     tools.live.close()
+
+
+@pytest.mark.parametrize("first", [True, "２", 1.5], ids=["bool", "fullwidth", "float"])
+def test_a_line_number_that_is_not_one_is_refused(tmp_path: Path, first: object) -> None:
+    """QA pass 84a repro-7: ``true`` was taken as line 1 and written, a fullwidth ``２`` as
+    line 2; nothing is written for either now."""
+    tools = _tools(tmp_path, {"a.py": TEN})
+    server = build_server(tools)
+
+    async def ask() -> str:
+        result = await server.call_tool("replace_lines", {"path": "a.py", "first": first,
+                                                          "last": first, "content": "X\n"})
+        return "\n".join(getattr(block, "text", "") for block in result.content)
+
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    try:
+        answer = anyio.run(ask)
+    except ToolError as err:  # (the SDK's own refusal of an argument of the wrong type)
+        answer = f"error: {err}"
+    assert answer.startswith("error: "), answer
+    assert (tools.root / "a.py").read_text() == TEN
+    tools.live.close()

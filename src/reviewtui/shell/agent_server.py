@@ -14,6 +14,7 @@ from typing import Any
 
 import anyio
 from mcp.server.mcpserver import MCPServer
+from pydantic import StrictInt, StrictStr
 
 from reviewtui.core.errors import ReviewtuiError
 from reviewtui.shell.agent_tools import AgentTools
@@ -81,7 +82,8 @@ def build_server(tools: AgentTools) -> MCPServer[Any]:
         "expectedRevision (from read or ls) guards against a file that changed since. "
         "e.g. path='app.py', first='12', last='13', content='    x = 1\n    y = 2', "
         "expectedRevision='3fa2c1d0'. " + _INTENT))
-    async def replace_lines(path: str, first: str | int, last: str | int, content: str,
+    async def replace_lines(path: str, first: StrictStr | StrictInt, last: StrictStr | StrictInt,
+                            content: str,
                             expectedRevision: str | None = None, intent: str = "") -> str:  # noqa: N803
         call: dict[str, Any] = {"tool": "line_replace", "path": path, "from": first,
                                 "to": last, "content": content}

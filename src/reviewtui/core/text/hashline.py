@@ -35,7 +35,7 @@ TAG_WIDTH = 2
 # Possessive runs: plain ones next to each other backtracked quadratically ("1", 8,000
 # spaces and "x": 0.43 s); each was maximal in every match, so the readings are the same
 # (tests/core/test_regex_linear.py).
-_REF_RE = re.compile(r"^\s*+(?P<n>\d++)\s*+(?::\s*+(?P<tag>[0-9A-Fa-f]++))?\s*+$")
+_REF_RE = re.compile(r"^\s*+(?P<n>[0-9]++)\s*+(?::\s*+(?P<tag>[0-9A-Fa-f]++))?\s*+$")
 
 
 def line_tag(line: str) -> str:
