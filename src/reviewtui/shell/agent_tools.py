@@ -22,6 +22,7 @@ from reviewtui.core.engine import Verdict
 from reviewtui.core.engine.links import is_link, link_target
 from reviewtui.core.errors import ReviewtuiError
 from reviewtui.core.export.patch import unified_patch
+from reviewtui.core.importers.gitbinary import blob_id
 from reviewtui.core.model.edit_shapes import content_revision
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import Edit
@@ -335,13 +336,7 @@ def _as_it_is(state: FileState | None, tool: str) -> dict[str, Any]:
     a write over no file is a new file's; a delete names the content it removes."""
     if tool == "write":
         return {"new": True} if state is None else {}
-    if state is None:
-        return {}
-    import hashlib
-
-    data = state.data
-    return {"expectedBlob": hashlib.sha1(b"blob %d\0" % len(data) + data,
-                                         usedforsecurity=False).hexdigest()}
+    return {} if state is None else {"expectedBlob": blob_id(state.data)}
 
 
 def _own_files(live: LiveSession) -> tuple[str, tuple[str, ...]] | None:

@@ -88,19 +88,13 @@ def _stale_removal(tree: Tree, op: ConsoleCommand) -> str | None:
         if held == expect:
             return None
     elif op.expect_blob:
-        import hashlib  # (a deletion of a binary file, or one without lines: rare)
+        from reviewtui.core.importers.gitbinary import stored_as  # (rare: -D, binary, a call)
 
-        # As git stores it: a text file checked out with CRLF (eol=crlf, core.autocrlf)
-        # is the blob of its LF text (git's clean filter), as a full diff's lines are
-        # compared line endings aside above.
-        forms = [current.data]
-        if not is_link(current) and not current.binary and b"\r\n" in current.data:
-            forms.append(current.data.replace(b"\r\n", b"\n"))
-        for data in forms:
-            blob = hashlib.sha1(b"blob %d\0" % len(data) + data,
-                                usedforsecurity=False).hexdigest()
-            if blob.startswith(op.expect_blob):
-                return None
+        # As git stores it (a CRLF checkout's LF text), as a full diff's lines are compared
+        # line endings aside above.
+        if stored_as(current.data, op.expect_blob,
+                     text=not is_link(current) and not current.binary):
+            return None
     else:
         return None
     what = "a link" if is_link(current) else "a file"

@@ -10,8 +10,7 @@ found where it says, another id -- leaves the hunk to the reviewer, as before. P
 
 from __future__ import annotations
 
-import hashlib
-
+from reviewtui.core.importers.gitbinary import stored_as
 from reviewtui.core.model.records import Edit
 from reviewtui.core.model.tree import FileState
 
@@ -43,7 +42,7 @@ def preimage_holds(current: FileState, edit: Edit) -> bool:
     state: FileState | None = current
     for at, old, new in reversed(earlier):
         state = _taken_back(state, at, old, new) if state is not None else None
-    if state is None or not _blob_is(state, wanted):
+    if state is None or not stored_as(state.data, wanted):
         return False
     _remember((wanted, earlier), current)
     return True
@@ -68,12 +67,3 @@ def _remember(key: tuple[str, Earlier], state: FileState) -> None:
             del _PROVED[next(iter(_PROVED))]
         except (KeyError, RuntimeError, StopIteration):
             break
-
-
-def _blob_is(state: FileState, wanted: str) -> bool:
-    """Whether the state's git blob id starts with ``wanted`` (its CRLF checkout's too)."""
-    data = state.data
-    forms = [data, data.replace(b"\r\n", b"\n")] if b"\r\n" in data else [data]
-    return any(hashlib.sha1(b"blob %d\0" % len(form) + form,
-                            usedforsecurity=False).hexdigest().startswith(wanted)
-               for form in forms)

@@ -128,6 +128,15 @@ def blob_id(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
 
 
+def stored_as(data: bytes, wanted: str, *, text: bool = True) -> bool:
+    """Whether git's id of ``data`` starts with ``wanted`` (an id, maybe abbreviated), or,
+    for ``text``, that of its LF form: a text file checked out with CRLF (``eol=crlf``,
+    ``core.autocrlf``) is stored as its LF text (git's clean filter)."""
+    if blob_id(data).startswith(wanted):
+        return True
+    return text and b"\r\n" in data and blob_id(data.replace(b"\r\n", b"\n")).startswith(wanted)
+
+
 def _length_char(n: int) -> str:
     return chr(ord("A") + n - 1) if n <= 26 else chr(ord("a") + n - 27)
 
