@@ -10,7 +10,7 @@ import pytest
 
 from reviewtui.shell.agent_server import build_server
 from reviewtui.shell.agent_tools import AgentTools
-from reviewtui.shell.live import Gate, LiveSession
+from reviewtui.shell.live import ON_PENDING, Gate, LiveSession
 
 TEN = "".join(f"l{n} = {n}\n" for n in range(1, 11))
 
@@ -283,7 +283,7 @@ def test_a_reviewer_s_accept_of_a_change_built_on_a_pending_one_is_not_applied(
         review.decide(second.key, Decision.accept())  # the reviewer's y on Edit 2 alone
     settled = live.settle(second)
     assert settled.verdict == "accepted"
-    assert settled.pinned == -1
+    assert settled.pinned == ON_PENDING
     assert (root / "a.py").read_text() == "x = compute(1, 2)\n"
     live.close()
 

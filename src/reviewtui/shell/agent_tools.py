@@ -37,6 +37,7 @@ from reviewtui.core.paths.safety import (
 )
 from reviewtui.shell.disk import target_path
 from reviewtui.shell.live import (
+    ON_PENDING,
     Gate,
     LiveSession,
     Recorded,
@@ -183,7 +184,7 @@ class AgentTools:
         elif settled.verdict == "pending review":
             text += ("\nnot written yet: the reviewer has not decided. Call status later; "
                      "do not send the change again.")
-        elif settled.pinned == -1:
+        elif settled.pinned == ON_PENDING:
             text += ("\nnot written yet: the reviewer accepted it, but it builds on a change "
                      "still pending review, which the disk does not hold; it is written when "
                      "that one is accepted. Call status later; do not send the change again.")

@@ -64,8 +64,9 @@ def decide_many(review: Review, items: Iterable[tuple[OpKey, Decision]], *,
                                         seconds=now - review._since))
             # What the reviewer would see (or, by_draft, what would be written).
             review._evaluate_from(first, draft=by_draft)
+            drafted = _drafted(review) if by_draft else set()
             unlanded = [item for item in entries if item.decision.verdict in _ACCEPTING
-                        and not (in_draft(review, item.key) if by_draft
+                        and not (item.key in drafted if by_draft
                                  else review.result(item.key).landed)]
             if not unlanded:
                 break
@@ -99,6 +100,12 @@ def in_draft(review: Review, key: OpKey) -> bool:
         if turn.turn.index == key[0]:
             return any(result.key == key and result.landed for result in turn.results)
     return False
+
+
+def _drafted(review: Review) -> set[OpKey]:
+    """Every operation that lands in the draft (:func:`in_draft` for a whole batch)."""
+    return {result.key for turn in review.draft.turns for result in turn.results
+            if result.landed}
 
 
 def refusal(review: Review, item: DecisionItem) -> DecisionRefused:

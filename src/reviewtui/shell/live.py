@@ -116,6 +116,9 @@ class Recorded:
     line: int
 
 
+ON_PENDING = -1  # Settled.pinned of an accept that builds on a change still pending
+
+
 @record(frozen=True, slots=True)
 class Settled:
     """What became of a recorded operation."""
@@ -124,7 +127,7 @@ class Settled:
     outcome: Outcome  # "pending review", or a failure status
     decision: Decision | None = None
     pinned: int | None = None  # accepted, but the disk is pinned at this earlier checkpoint
-    # (-1: accepted, but it builds on a change still pending review: not on disk yet)
+    # (or ON_PENDING: accepted, but it builds on a change still pending: not on disk yet)
     held: tuple[str, ...] = ()  # not written: open for writing in another program
 
 
@@ -245,7 +248,7 @@ class LiveSession:
             decided = review.decisions.get(key)
             if (pinned is None and decided is not None
                     and decided.verdict is not Verdict.REJECTED and not in_draft(review, key)):
-                pinned = -1  # accepted on a change still pending: not written (see Settled)
+                pinned = ON_PENDING  # (see Settled)
         return outcome, pinned, self._state_digest() == before
 
     def _state_digest(self) -> bytes | None:

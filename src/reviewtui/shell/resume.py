@@ -300,26 +300,23 @@ def note_writing(review: Review, path: str, state: FileState | None) -> None:
     (``PathRecord.writing``), with the file's identity at that moment."""
     record = review._record(path)
     record.writing = state
+    record.writing_stat = _identity(review.root / path)
+
+
+def _identity(full: Path) -> tuple[int, int, int, int] | None:
+    """The file's (inode, size, mtime, ctime), None when there is none."""
     try:
-        found = os.lstat(review.root / path)
+        found = os.lstat(full)
     except OSError:
-        record.writing_stat = None
-    else:
-        record.writing_stat = (found.st_ino, found.st_size, found.st_mtime_ns,
-                               found.st_ctime_ns)
+        return None
+    return found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns
 
 
 def _touched_since_save(review: Review, path: str, record: PathRecord) -> bool:
     """Whether the file at ``path`` is another file than the one the last save saw, or
     was changed in place since (see ``PathRecord.writing_stat``); False when unknown."""
     saved = record.saved_writing_stat
-    if saved is None:
-        return False
-    try:
-        found = os.lstat(review.root / path)
-    except OSError:
-        return True
-    return saved != (found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns)
+    return saved is not None and saved != _identity(review.root / path)
 
 
 def _had_there(review: Review, path: str, digest: str | None, wanted: FileState | None,
