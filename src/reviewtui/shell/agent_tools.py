@@ -121,7 +121,7 @@ class AgentTools:
         if state is None and (spelled := self._project().rules.spellings.get(rel)):
             # On disk decomposed (as macOS writes names): ls lists it, so it is read; the
             # change tools refuse it until it is renamed (QA pass 85: "does not exist").
-            found = self._disk_state_exact(spelled)
+            found = self._disk_state(spelled, as_named=True)
             if found is not None and found.text is not None:
                 return (agent.read_answer(rel, found, content_revision(found.data),
                                           first=first, last=last, hashed=ids)
@@ -194,14 +194,15 @@ class AgentTools:
                      "Call status later; do not send the change again.")
         return text
 
-    def _disk_state(self, path: str) -> FileState | None:
+    def _disk_state(self, path: str, *, as_named: bool = False) -> FileState | None:
         """One file as it is on disk now (None: absent, unreadable or not ours to read).
 
         The tree reader's rules: no link on the way, nothing in a folder it does not read,
-        regular files only (a FIFO would hang the read).
+        regular files only (a FIFO would hang the read). ``as_named``: ``path`` is a name
+        as it is on disk, not normalised (a decomposed spelling).
         """
         try:
-            rel = normalize_path(path)
+            rel = path if as_named else normalize_path(path)
             if unread_dir_of(rel) is not None:
                 return None
             target = target_path(self.root, rel)
@@ -209,19 +210,6 @@ class AgentTools:
                 return None
             return FileState.from_bytes(target.read_bytes())
         except (ReviewtuiError, OSError):
-            return None
-
-    def _disk_state_exact(self, name: str) -> FileState | None:
-        """:meth:`_disk_state` of a name as it is on disk (not normalised): a regular file
-        at the top or in folders without links, else None."""
-        try:
-            full = self.root / name
-            if (unread_dir_of(name) is not None or any(
-                    p.is_symlink() for p in (full, *full.parents) if self.root in p.parents)
-                    or not stat.S_ISREG(full.lstat().st_mode)):
-                return None
-            return FileState.from_bytes(full.read_bytes())
-        except OSError:
             return None
 
     def _link_note(self, rel: str) -> str | None:
