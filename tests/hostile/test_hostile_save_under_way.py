@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from diskkit import Cmd, Ed, make_project, write_session
+from heldkit import held_open
 from reviewtui.core.engine import Decision, Verdict
 from reviewtui.shell.outside import MSG_BEING_WRITTEN
 from reviewtui.shell.review import Review
@@ -174,31 +175,14 @@ def test_a_move_away_from_a_held_file_waits_and_keeps_both(tmp_path: Path) -> No
 
 
 # Write argv[2] over the file in place, keep it open until a line comes on stdin.
-REVERTER = """
-import sys
-with open(sys.argv[1], "r+b") as f:
-    f.seek(0); f.write(sys.argv[2].encode()); f.truncate(); f.flush()
-    print("written", flush=True)
-    sys.stdin.readline()
-"""
-
-
 def _revert_held_then_accept(review: Review, app: Path, text: bytes,
                              key: tuple[int, int]) -> None:
     """A program writes ``text`` over ``app`` in place and holds it open; the watcher
     sees it (held), the reviewer accepts ``key`` meanwhile (held back); then it closes."""
-    with subprocess.Popen([sys.executable, "-c", REVERTER, str(app), text.decode()],
-                          stdin=subprocess.PIPE, stdout=subprocess.PIPE) as program:
-        assert program.stdout is not None
-        assert program.stdin is not None
-        try:
-            assert program.stdout.readline() == b"written\n"
-            assert review.outside_changed(["app.py"]).held == ["app.py"]
-            assert review.decide(key, Decision.accept()).held == ["app.py"]
-            assert app.read_bytes() == text
-        finally:
-            program.stdin.close()
-            program.wait(timeout=30)
+    with held_open(app, written=text):
+        assert review.outside_changed(["app.py"]).held == ["app.py"]
+        assert review.decide(key, Decision.accept()).held == ["app.py"]
+        assert app.read_bytes() == text
 
 
 @pytest.mark.parametrize("extra", [b"", b"# mine\n"], ids=["put-back", "put-back-and-a-line"])

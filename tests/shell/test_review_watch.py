@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import subprocess
-import sys
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -205,27 +203,13 @@ def test_a_save_held_open_is_taken_in_once_the_file_is_closed(tmp_path: Path) ->
     """A program writes the whole file and keeps it open a while: the watcher's events all
     come while it is held (not taken in), and closing gives no event; the watcher asks
     again until it is closed, then takes the save in, and an accept lands over it."""
-    holder = ("import sys\nwith open(sys.argv[1], 'r+b') as f:\n"
-              "    f.truncate(0); f.write(sys.argv[2].encode()); f.flush()\n"
-              "    print('held', flush=True); sys.stdin.readline()\n")
-
     async def scenario(w: Watching, root: Path) -> None:
         app = root / "app.py"
         saved = BASE.replace(b"BETA = 2", b"BETA = 3")
-        with subprocess.Popen([sys.executable, "-c", holder, str(app), saved.decode()],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE) as writer:
-            assert writer.stdout is not None
-            assert writer.stdin is not None
-            try:
-                assert writer.stdout.readline() == b"held\n"
-                await w.until(lambda r: "app.py" in r.held)
-                await asyncio.sleep(0.6)  # asked again meanwhile: still held, not taken in
-                assert not any("app.py" in r.outside for r in w.reports)
-                writer.stdin.write(b"\n")
-                writer.stdin.close()
-                assert writer.wait(timeout=10) == 0
-            finally:
-                writer.kill()
+        with held_open(app, written=saved):
+            await w.until(lambda r: "app.py" in r.held)
+            await asyncio.sleep(0.6)  # asked again meanwhile: still held, not taken in
+            assert not any("app.py" in r.outside for r in w.reports)
         report = await w.until(lambda r: "app.py" in r.outside)
         assert report.held == []
         w.review.decide(A1, Decision.accept())
