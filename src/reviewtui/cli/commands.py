@@ -28,7 +28,7 @@ from reviewtui.core.engine import (
 from reviewtui.core.engine.decisions import Decision, OpKey, Verdict
 from reviewtui.core.errors import InputLimitError, UsageError
 from reviewtui.core.lint.rules import lint_reply, lint_session, problem_finding
-from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.records import Session
 from reviewtui.core.protocol.reply import parse_reply_text
 from reviewtui.core.record import replace
@@ -263,10 +263,7 @@ def apply(args: argparse.Namespace) -> int:
         lost = [problem_finding(p, t.index) for t in picked for p in t.reply.problems
                 if p.severity == "error"]
         chosen = [t for t in review.draft.turns if first <= t.index <= last]
-        # As written (the draft), in conflict or not; with --turns the workbench's view
-        # (pending turns before them previewed as landed) is not what was written.
-        results = [replace(r, outcome=r.outcome if turns and r.landed and review.outcome(
-            r.key).status is not Status.CONFLICT else review.outcome(r.key))
+        results = [replace(r, outcome=_as_written(review, r, by_draft=turns is not None))
                    for t in chosen for r in t.results]
         # A file another program holds open for writing is not written (shell/writers.py):
         # its operations are not applied, and an apply ends; it says so and exits 1.
@@ -334,6 +331,16 @@ def apply(args: argparse.Namespace) -> int:
         print(committed.summary(), file=sys.stderr if args.json else sys.stdout)
     return (EXIT_OK if not skipped and not report.conflicts and not lost and review.session.turns
             else EXIT_FINDINGS)
+
+
+def _as_written(review: Review, result: OpResult, *, by_draft: bool) -> Outcome:
+    """An operation's outcome as apply reports it: the workbench's, or in conflict; with
+    ``--turns`` (``by_draft``) a landed operation's own, as the draft wrote it (the
+    workbench's view previews the pending turns before it as landed)."""
+    shown = review.outcome(result.key)
+    if by_draft and result.landed and shown.status is not Status.CONFLICT:
+        return result.outcome
+    return shown
 
 
 def _strict(review: Review, wanted: list[tuple[OpKey, Decision]]
