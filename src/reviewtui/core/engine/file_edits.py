@@ -428,13 +428,13 @@ def evaluate_full_file(
     if not op.final_newline:
         text = text[:-1]
     current = tree.get(path)
-    parts = path.split("/")
-    blocker = next((folder for folder in ("/".join(parts[:n]) for n in range(1, len(parts)))
-                    if folder in tree), None) if current is None else None
-    if blocker is not None:  # (it was answered "pending", a write that can never be made)
-        return refused(path, "path-conflict", f"{blocker} is a file, so {path} cannot be "
-                       f"created inside it: remove or move {blocker} first"), None
     if current is None:
+        parts = path.split("/")
+        blocker = next((folder for folder in ("/".join(parts[:n]) for n in range(1, len(parts)))
+                        if folder in tree), None)
+        if blocker is not None:  # (answered "pending": a write that can never be made)
+            return refused(path, "path-conflict", f"{blocker} is a file, so {path} cannot be "
+                           f"created inside it: remove or move {blocker} first"), None
         return (Outcome(Status.APPLIED, method="new-file", path=path, lines=(1, len(lines)),
                         after="\n".join(lines),
                         message=f"creates {path} ({plural(len(lines), 'line')})"),
