@@ -267,3 +267,52 @@ def test_states_are_the_files_of_items(files: dict[str, bytes]) -> None:
     listed = [state for _, state in tree.items()]
     assert sorted(map(id, walked)) == sorted(map(id, listed))
     assert len(walked) == len(files)
+
+
+def test_mixed_file_changed_lines_keep_the_endings_of_the_lines_they_replace() -> None:
+    # QA pass 84a: "c = 3\r\n" edited to "c = 30" became "c = 30\n" (the dominant ending,
+    # LF by a tie), a change the model never asked for.
+    state = FileState.from_bytes(b"a = 1\r\nb = 2\nc = 3\r\nd = 4\n")
+    assert state.with_lines(["a = 1", "b = 20", "c = 30", "d = 4"]).data == (
+        b"a = 1\r\nb = 20\nc = 30\r\nd = 4\n")
+
+
+def test_mixed_file_lines_added_among_changed_ones_take_the_ending_above() -> None:
+    state = FileState.from_bytes(b"top\nx\r\ny\nz\r\nend\n")
+    new = state.with_lines(["top", "x", "inserted", "y", "Z", "end"])
+    # x and y unchanged (their own), "inserted" after the CRLF line x, Z replaces z.
+    assert new.data == b"top\nx\r\ninserted\r\ny\nZ\r\nend\n"
+
+
+def test_mixed_file_uniform_replaced_run_gives_its_ending_to_every_new_line() -> None:
+    state = FileState.from_bytes(b"a\nb\r\nc\r\nd\n")
+    assert state.with_lines(["a", "B1", "B2", "B3", "d"]).data == b"a\nB1\r\nB2\r\nB3\r\nd\n"
+
+
+@given(st.lists(st.tuples(st.sampled_from(["a", "b", "c", "dd", ""]),
+                          st.sampled_from(["\n", "\r\n"])), min_size=2, max_size=12),
+       st.data())
+def test_mixed_file_splice_changes_no_ending_of_a_line_it_keeps(
+        lines: list[tuple[str, str]], data: st.DataObject) -> None:
+    state = FileState.from_bytes("".join(line + end for line, end in lines).encode())
+    assume(state.eol == "mixed")
+    lo = data.draw(st.integers(0, len(lines) - 1))
+    hi = data.draw(st.integers(lo + 1, len(lines)))
+    replacement = data.draw(st.lists(st.sampled_from(["X", "Y", "a"]), max_size=4))
+    kept_after = [end for _, end in lines[hi:]]
+    new_lines = [line for line, _ in lines[:lo]] + replacement + [
+        line for line, _ in lines[hi:]]
+    assume(new_lines)
+    parts = (state.splice(lo, hi, replacement).text or "").split("\n")
+    assert parts[-1] == ""  # the final newline kept
+    ends = ["\r\n" if part.endswith("\r") else "\n" for part in parts[:-1]]
+    assert len(ends) == len(new_lines)
+    # Every line before and after the replaced stretch keeps its ending...
+    assert ends[:lo] == [end for _, end in lines[:lo]]
+    assert ends[len(ends) - len(kept_after):] == kept_after
+    # ... and replaced line for line, each new line takes its old line's.
+    if len(replacement) == hi - lo:
+        assert ends[lo:hi] == [end for _, end in lines[lo:hi]]
+    # Replacing lines that all ended alike, every new line ends so.
+    if replacement and len({end for _, end in lines[lo:hi]}) == 1:
+        assert set(ends[lo : lo + len(replacement)]) == {lines[lo][1]}

@@ -73,6 +73,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     check.add_argument("--root", help="the project the session edits (default: the "
                        "session directory's base/, else an empty tree)")
     check.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    check.add_argument("--from-disk", action="store_true",
+                       help="with a saved review of the session: check the disk as it is, "
+                       "not the files as they were before the review wrote them")
     check.add_argument("--trust-checks", action="store_true",
                        help="trust this exact reviewtui.toml (remembered per content hash) "
                        "and run its [checks] commands on scratch copies")

@@ -45,6 +45,7 @@ if TYPE_CHECKING:  # imported where used: ``check`` and ``lint`` need none of th
     import argparse  # the namespace of a plain check/apply is not argparse's
 
     from reviewtui.core.protocol.config import ProjectConfig
+    from reviewtui.core.model.tree import Tree
     from reviewtui.core.review.diagnostics import Diagnostic
     from reviewtui.shell.git_commit import CommitReport
     from reviewtui.shell.replay import ReplayReport
@@ -56,6 +57,24 @@ def _project_for(loaded: LoadedSession, root: str | None) -> tuple[Path | None, 
     if loaded.base is not None:
         return loaded.base, str(loaded.base)
     return None, ""
+
+
+def _checked_tree(args: argparse.Namespace, loaded: LoadedSession, root: Path | None,
+                  disk: Tree) -> tuple[Tree, list[str]]:
+    """The tree ``check`` evaluates: the disk, or with a review of the session saved for
+    this ``--root`` the files before that review wrote them (shell/export.py
+    ``reviewed_base``; ``--from-disk``: the disk all the same)."""
+    if (root is None or args.root is None or getattr(args, "from_disk", False)
+            or getattr(args, "git_range", None) or getattr(args, "worktree", False)):
+        return disk, []
+    from reviewtui.shell.statepath import state_path_for
+
+    state_path = state_path_for(loaded)[0]
+    if not state_path.is_file():
+        return disk, []
+    from reviewtui.shell.export import reviewed_base  # (the review: only with a state)
+
+    return reviewed_base(loaded, root, state_path, disk, format=_format(args))
 
 
 def _format(args: argparse.Namespace) -> str | None:
@@ -88,8 +107,10 @@ def check(args: argparse.Namespace) -> int:
     loaded = load_session(args.session, format=_format(args), root=args.root)
     root, root_label = _project_for(loaded, args.root)
     project = load_project(root, config_dirs=(loaded.directory,), lazy=True)
-    run = evaluate_session(loaded.session, project.tree, rules=project.rules,
-                           policy=Policy.headless())
+    tree, notes = _checked_tree(args, loaded, root, project.tree)
+    for note in notes:
+        print(note, file=sys.stderr if args.json else sys.stdout)
+    run = evaluate_session(loaded.session, tree, rules=project.rules, policy=Policy.headless())
     findings = lint_session(loaded.session, file_text_for(run))
     source = str(loaded.file)
     where = Places(source)

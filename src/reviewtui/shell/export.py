@@ -17,8 +17,9 @@ from reviewtui.core.export import Accepted
 from reviewtui.core.export.accepted import FAILED
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import Edit, FullFile
+from reviewtui.core.model.tree import Tree
 from reviewtui.core.record import replace
-from reviewtui.shell.loader import load_session, read_input
+from reviewtui.shell.loader import LoadedSession, load_session, read_input
 from reviewtui.shell.project import load_project
 from reviewtui.shell.review import Review
 from reviewtui.shell.state import (
@@ -173,3 +174,32 @@ def load_accepted(session: str | Path, root: str | Path | None = None, *,
     run = evaluate_session(loaded.session, tree_project.tree, rules=tree_project.rules,
                            policy=Policy.headless())
     return Accepted.of(run, str(loaded.file)), []
+
+
+def reviewed_base(loaded: LoadedSession, root: Path, state_path: Path, disk: Tree, *,
+                  format: str | None = None) -> tuple[Tree, list[str]]:
+    """``check``'s project when a review of the session was saved (``state_path``) for
+    ``root``: the files as they were before that review wrote to them (the bases it
+    recorded, over the disk for every other path), and the notes to print.
+
+    A session whose review wrote it (``apply --state``, a live agent session written as it
+    was accepted) no longer applies to the disk, which holds its result: checked there,
+    every edit it wrote read as not found. Nothing is written (the review opens dry-run,
+    its state read-only); a state that cannot be read, or that was saved for another
+    project, leaves ``disk`` as it is, with a note.
+    """
+    try:
+        saved_root = _saved_root(state_path)
+    except UsageError as exc:
+        return disk, [f"note: {exc.message}: checking against the disk as it is"]
+    if saved_root is None or saved_root.resolve() != root.resolve():
+        return disk, [f"note: the review state {state_path} was saved for another project"
+                      f" ({saved_root}): checking {root} as it is"]
+    with Review.open(loaded.file, root, dry_run=True, state_path=state_path,
+                     read_only_state=True, format=format, lazy=True) as review:
+        base, problems = review.base, list(review.state_problems)
+    if not base.changed_objects(disk):
+        return disk, problems
+    return base, [*problems, f"note: checked against the files as they were before the review "
+                  f"saved in {state_path} wrote to them (--from-disk: against the disk as it "
+                  "is)"]

@@ -296,13 +296,15 @@ class FileState:
             return self
         return FileState.from_bytes(data, mode=self.mode, revision=self.revision + 1)
 
-    def with_lines(self, new_lines: Sequence[str],
-                   final_newline: bool | None = None) -> FileState:
+    def with_lines(self, new_lines: Sequence[str], final_newline: bool | None = None, *,
+                   span: tuple[int, int] | None = None) -> FileState:
         """These lines, written in this file's conventions.
 
-        The BOM and line-ending style stay; in a mixed file the unchanged lines before
-        the first and after the last changed line keep their own endings and the rest
-        get the dominant one. The final newline is kept unless ``final_newline`` says
+        The BOM and line-ending style stay; in a mixed file every line keeps its own
+        ending and a changed line takes that of the line it replaces (see
+        :func:`_changed_endings`). ``span``: which of this version's lines were replaced
+        (the rest are ``new_lines``' first and last lines), when the caller knows it; else
+        the unchanged lines are found by comparing the two lists from each end. The final newline is kept unless ``final_newline`` says
         otherwise (an empty file has no convention yet, so it gets one).
         """
         if self.binary:
@@ -318,7 +320,7 @@ class FileState:
             return self._with_joined(text, len(new_lines) - 1 + final_newline)
         if any("\n" in line for line in new_lines):
             raise ValueError("lines must not contain a newline")
-        endings = self._endings_for(new_lines)
+        endings = self._endings_for(new_lines, span)
         if endings and not final_newline:
             endings[-1] = ""
         elif endings and not endings[-1]:
@@ -361,7 +363,7 @@ class FileState:
                 or first.startswith("\ufeff") or (not final_newline and not last)
                 or len(lines) - 1 + bool(final_newline) == 0):
             whole = lines if isinstance(lines, tuple) else lines.as_tuple()
-            return self.with_lines(whole, final_newline=final_newline)
+            return self.with_lines(whole, final_newline=final_newline, span=(start, end))
         if (len(added) == end - start and tuple(old[start:end]) == added
                 and final_newline == self.final_newline):
             return self
@@ -421,25 +423,73 @@ class FileState:
         lines, final = _text_lines(text.removeprefix("\ufeff"))
         return self.with_lines(lines, final_newline=final)
 
-    def _endings_for(self, new_lines: Sequence[str]) -> list[str]:
-        """Line endings for ``new_lines``; only mixed files need per-line bookkeeping."""
+    def _endings_for(self, new_lines: Sequence[str],
+                     span: tuple[int, int] | None = None) -> list[str]:
+        """Line endings for ``new_lines`` (``span``: see :meth:`with_lines`); only mixed
+        files need per-line bookkeeping."""
         if self.eol != "mixed":
             return [self.newline] * len(new_lines)
         old = self.lines
         old_ends = _old_endings(self)
         n_new, n_old = len(new_lines), len(old)
-        limit = min(n_new, n_old)
-        head = 0
-        while head < limit and new_lines[head] == old[head]:
-            head += 1
-        tail = 0
-        while tail < limit - head and new_lines[n_new - 1 - tail] == old[n_old - 1 - tail]:
-            tail += 1
+        if span is not None:
+            head, tail = span[0], n_old - span[1]
+        else:
+            limit = min(n_new, n_old)
+            head = 0
+            while head < limit and new_lines[head] == old[head]:
+                head += 1
+            tail = 0
+            while tail < limit - head and new_lines[n_new - 1 - tail] == old[n_old - 1 - tail]:
+                tail += 1
         ends = [self.newline] * n_new
         ends[:head] = old_ends[:head]
         if tail:
             ends[n_new - tail:] = old_ends[n_old - tail:]
+        if n_new - tail > head:
+            ends[head : n_new - tail] = _changed_endings(
+                old[head : n_old - tail], old_ends[head : n_old - tail],
+                new_lines[head : n_new - tail], self.newline,
+                above=(old_ends[head - 1] or None) if head else None)
         return ends
+
+
+# Above this many old times new changed lines, the changed lines of a mixed file are not
+# aligned line by line (difflib): they take the ending most of the old ones had.
+_ALIGN_LIMIT = 4_000_000
+
+
+def _changed_endings(old: Sequence[str], old_ends: Sequence[str], new: Sequence[str],
+                     dominant: str, above: str | None = None) -> list[str]:
+    """The endings of the changed lines ``new`` of a mixed file, which replace ``old``
+    (ending in ``old_ends``; "": the file's last line, without one).
+
+    A model types LF whatever the file holds: it means the lines' text, not their
+    endings. So a changed line keeps the ending of the line it replaces: line for line
+    when as many lines replace as many, each equal line its own and each replaced run
+    line for line otherwise (what it replaces being the nearest old line, an inserted
+    line the one above it, ``above`` for the first ones); where every replaced line ends
+    alike, that ending. The file's dominant ending is only for lines that replace nothing
+    that had one, with no line above."""
+    known = [end or dominant for end in old_ends]
+    if not known:
+        return [above or dominant] * len(new)
+    if len(set(known)) == 1:
+        return [known[0]] * len(new)
+    if len(old) == len(new):
+        return list(known)
+    if len(old) * len(new) > _ALIGN_LIMIT:
+        return [max(set(known), key=known.count)] * len(new)
+    from difflib import SequenceMatcher  # (the changed lines alone: bounded above)
+
+    ends: list[str] = []
+    for tag, i1, i2, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        for j in range(j2 - j1):
+            if tag == "insert":
+                ends.append(known[i1 - 1] if i1 > 0 else above or known[0])
+            else:
+                ends.append(known[i1 + min(j, i2 - i1 - 1)])
+    return ends
 
 
 def _old_endings(state: FileState) -> list[str]:

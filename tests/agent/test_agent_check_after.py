@@ -1,0 +1,73 @@
+"""``reviewtui check`` of a live agent session after it was written (QA pass 84a): the
+disk holds the session's result, so every edit it wrote read as not found there. It is
+checked against the files as they were before the review wrote them."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from pathlib import Path
+
+from reviewtui.cli import main
+from reviewtui.shell.agent_tools import AgentTools
+from reviewtui.shell.live import Gate, LiveSession
+
+
+def _check(*argv: str) -> tuple[int, str]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["check", *argv])
+    return code, out.getvalue()
+
+
+def _snapshot(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_check_of_a_written_live_session_reads_the_files_before_it(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "a.py").write_text("a = 1\nb = 2\nc = 3\n")
+    session = tmp_path / "live.jsonl"
+    tools = AgentTools(LiveSession(root, session, gate=Gate.AUTO, wait=0))
+    for n, (search, replace) in enumerate((("a = 1", "a = 10"), ("c = 3", "c = 30"))):
+        answer = tools.mutate({"tool": "edit", "path": "a.py", "search": search,
+                               "replace": replace}, f"edit {n}")
+        assert answer.startswith("applied"), answer
+    tools.mutate({"tool": "write", "path": "new.py", "content": "n = 1\n"}, "new")
+    tools.live.close()
+    assert (root / "a.py").read_text() == "a = 10\nb = 2\nc = 30\n"
+    before = _snapshot(tmp_path)
+
+    code, out = _check(str(session), "--root", str(root))
+    assert code == 0, out
+    assert "note: checked against the files as they were before the review" in out
+    assert out.splitlines()[-1].startswith("3 turns, 3 operations: 3 apply, 0 fail"), out
+    assert "not_found" not in out
+    assert _snapshot(tmp_path) == before  # check wrote nothing: project, state, blobs
+
+    # --from-disk: the disk as it is, where the edits are found no more.
+    code, out = _check(str(session), "--root", str(root), "--from-disk")
+    assert code == 1, out
+    assert "not_found" in out
+    assert "checked against the files as they were" not in out
+    assert _snapshot(tmp_path) == before
+
+
+def test_check_of_a_review_saved_for_another_project_checks_the_disk(tmp_path: Path) -> None:
+    made = tmp_path / "made"
+    made.mkdir()
+    (made / "a.py").write_text("a = 1\n")
+    session = tmp_path / "live.jsonl"
+    tools = AgentTools(LiveSession(made, session, gate=Gate.AUTO, wait=0))
+    assert tools.mutate({"tool": "edit", "path": "a.py", "search": "a = 1",
+                         "replace": "a = 2"}, "edit").startswith("applied")
+    tools.live.close()
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "a.py").write_text("a = 2\n")
+    code, out = _check(str(session), "--root", str(other))
+    assert code == 1, out
+    assert "was saved for another project" in out
+    assert "not_found" in out
