@@ -37,7 +37,7 @@ def test_splice_equals_with_lines_and_from_bytes(
         end = min(start + width, len(state.lines))
         spliced = [*state.lines[:start], *new, *state.lines[end:]]
         try:
-            expected = state.with_lines(spliced, final_newline=final)
+            expected = state.with_lines(spliced, final_newline=final, span=(start, end))
         except ValueError:
             with pytest.raises(ValueError, match="newline|binary"):
                 state.splice(start, end, new, final_newline=final)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gitkit import commit_all, git, new_repo
+from gitkit import commit_all, git, git_bytes, new_repo
 
 from reviewtui.cli import main
 from reviewtui.core.engine import Decision
@@ -121,15 +121,83 @@ def test_a_change_the_project_rules_refuse_is_left_out_not_reverted(tmp_path: Pa
     assert (repo / "secrets" / "key.txt").read_text() == "agent wrote this\n"
 
 
-def test_a_crlf_checkout_under_autocrlf_says_why_it_is_left_out(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """``core.autocrlf=true`` (a Windows checkout): a changed file is left out, and the note
-    says it is the line endings (it said "cannot be replayed exactly from its diff")."""
+def _crlf_repo(tmp_path: Path) -> Path:
+    """``core.autocrlf=true`` (a Windows checkout): git stores LF, the disk holds CRLF."""
     repo = new_repo(tmp_path / "repo")
     git(repo, "config", "core.autocrlf", "true")
+    (repo / "f.txt").write_bytes(b"".join(b"line %d\n" % n for n in range(1, 13)))
+    (repo / "keep.txt").write_bytes(b"kept\n")
+    commit_all(repo, "Base")
+    for name in ("f.txt", "keep.txt"):  # as a checkout under autocrlf writes them
+        (repo / name).write_bytes((repo / name).read_bytes().replace(b"\n", b"\r\n"))
+    edited = (repo / "f.txt").read_bytes().replace(b"line 2\r\n", b"LINE TWO\r\n")
+    (repo / "f.txt").write_bytes(edited.replace(b"line 11\r\n", b"line 11\r\nadded\r\n"))
+    (repo / "new.txt").write_bytes(b"fresh\r\nfile\r\n")
+    return repo
+
+
+def test_a_crlf_checkout_under_autocrlf_is_reviewed_in_place(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """It was left out whole ("its line endings on disk are not git's"), so a Windows
+    checkout reviewed nothing. Its diff is now made from HEAD as checked out (CRLF)."""
+    repo = _crlf_repo(tmp_path)
+    disk = {p.name: p.read_bytes() for p in repo.iterdir() if p.is_file()}
+    assert main(["check", "--worktree", "--root", str(repo)]) == 0
+    out = capsys.readouterr().out
+    assert "line endings" not in out
+    assert out.splitlines()[-1].startswith("1 turn, 3 operations: 3 apply, 0 fail"), out
+    source = open_worktree(str(repo), keep=True)
+    assert source.origin.skipped == ()
+    with Review.open(source.session, source.root, state_path=source.state) as review:
+        assert review.last_report is not None
+        assert not review.last_report.written
+        keys = sorted(review.decisions)
+        assert len(keys) == 3
+        assert all(review.result(key).landed for key in keys)
+        assert {p.name: p.read_bytes() for p in repo.iterdir() if p.is_file()} == disk
+        first = next(k for k in keys if review.result(k).op.path == "f.txt"
+                     and "LINE TWO" in "".join(review.result(k).op.replace_lines))
+        review.decide(first, Decision.reject())
+        new_file = next(k for k in keys if review.result(k).op.path == "new.txt")
+        review.decide(new_file, Decision.reject())
+    # HEAD's line back in the checkout's CRLF; every other byte as the disk had it.
+    assert (repo / "f.txt").read_bytes() == disk["f.txt"].replace(b"LINE TWO", b"line 2")
+    assert not (repo / "new.txt").exists()
+    assert (repo / "keep.txt").read_bytes() == b"kept\r\n"
+
+
+def test_an_eol_attribute_file_is_reviewed_beside_plain_ones(tmp_path: Path) -> None:
+    """``*.bat text eol=crlf`` (common beside LF sources): the .bat file is reviewed too."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / ".gitattributes").write_text("*.bat text eol=crlf\n")
+    (repo / "run.bat").write_bytes(b"@echo off\r\necho one\r\n")
+    (repo / "a.py").write_text("a = 1\n")
+    commit_all(repo, "Base")
+    assert git_bytes(repo, "show", "HEAD:run.bat") == b"@echo off\necho one\n"
+    (repo / "run.bat").write_bytes(b"@echo off\r\necho two\r\n")
+    (repo / "a.py").write_text("a = 2\n")
+    source = open_worktree(str(repo), keep=True)
+    assert source.origin.skipped == ()
+    with Review.open(source.session, source.root, state_path=source.state) as review:
+        paths = sorted(review.result(k).op.path for k in review.decisions)
+        assert paths == ["a.py", "run.bat"]
+        bat = next(k for k in review.decisions if review.result(k).op.path == "run.bat")
+        review.decide(bat, Decision.reject())
+    assert (repo / "run.bat").read_bytes() == b"@echo off\r\necho one\r\n"
+    assert (repo / "a.py").read_text() == "a = 2\n"
+
+
+def test_crlf_on_disk_where_git_checks_out_lf_is_still_left_out(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``eol=lf``, the file rewritten with CRLF: HEAD's checkout is LF, so no diff from it
+    gives the disk's bytes; a reject could not put HEAD back. It stays out, with the note."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / ".gitattributes").write_text("*.txt text eol=lf\n")
     (repo / "f.txt").write_bytes(b"one\ntwo\n")
     commit_all(repo, "Base")
     (repo / "f.txt").write_bytes(b"one\r\nTWO\r\n")
     assert main(["check", "--worktree", "--root", str(repo)]) == 0
     assert ("f.txt: its line endings on disk are not git's (core.autocrlf or an eol "
             "attribute converts them)") in capsys.readouterr().out
+    source = open_worktree(str(repo), keep=True)
+    assert [path for path, _ in source.origin.skipped] == ["f.txt"]

@@ -44,8 +44,8 @@ TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/t
 if TYPE_CHECKING:  # imported where used: ``check`` and ``lint`` need none of them
     import argparse  # the namespace of a plain check/apply is not argparse's
 
-    from reviewtui.core.protocol.config import ProjectConfig
     from reviewtui.core.model.tree import Tree
+    from reviewtui.core.protocol.config import ProjectConfig
     from reviewtui.core.review.diagnostics import Diagnostic
     from reviewtui.shell.git_commit import CommitReport
     from reviewtui.shell.replay import ReplayReport

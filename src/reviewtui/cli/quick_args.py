@@ -36,6 +36,7 @@ _SESSION_OPTIONS: _Options = {"--git": ("git_range", "value"), "--worktree": ("w
 # (cli/gitsource.py) has an optional session and a ``git_parser`` default.
 COMMANDS: dict[str, tuple[str, _Options]] = {
     "check": ("session", {**_SESSION_OPTIONS, "--json": ("json", "flag"),
+                          "--from-disk": ("from_disk", "flag"),
                           "--trust-checks": ("trust_checks", "flag")}),
     "apply": ("session", {**_SESSION_OPTIONS, "--yes": ("yes", "flag"),
                           "--turns": ("turns", "value"),

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from reviewtui.core.engine import Decision, OpKey, Policy, evaluate_session
 from reviewtui.core.errors import GitError, UsageError
+from reviewtui.core.export.patch import unified_patch
 from reviewtui.core.importers.gitlog import (
     LOG_FORMAT,
     GitOrigin,
@@ -29,7 +30,7 @@ from reviewtui.core.importers.gitlog import (
     import_git,
 )
 from reviewtui.core.model.records import Session
-from reviewtui.core.model.tree import FileState
+from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import field, record
 from reviewtui.core.review.log import LogKind
 from reviewtui.shell.disk import atomic_write
@@ -43,9 +44,9 @@ from reviewtui.shell.state import (
     PathRecord,
     ReviewState,
     StateFile,
-    default_state_path,
 )
 from reviewtui.shell.state_records import blobs_of, encode_record
+from reviewtui.shell.statepath import default_state_path
 
 
 def _is_ancestor(repo: Repo, older: str, newer: str) -> bool:
@@ -326,22 +327,36 @@ def submodule_changes(repo: Repo, base: str, links: Sequence[str]) -> list[tuple
 
 
 def worktree_text(repo: Repo, base: str, excluded: Sequence[tuple[str, str]] = (),
-                  links: Sequence[str] = ()) -> tuple[bytes, list[str]]:
+                  links: Sequence[str] = (),
+                  checkout: Mapping[str, FileState | None] | None = None
+                  ) -> tuple[bytes, list[str]]:
     """The working tree against ``base`` as a git session file, and the paths it changes.
 
     Untracked files count as new (``.gitignore`` honoured); the user's index is not
     read or written: a temporary one gets ``read-tree`` + ``add -A``. The submodules
     ``links`` are left out of the ``add``, which would run ``git status`` in each (and
     the filter programs its configuration names: see :func:`submodule_changes`).
+
+    ``checkout``: paths whose line endings git converts (:func:`_checkout_forms`), each
+    with ``base``'s content as a checkout writes it (None: not in ``base``). git's diff
+    of them is of its stored, converted text; theirs is made here, from that content to
+    the disk's bytes, so it replays to exactly what the working tree holds.
     """
+    own = sorted(checkout or {})
     with tempfile.TemporaryDirectory(prefix="reviewtui-index-") as tmp:
         env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
         repo.git("read-tree", base, env=env)
         repo.git("add", "-A", "--", ".", *(f":(exclude,literal){path}" for path in links),
                  env=env)
         changed = _changed_paths(repo, env, base)
-        spec = [f":(exclude,literal){path}" for path, _ in excluded]
+        spec = [f":(exclude,literal){path}" for path in (*(p for p, _ in excluded), *own)]
         diff = repo.git("diff", "--cached", *DIFF_ARGS, base, "--", ".", *spec, env=env)
+    if own:
+        assert checkout is not None
+        before = Tree.from_files({p: state for p, state in checkout.items() if state is not None})
+        after = Tree.from_files({p: state for p in own
+                                 if (state := disk_state(repo.top, p)) is not None})
+        diff += unified_patch(before, after).encode("utf-8", "surrogateescape")
     origin = GitOrigin("worktree", base, base, str(repo.top), tuple(excluded))
     return header_text(origin).encode() + diff, changed
 
@@ -369,12 +384,23 @@ def open_worktree(root: str | None, *, keep: bool) -> GitSource:
     project = load_project(repo.top)
     links = gitlinks(repo, base)
     excluded = submodule_changes(repo, base, links)
-    for _ in range(4):
-        text, changed = worktree_text(repo, base, excluded, links)
-        bad = _not_replayable(repo, base, text, changed, {p for p, _ in excluded}, project)
+    checkout: dict[str, FileState | None] = {}  # line endings git converts: see below
+    for _ in range(5):
+        text, changed = worktree_text(repo, base, excluded, links, checkout)
+        bad = _not_replayable(repo, base, text, changed, {p for p, _ in excluded}, project,
+                              checkout)
         if not bad:
             break
-        excluded.extend(bad)
+        # A file whose line endings git converts (core.autocrlf, an eol attribute) is
+        # reviewed from HEAD's content as it is checked out, once: if that does not
+        # replay to the disk's bytes either, it is left out as before.
+        converted = [path for path, why in bad if why == _CONVERTED and path not in checkout]
+        checkout.update(forms := _checkout_forms(repo, base, converted))
+        converted = [path for path in converted if path in forms]
+        for path, why in bad:
+            if path not in converted:
+                excluded.append((path, why))
+                checkout.pop(path, None)
     else:
         raise GitError("the working tree keeps changing while it is read; try again",
                        source=str(repo.top), rule="git-worktree")
@@ -390,13 +416,44 @@ def open_worktree(root: str | None, *, keep: bool) -> GitSource:
         session.write_bytes(text)
     origin = GitOrigin("worktree", base, base, str(repo.top), tuple(excluded))
     state = default_state_path(session)
-    _accepted_state(repo, base, session, state, changed, {p for p, _ in excluded})
+    _accepted_state(repo, base, session, state, changed, {p for p, _ in excluded}, checkout)
     return GitSource(repo, origin, session, repo.top, state, cleanup, tuple(changed))
 
 
-def _head_files(repo: Repo, base: str, changed: Iterable[str]) -> dict[str, FileState]:
-    """HEAD's content at the changed paths (absent: new in the working tree)."""
-    return repo.files(base, list(changed))
+_CONVERTED = ("its line endings on disk are not git's (core.autocrlf or an eol attribute "
+              "converts them), and the diff replays git's: it cannot be reviewed in place")
+
+
+def _head_files(repo: Repo, base: str, changed: Iterable[str],
+                checkout: Mapping[str, FileState | None] | None = None
+                ) -> dict[str, FileState]:
+    """HEAD's content at the changed paths (absent: new in the working tree); for the
+    paths of ``checkout``, as a checkout writes it (see :func:`worktree_text`)."""
+    files = repo.files(base, list(changed))
+    for path, state in (checkout or {}).items():
+        if state is not None:
+            files[path] = state
+    return files
+
+
+def _checkout_forms(repo: Repo, base: str, paths: Sequence[str]
+                    ) -> dict[str, FileState | None]:
+    """``base``'s content at ``paths`` as a checkout writes it (``cat-file --filters``:
+    git's own conversions, line endings first; the repository's filter programs are off,
+    as for every call), for the paths where that differs from what git stores (None: a
+    path ``base`` does not hold). A path whose checkout is git's stored text is not in
+    it: its line endings on disk are not what git would check out, and no diff says so."""
+    stored = repo.files(base, list(paths))
+    forms: dict[str, FileState | None] = {}
+    for path in paths:
+        state = stored.get(path)
+        if state is None:
+            forms[path] = None
+            continue
+        data = repo.git("cat-file", "--filters", f"{base}:{path}")
+        if data != state.data:
+            forms[path] = FileState.from_bytes(data, mode=state.mode)
+    return forms
 
 
 def _accept_all(session: Session) -> dict[OpKey, Decision]:
@@ -406,11 +463,14 @@ def _accept_all(session: Session) -> dict[OpKey, Decision]:
 
 
 def _not_replayable(repo: Repo, base: str, text: bytes, changed: Sequence[str],
-                    skip: set[str], project: Project) -> list[tuple[str, str]]:
-    """Changed paths that HEAD + every operation does not turn into the disk's bytes."""
+                    skip: set[str], project: Project,
+                    checkout: Mapping[str, FileState | None] | None = None
+                    ) -> list[tuple[str, str]]:
+    """Changed paths that HEAD + every operation does not turn into the disk's bytes
+    (HEAD as checked out at the paths of ``checkout``)."""
     session = import_git(text.decode("utf-8", "surrogateescape"), "worktree",
                          root=str(repo.top))
-    head = _head_files(repo, base, changed)
+    head = _head_files(repo, base, changed, checkout)
     start = project.tree.apply({path: head.get(path) for path in changed})
     run = evaluate_session(session, start, rules=project.rules, policy=Policy.decided_only(),
                            decisions=_accept_all(session))
@@ -433,9 +493,7 @@ def _not_replayable(repo: Repo, base: str, text: bytes, changed: Sequence[str],
                 want is None or disk is None or want.data == disk.data)
             if not same and want is not None and disk is not None and (
                     disk.data.replace(b"\r\n", b"\n") == want.data.replace(b"\r\n", b"\n")):
-                bad.append((path, "its line endings on disk are not git's (core.autocrlf or "
-                                  "an eol attribute converts them), and the diff replays "
-                                  "git's: it cannot be reviewed in place"))
+                bad.append((path, _CONVERTED))
             elif not same:
                 bad.append((path, "this change cannot be replayed exactly from its diff"))
             elif disk is not None and start.get(path) is not None and (
@@ -445,12 +503,13 @@ def _not_replayable(repo: Repo, base: str, text: bytes, changed: Sequence[str],
 
 
 def _accepted_state(repo: Repo, base: str, session: Path, state_path: Path,
-                    changed: Sequence[str], skip: set[str]) -> None:
+                    changed: Sequence[str], skip: set[str],
+                    checkout: Mapping[str, FileState | None] | None = None) -> None:
     """Write the review state of "every operation accepted, the disk holds the result"."""
     text = session.read_bytes()
     loaded = import_git(text.decode("utf-8", "surrogateescape"), str(session),
                         root=str(repo.top))
-    head = _head_files(repo, base, changed)
+    head = _head_files(repo, base, changed, checkout)
     state_file = StateFile(state_path)
     records: dict[str, PathRecord] = {}
     for path in changed:

@@ -83,10 +83,6 @@ _MAX_DEPTH = 8  # the deepest legitimate value: doc > log > entry > items > item
 PERMISSION_BITS = 0o777  # no setuid, setgid or sticky bit ever comes from a state file
 
 
-def default_state_path(session_file: Path) -> Path:
-    return session_file.with_name(session_file.name + ".review.json")
-
-
 def check_state_path(path: Path) -> Path:
     """``path`` if it is a regular file or absent; anything else is a usage error.
 

@@ -16,9 +16,13 @@ from pathlib import Path
 
 from reviewtui.core.digests import sha256
 from reviewtui.shell.loader import LoadedSession
-from reviewtui.shell.state import default_state_path
 
 TRANSCRIPTS = frozenset({"claude", "chat", "toolcalls", "aider"})
+
+
+def default_state_path(session_file: Path) -> Path:
+    """Beside the session: ``<session file>.review.json``."""
+    return session_file.with_name(session_file.name + ".review.json")
 
 
 def state_home() -> Path:

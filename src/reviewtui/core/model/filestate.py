@@ -304,8 +304,9 @@ class FileState:
         ending and a changed line takes that of the line it replaces (see
         :func:`_changed_endings`). ``span``: which of this version's lines were replaced
         (the rest are ``new_lines``' first and last lines), when the caller knows it; else
-        the unchanged lines are found by comparing the two lists from each end. The final newline is kept unless ``final_newline`` says
-        otherwise (an empty file has no convention yet, so it gets one).
+        the unchanged lines are found by comparing the two lists from each end. The final
+        newline is kept unless ``final_newline`` says otherwise (an empty file has no
+        convention yet, so it gets one).
         """
         if self.binary:
             raise ValueError("a binary file has no lines to replace")
@@ -331,7 +332,7 @@ class FileState:
     def splice(self, start: int, end: int, new_lines: Sequence[str],
                final_newline: bool | None = None) -> FileState:
         """Lines ``start:end`` (0-based) replaced by ``new_lines``: what :meth:`with_lines`
-        gives for the whole spliced list, at the cost of the change.
+        gives for the whole spliced list and that ``span``, at the cost of the change.
 
         The new version shares all but the chunks holding the range with this one (see
         :mod:`reviewtui.core.model.chunks`) and builds its bytes only when they are asked
