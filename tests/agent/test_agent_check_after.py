@@ -8,6 +8,8 @@ import contextlib
 import io
 from pathlib import Path
 
+import pytest
+
 from reviewtui.cli import main
 from reviewtui.shell.agent_tools import AgentTools
 from reviewtui.shell.live import Gate, LiveSession
@@ -71,3 +73,44 @@ def test_check_of_a_review_saved_for_another_project_checks_the_disk(tmp_path: P
     assert code == 1, out
     assert "was saved for another project" in out
     assert "not_found" in out
+
+
+def test_status_after_a_kill_between_the_save_and_the_writes_says_not_written(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """QA pass 84a: the writer killed after saving an accept and before writing it.
+    ``status`` said "accepted" while the disk held the old text, until the review was
+    opened again (which finishes the writes). The kill: the replay's writes raise."""
+    import reviewtui.shell.replay as replay
+
+    class Killed(BaseException):
+        pass
+
+    really = replay.write
+
+    def killed(review: object, changes: list[object], *rest: object) -> set[str]:
+        if changes:  # (opening writes nothing: that goes on)
+            raise Killed
+        return really(review, changes, *rest)  # type: ignore[arg-type]
+
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "a.py").write_text("a = 1\n")
+    tools = AgentTools(LiveSession(root, tmp_path / "live.jsonl", gate=Gate.AUTO, wait=0))
+    with monkeypatch.context() as patched:
+        patched.setattr(replay, "write", killed)
+        with pytest.raises(Killed):
+            tools.mutate({"tool": "edit", "path": "a.py", "search": "a = 1",
+                          "replace": "a = 2"}, "edit")
+    assert (root / "a.py").read_text() == "a = 1\n"
+    status = tools.status()
+    assert status.startswith("op 1.1 edit a.py: accepted, not written yet"), status
+    diff = tools.diff()
+    assert "+a = 2" in diff
+    assert diff.splitlines()[-1].startswith("a.py: not written yet"), diff
+    # Reopened as the writer, the review finishes the writes; then it is plain accepted.
+    with tools.live.open_review(write=True):
+        pass
+    assert (root / "a.py").read_text() == "a = 2\n"
+    assert tools.status() == "op 1.1 edit a.py: accepted"
+    assert "not written yet" not in tools.diff()
+    tools.live.close()

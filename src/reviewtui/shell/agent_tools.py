@@ -35,6 +35,7 @@ from reviewtui.core.paths.safety import (
     normalize_path,
     unread_dir_of,
 )
+from reviewtui.core.review.plan import op_path
 from reviewtui.shell.disk import target_path
 from reviewtui.shell.live import (
     ON_PENDING,
@@ -255,6 +256,7 @@ class AgentTools:
         with review:
             rows: list[str] = []
             decisions = review.decisions
+            unwritten = _unwritten(review)
             for turn in review.session.turns:
                 for pos, op in enumerate(turn.reply.ops):
                     key = (turn.index, pos)
@@ -269,6 +271,9 @@ class AgentTools:
                     pin = pinned_before(review, key)
                     if word in ("accepted", "edited") and pin is not None:
                         word += f", not written yet (disk pinned at checkpoint {pin})"
+                    elif (word in ("accepted", "edited")
+                          and op_path(review.result(key)) in unwritten):
+                        word += f", {NOT_ON_DISK}"
                     line = f"op {key[0]}.{pos + 1} {agent.operation_summary(op)}: {word}"
                     if decision is not None and decision.reason:
                         line += f" (reason: {decision.reason})"
@@ -292,7 +297,23 @@ class AgentTools:
                 base = base.apply({p: None for p in base if p != rel})
                 result = result.apply({p: None for p in result if p != rel})
             text = unified_patch(base, result)
+            unwritten = sorted(_unwritten(review) & (set(result.diff(base)) if rel is None
+                                                     else {rel}))
+        if text and unwritten:
+            text += f"\n{', '.join(unwritten)}: {NOT_ON_DISK}\n"
         return text or "nothing accepted and written yet"
+
+
+# What an accept the disk does not hold yet is, after its writer stopped between saving
+# the decision and writing it (killed): the next review that writes finishes the writes.
+NOT_ON_DISK = ("not written yet (the review's writer stopped before writing it; it is "
+               "written when the workbench or the server next opens the review)")
+
+
+def _unwritten(review: Review) -> set[str]:
+    """The paths a read-only review would write to match its saved decisions."""
+    report = review.last_report
+    return set(report.would_write) if report is not None else set()
 
 
 def _link_to(project: Project, path: str, target: str) -> str | None:
