@@ -322,3 +322,17 @@ def test_a_line_number_that_is_not_one_is_refused(tmp_path: Path, first: object)
     assert answer.startswith("error: "), answer
     assert (tools.root / "a.py").read_text() == TEN
     tools.live.close()
+
+
+def test_a_not_found_answer_names_its_closest_place_once(tmp_path: Path) -> None:
+    """The message said "closest: lines 1-2 (...)" and the candidate block below said it
+    again; now the block alone does, with the lines."""
+    tools = _tools(tmp_path, {"a.py": "def f(a,b):\n    return a+b\n"})
+    answer = tools.mutate({"tool": "edit", "path": "a.py", "search": "return a + b",
+                           "replace": "return b + a"}, "swap")
+    lines = answer.splitlines()
+    assert lines[0].startswith("not_found · a.py"), answer
+    assert lines[1:] == ["SEARCH not found in a.py",
+                         "closest: lines 2-2, 100% similar (whitespace only)",
+                         "  2|     return a+b"]
+    tools.live.close()

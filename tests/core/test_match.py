@@ -451,6 +451,25 @@ def test_whitespace_only_difference_is_diagnosed() -> None:
     assert "whitespace only" in result.hint
 
 
+@pytest.mark.parametrize(("search", "where"), [
+    (["x = f(1, 2)"], (4, 4)),  # short names: no word of three letters votes for it
+    (["b = 2", "c = 3"], (6, 7)),
+    (["def f(a, b):", "    return a + b"], (1, 2)),
+], ids=["one-line", "two-lines", "definition"])
+def test_a_search_spaced_otherwise_inside_its_lines_finds_its_place(
+        search: list[str], where: tuple[int, int]) -> None:
+    """QA pass 85: ``x = f(1, 2)`` against ``x = f(1,2)`` said "nothing in the file is
+    similar": only whole loose lines and identifiers of three letters or more voted for a
+    place. A line read without its whitespace votes too."""
+    lines = ["def f(a,b):", "    return a+b", "", "x = f(1,2)", "", "b=2", "c=3", "d = 4"]
+    result = match_edit(lines, search, ["x"])
+    assert result.status is Status.NOT_FOUND
+    (best, *_) = result.candidates
+    assert (best.start, best.end) == where
+    assert best.diagnosis is Diagnosis.WHITESPACE_ONLY
+    assert best.similarity == 1.0
+
+
 def test_rewrapped_lines_are_whitespace_only() -> None:
     result = match_edit(JS, ['case "add": return { ...state,',
                              "items: [...state.items, action.item] };"], ["x"])

@@ -216,7 +216,9 @@ def outcome_answer(op: Operation, outcome: Outcome, *, revision: str | None,
     if reason:
         out.append(f"reviewer's reason: {reason}")
     if outcome.message and outcome.status is not Status.APPLIED:
-        out.append(outcome.message)
+        # (The closest candidate is listed below with its lines: not said twice.)
+        out.append(outcome.message.partition("; closest: ")[0] if outcome.candidates
+                   and outcome.status is Status.NOT_FOUND else outcome.message)
     if outcome.hint and outcome.status in (Status.APPLIED, Status.NEEDS_REVIEW):
         out.append(outcome.hint)
     out += candidates_text(outcome)

@@ -54,6 +54,11 @@ class FileIndex:
         """Every position of a loose key in the window, ascending."""
         return self._where.get(key, [])
 
+    def squashed_positions(self, squashed: str) -> list[int]:
+        """Every position whose line reads ``squashed`` with its whitespace removed (the
+        diagnosis of a SEARCH spaced otherwise inside its lines: ``f(1, 2)`` for ``f(1,2)``)."""
+        return self._squashed.get(squashed, [])
+
     def style(self) -> IndentStyle | None:
         """The whole file's indentation style, from its first lines."""
         return self._style
@@ -67,6 +72,15 @@ class FileIndex:
                 where[key] = [position]
             else:
                 bucket.append(position)
+        return where
+
+    @cached_property
+    def _squashed(self) -> dict[str, list[int]]:
+        # From the loose keys (split and joined in C: ~3 ms per 10,000 lines), built on the
+        # first SEARCH line the loose keys do not find, once per file version.
+        where: dict[str, list[int]] = {}
+        for position, key in enumerate(self._keys, self.lo):
+            where.setdefault("".join(key.split()), []).append(position)
         return where
 
     @cached_property
