@@ -58,6 +58,10 @@ def test_side_by_side_text() -> None:
     assert lines[0].split()[:2] == ["session", "Workshop"]
     row = next(line for line in lines if line.startswith("operations "))
     assert row.split() == ["operations", "12", "12"]
+    # Where the decisions come from (QA pass 84c: the workbench's S counts its review's
+    # decisions, pending ones pending, and the text did not say it counted otherwise).
+    source = next(line for line in lines if line.startswith("decisions from "))
+    assert source.count("every operation that applies, as with 'apply --yes'") == 2
 
 
 def test_stats_cli(capsys: pytest.CaptureFixture[str]) -> None:

@@ -221,6 +221,9 @@ def stats_lines(stats: Sequence[SessionStats], *, turns: bool = True) -> list[st
     """Plain text: one column per session (side by side when there are two or more)."""
     labels = [s.title or s.source for s in stats]
     rows: list[tuple[str, list[str]]] = [("session", labels)]
+    # Where the decisions come from: a saved review's, or "every operation that applies"
+    # without one (the workbench's S shows its own review's: said, so the two can differ).
+    rows.append(("decisions from", [s.decided_by for s in stats]))
     totals = [s.total for s in stats]
     rows.append(("turns", [str(len(s.turns)) for s in stats]))
     rows.append(("operations", [str(t.operations) for t in totals]))
