@@ -49,3 +49,35 @@ async def test_force_is_live_only_on_an_operation_that_can_be_forced(
         screen.select(*places[True])
         await pilot.pause()
         assert live(screen, "F")
+
+
+async def test_edit_is_live_and_shown_only_on_an_operation_with_text(
+        tour: tuple[Path, Path]) -> None:
+    """QA pass 84c: a console command showed an "Edit e" button and `e Edit` in the footer,
+    and `e` answered that it has no text to edit. Both are gone there now."""
+    from textual.widgets import Button
+
+    from reviewtui.core.model.records import ConsoleCommand
+    from reviewtui.ui.screens.edit import EditScreen
+
+    app = open_app(*tour, dry_run=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = screen_of(app)
+        places = {isinstance(r.op, ConsoleCommand): (tp, opp)
+                  for tp, opp, r in screen.iter_results()}
+        assert set(places) == {True, False}, "the tour has both kinds"
+        button = screen.query_one("#btn-edit", Button)
+        screen.select(*places[True])
+        await pilot.pause()
+        assert not live(screen, "e")
+        assert not button.display
+        await pilot.press("e")
+        assert not isinstance(app.screen, EditScreen)
+        screen.select(*places[False])
+        await pilot.pause()
+        assert live(screen, "e")
+        assert button.display
+        await pilot.press("e")
+        await pilot.pause()
+        assert isinstance(app.screen, EditScreen)

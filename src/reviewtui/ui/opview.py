@@ -59,6 +59,7 @@ class OpView:
     panes: tuple[DiffPane, ...] = ()
     message: str = ""  # shown instead of a diff (binary, console without changes)
     forceable: bool = False
+    editable: bool = True  # text to edit in place (not a console command)
     marks: frozenset[int] = frozenset()  # lines of the file after with a diagnostic
     extra: dict[str, object] = field(default_factory=dict)
 
@@ -116,7 +117,8 @@ def build_view(result: OpResult, status: Status | None = None,
         if view.explanation.plain:
             text.append("\n\n")
         view = replace(view, explanation=text + view.explanation)
-    return replace(view, forceable=outcome.forceable and not state.decided)
+    return replace(view, forceable=outcome.forceable and not state.decided,
+                   editable=not isinstance(result.op, ConsoleCommand))
 
 
 def _reject_reason(result: OpResult) -> str:

@@ -24,7 +24,7 @@ from reviewtui.core.engine.opstate import OpState, op_state
 from reviewtui.core.lint.findings import Finding
 from reviewtui.core.lint.rules import lint_session
 from reviewtui.core.model.outcome import Status
-from reviewtui.core.model.records import Turn
+from reviewtui.core.model.records import ConsoleCommand, Turn
 from reviewtui.core.record import replace
 from reviewtui.core.review.diagnostics import diagnose_result
 from reviewtui.shell.outside import kept_outside
@@ -75,6 +75,7 @@ class ReviewPanes(Screen[None]):
     can_redo: var[bool] = var(False)
     pinned: var[bool] = var(False)
     forceable: var[bool] = var(False)
+    editable: var[bool] = var(True)  # e, E and ctrl+e: not on a console command
 
     def __init__(self, review: Review, jobs: ReviewJobs | None = None) -> None:
         super().__init__()
@@ -238,13 +239,18 @@ class ReviewPanes(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Keys that cannot do anything here are not live (nor shown in the footer)."""
-        live = {"redo": self.can_redo, "unpin": self.pinned, "force": self.forceable}
+        live = {"redo": self.can_redo, "unpin": self.pinned, "force": self.forceable,
+                "edit": self.editable}
         return live.get(action, True)
+
+    def watch_editable(self) -> None:
+        self.refresh_bindings()  # the footer's `e Edit` comes and goes (rarely: console ops)
 
     def _sync_live_keys(self, result: OpResult | None) -> None:
         self.can_redo = self.review.can_redo
         self.pinned = self.review.disk_checkpoint is not None
         self.forceable = result is not None and result.outcome.forceable
+        self.editable = result is None or not isinstance(result.op, ConsoleCommand)
 
     def refresh_detail(self, *, keep_pane: bool = False) -> None:
         result = self.current()

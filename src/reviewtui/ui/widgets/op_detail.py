@@ -123,6 +123,7 @@ class OpDetail(Vertical):
         hold_height(explain, hold)
         update_static(explain, view.explanation)
         self.query_one("#btn-force", Button).display = view.forceable
+        self.query_one("#btn-edit", Button).display = view.editable  # (a console command)
         self._render_pane()
 
     def _render_pane(self) -> None:
