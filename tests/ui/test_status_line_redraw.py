@@ -39,3 +39,38 @@ async def test_the_same_line_is_not_drawn_twice(tour: tuple[Path, Path],
         status.progress = "replaying"
         assert len(drawn) == 2
         assert "replaying" in str(status.render())
+
+
+@pytest.mark.parametrize(("size", "expected"), [
+    ((140, 40), "checkpoint 1/5  r1  pending 12  accepted 0  rejected 0  failed 0  "
+                "watch: off  DRY-RUN"),
+    ((80, 24), "checkpoint 1/5  DRY-RUN  pending 12  accepted 0  rejected 0  failed 0"),
+    ((62, 24), "cp 1/5  DRY-RUN  pend 12  acc 0  rej 0  fail 0  watch: off"),
+    ((50, 24), "cp 1/5  DRY-RUN  pend 12  acc 0  rej 0  fail 0"),
+], ids=["wide", "80", "62", "50"])
+async def test_a_narrow_terminal_keeps_dry_run_and_the_counts(
+        tour: tuple[Path, Path], size: tuple[int, int], expected: str) -> None:
+    """QA pass 84c: at 80 columns the line was cut after "watch:", DRY-RUN with it."""
+    session, root = tour
+    app = open_app(session, root, dry_run=True)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        status = app.screen.query_one(StatusLine)
+        assert str(status.render()).rstrip() == expected
+        await pilot.resize_terminal(140, 40)
+        await pilot.pause()
+        assert str(status.render()).startswith("checkpoint 1/5  r1  pending 12")
+
+
+async def test_a_narrow_key_bar_leaves_out_the_palette_key(tour: tuple[Path, Path]) -> None:
+    from reviewtui.ui.widgets.footer import KeyFooter
+
+    session, root = tour
+    app = open_app(session, root, dry_run=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        bar = app.screen.query_one(KeyFooter)
+        assert (bar.compact, bar.show_command_palette) == (True, False)
+        await pilot.resize_terminal(140, 40)
+        await pilot.pause()
+        assert (bar.compact, bar.show_command_palette) == (False, True)

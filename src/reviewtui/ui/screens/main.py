@@ -62,7 +62,7 @@ class MainScreen(EditActions, NavigationActions, DiskActions, ViewOptions):
                 yield OpDetail(id="detail")
                 yield FindingsPanel(id="findings")
         yield StatusLine(id="status")
-        yield KeyFooter()
+        yield KeyFooter(adaptive=True)
 
     def on_mount(self) -> None:
         self.jobs.on_progress = self._show_progress

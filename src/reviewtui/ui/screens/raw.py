@@ -70,7 +70,7 @@ class RawReplyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll():
             yield Static(render_raw(self.lines, self.turn, self.findings), id="raw-text")
-        yield KeyFooter()
+        yield KeyFooter(adaptive=True)
 
     hashed = False
 

@@ -84,7 +84,7 @@ class TreeScreen(Screen[int]):
             with Vertical(id="tree-main"):
                 yield Static(id="tree-label")
                 yield DiffView(id="tree-diff")
-        yield KeyFooter()
+        yield KeyFooter(adaptive=True)
 
     def on_mount(self) -> None:
         self.refresh_tree()

@@ -23,6 +23,24 @@ class KeyFooter(Footer):
     """
 
     _shown: Hashable | None = None
+    # Under this many columns an ``adaptive`` bar is compact and leaves out the palette's
+    # key (^p stays bound): at 80 columns that key cut "? Help  q Quit" off (QA pass 84c).
+    NARROW = 100
+
+    def __init__(self, *args: Any, adaptive: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.adaptive = adaptive
+
+    def on_resize(self) -> None:
+        if not self.adaptive:
+            return
+        narrow = 0 < self.size.width < self.NARROW
+        if narrow == self.compact and narrow != self.show_command_palette:
+            return
+        self.compact = narrow
+        self.show_command_palette = not narrow
+        if self.is_attached:
+            self.bindings_changed(self.screen)
 
     def compose(self) -> ComposeResult:
         """``Footer.compose``, each key bound to the bar's ``compact`` given that value,

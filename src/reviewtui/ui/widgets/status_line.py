@@ -20,13 +20,31 @@ class StatusLine(Static):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._shown = Text()
+        # Narrower forms of the line, tried in turn when it does not fit (an 80-column
+        # terminal cut it after "watch:", DRY-RUN and all: QA pass 84c).
+        self._narrower: tuple[Text, ...] = ()
+        self._tail = Text()  # the state's place and the note: after any form of the line
         self._drawn: Text | None = None
 
     def watch_progress(self) -> None:
         self._draw()
 
+    def on_resize(self) -> None:
+        self._draw()
+
+    def _fitting(self) -> Text:
+        """The full line, or the first narrower form whose own part (before the state's
+        place and the note, which may be cut at the end as ever) fits the width."""
+        room = self.size.width - 2 - (len(self.progress) + 2 if self.progress else 0)
+        chosen = self._shown
+        if self.size.width > 0 and chosen.cell_len - self._tail.cell_len > room:
+            chosen = next((text for text in self._narrower
+                           if text.cell_len - self._tail.cell_len <= room),
+                          self._narrower[-1] if self._narrower else chosen)
+        return chosen
+
     def _draw(self) -> None:
-        text = self._shown
+        text = self._fitting()
         if self.progress:
             text = text.copy()
             text.append(f"  {self.progress}", style="bold reverse")
@@ -58,9 +76,45 @@ class StatusLine(Static):
         text.append("  DRY-RUN" if dry_run else "  live", style="bold magenta" if dry_run
                     else "bold green")
 
+        tail = Text()  # last, whatever the width (cut at the end when it must be)
         if state_at:  # the review state is not beside the session: say where it is
-            text.append(f"  state: {state_at}", style="dim")
+            tail.append(f"  state: {state_at}", style="dim")
         if note:
-            text.append(f"  {note}", style="italic")
-        self._shown = text
+            tail.append(f"  {note}", style="italic")
+        self._tail = tail
+        self._shown = text + tail
+        self._narrower = tuple(_narrow(
+            short, checkpoint=checkpoint, turns=turns, counts=counts,
+            watcher=watcher if watching else "", dry_run=dry_run,
+            source_format=source_format, pinned=pinned, held=held) + tail
+            for short in (False, True) for watching in (True, False))
         self._draw()
+
+
+def _narrow(short: bool, *, checkpoint: int, turns: int, counts: dict[str, int],
+            watcher: str, dry_run: bool, source_format: str, pinned: int | None,
+            held: int) -> Text:
+    """The status line for a narrow terminal: what matters most first (whether decisions
+    are written, then the counts), the revision and the state's place left out (and the
+    watcher's state without ``watcher``); ``short``: short labels too."""
+    text = Text()
+    if held:
+        text.append(f"waiting on {held} open elsewhere  " if short else
+                    f"waiting on {held} file{'s' if held > 1 else ''} open elsewhere  ",
+                    style="bold black on yellow")
+    text.append(f"{'cp' if short else 'checkpoint'} {checkpoint}/{turns}", style="bold")
+    if pinned is not None:
+        text.append("  ")
+        text.append(f"pinned at {pinned} (P)" if short
+                    else f"disk pinned at checkpoint {pinned} (P unpins)",
+                    style="bold black on yellow")
+    text.append("  DRY-RUN" if dry_run else "  live",
+                style="bold magenta" if dry_run else "bold green")
+    for label, brief, style in (("pending", "pend", "yellow"), ("accepted", "acc", "green"),
+                                ("rejected", "rej", "red"), ("failed", "fail", "bold red")):
+        text.append(f"  {brief if short else label} {counts.get(label, 0)}", style=style)
+    if watcher:
+        text.append(f"  watch: {watcher}", style="dim")
+    if source_format and source_format != "fileops":
+        text.append(f"  {source_format}", style="bold cyan")
+    return text
