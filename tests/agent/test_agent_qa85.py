@@ -336,3 +336,22 @@ def test_a_not_found_answer_names_its_closest_place_once(tmp_path: Path) -> None
                          "closest: lines 2-2, 100% similar (whitespace only)",
                          "  2|     return a+b"]
     tools.live.close()
+
+
+@pytest.mark.parametrize(("functions", "cut"), [(150, False), (260, True)])
+def test_a_long_files_outline_says_when_it_stops_at_its_cap(
+        tmp_path: Path, functions: int, cut: bool) -> None:
+    """The outline of a read without a range ends at 200 entries; it ended without saying
+    so, and an agent took the last one for the end of the file."""
+    body = "".join(f"def f{n}(x):\n    return x + {n}\n\n" for n in range(functions))
+    tools = _tools(tmp_path, {"big.py": body})
+    answer = tools.read("big.py")
+    entries = [line for line in answer.splitlines() if line.startswith("  ") and ": def f" in line]
+    assert len(entries) == min(functions, 200)
+    more = [line for line in answer.splitlines() if "more after line" in line]
+    if cut:
+        assert more == ["  ... more after line 598 (the outline stops at 200 entries): read a "
+                        "range from there"]
+    else:
+        assert more == []
+    tools.live.close()

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from reviewtui.core.agent import answers as agent
-from reviewtui.core.agent.outline import outline
+from reviewtui.core.agent.outline import OUTLINE_MAX, outline
 from reviewtui.core.agent.own_files import PATH_FIELDS, own_file_named, refusal
 from reviewtui.core.engine import Verdict
 from reviewtui.core.engine.links import is_link, link_target
@@ -135,10 +135,13 @@ class AgentTools:
         if state.text is None:
             return f"{rel}: binary, {len(state.data)} bytes, rev {content_revision(state.data)}"
         whole_and_long = first is None and last is None and len(state.lines) > agent.READ_MAX_LINES
-        entries = ([(e.number, e.text) for e in outline(rel, state.lines)] if whole_and_long
-                   else [])
+        # One entry past the cap says whether the outline was cut (QA pass 85: it ended
+        # without saying so).
+        entries = ([(e.number, e.text) for e in outline(rel, state.lines, OUTLINE_MAX + 1)]
+                   if whole_and_long else [])
         return agent.read_answer(rel, state, content_revision(state.data), first=first,
-                                 last=last, hashed=ids, outline=entries)
+                                 last=last, hashed=ids, outline=entries[:OUTLINE_MAX],
+                                 outline_cut=len(entries) > OUTLINE_MAX)
 
     # -- mutate ---------------------------------------------------------------------------
     def mutate(self, call: dict[str, Any], intent: str = "") -> str:

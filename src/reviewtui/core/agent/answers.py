@@ -65,8 +65,9 @@ def numbered_lines(lines: Sequence[str], start: int, *, hashed: bool) -> list[st
 
 def read_answer(path: str, state: FileState, revision: str, *, first: int | None = None,
                 last: int | None = None, hashed: bool = False,
-                outline: Sequence[tuple[int, str]] = ()) -> str:
-    """Numbered lines of ``first..last`` (1-based, inclusive), or head + outline if long."""
+                outline: Sequence[tuple[int, str]] = (), outline_cut: bool = False) -> str:
+    """Numbered lines of ``first..last`` (1-based, inclusive), or head + outline if long
+    (``outline_cut``: the outline stops at its cap; more definitions follow its last)."""
     lines = state.lines
     total = len(lines)
     header = f"{path}: {total} lines, rev {revision}"
@@ -77,6 +78,9 @@ def read_answer(path: str, state: FileState, revision: str, *, first: int | None
         if outline:
             parts.append("outline:")
             parts += [f"  {n}: {text.strip()}" for n, text in outline]
+            if outline_cut:
+                parts.append(f"  ... more after line {outline[-1][0]} (the outline stops at "
+                             f"{len(outline)} entries): read a range from there")
         else:
             parts.append("(no outline for this file type)")
         return "\n".join(parts)
