@@ -136,8 +136,8 @@ def test_batch_edit_move_remove_and_diff(tmp_path: Path) -> None:
     assert "deleted file mode" in diff
     assert tools.diff("m0.py").count("diff --git") == 1
     status = tools.status().splitlines()
-    assert status == ["op 1.1 edit m0.py: accepted", "op 1.2 :mv m1.py lib/m1.py: accepted",
-                      "op 1.3 :rm m2.py: accepted"]
+    assert status == ["op 1.1 batch_edit m0.py (3 operations): accepted",
+                      "op 1.2 :mv m1.py lib/m1.py: accepted", "op 1.3 :rm m2.py: accepted"]
 
 
 # -- the project config under the automatic gates -------------------------------------------

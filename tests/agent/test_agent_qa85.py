@@ -355,3 +355,20 @@ def test_a_long_files_outline_says_when_it_stops_at_its_cap(
     else:
         assert more == []
     tools.live.close()
+
+
+def test_status_names_a_line_addressed_change_by_its_tool_and_lines(tmp_path: Path) -> None:
+    """QA pass 84a: status listed a replace_lines call as an "edit"."""
+    tools = _tools(tmp_path, {"a.py": TEN})
+    for call in ({"tool": "line_replace", "path": "a.py", "from": 2, "to": 3,
+                  "content": "x = 1"},
+                 {"tool": "batch_edit", "path": "a.py", "operations": [
+                     {"operation": "replace", "line_range": [1, 1], "content": "y = 2"},
+                     {"operation": "delete", "line": 5}]},
+                 {"tool": "edit", "path": "a.py", "search": "l9 = 9", "replace": "l9 = 90"}):
+        assert tools.mutate(call, "change").startswith("applied")
+    assert tools.status().splitlines() == [
+        "op 1.1 replace_lines a.py 2-3: accepted",
+        "op 1.2 batch_edit a.py (2 operations): accepted",
+        "op 1.3 edit a.py: accepted"]
+    tools.live.close()

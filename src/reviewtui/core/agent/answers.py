@@ -236,6 +236,15 @@ def outcome_answer(op: Operation, outcome: Outcome, *, revision: str | None,
 
 
 def operation_summary(op: Operation) -> str:
+    """The change as the agent's tools name it (``status``): a line-addressed edit by its
+    lines (QA pass 84a: a replace_lines call was listed as an ``edit``)."""
+    if isinstance(op, Edit) and op.shape is not None:
+        from reviewtui.core.model.edit_shapes import Batch, Window
+
+        if isinstance(op.shape, Batch):
+            return f"batch_edit {op.path} ({op.shape})"
+        tool = "window_replace" if isinstance(op.shape, Window) else "replace_lines"
+        return f"{tool} {op.path} {op.shape}"
     if isinstance(op, Edit):
         return f"edit {op.path}"
     if isinstance(op, FullFile):
