@@ -16,6 +16,9 @@ class RequestBlock(VerticalScroll):
                    border-bottom: hkey $primary-darken-2; }
     RequestBlock.-folded { border-bottom: none; overflow-y: hidden; }
     RequestBlock Static { height: auto; }
+    /* Folded: one line, cut with a mark (the Text's own no_wrap is not what Static
+       reads: the line wrapped and its second half was hidden, with no sign of it). */
+    RequestBlock.-folded Static { text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
