@@ -81,10 +81,12 @@ def op_prompt(title: str, state: OpState, badge: str = "") -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     style = STATE_STYLE[state]
     text.append(f"{state.glyph:<2} ", style=style)
+    if badge:  # e.g. "!syntax": the operation leaves its file with a syntax error. Before
+        # the title, as a turn row's counts come before its request: a narrow list cuts
+        # the title's end, never the badge (QA pass 84c: it was cut at 80 columns).
+        text.append(f"{badge} ", style="bold red")
     # What tells operations apart leads; the state word follows (the glyph says it too).
     text.append(title)
-    if badge:  # e.g. "!syntax": the operation leaves its file with a syntax error
-        text.append(f" {badge}", style="bold red")
     text.append(f"  {state.label}", style=style.replace("bold", "").strip() or "default")
     return text
 
