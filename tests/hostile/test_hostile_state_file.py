@@ -274,3 +274,37 @@ def test_a_thing_planted_at_the_finished_writes_mark_is_neither_waited_on_nor_fo
     with Review.open(session, arena.root) as review:  # opened again: as it was left
         assert review.decisions[(1, 0)].verdict.value == "accepted"
     assert (arena.root / "a.txt").read_text() == "b\n"
+
+
+@pytest.mark.parametrize("planted", ["fifo", "link"])
+def test_a_thing_planted_in_place_of_a_blob_is_neither_waited_on_nor_followed(
+        arena: Any, planted: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """QA pass s28: a FIFO put where the state's blob of a file's original content lives
+    hung `check` (which reads the review's bases since that pass), `export` and the
+    workbench's opening forever. The blob now reads as missing: `check` answers at once."""
+    import os
+    import subprocess
+    import sys
+
+    from reviewtui.shell.state import blob_dir_for
+
+    session = _session(arena.work)
+    (arena.root / "a.txt").write_text("a\n")
+    with Review.open(session, arena.root) as review:
+        review.decide((1, 0), Decision.accept())
+    assert (arena.root / "a.txt").read_text() == "b\n"
+    base = blob_dir_for(_state(session)) / hashlib.sha256(b"a\n").hexdigest()
+    assert base.is_file()
+    base.unlink()
+    if planted == "fifo":
+        os.mkfifo(base)
+    else:
+        base.symlink_to(arena.canary)
+    canary = arena.canary.read_bytes()
+    done = subprocess.run([sys.executable, "-m", "reviewtui", "check", str(session),
+                           "--root", str(arena.root)], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode in (0, 1), done.stderr
+    assert "Traceback" not in done.stderr
+    assert (arena.root / "a.txt").read_text() == "b\n"
+    assert arena.canary.read_bytes() == canary

@@ -321,12 +321,24 @@ class BlobStore:
         return sha
 
     def get(self, sha: str) -> bytes | None:
+        """The blob's bytes; None when it is missing, damaged or not a regular file (a
+        FIFO put in its place hung every reading of the state: QA pass s28; a link is not
+        followed)."""
         if not _SHA_RE.match(sha):
             return None
         try:
-            data = (self.directory / sha).read_bytes()
+            fd = os.open(self.directory / sha, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
         except OSError:
             return None
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
+            with os.fdopen(fd, "rb", closefd=False) as stream:
+                data = stream.read()
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
         import hashlib
 
         if hashlib.sha256(data).hexdigest() != sha:
