@@ -94,23 +94,28 @@ def test_status_after_a_kill_between_the_save_and_the_writes_says_not_written(
 
     root = tmp_path / "root"
     root.mkdir()
-    (root / "a.py").write_text("a = 1\n")
+    (root / "a.py").write_text("z = 1\na = 1\n")
     tools = AgentTools(LiveSession(root, tmp_path / "live.jsonl", gate=Gate.AUTO, wait=0))
+    # An earlier accept of the same file, written before the kill: it is on disk.
+    assert tools.mutate({"tool": "edit", "path": "a.py", "search": "z = 1",
+                         "replace": "z = 0"}, "edit").startswith("applied")
     with monkeypatch.context() as patched:
         patched.setattr(replay, "write", killed)
         with pytest.raises(Killed):
             tools.mutate({"tool": "edit", "path": "a.py", "search": "a = 1",
                           "replace": "a = 2"}, "edit")
-    assert (root / "a.py").read_text() == "a = 1\n"
-    status = tools.status()
-    assert status.startswith("op 1.1 edit a.py: accepted, not written yet"), status
+    assert (root / "a.py").read_text() == "z = 0\na = 1\n"
+    status = tools.status().splitlines()
+    assert status[0] == "op 1.1 edit a.py: accepted"  # (QA pass s28: "not written" too)
+    assert status[1].startswith("op 1.2 edit a.py: accepted, not written yet"), status
     diff = tools.diff()
     assert "+a = 2" in diff
     assert diff.splitlines()[-1].startswith("a.py: not written yet"), diff
     # Reopened as the writer, the review finishes the writes; then it is plain accepted.
     with tools.live.open_review(write=True):
         pass
-    assert (root / "a.py").read_text() == "a = 2\n"
-    assert tools.status() == "op 1.1 edit a.py: accepted"
+    assert (root / "a.py").read_text() == "z = 0\na = 2\n"
+    assert tools.status().splitlines() == ["op 1.1 edit a.py: accepted",
+                                           "op 1.2 edit a.py: accepted"]
     assert "not written yet" not in tools.diff()
     tools.live.close()

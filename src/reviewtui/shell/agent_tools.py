@@ -259,7 +259,7 @@ class AgentTools:
         with review:
             rows: list[str] = []
             decisions = review.decisions
-            unwritten = _unwritten(review)
+            not_on_disk = self._not_on_disk(review)
             for turn in review.session.turns:
                 for pos, op in enumerate(turn.reply.ops):
                     key = (turn.index, pos)
@@ -274,14 +274,39 @@ class AgentTools:
                     pin = pinned_before(review, key)
                     if word in ("accepted", "edited") and pin is not None:
                         word += f", not written yet (disk pinned at checkpoint {pin})"
-                    elif (word in ("accepted", "edited")
-                          and op_path(review.result(key)) in unwritten):
+                    elif word in ("accepted", "edited") and key in not_on_disk:
                         word += f", {NOT_ON_DISK}"
                     line = f"op {key[0]}.{pos + 1} {agent.operation_summary(op)}: {word}"
                     if decision is not None and decision.reason:
                         line += f" (reason: {decision.reason})"
                     rows.append(line)
             return "\n".join(rows) if rows else "no operations recorded yet"
+
+    def _not_on_disk(self, review: Review) -> set[tuple[int, int]]:
+        """The accepted operations the disk does not hold yet (:data:`NOT_ON_DISK`): of
+        each file a read-only review would write, those after the last whose result is
+        what the disk holds (QA pass s28: an earlier operation of that file, written
+        before the kill, was said not to be)."""
+        unwritten = _unwritten(review)
+        if not unwritten:
+            return set()
+        chains: dict[str, list[tuple[tuple[int, int], FileState | None]]] = {}
+        for turn in review.draft.turns:
+            for result in turn.results:
+                path = op_path(result)
+                if result.landed and path in unwritten:
+                    after = result.outcome.after_state
+                    chains.setdefault(path, []).append(
+                        (result.key, after if isinstance(after, FileState) else None))
+        missing: set[tuple[int, int]] = set()
+        for path, chain in chains.items():
+            disk = self._disk_state(path)
+            held = [pos for pos, (_, after) in enumerate(chain)
+                    if (after is None) == (disk is None)
+                    and (after is None or disk is None or after.data == disk.data)]
+            written_to = held[-1] if held else -1
+            missing.update(key for key, _ in chain[written_to + 1 :])
+        return missing
 
     def diff(self, path: str | None = None) -> str:
         rel = None
