@@ -466,12 +466,13 @@ def _changed_endings(old: Sequence[str], old_ends: Sequence[str], new: Sequence[
     (ending in ``old_ends``; "": the file's last line, without one).
 
     A model types LF whatever the file holds: it means the lines' text, not their
-    endings. So a changed line keeps the ending of the line it replaces: line for line
-    when as many lines replace as many, each equal line its own and each replaced run
-    line for line otherwise (what it replaces being the nearest old line, an inserted
-    line the one above it, ``above`` for the first ones); where every replaced line ends
-    alike, that ending. The file's dominant ending is only for lines that replace nothing
-    that had one, with no line above."""
+    endings. So the new lines take the endings of the lines they replace: where every
+    replaced line ends alike, that ending for all of them (an added line too, wherever it
+    is in the block: the block's own convention); else line for line when as many lines
+    replace as many, else each equal line its own and each replaced run line for line
+    (what it replaces being the nearest old line, an inserted line the one above it,
+    ``above`` for the first ones). The file's dominant ending is only for lines that
+    replace nothing that had one, with no line above."""
     known = [end or dominant for end in old_ends]
     if not known:
         return [above or dominant] * len(new)
