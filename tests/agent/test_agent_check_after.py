@@ -119,3 +119,57 @@ def test_status_after_a_kill_between_the_save_and_the_writes_says_not_written(
                                            "op 1.2 edit a.py: accepted"]
     assert "not written yet" not in tools.diff()
     tools.live.close()
+
+
+def _applied_with_state(tmp_path: Path, search: str) -> tuple[Path, Path, Path]:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "a.py").write_text("a = 1\nb = 2\n")
+    session = tmp_path / "s.md"
+    session.write_text(f"## Turn 1\n--- File: a.py ---\n<<<<<<< SEARCH\n{search}\n=======\n"
+                       "a = 10\n>>>>>>> REPLACE\n\n### Changed files:\n- a.py\n")
+    state = tmp_path / "s.md.review.json"
+    with contextlib.redirect_stdout(io.StringIO()):
+        main(["apply", "--yes", "--root", str(root), "--state", str(state), str(session)])
+    return root, session, state
+
+
+def test_check_of_a_review_that_wrote_nothing_says_nothing_of_it(tmp_path: Path) -> None:
+    """QA pass s28 (F4): the note "checked against the files as they were before the review
+    ... wrote to them" came for a review that wrote nothing (the bases compared by object)."""
+    root, session, _ = _applied_with_state(tmp_path, "no such line")
+    assert (root / "a.py").read_text() == "a = 1\nb = 2\n"
+    code, out = _check(str(session), "--root", str(root))
+    assert code == 1, out
+    assert "note:" not in out
+
+
+@pytest.mark.parametrize("planted", ["fifo", "folder", "dangling-link", "link-to-state",
+                                     "not-json", "too-deep"])
+def test_check_never_stops_on_a_review_state_it_cannot_read(
+        tmp_path: Path, planted: str) -> None:
+    """QA pass s28 (F5): by kind, such a state was skipped silently, said in a note, or
+    stopped check with exit 2. check needs no state: each is a note, and the disk."""
+    import os
+
+    root, session, state = _applied_with_state(tmp_path, "a = 1")
+    assert (root / "a.py").read_text() == "a = 10\nb = 2\n"
+    saved = state.read_bytes()
+    state.unlink()
+    if planted == "fifo":
+        os.mkfifo(state)
+    elif planted == "folder":
+        state.mkdir()
+    elif planted == "dangling-link":
+        state.symlink_to(tmp_path / "nowhere.json")
+    elif planted == "link-to-state":
+        (tmp_path / "elsewhere.json").write_bytes(saved)
+        state.symlink_to(tmp_path / "elsewhere.json")
+    elif planted == "not-json":
+        state.write_text("{not json")
+    else:
+        state.write_text("[" * 100_000 + "]" * 100_000)
+    code, out = _check(str(session), "--root", str(root))
+    assert code == 1, out  # checked against the disk, where the edit is found no more
+    assert f"note: the review state {state} cannot be read" in out, out
+    assert "not_found" in out

@@ -372,3 +372,11 @@ def test_status_names_a_line_addressed_change_by_its_tool_and_lines(tmp_path: Pa
         "op 1.2 batch_edit a.py (2 operations): accepted",
         "op 1.3 edit a.py: accepted"]
     tools.live.close()
+
+
+def test_status_of_a_batch_of_one_operation_is_singular(tmp_path: Path) -> None:
+    tools = _tools(tmp_path, {"a.py": TEN})
+    assert tools.mutate({"tool": "batch_edit", "path": "a.py", "operations": [
+        {"operation": "delete", "line": 5}]}, "one").startswith("applied")
+    assert tools.status() == "op 1.1 batch_edit a.py (1 operation): accepted"
+    tools.live.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -70,7 +71,7 @@ def _checked_tree(args: argparse.Namespace, loaded: LoadedSession, root: Path | 
     from reviewtui.shell.statepath import state_path_for
 
     state_path = state_path_for(loaded)[0]
-    if not state_path.is_file():
+    if not os.path.lexists(state_path):  # (anything else there is said, not skipped)
         return disk, []
     from reviewtui.shell.export import reviewed_base  # (the review: only with a state)
 

@@ -12,12 +12,17 @@ import copy
 from pathlib import Path
 
 from reviewtui.core.engine import OpKey, OpResult, Policy, SessionRun, Verdict, evaluate_session
-from reviewtui.core.errors import InputLimitError, StateFormatError, UsageError
+from reviewtui.core.errors import (
+    InputLimitError,
+    ReviewtuiError,
+    StateFormatError,
+    UsageError,
+)
 from reviewtui.core.export import Accepted
 from reviewtui.core.export.accepted import FAILED
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import Edit, FullFile
-from reviewtui.core.model.tree import Tree
+from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import replace
 from reviewtui.shell.loader import LoadedSession, load_session, read_input
 from reviewtui.shell.project import load_project
@@ -130,6 +135,7 @@ def _saved_root(state: Path) -> Path | None:
     Read here without side effects: a state file that cannot be read stops the export
     instead of being moved aside, as opening a review would do.
     """
+    check_state_path(state)  # a FIFO would hang the read, a device feed it, a link lead out
     try:
         saved = decode_state(parse_state_json(read_input(state, "review state"), str(state)))
     except InputLimitError:
@@ -185,21 +191,32 @@ def reviewed_base(loaded: LoadedSession, root: Path, state_path: Path, disk: Tre
     A session whose review wrote it (``apply --state``, a live agent session written as it
     was accepted) no longer applies to the disk, which holds its result: checked there,
     every edit it wrote read as not found. Nothing is written (the review opens dry-run,
-    its state read-only); a state that cannot be read, or that was saved for another
-    project, leaves ``disk`` as it is, with a note.
+    its state read-only). ``check`` needs no state: one that cannot be read (not a regular
+    file, damaged, over a limit) or that was saved for another project leaves ``disk`` as
+    it is, with a note, whatever the reason (QA pass s28 found three outcomes by kind).
     """
     try:
         saved_root = _saved_root(state_path)
-    except UsageError as exc:
-        return disk, [f"note: {exc.message}: checking against the disk as it is"]
-    if saved_root is None or saved_root.resolve() != root.resolve():
-        return disk, [f"note: the review state {state_path} was saved for another project"
-                      f" ({saved_root}): checking {root} as it is"]
-    with Review.open(loaded.file, root, dry_run=True, state_path=state_path,
-                     read_only_state=True, format=format, lazy=True) as review:
-        base, problems = review.base, list(review.state_problems)
-    if not base.changed_objects(disk):
+        if saved_root is None or saved_root.resolve() != root.resolve():
+            where = f" ({saved_root})" if saved_root is not None else ""
+            return disk, [f"note: the review state {state_path} was saved for another "
+                          f"project{where}: checking {root} as it is"]
+        with Review.open(loaded.file, root, dry_run=True, state_path=state_path,
+                         read_only_state=True, format=format, lazy=True) as review:
+            base, problems = review.base, list(review.state_problems)
+    except ReviewtuiError as exc:
+        return disk, [f"note: the review state {state_path} cannot be read ({exc.message}): "
+                      f"checking {root} as it is"]
+    # By content: the disk's files are read lazily, the review's bases are not, so the
+    # same bytes are other objects (the note said so for a review that wrote nothing).
+    if not any(_differ(base.get(path), disk.get(path)) for path in base.changed_objects(disk)):
         return disk, problems
     return base, [*problems, f"note: checked against the files as they were before the review "
                   f"saved in {state_path} wrote to them (--from-disk: against the disk as it "
                   "is)"]
+
+
+def _differ(one: FileState | None, other: FileState | None) -> bool:
+    if one is None or other is None:
+        return one is not other
+    return one.data != other.data or one.mode != other.mode

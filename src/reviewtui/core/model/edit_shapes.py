@@ -31,6 +31,7 @@ from reviewtui.core.match.guards import duplicate_line
 from reviewtui.core.model.outcome import MatchResult, Status
 from reviewtui.core.record import record
 from reviewtui.core.text.hashline import LineRef, resolve
+from reviewtui.core.text.plural import plural
 
 REVISION_WIDTH = 8
 STALE_REVISION = "stale-revision"
@@ -120,7 +121,7 @@ class Batch:
         return "batch"
 
     def __str__(self) -> str:
-        return f"{len(self.ops)} operations"
+        return plural(len(self.ops), "operation")
 
 
 Shape = LineRange | Window | Batch
