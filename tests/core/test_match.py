@@ -618,3 +618,17 @@ def test_the_matcher_imports_no_ui() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_spaces_inside_a_string_are_content_not_whitespace_only() -> None:
+    """QA pass s28 (F7): ``print("a    b")`` for ``print("a b")`` was diagnosed whitespace
+    only, so an agent might resend the file's spelling as the same thing. The spacing
+    around the string still is whitespace only."""
+    lines = ['print("a b")', "x = 1"]
+    inside = match_edit(lines, ['print("a    b")'], ["x"])
+    (best, *_) = inside.candidates
+    assert (best.start, best.end) == (1, 1)
+    assert best.diagnosis is Diagnosis.CONTENT_DIFFERS
+    outside = match_edit(lines, ['print( "a b" )'], ["x"])
+    (best, *_) = outside.candidates
+    assert best.diagnosis is Diagnosis.WHITESPACE_ONLY

@@ -46,7 +46,7 @@ def diagnose(index: FileIndex, core: Sequence[str],
     squashed = "".join(squash_key(line) for line in core)
     scored: list[Candidate] = []
     for start in _best_windows(index, core):
-        size = _whitespace_only_size(index, start, len(core), squashed)
+        size = _whitespace_only_size(index, start, len(core), squashed, core)
         end = min(start + (size or len(core)), index.hi)
         score = similarity(core, index.lines[start:end])
         if score < CANDIDATE_FLOOR:
@@ -205,15 +205,31 @@ def _window_text(lines: Sequence[str], lo: int, hi: int) -> _Window:
     return kept_per_version(_windows, lines, lo, hi, lambda: _Window(lines, lo, hi))
 
 
-def _whitespace_only_size(index: FileIndex, start: int, size: int, squashed: str) -> int:
-    """A region size at ``start`` equal to SEARCH once all whitespace is gone, or 0."""
+def _whitespace_only_size(index: FileIndex, start: int, size: int, squashed: str,
+                          core: Sequence[str] = ()) -> int:
+    """A region size at ``start`` equal to SEARCH (``core``) once all whitespace is gone,
+    or 0. Whitespace inside a quoted string on one line is the string's content: a region
+    whose strings read otherwise differs in content (QA pass s28: ``print("a    b")`` for
+    ``print("a b")`` was called whitespace only)."""
     for delta in _RESIZE:
         end = start + size + delta
         if delta + size < 1 or end > index.hi:
             continue
-        if "".join(squash_key(line) for line in index.lines[start:end]) == squashed:
+        region = index.lines[start:end]
+        if "".join(squash_key(line) for line in region) == squashed:
+            if _quoted(core) != _quoted(region):
+                return 0
             return size + delta
     return 0
+
+
+_QUOTED = re.compile(r"""("|')(?:\\.|(?!\1).)*\1""")
+
+
+def _quoted(lines: Sequence[str]) -> list[str]:
+    """The one-line quoted strings of ``lines`` with their whitespace as written."""
+    return [found.group() for line in lines if '"' in line or "'" in line
+            for found in _QUOTED.finditer(line)]
 
 
 def _overlap(one: Candidate, other: Candidate) -> bool:
