@@ -126,7 +126,13 @@ def test_a_deletion_diff_removes_the_file_it_names(
 
 @pytest.mark.parametrize(("before", "after"), [
     (b"x\r", b"y\r"), (b"a\nx\r", b"a\ny\r"), (b"a\r\nb\r\nx\r", b"a\r\nb\r\ny\r"),
-    (b"a\nx\r", b"a\nx\r\n"), (b"a\nb\nx\r", b"a\nb2\nx\r")])
+    (b"a\nx\r", b"a\nx\r\n"), (b"a\nb\nx\r", b"a\nb2\nx\r"),
+    # A line ending in CR CR LF (QA pass s28): its own CR is content, which the matcher
+    # dropped as a stray line ending: a removed CR "applied" with the file unchanged, and
+    # an added line next to such a line lost its trailing blanks, exit 0.
+    (b"a\r\r\nb\n", b"a\r\nb\n"), (b"x\nx\nv\nq\r\r\n", b"x\n  t  \nv\nq\r\r\n"),
+    (b"x\r\nx\r\nv\r\nq\r\r\n", b"x\r\n\tt\t\r\nv\r\nq\r\r\n"),
+    (b"a\nb\n", b"a\nb\r\r\n")])
 def test_a_last_line_ending_in_a_lone_cr_is_refused_not_mangled(
         arena: Arena, capsys: pytest.CaptureFixture[str], before: bytes, after: bytes) -> None:
     """A file whose last line ends in a bare CR with no newline after it: an edit of it was

@@ -76,7 +76,7 @@ BLANK_BETWEEN = "diff-blank-between-hunks"
 HUNK_COUNT = "diff-hunk-count"
 BINARY = "diff-binary"
 COPY = "diff-copy"
-LONE_CR = "diff-lone-cr"  # a last line ending in a bare CR: not edited byte for byte
+LONE_CR = "diff-lone-cr"  # a line ending in a CR of its own: not edited byte for byte
 PATH_SPELLING = "diff-path-spelling"  # a name the canonical spelling would change
 MODE = "diff-mode"
 LINK_MODE = 0o120000
@@ -469,6 +469,18 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
         notes.append(problem(LONE_CR, f"the change to {new!r} edits a last line that ends "
                              "in a lone carriage return (no newline after it), which "
                              "reviewtui cannot write byte for byte: not applied; apply it "
+                             "with git apply", line))
+        return None
+    if not (section.new_file or section.deleted) and any(
+            text.endswith("\r") for hunk in section.hunks
+            for text in (*hunk.search, *hunk.replace)):
+        # A line ending in CR before its CRLF ("q\r\r\n"): that CR is content, which the
+        # matcher drops as a stray line ending, so it matched loosely and wrote another
+        # file than git's, exit 0 (QA pass s28: a removed stray CR "applied" with the file
+        # unchanged; trailing blanks of added lines dropped). Refused rather than wrong.
+        notes.append(problem(LONE_CR, f"the change to {new!r} edits or passes a line that "
+                             "ends in a carriage return before its line ending, which "
+                             "reviewtui cannot match byte for byte: not applied; apply it "
                              "with git apply", line))
         return None
     if section.deleted:
