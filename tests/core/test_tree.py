@@ -316,3 +316,23 @@ def test_mixed_file_splice_changes_no_ending_of_a_line_it_keeps(
     # Replacing lines that all ended alike, every new line ends so.
     if replacement and len({end for _, end in lines[lo:hi]}) == 1:
         assert set(ends[lo : lo + len(replacement)]) == {lines[lo][1]}
+
+
+@pytest.mark.parametrize("shape", ["drop-one", "every-fifth-gone", "insert-and-change"])
+def test_a_big_block_of_a_mixed_file_keeps_every_unchanged_lines_ending(shape: str) -> None:
+    """QA pass s28 (F8): past 4,000,000 old x new lines the block's every line took the
+    ending most of them had, unchanged lines too (700 CRLF lines written LF, exit 0)."""
+    lines = [(f"line {i}" if i % 7 else "", "\r\n" if i % 3 == 0 else "\n")
+             for i in range(2_200)]
+    state = FileState.from_bytes("".join(t + e for t, e in lines).encode())
+    assert state.eol == "mixed"
+    if shape == "drop-one":
+        kept = [pair for i, pair in enumerate(lines) if i != 1_000]
+    elif shape == "every-fifth-gone":
+        kept = [pair for i, pair in enumerate(lines) if i % 5 != 2]
+    else:
+        kept = list(lines)
+        kept[500] = ("changed", lines[500][1])
+        kept.insert(1_500, ("new", lines[1_499][1]))
+    new = state.splice(0, len(lines), [text for text, _ in kept])
+    assert new.data == "".join(t + e for t, e in kept).encode()

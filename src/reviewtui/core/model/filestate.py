@@ -455,9 +455,10 @@ class FileState:
         return ends
 
 
-# Above this many old times new changed lines, the changed lines of a mixed file are not
-# aligned line by line (difflib): they take the ending most of the old ones had.
+# Above this many old times new changed lines, the changed lines of a mixed file are aligned
+# by a linear walk (:func:`_greedy_endings`), not by difflib.
 _ALIGN_LIMIT = 4_000_000
+_NEAR = 64  # old lines a repeated line may be looked for ahead in that walk
 
 
 def _changed_endings(old: Sequence[str], old_ends: Sequence[str], new: Sequence[str],
@@ -480,8 +481,21 @@ def _changed_endings(old: Sequence[str], old_ends: Sequence[str], new: Sequence[
         return [known[0]] * len(new)
     if len(old) == len(new):
         return list(known)
+    # The lines the block begins and ends with unchanged keep their own endings (SEARCH
+    # quotes context); only the middle needs aligning.
+    head, limit = 0, min(len(old), len(new))
+    while head < limit and old[head] == new[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and old[len(old) - 1 - tail] == new[len(new) - 1 - tail]:
+        tail += 1
+    if head or tail:
+        middle = _changed_endings(old[head : len(old) - tail], known[head : len(old) - tail],
+                                  new[head : len(new) - tail], dominant,
+                                  known[head - 1] if head else above)
+        return [*known[:head], *middle, *known[len(old) - tail :]]
     if len(old) * len(new) > _ALIGN_LIMIT:
-        return [max(set(known), key=known.count)] * len(new)
+        return _greedy_endings(old, known, new, above)
     from difflib import SequenceMatcher  # (the changed lines alone: bounded above)
 
     ends: list[str] = []
@@ -500,4 +514,31 @@ def _old_endings(state: FileState) -> list[str]:
     ends = ["\r\n" if p.endswith("\r") else "\n" for p in parts[:-1]]
     if parts[-1]:  # a last line without a newline
         ends.append("")
+    return ends
+
+
+def _greedy_endings(old: Sequence[str], known: Sequence[str], new: Sequence[str],
+                    above: str | None) -> list[str]:
+    """:func:`_changed_endings` of a block too big for difflib: each new line that is an
+    old line further on (the next one, or for a line repeated in the block one within
+    :data:`_NEAR` lines) takes that line's ending and the walk goes on after it; any other
+    takes the ending of the old line it stands at. Linear in the block, and every
+    unchanged line keeps its ending (QA pass s28: past the limit every line of the block
+    took the ending most of them had, unchanged ones too, exit 0)."""
+    from bisect import bisect_left
+
+    where: dict[str, list[int]] = {}
+    for position, line in enumerate(old):
+        where.setdefault(line, []).append(position)
+    ends: list[str] = []
+    at = 0  # the first old line not passed yet
+    for line in new:
+        found = where.get(line)
+        if found:
+            k = bisect_left(found, at)
+            if k < len(found) and (len(found) == 1 or found[k] - at <= _NEAR):
+                ends.append(known[found[k]])
+                at = found[k] + 1
+                continue
+        ends.append(known[at] if at < len(known) else known[-1] if known else above or "\n")
     return ends
