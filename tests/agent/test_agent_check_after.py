@@ -173,3 +173,19 @@ def test_check_never_stops_on_a_review_state_it_cannot_read(
     assert code == 1, out  # checked against the disk, where the edit is found no more
     assert f"note: the review state {state} cannot be read" in out, out
     assert "not_found" in out
+
+
+def test_status_of_an_accept_whose_file_was_deleted_outside_says_so(tmp_path: Path) -> None:
+    """QA pass s28 (F9): status answered "accepted" while the file was gone and diff said
+    nothing was accepted and written."""
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "a.py").write_text("a = 1\n")
+    tools = AgentTools(LiveSession(root, tmp_path / "live.jsonl", gate=Gate.AUTO, wait=0))
+    assert tools.mutate({"tool": "edit", "path": "a.py", "search": "a = 1",
+                         "replace": "a = 2"}, "edit").startswith("applied")
+    (root / "a.py").unlink()
+    assert tools.status() == ("op 1.1 edit a.py: accepted, not on disk: the file was deleted "
+                              "outside the review; the reviewer settles it")
+    assert not (root / "a.py").exists()
+    tools.live.close()

@@ -36,6 +36,7 @@ from reviewtui.core.paths.safety import (
     unread_dir_of,
 )
 from reviewtui.core.review.plan import op_path
+from reviewtui.core.review.rebase import ConflictKind
 from reviewtui.shell.disk import target_path
 from reviewtui.shell.live import (
     ON_PENDING,
@@ -260,6 +261,7 @@ class AgentTools:
             rows: list[str] = []
             decisions = review.decisions
             not_on_disk = self._not_on_disk(review)
+            conflicts = review.conflicts
             for turn in review.session.turns:
                 for pos, op in enumerate(turn.reply.ops):
                     key = (turn.index, pos)
@@ -274,6 +276,11 @@ class AgentTools:
                     pin = pinned_before(review, key)
                     if word in ("accepted", "edited") and pin is not None:
                         word += f", not written yet (disk pinned at checkpoint {pin})"
+                    elif (word in ("accepted", "edited")
+                          and (path := op_path(review.result(key))) in conflicts):
+                        # (QA pass s28: "accepted" for the edit of a file deleted outside,
+                        # while diff said nothing was accepted and written)
+                        word += f", {_conflict_words(conflicts[path].kind)}"
                     elif word in ("accepted", "edited") and key in not_on_disk:
                         word += f", {NOT_ON_DISK}"
                     line = f"op {key[0]}.{pos + 1} {agent.operation_summary(op)}: {word}"
@@ -336,6 +343,19 @@ class AgentTools:
 # the decision and writing it (killed): the next review that writes finishes the writes.
 NOT_ON_DISK = ("not written yet (the review's writer stopped before writing it; it is "
                "written when the workbench or the server next opens the review)")
+
+
+_CONFLICT_WORDS = {
+    ConflictKind.DELETED: "the file was deleted outside the review",
+    ConflictKind.OUTSIDE_EDIT: "the file was changed outside the review where this writes",
+    ConflictKind.REBASE: "it no longer lands on the file as it was changed outside the review",
+    ConflictKind.UNWRITABLE: "the path can no longer be written",
+}
+
+
+def _conflict_words(kind: ConflictKind) -> str:
+    """What ``status`` says of an accept whose file is in conflict (not on disk as accepted)."""
+    return f"not on disk: {_CONFLICT_WORDS.get(kind, 'in conflict')}; the reviewer settles it"
 
 
 def _unwritten(review: Review) -> set[str]:
