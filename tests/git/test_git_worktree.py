@@ -187,17 +187,104 @@ def test_an_eol_attribute_file_is_reviewed_beside_plain_ones(tmp_path: Path) -> 
     assert (repo / "a.py").read_text() == "a = 2\n"
 
 
-def test_crlf_on_disk_where_git_checks_out_lf_is_still_left_out(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """``eol=lf``, the file rewritten with CRLF: HEAD's checkout is LF, so no diff from it
-    gives the disk's bytes; a reject could not put HEAD back. It stays out, with the note."""
+def test_crlf_on_disk_where_git_checks_out_lf_is_reviewed_from_the_lf_checkout(
+        tmp_path: Path) -> None:
+    """``eol=lf``, the file rewritten with CRLF: it was left out ("git's diff holds LF
+    lines"). Its own diff from HEAD's checkout (LF) to the disk now reviews it, and a reject
+    puts back what `git checkout` writes."""
     repo = new_repo(tmp_path / "repo")
     (repo / ".gitattributes").write_text("*.txt text eol=lf\n")
     (repo / "f.txt").write_bytes(b"one\ntwo\n")
     commit_all(repo, "Base")
     (repo / "f.txt").write_bytes(b"one\r\nTWO\r\n")
-    assert main(["check", "--worktree", "--root", str(repo)]) == 0
-    assert ("f.txt: its line endings on disk are not git's (core.autocrlf or an eol "
-            "attribute converts them)") in capsys.readouterr().out
     source = open_worktree(str(repo), keep=True)
-    assert [path for path, _ in source.origin.skipped] == ["f.txt"]
+    assert source.origin.skipped == ()
+    with Review.open(source.session, source.root, state_path=source.state) as review:
+        for key in sorted(review.decisions):
+            review.decide(key, Decision.reject())
+    assert (repo / "f.txt").read_bytes() == b"one\ntwo\n"
+
+
+def _autocrlf_repo(tmp_path: Path, files: dict[str, bytes]) -> Path:
+    repo = new_repo(tmp_path / "repo")
+    git(repo, "config", "core.autocrlf", "true")
+    for name, data in files.items():
+        (repo / name).write_bytes(data)
+    commit_all(repo, "Base")
+    for name in files:  # as the checkout writes them
+        (repo / name).write_bytes((repo / name).read_bytes().replace(b"\n", b"\r\n"))
+    return repo
+
+
+def _reject_all(repo: Path) -> None:
+    source = open_worktree(str(repo), keep=True)
+    with Review.open(source.session, source.root, state_path=source.state) as review:
+        for key in sorted(review.decisions):
+            review.decide(key, Decision.reject())
+
+
+def test_a_deleted_or_emptied_file_comes_back_as_the_checkout_writes_it(
+        tmp_path: Path) -> None:
+    """QA pass s28: under autocrlf, rejecting a deletion or an emptying wrote HEAD's stored
+    LF bytes, where `git checkout` writes CRLF (their git diff replays as it is, so no
+    checkout form was taken)."""
+    repo = _autocrlf_repo(tmp_path, {"gone.txt": b"a\nb\n", "emptied.txt": b"x\n",
+                                     "kept.txt": b"k\n"})
+    (repo / "gone.txt").unlink()
+    (repo / "emptied.txt").write_bytes(b"")
+    _reject_all(repo)
+    assert (repo / "gone.txt").read_bytes() == b"a\r\nb\r\n"
+    assert (repo / "emptied.txt").read_bytes() == b"x\r\n"
+    assert (repo / "kept.txt").read_bytes() == b"k\r\n"
+
+
+def test_an_attributes_file_the_agent_added_does_not_decide_heads_checkout(
+        tmp_path: Path) -> None:
+    """QA pass s28: the agent adds `*.txt text eol=crlf` and rewrites f.txt in CRLF; HEAD's
+    checkout form was read with the agent's attributes (CRLF), so rejecting everything left
+    f.txt CRLF where HEAD and its checkout are LF (exit 0)."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "f.txt").write_bytes(b"one\ntwo\nthree\n")
+    commit_all(repo, "Base")
+    (repo / ".gitattributes").write_text("*.txt text eol=crlf\n")
+    (repo / "f.txt").write_bytes(b"one\r\nTWO\r\nthree\r\n")
+    _reject_all(repo)
+    assert not (repo / ".gitattributes").exists()
+    assert (repo / "f.txt").read_bytes() == b"one\ntwo\nthree\n"
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def test_safecrlf_does_not_refuse_the_whole_working_tree(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """QA pass s28: with core.safecrlf=true one file of mixed endings made the temporary
+    `git add` fail, and nothing at all was reviewed (exit 2)."""
+    repo = _autocrlf_repo(tmp_path, {"f.txt": b"a\nb\nc\n", "other.txt": b"o\n"})
+    git(repo, "config", "core.safecrlf", "true")
+    (repo / "f.txt").write_bytes(b"a\r\nB\nc\r\n")
+    (repo / "other.txt").write_bytes(b"O\r\n")
+    assert main(["check", "--worktree", "--root", str(repo)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1].startswith("1 turn, 2 operations: 2 apply"), out
+
+
+def test_a_file_git_calls_changed_right_after_checkout_is_named(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """QA pass s28: a blob of mixed endings under eol=crlf is "modified" to git as soon as it
+    is checked out; it got no operation and no note."""
+    repo = new_repo(tmp_path / "repo")
+    lines = [b"line %d" % n for n in range(1, 21)]
+    (repo / "m.txt").write_bytes(b"".join(line + b"\r\n" for line in lines[:10])
+                                 + b"".join(line + b"\n" for line in lines[10:]))
+    (repo / "g.txt").write_bytes(b"g\n")
+    commit_all(repo, "Base")
+    (repo / ".gitattributes").write_text("*.txt text eol=crlf\n")
+    git(repo, "add", ".gitattributes")
+    git(repo, "commit", "-q", "-m", "Attributes")
+    (repo / "m.txt").unlink()
+    git(repo, "checkout", "--", "m.txt")
+    assert git(repo, "status", "--porcelain") == " M m.txt\n"
+    (repo / "g.txt").write_bytes(b"G\r\n")
+    assert main(["check", "--worktree", "--root", str(repo)]) == 0
+    out = capsys.readouterr().out
+    assert "m.txt: exactly as a checkout of HEAD writes it, but git would store it otherwise" \
+        in out, out

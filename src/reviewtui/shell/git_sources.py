@@ -346,8 +346,10 @@ def worktree_text(repo: Repo, base: str, excluded: Sequence[tuple[str, str]] = (
     with tempfile.TemporaryDirectory(prefix="reviewtui-index-") as tmp:
         env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
         repo.git("read-tree", base, env=env)
-        repo.git("add", "-A", "--", ".", *(f":(exclude,literal){path}" for path in links),
-                 env=env)
+        # (core.safecrlf off: git refused the whole working tree for one file of mixed
+        # endings under autocrlf; that file's own diff is made below: QA pass s28)
+        repo.git("-c", "core.safecrlf=false", "add", "-A", "--", ".",
+                 *(f":(exclude,literal){path}" for path in links), env=env)
         changed = _changed_paths(repo, env, base)
         spec = [f":(exclude,literal){path}" for path in (*(p for p, _ in excluded), *own)]
         diff = repo.git("diff", "--cached", *DIFF_ARGS, base, "--", ".", *spec, env=env)
@@ -384,19 +386,39 @@ def open_worktree(root: str | None, *, keep: bool) -> GitSource:
     project = load_project(repo.top)
     links = gitlinks(repo, base)
     excluded = submodule_changes(repo, base, links)
-    checkout: dict[str, FileState | None] = {}  # line endings git converts: see below
+    # HEAD as a checkout writes it wherever that is not git's stored text (core.autocrlf,
+    # eol attributes, ident): the review starts there, so a reject puts back what
+    # `git checkout` would (QA pass s28: a deleted or emptied file came back LF where the
+    # checkout writes CRLF). Those paths get a diff made here, from that to the disk.
+    forms: dict[str, FileState | None] | None = None
+    checkout: dict[str, FileState | None] = {}
     for _ in range(5):
         text, changed = worktree_text(repo, base, excluded, links, checkout)
+        if forms is None:
+            forms = _checkout_forms(repo, base, changed)
+            stored = _head_files(repo, base, changed)
+            checkout = {path: form for path, form in forms.items() if form is not None
+                        and path in stored and form.data != stored[path].data}
+            # Checked out as HEAD has it and still "changed" to git: its `git add` would
+            # store it otherwise (a blob of mixed endings under eol=crlf). No content change
+            # to review: said, not passed over in silence (QA pass s28).
+            for path, form in list(checkout.items()):
+                disk = disk_state(repo.top, path)
+                if disk is not None and form is not None and disk.data == form.data:
+                    excluded.append((path, _RENORMALIZED))
+                    del checkout[path]
+            if checkout or any(why == _RENORMALIZED for _, why in excluded):
+                continue  # read again, these paths by their own diffs
         bad = _not_replayable(repo, base, text, changed, {p for p, _ in excluded}, project,
                               checkout)
         if not bad:
             break
-        # A file whose line endings git converts (core.autocrlf, an eol attribute) is
-        # reviewed from HEAD's content as it is checked out, once: if that does not
-        # replay to the disk's bytes either, it is left out as before.
+        # A file whose line endings on disk are not what git stores (core.autocrlf, an
+        # eol attribute, a CRLF file where the checkout writes LF) is reviewed by its own
+        # diff from HEAD's checkout, once: if that does not replay to the disk's bytes
+        # either, it is left out, named in a note.
         converted = [path for path, why in bad if why == _CONVERTED and path not in checkout]
-        checkout.update(forms := _checkout_forms(repo, base, converted))
-        converted = [path for path in converted if path in forms]
+        checkout.update((path, forms.get(path)) for path in converted)
         for path, why in bad:
             if path not in converted:
                 excluded.append((path, why))
@@ -420,6 +442,9 @@ def open_worktree(root: str | None, *, keep: bool) -> GitSource:
     return GitSource(repo, origin, session, repo.top, state, cleanup, tuple(changed))
 
 
+_RENORMALIZED = ("exactly as a checkout of HEAD writes it, but git would store it otherwise "
+                 "(its line endings renormalized by `git add`): no change of its content to "
+                 "review")
 _CONVERTED = ("its line endings on disk are not git's (core.autocrlf or an eol attribute "
               "converts them), and the diff replays git's: it cannot be reviewed in place")
 
@@ -438,21 +463,32 @@ def _head_files(repo: Repo, base: str, changed: Iterable[str],
 
 def _checkout_forms(repo: Repo, base: str, paths: Sequence[str]
                     ) -> dict[str, FileState | None]:
-    """``base``'s content at ``paths`` as a checkout writes it (``cat-file --filters``:
-    git's own conversions, line endings first; the repository's filter programs are off,
-    as for every call), for the paths where that differs from what git stores (None: a
-    path ``base`` does not hold). A path whose checkout is git's stored text is not in
-    it: its line endings on disk are not what git would check out, and no diff says so."""
+    """``base``'s content at ``paths`` as ``git checkout`` writes it (None: a path ``base``
+    does not hold as a file). Checked out into an empty work tree from a temporary index of
+    ``base``, so git converts it by ``base``'s own ``.gitattributes`` (those of the working
+    tree are the agent's, maybe just added: QA pass s28) and the repository's
+    configuration, line endings, ``ident`` and ``working-tree-encoding`` included; its
+    filter programs stay off, as for every call."""
     stored = repo.files(base, list(paths))
-    forms: dict[str, FileState | None] = {}
-    for path in paths:
-        state = stored.get(path)
-        if state is None:
-            forms[path] = None
-            continue
-        data = repo.git("cat-file", "--filters", f"{base}:{path}")
-        if data != state.data:
-            forms[path] = FileState.from_bytes(data, mode=state.mode)
+    forms: dict[str, FileState | None] = {path: None for path in paths if path not in stored}
+    held = [path for path in paths if path in stored]
+    if not held:
+        return forms
+    with tempfile.TemporaryDirectory(prefix="reviewtui-checkout-") as tmp:
+        env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
+        repo.git("read-tree", base, env=env)
+        tree = Path(tmp) / "tree"
+        tree.mkdir()
+        repo.git(f"--work-tree={tree}", "checkout-index", "-f", "-z", "--stdin",
+                 input="".join(path + "\0" for path in held).encode("utf-8", "surrogateescape"),
+                 env=env)
+        for path in held:
+            try:
+                data = (tree / path).read_bytes()
+            except OSError:  # (not written: git's stored text then)
+                forms[path] = stored[path]
+                continue
+            forms[path] = FileState.from_bytes(data, mode=stored[path].mode)
     return forms
 
 
