@@ -288,3 +288,29 @@ def test_a_file_git_calls_changed_right_after_checkout_is_named(
     out = capsys.readouterr().out
     assert "m.txt: exactly as a checkout of HEAD writes it, but git would store it otherwise" \
         in out, out
+
+
+@pytest.mark.parametrize("autocrlf", ["true", "false"])
+def test_a_name_that_is_not_utf8_is_named_and_left_out(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], autocrlf: str) -> None:
+    """QA pass s28 (helper-87 F6): a changed file named with a byte that is not UTF-8 ended
+    `check --worktree` in a traceback (the patch writer, or the review state's save)."""
+    import os
+
+    repo = new_repo(tmp_path / "repo")
+    git(repo, "config", "core.autocrlf", autocrlf)
+    name = os.fsdecode(b"raw\xff.txt")
+    (repo / name).write_bytes(b"a\nb\nc\n")
+    (repo / "ok.txt").write_bytes(b"o\n")
+    commit_all(repo, "Base")
+    ending = b"\r\n" if autocrlf == "true" else b"\n"
+    (repo / name).write_bytes(ending.join([b"a", b"X", b"c", b""]))
+    (repo / "ok.txt").write_bytes(b"O" + ending)
+    assert main(["check", "--worktree", "--root", str(repo)]) == 0
+    out = capsys.readouterr().out
+    assert "raw\\xff.txt: its name is not UTF-8" in out, out
+    assert out.splitlines()[-1].startswith("1 turn, 1 operation: 1 apply"), out
+    source = open_worktree(str(repo), keep=True)
+    with Review.open(source.session, source.root, state_path=source.state) as review:
+        assert [review.result(k).op.path for k in review.decisions] == ["ok.txt"]
+    assert (repo / name).read_bytes() == ending.join([b"a", b"X", b"c", b""])

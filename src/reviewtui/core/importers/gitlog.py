@@ -82,9 +82,26 @@ def header_text(origin: GitOrigin) -> str:
     lines = [f"{MARKER}{origin.kind}", f"# base {origin.base}", f"# head {origin.head}"]
     if origin.worktree:
         lines.append(f"# worktree {json.dumps(origin.worktree, ensure_ascii=False)}")
-    lines.extend(f"# skipped {json.dumps([path, why], ensure_ascii=False)}"
+    # (A name that is not UTF-8 holds surrogate escapes: written as JSON escapes, which
+    # read back to the same name.)
+    lines.extend(f"# skipped {json.dumps([path, why], ensure_ascii=not _utf8(path))}"
                  for path, why in origin.skipped)
     return "".join(line + "\n" for line in lines)
+
+
+def _utf8(path: str) -> bool:
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _shown(path: str) -> str:
+    """A path for a message: a byte that is not UTF-8 (a surrogate escape) as ``\\xff``."""
+    if _utf8(path):
+        return path
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def read_origin(text: str, source: str = "session") -> GitOrigin:
@@ -233,7 +250,7 @@ def import_git(text: str, source: str, *, root: str | None = None,
 
 def _worktree_turns(origin: GitOrigin, diffs: Sequence[Turn]) -> list[Turn]:
     """A working tree's changes: one turn (split only when the diff's order needs it)."""
-    notes = tuple(_note(SKIPPED, f"{path}: {why}; left as it is on disk", 1)
+    notes = tuple(_note(SKIPPED, f"{_shown(path)}: {why}; left as it is on disk", 1)
                   for path, why in origin.skipped)
     request = f"Uncommitted changes over {origin.base[:12]}"
     if not diffs:
