@@ -22,17 +22,22 @@ def _check(*argv: str) -> tuple[int, str]:
     return code, out.getvalue()
 
 
+def _auto_tools(tmp_path: Path, text: str) -> AgentTools:
+    """A live session under ``--gate auto`` over a root holding ``a.py`` (``text``)."""
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "a.py").write_text(text)
+    return AgentTools(LiveSession(root, tmp_path / "live.jsonl", gate=Gate.AUTO, wait=0))
+
+
 def _snapshot(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes()
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def test_check_of_a_written_live_session_reads_the_files_before_it(tmp_path: Path) -> None:
-    root = tmp_path / "root"
-    root.mkdir()
-    (root / "a.py").write_text("a = 1\nb = 2\nc = 3\n")
-    session = tmp_path / "live.jsonl"
-    tools = AgentTools(LiveSession(root, session, gate=Gate.AUTO, wait=0))
+    tools = _auto_tools(tmp_path, "a = 1\nb = 2\nc = 3\n")
+    root, session = tools.root, tools.live.session
     for n, (search, replace) in enumerate((("a = 1", "a = 10"), ("c = 3", "c = 30"))):
         answer = tools.mutate({"tool": "edit", "path": "a.py", "search": search,
                                "replace": replace}, f"edit {n}")
@@ -58,11 +63,8 @@ def test_check_of_a_written_live_session_reads_the_files_before_it(tmp_path: Pat
 
 
 def test_check_of_a_review_saved_for_another_project_checks_the_disk(tmp_path: Path) -> None:
-    made = tmp_path / "made"
-    made.mkdir()
-    (made / "a.py").write_text("a = 1\n")
-    session = tmp_path / "live.jsonl"
-    tools = AgentTools(LiveSession(made, session, gate=Gate.AUTO, wait=0))
+    tools = _auto_tools(tmp_path, "a = 1\n")
+    session = tools.live.session
     assert tools.mutate({"tool": "edit", "path": "a.py", "search": "a = 1",
                          "replace": "a = 2"}, "edit").startswith("applied")
     tools.live.close()
@@ -92,10 +94,8 @@ def test_status_after_a_kill_between_the_save_and_the_writes_says_not_written(
             raise Killed
         return really(review, changes, *rest)  # type: ignore[arg-type]
 
-    root = tmp_path / "root"
-    root.mkdir()
-    (root / "a.py").write_text("z = 1\na = 1\n")
-    tools = AgentTools(LiveSession(root, tmp_path / "live.jsonl", gate=Gate.AUTO, wait=0))
+    tools = _auto_tools(tmp_path, "z = 1\na = 1\n")
+    root = tools.root
     # An earlier accept of the same file, written before the kill: it is on disk.
     assert tools.mutate({"tool": "edit", "path": "a.py", "search": "z = 1",
                          "replace": "z = 0"}, "edit").startswith("applied")
@@ -178,10 +178,8 @@ def test_check_never_stops_on_a_review_state_it_cannot_read(
 def test_status_of_an_accept_whose_file_was_deleted_outside_says_so(tmp_path: Path) -> None:
     """QA pass s28 (F9): status answered "accepted" while the file was gone and diff said
     nothing was accepted and written."""
-    root = tmp_path / "root"
-    root.mkdir()
-    (root / "a.py").write_text("a = 1\n")
-    tools = AgentTools(LiveSession(root, tmp_path / "live.jsonl", gate=Gate.AUTO, wait=0))
+    tools = _auto_tools(tmp_path, "a = 1\n")
+    root = tools.root
     assert tools.mutate({"tool": "edit", "path": "a.py", "search": "a = 1",
                          "replace": "a = 2"}, "edit").startswith("applied")
     (root / "a.py").unlink()

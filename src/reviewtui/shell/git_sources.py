@@ -33,6 +33,7 @@ from reviewtui.core.model.records import Session
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import field, record
 from reviewtui.core.review.log import LogKind
+from reviewtui.core.text.lines import encodes_utf8
 from reviewtui.shell.disk import atomic_write
 from reviewtui.shell.git import DIFF_ARGS, GitWriter, Repo, disk_state, git_mode, materialize
 from reviewtui.shell.git_tree import tree_listing
@@ -394,7 +395,7 @@ def open_worktree(root: str | None, *, keep: bool) -> GitSource:
     checkout: dict[str, FileState | None] = {}
     for _ in range(5):
         text, changed = worktree_text(repo, base, excluded, links, checkout)
-        unnamed = [path for path in changed if not _utf8(path)
+        unnamed = [path for path in changed if not encodes_utf8(path)
                    and path not in {p for p, _ in excluded}]
         if unnamed:  # (QA pass s28: a traceback, in the patch writer or the state's save)
             excluded.extend((path, _NOT_UTF8) for path in unnamed)
@@ -452,14 +453,6 @@ def open_worktree(root: str | None, *, keep: bool) -> GitSource:
 _NOT_UTF8 = ("its name is not UTF-8, and a review keeps every path in UTF-8: rename it to "
              "review it")
 
-
-def _utf8(path: str) -> bool:
-    """Whether a path read from git (surrogate escapes for other bytes) is UTF-8."""
-    try:
-        path.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 _RENORMALIZED = ("exactly as a checkout of HEAD writes it, but git would store it otherwise "

@@ -39,6 +39,7 @@ from collections.abc import Sequence
 from reviewtui.core.errors import SessionFormatError
 from reviewtui.core.model.records import ParseProblem, Reply, Session, Span, Turn
 from reviewtui.core.record import record, replace
+from reviewtui.core.text.lines import encodes_utf8
 
 MARKER = "# reviewtui git session: "
 KINDS = ("range", "worktree")
@@ -84,22 +85,14 @@ def header_text(origin: GitOrigin) -> str:
         lines.append(f"# worktree {json.dumps(origin.worktree, ensure_ascii=False)}")
     # (A name that is not UTF-8 holds surrogate escapes: written as JSON escapes, which
     # read back to the same name.)
-    lines.extend(f"# skipped {json.dumps([path, why], ensure_ascii=not _utf8(path))}"
+    lines.extend(f"# skipped {json.dumps([path, why], ensure_ascii=not encodes_utf8(path))}"
                  for path, why in origin.skipped)
     return "".join(line + "\n" for line in lines)
 
 
-def _utf8(path: str) -> bool:
-    try:
-        path.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
 def _shown(path: str) -> str:
     """A path for a message: a byte that is not UTF-8 (a surrogate escape) as ``\\xff``."""
-    if _utf8(path):
+    if encodes_utf8(path):
         return path
     return path.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 

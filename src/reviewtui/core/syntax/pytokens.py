@@ -43,6 +43,7 @@ import warnings
 from collections.abc import Sequence
 
 from reviewtui.core.syntax.pystrings import _TOKENS
+from reviewtui.core.text.lines import encodes_utf8
 
 # Blanks at a line end (or the window's end), not after a backslash or other blanks (the
 # whole run or none of it).
@@ -162,7 +163,7 @@ def _quiet(old: Sequence[str], new: Sequence[str], start: int, end: int,
     ``old[start:end]`` (strings' values aside), both windows starting out of every token."""
     at_end = end >= len(old)
     was, now = _window(old, start, end, at_end), _window(new, new_start, new_end, at_end)
-    if "\x00" in now or not (now.isascii() or _encodes(now)):
+    if "\x00" in now or not (now.isascii() or encodes_utf8(now)):
         return False
     # Blank lines at the top of the window count after a backslash (above it in either
     # file: the line above may be the last of the change before).
@@ -179,10 +180,3 @@ def _window(lines: Sequence[str], start: int, end: int, at_end: bool) -> str:
         return ""
     return "\n".join(lines[start:end]) + ("" if at_end else "\n")
 
-
-def _encodes(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True

@@ -31,3 +31,13 @@ def iter_lines(text: str) -> Iterator[str]:
         line = text[at:end]
         yield line[:-1] if line.endswith("\r") else line
         at = end + 1
+
+
+def encodes_utf8(text: str) -> bool:
+    """Whether ``text`` encodes as UTF-8: no surrogate (a name git read with surrogate
+    escapes for bytes that are not UTF-8, a lone one from JSON)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
