@@ -74,3 +74,22 @@ async def test_a_narrow_key_bar_leaves_out_the_palette_key(tour: tuple[Path, Pat
         await pilot.resize_terminal(140, 40)
         await pilot.pause()
         assert (bar.compact, bar.show_command_palette) == (False, True)
+
+
+async def test_a_long_state_path_is_cut_with_a_mark_not_wrapped_away(
+        tour: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """QA pass s28: with the state kept outside the session's folder, a long path wrapped
+    onto the line's hidden second row, leaving a bare "state:"."""
+    session, root = tour
+    app = open_app(session, root, dry_run=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = screen_of(app)
+        long_path = "/tmp/" + "x" * 150 + "/session.jsonl.review.json"
+        monkeypatch.setattr(type(screen), "_state_at", lambda self: long_path)
+        screen.refresh_status()
+        await pilot.pause()
+        status = app.screen.query_one(StatusLine)
+        drawn = status.render_line(0).text
+        assert "state: /tmp/xxx" in drawn, drawn
+        assert drawn.rstrip().endswith("…"), drawn

@@ -13,7 +13,10 @@ from reviewtui.ui.widgets.static_update import update_static
 
 class StatusLine(Static):
     DEFAULT_CSS = """
-    StatusLine { height: 1; background: $panel; color: $text; padding: 0 1; }
+    StatusLine { height: 1; background: $panel; color: $text; padding: 0 1;
+                 text-wrap: nowrap; text-overflow: ellipsis; }
+    /* (one line: a long state path was wrapped onto a hidden second line, leaving a bare
+       "state:"; now it is cut with a mark: QA pass s28) */
     """
     progress: reactive[str] = reactive("")  # a review job that takes a while: what it does
 
