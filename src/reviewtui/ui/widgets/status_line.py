@@ -86,20 +86,23 @@ class StatusLine(Static):
             tail.append(f"  {note}", style="italic")
         self._tail = tail
         self._shown = text + tail
+        # Narrower and narrower: the revision left out, then the watcher (for good, QA pass
+        # s28: it came back at narrower widths), then short labels, then the shortest pin.
         self._narrower = tuple(_narrow(
             short, checkpoint=checkpoint, turns=turns, counts=counts,
             watcher=watcher if watching else "", dry_run=dry_run,
             source_format=source_format, pinned=pinned, held=held) + tail
-            for short in (False, True) for watching in (True, False))
+            for short, watching in ((0, True), (0, False), (1, False), (2, False)))
         self._draw()
 
 
-def _narrow(short: bool, *, checkpoint: int, turns: int, counts: dict[str, int],
+def _narrow(short: int, *, checkpoint: int, turns: int, counts: dict[str, int],
             watcher: str, dry_run: bool, source_format: str, pinned: int | None,
             held: int) -> Text:
     """The status line for a narrow terminal: what matters most first (whether decisions
     are written, then the counts), the revision and the state's place left out (and the
-    watcher's state without ``watcher``); ``short``: short labels too."""
+    watcher's state without ``watcher``); ``short``: 1, short labels too; 2, and the
+    shortest mark of a pinned disk."""
     text = Text()
     if held:
         text.append(f"waiting on {held} open elsewhere  " if short else
@@ -108,7 +111,7 @@ def _narrow(short: bool, *, checkpoint: int, turns: int, counts: dict[str, int],
     text.append(f"{'cp' if short else 'checkpoint'} {checkpoint}/{turns}", style="bold")
     if pinned is not None:
         text.append("  ")
-        text.append(f"pinned at {pinned} (P)" if short
+        text.append(f"pin {pinned}" if short > 1 else f"pinned at {pinned} (P)" if short
                     else f"disk pinned at checkpoint {pinned} (P unpins)",
                     style="bold black on yellow")
     text.append("  DRY-RUN" if dry_run else "  live",
