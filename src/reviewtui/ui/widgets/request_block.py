@@ -57,7 +57,10 @@ class RequestBlock(VerticalScroll):
         text.append(f"{arrow} Turn {self._turn} asked ", style="bold")
         text.append("(R folds) " if not folded else "(R shows all) ", style="dim")
         if folded:
-            text.append(request.splitlines()[0], style="italic")
+            first, *rest = request.splitlines()
+            text.append(first, style="italic")
+            if rest:  # more lines hidden: said even where the first fits (QA pass s28)
+                text.append(" …", style="dim")
             text.no_wrap, text.overflow = True, "ellipsis"
         else:
             text.append("\n")

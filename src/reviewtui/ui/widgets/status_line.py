@@ -38,7 +38,7 @@ class StatusLine(Static):
     def _fitting(self) -> Text:
         """The full line, or the first narrower form whose own part (before the state's
         place and the note, which may be cut at the end as ever) fits the width."""
-        room = self.size.width - 2 - (len(self.progress) + 2 if self.progress else 0)
+        room = self.content_size.width - (len(self.progress) + 2 if self.progress else 0)
         chosen = self._shown
         if self.size.width > 0 and chosen.cell_len - self._tail.cell_len > room:
             chosen = next((text for text in self._narrower
