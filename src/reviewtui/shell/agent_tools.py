@@ -49,6 +49,7 @@ from reviewtui.shell.live import (
 )
 from reviewtui.shell.project import Project, load_project
 from reviewtui.shell.regex_search import PatternError, bounded_search
+from reviewtui.shell.replay import same
 from reviewtui.shell.review import Review
 from reviewtui.shell.state import blob_dir_for
 
@@ -308,9 +309,7 @@ class AgentTools:
         missing: set[tuple[int, int]] = set()
         for path, chain in chains.items():
             disk = self._disk_state(path)
-            held = [pos for pos, (_, after) in enumerate(chain)
-                    if (after is None) == (disk is None)
-                    and (after is None or disk is None or after.data == disk.data)]
+            held = [pos for pos, (_, after) in enumerate(chain) if same(after, disk)]
             written_to = held[-1] if held else -1
             missing.update(key for key, _ in chain[written_to + 1 :])
         return missing

@@ -338,10 +338,10 @@ def worktree_text(repo: Repo, base: str, excluded: Sequence[tuple[str, str]] = (
     ``links`` are left out of the ``add``, which would run ``git status`` in each (and
     the filter programs its configuration names: see :func:`submodule_changes`).
 
-    ``checkout``: paths whose line endings git converts (:func:`_checkout_forms`), each
-    with ``base``'s content as a checkout writes it (None: not in ``base``). git's diff
-    of them is of its stored, converted text; theirs is made here, from that content to
-    the disk's bytes, so it replays to exactly what the working tree holds.
+    ``checkout``: paths reviewed by their own diff, each with ``base``'s content as a
+    checkout writes it (:func:`_checkout_forms`; None: not in ``base``). git's diff of
+    them is of its stored, converted text; theirs is made here, from that content to the
+    disk's bytes, so it replays to exactly what the working tree holds.
     """
     own = sorted(checkout or {})
     with tempfile.TemporaryDirectory(prefix="reviewtui-index-") as tmp:
@@ -403,8 +403,8 @@ def open_worktree(root: str | None, *, keep: bool) -> GitSource:
         if forms is None:
             left_out = {path for path, _ in excluded}
             reviewed = [path for path in changed if path not in left_out]
-            forms = _checkout_forms(repo, base, reviewed)
             stored = _head_files(repo, base, reviewed)
+            forms = _checkout_forms(repo, base, reviewed, stored)
             checkout = {path: form for path, form in forms.items() if form is not None
                         and path in stored and form.data != stored[path].data}
             # Checked out as HEAD has it and still "changed" to git: its `git add` would
@@ -452,9 +452,6 @@ def open_worktree(root: str | None, *, keep: bool) -> GitSource:
 
 _NOT_UTF8 = ("its name is not UTF-8, and a review keeps every path in UTF-8: rename it to "
              "review it")
-
-
-
 _RENORMALIZED = ("exactly as a checkout of HEAD writes it, but git would store it otherwise "
                  "(its line endings renormalized by `git add`): no change of its content to "
                  "review")
@@ -474,15 +471,15 @@ def _head_files(repo: Repo, base: str, changed: Iterable[str],
     return files
 
 
-def _checkout_forms(repo: Repo, base: str, paths: Sequence[str]
-                    ) -> dict[str, FileState | None]:
+def _checkout_forms(repo: Repo, base: str, paths: Sequence[str],
+                    stored: Mapping[str, FileState]) -> dict[str, FileState | None]:
     """``base``'s content at ``paths`` as ``git checkout`` writes it (None: a path ``base``
-    does not hold as a file). Checked out into an empty work tree from a temporary index of
-    ``base``, so git converts it by ``base``'s own ``.gitattributes`` (those of the working
-    tree are the agent's, maybe just added: QA pass s28) and the repository's
-    configuration, line endings, ``ident`` and ``working-tree-encoding`` included; its
-    filter programs stay off, as for every call."""
-    stored = repo.files(base, list(paths))
+    does not hold as a file; ``stored``: its files there as git stores them). Checked out
+    into an empty work tree from a temporary index of ``base``, so git converts them by
+    ``base``'s own ``.gitattributes`` (those of the working tree are the agent's, maybe
+    just added: QA pass s28) and the repository's configuration, line endings, ``ident``
+    and ``working-tree-encoding`` included; its filter programs stay off, as for every
+    call."""
     forms: dict[str, FileState | None] = {path: None for path in paths if path not in stored}
     held = [path for path in paths if path in stored]
     if not held:

@@ -433,16 +433,9 @@ class FileState:
         old = self.lines
         old_ends = _old_endings(self)
         n_new, n_old = len(new_lines), len(old)
-        if span is not None:
-            head, tail = span[0], n_old - span[1]
-        else:
-            limit = min(n_new, n_old)
-            head = 0
-            while head < limit and new_lines[head] == old[head]:
-                head += 1
-            tail = 0
-            while tail < limit - head and new_lines[n_new - 1 - tail] == old[n_old - 1 - tail]:
-                tail += 1
+        # Without a span the whole text is the block: _changed_endings keeps the ending of
+        # each line it begins and ends with unchanged.
+        head, tail = (span[0], n_old - span[1]) if span is not None else (0, 0)
         ends = [self.newline] * n_new
         ends[:head] = old_ends[:head]
         if tail:

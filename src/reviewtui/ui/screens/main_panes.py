@@ -75,7 +75,7 @@ class ReviewPanes(Screen[None]):
     can_redo: var[bool] = var(False)
     pinned: var[bool] = var(False)
     forceable: var[bool] = var(False)
-    editable: var[bool] = var(True)  # e, E and ctrl+e: not on a console command
+    editable: var[bool] = var(True)  # e (and its button): not on a console command
 
     def __init__(self, review: Review, jobs: ReviewJobs | None = None) -> None:
         super().__init__()

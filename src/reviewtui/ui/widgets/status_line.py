@@ -23,9 +23,10 @@ class StatusLine(Static):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._shown = Text()
-        # Narrower forms of the line, tried in turn when it does not fit (an 80-column
-        # terminal cut it after "watch:", DRY-RUN and all: QA pass 84c).
-        self._narrower: tuple[Text, ...] = ()
+        # What the narrower forms of the line are made of, when it does not fit (an
+        # 80-column terminal cut it after "watch:", DRY-RUN and all: QA pass 84c). They
+        # are made only then: the line is shown again after every key.
+        self._parts: dict[str, Any] = {}
         self._tail = Text()  # the state's place and the note: after any form of the line
         self._drawn: Text | None = None
 
@@ -39,12 +40,18 @@ class StatusLine(Static):
         """The full line, or the first narrower form whose own part (before the state's
         place and the note, which may be cut at the end as ever) fits the width."""
         room = self.content_size.width - (len(self.progress) + 2 if self.progress else 0)
-        chosen = self._shown
-        if self.size.width > 0 and chosen.cell_len - self._tail.cell_len > room:
-            chosen = next((text for text in self._narrower
-                           if text.cell_len - self._tail.cell_len <= room),
-                          self._narrower[-1] if self._narrower else chosen)
-        return chosen
+        if self.size.width <= 0 or not self._parts or (
+                self._shown.cell_len - self._tail.cell_len <= room):
+            return self._shown
+        # Narrower and narrower: the revision left out, then the watcher (for good, QA pass
+        # s28: it came back at narrower widths), then short labels, then the shortest pin.
+        text = self._shown
+        for short, watching in ((0, True), (0, False), (1, False), (2, False)):
+            parts = self._parts if watching else {**self._parts, "watcher": ""}
+            text = _narrow(short, **parts)
+            if text.cell_len <= room:
+                break
+        return text + self._tail
 
     def _draw(self) -> None:
         text = self._fitting()
@@ -86,13 +93,9 @@ class StatusLine(Static):
             tail.append(f"  {note}", style="italic")
         self._tail = tail
         self._shown = text + tail
-        # Narrower and narrower: the revision left out, then the watcher (for good, QA pass
-        # s28: it came back at narrower widths), then short labels, then the shortest pin.
-        self._narrower = tuple(_narrow(
-            short, checkpoint=checkpoint, turns=turns, counts=counts,
-            watcher=watcher if watching else "", dry_run=dry_run,
-            source_format=source_format, pinned=pinned, held=held) + tail
-            for short, watching in ((0, True), (0, False), (1, False), (2, False)))
+        self._parts = {"checkpoint": checkpoint, "turns": turns, "counts": dict(counts),
+                       "watcher": watcher, "dry_run": dry_run, "source_format": source_format,
+                       "pinned": pinned, "held": held}
         self._draw()
 
 
