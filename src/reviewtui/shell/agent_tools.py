@@ -349,6 +349,8 @@ _CONFLICT_WORDS = {
     ConflictKind.OUTSIDE_EDIT: "the file was changed outside the review where this writes",
     ConflictKind.REBASE: "it no longer lands on the file as it was changed outside the review",
     ConflictKind.UNWRITABLE: "the path can no longer be written",
+    ConflictKind.HELD: "it moves a file whose other end is in conflict, and a move is written "
+                       "whole or not at all",
 }
 
 

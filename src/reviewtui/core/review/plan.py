@@ -180,4 +180,35 @@ def compute_conflicts(turns: Sequence[TurnResult], tree: Tree, records: Mapping[
             conflicts[path] = Conflict(path, ConflictKind.UNWRITABLE,
                                        unwritable[path], None, None, tree.get(path),
                                        tuple(decided.get(path, ())))
+    if conflicts:
+        _hold_moves(turns, tree, records, conflicts, accepted)
     return conflicts
+
+
+def _hold_moves(turns: Sequence[TurnResult], tree: Tree, records: Mapping[str, PathRecord],
+                conflicts: dict[str, Conflict], accepted: Mapping[str, list[OpKey]]) -> None:
+    """A move is written whole or not at all: when one end of a file an accepted command
+    moves (``:mv``, ``:rn``) is in conflict, the other end waits with it (and so on along a
+    chain of moves). Else the destination would be written with the draft's content beside
+    a source the disk keeps with an outside change, or the source removed with nothing
+    written in its place. Settling the conflict releases both."""
+    pairs = [(old, new) for turn in turns for result in turn.results
+             if result.landed and result.decision.verdict in _ACCEPTING
+             for old, new in result.outcome.changes if old is not None and new is not None]
+    grown = bool(pairs)
+    while grown:
+        grown = False
+        for old, new in pairs:
+            for held, by in ((new, old), (old, new)):
+                if by not in conflicts or held in conflicts:
+                    continue
+                record = records.get(held)
+                message = (f"waits for {by}, which is in conflict: moving a file writes both "
+                           f"ends or neither, so {held} is left as it is on disk until "
+                           f"{by} is settled")
+                conflicts[held] = Conflict(
+                    held, ConflictKind.HELD, message,
+                    record.seen if record is not None else None,
+                    record.ref if record is not None else None, tree.get(held),
+                    tuple(accepted.get(held, ())))
+                grown = True

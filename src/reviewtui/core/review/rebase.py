@@ -206,6 +206,7 @@ class ConflictKind(StrEnum):
     REBASE = "rebase"  # accepted operations no longer land on the outside content
     DELETED = "deleted"  # deleted (or renamed) outside; the draft still wants the file
     UNWRITABLE = "unwritable"  # the path became a link, a directory, or cannot be written
+    HELD = "held"  # one end of a move whose other end is in conflict: neither is written
 
 
 @record(frozen=True, slots=True)
