@@ -136,6 +136,8 @@ def _long_strings(text: str, pos: int = 0, line: int = 0,
                     continued.append(line + count("\n", token, slashes[k]) + 1)
                     k += 1
             yield line, newlines
+            line += newlines  # (its own newlines are not counted again from ``at``)
+            at = end
         pos = end
 
 
