@@ -25,7 +25,7 @@ from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.engine.ledger import Ledger, LedgerItem
 from reviewtui.core.engine.ledger import bumps as ledger_bumps
 from reviewtui.core.engine.order import Step, ancestors
-from reviewtui.core.engine.results import Rules, TurnResult
+from reviewtui.core.engine.results import OpResult, Rules, TurnResult
 from reviewtui.core.engine.session_plan import SessionPlan
 from reviewtui.core.engine.structural_state import StructuralState
 from reviewtui.core.engine.touches import Touches
@@ -290,24 +290,26 @@ class SessionRun(TurnSteps):
         self._plan()
         positions = self._positions
         real: set[OpKey] = set()
+        patched: dict[int, list[OpResult]] = {}  # turn position -> its results, patched
+        plain_ones = (PENDING, Decision.accept(), Decision.accept(force=True))
         for key in changed:
             pos = positions.get(key[0])
             if pos is None or pos >= len(self.turns) or key[1] >= len(self.turns[pos].results):
                 continue
             old = self.turns[pos].results[key[1]]
             new = self.decisions.get(key, PENDING)
-            plain = (new in (PENDING, Decision.accept(force=new.force))
-                     and old.decision in (PENDING, Decision.accept(force=old.decision.force)))
-            if (isinstance(old.op, ConsoleCommand) or not plain  # a placement, a SEARCH...
-                    or new.verdict not in (Verdict.PENDING, Verdict.ACCEPTED)
-                    or old.decision.verdict not in (Verdict.PENDING, Verdict.ACCEPTED)
+            if (isinstance(old.op, ConsoleCommand)  # a placement, a SEARCH, a reject...
+                    or new not in plain_ones or old.decision not in plain_ones
                     or self._unevaluated(old.decision) is not None
                     or self._unevaluated(new) is not None
                     or self._lands(old.outcome, new) != old.landed):
                 real.add(key)
                 continue
-            results = list(self.turns[pos].results)
+            results = patched.get(pos)
+            if results is None:  # (each turn rebuilt once, not once for each of its keys)
+                results = patched[pos] = list(self.turns[pos].results)
             results[key[1]] = replace(old, decision=new)
+        for pos, results in patched.items():
             self.turns[pos] = replace(self.turns[pos], results=tuple(results))
         return real
 
