@@ -50,7 +50,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 
 from reviewtui.core.syntax.pylines import Change, _accounted, _Ended, _trimmed, split_lines
-from reviewtui.core.syntax.pystatements import statement_region
+from reviewtui.core.syntax.pystatements import _DEF_OR_CLASS, statement_region
 from reviewtui.core.syntax.pystrings import _ONE_LINE as _ONE_LINE  # (by their old names)
 from reviewtui.core.syntax.pystrings import _SPANNING as _SPANNING
 from reviewtui.core.syntax.pystrings import _TOKENS, _add_continued, _in_strings, continued_after
@@ -236,9 +236,6 @@ def _complete_before(old: Sequence[str], lo: int, hi: int, indent: str, head: st
                    for name in declared if name)
 
 
-_DEF_OR_CLASS = re.compile(r"[ \t]*(?:async[ \t]+)?(?:def|class)[ \t]")
-
-
 def _outer_declarations(tree: ast.AST) -> bool:
     """A global or nonlocal statement outside every function, class and lambda."""
     import ast
@@ -405,6 +402,7 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
     strings_old: set[int] = set()
     continued_old: list[int] = []  # lines after a backslash-newline, from the same scan
     quiet: set[int] = set()
+    made: tuple[str, ...] | None = None  # the lines after, split (made below from the lines)
     if callable(after):
         make_after = after
         if (after_lines and after_final_newline is not None and changes[-1][1] <= len(after_lines)
@@ -420,6 +418,8 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
             changes = _trimmed(changes, old, new_lines)
             if appended_comments(before, old, new_lines, changes):
                 return True  # comments added at line ends: no scan (pycomments)
+            # A tuple from here on (as split_lines gives): indexed line by line below.
+            new_lines = made = (*after_lines, "") if after_final_newline else tuple(after_lines)
             strings_old = _in_strings(before, continued_old)
             if len(quiet := quiet_changes(old, new_lines, changes, strings_old)) == len(changes):
                 return True  # comments and strings' text alone (pytokens): no text needed
@@ -432,7 +432,7 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
     if texts != (before, after):
         old = None  # (not from the lines above: those are read only without a "\r")
     before, after = texts
-    new = split_lines(after, after_lines)
+    new = made if made is not None and old is not None else split_lines(after, after_lines)
     if old is None:
         old = split_lines(before, before_lines)
         if not _accounted(changes, old, new):
