@@ -37,25 +37,40 @@ class Chunk:
     build; a dict of first positions would cost ten.
     """
 
-    __slots__ = ("_asked", "_has", "lines")
+    __slots__ = ("_asked", "_has", "_kin", "lines")
 
     lines: tuple[str, ...]
     _has: frozenset[str] | None
     _asked: int
+    # A chunk an edit made from one that had its lookup: that lookup and the lines the
+    # edits since have written, together a superset of its lines (see Chunk.first).
+    _kin: tuple[frozenset[str], tuple[str, ...]] | None
 
-    def __init__(self, lines: tuple[str, ...]) -> None:
+    def __init__(self, lines: tuple[str, ...],
+                 kin: tuple[frozenset[str], tuple[str, ...]] | None = None) -> None:
         self.lines = lines
         self._has = None
         self._asked = 0
+        self._kin = kin
 
     def first(self, line: str, lookup: bool) -> int:
         """The first position of ``line`` in this chunk, -1 if absent; ``lookup`` allows
-        building the lookup (two threads may both build it: each builds the same one)."""
+        building the lookup (two threads may both build it: each builds the same one).
+
+        A chunk an edit made from one with a lookup answers from that lookup and the
+        lines written since, without a lookup of its own (building one costs about a
+        scan of its lines per ten questions, and the next edit usually replaces it): a
+        line in neither is not in it; a line in either is looked for."""
         has = self._has
         if has is None:
-            self._asked += 1
-            if lookup and self._asked >= 2:
-                has = self._has = frozenset(self.lines)
+            kin = self._kin
+            if kin is not None:
+                if line not in kin[0] and line not in kin[1]:
+                    return -1
+            else:
+                self._asked += 1
+                if lookup and self._asked >= 2:
+                    has = self._has = frozenset(self.lines)
         if has is not None and line not in has:
             return -1
         try:
@@ -65,6 +80,21 @@ class Chunk:
 
     def __repr__(self) -> str:
         return f"Chunk({len(self.lines)} lines)"
+
+
+_KIN_LINES = 64  # written lines a chunk's kin may carry before it builds its own lookup
+
+
+def _kin(source: Chunk, added: tuple[str, ...]) -> tuple[frozenset[str], tuple[str, ...]] | None:
+    """What a chunk made by an edit of ``source`` alone (writing ``added``) answers from:
+    ``source``'s lookup, or its own kin, and the lines written; None when it has neither
+    or the written lines grew long."""
+    if source._has is not None:
+        return (source._has, added) if len(added) <= _KIN_LINES else None
+    kin = source._kin
+    if kin is None or len(kin[1]) + len(added) > _KIN_LINES:
+        return None
+    return kin[0], kin[1] + added
 
 
 def chunk_size(count: int) -> int:
@@ -276,8 +306,11 @@ class ChunkedLines(Sequence[str]):
             elif first > 0:
                 first -= 1
                 middle = chunks[first].lines + middle
-        made = _pieces(middle, size) if len(middle) > 2 * size else (
-            [Chunk(middle)] if middle else [])
+        if first == last and len(middle) <= 2 * size and middle:
+            made = [Chunk(middle, _kin(chunks[first], added))]
+        else:
+            made = _pieces(middle, size) if len(middle) > 2 * size else (
+                [Chunk(middle)] if middle else [])
         out = ChunkedLines.__new__(ChunkedLines)
         out._chunks = (*chunks[:first], *made, *chunks[last + 1 :])
         shift = len(added) - (end - start)
