@@ -4,7 +4,8 @@ operations patches thousands of later checkpoints one path each).
 * ``_Dir.count`` is kept up to date through a rebuild instead of counted again: after any
   sequence of changes every directory's count is the number of files below it;
 * ``Tree.put`` of one path skips the grouping: it gives what the general rebuild gives
-  (the same objects in the same places, the same count, the same refusal);
+  (the same objects in the same places, the same count, the same refusal); so does
+  ``Tree.set`` (what ``apply`` of one path gives);
 * ``versions_along`` yields what a walk of every tree's ``get`` yields.
 """
 
@@ -111,6 +112,33 @@ def test_put_of_one_path_is_the_general_rebuild(batches: list[dict[str, FileStat
     # An equal object in another FileState is put in place too (exact).
     if new is not None and tree.get(path) is not None and tree.get(path) is not new:
         assert got.get(path) is new
+
+
+@settings(max_examples=150, deadline=None)
+@given(batches=st.lists(changes, max_size=6), path=st.sampled_from(NAMES), new=state,
+       same=st.booleans())
+def test_set_of_one_path_is_apply(batches: list[dict[str, FileState | None]], path: str,
+                                  new: FileState, same: bool) -> None:
+    """``Tree.set`` (each landed edit) skips the grouping: it gives what ``apply`` gives --
+    the same objects, revision and count, the tree itself for equal content, the same
+    refusal for a file where a folder is or the reverse."""
+    tree = build(batches)
+    if same and tree.get(path) is not None:
+        new = tree.get(path)  # type: ignore[assignment]
+    refused: PathRefused | None = None
+    try:
+        want = tree.apply({path: new})
+    except PathRefused as exc:
+        refused = exc
+    if refused is not None:
+        with pytest.raises(PathRefused) as caught:
+            tree.set(path, new)
+        assert (caught.value.rule, caught.value.message) == (refused.rule, refused.message)
+        return
+    got = tree.set(path, new)
+    same_objects(got, want)
+    recount(got._root)
+    assert (got is tree) == (want is tree)
 
 
 @settings(max_examples=120, deadline=None)

@@ -380,7 +380,11 @@ class Tree:
         return Tree(root, self.revision + 1)
 
     def set(self, path: str, state: FileState) -> Tree:
-        return self.apply({path: state})
+        """``apply({path: state})`` for the one path, without grouping (once an edit)."""
+        current = self.get(path)
+        if current is state or (current is not None and current == state):
+            return self  # identical content: the old object stays, no new revision
+        return Tree(_put_one(self._root, path.split("/"), 0, state, ""), self.revision + 1)
 
     def put(self, changes: Mapping[str, FileState | None], revision: int) -> Tree:
         """These very FileState objects (None: absent) at ``revision``; an equal object
