@@ -11,11 +11,10 @@ from hypothesis import strategies as st
 from pyregionkit import edited
 
 from reviewtui.core.model.filestate import FileState
-from reviewtui.core.syntax import pyregions
+from reviewtui.core.syntax import pydeclared, pyregions
+from reviewtui.core.syntax.pydeclared import _declared_outside_functions, _in_function
 from reviewtui.core.syntax.pyregions import (
     _covered,
-    _declared_outside_functions,
-    _in_function,
     changes_of,
     edits_parse_alone,
     split_lines,
@@ -27,7 +26,7 @@ def declared_reference(text: str) -> tuple[frozenset[str], frozenset[str]]:
     names: set[str] = set()
     every: set[str] = set()
     line, at = 0, 0
-    for found in pyregions._DECLARES.finditer(text):
+    for found in pydeclared._DECLARES.finditer(text):
         line += text.count("\n", at, found.start())
         at = found.start()
         declared = {name.strip(" \t\\\r\n") for name in found.group(1).split(",")}

@@ -49,6 +49,7 @@ import warnings
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 
+from reviewtui.core.syntax.pydeclared import Declared
 from reviewtui.core.syntax.pylines import Change, _accounted, _Ended, _trimmed, split_lines
 from reviewtui.core.syntax.pystatements import _DEF_OR_CLASS, statement_region
 from reviewtui.core.syntax.pystrings import _ONE_LINE as _ONE_LINE  # (by their old names)
@@ -60,9 +61,6 @@ TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/t
 if TYPE_CHECKING:
     import ast
 
-# A global or nonlocal statement anywhere on a line (after "if x:" or ";" too; in a string
-# or a comment it only adds names: stricter), its names continued past a backslash.
-_DECLARES = re.compile(r"\b(?:global|nonlocal)[ \t]+((?:[\w \t,]|\\\r?\n)+)")
 _BOUNDARY = re.compile(r"([ \t]*)(?:@|(?:async[ \t]+)?(?:def|class)[ \t])")
 # A class header on one line, with no string, comment, nested bracket or continuation
 # (possessive blanks: the two runs around the bases backtracked quadratically).
@@ -160,10 +158,12 @@ _OUTWARD = "outward"  # the region needs the definition around it (a nonlocal's 
 
 
 def _parses(lines: Sequence[str], indent: str, last: bool,
-            declared: frozenset[str] = frozenset()) -> bool | str:
+            declared: frozenset[str] = frozenset(),
+            narrower: Callable[[], frozenset[str]] | None = None) -> bool | str:
     """Whether these lines, with ``indent`` taken off each, parse as a module; ``last``:
     they end the file (no newline is added after them, as none is there). ``declared``:
-    names some ``global``/``nonlocal`` statement of the file names (anywhere).
+    names some ``global``/``nonlocal`` statement of the file names (anywhere);
+    ``narrower``: the names that count of those, asked only when one is written here.
     :data:`_OUTWARD` when a ``nonlocal`` finds its binding only in an enclosing function.
     """
     if indent:
@@ -193,6 +193,8 @@ def _parses(lines: Sequence[str], indent: str, last: bool,
         # here declares a name, and no declared name is written here (a symbol is a name
         # written in the text; ASCII text holds no spelling that normalises to another).
         return True
+    if narrower is not None:
+        declared = narrower()
     symbols = table.get_symbols()
     if any(symbol.get_name() in declared and (
             symbol.is_assigned() or symbol.is_referenced() or symbol.is_imported()
@@ -206,7 +208,8 @@ def _parses(lines: Sequence[str], indent: str, last: bool,
 
 
 def _complete_before(old: Sequence[str], lo: int, hi: int, indent: str, head: str | bool,
-                     declared: frozenset[str]) -> bool:
+                     declared: frozenset[str],
+                     narrower: Callable[[], frozenset[str]] | None = None) -> bool:
     """Whether ``old[lo:hi]``, a region of the file before, need not be parsed: it holds
     complete statements of the block it starts in whenever the file before parses.
 
@@ -218,7 +221,8 @@ def _complete_before(old: Sequence[str], lo: int, hi: int, indent: str, head: st
     statement is whole unless that line continues it, and a ``def``/``class``/``@`` line
     continues nothing but decorators above it, whose loss or gain breaks nothing. A name
     a ``global``/``nonlocal`` statement declares, written in it, sends it to the parser:
-    a nested ``nonlocal`` outside may need a binding that the edits removed from it."""
+    a nested ``nonlocal`` outside may need a binding that the edits removed from it.
+    (``narrower``: as :func:`_parses` has it.)"""
     if head is not True and (not isinstance(head, str) or _DEF_OR_CLASS.match(head) is None):
         return False
     width = len(indent)
@@ -232,6 +236,8 @@ def _complete_before(old: Sequence[str], lo: int, hi: int, indent: str, head: st
             != text.count(")") + text.count("]") + text.count("}")):
         return False
     # str.find first: a word pattern of all the names costs a try at every word.
+    if narrower is not None and any(name in text for name in declared if name):
+        declared = narrower()
     return not any(name in text and re.search(rf"\b{re.escape(name)}\b", text)
                    for name in declared if name)
 
@@ -245,69 +251,6 @@ def _outer_declarations(tree: ast.AST) -> bool:
     if isinstance(tree, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef | ast.Lambda):
         return False
     return any(_outer_declarations(child) for child in ast.iter_child_nodes(tree))
-
-
-def _declared_outside_functions(text: str, lines: Sequence[str],
-                                inside: set[int]) -> tuple[frozenset[str], frozenset[str]]:
-    """Names of every ``global``/``nonlocal`` statement not known to sit in a function
-    (its enclosing block headers, found by indentation, include a ``def``): those can
-    clash with statements of a module or class scope that a region shares; and the names
-    of all of them, for a region in a block, whose scope may be a function's."""
-    names: set[str] = set()
-    every: set[str] = set()
-    line, at = 0, 0
-    end = -1
-    for start in _keyword_lines(text):
-        if start <= end:
-            continue  # read with the line its backslash continues
-        end = text.find("\n", start)  # the line, and those its backslashes continue
-        while end > 0 and (text[end - 1] == "\\" or text[end - 2 : end] == "\\\r"):
-            end = text.find("\n", end + 1)
-        end = len(text) if end < 0 else end
-        for found in _DECLARES.finditer(text, start, end):
-            declared = {name.strip(" \t\\\r\n") for name in found.group(1).split(",")}
-            every.update(declared)
-            if declared <= names:
-                continue  # (a comment's "global" words too: no walk up the file for them)
-            line += text.count("\n", at, found.start())
-            at = found.start()
-            if not _in_function(lines, inside, line):
-                names.update(declared)
-    return frozenset(names), frozenset(every)
-
-
-def _keyword_lines(text: str) -> list[int]:
-    """Offsets of the lines that hold ``global`` or ``nonlocal`` anywhere, in order: the
-    only lines where :data:`_DECLARES` can match (its matches start at a line's start and
-    end in it). ``str.find`` is far cheaper than the regex's attempt at every offset."""
-    starts: set[int] = set()
-    for word in ("global", "nonlocal"):
-        at = text.find(word)
-        while at >= 0:
-            starts.add(text.rfind("\n", 0, at) + 1)
-            at = text.find(word, at + len(word))
-    return sorted(starts)
-
-
-def _in_function(lines: Sequence[str], inside: set[int], line: int) -> bool:
-    """Whether the block headers around ``line`` (each above it, less indented, skipping
-    blank and comment lines and lines inside strings) include a ``def``."""
-    width = len(lines[line]) - len(lines[line].lstrip(" \t"))
-    if not width:
-        return False  # at the top level (without this, a walk to the top of the file)
-    for above in range(line - 1, -1, -1):
-        text = lines[above]
-        stripped = text.lstrip(" \t")
-        if above in inside or not stripped.strip() or stripped.startswith("#"):
-            continue
-        indent = len(text) - len(stripped)
-        if indent < width:
-            if re.match(r"(?:async[ \t]+)?def[ \t]", stripped):
-                return True
-            width = indent
-            if not width:
-                return False
-    return False
 
 
 def _class_body(lines: Sequence[str], head: int) -> str | None:
@@ -446,7 +389,8 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
     inside_old = strings_old.union(continued_old)  # (as _covered: no whole-text scan again)
     inside_new = _in_strings_after(before, after, new, changes, strings_old, old)
     inside_new.update(continued_after(new, changes, len(old), continued_old))
-    declared, declared_anywhere = _declared_outside_functions(after, new, inside_new)
+    found = Declared(after, new, inside_new)
+    anywhere, outside = found.every, found.outside  # (those outside functions: if asked)
     ends = [change[1] for change in changes]
     grown = [0]
     for lo, hi, old_lo, old_hi in changes:
@@ -481,7 +425,7 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
             # A region in a block may share a function's scope with declarations of
             # that function, outside the region: every name declared anywhere counts.
             verdict = verdicts[key] = _parses(lines, indent, last,
-                                              declared_anywhere if indent else declared)
+                                              anywhere, None if indent else outside)
         return verdict
 
     def class_part(start: int, hi: int, indent: str) -> int | None:
@@ -529,8 +473,9 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
         if parses(new, first, end, indent, last) is not True:
             return None
         old_first, old_end = to_old(first), len(old) if last else to_old(end)
-        names = declared_anywhere if indent else declared
-        if not _complete_before(old, old_first, old_end, indent, True, names) and parses(
+        narrower = None if indent else outside
+        if not _complete_before(old, old_first, old_end, indent, True, anywhere,
+                                narrower) and parses(
                 old, old_first, old_end, indent, last) is not True:
             return None
         return first, end
@@ -581,7 +526,7 @@ def edits_parse_alone(before: str, after: str | Callable[[], str], changes: Sequ
                 verdict = parses(new, max(start, 0), end, indent, last)
                 if verdict is True and not _complete_before(
                         old, old_start, old_end, indent, start < 0 or new[start],
-                        declared_anywhere if indent else declared):
+                        anywhere, None if indent else outside):
                     verdict = parses(old, old_start, old_end, indent, last)
                 if verdict is True:
                     break
