@@ -62,6 +62,28 @@ def test_check_of_a_written_live_session_reads_the_files_before_it(tmp_path: Pat
     assert _snapshot(tmp_path) == before
 
 
+def test_check_names_the_files_changed_on_disk_since_the_review(tmp_path: Path) -> None:
+    """QA pass s28 (helper-88 O1): checked against the files as the review left them,
+    ``check`` said an edit applies where ``apply`` on the disk as it is now would not find
+    it, and the note did not say the disk had changed: it now names those files."""
+    tools = _auto_tools(tmp_path, "a = 1\nb = 2\n")
+    root, session = tools.root, tools.live.session
+    answer = tools.mutate({"tool": "edit", "path": "a.py", "search": "a = 1",
+                           "replace": "a = 10"}, "edit")
+    assert answer.startswith("applied"), answer
+    tools.mutate({"tool": "write", "path": "new.py", "content": "n = 1\n"}, "new")
+    tools.live.close()
+    code, out = _check(str(session), "--root", str(root))
+    assert code == 0, out
+    assert "changed on disk since that review" not in out  # nothing changed yet
+    (root / "a.py").write_text("a = 99\nb = 2\n")  # changed outside since
+    code, out = _check(str(session), "--root", str(root))
+    assert code == 0, out
+    note = next(line for line in out.splitlines() if line.startswith("note: checked against"))
+    assert "; a.py changed on disk since that review (--from-disk" in note, note
+    assert "new.py" not in note
+
+
 def test_check_of_a_review_saved_for_another_project_checks_the_disk(tmp_path: Path) -> None:
     tools = _auto_tools(tmp_path, "a = 1\n")
     session = tools.live.session

@@ -204,6 +204,9 @@ def reviewed_base(loaded: LoadedSession, root: Path, state_path: Path, disk: Tre
         with Review.open(loaded.file, root, dry_run=True, state_path=state_path,
                          read_only_state=True, format=format, lazy=True) as review:
             base, problems = review.base, list(review.state_problems)
+            # What the opening found changed on disk since the review last saw it.
+            since = sorted({path for path, _ in review.last_report.events}
+                           if review.last_report is not None else set())
     except ReviewtuiError as exc:
         return disk, [f"note: the review state {state_path} cannot be read ({exc.message}): "
                       f"checking {root} as it is"]
@@ -211,9 +214,13 @@ def reviewed_base(loaded: LoadedSession, root: Path, state_path: Path, disk: Tre
     # same bytes are other objects (the note said so for a review that wrote nothing).
     if not any(_differ(base.get(path), disk.get(path)) for path in base.changed_objects(disk)):
         return disk, problems
+    changed = ""
+    if since:  # (QA pass s28: "applies" could be far from what apply does on that disk)
+        named = ", ".join(since[:5]) + (f" and {len(since) - 5} more" if len(since) > 5 else "")
+        changed = f"; {named} changed on disk since that review"
     return base, [*problems, f"note: checked against the files as they were before the review "
-                  f"saved in {state_path} wrote to them (--from-disk: against the disk as it "
-                  "is)"]
+                  f"saved in {state_path} wrote to them{changed} (--from-disk: against the "
+                  "disk as it is)"]
 
 
 def _differ(one: FileState | None, other: FileState | None) -> bool:
