@@ -18,6 +18,7 @@ from textual.events import Key
 from textual.widgets import OptionList
 
 from reviewtui.core.engine import OpKey
+from reviewtui.core.review.rebase import ConflictKind
 from reviewtui.shell.outside import MSG_BEING_WRITTEN, MSG_BEING_WRITTEN_MANY
 from reviewtui.shell.replay import ReplayReport
 from reviewtui.ui.diagnostics import op_badge
@@ -237,8 +238,15 @@ class ReviewCursor(ReviewPanes):
         rebased = getattr(report, "rebased", None)
         # Paths changed outside come from the disk: hidden characters as pictures.
         if conflicts:
-            self.notify(sanitize(f"conflict: {', '.join(conflicts)} changed on disk; nothing "
-                                 "written there"), severity="warning", markup=False)
+            # A move's other end waits with its source (a held conflict): it did not change.
+            known = self.review.conflicts
+            held = [p for p in conflicts if p in known and known[p].kind is ConflictKind.HELD]
+            changed = ", ".join(p for p in conflicts if p not in held)
+            parts = [f"{changed} changed on disk; nothing written there"] if changed else []
+            if held:
+                parts.append(f"{', '.join(held)} not written either: a move is written whole")
+            self.notify(sanitize("conflict: " + "; ".join(parts)), severity="warning",
+                        markup=False)
         if rebased:
             self.notify(sanitize(f"rebased over an outside change: {', '.join(rebased)}"),
                         markup=False)
