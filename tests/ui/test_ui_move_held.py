@@ -12,6 +12,7 @@ from diskkit import Cmd, Ed, make_project, write_session
 from reviewtui.core.engine import Decision
 from reviewtui.shell.review import Review
 from reviewtui.ui.app import ReviewApp
+from reviewtui.ui.widgets.op_detail import OpDetail
 
 SIZE = (120, 36)
 pytestmark = pytest.mark.anyio
@@ -39,5 +40,16 @@ async def test_the_held_end_of_a_move_is_said_to_wait(tmp_path: Path) -> None:
             assert ("conflict: calc.py changed on disk; nothing written there; pricing.py "
                     "not written either: a move is written whole") in said, said
             assert not (root / "pricing.py").exists()
+            # The move's row says why each end waits, not "moved".
+            app.screen.refresh_after_decision()
+            assert app.screen.select_key((2, 0))
+            await pilot.pause()
+            view = app.screen.query_one(OpDetail).view
+            assert view is not None
+            lines = view.explanation.plain.split("\n")
+            assert lines[0].startswith("calc.py: the draft removes a file that was changed "
+                                       "outside the workbench")
+            assert any(line.startswith("pricing.py: waits for calc.py") for line in lines)
+            assert not view.explanation.plain.startswith("moved")
     finally:
         review.close()

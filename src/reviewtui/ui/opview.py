@@ -135,6 +135,8 @@ def _build(result: OpResult, state: OpState, subtitle: str,
     if outcome.message:  # (it names the path: hidden characters as pictures, as the title)
         text.append(sanitize(outcome.message), style=STATE_STYLE[state].replace("bold ", ""))
     if isinstance(op, ConsoleCommand):
+        if state is OpState.CONFLICT and conflict_message:  # what it waits on, not "moved"
+            text = Text("\n".join(map(sanitize, conflict_message.split("\n"))), style="red")
         return _console_view(result, state, subtitle, text)
     if state is OpState.CONFLICT and conflict is not None:
         text = Text(conflict_message or "the file changed on disk", style="red")

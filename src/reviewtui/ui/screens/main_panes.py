@@ -269,6 +269,11 @@ class ReviewPanes(Screen[None]):
             c = self.review.conflicts[path]
             conflict = conflict_sides(c.wanted, c.disk)
             message = c.message
+        if isinstance(result.op, ConsoleCommand) and outcome.status is Status.CONFLICT:
+            # Each path it moves or removes that is in conflict, and why (a move's two ends).
+            known = self.review.conflicts
+            ends = dict.fromkeys(p for pair in result.outcome.changes for p in pair if p)
+            message = "\n".join(f"{p}: {known[p].message}" for p in ends if p in known)
         twin = draft_twin(self.review, result) if outcome.status is not Status.CONFLICT else None
         if twin is not None and twin.landed:  # written: show what the disk got
             view = self._written_view(result, twin)
