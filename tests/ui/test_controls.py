@@ -287,6 +287,32 @@ async def test_palette_lists_every_screen_action(tour: tuple[Path, Path]) -> Non
         assert {"Accept", "Split", "Search", "Split/unified"} <= names
 
 
+async def test_palette_leaves_out_what_the_row_cannot_do(tour: tuple[Path, Path]) -> None:
+    """QA pass s28 (helper-89 F8): on a console command the palette offered Edit (e),
+    which did nothing and said nothing there; on an edit it is offered."""
+    from reviewtui.core.model.records import ConsoleCommand
+    from reviewtui.ui.commands import ReviewCommands
+
+    session, root = tour
+    app = open_app(session, root, dry_run=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = screen_of(app)
+        screen.review.finish_evaluation()
+        results = [r for t in screen.review.display.turns for r in t.results]
+        command = next(r.key for r in results if isinstance(r.op, ConsoleCommand))
+        edit = next(r.key for r in results if not isinstance(r.op, ConsoleCommand))
+        offered = {}
+        for key in (command, edit):
+            assert screen.select_key(key)
+            await pilot.pause()
+            names = [name for name, _, _ in ReviewCommands(screen)._commands()]
+            offered[key] = names
+        assert "Edit" not in offered[command]
+        assert "Edit" in offered[edit]
+        assert "Accept" in offered[command]
+
+
 @pytest.mark.parametrize("opener", ["ctrl+p", "colon"])
 async def test_palette_runs_the_chosen_action(tour: tuple[Path, Path], opener: str) -> None:
     session, root = tour

@@ -1,8 +1,8 @@
 """The review screen's actions in Textual's command palette (ctrl+p, or ``:``).
 
-Every binding of the screen the palette was opened from becomes a command named by
-its description, with its tooltip and its current keys (the user's keymap included)
-as help; choosing one runs the binding's action on that screen.
+Every binding of the screen the palette was opened from that its ``check_action`` lets
+run there becomes a command named by its description, with its tooltip and its current
+keys (the user's keymap included) as help; choosing one runs the binding's action on that screen.
 """
 
 from __future__ import annotations
@@ -61,6 +61,10 @@ class ReviewCommands(Provider):
     def _commands(self) -> Iterator[tuple[str, str, partial[Any]]]:
         screen = self.screen
         for name, help_text, binding in screen_commands(screen):
+            # Not an action the screen has turned off here (Edit on a console command):
+            # chosen from the palette, it would do nothing and say nothing.
+            if screen.check_action(binding.action, ()) is not True:
+                continue
             yield name, help_text, partial(screen.run_action, binding.action)
         for name, help_text, action in extra_commands(screen):
             yield name, help_text, partial(screen.run_action, action)
