@@ -76,6 +76,36 @@ async def test_a_narrow_key_bar_leaves_out_the_palette_key(tour: tuple[Path, Pat
         assert (bar.compact, bar.show_command_palette) == (False, True)
 
 
+async def test_the_full_key_bar_is_shown_only_where_every_label_fits(
+        tour: tuple[Path, Path]) -> None:
+    """QA pass s28 (helper-89 F10): at 100 columns on an edit (``e Edit`` shown) the full
+    bar cut ``q Quit`` to ``q Qui``; it is compact there until the full one fits, and
+    full again on a console command, whose bar is shorter."""
+    from reviewtui.core.model.records import ConsoleCommand
+    from reviewtui.ui.widgets.footer import KeyFooter
+
+    session, root = tour
+    app = open_app(session, root, dry_run=True)
+    async with app.run_test(size=(101, 30)) as pilot:
+        await pilot.pause()
+        screen = screen_of(app)
+        screen.review.finish_evaluation()
+        results = [r for t in screen.review.display.turns for r in t.results]
+        bar = app.screen.query_one(KeyFooter)
+        seen = {}
+        for kind in (ConsoleCommand, None):
+            key = next(r.key for r in results if isinstance(r.op, ConsoleCommand) == bool(kind))
+            assert screen.select_key(key)
+            await pilot.pause()
+            seen[kind] = (bar.compact, bar.show_command_palette)
+            full = KeyFooter._full_width(app.screen)
+            assert bar.compact == (full > 101)
+        assert seen == {ConsoleCommand: (False, True), None: (True, False)}
+        await pilot.resize_terminal(140, 30)
+        await pilot.pause()
+        assert (bar.compact, bar.show_command_palette) == (False, True)
+
+
 async def test_a_long_state_path_is_cut_with_a_mark_not_wrapped_away(
         tour: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
     """QA pass s28: with the state kept outside the session's folder, a long path wrapped

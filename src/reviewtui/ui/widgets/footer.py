@@ -32,15 +32,35 @@ class KeyFooter(Footer):
         self.adaptive = adaptive
 
     def on_resize(self) -> None:
+        if self._adapt() and self.is_attached:
+            self.bindings_changed(self.screen)
+
+    def _adapt(self) -> bool:
+        """Compact (and no palette key) below ``NARROW`` columns, or where the full bar
+        would not fit (an extra key such as ``e Edit``: at 100 columns it cut ``q Quit``
+        to ``q Qui``, QA pass s28); whether that changed."""
         if not self.adaptive:
-            return
-        narrow = 0 < self.size.width < self.NARROW
+            return False
+        width = self.size.width
+        narrow = 0 < width < self.NARROW or (width > 0 and self.is_attached
+                                              and width < self._full_width(self.screen))
         if narrow == self.compact and narrow != self.show_command_palette:
-            return
+            return False
         self.compact = narrow
         self.show_command_palette = not narrow
-        if self.is_attached:
-            self.bindings_changed(self.screen)
+        return True
+
+    @staticmethod
+    def _full_width(screen: Screen[Any]) -> int:
+        """The columns the full bar takes: each shown key as `` key label `` and a gap,
+        then the palette's key (``▏^p palette`` and its padding)."""
+        app = screen.app
+        shown: dict[str, int] = {}  # action -> its item's width (one key an action)
+        for (_node, binding, _enabled, _tip) in screen.active_bindings.values():
+            if binding.show and binding.action not in shown:
+                shown[binding.action] = (len(app.get_key_display(binding))
+                                         + len(binding.description) + 3)
+        return sum(shown.values()) + 12
 
     def compose(self) -> ComposeResult:
         """``Footer.compose``, each key bound to the bar's ``compact`` given that value,
@@ -71,6 +91,8 @@ class KeyFooter(Footer):
                 app.COMMAND_PALETTE_BINDING)
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
+        if self.is_attached and screen is self.screen:
+            self._adapt()  # a key shown or hidden may make the full bar fit or not
         if screen.app.app_focus and self.is_attached and screen is self.screen:
             shown = self._what_it_shows(screen)
             # ``_bindings_ready`` is the stock Footer's own "composed once" flag; should a
