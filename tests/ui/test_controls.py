@@ -371,6 +371,23 @@ async def test_keymap_from_the_user_config(tour: tuple[Path, Path], no_user_conf
         assert shown["reject"] == "n"
 
 
+@pytest.mark.parametrize("width", [60, 70, 120])
+async def test_the_help_fits_the_terminal(tour: tuple[Path, Path], width: int) -> None:
+    """QA pass s28 (helper-89 F11): below 80 columns the help ran off the right edge,
+    its border and the id column (what a remap needs) cut."""
+    from textual.containers import VerticalScroll
+
+    session, root = tour
+    app = open_app(session, root, dry_run=True)
+    async with app.run_test(size=(width, 30)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        box = app.screen.query_one(VerticalScroll)
+        assert box.region.width == min(80, width)
+        assert box.region.right <= width
+
+
 @pytest.mark.parametrize(("text", "said"), [
     ("[keys\naccept = ", "cannot read user config"),
     ("[keys]\naccept = 1\n", "[keys] maps binding ids to key strings"),

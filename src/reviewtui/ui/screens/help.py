@@ -42,7 +42,8 @@ def bindings_table(bindings: Sequence[BindingType], app: App[Any]) -> Table:
 class HelpScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     HelpScreen { align: center middle; background: $background 60%; }
-    HelpScreen > VerticalScroll { width: 80; height: 90%; border: thick $primary;
+    HelpScreen > VerticalScroll { width: 80; max-width: 100%; height: 90%;
+        border: thick $primary;
         background: $surface; padding: 0 1; }
     """
     BINDINGS = [Binding("escape,question_mark,q", "dismiss_help", "Close", id="help-close")]
