@@ -106,6 +106,23 @@ async def test_the_full_key_bar_is_shown_only_where_every_label_fits(
         assert (bar.compact, bar.show_command_palette) == (False, True)
 
 
+async def test_a_resize_down_to_a_tiny_terminal_gives_the_tiny_layout(
+        tour: tuple[Path, Path]) -> None:
+    """QA pass s28 (helper-89 F9): resized from 120 to 60 columns, the operation list kept
+    the 32 columns the wider layout gave it; a fresh start at 60 gives it the full width."""
+    session, root = tour
+    widths = {}
+    for start in (60, 120):
+        app = open_app(session, root, dry_run=True)
+        async with app.run_test(size=(start, 30)) as pilot:
+            await pilot.pause()
+            if start != 60:
+                await pilot.resize_terminal(60, 30)
+                await pilot.pause()
+            widths[start] = app.screen.query_one("#left").region.width
+    assert widths[120] == widths[60] > 50, widths
+
+
 async def test_a_long_state_path_is_cut_with_a_mark_not_wrapped_away(
         tour: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
     """QA pass s28: with the state kept outside the session's folder, a long path wrapped

@@ -98,8 +98,10 @@ class ViewOptions(ReviewCursor):
         self.set_class(width < NARROW, "-narrow")
         self.set_class(width < TINY, "-tiny")
         # The lists take about a quarter of the terminal, within bounds (44 was fixed).
-        if width >= TINY:
-            self.query_one("#left").styles.width = max(28, min(56, width * 3 // 11))
+        # Tiny: no width of its own, so the stylesheet's full width applies (a width set
+        # here at a wider size outlived a resize down: QA pass s28, helper-89 F9).
+        self.query_one("#left").styles.width = (
+            max(28, min(56, width * 3 // 11)) if width >= TINY else None)
         height = event.size.height
         # The request takes a few lines, fewer on a short terminal: the diff comes first.
         self.query_one(RequestBlock).set_room(
