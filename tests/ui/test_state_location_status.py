@@ -31,6 +31,13 @@ async def test_a_transcripts_state_location_is_on_the_status_line(
     async with app.run_test(size=(220, 40)) as pilot:
         await pilot.pause()
         line = str(screen_of(app).query_one(StatusLine).render())
+        # Too long for the line: its folders are cut in the middle, its file name kept.
+        assert f"state: {str(tmp_path)[:30]}" in line, line
+        assert "…/session.claude.jsonl-" in line, line
+        assert line.rstrip().endswith(".review.json"), line
+        await pilot.resize_terminal(300, 40)
+        await pilot.pause()
+        line = str(screen_of(app).query_one(StatusLine).render())
         assert f"state: {tmp_path / 'state-home' / 'reviewtui'}/session.claude.jsonl-" in line
 
 

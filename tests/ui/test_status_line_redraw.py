@@ -138,5 +138,14 @@ async def test_a_long_state_path_is_cut_with_a_mark_not_wrapped_away(
         await pilot.pause()
         status = app.screen.query_one(StatusLine)
         drawn = status.render_line(0).text
-        assert "state: /tmp/xxx" in drawn, drawn
-        assert drawn.rstrip().endswith("…"), drawn
+        # Cut from its start, folders first: the file name's end stays (QA pass s28,
+        # helper-89 F1b: "state: /tmp/xxx…" told nothing).
+        assert "state: …" in drawn, drawn
+        assert drawn.rstrip().endswith(".jsonl.review.json"), drawn
+        assert len(drawn.rstrip()) <= 120
+        await pilot.resize_terminal(160, 40)  # room for the whole name, and folders
+        await pilot.pause()
+        drawn = status.render_line(0).text.rstrip()
+        assert drawn.endswith("…/session.jsonl.review.json"), drawn
+        assert "state: /tmp/xxx" in drawn
+        assert len(drawn) <= 160

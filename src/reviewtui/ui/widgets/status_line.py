@@ -28,6 +28,7 @@ class StatusLine(Static):
         # are made only then: the line is shown again after every key.
         self._parts: dict[str, Any] = {}
         self._tail = Text()  # the state's place and the note: after any form of the line
+        self._state_at = self._note = ""
         self._drawn: Text | None = None
 
     def watch_progress(self) -> None:
@@ -42,7 +43,11 @@ class StatusLine(Static):
         room = self.content_size.width - (len(self.progress) + 2 if self.progress else 0)
         if self.size.width <= 0 or not self._parts or (
                 self._shown.cell_len - self._tail.cell_len <= room):
-            return self._shown
+            if self.size.width <= 0 or self._shown.cell_len <= room or not self._state_at:
+                return self._shown
+            # The state's place cut in its middle, so its file name stays (QA pass s28).
+            head = self._shown.cell_len - self._tail.cell_len
+            return self._shown[:head] + self._tail_for(room - head)
         # Narrower and narrower: the revision left out, then the watcher (for good, QA pass
         # s28: it came back at narrower widths), then short labels, then the shortest pin.
         text = self._shown
@@ -51,7 +56,24 @@ class StatusLine(Static):
             text = _narrow(short, **parts)
             if text.cell_len <= room:
                 break
-        return text + self._tail
+        return text + (self._tail_for(room - text.cell_len) if self._state_at else self._tail)
+
+    def _tail_for(self, room: int | None) -> Text:
+        """The state's place (when not beside the session) and the note; with ``room``,
+        the place cut in its middle (its folders first) to leave the note ten columns."""
+        tail = Text()
+        place = self._state_at
+        if place:
+            if room is not None:
+                keep = max(room - len("  state: ") - min(len(self._note) + 2, 10), 12)
+                if len(place) > keep:  # the folders cut first, then the name's start
+                    name = place.rsplit("/", 1)[-1]
+                    place = (place[: keep - len(name) - 2] + "…/" + name
+                             if len(name) + 2 <= keep else "…" + name[len(name) - keep + 1 :])
+            tail.append(f"  state: {place}", style="dim")
+        if self._note:
+            tail.append(f"  {self._note}", style="italic")
+        return tail
 
     def _draw(self) -> None:
         text = self._fitting()
@@ -86,12 +108,8 @@ class StatusLine(Static):
         text.append("  DRY-RUN" if dry_run else "  live", style="bold magenta" if dry_run
                     else "bold green")
 
-        tail = Text()  # last, whatever the width (cut at the end when it must be)
-        if state_at:  # the review state is not beside the session: say where it is
-            tail.append(f"  state: {state_at}", style="dim")
-        if note:
-            tail.append(f"  {note}", style="italic")
-        self._tail = tail
+        self._state_at, self._note = state_at, note
+        tail = self._tail = self._tail_for(None)  # last, whatever the width
         self._shown = text + tail
         self._parts = {"checkpoint": checkpoint, "turns": turns, "counts": dict(counts),
                        "watcher": watcher, "dry_run": dry_run, "source_format": source_format,
