@@ -62,6 +62,21 @@ async def test_a_narrow_terminal_keeps_dry_run_and_the_counts(
         assert str(status.render()).startswith("checkpoint 1/5  r1  pending 12")
 
 
+@pytest.mark.parametrize(("width", "expected"), [
+    (80, "checkpoint 1/5  live  pending 12  accepted 0  rejected 0  failed 0  watch: off"),
+    (62, "cp 1/5  live  pend 12  acc 0  rej 0  fail 0  no watch"),
+])
+async def test_a_narrow_live_line_still_says_the_disk_is_not_watched(
+        tour: tuple[Path, Path], width: int, expected: str) -> None:
+    """QA pass s28 (helper-89): a live review run with --no-watch lost "watch: off" in the
+    narrow forms, where a dry run may drop it (it writes nothing)."""
+    session, root = tour
+    app = open_app(session, root)  # live, not watching
+    async with app.run_test(size=(width, 24)) as pilot:
+        await pilot.pause()
+        assert str(app.screen.query_one(StatusLine).render()).rstrip() == expected
+
+
 async def test_a_narrow_key_bar_leaves_out_the_palette_key(tour: tuple[Path, Path]) -> None:
     from reviewtui.ui.widgets.footer import KeyFooter
 

@@ -51,8 +51,11 @@ class StatusLine(Static):
         # Narrower and narrower: the revision left out, then the watcher (for good, QA pass
         # s28: it came back at narrower widths), then short labels, then the shortest pin.
         text = self._shown
+        # A live review not watching the disk keeps saying so: it may write over changes it
+        # was never told of (--no-watch: QA pass s28).
+        unwatched = self._parts["watcher"] == "off" and not self._parts["dry_run"]
         for short, watching in ((0, True), (0, False), (1, False), (2, False)):
-            parts = self._parts if watching else {**self._parts, "watcher": ""}
+            parts = self._parts if watching or unwatched else {**self._parts, "watcher": ""}
             text = _narrow(short, **parts)
             if text.cell_len <= room:
                 break
@@ -141,7 +144,8 @@ def _narrow(short: int, *, checkpoint: int, turns: int, counts: dict[str, int],
                                 ("rejected", "rej", "red"), ("failed", "fail", "bold red")):
         text.append(f"  {brief if short else label} {counts.get(label, 0)}", style=style)
     if watcher:
-        text.append(f"  watch: {watcher}", style="dim")
+        text.append(f"  {'no watch' if short and watcher == 'off' else f'watch: {watcher}'}",
+                    style="dim")
     if source_format and source_format != "fileops":
         text.append(f"  {source_format}", style="bold cyan")
     return text
