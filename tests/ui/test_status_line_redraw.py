@@ -159,6 +159,11 @@ async def test_a_long_state_path_is_cut_with_a_mark_not_wrapped_away(
         assert drawn.rstrip().endswith(".jsonl.review.json"), drawn
         assert len(drawn.rstrip()) <= 120
         await pilot.resize_terminal(160, 40)  # room for the whole name, and folders
+        for _ in range(20):  # (the resize reaches the line in its own time on a busy machine)
+            await pilot.pause(0.05)
+            if status.size.width > 150:
+                break
+        screen.refresh_status()
         await pilot.pause()
         drawn = status.render_line(0).text.rstrip()
         assert drawn.endswith("…/session.jsonl.review.json"), drawn
