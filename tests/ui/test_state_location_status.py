@@ -36,8 +36,14 @@ async def test_a_transcripts_state_location_is_on_the_status_line(
         assert "…/session.claude.jsonl-" in line, line
         assert line.rstrip().endswith(".review.json"), line
         await pilot.resize_terminal(300, 40)
+        status = screen_of(app).query_one(StatusLine)
+        for _ in range(20):  # (the resize reaches the line in its own time on a busy machine)
+            await pilot.pause(0.05)
+            if status.size.width > 250:
+                break
+        screen_of(app).refresh_status()
         await pilot.pause()
-        line = str(screen_of(app).query_one(StatusLine).render())
+        line = str(status.render())
         assert f"state: {tmp_path / 'state-home' / 'reviewtui'}/session.claude.jsonl-" in line
 
 
