@@ -142,6 +142,38 @@ async def test_a_resize_down_to_a_tiny_terminal_gives_the_tiny_layout(
     assert widths[120] == widths[60] > 50, widths
 
 
+@pytest.mark.parametrize(("width", "left_out"), [
+    (100, set()), (80, {"accept_turn"}), (60, {"accept_turn", "toggle_findings"}),
+    (45, {"accept_turn", "toggle_findings", "checkpoint(1)", "undo"}),
+])
+async def test_a_compact_bar_too_wide_keeps_help_and_quit(
+        tour: tuple[Path, Path], width: int, left_out: set[str]) -> None:
+    """QA pass s28 (helper-89 F2): at 70 columns the compact bar was cut at "? H", Help
+    and Quit first; now the spare keys go first (all still bound, in the palette and the
+    help), and what is shown fits."""
+    from textual.widgets._footer import FooterKey
+
+    from reviewtui.ui.widgets.footer import KeyFooter
+
+    session, root = tour
+    app = open_app(session, root, dry_run=True)
+    async with app.run_test(size=(width, 30)) as pilot:
+        await pilot.pause()
+        bar = app.screen.query_one(KeyFooter)
+        for _ in range(40):  # the bar is rebuilt after a refresh, once it has its width
+            await pilot.pause(0.05)
+            if not {key.action for key in bar.query(FooterKey)} & left_out:
+                break
+        shown = [key for key in bar.query(FooterKey) if key.action in {
+            b.action for b in app.screen.BINDINGS if getattr(b, "show", True)}]
+        actions = {key.action for key in shown}
+        assert {"accept", "reject", "help", "quit_review"} <= actions
+        assert not actions & left_out
+        spare = set(KeyFooter.SPARE) - left_out - {"edit"}
+        assert spare <= actions | {"edit"}
+        assert sum(len(k.key_display) + len(k.description) + 2 for k in shown) <= width + 1
+
+
 async def test_a_long_state_path_is_cut_with_a_mark_not_wrapped_away(
         tour: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
     """QA pass s28: with the state kept outside the session's folder, a long path wrapped

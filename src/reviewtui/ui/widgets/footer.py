@@ -32,7 +32,9 @@ class KeyFooter(Footer):
         self.adaptive = adaptive
 
     def on_resize(self) -> None:
-        if self._adapt() and self.is_attached:
+        # (compact: the keys it leaves out follow the width; the bar is rebuilt only when
+        # that changes what it shows)
+        if (self._adapt() or (self.adaptive and self.compact)) and self.is_attached:
             self.bindings_changed(self.screen)
 
     def _adapt(self) -> bool:
@@ -54,13 +56,7 @@ class KeyFooter(Footer):
     def _full_width(screen: Screen[Any]) -> int:
         """The columns the full bar takes: each shown key as `` key label `` and a gap,
         then the palette's key (``▏^p palette`` and its padding)."""
-        app = screen.app
-        shown: dict[str, int] = {}  # action -> its item's width (one key an action)
-        for (_node, binding, _enabled, _tip) in screen.active_bindings.values():
-            if binding.show and binding.action not in shown:
-                shown[binding.action] = (len(app.get_key_display(binding))
-                                         + len(binding.description) + 3)
-        return sum(shown.values()) + 12
+        return sum(text + 3 for text in _labels(screen).values()) + 12
 
     def compose(self) -> ComposeResult:
         """``Footer.compose``, each key bound to the bar's ``compact`` given that value,
@@ -72,12 +68,35 @@ class KeyFooter(Footer):
         the bar is built. Given the value and the class first, both find nothing to
         change. The command palette's key, not bound, keeps its own default, as before.
         """
-        for widget in super().compose():
+        dropped = self._dropped()
+        for widget in super().compose():  # (lazily: it nests keys in groups as it goes)
+            if isinstance(widget, FooterKey) and widget.action in dropped:
+                continue
             bound = getattr(widget, "_reactive_connect", None) or {}
             if isinstance(widget, FooterKey) and "compact" in bound:
                 widget.set_reactive(FooterKey.compact, self.compact)
                 widget.set_class(self.compact, "-compact", update=False)
             yield widget
+
+    # What a compact bar too wide for the terminal leaves out, first to last, so that
+    # Help and Quit stay (they were cut first: "? H" at 70 columns, QA pass s28): every
+    # one is still bound, in the palette and in the help.
+    SPARE = ("accept_turn", "toggle_findings", "checkpoint(1)", "undo")
+
+    def _dropped(self) -> set[str]:
+        width = self.size.width
+        if not (self.adaptive and self.compact and width > 0 and self.is_attached):
+            return set()
+        items = {action: text + 2 for action, text in _labels(self.screen).items()}
+        total = sum(items.values())
+        dropped: set[str] = set()
+        for action in self.SPARE:
+            if total <= width:
+                break
+            if action in items:
+                dropped.add(action)
+                total -= items[action]
+        return dropped
 
     def _what_it_shows(self, screen: Screen[Any]) -> Hashable:
         app = screen.app
@@ -87,8 +106,9 @@ class KeyFooter(Footer):
              None if binding.group is None else (id(binding.group), binding.group.description,
                                                  binding.group.compact))
             for (_node, binding, enabled, tooltip) in screen.active_bindings.values())
+        room = self.size.width if self.adaptive and self.compact else None
         return (keys, self.compact, self.show_command_palette, app.ENABLE_COMMAND_PALETTE,
-                app.COMMAND_PALETTE_BINDING)
+                app.COMMAND_PALETTE_BINDING, room)
 
     def bindings_changed(self, screen: Screen[Any]) -> None:
         if self.is_attached and screen is self.screen:
@@ -101,3 +121,14 @@ class KeyFooter(Footer):
                 return
             self._shown = shown
         super().bindings_changed(screen)
+
+
+def _labels(screen: Screen[Any]) -> dict[str, int]:
+    """Each shown action's key and label, their length together (a key an action, as the
+    bar shows them): the full bar puts three columns around each, the compact one two."""
+    app = screen.app
+    out: dict[str, int] = {}
+    for (_node, binding, _enabled, _tip) in screen.active_bindings.values():
+        if binding.show and binding.action not in out:
+            out[binding.action] = len(app.get_key_display(binding)) + len(binding.description)
+    return out
