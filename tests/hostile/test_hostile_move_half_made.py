@@ -43,6 +43,9 @@ def test_a_move_whose_source_changed_outside_writes_neither_end(tmp_path: Path) 
         assert held.kind is ConflictKind.HELD
         assert "waits for calc.py" in held.message
         assert review.conflicts["calc.py"].kind is not ConflictKind.HELD
+        # A removal has no text to edit: the advice names what can settle it (QA s29).
+        assert review.conflicts["calc.py"].message.endswith(
+            "undo or reject the decision that removes it")
         assert review.outcome(MOVE).status is Status.CONFLICT
         # Undoing the move settles it: both conflicts go, and still nothing is written.
         undone = review.undo()

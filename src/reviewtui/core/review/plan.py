@@ -169,9 +169,11 @@ def compute_conflicts(turns: Sequence[TurnResult], tree: Tree, records: Mapping[
             wanted_here = want(path, tree, records.get(path))
             if not wanted_here.ok:
                 layer = record.layer or OutsideLayer(None, None)
+                # A removal (a move's source, :rm) has no text to edit (QA pass s29).
+                fix = ("undo or reject the decision that removes it" if wanted is None else
+                       "edit the operation to match it, or undo the decision that clashed")
                 message = (f"{wanted_here.message}; nothing was written and the disk version is "
-                           "kept: edit the operation to match it, or undo the decision "
-                           "that clashed")
+                           f"kept: {fix}")
                 conflicts[path] = Conflict(path, ConflictKind.OUTSIDE_EDIT, message,
                                            disk, ours, wanted, tuple(decided.get(path, ())),
                                            layer.hunks())
