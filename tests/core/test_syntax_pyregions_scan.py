@@ -1,5 +1,5 @@
 """The region check's scans of the whole file, made cheaper, say what the plain ones said:
-``_declared_outside_functions`` against a reference that runs ``_DECLARES`` over every
+``Declared`` (pydeclared.py) against a reference that runs ``_DECLARES`` over every
 offset (as it did), and the whole answer of ``edits_parse_alone`` on files where regions
 are tried more than once (nested definitions, globals)."""
 
@@ -12,7 +12,7 @@ from pyregionkit import edited
 
 from reviewtui.core.model.filestate import FileState
 from reviewtui.core.syntax import pydeclared, pyregions
-from reviewtui.core.syntax.pydeclared import _declared_outside_functions, _in_function
+from reviewtui.core.syntax.pydeclared import Declared, _in_function
 from reviewtui.core.syntax.pyregions import (
     _covered,
     changes_of,
@@ -44,8 +44,8 @@ PIECES = ["global", "nonlocal", " ", "\t", "a", "b", ",", "\n", "def f():", "   
 @settings(max_examples=400)
 @given(st.lists(st.sampled_from(PIECES), max_size=40).map("".join))
 def test_declared_names_match_a_scan_of_every_offset(text: str) -> None:
-    assert _declared_outside_functions(text, text.split("\n"), _covered(text)) == (
-        declared_reference(text))
+    declared = Declared(text, text.split("\n"), _covered(text))
+    assert (declared.outside(), declared.every) == declared_reference(text)
 
 
 NESTED = ("class K:\n    def a(self):\n        def inner():\n            return 1\n"

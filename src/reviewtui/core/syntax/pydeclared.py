@@ -62,13 +62,6 @@ class Declared:
         return self._outside
 
 
-def _declared_outside_functions(text: str, lines: Sequence[str],
-                                inside: set[int]) -> tuple[frozenset[str], frozenset[str]]:
-    """(:meth:`Declared.outside`, :attr:`Declared.every`) of ``text``."""
-    declared = Declared(text, lines, inside)
-    return declared.outside(), declared.every
-
-
 def _keyword_lines(text: str) -> list[int]:
     """Offsets of the lines that hold ``global`` or ``nonlocal`` anywhere, in order: the
     only lines where :data:`_DECLARES` can match (its matches start at a line's start and

@@ -32,25 +32,22 @@ class KeyFooter(Footer):
         self.adaptive = adaptive
 
     def on_resize(self) -> None:
-        # (compact: the keys it leaves out follow the width; the bar is rebuilt only when
-        # that changes what it shows)
-        if (self._adapt() or (self.adaptive and self.compact)) and self.is_attached:
+        # (bindings_changed adapts the bar to the width; it is rebuilt only when what it
+        # shows changes: compact or not, and, compact, the keys it leaves out)
+        if self.adaptive and self.is_attached:
             self.bindings_changed(self.screen)
 
-    def _adapt(self) -> bool:
+    def _adapt(self) -> None:
         """Compact (and no palette key) below ``NARROW`` columns, or where the full bar
         would not fit (an extra key such as ``e Edit``: at 100 columns it cut ``q Quit``
-        to ``q Qui``, QA pass s28); whether that changed."""
+        to ``q Qui``, QA pass s28)."""
         if not self.adaptive:
-            return False
+            return
         width = self.size.width
         narrow = 0 < width < self.NARROW or (width > 0 and self.is_attached
                                               and width < self._full_width(self.screen))
-        if narrow == self.compact and narrow != self.show_command_palette:
-            return False
         self.compact = narrow
         self.show_command_palette = not narrow
-        return True
 
     @staticmethod
     def _full_width(screen: Screen[Any]) -> int:

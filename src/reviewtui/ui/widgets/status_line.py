@@ -41,12 +41,10 @@ class StatusLine(Static):
         """The full line, or the first narrower form whose own part (before the state's
         place and the note, which may be cut at the end as ever) fits the width."""
         room = self.content_size.width - (len(self.progress) + 2 if self.progress else 0)
-        if self.size.width <= 0 or not self._parts or (
-                self._shown.cell_len - self._tail.cell_len <= room):
-            if self.size.width <= 0 or self._shown.cell_len <= room or not self._state_at:
-                return self._shown
-            # The state's place cut in its middle, so its file name stays (QA pass s28).
-            head = self._shown.cell_len - self._tail.cell_len
+        if self.size.width <= 0 or not self._parts or self._shown.cell_len <= room:
+            return self._shown
+        head = self._shown.cell_len - self._tail.cell_len
+        if head <= room:  # the state's place cut in its middle, so its file name stays
             return self._shown[:head] + self._tail_for(room - head)
         # Narrower and narrower: the revision left out, then the watcher (for good, QA pass
         # s28: it came back at narrower widths), then short labels, then the shortest pin.
@@ -59,7 +57,7 @@ class StatusLine(Static):
             text = _narrow(short, **parts)
             if text.cell_len <= room:
                 break
-        return text + (self._tail_for(room - text.cell_len) if self._state_at else self._tail)
+        return text + self._tail_for(room - text.cell_len)
 
     def _tail_for(self, room: int | None) -> Text:
         """The state's place (when not beside the session) and the note; with ``room``,
