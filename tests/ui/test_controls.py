@@ -313,6 +313,36 @@ async def test_palette_leaves_out_what_the_row_cannot_do(tour: tuple[Path, Path]
         assert "Accept" in offered[command]
 
 
+async def test_palette_asks_check_action_as_a_key_press_does(
+        tour: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
+    """An action with parameters (``checkpoint(1)``) is checked by its name and
+    parameters, as Textual checks a key press: turned off there, it is not offered."""
+    from reviewtui.ui.commands import ReviewCommands
+
+    session, root = tour
+    app = open_app(session, root, dry_run=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = screen_of(app)
+        asked: list[tuple[str, tuple[object, ...]]] = []
+        stock = screen.check_action
+
+        def check(action: str, parameters: tuple[object, ...]) -> bool | None:
+            asked.append((action, parameters))
+            return False if (action, parameters) == ("checkpoint", (1,)) else stock(
+                action, parameters)
+
+        monkeypatch.setattr(screen, "check_action", check)
+        names = [name for name, _, _ in ReviewCommands(screen)._commands()]
+        assert "Next cp" not in names
+        assert {"Prev cp", "Accept"} <= set(names)
+        assert ("checkpoint", (-1,)) in asked
+        before = screen.checkpoint
+        await pilot.press("full_stop")  # the key is turned off too
+        await pilot.pause()
+        assert screen.checkpoint == before
+
+
 @pytest.mark.parametrize("opener", ["ctrl+p", "colon"])
 async def test_palette_runs_the_chosen_action(tour: tuple[Path, Path], opener: str) -> None:
     session, root = tour

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
+from textual.actions import parse
 from textual.app import App
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Provider
@@ -55,6 +56,15 @@ def screen_commands(screen: Screen[Any]) -> Iterator[tuple[str, str, Binding]]:
         yield binding.description or binding.action, f"{what}  ({pretty_keys(keys)})", binding
 
 
+def is_live(screen: Screen[Any], action: str) -> bool:
+    """Whether ``action`` may run on ``screen`` now, asked as a key press asks it: its
+    target's ``check_action`` with the name and parameters parsed (``checkpoint`` and
+    ``(1,)``, not ``"checkpoint(1)"``; ``app.focus_next`` asks the app)."""
+    namespace, name, parameters = parse(action)
+    target = screen.app if namespace == "app" else screen
+    return target.check_action(name, parameters) is True
+
+
 class ReviewCommands(Provider):
     """The bindings of the screen under the palette, as commands."""
 
@@ -63,7 +73,7 @@ class ReviewCommands(Provider):
         for name, help_text, binding in screen_commands(screen):
             # Not an action the screen has turned off here (Edit on a console command):
             # chosen from the palette, it would do nothing and say nothing.
-            if screen.check_action(binding.action, ()) is not True:
+            if not is_live(screen, binding.action):
                 continue
             yield name, help_text, partial(screen.run_action, binding.action)
         for name, help_text, action in extra_commands(screen):
