@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.message import Message
 from textual.notifications import Notification, Notify
-from textual.widgets import Input, Label
+from textual.widgets import Input, Label, Static
 from uikit import open_app, screen_of, state_at
 
 from reviewtui.core.engine.opstate import OpState
@@ -401,7 +402,7 @@ async def test_keymap_from_the_user_config(tour: tuple[Path, Path], no_user_conf
         assert shown["reject"] == "n"
 
 
-@pytest.mark.parametrize("width", [60, 70, 120])
+@pytest.mark.parametrize("width", [40, 60, 70, 120])
 async def test_the_help_fits_the_terminal(tour: tuple[Path, Path], width: int) -> None:
     """QA pass s28 (helper-89 F11): below 80 columns the help ran off the right edge,
     its border and the id column (what a remap needs) cut."""
@@ -416,6 +417,14 @@ async def test_the_help_fits_the_terminal(tour: tuple[Path, Path], width: int) -
         box = app.screen.query_one(VerticalScroll)
         assert box.region.width == min(80, width)
         assert box.region.right <= width
+        # Inside it, every id is whole at the end of its row (the action text wraps).
+        table = app.screen.query(Static).last()
+        out = io.StringIO()
+        Console(file=out, width=table.content_region.width, color_system=None).print(
+            bindings_table(screen_of(app).BINDINGS, app))
+        last_words = {line.split()[-1] for line in out.getvalue().splitlines() if line.strip()}
+        ids = {b.id for b in screen_of(app).BINDINGS if isinstance(b, Binding) and b.id}
+        assert ids <= last_words, ids - last_words
 
 
 @pytest.mark.parametrize(("text", "said"), [

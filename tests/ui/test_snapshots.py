@@ -133,6 +133,13 @@ def test_help(snap_compare: SnapCompare, tmp_path: Path) -> None:
                         press=["question_mark"])
 
 
+@pytest.mark.parametrize("width", [60, 40])
+def test_help_narrow(snap_compare: SnapCompare, tmp_path: Path, width: int) -> None:
+    """Fits the terminal (QA pass s28 F11); at 40 each id sits under its action, whole."""
+    assert snap_compare(make_app(TOUR, tmp_path), terminal_size=(width, 30),
+                        press=["question_mark"])
+
+
 def test_findings_panel(snap_compare: SnapCompare, tmp_path: Path) -> None:
     async def run_before(pilot: Pilot[Any]) -> None:
         screen = pilot.app.screen
