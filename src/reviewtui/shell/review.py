@@ -211,10 +211,10 @@ class Review:
     def can_redo(self) -> bool:
         return bool(self._folded.undone)
 
-    def step_keys(self, *, redo: bool = False) -> list[OpKey]:
-        """The operations the next undo (or redo) changes, in log order."""
+    def next_step(self, *, redo: bool = False) -> LogEntry | None:
+        """The log entry the next undo (or redo) takes back (makes again); None: none."""
         stack = self._folded.undone if redo else self._folded.applied
-        return [item.key for item in stack[-1].items] if stack else []
+        return stack[-1] if stack else None
 
     @property
     def disk_checkpoint(self) -> int | None:

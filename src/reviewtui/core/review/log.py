@@ -234,6 +234,35 @@ class Folded:
         return out
 
 
+_STEP_WORDS = {Verdict.ACCEPTED: "accept", Verdict.REJECTED: "reject",
+               Verdict.EDITED: "edit", Verdict.PENDING: "return to pending"}
+
+
+def describe_step(entry: LogEntry, *, redo: bool = False) -> str:
+    """What an undo (or redo) of ``entry`` takes back (or makes again), in a line: its one
+    decision by turn and operation, or its decisions counted by kind and their turns.
+    Paths and commands come from the session: the caller shows it as plain text."""
+    done = "redone" if redo else "undone"
+    items = entry.items
+    if not items:
+        return f"{done}: a step with no decisions"
+    if len(items) == 1:
+        item = items[0]
+        name = f"Edit {item.edit} · {item.path}" if item.edit is not None else item.path
+        return (f"{done}: the {_STEP_WORDS[item.decision.verdict]} of turn {item.turn} · "
+                f"{name}")
+    counts: dict[Verdict, int] = {}
+    for item in items:
+        counts[item.decision.verdict] = counts.get(item.decision.verdict, 0) + 1
+    kinds = [f"{count} {_STEP_WORDS[verdict]}{'s' if count > 1 else ''}"
+             for verdict, count in counts.items()]
+    turns = sorted({item.turn for item in items})
+    where = f"turn {turns[0]}" if len(turns) == 1 else f"turns {turns[0]}-{turns[-1]}"
+    if len(kinds) == 1:
+        return f"{done}: {kinds[0]} in {where}"
+    return f"{done}: {len(items)} decisions in {where} ({', '.join(kinds)})"
+
+
 def fold(log: Iterable[LogEntry]) -> Folded:
     folded = Folded()
     for entry in log:

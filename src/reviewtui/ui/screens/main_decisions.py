@@ -14,11 +14,13 @@ from reviewtui.core.errors import DecisionRefused, ReviewtuiError
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
 from reviewtui.core.model.tree import FileState
+from reviewtui.core.review.log import describe_step
 from reviewtui.core.text.plural import plural
 from reviewtui.shell.replay import ReplayReport
 from reviewtui.ui.diagnostics import BADGE, changes_config, op_badge
 from reviewtui.ui.screens.main_cursor import ReviewCursor
 from reviewtui.ui.screens.review_states import ReviewStates
+from reviewtui.ui.widgets.diff_render import sanitize
 from reviewtui.ui.widgets.lists import op_row_title
 from reviewtui.ui.widgets.op_detail import OpDetail
 
@@ -198,24 +200,30 @@ class DecisionActions(ReviewCursor):
                           f"{'applies' if len(keys) == 1 else 'apply'} cleanly?{left}"), done)
 
     def action_undo(self) -> None:
-        if not self.review.can_undo:
-            self.notify("nothing to undo")
-            return
-        keys = self.review.step_keys()
-        self.jobs.submit("undoing", self._and_states(self.review.undo),
-                         partial(self._stepped, keys))
+        self._step(redo=False)
 
     def action_redo(self) -> None:
-        keys = self.review.step_keys(redo=True)
-        self.jobs.submit("redoing", self._and_states(self.review.redo),
-                         partial(self._stepped, keys))
+        self._step(redo=True)
 
-    def _stepped(self, keys: list[OpKey],
+    def _step(self, *, redo: bool) -> None:
+        entry = self.review.next_step(redo=redo)
+        if entry is None:
+            self.notify(f"nothing to {'redo' if redo else 'undo'}")
+            return
+        keys = [item.key for item in entry.items]
+        self.jobs.submit("redoing" if redo else "undoing",
+                         self._and_states(self.review.redo if redo else self.review.undo),
+                         partial(self._stepped, keys, describe_step(entry, redo=redo)))
+
+    def _stepped(self, keys: list[OpKey], said: str,
                  answer: tuple[ReplayReport | None, ReviewStates] | ReviewtuiError) -> None:
-        """An undo or redo is done: show it, on the operation it changed."""
+        """An undo or redo is done: say what it took back (or made again), and show it on
+        the operation it changed."""
         if isinstance(answer, ReviewtuiError):
             raise answer
         report, states = answer
+        if report is not None:  # (None: nothing was left to step after all)
+            self.notify(sanitize(said), markup=False)
         self._report(report)
         self.refresh_after_decision(states, detail=False)
         self.holding_explanation = True
