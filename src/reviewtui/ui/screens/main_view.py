@@ -106,9 +106,11 @@ class ViewOptions(ReviewCursor):
         # The request takes a few lines, fewer on a short terminal: the diff comes first.
         self.query_one(RequestBlock).set_room(
             1 if width < TINY or height < 26 else 4 if height < 36 else 6)
-        if self._turn_states:
-            self.call_after_refresh(self._refresh_op_rows)
         self.query_one(OpDetail).set_auto_unified(width < NARROW)
+
+    def on_op_list_resized(self, _message: OpList.Resized) -> None:
+        if self._turn_states:  # (none yet: the rows are made once there are)
+            self._refresh_op_rows()
 
     def action_raw(self) -> None:
         from reviewtui.ui.screens.raw import RawReplyScreen

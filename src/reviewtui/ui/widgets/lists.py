@@ -9,6 +9,8 @@ from typing import ClassVar, cast
 from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.css.styles import RulesMap
+from textual.events import Resize
+from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
@@ -270,6 +272,22 @@ class OpList(RowHighlightOptionList):
     DEFAULT_CSS = """
     OpList { height: 1fr; text-wrap: nowrap; text-overflow: ellipsis; }
     """
+
+    class Resized(Message):
+        """The list's width changed: its rows were titled for another (the screen titles
+        them again, :func:`op_row_titles` for the new width)."""
+
+    _titled_width = 0  # the width of the last Resized
+
+    def on_resize(self, event: Resize) -> None:
+        # Its own size, not the terminal's: the rows are first made before the list has a
+        # width, and a resize of the screen comes before there are states to title them
+        # with (QA pass s29, helper-90 F6: resumed onto turn 5, the rows kept titles for
+        # an unknown width, cut at their tail with the status word out of sight).
+        width = self.scrollable_content_region.width
+        if width and width != self._titled_width:
+            self._titled_width = width
+            self.post_message(self.Resized())
 
     def set_ops(self, prompts: list[Text], highlighted: int = 0) -> None:
         self.clear_options()
