@@ -28,8 +28,16 @@ from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.paths.safety import link_on_path
 from reviewtui.core.record import field, record, replace
-from reviewtui.core.review.plan import Want, compute_conflicts, deleted_message, op_path, want
-from reviewtui.core.review.rebase import Conflict, ConflictKind
+from reviewtui.core.review.plan import (
+    Want,
+    compute_conflicts,
+    conflict_note,
+    deleted_message,
+    op_path,
+    ops_in_conflict,
+    want,
+)
+from reviewtui.core.review.rebase import Conflict
 from reviewtui.shell.disk import (
     LINK_MODE,
     SKIP_DIRS,
@@ -256,10 +264,6 @@ def write_in_order(changes: list[tuple[str, FileState | None]], report: ReplayRe
 
 _REPLAY_ATTEMPTS = 3  # a path that keeps changing under us ends as a conflict
 MSG_REBASED = "rebased over an outside change"
-MSG_CONFLICT = ("conflict - changed on disk where accepted operations write; nothing was "
-                "written, the disk version is kept as it is")
-MSG_CONFLICT_AHEAD = ("changed on disk where accepted operations write; nothing would be "
-                      "written there, the disk version would be kept as it is")
 
 PreviewEntry = tuple[str, FileState | None, FileState | None]
 
@@ -474,8 +478,7 @@ def put(review: Review, path: str, state: FileState | None, tree: Tree, report: 
 def set_conflicts(review: Review, conflicts: dict[str, Conflict]) -> None:
     """The paths in conflict and, for the outcomes, their operations."""
     review._conflicts = conflicts
-    review._conflict_ops = {key: path for path, conflict in review._conflicts.items()
-                            for key in conflict.ops}
+    review._conflict_ops = ops_in_conflict(conflicts)
 
 
 def finish(review: Review, report: ReplayReport) -> ReplayReport:
@@ -487,14 +490,6 @@ def finish(review: Review, report: ReplayReport) -> ReplayReport:
     review.revision += 1
     review.last_report = report
     return report
-
-
-def conflict_note(conflict: Conflict, *, ahead: bool = False) -> str:
-    """What a replay reports for a path it leaves in conflict (``ahead``: a preview's
-    words for it)."""
-    if conflict.kind is ConflictKind.OUTSIDE_EDIT or conflict.kind is ConflictKind.REBASE:
-        return MSG_CONFLICT_AHEAD if ahead else MSG_CONFLICT
-    return conflict.message
 
 
 @record(frozen=True, slots=True)

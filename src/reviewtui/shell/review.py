@@ -72,7 +72,7 @@ from reviewtui.core.review.log import (
     fold,
     time_spent,
 )
-from reviewtui.core.review.plan import PathRecord
+from reviewtui.core.review.plan import MSG_CONFLICT, PathRecord
 from reviewtui.core.review.rebase import Conflict
 from reviewtui.core.text.lines import split_lines
 from reviewtui.shell import deciding, outside, replay, resume
@@ -81,12 +81,7 @@ from reviewtui.shell.loader import LoadedSession, gc_paused, read_text
 from reviewtui.shell.lock import RootLock
 from reviewtui.shell.outside import MSG_ADOPTED, MSG_KEPT
 from reviewtui.shell.project import Project
-from reviewtui.shell.replay import (
-    MSG_CONFLICT,
-    MSG_REBASED,
-    ReplayReport,
-    RestorePreview,
-)
+from reviewtui.shell.replay import MSG_REBASED, ReplayReport, RestorePreview
 from reviewtui.shell.resume import close_review, open_review, save, session_sha
 from reviewtui.shell.state import StateFile
 

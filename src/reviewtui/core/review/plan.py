@@ -14,7 +14,7 @@ from reviewtui.core.engine import OpKey, OpResult, TurnResult
 from reviewtui.core.engine.decisions import Verdict
 from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.model.tree import FileState, Tree
-from reviewtui.core.record import record
+from reviewtui.core.record import record, replace
 from reviewtui.core.review.log import DecisionItem
 from reviewtui.core.review.rebase import (
     Conflict,
@@ -184,7 +184,30 @@ def compute_conflicts(turns: Sequence[TurnResult], tree: Tree, records: Mapping[
                                        tuple(decided.get(path, ())))
     if conflicts:
         _hold_moves(turns, tree, records, conflicts, accepted)
+        _name_the_clash(turns, records, conflicts)
     return conflicts
+
+
+MSG_CONFLICT = ("conflict - changed on disk where accepted operations write; nothing was "
+                "written, the disk version is kept as it is")
+MSG_CONFLICT_AHEAD = ("changed on disk where accepted operations write; nothing would be "
+                      "written there, the disk version would be kept as it is")
+
+
+def conflict_note(conflict: Conflict, *, ahead: bool = False) -> str:
+    """What a replay reports for a path it leaves in conflict (``ahead``: a preview's
+    words for it)."""
+    if conflict.kind is ConflictKind.OUTSIDE_EDIT or conflict.kind is ConflictKind.REBASE:
+        return MSG_CONFLICT_AHEAD if ahead else MSG_CONFLICT
+    return conflict.message
+
+
+def ops_in_conflict(conflicts: Mapping[str, Conflict]) -> dict[OpKey, str]:
+    """Each operation in conflict and the path whose conflict it reads. One in two (a
+    ``:mv`` whose source changed outside, its destination held for it) reads the one that
+    is not only waiting: the held ones are mapped first, the others over them."""
+    ordered = sorted(conflicts.items(), key=lambda item: item[1].kind is not ConflictKind.HELD)
+    return {key: path for path, conflict in ordered for key in conflict.ops}
 
 
 def _hold_moves(turns: Sequence[TurnResult], tree: Tree, records: Mapping[str, PathRecord],
@@ -214,3 +237,65 @@ def _hold_moves(turns: Sequence[TurnResult], tree: Tree, records: Mapping[str, P
                     record.ref if record is not None else None, tree.get(held),
                     tuple(accepted.get(held, ())))
                 grown = True
+
+
+_UNKNOWN = object()  # a state the walk below cannot tell (a file brought back by :unrm...)
+
+
+def _name_the_clash(turns: Sequence[TurnResult], records: Mapping[str, PathRecord],
+                    conflicts: dict[str, Conflict]) -> None:
+    """Put on an outside-edit or held conflict the operations that clash: those decided
+    since the draft last held what the workbench wrote there (``ref``), not every decided
+    operation on the path. An edit written before the outside change is on disk and stays
+    as it was; the accept that came after it (a ``:mv`` removing the file, an ``:undo``
+    moving it back) is the one that cannot be written (QA pass s29, helper-90 F1: the
+    move's conflict was shown on the earlier edit, and an ``:undo`` that clashed read
+    accepted). Where the walk cannot tell (a state it does not know, a rejected operation
+    that was written), every decided operation stays on it: a conflict is never hidden."""
+    wanted = {path for path, conflict in conflicts.items()
+              if conflict.kind in (ConflictKind.OUTSIDE_EDIT, ConflictKind.HELD)}
+    if not wanted:
+        return
+    now: dict[str, object] = {}  # path -> its draft state so far (else its record's base)
+    steps: dict[str, list[tuple[OpKey, object]]] = {path: [] for path in wanted}
+
+    def state(path: str) -> object:
+        return now[path] if path in now else _base_of(records.get(path))
+
+    for turn in turns:
+        for result in turn.results:
+            if not result.landed or result.decision.verdict is Verdict.PENDING:
+                continue
+            outcome = result.outcome
+            made: dict[str, object] = {}
+            if outcome.changes:
+                moved = {old: state(old) for old, _ in outcome.changes if old is not None}
+                for old, new in outcome.changes:
+                    if old is not None:
+                        made.setdefault(old, None)
+                    if new is not None:
+                        made[new] = moved[old] if old is not None else _UNKNOWN
+            elif (path := op_path(result)) is not None:
+                after = outcome.after_state
+                made[path] = after if isinstance(after, FileState) else _UNKNOWN
+            now.update(made)
+            for path in made.keys() & wanted:
+                steps[path].append((result.key, made[path]))
+    for path in wanted:
+        record = records.get(path)
+        ours = record.ref if record is not None else None
+        shown = [(None, _base_of(records.get(path))), *steps[path]]
+        last = max((n for n, (_, was) in enumerate(shown)
+                    if was is not _UNKNOWN and _same_state(was, ours)), default=None)
+        clash = tuple(key for key, _ in shown[last + 1:] if key is not None) if (
+            last is not None) else ()
+        if clash:
+            conflicts[path] = replace(conflicts[path], ops=clash)
+
+
+def _base_of(record: PathRecord | None) -> object:
+    return record.base if record is not None else _UNKNOWN
+
+
+def _same_state(a: object, b: FileState | None) -> bool:
+    return a is b or (isinstance(a, FileState) and isinstance(b, FileState) and a == b)

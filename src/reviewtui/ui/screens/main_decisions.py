@@ -194,6 +194,12 @@ class DecisionActions(ReviewCursor):
                 "for a look one by one." if breaking else "")
         left += (f"\n{len(config)} more change reviewtui.toml, what runs on this machine: "
                  "they stay pending for a look one by one." if config else "")
+        # One of the turn's decided operations is held by a conflict (a :mv whose source
+        # changed outside): the rest would be written without it (QA pass s29, helper-90 F2).
+        waiting = [op_row_title(r.op, 60) for r in results
+                   if self.state_of(r) is OpState.CONFLICT]
+        left += (f"\nIn conflict, not written until settled: {', '.join(waiting)}. What is "
+                 "accepted here is written without it." if waiting else "")
         self.app.push_screen(
             ConfirmScreen(f"Accept {plural(len(keys), 'pending operation')} of turn "
                           f"{results[0].key[0]} that "

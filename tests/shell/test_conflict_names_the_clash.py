@@ -1,0 +1,89 @@
+"""A conflict is put on the operations that clash with the outside change, not on every
+decided operation of the path (QA pass s29, helper-90 F1): an edit written before the
+change stays written; the accept that came after it reads CONFLICT, even a command that
+names no path of its own (``:undo``). Where that cannot be told, every decided operation
+stays in conflict: a conflict is never hidden."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from diskkit import Cmd, Ed, make_project, tree_bytes, write_session
+from reviewtui.core.engine import Decision
+from reviewtui.core.model.outcome import Status
+from reviewtui.core.review.rebase import ConflictKind
+from reviewtui.shell.review import Review
+
+FILES = {"calc.py": "def total(xs):\n    return sum(xs)\n", "other.py": "x = 1\n"}
+TURNS = [
+    [Ed("calc.py", "    return sum(xs)", "    return sum(xs) or 0")],
+    [Cmd(":mv calc.py pricing.py")],
+    [Cmd(":undo")],
+]
+EDIT, MOVE, UNDO = (1, 0), (2, 0), (3, 0)
+
+
+def _opened(tmp_path: Path) -> tuple[Review, Path]:
+    session = write_session(tmp_path / "session", TURNS)
+    root = make_project(tmp_path / "proj", dict(FILES))
+    return Review.open(session, root, persist=False), root
+
+
+def test_the_move_after_a_written_edit_is_the_clash(tmp_path: Path) -> None:
+    review, root = _opened(tmp_path)
+    try:
+        review.decide(EDIT, Decision.accept())
+        (root / "calc.py").write_text("def total(xs):\n    return 0\n")  # changed outside
+        review.outside_changed(["calc.py"])
+        before = tree_bytes(root)
+        review.decide(MOVE, Decision.accept())
+        assert tree_bytes(root) == before
+        assert review.conflicts["calc.py"].kind is ConflictKind.OUTSIDE_EDIT
+        assert review.conflicts["calc.py"].ops == (MOVE,)
+        assert review.outcome(EDIT).status is Status.APPLIED  # written before: stays so
+        moved = review.outcome(MOVE)
+        assert moved.status is Status.CONFLICT
+        # The move reads its source's conflict, not only that its destination waits.
+        assert moved.message.startswith("the draft removes a file that was changed outside")
+    finally:
+        review.close()
+
+
+def test_an_undo_moving_back_over_a_changed_file_is_the_clash(tmp_path: Path) -> None:
+    review, root = _opened(tmp_path)
+    try:
+        review.decide_many([(EDIT, Decision.accept()), (MOVE, Decision.accept())])
+        (root / "pricing.py").write_text("y = 2\n")  # changed outside after the move
+        review.outside_changed(["pricing.py"])
+        before = tree_bytes(root)
+        review.decide(UNDO, Decision.accept())
+        assert tree_bytes(root) == before  # no calc.py back, pricing.py kept
+        assert review.conflicts["pricing.py"].ops == (UNDO,)
+        assert review.conflicts["calc.py"].kind is ConflictKind.HELD
+        assert review.conflicts["calc.py"].ops == (UNDO,)
+        assert review.outcome(UNDO).status is Status.CONFLICT  # it was read accepted
+        assert review.outcome(EDIT).status is Status.APPLIED
+        assert review.outcome(MOVE).status is Status.APPLIED
+        review.undo()
+        assert review.conflicts == {}
+        assert review.outcome(UNDO).status is not Status.CONFLICT
+    finally:
+        review.close()
+
+
+def test_a_reject_of_a_written_edit_keeps_every_decided_operation_in_conflict(
+        tmp_path: Path) -> None:
+    """The draft no longer holds what was written (the edit is rejected after its write):
+    which decision clashed cannot be read from the draft, so all of them show it."""
+    review, root = _opened(tmp_path)
+    try:
+        review.decide(EDIT, Decision.accept())
+        (root / "calc.py").write_text("def total(xs):\n    return sum(xs) or 0  # kept\n")
+        review.outside_changed(["calc.py"])
+        review.decide(EDIT, Decision.reject())
+        conflict = review.conflicts["calc.py"]
+        assert conflict.kind is ConflictKind.OUTSIDE_EDIT
+        assert conflict.ops == (EDIT,)
+        assert review.outcome(EDIT).status is Status.CONFLICT
+    finally:
+        review.close()
