@@ -20,7 +20,7 @@ from textual.screen import Screen
 KEY_NAMES = {"full_stop": ".", "comma": ",", "question_mark": "?", "minus": "-", "plus": "+",
              "left_square_bracket": "[", "right_square_bracket": "]",
              "left_curly_bracket": "{", "right_curly_bracket": "}", "slash": "/",
-             "colon": ":"}
+             "colon": ":", "exclamation_mark": "!"}
 
 
 def pretty_keys(keys: str) -> str:

@@ -49,6 +49,10 @@ MAIN_BINDINGS: list[BindingType] = [
             id="next-file", tooltip="first operation of the next file"),
     Binding("left_curly_bracket", "next_file(-1)", "Prev file", show=False,
             id="prev-file", tooltip="first operation of the previous file"),
+    Binding("exclamation_mark", "next_problem", "Next problem", show=False,
+            id="next-problem", tooltip="next operation in conflict or that did not apply "
+                                       "(not found, ambiguous, near match, refused), "
+                                       "across turns, from the top again after the last"),
     Binding("full_stop", "checkpoint(1)", "Next cp", id="next-checkpoint",
             tooltip="next checkpoint (read-only scrubbing: nothing is written)"),
     Binding("comma", "checkpoint(-1)", "Prev cp", show=False, id="prev-checkpoint",

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from itertools import islice
 
 from reviewtui.core.engine import OpResult
+from reviewtui.core.engine.opstate import OpState
 from reviewtui.core.model.records import Edit, FullFile
 from reviewtui.ui.screens.main_cursor import ReviewCursor
 from reviewtui.ui.screens.search import SearchScreen
@@ -68,6 +69,25 @@ class NavigationActions(ReviewCursor):
                 break
         if found is not None:
             self.select(*found)
+
+    def action_next_problem(self) -> None:
+        """The next operation in conflict or that did not apply, in reading order after the
+        cursor and round again from the first turn; says so when there is none. Reads the
+        states the screen already holds (every turn evaluated so far): no evaluation here."""
+        states = self._turn_states
+        turns = len(states)
+        if not turns:
+            return
+        here_turn = min(self.turn_pos, turns - 1)
+        for step in range(turns + 1):
+            tp = (here_turn + step) % turns
+            start = self.op_pos + 1 if step == 0 else 0
+            stop = self.op_pos + 1 if step == turns else len(states[tp])
+            for opp in range(start, stop):
+                if states[tp][opp] in _PROBLEMS:
+                    self.select(tp, opp)
+                    return
+        self.notify("no operation is in conflict or failed to apply")
 
     def _first_op(self) -> tuple[int, int] | None:
         """The first operation of the session (where ``{`` and ``}`` start from when the
@@ -148,6 +168,10 @@ class NavigationActions(ReviewCursor):
         message.stop()
         self.select(message.turn_pos, message.op_pos)
         self.refresh_status(note=message.note)
+
+
+_PROBLEMS = frozenset({OpState.CONFLICT, OpState.NOT_FOUND, OpState.AMBIGUOUS,
+                       OpState.NEEDS_REVIEW, OpState.REFUSED})
 
 
 def _file_path(result: OpResult) -> str | None:
