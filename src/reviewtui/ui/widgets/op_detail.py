@@ -50,6 +50,8 @@ class OpDetail(Vertical):
     OpDetail #op-buttons Button { min-width: 8; margin: 0 0 0 1; }
     OpDetail #op-explain-scroll { height: auto; max-height: 12; padding: 0 1; }
     OpDetail #op-explain { height: auto; }
+    OpDetail #op-explain-scroll.-more { border-bottom: dashed $foreground 30%;
+                                        border-subtitle-align: right; }
     OpDetail #pane-label { height: 1; padding: 0 1; color: $text-muted; }
     OpDetail DiffView { height: 1fr; }
     """
@@ -122,9 +124,29 @@ class OpDetail(Vertical):
                                      style=STATE_STYLE[view.state].replace("bold ", "")))
         hold_height(explain, hold)
         update_static(explain, view.explanation)
+        self.call_after_refresh(self._cue_more)
         self.query_one("#btn-force", Button).display = view.forceable
         self.query_one("#btn-edit", Button).display = view.editable  # (a console command)
         self._render_pane()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._cue_more)
+
+    def _cue_more(self) -> None:
+        """Say so under an explanation longer than its box (6 lines below 100 columns):
+        its scrollbar alone is colour, which a monochrome terminal or a screen capture
+        does not show (QA pass s28, helper-89 F6: the syntax details were out of sight)."""
+        scroll = self.query_one("#op-explain-scroll", VerticalScroll)
+        more = scroll.max_scroll_y > 0
+        scroll.set_class(more, "-more")
+        below, above = scroll.scroll_y < scroll.max_scroll_y, scroll.scroll_y > 0
+        scroll.border_subtitle = ("" if not more else "more below: tab to it, ↓ scrolls"
+                                  if not above else "more above: ↑ scrolls" if not below
+                                  else "more above and below")
+
+    def on_mount(self) -> None:
+        scroll = self.query_one("#op-explain-scroll", VerticalScroll)
+        self.watch(scroll, "scroll_y", lambda: self._cue_more(), init=False)
 
     def _render_pane(self) -> None:
         view = self.view

@@ -1,0 +1,44 @@
+"""An explanation longer than its box says so under it, in words (QA pass s28, helper-89
+F6: below 100 columns the box holds 6 lines, and its scrollbar alone, colour only, told
+of the rest: the syntax details were out of sight in a monochrome terminal)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.containers import VerticalScroll
+from uikit import REPO, copy_session, open_app, screen_of
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_the_cue_follows_the_box_and_its_scrolling(tmp_path: Path) -> None:
+    session, root = copy_session(REPO / "sample_sessions" / "failure-gallery", tmp_path)
+    app = open_app(session / "session.md", root, dry_run=True)
+    async with app.run_test(size=(80, 40)) as pilot:
+        await pilot.pause()
+        screen = screen_of(app)
+        box = screen.query_one("#op-explain-scroll", VerticalScroll)
+        seen = {}
+        for tp, turn in enumerate(screen.review.display.turns):
+            for opp in range(len(turn.results)):
+                screen.select(tp, opp)
+                await pilot.pause()
+                await pilot.pause()
+                seen[box.max_scroll_y > 0] = (tp, opp)
+                assert box.has_class("-more") is (box.max_scroll_y > 0)
+                assert bool(box.border_subtitle) is (box.max_scroll_y > 0)
+        assert set(seen) == {True, False}  # the gallery has both at 80 columns
+        screen.select(*seen[True])
+        await pilot.pause()
+        await pilot.pause()
+        assert box.border_subtitle == "more below: tab to it, ↓ scrolls"
+        box.scroll_end(animate=False)
+        await pilot.pause()
+        assert box.border_subtitle == "more above: ↑ scrolls"
+        screen.select(*seen[False])
+        await pilot.pause()
+        await pilot.pause()
+        assert not box.has_class("-more")
+        assert box.border_subtitle == ""
