@@ -21,10 +21,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from diskkit import Cmd, Ed, make_project, write_session
+from diskkit import Cmd, Ed, assert_conflicts_shown, make_project, write_session
 from reviewtui.core.engine import Decision, OpKey, OpResult
 from reviewtui.core.errors import DecisionRefused
-from reviewtui.core.model.outcome import Status
 from reviewtui.core.review.plan import op_path
 from reviewtui.shell.review import Review
 
@@ -53,13 +52,9 @@ def _paths(result: OpResult) -> set[str]:
 
 
 def _check(review: Review, decided: OpKey | None, before: set[str]) -> None:
+    assert_conflicts_shown(review)
     decisions = review._folded.decisions()
     for path, conflict in review.conflicts.items():
-        for key in conflict.ops:
-            assert review.outcome(key).status is Status.CONFLICT, (path, key)
-        on_path = [result.key for turn in review.draft.turns for result in turn.results
-                   if result.key in decisions and op_path(result) == path]
-        assert conflict.ops or not on_path, f"{path} in conflict, on no operation"
         if (decided is not None and path not in before and decided in decisions
                 and path in _paths(review.result(decided))):
             assert decided in conflict.ops, f"{decided} made {path}'s conflict"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from diskkit import Cmd, Ed, make_project, tree_bytes, write_session
+from diskkit import Cmd, Ed, opened_review, tree_bytes
 from reviewtui.core.engine import Decision
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.review.rebase import ConflictKind
@@ -24,9 +24,7 @@ EDIT, MOVE = (1, 0), (2, 0)
 
 
 def _opened(tmp_path: Path) -> tuple[Review, Path]:
-    session = write_session(tmp_path / "session", TURNS)
-    root = make_project(tmp_path / "proj", dict(FILES))
-    return Review.open(session, root, persist=False), root
+    return opened_review(tmp_path, FILES, TURNS)
 
 
 def test_a_move_whose_source_changed_outside_writes_neither_end(tmp_path: Path) -> None:
@@ -47,6 +45,12 @@ def test_a_move_whose_source_changed_outside_writes_neither_end(tmp_path: Path) 
         assert review.conflicts["calc.py"].message.endswith(
             "undo or reject the decision that removes it")
         assert review.outcome(MOVE).status is Status.CONFLICT
+        # The conflict is on the move that clashed, which reads its source's conflict; the
+        # edit written before the outside change stays written (QA pass s29, F1).
+        assert review.conflicts["calc.py"].ops == (MOVE,)
+        assert review.outcome(MOVE).message.startswith(
+            "the draft removes a file that was changed outside")
+        assert review.outcome(EDIT).status is Status.APPLIED
         # Undoing the move settles it: both conflicts go, and still nothing is written.
         undone = review.undo()
         assert undone is not None

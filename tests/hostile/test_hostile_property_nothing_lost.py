@@ -30,12 +30,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from diskkit import Cmd, Ed, Full, Op, make_project, write_session
+from diskkit import Cmd, Ed, Full, Op, assert_conflicts_shown, make_project, write_session
 from reviewtui.core.engine import Decision
 from reviewtui.core.errors import DecisionRefused
-from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import FullFile
-from reviewtui.core.review.plan import op_path
 from reviewtui.shell import disk
 from reviewtui.shell.disk import LINK_MODE
 from reviewtui.shell.review import Review
@@ -227,21 +225,7 @@ class World:
             # not be written passed, as the review's base still held the bytes.
             for path, data in self.believed().items():
                 assert self.on_disk().get(path) == data, f"{path}: the review believes it on disk"
-        self.conflicts_shown()
-
-    def conflicts_shown(self) -> None:
-        """A conflict is never hidden: every operation it names reads CONFLICT (a decided
-        one, or one undone since its file was written: its change is still on disk), and a
-        path in conflict with decided operations names one (the ones that clash, not all:
-        QA pass s29, F1)."""
-        review = self.review
-        decisions = review._folded.decisions()
-        for path, conflict in review.conflicts.items():
-            for key in conflict.ops:
-                assert review.outcome(key).status is Status.CONFLICT, (path, key)
-            on_path = [result.key for turn in review.draft.turns for result in turn.results
-                       if result.key in decisions and op_path(result) == path]
-            assert conflict.ops or not on_path, f"{path} in conflict, on no operation"
+        assert_conflicts_shown(self.review)
 
 
 def _run(world: World, step: tuple[Any, ...]) -> None:

@@ -2,13 +2,14 @@
 decided operation of the path (QA pass s29, helper-90 F1): an edit written before the
 change stays written; the accept that came after it reads CONFLICT, even a command that
 names no path of its own (``:undo``). Where that cannot be told, every decided operation
-stays in conflict: a conflict is never hidden."""
+stays in conflict: a conflict is never hidden. (The move after a written edit:
+tests/hostile/test_hostile_move_half_made.py.)"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from diskkit import Cmd, Ed, make_project, tree_bytes, write_session
+from diskkit import Cmd, Ed, opened_review, tree_bytes
 from reviewtui.core.engine import Decision
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.review.rebase import ConflictKind
@@ -24,29 +25,7 @@ EDIT, MOVE, UNDO = (1, 0), (2, 0), (3, 0)
 
 
 def _opened(tmp_path: Path) -> tuple[Review, Path]:
-    session = write_session(tmp_path / "session", TURNS)
-    root = make_project(tmp_path / "proj", dict(FILES))
-    return Review.open(session, root, persist=False), root
-
-
-def test_the_move_after_a_written_edit_is_the_clash(tmp_path: Path) -> None:
-    review, root = _opened(tmp_path)
-    try:
-        review.decide(EDIT, Decision.accept())
-        (root / "calc.py").write_text("def total(xs):\n    return 0\n")  # changed outside
-        review.outside_changed(["calc.py"])
-        before = tree_bytes(root)
-        review.decide(MOVE, Decision.accept())
-        assert tree_bytes(root) == before
-        assert review.conflicts["calc.py"].kind is ConflictKind.OUTSIDE_EDIT
-        assert review.conflicts["calc.py"].ops == (MOVE,)
-        assert review.outcome(EDIT).status is Status.APPLIED  # written before: stays so
-        moved = review.outcome(MOVE)
-        assert moved.status is Status.CONFLICT
-        # The move reads its source's conflict, not only that its destination waits.
-        assert moved.message.startswith("the draft removes a file that was changed outside")
-    finally:
-        review.close()
+    return opened_review(tmp_path, FILES, TURNS)
 
 
 def test_an_undo_moving_back_over_a_changed_file_is_the_clash(tmp_path: Path) -> None:

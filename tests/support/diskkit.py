@@ -6,6 +6,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from reviewtui.core.model.outcome import Status
+from reviewtui.core.review.plan import op_path
+from reviewtui.shell.review import Review
+
 
 @dataclass(frozen=True)
 class Ed:
@@ -91,3 +95,26 @@ def line_turns_session(where: Path, turns: int) -> tuple[Path, Path]:
         f"## Turn {n + 1}\n> change line {n}\n\n--- File: a.txt ---\n<<<<<<< SEARCH\n"
         f"line {n}\n=======\nLINE {n}\n>>>>>>> REPLACE\n\n" for n in range(turns)))
     return session, root
+
+
+def opened_review(where: Path, files: dict[str, str | bytes],
+                  turns: Sequence[Sequence[Op]]) -> tuple[Review, Path]:
+    """A review (not persisted) of ``turns`` over a project of ``files`` under ``where``,
+    and the project's root."""
+    session = write_session(where / "session", turns)
+    root = make_project(where / "proj", dict(files))
+    return Review.open(session, root, persist=False), root
+
+
+def assert_conflicts_shown(review: Review) -> None:
+    """A conflict is never hidden: every operation it names reads CONFLICT (a decided one,
+    or one undone since its file was written: its change is still on disk), and a path in
+    conflict with decided operations on it names one (the ones that clash, not all of them:
+    QA pass s29, helper-90 F1)."""
+    decisions = review._folded.decisions()
+    for path, conflict in review.conflicts.items():
+        for key in conflict.ops:
+            assert review.outcome(key).status is Status.CONFLICT, (path, key)
+        on_path = [result.key for turn in review.draft.turns for result in turn.results
+                   if result.key in decisions and op_path(result) == path]
+        assert conflict.ops or not on_path, f"{path} in conflict, on no operation"

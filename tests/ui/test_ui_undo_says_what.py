@@ -19,11 +19,16 @@ def said(app: object) -> list[str]:
     return [n.message for n in app._notifications]  # type: ignore[attr-defined]
 
 
-async def test_undo_and_redo_name_the_decision(tour: tuple[Path, Path]) -> None:
+async def test_undo_and_redo_name_the_decision_or_say_there_is_none(
+        tour: tuple[Path, Path]) -> None:
     session, root = tour
     original = (root / GREETING).read_bytes()
     app = open_app(session, root)
     async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("u")  # nothing yet: said, nothing changed
+        await pilot.pause()
+        assert said(app) == ["nothing to undo"]
+        assert (root / GREETING).read_bytes() == original
         await pilot.press("y")
         await pilot.pause()
         changed = (root / GREETING).read_bytes()
@@ -51,14 +56,3 @@ async def test_undo_of_a_bulk_key_counts_it(tour: tuple[Path, Path]) -> None:
         await pilot.pause()
         assert [state_at(app, 2, n) for n in range(2)] == [OpState.PENDING] * 2
         assert "undone: 2 rejects in turn 3" in said(app)
-
-
-async def test_nothing_to_undo_is_said_and_changes_nothing(tour: tuple[Path, Path]) -> None:
-    session, root = tour
-    original = (root / GREETING).read_bytes()
-    app = open_app(session, root)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await pilot.press("u")
-        await pilot.pause()
-        assert said(app) == ["nothing to undo"]
-        assert (root / GREETING).read_bytes() == original
