@@ -19,6 +19,7 @@ class RequestBlock(VerticalScroll):
     /* Folded: one line, cut with a mark (the Text's own no_wrap is not what Static
        reads: the line wrapped and its second half was hidden, with no sign of it). */
     RequestBlock.-folded Static { text-wrap: nowrap; text-overflow: ellipsis; }
+    RequestBlock { border-subtitle-align: right; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -30,6 +31,23 @@ class RequestBlock(VerticalScroll):
 
     def compose(self) -> ComposeResult:
         yield Static(id="request-text")
+
+    def on_mount(self) -> None:
+        self.watch(self, "scroll_y", lambda: self._cue_more(), init=False)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._cue_more)
+
+    def _cue_more(self) -> None:
+        """A request longer than its lines says so under it, and takes the focus (tab) so
+        the keyboard can scroll it: its scrollbar, colour only, was the one sign of the
+        rest, which only a mouse could reach (the explanation's cue, op_detail.py)."""
+        more = not self.has_class("-folded") and self.max_scroll_y > 0
+        self.can_focus = more
+        below, above = self.scroll_y < self.max_scroll_y, self.scroll_y > 0
+        self.border_subtitle = ("" if not more else "more below: tab to it, ↓ scrolls"
+                                if not above else "more above: ↑ scrolls" if not below
+                                else "more above and below")
 
     def show(self, turn: int | None, request: str) -> None:
         self._turn, self._request = turn, request
@@ -51,6 +69,7 @@ class RequestBlock(VerticalScroll):
         text = Text()
         if self._turn is None:
             self.query_one(Static).update(text)
+            self.call_after_refresh(self._cue_more)
             return
         request = self._request.strip() or "(no request)"
         arrow = "▸" if folded else "▾"
@@ -66,3 +85,4 @@ class RequestBlock(VerticalScroll):
             text.append("\n")
             text.append(request)  # outside text: a Text, never markup
         self.query_one(Static).update(text)
+        self.call_after_refresh(self._cue_more)
