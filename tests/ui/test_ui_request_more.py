@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from uikit import REPO, copy_session, open_app, screen_of
+from uikit import REPO, copy_session, open_app, screen_of, until
 
 from reviewtui.ui.widgets.request_block import RequestBlock
 
@@ -17,22 +17,17 @@ async def test_a_long_request_is_said_reached_by_tab_and_scrolled(tmp_path: Path
     session, root = copy_session(REPO / "sample_sessions" / "refactor-multi-turn", tmp_path)
     app = open_app(session / "session.md", root, dry_run=True)
     async with app.run_test(size=(160, 40)) as pilot:
-        await pilot.pause()
-        await pilot.pause()
         block = screen_of(app).query_one(RequestBlock)
+        await until(pilot, lambda: block.can_focus)
         assert block.max_scroll_y > 0  # turn 1's request: 5 lines and its heading, in 6
-        assert block.can_focus
         assert block.border_subtitle == "more below: tab to it, ↓ scrolls"
         await pilot.press("tab")  # from the operation list
         assert app.focused is block
         await pilot.press("down")
-        await pilot.pause()
+        await until(pilot, lambda: block.border_subtitle == "more above: ↑ scrolls")
         assert block.scroll_y == block.max_scroll_y
-        assert block.border_subtitle == "more above: ↑ scrolls"
         await pilot.press("shift+tab", "R")  # back to the list; fold the request
-        await pilot.pause()
-        await pilot.pause()
-        assert not block.can_focus
+        await until(pilot, lambda: not block.can_focus)
         assert block.border_subtitle == ""
 
 
@@ -40,9 +35,9 @@ async def test_a_request_that_fits_takes_no_focus(tour: tuple[Path, Path]) -> No
     session, root = tour
     app = open_app(session, root)
     async with app.run_test(size=(160, 50)) as pilot:
-        await pilot.pause()
-        await pilot.pause()
         block = screen_of(app).query_one(RequestBlock)
+        await until(pilot, lambda: block.size.height > 0)
+        await pilot.pause()
         assert block.max_scroll_y == 0
         assert not block.can_focus
         assert block.border_subtitle == ""

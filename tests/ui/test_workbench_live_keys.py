@@ -54,7 +54,8 @@ async def test_force_is_live_only_on_an_operation_that_can_be_forced(
 async def test_edit_is_live_and_shown_only_on_an_operation_with_text(
         tour: tuple[Path, Path]) -> None:
     """QA pass 84c: a console command showed an "Edit e" button and `e Edit` in the footer,
-    and `e` answered that it has no text to edit. Both are gone there now."""
+    and `e` answered that it has no text to edit. Both are gone there now; the key, not
+    offered, still says why it does nothing (QA s28/s29: it was silent)."""
     from textual.widgets import Button
 
     from reviewtui.core.model.records import ConsoleCommand
@@ -70,10 +71,17 @@ async def test_edit_is_live_and_shown_only_on_an_operation_with_text(
         button = screen.query_one("#btn-edit", Button)
         screen.select(*places[True])
         await pilot.pause()
-        assert not live(screen, "e")
+        assert not screen.check_action("edit", ())
+        bound = screen.active_bindings.get("e")
+        assert bound is not None
+        assert bound.binding.action == "no_edit"
+        assert not bound.binding.show  # not offered in the key bar
         assert not button.display
         await pilot.press("e")
+        await pilot.pause()
         assert not isinstance(app.screen, EditScreen)
+        assert [n.message for n in app._notifications] == [
+            "a console command has no text to edit: y accepts it, n rejects it"]
         screen.select(*places[False])
         await pilot.pause()
         assert live(screen, "e")

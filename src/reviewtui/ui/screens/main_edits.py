@@ -16,7 +16,7 @@ class EditActions(DecisionActions):
 
         result = self.current()
         if result is None or isinstance(result.op, ConsoleCommand):
-            self.notify("only edits and full files have text to edit", severity="warning")
+            self.action_no_edit()
             return
         text = self._editable_text(result)
         if not edits_faithfully(text):
@@ -29,6 +29,10 @@ class EditActions(DecisionActions):
                 self.decide(Decision.edit(tuple(new_text.split("\n"))))
 
         self.app.push_screen(EditScreen(text, path=result.op.path), done)
+
+    def action_no_edit(self) -> None:
+        self.notify("a console command has no text to edit: y accepts it, n rejects it",
+                    severity="warning")
 
     def action_edit_search(self) -> None:
         from reviewtui.ui.screens.edit import EditScreen, cannot_edit_in_place, edits_faithfully

@@ -25,6 +25,10 @@ MAIN_BINDINGS: list[BindingType] = [
             tooltip="accept a near match or a duplicate-line refusal after seeing it"),
     Binding("e", "edit", "Edit", id="edit",
             tooltip="edit the replacement in place (ctrl+s applies, escape cancels)"),
+    # Where Edit is off (a console command: not in the bar), the key says why rather
+    # than nothing: Textual tries a key's next binding when the first is off.
+    Binding("e", "no_edit", "Why no Edit", show=False, id="edit-console",
+            tooltip="on a console command (no text to edit): say so"),
     Binding("ctrl+e", "edit_search", "Edit SEARCH", show=False, id="edit-search",
             tooltip="edit the SEARCH of a failed edit in place and run the matching "
                     "cascade on it again (ctrl+s applies, escape cancels)"),

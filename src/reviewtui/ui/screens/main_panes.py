@@ -240,7 +240,7 @@ class ReviewPanes(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Keys that cannot do anything here are not live (nor shown in the footer)."""
         live = {"redo": self.can_redo, "unpin": self.pinned, "force": self.forceable,
-                "edit": self.editable}
+                "edit": self.editable, "no_edit": not self.editable}
         return live.get(action, True)
 
     def watch_editable(self) -> None:
