@@ -132,14 +132,19 @@ def compute_conflicts(turns: Sequence[TurnResult], tree: Tree, records: Mapping[
     accepted: dict[str, list[OpKey]] = {}  # accepted or edited, per path
     decided: dict[str, list[OpKey]] = {}  # any decision: a reject can clash too
     failing: dict[str, list[OpKey]] = {}
+    touching: dict[str, list[OpResult]] = {}  # decided results by path (for the clash)
+    commands: list[OpResult] = []  # decided ones that move, remove or restore paths
     for turn in turns:
         for result in turn.results:
             if result.decision.verdict is Verdict.PENDING:
                 continue
+            if result.outcome.changes:
+                commands.append(result)
             path = op_path(result)
             if path is None:
                 continue
             decided.setdefault(path, []).append(result.key)
+            touching.setdefault(path, []).append(result)
             if result.decision.verdict not in _ACCEPTING:
                 continue
             accepted.setdefault(path, []).append(result.key)
@@ -184,7 +189,7 @@ def compute_conflicts(turns: Sequence[TurnResult], tree: Tree, records: Mapping[
                                        tuple(decided.get(path, ())))
     if conflicts:
         _hold_moves(turns, tree, records, conflicts, accepted)
-        _name_the_clash(turns, records, conflicts)
+        _name_the_clash(touching, commands, records, conflicts)
     return conflicts
 
 
@@ -242,8 +247,8 @@ def _hold_moves(turns: Sequence[TurnResult], tree: Tree, records: Mapping[str, P
 _UNKNOWN = object()  # a state the walk below cannot tell (a file brought back by :unrm...)
 
 
-def _name_the_clash(turns: Sequence[TurnResult], records: Mapping[str, PathRecord],
-                    conflicts: dict[str, Conflict]) -> None:
+def _name_the_clash(touching: Mapping[str, list[OpResult]], commands: Sequence[OpResult],
+                    records: Mapping[str, PathRecord], conflicts: dict[str, Conflict]) -> None:
     """Put on an outside-edit or held conflict the operations that clash: those decided
     since the draft last held what the workbench wrote there (``ref``), not every decided
     operation on the path. An edit written before the outside change is on disk and stays
@@ -251,36 +256,54 @@ def _name_the_clash(turns: Sequence[TurnResult], records: Mapping[str, PathRecor
     moving it back) is the one that cannot be written (QA pass s29, helper-90 F1: the
     move's conflict was shown on the earlier edit, and an ``:undo`` that clashed read
     accepted). Where the walk cannot tell (a state it does not know, a rejected operation
-    that was written), every decided operation stays on it: a conflict is never hidden."""
+    that was written), every decided operation stays on it: a conflict is never hidden.
+
+    ``touching``: the decided results of each path, ``commands``: those that move, remove
+    or restore paths, both in reading order. Only the paths in conflict and those linked
+    to them by a command are followed (a decision in a 50,000-operation session walks
+    what names them, not the whole draft)."""
     wanted = {path for path, conflict in conflicts.items()
               if conflict.kind in (ConflictKind.OUTSIDE_EDIT, ConflictKind.HELD)}
     if not wanted:
         return
+    followed = set(wanted)  # and every path a command links to one of them, transitively
+    grown = True
+    while grown:
+        grown = False
+        for result in commands:
+            for pair in result.outcome.changes:
+                ends = {end for end in pair if end is not None}
+                if ends & followed and not ends <= followed:
+                    followed |= ends
+                    grown = True
+    events = {result.key: result for path in followed for result in touching.get(path, ())}
+    events.update((result.key, result) for result in commands
+                  if any(end in followed for pair in result.outcome.changes for end in pair))
     now: dict[str, object] = {}  # path -> its draft state so far (else its record's base)
     steps: dict[str, list[tuple[OpKey, object]]] = {path: [] for path in wanted}
 
     def state(path: str) -> object:
         return now[path] if path in now else _base_of(records.get(path))
 
-    for turn in turns:
-        for result in turn.results:
-            if not result.landed or result.decision.verdict is Verdict.PENDING:
-                continue
-            outcome = result.outcome
-            made: dict[str, object] = {}
-            if outcome.changes:
-                moved = {old: state(old) for old, _ in outcome.changes if old is not None}
-                for old, new in outcome.changes:
-                    if old is not None:
-                        made.setdefault(old, None)
-                    if new is not None:
-                        made[new] = moved[old] if old is not None else _UNKNOWN
-            elif (path := op_path(result)) is not None:
-                after = outcome.after_state
-                made[path] = after if isinstance(after, FileState) else _UNKNOWN
-            now.update(made)
-            for path in made.keys() & wanted:
-                steps[path].append((result.key, made[path]))
+    for key in sorted(events):  # reading order: (turn, position)
+        result = events[key]
+        if not result.landed:
+            continue
+        outcome = result.outcome
+        made: dict[str, object] = {}
+        if outcome.changes:
+            moved = {old: state(old) for old, _ in outcome.changes if old is not None}
+            for old, new in outcome.changes:
+                if old is not None:
+                    made.setdefault(old, None)
+                if new is not None:
+                    made[new] = moved[old] if old is not None else _UNKNOWN
+        elif (path := op_path(result)) is not None:
+            after = outcome.after_state
+            made[path] = after if isinstance(after, FileState) else _UNKNOWN
+        now.update(made)
+        for path in made.keys() & wanted:
+            steps[path].append((key, made[path]))
     for path in wanted:
         record = records.get(path)
         ours = record.ref if record is not None else None
