@@ -141,7 +141,7 @@ def _locate(target: list[bytes], texts: tuple[str, ...], hunk: OutsideHunk,
             lines: tuple[bytes, ...]) -> tuple[int, int] | None | str:
     """Where ``lines`` (a hunk's search or result) sits in ``target``: (start, end)."""
     wanted = tuple(_text(line) for line in lines)
-    found = match_edit(texts, wanted, wanted)
+    found = match_edit(texts, wanted, wanted, explain=False)  # (ok or not: no diagnosis)
     located = found.method == "exact" and (
         found.status is Status.APPLIED
         or (found.status is Status.REFUSED and found.rule == "duplicate-line")
