@@ -151,6 +151,6 @@ def restore(review: Review, n: int) -> ReplayReport:
         n = review._check_checkpoint(n)
         pin = None if n == len(review.draft.states) - 1 else n
         review._log.append(LogEntry(LogKind.RESTORE, checkpoint=pin))
-        review._folded = fold(review._log)
+        review._folded = fold(review._log, review._folded)
         review._dirty = True
         return sync(review, ReplayReport())

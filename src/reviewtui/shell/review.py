@@ -358,7 +358,7 @@ class Review:
     def _evaluate_from(self, from_turn: int, *, display: bool = True,
                        draft: bool = True) -> None:
         """The log changed (from turn ``from_turn`` on): fold it, re-evaluate."""
-        self._folded = fold(self._log)
+        self._folded = fold(self._log, self._folded)
         with gc_paused(freeze=False):  # not frozen: the screen's garbage (gc_paused)
             self.evaluation.update(self._folded.decisions(), display, draft, from_turn)
 

@@ -160,8 +160,12 @@ class SessionRun(TurnSteps):
         once only through the turn numbered ``upto``: see :meth:`reevaluate`)."""
         self.settle()
         old = self.decisions
-        changed = {key for key in old.keys() | decisions.keys()
-                   if decisions.get(key, PENDING) != old.get(key, PENDING)}
+        # (Identity first: an unchanged decision is the same object in both, and comparing
+        # 25,000 records field by field cost ~30 ms a decision.)
+        changed = {key for key, decision in decisions.items()
+                   if (was := old.get(key, PENDING)) is not decision and was != decision}
+        changed.update(key for key, was in old.items()
+                       if key not in decisions and was != PENDING)
         self.decisions = dict(decisions)
         if self._decided is not None and self._decided.holds(old, self.session):
             self._decided.recount(self.decisions, self._plan(), self._positions)
@@ -197,7 +201,8 @@ class SessionRun(TurnSteps):
             self.decisions = dict(decisions)
             # Evaluating more operations again than this run decides would cost more than
             # its own evaluation when it leaves pending ones out (a mostly pending review).
-            decided = sum(1 for decision in decisions.values() if decision != PENDING)
+            decided = sum(1 for decision in decisions.values()
+                          if decision.verdict is not Verdict.PENDING or decision != PENDING)
             if (like is None or upto is not None
                     or not self.adopt(like, partial=True, limit=decided)):
                 self.evaluate(upto=upto)
@@ -226,8 +231,12 @@ class SessionRun(TurnSteps):
         self.settle()
         if decisions is None:
             decisions = self.decisions
-        if {k: d for k, d in other.decisions.items() if d != PENDING} != {
-                k: d for k, d in decisions.items() if d != PENDING}:
+        # (The verdict first: comparing each of 25,000 decisions with PENDING, field by
+        # field, cost ~20 ms a decision; one that is not pending differs in its verdict.)
+        if {k: d for k, d in other.decisions.items()
+                if d.verdict is not Verdict.PENDING or d != PENDING} != {
+                k: d for k, d in decisions.items()
+                if d.verdict is not Verdict.PENDING or d != PENDING}:
             return False
         turns: list[TurnResult] = []
         differ: set[OpKey] = set()  # pending operations whose result may differ here

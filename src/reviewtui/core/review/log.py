@@ -222,16 +222,26 @@ class Folded:
     applied: list[LogEntry] = field(default_factory=list)
     undone: list[LogEntry] = field(default_factory=list)  # most recently undone last
     pin: int | None = None
+    # decisions(), worked out once for the entries it was worked out from (a replay asks
+    # several times: 12 ms a time with 25,000 decisions in force).
+    _memo: tuple[int, LogEntry | None, dict[OpKey, Decision]] | None = field(
+        default=None, init=False, repr=False, compare=False)
 
     def decisions(self) -> dict[OpKey, Decision]:
-        out: dict[OpKey, Decision] = {}
-        for entry in self.applied:
-            for item in entry.items:
-                if item.decision.verdict is Verdict.PENDING:
-                    out.pop(item.key, None)
-                else:
-                    out[item.key] = item.decision
-        return out
+        """The decisions in force (a new dict: the caller may change it)."""
+        applied = self.applied
+        last = applied[-1] if applied else None
+        memo = self._memo
+        if memo is None or memo[0] != len(applied) or memo[1] is not last:
+            out: dict[OpKey, Decision] = {}
+            for entry in applied:
+                for item in entry.items:
+                    if item.decision.verdict is Verdict.PENDING:
+                        out.pop(item.key, None)
+                    else:
+                        out[item.key] = item.decision
+            memo = self._memo = (len(applied), last, out)
+        return dict(memo[2])
 
 
 _STEP_WORDS = {Verdict.ACCEPTED: "accept", Verdict.REJECTED: "reject",
@@ -263,7 +273,11 @@ def describe_step(entry: LogEntry, *, redo: bool = False) -> str:
     return f"{done}: {len(items)} decisions in {where} ({', '.join(kinds)})"
 
 
-def fold(log: Iterable[LogEntry]) -> Folded:
+def fold(log: Iterable[LogEntry], previous: Folded | None = None) -> Folded:
+    """The log read from the start. ``previous``: the fold of the log before its latest
+    entries; when this one only adds applied entries to it (a decision, a redo), its
+    decisions are carried on from there instead of read again from every entry (a bulk
+    accept of 25,000 operations made each later decision read them all, twice)."""
     folded = Folded()
     for entry in log:
         if entry.kind == "decide":
@@ -275,6 +289,20 @@ def fold(log: Iterable[LogEntry]) -> Folded:
             folded.applied.append(folded.undone.pop())
         elif entry.kind == "restore":
             folded.pin = entry.checkpoint
+    memo = previous._memo if previous is not None else None
+    if memo is not None and previous is not None:
+        before, now = previous.applied, folded.applied
+        if (memo[0] == len(before) and memo[1] is (before[-1] if before else None)
+                and len(before) <= len(now)
+                and all(a is b for a, b in zip(before, now, strict=False))):
+            out = dict(memo[2])
+            for entry in now[len(before):]:
+                for item in entry.items:
+                    if item.decision.verdict is Verdict.PENDING:
+                        out.pop(item.key, None)
+                    else:
+                        out[item.key] = item.decision
+            folded._memo = (len(now), now[-1] if now else None, out)
     return folded
 
 
