@@ -31,6 +31,7 @@ from reviewtui.core.engine import Decision, OpKey, Verdict
 from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.engine.links import is_link
 from reviewtui.core.errors import DiskError, PathRefused
+from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import replace
 from reviewtui.core.review.diagnostics import edit_span
@@ -422,12 +423,28 @@ def still_on_disk(review: Review, conflicts: dict[str, Conflict]) -> dict[str, C
         if not then:
             continue
         now = review._folded.decisions() if now is None else now
-        stuck = tuple(key for key, decision in sorted(then.items())
-                      if key not in conflict.ops and now.get(key) != decision
-                      and normalize_or_none(getattr(review._ops.get(key), "path", "")) == path)
+        since = [key for key, decision in sorted(then.items())
+                 if key not in conflict.ops and now.get(key) != decision]
+        stuck = tuple(key for key in since if path in _names(review, key))
+        if not stuck and not conflict.ops:
+            stuck = tuple(since)  # which one acted on it cannot be told: never on no row
         if stuck:
             out[path] = replace(conflict, ops=(*conflict.ops, *stuck))
     return out
+
+
+def _names(review: Review, key: OpKey) -> set[str]:
+    """The paths an operation acts on: an edit's file, a command's arguments, and what its
+    last evaluation moved or removed (a ``:mv`` undone after its destination changed
+    outside is stuck there too; an ``:undo`` names no path of its own)."""
+    op = review._ops.get(key)
+    raw = [op.path] if isinstance(op, Edit | FullFile) else list(
+        op.args) if isinstance(op, ConsoleCommand) else []
+    names = {name for name in map(normalize_or_none, raw) if name}
+    result = review.evaluation.peek(key)
+    if result is not None:
+        names.update(end for pair in result.outcome.changes for end in pair if end)
+    return names
 
 
 def _put_back(undo: OutsideLayer | None, data: bytes | None) -> bytes | None:

@@ -129,6 +129,9 @@ def compute_conflicts(turns: Sequence[TurnResult], tree: Tree, records: Mapping[
     operations no longer landing on an outside change, or an outside edit that cannot
     be kept on top of the draft. ``turns``: the draft's turns that are on disk.
     """
+    if not unwritable and not any(record.deleted or record.outside or record.layer is not None
+                                  for record in records.values()):
+        return {}  # nothing changed outside and every path writable: nothing can clash
     accepted: dict[str, list[OpKey]] = {}  # accepted or edited, per path
     decided: dict[str, list[OpKey]] = {}  # any decision: a reject can clash too
     failing: dict[str, list[OpKey]] = {}
@@ -266,16 +269,7 @@ def _name_the_clash(touching: Mapping[str, list[OpResult]], commands: Sequence[O
               if conflict.kind in (ConflictKind.OUTSIDE_EDIT, ConflictKind.HELD)}
     if not wanted:
         return
-    followed = set(wanted)  # and every path a command links to one of them, transitively
-    grown = True
-    while grown:
-        grown = False
-        for result in commands:
-            for pair in result.outcome.changes:
-                ends = {end for end in pair if end is not None}
-                if ends & followed and not ends <= followed:
-                    followed |= ends
-                    grown = True
+    followed = set().union(*(_linked(path, commands) for path in wanted))
     events = {result.key: result for path in followed for result in touching.get(path, ())}
     events.update((result.key, result) for result in commands
                   if any(end in followed for pair in result.outcome.changes for end in pair))
@@ -314,6 +308,31 @@ def _name_the_clash(touching: Mapping[str, list[OpResult]], commands: Sequence[O
             last is not None) else ()
         if clash:
             conflicts[path] = replace(conflicts[path], ops=clash)
+        elif not conflicts[path].ops:
+            # Named on none of its own (a move's destination, changed outside, whose
+            # source's edit was then rejected): every decided operation on it or on a
+            # path a command links it to, rather than a conflict on no row.
+            linked = _linked(path, commands)
+            conflicts[path] = replace(conflicts[path], ops=tuple(sorted(
+                {result.key for end in linked for result in touching.get(end, ())}
+                | {result.key for result in commands
+                   if any(end in linked for pair in result.outcome.changes for end in pair)})))
+
+
+def _linked(path: str, commands: Sequence[OpResult]) -> set[str]:
+    """``path`` and every path a command (a move, a removal, a restore) links to it,
+    transitively."""
+    linked = {path}
+    grown = True
+    while grown:
+        grown = False
+        for result in commands:
+            for pair in result.outcome.changes:
+                ends = {end for end in pair if end is not None}
+                if ends & linked and not ends <= linked:
+                    linked |= ends
+                    grown = True
+    return linked
 
 
 def _base_of(record: PathRecord | None) -> object:
