@@ -27,16 +27,16 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 
-from reviewtui.core.engine import Decision, OpKey, Verdict
+from reviewtui.core.engine import Decision, OpKey, OpResult, Verdict
 from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.engine.links import is_link
 from reviewtui.core.errors import DiskError, PathRefused
-from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
+from reviewtui.core.model.records import Edit, FullFile
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import replace
 from reviewtui.core.review.diagnostics import edit_span
 from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind, fold
-from reviewtui.core.review.plan import PathRecord, deleted_message, op_path
+from reviewtui.core.review.plan import PathRecord, deleted_message, linked_paths, op_path
 from reviewtui.core.review.rebase import (
     Conflict,
     ConflictKind,
@@ -417,6 +417,7 @@ def still_on_disk(review: Review, conflicts: dict[str, Conflict]) -> dict[str, C
     """
     out = dict(conflicts)
     now: dict[OpKey, Decision] | None = None
+    commands: list[OpResult] | None = None
     for path, conflict in conflicts.items():
         then = (_written_then(review, [path]).get(path)
                 if conflict.kind is ConflictKind.OUTSIDE_EDIT else None)
@@ -425,7 +426,11 @@ def still_on_disk(review: Review, conflicts: dict[str, Conflict]) -> dict[str, C
         now = review._folded.decisions() if now is None else now
         since = [key for key, decision in sorted(then.items())
                  if key not in conflict.ops and now.get(key) != decision]
-        stuck = tuple(key for key in since if path in _names(review, key))
+        if commands is None:  # (what moves files: an edit before a move acts on both names)
+            commands = [result for turn in review.draft.decided_turns() for result in
+                        turn.results if result.outcome.changes and result.landed]
+        linked = linked_paths(path, commands)
+        stuck = tuple(key for key in since if _names(review, key) & linked)
         if not stuck and not conflict.ops:
             stuck = tuple(since)  # which one acted on it cannot be told: never on no row
         if stuck:
@@ -438,8 +443,7 @@ def _names(review: Review, key: OpKey) -> set[str]:
     last evaluation moved or removed (a ``:mv`` undone after its destination changed
     outside is stuck there too; an ``:undo`` names no path of its own)."""
     op = review._ops.get(key)
-    raw = [op.path] if isinstance(op, Edit | FullFile) else list(
-        op.args) if isinstance(op, ConsoleCommand) else []
+    raw = [op.path] if isinstance(op, Edit | FullFile) else getattr(op, "args", ())
     names = {name for name in map(normalize_or_none, raw) if name}
     result = review.evaluation.peek(key)
     if result is not None:

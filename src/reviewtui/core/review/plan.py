@@ -269,7 +269,7 @@ def _name_the_clash(touching: Mapping[str, list[OpResult]], commands: Sequence[O
               if conflict.kind in (ConflictKind.OUTSIDE_EDIT, ConflictKind.HELD)}
     if not wanted:
         return
-    followed = set().union(*(_linked(path, commands) for path in wanted))
+    followed = set().union(*(linked_paths(path, commands) for path in wanted))
     events = {result.key: result for path in followed for result in touching.get(path, ())}
     events.update((result.key, result) for result in commands
                   if any(end in followed for pair in result.outcome.changes for end in pair))
@@ -312,14 +312,14 @@ def _name_the_clash(touching: Mapping[str, list[OpResult]], commands: Sequence[O
             # Named on none of its own (a move's destination, changed outside, whose
             # source's edit was then rejected): every decided operation on it or on a
             # path a command links it to, rather than a conflict on no row.
-            linked = _linked(path, commands)
+            linked = linked_paths(path, commands)
             conflicts[path] = replace(conflicts[path], ops=tuple(sorted(
                 {result.key for end in linked for result in touching.get(end, ())}
                 | {result.key for result in commands
                    if any(end in linked for pair in result.outcome.changes for end in pair)})))
 
 
-def _linked(path: str, commands: Sequence[OpResult]) -> set[str]:
+def linked_paths(path: str, commands: Sequence[OpResult]) -> set[str]:
     """``path`` and every path a command (a move, a removal, a restore) links to it,
     transitively."""
     linked = {path}
