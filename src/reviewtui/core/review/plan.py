@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from reviewtui.core.engine import OpKey, OpResult, TurnResult
 from reviewtui.core.engine.decisions import Verdict
 from reviewtui.core.engine.file_edits import normalize_or_none
+from reviewtui.core.model.records import ConsoleCommand
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import record, replace
 from reviewtui.core.review.log import DecisionItem
@@ -141,8 +142,8 @@ def compute_conflicts(turns: Sequence[TurnResult], tree: Tree, records: Mapping[
         for result in turn.results:
             if result.decision.verdict is Verdict.PENDING:
                 continue
-            if result.outcome.changes:
-                commands.append(result)
+            if result.outcome.changes or isinstance(result.op, ConsoleCommand):
+                commands.append(result)  # (one that did not land: by its arguments)
             path = op_path(result)
             if path is None:
                 continue
@@ -193,6 +194,7 @@ def compute_conflicts(turns: Sequence[TurnResult], tree: Tree, records: Mapping[
     if conflicts:
         _hold_moves(turns, tree, records, conflicts, accepted)
         _name_the_clash(touching, commands, records, conflicts)
+        _on_some_row(touching, commands, conflicts)
     return conflicts
 
 
@@ -308,15 +310,29 @@ def _name_the_clash(touching: Mapping[str, list[OpResult]], commands: Sequence[O
             last is not None) else ()
         if clash:
             conflicts[path] = replace(conflicts[path], ops=clash)
-        elif not conflicts[path].ops:
-            # Named on none of its own (a move's destination, changed outside, whose
-            # source's edit was then rejected): every decided operation on it or on a
-            # path a command links it to, rather than a conflict on no row.
-            linked = linked_paths(path, commands)
-            conflicts[path] = replace(conflicts[path], ops=tuple(sorted(
-                {result.key for end in linked for result in touching.get(end, ())}
-                | {result.key for result in commands
-                   if any(end in linked for pair in result.outcome.changes for end in pair)})))
+
+
+def _on_some_row(touching: Mapping[str, list[OpResult]], commands: Sequence[OpResult],
+                 conflicts: dict[str, Conflict]) -> None:
+    """A conflict named on none of its own operations (a move's destination deleted or
+    changed outside, the move's own path being its source; a move that no longer lands):
+    every decided operation on it or on a path a command links it to or names, rather
+    than a conflict on no row."""
+    for path, conflict in conflicts.items():
+        if conflict.ops:
+            continue
+        linked = linked_paths(path, commands)
+        conflicts[path] = replace(conflict, ops=tuple(sorted(
+            {result.key for end in linked for result in touching.get(end, ())}
+            | {result.key for result in commands if _names(result) & linked})))
+
+
+def _names(result: OpResult) -> set[str]:
+    """The paths a command moved or removed, or names in its arguments."""
+    ends = {end for pair in result.outcome.changes for end in pair if end is not None}
+    if isinstance(result.op, ConsoleCommand):
+        ends.update(name for name in map(normalize_or_none, result.op.args) if name)
+    return ends
 
 
 def linked_paths(path: str, commands: Sequence[OpResult]) -> set[str]:
