@@ -3,8 +3,9 @@
 Hypothesis writes a small session (edits, full files, ``:mv``, ``:rm``, some into a
 folder that is a link inside the root and one that leads out of it), then drives a
 random sequence of steps against a real temporary project through :class:`Review`:
-accept, reject, undo, redo, outside writes and deletions (some reported at once, some
-found by the next replay, some made while a file is being written). After every step:
+accept, reject, undo, redo, restoring a checkpoint and unpinning, outside writes and
+deletions (some reported at once, some found by the next replay, some made while a file is
+being written). After every step:
 
 * every content the user put on disk (the project as opened, every outside write) that
   the user did not destroy themselves is still somewhere: on disk, in the review's base,
@@ -58,6 +59,8 @@ steps = st.lists(st.one_of(
     st.tuples(st.just("decide"), st.integers(0, 8), st.sampled_from(["accept", "reject"])),
     st.tuples(st.just("undo")),
     st.tuples(st.just("redo")),
+    st.tuples(st.just("restore"), st.integers(0, 4)),
+    st.tuples(st.just("unpin")),
     st.tuples(st.just("write"), st.sampled_from(PLAIN), contents, st.booleans()),
     st.tuples(st.just("delete"), st.sampled_from(PLAIN), st.booleans()),
     st.tuples(st.just("mid-write"), st.integers(0, 8), st.sampled_from(PLAIN), contents),
@@ -236,6 +239,10 @@ def _run(world: World, step: tuple[Any, ...]) -> None:
         world.review.undo()
     elif kind == "redo":
         world.review.redo()
+    elif kind == "restore":
+        world.review.restore(min(step[1], len(world.review.draft.states) - 1))
+    elif kind == "unpin":
+        world.review.restore(world.review.checkpoint_count - 1)
     elif kind in ("write", "delete"):
         if kind == "write":
             world.outside_write(step[1], step[2])
