@@ -1,7 +1,8 @@
 """Property: whatever a session, outside changes and decisions do, no content is lost.
 
-Hypothesis writes a small session (edits, full files, ``:mv``, ``:rm``, some into a
-folder that is a link inside the root and one that leads out of it), then drives a
+Hypothesis writes a small session (edits, full files, ``:mv``, ``:rm``, ``:undo``,
+``:unrm``, some into a folder that is a link inside the root and one that leads out of it),
+then drives a
 random sequence of steps against a real temporary project through :class:`Review`:
 accept, reject, undo, redo, restoring a checkpoint and unpinning, outside writes and
 deletions (some reported at once, some found by the next replay, some made while a file is
@@ -52,6 +53,8 @@ ops = st.one_of(
     st.builds(lambda a, b: Cmd(f":mv {a} {b}"), st.sampled_from(TARGETS),
               st.sampled_from(TARGETS)),
     st.builds(lambda a: Cmd(f":rm {a}"), st.sampled_from(TARGETS)),
+    st.just(Cmd(":undo")),
+    st.builds(lambda a: Cmd(f":unrm {a}"), st.sampled_from(TARGETS)),
 )
 turns = st.lists(st.lists(ops, min_size=1, max_size=3), min_size=1, max_size=3)
 contents = st.sampled_from([b"one\ntwo\n", b"one\nTWO\n", b"outside\n", b"five\nsix\n"])
