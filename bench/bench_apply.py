@@ -417,10 +417,13 @@ def codex_apply(case: Case, work: Path, executable: str) -> tuple[float, bool]:
 # --- decisions through Review --------------------------------------------------------------
 
 def review_steps(case: Case, work: Path, rounds: int = 15, *,
-                 half_accepted: bool = False) -> dict[str, float]:
+                 half_accepted: bool = False, conflict: bool = False) -> dict[str, float]:
     """Median ms of each step; ``half_accepted``: the first half of the operations are
     accepted first (one bulk step), and the steps are timed on the second half: a review
-    well under way, with tens of thousands of decisions in force."""
+    well under way, with tens of thousands of decisions in force. ``conflict`` (with
+    ``half_accepted``): then a written line of the first accepted file is changed outside
+    and that file's first edit rejected, which clashes with the change: every step is
+    timed with that conflict standing."""
     from reviewtui.core.engine import Decision
     from reviewtui.shell.review import Review
 
@@ -436,6 +439,17 @@ def review_steps(case: Case, work: Path, rounds: int = 15, *,
         if half_accepted:
             review.decide_many([(key, Decision.accept()) for key in keys[: len(keys) // 2]],
                                skip_unappliable=True)
+            if conflict:
+                first = review.result(keys[0])
+                where = root / str(first.outcome.path)
+                lines = where.read_text().split("\n")
+                line = first.outcome.lines[0] if first.outcome.lines else 1
+                lines[line - 1] += "  # changed outside"
+                where.write_text("\n".join(lines))
+                review.outside_changed([str(first.outcome.path)])
+                review.decide(keys[0], Decision.reject())
+                if not review.conflicts:
+                    raise SystemExit("bench_apply: the conflict case made no conflict")
             keys = keys[len(keys) // 2:]
         for _ in range(rounds):
             # An accept (it lands pending already) and a reject (it changes the display
@@ -579,6 +593,7 @@ def main() -> None:
                 grown[case.ops] = review_steps(case, work)
             if turns == 5000:
                 half = review_steps(case, work, half_accepted=True)
+                clash = review_steps(case, work / "clash", half_accepted=True, conflict=True)
             shutil.rmtree(work, ignore_errors=True)
         print("one step through Review as the session grows (median ms; target <= 50 ms at "
               "50,000 ops):", flush=True)
@@ -588,6 +603,9 @@ def main() -> None:
         if not quick:
             print("  50,000 ops, half of them accepted first (25,000 decisions in force): "
                   + ", ".join(f"{k} {v:.1f}" for k, v in half.items()), flush=True)
+            print("  the same with a conflict standing (an outside change there clashes "
+                  "with a reject): " + ", ".join(f"{k} {v:.1f}" for k, v in clash.items()),
+                  flush=True)
 
 
 def _reexpect(case: Case) -> Case:

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from reviewtui.core.model.outcome import Status
-from reviewtui.core.review.plan import op_path
+from reviewtui.core.review.plan import compute_conflicts, deleted_message, op_path
+from reviewtui.shell.outside import still_on_disk
 from reviewtui.shell.review import Review
 
 
@@ -110,7 +111,14 @@ def assert_conflicts_shown(review: Review) -> None:
     """A conflict is never hidden: every operation it names reads CONFLICT (a decided one,
     or one undone since its file was written: its change is still on disk), and a path in
     conflict with decided operations on it names one (the ones that clash, not all of them:
-    QA pass s29, helper-90 F1)."""
+    QA pass s29, helper-90 F1). And they are the conflicts worked out afresh from every
+    turn on disk: not from what the planner remembers of the turns it read before."""
+    records = review._records
+    fresh = still_on_disk(review, compute_conflicts(
+        review.draft.turns[:review.evaluation.turns_on_disk(review._folded.pin)],
+        review._target(), records, review._unwritable,
+        lambda path: deleted_message(path, records.get(path))))
+    assert review.conflicts == fresh
     decisions = review._folded.decisions()
     for path, conflict in review.conflicts.items():
         for key in conflict.ops:

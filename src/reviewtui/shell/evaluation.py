@@ -38,7 +38,7 @@ from reviewtui.core.engine.session_plan import SessionPlan
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import ConsoleCommand, Session
 from reviewtui.core.model.tree import Tree
-from reviewtui.core.review.plan import op_path
+from reviewtui.core.review.plan import DecidedByPath, op_path
 
 AHEAD = 40  # turns after a change (or the one in focus) the display re-evaluates at once
 # Turns of the shared plan built between two looks at the clock (~8 ms at 50,000 ops).
@@ -58,6 +58,8 @@ class Evaluation:
         self._positions = {turn.index: pos for pos, turn in enumerate(session.turns)}
         # The turn the workbench shows (None: headless, every change evaluated whole).
         self.focus: int | None = None
+        # The draft's decided operations by path, per turn result (the replay's conflicts).
+        self.decided_by_path = DecidedByPath()
 
     @property
     def session(self) -> Session:

@@ -548,12 +548,12 @@ def conflicts_in(review: Review, tree: Tree) -> dict[str, Conflict]:
 def conflicts_at(review: Review, tree: Tree, pin: int | None) -> dict[str, Conflict]:
     """The paths replay leaves alone for ``tree``, the disk pinned at ``pin``, and why."""
     from reviewtui.shell.outside import still_on_disk  # (a cycle)
-    records = review._records
-    on_disk = review.evaluation.turns_on_disk(pin)
+    records, evaluation = review._records, review.evaluation
     # Only the turns with a decision: compute_conflicts reads nothing of a pending result.
     return still_on_disk(review, compute_conflicts(
-        review.draft.decided_turns(on_disk), tree, records, review._unwritable,
-        lambda path: deleted_message(path, records.get(path))))
+        review.draft.decided_turns(evaluation.turns_on_disk(pin)), tree, records,
+        review._unwritable, lambda path: deleted_message(path, records.get(path)),
+        evaluation.decided_by_path))
 
 
 def outcome_now(review: Review, key: OpKey) -> Outcome:

@@ -123,40 +123,99 @@ def want(path: str, tree: Tree, record: PathRecord | None) -> Want:
     return Want(True, FileState.from_bytes(applied.data, mode=mode))
 
 
-def compute_conflicts(turns: Sequence[TurnResult], tree: Tree, records: Mapping[str, PathRecord],
-                  unwritable: Mapping[str, str],
-                  deleted_message: Callable[[str], str]) -> dict[str, Conflict]:
-    """The paths replay must not write, and why: unwritable, deleted outside, accepted
-    operations no longer landing on an outside change, or an outside edit that cannot
-    be kept on top of the draft. ``turns``: the draft's turns that are on disk.
-    """
-    if not unwritable and not any(record.deleted or record.outside or record.layer is not None
-                                  for record in records.values()):
-        return {}  # nothing changed outside and every path writable: nothing can clash
-    accepted: dict[str, list[OpKey]] = {}  # accepted or edited, per path
-    decided: dict[str, list[OpKey]] = {}  # any decision: a reject can clash too
-    failing: dict[str, list[OpKey]] = {}
-    touching: dict[str, list[OpResult]] = {}  # decided results by path (for the clash)
-    commands: list[OpResult] = []  # decided ones that move, remove or restore paths
-    for turn in turns:
+class DecidedByPath:
+    """The decided operations of each turn by the path they act on, remembered per turn
+    result: a decision re-evaluates a few turns, and :func:`compute_conflicts` reads the
+    others from here rather than every operation of every turn again (25,000 decided in a
+    50,000-operation session: about half of a decision's time with a conflict present).
+    Only the turns of the last read are kept."""
+
+    __slots__ = ("_turns",)
+
+    def __init__(self) -> None:
+        # id(turn) -> (the turn, so the id is not reused meanwhile, and what it holds)
+        self._turns: dict[int, tuple[TurnResult, _TurnDecided]] = {}
+
+    def read(self, turns: Sequence[TurnResult]) -> list[_TurnDecided]:
+        """What each of ``turns`` holds, in order."""
+        known, kept = self._turns, {}
+        out: list[_TurnDecided] = []
+        for turn in turns:
+            hit = known.get(id(turn))
+            if hit is None or hit[0] is not turn:
+                hit = (turn, _TurnDecided.of(turn))
+            kept[id(turn)] = hit
+            out.append(hit[1])
+        self._turns = kept
+        return out
+
+
+@record(frozen=True, slots=True)
+class _TurnDecided:
+    """One turn's decided results by normalised path, and those that move, remove or
+    restore paths (a console command, or any result with path changes), in reply order."""
+
+    by_path: Mapping[str, tuple[OpResult, ...]]
+    commands: tuple[OpResult, ...]
+
+    @classmethod
+    def of(cls, turn: TurnResult) -> _TurnDecided:
+        by_path: dict[str, list[OpResult]] = {}
+        commands: list[OpResult] = []
         for result in turn.results:
             if result.decision.verdict is Verdict.PENDING:
                 continue
             if result.outcome.changes or isinstance(result.op, ConsoleCommand):
                 commands.append(result)  # (one that did not land: by its arguments)
             path = op_path(result)
-            if path is None:
-                continue
-            decided.setdefault(path, []).append(result.key)
-            touching.setdefault(path, []).append(result)
-            if result.decision.verdict not in _ACCEPTING:
-                continue
-            accepted.setdefault(path, []).append(result.key)
-            record = records.get(path)
-            if not result.landed and record is not None and record.outside:
-                failing.setdefault(path, []).append(result.key)
+            if path is not None:
+                by_path.setdefault(path, []).append(result)
+        return cls({path: tuple(found) for path, found in by_path.items()}, tuple(commands))
+
+
+def compute_conflicts(turns: Sequence[TurnResult], tree: Tree, records: Mapping[str, PathRecord],
+                  unwritable: Mapping[str, str],
+                  deleted_message: Callable[[str], str],
+                  index: DecidedByPath | None = None) -> dict[str, Conflict]:
+    """The paths replay must not write, and why: unwritable, deleted outside, accepted
+    operations no longer landing on an outside change, or an outside edit that cannot
+    be kept on top of the draft. ``turns``: the draft's turns that are on disk; ``index``:
+    what the turns of the last call held (a caller's, kept between calls).
+
+    Only a path changed outside or unwritable can be in conflict, and a path a command
+    links to one (a move's other end waits with it): the decided operations of those
+    alone are gathered.
+    """
+    changed = {path for path, record in records.items()
+               if record.deleted or record.outside or record.layer is not None}
+    changed.update(unwritable)
+    if not changed:
+        return {}  # nothing changed outside and every path writable: nothing can clash
+    held = (index or DecidedByPath()).read(turns)
+    commands = [result for turn in held for result in turn.commands]
+    needed = _linked(set(changed), commands)
+    touching: dict[str, list[OpResult]] = {path: [] for path in needed}  # in reading order
+    for turn in held:
+        if not needed.isdisjoint(turn.by_path):
+            for path, results in turn.by_path.items():
+                if path in needed:
+                    touching[path].extend(results)
+    decided = {path: [result.key for result in found] for path, found in touching.items()}
+    # Accepted or edited, per path; and of those, what no longer lands on an outside change.
+    accepted = {path: [result.key for result in found if result.decision.verdict in _ACCEPTING]
+                for path, found in touching.items()}
+    failing: dict[str, list[OpKey]] = {}
+    for path, found in touching.items():
+        record = records.get(path)
+        if record is not None and record.outside:
+            missed = [result.key for result in found
+                      if result.decision.verdict in _ACCEPTING and not result.landed]
+            if missed:
+                failing[path] = missed
     conflicts: dict[str, Conflict] = {}
     for path, record in records.items():
+        if path not in changed:
+            continue
         ops = tuple(accepted.get(path, ()))
         disk, ours = record.seen, record.ref
         wanted = tree.get(path)
@@ -192,7 +251,7 @@ def compute_conflicts(turns: Sequence[TurnResult], tree: Tree, records: Mapping[
                                        unwritable[path], None, None, tree.get(path),
                                        tuple(decided.get(path, ())))
     if conflicts:
-        _hold_moves(turns, tree, records, conflicts, accepted)
+        _hold_moves(commands, tree, records, conflicts, accepted)
         _name_the_clash(touching, commands, records, conflicts)
         _on_some_row(touching, commands, conflicts)
     return conflicts
@@ -220,14 +279,14 @@ def ops_in_conflict(conflicts: Mapping[str, Conflict]) -> dict[OpKey, str]:
     return {key: path for path, conflict in ordered for key in conflict.ops}
 
 
-def _hold_moves(turns: Sequence[TurnResult], tree: Tree, records: Mapping[str, PathRecord],
+def _hold_moves(commands: Sequence[OpResult], tree: Tree, records: Mapping[str, PathRecord],
                 conflicts: dict[str, Conflict], accepted: Mapping[str, list[OpKey]]) -> None:
     """A move is written whole or not at all: when one end of a file an accepted command
     moves (``:mv``, ``:rn``) is in conflict, the other end waits with it (and so on along a
     chain of moves). Else the destination would be written with the draft's content beside
     a source the disk keeps with an outside change, or the source removed with nothing
     written in its place. Settling the conflict releases both."""
-    pairs = [(old, new) for turn in turns for result in turn.results
+    pairs = [(old, new) for result in commands
              if result.landed and result.decision.verdict in _ACCEPTING
              for old, new in result.outcome.changes if old is not None and new is not None]
     grown = bool(pairs)
@@ -338,7 +397,11 @@ def _names(result: OpResult) -> set[str]:
 def linked_paths(path: str, commands: Sequence[OpResult]) -> set[str]:
     """``path`` and every path a command (a move, a removal, a restore) links to it,
     transitively."""
-    linked = {path}
+    return _linked({path}, commands)
+
+
+def _linked(linked: set[str], commands: Sequence[OpResult]) -> set[str]:
+    """``linked`` grown by every path a command links to one of them, transitively."""
     grown = True
     while grown:
         grown = False
