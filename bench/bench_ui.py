@@ -25,7 +25,9 @@ around the one on screen first and the later ones after drawing (``ui/evaluating
 when every turn was evaluated again is shown too (the ``Review`` call alone evaluates them
 all at once, as a headless command does). ``--scale``: the keys alone, on issue
 13's 5,000-turn / 50,000-operation session made from real files (as ``bench_apply.py``
-makes it). The app runs with a scratch config folder: the user's remembered layout (a
+makes it); ``--scale --half``: the same with the first half of its operations accepted
+before the app opens (25,000 decisions in force, a review well under way), the keys pressed
+on the second half. The app runs with a scratch config folder: the user's remembered layout (a
 hidden turn list, unified diffs) would change what a key redraws.
 """
 
@@ -269,17 +271,24 @@ def send_key(app: App[None], key: str, char: str | None) -> None:
     app._driver.send_message(event)  # noqa: SLF001
 
 
-async def keys(folder: Path) -> dict[str, list[float]]:
-    """y, u, redo through the app on a writing review; the loop's worst stall for each."""
+async def keys(folder: Path, half: bool = False) -> dict[str, list[float]]:
+    """y, u, redo through the app on a writing review; the loop's worst stall for each.
+    ``half``: the first half of the operations accepted first, the keys on the second."""
     figures: dict[str, list[float]] = {}
     root = Path(tempfile.mkdtemp(prefix="reviewtui-bench-root-"))
     shutil.copytree(folder / "base", root, dirs_exist_ok=True)
     shutil.copy(folder / "session.md", root.parent / f"{root.name}-session.md")
     session = root.parent / f"{root.name}-session.md"
     review = Review.open(session, root)
+    start = 0  # the first turn keyed
+    if half:
+        every = [r.key for turn in review.display.turns for r in turn.results]
+        review.decide_many([(key, Decision.accept()) for key in every[: len(every) // 2]],
+                           skip_unappliable=True)
+        start = len(review.display.turns) // 2
     # Baseline: the same steps on the Review itself (no UI, no worker).
     engine: dict[str, list[float]] = {name: [] for name in KEYS}
-    for turn_pos in range(PILOT_ROUNDS + ROUNDS, PILOT_ROUNDS + 2 * ROUNDS):
+    for turn_pos in range(start + PILOT_ROUNDS + ROUNDS, start + PILOT_ROUNDS + 2 * ROUNDS):
         key, other = (r.key for r in review.display.turns[turn_pos].results[:2])
         for name, step in (("y", lambda k=key: review.decide(k, Decision.accept())),
                            ("u", review.undo), ("redo", review.redo),
@@ -311,7 +320,7 @@ async def keys(folder: Path) -> dict[str, list[float]]:
             figures[f"{name}: every later turn evaluated again"] = []
             figures[f"{name}: longest loop block in the pause after"] = []
             figures[f"{name}: through Pilot.press"] = []
-        for turn_pos in range(PILOT_ROUNDS + ROUNDS):
+        for turn_pos in range(start, start + PILOT_ROUNDS + ROUNDS):
             first, second = review.display.turns[turn_pos].results[:2]
             path = root / str(getattr(first.op, "path", ""))
             before = path.read_bytes()
@@ -334,14 +343,14 @@ async def keys(folder: Path) -> dict[str, list[float]]:
                     await workers_done(app)
                 await lag.take_settled()
                 t0, cpu0 = time.perf_counter(), time.process_time()
-                if turn_pos < PILOT_ROUNDS:  # the same key through the Pilot, for its cost
+                if turn_pos < start + PILOT_ROUNDS:  # the same key through the Pilot: its cost
                     await pilot.press(press)
                 else:
                     send_key(app, press, press)
                 await settle(app, until)
                 took = time.perf_counter() - t0
                 used = time.process_time() - cpu0
-                if turn_pos < PILOT_ROUNDS:
+                if turn_pos < start + PILOT_ROUNDS:
                     figures[f"{name}: through Pilot.press"].append(took)
                     continue
                 figures[f"{name}: key -> disk + screen"].append(took)
@@ -415,9 +424,11 @@ def main() -> None:
         if not keys_only:
             baseline = asyncio.run(first_paint_baseline())
             figures = asyncio.run(drive(folder))
-        key_figures = asyncio.run(keys(folder))
+        half = scale and "--half" in sys.argv[1:]
+        key_figures = asyncio.run(keys(folder, half))
     if scale:
-        print("session: 5,000 turns, 50,000 operations, 200 files (real modules)")
+        print("session: 5,000 turns, 50,000 operations, 200 files (real modules)"
+              + ("; the first 25,000 accepted, the keys on turns 2,501 on" if half else ""))
     else:
         print(f"session: {TURNS + 1} turns, {TURNS * OPS_PER_TURN + 1} operations, "
               f"{FILES + 1} files")

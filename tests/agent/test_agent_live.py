@@ -229,9 +229,9 @@ def test_waiting_for_the_reviewer_reads_the_decision_log_again_only_when_it_chan
         parsed: list[object] = []
         real = live_module.decode_state
 
-        def counted(doc: Any) -> Any:
+        def counted(doc: Any, *blobs: Any) -> Any:
             parsed.append(doc)
-            return real(doc)
+            return real(doc, *blobs)
 
         monkeypatch.setattr(live_module, "decode_state", counted)
         settled = agent.wait_for(rec, agent.evaluate(rec.key))

@@ -18,6 +18,7 @@ from pathlib import Path
 import reviewtui.core.protocol.session
 import reviewtui.shell.write_batch  # noqa: F401
 from reviewtui.core.engine import Decision
+from reviewtui.shell import state
 from reviewtui.shell.review import Review
 
 
@@ -27,7 +28,10 @@ def verdict_of(turn: int, pos: int) -> str:
 
 
 def child(session: str, root: str, order: str, out: Connection) -> None:
-    """The killed process: decide in ``order``, one message after each saved decision."""
+    """The killed process: decide in ``order``, one message after each saved decision.
+    Its log goes to segment blobs every 1 KB instead of 64 KB: kills land while a segment
+    is written and named too (the parent, which imports this module, keeps the default)."""
+    state.SEAL_BYTES = 1024
     review = Review.open(session, Path(root))
     out.send_bytes(b"ready")
     for item in order.split(","):

@@ -109,6 +109,7 @@ def test_sigkill_at_random_points_loses_nothing(tmp_path: Path) -> None:
     reported: dict[tuple[int, int], str] = {}  # this round's
     reported_before = 0  # the earlier rounds'
     kills = 0
+    segments = 0  # log segments the state files named, summed over the kills
     context = _forkserver()
     while kills < KILLS:
         reader, writer = context.Pipe(duplex=False)
@@ -145,7 +146,7 @@ def test_sigkill_at_random_points_loses_nothing(tmp_path: Path) -> None:
             data = (root / name(i)).read_bytes()
             assert data in (old_content(i), new_content(i)), f"{name(i)} is torn"
         if reported or state.exists():  # a kill early in a round's first open saved nothing
-            json.loads(state.read_text())
+            segments += len(json.loads(state.read_text()).get("log_segments", []))
         with Review.open(session, root) as review:
             assert review.state_problems == []
             decisions = review.decisions
@@ -167,4 +168,5 @@ def test_sigkill_at_random_points_loses_nothing(tmp_path: Path) -> None:
             rounds += 1
             session, root, state = fresh_round(tmp_path / f"round{rounds}")
     assert kills == KILLS
+    assert segments > KILLS  # the children's logs went to segment blobs (crashkit)
     assert reported_before + len(reported) > KILLS  # the kills fell between real progress

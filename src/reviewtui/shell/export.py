@@ -28,6 +28,8 @@ from reviewtui.shell.loader import LoadedSession, load_session, read_input
 from reviewtui.shell.project import load_project
 from reviewtui.shell.review import Review
 from reviewtui.shell.state import (
+    BlobStore,
+    blob_dir_for,
     check_state_path,
     decode_state,
     parse_state_json,
@@ -137,7 +139,8 @@ def _saved_root(state: Path) -> Path | None:
     """
     check_state_path(state)  # a FIFO would hang the read, a device feed it, a link lead out
     try:
-        saved = decode_state(parse_state_json(read_input(state, "review state"), str(state)))
+        saved = decode_state(parse_state_json(read_input(state, "review state"), str(state)),
+                             BlobStore(blob_dir_for(state)))
     except InputLimitError:
         raise
     except (OSError, StateFormatError, ValueError, KeyError, TypeError) as exc:

@@ -48,7 +48,7 @@ from reviewtui.shell.deciding import in_draft
 from reviewtui.shell.loader import LoadedSession, input_limit, load_session
 from reviewtui.shell.lock import RootLock
 from reviewtui.shell.review import Review
-from reviewtui.shell.state import decode_state, fold, op_fingerprint
+from reviewtui.shell.state import BlobStore, blob_dir_for, decode_state, fold, op_fingerprint
 
 FORMAT = "toolcalls"
 AUTO_METHODS_EXCLUDED = ("near", "elision")  # these always wait for a human under auto
@@ -273,7 +273,7 @@ class LiveSession:
         asked = (hashlib.sha256(data).digest(), rec)
         if self._polled is not None and self._polled[0] == asked:
             return self._polled[1]
-        decision = _decision_in(data, rec)
+        decision = _decision_in(data, rec, BlobStore(blob_dir_for(self.state)))
         self._polled = (asked, decision)
         return decision
 
@@ -476,12 +476,12 @@ def _appending(session: Path) -> Iterator[int]:
         os.close(fd)  # releases the flock
 
 
-def _decision_in(data: bytes, rec: Recorded) -> Decision | None:
+def _decision_in(data: bytes, rec: Recorded, blobs: BlobStore) -> Decision | None:
     """The decision a state file's bytes hold for ``rec`` (None: none, or unreadable, or
-    made for another operation at that key)."""
+    made for another operation at that key); ``blobs``: its blob folder (log segments)."""
     try:
         doc = json.loads(data.decode("utf-8"))
-        saved = decode_state(doc)
+        saved = decode_state(doc, blobs)
     except (StateFormatError, ValueError, KeyError, TypeError, RecursionError):
         return None
     folded = fold(saved.log)

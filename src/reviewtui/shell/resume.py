@@ -146,7 +146,7 @@ def close_review(review: Review) -> None:
             if state_file is not None and not state_file.read_only:
                 save(review, final=True)
                 keep = {sha for rec in review._records.values() for sha, _ in blobs_of(rec)}
-                keep |= orphaned_blobs(review.orphaned)
+                keep |= orphaned_blobs(review.orphaned) | state_file.log_blobs()
                 state_file.blobs.collect(keep)
         finally:
             if review._lock is not None:
