@@ -44,3 +44,32 @@ def test_carried_decisions_are_the_log_read_again(log: list[LogEntry], asked: in
         got.clear()  # the caller's own dict: the next ask is whole again
         assert folded.decisions() == read_again(folded)
         previous = folded
+
+
+@settings(max_examples=300)
+@given(st.lists(st.tuples(entries, st.booleans()), max_size=16))
+def test_a_fold_names_every_key_changed_since_the_folds_before(
+        steps: list[tuple[LogEntry, bool]]) -> None:
+    """``changed_since`` of an earlier fold's version names (at least) every key whose
+    decision differs between the two, for as many folds back as it remembers; undo steps
+    and folds made afresh (``previous`` not given: a log rewritten) included."""
+    log: list[LogEntry] = []
+    seen: list[tuple[int, dict[tuple[int, int], Decision]]] = []
+    folded: Folded | None = None
+    for entry, afresh in steps:
+        log.append(entry)
+        folded = fold(log, None if afresh else folded)
+        now = folded.decisions()
+        assert now == read_again(folded)
+        remembered = 0
+        for version, then in seen:
+            keys = folded.changed_since(version)
+            if keys is None:
+                continue
+            remembered += 1
+            differ = {k for k in now.keys() | then.keys() if now.get(k) != then.get(k)}
+            assert differ <= keys, (version, differ - keys)
+        assert folded.changed_since(folded.version) == frozenset()
+        if not afresh and len(seen) > 0:
+            assert remembered >= 1  # carried on: the fold just before is remembered
+        seen.append((folded.version, now))

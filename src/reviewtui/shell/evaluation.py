@@ -38,6 +38,7 @@ from reviewtui.core.engine.session_plan import SessionPlan
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import ConsoleCommand, Session
 from reviewtui.core.model.tree import Tree
+from reviewtui.core.review.log import Folded
 from reviewtui.core.review.plan import DecidedByPath, op_path
 
 AHEAD = 40  # turns after a change (or the one in focus) the display re-evaluates at once
@@ -218,22 +219,30 @@ class Evaluation:
         # The first time, the draft starts from the display's evaluation (once per op).
         self.draft.sync(base, rules, decisions, like=self.display)
 
-    def update(self, decisions: Mapping[OpKey, Decision], display: bool = True,
-               draft: bool = True, from_turn: int | None = None) -> None:
-        """New decisions: each run re-evaluates only what they affect. When only the draft
-        is asked for and no pending operation lands in the display (evaluated with these
-        decisions already), the draft takes the display's evaluation.
+    def update(self, folded: Folded, display: bool = True, draft: bool = True,
+               from_turn: int | None = None) -> None:
+        """New decisions, those of the log's fold ``folded``: each run re-evaluates only
+        what they affect. When only the draft is asked for and no pending operation lands
+        in the display (evaluated with these decisions already), the draft takes the
+        display's evaluation, unless it can update from the keys changed (below).
 
         With a :attr:`focus` (the workbench) and ``from_turn`` (the first turn the change
         touches), the display re-evaluates at once only through :data:`AHEAD` turns past
         the later of the two, and the rest in :meth:`step` (or when asked for): a reject
         early in a 5,000-turn session re-evaluates the file's later operations between
         keys, not before the screen shows it. The draft, what is written, is always whole.
+
+        The fold numbers its decisions (:meth:`SessionRun.update`'s ``version``): a run
+        given an earlier fold's decisions compares only the keys changed since, and the
+        draft updates so rather than take the display's evaluation whole.
         """
+        decisions = folded.in_force()
+        version = (folded.version, folded.changed_since)
         if display:
-            self.display.update(decisions, upto=self._eager_upto(from_turn))
-        if draft and (display or not self.draft.adopt(self.display, decisions)):
-            self.draft.update(decisions)
+            self.display.update(decisions, upto=self._eager_upto(from_turn), version=version)
+        if draft and (display or folded.changed_since(self.draft.decided_version) is not None
+                      or not self.draft.adopt(self.display, decisions)):
+            self.draft.update(decisions, version=version)
 
     def _eager_upto(self, from_turn: int | None) -> int | None:
         """The last turn a change from ``from_turn`` re-evaluates at once (None: all)."""

@@ -360,7 +360,7 @@ class Review:
         """The log changed (from turn ``from_turn`` on): fold it, re-evaluate."""
         self._folded = fold(self._log, self._folded)
         with gc_paused(freeze=False):  # not frozen: the screen's garbage (gc_paused)
-            self.evaluation.update(self._folded.decisions(), display, draft, from_turn)
+            self.evaluation.update(self._folded, display, draft, from_turn)
 
     def _check_open(self) -> None:
         if self._closed:

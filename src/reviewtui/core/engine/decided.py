@@ -13,7 +13,7 @@ kept up to date from the keys each update changes.
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from reviewtui.core.engine.decisions import Decision, OpKey
 
@@ -54,8 +54,15 @@ class DecidedTurns:
         """The decisions became ``decisions``. A turn counts by the keys it has entries
         for, whatever their values (an entry set to "pending" counts too), so only the
         keys that came or went matter."""
-        old, counts, order = self.decisions, self.counts, self.order
-        for key in old.keys() ^ decisions.keys():
+        self.recount_keys(self.decisions.keys() ^ decisions.keys(), decisions, sizes,
+                          positions)
+
+    def recount_keys(self, keys: Iterable[OpKey], decisions: Mapping[OpKey, Decision],
+                     sizes: Sequence[Sequence[Any]], positions: Mapping[int, int]) -> None:
+        """The mapping counted was changed in place at ``keys``, which came into it or went
+        out of it (now ``decisions``, the same mapping)."""
+        counts, order = self.counts, self.order
+        for key in keys:
             now = key in decisions
             pos = _position(key, positions, sizes)
             if pos is None:

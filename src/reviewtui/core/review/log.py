@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
+from itertools import count
 from pathlib import Path
 
 from reviewtui.core.digests import sha256
@@ -215,33 +216,70 @@ class LogEntry:
         return cls(LogKind(kind))
 
 
+_versions = count(1)  # each fold's number: unique in the process (Folded.version)
+_KEEP = 8  # steps a fold remembers the changed keys of (Folded.changed_since)
+_ABSENT = None  # an undo record's "the key had no decision before"
+
+
 @record(slots=True)
 class Folded:
-    """The log read from the start: decisions in force, and what undo / redo would do."""
+    """The log read from the start: decisions in force, and what undo / redo would do.
+
+    ``version`` numbers this fold; ``history`` holds, for up to ``_KEEP`` folds before it,
+    each one's version and the keys whose decisions may differ from it to the next, so a
+    run last given the decisions of an earlier fold learns which keys to compare
+    (:meth:`changed_since`) instead of comparing every decision in force."""
 
     applied: list[LogEntry] = field(default_factory=list)
     undone: list[LogEntry] = field(default_factory=list)  # most recently undone last
     pin: int | None = None
+    version: int = field(default_factory=lambda: next(_versions))
+    history: tuple[tuple[int, frozenset[OpKey]], ...] = ()
     # decisions(), worked out once for the entries it was worked out from (a replay asks
-    # several times: 12 ms a time with 25,000 decisions in force).
-    _memo: tuple[int, LogEntry | None, dict[OpKey, Decision]] | None = field(
+    # several times: 12 ms a time with 25,000 decisions in force), and for each applied
+    # entry the decisions its keys had before it (what taking it back restores).
+    _memo: tuple[int, LogEntry | None, dict[OpKey, Decision],
+                 list[dict[OpKey, Decision | None]]] | None = field(
         default=None, init=False, repr=False, compare=False)
 
     def decisions(self) -> dict[OpKey, Decision]:
         """The decisions in force (a new dict: the caller may change it)."""
+        return dict(self.in_force())
+
+    def in_force(self) -> Mapping[OpKey, Decision]:
+        """The decisions in force, not copied: read it, never change it."""
         applied = self.applied
         last = applied[-1] if applied else None
         memo = self._memo
         if memo is None or memo[0] != len(applied) or memo[1] is not last:
             out: dict[OpKey, Decision] = {}
-            for entry in applied:
-                for item in entry.items:
-                    if item.decision.verdict is Verdict.PENDING:
-                        out.pop(item.key, None)
-                    else:
-                        out[item.key] = item.decision
-            memo = self._memo = (len(applied), last, out)
-        return dict(memo[2])
+            memo = self._memo = (len(applied), last, out,
+                                 [_apply(entry, out) for entry in applied])
+        return memo[2]
+
+    def changed_since(self, version: int | None) -> frozenset[OpKey] | None:
+        """The keys whose decisions may differ between the fold numbered ``version`` and
+        this one (a superset); None when that fold is not among the last ones remembered."""
+        if version == self.version:
+            return frozenset()
+        for at, (since, _) in enumerate(self.history):
+            if since == version:
+                return frozenset().union(*(keys for _, keys in self.history[at:]))
+        return None
+
+
+def _apply(entry: LogEntry, out: dict[OpKey, Decision]) -> dict[OpKey, Decision | None]:
+    """Apply ``entry``'s items to ``out``; what its keys held before (its undo record)."""
+    before: dict[OpKey, Decision | None] = {}
+    for item in entry.items:
+        key = item.key
+        if key not in before:
+            before[key] = out.get(key, _ABSENT)
+        if item.decision.verdict is Verdict.PENDING:
+            out.pop(key, None)
+        else:
+            out[key] = item.decision
+    return before
 
 
 _STEP_WORDS = {Verdict.ACCEPTED: "accept", Verdict.REJECTED: "reject",
@@ -275,9 +313,11 @@ def describe_step(entry: LogEntry, *, redo: bool = False) -> str:
 
 def fold(log: Iterable[LogEntry], previous: Folded | None = None) -> Folded:
     """The log read from the start. ``previous``: the fold of the log before its latest
-    entries; when this one only adds applied entries to it (a decision, a redo), its
-    decisions are carried on from there instead of read again from every entry (a bulk
-    accept of 25,000 operations made each later decision read them all, twice)."""
+    entries; when this one only adds applied entries to it (a decision, a redo) or only
+    takes its last ones back (an undo), its decisions are carried on from there, the
+    entries added applied or those taken back undone from their undo records, instead of
+    read again from every entry (a bulk accept of 25,000 operations made each later
+    decision read them all, twice), and the keys they name are the change (``history``)."""
     folded = Folded()
     for entry in log:
         if entry.kind == "decide":
@@ -290,19 +330,28 @@ def fold(log: Iterable[LogEntry], previous: Folded | None = None) -> Folded:
         elif entry.kind == "restore":
             folded.pin = entry.checkpoint
     memo = previous._memo if previous is not None else None
-    if memo is not None and previous is not None:
-        before, now = previous.applied, folded.applied
-        if (memo[0] == len(before) and memo[1] is (before[-1] if before else None)
-                and len(before) <= len(now)
-                and all(a is b for a, b in zip(before, now, strict=False))):
-            out = dict(memo[2])
-            for entry in now[len(before):]:
-                for item in entry.items:
-                    if item.decision.verdict is Verdict.PENDING:
-                        out.pop(item.key, None)
-                    else:
-                        out[item.key] = item.decision
-            folded._memo = (len(now), now[-1] if now else None, out)
+    if memo is None or previous is None:
+        return folded
+    before, now = previous.applied, folded.applied
+    if memo[0] != len(before) or memo[1] is not (before[-1] if before else None):
+        return folded
+    kept = min(len(before), len(now))
+    if not all(a is b for a, b in zip(before[:kept], now[:kept], strict=True)):
+        return folded  # (a log rewritten: read whole when asked)
+    out, records = dict(memo[2]), memo[3][:kept]
+    keys: set[OpKey] = set()
+    for undo in reversed(memo[3][kept:]):
+        for key, was in undo.items():  # taken back: each key as it was before it
+            keys.add(key)
+            if was is _ABSENT:
+                out.pop(key, None)
+            else:
+                out[key] = was
+    for entry in now[kept:]:
+        records.append(_apply(entry, out))
+        keys.update(item.key for item in entry.items)
+    folded._memo = (len(now), now[-1] if now else None, out, records)
+    folded.history = (*previous.history[1 - _KEEP:], (previous.version, frozenset(keys)))
     return folded
 
 
