@@ -229,7 +229,9 @@ class DecisionActions(ReviewCursor):
             raise answer
         report, states = answer
         if report is not None:  # (None: nothing was left to step after all)
-            self.notify(sanitize(said), markup=False)
+            # Said once the screen has drawn the step: the toast's mount lays the screen
+            # out again (~25 ms at 120x40), which the changed row would otherwise wait on.
+            self.call_after_refresh(self.notify, sanitize(said), markup=False)
         self._report(report)
         self.refresh_after_decision(states, detail=False)
         self.holding_explanation = True
