@@ -8,7 +8,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_review_incremental import FILES, KEYS, SESSION
+from test_review_incremental import KEYS, take_step, write_project
 
 from reviewtui.core.engine import Decision
 from reviewtui.core.review.plan import compute_conflicts, deleted_message
@@ -34,13 +34,7 @@ step = st.one_of(
 @given(steps=st.lists(step, min_size=2, max_size=10))
 def test_conflicts_from_decided_turns_equal_all_turns(tmp_path_factory: object,
                                                       steps: list) -> None:  # type: ignore[type-arg]
-    work = Path(tmp_path_factory.mktemp("conf"))  # type: ignore[attr-defined]
-    root = work / "root"
-    for path, text in FILES.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
-    session = work / "s.md"
-    session.write_text(SESSION)
+    session, root = write_project(Path(tmp_path_factory.mktemp("conf")))  # type: ignore[attr-defined]
     with Review.open(session, root, persist=False) as review:
         run_steps(review, root, steps)
 
@@ -48,21 +42,7 @@ def test_conflicts_from_decided_turns_equal_all_turns(tmp_path_factory: object,
 def run_steps(review: Review, root: Path, steps: list) -> None:  # type: ignore[type-arg]
     """Each step, then the conflicts from the decided turns against those from all."""
     for kind, arg, value in steps:
-        if kind == "decide":
-            review.decide_many([(arg, value)], skip_unappliable=True)
-        elif kind == "undo":
-            review.undo()
-        elif kind == "redo":
-            review.redo()
-        elif kind == "restore":
-            review.restore(min(arg, review.checkpoint_count - 1))
-        else:
-            target = root / arg
-            if value is None:
-                target.unlink(missing_ok=True)
-            else:
-                target.write_text(value)
-            review.outside_changed([arg])
+        assert take_step(review, root, kind, arg, value)
         records = review._records
         on_disk = review.evaluation.turns_on_disk(review._folded.pin)
         tree = review._target()
@@ -74,12 +54,7 @@ def run_steps(review: Review, root: Path, steps: list) -> None:  # type: ignore[
 
 
 def test_an_outside_edit_conflict_names_its_decided_operation(tmp_path: Path) -> None:
-    root = tmp_path / "root"
-    for path, text in FILES.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
-    session = tmp_path / "s.md"
-    session.write_text(SESSION)
+    session, root = write_project(tmp_path)
     with Review.open(session, root, persist=False) as review:
         run_steps(review, root, [
             ("decide", (1, 0), Decision.accept()),

@@ -86,27 +86,48 @@ def same_run(got: SessionRun, want: SessionRun) -> None:
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(steps=st.lists(step, min_size=1, max_size=6))
 def test_review_runs_equal_fresh_runs(tmp_path_factory: object, steps: list) -> None:  # type: ignore[type-arg]
-    work = Path(tmp_path_factory.mktemp("inc"))  # type: ignore[attr-defined]
-    root = work / "root"
-    for path, text in FILES.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
-    session = work / "s.md"
-    session.write_text(SESSION)
+    session, root = write_project(Path(tmp_path_factory.mktemp("inc")))  # type: ignore[attr-defined]
     with Review.open(session, root, persist=False) as review:
         for kind, arg, value in steps:
-            if kind == "decide":
-                review.decide_many([(arg, value)], skip_unappliable=True)
-            elif kind == "undo":
-                review.undo()
-            elif kind == "redo":
-                review.redo()
-            else:
-                (root / arg).write_text(value)
-                review.outside_changed([arg])
+            assert take_step(review, root, kind, arg, value)
             decisions = review.decisions
             for run, policy in ((review.display, Policy.headless()),
                                 (review.draft, Policy.decided_only())):
                 fresh = evaluate_session(review.session, review.base, rules=review.rules,
                                          policy=policy, decisions=decisions)
                 same_run(run, fresh)
+
+
+def write_project(work: Path) -> tuple[Path, Path]:
+    """The session file (``SESSION``) and the project root (``FILES``) under ``work``."""
+    root = work / "root"
+    for path, text in FILES.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+    session = work / "s.md"
+    session.write_text(SESSION)
+    return session, root
+
+
+def take_step(review: Review, root: Path, kind: str, arg: object, value: object) -> bool:
+    """One step of the properties here: ``decide`` (``arg`` the key, ``value`` the
+    decision), ``undo``, ``redo``, ``restore`` (``arg`` the checkpoint) or ``outside``
+    (``value`` the text written to ``arg``, None: deleted). False: not one of them."""
+    if kind == "decide":
+        review.decide_many([(arg, value)], skip_unappliable=True)  # type: ignore[list-item]
+    elif kind == "undo":
+        review.undo()
+    elif kind == "redo":
+        review.redo()
+    elif kind == "restore":
+        review.restore(min(int(arg), review.checkpoint_count - 1))  # type: ignore[call-overload]
+    elif kind == "outside":
+        target = root / str(arg)
+        if value is None:
+            target.unlink(missing_ok=True)
+        else:
+            target.write_text(str(value))
+        review.outside_changed([str(arg)])
+    else:
+        return False
+    return True

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_review_incremental import FILES, KEYS, SESSION
+from test_review_incremental import KEYS, SESSION, take_step, write_project
 
 from reviewtui.core.engine import Decision
 from reviewtui.shell import state as state_module
@@ -35,22 +35,12 @@ def _saved_log(state: Path) -> list[object]:
     return [entry.to_json() for entry in decode_state(doc, BlobStore(blob_dir_for(state))).log]
 
 
-def _project(work: Path) -> tuple[Path, Path]:
-    root = work / "root"
-    for path, text in FILES.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
-    session = work / "s.md"
-    session.write_text(SESSION)
-    return session, root
-
-
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(seal=st.sampled_from([1, 150, 400, 1 << 16]), steps=st.lists(step, max_size=12))
 def test_the_saved_log_is_the_review_log(tmp_path_factory: pytest.TempPathFactory,
                                          seal: int, steps: list) -> None:  # type: ignore[type-arg]
-    session, root = _project(tmp_path_factory.mktemp("seg"))
+    session, root = write_project(tmp_path_factory.mktemp("seg"))
     state = session.with_name("s.md.review.json")
     old = state_module.SEAL_BYTES
     state_module.SEAL_BYTES = seal
@@ -58,17 +48,9 @@ def test_the_saved_log_is_the_review_log(tmp_path_factory: pytest.TempPathFactor
         review = Review.open(session, root)
         try:
             for kind, arg, value in steps:
-                if kind == "decide":
-                    review.decide_many([(arg, value)], skip_unappliable=True)
-                elif kind == "many":
+                if kind == "many":
                     review.decide_many([(key, value) for key in arg], skip_unappliable=True)
-                elif kind == "undo":
-                    review.undo()
-                elif kind == "redo":
-                    review.redo()
-                elif kind == "restore":
-                    review.restore(min(arg, review.checkpoint_count - 1))
-                else:
+                elif not take_step(review, root, kind, arg, value):
                     # Closed and opened again. (Opening may take back a saved accept that
                     # lands no more: the log is then rewritten, and saved so: below.)
                     log = [entry.to_json() for entry in review._log]
@@ -90,7 +72,7 @@ def test_a_save_writes_what_came_after_the_last_segment(tmp_path: Path,
     """A bulk accept as big as the state's sealing size is written once, to a segment;
     the decisions after it leave the segment as it is and the state file small."""
     monkeypatch.setattr(state_module, "SEAL_BYTES", 600)
-    session, root = _project(tmp_path)
+    session, root = write_project(tmp_path)
     state = session.with_name("s.md.review.json")
     with Review.open(session, root) as review:
         review.decide_many([(key, Decision.accept()) for key in KEYS], skip_unappliable=True)
@@ -118,7 +100,7 @@ def test_a_log_rewritten_at_resume_is_saved_as_rewritten(tmp_path: Path,
     when the review is opened again (``reconcile_log``): entries at the same places
     change, and the segments holding the old ones are not named again."""
     monkeypatch.setattr(state_module, "SEAL_BYTES", 1)
-    session, root = _project(tmp_path)
+    session, root = write_project(tmp_path)
     state = session.with_name("s.md.review.json")
     with Review.open(session, root) as review:
         review.decide((1, 1), Decision.accept())  # b.txt: four -> FOUR
