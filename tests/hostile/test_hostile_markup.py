@@ -207,7 +207,7 @@ async def test_reject_reason_dialog_and_the_reason_shown_after(
         await _settle(pilot)
         await pilot.press("k")  # back to the rejected operation
         await _settle(pilot)
-        assert_literal(widget_texts(pilot), f"rejected: {REASON}")
+        assert_literal(widget_texts(pilot), f"rejected by the reviewer: {REASON}")
 
 
 @pytest.mark.slow

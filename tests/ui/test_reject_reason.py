@@ -44,9 +44,14 @@ async def test_reject_with_reason_is_saved_and_shown_again(tour: tuple[Path, Pat
         screen_of(again).select(0, 0)
         await pilot.pause()
         assert state_at(again, 0, 0) is OpState.REJECTED
-        assert "rejected: wrong greeting" in _explanation(again)
+        # Said once, in full, where the explanation says who rejected it (it was in the
+        # status line, before "rejected by the reviewer", and that line again: QA s30).
+        explained = _explanation(again)
+        assert explained.startswith("rejected by the reviewer: wrong greeting")
+        assert explained.count("rejected") == 1
         subtitle = str(screen_of(again).query_one("#op-subtitle", Static).render())
-        assert "wrong greeting" in subtitle
+        assert "wrong greeting" not in subtitle
+        assert "rejected" in subtitle
 
 
 async def test_escape_cancels_the_reason_prompt(tour: tuple[Path, Path]) -> None:

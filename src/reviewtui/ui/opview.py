@@ -112,13 +112,22 @@ def build_view(result: OpResult, status: Status | None = None,
             note = view.explanation + Text("\n") + note
         view = replace(view, explanation=note)
     reason = _reject_reason(result)
-    if reason:
-        text = Text(f"rejected: {reason}", style="red")
-        if view.explanation.plain:
+    if reason:  # said once, in full, where the engine says who rejected it (QA s30)
+        said = view.explanation
+        text = Text(f"{_REJECTED_BY}: {sanitize(reason)}", style="red")
+        if said.plain.startswith(_REJECTED_BY):  # (the rest: after its blank lines)
+            rest = len(_REJECTED_BY)
+            while said.plain[rest:rest + 1] == "\n":
+                rest += 1
+            said = said[rest:]
+        if said.plain.strip():
             text.append("\n\n")
-        view = replace(view, explanation=text + view.explanation)
+        view = replace(view, explanation=text + said)
     return replace(view, forceable=outcome.forceable and not state.decided,
                    editable=not isinstance(result.op, ConsoleCommand))
+
+
+_REJECTED_BY = "rejected by the reviewer"  # the engine's message for a reject
 
 
 def _reject_reason(result: OpResult) -> str:
@@ -179,9 +188,7 @@ def _build(result: OpResult, state: OpState, subtitle: str,
 
 def _subtitle(result: OpResult, state: OpState) -> str:
     outcome = result.outcome
-    parts = [f"{state.glyph} {state.label}"]
-    if _reject_reason(result):
-        parts[0] += f": {_reject_reason(result)}"
+    parts = [f"{state.glyph} {state.label}"]  # (a reject's reason: in the explanation)
     if outcome.method:
         parts.append(f"method {outcome.method}")
     if outcome.lines:
