@@ -42,3 +42,62 @@ async def test_the_cue_follows_the_box_and_its_scrolling(tmp_path: Path) -> None
         await pilot.pause()
         assert not box.has_class("-more")
         assert box.border_subtitle == ""
+
+
+async def test_tab_from_the_operation_list_reaches_the_explanation(tmp_path: Path) -> None:
+    """"tab to it" holds: from the operation list the next stop is the explanation (the
+    request above it when that overflows too), not the Accept / Reject / Edit buttons,
+    which are for the mouse (their keys do the same). A click on one still decides."""
+    from textual.widgets import Button
+
+    from reviewtui.core.engine import Verdict
+
+    session, root = copy_session(REPO / "sample_sessions" / "failure-gallery", tmp_path)
+    app = open_app(session / "session.md", root, dry_run=True)
+    async with app.run_test(size=(80, 40)) as pilot:
+        await pilot.pause()
+        screen = screen_of(app)
+        box = screen.query_one("#op-explain-scroll", VerticalScroll)
+        target = next((tp, opp) for tp, turn in enumerate(screen.review.display.turns)
+                      for opp in range(len(turn.results)))
+        for tp, turn in enumerate(screen.review.display.turns):
+            for opp in range(len(turn.results)):
+                screen.select(tp, opp)
+                await pilot.pause()
+                await pilot.pause()
+                if box.max_scroll_y > 0:
+                    target = (tp, opp)
+                    break
+            else:
+                continue
+            break
+        screen.select(*target)
+        await pilot.pause()
+        assert box.max_scroll_y > 0
+        assert not [w for w in screen.focus_chain if isinstance(w, Button)]
+        screen.query_one("#ops").focus()
+        await pilot.pause()
+        await pilot.press("tab")
+        if app.focused is not box:  # the request, when it overflows too, comes first
+            assert app.focused is not None
+            assert app.focused.id == "request"
+            await pilot.press("tab")
+        assert app.focused is box
+    app = open_app(session / "session.md", root, dry_run=True)
+    async with app.run_test(size=(120, 40)) as pilot:  # (at 80 the buttons are cut)
+        await pilot.pause()
+        screen = screen_of(app)
+        screen.select(*target)
+        await pilot.pause()
+        assert not [w for w in screen.focus_chain if isinstance(w, Button)]
+        screen.query_one("#ops").focus()
+        await pilot.pause()
+        await pilot.press("tab")
+        assert not isinstance(app.focused, Button)
+        assert await pilot.click("#btn-reject")
+        for _ in range(20):
+            await pilot.pause(0.05)
+            await app.workers.wait_for_complete()
+        result = screen.result(*target)
+        assert result is not None
+        assert result.decision.verdict is Verdict.REJECTED
