@@ -4,7 +4,9 @@ of the rest: the syntax details were out of sight in a monochrome terminal)."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from textual.containers import VerticalScroll
@@ -13,22 +15,34 @@ from uikit import REPO, copy_session, open_app, screen_of
 pytestmark = pytest.mark.anyio
 
 
+def _gallery(tmp_path: Path) -> Any:
+    """A dry-run workbench on the failure gallery, copied under ``tmp_path`` once."""
+    if not (tmp_path / "session").exists():
+        copy_session(REPO / "sample_sessions" / "failure-gallery", tmp_path)
+    return open_app(tmp_path / "session" / "session.md", tmp_path / "root", dry_run=True)
+
+
+async def _each_operation(screen: Any, pilot: Any) -> AsyncIterator[tuple[int, int]]:
+    """Each operation of the session selected in turn, once the screen has shown it."""
+    for tp, turn in enumerate(screen.review.display.turns):
+        for opp in range(len(turn.results)):
+            screen.select(tp, opp)
+            await pilot.pause()
+            await pilot.pause()
+            yield tp, opp
+
+
 async def test_the_cue_follows_the_box_and_its_scrolling(tmp_path: Path) -> None:
-    session, root = copy_session(REPO / "sample_sessions" / "failure-gallery", tmp_path)
-    app = open_app(session / "session.md", root, dry_run=True)
+    app = _gallery(tmp_path)
     async with app.run_test(size=(80, 40)) as pilot:
         await pilot.pause()
         screen = screen_of(app)
         box = screen.query_one("#op-explain-scroll", VerticalScroll)
         seen = {}
-        for tp, turn in enumerate(screen.review.display.turns):
-            for opp in range(len(turn.results)):
-                screen.select(tp, opp)
-                await pilot.pause()
-                await pilot.pause()
-                seen[box.max_scroll_y > 0] = (tp, opp)
-                assert box.has_class("-more") is (box.max_scroll_y > 0)
-                assert bool(box.border_subtitle) is (box.max_scroll_y > 0)
+        async for where in _each_operation(screen, pilot):
+            seen[box.max_scroll_y > 0] = where
+            assert box.has_class("-more") is (box.max_scroll_y > 0)
+            assert bool(box.border_subtitle) is (box.max_scroll_y > 0)
         assert set(seen) == {True, False}  # the gallery has both at 80 columns
         screen.select(*seen[True])
         await pilot.pause()
@@ -52,25 +66,17 @@ async def test_tab_from_the_operation_list_reaches_the_explanation(tmp_path: Pat
 
     from reviewtui.core.engine import Verdict
 
-    session, root = copy_session(REPO / "sample_sessions" / "failure-gallery", tmp_path)
-    app = open_app(session / "session.md", root, dry_run=True)
+    app = _gallery(tmp_path)
     async with app.run_test(size=(80, 40)) as pilot:
         await pilot.pause()
         screen = screen_of(app)
         box = screen.query_one("#op-explain-scroll", VerticalScroll)
-        target = next((tp, opp) for tp, turn in enumerate(screen.review.display.turns)
-                      for opp in range(len(turn.results)))
-        for tp, turn in enumerate(screen.review.display.turns):
-            for opp in range(len(turn.results)):
-                screen.select(tp, opp)
-                await pilot.pause()
-                await pilot.pause()
-                if box.max_scroll_y > 0:
-                    target = (tp, opp)
-                    break
-            else:
-                continue
-            break
+        target = None
+        async for where in _each_operation(screen, pilot):
+            if box.max_scroll_y > 0:
+                target = where
+                break
+        assert target is not None  # an explanation longer than its box at 80 columns
         screen.select(*target)
         await pilot.pause()
         assert box.max_scroll_y > 0
@@ -83,7 +89,7 @@ async def test_tab_from_the_operation_list_reaches_the_explanation(tmp_path: Pat
             assert app.focused.id == "request"
             await pilot.press("tab")
         assert app.focused is box
-    app = open_app(session / "session.md", root, dry_run=True)
+    app = _gallery(tmp_path)  # (the same copy again)
     async with app.run_test(size=(120, 40)) as pilot:  # (at 80 the buttons are cut)
         await pilot.pause()
         screen = screen_of(app)
