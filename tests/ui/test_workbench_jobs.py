@@ -92,6 +92,56 @@ async def test_keys_wait_for_the_running_decision_and_act_in_order(
         assert screen.query_one(StatusLine).progress == ""
 
 
+def _read_at_once(app: ReviewApp, *keys: str) -> None:
+    """Keys as the terminal driver delivers those of one read (a paste, ``tmux send-keys
+    y n``): posted together, none waiting for another."""
+    from textual import events
+
+    for key in keys:
+        event = events.Key(key, key if len(key) == 1 else None)
+        event.set_sender(app)
+        assert app._driver is not None  # noqa: SLF001
+        app._driver.send_message(event)  # noqa: SLF001
+
+
+async def test_keys_read_at_once_act_in_order_as_typed(tour: tuple[Path, Path]) -> None:
+    """y and n in one read: y takes the operation shown, n the one y moved the cursor to
+    (QA pass s31: both acted on the first, accepted and then rejected)."""
+    app = open_app(*tour)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        current = screen_of(app).current()
+        assert current is not None
+        first = current.key
+        second = next_undecided_after(app, first)
+        _read_at_once(app, "y", "n")
+        for _ in range(200):
+            await pilot.pause(0.01)
+            if len(app.review.decisions) == 2 and not app.jobs.backlog:
+                break
+        assert str(app.review.decisions[first].verdict) == "accepted"
+        assert str(app.review.decisions[second].verdict) == "rejected"
+
+
+async def test_a_quit_read_with_an_accept_quits_after_it(tour: tuple[Path, Path]) -> None:
+    """y and q in one read: the accept is written and saved, then the app quits (it quit
+    first, the state's log empty and nothing written: QA pass s31)."""
+    session, root = tour
+    original = (root / GREETING).read_bytes()
+    app = open_app(session, root)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        _read_at_once(app, "y", "q")
+        for _ in range(300):
+            await pilot.pause(0.01)
+            if not app.is_running:
+                break
+    assert not app.is_running
+    assert (root / GREETING).read_bytes() != original
+    with Review.open(session, root) as again:  # (resumed from the state saved)
+        assert [str(d.verdict) for d in again.decisions.values()] == ["accepted"]
+
+
 async def test_undo_and_redo_run_in_the_worker_and_keep_their_order(
         tour: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
     session, root = tour

@@ -50,22 +50,29 @@ def changed_positions(before: Sequence[object], after: Sequence[object]) -> Iter
 
 
 class ReviewCursor(ReviewPanes):
-    def on_key(self, event: Key) -> None:
-        if not self.jobs.backlog:
+    async def on_key(self, event: Key) -> None:
+        if self.jobs.backlog:
+            # The review is changing in a thread: this key acts once it is done, in order.
+            event.stop()
+            event.prevent_default()
+            self.jobs.when_idle(partial(self._replay_key, event.key, event.character))
             return
-        # The review is changing in a thread: this key acts once it is done, in order.
-        event.stop()
-        event.prevent_default()
-        self.jobs.when_idle(partial(self._replay_key, event.key, event.character))
+        # Its binding runs here, before the screen looks at the next key: left to bubble to
+        # the app, two keys read at once (a paste, a slow link, ``send-keys y n``) both
+        # passed the check above before the first one's binding had queued its job, so the
+        # second acted on the operation the first had just decided, and a ``q`` quit before
+        # an accept was saved (QA pass s31). The app's own binding walk (the focus chain,
+        # an action that skips handing the key on), as the bubbled key would get.
+        if await self.app._check_bindings(event.key):  # noqa: SLF001
+            event.stop()
+            event.prevent_default()
 
     async def _replay_key(self, key: str, character: str | None) -> None:
         """A key that waited for a review job: run what it is bound to now."""
         if self.app.screen is not self:  # an earlier key opened a dialog: it goes there
             self.app.post_message(Key(key, character).set_sender(self.app))
             return
-        bound = self.active_bindings.get(key)
-        if bound is not None and bound.enabled:
-            await self.app.run_action(bound.binding.action, bound.node)
+        await self.app._check_bindings(key)  # noqa: SLF001  (as on_key: the binding walk)
 
     async def run_action(self, action: str,
                          namespaces: Mapping[str, DOMNode] | None = None) -> None:
