@@ -16,7 +16,8 @@ from reviewtui.core.engine import PENDING, Decision, OpKey, Verdict
 from reviewtui.core.engine.decisions import refusal_hint, status_words
 from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.errors import DecisionRefused, UsageError
-from reviewtui.core.model.records import ConsoleCommand
+from reviewtui.core.model.records import CommandName, ConsoleCommand, Operation
+from reviewtui.core.record import replace
 from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind, fold
 from reviewtui.shell.replay import ReplayReport, sync
 
@@ -47,7 +48,7 @@ def decide_many(review: Review, items: Iterable[tuple[OpKey, Decision]], *,
             if op is None:
                 raise UsageError(f"no operation {key[1] + 1} in turn {key[0]}",
                                  source=str(review.loaded.file), rule="no-such-operation")
-            entries.append(DecisionItem.for_op(key, op, decision))
+            entries.append(DecisionItem.for_op(key, op, _pinned(review, key, op, decision)))
         # A decision an operation already has changes nothing and is not logged: as a
         # step, the next `u` would take it back and seem to do nothing. (Not on a file in
         # conflict: accepting again is how a file deleted outside is written back.)
@@ -91,6 +92,18 @@ def decide_many(review: Review, items: Iterable[tuple[OpKey, Decision]], *,
         report = sync(review, ReplayReport())
         report.skipped = skipped
         return report
+
+
+def _pinned(review: Review, key: OpKey, op: Operation, decision: Decision) -> Decision:
+    """An accept of a ``:undo`` names the command it takes back as the reviewer sees it:
+    should an earlier decision change that, it undoes nothing rather than something else
+    (QA pass s31: rejecting the ``:rn`` an accepted ``:undo`` took back made it undo the
+    ``:unrm`` before, deleting a file the reviewer had seen restored)."""
+    if (not isinstance(op, ConsoleCommand) or op.name != CommandName.UNDO
+            or decision.verdict is not Verdict.ACCEPTED or decision.undoes is not None):
+        return decision
+    undid = review.result(key).outcome.undid
+    return replace(decision, undoes=undid) if undid else decision
 
 
 def in_draft(review: Review, key: OpKey) -> bool:

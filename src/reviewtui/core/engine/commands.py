@@ -10,7 +10,7 @@ from reviewtui.core.engine.results import OpResult, Rules
 from reviewtui.core.engine.structural import apply_command
 from reviewtui.core.engine.structural_state import StructuralState
 from reviewtui.core.model.outcome import Outcome, Status
-from reviewtui.core.model.records import ConsoleCommand
+from reviewtui.core.model.records import CommandName, ConsoleCommand
 from reviewtui.core.model.tree import Tree
 
 _PATH_RULES = frozenset({
@@ -34,6 +34,18 @@ def run_command(
         outcome = Outcome(Status.REFUSED, method=str(op.name), rule="stale-delete",
                           message=stale, path=op.path or "")
         return state, OpResult(key, op, outcome, decision, False), None
+    undid = ""  # a :undo: the command it takes back here
+    if op.name == CommandName.UNDO and state.undo_stack:
+        undid = state.undo_stack[-1].command
+    if (decision.undoes is not None and op.name == CommandName.UNDO
+            and decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED)
+            and undid != decision.undoes):  # an earlier command was decided otherwise since
+        would = f"it would now undo {undid}" if undid else "nothing is left to undo"
+        outcome = Outcome(Status.NOT_FOUND, method=str(op.name), rule="undo-target-changed",
+                          message=f"accepted to undo {decision.undoes}, but {would}: nothing "
+                          "was undone; reject it, or accept it again to undo what it undoes "
+                          "now", path=op.path or "", undid=undid)
+        return state, OpResult(key, op, outcome, decision, False), None
     new_state, result = apply_command(state, op)
     changes = tuple(result.changes)
     rule = result.rule
@@ -53,7 +65,7 @@ def run_command(
         # A command is all or nothing: a failing argument leaves every path as it was.
         message += "; nothing of this command was applied"
     outcome = Outcome(status, method=str(op.name), message=message, rule=rule,
-                      path=op.path or "", changes=changes)
+                      path=op.path or "", changes=changes, undid=undid)
     # An edited command is an accepted one (a command has no text to replace).
     joins = (decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED)
              or status in policy.pending_joins)

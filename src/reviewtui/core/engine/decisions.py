@@ -29,6 +29,9 @@ class Decision:
     anchor: tuple[str, ...] | None = None
     # ACCEPTED / EDITED with the reviewer's own SEARCH: the matching cascade runs on it.
     search: tuple[str, ...] | None = None
+    # An accepted ``:undo``: the command it took back when the reviewer accepted it. It
+    # lands only while that is still the command it takes back (core/engine/commands.py).
+    undoes: str | None = None
 
     @classmethod
     def accept(cls, *, force: bool = False) -> Decision:

@@ -93,6 +93,7 @@ class Outcome:
     cursor: int | None = None  # 0-based index just past the lines it wrote (Edit.follows)
     generated: str = ""  # the built-in generated-file label of ``path`` (a lock file...)
     changes: tuple[tuple[str | None, str | None], ...] = ()  # a command's (old, new) paths
+    undid: str = ""  # a ``:undo``: the command it takes back where it is now ("": none)
     engine_outcome: Outcome | None = None  # under CONFLICT: what the engine found itself
 
     def to_json(self) -> dict[str, object]:

@@ -118,6 +118,7 @@ class DecisionItem:
             **({"placement": list(decision.placement), "anchor": list(decision.anchor or ())}
                if decision.placement is not None else {}),
             **({"search": list(decision.search)} if decision.search is not None else {}),
+            **({"undoes": decision.undoes} if decision.undoes is not None else {}),
         }
 
     @classmethod
@@ -138,9 +139,12 @@ class DecisionItem:
         # One that matches no operation is only orphaned; the bound keeps the file small.
         _expect(len(op_hash) <= 64, "bad operation hash")
         placement, anchor = _placement(data)
+        undoes = data.get("undoes")  # absent in older state files: not checked then
+        _expect(undoes is None or (isinstance(undoes, str) and len(undoes) <= 4096
+                                   and verdict == "accepted"), "bad undone command")
         decision = Decision(Verdict(verdict),
                             tuple(replacement) if replacement is not None else None,
-                            force, reason, placement, anchor, _search(data))
+                            force, reason, placement, anchor, _search(data), undoes)
         return cls(_get_count(data, "turn"), _get_count(data, "pos"),
                    _get(data, "path", str), edit, op_hash, decision)
 
