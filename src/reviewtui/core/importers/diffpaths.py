@@ -166,7 +166,13 @@ _ESCAPES = {"a": 7, "b": 8, "t": 9, "n": 10, "v": 11, "f": 12, "r": 13, '"': 34,
 
 
 def unquote(path: str) -> str:
-    """Git's C-style quoting (``"caf\\303\\251.txt"``) undone; other paths as they are."""
+    """Git's C-style quoting (``"caf\\303\\251.txt"``) undone; other paths as they are.
+
+    The name is the bytes the escapes spell: those that are not UTF-8 are kept as they are
+    (``surrogateescape``, as a name read from the disk), never replaced. A replacement
+    character made two names one: a diff deleting ``x\\377.txt`` deleted ``x<U+FFFD>.txt``,
+    another file (QA pass s31, from a real commit of sharkdp/bat). An escape git does not write
+    stays as written, backslash and all, for the same reason."""
     if len(path) < 2 or not (path.startswith('"') and path.endswith('"')):
         return path
     body = path[1:-1]
@@ -180,9 +186,12 @@ def unquote(path: str) -> str:
                 out.append(int(body[i + 1 : i + 4], 8) & 0xFF)
                 i += 4
                 continue
-            out.append(_ESCAPES.get(nxt, ord(nxt) if ord(nxt) < 128 else 63))
+            if nxt in _ESCAPES:
+                out.append(_ESCAPES[nxt])
+            else:
+                out.extend(f"\\{nxt}".encode("utf-8", "surrogateescape"))
             i += 2
             continue
-        out.extend(char.encode("utf-8"))
+        out.extend(char.encode("utf-8", "surrogateescape"))
         i += 1
-    return out.decode("utf-8", errors="replace")
+    return out.decode("utf-8", errors="surrogateescape")
