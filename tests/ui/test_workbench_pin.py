@@ -11,6 +11,7 @@ from textual.message import Message
 from textual.notifications import Notify
 from uikit import open_app, screen_of
 
+from reviewtui.core.engine import Decision
 from reviewtui.ui.messages import FilesChanged
 from reviewtui.ui.widgets.status_line import StatusLine
 
@@ -60,6 +61,40 @@ async def test_restore_pins_the_disk_until_unpinned(tour: tuple[Path, Path]) -> 
         assert (root / GREETING).read_bytes() == written  # every decision replayed
         assert "pinned" not in str(screen.query_one(StatusLine).render())
         assert screen.review.disk_checkpoint is None
+
+
+async def test_a_decision_up_to_the_pinned_checkpoint_says_it_was_written(
+        tour: tuple[Path, Path]) -> None:
+    """Pinned at checkpoint 1, a reject of turn 1's edit changes that checkpoint, and so
+    the disk: the notice says written (it said "recorded, not written": QA pass s31)."""
+    session, root = tour
+    original = (root / GREETING).read_bytes()
+    notes = Notes()
+    app = open_app(session, root)
+    async with app.run_test(size=SIZE, message_hook=notes) as pilot:
+        screen = screen_of(app)
+        await pilot.press("y")  # turn 1's edit: written
+        await pilot.pause()
+        turn2 = screen.review.session.turns[1]
+        screen.review.decide_many([((turn2.index, pos), Decision.accept())
+                                   for pos in range(len(turn2.reply.ops))],
+                                  skip_unappliable=True)  # turn 2 (its :mv) too
+        assert not (root / GREETING).exists()
+        screen.go_checkpoint(1)
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        await pilot.press("y")  # confirm the restore: turn 2 taken off the disk
+        await pilot.pause()
+        assert screen.review.disk_checkpoint == 1
+        assert (root / GREETING).read_bytes() != original  # turn 1's edit, as checkpoint 1
+        notes.messages.clear()
+        screen.select(0, 0)
+        await pilot.press("n")
+        await pilot.pause()
+        assert (root / GREETING).read_bytes() == original  # the checkpoint changed: written
+        assert not [m for m in notes.messages if m.startswith("recorded, not written")]
+        assert any(m.startswith("written: the disk is pinned at checkpoint 1")
+                   for m in notes.messages)
 
 
 async def test_outside_change_names_the_reevaluated_operation(

@@ -57,7 +57,13 @@ class DecisionActions(ReviewCursor):
                         "to them (ambiguous, not found or refused)", severity="warning",
                         markup=False)
         pin = self.review.disk_checkpoint
-        if pin is not None:
+        if pin is not None and (report.written or report.removed):
+            # A turn up to the pinned checkpoint: the disk is that checkpoint of the decided
+            # draft, so it changed (it said "recorded, not written": QA pass s31).
+            self.notify(f"written: the disk is pinned at checkpoint {pin}, which this "
+                        "decision changes (P unpins and replays the later ones)",
+                        markup=False)
+        elif pin is not None:
             self.notify(f"recorded, not written: the disk is pinned at checkpoint {pin} "
                         "(P unpins and replays)", severity="warning")
         else:
