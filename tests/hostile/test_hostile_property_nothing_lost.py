@@ -330,3 +330,28 @@ def test_a_record_left_as_is_is_kept_aside_truthfully(session: list[list[Op]],
             assert b"three\nfour\n" in set(world.known())
         finally:
             world.review.close()
+
+
+@pytest.mark.parametrize("heard", [True, False], ids=["heard-open", "while-closed"])
+def test_deleting_a_file_made_where_a_move_left_nothing_keeps_the_move(heard: bool) -> None:
+    """Found by the property at 3,000 examples (s31): ``:mv b.txt d/x.txt`` accepted, the
+    user makes a b.txt of their own and deletes it again; the deletion took the session's
+    original b.txt away, so the accepted move moved nothing and its destination, with
+    the only copy of the content, was removed (heard open, or on reopening)."""
+    with tempfile.TemporaryDirectory() as base:
+        world = World(Path(base), [[Cmd(":mv b.txt d/x.txt")]])
+        try:
+            for step in [("decide", 0, "accept"), ("write", "b.txt", b"one\ntwo\n", False),
+                         ("redo",), ("delete", "b.txt", False)]:
+                _run(world, step)
+            if heard:
+                world.hear()
+                world.check(heard=True)
+            world.review.close()
+            world.review = world.open()
+            world.hear()
+            world.check(heard=True)
+            assert world.on_disk()["d/x.txt"] == START["b.txt"].encode()
+            assert world.review.conflicts == {}
+        finally:
+            world.review.close()

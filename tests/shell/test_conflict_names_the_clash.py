@@ -66,3 +66,28 @@ def test_a_reject_of_a_written_edit_keeps_every_decided_operation_in_conflict(
         assert review.outcome(EDIT).status is Status.CONFLICT
     finally:
         review.close()
+
+
+def test_a_reject_after_an_outside_change_names_it_not_the_edit_written_before(
+        tmp_path: Path) -> None:
+    """Two written edits of one file, an outside change on the second's line, then that
+    edit rejected: the reject clashes; the first edit, written before the change and
+    decided alike since, stays accepted (QA pass s31, helper-93 F4: both read conflict,
+    "accepted 0")."""
+    lines = "".join(f"{name} = {n}\n" for n, name in enumerate("abcdefg", 1))
+    review, root = opened_review(tmp_path, {"m.py": lines}, [
+        [Ed("m.py", "a = 1", "a = 10")], [Ed("m.py", "f = 6", "f = 60")]])
+    first, second = (1, 0), (2, 0)
+    try:
+        review.decide(first, Decision.accept())
+        review.decide(second, Decision.accept())
+        (root / "m.py").write_text((root / "m.py").read_text().replace("f = 60", "f = 99"))
+        review.outside_changed(["m.py"])
+        before = tree_bytes(root)
+        review.decide(second, Decision.reject())
+        assert tree_bytes(root) == before  # a = 10 and f = 99 kept
+        assert review.conflicts["m.py"].ops == (second,)
+        assert review.outcome(first).status is Status.APPLIED
+        assert review.outcome(second).status is Status.CONFLICT
+    finally:
+        review.close()

@@ -3,19 +3,20 @@
 The watcher (or a reopen, or the live server taking its lock back) reports paths;
 :func:`outside_changed` reads them and, per path the session touches:
 
-* none of the review's own content was on disk yet: the outside content becomes the
-  new base for that path and the session is re-evaluated on it (``MSG_ADOPTED``);
-* over content the review had written (or over an outside change already kept there):
-  the change from the draft the review last wrote is kept as an *outside layer*
+* none of the review's own content was on disk yet: the outside content becomes the new base
+  for that path and the session is re-evaluated on it (``MSG_ADOPTED``);
+* over content the review had written (or over an outside change already kept there): the
+  change from the draft the review last wrote is kept as an *outside layer*
   (:mod:`reviewtui.core.review.rebase`), re-applied on top of the draft whenever the path is
-  replayed (``MSG_KEPT``); when it no longer lands the path is in conflict; a disk put
-  back to that draft (``git stash pop``) keeps nothing (``MSG_BACK``);
-* put back to what the session started from (``git checkout -- FILE``): the accepts on
-  it go back to pending, one undoable step (:func:`take_back`); put back once more to
-  what the review had written (``git stash pop``), they come back (:func:`bring_back`);
-* deleted (or renamed, :func:`rename_target`): never recreated silently; the
-  operations that need it become ``not_found`` / ``conflict`` (:func:`absorb`); back as
-  the review left it, the review takes up where it was (:func:`returned`).
+  replayed (``MSG_KEPT``); when it no longer lands the path is in conflict; a disk put back
+  to that draft (``git stash pop``) keeps nothing (``MSG_BACK``);
+* put back to what the session started from (``git checkout -- FILE``): the accepts on it
+  go back to pending, one undoable step (:func:`take_back`); put back once more to what the
+  review had written (``git stash pop``), they come back (:func:`bring_back`);
+* deleted (or renamed, :func:`rename_target`): never recreated silently; the operations
+  that need it become ``not_found`` / ``conflict`` (:func:`absorb`); back as the review
+  left it, the review takes up where it was (:func:`returned`). A file the user made where
+  the draft wants none (a file it moved away) just goes: the original stays.
 
 Paths the session does not touch just refresh the base. Accepts that no longer land
 afterwards go back to pending, as one undoable log entry (:func:`revert_unlanded`).
@@ -34,17 +35,15 @@ from reviewtui.core.errors import DiskError, PathRefused
 from reviewtui.core.model.records import Edit, FullFile
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import replace
-from reviewtui.core.review.diagnostics import edit_span
 from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind, fold
 from reviewtui.core.review.plan import PathRecord, deleted_message, linked_paths, op_path
 from reviewtui.core.review.rebase import (
     Conflict,
     ConflictKind,
     OutsideLayer,
-    apply_layer,
-    split_lines,
 )
 from reviewtui.shell.disk import read_link
+from reviewtui.shell.outside_undone import put_back, undone_outside
 from reviewtui.shell.replay import (
     DIRECTORY,
     Directory,
@@ -197,12 +196,17 @@ def absorb(review: Review, path: str, disk: FileState | None, report: ReplayRepo
     # The review's content is on disk: it wrote there, or an outside change is already
     # kept over what it wrote (a revert to the original bytes is still such a change).
     ours_on_disk = record.layer is not None or not same(record.seen, record.base)
+    was_there = record.seen is not None or (record.from_state and record.saved_seen is not None)
     review._dirty = True
     record.outside = True
     record.from_state = False
     review._unwritable.pop(path, None)
     report.outside.append(path)
-    if disk is None:
+    if disk is None and not record.deleted and was_there and review._target().get(path) is None:
+        # Where the draft wants nothing (a file it moved away), the user's own file went:
+        # the original stays (its :mv still moves it; the nothing-lost property, s31).
+        record.seen = record.ref = record.layer = None
+    elif disk is None:
         if not record.deleted:
             record.gone = (record.base, record.seen, record.ref, record.layer)
         set_base(review, path, None)
@@ -353,7 +357,7 @@ def take_back(review: Review, report: ReplayReport) -> None:
                 taken[where].append(DecisionItem.for_op(key, review._ops[key], decision))
                 if where in layered:  # (layered paths are not put back: undo is set)
                     layer = review._records[where].layer
-                    off[where] = _put_back(undo, off.get(
+                    off[where] = put_back(undo, off.get(
                         where, layer.ours if layer is not None else None))
     items = tuple(replace(item, decision=Decision())
                   for path in sorted(taken) for item in taken[path])
@@ -411,10 +415,8 @@ def _written_then(review: Review, paths: Iterable[str]) -> dict[str, dict[OpKey,
 
 def still_on_disk(review: Review, conflicts: dict[str, Conflict]) -> dict[str, Conflict]:
     """``conflicts``, each outside-edit conflict also naming the operations decided
-    otherwise since the review last wrote its file (an undo, a reject): that could not
-    be written, so their change is still on disk, and their rows say so (QA pass 82,
-    repro-8: an undo after a formatter's rewrite read "pending" with its change on disk).
-    """
+    otherwise since the review last wrote its file (an undo, a reject): not written, their
+    change is still on disk, and their rows say so (QA pass 82, repro-8)."""
     out = dict(conflicts)
     now: dict[OpKey, Decision] | None = None
     commands: list[OpResult] | None = None
@@ -433,8 +435,11 @@ def still_on_disk(review: Review, conflicts: dict[str, Conflict]) -> dict[str, C
         stuck = tuple(key for key in since if _names(review, key) & linked)
         if not stuck and not conflict.ops:
             stuck = tuple(since)  # which one acted on it cannot be told: never on no row
-        if stuck:
-            out[path] = replace(conflict, ops=(*conflict.ops, *stuck))
+        # Of those named, an operation decided alike since the write is on disk as written
+        # and clashed with nothing: the ones decided otherwise since (QA pass s31).
+        named = tuple(k for k in conflict.ops if now.get(k) != then.get(k)) or conflict.ops
+        if stuck or named != conflict.ops:
+            out[path] = replace(conflict, ops=(*named, *stuck))
     return out
 
 
@@ -449,76 +454,6 @@ def _names(review: Review, key: OpKey) -> set[str]:
     if result is not None:
         names.update(end for pair in result.outcome.changes for end in pair if end)
     return names
-
-
-def _put_back(undo: OutsideLayer | None, data: bytes | None) -> bytes | None:
-    """``data`` with a change put back by its text (``undo``, from :func:`undone_outside`);
-    None when that does not go."""
-    if undo is None or data is None:
-        return None
-    done = apply_layer(undo, data)
-    return done.data if done.ok and done.data != data else None
-
-
-def undone_outside(review: Review, key: OpKey, path: str) -> OutsideLayer | None:
-    """Whether an outside change kept on top of ``path`` (its layer) undid the change
-    that the accepted operation ``key`` made, and that alone of it: its lines are on disk
-    as they were before it, while the draft holds its change (``git checkout -p``, an
-    editor saving a buffer read before the accept). Its change is put back by its own
-    text (:func:`~reviewtui.core.review.rebase.apply_layer`): on disk it must change
-    nothing, in the draft it must. That put-back (a layer) when so, else None."""
-    record = review._records[path]
-    result = review.result(key)
-    before, after = result.outcome.before_state, result.outcome.after_state
-    layer = record.layer
-    if (layer is None or layer.ours is None or layer.theirs is None or not result.landed
-            or not isinstance(before, FileState) or not isinstance(after, FileState)
-            or before.binary or after.binary):
-        return None
-    span, shift = edit_span(result), after.line_count - before.line_count
-    if span is not None and _on_disk(after, span, shift, layer.theirs):
-        return None  # its change and the lines around it are on disk as written
-    undo = _undo_of(span, before.data, after.data, shift)
-    # Its lines as they were, with their context, found as they are on disk: undone
-    # there. Else its change put back must leave the disk as it is (the outside change
-    # also touched the lines around it). The search comes first: a change that only
-    # deleted or only inserted lines is put back by a hunk with as little context as
-    # its excerpt needs, which the disk's own copy of the lines does not stop.
-    if not (undo.theirs and undo.theirs.strip() and b"\n" + undo.theirs in b"\n" + layer.theirs):
-        on_disk = apply_layer(undo, layer.theirs)
-        if not (on_disk.ok and on_disk.data == layer.theirs):
-            return None
-    return undo if _put_back(undo, layer.ours) is not None else None
-
-
-def _undo_of(span: tuple[int, int] | None, before: bytes, after: bytes,
-             shift: int) -> OutsideLayer:
-    """An operation's change put back, as a layer: around the lines it replaced
-    (``span``, 1-based in ``before``) with a few lines of context, not the whole file, so
-    that each accept on a long file costs its own lines, not a diff of the file."""
-    if span is None:  # a whole-file rewrite: the whole file
-        return OutsideLayer(after, before)
-    old, new = split_lines(before), split_lines(after)
-    lo = max(0, span[0] - 1 - _UNDO_CONTEXT)
-    hi = min(len(old), span[1] + _UNDO_CONTEXT)
-    return OutsideLayer(b"".join(new[lo : hi + shift]), b"".join(old[lo:hi]))
-
-
-_UNDO_CONTEXT = 3  # lines each side of a change put back (apply_layer widens as it needs)
-
-
-def _on_disk(after: FileState, span: tuple[int, int], shift: int, disk: bytes) -> bool:
-    """Whether the lines an operation wrote, with their context, occur in ``disk`` as it
-    wrote them: one search of the disk's bytes, no line split of either file (an outside
-    change elsewhere in a long file with many accepts). False only means "look closer"."""
-    lo = max(0, span[0] - 1 - _UNDO_CONTEXT)
-    hi = min(after.line_count, span[1] + shift + _UNDO_CONTEXT)
-    newline = after.newline
-    try:
-        excerpt = (newline.join(after.line_view[lo:hi]) + newline).encode()
-    except UnicodeEncodeError:
-        return False
-    return bool(excerpt.strip()) and excerpt in disk
 
 
 def bring_back(review: Review, paths: list[str], report: ReplayReport) -> None:
