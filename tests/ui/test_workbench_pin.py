@@ -114,3 +114,24 @@ async def test_outside_change_names_the_reevaluated_operation(
         named = [m for m in notes.messages if m.startswith("outside change re-evaluated")]
         assert named
         assert "turn 2 Edit 2 · app.py: now applied" in named[0]
+
+
+async def test_the_same_notice_twice_at_once_is_said_once(tour: tuple[Path, Path]) -> None:
+    """One outside deletion reported by two watcher events showed two identical toasts
+    (QA pass s31, helper-93 F6): a notice repeated within a second is said once; another
+    notice, or another severity, is said."""
+    notes = Notes()
+    app = open_app(*tour)
+    async with app.run_test(size=SIZE, message_hook=notes) as pilot:
+        await pilot.pause()
+        screen = screen_of(app)
+        notes.messages.clear()
+        screen.notify("outside change re-evaluated turn 2", severity="warning")
+        screen.notify("outside change re-evaluated turn 2", severity="warning")
+        screen.notify("outside change re-evaluated turn 2")
+        screen.notify("conflict: a.txt changed on disk", severity="warning")
+        await pilot.pause()
+        assert notes.messages == ["outside change re-evaluated turn 2",
+                                  "outside change re-evaluated turn 2",
+                                  "conflict: a.txt changed on disk"]
+        assert len(app._notifications) == 3  # noqa: SLF001

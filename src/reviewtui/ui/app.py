@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -26,6 +27,8 @@ from reviewtui.ui.evaluating import BackgroundEvaluation
 from reviewtui.ui.messages import FilesChanged, OutsideChangeTaken, SessionGrew, WatcherFailed
 from reviewtui.ui.review_jobs import ReviewJobs
 from reviewtui.ui.screens.main import MainScreen
+
+REPEAT = 1.0  # seconds within which the same notice is not said again
 
 TERMINAL_CHECK = 1.0  # seconds between checks that the terminal is still there
 
@@ -54,6 +57,7 @@ class ReviewApp(App[None]):
         self.main: MainScreen | None = None  # the review screen, when it is shown
         self._drop_controls = DropControls()
         self._sized: Size | None = None  # the terminal size the last Resize gave
+        self._last_notice: tuple[float, tuple[str, str, str]] | None = None  # (see notify)
 
     async def action_quit(self) -> None:
         """``ctrl+q`` and the palette's "Quit" (Textual's own) quit as ``q`` does: asking
@@ -65,6 +69,19 @@ class ReviewApp(App[None]):
             self.exit()
             return
         self.main.action_quit_review()
+
+    def notify(self, message: str, *, title: str = "", severity: Any = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Textual's, but the same notice twice within ``REPEAT`` seconds is said once: one
+        outside deletion reported by two watcher events showed two identical toasts (QA
+        pass s31)."""
+        now, said = time.monotonic(), (str(message), title, str(severity))
+        if self._last_notice is not None and self._last_notice[1] == said and (
+                now - self._last_notice[0] < REPEAT):
+            return
+        self._last_notice = (now, said)
+        super().notify(message, title=title, severity=severity, timeout=timeout,
+                       markup=markup)
 
     def get_line_filters(self) -> Sequence[LineFilter]:
         """Textual's filters, then the one that keeps outside text's control characters
