@@ -108,6 +108,23 @@ def test_hunk_from_line_1_without_leading_context_is_pinned_to_the_start() -> No
     assert final(run(diff(body), {"f": "a\nb\nc\nd\n"})) == {"f": b"A\nb\nc\nd\n"}
 
 
+@pytest.mark.parametrize(("body", "text", "want"), [
+    # nlohmann/json 904642f261 (doc/examples/is_boolean.output): a line appended after
+    # three like lines at the end; they also match one line up, within the slack.
+    ("--- a/f\n+++ b/f\n@@ -2,3 +2,4 @@\n x\n x\n x\n+y\n", "x\nx\nx\nx\n",
+     b"x\nx\nx\nx\ny\n"),
+    ("--- a/f\n+++ b/f\n@@ -1,3 +1,4 @@\n+y\n x\n x\n x\n", "x\nx\nx\nx\n",
+     b"y\nx\nx\nx\nx\n"),
+], ids=["end", "start"])
+def test_a_pinned_hunk_of_repeated_lines_goes_at_its_edge(body: str, text: str,
+                                                          want: bytes) -> None:
+    """Its lines match more than once near the edge, but only one place is the edge: it
+    goes there, as git applies it (it was refused as ambiguous: QA pass s31)."""
+    r = run(diff(body), {"f": text})
+    assert outcomes(r)[0].status is Status.APPLIED
+    assert final(r) == {"f": want}
+
+
 def test_hunk_without_any_context_is_not_pinned() -> None:
     # -U0: git cannot tell the end from a missing context either; the line number places it.
     body = "--- a/f\n+++ b/f\n@@ -2 +2 @@\n-b\n+B\n"

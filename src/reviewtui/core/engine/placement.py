@@ -291,6 +291,17 @@ def _pinned(lines: Sequence[str], search: Sequence[str], new_lines: Sequence[str
     if located and ((edit.at_start and result.start != 0)
                     or (edit.at_end and result.end != size)):
         located = False
+    if result.status is Status.AMBIGUOUS and edit.at_start != edit.at_end:
+        # Repeated lines match more than once within the slack, but the hunk has one place:
+        # its lines exactly at that edge (a "false" appended after three "false" lines at
+        # the end of a file: nlohmann/json 904642f261, refused; QA pass s31).
+        tight = ((0, min(size, len(search))) if edit.at_start
+                 else (max(lo_edge, size - len(search)), size))
+        exact = match_edit(lines, search, new_lines, window=tight, history=history, path=path,
+                           literal=edit.literal, explain=explain)
+        if exact.status in _LOCATED and (exact.start == 0 if edit.at_start
+                                         else exact.end == size):
+            return exact
     if located or (result.status is not Status.AMBIGUOUS and result.rule
                    and result.rule not in PLACEMENT_RULES):
         return result
