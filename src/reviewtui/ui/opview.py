@@ -347,10 +347,14 @@ def _console_view(result: OpResult, state: OpState, subtitle: str, text: Text) -
 def _conflict_view(result: OpResult, state: OpState, subtitle: str, text: Text,
                    conflict: tuple[bytes | None, bytes | None]) -> OpView:
     wanted, disk = conflict
-    text.append("\nThe file changed on disk where this operation lands. Left: what the "
-                "review wanted to write; right: what is on disk now (kept byte for byte).")
     op = result.op
     path = getattr(op, "path", "") or ""
+    if wanted is None and disk is None:  # deleted outside: no side to show (QA pass s31;
+        # the conflict's own message, above, says what to do)
+        return OpView(op_title(op), state, subtitle, text,
+                      message="deleted on disk: no version of the file to show")
+    text.append("\nThe file changed on disk where this operation lands. Left: what the "
+                "review wanted to write; right: what is on disk now (kept byte for byte).")
     pane = DiffPane("review draft vs disk", path, _decode(wanted), _decode(disk))
     return OpView(op_title(op), state, subtitle, text, (pane,))
 
