@@ -68,18 +68,14 @@ async def test_a_decision_up_to_the_pinned_checkpoint_says_it_was_written(
     """Pinned at checkpoint 1, a reject of turn 1's edit changes that checkpoint, and so
     the disk: the notice says written (it said "recorded, not written": QA pass s31)."""
     session, root = tour
-    original = (root / GREETING).read_bytes()
-    notes = Notes()
+    notes, original = Notes(), (root / GREETING).read_bytes()
     app = open_app(session, root)
+    for turn in app.review.session.turns[:2]:  # turn 1's edit and turn 2 (its :mv) written
+        app.review.decide_many([((turn.index, pos), Decision.accept())
+                                for pos in range(len(turn.reply.ops))], skip_unappliable=True)
+    assert not (root / GREETING).exists()
     async with app.run_test(size=SIZE, message_hook=notes) as pilot:
         screen = screen_of(app)
-        await pilot.press("y")  # turn 1's edit: written
-        await pilot.pause()
-        turn2 = screen.review.session.turns[1]
-        screen.review.decide_many([((turn2.index, pos), Decision.accept())
-                                   for pos in range(len(turn2.reply.ops))],
-                                  skip_unappliable=True)  # turn 2 (its :mv) too
-        assert not (root / GREETING).exists()
         screen.go_checkpoint(1)
         await pilot.press("ctrl+t")
         await pilot.pause()
