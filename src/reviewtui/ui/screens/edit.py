@@ -60,9 +60,10 @@ class EditScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            # The path comes from the session: literal content, never markup.
-            yield Static(Content(f"Editing the {self.what} for {self.path}  ·  ctrl+s apply  ·  "
-                                 "escape cancel"), id="edit-help")
+            # The path comes from the session: literal content, never markup. The keys come
+            # first: a long path cut the escape hint off at 80 columns (QA pass s31).
+            yield Static(Content(f"ctrl+s apply  ·  escape cancel  ·  Editing the {self.what} "
+                                 f"for {self.path}"), id="edit-help")
             language = language_for(self.path)
             try:
                 area = TextArea.code_editor(self.text, language=language)
