@@ -12,6 +12,7 @@ from rich.text import Text
 
 from reviewtui.core.agent.answers import new_ids
 from reviewtui.core.engine import OpResult, Verdict
+from reviewtui.core.engine.decisions import REJECTED_MESSAGE
 from reviewtui.core.engine.file_edits import generated_note
 from reviewtui.core.engine.filebytes import is_link_mode
 from reviewtui.core.engine.links import is_link, shown
@@ -101,6 +102,12 @@ def build_view(result: OpResult, status: Status | None = None,
                conflict: tuple[bytes | None, bytes | None] | None = None,
                conflict_message: str = "") -> OpView:
     state = op_state(result, status)
+    reason = _reject_reason(result)
+    if reason and result.outcome.message == REJECTED_MESSAGE:
+        # Said once, in full, where the engine says who rejected it (QA s30).
+        result = replace(result, outcome=replace(
+            result.outcome, message=f"{REJECTED_MESSAGE}: {reason}"))
+        reason = ""
     outcome = result.outcome
     subtitle = sanitize(_subtitle(result, state))
     view = _build(result, state, subtitle, conflict, conflict_message)
@@ -111,23 +118,13 @@ def build_view(result: OpResult, status: Status | None = None,
         if view.explanation.plain:
             note = view.explanation + Text("\n") + note
         view = replace(view, explanation=note)
-    reason = _reject_reason(result)
-    if reason:  # said once, in full, where the engine says who rejected it (QA s30)
-        said = view.explanation
-        text = Text(f"{_REJECTED_BY}: {sanitize(reason)}", style="red")
-        if said.plain.startswith(_REJECTED_BY):  # (the rest: after its blank lines)
-            rest = len(_REJECTED_BY)
-            while said.plain[rest:rest + 1] == "\n":
-                rest += 1
-            said = said[rest:]
-        if said.plain.strip():
+    if reason:  # (an outcome of its own, a conflict say: the reason above it)
+        text = Text(f"{REJECTED_MESSAGE}: {sanitize(reason)}", style="red")
+        if view.explanation.plain:
             text.append("\n\n")
-        view = replace(view, explanation=text + said)
+        view = replace(view, explanation=text + view.explanation)
     return replace(view, forceable=outcome.forceable and not state.decided,
                    editable=not isinstance(result.op, ConsoleCommand))
-
-
-_REJECTED_BY = "rejected by the reviewer"  # the engine's message for a reject
 
 
 def _reject_reason(result: OpResult) -> str:

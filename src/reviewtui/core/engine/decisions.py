@@ -66,6 +66,8 @@ class Decision:
 
 
 PENDING = Decision()
+# What a rejected operation's outcome says (and, with the reviewer's reason, the reports).
+REJECTED_MESSAGE = "rejected by the reviewer"
 
 
 @record(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 
 from reviewtui.core.engine.decisions import (
     PENDING,
+    REJECTED_MESSAGE,
     Decision,
     OpKey,
     Policy,
@@ -162,7 +163,7 @@ class TurnSteps:
 
 
 # The outcomes of operations that are not evaluated (immutable, so shared by all of them).
-_REJECTED = Outcome(Status.REJECTED, message="rejected by the reviewer")
+_REJECTED = Outcome(Status.REJECTED, message=REJECTED_MESSAGE)
 _SKIPPED = Outcome(Status.SKIPPED, message="pending: not part of the decided draft")
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from difflib import SequenceMatcher
 
 from reviewtui.core.engine import Verdict
+from reviewtui.core.engine.decisions import REJECTED_MESSAGE
 from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.export.accepted import FAILED, Accepted, OpRow, op_rows
 from reviewtui.core.model.records import Edit
@@ -113,8 +114,7 @@ def context_summary(accepted: Accepted, max_chars: int = MAX_CHARS) -> str:
         for row, result_op in zip(rows, accepted.run.turns[position].results, strict=True):
             if result_op.decision.verdict is Verdict.REJECTED:
                 reason = result_op.decision.reason
-                why = f"rejected by the reviewer: {reason}" if reason else (
-                    "rejected by the reviewer")
+                why = f"{REJECTED_MESSAGE}: {reason}" if reason else REJECTED_MESSAGE
                 rejected.append(f"- turn {row.turn}, operation {row.position}: {row.title}: "
                                 f"{why}")
             elif row.waits_on:

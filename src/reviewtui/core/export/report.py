@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from reviewtui.core.engine.decisions import REJECTED_MESSAGE
 from reviewtui.core.export.accepted import Accepted, OpRow, Totals, op_rows, totals
 from reviewtui.core.export.patch import FilePatch, file_patches, origins
 from reviewtui.core.lint.findings import Finding
@@ -144,7 +145,7 @@ def _op_details(row: OpRow) -> list[str]:
     outcome = row.outcome
     out = [f"{row.position}. {_code(row.title)}: {outcome.message or outcome.status}"]
     if row.reason:
-        out.append(f"   - rejected by the reviewer: {row.reason}")
+        out.append(f"   - {REJECTED_MESSAGE}: {row.reason}")
     if row.waits_on:
         out.append(f"   - {_waiting(row)}")
     if outcome.hint and outcome.hint not in outcome.message:
