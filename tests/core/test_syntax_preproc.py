@@ -1,4 +1,4 @@
-"""C and C++ read one preprocessor branch at a time (core/syntax/preproc.py) so that code
+"""C, C++ and C# read one preprocessor branch at a time (core/syntax/preproc.py) so that code
 whose branches are whole apart but not together is not called broken near an edit.
 
 jq d777b657 rewrote a ``case`` of util.c beside ``#ifdef _WIN32 / if (localtime_s(...))
@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reviewtui.core.review.diagnostics import diagnose_change
-from reviewtui.core.syntax.preproc import branch_views
+from reviewtui.core.syntax.preproc import branch_views, views_or_whole
 
 SPLIT_IF = """\
 #include <time.h>
@@ -151,6 +151,73 @@ def test_conditionals_that_do_not_pair_up_have_no_views() -> None:
     assert branch_views("x;\n#endif\n") is None
     assert branch_views("#if A\n#else\n#elif B\n#endif\n") is None
     assert branch_views("int x;\n") is None
+
+
+# C#: BenchmarkDotNet's OsDetector.cs (commit 9c1aa83f) put an expression-bodied member's
+# body in #if/#else, the file's first conditional. Read whole, each branch's ";" ends the
+# member early: the grammar reports three errors, all the commit's "fault".
+CS_BEFORE = """\
+using System;
+
+namespace Demo
+{
+    internal static class OsDetector
+    {
+        internal static bool IsWindows() =>
+            RuntimeInformation.IsOSPlatform(OSPlatform.Windows);
+
+        internal static int Count(int a) => a + 1;
+    }
+}
+"""
+CS_AFTER = CS_BEFORE.replace("""\
+            RuntimeInformation.IsOSPlatform(OSPlatform.Windows);
+""", """\
+#if NET6_0_OR_GREATER
+            OperatingSystem.IsWindows();
+#else
+            RuntimeInformation.IsOSPlatform(OSPlatform.Windows);
+#endif
+""")
+
+
+def test_csharp_an_edit_that_adds_the_first_if_introduces_nothing() -> None:
+    assert CS_AFTER != CS_BEFORE
+    assert any(d.introduced for d in diagnose_change("OsDetector.cs", None, CS_AFTER))
+    found = diagnose_change("OsDetector.cs", CS_BEFORE, CS_AFTER)
+    assert found  # the misreading is shown, as already there
+    assert not any(d.introduced for d in found), found
+    # and the edit that takes the #if out again
+    assert not any(d.introduced for d in diagnose_change("OsDetector.cs", CS_AFTER, CS_BEFORE))
+
+
+def test_csharp_an_edit_of_a_split_if_introduces_nothing() -> None:
+    for old, new in (("OperatingSystem.IsWindows();",  # a branch rewritten
+                      "OperatingSystem.IsWindows() || Other.Check(1);"),
+                     ("#else\n", "#elif NETSTANDARD2_0\n            Legacy.IsWindows();\n"
+                                 "#else\n")):  # a branch added
+        later = CS_AFTER.replace(old, new)
+        assert later != CS_AFTER
+        found = diagnose_change("OsDetector.cs", CS_AFTER, later)
+        assert found
+        assert not any(d.introduced for d in found), (new, found)
+
+
+def test_csharp_a_real_break_beside_a_split_if_is_still_introduced() -> None:
+    for before, broken in (
+            (CS_BEFORE, CS_AFTER.replace("OperatingSystem.IsWindows();",
+                                         "OperatingSystem.IsWindows(;")),  # in a branch
+            (CS_AFTER, CS_AFTER.replace("a + 1;", "a + ;")),  # a hidden token's error
+            (CS_AFTER, CS_AFTER.replace("#endif\n", "", 1))):  # an #if left open
+        found = diagnose_change("OsDetector.cs", before, broken)
+        assert any(d.introduced for d in found), (broken, found)
+
+
+def test_a_text_without_conditionals_is_its_own_two_views() -> None:
+    text = "int x;\n# not a directive\n"
+    assert views_or_whole(text) == ((text, [True] * 3), (text, [True] * 3))
+    assert views_or_whole("#if A\nx;\n") is None  # they do not pair up
+    assert views_or_whole(SPLIT_IF) == branch_views(SPLIT_IF)
 
 
 _LINES = st.sampled_from(["#if A", "#ifdef B", "#elif C", "#else", "#endif", "int x;",

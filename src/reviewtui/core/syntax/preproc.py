@@ -43,6 +43,17 @@ def branch_views(text: str) -> tuple[tuple[str, list[bool]], ...] | None:
     return _view(lines, kinds, groups, last=False), _view(lines, kinds, groups, last=True)
 
 
+def views_or_whole(text: str) -> tuple[tuple[str, list[bool]], ...] | None:
+    """:func:`branch_views`, or for a text without any conditional the text itself as
+    both views (each configuration reads all of it); None when its conditionals do not
+    pair up. (An edit that adds a file's first ``#if`` is judged by the views too.)"""
+    views = branch_views(text)
+    if views is not None or ("#" in text and _directives(text.split("\n"))):
+        return views
+    whole = (text, [True] * (text.count("\n") + 1))
+    return whole, whole
+
+
 def _directives(lines: list[str]) -> dict[int, str]:
     """Line index -> the conditional directive it holds ("" for a continuation line of
     one: a directive ending in a backslash goes on)."""

@@ -155,8 +155,10 @@ def error_spans(parsed: Parsed, limit: int = MAX_PROBLEMS) -> list[tuple[int, in
         node = stack.pop()
         if not node.has_error and not node.is_missing:
             continue
-        if node.is_error or node.is_missing:
+        broken = [c for c in node.children if c.has_error or c.is_missing]
+        if node.is_error or node.is_missing or not broken:
+            # (not broken: the error is a hidden token, as :func:`problems` has it)
             spans.append((node.start_point[0] + 1, node.end_point[0] + 1))
             continue
-        stack.extend(reversed([c for c in node.children if c.has_error or c.is_missing]))
+        stack.extend(reversed(broken))
     return spans
