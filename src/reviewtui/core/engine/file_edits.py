@@ -14,7 +14,7 @@ from reviewtui.core.engine import placement
 from reviewtui.core.engine.history import ReadNow
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.match import match_edit
-from reviewtui.core.model.outcome import MatchResult, Outcome, Status
+from reviewtui.core.model.outcome import Diagnosis, MatchResult, Outcome, Status
 from reviewtui.core.model.records import Edit, FullFile
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.paths.safety import (
@@ -395,6 +395,12 @@ def _message(path: str, result: MatchResult) -> str:
             return result.hint
         if result.candidates:
             best = result.candidates[0]
+            if best.diagnosis is Diagnosis.PART_OF_A_LINE:
+                where = (f"line {best.start}" if best.start == best.end
+                         else f"lines {best.start}-{best.end}")
+                return (f"SEARCH not found in {path} as whole lines: its text is part of "
+                        f"{where}; SEARCH and REPLACE hold whole lines, so copy the "
+                        "lines whole")
             return (f"SEARCH not found in {path}; closest: lines {best.start}-{best.end} "
                     f"({round(best.similarity * 100)}% similar, {best.diagnosis})")
         return f"SEARCH not found in {path}, and nothing in the file is similar"

@@ -57,13 +57,43 @@ def diagnose(index: FileIndex, core: Sequence[str],
             diagnosis = Diagnosis.STALE if stale else Diagnosis.CONTENT_DIFFERS
         preview = tuple(index.lines[start : min(end, start + PREVIEW_LINES)])
         scored.append(Candidate(start + 1, end, score, diagnosis, preview))
-    candidates: list[Candidate] = []
+    # SEARCH's text inside lines (a fragment of a line, as a str_replace tool sends it):
+    # said first, with the lines that hold it, whatever their similarity.
+    candidates = _part_of_lines(index, core)
     for candidate in sorted(scored, key=lambda c: (-c.similarity, c.start)):
         if not any(_overlap(candidate, other) for other in candidates):
             candidates.append(candidate)
     candidates = candidates[:MAX_CANDIDATES]
     return MatchResult(Status.NOT_FOUND, candidates=tuple(candidates),
                        hint=_hint(candidates, stale, len(history)))
+
+
+def _part_of_lines(index: FileIndex, core: Sequence[str]) -> list[Candidate]:
+    """The lines (up to MAX_CANDIDATES stretches, in file order) that hold SEARCH's text
+    as written but not as whole lines: it starts or ends inside a line. SEARCH holds whole
+    lines, so this is never a match, only the clearest reason there is none. A search of
+    the file's joined text (kept per version, as the word votes use it)."""
+    needle = "\n".join(core)
+    if not needle.strip():
+        return []
+    window = _window_text(index.lines, index.lo, index.hi)
+    text = window.text
+    at = text.find(needle)
+    if at < 0:
+        return []
+    starts = window.line_starts()  # (one past the last line: the text's length + 1)
+    out: list[Candidate] = []
+    while at >= 0 and len(out) < MAX_CANDIDATES:
+        first = bisect_right(starts, at) - 1
+        last = bisect_right(starts, at + len(needle) - 1) - 1
+        stop = at + len(needle)
+        if at != starts[first] or stop != starts[last + 1] - 1:  # not whole lines
+            lines = tuple(index.lines[index.lo + first : index.lo + last + 1])
+            out.append(Candidate(index.lo + first + 1, index.lo + last + 1,
+                                 similarity(core, lines), Diagnosis.PART_OF_A_LINE,
+                                 lines[:PREVIEW_LINES]))
+        at = text.find(needle, starts[last + 1]) if last + 1 < len(starts) - 1 else -1
+    return out
 
 
 def stale_version(core: Sequence[str], history: Sequence[Sequence[str]]) -> int | None:
@@ -245,6 +275,12 @@ def _hint(candidates: Sequence[Candidate], stale: int | None, versions: int) -> 
         nothing = f"{Diagnosis.NOTHING_SIMILAR} to SEARCH in the file"
         return f"{earlier}; {nothing}" if earlier else nothing
     best = candidates[0]
+    if best.diagnosis is Diagnosis.PART_OF_A_LINE:
+        where = (f"line {best.start}" if best.start == best.end
+                 else f"lines {best.start}-{best.end}")
+        part = (f"SEARCH is part of a line: its text is inside {where}, and SEARCH "
+                "holds whole lines")
+        return f"{earlier}; {part}" if earlier else part
     closest = (f"closest is lines {best.start}-{best.end} "
                f"({round(best.similarity * 100)}% similar, {best.diagnosis})")
     return f"{earlier}; {closest}" if earlier else f"no match; {closest}"

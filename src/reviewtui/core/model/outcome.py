@@ -27,6 +27,7 @@ class Diagnosis(StrEnum):
     CONTENT_DIFFERS = "content differs"
     STALE = "probably stale"
     NOTHING_SIMILAR = "nothing similar"
+    PART_OF_A_LINE = "part of a line"  # SEARCH's text is in the file, inside lines
 
 
 @record(frozen=True, slots=True)
