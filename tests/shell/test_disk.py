@@ -94,6 +94,17 @@ def test_load_session_directory_and_errors(tmp_path: Path) -> None:
     with pytest.raises(SessionFormatError) as info:
         load_session(bad)
     assert (info.value.rule, info.value.line) == ("encoding", 3)
+    # the bad byte's value and its column on that line (it said "byte 13": the offset in
+    # the file, read as a column or a value: QA s32)
+    assert "byte 0xFF at column 1" in info.value.message
+    first = tmp_path / "first.diff"  # a diff whose first line is its file's header
+    first.write_bytes(b"diff --git a/c.rst b/c.rst\n--- a/c.rst\n+++ b/c.rst\n"
+                      b"@@ -1 +1 @@\n-Ren\xe9\n+Ren\xc3\xa9\n")
+    with pytest.raises(SessionFormatError) as info:
+        load_session(first)
+    assert info.value.line == 5
+    assert info.value.message.startswith("not UTF-8 text: byte 0xE9 at column 5, in the diff "
+                                         "of 'c.rst'")
     with pytest.raises(SessionFormatError) as info:
         load_session(tmp_path / "nope.md")
     assert info.value.rule == "missing"

@@ -117,7 +117,9 @@ def read_text(path: Path, what: str = "session file", *, sha: str | None = None)
         return decode_utf8_sig(data)
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        raise SessionFormatError(f"not UTF-8 text (byte {exc.start}){_inside(data, exc.start)}",
+        column = exc.start - data.rfind(b"\n", 0, exc.start)  # (1-based, in bytes)
+        raise SessionFormatError(f"not UTF-8 text: byte 0x{data[exc.start]:02X} at column "
+                                 f"{column}{_inside(data, exc.start)}",
                                  source=str(path), line=line, rule="encoding") from None
 
 
@@ -126,10 +128,10 @@ def _inside(data: bytes, at: int) -> str:
     it, and the commit (a git range's session is written to a temporary file: its line
     alone names nothing the reader can open)."""
     said = ""
-    header = data.rfind(b"\ndiff --git ", 0, at)
-    if header >= 0:
-        end = data.find(b"\n", header + 1)
-        name = data[header + 12 : end].decode("utf-8", "replace").split(" b/")[-1]
+    header = data.rfind(b"\ndiff --git ", 0, at) + 1  # (0: none, or the first line)
+    if header or data.startswith(b"diff --git "):
+        end = data.find(b"\n", header)
+        name = data[header + 11 : end].decode("utf-8", "replace").split(" b/")[-1]
         said = f", in the diff of {name!r}"
     commit = data.rfind(b"\nFrom ", 0, at) + 1  # (0: none after the first line)
     sha = data[commit + 5 : commit + 17] if data.startswith(b"From ", commit) else b""
