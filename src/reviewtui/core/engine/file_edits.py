@@ -396,11 +396,9 @@ def _message(path: str, result: MatchResult) -> str:
         if result.candidates:
             best = result.candidates[0]
             if best.diagnosis is Diagnosis.PART_OF_A_LINE:
-                where = (f"line {best.start}" if best.start == best.end
-                         else f"lines {best.start}-{best.end}")
                 return (f"SEARCH not found in {path} as whole lines: its text is part of "
-                        f"{where}; SEARCH and REPLACE hold whole lines, so copy the "
-                        "lines whole")
+                        f"{best.lines_named()}; SEARCH and REPLACE hold whole lines, so "
+                        "copy the lines whole")
             return (f"SEARCH not found in {path}; closest: lines {best.start}-{best.end} "
                     f"({round(best.similarity * 100)}% similar, {best.diagnosis})")
         return f"SEARCH not found in {path}, and nothing in the file is similar"

@@ -276,10 +276,8 @@ def _hint(candidates: Sequence[Candidate], stale: int | None, versions: int) -> 
         return f"{earlier}; {nothing}" if earlier else nothing
     best = candidates[0]
     if best.diagnosis is Diagnosis.PART_OF_A_LINE:
-        where = (f"line {best.start}" if best.start == best.end
-                 else f"lines {best.start}-{best.end}")
-        part = (f"SEARCH is part of a line: its text is inside {where}, and SEARCH "
-                "holds whole lines")
+        part = (f"SEARCH is part of a line: its text is inside {best.lines_named()}, and "
+                "SEARCH holds whole lines")
         return f"{earlier}; {part}" if earlier else part
     closest = (f"closest is lines {best.start}-{best.end} "
                f"({round(best.similarity * 100)}% similar, {best.diagnosis})")

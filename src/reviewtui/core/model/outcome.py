@@ -40,6 +40,11 @@ class Candidate:
     diagnosis: Diagnosis
     preview: tuple[str, ...] = ()
 
+    def lines_named(self) -> str:
+        """``line 4`` or ``lines 2-4``, as a message names them."""
+        return f"line {self.start}" if self.start == self.end else (
+            f"lines {self.start}-{self.end}")
+
     def to_json(self) -> dict[str, object]:
         return {
             "lines": [self.start, self.end],

@@ -393,18 +393,14 @@ def _branches_unchanged(path: str, before: str, after: str, mapping: Mapping[int
     the edit leaves every view's errors as they were: the same stretches of lines (moved
     by ``mapping``), none new."""
     from reviewtui.core.syntax.parsing import parse
-    from reviewtui.core.syntax.preproc import branch_views, views_or_whole
+    from reviewtui.core.syntax.preproc import views_or_whole
     from reviewtui.core.syntax.problems import error_spans
 
-    # At least one of the two has a conditional; the other may have none at all (the
-    # edit added or removed the file's only #if): it is then its own two views.
-    views_after = branch_views(after)
-    views_before = branch_views(before)
-    if views_after is None and views_before is None:
-        return False
-    views_after = views_after or views_or_whole(after)
-    views_before = views_before or views_or_whole(before)
-    if views_after is None or views_before is None:
+    # A text with no conditional at all is its own two views (the edit added or removed
+    # the file's only #if); with none in either, the whole file's reading stands.
+    views_after, views_before = views_or_whole(after), views_or_whole(before)
+    if (views_after is None or views_before is None
+            or (views_after[0][0] is after and views_before[0][0] is before)):
         return False
     for (old, _held_old), (new, _held_new) in zip(views_before, views_after, strict=True):
         parsed_old, parsed_new = parse(path, old), parse(path, new, old)

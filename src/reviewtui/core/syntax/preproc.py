@@ -44,9 +44,10 @@ def branch_views(text: str) -> tuple[tuple[str, list[bool]], ...] | None:
 
 
 def views_or_whole(text: str) -> tuple[tuple[str, list[bool]], ...] | None:
-    """:func:`branch_views`, or for a text without any conditional the text itself as
-    both views (each configuration reads all of it); None when its conditionals do not
-    pair up. (An edit that adds a file's first ``#if`` is judged by the views too.)"""
+    """:func:`branch_views`, or for a text without any conditional the text itself (the
+    same object, so a caller can tell) as both views: each configuration reads all of it;
+    None when its conditionals do not pair up. (An edit that adds a file's first ``#if``
+    is judged by the views too.)"""
     views = branch_views(text)
     if views is not None or ("#" in text and _directives(text.split("\n"))):
         return views
