@@ -74,7 +74,25 @@ def _agrees(before: str, after: str, *, same_lines: bool = True) -> bool:
     if now is None or now == was:
         return True
     moved = re.compile(r" \(detected at line \d+\)")  # (lines added move the error)
-    return not same_lines and was is not None and moved.sub("", now[0]) == moved.sub("", was[0])
+    if not same_lines:
+        return was is not None and moved.sub("", now[0]) == moved.sub("", was[0])
+    return _was_there(before, after, was, now, moved)
+
+
+def _was_there(before: str, after: str, was: tuple[str, int | None] | None,
+               now: tuple[str, int | None], moved: re.Pattern[str]) -> bool:
+    """An error after an earlier one that the edit cleared (the first error only is
+    reported): its lines are the same in both texts and fail alone, as they did before.
+    ("t = 'open" twice, a comment "  #'" closing the first string: the second line's
+    error was always there.)"""
+    if was is None or was[1] is None or now[1] is None or now[1] <= was[1]:
+        return False
+    tail = before.split("\n")[now[1] - 1 :]
+    if tail != after.split("\n")[now[1] - 1 :]:
+        return False
+    alone = _first_error("\n".join(tail))
+    return alone is not None and alone[1] == 1 and moved.sub("", alone[0]) == moved.sub(
+        "", now[0])
 
 
 @settings(max_examples=300, deadline=None)
