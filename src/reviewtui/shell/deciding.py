@@ -15,8 +15,9 @@ from collections.abc import Iterable
 from reviewtui.core.engine import PENDING, Decision, OpKey, Verdict
 from reviewtui.core.engine.decisions import refusal_hint, status_words
 from reviewtui.core.engine.file_edits import normalize_or_none
+from reviewtui.core.engine.lineage import pin
 from reviewtui.core.errors import DecisionRefused, UsageError
-from reviewtui.core.model.records import CommandName, ConsoleCommand, Operation
+from reviewtui.core.model.records import CommandName, ConsoleCommand, Edit, Operation
 from reviewtui.core.record import replace
 from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind, fold
 from reviewtui.shell.replay import ReplayReport, sync
@@ -53,7 +54,8 @@ def decide_many(review: Review, items: Iterable[tuple[OpKey, Decision]], *,
         # step, the next `u` would take it back and seem to do nothing. (Not on a file in
         # conflict: accepting again is how a file deleted outside is written back.)
         held = review._folded.decisions()
-        entries = [item for item in entries if held.get(item.key, PENDING) != item.decision
+        entries = [item for item in entries if not _same(held.get(item.key, PENDING),
+                                                         item.decision)
                    or item.key in review._conflict_ops]
         if not entries:  # nothing logged; the replay still reports where things stand
             return sync(review, ReplayReport())
@@ -94,16 +96,37 @@ def decide_many(review: Review, items: Iterable[tuple[OpKey, Decision]], *,
         return report
 
 
+def _same(held: Decision, new: Decision) -> bool:
+    """The same decision, pinned at the same place (a pin is not compared by ``==``)."""
+    return held == new and held.at == new.at
+
+
 def _pinned(review: Review, key: OpKey, op: Operation, decision: Decision) -> Decision:
-    """An accept of a ``:undo`` names the command it takes back as the reviewer sees it:
-    should an earlier decision change that, it undoes nothing rather than something else
-    (QA pass s31: rejecting the ``:rn`` an accepted ``:undo`` took back made it undo the
-    ``:unrm`` before, deleting a file the reviewer had seen restored)."""
-    if (not isinstance(op, ConsoleCommand) or op.name != CommandName.UNDO
-            or decision.verdict is not Verdict.ACCEPTED or decision.undoes is not None):
+    """An accept binds to what the reviewer sees it do: should an earlier decision change
+    that, it does nothing rather than something else.
+
+    An accept of a ``:undo`` names the command it takes back (QA pass s31: rejecting the
+    ``:rn`` an accepted ``:undo`` took back made it undo the ``:unrm`` before, deleting a
+    file the reviewer had seen restored). An accept of a SEARCH edit holds the origins of
+    the lines it replaces on screen (:mod:`reviewtui.core.engine.lineage`; QA pass s32:
+    rejecting an edit that swapped two bodies moved a later accepted edit into the other
+    function, and with that edit only pending the disk got it there at once)."""
+    if isinstance(op, ConsoleCommand):
+        if (op.name != CommandName.UNDO or decision.verdict is not Verdict.ACCEPTED
+                or decision.undoes is not None):
+            return decision
+        undid = review.result(key).outcome.undid
+        return replace(decision, undoes=undid) if undid else decision
+    if (not isinstance(op, Edit) or op.shape is not None or decision.at is not None
+            or decision.verdict not in _ACCEPTING or decision.placement is not None
+            or decision.search is not None):
         return decision
-    undid = review.result(key).outcome.undid
-    return replace(decision, undoes=undid) if undid else decision
+    outcome = review.result(key).outcome
+    before, lines = outcome.before_state, outcome.lines
+    if before is None or lines is None or lines[1] < lines[0]:
+        return decision  # not located, or an insertion: nothing replaced to bind to
+    at = pin(before, lines[0] - 1, lines[1])
+    return replace(decision, at=at) if at is not None else decision
 
 
 def in_draft(review: Review, key: OpKey) -> bool:

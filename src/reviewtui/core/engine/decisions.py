@@ -5,7 +5,11 @@ from __future__ import annotations
 from enum import StrEnum
 
 from reviewtui.core.model.outcome import Status
-from reviewtui.core.record import record
+from reviewtui.core.record import field, record
+
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from reviewtui.core.engine.lineage import Pin
 
 OpKey = tuple[int, int]  # (turn index, position of the operation in its reply)
 
@@ -32,6 +36,12 @@ class Decision:
     # An accepted ``:undo``: the command it took back when the reviewer accepted it. It
     # lands only while that is still the command it takes back (core/engine/commands.py).
     undoes: str | None = None
+    # An accepted or edited SEARCH edit: the origins of the lines it replaced where the
+    # reviewer saw it land. It lands only on lines with those origins (see
+    # reviewtui.core.engine.lineage): never somewhere an earlier decision moved it to.
+    # Not compared: an accept is the same decision wherever it was pinned (the pin is
+    # where it lands as shown, which only deciding.py takes).
+    at: Pin | None = field(default=None, compare=False)
 
     @classmethod
     def accept(cls, *, force: bool = False) -> Decision:

@@ -337,6 +337,7 @@ class SessionRun(TurnSteps):
                 continue
             old = self.turns[pos].results[key[1]]
             new = self.decisions.get(key, PENDING)
+            # (An accept's pin, not compared, is where it lands here: deciding._pinned.)
             if (isinstance(old.op, ConsoleCommand)  # a placement, a SEARCH, a reject...
                     or new not in plain_ones or old.decision not in plain_ones
                     or self._unevaluated(old.decision) is not None
@@ -577,3 +578,4 @@ class SessionRun(TurnSteps):
         self.states.append(new_state)
         self.moved.append(moved)
         self._ledgers.append(items)
+

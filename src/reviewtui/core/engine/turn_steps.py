@@ -27,6 +27,7 @@ from reviewtui.core.engine.file_edits import (
 )
 from reviewtui.core.engine.history import history_of
 from reviewtui.core.engine.ledger import Ledger, LedgerItem, edit_item
+from reviewtui.core.engine.lineage import adopt, held_to_pin
 from reviewtui.core.engine.linkless import link_view
 from reviewtui.core.engine.order import execution_order
 from reviewtui.core.engine.results import OpResult, Rules, TurnResult
@@ -143,8 +144,11 @@ class TurnSteps:
         else:
             outcome, proposal = evaluate_full_file(tree, op, ctx, replacement)
         outcome = mark_generated(outcome, self.rules.reserved)
+        if decision.at is not None and proposal is not None:
+            outcome, proposal = held_to_pin(outcome, proposal, decision.at)
         if proposal is None or not self._lands(outcome, decision):
             return state, OpResult(key, op, outcome, decision, False), None
+        adopt(proposal.state, tree.get(proposal.path), key, _span(op, outcome))
         try:
             new_tree = tree.set(proposal.path, proposal.state)
         except PathRefused as exc:  # a file where a directory is, or the reverse
@@ -165,6 +169,15 @@ class TurnSteps:
 # The outcomes of operations that are not evaluated (immutable, so shared by all of them).
 _REJECTED = Outcome(Status.REJECTED, message=REJECTED_MESSAGE)
 _SKIPPED = Outcome(Status.SKIPPED, message="pending: not part of the decided draft")
+
+
+def _span(op: Edit | FullFile, outcome: Outcome) -> tuple[int, int] | None:
+    """The lines of the file before that a SEARCH edit replaced (0-based, end exclusive);
+    None for anything else (the changed stretch is then found by comparing)."""
+    if isinstance(op, Edit) and op.shape is None and outcome.lines is not None:
+        first, last = outcome.lines
+        return first - 1, last
+    return None
 
 
 def advance(cursor: dict[str, int], result: OpResult) -> None:

@@ -101,7 +101,8 @@ class FileState:
     """
 
     __slots__ = ("_clean", "_data", "_digest", "_lines", "_store", "binary", "bom",
-                 "encoding", "eol", "final_newline", "mode", "newline", "revision")
+                 "encoding", "eol", "final_newline", "lineage", "mode", "newline",
+                 "revision")
 
     _data: bytes | None
     _lines: tuple[str, ...] | None
@@ -116,6 +117,10 @@ class FileState:
     mode: int
     binary: bool
     revision: int
+    # Where this version's lines came from, for a version an evaluated operation made
+    # (reviewtui.core.engine.lineage); None for one read from disk. Not content: it takes
+    # no part in equality.
+    lineage: object | None
 
     def __init__(self, data: bytes | None, encoding: str = "utf-8", bom: bool = False,
                  eol: str = "\n", newline: str = "\n", final_newline: bool = False,
@@ -138,6 +143,7 @@ class FileState:
         put(self, "mode", mode)
         put(self, "binary", binary)
         put(self, "revision", revision)
+        put(self, "lineage", None)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"FileState is immutable: cannot set {name}")

@@ -28,6 +28,9 @@ class Diagnosis(StrEnum):
     STALE = "probably stale"
     NOTHING_SIMILAR = "nothing similar"
     PART_OF_A_LINE = "part of a line"  # SEARCH's text is in the file, inside lines
+    # An accepted SEARCH now matches other lines than the reviewer saw it replace
+    # (reviewtui.core.engine.lineage): where it would land now.
+    MOVED = "not where it was accepted"
 
 
 @record(frozen=True, slots=True)

@@ -47,6 +47,7 @@ class UnreadFile(FileState):
         put(self, "encoding", "utf-8")
         put(self, "mode", mode & 0o777)
         put(self, "revision", 0)
+        put(self, "lineage", None)
 
     @property
     def unread(self) -> bool:

@@ -23,6 +23,8 @@ TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/t
 if TYPE_CHECKING:
     from typing import Any
 
+    from reviewtui.core.engine.lineage import Origin, Pin
+
 _MAX_COUNT = 2**31 - 1  # turns, positions, edit numbers, checkpoints
 _MAX_SECONDS = 10.0**9
 
@@ -119,6 +121,8 @@ class DecisionItem:
                if decision.placement is not None else {}),
             **({"search": list(decision.search)} if decision.search is not None else {}),
             **({"undoes": decision.undoes} if decision.undoes is not None else {}),
+            **({"at": [list(end) for end in decision.at]} if decision.at is not None
+               else {}),
         }
 
     @classmethod
@@ -144,7 +148,8 @@ class DecisionItem:
                                    and verdict == "accepted"), "bad undone command")
         decision = Decision(Verdict(verdict),
                             tuple(replacement) if replacement is not None else None,
-                            force, reason, placement, anchor, _search(data), undoes)
+                            force, reason, placement, anchor, _search(data), undoes,
+                            _pin(data))
         return cls(_get_count(data, "turn"), _get_count(data, "pos"),
                    _get(data, "path", str), edit, op_hash, decision)
 
@@ -162,6 +167,27 @@ def _placement(data: dict[str, Any]) -> tuple[tuple[int, int] | None, tuple[str,
             and len(anchor) == lines[1] - lines[0] + 1, "bad placement anchor")
     _expect(data.get("verdict") == "accepted", "a placement belongs to an accepted edit")
     return (lines[0], lines[1]), tuple(anchor)
+
+
+def _pin(data: dict[str, Any]) -> Pin | None:
+    """Where an accepted edit was seen landing (absent in older state files: not checked
+    then), as :func:`reviewtui.core.engine.lineage.pin` makes it."""
+    raw: Any = data.get("at")
+    if raw is None:
+        return None
+    _expect(data.get("verdict") in ("accepted", "edited"),
+            "a landing pin belongs to an accepted or edited edit")
+    _expect(isinstance(raw, list) and len(raw) == 2, "bad landing pin")
+    ends: list[Origin] = []
+    for end in raw:
+        _expect(isinstance(end, list) and end[:1] in (["o"], ["b"]), "bad landing pin")
+        counts = end[1:] if end[0] == "o" else end[2:]
+        _expect(len(end) == (4 if end[0] == "o" else 3)
+                and all(_is_count(n) for n in counts)
+                and (end[0] == "o" or (isinstance(end[1], str) and len(end[1]) <= 64)),
+                "bad landing pin")
+        ends.append(tuple(end))
+    return ends[0], ends[1]
 
 
 def _search(data: dict[str, Any]) -> tuple[str, ...] | None:

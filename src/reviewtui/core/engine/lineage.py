@@ -1,0 +1,184 @@
+"""Where a line of a file version came from: what binds an accept to the place it was seen.
+
+An accepted edit's SEARCH is matched again whenever the file before it changes: an earlier
+operation rejected, accepted, still pending (the disk draft lands only accepted ones,
+the workbench shows pending ones landing too). Its text may then match somewhere else:
+edit 1 swaps the bodies of ``a()`` and ``b()``, edit 2 turns ``return 1`` (now in
+``b()``) into ``return 100``; with edit 1 rejected, or only pending, ``return 1`` is
+``a()``'s line (QA s32, F1). The accept was given for ``b()``: it must land there or not
+at all.
+
+So every version an evaluated operation makes carries its *lineage*
+(:attr:`FileState.lineage`): the operation, the lines it replaced and how many lines it
+wrote, linked to the lineage of the version before. A line's *origin* follows that chain
+back: a line an operation wrote is (that operation, offset), any other line is (the
+version at the chain's bottom, line number): the file as read from the base tree. Lines an
+operation wrote back unchanged at either end of its region (the context it repeated)
+keep the origin they had. An accept records the origins of the first and last lines it
+replaced (:func:`pin`); a later evaluation lands it only on lines with those origins
+(:func:`same_place`), else it is not applied and says where it would now go.
+
+Base lines are named with the base version's identity (size and checksum): when the base
+itself changed (an outside change rebased over, a review reopened on another disk), the
+line numbers cannot be compared and the check stands aside (the outside-change rebase has
+its own guards).
+Pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from reviewtui.core.model.filestate import FileState
+from reviewtui.core.model.outcome import Candidate, Diagnosis, Outcome, Status
+from reviewtui.core.record import replace
+
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from reviewtui.core.engine.file_edits import Proposal
+
+# A pinned origin as saved: ("o", turn, pos, offset) for a line an operation wrote,
+# ("b", the base version's identity, line index) for a line of the base version.
+Origin = tuple[str, int, int, int] | tuple[str, str, int]
+Pin = tuple[Origin, Origin]
+MOVED = "accept-moved"  # the outcome's rule when an accept would land elsewhere
+
+
+class Lineage:
+    """One operation's step in a version's history (see the module docstring)."""
+
+    __slots__ = ("base", "end", "head", "newlen", "pos", "prev", "start", "tail", "turn")
+
+    def __init__(self, prev: Lineage | None, base: FileState | None, key: tuple[int, int],
+                 start: int, end: int, newlen: int, head: int, tail: int) -> None:
+        self.prev, self.base = prev, base
+        self.turn, self.pos = key
+        self.start, self.end, self.newlen, self.head, self.tail = (start, end, newlen,
+                                                                   head, tail)
+
+
+def adopt(state: FileState, before: FileState | None, key: tuple[int, int],
+          span: tuple[int, int] | None = None) -> None:
+    """Give ``state``, just made by operation ``key`` from ``before`` (None: a new file),
+    its lineage. ``span``: the lines of ``before`` it replaced (0-based, end exclusive),
+    when known; else the changed stretch is found by comparing the two from each end.
+
+    Only a version this evaluation made is given one (a version shared with the file
+    before, or already adopted, is left alone)."""
+    if state is before or state.lineage is not None or state.binary:
+        return
+    new = state.line_view
+    if before is None or before.binary:
+        step = Lineage(None, None, key, 0, 0, len(new), 0, 0)
+    else:
+        old = before.line_view
+        start, end = span if span is not None else (0, len(old))
+        newlen = end - start + len(new) - len(old)
+        if not 0 <= start <= end <= len(old) or newlen < 0:
+            start, end, newlen = 0, len(old), len(new)
+        head = _common(old, new, start, min(end - start, newlen), 1)
+        tail = _common(old, new, (end - 1, start + newlen - 1),
+                       min(end - start, newlen) - head, -1)
+        prev = before.lineage if isinstance(before.lineage, Lineage) else None
+        base = prev.base if prev is not None else before
+        step = Lineage(prev, base, key, start, end, newlen, head, tail)
+    object.__setattr__(state, "lineage", step)  # (a version made here, not yet shared)
+
+
+def _common(old: Sequence[str], new: Sequence[str], at: int | tuple[int, int],
+            most: int, step: int) -> int:
+    """How many lines, up to ``most``, agree going ``step`` from ``at`` in both."""
+    i, j = (at, at) if isinstance(at, int) else at
+    count = 0
+    while count < most and old[i] == new[j]:
+        count, i, j = count + 1, i + step, j + step
+    return count
+
+
+def origin(state: FileState, index: int) -> Origin:
+    """Where line ``index`` (0-based) of ``state`` came from."""
+    step = state.lineage if isinstance(state.lineage, Lineage) else None
+    base = step.base if step is not None else state
+    while step is not None:
+        if index >= step.start + step.head:
+            if index >= step.start + step.newlen - step.tail:
+                index += step.end - step.start - step.newlen
+            else:
+                return ("o", step.turn, step.pos, index - step.start)
+        step = step.prev
+    return ("b", _identity(base) if base is not None else "", index)
+
+
+_identities: dict[int, tuple[FileState, str]] = {}  # id -> (the version, its identity)
+
+
+def _identity(base: FileState) -> str:
+    """A base version's name in a pin: its size and CRC-32 (zlib is loaded by ``apply``
+    anyway, hashlib is not: tests/cli/test_cli_startup_lazy.py). It only tells a
+    changed base from the same one; a look-alike would at worst let line numbers of two
+    bases be compared, which a pin of op-written lines never does."""
+    held = _identities.get(id(base))
+    if held is not None and held[0] is base:
+        return held[1]
+    from zlib import crc32  # (a pin's first base: not on a plain ``check``)
+
+    data = base.data
+    name = f"{len(data):x}-{crc32(data):08x}"
+    if len(_identities) >= 64:
+        _identities.clear()  # (bounded: a few bases are in use at a time)
+    _identities[id(base)] = (base, name)
+    return name
+
+
+def pin(state: FileState, start: int, end: int) -> Pin | None:
+    """The origins of lines ``start:end`` (0-based, a non-empty stretch) of ``state``."""
+    if state.binary or not 0 <= start < end <= state.line_count:
+        return None
+    return origin(state, start), origin(state, end - 1)
+
+
+def same_place(pinned: Pin, state: FileState, start: int, end: int) -> bool:
+    """Whether lines ``start:end`` of ``state`` are where ``pinned`` was taken.
+
+    True also when it cannot be told: base lines of a base that changed since."""
+    now = pin(state, start, end)
+    if now is None:
+        return False
+    for was, is_ in zip(pinned, now, strict=True):
+        if was != is_:
+            # Another base: its line numbers say nothing (see the module docstring).
+            return was[0] == is_[0] == "b" and was[1] != is_[1]
+    return True
+
+
+def held_to_pin(outcome: Outcome, proposal: Proposal, pinned: Pin,
+                ) -> tuple[Outcome, Proposal | None]:
+    """An accepted edit's outcome, kept only where the reviewer saw it land.
+
+    Elsewhere it is not found, its one candidate the lines it now matches (``y`` there
+    places it on exactly those lines, as for any missed edit), and nothing lands."""
+    before, lines = outcome.before_state, outcome.lines
+    if before is None or lines is None or lines[1] < lines[0]:
+        return outcome, proposal  # nothing replaced (an insertion): no place to compare
+    start, end = lines[0] - 1, lines[1]
+    if same_place(pinned, before, start, end):
+        return outcome, proposal
+    where = f"line {lines[0]}" if lines[0] == lines[1] else f"lines {lines[0]}-{lines[1]}"
+    message = (f"accepted where it was shown landing ({describe(pinned)}), but its SEARCH now "
+               f"matches {where} of {outcome.path}, other lines: an operation before it "
+               "was decided otherwise (or is still pending). Nothing was applied; look at it "
+               "again, then accept it where it now lands, or reject it")
+    found = Candidate(lines[0], lines[1], 1.0, Diagnosis.MOVED,
+                      tuple(outcome.before.split("\n"))[:8])
+    return replace(outcome, status=Status.NOT_FOUND, rule=MOVED, message=message,
+                   hint="", candidates=(found,), locations=(), forceable=False,
+                   lines=None, before="", after="", after_state=None, cursor=None), None
+
+
+def describe(pinned: Pin) -> str:
+    """Where a pin was taken, as a reviewer reads it."""
+    first = pinned[0]
+    if len(first) == 4:
+        return (f"on what operation {int(first[2]) + 1} of turn {first[1]} wrote, its line "
+                f"{int(first[3]) + 1}")
+    return f"on line {int(first[2]) + 1} of the file as it was"
