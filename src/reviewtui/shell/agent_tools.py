@@ -35,6 +35,7 @@ from reviewtui.core.paths.safety import (
     normalize_path,
     unread_dir_of,
 )
+from reviewtui.core.record import replace
 from reviewtui.core.review.plan import op_path
 from reviewtui.core.review.rebase import ConflictKind
 from reviewtui.shell.disk import target_path
@@ -45,8 +46,8 @@ from reviewtui.shell.live import (
     Recorded,
     Settled,
     live_state_path,
-    pinned_before,
 )
+from reviewtui.shell.live_waits import pinned_before
 from reviewtui.shell.project import Project, load_project
 from reviewtui.shell.regex_search import PatternError, bounded_search
 from reviewtui.shell.replay import same
@@ -170,6 +171,8 @@ class AgentTools:
 
     def _answer(self, rec: Recorded, settled: Settled) -> str:
         outcome = settled.outcome
+        if settled.waits and settled.verdict == "pending review":  # (said below)
+            outcome = replace(outcome, message="", candidates=())
         path = outcome.path or getattr(rec.op, "path", "")
         revision = None
         if path:
@@ -187,6 +190,11 @@ class AgentTools:
             text += (f"\nnot written yet: {', '.join(settled.held)} is open for writing in "
                      "another program, so nothing is written there; it waits for the "
                      "reviewer. Call status later; do not send the change again.")
+        elif settled.verdict == "pending review" and settled.waits:
+            text += (f"\nnot written yet: as the review stands it is "
+                     f"{str(outcome.status).replace('_', ' ')}, but it builds on "
+                     f"{settled.waits}, which waits for the reviewer; once that is decided "
+                     "it lands or fails. Call status later; do not send the change again.")
         elif settled.verdict == "pending review":
             text += ("\nnot written yet: the reviewer has not decided. Call status later; "
                      "do not send the change again.")

@@ -45,6 +45,7 @@ from reviewtui.core.model.records import Operation
 from reviewtui.core.protocol.config import is_config_path
 from reviewtui.core.record import record
 from reviewtui.shell.deciding import in_draft
+from reviewtui.shell.live_waits import failed, pending_cause, pinned_before
 from reviewtui.shell.loader import LoadedSession, input_limit, load_session
 from reviewtui.shell.lock import RootLock
 from reviewtui.shell.review import Review
@@ -129,6 +130,7 @@ class Settled:
     pinned: int | None = None  # accepted, but the disk is pinned at this earlier checkpoint
     # (or ON_PENDING: accepted, but it builds on a change still pending: not on disk yet)
     held: tuple[str, ...] = ()  # not written: open for writing in another program
+    waits: str = ""  # "pending review" of a failure a pending change may explain (live_waits)
 
 
 class LiveSession:
@@ -230,16 +232,16 @@ class LiveSession:
         after: while it changed meanwhile, the reading is taken again."""
         return self._evaluated(key)[0]
 
-    def _evaluated(self, key: OpKey) -> tuple[Outcome, int | None]:
-        """:meth:`evaluate`, and the checkpoint the disk is pinned at before the
-        operation's turn (see :func:`pinned_before`)."""
+    def _evaluated(self, key: OpKey) -> tuple[Outcome, int | None, str]:
+        """:meth:`evaluate`, the checkpoint the disk is pinned at before the operation's
+        turn (see :func:`pinned_before`) and the pending change a failure waits on."""
         for _attempt in range(_READINGS):
-            outcome, pinned, steady = self._reading(key)
+            outcome, pinned, steady, waits = self._reading(key)
             if steady:
                 break
-        return outcome, pinned
+        return outcome, pinned, waits
 
-    def _reading(self, key: OpKey) -> tuple[Outcome, int | None, bool]:
+    def _reading(self, key: OpKey) -> tuple[Outcome, int | None, bool, str]:
         """One reading (see :meth:`_evaluated`), and whether the state held still during it."""
         before = self._state_digest()
         with self.open_review(write=False) as review:
@@ -249,11 +251,11 @@ class LiveSession:
             if (pinned is None and decided is not None
                     and decided.verdict is not Verdict.REJECTED and not in_draft(review, key)):
                 pinned = ON_PENDING  # (see Settled)
-        return outcome, pinned, self._state_digest() == before
+            waits = pending_cause(review, key, outcome)
+        return outcome, pinned, self._state_digest() == before, waits
 
     def _state_digest(self) -> bytes | None:
-        """The state file's content hash (not :meth:`_state_mark`: two saves within one
-        clock tick can leave size, mtime and a reused inode number alike)."""
+        """The state file's content hash (not :meth:`_state_mark`: two saves in a tick)."""
         try:
             return hashlib.sha256(self.state.read_bytes()).digest()
         except OSError:
@@ -350,7 +352,8 @@ class LiveSession:
                 # A reviewer was first; never overrule.
                 return _settled(decided, outcome, pinned_before(review, rec.key))
             if not qualifies(self.gate, outcome, rec.op):
-                return Settled(str(outcome.status), outcome)
+                return Settled(str(outcome.status), outcome,
+                               waits=pending_cause(review, rec.key, outcome))
             held = review.decide(rec.key, Decision.accept()).held
             landed = review.outcome(rec.key)
             if landed.status is Status.APPLIED and not held and in_draft(review, rec.key):
@@ -366,7 +369,7 @@ class LiveSession:
 
     def settle(self, rec: Recorded) -> Settled:
         """Evaluate, then apply by the gate or wait for the reviewer (up to ``wait``)."""
-        held = False  # another process held the root when the call came
+        held, waits = False, ""  # (held: another process held the root at the call)
         if self.gate is not Gate.REVIEW:
             # One review does both when no workbench holds the root: evaluate and write.
             done = self.try_apply(rec)
@@ -374,20 +377,21 @@ class LiveSession:
                 return done  # written by this gate
             held = done is None
             if done is not None:
-                outcome = done.outcome
+                outcome, waits = done.outcome, done.waits
             else:
                 # A workbench holds the root; under its own gate it may well decide while
                 # this reading is taken: then the answer is that decision (read once).
-                outcome, _pinned, steady = self._reading(rec.key)
+                outcome, _pinned, steady, waits = self._reading(rec.key)
                 if not steady:
                     decision = self.saved_decision(rec)
                     if decision is not None:
                         return self._decided(rec, decision)
-                    outcome = self.evaluate(rec.key)
+                    outcome, _pinned, waits = self._evaluated(rec.key)
         else:
-            outcome = self.evaluate(rec.key)
-        if outcome.status not in (Status.APPLIED, Status.NEEDS_REVIEW):
-            return Settled(str(outcome.status), outcome)  # nothing a reviewer could accept
+            outcome, _pinned, waits = self._evaluated(rec.key)
+        if failed(outcome):  # nothing to accept, unless a pending change is why: wait then
+            return self.wait_for(rec, outcome, waits=waits) if waits else Settled(
+                str(outcome.status), outcome)
         if self.gate is Gate.RECORD and not qualifies(self.gate, outcome, rec.op):
             if outcome.status is Status.NEEDS_REVIEW:
                 return Settled(str(outcome.status), outcome)  # a near match: reviewed later
@@ -395,17 +399,25 @@ class LiveSession:
         return self.wait_for(rec, outcome,
                              apply=held and qualifies(self.gate, outcome, rec.op))
 
-    def wait_for(self, rec: Recorded, outcome: Outcome, *, apply: bool = False) -> Settled:
-        """The reviewer's decision, or "pending review" after ``wait`` seconds.
+    def wait_for(self, rec: Recorded, outcome: Outcome, *, apply: bool = False,
+                 waits: str = "") -> Settled:
+        """The reviewer's decision, or "pending review" after ``wait`` seconds; a failure no
+        pending change explains (any more: see live_waits) is answered at once.
 
         ``apply``: the root was held when the call came (a workbench, or a second server
         for the moment of its own write); as soon as it is free, this gate applies.
         """
         deadline = self.clock() + self.wait
+        seen = self._state_mark()
         while True:
             decision = self.saved_decision(rec)
             if decision is not None:
                 return self._decided(rec, decision)
+            if (now := self._state_mark()) != seen:
+                seen = now
+                outcome, _pinned, waits = self._evaluated(rec.key)
+                if failed(outcome) and not waits:
+                    return Settled(str(outcome.status), outcome)
             if apply and self._root_free():
                 done = self.try_apply(rec)
                 if done is not None:
@@ -413,7 +425,7 @@ class LiveSession:
                         return done
                     apply = False  # as the writer now: it no longer qualifies
             if self.clock() >= deadline:
-                return Settled("pending review", outcome)
+                return Settled("pending review", outcome, waits=waits)
             self.sleep(0.05)
 
     def _root_free(self) -> bool:
@@ -428,27 +440,15 @@ class LiveSession:
 
     def _decided(self, rec: Recorded, decision: Decision) -> Settled:
         try:
-            outcome, pinned = self._evaluated(rec.key)
+            outcome, pinned, _waits = self._evaluated(rec.key)
         except ReviewtuiError:
             outcome, pinned = Outcome(Status.APPLIED), None
         return _settled(decision, outcome, pinned)
 
 
-def pinned_before(review: Review, key: OpKey) -> int | None:
-    """The checkpoint the disk is pinned at (``ctrl+t``) when ``key``'s turn lies past it:
-    an accept of that operation is recorded but not written until the reviewer unpins.
-    Checkpoint n is the draft after its first n turns."""
-    pin = review.disk_checkpoint
-    if pin is None:
-        return None
-    turns = [turn.index for turn in review.session.turns]
-    return pin if key[0] in turns and turns.index(key[0]) >= pin else None
-
-
 def _parse_if_current(parsed: tuple[bytes, LoadedSession] | None, session: Path
                       ) -> LoadedSession | None:
-    """The session as the last ``record`` parsed it (its bytes' hash and the parse), if
-    the file is still exactly that."""
+    """The last ``record``'s parse (with its bytes' hash) if the file is still that."""
     if parsed is None:
         return None
     digest, loaded = parsed

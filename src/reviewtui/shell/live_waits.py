@@ -1,0 +1,63 @@
+"""What a live call waits on: a pending change its failure depends on (QA pass s32, F2
+and F5), or the checkpoint the disk is pinned at (:func:`pinned_before`).
+
+The workbench shows, and the server evaluates, pending operations as landing. An edit of a
+file whose removal waits for the reviewer is then "not found" there, although the disk
+still holds the file and the edit lands once the removal is rejected: answering the agent
+``not_found`` at once was a promise the review did not keep (the workbench's own gate
+later wrote the edit). Such a call waits for the reviewer like any change built on a
+pending one, and says which one; a failure no pending change explains is answered at
+once, also while a call waits (its predecessor rejected, the file deleted outside).
+"""
+
+from __future__ import annotations
+
+from reviewtui.core.agent import answers as agent
+from reviewtui.core.engine import OpKey, Verdict
+from reviewtui.core.model.outcome import Outcome, Status
+from reviewtui.core.model.records import ConsoleCommand
+
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from reviewtui.shell.review import Review
+
+_MAY_LAND = (Status.APPLIED, Status.NEEDS_REVIEW)
+
+
+def failed(outcome: Outcome) -> bool:
+    """An outcome nobody could accept as it stands."""
+    return outcome.status not in _MAY_LAND
+
+
+def pending_cause(review: Review, key: OpKey, outcome: Outcome) -> str:
+    """For a failed ``outcome`` of the operation at ``key``: the latest earlier operation
+    still pending review that the workbench shows landing on the same path ("op 1.1 :rm
+    src/a.py"), which may be why; "" when none (or it did not fail)."""
+    if not failed(outcome):
+        return ""
+    path = outcome.path or getattr(review.result(key).op, "path", "") or ""
+    cause = ""
+    for turn in review.display.turns:
+        for result in turn.results:
+            if result.key >= key:
+                return cause
+            if not result.landed or result.decision.verdict is not Verdict.PENDING:
+                continue
+            op = result.op
+            paths = ({p for change in result.outcome.changes for p in change if p}
+                     if isinstance(op, ConsoleCommand) else {getattr(op, "path", "")})
+            if path in paths or result.outcome.path == path:
+                cause = (f"op {result.key[0]}.{result.key[1] + 1} "
+                         f"{agent.operation_summary(op)}")
+    return cause
+
+
+def pinned_before(review: Review, key: OpKey) -> int | None:
+    """The checkpoint the disk is pinned at (``ctrl+t``) when ``key``'s turn lies past it:
+    an accept of that operation is recorded but not written until the reviewer unpins.
+    Checkpoint n is the draft after its first n turns."""
+    pin = review.disk_checkpoint
+    if pin is None:
+        return None
+    turns = [turn.index for turn in review.session.turns]
+    return pin if key[0] in turns and turns.index(key[0]) >= pin else None

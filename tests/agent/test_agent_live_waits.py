@@ -1,0 +1,85 @@
+"""A call whose failure a pending change explains waits for the reviewer, and a waiting
+call that can no longer land is answered at once (QA pass s32, F2 and F5).
+
+F2: an edit of a file whose removal waited for the reviewer was answered ``not_found ...
+does not exist`` (the disk still held the file); when the reviewer rejected the removal,
+the workbench's own gate wrote the edit the agent had been told failed. F5: a change built
+on one the reviewer then rejected was answered only when ``--wait`` ran out, with
+"pending review", while the workbench already showed it not found.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reviewtui.core.engine import Decision
+from reviewtui.shell.agent_tools import AgentTools
+from reviewtui.shell.live import Gate, LiveSession, prepare_live_session
+from reviewtui.shell.review import Review
+
+APP = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"
+
+
+def _project(tmp_path: Path) -> tuple[Path, Path, Path]:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "app.py").write_text(APP)
+    session = tmp_path / "live.jsonl"
+    return root, session, prepare_live_session(session, root)
+
+
+def test_an_edit_of_a_file_whose_removal_waits_waits_too(tmp_path: Path) -> None:
+    root, session, state = _project(tmp_path)
+    tools = AgentTools(LiveSession(root, session, gate=Gate.REVIEW, wait=0))
+    try:
+        removal = tools.live.record({"tool": "delete", "path": "app.py"}, "cleanup")
+        assert tools._answer(removal, tools.live.settle(removal)).startswith(
+            "pending review · app.py")
+        rec = tools.live.record({"tool": "edit", "path": "app.py",
+                                 "search": "    return a - b",
+                                 "replace": "    return a - b - 0"}, "cleanup")
+        answer = tools._answer(rec, tools.live.settle(rec))
+        assert answer.startswith("pending review · app.py"), answer
+        assert "does not exist" not in answer
+        assert ("as the review stands it is not found, but it builds on op 1.1 "
+                ":rm app.py, which waits for the reviewer") in answer, answer
+        # The reviewer keeps the file: the edit is still the reviewer's to decide, and
+        # nothing is written meanwhile, as the agent was told.
+        with Review.open(session, root, state_path=state, format="toolcalls") as workbench:
+            workbench.decide(removal.key, Decision.reject())
+            assert str(workbench.outcome(rec.key).status) == "applied"
+        assert (root / "app.py").read_text() == APP
+        assert tools.status().splitlines()[1] == "op 2.1 edit app.py: pending review"
+    finally:
+        tools.live.close()
+
+
+def test_a_waiting_call_whose_predecessor_is_rejected_is_answered_at_once(
+        tmp_path: Path) -> None:
+    root, session, state = _project(tmp_path)
+    clock = [0.0]
+    live = LiveSession(root, session, gate=Gate.REVIEW, wait=30,
+                       clock=lambda: clock[0], sleep=lambda s: None)
+    tools = AgentTools(live)
+    try:
+        rename = live.record({"tool": "edit", "path": "app.py", "search": "def sub(a, b):",
+                              "replace": "def subtract(a, b):"}, "chain")
+        built = live.record({"tool": "edit", "path": "app.py",
+                             "search": "def subtract(a, b):\n    return a - b",
+                             "replace": "def subtract(a, b):\n    return b - a"}, "chain")
+        with Review.open(session, root, state_path=state, format="toolcalls") as workbench:
+            ticks = []
+
+            def sleep(_seconds: float) -> None:  # the reviewer rejects the rename meanwhile
+                ticks.append(clock[0])
+                if len(ticks) == 3:
+                    workbench.decide(rename.key, Decision.reject())
+                clock[0] += 0.05
+
+            live.sleep = sleep
+            answer = tools._answer(built, live.settle(built))
+        assert answer.startswith("not_found · app.py"), answer
+        assert clock[0] < 1, "answered at once, not when --wait ran out"
+        assert (root / "app.py").read_text() == APP
+    finally:
+        live.close()
