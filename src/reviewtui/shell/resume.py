@@ -24,7 +24,7 @@ from pathlib import Path
 from reviewtui.core.digests import sha256
 from reviewtui.core.engine import OpKey, Policy, evaluate_session
 from reviewtui.core.engine.file_edits import normalize_or_none
-from reviewtui.core.errors import DiskError, UsageError
+from reviewtui.core.errors import DiskError, PathRefused, UsageError
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.review.log import LogEntry, LogKind, drop_in_force, fold, reconcile_log
 from reviewtui.core.review.plan import PathRecord
@@ -220,7 +220,17 @@ def load_saved(review: Review, saved: ReviewState) -> None:
             continue
         review._records[rel] = record
         changes[rel] = record.base
-    review.base = review.base.apply(changes)
+    try:
+        review.base = review.base.apply(changes)
+    except PathRefused:  # a folder on the way is a file now (a link put there): one by one
+        for rel, base in changes.items():
+            try:
+                review.base = review.base.apply({rel: base})
+            except PathRefused as exc:
+                del review._records[rel]
+                review.state_problems.append(
+                    f"{path}: ignored the saved record of {rel}: a folder on its way is no "
+                    f"folder on disk now ({exc.message})")
 
 
 def reconcile(review: Review, report: ReplayReport, saved_nonce: str = "") -> None:
