@@ -372,6 +372,22 @@ def test_auto_leaves_a_near_match_pending_for_the_reviewer(tmp_path: Path) -> No
     assert tools.status() == "op 1.1 edit m0.py: pending review"
 
 
+def test_auto_leaves_a_landing_that_forgave_typographic_punctuation_pending(
+        tmp_path: Path) -> None:
+    """The file says Don’t (a curly apostrophe), the agent typed Don't: written at once, the
+    file's apostrophe became ASCII in a user-visible string nobody reviewed (QA s32 F11)."""
+    root = tmp_path / "root"
+    root.mkdir()
+    text = 'msg = "Don\u2019t panic"\n'
+    (root / "m.py").write_text(text)
+    tools = AgentTools(LiveSession(root, tmp_path / "s.jsonl", gate=Gate.AUTO, wait=0.2))
+    answer = tools.mutate({"tool": "edit", "path": "m.py", "search": 'msg = "Don\'t panic"',
+                           "replace": 'msg = "Don\'t panic!"'})
+    assert answer.startswith("pending review · m.py"), answer
+    assert "method unicode-punctuation" in answer, answer
+    assert (root / "m.py").read_text() == text
+
+
 def test_an_empty_live_session_opens_without_a_format_warning(tmp_path: Path) -> None:
     """`open --live` before the agent's first call: the empty file is no other format."""
     root = project(tmp_path)

@@ -41,8 +41,8 @@ def test_an_edit_of_a_file_whose_removal_waits_waits_too(tmp_path: Path) -> None
         answer = tools._answer(rec, tools.live.settle(rec))
         assert answer.startswith("pending review · app.py"), answer
         assert "does not exist" not in answer
-        assert ("as the review stands it is not found, but it builds on op 1.1 "
-                ":rm app.py, which waits for the reviewer") in answer, answer
+        assert ("as the review stands it is not found, but op 1.1 :rm app.py, which "
+                "waits for the reviewer, changes that path before it") in answer, answer
         # The reviewer keeps the file: the edit is still the reviewer's to decide, and
         # nothing is written meanwhile, as the agent was told.
         with Review.open(session, root, state_path=state, format="toolcalls") as workbench:

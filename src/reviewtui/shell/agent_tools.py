@@ -192,9 +192,10 @@ class AgentTools:
                      "reviewer. Call status later; do not send the change again.")
         elif settled.verdict == "pending review" and settled.waits:
             text += (f"\nnot written yet: as the review stands it is "
-                     f"{str(outcome.status).replace('_', ' ')}, but it builds on "
-                     f"{settled.waits}, which waits for the reviewer; once that is decided "
-                     "it lands or fails. Call status later; do not send the change again.")
+                     f"{str(outcome.status).replace('_', ' ')}, but {settled.waits}, which "
+                     "waits for the reviewer, changes that path before it; once that is "
+                     "decided it lands or fails. Call status later; do not send the change "
+                     "again.")
         elif settled.verdict == "pending review":
             text += ("\nnot written yet: the reviewer has not decided. Call status later; "
                      "do not send the change again.")

@@ -52,7 +52,7 @@ from reviewtui.shell.review import Review
 from reviewtui.shell.state import BlobStore, blob_dir_for, decode_state, fold, op_fingerprint
 
 FORMAT = "toolcalls"
-AUTO_METHODS_EXCLUDED = ("near", "elision")  # these always wait for a human under auto
+AUTO_METHODS_EXCLUDED = ("near", "elision", "unicode-punctuation")  # wait for a human (F11)
 _READINGS = 20  # readings of a live review taken while the state changes under them
 
 
