@@ -205,7 +205,7 @@ def test_waiting_for_the_reviewer_reads_the_decision_log_again_only_when_it_chan
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """While the agent waits, the server asks the state file every 50 ms: a file the same
     byte for byte is not parsed again; one the reviewer saved a decision in is."""
-    import reviewtui.shell.live as live_module
+    import reviewtui.shell.live_waits as live_module  # (where the log is read)
 
     root = project(tmp_path)
     session = tmp_path / "wait.jsonl"

@@ -83,3 +83,34 @@ def test_a_waiting_call_whose_predecessor_is_rejected_is_answered_at_once(
         assert (root / "app.py").read_text() == APP
     finally:
         live.close()
+
+
+def test_an_accept_that_ends_in_a_conflict_is_not_answered_applied(tmp_path: Path) -> None:
+    """QA pass s32, F4: the user changed the line a waiting edit changes; the reviewer's
+    ``y`` made a conflict and wrote nothing, and the agent was told ``applied``."""
+    root, session, state = _project(tmp_path)
+    clock = [0.0]
+    live = LiveSession(root, session, gate=Gate.REVIEW, wait=30,
+                       clock=lambda: clock[0], sleep=lambda s: None)
+    tools = AgentTools(live)
+    user = APP.replace("return a - b", "return a - b - 0  # user")
+    try:
+        rec = live.record({"tool": "edit", "path": "app.py", "search": "    return a - b",
+                           "replace": "    return a - b  # agent"}, "task")
+        with Review.open(session, root, state_path=state, format="toolcalls") as workbench:
+
+            def sleep(_seconds: float) -> None:  # while it waits: the user, then the reviewer
+                if clock[0] == 0:
+                    (root / "app.py").write_text(user)
+                    workbench.decide(rec.key, Decision.accept())
+                    assert "app.py" in workbench.conflicts
+                clock[0] += 0.05
+
+            live.sleep = sleep
+            answer = tools._answer(rec, live.settle(rec))
+    finally:
+        live.close()
+    assert (root / "app.py").read_text() == user
+    assert answer.startswith("accepted · app.py"), answer
+    assert ("not written: the reviewer accepted it, but app.py was changed outside where "
+            "it writes, so nothing of it is on disk") in answer, answer

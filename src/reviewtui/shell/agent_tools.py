@@ -40,6 +40,7 @@ from reviewtui.core.review.plan import op_path
 from reviewtui.core.review.rebase import ConflictKind
 from reviewtui.shell.disk import target_path
 from reviewtui.shell.live import (
+    ON_CONFLICT,
     ON_PENDING,
     Gate,
     LiveSession,
@@ -203,6 +204,10 @@ class AgentTools:
             text += ("\nnot written yet: the reviewer accepted it, but it builds on a change "
                      "still pending review, which the disk does not hold; it is written when "
                      "that one is accepted. Call status later; do not send the change again.")
+        elif settled.pinned == ON_CONFLICT:
+            text += (f"\nnot written: the reviewer accepted it, but {path} was changed outside "
+                     "where it writes, so nothing of it is on disk; the reviewer settles that "
+                     "conflict. Call status later; do not send the change again.")
         elif settled.pinned is not None:
             text += (f"\nnot written yet: the reviewer keeps the disk at checkpoint "
                      f"{settled.pinned}, before this turn; it is written when they unpin. "

@@ -37,7 +37,8 @@ from pathlib import Path
 from typing import Any
 
 from reviewtui.core.engine import Decision, OpKey, Verdict
-from reviewtui.core.errors import LockedError, ReviewtuiError, StateFormatError, UsageError
+from reviewtui.core.engine.decisions import accept_lands
+from reviewtui.core.errors import LockedError, ReviewtuiError, UsageError
 from reviewtui.core.importers.toolcalls import call_problem
 from reviewtui.core.lint.project_config import touches_config
 from reviewtui.core.model.outcome import Outcome, Status
@@ -45,11 +46,11 @@ from reviewtui.core.model.records import Operation
 from reviewtui.core.protocol.config import is_config_path
 from reviewtui.core.record import record
 from reviewtui.shell.deciding import in_draft
-from reviewtui.shell.live_waits import failed, pending_cause, pinned_before
+from reviewtui.shell.live_waits import decision_in, failed, pending_cause, pinned_before
 from reviewtui.shell.loader import LoadedSession, input_limit, load_session
 from reviewtui.shell.lock import RootLock
 from reviewtui.shell.review import Review
-from reviewtui.shell.state import BlobStore, blob_dir_for, decode_state, fold, op_fingerprint
+from reviewtui.shell.state import BlobStore, blob_dir_for
 
 FORMAT = "toolcalls"
 AUTO_METHODS_EXCLUDED = ("near", "elision", "unicode-punctuation")  # wait for a human (F11)
@@ -118,6 +119,7 @@ class Recorded:
 
 
 ON_PENDING = -1  # Settled.pinned of an accept that builds on a change still pending
+ON_CONFLICT = -2  # ... of an accept whose file changed outside where it writes (F4)
 
 
 @record(frozen=True, slots=True)
@@ -251,6 +253,9 @@ class LiveSession:
             if (pinned is None and decided is not None
                     and decided.verdict is not Verdict.REJECTED and not in_draft(review, key)):
                 pinned = ON_PENDING  # (see Settled)
+            elif (pinned is None and decided is not None and outcome.path in review.conflicts
+                  and decided.verdict is not Verdict.REJECTED):
+                pinned = ON_CONFLICT
             waits = pending_cause(review, key, outcome)
         return outcome, pinned, self._state_digest() == before, waits
 
@@ -275,7 +280,7 @@ class LiveSession:
         asked = (hashlib.sha256(data).digest(), rec)
         if self._polled is not None and self._polled[0] == asked:
             return self._polled[1]
-        decision = _decision_in(data, rec, BlobStore(blob_dir_for(self.state)))
+        decision = decision_in(data, rec, BlobStore(blob_dir_for(self.state)))
         self._polled = (asked, decision)
         return decision
 
@@ -443,6 +448,11 @@ class LiveSession:
             outcome, pinned, _waits = self._evaluated(rec.key)
         except ReviewtuiError:
             outcome, pinned = Outcome(Status.APPLIED), None
+        if (pinned is None and decision.verdict is not Verdict.REJECTED
+                and not accept_lands(decision, outcome.status, outcome.forceable)):
+            # Accepted, but it does not land as the disk now stands (the file changed
+            # outside where it writes: a conflict the reviewer settles): not written.
+            pinned = ON_CONFLICT
         return _settled(decision, outcome, pinned)
 
 
@@ -474,25 +484,6 @@ def _appending(session: Path) -> Iterator[int]:
         yield fd
     finally:
         os.close(fd)  # releases the flock
-
-
-def _decision_in(data: bytes, rec: Recorded, blobs: BlobStore) -> Decision | None:
-    """The decision a state file's bytes hold for ``rec`` (None: none, or unreadable, or
-    made for another operation at that key); ``blobs``: its blob folder (log segments)."""
-    try:
-        doc = json.loads(data.decode("utf-8"))
-        saved = decode_state(doc, blobs)
-    except (StateFormatError, ValueError, KeyError, TypeError, RecursionError):
-        return None
-    folded = fold(saved.log)
-    for entry in folded.applied:
-        for item in entry.items:
-            if item.key == rec.key and item.op_hash != op_fingerprint(rec.op):
-                return None
-    decision = folded.decisions().get(rec.key)
-    if decision is None or decision.verdict is Verdict.PENDING:
-        return None
-    return decision
 
 
 def _settled(decision: Decision, outcome: Outcome, pinned: int | None = None) -> Settled:

@@ -1,5 +1,6 @@
 """What a live call waits on: a pending change its failure depends on (QA pass s32, F2
-and F5), or the checkpoint the disk is pinned at (:func:`pinned_before`).
+and F5), the checkpoint the disk is pinned at (:func:`pinned_before`), or the reviewer's
+decision as the state file holds it (:func:`decision_in`).
 
 The workbench shows, and the server evaluates, pending operations as landing. An edit of a
 file whose removal waits for the reviewer is then "not found" there, although the disk
@@ -12,13 +13,18 @@ once, also while a call waits (its predecessor rejected, the file deleted outsid
 
 from __future__ import annotations
 
+import json
+
 from reviewtui.core.agent import answers as agent
-from reviewtui.core.engine import OpKey, Verdict
+from reviewtui.core.engine import Decision, OpKey, Verdict
+from reviewtui.core.errors import StateFormatError
 from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.records import ConsoleCommand
+from reviewtui.shell.state import BlobStore, decode_state, fold, op_fingerprint
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
+    from reviewtui.shell.live import Recorded
     from reviewtui.shell.review import Review
 
 _MAY_LAND = (Status.APPLIED, Status.NEEDS_REVIEW)
@@ -61,3 +67,22 @@ def pinned_before(review: Review, key: OpKey) -> int | None:
         return None
     turns = [turn.index for turn in review.session.turns]
     return pin if key[0] in turns and turns.index(key[0]) >= pin else None
+
+
+def decision_in(data: bytes, rec: Recorded, blobs: BlobStore) -> Decision | None:
+    """The decision a state file's bytes hold for ``rec`` (None: none, or unreadable, or
+    made for another operation at that key); ``blobs``: its blob folder (log segments)."""
+    try:
+        doc = json.loads(data.decode("utf-8"))
+        saved = decode_state(doc, blobs)
+    except (StateFormatError, ValueError, KeyError, TypeError, RecursionError):
+        return None
+    folded = fold(saved.log)
+    for entry in folded.applied:
+        for item in entry.items:
+            if item.key == rec.key and item.op_hash != op_fingerprint(rec.op):
+                return None
+    decision = folded.decisions().get(rec.key)
+    if decision is None or decision.verdict is Verdict.PENDING:
+        return None
+    return decision
