@@ -399,3 +399,29 @@ def test_an_empty_live_session_opens_without_a_format_warning(tmp_path: Path) ->
     LiveSession(root, session, wait=0).record({"tool": "write", "path": "n.txt",
                                                "content": "n\n"})
     assert load_session(session, format="toolcalls").format_note == ""
+
+
+def test_a_revision_copied_with_its_punctuation_is_the_revision(tmp_path: Path) -> None:
+    """``read`` says ``rev 674751cf; lines 1-2``: an agent that copied ``674751cf;`` was
+    refused with "expected revision 674751cf;, actual 674751cf" (QA pass s32, F14); and a
+    read past the end said ``lines 50-18``."""
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "m.py").write_text("a = 1\nb = 2\nc = 3\n")
+    tools = AgentTools(LiveSession(root, tmp_path / "s.jsonl", gate=Gate.AUTO, wait=0))
+    try:
+        read = tools.read("m.py", first=1, last=2)
+        header = read.splitlines()[0]
+        assert header.startswith("m.py: 3 lines, rev ")
+        assert header.endswith("; lines 1-2")
+        copied = header.split("rev ")[1].split()[0]
+        assert copied.endswith(";")
+        answer = tools.mutate({"tool": "line_replace", "path": "m.py", "from": 2, "to": 2,
+                               "content": "b = 20", "expectedRevision": copied})
+        past = tools.read("m.py", first=50)
+    finally:
+        tools.live.close()
+    assert answer.startswith("applied · m.py"), answer
+    assert (root / "m.py").read_text() == "a = 1\nb = 20\nc = 3\n"
+    assert past.endswith("; line 50 is past the end"), past
+    assert "50-" not in past

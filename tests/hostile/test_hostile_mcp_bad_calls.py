@@ -20,6 +20,10 @@ BAD_CALLS: list[dict[str, Any]] = [
     {"tool": "batch_edit", "path": "a.py", "operations": [{"operation": "bogus", "line": 1}]},
     {"tool": "batch_edit", "path": "a.py", "operations": [{"operation": "delete"}]},
     {"tool": "batch_edit", "path": "a.py", "operations": "delete line 1"},
+    # Both line and line_range: one was silently dropped (QA pass s32, F13).
+    {"tool": "batch_edit", "path": "a.py",
+     "operations": [{"operation": "replace", "line": 1, "line_range": [2, 2],
+                     "content": "# replaced"}]},
 ]
 GOOD = {"tool": "edit", "path": "a.py", "search": "x = 1", "replace": "x = 5"}
 
@@ -32,7 +36,7 @@ def project(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("bad", BAD_CALLS, ids=["line-ref", "unknown-op", "no-line",
-                                                "not-a-list"])
+                                                "not-a-list", "line-and-range"])
 def test_a_call_the_reader_rejects_is_answered_and_not_recorded(
         tmp_path: Path, bad: dict[str, Any]) -> None:
     root = project(tmp_path)

@@ -154,6 +154,14 @@ class AgentTools:
                                     if isinstance(call.get(field), str)), *self._own)
             if named is not None:
                 return f"error: {refusal(named)}"
+        if call.get("tool") in ("delete", "move"):
+            for field in PATH_FIELDS:
+                raw = call.get(field)
+                if isinstance(raw, str) and raw.rstrip().endswith(("/", "\\", "/.")):
+                    # (QA s32 F12: "remove Makefile/" deleted the file Makefile)
+                    return (f"error: {raw.strip()!r} ends with a slash, so it names a folder: "
+                            "a file is removed or moved by its own name; nothing was recorded "
+                            "[folder-path]")
         if (call.get("tool") in _LINE_ADDRESSED and call.get("expectedRevision") is None
                 and isinstance(call.get("path"), str)
                 and (state := self._disk_state(call["path"])) is not None):

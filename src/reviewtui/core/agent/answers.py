@@ -90,15 +90,15 @@ def read_answer(path: str, state: FileState, revision: str, *, first: int | None
         return f"{header}; error: last ({last}) is before first ({first})"
     a = max(1, first or 1)
     b = min(total, last if last is not None else total)
+    if total == 0:
+        return header + " (empty file)"
+    if a > total:  # (not "lines 50-18": QA s32 F14)
+        return header + f"; line {a} is past the end"
     if b - a + 1 > READ_MAX_LINES:
         b = a + READ_MAX_LINES - 1
         header += f"; showing {a}-{b} (at most {READ_MAX_LINES} lines a read)"
     elif (a, b) != (1, total):
         header += f"; lines {a}-{b}"
-    if total == 0:
-        return header + " (empty file)"
-    if a > total:
-        return header + f"; line {a} is past the end"
     return "\n".join([header, *numbered_lines(lines[a - 1:b], a, hashed=hashed)])
 
 

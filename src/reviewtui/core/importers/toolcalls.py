@@ -162,6 +162,9 @@ class _Reader:
         elif not isinstance(content, str):
             raise self.fail(f"{action.value} needs content (a string: the lines it puts "
                             "there; delete removes lines)")
+        if "line_range" in raw and "line" in raw:  # (one was silently dropped: QA s32 F13)
+            raise self.fail("a batch operation names its lines once: line_range or line, "
+                            "not both")
         where = raw.get("line_range", raw.get("line"))
         if isinstance(where, list) and len(where) == 2:
             first, last = self.ref(where[0]), self.ref(where[1])
@@ -208,7 +211,9 @@ class _Reader:
             return [self.edit(path, tuple(old.split("\n")), tuple(new.split("\n")),
                               substring=True, replace_all=bool(call.get("replace_all")))]
         revision = call.get("expectedRevision")
-        revision = str(revision) if revision is not None else None
+        # As copied from an answer ("rev 674751cf; lines 1-2"): the punctuation after it
+        # is not part of it (QA s32 F14: "expected 674751cf;, actual 674751cf" refused).
+        revision = str(revision).strip().rstrip(";,.:") if revision is not None else None
         if tool == "line_replace":
             shape: Shape = LineRange(self.ref(call.get("from")), self.ref(call.get("to")),
                                      revision)
