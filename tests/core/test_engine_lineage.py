@@ -2,11 +2,15 @@
 
 The property follows every line forward through random splices, carrying a tag (its
 base line, or the operation and offset that wrote it; lines an edit repeats at either
-end of its region keep theirs), and checks that ``origin`` walking the lineage backwards
-names the same tag for every line of every version.
+end of its region, or between its changes where every alignment keeps them, keep
+theirs: counted here by brute force), and checks
+that ``origin`` walking the lineage backwards names the same tag for every line of every
+version.
 """
 
 from __future__ import annotations
+
+import functools
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -33,6 +37,25 @@ def _kept(old: list[str], new: list[str]) -> tuple[int, int]:
     return head, tail
 
 
+def _unchanged_in_every_alignment(old: list[str], new: list[str]) -> dict[int, int]:
+    """The rule, by brute force: the pairs (new -> old index) that every longest common
+    subsequence of the two lists contains."""
+    @functools.cache
+    def every(i: int, j: int) -> tuple[int, frozenset[frozenset[tuple[int, int]]]]:
+        if i == len(old) or j == len(new):
+            return 0, frozenset({frozenset()})
+        options = [every(i + 1, j), every(i, j + 1)]
+        if old[i] == new[j]:
+            length, sets = every(i + 1, j + 1)
+            options.append((length + 1, frozenset(ps | {(i, j)} for ps in sets)))
+        top = max(length for length, _ in options)
+        return top, frozenset(ps for length, sets in options if length == top for ps in sets)
+
+    _, alignments = every(0, 0)
+    common = frozenset.intersection(*alignments)
+    return {j: i for i, j in common}
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(LINES, min_size=1, max_size=12), st.data())
 def test_origin_follows_each_line_through_every_splice(base: list[str],
@@ -53,7 +76,10 @@ def test_origin_follows_each_line_through_every_splice(base: list[str],
         key = (7, step)
         adopt(made, state, key, (start, end))
         head, tail = _kept(lines[start:end], new)
-        middle = [("o", *key, offset) for offset in range(head, len(new) - tail)]
+        kept = _unchanged_in_every_alignment(lines[start + head:end - tail],
+                                             new[head:len(new) - tail])
+        middle = [tags[start + head + kept[at]] if at in kept else ("o", *key, head + at)
+                  for at in range(len(new) - tail - head)]
         tags = tags[:start + head] + middle + tags[end - tail:]
         lines = lines[:start] + new + lines[end:]
         state = made
@@ -66,9 +92,10 @@ def test_same_place_tells_lines_apart_by_where_they_came_from() -> None:
     swapped = base.splice(1, 4, ["    return 2", "def b():", "    return 1"])
     adopt(swapped, base, (1, 0), (1, 4))
     pinned = pin(swapped, 3, 4)  # b()'s return, which the swap wrote
+    assert pinned is not None
     assert pinned == (("o", 1, 0, 2), ("o", 1, 0, 2))
-    assert same_place(pinned, swapped, 3, 4)
-    assert not same_place(pinned, base, 1, 2)  # a()'s line, same text, another place
+    assert same_place(pinned, pin(swapped, 3, 4))
+    assert not same_place(pinned, pin(base, 1, 2))  # a()'s line, same text, another place
     # "def b():" sits between changed lines, so it is the swap's; the line before the
     # region is still the base's.
     assert origin(swapped, 0) == origin(base, 0)
@@ -82,6 +109,29 @@ def test_a_changed_base_is_not_compared_by_line_numbers() -> None:
     pinned = pin(old, 1, 2)
     assert pinned is not None
     assert pinned[0][0] == "b"
-    assert same_place(pinned, new, 2, 3)
-    assert same_place(pinned, old, 1, 2)
-    assert not same_place(pinned, old, 0, 1)
+    assert same_place(pinned, pin(new, 2, 3))
+    assert same_place(pinned, pin(old, 1, 2))
+    assert not same_place(pinned, pin(old, 0, 1))
+
+
+def test_an_edit_is_pinned_by_the_lines_it_changes_not_by_its_context() -> None:
+    """fd's history: a Cargo.lock hunk whose first context lines an earlier commit wrote
+    (a new package block inserted above) was taken for moved when that commit was
+    rejected; the lines it changes were the same lines all along."""
+    from reviewtui.core.engine.lineage import landing_pin
+    from reviewtui.core.model.outcome import Outcome, Status
+
+    base = _state(["[[package]]", 'name = "a"', 'version = "1"'])
+    grown = base.splice(0, 0, ["[[package]]", 'name = "new"', ""])
+    adopt(grown, base, (1, 0), (0, 0))
+
+    search = ("[[package]]", 'name = "a"', 'version = "1"')  # the hunk: 1 line changed
+    replace = (*search[:2], 'version = "2"')
+
+    def landing(state: FileState, first: int) -> Outcome:
+        return Outcome(Status.APPLIED, lines=(first, first + 2), before_state=state)
+
+    on_grown = landing_pin(landing(grown, 4), search, replace)
+    on_base = landing_pin(landing(base, 1), search, replace)
+    assert on_grown == on_base == (origin(base, 2), origin(base, 2))
+    assert same_place(on_grown, on_base)

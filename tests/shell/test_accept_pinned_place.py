@@ -126,3 +126,44 @@ def test_a_bulk_accept_pins_each_edit_where_it_lands(tmp_path: Path) -> None:
         assert review.decisions[BUMP].at == (("o", 1, 0, 5), ("o", 1, 0, 5))
         review.decide(SWAP, Decision.reject())
         assert (root / "m.py").read_text() == BASE
+
+
+def test_an_insertion_after_a_swapped_line_does_not_follow_it(tmp_path: Path) -> None:
+    """An edit that adds a line after b()'s ``return 1`` (after the swap): with the swap
+    rejected, that text is a()'s, and the new line would have gone into a()."""
+    session, root = _session(tmp_path, (BASE.rstrip("\n"), SWAPPED.rstrip("\n")),
+                             ("    return 1", "    return 1\n    # b's"))
+    with Review.open(session, root) as review:
+        review.decide_many([(SWAP, Decision.accept()), (BUMP, Decision.accept())])
+        assert review.decisions[BUMP].at is not None
+        assert review.decisions[BUMP].at[2:] == ("between",)
+        assert (root / "m.py").read_text() == SWAPPED + "    # b's\n"
+        review.decide(SWAP, Decision.reject())
+        assert (root / "m.py").read_text() == BASE
+        assert review.outcome(BUMP).rule == MOVED
+    saved = json.loads(session.with_name("session.md.review.json").read_text())
+    ats = [item["at"] for entry in saved["log"] for item in entry.get("items", [])
+           if "at" in item and (item["turn"], item["pos"]) == BUMP]
+    assert ats == [[["o", 1, 0, 5], ["o", 1, 0, 5], "between"]]
+    with Review.open(session, root) as again:  # an accept that does not land, reopened:
+        assert BUMP not in again.decisions  # back to pending, with a notice (as before)
+        assert (root / "m.py").read_text() == BASE
+
+
+def test_an_insertion_stays_next_to_the_line_it_was_seen_before(tmp_path: Path) -> None:
+    """fd's history: a test inserted before "/// Explicit root path", after lines an
+    earlier commit added; with that commit rejected, the same context text sits before
+    the same line: the insertion is where it was seen (next to that line)."""
+    base = "def f():\n    pass\n\n# end\n"
+    session, root = _session(
+        tmp_path,
+        ("def f():\n    pass", "def f():\n    pass\n\n\ndef g():\n    pass"),  # g() added
+        ("    pass\n\n# end", "    pass\n\n# h() next\n\n# end"),
+        base=base)
+    with Review.open(session, root) as review:
+        review.decide_many([((1, 0), Decision.accept()), ((1, 1), Decision.accept())])
+        assert (root / "m.py").read_text() == (
+            "def f():\n    pass\n\n\ndef g():\n    pass\n\n# h() next\n\n# end\n")
+        review.decide((1, 0), Decision.reject())
+        assert review.outcome((1, 1)).status is Status.APPLIED
+        assert (root / "m.py").read_text() == "def f():\n    pass\n\n# h() next\n\n# end\n"

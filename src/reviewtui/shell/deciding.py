@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from reviewtui.core.engine import PENDING, Decision, OpKey, Verdict
 from reviewtui.core.engine.decisions import refusal_hint, status_words
 from reviewtui.core.engine.file_edits import normalize_or_none
-from reviewtui.core.engine.lineage import pin
+from reviewtui.core.engine.lineage import landing_pin
 from reviewtui.core.errors import DecisionRefused, UsageError
 from reviewtui.core.model.records import CommandName, ConsoleCommand, Edit, Operation
 from reviewtui.core.record import replace
@@ -121,11 +121,7 @@ def _pinned(review: Review, key: OpKey, op: Operation, decision: Decision) -> De
             or decision.verdict not in _ACCEPTING or decision.placement is not None
             or decision.search is not None):
         return decision
-    outcome = review.result(key).outcome
-    before, lines = outcome.before_state, outcome.lines
-    if before is None or lines is None or lines[1] < lines[0]:
-        return decision  # not located, or an insertion: nothing replaced to bind to
-    at = pin(before, lines[0] - 1, lines[1])
+    at = landing_pin(review.result(key).outcome, op.search_lines, op.replace_lines)
     return replace(decision, at=at) if at is not None else decision
 
 

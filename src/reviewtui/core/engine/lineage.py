@@ -14,8 +14,11 @@ wrote, linked to the lineage of the version before. A line's *origin* follows th
 back: a line an operation wrote is (that operation, offset), any other line is (the
 version at the chain's bottom, line number): the file as read from the base tree. Lines an
 operation wrote back unchanged at either end of its region (the context it repeated)
-keep the origin they had. An accept records the origins of the first and last lines it
-replaced (:func:`pin`); a later evaluation lands it only on lines with those origins
+keep the origin they had, and so do the lines between its changes that it wrote back
+unchanged (a hunk's context between two changed lines), when every alignment of the
+region's old and new lines agrees on them. An accept records the origins of the first and
+last lines it changes (:func:`landing_pin`: its own context is only how it was found); a
+later evaluation lands it only where the lines it changes have those origins
 (:func:`same_place`), else it is not applied and says where it would now go.
 
 Base lines are named with the base version's identity (size and checksum): when the base
@@ -36,25 +39,34 @@ from reviewtui.core.record import replace
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
     from reviewtui.core.engine.file_edits import Proposal
+    from reviewtui.core.model.records import Edit
 
 # A pinned origin as saved: ("o", turn, pos, offset) for a line an operation wrote,
 # ("b", the base version's identity, line index) for a line of the base version.
 Origin = tuple[str, int, int, int] | tuple[str, str, int]
-Pin = tuple[Origin, Origin]
+# The first and last lines an edit changes; with BETWEEN, the lines around a pure insertion.
+Pin = tuple[Origin, Origin] | tuple[Origin, Origin, str]
+BETWEEN = "between"
 MOVED = "accept-moved"  # the outcome's rule when an accept would land elsewhere
 
 
 class Lineage:
     """One operation's step in a version's history (see the module docstring)."""
 
-    __slots__ = ("base", "end", "head", "newlen", "pos", "prev", "start", "tail", "turn")
+    __slots__ = ("base", "end", "head", "kept", "newlen", "pos", "prev", "start", "tail",
+                 "turn")
 
     def __init__(self, prev: Lineage | None, base: FileState | None, key: tuple[int, int],
-                 start: int, end: int, newlen: int, head: int, tail: int) -> None:
+                 start: int, end: int, newlen: int, head: int, tail: int,
+                 kept: dict[int, int] | None = None) -> None:
         self.prev, self.base = prev, base
         self.turn, self.pos = key
         self.start, self.end, self.newlen, self.head, self.tail = (start, end, newlen,
                                                                    head, tail)
+        # Between head and tail: offsets (from start) of written lines that are lines of
+        # the region it replaced, unchanged, -> their offsets there (a hunk's context
+        # between two changes).
+        self.kept = kept
 
 
 def adopt(state: FileState, before: FileState | None, key: tuple[int, int],
@@ -81,8 +93,50 @@ def adopt(state: FileState, before: FileState | None, key: tuple[int, int],
                        min(end - start, newlen) - head, -1)
         prev = before.lineage if isinstance(before.lineage, Lineage) else None
         base = prev.base if prev is not None else before
-        step = Lineage(prev, base, key, start, end, newlen, head, tail)
+        kept = _kept_between(old[start + head : end - tail],
+                             new[start + head : start + newlen - tail], head)
+        step = Lineage(prev, base, key, start, end, newlen, head, tail, kept)
     object.__setattr__(state, "lineage", step)  # (a version made here, not yet shared)
+
+
+_TABLE = 40_000  # cells of a region's alignment table; beyond, same place only
+
+
+def _kept_between(old: Sequence[str], new: Sequence[str], head: int) -> dict[int, int] | None:
+    """The unchanged lines between the first and last changed ones of a replaced region,
+    new offset -> old offset (from the region's start).
+
+    A line is kept when every longest common subsequence of the two pairs it the same way
+    (the only pair at its place in such a sequence). A line that several alignments could
+    pair is not: it may have been moved (a swap of two bodies lets either ``return`` pair
+    with the other's old line, and a later edit of it would follow the line back where
+    the reviewer did not see it). A region too big for the table keeps only the lines
+    equal at the same place, when its length is unchanged."""
+    if not old or not new:
+        return None
+    if len(old) * len(new) > _TABLE:
+        if len(old) != len(new):
+            return None
+        return {head + at: head + at for at, line in enumerate(new) if line == old[at]} or None
+    n, m = len(old), len(new)
+    ahead = [[0] * (m + 1) for _ in range(n + 1)]  # LCS of old[:i], new[:j]
+    for i in range(n):
+        for j in range(m):
+            ahead[i + 1][j + 1] = (ahead[i][j] + 1 if old[i] == new[j]
+                                   else max(ahead[i][j + 1], ahead[i + 1][j]))
+    behind = [[0] * (m + 1) for _ in range(n + 1)]  # LCS of old[i:], new[j:]
+    for i in range(n - 1, -1, -1):
+        for j in range(m - 1, -1, -1):
+            behind[i][j] = (behind[i + 1][j + 1] + 1 if old[i] == new[j]
+                            else max(behind[i + 1][j], behind[i][j + 1]))
+    best = ahead[n][m]
+    levels: dict[int, list[tuple[int, int]]] = {}
+    for i in range(n):
+        for j in range(m):
+            if old[i] == new[j] and ahead[i][j] + 1 + behind[i + 1][j + 1] == best:
+                levels.setdefault(ahead[i][j], []).append((i, j))
+    return {head + pairs[0][1]: head + pairs[0][0]
+            for pairs in levels.values() if len(pairs) == 1} or None
 
 
 def _common(old: Sequence[str], new: Sequence[str], at: int | tuple[int, int],
@@ -103,6 +157,8 @@ def origin(state: FileState, index: int) -> Origin:
         if index >= step.start + step.head:
             if index >= step.start + step.newlen - step.tail:
                 index += step.end - step.start - step.newlen
+            elif step.kept is not None and (was := step.kept.get(index - step.start)) is not None:
+                index = step.start + was
             else:
                 return ("o", step.turn, step.pos, index - step.start)
         step = step.prev
@@ -137,31 +193,53 @@ def pin(state: FileState, start: int, end: int) -> Pin | None:
     return origin(state, start), origin(state, end - 1)
 
 
-def same_place(pinned: Pin, state: FileState, start: int, end: int) -> bool:
-    """Whether lines ``start:end`` of ``state`` are where ``pinned`` was taken.
+def landing_pin(outcome: Outcome, search: Sequence[str], replace: Sequence[str],
+                ) -> Pin | None:
+    """Where a located edit's outcome changes its file: the origins of the first and last
+    lines it changes, not of the context it repeats unchanged at either end (that is only
+    how it was found: a hunk's context may be lines an earlier edit wrote, next to the
+    lines this one changes, which are where it was). The context is told from the edit's
+    own SEARCH and REPLACE (``search``, ``replace``: the same whatever the reviewer edits
+    into it), when its region has the SEARCH's length; else the whole region counts. A
+    pure insertion is pinned by the lines around it. None when nothing is located."""
+    state, lines = outcome.before_state, outcome.lines
+    if state is None or lines is None or lines[1] < lines[0] or state.binary:
+        return None
+    head = tail = 0
+    if lines[1] - lines[0] + 1 == len(search):
+        most = min(len(search), len(replace))
+        head = _common(search, replace, 0, most, 1)
+        tail = _common(search, replace, (len(search) - 1, len(replace) - 1), most - head, -1)
+    first, last = lines[0] - 1 + head, lines[1] - tail
+    if first < last:
+        return pin(state, first, last)
+    around = [at for at in (first - 1, first) if 0 <= at < state.line_count]
+    if not around:
+        return None
+    return origin(state, around[0]), origin(state, around[-1]), BETWEEN
 
-    True also when it cannot be told: base lines of a base that changed since."""
-    now = pin(state, start, end)
-    if now is None:
+
+def same_place(pinned: Pin, now: Pin | None) -> bool:
+    """Whether an edit pinned at ``pinned`` lands where it was (``now``: its landing's
+    pin). True also when it cannot be told: base lines of a base that changed since."""
+    if now is None or len(now) != len(pinned):
         return False
-    for was, is_ in zip(pinned, now, strict=True):
-        if was != is_:
-            # Another base: its line numbers say nothing (see the module docstring).
-            return was[0] == is_[0] == "b" and was[1] != is_[1]
-    return True
+    same = [was == is_ or (was[0] == is_[0] == "b" and was[1] != is_[1])  # (another
+            for was, is_ in zip(pinned[:2], now[:2], strict=True)]  # base: can't tell)
+    # An insertion is where it was next to either line it was seen next to (the other may
+    # be one an earlier edit wrote, and no longer there); a change, on both of its ends.
+    return any(same) if len(pinned) == 3 else all(same)
 
 
-def held_to_pin(outcome: Outcome, proposal: Proposal, pinned: Pin,
+def held_to_pin(outcome: Outcome, proposal: Proposal, pinned: Pin, op: Edit,
                 ) -> tuple[Outcome, Proposal | None]:
     """An accepted edit's outcome, kept only where the reviewer saw it land.
 
     Elsewhere it is not found, its one candidate the lines it now matches (``y`` there
     places it on exactly those lines, as for any missed edit), and nothing lands."""
-    before, lines = outcome.before_state, outcome.lines
-    if before is None or lines is None or lines[1] < lines[0]:
-        return outcome, proposal  # nothing replaced (an insertion): no place to compare
-    start, end = lines[0] - 1, lines[1]
-    if same_place(pinned, before, start, end):
+    lines = outcome.lines
+    if lines is None or lines[1] < lines[0] or same_place(
+            pinned, landing_pin(outcome, op.search_lines, op.replace_lines)):
         return outcome, proposal
     where = f"line {lines[0]}" if lines[0] == lines[1] else f"lines {lines[0]}-{lines[1]}"
     message = (f"accepted where it was shown landing ({describe(pinned)}), but its SEARCH now "

@@ -144,8 +144,10 @@ class TurnSteps:
         else:
             outcome, proposal = evaluate_full_file(tree, op, ctx, replacement)
         outcome = mark_generated(outcome, self.rules.reserved)
-        if decision.at is not None and proposal is not None:
-            outcome, proposal = held_to_pin(outcome, proposal, decision.at)
+        if (decision.at is not None and proposal is not None and isinstance(op, Edit)
+                and self._lands(outcome, decision)):
+            # (only what would land: a near match that waits says so, not "moved")
+            outcome, proposal = held_to_pin(outcome, proposal, decision.at, op)
         if proposal is None or not self._lands(outcome, decision):
             return state, OpResult(key, op, outcome, decision, False), None
         adopt(proposal.state, tree.get(proposal.path), key, _span(op, outcome))

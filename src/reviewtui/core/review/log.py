@@ -15,6 +15,7 @@ from pathlib import Path
 
 from reviewtui.core.digests import sha256
 from reviewtui.core.engine.decisions import Decision, OpKey, Verdict
+from reviewtui.core.engine.lineage import BETWEEN
 from reviewtui.core.errors import StateFormatError
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile, Operation, Session
 from reviewtui.core.record import field, record, replace
@@ -121,8 +122,8 @@ class DecisionItem:
                if decision.placement is not None else {}),
             **({"search": list(decision.search)} if decision.search is not None else {}),
             **({"undoes": decision.undoes} if decision.undoes is not None else {}),
-            **({"at": [list(end) for end in decision.at]} if decision.at is not None
-               else {}),
+            **({"at": [list(end) if isinstance(end, tuple) else end for end in decision.at]}
+               if decision.at is not None else {}),
         }
 
     @classmethod
@@ -177,9 +178,10 @@ def _pin(data: dict[str, Any]) -> Pin | None:
         return None
     _expect(data.get("verdict") in ("accepted", "edited"),
             "a landing pin belongs to an accepted or edited edit")
-    _expect(isinstance(raw, list) and len(raw) == 2, "bad landing pin")
+    _expect(isinstance(raw, list) and len(raw) in (2, 3), "bad landing pin")
+    _expect(len(raw) == 2 or raw[2] == BETWEEN, "bad landing pin")
     ends: list[Origin] = []
-    for end in raw:
+    for end in raw[:2]:
         _expect(isinstance(end, list) and end[:1] in (["o"], ["b"]), "bad landing pin")
         counts = end[1:] if end[0] == "o" else end[2:]
         _expect(len(end) == (4 if end[0] == "o" else 3)
@@ -187,7 +189,7 @@ def _pin(data: dict[str, Any]) -> Pin | None:
                 and (end[0] == "o" or (isinstance(end[1], str) and len(end[1]) <= 64)),
                 "bad landing pin")
         ends.append(tuple(end))
-    return ends[0], ends[1]
+    return (ends[0], ends[1], BETWEEN) if len(raw) == 3 else (ends[0], ends[1])
 
 
 def _search(data: dict[str, Any]) -> tuple[str, ...] | None:
