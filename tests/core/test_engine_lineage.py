@@ -93,7 +93,7 @@ def test_same_place_tells_lines_apart_by_where_they_came_from() -> None:
     adopt(swapped, base, (1, 0), (1, 4))
     pinned = pin(swapped, 3, 4)  # b()'s return, which the swap wrote
     assert pinned is not None
-    assert pinned == (("o", 1, 0, 2), ("o", 1, 0, 2))
+    assert pinned[:3] == (("o", 1, 0, 2), ("o", 1, 0, 2), "change")
     assert same_place(pinned, pin(swapped, 3, 4))
     assert not same_place(pinned, pin(base, 1, 2))  # a()'s line, same text, another place
     # "def b():" sits between changed lines, so it is the swap's; the line before the
@@ -109,6 +109,7 @@ def test_a_changed_base_is_not_compared_by_line_numbers() -> None:
     pinned = pin(old, 1, 2)
     assert pinned is not None
     assert pinned[0][0] == "b"
+    assert pinned[3] == 1
     assert same_place(pinned, pin(new, 2, 3))
     assert same_place(pinned, pin(old, 1, 2))
     assert not same_place(pinned, pin(old, 0, 1))
@@ -133,5 +134,8 @@ def test_an_edit_is_pinned_by_the_lines_it_changes_not_by_its_context() -> None:
 
     on_grown = landing_pin(landing(grown, 4), search, replace)
     on_base = landing_pin(landing(base, 1), search, replace)
-    assert on_grown == on_base == (origin(base, 2), origin(base, 2))
+    assert on_grown is not None
+    assert on_base is not None
+    assert on_grown[:2] == on_base[:2] == (origin(base, 2), origin(base, 2))
+    assert on_grown[3] != on_base[3]  # (another line number: the origins tell)
     assert same_place(on_grown, on_base)

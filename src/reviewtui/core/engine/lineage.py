@@ -44,9 +44,11 @@ if TYPE_CHECKING:
 # A pinned origin as saved: ("o", turn, pos, offset) for a line an operation wrote,
 # ("b", the base version's identity, line index) for a line of the base version.
 Origin = tuple[str, int, int, int] | tuple[str, str, int]
-# The first and last lines an edit changes; with BETWEEN, the lines around a pure insertion.
-Pin = tuple[Origin, Origin] | tuple[Origin, Origin, str]
-BETWEEN = "between"
+# The first and last lines an edit changes (CHANGE), or the lines around a pure insertion
+# (BETWEEN): their origins, the kind, the stretch's first line number (0-based) and a
+# checksum of its text.
+Pin = tuple[Origin, Origin, str, int, str]
+CHANGE, BETWEEN = "change", "between"
 MOVED = "accept-moved"  # the outcome's rule when an accept would land elsewhere
 
 
@@ -186,22 +188,26 @@ def _identity(base: FileState) -> str:
     return name
 
 
-def pin(state: FileState, start: int, end: int) -> Pin | None:
-    """The origins of lines ``start:end`` (0-based, a non-empty stretch) of ``state``."""
+def pin(state: FileState, start: int, end: int, kind: str = CHANGE) -> Pin | None:
+    """Lines ``start:end`` (0-based, a non-empty stretch) of ``state``: the origins of the
+    first and last, ``kind``, where the stretch starts and a checksum of its text."""
     if state.binary or not 0 <= start < end <= state.line_count:
         return None
-    return origin(state, start), origin(state, end - 1)
+    from zlib import crc32  # (a pin's first: not on a plain ``check``)
+
+    text = "\n".join(state.line_view[start:end]).encode("utf-8", "surrogatepass")
+    return origin(state, start), origin(state, end - 1), kind, start, f"{crc32(text):08x}"
 
 
 def landing_pin(outcome: Outcome, search: Sequence[str], replace: Sequence[str],
                 ) -> Pin | None:
-    """Where a located edit's outcome changes its file: the origins of the first and last
-    lines it changes, not of the context it repeats unchanged at either end (that is only
-    how it was found: a hunk's context may be lines an earlier edit wrote, next to the
-    lines this one changes, which are where it was). The context is told from the edit's
-    own SEARCH and REPLACE (``search``, ``replace``: the same whatever the reviewer edits
-    into it), when its region has the SEARCH's length; else the whole region counts. A
-    pure insertion is pinned by the lines around it. None when nothing is located."""
+    """Where a located edit's outcome changes its file: the lines it changes, not the
+    context it repeats unchanged at either end (that is only how it was found: a hunk's
+    context may be lines an earlier edit wrote, next to the lines this one changes, which
+    are where it was). The context is told from the edit's own SEARCH and REPLACE
+    (``search``, ``replace``: the same whatever the reviewer edits into it), when its
+    region has the SEARCH's length; else the whole region counts. A pure insertion is
+    pinned by the lines around it. None when nothing is located."""
     state, lines = outcome.before_state, outcome.lines
     if state is None or lines is None or lines[1] < lines[0] or state.binary:
         return None
@@ -213,22 +219,25 @@ def landing_pin(outcome: Outcome, search: Sequence[str], replace: Sequence[str],
     first, last = lines[0] - 1 + head, lines[1] - tail
     if first < last:
         return pin(state, first, last)
-    around = [at for at in (first - 1, first) if 0 <= at < state.line_count]
-    if not around:
-        return None
-    return origin(state, around[0]), origin(state, around[-1]), BETWEEN
+    return pin(state, max(first - 1, 0), min(first + 1, state.line_count), BETWEEN)
 
 
 def same_place(pinned: Pin, now: Pin | None) -> bool:
     """Whether an edit pinned at ``pinned`` lands where it was (``now``: its landing's
-    pin). True also when it cannot be told: base lines of a base that changed since."""
-    if now is None or len(now) != len(pinned):
+    pin, taken the same way).
+
+    Its lines come from the same places (a change: both ends; an insertion: either line
+    around it, the other may be one an earlier edit wrote and that is gone); or they are
+    the same text at the same line number (an earlier edit that wrote them was rejected,
+    and other edits before had written that very text there: regenerated lock files); or
+    it cannot be told (base lines of a base that changed since)."""
+    if now is None or now[2] != pinned[2]:
         return False
-    same = [was == is_ or (was[0] == is_[0] == "b" and was[1] != is_[1])  # (another
-            for was, is_ in zip(pinned[:2], now[:2], strict=True)]  # base: can't tell)
-    # An insertion is where it was next to either line it was seen next to (the other may
-    # be one an earlier edit wrote, and no longer there); a change, on both of its ends.
-    return any(same) if len(pinned) == 3 else all(same)
+    if now[3:] == pinned[3:]:
+        return True
+    same = [was == is_ or (was[0] == is_[0] == "b" and was[1] != is_[1])
+            for was, is_ in zip(pinned[:2], now[:2], strict=True)]
+    return any(same) if pinned[2] == BETWEEN else all(same)
 
 
 def held_to_pin(outcome: Outcome, proposal: Proposal, pinned: Pin, op: Edit,

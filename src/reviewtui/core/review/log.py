@@ -15,7 +15,7 @@ from pathlib import Path
 
 from reviewtui.core.digests import sha256
 from reviewtui.core.engine.decisions import Decision, OpKey, Verdict
-from reviewtui.core.engine.lineage import BETWEEN
+from reviewtui.core.engine.lineage import BETWEEN, CHANGE
 from reviewtui.core.errors import StateFormatError
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile, Operation, Session
 from reviewtui.core.record import field, record, replace
@@ -178,8 +178,9 @@ def _pin(data: dict[str, Any]) -> Pin | None:
         return None
     _expect(data.get("verdict") in ("accepted", "edited"),
             "a landing pin belongs to an accepted or edited edit")
-    _expect(isinstance(raw, list) and len(raw) in (2, 3), "bad landing pin")
-    _expect(len(raw) == 2 or raw[2] == BETWEEN, "bad landing pin")
+    _expect(isinstance(raw, list) and len(raw) == 5 and raw[2] in (CHANGE, BETWEEN)
+            and _is_count(raw[3]) and isinstance(raw[4], str) and len(raw[4]) <= 16,
+            "bad landing pin")
     ends: list[Origin] = []
     for end in raw[:2]:
         _expect(isinstance(end, list) and end[:1] in (["o"], ["b"]), "bad landing pin")
@@ -189,7 +190,7 @@ def _pin(data: dict[str, Any]) -> Pin | None:
                 and (end[0] == "o" or (isinstance(end[1], str) and len(end[1]) <= 64)),
                 "bad landing pin")
         ends.append(tuple(end))
-    return (ends[0], ends[1], BETWEEN) if len(raw) == 3 else (ends[0], ends[1])
+    return ends[0], ends[1], raw[2], raw[3], raw[4]
 
 
 def _search(data: dict[str, Any]) -> tuple[str, ...] | None:
