@@ -116,6 +116,12 @@ def _kept_between(old: Sequence[str], new: Sequence[str], head: int) -> dict[int
     equal at the same place, when its length is unchanged."""
     if not old or not new:
         return None
+    if len(old) == 1 or len(new) == 1:  # (most edits: one line for one, or for several)
+        one, many, flip = (old[0], new, False) if len(old) == 1 else (new[0], old, True)
+        if many.count(one) != 1:
+            return None  # nowhere, or several places it could pair with
+        at = many.index(one)
+        return {head + (0 if flip else at): head + (at if flip else 0)}
     if len(old) * len(new) > _TABLE:
         if len(old) != len(new):
             return None
