@@ -114,3 +114,24 @@ def test_an_accept_that_ends_in_a_conflict_is_not_answered_applied(tmp_path: Pat
     assert answer.startswith("accepted · app.py"), answer
     assert ("not written: the reviewer accepted it, but app.py was changed outside where "
             "it writes, so nothing of it is on disk") in answer, answer
+
+
+def test_a_reject_that_cannot_take_a_write_back_says_so(tmp_path: Path) -> None:
+    """QA pass s32, F9: the user appended to a file the agent rewrote; the reviewer's
+    reject could not put the original back (a conflict: the user's line is kept), and
+    ``status`` said ``rejected`` while the agent's content was still on disk."""
+    root, session, state = _project(tmp_path)
+    tools = AgentTools(LiveSession(root, session, gate=Gate.AUTO, wait=0))
+    try:
+        answer = tools.mutate({"tool": "write", "path": "app.py", "content": "# new\n"})
+        assert answer.startswith("applied · app.py"), answer
+        with Review.open(session, root, state_path=state, format="toolcalls") as workbench:
+            (root / "app.py").write_text("# new\nuser line\n")
+            workbench.decide((1, 0), Decision.reject())
+            assert "app.py" in workbench.conflicts
+        status = tools.status()
+    finally:
+        tools.live.close()
+    assert (root / "app.py").read_text() == "# new\nuser line\n"
+    assert status == ("op 1.1 write app.py: rejected, not taken off the disk: the file was "
+                      "changed outside the review where this writes; the reviewer settles it")

@@ -306,6 +306,13 @@ class AgentTools:
                         word += f", {_conflict_words(conflicts[path].kind)}"
                     elif word in ("accepted", "edited") and key in not_on_disk:
                         word += f", {NOT_ON_DISK}"
+                    elif (word == "rejected"
+                          and (path := op_path(review.result(key))) in conflicts):
+                        # (QA s32 F9: the reject of a write whose file the user changed
+                        # since could not take it back: its content is still on disk)
+                        word += (", not taken off the disk: "
+                                 f"{_CONFLICT_WORDS.get(conflicts[path].kind, 'in conflict')}"
+                                 "; the reviewer settles it")
                     line = f"op {key[0]}.{pos + 1} {agent.operation_summary(op)}: {word}"
                     if decision is not None and decision.reason:
                         line += f" (reason: {decision.reason})"
