@@ -135,3 +135,31 @@ def test_a_reject_that_cannot_take_a_write_back_says_so(tmp_path: Path) -> None:
     assert (root / "app.py").read_text() == "# new\nuser line\n"
     assert status == ("op 1.1 write app.py: rejected, not taken off the disk: the file was "
                       "changed outside the review where this writes; the reviewer settles it")
+
+
+def test_a_line_call_the_review_cannot_place_says_why_and_what_works(tmp_path: Path) -> None:
+    """QA pass s32, F6: after the user changed the file outside, every line-addressed call
+    was refused "view the file again", naming a revision no tool returns; a fresh read
+    could not help. The answer now says so and points to search/replace."""
+    root, _session, _state = _project(tmp_path)
+    tools = AgentTools(LiveSession(root, tmp_path / "s.jsonl", gate=Gate.AUTO, wait=0))
+    try:
+        first = tools.mutate({"tool": "edit", "path": "app.py", "search": "    return a + b",
+                              "replace": "    return a + b + 0"})
+        assert first.startswith("applied · app.py"), first
+        (root / "app.py").write_text("def user():\n    pass\n\n\n"
+                                     + (root / "app.py").read_text())
+        read = tools.read("app.py")
+        revision = read.splitlines()[0].split("rev ")[1].split()[0].rstrip(";")
+        answer = tools.mutate({"tool": "line_replace", "path": "app.py", "from": 10, "to": 10,
+                               "content": "    return b - a", "expectedRevision": revision})
+        by_content = tools.mutate({"tool": "edit", "path": "app.py",
+                                   "search": "    return a - b", "replace": "    return b - a"})
+    finally:
+        tools.live.close()
+    assert answer.startswith("refused · app.py"), answer
+    assert ("app.py on disk is at that revision, but the review's version of it differs"
+            in answer), answer
+    assert "Send this change as an edit (search/replace)" in answer
+    assert by_content.startswith("applied · app.py"), by_content
+    assert (root / "app.py").read_text().endswith("def sub(a, b):\n    return b - a\n")

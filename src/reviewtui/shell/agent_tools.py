@@ -23,7 +23,7 @@ from reviewtui.core.engine.links import is_link, link_target
 from reviewtui.core.errors import ReviewtuiError
 from reviewtui.core.export.patch import unified_patch
 from reviewtui.core.importers.gitbinary import blob_id
-from reviewtui.core.model.edit_shapes import content_revision
+from reviewtui.core.model.edit_shapes import STALE_REVISION, content_revision
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import Edit
 from reviewtui.core.model.tree import FileState
@@ -195,6 +195,15 @@ class AgentTools:
                                     verdict=settled.verdict, written=written, ids=ids,
                                     reason=decision.reason if decision is not None else "",
                                     landed=landed, replaced=replaced)
+        shape = getattr(rec.op, "shape", None)
+        if (outcome.rule == STALE_REVISION and shape is not None and revision is not None
+                and shape.expected_revision == revision):
+            # (QA s32 F6: "view the file again" could not help: read gives this revision)
+            text += (f"\n{path} on disk is at that revision, but the review's version of it "
+                     "differs (a change still waiting for the reviewer, or one made outside "
+                     "the review and kept over its changes): line numbers cannot be placed "
+                     "there. Send this change as an edit (search/replace), which is placed "
+                     "by content, or wait for the reviewer.")
         if settled.held:
             text += (f"\nnot written yet: {', '.join(settled.held)} is open for writing in "
                      "another program, so nothing is written there; it waits for the "
