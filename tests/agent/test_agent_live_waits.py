@@ -10,7 +10,9 @@ on one the reviewer then rejected was answered only when ``--wait`` ran out, wit
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+from typing import Any
 
 from reviewtui.core.engine import Decision
 from reviewtui.shell.agent_tools import AgentTools
@@ -163,3 +165,38 @@ def test_a_line_call_the_review_cannot_place_says_why_and_what_works(tmp_path: P
     assert "Send this change as an edit (search/replace)" in answer
     assert by_content.startswith("applied · app.py"), by_content
     assert (root / "app.py").read_text().endswith("def sub(a, b):\n    return b - a\n")
+
+
+def test_an_applied_answer_waits_for_the_workbench_s_write(tmp_path: Path,
+                                                             monkeypatch: Any) -> None:
+    """QA pass s32, F8: the workbench saves a decision, then writes; the server answered
+    from the saved decision in between, with the revision from before the write (3 of 6
+    runs of t34), and a follow-up sending that revision was refused."""
+    import threading
+
+    import reviewtui.shell.replay as replay_module
+
+    root, session, state = _project(tmp_path)
+    live = LiveSession(root, session, gate=Gate.REVIEW, wait=20)
+    tools = AgentTools(live)
+    real = replay_module.write_in_order
+
+    def slow(*args: Any, **kwargs: Any) -> None:  # the write comes 0.4 s after the save
+        time.sleep(0.4)
+        real(*args, **kwargs)
+
+    monkeypatch.setattr(replay_module, "write_in_order", slow)
+    try:
+        rec = live.record({"tool": "edit", "path": "app.py", "search": "    return a - b",
+                           "replace": "    return b - a"}, "task")
+        with Review.open(session, root, state_path=state, format="toolcalls") as workbench:
+            deciding = threading.Thread(
+                target=lambda: workbench.decide(rec.key, Decision.accept()))
+            deciding.start()
+            answer = tools._answer(rec, live.settle(rec))
+            deciding.join()
+        listed = tools.ls("app.py")
+    finally:
+        live.close()
+    assert answer.startswith("applied · app.py"), answer
+    assert answer.split("rev ")[1].split()[0] == listed.split("rev ")[1].split()[0]

@@ -42,6 +42,7 @@ from reviewtui.shell.disk import target_path
 from reviewtui.shell.live import (
     ON_CONFLICT,
     ON_PENDING,
+    ON_UNWRITTEN,
     Gate,
     LiveSession,
     Recorded,
@@ -221,6 +222,9 @@ class AgentTools:
             text += ("\nnot written yet: the reviewer accepted it, but it builds on a change "
                      "still pending review, which the disk does not hold; it is written when "
                      "that one is accepted. Call status later; do not send the change again.")
+        elif settled.pinned == ON_UNWRITTEN:
+            text += ("\nnot written yet: the reviewer accepted it and the workbench is writing "
+                     "it. Call status later; do not send the change again.")
         elif settled.pinned == ON_CONFLICT:
             text += (f"\nnot written: the reviewer accepted it, but {path} was changed outside "
                      "where it writes, so nothing of it is on disk; the reviewer settles that "

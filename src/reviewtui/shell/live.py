@@ -120,6 +120,7 @@ class Recorded:
 
 ON_PENDING = -1  # Settled.pinned of an accept that builds on a change still pending
 ON_CONFLICT = -2  # ... of an accept whose file changed outside where it writes (F4)
+ON_UNWRITTEN = -3  # ... of an accept the workbench saved and has not written yet (F8)
 
 
 @record(frozen=True, slots=True)
@@ -256,6 +257,9 @@ class LiveSession:
             elif (pinned is None and decided is not None and outcome.path in review.conflicts
                   and decided.verdict is not Verdict.REJECTED):
                 pinned = ON_CONFLICT
+            elif (pinned is None and decided is not None and review.last_report is not None
+                  and outcome.path in review.last_report.would_write):
+                pinned = ON_UNWRITTEN
             waits = pending_cause(review, key, outcome)
         return outcome, pinned, self._state_digest() == before, waits
 
@@ -446,6 +450,11 @@ class LiveSession:
     def _decided(self, rec: Recorded, decision: Decision) -> Settled:
         try:
             outcome, pinned, _waits = self._evaluated(rec.key)
+            for _wait in range(100):  # it saves the decision first, then writes: ~2 s at most
+                if pinned != ON_UNWRITTEN:
+                    break
+                self.sleep(0.02)
+                outcome, pinned, _waits = self._evaluated(rec.key)
         except ReviewtuiError:
             outcome, pinned = Outcome(Status.APPLIED), None
         if (pinned is None and decision.verdict is not Verdict.REJECTED
