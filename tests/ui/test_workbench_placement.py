@@ -153,6 +153,10 @@ async def test_editing_the_search_reruns_the_cascade(gallery: tuple[Path, Path])
         outcome = screen.review.outcome((2, 0))
         assert outcome.status is Status.APPLIED
         assert outcome.method == "exact"
+        # The notice names the new landing (it read the outcome before the decision and
+        # named other lines: QA pass s32, F15).
+        said = [n.message for n in app._notifications if "SEARCH edited" in n.message]
+        assert said == [f"SEARCH edited: applied - {outcome.message}"], said
         await pilot.press("u")
         await pilot.pause()
         assert screen.review.outcome((2, 0)).status is Status.NOT_FOUND

@@ -6,6 +6,7 @@ states the job computed in its thread.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
 from reviewtui.core.engine import Decision, OpKey, Verdict
@@ -26,11 +27,13 @@ from reviewtui.ui.widgets.op_detail import OpDetail
 
 
 class DecisionActions(ReviewCursor):
-    def decide(self, decision: Decision, keys: list[OpKey] | None = None) -> None:
+    def decide(self, decision: Decision, keys: list[OpKey] | None = None, *,
+               then: Callable[[], None] | None = None) -> None:
         """Record ``decision`` for the current operation, or for ``keys`` (bulk keys).
 
         An accept that cannot apply (ambiguous, not found, refused) is not recorded: the
-        reviewer is told why; bulk keys skip such operations and say how many.
+        reviewer is told why; bulk keys skip such operations and say how many. ``then``
+        runs once the decision is in (what it says reads the new outcome).
         """
         result = self.current()
         if result is None:
@@ -39,9 +42,9 @@ class DecisionActions(ReviewCursor):
         items = [(key, decision) for key in keys or [result.key]]
         self.jobs.submit("deciding", self._and_states(partial(
             self.review.decide_many, items, skip_unappliable=keys is not None)),
-            partial(self._decided, self.turn_pos, [key for key, _ in items]))
+            partial(self._decided, self.turn_pos, [key for key, _ in items], then))
 
-    def _decided(self, turn_pos: int, keys: list[OpKey],
+    def _decided(self, turn_pos: int, keys: list[OpKey], then: Callable[[], None] | None,
                  answer: tuple[ReplayReport, ReviewStates] | ReviewtuiError) -> None:
         if isinstance(answer, DecisionRefused):
             self.notify(str(answer), severity="warning", markup=False)
@@ -77,6 +80,8 @@ class DecisionActions(ReviewCursor):
                 self.refresh_detail(keep_pane=True)
         finally:
             self.holding_explanation = False
+        if then is not None:
+            then()
 
     def _note_not_written(self, turn_pos: int, keys: list[OpKey]) -> None:
         """An accept shown as landing (pending operations before it that apply count as

@@ -54,12 +54,14 @@ class EditActions(DecisionActions):
         def done(new_text: str | None) -> None:
             if new_text is None:
                 return
+            def said() -> None:  # (once decided: the outcome before it named other lines)
+                outcome = self.review.outcome(result.key)
+                self.notify(f"SEARCH edited: {outcome.status} - {outcome.message}",
+                            markup=False, severity="information"
+                            if outcome.status is Status.APPLIED else "warning")
+
             self.decide(Decision.with_search(tuple(new_text.split("\n")), replacement),
-                        [result.key])
-            outcome = self.review.outcome(result.key)
-            self.notify(f"SEARCH edited: {outcome.status} - {outcome.message}",
-                        markup=False, severity="information"
-                        if outcome.status is Status.APPLIED else "warning")
+                        [result.key], then=said)
 
         self.app.push_screen(EditScreen("\n".join(search), path=op.path, what="SEARCH"),
                              done)
