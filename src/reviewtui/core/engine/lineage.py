@@ -232,9 +232,9 @@ def same_place(pinned: Pin, now: Pin | None) -> bool:
     """Whether an edit pinned at ``pinned`` lands where it was (``now``: its landing's
     pin, taken the same way).
 
-    Its lines come from the same places (a change: both ends; an insertion: either line
-    around it, the other may be one an earlier edit wrote and that is gone); or they are
-    the same text at the same line number (an earlier edit that wrote them was rejected,
+    Its lines come from the same places (a change: both ends, or one end and the same
+    text; an insertion: either line around it, the other may be one an earlier edit wrote
+    and that is gone); or they are the same text at the same line number (an earlier edit that wrote them was rejected,
     and other edits before had written that very text there: regenerated lock files); or
     it cannot be told (base lines of a base that changed since)."""
     if now is None or now[2] != pinned[2]:
@@ -243,7 +243,9 @@ def same_place(pinned: Pin, now: Pin | None) -> bool:
         return True
     same = [was == is_ or (was[0] == is_[0] == "b" and was[1] != is_[1])
             for was, is_ in zip(pinned[:2], now[:2], strict=True)]
-    return any(same) if pinned[2] == BETWEEN else all(same)
+    # One end the same line, and the same text from it: the same place (the other end a
+    # line that an earlier edit had rewritten to that same text, and is undone now).
+    return any(same) if pinned[2] == BETWEEN or now[4] == pinned[4] else all(same)
 
 
 def held_to_pin(outcome: Outcome, proposal: Proposal, pinned: Pin, op: Edit,
