@@ -234,9 +234,10 @@ def same_place(pinned: Pin, now: Pin | None) -> bool:
 
     Its lines come from the same places (a change: both ends, or one end and the same
     text; an insertion: either line around it, the other may be one an earlier edit wrote
-    and that is gone); or they are the same text at the same line number (an earlier edit that wrote them was rejected,
-    and other edits before had written that very text there: regenerated lock files); or
-    it cannot be told (base lines of a base that changed since)."""
+    and that is gone); or they are the same text at the same line number (an earlier edit
+    that wrote them was rejected, and other edits before had written that very text
+    there: regenerated lock files); or it cannot be told (base lines of a base that
+    changed since)."""
     if now is None or now[2] != pinned[2]:
         return False
     if now[3:] == pinned[3:]:
