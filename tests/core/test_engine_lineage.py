@@ -139,3 +139,21 @@ def test_an_edit_is_pinned_by_the_lines_it_changes_not_by_its_context() -> None:
     assert on_grown[:2] == on_base[:2] == (origin(base, 2), origin(base, 2))
     assert on_grown[3] != on_base[3]  # (another line number: the origins tell)
     assert same_place(on_grown, on_base)
+
+
+def test_same_place_rules_on_hand_made_pins() -> None:
+    """click's history: the last changed line an undone commit had rewritten to the same
+    text (one end the same line, the same text): the same place. Both ends elsewhere, even
+    with the same text (the QA swap): not. The same text at the same line number: the
+    same place (a regenerated lock file)."""
+    base_5, base_9 = ("b", "id", 5), ("b", "id", 9)
+    written = ("o", 44, 1, 10)
+    pinned = (base_5, written, "change", 734, "abc")
+    assert same_place(pinned, (base_5, base_9, "change", 714, "abc"))
+    assert not same_place(pinned, (base_5, base_9, "change", 714, "abd"))
+    swapped = (written, written, "change", 5, "abc")
+    assert not same_place(swapped, (base_5, base_5, "change", 1, "abc"))
+    assert same_place(swapped, (base_5, base_5, "change", 5, "abc"))
+    assert not same_place(swapped, (base_5, base_5, "between", 5, "abc"))
+    # An insertion: either line around it.
+    assert same_place((written, base_9, "between", 3, "x"), (base_5, base_9, "between", 7, "y"))
