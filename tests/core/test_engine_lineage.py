@@ -157,3 +157,13 @@ def test_same_place_rules_on_hand_made_pins() -> None:
     assert not same_place(swapped, (base_5, base_5, "between", 5, "abc"))
     # An insertion: either line around it.
     assert same_place((written, base_9, "between", 3, "x"), (base_5, base_9, "between", 7, "y"))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(LINES, max_size=7), st.lists(LINES, max_size=7), st.integers(0, 3))
+def test_the_lines_kept_between_changes_are_those_every_alignment_keeps(
+        old: list[str], new: list[str], head: int) -> None:
+    from reviewtui.core.engine.lineage import _kept_between
+
+    expected = {head + b: head + a for b, a in _unchanged_in_every_alignment(old, new).items()}
+    assert (_kept_between(old, new, head) or {}) == expected

@@ -30,6 +30,7 @@ Pure.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 
 from reviewtui.core.model.filestate import FileState
@@ -101,7 +102,7 @@ def adopt(state: FileState, before: FileState | None, key: tuple[int, int],
     object.__setattr__(state, "lineage", step)  # (a version made here, not yet shared)
 
 
-_TABLE = 40_000  # cells of a region's alignment table; beyond, same place only
+_PAIRS = 20_000  # pairs of equal lines in a region's middle aligned; beyond, same place only
 
 
 def _kept_between(old: Sequence[str], new: Sequence[str], head: int) -> dict[int, int] | None:
@@ -112,8 +113,9 @@ def _kept_between(old: Sequence[str], new: Sequence[str], head: int) -> dict[int
     (the only pair at its place in such a sequence). A line that several alignments could
     pair is not: it may have been moved (a swap of two bodies lets either ``return`` pair
     with the other's old line, and a later edit of it would follow the line back where
-    the reviewer did not see it). A region too big for the table keeps only the lines
-    equal at the same place, when its length is unchanged."""
+    the reviewer did not see it). Found from the pairs of equal lines by the longest
+    increasing chains ending and starting at each (O(pairs log pairs)); a region with too
+    many keeps only the lines equal at the same place, when its length is unchanged."""
     if not old or not new:
         return None
     if len(old) == 1 or len(new) == 1:  # (most edits: one line for one, or for several)
@@ -122,29 +124,39 @@ def _kept_between(old: Sequence[str], new: Sequence[str], head: int) -> dict[int
             return None  # nowhere, or several places it could pair with
         at = many.index(one)
         return {head + (0 if flip else at): head + (at if flip else 0)}
-    if len(old) * len(new) > _TABLE:
+    where: dict[str, list[int]] = {}
+    for at, line in enumerate(new):
+        where.setdefault(line, []).append(at)
+    # The pairs of equal lines, by old line and then new line from the last: a chain of
+    # them with the new lines strictly increasing is a common subsequence (patience).
+    pairs = [(a, b) for a, line in enumerate(old) for b in reversed(where.get(line, ()))]
+    if len(pairs) > _PAIRS:
         if len(old) != len(new):
             return None
         return {head + at: head + at for at, line in enumerate(new) if line == old[at]} or None
-    n, m = len(old), len(new)
-    ahead = [[0] * (m + 1) for _ in range(n + 1)]  # LCS of old[:i], new[:j]
-    for i in range(n):
-        for j in range(m):
-            ahead[i + 1][j + 1] = (ahead[i][j] + 1 if old[i] == new[j]
-                                   else max(ahead[i][j + 1], ahead[i + 1][j]))
-    behind = [[0] * (m + 1) for _ in range(n + 1)]  # LCS of old[i:], new[j:]
-    for i in range(n - 1, -1, -1):
-        for j in range(m - 1, -1, -1):
-            behind[i][j] = (behind[i + 1][j + 1] + 1 if old[i] == new[j]
-                            else max(behind[i + 1][j], behind[i][j + 1]))
-    best = ahead[n][m]
+    ahead = _chains([b for _, b in pairs])  # the longest chain ending at each pair
+    behind = _chains([-b for _, b in reversed(pairs)])[::-1]  # ... starting at each
+    best = max(ahead, default=0)
     levels: dict[int, list[tuple[int, int]]] = {}
-    for i in range(n):
-        for j in range(m):
-            if old[i] == new[j] and ahead[i][j] + 1 + behind[i + 1][j + 1] == best:
-                levels.setdefault(ahead[i][j], []).append((i, j))
-    return {head + pairs[0][1]: head + pairs[0][0]
-            for pairs in levels.values() if len(pairs) == 1} or None
+    for pair, before, after in zip(pairs, ahead, behind, strict=True):
+        if before + after - 1 == best:  # on some longest common subsequence
+            levels.setdefault(before, []).append(pair)
+    return {head + found[0][1]: head + found[0][0]
+            for found in levels.values() if len(found) == 1} or None
+
+
+def _chains(values: Sequence[int]) -> list[int]:
+    """For each value, the longest strictly increasing run of values ending with it."""
+    tails: list[int] = []
+    lengths = []
+    for value in values:
+        at = bisect_left(tails, value)
+        if at == len(tails):
+            tails.append(value)
+        else:
+            tails[at] = value
+        lengths.append(at + 1)
+    return lengths
 
 
 def _common(old: Sequence[str], new: Sequence[str], at: int | tuple[int, int],
