@@ -52,7 +52,7 @@ def turn_prompt(index: int, request: str, states: list[OpState], width: int = 12
     The counts come before the request, so that the list's ellipsis, wherever the list's
     width puts it, cuts the request and never the counts (at 120 columns the list is 32
     wide). ``width``: the most of the row kept (a long request is cut there)."""
-    first_line = request.splitlines()[0] if request else "(no request)"
+    first_line = sanitize(request.splitlines()[0]) if request.strip() else "(no request)"
     decided = sum(s.decided for s in states)
     failed = sum(s.failed for s in states)
     if unread:

@@ -7,6 +7,8 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from reviewtui.ui.widgets.diff_render import sanitize
+
 
 class RequestBlock(VerticalScroll):
     """What the reviewer asked in this turn: every line, or its first line when folded."""
@@ -71,7 +73,10 @@ class RequestBlock(VerticalScroll):
             self.query_one(Static).update(text)
             self.call_after_refresh(self._cue_more)
             return
-        request = self._request.strip() or "(no request)"
+        # Control characters shown as their pictures, as in the diffs (an ESC in an
+        # agent's intent was dropped from view: QA s32, F15); the line breaks stay.
+        request = "\n".join(sanitize(line) for line in (
+            self._request.strip() or "(no request)").splitlines())
         arrow = "▸" if folded else "▾"
         text.append(f"{arrow} Turn {self._turn} asked ", style="bold")
         text.append("(R folds) " if not folded else "(R shows all) ", style="dim")
