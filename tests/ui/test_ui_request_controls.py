@@ -17,3 +17,11 @@ def test_a_turn_row_shows_control_characters_as_pictures() -> None:
     assert "\x1b" not in row
     assert "\x07" not in row
     assert "second line" not in row  # (the row shows the first line)
+
+
+def test_a_whole_request_keeps_its_line_breaks_and_shows_the_rest() -> None:
+    """What the request block and the presenter show (every line of it)."""
+    from reviewtui.ui.widgets.diff_render import sanitize_text
+
+    shown = sanitize_text(f"{ESCAPED}\nsecond line")
+    assert shown == "\u241b[31mansi\u241b[0m bell\u2407\nsecond line"

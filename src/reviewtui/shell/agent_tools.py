@@ -323,9 +323,8 @@ class AgentTools:
                           and (path := op_path(review.result(key))) in conflicts):
                         # (QA s32 F9: the reject of a write whose file the user changed
                         # since could not take it back: its content is still on disk)
-                        word += (", not taken off the disk: "
-                                 f"{_CONFLICT_WORDS.get(conflicts[path].kind, 'in conflict')}"
-                                 "; the reviewer settles it")
+                        kept = _conflict_words(conflicts[path].kind, "not taken off the disk")
+                        word += f", {kept}"
                     line = f"op {key[0]}.{pos + 1} {agent.operation_summary(op)}: {word}"
                     if decision is not None and decision.reason:
                         line += f" (reason: {decision.reason})"
@@ -396,9 +395,10 @@ _CONFLICT_WORDS = {
 }
 
 
-def _conflict_words(kind: ConflictKind) -> str:
-    """What ``status`` says of an accept whose file is in conflict (not on disk as accepted)."""
-    return f"not on disk: {_CONFLICT_WORDS.get(kind, 'in conflict')}; the reviewer settles it"
+def _conflict_words(kind: ConflictKind, what: str = "not on disk") -> str:
+    """What ``status`` says of an accept whose file is in conflict (not on disk as accepted;
+    ``what``: "not taken off the disk" for a reject the conflict kept on disk)."""
+    return f"{what}: {_CONFLICT_WORDS.get(kind, 'in conflict')}; the reviewer settles it"
 
 
 def _unwritten(review: Review) -> set[str]:

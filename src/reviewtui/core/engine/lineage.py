@@ -271,13 +271,12 @@ def held_to_pin(outcome: Outcome, proposal: Proposal, pinned: Pin, op: Edit,
     if lines is None or lines[1] < lines[0] or same_place(
             pinned, landing_pin(outcome, op.search_lines, op.replace_lines)):
         return outcome, proposal
-    where = f"line {lines[0]}" if lines[0] == lines[1] else f"lines {lines[0]}-{lines[1]}"
-    message = (f"accepted where it was shown landing ({describe(pinned)}), but its SEARCH now "
-               f"matches {where} of {outcome.path}, other lines: an operation before it "
-               "was decided otherwise (or is still pending). Nothing was applied; look at it "
-               "again, then accept it where it now lands, or reject it")
     found = Candidate(lines[0], lines[1], 1.0, Diagnosis.MOVED,
                       tuple(outcome.before.split("\n"))[:8])
+    message = (f"accepted where it was shown landing ({describe(pinned)}), but its SEARCH now "
+               f"matches {found.lines_named()} of {outcome.path}, other lines: an operation "
+               "before it was decided otherwise (or is still pending). Nothing was applied; "
+               "look at it again, then accept it where it now lands, or reject it")
     return replace(outcome, status=Status.NOT_FOUND, rule=MOVED, message=message,
                    hint="", candidates=(found,), locations=(), forceable=False,
                    lines=None, before="", after="", after_state=None, cursor=None), None

@@ -578,4 +578,3 @@ class SessionRun(TurnSteps):
         self.states.append(new_state)
         self.moved.append(moved)
         self._ledgers.append(items)
-

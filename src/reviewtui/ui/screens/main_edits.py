@@ -54,6 +54,7 @@ class EditActions(DecisionActions):
         def done(new_text: str | None) -> None:
             if new_text is None:
                 return
+
             def said() -> None:  # (once decided: the outcome before it named other lines)
                 outcome = self.review.outcome(result.key)
                 self.notify(f"SEARCH edited: {outcome.status} - {outcome.message}",

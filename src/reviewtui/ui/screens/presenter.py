@@ -17,7 +17,7 @@ from reviewtui.core.lint.findings import Finding
 from reviewtui.shell.review import Review
 from reviewtui.ui.review_jobs import ReviewJobs
 from reviewtui.ui.screens.main import MainScreen
-from reviewtui.ui.widgets.diff_render import sanitize
+from reviewtui.ui.widgets.diff_render import sanitize_text
 
 SPEEDS = (8.0, 5.0, 3.0, 2.0, 1.0)  # seconds per operation
 
@@ -77,8 +77,7 @@ class PresenterScreen(MainScreen):
             return text
         turn = turns[self.turn_pos]
         text.append(f"Turn {turn.index} of {len(turns)}  ", style="bold")
-        text.append("\n".join(sanitize(line) for line in turn.request.splitlines())
-                    or "(no request)")
+        text.append(sanitize_text(turn.request) or "(no request)")
         result = self.current()
         if result is not None:
             outcome = self.review.outcome(result.key)

@@ -34,6 +34,14 @@ def sanitize(text: str) -> str:
     return text.translate(_CONTROL)
 
 
+_CONTROL_BUT_NEWLINE = {c: to for c, to in _CONTROL.items() if c != 0x0A}
+
+
+def sanitize_text(text: str) -> str:
+    """:func:`sanitize` for a text of several lines: its line breaks stay."""
+    return text.translate(_CONTROL_BUT_NEWLINE)
+
+
 def fg(style: Style) -> Style:
     """The foreground layer of ``style``: colour and weight, no background."""
     return Style(color=style.color, bold=style.bold, italic=style.italic, dim=style.dim)

@@ -7,7 +7,7 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from reviewtui.ui.widgets.diff_render import sanitize
+from reviewtui.ui.widgets.diff_render import sanitize_text
 
 
 class RequestBlock(VerticalScroll):
@@ -75,8 +75,7 @@ class RequestBlock(VerticalScroll):
             return
         # Control characters shown as their pictures, as in the diffs (an ESC in an
         # agent's intent was dropped from view: QA s32, F15); the line breaks stay.
-        request = "\n".join(sanitize(line) for line in (
-            self._request.strip() or "(no request)").splitlines())
+        request = sanitize_text(self._request.strip() or "(no request)")
         arrow = "▸" if folded else "▾"
         text.append(f"{arrow} Turn {self._turn} asked ", style="bold")
         text.append("(R folds) " if not folded else "(R shows all) ", style="dim")
