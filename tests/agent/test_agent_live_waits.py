@@ -142,7 +142,10 @@ def test_a_reject_that_cannot_take_a_write_back_says_so(tmp_path: Path) -> None:
 def test_a_line_call_the_review_cannot_place_says_why_and_what_works(tmp_path: Path) -> None:
     """QA pass s32, F6: after the user changed the file outside, every line-addressed call
     was refused "view the file again", naming a revision no tool returns; a fresh read
-    could not help. The answer now says so and points to search/replace."""
+    could not help. A call whose lines are certainly the same in the review's version is
+    carried there now (tests/agent/test_agent_line_frames.py); one that is not (right
+    under the user's lines: its neighbour is not in the review's version) says why and
+    points to search/replace."""
     root, _session, _state = _project(tmp_path)
     tools = AgentTools(LiveSession(root, tmp_path / "s.jsonl", gate=Gate.AUTO, wait=0))
     try:
@@ -153,16 +156,20 @@ def test_a_line_call_the_review_cannot_place_says_why_and_what_works(tmp_path: P
                                      + (root / "app.py").read_text())
         read = tools.read("app.py")
         revision = read.splitlines()[0].split("rev ")[1].split()[0].rstrip(";")
-        answer = tools.mutate({"tool": "line_replace", "path": "app.py", "from": 10, "to": 10,
-                               "content": "    return b - a", "expectedRevision": revision})
+        answer = tools.mutate({"tool": "line_replace", "path": "app.py", "from": 5, "to": 5,
+                               "content": "def add(b, a):", "expectedRevision": revision})
+        carried = tools.mutate({"tool": "line_replace", "path": "app.py", "from": 10,
+                                "to": 10, "content": "    return a - b - 0",
+                                "expectedRevision": revision})
         by_content = tools.mutate({"tool": "edit", "path": "app.py",
-                                   "search": "    return a - b", "replace": "    return b - a"})
+                                   "search": "    return a - b - 0", "replace": "    return b - a"})
     finally:
         tools.live.close()
     assert answer.startswith("refused · app.py"), answer
     assert ("app.py on disk is at that revision, but the review's version of it differs"
             in answer), answer
     assert "Send this change as an edit (search/replace)" in answer
+    assert carried.startswith("applied · app.py · lines 10-10"), carried
     assert by_content.startswith("applied · app.py"), by_content
     assert (root / "app.py").read_text().endswith("def sub(a, b):\n    return b - a\n")
 

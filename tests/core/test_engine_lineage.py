@@ -15,7 +15,7 @@ import functools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reviewtui.core.engine.lineage import adopt, origin, pin, same_place
+from reviewtui.core.engine.lineage import adopt, carried_start, origin, pin, same_place
 from reviewtui.core.model.filestate import FileState
 
 LINES = st.sampled_from(["a", "b", "", "    x = 1", "}"])
@@ -167,3 +167,73 @@ def test_the_lines_kept_between_changes_are_those_every_alignment_keeps(
 
     expected = {head + b: head + a for b, a in _unchanged_in_every_alignment(old, new).items()}
     assert (_kept_between(old, new, head) or {}) == expected
+
+
+def _spliced(state: FileState, tags: list[tuple[object, ...]], lines: list[str], start: int,
+             end: int, new: list[str], key: tuple[int, int],
+             ) -> tuple[FileState, list[tuple[object, ...]], list[str]]:
+    """One operation's splice, adopted, with every line's tag carried by brute force (as
+    in the property above)."""
+    made = state.splice(start, end, new)
+    adopt(made, state, key, (start, end))
+    head, tail = _kept(lines[start:end], new)
+    kept = _unchanged_in_every_alignment(lines[start + head:end - tail],
+                                         new[head:len(new) - tail])
+    middle = [tags[start + head + kept[at]] if at in kept else ("o", *key, head + at)
+              for at in range(len(new) - tail - head)]
+    return (made, tags[:start + head] + middle + tags[end - tail:],
+            lines[:start] + new + lines[end:])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(LINES, min_size=2, max_size=12), st.data())
+def test_carried_start_finds_the_same_lines_in_a_version_with_a_pending_change(
+        base: list[str], data: st.DataObject) -> None:
+    """The draft's version (an accepted operation A alone) against the display's (a
+    pending operation P, then A again, where it now lands): every stretch of the draft's
+    lines is found exactly where the same lines (by their tags) stand in the display's,
+    or not at all when one of them is not there (P rewrote or removed it)."""
+    state = _state(base)
+    identity = origin(state, 0)[1]
+    tags0: list[tuple[object, ...]] = [("b", identity, i) for i in range(len(base))]
+    # A and P touch disjoint stretches of the base, P's either side of A's.
+    cut = data.draw(st.integers(1, len(base) - 1))
+    a_start = data.draw(st.integers(cut, len(base)))
+    a_end = data.draw(st.integers(a_start, len(base)))
+    p_start = data.draw(st.integers(0, cut))
+    p_end = data.draw(st.integers(p_start, cut))
+    a_new = data.draw(st.lists(LINES, max_size=4))
+    p_new = data.draw(st.lists(LINES, max_size=4))
+    if data.draw(st.booleans()):  # P after A instead: mirror the positions
+        (a_start, a_end, a_new), (p_start, p_end, p_new) = (p_start, p_end, p_new), (
+            a_start, a_end, a_new)
+    draft, draft_tags, draft_lines = _spliced(state, tags0, list(base), a_start, a_end,
+                                              a_new, (2, 0))
+    pend, pend_tags, pend_lines = _spliced(state, tags0, list(base), p_start, p_end, p_new,
+                                           (1, 0))
+    shift = len(p_new) - (p_end - p_start) if p_end <= a_start else 0
+    shown, shown_tags, shown_lines = _spliced(pend, pend_tags, pend_lines, a_start + shift,
+                                              a_end + shift, a_new, (2, 0))
+    if not draft_lines or not shown_lines or draft is state or shown is pend:
+        return
+    first = data.draw(st.integers(1, len(draft_lines)))
+    last = data.draw(st.integers(first, len(draft_lines)))
+    wanted = draft_tags[first - 1:last]
+    at = carried_start(draft, shown, first, last)
+    where = [k for k in range(len(shown_tags) - len(wanted) + 1)
+             if shown_tags[k:k + len(wanted)] == wanted]
+    assert at == (where[0] + 1 if where else None)
+    if at is not None:
+        assert shown_lines[at - 1:at - 1 + len(wanted)] == draft_lines[first - 1:last]
+
+
+def test_carried_start_never_takes_a_copy_for_the_line_a_pending_change_removed() -> None:
+    """Text alone cannot tell these apart: ``C A C A Y Y`` with lines 3-5 removed reads
+    ``C A Y``, whose ``A`` has the same neighbours as the removed one (the line diff pairs
+    them too). By origin the removed line is gone."""
+    base = _state(["c = 1", "a = 2", "c = 1", "a = 2", "y = 3", "y = 3"])
+    removed = base.splice(2, 5, [])
+    adopt(removed, base, (1, 0), (2, 5))
+    assert carried_start(base, removed, 4, 4) is None
+    assert carried_start(base, removed, 2, 2) == 2  # the first copy is its own line
+    assert carried_start(base, removed, 6, 6) == 3

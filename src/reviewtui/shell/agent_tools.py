@@ -12,19 +12,22 @@ from __future__ import annotations
 
 import os
 import stat
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from reviewtui.core.agent import answers as agent
+from reviewtui.core.agent.frames import Block, Frames, block_shift, carry_call
 from reviewtui.core.agent.outline import OUTLINE_MAX, outline
 from reviewtui.core.agent.own_files import PATH_FIELDS, own_file_named, refusal
 from reviewtui.core.engine import Verdict
+from reviewtui.core.engine.lineage import carried_start
 from reviewtui.core.engine.links import is_link, link_target
 from reviewtui.core.errors import ReviewtuiError
 from reviewtui.core.export.patch import unified_patch
 from reviewtui.core.importers.gitbinary import blob_id
 from reviewtui.core.model.edit_shapes import STALE_REVISION, content_revision
-from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.records import Edit
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.paths.safety import (
@@ -163,13 +166,14 @@ class AgentTools:
                     return (f"error: {raw.strip()!r} ends with a slash, so it names a folder: "
                             "a file is removed or moved by its own name; nothing was recorded "
                             "[folder-path]")
-        if (call.get("tool") in _LINE_ADDRESSED and call.get("expectedRevision") is None
-                and isinstance(call.get("path"), str)
+        if (call.get("tool") in _LINE_ADDRESSED and isinstance(call.get("path"), str)
                 and (state := self._disk_state(call["path"])) is not None):
             # Line numbers mean the file as it is now. Sent without a revision, the call
             # is recorded with this one: a change waiting for the reviewer landed on
             # other lines once the user had edited the file (QA pass 84a, repro-3).
-            call = {**call, "expectedRevision": content_revision(state.data)}
+            if call.get("expectedRevision") is None:
+                call = {**call, "expectedRevision": content_revision(state.data)}
+            call = self._in_review_frame(call, state)
         elif call.get("tool") in ("write", "delete") and isinstance(call.get("path"), str):
             call = {**call, **_as_it_is(self._disk_state(call["path"]), call["tool"])}
         try:
@@ -179,32 +183,77 @@ class AgentTools:
             return f"error: {err}"
         return self._answer(rec, settled)
 
+    def _in_review_frame(self, call: dict[str, Any], disk: FileState) -> dict[str, Any]:
+        """A line-addressed call sent against the disk, its numbers carried into the
+        review's version of the file when that differs (a change waiting for the
+        reviewer, an outside change kept over the review's) and the lines it names are
+        certainly the same lines there (``core/agent/frames.py``); else as sent, to be
+        refused with the revision it names (QA s32 F6: every such call was refused)."""
+        revision = content_revision(disk.data)
+        sent = str(call.get("expectedRevision")).strip().rstrip(";,.:")
+        if disk.text is None or sent != revision:
+            return call  # not read from the disk as it is: the engine's guard answers
+        try:
+            with self.live.open_review(write=False) as review:
+                review.finish_evaluation()
+                rel = normalize_path(call["path"])
+                version, decided = review.display.final.get(rel), review.draft.final.get(rel)
+        except ReviewtuiError:
+            return call
+        if not isinstance(version, FileState) or version.text is None:
+            return call
+        mine = content_revision(version.data)
+        if mine == revision:
+            return call
+        block: Block
+        if isinstance(decided, FileState) and decided.data == disk.data:
+            block = partial(carried_start, decided, version)
+        else:  # an outside change on disk: no history to follow, its text and a diff
+            block = Frames(disk.lines, version.lines).block
+        carried = carry_call(call, disk.lines, version.line_count, block)
+        return call if carried is None else {**carried, "expectedRevision": mine}
+
     def _answer(self, rec: Recorded, settled: Settled) -> str:
         outcome = settled.outcome
         if settled.waits and settled.verdict == "pending review":  # (said below)
             outcome = replace(outcome, message="", candidates=())
         path = outcome.path or getattr(rec.op, "path", "")
         revision = None
+        state: FileState | None = None
         if path:
             state = self._disk_state(path)
             revision = content_revision(state.data) if state is not None else "absent"
         decision = settled.decision
         landed = settled.verdict in ("applied", "edited") and settled.pinned is None
         written, replaced = _rewritten(rec, settled)
-        ids = agent.new_ids(rec.op, outcome) if landed else ""
+        outcome, framed = _in_disk_frame(rec.op, outcome, state, landed)
+        shape = getattr(rec.op, "shape", None)
+        seen = outcome.before_state
+        if (outcome.rule == STALE_REVISION and revision is not None and shape is not None
+                and shape.expected_revision != revision and isinstance(seen, FileState)):
+            # "actual" is the disk's revision, the one a read gives (not the review's
+            # version's, which no answer names: QA s32 F6)
+            outcome = replace(outcome, message=outcome.message.replace(
+                f"actual {content_revision(seen.data)};", f"actual {revision};", 1))
+        ids = agent.new_ids(rec.op, outcome) if landed and framed else ""
         text = agent.outcome_answer(rec.op, outcome, revision=revision, key=rec.key,
                                     verdict=settled.verdict, written=written, ids=ids,
                                     reason=decision.reason if decision is not None else "",
                                     landed=landed, replaced=replaced)
-        shape = getattr(rec.op, "shape", None)
         if (outcome.rule == STALE_REVISION and shape is not None and revision is not None
                 and shape.expected_revision == revision):
             # (QA s32 F6: "view the file again" could not help: read gives this revision)
             text += (f"\n{path} on disk is at that revision, but the review's version of it "
                      "differs (a change still waiting for the reviewer, or one made outside "
-                     "the review and kept over its changes): line numbers cannot be placed "
-                     "there. Send this change as an edit (search/replace), which is placed "
-                     "by content, or wait for the reviewer.")
+                     "the review and kept over its changes), and the lines this call names "
+                     "are not certainly the same lines there (they or the lines around them "
+                     "differ, or they occur more than once): line numbers cannot be placed. "
+                     "Send this change as an edit (search/replace), which is placed by "
+                     "content, or wait for the reviewer.")
+        elif not framed:
+            text += (f"\n(the line numbers above are those of the review's version of {path}, "
+                     "which differs from the file on disk: read the file for its numbers "
+                     "there)")
         if settled.held:
             text += (f"\nnot written yet: {', '.join(settled.held)} is open for writing in "
                      "another program, so nothing is written there; it waits for the "
@@ -414,6 +463,33 @@ def _link_to(project: Project, path: str, target: str) -> str | None:
     if escapes_via_symlink(path, rules.symlinks, root=rules.root):
         return None
     return link_target_in_root(path, target, str(project.root))
+
+
+def _in_disk_frame(op: object, outcome: Outcome, disk: FileState | None,
+                   landed: bool) -> tuple[Outcome, bool]:
+    """The outcome with its line numbers carried into the file on disk (the revision an
+    answer names is the disk's), and whether they are in that frame. An edit's numbers
+    are the review's version's: the lines it wrote there (``landed``) or the ones it
+    replaces; on disk an outside change kept over the review's, or a change waiting for
+    the reviewer, may shift them (QA s32 F6: "lines 5-6" of a change at 9-10 on disk, and
+    a follow-up by those numbers was read against the disk)."""
+    if (not isinstance(op, Edit) or outcome.lines is None or disk is None
+            or disk.text is None):
+        return outcome, True
+    frame = outcome.after_state if landed else outcome.before_state
+    if not isinstance(frame, FileState) or frame.text is None or frame.data == disk.data:
+        return outcome, True
+    first, last = outcome.lines
+    if landed:
+        count = agent.written_count(outcome)
+        last = first + count - 1
+    shift = block_shift(frame.lines, disk.lines, first, last)
+    if shift is None:
+        return outcome, False
+    cursor = outcome.cursor
+    moved = replace(outcome, lines=(outcome.lines[0] + shift, outcome.lines[1] + shift),
+                    cursor=None if cursor is None else cursor + shift)
+    return (replace(moved, after_state=disk) if landed else moved), True
 
 
 def _rewritten(rec: Recorded, settled: Settled

@@ -289,3 +289,59 @@ def describe(pinned: Pin) -> str:
         return (f"on what operation {int(first[2]) + 1} of turn {first[1]} wrote, its line "
                 f"{int(first[3]) + 1}")
     return f"on line {int(first[2]) + 1} of the file as it was"
+
+
+
+def carried_start(source: FileState, target: FileState, first: int, last: int) -> int | None:
+    """Where the 1-based lines ``first..last`` of ``source`` stand in ``target`` (1-based),
+    told by their origins: two versions of one evaluation (the decided draft's and the
+    display's, which also lands the pending operations) name a line they share the same
+    way. None unless every one of them is in ``target``, in a row and with the same text
+    (a pending operation that rewrote one of them, even to the same text, made another
+    line). Each line is followed forward through ``target``'s steps (an origin names one
+    line of a version), not looked for among all its lines."""
+    if (source.binary or target.binary or not 1 <= first <= last <= source.line_count
+            or not isinstance(target.lineage, Lineage)):
+        return None
+    steps: list[Lineage] = []
+    step: Lineage | None = target.lineage
+    while step is not None:
+        steps.append(step)
+        step = step.prev
+    steps.reverse()
+    base = steps[0].base
+    found = [_forward(steps, base, origin(source, index)) for index in range(first - 1, last)]
+    at = found[0]
+    if at is None or found != list(range(at, at + len(found))):
+        return None
+    if target.line_view[at : at + len(found)] != source.line_view[first - 1 : last]:
+        return None
+    return at + 1
+
+
+def _forward(steps: Sequence[Lineage], base: FileState | None, where: Origin) -> int | None:
+    """The line of the version ``steps`` make (oldest first) whose origin is ``where``."""
+    if len(where) == 3:  # ("b", the base's identity, line)
+        if base is None or where[1] != _identity(base):
+            return None
+        index, first = int(where[2]), 0
+    else:  # ("o", turn, pos, offset)
+        for first, step in enumerate(steps):
+            if (step.turn, step.pos) == (where[1], where[2]):
+                index = step.start + int(where[3])
+                first += 1
+                break
+        else:
+            return None
+    for step in steps[first:]:
+        if index < step.start + step.head:
+            continue  # above the region, or its unchanged head
+        if index >= step.end - step.tail:  # below it, or its unchanged tail
+            index += step.newlen - (step.end - step.start)
+            continue
+        was = index - step.start  # in the changed middle: kept there, or gone
+        kept = [new for new, old in (step.kept or {}).items() if old == was]
+        if not kept:
+            return None
+        index = step.start + kept[0]
+    return index

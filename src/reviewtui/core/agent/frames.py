@@ -1,0 +1,237 @@
+"""Line numbers an agent took from the file on disk, placed in the review's version of it.
+
+An agent reads the disk; the review evaluates its calls against the review's version of
+the file, which differs while a change waits for the reviewer (not on disk yet) or after
+an outside change kept as a layer over the review's changes (on disk, not in the
+review's version). A call by line numbers sent against the disk cannot land there as
+numbers (QA s32 F6: every such call was refused). It is carried over when the lines it
+names are certainly the same lines in both:
+
+* where the disk holds the decided draft's version, by the lines' origins
+  (:func:`reviewtui.core.engine.lineage.carried_start`): the draft's and the display's
+  versions name a line they share the same way, so a line a pending change rewrote (or
+  removed, with a copy of it elsewhere) is never taken for another;
+* after an outside change (no history to follow), by :class:`Frames`: the lines with
+  their neighbours (one on each side where there is one, more until the stretch occurs
+  once on disk) occur exactly once in the review's version, and a line diff of the two
+  texts pairs each of them with the line found there (a copy elsewhere, the original
+  changed, is found by content but not paired by the diff).
+
+An insertion is carried with the line on its other side too. When a line cannot be
+carried the call is sent as it was and refused, naming the revision it was read at.
+
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from reviewtui.core.text.diff import Opcode, line_opcodes
+from reviewtui.core.text.hashline import LineRef, line_tag, parse_ref
+
+_MAX_CONTEXT = 40  # neighbours on each side at most before a stretch is called ambiguous
+
+
+def _hits(lines: Sequence[str], window: Sequence[str], limit: int = 2) -> list[int]:
+    """0-based starts of ``window`` in ``lines`` as whole lines, at most ``limit``."""
+    found: list[int] = []
+    size, head = len(window), window[0]
+    at = 0
+    stop = len(lines) - size + 1
+    while at < stop:
+        try:
+            at = lines.index(head, at, stop)
+        except ValueError:
+            break
+        if tuple(lines[at : at + size]) == tuple(window):
+            found.append(at)
+            if len(found) >= limit:
+                break
+        at += 1
+    return found
+
+
+class Frames:
+    """The disk's text (``source``) against the review's version (``target``)."""
+
+    def __init__(self, source: Sequence[str], target: Sequence[str]) -> None:
+        self.source, self.target = source, target
+        self._equal: list[Opcode] | None = None
+        self._starts: list[int] = []
+
+    def _paired(self, line: int) -> int | None:
+        """The 0-based line of ``target`` the diff pairs with ``source[line]``, if any."""
+        if self._equal is None:
+            self._equal = [op for op in line_opcodes(self.source, self.target)
+                           if op[0] == "equal"]
+            self._starts = [op[1] for op in self._equal]
+        equal = self._equal
+        k = bisect_right(self._starts, line) - 1
+        if k < 0:
+            return None
+        _, lo, hi, target_lo, _ = equal[k]
+        return target_lo + (line - lo) if lo <= line < hi else None
+
+    def block(self, first: int, last: int) -> int | None:
+        """Where the 1-based lines ``first..last`` of ``source`` start in ``target``
+        (1-based), or None when that is not certain (see the module's doc)."""
+        source, target = self.source, self.target
+        if not 1 <= first <= last <= len(source):
+            return None
+        for context in range(1, _MAX_CONTEXT + 1):
+            lo, hi = max(1, first - context), min(len(source), last + context)
+            window = source[lo - 1 : hi]
+            whole = lo == 1 and hi == len(source)
+            if len(_hits(source, window)) > 1:
+                if whole:
+                    return None
+                continue
+            hits = _hits(target, window)
+            if len(hits) == 1:
+                start = hits[0] + 1 + (first - lo)
+                break
+            if not hits or whole:
+                return None
+        else:
+            return None
+        if all(self._paired(line - 1) == start - 1 + (line - first)
+               for line in range(first, last + 1)):
+            return start
+        return None
+
+
+def _ref(value: object) -> LineRef | None:
+    return parse_ref(value) if isinstance(value, str | int) else None
+
+
+def _as_sent(value: object, number: int) -> object:
+    """``number`` spelt as ``value`` was (a number, a numeral, or an id keeping its tag)."""
+    if isinstance(value, int):
+        return number
+    ref = _ref(value)
+    return str(number) if ref is None or ref.tag is None else f"{number}:{ref.tag}"
+
+
+Block = Callable[[int, int], "int | None"]  # lines first..last of the source -> start
+
+
+def carry_call(call: Mapping[str, Any], source: Sequence[str], target_size: int,
+               block: Block) -> dict[str, Any] | None:
+    """``call`` (a line-addressed tool call: ``line_replace``, ``insert``, ``batch_edit``)
+    with its line references moved from ``source`` into the review's version
+    (``target_size`` lines) by ``block`` (:meth:`Frames.block`, or origins where the disk
+    is the decided draft); None when one of them cannot be carried, an id whose tag is
+    not its line's in ``source`` included (it was not read there). An insertion is
+    carried with the line on its other side (or the file's end there): a line a pending
+    change put right there would leave its place ambiguous."""
+    size = len(source)
+
+    def tagged(*values: object) -> bool:
+        for value in values:
+            ref = _ref(value)
+            if ref is None or (ref.tag is not None and (
+                    not 1 <= ref.number <= size or line_tag(source[ref.number - 1]) != ref.tag)):
+                return False
+        return True
+
+    def ranged(first_value: object, last_value: object) -> tuple[object, object] | None:
+        first, last = _ref(first_value), _ref(last_value)
+        if first is None or last is None or not tagged(first_value, last_value):
+            return None
+        start = block(first.number, last.number)
+        if start is None:
+            return None
+        shift = start - first.number
+        return (_as_sent(first_value, first.number + shift),
+                _as_sent(last_value, last.number + shift))
+
+    def gap(value: object, before: bool) -> object | None:
+        ref = _ref(value)
+        if ref is None or not tagged(value):
+            return None
+        line = ref.number
+        if not before and line == 0 or before and line == 1:  # the top of the file
+            return value if size and block(1, 1) == 1 else None
+        if not before and line == size:  # the end of the file
+            start = block(line, line) if size else None
+            return None if start != target_size else _as_sent(value, start)
+        if before:
+            start = block(line - 1, line) if 1 < line <= size else None
+            return None if start is None else _as_sent(value, start + 1)
+        start = block(line, line + 1) if 1 <= line < size else None
+        return None if start is None else _as_sent(value, start)
+
+    tool = call.get("tool")
+    out = dict(call)
+    if tool == "line_replace":
+        found = ranged(call.get("from"), call.get("to"))
+        if found is None:
+            return None
+        out["from"], out["to"] = found
+        return out
+    if tool == "insert":
+        moved = gap(call.get("line"), bool(call.get("before")))
+        if moved is None:
+            return None
+        out["line"] = moved
+        return out
+    if tool == "batch_edit" and isinstance(call.get("operations"), list):
+        operations: list[object] = []
+        for raw in call["operations"]:
+            if not isinstance(raw, dict):
+                return None
+            op = dict(raw)
+            action = raw.get("operation", raw.get("op", raw.get("action")))
+            where = raw.get("line_range", raw.get("line"))
+            inserts = action in ("insert_before", "insert_after")
+            if "line_range" in raw and inserts:  # (a range of one line: that line)
+                where = where[0] if isinstance(where, list) and len(where) == 2 and (
+                    _ref(where[0]) == _ref(where[1])) else None
+            if "line_range" in raw and not inserts:
+                if not isinstance(where, list) or len(where) != 2:
+                    return None
+                found = ranged(where[0], where[1])
+                if found is None:
+                    return None
+                op["line_range"] = list(found)
+            elif inserts:
+                moved = gap(where, action == "insert_before")
+                if moved is None:
+                    return None
+                if "line_range" in raw:
+                    op["line_range"] = [moved, moved]
+                else:
+                    op["line"] = moved
+            else:
+                found = ranged(where, where)
+                if found is None:
+                    return None
+                op["line"] = found[0]
+            operations.append(op)
+        out["operations"] = operations
+        return out
+    return None
+
+
+def block_shift(source: Sequence[str], target: Sequence[str], first: int,
+                last: int) -> int | None:
+    """How far the 1-based lines ``first..last`` of ``source`` move in ``target`` (where
+    they start there, minus ``first``); None when that is not certain. ``last == first -
+    1`` is the gap before line ``first`` (where an insertion went, or a removal was):
+    carried with the lines on both sides of it (at an end of the file, that end)."""
+    frames = Frames(source, target)
+    if last >= first:
+        start = frames.block(first, last)
+        return None if start is None else start - first
+    if last != first - 1 or not source:
+        return None
+    if first <= 1:
+        return 0 if frames.block(1, 1) == 1 else None
+    if first > len(source):
+        start = frames.block(len(source), len(source))
+        return None if start != len(target) else start - len(source)
+    start = frames.block(first - 1, first)
+    return None if start is None else start - (first - 1)
