@@ -117,3 +117,45 @@ def test_after_an_outside_change_answers_and_follow_ups_use_the_disk_lines(
         assert f"expected revision 0123abcd, actual {_revision(root)};" in stale, stale
     finally:
         tools.live.close()
+
+
+def test_every_number_of_an_answer_is_read_in_the_revision_it_names(tmp_path: Path) -> None:
+    """A miss lists its closest lines; with an outside change above they are the disk's
+    (carried), or, where they cannot be carried, the answer names the review's version's
+    revision instead, and a follow-up sending those numbers with it lands on those lines."""
+    root, _session, _state, tools = _tools(tmp_path, Gate.AUTO)
+    try:
+        tools.mutate({"tool": "edit", "path": "app.py", "search": "    return a + b",
+                      "replace": "    return a + b + 0"}, "edits")
+        on_disk = (root / "app.py").read_text()
+        (root / "app.py").write_text("def mul(a, b):\n    return a * b\n\n\n" + on_disk)
+        missed = tools.mutate({"tool": "edit", "path": "app.py",
+                               "search": "def sub(a, b):\n    return a - c",
+                               "replace": "def sub(a, b):\n    return a - c - 0"}, "edits")
+        assert f"rev {_revision(root)}" in missed.splitlines()[0], missed
+        assert "closest: lines 9-10" in missed, missed
+        assert " 9| def sub(a, b):" in missed
+        # The user comments add()'s first line too: lines 5-6 of the review's version
+        # (add()'s) are not on disk as they are, so the answer is in the review's version
+        # and names its revision.
+        lines = (root / "app.py").read_text().splitlines(keepends=True)
+        lines[4] = "def add(a, b):  # user\n"
+        (root / "app.py").write_text("".join(lines))
+        near = tools.mutate({"tool": "edit", "path": "app.py",
+                             "search": "def add(a, c):\n    return a + b + 0",
+                             "replace": "def add(a, b):\n    return a + b + 1"}, "edits")
+        own = near.splitlines()[0].split("rev ")[1].split()[0]
+        assert own != _revision(root), near
+        assert f"(rev {own} and these line numbers are the review's version of app.py" in near
+        assert "closest: lines 1-2" in near, near
+        follow = tools.mutate({"tool": "line_replace", "path": "app.py", "from": 2, "to": 2,
+                               "content": "    return a + b + 1", "expectedRevision": own},
+                              "edits")
+        # Written; its lines touch the user's, so it is answered in the review's version
+        # too (its line 2, a revision of that version), never by numbers of the disk's.
+        assert follow.startswith("applied · app.py · lines 2-2"), follow
+        assert "the review's version of app.py" in follow
+        assert (root / "app.py").read_text().splitlines()[4:6] == [
+            "def add(a, b):  # user", "    return a + b + 1"]
+    finally:
+        tools.live.close()

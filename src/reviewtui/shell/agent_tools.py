@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from reviewtui.core.agent import answers as agent
-from reviewtui.core.agent.frames import Block, Frames, block_shift, carry_call
+from reviewtui.core.agent.frames import Block, Frames, carry_call, disk_frame
 from reviewtui.core.agent.outline import OUTLINE_MAX, outline
 from reviewtui.core.agent.own_files import PATH_FIELDS, own_file_named, refusal
 from reviewtui.core.engine import Verdict
@@ -27,7 +27,7 @@ from reviewtui.core.errors import ReviewtuiError
 from reviewtui.core.export.patch import unified_patch
 from reviewtui.core.importers.gitbinary import blob_id
 from reviewtui.core.model.edit_shapes import STALE_REVISION, content_revision
-from reviewtui.core.model.outcome import Outcome, Status
+from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import Edit
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.paths.safety import (
@@ -226,7 +226,9 @@ class AgentTools:
         decision = settled.decision
         landed = settled.verdict in ("applied", "edited") and settled.pinned is None
         written, replaced = _rewritten(rec, settled)
-        outcome, framed = _in_disk_frame(rec.op, outcome, state, landed)
+        own = None  # the review's version's revision, when the answer's lines are its
+        if isinstance(rec.op, Edit):
+            outcome, own = disk_frame(outcome, state, landed)
         shape = getattr(rec.op, "shape", None)
         seen = outcome.before_state
         if (outcome.rule == STALE_REVISION and revision is not None and shape is not None
@@ -235,8 +237,8 @@ class AgentTools:
             # version's, which no answer names: QA s32 F6)
             outcome = replace(outcome, message=outcome.message.replace(
                 f"actual {content_revision(seen.data)};", f"actual {revision};", 1))
-        ids = agent.new_ids(rec.op, outcome) if landed and framed else ""
-        text = agent.outcome_answer(rec.op, outcome, revision=revision, key=rec.key,
+        ids = agent.new_ids(rec.op, outcome) if landed else ""
+        text = agent.outcome_answer(rec.op, outcome, revision=own or revision, key=rec.key,
                                     verdict=settled.verdict, written=written, ids=ids,
                                     reason=decision.reason if decision is not None else "",
                                     landed=landed, replaced=replaced)
@@ -250,10 +252,11 @@ class AgentTools:
                      "differ, or they occur more than once): line numbers cannot be placed. "
                      "Send this change as an edit (search/replace), which is placed by "
                      "content, or wait for the reviewer.")
-        elif not framed:
-            text += (f"\n(the line numbers above are those of the review's version of {path}, "
-                     "which differs from the file on disk: read the file for its numbers "
-                     "there)")
+        elif own is not None:
+            text += (f"\n(rev {own} and these line numbers are the review's version of {path}: "
+                     f"the file on disk, rev {revision}, differs by a change waiting for the "
+                     f"reviewer or one made outside the review. Numbers sent with rev {own} "
+                     f"are read in that version, with rev {revision} in the file on disk.)")
         if settled.held:
             text += (f"\nnot written yet: {', '.join(settled.held)} is open for writing in "
                      "another program, so nothing is written there; it waits for the "
@@ -463,33 +466,6 @@ def _link_to(project: Project, path: str, target: str) -> str | None:
     if escapes_via_symlink(path, rules.symlinks, root=rules.root):
         return None
     return link_target_in_root(path, target, str(project.root))
-
-
-def _in_disk_frame(op: object, outcome: Outcome, disk: FileState | None,
-                   landed: bool) -> tuple[Outcome, bool]:
-    """The outcome with its line numbers carried into the file on disk (the revision an
-    answer names is the disk's), and whether they are in that frame. An edit's numbers
-    are the review's version's: the lines it wrote there (``landed``) or the ones it
-    replaces; on disk an outside change kept over the review's, or a change waiting for
-    the reviewer, may shift them (QA s32 F6: "lines 5-6" of a change at 9-10 on disk, and
-    a follow-up by those numbers was read against the disk)."""
-    if (not isinstance(op, Edit) or outcome.lines is None or disk is None
-            or disk.text is None):
-        return outcome, True
-    frame = outcome.after_state if landed else outcome.before_state
-    if not isinstance(frame, FileState) or frame.text is None or frame.data == disk.data:
-        return outcome, True
-    first, last = outcome.lines
-    if landed:
-        count = agent.written_count(outcome)
-        last = first + count - 1
-    shift = block_shift(frame.lines, disk.lines, first, last)
-    if shift is None:
-        return outcome, False
-    cursor = outcome.cursor
-    moved = replace(outcome, lines=(outcome.lines[0] + shift, outcome.lines[1] + shift),
-                    cursor=None if cursor is None else cursor + shift)
-    return (replace(moved, after_state=disk) if landed else moved), True
 
 
 def _rewritten(rec: Recorded, settled: Settled

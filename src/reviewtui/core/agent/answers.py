@@ -219,12 +219,7 @@ def outcome_answer(op: Operation, outcome: Outcome, *, revision: str | None,
     out = [" · ".join(parts)]
     if reason:
         out.append(f"reviewer's reason: {reason}")
-    if outcome.message and outcome.status is not Status.APPLIED:
-        # (The closest candidate is listed below with its lines: not said twice.)
-        out.append(outcome.message.partition("; closest: ")[0] if outcome.candidates
-                   and outcome.status is Status.NOT_FOUND else outcome.message)
-    if outcome.hint and outcome.status in (Status.APPLIED, Status.NEEDS_REVIEW):
-        out.append(outcome.hint)
+    out += shown_texts(outcome)
     out += candidates_text(outcome)
     if replaced is not None:
         out.append("the reviewer gave it their own SEARCH: it replaced")
@@ -233,6 +228,18 @@ def outcome_answer(op: Operation, outcome: Outcome, *, revision: str | None,
         out.append("with:" if replaced is not None else "the reviewer wrote instead:")
         out += [f"  {line}" for line in written]
     return "\n".join(out)
+
+
+def shown_texts(outcome: Outcome) -> list[str]:
+    """The outcome's message and hint as an answer shows them."""
+    out: list[str] = []
+    if outcome.message and outcome.status is not Status.APPLIED:
+        # (The closest candidate is listed below with its lines: not said twice.)
+        out.append(outcome.message.partition("; closest: ")[0] if outcome.candidates
+                   and outcome.status is Status.NOT_FOUND else outcome.message)
+    if outcome.hint and outcome.status in (Status.APPLIED, Status.NEEDS_REVIEW):
+        out.append(outcome.hint)
+    return out
 
 
 def operation_summary(op: Operation) -> str:

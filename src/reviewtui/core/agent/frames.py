@@ -25,10 +25,16 @@ Pure: no I/O.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from reviewtui.core.agent.answers import shown_texts, written_count
+from reviewtui.core.model.edit_shapes import content_revision
+from reviewtui.core.model.filestate import FileState
+from reviewtui.core.model.outcome import Candidate, Outcome
+from reviewtui.core.record import replace
 from reviewtui.core.text.diff import Opcode, line_opcodes
 from reviewtui.core.text.hashline import LineRef, line_tag, parse_ref
 
@@ -235,3 +241,51 @@ def block_shift(source: Sequence[str], target: Sequence[str], first: int,
         return None if start != len(target) else start - len(source)
     start = frames.block(first - 1, first)
     return None if start is None else start - (first - 1)
+
+
+_NUMBERED = re.compile(r"\blines? \d")  # a message naming lines by number
+
+
+def disk_frame(outcome: Outcome, disk: FileState | None, landed: bool,
+               ) -> tuple[Outcome, str | None]:
+    """An edit's outcome with every line number an answer shows carried into the file on
+    disk (the lines it wrote, ``landed``, or replaces; the candidates and places of a
+    miss), and None; or, when one of them cannot be carried or a message names lines in
+    its own words, the outcome as it is and the revision of the review's version it was
+    evaluated on: the answer then names that revision, so every number in it is read in
+    the frame of the revision it names (QA s32 F6: "lines 5-6" of a change at 9-10 on
+    disk, beside the disk's revision)."""
+    frame = outcome.after_state if landed else outcome.before_state
+    if (disk is None or disk.text is None or not isinstance(frame, FileState)
+            or frame.text is None or frame.data == disk.data):
+        return outcome, None
+    own = content_revision(frame.data)
+    if any(_NUMBERED.search(text) for text in shown_texts(outcome)):
+        return outcome, own
+
+    def shifted(first: int, last: int) -> int | None:
+        return block_shift(frame.lines, disk.lines, first, last)
+
+    moved = outcome
+    if outcome.lines is not None:
+        first, last = outcome.lines
+        shift = shifted(first, first + written_count(outcome) - 1 if landed else last)
+        if shift is None:
+            return outcome, own
+        cursor = outcome.cursor
+        moved = replace(moved, lines=(first + shift, last + shift),
+                        cursor=None if cursor is None else cursor + shift)
+    candidates: list[Candidate] = []
+    for found in outcome.candidates:
+        shift = shifted(found.start, found.end)
+        if shift is None:
+            return outcome, own
+        candidates.append(replace(found, start=found.start + shift, end=found.end + shift))
+    places: list[tuple[int, int]] = []
+    for first, last in outcome.locations:
+        shift = shifted(first, last)
+        if shift is None:
+            return outcome, own
+        places.append((first + shift, last + shift))
+    moved = replace(moved, candidates=tuple(candidates), locations=tuple(places))
+    return (replace(moved, after_state=disk) if landed else moved), None
