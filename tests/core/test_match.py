@@ -488,6 +488,26 @@ def test_stale_search_is_diagnosed_from_history() -> None:
     assert result.hint.startswith("probably stale: SEARCH is in version 2 of 2")
 
 
+def test_only_the_closest_region_is_called_stale() -> None:
+    """QA s32 F15: every candidate of a stale SEARCH was "probably stale", an unrelated
+    twin function too; only the closest region is what became of the lines."""
+    now = ["def add(a, b):  # checked", "    return a + b", "", "", "def sub(a, b):",
+           "    return a - b"]
+    was = ["def add(a, b):", *now[1:]]
+    result = match_edit(now, ["def add(a, b):"], ["x"], history=[was, now])
+    assert result.status is Status.NOT_FOUND
+    diagnoses = [(c.start, c.diagnosis) for c in result.candidates]
+    # Its text is inside the changed line (said first); the twin stands as it was.
+    assert diagnoses == [(1, Diagnosis.PART_OF_A_LINE), (5, Diagnosis.CONTENT_DIFFERS)]
+    assert result.hint.startswith("probably stale: SEARCH is in version 1 of 2")
+    # Changed beyond containing it, the line is what became of it: stale.
+    now[0] = "def add(a, b, c):"
+    result = match_edit(now, ["def add(a, b):"], ["x"], history=[was, now])
+    diagnoses = [(c.start, c.diagnosis) for c in result.candidates]
+    assert diagnoses[0] == (1, Diagnosis.STALE), diagnoses
+    assert (5, Diagnosis.CONTENT_DIFFERS) in diagnoses, diagnoses
+
+
 def test_stale_with_nothing_similar_left() -> None:
     old = ["alpha = 1", "beta = 2"]
     result = match_edit(["zzz"], old, ["x"], history=[old, ["qqq"]])

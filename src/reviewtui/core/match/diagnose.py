@@ -26,6 +26,7 @@ from reviewtui.core.match.normalise import (
     token_bag,
 )
 from reviewtui.core.model.outcome import Candidate, Diagnosis, MatchResult, Status
+from reviewtui.core.record import replace
 
 CANDIDATE_FLOOR = 0.40
 MAX_CANDIDATES = 3
@@ -51,10 +52,7 @@ def diagnose(index: FileIndex, core: Sequence[str],
         score = similarity(core, index.lines[start:end])
         if score < CANDIDATE_FLOOR:
             continue
-        if size:
-            diagnosis = Diagnosis.WHITESPACE_ONLY
-        else:
-            diagnosis = Diagnosis.STALE if stale else Diagnosis.CONTENT_DIFFERS
+        diagnosis = Diagnosis.WHITESPACE_ONLY if size else Diagnosis.CONTENT_DIFFERS
         preview = tuple(index.lines[start : min(end, start + PREVIEW_LINES)])
         scored.append(Candidate(start + 1, end, score, diagnosis, preview))
     # SEARCH's text inside lines (a fragment of a line, as a str_replace tool sends it):
@@ -64,6 +62,18 @@ def diagnose(index: FileIndex, core: Sequence[str],
         if not any(_overlap(candidate, other) for other in candidates):
             candidates.append(candidate)
     candidates = candidates[:MAX_CANDIDATES]
+    if stale:
+        # A region is what became of the lines SEARCH found in that earlier version when
+        # it changed since: its text is not in that version. One that stands there as it
+        # is now was only like SEARCH then too (QA s32 F15: "def sub(a, b):" was called
+        # stale for a SEARCH of "def add(a, b):", which an edit had changed).
+        version = history[stale - 1]
+        if not isinstance(version, list | tuple):
+            version = list(version)
+        candidates = [replace(c, diagnosis=Diagnosis.STALE)
+                      if c.diagnosis is Diagnosis.CONTENT_DIFFERS and not find_exact(
+                          version, index.lines[c.start - 1 : c.end], 0, len(version))
+                      else c for c in candidates]
     return MatchResult(Status.NOT_FOUND, candidates=tuple(candidates),
                        hint=_hint(candidates, stale, len(history)))
 
