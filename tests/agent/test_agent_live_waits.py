@@ -207,3 +207,26 @@ def test_an_applied_answer_waits_for_the_workbench_s_write(tmp_path: Path,
         live.close()
     assert answer.startswith("applied · app.py"), answer
     assert answer.split("rev ")[1].split()[0] == listed.split("rev ")[1].split()[0]
+
+
+def test_a_write_refused_over_a_folder_a_pending_write_makes_waits_for_it(
+        tmp_path: Path) -> None:
+    """QA pass s32, F15: with a write of build/out.txt waiting for the reviewer, a write of
+    the file ``build`` was refused "it is a directory" (none on disk); rejecting the first
+    lets it land, so it waits, naming the write that makes the folder."""
+    root, session, state = _project(tmp_path)
+    tools = AgentTools(LiveSession(root, session, gate=Gate.REVIEW, wait=0))
+    try:
+        inside = tools.live.record({"tool": "write", "path": "build/out.txt",
+                                    "content": "x\n"}, "build")
+        tools.live.settle(inside)
+        answer = tools.mutate({"tool": "write", "path": "build", "content": "file\n"},
+                              "build")
+        assert answer.startswith("pending review · build"), answer
+        assert ("as the review stands it is refused, but op 1.1 write build/out.txt, which "
+                "waits for the reviewer") in answer, answer
+        with Review.open(session, root, state_path=state, format="toolcalls") as workbench:
+            workbench.decide(inside.key, Decision.reject())
+            assert str(workbench.outcome((1, 1)).status) == "applied"
+    finally:
+        tools.live.close()

@@ -20,6 +20,7 @@ from reviewtui.core.engine import Decision, OpKey, Verdict
 from reviewtui.core.errors import StateFormatError
 from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.records import ConsoleCommand
+from reviewtui.shell.replay import nested
 from reviewtui.shell.state import BlobStore, decode_state, fold, op_fingerprint
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
@@ -37,8 +38,9 @@ def failed(outcome: Outcome) -> bool:
 
 def pending_cause(review: Review, key: OpKey, outcome: Outcome) -> str:
     """For a failed ``outcome`` of the operation at ``key``: the latest earlier operation
-    still pending review that the workbench shows landing on the same path ("op 1.1 :rm
-    src/a.py"), which may be why; "" when none (or it did not fail)."""
+    still pending review that the workbench shows landing on the same path, or on one in
+    it or around it ("op 1.1 :rm src/a.py"), which may be why; "" when none (or it did not
+    fail)."""
     if not failed(outcome):
         return ""
     path = outcome.path or getattr(review.result(key).op, "path", "") or ""
@@ -52,7 +54,11 @@ def pending_cause(review: Review, key: OpKey, outcome: Outcome) -> str:
             op = result.op
             paths = ({p for change in result.outcome.changes for p in change if p}
                      if isinstance(op, ConsoleCommand) else {getattr(op, "path", "")})
-            if path in paths or result.outcome.path == path:
+            paths.add(result.outcome.path or "")
+            # The same path, or a folder of the other's: a pending write into build/
+            # makes "build" a folder in the review (QA s32 F15: a write of the file
+            # "build" was refused "it is a directory", with none on disk).
+            if path and any(p == path or nested(p, path) for p in paths if p):
                 cause = (f"op {result.key[0]}.{result.key[1] + 1} "
                          f"{agent.operation_summary(op)}")
     return cause
