@@ -174,9 +174,12 @@ _SKIPPED = Outcome(Status.SKIPPED, message="pending: not part of the decided dra
 
 
 def _span(op: Edit | FullFile, outcome: Outcome) -> tuple[int, int] | None:
-    """The lines of the file before that a SEARCH edit replaced (0-based, end exclusive);
-    None for anything else (the changed stretch is then found by comparing)."""
-    if isinstance(op, Edit) and op.shape is None and outcome.lines is not None:
+    """The lines of the file before that an edit replaced (0-based, end exclusive): a
+    SEARCH's region, or a line-addressed shape's (a batch's from its first placed line to
+    its last); None for anything else (the changed stretch is then found by comparing,
+    which reads a removal of lines that repeat the ones after them as a removal of those:
+    a batch deleting "x y z" from "x x y z x y z x" was read as deleting the last three)."""
+    if isinstance(op, Edit) and outcome.lines is not None:
         first, last = outcome.lines
         return first - 1, last
     return None
