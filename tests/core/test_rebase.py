@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from reviewtui.core.review.rebase import OutsideLayer, apply_layer, outside_hunks, split_lines
 
 OURS = b"import os\n\ndef a():\n    return 1\n\ndef b():\n    return 2\n"
@@ -66,3 +69,66 @@ def test_created_or_deleted_outside() -> None:
     assert apply_layer(deleted, b"old\n").ok
     assert apply_layer(deleted, b"old\n").data is None
     assert "deleted outside" in apply_layer(deleted, b"changed\n").message
+
+
+SIGNER = (b"def other():\n    return 2\n\n\ndef signer(app):\n    keys = [app.secret_key]\n\n"
+          b"    if fallbacks := app.config['FALLBACKS']:\n        keys.extend(fallbacks)\n\n"
+          b"    return Serializer(keys)\n")
+LATER = (SIGNER.replace(b"    keys = [app.secret_key]\n", b"    keys = []\n")
+         .replace(b"keys.extend(fallbacks)\n\n",
+                  b"keys.extend(fallbacks)\n\n    keys.append(app.secret_key)\n"))
+
+
+def test_a_change_the_draft_made_too_is_not_made_twice() -> None:
+    """QA s34 F1: the disk pinned at a checkpoint, the file put outside at the version a
+    later turn writes; restoring that turn rebased the outside change over its own
+    result, and the inserted line (a security key appended) was written twice, exit 0."""
+    assert apply_layer(OutsideLayer(SIGNER, LATER), LATER).data == LATER
+    # The same change, and a draft that also changed something else: made once.
+    draft = LATER.replace(b"return 2", b"return 3")
+    result = apply_layer(OutsideLayer(SIGNER, LATER), draft)
+    assert result.ok
+    assert result.data == draft
+    assert result.data.count(b"keys.append") == 1
+
+
+def test_a_different_change_at_the_same_place_is_a_clash_not_a_merge() -> None:
+    more = LATER.replace(b"    keys.append(app.secret_key)\n",
+                         b"    keys.append(app.secret_key)\n    keys.append(b'spare')\n")
+    result = apply_layer(OutsideLayer(SIGNER, more), LATER)
+    assert not result.ok
+    assert result.hunk is not None
+    assert "the draft changed the same lines" in result.message
+
+
+LINES = st.sampled_from([b"a\n", b"b\n", b"\n", b"    x = 1\n", b"}\n"])
+NEW = st.sampled_from([b"new\n", b"    y = 2\n", b"#\n"])
+
+
+def _splice(lines: list[bytes], data: st.DataObject) -> tuple[int, int, list[bytes]]:
+    start = data.draw(st.integers(0, len(lines)))
+    end = data.draw(st.integers(start, min(len(lines), start + 3)))
+    return start, end, data.draw(st.lists(NEW, max_size=3))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(LINES, min_size=1, max_size=14), st.data())
+def test_a_layer_over_a_draft_that_made_its_change_is_that_change_once(
+        base: list[bytes], data: st.DataObject) -> None:
+    """The draft made change X since the workbench wrote ``base``; the disk holds X and,
+    maybe, Y elsewhere (disjoint, later in the file). The layer lands as X then Y, or
+    clashes: it never makes X twice, never loses Y."""
+    x_start, x_end, x_new = _splice(base, data)
+    drafted = base[:x_start] + x_new + base[x_end:]
+    theirs = list(drafted)
+    wanted = b"".join(drafted)
+    if data.draw(st.booleans()) and x_end + 2 <= len(base):
+        y_start = data.draw(st.integers(x_end + 2, len(base)))
+        y_end = data.draw(st.integers(y_start, len(base)))
+        y_new = data.draw(st.lists(NEW, max_size=2))
+        at = y_start + len(x_new) - (x_end - x_start)
+        theirs = drafted[:at] + y_new + drafted[at + y_end - y_start:]
+        wanted = b"".join(theirs)
+    result = apply_layer(OutsideLayer(b"".join(base), b"".join(theirs)), b"".join(drafted))
+    if result.ok:
+        assert result.data == wanted

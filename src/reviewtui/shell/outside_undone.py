@@ -20,7 +20,7 @@ def put_back(undo: OutsideLayer | None, data: bytes | None) -> bytes | None:
     None when that does not go."""
     if undo is None or data is None:
         return None
-    done = apply_layer(undo, data)
+    done = apply_layer(undo, data, excerpt=True)
     return done.data if done.ok and done.data != data else None
 
 
@@ -49,7 +49,7 @@ def undone_outside(review: Review, key: OpKey, path: str) -> OutsideLayer | None
     # deleted or only inserted lines is put back by a hunk with as little context as
     # its excerpt needs, which the disk's own copy of the lines does not stop.
     if not (undo.theirs and undo.theirs.strip() and b"\n" + undo.theirs in b"\n" + layer.theirs):
-        on_disk = apply_layer(undo, layer.theirs)
+        on_disk = apply_layer(undo, layer.theirs, excerpt=True)
         if not (on_disk.ok and on_disk.data == layer.theirs):
             return None
     return undo if put_back(undo, layer.ours) is not None else None

@@ -155,10 +155,18 @@ def _locate(target: list[bytes], texts: tuple[str, ...], hunk: OutsideHunk,
     return found.start, found.end
 
 
-def apply_layer(layer: OutsideLayer, target: bytes | None) -> LayerResult:
-    """``target`` with the outside change re-applied on top, or why it cannot be."""
-    if target == layer.ours:
-        return LayerResult(True, layer.theirs)
+def apply_layer(layer: OutsideLayer, target: bytes | None, *,
+                excerpt: bool = False) -> LayerResult:
+    """``target`` with the outside change re-applied on top, or why it cannot be.
+
+    A layer is two whole versions of the file (what the workbench wrote, what the disk
+    then held), and ``target`` the draft's version of it now: a hunk that meets a change
+    the draft made since the workbench's version is that change again (skipped) or a
+    clash (see :func:`_meets`). ``excerpt``: the layer holds a stretch of a file, found
+    in ``target`` by its text alone (an operation's own change put back,
+    ``shell/outside_undone.py``)."""
+    if target == layer.ours or target == layer.theirs:
+        return LayerResult(True, layer.theirs)  # (the draft's version is the disk's now)
     if layer.ours is None:
         return LayerResult(False, message="the file was created outside the workbench where "
                            "the draft has no file")
@@ -175,7 +183,15 @@ def apply_layer(layer: OutsideLayer, target: bytes | None) -> LayerResult:
         return LayerResult(False, message="a binary file changed outside the workbench; "
                            "binary changes cannot be merged")
     splices: list[tuple[int, int, tuple[bytes, ...]]] = []
+    own = [] if excerpt else _own_changes(split_lines(layer.ours), lines)
     for hunk in hunks:
+        met = _meets(hunk, own)
+        if met == "same":
+            continue  # the draft made this very change since: once is enough
+        if met:
+            return LayerResult(False, hunk=hunk, message=f"the outside change at "
+                               f"{hunk.describe()} no longer applies: the draft changed "
+                               "the same lines")
         if not any(_text(line).strip() for line in hunk.search):
             return LayerResult(False, hunk=hunk, message=f"the outside change at "
                                f"{hunk.describe()} has no text to anchor it")
@@ -199,6 +215,40 @@ def apply_layer(layer: OutsideLayer, target: bytes | None) -> LayerResult:
     for start, end, after in reversed(splices):
         lines[start:end] = after
     return LayerResult(True, b"".join(lines))
+
+
+Change = tuple[int, int, tuple[bytes, ...]]  # lines [start, end) of ours, and what replaced them
+
+
+def _own_changes(ours: list[bytes], target: list[bytes]) -> list[Change]:
+    """What the draft changed since the workbench wrote ``ours``: each stretch of ``ours``
+    and what ``target`` has there instead (the same alignment as the outside hunks')."""
+    import difflib  # (as outside_hunks: an outside change's path alone)
+
+    matcher = difflib.SequenceMatcher(None, ours, target, autojunk=False)
+    return [(i1, i2, tuple(target[j1:j2]))
+            for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+
+
+def _meets(hunk: OutsideHunk, own: Sequence[Change]) -> str:
+    """Whether an outside hunk meets a change the draft made since the same version:
+    "same" (that very change: the same lines replaced by the same lines), "overlap" (the
+    same lines, or an insertion inside or at the other's insertion point, otherwise), or
+    "" (apart: the hunk is re-applied where its text is). Found by where both were cut
+    from, not by text: an insertion whose context the draft kept would otherwise land a
+    second time next to the draft's own copy of it (QA s34: a file put outside at the
+    version a later turn writes got that turn's added line twice, "rebased")."""
+    lo, hi = hunk.start, hunk.start + len(hunk.before)
+    met = [change for change in own
+           if (lo < change[1] and change[0] < hi)  # both replace lines, some the same
+           or (lo == hi and change[0] < lo < change[1])  # an insertion inside the other
+           or (change[0] == change[1] and lo < change[0] < hi)
+           or (lo == hi == change[0] == change[1])]  # both insert at one point
+    if not met:
+        return ""
+    if len(met) == 1 and met[0][:2] == (lo, hi) and met[0][2] == hunk.after:
+        return "same"
+    return "overlap"
 
 
 class ConflictKind(StrEnum):
