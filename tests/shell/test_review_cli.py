@@ -175,3 +175,61 @@ def test_apply_reports_conflicts_with_the_review_messages(
                for m in doc["messages"])
     assert not (root / "n.txt").exists()
     assert (root / "a.txt").read_text() == "b\n"
+
+
+def test_restore_over_files_put_outside_at_a_later_checkpoint_writes_each_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """QA s34 F1: at checkpoint 1 the files were put outside at their final version (git
+    checkout B -- f); restoring the last checkpoint rebased that change over its own
+    result and wrote the later turns' inserted lines twice, exit 0. And restore says
+    what reopening found on disk (it printed only the restore's own lines)."""
+    root = tmp_path / "proj"
+    shutil.copytree(TOUR / "base", root)
+    state = tmp_path / "tour.review.json"
+    assert run(["apply", str(TOUR), "--root", str(root), "--yes", "--state", str(state)],
+               capsys)[0] == 0
+    applied = tree_bytes(root)
+    code, out, _ = run(["restore", str(TOUR), "--root", str(root), "--checkpoint", "1",
+                        "--yes", "--state", str(state)], capsys)
+    assert code == 0, out
+    for path, data in applied.items():  # each file the review wrote, at its final version
+        if (root / path).exists() and (root / path).read_bytes() != data:
+            (root / path).write_bytes(data)
+    code, out, _ = run(["restore", str(TOUR), "--root", str(root), "--checkpoint", "5",
+                        "--yes", "--state", str(state)], capsys)
+    assert code == 0, out
+    assert tree_bytes(root) == applied
+    assert "changed outside the workbench" in out, out
+
+
+SIGNER = ("def other():\n    return 1\n\n\ndef signer(app):\n    keys = [app.secret_key]\n\n"
+          "    if fallbacks := app.config['FALLBACKS']:\n        keys.extend(fallbacks)\n\n"
+          "    return Serializer(keys)\n")
+
+
+def test_an_insertion_put_outside_before_its_turn_is_restored_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same, where it bit (flask's sessions.py): turn 2 empties a list and appends
+    the current key after the fallbacks; the file put at that version outside while the
+    disk is at checkpoint 1 got the append twice."""
+    root = make_project(tmp_path / "proj", {"s.py": SIGNER})
+    session = write_session(tmp_path, [
+        [Ed("s.py", "    return 1", "    return 2")],
+        [Ed("s.py", "    keys = [app.secret_key]", "    keys = []"),
+         Ed("s.py", "        keys.extend(fallbacks)\n\n    return Serializer(keys)",
+            "        keys.extend(fallbacks)\n\n    keys.append(app.secret_key)\n"
+            "    return Serializer(keys)")]])
+    state = tmp_path / "s.review.json"
+    assert run(["apply", str(session), "--root", str(root), "--yes", "--state", str(state)],
+               capsys)[0] == 0
+    final = (root / "s.py").read_bytes()
+    assert final.count(b"keys.append") == 1
+    assert run(["restore", str(session), "--root", str(root), "--checkpoint", "1", "--yes",
+                "--state", str(state)], capsys)[0] == 0
+    (root / "s.py").write_bytes(final)  # git checkout B -- s.py
+    code, out, _ = run(["restore", str(session), "--root", str(root), "--checkpoint", "2",
+                        "--yes", "--state", str(state)], capsys)
+    assert code == 0, out
+    assert (root / "s.py").read_bytes() == final

@@ -545,8 +545,9 @@ def restore(args: argparse.Namespace) -> int:
                              rule="checkpoint")
         if not args.yes:
             return _restore_preview(review, root, args.checkpoint)
+        opened = review.last_report  # (what reopening found: outside changes, take-backs)
         report = review.restore(args.checkpoint)
-        for line in _messages(root, report):
+        for line in _messages(root, opened) + _messages(root, report):
             if not line.endswith(MSG_BEING_WRITTEN):  # (a workbench's promise)
                 print(line)
         for path in sorted(set(report.held)):
