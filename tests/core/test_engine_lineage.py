@@ -15,7 +15,14 @@ import functools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reviewtui.core.engine.lineage import adopt, carried_start, origin, pin, same_place
+from reviewtui.core.engine.lineage import (
+    adopt,
+    carried_start,
+    origin,
+    pin,
+    remember,
+    same_place,
+)
 from reviewtui.core.model.filestate import FileState
 
 LINES = st.sampled_from(["a", "b", "", "    x = 1", "}"])
@@ -237,3 +244,23 @@ def test_carried_start_never_takes_a_copy_for_the_line_a_pending_change_removed(
     assert carried_start(base, removed, 4, 4) is None
     assert carried_start(base, removed, 2, 2) == 2  # the first copy is its own line
     assert carried_start(base, removed, 6, 6) == 3
+
+
+def test_a_pin_on_an_old_original_is_followed_into_the_new_one_by_a_line_diff() -> None:
+    """The base changed (an outside change taken as the file's new original): a line of
+    the old one is the new one's line a line diff pairs with it. Above, the user added
+    an import (the same line, one down); in the swap, b()'s "return 1" became a()'s and
+    no line pairs with the pinned one. A base this process never saw stands aside."""
+    old = _state(["def a():", "    return 0", "def b():", "    return 1"])
+    pinned = pin(old, 3, 4)  # b()'s return
+    assert pinned is not None
+    remember(old)
+    above = _state(["import os", "def a():", "    return 0", "def b():", "    return 1"])
+    remember(above)
+    assert same_place(pinned, pin(above, 4, 5))
+    assert not same_place(pinned, pin(above, 2, 3))
+    swapped = _state(["def a():", "    return 1", "def b():", "    return 0"])
+    remember(swapped)
+    assert not same_place(pinned, pin(swapped, 1, 2))  # a()'s line, the same text
+    unseen = ("b", "ffff-00000000", 1)  # a base never named in this process
+    assert same_place(pinned, (unseen, unseen, "change", 1, "00000000"))

@@ -114,10 +114,13 @@ def _splice(lines: list[bytes], data: st.DataObject) -> tuple[int, int, list[byt
 @settings(max_examples=400, deadline=None)
 @given(st.lists(LINES, min_size=1, max_size=14), st.data())
 def test_a_layer_over_a_draft_that_made_its_change_is_that_change_once(
-        base: list[bytes], data: st.DataObject) -> None:
+        lines: list[bytes], data: st.DataObject) -> None:
     """The draft made change X since the workbench wrote ``base``; the disk holds X and,
     maybe, Y elsewhere (disjoint, later in the file). The layer lands as X then Y, or
-    clashes: it never makes X twice, never loses Y."""
+    clashes: it never makes X twice, never loses Y. (The base's lines are told apart:
+    with repeated lines, which of two equal lines a change removed is not in the texts,
+    and a merge may read it either way.)"""
+    base = [b"%d: " % n + line for n, line in enumerate(lines)]
     x_start, x_end, x_new = _splice(base, data)
     drafted = base[:x_start] + x_new + base[x_end:]
     theirs = list(drafted)

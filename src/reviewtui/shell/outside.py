@@ -30,6 +30,7 @@ from collections.abc import Iterable
 
 from reviewtui.core.engine import Decision, OpKey, OpResult, Verdict
 from reviewtui.core.engine.file_edits import normalize_or_none
+from reviewtui.core.engine.lineage import remember
 from reviewtui.core.engine.links import is_link
 from reviewtui.core.errors import DiskError, PathRefused
 from reviewtui.core.model.records import Edit, FullFile
@@ -243,6 +244,7 @@ def absorb(review: Review, path: str, disk: FileState | None, report: ReplayRepo
         record.deleted = False
         record.note = ""
         report.note(path, MSG_ADOPTED)
+        report.adopted.append(path)
     elif is_link(disk) != is_link(record.ref):
         # A file the review wrote became a link, or a link it wrote a file: no text layer
         # carries that (its "change" was the link's target read as the file's text, and
@@ -290,7 +292,12 @@ def returned(review: Review, path: str, record: PathRecord, disk: FileState,
 
 
 def set_base(review: Review, path: str, state: FileState | None) -> bool:
-    """Take ``state`` as the base for ``path``; False when the tree cannot hold it."""
+    """Take ``state`` as the base for ``path``; False when the tree cannot hold it. The
+    base it replaces is remembered, so accepts pinned on its lines are followed into the
+    new one (``core/engine/lineage.py``) instead of landing wherever their text is."""
+    record = review._records.get(path)  # (its base as read: the tree's may be unread)
+    if record is not None and isinstance(record.base, FileState) and record.base is not state:
+        remember(record.base)
     try:
         review.base = review.base.set(path, state) if state is not None else without(review, path)
     except PathRefused as err:  # a file where the tree has a folder, or the reverse
@@ -322,6 +329,40 @@ def stale_accepts(review: Review) -> list[OpKey]:
     return sorted(stale)
 
 
+def _pinned_taken_back(review: Review, paths: list[str], report: ReplayReport) -> None:
+    """Accepts recorded while the disk was pinned before their turn (never written), on
+    files then changed outside and taken from disk as their new original, go back to
+    pending, as one log entry: each was given for the file as it was, and the new one
+    may already hold its change, reworked since (QA s34: an httpx fixture a later commit
+    had reworked, put on disk outside, got its first version appended again after it on
+    restore; a text diff cannot tell, as both end alike). An accept caught by an outside
+    change between its decision and its write (no pin) is still rebased over it."""
+    pin = review._folded.pin
+    if not paths or pin is None:
+        return
+    wanted = set(paths)
+    position = {turn.index: n for n, turn in enumerate(review.session.turns)}
+    items = tuple(replace(DecisionItem.for_op(key, review._ops[key], decision),
+                          decision=Decision())
+                  for key, decision in sorted(review._folded.decisions().items())
+                  if decision.verdict in _ACCEPTING and key in review._ops
+                  and position.get(key[0], -1) >= pin
+                  and op_path(result := review.result(key)) in wanted
+                  and result.landed)  # (one that no longer lands says why: stale_accepts)
+    if not items:
+        return
+    review._log.append(LogEntry(LogKind.DECIDE, items))
+    review._dirty = True
+    review._evaluate_from(min(item.turn for item in items))
+    for item in items:
+        notice = (f"{item.describe()}: accepted while the disk was pinned before it, and "
+                  "the file was changed outside the workbench before this was written "
+                  "there; its accept was taken back and it is pending again (u accepts it "
+                  "again on the file as it is now)")
+        report.reverted.append(((item.turn, item.pos), notice))
+        report.note(item.path, notice)
+
+
 def take_back(review: Review, report: ReplayReport) -> None:
     """The accepts on the files put back outside to their original content (see
     :func:`absorb`) go back to pending, as one log entry (undo writes them again). Those
@@ -331,6 +372,8 @@ def take_back(review: Review, report: ReplayReport) -> None:
     (:func:`bring_back`)."""
     bring_back(review, sorted(report.back_again), report)
     report.back_again.clear()
+    _pinned_taken_back(review, sorted(report.adopted), report)
+    report.adopted.clear()
     paths = set(report.put_back)
     report.put_back.clear()
     layered = {path for path in report.outside if path not in paths

@@ -79,6 +79,7 @@ class ReplayReport:
     # checkout -- FILE): their accepts are taken back (shell/outside.py take_back).
     put_back: list[str] = field(default_factory=list)
     back_again: list[str] = field(default_factory=list)  # and then back to the review's bytes
+    adopted: list[str] = field(default_factory=list)  # taken from disk as new originals
     # Changed, but another program holds them open for writing (a save under way): not
     # taken in yet; the watcher asks again (shell/watch.py follow_review).
     held: list[str] = field(default_factory=list)
@@ -99,7 +100,6 @@ class ReplayReport:
 
     def note(self, path: str, message: str) -> None:
         self.events.append((path, message))
-
 
 
 # --- reading and walking the disk ------------------------------------------------------

@@ -202,8 +202,44 @@ def _identity(base: FileState) -> str:
     name = f"{len(data):x}-{crc32(data):08x}"
     if len(_identities) >= 64:
         _identities.clear()  # (bounded: a few bases are in use at a time)
+        _bases.clear()
+        _maps.clear()
     _identities[id(base)] = (base, name)
+    _bases[name] = base
     return name
+
+
+def remember(base: FileState) -> None:
+    """Name a base that is about to be replaced (an outside change taken as the file's
+    new original), so pins on its lines can be followed into the new one (:func:`_across`)."""
+    if not base.binary:
+        _identity(base)
+
+
+_bases: dict[str, FileState] = {}  # identity -> a base version this process named so
+_maps: dict[tuple[str, str], list[tuple[int, int, int]]] = {}  # (was, now) -> equal runs
+
+
+def _across(was: Origin, now: Origin) -> bool:
+    """Whether base line ``was`` is base line ``now`` of another base (an outside change
+    taken as the file's new original, a review reopened on other content): told by a line
+    diff of the two bases when this process has seen both (their equal runs pair the
+    lines); when it has not, it cannot be told and the check stands aside, as the rebase
+    guards apply. An accept pinned above the end of a file that the new original grew
+    past (a later version of it put there outside) is not taken to its new end (QA s34:
+    an httpx fixture appended again after its reworked copy)."""
+    old, new = _bases.get(str(was[1])), _bases.get(str(now[1]))
+    if old is None or new is None:
+        return True
+    key = (str(was[1]), str(now[1]))
+    runs = _maps.get(key)
+    if runs is None:
+        from reviewtui.core.text.diff import line_opcodes  # (a changed base alone)
+
+        runs = _maps[key] = [(i1, i2, j1) for tag, i1, i2, j1, _ in
+                             line_opcodes(old.line_view, new.line_view) if tag == "equal"]
+    line = int(was[2])
+    return any(i1 <= line < i2 and j1 + line - i1 == int(now[2]) for i1, i2, j1 in runs)
 
 
 def pin(state: FileState, start: int, end: int, kind: str = CHANGE) -> Pin | None:
@@ -248,13 +284,14 @@ def same_place(pinned: Pin, now: Pin | None) -> bool:
     text; an insertion: either line around it, the other may be one an earlier edit wrote
     and that is gone); or they are the same text at the same line number (an earlier edit
     that wrote them was rejected, and other edits before had written that very text
-    there: regenerated lock files); or it cannot be told (base lines of a base that
-    changed since)."""
+    there: regenerated lock files). Base lines of a base that changed since are the same
+    when a line diff of the two bases pairs them (:func:`_across`), or when it cannot be
+    told."""
     if now is None or now[2] != pinned[2]:
         return False
     if now[3:] == pinned[3:]:
         return True
-    same = [was == is_ or (was[0] == is_[0] == "b" and was[1] != is_[1])
+    same = [was == is_ or (was[0] == is_[0] == "b" and was[1] != is_[1] and _across(was, is_))
             for was, is_ in zip(pinned[:2], now[:2], strict=True)]
     # One end the same line, and the same text from it: the same place (the other end a
     # line that an earlier edit had rewritten to that same text, and is undone now).

@@ -1,0 +1,49 @@
+"""An accept recorded while the disk was pinned before its turn, never written, goes back
+to pending when its file changes outside and is taken from disk as its new original: the
+new file may already hold its change, reworked (QA s34: restore over files put outside
+at a later version appended an httpx fixture's first version after its reworked copy).
+Accepted again, it lands on the file as it is now. (Following a pin into a new original
+by a line diff: tests/core/test_engine_lineage.py.)"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reviewtui.core.engine import Decision
+from reviewtui.shell.review import Review
+
+BASE = "def a():\n    return 0\n\n\ndef b():\n    return 1\n"
+
+
+def _session(tmp_path: Path, edits: list[tuple[str, str]]) -> tuple[Path, Path]:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "m.py").write_text(BASE)
+    (root / "other.py").write_text("x = 1\n")
+    turns = "".join(
+        f"## Turn {n}\n> step {n}\n\n--- File: m.py ---\nEdit 1\n<<<<<<< SEARCH\n{search}\n"
+        f"=======\n{replace}\n>>>>>>> REPLACE\n\n### Changed files:\n- m.py\n\n"
+        for n, (search, replace) in enumerate(edits, 1))
+    session = tmp_path / "session.md"
+    session.write_text(turns)
+    return session, root
+
+
+def test_an_accept_follows_its_line_into_a_new_original_or_does_not_land(
+        tmp_path: Path) -> None:
+    session, root = _session(tmp_path, [("x = 1", "x = 2"), ("    return 1", "    return 10")])
+    (root / "m.py").write_text(BASE)
+    with Review.open(session, root) as review:
+        review.restore(0)  # pinned before both turns: accepts are recorded, not written
+        review.decide((2, 0), Decision.accept())
+        assert (root / "m.py").read_text() == BASE
+        # Outside, the user adds a line on top: b()'s return is line 7 now, the same line.
+        (root / "m.py").write_text("import os\n" + BASE)
+        review.outside_changed(["m.py"])
+        # Taken back, as the file changed before it was written (pinned).
+        assert (2, 0) not in review.decisions
+        review.decide((2, 0), Decision.accept())
+        review.restore(review.checkpoint_count - 1)
+        assert (root / "m.py").read_text() == "import os\n" + BASE.replace("return 1",
+                                                                          "return 10")
+
