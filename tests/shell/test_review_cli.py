@@ -233,3 +233,29 @@ def test_an_insertion_put_outside_before_its_turn_is_restored_once(
                         "--yes", "--state", str(state)], capsys)
     assert code == 0, out
     assert (root / "s.py").read_bytes() == final
+
+
+def test_a_restore_preview_says_what_opening_will_take_back_and_takes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """QA s34 F3: the preview said a saved accept "was taken back" (and "is needs
+    review"), though it writes nothing and a second preview said it again."""
+    root = make_project(tmp_path / "proj", {"s.py": SIGNER})
+    session = write_session(tmp_path, [[Ed("s.py", "    return 1", "    return 2")]])
+    state = tmp_path / "s.review.json"
+    assert run(["apply", str(session), "--root", str(root), "--yes", "--state", str(state)],
+               capsys)[0] == 0
+    assert run(["restore", str(session), "--root", str(root), "--checkpoint", "0", "--yes",
+                "--state", str(state)], capsys)[0] == 0
+    (root / "s.py").write_text(SIGNER.replace("    return 1", "    return 3"))  # outside
+    saved = state.read_bytes()
+    for _ in range(2):
+        _, _, err = run(["restore", str(session), "--root", str(root), "--checkpoint", "1",
+                         "--state", str(state)], capsys)
+        assert ("turn 1, operation 1 (s.py, Edit 1): the saved accept does not land (not "
+                "found on the files as they are now); it is taken back when the review is "
+                "opened to write") in err, err
+        assert state.read_bytes() == saved
+    _, _, err = run(["restore", str(session), "--root", str(root), "--checkpoint", "1",
+                     "--yes", "--state", str(state)], capsys)
+    assert "it was taken back and the operation is pending again" in err, err

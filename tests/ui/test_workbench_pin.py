@@ -131,3 +131,33 @@ async def test_the_same_notice_twice_at_once_is_said_once(tour: tuple[Path, Path
                                   "outside change re-evaluated turn 2",
                                   "conflict: a.txt changed on disk"]
         assert len(app._notifications) == 3  # noqa: SLF001
+
+
+async def test_the_restore_dialog_names_the_files_it_leaves_in_conflict_first(
+        tour: tuple[Path, Path]) -> None:
+    """QA s34 F2: the dialog listed the writes, then the conflicts, cut at 20 lines: past
+    20 writes no conflict was shown, and nothing counted them. Now they come first and
+    the question counts both."""
+    from reviewtui.ui.screens.dialogs import ConfirmScreen
+
+    session, root = tour
+    app = open_app(session, root)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = screen_of(app)
+        await pilot.press("y")  # turn 1's edit: written
+        await pilot.pause()
+        # The user changes the written line outside: going back leaves it in conflict.
+        written = (root / GREETING).read_text()
+        (root / GREETING).write_text(written.replace("Hello", "Howdy"))
+        screen.review.outside_changed([GREETING])
+        screen.go_checkpoint(0)
+        await pilot.press("ctrl+t")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ConfirmScreen)
+        question = str(dialog.question)
+        head, first, *_ = question.splitlines()
+        assert head.startswith("Restore checkpoint 0 on disk? (")
+        assert "1 file left in conflict)" in head, question
+        assert first == f"  leave in conflict {GREETING}", question
+        await pilot.press("n")

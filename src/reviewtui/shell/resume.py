@@ -469,9 +469,14 @@ def drop_unlanded_saved(review: Review) -> None:
             status = str(statuses.pop(item.key)).replace("_", " ")
             why = f"{status} on the files as they are now"
             review.orphaned.append({**item.to_json(), "reason": why})
+            # (a preview changes no state: it says what opening the review will do)
+            preview = review._state_file is None or review._state_file.read_only
+            taken = ("it is taken back when the review is opened to write, and the "
+                     "operation is pending again" if preview else
+                     "it was taken back and the operation is pending again")
             review.state_problems.append(
-                f"{item.describe()}: the saved accept is {why}; it was taken back and the "
-                "operation is pending again (nothing of it was written)")
+                f"{item.describe()}: the saved accept does not land ({why}); {taken} "
+                "(nothing of it was written)")
 
 
 def remove_leftovers(review: Review, leftovers: Iterable[str]) -> None:

@@ -7,6 +7,7 @@ from functools import partial
 from textual import work
 
 from reviewtui.core.errors import ReviewtuiError
+from reviewtui.core.text.plural import plural
 from reviewtui.shell.replay import ReplayReport
 from reviewtui.ui.screens.main_cursor import ReviewCursor
 from reviewtui.ui.worker_results import show_later
@@ -61,14 +62,19 @@ class DiskActions(ReviewCursor):
         if preview.nothing_to_do:
             self.notify(f"the disk already matches checkpoint {self.checkpoint}")
             return
-        # The restore's own plan: what it writes, then what it leaves in conflict.
-        entries = [f"  {change_verb(old, new)} {path}" for path, old, new in preview.changes]
-        entries += [f"  leave in conflict {path}" for path, _ in preview.conflicts]
+        # The restore's own plan: what it leaves in conflict first (a long list of writes
+        # cut at 20 hid every conflict: QA s34 F2), then what it writes; counted above.
+        entries = [f"  leave in conflict {path}" for path, _ in preview.conflicts]
+        entries += [f"  {change_verb(old, new)} {path}" for path, old, new in preview.changes]
         lines = entries[:20]
         if len(entries) > 20:
             lines.append(f"  … and {len(entries) - 20} more")
         where = "(dry-run: nothing is written)" if self.review.dry_run else "on disk"
-        question = (f"Restore checkpoint {self.checkpoint} {where}?\n" + "\n".join(lines))
+        counts = plural(len(preview.changes), "file") + " changed"
+        if preview.conflicts:
+            counts += f", {plural(len(preview.conflicts), 'file')} left in conflict"
+        question = (f"Restore checkpoint {self.checkpoint} {where}? ({counts})\n"
+                    + "\n".join(lines))
 
         checkpoint = self.checkpoint
 
