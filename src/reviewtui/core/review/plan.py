@@ -297,6 +297,8 @@ def _hold_moves(commands: Sequence[OpResult], tree: Tree, records: Mapping[str, 
                 if by not in conflicts or held in conflicts:
                     continue
                 record = records.get(held)
+                if record is not None and _as_wanted(record.seen, tree.get(held)):
+                    continue  # nothing to write there: a move done before (QA s34 F4)
                 message = (f"waits for {by}, which is in conflict: moving a file writes both "
                            f"ends or neither, so {held} is left as it is on disk until "
                            f"{by} is settled")
@@ -306,6 +308,13 @@ def _hold_moves(commands: Sequence[OpResult], tree: Tree, records: Mapping[str, 
                     record.ref if record is not None else None, tree.get(held),
                     tuple(accepted.get(held, ())))
                 grown = True
+
+
+def _as_wanted(seen: FileState | None, wanted: FileState | None) -> bool:
+    """Whether the disk (as last seen) already holds what the draft wants there."""
+    if seen is None or wanted is None:
+        return seen is None and wanted is None
+    return seen.mode == wanted.mode and seen.data == wanted.data
 
 
 _UNKNOWN = object()  # a state the walk below cannot tell (a file brought back by :unrm...)
