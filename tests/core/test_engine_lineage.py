@@ -63,6 +63,22 @@ def _unchanged_in_every_alignment(old: list[str], new: list[str]) -> dict[int, i
     return {j: i for i, j in common}
 
 
+def _spliced(state: FileState, tags: list[tuple[object, ...]], lines: list[str], start: int,
+             end: int, new: list[str], key: tuple[int, int],
+             ) -> tuple[FileState, list[tuple[object, ...]], list[str]]:
+    """One operation's splice, adopted, with every line's tag carried by brute force (the rule,
+    counted for the kept lines by brute force)."""
+    made = state.splice(start, end, new)
+    adopt(made, state, key, (start, end))
+    head, tail = _kept(lines[start:end], new)
+    kept = _unchanged_in_every_alignment(lines[start + head:end - tail],
+                                         new[head:len(new) - tail])
+    middle = [tags[start + head + kept[at]] if at in kept else ("o", *key, head + at)
+              for at in range(len(new) - tail - head)]
+    return (made, tags[:start + head] + middle + tags[end - tail:],
+            lines[:start] + new + lines[end:])
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(LINES, min_size=1, max_size=12), st.data())
 def test_origin_follows_each_line_through_every_splice(base: list[str],
@@ -77,19 +93,9 @@ def test_origin_follows_each_line_through_every_splice(base: list[str],
         new = data.draw(st.lists(LINES, max_size=4))
         if not lines[:start] + new + lines[end:]:
             continue  # (an empty file has no lines to follow)
-        made = state.splice(start, end, new)
-        if made is state:
+        if state.splice(start, end, new) is state:
             continue  # nothing changed: no step of its own
-        key = (7, step)
-        adopt(made, state, key, (start, end))
-        head, tail = _kept(lines[start:end], new)
-        kept = _unchanged_in_every_alignment(lines[start + head:end - tail],
-                                             new[head:len(new) - tail])
-        middle = [tags[start + head + kept[at]] if at in kept else ("o", *key, head + at)
-                  for at in range(len(new) - tail - head)]
-        tags = tags[:start + head] + middle + tags[end - tail:]
-        lines = lines[:start] + new + lines[end:]
-        state = made
+        state, tags, lines = _spliced(state, tags, lines, start, end, new, (7, step))
         assert len(tags) == len(lines) == state.line_count
         assert [origin(state, i) for i in range(len(lines))] == tags
 
@@ -174,22 +180,6 @@ def test_the_lines_kept_between_changes_are_those_every_alignment_keeps(
 
     expected = {head + b: head + a for b, a in _unchanged_in_every_alignment(old, new).items()}
     assert (_kept_between(old, new, head) or {}) == expected
-
-
-def _spliced(state: FileState, tags: list[tuple[object, ...]], lines: list[str], start: int,
-             end: int, new: list[str], key: tuple[int, int],
-             ) -> tuple[FileState, list[tuple[object, ...]], list[str]]:
-    """One operation's splice, adopted, with every line's tag carried by brute force (as
-    in the property above)."""
-    made = state.splice(start, end, new)
-    adopt(made, state, key, (start, end))
-    head, tail = _kept(lines[start:end], new)
-    kept = _unchanged_in_every_alignment(lines[start + head:end - tail],
-                                         new[head:len(new) - tail])
-    middle = [tags[start + head + kept[at]] if at in kept else ("o", *key, head + at)
-              for at in range(len(new) - tail - head)]
-    return (made, tags[:start + head] + middle + tags[end - tail:],
-            lines[:start] + new + lines[end:])
 
 
 @settings(max_examples=300, deadline=None)
