@@ -26,6 +26,7 @@ _DIALOG_CSS = """
 {name} {{ align: center middle; background: $background 60%; }}
 {name} > Vertical {{ width: auto; max-width: 90%; height: auto; max-height: 90%;
     border: thick $primary; background: $surface; padding: 1 2; }}
+{name} > Vertical > Static {{ width: auto; max-width: 100; }}
 {name} Horizontal {{ height: auto; width: auto; margin-top: 1; }}
 {name} Button {{ margin: 0 1; }}
 """
