@@ -74,21 +74,24 @@ def _agrees(before: str, after: str, *, same_lines: bool = True) -> bool:
     if now is None or now == was:
         return True
     moved = re.compile(r" \(detected at line \d+\)")  # (lines added move the error)
-    if not same_lines:
-        return was is not None and moved.sub("", now[0]) == moved.sub("", was[0])
+    if not same_lines and was is not None and moved.sub("", now[0]) == moved.sub("", was[0]):
+        return True
     return _was_there(before, after, was, now, moved)
 
 
 def _was_there(before: str, after: str, was: tuple[str, int | None] | None,
                now: tuple[str, int | None], moved: re.Pattern[str]) -> bool:
     """An error after an earlier one that the edit cleared (the first error only is
-    reported): its lines are the same in both texts and fail alone, as they did before.
+    reported): its lines, from it to the end, are the same in both texts (after lines
+    added above, at other numbers) and fail alone, as they did before.
     ("t = 'open" twice, a comment "  #'" closing the first string: the second line's
     error was always there.)"""
-    if was is None or was[1] is None or now[1] is None or now[1] <= was[1]:
+    if was is None or was[1] is None or now[1] is None:
         return False
-    tail = before.split("\n")[now[1] - 1 :]
-    if tail != after.split("\n")[now[1] - 1 :]:
+    # The same lines from the error to the end, in both (lines added above move them).
+    tail = after.split("\n")[now[1] - 1 :]
+    lines = before.split("\n")
+    if len(tail) > len(lines) - was[1] or lines[len(lines) - len(tail):] != tail:
         return False
     alone = _first_error("\n".join(tail))
     return alone is not None and alone[1] == 1 and moved.sub("", alone[0]) == moved.sub(

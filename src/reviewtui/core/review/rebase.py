@@ -78,8 +78,11 @@ def _unique(texts: Sequence[str], window: Sequence[str]) -> bool:
     return len(find_exact(texts, window, 0, len(texts))) == 1
 
 
-def outside_hunks(ours: bytes, theirs: bytes) -> tuple[OutsideHunk, ...]:
+def outside_hunks(ours: bytes, theirs: bytes, *,
+                  excerpt: bool = False) -> tuple[OutsideHunk, ...]:
     """The change from ``ours`` to ``theirs`` as hunks with the least unique context.
+    ``excerpt``: two stretches of a file (an operation's change put back), aligned by
+    ``difflib`` alone; two whole versions go through the bounded line diff.
 
     Raises UnicodeDecodeError for content that is not UTF-8 text.
     """
@@ -87,10 +90,7 @@ def outside_hunks(ours: bytes, theirs: bytes) -> tuple[OutsideHunk, ...]:
     texts = tuple(_text(line) for line in a)
     _ = [_text(line) for line in b]  # theirs must be text too
     hunks: list[OutsideHunk] = []
-    import difflib  # an outside change to rebase onto: not an apply's (start-up)
-
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in _opcodes(a, b, bounded=not excerpt):
         if tag == "equal":
             continue
         chosen: tuple[int, int] | None = None
@@ -176,7 +176,7 @@ def apply_layer(layer: OutsideLayer, target: bytes | None, *,
         return LayerResult(False, message="the draft removes a file that was changed outside "
                            "the workbench")
     try:
-        hunks = outside_hunks(layer.ours, layer.theirs)
+        hunks = outside_hunks(layer.ours, layer.theirs, excerpt=excerpt)
         lines = split_lines(target)
         texts = tuple(_text(line) for line in lines)
     except UnicodeDecodeError:
@@ -220,14 +220,27 @@ def apply_layer(layer: OutsideLayer, target: bytes | None, *,
 Change = tuple[int, int, tuple[bytes, ...]]  # lines [start, end) of ours, and what replaced them
 
 
+def _opcodes(a: Sequence[bytes], b: Sequence[bytes], *,
+             bounded: bool = True) -> Sequence[tuple[str, int, int, int, int]]:
+    """The line diff of two versions, bounded (``core/text/diff.py``: the common ends
+    first, unique lines as anchors): a whole-file ``difflib`` took ~0.3 s on a 10,000-line
+    file, on every decision over a file with an outside change kept on it. Not
+    ``bounded``: ``difflib`` as it is (a short excerpt; how its hunks are cut is what
+    ``shell/outside_undone.py`` was written against)."""
+    if not bounded:
+        import difflib  # (an outside change's path alone)
+
+        return difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    from reviewtui.core.text.diff import line_opcodes  # (an outside change's path alone)
+
+    return line_opcodes(a, b)
+
+
 def _own_changes(ours: list[bytes], target: list[bytes]) -> list[Change]:
     """What the draft changed since the workbench wrote ``ours``: each stretch of ``ours``
     and what ``target`` has there instead (the same alignment as the outside hunks')."""
-    import difflib  # (as outside_hunks: an outside change's path alone)
-
-    matcher = difflib.SequenceMatcher(None, ours, target, autojunk=False)
     return [(i1, i2, tuple(target[j1:j2]))
-            for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+            for tag, i1, i2, j1, j2 in _opcodes(ours, target) if tag != "equal"]
 
 
 def _meets(hunk: OutsideHunk, own: Sequence[Change]) -> str:

@@ -41,6 +41,12 @@ ANCHOR_LINES = 500  # from this many lines on, cut at unique lines before Sequen
 
 _TOKEN = re.compile(r"\w+|\s+|[^\w\s]")
 
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    Line = TypeVar("Line", str, bytes)  # lines as text, or as bytes with their endings
+
 Span = tuple[int, int]
 Spans = tuple[Span, ...]
 Opcode = tuple[str, int, int, int, int]
@@ -112,7 +118,7 @@ def _whitespace_key(line: str) -> str:
     return "".join(line.split())
 
 
-def line_opcodes(before: Sequence[str], after: Sequence[str]) -> list[Opcode]:
+def line_opcodes(before: Sequence[Line], after: Sequence[Line]) -> list[Opcode]:
     """``SequenceMatcher.get_opcodes`` for two line lists, bounded for big inputs.
 
     The common prefix and suffix are matched first (a full-file diff with a few changes
@@ -132,7 +138,7 @@ def line_opcodes(before: Sequence[str], after: Sequence[str]) -> list[Opcode]:
     limit -= prefix
     while suffix < limit and before[n - 1 - suffix] == after[m - 1 - suffix]:
         suffix += 1
-    blocks = [(0, 0, prefix)]
+    blocks: list[Block] = [(0, 0, prefix)]
     blocks += _blocks(before, after, prefix, n - suffix, prefix, m - suffix)
     blocks.append((n - suffix, m - suffix, suffix))
     ops: list[Opcode] = []
@@ -159,7 +165,7 @@ def line_opcodes(before: Sequence[str], after: Sequence[str]) -> list[Opcode]:
 Block = tuple[int, int, int]  # before index, after index, length of an equal run
 
 
-def _blocks(a: Sequence[str], b: Sequence[str], alo: int, ahi: int, blo: int,
+def _blocks(a: Sequence[Line], b: Sequence[Line], alo: int, ahi: int, blo: int,
             bhi: int) -> list[Block]:
     """The equal runs of ``a[alo:ahi]`` and ``b[blo:bhi]``, in order."""
     if alo >= ahi or blo >= bhi:
@@ -180,16 +186,16 @@ def _blocks(a: Sequence[str], b: Sequence[str], alo: int, ahi: int, blo: int,
     return [(alo + i, blo + j, size) for i, j, size in matcher.get_matching_blocks() if size]
 
 
-def _anchors(a: Sequence[str], b: Sequence[str], alo: int, ahi: int, blo: int,
+def _anchors(a: Sequence[Line], b: Sequence[Line], alo: int, ahi: int, blo: int,
              bhi: int) -> list[tuple[int, int]]:
     """Lines to cut a big stretch at: the longest in-order run of lines found exactly
     once on each side; failing those, of lines found as often on each side (the n-th
     occurrence with the n-th), which splits a file of repeated boilerplate (blank lines,
     closing braces) where everything else changed."""
-    where_a: dict[str, list[int]] = {}
+    where_a: dict[Line, list[int]] = {}
     for i in range(alo, ahi):
         where_a.setdefault(a[i], []).append(i)
-    where_b: dict[str, list[int]] = {}
+    where_b: dict[Line, list[int]] = {}
     for j in range(blo, bhi):
         where_b.setdefault(b[j], []).append(j)
     pairs = [(i[0], where_b[line][0]) for line, i in where_a.items()
