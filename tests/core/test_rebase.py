@@ -135,3 +135,21 @@ def test_a_layer_over_a_draft_that_made_its_change_is_that_change_once(
     result = apply_layer(OutsideLayer(b"".join(base), b"".join(theirs)), b"".join(drafted))
     if result.ok:
         assert result.data == wanted
+
+
+def test_one_insertion_cut_at_two_points_of_a_blank_run_is_one_change() -> None:
+    """Two diffs put the same inserted block at different points of a run of equal lines
+    (flask's docs/config.rst: the bounded diff one line below difflib). Slid as high as
+    they go, they are the same change, and it is not made twice (QA s34, the scan of six
+    real ranges after the bounded diff came in)."""
+    from reviewtui.core.review.rebase import _meets, _slid
+
+    base = [b"intro\n", b"\n", b".. data:: A\n", b"\n", b".. data:: B\n"]
+    block = (b".. data:: T\n", b"\n")
+    low = _slid(base, 4, 4, block)  # before ".. data:: B"
+    high = _slid(base, 3, 3, (b"\n", b".. data:: T\n"))  # the same text, a line higher
+    assert low == high == (3, 3, (b"\n", b".. data:: T\n"))
+    assert _meets(low, [high]) == "same"
+    # A removal slides too; a different insertion at that point is an overlap.
+    assert _slid([b"a\n", b"\n", b"\n", b"b\n"], 2, 3, ()) == (1, 2, ())
+    assert _meets(low, [(3, 3, (b"\n", b".. data:: U\n"))]) == "overlap"

@@ -183,9 +183,10 @@ def apply_layer(layer: OutsideLayer, target: bytes | None, *,
         return LayerResult(False, message="a binary file changed outside the workbench; "
                            "binary changes cannot be merged")
     splices: list[tuple[int, int, tuple[bytes, ...]]] = []
-    own = [] if excerpt else _own_changes(split_lines(layer.ours), lines)
+    base = split_lines(layer.ours)
+    own = [] if excerpt else [_slid(base, *change) for change in _own_changes(base, lines)]
     for hunk in hunks:
-        met = _meets(hunk, own)
+        met = _meets(_slid(base, hunk.start, hunk.start + len(hunk.before), hunk.after), own)
         if met == "same":
             continue  # the draft made this very change since: once is enough
         if met:
@@ -207,6 +208,18 @@ def apply_layer(layer: OutsideLayer, target: bytes | None, *,
         assert isinstance(where, tuple)
         start = where[0] + len(hunk.context_before)
         end = where[1] - len(hunk.context_after)
+        size = len(hunk.after)
+        if not excerpt and any(line.strip() for line in hunk.after) and (
+                (start >= size and tuple(lines[start - size : start]) == hunk.after)
+                or tuple(lines[end : end + size]) == hunk.after):
+            # Its new lines stand right beside where it puts them: the draft made this
+            # change too, cut where sliding does not reconcile it; written again it would
+            # be there twice (QA s34, flask's docs/config.rst before _slid). Which one the
+            # user meant cannot be told: a clash. (Blank lines alone are let through: a
+            # blank line added beside one is an everyday edit.)
+            return LayerResult(False, hunk=hunk, message=f"the outside change at "
+                               f"{hunk.describe()} no longer applies: the draft already has "
+                               "its lines there")
         splices.append((start, end, hunk.after))
     splices.sort()
     for (_, end_a, _), (start_b, _, _) in zip(splices, splices[1:], strict=False):
@@ -243,15 +256,32 @@ def _own_changes(ours: list[bytes], target: list[bytes]) -> list[Change]:
             for tag, i1, i2, j1, j2 in _opcodes(ours, target) if tag != "equal"]
 
 
-def _meets(hunk: OutsideHunk, own: Sequence[Change]) -> str:
-    """Whether an outside hunk meets a change the draft made since the same version:
+def _slid(base: Sequence[bytes], lo: int, hi: int, after: tuple[bytes, ...]) -> Change:
+    """A change of ``base`` as high as it slides: an insertion whose last line equals the
+    line above it, or a removal whose last line does, reads the same one line up. Two
+    diffs cut the same insertion at different points of a run of equal lines (a block
+    put beside blank lines: flask's docs/config.rst, QA s34); slid, they are one."""
+    if lo == hi and after:
+        while lo > 0 and base[lo - 1] == after[-1]:
+            after = (base[lo - 1], *after[:-1])
+            lo -= 1
+        return lo, lo, after
+    if not after and hi > lo:
+        while lo > 0 and base[lo - 1] == base[hi - 1]:
+            lo, hi = lo - 1, hi - 1
+    return lo, hi, after
+
+
+def _meets(hunk: Change, own: Sequence[Change]) -> str:
+    """Whether an outside hunk (as a change, slid: :func:`_slid`) meets a change the draft
+    made since the same version:
     "same" (that very change: the same lines replaced by the same lines), "overlap" (the
     same lines, or an insertion inside or at the other's insertion point, otherwise), or
     "" (apart: the hunk is re-applied where its text is). Found by where both were cut
     from, not by text: an insertion whose context the draft kept would otherwise land a
     second time next to the draft's own copy of it (QA s34: a file put outside at the
     version a later turn writes got that turn's added line twice, "rebased")."""
-    lo, hi = hunk.start, hunk.start + len(hunk.before)
+    lo, hi, after = hunk
     met = [change for change in own
            if (lo < change[1] and change[0] < hi)  # both replace lines, some the same
            or (lo == hi and change[0] < lo < change[1])  # an insertion inside the other
@@ -259,7 +289,7 @@ def _meets(hunk: OutsideHunk, own: Sequence[Change]) -> str:
            or (lo == hi == change[0] == change[1])]  # both insert at one point
     if not met:
         return ""
-    if len(met) == 1 and met[0][:2] == (lo, hi) and met[0][2] == hunk.after:
+    if len(met) == 1 and met[0][:2] == (lo, hi) and met[0][2] == after:
         return "same"
     return "overlap"
 
