@@ -141,15 +141,29 @@ def test_one_insertion_cut_at_two_points_of_a_blank_run_is_one_change() -> None:
     """Two diffs put the same inserted block at different points of a run of equal lines
     (flask's docs/config.rst: the bounded diff one line below difflib). Slid as high as
     they go, they are the same change, and it is not made twice (QA s34, the scan of six
-    real ranges after the bounded diff came in)."""
-    from reviewtui.core.review.rebase import _meets, _slid
+    real ranges after the bounded diff came in). Two different insertions that can stand
+    at one point meet (a clash), wherever each diff cut them."""
+    from reviewtui.core.review.rebase import _meets, _reach
 
     base = [b"intro\n", b"\n", b".. data:: A\n", b"\n", b".. data:: B\n"]
-    block = (b".. data:: T\n", b"\n")
-    low = _slid(base, 4, 4, block)  # before ".. data:: B"
-    high = _slid(base, 3, 3, (b"\n", b".. data:: T\n"))  # the same text, a line higher
-    assert low == high == (3, 3, (b"\n", b".. data:: T\n"))
+    low = _reach(base, (4, 4, (b".. data:: T\n", b"\n")))  # before ".. data:: B"
+    high = _reach(base, (3, 3, (b"\n", b".. data:: T\n")))  # the same text, a line higher
+    assert low[0] == high[0] == (3, 3, (b"\n", b".. data:: T\n"))
     assert _meets(low, [high]) == "same"
-    # A removal slides too; a different insertion at that point is an overlap.
-    assert _slid([b"a\n", b"\n", b"\n", b"b\n"], 2, 3, ()) == (1, 2, ())
-    assert _meets(low, [(3, 3, (b"\n", b".. data:: U\n"))]) == "overlap"
+    # A removal slides too; a different insertion where one can stand is an overlap.
+    assert _reach([b"a\n", b"\n", b"\n", b"b\n"], (2, 3, ()))[0] == (1, 2, ())
+    assert _meets(low, [_reach(base, (4, 4, (b".. data:: U\n",)))]) == "overlap"
+    # (QA s34 helper-98's fuzz: "x" then "c x" inserted after "x" read apart once slid.)
+    xs = [b"b\n", b"\n", b"x\n"]
+    assert _meets(_reach(xs, (3, 3, (b"c\n", b"x\n"))), [_reach(xs, (3, 3, (b"c\n",)))]) == (
+        "overlap")
+
+
+def test_an_outside_line_is_not_dropped_for_a_copy_of_its_lines_elsewhere() -> None:
+    """QA s34 helper-98 r31c: the user duplicated a "y"; the draft's edit wrote a second
+    "y x" elsewhere. The hunk's search had become ambiguous, its result was found (the
+    draft's copy) and the hunk was skipped as "already there": the user's "y" was gone,
+    answered applied. Merged with both, or a clash: never lost."""
+    ours, theirs = b"y\nx\ny\nW\n\n", b"y\ny\nx\ny\nW\n\n"
+    result = apply_layer(OutsideLayer(ours, theirs), b"y\nx\nA\nx\n\n")
+    assert not result.ok or result.data == b"y\ny\nx\nA\nx\n\n", result

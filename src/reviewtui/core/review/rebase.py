@@ -184,9 +184,10 @@ def apply_layer(layer: OutsideLayer, target: bytes | None, *,
                            "binary changes cannot be merged")
     splices: list[tuple[int, int, tuple[bytes, ...]]] = []
     base = split_lines(layer.ours)
-    own = [] if excerpt else [_slid(base, *change) for change in _own_changes(base, lines)]
+    own = [] if excerpt else [_reach(base, change) for change in _own_changes(base, lines)]
     for hunk in hunks:
-        met = _meets(_slid(base, hunk.start, hunk.start + len(hunk.before), hunk.after), own)
+        met = _meets(_reach(base, (hunk.start, hunk.start + len(hunk.before), hunk.after)),
+                     own)
         if met == "same":
             continue  # the draft made this very change since: once is enough
         if met:
@@ -198,7 +199,12 @@ def apply_layer(layer: OutsideLayer, target: bytes | None, *,
                                f"{hunk.describe()} has no text to anchor it")
         where = _locate(lines, texts, hunk, hunk.search)
         if where is None or where == "ambiguous":
-            done = _locate(lines, texts, hunk, hunk.result)
+            # Its result somewhere in an excerpt: already there (an operation's change
+            # put back). Not for two whole versions: a change the draft made too was
+            # told above by where both were cut; found by text alone, the result may be
+            # another copy of those lines, and skipping it lost the user's line (QA s34:
+            # a duplicated "y" dropped when an edit wrote a second "y x").
+            done = _locate(lines, texts, hunk, hunk.result) if excerpt else None
             if isinstance(done, tuple):
                 continue  # the draft already holds the outside text: nothing to re-apply
             why = ("its text now occurs more than once" if where == "ambiguous"
@@ -272,26 +278,52 @@ def _slid(base: Sequence[bytes], lo: int, hi: int, after: tuple[bytes, ...]) -> 
     return lo, hi, after
 
 
-def _meets(hunk: Change, own: Sequence[Change]) -> str:
-    """Whether an outside hunk (as a change, slid: :func:`_slid`) meets a change the draft
-    made since the same version:
-    "same" (that very change: the same lines replaced by the same lines), "overlap" (the
-    same lines, or an insertion inside or at the other's insertion point, otherwise), or
-    "" (apart: the hunk is re-applied where its text is). Found by where both were cut
-    from, not by text: an insertion whose context the draft kept would otherwise land a
-    second time next to the draft's own copy of it (QA s34: a file put outside at the
-    version a later turn writes got that turn's added line twice, "rebased")."""
-    lo, hi, after = hunk
-    met = [change for change in own
-           if (lo < change[1] and change[0] < hi)  # both replace lines, some the same
-           or (lo == hi and change[0] < lo < change[1])  # an insertion inside the other
-           or (change[0] == change[1] and lo < change[0] < hi)
-           or (lo == hi == change[0] == change[1])]  # both insert at one point
+Reach = tuple[Change, int, int]  # a change slid up, and the stretch it may stand on
+
+
+def _reach(base: Sequence[bytes], change: Change) -> Reach:
+    """A change slid up (:func:`_slid`), with every place it could be cut at: an
+    insertion's points from its highest to its lowest, a removal's lines over the run it
+    slides along, a replacement's own lines."""
+    lo, hi, after = change
+    up = _slid(base, lo, hi, after)
+    if lo == hi and after:
+        while lo < len(base) and base[lo] == after[0]:
+            after, lo = (*after[1:], base[lo]), lo + 1
+        return up, up[0], lo
+    if not after and hi > lo:
+        while hi < len(base) and base[lo] == base[hi]:
+            lo, hi = lo + 1, hi + 1
+        return up, up[0], hi
+    return up, lo, hi
+
+
+def _meets(hunk: Reach, own: Sequence[Reach]) -> str:
+    """Whether an outside hunk meets a change the draft made since the same version, each
+    with its reach (:func:`_reach`): "same" (that very change, slid alike), "overlap"
+    (lines both change; an insertion inside the other's lines; insertions that can stand
+    at one point), or "" (apart: the hunk is re-applied where its text is). Found by
+    where both were cut from, not by text: an insertion whose context the draft kept
+    would otherwise land a second time next to the draft's own copy of it (QA s34: a
+    file put outside at the version a later turn writes got that turn's added line
+    twice, "rebased")."""
+    change, first, last = hunk
+    inserts = change[0] == change[1]
+    met = []
+    for mine, mine_first, mine_last in own:
+        if inserts and mine[0] == mine[1]:
+            hit = first <= mine_last and mine_first <= last  # a point both can stand at
+        elif inserts:
+            hit = max(first, mine_first + 1) <= min(last, mine_last - 1)
+        elif mine[0] == mine[1]:
+            hit = max(mine_first, first + 1) <= min(mine_last, last - 1)
+        else:
+            hit = first < mine_last and mine_first < last
+        if hit:
+            met.append(mine)
     if not met:
         return ""
-    if len(met) == 1 and met[0][:2] == (lo, hi) and met[0][2] == after:
-        return "same"
-    return "overlap"
+    return "same" if met == [change] else "overlap"
 
 
 class ConflictKind(StrEnum):
