@@ -47,3 +47,29 @@ def test_an_accept_follows_its_line_into_a_new_original_or_does_not_land(
         assert (root / "m.py").read_text() == "import os\n" + BASE.replace("return 1",
                                                                           "return 10")
 
+
+
+def test_the_same_when_the_file_changes_while_the_review_is_closed(tmp_path: Path) -> None:
+    """QA s34 helper-98 p51: the file the pinned accept is for was never written by the
+    review (no record of it), so reopening read the new file as its original and the
+    accept landed again beside its reworked copy. Reopened, it goes back to pending and
+    says so."""
+    session, root = _session(tmp_path, [("    return 0", "    return 0\n\n\ndef c():\n"
+                                                          "    return 2")])
+    # Turn 1 of its own edits another file: m.py is never written by the review.
+    session.write_text("## Turn 1\n> other\n\n--- File: other.py ---\nEdit 1\n<<<<<<< SEARCH\n"
+                       "x = 1\n=======\nx = 2\n>>>>>>> REPLACE\n\n### Changed files:\n"
+                       "- other.py\n\n" + session.read_text().replace("## Turn 1", "## Turn 2"))
+    with Review.open(session, root) as review:
+        review.decide((1, 0), Decision.accept())
+        review.restore(0)
+        review.decide((2, 0), Decision.accept())  # recorded, not written
+    reworked = BASE.replace("    return 0\n", "    return 0\n\n\ndef c():\n    return 22\n")
+    (root / "m.py").write_text(reworked)  # a later version of it, put there meanwhile
+    with Review.open(session, root) as review:
+        assert (2, 0) not in review.decisions
+        assert any("turn 2, operation 1 (m.py, Edit 1): the saved accept was made while the "
+                   "disk was pinned before it" in p for p in review.state_problems), (
+            review.state_problems)
+        review.restore(review.checkpoint_count - 1)
+    assert (root / "m.py").read_text() == reworked

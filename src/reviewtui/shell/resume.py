@@ -22,8 +22,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from reviewtui.core.digests import sha256
-from reviewtui.core.engine import OpKey, Policy, evaluate_session
+from reviewtui.core.engine import OpKey, Policy, Verdict, evaluate_session
 from reviewtui.core.engine.file_edits import normalize_or_none
+from reviewtui.core.engine.lineage import on_other_base
 from reviewtui.core.errors import DiskError, PathRefused, UsageError
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.review.log import LogEntry, LogKind, drop_in_force, fold, reconcile_log
@@ -178,6 +179,7 @@ def resume(review: Review, *, first_frame: bool = False) -> None:
     review.evaluation.start(review.base, review.rules, review._folded.decisions(), upto=upto)
     report = ReplayReport()
     reconcile(review, report, saved.nonce if saved is not None else "")
+    drop_pinned_on_changed_files(review)
     drop_unlanded_saved(review)
     sync(review, report)
 
@@ -455,6 +457,42 @@ def previous_target(review: Review) -> Tree:
     return states[-1].tree if pin is None or pin >= len(states) else states[pin].tree
 
 
+def drop_pinned_on_changed_files(review: Review) -> None:
+    """Reopened with the disk pinned: a saved accept past the pin (never written) whose
+    file changed since it was accepted (its pin names lines of another original: the
+    file was put at another version while the review was closed) goes back to pending,
+    reported, as ``outside._pinned_taken_back`` does while it is open: the new file may
+    already hold its change, reworked, and it would land again beside it (QA s34 p51)."""
+    pin = review._folded.pin
+    if pin is None:
+        return
+    position = {turn.index: n for n, turn in enumerate(review.session.turns)}
+    changed = []
+    for key, decision in review._folded.decisions().items():
+        if (decision.verdict not in (Verdict.ACCEPTED, Verdict.EDITED) or decision.at is None
+                or key not in review._ops or position.get(key[0], -1) < pin):
+            continue
+        result = review.result(key)
+        before = result.outcome.before_state
+        # (one that no longer lands says why: drop_unlanded_saved)
+        if result.landed and isinstance(before, FileState) and on_other_base(decision.at,
+                                                                             before):
+            changed.append(key)
+    if not changed:
+        return
+    review._log, dropped = drop_in_force(review._log, set(changed))
+    review._dirty = True
+    review._evaluate_from(min(changed)[0])
+    for item in dropped:
+        if item.key not in changed:
+            continue
+        why = "its file changed since, while the review was closed"
+        review.orphaned.append({**item.to_json(), "reason": why})
+        review.state_problems.append(
+            f"{item.describe()}: the saved accept was made while the disk was pinned before "
+            f"it, and {why}; {_taken(review)} (nothing of it was written)")
+
+
 def drop_unlanded_saved(review: Review) -> None:
     """Reopened: saved accepts that do not land on the files as they are go back to
     pending (kept under ``orphaned``, reported), so they never land elsewhere later."""
@@ -469,14 +507,18 @@ def drop_unlanded_saved(review: Review) -> None:
             status = str(statuses.pop(item.key)).replace("_", " ")
             why = f"{status} on the files as they are now"
             review.orphaned.append({**item.to_json(), "reason": why})
-            # (a preview changes no state: it says what opening the review will do)
-            preview = review._state_file is None or review._state_file.read_only
-            taken = ("it is taken back when the review is opened to write, and the "
-                     "operation is pending again" if preview else
-                     "it was taken back and the operation is pending again")
             review.state_problems.append(
-                f"{item.describe()}: the saved accept does not land ({why}); {taken} "
-                "(nothing of it was written)")
+                f"{item.describe()}: the saved accept does not land ({why}); "
+                f"{_taken(review)} (nothing of it was written)")
+
+
+def _taken(review: Review) -> str:
+    """How a saved accept taken back is said: a preview changes no state, so it says
+    what opening the review to write will do."""
+    if review._state_file is None or review._state_file.read_only:
+        return ("it is taken back when the review is opened to write, and the operation is "
+                "pending again")
+    return "it was taken back and the operation is pending again"
 
 
 def remove_leftovers(review: Review, leftovers: Iterable[str]) -> None:

@@ -209,6 +209,17 @@ def _identity(base: FileState) -> str:
     return name
 
 
+def on_other_base(pinned: Pin, state: FileState) -> bool:
+    """Whether ``pinned`` names lines of a base version other than the one ``state`` (a
+    version an operation is evaluated on) descends from: the file changed under it."""
+    step = state.lineage if isinstance(state.lineage, Lineage) else None
+    base = step.base if step is not None else state
+    if base is None or base.binary:
+        return False
+    name = _identity(base)
+    return any(len(end) == 3 and end[1] != name for end in pinned[:2])
+
+
 def remember(base: FileState) -> None:
     """Name a base that is about to be replaced (an outside change taken as the file's
     new original), so pins on its lines can be followed into the new one (:func:`_across`)."""
