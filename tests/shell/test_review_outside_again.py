@@ -464,3 +464,27 @@ def test_an_undo_that_clashes_with_a_kept_change_names_the_undone_operation(
     review.redo()  # the accept back: the kept change goes on top again
     assert review.conflicts == {}
     assert app.read_bytes() == formatted
+
+
+def test_a_line_put_between_an_insertion_and_its_context_does_not_undo_it(
+        tmp_path: Path, opened: list[Review]) -> None:
+    """QA s34 helper-98 r61: an accepted "import json" inserted above "import os"; the
+    user adds "import re" between them. The insertion's lines as they were before it
+    ("import os" and below) stood on disk, so it read as undone outside: its accept was
+    taken back, and a reject then left "import json" on disk under a "rejected" status.
+    Its written line is still there: it stays accepted, and a reject is a conflict."""
+    base = b"import os\n\n\ndef f():\n    return 1\n"
+    session = write_session(tmp_path / "session",
+                            [[Ed("a.py", "import os", "import json\nimport os")]])
+    root = make_project(tmp_path / "proj", {"a.py": base})
+    review = Review.open(session, root)
+    opened.append(review)
+    review.decide(A1, Decision.accept())
+    outside = b"import json\nimport re\nimport os\n\n\ndef f():\n    return 1\n"
+    (root / "a.py").write_bytes(outside)
+    report = review.outside_changed(["a.py"])
+    assert report.reverted == []
+    assert review.decisions[A1].verdict is Verdict.ACCEPTED
+    review.decide(A1, Decision.reject())
+    assert (root / "a.py").read_bytes() == outside
+    assert "a.py" in review.conflicts

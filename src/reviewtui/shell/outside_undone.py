@@ -43,6 +43,8 @@ def undone_outside(review: Review, key: OpKey, path: str) -> OutsideLayer | None
     if span is not None and _on_disk(after, span, shift, layer.theirs):
         return None  # its change and the lines around it are on disk as written
     undo = _undo_of(span, before.data, after.data, shift)
+    if _still_there(undo, layer.ours, layer.theirs):
+        return None
     # Its lines as they were, with their context, found as they are on disk: undone
     # there. Else its change put back must leave the disk as it is (the outside change
     # also touched the lines around it). The search comes first: a change that only
@@ -53,6 +55,23 @@ def undone_outside(review: Review, key: OpKey, path: str) -> OutsideLayer | None
         if not (on_disk.ok and on_disk.data == layer.theirs):
             return None
     return undo if put_back(undo, layer.ours) is not None else None
+
+
+def _still_there(undo: OutsideLayer, ours: bytes, disk: bytes) -> bool:
+    """Whether every line the operation wrote (in its excerpt, ``undo.ours``, and not in
+    the lines it replaced, ``undo.theirs``) is on disk as often as the review wrote it:
+    then the outside change did not undo it, whatever it did around it (QA s34 helper-98
+    r61: "import re" put between the accepted "import json" and "import os" read as the
+    insertion undone; its accept was taken back and, rejected, its line stayed on disk
+    under a "rejected" status)."""
+    from collections import Counter
+
+    added = Counter(split_lines(undo.ours or b"")) - Counter(split_lines(undo.theirs or b""))
+    written = [line for line in added if line.strip()]
+    if not written:
+        return False  # it only removed lines (or blank ones): the excerpts decide
+    wrote, now = Counter(split_lines(ours)), Counter(split_lines(disk))
+    return all(now[line] >= wrote[line] for line in written)
 
 
 def _undo_of(span: tuple[int, int] | None, before: bytes, after: bytes,
