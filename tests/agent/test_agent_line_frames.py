@@ -50,8 +50,9 @@ def test_lines_read_on_disk_are_carried_past_a_pending_insertion(tmp_path: Path)
                    for key in ((turn.index, pos) for pos in range(len(turn.reply.ops)))]
             assert len(ops) == 2
             workbench.decide(ops[1], Decision.accept())
-            # It builds on the pending imports: not written while they wait.
-            assert (root / "app.py").read_text() == APP
+            # Accepted alone, it lands on its own line (the call as sent: the file is as
+            # the agent read it); then the imports above it.
+            assert (root / "app.py").read_text() == APP.replace("a - b", "a - b - 0")
             workbench.decide(ops[0], Decision.accept())
         assert (root / "app.py").read_text() == (
             "import os\nimport sys\n" + APP.replace("a - b", "a - b - 0"))
@@ -157,5 +158,29 @@ def test_every_number_of_an_answer_is_read_in_the_revision_it_names(tmp_path: Pa
         assert "the review's version of app.py" in follow
         assert (root / "app.py").read_text().splitlines()[4:6] == [
             "def add(a, b):  # user", "    return a + b + 1"]
+    finally:
+        tools.live.close()
+
+
+def test_a_carried_call_lands_on_its_own_lines_without_the_change_it_was_carried_past(
+        tmp_path: Path) -> None:
+    """QA s34 helper-98 r12 (and helper-95's t22): a call carried past a pending change
+    was bound to it: accepted alone it was held, and with that change rejected it was
+    refused though its line never moved. The call as sent travels with it and applies
+    when the file is as the agent read it."""
+    root, session, state, tools = _tools(tmp_path, Gate.REVIEW)
+    try:
+        tools.mutate({"tool": "edit", "path": "app.py", "search": "def add(a, b):",
+                      "replace": "import os\nimport sys\ndef add(a, b):"}, "imports")
+        answer = tools.mutate({"tool": "line_replace", "path": "app.py", "from": 6, "to": 6,
+                               "content": "    return a - b - 0",
+                               "expectedRevision": _revision(root)}, "imports")
+        assert answer.startswith("pending review · app.py · lines 6-6"), answer
+        with Review.open(session, root, state_path=state, format="toolcalls") as workbench:
+            workbench.decide((1, 1), Decision.accept())  # alone: written, on its own line
+            assert (root / "app.py").read_text() == APP.replace("a - b", "a - b - 0")
+            workbench.decide((1, 0), Decision.reject())
+            assert workbench.decisions[(1, 1)].verdict.value == "accepted"
+        assert (root / "app.py").read_text() == APP.replace("a - b", "a - b - 0")
     finally:
         tools.live.close()

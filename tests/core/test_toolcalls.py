@@ -57,3 +57,32 @@ def test_a_line_that_is_not_a_call_says_what_a_line_is(line: str, said: str) -> 
         import_session(line + "\n", "calls.jsonl", format="toolcalls")
     assert info.value.line == 1
     assert info.value.message.startswith(said + "; a line is a call with a tool (one of edit,")
+
+
+def test_a_call_as_sent_is_read_as_an_alternative_guarded_by_its_own_revision() -> None:
+    """``reviewtui mcp`` records a call carried into the review's version with the call
+    as the agent sent it (``sent``); one that does not read (no revision, a bad line
+    reference, not an object) is left out and the call stays as carried."""
+    text = (
+        '{"tool": "line_replace", "path": "a.py", "from": 10, "to": 10, "content": "x", '
+        '"expectedRevision": "aaaa1111", "sent": {"from": 9, "to": 9, "expectedRevision": "bbbb2222;"}}\n'
+        '{"tool": "insert", "path": "a.py", "line": 4, "content": "y", "expectedRevision": "aaaa1111", '
+        '"sent": {"line": "3:ab", "before": true, "expectedRevision": "bbbb2222"}}\n'
+        '{"tool": "line_replace", "path": "a.py", "from": 10, "to": 10, "content": "x", '
+        '"sent": {"from": "nine", "to": 9, "expectedRevision": "bbbb2222"}}\n'
+        '{"tool": "line_replace", "path": "a.py", "from": 10, "to": 10, "content": "x", '
+        '"sent": {"from": 9, "to": 9}}\n'
+        '{"tool": "batch_edit", "path": "a.py", "operations": [{"operation": "delete", "line": 2}], '
+        '"sent": "lines 1-2"}\n')
+    ops = import_session(text, "calls.jsonl").turns[0].reply.ops
+    shapes = [op.shape for op in ops if isinstance(op, Edit)]
+    assert len(shapes) == 5
+    first, second, bad_ref, no_revision, not_object = shapes
+    assert isinstance(first, LineRange)
+    assert first.sent is not None
+    assert (first.sent.first.number, first.sent.expected_revision) == (9, "bbbb2222")
+    assert isinstance(second, Batch)
+    assert second.sent is not None
+    assert str(second.sent.ops[0].first) == "3:ab"
+    assert [getattr(shape, "sent", None) for shape in (bad_ref, no_revision, not_object)] == [
+        None, None, None]

@@ -89,3 +89,33 @@ def test_an_outside_copy_makes_lines_ambiguous_not_moved(tmp_path: Path) -> None
         tools.live.close()
     assert first.startswith("refused"), first
     assert (root / "m.py").read_text() == pasted
+
+
+def test_a_forged_call_as_sent_writes_nothing_the_reviewer_did_not_see(
+        tmp_path: Path) -> None:
+    """A session's line call carries two forms: as shown in the review's version, and
+    ``sent``, applied when the file is as the agent read it. A forged one whose forms name
+    different lines (shown: sub's return; sent: add's) is accepted with the change it was
+    carried past still pending: the disk draft would take the sent form, at lines the
+    reviewer never saw. The accept is bound to what was shown: nothing is written."""
+    import json
+
+    app = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"
+    shown = "import os\n" + app
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "app.py").write_text(app)
+    session = tmp_path / "live.jsonl"
+    calls = [{"turn": 1, "request": "t"},
+             {"tool": "edit", "path": "app.py", "search": "def add(a, b):",
+              "replace": "import os\ndef add(a, b):"},
+             {"tool": "line_replace", "path": "app.py", "from": 7, "to": 7,
+              "content": "    return 0", "expectedRevision": content_revision(shown.encode()),
+              "sent": {"from": 2, "to": 2,
+                       "expectedRevision": content_revision(app.encode())}}]
+    session.write_text("".join(json.dumps(call) + "\n" for call in calls))
+    with Review.open(session, root, format="toolcalls") as review:
+        shown_outcome = review.outcome((1, 1))
+        assert shown_outcome.lines == (7, 7)  # what the reviewer sees: sub's return
+        review.decide((1, 1), Decision.accept())
+        assert (root / "app.py").read_text() == app  # add's return untouched

@@ -211,7 +211,15 @@ class AgentTools:
         else:  # an outside change on disk: no history to follow, its text and a diff
             block = Frames(disk.lines, version.lines).block
         carried = carry_call(call, disk.lines, version.line_count, block)
-        return call if carried is None else {**carried, "expectedRevision": mine}
+        if carried is None:
+            return call
+        # The call as sent stays with it: should the file be as the agent read it when the
+        # reviewer decides (the pending change it was carried past rejected), its own
+        # numbers apply (QA s34 helper-98 r12: it was refused though its line never moved).
+        as_sent: dict[str, Any] = {key: call[key] for key in
+                                   ("from", "to", "line", "before", "operations") if key in call}
+        return {**carried, "expectedRevision": mine,
+                "sent": {**as_sent, "expectedRevision": revision}}
 
     def _answer(self, rec: Recorded, settled: Settled) -> str:
         outcome = settled.outcome

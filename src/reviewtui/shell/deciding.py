@@ -117,7 +117,12 @@ def _pinned(review: Review, key: OpKey, op: Operation, decision: Decision) -> De
             return decision
         undid = review.result(key).outcome.undid
         return replace(decision, undoes=undid) if undid else decision
-    if (not isinstance(op, Edit) or op.shape is not None or decision.at is not None
+    # A call by line numbers is bound by its revision; one carried into the review's
+    # version with the call as sent (``sent``: two forms, the draft may land the other)
+    # is pinned too, so a session whose two forms name different lines (forged) writes
+    # nothing the reviewer did not see (tests/hostile/test_hostile_carried_lines.py).
+    if (not isinstance(op, Edit) or (op.shape is not None and getattr(op.shape, "sent", None)
+                                     is None) or decision.at is not None
             or decision.verdict not in _ACCEPTING or decision.placement is not None
             or decision.search is not None):
         return decision

@@ -75,6 +75,13 @@ def evaluate_shaped(
     expected = shape.expected_revision
     # The revision (a hash of the file's bytes, built for an edited version) only when
     # the shape names one: a plain range or window costs what it changes.
+    sent = getattr(shape, "sent", None)
+    if (expected is not None and sent is not None and sent.expected_revision is not None
+            and not revision_matches(expected, current.digest)
+            and revision_matches(sent.expected_revision, current.digest)):
+        # Carried past a pending change that is not there (rejected, or not accepted in
+        # the disk draft): the file is as the agent read it, its own numbers apply.
+        shape, expected = sent, sent.expected_revision
     if expected is not None and not revision_matches(expected, current.digest):
         actual = content_revision(current.data)
         return refused(path, STALE_REVISION, f"{path} changed since the model read it: "

@@ -172,6 +172,21 @@ class _Reader:
             first = last = self.ref(where)
         return BatchOp(action, first, last, _lines(content))
 
+    def lines_shape(self, tool: str, call: Mapping[str, Any],
+                    revision: str | None) -> Shape:
+        """The shape of a call by line numbers (``line_replace``, ``batch_edit``,
+        ``insert``)."""
+        if tool == "line_replace":
+            return LineRange(self.ref(call.get("from")), self.ref(call.get("to")), revision)
+        if tool == "batch_edit":
+            raw = call.get("operations")
+            if not isinstance(raw, list):
+                raise self.fail("batch_edit needs operations (a list)")
+            return Batch(tuple(self.batch_op(op) for op in raw), revision)
+        action = BatchAction.INSERT_BEFORE if call.get("before") else BatchAction.INSERT_AFTER
+        ref = self.ref(call.get("line"))
+        return Batch((BatchOp(action, ref, ref, _lines(self.text(call, "content"))),), revision)
+
     def ops(self, call: Mapping[str, Any]) -> list[Operation]:
         tool = call.get("tool")
         line = self.line
@@ -210,33 +225,41 @@ class _Reader:
             new = self.text(call, "new", "new_string", "new_str")
             return [self.edit(path, tuple(old.split("\n")), tuple(new.split("\n")),
                               substring=True, replace_all=bool(call.get("replace_all")))]
-        revision = call.get("expectedRevision")
-        # As copied from an answer ("rev 674751cf; lines 1-2"): the punctuation after it
-        # is not part of it (QA s32 F14: "expected 674751cf;, actual 674751cf" refused).
-        revision = str(revision).strip().rstrip(";,.:") if revision is not None else None
-        if tool == "line_replace":
-            shape: Shape = LineRange(self.ref(call.get("from")), self.ref(call.get("to")),
-                                     revision)
-            return [self.edit(path, (), _lines(self.text(call, "content")), shape)]
+        revision = _revision(call.get("expectedRevision"))
         if tool == "window_replace":
-            shape = Window(self.ref(call.get("start_line")), self.ref(call.get("end_line")),
-                           bool(call.get("allow_multiple")), revision)
+            shape: Shape = Window(self.ref(call.get("start_line")), self.ref(call.get("end_line")),
+                                  bool(call.get("allow_multiple")), revision)
             return [self.edit(path, _lines(self.text(call, "target")),
                               _lines(self.text(call, "replacement")), shape)]
-        if tool == "batch_edit":
-            raw = call.get("operations")
-            if not isinstance(raw, list):
-                raise self.fail("batch_edit needs operations (a list)")
-            shape = Batch(tuple(self.batch_op(op) for op in raw), revision)
-            return [self.edit(path, (), (), shape)]
-        if tool == "insert":
-            action = BatchAction.INSERT_BEFORE if call.get("before") else \
-                BatchAction.INSERT_AFTER
-            ref = self.ref(call.get("line"))
-            shape = Batch((BatchOp(action, ref, ref, _lines(self.text(call, "content"))),),
-                          revision)
-            return [self.edit(path, (), (), shape)]
+        if tool in ("line_replace", "batch_edit", "insert"):
+            shape = self.lines_shape(tool, call, revision)
+            sent = call.get("sent")
+            if isinstance(sent, dict) and isinstance(shape, LineRange | Batch):
+                # The call as the agent sent it, read on disk, before ``reviewtui mcp``
+                # carried it into the review's version: the engine uses it when the file
+                # is as the agent read it (shapes' ``sent``). Only ever an alternative
+                # guarded by its own revision; one that does not read is left out.
+                try:
+                    alternative = self.lines_shape(tool, {**call, **sent},
+                                                   _revision(sent.get("expectedRevision")))
+                except SessionFormatError:
+                    alternative = None
+                if alternative is not None and alternative.expected_revision is not None:
+                    if isinstance(shape, LineRange) and isinstance(alternative, LineRange):
+                        shape = LineRange(shape.first, shape.last, shape.expected_revision,
+                                          alternative)
+                    elif isinstance(shape, Batch) and isinstance(alternative, Batch):
+                        shape = Batch(shape.ops, shape.expected_revision, alternative)
+            written = _lines(self.text(call, "content")) if tool == "line_replace" else ()
+            return [self.edit(path, (), written, shape)]
         raise self.fail(f"unknown tool {tool!r}; use one of {', '.join(TOOLS)}")
+
+
+def _revision(value: object) -> str | None:
+    """A revision as sent. As copied from an answer ("rev 674751cf; lines 1-2"): the
+    punctuation after it is not part of it (QA s32 F14: "expected 674751cf;, actual
+    674751cf" refused)."""
+    return str(value).strip().rstrip(";,.:") if value is not None else None
 
 
 def import_toolcalls(text: str, source: str) -> Session:

@@ -61,6 +61,10 @@ class LineRange:
     first: LineRef
     last: LineRef
     expected_revision: str | None = None
+    # The call as the agent sent it, by the numbers it read on disk, before ``reviewtui
+    # mcp`` carried it into the review's version (core/agent/frames.py): used when the
+    # file is as the agent read it (a pending change it was carried past was rejected).
+    sent: LineRange | None = None
 
     @property
     def method(self) -> str:
@@ -115,6 +119,7 @@ class BatchOp:
 class Batch:
     ops: tuple[BatchOp, ...]
     expected_revision: str | None = None
+    sent: Batch | None = None  # (as LineRange's)
 
     @property
     def method(self) -> str:
