@@ -14,7 +14,7 @@ from reviewtui.core.engine import Decision
 from reviewtui.core.model.edit_shapes import content_revision
 from reviewtui.core.text.hashline import line_id
 from reviewtui.shell.agent_tools import AgentTools
-from reviewtui.shell.live import Gate, LiveSession, prepare_live_session
+from reviewtui.shell.live import Gate, LiveSession, Recorded, prepare_live_session
 from reviewtui.shell.review import Review
 
 APP = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"
@@ -184,3 +184,34 @@ def test_a_carried_call_lands_on_its_own_lines_without_the_change_it_was_carried
         assert (root / "app.py").read_text() == APP.replace("a - b", "a - b - 0")
     finally:
         tools.live.close()
+
+
+def test_a_carried_call_is_named_by_the_lines_and_revision_the_agent_sent(
+        tmp_path: Path) -> None:
+    """QA s34 helper-98 r12: ``status`` listed a carried call by the numbers of the
+    review's version (10-10 for a 9-9 call), and when neither form applied its refusal
+    named "expected" the review version's revision, which the agent never saw."""
+    root, session, state, tools = _tools(tmp_path, Gate.REVIEW)
+    try:
+        tools.mutate({"tool": "edit", "path": "app.py", "search": "def add(a, b):",
+                      "replace": "import os\ndef add(a, b):"}, "t")
+        sent_revision = _revision(root)
+        tools.mutate({"tool": "line_replace", "path": "app.py", "from": 6, "to": 6,
+                      "content": "    return 0", "expectedRevision": sent_revision}, "t")
+        assert tools.status().splitlines()[1] == (
+            "op 1.2 replace_lines app.py 6-6, carried to 7-7: pending review")
+        (root / "app.py").write_text(APP + "# outside\n")  # neither form holds now
+        rec = tools.live.record({"tool": "edit", "path": "app.py", "search": "# outside",
+                                 "replace": "# outside!"}, "t")
+        tools.live.settle(rec)
+        with Review.open(session, root, state_path=state, format="toolcalls") as workbench:
+            workbench.decide((1, 0), Decision.reject())
+            op = workbench.result((1, 1)).op
+        text = tools.status()
+        carried = Recorded((1, 1), op, op.span.start)
+        answer = tools._answer(carried, tools.live.settle(carried))
+    finally:
+        tools.live.close()
+    assert "op 1.2 replace_lines app.py 6-6, carried to 7-7" in text, text
+    assert (f"expected revision {sent_revision} (its lines 6-6, carried to 7-7 of the "
+            "review's version") in answer, answer

@@ -245,6 +245,15 @@ class AgentTools:
             # version's, which no answer names: QA s32 F6)
             outcome = replace(outcome, message=outcome.message.replace(
                 f"actual {content_revision(seen.data)};", f"actual {revision};", 1))
+            sent = getattr(shape, "sent", None)
+            if sent is not None and sent.expected_revision:
+                # A carried call names the revision the agent sent, and the lines it read
+                # there, not the review's version it was carried to (QA s34 helper-98 r12).
+                outcome = replace(outcome, message=outcome.message.replace(
+                    f"expected revision {shape.expected_revision},",
+                    f"expected revision {sent.expected_revision} (its lines {sent}, carried "
+                    f"to {shape} of the review's version, revision "
+                    f"{shape.expected_revision}),", 1))
         ids = agent.new_ids(rec.op, outcome) if landed else ""
         text = agent.outcome_answer(rec.op, outcome, revision=own or revision, key=rec.key,
                                     verdict=settled.verdict, written=written, ids=ids,

@@ -248,10 +248,14 @@ def operation_summary(op: Operation) -> str:
     if isinstance(op, Edit) and op.shape is not None:
         from reviewtui.core.model.edit_shapes import Batch, Window
 
+        sent = getattr(op.shape, "sent", None)
+        # (a call carried into the review's version: named by the lines the agent sent)
+        carried = f", carried to {op.shape}" if sent is not None else ""
+        shown = sent if sent is not None else op.shape
         if isinstance(op.shape, Batch):
-            return f"batch_edit {op.path} ({op.shape})"
+            return f"batch_edit {op.path} ({op.shape}{', carried' if carried else ''})"
         tool = "window_replace" if isinstance(op.shape, Window) else "replace_lines"
-        return f"{tool} {op.path} {op.shape}"
+        return f"{tool} {op.path} {shown}{carried}"
     if isinstance(op, Edit):
         return f"edit {op.path}"
     if isinstance(op, FullFile):
