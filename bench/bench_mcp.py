@@ -16,6 +16,11 @@
    with a workbench open (a review following the session under its own `--gate auto`,
    as `open --live` does), after 100, 300 and 600 calls: the server waits for the
    workbench's decision and reads the whole review to answer (it grows with the session).
+3b. A call by line numbers (`line_replace` with the disk's revision) on the same kind of
+   session after 100 edits, against the last 10 edits (baseline, same run): it first looks
+   at the review's version of the file, to carry its numbers there when that differs
+   (`core/agent/frames.py`); then the same after the user changed the file outside (its
+   numbers carried past that change).
 4. Tokens on the `validation-message` sample (one message reworded in a 268-line file):
    an agent that searches and edits with `edit`, against one that reads the file whole
    and writes it back whole; arguments sent plus answers received, estimated as one token
@@ -225,6 +230,48 @@ def growth(work: Path, marks: tuple[int, ...] = (100, 1000, 2000), *,
     return out
 
 
+def line_calls(work: Path, warm: int = 100) -> tuple[list[float], list[float], list[float]]:
+    """Seconds of the last 10 of ``warm`` edits, of 10 line calls, and of 10 line calls
+    after an outside change to their file (see the module's doc, 3b)."""
+    from reviewtui.core.model.edit_shapes import content_revision
+    from reviewtui.shell.agent_tools import AgentTools
+    from reviewtui.shell.live import Gate, LiveSession, prepare_live_session
+
+    root = work / "lines"
+    root.mkdir()
+    for f in range(FILES):
+        (root / f"m{f}.py").write_text("".join(f"value_{i} = {i}\n" for i in range(500)))
+    session = work / "lines.jsonl"
+    prepare_live_session(session, root)
+    tools = AgentTools(LiveSession(root, session, gate=Gate.AUTO, wait=30))
+    edits: list[float] = []
+    plain: list[float] = []
+    carried: list[float] = []
+    try:
+        for k in range(warm):
+            f, i = k % FILES, k // FILES
+            start = time.perf_counter()
+            tools.mutate({"tool": "edit", "path": f"m{f}.py", "search": f"value_{i} = {i}\n",
+                          "replace": f"value_{i} = {i + 1000}\n"}, "warm")
+            edits.append(time.perf_counter() - start)
+        for runs, outside in ((plain, False), (carried, True)):
+            for k in range(10):
+                path = root / f"m{k}.py"
+                if outside:  # the user adds a line on top: numbers are carried past it
+                    path.write_text(f"# user {k}\n" + path.read_text())
+                line = 300 + (2 if outside else 0)
+                call = {"tool": "line_replace", "path": f"m{k}.py", "from": line, "to": line,
+                        "content": f"value_{line} = -1",
+                        "expectedRevision": content_revision(path.read_bytes())}
+                start = time.perf_counter()
+                answer = tools.mutate(call, "lines")
+                runs.append(time.perf_counter() - start)
+                assert answer.startswith("applied"), answer
+    finally:
+        tools.live.close()
+    return edits[-10:], plain, carried
+
+
 def ms(values: list[float]) -> str:
     return f"{statistics.median(values) * 1000:.1f} ms median, p90 " \
         f"{sorted(values)[int(len(values) * 0.9)] * 1000:.1f} ms"
@@ -248,6 +295,11 @@ async def main() -> None:
         print("  with a workbench following under its own --gate auto: " + ", ".join(
             f"after {n:,} calls {t * 1000:.1f} ms (x{t / grown[100]:.1f})"
             for n, t in grown.items()))
+        edits, plain, carried = line_calls(work)
+        print(f"line call (line_replace, the disk's revision) after 100 edits: {ms(plain)} "
+              f"(x{statistics.median(plain) / statistics.median(edits):.1f} the last 10 "
+              f"edits, {ms(edits)}); carried past an outside change: {ms(carried)} "
+              f"(x{statistics.median(carried) / statistics.median(edits):.1f})")
         small, whole = await tokens(work)
         print(f"tokens on validation-message: search + edit {small}, read + write whole "
               f"file {whole} ({whole / small:.0f}x)")
