@@ -147,17 +147,19 @@ def _tweaked_after_accept(setup: tuple[Path, Path], opened: list[Review]
     return review, app, tweaked
 
 
-def test_a_pop_of_an_outside_change_kept_on_top_is_a_new_base(
+def test_a_pop_of_an_outside_change_kept_on_top_keeps_it_and_writes_the_reject(
         setup: tuple[Path, Path], opened: list[Review]) -> None:
-    """What the stash held was the review's write with a change made outside on top: not
-    the review's own bytes, so nothing is written over them (the outside line stays)."""
+    """What the stash held was the review's write with a change made outside on top. It
+    was taken as a new original, so the reject made while it was stashed stayed on disk
+    under a "rejected" status (QA s34 helper-99). It is the review's write with the change
+    kept on top again: the reject takes A1 off, the outside line stays."""
     review, app, tweaked = _tweaked_after_accept(setup, opened)
     app.write_bytes(BASE)  # git stash
     review.outside_changed(["app.py"])
     review.decide(A1, Decision.reject())
     app.write_bytes(tweaked)  # git stash pop
     review.outside_changed(["app.py"])
-    assert app.read_bytes() == tweaked
+    assert app.read_bytes() == BASE.replace(b"BETA = 2", b"BETA = 3")
     assert review.conflicts == {}
 
 
@@ -488,3 +490,34 @@ def test_a_line_put_between_an_insertion_and_its_context_does_not_undo_it(
     review.decide(A1, Decision.reject())
     assert (root / "a.py").read_bytes() == outside
     assert "a.py" in review.conflicts
+
+
+def test_a_stash_pop_over_an_outside_change_kept_on_top_brings_the_accepts_back(
+        tmp_path: Path, opened: list[Review]) -> None:
+    """QA s34 helper-99: accepted edits written, a line added outside (kept on top), git
+    stash (the original), a reject meanwhile, git stash pop (the review's bytes with the
+    outside line): the popped file was taken as a new original, the accepts taken back
+    at the stash never came back, and the change rejected meanwhile stayed on disk under
+    a "rejected" status. Now the accepts are in force again, the outside line is kept on
+    top, and the reject takes its change off."""
+    base = "".join(f"line {i}\n" for i in range(1, 21))
+    session = write_session(tmp_path / "session", [[Ed("a.py", "line 2", "line 2 T1")],
+                                                    [Ed("a.py", "line 15", "line 15 T2")]])
+    root = make_project(tmp_path / "proj", {"a.py": base})
+    review = Review.open(session, root)
+    opened.append(review)
+    review.decide((1, 0), Decision.accept())
+    review.decide((2, 0), Decision.accept())
+    outside = "# outside\n" + (root / "a.py").read_text()
+    (root / "a.py").write_text(outside)
+    review.outside_changed(["a.py"])
+    (root / "a.py").write_text(base)  # git stash
+    review.outside_changed(["a.py"])
+    assert review.decisions == {}
+    review.decide((2, 0), Decision.reject())
+    (root / "a.py").write_text(outside)  # git stash pop
+    report = review.outside_changed(["a.py"])
+    assert any("with the change made outside kept on top of it" in m for m in report.messages)
+    assert review.decisions[(1, 0)].verdict is Verdict.ACCEPTED
+    assert review.decisions[(2, 0)].verdict is Verdict.REJECTED
+    assert (root / "a.py").read_text() == outside.replace("line 15 T2", "line 15")

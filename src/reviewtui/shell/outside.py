@@ -224,6 +224,7 @@ def absorb(review: Review, path: str, disk: FileState | None, report: ReplayRepo
         # session is evaluated (take_back), so that the decisions say what the disk holds
         # (kept as a layer instead, an accept made again was never written).
         record.put_back_from = record.seen.data if record.seen is not None else None
+        record.put_back_layer = record.layer
         record.seen = record.ref = disk
         record.layer = None
         record.deleted = False
@@ -504,14 +505,19 @@ def bring_back(review: Review, paths: list[str], report: ReplayReport) -> None:
     (git stash, git stash pop): the accepts taken back are in force again, as one log
     entry for all of them, but for those decided since (a reject made while the file was
     put back). The bytes that came back are the review's own, so what the decisions now
-    want is written over them: the disk says what the screen says. A file whose bytes are
-    not the draft as it was put back (an outside change kept on top then, say) is given
-    its new base instead, as any outside change."""
+    want is written over them: the disk says what the screen says. Bytes that are the
+    draft as it was put back with the outside change then kept on top of it come back
+    with that change kept on top again; any other bytes are given their new base, as any
+    outside change."""
     memory: dict[str, tuple[tuple[DecisionItem, ...], bytes | None]] = {}
+    layers: dict[str, OutsideLayer] = {}  # an outside change kept on top when put back
     for path in paths:
         record = review._records[path]
         memory[path] = (record.put_back_items, record.put_back_from)
+        if record.put_back_layer is not None:
+            layers[path] = record.put_back_layer
         record.put_back_items, record.put_back_from = (), None
+        record.put_back_layer = None
     every = tuple(item for items, _ in memory.values() for item in items)
     if not every:
         return
@@ -520,9 +526,15 @@ def bring_back(review: Review, paths: list[str], report: ReplayReport) -> None:
     review._log.append(LogEntry(LogKind.DECIDE, every))  # the drafts as they were put back
     review._evaluate_from(first)
     target = review._target()
+    # The bytes that came back are the draft as it was put back, or that with the outside
+    # change kept on top then (QA s34 helper-99: sed, git stash, a reject, git stash pop
+    # left the rejected change on disk, the file taken as a new original).
     ours = {path for path, (_, data) in memory.items()
-            if (wanted := target.get(path)) is not None and wanted.data == data
-            and review._records[path].seen is not None}
+            if (wanted := target.get(path)) is not None and review._records[path].seen
+            is not None and (wanted.data == data or (
+                path in layers and layers[path].ours == wanted.data))}
+    layered = {path: wanted for path in ours if path in layers
+               and (wanted := target.get(path)) is not None and wanted.data != memory[path][1]}
     review._log.pop()
     back = tuple(item for path in sorted(ours) for item in memory[path][0]
                  if decided.get(item.key, Decision()).verdict is Verdict.PENDING)
@@ -532,11 +544,17 @@ def bring_back(review: Review, paths: list[str], report: ReplayReport) -> None:
     for path in sorted(memory):
         record = review._records[path]
         if path in ours:
-            record.ref, record.layer = record.seen, None  # replay writes the draft over
+            if path in layered:  # the draft as put back, the outside change on top again
+                record.ref, record.layer = layered[path], layers[path]
+            else:
+                record.ref, record.layer = record.seen, None  # replay writes the draft over
             review._dirty = True
             since = [item.describe() for item in memory[path][0] if item not in back]
-            note = ("put back outside the workbench to what the review wrote: the accepts "
-                    "taken back when it was put back to the original are in force again")
+            note = ("put back outside the workbench to what the review wrote"
+                    + (", with the change made outside kept on top of it" if path in layered
+                       else "")
+                    + ": the accepts taken back when it was put back to the original are "
+                    "in force again")
             if since:
                 note += (f", but for {', '.join(since)}, decided since: the file is written "
                          "as decided (accept it again to have it back)")

@@ -69,6 +69,7 @@ class PathRecord:
     # disk coming back to those bytes (git stash pop) brings them back. Not saved.
     put_back_from: bytes | None = None
     put_back_items: tuple[DecisionItem, ...] = ()
+    put_back_layer: OutsideLayer | None = None  # an outside change kept on top then
     # Deleted outside: what it was before (base, seen, ref, layer), for when the file
     # comes back as the review left it or as the session started from. Not saved.
     gone: tuple[FileState | None, FileState | None, FileState | None,
