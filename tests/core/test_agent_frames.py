@@ -1,7 +1,7 @@
 """Line numbers read on disk, carried into the review's version (core/agent/frames.py):
 by content and a line diff after an outside change (:class:`Frames`), through any
 mapper for the calls themselves (:func:`carry_call`), and back for an answer
-(:func:`block_shift`). QA s32 F6: every line-addressed call was refused once the disk
+(:meth:`Frames.shift`). QA s32 F6: every line-addressed call was refused once the disk
 and the review's version differed."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reviewtui.core.agent.frames import Frames, block_shift, carry_call
+from reviewtui.core.agent.frames import Frames, carry_call
 from reviewtui.core.text.hashline import line_tag
 
 BASE = ["def a():", "    return 1", "", "", "def b():", "    return 2", "", "",
@@ -126,11 +126,11 @@ def test_an_insertion_is_carried_with_the_line_on_its_other_side() -> None:
     assert carry_call(end, BASE, 13, _mapper({(10, 10): 12})) is None  # lines after it
 
 
-def test_block_shift_carries_a_stretch_or_the_gap_where_lines_were() -> None:
+def test_shift_carries_a_stretch_or_the_gap_where_lines_were() -> None:
     disk = TOP + BASE
-    assert block_shift(BASE, disk, 5, 6) == 2
-    assert block_shift(BASE, disk, 6, 5) == 2  # the gap before line 6 (a removal)
-    assert block_shift(BASE, disk, 1, 0) is None  # the top: the outside lines are there
-    assert block_shift(disk, BASE, 1, 0) is None
-    assert block_shift(BASE, BASE + ["# end"], len(BASE) + 1, len(BASE)) is None
-    assert block_shift(BASE, BASE, len(BASE) + 1, len(BASE)) == 0
+    assert Frames(BASE, disk).shift(5, 6) == 2
+    assert Frames(BASE, disk).shift(6, 5) == 2  # the gap before line 6 (a removal)
+    assert Frames(BASE, disk).shift(1, 0) is None  # the top: the outside lines are there
+    assert Frames(disk, BASE).shift(1, 0) is None
+    assert Frames(BASE, BASE + ["# end"]).shift(len(BASE) + 1, len(BASE)) is None
+    assert Frames(BASE, BASE).shift(len(BASE) + 1, len(BASE)) == 0

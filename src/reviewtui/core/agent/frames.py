@@ -108,6 +108,28 @@ class Frames:
             return start
         return None
 
+    def shift(self, first: int, last: int) -> int | None:
+        """How far the 1-based lines ``first..last`` of ``source`` move in ``target``
+        (where they start there, minus ``first``); None when that is not certain.
+        ``last == first - 1`` is the gap before line ``first`` (where an insertion went,
+        or a removal was): carried with the lines on both sides of it (at an end of the
+        file, that end)."""
+        source, target = self.source, self.target
+        if last >= first:
+            start = self.block(first, last)
+            return None if start is None else start - first
+        if last != first - 1 or not source:
+            return None
+        if first <= 1:
+            return 0 if self.block(1, 1) == 1 else None
+        if first > len(source):
+            start = self.block(len(source), len(source))
+            return None if start != len(target) else start - len(source)
+        start = self.block(first - 1, first)
+        return None if start is None else start - (first - 1)
+
+
+
 
 def _ref(value: object) -> LineRef | None:
     return parse_ref(value) if isinstance(value, str | int) else None
@@ -222,27 +244,6 @@ def carry_call(call: Mapping[str, Any], source: Sequence[str], target_size: int,
     return None
 
 
-def block_shift(source: Sequence[str], target: Sequence[str], first: int,
-                last: int) -> int | None:
-    """How far the 1-based lines ``first..last`` of ``source`` move in ``target`` (where
-    they start there, minus ``first``); None when that is not certain. ``last == first -
-    1`` is the gap before line ``first`` (where an insertion went, or a removal was):
-    carried with the lines on both sides of it (at an end of the file, that end)."""
-    frames = Frames(source, target)
-    if last >= first:
-        start = frames.block(first, last)
-        return None if start is None else start - first
-    if last != first - 1 or not source:
-        return None
-    if first <= 1:
-        return 0 if frames.block(1, 1) == 1 else None
-    if first > len(source):
-        start = frames.block(len(source), len(source))
-        return None if start != len(target) else start - len(source)
-    start = frames.block(first - 1, first)
-    return None if start is None else start - (first - 1)
-
-
 _NUMBERED = re.compile(r"\blines? \d")  # a message naming lines by number
 
 
@@ -263,9 +264,7 @@ def disk_frame(outcome: Outcome, disk: FileState | None, landed: bool,
     if any(_NUMBERED.search(text) for text in shown_texts(outcome)):
         return outcome, own
 
-    def shifted(first: int, last: int) -> int | None:
-        return block_shift(frame.lines, disk.lines, first, last)
-
+    shifted = Frames(frame.lines, disk.lines).shift  # (one line diff for the whole answer)
     moved = outcome
     if outcome.lines is not None:
         first, last = outcome.lines
