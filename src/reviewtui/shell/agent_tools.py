@@ -26,6 +26,7 @@ from reviewtui.core.engine.links import is_link, link_target
 from reviewtui.core.errors import ReviewtuiError
 from reviewtui.core.export.patch import unified_patch
 from reviewtui.core.importers.gitbinary import blob_id
+from reviewtui.core.importers.toolcalls import sent_revision
 from reviewtui.core.model.edit_shapes import STALE_REVISION, content_revision
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import Edit
@@ -190,8 +191,7 @@ class AgentTools:
         certainly the same lines there (``core/agent/frames.py``); else as sent, to be
         refused with the revision it names (QA s32 F6: every such call was refused)."""
         revision = content_revision(disk.data)
-        sent = str(call.get("expectedRevision")).strip().rstrip(";,.:")
-        if disk.text is None or sent != revision:
+        if disk.text is None or sent_revision(call.get("expectedRevision")) != revision:
             return call  # not read from the disk as it is: the engine's guard answers
         try:
             with self.live.open_review(write=False) as review:

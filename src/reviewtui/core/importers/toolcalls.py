@@ -225,7 +225,7 @@ class _Reader:
             new = self.text(call, "new", "new_string", "new_str")
             return [self.edit(path, tuple(old.split("\n")), tuple(new.split("\n")),
                               substring=True, replace_all=bool(call.get("replace_all")))]
-        revision = _revision(call.get("expectedRevision"))
+        revision = sent_revision(call.get("expectedRevision"))
         if tool == "window_replace":
             shape: Shape = Window(self.ref(call.get("start_line")), self.ref(call.get("end_line")),
                                   bool(call.get("allow_multiple")), revision)
@@ -241,7 +241,7 @@ class _Reader:
                 # guarded by its own revision; one that does not read is left out.
                 try:
                     alternative = self.lines_shape(tool, {**call, **sent},
-                                                   _revision(sent.get("expectedRevision")))
+                                                   sent_revision(sent.get("expectedRevision")))
                 except SessionFormatError:
                     alternative = None
                 if alternative is not None and alternative.expected_revision is not None:
@@ -255,10 +255,10 @@ class _Reader:
         raise self.fail(f"unknown tool {tool!r}; use one of {', '.join(TOOLS)}")
 
 
-def _revision(value: object) -> str | None:
-    """A revision as sent. As copied from an answer ("rev 674751cf; lines 1-2"): the
-    punctuation after it is not part of it (QA s32 F14: "expected 674751cf;, actual
-    674751cf" refused)."""
+def sent_revision(value: object) -> str | None:
+    """A revision as sent (``expectedRevision``). As copied from an answer ("rev
+    674751cf; lines 1-2"): the punctuation after it is not part of it (QA s32 F14:
+    "expected 674751cf;, actual 674751cf" refused)."""
     return str(value).strip().rstrip(";,.:") if value is not None else None
 
 
