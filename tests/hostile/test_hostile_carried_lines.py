@@ -7,6 +7,7 @@ Each is refused and, whatever the reviewer accepts, nothing lands on another lin
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -98,8 +99,6 @@ def test_a_forged_call_as_sent_writes_nothing_the_reviewer_did_not_see(
     different lines (shown: sub's return; sent: add's) is accepted with the change it was
     carried past still pending: the disk draft would take the sent form, at lines the
     reviewer never saw. The accept is bound to what was shown: nothing is written."""
-    import json
-
     app = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"
     shown = "import os\n" + app
     root = tmp_path / "root"
@@ -119,3 +118,36 @@ def test_a_forged_call_as_sent_writes_nothing_the_reviewer_did_not_see(
         assert shown_outcome.lines == (7, 7)  # what the reviewer sees: sub's return
         review.decide((1, 1), Decision.accept())
         assert (root / "app.py").read_text() == app  # add's return untouched
+
+
+@pytest.mark.parametrize("sent", [
+    {"from": -5, "to": 10**22, "expectedRevision": 123},
+    {"line": {"nested": [1]}, "expectedRevision": "bb", "sent": {"from": 1}},
+    {"operations": "x", "expectedRevision": "bb"},
+    "lines 1-2",
+])
+def test_a_call_as_sent_that_does_not_read_is_left_out(sent: object) -> None:
+    """``sent`` comes from the session file: bad references, giant or negative numbers,
+    nesting, a string: the call reads as carried, with no alternative, and nothing
+    fails."""
+    from reviewtui.core.importers import import_session
+
+    call = {"tool": "line_replace", "path": "a.py", "from": 2, "to": 2, "content": "x",
+            "expectedRevision": "aa", "sent": sent}
+    (op,) = import_session(json.dumps(call) + "\n", "x.jsonl").turns[0].reply.ops
+    assert op.shape.sent is None  # type: ignore[attr-defined]
+    assert op.path == "a.py"  # type: ignore[attr-defined]
+
+
+def test_a_call_as_sent_cannot_name_another_file_or_tool() -> None:
+    """Only line references and a revision are read from ``sent``: a path or a tool in it
+    changes nothing of what the call is."""
+    from reviewtui.core.importers import import_session
+
+    call = {"tool": "line_replace", "path": "a.py", "from": 2, "to": 2, "content": "x",
+            "expectedRevision": "aa", "sent": {"tool": "write", "path": "../etc/passwd",
+                                               "from": 1, "to": 1, "expectedRevision": "bb"}}
+    (op,) = import_session(json.dumps(call) + "\n", "x.jsonl").turns[0].reply.ops
+    assert op.path == "a.py"  # type: ignore[attr-defined]
+    assert op.replace_lines == ("x",)  # type: ignore[attr-defined]
+    assert op.shape.sent.first.number == 1  # type: ignore[attr-defined]

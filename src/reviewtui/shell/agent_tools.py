@@ -26,7 +26,7 @@ from reviewtui.core.engine.links import is_link, link_target
 from reviewtui.core.errors import ReviewtuiError
 from reviewtui.core.export.patch import unified_patch
 from reviewtui.core.importers.gitbinary import blob_id
-from reviewtui.core.importers.toolcalls import sent_revision
+from reviewtui.core.importers.toolcalls import LINE_KEYS, sent_revision
 from reviewtui.core.model.edit_shapes import STALE_REVISION, content_revision
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import Edit
@@ -216,8 +216,7 @@ class AgentTools:
         # The call as sent stays with it: should the file be as the agent read it when the
         # reviewer decides (the pending change it was carried past rejected), its own
         # numbers apply (QA s34 helper-98 r12: it was refused though its line never moved).
-        as_sent: dict[str, Any] = {key: call[key] for key in
-                                   ("from", "to", "line", "before", "operations") if key in call}
+        as_sent: dict[str, Any] = {key: call[key] for key in LINE_KEYS if key in call}
         return {**carried, "expectedRevision": mine,
                 "sent": {**as_sent, "expectedRevision": revision}}
 

@@ -54,6 +54,7 @@ from reviewtui.core.text.hashline import LineRef, parse_ref
 from reviewtui.core.text.limits import load_json
 from reviewtui.core.text.lines import iter_lines, split_lines
 
+LINE_KEYS = ("from", "to", "line", "before", "operations")  # a call's line references
 TOOLS = ("edit", "str_replace", "line_replace", "window_replace", "batch_edit", "insert", "write",
          "delete", "move")
 BAD_CALL = "toolcall"
@@ -240,7 +241,9 @@ class _Reader:
                 # is as the agent read it (shapes' ``sent``). Only ever an alternative
                 # guarded by its own revision; one that does not read is left out.
                 try:
-                    alternative = self.lines_shape(tool, {**call, **sent},
+                    # (its own line references alone: none taken from the carried call)
+                    alternative = self.lines_shape(tool, {**{k: v for k, v in call.items()
+                                                             if k not in LINE_KEYS}, **sent},
                                                    sent_revision(sent.get("expectedRevision")))
                 except SessionFormatError:
                     alternative = None
