@@ -521,3 +521,35 @@ def test_a_stash_pop_over_an_outside_change_kept_on_top_brings_the_accepts_back(
     assert review.decisions[(1, 0)].verdict is Verdict.ACCEPTED
     assert review.decisions[(2, 0)].verdict is Verdict.REJECTED
     assert (root / "a.py").read_text() == outside.replace("line 15 T2", "line 15")
+
+
+def test_a_file_deleted_and_made_again_with_a_line_added_keeps_its_accepts(
+        tmp_path: Path, opened: list[Review]) -> None:
+    """QA s34 helper-99 finding 3: accepted edits written, the file deleted outside, then
+    made again as the review left it with one line added (an editor that saves by delete
+    and create, seen in two steps). It was taken as a new original: the accepts, whose
+    change is on disk, read as failed, and a reject left its change there. Seen as one
+    step (the file rewritten in place) the same bytes are an outside change kept on top:
+    the outcome must not depend on whether the watcher saw the deletion."""
+    base = "".join(f"line {i}\n" for i in range(1, 21))
+    session = write_session(tmp_path / "session", [[Ed("a.py", "line 2", "line 2 T1")],
+                                                    [Ed("a.py", "line 15", "line 15 T2")]])
+    root = make_project(tmp_path / "proj", {"a.py": base})
+    review = Review.open(session, root)
+    opened.append(review)
+    review.decide((1, 0), Decision.accept())
+    review.decide((2, 0), Decision.accept())
+    outside = (root / "a.py").read_text() + "# outside\n"
+    (root / "a.py").unlink()
+    review.outside_changed(["a.py"])
+    (root / "a.py").write_text(outside)
+    report = review.outside_changed(["a.py"])
+    assert "a.py" not in report.adopted
+    assert review.result((1, 0)).landed
+    assert review.result((2, 0)).landed
+    assert review.decisions[(1, 0)].verdict is Verdict.ACCEPTED
+    assert "a.py" not in review.conflicts
+    review.decide((2, 0), Decision.reject())  # the change comes off, the line stays
+    assert (root / "a.py").read_text() == outside.replace("line 15 T2", "line 15")
+    review.undo()
+    assert (root / "a.py").read_text() == outside

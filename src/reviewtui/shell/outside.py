@@ -15,8 +15,10 @@ The watcher (or a reopen, or the live server taking its lock back) reports paths
   review had written (``git stash pop``), they come back (:func:`bring_back`);
 * deleted (or renamed, :func:`rename_target`): never recreated silently; the operations
   that need it become ``not_found`` / ``conflict`` (:func:`absorb`); back as the review
-  left it, the review takes up where it was (:func:`returned`). A file the user made where
-  the draft wants none (a file it moved away) just goes: the original stays.
+  left it, the review takes up where it was; made again with other bytes over what the
+  review wrote, those are a change kept on top, as in place (``outside_returns``). A file
+  the user made where the draft wants none (a file it moved away) just goes: the original
+  stays.
 
 Paths the session does not touch just refresh the base. Accepts that no longer land
 afterwards go back to pending, as one undoable log entry (:func:`revert_unlanded`).
@@ -30,20 +32,20 @@ from collections.abc import Iterable
 
 from reviewtui.core.engine import Decision, OpKey, OpResult, Verdict
 from reviewtui.core.engine.file_edits import normalize_or_none
-from reviewtui.core.engine.lineage import remember
 from reviewtui.core.engine.links import is_link
-from reviewtui.core.errors import DiskError, PathRefused
+from reviewtui.core.errors import DiskError
 from reviewtui.core.model.records import Edit, FullFile
-from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.core.model.tree import FileState
 from reviewtui.core.record import replace
 from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind, fold
-from reviewtui.core.review.plan import PathRecord, deleted_message, linked_paths, op_path
+from reviewtui.core.review.plan import deleted_message, linked_paths, op_path
 from reviewtui.core.review.rebase import (
     Conflict,
     ConflictKind,
     OutsideLayer,
 )
 from reviewtui.shell.disk import read_link
+from reviewtui.shell.outside_returns import returned, revive, set_base
 from reviewtui.shell.outside_undone import put_back, undone_outside
 from reviewtui.shell.replay import (
     DIRECTORY,
@@ -194,6 +196,8 @@ def absorb(review: Review, path: str, disk: FileState | None, report: ReplayRepo
            renamed_to: str | None = None) -> None:
     """An outside change to a session path: new base, outside layer or deletion."""
     record = review._record(path)
+    if disk is not None and record.deleted:
+        revive(review, path, record, disk)
     # The review's content is on disk: it wrote there, or an outside change is already
     # kept over what it wrote (a revert to the original bytes is still such a change).
     ours_on_disk = record.layer is not None or not same(record.seen, record.base)
@@ -264,51 +268,6 @@ def absorb(review: Review, path: str, disk: FileState | None, report: ReplayRepo
         record.seen = disk
         record.deleted = False
         report.note(path, MSG_KEPT if record.layer is not None else MSG_BACK)
-
-
-def returned(review: Review, path: str, record: PathRecord, disk: FileState,
-             report: ReplayReport) -> bool:
-    """A file deleted outside comes back (a folder moved away and back, git stash pop):
-    as the review left it, the review goes on from where it was (the accepts land again,
-    an outside change kept on it is kept again); as the session started from, it is put
-    back (see :func:`absorb`). False for other bytes: a new file, taken as one."""
-    if record.gone is None:
-        return False
-    base, seen, ref, layer = record.gone
-    if not (same(disk, seen) or (same(disk, base) and not same(seen, base))):
-        return False
-    if not set_base(review, path, base):
-        return False
-    record.gone = None
-    record.base, record.deleted, record.note = base, False, ""
-    if same(disk, seen):
-        record.seen, record.ref, record.layer = disk, ref, layer
-        report.note(path, "put back outside the workbench as the review left it")
-    else:
-        record.put_back_from = seen.data if seen is not None else None
-        record.seen = record.ref = disk
-        record.layer = None
-        report.put_back.append(path)
-    return True
-
-
-def set_base(review: Review, path: str, state: FileState | None) -> bool:
-    """Take ``state`` as the base for ``path``; False when the tree cannot hold it. The
-    base it replaces is remembered, so accepts pinned on its lines are followed into the
-    new one (``core/engine/lineage.py``) instead of landing wherever their text is."""
-    record = review._records.get(path)  # (its base as read: the tree's may be unread)
-    if record is not None and isinstance(record.base, FileState) and record.base is not state:
-        remember(record.base)
-    try:
-        review.base = review.base.set(path, state) if state is not None else without(review, path)
-    except PathRefused as err:  # a file where the tree has a folder, or the reverse
-        review._unwritable[path] = err.message
-        return False
-    return True
-
-
-def without(review: Review, path: str) -> Tree:
-    return review.base.remove(path) if path in review.base else review.base
 
 
 def stale_accepts(review: Review) -> list[OpKey]:

@@ -33,7 +33,8 @@ from reviewtui.core.review.rebase import apply_layer
 from reviewtui.shell.disk import remove_temp, scratch_copy
 from reviewtui.shell.loader import LoadedSession, gc_paused, load_session
 from reviewtui.shell.lock import RootLock
-from reviewtui.shell.outside import absorb, set_base, stale_accepts, take_back
+from reviewtui.shell.outside import absorb, stale_accepts, take_back
+from reviewtui.shell.outside_returns import set_base
 from reviewtui.shell.project import load_project, named_paths, read_now
 from reviewtui.shell.replay import Directory, ReplayReport, read_state, same, sync, want_at
 from reviewtui.shell.state import ReviewState, StateFile

@@ -1,0 +1,84 @@
+"""A file deleted outside that comes back, and the base a path is read against.
+
+Moved out of :mod:`.outside`: what the review does when a path it had seen deleted is
+there again (:func:`returned`: as the review left it, or as the session started from;
+:func:`revive`: other bytes over what the review wrote), and :func:`set_base`, which
+every outside change that gives a path a new original goes through.
+"""
+
+from __future__ import annotations
+
+from reviewtui.core.engine.lineage import remember
+from reviewtui.core.errors import PathRefused
+from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.core.review.plan import PathRecord
+from reviewtui.shell.replay import ReplayReport, same
+
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from reviewtui.shell.review import Review
+
+
+def returned(review: Review, path: str, record: PathRecord, disk: FileState,
+             report: ReplayReport) -> bool:
+    """A file deleted outside comes back (a folder moved away and back, git stash pop):
+    as the review left it, the review goes on from where it was (the accepts land again,
+    an outside change kept on it is kept again); as the session started from, it is put
+    back (see :func:`absorb`). False for other bytes: a new file, taken as one."""
+    if record.gone is None:
+        return False
+    base, seen, ref, layer = record.gone
+    if not (same(disk, seen) or (same(disk, base) and not same(seen, base))):
+        return False
+    if not set_base(review, path, base):
+        return False
+    record.gone = None
+    record.base, record.deleted, record.note = base, False, ""
+    if same(disk, seen):
+        record.seen, record.ref, record.layer = disk, ref, layer
+        report.note(path, "put back outside the workbench as the review left it")
+    else:
+        record.put_back_from = seen.data if seen is not None else None
+        record.seen = record.ref = disk
+        record.layer = None
+        report.put_back.append(path)
+    return True
+
+
+def revive(review: Review, path: str, record: PathRecord, disk: FileState) -> None:
+    """A file the review had written, deleted outside, made again with other bytes (an
+    editor saving by delete and create, a tool regenerating it): the record is put back
+    as it was before the deletion, so the new bytes are read as an outside change over
+    what the review wrote (kept on top), as they would be had the watcher not seen the
+    file gone between. (Back as the review left it or as the session started from:
+    :func:`returned`; a file the review had not written is taken as new, as in place.)"""
+    if record.gone is None:
+        return
+    base, seen, ref, layer = record.gone
+    if (seen is None or ref is None or same(disk, seen) or same(disk, base)
+            or (layer is None and same(seen, base))):
+        return
+    if not set_base(review, path, base):
+        return
+    record.gone = None
+    record.base, record.seen, record.ref, record.layer = base, seen, ref, layer
+    record.deleted, record.note = False, ""
+
+
+def set_base(review: Review, path: str, state: FileState | None) -> bool:
+    """Take ``state`` as the base for ``path``; False when the tree cannot hold it. The
+    base it replaces is remembered, so accepts pinned on its lines are followed into the
+    new one (``core/engine/lineage.py``) instead of landing wherever their text is."""
+    record = review._records.get(path)  # (its base as read: the tree's may be unread)
+    if record is not None and isinstance(record.base, FileState) and record.base is not state:
+        remember(record.base)
+    try:
+        review.base = review.base.set(path, state) if state is not None else without(review, path)
+    except PathRefused as err:  # a file where the tree has a folder, or the reverse
+        review._unwritable[path] = err.message
+        return False
+    return True
+
+
+def without(review: Review, path: str) -> Tree:
+    return review.base.remove(path) if path in review.base else review.base
