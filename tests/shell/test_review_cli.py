@@ -259,3 +259,65 @@ def test_a_restore_preview_says_what_opening_will_take_back_and_takes_nothing(
     _, _, err = run(["restore", str(session), "--root", str(root), "--checkpoint", "1",
                      "--yes", "--state", str(state)], capsys)
     assert "it was taken back and the operation is pending again" in err, err
+
+
+class _Killed(BaseException):
+    """Stands for a kill -9 between two writes of a replay (nothing after it runs)."""
+
+
+def test_restore_after_a_restore_killed_midway_writes_each_file_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """QA s34 F5: a restore killed after some of its writes, then a restore to another
+    checkpoint. Reopening finished the killed replay toward its checkpoint and the restore
+    then wrote those files back: "29 files written" where 19 changed, and the preview had
+    said 19. Now the checkpoint is pinned as the review opens: one replay, each file
+    written at most once, the count the preview's, the disk the checkpoint's."""
+    files = {f"f{i}.txt": f"line {i}\n" for i in range(6)}
+    session = write_session(tmp_path / "s", [[Ed(f"f{i}.txt", f"line {i}", f"T{t} {i}")
+                                              for i in range(6)] if t == 1 else
+                                             [Ed(f"f{i}.txt", f"T1 {i}", f"T2 {i}")
+                                              for i in range(3)] for t in (1, 2)])
+    root = make_project(tmp_path / "proj", files)
+    state = tmp_path / "st.json"
+    code, out, _ = run(["apply", str(session), "--root", str(root), "--yes", "--state",
+                        str(state)], capsys)
+    assert code == 0, out
+    after = {name: (root / name).read_text() for name in files}
+    assert after["f0.txt"] == "T2 0\n"
+    assert after["f5.txt"] == "T1 5\n"
+    restore = ["restore", str(session), "--root", str(root), "--state", str(state)]
+    import reviewtui.shell.replay as replay
+
+    real, written = replay.atomic_write, []
+
+    def dies_after_two(*args: object, **kwargs: object) -> bool:
+        if len(written) == 2:
+            raise _Killed
+        written.append(args[1])
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(replay, "atomic_write", dies_after_two)
+    # Killed: no close saves the state after it (the lock dies with the process).
+    monkeypatch.setattr(Review, "close", lambda self: self._lock.release())
+    with pytest.raises(_Killed):
+        main([*restore, "--checkpoint", "0", "--yes"])
+    monkeypatch.undo()
+    assert len(written) == 2
+    on_disk = {name: (root / name).read_text() for name in files}
+    assert sum(on_disk[n] == files[n] for n in files) == 2  # the two written back
+    # Checkpoint 1: files 0-2 go back to turn 1's text, the two killed writes of files
+    # 3-5 to turn 1's too. Each of them is written once.
+    code, out, err = run([*restore, "--checkpoint", "1"], capsys)
+    assert code == 2
+    previewed = [line for line in out.splitlines() if ": would " in line]
+    capsys.readouterr()
+    writes: list[object] = []
+    monkeypatch.setattr(replay, "atomic_write",
+                        lambda *a, **k: writes.append(a[1]) or real(*a, **k))
+    code, out, _ = run([*restore, "--checkpoint", "1", "--yes"], capsys)
+    assert code == 0, out
+    assert len(writes) == len(set(writes)) == len(previewed)
+    assert f"{len(previewed)} files written, 0 removed" in out
+    assert {name: (root / name).read_text() for name in files} == {
+        f"f{i}.txt": f"T1 {i}\n" for i in range(6)}

@@ -535,9 +535,11 @@ def restore(args: argparse.Namespace) -> int:
                          + (f": {problems[0]}" if problems else ""), rule="state")
     root = Path(args.root)
     # Without --yes nothing is written, not even an interrupted replay.
+    # With --yes the checkpoint is pinned as the review opens: a replay killed midway is
+    # then finished toward it, not toward the old one and back again.
     with Review.open(args.session, root, state_path=state, dry_run=not args.yes,
-                     read_only_state=not args.yes, format=_format(args),
-                     lazy=True) as review:
+                     read_only_state=not args.yes, format=_format(args), lazy=True,
+                     restore_to=args.checkpoint if args.yes else None) as review:
         _print_problems(review)
         last = review.checkpoint_count - 1
         if not 0 <= args.checkpoint <= last:
@@ -545,9 +547,18 @@ def restore(args: argparse.Namespace) -> int:
                              rule="checkpoint")
         if not args.yes:
             return _restore_preview(review, root, args.checkpoint)
-        opened = review.last_report  # (what reopening found: outside changes, take-backs)
-        report = review.restore(args.checkpoint)
-        for line in _messages(root, opened) + _messages(root, report):
+        # One replay: reopening's, with the checkpoint pinned (what it found outside, its
+        # take-backs and the restore's own writes).
+        report = review.last_report or review.restore(args.checkpoint)
+        from reviewtui.core.review.plan import conflict_note
+
+        # A path in conflict is named as one, also when the replay reported it first for
+        # the outside change that caused it (one note per path in a replay's report).
+        named = {path for path, text in report.events if text.startswith("conflict")}
+        left = [(path, conflict_note(conflict)) for path, conflict in
+                sorted(review.conflicts.items()) if path in report.conflicts
+                and path not in named]
+        for line in _messages(root, report) + [f"{root / p}: {t}" for p, t in left]:
             if not line.endswith(MSG_BEING_WRITTEN):  # (a workbench's promise)
                 print(line)
         for path in sorted(set(report.held)):

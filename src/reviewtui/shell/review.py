@@ -145,7 +145,7 @@ class Review:
              state_path: Path | None = None, persist: bool | None = None,
              read_only_state: bool = False, format: str | None = None,
              first_frame: bool = False, loaded: LoadedSession | None = None,
-             lazy: bool = False) -> Review:
+             lazy: bool = False, restore_to: int | None = None) -> Review:
         """Load a session and its saved review, take the root's lock, finish any replay.
 
         Without ``root``, a session directory's ``base/`` is copied to a scratch folder.
@@ -156,10 +156,12 @@ class Review:
         format (None: detected from its content; see :mod:`reviewtui.core.importers`).
         ``first_frame`` (the workbench): evaluate what the first frame shows, then
         :meth:`evaluate_step` until False. ``loaded``: the session as already read for this
-        ``root`` and ``format``. ``lazy``: see ``shell.project.load_project``."""
+        ``root`` and ``format``. ``lazy``: see ``shell.project.load_project``.
+        ``restore_to``: pin that checkpoint before catching the disk up (``restore``)."""
         return open_review(cls, session_path, root, dry_run=dry_run, state_path=state_path,
                            persist=persist, read_only_state=read_only_state, format=format,
-                           first_frame=first_frame, loaded=loaded, lazy=lazy)
+                           first_frame=first_frame, loaded=loaded, lazy=lazy,
+                           restore_to=restore_to)
 
     def close(self) -> None:
         """Save the state, drop blobs nothing refers to, release the root's lock."""
