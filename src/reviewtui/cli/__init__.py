@@ -200,7 +200,7 @@ _HANDLERS = {
     "check": ("commands", "check"),
     "lint": ("commands", "lint"),
     "apply": ("commands", "apply"),
-    "restore": ("commands", "restore"),
+    "restore": ("restore", "restore"),
     "open": ("workbench", "open_workbench"),
     "demo": ("workbench", "demo"),
     "serve": ("workbench", "serve"),

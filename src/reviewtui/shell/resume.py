@@ -163,10 +163,9 @@ def resume(review: Review, *, first_frame: bool = False, restore_to: int | None 
     With ``first_frame``, the display is evaluated only up to the turn the workbench
     shows first (the saved selection, else the first turn) and what checking the saved
     accepts needs; :meth:`Review.evaluate_step` does the rest. ``restore_to``: a
-    checkpoint pinned before the catching up (``restore --yes``; one outside 0 to the
-    last is left to the caller to refuse), so a replay killed midway is not finished
-    toward the old checkpoint first, only to be written back (QA s34 F5: the count said
-    29 files written where 19 changed).
+    checkpoint pinned before catching up (``restore --yes``; one out of range is left to
+    the caller), so a replay killed midway is not finished toward the old one first, only
+    to be written back (QA s34 F5: "29 files written" where 19 changed).
     """
     saved: ReviewState | None = None
     if review._state_file is not None:

@@ -1,0 +1,101 @@
+"""``reviewtui restore``: a checkpoint of a saved review put back on disk (its preview
+without ``--yes``). Moved out of :mod:`.commands` whole."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reviewtui.cli import EXIT_FINDINGS, EXIT_OK
+from reviewtui.cli.commands import _format, _messages, _print_problems
+from reviewtui.core.errors import UsageError
+from reviewtui.core.text.plural import plural
+from reviewtui.shell.loader import load_session
+
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    import argparse
+
+    from reviewtui.shell.review import Review
+
+
+def restore(args: argparse.Namespace) -> int:
+    from reviewtui.shell.outside import MSG_BEING_WRITTEN
+    from reviewtui.shell.review import Review
+    from reviewtui.shell.state import check_state_path
+    from reviewtui.shell.statepath import state_path_for
+
+    loaded = load_session(args.session, format=_format(args), root=args.root)
+    state = (check_state_path(Path(args.state)) if args.state
+             else state_path_for(loaded)[0])
+    if not state.is_file():
+        raise UsageError(f"no review state at {state}: restore needs the decisions and "
+                         "original contents a review saved (review the session in the "
+                         "workbench, or run 'apply --state FILE' first)", rule="no-state")
+    from reviewtui.shell.state import StateFile
+
+    saved, problems = StateFile(state, read_only=True).load()
+    if saved is None:  # (read without moving it aside: a restore is no fresh review)
+        raise UsageError(f"the review state at {state} cannot be read, and restore needs "
+                         "the decisions and original contents it keeps"
+                         + (f": {problems[0]}" if problems else ""), rule="state")
+    root = Path(args.root)
+    # Without --yes nothing is written, not even an interrupted replay.
+    # With --yes the checkpoint is pinned as the review opens: a replay killed midway is
+    # then finished toward it, not toward the old one and back again.
+    with Review.open(args.session, root, state_path=state, dry_run=not args.yes,
+                     read_only_state=not args.yes, format=_format(args), lazy=True,
+                     restore_to=args.checkpoint if args.yes else None) as review:
+        _print_problems(review)
+        last = review.checkpoint_count - 1
+        if not 0 <= args.checkpoint <= last:
+            raise UsageError(f"--checkpoint {args.checkpoint} is outside 0-{last}",
+                             rule="checkpoint")
+        if not args.yes:
+            return _restore_preview(review, root, args.checkpoint)
+        # One replay: reopening's, with the checkpoint pinned (what it found outside, its
+        # take-backs and the restore's own writes).
+        report = review.last_report or review.restore(args.checkpoint)
+        from reviewtui.core.review.plan import conflict_note
+
+        # A path in conflict is named as one, also when the replay reported it first for
+        # the outside change that caused it (one note per path in a replay's report).
+        named = {path for path, text in report.events if text.startswith("conflict")}
+        left = [(path, conflict_note(conflict)) for path, conflict in
+                sorted(review.conflicts.items()) if path in report.conflicts
+                and path not in named]
+        for line in _messages(root, report) + [f"{root / p}: {t}" for p, t in left]:
+            if not line.endswith(MSG_BEING_WRITTEN):  # (a workbench's promise)
+                print(line)
+        for path in sorted(set(report.held)):
+            print(f"{root / path}: open for writing in another program: not written; restore "
+                  "again once it is closed")
+        print(f"checkpoint {args.checkpoint} restored: "
+              f"{plural(len(report.written), 'file')} written, {len(report.removed)} removed"
+              + (f", {plural(len(report.conflicts), 'conflict')}" if report.conflicts else "")
+              + (f", {len(set(report.held))} open elsewhere" if report.held else "")
+              + f" under {root}")
+    return EXIT_OK if not report.conflicts and not report.held else EXIT_FINDINGS
+
+
+def _restore_preview(review: Review, root: Path, checkpoint: int) -> int:
+    """What ``restore --yes`` would do, planned as it plans: exit 2 (pass --yes) while it
+    would write, 1 when it would only leave files in conflict (as it would exit), else 0."""
+    from reviewtui.shell.replay import change_verb
+
+    preview = review.restore_preview(checkpoint)
+    if preview.nothing_to_do:
+        print(f"the disk already matches checkpoint {checkpoint} under {root}: "
+              "nothing to restore")
+        return EXIT_OK
+    for path, old, new in preview.changes:
+        print(f"{root / path}: would {change_verb(old, new)}")
+    for path, note in preview.conflicts:
+        print(f"{root / path}: would be left in conflict - {note}")
+    left = f"{plural(len(preview.conflicts), 'file')} in conflict"
+    if not preview.changes:
+        print(f"restore writes nothing under {root} and leaves {left} "
+              f"(checkpoint {checkpoint})")
+        return EXIT_FINDINGS
+    raise UsageError(f"restore rewrites {plural(len(preview.changes), 'file')}"
+                     + (f" and leaves {left}" if preview.conflicts else "")
+                     + f": pass --yes to restore checkpoint {checkpoint}", rule="confirm")
