@@ -21,6 +21,7 @@ from test_review import A1, A2, B1, BASE, OTHER, open_review, setup, with_alpha,
 
 from diskkit import Ed, make_project, write_session
 from reviewtui.core.engine import Decision, Verdict
+from reviewtui.core.errors import DecisionRefused
 from reviewtui.shell.review import Review
 
 __all__ = ["setup"]  # the fixture, imported for pytest
@@ -553,3 +554,33 @@ def test_a_file_deleted_and_made_again_with_a_line_added_keeps_its_accepts(
     assert (root / "a.py").read_text() == outside.replace("line 15 T2", "line 15")
     review.undo()
     assert (root / "a.py").read_text() == outside
+
+
+def test_an_edit_whose_text_only_a_change_kept_on_top_brought_says_so(
+        tmp_path: Path, opened: list[Review]) -> None:
+    """QA s34 helper-99 finding 2: a file written outside in two steps with an accept made
+    between them (the first half taken as the new original, the accept written on it,
+    the rest then kept on top as an outside change). A later edit whose text is in the
+    second half stays not found, as the session's version is what is searched (a design
+    left as it is); the refusal said its text "is not in the file", which the disk
+    contradicts. It now says the change kept on top is not searched."""
+    whole = "".join(f"line {i}\n" for i in range(1, 21))
+    session = write_session(tmp_path / "session", [[Ed("a.py", "line 2", "line 2 T1"),
+                                                     Ed("a.py", "line 18", "line 18 T1")]])
+    root = make_project(tmp_path / "proj", {"a.py": whole})
+    review = Review.open(session, root)
+    opened.append(review)
+    half = whole[: whole.index("line 11")]
+    (root / "a.py").write_text(half)  # the first half arrives
+    review.outside_changed(["a.py"])
+    review.decide((1, 0), Decision.accept())
+    assert (root / "a.py").read_text() == half.replace("line 2\n", "line 2 T1\n")
+    with (root / "a.py").open("a") as rest:  # then the rest
+        rest.write(whole[len(half):])
+    review.outside_changed(["a.py"])
+    assert (root / "a.py").read_text() == whole.replace("line 2\n", "line 2 T1\n")
+    assert not review.result((1, 1)).landed
+    with pytest.raises(DecisionRefused) as refused:
+        review.decide((1, 1), Decision.accept())
+    assert "kept on top, is not searched" in str(refused.value)
+    assert (root / "a.py").read_text() == whole.replace("line 2\n", "line 2 T1\n")

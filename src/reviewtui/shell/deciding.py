@@ -17,6 +17,7 @@ from reviewtui.core.engine.decisions import refusal_hint, status_words
 from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.engine.lineage import landing_pin
 from reviewtui.core.errors import DecisionRefused, UsageError
+from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import CommandName, ConsoleCommand, Edit, Operation
 from reviewtui.core.record import replace
 from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind, fold
@@ -148,10 +149,19 @@ def _drafted(review: Review) -> set[OpKey]:
 def refusal(review: Review, item: DecisionItem) -> DecisionRefused:
     """The refusal of an accept that does not land, with the outcome that stops it."""
     outcome = review.result(item.key).outcome
+    path = normalize_or_none(outcome.path) if outcome.path else None
+    record = review._records.get(path) if path else None
+    aside = ""
+    if (outcome.status is Status.NOT_FOUND and record is not None
+            and record.layer is not None):
+        # Its text may be in what the change kept on top brought (QA s34 helper-99: a
+        # file written outside in two steps, an accept made between them).
+        aside = (" in the session's version of the file (the change made outside the "
+                 "workbench, kept on top, is not searched)")
     return DecisionRefused(
         item.key, str(outcome.status),
         f"{item.describe()}: cannot accept an operation that is "
-        f"{status_words(outcome.status)} - "
+        f"{status_words(outcome.status)}{aside} - "
         f"{refusal_hint(outcome.status, forceable=outcome.forceable)}; nothing was recorded")
 
 

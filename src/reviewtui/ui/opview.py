@@ -374,16 +374,19 @@ def _decode(data: bytes | None) -> tuple[str, ...]:
     return tuple(split_lines(data.decode("utf-8", errors="replace")))  # as the engine reads
 
 
-def with_outside_note(view: OpView, path: str) -> OpView:
+def with_outside_note(view: OpView, path: str, *, not_found: bool = False) -> OpView:
     """``view`` with a note that ``path`` holds a change made outside the workbench, kept
     on top of the review's writes (:func:`reviewtui.shell.outside.kept_outside`): the
     view shows the session's version of the file without it, so an accept that overlaps
-    it would otherwise become a conflict with no sign before."""
+    it would otherwise become a conflict with no sign before. ``not_found``: the
+    operation is not found, and is told that only the session's version was searched."""
     text = view.explanation.copy()
     if text.plain:
         text.append("\n")
     text.append(f"{sanitize(path)} was changed outside the workbench after it wrote it: that "
                 "change is kept on top of every write and is not shown here (this view "
                 "shows the session's version). An accept that overlaps it becomes a "
-                "conflict.", style="yellow")
+                "conflict." + (" Operations are searched for in the session's version "
+                               "alone: text only that change brought is not found."
+                               if not_found else ""), style="yellow")
     return replace(view, explanation=text)

@@ -281,7 +281,8 @@ class ReviewPanes(Screen[None]):
             view = with_diagnostics(build_view(result, outcome.status, conflict, message),
                                     result, wait=False)
         if path and outcome.status is not Status.CONFLICT and kept_outside(self.review, path):
-            view = with_outside_note(view, path)
+            view = with_outside_note(view, path,
+                                     not_found=outcome.status is Status.NOT_FOUND)
         waiting = self._waits_on(result)
         if waiting:  # as the exports say it: accepted, not written until that one is
             state, sep, rest = view.subtitle.partition(" · ")
