@@ -28,6 +28,7 @@ SESSION = "".join(
         [("a.txt", "one", "ONE"), ("a.txt", "three", "THREE"), ("b.txt", "x", "X")], 1))
 
 NOTE = "was changed outside the workbench after it wrote it"
+ONLY_SESSION = "text only that change brought is not found"
 
 
 async def test_a_kept_outside_change_is_said_on_the_files_operations(tmp_path: Path) -> None:
@@ -54,7 +55,36 @@ async def test_a_kept_outside_change_is_said_on_the_files_operations(tmp_path: P
         screen.go_checkpoint(2)
         await pilot.pause()
         assert NOTE in explained()
+        assert ONLY_SESSION not in explained()  # found: nothing to say about the search
         screen.go_checkpoint(3)  # another file: no note
         await pilot.pause()
         assert NOTE not in explained()
+    review.close()
+
+
+async def test_a_not_found_operation_says_the_change_kept_on_top_is_not_searched(
+        tmp_path: Path) -> None:
+    """QA s34 helper-99 finding 2: the rest of a file arrived outside after the review
+    wrote its first half; an edit of that rest read "not found" under a note that said
+    nothing of why. The note now says the session's version alone is searched."""
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "a.txt").write_text("one\ntwo\n")
+    session = tmp_path / "s.md"
+    session.write_text(SESSION.replace("three\n=======\nTHREE", "four\n=======\nFOUR"))
+    review = Review.open(session, root)
+    app = ReviewApp(review, watch=False)
+    async with app.run_test(size=(120, 30)) as pilot:
+        await pilot.pause()
+        screen = screen_of(app)
+        review.decide((1, 0), Decision.accept())
+        with (root / "a.txt").open("a") as rest:
+            rest.write("three\nfour\n")
+        review.outside_changed(["a.txt"])
+        screen.go_checkpoint(2)
+        await pilot.pause()
+        shown = str(app.screen.query_one(OpDetail).query_one("#op-explain", Static).render())
+        assert not review.result((2, 0)).landed
+        assert NOTE in shown
+        assert ONLY_SESSION in " ".join(shown.split())
     review.close()
