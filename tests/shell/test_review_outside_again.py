@@ -501,14 +501,7 @@ def test_a_stash_pop_over_an_outside_change_kept_on_top_brings_the_accepts_back(
     at the stash never came back, and the change rejected meanwhile stayed on disk under
     a "rejected" status. Now the accepts are in force again, the outside line is kept on
     top, and the reject takes its change off."""
-    base = "".join(f"line {i}\n" for i in range(1, 21))
-    session = write_session(tmp_path / "session", [[Ed("a.py", "line 2", "line 2 T1")],
-                                                    [Ed("a.py", "line 15", "line 15 T2")]])
-    root = make_project(tmp_path / "proj", {"a.py": base})
-    review = Review.open(session, root)
-    opened.append(review)
-    review.decide((1, 0), Decision.accept())
-    review.decide((2, 0), Decision.accept())
+    base, root, review = _two_accepts_written(tmp_path, opened)
     outside = "# outside\n" + (root / "a.py").read_text()
     (root / "a.py").write_text(outside)
     review.outside_changed(["a.py"])
@@ -532,14 +525,7 @@ def test_a_file_deleted_and_made_again_with_a_line_added_keeps_its_accepts(
     change is on disk, read as failed, and a reject left its change there. Seen as one
     step (the file rewritten in place) the same bytes are an outside change kept on top:
     the outcome must not depend on whether the watcher saw the deletion."""
-    base = "".join(f"line {i}\n" for i in range(1, 21))
-    session = write_session(tmp_path / "session", [[Ed("a.py", "line 2", "line 2 T1")],
-                                                    [Ed("a.py", "line 15", "line 15 T2")]])
-    root = make_project(tmp_path / "proj", {"a.py": base})
-    review = Review.open(session, root)
-    opened.append(review)
-    review.decide((1, 0), Decision.accept())
-    review.decide((2, 0), Decision.accept())
+    base, root, review = _two_accepts_written(tmp_path, opened)
     outside = (root / "a.py").read_text() + "# outside\n"
     (root / "a.py").unlink()
     review.outside_changed(["a.py"])
@@ -584,3 +570,16 @@ def test_an_edit_whose_text_only_a_change_kept_on_top_brought_says_so(
         review.decide((1, 1), Decision.accept())
     assert "kept on top, is not searched" in str(refused.value)
     assert (root / "a.py").read_text() == whole.replace("line 2\n", "line 2 T1\n")
+
+
+def _two_accepts_written(tmp_path: Path, opened: list[Review]) -> tuple[str, Path, Review]:
+    """A 20-line a.py, two turns editing lines 2 and 15, both accepted and written."""
+    base = "".join(f"line {i}\n" for i in range(1, 21))
+    session = write_session(tmp_path / "session", [[Ed("a.py", "line 2", "line 2 T1")],
+                                                    [Ed("a.py", "line 15", "line 15 T2")]])
+    root = make_project(tmp_path / "proj", {"a.py": base})
+    review = Review.open(session, root)
+    opened.append(review)
+    review.decide((1, 0), Decision.accept())
+    review.decide((2, 0), Decision.accept())
+    return base, root, review
