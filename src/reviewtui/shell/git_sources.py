@@ -36,6 +36,7 @@ from reviewtui.core.review.log import LogKind
 from reviewtui.core.text.lines import encodes_utf8
 from reviewtui.shell.disk import atomic_write
 from reviewtui.shell.git import DIFF_ARGS, GitWriter, Repo, disk_state, git_mode, materialize
+from reviewtui.shell.git_not_utf8 import binary_where_not_utf8
 from reviewtui.shell.git_tree import tree_listing
 from reviewtui.shell.loader import gc_paused, input_limit, prime
 from reviewtui.shell.project import Project, load_project, stand_in
@@ -148,6 +149,12 @@ def open_range(spec: str, root: str | None, *, keep: bool, listed: bool = False)
             writer.stop()
             raise
         writer.wait()
+        if text is None:  # not read while written: maybe a file diffed as text, not UTF-8
+            fixed = binary_where_not_utf8(repo, _log_args(base, head), header.encode(), data,
+                                          scratch)
+            if fixed is not data:
+                data = fixed
+                written.write_bytes(data)
         if keep:
             session = _write_session(repo.state_dir, f"{name}.patch", data)
             shutil.rmtree(scratch, ignore_errors=True)

@@ -1,0 +1,99 @@
+"""A range holding a file git diffs as text that is not UTF-8 text (``shell/git_not_utf8.py``).
+
+Found on ripgrep's history (session 35): a compressed fixture with no NUL byte
+(``tests/data/sherlock.br``) is text to git, its diff was not UTF-8, and the whole range
+was refused ("reads UTF-8 text only"). Such a file now comes as git's binary patch,
+replayed byte for byte; what marking cannot make readable is refused as before.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from gitkit import commit_all, disk_of, git, new_repo, tree_of
+
+from reviewtui.cli import main
+from reviewtui.shell.git_not_utf8 import not_utf8_paths
+
+LATIN = "Café crème, déjà vu: ½ ± ¿\n".encode("latin-1")
+
+
+def _latin_range(repo: Path) -> tuple[str, str]:
+    """A base, then a Latin-1 file added, a UTF-8 edit beside it, the Latin-1 file edited,
+    and a Latin-1 file renamed with an edit."""
+    (repo / "notes.txt").write_text("one\ntwo\n")
+    (repo / "old.txt").write_bytes(LATIN * 3)
+    base = commit_all(repo, "Base")
+    (repo / "legacy.c").write_bytes(b"/* " + LATIN + b"*/\nint x;\n")
+    (repo / "notes.txt").write_text("one\nTWO\n")
+    commit_all(repo, "Add a Latin-1 source")
+    (repo / "legacy.c").write_bytes(b"/* " + LATIN + b"*/\nint x = 1;\n")
+    commit_all(repo, "Set x")
+    (repo / "old.txt").rename(repo / "new.txt")
+    (repo / "new.txt").write_bytes(LATIN * 3 + b"\xe9t\xe9\n")
+    head = commit_all(repo, "Rename and grow the Latin-1 notes")
+    return base, head
+
+
+def test_a_range_with_latin1_files_is_reviewed_and_applied_byte_for_byte(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = new_repo(tmp_path / "repo")
+    base, head = _latin_range(repo)
+    git(repo, "checkout", "-q", "--detach", base)
+    code = main(["check", "--git", f"{base}..{head}", "--root", str(repo)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "from a git binary" in out  # legacy.c and new.txt come as binary patches
+    assert "notes.txt · Edit 1: applied" in out  # the UTF-8 file is still a text edit
+    code = main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes"])
+    assert code == 0, capsys.readouterr().out
+    want = tree_of(repo, head)
+    disk = disk_of(repo)
+    assert {p: c for p, (_, c) in disk.items()} == {p: c for p, (_, c) in want.items()}
+
+
+def test_text_git_is_told_is_text_stays_refused_with_the_message(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The repository's own attributes weigh more than the ones made for the run: a file
+    they call text keeps its text diff, and the range is refused as before, naming it."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / ".gitattributes").write_text("*.c diff\n")
+    base, head = _latin_range(repo)
+    code = main(["check", "--git", f"{base}..{head}", "--root", str(repo)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "not UTF-8 text" in err
+    assert "legacy.c" in err
+    assert "[encoding]" in err
+
+
+def test_a_commit_message_not_utf8_is_refused_as_before(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = new_repo(tmp_path / "repo")
+    (repo / "a.txt").write_text("a\n")
+    base = commit_all(repo, "Base")
+    (repo / "a.txt").write_text("b\n")
+    git(repo, "add", "-A")
+    git(repo, "-c", "i18n.commitEncoding=", "commit", "-q", "-F", "-",
+        input=b"Caf\xe9 fix\n")
+    head = git(repo, "rev-parse", "HEAD").strip()
+    code = main(["check", "--git", f"{base}..{head}", "--root", str(repo)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "not UTF-8 text" in err
+
+
+def test_paths_are_named_only_when_marking_them_can_help() -> None:
+    diff = (b"From " + b"1" * 40 + b" Mon Sep 17 00:00:00 2001\nSubject: x\n\n"
+            b"\ndiff --git a/p.c b/p.c\nindex 1..2 100644\n--- a/p.c\n+++ b/p.c\n"
+            b"@@ -1 +1 @@\n-caf\xe9\n+CAF\xc9\n"
+            b"\ndiff --git a/ok.txt b/ok.txt\n--- a/ok.txt\n+++ b/ok.txt\n@@ -1 +1 @@\n-a\n+b\n")
+    assert not_utf8_paths(diff) == ["p.c"]
+    # A quoted path (git quotes one holding a quote, a backslash, a control character),
+    # a pattern character, a message that is not UTF-8: marking cannot help.
+    quoted = diff.replace(b"--- a/p.c\n+++ b/p.c", b'--- "a/p\\tc"\n+++ "b/p\\tc"')
+    assert not_utf8_paths(quoted) is None
+    assert not_utf8_paths(diff.replace(b"p.c", b"p*.c")) is None
+    assert not_utf8_paths(diff.replace(b"Subject: x", b"Subject: caf\xe9")) is None
+    assert not_utf8_paths(diff.replace(b"\xe9", b"e").replace(b"\xc9", b"E")) == []
