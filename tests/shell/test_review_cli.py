@@ -265,59 +265,94 @@ class _Killed(BaseException):
     """Stands for a kill -9 between two writes of a replay (nothing after it runs)."""
 
 
-def test_restore_after_a_restore_killed_midway_writes_each_file_once(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """QA s34 F5: a restore killed after some of its writes, then a restore to another
-    checkpoint. Reopening finished the killed replay toward its checkpoint and the restore
-    then wrote those files back: "29 files written" where 19 changed, and the preview had
-    said 19. Now the checkpoint is pinned as the review opens: one replay, each file
-    written at most once, the count the preview's, the disk the checkpoint's."""
-    files = {f"f{i}.txt": f"line {i}\n" for i in range(6)}
-    session = write_session(tmp_path / "s", [[Ed(f"f{i}.txt", f"line {i}", f"T{t} {i}")
-                                              for i in range(6)] if t == 1 else
-                                             [Ed(f"f{i}.txt", f"T1 {i}", f"T2 {i}")
-                                              for i in range(3)] for t in (1, 2)])
+def _restored(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+              count: int = 6) -> tuple[Path, list[str], dict[str, str]]:
+    """Files f0..f{count-1}, turn 1 editing each, turn 2 editing the first half again;
+    applied with a state file. Returns the root, the restore command (without
+    --checkpoint/--yes) and each checkpoint's texts as a function of the file."""
+    files = {f"f{i}.txt": f"line {i}\n" for i in range(count)}
+    session = write_session(tmp_path / "s", [
+        [Ed(f"f{i}.txt", f"line {i}", f"T1 {i}") for i in range(count)],
+        [Ed(f"f{i}.txt", f"T1 {i}", f"T2 {i}") for i in range(count // 2)]])
     root = make_project(tmp_path / "proj", files)
     state = tmp_path / "st.json"
     code, out, _ = run(["apply", str(session), "--root", str(root), "--yes", "--state",
                         str(state)], capsys)
     assert code == 0, out
-    after = {name: (root / name).read_text() for name in files}
-    assert after["f0.txt"] == "T2 0\n"
-    assert after["f5.txt"] == "T1 5\n"
-    restore = ["restore", str(session), "--root", str(root), "--state", str(state)]
+    return root, ["restore", str(session), "--root", str(root), "--state", str(state)], files
+
+
+def _killed_after(monkeypatch: pytest.MonkeyPatch, writes: int, argv: list[str]) -> None:
+    """Run ``argv`` and kill it (no close, no save after) once ``writes`` writes are made."""
     import reviewtui.shell.replay as replay
 
-    real, written = replay.atomic_write, []
+    real, made = replay.atomic_write, []
 
-    def dies_after_two(*args: object, **kwargs: object) -> bool:
-        if len(written) == 2:
+    def dies(*args: object, **kwargs: object) -> bool:
+        if len(made) == writes:
             raise _Killed
-        written.append(args[1])
+        made.append(args[1])
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(replay, "atomic_write", dies_after_two)
-    # Killed: no close saves the state after it (the lock dies with the process).
-    monkeypatch.setattr(Review, "close", lambda self: self._lock.release())
-    with pytest.raises(_Killed):
-        main([*restore, "--checkpoint", "0", "--yes"])
-    monkeypatch.undo()
-    assert len(written) == 2
-    on_disk = {name: (root / name).read_text() for name in files}
-    assert sum(on_disk[n] == files[n] for n in files) == 2  # the two written back
-    # Checkpoint 1: files 0-2 go back to turn 1's text, the two killed writes of files
-    # 3-5 to turn 1's too. Each of them is written once.
-    code, out, err = run([*restore, "--checkpoint", "1"], capsys)
+    with monkeypatch.context() as patched:
+        patched.setattr(replay, "atomic_write", dies)
+        patched.setattr(Review, "close", lambda self: self._lock.release())
+        with pytest.raises(_Killed):
+            main(argv)
+    assert len(made) == writes
+
+
+def _texts(root: Path, count: int = 6) -> list[str]:
+    return [(root / f"f{i}.txt").read_text() for i in range(count)]
+
+
+def test_restore_after_a_restore_killed_midway_counts_what_it_writes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """QA s34 F5: a restore killed after some of its writes, then a restore to another
+    checkpoint. Reopening finishes the killed replay first (so that the saved state always
+    explains the disk: going straight to the new checkpoint left it two decisions behind,
+    and a second kill then made the review drop its records, QA s35), and those writes
+    read as the restore's own ("29 files written" where 19 changed, some twice, the
+    preview having said 19). The preview now says a replay is finished first, and the
+    restore counts the two apart, each write once."""
+    root, restore, _ = _restored(tmp_path, capsys)
+    _killed_after(monkeypatch, 2, [*restore, "--checkpoint", "0", "--yes"])
+    assert sum(t == f"line {i}\n" for i, t in enumerate(_texts(root))) == 2  # then killed
+    code, out, _ = run([*restore, "--checkpoint", "1"], capsys)
     assert code == 2
-    previewed = [line for line in out.splitlines() if ": would " in line]
-    capsys.readouterr()
-    writes: list[object] = []
+    assert "a replay was cut short" in out
+    assert "finishes that (4 files), then restores" in out
+    import reviewtui.shell.replay as replay
+
+    real, writes = replay.atomic_write, []
     monkeypatch.setattr(replay, "atomic_write",
                         lambda *a, **k: writes.append(a[1]) or real(*a, **k))
     code, out, _ = run([*restore, "--checkpoint", "1", "--yes"], capsys)
     assert code == 0, out
-    assert len(writes) == len(set(writes)) == len(previewed)
-    assert f"{len(previewed)} files written, 0 removed" in out
-    assert {name: (root / name).read_text() for name in files} == {
-        f"f{i}.txt": f"T1 {i}\n" for i in range(6)}
+    assert "opening the review first finished writing its last decision: 4 files written" in out
+    restored = int(out.split("checkpoint 1 restored: ")[1].split(" file")[0])
+    assert len(writes) == 4 + restored
+    assert _texts(root) == [f"T1 {i}\n" for i in range(6)]
+
+
+def test_two_restores_killed_in_a_row_keep_the_review(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """QA s35 helper-100 (on a first version of the fix above): two restores each killed
+    right after saving the state, before their first write, then restores to the last
+    checkpoint and to the first. The saved records were dropped as "not what this review
+    left there", the accepts taken back, and the restore to checkpoint 0 left the disk at
+    the last one."""
+    root, restore, files = _restored(tmp_path, capsys, count=2)
+    for checkpoint in (0, 1):
+        _killed_after(monkeypatch, 0, [*restore, "--checkpoint", str(checkpoint), "--yes"])
+    assert _texts(root, 2) == ["T2 0\n", "T1 1\n"]
+    code, _, err = run([*restore, "--checkpoint", "2", "--yes"], capsys)
+    assert code == 0
+    assert "ignored the saved record" not in err
+    assert "taken back" not in err
+    assert _texts(root, 2) == ["T2 0\n", "T1 1\n"]
+    code, out, _ = run([*restore, "--checkpoint", "0", "--yes"], capsys)
+    assert code == 0, out
+    assert _texts(root, 2) == list(files.values())

@@ -19,10 +19,9 @@ def test_opening_for_the_first_frame_runs_no_collection(
     during: list[tuple[int, int]] = []  # walks seen at the start and end of resume
     real = resume.resume
 
-    def watched(review: Review, *, first_frame: bool = False,
-                restore_to: int | None = None) -> None:
+    def watched(review: Review, *, first_frame: bool = False) -> None:
         start = len(walks)
-        real(review, first_frame=first_frame, restore_to=restore_to)
+        real(review, first_frame=first_frame)
         during.append((start, len(walks)))
 
     monkeypatch.setattr(resume, "resume", watched)
@@ -41,8 +40,7 @@ def test_the_collector_comes_back_when_opening_fails(line_turns: tuple[Path, Pat
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     session, root = line_turns
 
-    def broken(review: Review, *, first_frame: bool = False,
-               restore_to: int | None = None) -> None:
+    def broken(review: Review, *, first_frame: bool = False) -> None:
         assert not gc.isenabled()
         raise RuntimeError("resume failed")
 

@@ -40,11 +40,9 @@ def restore(args: argparse.Namespace) -> int:
                          + (f": {problems[0]}" if problems else ""), rule="state")
     root = Path(args.root)
     # Without --yes nothing is written, not even an interrupted replay.
-    # With --yes the checkpoint is pinned as the review opens: a replay killed midway is
-    # then finished toward it, not toward the old one and back again.
     with Review.open(args.session, root, state_path=state, dry_run=not args.yes,
-                     read_only_state=not args.yes, format=_format(args), lazy=True,
-                     restore_to=args.checkpoint if args.yes else None) as review:
+                     read_only_state=not args.yes, format=_format(args),
+                     lazy=True) as review:
         _print_problems(review)
         last = review.checkpoint_count - 1
         if not 0 <= args.checkpoint <= last:
@@ -52,20 +50,18 @@ def restore(args: argparse.Namespace) -> int:
                              rule="checkpoint")
         if not args.yes:
             return _restore_preview(review, root, args.checkpoint)
-        # One replay: reopening's, with the checkpoint pinned (what it found outside, its
-        # take-backs and the restore's own writes).
-        report = review.last_report or review.restore(args.checkpoint)
-        from reviewtui.core.review.plan import conflict_note
-
-        # A path in conflict is named as one, also when the replay reported it first for
-        # the outside change that caused it (one note per path in a replay's report).
-        named = {path for path, text in report.events if text.startswith("conflict")}
-        left = [(path, conflict_note(conflict)) for path, conflict in
-                sorted(review.conflicts.items()) if path in report.conflicts
-                and path not in named]
-        for line in _messages(root, report) + [f"{root / p}: {t}" for p, t in left]:
+        opened = review.last_report  # (what reopening found: outside changes, take-backs)
+        report = review.restore(args.checkpoint)
+        for line in _messages(root, opened) + _messages(root, report):
             if not line.endswith(MSG_BEING_WRITTEN):  # (a workbench's promise)
                 print(line)
+        if opened is not None and (opened.written or opened.removed):
+            # A replay cut short (killed while writing) is finished before anything else,
+            # so the state on disk always explains the disk; its writes are counted apart
+            # (they read as the restore's own, some twice: QA s34 F5).
+            print(f"opening the review first finished writing its last decision: "
+                  f"{plural(len(opened.written), 'file')} written, "
+                  f"{len(opened.removed)} removed")
         for path in sorted(set(report.held)):
             print(f"{root / path}: open for writing in another program: not written; restore "
                   "again once it is closed")
@@ -83,6 +79,11 @@ def _restore_preview(review: Review, root: Path, checkpoint: int) -> int:
     from reviewtui.shell.replay import change_verb
 
     preview = review.restore_preview(checkpoint)
+    opened = review.last_report
+    if opened is not None and opened.would_write:
+        print(f"note: a replay was cut short (the review was killed while writing): "
+              f"opening it to write first finishes that "
+              f"({plural(len(set(opened.would_write)), 'file')}), then restores")
     if preview.nothing_to_do:
         print(f"the disk already matches checkpoint {checkpoint} under {root}: "
               "nothing to restore")

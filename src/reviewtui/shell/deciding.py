@@ -195,15 +195,9 @@ def restore(review: Review, n: int) -> ReplayReport:
     """Put checkpoint ``n`` of the draft on disk and pin it there (see the module doc)."""
     with review._mutex:
         review._check_open()
-        pin_checkpoint(review, n)
+        n = review._check_checkpoint(n)
+        pin = None if n == len(review.draft.states) - 1 else n
+        review._log.append(LogEntry(LogKind.RESTORE, checkpoint=pin))
+        review._folded = fold(review._log, review._folded)
+        review._dirty = True
         return sync(review, ReplayReport())
-
-
-def pin_checkpoint(review: Review, n: int) -> None:
-    """The log entry of a restore (checkpoint ``n``, the last one unpins), not replayed
-    yet: :func:`restore` replays it, and so does reopening for one (``restore_to``)."""
-    n = review._check_checkpoint(n)
-    pin = None if n == len(review.draft.states) - 1 else n
-    review._log.append(LogEntry(LogKind.RESTORE, checkpoint=pin))
-    review._folded = fold(review._log, review._folded)
-    review._dirty = True

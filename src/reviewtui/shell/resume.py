@@ -63,8 +63,7 @@ def open_review(cls: type[Review], session_path: str | Path, root: Path | None =
                 dry_run: bool = False, state_path: Path | None = None,
                 persist: bool | None = None, read_only_state: bool = False,
                 format: str | None = None, first_frame: bool = False,
-                loaded: LoadedSession | None = None, lazy: bool = False,
-                restore_to: int | None = None) -> Review:
+                loaded: LoadedSession | None = None, lazy: bool = False) -> Review:
     """:meth:`Review.open`'s work (its docstring says what each argument does): load the
     session and its saved review, take the root's lock, finish any replay.
 
@@ -78,14 +77,13 @@ def open_review(cls: type[Review], session_path: str | Path, root: Path | None =
     with gc_paused() if first_frame else contextlib.nullcontext():
         return _open_review(cls, session_path, root, dry_run=dry_run, state_path=state_path,
                             persist=persist, read_only_state=read_only_state, format=format,
-                            first_frame=first_frame, loaded=loaded, lazy=lazy,
-                            restore_to=restore_to)
+                            first_frame=first_frame, loaded=loaded, lazy=lazy)
 
 
 def _open_review(cls: type[Review], session_path: str | Path, root: Path | None, *,
                  dry_run: bool, state_path: Path | None, persist: bool | None,
                  read_only_state: bool, format: str | None, first_frame: bool,
-                 loaded: LoadedSession | None, lazy: bool, restore_to: int | None) -> Review:
+                 loaded: LoadedSession | None, lazy: bool) -> Review:
     if loaded is None:
         loaded = load_session(session_path, format=format, root=root)
     scratch = False
@@ -131,7 +129,7 @@ def _open_review(cls: type[Review], session_path: str | Path, root: Path | None,
             review.state_elsewhere = state_path  # the status line says where
         if lock is not None:  # only a reviewtui that died can have left these
             remove_leftovers(review, project.leftovers)
-        resume(review, first_frame=first_frame, restore_to=restore_to)
+        resume(review, first_frame=first_frame)
     except BaseException:
         if lock is not None:
             lock.release()
@@ -157,15 +155,12 @@ def close_review(review: Review) -> None:
                 review._lock.release()
 
 
-def resume(review: Review, *, first_frame: bool = False, restore_to: int | None = None) -> None:
+def resume(review: Review, *, first_frame: bool = False) -> None:
     """Load the saved review, check it against the session and the disk, catch up.
 
     With ``first_frame``, the display is evaluated only up to the turn the workbench
     shows first (the saved selection, else the first turn) and what checking the saved
-    accepts needs; :meth:`Review.evaluate_step` does the rest. ``restore_to``: a
-    checkpoint pinned before catching up (``restore --yes``; one out of range is left to
-    the caller), so a replay killed midway is not finished toward the old one first, only
-    to be written back (QA s34 F5: "29 files written" where 19 changed).
+    accepts needs; :meth:`Review.evaluate_step` does the rest.
     """
     saved: ReviewState | None = None
     if review._state_file is not None:
@@ -187,10 +182,6 @@ def resume(review: Review, *, first_frame: bool = False, restore_to: int | None 
     reconcile(review, report, saved.nonce if saved is not None else "")
     drop_pinned_on_changed_files(review)
     drop_unlanded_saved(review)
-    if restore_to is not None and 0 <= restore_to < len(review.draft.states):
-        from reviewtui.shell.deciding import pin_checkpoint  # (deciding imports replay)
-
-        pin_checkpoint(review, restore_to)
     sync(review, report)
 
 

@@ -145,21 +145,21 @@ class Review:
              state_path: Path | None = None, persist: bool | None = None,
              read_only_state: bool = False, format: str | None = None,
              first_frame: bool = False, loaded: LoadedSession | None = None,
-             lazy: bool = False, restore_to: int | None = None) -> Review:
+             lazy: bool = False) -> Review:
         """Load a session and its saved review, take the root's lock, finish any replay.
 
         Without ``root``, a session directory's ``base/`` is copied to a scratch folder.
         ``persist`` (default: on unless ``dry_run`` without a ``state_path``) saves the
-        review state to ``state_path`` or ``<session file>.review.json``; ``read_only_state``
-        loads it without ever writing it (previews). A dry run never writes the project and
-        takes no lock. ``format``: the session's (None: detected, ``core/importers``).
+        review state to ``state_path`` or ``<session file>.review.json``;
+        ``read_only_state`` loads that state without ever writing it (for previews). A dry
+        run never writes the project and takes no lock. ``format`` names the session's
+        format (None: detected from its content; see :mod:`reviewtui.core.importers`).
         ``first_frame`` (the workbench): evaluate what the first frame shows, then
         :meth:`evaluate_step` until False. ``loaded``: the session as already read for this
-        ``root`` and ``format``. ``lazy``: ``shell.project.load_project``'s. ``restore_to``:
-        pin that checkpoint before catching the disk up (``restore``)."""
+        ``root`` and ``format``. ``lazy``: see ``shell.project.load_project``."""
         return open_review(cls, session_path, root, dry_run=dry_run, state_path=state_path,
                            persist=persist, read_only_state=read_only_state, format=format,
-                           first_frame=first_frame, loaded=loaded, lazy=lazy, restore_to=restore_to)
+                           first_frame=first_frame, loaded=loaded, lazy=lazy)
 
     def close(self) -> None:
         """Save the state, drop blobs nothing refers to, release the root's lock."""
