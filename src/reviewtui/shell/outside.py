@@ -214,6 +214,7 @@ def absorb(review: Review, path: str, disk: FileState | None, report: ReplayRepo
     elif disk is None:
         if not record.deleted:
             record.gone = (record.base, record.seen, record.ref, record.layer)
+            record.gone_at = len(review._log)
         set_base(review, path, None)
         record.base = record.seen = record.ref = None
         record.layer = None

@@ -8,10 +8,13 @@ every outside change that gives a path a new original goes through.
 
 from __future__ import annotations
 
+from reviewtui.core.engine import Policy, evaluate_session
 from reviewtui.core.engine.lineage import remember
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.core.review.log import fold
 from reviewtui.core.review.plan import PathRecord
+from reviewtui.core.review.rebase import apply_layer
 from reviewtui.shell.replay import ReplayReport, same
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
@@ -32,7 +35,7 @@ def returned(review: Review, path: str, record: PathRecord, disk: FileState,
         return False
     if not set_base(review, path, base):
         return False
-    record.gone = None
+    record.gone = record.gone_at = None
     record.base, record.deleted, record.note = base, False, ""
     if same(disk, seen):
         record.seen, record.ref, record.layer = disk, ref, layer
@@ -60,7 +63,7 @@ def revive(review: Review, path: str, record: PathRecord, disk: FileState) -> No
         return
     if not set_base(review, path, base):
         return
-    record.gone = None
+    record.gone = record.gone_at = None
     record.base, record.seen, record.ref, record.layer = base, seen, ref, layer
     record.deleted, record.note = False, ""
 
@@ -82,3 +85,45 @@ def set_base(review: Review, path: str, state: FileState | None) -> bool:
 
 def without(review: Review, path: str) -> Tree:
     return review.base.remove(path) if path in review.base else review.base
+
+
+def forget_unfit_gone(review: Review) -> None:
+    """Reopened: each deleted file's saved before-state (``PathRecord.gone``, from the
+    state file, which is untrusted) is kept only when :func:`saved_gone_fits`; else the
+    file, if it comes back, is taken as new (as when nothing was saved)."""
+    for path, record in review._records.items():
+        if record.from_state and record.gone is not None and not saved_gone_fits(
+                review, path, record):
+            record.gone = record.gone_at = None
+
+
+def saved_gone_fits(review: Review, path: str, record: PathRecord) -> bool:
+    """Whether the session explains a saved before-state: what the review had written
+    there (``ref``) is what the draft wanted over the saved original at the decision the
+    file was deleted at, and what was on disk (``seen``) is that, the original, or that
+    with the saved outside layer on top. (As a saved record must fit the disk: an original
+    named by the state file alone must never be written back.) One evaluation of the
+    session, for a file deleted while the review was open and not back yet."""
+    assert record.gone is not None
+    base, seen, ref, layer = record.gone
+    at = record.gone_at
+    if seen is None or ref is None or at is None or at > len(review._log):
+        return False
+    folded = fold(review._log[:at])
+    try:
+        tree = review.base.set(path, base) if base is not None else without(review, path)
+    except PathRefused:
+        return False
+    states = evaluate_session(review.session, tree, rules=review.rules,
+                              policy=Policy.decided_only(),
+                              decisions=folded.decisions()).states
+    pin = folded.pin
+    wanted = (states[-1] if pin is None or pin >= len(states) else states[pin]).tree.get(path)
+    if not same(ref, wanted):
+        return False
+    if same(seen, ref) or same(seen, base):
+        return True
+    if layer is None or layer.ours != ref.data:
+        return False
+    applied = apply_layer(layer, ref.data)
+    return applied.ok and applied.data == seen.data

@@ -34,7 +34,7 @@ from reviewtui.shell.disk import remove_temp, scratch_copy
 from reviewtui.shell.loader import LoadedSession, gc_paused, load_session
 from reviewtui.shell.lock import RootLock
 from reviewtui.shell.outside import absorb, stale_accepts, take_back
-from reviewtui.shell.outside_returns import set_base
+from reviewtui.shell.outside_returns import forget_unfit_gone, set_base
 from reviewtui.shell.project import load_project, named_paths, read_now
 from reviewtui.shell.replay import Directory, ReplayReport, read_state, same, sync, want_at
 from reviewtui.shell.state import ReviewState, StateFile
@@ -240,6 +240,7 @@ def reconcile(review: Review, report: ReplayReport, saved_nonce: str = "") -> No
     """Reopened: tell our own finished or unfinished writes from outside changes
     (``saved_nonce``: the loaded state's, see :mod:`reviewtui.shell.statemark`)."""
     drop_unfit_records(review)
+    forget_unfit_gone(review)  # a deleted file's saved before-state, read if it fits
     tree = review._target()
     # Killed mid-replay (after the save, before its last write): what was not written yet
     # is written now. Else a file as it was before the last write was put back meanwhile.

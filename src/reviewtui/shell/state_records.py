@@ -44,6 +44,13 @@ def encode_record(record: PathRecord) -> dict[str, Any]:
         data["writing"] = record.writing.digest
         if record.writing_stat is not None:
             data["writing_stat"] = list(record.writing_stat)
+    if record.deleted and record.gone is not None and record.gone_at is not None:
+        base, seen, ref, layer = record.gone
+        data["gone"] = {"base": _content_json(base), "seen": _content_json(seen),
+                        "ref": _content_json(ref), "at": record.gone_at}
+        if layer is not None:
+            data["gone"]["layer"] = {"ours": _sha_or_none(layer.ours),
+                                     "theirs": _sha_or_none(layer.theirs)}
     return data
 
 
@@ -61,14 +68,38 @@ def blobs_of(record: PathRecord, *, with_ref: bool = True) -> list[tuple[str, by
     it (a content blob per write would double the writes); :meth:`Review.close` stores it.
     Without it, such a change is taken as the file's new base.
     """
-    wanted = (record.base, record.ref) if with_ref else (record.base,)
+    wanted = [record.base, record.ref] if with_ref else [record.base]
+    layers = [record.layer]
+    if record.deleted and record.gone is not None and record.gone_at is not None:
+        wanted += record.gone[:3]  # (deleted outside: what it was before)
+        layers.append(record.gone[3])
     out = [(s.digest, s.data) for s in wanted if s is not None]
-    if record.layer is not None:
-        import hashlib
+    for layer in layers:
+        if layer is not None:
+            import hashlib
 
-        out += [(hashlib.sha256(d).hexdigest(), d)
-                for d in (record.layer.ours, record.layer.theirs) if d is not None]
+            out += [(hashlib.sha256(d).hexdigest(), d)
+                    for d in (layer.ours, layer.theirs) if d is not None]
     return out
+
+
+def _gone_from(data: Any, blobs: BlobStore) -> tuple[tuple[FileState | None, FileState | None,
+                                                            FileState | None,
+                                                            OutsideLayer | None], int] | None:
+    """A saved ``gone`` and the log length with it; None when absent or unreadable (the
+    record is read without it: the file, if it comes back, is then taken as new)."""
+    if not isinstance(data, dict) or type(data.get("at")) is not int or data["at"] < 0:
+        return None
+    try:
+        base, seen, ref = (_content_from(data.get(side), blobs)
+                           for side in ("base", "seen", "ref"))
+        layer = None
+        if isinstance(data.get("layer"), dict):
+            layer = OutsideLayer(_bytes_from(data["layer"].get("ours"), blobs),
+                                 _bytes_from(data["layer"].get("theirs"), blobs))
+    except (MissingBlob, StateFormatError, ValueError):
+        return None
+    return (base, seen, ref, layer), data["at"]
 
 
 def _content_from(data: Any, blobs: BlobStore) -> FileState | None:
@@ -119,6 +150,9 @@ def decode_record(path: str, data: Mapping[str, Any], blobs: BlobStore
                         note=str(data.get("note", "")), from_state=True, saved_seen=seen,
                         saved_writing=data.get("writing"),
                         saved_writing_stat=_stat_from(data.get("writing_stat")))
+    gone = _gone_from(data.get("gone"), blobs) if record.deleted else None
+    if gone is not None:
+        record.gone, record.gone_at = gone
     return record, ""
 
 
@@ -129,10 +163,12 @@ def orphaned_blobs(orphaned: Iterable[Mapping[str, Any]]) -> set[str]:
         record = entry.get("record")
         if not isinstance(record, dict):
             continue
-        for side in ("base", "ref"):
-            content = record.get(side)
-            if isinstance(content, dict) and _is_sha(content.get("sha")):
-                out.add(content["sha"])
+        gone = record.get("gone")
+        for part in (record, gone if isinstance(gone, dict) else {}):
+            for side in ("base", "ref", "seen"):
+                content = part.get(side)
+                if isinstance(content, dict) and _is_sha(content.get("sha")):
+                    out.add(content["sha"])
     return out
 
 

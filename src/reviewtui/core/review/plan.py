@@ -71,9 +71,12 @@ class PathRecord:
     put_back_items: tuple[DecisionItem, ...] = ()
     put_back_layer: OutsideLayer | None = None  # an outside change kept on top then
     # Deleted outside: what it was before (base, seen, ref, layer), for when the file
-    # comes back as the review left it or as the session started from. Not saved.
+    # comes back as the review left it or as the session started from, and the length of
+    # the decision log then. Saved; read back only when the session explains it
+    # (``shell/outside_returns.saved_gone_fits``).
     gone: tuple[FileState | None, FileState | None, FileState | None,
                 OutsideLayer | None] | None = None
+    gone_at: int | None = None
 
 
 

@@ -1,0 +1,85 @@
+"""A file the review wrote, deleted outside while it was open, then the review closed (q or
+a kill) and the file made again before it is opened again.
+
+Found in a real terminal by helper-101 (QA s35): what the file was before it was deleted
+(``PathRecord.gone``) lived in memory alone, so a file back as the review left it, or with a
+line added, or put back to the original, was taken as a new original on reopening: the
+accepts whose change was on disk were taken back ("nothing of it was written") and a reject
+then left the change there; a file put back to the original got the accepts written over
+it. Reopened, each now reads as it does while the review stays open.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from diskkit import Ed, make_project, write_session
+from reviewtui.core.engine import Decision, Verdict
+from reviewtui.shell.review import Review
+
+BASE = "".join(f"line {i}\n" for i in range(1, 21))
+WRITTEN = BASE.replace("line 2\n", "line 2 T1\n").replace("line 15\n", "line 15 T2\n")
+
+
+def _deleted_then_closed(tmp_path: Path) -> tuple[Path, Path]:
+    """Two accepts written to a.py, a.py deleted outside (seen), the review closed."""
+    session = write_session(tmp_path / "session", [[Ed("a.py", "line 2", "line 2 T1")],
+                                                    [Ed("a.py", "line 15", "line 15 T2")]])
+    root = make_project(tmp_path / "proj", {"a.py": BASE, "b.py": "b\n"})
+    with Review.open(session, root) as review:
+        review.decide((1, 0), Decision.accept())
+        review.decide((2, 0), Decision.accept())
+        assert (root / "a.py").read_text() == WRITTEN
+        (root / "a.py").unlink()
+        review.outside_changed(["a.py"])
+    return session, root
+
+
+def test_back_with_a_line_added_keeps_the_accepts_and_the_line(tmp_path: Path) -> None:
+    session, root = _deleted_then_closed(tmp_path)
+    (root / "a.py").write_text(WRITTEN + "# outside\n")
+    with Review.open(session, root) as review:
+        assert not any("taken back" in p for p in review.state_problems)
+        assert review.decisions[(1, 0)].verdict is Verdict.ACCEPTED
+        assert review.result((2, 0)).landed
+        assert "a.py" not in review.conflicts
+        review.decide((2, 0), Decision.reject())  # its change comes off, the line stays
+        assert (root / "a.py").read_text() == WRITTEN.replace("line 15 T2", "line 15") \
+            + "# outside\n"
+
+
+def test_back_as_the_review_left_it_takes_up_where_it_was(tmp_path: Path) -> None:
+    session, root = _deleted_then_closed(tmp_path)
+    (root / "a.py").write_text(WRITTEN)
+    with Review.open(session, root) as review:
+        assert review.decisions[(1, 0)].verdict is Verdict.ACCEPTED
+        assert review.decisions[(2, 0)].verdict is Verdict.ACCEPTED
+        assert review.conflicts == {}
+        assert (root / "a.py").read_text() == WRITTEN
+        review.decide((1, 0), Decision.reject())
+        assert (root / "a.py").read_text() == WRITTEN.replace("line 2 T1", "line 2")
+
+
+def test_put_back_to_the_original_takes_the_accepts_back_and_writes_nothing(
+        tmp_path: Path) -> None:
+    """The original put back (git checkout -- a.py) with the review closed: the accepts
+    go back to pending as they do while it is open; they were written over it."""
+    session, root = _deleted_then_closed(tmp_path)
+    (root / "a.py").write_text(BASE)
+    with Review.open(session, root) as review:
+        assert (root / "a.py").read_text() == BASE
+        assert review.decisions.get((1, 0), Decision()).verdict is Verdict.PENDING
+        assert review.decisions.get((2, 0), Decision()).verdict is Verdict.PENDING
+        review.undo()  # the take-back is one step: undone, both are written again
+        assert (root / "a.py").read_text() == WRITTEN
+
+
+def test_still_deleted_on_reopening_and_back_later(tmp_path: Path) -> None:
+    session, root = _deleted_then_closed(tmp_path)
+    with Review.open(session, root) as review:
+        assert not (root / "a.py").exists()
+        (root / "a.py").write_text(WRITTEN + "# outside\n")
+        review.outside_changed(["a.py"])
+        assert review.result((1, 0)).landed
+        assert review.decisions[(2, 0)].verdict is Verdict.ACCEPTED
+        assert (root / "a.py").read_text() == WRITTEN + "# outside\n"
