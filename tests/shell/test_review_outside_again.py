@@ -569,6 +569,7 @@ def test_an_edit_whose_text_only_a_change_kept_on_top_brought_says_so(
     with pytest.raises(DecisionRefused) as refused:
         review.decide((1, 1), Decision.accept())
     assert "kept on top, is not searched" in str(refused.value)
+    assert "not in the file" not in str(refused.value)  # (it is, on disk)
     assert (root / "a.py").read_text() == whole.replace("line 2\n", "line 2 T1\n")
 
 
@@ -583,3 +584,17 @@ def _two_accepts_written(tmp_path: Path, opened: list[Review]) -> tuple[str, Pat
     review.decide((1, 0), Decision.accept())
     review.decide((2, 0), Decision.accept())
     return base, root, review
+
+
+def test_an_accept_on_a_deleted_file_says_the_file_was_deleted(
+        tmp_path: Path, opened: list[Review]) -> None:
+    """QA s35 helper-101: it said "its text is not in the file" of a file not there."""
+    _, root, review = _two_accepts_written(tmp_path, opened)
+    review.undo()
+    (root / "a.py").unlink()
+    review.outside_changed(["a.py"])
+    with pytest.raises(DecisionRefused) as refused:
+        review.decide((2, 0), Decision.accept())
+    assert "a.py was deleted outside the workbench - reject it, or put the file back" in str(
+        refused.value)
+    assert not (root / "a.py").exists()

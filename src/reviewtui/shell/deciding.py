@@ -151,18 +151,19 @@ def refusal(review: Review, item: DecisionItem) -> DecisionRefused:
     outcome = review.result(item.key).outcome
     path = normalize_or_none(outcome.path) if outcome.path else None
     record = review._records.get(path) if path else None
-    aside = ""
-    if (outcome.status is Status.NOT_FOUND and record is not None
-            and record.layer is not None):
+    aside, hint = "", refusal_hint(outcome.status, forceable=outcome.forceable)
+    if outcome.status is Status.NOT_FOUND and record is not None and record.deleted:
+        aside, hint = (f": {path} was deleted outside the workbench",
+                       "reject it, or put the file back")
+    elif outcome.status is Status.NOT_FOUND and record is not None and record.layer is not None:
         # Its text may be in what the change kept on top brought (QA s34 helper-99: a
         # file written outside in two steps, an accept made between them).
-        aside = (" in the session's version of the file (the change made outside the "
-                 "workbench, kept on top, is not searched)")
+        aside, hint = (" in the session's version of the file (the change made outside the "
+                       "workbench, kept on top, is not searched)", "edit it, or reject it")
     return DecisionRefused(
         item.key, str(outcome.status),
         f"{item.describe()}: cannot accept an operation that is "
-        f"{status_words(outcome.status)}{aside} - "
-        f"{refusal_hint(outcome.status, forceable=outcome.forceable)}; nothing was recorded")
+        f"{status_words(outcome.status)}{aside} - {hint}; nothing was recorded")
 
 
 def consent_to_recreate(review: Review, key: OpKey) -> None:
