@@ -161,6 +161,13 @@ def kept_outside(review: Review, path: str) -> bool:
     return record is not None and record.layer is not None
 
 
+def deleted_outside(review: Review, path: str) -> bool:
+    """Whether ``path`` was deleted outside the workbench (its operations read not found;
+    nothing recreates it until the reviewer accepts one again, or it comes back)."""
+    record = review._records.get(path)
+    return record is not None and record.deleted
+
+
 def relink(review: Review, paths: Iterable[str]) -> bool:
     """Tell the engine about links made or removed at ``paths``; True when any was."""
     links = dict(review.rules.symlinks)

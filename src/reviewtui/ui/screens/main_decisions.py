@@ -6,17 +6,19 @@ states the job computed in its thread.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import partial
 
-from reviewtui.core.engine import Decision, OpKey, Verdict
+from reviewtui.core.engine import Decision, OpKey, OpResult, Verdict
 from reviewtui.core.engine.opstate import OpState
 from reviewtui.core.errors import DecisionRefused, ReviewtuiError
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.review.log import describe_step
+from reviewtui.core.review.plan import op_path
 from reviewtui.core.text.plural import plural
+from reviewtui.shell.outside import deleted_outside
 from reviewtui.shell.replay import ReplayReport
 from reviewtui.ui.diagnostics import BADGE, changes_config, op_badge
 from reviewtui.ui.screens.main_cursor import ReviewCursor
@@ -56,9 +58,12 @@ class DecisionActions(ReviewCursor):
         self._report(report)
         skipped = len(report.skipped)
         if skipped:
+            # A file deleted outside is named: its operations read "not found" alone.
+            gone = self._deleted_files(self.review.result(key) for key in report.skipped)
             self.notify(f"{plural(skipped, 'operation')} left pending: an accept cannot apply "
-                        "to them (ambiguous, not found or refused)", severity="warning",
-                        markup=False)
+                        "to them (ambiguous, not found or refused)"
+                        + (f"; deleted outside the workbench: {', '.join(gone)}"
+                           if gone else ""), severity="warning", markup=False)
         pin = self.review.disk_checkpoint
         if pin is not None and (report.written or report.removed):
             # A turn up to the pinned checkpoint: the disk is that checkpoint of the decided
@@ -178,6 +183,12 @@ class DecisionActions(ReviewCursor):
     def action_reject_file(self) -> None:
         self.decide(Decision.reject(), self.file_keys())
 
+    def _deleted_files(self, results: Iterable[OpResult]) -> list[str]:
+        """The files of ``results`` deleted outside the workbench (shown escaped): their
+        operations read "not found" alone, and a bulk accept leaves them out."""
+        return sorted({sanitize(path) for result in results if (path := op_path(result))
+                       and deleted_outside(self.review, path)})
+
     def action_accept_turn(self) -> None:
         from reviewtui.ui.screens.dialogs import ConfirmScreen
 
@@ -190,9 +201,12 @@ class DecisionActions(ReviewCursor):
         breaking = [r for r in clean if BADGE in op_badge(r).split()]
         config = [r for r in clean if changes_config(r)]
         keys = [r.key for r in clean if r not in breaking and r not in config]
+        gone = self._deleted_files(r for r in results if r.key not in keys
+                                   and r.decision.verdict is Verdict.PENDING)
         if not keys:
             held = [f"{len(breaking)} would introduce a syntax error"] if breaking else []
             held += [f"{len(config)} change reviewtui.toml"] if config else []
+            held += [f"deleted outside the workbench: {', '.join(gone)}"] if gone else []
             extra = f" ({'; '.join(held)})" if held else ""
             self.notify(f"nothing pending in this turn applies cleanly{extra}")
             return
@@ -205,6 +219,8 @@ class DecisionActions(ReviewCursor):
                 "for a look one by one." if breaking else "")
         left += (f"\n{len(config)} more change reviewtui.toml, what runs on this machine: "
                  "they stay pending for a look one by one." if config else "")
+        left += (f"\nDeleted outside the workbench, so left pending: {', '.join(gone)} (put "
+                 "it back, or reject its operations)." if gone else "")
         # One of the turn's decided operations is held by a conflict (a :mv whose source
         # changed outside): the rest would be written without it (QA pass s29, helper-90 F2).
         waiting = [op_row_title(r.op, 60) for r in results
