@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from diskkit import Ed, make_project, write_session
 from reviewtui.core.engine import Decision, Verdict
 from reviewtui.shell.review import Review
@@ -83,3 +85,30 @@ def test_still_deleted_on_reopening_and_back_later(tmp_path: Path) -> None:
         assert review.result((1, 0)).landed
         assert review.decisions[(2, 0)].verdict is Verdict.ACCEPTED
         assert (root / "a.py").read_text() == WRITTEN + "# outside\n"
+
+
+def test_a_folder_moved_away_and_back_while_closed_is_checked_at_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Five written files of a folder moved away (seen), the review closed, the folder
+    moved back: each takes up where it was, and the saved before-states are checked with
+    one evaluation of the session, not one per file."""
+    names = [f"pkg/m{i}.py" for i in range(5)]
+    session = write_session(tmp_path / "session", [[Ed(n, "x = 1", "x = 2") for n in names]])
+    root = make_project(tmp_path / "proj", dict.fromkeys(names, "x = 1\n"))
+    with Review.open(session, root) as review:
+        review.decide_many([((1, n), Decision.accept()) for n in range(5)])
+        (root / "pkg").rename(tmp_path / "away")
+        review.outside_changed(names)
+    (tmp_path / "away").rename(root / "pkg")
+    import reviewtui.shell.outside_returns as returns
+
+    real, calls = returns.evaluate_session, []
+    monkeypatch.setattr(returns, "evaluate_session",
+                        lambda *a, **k: calls.append(1) or real(*a, **k))
+    with Review.open(session, root) as review:
+        assert len(calls) == 1
+        assert all(review.result((1, n)).landed for n in range(5))
+        assert not any("taken back" in p for p in review.state_problems)
+        review.decide((1, 3), Decision.reject())
+        assert (root / "pkg/m3.py").read_text() == "x = 1\n"
+        assert (root / "pkg/m4.py").read_text() == "x = 2\n"

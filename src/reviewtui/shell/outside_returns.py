@@ -90,36 +90,52 @@ def without(review: Review, path: str) -> Tree:
 def forget_unfit_gone(review: Review) -> None:
     """Reopened: each deleted file's saved before-state (``PathRecord.gone``, from the
     state file, which is untrusted) is kept only when :func:`saved_gone_fits`; else the
-    file, if it comes back, is taken as new (as when nothing was saved)."""
+    file, if it comes back, is taken as new (as when nothing was saved). Files deleted at
+    the same decision (a folder moved away) are checked with one evaluation."""
+    groups: dict[int, list[tuple[str, PathRecord]]] = {}
     for path, record in review._records.items():
-        if record.from_state and record.gone is not None and not saved_gone_fits(
-                review, path, record):
-            record.gone = record.gone_at = None
+        if record.from_state and record.gone is not None:
+            groups.setdefault(record.gone_at if record.gone_at is not None else -1,
+                              []).append((path, record))
+    for at, group in groups.items():
+        wanted = _drafted_at(review, at, group)
+        for path, record in group:
+            if wanted is None or not saved_gone_fits(record, wanted.get(path)):
+                record.gone = record.gone_at = None
 
 
-def saved_gone_fits(review: Review, path: str, record: PathRecord) -> bool:
-    """Whether the session explains a saved before-state: what the review had written
-    there (``ref``) is what the draft wanted over the saved original at the decision the
-    file was deleted at, and what was on disk (``seen``) is that, the original, or that
-    with the saved outside layer on top. (As a saved record must fit the disk: an original
-    named by the state file alone must never be written back.) One evaluation of the
-    session, for a file deleted while the review was open and not back yet."""
-    assert record.gone is not None
-    base, seen, ref, layer = record.gone
-    at = record.gone_at
-    if seen is None or ref is None or at is None or at > len(review._log):
-        return False
+def _drafted_at(review: Review, at: int, group: list[tuple[str, PathRecord]]) -> Tree | None:
+    """The draft at the decision the files of ``group`` were deleted at (the log's first
+    ``at`` entries), over the originals their saved records name; None when that cannot
+    be (an ``at`` past the log, an original the tree cannot hold)."""
+    if not 0 <= at <= len(review._log):
+        return None
     folded = fold(review._log[:at])
+    tree = review.base
     try:
-        tree = review.base.set(path, base) if base is not None else without(review, path)
+        for path, record in group:
+            assert record.gone is not None
+            base = record.gone[0]
+            tree = tree.set(path, base) if base is not None else (
+                tree.remove(path) if path in tree else tree)
     except PathRefused:
-        return False
+        return None
     states = evaluate_session(review.session, tree, rules=review.rules,
                               policy=Policy.decided_only(),
                               decisions=folded.decisions()).states
     pin = folded.pin
-    wanted = (states[-1] if pin is None or pin >= len(states) else states[pin]).tree.get(path)
-    if not same(ref, wanted):
+    return (states[-1] if pin is None or pin >= len(states) else states[pin]).tree
+
+
+def saved_gone_fits(record: PathRecord, wanted: FileState | None) -> bool:
+    """Whether the session explains a saved before-state: what the review had written
+    there (``ref``) is ``wanted``, what the draft wanted over the saved original at the
+    decision the file was deleted at, and what was on disk (``seen``) is that, the
+    original, or that with the saved outside layer on top. (As a saved record must fit
+    the disk: an original named by the state file alone must never be written back.)"""
+    assert record.gone is not None
+    base, seen, ref, layer = record.gone
+    if seen is None or ref is None or not same(ref, wanted):
         return False
     if same(seen, ref) or same(seen, base):
         return True
