@@ -356,3 +356,19 @@ def test_two_restores_killed_in_a_row_keep_the_review(
     code, out, _ = run([*restore, "--checkpoint", "0", "--yes"], capsys)
     assert code == 0, out
     assert _texts(root, 2) == list(files.values())
+
+
+@pytest.mark.parametrize("checkpoint", ["99", "-1"])
+def test_a_checkpoint_out_of_range_writes_nothing_after_a_kill(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    checkpoint: str
+) -> None:
+    """QA s35 helper-100: after a killed restore, ``--checkpoint 99 --yes`` finished the
+    killed replay (20 paths changed) and then refused the checkpoint."""
+    root, restore, _ = _restored(tmp_path, capsys)
+    _killed_after(monkeypatch, 2, [*restore, "--checkpoint", "0", "--yes"])
+    before = _texts(root)
+    code, _, err = run([*restore, "--checkpoint", checkpoint, "--yes"], capsys)
+    assert code == 2
+    assert f"--checkpoint {checkpoint} is outside 0-2" in err
+    assert _texts(root) == before

@@ -39,15 +39,17 @@ def restore(args: argparse.Namespace) -> int:
                          "the decisions and original contents it keeps"
                          + (f": {problems[0]}" if problems else ""), rule="state")
     root = Path(args.root)
+    # Checked before opening: opening to write finishes a replay a kill cut short, and a
+    # mistyped checkpoint must write nothing (QA s35 helper-100). One per turn, and 0.
+    last = len(loaded.session.turns)
+    if not 0 <= args.checkpoint <= last:
+        raise UsageError(f"--checkpoint {args.checkpoint} is outside 0-{last}",
+                         rule="checkpoint")
     # Without --yes nothing is written, not even an interrupted replay.
     with Review.open(args.session, root, state_path=state, dry_run=not args.yes,
                      read_only_state=not args.yes, format=_format(args),
                      lazy=True) as review:
         _print_problems(review)
-        last = review.checkpoint_count - 1
-        if not 0 <= args.checkpoint <= last:
-            raise UsageError(f"--checkpoint {args.checkpoint} is outside 0-{last}",
-                             rule="checkpoint")
         if not args.yes:
             return _restore_preview(review, root, args.checkpoint)
         opened = review.last_report  # (what reopening found: outside changes, take-backs)
