@@ -333,6 +333,7 @@ def test_restore_after_a_restore_killed_midway_counts_what_it_writes(
     assert "opening the review first finished writing its last decision: 4 files written" in out
     restored = int(out.split("checkpoint 1 restored: ")[1].split(" file")[0])
     assert len(writes) == 4 + restored
+    assert out.rstrip().endswith(f"under {root} (4 of them written by that finishing first)")
     assert _texts(root) == [f"T1 {i}\n" for i in range(6)]
 
 

@@ -15,6 +15,7 @@ TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/t
 if TYPE_CHECKING:
     import argparse
 
+    from reviewtui.shell.replay import ReplayReport
     from reviewtui.shell.review import Review
 
 
@@ -71,8 +72,17 @@ def restore(args: argparse.Namespace) -> int:
               f"{plural(len(report.written), 'file')} written, {len(report.removed)} removed"
               + (f", {plural(len(report.conflicts), 'conflict')}" if report.conflicts else "")
               + (f", {len(set(report.held))} open elsewhere" if report.held else "")
-              + f" under {root}")
+              + f" under {root}" + _again(opened, report))
     return EXIT_OK if not report.conflicts and not report.held else EXIT_FINDINGS
+
+
+def _again(opened: ReplayReport | None, report: ReplayReport) -> str:
+    """How many of the restore's paths the finishing of a killed replay had just written
+    (written twice, so the two counts add up to more than what changed)."""
+    if opened is None:
+        return ""
+    again = ({*opened.written, *opened.removed} & {*report.written, *report.removed})
+    return f" ({len(again)} of them written by that finishing first)" if again else ""
 
 
 def _restore_preview(review: Review, root: Path, checkpoint: int) -> int:
