@@ -90,10 +90,40 @@ def test_paths_are_named_only_when_marking_them_can_help() -> None:
             b"@@ -1 +1 @@\n-caf\xe9\n+CAF\xc9\n"
             b"\ndiff --git a/ok.txt b/ok.txt\n--- a/ok.txt\n+++ b/ok.txt\n@@ -1 +1 @@\n-a\n+b\n")
     assert not_utf8_paths(diff) == ["p.c"]
-    # A quoted path (git quotes one holding a quote, a backslash, a control character),
-    # a pattern character, a message that is not UTF-8: marking cannot help.
+    # A quoted path (git quotes one holding a quote, a backslash, a control character), a
+    # message that is not UTF-8: marking cannot help. A blank (git ends the line with a
+    # tab then) or a wildcard character is named as it is.
     quoted = diff.replace(b"--- a/p.c\n+++ b/p.c", b'--- "a/p\\tc"\n+++ "b/p\\tc"')
     assert not_utf8_paths(quoted) is None
-    assert not_utf8_paths(diff.replace(b"p.c", b"p*.c")) is None
+    assert not_utf8_paths(diff.replace(b"p.c", b"p*.c")) == ["p*.c"]
+    assert not_utf8_paths(diff.replace(b"--- a/p.c\n+++ b/p.c",
+                                       b"--- a/p q.c\t\n+++ b/p q.c\t")) == ["p q.c"]
     assert not_utf8_paths(diff.replace(b"Subject: x", b"Subject: caf\xe9")) is None
     assert not_utf8_paths(diff.replace(b"\xe9", b"e").replace(b"\xc9", b"E")) == []
+
+
+def test_names_with_blanks_and_wildcards_are_matched_exactly(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The attributes made for the run name each path alone: a blank, a leading ``#`` or
+    ``!`` and wildcard characters are part of the name (a pattern ``lat[1].txt`` would
+    match ``lat1.txt``, which stays a text file here)."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "dir with space").mkdir()
+    names = ["dir with space/lat[1]*.txt", "#notes.txt", "!bang?.txt"]
+    for name in names:
+        (repo / name).write_bytes(LATIN)
+    (repo / "lat1.txt").write_text("plain\n")
+    base = commit_all(repo, "Base")
+    for name in names:
+        (repo / name).write_bytes(LATIN * 2)
+    (repo / "lat1.txt").write_text("plain, edited\n")
+    head = commit_all(repo, "Edit them all")
+    git(repo, "checkout", "-q", "--detach", base)
+    code = main(["check", "--git", f"{base}..{head}", "--root", str(repo)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert out.count("from a git binary") == 3
+    assert "lat1.txt · Edit 1: applied" in out
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes"]) == 0
+    want = tree_of(repo, head)
+    assert {p: c for p, (_, c) in disk_of(repo).items()} == {p: c for p, (_, c) in want.items()}

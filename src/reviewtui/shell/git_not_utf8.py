@@ -12,7 +12,7 @@ like any other binary file of the range. The attributes file is given as
 nothing of it decides what a diff holds, text conversion and external diffs being off);
 the repository's own ``.gitattributes`` weigh more, so a path they call text stays text,
 and the range is then refused as before, with the same message. So does a commit message
-that is not UTF-8, or a path git quotes (the attributes could not name it plainly).
+that is not UTF-8, or a path git quotes (a control character, a quote, a backslash).
 """
 
 from __future__ import annotations
@@ -23,11 +23,21 @@ from pathlib import Path
 
 from reviewtui.shell.git import Repo
 
-# The two file lines of a text diff (prefixes a/ and b/ as DIFF_ARGS sets them); a path git
-# quotes (it holds a quote, a backslash or a control character) starts with '"' instead.
-_FILE_LINE = re.compile(rb"^(?:---|\+\+\+) [ab]/(.+)$", re.MULTILINE)
-# Characters with a meaning in an attributes pattern, or that split its line.
-_SPECIAL = re.compile(r"[\s*?\[\]\\!#\"]")
+# The two file lines of a text diff (prefixes a/ and b/ as DIFF_ARGS sets them; git ends
+# the line with a tab when the name holds a blank); a path git quotes (it holds a quote, a
+# backslash or a control character) starts with '"' instead, and is not read here.
+_FILE_LINE = re.compile(rb"^(?:---|\+\+\+) [ab]/(.+?)\t?$", re.MULTILINE)
+# What a name read that way must not hold (git would have quoted it).
+_SPECIAL = re.compile(r"[\x00-\x1f\x7f\\\"]")
+
+
+def attributes_pattern(path: str) -> str:
+    """An attributes-file pattern matching ``path`` (from the top of the repository) and
+    nothing else: the wildcard characters escaped, the whole quoted C-style so that
+    blanks, a leading ``#`` or ``!`` read as part of the name (git 2.x reads such
+    patterns; an older one matches nothing, and the range is refused as before)."""
+    globbed = "".join("\\" + c if c in "\\*?[" else c for c in "/" + path)
+    return '"' + globbed.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def not_utf8_paths(log: bytes) -> list[str] | None:
@@ -80,7 +90,8 @@ def binary_where_not_utf8(repo: Repo, log_args: Sequence[str], header: bytes, da
     if not paths:
         return data
     attributes = scratch / "not-utf8.attributes"
-    attributes.write_text("".join(f"/{path} binary\n" for path in paths), encoding="utf-8")
+    attributes.write_text("".join(f"{attributes_pattern(path)} binary\n" for path in paths),
+                          encoding="utf-8")
     again = header + repo.git("-c", f"core.attributesFile={attributes}", *log_args)
     try:
         again.decode("utf-8")
