@@ -80,3 +80,32 @@ def test_a_before_state_the_session_does_not_explain_is_not_read(arena: Any) -> 
         assert review.base.get("a.txt") is not None
         assert hashlib.sha256((arena.root / "a.txt").read_bytes()).hexdigest() == \
             review.base.get("a.txt").digest  # taken as it is, nothing written over it
+
+
+@pytest.mark.parametrize("present", [False, True])
+def test_a_forged_layer_over_what_was_left_is_not_read(arena: Any, present: bool) -> None:
+    """QA s35 helper-102 F1: a before-state whose disk and written bytes are the same,
+    with an outside layer that adds EVIL: it was taken (the layer was never checked when
+    the two were the same), and EVIL was written on top of the user's file with no key."""
+    session = write_markdown_session(arena.work / "s.md", [[("a.txt", "a", "b")]])
+    state = session.with_name(session.name + ".review.json")
+    op = load_session(session).session.turns[0].reply.ops[0]
+    a, b, evil = (put_blob(state, data) for data in (b"a\n", b"b\n", b"b\n" + EVIL))
+    forge_state(state, log=[accept_entry(1, 0, "a.txt", op_fingerprint(op))],
+                paths={"a.txt": {"base": None, "seen": None, "ref": None, "outside": True,
+                                 "deleted": True,
+                                 "gone": {"base": {"sha": a, "mode": 0o644},
+                                          "seen": {"sha": b, "mode": 0o644},
+                                          "ref": {"sha": b, "mode": 0o644}, "at": 1,
+                                          "layer": {"ours": b, "theirs": evil}}}})
+    if present:
+        (arena.root / "a.txt").write_bytes(b"b\n")
+    with Review.open(session, arena.root) as review:
+        assert any("ignored what the saved review says a.txt was before it was deleted"
+                   in p for p in review.state_problems)
+        if not present:
+            (arena.root / "a.txt").write_bytes(b"b\n")
+            review.outside_changed(["a.txt"])
+        assert (arena.root / "a.txt").read_bytes() == b"b\n"
+        review.decide((1, 0), Decision.reject())
+        assert EVIL not in (arena.root / "a.txt").read_bytes()

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from diskkit import Ed, make_project, write_session
+from diskkit import Ed, Full, make_project, write_session
 from reviewtui.core.engine import Decision, Verdict
 from reviewtui.shell.review import Review
 
@@ -112,3 +112,92 @@ def test_a_folder_moved_away_and_back_while_closed_is_checked_at_once(
         review.decide((1, 3), Decision.reject())
         assert (root / "pkg/m3.py").read_text() == "x = 1\n"
         assert (root / "pkg/m4.py").read_text() == "x = 2\n"
+
+
+def test_in_conflict_when_deleted_then_the_original_put_back(tmp_path: Path) -> None:
+    """QA s35 helper-102 F3: an accept written, a line changed outside (kept on top), a
+    second accept in conflict with it (never written), the file deleted, the review
+    closed, the original put back. The saved before-state did not fit (what the review
+    wrote is the draft at its last write, not at the deletion) and both accepts were
+    written over the original on reopening."""
+    session = write_session(tmp_path / "session", [[Ed("a.py", "line 2", "line 2 A1")],
+                                                    [Ed("a.py", "line 3", "line 3 A2")]])
+    root = make_project(tmp_path / "proj", {"a.py": BASE})
+    with Review.open(session, root) as review:
+        review.decide((1, 0), Decision.accept())
+        (root / "a.py").write_text((root / "a.py").read_text().replace("line 3\n", "three\n"))
+        review.outside_changed(["a.py"])
+        review.decide((2, 0), Decision.accept())
+        assert "a.py" in review.conflicts
+        (root / "a.py").unlink()
+        review.outside_changed(["a.py"])
+    (root / "a.py").write_text(BASE)
+    with Review.open(session, root) as review:
+        assert not any("ignored what the saved review says" in p
+                       for p in review.state_problems)
+        assert (root / "a.py").read_text() == BASE
+
+
+def test_a_kept_change_then_another_accept_then_back_as_left(tmp_path: Path) -> None:
+    """QA s35 helper-102 F3: a line added outside (kept on top), then an accept written
+    under it; deleted, closed, back as left. The layer's own base is the earlier write, so
+    it was refused ("ours" must be what was written last) and both accepts were taken
+    back as never written while both were on disk."""
+    session = write_session(tmp_path / "session", [[Ed("a.py", "line 2", "line 2 T1")],
+                                                    [Ed("a.py", "line 15", "line 15 T2")]])
+    root = make_project(tmp_path / "proj", {"a.py": BASE})
+    with Review.open(session, root) as review:
+        review.decide((1, 0), Decision.accept())
+        (root / "a.py").write_text((root / "a.py").read_text() + "# outside\n")
+        review.outside_changed(["a.py"])
+        review.decide((2, 0), Decision.accept())
+        left = (root / "a.py").read_text()
+        assert left == WRITTEN + "# outside\n"
+        (root / "a.py").unlink()
+        review.outside_changed(["a.py"])
+    (root / "a.py").write_text(left)
+    with Review.open(session, root) as review:
+        assert review.decisions[(2, 0)].verdict is Verdict.ACCEPTED
+        review.decide((2, 0), Decision.reject())
+        assert (root / "a.py").read_text() == left.replace("line 15 T2", "line 15")
+
+
+def test_a_log_rewritten_on_reopening_still_finds_the_before_state(tmp_path: Path) -> None:
+    """QA s35 helper-102 F4: an orphaned decision (its operation reworded in the session)
+    makes the log shorter on reopening; the saved decision count then named another
+    prefix, the before-state was dropped and the accepts taken back as never written."""
+    turns = [[Ed("a.py", "line 2", "line 2 T1")], [Ed("a.py", "line 15", "line 15 T2")],
+             [Ed("c.py", "c", "C")]]
+    session = write_session(tmp_path / "session", turns)
+    root = make_project(tmp_path / "proj", {"a.py": BASE, "c.py": "c\n"})
+    with Review.open(session, root) as review:
+        review.decide((3, 0), Decision.accept())
+        review.decide((1, 0), Decision.accept())
+        review.decide((2, 0), Decision.accept())
+        (root / "a.py").unlink()
+        review.outside_changed(["a.py"])
+    write_session(tmp_path / "session", [*turns[:2], [Ed("c.py", "c", "CC")]])
+    (root / "a.py").write_text(WRITTEN)
+    with Review.open(session, root) as review:
+        assert review.decisions[(1, 0)].verdict is Verdict.ACCEPTED
+        assert review.decisions[(2, 0)].verdict is Verdict.ACCEPTED
+        review.decide((2, 0), Decision.reject())
+        assert (root / "a.py").read_text() == WRITTEN.replace("line 15 T2", "line 15")
+
+
+def test_a_whole_file_write_deleted_and_back_as_left(tmp_path: Path) -> None:
+    """QA s35 helper-102 F5 (older): a whole-file operation written, the file deleted,
+    closed, back as left: it was taken as "written, then the crash" with the record still
+    deleted, and a reject then deleted the file (an undo left it accepted, no file)."""
+    session = write_session(tmp_path / "session", [[Full("a.py", "new\n")]])
+    root = make_project(tmp_path / "proj", {"a.py": "orig\n"})
+    with Review.open(session, root) as review:
+        review.decide((1, 0), Decision.accept())
+        (root / "a.py").unlink()
+        review.outside_changed(["a.py"])
+    (root / "a.py").write_text("new\n")
+    with Review.open(session, root) as review:
+        review.decide((1, 0), Decision.reject())
+        assert (root / "a.py").read_text() == "orig\n"
+        review.undo()
+        assert (root / "a.py").read_text() == "new\n"

@@ -221,7 +221,10 @@ def absorb(review: Review, path: str, disk: FileState | None, report: ReplayRepo
     elif disk is None:
         if not record.deleted:
             record.gone = (record.base, record.seen, record.ref, record.layer)
-            record.gone_at = len(review._log)
+            # The decision whose draft the review last wrote there (``ref``): the draft at
+            # the deletion may be further on (an accept held by a conflict, say).
+            record.gone_at = next((n for n in (record.written_at, record.saved_written_at)
+                                   if n is not None), len(review._log))
         set_base(review, path, None)
         record.base = record.seen = record.ref = None
         record.layer = None

@@ -89,25 +89,35 @@ def without(review: Review, path: str) -> Tree:
 
 def forget_unfit_gone(review: Review) -> None:
     """Reopened: each deleted file's saved before-state (``PathRecord.gone``, from the
-    state file, which is untrusted) is kept only when :func:`saved_gone_fits`; else the
-    file, if it comes back, is taken as new (as when nothing was saved). Files deleted at
-    the same decision (a folder moved away) are checked with one evaluation."""
+    state file, which is untrusted) is kept only when :func:`saved_gone_fits` one of the
+    drafts the review can have written there; else the file, if it comes back, is taken
+    as new (as when nothing was saved), and the reviewer is told. Files deleted at the
+    same decision (a folder moved away) are checked with one evaluation per draft."""
     groups: dict[int, list[tuple[str, PathRecord]]] = {}
     for path, record in review._records.items():
         if record.from_state and record.gone is not None:
             groups.setdefault(record.gone_at if record.gone_at is not None else -1,
                               []).append((path, record))
     for at, group in groups.items():
-        wanted = _drafted_at(review, at, group)
+        # The draft at the decision named, and at the end of the log: a log rewritten on
+        # loading (an orphaned decision) has other lengths, and one with no decision
+        # since the write ends at that draft anyway. Both are the session's own.
+        drafts = [_drafted_at(review, n, group) for n in dict.fromkeys((at, len(review._log)))]
         for path, record in group:
-            if wanted is None or not saved_gone_fits(record, wanted.get(path)):
+            if not any(tree is not None and saved_gone_fits(record, tree.get(path))
+                       for tree in drafts):
                 record.gone = record.gone_at = None
+                where = review._state_file.path if review._state_file is not None else "state"
+                review.state_problems.append(
+                    f"{where}: ignored what the saved review says {path} was before it was "
+                    "deleted outside (the session does not bear it out); if the file comes "
+                    "back it is taken as a new file")
 
 
 def _drafted_at(review: Review, at: int, group: list[tuple[str, PathRecord]]) -> Tree | None:
-    """The draft at the decision the files of ``group`` were deleted at (the log's first
-    ``at`` entries), over the originals their saved records name; None when that cannot
-    be (an ``at`` past the log, an original the tree cannot hold)."""
+    """The draft after the log's first ``at`` entries, over the originals the saved
+    records of ``group`` name; None when that cannot be (an ``at`` past the log, an
+    original the tree cannot hold)."""
     if not 0 <= at <= len(review._log):
         return None
     folded = fold(review._log[:at])
@@ -129,17 +139,16 @@ def _drafted_at(review: Review, at: int, group: list[tuple[str, PathRecord]]) ->
 
 def saved_gone_fits(record: PathRecord, wanted: FileState | None) -> bool:
     """Whether the session explains a saved before-state: what the review had written
-    there (``ref``) is ``wanted``, what the draft wanted over the saved original at the
-    decision the file was deleted at, and what was on disk (``seen``) is that, the
-    original, or that with the saved outside layer on top. (As a saved record must fit
-    the disk: an original named by the state file alone must never be written back.)"""
+    there (``ref``) is ``wanted``, a draft over the saved original, and what was on disk
+    (``seen``) is that or the original with no layer, or that under the saved outside
+    layer (which must then make it: a layer the disk does not show would be written on
+    top of every later draft). As a saved record must fit the disk: an original named by
+    the state file alone must never be written back."""
     assert record.gone is not None
     base, seen, ref, layer = record.gone
     if seen is None or ref is None or not same(ref, wanted):
         return False
-    if same(seen, ref) or same(seen, base):
-        return True
-    if layer is None or layer.ours != ref.data:
-        return False
+    if layer is None:
+        return same(seen, ref) or same(seen, base)
     applied = apply_layer(layer, ref.data)
     return applied.ok and applied.data == seen.data

@@ -278,7 +278,7 @@ def reconcile(review: Review, report: ReplayReport, saved_nonce: str = "") -> No
             assert want.state is not None
             record.seen, record.ref = want.state, tree.get(path)
             absorb(review, path, disk, report)
-        elif want.ok and same(disk, want.state):
+        elif want.ok and same(disk, want.state) and not record.deleted:
             record.seen, record.ref = disk, tree.get(path)  # written, then the crash
         elif review.scratch and same(disk, record.base):
             record.seen = record.ref = record.base  # a fresh scratch copy: replay

@@ -44,6 +44,10 @@ def encode_record(record: PathRecord) -> dict[str, Any]:
         data["writing"] = record.writing.digest
         if record.writing_stat is not None:
             data["writing_stat"] = list(record.writing_stat)
+    written_at = (record.written_at if record.written_at is not None
+                  else record.saved_written_at)
+    if written_at is not None:  # which draft ``ref`` is (see PathRecord)
+        data["written_at"] = written_at
     if record.deleted and record.gone is not None and record.gone_at is not None:
         base, seen, ref, layer = record.gone
         data["gone"] = {"base": _content_json(base), "seen": _content_json(seen),
@@ -150,6 +154,8 @@ def decode_record(path: str, data: Mapping[str, Any], blobs: BlobStore
                         note=str(data.get("note", "")), from_state=True, saved_seen=seen,
                         saved_writing=data.get("writing"),
                         saved_writing_stat=_stat_from(data.get("writing_stat")))
+    at = data.get("written_at")
+    record.saved_written_at = at if type(at) is int and 0 <= at < 1 << 62 else None
     gone = _gone_from(data.get("gone"), blobs) if record.deleted else None
     if gone is not None:
         record.gone, record.gone_at = gone

@@ -62,8 +62,12 @@ class PathRecord:
     writing_stat: tuple[int, int, int, int] | None = None
     saved_writing_stat: tuple[int, int, int, int] | None = None
     # The length of the decision log at the review's last write here: what was decided
-    # after it is not on disk (the file was held open elsewhere meanwhile). Not saved.
+    # after it is not on disk (the file was held open elsewhere meanwhile). Saved, and read
+    # back as ``saved_written_at`` alone: which draft ``ref`` is, should the file be
+    # deleted outside after a reopen (``gone_at``; a log rewritten on loading may have
+    # other lengths: checked, never trusted).
     written_at: int | None = None
+    saved_written_at: int | None = None
     # Put back outside to ``base`` (git checkout, git stash) over what the review had
     # written, ``put_back_from``; its accepts, ``put_back_items``, were taken back. The
     # disk coming back to those bytes (git stash pop) brings them back. Not saved.
