@@ -91,15 +91,61 @@ def test_paths_are_named_only_when_marking_them_can_help() -> None:
             b"\ndiff --git a/ok.txt b/ok.txt\n--- a/ok.txt\n+++ b/ok.txt\n@@ -1 +1 @@\n-a\n+b\n")
     assert not_utf8_paths(diff) == ["p.c"]
     # A quoted path (git quotes one holding a quote, a backslash, a control character), a
-    # message that is not UTF-8: marking cannot help. A blank (git ends the line with a
-    # tab then) or a wildcard character is named as it is.
+    # message that is not UTF-8: not named (the reader names them). A blank (git ends the
+    # line with a tab then) or a wildcard character is named as it is.
     quoted = diff.replace(b"--- a/p.c\n+++ b/p.c", b'--- "a/p\\tc"\n+++ "b/p\\tc"')
-    assert not_utf8_paths(quoted) is None
+    assert not_utf8_paths(quoted) == []
     assert not_utf8_paths(diff.replace(b"p.c", b"p*.c")) == ["p*.c"]
     assert not_utf8_paths(diff.replace(b"--- a/p.c\n+++ b/p.c",
                                        b"--- a/p q.c\t\n+++ b/p q.c\t")) == ["p q.c"]
-    assert not_utf8_paths(diff.replace(b"Subject: x", b"Subject: caf\xe9")) is None
+    later = diff + b"\nFrom " + b"2" * 40 + b" Mon Sep 17 00:00:00 2001\nSubject: caf\xe9\n"
+    assert not_utf8_paths(later) == ["p.c"]
     assert not_utf8_paths(diff.replace(b"\xe9", b"e").replace(b"\xc9", b"E")) == []
+
+
+def test_what_marking_cannot_help_is_named_not_what_it_did(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """helper-103 #3: the refusal named the first byte that is not UTF-8 in the log, often
+    a file the marking had made readable, not the one it could not (a path the
+    repository calls text, a commit message)."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / ".gitattributes").write_text("z.txt diff\n")
+    (repo / "a.c").write_bytes(LATIN)
+    (repo / "z.txt").write_bytes(LATIN)
+    base = commit_all(repo, "Base")
+    (repo / "a.c").write_bytes(LATIN * 2)
+    (repo / "z.txt").write_bytes(LATIN * 2)
+    head = commit_all(repo, "Both")
+    code = main(["check", "--git", f"{base}..{head}", "--root", str(repo)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "in the diff of 'z.txt'" in err
+    assert "a.c" not in err
+
+
+def test_the_users_own_attributes_stay_in_force(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """helper-103 #2: the run's attributes file took the place of the user's global one,
+    which called another file with no NUL byte binary: that file came as a text diff not
+    in UTF-8, and the range was refused."""
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".gitconfig").write_text("[core]\n\tattributesFile = ~/my.attributes\n")
+    (home / "my.attributes").write_text("*.dat binary\n")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    repo = new_repo(tmp_path / "repo")
+    (repo / "lat.txt").write_bytes(LATIN)
+    (repo / "blob.dat").write_bytes(b"\x01\x02\xff\xfe\n")
+    base = commit_all(repo, "Base")
+    (repo / "lat.txt").write_bytes(LATIN * 2)
+    (repo / "blob.dat").write_bytes(b"\x01\x02\xff\xfd\n")
+    head = commit_all(repo, "Edit")
+    code = main(["check", "--git", f"{base}..{head}", "--root", str(repo)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert out.count("from a git binary") == 2
 
 
 def test_names_with_blanks_and_wildcards_are_matched_exactly(

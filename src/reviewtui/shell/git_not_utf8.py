@@ -8,11 +8,16 @@ diff in a range (a Latin-1 source, a compressed test fixture with no NUL: ripgre
 and runs ``git log`` again with an attributes file that calls them ``binary``: their
 changes come as git's binary patches, replayed byte for byte and shown as binary files,
 like any other binary file of the range. The attributes file is given as
-``core.attributesFile`` for that one run (it takes the place of a global one you may have:
-nothing of it decides what a diff holds, text conversion and external diffs being off);
-the repository's own ``.gitattributes`` weigh more, so a path they call text stays text,
-and the range is then refused as before, with the same message. So does a commit message
-that is not UTF-8, or a path git quotes (a control character, a quote, a backslash).
+``core.attributesFile`` for that one run, after the lines of the one git would read
+otherwise (yours, which may call other files binary); the repository's own
+``.gitattributes`` weigh more, so a path they call text stays text, and the range is then
+refused, the message naming that path. So is a commit message that is not UTF-8, or a
+path git quotes (a control character, a quote, a backslash).
+
+Not helped here (helper-103, QA s35): an edit of such a file whose own diff happens to be
+UTF-8 (its hunks away from the other bytes) is a text edit of a file the review reads as
+binary, and is refused as one; a checkout that converts line endings (``core.autocrlf``)
+holds other bytes than the blob a marked file's binary patch was made for.
 """
 
 from __future__ import annotations
@@ -40,38 +45,32 @@ def attributes_pattern(path: str) -> str:
     return '"' + globbed.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def not_utf8_paths(log: bytes) -> list[str] | None:
-    """The paths of the file diffs in ``log`` that are not UTF-8, in order, each once;
-    None when some text that is not UTF-8 is not a diff of a plainly named file (a
-    commit message, a quoted path): marking paths binary would not make it readable."""
+def not_utf8_paths(log: bytes) -> list[str]:
+    """The paths of the file diffs in ``log`` that are not UTF-8 and can be named in an
+    attributes file, in order, each once. Text that is not UTF-8 elsewhere (a commit
+    message, a path git quotes) is left for the reader to name."""
     paths: list[str] = []
     pieces = log.split(b"\ndiff --git ")
-    for n, piece in enumerate(pieces):
+    for piece in pieces[1:]:  # (the first: the header and a commit message, no diff)
         try:
             piece.decode("utf-8")
             continue
         except UnicodeDecodeError:
             pass
-        if n == 0:
-            return None  # before the first diff: the header and a commit message
         # A piece runs to the next diff: its own file diff, then maybe the next commit's
-        # header. The header must decode for marking to help.
-        body, _, after = piece.partition(b"\nFrom ")
+        # header (whose message, if not UTF-8, marking cannot help).
+        body = piece.partition(b"\nFrom ")[0]
         try:
-            after.decode("utf-8")
+            body.decode("utf-8")
+            continue  # (the bytes are in the next commit's message)
         except UnicodeDecodeError:
-            return None
-        named = [m.group(1) for m in _FILE_LINE.finditer(body.split(b"\n@@", 1)[0])]
-        if not named:
-            return None
-        for raw in named:
+            pass
+        for raw in (m.group(1) for m in _FILE_LINE.finditer(body.split(b"\n@@", 1)[0])):
             try:
                 path = raw.decode("utf-8")
             except UnicodeDecodeError:
-                return None
-            if _SPECIAL.search(path):
-                return None
-            if path not in paths:
+                continue
+            if not _SPECIAL.search(path) and path not in paths:
                 paths.append(path)
     return paths
 
@@ -79,8 +78,9 @@ def not_utf8_paths(log: bytes) -> list[str] | None:
 def binary_where_not_utf8(repo: Repo, log_args: Sequence[str], header: bytes, data: bytes,
                           scratch: Path) -> bytes:
     """``data`` (``header`` then the output of ``git log_args``) when it is UTF-8; else
-    the same log made again with the files whose diffs are not UTF-8 called binary, when
-    that reads; else ``data`` as it was (the reader then names what is not UTF-8)."""
+    the same log made again with the files whose diffs are not UTF-8 called binary. When
+    that is not UTF-8 either, what is left is what marking cannot help, and the reader
+    names it (the first log would name a file the marking fixes)."""
     try:
         data.decode("utf-8")
         return data
@@ -90,11 +90,38 @@ def binary_where_not_utf8(repo: Repo, log_args: Sequence[str], header: bytes, da
     if not paths:
         return data
     attributes = scratch / "not-utf8.attributes"
-    attributes.write_text("".join(f"{attributes_pattern(path)} binary\n" for path in paths),
-                          encoding="utf-8")
-    again = header + repo.git("-c", f"core.attributesFile={attributes}", *log_args)
+    # The attributes file git would read otherwise (the user's own, say calling some other
+    # file binary) comes first; these lines, later, weigh more.
+    attributes.write_bytes(_global_attributes(repo) + "".join(
+        f"{attributes_pattern(path)} binary\n" for path in paths).encode("utf-8"))
+    return header + repo.git("-c", f"core.attributesFile={attributes}", *log_args)
+
+
+_GLOBAL_LIMIT = 1 << 20  # bytes of a global attributes file taken along (more: none)
+
+
+def _global_attributes(repo: Repo) -> bytes:
+    """The attributes file git reads for this repository besides its own (core.attributesFile,
+    else ``$XDG_CONFIG_HOME/git/attributes`` or ``~/.config/git/attributes``), ending with
+    a newline; nothing when there is none, or it is not a regular file of at most 1 MiB
+    (the repository's config may name a FIFO: never opened)."""
+    import os
+    import stat
+
+    named = repo.git("config", "--get", "core.attributesFile", ok=(0, 1)).decode(
+        "utf-8", "replace").strip()
+    if named:
+        where = Path(os.path.expanduser(named))
+        if not where.is_absolute():
+            where = repo.top / where
+    else:
+        xdg = os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config")
+        where = Path(xdg) / "git" / "attributes"
     try:
-        again.decode("utf-8")
-    except UnicodeDecodeError:
-        return data
-    return again
+        found = os.stat(where)
+        if not stat.S_ISREG(found.st_mode) or found.st_size > _GLOBAL_LIMIT:
+            return b""
+        data = where.read_bytes()[:_GLOBAL_LIMIT]
+    except OSError:
+        return b""
+    return data if not data or data.endswith(b"\n") else data + b"\n"
