@@ -173,3 +173,20 @@ def test_names_with_blanks_and_wildcards_are_matched_exactly(
     assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes"]) == 0
     want = tree_of(repo, head)
     assert {p: c for p, (_, c) in disk_of(repo).items()} == {p: c for p, (_, c) in want.items()}
+
+
+def test_a_patch_export_of_such_a_range_applies(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """helper-103 #5 (older, for any binary file): a file not in UTF-8 renamed with a
+    change made ``export --format patch`` end in a traceback (its similarity was worked
+    out on text lines). The patch now applies with ``git apply`` onto A, giving B."""
+    repo = new_repo(tmp_path / "repo")
+    base, head = _latin_range(repo)
+    out_file = tmp_path / "range.patch"
+    code = main(["export", "--git", f"{base}..{head}", "--root", str(repo), "--format",
+                 "patch", "--output", str(out_file)])
+    assert code == 0, capsys.readouterr()
+    assert b"GIT binary patch" in out_file.read_bytes()
+    git(repo, "checkout", "-q", "--detach", base)
+    git(repo, "apply", "--index", str(out_file))
+    assert git(repo, "write-tree").strip() == git(repo, "rev-parse", f"{head}^{{tree}}").strip()
