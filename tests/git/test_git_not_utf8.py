@@ -190,3 +190,27 @@ def test_a_patch_export_of_such_a_range_applies(
     git(repo, "checkout", "-q", "--detach", base)
     git(repo, "apply", "--index", str(out_file))
     assert git(repo, "write-tree").strip() == git(repo, "rev-parse", f"{head}^{{tree}}").strip()
+
+
+def test_an_edit_far_from_the_latin1_bytes_is_taken_as_binary_too(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """helper-103 #1: a Latin-1 file whose commit edits lines away from its accented ones
+    has a UTF-8 diff; as a text edit of a file the review reads as binary, it was refused
+    (jq's ``manual.yml``: 20 edits of one range). Its version before the range is looked
+    at too, and it comes as a binary patch."""
+    repo = new_repo(tmp_path / "repo")
+    far = LATIN + b"".join(b"line %d\n" % n for n in range(40))
+    (repo / "manual.yml").write_bytes(far)
+    (repo / "plain.txt").write_text("plain\n")
+    base = commit_all(repo, "Base")
+    (repo / "manual.yml").write_bytes(far.replace(b"line 30\n", b"line thirty\n"))
+    (repo / "plain.txt").write_text("plain, edited\n")
+    head = commit_all(repo, "Edit far from the accents")
+    git(repo, "checkout", "-q", "--detach", base)
+    code = main(["check", "--git", f"{base}..{head}", "--root", str(repo)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "manual.yml · full file: applied" in out
+    assert "plain.txt · Edit 1: applied" in out
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes"]) == 0
+    assert (repo / "manual.yml").read_bytes() == far.replace(b"line 30\n", b"line thirty\n")

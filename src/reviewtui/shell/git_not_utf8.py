@@ -26,6 +26,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from reviewtui.core.errors import GitError
 from reviewtui.shell.git import Repo
 
 # The two file lines of a text diff (prefixes a/ and b/ as DIFF_ARGS sets them; git ends
@@ -75,20 +76,60 @@ def not_utf8_paths(log: bytes) -> list[str]:
     return paths
 
 
+_INDEX = re.compile(rb"^index ([0-9a-f]{40}(?:[0-9a-f]{24})?)\.\.", re.MULTILINE)
+_ZERO = re.compile(rb"0+")
+
+
+def not_utf8_before(repo: Repo, log: bytes) -> list[str]:
+    """The paths the range edits whose version before its first edit there is text to
+    git (no NUL byte) but not UTF-8: a review reads such a file as binary, so a commit
+    whose own hunks miss those bytes (a UTF-8 diff) would be a text edit of a binary file,
+    refused (helper-103, QA s35: jq's ``manual.yml``, 20 edits of one range). Found from
+    each file's first diff in the log (its ``index`` line names the blob before; one
+    ``cat-file`` reads them all)."""
+    first: dict[str, str] = {}
+    for piece in log.split(b"\ndiff --git ")[1:]:
+        head = piece.split(b"\n@@", 1)[0].split(b"\nGIT binary patch", 1)[0]
+        named, index = _FILE_LINE.search(head), _INDEX.search(head)
+        if (named is None or index is None or _ZERO.fullmatch(index.group(1))
+                or b" 160000" in head or b" 120000" in head):
+            continue  # (a submodule's commit or a link's target: not a file's text)
+        try:
+            path = named.group(1).decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        if named.group(0).startswith(b"---") and not _SPECIAL.search(path):
+            first.setdefault(path, index.group(1).decode())
+    if not first:
+        return []
+    paths, shas = list(first), list(first.values())
+    try:
+        blobs = repo.blobs(shas, paths)
+    except GitError:  # (a partial clone: the range is read as it is, and says what it lacks)
+        return []
+    out = []
+    for path, blob in zip(paths, blobs, strict=True):
+        if b"\0" in blob:
+            continue
+        try:
+            blob.decode("utf-8")
+        except UnicodeDecodeError:
+            out.append(path)
+    return out
+
+
 def binary_where_not_utf8(repo: Repo, log_args: Sequence[str], header: bytes, data: bytes,
                           scratch: Path) -> bytes:
-    """``data`` (``header`` then the output of ``git log_args``) when it is UTF-8; else
-    the same log made again with the files whose diffs are not UTF-8 called binary. When
-    that is not UTF-8 either, what is left is what marking cannot help, and the reader
-    names it (the first log would name a file the marking fixes)."""
-    try:
-        data.decode("utf-8")
-        return data
-    except UnicodeDecodeError:
-        pass
-    paths = not_utf8_paths(data[len(header):])
+    """``data`` (``header`` then the output of ``git log_args``) when it is UTF-8 and edits
+    no file that is not (:func:`not_utf8_before`); else the same log made again with those
+    files and the ones whose diffs are not UTF-8 called binary. When that is not UTF-8
+    either, what is left is what marking cannot help, and the reader names it (the first
+    log would name a file the marking fixes)."""
+    log = data[len(header):]
+    paths = [*not_utf8_paths(log), *not_utf8_before(repo, log)]
     if not paths:
         return data
+    paths = list(dict.fromkeys(paths))
     attributes = scratch / "not-utf8.attributes"
     # The attributes file git would read otherwise (the user's own, say calling some other
     # file binary) comes first; these lines, later, weigh more.

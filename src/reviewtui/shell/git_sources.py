@@ -149,12 +149,12 @@ def open_range(spec: str, root: str | None, *, keep: bool, listed: bool = False)
             writer.stop()
             raise
         writer.wait()
-        if text is None:  # not read while written: maybe a file diffed as text, not UTF-8
-            fixed = binary_where_not_utf8(repo, _log_args(base, head), header.encode(), data,
-                                          scratch)
-            if fixed is not data:
-                data = fixed
-                written.write_bytes(data)
+        # A file diffed as text that is not UTF-8, or edited while it is not: binary.
+        fixed = binary_where_not_utf8(repo, _log_args(base, head), header.encode(), data,
+                                      scratch)
+        if fixed is not data:
+            data, text, parsed = fixed, None, None  # (what was read while written: not it)
+            written.write_bytes(data)
         if keep:
             session = _write_session(repo.state_dir, f"{name}.patch", data)
             shutil.rmtree(scratch, ignore_errors=True)
