@@ -151,7 +151,7 @@ def open_range(spec: str, root: str | None, *, keep: bool, listed: bool = False)
         writer.wait()
         # A file diffed as text that is not UTF-8, or edited while it is not: binary.
         fixed = binary_where_not_utf8(repo, _log_args(base, head), header.encode(), data,
-                                      scratch)
+                                      scratch, utf8=text is not None)
         if fixed is not data:
             data, text, parsed = fixed, None, None  # (what was read while written: not it)
             written.write_bytes(data)
