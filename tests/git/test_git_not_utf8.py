@@ -40,10 +40,7 @@ def test_a_range_with_latin1_files_is_reviewed_and_applied_byte_for_byte(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     repo = new_repo(tmp_path / "repo")
     base, head = _latin_range(repo)
-    git(repo, "checkout", "-q", "--detach", base)
-    code = main(["check", "--git", f"{base}..{head}", "--root", str(repo)])
-    out = capsys.readouterr().out
-    assert code == 0, out
+    out = _checked(repo, base, head, capsys)
     assert "from a git binary" in out  # legacy.c and new.txt come as binary patches
     assert "notes.txt · Edit 1: applied" in out  # the UTF-8 file is still a text edit
     code = main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes"])
@@ -164,10 +161,7 @@ def test_names_with_blanks_and_wildcards_are_matched_exactly(
         (repo / name).write_bytes(LATIN * 2)
     (repo / "lat1.txt").write_text("plain, edited\n")
     head = commit_all(repo, "Edit them all")
-    git(repo, "checkout", "-q", "--detach", base)
-    code = main(["check", "--git", f"{base}..{head}", "--root", str(repo)])
-    out = capsys.readouterr().out
-    assert code == 0, out
+    out = _checked(repo, base, head, capsys)
     assert out.count("from a git binary") == 3
     assert "lat1.txt · Edit 1: applied" in out
     assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes"]) == 0
@@ -206,11 +200,18 @@ def test_an_edit_far_from_the_latin1_bytes_is_taken_as_binary_too(
     (repo / "manual.yml").write_bytes(far.replace(b"line 30\n", b"line thirty\n"))
     (repo / "plain.txt").write_text("plain, edited\n")
     head = commit_all(repo, "Edit far from the accents")
-    git(repo, "checkout", "-q", "--detach", base)
-    code = main(["check", "--git", f"{base}..{head}", "--root", str(repo)])
-    out = capsys.readouterr().out
-    assert code == 0, out
+    out = _checked(repo, base, head, capsys)
     assert "manual.yml · full file: applied" in out
     assert "plain.txt · Edit 1: applied" in out
     assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes"]) == 0
     assert (repo / "manual.yml").read_bytes() == far.replace(b"line 30\n", b"line thirty\n")
+
+
+def _checked(repo: Path, base: str, head: str, capsys: pytest.CaptureFixture[str]) -> str:
+    """``check --git base..head`` on the repository checked out at ``base``: its report
+    (it must exit 0)."""
+    git(repo, "checkout", "-q", "--detach", base)
+    code = main(["check", "--git", f"{base}..{head}", "--root", str(repo)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    return out
