@@ -373,6 +373,11 @@ def test_base85_zlib_round_trip(data: bytes) -> None:
     lines = [f"literal {len(data)}", *encode_lines(data), ""]
     hunk = read_hunk(lines, 0)
     assert (hunk.kind, hunk.data, hunk.end) == ("literal", data, len(lines))
+    # Read no further than its section's end (``stop``), as from a slice of the lines (a
+    # slice per section made a commit of many binary files quadratic: helper-103).
+    after = [*lines[:-1], *encode_lines(b"next section"), ""]
+    stopped = read_hunk(after, 0, len(lines) - 1)
+    assert (stopped.data, stopped.end) == (data, len(lines) - 1)
 
 
 # -- 8. apply_patch chunks in order ----------------------------------------------------------

@@ -314,7 +314,7 @@ def _binary(lines: Sequence[str], i: int, stop: int, section: _Section) -> None:
         section.payload = FileBytes("missing", old_id=section.old_id, new_id=section.new_id)
         return
     try:
-        hunk = read_hunk(lines[:stop], i + 1)
+        hunk = read_hunk(lines, i + 1, stop)
     except BinaryPatchError as err:
         section.payload = FileBytes("missing")
         section.binary_error = str(err)
