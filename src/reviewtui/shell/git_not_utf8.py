@@ -22,7 +22,9 @@ holds other bytes than the blob a marked file's binary patch was made for.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -46,32 +48,34 @@ def attributes_pattern(path: str) -> str:
     return '"' + globbed.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def _utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _named(raw: bytes) -> str | None:
+    """A path as a file line names it, when an attributes file can name it too."""
+    path = raw.decode("utf-8") if _utf8(raw) else None
+    return path if path is not None and not _SPECIAL.search(path) else None
+
+
 def not_utf8_paths(log: bytes) -> list[str]:
     """The paths of the file diffs in ``log`` that are not UTF-8 and can be named in an
     attributes file, in order, each once. Text that is not UTF-8 elsewhere (a commit
     message, a path git quotes) is left for the reader to name."""
     paths: list[str] = []
-    pieces = log.split(b"\ndiff --git ")
-    for piece in pieces[1:]:  # (the first: the header and a commit message, no diff)
-        try:
-            piece.decode("utf-8")
-            continue
-        except UnicodeDecodeError:
-            pass
+    for piece in log.split(b"\ndiff --git ")[1:]:  # (before the first: a header, a message)
         # A piece runs to the next diff: its own file diff, then maybe the next commit's
         # header (whose message, if not UTF-8, marking cannot help).
         body = piece.partition(b"\nFrom ")[0]
-        try:
-            body.decode("utf-8")
-            continue  # (the bytes are in the next commit's message)
-        except UnicodeDecodeError:
-            pass
-        for raw in (m.group(1) for m in _FILE_LINE.finditer(body.split(b"\n@@", 1)[0])):
-            try:
-                path = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                continue
-            if not _SPECIAL.search(path) and path not in paths:
+        if _utf8(body):
+            continue
+        for found in _FILE_LINE.finditer(body.split(b"\n@@", 1)[0]):
+            path = _named(found.group(1))
+            if path is not None and path not in paths:
                 paths.append(path)
     return paths
 
@@ -99,16 +103,8 @@ def not_utf8_before(repo: Repo, log: bytes) -> list[str]:
                 or found.group(1).strip(b"0") == b""):
             continue
         first.setdefault(found.group(3), found.group(1))
-    if not first:
-        return []
-    named: dict[str, str] = {}
-    for raw, sha in first.items():
-        try:
-            path = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            continue
-        if not _SPECIAL.search(path):
-            named[path] = sha.decode()
+    named = {path: sha.decode() for raw, sha in first.items()
+             if (path := _named(raw)) is not None}
     if not named:
         return []
     paths, shas = list(named), list(named.values())
@@ -116,15 +112,8 @@ def not_utf8_before(repo: Repo, log: bytes) -> list[str]:
         blobs = repo.blobs(shas, paths)
     except GitError:  # (a partial clone: the range is read as it is, and says what it lacks)
         return []
-    out = []
-    for path, blob in zip(paths, blobs, strict=True):
-        if b"\0" in blob:
-            continue
-        try:
-            blob.decode("utf-8")
-        except UnicodeDecodeError:
-            out.append(path)
-    return out
+    return [path for path, blob in zip(paths, blobs, strict=True)
+            if b"\0" not in blob and not _utf8(blob)]
 
 
 def binary_where_not_utf8(repo: Repo, log_args: Sequence[str], header: bytes, data: bytes,
@@ -135,16 +124,11 @@ def binary_where_not_utf8(repo: Repo, log_args: Sequence[str], header: bytes, da
     called binary. When that is not UTF-8 either, what is left is what marking cannot
     help, and the reader names it (the first log would name a file the marking fixes)."""
     log = data[len(header):]
-    if not utf8:  # (``utf8``: the caller read it as UTF-8 already; a scan costs ~0.1 s on 37 MB)
-        try:
-            log.decode("utf-8")
-            utf8 = True
-        except UnicodeDecodeError:
-            pass
-    paths = [*([] if utf8 else not_utf8_paths(log)), *not_utf8_before(repo, log)]
+    # (``utf8``: the caller read it as UTF-8 already; a scan costs ~0.1 s on 37 MB.)
+    paths = list(dict.fromkeys([*([] if utf8 or _utf8(log) else not_utf8_paths(log)),
+                                *not_utf8_before(repo, log)]))
     if not paths:
         return data
-    paths = list(dict.fromkeys(paths))
     attributes = scratch / "not-utf8.attributes"
     # The attributes file git would read otherwise (the user's own, say calling some other
     # file binary) comes first; these lines, later, weigh more.
@@ -161,9 +145,6 @@ def _global_attributes(repo: Repo) -> bytes:
     else ``$XDG_CONFIG_HOME/git/attributes`` or ``~/.config/git/attributes``), ending with
     a newline; nothing when there is none, or it is not a regular file of at most 1 MiB
     (the repository's config may name a FIFO: never opened)."""
-    import os
-    import stat
-
     named = repo.git("config", "--get", "core.attributesFile", ok=(0, 1)).decode(
         "utf-8", "replace").strip()
     if named:
