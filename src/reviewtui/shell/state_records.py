@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from reviewtui.core.digests import sha256
 from reviewtui.core.engine.links import link_state
 from reviewtui.core.errors import MissingBlob, StateFormatError
 from reviewtui.core.model.tree import FileState
@@ -36,8 +37,7 @@ def encode_record(record: PathRecord) -> dict[str, Any]:
         "deleted": record.deleted,
     }
     if record.layer is not None:
-        data["layer"] = {"ours": _sha_or_none(record.layer.ours),
-                         "theirs": _sha_or_none(record.layer.theirs)}
+        data["layer"] = _layer_json(record.layer)
     if record.note:
         data["note"] = record.note
     if record.writing is not None:  # saved just before that write (see PathRecord)
@@ -53,15 +53,24 @@ def encode_record(record: PathRecord) -> dict[str, Any]:
         data["gone"] = {"base": _content_json(base), "seen": _content_json(seen),
                         "ref": _content_json(ref), "at": record.gone_at}
         if layer is not None:
-            data["gone"]["layer"] = {"ours": _sha_or_none(layer.ours),
-                                     "theirs": _sha_or_none(layer.theirs)}
+            data["gone"]["layer"] = _layer_json(layer)
     return data
 
 
-def _sha_or_none(data: bytes | None) -> str | None:
-    import hashlib
+def _layer_json(layer: OutsideLayer) -> dict[str, str | None]:
+    return {"ours": _sha_or_none(layer.ours), "theirs": _sha_or_none(layer.theirs)}
 
-    return None if data is None else hashlib.sha256(data).hexdigest()
+
+def _layer_from(data: Any, blobs: BlobStore) -> OutsideLayer | None:
+    """A saved layer's two sides (None when there is none); MissingBlob when one is gone."""
+    if not isinstance(data, dict):
+        return None
+    return OutsideLayer(_bytes_from(data.get("ours"), blobs),
+                        _bytes_from(data.get("theirs"), blobs))
+
+
+def _sha_or_none(data: bytes | None) -> str | None:
+    return None if data is None else sha256(data).hexdigest()
 
 
 def blobs_of(record: PathRecord, *, with_ref: bool = True) -> list[tuple[str, bytes]]:
@@ -80,9 +89,7 @@ def blobs_of(record: PathRecord, *, with_ref: bool = True) -> list[tuple[str, by
     out = [(s.digest, s.data) for s in wanted if s is not None]
     for layer in layers:
         if layer is not None:
-            import hashlib
-
-            out += [(hashlib.sha256(d).hexdigest(), d)
+            out += [(sha256(d).hexdigest(), d)
                     for d in (layer.ours, layer.theirs) if d is not None]
     return out
 
@@ -97,10 +104,7 @@ def _gone_from(data: Any, blobs: BlobStore) -> tuple[tuple[FileState | None, Fil
     try:
         base, seen, ref = (_content_from(data.get(side), blobs)
                            for side in ("base", "seen", "ref"))
-        layer = None
-        if isinstance(data.get("layer"), dict):
-            layer = OutsideLayer(_bytes_from(data["layer"].get("ours"), blobs),
-                                 _bytes_from(data["layer"].get("theirs"), blobs))
+        layer = _layer_from(data.get("layer"), blobs)
     except (MissingBlob, StateFormatError, ValueError):
         return None
     return (base, seen, ref, layer), data["at"]
@@ -140,10 +144,7 @@ def decode_record(path: str, data: Mapping[str, Any], blobs: BlobStore
             ref = _content_from(data.get("ref"), blobs)
         except MissingBlob:
             ref = None  # only needed to tell an outside change while closed; see Review
-        layer = None
-        if isinstance(data.get("layer"), dict):
-            layer = OutsideLayer(_bytes_from(data["layer"].get("ours"), blobs),
-                                 _bytes_from(data["layer"].get("theirs"), blobs))
+        layer = _layer_from(data.get("layer"), blobs)
     except MissingBlob as exc:
         return None, (f"{path}: the saved original content (blob {exc.sha[:12]}) is "
                       "missing; the file on disk is taken as its base")
