@@ -21,6 +21,8 @@ from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import CommandName, ConsoleCommand, Edit, Operation
 from reviewtui.core.record import replace
 from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind, fold
+from reviewtui.core.review.plan import op_path
+from reviewtui.shell.outside import deleted_outside, kept_outside
 from reviewtui.shell.replay import ReplayReport, sync
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
@@ -148,18 +150,19 @@ def _drafted(review: Review) -> set[OpKey]:
 
 def refusal(review: Review, item: DecisionItem) -> DecisionRefused:
     """The refusal of an accept that does not land, with the outcome that stops it."""
-    outcome = review.result(item.key).outcome
-    path = normalize_or_none(outcome.path) if outcome.path else None
-    record = review._records.get(path) if path else None
+    result = review.result(item.key)
+    outcome, path = result.outcome, op_path(result)
     aside, hint = "", refusal_hint(outcome.status, forceable=outcome.forceable)
-    if outcome.status is Status.NOT_FOUND and record is not None and record.deleted:
-        aside, hint = (f": {path} was deleted outside the workbench",
-                       "reject it, or put the file back")
-    elif outcome.status is Status.NOT_FOUND and record is not None and record.layer is not None:
-        # Its text may be in what the change kept on top brought (QA s34 helper-99: a
-        # file written outside in two steps, an accept made between them).
-        aside, hint = (" in the session's version of the file (the change made outside the "
-                       "workbench, kept on top, is not searched)", "edit it, or reject it")
+    if outcome.status is Status.NOT_FOUND and path is not None:
+        if deleted_outside(review, path):
+            aside, hint = (f": {path} was deleted outside the workbench",
+                           "reject it, or put the file back")
+        elif kept_outside(review, path):
+            # Its text may be in what the change kept on top brought (QA s34 helper-99: a
+            # file written outside in two steps, an accept made between them).
+            aside, hint = (" in the session's version of the file (the change made "
+                           "outside the workbench, kept on top, is not searched)",
+                           "edit it, or reject it")
     return DecisionRefused(
         item.key, str(outcome.status),
         f"{item.describe()}: cannot accept an operation that is "
