@@ -102,16 +102,21 @@ def forget_unfit_gone(review: Review) -> None:
         # The draft at the decision named, and at the end of the log: a log rewritten on
         # loading (an orphaned decision) has other lengths, and one with no decision
         # since the write ends at that draft anyway. Both are the session's own.
-        drafts = [_drafted_at(review, n, group) for n in dict.fromkeys((at, len(review._log)))]
-        for path, record in group:
-            if not any(tree is not None and saved_gone_fits(record, tree.get(path))
-                       for tree in drafts):
-                record.gone = record.gone_at = None
-                where = review._state_file.path if review._state_file is not None else "state"
-                review.state_problems.append(
-                    f"{where}: ignored what the saved review says {path} was before it was "
-                    "deleted outside (the session does not bear it out); if the file comes "
-                    "back it is taken as a new file")
+        # (The second is evaluated only for records the first does not explain.)
+        left = group
+        for n in dict.fromkeys((at, len(review._log))):
+            tree = _drafted_at(review, n, group)
+            if tree is not None:
+                left = [(p, r) for p, r in left if not saved_gone_fits(r, tree.get(p))]
+            if not left:
+                break
+        where = review._state_file.path if review._state_file is not None else "state"
+        for path, record in left:
+            record.gone = record.gone_at = None
+            review.state_problems.append(
+                f"{where}: ignored what the saved review says {path} was before it was "
+                "deleted outside (the session does not bear it out); if the file comes "
+                "back it is taken as a new file")
 
 
 def _drafted_at(review: Review, at: int, group: list[tuple[str, PathRecord]]) -> Tree | None:
