@@ -8,9 +8,7 @@ from pathlib import Path
 
 from reviewtui.cli import EXIT_FINDINGS, EXIT_OK, gitsource
 from reviewtui.cli.report import (
-    FAILED,
     Places,
-    describe,
     diagnostic_lines,
     disk_json,
     finding_line,
@@ -25,11 +23,12 @@ from reviewtui.core.engine import (
     SessionRun,
     evaluate_session,
     file_text_for,
+    op_title,
 )
 from reviewtui.core.engine.decisions import Decision, OpKey, Verdict
 from reviewtui.core.errors import InputLimitError, UsageError
 from reviewtui.core.lint.rules import lint_reply, lint_session, problem_finding
-from reviewtui.core.model.outcome import Outcome, Status
+from reviewtui.core.model.outcome import FAILED, Outcome, Status
 from reviewtui.core.model.records import Session
 from reviewtui.core.protocol.reply import parse_reply_text
 from reviewtui.core.record import replace
@@ -482,7 +481,7 @@ def _skipped_line(where: Places, result: OpResult, held: str | None) -> str:
     else:
         return outcome_line(where, result)
     return (f"{where(result.op.span.start)}: turn {result.key[0]} "
-            f"{describe(result.op)}: skipped - {why}")
+            f"{op_title(result.op)}: skipped - {why}")
 
 
 def _skipped_summary(skipped: list[OpResult], held: dict[OpKey, str]) -> str:

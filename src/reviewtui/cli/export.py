@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from reviewtui.cli import SESSION_FORMATS, gitsource
+from reviewtui.cli import EXIT_FINDINGS, EXIT_OK, SESSION_FORMATS, gitsource
 from reviewtui.core.errors import DiskError, UsageError
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 # reviewtui.core.export.FORMATS, spelt out so that building the parser (``--help``) does
 # not import the engine; a test keeps the two equal.
 FORMATS = ("patch", "markdown", "json", "fileops", "context")
+# The formats that are the result itself (the reports list every operation, failed ones
+# too): an operation they leave out because it fails is named on stderr, and exit 1.
+RESULTS = ("patch", "fileops", "series")
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -73,19 +76,54 @@ def export(args: argparse.Namespace) -> int:
         from reviewtui.shell.git_commit import git_series
 
         data = git_series(accepted).encode("utf-8")
+        if not data:  # (git am reads an empty file as "Patch format detection failed")
+            raise UsageError("nothing to export: no accepted turn changes a file"
+                             + (" (the operations that fail are named above)"
+                                if _say_left_out(accepted, args) else ""),
+                             source=accepted.session.title, rule="nothing-accepted")
     else:
         data = render(accepted, args.format).encode("utf-8")
+    missing = _say_left_out(accepted, args) if args.format in RESULTS else 0
+    code = EXIT_FINDINGS if missing else EXIT_OK
     if args.output is None:
         sys.stdout.flush()
         _write_all(sys.stdout.buffer, data)
-        return 0
+        return code
     from pathlib import Path  # here: building the parser (``--help``) does not need it
 
     target = Path(args.output).absolute()
     _check_output(target, accepted, args)
     atomic_write(target.parent, target.name, data)
     print(f"{args.format} export written to {args.output}", file=sys.stderr)
-    return 0
+    return code
+
+
+def _say_left_out(accepted: Accepted, args: argparse.Namespace) -> int:
+    """Name on stderr each operation the result leaves out because it fails (see
+    :func:`reviewtui.core.export.accepted.left_out`), as ``apply`` names it; the count."""
+    from reviewtui.cli.report import Places, outcome_line
+    from reviewtui.core.export.accepted import left_out
+
+    missing = left_out(accepted)
+    if not missing:
+        return 0
+    where = Places(accepted.source)
+    if getattr(args, "git_range", None) or getattr(args, "worktree", False):
+        from pathlib import Path
+
+        # A temporary session file, gone when the export ends: named by the commits.
+        where = Places.by_commit(accepted.source, accepted.session.turns,
+                                 Path(accepted.source).read_text(encoding="utf-8").splitlines())
+    for result in missing:
+        print(outcome_line(where, result), file=sys.stderr)
+    one = len(missing) == 1
+    why = (f"accepted in the review, but {'it does' if one else 'they do'} not land"
+           if accepted.reviewed else
+           f"{'it fails' if one else 'they fail'} (as 'apply --yes' says, and leaves "
+           f"{'it' if one else 'them'} out too)")
+    print(f"reviewtui: {len(missing)} operation{'' if one else 's'} left out of the "
+          f"export: {why}", file=sys.stderr)
+    return len(missing)
 
 
 def _check_output(target: Path, accepted: Accepted, args: argparse.Namespace) -> None:

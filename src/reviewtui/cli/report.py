@@ -5,15 +5,13 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 
-from reviewtui.core.engine import OpResult, SessionRun
+from reviewtui.core.engine import OpResult, SessionRun, op_title
 from reviewtui.core.engine.decisions import OpKey
 from reviewtui.core.lint.findings import Finding, Severity
-from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.outcome import FAILED, Status
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile, Operation, Turn
 from reviewtui.core.review.diagnostics import Diagnostic, diagnose_result
 from reviewtui.core.review.landed import introduced
-
-FAILED = frozenset({Status.AMBIGUOUS, Status.NOT_FOUND, Status.REFUSED, Status.CONFLICT})
 
 
 class Places:
@@ -46,19 +44,6 @@ class Places:
         return self._labels[at] if at >= 0 else "git session header"
 
 
-def describe(op: Operation) -> str:
-    if isinstance(op, ConsoleCommand):
-        return op.text
-    if isinstance(op, Edit):
-        return f"{op.path} · Edit {op.label}"
-    if op.mode is not None:  # (git diffs: modes and links; loaded for them alone)
-        from reviewtui.core.engine.filebytes import is_link_mode
-
-        if is_link_mode(op.mode):
-            return f"{op.path} · link -> {chr(10).join(op.lines)}"
-    return f"{op.path} · full file"
-
-
 def op_json(op: Operation) -> dict[str, object]:
     """The operation exactly as parsed, so other tools can consume the parse."""
     data: dict[str, object] = {"kind": str(op.kind), "span": op.span.as_list()}
@@ -80,7 +65,7 @@ def outcome_line(where: Places, result: OpResult) -> str:
     outcome = result.outcome
     method = f" ({outcome.method})" if outcome.method and outcome.status is Status.APPLIED else ""
     turn = result.key[0]
-    text = (f"{where(result.op.span.start)}: turn {turn} {describe(result.op)}: "
+    text = (f"{where(result.op.span.start)}: turn {turn} {op_title(result.op)}: "
             f"{outcome.status}{method} - {outcome.message}")
     lines = [text]
     if outcome.hint and outcome.status is Status.APPLIED:
@@ -134,7 +119,7 @@ def forced_line(where: Places, result: OpResult, *, accept_fuzzy: bool = False) 
     """The text report's line for an operation written although it did not match cleanly."""
     outcome = result.outcome
     how = " by --accept-fuzzy" if accept_fuzzy and outcome.status is Status.NEEDS_REVIEW else ""
-    return (f"{where(result.op.span.start)}: turn {result.key[0]} {describe(result.op)}: "
+    return (f"{where(result.op.span.start)}: turn {result.key[0]} {op_title(result.op)}: "
             f"applied ({outcome.method}, {outcome.status} accepted{how}) - {outcome.message}")
 
 

@@ -19,8 +19,7 @@ from reviewtui.core.errors import (
     UsageError,
 )
 from reviewtui.core.export import Accepted
-from reviewtui.core.export.accepted import FAILED
-from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.outcome import FAILED, Status
 from reviewtui.core.model.records import Edit, FullFile
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import replace

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from reviewtui.core.engine import Decision
 from reviewtui.core.engine.links import is_link, link_state
 from reviewtui.core.errors import GitError, UsageError
-from reviewtui.core.git.commits import plan_commits
+from reviewtui.core.git.commits import PlannedCommit, plan_commits
 from reviewtui.core.git.series import series_text
 from reviewtui.core.record import record
 from reviewtui.shell.git import (
@@ -44,14 +44,20 @@ class CommitReport:
     commits: tuple[str, ...]
     ref: str
     turns: tuple[int, ...]
+    partial: tuple[int, ...] = ()  # turns whose commit leaves out some of their operations
 
     def summary(self) -> str:
         if not self.commits:
             return "no accepted turn changes a file: nothing to commit"
         where = self.ref.removeprefix("refs/heads/")
         many = "s" if len(self.commits) > 1 else ""
-        return (f"{len(self.commits)} commit{many} on {where} (turn{many} "
+        text = (f"{len(self.commits)} commit{many} on {where} (turn{many} "
                 f"{', '.join(str(t) for t in self.turns)}), now at {self.commits[-1][:12]}")
+        if self.partial:
+            some = "s" if len(self.partial) > 1 else ""
+            text += (f"; turn{some} {', '.join(map(str, self.partial))} not whole: "
+                     "each commit's message names the operations it leaves out")
+        return text
 
 
 def commit_review(review: Review, branch: str | None = None) -> CommitReport:
@@ -69,7 +75,8 @@ def commit_review(review: Review, branch: str | None = None) -> CommitReport:
         raise GitError(f"checkpoint {review.disk_checkpoint} is restored on disk: restore the "
                        "last checkpoint first, so the disk holds what would be committed",
                        rule="git-restored")
-    plans = plan_commits(review.draft, review.decisions, review.loaded.file.name)
+    plans = plan_commits(review.draft, review.decisions, review.loaded.file.name,
+                         lambda key: review.outcome(key).status)
     identity_check(repo)
     # On the checkout the files are as git checked them out (CRLF under eol=crlf, say);
     # on a copy written from git's objects they are as git stores them.
@@ -81,7 +88,7 @@ def commit_review(review: Review, branch: str | None = None) -> CommitReport:
                              checkout=checkout)
         if made:
             move_ref(repo, ref, made[-1], ZERO, "reviewtui: accepted turns")
-        return CommitReport(tuple(made), ref, tuple(p.turn for p in plans))
+        return CommitReport(tuple(made), ref, tuple(p.turn for p in plans), _partial(plans))
     head = _check_checkout(repo, review, origin.base)
     _refuse_foreign_changes(repo, review)
     _refuse_staged(repo, head)
@@ -92,7 +99,11 @@ def commit_review(review: Review, branch: str | None = None) -> CommitReport:
         args = ("--no-deref",) if ref == "HEAD" else ()
         repo.git("update-ref", *args, "-m", "reviewtui: accepted turns", ref, made[-1], head)
         sync_index(repo, made[-1], (path for plan in plans for path in plan.changes))
-    return CommitReport(tuple(made), ref, tuple(p.turn for p in plans))
+    return CommitReport(tuple(made), ref, tuple(p.turn for p in plans), _partial(plans))
+
+
+def _partial(plans: list[PlannedCommit]) -> tuple[int, ...]:
+    return tuple(plan.turn for plan in plans if plan.left_out)
 
 
 def check_before_writing(review: Review, branch: str | None = None) -> None:

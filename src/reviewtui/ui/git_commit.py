@@ -30,7 +30,8 @@ def commit_question(review: Review) -> str | None:
     """What the confirmation asks (markup-safe); None when the session is not from git."""
     if origin_of(review.loaded.file) is None:
         return None
-    plans = plan_commits(review.draft, review.decisions, review.loaded.file.name)
+    plans = plan_commits(review.draft, review.decisions, review.loaded.file.name,
+                         lambda key: review.outcome(key).status)
     if not plans:
         return ""
     branch = target_branch(review)

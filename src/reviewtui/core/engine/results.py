@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from reviewtui.core.engine.decisions import Decision, OpKey
 from reviewtui.core.model.outcome import Outcome
-from reviewtui.core.model.records import Operation, Turn
+from reviewtui.core.model.records import ConsoleCommand, Edit, Operation, Turn
 from reviewtui.core.paths.safety import ReservedRules
 from reviewtui.core.record import field, record
 
@@ -45,3 +45,18 @@ class Rules:
     root: str | None = None
     # NFC path -> the name a file has on disk in another Unicode spelling (other_spellings)
     spellings: Mapping[str, str] = field(default_factory=dict)
+
+
+def op_title(op: Operation) -> str:
+    """An operation as every report names it: ``a.py · Edit 2``, ``a.py · full file``,
+    ``a · link -> target`` (a git diff's link), or a console command's text."""
+    if isinstance(op, ConsoleCommand):
+        return op.text
+    if isinstance(op, Edit):
+        return f"{op.path} · Edit {op.label}"
+    if op.mode is not None:  # (git diffs: modes and links; loaded for them alone)
+        from reviewtui.core.engine.filebytes import is_link_mode
+
+        if is_link_mode(op.mode):
+            return f"{op.path} · link -> {chr(10).join(op.lines)}"
+    return f"{op.path} · full file"

@@ -11,16 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reviewtui.core.engine import OpResult, SessionRun, Verdict, file_text_for
+from reviewtui.core.engine import OpResult, SessionRun, Verdict, file_text_for, op_title
 from reviewtui.core.lint.findings import Finding
 from reviewtui.core.lint.rules import lint_session
-from reviewtui.core.model.outcome import Outcome, Status
-from reviewtui.core.model.records import ConsoleCommand, Edit, Operation, Session
+from reviewtui.core.model.outcome import FAILED, Outcome, Status
+from reviewtui.core.model.records import ConsoleCommand, Operation, Session
 from reviewtui.core.model.tree import Tree
 from reviewtui.core.record import field, record
 
 FORMATS = ("patch", "markdown", "json", "fileops", "context")
-FAILED = frozenset({Status.AMBIGUOUS, Status.NOT_FOUND, Status.REFUSED, Status.CONFLICT})
 
 
 @record(frozen=True, slots=True)
@@ -64,6 +63,22 @@ class Accepted:
         return "every operation that applies, as with 'apply --yes'"
 
 
+def left_out(accepted: Accepted) -> list[OpResult]:
+    """The operations the accepted result was meant to hold and does not, because they
+    fail: without a review every operation that fails (``apply --yes`` would name it and
+    exit 1); with one, each the reviewer accepted or edited that does not land (nor waits
+    on a pending one). Pending and rejected operations are the reviewer's choice."""
+    out = []
+    for turn in accepted.run.turns:
+        for result in turn.results:
+            if result.landed or result.waits_on or result.outcome.status not in FAILED:
+                continue
+            verdict = result.decision.verdict
+            if not accepted.reviewed or verdict in (Verdict.ACCEPTED, Verdict.EDITED):
+                out.append(result)
+    return out
+
+
 @record(frozen=True, slots=True)
 class OpRow:
     """One operation as the reports show it."""
@@ -81,11 +96,7 @@ class OpRow:
 
     @property
     def title(self) -> str:
-        if isinstance(self.op, ConsoleCommand):
-            return self.op.text
-        if isinstance(self.op, Edit):
-            return f"{self.op.path} · Edit {self.op.label}"
-        return f"{self.op.path} · full file"
+        return op_title(self.op)
 
 
 def decision_label(result: OpResult, reviewed: bool) -> str:

@@ -14,7 +14,8 @@ from difflib import SequenceMatcher
 from reviewtui.core.engine import Verdict
 from reviewtui.core.engine.decisions import REJECTED_MESSAGE
 from reviewtui.core.engine.file_edits import normalize_or_none
-from reviewtui.core.export.accepted import FAILED, Accepted, OpRow, op_rows
+from reviewtui.core.export.accepted import Accepted, OpRow, op_rows
+from reviewtui.core.model.outcome import FAILED
 from reviewtui.core.model.records import Edit
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.syntax.symbols import enclosing, has_symbols

@@ -3,14 +3,17 @@
 A turn's commit holds the files that changed between the draft's checkpoint before the
 turn and the one after it, so the commits replay the accepted result turn by turn. Its
 message is the turn's request (the first line cut to 72 characters, the rest in the
-body) and two trailers: the decision counts and the session.
+body) and two trailers: the decision counts and the session. A turn some of whose
+operations are not in its commit (they failed, or were left pending) says which, above
+the trailers: a replayed git commit must not pass for the whole of the one it came from.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
-from reviewtui.core.engine import Decision, OpKey, SessionRun, Verdict
+from reviewtui.core.engine import Decision, OpKey, OpResult, SessionRun, Verdict, op_title
+from reviewtui.core.model.outcome import FAILED, Status
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.record import record
 
@@ -25,12 +28,15 @@ class Counts:
     edited: int = 0
     rejected: int = 0
     pending: int = 0
+    failed: int = 0  # not landed because they do not apply (not found, refused...)
 
     def phrase(self) -> str:
         parts = [f"accepted {self.accepted}", f"edited {self.edited}",
                  f"rejected {self.rejected}"]
         if self.pending:
             parts.append(f"pending {self.pending}")
+        if self.failed:
+            parts.append(f"failed {self.failed}")
         return ", ".join(parts)
 
 
@@ -40,15 +46,53 @@ class PlannedCommit:
     message: str
     changes: Mapping[str, FileState | None]  # path -> content after (None: removed)
     counts: Counts
+    left_out: tuple[str, ...] = ()  # the turn's operations not in it: "title (why)"
 
 
-def counts_for(keys: list[OpKey], decisions: Mapping[OpKey, Decision]) -> Counts:
+LEFT_OUT_SHOWN = 10  # operations a message names before "and N more"
+
+
+Shown = Callable[[OpKey], Status]  # an operation's status as the reviewer sees it
+
+
+def _failed(result: OpResult, verdict: Verdict, shown: Shown | None) -> bool:
+    """Not in the draft because it cannot land (not because it waits for a decision)."""
+    if verdict is Verdict.REJECTED or result.landed:
+        return False
+    return (shown(result.key) if shown is not None else result.outcome.status) in FAILED
+
+
+def counts_for(results: list[OpResult], decisions: Mapping[OpKey, Decision],
+               shown: Shown | None = None) -> Counts:
+    """The decisions on a commit's operations; one that is accepted (or was never decided)
+    but did not land because it cannot is ``failed``, not accepted nor pending."""
     tally = {Verdict.ACCEPTED: 0, Verdict.EDITED: 0, Verdict.REJECTED: 0, Verdict.PENDING: 0}
-    for key in keys:
+    failed = 0
+    for result in results:
+        key = result.key
         verdict = decisions[key].verdict if key in decisions else Verdict.PENDING
-        tally[verdict] += 1
+        if _failed(result, verdict, shown):
+            failed += 1
+        else:
+            tally[verdict] += 1
     return Counts(tally[Verdict.ACCEPTED], tally[Verdict.EDITED], tally[Verdict.REJECTED],
-                  tally[Verdict.PENDING])
+                  tally[Verdict.PENDING], failed)
+
+
+def left_out(results: list[OpResult], decisions: Mapping[OpKey, Decision],
+             shown: Shown | None = None) -> tuple[str, ...]:
+    """The operations of a commit's turns that are not in it and were not rejected, each
+    as "turn 2 a.py · Edit 1 (not_found)" ("pending" for one nobody decided that could
+    land)."""
+    out = []
+    for result in results:
+        verdict = decisions[result.key].verdict if result.key in decisions else Verdict.PENDING
+        if result.landed or verdict is Verdict.REJECTED:
+            continue
+        why = (str(shown(result.key) if shown is not None else result.outcome.status)
+               if _failed(result, verdict, shown) else "pending")
+        out.append(f"turn {result.key[0]} {_one_line(op_title(result.op))} ({why})")
+    return tuple(out)
 
 
 def _one_line(text: str) -> str:
@@ -72,7 +116,10 @@ def split_subject(request: str, fallback: str) -> tuple[str, str]:
     return cut.rstrip() + "...", body
 
 
-def commit_message(request: str, turn: int, session: str, counts: Counts) -> str:
+def commit_message(request: str, turn: int, session: str, counts: Counts,
+                   missing: tuple[str, ...] = ()) -> str:
+    """The turn's request, a paragraph naming ``missing`` (see :func:`left_out`) when
+    there are any, and the trailers."""
     subject, body = split_subject(request, f"reviewtui: turn {turn}")
     # Trailers must be the last paragraph; a body that ends in "Key: value" lines would
     # swallow them, which is harmless: git reads them all as trailers.
@@ -81,18 +128,27 @@ def commit_message(request: str, turn: int, session: str, counts: Counts) -> str
     parts = [subject]
     if body:
         parts.append(body)
+    if missing:
+        shown = [f"- {line}" for line in missing[:LEFT_OUT_SHOWN]]
+        if len(missing) > LEFT_OUT_SHOWN:
+            shown.append(f"- and {len(missing) - LEFT_OUT_SHOWN} more")
+        many = "s" if len(missing) > 1 else ""
+        parts.append(f"Not in this commit ({len(missing)} operation{many} of the session "
+                     "that did not land):\n" + "\n".join(shown))
     parts.append(trailers)
     return "\n\n".join(part.rstrip("\n") for part in parts) + "\n"
 
 
 def plan_commits(run: SessionRun, decisions: Mapping[OpKey, Decision],
-                 session: str) -> list[PlannedCommit]:
+                 session: str, shown: Shown | None = None) -> list[PlannedCommit]:
     """The commits of the draft ``run``: one per source commit that changed a file.
 
     A git commit is one turn, or several in a row when its diff reuses a path it removes
     (a link made a file: the removal, then the new file; see ``split_for_order``). Those
     parts share the commit's heading and message, and make one commit again: a commit of
-    the removal alone was a tree the history never held (QA pass 84b)."""
+    the removal alone was a tree the history never held (QA pass 84b). ``shown``: each
+    operation's status as the review shows it, when ``run`` is a review's draft (where an
+    operation left pending is not evaluated): tells a failed one from a pending one."""
     plans: list[PlannedCommit] = []
     pos = 0
     while pos < len(run.turns):
@@ -110,9 +166,11 @@ def plan_commits(run: SessionRun, decisions: Mapping[OpKey, Decision],
         parts, pos = run.turns[pos:end], end
         if not changes:
             continue
-        keys = [result.key for part in parts for result in part.results]
-        counts = counts_for(keys, decisions)
+        results = [result for part in parts for result in part.results]
+        counts = counts_for(results, decisions, shown)
+        missing = left_out(results, decisions, shown)
         plans.append(PlannedCommit(first.index,
-                                   commit_message(first.request, first.index, session, counts),
-                                   changes, counts))
+                                   commit_message(first.request, first.index, session, counts,
+                                                  missing),
+                                   changes, counts, missing))
     return plans

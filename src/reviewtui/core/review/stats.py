@@ -27,9 +27,9 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
 from reviewtui.core.engine import TurnResult
-from reviewtui.core.export.accepted import FAILED, Accepted, count_label
+from reviewtui.core.export.accepted import Accepted, count_label
 from reviewtui.core.export.fileops import plan_cost, plan_turn, sent_cost
-from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.outcome import FAILED, Status
 from reviewtui.core.model.records import ConsoleCommand
 from reviewtui.core.record import record, replace
 from reviewtui.core.review.landed import introduced

@@ -1,0 +1,108 @@
+"""A commit or a mail that leaves out some of its turn's operations says so.
+
+A replayed commit carries the source commit's message: when one of its changes cannot
+land (here a link to an absolute path, refused by design), the commit must not pass for
+the whole of the one it came from. Its message names what it leaves out and counts it
+as failed; ``apply --commit`` and ``export --format series`` name it on stderr and exit
+1, as ``apply --yes`` does; a range where nothing lands exports no empty series (found by
+helper-103: ``git am`` then says only "Patch format detection failed").
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from gitkit import git, new_repo
+
+from reviewtui.cli import main
+from reviewtui.core.git.commits import LEFT_OUT_SHOWN, Counts, commit_message
+
+
+def refused_link_range(tmp_path: Path) -> tuple[Path, str, str, str]:
+    """A repository: base; "Edit and link" (a text edit and a link out of the root);
+    "Only a link" (a link out of the root alone). Returns (repo, base, middle, head)."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "a.txt").write_text("one\ntwo\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "Base")
+    base = git(repo, "rev-parse", "HEAD").strip()
+    (repo / "a.txt").write_text("one\nTWO\n")
+    os.symlink("/etc/passwd", repo / "link")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "Edit and link")
+    middle = git(repo, "rev-parse", "HEAD").strip()
+    os.symlink("/etc/hosts", repo / "link2")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "Only a link")
+    return repo, base, middle, git(repo, "rev-parse", "HEAD").strip()
+
+
+def test_a_series_names_what_its_mails_leave_out(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo, base, _middle, head = refused_link_range(tmp_path)
+    code = main(["export", "--git", f"{base}..{head}", "--root", str(repo),
+                 "--format", "series"])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert out.count("\nSubject: [PATCH") == 1  # the link-only commit has no mail
+    mail = out.split("\nSubject: [PATCH] Edit and link\n", 1)[1]
+    assert ("Not in this commit (1 operation of the session that did not land):\n"
+            "- turn 1 link · link -> /etc/passwd (refused)\n") in mail
+    assert "Reviewed-by: reviewtui; accepted 1, edited 0, rejected 0, failed 1\n" in mail
+    assert "+TWO" in mail
+    lines = err.splitlines()
+    assert [line.split(": refused")[0] for line in lines if ": refused" in line] == [
+        f"commit {git(repo, 'rev-parse', '--short=12', f'{head}~1').strip()}: turn 1 "
+        "link · link -> /etc/passwd",
+        f"commit {head[:12]}: turn 2 link2 · link -> /etc/hosts"]
+    assert lines[-1] == ("reviewtui: 2 operations left out of the export: they fail (as "
+                         "'apply --yes' says, and leaves them out too)")
+
+
+def test_a_range_where_nothing_lands_writes_no_empty_series(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo, _base, middle, head = refused_link_range(tmp_path)
+    target = tmp_path / "series.mbox"
+    code = main(["export", "--git", f"{middle}..{head}", "--root", str(repo),
+                 "--format", "series", "-o", str(target)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "nothing to export: no accepted turn changes a file (the operations that fail " \
+           "are named above)" in err
+    assert "turn 1 link2 · link -> /etc/hosts: refused" in err
+    assert not target.exists()
+
+
+def test_apply_commit_says_which_commit_is_not_whole(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo, base, _middle, head = refused_link_range(tmp_path)
+    code = main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes",
+                 "--commit", "--branch", "replayed"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "1 commit on replayed (turn 1)" in out
+    assert ("; turn 1 not whole: each commit's message names the operations it leaves "
+            "out") in out
+    body = git(repo, "log", "-1", "--format=%B", "replayed")
+    assert body.startswith("Edit and link\n\nNot in this commit (1 operation")
+    assert "- turn 1 link · link -> /etc/passwd (refused)" in body
+    assert "accepted 1, edited 0, rejected 0, failed 1" in body
+    assert git(repo, "show", "replayed:a.txt") == "one\nTWO\n"
+    assert "link" not in git(repo, "ls-tree", "--name-only", "replayed").split()
+
+
+def test_a_message_names_at_most_ten_and_counts_the_rest() -> None:
+    missing = tuple(f"turn 3 f{n}.py · Edit 1 (not_found)" for n in range(LEFT_OUT_SHOWN + 3))
+    message = commit_message("Fix it", 3, "s.patch", Counts(2, 0, 1, 0, 13), missing)
+    paragraphs = message.split("\n\n")
+    assert paragraphs[0] == "Fix it"
+    listed = paragraphs[1].splitlines()
+    assert listed[0] == "Not in this commit (13 operations of the session that did not land):"
+    assert listed[1:] == [f"- {line}" for line in missing[:LEFT_OUT_SHOWN]] + ["- and 3 more"]
+    assert paragraphs[2].startswith("Reviewed-by: reviewtui; accepted 2, edited 0, "
+                                    "rejected 1, failed 13\n")  # trailers stay last
+    whole = commit_message("Fix it", 3, "s.patch", Counts(2, 0, 1))
+    assert "Not in this commit" not in whole
+    assert "failed" not in whole
