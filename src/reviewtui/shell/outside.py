@@ -203,8 +203,7 @@ def absorb(review: Review, path: str, disk: FileState | None, report: ReplayRepo
            renamed_to: str | None = None) -> None:
     """An outside change to a session path: new base, outside layer or deletion."""
     record = review._record(path)
-    if disk is not None and record.deleted:
-        revive(review, path, record, disk)
+    since = revive(review, path, record, disk) if disk is not None and record.deleted else []
     # The review's content is on disk: it wrote there, or an outside change is already
     # kept over what it wrote (a revert to the original bytes is still such a change).
     ours_on_disk = record.layer is not None or not same(record.seen, record.base)
@@ -279,6 +278,11 @@ def absorb(review: Review, path: str, disk: FileState | None, report: ReplayRepo
         record.seen = disk
         record.deleted = False
         report.note(path, MSG_KEPT if record.layer is not None else MSG_BACK)
+        if since:  # (made again after a deletion: decided while it was away)
+            report.note(path, f"deleted and made again outside the workbench: "
+                        f"{', '.join(since)}, decided while it was away, "
+                        f"{'is' if len(since) == 1 else 'are'} written into it as decided "
+                        "(the change made outside stays on top)")
 
 
 def stale_accepts(review: Review) -> list[OpKey]:

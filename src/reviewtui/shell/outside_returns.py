@@ -9,10 +9,11 @@ every outside change that gives a path a new original goes through.
 from __future__ import annotations
 
 from reviewtui.core.engine import Policy, evaluate_session
+from reviewtui.core.engine.decisions import Decision
 from reviewtui.core.engine.lineage import remember
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.model.tree import FileState, Tree
-from reviewtui.core.review.log import fold
+from reviewtui.core.review.log import DecisionItem, fold
 from reviewtui.core.review.plan import PathRecord
 from reviewtui.core.review.rebase import apply_layer
 from reviewtui.shell.replay import ReplayReport, same
@@ -48,24 +49,47 @@ def returned(review: Review, path: str, record: PathRecord, disk: FileState,
     return True
 
 
-def revive(review: Review, path: str, record: PathRecord, disk: FileState) -> None:
+def revive(review: Review, path: str, record: PathRecord, disk: FileState) -> list[str]:
     """A file the review had written, deleted outside, made again with other bytes (an
     editor saving by delete and create, a tool regenerating it): the record is put back
     as it was before the deletion, so the new bytes are read as an outside change over
     what the review wrote (kept on top), as they would be had the watcher not seen the
     file gone between. (Back as the review left it or as the session started from:
-    :func:`returned`; a file the review had not written is taken as new, as in place.)"""
+    :func:`returned`; a file the review had not written is taken as new, as in place.)
+
+    Returns the operations on ``path`` decided otherwise since the review last wrote it
+    (while it was away): the file is written as they now say, under the change on top,
+    and the reviewer is told which (helper-101: a reject made while the file was away
+    came off it with only "rebased over an outside change" to say so)."""
     if record.gone is None:
-        return
+        return []
     base, seen, ref, layer = record.gone
     if (seen is None or ref is None or same(disk, seen) or same(disk, base)
             or (layer is None and same(seen, base))):
-        return
+        return []
     if not set_base(review, path, base):
-        return
+        return []
+    since = _decided_since(review, path, record.gone_at)
     record.gone = record.gone_at = None
     record.base, record.seen, record.ref, record.layer = base, seen, ref, layer
     record.deleted, record.note = False, ""
+    return since
+
+
+def _decided_since(review: Review, path: str, at: int | None) -> list[str]:
+    """The operations on ``path`` whose decision in force differs from the one after the
+    log's first ``at`` entries, each described as the notices describe it."""
+    if at is None or not 0 <= at <= len(review._log):
+        return []
+    then = fold(review._log[:at]).decisions()
+    now = review._folded.decisions()
+    changed = []
+    for key in sorted(set(then) | set(now)):
+        if key in review._ops and then.get(key) != now.get(key):
+            item = DecisionItem.for_op(key, review._ops[key], now.get(key, Decision()))
+            if item.path == path:
+                changed.append(item.describe())
+    return changed
 
 
 def set_base(review: Review, path: str, state: FileState | None) -> bool:
