@@ -21,7 +21,7 @@ from reviewtui.core.engine import Decision
 from reviewtui.core.errors import DecisionRefused
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.review.rebase import ConflictKind
-from reviewtui.shell.replay import ReplayReport
+from reviewtui.shell.replay_report import ReplayReport
 from reviewtui.shell.review import MSG_REBASED, Review
 from reviewtui.shell.watch import follow_review
 

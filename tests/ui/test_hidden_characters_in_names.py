@@ -85,7 +85,7 @@ def test_operation_titles_picture_the_characters_of_their_path(tmp_path: Path) -
 
 
 async def test_outside_change_notices_picture_the_characters(tmp_path: Path) -> None:
-    from reviewtui.shell.replay import ReplayReport
+    from reviewtui.shell.replay_report import ReplayReport
 
     root, session = _project(tmp_path)
     review = Review.open(session, root, dry_run=True, first_frame=True)

@@ -48,7 +48,7 @@ if TYPE_CHECKING:  # imported where used: ``check`` and ``lint`` need none of th
     from reviewtui.core.protocol.config import ProjectConfig
     from reviewtui.core.review.diagnostics import Diagnostic
     from reviewtui.shell.git_commit import CommitReport
-    from reviewtui.shell.replay import ReplayReport
+    from reviewtui.shell.replay_report import ReplayReport
     from reviewtui.shell.review import Review
 
 def _project_for(loaded: LoadedSession, root: str | None) -> tuple[Path | None, str]:

@@ -15,7 +15,7 @@ TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/t
 if TYPE_CHECKING:
     import argparse
 
-    from reviewtui.shell.replay import ReplayReport
+    from reviewtui.shell.replay_report import ReplayReport
     from reviewtui.shell.review import Review
 
 

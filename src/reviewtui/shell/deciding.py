@@ -23,7 +23,8 @@ from reviewtui.core.record import replace
 from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind, fold
 from reviewtui.core.review.plan import op_path
 from reviewtui.shell.outside import deleted_outside, kept_outside
-from reviewtui.shell.replay import ReplayReport, sync
+from reviewtui.shell.replay import sync
+from reviewtui.shell.replay_report import ReplayReport
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:

@@ -50,7 +50,6 @@ from reviewtui.shell.outside_undone import put_back, undone_outside
 from reviewtui.shell.replay import (
     DIRECTORY,
     Directory,
-    ReplayReport,
     expand_paths,
     own_files,
     read_state,
@@ -58,6 +57,7 @@ from reviewtui.shell.replay import (
     sync,
     wait_for_writer,
 )
+from reviewtui.shell.replay_report import ReplayReport
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
@@ -282,7 +282,7 @@ def absorb(review: Review, path: str, disk: FileState | None, report: ReplayRepo
             report.note(path, f"deleted and made again outside the workbench: "
                         f"{', '.join(since)}, decided while it was away, "
                         f"{'is' if len(since) == 1 else 'are'} written into it as decided "
-                        "(the change made outside stays on top)")
+                        "(the change made outside stays on top)", tell=True)
 
 
 def stale_accepts(review: Review) -> list[OpKey]:
@@ -532,7 +532,7 @@ def bring_back(review: Review, paths: list[str], report: ReplayReport) -> None:
             if since:
                 note += (f", but for {', '.join(since)}, decided since: the file is written "
                          "as decided (accept it again to have it back)")
-            report.note(path, note)
+            report.note(path, note, tell=bool(since))
         elif record.seen is not None and set_base(review, path, record.seen):
             record.base = record.ref = record.seen
             review._evaluate_all()

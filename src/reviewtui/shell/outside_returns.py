@@ -16,7 +16,8 @@ from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.review.log import DecisionItem, fold
 from reviewtui.core.review.plan import PathRecord
 from reviewtui.core.review.rebase import apply_layer
-from reviewtui.shell.replay import ReplayReport, same
+from reviewtui.shell.replay import same
+from reviewtui.shell.replay_report import ReplayReport
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:

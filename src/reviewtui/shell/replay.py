@@ -1,8 +1,9 @@
 """Replay's disk side: the report, reading and walking the root, the guarded write loop.
 
-:class:`ReplayReport` is what one replay (or one batch of outside changes) did to the
-disk. The functions read files and folders under the root (never through a link) and
-order a batch of content-guarded writes and removals (:func:`write_in_order`).
+What one replay (or one batch of outside changes) did to the disk is a
+:class:`~reviewtui.shell.replay_report.ReplayReport`. The functions read files and
+folders under the root (never through a link) and order a batch of content-guarded
+writes and removals (:func:`write_in_order`).
 
 :func:`sync` is the replay itself: after the state file is saved, every path the draft
 (pinned by ``restore``, if it is) wants different from what the review last saw is
@@ -27,7 +28,7 @@ from reviewtui.core.errors import DiskChanged, DiskError
 from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.paths.safety import link_on_path
-from reviewtui.core.record import field, record, replace
+from reviewtui.core.record import record, replace
 from reviewtui.core.review.plan import (
     Want,
     compute_conflicts,
@@ -49,6 +50,7 @@ from reviewtui.shell.disk import (
     set_mode,
     write_link,
 )
+from reviewtui.shell.replay_report import ReplayReport
 from reviewtui.shell.state import StateFile, blob_dir_for
 from reviewtui.shell.statemark import mark_finished
 
@@ -56,50 +58,6 @@ TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/t
 if TYPE_CHECKING:
     from reviewtui.shell.review import Review
     from reviewtui.shell.write_batch import WriteBatch
-
-
-@record(slots=True)
-class ReplayReport:
-    """What one replay (or one batch of outside changes) did to the disk.
-
-    ``events`` holds one (path, message) per event in the order they happened: what the
-    reviewer and ``reviewtui apply`` are told; ``messages`` joins them as lines.
-    """
-
-    written: list[str] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    conflicts: list[str] = field(default_factory=list)
-    rebased: list[str] = field(default_factory=list)  # written over an outside change
-    outside: list[str] = field(default_factory=list)  # session paths changed outside
-    refreshed: list[str] = field(default_factory=list)  # other paths changed outside
-    would_write: list[str] = field(default_factory=list)  # dry run: left unwritten
-    # Accepts that no longer land, taken back to pending: (operation key, notice).
-    reverted: list[tuple[tuple[int, int], str]] = field(default_factory=list)
-    # Session paths put back outside to the content the session started from (git
-    # checkout -- FILE): their accepts are taken back (shell/outside.py take_back).
-    put_back: list[str] = field(default_factory=list)
-    back_again: list[str] = field(default_factory=list)  # and then back to the review's bytes
-    adopted: list[str] = field(default_factory=list)  # taken from disk as new originals
-    # Changed, but another program holds them open for writing (a save under way): not
-    # taken in yet; the watcher asks again (shell/watch.py follow_review).
-    held: list[str] = field(default_factory=list)
-    # Bulk decisions left out because an accept cannot apply there (decide_many).
-    skipped: list[tuple[int, int]] = field(default_factory=list)
-    events: list[tuple[str, str]] = field(default_factory=list)  # (path, what happened)
-    # An outside change held nothing the review had not seen (the watcher reporting its
-    # own writes): the review is as it was, and a screen has nothing to draw again.
-    unchanged: bool = False
-
-    @property
-    def messages(self) -> list[str]:
-        return [f"{path}: {text}" for path, text in self.events]
-
-    @property
-    def touched_disk(self) -> bool:
-        return bool(self.written or self.removed)
-
-    def note(self, path: str, message: str) -> None:
-        self.events.append((path, message))
 
 
 # --- reading and walking the disk ------------------------------------------------------

@@ -36,7 +36,8 @@ from reviewtui.shell.lock import RootLock
 from reviewtui.shell.outside import absorb, stale_accepts, take_back
 from reviewtui.shell.outside_returns import forget_unfit_gone, set_base
 from reviewtui.shell.project import load_project, named_paths, read_now
-from reviewtui.shell.replay import Directory, ReplayReport, read_state, same, sync, want_at
+from reviewtui.shell.replay import Directory, read_state, same, sync, want_at
+from reviewtui.shell.replay_report import ReplayReport
 from reviewtui.shell.state import ReviewState, StateFile
 from reviewtui.shell.state_records import blobs_of, decode_record, encode_record, orphaned_blobs
 from reviewtui.shell.statemark import finished, mark_finished, new_nonce

@@ -81,7 +81,8 @@ from reviewtui.shell.loader import LoadedSession, gc_paused, read_text
 from reviewtui.shell.lock import RootLock
 from reviewtui.shell.outside import MSG_ADOPTED, MSG_KEPT
 from reviewtui.shell.project import Project
-from reviewtui.shell.replay import MSG_REBASED, ReplayReport, RestorePreview
+from reviewtui.shell.replay import MSG_REBASED, RestorePreview
+from reviewtui.shell.replay_report import ReplayReport
 from reviewtui.shell.resume import close_review, open_review, save, session_sha
 from reviewtui.shell.state import StateFile
 

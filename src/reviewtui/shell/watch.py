@@ -30,7 +30,7 @@ import watchfiles
 from reviewtui.core.errors import WatchError
 from reviewtui.core.paths.gitignore import GitIgnore
 from reviewtui.shell.disk import SKIP_DIRS, is_temp_name
-from reviewtui.shell.replay import ReplayReport
+from reviewtui.shell.replay_report import ReplayReport
 
 DEBOUNCE_MS = 50
 STEP_MS = 10

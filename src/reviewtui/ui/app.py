@@ -16,7 +16,7 @@ from textual.geometry import Size
 from textual.worker import get_current_worker
 
 from reviewtui.core.errors import ReviewtuiError
-from reviewtui.shell.replay import ReplayReport
+from reviewtui.shell.replay_report import ReplayReport
 from reviewtui.shell.review import Review
 from reviewtui.shell.userconfig import load_keymap
 from reviewtui.shell.watch import follow_review, outside_change

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
-from reviewtui.shell.replay import ReplayReport
+from reviewtui.shell.replay_report import ReplayReport
 
 
 @dataclass

@@ -20,7 +20,7 @@ from textual.widgets import OptionList
 from reviewtui.core.engine import OpKey
 from reviewtui.core.review.rebase import ConflictKind
 from reviewtui.shell.outside import MSG_BEING_WRITTEN, MSG_BEING_WRITTEN_MANY
-from reviewtui.shell.replay import ReplayReport
+from reviewtui.shell.replay_report import ReplayReport
 from reviewtui.ui.diagnostics import op_badge
 from reviewtui.ui.messages import OutsideChangeTaken, SessionGrew
 from reviewtui.ui.opview import op_title
@@ -259,6 +259,8 @@ class ReviewCursor(ReviewPanes):
                         markup=False)
         for _key, notice in getattr(report, "reverted", ()):
             self.notify(sanitize(notice), severity="warning", markup=False)
+        for notice in getattr(report, "told", ()):
+            self.notify(sanitize(notice), severity="warning", markup=False, timeout=10)
         waiting = [path for path, note in getattr(report, "events", ())
                    if note == MSG_BEING_WRITTEN]
         if waiting:  # said once as it starts, and for each key pressed on it meanwhile

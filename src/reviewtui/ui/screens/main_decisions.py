@@ -19,7 +19,7 @@ from reviewtui.core.review.log import describe_step
 from reviewtui.core.review.plan import op_path
 from reviewtui.core.text.plural import plural
 from reviewtui.shell.outside import deleted_outside
-from reviewtui.shell.replay import ReplayReport
+from reviewtui.shell.replay_report import ReplayReport
 from reviewtui.ui.diagnostics import BADGE, changes_config, op_badge
 from reviewtui.ui.screens.main_cursor import ReviewCursor
 from reviewtui.ui.screens.review_states import ReviewStates

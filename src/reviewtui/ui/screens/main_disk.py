@@ -8,7 +8,7 @@ from textual import work
 
 from reviewtui.core.errors import ReviewtuiError
 from reviewtui.core.text.plural import plural
-from reviewtui.shell.replay import ReplayReport
+from reviewtui.shell.replay_report import ReplayReport
 from reviewtui.ui.screens.main_cursor import ReviewCursor
 from reviewtui.ui.worker_results import show_later
 
