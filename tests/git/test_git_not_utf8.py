@@ -215,3 +215,25 @@ def _checked(repo: Path, base: str, head: str, capsys: pytest.CaptureFixture[str
     out = capsys.readouterr().out
     assert code == 0, out
     return out
+
+
+def test_a_worktree_names_a_latin1_file_as_not_utf8_text(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--worktree`` leaves such a file out, as it leaves binary files; it said "this
+    change cannot be replayed exactly from its diff" (helper-103 F10). The UTF-8 change
+    beside it is reviewed; the Latin-1 one stays on disk as it is."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "notes.txt").write_text("one\ntwo\n")
+    (repo / "legacy.c").write_bytes(b"/* " + LATIN + b"*/\nint x;\n")
+    commit_all(repo, "Base")
+    (repo / "notes.txt").write_text("one\nTWO\n")
+    edited = b"/* " + LATIN + b"*/\nint x = 1;\n"
+    (repo / "legacy.c").write_bytes(edited)
+    assert main(["check", "--worktree", "--root", str(repo)]) == 0
+    out = capsys.readouterr().out
+    assert ("git-skipped info legacy.c: not UTF-8 text (a Latin-1 source, say): a working "
+            "tree's review reads UTF-8 text alone, and leaves it out as it leaves binary "
+            "files") in out
+    assert "cannot be replayed exactly" not in out
+    assert "notes.txt · Edit 1: applied" in out
+    assert (repo / "legacy.c").read_bytes() == edited

@@ -48,7 +48,7 @@ def attributes_pattern(path: str) -> str:
     return '"' + globbed.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def _utf8(data: bytes) -> bool:
+def is_utf8(data: bytes) -> bool:
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
@@ -58,7 +58,7 @@ def _utf8(data: bytes) -> bool:
 
 def _named(raw: bytes) -> str | None:
     """A path as a file line names it, when an attributes file can name it too."""
-    path = raw.decode("utf-8") if _utf8(raw) else None
+    path = raw.decode("utf-8") if is_utf8(raw) else None
     return path if path is not None and not _SPECIAL.search(path) else None
 
 
@@ -71,7 +71,7 @@ def not_utf8_paths(log: bytes) -> list[str]:
         # A piece runs to the next diff: its own file diff, then maybe the next commit's
         # header (whose message, if not UTF-8, marking cannot help).
         body = piece.partition(b"\nFrom ")[0]
-        if _utf8(body):
+        if is_utf8(body):
             continue
         for found in _FILE_LINE.finditer(body.split(b"\n@@", 1)[0]):
             path = _named(found.group(1))
@@ -113,7 +113,7 @@ def not_utf8_before(repo: Repo, log: bytes) -> list[str]:
     except GitError:  # (a partial clone: the range is read as it is, and says what it lacks)
         return []
     return [path for path, blob in zip(paths, blobs, strict=True)
-            if b"\0" not in blob and not _utf8(blob)]
+            if b"\0" not in blob and not is_utf8(blob)]
 
 
 def binary_where_not_utf8(repo: Repo, log_args: Sequence[str], header: bytes, data: bytes,
@@ -125,7 +125,7 @@ def binary_where_not_utf8(repo: Repo, log_args: Sequence[str], header: bytes, da
     help, and the reader names it (the first log would name a file the marking fixes)."""
     log = data[len(header):]
     # (``utf8``: the caller read it as UTF-8 already; a scan costs ~0.1 s on 37 MB.)
-    paths = list(dict.fromkeys([*([] if utf8 or _utf8(log) else not_utf8_paths(log)),
+    paths = list(dict.fromkeys([*([] if utf8 or is_utf8(log) else not_utf8_paths(log)),
                                 *not_utf8_before(repo, log)]))
     if not paths:
         return data

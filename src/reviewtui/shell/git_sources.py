@@ -36,7 +36,7 @@ from reviewtui.core.review.log import LogKind
 from reviewtui.core.text.lines import encodes_utf8
 from reviewtui.shell.disk import atomic_write
 from reviewtui.shell.git import DIFF_ARGS, GitWriter, Repo, disk_state, git_mode, materialize
-from reviewtui.shell.git_not_utf8 import binary_where_not_utf8
+from reviewtui.shell.git_not_utf8 import binary_where_not_utf8, is_utf8
 from reviewtui.shell.git_tree import tree_listing
 from reviewtui.shell.loader import gc_paused, input_limit, prime
 from reviewtui.shell.project import Project, load_project, stand_in
@@ -459,6 +459,8 @@ def open_worktree(root: str | None, *, keep: bool) -> GitSource:
 
 _NOT_UTF8 = ("its name is not UTF-8, and a review keeps every path in UTF-8: rename it to "
              "review it")
+_NOT_UTF8_TEXT = ("not UTF-8 text (a Latin-1 source, say): a working tree's review reads UTF-8 "
+                  "text alone, and leaves it out as it leaves binary files")
 _RENORMALIZED = ("exactly as a checkout of HEAD writes it, but git would store it otherwise "
                  "(its line endings renormalized by `git add`): no change of its content to "
                  "review")
@@ -547,6 +549,9 @@ def _not_replayable(repo: Repo, base: str, text: bytes, changed: Sequence[str],
             if not same and want is not None and disk is not None and (
                     disk.data.replace(b"\r\n", b"\n") == want.data.replace(b"\r\n", b"\n")):
                 bad.append((path, _CONVERTED))
+            elif not same and not all(state is None or is_utf8(state.data)
+                                      for state in (disk, head.get(path))):
+                bad.append((path, _NOT_UTF8_TEXT))  # (QA s35 helper-103 F10: it said the above)
             elif not same:
                 bad.append((path, "this change cannot be replayed exactly from its diff"))
             elif disk is not None and start.get(path) is not None and (
