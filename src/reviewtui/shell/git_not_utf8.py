@@ -14,10 +14,11 @@ otherwise (yours, which may call other files binary); the repository's own
 refused, the message naming that path. So is a commit message that is not UTF-8, or a
 path git quotes (a control character, a quote, a backslash).
 
-Not helped here (helper-103, QA s35): an edit of such a file whose own diff happens to be
-UTF-8 (its hunks away from the other bytes) is a text edit of a file the review reads as
-binary, and is refused as one; a checkout that converts line endings (``core.autocrlf``)
-holds other bytes than the blob a marked file's binary patch was made for.
+A file not UTF-8 before the range whose own diffs are UTF-8 (hunks away from its other
+bytes) is marked too (:func:`not_utf8_before`): read as text, its edits were refused as
+text edits of a binary file (helper-103, QA s35). A checkout that converts line endings
+(``core.autocrlf``) writes a marked file with CRLF: ``core/engine/filebytes.py`` patches
+its LF form.
 """
 
 from __future__ import annotations
