@@ -63,8 +63,7 @@ def test_a_result_format_names_the_failed_operation_and_exits_1(
     assert err.splitlines() == [
         f"{session}:12: turn 1 f.txt · Edit 1: not_found - SEARCH not found in f.txt, and "
         "nothing in the file is similar",
-        "reviewtui: 1 operation left out of the export: it fails (as 'apply --yes' says, "
-        "and leaves it out too)"]
+        "reviewtui: 1 change left out of the export (named above)"]
     assert "not in the file" not in out  # the failed edit is not in the result
     assert ("+B" in out and "+C" in out) if format == "patch" else "C\n" in out
 
@@ -94,3 +93,80 @@ def test_with_a_review_a_failed_operation_left_pending_is_not_named(
     assert "left out" not in err
     assert "+B" in out
     assert "+C" not in out
+
+
+def test_a_saved_accept_the_opening_takes_back_is_named(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Turn 2's edit needs turn 1's: accepted, then turn 1 rejected, it does not land; the
+    export's opening takes it back to pending, and it went unsaid with exit 0 (QA s36
+    helper-104)."""
+    session, root = project(tmp_path)
+    state = tmp_path / "review.json"
+    with Review.open(session, root, state_path=state) as review:
+        review.decide((1, 0), Decision.accept())
+        review.decide((2, 0), Decision.accept())
+        review.decide((1, 0), Decision.reject())
+    code = main(["export", str(session), "--root", str(root), "--state", str(state),
+                 "--format", "patch"])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert (f"{session}:22: turn 2 f.txt · Edit 1: the saved accept does not land (not found "
+            "on the files as they are now): taken back") in err.splitlines()
+    assert err.splitlines()[-1] == "reviewtui: 1 change left out of the export (named above)"
+    assert "+C" not in out
+
+
+def test_accepts_taken_back_on_a_root_put_back_to_the_original_are_named(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--root`` on a fresh copy of the original: the review's files read as put back
+    outside, its accepts taken back; the export said nothing and exited 0."""
+    session, root = project(tmp_path)
+    state = tmp_path / "review.json"
+    with Review.open(session, root, state_path=state) as review:
+        review.decide((1, 0), Decision.accept())
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    (fresh / "f.txt").write_text("a\nb\nc\n")
+    code = main(["export", str(session), "--root", str(fresh), "--state", str(state),
+                 "--format", "patch"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert (f"{session}:5: turn 1 f.txt · Edit 1: put back outside the workbench to what the "
+            "session started from; its accept was taken back") in err
+    assert (fresh / "f.txt").read_text() == "a\nb\nc\n"  # an export writes nothing
+
+
+def test_a_near_match_left_out_is_named(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """``apply --yes`` leaves a near match out and says so: the export did neither."""
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "a.py").write_text("def f():\n    x = 1\n    return x\n")
+    session = tmp_path / "s.md"
+    session.write_text("## Turn 1\n> near\n\n--- File: a.py ---\n<<<<<<< SEARCH\n"
+                       "def f():\n    x  =  1\n    return x\n=======\ndef f():\n"
+                       "    x = 2\n    return x\n>>>>>>> REPLACE\n")
+    code = main(["export", str(session), "--root", str(root), "--format", "patch"])
+    out, err = capsys.readouterr()
+    if "needs_review" not in err:
+        pytest.fail(f"the fixture is no near match any more: {err!r}")
+    assert code == 1
+    assert f"{session}:5: turn 1 a.py · Edit 1: needs_review" in err
+    assert "x = 2" not in out
+
+
+def test_control_characters_of_a_left_out_operation_are_spelt_out(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """export's stdout is data, byte for byte; its stderr quotes outside text (a path):
+    spelt out, as check and apply spell it (QA s36 helper-104: an OSC title sequence
+    reached the terminal)."""
+    root = tmp_path / "root"
+    root.mkdir()
+    session = tmp_path / "s.md"
+    session.write_text("## Turn 1\n> odd\n\n--- File: t\x1b]0;OWNED\x07.py ---\n"
+                       "<<<<<<< SEARCH\nnothing\n=======\nsomething\n>>>>>>> REPLACE\n")
+    assert main(["export", str(session), "--root", str(root), "--format", "patch"]) == 1
+    err = capsys.readouterr().err
+    assert "\x1b" not in err
+    assert "\x07" not in err
+    assert "t\\u001b]0;OWNED\\u0007.py" in err

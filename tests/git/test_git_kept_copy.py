@@ -40,14 +40,25 @@ def _run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str]:
 @pytest.mark.parametrize("command", [["check"], ["stats"], ["export", "--format", "patch"]])
 def test_a_command_that_keeps_nothing_reads_a_from_git_after_apply(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], command: list[str]) -> None:
+    """After apply, check and stats still read A from git (the kept copy holds B); export
+    reads the review apply kept, on the copy it was made on: the same patch, from the
+    review's decisions (QA s36 helper-104: a review of the range could not be exported)."""
     repo, spec = _range(tmp_path)
     before = _run(capsys, *command, "--git", spec, "--root", str(repo))
     assert main(["apply", "--git", spec, "--root", str(repo), "--yes"]) == 0
     kept = next((repo / ".git" / "reviewtui").glob("*.root"))
     assert (kept / "f.txt").read_text() == "a\nb\n"
     capsys.readouterr()
-    assert _run(capsys, *command, "--git", spec, "--root", str(repo)) == before
+    after = _run(capsys, *command, "--git", spec, "--root", str(repo))
     assert before[0] == 0
+    if command[0] != "export":
+        assert after == before
+        return
+    head, _, patch = after[1].partition("\n\n")
+    assert (after[0], patch) == (before[0], before[1].partition("\n\n")[2])
+    assert "+b" in patch
+    assert "(the decisions in the review state " in head
+    assert ".patch.review.json)" in head
 
 
 def test_a_second_apply_resumes_the_kept_review(

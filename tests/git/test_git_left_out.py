@@ -57,8 +57,7 @@ def test_a_series_names_what_its_mails_leave_out(
         f"commit {git(repo, 'rev-parse', '--short=12', f'{head}~1').strip()}: turn 1 "
         "link · link -> /etc/passwd",
         f"commit {head[:12]}: turn 2 link2 · link -> /etc/hosts"]
-    assert lines[-1] == ("reviewtui: 2 operations left out of the export: they fail (as "
-                         "'apply --yes' says, and leaves them out too)")
+    assert lines[-1] == "reviewtui: 2 changes left out of the export (named above)"
 
 
 def test_a_range_where_nothing_lands_writes_no_empty_series(
@@ -106,3 +105,81 @@ def test_a_message_names_at_most_ten_and_counts_the_rest() -> None:
     whole = commit_message("Fix it", 3, "s.patch", Counts(2, 0, 1))
     assert "Not in this commit" not in whole
     assert "failed" not in whole
+
+
+def test_the_later_part_of_a_split_commit_is_named_by_its_commit(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A commit that makes a link a file is read as two turns; its second part's refusal
+    was named "working tree:" in a range (QA s36 helper-104)."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "a.txt").write_text("a\n")
+    os.symlink("a.txt", repo / "L")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "Base")
+    base = git(repo, "rev-parse", "HEAD").strip()
+    (repo / "L").unlink()
+    (repo / "L").write_text("now a file\n")
+    os.symlink("/etc/passwd", repo / "evil")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "Link becomes a file")
+    head = git(repo, "rev-parse", "HEAD").strip()
+    assert main(["export", "--git", f"{base}..{head}", "--root", str(repo),
+                 "--format", "patch"]) == 1
+    err = capsys.readouterr().err
+    assert f"commit {head[:12]}: turn 2 evil · link -> /etc/passwd: refused" in err
+    assert "working tree" not in err
+
+
+def test_a_turn_with_nothing_landed_is_named_in_the_commit_summary(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Its commit is not made (nothing of it landed); the summary said nothing of it."""
+    repo, base, _middle, head = refused_link_range(tmp_path)
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes",
+                 "--commit", "--branch", "replayed"]) == 1
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith("; no commit for turn 2: none of its operations landed "
+                                 "(named above)")
+
+
+def test_a_link_target_with_control_characters_is_spelt_out_in_the_message(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A commit message is printed by git log as it is: the list of what a commit leaves
+    out must not carry a terminal sequence, nor a newline that forges a trailer."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "a.txt").write_text("a\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "Base")
+    base = git(repo, "rev-parse", "HEAD").strip()
+    (repo / "a.txt").write_text("a\nb\n")
+    os.symlink("/t\x1b]0;OWNED\x07x\nSigned-off-by: Mallory <m@example.org>", repo / "odd")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "Odd link")
+    head = git(repo, "rev-parse", "HEAD").strip()
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes",
+                 "--commit", "--branch", "replayed"]) == 1
+    capsys.readouterr()
+    body = git(repo, "log", "-1", "--format=%B", "replayed")
+    assert "\x1b" not in body
+    assert "\x07" not in body
+    assert ("- turn 1 odd · link -> /t\\u001b]0;OWNED\\u0007x\\u000aSigned-off-by: Mallory "
+            "<m@example.org> (refused)") in body
+    assert "Mallory" not in git(repo, "log", "-1", "--format=%(trailers)", "replayed")
+
+
+def test_a_worktree_change_left_out_of_the_review_is_named_by_the_export(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A symbolic link in the working tree is left out of its review (named in a note,
+    left on disk): a series of it left the link out with exit 0 and nothing said."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "a.txt").write_text("a\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "Base")
+    (repo / "a.txt").write_text("a\nb\n")
+    os.symlink("a.txt", repo / "wt-link")
+    code = main(["export", "--worktree", "--root", str(repo), "--format", "series"])
+    out, err = capsys.readouterr()
+    assert code == 1
+    assert "working tree: git-skipped info wt-link: a symbolic link" in err
+    assert err.splitlines()[-1] == "reviewtui: 1 change left out of the export (named above)"
+    assert "wt-link" not in out
+    assert "+b" in out

@@ -45,14 +45,20 @@ async def _decide(session: Path, root: Path,
         return status_counts(app), subtitle
 
 
-def _headless(session: Path, root: Path,
-              capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
-    """What stats and the exports say, read from the review state on disk."""
+def _headless(session: Path, root: Path, capsys: pytest.CaptureFixture[str],
+              left_out: int = 0) -> dict[str, object]:
+    """What stats and the exports say, read from the review state on disk. ``left_out``:
+    accepts that do not land, which the result formats (patch, fileops) name on stderr
+    and exit 1 for."""
     capsys.readouterr()
     out: dict[str, object] = {}
     for fmt in ("json", "markdown", "patch", "fileops", "context"):
-        assert main(["export", str(session), "--root", str(root), "--format", fmt]) == 0
-        out[fmt] = capsys.readouterr().out
+        code = main(["export", str(session), "--root", str(root), "--format", fmt])
+        said = capsys.readouterr()
+        result = fmt in ("patch", "fileops") and left_out
+        assert code == (1 if result else 0), said.err
+        assert (f"reviewtui: {left_out} change" in said.err) == bool(result), said.err
+        out[fmt] = said.out
     assert main(["stats", str(session), "--root", str(root), "--json"]) == 0
     out["stats"] = json.loads(capsys.readouterr().out)
     assert main(["stats", str(session), "--root", str(root)]) == 0
@@ -110,7 +116,7 @@ async def test_rejecting_the_pending_one_fails_the_waiting_accept_everywhere(
     shown, subtitle = await _decide(session, root, [(1, 0, "y"), (0, 0, "n")])
     assert shown == {"rejected": 1, "failed": 1}
     assert "waits on" not in subtitle
-    said = _headless(session, root, capsys)
+    said = _headless(session, root, capsys, left_out=1)  # the failed accept
     doc = json.loads(str(said["json"]))
     assert grouped_counts(doc["totals"]["by_decision"]) == shown
     assert doc["totals"]["failed"] == 1

@@ -60,7 +60,7 @@ def _write_all(out: BinaryIO, data: bytes) -> None:
     out.flush()
 
 
-@gitsource.sourced(keep=False)
+@gitsource.sourced(keep=False, reviewed=True)
 def export(args: argparse.Namespace) -> int:
     from reviewtui.core.export import render
     from reviewtui.shell.disk import atomic_write
@@ -99,13 +99,17 @@ def export(args: argparse.Namespace) -> int:
 
 
 def _say_left_out(accepted: Accepted, args: argparse.Namespace) -> int:
-    """Name on stderr each operation the result leaves out because it fails (see
-    :func:`reviewtui.core.export.accepted.left_out`), as ``apply`` names it; the count."""
-    from reviewtui.cli.report import Places, outcome_line
+    """Name on stderr each operation the result leaves out (see
+    :func:`reviewtui.core.export.accepted.left_out`), as ``apply`` names it, and each
+    change a working tree's review left out (``git-skipped``); the count."""
+    from reviewtui.cli.report import Places, finding_line, outcome_line
+    from reviewtui.core.engine import op_title
     from reviewtui.core.export.accepted import left_out
+    from reviewtui.core.importers.gitlog import SKIPPED
 
     missing = left_out(accepted)
-    if not missing:
+    skipped = [f for f in accepted.findings if f.rule == SKIPPED]
+    if not missing and not skipped:
         return 0
     where = Places(accepted.source)
     if getattr(args, "git_range", None) or getattr(args, "worktree", False):
@@ -114,16 +118,19 @@ def _say_left_out(accepted: Accepted, args: argparse.Namespace) -> int:
         # A temporary session file, gone when the export ends: named by the commits.
         where = Places.by_commit(accepted.source, accepted.session.turns,
                                  Path(accepted.source).read_text(encoding="utf-8").splitlines())
+    taken = dict(accepted.taken_back)
     for result in missing:
-        print(outcome_line(where, result), file=sys.stderr)
-    one = len(missing) == 1
-    why = (f"accepted in the review, but {'it does' if one else 'they do'} not land"
-           if accepted.reviewed else
-           f"{'it fails' if one else 'they fail'} (as 'apply --yes' says, and leaves "
-           f"{'it' if one else 'them'} out too)")
-    print(f"reviewtui: {len(missing)} operation{'' if one else 's'} left out of the "
-          f"export: {why}", file=sys.stderr)
-    return len(missing)
+        if result.key in taken:
+            print(f"{where(result.op.span.start)}: turn {result.key[0]} "
+                  f"{op_title(result.op)}: {taken[result.key]}", file=sys.stderr)
+        else:
+            print(outcome_line(where, result), file=sys.stderr)
+    for finding in skipped:
+        print(finding_line(where, finding), file=sys.stderr)
+    count = len(missing) + len(skipped)
+    print(f"reviewtui: {count} change{'' if count == 1 else 's'} left out of the export "
+          "(named above)", file=sys.stderr)
+    return count
 
 
 def _check_output(target: Path, accepted: Accepted, args: argparse.Namespace) -> None:

@@ -33,9 +33,11 @@ def add_options(command: argparse.ArgumentParser) -> None:
 
 
 def resolve(args: argparse.Namespace, *, keep: bool, session_attr: str = "session",
-            listed: bool = False) -> GitSource | None:
+            listed: bool = False, reviewed: bool = False) -> GitSource | None:
     """Fill in ``args.<session_attr>``, ``args.root`` (and ``args.state`` for a working
-    tree) from the git options; None when they are not used."""
+    tree) from the git options; None when they are not used. ``reviewed``: a range's
+    review kept by open or apply is read too (``args.state``), on the project it was made
+    on (``args.root`` None: the root the state names)."""
     git_range = getattr(args, "git_range", None)
     worktree = getattr(args, "worktree", False)
     given = getattr(args, session_attr, None)
@@ -70,6 +72,14 @@ def resolve(args: argparse.Namespace, *, keep: bool, session_attr: str = "sessio
     setattr(args, session_attr, value)
     args.root = str(source.root)
     args.git_repository = str(source.repo.top)  # (args.root may be a temporary copy)
+    if reviewed and git_range is not None and hasattr(args, "state"):
+        if args.state is None and source.kept_state is not None and source.kept_state.is_file():
+            args.state = str(source.kept_state)
+        if args.state is not None:
+            # The review's own project (the copy of A it wrote, or the checkout): the
+            # range's lazy stand-in holds no file, and every file the review wrote read
+            # as deleted outside (QA s36 helper-104).
+            args.root = None
     return source
 
 
@@ -97,8 +107,8 @@ Handler = Callable[["argparse.Namespace"], int]
 
 
 def sourced(*, keep: bool, session_attr: str = "session", head_root: bool = False,
-            usage: Callable[[argparse.Namespace], None] | None = None
-            ) -> Callable[[Handler], Handler]:
+            usage: Callable[[argparse.Namespace], None] | None = None,
+            reviewed: bool = False) -> Callable[[Handler], Handler]:
     """Run a command with its session from ``--git``/``--worktree`` when given.
 
     ``keep``: the session (and a range's copy of A) live in ``<git dir>/reviewtui`` so a
@@ -107,7 +117,7 @@ def sourced(*, keep: bool, session_attr: str = "session", head_root: bool = Fals
     working tree is evaluated against HEAD's content (``check``), not the disk.
     ``usage``: the command's own usage checks, made first: a usage error copies nothing
     (A's tree was copied into ``<git dir>/reviewtui`` before ``apply`` said it needs
-    ``--yes``).
+    ``--yes``). ``reviewed``: see :func:`resolve`.
     """
 
     def wrap(handler: Handler) -> Handler:
@@ -117,7 +127,8 @@ def sourced(*, keep: bool, session_attr: str = "session", head_root: bool = Fals
             kept = keep and not getattr(args, "dry_run", False)
             if usage is not None:
                 usage(args)
-            source = resolve(args, keep=kept, session_attr=session_attr, listed=not keep)
+            source = resolve(args, keep=kept, session_attr=session_attr, listed=not keep,
+                             reviewed=reviewed)
             try:
                 if source is not None and head_root and source.origin.kind == "worktree":
                     args.root = str(head_copy(source))

@@ -30,11 +30,14 @@ class Places:
         line named by its turn's commit, ``commit 1a2b3c4d5e6f``, or ``working tree``."""
         from reviewtui.core.importers.gitlog import COMMIT_LINE  # (git sessions alone)
 
-        labels = []
+        labels: list[tuple[int, str]] = []
         for turn in turns:
-            start = turn.span.start
-            found = COMMIT_LINE.match(lines[start - 1]) if 0 < start <= len(lines) else None
-            labels.append((start, f"commit {found.group(1)[:12]}" if found else "working tree"))
+            # (a commit split into turns, a link made a file: its parts share its heading,
+            # and start at a diff line; QA s36 helper-104: they read "working tree")
+            at = turn.heading_span.start if turn.heading_span is not None else turn.span.start
+            found = COMMIT_LINE.match(lines[at - 1]) if 0 < at <= len(lines) else None
+            labels.append((min(at, turn.span.start),
+                           f"commit {found.group(1)[:12]}" if found else "working tree"))
         return cls(file, labels)
 
     def __call__(self, line: int) -> str:

@@ -4,7 +4,8 @@
 paths, messages and project check commands. Their stdout and stderr go through
 :class:`VisibleWriter`, which keeps newlines and tabs and spells out every other control
 character (:func:`reviewtui.core.text.visible.visible`). ``export`` and ``view`` print data
-(a patch, a file) and are left byte for byte.
+(a patch, a file), left byte for byte; ``export``'s stderr, which names the operations it
+leaves out, goes through the writer too.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ if TYPE_CHECKING:
     from typing import TextIO
 
 REPORT_COMMANDS = frozenset({"check", "lint", "apply", "restore", "stats"})
+# Commands whose stdout is data, left byte for byte, and whose stderr quotes outside text
+# (export names the operations it leaves out: their paths, a link's target).
+DATA_COMMANDS = frozenset({"export"})
 
 
 class VisibleWriter:
@@ -48,12 +52,14 @@ class VisibleWriter:
 
 @contextlib.contextmanager
 def visible_output(command: str) -> Iterator[None]:
-    """Route stdout and stderr through :class:`VisibleWriter` while a report command runs."""
-    if command not in REPORT_COMMANDS:
+    """Route stdout and stderr through :class:`VisibleWriter` while a report command runs
+    (stderr alone for a data command)."""
+    if command not in REPORT_COMMANDS and command not in DATA_COMMANDS:
         yield
         return
     out, err = sys.stdout, sys.stderr
-    sys.stdout = VisibleWriter(out)
+    if command in REPORT_COMMANDS:
+        sys.stdout = VisibleWriter(out)
     sys.stderr = VisibleWriter(err)
     try:
         yield

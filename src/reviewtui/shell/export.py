@@ -48,7 +48,22 @@ def accepted_from_review(review: Review) -> Accepted:
     state = str(review.state_path) if review.state_path is not None else None
     review.finish_evaluation()  # (the workbench's display may still be walking on)
     return Accepted.of(_with_failures(review.draft, review.display), str(review.loaded.file),
-                       reviewed=True, state=state)
+                       reviewed=True, state=state, taken_back=_taken_back(review))
+
+
+def _taken_back(review: Review) -> tuple[tuple[OpKey, str], ...]:
+    """The saved accepts the opening took back, each with why: those that no longer land
+    (``orphaned``), and those of files put back outside to the original (the opening's
+    report): the export names them as left out (QA s36 helper-104: they went unsaid)."""
+    taken: dict[OpKey, str] = {}
+    for item in review.orphaned:
+        if item.get("verdict") in ("accepted", "edited") and "reason" in item:
+            taken[(int(item["turn"]), int(item["pos"]))] = (
+                f"the saved accept does not land ({item['reason']}): taken back")
+    if review.last_report is not None:
+        for key, notice in review.last_report.reverted:
+            taken[key] = notice.partition("): ")[2] or notice
+    return tuple(sorted(taken.items()))
 
 
 def _with_failures(draft: SessionRun, display: SessionRun) -> SessionRun:

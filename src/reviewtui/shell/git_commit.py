@@ -11,11 +11,12 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from reviewtui.core.engine import Decision
+from reviewtui.core.engine import Decision, OpKey
 from reviewtui.core.engine.links import is_link, link_state
 from reviewtui.core.errors import GitError, UsageError
-from reviewtui.core.git.commits import PlannedCommit, plan_commits
+from reviewtui.core.git.commits import PlannedCommit, failed_uncommitted, plan_commits
 from reviewtui.core.git.series import series_text
+from reviewtui.core.model.outcome import Status
 from reviewtui.core.record import record
 from reviewtui.shell.git import (
     ZERO,
@@ -45,10 +46,11 @@ class CommitReport:
     ref: str
     turns: tuple[int, ...]
     partial: tuple[int, ...] = ()  # turns whose commit leaves out some of their operations
+    dropped: tuple[int, ...] = ()  # turns with no commit: nothing of them landed
 
     def summary(self) -> str:
         if not self.commits:
-            return "no accepted turn changes a file: nothing to commit"
+            return "no accepted turn changes a file: nothing to commit" + self._dropped()
         where = self.ref.removeprefix("refs/heads/")
         many = "s" if len(self.commits) > 1 else ""
         text = (f"{len(self.commits)} commit{many} on {where} (turn{many} "
@@ -57,7 +59,14 @@ class CommitReport:
             some = "s" if len(self.partial) > 1 else ""
             text += (f"; turn{some} {', '.join(map(str, self.partial))} not whole: "
                      "each commit's message names the operations it leaves out")
-        return text
+        return text + self._dropped()
+
+    def _dropped(self) -> str:
+        if not self.dropped:
+            return ""
+        some = "s" if len(self.dropped) > 1 else ""
+        return (f"; no commit for turn{some} {', '.join(map(str, self.dropped))}: none of "
+                f"{'their' if some else 'its'} operations landed (named above)")
 
 
 def commit_review(review: Review, branch: str | None = None) -> CommitReport:
@@ -75,8 +84,11 @@ def commit_review(review: Review, branch: str | None = None) -> CommitReport:
         raise GitError(f"checkpoint {review.disk_checkpoint} is restored on disk: restore the "
                        "last checkpoint first, so the disk holds what would be committed",
                        rule="git-restored")
-    plans = plan_commits(review.draft, review.decisions, review.loaded.file.name,
-                         lambda key: review.outcome(key).status)
+    def shown(key: OpKey) -> Status:  # an operation's status as the review shows it
+        return review.outcome(key).status
+
+    plans = plan_commits(review.draft, review.decisions, review.loaded.file.name, shown)
+    dropped = failed_uncommitted(review.draft, review.decisions, shown)
     identity_check(repo)
     # On the checkout the files are as git checked them out (CRLF under eol=crlf, say);
     # on a copy written from git's objects they are as git stores them.
@@ -88,7 +100,8 @@ def commit_review(review: Review, branch: str | None = None) -> CommitReport:
                              checkout=checkout)
         if made:
             move_ref(repo, ref, made[-1], ZERO, "reviewtui: accepted turns")
-        return CommitReport(tuple(made), ref, tuple(p.turn for p in plans), _partial(plans))
+        return CommitReport(tuple(made), ref, tuple(p.turn for p in plans), _partial(plans),
+                            dropped)
     head = _check_checkout(repo, review, origin.base)
     _refuse_foreign_changes(repo, review)
     _refuse_staged(repo, head)
@@ -99,7 +112,8 @@ def commit_review(review: Review, branch: str | None = None) -> CommitReport:
         args = ("--no-deref",) if ref == "HEAD" else ()
         repo.git("update-ref", *args, "-m", "reviewtui: accepted turns", ref, made[-1], head)
         sync_index(repo, made[-1], (path for plan in plans for path in plan.changes))
-    return CommitReport(tuple(made), ref, tuple(p.turn for p in plans), _partial(plans))
+    return CommitReport(tuple(made), ref, tuple(p.turn for p in plans), _partial(plans),
+                            dropped)
 
 
 def _partial(plans: list[PlannedCommit]) -> tuple[int, ...]:

@@ -94,6 +94,9 @@ class GitSource:
     note: str = ""  # what the user should know about where the review happens
     # What else ends with the command: a tree read from git (shell/git_tree.py).
     closers: list[Callable[[], None]] = field(default_factory=list)
+    # A range's review as open and apply keep it (in <git dir>/reviewtui), for a command
+    # that reads one without keeping its own (export); it may not exist.
+    kept_state: Path | None = None
 
     def close(self) -> None:
         for end in self.closers:
@@ -172,7 +175,8 @@ def open_range(spec: str, root: str | None, *, keep: bool, listed: bool = False)
     on_copy = keep and tree == repo.state_dir / f"{name}.root"
     state = default_state_path(session) if on_copy else None
     return GitSource(repo, origin, session, tree, state, cleanup=cleanup, note=note,
-                     closers=closers)
+                     closers=closers,
+                     kept_state=default_state_path(repo.state_dir / f"{name}.patch"))
 
 
 class _RangeReader:

@@ -56,7 +56,9 @@ def op_title(op: Operation) -> str:
         return f"{op.path} · Edit {op.label}"
     if op.mode is not None:  # (git diffs: modes and links; loaded for them alone)
         from reviewtui.core.engine.filebytes import is_link_mode
+        from reviewtui.core.text.visible import visible
 
         if is_link_mode(op.mode):
-            return f"{op.path} · link -> {chr(10).join(op.lines)}"
+            # (its target spelt out: a newline in it forged a line of its own)
+            return f"{op.path} · link -> {visible(chr(10).join(op.lines))}"
     return f"{op.path} · full file"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reviewtui.core.engine import OpResult, SessionRun, Verdict, file_text_for, op_title
+from reviewtui.core.engine import OpKey, OpResult, SessionRun, Verdict, file_text_for, op_title
 from reviewtui.core.lint.findings import Finding
 from reviewtui.core.lint.rules import lint_session
 from reviewtui.core.model.outcome import FAILED, Outcome, Status
@@ -35,13 +35,17 @@ class Accepted:
     reviewed: bool = False
     state: str | None = None
     findings: tuple[Finding, ...] = field(default=())
+    # Accepts the saved review held that its opening took back (they no longer land on
+    # the files as they are, or the files were put back to the original): (key, why).
+    taken_back: tuple[tuple[OpKey, str], ...] = ()
 
     @classmethod
     def of(cls, run: SessionRun, source: str, *, reviewed: bool = False,
-           state: str | None = None) -> Accepted:
+           state: str | None = None,
+           taken_back: tuple[tuple[OpKey, str], ...] = ()) -> Accepted:
         """With the session's lint findings, each turn linted against its own checkpoint."""
         findings = tuple(lint_session(run.session, file_text_for(run)))
-        return cls(run, source, reviewed, state, findings)
+        return cls(run, source, reviewed, state, findings, taken_back)
 
     @property
     def session(self) -> Session:
@@ -64,17 +68,21 @@ class Accepted:
 
 
 def left_out(accepted: Accepted) -> list[OpResult]:
-    """The operations the accepted result was meant to hold and does not, because they
-    fail: without a review every operation that fails (``apply --yes`` would name it and
-    exit 1); with one, each the reviewer accepted or edited that does not land (nor waits
-    on a pending one). Pending and rejected operations are the reviewer's choice."""
+    """The operations the accepted result was meant to hold and does not: without a
+    review every operation that does not land (it fails, or is a near match: ``apply
+    --yes`` names it and exits 1); with one, each the reviewer accepted or edited that
+    does not land (nor waits on a pending one), and each accept the opening took back
+    (``taken_back``). Pending and rejected operations are the reviewer's choice."""
+    taken = {key for key, _ in accepted.taken_back}
     out = []
     for turn in accepted.run.turns:
         for result in turn.results:
-            if result.landed or result.waits_on or result.outcome.status not in FAILED:
+            if result.landed or result.waits_on:
                 continue
             verdict = result.decision.verdict
-            if not accepted.reviewed or verdict in (Verdict.ACCEPTED, Verdict.EDITED):
+            if not accepted.reviewed or result.key in taken or (
+                    verdict in (Verdict.ACCEPTED, Verdict.EDITED)
+                    and result.outcome.status in FAILED):
                 out.append(result)
     return out
 

@@ -10,12 +10,14 @@ the trailers: a replayed git commit must not pass for the whole of the one it ca
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 from reviewtui.core.engine import Decision, OpKey, OpResult, SessionRun, Verdict, op_title
 from reviewtui.core.model.outcome import FAILED, Status
+from reviewtui.core.model.records import Turn
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.record import record
+from reviewtui.core.text.visible import visible
 
 SUBJECT_LIMIT = 72
 TRAILER_REVIEWED = "Reviewed-by"
@@ -91,7 +93,9 @@ def left_out(results: list[OpResult], decisions: Mapping[OpKey, Decision],
             continue
         why = (str(shown(result.key) if shown is not None else result.outcome.status)
                if _failed(result, verdict, shown) else "pending")
-        out.append(f"turn {result.key[0]} {_one_line(op_title(result.op))} ({why})")
+        # (control characters spelt out: a path or a link's target is outside text, and
+        # a commit message is printed by git log as it is)
+        out.append(f"turn {result.key[0]} {visible(_one_line(op_title(result.op)))} ({why})")
     return tuple(out)
 
 
@@ -150,6 +154,35 @@ def plan_commits(run: SessionRun, decisions: Mapping[OpKey, Decision],
     operation's status as the review shows it, when ``run`` is a review's draft (where an
     operation left pending is not evaluated): tells a failed one from a pending one."""
     plans: list[PlannedCommit] = []
+    for first, results, changes in _commits_of(run):
+        if not changes:
+            continue
+        counts = counts_for(results, decisions, shown)
+        missing = left_out(results, decisions, shown)
+        plans.append(PlannedCommit(first.index,
+                                   commit_message(first.request, first.index, session, counts,
+                                                  missing),
+                                   changes, counts, missing))
+    return plans
+
+
+def failed_uncommitted(run: SessionRun, decisions: Mapping[OpKey, Decision],
+                       shown: Shown | None = None) -> tuple[int, ...]:
+    """The turns that make no commit because nothing of them landed, and some of whose
+    operations failed: no commit or mail says they were in the history (QA s36)."""
+    out = []
+    for first, results, changes in _commits_of(run):
+        if not changes and any(_failed(result, decisions[result.key].verdict
+                                       if result.key in decisions else Verdict.PENDING, shown)
+                               for result in results):
+            out.append(first.index)
+    return tuple(out)
+
+
+def _commits_of(run: SessionRun) -> Iterator[tuple[Turn, list[OpResult],
+                                                   dict[str, FileState | None]]]:
+    """Each source commit of ``run``: its first turn, the results of its turns (parts),
+    and the files it changes in the draft."""
     pos = 0
     while pos < len(run.turns):
         first = run.turns[pos].turn
@@ -164,13 +197,4 @@ def plan_commits(run: SessionRun, decisions: Mapping[OpKey, Decision],
                    or (old.mode & 0o111) != (new.mode & 0o111)
                    or (old.mode & 0o170000) != (new.mode & 0o170000)}  # (a link made a file)
         parts, pos = run.turns[pos:end], end
-        if not changes:
-            continue
-        results = [result for part in parts for result in part.results]
-        counts = counts_for(results, decisions, shown)
-        missing = left_out(results, decisions, shown)
-        plans.append(PlannedCommit(first.index,
-                                   commit_message(first.request, first.index, session, counts,
-                                                  missing),
-                                   changes, counts, missing))
-    return plans
+        yield first, [result for part in parts for result in part.results], changes

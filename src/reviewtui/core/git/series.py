@@ -32,7 +32,26 @@ def series_text(base: Tree, plans: Sequence[PlannedCommit], author: str, date: s
         tag = f"[PATCH {number}/{total}]" if total > 1 else "[PATCH]"
         diff = unified_patch(tree, after, None)
         mails.append(f"From {ZERO} {MBOX_DATE}\nFrom: {author}\nDate: {date}\n"
-                     f"Subject: {tag} {subject}\n\n{body.strip(chr(10))}\n---\n"
+                     f"Subject: {tag} {subject}\n\n{_no_break(body.strip(chr(10)))}\n---\n"
                      f"{diff}{'' if diff.endswith(chr(10)) else chr(10)}-- \nreviewtui\n\n")
         tree = after
     return "".join(mails)
+
+
+def _breaks(line: str) -> bool:
+    """Whether ``git am`` (``git mailinfo``) takes this line of a message as the start of
+    the patch, ending the message there: ``diff -``, ``Index: ``, ``---`` with blanks
+    alone after it, or ``--- `` and a name (a Dependabot message holds a ``---`` line)."""
+    if line.startswith(("diff -", "Index: ")):
+        return True
+    if not line.startswith("---"):
+        return False
+    rest = line[3:]
+    return not rest.strip() or (rest[:1] == " " and not rest[1:2].isspace())
+
+
+def _no_break(body: str) -> str:
+    """The message with each line :func:`_breaks` finds indented by a blank: as it is, the
+    rest of the message (the operations left out, the trailers) was lost in ``git am``
+    (QA s36 helper-104)."""
+    return "\n".join(" " + line if _breaks(line) else line for line in body.split("\n"))

@@ -1,0 +1,111 @@
+"""Exporting a range's review, and a series that ``git am`` reads whole (QA s36 helper-104).
+
+``export --git A..B`` read the range on a lazy stand-in for A (an empty folder on disk):
+with a review state, every file the review wrote read as deleted outside, each accepted
+edit of it was called "not found - does not exist" and left out. It now reads the review
+on the project it was made on, and the review ``open``/``apply`` keep for the range when
+no ``--state`` is given. A commit message holding a line ``git am`` takes for the start of
+the patch (``---``: every Dependabot commit) lost the rest of the message in the series,
+the operations left out and the trailers with it.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+from gitkit import ENV, commit_all, git, new_repo
+
+from reviewtui.cli import main
+from reviewtui.core.engine import Decision
+from reviewtui.core.git.series import _breaks
+from reviewtui.shell.git_sources import open_range
+from reviewtui.shell.review import Review
+
+
+def _reviewed(tmp_path: Path) -> tuple[Path, str]:
+    """A range of one commit editing m.py and other.txt and adding n.txt, reviewed as the
+    workbench keeps it: m.py's edit accepted, other.txt's rejected, n.txt accepted."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "m.py").write_text("def f():\n    return 1\n")
+    (repo / "other.txt").write_text("x\n")
+    base = commit_all(repo, "Base")
+    (repo / "m.py").write_text("def f():\n    return 10\n")
+    (repo / "other.txt").write_text("y\n")
+    (repo / "n.txt").write_text("new\n")
+    head = commit_all(repo, "Three changes")
+    spec = f"{base}..{head}"
+    source = open_range(spec, str(repo), keep=True)
+    try:
+        with Review.open(source.session, source.root) as review:
+            keys = {review.result((1, pos)).op.path: (1, pos) for pos in range(3)}
+            review.decide(keys["m.py"], Decision.accept())
+            review.decide(keys["other.txt"], Decision.reject())
+            review.decide(keys["n.txt"], Decision.accept())
+    finally:
+        source.close()
+    return repo, spec
+
+
+def test_export_reads_the_review_kept_for_the_range(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo, spec = _reviewed(tmp_path)
+    assert main(["export", "--git", spec, "--root", str(repo), "--format", "patch"]) == 0
+    out, err = capsys.readouterr()
+    assert "does not exist" not in err
+    assert "left out" not in err
+    assert "+    return 10" in out
+    assert "+new" in out
+    assert "other.txt" not in out  # the reject
+    assert "(the decisions in the review state " in out
+
+
+def test_export_with_a_state_named_reads_it_on_its_own_project(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo, spec = _reviewed(tmp_path)
+    kept = next((repo / ".git" / "reviewtui").glob("*.review.json"))
+    named = tmp_path / "review.json"
+    os.rename(kept, named)  # (not where export looks by itself), with its blobs
+    os.rename(kept.with_name(kept.name.removesuffix(".json") + ".blobs"),
+              tmp_path / "review.blobs")
+    code = main(["export", "--git", spec, "--root", str(repo), "--state", str(named),
+                 "--format", "series"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "does not exist" not in err
+    assert "accepted 2, edited 0, rejected 1" in out
+    assert "Not in this commit" not in out
+
+
+def test_a_message_line_git_am_would_end_the_message_at_is_indented(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = new_repo(tmp_path / "repo")
+    (repo / "a.txt").write_text("a\n")
+    base = commit_all(repo, "Base")
+    (repo / "a.txt").write_text("a\nb\n")
+    os.symlink("/etc/passwd", repo / "evil")  # refused: the commit is not whole
+    head = commit_all(repo, "Bump foo from 1 to 2\n\nBumps foo.\n---\nupdated-dependencies:\n"
+                      "- dependency-name: foo\n...\n\nSigned-off-by: bot <bot@example.org>")
+    assert main(["export", "--git", f"{base}..{head}", "--root", str(repo),
+                 "--format", "series"]) == 1
+    series = capsys.readouterr().out
+    git(repo, "checkout", "-q", "-b", "mailed", base)
+    done = subprocess.run(["git", "-c", "core.hooksPath=/dev/null", "am", "-q", "--keep-cr"],
+                          cwd=repo, input=series.encode(), env=ENV, capture_output=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    message = git(repo, "log", "-1", "--format=%B", "mailed")
+    assert "Bumps foo.\n ---\nupdated-dependencies:\n- dependency-name: foo\n" in message
+    assert "Not in this commit (1 operation" in message
+    assert git(repo, "log", "-1", "--format=%(trailers:key=Reviewed-by,valueonly)",
+               "mailed").strip() == "reviewtui; accepted 1, edited 0, rejected 0, failed 1"
+
+
+@pytest.mark.parametrize(("line", "breaks"), [
+    ("---", True), ("---  ", True), ("--- a/x.py", True), ("diff --git a/x b/x", True),
+    ("Index: x", True), ("----", False), ("---x", False), ("--- ", True), ("---  x", False),
+    (" ---", False), ("- dependency", False), ("diff", False), ("Index:x", False)])
+def test_the_lines_git_mailinfo_takes_as_a_patch(line: str, breaks: bool) -> None:
+    assert _breaks(line) is breaks
