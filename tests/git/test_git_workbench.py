@@ -71,3 +71,27 @@ async def test_g_commits_the_accepted_turns(tmp_path: Path) -> None:
     assert subjects == ["Edit the CRLF file", "Add a binary logo", "Make run.sh executable",
                         "Rename old_name.py to new_name.py", "Shout the second note"]
     assert git(repo, "status", "--porcelain") == ""
+
+
+def test_the_commit_question_shows_a_subject_as_it_is(tmp_path: Path) -> None:
+    """The dialog reads no markup: a subject's "[bold]" showed as "\\[bold]" (it was
+    escaped for markup); its control characters show as pictures (QA s36 helper-104)."""
+    from gitkit import commit_all
+
+    from reviewtui.core.engine import Decision
+    from reviewtui.ui.git_commit import commit_question
+
+    repo = new_repo(tmp_path / "repo")
+    (repo / "a.txt").write_text("a\n")
+    base = commit_all(repo, "Base")
+    (repo / "a.txt").write_text("a\nb\n")
+    head = commit_all(repo, "Make [bold]b[/bold] \x1b[2Jappear")
+    git(repo, "checkout", "-q", base)
+    source = open_range(f"{base}..{head}", str(repo), keep=True)
+    with Review.open(source.session, source.root, dry_run=True) as review:
+        review.decide((1, 0), Decision.accept())
+        question = commit_question(review)
+    assert question is not None
+    assert "turn 1: Make [bold]b[/bold] \u241b[2Jappear (accepted 1, edited 0, rejected 0)" \
+        in question, question
+    assert "\\[" not in question and "\x1b" not in question

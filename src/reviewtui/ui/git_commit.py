@@ -2,20 +2,20 @@
 
 A review made on the checkout itself commits on the checked-out branch (the same checks
 as ``apply --commit``); a review on a copy of the range's start commits on a new branch
-``reviewtui/<session name>``. Texts from commits are escaped before they reach markup.
+``reviewtui/<session name>``. Texts from commits are shown as plain text (the dialog
+reads no markup), their hidden characters as pictures.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from rich.markup import escape
-
 from reviewtui.core.errors import ReviewtuiError
 from reviewtui.core.git.commits import plan_commits
 from reviewtui.shell.git import origin_of
 from reviewtui.shell.git_commit import check_before_writing, commit_review
 from reviewtui.shell.review import Review
+from reviewtui.ui.widgets.diff_render import sanitize_text
 
 
 def target_branch(review: Review) -> str | None:
@@ -27,7 +27,8 @@ def target_branch(review: Review) -> str | None:
 
 
 def commit_question(review: Review) -> str | None:
-    """What the confirmation asks (markup-safe); None when the session is not from git."""
+    """What the confirmation asks (plain text: the dialog shows it literally, each
+    hidden character as a picture); None when the session is not from git."""
     if origin_of(review.loaded.file) is None:
         return None
     plans = plan_commits(review.draft, review.decisions, review.loaded.file.name,
@@ -42,7 +43,7 @@ def commit_question(review: Review) -> str | None:
         lines.append(f"  turn {plan.turn}: {subject} ({plan.counts.phrase()})")
     if len(plans) > 12:
         lines.append(f"  ... and {len(plans) - 12} more")
-    return escape("\n".join(lines))
+    return sanitize_text("\n".join(lines))
 
 
 def commit_refusal(review: Review) -> str | None:
