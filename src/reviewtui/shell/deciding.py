@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from reviewtui.core.engine import PENDING, Decision, OpKey, Verdict
 from reviewtui.core.engine.decisions import refusal_hint, status_words
-from reviewtui.core.engine.file_edits import normalize_or_none
+from reviewtui.core.engine.file_edits import NO_TEXT_EDIT, normalize_or_none
 from reviewtui.core.engine.lineage import landing_pin
 from reviewtui.core.errors import DecisionRefused, UsageError
 from reviewtui.core.model.outcome import Status
@@ -154,7 +154,9 @@ def refusal(review: Review, item: DecisionItem) -> DecisionRefused:
     result = review.result(item.key)
     outcome, path = result.outcome, op_path(result)
     aside, hint = "", refusal_hint(outcome.status, forceable=outcome.forceable)
-    if outcome.status is Status.NOT_FOUND and path is not None:
+    if outcome.rule == "binary-edit":  # an edit of what has no text (core/engine/file_edits)
+        aside, hint = " with text of yours", NO_TEXT_EDIT
+    elif outcome.status is Status.NOT_FOUND and path is not None:
         if deleted_outside(review, path):
             aside, hint = (f": {path} was deleted outside the workbench",
                            "reject it, or put the file back")

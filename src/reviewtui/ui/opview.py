@@ -14,7 +14,7 @@ from reviewtui.core.agent.answers import new_ids
 from reviewtui.core.engine import OpResult, Verdict
 from reviewtui.core.engine.decisions import REJECTED_MESSAGE
 from reviewtui.core.engine.file_edits import generated_note
-from reviewtui.core.engine.filebytes import is_link_mode
+from reviewtui.core.engine.filebytes import is_link_mode, takes_no_text
 from reviewtui.core.engine.links import is_link, shown
 from reviewtui.core.engine.opstate import OpState, op_state
 from reviewtui.core.model.outcome import Status
@@ -124,7 +124,8 @@ def build_view(result: OpResult, status: Status | None = None,
             text.append("\n\n")
         view = replace(view, explanation=text + view.explanation)
     return replace(view, forceable=outcome.forceable and not state.decided,
-                   editable=not isinstance(result.op, ConsoleCommand))
+                   editable=not isinstance(result.op, ConsoleCommand)
+                   and not takes_no_text(result.op))
 
 
 def _reject_reason(result: OpResult) -> str:

@@ -45,6 +45,13 @@ def is_link_mode(mode: int) -> bool:
     return stat.S_ISLNK(mode)
 
 
+def takes_no_text(op: object) -> bool:
+    """Whether an operation is a binary patch, a link or a mode change alone: what
+    :func:`evaluate_special` decides, with no text a reviewer could edit."""
+    return isinstance(op, FullFile) and (
+        op.payload is not None or (op.mode is not None and is_link_mode(op.mode)))
+
+
 def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
                      path: str) -> tuple[Outcome, FileState | None] | None:
     """The outcome of a full file with a payload or a link mode; None for plain text."""

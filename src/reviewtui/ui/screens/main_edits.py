@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 
 from reviewtui.core.engine import Decision, OpResult, Verdict
+from reviewtui.core.engine.file_edits import NO_TEXT_EDIT
+from reviewtui.core.engine.filebytes import takes_no_text
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
 from reviewtui.ui.screens.main_decisions import DecisionActions
@@ -17,6 +19,9 @@ class EditActions(DecisionActions):
         result = self.current()
         if result is None or isinstance(result.op, ConsoleCommand):
             self.action_no_edit()
+            return
+        if takes_no_text(result.op):
+            self.notify(NO_TEXT_EDIT, severity="warning", markup=False)
             return
         text = self._editable_text(result)
         if not edits_faithfully(text):
@@ -81,6 +86,9 @@ class EditActions(DecisionActions):
         result = self.current()
         if result is None or isinstance(result.op, ConsoleCommand):
             self.notify("only edits and full files have text to edit", severity="warning")
+            return
+        if takes_no_text(result.op):
+            self.notify(NO_TEXT_EDIT, severity="warning", markup=False)
             return
         from reviewtui.ui.editor import edit_externally
 
