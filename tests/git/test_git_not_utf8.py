@@ -280,3 +280,35 @@ def test_crlf_is_taken_only_for_a_whole_conversion_of_the_blob() -> None:
     assert _crlf_checkout(b"a\r\nb") == b"a\nb"
     for data in (b"a\nb\r\n", b"a\r\r\n", b"a\rb\r\n", b"plain", b"", b"a\n"):
         assert _crlf_checkout(data) is None, data
+
+
+def test_the_workbench_shows_a_latin1_files_change_read_as_latin1(tmp_path: Path) -> None:
+    """Replayed as a binary file, it showed "binary file: not shown" for every change: a
+    Latin-1 source is read as Latin-1 for the view (a preview; written byte for byte).
+    Data (a NUL byte) still shows nothing."""
+    from reviewtui.shell.git_sources import open_range
+    from reviewtui.shell.review import Review
+    from reviewtui.ui.opview import LEGACY_NOTE, build_view
+
+    repo = new_repo(tmp_path / "repo")
+    (repo / "legacy.c").write_bytes(b"/* Caf\xe9 */\nint x;\n")
+    (repo / "blob.dat").write_bytes(b"a\0b\n")
+    base = commit_all(repo, "Base")
+    (repo / "legacy.c").write_bytes(b"/* Caf\xe9 */\nint x = 1;\n")
+    (repo / "blob.dat").write_bytes(b"a\0c\n")
+    (repo / "new.c").write_bytes(b"/* \xe9t\xe9 */\n")
+    head = commit_all(repo, "Latin-1 and data")
+    source = open_range(f"{base}..{head}", str(repo), keep=False)
+    try:
+        with Review.open(source.session, source.root, dry_run=True) as review:
+            views = {r.op.path: build_view(r) for t in review.display.turns for r in t.results}
+    finally:
+        source.close()
+    legacy = views["legacy.c"]
+    assert legacy.message == ""
+    assert LEGACY_NOTE in legacy.explanation.plain
+    assert (legacy.panes[0].before, legacy.panes[0].after) == (
+        ("/* Café */", "int x;"), ("/* Café */", "int x = 1;"))
+    assert views["new.c"].panes[0].after == ("/* été */",)
+    assert views["blob.dat"].message == "binary file: not shown"
+    assert not views["blob.dat"].panes

@@ -98,6 +98,34 @@ def _state(value: object) -> FileState | None:
     return value if isinstance(value, FileState) else None
 
 
+LEGACY_NOTE = ("not UTF-8 text, so replayed as a binary file, byte for byte: shown as "
+               "Latin-1 to read (a preview; characters of another encoding may show wrong)")
+
+
+def _legacy_lines(state: FileState | None) -> tuple[str, ...] | None:
+    """A binary file's lines read as Latin-1, when it is text in an 8-bit encoding (no
+    NUL byte, and nearly all printable that way: a Latin-1 source); None for data.
+    (QA s35 helper-103: such a file showed "binary file: not shown" for every change.)"""
+    if state is None:
+        return ()
+    data = state.data
+    if b"\0" in data[:8000]:
+        return None
+    text = data.decode("latin-1")
+    odd = sum(1 for c in text if not c.isprintable() and c not in "\t\r\n")
+    if odd > len(text) // 50:  # (more than 2%: data, not text)
+        return None
+    return tuple(split_lines(text))
+
+
+def _legacy_pane(path: str, before: FileState | None,
+                 after: FileState | None) -> DiffPane | None:
+    old, new = _legacy_lines(before), _legacy_lines(after)
+    if old is None or new is None:
+        return None
+    return DiffPane("read as Latin-1 (a preview)", path, old, new)
+
+
 def build_view(result: OpResult, status: Status | None = None,
                conflict: tuple[bytes | None, bytes | None] | None = None,
                conflict_message: str = "") -> OpView:
@@ -161,8 +189,13 @@ def _build(result: OpResult, state: OpState, subtitle: str,
         was = f" (was {shown(before_state)})" if is_link(before_state) else ""
         return OpView(op_title(op), state, subtitle, text,
                       message=f"link -> {chr(10).join(op.lines)}{was}")
-    if before_state is not None and before_state.binary:
-        return OpView(op_title(op), state, subtitle, text, message="binary file: not shown")
+    if (before_state is not None and before_state.binary) or (
+            before_state is None and after_state is not None and after_state.binary):
+        pane = _legacy_pane(op.path, before_state, after_state)
+        if pane is None:
+            return OpView(op_title(op), state, subtitle, text, message="binary file: not shown")
+        text.append(f"\n{LEGACY_NOTE}", style="dim")
+        return OpView(op_title(op), state, subtitle, text, (pane,))
     if status is Status.NEEDS_REVIEW and isinstance(op, Edit):
         _append_expected(text, op, outcome.before, before_state, outcome.lines)
     if outcome.rule and status is Status.REFUSED:
