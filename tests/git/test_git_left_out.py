@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 
 import pytest
-from gitkit import git, new_repo
+from gitkit import commit_all, git, new_repo
 
 from reviewtui.cli import main
 from reviewtui.core.git.commits import LEFT_OUT_SHOWN, Counts, commit_message
@@ -25,18 +25,12 @@ def refused_link_range(tmp_path: Path) -> tuple[Path, str, str, str]:
     "Only a link" (a link out of the root alone). Returns (repo, base, middle, head)."""
     repo = new_repo(tmp_path / "repo")
     (repo / "a.txt").write_text("one\ntwo\n")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "Base")
-    base = git(repo, "rev-parse", "HEAD").strip()
+    base = commit_all(repo, "Base")
     (repo / "a.txt").write_text("one\nTWO\n")
     os.symlink("/etc/passwd", repo / "link")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "Edit and link")
-    middle = git(repo, "rev-parse", "HEAD").strip()
+    middle = commit_all(repo, "Edit and link")
     os.symlink("/etc/hosts", repo / "link2")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "Only a link")
-    return repo, base, middle, git(repo, "rev-parse", "HEAD").strip()
+    return repo, base, middle, commit_all(repo, "Only a link")
 
 
 def test_a_series_names_what_its_mails_leave_out(
@@ -114,15 +108,11 @@ def test_the_later_part_of_a_split_commit_is_named_by_its_commit(
     repo = new_repo(tmp_path / "repo")
     (repo / "a.txt").write_text("a\n")
     os.symlink("a.txt", repo / "L")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "Base")
-    base = git(repo, "rev-parse", "HEAD").strip()
+    base = commit_all(repo, "Base")
     (repo / "L").unlink()
     (repo / "L").write_text("now a file\n")
     os.symlink("/etc/passwd", repo / "evil")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "Link becomes a file")
-    head = git(repo, "rev-parse", "HEAD").strip()
+    head = commit_all(repo, "Link becomes a file")
     assert main(["export", "--git", f"{base}..{head}", "--root", str(repo),
                  "--format", "patch"]) == 1
     err = capsys.readouterr().err
@@ -147,14 +137,10 @@ def test_a_link_target_with_control_characters_is_spelt_out_in_the_message(
     out must not carry a terminal sequence, nor a newline that forges a trailer."""
     repo = new_repo(tmp_path / "repo")
     (repo / "a.txt").write_text("a\n")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "Base")
-    base = git(repo, "rev-parse", "HEAD").strip()
+    base = commit_all(repo, "Base")
     (repo / "a.txt").write_text("a\nb\n")
     os.symlink("/t\x1b]0;OWNED\x07x\nSigned-off-by: Mallory <m@example.org>", repo / "odd")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "Odd link")
-    head = git(repo, "rev-parse", "HEAD").strip()
+    head = commit_all(repo, "Odd link")
     assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes",
                  "--commit", "--branch", "replayed"]) == 1
     capsys.readouterr()
@@ -172,8 +158,7 @@ def test_a_worktree_change_left_out_of_the_review_is_named_by_the_export(
     left on disk): a series of it left the link out with exit 0 and nothing said."""
     repo = new_repo(tmp_path / "repo")
     (repo / "a.txt").write_text("a\n")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "Base")
+    commit_all(repo, "Base")
     (repo / "a.txt").write_text("a\nb\n")
     os.symlink("a.txt", repo / "wt-link")
     code = main(["export", "--worktree", "--root", str(repo), "--format", "series"])

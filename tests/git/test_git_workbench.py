@@ -94,4 +94,5 @@ def test_the_commit_question_shows_a_subject_as_it_is(tmp_path: Path) -> None:
     assert question is not None
     assert "turn 1: Make [bold]b[/bold] \u241b[2Jappear (accepted 1, edited 0, rejected 0)" \
         in question, question
-    assert "\\[" not in question and "\x1b" not in question
+    assert "\\[" not in question
+    assert "\x1b" not in question
