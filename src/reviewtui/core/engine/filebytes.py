@@ -84,25 +84,18 @@ def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
     # Only a binary patch's data (literal or delta) needs its reader: loaded for it alone.
     from reviewtui.core.importers.gitbinary import BinaryPatchError, apply_delta, blob_id
 
-    # The bytes the patch was made for: the file's, or (a checkout that wrote git's
-    # blob with CRLF line endings: core.autocrlf, eol=crlf) those with LF again.
-    was = current.data if current is not None else b""
-    crlf = False
     if current is not None and payload.old_id and payload.old_id != NULL_ID \
-            and blob_id(was) != payload.old_id:
-        lf = _crlf_checkout(was)
-        if lf is None or blob_id(lf) != payload.old_id:
-            return refused(path, "binary-stale", f"{path} is not the version the binary "
-                           f"patch was made for (git blob {payload.old_id[:12]})",
-                           before_state=current), None
-        was, crlf = lf, True
+            and blob_id(current.data) != payload.old_id:
+        return refused(path, "binary-stale", f"{path} is not the version the binary patch "
+                       f"was made for (git blob {payload.old_id[:12]})",
+                       before_state=current), None
     if payload.kind == "delta":
         if current is None:
             return Outcome(Status.NOT_FOUND, rule="missing-file", path=path,
                            message=f"{path} does not exist: a binary delta needs the "
                            "file it was made from"), None
         try:
-            data = apply_delta(was, payload.data)
+            data = apply_delta(current.data, payload.data)
         except BinaryPatchError as err:
             return refused(path, "binary-delta", f"the binary delta for {path} does not "
                            f"apply: {err}", before_state=current), None
@@ -111,14 +104,6 @@ def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
     if payload.new_id and blob_id(data) != payload.new_id:
         return refused(path, "binary-verify", f"the binary patch for {path} does not "
                        f"produce git blob {payload.new_id[:12]}: the patch is damaged"), None
-    kept = ""
-    if crlf:
-        if b"\r" in data:  # (converted again, its own carriage returns would double)
-            return refused(path, "binary-stale", f"{path} has CRLF line endings where git "
-                           f"blob {payload.old_id[:12]} has LF, and the patched content holds "
-                           "carriage returns of its own: it cannot be written as the checkout "
-                           "would", before_state=current), None
-        data, kept = data.replace(b"\n", b"\r\n"), "; its CRLF line endings kept"
     if current is None:
         state = FileState.from_bytes(data, mode=file_mode(op.mode) if op.mode else 0o644)
         verb, method = "creates", "new-file"
@@ -127,19 +112,8 @@ def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
         verb, method = "rewrites", f"binary-{payload.kind}"
     return (Outcome(Status.APPLIED, method=method, path=path,
                     message=f"{verb} {path} ({len(data)} bytes, from a git binary "
-                    f"{payload.kind}{kept})", before_state=current, after_state=state),
+                    f"{payload.kind})", before_state=current, after_state=state),
             state)
-
-
-def _crlf_checkout(data: bytes) -> bytes | None:
-    """``data`` with LF line endings, when every line of it ends CRLF and no other
-    carriage return is in it (what a checkout converting git's LF blob writes); else
-    None. A file git diffs as text but a review reads as binary (not UTF-8: see
-    ``shell/git_not_utf8.py``) is checked out so (QA s35 helper-103 F4)."""
-    crlf = data.count(b"\r\n")
-    if not crlf or crlf != data.count(b"\n") or crlf != data.count(b"\r"):
-        return None
-    return data.replace(b"\r\n", b"\n")
 
 
 def _submodule_refusal(path: str, payload: FileBytes) -> str:
