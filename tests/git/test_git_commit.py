@@ -11,7 +11,8 @@ from reviewtui.cli import main
 from reviewtui.core.engine import Decision
 from reviewtui.core.errors import GitError, UsageError
 from reviewtui.shell.git_commit import commit_review
-from reviewtui.shell.git_sources import open_range, open_worktree
+from reviewtui.shell.git_sources import open_range
+from reviewtui.shell.git_worktree import open_worktree
 from reviewtui.shell.review import Review
 
 LONG = ("Rewrite the greeting so that it addresses the reader by name and mentions the "

@@ -11,6 +11,7 @@ the operations left out and the trailers with it.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from pathlib import Path
@@ -109,3 +110,49 @@ def test_a_message_line_git_am_would_end_the_message_at_is_indented(
     (" ---", False), ("- dependency", False), ("diff", False), ("Index:x", False)])
 def test_the_lines_git_mailinfo_takes_as_a_patch(line: str, breaks: bool) -> None:
     assert _breaks(line) is breaks
+
+
+def _forge_root(state: Path, root: str) -> None:
+    doc = json.loads(state.read_text())
+    doc["root"] = root
+    state.write_text(json.dumps(doc))
+
+
+def test_a_kept_review_naming_another_folder_is_not_read(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The state file is untrusted: the folder it names was read as the project (and
+    ``/`` walked whole, to a traceback: QA s36 helper-105). Only the checkout or
+    reviewtui's copy of A are read; another is said, and the review left unread."""
+    repo, spec = _reviewed(tmp_path)
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "m.py").write_text("SECRET = 1\n")
+    kept = next((repo / ".git" / "reviewtui").glob("*.review.json"))
+    for named in (str(secret), "/"):
+        _forge_root(kept, named)
+        code = main(["export", "--git", spec, "--root", str(repo), "--format", "patch"])
+        out, err = capsys.readouterr()
+        assert code == 0, err
+        assert f"names {Path(named)}, neither the checkout nor reviewtui's copy of A: not " \
+               "read; exporting every operation that applies" in err
+        assert "SECRET" not in out + err
+        assert "+y" in out  # every operation that applies: the reject is not read either
+    code = main(["export", "--git", spec, "--root", str(repo), "--state", str(kept),
+                 "--format", "patch"])
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert "neither the checkout nor reviewtui's copy of the range's start: not read" in err
+    assert not out
+
+
+def test_a_kept_review_that_cannot_be_read_is_said_and_left(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo, spec = _reviewed(tmp_path)
+    kept = next((repo / ".git" / "reviewtui").glob("*.review.json"))
+    kept.write_text("{not json")
+    code = main(["export", "--git", spec, "--root", str(repo), "--format", "patch"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "cannot be read" in err
+    assert "exporting every operation that applies" in err
+    assert "+y" in out

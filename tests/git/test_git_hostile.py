@@ -11,7 +11,8 @@ from gitkit import commit_all, git, new_repo
 from reviewtui.core.engine import Decision
 from reviewtui.shell.export import load_accepted
 from reviewtui.shell.git_commit import commit_review, git_series
-from reviewtui.shell.git_sources import open_range, open_worktree
+from reviewtui.shell.git_sources import open_range
+from reviewtui.shell.git_worktree import open_worktree
 from reviewtui.shell.review import Review
 
 PROGRAMS = ("hook", "external", "textconv", "clean", "process", "fsmonitor", "gpg", "pager")

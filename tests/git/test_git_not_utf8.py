@@ -293,3 +293,34 @@ def test_the_workbench_shows_a_latin1_files_change_read_as_latin1(tmp_path: Path
     assert views["new.c"].panes[0].after == ("/* été */",)
     assert views["blob.dat"].message == "binary file: not shown"
     assert not views["blob.dat"].panes
+
+
+@pytest.mark.parametrize("case", ["new", "deleted", "renamed with an edit", "made Latin-1"])
+def test_a_worktree_leaves_out_every_change_of_text_that_is_not_utf8(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str) -> None:
+    """A new Latin-1 file, a UTF-8 file given a Latin-1 byte, a Latin-1 file renamed with
+    an edit: a traceback (UnicodeEncodeError); a Latin-1 file deleted: the whole review
+    refused, "reads UTF-8 text only" (QA s36 helper-105). Each is left out, named, on
+    disk as it is; the UTF-8 change beside it is reviewed."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "notes.txt").write_text("one\ntwo\n")
+    (repo / "lat.c").write_bytes(b"h\xe9\n")
+    commit_all(repo, "Base")
+    (repo / "other.txt").write_text("new\n")
+    named = {"new": "new.c", "deleted": "lat.c", "renamed with an edit": "lat2.c",
+             "made Latin-1": "notes.txt"}[case]
+    if case == "new":
+        (repo / "new.c").write_bytes(b"caf\xe9\n")
+    elif case == "deleted":
+        (repo / "lat.c").unlink()
+    elif case == "renamed with an edit":
+        git(repo, "mv", "lat.c", "lat2.c")
+        (repo / "lat2.c").write_bytes(b"h\xe9\nmore\n")
+    else:
+        (repo / "notes.txt").write_bytes(b"one\nTW\xc9\n")
+    before = {p.name: p.read_bytes() for p in repo.iterdir() if p.is_file()}
+    assert main(["check", "--worktree", "--root", str(repo)]) == 0
+    out = capsys.readouterr().out
+    assert f"git-skipped info {named}: not UTF-8 text" in out
+    assert "other.txt · full file: applied" in out
+    assert {p.name: p.read_bytes() for p in repo.iterdir() if p.is_file()} == before

@@ -10,7 +10,7 @@ from gitkit import commit_all, git, git_bytes, new_repo
 from reviewtui.cli import main
 from reviewtui.core.engine import Decision
 from reviewtui.core.model.records import FullFile
-from reviewtui.shell.git_sources import open_worktree
+from reviewtui.shell.git_worktree import open_worktree
 from reviewtui.shell.review import Review
 
 LINES = [f"line {n}\n" for n in range(1, 21)]

@@ -40,8 +40,7 @@ async def test_the_reject_made_while_away_is_told(tour: tuple[Path, Path]) -> No
         await app.workers.wait_for_complete()
         await pilot.pause()
         said = [str(n.message) for n in app._notifications]
-        assert any(note.startswith(f"{GREETING}: deleted and made again outside the "
-                                   "workbench: turn 1, operation 1")
-                   and "decided while it was away, is written into it as decided" in note
-                   for note in said), said
+        assert (f"{GREETING}: deleted, then made again outside the workbench; decided "
+                "while it was away: turn 1, operation 1 (greeter/core.py, Edit 1) "
+                "rejected") in said, said
         assert target.read_text() == original + "# saved by an editor\n"

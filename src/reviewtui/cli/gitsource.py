@@ -59,7 +59,7 @@ def resolve(args: argparse.Namespace, *, keep: bool, session_attr: str = "sessio
 
         source = open_range(git_range, args.root, keep=keep, listed=listed)
     else:
-        from reviewtui.shell.git_sources import open_worktree
+        from reviewtui.shell.git_worktree import open_worktree
 
         source = open_worktree(args.root, keep=keep)
     # The review state made for a working tree, or kept beside a range's copy of A (so
@@ -73,14 +73,47 @@ def resolve(args: argparse.Namespace, *, keep: bool, session_attr: str = "sessio
     args.root = str(source.root)
     args.git_repository = str(source.repo.top)  # (args.root may be a temporary copy)
     if reviewed and git_range is not None and hasattr(args, "state"):
-        if args.state is None and source.kept_state is not None and source.kept_state.is_file():
-            args.state = str(source.kept_state)
-        if args.state is not None:
-            # The review's own project (the copy of A it wrote, or the checkout): the
-            # range's lazy stand-in holds no file, and every file the review wrote read
-            # as deleted outside (QA s36 helper-104).
-            args.root = None
+        _reviewed_root(args, source)
     return source
+
+
+def _reviewed_root(args: argparse.Namespace, source: GitSource) -> None:
+    """A range's review (``--state``, else the one open or apply kept for the range) read
+    on the project it was made on: the range's lazy stand-in for A holds no file, and
+    every file the review wrote read as deleted outside (QA s36 helper-104). That project
+    must be the checkout or reviewtui's copy of A: the state file is untrusted, and the
+    folder it names is never read otherwise (helper-105: a forged one was walked, ``/``
+    whole). A kept review that cannot be read, or names another folder, is left unread,
+    said on stderr; a ``--state`` given so is refused."""
+    from pathlib import Path
+
+    from reviewtui.core.errors import ReviewtuiError
+    from reviewtui.shell.export import saved_root
+
+    given = args.state is not None
+    state = Path(args.state) if given else source.kept_state
+    if state is None or not (given or state.is_file()):
+        return
+    allowed = {root.resolve() for root in source.kept_roots}
+    try:
+        named = saved_root(state)
+    except ReviewtuiError as err:
+        if given:
+            raise
+        print(f"reviewtui: note: the review kept for this range ({state}) cannot be read "
+              f"({err.message}): exporting every operation that applies", file=sys.stderr)
+        return
+    if named is not None and named.resolve() in allowed:
+        args.state, args.root = str(state), str(named)
+        return
+    where = f"names {named}" if named is not None else "names no folder that exists"
+    if given:
+        raise UsageError(f"--state {state} {where}, which is neither the checkout nor "
+                         "reviewtui's copy of the range's start: not read",
+                         source=str(state), rule="state-root")
+    print(f"reviewtui: note: the review kept for this range ({state}) {where}, neither the "
+          "checkout nor reviewtui's copy of A: not read; exporting every operation that "
+          "applies", file=sys.stderr)
 
 
 def head_copy(source: GitSource) -> Path:

@@ -145,7 +145,7 @@ def _named(pending: dict[str, list[str]], shown: OpResult) -> str:
     return f"pending {before[-1]}{more}"
 
 
-def _saved_root(state: Path) -> Path | None:
+def saved_root(state: Path) -> Path | None:
     """The project root a (non-scratch) review was saved for.
 
     Read here without side effects: a state file that cannot be read stops the export
@@ -180,15 +180,15 @@ def load_accepted(session: str | Path, root: str | Path | None = None, *,
         raise UsageError(f"no review state at {state_path}", source=str(loaded.file),
                          rule="no-state")
     if state_path.is_file():
-        saved_root = _saved_root(state_path)
-        project = Path(root) if root is not None else saved_root or loaded.base
+        named_root = saved_root(state_path)
+        project = Path(root) if root is not None else named_root or loaded.base
         if project is None:
             raise UsageError("the review state needs the project it was made on: pass --root",
                              source=str(loaded.file), rule="root")
         # The state file names that folder: say which one is read (it is untrusted input).
         named = ([f"note: reading the project at {project}, the root the review state "
                   "names (--root reads another)"]
-                 if root is None and saved_root is not None and project == saved_root else [])
+                 if root is None and named_root is not None and project == named_root else [])
         with Review.open(session, project, dry_run=True, state_path=state_path,
                          read_only_state=True, format=format, lazy=True) as review:
             return accepted_from_review(review), [*named, *review.state_problems]
@@ -213,9 +213,9 @@ def reviewed_base(loaded: LoadedSession, root: Path, state_path: Path, disk: Tre
     it is, with a note, whatever the reason (QA pass s28 found three outcomes by kind).
     """
     try:
-        saved_root = _saved_root(state_path)
-        if saved_root is None or saved_root.resolve() != root.resolve():
-            where = f" ({saved_root})" if saved_root is not None else ""
+        named_root = saved_root(state_path)
+        if named_root is None or named_root.resolve() != root.resolve():
+            where = f" ({named_root})" if named_root is not None else ""
             return disk, [f"note: the review state {state_path} was saved for another "
                           f"project{where}: checking {root} as it is"]
         with Review.open(loaded.file, root, dry_run=True, state_path=state_path,

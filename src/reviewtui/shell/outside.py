@@ -45,7 +45,7 @@ from reviewtui.core.review.rebase import (
     OutsideLayer,
 )
 from reviewtui.shell.disk import read_link
-from reviewtui.shell.outside_returns import returned, revive, set_base
+from reviewtui.shell.outside_returns import decided_away, returned, revive, set_base
 from reviewtui.shell.outside_undone import put_back, undone_outside
 from reviewtui.shell.replay import (
     DIRECTORY,
@@ -279,10 +279,7 @@ def absorb(review: Review, path: str, disk: FileState | None, report: ReplayRepo
         record.deleted = False
         report.note(path, MSG_KEPT if record.layer is not None else MSG_BACK)
         if since:  # (made again after a deletion: decided while it was away)
-            report.note(path, f"deleted and made again outside the workbench: "
-                        f"{', '.join(since)}, decided while it was away, "
-                        f"{'is' if len(since) == 1 else 'are'} written into it as decided "
-                        "(the change made outside stays on top)", tell=True)
+            report.note(path, decided_away(since), tell=True)
 
 
 def stale_accepts(review: Review) -> list[OpKey]:

@@ -37,11 +37,14 @@ def returned(review: Review, path: str, record: PathRecord, disk: FileState,
         return False
     if not set_base(review, path, base):
         return False
+    since = _decided_since(review, path, record.gone_at)
     record.gone = record.gone_at = None
     record.base, record.deleted, record.note = base, False, ""
     if same(disk, seen):
         record.seen, record.ref, record.layer = disk, ref, layer
         report.note(path, "put back outside the workbench as the review left it")
+        if since:  # (the replay makes it match them: helper-105, it went unsaid)
+            report.note(path, decided_away(since), tell=True)
     else:
         record.put_back_from = seen.data if seen is not None else None
         record.seen = record.ref = disk
@@ -79,7 +82,8 @@ def revive(review: Review, path: str, record: PathRecord, disk: FileState) -> li
 
 def _decided_since(review: Review, path: str, at: int | None) -> list[str]:
     """The operations on ``path`` whose decision in force differs from the one after the
-    log's first ``at`` entries, each described as the notices describe it."""
+    log's first ``at`` entries, each described as the notices describe it, with the
+    decision now ("rejected"; "pending" for one undone)."""
     if at is None or not 0 <= at <= len(review._log):
         return []
     then = fold(review._log[:at]).decisions()
@@ -87,10 +91,18 @@ def _decided_since(review: Review, path: str, at: int | None) -> list[str]:
     changed = []
     for key in sorted(set(then) | set(now)):
         if key in review._ops and then.get(key) != now.get(key):
-            item = DecisionItem.for_op(key, review._ops[key], now.get(key, Decision()))
+            decision = now.get(key, Decision())
+            item = DecisionItem.for_op(key, review._ops[key], decision)
             if item.path == path:
-                changed.append(item.describe())
+                changed.append(f"{item.describe()} {decision.verdict}")
     return changed
+
+
+def decided_away(since: list[str]) -> str:
+    """The notice naming what was decided on a file while it was away (deleted outside):
+    what the replay then does with the file (written, rebased, in conflict) it says."""
+    return ("deleted, then made again outside the workbench; decided while it was away: "
+            + ", ".join(since))
 
 
 def set_base(review: Review, path: str, state: FileState | None) -> bool:
