@@ -101,3 +101,24 @@ def test_the_same_files_links_and_leftovers_in_the_same_order(
             path: data for path, (data, _) in old.files.items()}
     finally:
         shutil.rmtree(root, ignore_errors=True)
+
+
+def test_a_link_that_cannot_be_read_is_one_line_not_a_traceback(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A link whose target the system will not give (one under /proc, walked from a root a
+    forged review state named: QA s36 helper-105) stops the listing with the path named."""
+    from reviewtui.core.errors import DiskError
+    from reviewtui.shell.snapshot import read_snapshot
+
+    (tmp_path / "a.txt").write_text("a\n")
+    os.symlink("a.txt", tmp_path / "magic")
+
+    def denied(path: str) -> str:
+        raise PermissionError(13, "Permission denied", path)
+
+    monkeypatch.setattr(os, "readlink", denied)
+    with pytest.raises(DiskError) as refused:
+        read_snapshot(tmp_path)
+    assert refused.value.rule == "unreadable"
+    assert "cannot read the link: Permission denied" in str(refused.value)
+    assert str(tmp_path / "magic") in str(refused.value)

@@ -1,4 +1,5 @@
-"""The sessions git makes: a commit range (``--git A..B``) and a working tree (``--worktree``).
+"""The session git makes of a commit range (``--git A..B``); a working tree's
+(``--worktree``) is :mod:`reviewtui.shell.git_worktree`'s.
 
 Each writes a session file (git's own output under a short header, read back by
 :mod:`reviewtui.core.importers.gitlog`) and says which folder the review replays onto.

@@ -73,7 +73,7 @@ def read_snapshot(root: Path, *, contents: bool = True) -> DiskSnapshot:
             # Links are recorded even where the folder is skipped: the engine must know
             # that ".venv" leads elsewhere, or it would plan a write the disk refuses.
             if entry.is_symlink():
-                links[prefix + entry.name] = os.readlink(entry.path)
+                links[prefix + entry.name] = _link(entry)
             elif not skipped_folder(entry.name):
                 kept.append(entry)
         names.sort(key=_name)
@@ -83,7 +83,7 @@ def read_snapshot(root: Path, *, contents: bool = True) -> DiskSnapshot:
                 leftovers.append(rel)
                 continue
             if entry.is_symlink():
-                links[rel] = os.readlink(entry.path)
+                links[rel] = _link(entry)
                 continue
             try:
                 info = entry.stat(follow_symlinks=False)
@@ -99,6 +99,16 @@ def read_snapshot(root: Path, *, contents: bool = True) -> DiskSnapshot:
         kept.sort(key=_name, reverse=True)  # popped in sorted order
         pending.extend((prefix + entry.name + "/", entry.path) for entry in kept)
     return snap
+
+
+def _link(entry: os.DirEntry[str]) -> str:
+    """A link's target, or the one-line refusal when it cannot be read (a link under
+    /proc: a traceback, QA s36 helper-105)."""
+    try:
+        return os.readlink(entry.path)
+    except OSError as exc:
+        raise DiskError(f"cannot read the link: {exc.strerror}", source=entry.path,
+                        rule="unreadable") from None
 
 
 def skipped_folder(name: str) -> bool:
