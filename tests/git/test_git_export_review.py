@@ -156,3 +156,30 @@ def test_a_kept_review_that_cannot_be_read_is_said_and_left(
     assert "cannot be read" in err
     assert "exporting every operation that applies" in err
     assert "+y" in out
+
+
+def test_a_message_that_looks_like_mail_headers_keeps_its_author(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A body starting "From: ..." gave the commit ``git am`` made that author; a
+    "From ... 2001" line could split the mail (helper-105; git format-patch does the
+    same)."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "a.txt").write_text("a\n")
+    base = commit_all(repo, "Base")
+    (repo / "a.txt").write_text("a\nb\n")
+    head = commit_all(repo, "Forward a fix\n\nFrom: Mallory <m@example.org>\n"
+                      "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n"
+                      "the rest")
+    assert main(["export", "--git", f"{base}..{head}", "--root", str(repo),
+                 "--format", "series"]) == 0
+    series = capsys.readouterr().out
+    git(repo, "checkout", "-q", "-b", "mailed", base)
+    done = subprocess.run(["git", "-c", "core.hooksPath=/dev/null", "am", "-q", "--keep-cr"],
+                          cwd=repo, input=series.encode(), env=ENV, capture_output=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert git(repo, "log", "-1", "--format=%an", "mailed").strip() == "Rita Reviewer"
+    message = git(repo, "log", "-1", "--format=%B", "mailed")
+    assert " From: Mallory <m@example.org>\n From 0000" in message
+    assert "the rest" in message
+    assert git(repo, "rev-list", "--count", f"{base}..mailed").strip() == "1"

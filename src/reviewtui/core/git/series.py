@@ -53,5 +53,12 @@ def _breaks(line: str) -> bool:
 def _no_break(body: str) -> str:
     """The message with each line :func:`_breaks` finds indented by a blank: as it is, the
     rest of the message (the operations left out, the trailers) was lost in ``git am``
-    (QA s36 helper-104)."""
-    return "\n".join(" " + line if _breaks(line) else line for line in body.split("\n"))
+    (QA s36 helper-104). So is an mbox ``From `` line (``git am`` may split the mail
+    there), and a first line ``From:``, ``Subject:`` or ``Date:``, which ``git am`` takes
+    as a header of the commit (its author, its subject) (helper-105)."""
+    lines = body.split("\n")
+    out = [" " + line if _breaks(line) or line.startswith("From ") else line
+           for line in lines]
+    if out and out[0].lower().startswith(("from:", "subject:", "date:")):
+        out[0] = " " + out[0]
+    return "\n".join(out)
