@@ -170,3 +170,20 @@ def test_control_characters_of_a_left_out_operation_are_spelt_out(
     assert "\x1b" not in err
     assert "\x07" not in err
     assert "t\\u001b]0;OWNED\\u0007.py" in err
+
+
+def test_what_the_opening_finds_changed_on_disk_is_said(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The export follows the review's decisions, which the disk may no longer hold: a
+    file the review wrote, deleted since (``git stash -u``), went unsaid (QA s36
+    helper-105)."""
+    session, root = project(tmp_path)
+    state = tmp_path / "review.json"
+    with Review.open(session, root, state_path=state) as review:
+        review.decide((1, 0), Decision.accept())
+    (root / "f.txt").unlink()
+    main(["export", str(session), "--root", str(root), "--state", str(state),
+          "--format", "patch"])
+    err = capsys.readouterr().err
+    assert "note: f.txt: f.txt was deleted outside the workbench" in err
+    assert not (root / "f.txt").exists()  # an export writes nothing

@@ -145,6 +145,20 @@ def _named(pending: dict[str, list[str]], shown: OpResult) -> str:
     return f"pending {before[-1]}{more}"
 
 
+def _found_on_opening(review: Review) -> list[str]:
+    """What the opening found changed on the project since the review last saw it (a
+    file deleted outside, changed, put back), as notes: the export follows the review's
+    decisions, which the disk may no longer hold (QA s36 helper-105: a file the review
+    made, gone after ``git stash -u``, was exported with nothing said). The accepts it
+    took back are named as left out instead (:func:`_taken_back`)."""
+    report = review.last_report
+    if report is None:
+        return []
+    told = {notice for _, notice in report.reverted}
+    return [f"note: {path}: {text}" for path, text in report.events
+            if text not in told and not any(text in notice for notice in told)]
+
+
 def saved_root(state: Path) -> Path | None:
     """The project root a (non-scratch) review was saved for.
 
@@ -191,7 +205,8 @@ def load_accepted(session: str | Path, root: str | Path | None = None, *,
                  if root is None and named_root is not None and project == named_root else [])
         with Review.open(session, project, dry_run=True, state_path=state_path,
                          read_only_state=True, format=format, lazy=True) as review:
-            return accepted_from_review(review), [*named, *review.state_problems]
+            return accepted_from_review(review), [*named, *review.state_problems,
+                                                  *_found_on_opening(review)]
     base = Path(root) if root is not None else loaded.base
     tree_project = load_project(base, config_dirs=(loaded.directory,), lazy=True)
     run = evaluate_session(loaded.session, tree_project.tree, rules=tree_project.rules,
