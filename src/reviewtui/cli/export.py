@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 # not import the engine; a test keeps the two equal.
 FORMATS = ("patch", "markdown", "json", "fileops", "context")
 # The formats that are the result itself (the reports list every operation, failed ones
-# too): an operation they leave out because it fails is named on stderr, and exit 1.
+# too): each change they leave out is named on stderr, and the export exits 1.
 RESULTS = ("patch", "fileops", "series")
 
 

@@ -36,8 +36,8 @@ def resolve(args: argparse.Namespace, *, keep: bool, session_attr: str = "sessio
             listed: bool = False, reviewed: bool = False) -> GitSource | None:
     """Fill in ``args.<session_attr>``, ``args.root`` (and ``args.state`` for a working
     tree) from the git options; None when they are not used. ``reviewed``: a range's
-    review kept by open or apply is read too (``args.state``), on the project it was made
-    on (``args.root`` None: the root the state names)."""
+    review (``--state``, or the one open or apply kept) is read too, on the project it
+    was made on (see :func:`_reviewed_root`)."""
     git_range = getattr(args, "git_range", None)
     worktree = getattr(args, "worktree", False)
     given = getattr(args, session_attr, None)

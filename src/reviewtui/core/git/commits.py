@@ -57,11 +57,19 @@ LEFT_OUT_SHOWN = 10  # operations a message names before "and N more"
 Shown = Callable[[OpKey], Status]  # an operation's status as the reviewer sees it
 
 
+def _verdict(decisions: Mapping[OpKey, Decision], key: OpKey) -> Verdict:
+    return decisions[key].verdict if key in decisions else Verdict.PENDING
+
+
+def _status(result: OpResult, shown: Shown | None) -> Status:
+    return shown(result.key) if shown is not None else result.outcome.status
+
+
 def _failed(result: OpResult, verdict: Verdict, shown: Shown | None) -> bool:
     """Not in the draft because it cannot land (not because it waits for a decision)."""
     if verdict is Verdict.REJECTED or result.landed:
         return False
-    return (shown(result.key) if shown is not None else result.outcome.status) in FAILED
+    return _status(result, shown) in FAILED
 
 
 def counts_for(results: list[OpResult], decisions: Mapping[OpKey, Decision],
@@ -71,8 +79,7 @@ def counts_for(results: list[OpResult], decisions: Mapping[OpKey, Decision],
     tally = {Verdict.ACCEPTED: 0, Verdict.EDITED: 0, Verdict.REJECTED: 0, Verdict.PENDING: 0}
     failed = 0
     for result in results:
-        key = result.key
-        verdict = decisions[key].verdict if key in decisions else Verdict.PENDING
+        verdict = _verdict(decisions, result.key)
         if _failed(result, verdict, shown):
             failed += 1
         else:
@@ -84,15 +91,15 @@ def counts_for(results: list[OpResult], decisions: Mapping[OpKey, Decision],
 def left_out(results: list[OpResult], decisions: Mapping[OpKey, Decision],
              shown: Shown | None = None) -> tuple[str, ...]:
     """The operations of a commit's turns that are not in it and were not rejected, each
-    as "turn 2 a.py · Edit 1 (not_found)" ("pending" for one nobody decided that could
-    land)."""
+    as "turn 2 a.py · Edit 1 (not_found)" ("needs_review" for a near match, "pending" for
+    one nobody decided that could land)."""
     out = []
     for result in results:
-        verdict = decisions[result.key].verdict if result.key in decisions else Verdict.PENDING
+        verdict = _verdict(decisions, result.key)
         if result.landed or verdict is Verdict.REJECTED:
             continue
-        why = (str(shown(result.key) if shown is not None else result.outcome.status)
-               if _failed(result, verdict, shown) else "pending")
+        status = _status(result, shown)
+        why = str(status) if status in FAILED or status is Status.NEEDS_REVIEW else "pending"
         # (control characters spelt out: a path or a link's target is outside text, and
         # a commit message is printed by git log as it is)
         out.append(f"turn {result.key[0]} {visible(_one_line(op_title(result.op)))} ({why})")
@@ -172,8 +179,7 @@ def failed_uncommitted(run: SessionRun, decisions: Mapping[OpKey, Decision],
     operations failed: no commit or mail says they were in the history (QA s36)."""
     out = []
     for first, results, changes in _commits_of(run):
-        if not changes and any(_failed(result, decisions[result.key].verdict
-                                       if result.key in decisions else Verdict.PENDING, shown)
+        if not changes and any(_failed(result, _verdict(decisions, result.key), shown)
                                for result in results):
             out.append(first.index)
     return tuple(out)
