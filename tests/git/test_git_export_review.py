@@ -122,7 +122,9 @@ def test_a_kept_review_naming_another_folder_is_not_read(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The state file is untrusted: the folder it names was read as the project (and
     ``/`` walked whole, to a traceback: QA s36 helper-105). Only the checkout or
-    reviewtui's copy of A are read; another is said, and the review left unread."""
+    reviewtui's copy of A are read; another is refused, and so the review is not passed
+    over either (exporting every operation that applies would put in the changes its
+    reviewer rejected: helper-106)."""
     repo, spec = _reviewed(tmp_path)
     secret = tmp_path / "secret"
     secret.mkdir()
@@ -130,32 +132,43 @@ def test_a_kept_review_naming_another_folder_is_not_read(
     kept = next((repo / ".git" / "reviewtui").glob("*.review.json"))
     for named in (str(secret), "/"):
         _forge_root(kept, named)
-        code = main(["export", "--git", spec, "--root", str(repo), "--format", "patch"])
-        out, err = capsys.readouterr()
-        assert code == 0, err
-        assert f"names {Path(named)}, neither the checkout nor reviewtui's copy of A: not " \
-               "read; exporting every operation that applies" in err
-        assert "SECRET" not in out + err
-        assert "+y" in out  # every operation that applies: the reject is not read either
-    code = main(["export", "--git", spec, "--root", str(repo), "--state", str(kept),
-                 "--format", "patch"])
-    out, err = capsys.readouterr()
-    assert code == 2
-    assert "neither the checkout nor reviewtui's copy of the range's start: not read" in err
-    assert not out
+        for state in ([], ["--state", str(kept)]):
+            code = main(["export", "--git", spec, "--root", str(repo), *state,
+                         "--format", "patch"])
+            out, err = capsys.readouterr()
+            assert code == 2, err
+            assert f"names the project {named}, which is neither this checkout nor " \
+                   "reviewtui's copy of the range's start: not read" in err
+            assert ("to export every operation that applies" in err) is not bool(state)
+            assert not out
+            assert "SECRET" not in err
 
 
-def test_a_kept_review_that_cannot_be_read_is_said_and_left(
+def test_a_kept_review_that_cannot_be_read_is_refused_with_the_way_out(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     repo, spec = _reviewed(tmp_path)
     kept = next((repo / ".git" / "reviewtui").glob("*.review.json"))
     kept.write_text("{not json")
     code = main(["export", "--git", spec, "--root", str(repo), "--format", "patch"])
     out, err = capsys.readouterr()
+    assert code == 2
+    assert "the review kept for this range cannot be read" in err
+    assert f"remove {kept} and" in err
+    assert not out
+
+
+def test_a_review_kept_in_a_moved_repository_is_still_read(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The state names the copy of A where the repository was: the same copy, found by
+    its name where the repository is now (helper-106: the reject was exported)."""
+    repo, spec = _reviewed(tmp_path)
+    moved = tmp_path / "moved"
+    repo.rename(moved)
+    code = main(["export", "--git", spec, "--root", str(moved), "--format", "patch"])
+    out, err = capsys.readouterr()
     assert code == 0, err
-    assert "cannot be read" in err
-    assert "exporting every operation that applies" in err
-    assert "+y" in out
+    assert "+    return 10" in out
+    assert "other.txt" not in out  # the reject holds
 
 
 def test_a_message_that_looks_like_mail_headers_keeps_its_author(

@@ -14,7 +14,7 @@ import pytest
 from gitkit import BINARY, five_commits, git, new_repo
 
 from reviewtui.core.engine import Decision
-from reviewtui.core.engine.file_edits import NO_TEXT_EDIT
+from reviewtui.core.engine.filebytes import NO_TEXT_EDIT
 from reviewtui.core.errors import DecisionRefused
 from reviewtui.shell.git_sources import open_range
 from reviewtui.shell.review import Review
@@ -79,3 +79,32 @@ async def test_e_on_a_binary_file_says_why_before_any_editor(tmp_path: Path) -> 
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+@pytest.mark.parametrize("path", ["logo.bin", "run.sh"])
+def test_such_an_edit_saved_before_stays_an_accept_on_reopening(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: str) -> None:
+    """A review saved before the refusal holds the edit: it did what an accept does (the
+    engine leaves the text aside), and the disk holds that. Reopened, it stays so: no
+    take-back, nothing written (QA s36 helper-106: refused in the engine, the reopening
+    wrote run.sh back to 0644 saying nothing was written, and took the new binary for
+    the file's original)."""
+    import reviewtui.shell.deciding as deciding
+
+    repo = new_repo(tmp_path / "repo")
+    base, head = five_commits(repo)
+    git(repo, "checkout", "-q", "-b", "review", base)
+    source = open_range(f"{base}..{head}", str(repo), keep=True)
+    with monkeypatch.context() as old:  # as the code before the refusal decided
+        old.setattr(deciding, "takes_no_text", lambda op: False)
+        with Review.open(source.session, source.root) as review:
+            key = _key(review, path)
+            review.decide(key, Decision.edit(("hello",)))
+    target = source.root / path
+    written = (target.read_bytes(), target.stat().st_mode)
+    with Review.open(source.session, source.root) as review:
+        assert review.decisions[key].verdict.value == "edited"
+        assert review.result(key).landed
+        assert not review.state_problems
+        assert review.last_report is None or not review.last_report.reverted
+    assert (target.read_bytes(), target.stat().st_mode) == written

@@ -80,40 +80,44 @@ def resolve(args: argparse.Namespace, *, keep: bool, session_attr: str = "sessio
 def _reviewed_root(args: argparse.Namespace, source: GitSource) -> None:
     """A range's review (``--state``, else the one open or apply kept for the range) read
     on the project it was made on: the range's lazy stand-in for A holds no file, and
-    every file the review wrote read as deleted outside (QA s36 helper-104). That project
-    must be the checkout or reviewtui's copy of A: the state file is untrusted, and the
-    folder it names is never read otherwise (helper-105: a forged one was walked, ``/``
-    whole). A kept review that cannot be read, or names another folder, is left unread,
-    said on stderr; a ``--state`` given so is refused."""
+    every file the review wrote read as deleted outside (QA s36 helper-104).
+
+    That project is the checkout or reviewtui's copy of A, nothing else: the state file
+    is untrusted (helper-105: a forged root was walked, ``/`` whole, to a traceback). The
+    folder it names is matched to one of the two, by its path, or by its name when the
+    repository was moved since (helper-106). A review that cannot be read so is refused,
+    not passed over: exporting every operation that applies instead put the changes its
+    reviewer rejected in the export (helper-106)."""
     from pathlib import Path
 
-    from reviewtui.core.errors import ReviewtuiError
-    from reviewtui.shell.export import saved_root
+    from reviewtui.shell.export import saved_root_name
+    from reviewtui.shell.state import blob_dir_for
 
     given = args.state is not None
     state = Path(args.state) if given else source.kept_state
     if state is None or not (given or state.is_file()):
         return
-    allowed = {root.resolve() for root in source.kept_roots}
+    way_out = ("" if given else f" (remove {state} and {blob_dir_for(state)} to export "
+               "every operation that applies, as without a review)")
     try:
-        named = saved_root(state)
-    except ReviewtuiError as err:
+        named = saved_root_name(state)
+    except UsageError as err:
         if given:
             raise
-        print(f"reviewtui: note: the review kept for this range ({state}) cannot be read "
-              f"({err.message}): exporting every operation that applies", file=sys.stderr)
-        return
-    if named is not None and named.resolve() in allowed:
-        args.state, args.root = str(state), str(named)
-        return
-    where = f"names {named}" if named is not None else "names no folder that exists"
-    if given:
-        raise UsageError(f"--state {state} {where}, which is neither the checkout nor "
-                         "reviewtui's copy of the range's start: not read",
-                         source=str(state), rule="state-root")
-    print(f"reviewtui: note: the review kept for this range ({state}) {where}, neither the "
-          "checkout nor reviewtui's copy of A: not read; exporting every operation that "
-          "applies", file=sys.stderr)
+        raise UsageError(f"the review kept for this range cannot be read ({err.message})"
+                         f"{way_out}", source=str(state), rule="state") from None
+    top, kept = (root.resolve() for root in source.kept_roots)
+    project = Path(named).resolve() if named else None
+    if project is not None and project not in (top, kept):
+        # The repository moved: the same folder by name, where it is now.
+        project = (kept if project.name == kept.name and kept.is_dir()
+                   else top if project.name == top.name and not project.exists() else None)
+    if project is None or not project.is_dir():
+        raise UsageError(f"the review state {state} names the project {named or '(none)'}, "
+                         "which is neither this checkout nor reviewtui's copy of the "
+                         f"range's start: not read{way_out}", source=str(state),
+                         rule="state-root")
+    args.state, args.root = str(state), str(project)
 
 
 def head_copy(source: GitSource) -> Path:

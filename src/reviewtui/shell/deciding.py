@@ -14,7 +14,8 @@ from collections.abc import Iterable
 
 from reviewtui.core.engine import PENDING, Decision, OpKey, Verdict
 from reviewtui.core.engine.decisions import refusal_hint, status_words
-from reviewtui.core.engine.file_edits import NO_TEXT_EDIT, normalize_or_none
+from reviewtui.core.engine.file_edits import normalize_or_none
+from reviewtui.core.engine.filebytes import NO_TEXT_EDIT, takes_no_text
 from reviewtui.core.engine.lineage import landing_pin
 from reviewtui.core.errors import DecisionRefused, UsageError
 from reviewtui.core.model.outcome import Status
@@ -53,6 +54,10 @@ def decide_many(review: Review, items: Iterable[tuple[OpKey, Decision]], *,
             if op is None:
                 raise UsageError(f"no operation {key[1] + 1} in turn {key[0]}",
                                  source=str(review.loaded.file), rule="no-such-operation")
+            if decision.verdict is Verdict.EDITED and takes_no_text(op):
+                item = DecisionItem.for_op(key, op, decision)
+                raise DecisionRefused(key, "binary-edit",
+                                      f"{item.describe()}: {NO_TEXT_EDIT}; nothing was recorded")
             entries.append(DecisionItem.for_op(key, op, _pinned(review, key, op, decision)))
         # A decision an operation already has changes nothing and is not logged: as a
         # step, the next `u` would take it back and seem to do nothing. (Not on a file in
@@ -154,9 +159,7 @@ def refusal(review: Review, item: DecisionItem) -> DecisionRefused:
     result = review.result(item.key)
     outcome, path = result.outcome, op_path(result)
     aside, hint = "", refusal_hint(outcome.status, forceable=outcome.forceable)
-    if outcome.rule == "binary-edit":  # an edit of what has no text (core/engine/file_edits)
-        aside, hint = " with text of yours", NO_TEXT_EDIT
-    elif outcome.status is Status.NOT_FOUND and path is not None:
+    if outcome.status is Status.NOT_FOUND and path is not None:
         if deleted_outside(review, path):
             aside, hint = (f": {path} was deleted outside the workbench",
                            "reject it, or put the file back")

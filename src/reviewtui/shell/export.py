@@ -160,11 +160,17 @@ def _found_on_opening(review: Review) -> list[str]:
 
 
 def saved_root(state: Path) -> Path | None:
-    """The project root a (non-scratch) review was saved for.
+    """The project root a (non-scratch) review was saved for, when that folder exists.
 
     Read here without side effects: a state file that cannot be read stops the export
     instead of being moved aside, as opening a review would do.
     """
+    named = saved_root_name(state)
+    return Path(named) if named and Path(named).is_dir() else None
+
+
+def saved_root_name(state: Path) -> str:
+    """The project root a review state names, as it names it ("" for none)."""
     check_state_path(state)  # a FIFO would hang the read, a device feed it, a link lead out
     try:
         saved = decode_state(parse_state_json(read_input(state, "review state"), str(state)),
@@ -174,9 +180,7 @@ def saved_root(state: Path) -> Path | None:
     except (OSError, StateFormatError, ValueError, KeyError, TypeError) as exc:
         raise UsageError(f"cannot read the review state: {exc}", source=str(state),
                          rule="state") from None
-    if saved.root and Path(saved.root).is_dir():
-        return Path(saved.root)
-    return None
+    return saved.root or ""
 
 
 def load_accepted(session: str | Path, root: str | Path | None = None, *,

@@ -405,12 +405,6 @@ def _message(path: str, result: MatchResult) -> str:
     return result.hint or f"refused by rule {result.rule}"
 
 
-# Why a binary patch, a link or a mode change takes no edited text (QA s36: an edit of a
-# binary file was recorded as "edited" and its text dropped, the binary written).
-NO_TEXT_EDIT = ("a binary file, a symbolic link or a mode change has no text to edit: "
-                "accept it as it is, or reject it")
-
-
 def evaluate_full_file(
     tree: Tree, op: FullFile, ctx: FileContext, content: Sequence[str] | None = None
 ) -> tuple[Outcome, Proposal | None]:
@@ -425,8 +419,6 @@ def evaluate_full_file(
     if special:
         found = filebytes.evaluate_special(tree, op, ctx, path)
         if found is not None:
-            if content is not None:  # (the reviewer's text would have been dropped unsaid)
-                return filebytes.refused(path, "binary-edit", f"{path}: {NO_TEXT_EDIT}"), None
             outcome, state = found
             return outcome, (Proposal(path, state) if state is not None else None)
         text_outcome, proposal = evaluate_full_file(tree, replace_record(op, mode=None),

@@ -45,6 +45,14 @@ def is_link_mode(mode: int) -> bool:
     return stat.S_ISLNK(mode)
 
 
+# Why a binary patch, a link or a mode change takes no edited text. (QA s36: an edit of a
+# binary file was recorded as "edited", its text dropped unsaid, the binary written. A new
+# such decision is refused (shell/deciding.py); one saved before stays what it did, an
+# accept of the operation as sent: the engine leaves its text aside, as it always did.)
+NO_TEXT_EDIT = ("a binary file, a symbolic link or a mode change has no text to edit: "
+                "accept it as it is, or reject it")
+
+
 def takes_no_text(op: object) -> bool:
     """Whether an operation is a binary patch, a link or a mode change alone: what
     :func:`evaluate_special` decides, with no text a reviewer could edit."""

@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import PurePosixPath
 
 from reviewtui.core.engine import Decision, OpResult, Verdict
-from reviewtui.core.engine.file_edits import NO_TEXT_EDIT
-from reviewtui.core.engine.filebytes import takes_no_text
+from reviewtui.core.engine.filebytes import NO_TEXT_EDIT, takes_no_text
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
 from reviewtui.ui.screens.main_decisions import DecisionActions
