@@ -324,3 +324,31 @@ def test_a_worktree_leaves_out_every_change_of_text_that_is_not_utf8(
     assert f"git-skipped info {named}: not UTF-8 text" in out
     assert "other.txt · full file: applied" in out
     assert {p.name: p.read_bytes() for p in repo.iterdir() if p.is_file()} == before
+
+
+def test_a_file_changing_its_encoding_shows_each_side_as_it_reads(tmp_path: Path) -> None:
+    """UTF-8 made Latin-1 showed every line deleted, the right side empty; Latin-1 made
+    UTF-8 showed "café" becoming "cafÃ©" (its UTF-8 read as Latin-1): an encoding fix
+    looked like corruption (QA s36 helper-106). The UTF-8 side reads as UTF-8."""
+    from reviewtui.shell.git_sources import open_range
+    from reviewtui.shell.review import Review
+    from reviewtui.ui.opview import build_view
+
+    repo = new_repo(tmp_path / "repo")
+    (repo / "to_latin.txt").write_bytes("café\n".encode())
+    (repo / "to_utf8.txt").write_bytes("café\n".encode("latin-1"))
+    base = commit_all(repo, "Base")
+    (repo / "to_latin.txt").write_bytes("café\n".encode("latin-1"))
+    (repo / "to_utf8.txt").write_bytes("café\n".encode())
+    head = commit_all(repo, "Swap the encodings")
+    source = open_range(f"{base}..{head}", str(repo), keep=False)
+    try:
+        with Review.open(source.session, source.root, dry_run=True) as review:
+            views = {r.op.path: build_view(r) for t in review.display.turns for r in t.results}
+    finally:
+        source.close()
+    for path in ("to_latin.txt", "to_utf8.txt"):
+        pane = views[path].panes[0]
+        assert (pane.before, pane.after) == (("café",), ("café",)), path
+        assert pane.label == ("the UTF-8 side as it reads, the other read as Latin-1 (a "
+                              "preview): the same text, in another encoding")

@@ -112,6 +112,8 @@ def _legacy_lines(state: FileState | None) -> tuple[str, ...] | None:
     (QA s35 helper-103: such a file showed "binary file: not shown" for every change.)"""
     if state is None:
         return ()
+    if not state.binary:  # UTF-8 text (a file changing its encoding): as it reads
+        return tuple(state.lines)
     data = state.data
     if b"\0" in data[:8000]:
         return None
@@ -126,7 +128,12 @@ def _legacy_pane(path: str, before: FileState | None,
     old, new = _legacy_lines(before), _legacy_lines(after)
     if old is None or new is None:
         return None
-    return DiffPane("read as Latin-1 (a preview)", path, old, new)
+    label = ("read as Latin-1 (a preview)" if all(state is None or state.binary
+                                                 for state in (before, after))
+             else "the UTF-8 side as it reads, the other read as Latin-1 (a preview)")
+    if old == new:  # (the same text: its encoding is the change)
+        label += ": the same text, in another encoding"
+    return DiffPane(label, path, old, new)
 
 
 def build_view(result: OpResult, status: Status | None = None,
@@ -193,7 +200,7 @@ def _build(result: OpResult, state: OpState, subtitle: str,
         return OpView(op_title(op), state, subtitle, text,
                       message=f"link -> {chr(10).join(op.lines)}{was}")
     if (before_state is not None and before_state.binary) or (
-            before_state is None and after_state is not None and after_state.binary):
+            after_state is not None and after_state.binary):
         pane = _legacy_pane(op.path, before_state, after_state)
         if pane is None:
             return OpView(op_title(op), state, subtitle, text, message="binary file: not shown")
