@@ -107,7 +107,8 @@ def test_a_message_line_git_am_would_end_the_message_at_is_indented(
 @pytest.mark.parametrize(("line", "breaks"), [
     ("---", True), ("---  ", True), ("--- a/x.py", True), ("diff --git a/x b/x", True),
     ("Index: x", True), ("----", False), ("---x", False), ("--- ", True), ("---  x", False),
-    (" ---", False), ("- dependency", False), ("diff", False), ("Index:x", False)])
+    (" ---", False), ("- dependency", False), ("diff", False), ("Index:x", False),
+    ("--- \u00a0updated", True), ("---\u00a0", False), ("--- \tx", False), ("---\t", True)])
 def test_the_lines_git_mailinfo_takes_as_a_patch(line: str, breaks: bool) -> None:
     assert _breaks(line) is breaks
 

@@ -8,6 +8,7 @@ are named in the mail's notes and left out.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from reviewtui.core.export.patch import unified_patch
@@ -38,6 +39,10 @@ def series_text(base: Tree, plans: Sequence[PlannedCommit], author: str, date: s
     return "".join(mails)
 
 
+_BLANKS = " \t\r\n"
+_MBOX_FROM = re.compile(r">*From ")  # (">From " too: git am drops it, helper-106)
+
+
 def _breaks(line: str) -> bool:
     """Whether ``git am`` (``git mailinfo``) takes this line of a message as the start of
     the patch, ending the message there: ``diff -``, ``Index: ``, ``---`` with blanks
@@ -46,8 +51,11 @@ def _breaks(line: str) -> bool:
         return True
     if not line.startswith("---"):
         return False
+    # (git's own isspace: ASCII blanks alone; a no-break space after "--- " is a name to
+    # it: QA s36 helper-106, the message was cut there)
     rest = line[3:]
-    return not rest.strip() or (rest[:1] == " " and not rest[1:2].isspace())
+    return (all(c in _BLANKS for c in rest)
+            or (rest[:1] == " " and rest[1:2] not in ("", *_BLANKS)))
 
 
 def _no_break(body: str) -> str:
@@ -57,8 +65,8 @@ def _no_break(body: str) -> str:
     there), and a first line ``From:``, ``Subject:`` or ``Date:``, which ``git am`` takes
     as a header of the commit (its author, its subject) (helper-105)."""
     lines = body.split("\n")
-    out = [" " + line if _breaks(line) or line.startswith("From ") else line
+    out = [" " + line if _breaks(line) or _MBOX_FROM.match(line) else line
            for line in lines]
-    if out and out[0].lower().startswith(("from:", "subject:", "date:")):
-        out[0] = " " + out[0]
+    if out and out[0].lower().startswith(("from:", "subject:", "date:", "[patch")):
+        out[0] = " " + out[0]  # ("[PATCH] ..." too: it became the subject, helper-106)
     return "\n".join(out)
