@@ -187,3 +187,43 @@ def test_what_the_opening_finds_changed_on_disk_is_said(
     err = capsys.readouterr().err
     assert "note: f.txt: f.txt was deleted outside the workbench" in err
     assert not (root / "f.txt").exists()  # an export writes nothing
+
+
+def test_an_export_to_a_terminal_spells_out_control_characters(tmp_path: Path) -> None:
+    """A report printed to a terminal ran the escape sequences of a request (QA s36
+    helper-106: the title changed, the screen cleared); into a pipe it stays byte for
+    byte, for the tool reading it."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "f.txt").write_text("a\n")
+    session = tmp_path / "s.md"
+    session.write_text("## Turn 1\n> clear \x1b[2J the screen\n\n--- File: f.txt ---\n"
+                       "<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n")
+    args = [sys.executable, "-m", "reviewtui", "export", str(session), "--root", str(root),
+            "--format", "markdown"]
+    master, slave = pty.openpty()
+    try:
+        done = subprocess.run(args, stdout=slave, stderr=subprocess.PIPE, check=False,
+                              timeout=60)
+        os.close(slave)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # (the other end closed)
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(master)
+    assert done.returncode == 0, done.stderr
+    assert b"\x1b" not in shown
+    assert b"clear \\u001b[2J the screen" in shown
+    piped = subprocess.run(args, capture_output=True, check=False, timeout=60)
+    assert b"clear \x1b[2J the screen" in piped.stdout

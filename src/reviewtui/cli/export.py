@@ -87,6 +87,13 @@ def export(args: argparse.Namespace) -> int:
     code = EXIT_FINDINGS if missing else EXIT_OK
     if args.output is None:
         sys.stdout.flush()
+        if sys.stdout.isatty():
+            # For reading there, not for a tool: commit messages and session text can hold
+            # terminal sequences (QA s36 helper-106: a markdown report cleared the screen).
+            from reviewtui.core.text.visible import visible
+
+            data = visible(data.decode("utf-8", "surrogateescape"),
+                           keep="\n\t").encode("utf-8", "surrogateescape")
         _write_all(sys.stdout.buffer, data)
         return code
     from pathlib import Path  # here: building the parser (``--help``) does not need it
