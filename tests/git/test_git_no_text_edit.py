@@ -108,3 +108,16 @@ def test_such_an_edit_saved_before_stays_an_accept_on_reopening(
         assert not review.state_problems
         assert review.last_report is None or not review.last_report.reverted
     assert (target.read_bytes(), target.stat().st_mode) == written
+
+
+def test_a_binary_patch_and_a_mode_change_read_pending_not_fuzzy(tmp_path: Path) -> None:
+    """Verified by blob id, or set as sent: exact, not "◌ fuzzy", which the README
+    defines as an approximate match (QA s36 helper-106)."""
+    from reviewtui.core.engine.opstate import OpState, op_state
+
+    review = _range_review(tmp_path)
+    try:
+        for path in ("logo.bin", "run.sh"):
+            assert op_state(review.result(_key(review, path))) is OpState.PENDING, path
+    finally:
+        review.close()

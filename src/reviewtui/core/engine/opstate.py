@@ -48,9 +48,12 @@ FAILED_STATES = frozenset({OpState.AMBIGUOUS, OpState.NOT_FOUND, OpState.REFUSED
                            OpState.CONFLICT})
 
 
-# Methods that land exactly as written: by content, by address, or whole files.
+# Methods that land exactly as written: by content, by address, or whole files (a git
+# binary patch is verified by blob id; a mode or a link is set as sent: they read
+# "fuzzy" before, which the README defines as an approximate match: QA s36 helper-106).
 EXACT_METHODS = frozenset({"exact", "new-file", "full-file", "fill-empty", "line-range",
-                           "hashline", "window", "window-all", "batch"})
+                           "hashline", "window", "window-all", "batch", "binary-literal",
+                           "binary-delta", "mode", "link"})
 
 _GLYPHS = {
     OpState.PENDING: "○", OpState.FUZZY: "◌", OpState.ACCEPTED: "✓", OpState.FORCED: "✓!",
