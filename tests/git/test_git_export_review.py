@@ -91,12 +91,7 @@ def test_a_message_line_git_am_would_end_the_message_at_is_indented(
                       "- dependency-name: foo\n...\n\nSigned-off-by: bot <bot@example.org>")
     assert main(["export", "--git", f"{base}..{head}", "--root", str(repo),
                  "--format", "series"]) == 1
-    series = capsys.readouterr().out
-    git(repo, "checkout", "-q", "-b", "mailed", base)
-    done = subprocess.run(["git", "-c", "core.hooksPath=/dev/null", "am", "-q", "--keep-cr"],
-                          cwd=repo, input=series.encode(), env=ENV, capture_output=True,
-                          check=False)
-    assert done.returncode == 0, done.stderr
+    _mailed(repo, base, capsys.readouterr().out)
     message = git(repo, "log", "-1", "--format=%B", "mailed")
     assert "Bumps foo.\n ---\nupdated-dependencies:\n- dependency-name: foo\n" in message
     assert "Not in this commit (1 operation" in message
@@ -111,6 +106,15 @@ def test_a_message_line_git_am_would_end_the_message_at_is_indented(
     ("--- \u00a0updated", True), ("---\u00a0", False), ("--- \tx", False), ("---\t", True)])
 def test_the_lines_git_mailinfo_takes_as_a_patch(line: str, breaks: bool) -> None:
     assert _breaks(line) is breaks
+
+
+def _mailed(repo: Path, base: str, series: str) -> None:
+    """``git am`` of ``series`` on a new branch ``mailed`` from ``base``."""
+    git(repo, "checkout", "-q", "-b", "mailed", base)
+    done = subprocess.run(["git", "-c", "core.hooksPath=/dev/null", "am", "-q", "--keep-cr"],
+                          cwd=repo, input=series.encode(), env=ENV, capture_output=True,
+                          check=False)
+    assert done.returncode == 0, done.stderr
 
 
 def _forge_root(state: Path, root: str) -> None:
@@ -186,12 +190,7 @@ def test_a_message_that_looks_like_mail_headers_keeps_its_author(
                       "the rest")
     assert main(["export", "--git", f"{base}..{head}", "--root", str(repo),
                  "--format", "series"]) == 0
-    series = capsys.readouterr().out
-    git(repo, "checkout", "-q", "-b", "mailed", base)
-    done = subprocess.run(["git", "-c", "core.hooksPath=/dev/null", "am", "-q", "--keep-cr"],
-                          cwd=repo, input=series.encode(), env=ENV, capture_output=True,
-                          check=False)
-    assert done.returncode == 0, done.stderr
+    _mailed(repo, base, capsys.readouterr().out)
     assert git(repo, "log", "-1", "--format=%an", "mailed").strip() == "Rita Reviewer"
     message = git(repo, "log", "-1", "--format=%B", "mailed")
     assert " From: Mallory <m@example.org>\n From 0000" in message

@@ -16,6 +16,10 @@ from gitkit import commit_all, disk_of, git, new_repo, tree_of
 from reviewtui.cli import main
 from reviewtui.shell.git_not_utf8 import not_utf8_paths
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from reviewtui.ui.opview import OpView
+
 LATIN = "Café crème, déjà vu: ½ ± ¿\n".encode("latin-1")
 
 
@@ -267,9 +271,7 @@ def test_the_workbench_shows_a_latin1_files_change_read_as_latin1(tmp_path: Path
     """Replayed as a binary file, it showed "binary file: not shown" for every change: a
     Latin-1 source is read as Latin-1 for the view (a preview; written byte for byte).
     Data (a NUL byte) still shows nothing."""
-    from reviewtui.shell.git_sources import open_range
-    from reviewtui.shell.review import Review
-    from reviewtui.ui.opview import LEGACY_NOTE, build_view
+    from reviewtui.ui.opview import LEGACY_NOTE
 
     repo = new_repo(tmp_path / "repo")
     (repo / "legacy.c").write_bytes(b"/* Caf\xe9 */\nint x;\n")
@@ -279,12 +281,7 @@ def test_the_workbench_shows_a_latin1_files_change_read_as_latin1(tmp_path: Path
     (repo / "blob.dat").write_bytes(b"a\0c\n")
     (repo / "new.c").write_bytes(b"/* \xe9t\xe9 */\n")
     head = commit_all(repo, "Latin-1 and data")
-    source = open_range(f"{base}..{head}", str(repo), keep=False)
-    try:
-        with Review.open(source.session, source.root, dry_run=True) as review:
-            views = {r.op.path: build_view(r) for t in review.display.turns for r in t.results}
-    finally:
-        source.close()
+    views = _views(repo, f"{base}..{head}")
     legacy = views["legacy.c"]
     assert legacy.message == ""
     assert LEGACY_NOTE in legacy.explanation.plain
@@ -330,10 +327,6 @@ def test_a_file_changing_its_encoding_shows_each_side_as_it_reads(tmp_path: Path
     """UTF-8 made Latin-1 showed every line deleted, the right side empty; Latin-1 made
     UTF-8 showed "café" becoming "cafÃ©" (its UTF-8 read as Latin-1): an encoding fix
     looked like corruption (QA s36 helper-106). The UTF-8 side reads as UTF-8."""
-    from reviewtui.shell.git_sources import open_range
-    from reviewtui.shell.review import Review
-    from reviewtui.ui.opview import build_view
-
     repo = new_repo(tmp_path / "repo")
     (repo / "to_latin.txt").write_bytes("café\n".encode())
     (repo / "to_utf8.txt").write_bytes("café\n".encode("latin-1"))
@@ -341,14 +334,23 @@ def test_a_file_changing_its_encoding_shows_each_side_as_it_reads(tmp_path: Path
     (repo / "to_latin.txt").write_bytes("café\n".encode("latin-1"))
     (repo / "to_utf8.txt").write_bytes("café\n".encode())
     head = commit_all(repo, "Swap the encodings")
-    source = open_range(f"{base}..{head}", str(repo), keep=False)
-    try:
-        with Review.open(source.session, source.root, dry_run=True) as review:
-            views = {r.op.path: build_view(r) for t in review.display.turns for r in t.results}
-    finally:
-        source.close()
+    views = _views(repo, f"{base}..{head}")
     for path in ("to_latin.txt", "to_utf8.txt"):
         pane = views[path].panes[0]
         assert (pane.before, pane.after) == (("café",), ("café",)), path
         assert pane.label == ("the UTF-8 side as it reads, the other read as Latin-1 (a "
                               "preview): the same text, in another encoding")
+
+
+def _views(repo: Path, spec: str) -> dict[str, OpView]:
+    """Each operation's view in the workbench, by path, for the range ``spec``."""
+    from reviewtui.shell.git_sources import open_range
+    from reviewtui.shell.review import Review
+    from reviewtui.ui.opview import build_view
+
+    source = open_range(spec, str(repo), keep=False)
+    try:
+        with Review.open(source.session, source.root, dry_run=True) as review:
+            return {r.op.path: build_view(r) for t in review.display.turns for r in t.results}
+    finally:
+        source.close()
