@@ -99,6 +99,17 @@ def test_a_message_line_git_am_would_end_the_message_at_is_indented(
                "mailed").strip() == "reviewtui; accepted 1, edited 0, rejected 0, failed 1"
 
 
+def test_only_what_git_am_misreads_is_indented() -> None:
+    """A ">From " line inside the message and a first "[patch notes]" line are kept as
+    they are: git am keeps them (helper-107: they were indented)."""
+    from reviewtui.core.git.series import _no_break
+
+    assert _no_break("[patch notes] below\n>From a mail\nFrom here on") == (
+        "[patch notes] below\n>From a mail\n From here on")
+    assert _no_break(">From 0000 Mon\nrest") == " >From 0000 Mon\nrest"
+    assert _no_break("[PATCH] a list's subject") == " [PATCH] a list's subject"
+
+
 @pytest.mark.parametrize(("line", "breaks"), [
     ("---", True), ("---  ", True), ("--- a/x.py", True), ("diff --git a/x b/x", True),
     ("Index: x", True), ("----", False), ("---x", False), ("--- ", True), ("---  x", False),
@@ -196,3 +207,26 @@ def test_a_message_that_looks_like_mail_headers_keeps_its_author(
     assert " From: Mallory <m@example.org>\n From 0000" in message
     assert "the rest" in message
     assert git(repo, "rev-list", "--count", f"{base}..mailed").strip() == "1"
+
+
+def test_a_kept_review_no_path_can_be_made_of_is_refused_without_a_traceback(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A root naming a loop of links or holding a NUL ended in a traceback; a kept review
+    that is a folder was passed over, the rejects exported (QA s36 helper-107)."""
+    repo, spec = _reviewed(tmp_path)
+    kept = next((repo / ".git" / "reviewtui").glob("*.review.json"))
+    os.symlink(tmp_path / "loop", tmp_path / "loop")
+    for named in (str(tmp_path / "loop" / "x"), "a\u0000b"):
+        _forge_root(kept, named)
+        code = main(["export", "--git", spec, "--root", str(repo), "--format", "patch"])
+        out, err = capsys.readouterr()
+        assert code == 2, err
+        assert "Traceback" not in err
+        assert "'reviewtui open --git" in err
+        assert not out
+    kept.unlink()
+    kept.mkdir()
+    code = main(["export", "--git", spec, "--root", str(repo), "--format", "patch"])
+    out, err = capsys.readouterr()
+    assert code == 2, err
+    assert not out

@@ -121,3 +121,25 @@ def test_a_binary_patch_and_a_mode_change_read_pending_not_fuzzy(tmp_path: Path)
             assert op_state(review.result(_key(review, path))) is OpState.PENDING, path
     finally:
         review.close()
+
+
+def test_a_new_link_reads_pending_too(tmp_path: Path) -> None:
+    import os
+
+    from gitkit import commit_all
+
+    from reviewtui.core.engine.opstate import OpState, op_state
+
+    repo = new_repo(tmp_path / "repo")
+    (repo / "a.txt").write_text("a\n")
+    base = commit_all(repo, "Base")
+    os.symlink("a.txt", repo / "to-a")
+    head = commit_all(repo, "A link")
+    source = open_range(f"{base}..{head}", str(repo), keep=False)
+    try:
+        with Review.open(source.session, source.root, dry_run=True) as review:
+            result = review.result((1, 0))
+            assert result.outcome.method == "new-link"
+            assert op_state(result) is OpState.PENDING
+    finally:
+        source.close()

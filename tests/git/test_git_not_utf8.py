@@ -330,11 +330,17 @@ def test_a_file_changing_its_encoding_shows_each_side_as_it_reads(tmp_path: Path
     repo = new_repo(tmp_path / "repo")
     (repo / "to_latin.txt").write_bytes("café\n".encode())
     (repo / "to_utf8.txt").write_bytes("café\n".encode("latin-1"))
+    (repo / "crlf.txt").write_bytes("café\n".encode())
     base = commit_all(repo, "Base")
     (repo / "to_latin.txt").write_bytes("café\n".encode("latin-1"))
     (repo / "to_utf8.txt").write_bytes("café\n".encode())
+    (repo / "crlf.txt").write_bytes("café\r\n".encode("latin-1"))
     head = commit_all(repo, "Swap the encodings")
     views = _views(repo, f"{base}..{head}")
+    crlf = views["crlf.txt"].panes[0]
+    assert (crlf.before, crlf.after) == (("café",), ("café",))
+    assert crlf.label.endswith(": the same lines; the encoding changes, and bytes the lines "
+                               "do not show (line endings, a last newline, a byte order mark)")
     for path in ("to_latin.txt", "to_utf8.txt"):
         pane = views[path].panes[0]
         assert (pane.before, pane.after) == (("café",), ("café",)), path

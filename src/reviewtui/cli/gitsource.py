@@ -95,10 +95,14 @@ def _reviewed_root(args: argparse.Namespace, source: GitSource) -> None:
 
     given = args.state is not None
     state = Path(args.state) if given else source.kept_state
-    if state is None or not (given or state.is_file()):
+    # (a kept review that is a link or a folder is refused below, not passed over)
+    if state is None or not (given or state.is_file() or state.is_symlink()
+                             or state.exists()):
         return
-    way_out = ("" if given else f" (remove {state} and {blob_dir_for(state)} to export "
-               "every operation that applies, as without a review)")
+    way_out = ("" if given else " (open it once with 'reviewtui open --git "
+               f"{args.git_range}' to take it up where the repository is now, or remove "
+               f"{state} and {blob_dir_for(state)} to export every operation that applies, "
+               "as without a review)")
     try:
         named = saved_root_name(state)
     except UsageError as err:
@@ -107,7 +111,10 @@ def _reviewed_root(args: argparse.Namespace, source: GitSource) -> None:
         raise UsageError(f"the review kept for this range cannot be read ({err.message})"
                          f"{way_out}", source=str(state), rule="state") from None
     top, kept = (root.resolve() for root in source.kept_roots)
-    project = Path(named).resolve() if named else None
+    try:
+        project = Path(named).resolve() if named else None
+    except (OSError, RuntimeError, ValueError):  # (a loop of links, a NUL: helper-107)
+        project = None
     if project is not None and project not in (top, kept):
         # The repository moved: the same folder by name, where it is now.
         project = (kept if project.name == kept.name and kept.is_dir()

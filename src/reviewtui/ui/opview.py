@@ -123,6 +123,13 @@ def _legacy_lines(state: FileState | None) -> tuple[str, ...] | None:
     return tuple(split_lines(data.decode("latin-1")))
 
 
+def _text(state: FileState | None) -> str:
+    """The whole text, line endings as they are: UTF-8, else read as Latin-1."""
+    if state is None:
+        return ""
+    return state.data.decode("latin-1" if state.binary else "utf-8", "replace")
+
+
 def _legacy_pane(path: str, before: FileState | None,
                  after: FileState | None) -> DiffPane | None:
     old, new = _legacy_lines(before), _legacy_lines(after)
@@ -131,8 +138,10 @@ def _legacy_pane(path: str, before: FileState | None,
     label = ("read as Latin-1 (a preview)" if all(state is None or state.binary
                                                  for state in (before, after))
              else "the UTF-8 side as it reads, the other read as Latin-1 (a preview)")
-    if old == new:  # (the same text: its encoding is the change)
-        label += ": the same text, in another encoding"
+    if old == new:  # (the same lines: the encoding is the change, or more unseen here)
+        label += (": the same text, in another encoding" if _text(before) == _text(after)
+                  else ": the same lines; the encoding changes, and bytes the lines do "
+                  "not show (line endings, a last newline, a byte order mark)")
     return DiffPane(label, path, old, new)
 
 

@@ -53,7 +53,7 @@ FAILED_STATES = frozenset({OpState.AMBIGUOUS, OpState.NOT_FOUND, OpState.REFUSED
 # "fuzzy" before, which the README defines as an approximate match: QA s36 helper-106).
 EXACT_METHODS = frozenset({"exact", "new-file", "full-file", "fill-empty", "line-range",
                            "hashline", "window", "window-all", "batch", "binary-literal",
-                           "binary-delta", "mode", "link"})
+                           "binary-delta", "mode", "link", "new-link"})
 
 _GLYPHS = {
     OpState.PENDING: "○", OpState.FUZZY: "◌", OpState.ACCEPTED: "✓", OpState.FORCED: "✓!",

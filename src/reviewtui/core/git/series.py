@@ -40,7 +40,9 @@ def series_text(base: Tree, plans: Sequence[PlannedCommit], author: str, date: s
 
 
 _BLANKS = " \t\r\n"
-_MBOX_FROM = re.compile(r">*From ")  # (">From " too: git am drops it, helper-106)
+_MBOX_FROM = re.compile(r"From ")  # (a line git am may split the mail at)
+# A first line git am reads as a header of the commit, or drops (helper-106, -107).
+_FIRST = re.compile(r"(?i:from|subject|date):|\[PATCH[\] ]|>+From ")
 
 
 def _breaks(line: str) -> bool:
@@ -67,6 +69,6 @@ def _no_break(body: str) -> str:
     lines = body.split("\n")
     out = [" " + line if _breaks(line) or _MBOX_FROM.match(line) else line
            for line in lines]
-    if out and out[0].lower().startswith(("from:", "subject:", "date:", "[patch")):
-        out[0] = " " + out[0]  # ("[PATCH] ..." too: it became the subject, helper-106)
+    if out and _FIRST.match(out[0]):
+        out[0] = " " + out[0]
     return "\n".join(out)
