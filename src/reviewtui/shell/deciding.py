@@ -105,6 +105,19 @@ def decide_many(review: Review, items: Iterable[tuple[OpKey, Decision]], *,
         return report
 
 
+def note_textless_edits(review: Review) -> None:
+    """Reopened: an edit saved (before such edits were refused) on a binary patch, a link
+    or a mode change stands as the accept it always was, its text unused: said, not kept
+    from the reviewer (QA s36 helper-107: it still read "edited")."""
+    for key, decision in review._folded.decisions().items():
+        op = review._ops.get(key)
+        if decision.verdict is Verdict.EDITED and op is not None and takes_no_text(op):
+            item = DecisionItem.for_op(key, op, decision)
+            review.state_problems.append(
+                f"{item.describe()}: saved as edited, but {NO_TEXT_EDIT.partition(':')[0]}: "
+                "it stands as an accept of the operation as sent, the text unused")
+
+
 def _same(held: Decision, new: Decision) -> bool:
     """The same decision, pinned at the same place (a pin is not compared by ``==``)."""
     return held == new and held.at == new.at

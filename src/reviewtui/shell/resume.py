@@ -30,6 +30,7 @@ from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.review.log import LogEntry, LogKind, drop_in_force, fold, reconcile_log
 from reviewtui.core.review.plan import PathRecord
 from reviewtui.core.review.rebase import apply_layer
+from reviewtui.shell.deciding import note_textless_edits
 from reviewtui.shell.disk import remove_temp, scratch_copy
 from reviewtui.shell.loader import LoadedSession, gc_paused, load_session
 from reviewtui.shell.lock import RootLock
@@ -183,6 +184,7 @@ def resume(review: Review, *, first_frame: bool = False) -> None:
     reconcile(review, report, saved.nonce if saved is not None else "")
     drop_pinned_on_changed_files(review)
     drop_unlanded_saved(review)
+    note_textless_edits(review)
     sync(review, report)
 
 
