@@ -227,3 +227,13 @@ def test_an_export_to_a_terminal_spells_out_control_characters(tmp_path: Path) -
     assert b"clear \\u001b[2J the screen" in shown
     piped = subprocess.run(args, capture_output=True, check=False, timeout=60)
     assert b"clear \x1b[2J the screen" in piped.stdout
+
+
+def test_output_dash_is_standard_output(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``-o -`` wrote a file named "-" (QA s36 helper-107)."""
+    session, root = project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    main(["export", str(session), "--root", str(root), "--format", "markdown", "-o", "-"])
+    assert "# Review report" in capsys.readouterr().out
+    assert not (tmp_path / "-").exists()

@@ -43,7 +43,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     export.add_argument("--state", help="the review state whose decisions to export "
                         "(default: <session file>.review.json when it exists)")
     export.add_argument("--output", "-o", metavar="FILE",
-                        help="write here instead of standard output")
+                        help="write here instead of standard output ('-': standard output)")
     export.add_argument("--session-format", choices=SESSION_FORMATS, default="auto",
                         help="the session's format (default: detected from the content)")
 
@@ -85,7 +85,7 @@ def export(args: argparse.Namespace) -> int:
         data = render(accepted, args.format).encode("utf-8")
     missing = _say_left_out(accepted, args) if args.format in RESULTS else 0
     code = EXIT_FINDINGS if missing else EXIT_OK
-    if args.output is None:
+    if args.output in (None, "-"):  # ("-": standard output, as for git and most tools)
         sys.stdout.flush()
         if sys.stdout.isatty():
             # For reading there, not for a tool: commit messages and session text can hold
