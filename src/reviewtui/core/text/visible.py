@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import re
 
-# C0 and C1 controls and DEL, line and paragraph separators, bidirectional controls.
-HIDDEN = "[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]"
+# C0 and C1 controls and DEL, line and paragraph separators, bidirectional controls and
+# marks, and the invisible characters the workbench shows as pictures too (zero-width
+# space, word joiner, byte order mark; ui/widgets/diff_render.py).
+HIDDEN = ("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c"
+          "\u200b\u2060\ufeff]")
 _hidden: list[re.Pattern[str]] = []  # compiled when first needed (~0.6 ms: start-up)
 
 
