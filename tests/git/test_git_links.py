@@ -142,39 +142,3 @@ def test_turns_that_cut_such_a_commit_in_half_are_refused_with_commit(
                  "--turns", "1", "--commit", "--branch", "half"]) == 2
     assert "[turns-split-commit]" in capsys.readouterr().err
     assert git(repo, "branch", "--list", "half") == ""
-
-
-def test_a_renamed_link_is_moved_as_a_link(tmp_path: Path,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
-    """``git mv`` of a link (a rename, similarity 100%) was refused: "never replaces a
-    link with a regular file" (QA s36 helper-107). It moves, its target kept as git keeps
-    it, into another folder too; a move from where its target would lead out of the root
-    is refused, and nothing moves."""
-    repo = new_repo(tmp_path / "repo")
-    (repo / "notes.txt").write_text("notes\n")
-    (repo / "sub").mkdir()
-    (repo / "sub" / "keep.txt").write_text("k\n")
-    (repo / "old").symlink_to("notes.txt")
-    (repo / "sub" / "up").symlink_to("../notes.txt")
-    base = commit_all(repo, "Base with links")
-    git(repo, "mv", "old", "new")
-    (repo / "deeper").mkdir()
-    git(repo, "mv", "new", "deeper/new")
-    head = commit_all(repo, "Rename a link into a folder")
-    want = entries(repo)
-    git(repo, "checkout", "-q", "-b", "review", base)
-    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes"]) == 0
-    capsys.readouterr()
-    assert entries(repo) == want
-    assert os.readlink(repo / "deeper" / "new") == "notes.txt"  # as git keeps it
-    assert not (repo / "old").is_symlink()
-    git(repo, "checkout", "-q", "-f", base)
-    git(repo, "mv", "sub/up", "up")  # "../notes.txt" from the top leads out of the root
-    escape = commit_all(repo, "Move a link up")
-    git(repo, "checkout", "-q", "-f", base)
-    assert main(["apply", "--git", f"{base}..{escape}", "--root", str(repo), "--yes"]) == 1
-    out = capsys.readouterr().out
-    assert "up would be a symbolic link to ../notes.txt, which leads outside the project " \
-           "root" in out
-    assert os.readlink(repo / "sub" / "up") == "../notes.txt"
-    assert not (repo / "up").is_symlink()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from reviewtui.core.engine.decisions import Decision, OpKey, Policy, Verdict
 from reviewtui.core.engine.file_edits import FileContext, check_path, normalize_or_none
 from reviewtui.core.engine.ledger import LedgerItem, command_item
-from reviewtui.core.engine.links import LinkView, is_link, link_target, target_refusal
+from reviewtui.core.engine.links import LinkView, is_link
 from reviewtui.core.engine.results import OpResult, Rules
 from reviewtui.core.engine.structural import apply_command
 from reviewtui.core.engine.structural_state import StructuralState
@@ -133,25 +133,14 @@ def _refuse_changes(changes: tuple[tuple[str | None, str | None], ...], rules: R
                     base: Tree, before: Tree, after: Tree) -> Outcome | None:
     """Moves and removals obey the same reserved-path and symlink rules as edits.
 
-    A link itself may be removed or restored (nothing is written through it), and moved:
-    it keeps its target, as ``mv`` and git keep it, and its target is checked from where
-    it goes as a new link's is (one leading out of the root from there is refused). (It
-    was refused whatever it was: a git rename of a link, QA s36 helper-107.)
+    A link itself may be removed or restored (nothing is written through it); a move
+    of one is refused like any path with a link on it (its relative target would
+    point elsewhere).
     """
     ctx = FileContext(reserved=rules.reserved, root=rules.root,
                       symlinks=LinkView(rules.symlinks, base, before),
                       spellings=rules.spellings)
     for old, new in changes:
-        moved = before.get(old) if old is not None and new is not None else None
-        if old is not None and new is not None and moved is not None and is_link(moved):
-            for end in (old, new):
-                checked = check_path(end, ctx, link_ok=True)
-                if isinstance(checked, Outcome):
-                    return checked
-            refusal = target_refusal(new, link_target(moved), ctx)
-            if refusal is not None:
-                return refusal
-            continue
         for path in (old, new):
             if path is None:
                 continue
