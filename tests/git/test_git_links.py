@@ -142,3 +142,25 @@ def test_turns_that_cut_such_a_commit_in_half_are_refused_with_commit(
                  "--turns", "1", "--commit", "--branch", "half"]) == 2
     assert "[turns-split-commit]" in capsys.readouterr().err
     assert git(repo, "branch", "--list", "half") == ""
+
+
+def test_a_renamed_link_is_refused_with_the_true_reason(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A git rename of a link was refused saying reviewtui "never replaces a link with a
+    regular file", which nothing did (QA s36 helper-107). Still refused (moving links was
+    tried and reverted: links moved together led out of the root through each other,
+    helper-108), saying why, and nothing moves."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "notes.txt").write_text("notes\n")
+    (repo / "old").symlink_to("notes.txt")
+    base = commit_all(repo, "Base with a link")
+    git(repo, "mv", "old", "new")
+    head = commit_all(repo, "Rename the link")
+    git(repo, "checkout", "-q", "-b", "review", base)
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes"]) == 1
+    out = capsys.readouterr().out
+    assert ("old is a symbolic link: reviewtui does not move links (where a link leads "
+            "depends on where it is, and on the links around it)") in out
+    assert "regular file" not in out
+    assert os.readlink(repo / "old") == "notes.txt"
+    assert not (repo / "new").is_symlink()

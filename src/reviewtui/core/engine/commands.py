@@ -135,12 +135,19 @@ def _refuse_changes(changes: tuple[tuple[str | None, str | None], ...], rules: R
 
     A link itself may be removed or restored (nothing is written through it); a move
     of one is refused like any path with a link on it (its relative target would
-    point elsewhere).
+    point elsewhere), saying so. (Moving links was tried and reverted, QA s36
+    helper-108: each target checked from where it goes is not enough, as links moved
+    together, or one a move points elsewhere, lead out of the root through each other.)
     """
     ctx = FileContext(reserved=rules.reserved, root=rules.root,
                       symlinks=LinkView(rules.symlinks, base, before),
                       spellings=rules.spellings)
     for old, new in changes:
+        if old is not None and new is not None and is_link(before.get(old)):
+            return Outcome(Status.REFUSED, rule="symlink", path=old, message=(
+                f"{old} is a symbolic link: reviewtui does not move links (where a link "
+                "leads depends on where it is, and on the links around it); move it with "
+                "git or your shell, or remove it and make it anew"))
         for path in (old, new):
             if path is None:
                 continue
