@@ -250,7 +250,11 @@ def absorb(review: Review, path: str, disk: FileState | None, report: ReplayRepo
         # taken back come back (take_back), unless the reviewer decided them since.
         record.seen = disk
         report.back_again.append(path)
-    elif not ours_on_disk:
+    elif not ours_on_disk or (is_link(disk) and is_link(record.ref)):
+        # (A link the review wrote, retargeted outside, too: one target is not merged with
+        # another, and a text layer over it was written back as a file of mode 0000 holding
+        # the target, the user's link lost: QA s36 helper-108. Taken as the new original,
+        # its operations are evaluated on it: what no longer lands is taken back.)
         if not set_base(review, path, disk):
             report.note(path, f"conflict - {review._unwritable[path]}")
             return
