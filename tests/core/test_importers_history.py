@@ -493,3 +493,21 @@ def test_a_decision_is_bound_to_the_binary_content_and_mode() -> None:
     x = import_unified("diff --git a/a b/a\nold mode 100644\nnew mode 100755\n", "c")
     y = import_unified("diff --git a/a b/a\nold mode 100755\nnew mode 100644\n", "c")
     assert op_fingerprint(x.turns[0].reply.ops[0]) != op_fingerprint(y.turns[0].reply.ops[0])
+
+
+def test_a_new_link_through_which_another_link_leads_out_is_refused() -> None:
+    """``d/l -> q/../x`` (dangling) is inside the root as written; made ``d/q -> ..``,
+    the kernel follows ``q`` before the ``..`` and ``d/l`` leads out (QA s36 helper-108:
+    written, exit 0). A link that led out already is not the new link's doing."""
+    diff = ("diff --git a/d/q b/d/q\nnew file mode 120000\nindex 0000000..a96aa0e\n"
+            "--- /dev/null\n+++ b/d/q\n@@ -0,0 +1 @@\n+..\n\\ No newline at end of file\n")
+    base = link_tree({"d/keep": "k\n"}, {"d/l": "q/../x"})
+    r = evaluate_session(import_unified(diff, "c.diff"), base,
+                         rules=Rules(symlinks={"d/l": "q/../x"}))
+    assert [(o.status, o.rule) for o in outcomes(r)] == [(Status.REFUSED, "symlink-escape")]
+    assert "through which the link d/l would lead outside" in outcomes(r)[0].message
+    assert r.states[-1].tree.get("d/q") is None
+    out = link_tree({"d/keep": "k\n"}, {"d/usr": "/usr/share"})
+    r = evaluate_session(import_unified(diff, "c.diff"), out,
+                         rules=Rules(symlinks={"d/usr": "/usr/share"}))
+    assert [o.status for o in outcomes(r)] == [Status.APPLIED]

@@ -114,6 +114,15 @@ def target_refusal(path: str, target: str, ctx: FileContext) -> Outcome | None:
             path + "/x", links, root=ctx.root):
         return refused(path, "symlink-escape", f"{path} would be a symbolic link to "
                        f"{target}, which leads outside the project root")
+    # Another link may lead out through this one ("d/l -> q/../x" once "d/q -> .." is
+    # made: the kernel follows q before the ".."; QA s36 helper-108). One that led out
+    # already (a project's own link to /usr/share) is not this link's doing.
+    for other in ctx.symlinks:
+        if other != path and escapes_via_symlink(other + "/x", links, root=ctx.root) \
+                and not escapes_via_symlink(other + "/x", ctx.symlinks, root=ctx.root):
+            return refused(path, "symlink-escape", f"{path} would be a symbolic link to "
+                           f"{target}, through which the link {other} would lead outside "
+                           "the project root")
     return None
 
 
