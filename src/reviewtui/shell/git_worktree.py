@@ -25,12 +25,12 @@ from reviewtui.core.importers.gitlog import (
     header_text,
     import_git,
 )
+from reviewtui.core.model.filestate import looks_like_data
 from reviewtui.core.model.records import Session
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.review.log import LogKind
 from reviewtui.core.text.lines import encodes_utf8
 from reviewtui.shell.git import DIFF_ARGS, Repo, disk_state, git_mode
-from reviewtui.shell.git_not_utf8 import is_utf8
 from reviewtui.shell.git_sources import GitSource, write_session
 from reviewtui.shell.project import Project, load_project
 from reviewtui.shell.state import (
@@ -216,14 +216,14 @@ _CONVERTED = ("its line endings on disk are not git's (core.autocrlf or an eol a
 def _not_utf8_text(repo: Repo, base: str, paths: Sequence[str]) -> list[str]:
     """The changed paths whose content on disk or at ``base`` is text that is not UTF-8
     (no NUL byte: one with a NUL is a binary file, left out as such)."""
-    def legacy(data: bytes) -> bool:
-        return b"\0" not in data[:8000] and not is_utf8(data)
+    def legacy(state: FileState) -> bool:  # (binary to the review: a NUL, or not UTF-8)
+        return state.binary and not looks_like_data(state.data)
 
     on_disk = [path for path in paths
-               if (disk := disk_state(repo.top, path)) is not None and legacy(disk.data)]
+               if (disk := disk_state(repo.top, path)) is not None and legacy(disk)]
     rest = [path for path in paths if path not in on_disk]
     at_base = repo.files(base, rest) if rest else {}
-    return sorted({*on_disk, *(path for path, state in at_base.items() if legacy(state.data))})
+    return sorted({*on_disk, *(path for path, state in at_base.items() if legacy(state))})
 
 
 def _head_files(repo: Repo, base: str, changed: Iterable[str],
@@ -298,7 +298,7 @@ def _not_replayable(repo: Repo, base: str, text: bytes, changed: Sequence[str],
             bad.append((path, "a symbolic link"))
         elif disk is None and full.exists():
             bad.append((path, "not a regular file"))
-        elif disk is not None and b"\0" in disk.data[:8000]:
+        elif disk is not None and looks_like_data(disk.data):
             bad.append((path, "a binary file"))
         else:
             want = result.get(path)
@@ -307,9 +307,6 @@ def _not_replayable(repo: Repo, base: str, text: bytes, changed: Sequence[str],
             if not same and want is not None and disk is not None and (
                     disk.data.replace(b"\r\n", b"\n") == want.data.replace(b"\r\n", b"\n")):
                 bad.append((path, _CONVERTED))
-            elif not same and not all(state is None or is_utf8(state.data)
-                                      for state in (disk, head.get(path))):
-                bad.append((path, _NOT_UTF8_TEXT))  # (QA s35 helper-103 F10: it said the above)
             elif not same:
                 bad.append((path, "this change cannot be replayed exactly from its diff"))
             elif disk is not None and start.get(path) is not None and (

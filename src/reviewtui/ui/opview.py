@@ -17,6 +17,7 @@ from reviewtui.core.engine.file_edits import generated_note
 from reviewtui.core.engine.filebytes import is_link_mode, takes_no_text
 from reviewtui.core.engine.links import is_link, shown
 from reviewtui.core.engine.opstate import OpState, op_state
+from reviewtui.core.model.filestate import looks_like_data
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
 from reviewtui.core.model.tree import FileState
@@ -115,7 +116,7 @@ def _legacy_lines(state: FileState | None) -> tuple[str, ...] | None:
     if not state.binary:  # UTF-8 text (a file changing its encoding): as it reads
         return tuple(state.lines)
     data = state.data
-    if b"\0" in data[:8000]:
+    if looks_like_data(data):
         return None
     odd = len(data.translate(None, _LATIN1_TEXT))  # (bytes counted in C: big files)
     if odd > len(data) // 50:  # (more than 2%: data, not text)

@@ -61,8 +61,13 @@ def _text_lines(text: str) -> tuple[list[str], bool]:
     return lines, not last and bool(parts)
 
 
+def looks_like_data(data: bytes) -> bool:
+    """git's heuristic: a NUL byte early on means data, not text in any encoding."""
+    return b"\x00" in data[:_BINARY_SNIFF]
+
+
 def _is_binary(data: bytes) -> bool:
-    if b"\x00" in data[:_BINARY_SNIFF]:
+    if looks_like_data(data):
         return True
     if data.isascii():
         return False
