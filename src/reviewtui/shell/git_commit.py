@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from reviewtui.core.engine import Decision, OpKey
 from reviewtui.core.engine.links import is_link, link_state
 from reviewtui.core.errors import GitError, UsageError
-from reviewtui.core.git.commits import PlannedCommit, failed_uncommitted, plan_commits
+from reviewtui.core.git.commits import PlannedCommit, plan_commits, plan_with_dropped
 from reviewtui.core.git.series import series_text
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.record import record
@@ -87,8 +87,8 @@ def commit_review(review: Review, branch: str | None = None) -> CommitReport:
     def shown(key: OpKey) -> Status:  # an operation's status as the review shows it
         return review.outcome(key).status
 
-    plans = plan_commits(review.draft, review.decisions, review.loaded.file.name, shown)
-    dropped = failed_uncommitted(review.draft, review.decisions, shown)
+    plans, dropped = plan_with_dropped(review.draft, review.decisions,
+                                       review.loaded.file.name, shown)
     identity_check(repo)
     # On the checkout the files are as git checked them out (CRLF under eol=crlf, say);
     # on a copy written from git's objects they are as git stores them.

@@ -88,8 +88,8 @@ def counts_for(results: list[OpResult], decisions: Mapping[OpKey, Decision],
                   tally[Verdict.PENDING], failed)
 
 
-def left_out(results: list[OpResult], decisions: Mapping[OpKey, Decision],
-             shown: Shown | None = None) -> tuple[str, ...]:
+def not_in_commit(results: list[OpResult], decisions: Mapping[OpKey, Decision],
+                  shown: Shown | None = None) -> tuple[str, ...]:
     """The operations of a commit's turns that are not in it and were not rejected, each
     as "turn 2 a.py · Edit 1 (not_found)" ("needs_review" for a near match, "pending" for
     one nobody decided that could land)."""
@@ -129,7 +129,7 @@ def split_subject(request: str, fallback: str) -> tuple[str, str]:
 
 def commit_message(request: str, turn: int, session: str, counts: Counts,
                    missing: tuple[str, ...] = ()) -> str:
-    """The turn's request, a paragraph naming ``missing`` (see :func:`left_out`) when
+    """The turn's request, a paragraph naming ``missing`` (see :func:`not_in_commit`) when
     there are any, and the trailers."""
     subject, body = split_subject(request, f"reviewtui: turn {turn}")
     # Trailers must be the last paragraph; a body that ends in "Key: value" lines would
@@ -152,7 +152,16 @@ def commit_message(request: str, turn: int, session: str, counts: Counts,
 
 def plan_commits(run: SessionRun, decisions: Mapping[OpKey, Decision],
                  session: str, shown: Shown | None = None) -> list[PlannedCommit]:
-    """The commits of the draft ``run``: one per source commit that changed a file.
+    """The commits of the draft ``run``: one per source commit that changed a file (see
+    :func:`plan_with_dropped`)."""
+    return plan_with_dropped(run, decisions, session, shown)[0]
+
+
+def plan_with_dropped(run: SessionRun, decisions: Mapping[OpKey, Decision], session: str,
+                      shown: Shown | None = None) -> tuple[list[PlannedCommit], tuple[int, ...]]:
+    """The commits of the draft ``run``, and the turns that make none because nothing of
+    them landed while some of their operations failed (no commit or mail says they were
+    in the history: said apart, QA s36).
 
     A git commit is one turn, or several in a row when its diff reuses a path it removes
     (a link made a file: the removal, then the new file; see ``split_for_order``). Those
@@ -161,28 +170,20 @@ def plan_commits(run: SessionRun, decisions: Mapping[OpKey, Decision],
     operation's status as the review shows it, when ``run`` is a review's draft (where an
     operation left pending is not evaluated): tells a failed one from a pending one."""
     plans: list[PlannedCommit] = []
+    dropped: list[int] = []
     for first, results, changes in _commits_of(run):
         if not changes:
+            if any(_failed(result, _verdict(decisions, result.key), shown)
+                   for result in results):
+                dropped.append(first.index)
             continue
         counts = counts_for(results, decisions, shown)
-        missing = left_out(results, decisions, shown)
+        missing = not_in_commit(results, decisions, shown)
         plans.append(PlannedCommit(first.index,
                                    commit_message(first.request, first.index, session, counts,
                                                   missing),
                                    changes, counts, missing))
-    return plans
-
-
-def failed_uncommitted(run: SessionRun, decisions: Mapping[OpKey, Decision],
-                       shown: Shown | None = None) -> tuple[int, ...]:
-    """The turns that make no commit because nothing of them landed, and some of whose
-    operations failed: no commit or mail says they were in the history (QA s36)."""
-    out = []
-    for first, results, changes in _commits_of(run):
-        if not changes and any(_failed(result, _verdict(decisions, result.key), shown)
-                               for result in results):
-            out.append(first.index)
-    return tuple(out)
+    return plans, tuple(dropped)
 
 
 def _commits_of(run: SessionRun) -> Iterator[tuple[Turn, list[OpResult],
