@@ -11,7 +11,15 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
-from reviewtui.core.engine import OpKey, OpResult, Policy, SessionRun, Verdict, evaluate_session
+from reviewtui.core.engine import (
+    Decision,
+    OpKey,
+    OpResult,
+    Policy,
+    SessionRun,
+    Verdict,
+    evaluate_session,
+)
 from reviewtui.core.errors import (
     InputLimitError,
     ReviewtuiError,
@@ -23,6 +31,7 @@ from reviewtui.core.model.outcome import FAILED, Status
 from reviewtui.core.model.records import Edit, FullFile
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import replace
+from reviewtui.core.review.log import DecisionItem
 from reviewtui.shell.loader import LoadedSession, load_session, read_input
 from reviewtui.shell.project import load_project
 from reviewtui.shell.review import Review
@@ -62,7 +71,10 @@ def _taken_back(review: Review) -> tuple[tuple[OpKey, str], ...]:
                 f"the saved accept does not land ({item['reason']}): taken back")
     if review.last_report is not None:
         for key, notice in review.last_report.reverted:
-            taken[key] = notice.partition("): ")[2] or notice
+            # (each notice names its operation first, as DecisionItem.describe does: the
+            # export names it its own way)
+            named = DecisionItem.for_op(key, review._ops[key], Decision()).describe()
+            taken[key] = notice.removeprefix(f"{named}: ")
     return tuple(sorted(taken.items()))
 
 
@@ -154,9 +166,8 @@ def _found_on_opening(review: Review) -> list[str]:
     report = review.last_report
     if report is None:
         return []
-    told = {notice for _, notice in report.reverted}
-    return [f"note: {path}: {text}" for path, text in report.events
-            if text not in told and not any(text in notice for notice in told)]
+    told = {notice for _, notice in report.reverted}  # (noted with the same text)
+    return [f"note: {path}: {text}" for path, text in report.events if text not in told]
 
 
 def saved_root(state: Path) -> Path | None:

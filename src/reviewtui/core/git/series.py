@@ -40,7 +40,6 @@ def series_text(base: Tree, plans: Sequence[PlannedCommit], author: str, date: s
 
 
 _BLANKS = " \t\r\n"
-_MBOX_FROM = re.compile(r"From ")  # (a line git am may split the mail at)
 # A first line git am reads as a header of the commit, or drops (helper-106, -107).
 _FIRST = re.compile(r"(?i:from|subject|date):|\[PATCH[\] ]|>+From ")
 
@@ -67,7 +66,8 @@ def _no_break(body: str) -> str:
     there), and a first line ``From:``, ``Subject:`` or ``Date:``, which ``git am`` takes
     as a header of the commit (its author, its subject) (helper-105)."""
     lines = body.split("\n")
-    out = [" " + line if _breaks(line) or _MBOX_FROM.match(line) else line
+    # ("From ": a line git am may split the mail at)
+    out = [" " + line if _breaks(line) or line.startswith("From ") else line
            for line in lines]
     if out and _FIRST.match(out[0]):
         out[0] = " " + out[0]

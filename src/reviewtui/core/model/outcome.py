@@ -22,10 +22,10 @@ class Status(StrEnum):
     SKIPPED = "skipped"  # not evaluated (e.g. turn outside --turns)
 
 
-
 # An operation with one of these did not land because it cannot (whether it was left
 # pending or accepted): "failed" in every count (core/export/accepted.py's count_label).
 FAILED = frozenset({Status.AMBIGUOUS, Status.NOT_FOUND, Status.REFUSED, Status.CONFLICT})
+
 
 class Diagnosis(StrEnum):
     WHITESPACE_ONLY = "whitespace only"
