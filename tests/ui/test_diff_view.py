@@ -387,3 +387,32 @@ def test_characters_that_take_no_cell_are_shown() -> None:
         assert "2 + admin⍰ = 1 ⍰# ⍰x⍰⍰⍰" in text
 
     run(scenario)
+
+
+def test_blanks_that_are_not_spaces_are_shown() -> None:
+    """A space made a no-break space, a soft hyphen, a Hangul filler as a JavaScript name:
+    each changed line looked like the line before (helper-106 F7)."""
+    async def scenario(app: DiffApp, view: DiffView, pilot: Pilot[None]) -> None:
+        show(view, ["if x: y()", "config = 1", "const {a} = q"],
+             ["if\xa0x: y()", "con\xadfig = 1", "const {a,\u3164} = q"], path="notes.txt")
+        await pilot.pause()
+        text = "\n".join(screen(view))
+        assert "1 + if␣x: y()" in text
+        assert "2 + con⍰fig = 1" in text
+        assert "3 + const {a,⍰} = q" in text
+
+    run(scenario)
+
+
+def test_every_character_the_cli_spells_out_has_a_picture() -> None:
+    """The workbench and the headless commands hide the same characters: each one
+    ``visible`` spells out is drawn as a picture (the tab and newline aside, which the
+    diff lays out itself)."""
+    import re
+
+    from reviewtui.core.text.visible import HIDDEN
+    from reviewtui.ui.widgets.diff_render import sanitize
+
+    hidden = re.compile(HIDDEN)
+    spelt = [chr(c) for c in range(0x110000) if hidden.fullmatch(chr(c))]
+    assert [c for c in spelt if sanitize(c) == c] == ["\t"]

@@ -13,6 +13,8 @@ from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 
+from reviewtui.core.text.visible import HIDDEN_LETTERS
+
 TAB_SIZE = 4
 # Control characters would move the terminal's cursor: show their Unicode pictures.
 _CONTROL = {c: 0x2400 + c for c in range(0x20) if c != 0x09} | {0x7F: 0x2421}
@@ -22,12 +24,19 @@ _CONTROL = {c: 0x2400 + c for c in range(0x20) if c != 0x09} | {0x7F: 0x2421}
 # into the line (changed words, syntax colours) stays right: a line break JSON and the
 # terminal leave alone (NEL, U+2028, U+2029) is "␤"; a C1 control, a bidirectional
 # embedding, override, isolate or mark ("Trojan Source"), a zero-width space, word joiner
-# or byte order mark is "⍰". (Zero-width joiners, which shape scripts and emoji, stay.)
-_NEWLINE, _HIDDEN = 0x2424, 0x2370
+# or byte order mark, a soft hyphen, an invisible operator, a Hangul filler (drawn blank,
+# yet a letter: a JavaScript name no one sees) is "⍰"; a blank that is not a space (a
+# no-break space, the typographic spaces, the ideographic space, the blank Braille
+# pattern: ``if␣x`` is not ``if x`` to a parser) is "␣". (Zero-width joiners, which shape
+# scripts and emoji, stay.)
+_NEWLINE, _HIDDEN, _BLANK = 0x2424, 0x2370, 0x2423
 _CONTROL |= {c: _HIDDEN for c in range(0x80, 0xA0)} | {
     0x85: _NEWLINE, 0x2028: _NEWLINE, 0x2029: _NEWLINE} | {
     c: _HIDDEN for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F,
-                         0x061C, 0x200B, 0x2060, 0xFEFF)}
+                         0x061C, 0x200B, 0x2060, 0xFEFF)} | {
+    c: _HIDDEN for c in (*HIDDEN_LETTERS, 0xAD, 0x180E, *range(0x2061, 0x2065),
+                         *range(0x206A, 0x2070), *range(0xFFF9, 0xFFFC))} | {
+    c: _BLANK for c in (0xA0, *range(0x2000, 0x200B), 0x202F, 0x205F, 0x3000, 0x2800)}
 
 
 def sanitize(text: str) -> str:
