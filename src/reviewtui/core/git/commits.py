@@ -10,6 +10,7 @@ the trailers: a replayed git commit must not pass for the whole of the one it ca
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Mapping
 
 from reviewtui.core.engine import Decision, OpKey, OpResult, SessionRun, Verdict, op_title
@@ -106,16 +107,26 @@ def not_in_commit(results: list[OpResult], decisions: Mapping[OpKey, Decision],
     return tuple(out)
 
 
+# What ends a line of a message and the blanks git's own cleanup drops at its ends.
+_LINE_END = re.compile(r"\r\n|\r|\n")
+_BLANKS = " \t\r\n"
+
+
 def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
 def split_subject(request: str, fallback: str) -> tuple[str, str]:
     """(subject of at most 72 characters, body): a longer first line is cut at a word
-    and its whole text starts the body."""
-    lines = request.strip().splitlines()
-    first = _one_line(lines[0]) if lines else ""
-    rest = "\n".join(line.rstrip() for line in lines[1:]).strip("\n")
+    and its whole text starts the body.
+
+    The text is kept as written but for its line ends and the blanks before them: lines
+    end at a newline (or a carriage return) only, as git reads a message -- a form feed or
+    a U+2028 is no line break, a no-break space no blank to drop, and a subject's double
+    space stays (helper-107 F8: each was changed)."""
+    lines = _LINE_END.split(request.strip(_BLANKS))
+    first = lines[0].strip(_BLANKS) if lines else ""
+    rest = "\n".join(line.rstrip(_BLANKS) for line in lines[1:]).strip("\n")
     if not first:
         return fallback, rest
     if len(first) <= SUBJECT_LIMIT:
