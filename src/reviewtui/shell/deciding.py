@@ -129,16 +129,22 @@ def _pinned(review: Review, key: OpKey, op: Operation, decision: Decision) -> De
 
     An accept of a ``:undo`` names the command it takes back (QA pass s31: rejecting the
     ``:rn`` an accepted ``:undo`` took back made it undo the ``:unrm`` before, deleting a
-    file the reviewer had seen restored). An accept of a SEARCH edit holds the origins of
+    file the reviewer had seen restored). An accept of a ``:mv`` or ``:rn`` keeps how it
+    read (QA s36, helper-108 F5: ``:mv a m`` accepted as ``a -> m``, then a folder ``m``
+    made outside, moved ``a`` to ``m/a``). An accept of a SEARCH edit holds the origins of
     the lines it replaces on screen (:mod:`reviewtui.core.engine.lineage`; QA pass s32:
     rejecting an edit that swapped two bodies moved a later accepted edit into the other
     function, and with that edit only pending the disk got it there at once)."""
     if isinstance(op, ConsoleCommand):
-        if (op.name != CommandName.UNDO or decision.verdict is not Verdict.ACCEPTED
-                or decision.undoes is not None):
+        if decision.verdict is not Verdict.ACCEPTED:
             return decision
-        undid = review.result(key).outcome.undid
-        return replace(decision, undoes=undid) if undid else decision
+        if op.name == CommandName.UNDO and decision.undoes is None:
+            undid = review.result(key).outcome.undid
+            return replace(decision, undoes=undid) if undid else decision
+        if op.name in (CommandName.MV, CommandName.RN) and decision.reading is None:
+            reading = review.result(key).outcome.reading
+            return replace(decision, reading=reading) if reading else decision
+        return decision
     # A call by line numbers is bound by its revision; one carried into the review's
     # version with the call as sent (``sent``: two forms, the draft may land the other)
     # is pinned too, so a session whose two forms name different lines (forged) writes

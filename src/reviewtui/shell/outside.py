@@ -34,7 +34,7 @@ from reviewtui.core.engine import Decision, OpKey, OpResult, Verdict
 from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.engine.links import is_link
 from reviewtui.core.errors import DiskError
-from reviewtui.core.model.records import Edit, FullFile
+from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.record import replace
 from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind, fold
@@ -305,6 +305,16 @@ def stale_accepts(review: Review) -> list[OpKey]:
     return sorted(stale)
 
 
+def unlanded_words(review: Review, key: OpKey) -> tuple[str, str]:
+    """How an accept that no longer lands is said, read before it is taken back: its
+    status, and a console command's reason ("" for others: their outcome, pending, still
+    says it). Pending, a command reads what it would do now (``:mv a m`` into the folder
+    ``m`` made outside), not why its accept (``a -> m``) stopped."""
+    outcome = review.result(key).outcome
+    reason = outcome.message if isinstance(review._ops[key], ConsoleCommand) else ""
+    return str(outcome.status).replace("_", " "), reason
+
+
 def _pinned_taken_back(review: Review, paths: list[str], report: ReplayReport) -> None:
     """Accepts recorded while the disk was pinned before their turn (never written), on
     files then changed outside and taken from disk as their new original, go back to
@@ -548,16 +558,17 @@ def revert_unlanded(review: Review, report: ReplayReport, why: str) -> None:
     pending, with a notice in the report, as one log entry (undo brings it back).
     """
     while stale := stale_accepts(review):
-        statuses = {key: review.result(key).outcome.status for key in stale}
+        words = {key: unlanded_words(review, key) for key in stale}
         review._log.append(LogEntry(LogKind.DECIDE, tuple(
             DecisionItem.for_op(key, review._ops[key], Decision()) for key in stale)))
         review._dirty = True
         review._evaluate_from(stale[0][0])
         for key in stale:
             item = DecisionItem.for_op(key, review._ops[key], Decision())
-            status = str(statuses[key]).replace("_", " ")
-            notice = (f"{item.describe()}: {status} {why}; its accept was taken back "
-                      "and it is pending again (nothing of it was written)")
+            status, reason = words[key]
+            notice = (f"{item.describe()}: {status} {why}" + (f" ({reason})" if reason else "")
+                      + "; its accept was taken back and it is pending again (nothing of it "
+                      "was written)")
             report.reverted.append((key, notice))
             report.note(op_path(review.result(key)) or item.path, notice)
 

@@ -34,7 +34,7 @@ from reviewtui.shell.deciding import note_textless_edits
 from reviewtui.shell.disk import remove_temp, scratch_copy
 from reviewtui.shell.loader import LoadedSession, gc_paused, load_session
 from reviewtui.shell.lock import RootLock
-from reviewtui.shell.outside import absorb, stale_accepts, take_back
+from reviewtui.shell.outside import absorb, stale_accepts, take_back, unlanded_words
 from reviewtui.shell.outside_returns import forget_unfit_gone, set_base
 from reviewtui.shell.project import load_project, named_paths, read_now
 from reviewtui.shell.replay import Directory, read_state, same, sync, want_at
@@ -502,15 +502,15 @@ def drop_unlanded_saved(review: Review) -> None:
     """Reopened: saved accepts that do not land on the files as they are go back to
     pending (kept under ``orphaned``, reported), so they never land elsewhere later."""
     while stale := stale_accepts(review):
-        statuses = {key: review.result(key).outcome.status for key in stale}
+        words = {key: unlanded_words(review, key) for key in stale}
         review._log, dropped = drop_in_force(review._log, set(stale))
         review._dirty = True
         review._evaluate_from(stale[0][0])
         for item in dropped:
-            if item.key not in statuses:
+            if item.key not in words:
                 continue
-            status = str(statuses.pop(item.key)).replace("_", " ")
-            why = f"{status} on the files as they are now"
+            status, reason = words.pop(item.key)
+            why = f"{status} on the files as they are now" + (f": {reason}" if reason else "")
             review.orphaned.append({**item.to_json(), "reason": why})
             review.state_problems.append(
                 f"{item.describe()}: the saved accept does not land ({why}); "

@@ -46,7 +46,8 @@ def run_command(
                           "was undone; reject it, or accept it again to undo what it undoes "
                           "now", path=op.path or "", undid=undid)
         return state, OpResult(key, op, outcome, decision, False), None
-    new_state, result = apply_command(state, op)
+    # An accepted :mv or :rn keeps the reading the reviewer saw (deciding.py pins it).
+    new_state, result = apply_command(state, op, reading=decision.reading)
     changes = tuple(result.changes)
     rule = result.rule
     if result.ok:
@@ -65,7 +66,8 @@ def run_command(
         # A command is all or nothing: a failing argument leaves every path as it was.
         message += "; nothing of this command was applied"
     outcome = Outcome(status, method=str(op.name), message=message, rule=rule,
-                      path=op.path or "", changes=changes, undid=undid)
+                      path=op.path or "", changes=changes, undid=undid,
+                      reading=result.reading)
     # An edited command is an accepted one (a command has no text to replace).
     joins = (decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED)
              or status in policy.pending_joins)

@@ -36,6 +36,10 @@ class Decision:
     # An accepted ``:undo``: the command it took back when the reviewer accepted it. It
     # lands only while that is still the command it takes back (core/engine/commands.py).
     undoes: str | None = None
+    # An accepted ``:mv`` or ``:rn``: how it read when the reviewer accepted it (``into``
+    # or ``to`` a folder it names, a rename of a ``path`` or of ``names``: READINGS in
+    # reviewtui.core.engine.structural). It keeps that meaning whatever is made there since.
+    reading: str | None = None
     # An accepted or edited SEARCH edit: the origins of the lines it replaced where the
     # reviewer saw it land. It lands only on lines with those origins (see
     # reviewtui.core.engine.lineage): never somewhere an earlier decision moved it to.

@@ -5,6 +5,9 @@ Each command either applies whole or reports why not; the one exception is ``:rm
 apply (the protocol treats each argument as its own removal). Every command that changed
 something goes on the undo stack, which lives as long as the session: ``:undo`` reverses
 the most recent one, across turns, keeping any content edits made since.
+
+What a ``:mv`` or ``:rn`` means can hang on the tree (:data:`READINGS`): an accept pins the
+reading the reviewer saw, and the command is evaluated by it from then on.
 """
 
 from __future__ import annotations
@@ -26,6 +29,14 @@ from reviewtui.core.record import field, record, replace
 
 PathChange = tuple[str | None, str | None]  # (old, new); new None = removed, old None = restored
 
+# How a command reads where the tree decides it: ``:mv a m`` moves ``a`` INTO ``m`` when
+# ``m`` is a folder, else TO the path ``m``; ``:rn old new`` renames the PATH ``old`` when
+# it exists, else a part of file NAMES. An accept pins the reading the reviewer saw, so a
+# folder ``m`` made since (outside, say) is not taken as a place to move ``a`` into (QA
+# s36, helper-108 F5): the move stays one to the path ``m``, refused while a folder is there.
+INTO, TO, PATH, NAMES = "into", "to", "path", "names"
+READINGS = frozenset({INTO, TO, PATH, NAMES})
+
 
 @record(frozen=True, slots=True)
 class CommandResult:
@@ -40,6 +51,7 @@ class CommandResult:
     rule: str = ""
     changes: tuple[PathChange, ...] = ()
     ledger: str = ""  # e.g. "mv src/a.js src/b.js r18->r19": paths and revisions, no content
+    reading: str = ""  # a :mv or :rn that ran: how it read (READINGS)
 
 
 # Private: collected per command in _Plan.errors and reported as refused outcomes.
@@ -61,6 +73,7 @@ class _Plan:
     entry: UndoEntry | None = None
     pop_undo: bool = False
     errors: list[_CommandError] = field(default_factory=list)
+    reading: str = ""
 
 
 # --- helpers -------------------------------------------------------------------------
@@ -231,7 +244,8 @@ def _plan_moves(state: StructuralState, moves: dict[str, str], force: bool, *,
     return plan
 
 
-def _plan_mv(state: StructuralState, args: list[str], force: bool) -> _Plan:
+def _plan_mv(state: StructuralState, args: list[str], force: bool,
+             reading: str | None) -> _Plan:
     if len(args) != 2:
         raise _CommandError("bad-command-arguments", "expected :mv [-f] <src> <dest>")
     tree = state.tree
@@ -239,13 +253,23 @@ def _plan_mv(state: StructuralState, args: list[str], force: bool) -> _Plan:
     src = _normalize(src_raw)
     dest = "" if _is_root(dest_raw) else _normalize(dest_raw)
     sources = _match(tree, src)
-    # A trailing "/", an existing directory, the root or several sources: move INTO dest.
-    into = dest_raw.endswith("/") or not dest or tree.is_dir(dest) or is_glob(src)
+    # A trailing "/", the root or several sources: move INTO dest, whatever the tree holds.
+    into = dest_raw.endswith("/") or not dest or is_glob(src)
+    if not into and reading in (INTO, TO):  # as accepted, whatever is there now
+        into = reading == INTO
+        if not into and tree.is_dir(dest):
+            raise _CommandError("dest-exists", (
+                f"{dest!r} is now a folder; the move was accepted as {src} -> {dest}, to "
+                "that path, not into a folder"))
+    elif not into:
+        into = tree.is_dir(dest)  # an existing directory: INTO it too
     moves: dict[str, str] = {}
     for source in sources:
         target = posixpath.join(dest, posixpath.basename(source)) if into else dest
         moves.update(_file_moves(tree, source, target))
-    return _plan_moves(state, moves, force)
+    plan = _plan_moves(state, moves, force)
+    plan.reading = INTO if into else TO
+    return plan
 
 
 def _rename_in_name(name: str, old: str, new: str) -> str | None:
@@ -278,7 +302,8 @@ def _substring_moves(tree: Tree, old: str, new: str) -> dict[str, str]:
     return moves
 
 
-def _plan_rn(state: StructuralState, args: list[str], force: bool) -> _Plan:
+def _plan_rn(state: StructuralState, args: list[str], force: bool,
+             reading: str | None) -> _Plan:
     if len(args) != 2:
         raise _CommandError("bad-command-arguments", "expected :rn [-f] <old> <new>")
     tree = state.tree
@@ -287,14 +312,24 @@ def _plan_rn(state: StructuralState, args: list[str], force: bool) -> _Plan:
         old: str | None = normalize_path(old_raw)
     except PathRefused:
         old = None
-    if old is not None and _exists(tree, old):
+    if reading not in (PATH, NAMES):  # (none pinned, or another command's)
+        reading = None
+    if old is not None and (_exists(tree, old) if reading is None else reading == PATH):
+        if not _exists(tree, old):  # (accepted as a rename of this path: not of names now)
+            raise _CommandError("no-such-path", (
+                f"{old!r} is not a file or directory in the tree; the rename was accepted "
+                "as one of that path, not of a part of file names"))
         # "new" without a directory part names a sibling: `:rn src/a.js b.js` -> src/b.js
         if "/" not in new_raw.strip("/") and "/" in old:
             new_raw = f"{posixpath.dirname(old)}/{new_raw}"
-        return _plan_moves(state, _file_moves(tree, old, _normalize(new_raw)), force)
+        plan = _plan_moves(state, _file_moves(tree, old, _normalize(new_raw)), force)
+        plan.reading = PATH
+        return plan
     if not old_raw or "/" in old_raw:
         raise _CommandError("no-such-path", f"{old_raw!r} is not a file or directory in the tree")
-    return _plan_moves(state, _substring_moves(tree, old_raw, new_raw), force)
+    plan = _plan_moves(state, _substring_moves(tree, old_raw, new_raw), force)
+    plan.reading = NAMES
+    return plan
 
 
 # --- literal :rm and :mv (imported formats) ------------------------------------------
@@ -411,10 +446,13 @@ def _plan_undo(state: StructuralState, args: list[str], force: bool) -> _Plan:
 _Planner = Callable[[StructuralState, list[str], bool], _Plan]
 _PLANNERS: dict[str, _Planner] = {
     CommandName.RM: _plan_rm,
-    CommandName.MV: _plan_mv,
-    CommandName.RN: _plan_rn,
     CommandName.UNDO: _plan_undo,
     CommandName.UNRM: _plan_unrm,
+}
+# Commands whose meaning can hang on the tree: they take the reading to keep (READINGS).
+_READING_PLANNERS: dict[str, Callable[[StructuralState, list[str], bool, str | None], _Plan]] = {
+    CommandName.MV: _plan_mv,
+    CommandName.RN: _plan_rn,
 }
 _LITERAL_PLANNERS: dict[str, _Planner] = {
     CommandName.RM: _plan_rm_literal,
@@ -437,7 +475,8 @@ def _finish(state: StructuralState, words: str, plan: _Plan
             ) -> tuple[StructuralState, CommandResult]:
     before = state.tree.revision
     if not plan.changes and not plan.errors:
-        return state, CommandResult(True, plan.message, "", (), f"{words} r{before}")
+        return state, CommandResult(True, plan.message, "", (), f"{words} r{before}",
+                                    plan.reading)
     if plan.errors and not plan.changes:  # every argument failed: nothing happened
         first = plan.errors[0]
         message = "; ".join(e.message for e in plan.errors)
@@ -457,27 +496,36 @@ def _finish(state: StructuralState, words: str, plan: _Plan
     message = "; ".join([plan.message] + [e.message for e in plan.errors])
     ledger = f"{words} r{before}->r{tree.revision}" + (f" {rule}" if rule else "")
     new_state = StructuralState(tree, stack, _updated_store(state.removed, plan.store_updates))
-    return new_state, CommandResult(not plan.errors, message, rule, tuple(plan.changes), ledger)
+    return new_state, CommandResult(not plan.errors, message, rule, tuple(plan.changes), ledger,
+                                    plan.reading)
 
 
-def apply_command(state: StructuralState, cmd: ConsoleCommand
+def apply_command(state: StructuralState, cmd: ConsoleCommand, *, reading: str | None = None
                   ) -> tuple[StructuralState, CommandResult]:
     """Apply one structural command; a failure leaves ``state`` as it was.
 
     Paths go through :func:`normalize_path`; a refusal fails the command with the
-    refusal's rule (``absolute-path``, ``git-dir``...).
+    refusal's rule (``absolute-path``, ``git-dir``...). A ``:mv`` or ``:rn`` given a
+    ``reading`` (one of :data:`READINGS`, pinned by an accept) means what it meant then,
+    or fails saying why; without one, what the tree makes of it now.
     """
     force = cmd.force or "-f" in cmd.args
     args = [a for a in cmd.args if a != "-f"]
     words = _command_words(cmd, force)
-    literal = _LITERAL_PLANNERS.get(str(cmd.name)) if cmd.literal else None
-    planner = literal or _PLANNERS.get(str(cmd.name))
-    if planner is None:
+    name = str(cmd.name)
+    literal = _LITERAL_PLANNERS.get(name) if cmd.literal else None
+    reader = None if literal is not None else _READING_PLANNERS.get(name)
+    planner = literal or _PLANNERS.get(name)
+    if planner is None and reader is None:
         message = f"unknown structural command {cmd.text!r}"
         return state, CommandResult(False, message, "unknown-command", (),
                                     f"{words} r{state.tree.revision} unknown-command")
     try:
-        plan = planner(state, args, force)
+        if reader is not None:
+            plan = reader(state, args, force, reading)
+        else:
+            assert planner is not None
+            plan = planner(state, args, force)
     except _CommandError as exc:
         return state, CommandResult(False, exc.message, exc.rule, (),
                                     f"{words} r{state.tree.revision} {exc.rule}")

@@ -28,7 +28,7 @@ from difflib import SequenceMatcher
 
 from reviewtui.core.engine import OpResult, Policy, SessionRun, TurnResult, execution_order
 from reviewtui.core.engine.file_edits import normalize_or_none
-from reviewtui.core.engine.structural import apply_command
+from reviewtui.core.engine.structural import INTO, apply_command
 from reviewtui.core.engine.structural_state import StructuralState
 from reviewtui.core.export.accepted import Accepted
 from reviewtui.core.lint.tokens import (
@@ -260,13 +260,30 @@ def _name(result: OpResult) -> CommandName | None:
     return result.op.name if isinstance(result.op, ConsoleCommand) else None
 
 
+def _as_landed(result: OpResult) -> ConsoleCommand:
+    """The command as it landed: a ``:mv`` into a folder it names that the reviewer saw
+    there (and accepted so), said with a trailing ``/``, as the folder may not be there."""
+    op = result.op
+    assert isinstance(op, ConsoleCommand)
+    args = [a for a in op.args if a != "-f"]
+    if (op.name is not CommandName.MV or op.literal or result.outcome.reading != INTO
+            or len(args) != 2 or args[1].endswith("/") or args[1].strip(" ") in (".", "./")):
+        return op
+    import shlex  # here: only such a move needs it
+
+    args[1] += "/"
+    force = op.force or "-f" in op.args
+    text = " ".join([":mv", *(["-f"] if force else []), *map(shlex.quote, args)])
+    return replace(op, args=tuple(args), force=force, text=text)
+
+
 def plan_turn(turn: TurnResult, before: StructuralState, after: Tree) -> TurnPlan:
     first, last = _landed_commands(turn)
     first = _without_undone(first)
     state = before
     for result in first:
         assert isinstance(result.op, ConsoleCommand)
-        state, _ = apply_command(state, result.op)
+        state, _ = apply_command(state, result.op, reading=result.outcome.reading or None)
     middle = state.tree
     order: list[str] = []
     for result in turn.results:
@@ -284,7 +301,7 @@ def plan_turn(turn: TurnResult, before: StructuralState, after: Tree) -> TurnPla
         if (old is not None and old.binary) or new.binary:
             continue  # file operations never write binary content; nothing to re-express
         files.append(_file_plan(path, old, new))
-    commands = tuple(r.op for r in (*first, *last) if isinstance(r.op, ConsoleCommand))
+    commands = tuple(_as_landed(r) for r in (*first, *last))
     return TurnPlan(turn.turn, commands, tuple(_command_notes([*first, *last])), tuple(files))
 
 

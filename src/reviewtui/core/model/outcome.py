@@ -108,6 +108,7 @@ class Outcome:
     generated: str = ""  # the built-in generated-file label of ``path`` (a lock file...)
     changes: tuple[tuple[str | None, str | None], ...] = ()  # a command's (old, new) paths
     undid: str = ""  # a ``:undo``: the command it takes back where it is now ("": none)
+    reading: str = ""  # a ``:mv``/``:rn`` that ran: how it read (engine.structural.READINGS)
     engine_outcome: Outcome | None = None  # under CONFLICT: what the engine found itself
 
     def to_json(self) -> dict[str, object]:

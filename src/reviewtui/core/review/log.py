@@ -16,6 +16,7 @@ from pathlib import Path
 from reviewtui.core.digests import sha256
 from reviewtui.core.engine.decisions import Decision, OpKey, Verdict
 from reviewtui.core.engine.lineage import BETWEEN, CHANGE
+from reviewtui.core.engine.structural import READINGS
 from reviewtui.core.errors import StateFormatError
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile, Operation, Session
 from reviewtui.core.record import field, record, replace
@@ -122,6 +123,7 @@ class DecisionItem:
                if decision.placement is not None else {}),
             **({"search": list(decision.search)} if decision.search is not None else {}),
             **({"undoes": decision.undoes} if decision.undoes is not None else {}),
+            **({"reading": decision.reading} if decision.reading is not None else {}),
             **({"at": [list(end) if isinstance(end, tuple) else end for end in decision.at]}
                if decision.at is not None else {}),
         }
@@ -147,10 +149,14 @@ class DecisionItem:
         undoes = data.get("undoes")  # absent in older state files: not checked then
         _expect(undoes is None or (isinstance(undoes, str) and len(undoes) <= 4096
                                    and verdict == "accepted"), "bad undone command")
+        reading = data.get("reading")  # absent in older state files: read as the tree says
+        _expect(reading is None or (isinstance(reading, str) and reading in READINGS
+                                    and verdict == "accepted"),
+                "bad command reading")
         decision = Decision(Verdict(verdict),
                             tuple(replacement) if replacement is not None else None,
                             force, reason, placement, anchor, _search(data), undoes,
-                            _pin(data))
+                            reading, _pin(data))
         return cls(_get_count(data, "turn"), _get_count(data, "pos"),
                    _get(data, "path", str), edit, op_hash, decision)
 
