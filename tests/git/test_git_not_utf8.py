@@ -243,30 +243,6 @@ def test_a_worktree_names_a_latin1_file_as_not_utf8_text(
     assert (repo / "legacy.c").read_bytes() == edited
 
 
-def test_a_latin1_file_checked_out_with_crlf_stays_refused(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """On a checkout that converts line endings (core.autocrlf) git writes the Latin-1
-    file (text to git) with CRLF, other bytes than the blob its binary patch was made for:
-    refused, the file left as it is. (Patching its LF form and writing the result with CRLF
-    was tried and reverted, QA s36 helper-105: git does not convert every B so: a B with a
-    NUL, ``-text``, an eol attribute dropped; the engine cannot tell, and wrote bytes that
-    were neither B's checkout nor the original.)"""
-    source = new_repo(tmp_path / "source")
-    (source / "lat.txt").write_bytes(b"Caf\xe9\n")
-    base = commit_all(source, "Base")
-    (source / "lat.txt").write_bytes(b"Caf\xe9\nmore\n")
-    head = commit_all(source, "Grow it")
-    repo = tmp_path / "crlf"
-    git(tmp_path, "clone", "-q", "-c", "core.autocrlf=true", str(source), str(repo))
-    git(repo, "checkout", "-q", "--detach", base)
-    assert (repo / "lat.txt").read_bytes() == b"Caf\xe9\r\n"
-    code = main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes"])
-    out = capsys.readouterr().out
-    assert code == 1
-    assert "lat.txt is not the version the binary patch was made for" in out
-    assert (repo / "lat.txt").read_bytes() == b"Caf\xe9\r\n"
-
-
 def test_the_workbench_shows_a_latin1_files_change_read_as_latin1(tmp_path: Path) -> None:
     """Replayed as a binary file, it showed "binary file: not shown" for every change: a
     Latin-1 source is read as Latin-1 for the view (a preview; written byte for byte).

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from reviewtui.core.engine import Decision, OpKey
 from reviewtui.core.engine.links import is_link, link_state
 from reviewtui.core.errors import GitError, UsageError
+from reviewtui.core.export.patch import stored_forms
 from reviewtui.core.git.commits import PlannedCommit, plan_commits, plan_with_dropped
 from reviewtui.core.git.series import series_text
 from reviewtui.core.model.outcome import Status
@@ -205,4 +206,5 @@ def git_series(accepted: Accepted) -> str:
         r.key: Decision.accept() for t in accepted.run.turns for r in t.results if r.landed}
     plans = plan_commits(accepted.run, decisions, source.name)
     author, date = author_ident(Repo.at(Path(origin.worktree)))
-    return series_text(accepted.base, plans, author, date)
+    return series_text(accepted.base, plans, author, date,
+                       stored=stored_forms(accepted.run))

@@ -16,10 +16,9 @@ path git quotes (a control character, a quote, a backslash).
 
 A file not UTF-8 before the range whose own diffs are UTF-8 (hunks away from its other
 bytes) is marked too (:func:`not_utf8_before`): read as text, its edits were refused as
-text edits of a binary file (helper-103, QA s35). Not helped: a checkout that converts line
-endings (``core.autocrlf``) holds other bytes than the blob a marked file's binary patch
-was made for, and the patch is refused (writing its result converted was tried and
-reverted: how git writes B there depends on B's bytes and attributes, QA s36 helper-105).
+text edits of a binary file (helper-103, QA s35). A checkout that converts line endings
+(``core.autocrlf``) writes a marked file otherwise than git stores it: its binary patches
+carry what git's checkout writes (``shell/git_checkout.py``)
 """
 
 from __future__ import annotations

@@ -30,9 +30,10 @@ from reviewtui.core.model.records import Session
 from reviewtui.core.record import field, record
 from reviewtui.shell.disk import atomic_write
 from reviewtui.shell.git import DIFF_ARGS, GitWriter, Repo, materialize
+from reviewtui.shell.git_checkout import checkout_forms
 from reviewtui.shell.git_not_utf8 import binary_where_not_utf8
 from reviewtui.shell.git_tree import tree_listing
-from reviewtui.shell.loader import gc_paused, input_limit, prime
+from reviewtui.shell.loader import adjust_on_load, gc_paused, input_limit, prime
 from reviewtui.shell.project import stand_in
 from reviewtui.shell.statepath import default_state_path
 
@@ -152,6 +153,8 @@ def open_range(spec: str, root: str | None, *, keep: bool, listed: bool = False)
             cleanup.remove(scratch)
         if parsed is not None and text is not None:
             prime(session, tree, text, parsed)
+        # (a file a converting checkout writes otherwise: git's checkout forms)
+        adjust_on_load(session, checkout_forms(repo))
     except BaseException:
         for end in closers:
             end()

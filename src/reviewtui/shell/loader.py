@@ -202,6 +202,18 @@ def _take_primed(file: str, text: str, format: str | None, root: str | None
     return entry[3]
 
 
+# What is done to a session each time its file is read: file -> function. A git range
+# whose files a converting checkout writes otherwise than git stores them gets git's
+# checkout forms in its binary patches (shell/git_checkout.py); kept for the process, as
+# the workbench reads the file again.
+_adjust: dict[str, Callable[[Session], Session]] = {}
+
+
+def adjust_on_load(file: Path, adjust: Callable[[Session], Session]) -> None:
+    """Let every :func:`load_session` of ``file`` give ``adjust(session)``."""
+    _adjust[str(file)] = adjust
+
+
 def _holds(tree: str | Path | None) -> Callable[[str], bool] | None:
     """Whether ``tree`` holds a file at a relative path (no ``..``, nothing absolute): what
     a unified diff's reading asks of the project (``import_session``'s ``exists``)."""
@@ -247,6 +259,9 @@ def load_session(path: str | Path, format: str | None = None,
         with gc_paused():
             session = import_session(text, str(file), format=format, root=absolute,
                                      exists=_holds(root if root is not None else base))
+    adjust = _adjust.get(str(file))
+    if adjust is not None:
+        session = adjust(session)
     note = ""
     if format not in (None, "auto") and text.strip():  # an empty file looks like nothing
         detected = detect_format(text, str(file))

@@ -92,18 +92,24 @@ def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
     # Only a binary patch's data (literal or delta) needs its reader: loaded for it alone.
     from reviewtui.core.importers.gitbinary import BinaryPatchError, apply_delta, blob_id
 
+    was = current.data if current is not None else b""
+    checkout = None  # the forms of a checkout that wrote the blob otherwise (autocrlf)
     if current is not None and payload.old_id and payload.old_id != NULL_ID \
-            and blob_id(current.data) != payload.old_id:
-        return refused(path, "binary-stale", f"{path} is not the version the binary patch "
-                       f"was made for (git blob {payload.old_id[:12]})",
-                       before_state=current), None
+            and blob_id(was) != payload.old_id:
+        checkout = payload.checkout
+        if (checkout is None or was != checkout.old
+                or blob_id(checkout.old_blob) != payload.old_id):
+            return refused(path, "binary-stale", f"{path} is not the version the binary "
+                           f"patch was made for (git blob {payload.old_id[:12]})",
+                           before_state=current), None
+        was = checkout.old_blob  # (exactly what git checks out there: its blob is patched)
     if payload.kind == "delta":
         if current is None:
             return Outcome(Status.NOT_FOUND, rule="missing-file", path=path,
                            message=f"{path} does not exist: a binary delta needs the "
                            "file it was made from"), None
         try:
-            data = apply_delta(current.data, payload.data)
+            data = apply_delta(was, payload.data)
         except BinaryPatchError as err:
             return refused(path, "binary-delta", f"the binary delta for {path} does not "
                            f"apply: {err}", before_state=current), None
@@ -112,6 +118,13 @@ def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
     if payload.new_id and blob_id(data) != payload.new_id:
         return refused(path, "binary-verify", f"the binary patch for {path} does not "
                        f"produce git blob {payload.new_id[:12]}: the patch is damaged"), None
+    kept = ""
+    if checkout is not None:
+        # The file held git's checkout of the blob before: it gets git's checkout of the
+        # blob after, as ``git checkout`` writes it here (git said, not worked out).
+        if checkout.new is not None:
+            data = checkout.new
+        kept = "; written as git's checkout writes it here"
     if current is None:
         state = FileState.from_bytes(data, mode=file_mode(op.mode) if op.mode else 0o644)
         verb, method = "creates", "new-file"
@@ -120,7 +133,7 @@ def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
         verb, method = "rewrites", f"binary-{payload.kind}"
     return (Outcome(Status.APPLIED, method=method, path=path,
                     message=f"{verb} {path} ({len(data)} bytes, from a git binary "
-                    f"{payload.kind})", before_state=current, after_state=state),
+                    f"{payload.kind}{kept})", before_state=current, after_state=state),
             state)
 
 

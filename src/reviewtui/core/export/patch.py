@@ -13,13 +13,13 @@ content.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from difflib import SequenceMatcher
 
 from reviewtui.core.engine import SessionRun, execution_order
 from reviewtui.core.engine.links import is_link
 from reviewtui.core.importers.gitbinary import blob_id, write_literal
-from reviewtui.core.model.records import ConsoleCommand
+from reviewtui.core.model.records import ConsoleCommand, FullFile
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import record
 
@@ -95,11 +95,37 @@ def file_patches(base: Tree, result: Tree, moved: dict[str, str]) -> list[FilePa
     return sorted(out, key=lambda p: p.path)
 
 
+# (path, bytes a git checkout wrote there) -> the blob git stores for them
+Stored = Mapping[tuple[str, bytes], bytes]
+
+
+def stored_forms(run: SessionRun) -> dict[tuple[str, bytes], bytes]:
+    """The blobs git stores for the binary files the run read or wrote in the form a
+    converting checkout writes them (``core/model/records.py`` ``CheckoutForms``): a
+    binary patch carries blob ids, which ``git apply`` checks against the file as git
+    stores it (it converts the file on disk first)."""
+    found: dict[tuple[str, bytes], bytes] = {}
+    for turn in run.turns:
+        for result in turn.results:
+            op = result.op
+            if not isinstance(op, FullFile) or op.payload is None:
+                continue
+            forms = op.payload.checkout
+            if forms is None:
+                continue
+            found[(op.path, forms.old)] = forms.old_blob
+            if forms.new is not None and forms.new_blob is not None:
+                found[(op.path, forms.new)] = forms.new_blob
+    return found
+
+
 def unified_patch(base: Tree, result: Tree, moved: dict[str, str] | None = None,
-                  *, notes: Sequence[str] = ()) -> str:
+                  *, notes: Sequence[str] = (), stored: Stored | None = None) -> str:
     """The patch text, ``notes`` before the first header (binary files included, in git's
-    binary form)."""
-    bodies = [_file_diff(patch) for patch in file_patches(base, result, moved or {})]
+    binary form: ``stored`` gives the blob of a file written as a checkout converts it,
+    see :func:`stored_forms`)."""
+    bodies = [_file_diff(patch, stored or {})
+              for patch in file_patches(base, result, moved or {})]
     preamble = "".join(f"{line}\n" for line in notes) + ("\n" if notes and bodies else "")
     return preamble + "".join(bodies)
 
@@ -110,12 +136,13 @@ def _mode(state: FileState) -> str:
     return "100755" if state.mode & 0o111 else "100644"
 
 
-def _file_diff(patch: FilePatch) -> str:
+def _file_diff(patch: FilePatch, stored: Stored) -> str:
     old, new = patch.old, patch.new
     if old is not None and new is not None and is_link(old) != is_link(new):
         # A link becoming a file or back: git writes a removal and a new file.
-        return (_file_diff(FilePatch(patch.old_path or patch.path, None, old, None))
-                + _file_diff(FilePatch(None, patch.new_path or patch.path, None, new)))
+        return (_file_diff(FilePatch(patch.old_path or patch.path, None, old, None), stored)
+                + _file_diff(FilePatch(None, patch.new_path or patch.path, None, new),
+                             stored))
     content_changed = old is None or new is None or old.data != new.data
     # A link's target is text (git writes it as a one-line file without a newline).
     binary = ((old is not None and old.binary and not is_link(old))
@@ -137,11 +164,14 @@ def _file_diff(patch: FilePatch) -> str:
                       f"rename to {_quote(patch.new_path or '')}"]
     if binary and content_changed:
         # git's own binary form (``git diff --binary``): the full blob ids, which git apply
-        # insists on for binary patches, then the new content and, in reverse, the old.
-        lines.append(f"index {_blob(old)}..{_blob(new)}")
+        # insists on for binary patches, then the new content and, in reverse, the old;
+        # each as git stores it.
+        was = _as_stored(stored, patch.old_path or patch.path, old)
+        now = _as_stored(stored, patch.new_path or patch.path, new)
+        lines.append(f"index {_blob(was)}..{_blob(now)}")
         lines.append("GIT binary patch")
-        lines += write_literal(new.data if new is not None else b"")
-        lines += write_literal(old.data if old is not None else b"")
+        lines += write_literal(now if now is not None else b"")
+        lines += write_literal(was if was is not None else b"")
         return "".join(line + "\n" for line in lines)
     header = "".join(line + "\n" for line in lines)
     if not content_changed:
@@ -155,8 +185,14 @@ def _file_diff(patch: FilePatch) -> str:
     return header + f"--- {minus}\n+++ {plus}\n" + "".join(_hunks(old_lines, new_lines))
 
 
-def _blob(state: FileState | None) -> str:
-    return blob_id(state.data) if state is not None else "0" * 40
+def _as_stored(stored: Stored, path: str, state: FileState | None) -> bytes | None:
+    if state is None:
+        return None
+    return stored.get((path, state.data), state.data) if stored else state.data
+
+
+def _blob(data: bytes | None) -> str:
+    return blob_id(data) if data is not None else "0" * 40
 
 
 def _lines(state: FileState | None) -> list[str]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from reviewtui.core.export.patch import unified_patch
+from reviewtui.core.export.patch import Stored, unified_patch
 from reviewtui.core.git.commits import PlannedCommit
 from reviewtui.core.model.tree import Tree
 
@@ -19,10 +19,12 @@ ZERO = "0" * 40
 MBOX_DATE = "Mon Sep 17 00:00:00 2001"  # what format-patch writes on the From line
 
 
-def series_text(base: Tree, plans: Sequence[PlannedCommit], author: str, date: str) -> str:
+def series_text(base: Tree, plans: Sequence[PlannedCommit], author: str, date: str, *,
+                stored: Stored | None = None) -> str:
     """The mails of ``plans`` (their changes applied one after the other on ``base``).
 
-    ``author`` is ``Name <email>``, ``date`` an RFC 2822 date (git's own ident).
+    ``author`` is ``Name <email>``, ``date`` an RFC 2822 date (git's own ident);
+    ``stored``: see :func:`~reviewtui.core.export.patch.stored_forms`.
     """
     mails: list[str] = []
     tree = base
@@ -31,7 +33,7 @@ def series_text(base: Tree, plans: Sequence[PlannedCommit], author: str, date: s
         after = tree.apply(dict(plan.changes))
         subject, _, body = plan.message.partition("\n")
         tag = f"[PATCH {number}/{total}]" if total > 1 else "[PATCH]"
-        diff = unified_patch(tree, after, None)
+        diff = unified_patch(tree, after, None, stored=stored)
         mails.append(f"From {ZERO} {MBOX_DATE}\nFrom: {author}\nDate: {date}\n"
                      f"Subject: {tag} {subject}\n\n{_no_break(body.strip(chr(10)))}\n---\n"
                      f"{diff}{'' if diff.endswith(chr(10)) else chr(10)}-- \nreviewtui\n\n")

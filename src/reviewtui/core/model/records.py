@@ -180,12 +180,32 @@ class FileBytes:
     "unread" (part of the file's diff could not be read: its patch is not whole).
     ``old_id``/``new_id`` are git blob ids (40 hex) when the source gives them in full, for
     verification; for a submodule, the commits it moves from and to (as given).
+
+    A git checkout may write a blob otherwise than git stores it (``core.autocrlf``: CRLF
+    line endings); ``checkout`` then holds what it writes for the blob ``old_id`` and for
+    ``new_id`` at this path (None: the blob as it is), and the blob ``old_id`` itself,
+    which a delta is made from (see :class:`CheckoutForms`; the git source fills it in,
+    asking git itself).
     """
 
     kind: str
     data: bytes = b""
     old_id: str = ""
     new_id: str = ""
+    checkout: CheckoutForms | None = None
+
+
+@record(frozen=True, slots=True)
+class CheckoutForms:
+    """What a git checkout writes for a binary patch's two blobs at its path, where that
+    is not the blob itself (:class:`FileBytes`): ``old`` the checkout of ``old_id`` (the
+    bytes the patch then applies to), ``old_blob`` that blob, ``new`` the checkout of
+    ``new_id`` and ``new_blob`` that blob (None both: the blob as it is)."""
+
+    old: bytes
+    old_blob: bytes
+    new: bytes | None = None
+    new_blob: bytes | None = None
 
 
 @record(frozen=True, slots=True)

@@ -1,0 +1,232 @@
+"""A file the review reads as binary (not UTF-8) on a checkout that writes it otherwise
+than git stores it (``shell/git_checkout.py``).
+
+On a ``core.autocrlf`` checkout git writes a Latin-1 file (text to git) with CRLF, other
+bytes than the blob its binary patch was made for, and the patch was refused (QA s35
+helper-103 F4). Converting the result by hand was tried and reverted (QA s36 helper-105:
+git does not convert every blob so). Now git says what its checkout writes for each blob,
+and the disk must be exactly that: what ``git checkout B`` writes in the same clone is the
+measure of every test here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from gitkit import commit_all, git, git_bytes, new_repo, tree_of
+
+from reviewtui.cli import main
+
+
+def _crlf_clone(source: Path, where: Path, rev: str) -> Path:
+    git(where.parent, "clone", "-q", "-c", "core.autocrlf=true", str(source), str(where))
+    git(where, "checkout", "-q", "--detach", rev)
+    return where
+
+
+def _checked_out(source: Path, where: Path, rev: str, path: str) -> bytes:
+    """What a fresh autocrlf clone at ``rev`` holds at ``path``: git's own checkout."""
+    return (_crlf_clone(source, where, rev) / path).read_bytes()
+
+
+def _apply(repo: Path, base: str, head: str, capsys: pytest.CaptureFixture[str],
+           *extra: str) -> tuple[int, str]:
+    code = main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes", *extra])
+    return code, capsys.readouterr().out
+
+
+def test_a_latin1_file_gets_what_git_checks_out(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = new_repo(tmp_path / "source")
+    (source / "lat.txt").write_bytes(b"Caf\xe9\n" * 40)
+    base = commit_all(source, "Base")
+    (source / "lat.txt").write_bytes(b"Caf\xe9\n" * 40 + b"cr\xe8me\n")
+    commit_all(source, "Grow it")
+    (source / "lat.txt").write_bytes(b"d\xe9j\xe0\n" + b"Caf\xe9\n" * 39 + b"cr\xe8me\n")
+    head = commit_all(source, "Change its first line")  # (a delta over the one before)
+    repo = _crlf_clone(source, tmp_path / "crlf", base)
+    assert (repo / "lat.txt").read_bytes() == b"Caf\xe9\r\n" * 40
+    code, out = _apply(repo, base, head, capsys)
+    assert code == 0, out
+    assert "2 of 2 operations applied" in out  # (two binary patches, the second a delta)
+    assert (repo / "lat.txt").read_bytes() == _checked_out(source, tmp_path / "at-head", head,
+                                                          "lat.txt")
+    assert b"\r\n" in (repo / "lat.txt").read_bytes()
+
+
+def test_a_result_git_does_not_convert_is_written_as_git_stores_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """B holds a NUL: binary to git, checked out as it is (the reverted conversion wrote it
+    with CRLF)."""
+    source = new_repo(tmp_path / "source")
+    (source / "lat.txt").write_bytes(b"Caf\xe9\n")
+    base = commit_all(source, "Base")
+    (source / "lat.txt").write_bytes(b"Caf\xe9\n\0\n")
+    head = commit_all(source, "A NUL")
+    repo = _crlf_clone(source, tmp_path / "crlf", base)
+    code, out = _apply(repo, base, head, capsys)
+    assert code == 0, out
+    want = _checked_out(source, tmp_path / "at-head", head, "lat.txt")
+    assert want == b"Caf\xe9\n\0\n"
+    assert (repo / "lat.txt").read_bytes() == want
+
+
+def test_the_commit_holds_the_blob_git_stores(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = new_repo(tmp_path / "source")
+    (source / "lat.txt").write_bytes(b"Caf\xe9\n")
+    base = commit_all(source, "Base")
+    (source / "lat.txt").write_bytes(b"Caf\xe9\nmore\n")
+    head = commit_all(source, "Grow it")
+    repo = _crlf_clone(source, tmp_path / "crlf", base)
+    git(repo, "config", "user.name", "Rita Reviewer")
+    git(repo, "config", "user.email", "rita@example.org")
+    git(repo, "switch", "-q", "-c", "work")
+    code, out = _apply(repo, base, head, capsys, "--commit")
+    assert code == 0, out
+    assert tree_of(repo, "HEAD")["lat.txt"] == tree_of(source, head)["lat.txt"]
+    assert (repo / "lat.txt").read_bytes() == b"Caf\xe9\r\nmore\r\n"
+    assert git(repo, "status", "--porcelain") == ""
+
+
+def test_a_file_not_as_git_checked_it_out_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = new_repo(tmp_path / "source")
+    (source / "lat.txt").write_bytes(b"Caf\xe9\n")
+    base = commit_all(source, "Base")
+    (source / "lat.txt").write_bytes(b"Caf\xe9\nmore\n")
+    head = commit_all(source, "Grow it")
+    repo = _crlf_clone(source, tmp_path / "crlf", base)
+    (repo / "lat.txt").write_bytes(b"Caf\xe9\r\nmine\r\n")  # the user's own change
+    code, out = _apply(repo, base, head, capsys)
+    assert code == 1
+    assert "lat.txt is not the version the binary patch was made for" in out
+    assert (repo / "lat.txt").read_bytes() == b"Caf\xe9\r\nmine\r\n"
+
+
+@pytest.mark.parametrize("where", ["range", "worktree"])
+def test_attributes_that_change_leave_the_patch_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str) -> None:
+    """A ``.gitattributes`` the range changes (or the working tree holds changed) would
+    make git check B out by other rules than the ones asked: nothing is taken from git,
+    and the patch is refused as before (here the attribute drops the file's eol)."""
+    source = new_repo(tmp_path / "source")
+    (source / "lat.txt").write_bytes(b"Caf\xe9\n")
+    (source / ".gitattributes").write_text("*.md text\n")
+    base = commit_all(source, "Base")
+    (source / "lat.txt").write_bytes(b"Caf\xe9\nmore\n")
+    if where == "range":
+        (source / ".gitattributes").write_text("*.md text\nlat.txt -text\n")
+    head = commit_all(source, "Grow it")
+    repo = _crlf_clone(source, tmp_path / "crlf", base)
+    if where == "worktree":
+        (repo / ".gitattributes").write_text("*.md text\nlat.txt -text\n")
+    before = (repo / "lat.txt").read_bytes()
+    assert before == b"Caf\xe9\r\n"
+    code, out = _apply(repo, base, head, capsys)
+    assert code == 1
+    assert "lat.txt is not the version the binary patch was made for" in out
+    assert (repo / "lat.txt").read_bytes() == before
+
+
+def test_git_is_asked_for_the_checkout_not_the_review(tmp_path: Path) -> None:
+    """The forms come from git with the repository's filter programs off: a filter the
+    configuration names never runs (its smudge would write a marker file)."""
+    source = new_repo(tmp_path / "source")
+    (source / "lat.txt").write_bytes(b"Caf\xe9\n")
+    base = commit_all(source, "Base")
+    (source / "lat.txt").write_bytes(b"Caf\xe9\nmore\n")
+    head = commit_all(source, "Grow it")
+    repo = _crlf_clone(source, tmp_path / "crlf", base)
+    marker = tmp_path / "ran"
+    git(repo, "config", "filter.mark.smudge", f"touch {marker}; cat")
+    (repo / ".git" / "info" / "attributes").write_text("lat.txt filter=mark\n")
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes"]) == 0
+    assert not marker.exists()
+    assert (repo / "lat.txt").read_bytes() == b"Caf\xe9\r\nmore\r\n"
+    assert git_bytes(repo, "cat-file", "-p", f"{head}:lat.txt") == b"Caf\xe9\nmore\n"
+
+
+@pytest.mark.parametrize("fmt", ["patch", "series"])
+def test_an_export_of_the_review_holds_the_blobs_git_stores(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], fmt: str) -> None:
+    """A review kept on the checkout exported its binary patch from the bytes on disk (the
+    checkout's CRLF): blob ids ``git apply`` refuses on any checkout, as it converts the
+    file before it checks them. The patch carries the blobs git stores, and applies on a
+    fresh autocrlf clone of A to what git checks out for B."""
+    source = new_repo(tmp_path / "source")
+    (source / "lat.txt").write_bytes(b"Caf\xe9\n")
+    base = commit_all(source, "Base")
+    (source / "lat.txt").write_bytes(b"Caf\xe9\nmore\n")
+    head = commit_all(source, "Grow it")
+    repo = _crlf_clone(source, tmp_path / "crlf", base)
+    state = repo / ".git" / "reviewtui" / f"range-{base[:12]}-{head[:12]}.patch.review.json"
+    code, out = _apply(repo, base, head, capsys, "--state", str(state))
+    assert code == 0, out
+    exported = tmp_path / "out.patch"
+    assert main(["export", "--git", f"{base}..{head}", "--root", str(repo), "--format", fmt,
+                 "-o", str(exported)]) == 0
+    assert "the decisions in the review state" in exported.read_text() or fmt == "series"
+    fresh = _crlf_clone(source, tmp_path / "fresh", base)
+    if fmt == "patch":
+        git(fresh, "apply", str(exported))
+    else:
+        git(fresh, "config", "user.name", "Rita Reviewer")
+        git(fresh, "config", "user.email", "rita@example.org")
+        git(fresh, "switch", "-q", "-c", "work")
+        git(fresh, "am", "-q", str(exported))
+        assert tree_of(fresh, "HEAD")["lat.txt"] == tree_of(source, head)["lat.txt"]
+    assert (fresh / "lat.txt").read_bytes() == (repo / "lat.txt").read_bytes() == (
+        _checked_out(source, tmp_path / "at-head", head, "lat.txt"))
+
+
+def test_the_workbench_accepts_and_rejects_in_the_checkouts_form(tmp_path: Path) -> None:
+    """Decided one at a time (the workbench's way): an accept writes git's checkout of B,
+    a reject puts back git's checkout of A (byte for byte), reopening resumes it."""
+    from reviewtui.core.engine import Decision
+    from reviewtui.shell.git_sources import open_range
+    from reviewtui.shell.review import Review
+
+    source = new_repo(tmp_path / "source")
+    (source / "lat.txt").write_bytes(b"Caf\xe9\n")
+    base = commit_all(source, "Base")
+    (source / "lat.txt").write_bytes(b"Caf\xe9\nmore\n")
+    head = commit_all(source, "Grow it")
+    repo = _crlf_clone(source, tmp_path / "crlf", base)
+    at_head = _checked_out(source, tmp_path / "at-head", head, "lat.txt")
+    opened = open_range(f"{base}..{head}", str(repo), keep=True)
+    try:
+        assert opened.root == repo
+        with Review.open(opened.session, opened.root) as review:
+            key = (1, 0)  # (the one operation: turn 1, lat.txt)
+            review.decide(key, Decision.accept())
+            assert (repo / "lat.txt").read_bytes() == at_head
+            review.decide(key, Decision.reject())
+            assert (repo / "lat.txt").read_bytes() == b"Caf\xe9\r\n"
+            review.decide(key, Decision.accept())
+        with Review.open(opened.session, opened.root) as again:
+            assert again.decisions[key].verdict.value == "accepted"
+            assert again.outcome(key).status.value == "applied"
+            assert (repo / "lat.txt").read_bytes() == at_head
+    finally:
+        opened.close()
+
+
+def test_an_eol_attribute_alone_converts_too(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """No core.autocrlf: the user's own attributes say ``eol=crlf`` for the file (asked of
+    git with check-attr before any blob is read)."""
+    source = new_repo(tmp_path / "source")
+    (source / "lat.txt").write_bytes(b"Caf\xe9\n")
+    base = commit_all(source, "Base")
+    (source / "lat.txt").write_bytes(b"Caf\xe9\nmore\n")
+    head = commit_all(source, "Grow it")
+    repo = tmp_path / "eol"
+    git(tmp_path, "clone", "-q", "--no-checkout", str(source), str(repo))
+    (repo / ".git" / "info" / "attributes").write_text("*.txt eol=crlf\n")
+    git(repo, "checkout", "-q", "--detach", base)
+    assert (repo / "lat.txt").read_bytes() == b"Caf\xe9\r\n"
+    code, out = _apply(repo, base, head, capsys)
+    assert code == 0, out
+    assert (repo / "lat.txt").read_bytes() == b"Caf\xe9\r\nmore\r\n"
