@@ -82,7 +82,8 @@ def test_the_message_is_kept_as_written_but_its_line_ends() -> None:
     """Lines end at a newline alone, as git reads a message: a form feed, a U+2028 and a
     no-break space at a line's end were turned into line breaks or dropped, and a
     subject's double space into one (helper-107 F8)."""
-    request = "Fix  the\u00a0parser\u00a0\r\n\r\nPage one\fpage two\u2028same line\u00a0\n\t\nend  \n"
+    request = ("Fix  the\u00a0parser\u00a0\r\n\r\n"
+               "Page one\fpage two\u2028same line\u00a0\n\t\nend  \n")
     subject, body = split_subject(request, "fallback")
     assert subject == "Fix  the\u00a0parser\u00a0"
     assert body == "Page one\fpage two\u2028same line\u00a0\n\nend"

@@ -108,3 +108,16 @@ def test_load_session_directory_and_errors(tmp_path: Path) -> None:
     with pytest.raises(SessionFormatError) as info:
         load_session(tmp_path / "nope.md")
     assert info.value.rule == "missing"
+
+
+def test_a_folder_where_a_file_is_read_says_so(tmp_path: Path) -> None:
+    """Python will not make a file object of a folder: the read failed as "cannot read: Is
+    a directory" (rule ``unreadable``), and the replay's own handling of a folder in the
+    way (rule ``directory``) never ran."""
+    from reviewtui.shell.disk import read_file
+
+    (tmp_path / "m").mkdir()
+    with pytest.raises(DiskError) as raised:
+        read_file(tmp_path, "m")
+    assert raised.value.rule == "directory"
+    assert "a folder is in the way" in str(raised.value)

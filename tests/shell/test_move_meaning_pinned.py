@@ -141,3 +141,19 @@ def test_a_rename_of_a_path_is_not_taken_for_one_of_names(tmp_path: Path) -> Non
         assert review.draft.turns[1].results[0].outcome.rule == "no-such-path"
         review.restore(review.checkpoint_count - 1)
     assert _files(root) == {"a": "A\n", "foo_test.py": "t\n"}
+
+
+def test_an_empty_folder_made_where_the_move_goes_is_a_conflict_said_plainly(
+        tmp_path: Path) -> None:
+    """An empty folder is not in the review's tree (it lists files), so the move still
+    reads "to m"; the write finds the folder: a conflict saying a folder is in the way
+    (it said "cannot read: Is a directory"), SRC kept, the folder left."""
+    _, root, review = _accepted_not_written(tmp_path, ":mv SRC m")
+    with review:
+        (root / "m").mkdir()
+        review.outside_changed(["m"])
+        report = review.restore(review.checkpoint_count - 1)
+        assert "m: conflict - a folder is in the way; nothing written there" in report.messages
+        assert review.outcome(MOVE).message.startswith("a folder is in the way")
+    assert _files(root) == {"SRC": "source\n", "other": "O\n"}
+    assert (root / "m").is_dir()

@@ -219,13 +219,20 @@ def _current(folder: int, name: str, rel: str,
             return os.fsencode(os.readlink(name, dir_fd=folder)), LINK_MODE
         raise DiskError("is a symbolic link: reviewtui never replaces a link with a file",
                         source=rel, rule="symlink") from None
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
+    # (what is there is asked before the descriptor becomes a file object: Python refuses
+    # to make one of a folder, "cannot read: Is a directory", and the rule was lost)
+    try:
+        info = os.fstat(fd)
+    except OSError:
+        os.close(fd)
+        raise
+    if not stat.S_ISREG(info.st_mode):
+        os.close(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise DiskError("a directory is in the way", source=rel, rule="directory")
-        if not stat.S_ISREG(info.st_mode):
-            raise DiskError("not a regular file: reviewtui will not write it", source=rel,
-                            rule="not-a-file")
+            raise DiskError("a folder is in the way", source=rel, rule="directory")
+        raise DiskError("not a regular file: reviewtui will not write it", source=rel,
+                        rule="not-a-file")
+    with os.fdopen(fd, "rb") as handle:
         return handle.read(), stat.S_IMODE(info.st_mode)
 
 
@@ -334,7 +341,7 @@ def _mode(folder: int, name: str, rel: str) -> int | None:
         raise DiskError("is a symbolic link: reviewtui never replaces a link with a file",
                         source=rel, rule="symlink")
     if stat.S_ISDIR(info.st_mode):
-        raise DiskError("a directory is in the way", source=rel, rule="directory")
+        raise DiskError("a folder is in the way", source=rel, rule="directory")
     return stat.S_IMODE(info.st_mode)
 
 

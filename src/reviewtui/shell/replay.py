@@ -63,6 +63,9 @@ if TYPE_CHECKING:
 # --- reading and walking the disk ------------------------------------------------------
 
 
+IN_THE_WAY = "a folder is in the way"
+
+
 class Directory:
     """The path is a directory on disk (the watcher reports those too)."""
 
@@ -422,7 +425,9 @@ def put(review: Review, path: str, state: FileState | None, tree: Tree, report: 
         return False
     except DiskError as err:
         if err.rule == "directory":
-            review._unwritable[path] = "a directory is in the way"
+            if review._unwritable.get(path) != IN_THE_WAY:  # (said once)
+                report.note(path, f"conflict - {IN_THE_WAY}; nothing written there")
+            review._unwritable[path] = IN_THE_WAY
             moved.add(path)
             return False
         review._unwritable[path] = err.message

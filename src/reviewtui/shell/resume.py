@@ -37,7 +37,7 @@ from reviewtui.shell.lock import RootLock
 from reviewtui.shell.outside import absorb, stale_accepts, take_back, unlanded_words
 from reviewtui.shell.outside_returns import forget_unfit_gone, set_base
 from reviewtui.shell.project import load_project, named_paths, read_now
-from reviewtui.shell.replay import Directory, read_state, same, sync, want_at
+from reviewtui.shell.replay import IN_THE_WAY, Directory, read_state, same, sync, want_at
 from reviewtui.shell.replay_report import ReplayReport
 from reviewtui.shell.state import ReviewState, StateFile
 from reviewtui.shell.state_records import blobs_of, decode_record, encode_record, orphaned_blobs
@@ -261,7 +261,7 @@ def reconcile(review: Review, report: ReplayReport, saved_nonce: str = "") -> No
             record.seen = record.base
             continue
         if isinstance(disk, Directory):
-            review._unwritable[path] = "a directory is in the way"
+            review._unwritable[path] = IN_THE_WAY
             record.seen = record.base
             continue
         want = want_at(review, path, tree)
