@@ -126,9 +126,6 @@ def take_step(review: Review, root: Path, kind: str, arg: object, value: object)
         if value is None:
             target.unlink(missing_ok=True)
         else:
-            # (as a tool writing the file makes its folder: the review removes a folder it
-            # emptied, one the file's deletion outside left empty too)
-            target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(str(value))
         review.outside_changed([str(arg)])
     else:

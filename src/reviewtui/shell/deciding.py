@@ -24,7 +24,7 @@ from reviewtui.core.record import replace
 from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind, fold
 from reviewtui.core.review.plan import op_path
 from reviewtui.shell.outside import deleted_outside, kept_outside
-from reviewtui.shell.replay import sync
+from reviewtui.shell.replay import checkpoint, sync
 from reviewtui.shell.replay_report import ReplayReport
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
@@ -224,7 +224,7 @@ def restore(review: Review, n: int) -> ReplayReport:
     """Put checkpoint ``n`` of the draft on disk and pin it there (see the module doc)."""
     with review._mutex:
         review._check_open()
-        n = review._check_checkpoint(n)
+        n = checkpoint(review, n)
         pin = None if n == len(review.draft.states) - 1 else n
         review._log.append(LogEntry(LogKind.RESTORE, checkpoint=pin))
         review._folded = fold(review._log, review._folded)

@@ -40,6 +40,7 @@ TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/t
 if TYPE_CHECKING:
     from typing import Final
 
+    from reviewtui.core.review.folders import FolderLedger
     from reviewtui.shell.write_batch import WriteBatch
 
 TEMP_SUFFIX = ".reviewtui-tmp"
@@ -130,10 +131,14 @@ def _before_rename(directory: int, name: str) -> None:
 
 
 class _Folders:
-    """Descriptors of the folders from the root down to a target's folder, none followed."""
+    """Descriptors of the folders from the root down to a target's folder, none followed.
 
-    def __init__(self, root: Path, rel: str, parts: Sequence[str], *, create: bool) -> None:
-        self.root, self.rel, self.parts = root, rel, tuple(parts)
+    ``ledger``: told of each folder made here (:class:`FolderLedger`, the replay's).
+    """
+
+    def __init__(self, root: Path, rel: str, parts: Sequence[str], *, create: bool,
+                 ledger: FolderLedger | None = None) -> None:
+        self.root, self.rel, self.parts, self.ledger = root, rel, tuple(parts), ledger
         self.fds: list[int] = []
         try:
             self.fds.append(os.open(root, os.O_RDONLY | os.O_DIRECTORY | _CLOEXEC))
@@ -150,6 +155,10 @@ class _Folders:
     def _shown(self, depth: int) -> str:
         return str(self.root.joinpath(*self.parts[: depth + 1]))
 
+    def relative(self, depth: int) -> str:
+        """The folder at ``depth``, relative to the root."""
+        return "/".join(self.parts[: depth + 1])
+
     def _open(self, parent: int, part: str, depth: int, *, create: bool) -> int:
         for _ in range(2):  # a second try after creating the folder
             try:
@@ -157,8 +166,13 @@ class _Folders:
             except FileNotFoundError:
                 if not create:
                     raise _NoFolder from None
-                with contextlib.suppress(FileExistsError):  # made meanwhile: opened below
+                try:
                     os.mkdir(part, 0o777, dir_fd=parent)
+                except FileExistsError:
+                    pass  # made meanwhile (not by us): opened below
+                else:
+                    if self.ledger is not None:
+                        self.ledger.made_folder(self.relative(depth))
             except OSError as exc:
                 if exc.errno not in (errno.ELOOP, errno.ENOTDIR, errno.EMLINK):
                     raise
@@ -299,19 +313,21 @@ def read_link(root: Path, rel: str) -> str | None:
 
 
 def atomic_write(root: Path, rel: str, data: bytes, mode: int | None = None, *,
-                 expected: Expected = UNCHECKED, batch: WriteBatch | None = None) -> bool:
+                 expected: Expected = UNCHECKED, batch: WriteBatch | None = None,
+                 ledger: FolderLedger | None = None) -> bool:
     """Write ``data`` to ``root/rel`` atomically; False when the bytes were already there.
 
     With ``expected`` (the bytes the caller believes are there, None: absent), the file
     is compared again just before the rename; :class:`DiskChanged` when it differs.
     Only permission bits are ever set (no setuid, setgid or sticky bit). ``batch``: the
     replay's :class:`~reviewtui.shell.write_batch.WriteBatch` (a temp file it prepared is
-    used; the folder's fsync is left to it).
+    used; the folder's fsync is left to it). ``ledger``: told of the folders made on the
+    way.
     """
     parts = _parts(root, rel)
     name = parts[-1]
     try:
-        with _Folders(root, rel, parts[:-1], create=True) as folders:
+        with _Folders(root, rel, parts[:-1], create=True, ledger=ledger) as folders:
             if isinstance(expected, _Unchecked):
                 current = _current(folders.fd, name, rel)
                 if current is not None and current[0] == data:
@@ -412,7 +428,8 @@ def set_mode(root: Path, rel: str, mode: int, *, expected: bytes) -> bool:
     return True
 
 
-def write_link(root: Path, rel: str, target: str, *, expected: bytes | None | Link) -> bool:
+def write_link(root: Path, rel: str, target: str, *, expected: bytes | None | Link,
+               ledger: FolderLedger | None = None) -> bool:
     """Make ``root/rel`` a symbolic link to ``target``; False when it already is one.
 
     The link is made under a temporary name in the final folder (reached without
@@ -420,12 +437,13 @@ def write_link(root: Path, rel: str, target: str, *, expected: bytes | None | Li
     replaced whole, never followed. ``expected`` is what the caller believes is there (a
     :class:`Link`, a regular file's bytes, or None: absent), compared right before the
     rename: :class:`DiskChanged` when it differs. The target is not checked here: the
-    engine decides which targets are allowed (inside the root).
+    engine decides which targets are allowed (inside the root). ``ledger``: as for
+    :func:`atomic_write`.
     """
     parts = _parts(root, rel)
     name = parts[-1]
     try:
-        with _Folders(root, rel, parts[:-1], create=True) as folders:
+        with _Folders(root, rel, parts[:-1], create=True, ledger=ledger) as folders:
             tmp = temp_name(name)
             os.symlink(target, tmp, dir_fd=folders.fd)
             try:
@@ -449,12 +467,14 @@ def write_link(root: Path, rel: str, target: str, *, expected: bytes | None | Li
     return True
 
 
-def remove_file(root: Path, rel: str, *, expected: Expected = UNCHECKED) -> bool:
-    """Remove ``root/rel`` and any folders that it leaves empty; False if it was not there.
+def remove_file(root: Path, rel: str, *, expected: Expected = UNCHECKED,
+                ledger: FolderLedger | None = None) -> bool:
+    """Remove ``root/rel`` and the folders that it leaves empty; False if it was not there.
 
     With ``expected``, the file's bytes are compared just before the unlink:
     :class:`DiskChanged` when they differ (nothing is removed). (In a replay the batch's
-    renames are made durable first: ``shell/replay.py`` ``put``.)
+    renames are made durable first: ``shell/replay.py`` ``put``.) With a ``ledger``, an
+    emptied folder it does not let go (the user's) stays, and with it those above.
     """
     parts = _parts(root, rel)
     name = parts[-1]
@@ -469,7 +489,7 @@ def remove_file(root: Path, rel: str, *, expected: Expected = UNCHECKED) -> bool
             folders.verify()
             os.unlink(name, dir_fd=folders.fd)
             _fsync(folders.fd)
-            _prune(folders)
+            _prune(folders, ledger)
     except _NoFolder:
         return False
     except OSError as exc:
@@ -478,15 +498,21 @@ def remove_file(root: Path, rel: str, *, expected: Expected = UNCHECKED) -> bool
     return True
 
 
-def _prune(folders: _Folders) -> None:
-    """Remove the folders a removal left empty, deepest first, through the descriptors."""
+def _prune(folders: _Folders, ledger: FolderLedger | None) -> None:
+    """Remove the folders a removal left empty, deepest first, through the descriptors,
+    up to the first that ``ledger`` keeps."""
     for depth in range(len(folders.parts) - 1, -1, -1):
+        name = folders.relative(depth)
+        if ledger is not None and not ledger.may_remove(name):
+            return
         if os.listdir(folders.fds[depth + 1]):
             return
         try:
             os.rmdir(folders.parts[depth], dir_fd=folders.fds[depth])
         except OSError:
             return  # filled or replaced meanwhile: leave it
+        if ledger is not None:
+            ledger.removed_folder(name)
 
 
 def remove_temp(root: Path, rel: str) -> bool:

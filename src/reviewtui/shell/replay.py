@@ -24,7 +24,7 @@ from pathlib import Path
 from reviewtui.core.engine import OpKey, OpResult
 from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.engine.links import is_link, link_state, link_target
-from reviewtui.core.errors import DiskChanged, DiskError
+from reviewtui.core.errors import DiskChanged, DiskError, UsageError
 from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.paths.safety import link_on_path
@@ -56,6 +56,7 @@ from reviewtui.shell.statemark import mark_finished
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
+    from reviewtui.core.review.folders import FolderLedger
     from reviewtui.shell.review import Review
     from reviewtui.shell.write_batch import WriteBatch
 
@@ -96,14 +97,14 @@ def expected_of(state: FileState | None) -> bytes | None | Link:
     return Link(state.data) if is_link(state) else state.data
 
 
-def put_state(root: Path, path: str, state: FileState | None,
-              expected: bytes | None | Link) -> bool | None:
+def put_state(root: Path, path: str, state: FileState | None, expected: bytes | None | Link,
+              ledger: FolderLedger | None = None) -> bool | None:
     """Write or remove ``path`` when either concerns a link; None when neither does (the
     caller writes the regular file). True when the disk changed."""
     if state is not None and is_link(state):
-        return write_link(root, path, link_target(state), expected=expected)
+        return write_link(root, path, link_target(state), expected=expected, ledger=ledger)
     if state is None and isinstance(expected, Link):
-        return remove_file(root, path, expected=expected)
+        return remove_file(root, path, expected=expected, ledger=ledger)
     return None
 
 
@@ -243,6 +244,8 @@ def sync(review: Review, report: ReplayReport) -> ReplayReport:
         prepare_records(review, tree)
         planned = plan(review, tree, review._folded.pin)
         set_conflicts(review, planned.conflicts)
+        review._folders.creating(path for path, state in planned.changes
+                                 if state is not None and review._seen(path) is None)
         if review._dirty:
             from reviewtui.shell.resume import note_writing, save  # (resume replays: a cycle)
 
@@ -393,12 +396,13 @@ def put(review: Review, path: str, state: FileState | None, tree: Tree, report: 
     try:
         if batch is not None and (state is None or is_link(state)):
             batch.flush()  # a removal or a link waits until the writes before it are durable
-        linked = put_state(review.root, path, state, expected)  # a link made or removed
+        ledger = review._folders  # the folders made, and those a removal may take
+        linked = put_state(review.root, path, state, expected, ledger)  # a link made or removed
         if linked is not None:
             if linked:
                 (report.written if state is not None else report.removed).append(path)
         elif state is None:
-            if remove_file(review.root, path, expected=expected):
+            if remove_file(review.root, path, expected=expected, ledger=ledger):
                 report.removed.append(path)
         else:
             keep = record.seen is not None and not _new_mode(state, record.seen)
@@ -408,7 +412,7 @@ def put(review: Review, path: str, state: FileState | None, tree: Tree, report: 
                 if set_mode(review.root, path, state.mode, expected=expected):
                     report.written.append(path)
             elif atomic_write(review.root, path, state.data, mode, expected=expected,
-                              batch=batch):
+                              batch=batch, ledger=ledger):
                 report.written.append(path)
     except DiskChanged as changed:
         disk = disk_state(changed.current)
@@ -482,10 +486,18 @@ def change_verb(old: FileState | None, new: FileState | None) -> str:
     return "change the mode of" if same(old, new) else "rewrite"
 
 
+def checkpoint(review: Review, n: int) -> int:
+    """``n``, a checkpoint of the draft (UsageError when there is no such checkpoint)."""
+    last = len(review.draft.states) - 1
+    if not 0 <= n <= last:
+        raise UsageError(f"checkpoint {n} is outside 0-{last}", rule="checkpoint")
+    return n
+
+
 def restore_preview(review: Review, n: int) -> RestorePreview:
     """What ``restore(n)`` would do, planned as its replay plans it (:func:`plan`)."""
     with review._mutex:
-        pin = review._check_checkpoint(n)  # the last checkpoint plans as no pin does
+        pin = checkpoint(review, n)  # the last checkpoint plans as no pin does
         planned = plan(review, review.evaluation.tree_at(pin), pin)
         return RestorePreview(
             [(path, review._seen(path), state) for path, state in planned.changes],

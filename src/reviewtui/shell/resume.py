@@ -216,6 +216,7 @@ def load_saved(review: Review, saved: ReviewState) -> None:
     review.ui_state = dict(saved.ui)
     changes: dict[str, FileState | None] = {}
     review._saved_paths = saved.paths
+    review._folders = saved.folders
     for rel, data in saved.paths.items():
         if normalize_or_none(rel) != rel:
             review.state_problems.append(f"{path}: ignored the unsafe path {rel!r}")
@@ -551,6 +552,7 @@ def save(review: Review, *, final: bool = False) -> None:
         ui=review.ui_state,
         paths={path: encode_record(record)
                for path, record in sorted(review._records.items())},
+        folders=review._folders,
         nonce=new_nonce(),
     )
     review._state_file.save(state, review.loaded.file)

@@ -66,6 +66,7 @@ from reviewtui.core.errors import UsageError
 from reviewtui.core.model.outcome import Outcome
 from reviewtui.core.model.records import Operation, Session
 from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.core.review.folders import FolderLedger
 from reviewtui.core.review.log import (
     Folded,
     LogEntry,
@@ -129,6 +130,7 @@ class Review:
         self._unwritable: dict[str, str] = {}
         self._refused_by_disk: set[str] = set()  # of those, the disk's refusals: retried
         self._held: set[str] = set()  # open for writing elsewhere: see held_paths
+        self._folders = FolderLedger()  # the folders a removal may take (saved)
         self._closed = False
         self._session_lines: list[str] | None = None
         self._session_sha = session_sha(loaded.file)
@@ -366,12 +368,6 @@ class Review:
     def _check_open(self) -> None:
         if self._closed:
             raise UsageError("this review is closed", rule="closed")
-
-    def _check_checkpoint(self, n: int) -> int:
-        last = len(self.draft.states) - 1
-        if not 0 <= n <= last:
-            raise UsageError(f"checkpoint {n} is outside 0-{last}", rule="checkpoint")
-        return n
 
     def _target(self) -> Tree:
         return self.evaluation.tree_at(self._folded.pin)

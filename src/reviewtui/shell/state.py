@@ -12,6 +12,8 @@
   base), what it last saw on disk, what it last wrote, and any outside layer. Contents
   live in a content-addressed blob folder beside the file (``<state>.blobs/<sha256>``),
   written before the state that names them, so the state file itself stays small.
+* ``folders`` (when any): the folders the review made, and those it found on disk when it
+  created a file in them, which no removal takes (``core/review/folders.py``).
 
 Every save is atomic (temp file, fsync, rename, directory fsync), with a new ``nonce``
 (statemark.py). A state file that cannot be read is moved aside to
@@ -35,6 +37,7 @@ from reviewtui.core.errors import (
     UsageError,
 )
 from reviewtui.core.record import field, record
+from reviewtui.core.review.folders import FolderLedger
 from reviewtui.core.review.log import (
     DecisionItem,
     Folded,
@@ -134,6 +137,7 @@ class ReviewState:
     orphaned: list[dict[str, Any]] = field(default_factory=list)
     ui: dict[str, Any] = field(default_factory=dict)
     paths: dict[str, dict[str, Any]] = field(default_factory=dict)
+    folders: FolderLedger = field(default_factory=FolderLedger)  # the replay's
     nonce: str = ""  # new at each save: see shell/statemark.py
 
 
@@ -276,6 +280,7 @@ def decode_state(doc: Any, blobs: BlobStore | None = None) -> ReviewState:
         orphaned=[o for o in orphaned if isinstance(o, dict)],
         ui=_ui_state(ui),
         paths=paths,
+        folders=FolderLedger.from_json(doc.get("folders")),
         nonce=nonce,
     )
 
@@ -333,6 +338,7 @@ def encode_state(state: ReviewState, session_file: Path,
         "orphaned": state.orphaned,
         "ui": state.ui,
         "paths": state.paths,
+        **({} if state.folders.empty else {"folders": state.folders.to_json()}),
         "nonce": state.nonce,
     }
 
