@@ -230,3 +230,69 @@ def test_an_eol_attribute_alone_converts_too(
     code, out = _apply(repo, base, head, capsys)
     assert code == 0, out
     assert (repo / "lat.txt").read_bytes() == b"Caf\xe9\r\nmore\r\n"
+
+
+@pytest.mark.parametrize("before", [b"Caf\xe9\r\n", b"Caf\xe9\n\0\n", b"Caf\xe9"])
+def test_a_blob_git_checks_out_as_it_is_followed_by_one_it_converts(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], before: bytes) -> None:
+    """The blob before holds CRLF already, a NUL, or no newline: git checks it out as it
+    is, but converts the blob after; B was written as git stores it (QA s37 helper-111
+    F1)."""
+    source = new_repo(tmp_path / "source")
+    (source / "lat.txt").write_bytes(before)
+    base = commit_all(source, "Base")
+    (source / "lat.txt").write_bytes(b"Caf\xe9\nmore\n")
+    head = commit_all(source, "Grow it")
+    repo = _crlf_clone(source, tmp_path / "crlf", base)
+    assert (repo / "lat.txt").read_bytes() == before
+    code, out = _apply(repo, base, head, capsys)
+    assert code == 0, out
+    assert (repo / "lat.txt").read_bytes() == _checked_out(
+        source, tmp_path / "at-head", head, "lat.txt") == b"Caf\xe9\r\nmore\r\n"
+
+
+@pytest.mark.parametrize("how", ["deleted", "moved away"])
+def test_a_range_that_removes_the_attributes_is_not_helped(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], how: str) -> None:
+    """A ``.gitattributes`` removed or moved by the range (a command, not an edit) was not
+    seen: the file was written by A's rules, exit 0 (QA s37 helper-111 F2)."""
+    source = new_repo(tmp_path / "source")
+    (source / "lat.txt").write_bytes(b"Caf\xe9\n")
+    (source / ".gitattributes").write_text("lat.txt eol=crlf\n")
+    base = commit_all(source, "Base")
+    (source / "lat.txt").write_bytes(b"Caf\xe9\nmore\n")
+    if how == "deleted":
+        (source / ".gitattributes").unlink()
+    else:
+        (source / "sub").mkdir()
+        (source / ".gitattributes").rename(source / "sub" / ".gitattributes")
+    head = commit_all(source, "Grow it, attributes gone")
+    repo = tmp_path / "plain"
+    git(tmp_path, "clone", "-q", str(source), str(repo))
+    git(repo, "checkout", "-q", "--detach", base)
+    assert (repo / "lat.txt").read_bytes() == b"Caf\xe9\r\n"
+    code, out = _apply(repo, base, head, capsys)
+    assert code == 1
+    assert "lat.txt is not the version the binary patch was made for" in out
+    assert (repo / "lat.txt").read_bytes() == b"Caf\xe9\r\n"
+
+
+@pytest.mark.parametrize("data", [b"\0\1\2", b"Caf\xe9\n"])
+def test_a_new_binary_file_never_overwrites_a_file_of_yours(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], data: bytes) -> None:
+    """The range adds f.dat (binary, or Latin-1 read as binary) where you have an untracked
+    f.dat: it was overwritten, exit 0 (a text file was refused; git checkout refuses too;
+    QA s37 helper-111 F7)."""
+    source = new_repo(tmp_path / "source")
+    (source / "k").write_text("k\n")
+    base = commit_all(source, "Base")
+    (source / "f.dat").write_bytes(data)
+    head = commit_all(source, "Add f.dat")
+    repo = tmp_path / "plain"
+    git(tmp_path, "clone", "-q", str(source), str(repo))
+    git(repo, "checkout", "-q", "--detach", base)
+    (repo / "f.dat").write_text("MY OWN WORK\n")
+    code, out = _apply(repo, base, head, capsys)
+    assert code == 1
+    assert "the diff creates f.dat as a new file, but f.dat exists with other content" in out
+    assert (repo / "f.dat").read_text() == "MY OWN WORK\n"

@@ -11,15 +11,17 @@ not convert every blob so -- one with a NUL, or an attribute saying otherwise, k
 bytes -- and the review wrote bytes that were neither git's checkout of the result nor
 the original).
 
-Here git says it: for each binary patch of a file text to git before it, ``git cat-file
+Here git says it: on a checkout that may convert, for each binary patch, ``git cat-file
 --filters --path`` gives what a checkout writes for its two blobs at that path (the
 repository's filter programs stay off, :attr:`Repo.overrides`, as everywhere), and where
-that is not the blob, the patch carries it (:class:`~reviewtui.core.model.records.
-CheckoutForms`). The engine then takes the patch only when the file is exactly git's
-checkout of the blob before, and writes git's checkout of the blob after
-(``core/engine/filebytes.py``). Nothing is given when the range changes a
-``.gitattributes`` file, or the working tree holds one that is not A's: a checkout of B
-would then read other attributes than the ones asked here.
+either is not its blob, the patch carries them (:class:`~reviewtui.core.model.records.
+CheckoutForms`). The engine then takes the patch when the file is exactly git's checkout
+of the blob before, and writes git's checkout of the blob after
+(``core/engine/filebytes.py``); a file holding the blob itself still takes it as before.
+Nothing is given when the range names a ``.gitattributes`` file (an edit, a removal, a
+move), or the working tree holds one that is not A's: a checkout of B would then read
+other attributes than the ones asked here. Not covered: new files and text edits, which
+are written as the review writes text (QA s37 helper-111 F3, F4).
 """
 
 from __future__ import annotations
@@ -28,8 +30,15 @@ from collections.abc import Callable
 
 from reviewtui.core.engine.filebytes import NULL_ID
 from reviewtui.core.errors import GitError
-from reviewtui.core.model.filestate import looks_like_data
-from reviewtui.core.model.records import CheckoutForms, Edit, FileBlock, FullFile, Session, Turn
+from reviewtui.core.model.records import (
+    CheckoutForms,
+    ConsoleCommand,
+    Edit,
+    FileBlock,
+    FullFile,
+    Session,
+    Turn,
+)
 from reviewtui.core.record import replace
 from reviewtui.shell.git import Repo
 
@@ -74,9 +83,12 @@ def _full(blob: str) -> bool:
 
 
 def _touches_attributes(session: Session) -> bool:
-    return any(op.path.rsplit("/", 1)[-1] == ATTRIBUTES
-               for turn in session.turns for block in turn.reply.blocks
-               if isinstance(block, FileBlock) for op in block.ops)
+    """Whether an operation of the range names a ``.gitattributes``: an edit, a new or
+    deleted one, one moved away or into place (a command's every argument: QA s37
+    helper-111 F2, a range deleting it was written by A's rules)."""
+    return any(name.rstrip("/").rsplit("/", 1)[-1] == ATTRIBUTES
+               for turn in session.turns for op in turn.reply.ops
+               for name in (op.args if isinstance(op, ConsoleCommand) else (op.path,)))
 
 
 def _attributes_changed(repo: Repo) -> bool:
@@ -89,36 +101,36 @@ def _attributes_changed(repo: Repo) -> bool:
 
 def _ask(repo: Repo, wanted: list[tuple[str, str, str]], known: _Known,
          attributes: list[bool]) -> None:
-    """Git's checkout forms of the patches ``wanted``, into ``known``. The blobs before are
-    read in one ``cat-file``; only one git may convert (text to git: no NUL byte in what
-    git looks at) is checked out, one ``cat-file --filters`` per blob."""
+    """Git's checkout forms of the patches ``wanted``, into ``known``: on a checkout that
+    may convert (:func:`_may_convert`), the two blobs of each read in one ``cat-file`` and
+    each checked out (``cat-file --filters``, one per blob). Both sides are asked, either
+    may be converted alone: a blob before that git checks out as it is (it holds CRLF
+    already, a NUL, no line at all) may be followed by one it converts (QA s37 helper-111
+    F1: B was written as git stores it)."""
     for key in wanted:
         known[key] = None
     if not _may_convert(repo, sorted({path for path, _old, _new in wanted})):
         return
     try:
-        befores = repo.blobs([old for _path, old, _new in wanted],
-                             [path for path, _old, _new in wanted])
+        blobs = repo.blobs([blob for _path, old, new in wanted for blob in (old, new)],
+                           [path for path, _old, _new in wanted for _ in (0, 1)])
     except GitError:  # (a partial clone: the patches are taken as they come)
         return
-    for key, blob in zip(wanted, befores, strict=True):
-        if looks_like_data(blob):
-            continue
-        path, _old, new_id = key
+    for n, key in enumerate(wanted):
+        path, old_id, new_id = key
+        old_blob, new_blob = blobs[2 * n], blobs[2 * n + 1]
         try:
-            old = _checkout(repo, path, key[1])
-            if old == blob:
-                continue
-            if not attributes:
-                attributes.append(_attributes_changed(repo))
-            if attributes[0]:
-                return
-            [after] = repo.blobs([new_id], [path])
-            new = _checkout(repo, path, new_id)
+            old, new = _checkout(repo, path, old_id), _checkout(repo, path, new_id)
         except GitError:
             continue
-        known[key] = (CheckoutForms(old, blob) if new == after
-                      else CheckoutForms(old, blob, new, after))
+        if old == old_blob and new == new_blob:
+            continue
+        if not attributes:
+            attributes.append(_attributes_changed(repo))
+        if attributes[0]:
+            return
+        known[key] = (CheckoutForms(old, old_blob) if new == new_blob
+                      else CheckoutForms(old, old_blob, new, new_blob))
 
 
 _ON = (b"true", b"yes", b"on", b"1")

@@ -93,16 +93,20 @@ def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
     from reviewtui.core.importers.gitbinary import BinaryPatchError, apply_delta, blob_id
 
     was = current.data if current is not None else b""
-    checkout = None  # the forms of a checkout that wrote the blob otherwise (autocrlf)
-    if current is not None and payload.old_id and payload.old_id != NULL_ID \
-            and blob_id(was) != payload.old_id:
-        checkout = payload.checkout
-        if (checkout is None or was != checkout.old
-                or blob_id(checkout.old_blob) != payload.old_id):
+    # A checkout that writes the blobs otherwise (core.autocrlf) and holds exactly git's
+    # checkout of the blob before: its blob is patched, git's checkout of the result is
+    # written (shell/git_checkout.py asked git for both).
+    checkout = payload.checkout
+    if (checkout is not None and current is not None and was == checkout.old
+            and blob_id(checkout.old_blob) == payload.old_id):
+        was = checkout.old_blob
+    else:
+        checkout = None
+        if current is not None and payload.old_id and payload.old_id != NULL_ID \
+                and blob_id(was) != payload.old_id:
             return refused(path, "binary-stale", f"{path} is not the version the binary "
                            f"patch was made for (git blob {payload.old_id[:12]})",
                            before_state=current), None
-        was = checkout.old_blob  # (exactly what git checks out there: its blob is patched)
     if payload.kind == "delta":
         if current is None:
             return Outcome(Status.NOT_FOUND, rule="missing-file", path=path,
@@ -119,12 +123,18 @@ def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
         return refused(path, "binary-verify", f"the binary patch for {path} does not "
                        f"produce git blob {payload.new_id[:12]}: the patch is damaged"), None
     kept = ""
-    if checkout is not None:
+    if checkout is not None and checkout.new is not None:
         # The file held git's checkout of the blob before: it gets git's checkout of the
         # blob after, as ``git checkout`` writes it here (git said, not worked out).
-        if checkout.new is not None:
-            data = checkout.new
+        data = checkout.new
         kept = "; written as git's checkout writes it here"
+    if current is not None and (op.creates or payload.old_id == NULL_ID) \
+            and current.data != data:
+        # (as a text diff's new file: git checkout refuses to overwrite an untracked file)
+        return refused(path, "new-file-exists", f"the diff creates {path} as a new file, "
+                       f"but {path} exists with other content: it is not overwritten (a "
+                       "stale diff, or a file made since); remove it first to take the "
+                       "diff's", before_state=current), None
     if current is None:
         state = FileState.from_bytes(data, mode=file_mode(op.mode) if op.mode else 0o644)
         verb, method = "creates", "new-file"
