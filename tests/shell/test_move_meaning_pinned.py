@@ -157,3 +157,38 @@ def test_an_empty_folder_made_where_the_move_goes_is_a_conflict_said_plainly(
         assert review.outcome(MOVE).message.startswith("a folder is in the way")
     assert _files(root) == {"SRC": "source\n", "other": "O\n"}
     assert (root / "m").is_dir()
+
+
+def test_an_accept_after_a_reject_is_pinned_too(tmp_path: Path) -> None:
+    """A rejected command does not run, so its display held no reading: accepted again
+    after a reject, the move stayed unpinned, and once a folder m was made it landed at
+    m/SRC (QA s37 helper-112 H2)."""
+    root = make_project(tmp_path / "root", FILES)
+    session = write_session(tmp_path, [[Ed("other", "o", "O")], [Cmd(":mv SRC m")]])
+    with Review.open(session, root) as review:
+        review.decide((1, 0), Decision.accept())
+        review.restore(1)
+        review.decide(MOVE, Decision.accept())
+        review.decide(MOVE, Decision.reject())
+        review.decide(MOVE, Decision.accept())
+        assert review.decisions[MOVE].reading == "to"
+        _folder_m(root)
+        report = review.outside_changed(["m/x"])
+        assert any(NOW_A_FOLDER in notice for _, notice in report.reverted), report.messages
+        review.restore(review.checkpoint_count - 1)
+    assert _files(root) == {"SRC": "source\n", "m/x": "x\n", "other": "O\n"}
+
+
+def test_a_folder_in_the_way_removed_again_lets_the_move_land(tmp_path: Path) -> None:
+    """The conflict "a folder is in the way" never cleared once the folder was gone: only
+    reopening landed the move (QA s37 helper-112 M1)."""
+    _, root, review = _accepted_not_written(tmp_path, ":mv SRC m")
+    with review:
+        (root / "m").mkdir()
+        review.outside_changed(["m"])
+        review.restore(review.checkpoint_count - 1)
+        assert _files(root) == {"SRC": "source\n", "other": "O\n"}
+        (root / "m").rmdir()
+        review.outside_changed(["m"])
+        assert _files(root) == {"m": "source\n", "other": "O\n"}
+        assert not review.conflicts

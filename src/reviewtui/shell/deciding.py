@@ -76,6 +76,14 @@ def decide_many(review: Review, items: Iterable[tuple[OpKey, Decision]], *,
                                         seconds=now - review._since))
             # What the reviewer would see (or, by_draft, what would be written).
             review._evaluate_from(first, draft=by_draft)
+            late = _late_pins(review, entries)
+            if late is not None:  # (pinned as they read now: logged again with the pin)
+                entries = late
+                review._log.pop()
+                review._evaluate_from(first, draft=by_draft)
+                review._log.append(LogEntry(LogKind.DECIDE, tuple(entries),
+                                            seconds=now - review._since))
+                review._evaluate_from(first, draft=by_draft)
             drafted = _drafted(review) if by_draft else set()
             unlanded = [item for item in entries if item.decision.verdict in _ACCEPTING
                         and not (item.key in drafted if by_draft
@@ -103,6 +111,25 @@ def decide_many(review: Review, items: Iterable[tuple[OpKey, Decision]], *,
         report = sync(review, ReplayReport())
         report.skipped = skipped
         return report
+
+
+def _late_pins(review: Review, entries: list[DecisionItem]) -> list[DecisionItem] | None:
+    """``entries`` with the accepts of commands pinned that :func:`_pinned` could not pin
+    when they were made, as they read once evaluated with the accept; None when there are
+    none. A rejected command does not run, so its display holds no reading to pin: an accept
+    after a reject stayed unpinned, and the move landed inside a folder made since (QA s37
+    helper-112 H2)."""
+    out, changed = [], False
+    for item in entries:
+        op, decision = review._ops[item.key], item.decision
+        if (isinstance(op, ConsoleCommand) and decision.verdict is Verdict.ACCEPTED
+                and ((op.name in (CommandName.MV, CommandName.RN) and decision.reading is None)
+                     or (op.name == CommandName.UNDO and decision.undoes is None))):
+            pinned = _pinned(review, item.key, op, decision)
+            if pinned != decision:
+                item, changed = DecisionItem.for_op(item.key, op, pinned), True
+        out.append(item)
+    return out if changed else None
 
 
 def note_textless_edits(review: Review) -> None:

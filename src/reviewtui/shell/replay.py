@@ -432,6 +432,7 @@ def put(review: Review, path: str, state: FileState | None, tree: Tree, report: 
             if review._unwritable.get(path) != IN_THE_WAY:  # (said once)
                 report.note(path, f"conflict - {IN_THE_WAY}; nothing written there")
             review._unwritable[path] = IN_THE_WAY
+            review._refused_by_disk.add(path)  # (retried once the folder is gone)
             moved.add(path)
             return False
         review._unwritable[path] = err.message

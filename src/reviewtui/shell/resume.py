@@ -263,6 +263,7 @@ def reconcile(review: Review, report: ReplayReport, saved_nonce: str = "") -> No
             continue
         if isinstance(disk, Directory):
             review._unwritable[path] = IN_THE_WAY
+            review._refused_by_disk.add(path)
             record.seen = record.base
             continue
         want = want_at(review, path, tree)
