@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from reviewtui.core.engine import PENDING, Decision, OpKey, Verdict
+from reviewtui.core.engine.commands import moves_pin
 from reviewtui.core.engine.decisions import refusal_hint, status_words
 from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.engine.filebytes import NO_TEXT_EDIT, takes_no_text
@@ -113,6 +114,10 @@ def decide_many(review: Review, items: Iterable[tuple[OpKey, Decision]], *,
         return report
 
 
+# Commands whose paths a glob, a folder or a part of names decides (Decision.moves).
+_TAKING = (CommandName.MV, CommandName.RN, CommandName.RM)
+
+
 def _late_pins(review: Review, entries: list[DecisionItem]) -> list[DecisionItem] | None:
     """``entries`` with the accepts of commands pinned that :func:`_pinned` could not pin
     when they were made, as they read once evaluated with the accept; None when there are
@@ -124,6 +129,7 @@ def _late_pins(review: Review, entries: list[DecisionItem]) -> list[DecisionItem
         op, decision = review._ops[item.key], item.decision
         if (isinstance(op, ConsoleCommand) and decision.verdict is Verdict.ACCEPTED
                 and ((op.name in (CommandName.MV, CommandName.RN) and decision.reading is None)
+                     or (op.name in _TAKING and decision.moves is None)
                      or (op.name == CommandName.UNDO and decision.undoes is None))):
             pinned = _pinned(review, item.key, op, decision)
             if pinned != decision:
@@ -168,9 +174,12 @@ def _pinned(review: Review, key: OpKey, op: Operation, decision: Decision) -> De
         if op.name == CommandName.UNDO and decision.undoes is None:
             undid = review.result(key).outcome.undid
             return replace(decision, undoes=undid) if undid else decision
-        if op.name in (CommandName.MV, CommandName.RN) and decision.reading is None:
-            reading = review.result(key).outcome.reading
-            return replace(decision, reading=reading) if reading else decision
+        outcome = review.result(key).outcome
+        if op.name in (CommandName.MV, CommandName.RN) and decision.reading is None \
+                and outcome.reading:
+            decision = replace(decision, reading=outcome.reading)
+        if op.name in _TAKING and decision.moves is None and outcome.changes:
+            decision = replace(decision, moves=moves_pin(outcome.changes))
         return decision
     # A call by line numbers is bound by its revision; one carried into the review's
     # version with the call as sent (``sent``: two forms, the draft may land the other)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from reviewtui.core.digests import sha256
 from reviewtui.core.engine.decisions import Decision, OpKey, Policy, Verdict
 from reviewtui.core.engine.file_edits import FileContext, check_path, normalize_or_none
 from reviewtui.core.engine.ledger import LedgerItem, command_item
@@ -50,6 +51,21 @@ def run_command(
     new_state, result = apply_command(state, op, reading=decision.reading)
     changes = tuple(result.changes)
     rule = result.rule
+    if (result.ok and decision.moves is not None and changes
+            and decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED)
+            and moves_pin(changes) != decision.moves):
+        # The paths it takes are not those it took when accepted (a file made since that
+        # its glob, folder or names take in: QA s37 helper-112 H1).
+        shown = decision.moves.partition(":")[0]
+        now = (f"would now {_verb(op, now=True)} {_paths(str(len(changes)))}"
+               if str(len(changes)) != shown else f"would now {_verb(op, now=True)} others")
+        outcome = Outcome(Status.REFUSED, method=str(op.name), rule="command-paths-changed",
+                          message=f"accepted when it {_verb(op)} {_paths(shown)}, but it "
+                          f"{now} (files made, moved or removed since): nothing of this "
+                          "command was applied; reject it, or accept it again to take what "
+                          "it does now", path=op.path or "", changes=changes,
+                          undid=undid, reading=result.reading)
+        return state, OpResult(key, op, outcome, decision, False), None
     if result.ok:
         status, message = Status.APPLIED, result.message
         refusal = _refuse_changes(changes, rules, base, state.tree, new_state.tree)
@@ -79,6 +95,24 @@ def run_command(
     return (new_state, OpResult(key, op, outcome, decision, True),
             command_item(key[1], result.ledger, state.tree.revision,
                           new_state.tree.revision))
+
+
+def moves_pin(changes: tuple[tuple[str | None, str | None], ...]) -> str:
+    """What an accept of a command pins of the paths it takes: their number and a digest
+    of the (old, new) pairs, in order (``Decision.moves``)."""
+    text = "\0".join(f"{old or ''}\1{new or ''}" for old, new in sorted(
+        changes, key=lambda pair: (pair[0] or "", pair[1] or "")))
+    return f"{len(changes)}:{sha256(text.encode('utf-8', 'surrogatepass')).hexdigest()}"
+
+
+def _verb(op: ConsoleCommand, *, now: bool = False) -> str:
+    if op.name == CommandName.RM:
+        return "remove" if now else "removed"
+    return "move" if now else "moved"
+
+
+def _paths(count: str) -> str:
+    return f"{count} path" + ("" if count == "1" else "s")
 
 
 def _stale_removal(tree: Tree, op: ConsoleCommand) -> str | None:

@@ -40,6 +40,11 @@ class Decision:
     # or ``to`` a folder it names, a rename of a ``path`` or of ``names``: READINGS in
     # reviewtui.core.engine.structural). It keeps that meaning whatever is made there since.
     reading: str | None = None
+    # An accepted ``:mv``, ``:rn`` or ``:rm``: the paths it moved or removed when the
+    # reviewer accepted it (``N:digest``: :func:`reviewtui.core.engine.commands.moves_pin`).
+    # It lands only while it does that again: never on a file made since that a glob, a
+    # folder or a part of names now takes in.
+    moves: str | None = None
     # An accepted or edited SEARCH edit: the origins of the lines it replaced where the
     # reviewer saw it land. It lands only on lines with those origins (see
     # reviewtui.core.engine.lineage): never somewhere an earlier decision moved it to.

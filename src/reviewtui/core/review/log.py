@@ -31,6 +31,13 @@ _MAX_COUNT = 2**31 - 1  # turns, positions, edit numbers, checkpoints
 _MAX_SECONDS = 10.0**9
 
 
+def _moves_pin(text: str) -> bool:
+    """Whether ``text`` is a command's pinned paths (``N:`` and a SHA-256 in hex)."""
+    number, colon, digest = text.partition(":")
+    return (bool(colon) and number.isdigit() and len(number) <= 10 and len(digest) == 64
+            and all(c in "0123456789abcdef" for c in digest))
+
+
 class LogKind(StrEnum):
     DECIDE = "decide"
     UNDO = "undo"
@@ -124,6 +131,7 @@ class DecisionItem:
             **({"search": list(decision.search)} if decision.search is not None else {}),
             **({"undoes": decision.undoes} if decision.undoes is not None else {}),
             **({"reading": decision.reading} if decision.reading is not None else {}),
+            **({"moves": decision.moves} if decision.moves is not None else {}),
             **({"at": [list(end) if isinstance(end, tuple) else end for end in decision.at]}
                if decision.at is not None else {}),
         }
@@ -153,10 +161,13 @@ class DecisionItem:
         _expect(reading is None or (isinstance(reading, str) and reading in READINGS
                                     and verdict == "accepted"),
                 "bad command reading")
+        moves = data.get("moves")  # absent in older state files: not checked then
+        _expect(moves is None or (isinstance(moves, str) and _moves_pin(moves)
+                                  and verdict == "accepted"), "bad command paths")
         decision = Decision(Verdict(verdict),
                             tuple(replacement) if replacement is not None else None,
                             force, reason, placement, anchor, _search(data), undoes,
-                            reading, _pin(data))
+                            reading, moves, _pin(data))
         return cls(_get_count(data, "turn"), _get_count(data, "pos"),
                    _get(data, "path", str), edit, op_hash, decision)
 
