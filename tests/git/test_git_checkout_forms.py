@@ -19,8 +19,8 @@ from gitkit import commit_all, git, git_bytes, new_repo, tree_of
 from reviewtui.cli import main
 
 
-def _crlf_clone(source: Path, where: Path, rev: str) -> Path:
-    git(where.parent, "clone", "-q", "-c", "core.autocrlf=true", str(source), str(where))
+def _crlf_clone(source: Path, where: Path, rev: str, setting: str = "true") -> Path:
+    git(where.parent, "clone", "-q", "-c", f"core.autocrlf={setting}", str(source), str(where))
     git(where, "checkout", "-q", "--detach", rev)
     return where
 
@@ -36,8 +36,9 @@ def _apply(repo: Path, base: str, head: str, capsys: pytest.CaptureFixture[str],
     return code, capsys.readouterr().out
 
 
+@pytest.mark.parametrize("setting", ["true", "2"])  # (any number but 0 is true to git)
 def test_a_latin1_file_gets_what_git_checks_out(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], setting: str) -> None:
     source = new_repo(tmp_path / "source")
     (source / "lat.txt").write_bytes(b"Caf\xe9\n" * 40)
     base = commit_all(source, "Base")
@@ -45,7 +46,7 @@ def test_a_latin1_file_gets_what_git_checks_out(
     commit_all(source, "Grow it")
     (source / "lat.txt").write_bytes(b"d\xe9j\xe0\n" + b"Caf\xe9\n" * 39 + b"cr\xe8me\n")
     head = commit_all(source, "Change its first line")  # (a delta over the one before)
-    repo = _crlf_clone(source, tmp_path / "crlf", base)
+    repo = _crlf_clone(source, tmp_path / "crlf", base, setting)
     assert (repo / "lat.txt").read_bytes() == b"Caf\xe9\r\n" * 40
     code, out = _apply(repo, base, head, capsys)
     assert code == 0, out

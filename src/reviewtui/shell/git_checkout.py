@@ -139,6 +139,17 @@ _ON = (b"true", b"yes", b"on", b"1")
 _CONVERTING = ("eol", "crlf", "ident", "working-tree-encoding")
 
 
+def _on(value: bytes) -> bool:
+    """A git boolean that is true (``true``, ``yes``, ``on``, or a number other than 0:
+    ``core.autocrlf=2`` converts, QA s37 helper-111 F8)."""
+    if value in _ON:
+        return True
+    try:
+        return int(value) != 0
+    except ValueError:
+        return False
+
+
 def _may_convert(repo: Repo, paths: list[str]) -> bool:
     """Whether git may check any of ``paths`` out otherwise than it stores it: CRLF line
     endings configured (``core.autocrlf``, ``core.eol``), or an attribute that converts
@@ -146,7 +157,7 @@ def _may_convert(repo: Repo, paths: list[str]) -> bool:
     converts nothing; a wrong "no" would only leave a patch refused, never write."""
     autocrlf = repo.git("config", "--get", "core.autocrlf", ok=(0, 1)).strip().lower()
     eol = repo.git("config", "--get", "core.eol", ok=(0, 1)).strip().lower()
-    if autocrlf in _ON or eol == b"crlf":
+    if _on(autocrlf) or eol == b"crlf":
         return True
     out = repo.git("check-attr", "-z", "--stdin", *_CONVERTING,
                    input="".join(path + "\0" for path in paths).encode("utf-8",
