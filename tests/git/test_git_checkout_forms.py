@@ -30,6 +30,15 @@ def _checked_out(source: Path, where: Path, rev: str, path: str) -> bytes:
     return (_crlf_clone(source, where, rev) / path).read_bytes()
 
 
+def _grown(tmp_path: Path, before: bytes = b"Caf\xe9\n") -> tuple[Path, str, str]:
+    """A source repository whose Latin-1 lat.txt (``before``) grows a line: (it, A, B)."""
+    source = new_repo(tmp_path / "source")
+    (source / "lat.txt").write_bytes(before)
+    base = commit_all(source, "Base")
+    (source / "lat.txt").write_bytes(b"Caf\xe9\nmore\n")
+    return source, base, commit_all(source, "Grow it")
+
+
 def _apply(repo: Path, base: str, head: str, capsys: pytest.CaptureFixture[str],
            *extra: str) -> tuple[int, str]:
     code = main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes", *extra])
@@ -75,11 +84,7 @@ def test_a_result_git_does_not_convert_is_written_as_git_stores_it(
 
 def test_the_commit_holds_the_blob_git_stores(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    source = new_repo(tmp_path / "source")
-    (source / "lat.txt").write_bytes(b"Caf\xe9\n")
-    base = commit_all(source, "Base")
-    (source / "lat.txt").write_bytes(b"Caf\xe9\nmore\n")
-    head = commit_all(source, "Grow it")
+    source, base, head = _grown(tmp_path)
     repo = _crlf_clone(source, tmp_path / "crlf", base)
     git(repo, "config", "user.name", "Rita Reviewer")
     git(repo, "config", "user.email", "rita@example.org")
@@ -93,11 +98,7 @@ def test_the_commit_holds_the_blob_git_stores(
 
 def test_a_file_not_as_git_checked_it_out_is_refused(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    source = new_repo(tmp_path / "source")
-    (source / "lat.txt").write_bytes(b"Caf\xe9\n")
-    base = commit_all(source, "Base")
-    (source / "lat.txt").write_bytes(b"Caf\xe9\nmore\n")
-    head = commit_all(source, "Grow it")
+    source, base, head = _grown(tmp_path)
     repo = _crlf_clone(source, tmp_path / "crlf", base)
     (repo / "lat.txt").write_bytes(b"Caf\xe9\r\nmine\r\n")  # the user's own change
     code, out = _apply(repo, base, head, capsys)
@@ -134,11 +135,7 @@ def test_attributes_that_change_leave_the_patch_refused(
 def test_git_is_asked_for_the_checkout_not_the_review(tmp_path: Path) -> None:
     """The forms come from git with the repository's filter programs off: a filter the
     configuration names never runs (its smudge would write a marker file)."""
-    source = new_repo(tmp_path / "source")
-    (source / "lat.txt").write_bytes(b"Caf\xe9\n")
-    base = commit_all(source, "Base")
-    (source / "lat.txt").write_bytes(b"Caf\xe9\nmore\n")
-    head = commit_all(source, "Grow it")
+    source, base, head = _grown(tmp_path)
     repo = _crlf_clone(source, tmp_path / "crlf", base)
     marker = tmp_path / "ran"
     git(repo, "config", "filter.mark.smudge", f"touch {marker}; cat")
@@ -156,11 +153,7 @@ def test_an_export_of_the_review_holds_the_blobs_git_stores(
     checkout's CRLF): blob ids ``git apply`` refuses on any checkout, as it converts the
     file before it checks them. The patch carries the blobs git stores, and applies on a
     fresh autocrlf clone of A to what git checks out for B."""
-    source = new_repo(tmp_path / "source")
-    (source / "lat.txt").write_bytes(b"Caf\xe9\n")
-    base = commit_all(source, "Base")
-    (source / "lat.txt").write_bytes(b"Caf\xe9\nmore\n")
-    head = commit_all(source, "Grow it")
+    source, base, head = _grown(tmp_path)
     repo = _crlf_clone(source, tmp_path / "crlf", base)
     state = repo / ".git" / "reviewtui" / f"range-{base[:12]}-{head[:12]}.patch.review.json"
     code, out = _apply(repo, base, head, capsys, "--state", str(state))
@@ -189,11 +182,7 @@ def test_the_workbench_accepts_and_rejects_in_the_checkouts_form(tmp_path: Path)
     from reviewtui.shell.git_sources import open_range
     from reviewtui.shell.review import Review
 
-    source = new_repo(tmp_path / "source")
-    (source / "lat.txt").write_bytes(b"Caf\xe9\n")
-    base = commit_all(source, "Base")
-    (source / "lat.txt").write_bytes(b"Caf\xe9\nmore\n")
-    head = commit_all(source, "Grow it")
+    source, base, head = _grown(tmp_path)
     repo = _crlf_clone(source, tmp_path / "crlf", base)
     at_head = _checked_out(source, tmp_path / "at-head", head, "lat.txt")
     opened = open_range(f"{base}..{head}", str(repo), keep=True)
@@ -218,11 +207,7 @@ def test_an_eol_attribute_alone_converts_too(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """No core.autocrlf: the user's own attributes say ``eol=crlf`` for the file (asked of
     git with check-attr before any blob is read)."""
-    source = new_repo(tmp_path / "source")
-    (source / "lat.txt").write_bytes(b"Caf\xe9\n")
-    base = commit_all(source, "Base")
-    (source / "lat.txt").write_bytes(b"Caf\xe9\nmore\n")
-    head = commit_all(source, "Grow it")
+    source, base, head = _grown(tmp_path)
     repo = tmp_path / "eol"
     git(tmp_path, "clone", "-q", "--no-checkout", str(source), str(repo))
     (repo / ".git" / "info" / "attributes").write_text("*.txt eol=crlf\n")
@@ -239,11 +224,7 @@ def test_a_blob_git_checks_out_as_it_is_followed_by_one_it_converts(
     """The blob before holds CRLF already, a NUL, or no newline: git checks it out as it
     is, but converts the blob after; B was written as git stores it (QA s37 helper-111
     F1)."""
-    source = new_repo(tmp_path / "source")
-    (source / "lat.txt").write_bytes(before)
-    base = commit_all(source, "Base")
-    (source / "lat.txt").write_bytes(b"Caf\xe9\nmore\n")
-    head = commit_all(source, "Grow it")
+    source, base, head = _grown(tmp_path, before)
     repo = _crlf_clone(source, tmp_path / "crlf", base)
     assert (repo / "lat.txt").read_bytes() == before
     code, out = _apply(repo, base, head, capsys)
