@@ -192,3 +192,17 @@ def test_a_folder_in_the_way_removed_again_lets_the_move_land(tmp_path: Path) ->
         review.outside_changed(["m"])
         assert _files(root) == {"m": "source\n", "other": "O\n"}
         assert not review.conflicts
+
+
+def test_accepted_again_a_move_writes_back_its_file_deleted_outside(tmp_path: Path) -> None:
+    """The notice says "accept one again to recreate the file"; for a :mv whose written
+    file m was deleted outside, accepting again did nothing (QA s37 helper-112 M5)."""
+    root = make_project(tmp_path / "root", FILES)
+    session = write_session(tmp_path, [[Ed("other", "o", "O")], [Cmd(":mv SRC m")]])
+    with Review.open(session, root) as review:
+        review.decide_many([((1, 0), Decision.accept()), (MOVE, Decision.accept())])
+        (root / "m").unlink()
+        report = review.outside_changed(["m"])
+        assert any("accept one again to recreate the file" in m for m in report.messages)
+        review.decide(MOVE, Decision.accept())
+    assert _files(root) == {"m": "source\n", "other": "O\n"}

@@ -231,14 +231,20 @@ def refusal(review: Review, item: DecisionItem) -> DecisionRefused:
 
 
 def consent_to_recreate(review: Review, key: OpKey) -> None:
-    """A new accept on a path deleted outside is the reviewer's say-so to recreate it."""
+    """A new accept on a path deleted outside is the reviewer's say-so to recreate it: the
+    file an operation writes, or each a command moves a file to (the notice asks for it;
+    an accept of a ``:mv`` did nothing, QA s37 helper-112 M5)."""
     op = review._ops[key]
-    raw = op.path if not isinstance(op, ConsoleCommand) else None
-    path = normalize_or_none(raw) if raw else None
-    record = review._records.get(path) if path else None
-    if record is not None and record.deleted:
-        record.deleted = False
-        review._dirty = True
+    if isinstance(op, ConsoleCommand):
+        raws = [new for _old, new in review.result(key).outcome.changes if new is not None]
+    else:
+        raws = [op.path] if op.path else []
+    for raw in raws:
+        path = normalize_or_none(raw)
+        record = review._records.get(path) if path else None
+        if record is not None and record.deleted:
+            record.deleted = False
+            review._dirty = True
 
 
 def step(review: Review, *, redo: bool) -> ReplayReport | None:
