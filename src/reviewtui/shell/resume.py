@@ -234,10 +234,12 @@ def load_saved(review: Review, saved: ReviewState) -> None:
             try:
                 review.base = review.base.apply({rel: base})
             except PathRefused as exc:
-                del review._records[rel]
-                review.state_problems.append(
-                    f"{path}: ignored the saved record of {rel}: a folder on its way is no "
-                    f"folder on disk now ({exc.message})")
+                del review._records[rel]  # (kept in the file, as drop_unfit_records does)
+                why = ("it is a folder on disk now" if review.base.is_dir(rel) else
+                       f"a folder on its way is no folder on disk now ({exc.message})")
+                review.orphaned.append(dict(path=rel, reason=why, record=saved.paths.get(rel)))
+                review.state_problems.append(f"{path}: ignored the saved record of {rel}: "
+                                             f"{why}; the saved record is kept in the state file")
 
 
 def reconcile(review: Review, report: ReplayReport, saved_nonce: str = "") -> None:
