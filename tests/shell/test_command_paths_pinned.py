@@ -121,3 +121,33 @@ def test_a_malformed_saved_pin_is_refused_as_a_bad_state(tmp_path: Path, moves: 
             "verdict": "accepted", "replacement": None, "force": False, "moves": moves}
     with pytest.raises(StateFormatError, match="bad command paths"):
         DecisionItem.from_json(item)
+
+
+def test_apply_turns_pins_what_is_written_not_the_view(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``apply --turns 2``: turn 1 (left out) would make src/b.py, which the view's glob
+    takes; pinned from the view, the accept did not land on what is written and the whole
+    apply stopped, exit 2 (QA s37 helper-113 M1)."""
+    from diskkit import Full
+
+    from reviewtui.cli import main
+
+    root = make_project(tmp_path / "root", {"src/a.py": "a\n", "k": "k\n"})
+    session = write_session(tmp_path, [[Full("src/b.py", "b\n")], [Cmd(":mv src/*.py lib/")]])
+    code = main(["apply", str(session), "--root", str(root), "--yes", "--turns", "2"])
+    assert code == 0, capsys.readouterr().out
+    assert _files(root) == {"k": "k\n", "lib/a.py": "a\n"}
+
+
+@pytest.mark.parametrize("item", [
+    {"moves": "\u00b2:" + "0" * 64},  # (a digit to str.isdigit, not a count)
+    {"moves": "1:" + "0" * 64, "edit": 1},  # (an edit pins no paths)
+])
+def test_a_pin_a_command_cannot_have_is_a_bad_state(item: dict[str, object]) -> None:
+    from reviewtui.core.errors import StateFormatError
+    from reviewtui.core.review.log import DecisionItem
+
+    data = {"turn": 1, "pos": 0, "path": "a.py", "edit": None, "op": "0" * 16,
+            "verdict": "accepted", "replacement": None, "force": False, **item}
+    with pytest.raises(StateFormatError, match="bad command paths"):
+        DecisionItem.from_json(data)

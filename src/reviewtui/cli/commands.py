@@ -495,7 +495,9 @@ def _skipped_summary(skipped: list[OpResult], held: dict[OpKey, str]) -> str:
                   else "not written: file open elsewhere" if why is not None
                   and why.startswith(HELD_OPEN)
                   else f"by --strict ({why})" if why is not None
-                  else str(result.outcome.status))
+                  # (never "applied" for one it skipped: its line says why)
+                  else "after an operation not applied" if result.outcome.status
+                  is Status.APPLIED else str(result.outcome.status))
         reasons[reason] = reasons.get(reason, 0) + 1
     parts = ", ".join(f"{count} {reason}" for reason, count in reasons.items())
     return f"; skipped {len(skipped)}: {parts}"

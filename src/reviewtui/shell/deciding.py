@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from reviewtui.core.engine import PENDING, Decision, OpKey, Verdict
+from reviewtui.core.engine import PENDING, Decision, OpKey, OpResult, Verdict
 from reviewtui.core.engine.commands import moves_pin
 from reviewtui.core.engine.decisions import refusal_hint, status_words
 from reviewtui.core.engine.file_edits import normalize_or_none
@@ -59,7 +59,8 @@ def decide_many(review: Review, items: Iterable[tuple[OpKey, Decision]], *,
                 item = DecisionItem.for_op(key, op, decision)
                 raise DecisionRefused(key, "binary-edit",
                                       f"{item.describe()}: {NO_TEXT_EDIT}; nothing was recorded")
-            entries.append(DecisionItem.for_op(key, op, _pinned(review, key, op, decision)))
+            entries.append(DecisionItem.for_op(key, op, _pinned(review, key, op, decision,
+                                                                by_draft=by_draft)))
         # A decision an operation already has changes nothing and is not logged: as a
         # step, the next `u` would take it back and seem to do nothing. (Not on a file in
         # conflict: accepting again is how a file deleted outside is written back.)
@@ -77,7 +78,7 @@ def decide_many(review: Review, items: Iterable[tuple[OpKey, Decision]], *,
                                         seconds=now - review._since))
             # What the reviewer would see (or, by_draft, what would be written).
             review._evaluate_from(first, draft=by_draft)
-            late = _late_pins(review, entries)
+            late = _late_pins(review, entries, by_draft=by_draft)
             if late is not None:  # (pinned as they read now: logged again with the pin)
                 entries = late
                 review._log.pop()
@@ -118,7 +119,18 @@ def decide_many(review: Review, items: Iterable[tuple[OpKey, Decision]], *,
 _TAKING = (CommandName.MV, CommandName.RN, CommandName.RM)
 
 
-def _late_pins(review: Review, entries: list[DecisionItem]) -> list[DecisionItem] | None:
+def _in_draft(review: Review, key: OpKey) -> OpResult:
+    """The draft's result for ``key`` (what is written), the display's when it has none."""
+    for turn in review.draft.turns:
+        if turn.index == key[0]:
+            for result in turn.results:
+                if result.key == key:
+                    return result
+    return review.result(key)
+
+
+def _late_pins(review: Review, entries: list[DecisionItem], *,
+               by_draft: bool = False) -> list[DecisionItem] | None:
     """``entries`` with the accepts of commands pinned that :func:`_pinned` could not pin
     when they were made, as they read once evaluated with the accept; None when there are
     none. A rejected command does not run, so its display holds no reading to pin: an accept
@@ -131,7 +143,7 @@ def _late_pins(review: Review, entries: list[DecisionItem]) -> list[DecisionItem
                 and ((op.name in (CommandName.MV, CommandName.RN) and decision.reading is None)
                      or (op.name in _TAKING and decision.moves is None)
                      or (op.name == CommandName.UNDO and decision.undoes is None))):
-            pinned = _pinned(review, item.key, op, decision)
+            pinned = _pinned(review, item.key, op, decision, by_draft=by_draft)
             if pinned != decision:
                 item, changed = DecisionItem.for_op(item.key, op, pinned), True
         out.append(item)
@@ -156,7 +168,8 @@ def _same(held: Decision, new: Decision) -> bool:
     return held == new and held.at == new.at
 
 
-def _pinned(review: Review, key: OpKey, op: Operation, decision: Decision) -> Decision:
+def _pinned(review: Review, key: OpKey, op: Operation, decision: Decision, *,
+            by_draft: bool = False) -> Decision:
     """An accept binds to what the reviewer sees it do: should an earlier decision change
     that, it does nothing rather than something else.
 
@@ -171,10 +184,11 @@ def _pinned(review: Review, key: OpKey, op: Operation, decision: Decision) -> De
     if isinstance(op, ConsoleCommand):
         if decision.verdict is not Verdict.ACCEPTED:
             return decision
+        # (``by_draft``, apply --turns: what is written, where no pending turn before it
+        # makes a file its glob takes: QA s37 helper-113 M1, the pin was the display's)
+        outcome = (_in_draft(review, key) if by_draft else review.result(key)).outcome
         if op.name == CommandName.UNDO and decision.undoes is None:
-            undid = review.result(key).outcome.undid
-            return replace(decision, undoes=undid) if undid else decision
-        outcome = review.result(key).outcome
+            return replace(decision, undoes=outcome.undid) if outcome.undid else decision
         if op.name in (CommandName.MV, CommandName.RN) and decision.reading is None \
                 and outcome.reading:
             decision = replace(decision, reading=outcome.reading)

@@ -56,15 +56,15 @@ def run_command(
             and moves_pin(changes) != decision.moves):
         # The paths it takes are not those it took when accepted (a file made since that
         # its glob, folder or names take in: QA s37 helper-112 H1).
-        shown = decision.moves.partition(":")[0]
-        now = (f"would now {_verb(op, now=True)} {_paths(str(len(changes)))}"
-               if str(len(changes)) != shown else f"would now {_verb(op, now=True)} others")
+        shown, taken = decision.moves.partition(":")[0], str(_taken(changes))
+        now = (f"would now {_verb(op, now=True)} {_paths(taken)}" if taken != shown
+               else f"would now {_verb(op, now=True)} others")
         outcome = Outcome(Status.REFUSED, method=str(op.name), rule="command-paths-changed",
                           message=f"accepted when it {_verb(op)} {_paths(shown)}, but it "
-                          f"{now} (files made, moved or removed since): nothing of this "
-                          "command was applied; reject it, or accept it again to take what "
-                          "it does now", path=op.path or "", changes=changes,
-                          undid=undid, reading=result.reading)
+                          f"{now} (the files it takes changed since it was accepted): "
+                          "nothing of this command was applied; reject it, or accept it "
+                          "again to take what it does now", path=op.path or "",
+                          changes=changes, undid=undid, reading=result.reading)
         return state, OpResult(key, op, outcome, decision, False), None
     if result.ok:
         status, message = Status.APPLIED, result.message
@@ -102,7 +102,14 @@ def moves_pin(changes: tuple[tuple[str | None, str | None], ...]) -> str:
     of the (old, new) pairs, in order (``Decision.moves``)."""
     text = "\0".join(f"{old or ''}\1{new or ''}" for old, new in sorted(
         changes, key=lambda pair: (pair[0] or "", pair[1] or "")))
-    return f"{len(changes)}:{sha256(text.encode('utf-8', 'surrogatepass')).hexdigest()}"
+    return f"{_taken(changes)}:{sha256(text.encode('utf-8', 'surrogatepass')).hexdigest()}"
+
+
+def _taken(changes: tuple[tuple[str | None, str | None], ...]) -> int:
+    """The paths a command moves (or, none moved, removes), as its row counts them: a file
+    ``-f`` writes over is not one of them."""
+    moved = sum(1 for old, new in changes if old is not None and new is not None)
+    return moved or sum(1 for _old, new in changes if new is None)
 
 
 def _verb(op: ConsoleCommand, *, now: bool = False) -> str:

@@ -34,7 +34,8 @@ _MAX_SECONDS = 10.0**9
 def _moves_pin(text: str) -> bool:
     """Whether ``text`` is a command's pinned paths (``N:`` and a SHA-256 in hex)."""
     number, colon, digest = text.partition(":")
-    return (bool(colon) and number.isdigit() and len(number) <= 10 and len(digest) == 64
+    return (bool(colon) and number.isascii() and number.isdigit() and len(number) <= 10
+            and len(digest) == 64
             and all(c in "0123456789abcdef" for c in digest))
 
 
@@ -163,7 +164,8 @@ class DecisionItem:
                 "bad command reading")
         moves = data.get("moves")  # absent in older state files: not checked then
         _expect(moves is None or (isinstance(moves, str) and _moves_pin(moves)
-                                  and verdict == "accepted"), "bad command paths")
+                                  and verdict == "accepted" and edit is None),
+                "bad command paths")
         decision = Decision(Verdict(verdict),
                             tuple(replacement) if replacement is not None else None,
                             force, reason, placement, anchor, _search(data), undoes,
