@@ -101,7 +101,7 @@ def test_changed_session_is_reported_operation_by_operation(
             # With the disk as the original, the edit already on it no longer lands.
             "turn 1, operation 1 (app.py, Edit 1): the saved accept does not land (not "
             "found on the files as they are now); it was taken back and the operation is "
-            "pending again (nothing of it was written)",
+            "pending again (nothing of it is written now: the files stay as they are)",
         ]
         assert again.decisions == {}
         assert again.can_redo  # the undone decision followed its operation

@@ -518,7 +518,7 @@ def drop_unlanded_saved(review: Review) -> None:
             review.orphaned.append({**item.to_json(), "reason": why})
             review.state_problems.append(
                 f"{item.describe()}: the saved accept does not land ({why}); "
-                f"{_taken(review)} (nothing of it was written)")
+                f"{_taken(review)} (nothing of it is written now: the files stay as they are)")
 
 
 def _taken(review: Review) -> str:
