@@ -151,3 +151,35 @@ def test_a_pin_a_command_cannot_have_is_a_bad_state(item: dict[str, object]) -> 
             "verdict": "accepted", "replacement": None, "force": False, **item}
     with pytest.raises(StateFormatError, match="bad command paths"):
         DecisionItem.from_json(data)
+
+
+@pytest.mark.parametrize("command", [":mv src/*.py lib/", ":rm src/*.py"])
+def test_a_file_of_yours_where_a_pending_turn_makes_one_is_not_taken(
+        tmp_path: Path, command: str) -> None:
+    """Turn 1 (pending) makes src/b.py; the glob of turn 2, accepted as shown (a.py and
+    b.py), waits for it. The user saves their own src/b.py: the same paths, so the pin
+    matched, and the user's file was moved or removed at once (QA s37 helper-113 H1). The
+    pin names where each file comes from: the user's is not turn 1's."""
+    from diskkit import Full
+
+    root = make_project(tmp_path / "root", {"src/a.py": "a\n", "k": "k\n"})
+    session = write_session(tmp_path, [[Full("src/b.py", "b\n")], [Cmd(command)]])
+    with Review.open(session, root) as review:
+        review.decide((2, 0), Decision.accept())
+        assert _files(root) == {"src/a.py": "a\n", "k": "k\n"}  # (waits for turn 1)
+        _save(root, "src/b.py", "mine\n")
+        report = review.outside_changed(["src/b.py"])
+        assert any(key == (2, 0) for key, _notice in report.reverted), report.messages
+    assert _files(root) == {"src/a.py": "a\n", "src/b.py": "mine\n", "k": "k\n"}
+
+
+def test_a_file_turn_one_makes_is_taken_once_accepted(tmp_path: Path) -> None:
+    """The same glob lands whole once turn 1 is accepted: the file it takes is turn 1's."""
+    from diskkit import Full
+
+    root = make_project(tmp_path / "root", {"src/a.py": "a\n"})
+    session = write_session(tmp_path, [[Full("src/b.py", "b\n")], [Cmd(":mv src/*.py lib/")]])
+    with Review.open(session, root) as review:
+        review.decide((2, 0), Decision.accept())
+        review.decide((1, 0), Decision.accept())
+    assert _files(root) == {"lib/a.py": "a\n", "lib/b.py": "b\n"}

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from reviewtui.core.engine import PENDING, Decision, OpKey, OpResult, Verdict
-from reviewtui.core.engine.commands import moves_pin
 from reviewtui.core.engine.decisions import refusal_hint, status_words
 from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.engine.filebytes import NO_TEXT_EDIT, takes_no_text
@@ -192,8 +191,8 @@ def _pinned(review: Review, key: OpKey, op: Operation, decision: Decision, *,
         if op.name in (CommandName.MV, CommandName.RN) and decision.reading is None \
                 and outcome.reading:
             decision = replace(decision, reading=outcome.reading)
-        if op.name in _TAKING and decision.moves is None and outcome.changes:
-            decision = replace(decision, moves=moves_pin(outcome.changes))
+        if op.name in _TAKING and decision.moves is None and outcome.moves:
+            decision = replace(decision, moves=outcome.moves)
         return decision
     # A call by line numbers is bound by its revision; one carried into the review's
     # version with the call as sent (``sent``: two forms, the draft may land the other)

@@ -6,6 +6,7 @@ from reviewtui.core.digests import sha256
 from reviewtui.core.engine.decisions import Decision, OpKey, Policy, Verdict
 from reviewtui.core.engine.file_edits import FileContext, check_path, normalize_or_none
 from reviewtui.core.engine.ledger import LedgerItem, command_item
+from reviewtui.core.engine.lineage import Lineage
 from reviewtui.core.engine.links import LinkView, is_link
 from reviewtui.core.engine.results import OpResult, Rules
 from reviewtui.core.engine.structural import apply_command
@@ -51,9 +52,10 @@ def run_command(
     new_state, result = apply_command(state, op, reading=decision.reading)
     changes = tuple(result.changes)
     rule = result.rule
+    pin = moves_pin(changes, state.tree) if changes else ""
     if (result.ok and decision.moves is not None and changes
             and decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED)
-            and moves_pin(changes) != decision.moves):
+            and pin != decision.moves):
         # The paths it takes are not those it took when accepted (a file made since that
         # its glob, folder or names take in: QA s37 helper-112 H1).
         shown, taken = decision.moves.partition(":")[0], str(_taken(changes))
@@ -64,7 +66,7 @@ def run_command(
                           f"{now} (the files it takes changed since it was accepted): "
                           "nothing of this command was applied; reject it, or accept it "
                           "again to take what it does now", path=op.path or "",
-                          changes=changes, undid=undid, reading=result.reading)
+                          changes=changes, undid=undid, reading=result.reading, moves=pin)
         return state, OpResult(key, op, outcome, decision, False), None
     if result.ok:
         status, message = Status.APPLIED, result.message
@@ -83,7 +85,7 @@ def run_command(
         message += "; nothing of this command was applied"
     outcome = Outcome(status, method=str(op.name), message=message, rule=rule,
                       path=op.path or "", changes=changes, undid=undid,
-                      reading=result.reading)
+                      reading=result.reading, moves=pin)
     # An edited command is an accepted one (a command has no text to replace).
     joins = (decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED)
              or status in policy.pending_joins)
@@ -97,12 +99,28 @@ def run_command(
                           new_state.tree.revision))
 
 
-def moves_pin(changes: tuple[tuple[str | None, str | None], ...]) -> str:
-    """What an accept of a command pins of the paths it takes: their number and a digest
-    of the (old, new) pairs, in order (``Decision.moves``)."""
-    text = "\0".join(f"{old or ''}\1{new or ''}" for old, new in sorted(
-        changes, key=lambda pair: (pair[0] or "", pair[1] or "")))
+def moves_pin(changes: tuple[tuple[str | None, str | None], ...], tree: Tree) -> str:
+    """What an accept of a command pins of the paths it takes (``Decision.moves``): their
+    number and a digest of the (old, new) pairs, each with where the file at ``old`` in
+    ``tree`` (before the command) comes from: the project's files, or the operation that
+    made it. A file the user saves where a pending operation would make one is not the
+    file the reviewer saw taken (QA s37 helper-113 H1: the glob moved it at once)."""
+    text = "\0".join(f"{old or ''}\1{new or ''}\1{_made_by(tree, old)}"
+                      for old, new in sorted(
+                          changes, key=lambda pair: (pair[0] or "", pair[1] or "")))
     return f"{_taken(changes)}:{sha256(text.encode('utf-8', 'surrogatepass')).hexdigest()}"
+
+
+def _made_by(tree: Tree, path: str | None) -> str:
+    """"" for a file of the project (read from disk, or an operation's version of one);
+    "turn.pos" for one an operation made (the bottom of its lineage)."""
+    state = tree.get(path) if path else None
+    step = state.lineage if state is not None else None
+    while isinstance(step, Lineage):
+        if step.prev is None:
+            return f"{step.turn}.{step.pos}" if step.base is None else ""
+        step = step.prev
+    return ""
 
 
 def _taken(changes: tuple[tuple[str | None, str | None], ...]) -> int:

@@ -109,6 +109,7 @@ class Outcome:
     changes: tuple[tuple[str | None, str | None], ...] = ()  # a command's (old, new) paths
     undid: str = ""  # a ``:undo``: the command it takes back where it is now ("": none)
     reading: str = ""  # a ``:mv``/``:rn`` that ran: how it read (engine.structural.READINGS)
+    moves: str = ""  # a command that took paths: what an accept pins (commands.moves_pin)
     engine_outcome: Outcome | None = None  # under CONFLICT: what the engine found itself
 
     def to_json(self) -> dict[str, object]:
