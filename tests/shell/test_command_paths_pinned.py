@@ -16,8 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from diskkit import Cmd, make_project, write_session
+from diskkit import Cmd, Full, make_project, write_session
+from reviewtui.cli import main
 from reviewtui.core.engine import Decision
+from reviewtui.core.errors import StateFormatError
+from reviewtui.core.review.log import DecisionItem
 from reviewtui.shell.review import Review
 
 KEY = (1, 0)
@@ -114,9 +117,6 @@ def test_accepted_again_it_takes_what_it_takes_now(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("moves", ["1:" + "0" * 63, "x:" + "0" * 64, "1" + "0" * 64])
 def test_a_malformed_saved_pin_is_refused_as_a_bad_state(tmp_path: Path, moves: str) -> None:
-    from reviewtui.core.errors import StateFormatError
-    from reviewtui.core.review.log import DecisionItem
-
     item = {"turn": 1, "pos": 0, "path": ":mv a b", "edit": None, "op": "0" * 16,
             "verdict": "accepted", "replacement": None, "force": False, "moves": moves}
     with pytest.raises(StateFormatError, match="bad command paths"):
@@ -128,10 +128,6 @@ def test_apply_turns_pins_what_is_written_not_the_view(
     """``apply --turns 2``: turn 1 (left out) would make src/b.py, which the view's glob
     takes; pinned from the view, the accept did not land on what is written and the whole
     apply stopped, exit 2 (QA s37 helper-113 M1)."""
-    from diskkit import Full
-
-    from reviewtui.cli import main
-
     root = make_project(tmp_path / "root", {"src/a.py": "a\n", "k": "k\n"})
     session = write_session(tmp_path, [[Full("src/b.py", "b\n")], [Cmd(":mv src/*.py lib/")]])
     code = main(["apply", str(session), "--root", str(root), "--yes", "--turns", "2"])
@@ -144,9 +140,6 @@ def test_apply_turns_pins_what_is_written_not_the_view(
     {"moves": "1:" + "0" * 64, "edit": 1},  # (an edit pins no paths)
 ])
 def test_a_pin_a_command_cannot_have_is_a_bad_state(item: dict[str, object]) -> None:
-    from reviewtui.core.errors import StateFormatError
-    from reviewtui.core.review.log import DecisionItem
-
     data = {"turn": 1, "pos": 0, "path": "a.py", "edit": None, "op": "0" * 16,
             "verdict": "accepted", "replacement": None, "force": False, **item}
     with pytest.raises(StateFormatError, match="bad command paths"):
@@ -160,8 +153,6 @@ def test_a_file_of_yours_where_a_pending_turn_makes_one_is_not_taken(
     b.py), waits for it. The user saves their own src/b.py: the same paths, so the pin
     matched, and the user's file was moved or removed at once (QA s37 helper-113 H1). The
     pin names where each file comes from: the user's is not turn 1's."""
-    from diskkit import Full
-
     root = make_project(tmp_path / "root", {"src/a.py": "a\n", "k": "k\n"})
     session = write_session(tmp_path, [[Full("src/b.py", "b\n")], [Cmd(command)]])
     with Review.open(session, root) as review:
@@ -175,8 +166,6 @@ def test_a_file_of_yours_where_a_pending_turn_makes_one_is_not_taken(
 
 def test_a_file_turn_one_makes_is_taken_once_accepted(tmp_path: Path) -> None:
     """The same glob lands whole once turn 1 is accepted: the file it takes is turn 1's."""
-    from diskkit import Full
-
     root = make_project(tmp_path / "root", {"src/a.py": "a\n"})
     session = write_session(tmp_path, [[Full("src/b.py", "b\n")], [Cmd(":mv src/*.py lib/")]])
     with Review.open(session, root) as review:
