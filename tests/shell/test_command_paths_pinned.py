@@ -146,22 +146,34 @@ def test_a_pin_a_command_cannot_have_is_a_bad_state(item: dict[str, object]) -> 
         DecisionItem.from_json(data)
 
 
+PENDING_MAKERS = {  # turn 1, left pending: how it makes src/b.py
+    "text": Full("src/b.py", "b\n"),
+    "binary": Full("src/b.py", "bin\x00ary\n"),  # (no lineage: helper-114)
+    "moved there": Cmd(":mv old.py src/b.py"),  # (a project file: helper-114)
+}
+
+
+@pytest.mark.parametrize("maker", PENDING_MAKERS)
 @pytest.mark.parametrize("command", [":mv src/*.py lib/", ":rm src/*.py"])
 def test_a_file_of_yours_where_a_pending_turn_makes_one_is_not_taken(
-        tmp_path: Path, command: str) -> None:
+        tmp_path: Path, command: str, maker: str) -> None:
     """Turn 1 (pending) makes src/b.py; the glob of turn 2, accepted as shown (a.py and
     b.py), waits for it. The user saves their own src/b.py: the same paths, so the pin
-    matched, and the user's file was moved or removed at once (QA s37 helper-113 H1). The
-    pin names where each file comes from: the user's is not turn 1's."""
-    root = make_project(tmp_path / "root", {"src/a.py": "a\n", "k": "k\n"})
-    session = write_session(tmp_path, [[Full("src/b.py", "b\n")], [Cmd(command)]])
+    matched, and the user's file was moved or removed at once (QA s37 helper-113 H1,
+    helper-114). The pin names where each file comes from: the project's file at that
+    path, at another, or one an operation made; the user's is not turn 1's."""
+    root = make_project(tmp_path / "root", {"src/a.py": "a\n", "k": "k\n",
+                                            "old.py": "project old.py\n"})
+    session = write_session(tmp_path, [[PENDING_MAKERS[maker]], [Cmd(command)]])
     with Review.open(session, root) as review:
         review.decide((2, 0), Decision.accept())
-        assert _files(root) == {"src/a.py": "a\n", "k": "k\n"}  # (waits for turn 1)
+        assert "src/b.py" not in _files(root)  # (it waits for turn 1)
         _save(root, "src/b.py", "mine\n")
-        report = review.outside_changed(["src/b.py"])
-        assert any(key == (2, 0) for key, _notice in report.reverted), report.messages
-    assert _files(root) == {"src/a.py": "a\n", "src/b.py": "mine\n", "k": "k\n"}
+        review.outside_changed(["src/b.py"])
+        # (taken back, or still waiting: either way it does not land on the user's file)
+        assert not review.draft.turns[1].results[0].landed
+    assert _files(root) == {"src/a.py": "a\n", "src/b.py": "mine\n", "k": "k\n",
+                            "old.py": "project old.py\n"}
 
 
 def test_a_file_turn_one_makes_is_taken_once_accepted(tmp_path: Path) -> None:
@@ -172,3 +184,18 @@ def test_a_file_turn_one_makes_is_taken_once_accepted(tmp_path: Path) -> None:
         review.decide((2, 0), Decision.accept())
         review.decide((1, 0), Decision.accept())
     assert _files(root) == {"lib/a.py": "a\n", "lib/b.py": "b\n"}
+
+
+def test_a_file_made_twice_is_the_same_file_whichever_made_it(tmp_path: Path) -> None:
+    """Turn 1 makes notes.md, turn 2 writes it whole again, turn 3 moves it; all accepted,
+    then turn 1 rejected (a draft turn 2 supersedes): the move was refused, the file made
+    by another turn (helper-114, new in ba6f8f7)."""
+    root = make_project(tmp_path / "root", {"k": "k\n"})
+    session = write_session(tmp_path, [[Full("notes.md", "one\n")], [Full("notes.md", "two\n")],
+                                       [Cmd(":mv notes.md docs/notes.md")]])
+    with Review.open(session, root) as review:
+        review.decide_many([((1, 0), Decision.accept()), ((2, 0), Decision.accept()),
+                            ((3, 0), Decision.accept())])
+        review.decide((1, 0), Decision.reject())
+        assert review.decisions[(3, 0)].verdict.value == "accepted"
+    assert _files(root) == {"k": "k\n", "docs/notes.md": "two\n"}

@@ -52,7 +52,7 @@ def run_command(
     new_state, result = apply_command(state, op, reading=decision.reading)
     changes = tuple(result.changes)
     rule = result.rule
-    pin = moves_pin(changes, state.tree) if changes else ""
+    pin = moves_pin(changes, state.tree, base) if changes else ""
     if (result.ok and decision.moves is not None and changes
             and decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED)
             and pin != decision.moves):
@@ -99,28 +99,43 @@ def run_command(
                           new_state.tree.revision))
 
 
-def moves_pin(changes: tuple[tuple[str | None, str | None], ...], tree: Tree) -> str:
+def moves_pin(changes: tuple[tuple[str | None, str | None], ...], tree: Tree,
+              base: Tree) -> str:
     """What an accept of a command pins of the paths it takes (``Decision.moves``): their
     number and a digest of the (old, new) pairs, each with where the file at ``old`` in
-    ``tree`` (before the command) comes from: the project's files, or the operation that
-    made it. A file the user saves where a pending operation would make one is not the
-    file the reviewer saw taken (QA s37 helper-113 H1: the glob moved it at once)."""
-    text = "\0".join(f"{old or ''}\1{new or ''}\1{_made_by(tree, old)}"
+    ``tree`` (before the command) comes from (:func:`_origin`). A file the user saves
+    where a pending operation would make or move one is not the file the reviewer saw
+    taken (QA s37 helper-113 H1, helper-114: the glob moved it at once)."""
+    found: list[dict[int, str]] = []  # the project's files by identity, when first needed
+    text = "\0".join(f"{old or ''}\1{new or ''}\1{_origin(tree, base, old, found)}"
                       for old, new in sorted(
                           changes, key=lambda pair: (pair[0] or "", pair[1] or "")))
     return f"{_taken(changes)}:{sha256(text.encode('utf-8', 'surrogatepass')).hexdigest()}"
 
 
-def _made_by(tree: Tree, path: str | None) -> str:
-    """"" for a file of the project (read from disk, or an operation's version of one);
-    "turn.pos" for one an operation made (the bottom of its lineage)."""
+def _origin(tree: Tree, base: Tree, path: str | None, found: list[dict[int, str]]) -> str:
+    """Where the file at ``path`` comes from: "" the project's file at that path (as read,
+    or as operations changed it), "<q" the project's file at ``q`` (an operation moved
+    it), "+" a file an operation made (which one is not said: a file made by turn 1 and
+    written whole again by turn 2 is the same file whichever of them is accepted)."""
     state = tree.get(path) if path else None
-    step = state.lineage if state is not None else None
-    while isinstance(step, Lineage):
+    if state is None or path is None:
+        return ""
+    root: object = state
+    step = state.lineage
+    while isinstance(step, Lineage):  # back to the version before the first operation
         if step.prev is None:
-            return f"{step.turn}.{step.pos}" if step.base is None else ""
+            root = step.base
+            break
         step = step.prev
-    return ""
+    if root is None:
+        return "+"  # (the bottom of its lineage made it)
+    if root is base.get(path):
+        return ""
+    if not found:
+        found.append({id(kept): where for where, kept in base.items()})
+    where = found[0].get(id(root))
+    return "+" if where is None else f"<{where}"
 
 
 def _taken(changes: tuple[tuple[str | None, str | None], ...]) -> int:
