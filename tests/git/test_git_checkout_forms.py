@@ -278,3 +278,25 @@ def test_a_new_binary_file_never_overwrites_a_file_of_yours(
     assert code == 1
     assert "the diff creates f.dat as a new file, but f.dat exists with other content" in out
     assert (repo / "f.dat").read_text() == "MY OWN WORK\n"
+
+
+def test_a_latin1_file_deleted_on_an_autocrlf_checkout_is_removed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """git checks it out with CRLF; its deletion was refused as "other content" (the LF
+    form was tried for text only, and a Latin-1 file reads as binary: helper-111 F8). An
+    edited copy is still refused."""
+    source = new_repo(tmp_path / "source")
+    (source / "lat.txt").write_bytes(b"Caf\xe9\n")
+    (source / "k").write_text("k\n")
+    base = commit_all(source, "Base")
+    (source / "lat.txt").unlink()
+    head = commit_all(source, "Remove it")
+    repo = _crlf_clone(source, tmp_path / "crlf", base)
+    code, out = _apply(repo, base, head, capsys)
+    assert code == 0, out
+    assert not (repo / "lat.txt").exists()
+    edited = _crlf_clone(source, tmp_path / "edited", base)
+    (edited / "lat.txt").write_bytes(b"Caf\xe9\r\nmine\r\n")
+    code, out = _apply(edited, base, head, capsys)
+    assert code == 1
+    assert (edited / "lat.txt").read_bytes() == b"Caf\xe9\r\nmine\r\n"

@@ -11,6 +11,7 @@ from reviewtui.core.engine.links import LinkView, is_link
 from reviewtui.core.engine.results import OpResult, Rules
 from reviewtui.core.engine.structural import apply_command
 from reviewtui.core.engine.structural_state import StructuralState
+from reviewtui.core.model.filestate import looks_like_data
 from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.records import CommandName, ConsoleCommand
 from reviewtui.core.model.tree import Tree
@@ -179,9 +180,11 @@ def _stale_removal(tree: Tree, op: ConsoleCommand) -> str | None:
         from reviewtui.core.importers.gitbinary import stored_as  # (rare: -D, binary, a call)
 
         # As git stores it (a CRLF checkout's LF text), as a full diff's lines are compared
-        # line endings aside above.
+        # line endings aside above. Text to git is what holds no NUL where git looks: a
+        # Latin-1 file the review reads as binary too (QA s37 helper-111 F8: its deletion
+        # on an autocrlf checkout was refused as "other content").
         if stored_as(current.data, op.expect_blob,
-                     text=not is_link(current) and not current.binary):
+                     text=not is_link(current) and not looks_like_data(current.data)):
             return None
     else:
         return None
