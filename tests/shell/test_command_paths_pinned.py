@@ -199,3 +199,19 @@ def test_a_file_made_twice_is_the_same_file_whichever_made_it(tmp_path: Path) ->
         review.decide((1, 0), Decision.reject())
         assert review.decisions[(3, 0)].verdict.value == "accepted"
     assert _files(root) == {"k": "k\n", "docs/notes.md": "two\n"}
+
+
+def test_a_project_file_rewritten_as_binary_is_still_moved_once_that_is_rejected(
+        tmp_path: Path) -> None:
+    """Turn 1 rewrites logo.bin with a NUL (a binary version: no lineage), turn 2 moves
+    it; both accepted, then turn 1 rejected: the move was refused and taken off the disk,
+    though it moves the same project file (QA s37 helper-115 M1)."""
+    root = make_project(tmp_path / "root", {"logo.bin": "v0\n", "k": "k\n"})
+    session = write_session(tmp_path, [[Full("logo.bin", "PNG\x00 v1\n")],
+                                       [Cmd(":mv logo.bin assets/logo.bin")]])
+    with Review.open(session, root) as review:
+        review.decide_many([((1, 0), Decision.accept()), ((2, 0), Decision.accept())])
+        review.decide((1, 0), Decision.reject())
+        assert review.decisions[(2, 0)].verdict.value == "accepted"
+    assert (root / "assets" / "logo.bin").read_bytes() == b"v0\n"
+    assert not (root / "logo.bin").exists()
