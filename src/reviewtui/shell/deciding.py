@@ -118,14 +118,12 @@ def decide_many(review: Review, items: Iterable[tuple[OpKey, Decision]], *,
 _TAKING = (CommandName.MV, CommandName.RN, CommandName.RM)
 
 
-def _in_draft(review: Review, key: OpKey) -> OpResult:
-    """The draft's result for ``key`` (what is written), the display's when it has none."""
+def _draft_result(review: Review, key: OpKey) -> OpResult | None:
+    """The draft's result for ``key`` (what is written: the accepted operations alone)."""
     for turn in review.draft.turns:
         if turn.index == key[0]:
-            for result in turn.results:
-                if result.key == key:
-                    return result
-    return review.result(key)
+            return next((result for result in turn.results if result.key == key), None)
+    return None
 
 
 def _late_pins(review: Review, entries: list[DecisionItem], *,
@@ -138,10 +136,7 @@ def _late_pins(review: Review, entries: list[DecisionItem], *,
     out, changed = [], False
     for item in entries:
         op, decision = review._ops[item.key], item.decision
-        if (isinstance(op, ConsoleCommand) and decision.verdict is Verdict.ACCEPTED
-                and ((op.name in (CommandName.MV, CommandName.RN) and decision.reading is None)
-                     or (op.name in _TAKING and decision.moves is None)
-                     or (op.name == CommandName.UNDO and decision.undoes is None))):
+        if isinstance(op, ConsoleCommand):  # (_pinned fills only what is not pinned yet)
             pinned = _pinned(review, item.key, op, decision, by_draft=by_draft)
             if pinned != decision:
                 item, changed = DecisionItem.for_op(item.key, op, pinned), True
@@ -185,7 +180,7 @@ def _pinned(review: Review, key: OpKey, op: Operation, decision: Decision, *,
             return decision
         # (``by_draft``, apply --turns: what is written, where no pending turn before it
         # makes a file its glob takes: QA s37 helper-113 M1, the pin was the display's)
-        outcome = (_in_draft(review, key) if by_draft else review.result(key)).outcome
+        outcome = ((by_draft and _draft_result(review, key)) or review.result(key)).outcome
         if op.name == CommandName.UNDO and decision.undoes is None:
             return replace(decision, undoes=outcome.undid) if outcome.undid else decision
         if op.name in (CommandName.MV, CommandName.RN) and decision.reading is None \
@@ -210,10 +205,8 @@ def _pinned(review: Review, key: OpKey, op: Operation, decision: Decision, *,
 def in_draft(review: Review, key: OpKey) -> bool:
     """Whether ``key`` lands in the draft (what is written: the accepted operations alone),
     not only in the display run, where the pending ones before it land too."""
-    for turn in review.draft.turns:
-        if turn.turn.index == key[0]:
-            return any(result.key == key and result.landed for result in turn.results)
-    return False
+    result = _draft_result(review, key)
+    return result is not None and result.landed
 
 
 def _drafted(review: Review) -> set[OpKey]:

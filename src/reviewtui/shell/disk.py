@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from reviewtui.shell.write_batch import WriteBatch
 
 TEMP_SUFFIX = ".reviewtui-tmp"
+IN_THE_WAY = "a folder is in the way"  # (rule "directory": a file is to be written there)
 # Folders never read into the virtual tree: version control and tool caches.
 SKIP_DIRS = UNREAD_DIRS
 
@@ -243,7 +244,7 @@ def _current(folder: int, name: str, rel: str,
     if not stat.S_ISREG(info.st_mode):
         os.close(fd)
         if stat.S_ISDIR(info.st_mode):
-            raise DiskError("a folder is in the way", source=rel, rule="directory")
+            raise DiskError(IN_THE_WAY, source=rel, rule="directory")
         raise DiskError("not a regular file: reviewtui will not write it", source=rel,
                         rule="not-a-file")
     with os.fdopen(fd, "rb") as handle:
@@ -357,7 +358,7 @@ def _mode(folder: int, name: str, rel: str) -> int | None:
         raise DiskError("is a symbolic link: reviewtui never replaces a link with a file",
                         source=rel, rule="symlink")
     if stat.S_ISDIR(info.st_mode):
-        raise DiskError("a folder is in the way", source=rel, rule="directory")
+        raise DiskError(IN_THE_WAY, source=rel, rule="directory")
     return stat.S_IMODE(info.st_mode)
 
 

@@ -49,10 +49,9 @@ _Known = dict[tuple[str, str, str], CheckoutForms | None]
 
 
 def checkout_forms(repo: Repo) -> Callable[[Session], Session]:
-    """What to do to a range's session each time it is read: its binary patches of files
-    text to git at the blob before (no NUL where git looks) carry git's checkout forms
-    where those are not the blobs. Git is asked once per patch, and only when there is
-    one such patch."""
+    """What to do to a range's session each time it is read: its binary patches carry
+    git's checkout forms where those are not the blobs. Git is asked once per patch, and
+    only when there is one and the checkout may convert (:func:`_ask`)."""
     known: _Known = {}
     attributes: list[bool] = []  # whether they changed in the working tree (asked once)
 

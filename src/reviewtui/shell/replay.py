@@ -40,6 +40,7 @@ from reviewtui.core.review.plan import (
 )
 from reviewtui.core.review.rebase import Conflict
 from reviewtui.shell.disk import (
+    IN_THE_WAY,
     LINK_MODE,
     SKIP_DIRS,
     Link,
@@ -62,9 +63,6 @@ if TYPE_CHECKING:
 
 
 # --- reading and walking the disk ------------------------------------------------------
-
-
-IN_THE_WAY = "a folder is in the way"
 
 
 class Directory:

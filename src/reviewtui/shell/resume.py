@@ -31,13 +31,13 @@ from reviewtui.core.review.log import LogEntry, LogKind, drop_in_force, fold, re
 from reviewtui.core.review.plan import PathRecord
 from reviewtui.core.review.rebase import apply_layer
 from reviewtui.shell.deciding import note_textless_edits
-from reviewtui.shell.disk import remove_temp, scratch_copy
+from reviewtui.shell.disk import IN_THE_WAY, remove_temp, scratch_copy
 from reviewtui.shell.loader import LoadedSession, gc_paused, load_session
 from reviewtui.shell.lock import RootLock
 from reviewtui.shell.outside import absorb, stale_accepts, take_back, unlanded_words
 from reviewtui.shell.outside_returns import forget_unfit_gone, set_base
 from reviewtui.shell.project import load_project, named_paths, read_now
-from reviewtui.shell.replay import IN_THE_WAY, Directory, read_state, same, sync, want_at
+from reviewtui.shell.replay import Directory, read_state, same, sync, want_at
 from reviewtui.shell.replay_report import ReplayReport
 from reviewtui.shell.state import ReviewState, StateFile
 from reviewtui.shell.state_records import blobs_of, decode_record, encode_record, orphaned_blobs

@@ -107,14 +107,13 @@ def moves_pin(changes: tuple[tuple[str | None, str | None], ...], tree: Tree,
     ``tree`` (before the command) comes from (:func:`_origin`). A file the user saves
     where a pending operation would make or move one is not the file the reviewer saw
     taken (QA s37 helper-113 H1, helper-114: the glob moved it at once)."""
-    found: list[dict[int, str]] = []  # the project's files by identity, when first needed
-    text = "\0".join(f"{old or ''}\1{new or ''}\1{_origin(tree, base, old, found)}"
+    text = "\0".join(f"{old or ''}\1{new or ''}\1{_origin(tree, base, old)}"
                       for old, new in sorted(
                           changes, key=lambda pair: (pair[0] or "", pair[1] or "")))
     return f"{_taken(changes)}:{sha256(text.encode('utf-8', 'surrogatepass')).hexdigest()}"
 
 
-def _origin(tree: Tree, base: Tree, path: str | None, found: list[dict[int, str]]) -> str:
+def _origin(tree: Tree, base: Tree, path: str | None) -> str:
     """Where the file at ``path`` comes from: "" the project's file at that path (as read,
     or as operations changed it), "<q" the project's file at ``q`` (an operation moved
     it), "+" a file an operation made (which one is not said: a file made by turn 1 and
@@ -133,9 +132,7 @@ def _origin(tree: Tree, base: Tree, path: str | None, found: list[dict[int, str]
         return "+"  # (the bottom of its lineage made it)
     if root is base.get(path):
         return ""
-    if not found:
-        found.append(_by_identity(base))
-    where = found[0].get(id(root))
+    where = _by_identity(base).get(id(root))
     if where is not None:
         return f"<{where}"
     # A binary version has no lineage: one over a project file at this path is that file

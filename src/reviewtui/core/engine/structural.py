@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 
 from reviewtui.core.engine.structural_state import StructuralState, UndoEntry
 from reviewtui.core.errors import PathRefused
@@ -244,8 +245,8 @@ def _plan_moves(state: StructuralState, moves: dict[str, str], force: bool, *,
     return plan
 
 
-def _plan_mv(state: StructuralState, args: list[str], force: bool,
-             reading: str | None) -> _Plan:
+def _plan_mv(state: StructuralState, args: list[str], force: bool, *,
+             reading: str | None = None) -> _Plan:
     if len(args) != 2:
         raise _CommandError("bad-command-arguments", "expected :mv [-f] <src> <dest>")
     tree = state.tree
@@ -302,8 +303,8 @@ def _substring_moves(tree: Tree, old: str, new: str) -> dict[str, str]:
     return moves
 
 
-def _plan_rn(state: StructuralState, args: list[str], force: bool,
-             reading: str | None) -> _Plan:
+def _plan_rn(state: StructuralState, args: list[str], force: bool, *,
+             reading: str | None = None) -> _Plan:
     if len(args) != 2:
         raise _CommandError("bad-command-arguments", "expected :rn [-f] <old> <new>")
     tree = state.tree
@@ -450,7 +451,7 @@ _PLANNERS: dict[str, _Planner] = {
     CommandName.UNRM: _plan_unrm,
 }
 # Commands whose meaning can hang on the tree: they take the reading to keep (READINGS).
-_READING_PLANNERS: dict[str, Callable[[StructuralState, list[str], bool, str | None], _Plan]] = {
+_READING_PLANNERS: dict[str, Callable[..., _Plan]] = {
     CommandName.MV: _plan_mv,
     CommandName.RN: _plan_rn,
 }
@@ -513,19 +514,16 @@ def apply_command(state: StructuralState, cmd: ConsoleCommand, *, reading: str |
     args = [a for a in cmd.args if a != "-f"]
     words = _command_words(cmd, force)
     name = str(cmd.name)
-    literal = _LITERAL_PLANNERS.get(name) if cmd.literal else None
-    reader = None if literal is not None else _READING_PLANNERS.get(name)
-    planner = literal or _PLANNERS.get(name)
-    if planner is None and reader is None:
+    planner = _LITERAL_PLANNERS.get(name) if cmd.literal else None
+    if planner is None and (reader := _READING_PLANNERS.get(name)) is not None:
+        planner = partial(reader, reading=reading)
+    planner = planner or _PLANNERS.get(name)
+    if planner is None:
         message = f"unknown structural command {cmd.text!r}"
         return state, CommandResult(False, message, "unknown-command", (),
                                     f"{words} r{state.tree.revision} unknown-command")
     try:
-        if reader is not None:
-            plan = reader(state, args, force, reading)
-        else:
-            assert planner is not None
-            plan = planner(state, args, force)
+        plan = planner(state, args, force)
     except _CommandError as exc:
         return state, CommandResult(False, exc.message, exc.rule, (),
                                     f"{words} r{state.tree.revision} {exc.rule}")
