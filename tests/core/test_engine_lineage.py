@@ -254,3 +254,15 @@ def test_a_pin_on_an_old_original_is_followed_into_the_new_one_by_a_line_diff() 
     assert not same_place(pinned, pin(swapped, 1, 2))  # a()'s line, the same text
     unseen = ("b", "ffff-00000000", 1)  # a base never named in this process
     assert same_place(pinned, (unseen, unseen, "change", 1, "00000000"))
+
+
+def test_a_remembered_base_outlives_the_names_bound() -> None:
+    """64 bases named before (other files, other tests): remembering the old original and
+    naming the new one cleared every name, the old one too, and the pin stood aside."""
+    from reviewtui.core.engine import lineage
+
+    n = 0
+    while len(lineage._identities) != 63:  # (one short of the bound, whatever came before)
+        remember(_state([f"filler {n}"]))
+        n += 1
+    test_a_pin_on_an_old_original_is_followed_into_the_new_one_by_a_line_diff()
