@@ -42,6 +42,15 @@ def commit_all(repo: Path, message: str) -> str:
 BINARY = bytes(range(256)) * 4
 
 
+def clone_at(source: Path, where: Path, rev: str, *config: str) -> Path:
+    """A clone of ``source`` at ``where`` with these ``-c`` settings (``core.autocrlf=true``),
+    checked out at ``rev`` (detached): what git itself writes there."""
+    settings = [part for setting in config for part in ("-c", setting)]
+    git(where.parent, "clone", "-q", *settings, str(source), str(where))
+    git(where, "checkout", "-q", "--detach", rev)
+    return where
+
+
 def five_commits(repo: Path) -> tuple[str, str]:
     """A base commit, then: an edit, a rename, a mode change, a binary file, a CRLF edit."""
     (repo / "notes.txt").write_text("one\ntwo\nthree\nfour\n")

@@ -14,15 +14,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gitkit import commit_all, git, git_bytes, new_repo, tree_of
+from gitkit import clone_at, commit_all, git, git_bytes, new_repo, tree_of
 
 from reviewtui.cli import main
 
 
 def _crlf_clone(source: Path, where: Path, rev: str, setting: str = "true") -> Path:
-    git(where.parent, "clone", "-q", "-c", f"core.autocrlf={setting}", str(source), str(where))
-    git(where, "checkout", "-q", "--detach", rev)
-    return where
+    return clone_at(source, where, rev, f"core.autocrlf={setting}")
 
 
 def _checked_out(source: Path, where: Path, rev: str, path: str) -> bytes:

@@ -153,8 +153,10 @@ def open_range(spec: str, root: str | None, *, keep: bool, listed: bool = False)
             cleanup.remove(scratch)
         if parsed is not None and text is not None:
             prime(session, tree, text, parsed)
-        # (a file a converting checkout writes otherwise: git's checkout forms)
-        adjust_on_load(session, checkout_forms(repo))
+        # (a file a converting checkout writes otherwise: git's checkout forms; a copy of
+        # A's tree holds the blobs as git stores them, and is written so)
+        adjust_on_load(session, checkout_forms(repo, base, checkout=root is not None
+                                               and tree == Path(root)))
     except BaseException:
         for end in closers:
             end()

@@ -150,6 +150,10 @@ class TurnSteps:
             outcome, proposal = held_to_pin(outcome, proposal, decision.at, op)
         if proposal is None or not self._lands(outcome, decision):
             return state, OpResult(key, op, outcome, decision, False), None
+        if op.checked_out is not None:  # (a git range on a converting checkout)
+            from reviewtui.core.engine.checkout import as_checked_out
+
+            outcome, proposal = as_checked_out(op, outcome, proposal)
         adopt(proposal.state, tree.get(proposal.path), key, _span(op, outcome))
         try:
             new_tree = tree.set(proposal.path, proposal.state)

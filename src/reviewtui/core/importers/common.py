@@ -41,6 +41,30 @@ class Change:
     span: Span = field(default_factory=lambda: Span(1, 1))
 
 
+def ends_as(change: Change, blob: str) -> Change:
+    """``change`` with git's id of the file its section leaves (``blob``, from the diff's
+    ``index`` line) on the operation that leaves it: the last one, a mode change after it
+    aside (it keeps the content). Nothing for an abbreviated or null id, a section that
+    is not whole (its last operation cannot apply) or one that ends with a command."""
+    if len(blob) != 40 or not blob.strip("0"):
+        return change
+    ops = change.ops
+    at = len(ops) - 1
+    if at > 0 and _payload(ops[at]) == "keep":
+        at -= 1
+    last = ops[at] if ops else None
+    if isinstance(last, (Edit, FullFile)) and _payload(last) in ("", "literal", "delta"):
+        ops[at] = replace(last, after_blob=blob)
+    return change
+
+
+def _payload(op: Operation) -> str | None:
+    """The kind of a full file's bytes ("" for text); None for another operation."""
+    if isinstance(op, FullFile):
+        return "" if op.payload is None else op.payload.kind
+    return "" if isinstance(op, Edit) else None
+
+
 def problem(rule: str, message: str, start: int, end: int | None = None,
             severity: str = "error") -> ParseProblem:
     return ParseProblem(rule, message, Span(start, max(start, end or start)), severity)

@@ -15,15 +15,16 @@ series (``From <sha> ...`` mails) one turn per commit, its subject as the reques
 * ``GIT binary patch`` (``literal``/``delta``): a :class:`FullFile` carrying the bytes;
   ``Binary files a/x and b/x differ`` (no data): one that cannot apply (``diff-binary``);
 * ``new file mode``/``new mode``: the file's mode afterwards (``120000``: a symbolic link);
+* ``index A..B`` in full: B on the section's last operation (``after_blob``);
 * copies cannot be replayed: a problem on the turn (``diff-copy``).
 
 Hunks are read by their line counts, as ``git apply`` does; a hunk that ends before its
 counts say is kept with a ``diff-hunk-count`` warning. Where a hunk sits is kept as git
-reads it: one without trailing context ends at the file's end, one from line 1 starts it.
-A new file's ``+a\r`` lines keep their CR, and a hunk records which of its lines end in CR
+reads it: one without trailing context ends at the file's end, one from line 1 starts it. A
+new file's ``+a\r`` lines keep their CR, and a hunk records which of its lines end in CR
 and whether its line 1 starts with a byte order mark (``LineBytes``: written as git would
-where the old side agrees with the file). Only a diff whose every hunk header ends in CR
-is read as transported with CRLF.
+where the old side agrees with the file). Only a diff whose every hunk header ends in CR is
+read as transported with CRLF.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from collections.abc import Callable, Sequence
 from reviewtui.core.importers.common import (
     Change,
     command,
+    ends_as,
     format_error,
     problem,
     relative_path,
@@ -162,7 +164,7 @@ def import_unified(text: str, source: str, *, root: str | None = None,
         if not sections and not notes:
             continue
         found_any = True
-        changes = [change for s in sections
+        changes = [ends_as(change, s.new_id) for s in sections
                    if (change := _change(s, lines, notes, root, literal)) is not None]
         span = Span(start + 1, max(start + 1, stop))
         request = mail_subject(lines, start, stop)
@@ -337,9 +339,8 @@ def _read_hunks(lines: Sequence[str], raw: Sequence[str], i: int, stop: int,
             while i < stop and not _starts_section(lines, i, stop):
                 i += 1  # (its hunks too: the rest of this file's diff)
             return i
-        # A missing count (``@@ -3 +3 @@``) means one line.
         a, b, c, d = (parse_int(n or "1", what="hunk header number", line=i + 1)
-                      for n in match.groups())
+                      for n in match.groups())  # (a missing count means one line)
         hunk = _Hunk(i, a, b, c, d)
         i = _hunk_lines(lines, raw, i + 1, stop, hunk, notes)
         section.hunks.append(hunk)
@@ -456,9 +457,8 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
             return None
     if any(mode is not None and mode & 0o170000 == GITLINK_MODE
            for mode in (section.old_mode, section.new_mode)):
-        # A submodule's commit (added, moved, removed, renamed): not a file's content.
-        # Written as one, it became a file of "Subproject commit ..." text; removed, a
-        # :rm of its folder. One operation that cannot apply says so instead.
+        # A submodule's commit (added, moved, removed, renamed) is not a file's content
+        # (not text to write, nor a folder to :rm): one operation that cannot apply says so.
         before, after = _submodule_commits(section)
         payload = FileBytes("submodule", old_id=before, new_id=after)
         return Change([FullFile(new, (), span, payload=payload, literal=literal)], span)
@@ -515,8 +515,8 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
     if mode is None and _was_link(section):
         mode = section.old_mode  # a link's new target (the index line's mode: no change)
     if mode is not None and mode & 0o170000 == LINK_MODE:
-        # A link's new target, or a file turned into a link: one operation, its target the
-        # new content; never an edit that writes the target as text.
+        # A link's new target, or a file turned into a link: one operation (its target the
+        # new content), never an edit that writes the target as text.
         target = [line for hunk in section.hunks for line in hunk.added]
         was = (tuple(line for hunk in section.hunks for line in hunk.search)
                if _was_link(section) and section.hunks else None)

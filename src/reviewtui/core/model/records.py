@@ -153,6 +153,14 @@ class Edit:
     # hunk's line number is exact (see core/engine/preimage.py).
     preimage: str = ""
     earlier: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...] = ()
+    # What a git diff says the file is once its section is done (the section's last
+    # operation only): ``after_blob`` its git id (40 hex); ``checked_out`` what git's
+    # checkout writes for that blob here where that is not the blob (core.autocrlf, an
+    # eol or working-tree-encoding attribute: the git source asks git,
+    # shell/git_checkout.py). A result that is that blob is written so (core/engine/
+    # checkout.py).
+    after_blob: str = ""
+    checked_out: bytes | None = None
     kind: OpKind = field(default=OpKind.EDIT, init=False)
 
     @property
@@ -231,6 +239,8 @@ class FullFile:
     literal: bool = False
     creates: bool = False  # the source says the file is new (``--- /dev/null``)
     was: tuple[str, ...] | None = None  # a link's old target, as the source says it
+    after_blob: str = ""  # as for :class:`Edit`
+    checked_out: bytes | None = None
     kind: OpKind = field(default=OpKind.FULL_FILE, init=False)
 
     @property

@@ -1,0 +1,140 @@
+"""Text a range leaves on a checkout that converts it (``core.autocrlf``, ``eol``,
+``working-tree-encoding``): written as ``git checkout`` writes it there.
+
+The review wrote a new file, or a file git had left as it stores it (no newline, CRLF in
+the blob, empty), as git stores the new version: LF where git writes CRLF, UTF-8 where it
+writes UTF-16 (and ``--commit`` committed that garbled), exit 0 (QA s37 helper-111 F3,
+F4, F6). The measure of every test: what a fresh clone of the source at B holds, with
+the same configuration and attributes, compared with the whole review root.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from gitkit import disk_of, git, new_repo, tree_of
+
+from reviewtui.cli import main
+
+AUTOCRLF = ("core.autocrlf=true",)
+
+
+def _source(tmp_path: Path, before: dict[str, bytes], after: dict[str, bytes]
+            ) -> tuple[Path, str, str]:
+    """A repository whose files are ``before`` (A) and then ``after`` (B, None: removed),
+    each stored as given."""
+    source = new_repo(tmp_path / "source")
+    for files in (before, after):
+        for name, data in files.items():
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            (source / name).write_bytes(data)
+        git(source, "add", "-A")
+        git(source, "commit", "-q", "--allow-empty", "-m", "step")
+    base, head = (git(source, "rev-parse", rev).strip() for rev in ("HEAD~1", "HEAD"))
+    return source, base, head
+
+
+def _clone(source: Path, where: Path, rev: str, config: tuple[str, ...],
+           info: str = "") -> Path:
+    """A clone at ``rev`` (``info``: its .git/info/attributes, set before the checkout)."""
+    settings = [part for setting in config for part in ("-c", setting)]
+    git(where.parent, "clone", "-q", "--no-checkout", *settings, str(source), str(where))
+    clone = where
+    if info:
+        (clone / ".git" / "info" / "attributes").write_text(info)
+    git(clone, "checkout", "-q", "--detach", rev)
+    git(clone, "config", "user.name", "R")
+    git(clone, "config", "user.email", "r@example.com")
+    return clone
+
+
+def _replay(tmp_path: Path, before: dict[str, bytes], after: dict[str, bytes],
+            config: tuple[str, ...] = AUTOCRLF, info: str = "",
+            *extra: str) -> tuple[Path, Path, str]:
+    """The range A..B applied on a checkout of A, and a fresh checkout of B beside it."""
+    source, base, head = _source(tmp_path, before, after)
+    repo = _clone(source, tmp_path / "review", base, config, info)
+    code = main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes", *extra])
+    assert code == 0
+    return repo, _clone(source, tmp_path / "at-head", head, config, info), head
+
+
+def test_a_new_file_is_written_with_the_checkouts_line_endings(tmp_path: Path) -> None:
+    repo, want, _ = _replay(tmp_path, {"k.txt": b"k\n"},
+                            {"new.txt": b"new\nfile\n", "sub/deep.md": b"# t\n\nx\n"})
+    assert (repo / "new.txt").read_bytes() == b"new\r\nfile\r\n"
+    assert disk_of(repo) == disk_of(want)
+
+
+@pytest.mark.parametrize("before", [b"hello", b"a\r\nb\r\n", b""],
+                         ids=["no-newline", "crlf-in-the-blob", "empty"])
+def test_a_file_git_left_as_stored_takes_the_checkout_of_its_next_version(
+        tmp_path: Path, before: bytes) -> None:
+    """Git did not convert A's blob (nothing to convert, or CRLF stored), so the file had
+    no CRLF of its own for the review to keep; git's checkout of B has CRLF."""
+    repo, want, _ = _replay(tmp_path, {"f.txt": before}, {"f.txt": b"hello\nworld\n"})
+    assert (repo / "f.txt").read_bytes() == b"hello\r\nworld\r\n"
+    assert disk_of(repo) == disk_of(want)
+
+
+def test_a_range_that_adds_attributes_writes_by_them(tmp_path: Path) -> None:
+    """No autocrlf: B's own .gitattributes asks for CRLF (A's attributes said nothing)."""
+    repo, want, _ = _replay(tmp_path, {"f.txt": b"a\n"},
+                            {".gitattributes": b"*.txt text eol=crlf\n",
+                             "f.txt": b"a\nb\n", "g.txt": b"g\n"}, ())
+    assert (repo / "f.txt").read_bytes() == b"a\r\nb\r\n"
+    assert disk_of(repo) == disk_of(want)
+
+
+def test_a_utf16_checkout_gets_utf16_and_commits_the_blob(tmp_path: Path) -> None:
+    """``working-tree-encoding``: the new file was written as UTF-8, which git then read as
+    UTF-16 and committed garbled, exit 0."""
+    repo, want, head = _replay(tmp_path, {"k": b"k\n"}, {"new.txt": "h\u00e9llo\n".encode()},
+                               (), "*.txt text working-tree-encoding=UTF-16LE\n",
+                               "--commit", "--branch", "reviewed")
+    assert (repo / "new.txt").read_bytes() == "h\u00e9llo\n".encode("utf-16-le")
+    assert disk_of(repo) == disk_of(want)
+    source = tmp_path / "source"
+    assert tree_of(repo, "reviewed") == tree_of(source, head)
+
+
+def test_a_file_with_changes_of_its_own_keeps_the_reviews_bytes(tmp_path: Path) -> None:
+    """A file that is not the blob the commit leaves (a line of the user's in it) is
+    written as the review writes it: the user's line and the user's LF endings stay (git
+    checks out no such file; writing B's checkout would drop the user's line)."""
+    lines = [f"line {n}\n".encode() for n in range(10)]
+    after = [b"LINE 0\n", *lines[1:]]
+    source, base, head = _source(tmp_path, {"f.txt": b"".join(lines)},
+                                 {"f.txt": b"".join(after)})
+    repo = _clone(source, tmp_path / "review", base, AUTOCRLF)
+    assert (repo / "f.txt").read_bytes() == b"".join(lines).replace(b"\n", b"\r\n")
+    (repo / "f.txt").write_bytes(b"".join([*lines[:9], b"mine\n"]))  # (LF: clean to git)
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes"]) == 0
+    assert (repo / "f.txt").read_bytes() == b"".join([*after[:9], b"mine\n"])
+
+
+def test_a_plain_checkout_asks_git_nothing_and_changes_no_operation(tmp_path: Path) -> None:
+    from reviewtui.shell.git import Repo
+    from reviewtui.shell.git_checkout import checkout_forms
+    from reviewtui.shell.loader import load_session
+
+    source, base, head = _source(tmp_path, {"f.txt": b"a\n"}, {"f.txt": b"a\nb\n",
+                                                                "n.txt": b"n\n"})
+    patch = tmp_path / "range.patch"
+    patch.write_bytes(git_log(source, base, head))
+    session = load_session(patch).session
+    blobs = [op.after_blob for t in session.turns for op in t.reply.ops
+             if not hasattr(op, "args")]
+    assert sorted(blobs) == sorted(git(source, "rev-parse", f"{head}:{name}").strip()
+                                   for name in ("f.txt", "n.txt"))
+    adjust = checkout_forms(Repo.at(source), base, checkout=True)
+    assert adjust(session) is session
+
+
+def git_log(source: Path, base: str, head: str) -> bytes:
+    from reviewtui.shell.git import DIFF_ARGS
+
+    out = git(source, "log", "--reverse", "--format=From %H Mon Sep 17 00:00:00 2001%n"
+              "Subject: %s%n", *DIFF_ARGS, f"{base}..{head}")
+    return out.encode()
