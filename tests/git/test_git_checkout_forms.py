@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gitkit import clone_at, commit_all, git, git_bytes, new_repo, tree_of
+from gitkit import clone_at, commit_all, disk_of, git, git_bytes, new_repo, tree_of
 
 from reviewtui.cli import main
 
@@ -105,23 +105,58 @@ def test_a_file_not_as_git_checked_it_out_is_refused(
     assert (repo / "lat.txt").read_bytes() == b"Caf\xe9\r\nmine\r\n"
 
 
-@pytest.mark.parametrize("where", ["range", "worktree"])
-def test_attributes_that_change_leave_the_patch_refused(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str) -> None:
-    """A ``.gitattributes`` the range changes (or the working tree holds changed) would
-    make git check B out by other rules than the ones asked: nothing is taken from git,
-    and the patch is refused as before (here the attribute drops the file's eol)."""
+def _attributes_range(tmp_path: Path, attributes: str | None, move: bool = False,
+                      before: str = "*.md text\n") -> tuple[Path, str, str]:
+    """lat.txt grows a line while the range changes A's ``.gitattributes`` (``before``)
+    to ``attributes`` (None: removed; ``move``: moved to sub/ instead)."""
     source = new_repo(tmp_path / "source")
     (source / "lat.txt").write_bytes(b"Caf\xe9\n")
-    (source / ".gitattributes").write_text("*.md text\n")
+    (source / ".gitattributes").write_text(before)
     base = commit_all(source, "Base")
     (source / "lat.txt").write_bytes(b"Caf\xe9\nmore\n")
-    if where == "range":
-        (source / ".gitattributes").write_text("*.md text\nlat.txt -text\n")
-    head = commit_all(source, "Grow it")
+    if move:
+        (source / "sub").mkdir()
+        (source / ".gitattributes").rename(source / "sub" / ".gitattributes")
+    elif attributes is None:
+        (source / ".gitattributes").unlink()
+    else:
+        (source / ".gitattributes").write_text(attributes)
+    return source, base, commit_all(source, "Grow it, attributes changed")
+
+
+@pytest.mark.parametrize(("attributes", "move", "autocrlf"), [
+    ("*.md text\nlat.txt -text\n", False, True), ("lat.txt eol=lf\n", False, True),
+    (None, False, False), (None, True, False)],
+    ids=["text-off", "eol-lf", "deleted", "moved-away"])
+def test_a_range_that_changes_the_attributes_is_written_by_its_own(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], attributes: str | None,
+        move: bool, autocrlf: bool) -> None:
+    """A ``.gitattributes`` the range changes, removes or moves away: git checks B out by
+    B's attributes, and so does the review now (each blob is checked out from an index of
+    its own commit): LF here, where A's rules wrote CRLF. Before s38 the patch was refused
+    (the forms came from the working tree's attributes); before that (QA s37 helper-111
+    F2) written by A's rules, exit 0."""
+    source, base, head = _attributes_range(
+        tmp_path, attributes, move, "*.md text\n" if autocrlf else "lat.txt eol=crlf\n")
+    config = ["core.autocrlf=true"] if autocrlf else []
+    repo = clone_at(source, tmp_path / "review", base, *config)
+    assert (repo / "lat.txt").read_bytes() == b"Caf\xe9\r\n"
+    code, out = _apply(repo, base, head, capsys)
+    assert code == 0, out
+    fresh = clone_at(source, tmp_path / "at-head", head, *config)
+    assert (fresh / "lat.txt").read_bytes() == b"Caf\xe9\nmore\n"
+    assert disk_of(repo) == disk_of(fresh)
+
+
+def test_attributes_changed_in_the_working_tree_leave_the_patch_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A ``.gitattributes`` the user changed and did not commit: the files on disk were
+    written by other rules than any commit's (``git checkout`` refuses to overwrite them),
+    and what the review writes is committed by the user's: nothing is taken from git, and
+    the patch is refused (here the attribute drops the file's eol)."""
+    source, base, head = _attributes_range(tmp_path, "*.md text\n")
     repo = _crlf_clone(source, tmp_path / "crlf", base)
-    if where == "worktree":
-        (repo / ".gitattributes").write_text("*.md text\nlat.txt -text\n")
+    (repo / ".gitattributes").write_text("*.md text\nlat.txt -text\n")
     before = (repo / "lat.txt").read_bytes()
     assert before == b"Caf\xe9\r\n"
     code, out = _apply(repo, base, head, capsys)
@@ -229,32 +264,6 @@ def test_a_blob_git_checks_out_as_it_is_followed_by_one_it_converts(
     assert code == 0, out
     assert (repo / "lat.txt").read_bytes() == _checked_out(
         source, tmp_path / "at-head", head, "lat.txt") == b"Caf\xe9\r\nmore\r\n"
-
-
-@pytest.mark.parametrize("how", ["deleted", "moved away"])
-def test_a_range_that_removes_the_attributes_is_not_helped(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], how: str) -> None:
-    """A ``.gitattributes`` removed or moved by the range (a command, not an edit) was not
-    seen: the file was written by A's rules, exit 0 (QA s37 helper-111 F2)."""
-    source = new_repo(tmp_path / "source")
-    (source / "lat.txt").write_bytes(b"Caf\xe9\n")
-    (source / ".gitattributes").write_text("lat.txt eol=crlf\n")
-    base = commit_all(source, "Base")
-    (source / "lat.txt").write_bytes(b"Caf\xe9\nmore\n")
-    if how == "deleted":
-        (source / ".gitattributes").unlink()
-    else:
-        (source / "sub").mkdir()
-        (source / ".gitattributes").rename(source / "sub" / ".gitattributes")
-    head = commit_all(source, "Grow it, attributes gone")
-    repo = tmp_path / "plain"
-    git(tmp_path, "clone", "-q", str(source), str(repo))
-    git(repo, "checkout", "-q", "--detach", base)
-    assert (repo / "lat.txt").read_bytes() == b"Caf\xe9\r\n"
-    code, out = _apply(repo, base, head, capsys)
-    assert code == 1
-    assert "lat.txt is not the version the binary patch was made for" in out
-    assert (repo / "lat.txt").read_bytes() == b"Caf\xe9\r\n"
 
 
 @pytest.mark.parametrize("data", [b"\0\1\2", b"Caf\xe9\n"])

@@ -125,6 +125,8 @@ def _reviewed_root(args: argparse.Namespace, source: GitSource) -> None:
                          f"range's start: not read{way_out}", source=str(state),
                          rule="state-root")
     args.state, args.root = str(state), str(project)
+    if project == top:
+        source.read_on_checkout()  # (evaluated there with git's checkout forms)
 
 
 def head_copy(source: GitSource) -> Path:
