@@ -108,6 +108,24 @@ def test_a_diff_typed_with_lf_for_a_crlf_file_takes_the_files_ending() -> None:
     assert data == b"a\r\nB\r\nc\r\n"
 
 
+def test_a_mark_dropped_by_an_lf_diff_is_dropped_from_a_crlf_file() -> None:
+    """A commit that drops a BOM, diffed by git with LF (as stored), replayed on a
+    checkout that writes CRLF (core.autocrlf): the endings are the file's (the old side's
+    disagree), the mark the diff's (its old side holds the file's). Before s38 the BOM
+    stayed, exit 0 (Newtonsoft.Json 9317d71a). Adding one works the same way; a diff
+    whose old side has no mark where the file has one proves nothing, and the mark stays."""
+    stored = (BOM + "namespace A\n{\n}\n").encode()
+    diff = exact_diff(stored, stored[3:].replace(b"A", b"B"))
+    on_disk = stored.replace(b"\n", b"\r\n")
+    statuses, data = replay(on_disk, diff)
+    assert statuses == [Status.APPLIED]
+    assert data == b"namespace B\r\n{\r\n}\r\n"
+    statuses, data = replay(on_disk[3:], exact_diff(stored[3:], stored))
+    assert (statuses, data) == ([Status.APPLIED], on_disk)
+    statuses, data = replay(on_disk, exact_diff(stored[3:], stored[3:].replace(b"A", b"B")))
+    assert (statuses, data) == ([Status.APPLIED], (BOM + "namespace B\r\n{\r\n}\r\n").encode())
+
+
 def test_a_diff_sent_with_crlf_throughout_is_read_as_transport() -> None:
     # Every line of the diff, hunk headers too, ends in CRLF: the importer drops the CRs,
     # so the LF file stays LF.

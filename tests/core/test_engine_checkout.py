@@ -44,7 +44,7 @@ index {NULL}..{NEW}
 """
 
 
-def _session(forms: dict[str, bytes]) -> Session:
+def _session(forms: dict[str, bytes | bool]) -> Session:
     """The diff as the git source gives it on a checkout whose forms are ``forms``."""
     session = import_session(DIFF, "range.patch", format="unified", root="/p")
 
@@ -80,6 +80,12 @@ def test_the_blob_is_written_as_the_checkout_writes_it() -> None:
     assert "CRLF line endings, as git's checkout writes it" in last.outcome.hint
     assert last.outcome.after_state is not None
     assert last.outcome.after_state.data == FORM
+
+
+def test_a_crlf_flag_stands_for_the_blob_with_crlf_endings() -> None:
+    """The usual autocrlf form is carried as a flag, not a copy of the file."""
+    tree = _final(_session({"f.txt": True, "n.txt": True}))
+    assert (tree.get("f.txt").data, tree.get("n.txt").data) == (FORM, b"n\r\n")
 
 
 def test_without_forms_the_blob_is_written_as_stored() -> None:

@@ -78,12 +78,33 @@ def test_a_file_git_left_as_stored_takes_the_checkout_of_its_next_version(
     assert disk_of(repo) == disk_of(want)
 
 
+def test_a_byte_order_mark_a_commit_drops_is_dropped_on_a_crlf_checkout(
+        tmp_path: Path) -> None:
+    """The file is CRLF on disk, the diff LF: its BOM was kept, exit 0 (found replaying
+    Newtonsoft.Json's 9317d71a on an autocrlf clone)."""
+    bom = "\ufeff".encode()
+    repo, want, _ = _replay(tmp_path, {"f.cs": bom + b"a\nb\nc\n"}, {"f.cs": b"a\nB\nc\n"})
+    assert (repo / "f.cs").read_bytes() == b"a\r\nB\r\nc\r\n"
+    assert disk_of(repo) == disk_of(want)
+
+
 def test_a_range_that_adds_attributes_writes_by_them(tmp_path: Path) -> None:
     """No autocrlf: B's own .gitattributes asks for CRLF (A's attributes said nothing)."""
     repo, want, _ = _replay(tmp_path, {"f.txt": b"a\n"},
                             {".gitattributes": b"*.txt text eol=crlf\n",
                              "f.txt": b"a\nb\n", "g.txt": b"g\n"}, ())
     assert (repo / "f.txt").read_bytes() == b"a\r\nb\r\n"
+    assert disk_of(repo) == disk_of(want)
+
+
+def test_an_expanded_id_with_crlf_is_written_as_git_expands_it(tmp_path: Path) -> None:
+    """``ident`` and autocrlf: git's checkout is not the blob with CRLF line endings
+    alone (``$Id$`` is expanded), so it is kept as git wrote it, not as a CRLF flag."""
+    repo, want, _ = _replay(tmp_path, {"k.txt": b"k\n"},
+                            {"id.txt": b"$Id$\nline\n", "plain.txt": b"p\nq\n"},
+                            AUTOCRLF, "id.txt ident\n")
+    assert (repo / "id.txt").read_bytes().startswith(b"$Id: ")
+    assert (repo / "plain.txt").read_bytes() == b"p\r\nq\r\n"
     assert disk_of(repo) == disk_of(want)
 
 

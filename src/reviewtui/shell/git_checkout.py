@@ -57,9 +57,9 @@ from reviewtui.shell.git import Repo
 
 ATTRIBUTES = ".gitattributes"
 
-# (commit whose attributes apply, path, blob) -> git's checkout of the blob there (None:
-# the blob itself, or not known)
-_Formed = dict[tuple[str, str, str], bytes | None]
+# (commit whose attributes apply, path, blob) -> git's checkout of the blob there (True:
+# the blob with CRLF line endings; None: the blob itself, or not known)
+_Formed = dict[tuple[str, str, str], bytes | bool | None]
 
 
 def checkout_forms(repo: Repo, base: str, *, checkout: bool
@@ -204,10 +204,26 @@ def _ask(repo: Repo, session: Session, wanted: list[tuple[str, str, str]],
             checked_out = _checked_out(repo, commit, pairs)
         except GitError:  # (a partial clone, a path git cannot write: the blob as it is)
             continue
-        found.update(((commit, path, blob), data) for (path, blob), data
-                     in checked_out.items() if blob_id(data) != blob)
+        found.update(((commit, path, blob), form) for (path, blob), form
+                     in checked_out.items())
     if found and not _attributes_changed(repo):
         formed.update(found)
+
+
+def _kept(form: bytes, blob: str) -> bytes | bool:
+    """``form`` (git's checkout of ``blob``), or True where it is the blob with each LF
+    written CRLF: what an autocrlf checkout writes for most files, kept as a flag
+    instead of a copy of every version."""
+    lf = form.replace(b"\r\n", b"\n")
+    crlf = b"\r" not in lf and lf.replace(b"\n", b"\r\n") == form and blob_id(lf) == blob
+    return True if crlf else form
+
+
+def _form(kept: bytes | bool | None, blob: bytes) -> bytes | None:
+    """The bytes a form :func:`_kept` stands for, of ``blob``."""
+    if kept is True:
+        return blob.replace(b"\n", b"\r\n")
+    return kept if isinstance(kept, bytes) else None
 
 
 def _attributes_changed(repo: Repo) -> bool:
@@ -221,18 +237,19 @@ def _attributes_changed(repo: Repo) -> bool:
 
 
 def _checked_out(repo: Repo, commit: str, pairs: list[tuple[str, str]]
-                 ) -> dict[tuple[str, str], bytes]:
-    """What ``git checkout`` writes for each (path, blob) by ``commit``'s attributes: an
-    index of ``commit`` (its ``.gitattributes`` are what git reads there) with the blobs
-    put at their paths, checked out into an empty folder, as many times as one path has
-    blobs (a layer holds each path once)."""
+                 ) -> dict[tuple[str, str], bytes | bool]:
+    """What ``git checkout`` writes for each (path, blob) by ``commit``'s attributes,
+    where that is not the blob (as :func:`_kept` keeps it): an index of ``commit`` (its
+    ``.gitattributes`` are what git reads there) with the blobs put at their paths,
+    checked out into an empty folder, as many times as one path has blobs (a layer holds
+    each path once)."""
     layers: list[dict[str, str]] = []
     for path, blob in pairs:
         layer = next((layer for layer in layers if path not in layer), None)
         if layer is None:
             layers.append(layer := {})
         layer[path] = blob
-    found: dict[tuple[str, str], bytes] = {}
+    found: dict[tuple[str, str], bytes | bool] = {}
     with tempfile.TemporaryDirectory(prefix="reviewtui-checkout-") as tmp:
         env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
         repo.git("read-tree", commit, env=env)
@@ -247,7 +264,9 @@ def _checked_out(repo: Repo, commit: str, pairs: list[tuple[str, str]]
                      env=env, input=b"".join(name + b"\0" for name in names))
             for path, blob in layer.items():
                 with contextlib.suppress(OSError):  # (not written: the blob as it is)
-                    found[(path, blob)] = tree.joinpath(*path.split("/")).read_bytes()
+                    data = tree.joinpath(*path.split("/")).read_bytes()
+                    if blob_id(data) != blob:
+                        found[(path, blob)] = _kept(data, blob)
     return found
 
 
@@ -307,8 +326,8 @@ def _op(op: Edit | FullFile, before: str, after: str, formed: _Formed,
         old_blob, new_blob = stored.get(old_id), stored.get(new_id)
         if old_blob is None or new_blob is None:
             return op
-        old = formed.get((before, op.path, old_id))
-        new = formed.get((after, op.path, new_id))
+        old = _form(formed.get((before, op.path, old_id)), old_blob)
+        new = _form(formed.get((after, op.path, new_id)), new_blob)
         forms = (CheckoutForms(old if old is not None else old_blob, old_blob) if new is None
                  else CheckoutForms(old if old is not None else old_blob, old_blob, new,
                                     new_blob))

@@ -10,11 +10,11 @@ committed garbled), all with exit 0 (QA s37 helper-111 F3, F4, F6).
 
 The git source says which blob each file's section leaves (``Edit.after_blob``) and,
 where git's checkout of that blob is other bytes, what they are (``checked_out``: git
-said it, by the attributes of the commit, see ``shell/git_checkout.py``). When the
-review's result is exactly that blob, the checkout's bytes are written instead: what
-``git checkout`` of the commit writes there. Any other result (a hunk rejected, the
-reviewer's own text, a file with changes of its own, a result already in git's checkout
-form) keeps the review's bytes.
+said it, by the attributes of the commit, see ``shell/git_checkout.py``; True for the
+blob with each LF written CRLF). When the review's result is exactly that blob, the
+checkout's bytes are written instead: what ``git checkout`` of the commit writes there.
+Any other result (a hunk rejected, the reviewer's own text, a file with changes of its
+own, a result already in git's checkout form) keeps the review's bytes.
 """
 
 from __future__ import annotations
@@ -34,9 +34,16 @@ def as_checked_out(op: Edit | FullFile, outcome: Outcome,
                    proposal: Proposal) -> tuple[Outcome, Proposal]:
     """``proposal`` written as git's checkout writes it when it is the blob ``op``'s
     section leaves; the same objects otherwise."""
-    form, state = op.checked_out, proposal.state
-    if form is None or not op.after_blob or form == state.data \
-            or blob_id(state.data) != op.after_blob:
+    state = proposal.state
+    if op.checked_out is None or not op.after_blob or blob_id(state.data) != op.after_blob:
+        return outcome, proposal
+    if isinstance(op.checked_out, bytes):
+        form = op.checked_out
+    elif op.checked_out is True:
+        form = state.data.replace(b"\n", b"\r\n")
+    else:
+        return outcome, proposal
+    if form == state.data:
         return outcome, proposal
     written = FileState.from_bytes(form, mode=state.mode, revision=state.revision)
     note = CRLF_NOTE if form == state.data.replace(b"\n", b"\r\n") else OTHER_NOTE

@@ -58,7 +58,9 @@ def diff_endings(current: FileState, result: MatchResult, edit: Edit,
     open_end = end == count and count > 0 and not current.final_newline
     if not mixed and search_crs != (frozenset(range(end - start - open_end))
                                     if current.eol == "\r\n" else frozenset()):
-        return None  # the old side's endings are not the file's (one for every line)
+        # The old side's endings are not the file's (one for every line): its convention
+        # stands, but not over a byte order mark the diff drops or adds.
+        return _mark_alone(current, result, said, final_newline)
     # A byte order mark is the first line's first bytes in a diff: the old side's must be
     # the file's, and the new side's says whether the file keeps one.
     bom = current.bom
@@ -84,6 +86,25 @@ def diff_endings(current: FileState, result: MatchResult, edit: Edit,
     middle = "".join(line + ending for line, ending in zip(new, endings, strict=True))
     data = (UTF8_BOM if bom else b"") + (text[:lo] + middle + text[hi:]).encode()
     return current.with_data(data), _note(endings, current.newline, current.bom, bom)
+
+
+def _mark_alone(current: FileState, result: MatchResult, said: LineBytes,
+                final_newline: bool | None) -> tuple[FileState, str] | None:
+    """The file's own line endings, with the byte order mark the diff gives line 1 when
+    its old side holds the file's: a commit that drops a BOM, replayed on a checkout that
+    writes CRLF (``core.autocrlf``: the diff's lines end in LF, the file's in CRLF), kept
+    the BOM, exit 0 (Newtonsoft.Json 9317d71a, s38). None when the mark stays."""
+    start, end = result.start, result.end
+    if not start == 0 < end or said.search_bom != current.bom:
+        return None
+    bom = bool(result.new_lines) and said.replace_bom
+    if bom == current.bom:
+        return None
+    data = current.splice(start, end, result.new_lines, final_newline=final_newline).data
+    if current.bom != data.startswith(UTF8_BOM):
+        return None  # (a mark the splice did not keep: nothing known to toggle)
+    data = data[len(UTF8_BOM):] if current.bom else UTF8_BOM + data
+    return current.with_data(data), _note([], current.newline, current.bom, bom)
 
 
 def filled(current: FileState, new: Sequence[str], final: bool | None,

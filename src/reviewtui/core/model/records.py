@@ -157,10 +157,12 @@ class Edit:
     # operation only): ``after_blob`` its git id (40 hex); ``checked_out`` what git's
     # checkout writes for that blob here where that is not the blob (core.autocrlf, an
     # eol or working-tree-encoding attribute: the git source asks git,
-    # shell/git_checkout.py). A result that is that blob is written so (core/engine/
+    # shell/git_checkout.py), True for the blob with each LF written CRLF (the usual
+    # conversion, kept as a flag: a copy of every version of every file would double the
+    # memory of a range). A result that is that blob is written so (core/engine/
     # checkout.py).
     after_blob: str = ""
-    checked_out: bytes | None = None
+    checked_out: bytes | bool | None = None
     kind: OpKind = field(default=OpKind.EDIT, init=False)
 
     @property
@@ -240,7 +242,7 @@ class FullFile:
     creates: bool = False  # the source says the file is new (``--- /dev/null``)
     was: tuple[str, ...] | None = None  # a link's old target, as the source says it
     after_blob: str = ""  # as for :class:`Edit`
-    checked_out: bytes | None = None
+    checked_out: bytes | bool | None = None
     kind: OpKind = field(default=OpKind.FULL_FILE, init=False)
 
     @property
