@@ -10,6 +10,8 @@ the same configuration and attributes, compared with the whole review root.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -108,6 +110,40 @@ def test_an_expanded_id_with_crlf_is_written_as_git_expands_it(tmp_path: Path) -
     assert disk_of(repo) == disk_of(want)
 
 
+def test_each_turn_is_checked_out_by_its_own_commits_attributes(tmp_path: Path) -> None:
+    """Attributes added in the middle of a range: the turns after them are written by
+    them, each found by its commit's ``From`` line in the session file. Each checkpoint
+    (``apply --turns``) is compared with a clone git switched commit by commit to the
+    same one: the files a turn leaves alone stay as they were (as git leaves them)."""
+    source = new_repo(tmp_path / "source")
+    steps: list[dict[str, bytes]] = [
+        {"f.txt": b"a\n"},
+        {"f.txt": b"a\nb\n", "early.txt": b"e\n"},
+        {".gitattributes": b"*.txt text eol=crlf\n"},
+        {"f.txt": b"a\nb\nc\n", "late.txt": b"l\n"},
+        {"sub/.gitattributes": b"*.txt -text\n", "sub/raw.txt": b"r\n", "top.txt": b"t\n"},
+    ]
+    commits = []
+    for files in steps:
+        for name, data in files.items():
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            (source / name).write_bytes(data)
+        git(source, "add", "-A")
+        git(source, "commit", "-q", "-m", "step")
+        commits.append(git(source, "rev-parse", "HEAD").strip())
+    switched = _clone(source, tmp_path / "switched", commits[0], ())
+    for n in range(1, len(commits)):
+        where = tmp_path / f"turns-{n}"
+        repo = _clone(source, where, commits[0], ())
+        spec = f"{commits[0]}..{commits[-1]}"
+        assert main(["apply", "--git", spec, "--root", str(repo), "--yes",
+                     "--turns", f"1-{n}"]) == 0
+        git(switched, "checkout", "-q", "--detach", commits[n])
+        assert disk_of(repo) == disk_of(switched), n
+    assert (repo / "late.txt").read_bytes() == b"l\r\n"
+    assert (repo / "sub" / "raw.txt").read_bytes() == b"r\n"
+
+
 def test_a_utf16_checkout_gets_utf16_and_commits_the_blob(tmp_path: Path) -> None:
     """``working-tree-encoding``: the new file was written as UTF-8, which git then read as
     UTF-16 and committed garbled, exit 0."""
@@ -159,3 +195,120 @@ def git_log(source: Path, base: str, head: str) -> bytes:
     out = git(source, "log", "--reverse", "--format=From %H Mon Sep 17 00:00:00 2001%n"
               "Subject: %s%n", *DIFF_ARGS, f"{base}..{head}")
     return out.encode()
+
+
+def test_a_path_that_is_a_folder_then_a_file_costs_no_other_file_its_form(
+        tmp_path: Path) -> None:
+    """``x/y.txt`` then ``x``: git cannot hold both in one index; one such path left every
+    file of the range written as git stores it, exit 0 (QA s38 helper-116 R9)."""
+    source = new_repo(tmp_path / "source")
+    steps: list[tuple[dict[str, bytes], list[str]]] = [
+        ({"k": b"k\n"}, []),
+        ({"x/y.txt": b"a\nb\n", "n.txt": b"line one\nline two\n"}, []),
+        ({"x": b"a\nB\n"}, ["x/y.txt"]),
+        ({"n.txt": b"line one\nline TWO\n"}, []),
+    ]
+    for files, removed in steps:
+        for name in removed:
+            (source / name).unlink()
+            (source / name).parent.rmdir()
+        for name, data in files.items():
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            (source / name).write_bytes(data)
+        git(source, "add", "-A")
+        git(source, "commit", "-q", "-m", "step")
+    base, head = (git(source, "rev-parse", rev).strip() for rev in ("HEAD~3", "HEAD"))
+    repo = _clone(source, tmp_path / "review", base, AUTOCRLF)
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes"]) == 0
+    assert (repo / "n.txt").read_bytes() == b"line one\r\nline TWO\r\n"
+    assert disk_of(repo) == disk_of(_clone(source, tmp_path / "at-head", head, AUTOCRLF))
+
+
+def test_an_untracked_file_holding_the_new_files_bytes_is_left_alone(
+        tmp_path: Path) -> None:
+    """Your own file where the range adds one, with the same bytes as git stores it: the
+    review takes it as there (as before), and does not rewrite it in the checkout's form
+    (git would refuse to overwrite it: QA s38 helper-116 R11)."""
+    source, base, head = _source(tmp_path, {"k": b"k\n"}, {"n.txt": b"new\n"})
+    repo = _clone(source, tmp_path / "review", base, AUTOCRLF)
+    (repo / "n.txt").write_bytes(b"new\n")
+    main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes"])
+    assert (repo / "n.txt").read_bytes() == b"new\n"
+
+
+@pytest.mark.parametrize("how", ["skipped", "rejected"])
+def test_forms_wait_for_the_attributes_they_were_asked_by(
+        tmp_path: Path, how: str) -> None:
+    """The turn that adds ``.gitattributes`` skipped (``--turns``) or its attributes
+    rejected: the files hold no rule asking for CRLF, so none is written, and the commit
+    holds B's blobs (QA s38 helper-116 R3: CRLF committed, exit 0)."""
+    source = new_repo(tmp_path / "source")
+    (source / "f.txt").write_bytes(b"one\ntwo\n")
+    git(source, "add", "-A")
+    git(source, "commit", "-q", "-m", "A")
+    (source / ".gitattributes").write_bytes(b"*.txt eol=crlf\n")
+    git(source, "add", "-A")
+    git(source, "commit", "-q", "-m", "attributes")
+    (source / "f.txt").write_bytes(b"one\nTWO\n")
+    (source / "n.txt").write_bytes(b"n\n")
+    git(source, "add", "-A")
+    git(source, "commit", "-q", "-m", "edit")
+    base, head = (git(source, "rev-parse", rev).strip() for rev in ("HEAD~2", "HEAD"))
+    repo = _clone(source, tmp_path / "review", base, ())
+    spec = f"{base}..{head}"
+    if how == "skipped":
+        assert main(["apply", "--git", spec, "--root", str(repo), "--yes",
+                     "--turns", "2"]) == 0
+    else:
+        from reviewtui.core.engine import Decision
+        from reviewtui.shell.git_sources import open_range
+        from reviewtui.shell.review import Review
+
+        opened = open_range(spec, str(repo), keep=True)
+        try:
+            with Review.open(opened.session, opened.root) as review:
+                turns = review.session.turns
+                for turn in turns:
+                    for pos, op in enumerate(turn.reply.ops):
+                        review.decide((turn.index, pos), Decision.reject()
+                                      if op.path == ".gitattributes" else Decision.accept())
+        finally:
+            opened.close()
+    assert not (repo / ".gitattributes").exists()
+    assert (repo / "f.txt").read_bytes() == b"one\nTWO\n"
+    assert (repo / "n.txt").read_bytes() == b"n\n"
+
+
+def test_a_kept_session_restored_on_the_checkout_reads_the_forms(tmp_path: Path) -> None:
+    """``restore`` of the session file a range keeps, on the checkout: read with the forms
+    the review was made with. Read without them, checkpoint 0 was "restored" with the new
+    file still there (QA s38 helper-116 R4)."""
+    source, base, head = _source(tmp_path, {"f.txt": b"a\n"}, {"f.txt": b"a\nb\n",
+                                                                "n.txt": b"new\n"})
+    repo = _clone(source, tmp_path / "review", base, AUTOCRLF)
+    state = tmp_path / "review.json"
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes",
+                 "--state", str(state)]) == 0
+    assert (repo / "n.txt").read_bytes() == b"new\r\n"
+    kept = next((repo / ".git" / "reviewtui").glob("range-*.patch"))
+    # (its own process, as a user runs it: this one remembers how --git read the file)
+    done = subprocess.run([sys.executable, "-m", "reviewtui", "restore", str(kept), "--root",
+                           str(repo), "--checkpoint", "0", "--yes", "--state", str(state)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "ignored the saved record" not in done.stderr
+    assert not (repo / "n.txt").exists()
+    assert (repo / "f.txt").read_bytes() == b"a\r\n"
+
+
+def test_a_subfolder_as_root_is_refused(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    """A range's paths are from the repository's top: replayed under ``--root sub``,
+    ``sub/n.txt`` was written as ``sub/sub/n.txt``, exit 0 (QA s38 helper-116 R10)."""
+    source, base, head = _source(tmp_path, {"sub/k": b"k\n"}, {"sub/n.txt": b"n\n",
+                                                                "top.txt": b"t\n"})
+    repo = _clone(source, tmp_path / "review", base, ())
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo / "sub"),
+                 "--yes"]) == 2
+    assert "--root must be its top folder" in capsys.readouterr().err
+    assert sorted(disk_of(repo)) == ["sub/k"]

@@ -33,10 +33,13 @@ blob: the bytes move as they are, QA s37 helper-111 F5).
 
 from __future__ import annotations
 
+import bisect
 import contextlib
+import os
 import re
 import tempfile
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from reviewtui.core.engine.filebytes import NULL_ID
@@ -67,7 +70,7 @@ def checkout_forms(repo: Repo, base: str, *, checkout: bool
     """What to do to a range's session (from the commit ``base``) each time it is read: on
     the checkout itself (``checkout``), its binary patches and the operations that leave a
     blob carry git's checkout forms where those are not the blobs. Git is asked once per
-    blob, and only when the checkout may convert (:func:`_may_convert`)."""
+    blob, and only for a path the checkout may convert (:func:`_converting`)."""
     formed: _Formed = {}
     stored: dict[str, bytes] = {}  # blob id -> its bytes (a binary patch's, where needed)
 
@@ -95,8 +98,9 @@ def checkout_forms(repo: Repo, base: str, *, checkout: bool
         if binary:
             with contextlib.suppress(GitError):  # (a partial clone: patches as they come)
                 stored.update(zip(binary, repo.blobs(binary), strict=True))
+        held = _attributes_by(repo, epochs, base) if _touches_attributes(session) else {}
         return replace(session, turns=tuple(
-            _turn(turn, before, after, formed, stored)
+            _turn(turn, before, after, formed, stored, held.get(after, ()))
             for turn, before, after in zip(session.turns, befores, epochs, strict=True)))
 
     return adjust
@@ -163,22 +167,32 @@ def _epochs(session: Session, base: str) -> list[str]:
     a turn names a ``.gitattributes``, then that turn's commit (its ``From`` line in the
     session file); "" where that cannot be read (no forms are asked there)."""
     epochs, commit = [], base
-    lines: list[str] | None = None
+    starts: list[tuple[int, str]] | None = None  # (line, commit) of each From line
     for turn in session.turns:
         if _names_attributes(turn):
-            if lines is None:
-                try:
-                    lines = Path(session.source).read_text("utf-8", "replace").split("\n")
-                except OSError:
-                    lines = []
-            commit = next((found.group(1) for at in range(min(turn.span.start, len(lines)),
-                                                          0, -1)
-                           if (found := _FROM.match(lines[at - 1])) is not None), "")
+            if starts is None:
+                starts = _commit_lines(Path(session.source))
+            at = bisect.bisect_right(starts, (turn.span.start, "~")) - 1
+            commit = starts[at][1] if at >= 0 else ""
         epochs.append(commit)
     return epochs
 
 
-_FROM = re.compile(r"From ([0-9a-f]{40}) ")
+_FROM = re.compile(rb"From ([0-9a-f]{40}) ")
+
+
+def _commit_lines(file: Path) -> list[tuple[int, str]]:
+    """The 1-based line of each commit's ``From <id>`` line in a range's session file, and
+    the id (read a line at a time: the file may be large)."""
+    found = []
+    try:
+        with file.open("rb") as handle:
+            for number, line in enumerate(handle, start=1):
+                if line.startswith(b"From ") and (match := _FROM.match(line)) is not None:
+                    found.append((number, match.group(1).decode()))
+    except OSError:
+        return []
+    return found
 
 
 def _ask(repo: Repo, session: Session, wanted: list[tuple[str, str, str]],
@@ -191,12 +205,13 @@ def _ask(repo: Repo, session: Session, wanted: list[tuple[str, str, str]],
     converts (QA s37 helper-111 F1: B was written as git stores it)."""
     for key in wanted:
         formed[key] = None
-    if not _touches_attributes(session) and not _may_convert(
-            repo, sorted({path for _commit, path, _blob in wanted})):
-        return
+    if _touches_attributes(session):
+        converting = None  # (the working tree's attributes are not the range's: ask all)
+    else:
+        converting = _converting(repo, sorted({path for _commit, path, _blob in wanted}))
     by_commit: dict[str, list[tuple[str, str]]] = {}
     for commit, path, blob in wanted:
-        if commit:
+        if commit and (converting is None or path in converting):
             by_commit.setdefault(commit, []).append((path, blob))
     found: _Formed = {}
     for commit, pairs in by_commit.items():
@@ -239,40 +254,94 @@ def _attributes_changed(repo: Repo) -> bool:
 def _checked_out(repo: Repo, commit: str, pairs: list[tuple[str, str]]
                  ) -> dict[tuple[str, str], bytes | bool]:
     """What ``git checkout`` writes for each (path, blob) by ``commit``'s attributes,
-    where that is not the blob (as :func:`_kept` keeps it): an index of ``commit`` (its
-    ``.gitattributes`` are what git reads there) with the blobs put at their paths,
-    checked out into an empty folder, as many times as one path has blobs (a layer holds
-    each path once)."""
-    layers: list[dict[str, str]] = []
-    for path, blob in pairs:
-        layer = next((layer for layer in layers if path not in layer), None)
-        if layer is None:
-            layers.append(layer := {})
-        layer[path] = blob
+    where that is not the blob (as :func:`_kept` keeps it): an index holding ``commit``'s
+    ``.gitattributes`` files (what git reads there) and the blobs at their paths, checked
+    out into an empty folder; as many times as one path has blobs, or a path is a folder
+    of another (a layer holds neither). A layer git cannot check out (a path that is a
+    folder of an attributes file) leaves its blobs as they are, not the others (QA s38
+    helper-116 R9: one such path lost every form of the range)."""
+    attributes = _attribute_entries(repo, commit)
     found: dict[tuple[str, str], bytes | bool] = {}
     with tempfile.TemporaryDirectory(prefix="reviewtui-checkout-") as tmp:
-        env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
-        repo.git("read-tree", commit, env=env)
-        for n, layer in enumerate(layers):
+
+        def check_out(n: int, layer: dict[str, str]) -> None:
+            env = {"GIT_INDEX_FILE": str(Path(tmp) / f"index-{n}")}
             names = [path.encode("utf-8", "surrogateescape") for path in layer]
-            repo.git("update-index", "-z", "--index-info", env=env, input=b"".join(
-                b"100644 blob %s\t%s\0" % (blob.encode(), name)
-                for name, blob in zip(names, layer.values(), strict=True)))
             tree = Path(tmp) / str(n)
             tree.mkdir()
-            repo.git(f"--work-tree={tree}", "checkout-index", "-f", "-z", "--stdin",
-                     env=env, input=b"".join(name + b"\0" for name in names))
+            try:
+                repo.git("update-index", "-z", "--index-info", env=env, input=attributes
+                         + b"".join(b"100644 blob %s\t%s\0" % (blob.encode(), name)
+                                    for name, blob in zip(names, layer.values(),
+                                                          strict=True)))
+                repo.git(f"--work-tree={tree}", "checkout-index", "-f", "-z", "--stdin",
+                         env=env, input=b"".join(name + b"\0" for name in names))
+            except GitError:
+                return
             for path, blob in layer.items():
                 with contextlib.suppress(OSError):  # (not written: the blob as it is)
                     data = tree.joinpath(*path.split("/")).read_bytes()
                     if blob_id(data) != blob:
                         found[(path, blob)] = _kept(data, blob)
+
+        layers = _layers(pairs)
+        # (each layer its own index and folder: git runs them side by side, a hot file's
+        # hundreds of versions cost a second less on two cores)
+        with ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 1,
+                                                       len(layers)))) as pool:
+            list(pool.map(check_out, range(len(layers)), layers))
     return found
 
 
+def _attribute_entries(repo: Repo, commit: str) -> bytes:
+    """``update-index --index-info`` input for ``commit``'s ``.gitattributes`` files (its
+    ``ls-tree`` lines: mode, type, id, path)."""
+    listing = repo.git("ls-tree", "-r", "-z", "--full-tree", commit)
+    name = ATTRIBUTES.encode()
+    return b"".join(entry + b"\0" for entry in listing.split(b"\0")
+                    if b"\t" in entry and entry.startswith(b"100")
+                    and entry.rsplit(b"\t", 1)[1].rsplit(b"/", 1)[-1] == name)
+
+
+def _attributes_by(repo: Repo, epochs: list[str], base: str
+                   ) -> dict[str, tuple[tuple[str, str], ...]]:
+    """For each commit whose attributes the range's forms were asked by, its
+    ``.gitattributes`` files (path, blob id), "" for a path another of them has: what the
+    files must hold for its forms to be written (core/engine/checkout.py)."""
+    files: dict[str, dict[str, str]] = {}
+    for commit in dict.fromkeys([base, *epochs]):
+        if commit:
+            files[commit] = {entry.split(b"\t", 1)[1].decode("utf-8", "surrogateescape"):
+                             entry.split(b"\t", 1)[0].split()[2].decode()
+                             for entry in _attribute_entries(repo, commit).split(b"\0")
+                             if entry}
+    paths = sorted({path for held in files.values() for path in held})
+    return {commit: tuple((path, held.get(path, "")) for path in paths)
+            for commit, held in files.items()}
+
+
+def _layers(pairs: list[tuple[str, str]]) -> list[dict[str, str]]:
+    """``pairs`` (path, blob) in as few layers as hold no path twice and no path that is a
+    folder of another (git cannot put both in one index)."""
+    layers: list[tuple[dict[str, str], set[str]]] = []  # (path -> blob, its folders)
+    for path, blob in pairs:
+        parts = path.split("/")
+        folders = {"/".join(parts[:n]) for n in range(1, len(parts))}
+        for layer, held in layers:
+            if path not in layer and path not in held and not folders & layer.keys():
+                break
+        else:
+            layer, held = {}, set()
+            layers.append((layer, held))
+        layer[path] = blob
+        held |= folders
+    return [layer for layer, _held in layers]
+
+
 _ON = (b"true", b"yes", b"on", b"1")
-# The attributes by which git may check a file out otherwise than it stores it, besides
-# the line endings core.autocrlf and core.eol choose (a filter program: off here).
+# The attributes by which git may check a file out otherwise than it stores it (a filter
+# program: off here): ``eol=crlf``, ``crlf`` (the old name of ``text``, which a CRLF
+# setting makes convert), ``ident``, any ``working-tree-encoding``.
 _CONVERTING = ("eol", "crlf", "ident", "working-tree-encoding")
 
 
@@ -287,28 +356,41 @@ def _on(value: bytes) -> bool:
         return False
 
 
-def _may_convert(repo: Repo, paths: list[str]) -> bool:
-    """Whether git may check any of ``paths`` out otherwise than it stores it: CRLF line
-    endings configured (``core.autocrlf``, ``core.eol``), or an attribute that converts
-    set on one of them. Two git calls instead of one per blob, on the usual checkout that
-    converts nothing; a wrong "no" would only leave a patch refused, never write."""
+def _converting(repo: Repo, paths: list[str]) -> set[str]:
+    """The ``paths`` git may check out otherwise than it stores them: all of them with
+    CRLF line endings configured (``core.autocrlf``, ``core.eol``), else those with an
+    attribute that converts on checkout (``eol=lf`` and ``text=auto`` alone do not: a
+    common ``.gitattributes`` cost a checkout of every version of every file, QA s38
+    helper-116 R6). Three git calls instead of one per blob; a wrong "no" would only
+    leave a patch refused, or a file written as git stores it, as before s38."""
     autocrlf = repo.git("config", "--get", "core.autocrlf", ok=(0, 1)).strip().lower()
     eol = repo.git("config", "--get", "core.eol", ok=(0, 1)).strip().lower()
     if _on(autocrlf) or eol == b"crlf":
-        return True
-    out = repo.git("check-attr", "-z", "--stdin", *_CONVERTING,
+        return set(paths)
+    # (core.eol "native" is CRLF on Windows: there a text attribute converts too)
+    native_crlf = os.name == "nt" and eol in (b"", b"native")
+    out = repo.git("check-attr", "-z", "--stdin", *_CONVERTING, "text",
                    input="".join(path + "\0" for path in paths).encode("utf-8",
-                                                                     "surrogateescape"))
-    values = out.split(b"\0")[2::3]  # (path, attribute, value) each
-    return any(value != b"unspecified" for value in values)
+                                                                      "surrogateescape"))
+    fields = out.split(b"\0")
+    found = set()
+    for at in range(0, len(fields) - 2, 3):  # (path, attribute, value) each
+        name, value = fields[at + 1], fields[at + 2]
+        if value == b"unspecified" or (name == b"eol" and value != b"crlf") or (
+                name == b"crlf" and value in (b"unset", b"input")) or (
+                name == b"text" and (not native_crlf or value == b"unset")):
+            continue
+        found.add(fields[at].decode("utf-8", "surrogateescape"))
+    return found
 
 
 def _turn(turn: Turn, before: str, after: str, formed: _Formed,
-          stored: dict[str, bytes]) -> Turn:
+          stored: dict[str, bytes], attributes: tuple[tuple[str, str], ...]) -> Turn:
     blocks = []
     for block in turn.reply.blocks:
         if isinstance(block, FileBlock):
-            ops = tuple(_op(op, before, after, formed, stored) for op in block.ops)
+            ops = tuple(_op(op, before, after, formed, stored, attributes)
+                        for op in block.ops)
             if any(new is not old for new, old in zip(ops, block.ops, strict=True)):
                 block = replace(block, ops=ops)
         blocks.append(block)
@@ -318,7 +400,8 @@ def _turn(turn: Turn, before: str, after: str, formed: _Formed,
 
 
 def _op(op: Edit | FullFile, before: str, after: str, formed: _Formed,
-        stored: dict[str, bytes]) -> Edit | FullFile:
+        stored: dict[str, bytes], attributes: tuple[tuple[str, str], ...]
+        ) -> Edit | FullFile:
     if isinstance(op, FullFile) and (patch := _patch(op)) is not None:
         if patch.checkout is not None:
             return op
@@ -331,9 +414,9 @@ def _op(op: Edit | FullFile, before: str, after: str, formed: _Formed,
         forms = (CheckoutForms(old if old is not None else old_blob, old_blob) if new is None
                  else CheckoutForms(old if old is not None else old_blob, old_blob, new,
                                     new_blob))
-        return replace(op, payload=replace(patch, checkout=forms))
+        return replace(op, payload=replace(patch, checkout=forms), attributes=attributes)
     if op.after_blob and op.checked_out is None:
         form = formed.get((after, op.path, op.after_blob))
         if form is not None:
-            return replace(op, checked_out=form)
+            return replace(op, checked_out=form, attributes=attributes)
     return op

@@ -116,6 +116,11 @@ def open_range(spec: str, root: str | None, *, keep: bool, listed: bool = False)
     the file again.
     """
     repo = Repo.at(Path(root) if root is not None else Path.cwd())
+    if root is not None and Path(root).resolve() != repo.top.resolve():
+        # A range's paths are from the top of the repository: replayed under a folder of
+        # it, sub/n.txt was written as sub/sub/n.txt, exit 0 (QA s38 helper-116 R10).
+        raise UsageError("--git reviews commits of the whole repository: --root must be "
+                         f"its top folder ({repo.top})", rule="root")
     a, b = parse_range(spec)
     base, head = _range_commits(repo, a, b)
     if base == head:

@@ -214,6 +214,35 @@ def adjust_on_load(file: Path, adjust: Callable[[Session], Session]) -> None:
     _adjust[str(file)] = adjust
 
 
+_HEX = "0123456789abcdef"
+
+
+def _range_forms(text: str, file: Path, root: Path) -> Callable[[Session], Session] | None:
+    """For a range's session read from its file (``restore``, ``open`` or ``apply`` of the
+    file kept in ``<git dir>/reviewtui``, not through ``--git``) on the checkout itself:
+    git's checkout forms, as ``--git`` reads it (``shell/git_checkout.py``). Without
+    them, a review made with them read as another: restoring checkpoint 0 said done and
+    left a new file written CRLF (QA s38 helper-116 R4). The header is the file's, so
+    untrusted: its base must be a full commit id, and git is asked only in ``root``."""
+    from reviewtui.core.errors import GitError
+    from reviewtui.core.importers.gitlog import read_origin
+    from reviewtui.shell.git import Repo
+    from reviewtui.shell.git_checkout import checkout_forms
+
+    try:
+        origin = read_origin(text, str(file))
+        repo = Repo.at(root)
+    except (SessionFormatError, GitError, UsageError):
+        return None
+    if origin.kind != "range" or len(origin.base) != 40 or origin.base.strip(_HEX):
+        return None
+    with contextlib.suppress(OSError):
+        if repo.top.resolve() == root.resolve():
+            return _adjust.setdefault(str(file), checkout_forms(repo, origin.base,
+                                                                checkout=True))
+    return None
+
+
 def _holds(tree: str | Path | None) -> Callable[[str], bool] | None:
     """Whether ``tree`` holds a file at a relative path (no ``..``, nothing absolute): what
     a unified diff's reading asks of the project (``import_session``'s ``exists``)."""
@@ -260,6 +289,8 @@ def load_session(path: str | Path, format: str | None = None,
             session = import_session(text, str(file), format=format, root=absolute,
                                      exists=_holds(root if root is not None else base))
     adjust = _adjust.get(str(file))
+    if adjust is None and session.format == "git" and root is not None:
+        adjust = _range_forms(text, file, Path(root))
     if adjust is not None:
         session = adjust(session)
     note = ""

@@ -24,18 +24,42 @@ from reviewtui.core.importers.gitbinary import blob_id
 from reviewtui.core.model.filestate import FileState
 from reviewtui.core.model.outcome import Outcome
 from reviewtui.core.model.records import Edit, FullFile
+from reviewtui.core.model.tree import Tree
 from reviewtui.core.record import replace
 
 CRLF_NOTE = "written with CRLF line endings, as git's checkout writes it here"
 OTHER_NOTE = "written as git's checkout writes it here (its attributes convert it)"
 
 
-def as_checked_out(op: Edit | FullFile, outcome: Outcome,
-                   proposal: Proposal) -> tuple[Outcome, Proposal]:
+def attributes_hold(op: Edit | FullFile, tree: Tree) -> bool:
+    """Whether ``tree`` holds the ``.gitattributes`` files ``op``'s forms were asked by
+    (each as git stores it, or with CRLF endings as a checkout may write it), and none
+    where there was none: a turn that adds or changes them, rejected or skipped, left
+    others, and the forms would write what git checks out by rules the files do not
+    hold (QA s38 helper-116 R3: committed CRLF, or UTF-16 bytes as UTF-8 text)."""
+    for path, blob in op.attributes:
+        state = tree.get(path)
+        if state is None or not blob:
+            if state is not None or blob:
+                return False
+            continue
+        if blob_id(state.data) != blob and blob_id(state.data.replace(b"\r\n", b"\n")) != blob:
+            return False
+    return True
+
+
+def as_checked_out(op: Edit | FullFile, outcome: Outcome, proposal: Proposal,
+                   tree: Tree) -> tuple[Outcome, Proposal]:
     """``proposal`` written as git's checkout writes it when it is the blob ``op``'s
-    section leaves; the same objects otherwise."""
+    section leaves; the same objects otherwise. ``tree``: the files before ``op``; a
+    file the diff creates that was there already (an untracked file of the user's
+    holding the blob's bytes) is not rewritten (git would refuse to check it out: QA s38
+    helper-116 R11), nor any while the attributes do not hold (:func:`attributes_hold`)."""
     state = proposal.state
     if op.checked_out is None or not op.after_blob or blob_id(state.data) != op.after_blob:
+        return outcome, proposal
+    if (isinstance(op, FullFile) and op.creates and tree.get(proposal.path) is not None
+            or not attributes_hold(op, tree)):
         return outcome, proposal
     if isinstance(op.checked_out, bytes):
         form = op.checked_out

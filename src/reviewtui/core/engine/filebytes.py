@@ -123,7 +123,8 @@ def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
         return refused(path, "binary-verify", f"the binary patch for {path} does not "
                        f"produce git blob {payload.new_id[:12]}: the patch is damaged"), None
     kept = ""
-    if checkout is not None and checkout.new is not None:
+    if checkout is not None and checkout.new is not None and (
+            not op.attributes or _attributes_hold(op, tree)):
         # The file held git's checkout of the blob before: it gets git's checkout of the
         # blob after, as ``git checkout`` writes it here (git said, not worked out).
         data = checkout.new
@@ -145,6 +146,12 @@ def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
                     message=f"{verb} {path} ({len(data)} bytes, from a git binary "
                     f"{payload.kind}{kept})", before_state=current, after_state=state),
             state)
+
+
+def _attributes_hold(op: FullFile, tree: Tree) -> bool:
+    from reviewtui.core.engine.checkout import attributes_hold  # (a range changing them)
+
+    return attributes_hold(op, tree)
 
 
 def _submodule_refusal(path: str, payload: FileBytes) -> str:

@@ -153,7 +153,7 @@ class TurnSteps:
         if op.checked_out is not None:  # (a git range on a converting checkout)
             from reviewtui.core.engine.checkout import as_checked_out
 
-            outcome, proposal = as_checked_out(op, outcome, proposal)
+            outcome, proposal = as_checked_out(op, outcome, proposal, tree)
         adopt(proposal.state, tree.get(proposal.path), key, _span(op, outcome))
         try:
             new_tree = tree.set(proposal.path, proposal.state)

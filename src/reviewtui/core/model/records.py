@@ -160,9 +160,12 @@ class Edit:
     # shell/git_checkout.py), True for the blob with each LF written CRLF (the usual
     # conversion, kept as a flag: a copy of every version of every file would double the
     # memory of a range). A result that is that blob is written so (core/engine/
-    # checkout.py).
+    # checkout.py). ``attributes``: for a range that changes a .gitattributes, the ones
+    # (path, blob id; "" for none there) the forms were asked by, which the files must
+    # hold for them to be written (a turn that changes them rejected or skipped).
     after_blob: str = ""
     checked_out: bytes | bool | None = None
+    attributes: tuple[tuple[str, str], ...] = ()
     kind: OpKind = field(default=OpKind.EDIT, init=False)
 
     @property
@@ -241,8 +244,9 @@ class FullFile:
     literal: bool = False
     creates: bool = False  # the source says the file is new (``--- /dev/null``)
     was: tuple[str, ...] | None = None  # a link's old target, as the source says it
-    after_blob: str = ""  # as for :class:`Edit`
+    after_blob: str = ""  # these three as for :class:`Edit`
     checked_out: bytes | bool | None = None
+    attributes: tuple[tuple[str, str], ...] = ()
     kind: OpKind = field(default=OpKind.FULL_FILE, init=False)
 
     @property
