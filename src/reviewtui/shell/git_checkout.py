@@ -73,6 +73,7 @@ def checkout_forms(repo: Repo, base: str, *, checkout: bool
     blob, and only for a path the checkout may convert (:func:`_converting`)."""
     formed: _Formed = {}
     stored: dict[str, bytes] = {}  # blob id -> its bytes (a binary patch's, where needed)
+    listed: dict[str, dict[str, str]] = {}  # commit -> its .gitattributes files (path, id)
 
     def adjust(session: Session) -> Session:
         if not checkout:
@@ -98,7 +99,8 @@ def checkout_forms(repo: Repo, base: str, *, checkout: bool
         if binary:
             with contextlib.suppress(GitError):  # (a partial clone: patches as they come)
                 stored.update(zip(binary, repo.blobs(binary), strict=True))
-        held = _attributes_by(repo, epochs, base) if _touches_attributes(session) else {}
+        held = (_attributes_by(repo, epochs, base, listed) if _touches_attributes(session)
+                else {})
         return replace(session, turns=tuple(
             _turn(turn, before, after, formed, stored, held.get(after, ()))
             for turn, before, after in zip(session.turns, befores, epochs, strict=True)))
@@ -303,18 +305,22 @@ def _attribute_entries(repo: Repo, commit: str) -> bytes:
                     and entry.rsplit(b"\t", 1)[1].rsplit(b"/", 1)[-1] == name)
 
 
-def _attributes_by(repo: Repo, epochs: list[str], base: str
+def _attributes_by(repo: Repo, epochs: list[str], base: str,
+                   listed: dict[str, dict[str, str]]
                    ) -> dict[str, tuple[tuple[str, str], ...]]:
     """For each commit whose attributes the range's forms were asked by, its
     ``.gitattributes`` files (path, blob id), "" for a path another of them has: what the
-    files must hold for its forms to be written (core/engine/checkout.py)."""
+    files must hold for its forms to be written (core/engine/checkout.py). ``listed``:
+    the files of the commits listed before (the workbench reads the session again)."""
     files: dict[str, dict[str, str]] = {}
     for commit in dict.fromkeys([base, *epochs]):
+        if commit and commit not in listed:
+            listed[commit] = {entry.split(b"\t", 1)[1].decode("utf-8", "surrogateescape"):
+                              entry.split(b"\t", 1)[0].split()[2].decode()
+                              for entry in _attribute_entries(repo, commit).split(b"\0")
+                              if entry}
         if commit:
-            files[commit] = {entry.split(b"\t", 1)[1].decode("utf-8", "surrogateescape"):
-                             entry.split(b"\t", 1)[0].split()[2].decode()
-                             for entry in _attribute_entries(repo, commit).split(b"\0")
-                             if entry}
+            files[commit] = listed[commit]
     paths = sorted({path for held in files.values() for path in held})
     return {commit: tuple((path, held.get(path, "")) for path in paths)
             for commit, held in files.items()}
