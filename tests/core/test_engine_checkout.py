@@ -7,7 +7,7 @@ import hashlib
 
 from reviewtui.core.engine import Decision, evaluate_session
 from reviewtui.core.importers import import_session
-from reviewtui.core.model.records import Edit, FileBlock, FullFile, Session
+from reviewtui.core.model.records import Edit, FileBlock, FullFile, GitForms, Session
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import replace
 
@@ -49,7 +49,9 @@ def _session(forms: dict[str, bytes | bool]) -> Session:
     session = import_session(DIFF, "range.patch", format="unified", root="/p")
 
     def formed(op: Edit | FullFile) -> Edit | FullFile:
-        return replace(op, checked_out=forms.get(op.path)) if op.after_blob else op
+        if op.git_forms is None:
+            return op
+        return replace(op, git_forms=replace(op.git_forms, checked_out=forms.get(op.path)))
 
     turns = tuple(replace(turn, reply=replace(turn.reply, blocks=tuple(
         replace(block, ops=tuple(formed(op) for op in block.ops))
@@ -66,8 +68,9 @@ def _final(session: Session, decisions: dict | None = None) -> Tree:  # type: ig
 
 def test_only_the_last_operation_of_a_section_names_the_blob_it_leaves() -> None:
     ops = [op for turn in _session({}).turns for op in turn.reply.ops]
-    assert [(op.path, getattr(op, "after_blob", None)) for op in ops] == [
-        ("f.txt", ""), ("f.txt", _blob(AFTER)), ("n.txt", _blob(b"n\n"))]
+    assert [(op.path, op.git_forms) for op in ops] == [
+        ("f.txt", None), ("f.txt", GitForms(_blob(AFTER), _blob(BEFORE))),
+        ("n.txt", GitForms(_blob(b"n\n")))]
 
 
 def test_the_blob_is_written_as_the_checkout_writes_it() -> None:

@@ -181,8 +181,8 @@ def test_a_plain_checkout_asks_git_nothing_and_changes_no_operation(tmp_path: Pa
     patch = tmp_path / "range.patch"
     patch.write_bytes(git_log(source, base, head))
     session = load_session(patch).session
-    blobs = [op.after_blob for t in session.turns for op in t.reply.ops
-             if not hasattr(op, "args")]
+    blobs = [op.git_forms.after_blob for t in session.turns for op in t.reply.ops
+             if getattr(op, "git_forms", None) is not None]
     assert sorted(blobs) == sorted(git(source, "rev-parse", f"{head}:{name}").strip()
                                    for name in ("f.txt", "n.txt"))
     adjust = checkout_forms(Repo.at(source), base, checkout=True)
@@ -312,3 +312,73 @@ def test_a_subfolder_as_root_is_refused(tmp_path: Path,
                  "--yes"]) == 2
     assert "--root must be its top folder" in capsys.readouterr().err
     assert sorted(disk_of(repo)) == ["sub/k"]
+
+
+def _steps(tmp_path: Path, steps: list[dict[str, bytes | None]]) -> tuple[Path, list[str]]:
+    """A source repository of these commits (each: path -> bytes, None: removed)."""
+    source = new_repo(tmp_path / "source")
+    commits = []
+    for files in steps:
+        for name, data in files.items():
+            if data is None:
+                (source / name).unlink()
+                continue
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            (source / name).write_bytes(data)
+        git(source, "add", "-A")
+        git(source, "commit", "-q", "--allow-empty", "-m", "step")
+        commits.append(git(source, "rev-parse", "HEAD").strip())
+    return source, commits
+
+
+def test_a_file_written_crlf_is_written_as_stored_once_the_attributes_go(
+        tmp_path: Path) -> None:
+    """One commit writes f.txt with CRLF by its ``eol=crlf``, a later one removes the
+    attribute, a third edits f.txt: git writes the new blob as it is (LF); the review kept
+    the file's CRLF, and ``--commit`` committed it (QA s38 helper-116 R1)."""
+    source, commits = _steps(tmp_path, [
+        {"f.txt": b"one\ntwo\n"},
+        {".gitattributes": b"*.txt eol=crlf\n", "f.txt": b"one\nTWO\n"},
+        {".gitattributes": None},
+        {"f.txt": b"one\ntwo\n"},
+    ])
+    repo = _clone(source, tmp_path / "review", commits[0], ())
+    git(repo, "switch", "-q", "-c", "work")
+    assert main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--yes", "--commit"]) == 0
+    assert (repo / "f.txt").read_bytes() == b"one\ntwo\n"
+    assert tree_of(repo, "HEAD") == tree_of(source, commits[-1])
+
+
+def test_a_blob_with_a_cr_is_written_as_autocrlf_leaves_it(tmp_path: Path) -> None:
+    """autocrlf writes a new file CRLF; a later commit puts a CR in one of its lines, and
+    git checks that blob out as it is (a blob holding CR is not converted): the review
+    wrote every line CRLF (QA s38 helper-116 R2)."""
+    source, commits = _steps(tmp_path, [
+        {"k": b"k\n"},
+        {"n.txt": b"a\nb\nc\n"},
+        {"n.txt": b"a\nB\r\nc\n"},
+    ])
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    assert main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--yes"]) == 0
+    assert (repo / "n.txt").read_bytes() == b"a\nB\r\nc\n"
+    assert disk_of(repo) == disk_of(_clone(source, tmp_path / "at-head", commits[-1],
+                                           AUTOCRLF))
+
+
+def test_a_crlf_file_with_a_change_of_yours_keeps_it_when_git_would_not_convert(
+        tmp_path: Path) -> None:
+    """The same range, but your own edit in n.txt before the commit that adds the CR: the
+    file is not git's checkout of the blob before, so the review's bytes stand (your
+    line kept), not git's checkout of B."""
+    source, commits = _steps(tmp_path, [
+        {"k": b"k\n"},
+        {"n.txt": b"a\nb\nc\nd\ne\nf\ng\n"},
+        {"n.txt": b"a\nB\r\nc\nd\ne\nf\ng\n"},
+    ])
+    repo = _clone(source, tmp_path / "review", commits[1], AUTOCRLF)
+    (repo / "n.txt").write_bytes(b"a\r\nb\r\nc\r\nd\r\ne\r\nf\r\nmine\r\n")
+    assert main(["apply", "--git", f"{commits[1]}..{commits[-1]}", "--root", str(repo),
+                 "--yes"]) == 0
+    assert (repo / "n.txt").read_bytes().endswith(b"mine\r\n")

@@ -79,7 +79,7 @@ def checkout_forms(repo: Repo, base: str, *, checkout: bool
         if not checkout:
             return session
         epochs = _epochs(session, base)
-        befores = [base, *epochs[:-1]]
+        befores = _found_by(session, epochs, base)
         wanted: dict[tuple[str, str, str], None] = {}
         for turn, before, after in zip(session.turns, befores, epochs, strict=True):
             for op in turn.reply.ops:
@@ -96,6 +96,13 @@ def checkout_forms(repo: Repo, base: str, *, checkout: bool
                   and (patch := _patch(op)) is not None
                   for blob in _binary_blobs(op, patch, before, after, formed)
                   if blob not in stored]
+        # A text file converted before its section and not after it (attributes that
+        # stop converting it, a blob with a CR): its form is the blob's own bytes.
+        binary += [blob for turn, before, after in zip(session.turns, befores, epochs,
+                                                        strict=True)
+                   for op in turn.reply.ops
+                   if (blob := _unconverted_after(op, before, after, formed))
+                   and blob not in stored]
         if binary:
             with contextlib.suppress(GitError):  # (a partial clone: patches as they come)
                 stored.update(zip(binary, repo.blobs(binary), strict=True))
@@ -122,25 +129,65 @@ def _full(blob: str) -> bool:
     return len(blob) == 40 and blob != NULL_ID
 
 
-def _blobs_of(op: object, before: str, after: str) -> list[tuple[str, str, str]]:
+# For one turn: the commit by whose attributes the file at a path was last checked out
+# (the range's start for a path no turn before wrote; "" the turn before's, for any path)
+_Before = dict[str, str]
+
+
+def _found_by(session: Session, epochs: list[str], base: str) -> list[_Before]:
+    """For each turn, the commit whose attributes its files were written by before it:
+    the one the turn before read, for a binary patch (as before s38), and for a file
+    another section of the range left, that section's (a file written CRLF by one
+    commit's attributes keeps that form while commits that do not touch it pass, as git
+    leaves a file it does not check out: QA s38 helper-116 R1)."""
+    found: list[_Before] = []
+    last: dict[str, str] = {}
+    for turn, previous, epoch in zip(session.turns, [base, *epochs[:-1]], epochs,
+                                     strict=True):
+        paths = [op.path for op in turn.reply.ops
+                 if isinstance(op, (Edit, FullFile)) and op.git_forms is not None]
+        found.append({"": previous, **{path: last.get(path, base) for path in paths}})
+        last.update(dict.fromkeys(paths, epoch))
+    return found
+
+
+def _blobs_of(op: object, before: _Before, after: str) -> list[tuple[str, str, str]]:
     """The (commit, path, blob) whose checkout forms ``op`` needs: a binary patch's two
-    blobs (the one before by the attributes before the turn), or the blob the operation
-    leaves; none for a link (no bytes of its own) or a path git could not have written."""
+    blobs, or those the operation's section finds and leaves (:class:`GitForms`), the
+    one before by the attributes before the turn; none for a link (no bytes of its own)
+    or a path git could not have written."""
     if not isinstance(op, (Edit, FullFile)) or not _plain_path(op.path):
         return []
     if (patch := _patch(op)) is not None:
-        return [(before, op.path, patch.old_id), (after, op.path, patch.new_id)]
-    if not op.after_blob or (isinstance(op, FullFile) and op.mode is not None
-                             and op.mode & 0o170000 == 0o120000):
+        return [(before[""], op.path, patch.old_id), (after, op.path, patch.new_id)]
+    forms = op.git_forms
+    if forms is None or (isinstance(op, FullFile) and op.mode is not None
+                         and op.mode & 0o170000 == 0o120000):
         return []
-    return [(after, op.path, op.after_blob)]
+    found = before.get(op.path, before[""])
+    return [(after, op.path, forms.after_blob),
+            *([(found, op.path, forms.before_blob)] if forms.before_blob else [])]
 
 
-def _binary_blobs(op: FullFile, patch: FileBytes, before: str, after: str,
+def _unconverted_after(op: object, before: _Before, after: str, formed: _Formed) -> str:
+    """The blob ``op``'s section leaves where it finds one git's checkout converts and
+    leaves one it does not (:func:`_op` then needs the blob's own bytes); "" otherwise."""
+    if not isinstance(op, (Edit, FullFile)) or op.git_forms is None \
+            or not op.git_forms.before_blob or _patch(op) is not None:
+        return ""
+    forms = op.git_forms
+    if (formed.get((before.get(op.path, before[""]), op.path, forms.before_blob)) is not None
+            and formed.get((after, op.path, forms.after_blob)) is None
+            and (after, op.path, forms.after_blob) in formed):
+        return forms.after_blob
+    return ""
+
+
+def _binary_blobs(op: FullFile, patch: FileBytes, before: _Before, after: str,
                   formed: _Formed) -> list[str]:
     """The blobs a binary patch's forms need (none when git checks both out as they are)."""
     old, new = patch.old_id, patch.new_id
-    if formed.get((before, op.path, old)) is None and formed.get((after, op.path, new)) is None:
+    if formed.get((before[""], op.path, old)) is None and formed.get((after, op.path, new)) is None:
         return []
     return [old, new]
 
@@ -390,7 +437,7 @@ def _converting(repo: Repo, paths: list[str]) -> set[str]:
     return found
 
 
-def _turn(turn: Turn, before: str, after: str, formed: _Formed,
+def _turn(turn: Turn, before: _Before, after: str, formed: _Formed,
           stored: dict[str, bytes], attributes: tuple[tuple[str, str], ...]) -> Turn:
     blocks = []
     for block in turn.reply.blocks:
@@ -405,7 +452,7 @@ def _turn(turn: Turn, before: str, after: str, formed: _Formed,
     return replace(turn, reply=replace(turn.reply, blocks=tuple(blocks)))
 
 
-def _op(op: Edit | FullFile, before: str, after: str, formed: _Formed,
+def _op(op: Edit | FullFile, before: _Before, after: str, formed: _Formed,
         stored: dict[str, bytes], attributes: tuple[tuple[str, str], ...]
         ) -> Edit | FullFile:
     if isinstance(op, FullFile) and (patch := _patch(op)) is not None:
@@ -415,14 +462,23 @@ def _op(op: Edit | FullFile, before: str, after: str, formed: _Formed,
         old_blob, new_blob = stored.get(old_id), stored.get(new_id)
         if old_blob is None or new_blob is None:
             return op
-        old = _form(formed.get((before, op.path, old_id)), old_blob)
+        old = _form(formed.get((before[""], op.path, old_id)), old_blob)
         new = _form(formed.get((after, op.path, new_id)), new_blob)
-        forms = (CheckoutForms(old if old is not None else old_blob, old_blob) if new is None
+        taken = (CheckoutForms(old if old is not None else old_blob, old_blob) if new is None
                  else CheckoutForms(old if old is not None else old_blob, old_blob, new,
                                     new_blob))
-        return replace(op, payload=replace(patch, checkout=forms), attributes=attributes)
-    if op.after_blob and op.checked_out is None:
-        form = formed.get((after, op.path, op.after_blob))
-        if form is not None:
-            return replace(op, checked_out=form, attributes=attributes)
-    return op
+        kept = op.git_forms
+        return replace(op, payload=replace(patch, checkout=taken), git_forms=(
+            replace(kept, attributes=attributes) if kept is not None else None))
+    forms = op.git_forms
+    if forms is None or forms.checked_out is not None or forms.checked_before is not None:
+        return op
+    form = formed.get((after, op.path, forms.after_blob))
+    found = (formed.get((before.get(op.path, before[""]), op.path, forms.before_blob))
+             if forms.before_blob else None)
+    if form is None and found is not None:
+        form = stored.get(forms.after_blob)  # (converted before, not after: the blob)
+    if form is None:
+        return op
+    return replace(op, git_forms=replace(forms, checked_out=form, checked_before=found,
+                                         attributes=attributes))

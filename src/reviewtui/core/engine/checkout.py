@@ -23,7 +23,7 @@ from reviewtui.core.engine.file_edits import Proposal
 from reviewtui.core.importers.gitbinary import blob_id
 from reviewtui.core.model.filestate import FileState
 from reviewtui.core.model.outcome import Outcome
-from reviewtui.core.model.records import Edit, FullFile
+from reviewtui.core.model.records import Edit, FullFile, GitForms
 from reviewtui.core.model.tree import Tree
 from reviewtui.core.record import replace
 
@@ -31,13 +31,13 @@ CRLF_NOTE = "written with CRLF line endings, as git's checkout writes it here"
 OTHER_NOTE = "written as git's checkout writes it here (its attributes convert it)"
 
 
-def attributes_hold(op: Edit | FullFile, tree: Tree) -> bool:
-    """Whether ``tree`` holds the ``.gitattributes`` files ``op``'s forms were asked by
-    (each as git stores it, or with CRLF endings as a checkout may write it), and none
-    where there was none: a turn that adds or changes them, rejected or skipped, left
-    others, and the forms would write what git checks out by rules the files do not
-    hold (QA s38 helper-116 R3: committed CRLF, or UTF-16 bytes as UTF-8 text)."""
-    for path, blob in op.attributes:
+def attributes_hold(forms: GitForms, tree: Tree) -> bool:
+    """Whether ``tree`` holds the ``.gitattributes`` files the forms were asked by (each
+    as git stores it, or with CRLF endings as a checkout may write it), and none where
+    there was none: a turn that adds or changes them, rejected or skipped, left others,
+    and the forms would write what git checks out by rules the files do not hold (QA s38
+    helper-116 R3: committed CRLF, or UTF-16 bytes as UTF-8 text)."""
+    for path, blob in forms.attributes:
         state = tree.get(path)
         if state is None or not blob:
             if state is not None or blob:
@@ -49,28 +49,58 @@ def attributes_hold(op: Edit | FullFile, tree: Tree) -> bool:
 
 
 def as_checked_out(op: Edit | FullFile, outcome: Outcome, proposal: Proposal,
-                   tree: Tree) -> tuple[Outcome, Proposal]:
+                   tree: Tree, start: Tree) -> tuple[Outcome, Proposal]:
     """``proposal`` written as git's checkout writes it when it is the blob ``op``'s
-    section leaves; the same objects otherwise. ``tree``: the files before ``op``; a
-    file the diff creates that was there already (an untracked file of the user's
-    holding the blob's bytes) is not rewritten (git would refuse to check it out: QA s38
-    helper-116 R11), nor any while the attributes do not hold (:func:`attributes_hold`)."""
-    state = proposal.state
-    if op.checked_out is None or not op.after_blob or blob_id(state.data) != op.after_blob:
+    section leaves, or that blob's text in other line endings where the file was git's
+    checkout of the blob before at the turn's start (``start``: a checkout then, its
+    form since changed, as git would rewrite it); the same objects otherwise. ``tree``:
+    the files before ``op``; a file the diff creates that was there already (an
+    untracked file of the user's holding the blob's bytes) is not rewritten (git would
+    refuse to check it out: QA s38 helper-116 R11), nor any while the attributes do not
+    hold (:func:`attributes_hold`)."""
+    forms, state = op.git_forms, proposal.state
+    if forms is None or (isinstance(op, FullFile) and op.creates
+                         and tree.get(proposal.path) is not None):
         return outcome, proposal
-    if (isinstance(op, FullFile) and op.creates and tree.get(proposal.path) is not None
-            or not attributes_hold(op, tree)):
-        return outcome, proposal
-    if isinstance(op.checked_out, bytes):
-        form = op.checked_out
-    elif op.checked_out is True:
-        form = state.data.replace(b"\n", b"\r\n")
+    if blob_id(state.data) == forms.after_blob:
+        form = _form(forms.checked_out, state.data)
     else:
-        return outcome, proposal
-    if form == state.data:
+        form = _rewritten(forms, state.data, start.get(proposal.path))
+    if form is None or form == state.data or not attributes_hold(forms, tree):
         return outcome, proposal
     written = FileState.from_bytes(form, mode=state.mode, revision=state.revision)
     note = CRLF_NOTE if form == state.data.replace(b"\n", b"\r\n") else OTHER_NOTE
     hint = "; ".join(part for part in (outcome.hint, note) if part)
     return (replace(outcome, hint=hint, after_state=written),
             Proposal(proposal.path, written))
+
+
+def _form(kept: bytes | bool | None, blob: bytes) -> bytes | None:
+    """The bytes a kept form stands for, of ``blob`` (True: with CRLF line endings)."""
+    if kept is True:
+        return blob.replace(b"\n", b"\r\n")
+    return kept if isinstance(kept, bytes) else None
+
+
+def _rewritten(forms: GitForms, data: bytes, was: FileState | None) -> bytes | None:
+    """Git's checkout of the blob after, where the file was exactly git's checkout of the
+    blob before at the turn's start, that one converted, and ``data`` (the review's
+    result) is the blob after's text in other line endings: the review kept the file's
+    CRLF where git now writes the blob as it is (QA s38 helper-116: R1, attributes that
+    stop converting it; R2, a blob that holds a CR, which autocrlf leaves alone). None
+    otherwise: a file with changes of its own, a hunk rejected or rewritten."""
+    if was is None or not forms.before_blob or forms.checked_before is None:
+        return None
+    if forms.checked_before is True:
+        lf = was.data.replace(b"\r\n", b"\n")
+        if blob_id(lf) != forms.before_blob or _form(True, lf) != was.data:
+            return None
+    elif forms.checked_before != was.data:
+        return None
+    after = data.replace(b"\r\n", b"\n")
+    if forms.checked_out is True:
+        return _form(True, after) if blob_id(after) == forms.after_blob else None
+    if isinstance(forms.checked_out, bytes) and forms.checked_out.replace(b"\r\n",
+                                                                          b"\n") == after:
+        return forms.checked_out
+    return None

@@ -150,10 +150,14 @@ class TurnSteps:
             outcome, proposal = held_to_pin(outcome, proposal, decision.at, op)
         if proposal is None or not self._lands(outcome, decision):
             return state, OpResult(key, op, outcome, decision, False), None
-        if op.checked_out is not None:  # (a git range on a converting checkout)
-            from reviewtui.core.engine.checkout import as_checked_out
+        forms = op.git_forms
+        if forms is not None and (forms.checked_out is not None
+                                  or forms.checked_before is not None):
+            from reviewtui.core.engine.checkout import as_checked_out  # (converting checkout)
 
-            outcome, proposal = as_checked_out(op, outcome, proposal, tree)
+            # (self.states[-1]: the checkpoint this turn started from)
+            outcome, proposal = as_checked_out(op, outcome, proposal, tree,
+                                               self.states[-1].tree)
         adopt(proposal.state, tree.get(proposal.path), key, _span(op, outcome))
         try:
             new_tree = tree.set(proposal.path, proposal.state)

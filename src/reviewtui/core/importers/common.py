@@ -22,6 +22,7 @@ from reviewtui.core.model.records import (
     Edit,
     FileBlock,
     FullFile,
+    GitForms,
     Operation,
     ParseProblem,
     Reply,
@@ -41,11 +42,13 @@ class Change:
     span: Span = field(default_factory=lambda: Span(1, 1))
 
 
-def ends_as(change: Change, blob: str) -> Change:
-    """``change`` with git's id of the file its section leaves (``blob``, from the diff's
-    ``index`` line) on the operation that leaves it: the last one, a mode change after it
-    aside (it keeps the content). Nothing for an abbreviated or null id, a section that
-    is not whole (its last operation cannot apply) or one that ends with a command."""
+def ends_as(change: Change, blob: str, before: str = "") -> Change:
+    """``change`` with git's ids of the file its section leaves (``blob``) and finds
+    (``before``), from the diff's ``index`` line, on the operation that leaves it
+    (:class:`GitForms`): the last one, a mode change after it aside (it keeps the
+    content). Nothing for an abbreviated or null id, a section that is not whole (its last
+    operation cannot apply) or one that ends with a command; no ``before`` for a rename
+    (the file it finds is at another path)."""
     if len(blob) != 40 or not blob.strip("0"):
         return change
     ops = change.ops
@@ -54,7 +57,9 @@ def ends_as(change: Change, blob: str) -> Change:
         at -= 1
     last = ops[at] if ops else None
     if isinstance(last, (Edit, FullFile)) and _payload(last) in ("", "literal", "delta"):
-        ops[at] = replace(last, after_blob=blob)
+        moved = any(isinstance(op, ConsoleCommand) for op in ops)
+        known = len(before) == 40 and before.strip("0") and not moved
+        ops[at] = replace(last, git_forms=GitForms(blob, before if known else ""))
     return change
 
 

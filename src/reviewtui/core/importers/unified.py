@@ -15,7 +15,7 @@ series (``From <sha> ...`` mails) one turn per commit, its subject as the reques
 * ``GIT binary patch`` (``literal``/``delta``): a :class:`FullFile` carrying the bytes;
   ``Binary files a/x and b/x differ`` (no data): one that cannot apply (``diff-binary``);
 * ``new file mode``/``new mode``: the file's mode afterwards (``120000``: a symbolic link);
-* ``index A..B`` in full: B on the section's last operation (``after_blob``);
+* ``index A..B`` in full: both on the section's last operation (``GitForms``);
 * copies cannot be replayed: a problem on the turn (``diff-copy``).
 
 Hunks are read by their line counts, as ``git apply`` does; a hunk that ends before its
@@ -164,7 +164,7 @@ def import_unified(text: str, source: str, *, root: str | None = None,
         if not sections and not notes:
             continue
         found_any = True
-        changes = [ends_as(change, s.new_id) for s in sections
+        changes = [ends_as(change, s.new_id, s.old_id) for s in sections
                    if (change := _change(s, lines, notes, root, literal)) is not None]
         span = Span(start + 1, max(start + 1, stop))
         request = mail_subject(lines, start, stop)

@@ -91,6 +91,30 @@ class LineBytes:
 
 
 @record(frozen=True, slots=True)
+class GitForms:
+    """What a git diff says of a file around one section (on its last operation), and what
+    a converting checkout writes for it (core/engine/checkout.py).
+
+    ``after_blob``: git's id of the file once the section is done (40 hex); ``before_blob``
+    the id before it ("" for a new file or a rename). The git source asks git what its
+    checkout writes for them here (shell/git_checkout.py): ``checked_out`` for the blob
+    after, where that is not the blob (bytes; True for the blob with each LF written CRLF,
+    kept as a flag, as a copy of every version would double the memory of a range; the
+    blob's own bytes where the one before was converted and this one is not), and
+    ``checked_before`` likewise for the blob before (None: not converted, or not asked).
+    ``attributes``: for a range that changes a ``.gitattributes``, the ones (path, blob
+    id; "" for none there) the forms were asked by, which the files must hold for them to
+    be written (a turn that changes them may be rejected or skipped).
+    """
+
+    after_blob: str
+    before_blob: str = ""
+    checked_out: bytes | bool | None = None
+    checked_before: bytes | bool | None = None
+    attributes: tuple[tuple[str, str], ...] = ()
+
+
+@record(frozen=True, slots=True)
 class Edit:
     """A search/replace edit under a file header.
 
@@ -153,19 +177,9 @@ class Edit:
     # hunk's line number is exact (see core/engine/preimage.py).
     preimage: str = ""
     earlier: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...] = ()
-    # What a git diff says the file is once its section is done (the section's last
-    # operation only): ``after_blob`` its git id (40 hex); ``checked_out`` what git's
-    # checkout writes for that blob here where that is not the blob (core.autocrlf, an
-    # eol or working-tree-encoding attribute: the git source asks git,
-    # shell/git_checkout.py), True for the blob with each LF written CRLF (the usual
-    # conversion, kept as a flag: a copy of every version of every file would double the
-    # memory of a range). A result that is that blob is written so (core/engine/
-    # checkout.py). ``attributes``: for a range that changes a .gitattributes, the ones
-    # (path, blob id; "" for none there) the forms were asked by, which the files must
-    # hold for them to be written (a turn that changes them rejected or skipped).
-    after_blob: str = ""
-    checked_out: bytes | bool | None = None
-    attributes: tuple[tuple[str, str], ...] = ()
+    # What a git diff says of the file around its section (the section's last operation
+    # only): see :class:`GitForms`.
+    git_forms: GitForms | None = None
     kind: OpKind = field(default=OpKind.EDIT, init=False)
 
     @property
@@ -244,9 +258,7 @@ class FullFile:
     literal: bool = False
     creates: bool = False  # the source says the file is new (``--- /dev/null``)
     was: tuple[str, ...] | None = None  # a link's old target, as the source says it
-    after_blob: str = ""  # these three as for :class:`Edit`
-    checked_out: bytes | bool | None = None
-    attributes: tuple[tuple[str, str], ...] = ()
+    git_forms: GitForms | None = None  # as for :class:`Edit`
     kind: OpKind = field(default=OpKind.FULL_FILE, init=False)
 
     @property
