@@ -90,13 +90,21 @@ def test_a_byte_order_mark_a_commit_drops_is_dropped_on_a_crlf_checkout(
     assert disk_of(repo) == disk_of(want)
 
 
-def test_a_range_that_adds_attributes_writes_by_them(tmp_path: Path) -> None:
-    """No autocrlf: B's own .gitattributes asks for CRLF (A's attributes said nothing)."""
-    repo, want, _ = _replay(tmp_path, {"f.txt": b"a\n"},
-                            {".gitattributes": b"*.txt text eol=crlf\n",
-                             "f.txt": b"a\nb\n", "g.txt": b"g\n"}, ())
-    assert (repo / "f.txt").read_bytes() == b"a\r\nb\r\n"
-    assert disk_of(repo) == disk_of(want)
+def test_a_range_that_adds_attributes_commits_b_though_its_text_is_not_converted(
+        tmp_path: Path) -> None:
+    """A range that changes a ``.gitattributes`` gets no forms (following them from
+    commit to commit was tried in s38 and taken out: QA helper-116, helper-117): its
+    text is written as the review writes it (LF here, where git's checkout of B writes
+    CRLF: QA s37 helper-111 F6, open), and ``--commit`` still commits B's tree."""
+    source, base, head = _source(tmp_path, {"f.txt": b"a\n"},
+                                 {".gitattributes": b"*.txt text eol=crlf\n",
+                                  "f.txt": b"a\nb\n", "g.txt": b"g\n"})
+    repo = _clone(source, tmp_path / "review", base, ())
+    git(repo, "switch", "-q", "-c", "work")
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes",
+                 "--commit"]) == 0
+    assert (repo / "f.txt").read_bytes() == b"a\nb\n"
+    assert tree_of(repo, "HEAD") == tree_of(source, head)
 
 
 def test_an_expanded_id_with_crlf_is_written_as_git_expands_it(tmp_path: Path) -> None:
@@ -108,40 +116,6 @@ def test_an_expanded_id_with_crlf_is_written_as_git_expands_it(tmp_path: Path) -
     assert (repo / "id.txt").read_bytes().startswith(b"$Id: ")
     assert (repo / "plain.txt").read_bytes() == b"p\r\nq\r\n"
     assert disk_of(repo) == disk_of(want)
-
-
-def test_each_turn_is_checked_out_by_its_own_commits_attributes(tmp_path: Path) -> None:
-    """Attributes added in the middle of a range: the turns after them are written by
-    them, each found by its commit's ``From`` line in the session file. Each checkpoint
-    (``apply --turns``) is compared with a clone git switched commit by commit to the
-    same one: the files a turn leaves alone stay as they were (as git leaves them)."""
-    source = new_repo(tmp_path / "source")
-    steps: list[dict[str, bytes]] = [
-        {"f.txt": b"a\n"},
-        {"f.txt": b"a\nb\n", "early.txt": b"e\n"},
-        {".gitattributes": b"*.txt text eol=crlf\n"},
-        {"f.txt": b"a\nb\nc\n", "late.txt": b"l\n"},
-        {"sub/.gitattributes": b"*.txt -text\n", "sub/raw.txt": b"r\n", "top.txt": b"t\n"},
-    ]
-    commits = []
-    for files in steps:
-        for name, data in files.items():
-            (source / name).parent.mkdir(parents=True, exist_ok=True)
-            (source / name).write_bytes(data)
-        git(source, "add", "-A")
-        git(source, "commit", "-q", "-m", "step")
-        commits.append(git(source, "rev-parse", "HEAD").strip())
-    switched = _clone(source, tmp_path / "switched", commits[0], ())
-    for n in range(1, len(commits)):
-        where = tmp_path / f"turns-{n}"
-        repo = _clone(source, where, commits[0], ())
-        spec = f"{commits[0]}..{commits[-1]}"
-        assert main(["apply", "--git", spec, "--root", str(repo), "--yes",
-                     "--turns", f"1-{n}"]) == 0
-        git(switched, "checkout", "-q", "--detach", commits[n])
-        assert disk_of(repo) == disk_of(switched), n
-    assert (repo / "late.txt").read_bytes() == b"l\r\n"
-    assert (repo / "sub" / "raw.txt").read_bytes() == b"r\n"
 
 
 def test_a_utf16_checkout_gets_utf16_and_commits_the_blob(tmp_path: Path) -> None:
@@ -241,7 +215,8 @@ def test_forms_wait_for_the_attributes_they_were_asked_by(
         tmp_path: Path, how: str) -> None:
     """The turn that adds ``.gitattributes`` skipped (``--turns``) or its attributes
     rejected: the files hold no rule asking for CRLF, so none is written, and the commit
-    holds B's blobs (QA s38 helper-116 R3: CRLF committed, exit 0)."""
+    holds B's blobs (QA s38 helper-116 R3: forms asked by the attributes to come were
+    written, CRLF committed, exit 0; a range that changes attributes now gets none)."""
     source = new_repo(tmp_path / "source")
     (source / "f.txt").write_bytes(b"one\ntwo\n")
     git(source, "add", "-A")
@@ -333,9 +308,10 @@ def _steps(tmp_path: Path, steps: list[dict[str, bytes | None]]) -> tuple[Path, 
 
 def test_a_file_written_crlf_is_written_as_stored_once_the_attributes_go(
         tmp_path: Path) -> None:
-    """One commit writes f.txt with CRLF by its ``eol=crlf``, a later one removes the
-    attribute, a third edits f.txt: git writes the new blob as it is (LF); the review kept
-    the file's CRLF, and ``--commit`` committed it (QA s38 helper-116 R1)."""
+    """One commit adds ``eol=crlf`` and edits f.txt, a later one removes the attribute, a
+    third edits f.txt: git writes the last blob as it is (LF). Following the attributes,
+    the review kept the CRLF it had written, and ``--commit`` committed it (QA s38
+    helper-116 R1); a range that changes attributes now gets no forms, and ends as B."""
     source, commits = _steps(tmp_path, [
         {"f.txt": b"one\ntwo\n"},
         {".gitattributes": b"*.txt eol=crlf\n", "f.txt": b"one\nTWO\n"},
@@ -382,3 +358,35 @@ def test_a_crlf_file_with_a_change_of_yours_keeps_it_when_git_would_not_convert(
     assert main(["apply", "--git", f"{commits[1]}..{commits[-1]}", "--root", str(repo),
                  "--yes"]) == 0
     assert (repo / "n.txt").read_bytes().endswith(b"mine\r\n")
+
+
+def test_an_autocrlf_with_no_value_is_true_as_git_reads_it(tmp_path: Path) -> None:
+    """``[core] autocrlf`` with no value: true to git, which writes CRLF; read as false,
+    the new file was written LF (QA s38 helper-117 N1)."""
+    source, base, head = _source(tmp_path, {"k": b"k\n"}, {"n.txt": b"n\n"})
+    repo = _clone(source, tmp_path / "review", base, ())
+    with (repo / ".git" / "config").open("a") as config:
+        config.write("[core]\n\tautocrlf\n")
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes"]) == 0
+    assert (repo / "n.txt").read_bytes() == b"n\r\n"
+
+
+def test_a_kept_session_on_a_checkout_of_another_commit_takes_no_forms(
+        tmp_path: Path) -> None:
+    """The kept session file applied on the checkout moved to another commit (whose
+    attributes say ``-text``): its files were written by that commit's attributes, not
+    the range's start's, and a forged header can name any start (QA s38 helper-117 N3):
+    no forms, the text as the review writes it, as ``git cherry-pick`` writes it."""
+    from reviewtui.shell.git_sources import open_range
+
+    source, base, head = _source(tmp_path, {"k": b"k\n"}, {"n.txt": b"n\n"})
+    repo = _clone(source, tmp_path / "review", base, AUTOCRLF)
+    open_range(f"{base}..{head}", str(repo), keep=True).close()  # (the file kept, as open)
+    kept = next((repo / ".git" / "reviewtui").glob("range-*.patch"))
+    (repo / ".gitattributes").write_text("*.txt -text\n")
+    git(repo, "add", ".gitattributes")
+    git(repo, "commit", "-q", "-m", "attributes of mine")
+    done = subprocess.run([sys.executable, "-m", "reviewtui", "apply", str(kept), "--root",
+                           str(repo), "--yes"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert (repo / "n.txt").read_bytes() == b"n\n"

@@ -13,30 +13,32 @@ stores them, and is written so), two kinds of operation need to know what it wri
   the file is exactly git's checkout of the blob before, and writes git's checkout of the
   blob after (``core/engine/filebytes.py``). Writing the LF form's result with CRLF by
   hand was tried and reverted (QA s36 helper-105: git does not convert every blob so).
-- The last operation of each file's section says which blob it leaves
-  (``Edit.after_blob``). A new file, or one git had left as it stores it (no newline,
+- The last operation of each file's section says which blobs it finds and leaves
+  (``Edit.git_forms``). A new file, or one git had left as it stores it (no newline,
   CRLF already in the blob, empty), came out of the review as git stores the new version:
-  LF where git writes CRLF, UTF-8 where it writes UTF-16 (QA s37 helper-111 F3, F4, F6).
-  It now carries git's checkout of that blob where that is other bytes (``checked_out``);
-  a result that is exactly the blob is written so (``core/engine/checkout.py``).
+  LF where git writes CRLF, UTF-8 where it writes UTF-16 (QA s37 helper-111 F3, F4). It
+  now carries git's checkout of those blobs where that is other bytes (``checked_out``,
+  ``checked_before``); a result that is exactly the blob is written so, and so is one
+  that is its text in other line endings on a file that was git's checkout of the blob
+  before (``core/engine/checkout.py``).
 
-Git says what its checkout writes, by the attributes of the right commit: each blob is
-checked out into an empty folder from an index of that commit with the blob put at its
-path (:func:`_checked_out`). A file's form before a turn is by the attributes of the
-commit before it, after the turn by the turn's own commit's (:func:`_epochs`: a range that
-adds, edits or removes a ``.gitattributes`` is read right, which the working tree's
-attributes, read by ``git cat-file --filters`` until s38, were not: such a patch was
-refused). The repository's filter programs stay off (:attr:`Repo.overrides`), as
-everywhere. Not covered: a pure rename into a folder whose attributes differ (git names no
-blob: the bytes move as they are, QA s37 helper-111 F5).
+Git says what its checkout writes: each blob is checked out into an empty folder from an
+index holding the range's start's ``.gitattributes`` files and the blob at its path
+(:func:`_checked_out`). A range that adds, edits or removes a ``.gitattributes`` gets no
+forms at all (its binary patches are refused, its text written as the review writes it,
+as before s38): following the attributes from commit to commit was tried in s38 and
+taken out after two QA passes (helper-116, helper-117) found a turn's files checked by
+attributes it had not written yet, a reviewer's accepts not re-evaluating the files they
+govern, and the review's own attribute files read back as the user's. The repository's
+filter programs stay off (:attr:`Repo.overrides`), as everywhere. Not covered: a pure
+rename into a folder whose attributes differ (git names no blob: the bytes move as they
+are, QA s37 helper-111 F5).
 """
 
 from __future__ import annotations
 
-import bisect
 import contextlib
 import os
-import re
 import tempfile
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -60,9 +62,9 @@ from reviewtui.shell.git import Repo
 
 ATTRIBUTES = ".gitattributes"
 
-# (commit whose attributes apply, path, blob) -> git's checkout of the blob there (True:
-# the blob with CRLF line endings; None: the blob itself, or not known)
-_Formed = dict[tuple[str, str, str], bytes | bool | None]
+# (path, blob) -> git's checkout of the blob there (True: the blob with CRLF line endings;
+# None: the blob itself, or not known)
+_Formed = dict[tuple[str, str], bytes | bool | None]
 
 
 def checkout_forms(repo: Repo, base: str, *, checkout: bool
@@ -73,44 +75,23 @@ def checkout_forms(repo: Repo, base: str, *, checkout: bool
     blob, and only for a path the checkout may convert (:func:`_converting`)."""
     formed: _Formed = {}
     stored: dict[str, bytes] = {}  # blob id -> its bytes (a binary patch's, where needed)
-    listed: dict[str, dict[str, str]] = {}  # commit -> its .gitattributes files (path, id)
 
     def adjust(session: Session) -> Session:
-        if not checkout:
+        if not checkout or _touches_attributes(session):
             return session
-        epochs = _epochs(session, base)
-        befores = _found_by(session, epochs, base)
-        wanted: dict[tuple[str, str, str], None] = {}
-        for turn, before, after in zip(session.turns, befores, epochs, strict=True):
-            for op in turn.reply.ops:
-                for key in _blobs_of(op, before, after):
-                    if key not in formed:
-                        wanted[key] = None
+        wanted = [key for turn in session.turns for op in turn.reply.ops
+                  for key in _blobs_of(op) if key not in formed]
         if wanted:
-            _ask(repo, session, list(wanted), formed)
+            _ask(repo, base, list(dict.fromkeys(wanted)), formed)
         if not any(formed.values()):
             return session
-        binary = [blob for turn, before, after in zip(session.turns, befores, epochs,
-                                                       strict=True)
-                  for op in turn.reply.ops if isinstance(op, FullFile)
-                  and (patch := _patch(op)) is not None
-                  for blob in _binary_blobs(op, patch, before, after, formed)
-                  if blob not in stored]
-        # A text file converted before its section and not after it (attributes that
-        # stop converting it, a blob with a CR): its form is the blob's own bytes.
-        binary += [blob for turn, before, after in zip(session.turns, befores, epochs,
-                                                        strict=True)
-                   for op in turn.reply.ops
-                   if (blob := _unconverted_after(op, before, after, formed))
-                   and blob not in stored]
-        if binary:
+        needed = [blob for turn in session.turns for op in turn.reply.ops
+                  for blob in _blobs_needed(op, formed) if blob not in stored]
+        if needed:
             with contextlib.suppress(GitError):  # (a partial clone: patches as they come)
-                stored.update(zip(binary, repo.blobs(binary), strict=True))
-        held = (_attributes_by(repo, epochs, base, listed) if _touches_attributes(session)
-                else {})
-        return replace(session, turns=tuple(
-            _turn(turn, before, after, formed, stored, held.get(after, ()))
-            for turn, before, after in zip(session.turns, befores, epochs, strict=True)))
+                stored.update(zip(needed, repo.blobs(needed), strict=True))
+        return replace(session, turns=tuple(_turn(turn, formed, stored)
+                                            for turn in session.turns))
 
     return adjust
 
@@ -129,67 +110,40 @@ def _full(blob: str) -> bool:
     return len(blob) == 40 and blob != NULL_ID
 
 
-# For one turn: the commit by whose attributes the file at a path was last checked out
-# (the range's start for a path no turn before wrote; "" the turn before's, for any path)
-_Before = dict[str, str]
-
-
-def _found_by(session: Session, epochs: list[str], base: str) -> list[_Before]:
-    """For each turn, the commit whose attributes its files were written by before it:
-    the one the turn before read, for a binary patch (as before s38), and for a file
-    another section of the range left, that section's (a file written CRLF by one
-    commit's attributes keeps that form while commits that do not touch it pass, as git
-    leaves a file it does not check out: QA s38 helper-116 R1)."""
-    found: list[_Before] = []
-    last: dict[str, str] = {}
-    for turn, previous, epoch in zip(session.turns, [base, *epochs[:-1]], epochs,
-                                     strict=True):
-        paths = [op.path for op in turn.reply.ops
-                 if isinstance(op, (Edit, FullFile)) and op.git_forms is not None]
-        found.append({"": previous, **{path: last.get(path, base) for path in paths}})
-        last.update(dict.fromkeys(paths, epoch))
-    return found
-
-
-def _blobs_of(op: object, before: _Before, after: str) -> list[tuple[str, str, str]]:
-    """The (commit, path, blob) whose checkout forms ``op`` needs: a binary patch's two
-    blobs, or those the operation's section finds and leaves (:class:`GitForms`), the
-    one before by the attributes before the turn; none for a link (no bytes of its own)
-    or a path git could not have written."""
+def _blobs_of(op: object) -> list[tuple[str, str]]:
+    """The (path, blob) whose checkout forms ``op`` needs: a binary patch's two blobs, or
+    those its section finds and leaves (:class:`GitForms`); none for a link (no bytes of
+    its own) or a path git could not have written."""
     if not isinstance(op, (Edit, FullFile)) or not _plain_path(op.path):
         return []
     if (patch := _patch(op)) is not None:
-        return [(before[""], op.path, patch.old_id), (after, op.path, patch.new_id)]
+        return [(op.path, patch.old_id), (op.path, patch.new_id)]
     forms = op.git_forms
     if forms is None or (isinstance(op, FullFile) and op.mode is not None
                          and op.mode & 0o170000 == 0o120000):
         return []
-    found = before.get(op.path, before[""])
-    return [(after, op.path, forms.after_blob),
-            *([(found, op.path, forms.before_blob)] if forms.before_blob else [])]
+    return [(op.path, forms.after_blob),
+            *([(op.path, forms.before_blob)] if forms.before_blob else [])]
 
 
-def _unconverted_after(op: object, before: _Before, after: str, formed: _Formed) -> str:
-    """The blob ``op``'s section leaves where it finds one git's checkout converts and
-    leaves one it does not (:func:`_op` then needs the blob's own bytes); "" otherwise."""
-    if not isinstance(op, (Edit, FullFile)) or op.git_forms is None \
-            or not op.git_forms.before_blob or _patch(op) is not None:
-        return ""
-    forms = op.git_forms
-    if (formed.get((before.get(op.path, before[""]), op.path, forms.before_blob)) is not None
-            and formed.get((after, op.path, forms.after_blob)) is None
-            and (after, op.path, forms.after_blob) in formed):
-        return forms.after_blob
-    return ""
-
-
-def _binary_blobs(op: FullFile, patch: FileBytes, before: _Before, after: str,
-                  formed: _Formed) -> list[str]:
-    """The blobs a binary patch's forms need (none when git checks both out as they are)."""
-    old, new = patch.old_id, patch.new_id
-    if formed.get((before[""], op.path, old)) is None and formed.get((after, op.path, new)) is None:
+def _blobs_needed(op: object, formed: _Formed) -> list[str]:
+    """The blobs whose own bytes :func:`_op` needs: a binary patch's two where git checks
+    either out otherwise; the blob a text section leaves where git converts the one it
+    finds and not this one (a blob holding a CR, which autocrlf leaves alone)."""
+    if not isinstance(op, (Edit, FullFile)):
         return []
-    return [old, new]
+    if (patch := _patch(op)) is not None:
+        if formed.get((op.path, patch.old_id)) is None \
+                and formed.get((op.path, patch.new_id)) is None:
+            return []
+        return [patch.old_id, patch.new_id]
+    forms = op.git_forms
+    if (forms is not None and forms.before_blob
+            and formed.get((op.path, forms.before_blob)) is not None
+            and formed.get((op.path, forms.after_blob)) is None
+            and (op.path, forms.after_blob) in formed):
+        return [forms.after_blob]
+    return []
 
 
 def _plain_path(path: str) -> bool:
@@ -211,65 +165,23 @@ def _names_attributes(turn: Turn) -> bool:
                for name in (op.args if isinstance(op, ConsoleCommand) else (op.path,)))
 
 
-def _epochs(session: Session, base: str) -> list[str]:
-    """For each turn, the commit whose attributes a checkout of it reads: ``base``'s until
-    a turn names a ``.gitattributes``, then that turn's commit (its ``From`` line in the
-    session file); "" where that cannot be read (no forms are asked there)."""
-    epochs, commit = [], base
-    starts: list[tuple[int, str]] | None = None  # (line, commit) of each From line
-    for turn in session.turns:
-        if _names_attributes(turn):
-            if starts is None:
-                starts = _commit_lines(Path(session.source))
-            at = bisect.bisect_right(starts, (turn.span.start, "~")) - 1
-            commit = starts[at][1] if at >= 0 else ""
-        epochs.append(commit)
-    return epochs
-
-
-_FROM = re.compile(rb"From ([0-9a-f]{40}) ")
-
-
-def _commit_lines(file: Path) -> list[tuple[int, str]]:
-    """The 1-based line of each commit's ``From <id>`` line in a range's session file, and
-    the id (read a line at a time: the file may be large)."""
-    found = []
-    try:
-        with file.open("rb") as handle:
-            for number, line in enumerate(handle, start=1):
-                if line.startswith(b"From ") and (match := _FROM.match(line)) is not None:
-                    found.append((number, match.group(1).decode()))
-    except OSError:
-        return []
-    return found
-
-
-def _ask(repo: Repo, session: Session, wanted: list[tuple[str, str, str]],
-         formed: _Formed) -> None:
-    """Git's checkout of each (commit, path, blob) ``wanted``, into ``formed`` (None: the
-    blob as it is). Asked only where the checkout may convert: core.autocrlf or core.eol,
-    an attribute that converts on one of the paths, or a range that changes attributes.
-    Both sides of a binary patch are asked, either may be converted alone: a blob git
-    checks out as it is (CRLF already, a NUL, no line at all) may be followed by one it
-    converts (QA s37 helper-111 F1: B was written as git stores it)."""
+def _ask(repo: Repo, base: str, wanted: list[tuple[str, str]], formed: _Formed) -> None:
+    """Git's checkout of each (path, blob) ``wanted`` by ``base``'s attributes, into
+    ``formed`` (None: the blob as it is). Asked only for a path the checkout may convert
+    (:func:`_converting`). Both sides of a binary patch are asked, either may be
+    converted alone: a blob git checks out as it is (CRLF already, a NUL, no line at all)
+    may be followed by one it converts (QA s37 helper-111 F1: B was written as git
+    stores it)."""
     for key in wanted:
         formed[key] = None
-    if _touches_attributes(session):
-        converting = None  # (the working tree's attributes are not the range's: ask all)
-    else:
-        converting = _converting(repo, sorted({path for _commit, path, _blob in wanted}))
-    by_commit: dict[str, list[tuple[str, str]]] = {}
-    for commit, path, blob in wanted:
-        if commit and (converting is None or path in converting):
-            by_commit.setdefault(commit, []).append((path, blob))
-    found: _Formed = {}
-    for commit, pairs in by_commit.items():
-        try:
-            checked_out = _checked_out(repo, commit, pairs)
-        except GitError:  # (a partial clone, a path git cannot write: the blob as it is)
-            continue
-        found.update(((commit, path, blob), form) for (path, blob), form
-                     in checked_out.items())
+    converting = _converting(repo, sorted({path for path, _blob in wanted}))
+    pairs = [(path, blob) for path, blob in wanted if path in converting]
+    if not pairs:
+        return
+    try:
+        found = _checked_out(repo, base, pairs)
+    except GitError:  # (a partial clone, a path git cannot write: the blob as it is)
+        return
     if found and not _attributes_changed(repo):
         formed.update(found)
 
@@ -352,27 +264,6 @@ def _attribute_entries(repo: Repo, commit: str) -> bytes:
                     and entry.rsplit(b"\t", 1)[1].rsplit(b"/", 1)[-1] == name)
 
 
-def _attributes_by(repo: Repo, epochs: list[str], base: str,
-                   listed: dict[str, dict[str, str]]
-                   ) -> dict[str, tuple[tuple[str, str], ...]]:
-    """For each commit whose attributes the range's forms were asked by, its
-    ``.gitattributes`` files (path, blob id), "" for a path another of them has: what the
-    files must hold for its forms to be written (core/engine/checkout.py). ``listed``:
-    the files of the commits listed before (the workbench reads the session again)."""
-    files: dict[str, dict[str, str]] = {}
-    for commit in dict.fromkeys([base, *epochs]):
-        if commit and commit not in listed:
-            listed[commit] = {entry.split(b"\t", 1)[1].decode("utf-8", "surrogateescape"):
-                              entry.split(b"\t", 1)[0].split()[2].decode()
-                              for entry in _attribute_entries(repo, commit).split(b"\0")
-                              if entry}
-        if commit:
-            files[commit] = listed[commit]
-    paths = sorted({path for held in files.values() for path in held})
-    return {commit: tuple((path, held.get(path, "")) for path in paths)
-            for commit, held in files.items()}
-
-
 def _layers(pairs: list[tuple[str, str]]) -> list[dict[str, str]]:
     """``pairs`` (path, blob) in as few layers as hold no path twice and no path that is a
     folder of another (git cannot put both in one index)."""
@@ -391,22 +282,10 @@ def _layers(pairs: list[tuple[str, str]]) -> list[dict[str, str]]:
     return [layer for layer, _held in layers]
 
 
-_ON = (b"true", b"yes", b"on", b"1")
 # The attributes by which git may check a file out otherwise than it stores it (a filter
 # program: off here): ``eol=crlf``, ``crlf`` (the old name of ``text``, which a CRLF
 # setting makes convert), ``ident``, any ``working-tree-encoding``.
 _CONVERTING = ("eol", "crlf", "ident", "working-tree-encoding")
-
-
-def _on(value: bytes) -> bool:
-    """A git boolean that is true (``true``, ``yes``, ``on``, or a number other than 0:
-    ``core.autocrlf=2`` converts, QA s37 helper-111 F8)."""
-    if value in _ON:
-        return True
-    try:
-        return int(value) != 0
-    except ValueError:
-        return False
 
 
 def _converting(repo: Repo, paths: list[str]) -> set[str]:
@@ -416,9 +295,13 @@ def _converting(repo: Repo, paths: list[str]) -> set[str]:
     common ``.gitattributes`` cost a checkout of every version of every file, QA s38
     helper-116 R6). Three git calls instead of one per blob; a wrong "no" would only
     leave a patch refused, or a file written as git stores it, as before s38."""
-    autocrlf = repo.git("config", "--get", "core.autocrlf", ok=(0, 1)).strip().lower()
+    # As git reads the boolean: "true", "yes", "on", a number but 0, or "[core] autocrlf"
+    # with no value (QA s38 helper-117 N1); "input" is no boolean (exit 128): it converts
+    # nothing on checkout.
+    autocrlf = repo.git("config", "--type=bool", "--get", "core.autocrlf",
+                        ok=(0, 1, 128)).strip()
     eol = repo.git("config", "--get", "core.eol", ok=(0, 1)).strip().lower()
-    if _on(autocrlf) or eol == b"crlf":
+    if autocrlf == b"true" or eol == b"crlf":
         return set(paths)
     # (core.eol "native" is CRLF on Windows: there a text attribute converts too)
     native_crlf = os.name == "nt" and eol in (b"", b"native")
@@ -437,13 +320,11 @@ def _converting(repo: Repo, paths: list[str]) -> set[str]:
     return found
 
 
-def _turn(turn: Turn, before: _Before, after: str, formed: _Formed,
-          stored: dict[str, bytes], attributes: tuple[tuple[str, str], ...]) -> Turn:
+def _turn(turn: Turn, formed: _Formed, stored: dict[str, bytes]) -> Turn:
     blocks = []
     for block in turn.reply.blocks:
         if isinstance(block, FileBlock):
-            ops = tuple(_op(op, before, after, formed, stored, attributes)
-                        for op in block.ops)
+            ops = tuple(_op(op, formed, stored) for op in block.ops)
             if any(new is not old for new, old in zip(ops, block.ops, strict=True)):
                 block = replace(block, ops=ops)
         blocks.append(block)
@@ -452,9 +333,7 @@ def _turn(turn: Turn, before: _Before, after: str, formed: _Formed,
     return replace(turn, reply=replace(turn.reply, blocks=tuple(blocks)))
 
 
-def _op(op: Edit | FullFile, before: _Before, after: str, formed: _Formed,
-        stored: dict[str, bytes], attributes: tuple[tuple[str, str], ...]
-        ) -> Edit | FullFile:
+def _op(op: Edit | FullFile, formed: _Formed, stored: dict[str, bytes]) -> Edit | FullFile:
     if isinstance(op, FullFile) and (patch := _patch(op)) is not None:
         if patch.checkout is not None:
             return op
@@ -462,23 +341,19 @@ def _op(op: Edit | FullFile, before: _Before, after: str, formed: _Formed,
         old_blob, new_blob = stored.get(old_id), stored.get(new_id)
         if old_blob is None or new_blob is None:
             return op
-        old = _form(formed.get((before[""], op.path, old_id)), old_blob)
-        new = _form(formed.get((after, op.path, new_id)), new_blob)
+        old = _form(formed.get((op.path, old_id)), old_blob)
+        new = _form(formed.get((op.path, new_id)), new_blob)
         taken = (CheckoutForms(old if old is not None else old_blob, old_blob) if new is None
                  else CheckoutForms(old if old is not None else old_blob, old_blob, new,
                                     new_blob))
-        kept = op.git_forms
-        return replace(op, payload=replace(patch, checkout=taken), git_forms=(
-            replace(kept, attributes=attributes) if kept is not None else None))
+        return replace(op, payload=replace(patch, checkout=taken))
     forms = op.git_forms
     if forms is None or forms.checked_out is not None or forms.checked_before is not None:
         return op
-    form = formed.get((after, op.path, forms.after_blob))
-    found = (formed.get((before.get(op.path, before[""]), op.path, forms.before_blob))
-             if forms.before_blob else None)
+    form = formed.get((op.path, forms.after_blob))
+    found = formed.get((op.path, forms.before_blob)) if forms.before_blob else None
     if form is None and found is not None:
         form = stored.get(forms.after_blob)  # (converted before, not after: the blob)
     if form is None:
         return op
-    return replace(op, git_forms=replace(forms, checked_out=form, checked_before=found,
-                                         attributes=attributes))
+    return replace(op, git_forms=replace(forms, checked_out=form, checked_before=found))

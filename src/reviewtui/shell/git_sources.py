@@ -96,9 +96,11 @@ class GitSource:
     def read_on_checkout(self) -> None:
         """Read the range's session for a review made on the checkout itself, not on a
         copy of A (export of the review open or apply kept there): with git's checkout
-        forms, as that review was evaluated (``shell/git_checkout.py``)."""
-        adjust_on_load(self.session, checkout_forms(self.repo, self.origin.base,
-                                                    checkout=True))
+        forms, as that review was evaluated (``shell/git_checkout.py``), while the
+        checkout is at A (as the review was made)."""
+        if self.repo.head() == self.origin.base:
+            adjust_on_load(self.session, checkout_forms(self.repo, self.origin.base,
+                                                        checkout=True))
 
 
 def open_range(spec: str, root: str | None, *, keep: bool, listed: bool = False) -> GitSource:

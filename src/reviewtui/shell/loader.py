@@ -223,7 +223,8 @@ def _range_forms(text: str, file: Path, root: Path) -> Callable[[Session], Sessi
     git's checkout forms, as ``--git`` reads it (``shell/git_checkout.py``). Without
     them, a review made with them read as another: restoring checkpoint 0 said done and
     left a new file written CRLF (QA s38 helper-116 R4). The header is the file's, so
-    untrusted: its base must be a full commit id, and git is asked only in ``root``."""
+    untrusted: its base must be a full commit id, the one ``root`` is checked out at, and
+    git is asked only in ``root``."""
     from reviewtui.core.errors import GitError
     from reviewtui.core.importers.gitlog import read_origin
     from reviewtui.shell.git import Repo
@@ -236,8 +237,10 @@ def _range_forms(text: str, file: Path, root: Path) -> Callable[[Session], Sessi
         return None
     if origin.kind != "range" or len(origin.base) != 40 or origin.base.strip(_HEX):
         return None
-    with contextlib.suppress(OSError):
-        if repo.top.resolve() == root.resolve():
+    with contextlib.suppress(OSError, GitError):
+        # (the checkout at the range's start: a checkout of another commit was written
+        # by its own attributes, QA s38 helper-117 N3, and a forged base names any)
+        if repo.top.resolve() == root.resolve() and repo.head() == origin.base:
             return _adjust.setdefault(str(file), checkout_forms(repo, origin.base,
                                                                 checkout=True))
     return None

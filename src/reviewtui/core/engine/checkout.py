@@ -31,23 +31,6 @@ CRLF_NOTE = "written with CRLF line endings, as git's checkout writes it here"
 OTHER_NOTE = "written as git's checkout writes it here (its attributes convert it)"
 
 
-def attributes_hold(forms: GitForms, tree: Tree) -> bool:
-    """Whether ``tree`` holds the ``.gitattributes`` files the forms were asked by (each
-    as git stores it, or with CRLF endings as a checkout may write it), and none where
-    there was none: a turn that adds or changes them, rejected or skipped, left others,
-    and the forms would write what git checks out by rules the files do not hold (QA s38
-    helper-116 R3: committed CRLF, or UTF-16 bytes as UTF-8 text)."""
-    for path, blob in forms.attributes:
-        state = tree.get(path)
-        if state is None or not blob:
-            if state is not None or blob:
-                return False
-            continue
-        if blob_id(state.data) != blob and blob_id(state.data.replace(b"\r\n", b"\n")) != blob:
-            return False
-    return True
-
-
 def as_checked_out(op: Edit | FullFile, outcome: Outcome, proposal: Proposal,
                    tree: Tree, start: Tree) -> tuple[Outcome, Proposal]:
     """``proposal`` written as git's checkout writes it when it is the blob ``op``'s
@@ -56,8 +39,7 @@ def as_checked_out(op: Edit | FullFile, outcome: Outcome, proposal: Proposal,
     form since changed, as git would rewrite it); the same objects otherwise. ``tree``:
     the files before ``op``; a file the diff creates that was there already (an
     untracked file of the user's holding the blob's bytes) is not rewritten (git would
-    refuse to check it out: QA s38 helper-116 R11), nor any while the attributes do not
-    hold (:func:`attributes_hold`)."""
+    refuse to check it out: QA s38 helper-116 R11)."""
     forms, state = op.git_forms, proposal.state
     if forms is None or (isinstance(op, FullFile) and op.creates
                          and tree.get(proposal.path) is not None):
@@ -66,7 +48,7 @@ def as_checked_out(op: Edit | FullFile, outcome: Outcome, proposal: Proposal,
         form = _form(forms.checked_out, state.data)
     else:
         form = _rewritten(forms, state.data, start.get(proposal.path))
-    if form is None or form == state.data or not attributes_hold(forms, tree):
+    if form is None or form == state.data:
         return outcome, proposal
     written = FileState.from_bytes(form, mode=state.mode, revision=state.revision)
     note = CRLF_NOTE if form == state.data.replace(b"\n", b"\r\n") else OTHER_NOTE

@@ -14,7 +14,7 @@ import stat
 
 from reviewtui.core.engine.links import evaluate_link
 from reviewtui.core.model.outcome import Outcome, Status
-from reviewtui.core.model.records import FileBytes, FullFile, GitForms
+from reviewtui.core.model.records import FileBytes, FullFile
 from reviewtui.core.model.tree import FileState, Tree
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
@@ -123,8 +123,7 @@ def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
         return refused(path, "binary-verify", f"the binary patch for {path} does not "
                        f"produce git blob {payload.new_id[:12]}: the patch is damaged"), None
     kept = ""
-    if checkout is not None and checkout.new is not None and (
-            op.git_forms is None or _attributes_hold(op.git_forms, tree)):
+    if checkout is not None and checkout.new is not None:
         # The file held git's checkout of the blob before: it gets git's checkout of the
         # blob after, as ``git checkout`` writes it here (git said, not worked out).
         data = checkout.new
@@ -146,12 +145,6 @@ def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
                     message=f"{verb} {path} ({len(data)} bytes, from a git binary "
                     f"{payload.kind}{kept})", before_state=current, after_state=state),
             state)
-
-
-def _attributes_hold(forms: GitForms, tree: Tree) -> bool:
-    from reviewtui.core.engine.checkout import attributes_hold  # (a range changing them)
-
-    return attributes_hold(forms, tree)
 
 
 def _submodule_refusal(path: str, payload: FileBytes) -> str:

@@ -102,16 +102,12 @@ class GitForms:
     kept as a flag, as a copy of every version would double the memory of a range; the
     blob's own bytes where the one before was converted and this one is not), and
     ``checked_before`` likewise for the blob before (None: not converted, or not asked).
-    ``attributes``: for a range that changes a ``.gitattributes``, the ones (path, blob
-    id; "" for none there) the forms were asked by, which the files must hold for them to
-    be written (a turn that changes them may be rejected or skipped).
     """
 
     after_blob: str
     before_blob: str = ""
     checked_out: bytes | bool | None = None
     checked_before: bytes | bool | None = None
-    attributes: tuple[tuple[str, str], ...] = ()
 
 
 @record(frozen=True, slots=True)
