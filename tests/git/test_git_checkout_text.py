@@ -390,3 +390,28 @@ def test_a_kept_session_on_a_checkout_of_another_commit_takes_no_forms(
                            str(repo), "--yes"], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
     assert (repo / "n.txt").read_bytes() == b"n\n"
+
+
+def test_a_file_the_ranges_attributes_re_encode_is_refused_not_garbled(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A range that adds ``working-tree-encoding=UTF-16LE`` for the files it writes: git
+    writes them UTF-16, the review writes UTF-8, and ``--commit`` committed those bytes
+    read as UTF-16 (garbled), exit 0 (QA s38 helper-117 N2, older). Refused now, named,
+    exit 1; nothing of either file written, no garbled blob committed."""
+    lines = b"".join(b"line %d\n" % n for n in range(12))
+    source, base, head = _source(
+        tmp_path, {"old.txt": lines, "k": b"k\n"},
+        {".gitattributes": b"*.txt text working-tree-encoding=UTF-16LE\n",
+         "new.txt": "h\u00e9\n".encode(),
+         "old.txt": lines.replace(b"line 1\n", b"LINE 1\n").replace(b"line 10", b"LINE 10")})
+    repo = _clone(source, tmp_path / "review", base, ())
+    code = main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes",
+                 "--commit", "--branch", "reviewed"])
+    out, err = capsys.readouterr()
+    assert code == 1, err
+    assert "git checks new.txt out as UTF-16LE" in out
+    assert not (repo / "new.txt").exists()
+    assert (repo / "old.txt").read_bytes() == lines
+    committed = tree_of(repo, "reviewed")
+    assert "new.txt" not in committed
+    assert committed["old.txt"] == tree_of(source, base)["old.txt"]

@@ -67,18 +67,27 @@ ATTRIBUTES = ".gitattributes"
 _Formed = dict[tuple[str, str], bytes | bool | None]
 
 
-def checkout_forms(repo: Repo, base: str, *, checkout: bool
+def checkout_forms(repo: Repo, base: str, *, checkout: bool, head: str = ""
                    ) -> Callable[[Session], Session]:
     """What to do to a range's session (from the commit ``base``) each time it is read: on
     the checkout itself (``checkout``), its binary patches and the operations that leave a
     blob carry git's checkout forms where those are not the blobs. Git is asked once per
-    blob, and only for a path the checkout may convert (:func:`_converting`)."""
+    blob, and only for a path the checkout may convert (:func:`_converting`). A range
+    that changes attributes gets none; of its files, those the attributes of its last
+    commit (``head``) give a ``working-tree-encoding`` are refused (:func:`_encoded`)."""
     formed: _Formed = {}
     stored: dict[str, bytes] = {}  # blob id -> its bytes (a binary patch's, where needed)
+    encoded: dict[str, str] = {}  # path -> the encoding git writes it in
+    asked: list[bool] = []  # (whether it was: once per process)
 
     def adjust(session: Session) -> Session:
-        if not checkout or _touches_attributes(session):
+        if not checkout:
             return session
+        if _touches_attributes(session):
+            if head and not asked:
+                encoded.update(_encoded(repo, head, session))
+                asked.append(True)
+            return _refused_where_encoded(session, encoded)
         wanted = [key for turn in session.turns for op in turn.reply.ops
                   for key in _blobs_of(op) if key not in formed]
         if wanted:
@@ -144,6 +153,50 @@ def _blobs_needed(op: object, formed: _Formed) -> list[str]:
             and (op.path, forms.after_blob) in formed):
         return [forms.after_blob]
     return []
+
+
+def _encoded(repo: Repo, head: str, session: Session) -> dict[str, str]:
+    """The files the range writes as text to which the attributes of its last commit
+    (an index of its ``.gitattributes`` files, ``check-attr --cached``) give a
+    ``working-tree-encoding``: git writes them re-encoded, the review as UTF-8, which
+    ``--commit`` then committed garbled, exit 0 (QA s38 helper-117 N2, older)."""
+    paths = sorted({op.path for turn in session.turns for op in turn.reply.ops
+                    if isinstance(op, (Edit, FullFile)) and op.git_forms is not None
+                    and _patch(op) is None and _plain_path(op.path)})
+    if not paths:
+        return {}
+    with tempfile.TemporaryDirectory(prefix="reviewtui-attributes-") as tmp:
+        env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
+        try:
+            repo.git("update-index", "-z", "--index-info", env=env,
+                     input=_attribute_entries(repo, head))
+            out = repo.git("check-attr", "--cached", "-z", "--stdin",
+                           "working-tree-encoding", env=env, input=b"".join(
+                               path.encode("utf-8", "surrogateescape") + b"\0"
+                               for path in paths))
+        except GitError:
+            return {}
+    fields = out.split(b"\0")
+    return {fields[at].decode("utf-8", "surrogateescape"): fields[at + 2].decode(
+                "utf-8", "replace")
+            for at in range(0, len(fields) - 2, 3)
+            if fields[at + 2] not in (b"unspecified", b"unset", b"set")}
+
+
+def _refused_where_encoded(session: Session, encoded: dict[str, str]) -> Session:
+    """``session`` with the last operation of each text section :func:`_encoded` names
+    refused (``GitForms.encoding``)."""
+    if not any(encoded.values()):
+        return session
+
+    def refused(op: Edit | FullFile) -> Edit | FullFile:
+        forms = op.git_forms
+        if forms is None or forms.encoding or _patch(op) is not None \
+                or not encoded.get(op.path):
+            return op
+        return replace(op, git_forms=replace(forms, encoding=encoded[op.path]))
+
+    return replace(session, turns=tuple(_each_op(turn, refused) for turn in session.turns))
 
 
 def _plain_path(path: str) -> bool:
@@ -321,10 +374,15 @@ def _converting(repo: Repo, paths: list[str]) -> set[str]:
 
 
 def _turn(turn: Turn, formed: _Formed, stored: dict[str, bytes]) -> Turn:
+    return _each_op(turn, lambda op: _op(op, formed, stored))
+
+
+def _each_op(turn: Turn, change: Callable[[Edit | FullFile], Edit | FullFile]) -> Turn:
+    """``turn`` with ``change`` made to each file operation (the same turn if none)."""
     blocks = []
     for block in turn.reply.blocks:
         if isinstance(block, FileBlock):
-            ops = tuple(_op(op, formed, stored) for op in block.ops)
+            ops = tuple(change(op) for op in block.ops)
             if any(new is not old for new, old in zip(ops, block.ops, strict=True)):
                 block = replace(block, ops=ops)
         blocks.append(block)

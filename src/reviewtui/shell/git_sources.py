@@ -100,7 +100,8 @@ class GitSource:
         checkout is at A (as the review was made)."""
         if self.repo.head() == self.origin.base:
             adjust_on_load(self.session, checkout_forms(self.repo, self.origin.base,
-                                                        checkout=True))
+                                                        checkout=True,
+                                                        head=self.origin.head))
 
 
 def open_range(spec: str, root: str | None, *, keep: bool, listed: bool = False) -> GitSource:
@@ -170,7 +171,7 @@ def open_range(spec: str, root: str | None, *, keep: bool, listed: bool = False)
         # (a file a converting checkout writes otherwise: git's checkout forms; a copy of
         # A's tree holds the blobs as git stores them, and is written so)
         adjust_on_load(session, checkout_forms(repo, base, checkout=root is not None
-                                               and tree == Path(root)))
+                                               and tree == Path(root), head=head))
     except BaseException:
         for end in closers:
             end()

@@ -241,8 +241,10 @@ def _range_forms(text: str, file: Path, root: Path) -> Callable[[Session], Sessi
         # (the checkout at the range's start: a checkout of another commit was written
         # by its own attributes, QA s38 helper-117 N3, and a forged base names any)
         if repo.top.resolve() == root.resolve() and repo.head() == origin.base:
-            return _adjust.setdefault(str(file), checkout_forms(repo, origin.base,
-                                                                checkout=True))
+            return _adjust.setdefault(str(file), checkout_forms(
+                repo, origin.base, checkout=True,
+                head=origin.head if len(origin.head) == 40 and not origin.head.strip(_HEX)
+                else ""))
     return None
 
 

@@ -86,3 +86,16 @@ def _rewritten(forms: GitForms, data: bytes, was: FileState | None) -> bytes | N
                                                                           b"\n") == after:
         return forms.checked_out
     return None
+
+
+def encoded_refusal(op: Edit | FullFile, encoding: str) -> Outcome:
+    """The outcome of an operation git would write re-encoded (a ``working-tree-encoding``
+    a ``.gitattributes`` of the range gives its file): written as UTF-8 and committed,
+    git read those bytes as the encoding and committed garbled text, exit 0 (QA s38
+    helper-117 N2, older)."""
+    from reviewtui.core.model.outcome import Status
+
+    return Outcome(Status.REFUSED, rule="git-encoding", path=op.path, message=(
+        f"git checks {op.path} out as {encoding} (working-tree-encoding, set by a "
+        ".gitattributes this range changes) and reviewtui writes text as UTF-8: this "
+        "change of it is not written (apply the range with git)"))

@@ -144,6 +144,10 @@ class TurnSteps:
         else:
             outcome, proposal = evaluate_full_file(tree, op, ctx, replacement)
         outcome = mark_generated(outcome, self.rules.reserved)
+        if op.git_forms is not None and op.git_forms.encoding:
+            from reviewtui.core.engine.checkout import encoded_refusal  # (a git range)
+
+            outcome, proposal = encoded_refusal(op, op.git_forms.encoding), None
         if (decision.at is not None and proposal is not None and isinstance(op, Edit)
                 and self._lands(outcome, decision)):
             # (only what would land: a near match that waits says so, not "moved")

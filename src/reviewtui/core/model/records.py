@@ -102,12 +102,16 @@ class GitForms:
     kept as a flag, as a copy of every version would double the memory of a range; the
     blob's own bytes where the one before was converted and this one is not), and
     ``checked_before`` likewise for the blob before (None: not converted, or not asked).
+    ``encoding``: the ``working-tree-encoding`` a ``.gitattributes`` the range changes
+    gives the file at its last commit; git writes it re-encoded, the review as UTF-8, so
+    the operation is refused.
     """
 
     after_blob: str
     before_blob: str = ""
     checked_out: bytes | bool | None = None
     checked_before: bytes | bool | None = None
+    encoding: str = ""
 
 
 @record(frozen=True, slots=True)
