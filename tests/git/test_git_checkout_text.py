@@ -415,3 +415,86 @@ def test_a_file_the_ranges_attributes_re_encode_is_refused_not_garbled(
     committed = tree_of(repo, "reviewed")
     assert "new.txt" not in committed
     assert committed["old.txt"] == tree_of(source, base)["old.txt"]
+
+
+@pytest.mark.parametrize("after", [b"a\nb\nc\n", b"a\nB\nc\n"], ids=["endings-only", "edit"])
+def test_a_normalizing_commit_commits_its_blob(tmp_path: Path, after: bytes) -> None:
+    """A commit turning a CRLF blob into LF, on an autocrlf checkout: the disk gets git's
+    checkout (CRLF), and ``--commit`` stages B's blob, not what ``git add`` makes of those
+    bytes against A's CRLF blob (kept CRLF; an endings-only change made no commit: QA s38
+    helper-118 F1)."""
+    source, base, head = _source(tmp_path, {"f.txt": b"a\r\nb\r\nc\r\n"}, {"f.txt": after})
+    repo = _clone(source, tmp_path / "review", base, AUTOCRLF)
+    git(repo, "switch", "-q", "-c", "work")
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes",
+                 "--commit"]) == 0
+    assert (repo / "f.txt").read_bytes() == after.replace(b"\n", b"\r\n")
+    assert tree_of(repo, "HEAD") == tree_of(source, head)
+
+
+def test_a_new_crlf_blob_is_committed_with_its_crlf(tmp_path: Path) -> None:
+    """B adds a file stored with CRLF: autocrlf checks it out as it is, and ``git add`` of
+    those bytes against no blob stored LF (QA s38 helper-118 F2, older)."""
+    source, base, head = _source(tmp_path, {"k": b"k\n"}, {"w.bat": b"@echo off\r\nx\r\n"})
+    repo = _clone(source, tmp_path / "review", base, AUTOCRLF)
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes",
+                 "--commit", "--branch", "reviewed"]) == 0
+    assert tree_of(repo, "reviewed") == tree_of(source, head)
+
+
+def test_a_utf8_working_tree_encoding_is_no_re_encoding(tmp_path: Path) -> None:
+    """``working-tree-encoding=UTF-8`` (or utf8): git writes the bytes as they are, so the
+    file is not refused (QA s38 helper-117's refusal did: helper-118 F5)."""
+    source, base, head = _source(tmp_path, {"k": b"k\n"},
+                                 {".gitattributes": b"*.txt working-tree-encoding=utf8\n",
+                                  "n.txt": "h\u00e9\n".encode()})
+    repo = _clone(source, tmp_path / "review", base, ())
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes"]) == 0
+    assert (repo / "n.txt").read_bytes() == "h\u00e9\n".encode()
+
+
+def test_an_export_carries_the_blob_not_the_checkouts_crlf(tmp_path: Path) -> None:
+    """A review on an autocrlf checkout writes a new file CRLF; its exported patch carried
+    those CRs, and ``git apply`` on a checkout that converts nothing wrote them (QA s38
+    helper-118 F6): the patch holds the blob, as ``git diff`` would."""
+    source, base, head = _source(tmp_path, {"k": b"k\n"}, {"n.txt": b"a\nb\n"})
+    repo = _clone(source, tmp_path / "review", base, AUTOCRLF)
+    state = tmp_path / "review.json"
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes",
+                 "--state", str(state)]) == 0
+    assert (repo / "n.txt").read_bytes() == b"a\r\nb\r\n"
+    patch = tmp_path / "out.patch"
+    assert main(["export", "--git", f"{base}..{head}", "--root", str(repo), "--format",
+                 "patch", "--state", str(state), "-o", str(patch)]) == 0
+    plain = _clone(source, tmp_path / "plain", base, ())
+    git(plain, "apply", str(patch))
+    assert (plain / "n.txt").read_bytes() == b"a\nb\n"
+
+
+def test_the_reviewers_own_text_is_not_rewritten(tmp_path: Path) -> None:
+    """B gives line 2 a CR; the reviewer edits the hunk (``e``) to drop it: the file keeps
+    the reviewer's text, not git's checkout of B (QA s38 helper-118 F7)."""
+    from reviewtui.core.engine import Decision
+    from reviewtui.shell.git_sources import open_range
+    from reviewtui.shell.review import Review
+
+    source, base, head = _source(tmp_path, {"f.txt": b"a\nb\nc\n"}, {"f.txt": b"a\nB\r\nc\n"})
+    repo = _clone(source, tmp_path / "review", base, AUTOCRLF)
+    opened = open_range(f"{base}..{head}", str(repo), keep=True)
+    try:
+        with Review.open(opened.session, opened.root) as review:
+            review.decide((1, 0), Decision.edit(("a", "B", "c")))
+    finally:
+        opened.close()
+    assert (repo / "f.txt").read_bytes() == b"a\r\nB\r\nc\r\n"
+
+
+def test_your_lf_copy_of_a_crlf_checkout_keeps_its_lf(tmp_path: Path) -> None:
+    """You saved f.txt with LF on an autocrlf checkout: the range's result is B's blob,
+    but the file was not git's checkout of A's, so it is not rewritten CRLF (QA s38
+    helper-118 F8: your line endings were lost without a word)."""
+    source, base, head = _source(tmp_path, {"f.txt": b"a\nb\nc\n"}, {"f.txt": b"a\nB\nc\n"})
+    repo = _clone(source, tmp_path / "review", base, AUTOCRLF)
+    (repo / "f.txt").write_bytes(b"a\nb\nc\n")
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes"]) == 0
+    assert (repo / "f.txt").read_bytes() == b"a\nB\nc\n"

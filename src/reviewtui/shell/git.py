@@ -27,7 +27,7 @@ from reviewtui.core.engine.links import is_link
 from reviewtui.core.errors import GitError, UsageError
 from reviewtui.core.importers.gitlog import GitOrigin, looks_like_git_session, read_origin
 from reviewtui.core.model.tree import FileState
-from reviewtui.core.record import record
+from reviewtui.core.record import field, record
 from reviewtui.core.text.lines import split_lines
 
 GIT = "git"
@@ -361,6 +361,9 @@ class CommitStep:
 
     message: str
     changes: Mapping[str, FileState | None]
+    # path -> the blob a change is (as git stores it, or as the checkout writes it): stored
+    # by its id, not as ``git add`` makes of the bytes
+    blobs: Mapping[str, str] = field(default_factory=dict)
 
 
 def identity_check(repo: Repo) -> None:
@@ -384,7 +387,16 @@ def build_commits(repo: Repo, parent: str, steps: Sequence[CommitStep], *,
         current = parent
         for n, step in enumerate(steps):
             if step.changes and checkout:
-                _add_step(repo, step.changes, Path(tmp) / f"tree{n}", env)
+                added = {path: state for path, state in step.changes.items()
+                         if path not in step.blobs or state is None}
+                if added:
+                    _add_step(repo, added, Path(tmp) / f"tree{n}", env)
+                known = [f"{git_mode(state)} {step.blobs[path]}\t{path}\0"
+                         for path, state in step.changes.items()
+                         if path in step.blobs and state is not None]
+                if known:
+                    repo.git("update-index", "-z", "--index-info", env=env, input="".join(
+                        known).encode("utf-8", "surrogateescape"))
             elif step.changes:
                 repo.git("update-index", "-z", "--index-info",
                          input=index_lines(repo, step.changes), env=env)

@@ -162,7 +162,8 @@ def _encoded(repo: Repo, head: str, session: Session) -> dict[str, str]:
     ``--commit`` then committed garbled, exit 0 (QA s38 helper-117 N2, older)."""
     paths = sorted({op.path for turn in session.turns for op in turn.reply.ops
                     if isinstance(op, (Edit, FullFile)) and op.git_forms is not None
-                    and _patch(op) is None and _plain_path(op.path)})
+                    and _patch(op) is None and _plain_path(op.path)
+                    and not (isinstance(op, FullFile) and not op.lines)})
     if not paths:
         return {}
     with tempfile.TemporaryDirectory(prefix="reviewtui-attributes-") as tmp:
@@ -180,7 +181,8 @@ def _encoded(repo: Repo, head: str, session: Session) -> dict[str, str]:
     return {fields[at].decode("utf-8", "surrogateescape"): fields[at + 2].decode(
                 "utf-8", "replace")
             for at in range(0, len(fields) - 2, 3)
-            if fields[at + 2] not in (b"unspecified", b"unset", b"set")}
+            if fields[at + 2] not in (b"unspecified", b"unset", b"set")
+            and fields[at + 2].upper().replace(b"-", b"") != b"UTF8"}  # (none: helper-118 F5)
 
 
 def _refused_where_encoded(session: Session, encoded: dict[str, str]) -> Session:

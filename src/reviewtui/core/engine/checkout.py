@@ -44,10 +44,14 @@ def as_checked_out(op: Edit | FullFile, outcome: Outcome, proposal: Proposal,
     if forms is None or (isinstance(op, FullFile) and op.creates
                          and tree.get(proposal.path) is not None):
         return outcome, proposal
+    was = start.get(proposal.path)
     if blob_id(state.data) == forms.after_blob:
-        form = _form(forms.checked_out, state.data)
+        # (a file the range finds must be git's checkout of the blob it finds: your own
+        # change of its line endings is not undone, QA s38 helper-118 F8)
+        form = (_form(forms.checked_out, state.data)
+                if not forms.before_blob or _was_checkout(forms, was) else None)
     else:
-        form = _rewritten(forms, state.data, start.get(proposal.path))
+        form = _rewritten(forms, state.data, was)
     if form is None or form == state.data:
         return outcome, proposal
     written = FileState.from_bytes(form, mode=state.mode, revision=state.revision)
@@ -55,6 +59,19 @@ def as_checked_out(op: Edit | FullFile, outcome: Outcome, proposal: Proposal,
     hint = "; ".join(part for part in (outcome.hint, note) if part)
     return (replace(outcome, hint=hint, after_state=written),
             Proposal(proposal.path, written))
+
+
+def _was_checkout(forms: GitForms, was: FileState | None) -> bool:
+    """Whether ``was`` (the file at the turn's start) is exactly git's checkout of the blob
+    the section finds: converted (``checked_before``), or the blob as it is."""
+    if was is None or not forms.before_blob:
+        return False
+    if forms.checked_before is True:
+        lf = was.data.replace(b"\r\n", b"\n")
+        return blob_id(lf) == forms.before_blob and _form(True, lf) == was.data
+    if isinstance(forms.checked_before, bytes):
+        return forms.checked_before == was.data
+    return blob_id(was.data) == forms.before_blob
 
 
 def _form(kept: bytes | bool | None, blob: bytes) -> bytes | None:
@@ -71,13 +88,7 @@ def _rewritten(forms: GitForms, data: bytes, was: FileState | None) -> bytes | N
     CRLF where git now writes the blob as it is (QA s38 helper-116: R1, attributes that
     stop converting it; R2, a blob that holds a CR, which autocrlf leaves alone). None
     otherwise: a file with changes of its own, a hunk rejected or rewritten."""
-    if was is None or not forms.before_blob or forms.checked_before is None:
-        return None
-    if forms.checked_before is True:
-        lf = was.data.replace(b"\r\n", b"\n")
-        if blob_id(lf) != forms.before_blob or _form(True, lf) != was.data:
-            return None
-    elif forms.checked_before != was.data:
+    if forms.checked_before is None or not _was_checkout(forms, was):
         return None
     after = data.replace(b"\r\n", b"\n")
     if forms.checked_out is True:
@@ -99,3 +110,16 @@ def encoded_refusal(op: Edit | FullFile, encoding: str) -> Outcome:
         f"git checks {op.path} out as {encoding} (working-tree-encoding, set by a "
         ".gitattributes this range changes) and reviewtui writes text as UTF-8: this "
         "change of it is not written (apply the range with git)"))
+
+
+def is_checkout_of(forms: GitForms, data: bytes) -> bool:
+    """Whether ``data`` is the blob ``forms`` names as left by its section, as git stores
+    it or as its checkout writes it here: what a commit of it must store is that blob, not
+    what ``git add`` makes of these bytes (a file whose blob held CRLF keeps the CRLF of
+    its checkout; a blob holding CRLF lost it: QA s38 helper-118 F1, F2)."""
+    if blob_id(data) == forms.after_blob:
+        return True
+    if forms.checked_out is True:
+        lf = data.replace(b"\r\n", b"\n")
+        return _form(True, lf) == data and blob_id(lf) == forms.after_blob
+    return isinstance(forms.checked_out, bytes) and forms.checked_out == data

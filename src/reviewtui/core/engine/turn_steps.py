@@ -155,8 +155,9 @@ class TurnSteps:
         if proposal is None or not self._lands(outcome, decision):
             return state, OpResult(key, op, outcome, decision, False), None
         forms = op.git_forms
-        if forms is not None and (forms.checked_out is not None
-                                  or forms.checked_before is not None):
+        # (not over the reviewer's own text: QA s38 helper-118 F7)
+        if forms is not None and replacement is None and (
+                forms.checked_out is not None or forms.checked_before is not None):
             from reviewtui.core.engine.checkout import as_checked_out  # (converting checkout)
 
             # (self.states[-1]: the checkpoint this turn started from)

@@ -19,7 +19,7 @@ from difflib import SequenceMatcher
 from reviewtui.core.engine import SessionRun, execution_order
 from reviewtui.core.engine.links import is_link
 from reviewtui.core.importers.gitbinary import blob_id, write_literal
-from reviewtui.core.model.records import ConsoleCommand, FullFile
+from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import record
 
@@ -108,6 +108,10 @@ def stored_forms(run: SessionRun) -> dict[tuple[str, bytes], bytes]:
     for turn in run.turns:
         for result in turn.results:
             op = result.op
+            if isinstance(op, (Edit, FullFile)):
+                text = _stored_text(op, result.outcome.after_state)
+                if text is not None:
+                    found[(op.path, text[0])] = text[1]
             if not isinstance(op, FullFile) or op.payload is None:
                 continue
             forms = op.payload.checkout
@@ -136,8 +140,25 @@ def _mode(state: FileState) -> str:
     return "100755" if state.mode & 0o111 else "100644"
 
 
+def _stored_text(op: Edit | FullFile, state: FileState | None) -> tuple[bytes, bytes] | None:
+    """(the bytes, the blob) of a text file a git range left as a checkout writes it with
+    CRLF where git stores LF (``GitForms``): a patch of it carries the blob, as ``git
+    diff`` does (a new file exported with CR in its lines was written CRLF by ``git
+    apply`` on a checkout that does not convert: QA s38 helper-118 F6)."""
+    forms = op.git_forms
+    if forms is None or forms.checked_out is not True or state is None:
+        return None
+    lf = state.data.replace(b"\r\n", b"\n")
+    if lf == state.data or blob_id(lf) != forms.after_blob:
+        return None
+    return state.data, lf
+
+
 def _file_diff(patch: FilePatch, stored: Stored) -> str:
     old, new = patch.old, patch.new
+    if stored:  # (text in a checkout's form: as git stores it, see stored_forms)
+        old = _stored_state(stored, patch.old_path or patch.path, old)
+        new = _stored_state(stored, patch.new_path or patch.path, new)
     if old is not None and new is not None and is_link(old) != is_link(new):
         # A link becoming a file or back: git writes a removal and a new file.
         return (_file_diff(FilePatch(patch.old_path or patch.path, None, old, None), stored)
@@ -183,6 +204,14 @@ def _file_diff(patch: FilePatch, stored: Stored) -> str:
     minus = a if old is not None else "/dev/null"
     plus = b if new is not None else "/dev/null"
     return header + f"--- {minus}\n+++ {plus}\n" + "".join(_hunks(old_lines, new_lines))
+
+
+def _stored_state(stored: Stored, path: str, state: FileState | None) -> FileState | None:
+    """``state`` as git stores it where ``stored`` knows its text (binary files: as they
+    are, :func:`_as_stored` reads them)."""
+    if state is None or state.binary or (path, state.data) not in stored:
+        return state
+    return FileState.from_bytes(stored[(path, state.data)], mode=state.mode)
 
 
 def _as_stored(stored: Stored, path: str, state: FileState | None) -> bytes | None:

@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterator, Mapping
 
 from reviewtui.core.engine import Decision, OpKey, OpResult, SessionRun, Verdict, op_title
 from reviewtui.core.model.outcome import FAILED, Status
-from reviewtui.core.model.records import Turn
-from reviewtui.core.model.tree import FileState
-from reviewtui.core.record import record
+from reviewtui.core.model.records import Edit, FullFile, Turn
+from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.core.record import field, record
 from reviewtui.core.text.visible import visible
 
 SUBJECT_LIMIT = 72
@@ -50,6 +50,9 @@ class PlannedCommit:
     changes: Mapping[str, FileState | None]  # path -> content after (None: removed)
     counts: Counts
     left_out: tuple[str, ...] = ()  # the turn's operations not in it: "title (why)"
+    # path -> the git blob its change is (as stored, or as a checkout writes it): what a
+    # commit on the checkout stores for it (:func:`_known_blobs`)
+    blobs: Mapping[str, str] = field(default_factory=dict)
 
 
 LEFT_OUT_SHOWN = 10  # operations a message names before "and N more"
@@ -193,8 +196,50 @@ def plan_with_dropped(run: SessionRun, decisions: Mapping[OpKey, Decision], sess
         plans.append(PlannedCommit(first.index,
                                    commit_message(first.request, first.index, session, counts,
                                                   missing),
-                                   changes, counts, missing))
+                                   changes, counts, missing, _known_blobs(results, changes)))
     return plans, tuple(dropped)
+
+
+def _known_blobs(results: list[OpResult], changes: Mapping[str, FileState | None]
+                 ) -> dict[str, str]:
+    """The changed files that are exactly the blob a git diff's section leaves them (as
+    stored, or as the checkout writes it: ``GitForms``), by path. Committed through ``git
+    add``, the checkout's bytes could come back as another blob (QA s38 helper-118)."""
+    found: dict[str, str] = {}
+    for result in results:
+        op = result.op
+        if not isinstance(op, (Edit, FullFile)) or op.git_forms is None or not result.landed:
+            continue
+        state = changes.get(op.path)
+        if state is None:
+            continue
+        from reviewtui.core.engine.checkout import is_checkout_of  # (git ranges alone)
+
+        if is_checkout_of(op.git_forms, state.data):
+            found[op.path] = op.git_forms.after_blob
+    return found
+
+
+def _blob_only_changes(results: list[OpResult], before: Tree, after: Tree,
+                       changes: dict[str, FileState | None]) -> None:
+    """Into ``changes``, the files whose bytes a commit left as they were while their blob
+    changed: a commit that only turns a file's CRLF blob into LF, replayed on a checkout
+    that writes CRLF (core.autocrlf), writes the same bytes, and the commit kept the old
+    blob (QA s38 helper-118 F1)."""
+    for result in results:
+        op = result.op
+        if not isinstance(op, (Edit, FullFile)) or op.git_forms is None or not result.landed \
+                or op.path in changes:
+            continue
+        was, now = before.get(op.path), after.get(op.path)
+        if was is None or now is None or was.data != now.data:
+            continue
+        from reviewtui.core.engine.checkout import is_checkout_of  # (git ranges alone)
+        from reviewtui.core.importers.gitbinary import blob_id
+
+        if blob_id(now.data) != op.git_forms.after_blob and is_checkout_of(op.git_forms,
+                                                                              now.data):
+            changes[op.path] = now
 
 
 def _commits_of(run: SessionRun) -> Iterator[tuple[Turn, list[OpResult],
@@ -215,4 +260,6 @@ def _commits_of(run: SessionRun) -> Iterator[tuple[Turn, list[OpResult],
                    or (old.mode & 0o111) != (new.mode & 0o111)
                    or (old.mode & 0o170000) != (new.mode & 0o170000)}  # (a link made a file)
         parts, pos = run.turns[pos:end], end
-        yield first, [result for part in parts for result in part.results], changes
+        results = [result for part in parts for result in part.results]
+        _blob_only_changes(results, before, after, changes)
+        yield first, results, changes
