@@ -159,7 +159,7 @@ def test_a_plain_checkout_asks_git_nothing_and_changes_no_operation(tmp_path: Pa
              if getattr(op, "git_forms", None) is not None]
     assert sorted(blobs) == sorted(git(source, "rev-parse", f"{head}:{name}").strip()
                                    for name in ("f.txt", "n.txt"))
-    adjust = checkout_forms(Repo.at(source), base, checkout=True)
+    adjust = checkout_forms(Repo.at(source), base)
     assert adjust(session) is session
 
 

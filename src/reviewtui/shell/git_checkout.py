@@ -44,6 +44,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from reviewtui.core.engine.checkout import form_of, kept_form
 from reviewtui.core.engine.filebytes import NULL_ID
 from reviewtui.core.errors import GitError
 from reviewtui.core.importers.gitbinary import blob_id
@@ -67,11 +68,11 @@ ATTRIBUTES = ".gitattributes"
 _Formed = dict[tuple[str, str], bytes | bool | None]
 
 
-def checkout_forms(repo: Repo, base: str, *, checkout: bool, head: str = ""
-                   ) -> Callable[[Session], Session]:
-    """What to do to a range's session (from the commit ``base``) each time it is read: on
-    the checkout itself (``checkout``), its binary patches and the operations that leave a
-    blob carry git's checkout forms where those are not the blobs. Git is asked once per
+def checkout_forms(repo: Repo, base: str, head: str = "") -> Callable[[Session], Session]:
+    """What to do to a range's session (from the commit ``base``) each time it is read on
+    the checkout itself (a copy of A's tree holds the blobs as git stores them, and needs
+    none): its binary patches and the operations that leave a blob carry git's checkout
+    forms where those are not the blobs. Git is asked once per
     blob, and only for a path the checkout may convert (:func:`_converting`). A range
     that changes attributes gets none; of its files, those the attributes of its last
     commit (``head``) give a ``working-tree-encoding`` are refused (:func:`_encoded`)."""
@@ -81,8 +82,6 @@ def checkout_forms(repo: Repo, base: str, *, checkout: bool, head: str = ""
     asked: list[bool] = []  # (whether it was: once per process)
 
     def adjust(session: Session) -> Session:
-        if not checkout:
-            return session
         if _touches_attributes(session):
             if head and not asked:
                 encoded.update(_encoded(repo, head, session))
@@ -209,14 +208,11 @@ def _plain_path(path: str) -> bool:
 
 
 def _touches_attributes(session: Session) -> bool:
-    return any(_names_attributes(turn) for turn in session.turns)
-
-
-def _names_attributes(turn: Turn) -> bool:
-    """Whether an operation of the turn names a ``.gitattributes``: an edit, a new or
+    """Whether an operation of the range names a ``.gitattributes``: an edit, a new or
     deleted one, one moved away or into place (a command's every argument: QA s37
     helper-111 F2, a range deleting it was written by A's rules)."""
-    return any(name.rstrip("/").rsplit("/", 1)[-1] == ATTRIBUTES for op in turn.reply.ops
+    return any(name.rstrip("/").rsplit("/", 1)[-1] == ATTRIBUTES
+               for turn in session.turns for op in turn.reply.ops
                for name in (op.args if isinstance(op, ConsoleCommand) else (op.path,)))
 
 
@@ -241,22 +237,6 @@ def _ask(repo: Repo, base: str, wanted: list[tuple[str, str]], formed: _Formed) 
         formed.update(found)
 
 
-def _kept(form: bytes, blob: str) -> bytes | bool:
-    """``form`` (git's checkout of ``blob``), or True where it is the blob with each LF
-    written CRLF: what an autocrlf checkout writes for most files, kept as a flag
-    instead of a copy of every version."""
-    lf = form.replace(b"\r\n", b"\n")
-    crlf = b"\r" not in lf and lf.replace(b"\n", b"\r\n") == form and blob_id(lf) == blob
-    return True if crlf else form
-
-
-def _form(kept: bytes | bool | None, blob: bytes) -> bytes | None:
-    """The bytes a form :func:`_kept` stands for, of ``blob``."""
-    if kept is True:
-        return blob.replace(b"\n", b"\r\n")
-    return kept if isinstance(kept, bytes) else None
-
-
 def _attributes_changed(repo: Repo) -> bool:
     """Whether the working tree holds a ``.gitattributes`` that is not the checked-out
     commit's (changed, new or deleted): its files were written by other rules than the
@@ -270,7 +250,7 @@ def _attributes_changed(repo: Repo) -> bool:
 def _checked_out(repo: Repo, commit: str, pairs: list[tuple[str, str]]
                  ) -> dict[tuple[str, str], bytes | bool]:
     """What ``git checkout`` writes for each (path, blob) by ``commit``'s attributes,
-    where that is not the blob (as :func:`_kept` keeps it): an index holding ``commit``'s
+    where that is not the blob (as ``kept_form`` keeps it): an index holding ``commit``'s
     ``.gitattributes`` files (what git reads there) and the blobs at their paths, checked
     out into an empty folder; as many times as one path has blobs, or a path is a folder
     of another (a layer holds neither). A layer git cannot check out (a path that is a
@@ -298,7 +278,7 @@ def _checked_out(repo: Repo, commit: str, pairs: list[tuple[str, str]]
                 with contextlib.suppress(OSError):  # (not written: the blob as it is)
                     data = tree.joinpath(*path.split("/")).read_bytes()
                     if blob_id(data) != blob:
-                        found[(path, blob)] = _kept(data, blob)
+                        found[(path, blob)] = kept_form(data, blob)
 
         layers = _layers(pairs)
         # (each layer its own index and folder: git runs them side by side, a hot file's
@@ -401,8 +381,8 @@ def _op(op: Edit | FullFile, formed: _Formed, stored: dict[str, bytes]) -> Edit 
         old_blob, new_blob = stored.get(old_id), stored.get(new_id)
         if old_blob is None or new_blob is None:
             return op
-        old = _form(formed.get((op.path, old_id)), old_blob)
-        new = _form(formed.get((op.path, new_id)), new_blob)
+        old = form_of(formed.get((op.path, old_id)), old_blob)
+        new = form_of(formed.get((op.path, new_id)), new_blob)
         taken = (CheckoutForms(old if old is not None else old_blob, old_blob) if new is None
                  else CheckoutForms(old if old is not None else old_blob, old_blob, new,
                                     new_blob))

@@ -100,8 +100,7 @@ class GitSource:
         checkout is at A (as the review was made)."""
         if self.repo.head() == self.origin.base:
             adjust_on_load(self.session, checkout_forms(self.repo, self.origin.base,
-                                                        checkout=True,
-                                                        head=self.origin.head))
+                                                        self.origin.head))
 
 
 def open_range(spec: str, root: str | None, *, keep: bool, listed: bool = False) -> GitSource:
@@ -168,10 +167,9 @@ def open_range(spec: str, root: str | None, *, keep: bool, listed: bool = False)
             cleanup.remove(scratch)
         if parsed is not None and text is not None:
             prime(session, tree, text, parsed)
-        # (a file a converting checkout writes otherwise: git's checkout forms; a copy of
-        # A's tree holds the blobs as git stores them, and is written so)
-        adjust_on_load(session, checkout_forms(repo, base, checkout=root is not None
-                                               and tree == Path(root), head=head))
+        if root is not None and tree == Path(root):
+            # (on the checkout: what it writes otherwise than git stores it, git says)
+            adjust_on_load(session, checkout_forms(repo, base, head))
     except BaseException:
         for end in closers:
             end()

@@ -214,17 +214,14 @@ def adjust_on_load(file: Path, adjust: Callable[[Session], Session]) -> None:
     _adjust[str(file)] = adjust
 
 
-_HEX = "0123456789abcdef"
-
-
 def _range_forms(text: str, file: Path, root: Path) -> Callable[[Session], Session] | None:
     """For a range's session read from its file (``restore``, ``open`` or ``apply`` of the
     file kept in ``<git dir>/reviewtui``, not through ``--git``) on the checkout itself:
     git's checkout forms, as ``--git`` reads it (``shell/git_checkout.py``). Without
     them, a review made with them read as another: restoring checkpoint 0 said done and
     left a new file written CRLF (QA s38 helper-116 R4). The header is the file's, so
-    untrusted: its base must be a full commit id, the one ``root`` is checked out at, and
-    git is asked only in ``root``."""
+    untrusted (``read_origin`` takes hex ids alone): its base must be the commit ``root``
+    is checked out at, and git is asked only in ``root``."""
     from reviewtui.core.errors import GitError
     from reviewtui.core.importers.gitlog import read_origin
     from reviewtui.shell.git import Repo
@@ -232,20 +229,16 @@ def _range_forms(text: str, file: Path, root: Path) -> Callable[[Session], Sessi
 
     try:
         origin = read_origin(text, str(file))
+        if origin.kind != "range" or not (root / ".git").exists():
+            return None  # (a copy of A's tree, say: no git asked)
         repo = Repo.at(root)
-    except (SessionFormatError, GitError, UsageError):
-        return None
-    if origin.kind != "range" or len(origin.base) != 40 or origin.base.strip(_HEX):
-        return None
-    with contextlib.suppress(OSError, GitError):
         # (the checkout at the range's start: a checkout of another commit was written
         # by its own attributes, QA s38 helper-117 N3, and a forged base names any)
-        if repo.top.resolve() == root.resolve() and repo.head() == origin.base:
-            return _adjust.setdefault(str(file), checkout_forms(
-                repo, origin.base, checkout=True,
-                head=origin.head if len(origin.head) == 40 and not origin.head.strip(_HEX)
-                else ""))
-    return None
+        if repo.top.resolve() != root.resolve() or repo.head() != origin.base:
+            return None
+    except (SessionFormatError, GitError, UsageError, OSError):
+        return None
+    return _adjust.setdefault(str(file), checkout_forms(repo, origin.base, origin.head))
 
 
 def _holds(tree: str | Path | None) -> Callable[[str], bool] | None:

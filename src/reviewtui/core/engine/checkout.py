@@ -48,7 +48,7 @@ def as_checked_out(op: Edit | FullFile, outcome: Outcome, proposal: Proposal,
     if blob_id(state.data) == forms.after_blob:
         # (a file the range finds must be git's checkout of the blob it finds: your own
         # change of its line endings is not undone, QA s38 helper-118 F8)
-        form = (_form(forms.checked_out, state.data)
+        form = (form_of(forms.checked_out, state.data)
                 if not forms.before_blob or _was_checkout(forms, was) else None)
     else:
         form = _rewritten(forms, state.data, was)
@@ -64,21 +64,34 @@ def as_checked_out(op: Edit | FullFile, outcome: Outcome, proposal: Proposal,
 def _was_checkout(forms: GitForms, was: FileState | None) -> bool:
     """Whether ``was`` (the file at the turn's start) is exactly git's checkout of the blob
     the section finds: converted (``checked_before``), or the blob as it is."""
-    if was is None or not forms.before_blob:
-        return False
-    if forms.checked_before is True:
-        lf = was.data.replace(b"\r\n", b"\n")
-        return blob_id(lf) == forms.before_blob and _form(True, lf) == was.data
-    if isinstance(forms.checked_before, bytes):
-        return forms.checked_before == was.data
-    return blob_id(was.data) == forms.before_blob
+    return (was is not None and bool(forms.before_blob)
+            and is_form(forms.checked_before, was.data, forms.before_blob))
 
 
-def _form(kept: bytes | bool | None, blob: bytes) -> bytes | None:
-    """The bytes a kept form stands for, of ``blob`` (True: with CRLF line endings)."""
+def form_of(kept: bytes | bool | None, blob: bytes) -> bytes | None:
+    """The bytes a kept form (:func:`kept_form`) stands for, of ``blob`` (True: with CRLF
+    line endings); None for none."""
     if kept is True:
         return blob.replace(b"\n", b"\r\n")
     return kept if isinstance(kept, bytes) else None
+
+
+def is_form(kept: bytes | bool | None, data: bytes, blob: str) -> bool:
+    """Whether ``data`` is git's checkout of the blob ``blob`` as ``kept`` says it (None:
+    the blob itself)."""
+    if kept is True:
+        lf = data.replace(b"\r\n", b"\n")
+        return form_of(True, lf) == data and blob_id(lf) == blob
+    if isinstance(kept, bytes):
+        return kept == data
+    return blob_id(data) == blob
+
+
+def kept_form(form: bytes, blob: str) -> bytes | bool:
+    """``form`` (git's checkout of ``blob``) as an operation keeps it: True where it is the
+    blob with each LF written CRLF, what an autocrlf checkout writes for most files (a
+    flag, not a copy of every version of every file)."""
+    return True if is_form(True, form, blob) else form
 
 
 def _rewritten(forms: GitForms, data: bytes, was: FileState | None) -> bytes | None:
@@ -92,7 +105,7 @@ def _rewritten(forms: GitForms, data: bytes, was: FileState | None) -> bytes | N
         return None
     after = data.replace(b"\r\n", b"\n")
     if forms.checked_out is True:
-        return _form(True, after) if blob_id(after) == forms.after_blob else None
+        return form_of(True, after) if blob_id(after) == forms.after_blob else None
     if isinstance(forms.checked_out, bytes) and forms.checked_out.replace(b"\r\n",
                                                                           b"\n") == after:
         return forms.checked_out
@@ -117,9 +130,5 @@ def is_checkout_of(forms: GitForms, data: bytes) -> bool:
     it or as its checkout writes it here: what a commit of it must store is that blob, not
     what ``git add`` makes of these bytes (a file whose blob held CRLF keeps the CRLF of
     its checkout; a blob holding CRLF lost it: QA s38 helper-118 F1, F2)."""
-    if blob_id(data) == forms.after_blob:
-        return True
-    if forms.checked_out is True:
-        lf = data.replace(b"\r\n", b"\n")
-        return _form(True, lf) == data and blob_id(lf) == forms.after_blob
-    return isinstance(forms.checked_out, bytes) and forms.checked_out == data
+    return blob_id(data) == forms.after_blob or (
+        forms.checked_out is not None and is_form(forms.checked_out, data, forms.after_blob))

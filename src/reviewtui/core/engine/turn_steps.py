@@ -116,6 +116,11 @@ class TurnSteps:
         skipped = self._unevaluated(decision)
         if skipped is not None:
             return state, OpResult(key, op, skipped, decision, False), None
+        if op.git_forms is not None and op.git_forms.encoding:
+            from reviewtui.core.engine.checkout import encoded_refusal  # (a git range)
+
+            refused = encoded_refusal(op, op.git_forms.encoding)
+            return state, OpResult(key, op, refused, decision, False), None
         tree = state.tree
         ctx = FileContext(
             need=turn.reply.need, need_line=turn.reply.need_span is not None,
@@ -144,10 +149,6 @@ class TurnSteps:
         else:
             outcome, proposal = evaluate_full_file(tree, op, ctx, replacement)
         outcome = mark_generated(outcome, self.rules.reserved)
-        if op.git_forms is not None and op.git_forms.encoding:
-            from reviewtui.core.engine.checkout import encoded_refusal  # (a git range)
-
-            outcome, proposal = encoded_refusal(op, op.git_forms.encoding), None
         if (decision.at is not None and proposal is not None and isinstance(op, Edit)
                 and self._lands(outcome, decision)):
             # (only what would land: a near match that waits says so, not "moved")

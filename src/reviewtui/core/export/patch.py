@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from difflib import SequenceMatcher
 
 from reviewtui.core.engine import SessionRun, execution_order
+from reviewtui.core.engine.checkout import is_form
 from reviewtui.core.engine.links import is_link
 from reviewtui.core.importers.gitbinary import blob_id, write_literal
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
@@ -100,10 +101,11 @@ Stored = Mapping[tuple[str, bytes], bytes]
 
 
 def stored_forms(run: SessionRun) -> dict[tuple[str, bytes], bytes]:
-    """The blobs git stores for the binary files the run read or wrote in the form a
-    converting checkout writes them (``core/model/records.py`` ``CheckoutForms``): a
+    """The blobs git stores for the files the run read or wrote in the form a converting
+    checkout writes them: binary files (``core/model/records.py`` ``CheckoutForms``: a
     binary patch carries blob ids, which ``git apply`` checks against the file as git
-    stores it (it converts the file on disk first)."""
+    stores it, converting the file on disk first), and text a git range left with CRLF
+    where git stores LF (:func:`_stored_text`)."""
     found: dict[tuple[str, bytes], bytes] = {}
     for turn in run.turns:
         for result in turn.results:
@@ -146,12 +148,10 @@ def _stored_text(op: Edit | FullFile, state: FileState | None) -> tuple[bytes, b
     diff`` does (a new file exported with CR in its lines was written CRLF by ``git
     apply`` on a checkout that does not convert: QA s38 helper-118 F6)."""
     forms = op.git_forms
-    if forms is None or forms.checked_out is not True or state is None:
+    if (forms is None or forms.checked_out is not True or state is None
+            or not is_form(True, state.data, forms.after_blob)):
         return None
-    lf = state.data.replace(b"\r\n", b"\n")
-    if lf == state.data or blob_id(lf) != forms.after_blob:
-        return None
-    return state.data, lf
+    return state.data, state.data.replace(b"\r\n", b"\n")
 
 
 def _file_diff(patch: FilePatch, stored: Stored) -> str:

@@ -14,6 +14,8 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 
 from reviewtui.core.engine import Decision, OpKey, OpResult, SessionRun, Verdict, op_title
+from reviewtui.core.engine.checkout import is_checkout_of
+from reviewtui.core.importers.gitbinary import blob_id
 from reviewtui.core.model.outcome import FAILED, Status
 from reviewtui.core.model.records import Edit, FullFile, Turn
 from reviewtui.core.model.tree import FileState, Tree
@@ -51,7 +53,7 @@ class PlannedCommit:
     counts: Counts
     left_out: tuple[str, ...] = ()  # the turn's operations not in it: "title (why)"
     # path -> the git blob its change is (as stored, or as a checkout writes it): what a
-    # commit on the checkout stores for it (:func:`_known_blobs`)
+    # commit on the checkout stores for it (:func:`_git_versions`)
     blobs: Mapping[str, str] = field(default_factory=dict)
 
 
@@ -185,7 +187,7 @@ def plan_with_dropped(run: SessionRun, decisions: Mapping[OpKey, Decision], sess
     operation left pending is not evaluated): tells a failed one from a pending one."""
     plans: list[PlannedCommit] = []
     dropped: list[int] = []
-    for first, results, changes in _commits_of(run):
+    for first, results, changes, blobs in _commits_of(run):
         if not changes:
             if any(_failed(result, _verdict(decisions, result.key), shown)
                    for result in results):
@@ -196,56 +198,31 @@ def plan_with_dropped(run: SessionRun, decisions: Mapping[OpKey, Decision], sess
         plans.append(PlannedCommit(first.index,
                                    commit_message(first.request, first.index, session, counts,
                                                   missing),
-                                   changes, counts, missing, _known_blobs(results, changes)))
+                                   changes, counts, missing, blobs))
     return plans, tuple(dropped)
 
 
-def _known_blobs(results: list[OpResult], changes: Mapping[str, FileState | None]
-                 ) -> dict[str, str]:
-    """The changed files that are exactly the blob a git diff's section leaves them (as
-    stored, or as the checkout writes it: ``GitForms``), by path. Committed through ``git
-    add``, the checkout's bytes could come back as another blob (QA s38 helper-118)."""
+def _git_versions(results: list[OpResult], after: Tree) -> dict[str, str]:
+    """The files ``after`` holds as exactly the blob a git diff's section left them (as
+    stored, or as the checkout writes it: ``GitForms``), by path: what a commit stores
+    for them. Committed through ``git add``, the checkout's bytes could come back as
+    another blob (QA s38 helper-118 F1, F2)."""
     found: dict[str, str] = {}
     for result in results:
         op = result.op
-        if not isinstance(op, (Edit, FullFile)) or op.git_forms is None or not result.landed:
-            continue
-        state = changes.get(op.path)
-        if state is None:
-            continue
-        from reviewtui.core.engine.checkout import is_checkout_of  # (git ranges alone)
-
-        if is_checkout_of(op.git_forms, state.data):
-            found[op.path] = op.git_forms.after_blob
+        if isinstance(op, (Edit, FullFile)) and op.git_forms is not None and result.landed:
+            state = after.get(op.path)
+            if state is not None and is_checkout_of(op.git_forms, state.data):
+                found[op.path] = op.git_forms.after_blob
     return found
 
 
-def _blob_only_changes(results: list[OpResult], before: Tree, after: Tree,
-                       changes: dict[str, FileState | None]) -> None:
-    """Into ``changes``, the files whose bytes a commit left as they were while their blob
-    changed: a commit that only turns a file's CRLF blob into LF, replayed on a checkout
-    that writes CRLF (core.autocrlf), writes the same bytes, and the commit kept the old
-    blob (QA s38 helper-118 F1)."""
-    for result in results:
-        op = result.op
-        if not isinstance(op, (Edit, FullFile)) or op.git_forms is None or not result.landed \
-                or op.path in changes:
-            continue
-        was, now = before.get(op.path), after.get(op.path)
-        if was is None or now is None or was.data != now.data:
-            continue
-        from reviewtui.core.engine.checkout import is_checkout_of  # (git ranges alone)
-        from reviewtui.core.importers.gitbinary import blob_id
-
-        if blob_id(now.data) != op.git_forms.after_blob and is_checkout_of(op.git_forms,
-                                                                              now.data):
-            changes[op.path] = now
-
-
 def _commits_of(run: SessionRun) -> Iterator[tuple[Turn, list[OpResult],
-                                                   dict[str, FileState | None]]]:
+                                                   dict[str, FileState | None],
+                                                   dict[str, str]]]:
     """Each source commit of ``run``: its first turn, the results of its turns (parts),
-    and the files it changes in the draft."""
+    the files it changes in the draft, and the blobs of those that are git's versions of
+    one (:func:`_git_versions`)."""
     pos = 0
     while pos < len(run.turns):
         first = run.turns[pos].turn
@@ -261,5 +238,13 @@ def _commits_of(run: SessionRun) -> Iterator[tuple[Turn, list[OpResult],
                    or (old.mode & 0o170000) != (new.mode & 0o170000)}  # (a link made a file)
         parts, pos = run.turns[pos:end], end
         results = [result for part in parts for result in part.results]
-        _blob_only_changes(results, before, after, changes)
-        yield first, results, changes
+        known = _git_versions(results, after)
+        for path, blob in known.items():
+            # Bytes kept, blob changed: a commit that only turns a CRLF blob into LF, on a
+            # checkout that writes CRLF (core.autocrlf), made no commit (QA s38 helper-118 F1).
+            was, now = before.get(path), after.get(path)
+            if (path not in changes and was is not None and now is not None
+                    and was.data == now.data and blob_id(now.data) != blob):
+                changes[path] = now
+        yield first, results, changes, {path: blob for path, blob in known.items()
+                                        if changes.get(path) is not None}
