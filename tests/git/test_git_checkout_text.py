@@ -498,3 +498,119 @@ def test_your_lf_copy_of_a_crlf_checkout_keeps_its_lf(tmp_path: Path) -> None:
     (repo / "f.txt").write_bytes(b"a\nb\nc\n")
     assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes"]) == 0
     assert (repo / "f.txt").read_bytes() == b"a\nB\nc\n"
+
+
+def test_a_renamed_file_given_a_cr_is_written_as_autocrlf_leaves_it(tmp_path: Path) -> None:
+    """A commit renames n.txt and puts a CR in one of its lines: autocrlf checks that blob
+    out as it is (LF lines and the one CRLF), and the review wrote every line CRLF, exit
+    0: a rename's section named no blob before, so the file's form before could not be
+    checked (QA s38 helper-118 F3). The blob before is now checked where it was, at the
+    old path."""
+    lines = b"".join(b"line %d\n" % n for n in range(10))
+    source, commits = _steps(tmp_path, [
+        {"old/n.txt": lines},
+        {"old/n.txt": None, "new/n.txt": lines.replace(b"line 4\n", b"LINE 4\r\n")},
+    ])
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    assert "rename from old/n.txt" in git(source, "show", "-M", commits[1])
+    assert main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--yes"]) == 0
+    assert (repo / "new" / "n.txt").read_bytes() == lines.replace(b"line 4\n", b"LINE 4\r\n")
+    assert disk_of(repo) == disk_of(_clone(source, tmp_path / "at-head", commits[-1],
+                                           AUTOCRLF))
+
+
+def test_a_renamed_file_you_changed_keeps_your_line_endings(tmp_path: Path) -> None:
+    """The same rename, but you saved old/n.txt with LF: it is not git's checkout of the
+    blob before, so the review's bytes stand (not rewritten as git's checkout of B)."""
+    lines = b"".join(b"line %d\n" % n for n in range(10))
+    source, commits = _steps(tmp_path, [
+        {"old/n.txt": lines},
+        {"old/n.txt": None, "new/n.txt": lines.replace(b"line 4\n", b"LINE 4\n")},
+    ])
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    (repo / "old" / "n.txt").write_bytes(lines)
+    assert main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--yes"]) == 0
+    assert (repo / "new" / "n.txt").read_bytes() == lines.replace(b"line 4\n", b"LINE 4\n")
+
+
+def test_an_encoding_only_a_middle_commit_sets_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """One commit adds ``working-tree-encoding=UTF-16LE`` and a file under it, the next
+    takes the attribute away: the first commit's checkout writes the file UTF-16, and
+    ``--commit`` committed the review's UTF-8 bytes read as UTF-16, garbled, exit 0; only
+    the last commit's attributes were read (QA s38 helper-118 F4). Every attribute state
+    of the range is read now: refused, nothing garbled committed."""
+    source, commits = _steps(tmp_path, [
+        {"k": b"k\n"},
+        {".gitattributes": b"*.txt text working-tree-encoding=UTF-16LE\n",
+         "n.txt": "h\u00e9\n".encode()},
+        {".gitattributes": None},
+    ])
+    repo = _clone(source, tmp_path / "review", commits[0], ())
+    code = main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--yes", "--commit", "--branch", "reviewed"])
+    out, err = capsys.readouterr()
+    assert code == 1, err
+    assert "git checks n.txt out as UTF-16LE" in out
+    assert not (repo / "n.txt").exists()
+    for rev in git(repo, "rev-list", f"{commits[0]}..reviewed").split():
+        assert "n.txt" not in tree_of(repo, rev)
+
+
+def test_an_encoding_the_start_gives_is_read_when_the_range_drops_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The start gives n.txt ``working-tree-encoding=UTF-16LE``; a commit edits it and a
+    later one drops the attribute. The edit was refused as an edit of a binary file (the
+    UTF-16 checkout read as bytes), which says nothing of why; the start's attributes are
+    one of the range's states now, and the refusal names the encoding."""
+    text = "".join(f"l\u00e9 {n}\n" for n in range(8))
+    edited = text.replace("l\u00e9 3", "L\u00c9 3")
+    source, commits = _steps(tmp_path, [
+        {".gitattributes": b"*.txt text working-tree-encoding=UTF-16LE\n",
+         "n.txt": text.encode("utf-16le")},
+        {"n.txt": edited.encode("utf-16le")},
+        {".gitattributes": None, "n.txt": edited.encode(), "k": b"k\n"},
+    ])
+    repo = _clone(source, tmp_path / "review", commits[0], ())
+    before = (repo / "n.txt").read_bytes()
+    code = main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--yes"])
+    out, _ = capsys.readouterr()
+    assert code == 1
+    assert "git checks n.txt out as UTF-16LE" in out
+    assert (repo / "n.txt").read_bytes() == before
+
+
+def test_every_attribute_state_of_a_range_is_read_merges_too(tmp_path: Path) -> None:
+    """The attribute states a range's files are written under: the start's, then each
+    first-parent commit's that changes one (a merge bringing a side branch's attributes
+    counts, compared with its first parent), each distinct set once."""
+    from reviewtui.shell.git import Repo
+    from reviewtui.shell.git_checkout import _attribute_states
+
+    source = new_repo(tmp_path / "source")
+    (source / "d").mkdir()
+    (source / "d" / ".gitattributes").write_text("*.txt text\n")
+    git(source, "add", "-A")
+    git(source, "commit", "-q", "-m", "start")
+    base = git(source, "rev-parse", "HEAD").strip()
+    git(source, "switch", "-q", "-c", "side")
+    (source / ".gitattributes").write_text("*.x binary\n")
+    git(source, "add", "-A")
+    git(source, "commit", "-q", "-m", "side")
+    git(source, "switch", "-q", "-")
+    (source / "k").write_text("k\n")
+    git(source, "add", "-A")
+    git(source, "commit", "-q", "-m", "main")
+    git(source, "merge", "-q", "--no-edit", "side")
+    git(source, "rm", "-q", "d/.gitattributes")
+    git(source, "commit", "-q", "-m", "drop")
+    (source / "k").write_text("k2\n")
+    git(source, "commit", "-q", "-am", "again")
+    states = _attribute_states(Repo.at(source), base, "HEAD")
+    named = [sorted(line.rsplit(b"\t", 1)[1] for line in state.split(b"\0") if line)
+             for state in states]
+    assert named == [[b"d/.gitattributes"], [b".gitattributes", b"d/.gitattributes"],
+                     [b".gitattributes"]]

@@ -74,8 +74,8 @@ def checkout_forms(repo: Repo, base: str, head: str = "") -> Callable[[Session],
     none): its binary patches and the operations that leave a blob carry git's checkout
     forms where those are not the blobs. Git is asked once per
     blob, and only for a path the checkout may convert (:func:`_converting`). A range
-    that changes attributes gets none; of its files, those the attributes of its last
-    commit (``head``) give a ``working-tree-encoding`` are refused (:func:`_encoded`)."""
+    that changes attributes gets none; of its files, those the attributes of any of its
+    commits (to ``head``) give a ``working-tree-encoding`` are refused (:func:`_encoded`)."""
     formed: _Formed = {}
     stored: dict[str, bytes] = {}  # blob id -> its bytes (a binary patch's, where needed)
     encoded: dict[str, str] = {}  # path -> the encoding git writes it in
@@ -84,7 +84,7 @@ def checkout_forms(repo: Repo, base: str, head: str = "") -> Callable[[Session],
     def adjust(session: Session) -> Session:
         if _touches_attributes(session):
             if head and not asked:
-                encoded.update(_encoded(repo, head, session))
+                encoded.update(_encoded(repo, base, head, session))
                 asked.append(True)
             return _refused_where_encoded(session, encoded)
         wanted = [key for turn in session.turns for op in turn.reply.ops
@@ -130,8 +130,16 @@ def _blobs_of(op: object) -> list[tuple[str, str]]:
     if forms is None or (isinstance(op, FullFile) and op.mode is not None
                          and op.mode & 0o170000 == 0o120000):
         return []
+    if forms.before_path and not _plain_path(forms.before_path):
+        return []
     return [(op.path, forms.after_blob),
-            *([(op.path, forms.before_blob)] if forms.before_blob else [])]
+            *([(_before(op), forms.before_blob)] if forms.before_blob else [])]
+
+
+def _before(op: Edit | FullFile) -> str:
+    """The path at which ``op``'s section finds its blob before (a rename's source)."""
+    forms = op.git_forms
+    return forms.before_path if forms is not None and forms.before_path else op.path
 
 
 def _blobs_needed(op: object, formed: _Formed) -> list[str]:
@@ -147,41 +155,81 @@ def _blobs_needed(op: object, formed: _Formed) -> list[str]:
         return [patch.old_id, patch.new_id]
     forms = op.git_forms
     if (forms is not None and forms.before_blob
-            and formed.get((op.path, forms.before_blob)) is not None
+            and formed.get((_before(op), forms.before_blob)) is not None
             and formed.get((op.path, forms.after_blob)) is None
             and (op.path, forms.after_blob) in formed):
         return [forms.after_blob]
     return []
 
 
-def _encoded(repo: Repo, head: str, session: Session) -> dict[str, str]:
-    """The files the range writes as text to which the attributes of its last commit
-    (an index of its ``.gitattributes`` files, ``check-attr --cached``) give a
-    ``working-tree-encoding``: git writes them re-encoded, the review as UTF-8, which
-    ``--commit`` then committed garbled, exit 0 (QA s38 helper-117 N2, older)."""
+def _encoded(repo: Repo, base: str, head: str, session: Session) -> dict[str, str]:
+    """The files the range writes as text to which the attributes of any of its commits
+    (:func:`_attribute_states`: an index of the ``.gitattributes`` files of each,
+    ``check-attr --cached``) give a ``working-tree-encoding``: git writes them re-encoded,
+    the review as UTF-8, which ``--commit`` then committed garbled, exit 0 (QA s38
+    helper-117 N2, older; helper-118 F4: an encoding a middle commit set, or the start
+    gave and the range took away, was not seen when only the last commit was read)."""
     paths = sorted({op.path for turn in session.turns for op in turn.reply.ops
                     if isinstance(op, (Edit, FullFile)) and op.git_forms is not None
                     and _patch(op) is None and _plain_path(op.path)
                     and not (isinstance(op, FullFile) and not op.lines)})
     if not paths:
         return {}
+    found: dict[str, str] = {}
+    asked = b"".join(path.encode("utf-8", "surrogateescape") + b"\0" for path in paths)
     with tempfile.TemporaryDirectory(prefix="reviewtui-attributes-") as tmp:
-        env = {"GIT_INDEX_FILE": str(Path(tmp) / "index")}
         try:
-            repo.git("update-index", "-z", "--index-info", env=env,
-                     input=_attribute_entries(repo, head))
-            out = repo.git("check-attr", "--cached", "-z", "--stdin",
-                           "working-tree-encoding", env=env, input=b"".join(
-                               path.encode("utf-8", "surrogateescape") + b"\0"
-                               for path in paths))
+            for n, entries in enumerate(_attribute_states(repo, base, head)):
+                env = {"GIT_INDEX_FILE": str(Path(tmp) / f"index{n}")}
+                repo.git("update-index", "-z", "--index-info", env=env, input=entries)
+                out = repo.git("check-attr", "--cached", "-z", "--stdin",
+                               "working-tree-encoding", env=env, input=asked)
+                fields = out.split(b"\0")
+                for at in range(0, len(fields) - 2, 3):
+                    value = fields[at + 2]
+                    if value not in (b"unspecified", b"unset", b"set") and \
+                            value.upper().replace(b"-", b"") != b"UTF8":  # (helper-118 F5)
+                        found.setdefault(fields[at].decode("utf-8", "surrogateescape"),
+                                         value.decode("utf-8", "replace"))
         except GitError:
             return {}
+    return found
+
+
+def _attribute_states(repo: Repo, base: str, head: str) -> list[bytes]:
+    """The ``.gitattributes`` files of ``base`` and of each commit of ``base..head`` (first
+    parents, as the range is read) that changes one, each distinct set once, as
+    ``update-index --index-info`` input: one listing of ``base``'s tree, then the changes
+    from one ``git log`` (a listing per commit cost 25 s for 50,000 files x 200 commits:
+    QA s38 helper-117 N6)."""
+    files: dict[bytes, bytes] = {}  # path -> its ls-tree line
+    for entry in _attribute_entries(repo, base).split(b"\0"):
+        if entry:
+            files[entry.rsplit(b"\t", 1)[1]] = entry
+    states = [dict(files)]
+    out = repo.git("log", "--first-parent", "--diff-merges=first-parent", "--reverse",
+                   "--no-renames", "--no-abbrev", "--raw", "-z", "--format=%x00commit",
+                   f"{base}..{head}", "--", f":(glob)**/{ATTRIBUTES}")
     fields = out.split(b"\0")
-    return {fields[at].decode("utf-8", "surrogateescape"): fields[at + 2].decode(
-                "utf-8", "replace")
-            for at in range(0, len(fields) - 2, 3)
-            if fields[at + 2] not in (b"unspecified", b"unset", b"set")
-            and fields[at + 2].upper().replace(b"-", b"") != b"UTF8"}  # (none: helper-118 F5)
+    at = 0
+    while at < len(fields):
+        field = fields[at].lstrip(b"\n")
+        at += 1
+        if field == b"commit":
+            if states[-1] != files:
+                states.append(dict(files))
+        elif field.startswith(b":") and at < len(fields):
+            path = fields[at]
+            at += 1
+            _old_mode, mode, _old, blob, _status = field[1:].split(b" ")
+            if path.rsplit(b"/", 1)[-1] == ATTRIBUTES.encode() and mode.startswith(b"100"):
+                files[path] = b"%s blob %s\t%s" % (mode, blob, path)
+            else:
+                files.pop(path, None)  # (removed, or no longer a regular file)
+    if states[-1] != files:
+        states.append(dict(files))
+    unique = list({tuple(sorted(state.items())): state for state in states}.values())
+    return [b"".join(line + b"\0" for line in state.values()) for state in unique]
 
 
 def _refused_where_encoded(session: Session, encoded: dict[str, str]) -> Session:
@@ -391,7 +439,7 @@ def _op(op: Edit | FullFile, formed: _Formed, stored: dict[str, bytes]) -> Edit 
     if forms is None or forms.checked_out is not None or forms.checked_before is not None:
         return op
     form = formed.get((op.path, forms.after_blob))
-    found = formed.get((op.path, forms.before_blob)) if forms.before_blob else None
+    found = formed.get((_before(op), forms.before_blob)) if forms.before_blob else None
     if form is None and found is not None:
         form = stored.get(forms.after_blob)  # (converted before, not after: the blob)
     if form is None:

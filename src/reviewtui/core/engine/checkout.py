@@ -44,7 +44,8 @@ def as_checked_out(op: Edit | FullFile, outcome: Outcome, proposal: Proposal,
     if forms is None or (isinstance(op, FullFile) and op.creates
                          and tree.get(proposal.path) is not None):
         return outcome, proposal
-    was = start.get(proposal.path)
+    # (a rename's file was at the path it moves from when the turn started)
+    was = start.get(forms.before_path or proposal.path)
     if blob_id(state.data) == forms.after_blob:
         # (a file the range finds must be git's checkout of the blob it finds: your own
         # change of its line endings is not undone, QA s38 helper-118 F8)

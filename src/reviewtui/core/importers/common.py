@@ -47,8 +47,9 @@ def ends_as(change: Change, blob: str, before: str = "") -> Change:
     (``before``), from the diff's ``index`` line, on the operation that leaves it
     (:class:`GitForms`): the last one, a mode change after it aside (it keeps the
     content). Nothing for an abbreviated or null id, a section that is not whole (its last
-    operation cannot apply) or one that ends with a command; no ``before`` for a rename
-    (the file it finds is at another path)."""
+    operation cannot apply) or one that ends with a command. A rename finds ``before`` at
+    the path it moves from (QA s38 helper-118 F3: without it a rename's file before could
+    not be checked)."""
     if len(blob) != 40 or not blob.strip("0"):
         return change
     ops = change.ops
@@ -57,9 +58,13 @@ def ends_as(change: Change, blob: str, before: str = "") -> Change:
         at -= 1
     last = ops[at] if ops else None
     if isinstance(last, (Edit, FullFile)) and _payload(last) in ("", "literal", "delta"):
-        moved = any(isinstance(op, ConsoleCommand) for op in ops)
-        known = len(before) == 40 and before.strip("0") and not moved
-        ops[at] = replace(last, git_forms=GitForms(blob, before if known else ""))
+        moves = [op for op in ops if isinstance(op, ConsoleCommand)]
+        known = len(before) == 40 and before.strip("0") and (
+            not moves or (len(moves) == 1 and moves[0].name is CommandName.MV
+                          and len(moves[0].args) == 2 and moves[0].args[1] == last.path))
+        ops[at] = replace(last, git_forms=GitForms(
+            blob, before if known else "", before_path=moves[0].args[0] if known and moves
+            else ""))
     return change
 
 

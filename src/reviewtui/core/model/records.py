@@ -96,7 +96,8 @@ class GitForms:
     a converting checkout writes for it (core/engine/checkout.py).
 
     ``after_blob``: git's id of the file once the section is done (40 hex); ``before_blob``
-    the id before it ("" for a new file or a rename). The git source asks git what its
+    the id before it ("" for a new file), at ``before_path`` when the section moves the
+    file there (a rename; "": the same path). The git source asks git what its
     checkout writes for them here (shell/git_checkout.py): ``checked_out`` for the blob
     after, where that is not the blob (bytes; True for the blob with each LF written CRLF,
     kept as a flag, as a copy of every version would double the memory of a range; the
@@ -112,6 +113,7 @@ class GitForms:
     checked_out: bytes | bool | None = None
     checked_before: bytes | bool | None = None
     encoding: str = ""
+    before_path: str = ""
 
 
 @record(frozen=True, slots=True)
