@@ -609,8 +609,97 @@ def test_every_attribute_state_of_a_range_is_read_merges_too(tmp_path: Path) -> 
     git(source, "commit", "-q", "-m", "drop")
     (source / "k").write_text("k2\n")
     git(source, "commit", "-q", "-am", "again")
-    states = _attribute_states(Repo.at(source), base, "HEAD")
+    states, governing = _attribute_states(Repo.at(source), base, "HEAD")
     named = [sorted(line.rsplit(b"\t", 1)[1] for line in state.split(b"\0") if line)
              for state in states]
     assert named == [[b"d/.gitattributes"], [b".gitattributes", b"d/.gitattributes"],
                      [b".gitattributes"]]
+    assert governing == [0, 1, 2, 2]  # main, the merge, drop, again
+
+
+def _staged_first(tmp_path: Path, steps: list[dict[str, bytes | None]]
+                  ) -> tuple[Path, list[str]]:
+    """As :func:`_steps`, but each commit's files are staged before its attributes, so
+    every blob holds the bytes given (no attribute of the commit converts them)."""
+    source = new_repo(tmp_path / "source")
+    commits = []
+    for files in steps:
+        for last in (False, True):
+            for name, data in files.items():
+                if name.endswith(".gitattributes") != last:
+                    continue
+                if data is None:
+                    git(source, "rm", "-q", name)
+                    continue
+                (source / name).parent.mkdir(parents=True, exist_ok=True)
+                (source / name).write_bytes(data)
+                git(source, "add", name)
+        git(source, "commit", "-q", "--allow-empty", "-m", "step")
+        commits.append(git(source, "rev-parse", "HEAD").strip())
+    return source, commits
+
+
+def test_an_encoding_a_later_commit_sets_and_drops_leaves_an_earlier_edit_alone(
+        tmp_path: Path) -> None:
+    """g.txt is edited by the first commit; the second gives *.txt UTF-16LE, the third
+    takes it away: no commit that writes g.txt, nor B, encodes it. Every attribute state
+    was read for every file, and the edit was refused with a false reason (QA s39
+    helper-119 F6)."""
+    text = b"line one\nline two\n"
+    source, commits = _staged_first(tmp_path, [
+        {"g.txt": text}, {"g.txt": text + b"edit\n"},
+        {".gitattributes": b"*.txt working-tree-encoding=UTF-16LE\n"},
+        {".gitattributes": None},
+    ])
+    repo = _clone(source, tmp_path / "review", commits[0], ())
+    assert main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--yes"]) == 0
+    assert disk_of(repo) == disk_of(_clone(source, tmp_path / "at-head", commits[-1], ()))
+
+
+@pytest.mark.parametrize("before", [{"f.dat": b"abc\0def\nx\n"}, {"k": b"k\n"}],
+                         ids=["changed", "created"])
+def test_a_binary_diffed_file_the_range_re_encodes_is_refused(
+        tmp_path: Path, before: dict[str, bytes | None],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """UTF-8 text holding a NUL (git diffs it as binary) that the range's attributes give
+    UTF-16LE: git's checkout re-encodes it, the review wrote the blob, exit 0 (QA s39
+    helper-119 F2: binary patches were left out of the refusal)."""
+    source, commits = _staged_first(tmp_path, [before, {
+        ".gitattributes": b"*.dat working-tree-encoding=UTF-16LE\n",
+        "f.dat": b"abc\0def\ny\n"}])
+    repo = _clone(source, tmp_path / "review", commits[0], ())
+    was = disk_of(repo)
+    code = main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--yes"])
+    out, err = capsys.readouterr()
+    assert code == 1, err
+    assert "git checks f.dat out as UTF-16LE" in out
+    assert {k: v for k, v in disk_of(repo).items() if k != ".gitattributes"} == was
+
+
+@pytest.mark.parametrize(("encoding", "rename"), [
+    ("ISO-8859-1", False), ("ISO-8859-1", True), ("UTF-16LE", True)])
+def test_an_encoded_file_on_an_autocrlf_checkout_is_written_re_encoded(
+        tmp_path: Path, encoding: str, rename: bool) -> None:
+    """autocrlf, and *.txt has a working-tree-encoding: the review kept the file's CRLF
+    but wrote UTF-8 where git writes the encoding (a plain edit, or a rename from a plain
+    path into an encoded one), exit 0, and ``--commit`` committed it garbled (QA s39
+    helper-119 F1, older). The file was git's checkout of the blob before, the result is
+    the blob after in other line endings: git's checkout of it is written."""
+    lines = "".join(f"line {n}\n" for n in range(8))
+    edited = lines.replace("line 6", "l\u00efne 6")
+    attributes = f"*.txt working-tree-encoding={encoding}\n".encode()
+    old = "f.md" if rename else "f.txt"  # (a UTF-16 f.txt before is read as binary)
+    source, commits = _steps(tmp_path, [
+        {".gitattributes": attributes, old: lines.encode()},
+        {old: None, "f.txt": edited.encode(encoding)} if rename
+        else {"f.txt": edited.encode(encoding)},
+    ])
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    git(repo, "switch", "-q", "-c", "work")
+    assert main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--yes", "--commit"]) == 0
+    assert disk_of(repo) == disk_of(_clone(source, tmp_path / "at-head", commits[-1],
+                                           AUTOCRLF))
+    assert tree_of(repo, "HEAD") == tree_of(source, commits[-1])

@@ -78,7 +78,7 @@ def checkout_forms(repo: Repo, base: str, head: str = "") -> Callable[[Session],
     commits (to ``head``) give a ``working-tree-encoding`` are refused (:func:`_encoded`)."""
     formed: _Formed = {}
     stored: dict[str, bytes] = {}  # blob id -> its bytes (a binary patch's, where needed)
-    encoded: dict[str, str] = {}  # path -> the encoding git writes it in
+    encoded: dict[tuple[int, str], str] = {}  # (turn, path) -> the encoding git writes
     asked: list[bool] = []  # (whether it was: once per process)
 
     def adjust(session: Session) -> Session:
@@ -162,90 +162,141 @@ def _blobs_needed(op: object, formed: _Formed) -> list[str]:
     return []
 
 
-def _encoded(repo: Repo, base: str, head: str, session: Session) -> dict[str, str]:
-    """The files the range writes as text to which the attributes of any of its commits
-    (:func:`_attribute_states`: an index of the ``.gitattributes`` files of each,
-    ``check-attr --cached``) give a ``working-tree-encoding``: git writes them re-encoded,
-    the review as UTF-8, which ``--commit`` then committed garbled, exit 0 (QA s38
-    helper-117 N2, older; helper-118 F4: an encoding a middle commit set, or the start
-    gave and the range took away, was not seen when only the last commit was read)."""
-    paths = sorted({op.path for turn in session.turns for op in turn.reply.ops
-                    if isinstance(op, (Edit, FullFile)) and op.git_forms is not None
-                    and _patch(op) is None and _plain_path(op.path)
-                    and not (isinstance(op, FullFile) and not op.lines)})
-    if not paths:
+def _encoded(repo: Repo, base: str, head: str, session: Session) -> dict[tuple[int, str], str]:
+    """The files the range writes to which git gives a ``working-tree-encoding`` (a
+    ``.gitattributes`` of an index of each attribute state, ``check-attr --cached``): git
+    writes them re-encoded, the review as UTF-8, which ``--commit`` then committed garbled,
+    exit 0 (QA s38 helper-117 N2, older). Keyed (turn, path): a file is read by the
+    attributes of the commit that writes it (helper-118 F4: an encoding a middle commit
+    set, or the start gave and the range took away, was missed when only the last commit
+    was read; helper-119 F6: reading every commit's for every file refused one that a later
+    commit gave an encoding and the next took away); turn 0, every turn: by the last
+    commit's, those a fresh checkout of it writes. Binary patches too (helper-119 F2: a
+    NUL in UTF-8 text makes git's diff binary, and git still re-encodes it)."""
+    writes = [(turn, op.path) for turn in session.turns for op in turn.reply.ops
+              if isinstance(op, (Edit, FullFile)) and op.git_forms is not None
+              and _plain_path(op.path)
+              and not (isinstance(op, FullFile) and op.payload is None and not op.lines)]
+    if not writes:
         return {}
-    found: dict[str, str] = {}
-    asked = b"".join(path.encode("utf-8", "surrogateescape") + b"\0" for path in paths)
+    found: dict[tuple[int, str], str] = {}
     with tempfile.TemporaryDirectory(prefix="reviewtui-attributes-") as tmp:
         try:
-            for n, entries in enumerate(_attribute_states(repo, base, head)):
-                env = {"GIT_INDEX_FILE": str(Path(tmp) / f"index{n}")}
-                repo.git("update-index", "-z", "--index-info", env=env, input=entries)
-                out = repo.git("check-attr", "--cached", "-z", "--stdin",
-                               "working-tree-encoding", env=env, input=asked)
-                fields = out.split(b"\0")
-                for at in range(0, len(fields) - 2, 3):
-                    value = fields[at + 2]
-                    if value not in (b"unspecified", b"unset", b"set") and \
-                            value.upper().replace(b"-", b"") != b"UTF8":  # (helper-118 F5)
-                        found.setdefault(fields[at].decode("utf-8", "surrogateescape"),
-                                         value.decode("utf-8", "replace"))
+            states, governing = _attribute_states(repo, base, head)
+            commit_of = _commit_of_turn(session, len(governing))
+            asked: dict[int, dict[str, list[int]]] = {}  # state -> path -> turns (0: all)
+            for turn, path in writes:
+                at = commit_of.get(turn.index)
+                for state, key in (((governing[at], turn.index),) if at is not None
+                                   else ((n, 0) for n in range(len(states)))):
+                    asked.setdefault(state, {}).setdefault(path, []).append(key)
+                asked.setdefault(governing[-1] if governing else 0, {}).setdefault(
+                    path, []).append(0)
+            for state, paths in asked.items():
+                env = {"GIT_INDEX_FILE": str(Path(tmp) / f"index{state}")}
+                repo.git("update-index", "-z", "--index-info", env=env, input=states[state])
+                for path, encoding in _encodings(repo, env, list(paths)).items():
+                    for key in paths[path]:
+                        found.setdefault((key, path), encoding)
         except GitError:
             return {}
     return found
 
 
-def _attribute_states(repo: Repo, base: str, head: str) -> list[bytes]:
-    """The ``.gitattributes`` files of ``base`` and of each commit of ``base..head`` (first
-    parents, as the range is read) that changes one, each distinct set once, as
-    ``update-index --index-info`` input: one listing of ``base``'s tree, then the changes
-    from one ``git log`` (a listing per commit cost 25 s for 50,000 files x 200 commits:
-    QA s38 helper-117 N6)."""
+def _encodings(repo: Repo, env: dict[str, str], paths: list[str]) -> dict[str, str]:
+    """The non-UTF-8 ``working-tree-encoding`` the index ``env`` names gives each path."""
+    out = repo.git("check-attr", "--cached", "-z", "--stdin", "working-tree-encoding",
+                   env=env, input=b"".join(path.encode("utf-8", "surrogateescape") + b"\0"
+                                           for path in paths))
+    fields = out.split(b"\0")
+    return {fields[at].decode("utf-8", "surrogateescape"): fields[at + 2].decode(
+                "utf-8", "replace")
+            for at in range(0, len(fields) - 2, 3)
+            if fields[at + 2] not in (b"unspecified", b"unset", b"set")
+            and fields[at + 2].upper().replace(b"-", b"") != b"UTF8"}  # (none: helper-118 F5)
+
+
+def _commit_of_turn(session: Session, commits: int) -> dict[int, int]:
+    """Turn index -> the position of its commit in the range: a git session gives each
+    commit one or more turns in order, all with the commit's own heading line. Empty when
+    the turns do not account for ``commits`` commits so (a kept file edited by hand)."""
+    starts: list[int] = []
+    of: dict[int, int] = {}
+    for turn in session.turns:
+        if turn.heading_span is None:
+            return {}
+        if not starts or starts[-1] != turn.heading_span.start:
+            if starts and turn.heading_span.start < starts[-1]:
+                return {}
+            starts.append(turn.heading_span.start)
+        of[turn.index] = len(starts) - 1
+    return of if len(starts) == commits else {}
+
+
+def _attribute_states(repo: Repo, base: str, head: str) -> tuple[list[bytes], list[int]]:
+    """The distinct sets of ``.gitattributes`` files of ``base`` and of the commits of
+    ``base..head`` (first parents, as the range is read), as ``update-index --index-info``
+    input, and for each commit of the range the set its tree holds: one listing of
+    ``base``'s tree, then the changes from one ``git log`` (a listing per commit cost 25 s
+    for 50,000 files x 200 commits: QA s38 helper-117 N6)."""
     files: dict[bytes, bytes] = {}  # path -> its ls-tree line
     for entry in _attribute_entries(repo, base).split(b"\0"):
         if entry:
             files[entry.rsplit(b"\t", 1)[1]] = entry
-    states = [dict(files)]
+    commits = repo.git("rev-list", "--first-parent", "--reverse", f"{base}..{head}").split()
     out = repo.git("log", "--first-parent", "--diff-merges=first-parent", "--reverse",
-                   "--no-renames", "--no-abbrev", "--raw", "-z", "--format=%x00commit",
+                   "--no-renames", "--no-abbrev", "--raw", "-z", "--format=%x00commit %H",
                    f"{base}..{head}", "--", f":(glob)**/{ATTRIBUTES}")
+    changes: dict[bytes, list[tuple[bytes, bytes | None]]] = {}  # commit -> (path, line)
     fields = out.split(b"\0")
-    at = 0
+    at, current = 0, b""
     while at < len(fields):
         field = fields[at].lstrip(b"\n")
         at += 1
-        if field == b"commit":
-            if states[-1] != files:
-                states.append(dict(files))
+        if field.startswith(b"commit "):
+            current = field[len(b"commit "):]
         elif field.startswith(b":") and at < len(fields):
             path = fields[at]
             at += 1
             _old_mode, mode, _old, blob, _status = field[1:].split(b" ")
-            if path.rsplit(b"/", 1)[-1] == ATTRIBUTES.encode() and mode.startswith(b"100"):
-                files[path] = b"%s blob %s\t%s" % (mode, blob, path)
+            kept = (path.rsplit(b"/", 1)[-1] == ATTRIBUTES.encode()
+                    and mode.startswith(b"100"))  # (else removed, or not a regular file)
+            changes.setdefault(current, []).append(
+                (path, b"%s blob %s\t%s" % (mode, blob, path) if kept else None))
+    index: dict[tuple[tuple[bytes, bytes], ...], int] = {}
+
+    def state() -> int:
+        return index.setdefault(tuple(sorted(files.items())), len(index))
+
+    state()
+    governing = []
+    for commit in commits:
+        for path, line in changes.get(commit, ()):
+            if line is None:
+                files.pop(path, None)
             else:
-                files.pop(path, None)  # (removed, or no longer a regular file)
-    if states[-1] != files:
-        states.append(dict(files))
-    unique = list({tuple(sorted(state.items())): state for state in states}.values())
-    return [b"".join(line + b"\0" for line in state.values()) for state in unique]
+                files[path] = line
+        governing.append(state())
+    return [b"".join(line + b"\0" for _path, line in key) for key in index], governing
 
 
-def _refused_where_encoded(session: Session, encoded: dict[str, str]) -> Session:
-    """``session`` with the last operation of each text section :func:`_encoded` names
-    refused (``GitForms.encoding``)."""
-    if not any(encoded.values()):
+def _refused_where_encoded(session: Session, encoded: dict[tuple[int, str], str]) -> Session:
+    """``session`` with each file operation :func:`_encoded` names refused
+    (``GitForms.encoding``)."""
+    if not encoded:
         return session
 
-    def refused(op: Edit | FullFile) -> Edit | FullFile:
-        forms = op.git_forms
-        if forms is None or forms.encoding or _patch(op) is not None \
-                or not encoded.get(op.path):
-            return op
-        return replace(op, git_forms=replace(forms, encoding=encoded[op.path]))
+    def each(turn: Turn) -> Turn:
+        def refused(op: Edit | FullFile) -> Edit | FullFile:
+            forms = op.git_forms
+            encoding = encoded.get((turn.index, op.path)) or encoded.get((0, op.path))
+            if forms is None or forms.encoding or not encoding:
+                return op
+            return replace(op, git_forms=replace(forms, encoding=encoding))
 
-    return replace(session, turns=tuple(_each_op(turn, refused) for turn in session.turns))
+        return _each_op(turn, refused)
+
+    return replace(session, turns=tuple(each(turn) for turn in session.turns))
 
 
 def _plain_path(path: str) -> bool:

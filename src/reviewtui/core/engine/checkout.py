@@ -105,8 +105,10 @@ def _rewritten(forms: GitForms, data: bytes, was: FileState | None) -> bytes | N
     if forms.checked_before is None or not _was_checkout(forms, was):
         return None
     after = data.replace(b"\r\n", b"\n")
-    if forms.checked_out is True:
-        return form_of(True, after) if blob_id(after) == forms.after_blob else None
+    if blob_id(after) == forms.after_blob:
+        # (git's checkout of it, re-encoded too: the CRLF alone was written over UTF-8
+        # where git writes ISO-8859-1 or UTF-16, QA s39 helper-119 F1)
+        return form_of(forms.checked_out, after)
     if isinstance(forms.checked_out, bytes) and forms.checked_out.replace(b"\r\n",
                                                                           b"\n") == after:
         return forms.checked_out
