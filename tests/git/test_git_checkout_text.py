@@ -703,3 +703,53 @@ def test_an_encoded_file_on_an_autocrlf_checkout_is_written_re_encoded(
     assert disk_of(repo) == disk_of(_clone(source, tmp_path / "at-head", commits[-1],
                                            AUTOCRLF))
     assert tree_of(repo, "HEAD") == tree_of(source, commits[-1])
+
+
+def test_files_whose_attributes_a_range_does_not_change_keep_their_forms(
+        tmp_path: Path) -> None:
+    """A range that adds a rule for ``*.bat`` only, then new.txt and an edit of old.txt:
+    every file got no forms because an attribute file changed, and on autocrlf new.txt was
+    written LF where git writes CRLF, exit 0 (QA s39 helper-120 F2; curl on an autocrlf
+    clone, 4 of 27 windows). Their attributes are the same in every commit: git's checkout
+    of them is written. Reopened half way (the review's own attribute file on disk), the
+    same."""
+    source, commits = _steps(tmp_path, [
+        {".gitattributes": b"*.c whitespace=tab-in-indent\n", "old.txt": b"x\n"},
+        {".gitattributes": b"*.c whitespace=tab-in-indent\n*.bat text eol=crlf\n"},
+        {"new.txt": b"new 1\nnew 2\n", "old.txt": b"x\ny\n"},
+    ])
+    from reviewtui.core.engine import Decision
+    from reviewtui.shell.git_sources import open_range
+    from reviewtui.shell.review import Review
+
+    at_head = _clone(source, tmp_path / "at-head", commits[-1], AUTOCRLF)
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    assert main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--yes"]) == 0
+    assert (repo / "new.txt").read_bytes() == b"new 1\r\nnew 2\r\n"
+    assert disk_of(repo) == disk_of(at_head)
+    repo = _clone(source, tmp_path / "halves", commits[0], AUTOCRLF)
+    for turn in (1, 2):  # each in its own opening of the kept review
+        opened = open_range(f"{commits[0]}..{commits[-1]}", str(repo), keep=True)
+        try:
+            with Review.open(opened.session, opened.root) as review:
+                for pos, _op in enumerate(review.session.turns[turn - 1].reply.ops):
+                    review.decide((turn, pos), Decision.accept())
+        finally:
+            opened.close()
+    assert disk_of(repo) == disk_of(at_head)
+
+
+def test_a_file_whose_attributes_the_range_changes_gets_no_forms(tmp_path: Path) -> None:
+    """The rule the range adds names the file itself (``-text``): its form in the commits
+    before differs from the one after, so no form of the start is taken for it; the file
+    beside it, whose attributes stay, gets its CRLF."""
+    source, commits = _steps(tmp_path, [
+        {"a.txt": b"a\n", "b.txt": b"b\n"},
+        {".gitattributes": b"a.txt -text\n", "a.txt": b"a\nA\n", "b.txt": b"b\nB\n"},
+    ])
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    assert main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--yes"]) == 0
+    assert (repo / "b.txt").read_bytes() == b"b\r\nB\r\n"
+    assert (repo / "a.txt").read_bytes() == b"a\r\nA\r\n"  # (the review keeps its CRLF)

@@ -79,18 +79,24 @@ def checkout_forms(repo: Repo, base: str, head: str = "") -> Callable[[Session],
     formed: _Formed = {}
     stored: dict[str, bytes] = {}  # blob id -> its bytes (a binary patch's, where needed)
     encoded: dict[tuple[int, str], str] = {}  # (turn, path) -> the encoding git writes
+    stable: set[str] = set()  # (a range that changes attributes) paths they never change
     asked: list[bool] = []  # (whether it was: once per process)
 
     def adjust(session: Session) -> Session:
-        if _touches_attributes(session):
-            if head and not asked:
+        touching = _touches_attributes(session)
+        if touching:
+            if not head:
+                return session
+            if not asked:
                 encoded.update(_encoded(repo, base, head, session))
+                stable.update(_stable(repo, base, head, session))
                 asked.append(True)
-            return _refused_where_encoded(session, encoded)
+            session = _refused_where_encoded(session, encoded)
         wanted = [key for turn in session.turns for op in turn.reply.ops
-                  for key in _blobs_of(op) if key not in formed]
+                  for key in _blobs_of(op) if key not in formed
+                  and (not touching or _within(op, stable))]
         if wanted:
-            _ask(repo, base, list(dict.fromkeys(wanted)), formed)
+            _ask(repo, base, list(dict.fromkeys(wanted)), formed, attributes_kept=touching)
         if not any(formed.values()):
             return session
         needed = [blob for turn in session.turns for op in turn.reply.ops
@@ -280,6 +286,56 @@ def _attribute_states(repo: Repo, base: str, head: str) -> tuple[list[bytes], li
     return [b"".join(line + b"\0" for _path, line in key) for key in index], governing
 
 
+_CONVERSION = ("text", "eol", "crlf", "working-tree-encoding", "ident", "filter")
+
+
+def _stable(repo: Repo, base: str, head: str, session: Session) -> set[str]:
+    """Of the paths a range that changes ``.gitattributes`` writes, those whose attributes
+    that convert text are the same in every attribute state of the range and in the
+    working tree as it is: git checks a blob out there the same way in every commit, so
+    the start's checkout forms hold throughout. A range touching some ``*.bat`` rule got no
+    forms at all, and on autocrlf every new file of it was written LF where git writes
+    CRLF, exit 0 (QA s39 helper-120 F2: 4 of 27 windows of curl)."""
+    paths = sorted({path for turn in session.turns for op in turn.reply.ops
+                    if isinstance(op, (Edit, FullFile)) and op.git_forms is not None
+                    for path in (op.path, op.git_forms.before_path)
+                    if path and _plain_path(path)})
+    if not paths:
+        return set()
+    asked = b"".join(path.encode("utf-8", "surrogateescape") + b"\0" for path in paths)
+    seen: dict[bytes, set[bytes]] = {}  # path -> each state's values
+
+    def read(*cached: str, env: dict[str, str] | None = None) -> None:
+        out = repo.git("check-attr", *cached, "-z", "--stdin", *_CONVERSION, env=env,
+                       input=asked)
+        fields = out.split(b"\0")
+        values: dict[bytes, list[bytes]] = {}
+        for at in range(0, len(fields) - 2, 3):
+            values.setdefault(fields[at], []).append(fields[at + 1] + b"=" + fields[at + 2])
+        for path, found in values.items():
+            seen.setdefault(path, set()).add(b"\0".join(found))
+
+    with tempfile.TemporaryDirectory(prefix="reviewtui-attributes-") as tmp:
+        try:
+            states, _governing = _attribute_states(repo, base, head)
+            for n, entries in enumerate(states):
+                env = {"GIT_INDEX_FILE": str(Path(tmp) / f"index{n}")}
+                repo.git("update-index", "-z", "--index-info", env=env, input=entries)
+                read("--cached", env=env)
+            read()  # (the working tree's attribute files, yours and the review's)
+        except GitError:
+            return set()
+    return {path.decode("utf-8", "surrogateescape") for path, values in seen.items()
+            if len(values) == 1}
+
+
+def _within(op: object, paths: set[str]) -> bool:
+    """Whether ``op``'s path (and the path a rename finds its blob at) is in ``paths``."""
+    if not isinstance(op, (Edit, FullFile)):
+        return False
+    return op.path in paths and _before(op) in paths
+
+
 def _refused_where_encoded(session: Session, encoded: dict[tuple[int, str], str]) -> Session:
     """``session`` with each file operation :func:`_encoded` names refused
     (``GitForms.encoding``)."""
@@ -315,13 +371,15 @@ def _touches_attributes(session: Session) -> bool:
                for name in (op.args if isinstance(op, ConsoleCommand) else (op.path,)))
 
 
-def _ask(repo: Repo, base: str, wanted: list[tuple[str, str]], formed: _Formed) -> None:
+def _ask(repo: Repo, base: str, wanted: list[tuple[str, str]], formed: _Formed, *,
+         attributes_kept: bool = False) -> None:
     """Git's checkout of each (path, blob) ``wanted`` by ``base``'s attributes, into
     ``formed`` (None: the blob as it is). Asked only for a path the checkout may convert
     (:func:`_converting`). Both sides of a binary patch are asked, either may be
     converted alone: a blob git checks out as it is (CRLF already, a NUL, no line at all)
     may be followed by one it converts (QA s37 helper-111 F1: B was written as git
-    stores it)."""
+    stores it). ``attributes_kept``: the paths' attributes are known to be the same in the
+    working tree as in every commit (:func:`_stable`), whatever its attribute files are."""
     for key in wanted:
         formed[key] = None
     converting = _converting(repo, sorted({path for path, _blob in wanted}))
@@ -332,7 +390,7 @@ def _ask(repo: Repo, base: str, wanted: list[tuple[str, str]], formed: _Formed) 
         found = _checked_out(repo, base, pairs)
     except GitError:  # (a partial clone, a path git cannot write: the blob as it is)
         return
-    if found and not _attributes_changed(repo):
+    if found and (attributes_kept or not _attributes_changed(repo)):
         formed.update(found)
 
 
