@@ -336,3 +336,27 @@ def _views(repo: Path, spec: str) -> dict[str, OpView]:
             return {r.op.path: build_view(r) for t in review.display.turns for r in t.results}
     finally:
         source.close()
+
+
+def test_a_message_that_is_not_utf8_is_named_as_the_message(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A commit message with a Latin-1 byte (no encoding header, as old gits wrote them):
+    the refusal named the diff of the commit before it (QA s39 helper-120 F1: curl's
+    ``CHANGES`` for a byte in the next commit's subject)."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "a.txt").write_text("hello\n")
+    (repo / "b.txt").write_text("one\n")
+    base = commit_all(repo, "Base")
+    (repo / "a.txt").write_text("hello world\n")
+    commit_all(repo, "Edit a")
+    (repo / "b.txt").write_text("two\n")
+    git(repo, "add", "b.txt")
+    tree, parent = git(repo, "write-tree").strip(), git(repo, "rev-parse", "HEAD").strip()
+    raw = (f"tree {tree}\nparent {parent}\nauthor t <t@t> 1000000000 +0000\n"
+           "committer t <t@t> 1000000000 +0000\n\nfix by Andr").encode() + b"\xe9s\n"
+    head = git(repo, "hash-object", "-t", "commit", "-w", "--stdin", input=raw).strip()
+    code = main(["check", "--git", f"{base}..{head}", "--root", str(repo)])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert f"in the message of commit {head[:12]}" in err
+    assert "a.txt" not in err

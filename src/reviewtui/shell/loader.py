@@ -129,14 +129,17 @@ def _inside(data: bytes, at: int) -> str:
     alone names nothing the reader can open)."""
     said = ""
     header = data.rfind(b"\ndiff --git ", 0, at) + 1  # (0: none, or the first line)
-    if header or data.startswith(b"diff --git "):
+    commit = data.rfind(b"\nFrom ", 0, at) + 1  # (0: none after the first line)
+    mail = data.startswith(b"From ", commit)
+    # (a commit line after the last diff header: the byte is in that commit's own header
+    # or message, not in the diff before it, QA s39 helper-120 F1 named curl's CHANGES)
+    if (header or data.startswith(b"diff --git ")) and not (mail and commit > header):
         end = data.find(b"\n", header)
         name = data[header + 11 : end].decode("utf-8", "replace").split(" b/")[-1]
         said = f", in the diff of {name!r}"
-    commit = data.rfind(b"\nFrom ", 0, at) + 1  # (0: none after the first line)
-    sha = data[commit + 5 : commit + 17] if data.startswith(b"From ", commit) else b""
+    sha = data[commit + 5 : commit + 17] if mail else b""
     if len(sha) == 12 and all(c in b"0123456789abcdef" for c in sha):
-        said += f" of commit {sha.decode()}"
+        said += (" of" if said else ", in the message of") + f" commit {sha.decode()}"
     return said + ": reviewtui reads UTF-8 text only" if said else ""
 
 
