@@ -588,7 +588,7 @@ def test_every_attribute_state_of_a_range_is_read_merges_too(tmp_path: Path) -> 
     first-parent commit's that changes one (a merge bringing a side branch's attributes
     counts, compared with its first parent), each distinct set once."""
     from reviewtui.shell.git import Repo
-    from reviewtui.shell.git_checkout import _attribute_states
+    from reviewtui.shell.git_attribute_states import attribute_states
 
     source = new_repo(tmp_path / "source")
     (source / "d").mkdir()
@@ -609,7 +609,7 @@ def test_every_attribute_state_of_a_range_is_read_merges_too(tmp_path: Path) -> 
     git(source, "commit", "-q", "-m", "drop")
     (source / "k").write_text("k2\n")
     git(source, "commit", "-q", "-am", "again")
-    states, governing = _attribute_states(Repo.at(source), base, "HEAD")
+    states, governing = attribute_states(Repo.at(source), base, "HEAD")
     named = [sorted(line.rsplit(b"\t", 1)[1] for line in state.split(b"\0") if line)
              for state in states]
     assert named == [[b"d/.gitattributes"], [b".gitattributes", b"d/.gitattributes"],
@@ -619,21 +619,18 @@ def test_every_attribute_state_of_a_range_is_read_merges_too(tmp_path: Path) -> 
 
 def _staged_first(tmp_path: Path, steps: list[dict[str, bytes | None]]
                   ) -> tuple[Path, list[str]]:
-    """As :func:`_steps`, but each commit's files are staged before its attributes, so
-    every blob holds the bytes given (no attribute of the commit converts them)."""
+    """As :func:`_steps`, but every blob holds the bytes given (staged with ``hash-object
+    --no-filters``: no attribute converts them)."""
     source = new_repo(tmp_path / "source")
     commits = []
     for files in steps:
-        for last in (False, True):
-            for name, data in files.items():
-                if name.endswith(".gitattributes") != last:
-                    continue
-                if data is None:
-                    git(source, "rm", "-q", name)
-                    continue
-                (source / name).parent.mkdir(parents=True, exist_ok=True)
-                (source / name).write_bytes(data)
-                git(source, "add", name)
+        for name, data in files.items():
+            if data is None:
+                git(source, "rm", "-q", "--cached", name)
+                continue
+            blob = git(source, "hash-object", "-w", "--no-filters", "--stdin",
+                       input=data).strip()
+            git(source, "update-index", "--add", "--cacheinfo", f"100644,{blob},{name}")
         git(source, "commit", "-q", "--allow-empty", "-m", "step")
         commits.append(git(source, "rev-parse", "HEAD").strip())
     return source, commits
@@ -753,3 +750,43 @@ def test_a_file_whose_attributes_the_range_changes_gets_no_forms(tmp_path: Path)
                  "--yes"]) == 0
     assert (repo / "b.txt").read_bytes() == b"b\r\nB\r\n"
     assert (repo / "a.txt").read_bytes() == b"a\r\nA\r\n"  # (the review keeps its CRLF)
+
+
+@pytest.mark.parametrize(("attributes", "old", "new", "config"), [
+    (b"*.txt working-tree-encoding=UTF-16LE\n", "f.md", "g.txt", ()),
+    (b"*.txt working-tree-encoding=UTF-16LE\n", "f.txt", "g.md", ()),
+    (b"*.bin -text\n", "f.txt", "g.bin", AUTOCRLF),
+], ids=["into-encoded", "out-of-encoded", "into-minus-text"])
+def test_a_pure_rename_git_checks_out_otherwise_is_refused(
+        tmp_path: Path, attributes: bytes, old: str, new: str, config: tuple[str, ...],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A rename with no content change (git names no blob) between paths whose attributes
+    check the blob out differently: the bytes moved as they were, exit 0, and ``--commit``
+    committed a blob B never had (QA s39 helper-119 F3, older). Refused now, named; the
+    file stays where it was and nothing of it is committed."""
+    text = b"line one\nline two\nline three\n"
+    source, commits = _staged_first(tmp_path, [{".gitattributes": attributes, old: text},
+                                               {old: None, new: text}])
+    assert "rename from" in git(source, "show", "-M", commits[-1])
+    repo = _clone(source, tmp_path / "review", commits[0], config)
+    was = (repo / old).read_bytes()
+    code = main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--yes", "--commit", "--branch", "reviewed"])
+    out, err = capsys.readouterr()
+    assert code == 1, err
+    assert f"git checks {old} out otherwise at {new}" in out
+    assert (repo / old).read_bytes() == was
+    assert not (repo / new).exists()
+    assert "1 commit on reviewed" not in out  # (the turn's one operation did not land)
+
+
+def test_a_pure_rename_between_paths_checked_out_alike_moves(tmp_path: Path) -> None:
+    """The same rename between folders whose attributes agree (autocrlf converts both):
+    moved, as git's checkout writes it."""
+    text = b"line one\nline two\nline three\n"
+    source, commits = _steps(tmp_path, [{"a/f.txt": text}, {"a/f.txt": None, "b/f.txt": text}])
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    assert main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--yes"]) == 0
+    assert disk_of(repo) == disk_of(_clone(source, tmp_path / "at-head", commits[-1],
+                                           AUTOCRLF))

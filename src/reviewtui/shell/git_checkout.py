@@ -24,15 +24,16 @@ stores them, and is written so), two kinds of operation need to know what it wri
 
 Git says what its checkout writes: each blob is checked out into an empty folder from an
 index holding the range's start's ``.gitattributes`` files and the blob at its path
-(:func:`_checked_out`). A range that adds, edits or removes a ``.gitattributes`` gets no
-forms at all (its binary patches are refused, its text written as the review writes it,
-as before s38): following the attributes from commit to commit was tried in s38 and
-taken out after two QA passes (helper-116, helper-117) found a turn's files checked by
-attributes it had not written yet, a reviewer's accepts not re-evaluating the files they
-govern, and the review's own attribute files read back as the user's. The repository's
-filter programs stay off (:attr:`Repo.overrides`), as everywhere. Not covered: a pure
-rename into a folder whose attributes differ (git names no blob: the bytes move as they
-are, QA s37 helper-111 F5).
+(:func:`_checked_out`). In a range that adds, edits or removes a ``.gitattributes``,
+only the paths whose converting attributes no commit changes get forms
+(:func:`~reviewtui.shell.git_attribute_states.stable_paths`); the others are written as
+the review writes text, as before s38: following the attributes from commit to commit was
+tried in s38 and taken out after two QA passes (helper-116, helper-117) found a turn's
+files checked by attributes it had not written yet, a reviewer's accepts not
+re-evaluating the files they govern, and the review's own attribute files read back as the
+user's. A pure rename (git names no blob) between paths whose attributes check its blob
+out differently is refused (:func:`_renames_checked`). The repository's filter programs
+stay off (:attr:`Repo.overrides`), as everywhere.
 """
 
 from __future__ import annotations
@@ -50,9 +51,9 @@ from reviewtui.core.errors import GitError
 from reviewtui.core.importers.gitbinary import blob_id
 from reviewtui.core.model.records import (
     CheckoutForms,
+    ConsoleBlock,
     ConsoleCommand,
     Edit,
-    FileBlock,
     FileBytes,
     FullFile,
     Session,
@@ -60,8 +61,23 @@ from reviewtui.core.model.records import (
 )
 from reviewtui.core.record import replace
 from reviewtui.shell.git import Repo
+from reviewtui.shell.git_attribute_states import (
+    ATTRIBUTES,
+    attribute_entries,
+    commit_of_turn,
+    each_op,
+    encoded_writes,
+    is_move,
+    plain_path,
+    pure_renames,
+    refused_where_encoded,
+    stable_paths,
+    touches_attributes,
+)
 
-ATTRIBUTES = ".gitattributes"
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    pass
 
 # (path, blob) -> git's checkout of the blob there (True: the blob with CRLF line endings;
 # None: the blob itself, or not known)
@@ -75,28 +91,32 @@ def checkout_forms(repo: Repo, base: str, head: str = "") -> Callable[[Session],
     forms where those are not the blobs. Git is asked once per
     blob, and only for a path the checkout may convert (:func:`_converting`). A range
     that changes attributes gets none; of its files, those the attributes of any of its
-    commits (to ``head``) give a ``working-tree-encoding`` are refused (:func:`_encoded`)."""
+    commits (to ``head``) give a ``working-tree-encoding`` are refused (:func:`encoded_writes`)."""
     formed: _Formed = {}
     stored: dict[str, bytes] = {}  # blob id -> its bytes (a binary patch's, where needed)
     encoded: dict[tuple[int, str], str] = {}  # (turn, path) -> the encoding git writes
     stable: set[str] = set()  # (a range that changes attributes) paths they never change
+    renames: dict[tuple[int, str, str], str] = {}  # (commit, old, new) -> a pure rename's blob
     asked: list[bool] = []  # (whether it was: once per process)
 
     def adjust(session: Session) -> Session:
-        touching = _touches_attributes(session)
+        touching = touches_attributes(session)
         if touching:
             if not head:
                 return session
             if not asked:
-                encoded.update(_encoded(repo, base, head, session))
-                stable.update(_stable(repo, base, head, session))
+                encoded.update(encoded_writes(repo, base, head, session))
+                stable.update(stable_paths(repo, base, head, session))
                 asked.append(True)
-            session = _refused_where_encoded(session, encoded)
+            session = refused_where_encoded(session, encoded)
         wanted = [key for turn in session.turns for op in turn.reply.ops
                   for key in _blobs_of(op) if key not in formed
                   and (not touching or _within(op, stable))]
         if wanted:
             _ask(repo, base, list(dict.fromkeys(wanted)), formed, attributes_kept=touching)
+        if head:
+            session = _renames_checked(repo, base, head, session, formed, renames,
+                                       stable if touching else None)
         if not any(formed.values()):
             return session
         needed = [blob for turn in session.turns for op in turn.reply.ops
@@ -128,7 +148,7 @@ def _blobs_of(op: object) -> list[tuple[str, str]]:
     """The (path, blob) whose checkout forms ``op`` needs: a binary patch's two blobs, or
     those its section finds and leaves (:class:`GitForms`); none for a link (no bytes of
     its own) or a path git could not have written."""
-    if not isinstance(op, (Edit, FullFile)) or not _plain_path(op.path):
+    if not isinstance(op, (Edit, FullFile)) or not plain_path(op.path):
         return []
     if (patch := _patch(op)) is not None:
         return [(op.path, patch.old_id), (op.path, patch.new_id)]
@@ -136,7 +156,7 @@ def _blobs_of(op: object) -> list[tuple[str, str]]:
     if forms is None or (isinstance(op, FullFile) and op.mode is not None
                          and op.mode & 0o170000 == 0o120000):
         return []
-    if forms.before_path and not _plain_path(forms.before_path):
+    if forms.before_path and not plain_path(forms.before_path):
         return []
     return [(op.path, forms.after_blob),
             *([(_before(op), forms.before_blob)] if forms.before_blob else [])]
@@ -168,165 +188,65 @@ def _blobs_needed(op: object, formed: _Formed) -> list[str]:
     return []
 
 
-def _encoded(repo: Repo, base: str, head: str, session: Session) -> dict[tuple[int, str], str]:
-    """The files the range writes to which git gives a ``working-tree-encoding`` (a
-    ``.gitattributes`` of an index of each attribute state, ``check-attr --cached``): git
-    writes them re-encoded, the review as UTF-8, which ``--commit`` then committed garbled,
-    exit 0 (QA s38 helper-117 N2, older). Keyed (turn, path): a file is read by the
-    attributes of the commit that writes it (helper-118 F4: an encoding a middle commit
-    set, or the start gave and the range took away, was missed when only the last commit
-    was read; helper-119 F6: reading every commit's for every file refused one that a later
-    commit gave an encoding and the next took away); turn 0, every turn: by the last
-    commit's, those a fresh checkout of it writes. Binary patches too (helper-119 F2: a
-    NUL in UTF-8 text makes git's diff binary, and git still re-encodes it)."""
-    writes = [(turn, op.path) for turn in session.turns for op in turn.reply.ops
-              if isinstance(op, (Edit, FullFile)) and op.git_forms is not None
-              and _plain_path(op.path)
-              and not (isinstance(op, FullFile) and op.payload is None and not op.lines)]
-    if not writes:
-        return {}
-    found: dict[tuple[int, str], str] = {}
-    with tempfile.TemporaryDirectory(prefix="reviewtui-attributes-") as tmp:
-        try:
-            states, governing = _attribute_states(repo, base, head)
-            commit_of = _commit_of_turn(session, len(governing))
-            asked: dict[int, dict[str, list[int]]] = {}  # state -> path -> turns (0: all)
-            for turn, path in writes:
-                at = commit_of.get(turn.index)
-                for state, key in (((governing[at], turn.index),) if at is not None
-                                   else ((n, 0) for n in range(len(states)))):
-                    asked.setdefault(state, {}).setdefault(path, []).append(key)
-                asked.setdefault(governing[-1] if governing else 0, {}).setdefault(
-                    path, []).append(0)
-            for state, paths in asked.items():
-                env = {"GIT_INDEX_FILE": str(Path(tmp) / f"index{state}")}
-                repo.git("update-index", "-z", "--index-info", env=env, input=states[state])
-                for path, encoding in _encodings(repo, env, list(paths)).items():
-                    for key in paths[path]:
-                        found.setdefault((key, path), encoding)
-        except GitError:
-            return {}
-    return found
+def _renames_checked(repo: Repo, base: str, head: str, session: Session, formed: _Formed,
+                     renames: dict[tuple[int, str, str], str],
+                     stable: set[str] | None) -> Session:
+    """``session`` with each pure rename (git names no blob: 100% alike) refused where
+    git's checkout writes its blob otherwise at the new path than at the old (their
+    attributes differ: an encoding, ``-text``, ``eol``): the rename moves the bytes as they
+    are, exit 0, and ``--commit`` committed a blob B never had (QA s39 helper-119 F3,
+    older). The blobs come from one ``git log --raw -M`` of the range, asked only when the
+    range has a rename with no content change; ``stable``: in a range that changes
+    attributes, the paths whose attributes it does not change (others are not judged)."""
+    edited = {(turn.index, op.git_forms.before_path) for turn in session.turns
+              for op in turn.reply.ops if isinstance(op, (Edit, FullFile))
+              and op.git_forms is not None and op.git_forms.before_path}
+    pure = [(turn, op) for turn in session.turns for op in turn.reply.ops
+            if is_move(op) and (turn.index, op.args[0]) not in edited
+            and all(plain_path(path) for path in op.args)
+            and (stable is None or all(path in stable for path in op.args))]
+    if not pure:
+        return session
+    try:
+        if not renames:
+            renames.update(pure_renames(repo, base, head))
+            renames.setdefault((-1, "", ""), "")  # (asked: not again)
+        commits = len(repo.git("rev-list", "--first-parent", f"{base}..{head}").split())
+    except GitError:
+        return session
+    commit_of = commit_of_turn(session, commits)
+    blobs: dict[tuple[int, str, str], str] = {}
+    for turn, op in pure:
+        at = commit_of.get(turn.index)
+        blob = renames.get((at, op.args[0], op.args[1])) if at is not None else None
+        if blob:
+            blobs[(turn.index, op.args[0], op.args[1])] = blob
+    wanted = [key for (_turn_index, old, new), blob in blobs.items()
+              for key in ((old, blob), (new, blob)) if key not in formed]
+    if wanted:
+        _ask(repo, base, list(dict.fromkeys(wanted)), formed,
+             attributes_kept=stable is not None)
+    refused = {key for key, blob in blobs.items()
+               if formed.get((key[1], blob)) != formed.get((key[2], blob))}
+    if not refused:
+        return session
 
+    def command(turn: Turn, op: ConsoleCommand) -> ConsoleCommand:
+        if not is_move(op) or (turn.index, *op.args) not in refused:
+            return op
+        return replace(op, refused=(
+            f"git checks {op.args[0]} out otherwise at {op.args[1]} (the two paths' "
+            "attributes convert it differently) and a rename moves the bytes as they are: "
+            "not applied (apply the range with git)"))
 
-def _encodings(repo: Repo, env: dict[str, str], paths: list[str]) -> dict[str, str]:
-    """The non-UTF-8 ``working-tree-encoding`` the index ``env`` names gives each path."""
-    out = repo.git("check-attr", "--cached", "-z", "--stdin", "working-tree-encoding",
-                   env=env, input=b"".join(path.encode("utf-8", "surrogateescape") + b"\0"
-                                           for path in paths))
-    fields = out.split(b"\0")
-    return {fields[at].decode("utf-8", "surrogateescape"): fields[at + 2].decode(
-                "utf-8", "replace")
-            for at in range(0, len(fields) - 2, 3)
-            if fields[at + 2] not in (b"unspecified", b"unset", b"set")
-            and fields[at + 2].upper().replace(b"-", b"") != b"UTF8"}  # (none: helper-118 F5)
+    def each(turn: Turn) -> Turn:
+        blocks = tuple(replace(block, commands=tuple(command(turn, op)
+                                                     for op in block.commands))
+                       if isinstance(block, ConsoleBlock) else block
+                       for block in turn.reply.blocks)
+        return replace(turn, reply=replace(turn.reply, blocks=blocks))
 
-
-def _commit_of_turn(session: Session, commits: int) -> dict[int, int]:
-    """Turn index -> the position of its commit in the range: a git session gives each
-    commit one or more turns in order, all with the commit's own heading line. Empty when
-    the turns do not account for ``commits`` commits so (a kept file edited by hand)."""
-    starts: list[int] = []
-    of: dict[int, int] = {}
-    for turn in session.turns:
-        if turn.heading_span is None:
-            return {}
-        if not starts or starts[-1] != turn.heading_span.start:
-            if starts and turn.heading_span.start < starts[-1]:
-                return {}
-            starts.append(turn.heading_span.start)
-        of[turn.index] = len(starts) - 1
-    return of if len(starts) == commits else {}
-
-
-def _attribute_states(repo: Repo, base: str, head: str) -> tuple[list[bytes], list[int]]:
-    """The distinct sets of ``.gitattributes`` files of ``base`` and of the commits of
-    ``base..head`` (first parents, as the range is read), as ``update-index --index-info``
-    input, and for each commit of the range the set its tree holds: one listing of
-    ``base``'s tree, then the changes from one ``git log`` (a listing per commit cost 25 s
-    for 50,000 files x 200 commits: QA s38 helper-117 N6)."""
-    files: dict[bytes, bytes] = {}  # path -> its ls-tree line
-    for entry in _attribute_entries(repo, base).split(b"\0"):
-        if entry:
-            files[entry.rsplit(b"\t", 1)[1]] = entry
-    commits = repo.git("rev-list", "--first-parent", "--reverse", f"{base}..{head}").split()
-    out = repo.git("log", "--first-parent", "--diff-merges=first-parent", "--reverse",
-                   "--no-renames", "--no-abbrev", "--raw", "-z", "--format=%x00commit %H",
-                   f"{base}..{head}", "--", f":(glob)**/{ATTRIBUTES}")
-    changes: dict[bytes, list[tuple[bytes, bytes | None]]] = {}  # commit -> (path, line)
-    fields = out.split(b"\0")
-    at, current = 0, b""
-    while at < len(fields):
-        field = fields[at].lstrip(b"\n")
-        at += 1
-        if field.startswith(b"commit "):
-            current = field[len(b"commit "):]
-        elif field.startswith(b":") and at < len(fields):
-            path = fields[at]
-            at += 1
-            _old_mode, mode, _old, blob, _status = field[1:].split(b" ")
-            kept = (path.rsplit(b"/", 1)[-1] == ATTRIBUTES.encode()
-                    and mode.startswith(b"100"))  # (else removed, or not a regular file)
-            changes.setdefault(current, []).append(
-                (path, b"%s blob %s\t%s" % (mode, blob, path) if kept else None))
-    index: dict[tuple[tuple[bytes, bytes], ...], int] = {}
-
-    def state() -> int:
-        return index.setdefault(tuple(sorted(files.items())), len(index))
-
-    state()
-    governing = []
-    for commit in commits:
-        for path, line in changes.get(commit, ()):
-            if line is None:
-                files.pop(path, None)
-            else:
-                files[path] = line
-        governing.append(state())
-    return [b"".join(line + b"\0" for _path, line in key) for key in index], governing
-
-
-_CONVERSION = ("text", "eol", "crlf", "working-tree-encoding", "ident", "filter")
-
-
-def _stable(repo: Repo, base: str, head: str, session: Session) -> set[str]:
-    """Of the paths a range that changes ``.gitattributes`` writes, those whose attributes
-    that convert text are the same in every attribute state of the range and in the
-    working tree as it is: git checks a blob out there the same way in every commit, so
-    the start's checkout forms hold throughout. A range touching some ``*.bat`` rule got no
-    forms at all, and on autocrlf every new file of it was written LF where git writes
-    CRLF, exit 0 (QA s39 helper-120 F2: 4 of 27 windows of curl)."""
-    paths = sorted({path for turn in session.turns for op in turn.reply.ops
-                    if isinstance(op, (Edit, FullFile)) and op.git_forms is not None
-                    for path in (op.path, op.git_forms.before_path)
-                    if path and _plain_path(path)})
-    if not paths:
-        return set()
-    asked = b"".join(path.encode("utf-8", "surrogateescape") + b"\0" for path in paths)
-    seen: dict[bytes, set[bytes]] = {}  # path -> each state's values
-
-    def read(*cached: str, env: dict[str, str] | None = None) -> None:
-        out = repo.git("check-attr", *cached, "-z", "--stdin", *_CONVERSION, env=env,
-                       input=asked)
-        fields = out.split(b"\0")
-        values: dict[bytes, list[bytes]] = {}
-        for at in range(0, len(fields) - 2, 3):
-            values.setdefault(fields[at], []).append(fields[at + 1] + b"=" + fields[at + 2])
-        for path, found in values.items():
-            seen.setdefault(path, set()).add(b"\0".join(found))
-
-    with tempfile.TemporaryDirectory(prefix="reviewtui-attributes-") as tmp:
-        try:
-            states, _governing = _attribute_states(repo, base, head)
-            for n, entries in enumerate(states):
-                env = {"GIT_INDEX_FILE": str(Path(tmp) / f"index{n}")}
-                repo.git("update-index", "-z", "--index-info", env=env, input=entries)
-                read("--cached", env=env)
-            read()  # (the working tree's attribute files, yours and the review's)
-        except GitError:
-            return set()
-    return {path.decode("utf-8", "surrogateescape") for path, values in seen.items()
-            if len(values) == 1}
+    return replace(session, turns=tuple(each(turn) for turn in session.turns))
 
 
 def _within(op: object, paths: set[str]) -> bool:
@@ -334,41 +254,6 @@ def _within(op: object, paths: set[str]) -> bool:
     if not isinstance(op, (Edit, FullFile)):
         return False
     return op.path in paths and _before(op) in paths
-
-
-def _refused_where_encoded(session: Session, encoded: dict[tuple[int, str], str]) -> Session:
-    """``session`` with each file operation :func:`_encoded` names refused
-    (``GitForms.encoding``)."""
-    if not encoded:
-        return session
-
-    def each(turn: Turn) -> Turn:
-        def refused(op: Edit | FullFile) -> Edit | FullFile:
-            forms = op.git_forms
-            encoding = encoded.get((turn.index, op.path)) or encoded.get((0, op.path))
-            if forms is None or forms.encoding or not encoding:
-                return op
-            return replace(op, git_forms=replace(forms, encoding=encoding))
-
-        return _each_op(turn, refused)
-
-    return replace(session, turns=tuple(each(turn) for turn in session.turns))
-
-
-def _plain_path(path: str) -> bool:
-    """A path git could have written (relative, no ``..``): the only ones read back."""
-    parts = path.split("/")
-    return bool(path) and not path.startswith("/") and "\0" not in path \
-        and not any(part in ("", ".", "..") for part in parts)
-
-
-def _touches_attributes(session: Session) -> bool:
-    """Whether an operation of the range names a ``.gitattributes``: an edit, a new or
-    deleted one, one moved away or into place (a command's every argument: QA s37
-    helper-111 F2, a range deleting it was written by A's rules)."""
-    return any(name.rstrip("/").rsplit("/", 1)[-1] == ATTRIBUTES
-               for turn in session.turns for op in turn.reply.ops
-               for name in (op.args if isinstance(op, ConsoleCommand) else (op.path,)))
 
 
 def _ask(repo: Repo, base: str, wanted: list[tuple[str, str]], formed: _Formed, *,
@@ -379,7 +264,7 @@ def _ask(repo: Repo, base: str, wanted: list[tuple[str, str]], formed: _Formed, 
     converted alone: a blob git checks out as it is (CRLF already, a NUL, no line at all)
     may be followed by one it converts (QA s37 helper-111 F1: B was written as git
     stores it). ``attributes_kept``: the paths' attributes are known to be the same in the
-    working tree as in every commit (:func:`_stable`), whatever its attribute files are."""
+    working tree as in every commit (:func:`stable_paths`), whatever its attribute files are."""
     for key in wanted:
         formed[key] = None
     converting = _converting(repo, sorted({path for path, _blob in wanted}))
@@ -413,7 +298,7 @@ def _checked_out(repo: Repo, commit: str, pairs: list[tuple[str, str]]
     of another (a layer holds neither). A layer git cannot check out (a path that is a
     folder of an attributes file) leaves its blobs as they are, not the others (QA s38
     helper-116 R9: one such path lost every form of the range)."""
-    attributes = _attribute_entries(repo, commit)
+    attributes = attribute_entries(repo, commit)
     found: dict[tuple[str, str], bytes | bool] = {}
     with tempfile.TemporaryDirectory(prefix="reviewtui-checkout-") as tmp:
 
@@ -444,16 +329,6 @@ def _checked_out(repo: Repo, commit: str, pairs: list[tuple[str, str]]
                                                        len(layers)))) as pool:
             list(pool.map(check_out, range(len(layers)), layers))
     return found
-
-
-def _attribute_entries(repo: Repo, commit: str) -> bytes:
-    """``update-index --index-info`` input for ``commit``'s ``.gitattributes`` files (its
-    ``ls-tree`` lines: mode, type, id, path)."""
-    listing = repo.git("ls-tree", "-r", "-z", "--full-tree", commit)
-    name = ATTRIBUTES.encode()
-    return b"".join(entry + b"\0" for entry in listing.split(b"\0")
-                    if b"\t" in entry and entry.startswith(b"100")
-                    and entry.rsplit(b"\t", 1)[1].rsplit(b"/", 1)[-1] == name)
 
 
 def _layers(pairs: list[tuple[str, str]]) -> list[dict[str, str]]:
@@ -513,21 +388,7 @@ def _converting(repo: Repo, paths: list[str]) -> set[str]:
 
 
 def _turn(turn: Turn, formed: _Formed, stored: dict[str, bytes]) -> Turn:
-    return _each_op(turn, lambda op: _op(op, formed, stored))
-
-
-def _each_op(turn: Turn, change: Callable[[Edit | FullFile], Edit | FullFile]) -> Turn:
-    """``turn`` with ``change`` made to each file operation (the same turn if none)."""
-    blocks = []
-    for block in turn.reply.blocks:
-        if isinstance(block, FileBlock):
-            ops = tuple(change(op) for op in block.ops)
-            if any(new is not old for new, old in zip(ops, block.ops, strict=True)):
-                block = replace(block, ops=ops)
-        blocks.append(block)
-    if all(new is old for new, old in zip(blocks, turn.reply.blocks, strict=True)):
-        return turn
-    return replace(turn, reply=replace(turn.reply, blocks=tuple(blocks)))
+    return each_op(turn, lambda op: _op(op, formed, stored))
 
 
 def _op(op: Edit | FullFile, formed: _Formed, stored: dict[str, bytes]) -> Edit | FullFile:

@@ -32,6 +32,10 @@ def run_command(
 ) -> tuple[StructuralState, OpResult, LedgerItem | None]:
     """What ``op`` does to ``state`` under ``decision`` (its result and ledger line);
     ``moved`` learns the paths it moves when it lands."""
+    if op.refused:  # (a git range on a converting checkout: shell/git_checkout.py)
+        outcome = Outcome(Status.REFUSED, method=str(op.name), rule="git-rename-form",
+                          message=op.refused, path=op.path or "")
+        return state, OpResult(key, op, outcome, decision, False), None
     if (op.expect is not None or op.expect_blob or op.expect_link is not None) and (
             stale := _stale_removal(state.tree, op)) is not None:
         outcome = Outcome(Status.REFUSED, method=str(op.name), rule="stale-delete",

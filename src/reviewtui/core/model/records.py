@@ -65,6 +65,10 @@ class ConsoleCommand:
     expect: tuple[str, ...] | None = None
     expect_blob: str = ""  # its git blob id from the diff's index line (abbreviated)
     expect_link: bool | None = None  # whether it is a symbolic link (None: not said)
+    # Set by a git range's source on its checkout, never read from a session's text: why
+    # this pure rename cannot be written as git's checkout writes it (the two paths'
+    # attributes check its blob out otherwise); the command is refused with it.
+    refused: str = ""
     kind: OpKind = field(default=OpKind.CONSOLE, init=False)
 
     @property
