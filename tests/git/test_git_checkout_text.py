@@ -790,3 +790,27 @@ def test_a_pure_rename_between_paths_checked_out_alike_moves(tmp_path: Path) -> 
                  "--yes"]) == 0
     assert disk_of(repo) == disk_of(_clone(source, tmp_path / "at-head", commits[-1],
                                            AUTOCRLF))
+
+
+@pytest.mark.parametrize("after", [
+    {"f.txt": b"one\ntwo\nthree\nfour\nSIX\n"},
+    {"f.txt": None, "g.txt": b"one\ntwo\nthree\nfour\nSIX\n"},
+    {"f.txt": None, "g.txt": b"one\ntwo\nthree\nfour\nsix\r\n"},
+], ids=["edit", "rename-edit", "rename-adds-cr"])
+def test_an_export_of_an_autocrlf_review_applies_to_the_blobs(
+        tmp_path: Path, after: dict[str, bytes | None]) -> None:
+    """The old side of an exported patch was the checkout's CRLF file and the new side the
+    blob: every line rewritten, and ``git apply --cached`` on A refused it (QA s39
+    helper-119 F5, older). Both sides are the blobs now: the patch gives B's tree."""
+    source, commits = _steps(tmp_path, [{"f.txt": b"one\ntwo\nthree\nfour\nsix\n"}, after])
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    state = tmp_path / "review.json"
+    assert main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--yes", "--state", str(state)]) == 0
+    patch = tmp_path / "out.patch"
+    assert main(["export", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--format", "patch", "--state", str(state), "-o", str(patch)]) == 0
+    plain = _clone(source, tmp_path / "plain", commits[0], ())
+    git(plain, "apply", "--cached", str(patch))
+    assert git(plain, "write-tree").strip() == git(source, "rev-parse",
+                                                    f"{commits[-1]}^{{tree}}").strip()

@@ -107,13 +107,19 @@ def stored_forms(run: SessionRun) -> dict[tuple[str, bytes], bytes]:
     stores it, converting the file on disk first), and text a git range left with CRLF
     where git stores LF (:func:`_stored_text`)."""
     found: dict[tuple[str, bytes], bytes] = {}
-    for turn in run.turns:
+    for at, turn in enumerate(run.turns):
         for result in turn.results:
             op = result.op
             if isinstance(op, (Edit, FullFile)):
                 text = _stored_text(op, result.outcome.after_state)
                 if text is not None:
                     found[(op.path, text[0])] = text[1]
+                # The file it found, as the turn started: the old side of a patch (left
+                # in the checkout's CRLF, the patch rewrote every line and did not apply
+                # to A's blobs: QA s39 helper-119 F5).
+                if at < len(run.states) and (was := _stored_before(
+                        op, run.states[at].tree)) is not None:
+                    found[was[0]] = was[1]
             if not isinstance(op, FullFile) or op.payload is None:
                 continue
             forms = op.payload.checkout
@@ -152,6 +158,19 @@ def _stored_text(op: Edit | FullFile, state: FileState | None) -> tuple[bytes, b
             or not is_form(True, state.data, forms.after_blob)):
         return None
     return state.data, state.data.replace(b"\r\n", b"\n")
+
+
+def _stored_before(op: Edit | FullFile, tree: Tree) -> tuple[tuple[str, bytes], bytes] | None:
+    """((path, its bytes), the blob) of the file ``op``'s section finds in ``tree`` (the
+    turn's start) where that is git's CRLF checkout of the blob before (``GitForms``)."""
+    forms = op.git_forms
+    if forms is None or forms.checked_before is not True or not forms.before_blob:
+        return None
+    path = forms.before_path or op.path
+    state = tree.get(path)
+    if state is None or not is_form(True, state.data, forms.before_blob):
+        return None
+    return (path, state.data), state.data.replace(b"\r\n", b"\n")
 
 
 def _file_diff(patch: FilePatch, stored: Stored) -> str:
