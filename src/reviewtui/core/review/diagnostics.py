@@ -17,7 +17,9 @@ What each check can see (also in docs/engine.md, "Syntax checks"):
   builds objects for every node). Exact, but it stops at the first error, so it reports
   at most one.
 * ``json`` (``.json``): ``json.loads``; strict JSON (no comments, no trailing commas), the
-  first error only.
+  first error only. ``.jsonc``, and a ``.json`` file that held comments before the
+  operation and parsed without them: the same with comments and trailing commas blanked
+  (``json with comments``, :mod:`reviewtui.core.syntax.jsonc`).
 * ``toml`` (``.toml``): ``tomllib.loads``, the first error only.
 * tree-sitter (JavaScript, TypeScript/TSX, Go, Rust, Java, C, C++, C#, Ruby, PHP, Swift,
   Kotlin, Scala, Bash, CSS, SCSS, HTML, YAML, Lua, Elixir, Haskell, SQL; see
@@ -114,6 +116,12 @@ def _json(text: str) -> list[_Problem]:
     return []
 
 
+def _jsonc(text: str) -> list[_Problem]:
+    from reviewtui.core.syntax.jsonc import without_comments
+
+    return _json(without_comments(text))
+
+
 # Where tomllib's message says the error is. The blanks before it start where a run does
 # ((?<!\s)): searched, "\s*" tried every start in a run of blanks to its end (quadratic);
 # the leftmost match, and so every reading, is the same (tests/core/test_regex_linear.py).
@@ -145,7 +153,7 @@ def _toml(text: str) -> list[_Problem]:
 
 _CHECKS: dict[str, tuple[str, Callable[[str], list[_Problem]]]] = {
     ".py": ("python", _python), ".pyi": ("python", _python),
-    ".json": ("json", _json),
+    ".json": ("json", _json), ".jsonc": ("json with comments", _jsonc),
     ".toml": ("toml", _toml),
 }
 
@@ -197,6 +205,9 @@ def diagnose_text(path: str, text: str,
     found = _CHECKS.get(PurePosixPath(path).suffix.lower())
     if found is not None:
         name, check = found
+        if (name == "json" and previous is not None and _checked(name, check, previous)
+                and not _checked("json with comments", _jsonc, previous)):
+            name, check = "json with comments", _jsonc  # (it held comments already)
         return [(line, col, message, name) for line, col, message in _checked(name, check, text)]
     tree_name = _tree_check(path)
     if tree_name is None:
