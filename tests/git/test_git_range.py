@@ -139,3 +139,29 @@ def test_a_range_whose_start_is_not_an_ancestor_is_refused(
     main_tip = commit_all(repo, "Main")
     assert main(["check", "--git", f"{side}..{main_tip}", "--root", str(repo)]) == 2
     assert "is not an ancestor of" in capsys.readouterr().err
+
+
+def test_a_range_whose_start_a_merge_brought_in_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A, a side branch's commit merged into B's line: git's first-parent walk from B
+    went past it, down main, and main's commits were replayed on A's tree (each refused
+    for a reason that named nothing of the cause: QA s39 helper-119 L2). Refused, saying
+    why and which start would do; a range from the merge reads as before."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "a.txt").write_text("a\n")
+    commit_all(repo, "Base")
+    git(repo, "checkout", "-q", "-b", "side")
+    (repo / "b.txt").write_text("b\n")
+    side = commit_all(repo, "Side")
+    git(repo, "checkout", "-q", "main")
+    (repo / "c.txt").write_text("c\n")
+    commit_all(repo, "Main")
+    git(repo, "merge", "-q", "--no-edit", "side")
+    merge = git(repo, "rev-parse", "HEAD").strip()
+    (repo / "d.txt").write_text("d\n")
+    tip = commit_all(repo, "After")
+    assert main(["check", "--git", f"{side}..{tip}", "--root", str(repo)]) == 2
+    err = capsys.readouterr().err
+    assert "is not on" in err
+    assert "first-parent line" in err
+    assert main(["check", "--git", f"{merge}..{tip}", "--root", str(repo)]) == 0

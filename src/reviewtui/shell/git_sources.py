@@ -43,6 +43,18 @@ def _is_ancestor(repo: Repo, older: str, newer: str) -> bool:
     return merge_base == older
 
 
+def _on_first_parents(repo: Repo, base: str, head: str) -> bool:
+    """Whether ``base`` is on ``head``'s first-parent line: the oldest commit of the walk
+    from ``head`` along first parents that stops at ``base``'s history has ``base`` as its
+    first parent (else the walk went past it, down another branch, and its commits were
+    replayed on ``base``'s tree: QA s39 helper-119 L2)."""
+    listed = repo.git("rev-list", "--first-parent", f"{base}..{head}").split()
+    if not listed:
+        return True
+    parent = repo.git("rev-parse", "--verify", "-q", f"{listed[-1].decode()}^1", ok=(0, 1))
+    return parent.strip().decode() == base
+
+
 def parse_range(spec: str) -> tuple[str, str]:
     """``A..B`` (``A..`` means ``A..HEAD``); three dots are refused."""
     if "..." in spec or spec.count("..") != 1:
@@ -146,6 +158,13 @@ def open_range(spec: str, root: str | None, *, keep: bool, listed: bool = False)
                 raise UsageError(f"{a} is not an ancestor of {b}: a range reviews the commits "
                                  f"on top of A (use the merge base, git merge-base {a} {b})",
                                  rule="git-range")
+            if not _on_first_parents(repo, base, head):
+                raise UsageError(
+                    f"{a} is not on {b}'s first-parent line (a merge brought it in from "
+                    "another branch): a range is read commit by commit along first parents, "
+                    f"and that walk from {b} does not pass through {a}; start the range at "
+                    f"the merge that brought it in (git log --first-parent --merges {a}..{b})",
+                    rule="git-range")
             tree, note = _range_root(repo, root, base, name, keep=keep, listed=listed,
                                      cleanup=cleanup, closers=closers)
             session = repo.state_dir / f"{name}.patch" if keep else written
