@@ -133,7 +133,8 @@ def test_a_range_that_changes_the_attributes_leaves_the_patch_refused(
         move: bool, autocrlf: bool) -> None:
     """A ``.gitattributes`` the range changes, removes or moves away (a command, not an
     edit, too: QA s37 helper-111 F2, written by A's rules, exit 0): no forms are taken
-    from git, and the patch is refused, the file as it was. Following the attributes
+    from git, and the patch is refused, the file as it was (since s39 before it is
+    evaluated: the range changes how git checks the file out). Following the attributes
     from commit to commit was tried in s38 and taken out (QA helper-116, helper-117)."""
     source, base, head = _attributes_range(
         tmp_path, attributes, move, "*.md text\n" if autocrlf else "lat.txt eol=crlf\n")
@@ -142,7 +143,7 @@ def test_a_range_that_changes_the_attributes_leaves_the_patch_refused(
     assert (repo / "lat.txt").read_bytes() == b"Caf\xe9\r\n"
     code, out = _apply(repo, base, head, capsys)
     assert code == 1
-    assert "lat.txt is not the version the binary patch was made for" in out
+    assert "this range changes how git checks lat.txt out" in out  # (git-attributes)
     assert (repo / "lat.txt").read_bytes() == b"Caf\xe9\r\n"
 
 

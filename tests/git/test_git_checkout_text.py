@@ -10,6 +10,7 @@ the same configuration and attributes, compared with the whole review root.
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +19,7 @@ import pytest
 from gitkit import disk_of, git, new_repo, tree_of
 
 from reviewtui.cli import main
+from reviewtui.core.errors import DecisionRefused
 
 AUTOCRLF = ("core.autocrlf=true",)
 
@@ -90,21 +92,29 @@ def test_a_byte_order_mark_a_commit_drops_is_dropped_on_a_crlf_checkout(
     assert disk_of(repo) == disk_of(want)
 
 
-def test_a_range_that_adds_attributes_commits_b_though_its_text_is_not_converted(
-        tmp_path: Path) -> None:
-    """A range that changes a ``.gitattributes`` gets no forms (following them from
-    commit to commit was tried in s38 and taken out: QA helper-116, helper-117): its
-    text is written as the review writes it (LF here, where git's checkout of B writes
-    CRLF: QA s37 helper-111 F6, open), and ``--commit`` still commits B's tree."""
+def test_a_range_that_adds_an_eol_rule_refuses_the_files_it_governs(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A range that adds ``eol=crlf`` for the files it edits and creates: their text was
+    written as the review writes it, LF where git's checkout writes CRLF, exit 0 (QA s37
+    helper-111 F6; following the attributes from commit to commit was tried in s38 and
+    taken out: helper-116, helper-117). Refused now, named (``git-attributes``); the
+    attribute file itself is written, and ``--commit`` commits nothing of the others."""
     source, base, head = _source(tmp_path, {"f.txt": b"a\n"},
                                  {".gitattributes": b"*.txt text eol=crlf\n",
                                   "f.txt": b"a\nb\n", "g.txt": b"g\n"})
     repo = _clone(source, tmp_path / "review", base, ())
     git(repo, "switch", "-q", "-c", "work")
-    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes",
-                 "--commit"]) == 0
-    assert (repo / "f.txt").read_bytes() == b"a\nb\n"
-    assert tree_of(repo, "HEAD") == tree_of(source, head)
+    code = main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes",
+                 "--commit"])
+    out, _ = capsys.readouterr()
+    assert code == 1
+    assert "this range changes how git checks f.txt out" in out
+    assert "this range changes how git checks g.txt out" in out
+    assert (repo / "f.txt").read_bytes() == b"a\n"
+    assert not (repo / "g.txt").exists()
+    committed = tree_of(repo, "HEAD")
+    assert committed["f.txt"] == tree_of(source, base)["f.txt"]
+    assert "g.txt" not in committed
 
 
 def test_an_expanded_id_with_crlf_is_written_as_git_expands_it(tmp_path: Path) -> None:
@@ -214,9 +224,9 @@ def test_an_untracked_file_holding_the_new_files_bytes_is_left_alone(
 def test_forms_wait_for_the_attributes_they_were_asked_by(
         tmp_path: Path, how: str) -> None:
     """The turn that adds ``.gitattributes`` skipped (``--turns``) or its attributes
-    rejected: the files hold no rule asking for CRLF, so none is written, and the commit
-    holds B's blobs (QA s38 helper-116 R3: forms asked by the attributes to come were
-    written, CRLF committed, exit 0; a range that changes attributes now gets none)."""
+    rejected: no CRLF is written (QA s38 helper-116 R3: forms asked by the attributes to
+    come were written, CRLF committed, exit 0). The files the rule governs are refused
+    since s39 (their attributes change within the range)."""
     source = new_repo(tmp_path / "source")
     (source / "f.txt").write_bytes(b"one\ntwo\n")
     git(source, "add", "-A")
@@ -233,7 +243,7 @@ def test_forms_wait_for_the_attributes_they_were_asked_by(
     spec = f"{base}..{head}"
     if how == "skipped":
         assert main(["apply", "--git", spec, "--root", str(repo), "--yes",
-                     "--turns", "2"]) == 0
+                     "--turns", "2"]) == 1
     else:
         from reviewtui.core.engine import Decision
         from reviewtui.shell.git_sources import open_range
@@ -245,13 +255,16 @@ def test_forms_wait_for_the_attributes_they_were_asked_by(
                 turns = review.session.turns
                 for turn in turns:
                     for pos, op in enumerate(turn.reply.ops):
-                        review.decide((turn.index, pos), Decision.reject()
-                                      if op.path == ".gitattributes" else Decision.accept())
+                        with contextlib.suppress(DecisionRefused):  # (git-attributes)
+                            review.decide((turn.index, pos), Decision.reject()
+                                          if op.path == ".gitattributes"
+                                          else Decision.accept())
         finally:
             opened.close()
     assert not (repo / ".gitattributes").exists()
-    assert (repo / "f.txt").read_bytes() == b"one\nTWO\n"
-    assert (repo / "n.txt").read_bytes() == b"n\n"
+    # (refused since s39: the range changes how git checks them out)
+    assert (repo / "f.txt").read_bytes() == b"one\ntwo\n"
+    assert not (repo / "n.txt").exists()
 
 
 def test_a_kept_session_restored_on_the_checkout_reads_the_forms(tmp_path: Path) -> None:
@@ -307,11 +320,11 @@ def _steps(tmp_path: Path, steps: list[dict[str, bytes | None]]) -> tuple[Path, 
 
 
 def test_a_file_written_crlf_is_written_as_stored_once_the_attributes_go(
-        tmp_path: Path) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """One commit adds ``eol=crlf`` and edits f.txt, a later one removes the attribute, a
-    third edits f.txt: git writes the last blob as it is (LF). Following the attributes,
-    the review kept the CRLF it had written, and ``--commit`` committed it (QA s38
-    helper-116 R1); a range that changes attributes now gets no forms, and ends as B."""
+    third edits f.txt: following the attributes, the review kept the CRLF it had written,
+    and ``--commit`` committed it (QA s38 helper-116 R1). A file whose attributes the
+    range changes is refused now (``git-attributes``): no CRLF written or committed."""
     source, commits = _steps(tmp_path, [
         {"f.txt": b"one\ntwo\n"},
         {".gitattributes": b"*.txt eol=crlf\n", "f.txt": b"one\nTWO\n"},
@@ -320,10 +333,12 @@ def test_a_file_written_crlf_is_written_as_stored_once_the_attributes_go(
     ])
     repo = _clone(source, tmp_path / "review", commits[0], ())
     git(repo, "switch", "-q", "-c", "work")
-    assert main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
-                 "--yes", "--commit"]) == 0
+    code = main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--yes", "--commit"])
+    assert code == 1
+    assert "this range changes how git checks f.txt out" in capsys.readouterr().out
     assert (repo / "f.txt").read_bytes() == b"one\ntwo\n"
-    assert tree_of(repo, "HEAD") == tree_of(source, commits[-1])
+    assert tree_of(repo, "HEAD")["f.txt"] == tree_of(source, commits[0])["f.txt"]
 
 
 def test_a_blob_with_a_cr_is_written_as_autocrlf_leaves_it(tmp_path: Path) -> None:
@@ -737,19 +752,23 @@ def test_files_whose_attributes_a_range_does_not_change_keep_their_forms(
     assert disk_of(repo) == disk_of(at_head)
 
 
-def test_a_file_whose_attributes_the_range_changes_gets_no_forms(tmp_path: Path) -> None:
-    """The rule the range adds names the file itself (``-text``): its form in the commits
-    before differs from the one after, so no form of the start is taken for it; the file
-    beside it, whose attributes stay, gets its CRLF."""
+def test_a_file_whose_attributes_the_range_changes_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The rule the range adds names the file itself (``-text``): git checks it out
+    otherwise in the commits before than after, so no form of the start holds for it, and
+    the review kept its CRLF where git writes LF, exit 0: refused (``git-attributes``);
+    the file beside it, whose attributes stay, gets its CRLF."""
     source, commits = _steps(tmp_path, [
         {"a.txt": b"a\n", "b.txt": b"b\n"},
         {".gitattributes": b"a.txt -text\n", "a.txt": b"a\nA\n", "b.txt": b"b\nB\n"},
     ])
     repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
-    assert main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
-                 "--yes"]) == 0
+    code = main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--yes"])
+    assert code == 1
+    assert "this range changes how git checks a.txt out" in capsys.readouterr().out
     assert (repo / "b.txt").read_bytes() == b"b\r\nB\r\n"
-    assert (repo / "a.txt").read_bytes() == b"a\r\nA\r\n"  # (the review keeps its CRLF)
+    assert (repo / "a.txt").read_bytes() == b"a\r\n"  # (refused: git writes a\nA\n)
 
 
 @pytest.mark.parametrize(("attributes", "old", "new", "config"), [
@@ -814,3 +833,97 @@ def test_an_export_of_an_autocrlf_review_applies_to_the_blobs(
     git(plain, "apply", "--cached", str(patch))
     assert git(plain, "write-tree").strip() == git(source, "rev-parse",
                                                     f"{commits[-1]}^{{tree}}").strip()
+
+
+@pytest.mark.parametrize(("rule", "new", "config"), [
+    (b"*.dat -text\n", "a.dat", AUTOCRLF), (b"*.cmd eol=crlf\n", "a.cmd", ())],
+    ids=["minus-text-on-autocrlf", "eol-crlf"])
+def test_a_pure_rename_into_attributes_the_range_changes_is_refused(
+        tmp_path: Path, rule: bytes, new: str, config: tuple[str, ...],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A pure rename into a path whose attributes the same commit changes: only paths the
+    range left alone were judged, so the bytes moved as they were, exit 0 (QA s39
+    helper-121 F1). Refused."""
+    text = b"line one\nline two\nline three\nline four\nline five\n"
+    source, commits = _staged_first(tmp_path, [
+        {".gitattributes": b"*.bin -text\n", "a.txt": text},
+        {"a.txt": None, new: text, ".gitattributes": b"*.bin -text\n" + rule}])
+    repo = _clone(source, tmp_path / "review", commits[0], config)
+    was = (repo / "a.txt").read_bytes()
+    code = main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--yes"])
+    out, _ = capsys.readouterr()
+    assert code == 1
+    assert f"renaming a.txt to {new} on this checkout (this range changes" in out
+    assert (repo / "a.txt").read_bytes() == was
+    assert not (repo / new).exists()
+
+
+def test_a_pure_rename_in_a_kept_file_whose_commits_do_not_match_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The kept session file with its two commits swapped: its turns no longer map to the
+    range's commits, and the rename's check was skipped (the bytes moved, CRLF kept where
+    git writes LF, exit 0: QA s39 helper-121 F2). Refused where either path converts."""
+    import re
+
+    from reviewtui.shell.git_sources import open_range
+
+    text = b"line one\nline two\nline three\n"
+    source, commits = _staged_first(tmp_path, [
+        {".gitattributes": b"*.bin -text\n", "a.txt": text, "k.md": text},
+        {"k.md": text + b"x\n"}, {"a.txt": None, "a.bin": text}])
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    open_range(f"{commits[0]}..{commits[-1]}", str(repo), keep=True).close()
+    kept = next((repo / ".git" / "reviewtui").glob("range-*.patch"))
+    head, one, two = re.split(r"(?m)^(?=From [0-9a-f]{40} )", kept.read_text())
+    edited = tmp_path / "edited.patch"
+    edited.write_text(head + two + one)
+    code = main(["apply", str(edited), "--root", str(repo), "--yes"])
+    out, _ = capsys.readouterr()
+    assert code == 1
+    assert "cannot tell which blob it moves" in out
+    assert not (repo / "a.bin").exists()
+
+
+def test_attributes_that_go_and_come_back_refuse_the_files_they_govern(
+        tmp_path: Path) -> None:
+    """``.gitattributes`` goes A -> X -> A (X: ``*.txt -text``) on autocrlf: g.txt, edited
+    under A's rules again, was committed by ``--commit`` as a CRLF blob B never had, and
+    n.txt written LF where git writes CRLF, exit 0 (QA s39 helper-121 F9). f.txt, written
+    under X, is refused (the range changes how git checks it out); g.txt and n.txt,
+    written under A's rules as they are at the start and at B, get git's checkout and
+    their blobs are committed."""
+    text = b"line one\nline two\nline three\n"
+    source, commits = _staged_first(tmp_path, [
+        {"f.txt": text, "g.txt": text, ".gitattributes": b"*.md text\n"},
+        {".gitattributes": b"*.txt -text\n", "f.txt": text + b"four\n"},
+        {".gitattributes": b"*.md text\n", "g.txt": text + b"four\n", "n.txt": text}])
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    git(repo, "switch", "-q", "-c", "work")
+    assert main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--yes", "--commit"]) == 1
+    committed, at_head = tree_of(repo, "HEAD"), tree_of(source, commits[-1])
+    assert committed["f.txt"] == tree_of(source, commits[0])["f.txt"]
+    assert committed["g.txt"] == at_head["g.txt"]
+    assert committed["n.txt"] == at_head["n.txt"]
+    assert (repo / "n.txt").read_bytes() == text.replace(b"\n", b"\r\n")
+
+
+def test_a_gitattributes_link_is_read_as_git_reads_it(tmp_path: Path) -> None:
+    """A ``.gitattributes`` committed as a symbolic link whose target is a rule: git reads
+    the rule from the index (``*.txt eol=crlf``: n.txt checked out CRLF); taken for no
+    rule, the range's files counted as unchanged by it and were written LF, exit 0 (QA
+    s39 helper-121 F7)."""
+    source = new_repo(tmp_path / "source")
+    (source / "k").write_text("k\n")
+    git(source, "add", "-A")
+    git(source, "commit", "-q", "-m", "A")
+    (source / ".gitattributes").symlink_to("*.txt eol=crlf")
+    (source / "n.txt").write_bytes(b"a\nb\n")
+    git(source, "add", "-A")
+    git(source, "commit", "-q", "-m", "B")
+    base, head = (git(source, "rev-parse", rev).strip() for rev in ("HEAD~1", "HEAD"))
+    repo = _clone(source, tmp_path / "review", base, ())
+    code = main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes"])
+    assert code == 1  # (its attributes are the link's rule at B, none at A: refused)
+    assert not (repo / "n.txt").exists()

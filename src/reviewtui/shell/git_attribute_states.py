@@ -17,6 +17,7 @@ its commit's (:func:`commit_of_turn`). From them:
 
 from __future__ import annotations
 
+import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -140,7 +141,7 @@ def attribute_states(repo: Repo, base: str, head: str) -> tuple[list[bytes], lis
             at += 1
             _old_mode, mode, _old, blob, _status = field[1:].split(b" ")
             kept = (path.rsplit(b"/", 1)[-1] == ATTRIBUTES.encode()
-                    and mode.startswith(b"100"))  # (else removed, or not a regular file)
+                    and _read_as_attributes(mode))  # (else removed, or a folder)
             changes.setdefault(current, []).append(
                 (path, b"%s blob %s\t%s" % (mode, blob, path) if kept else None))
     index: dict[tuple[tuple[bytes, bytes], ...], int] = {}
@@ -161,47 +162,98 @@ def attribute_states(repo: Repo, base: str, head: str) -> tuple[list[bytes], lis
 
 
 _CONVERSION = ("text", "eol", "crlf", "working-tree-encoding", "ident", "filter")
+CONVERTING = ("eol", "crlf", "ident", "working-tree-encoding")  # (and text, where CRLF)
 
 
-def stable_paths(repo: Repo, base: str, head: str, session: Session) -> set[str]:
-    """Of the paths a range that changes ``.gitattributes`` writes, those whose attributes
-    that convert text are the same in every attribute state of the range and in the
-    working tree as it is: git checks a blob out there the same way in every commit, so
-    the start's checkout forms hold throughout. A range touching some ``*.bat`` rule got no
-    forms at all, and on autocrlf every new file of it was written LF where git writes
-    CRLF, exit 0 (QA s39 helper-120 F2: 4 of 27 windows of curl)."""
-    paths = sorted({path for turn in session.turns for op in turn.reply.ops
-                    for path in ((op.path, op.git_forms.before_path)
-                                 if isinstance(op, (Edit, FullFile)) and op.git_forms
-                                 else op.args if is_move(op) else ())
-                    if path and plain_path(path)})
-    if not paths:
-        return set()
-    asked = b"".join(path.encode("utf-8", "surrogateescape") + b"\0" for path in paths)
-    seen: dict[bytes, set[bytes]] = {}  # path -> each state's values
+def config_converts(repo: Repo) -> tuple[bool, bool]:
+    """(whether the configuration makes git check every text file out with CRLF,
+    ``core.autocrlf`` or ``core.eol=crlf``; whether the native line ending is CRLF, where a
+    ``text`` attribute converts too)."""
+    # As git reads the boolean: "true", "yes", "on", a number but 0, or "[core] autocrlf"
+    # with no value (QA s38 helper-117 N1); "input" is no boolean (exit 128): it converts
+    # nothing on checkout.
+    autocrlf = repo.git("config", "--type=bool", "--get", "core.autocrlf",
+                        ok=(0, 1, 128)).strip()
+    eol = repo.git("config", "--get", "core.eol", ok=(0, 1)).strip().lower()
+    # (core.eol "native" is CRLF on Windows)
+    return (autocrlf == b"true" or eol == b"crlf",
+            os.name == "nt" and eol in (b"", b"native"))
 
-    def read(*cached: str, env: dict[str, str] | None = None) -> None:
+
+def converts(name: bytes, value: bytes, native_crlf: bool) -> bool:
+    """Whether the attribute ``name`` set to ``value`` (as ``check-attr`` prints it) makes
+    git check a file out otherwise than it stores it (``eol=lf`` and ``text=auto`` alone do
+    not, but for ``text`` where the native line ending is CRLF)."""
+    return not (value == b"unspecified" or (name == b"eol" and value != b"crlf") or (
+        name == b"crlf" and value in (b"unset", b"input")) or (
+        name == b"text" and (not native_crlf or value == b"unset")) or name == b"filter"
+        or (name == b"working-tree-encoding" and (value in (b"unset", b"set") or value.upper(
+            ).replace(b"-", b"") == b"UTF8")))  # (UTF-8 is no re-encoding: helper-118 F5)
+
+
+def stable_paths(repo: Repo, base: str, head: str, session: Session
+                 ) -> tuple[set[str], set[str]]:
+    """Of the paths a range that changes ``.gitattributes`` writes or moves: those whose
+    attributes that convert text are the same in each attribute state that matters to
+    them (A's, B's, the working tree's as it is, and those of the commits that write or
+    move them), so that git checks their blobs out the same way throughout and the
+    start's checkout forms hold (a range touching some ``*.bat`` rule got no forms at all,
+    and on autocrlf every new file of it was written LF where git writes CRLF, exit 0, QA
+    s39 helper-120 F2, 4 of 27 windows of curl); and of the others, those git converts in
+    one of those states (``unsettled``: the review cannot write them as git would, its
+    bytes were committed as blobs B never had, exit 0, helper-121 F9: they are refused).
+    When git cannot say, every path is unsettled."""
+    touched: dict[str, list[Turn]] = {}
+    for turn in session.turns:
+        for op in turn.reply.ops:
+            for path in ((op.path, op.git_forms.before_path)
+                         if isinstance(op, (Edit, FullFile)) and op.git_forms
+                         else op.args if is_move(op) else ()):
+                if path and plain_path(path):
+                    touched.setdefault(path, []).append(turn)
+    if not touched:
+        return set(), set()
+    seen: dict[str, set[tuple[tuple[bytes, bytes], ...]]] = {}  # path -> each state's
+
+    def read(paths: list[str], *cached: str, env: dict[str, str] | None = None) -> None:
         out = repo.git("check-attr", *cached, "-z", "--stdin", *_CONVERSION, env=env,
-                       input=asked)
+                       input=b"".join(path.encode("utf-8", "surrogateescape") + b"\0"
+                                      for path in paths))
         fields = out.split(b"\0")
-        values: dict[bytes, list[bytes]] = {}
+        values: dict[bytes, list[tuple[bytes, bytes]]] = {}
         for at in range(0, len(fields) - 2, 3):
-            values.setdefault(fields[at], []).append(fields[at + 1] + b"=" + fields[at + 2])
+            values.setdefault(fields[at], []).append((fields[at + 1], fields[at + 2]))
         for path, found in values.items():
-            seen.setdefault(path, set()).add(b"\0".join(found))
+            seen.setdefault(path.decode("utf-8", "surrogateescape"), set()).add(tuple(found))
 
     with tempfile.TemporaryDirectory(prefix="reviewtui-attributes-") as tmp:
         try:
-            states, _governing = attribute_states(repo, base, head)
-            for n, entries in enumerate(states):
-                env = {"GIT_INDEX_FILE": str(Path(tmp) / f"index{n}")}
-                repo.git("update-index", "-z", "--index-info", env=env, input=entries)
-                read("--cached", env=env)
-            read()  # (the working tree's attribute files, yours and the review's)
+            every, native_crlf = config_converts(repo)
+            states, governing = attribute_states(repo, base, head)
+            commit_of = commit_of_turn(session, len(governing))
+            asked: dict[int, list[str]] = {}  # state -> the paths it matters to
+            for path, turns in touched.items():
+                matter = {0, governing[-1] if governing else 0}
+                for turn in turns:
+                    at = commit_of.get(turn.index)
+                    matter.update((governing[at],) if at is not None else range(len(states)))
+                for state in matter:
+                    asked.setdefault(state, []).append(path)
+            for state, paths in asked.items():
+                env = {"GIT_INDEX_FILE": str(Path(tmp) / f"index{state}")}
+                repo.git("update-index", "-z", "--index-info", env=env, input=states[state])
+                read(paths, "--cached", env=env)
+            read(list(touched))  # (the working tree's attribute files, yours and the review's)
         except GitError:
-            return set()
-    return {path.decode("utf-8", "surrogateescape") for path, values in seen.items()
-            if len(values) == 1}
+            return set(), set(touched)
+    stable, unsettled = set(), set()
+    for path, values in seen.items():
+        if len(values) == 1:
+            stable.add(path)
+        elif every or any(converts(name, value, native_crlf)
+                          for state in values for name, value in state):
+            unsettled.add(path)
+    return stable, unsettled
 
 
 def is_move(op: object) -> TypeGuard[ConsoleCommand]:
@@ -236,19 +288,25 @@ def pure_renames(repo: Repo, base: str, head: str) -> dict[tuple[int, str, str],
     return found
 
 
-def refused_where_encoded(session: Session, encoded: dict[tuple[int, str], str]) -> Session:
+def refused_where_encoded(session: Session, encoded: dict[tuple[int, str], str],
+                          unsettled: set[str]) -> Session:
     """``session`` with each file operation :func:`encoded_writes` names refused
-    (``GitForms.encoding``)."""
-    if not encoded:
+    (``GitForms.encoding``), and each on a path :func:`stable_paths` calls unsettled, or
+    found at one by a rename (``GitForms.unsettled``)."""
+    if not encoded and not unsettled:
         return session
 
     def each(turn: Turn) -> Turn:
         def refused(op: Edit | FullFile) -> Edit | FullFile:
             forms = op.git_forms
-            encoding = encoded.get((turn.index, op.path)) or encoded.get((0, op.path))
-            if forms is None or forms.encoding or not encoding:
+            if forms is None or forms.encoding or forms.unsettled:
                 return op
-            return replace(op, git_forms=replace(forms, encoding=encoding))
+            encoding = encoded.get((turn.index, op.path)) or encoded.get((0, op.path))
+            if encoding:
+                return replace(op, git_forms=replace(forms, encoding=encoding))
+            if op.path in unsettled or forms.before_path in unsettled:
+                return replace(op, git_forms=replace(forms, unsettled=True))
+            return op
 
         return each_op(turn, refused)
 
@@ -277,8 +335,15 @@ def attribute_entries(repo: Repo, commit: str) -> bytes:
     listing = repo.git("ls-tree", "-r", "-z", "--full-tree", commit)
     name = ATTRIBUTES.encode()
     return b"".join(entry + b"\0" for entry in listing.split(b"\0")
-                    if b"\t" in entry and entry.startswith(b"100")
+                    if b"\t" in entry and _read_as_attributes(entry)
                     and entry.rsplit(b"\t", 1)[1].rsplit(b"/", 1)[-1] == name)
+
+
+def _read_as_attributes(mode: bytes) -> bool:
+    """Whether git reads a ``.gitattributes`` tree entry of this mode (or ``ls-tree`` line
+    starting with it) from the index: a file, and a symbolic link too, whose target text
+    is read as the rules (git 2.39 checks a file out by them: QA s39 helper-121 F7)."""
+    return mode.startswith((b"100", b"120000"))
 
 
 def each_op(turn: Turn, change: Callable[[Edit | FullFile], Edit | FullFile]) -> Turn:

@@ -63,8 +63,11 @@ from reviewtui.core.record import replace
 from reviewtui.shell.git import Repo
 from reviewtui.shell.git_attribute_states import (
     ATTRIBUTES,
+    CONVERTING,
     attribute_entries,
     commit_of_turn,
+    config_converts,
+    converts,
     each_op,
     encoded_writes,
     is_move,
@@ -96,6 +99,7 @@ def checkout_forms(repo: Repo, base: str, head: str = "") -> Callable[[Session],
     stored: dict[str, bytes] = {}  # blob id -> its bytes (a binary patch's, where needed)
     encoded: dict[tuple[int, str], str] = {}  # (turn, path) -> the encoding git writes
     stable: set[str] = set()  # (a range that changes attributes) paths they never change
+    unsettled: set[str] = set()  # paths they change, which git converts in some commit
     renames: dict[tuple[int, str, str], str] = {}  # (commit, old, new) -> a pure rename's blob
     asked: list[bool] = []  # (whether it was: once per process)
 
@@ -106,9 +110,11 @@ def checkout_forms(repo: Repo, base: str, head: str = "") -> Callable[[Session],
                 return session
             if not asked:
                 encoded.update(encoded_writes(repo, base, head, session))
-                stable.update(stable_paths(repo, base, head, session))
+                found_stable, found_unsettled = stable_paths(repo, base, head, session)
+                stable.update(found_stable)
+                unsettled.update(found_unsettled)
                 asked.append(True)
-            session = refused_where_encoded(session, encoded)
+            session = refused_where_encoded(session, encoded, unsettled)
         wanted = [key for turn in session.turns for op in turn.reply.ops
                   for key in _blobs_of(op) if key not in formed
                   and (not touching or _within(op, stable))]
@@ -116,7 +122,7 @@ def checkout_forms(repo: Repo, base: str, head: str = "") -> Callable[[Session],
             _ask(repo, base, list(dict.fromkeys(wanted)), formed, attributes_kept=touching)
         if head:
             session = _renames_checked(repo, base, head, session, formed, renames,
-                                       stable if touching else None)
+                                       (stable, unsettled) if touching else None)
         if not any(formed.values()):
             return session
         needed = [blob for turn in session.turns for op in turn.reply.ops
@@ -190,54 +196,80 @@ def _blobs_needed(op: object, formed: _Formed) -> list[str]:
 
 def _renames_checked(repo: Repo, base: str, head: str, session: Session, formed: _Formed,
                      renames: dict[tuple[int, str, str], str],
-                     stable: set[str] | None) -> Session:
+                     settled: tuple[set[str], set[str]] | None) -> Session:
     """``session`` with each pure rename (git names no blob: 100% alike) refused where
     git's checkout writes its blob otherwise at the new path than at the old (their
     attributes differ: an encoding, ``-text``, ``eol``): the rename moves the bytes as they
     are, exit 0, and ``--commit`` committed a blob B never had (QA s39 helper-119 F3,
     older). The blobs come from one ``git log --raw -M`` of the range, asked only when the
-    range has a rename with no content change; ``stable``: in a range that changes
-    attributes, the paths whose attributes it does not change (others are not judged)."""
+    range has a rename with no content change; one whose blob cannot be found (a kept
+    session file whose turns do not match the range's commits: helper-121 F2) is refused
+    where either path converts. ``settled``: in a range that changes attributes, the paths
+    whose attributes it does not change, and those it changes that git converts (a rename
+    into or out of one is refused: helper-121 F1)."""
     edited = {(turn.index, op.git_forms.before_path) for turn in session.turns
               for op in turn.reply.ops if isinstance(op, (Edit, FullFile))
               and op.git_forms is not None and op.git_forms.before_path}
     pure = [(turn, op) for turn in session.turns for op in turn.reply.ops
             if is_move(op) and (turn.index, op.args[0]) not in edited
-            and all(plain_path(path) for path in op.args)
-            and (stable is None or all(path in stable for path in op.args))]
+            and all(plain_path(path) for path in op.args)]
     if not pure:
         return session
-    try:
-        if not renames:
-            renames.update(pure_renames(repo, base, head))
-            renames.setdefault((-1, "", ""), "")  # (asked: not again)
-        commits = len(repo.git("rev-list", "--first-parent", f"{base}..{head}").split())
-    except GitError:
-        return session
-    commit_of = commit_of_turn(session, commits)
-    blobs: dict[tuple[int, str, str], str] = {}
+    stable, unsettled = settled if settled is not None else (None, set())
+    refused: dict[tuple[int, str, str], str] = {}
+    why = {"form": (" (the two paths' attributes convert it differently) and a rename moves "
+                    "the bytes as they are"),
+           "unsettled": (" (this range changes their attributes: reviewtui cannot tell how "
+                         "git writes it there)"),
+           "unknown": (" (the session's turns do not match the range's commits: reviewtui "
+                       "cannot tell which blob it moves)")}
     for turn, op in pure:
-        at = commit_of.get(turn.index)
-        blob = renames.get((at, op.args[0], op.args[1])) if at is not None else None
-        if blob:
-            blobs[(turn.index, op.args[0], op.args[1])] = blob
+        if any(path in unsettled for path in op.args):
+            refused[(turn.index, op.args[0], op.args[1])] = "unsettled"
+    pure = [(turn, op) for turn, op in pure
+            if (turn.index, op.args[0], op.args[1]) not in refused
+            and (stable is None or all(path in stable for path in op.args))]
+    blobs: dict[tuple[int, str, str], str] = {}
+    if pure:
+        try:
+            if not renames:
+                renames.update(pure_renames(repo, base, head))
+                renames.setdefault((-1, "", ""), "")  # (asked: not again)
+            commits = len(repo.git("rev-list", "--first-parent", f"{base}..{head}").split())
+            commit_of = commit_of_turn(session, commits)
+            unknown = []
+            for turn, op in pure:
+                at = commit_of.get(turn.index)
+                blob = renames.get((at, op.args[0], op.args[1])) if at is not None else None
+                if blob:
+                    blobs[(turn.index, op.args[0], op.args[1])] = blob
+                else:
+                    unknown.append((turn.index, op.args[0], op.args[1]))
+            if unknown:
+                converting = _converting(repo, sorted({p for key in unknown for p in key[1:]}))
+                refused.update((key, "unknown") for key in unknown
+                               if key[1] in converting or key[2] in converting)
+        except GitError:
+            refused.update(((turn.index, op.args[0], op.args[1]), "unknown")
+                           for turn, op in pure)
     wanted = [key for (_turn_index, old, new), blob in blobs.items()
               for key in ((old, blob), (new, blob)) if key not in formed]
     if wanted:
         _ask(repo, base, list(dict.fromkeys(wanted)), formed,
              attributes_kept=stable is not None)
-    refused = {key for key, blob in blobs.items()
-               if formed.get((key[1], blob)) != formed.get((key[2], blob))}
+    refused.update((key, "form") for key, blob in blobs.items()
+                   if formed.get((key[1], blob)) != formed.get((key[2], blob)))
     if not refused:
         return session
 
     def command(turn: Turn, op: ConsoleCommand) -> ConsoleCommand:
-        if not is_move(op) or (turn.index, *op.args) not in refused:
+        reason = refused.get((turn.index, op.args[0], op.args[1])) if is_move(op) else None
+        if reason is None:
             return op
         return replace(op, refused=(
-            f"git checks {op.args[0]} out otherwise at {op.args[1]} (the two paths' "
-            "attributes convert it differently) and a rename moves the bytes as they are: "
-            "not applied (apply the range with git)"))
+            f"git checks {op.args[0]} out otherwise at {op.args[1]}" if reason == "form"
+            else f"renaming {op.args[0]} to {op.args[1]} on this checkout") + why[reason]
+            + ": not applied (apply the range with git)")
 
     def each(turn: Turn) -> Turn:
         blocks = tuple(replace(block, commands=tuple(command(turn, op)
@@ -333,9 +365,15 @@ def _checked_out(repo: Repo, commit: str, pairs: list[tuple[str, str]]
 
 def _layers(pairs: list[tuple[str, str]]) -> list[dict[str, str]]:
     """``pairs`` (path, blob) in as few layers as hold no path twice and no path that is a
-    folder of another (git cannot put both in one index)."""
+    folder of another (git cannot put both in one index); a ``.gitattributes`` blob alone
+    (in the index it takes the place of the start's, whose rules the others are checked
+    out by: a range's ``*.txt -text`` wrote the files beside it as stored, QA s39)."""
     layers: list[tuple[dict[str, str], set[str]]] = []  # (path -> blob, its folders)
+    alone: list[dict[str, str]] = []
     for path, blob in pairs:
+        if path.rsplit("/", 1)[-1] == ATTRIBUTES:
+            alone.append({path: blob})
+            continue
         parts = path.split("/")
         folders = {"/".join(parts[:n]) for n in range(1, len(parts))}
         for layer, held in layers:
@@ -346,15 +384,12 @@ def _layers(pairs: list[tuple[str, str]]) -> list[dict[str, str]]:
             layers.append((layer, held))
         layer[path] = blob
         held |= folders
-    return [layer for layer, _held in layers]
+    return [layer for layer, _held in layers] + alone
 
 
 # The attributes by which git may check a file out otherwise than it stores it (a filter
 # program: off here): ``eol=crlf``, ``crlf`` (the old name of ``text``, which a CRLF
 # setting makes convert), ``ident``, any ``working-tree-encoding``.
-_CONVERTING = ("eol", "crlf", "ident", "working-tree-encoding")
-
-
 def _converting(repo: Repo, paths: list[str]) -> set[str]:
     """The ``paths`` git may check out otherwise than it stores them: all of them with
     CRLF line endings configured (``core.autocrlf``, ``core.eol``), else those with an
@@ -362,29 +397,16 @@ def _converting(repo: Repo, paths: list[str]) -> set[str]:
     common ``.gitattributes`` cost a checkout of every version of every file, QA s38
     helper-116 R6). Three git calls instead of one per blob; a wrong "no" would only
     leave a patch refused, or a file written as git stores it, as before s38."""
-    # As git reads the boolean: "true", "yes", "on", a number but 0, or "[core] autocrlf"
-    # with no value (QA s38 helper-117 N1); "input" is no boolean (exit 128): it converts
-    # nothing on checkout.
-    autocrlf = repo.git("config", "--type=bool", "--get", "core.autocrlf",
-                        ok=(0, 1, 128)).strip()
-    eol = repo.git("config", "--get", "core.eol", ok=(0, 1)).strip().lower()
-    if autocrlf == b"true" or eol == b"crlf":
+    every, native_crlf = config_converts(repo)
+    if every:
         return set(paths)
-    # (core.eol "native" is CRLF on Windows: there a text attribute converts too)
-    native_crlf = os.name == "nt" and eol in (b"", b"native")
-    out = repo.git("check-attr", "-z", "--stdin", *_CONVERTING, "text",
+    out = repo.git("check-attr", "-z", "--stdin", *CONVERTING, "text",
                    input="".join(path + "\0" for path in paths).encode("utf-8",
                                                                       "surrogateescape"))
     fields = out.split(b"\0")
-    found = set()
-    for at in range(0, len(fields) - 2, 3):  # (path, attribute, value) each
-        name, value = fields[at + 1], fields[at + 2]
-        if value == b"unspecified" or (name == b"eol" and value != b"crlf") or (
-                name == b"crlf" and value in (b"unset", b"input")) or (
-                name == b"text" and (not native_crlf or value == b"unset")):
-            continue
-        found.add(fields[at].decode("utf-8", "surrogateescape"))
-    return found
+    return {fields[at].decode("utf-8", "surrogateescape")
+            for at in range(0, len(fields) - 2, 3)  # (path, attribute, value) each
+            if converts(fields[at + 1], fields[at + 2], native_crlf)}
 
 
 def _turn(turn: Turn, formed: _Formed, stored: dict[str, bytes]) -> Turn:

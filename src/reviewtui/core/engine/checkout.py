@@ -115,17 +115,24 @@ def _rewritten(forms: GitForms, data: bytes, was: FileState | None) -> bytes | N
     return None
 
 
-def encoded_refusal(op: Edit | FullFile, encoding: str) -> Outcome:
+def encoded_refusal(op: Edit | FullFile, forms: GitForms) -> Outcome:
     """The outcome of an operation git would write re-encoded (a ``working-tree-encoding``
     a ``.gitattributes`` of the range gives its file): written as UTF-8 and committed,
     git read those bytes as the encoding and committed garbled text, exit 0 (QA s38
-    helper-117 N2, older)."""
+    helper-117 N2, older); or one on a path whose attributes the range changes, which git
+    converts in some commit (``unsettled``: its bytes were committed as blobs B never
+    had, QA s39 helper-121 F9)."""
     from reviewtui.core.model.outcome import Status
 
-    return Outcome(Status.REFUSED, rule="git-encoding", path=op.path, message=(
-        f"git checks {op.path} out as {encoding} (working-tree-encoding, set by a "
-        ".gitattributes this range changes) and reviewtui writes text as UTF-8: this "
-        "change of it is not written (apply the range with git)"))
+    if forms.encoding:
+        return Outcome(Status.REFUSED, rule="git-encoding", path=op.path, message=(
+            f"git checks {op.path} out as {forms.encoding} (working-tree-encoding, set by a "
+            ".gitattributes this range changes) and reviewtui writes text as UTF-8: this "
+            "change of it is not written (apply the range with git)"))
+    return Outcome(Status.REFUSED, rule="git-attributes", path=op.path, message=(
+        f"this range changes how git checks {op.path} out (its .gitattributes convert it "
+        "in some commits and not in others) and reviewtui cannot write it as git would: "
+        "this change of it is not written (apply the range with git)"))
 
 
 def is_checkout_of(forms: GitForms, data: bytes) -> bool:

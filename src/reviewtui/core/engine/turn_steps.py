@@ -116,10 +116,10 @@ class TurnSteps:
         skipped = self._unevaluated(decision)
         if skipped is not None:
             return state, OpResult(key, op, skipped, decision, False), None
-        if op.git_forms is not None and op.git_forms.encoding:
+        if op.git_forms is not None and (op.git_forms.encoding or op.git_forms.unsettled):
             from reviewtui.core.engine.checkout import encoded_refusal  # (a git range)
 
-            refused = encoded_refusal(op, op.git_forms.encoding)
+            refused = encoded_refusal(op, op.git_forms)
             return state, OpResult(key, op, refused, decision, False), None
         tree = state.tree
         ctx = FileContext(

@@ -109,7 +109,8 @@ class GitForms:
     ``checked_before`` likewise for the blob before (None: not converted, or not asked).
     ``encoding``: the ``working-tree-encoding`` a ``.gitattributes`` the range changes
     gives the file at its last commit; git writes it re-encoded, the review as UTF-8, so
-    the operation is refused.
+    the operation is refused. ``unsettled``: the range changes the file's attributes and
+    git converts it in some commit: the review cannot write it as git would, refused too.
     """
 
     after_blob: str
@@ -118,6 +119,7 @@ class GitForms:
     checked_before: bytes | bool | None = None
     encoding: str = ""
     before_path: str = ""
+    unsettled: bool = False
 
 
 @record(frozen=True, slots=True)
