@@ -22,6 +22,7 @@ from reviewtui.cli import main
 from reviewtui.core.errors import DecisionRefused
 
 AUTOCRLF = ("core.autocrlf=true",)
+TEXT3 = b"line one\nline two\nline three\n"
 
 
 def _source(tmp_path: Path, before: dict[str, bytes], after: dict[str, bytes]
@@ -927,3 +928,32 @@ def test_a_gitattributes_link_is_read_as_git_reads_it(tmp_path: Path) -> None:
     code = main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes"])
     assert code == 1  # (its attributes are the link's rule at B, none at A: refused)
     assert not (repo / "n.txt").exists()
+
+
+@pytest.mark.parametrize("after", [{"f.txt": None}, {"f.txt": None, "g/f.txt": TEXT3}],
+                         ids=["deletion", "pure-rename"])
+@pytest.mark.parametrize("form", ["patch", "series"])
+def test_an_export_of_an_autocrlf_deletion_or_rename_applies_to_the_blobs(
+        tmp_path: Path, after: dict[str, bytes | None], form: str) -> None:
+    """A deletion exported from a review kept on an autocrlf checkout removed its CRLF
+    lines, and a series wrote a pure rename as a removal and an addition of those bytes:
+    neither applied to A's blobs (QA s39 helper-121 F5). The removed side is the blob
+    now, and a series writes a rename as one."""
+    source, commits = _steps(tmp_path, [{"f.txt": TEXT3, "k": b"k\n"}, after])
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    state = tmp_path / "review.json"
+    spec = f"{commits[0]}..{commits[-1]}"
+    assert main(["apply", "--git", spec, "--root", str(repo), "--yes", "--state",
+                 str(state)]) == 0
+    out = tmp_path / "out"
+    assert main(["export", "--git", spec, "--root", str(repo), "--format", form,
+                 "--state", str(state), "-o", str(out)]) == 0
+    plain = _clone(source, tmp_path / "plain", commits[0], ())
+    if form == "patch":
+        git(plain, "apply", "--cached", str(out))
+        tree = git(plain, "write-tree").strip()
+    else:
+        git(plain, "-c", "user.name=R", "-c", "user.email=r@example.com", "am", "-q",
+            "--keep-cr", str(out))
+        tree = git(plain, "rev-parse", "HEAD^{tree}").strip()
+    assert tree == git(source, "rev-parse", f"{commits[-1]}^{{tree}}").strip()

@@ -205,7 +205,9 @@ def _identity(base: FileState) -> str:
         # to be replaced) must still be there when the new one is named and compared
         # (cleared whole, a pin on it stood aside once 64 had been named: a flaky test).
         for key in list(_identities)[:32]:
-            _bases.pop(_identities.pop(key)[1], None)
+            dropped, named = _identities.pop(key)
+            if _bases.get(named) is dropped:  # (a newer version of the same bytes keeps it)
+                del _bases[named]
         _maps.clear()
     _identities[id(base)] = (base, name)
     _bases[name] = base

@@ -120,6 +120,12 @@ def stored_forms(run: SessionRun) -> dict[tuple[str, bytes], bytes]:
                 if at < len(run.states) and (was := _stored_before(
                         op, run.states[at].tree)) is not None:
                     found[was[0]] = was[1]
+            elif (isinstance(op, ConsoleCommand) and op.path and len(op.expect_blob) == 40
+                  and at < len(run.states)):
+                # A deletion's removed side likewise (helper-121 F5: CRLF lines removed)
+                gone = run.states[at].tree.get(op.path)
+                if gone is not None and is_form(True, gone.data, op.expect_blob):
+                    found[(op.path, gone.data)] = gone.data.replace(b"\r\n", b"\n")
             if not isinstance(op, FullFile) or op.payload is None:
                 continue
             forms = op.payload.checkout

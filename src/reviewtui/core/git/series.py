@@ -33,12 +33,33 @@ def series_text(base: Tree, plans: Sequence[PlannedCommit], author: str, date: s
         after = tree.apply(dict(plan.changes))
         subject, _, body = plan.message.partition("\n")
         tag = f"[PATCH {number}/{total}]" if total > 1 else "[PATCH]"
-        diff = unified_patch(tree, after, None, stored=stored)
+        diff = unified_patch(tree, after, _moved(tree, after), stored=stored)
         mails.append(f"From {ZERO} {MBOX_DATE}\nFrom: {author}\nDate: {date}\n"
                      f"Subject: {tag} {subject}\n\n{_no_break(body.strip(chr(10)))}\n---\n"
                      f"{diff}{'' if diff.endswith(chr(10)) else chr(10)}-- \nreviewtui\n\n")
         tree = after
     return "".join(mails)
+
+
+def _moved(before: Tree, after: Tree) -> dict[str, str]:
+    """New path -> removed path, for each file of ``after`` that a removed one of
+    ``before`` held byte for byte: a rename, written as one (``git am`` read its removal
+    and addition apart, and on a checkout's CRLF bytes the removal did not apply: QA s39
+    helper-121 F5)."""
+    removed: dict[bytes, list[str]] = {}
+    added: list[str] = []
+    for path, (old, new) in before.diff(after).items():
+        if new is None and old is not None:
+            removed.setdefault(old.data, []).append(path)
+        elif old is None and new is not None:
+            added.append(path)
+    moved: dict[str, str] = {}
+    for path in sorted(added):
+        state = after.get(path)
+        sources = removed.get(state.data) if state is not None else None
+        if sources:
+            moved[path] = sources.pop(0)
+    return moved
 
 
 _BLANKS = " \t\r\n"
