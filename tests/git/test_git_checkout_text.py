@@ -957,3 +957,28 @@ def test_an_export_of_an_autocrlf_deletion_or_rename_applies_to_the_blobs(
             "--keep-cr", str(out))
         tree = git(plain, "rev-parse", "HEAD^{tree}").strip()
     assert tree == git(source, "rev-parse", f"{commits[-1]}^{{tree}}").strip()
+
+
+@pytest.mark.parametrize("attributes", [b"*.txt text working-tree-encoding=UTF-16LE\n",
+                                        b"*.txt ident\n"], ids=["utf-16", "ident"])
+def test_an_export_carries_the_blob_of_a_re_encoded_or_expanded_file(
+        tmp_path: Path, attributes: bytes) -> None:
+    """A new file the checkout writes UTF-16, or with ``$Id$`` expanded: the export carried
+    those bytes, and ``git apply --cached`` on A gave a tree that is not B's, exit 0 (QA
+    s39 helper-121 F3, older). The outcome keeps the blob; the export carries it."""
+    source, commits = _staged_first(tmp_path, [
+        {".gitattributes": attributes, "k": b"k\n"},
+        {"n.txt": "$Id$\nh\u00e9\n".encode()}])
+    repo = _clone(source, tmp_path / "review", commits[0], ())
+    state = tmp_path / "review.json"
+    spec = f"{commits[0]}..{commits[-1]}"
+    assert main(["apply", "--git", spec, "--root", str(repo), "--yes", "--state",
+                 str(state)]) == 0
+    assert disk_of(repo) == disk_of(_clone(source, tmp_path / "at-head", commits[-1], ()))
+    patch = tmp_path / "out.patch"
+    assert main(["export", "--git", spec, "--root", str(repo), "--format", "patch",
+                 "--state", str(state), "-o", str(patch)]) == 0
+    plain = _clone(source, tmp_path / "plain", commits[0], ())
+    git(plain, "apply", "--cached", str(patch))
+    assert git(plain, "write-tree").strip() == git(
+        source, "rev-parse", f"{commits[-1]}^{{tree}}").strip()

@@ -58,7 +58,12 @@ def as_checked_out(op: Edit | FullFile, outcome: Outcome, proposal: Proposal,
     written = FileState.from_bytes(form, mode=state.mode, revision=state.revision)
     note = CRLF_NOTE if form == state.data.replace(b"\n", b"\r\n") else OTHER_NOTE
     hint = "; ".join(part for part in (outcome.hint, note) if part)
-    return (replace(outcome, hint=hint, after_state=written),
+    # (what an export must carry for these bytes, where it is not the blob with CRLF:
+    # the re-encoded or expanded file's blob, QA s39 helper-121 F3)
+    stored = None if is_form(True, form, forms.after_blob) or blob_id(form) == forms.after_blob \
+        else next((blob for blob in (state.data, state.data.replace(b"\r\n", b"\n"))
+                   if blob_id(blob) == forms.after_blob), None)
+    return (replace(outcome, hint=hint, after_state=written, stored=stored),
             Proposal(proposal.path, written))
 
 

@@ -114,6 +114,9 @@ def stored_forms(run: SessionRun) -> dict[tuple[str, bytes], bytes]:
                 text = _stored_text(op, result.outcome.after_state)
                 if text is not None:
                     found[(op.path, text[0])] = text[1]
+                elif result.outcome.stored is not None and \
+                        result.outcome.after_state is not None:
+                    found[(op.path, result.outcome.after_state.data)] = result.outcome.stored
                 # The file it found, as the turn started: the old side of a patch (left
                 # in the checkout's CRLF, the patch rewrote every line and did not apply
                 # to A's blobs: QA s39 helper-119 F5).

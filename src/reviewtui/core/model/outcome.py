@@ -111,6 +111,9 @@ class Outcome:
     reading: str = ""  # a ``:mv``/``:rn`` that ran: how it read (engine.structural.READINGS)
     moves: str = ""  # a command that took paths: what an accept pins (commands.moves_pin)
     engine_outcome: Outcome | None = None  # under CONFLICT: what the engine found itself
+    # A git range on a checkout that re-encodes or expands the file (engine/checkout.py):
+    # the blob git stores for ``after_state``'s bytes (an export carries the blob).
+    stored: bytes | None = None
 
     def to_json(self) -> dict[str, object]:
         data: dict[str, object] = {
