@@ -982,3 +982,21 @@ def test_an_export_carries_the_blob_of_a_re_encoded_or_expanded_file(
     git(plain, "apply", "--cached", str(patch))
     assert git(plain, "write-tree").strip() == git(
         source, "rev-parse", f"{commits[-1]}^{{tree}}").strip()
+
+
+@pytest.mark.parametrize("attributes", [b"*.txt working-tree-encoding=UTF-16LE\n",
+                                        b"*.txt working-tree-encoding=ISO-8859-1\n",
+                                        b"*.txt ident\n"], ids=["utf-16", "latin-1", "ident"])
+def test_a_file_git_re_encodes_or_expands_is_deleted(
+        tmp_path: Path, attributes: bytes) -> None:
+    """Deleting an untouched file the checkout writes re-encoded or with ``$Id$`` expanded
+    was refused: "now a file with other content ... git apply refuses it too", both false
+    (QA s39 helper-121 F4, older). The deletion knows git's checkout of its blob now."""
+    source, commits = _staged_first(tmp_path, [
+        {".gitattributes": attributes, "f.txt": "$Id$\ncaf\u00e9\n".encode(), "k": b"k\n"},
+        {"f.txt": None}])
+    repo = _clone(source, tmp_path / "review", commits[0], ())
+    assert (repo / "f.txt").read_bytes() != "$Id$\ncaf\u00e9\n".encode()
+    assert main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--yes"]) == 0
+    assert not (repo / "f.txt").exists()

@@ -25,6 +25,7 @@ from pathlib import Path
 from reviewtui.core.errors import GitError
 from reviewtui.core.model.records import (
     CommandName,
+    ConsoleBlock,
     ConsoleCommand,
     Edit,
     FileBlock,
@@ -344,6 +345,20 @@ def _read_as_attributes(mode: bytes) -> bool:
     starting with it) from the index: a file, and a symbolic link too, whose target text
     is read as the rules (git 2.39 checks a file out by them: QA s39 helper-121 F7)."""
     return mode.startswith((b"100", b"120000"))
+
+
+def each_command(turn: Turn, change: Callable[[ConsoleCommand], ConsoleCommand]) -> Turn:
+    """``turn`` with ``change`` made to each console command."""
+    blocks = tuple(replace(block, commands=tuple(change(op) for op in block.commands))
+                   if isinstance(block, ConsoleBlock) else block
+                   for block in turn.reply.blocks)
+    return replace(turn, reply=replace(turn.reply, blocks=blocks))
+
+
+def is_deletion(op: object) -> TypeGuard[ConsoleCommand]:
+    """Whether ``op`` is a git source's deletion naming its blob in full."""
+    return (isinstance(op, ConsoleCommand) and op.literal and op.name is CommandName.RM
+            and len(op.args) == 1 and len(op.expect_blob) == 40)
 
 
 def each_op(turn: Turn, change: Callable[[Edit | FullFile], Edit | FullFile]) -> Turn:

@@ -69,6 +69,9 @@ class ConsoleCommand:
     # this pure rename cannot be written as git's checkout writes it (the two paths'
     # attributes check its blob out otherwise); the command is refused with it.
     refused: str = ""
+    # Likewise: git's checkout of the blob a deletion names (``expect_blob``), where it is
+    # other bytes than the blob (re-encoded, ``$Id$`` expanded): the file may be removed.
+    expect_form: bytes | None = None
     kind: OpKind = field(default=OpKind.CONSOLE, init=False)
 
     @property
