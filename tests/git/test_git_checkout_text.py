@@ -1000,3 +1000,17 @@ def test_a_file_git_re_encodes_or_expands_is_deleted(
     assert main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
                  "--yes"]) == 0
     assert not (repo / "f.txt").exists()
+
+
+def test_a_commit_turning_an_lf_blob_into_crlf_is_committed(tmp_path: Path) -> None:
+    """The other way round: an LF blob made CRLF, on autocrlf (git writes both as the same
+    CRLF file). ``--commit`` said "nothing to commit" and kept A's blob, exit 0 (QA s39
+    helper-121 F6: the bytes' own id is the new blob's, so the change was not seen)."""
+    source, base, head = _source(tmp_path, {"f.txt": b"a\nb\nc\n"},
+                                 {"f.txt": b"a\r\nb\r\nc\r\n"})
+    repo = _clone(source, tmp_path / "review", base, AUTOCRLF)
+    git(repo, "switch", "-q", "-c", "work")
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes",
+                 "--commit"]) == 0
+    assert (repo / "f.txt").read_bytes() == b"a\r\nb\r\nc\r\n"
+    assert tree_of(repo, "HEAD") == tree_of(source, head)

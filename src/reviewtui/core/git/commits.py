@@ -202,18 +202,19 @@ def plan_with_dropped(run: SessionRun, decisions: Mapping[OpKey, Decision], sess
     return plans, tuple(dropped)
 
 
-def _git_versions(results: list[OpResult], after: Tree) -> dict[str, str]:
+def _git_versions(results: list[OpResult], after: Tree) -> dict[str, tuple[str, str]]:
     """The files ``after`` holds as exactly the blob a git diff's section left them (as
-    stored, or as the checkout writes it: ``GitForms``), by path: what a commit stores
-    for them. Committed through ``git add``, the checkout's bytes could come back as
-    another blob (QA s38 helper-118 F1, F2)."""
-    found: dict[str, str] = {}
+    stored, or as the checkout writes it: ``GitForms``), by path: (the blob, what a commit
+    stores for them; the blob the section found, "" for a new file). Committed through
+    ``git add``, the checkout's bytes could come back as another blob (QA s38 helper-118
+    F1, F2)."""
+    found: dict[str, tuple[str, str]] = {}
     for result in results:
         op = result.op
         if isinstance(op, (Edit, FullFile)) and op.git_forms is not None and result.landed:
             state = after.get(op.path)
             if state is not None and is_checkout_of(op.git_forms, state.data):
-                found[op.path] = op.git_forms.after_blob
+                found[op.path] = (op.git_forms.after_blob, op.git_forms.before_blob)
     return found
 
 
@@ -238,13 +239,15 @@ def _commits_of(run: SessionRun) -> Iterator[tuple[Turn, list[OpResult],
                    or (old.mode & 0o170000) != (new.mode & 0o170000)}  # (a link made a file)
         parts, pos = run.turns[pos:end], end
         results = [result for part in parts for result in part.results]
-        known = _git_versions(results, after)
-        for path, blob in known.items():
-            # Bytes kept, blob changed: a commit that only turns a CRLF blob into LF, on a
-            # checkout that writes CRLF (core.autocrlf), made no commit (QA s38 helper-118 F1).
+        blobs = _git_versions(results, after)
+        for path, (blob, found) in blobs.items():
+            # Bytes kept, blob changed: a commit that only turns a CRLF blob into LF, or an
+            # LF blob into CRLF, on a checkout that writes CRLF (core.autocrlf), made no
+            # commit (QA s38 helper-118 F1; s39 helper-121 F6, LF to CRLF: the bytes' own
+            # id is the new blob's, so the blob the section found is compared).
             was, now = before.get(path), after.get(path)
             if (path not in changes and was is not None and now is not None
-                    and was.data == now.data and blob_id(now.data) != blob):
+                    and was.data == now.data and (found or blob_id(was.data)) != blob):
                 changes[path] = now
-        yield first, results, changes, {path: blob for path, blob in known.items()
+        yield first, results, changes, {path: blob for path, (blob, _found) in blobs.items()
                                         if changes.get(path) is not None}
