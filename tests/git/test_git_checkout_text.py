@@ -1014,3 +1014,26 @@ def test_a_commit_turning_an_lf_blob_into_crlf_is_committed(tmp_path: Path) -> N
                  "--commit"]) == 0
     assert (repo / "f.txt").read_bytes() == b"a\r\nb\r\nc\r\n"
     assert tree_of(repo, "HEAD") == tree_of(source, head)
+
+
+@pytest.mark.parametrize(("before", "after"), [(b"a\nb\n", b"a\r\nb\r\n"),
+                                               (b"a\r\nb\r\n", b"a\nb\n")],
+                         ids=["lf-to-crlf", "crlf-to-lf"])
+def test_an_export_of_an_endings_only_commit_on_autocrlf_holds_it(
+        tmp_path: Path, before: bytes, after: bytes) -> None:
+    """A commit that only changes a blob's line endings, on autocrlf (git writes both as
+    one CRLF file): the exported patch left it out, exit 0 (QA s39 helper-121 F6; s38
+    helper-118 F6 "renorm"). The patch holds the blobs' change, and gives B's tree."""
+    source, base, head = _source(tmp_path, {"f.txt": before, "k": b"k\n"},
+                                 {"f.txt": after, "k": b"k\nmore\n"})
+    repo = _clone(source, tmp_path / "review", base, AUTOCRLF)
+    state = tmp_path / "review.json"
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes",
+                 "--state", str(state)]) == 0
+    patch = tmp_path / "out.patch"
+    assert main(["export", "--git", f"{base}..{head}", "--root", str(repo), "--format",
+                 "patch", "--state", str(state), "-o", str(patch)]) == 0
+    plain = _clone(source, tmp_path / "plain", base, ())
+    git(plain, "apply", "--cached", str(patch))
+    assert git(plain, "write-tree").strip() == git(source, "rev-parse",
+                                                    f"{head}^{{tree}}").strip()

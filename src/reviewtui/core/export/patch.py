@@ -140,6 +140,47 @@ def stored_forms(run: SessionRun) -> dict[tuple[str, bytes], bytes]:
     return found
 
 
+def renormalized(run: SessionRun, base: Tree, result: Tree, stored: Stored
+                 ) -> tuple[Tree, Tree, Stored]:
+    """``base`` and ``result`` (and ``stored`` without them) with each file whose bytes
+    the range kept while its blob changed (a commit turning CRLF into LF, or back, on a
+    checkout that writes both as one CRLF file) as the blobs git stores: its patch was
+    left out, exit 0 (QA s39 helper-121 F6). The blobs are told from the bytes (as they
+    are, or with CRLF made LF) by the ids the sections found and left."""
+    found: dict[str, str] = {}
+    left: dict[str, str] = {}
+    for turn in run.turns:
+        for result_op in turn.results:
+            op = result_op.op
+            if isinstance(op, (Edit, FullFile)) and op.git_forms is not None \
+                    and result_op.landed and not op.git_forms.before_path:
+                if op.git_forms.before_blob:
+                    found.setdefault(op.path, op.git_forms.before_blob)
+                left[op.path] = op.git_forms.after_blob
+    changed: dict[str, tuple[FileState, FileState]] = {}
+    for path, blob in left.items():
+        was, now = base.get(path), result.get(path)
+        if (path not in found or was is None or now is None or was.data != now.data
+                or was.binary):
+            continue
+        old, new = _as_blob(was.data, found[path]), _as_blob(now.data, blob)
+        if old is not None and new is not None and old != new:
+            changed[path] = (FileState.from_bytes(old, mode=was.mode),
+                             FileState.from_bytes(new, mode=now.mode))
+    if not changed:
+        return base, result, stored
+    for path, (old_state, new_state) in changed.items():
+        base, result = base.set(path, old_state), result.set(path, new_state)
+    return base, result, {key: blob for key, blob in stored.items() if key[0] not in changed}
+
+
+def _as_blob(data: bytes, blob: str) -> bytes | None:
+    """The blob ``blob`` from bytes that hold it as it is or with CRLF (None: neither)."""
+    if blob_id(data) == blob:
+        return data
+    return data.replace(b"\r\n", b"\n") if is_form(True, data, blob) else None
+
+
 def unified_patch(base: Tree, result: Tree, moved: dict[str, str] | None = None,
                   *, notes: Sequence[str] = (), stored: Stored | None = None) -> str:
     """The patch text, ``notes`` before the first header (binary files included, in git's
