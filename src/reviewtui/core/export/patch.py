@@ -107,6 +107,13 @@ def stored_forms(run: SessionRun) -> dict[tuple[str, bytes], bytes]:
     stores it, converting the file on disk first), and text a git range left with CRLF
     where git stores LF (:func:`_stored_text`)."""
     found: dict[tuple[str, bytes], bytes] = {}
+    written: dict[str, int] = {}  # path -> the last turn that writes or moves a file there
+    for at, turn in enumerate(run.turns):
+        for result in turn.results:
+            for path in ((result.op.path,) if isinstance(result.op, (Edit, FullFile))
+                         else result.op.args[1:] if isinstance(result.op, ConsoleCommand)
+                         else ()):
+                written[path] = at
     for at, turn in enumerate(run.turns):
         for result in turn.results:
             op = result.op
@@ -124,7 +131,9 @@ def stored_forms(run: SessionRun) -> dict[tuple[str, bytes], bytes]:
                         op, run.states[at].tree)) is not None:
                     found[was[0]] = was[1]
             elif (isinstance(op, ConsoleCommand) and op.path and len(op.expect_blob) == 40
-                  and at < len(run.states)):
+                  and at < len(run.states) and written.get(op.path, -1) <= at):
+                # (not where a later turn writes the path again: its bytes may match these
+                # and stand for another blob, QA s39 helper-122 F1)
                 # A deletion's removed side likewise (helper-121 F5: CRLF lines removed)
                 gone = run.states[at].tree.get(op.path)
                 if gone is not None and is_form(True, gone.data, op.expect_blob):
