@@ -43,7 +43,10 @@ if TYPE_CHECKING:
 ATTRIBUTES = ".gitattributes"
 
 
-def encoded_writes(repo: Repo, base: str, head: str, session: Session
+States = tuple[list[bytes], list[int]]  # (each distinct set, the set of each commit)
+
+
+def encoded_writes(repo: Repo, known: States | None, session: Session
                    ) -> dict[tuple[int, str], str]:
     """The files the range writes to which git gives a ``working-tree-encoding`` (a
     ``.gitattributes`` of an index of each attribute state, ``check-attr --cached``): git
@@ -54,17 +57,18 @@ def encoded_writes(repo: Repo, base: str, head: str, session: Session
     was read; helper-119 F6: reading every commit's for every file refused one that a later
     commit gave an encoding and the next took away); turn 0, every turn: by the last
     commit's, those a fresh checkout of it writes. Binary patches too (helper-119 F2: a
-    NUL in UTF-8 text makes git's diff binary, and git still re-encodes it)."""
+    NUL in UTF-8 text makes git's diff binary, and git still re-encodes it). ``known``:
+    :func:`attribute_states` (None: git could not say; nothing is found)."""
     writes = [(turn, op.path) for turn in session.turns for op in turn.reply.ops
               if isinstance(op, (Edit, FullFile)) and op.git_forms is not None
               and plain_path(op.path)
               and not (isinstance(op, FullFile) and op.payload is None and not op.lines)]
-    if not writes:
+    if not writes or known is None:
         return {}
     found: dict[tuple[int, str], str] = {}
+    states, governing = known
     with tempfile.TemporaryDirectory(prefix="reviewtui-attributes-") as tmp:
         try:
-            states, governing = attribute_states(repo, base, head)
             commit_of = commit_of_turn(session, len(governing))
             asked: dict[int, dict[str, list[int]]] = {}  # state -> path -> turns (0: all)
             for turn, path in writes:
@@ -94,8 +98,7 @@ def _encodings(repo: Repo, env: dict[str, str], paths: list[str]) -> dict[str, s
     return {fields[at].decode("utf-8", "surrogateescape"): fields[at + 2].decode(
                 "utf-8", "replace")
             for at in range(0, len(fields) - 2, 3)
-            if fields[at + 2] not in (b"unspecified", b"unset", b"set")
-            and fields[at + 2].upper().replace(b"-", b"") != b"UTF8"}  # (none: helper-118 F5)
+            if converts(b"working-tree-encoding", fields[at + 2], native_crlf=False)}
 
 
 def commit_of_turn(session: Session, commits: int) -> dict[int, int]:
@@ -115,7 +118,7 @@ def commit_of_turn(session: Session, commits: int) -> dict[int, int]:
     return of if len(starts) == commits else {}
 
 
-def attribute_states(repo: Repo, base: str, head: str) -> tuple[list[bytes], list[int]]:
+def attribute_states(repo: Repo, base: str, head: str) -> States:
     """The distinct sets of ``.gitattributes`` files of ``base`` and of the commits of
     ``base..head`` (first parents, as the range is read), as ``update-index --index-info``
     input, and for each commit of the range the set its tree holds: one listing of
@@ -192,7 +195,7 @@ def converts(name: bytes, value: bytes, native_crlf: bool) -> bool:
             ).replace(b"-", b"") == b"UTF8")))  # (UTF-8 is no re-encoding: helper-118 F5)
 
 
-def stable_paths(repo: Repo, base: str, head: str, session: Session
+def stable_paths(repo: Repo, known: States | None, session: Session
                  ) -> tuple[set[str], set[str]]:
     """Of the paths a range that changes ``.gitattributes`` writes or moves: those whose
     attributes that convert text are the same in each attribute state that matters to
@@ -203,7 +206,7 @@ def stable_paths(repo: Repo, base: str, head: str, session: Session
     s39 helper-120 F2, 4 of 27 windows of curl); and of the others, those git converts in
     one of those states (``unsettled``: the review cannot write them as git would, its
     bytes were committed as blobs B never had, exit 0, helper-121 F9: they are refused).
-    When git cannot say, every path is unsettled."""
+    ``known``: :func:`attribute_states`; when git cannot say, every path is unsettled."""
     touched: dict[str, list[Turn]] = {}
     for turn in session.turns:
         for op in turn.reply.ops:
@@ -227,10 +230,12 @@ def stable_paths(repo: Repo, base: str, head: str, session: Session
         for path, found in values.items():
             seen.setdefault(path.decode("utf-8", "surrogateescape"), set()).add(tuple(found))
 
+    if known is None:
+        return set(), set(touched)
+    states, governing = known
     with tempfile.TemporaryDirectory(prefix="reviewtui-attributes-") as tmp:
         try:
             every, native_crlf = config_converts(repo)
-            states, governing = attribute_states(repo, base, head)
             commit_of = commit_of_turn(session, len(governing))
             asked: dict[int, list[str]] = {}  # state -> the paths it matters to
             for path, turns in touched.items():

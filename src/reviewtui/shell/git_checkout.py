@@ -65,6 +65,7 @@ from reviewtui.shell.git_attribute_states import (
     ATTRIBUTES,
     CONVERTING,
     attribute_entries,
+    attribute_states,
     commit_of_turn,
     config_converts,
     converts,
@@ -80,10 +81,6 @@ from reviewtui.shell.git_attribute_states import (
     touches_attributes,
 )
 
-TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
-if TYPE_CHECKING:
-    pass
-
 # (path, blob) -> git's checkout of the blob there (True: the blob with CRLF line endings;
 # None: the blob itself, or not known)
 _Formed = dict[tuple[str, str], bytes | bool | None]
@@ -93,10 +90,10 @@ def checkout_forms(repo: Repo, base: str, head: str = "") -> Callable[[Session],
     """What to do to a range's session (from the commit ``base``) each time it is read on
     the checkout itself (a copy of A's tree holds the blobs as git stores them, and needs
     none): its binary patches and the operations that leave a blob carry git's checkout
-    forms where those are not the blobs. Git is asked once per
-    blob, and only for a path the checkout may convert (:func:`_converting`). A range
-    that changes attributes gets none; of its files, those the attributes of any of its
-    commits (to ``head``) give a ``working-tree-encoding`` are refused (:func:`encoded_writes`)."""
+    forms where those are not the blobs. Git is asked once per blob, and only for a path
+    the checkout may convert (:func:`_converting`). In a range that changes attributes,
+    only paths they leave alone get forms (:func:`stable_paths`); the others git converts
+    are refused, and so are files the range re-encodes (:func:`encoded_writes`)."""
     formed: _Formed = {}
     stored: dict[str, bytes] = {}  # blob id -> its bytes (a binary patch's, where needed)
     encoded: dict[tuple[int, str], str] = {}  # (turn, path) -> the encoding git writes
@@ -111,8 +108,12 @@ def checkout_forms(repo: Repo, base: str, head: str = "") -> Callable[[Session],
             if not head:
                 return session
             if not asked:
-                encoded.update(encoded_writes(repo, base, head, session))
-                found_stable, found_unsettled = stable_paths(repo, base, head, session)
+                try:  # (one reading of the range's attribute states for both)
+                    states = attribute_states(repo, base, head)
+                except GitError:
+                    states = None
+                encoded.update(encoded_writes(repo, states, session))
+                found_stable, found_unsettled = stable_paths(repo, states, session)
                 stable.update(found_stable)
                 unsettled.update(found_unsettled)
                 asked.append(True)
