@@ -1037,3 +1037,68 @@ def test_an_export_of_an_endings_only_commit_on_autocrlf_holds_it(
     git(plain, "apply", "--cached", str(patch))
     assert git(plain, "write-tree").strip() == git(source, "rev-parse",
                                                     f"{head}^{{tree}}").strip()
+
+
+@pytest.mark.parametrize(("steps", "config"), [
+    ([{".gitattributes": b"* text=auto\n", "a.txt": TEXT3},
+      {".gitattributes": None, "a.txt": TEXT3 + b"four\n", "n.txt": TEXT3}], AUTOCRLF),
+    ([{"a.c": TEXT3}, {".gitattributes": b"*.c text\n", "a.c": TEXT3 + b"four\n",
+                       "n.c": TEXT3}], AUTOCRLF),
+    ([{".gitattributes": b"*.cmd eol=crlf\n*.bat eol=crlf\n", "x.cmd": TEXT3,
+       "y.cmd": TEXT3},
+      {".gitattributes": b"*.bat eol=crlf\n", "x.cmd": None, "x.bat": TEXT3,
+       "y.cmd": None, "y.bat": TEXT3 + b"four\n"}], ()),
+    ([{"p/.gitattributes": b"*.sln eol=crlf\n", "p/a.sln": TEXT3, "p/b.sln": TEXT3},
+      {"p/.gitattributes": None, "p/t/.gitattributes": b"*.sln eol=crlf\n",
+       "p/a.sln": None, "p/t/a.sln": TEXT3, "p/b.sln": None,
+       "p/t/b.sln": TEXT3 + b"four\n"}], ()),
+], ids=["text-auto-removed", "text-added-on-autocrlf", "cmd-renamed-bat",
+        "rules-moved-with-their-files"])
+def test_attributes_that_change_but_convert_alike_are_written_as_git_writes(
+        tmp_path: Path, steps: list[dict[str, bytes | None]],
+        config: tuple[str, ...]) -> None:
+    """A range that changes ``.gitattributes`` where git's checkout of each file stays
+    the same: ``* text=auto`` dropped on autocrlf (the same as no rule there), ``*.c text``
+    added on autocrlf (LF text converted either way), ``.cmd`` files renamed ``.bat``
+    with the ``.cmd`` rule dropped (both CRLF), a folder's rules moved with its files
+    (curl 57d349fe). Refused as ``git-attributes`` by comparing the attributes' values,
+    not what git does with them, and the paths a rename leaves by the states after it
+    (QA s39 helper-122 F2; curl ``cda243d..e2c747b`` and ``9784f9a..38bdef0`` on
+    autocrlf exited 0 with B's files before s39). Written as a fresh checkout of B, and
+    B's blobs committed."""
+    source, commits = _staged_first(tmp_path, steps)
+    repo = _clone(source, tmp_path / "review", commits[0], config)
+    git(repo, "switch", "-q", "-c", "work")
+    code = main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--yes", "--commit"])
+    assert code == 0
+    assert disk_of(repo) == disk_of(_clone(source, tmp_path / "at-head", commits[-1],
+                                           config))
+    assert tree_of(repo, "HEAD") == tree_of(source, commits[-1])
+
+
+@pytest.mark.parametrize(("steps", "name", "config"), [
+    ([{"a.c": b"one\r\ntwo\n"}, {".gitattributes": b"*.c text\n",
+                                 "a.c": b"one\r\ntwo\nthree\n"}], "a.c", AUTOCRLF),
+    ([{".gitattributes": b"*.cmd eol=crlf\n", "x.cmd": TEXT3},
+      {".gitattributes": b"*.bat eol=crlf\n", "x.cmd": TEXT3 + b"four\n"}], "x.cmd", ()),
+    ([{"a.txt": TEXT3}, {".gitattributes": b"n.txt -text\n", "n.txt": TEXT3}], "n.txt",
+     AUTOCRLF),
+], ids=["text-added-where-autocrlf-left-the-blob", "rule-removed-from-an-edited-file",
+        "new-file-with-its-own-rule"])
+def test_attributes_that_change_how_a_blob_is_written_still_refuse_it(
+        tmp_path: Path, steps: list[dict[str, bytes | None]], name: str,
+        config: tuple[str, ...], capsys: pytest.CaptureFixture[str]) -> None:
+    """The other side of the test above: ``*.c text`` added on autocrlf over a blob
+    holding a CR (autocrlf leaves it, ``text`` converts its LF line), an ``eol=crlf`` rule
+    taken from a file the commit edits, a new file added with a rule of its own (written
+    by the start's rules where you reject or skip that rule): git writes the file
+    otherwise by one state than by another, refused (``git-attributes``)."""
+    source, commits = _staged_first(tmp_path, steps)
+    repo = _clone(source, tmp_path / "review", commits[0], config)
+    was = (repo / name).read_bytes() if (repo / name).exists() else None
+    code = main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--yes"])
+    assert code == 1
+    assert f"this range changes how git checks {name} out" in capsys.readouterr().out
+    assert ((repo / name).read_bytes() if (repo / name).exists() else None) == was

@@ -387,16 +387,25 @@ def build_commits(repo: Repo, parent: str, steps: Sequence[CommitStep], *,
         current = parent
         for n, step in enumerate(steps):
             if step.changes and checkout:
-                added = {path: state for path, state in step.changes.items()
-                         if path not in step.blobs or state is None}
-                if added:
-                    _add_step(repo, added, Path(tmp) / f"tree{n}", env)
+                # The removals, then the known blobs, then what git adds: a new
+                # .gitattributes among the known blobs governs the files added beside it
+                # (added first, they were stored by the parent's rules: a file renamed
+                # with its eol=crlf rule was committed with its CRLF, QA s40)
+                removed = [path for path, state in step.changes.items() if state is None]
+                if removed:
+                    repo.git("update-index", "-z", "--force-remove", "--stdin", env=env,
+                             input="".join(path + "\0" for path in removed).encode(
+                                 "utf-8", "surrogateescape"))
                 known = [f"{git_mode(state)} {step.blobs[path]}\t{path}\0"
                          for path, state in step.changes.items()
                          if path in step.blobs and state is not None]
                 if known:
                     repo.git("update-index", "-z", "--index-info", env=env, input="".join(
                         known).encode("utf-8", "surrogateescape"))
+                added = {path: state for path, state in step.changes.items()
+                         if path not in step.blobs and state is not None}
+                if added:
+                    _add_step(repo, added, Path(tmp) / f"tree{n}", env)
             elif step.changes:
                 repo.git("update-index", "-z", "--index-info",
                          input=index_lines(repo, step.changes), env=env)

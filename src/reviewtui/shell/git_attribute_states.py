@@ -33,7 +33,7 @@ from reviewtui.core.model.records import (
     Session,
     Turn,
 )
-from reviewtui.core.record import replace
+from reviewtui.core.record import record, replace
 from reviewtui.shell.git import Repo
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
@@ -195,71 +195,202 @@ def converts(name: bytes, value: bytes, native_crlf: bool) -> bool:
             ).replace(b"-", b"") == b"UTF8")))  # (UTF-8 is no re-encoding: helper-118 F5)
 
 
-def stable_paths(repo: Repo, known: States | None, session: Session
-                 ) -> tuple[set[str], set[str]]:
-    """Of the paths a range that changes ``.gitattributes`` writes or moves: those whose
-    attributes that convert text are the same in each attribute state that matters to
-    them (A's, B's, the working tree's as it is, and those of the commits that write or
-    move them), so that git checks their blobs out the same way throughout and the
-    start's checkout forms hold (a range touching some ``*.bat`` rule got no forms at all,
-    and on autocrlf every new file of it was written LF where git writes CRLF, exit 0, QA
-    s39 helper-120 F2, 4 of 27 windows of curl); and of the others, those git converts in
-    one of those states (``unsettled``: the review cannot write them as git would, its
-    bytes were committed as blobs B never had, exit 0, helper-121 F9: they are refused).
-    ``known``: :func:`attribute_states`; when git cannot say, every path is unsettled."""
-    touched: dict[str, list[Turn]] = {}
-    for turn in session.turns:
-        for op in turn.reply.ops:
-            for path in ((op.path, op.git_forms.before_path)
-                         if isinstance(op, (Edit, FullFile)) and op.git_forms
-                         else op.args if is_move(op) else ()):
-                if path and plain_path(path):
-                    touched.setdefault(path, []).append(turn)
+@record(frozen=True, slots=True)
+class Reading:
+    """What :func:`stable_paths` finds of the paths a range that changes attributes
+    touches."""
+    stable: dict[str, int]  # path -> the attribute state git's checkout is read by
+    converting: frozenset[str]  # of those, the paths git converts there
+    differing: dict[str, frozenset[int]]  # path -> the states that matter, which differ
+    unsettled: frozenset[str]  # paths git may write otherwise than in those states
+
+
+def stable_paths(repo: Repo, known: States | None, session: Session) -> Reading:
+    """Of the paths a range that changes ``.gitattributes`` writes, moves or deletes:
+    those git checks out the same way in each attribute state that matters to them, with
+    the state to read its checkout by (a range touching some ``*.bat`` rule got no forms
+    at all, and on autocrlf every new file of it was written LF where git writes CRLF,
+    exit 0, QA s39 helper-120 F2). The states that matter to a path are those its files
+    may be written by: the start's (the working tree begins with its rules, and keeps
+    them where you reject or skip the range's changes of them: a new file's own rule is
+    not taken for granted, QA s38 helper-116 R3), each commit's that writes it (or moves
+    a file there; not those after a move or deletion takes it away), B's if it holds the
+    path at the end, and the working tree's as it is, where its attribute files are none
+    of the range's (yours). "The same way" is what git makes of the attributes
+    (:func:`checkout_rule`: ``* text=auto`` dropped on autocrlf changes nothing), not
+    their values: comparing values refused ``.cmd`` files renamed ``.bat`` under rules
+    giving both CRLF, and ``*.c text`` added on autocrlf (helper-122 F2). Paths whose
+    rules differ between those states are ``differing`` (the caller compares git's
+    checkout of their blobs in each), or ``unsettled`` where yours differ (the review
+    cannot write them as git would; its bytes were committed as blobs B never had,
+    exit 0, helper-121 F9: they are refused). ``known``: :func:`attribute_states`; when
+    git cannot say, every path is unsettled."""
+    matter, touched = _states_that_matter(session, known)
     if not touched:
-        return set(), set()
-    seen: dict[str, set[tuple[tuple[bytes, bytes], ...]]] = {}  # path -> each state's
-
-    def read(paths: list[str], *cached: str, env: dict[str, str] | None = None) -> None:
-        out = repo.git("check-attr", *cached, "-z", "--stdin", *_CONVERSION, env=env,
-                       input=b"".join(path.encode("utf-8", "surrogateescape") + b"\0"
-                                      for path in paths))
-        fields = out.split(b"\0")
-        values: dict[bytes, list[tuple[bytes, bytes]]] = {}
-        for at in range(0, len(fields) - 2, 3):
-            values.setdefault(fields[at], []).append((fields[at + 1], fields[at + 2]))
-        for path, found in values.items():
-            seen.setdefault(path.decode("utf-8", "surrogateescape"), set()).add(tuple(found))
-
+        return Reading({}, frozenset(), {}, frozenset())
     if known is None:
-        return set(), set(touched)
-    states, governing = known
+        return Reading({}, frozenset(), {}, frozenset(touched))
+    states = known[0]
+    rules: dict[tuple[str, int], tuple[str, str, bool]] = {}  # (path, state: -1 yours)
     with tempfile.TemporaryDirectory(prefix="reviewtui-attributes-") as tmp:
         try:
-            every, native_crlf = config_converts(repo)
-            commit_of = commit_of_turn(session, len(governing))
+            config = _checkout_config(repo)
             asked: dict[int, list[str]] = {}  # state -> the paths it matters to
-            for path, turns in touched.items():
-                matter = {0, governing[-1] if governing else 0}
-                for turn in turns:
-                    at = commit_of.get(turn.index)
-                    matter.update((governing[at],) if at is not None else range(len(states)))
-                for state in matter:
+            for path in touched:
+                for state in matter[path]:
                     asked.setdefault(state, []).append(path)
             for state, paths in asked.items():
                 env = {"GIT_INDEX_FILE": str(Path(tmp) / f"index{state}")}
                 repo.git("update-index", "-z", "--index-info", env=env, input=states[state])
-                read(paths, "--cached", env=env)
-            read(list(touched))  # (the working tree's attribute files, yours and the review's)
+                rules.update(((path, state), rule) for path, rule in _rules(
+                    repo, paths, config, "--cached", env=env).items())
+            if not _yours_are_the_ranges(repo, states):  # (read every path by them too)
+                rules.update(((path, -1), rule)
+                             for path, rule in _rules(repo, touched, config).items())
         except GitError:
-            return set(), set(touched)
-    stable, unsettled = set(), set()
-    for path, values in seen.items():
-        if len(values) == 1:
-            stable.add(path)
-        elif every or any(converts(name, value, native_crlf)
-                          for state in values for name, value in state):
+            return Reading({}, frozenset(), {}, frozenset(touched))
+    stable: dict[str, int] = {}
+    converting: set[str] = set()
+    differing: dict[str, frozenset[int]] = {}
+    unsettled: set[str] = set()
+    for path in touched:
+        found = {rules.get((path, state)) for state in matter[path]}
+        yours = rules.get((path, -1))
+        if yours is not None and found != {yours}:
             unsettled.add(path)
-    return stable, unsettled
+        elif len(found) > 1:
+            differing[path] = frozenset(matter[path])
+        else:
+            stable[path] = min(matter[path])
+            if found != {_AS_STORED}:
+                converting.add(path)
+    return Reading(stable, frozenset(converting), differing, frozenset(unsettled))
+
+
+def _states_that_matter(session: Session, known: States | None
+                        ) -> tuple[dict[str, set[int]], list[str]]:
+    """For each path the range's operations write, move or delete (in order), the
+    attribute states its files may be written by (:func:`stable_paths`): the start's
+    (0), that of each commit writing it or moving a file to it (every state for a turn
+    whose commit is not known), and B's where it is there at the end; with the paths in
+    the order first touched."""
+    states, governing = known if known is not None else ([b""], [])
+    commit_of = commit_of_turn(session, len(governing))
+    last = governing[-1] if governing else 0
+    matter: dict[str, set[int]] = {}
+    there: dict[str, bool] = {}
+
+    def visit(path: str | None, writes: bool, now: set[int]) -> None:
+        if not path or not plain_path(path):
+            return
+        matter.setdefault(path, {0})
+        if writes:
+            matter[path] |= now
+        there[path] = writes
+
+    for turn in session.turns:
+        at = commit_of.get(turn.index)
+        now = {governing[at]} if at is not None else set(range(len(states)))
+        for op in turn.reply.ops:
+            if isinstance(op, (Edit, FullFile)) and op.git_forms is not None:
+                source = op.git_forms.before_path
+                if source and source != op.path:
+                    visit(source, False, now)
+                visit(op.path, True, now)
+            elif is_move(op):
+                visit(op.args[0], False, now)
+                visit(op.args[1], True, now)
+            elif is_deletion(op):
+                visit(op.args[0], False, now)
+    for path, held in there.items():
+        if held:
+            matter[path].add(last)
+    return matter, list(matter)
+
+
+_AS_STORED = ("none", "", False)
+
+
+def _checkout_config(repo: Repo) -> tuple[str, bool]:
+    """(``core.autocrlf`` as git reads it: "true", "input" or "false"; whether a ``text``
+    file is checked out with CRLF, git's ``text_eol_is_crlf``)."""
+    raw = repo.git("config", "--get", "core.autocrlf", ok=(0, 1)).strip().lower()
+    autocrlf = "input" if raw == b"input" else "true" if raw and repo.git(
+        "config", "--type=bool", "--get", "core.autocrlf", ok=(0, 1, 128)).strip() == b"true" \
+        else "false"
+    eol = repo.git("config", "--get", "core.eol", ok=(0, 1)).strip().lower()
+    native_crlf = os.name == "nt" and eol in (b"", b"native")
+    return autocrlf, autocrlf == "true" or (autocrlf == "false" and (
+        eol == b"crlf" or native_crlf))
+
+
+def checkout_rule(values: dict[bytes, bytes], config: tuple[str, bool]
+                  ) -> tuple[str, str, bool]:
+    """What git's checkout does to a file with these attribute values (as ``check-attr``
+    prints them) under ``config`` (:func:`_checkout_config`), as git 2.39's convert.c
+    decides it: (line endings: "none", "auto" (LF to CRLF in text git finds no CR or
+    binary sign in), "all" (every lone LF); the ``working-tree-encoding`` it re-encodes
+    to, "" for none; whether it expands ``$Id$``). Two files with the same rule are
+    checked out alike, whatever attributes gave it. Filter programs are off here."""
+    autocrlf, text_crlf = config
+
+    def action(value: bytes | None) -> str:
+        return {b"set": "text", b"unset": "binary", b"input": "input",
+                b"auto": "auto"}.get(value or b"", "")
+
+    act = action(values.get(b"text")) or action(values.get(b"crlf"))
+    if act != "binary":
+        eol = values.get(b"eol")
+        if act == "auto" and eol in (b"lf", b"crlf"):
+            act = "auto-" + eol.decode()
+        elif eol in (b"lf", b"crlf"):
+            act = "input" if eol == b"lf" else "crlf"
+    if act == "text":
+        act = "crlf" if text_crlf else "input"
+    if not act:
+        act = {"true": "auto-crlf", "input": "auto-lf"}.get(autocrlf, "binary")
+    lines = ("all" if act == "crlf" else
+             "auto" if act == "auto-crlf" or (act == "auto" and text_crlf) else "none")
+    encoding = values.get(b"working-tree-encoding", b"unspecified")
+    named = "" if encoding in (b"unspecified", b"unset", b"set") or encoding.upper(
+        ).replace(b"-", b"") == b"UTF8" else encoding.decode("utf-8", "replace").upper()
+    return lines, named, values.get(b"ident") == b"set"
+
+
+def _rules(repo: Repo, paths: list[str], config: tuple[str, bool], *cached: str,
+           env: dict[str, str] | None = None) -> dict[str, tuple[str, str, bool]]:
+    """:func:`checkout_rule` of each path, by the attribute files ``env``'s index holds
+    (``--cached``), or by the working tree's."""
+    out = repo.git("check-attr", *cached, "-z", "--stdin", *_CONVERSION, env=env,
+                   input=b"".join(path.encode("utf-8", "surrogateescape") + b"\0"
+                                  for path in paths))
+    fields = out.split(b"\0")
+    values: dict[bytes, dict[bytes, bytes]] = {}
+    for at in range(0, len(fields) - 2, 3):
+        values.setdefault(fields[at], {})[fields[at + 1]] = fields[at + 2]
+    return {path.decode("utf-8", "surrogateescape"): checkout_rule(found, config)
+            for path, found in values.items()}
+
+
+def _yours_are_the_ranges(repo: Repo, states: list[bytes]) -> bool:
+    """Whether the working tree's attribute files are those of one of the range's states
+    (none changed, new or deleted since the commit checked out, which is in the range:
+    the start, or a commit a kept review was written up to). Else they are yours, and
+    whatever is written is committed by them."""
+    if attributes_changed(repo):
+        return False
+    held = set(attribute_entries(repo, "HEAD").split(b"\0")) - {b""}
+    return any(set(state.split(b"\0")) - {b""} == held for state in states)
+
+
+def attributes_changed(repo: Repo) -> bool:
+    """Whether the working tree holds a ``.gitattributes`` that is not the checked-out
+    commit's (changed, new or deleted): its files were written by other rules than the
+    commits' (``git checkout`` itself refuses to overwrite them), and whatever is written
+    there is committed by those."""
+    out = repo.git("status", "--porcelain=v1", "-z", "--untracked-files=all",
+                   "--ignore-submodules=all", "--", f":(glob)**/{ATTRIBUTES}")
+    return bool(out.strip(b"\0"))
 
 
 def is_move(op: object) -> TypeGuard[ConsoleCommand]:

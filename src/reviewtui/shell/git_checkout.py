@@ -64,8 +64,10 @@ from reviewtui.shell.git import Repo
 from reviewtui.shell.git_attribute_states import (
     ATTRIBUTES,
     CONVERTING,
+    Reading,
     attribute_entries,
     attribute_states,
+    attributes_changed,
     commit_of_turn,
     config_converts,
     converts,
@@ -84,6 +86,9 @@ from reviewtui.shell.git_attribute_states import (
 # (path, blob) -> git's checkout of the blob there (True: the blob with CRLF line endings;
 # None: the blob itself, or not known)
 _Formed = dict[tuple[str, str], bytes | bool | None]
+# In a range that changes attributes: (path -> the attribute files (``update-index
+# --index-info`` input) its checkout is read by; the paths git converts there)
+_Kept = tuple[dict[str, bytes], set[str]]
 
 
 def checkout_forms(repo: Repo, base: str, head: str = "") -> Callable[[Session], Session]:
@@ -97,8 +102,9 @@ def checkout_forms(repo: Repo, base: str, head: str = "") -> Callable[[Session],
     formed: _Formed = {}
     stored: dict[str, bytes] = {}  # blob id -> its bytes (a binary patch's, where needed)
     encoded: dict[tuple[int, str], str] = {}  # (turn, path) -> the encoding git writes
-    stable: set[str] = set()  # (a range that changes attributes) paths they never change
-    unsettled: set[str] = set()  # paths they change, which git converts in some commit
+    stable: dict[str, bytes] = {}  # (a range that changes attributes) paths git checks
+    converting: set[str] = set()  # out alike throughout: their attribute files; converted
+    unsettled: set[str] = set()  # paths git checks out otherwise in some state
     renames: dict[tuple[int, str, str], str] = {}  # (commit, old, new) -> a pure rename's blob
     asked: list[bool] = []  # (whether it was: once per process)
 
@@ -113,9 +119,14 @@ def checkout_forms(repo: Repo, base: str, head: str = "") -> Callable[[Session],
                 except GitError:
                     states = None
                 encoded.update(encoded_writes(repo, states, session))
-                found_stable, found_unsettled = stable_paths(repo, states, session)
-                stable.update(found_stable)
-                unsettled.update(found_unsettled)
+                reading = stable_paths(repo, states, session)
+                unsettled.update(reading.unsettled)
+                if states is not None:
+                    stable.update((path, states[0][state])
+                                  for path, state in reading.stable.items())
+                    converting.update(reading.converting)
+                    _settle(repo, states[0], reading, session, formed, (stable, converting),
+                            unsettled)
                 asked.append(True)
             session = refused_where_encoded(session, encoded, unsettled)
         wanted = [key for turn in session.turns for op in turn.reply.ops
@@ -126,10 +137,12 @@ def checkout_forms(repo: Repo, base: str, head: str = "") -> Callable[[Session],
                    and (not touching or op.args[0] in stable)
                    and (key := (op.args[0], op.expect_blob)) not in formed]
         if wanted:
-            _ask(repo, base, list(dict.fromkeys(wanted)), formed, attributes_kept=touching)
+            _ask(repo, base, list(dict.fromkeys(wanted)), formed,
+                 (stable, converting) if touching else None)
         if head:
             session = _renames_checked(repo, base, head, session, formed, renames,
-                                       (stable, unsettled) if touching else None)
+                                       ((stable, converting), unsettled) if touching
+                                       else None)
         if not any(formed.values()):
             return session
         session = _deletions_formed(session, formed)
@@ -204,7 +217,7 @@ def _blobs_needed(op: object, formed: _Formed) -> list[str]:
 
 def _renames_checked(repo: Repo, base: str, head: str, session: Session, formed: _Formed,
                      renames: dict[tuple[int, str, str], str],
-                     settled: tuple[set[str], set[str]] | None) -> Session:
+                     settled: tuple[_Kept, set[str]] | None) -> Session:
     """``session`` with each pure rename (git names no blob: 100% alike) refused where
     git's checkout writes its blob otherwise at the new path than at the old (their
     attributes differ: an encoding, ``-text``, ``eol``): the rename moves the bytes as they
@@ -213,8 +226,9 @@ def _renames_checked(repo: Repo, base: str, head: str, session: Session, formed:
     range has a rename with no content change; one whose blob cannot be found (a kept
     session file whose turns do not match the range's commits: helper-121 F2) is refused
     where either path converts. ``settled``: in a range that changes attributes, the paths
-    whose attributes it does not change, and those it changes that git converts (a rename
-    into or out of one is refused: helper-121 F1)."""
+    git checks out alike throughout (each by its own state's attributes: a rule renamed
+    with its files moves them) and those it does not (a rename into or out of one is
+    refused: helper-121 F1)."""
     edited = {(turn.index, op.git_forms.before_path) for turn in session.turns
               for op in turn.reply.ops if isinstance(op, (Edit, FullFile))
               and op.git_forms is not None and op.git_forms.before_path}
@@ -223,7 +237,8 @@ def _renames_checked(repo: Repo, base: str, head: str, session: Session, formed:
             and all(plain_path(path) for path in op.args)]
     if not pure:
         return session
-    stable, unsettled = settled if settled is not None else (None, set())
+    kept, unsettled = settled if settled is not None else (None, set())
+    stable = kept[0] if kept is not None else None
     refused: dict[tuple[int, str, str], str] = {}
     why = {"form": (" (the two paths' attributes convert it differently) and a rename moves "
                     "the bytes as they are"),
@@ -263,8 +278,7 @@ def _renames_checked(repo: Repo, base: str, head: str, session: Session, formed:
     wanted = [key for (_turn_index, old, new), blob in blobs.items()
               for key in ((old, blob), (new, blob)) if key not in formed]
     if wanted:
-        _ask(repo, base, list(dict.fromkeys(wanted)), formed,
-             attributes_kept=stable is not None)
+        _ask(repo, base, list(dict.fromkeys(wanted)), formed, kept)
     refused.update((key, "form") for key, blob in blobs.items()
                    if formed.get((key[1], blob)) != formed.get((key[2], blob)))
     if not refused:
@@ -296,56 +310,103 @@ def _deletions_formed(session: Session, formed: _Formed) -> Session:
                                         for turn in session.turns))
 
 
-def _within(op: object, paths: set[str]) -> bool:
+def _within(op: object, paths: dict[str, bytes]) -> bool:
     """Whether ``op``'s path (and the path a rename finds its blob at) is in ``paths``."""
     if not isinstance(op, (Edit, FullFile)):
         return False
     return op.path in paths and _before(op) in paths
 
 
-def _ask(repo: Repo, base: str, wanted: list[tuple[str, str]], formed: _Formed, *,
-         attributes_kept: bool = False) -> None:
+def _ask(repo: Repo, base: str, wanted: list[tuple[str, str]], formed: _Formed,
+         kept: _Kept | None = None) -> None:
     """Git's checkout of each (path, blob) ``wanted`` by ``base``'s attributes, into
     ``formed`` (None: the blob as it is). Asked only for a path the checkout may convert
     (:func:`_converting`). Both sides of a binary patch are asked, either may be
     converted alone: a blob git checks out as it is (CRLF already, a NUL, no line at all)
     may be followed by one it converts (QA s37 helper-111 F1: B was written as git
-    stores it). ``attributes_kept``: the paths' attributes are known to be the same in the
-    working tree as in every commit (:func:`stable_paths`), whatever its attribute files are."""
+    stores it). ``kept``: in a range that changes attributes, each path's own attribute
+    files and whether git converts it there (:func:`stable_paths`), whatever the working
+    tree's attribute files are."""
     for key in wanted:
         formed[key] = None
-    converting = _converting(repo, sorted({path for path, _blob in wanted}))
-    pairs = [(path, blob) for path, blob in wanted if path in converting]
+    if kept is not None:
+        by, converting = kept
+        grouped: dict[bytes, list[tuple[str, str]]] = {}
+        for path, blob in wanted:
+            if path in converting:
+                grouped.setdefault(by[path], []).append((path, blob))
+        for attributes, pairs in grouped.items():
+            with contextlib.suppress(GitError):
+                formed.update(_checked_out(repo, attributes, pairs))
+        return
+    converting_now = _converting(repo, sorted({path for path, _blob in wanted}))
+    pairs = [(path, blob) for path, blob in wanted if path in converting_now]
     if not pairs:
         return
     try:
-        found = _checked_out(repo, base, pairs)
+        found = _checked_out(repo, attribute_entries(repo, base), pairs)
     except GitError:  # (a partial clone, a path git cannot write: the blob as it is)
         return
-    if found and (attributes_kept or not _attributes_changed(repo)):
+    if found and not attributes_changed(repo):
         formed.update(found)
 
 
-def _attributes_changed(repo: Repo) -> bool:
-    """Whether the working tree holds a ``.gitattributes`` that is not the checked-out
-    commit's (changed, new or deleted): its files were written by other rules than the
-    commits' (``git checkout`` itself refuses to overwrite them), and whatever is written
-    there is committed by those: nothing is converted (a binary patch is refused)."""
-    out = repo.git("status", "--porcelain=v1", "-z", "--untracked-files=all",
-                   "--ignore-submodules=all", "--", f":(glob)**/{ATTRIBUTES}")
-    return bool(out.strip(b"\0"))
+def _settle(repo: Repo, states: list[bytes], reading: Reading, session: Session,
+            formed: _Formed, kept: _Kept, unsettled: set[str]) -> None:
+    """Of the paths whose rules differ between the attribute states that matter to them
+    (``reading.differing``): those git checks every one of their blobs out the same way
+    in each state go to ``kept`` with their forms in ``formed`` (``*.c text`` added on
+    autocrlf converts LF text as autocrlf alone does); the others to ``unsettled`` (a
+    blob holding a CR, which autocrlf leaves and ``text`` converts). An end of a pure
+    rename (git names no blob here) is unsettled."""
+    blobs: dict[str, set[str]] = {path: set() for path in reading.differing}
+    edited = {(turn.index, op.git_forms.before_path) for turn in session.turns
+              for op in turn.reply.ops if isinstance(op, (Edit, FullFile))
+              and op.git_forms is not None and op.git_forms.before_path}
+    for turn in session.turns:
+        for op in turn.reply.ops:
+            if is_move(op) and (turn.index, op.args[0]) not in edited:
+                unsettled.update(path for path in op.args if path in blobs)
+            pairs = _blobs_of(op) + ([(op.args[0], op.expect_blob)] if is_deletion(op)
+                                     else [])
+            for path, blob in pairs:
+                if path in blobs and _full(blob):
+                    blobs[path].add(blob)
+    asked: dict[int, list[tuple[str, str]]] = {}
+    for path, matter in reading.differing.items():
+        if path not in unsettled:
+            for state in matter:
+                asked.setdefault(state, []).extend((path, blob) for blob in blobs[path])
+    try:
+        forms = {state: _checked_out(repo, states[state], pairs)
+                 for state, pairs in asked.items()}
+    except GitError:
+        unsettled.update(reading.differing)
+        return
+    for path, matter in reading.differing.items():
+        if path in unsettled:
+            continue
+        found = {tuple(forms[state].get((path, blob)) for blob in sorted(blobs[path]))
+                 for state in matter}
+        if len(found) > 1:
+            unsettled.add(path)
+            continue
+        state = min(matter)
+        kept[0][path] = states[state]
+        kept[1].add(path)
+        formed.update(((path, blob), forms[state].get((path, blob))) for blob in blobs[path])
 
 
-def _checked_out(repo: Repo, commit: str, pairs: list[tuple[str, str]]
+def _checked_out(repo: Repo, attributes: bytes, pairs: list[tuple[str, str]]
                  ) -> dict[tuple[str, str], bytes | bool]:
-    """What ``git checkout`` writes for each (path, blob) by ``commit``'s attributes,
-    where that is not the blob (as ``kept_form`` keeps it): an index holding ``commit``'s
-    ``.gitattributes`` files (what git reads there) and the blobs at their paths, checked
-    out into an empty folder; as many times as one path has blobs, or a path is a folder
-    of another (a layer holds neither). A layer git cannot check out (a path that is a
-    folder of an attributes file) leaves its blobs as they are, not the others (QA s38
-    helper-116 R9: one such path lost every form of the range)."""
-    attributes = attribute_entries(repo, commit)
+    """What ``git checkout`` writes for each (path, blob) by these ``.gitattributes``
+    files (``update-index --index-info`` input: a commit's, :func:`attribute_entries`),
+    where that is not the blob (as ``kept_form`` keeps it): an index holding them and the
+    blobs at their paths, checked out into an empty folder; as many times as one path
+    has blobs, or a path is a folder of another (a layer holds neither). A layer git
+    cannot check out (a path that is a folder of an attributes file) leaves its blobs as
+    they are, not the others (QA s38 helper-116 R9: one such path lost every form of the
+    range)."""
     found: dict[tuple[str, str], bytes | bool] = {}
     with tempfile.TemporaryDirectory(prefix="reviewtui-checkout-") as tmp:
 
