@@ -1102,3 +1102,35 @@ def test_attributes_that_change_how_a_blob_is_written_still_refuse_it(
     assert code == 1
     assert f"this range changes how git checks {name} out" in capsys.readouterr().out
     assert ((repo / name).read_bytes() if (repo / name).exists() else None) == was
+
+
+@pytest.mark.parametrize(("attributes", "config"), [
+    (b"", AUTOCRLF), (b"*.txt eol=crlf\n", ())], ids=["autocrlf", "eol-crlf"])
+@pytest.mark.parametrize("ending", [b"\r\n", b"\n"], ids=["to-lf", "to-crlf"])
+def test_a_series_holds_a_commit_that_only_changes_line_endings(
+        tmp_path: Path, attributes: bytes, config: tuple[str, ...], ending: bytes) -> None:
+    """The series of a range on a checkout that writes CRLF, one of whose commits only
+    turns a blob's CRLF into LF (or back; git writes both as one CRLF file), then a later
+    commit edits it: the mail of that commit left the change out, and ``git am`` made a
+    tree B never had, exit 0 (curl ``cdbfad9..9acf759``, .github/CODEOWNERS, on
+    autocrlf; QA s39 helper-122 O2, older). Each mail holds its blobs' change now."""
+    other = b"\n" if ending == b"\r\n" else b"\r\n"
+    text = b"one" + ending + b"two" + ending
+    source, commits = _staged_first(tmp_path, [
+        {".gitattributes": attributes or b"*.md text\n", "f.txt": text, "k": b"k\n"},
+        {"f.txt": text.replace(ending, other), "k": b"k\nmore\n"},
+        {"f.txt": text.replace(ending, other) + b"three" + other}])
+    repo = _clone(source, tmp_path / "review", commits[0], config)
+    state = tmp_path / "review.json"
+    spec = f"{commits[0]}..{commits[-1]}"
+    assert main(["apply", "--git", spec, "--root", str(repo), "--yes",
+                 "--state", str(state)]) == 0
+    mails = tmp_path / "out.mbox"
+    assert main(["export", "--git", spec, "--root", str(repo), "--format", "series",
+                 "--state", str(state), "-o", str(mails)]) == 0
+    # (on a clone that converts nothing: on eol=crlf git's own format-patch series of
+    # these commits does not apply either, the CRLF blob "does not match index")
+    plain = _clone(source, tmp_path / "plain", commits[0], (), info="* -text\n")
+    git(plain, "am", "-q", "--keep-cr", str(mails))
+    for n, commit in enumerate(commits[1:], start=1):
+        assert tree_of(plain, f"HEAD~{len(commits) - 1 - n}") == tree_of(source, commit)

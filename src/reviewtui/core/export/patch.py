@@ -151,11 +151,9 @@ def stored_forms(run: SessionRun) -> dict[tuple[str, bytes], bytes]:
 
 def renormalized(run: SessionRun, base: Tree, result: Tree, stored: Stored
                  ) -> tuple[Tree, Tree, Stored]:
-    """``base`` and ``result`` (and ``stored`` without them) with each file whose bytes
-    the range kept while its blob changed (a commit turning CRLF into LF, or back, on a
-    checkout that writes both as one CRLF file) as the blobs git stores: its patch was
-    left out, exit 0 (QA s39 helper-121 F6). The blobs are told from the bytes (as they
-    are, or with CRLF made LF) by the ids the sections found and left."""
+    """``base`` and ``result`` (and ``stored``) with each file whose bytes the range kept
+    while its blob changed as the blobs git stores (:func:`endings_changed`; the patch
+    left it out, exit 0, QA s39 helper-121 F6), by the ids the sections found and left."""
     found: dict[str, str] = {}
     left: dict[str, str] = {}
     for turn in run.turns:
@@ -166,20 +164,41 @@ def renormalized(run: SessionRun, base: Tree, result: Tree, stored: Stored
                 if op.git_forms.before_blob:
                     found.setdefault(op.path, op.git_forms.before_blob)
                 left[op.path] = op.git_forms.after_blob
-    changed: dict[str, tuple[FileState, FileState]] = {}
+    return endings_changed(base, result, found, left, stored)
+
+
+def endings_changed(base: Tree, result: Tree, found: Mapping[str, str],
+                    left: Mapping[str, str], stored: Stored, *, every: bool = False
+                    ) -> tuple[Tree, Tree, Stored]:
+    """``base`` and ``result`` with each file they hold as the same bytes while the blob
+    changed from ``found[path]`` to ``left[path]`` (a commit turning CRLF into LF, or
+    back, on a checkout that writes both as one CRLF file) as those blobs, and ``stored``
+    without its forms for them (which would make both sides one blob again). The blobs
+    are told from the bytes (as they are, or with CRLF made LF). ``every``: each file of
+    ``left`` whose blobs are told so, changed bytes too (a series' mail: ``stored`` maps
+    a file's bytes to one blob for the whole run, and the same CRLF bytes stood for the
+    CRLF blob in one mail and the LF blob in the next)."""
+    changed: dict[str, tuple[FileState | None, FileState]] = {}
     for path, blob in left.items():
         was, now = base.get(path), result.get(path)
-        if (path not in found or was is None or now is None or was.data != now.data
-                or was.binary):
+        if now is None or now.binary or (was is not None and was.binary):
             continue
-        old, new = _as_blob(was.data, found[path]), _as_blob(now.data, blob)
-        if old is not None and new is not None and old != new:
-            changed[path] = (FileState.from_bytes(old, mode=was.mode),
+        if not every and (path not in found or was is None or was.data != now.data):
+            continue
+        old = _as_blob(was.data, found[path]) if was is not None and path in found else None
+        new = _as_blob(now.data, blob)
+        if new is None or (old is None and was is not None):
+            continue
+        if every or old != new:
+            changed[path] = (None if old is None or was is None
+                             else FileState.from_bytes(old, mode=was.mode),
                              FileState.from_bytes(new, mode=now.mode))
     if not changed:
         return base, result, stored
     for path, (old_state, new_state) in changed.items():
-        base, result = base.set(path, old_state), result.set(path, new_state)
+        if old_state is not None:
+            base = base.set(path, old_state)
+        result = result.set(path, new_state)
     return base, result, {key: blob for key, blob in stored.items() if key[0] not in changed}
 
 

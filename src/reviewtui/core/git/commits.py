@@ -55,6 +55,9 @@ class PlannedCommit:
     # path -> the git blob its change is (as stored, or as a checkout writes it): what a
     # commit on the checkout stores for it (:func:`_git_versions`)
     blobs: Mapping[str, str] = field(default_factory=dict)
+    # path -> the blob the section found, for those of ``blobs`` (a change of line endings
+    # alone leaves the checkout's bytes as they were: a series mail holds the blobs')
+    found: Mapping[str, str] = field(default_factory=dict)
 
 
 LEFT_OUT_SHOWN = 10  # operations a message names before "and N more"
@@ -187,7 +190,7 @@ def plan_with_dropped(run: SessionRun, decisions: Mapping[OpKey, Decision], sess
     operation left pending is not evaluated): tells a failed one from a pending one."""
     plans: list[PlannedCommit] = []
     dropped: list[int] = []
-    for first, results, changes, blobs in _commits_of(run):
+    for first, results, changes, versions in _commits_of(run):
         if not changes:
             if any(_failed(result, _verdict(decisions, result.key), shown)
                    for result in results):
@@ -198,7 +201,9 @@ def plan_with_dropped(run: SessionRun, decisions: Mapping[OpKey, Decision], sess
         plans.append(PlannedCommit(first.index,
                                    commit_message(first.request, first.index, session, counts,
                                                   missing),
-                                   changes, counts, missing, blobs))
+                                   changes, counts, missing,
+                                   {path: blob for path, (blob, _) in versions.items()},
+                                   {path: was for path, (_, was) in versions.items() if was}))
     return plans, tuple(dropped)
 
 
@@ -220,10 +225,10 @@ def _git_versions(results: list[OpResult], after: Tree) -> dict[str, tuple[str, 
 
 def _commits_of(run: SessionRun) -> Iterator[tuple[Turn, list[OpResult],
                                                    dict[str, FileState | None],
-                                                   dict[str, str]]]:
+                                                   dict[str, tuple[str, str]]]]:
     """Each source commit of ``run``: its first turn, the results of its turns (parts),
     the files it changes in the draft, and the blobs of those that are git's versions of
-    one (:func:`_git_versions`)."""
+    one, with the blobs their sections found (:func:`_git_versions`)."""
     pos = 0
     while pos < len(run.turns):
         first = run.turns[pos].turn
@@ -249,5 +254,5 @@ def _commits_of(run: SessionRun) -> Iterator[tuple[Turn, list[OpResult],
             if (path not in changes and was is not None and now is not None
                     and was.data == now.data and (found or blob_id(was.data)) != blob):
                 changes[path] = now
-        yield first, results, changes, {path: blob for path, (blob, _found) in blobs.items()
+        yield first, results, changes, {path: found for path, found in blobs.items()
                                         if changes.get(path) is not None}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from reviewtui.core.export.patch import Stored, unified_patch
+from reviewtui.core.export.patch import Stored, endings_changed, unified_patch
 from reviewtui.core.git.commits import PlannedCommit
 from reviewtui.core.model.tree import Tree
 
@@ -33,7 +33,12 @@ def series_text(base: Tree, plans: Sequence[PlannedCommit], author: str, date: s
         after = tree.apply(dict(plan.changes))
         subject, _, body = plan.message.partition("\n")
         tag = f"[PATCH {number}/{total}]" if total > 1 else "[PATCH]"
-        diff = unified_patch(tree, after, _moved(tree, after), stored=stored)
+        # Each side as the blob its section found and left, where told: a change of line
+        # endings alone, on a checkout writing both as one CRLF file, was left out of its
+        # mail, and git am made a tree B never had, exit 0 (curl cdbfad9..9acf759)
+        old, new, forms = endings_changed(tree, after, plan.found, plan.blobs, stored or {},
+                                          every=True)
+        diff = unified_patch(old, new, _moved(old, new), stored=forms)
         mails.append(f"From {ZERO} {MBOX_DATE}\nFrom: {author}\nDate: {date}\n"
                      f"Subject: {tag} {subject}\n\n{_no_break(body.strip(chr(10)))}\n---\n"
                      f"{diff}{'' if diff.endswith(chr(10)) else chr(10)}-- \nreviewtui\n\n")
