@@ -1134,3 +1134,37 @@ def test_a_series_holds_a_commit_that_only_changes_line_endings(
     git(plain, "am", "-q", "--keep-cr", str(mails))
     for n, commit in enumerate(commits[1:], start=1):
         assert tree_of(plain, f"HEAD~{len(commits) - 1 - n}") == tree_of(source, commit)
+
+
+@pytest.mark.parametrize(("rule", "config"), [
+    (b"*.txt -text\n", AUTOCRLF), (b"*.txt text eol=crlf\n", ())],
+    ids=["minus-text-on-autocrlf", "eol-crlf-on-plain"])
+def test_a_file_the_ranges_attributes_make_look_changed_is_not_someone_elses(
+        tmp_path: Path, rule: bytes, config: tuple[str, ...],
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A range adds a rule for k.txt, which it does not touch: once the review had written
+    the rule, ``git status`` called k.txt modified (its checkout under the old rule no
+    longer matches), and ``--commit`` refused it as someone else's change, exit 2, with
+    the range's files left written and uncommitted (QA s39 helper-121 F8). k.txt is git's
+    checkout of its blob by the rules it was checked out by: it is left as ``git switch``
+    leaves it, and the commit is B's tree. A real change of k.txt is still refused."""
+    text = b"line one\nline two\n"
+    source, commits = _staged_first(tmp_path, [
+        {"k.txt": text, "m.md": text}, {".gitattributes": rule, "m.md": text + b"x\n"}])
+    for changed in (False, True):
+        repo = _clone(source, tmp_path / f"review-{changed}", commits[0], config)
+        git(repo, "switch", "-q", "-c", "work")
+        was = (repo / "k.txt").read_bytes()
+        if changed:
+            (repo / "k.txt").write_bytes(was + b"mine\n")
+        code = main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                     "--yes", "--commit"])
+        err = capsys.readouterr().err
+        if changed:
+            assert code == 2
+            assert "changes the review did not make (k.txt)" in err
+            assert (repo / "k.txt").read_bytes() == was + b"mine\n"
+        else:
+            assert code == 0, err
+            assert tree_of(repo, "HEAD") == tree_of(source, commits[-1])
+            assert (repo / "k.txt").read_bytes() == was

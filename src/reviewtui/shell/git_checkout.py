@@ -24,7 +24,7 @@ stores them, and is written so), two kinds of operation need to know what it wri
 
 Git says what its checkout writes: each blob is checked out into an empty folder from an
 index holding the range's start's ``.gitattributes`` files and the blob at its path
-(:func:`_checked_out`). In a range that adds, edits or removes a ``.gitattributes``,
+(:func:`checked_out`). In a range that adds, edits or removes a ``.gitattributes``,
 only the paths whose converting attributes no commit changes get forms
 (:func:`~reviewtui.shell.git_attribute_states.stable_paths`); the others are written as
 the review writes text, as before s38: following the attributes from commit to commit was
@@ -337,14 +337,14 @@ def _ask(repo: Repo, base: str, wanted: list[tuple[str, str]], formed: _Formed,
                 grouped.setdefault(by[path], []).append((path, blob))
         for attributes, pairs in grouped.items():
             with contextlib.suppress(GitError):
-                formed.update(_checked_out(repo, attributes, pairs))
+                formed.update(checked_out(repo, attributes, pairs))
         return
     converting_now = _converting(repo, sorted({path for path, _blob in wanted}))
     pairs = [(path, blob) for path, blob in wanted if path in converting_now]
     if not pairs:
         return
     try:
-        found = _checked_out(repo, attribute_entries(repo, base), pairs)
+        found = checked_out(repo, attribute_entries(repo, base), pairs)
     except GitError:  # (a partial clone, a path git cannot write: the blob as it is)
         return
     if found and not attributes_changed(repo):
@@ -378,7 +378,7 @@ def _settle(repo: Repo, states: list[bytes], reading: Reading, session: Session,
             for state in matter:
                 asked.setdefault(state, []).extend((path, blob) for blob in blobs[path])
     try:
-        forms = {state: _checked_out(repo, states[state], pairs)
+        forms = {state: checked_out(repo, states[state], pairs)
                  for state, pairs in asked.items()}
     except GitError:
         unsettled.update(reading.differing)
@@ -397,7 +397,7 @@ def _settle(repo: Repo, states: list[bytes], reading: Reading, session: Session,
         formed.update(((path, blob), forms[state].get((path, blob))) for blob in blobs[path])
 
 
-def _checked_out(repo: Repo, attributes: bytes, pairs: list[tuple[str, str]]
+def checked_out(repo: Repo, attributes: bytes, pairs: list[tuple[str, str]]
                  ) -> dict[tuple[str, str], bytes | bool]:
     """What ``git checkout`` writes for each (path, blob) by these ``.gitattributes``
     files (``update-index --index-info`` input: a commit's, :func:`attribute_entries`),

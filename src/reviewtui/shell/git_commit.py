@@ -7,11 +7,13 @@ plumbing of :mod:`reviewtui.shell.git`. See docs/git.md, "Commits".
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from reviewtui.core.engine import Decision, OpKey
+from reviewtui.core.engine.checkout import form_of
 from reviewtui.core.engine.links import is_link, link_state
 from reviewtui.core.errors import GitError, UsageError
 from reviewtui.core.export.patch import stored_forms
@@ -34,6 +36,8 @@ from reviewtui.shell.git import (
     status_paths,
     sync_index,
 )
+from reviewtui.shell.git_attribute_states import ATTRIBUTES, attribute_entries
+from reviewtui.shell.git_checkout import checked_out
 
 if TYPE_CHECKING:
     from reviewtui.core.export import Accepted
@@ -173,6 +177,8 @@ def _refuse_foreign_changes(repo: Repo, review: Review) -> None:
     draft = review.draft.states[-1].tree
     ours = review.draft.checkpoint(0).diff(draft)
     foreign = sorted(path for path in status_paths(repo) if path not in ours)
+    if foreign and any(path.rsplit("/", 1)[-1] == ATTRIBUTES for path in ours):
+        foreign = _not_renormalized(repo, foreign)
     for path in sorted(ours):
         want = draft.get(path)
         full = repo.top / path
@@ -184,6 +190,36 @@ def _refuse_foreign_changes(repo: Repo, review: Review) -> None:
                 or (want and disk and want.data != disk.data)):
             foreign.append(path)
     _refuse_foreign(repo, foreign)
+
+
+def _not_renormalized(repo: Repo, paths: list[str]) -> list[str]:
+    """Of ``paths`` git reports changed after the review wrote a ``.gitattributes``: those
+    that are not exactly git's checkout of HEAD's blob by HEAD's attribute files. The
+    others look changed only because the rules they were checked out by changed (``git
+    switch`` leaves them so too); they were refused as someone else's change, exit 2,
+    with the range's files written and uncommitted (QA s39 helper-121 F8)."""
+    try:
+        listing = repo.git("--literal-pathspecs", "ls-tree", "-z", "--full-tree", "HEAD",
+                           "--", *paths)
+        blobs = {}
+        for entry in listing.split(b"\0"):
+            meta, _, name = entry.partition(b"\t")
+            if meta.startswith(b"100") and b" blob " in meta:
+                blobs[name.decode("utf-8", "surrogateescape")] = meta.split()[2].decode()
+        pairs = sorted(blobs.items())
+        formed = checked_out(repo, attribute_entries(repo, "HEAD"), pairs)
+        stored = dict(zip(blobs.values(), repo.blobs(list(blobs.values())), strict=True))
+    except GitError:
+        return paths
+    kept = set()
+    for path, blob in pairs:
+        want = form_of(formed.get((path, blob)), stored[blob])
+        full = repo.top / path
+        with contextlib.suppress(OSError):
+            if not full.is_symlink() and full.read_bytes() == (
+                    stored[blob] if want is None else want):
+                kept.add(path)
+    return [path for path in paths if path not in kept]
 
 
 def _refuse_foreign(repo: Repo, foreign: list[str]) -> None:
