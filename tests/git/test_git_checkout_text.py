@@ -1168,3 +1168,34 @@ def test_a_file_the_ranges_attributes_make_look_changed_is_not_someone_elses(
             assert code == 0, err
             assert tree_of(repo, "HEAD") == tree_of(source, commits[-1])
             assert (repo / "k.txt").read_bytes() == was
+
+
+@pytest.mark.parametrize("form", ["patch", "series"])
+@pytest.mark.parametrize("ending", [b"\r\n", b"\n"], ids=["to-lf", "to-crlf"])
+def test_an_export_of_a_file_deleted_and_added_again_in_other_endings_holds_it(
+        tmp_path: Path, form: str, ending: bytes) -> None:
+    """On autocrlf, a commit deletes f.txt and a later one adds it again with the other
+    line endings in its blob (git writes both as one CRLF file): the patch left the
+    change out (the two sides were the same bytes), exit 0 with a tree B never had, and
+    the series' deletion did not apply (QA s39 helper-122 O2, older). Both give B now."""
+    other = b"\n" if ending == b"\r\n" else b"\r\n"
+    text = b"one" + ending + b"two" + ending
+    source, commits = _staged_first(tmp_path, [
+        {"f.txt": text, "k": b"k\n"}, {"f.txt": None, "k": b"k\nmore\n"},
+        {"f.txt": text.replace(ending, other)}])
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    state = tmp_path / "review.json"
+    spec = f"{commits[0]}..{commits[-1]}"
+    assert main(["apply", "--git", spec, "--root", str(repo), "--yes",
+                 "--state", str(state)]) == 0
+    out = tmp_path / "out"
+    assert main(["export", "--git", spec, "--root", str(repo), "--format", form,
+                 "--state", str(state), "-o", str(out)]) == 0
+    plain = _clone(source, tmp_path / "plain", commits[0], (), info="* -text\n")
+    if form == "patch":
+        git(plain, "apply", "--cached", str(out))
+        assert git(plain, "write-tree").strip() == git(source, "rev-parse",
+                                                        f"{commits[-1]}^{{tree}}").strip()
+    else:
+        git(plain, "am", "-q", "--keep-cr", str(out))
+        assert tree_of(plain, "HEAD") == tree_of(source, commits[-1])

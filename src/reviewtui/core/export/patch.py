@@ -13,14 +13,14 @@ content.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from difflib import SequenceMatcher
 
-from reviewtui.core.engine import SessionRun, execution_order
+from reviewtui.core.engine import OpResult, SessionRun, execution_order
 from reviewtui.core.engine.checkout import is_form
 from reviewtui.core.engine.links import is_link
 from reviewtui.core.importers.gitbinary import blob_id, write_literal
-from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
+from reviewtui.core.model.records import CommandName, ConsoleCommand, Edit, FullFile
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import record
 
@@ -157,6 +157,8 @@ def renormalized(run: SessionRun, base: Tree, result: Tree, stored: Stored
     found: dict[str, str] = {}
     left: dict[str, str] = {}
     for turn in run.turns:
+        for path, blob in removed_blobs(turn.results).items():  # (then added again)
+            found.setdefault(path, blob)
         for result_op in turn.results:
             op = result_op.op
             if isinstance(op, (Edit, FullFile)) and op.git_forms is not None \
@@ -165,6 +167,15 @@ def renormalized(run: SessionRun, base: Tree, result: Tree, stored: Stored
                     found.setdefault(op.path, op.git_forms.before_blob)
                 left[op.path] = op.git_forms.after_blob
     return endings_changed(base, result, found, left, stored)
+
+
+def removed_blobs(results: Iterable[OpResult]) -> dict[str, str]:
+    """Path -> the blob each landed deletion of a git range (``:rm`` naming its blob in
+    full) removed."""
+    return {op.args[0]: op.expect_blob for result in results
+            if isinstance(op := result.op, ConsoleCommand) and result.landed and op.literal
+            and op.name is CommandName.RM and len(op.args) == 1
+            and len(op.expect_blob) == 40}
 
 
 def endings_changed(base: Tree, result: Tree, found: Mapping[str, str],
@@ -177,8 +188,16 @@ def endings_changed(base: Tree, result: Tree, found: Mapping[str, str],
     are told from the bytes (as they are, or with CRLF made LF). ``every``: each file of
     ``left`` whose blobs are told so, changed bytes too (a series' mail: ``stored`` maps
     a file's bytes to one blob for the whole run, and the same CRLF bytes stood for the
-    CRLF blob in one mail and the LF blob in the next)."""
-    changed: dict[str, tuple[FileState | None, FileState]] = {}
+    CRLF blob in one mail and the LF blob in the next), and each file it removes whose
+    blob ``found`` names (a deletion's)."""
+    changed: dict[str, tuple[FileState | None, FileState | None]] = {}
+    if every:
+        for path, blob in found.items():
+            was = base.get(path)
+            if path not in left and was is not None and not was.binary \
+                    and result.get(path) is None \
+                    and (old := _as_blob(was.data, blob)) is not None:
+                changed[path] = (FileState.from_bytes(old, mode=was.mode), None)
     for path, blob in left.items():
         was, now = base.get(path), result.get(path)
         if now is None or now.binary or (was is not None and was.binary):
@@ -198,7 +217,8 @@ def endings_changed(base: Tree, result: Tree, found: Mapping[str, str],
     for path, (old_state, new_state) in changed.items():
         if old_state is not None:
             base = base.set(path, old_state)
-        result = result.set(path, new_state)
+        if new_state is not None:
+            result = result.set(path, new_state)
     return base, result, {key: blob for key, blob in stored.items() if key[0] not in changed}
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Mapping
 
 from reviewtui.core.engine import Decision, OpKey, OpResult, SessionRun, Verdict, op_title
 from reviewtui.core.engine.checkout import is_checkout_of
+from reviewtui.core.export.patch import removed_blobs
 from reviewtui.core.importers.gitbinary import blob_id
 from reviewtui.core.model.outcome import FAILED, Status
 from reviewtui.core.model.records import Edit, FullFile, Turn
@@ -203,7 +204,10 @@ def plan_with_dropped(run: SessionRun, decisions: Mapping[OpKey, Decision], sess
                                                   missing),
                                    changes, counts, missing,
                                    {path: blob for path, (blob, _) in versions.items()},
-                                   {path: was for path, (_, was) in versions.items() if was}))
+                                   {**{path: was for path, (_, was) in versions.items()
+                                       if was},
+                                    **{path: blob for path, blob in removed_blobs(
+                                        results).items() if changes.get(path, 0) is None}}))
     return plans, tuple(dropped)
 
 
