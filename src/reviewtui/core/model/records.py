@@ -112,8 +112,9 @@ class GitForms:
     ``checked_before`` likewise for the blob before (None: not converted, or not asked).
     ``encoding``: the ``working-tree-encoding`` a ``.gitattributes`` the range changes
     gives the file at its last commit; git writes it re-encoded, the review as UTF-8, so
-    the operation is refused. ``unsettled``: the range changes the file's attributes and
-    git converts it in some commit: the review cannot write it as git would, refused too.
+    the operation is refused. ``unsettled``: the range changes the file's attributes so
+    that git checks it out otherwise by the rules of one commit than another's that
+    matters to it: the review cannot write it as git would, refused too.
     """
 
     after_blob: str
