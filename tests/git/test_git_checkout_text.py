@@ -1199,3 +1199,89 @@ def test_an_export_of_a_file_deleted_and_added_again_in_other_endings_holds_it(
     else:
         git(plain, "am", "-q", "--keep-cr", str(out))
         assert tree_of(plain, "HEAD") == tree_of(source, commits[-1])
+
+
+def _switched(source: Path, where: Path, base: str, head: str, config: str) -> Path:
+    """What git's own switch from ``base`` to ``head`` leaves (``config``: appended to the
+    clone's .git/config before its checkout)."""
+    git(where.parent, "clone", "-q", "--no-checkout", str(source), str(where))
+    with (where / ".git" / "config").open("a") as file:
+        file.write(config)
+    git(where, "checkout", "-q", "--detach", base)
+    git(where, "checkout", "-q", "--detach", head)
+    return where
+
+
+@pytest.mark.parametrize(("steps", "config"), [
+    ([{"f.txt": b"a\nb\n"}, {".gitattributes": b"*.txt -text\n", "f.txt": b"a\nc\n"}],
+     "[core]\n\tautocrlf\n"),
+    ([{".gitattributes": b"*.txt -text\n", "f.txt": b"a\nb\n"},
+      {".gitattributes": b"*.txt text=unset eol=crlf\n", "f.txt": b"a\nc\n"}], ""),
+    ([{".gitattributes": b"*.txt text\n", "f.txt": b"a\nb\n"},
+      {".gitattributes": b"*.txt text=set\n", "f.txt": b"a\r\nb\nc\n"}],
+     "[core]\n\tautocrlf = true\n"),
+], ids=["autocrlf-with-no-value", "text-equals-unset", "text-equals-set"])
+def test_rules_git_reads_otherwise_than_they_print_are_not_taken_as_equal(
+        tmp_path: Path, steps: list[dict[str, bytes | None]], config: str,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``[core] autocrlf`` with no value (true to git) read as false, and an attribute
+    given the value "set" or "unset" in so many words (check-attr prints it as ``text`` or
+    ``-text``; git takes it for a value it does not know): the rules of the two states
+    were taken as equal, and f.txt written with the start's form where git writes another,
+    exit 0 (QA s40 helper-123 F1, F2). Refused now, and the rest of the range is git's."""
+    source, commits = _staged_first(tmp_path, steps)
+    repo = _clone(source, tmp_path / "review", commits[0], ())
+    with (repo / ".git" / "config").open("a") as file:
+        file.write(config)
+    for name in git(repo, "ls-files").split():  # (written again by that configuration)
+        (repo / name).unlink()
+    git(repo, "checkout", "-q", "--", ".")
+    was = (repo / "f.txt").read_bytes()
+    code = main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--yes"])
+    assert code == 1
+    assert "this range changes how git checks f.txt out" in capsys.readouterr().out
+    assert (repo / "f.txt").read_bytes() == was
+    switched = _switched(source, tmp_path / "switched", commits[0], commits[-1], config)
+    assert (repo / ".gitattributes").read_bytes() == (
+        switched / ".gitattributes").read_bytes()
+
+
+def test_a_review_that_wrote_the_ranges_rules_reads_them_as_the_ranges(
+        tmp_path: Path) -> None:
+    """``*.c text`` added on autocrlf: applied, exit 0; then the export of the same review
+    read the working tree's new .gitattributes (HEAD still at A) as the user's own rules,
+    refused m.c as a saved accept that no longer lands, exit 1, and its patch did not give
+    B's tree (QA s40 helper-123 F3). The working tree's attribute files are compared with
+    the range's states by content."""
+    source, commits = _staged_first(tmp_path, [
+        {"m.c": b"one\ntwo\n", "k": b"k\n"},
+        {".gitattributes": b"*.c text\n", "m.c": b"one\ntwo\nx\n", "n.c": b"n\n"}])
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    state = tmp_path / "review.json"
+    spec = f"{commits[0]}..{commits[-1]}"
+    assert main(["apply", "--git", spec, "--root", str(repo), "--yes",
+                 "--state", str(state)]) == 0
+    patch = tmp_path / "out.patch"
+    assert main(["export", "--git", spec, "--root", str(repo), "--format", "patch",
+                 "--state", str(state), "-o", str(patch)]) == 0
+    plain = _clone(source, tmp_path / "plain", commits[0], ())
+    git(plain, "apply", "--cached", str(patch))
+    assert git(plain, "write-tree").strip() == git(source, "rev-parse",
+                                                    f"{commits[-1]}^{{tree}}").strip()
+
+
+def test_a_refusal_by_a_renames_source_names_the_source(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """b.txt's rules never change; those of a.cmd, which a commit renames to b.txt and
+    edits, do: the refusal named b.txt, whose rules did not change (QA s40 helper-123
+    F4). It names a.cmd, and says where it went."""
+    text = b"one\ntwo\nthree\nfour\nfive\nsix\nseven\n"
+    source, commits = _staged_first(tmp_path, [
+        {".gitattributes": b"*.txt eol=crlf\n", "a.cmd": text},
+        {".gitattributes": b"*.txt eol=crlf\n*.cmd eol=crlf\n", "a.cmd": text + b"x\n"},
+        {"a.cmd": None, "b.txt": text + b"x\ny\n"}])
+    repo = _clone(source, tmp_path / "review", commits[0], ())
+    assert main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--yes"]) == 1
+    assert "how git checks a.cmd out (renamed to b.txt)" in capsys.readouterr().out

@@ -17,12 +17,15 @@ its commit's (:func:`commit_of_turn`). From them:
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from reviewtui.core.errors import GitError
+from reviewtui.core.importers.gitbinary import blob_id
 from reviewtui.core.model.records import (
     CommandName,
     ConsoleBlock,
@@ -234,7 +237,7 @@ def stable_paths(repo: Repo, known: States | None, session: Session) -> Reading:
     rules: dict[tuple[str, int], tuple[str, str, bool]] = {}  # (path, state: -1 yours)
     with tempfile.TemporaryDirectory(prefix="reviewtui-attributes-") as tmp:
         try:
-            config = _checkout_config(repo)
+            config = checkout_config(repo)
             asked: dict[int, list[str]] = {}  # state -> the paths it matters to
             for path in touched:
                 for state in matter[path]:
@@ -242,13 +245,20 @@ def stable_paths(repo: Repo, known: States | None, session: Session) -> Reading:
             for state, paths in asked.items():
                 env = {"GIT_INDEX_FILE": str(Path(tmp) / f"index{state}")}
                 repo.git("update-index", "-z", "--index-info", env=env, input=states[state])
-                rules.update(((path, state), rule) for path, rule in _rules(
+                rules.update(((path, state), rule) for path, rule in checkout_rules(
                     repo, paths, config, "--cached", env=env).items())
-            if not _yours_are_the_ranges(repo, states):  # (read every path by them too)
+            counted = not _yours_are_the_ranges(repo, states)
+            if counted:  # (read every path by them too)
                 rules.update(((path, -1), rule)
-                             for path, rule in _rules(repo, touched, config).items())
+                             for path, rule in checkout_rules(repo, touched, config).items())
+            literal = _spelt_as_check_attr_prints(repo, states)
         except GitError:
             return Reading({}, frozenset(), {}, frozenset(touched))
+    if literal:  # (the rules cannot be told from check-attr: the blobs' checkouts can)
+        if counted:
+            return Reading({}, frozenset(), {}, frozenset(touched))
+        return Reading({}, frozenset(), {path: frozenset(matter[path]) for path in touched},
+                       frozenset())
     stable: dict[str, int] = {}
     converting: set[str] = set()
     differing: dict[str, frozenset[int]] = {}
@@ -311,13 +321,15 @@ def _states_that_matter(session: Session, known: States | None
 _AS_STORED = ("none", "", False)
 
 
-def _checkout_config(repo: Repo) -> tuple[str, bool]:
+def checkout_config(repo: Repo) -> tuple[str, bool]:
     """(``core.autocrlf`` as git reads it: "true", "input" or "false"; whether a ``text``
     file is checked out with CRLF, git's ``text_eol_is_crlf``)."""
+    # (a boolean as git reads one: "[core] autocrlf" with no value is true, QA s40
+    # helper-123 F1, as s38's N1; "input" is no boolean, exit 128)
+    boolean = repo.git("config", "--type=bool", "--get", "core.autocrlf",
+                       ok=(0, 1, 128)).strip()
     raw = repo.git("config", "--get", "core.autocrlf", ok=(0, 1)).strip().lower()
-    autocrlf = "input" if raw == b"input" else "true" if raw and repo.git(
-        "config", "--type=bool", "--get", "core.autocrlf", ok=(0, 1, 128)).strip() == b"true" \
-        else "false"
+    autocrlf = "true" if boolean == b"true" else "input" if raw == b"input" else "false"
     eol = repo.git("config", "--get", "core.eol", ok=(0, 1)).strip().lower()
     native_crlf = os.name == "nt" and eol in (b"", b"native")
     return autocrlf, autocrlf == "true" or (autocrlf == "false" and (
@@ -327,7 +339,7 @@ def _checkout_config(repo: Repo) -> tuple[str, bool]:
 def checkout_rule(values: dict[bytes, bytes], config: tuple[str, bool]
                   ) -> tuple[str, str, bool]:
     """What git's checkout does to a file with these attribute values (as ``check-attr``
-    prints them) under ``config`` (:func:`_checkout_config`), as git 2.39's convert.c
+    prints them) under ``config`` (:func:`checkout_config`), as git 2.39's convert.c
     decides it: (line endings: "none", "auto" (LF to CRLF in text git finds no CR or
     binary sign in), "all" (every lone LF); the ``working-tree-encoding`` it re-encodes
     to, "" for none; whether it expands ``$Id$``). Two files with the same rule are
@@ -357,7 +369,7 @@ def checkout_rule(values: dict[bytes, bytes], config: tuple[str, bool]
     return lines, named, values.get(b"ident") == b"set"
 
 
-def _rules(repo: Repo, paths: list[str], config: tuple[str, bool], *cached: str,
+def checkout_rules(repo: Repo, paths: list[str], config: tuple[str, bool], *cached: str,
            env: dict[str, str] | None = None) -> dict[str, tuple[str, str, bool]]:
     """:func:`checkout_rule` of each path, by the attribute files ``env``'s index holds
     (``--cached``), or by the working tree's."""
@@ -372,15 +384,64 @@ def _rules(repo: Repo, paths: list[str], config: tuple[str, bool], *cached: str,
             for path, found in values.items()}
 
 
+# A converting attribute given the value "set", "unset" or "unspecified" in so many words:
+# check-attr prints it as it prints "text", "-text" or no rule, and git reads it as a value
+# it does not know (QA s40 helper-123 F2: "-text" then "text=unset eol=crlf" read as one
+# rule, written LF where git writes CRLF, exit 0).
+_LITERAL = re.compile(rb"(?:^|[ \t])(?:text|crlf|eol|ident|working-tree-encoding)="
+                      rb"(?:set|unset|unspecified)(?=[ \t\r\n]|$)", re.MULTILINE)
+
+
+def _spelt_as_check_attr_prints(repo: Repo, states: list[bytes]) -> bool:
+    """Whether an attribute file of the range's states, or ``.git/info/attributes``, or
+    the user's ``core.attributesFile``, or one in the working tree, gives a converting
+    attribute a value check-attr prints as it prints another rule (:data:`_LITERAL`)."""
+    blobs = sorted({line.partition(b"\t")[0].split()[2].decode() for state in states
+                    for line in state.split(b"\0") if line})
+    texts = list(repo.blobs(blobs))
+    where = [repo.git("rev-parse", "--git-path", "info/attributes").strip().decode(
+        "utf-8", "surrogateescape")]
+    configured = repo.git("config", "--path", "--get", "core.attributesFile",
+                          ok=(0, 1)).strip().decode("utf-8", "surrogateescape")
+    home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"),
+                                                             ".config")
+    where.append(configured or os.path.join(home, "git", "attributes"))
+    listed = repo.git("ls-files", "-z", "--cached", "--others", "--exclude-standard", "--",
+                      f":(glob)**/{ATTRIBUTES}")
+    where += [os.fsdecode(name) for name in set(listed.split(b"\0")) - {b""}]
+    for name in where:
+        with contextlib.suppress(OSError):
+            texts.append((repo.top / name).read_bytes())
+    return any(_LITERAL.search(text) for text in texts)
+
+
 def _yours_are_the_ranges(repo: Repo, states: list[bytes]) -> bool:
-    """Whether the working tree's attribute files are those of one of the range's states
-    (none changed, new or deleted since the commit checked out, which is in the range:
-    the start, or a commit a kept review was written up to). Else they are yours, and
-    whatever is written is committed by them."""
-    if attributes_changed(repo):
-        return False
-    held = set(attribute_entries(repo, "HEAD").split(b"\0")) - {b""}
-    return any(set(state.split(b"\0")) - {b""} == held for state in states)
+    """Whether the working tree's attribute files are those of one of the range's states:
+    the same paths, each holding that state's blob (as it is, or with CRLF where the
+    checkout wrote it so): the start's, or a state the review wrote them up to (compared
+    with HEAD instead, a review that had written B's rules read them as yours on every
+    later reading, and refused the files it had written: QA s40 helper-123 F3). Else they
+    are yours, and whatever is written is committed by them."""
+    listed = repo.git("ls-files", "-z", "--cached", "--others", "--exclude-standard", "--",
+                      f":(glob)**/{ATTRIBUTES}")
+    held: dict[bytes, set[bytes]] = {}  # path -> the blob ids its bytes may stand for
+    for name in set(listed.split(b"\0")) - {b""}:
+        full = repo.top / os.fsdecode(name)
+        try:
+            data = os.fsencode(os.readlink(full)) if full.is_symlink() else full.read_bytes()
+        except OSError:
+            continue  # (deleted: not held)
+        held[name] = {blob_id(data).encode(), blob_id(data.replace(b"\r\n", b"\n")).encode()}
+    for state in states:
+        entries = {}
+        for line in state.split(b"\0"):
+            if line:
+                meta, _, path = line.partition(b"\t")
+                entries[path] = meta.split()[2]
+        if entries.keys() == held.keys() and all(entries[path] in ids
+                                                 for path, ids in held.items()):
+            return True
+    return False
 
 
 def attributes_changed(repo: Repo) -> bool:
@@ -442,7 +503,8 @@ def refused_where_encoded(session: Session, encoded: dict[tuple[int, str], str],
             if encoding:
                 return replace(op, git_forms=replace(forms, encoding=encoding))
             if op.path in unsettled or forms.before_path in unsettled:
-                return replace(op, git_forms=replace(forms, unsettled=True))
+                return replace(op, git_forms=replace(forms, unsettled=(
+                    op.path if op.path in unsettled else forms.before_path)))
             return op
 
         return each_op(turn, refused)

@@ -134,10 +134,13 @@ def encoded_refusal(op: Edit | FullFile, forms: GitForms) -> Outcome:
             f"git checks {op.path} out as {forms.encoding} (working-tree-encoding, set by a "
             ".gitattributes this range changes) and reviewtui writes text as UTF-8: this "
             "change of it is not written (apply the range with git)"))
+    moved = (f" (renamed to {op.path})" if forms.unsettled and forms.unsettled != op.path
+             else "")
     return Outcome(Status.REFUSED, rule="git-attributes", path=op.path, message=(
-        f"this range changes how git checks {op.path} out (its .gitattributes convert it "
-        "in some commits and not in others) and reviewtui cannot write it as git would: "
-        "this change of it is not written (apply the range with git)"))
+        f"this range changes how git checks {forms.unsettled or op.path} out{moved} (its "
+        ".gitattributes convert it in some commits and not in others) and reviewtui "
+        "cannot write it as git would: this change of it is not written (apply the range "
+        "with git)"))
 
 
 def is_checkout_of(forms: GitForms, data: bytes) -> bool:

@@ -112,9 +112,10 @@ class GitForms:
     ``checked_before`` likewise for the blob before (None: not converted, or not asked).
     ``encoding``: the ``working-tree-encoding`` a ``.gitattributes`` the range changes
     gives the file at its last commit; git writes it re-encoded, the review as UTF-8, so
-    the operation is refused. ``unsettled``: the range changes the file's attributes so
-    that git checks it out otherwise by the rules of one commit than another's that
-    matters to it: the review cannot write it as git would, refused too.
+    the operation is refused. ``unsettled``: the path (the file's, or its rename's
+    source) whose attributes the range changes so that git checks it out otherwise by the
+    rules of one commit than another's that matters to it: the review cannot write it as
+    git would, refused too ("": none).
     """
 
     after_blob: str
@@ -123,7 +124,7 @@ class GitForms:
     checked_before: bytes | bool | None = None
     encoding: str = ""
     before_path: str = ""
-    unsettled: bool = False
+    unsettled: str = ""
 
 
 @record(frozen=True, slots=True)
