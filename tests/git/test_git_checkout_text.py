@@ -652,6 +652,18 @@ def _staged_first(tmp_path: Path, steps: list[dict[str, bytes | None]]
     return source, commits
 
 
+def _applied_and_exported(repo: Path, spec: str, tmp_path: Path, form: str) -> Path:
+    """``apply --state`` of the range ``spec`` on ``repo``, then ``export --format form``
+    of that review (both exit 0): the exported file."""
+    state = tmp_path / "review.json"
+    assert main(["apply", "--git", spec, "--root", str(repo), "--yes",
+                 "--state", str(state)]) == 0
+    out = tmp_path / f"out.{form}"
+    assert main(["export", "--git", spec, "--root", str(repo), "--format", form,
+                 "--state", str(state), "-o", str(out)]) == 0
+    return out
+
+
 def test_an_encoding_a_later_commit_sets_and_drops_leaves_an_earlier_edit_alone(
         tmp_path: Path) -> None:
     """g.txt is edited by the first commit; the second gives *.txt UTF-16LE, the third
@@ -1121,13 +1133,7 @@ def test_a_series_holds_a_commit_that_only_changes_line_endings(
         {"f.txt": text.replace(ending, other), "k": b"k\nmore\n"},
         {"f.txt": text.replace(ending, other) + b"three" + other}])
     repo = _clone(source, tmp_path / "review", commits[0], config)
-    state = tmp_path / "review.json"
-    spec = f"{commits[0]}..{commits[-1]}"
-    assert main(["apply", "--git", spec, "--root", str(repo), "--yes",
-                 "--state", str(state)]) == 0
-    mails = tmp_path / "out.mbox"
-    assert main(["export", "--git", spec, "--root", str(repo), "--format", "series",
-                 "--state", str(state), "-o", str(mails)]) == 0
+    mails = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, "series")
     # (on a clone that converts nothing: on eol=crlf git's own format-patch series of
     # these commits does not apply either, the CRLF blob "does not match index")
     plain = _clone(source, tmp_path / "plain", commits[0], (), info="* -text\n")
@@ -1184,13 +1190,7 @@ def test_an_export_of_a_file_deleted_and_added_again_in_other_endings_holds_it(
         {"f.txt": text, "k": b"k\n"}, {"f.txt": None, "k": b"k\nmore\n"},
         {"f.txt": text.replace(ending, other)}])
     repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
-    state = tmp_path / "review.json"
-    spec = f"{commits[0]}..{commits[-1]}"
-    assert main(["apply", "--git", spec, "--root", str(repo), "--yes",
-                 "--state", str(state)]) == 0
-    out = tmp_path / "out"
-    assert main(["export", "--git", spec, "--root", str(repo), "--format", form,
-                 "--state", str(state), "-o", str(out)]) == 0
+    out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
     plain = _clone(source, tmp_path / "plain", commits[0], (), info="* -text\n")
     if form == "patch":
         git(plain, "apply", "--cached", str(out))
@@ -1258,13 +1258,7 @@ def test_a_review_that_wrote_the_ranges_rules_reads_them_as_the_ranges(
         {"m.c": b"one\ntwo\n", "k": b"k\n"},
         {".gitattributes": b"*.c text\n", "m.c": b"one\ntwo\nx\n", "n.c": b"n\n"}])
     repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
-    state = tmp_path / "review.json"
-    spec = f"{commits[0]}..{commits[-1]}"
-    assert main(["apply", "--git", spec, "--root", str(repo), "--yes",
-                 "--state", str(state)]) == 0
-    patch = tmp_path / "out.patch"
-    assert main(["export", "--git", spec, "--root", str(repo), "--format", "patch",
-                 "--state", str(state), "-o", str(patch)]) == 0
+    patch = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, "patch")
     plain = _clone(source, tmp_path / "plain", commits[0], ())
     git(plain, "apply", "--cached", str(patch))
     assert git(plain, "write-tree").strip() == git(source, "rev-parse",
