@@ -19,6 +19,8 @@ own, a result already in git's checkout form) keeps the review's bytes.
 
 from __future__ import annotations
 
+import re
+
 from reviewtui.core.engine.file_edits import Proposal
 from reviewtui.core.importers.gitbinary import blob_id
 from reviewtui.core.model.filestate import FileState
@@ -27,6 +29,8 @@ from reviewtui.core.model.records import Edit, FullFile, GitForms
 from reviewtui.core.model.tree import Tree
 from reviewtui.core.record import replace
 
+# $Id$ as git's ``ident`` checkout expands it, on one line (what ``git add`` collapses)
+_IDENT = re.compile(rb"\$Id:[^$\n]*\$")
 CRLF_NOTE = "written with CRLF line endings, as git's checkout writes it here"
 OTHER_NOTE = "written as git's checkout writes it here (its attributes convert it)"
 
@@ -110,10 +114,13 @@ def _rewritten(forms: GitForms, data: bytes, was: FileState | None) -> bytes | N
     if forms.checked_before is None or not _was_checkout(forms, was):
         return None
     after = data.replace(b"\r\n", b"\n")
-    if blob_id(after) == forms.after_blob:
-        # (git's checkout of it, re-encoded too: the CRLF alone was written over UTF-8
-        # where git writes ISO-8859-1 or UTF-16, QA s39 helper-119 F1)
-        return form_of(forms.checked_out, after)
+    # (an ``ident`` file keeps the id of the blob it was checked out from in its $Id$,
+    # which git rewrites: the review wrote the old id, exit 0, QA s40)
+    for text in (after, _IDENT.sub(b"$Id$", after)) if b"$Id:" in after else (after,):
+        if blob_id(text) == forms.after_blob:
+            # (git's checkout of it, re-encoded too: the CRLF alone was written over UTF-8
+            # where git writes ISO-8859-1 or UTF-16, QA s39 helper-119 F1)
+            return form_of(forms.checked_out, text)
     if isinstance(forms.checked_out, bytes) and forms.checked_out.replace(b"\r\n",
                                                                           b"\n") == after:
         return forms.checked_out
