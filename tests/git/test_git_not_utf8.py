@@ -54,19 +54,22 @@ def test_a_range_with_latin1_files_is_reviewed_and_applied_byte_for_byte(
     assert {p: c for p, (_, c) in disk.items()} == {p: c for p, (_, c) in want.items()}
 
 
-def test_text_git_is_told_is_text_stays_refused_with_the_message(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("rule", ["*.c diff\n", "*.c text diff=cpp\n"])
+def test_text_git_is_told_to_diff_as_text_comes_as_binary_patches_too(
+        tmp_path: Path, rule: str, capsys: pytest.CaptureFixture[str]) -> None:
     """The repository's own attributes weigh more than the ones made for the run: a file
-    they call text keeps its text diff, and the range is refused as before, naming it."""
+    they give a diff (a driver: Newtonsoft.Json's ``*.cs text diff=csharp``) kept its text
+    diff, and the range was refused as not UTF-8, or an edit away from the accents as a
+    text edit of a binary file (QA s40). Its diffs are made git's binary patches of the
+    blobs their index lines name: reviewed, and applied byte for byte."""
     repo = new_repo(tmp_path / "repo")
-    (repo / ".gitattributes").write_text("*.c diff\n")
+    (repo / ".gitattributes").write_text(rule)
     base, head = _latin_range(repo)
-    code = main(["check", "--git", f"{base}..{head}", "--root", str(repo)])
-    err = capsys.readouterr().err
-    assert code == 2
-    assert "not UTF-8 text" in err
-    assert "legacy.c" in err
-    assert "[encoding]" in err
+    out = _checked(repo, base, head, capsys)
+    assert "legacy.c · full file: applied" in out
+    assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes"]) == 0
+    assert {p: c for p, (_, c) in disk_of(repo).items()} == {
+        p: c for p, (_, c) in tree_of(repo, head).items()}
 
 
 def test_a_commit_message_not_utf8_is_refused_as_before(
@@ -107,20 +110,19 @@ def test_paths_are_named_only_when_marking_them_can_help() -> None:
 def test_what_marking_cannot_help_is_named_not_what_it_did(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """helper-103 #3: the refusal named the first byte that is not UTF-8 in the log, often
-    a file the marking had made readable, not the one it could not (a path the
-    repository calls text, a commit message)."""
+    a file the marking had made readable, not the one it could not (a path git quotes, a
+    commit message)."""
     repo = new_repo(tmp_path / "repo")
-    (repo / ".gitattributes").write_text("z.txt diff\n")
     (repo / "a.c").write_bytes(LATIN)
-    (repo / "z.txt").write_bytes(LATIN)
+    (repo / 'z"q.txt').write_bytes(LATIN)  # (a name git quotes: no pattern names it)
     base = commit_all(repo, "Base")
     (repo / "a.c").write_bytes(LATIN * 2)
-    (repo / "z.txt").write_bytes(LATIN * 2)
+    (repo / 'z"q.txt').write_bytes(LATIN * 2)
     head = commit_all(repo, "Both")
     code = main(["check", "--git", f"{base}..{head}", "--root", str(repo)])
     err = capsys.readouterr().err
     assert code == 2
-    assert "in the diff of 'z.txt'" in err
+    assert "in the diff of '\"a/z" in err and "q.txt\"' of commit" in err
     assert "a.c" not in err
 
 
@@ -190,13 +192,18 @@ def test_a_patch_export_of_such_a_range_applies(
     assert git(repo, "write-tree").strip() == git(repo, "rev-parse", f"{head}^{{tree}}").strip()
 
 
+@pytest.mark.parametrize("rule", ["", "*.yml text diff=yaml\n"],
+                         ids=["no-rule", "a-diff-driver"])
 def test_an_edit_far_from_the_latin1_bytes_is_taken_as_binary_too(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, rule: str, capsys: pytest.CaptureFixture[str]) -> None:
     """helper-103 #1: a Latin-1 file whose commit edits lines away from its accented ones
     has a UTF-8 diff; as a text edit of a file the review reads as binary, it was refused
     (jq's ``manual.yml``: 20 edits of one range). Its version before the range is looked
-    at too, and it comes as a binary patch."""
+    at too, and it comes as a binary patch; also where the repository names a diff driver
+    for it (refused until QA s40: Newtonsoft.Json's ``AssemblyInfo.cs``)."""
     repo = new_repo(tmp_path / "repo")
+    if rule:
+        (repo / ".gitattributes").write_text(rule)
     far = LATIN + b"".join(b"line %d\n" % n for n in range(40))
     (repo / "manual.yml").write_bytes(far)
     (repo / "plain.txt").write_text("plain\n")

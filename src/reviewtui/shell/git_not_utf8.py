@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from reviewtui.core.errors import GitError
+from reviewtui.core.importers.gitbinary import write_literal
 from reviewtui.shell.git import Repo
 
 # The two file lines of a text diff (prefixes a/ and b/ as DIFF_ARGS sets them; git ends
@@ -135,7 +136,51 @@ def binary_where_not_utf8(repo: Repo, log_args: Sequence[str], header: bytes, da
     # file binary) comes first; these lines, later, weigh more.
     attributes.write_bytes(_global_attributes(repo) + "".join(
         f"{attributes_pattern(path)} binary\n" for path in paths).encode("utf-8"))
-    return header + repo.git("-c", f"core.attributesFile={attributes}", *log_args)
+    marked = repo.git("-c", f"core.attributesFile={attributes}", *log_args)
+    return header + as_binary_patches(repo, marked, set(paths))
+
+
+# Where a file's diff ends: the next file's diff, or the next commit (LOG_FORMAT's line).
+_SECTION_END = re.compile(rb"\n(?=diff --git |From [0-9a-f]{40} )")
+_SECTION = re.compile(rb"^diff --git ", re.MULTILINE)
+_INDEX = re.compile(rb"^index ([0-9a-f]{40})\.\.([0-9a-f]{40})(?: [0-7]+)?$", re.MULTILINE)
+
+
+def as_binary_patches(repo: Repo, log: bytes, paths: set[str]) -> bytes:
+    """``log`` with each text diff of one of ``paths`` that the marking left text (the
+    repository's own ``.gitattributes`` name a diff driver for it, ``*.cs diff=csharp``,
+    and weigh more) given as git's binary patch of the two blobs its ``index`` line names,
+    as ``git log --binary`` writes one: its edits were refused as text edits of a binary
+    file (Newtonsoft.Json's Latin-1 ``AssemblyInfo.cs``), or the whole range as not UTF-8
+    (QA s40). A diff whose blobs cannot be read stays as it is."""
+    found: list[tuple[int, int, bytes, bytes]] = []  # (hunks start, section end, old, new)
+    for match in _SECTION.finditer(log):  # (a message's lines are indented, a hunk's marked)
+        start = match.start()
+        after = _SECTION_END.search(log, start + 1)
+        end = after.end() if after is not None else len(log)
+        hunks, first = log.find(b"\n--- ", start, end), log.find(b"\n@@", start, end)
+        if hunks < 0 or first < 0:
+            continue  # (a binary patch, a mode change, a rename alone)
+        index = _INDEX.search(log, start, hunks)
+        if index is not None and any(_named(name.group(1)) in paths for name in
+                                     _FILE_LINE.finditer(log, hunks, first)):
+            found.append((hunks + 1, end, index.group(1), index.group(2)))
+    if not found:
+        return log
+    ids = sorted({blob.decode() for _a, _b, old, new in found for blob in (old, new)
+                  if blob.strip(b"0")})
+    try:
+        blobs = dict(zip(ids, repo.blobs(ids), strict=True))
+    except GitError:
+        return log
+    out, at = [], 0
+    for hunks, end, old, new in found:
+        was, now = blobs.get(old.decode(), b""), blobs.get(new.decode(), b"")
+        out += [log[at:hunks], b"GIT binary patch\n", "".join(
+            line + "\n" for line in (*write_literal(now), *write_literal(was))).encode()]
+        at = end
+    out.append(log[at:])
+    return b"".join(out)
 
 
 _GLOBAL_LIMIT = 1 << 20  # bytes of a global attributes file taken along (more: none)
