@@ -74,15 +74,15 @@ def test_branch_without_commit_is_a_usage_error(tmp_path: Path,
 def test_a_file_not_in_utf8_is_named_with_its_commit(tmp_path: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:
     """The range's session is a temporary file: its line and byte named nothing the user
-    could open (QA pass 84b); the file's diff and the commit are said. (Refused when the
-    repository's attributes call it text: otherwise it comes as a binary file,
-    ``test_git_not_utf8.py``.)"""
+    could open (QA pass 84b); the file's diff and the commit are said. (Refused where no
+    attributes file can name the file, a name git quotes: otherwise it comes as a binary
+    file, ``test_git_not_utf8.py``.)"""
     repo = new_repo(tmp_path / "repo")
-    (repo / ".gitattributes").write_text("*.txt diff\n")
-    (repo / "latin1.txt").write_bytes(b"caf\xe9\n")
+    (repo / 'latin"1.txt').write_bytes(b"caf\xe9\n")
     base = commit_all(repo, "Base")
-    (repo / "latin1.txt").write_bytes(b"caf\xe9 cr\xe8me\n")
+    (repo / 'latin"1.txt').write_bytes(b"caf\xe9 cr\xe8me\n")
     head = commit_all(repo, "Touch the Latin-1 file")
     assert main(["check", "--git", f"{base}..{head}", "--root", str(repo)]) == 2
     err = capsys.readouterr().err
-    assert f"in the diff of 'latin1.txt' of commit {head[:12]}" in err
+    assert "in the diff of '\"a/latin" in err
+    assert f"1.txt\"' of commit {head[:12]}" in err
