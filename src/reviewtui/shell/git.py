@@ -515,10 +515,13 @@ def sync_index(repo: Repo, commit: str, paths: Iterable[str]) -> None:
     them."""
     wanted = sorted(set(paths))
     if wanted:
-        out = repo.git("--literal-pathspecs", "ls-tree", "-r", "-z", "--full-tree", commit,
-                       "--", *wanted)
-        found = {item.partition(b"\t")[2].decode("utf-8", "surrogateescape"): item
-                 for item in out.split(b"\0") if item}
+        # (the whole listing, read for these paths: on the command line, a commit of tens
+        # of thousands of files was "Argument list too long")
+        out = repo.git("ls-tree", "-r", "-z", "--full-tree", commit)
+        named = set(wanted)
+        found = {path: item for item in out.split(b"\0") if item
+                 if (path := item.partition(b"\t")[2].decode("utf-8", "surrogateescape"))
+                 in named}
         lines = [found.get(path) or f"0 {ZERO}\t{path}".encode("utf-8", "surrogateescape")
                  for path in wanted]
         repo.git("update-index", "-z", "--index-info", input=b"".join(x + b"\0" for x in lines))
