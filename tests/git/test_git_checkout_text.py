@@ -1298,3 +1298,23 @@ def test_an_ident_file_edited_away_from_its_id_gets_the_new_id(tmp_path: Path) -
     blob = git(source, "rev-parse", f"{commits[-1]}:a.c").strip()
     assert (repo / "a.c").read_bytes().startswith(f"/* $Id: {blob} $ */".encode())
     assert tree_of(repo, "HEAD") == tree_of(source, commits[-1])
+
+
+@pytest.mark.parametrize("later", [False, True], ids=["rename-only", "then-edited"])
+def test_a_pure_rename_of_a_crlf_blob_commits_that_blob(tmp_path: Path, later: bool) -> None:
+    """On autocrlf, a commit renames a.txt, whose blob holds CRLF (checked out as it is),
+    without changing it: ``--commit`` stored the moved file through ``git add``, which made
+    it an LF blob B never had, exit 0 (QA s40 helper-124 H1). The removed file's blob is
+    committed at the new path."""
+    crlf = b"one\r\ntwo\r\n"
+    steps: list[dict[str, bytes | None]] = [{"a.txt": crlf, "k": b"k\n"},
+                                            {"a.txt": None, "b.txt": crlf}]
+    if later:
+        steps.append({"b.txt": crlf + b"three\r\n"})
+    source, commits = _staged_first(tmp_path, steps)
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    git(repo, "switch", "-q", "-c", "work")
+    assert main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--yes", "--commit"]) == 0
+    for back, commit in enumerate(reversed(commits[1:])):
+        assert tree_of(repo, f"HEAD~{back}") == tree_of(source, commit)

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from reviewtui.core.engine.links import is_link
 from reviewtui.core.errors import GitError, UsageError
+from reviewtui.core.importers.gitbinary import blob_id
 from reviewtui.core.importers.gitlog import GitOrigin, looks_like_git_session, read_origin
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.record import field, record
@@ -392,18 +393,20 @@ def build_commits(repo: Repo, parent: str, steps: Sequence[CommitStep], *,
                 # (added first, they were stored by the parent's rules: a file renamed
                 # with its eol=crlf rule was committed with its CRLF, QA s40)
                 removed = [path for path, state in step.changes.items() if state is None]
+                blobs = dict(step.blobs)
                 if removed:
+                    blobs.update(_moved_as_they_were(repo, step, removed, env))
                     repo.git("update-index", "-z", "--force-remove", "--stdin", env=env,
                              input="".join(path + "\0" for path in removed).encode(
                                  "utf-8", "surrogateescape"))
-                known = [f"{git_mode(state)} {step.blobs[path]}\t{path}\0"
+                known = [f"{git_mode(state)} {blobs[path]}\t{path}\0"
                          for path, state in step.changes.items()
-                         if path in step.blobs and state is not None]
+                         if path in blobs and state is not None]
                 if known:
                     repo.git("update-index", "-z", "--index-info", env=env, input="".join(
                         known).encode("utf-8", "surrogateescape"))
                 added = {path: state for path, state in step.changes.items()
-                         if path not in step.blobs and state is not None}
+                         if path not in blobs and state is not None}
                 if added:
                     _add_step(repo, added, Path(tmp) / f"tree{n}", env)
             elif step.changes:
@@ -414,6 +417,26 @@ def build_commits(repo: Repo, parent: str, steps: Sequence[CommitStep], *,
                                input=step.message.encode()).decode().strip()
             made.append(current)
     return made
+
+
+def _moved_as_they_were(repo: Repo, step: CommitStep, removed: list[str],
+                        env: Mapping[str, str]) -> dict[str, str]:
+    """Path -> blob, for each file ``step`` adds (no blob known for it) whose bytes are
+    exactly the blob of a file it removes: a rename that moved a blob as it is. Through
+    ``git add`` a blob holding CRLF, which autocrlf checks out as it is, was stored LF
+    at the new path, exit 0 (QA s40 helper-124 H1)."""
+    listed = repo.git("ls-files", "-s", "-z", env=env)
+    gone = set(removed)
+    held: set[str] = set()  # the removed files' blobs
+    for entry in listed.split(b"\0"):
+        meta, _, raw = entry.partition(b"\t")
+        if meta.startswith(b"100") and raw.decode("utf-8", "surrogateescape") in gone:
+            held.add(meta.split()[1].decode())
+    if not held:
+        return {}
+    return {path: found for path, state in step.changes.items()
+            if state is not None and path not in step.blobs
+            and (found := blob_id(state.data)) in held}
 
 
 def _add_step(repo: Repo, changes: Mapping[str, FileState | None], tree: Path,
