@@ -1318,3 +1318,53 @@ def test_a_pure_rename_of_a_crlf_blob_commits_that_blob(tmp_path: Path, later: b
                  "--yes", "--commit"]) == 0
     for back, commit in enumerate(reversed(commits[1:])):
         assert tree_of(repo, f"HEAD~{back}") == tree_of(source, commit)
+
+
+@pytest.mark.parametrize("form", ["patch", "series"])
+@pytest.mark.parametrize(("attributes", "config"), [
+    (b"", AUTOCRLF), (b"*.txt eol=crlf\n", ())], ids=["autocrlf", "eol-crlf"])
+@pytest.mark.parametrize("how", ["reject", "edit"])
+def test_an_export_of_a_reviewed_result_stores_what_git_add_stores(
+        tmp_path: Path, form: str, attributes: bytes, config: tuple[str, ...],
+        how: str) -> None:
+    """On a checkout that writes CRLF where git stores LF, the reviewer rejects or edits
+    by hand the middle commit's edit of a.txt: the file is no blob of the range, and its
+    export carried its CRLF lines, which git apply and git am stored as a blob git add of
+    the same file never makes, exit 0 (QA s40 helper-124 H5). Stored as git add stores
+    it: LF."""
+    from reviewtui.core.engine import Decision
+    from reviewtui.shell.git_sources import open_range
+    from reviewtui.shell.review import Review
+
+    lines = [b"line %d\n" % n for n in range(30)]
+    steps: list[dict[str, bytes | None]] = [{".gitattributes": attributes or b"*.md text\n",
+                                             "a.txt": b"".join(lines)}]
+    for at, word in ((2, b"ONE"), (15, b"TWO"), (27, b"THREE")):
+        lines[at] = word + b"\n"
+        steps.append({"a.txt": b"".join(lines)})
+    source, commits = _staged_first(tmp_path, steps)
+    repo = _clone(source, tmp_path / "review", commits[0], config)
+    spec = f"{commits[0]}..{commits[-1]}"
+    state = tmp_path / "review.json"
+    opened = open_range(spec, str(repo), keep=True)
+    try:
+        with Review.open(opened.session, opened.root, state_path=state) as review:
+            for turn in review.session.turns:
+                for pos, _op in enumerate(turn.reply.ops):
+                    review.decide((turn.index, pos), Decision.accept() if turn.index != 2
+                                  else Decision.reject() if how == "reject"
+                                  else Decision.edit(("TWO BY HAND",)))
+    finally:
+        opened.close()
+    want = git(repo, "hash-object", "--path=a.txt", str(repo / "a.txt")).strip()
+    out = tmp_path / f"out.{form}"
+    assert main(["export", "--git", spec, "--root", str(repo), "--format", form,
+                 "--state", str(state), "-o", str(out)]) == 0
+    plain = _clone(source, tmp_path / "plain", commits[0], (), info="* -text\n")
+    if form == "patch":
+        git(plain, "apply", "--cached", str(out))
+        got = git(plain, "ls-files", "-s", "a.txt").split()[1]
+    else:
+        git(plain, "am", "-q", "--keep-cr", str(out))
+        got = git(plain, "rev-parse", "HEAD:a.txt").strip()
+    assert got == want

@@ -122,7 +122,8 @@ def test_what_marking_cannot_help_is_named_not_what_it_did(
     code = main(["check", "--git", f"{base}..{head}", "--root", str(repo)])
     err = capsys.readouterr().err
     assert code == 2
-    assert "in the diff of '\"a/z" in err and "q.txt\"' of commit" in err
+    assert "in the diff of '\"a/z" in err
+    assert "q.txt\"' of commit" in err
     assert "a.c" not in err
 
 

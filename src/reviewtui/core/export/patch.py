@@ -252,8 +252,15 @@ def _stored_text(op: Edit | FullFile, state: FileState | None) -> tuple[bytes, b
     diff`` does (a new file exported with CR in its lines was written CRLF by ``git
     apply`` on a checkout that does not convert: QA s38 helper-118 F6)."""
     forms = op.git_forms
-    if (forms is None or forms.checked_out is not True or state is None
-            or not is_form(True, state.data, forms.after_blob)):
+    if forms is None or forms.checked_out is not True or state is None:
+        return None
+    # Another result (a hunk rejected, the reviewer's own text) on a file git checks out
+    # with CRLF where it stores LF: stored as git add stores it, LF (it was exported with
+    # CRLF lines, a blob git add never makes, exit 0: QA s40 helper-124 H5). Not where the
+    # blob found held CRLF (git add then keeps it).
+    if not is_form(True, state.data, forms.after_blob) and (
+            state.binary or b"\r\n" not in state.data
+            or (forms.before_blob and forms.checked_before is not True)):
         return None
     return state.data, state.data.replace(b"\r\n", b"\n")
 
