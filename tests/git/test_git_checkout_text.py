@@ -1177,18 +1177,21 @@ def test_a_file_the_ranges_attributes_make_look_changed_is_not_someone_elses(
 
 
 @pytest.mark.parametrize("form", ["patch", "series"])
-@pytest.mark.parametrize("ending", [b"\r\n", b"\n"], ids=["to-lf", "to-crlf"])
+@pytest.mark.parametrize(("ending", "more"), [(b"\r\n", b""), (b"\n", b""), (b"\n", b"x")],
+                         ids=["to-lf", "to-crlf", "to-crlf-and-more"])
 def test_an_export_of_a_file_deleted_and_added_again_in_other_endings_holds_it(
-        tmp_path: Path, form: str, ending: bytes) -> None:
+        tmp_path: Path, form: str, ending: bytes, more: bytes) -> None:
     """On autocrlf, a commit deletes f.txt and a later one adds it again with the other
     line endings in its blob (git writes both as one CRLF file): the patch left the
     change out (the two sides were the same bytes), exit 0 with a tree B never had, and
-    the series' deletion did not apply (QA s39 helper-122 O2, older). Both give B now."""
+    the series' deletion did not apply (QA s39 helper-122 O2, older). Added again with
+    other text too, the patch's old side was the checkout's CRLF, which did not apply
+    (QA s40 helper-124 H4). Both give B now."""
     other = b"\n" if ending == b"\r\n" else b"\r\n"
     text = b"one" + ending + b"two" + ending
     source, commits = _staged_first(tmp_path, [
         {"f.txt": text, "k": b"k\n"}, {"f.txt": None, "k": b"k\nmore\n"},
-        {"f.txt": text.replace(ending, other)}])
+        {"f.txt": text.replace(ending, other) + (more + other if more else b"")}])
     repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
     out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
     plain = _clone(source, tmp_path / "plain", commits[0], (), info="* -text\n")

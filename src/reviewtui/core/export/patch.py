@@ -156,9 +156,14 @@ def renormalized(run: SessionRun, base: Tree, result: Tree, stored: Stored
     left it out, exit 0, QA s39 helper-121 F6), by the ids the sections found and left."""
     found: dict[str, str] = {}
     left: dict[str, str] = {}
+    removed_first: dict[str, str] = {}  # path -> the blob a deletion took from the base
+    seen: set[str] = set()
     for turn in run.turns:
         for path, blob in removed_blobs(turn.results).items():  # (then added again)
             found.setdefault(path, blob)
+            if path not in seen:
+                removed_first.setdefault(path, blob)
+        seen.update(named for result in turn.results if (named := result.op.path))
         for result_op in turn.results:
             op = result_op.op
             if isinstance(op, (Edit, FullFile)) and op.git_forms is not None \
@@ -166,6 +171,14 @@ def renormalized(run: SessionRun, base: Tree, result: Tree, stored: Stored
                 if op.git_forms.before_blob:
                     found.setdefault(op.path, op.git_forms.before_blob)
                 left[op.path] = op.git_forms.after_blob
+    # A file the range deletes first, then writes again with other bytes: the patch's old
+    # side is the base's blob, not its checkout (with CRLF it did not apply to A: QA s40
+    # helper-124 H4; where the bytes stay, endings_changed below gives both sides).
+    for path, blob in removed_first.items():
+        was, now = base.get(path), result.get(path)
+        if was is not None and now is not None and was.data != now.data and not was.binary \
+                and (old := _as_blob(was.data, blob)) is not None and old != was.data:
+            base = base.set(path, FileState.from_bytes(old, mode=was.mode))
     return endings_changed(base, result, found, left, stored)
 
 
