@@ -664,6 +664,22 @@ def _applied_and_exported(repo: Path, spec: str, tmp_path: Path, form: str) -> P
     return out
 
 
+def _applies_to_a(source: Path, commits: list[str], out: Path, form: str,
+                  tmp_path: Path) -> None:
+    """The exported ``out`` applied to A on a clone that converts nothing (``git apply
+    --cached`` of a patch, ``git am --keep-cr`` of a series) gives B's tree, and each mail
+    of a series its commit's."""
+    plain = _clone(source, tmp_path / "plain", commits[0], (), info="* -text\n")
+    if form == "patch":
+        git(plain, "apply", "--cached", str(out))
+        assert git(plain, "write-tree").strip() == git(source, "rev-parse",
+                                                        f"{commits[-1]}^{{tree}}").strip()
+        return
+    git(plain, "am", "-q", "--keep-cr", str(out))
+    for back, commit in enumerate(reversed(commits[1:])):
+        assert tree_of(plain, f"HEAD~{back}") == tree_of(source, commit)
+
+
 def test_an_encoding_a_later_commit_sets_and_drops_leaves_an_earlier_edit_alone(
         tmp_path: Path) -> None:
     """g.txt is edited by the first commit; the second gives *.txt UTF-16LE, the third
@@ -1136,10 +1152,7 @@ def test_a_series_holds_a_commit_that_only_changes_line_endings(
     mails = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, "series")
     # (on a clone that converts nothing: on eol=crlf git's own format-patch series of
     # these commits does not apply either, the CRLF blob "does not match index")
-    plain = _clone(source, tmp_path / "plain", commits[0], (), info="* -text\n")
-    git(plain, "am", "-q", "--keep-cr", str(mails))
-    for n, commit in enumerate(commits[1:], start=1):
-        assert tree_of(plain, f"HEAD~{len(commits) - 1 - n}") == tree_of(source, commit)
+    _applies_to_a(source, commits, mails, "series", tmp_path)
 
 
 @pytest.mark.parametrize(("rule", "config"), [
@@ -1194,14 +1207,7 @@ def test_an_export_of_a_file_deleted_and_added_again_in_other_endings_holds_it(
         {"f.txt": text.replace(ending, other) + (more + other if more else b"")}])
     repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
     out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
-    plain = _clone(source, tmp_path / "plain", commits[0], (), info="* -text\n")
-    if form == "patch":
-        git(plain, "apply", "--cached", str(out))
-        assert git(plain, "write-tree").strip() == git(source, "rev-parse",
-                                                        f"{commits[-1]}^{{tree}}").strip()
-    else:
-        git(plain, "am", "-q", "--keep-cr", str(out))
-        assert tree_of(plain, "HEAD") == tree_of(source, commits[-1])
+    _applies_to_a(source, commits, out, form, tmp_path)
 
 
 def _switched(source: Path, where: Path, base: str, head: str, config: str) -> Path:
@@ -1371,3 +1377,19 @@ def test_an_export_of_a_reviewed_result_stores_what_git_add_stores(
         git(plain, "am", "-q", "--keep-cr", str(out))
         got = git(plain, "rev-parse", "HEAD:a.txt").strip()
     assert got == want
+
+
+@pytest.mark.parametrize("form", ["patch", "series"])
+def test_an_export_of_a_pure_rename_then_an_edit_on_autocrlf_applies(
+        tmp_path: Path, form: str) -> None:
+    """On autocrlf, a commit renames a.txt as it is and a later one edits b.txt: the
+    rename's removed side was the checkout's CRLF, its new side the blob ("similarity
+    index 0%"), and neither the patch nor the series applied to A (QA s40 helper-124 H3,
+    older). The moved bytes stand for the blob the later edit found at b.txt."""
+    text = b"one\ntwo\nthree\n"
+    source, commits = _staged_first(tmp_path, [
+        {"a.txt": text, "k": b"k\n"}, {"a.txt": None, "b.txt": text},
+        {"b.txt": text.replace(b"two", b"TWO")}])
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
+    _applies_to_a(source, commits, out, form, tmp_path)

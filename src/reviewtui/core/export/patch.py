@@ -146,6 +146,19 @@ def stored_forms(run: SessionRun) -> dict[tuple[str, bytes], bytes]:
             found[(op.path, forms.old)] = forms.old_blob
             if forms.new is not None and forms.new_blob is not None:
                 found[(op.path, forms.new)] = forms.new_blob
+    # A file moved as it is, whose bytes are known at the new path as a checkout's form of
+    # a blob (a later edit found them there): the same blob at the old path, the rename's
+    # removed side (left in the checkout's CRLF, the patch did not apply to A: QA s40
+    # helper-124 H3). Not where a later turn writes the old path again.
+    for at, turn in enumerate(run.turns):
+        for result in turn.results:
+            op = result.op
+            if (isinstance(op, ConsoleCommand) and result.landed and op.literal
+                    and op.name is CommandName.MV and len(op.args) == 2
+                    and at < len(run.states) and written.get(op.args[0], -1) <= at
+                    and (moved := run.states[at].tree.get(op.args[0])) is not None
+                    and (op.args[1], moved.data) in found):
+                found.setdefault((op.args[0], moved.data), found[(op.args[1], moved.data)])
     return found
 
 
