@@ -1393,3 +1393,24 @@ def test_an_export_of_a_pure_rename_then_an_edit_on_autocrlf_applies(
     repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
     out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
     _applies_to_a(source, commits, out, form, tmp_path)
+
+
+def test_a_file_made_a_link_where_its_rule_changes_is_no_attribute_change(
+        tmp_path: Path) -> None:
+    """a.txt becomes a link in the commit that changes the ``*.txt`` rule: it was refused
+    as ``git-attributes``, though no attribute converts a link (QA s40 helper-124 M2)."""
+    source, commits = _staged_first(tmp_path, [
+        {".gitattributes": b"*.txt eol=crlf\n", "a.txt": b"one\ntwo\n", "k": b"k\n"}])
+    link = git(source, "hash-object", "-w", "--stdin", input=b"k").strip()
+    git(source, "update-index", "--cacheinfo", f"120000,{link},a.txt")
+    rule = git(source, "hash-object", "-w", "--stdin", input=b"*.txt -text\n").strip()
+    git(source, "update-index", "--cacheinfo", f"100644,{rule},.gitattributes")
+    git(source, "commit", "-q", "-m", "a.txt a link, *.txt -text")
+    head = git(source, "rev-parse", "HEAD").strip()
+    repo = _clone(source, tmp_path / "review", commits[0], ())
+    git(repo, "switch", "-q", "-c", "work")
+    assert main(["apply", "--git", f"{commits[0]}..{head}", "--root", str(repo), "--yes",
+                 "--commit"]) == 0
+    assert (repo / "a.txt").is_symlink()
+    assert disk_of(repo) == disk_of(_switched(source, tmp_path / "sw", commits[0], head, ""))
+    assert tree_of(repo, "HEAD") == tree_of(source, head)

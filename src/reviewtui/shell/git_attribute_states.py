@@ -306,7 +306,10 @@ def _states_that_matter(session: Session, known: States | None
                 source = op.git_forms.before_path
                 if source and source != op.path:
                     visit(source, False, now)
-                visit(op.path, True, now)
+                # (a link's target is no text attributes convert: it writes nothing they
+                # govern, and takes the file there away; QA s40 helper-124 M2)
+                visit(op.path, not (isinstance(op, FullFile) and op.mode is not None
+                                    and op.mode & 0o170000 == 0o120000), now)
             elif is_move(op):
                 visit(op.args[0], False, now)
                 visit(op.args[1], True, now)
