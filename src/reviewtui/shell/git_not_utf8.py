@@ -10,9 +10,11 @@ changes come as git's binary patches, replayed byte for byte and shown as binary
 like any other binary file of the range. The attributes file is given as
 ``core.attributesFile`` for that one run, after the lines of the one git would read
 otherwise (yours, which may call other files binary); the repository's own
-``.gitattributes`` weigh more, so a path they call text stays text, and the range is then
-refused, the message naming that path. So is a commit message that is not UTF-8, or a
-path git quotes (a control character, a quote, a backslash).
+``.gitattributes`` weigh more, so a path they give a diff (a driver: ``*.cs diff=csharp``)
+keeps its text diffs, which are then written as git's binary patch of the blobs their
+``index`` lines name (:func:`as_binary_patches`). A commit message that is not UTF-8, or a
+path git quotes (a control character, a quote, a backslash), leaves the range refused,
+the message naming it.
 
 A file not UTF-8 before the range whose own diffs are UTF-8 (hunks away from its other
 bytes) is marked too (:func:`not_utf8_before`): read as text, its edits were refused as
