@@ -1290,19 +1290,25 @@ def test_a_refusal_by_a_renames_source_names_the_source(
     assert "how git checks a.cmd out (renamed to b.txt)" in capsys.readouterr().out
 
 
-def test_an_ident_file_edited_away_from_its_id_gets_the_new_id(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("line", "config"), [
+    (b"line 15", ()), (b"line 1\n", ()), (b"line 1\n", AUTOCRLF)],
+    ids=["far-from-it", "next-to-it", "next-to-it-on-autocrlf"])
+def test_an_ident_file_edited_gets_the_new_id(tmp_path: Path, line: bytes,
+                                              config: tuple[str, ...]) -> None:
     """``*.c ident``: git checks a.c out with ``$Id: <blob> $``; a commit edits a line far
-    from it. The review kept the id of the blob before, where git writes the new blob's,
-    exit 0 (QA s40). Written as git's checkout now; the commit stores B's blob."""
+    from it: the review kept the id of the blob before, where git writes the new blob's,
+    exit 0; or next to it (the hunk holds ``$Id$``): "SEARCH not found", exit 1 (QA s40).
+    Written as git's checkout now; the commit stores B's blob."""
     body = b"".join(b"line %d\n" % n for n in range(20))
     source, commits = _staged_first(tmp_path, [
         {".gitattributes": b"*.c ident\n", "a.c": b"/* $Id$ */\n" + body},
-        {"a.c": b"/* $Id$ */\n" + body.replace(b"line 15", b"LINE 15")}])
-    repo = _clone(source, tmp_path / "review", commits[0], ())
+        {"a.c": b"/* $Id$ */\n" + body.replace(line, line.upper())}])
+    repo = _clone(source, tmp_path / "review", commits[0], config)
     git(repo, "switch", "-q", "-c", "work")
     assert main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
                  "--yes", "--commit"]) == 0
-    switched = _switched(source, tmp_path / "switched", commits[0], commits[-1], "")
+    switched = _switched(source, tmp_path / "switched", commits[0], commits[-1],
+                         "[core]\n\tautocrlf = true\n" if config else "")
     assert (repo / "a.c").read_bytes() == (switched / "a.c").read_bytes()
     blob = git(source, "rev-parse", f"{commits[-1]}:a.c").strip()
     assert (repo / "a.c").read_bytes().startswith(f"/* $Id: {blob} $ */".encode())

@@ -54,6 +54,7 @@ from reviewtui.core.model.records import (
     CheckoutForms,
     ConsoleCommand,
     Edit,
+    FileBlock,
     FileBytes,
     FullFile,
     Session,
@@ -486,7 +487,36 @@ def _converting(repo: Repo, paths: list[str]) -> set[str]:
 
 
 def _turn(turn: Turn, formed: _Formed, stored: dict[str, bytes]) -> Turn:
-    return each_op(turn, lambda op: _op(op, formed, stored))
+    return _ident_expanded(each_op(turn, lambda op: _op(op, formed, stored)))
+
+
+def _ident_expanded(turn: Turn) -> Turn:
+    """``turn`` with the edits of each file git checks out with ``$Id$`` expanded (the
+    blob found is checked out with ``$Id: <blob> $``: ``ident``) searching and replacing
+    ``$Id$`` as it stands on disk: a hunk holding the line was "SEARCH not found", exit 1
+    (QA s40). The result, with the old id, is written as git's checkout of the blob
+    after (``core/engine/checkout.py``)."""
+    blocks = []
+    for block in turn.reply.blocks:
+        forms = block.ops[-1].git_forms if isinstance(block, FileBlock) and block.ops \
+            else None
+        expanded = (f"$Id: {forms.before_blob} $" if forms is not None and forms.before_blob
+                    and isinstance(forms.checked_before, bytes)
+                    and f"$Id: {forms.before_blob} $".encode() in forms.checked_before
+                    else "")
+        if not expanded or not isinstance(block, FileBlock):
+            blocks.append(block)
+            continue
+        blocks.append(replace(block, ops=tuple(
+            replace(op, search_lines=tuple(line.replace("$Id$", expanded)
+                                           for line in op.search_lines),
+                    replace_lines=tuple(line.replace("$Id$", expanded)
+                                        for line in op.replace_lines))
+            if isinstance(op, Edit) and any("$Id$" in line for line in op.search_lines)
+            else op for op in block.ops)))
+    if all(new is old for new, old in zip(blocks, turn.reply.blocks, strict=True)):
+        return turn
+    return replace(turn, reply=replace(turn.reply, blocks=tuple(blocks)))
 
 
 def _op(op: Edit | FullFile, formed: _Formed, stored: dict[str, bytes]) -> Edit | FullFile:
