@@ -268,8 +268,11 @@ def stable_paths(repo: Repo, known: States | None, session: Session) -> Reading:
         yours = rules.get((path, -1))
         if yours is not None and found != {yours}:
             unsettled.add(path)
-        elif len(found) > 1:
-            differing[path] = frozenset(matter[path])
+        elif len(found) > 1:  # (one state of each rule: the others check out alike)
+            first: dict[tuple[str, str, bool] | None, int] = {}
+            for state in sorted(matter[path]):
+                first.setdefault(rules.get((path, state)), state)
+            differing[path] = frozenset(first.values())
         else:
             stable[path] = min(matter[path])
             if found != {_AS_STORED}:
