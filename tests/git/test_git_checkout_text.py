@@ -1420,3 +1420,98 @@ def test_a_file_made_a_link_where_its_rule_changes_is_no_attribute_change(
     assert (repo / "a.txt").is_symlink()
     assert disk_of(repo) == disk_of(_switched(source, tmp_path / "sw", commits[0], head, ""))
     assert tree_of(repo, "HEAD") == tree_of(source, head)
+
+
+def test_a_folder_moved_with_a_crlf_and_an_lf_blob_of_one_text_keeps_each(
+        tmp_path: Path) -> None:
+    """On autocrlf, d/ holds the same text stored CRLF (win.txt) and LF (unix.txt; checked
+    out CRLF, the same bytes as win.txt's blob); a commit moves d/ to e/: matched by bytes
+    alone, unix.txt was committed as win.txt's blob, exit 0 (QA s40 helper-125 H1, new in
+    1cc46c0). Each moved file is matched with the file it was moved from."""
+    source, commits = _staged_first(tmp_path, [
+        {"d/win.txt": b"same\r\ntext\r\n", "d/unix.txt": b"same\ntext\n"},
+        {"d/win.txt": None, "d/unix.txt": None, "e/win.txt": b"same\r\ntext\r\n",
+         "e/unix.txt": b"same\ntext\n"}])
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    git(repo, "switch", "-q", "-c", "work")
+    assert main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--yes", "--commit"]) == 0
+    assert tree_of(repo, "HEAD") == tree_of(source, commits[-1])
+
+
+@pytest.mark.parametrize("form", ["patch", "series"])
+def test_an_export_of_reviewed_text_git_takes_for_binary_keeps_its_bytes(
+        tmp_path: Path, form: str) -> None:
+    """On autocrlf the reviewer's own text holds a lone CR: git add stores such a file as
+    it is (it is not text to git's line-ending conversion), and the export made its CRLF
+    LF, exit 0 (QA s40 helper-125 H2, new in eac1597)."""
+    from reviewtui.core.engine import Decision
+    from reviewtui.shell.git_sources import open_range
+    from reviewtui.shell.review import Review
+
+    lines = [b"line %d\n" % n for n in range(12)]
+    source, commits = _staged_first(tmp_path, [
+        {"a.txt": b"".join(lines)},
+        {"a.txt": b"".join(lines).replace(b"line 5\n", b"FIVE\n")}])
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    spec, state = f"{commits[0]}..{commits[-1]}", tmp_path / "review.json"
+    opened = open_range(spec, str(repo), keep=True)
+    try:
+        with Review.open(opened.session, opened.root, state_path=state) as review:
+            review.decide((1, 0), Decision.edit(("FI\rVE",)))
+    finally:
+        opened.close()
+    want = git(repo, "hash-object", "--path=a.txt", str(repo / "a.txt")).strip()
+    out = tmp_path / f"out.{form}"
+    assert main(["export", "--git", spec, "--root", str(repo), "--format", form,
+                 "--state", str(state), "-o", str(out)]) == 0
+    plain = _clone(source, tmp_path / "plain", commits[0], (), info="* -text\n")
+    if form == "patch":
+        git(plain, "apply", "--cached", str(out))
+        assert git(plain, "ls-files", "-s", "a.txt").split()[1] == want
+    else:
+        git(plain, "am", "-q", "--keep-cr", str(out))
+        assert git(plain, "rev-parse", "HEAD:a.txt").strip() == want
+
+
+def test_a_patch_of_a_rename_then_a_change_of_line_endings_gives_b(tmp_path: Path) -> None:
+    """On autocrlf a.txt, stored CRLF, is renamed b.txt, and a later commit only turns its
+    blob LF (one CRLF file on disk throughout): the rename took the blob the later commit
+    left, moved A's blob as it was with exit 0, and the tree was not B's (QA s40
+    helper-125 H3, new in 48a8de0)."""
+    source, commits = _staged_first(tmp_path, [
+        {"a.txt": b"one\r\ntwo\r\n", "k": b"k\n"}, {"a.txt": None, "b.txt": b"one\r\ntwo\r\n"},
+        {"b.txt": b"one\ntwo\n"}])
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, "patch")
+    _applies_to_a(source, commits, out, "patch", tmp_path)
+
+
+def test_a_literal_id_line_without_ident_is_text(tmp_path: Path) -> None:
+    """No ``ident`` attribute, autocrlf: a.txt holds the line ``$Id: foo $``, which a
+    commit turns into ``$Id$`` beside another edit; the reviewer rejects that edit: the
+    result, read as an expanded ``$Id$``, was written as the commit's file, exit 0 (QA
+    s40 helper-125 H4, new in 7300645). The rejection holds."""
+    from reviewtui.core.engine import Decision
+    from reviewtui.shell.git_sources import open_range
+    from reviewtui.shell.review import Review
+
+    lines = [b"header\n", b"$Id: foo $\n"] + [b"line %d\n" % n for n in range(3, 30)]
+    after = list(lines)
+    after[1], after[25] = b"$Id$\n", b"LINE 26\n"
+    source, commits = _staged_first(tmp_path, [{"a.txt": b"".join(lines)},
+                                               {"a.txt": b"".join(after)}])
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    opened = open_range(f"{commits[0]}..{commits[-1]}", str(repo), keep=True)
+    try:
+        with Review.open(opened.session, opened.root) as review:
+            ops = review.session.turns[0].reply.ops
+            for pos, op in enumerate(ops):
+                review.decide((1, pos), Decision.reject() if any(
+                    "$Id" in line for line in getattr(op, "search_lines", ()))
+                    else Decision.accept())
+    finally:
+        opened.close()
+    data = (repo / "a.txt").read_bytes()
+    assert b"$Id: foo $\r\n" in data
+    assert b"LINE 26\r\n" in data

@@ -365,6 +365,9 @@ class CommitStep:
     # path -> the blob a change is (as git stores it, or as the checkout writes it): stored
     # by its id, not as ``git add`` makes of the bytes
     blobs: Mapping[str, str] = field(default_factory=dict)
+    # new path -> old path of each rename made as it was: the new file is the old one's
+    # blob where its bytes are exactly that blob
+    moved: Mapping[str, str] = field(default_factory=dict)
 
 
 def identity_check(repo: Repo) -> None:
@@ -421,22 +424,26 @@ def build_commits(repo: Repo, parent: str, steps: Sequence[CommitStep], *,
 
 def _moved_as_they_were(repo: Repo, step: CommitStep, removed: list[str],
                         env: Mapping[str, str]) -> dict[str, str]:
-    """Path -> blob, for each file ``step`` adds (no blob known for it) whose bytes are
-    exactly the blob of a file it removes: a rename that moved a blob as it is. Through
-    ``git add`` a blob holding CRLF, which autocrlf checks out as it is, was stored LF
-    at the new path, exit 0 (QA s40 helper-124 H1)."""
+    """Path -> blob, for each file ``step`` moves as it was (``step.moved``, no blob known
+    for it) whose bytes are exactly the blob of the file it was moved from: through ``git
+    add`` a blob holding CRLF, which autocrlf checks out as it is, was stored LF at the new
+    path, exit 0 (QA s40 helper-124 H1). Only that file's: matched by bytes alone, an LF
+    blob's CRLF checkout took another removed file's CRLF blob (helper-125 H1)."""
+    sources = {old: new for new, old in step.moved.items()
+               if old in removed and new not in step.blobs
+               and step.changes.get(new) is not None}
+    if not sources:
+        return {}
     listed = repo.git("ls-files", "-s", "-z", env=env)
-    gone = set(removed)
-    held: set[str] = set()  # the removed files' blobs
+    found: dict[str, str] = {}
     for entry in listed.split(b"\0"):
         meta, _, raw = entry.partition(b"\t")
-        if meta.startswith(b"100") and raw.decode("utf-8", "surrogateescape") in gone:
-            held.add(meta.split()[1].decode())
-    if not held:
-        return {}
-    return {path: found for path, state in step.changes.items()
-            if state is not None and path not in step.blobs
-            and (found := blob_id(state.data)) in held}
+        new = sources.get(raw.decode("utf-8", "surrogateescape"))
+        state = step.changes.get(new) if new is not None else None
+        if (new is not None and state is not None and meta.startswith(b"100")
+                and blob_id(state.data) == meta.split()[1].decode()):
+            found[new] = meta.split()[1].decode()
+    return found
 
 
 def _add_step(repo: Repo, changes: Mapping[str, FileState | None], tree: Path,

@@ -101,7 +101,7 @@ def commit_review(review: Review, branch: str | None = None) -> CommitReport:
     if branch is not None:
         ref = check_branch_name(repo, branch)
         made = build_commits(repo, origin.base,
-                             [CommitStep(p.message, p.changes, p.blobs) for p in plans],
+                             [CommitStep(p.message, p.changes, p.blobs, p.moved) for p in plans],
                              checkout=checkout)
         if made:
             move_ref(repo, ref, made[-1], ZERO, "reviewtui: accepted turns")
@@ -110,8 +110,8 @@ def commit_review(review: Review, branch: str | None = None) -> CommitReport:
     head = _check_checkout(repo, review, origin.base)
     _refuse_foreign_changes(repo, review)
     _refuse_staged(repo, head)
-    made = build_commits(repo, head, [CommitStep(p.message, p.changes, p.blobs) for p in plans],
-                         checkout=True)
+    made = build_commits(repo, head, [CommitStep(p.message, p.changes, p.blobs, p.moved)
+                                      for p in plans], checkout=True)
     ref = repo.head_ref() or "HEAD"
     if made:
         args = ("--no-deref",) if ref == "HEAD" else ()

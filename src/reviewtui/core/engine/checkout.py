@@ -114,9 +114,12 @@ def _rewritten(forms: GitForms, data: bytes, was: FileState | None) -> bytes | N
     if forms.checked_before is None or not _was_checkout(forms, was):
         return None
     after = data.replace(b"\r\n", b"\n")
-    # (an ``ident`` file keeps the id of the blob it was checked out from in its $Id$,
-    # which git rewrites: the review wrote the old id, exit 0, QA s40)
-    for text in (after, _IDENT.sub(b"$Id$", after)) if b"$Id:" in after else (after,):
+    # (an ``ident`` file, one git checked out with the blob found's id in its $Id$, keeps
+    # that id, which git rewrites: the review wrote the old id, exit 0, QA s40; only
+    # there: a literal "$Id: foo $" elsewhere is text, helper-125 H4)
+    ident = (isinstance(forms.checked_before, bytes) and b"$Id:" in after
+             and f"$Id: {forms.before_blob} $".encode() in forms.checked_before)
+    for text in (after, _IDENT.sub(b"$Id$", after)) if ident else (after,):
         if blob_id(text) == forms.after_blob:
             # (git's checkout of it, re-encoded too: the CRLF alone was written over UTF-8
             # where git writes ISO-8859-1 or UTF-16, QA s39 helper-119 F1)

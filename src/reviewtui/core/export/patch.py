@@ -146,10 +146,12 @@ def stored_forms(run: SessionRun) -> dict[tuple[str, bytes], bytes]:
             found[(op.path, forms.old)] = forms.old_blob
             if forms.new is not None and forms.new_blob is not None:
                 found[(op.path, forms.new)] = forms.new_blob
-    # A file moved as it is, whose bytes are known at the new path as a checkout's form of
-    # a blob (a later edit found them there): the same blob at the old path, the rename's
-    # removed side (left in the checkout's CRLF, the patch did not apply to A: QA s40
-    # helper-124 H3). Not where a later turn writes the old path again.
+    # A file moved as it is, whose bytes the next operation on the new path found there as
+    # a checkout's form of a blob: the same blob at the old path, the rename's removed side
+    # (left in the checkout's CRLF, the patch did not apply to A: QA s40 helper-124 H3).
+    # Only the next one's (the same bytes stood for another blob after a commit turning
+    # the moved CRLF blob LF: helper-125 H3), and not where a later turn writes the old
+    # path again.
     for at, turn in enumerate(run.turns):
         for result in turn.results:
             op = result.op
@@ -157,8 +159,9 @@ def stored_forms(run: SessionRun) -> dict[tuple[str, bytes], bytes]:
                     and op.name is CommandName.MV and len(op.args) == 2
                     and at < len(run.states) and written.get(op.args[0], -1) <= at
                     and (moved := run.states[at].tree.get(op.args[0])) is not None
-                    and (op.args[1], moved.data) in found):
-                found.setdefault((op.args[0], moved.data), found[(op.args[1], moved.data)])
+                    and (was := _next_found(run, at, op.args[1])) is not None
+                    and was[0] == (op.args[1], moved.data)):
+                found.setdefault((op.args[0], moved.data), was[1])
     return found
 
 
@@ -285,10 +288,41 @@ def _stored_text(op: Edit | FullFile, state: FileState | None) -> tuple[bytes, b
     # CRLF lines, a blob git add never makes, exit 0: QA s40 helper-124 H5). Not where the
     # blob found held CRLF (git add then keeps it).
     if not is_form(True, state.data, forms.after_blob) and (
-            state.binary or b"\r\n" not in state.data
+            not _git_text(state.data) or b"\r\n" not in state.data
             or (forms.before_blob and forms.checked_before is not True)):
         return None
     return state.data, state.data.replace(b"\r\n", b"\n")
+
+
+# The bytes git counts as printable in its text statistics (convert.c ``gather_stats``):
+# all from a blank up but DEL, and backspace, tab, escape and form feed; CR and LF apart.
+_PRINTABLE = bytes(range(32, 127)) + bytes(range(128, 256)) + b"\b\t\x1b\x0c\r\n"
+
+
+def _git_text(data: bytes) -> bool:
+    """Whether git's line-ending conversion takes ``data`` for text (``convert_is_binary``
+    false): no lone CR, no NUL, and at most one unprintable byte per 128 printable. Git
+    stores anything else as it is under ``text=auto``/``core.autocrlf`` (a lone CR in
+    the reviewer's text was exported LF: QA s40 helper-125 H2)."""
+    crlf = data.count(b"\r\n")
+    if data.count(b"\r") != crlf or b"\0" in data:
+        return False
+    unprintable = len(data.translate(None, _PRINTABLE)) - (data.endswith(b"\x1a"))
+    printable = len(data) - unprintable - 2 * crlf - (data.count(b"\n") - crlf)
+    return (printable >> 7) >= unprintable
+
+
+def _next_found(run: SessionRun, at: int, path: str
+                ) -> tuple[tuple[str, bytes], bytes] | None:
+    """:func:`_stored_before` of the first operation after turn ``at`` that finds a file
+    at ``path`` (None: none, or it found the blob itself)."""
+    for later in range(at + 1, min(len(run.turns), len(run.states))):
+        for result in run.turns[later].results:
+            op = result.op
+            if isinstance(op, (Edit, FullFile)) and path in (
+                    op.path, op.git_forms.before_path if op.git_forms else ""):
+                return _stored_before(op, run.states[later].tree)
+    return None
 
 
 def _stored_before(op: Edit | FullFile, tree: Tree) -> tuple[tuple[str, bytes], bytes] | None:

@@ -18,7 +18,7 @@ from reviewtui.core.engine.checkout import is_checkout_of
 from reviewtui.core.export.patch import removed_blobs
 from reviewtui.core.importers.gitbinary import blob_id
 from reviewtui.core.model.outcome import FAILED, Status
-from reviewtui.core.model.records import Edit, FullFile, Turn
+from reviewtui.core.model.records import CommandName, ConsoleCommand, Edit, FullFile, Turn
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import field, record
 from reviewtui.core.text.visible import visible
@@ -59,6 +59,8 @@ class PlannedCommit:
     # path -> the blob the section found, for those of ``blobs`` (a change of line endings
     # alone leaves the checkout's bytes as they were: a series mail holds the blobs')
     found: Mapping[str, str] = field(default_factory=dict)
+    # new path -> old path of each rename the commit made as it was (a landed ``:mv``)
+    moved: Mapping[str, str] = field(default_factory=dict)
 
 
 LEFT_OUT_SHOWN = 10  # operations a message names before "and N more"
@@ -207,7 +209,11 @@ def plan_with_dropped(run: SessionRun, decisions: Mapping[OpKey, Decision], sess
                                    {**{path: was for path, (_, was) in versions.items()
                                        if was},
                                     **{path: blob for path, blob in removed_blobs(
-                                        results).items() if changes.get(path, 0) is None}}))
+                                        results).items() if changes.get(path, 0) is None}},
+                                   {op.args[1]: op.args[0] for result in results
+                                    if isinstance(op := result.op, ConsoleCommand)
+                                    and result.landed and op.literal
+                                    and op.name is CommandName.MV and len(op.args) == 2}))
     return plans, tuple(dropped)
 
 
