@@ -679,6 +679,22 @@ def _applies_to_a(source: Path, commits: list[str], out: Path, form: str,
     for back, commit in enumerate(reversed(commits[1:])):
         assert tree_of(plain, f"HEAD~{back}") == tree_of(source, commit)
 
+def _blob_as_exported(source: Path, commits: list[str], repo: Path, state: Path,
+                      form: str, tmp_path: Path) -> tuple[str, str]:
+    """(the blob ``git add`` makes of the review's a.txt; the one its export of ``form``,
+    applied to A, leaves)."""
+    want = git(repo, "hash-object", "--path=a.txt", str(repo / "a.txt")).strip()
+    out = tmp_path / f"out.{form}"
+    assert main(["export", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--format", form, "--state", str(state), "-o", str(out)]) == 0
+    plain = _clone(source, tmp_path / "plain", commits[0], (), info="* -text\n")
+    if form == "patch":
+        git(plain, "apply", "--cached", str(out))
+        return want, git(plain, "ls-files", "-s", "a.txt").split()[1]
+    git(plain, "am", "-q", "--keep-cr", str(out))
+    return want, git(plain, "rev-parse", "HEAD:a.txt").strip()
+
+
 
 def test_an_encoding_a_later_commit_sets_and_drops_leaves_an_earlier_edit_alone(
         tmp_path: Path) -> None:
@@ -1371,17 +1387,7 @@ def test_an_export_of_a_reviewed_result_stores_what_git_add_stores(
                                   else Decision.edit(("TWO BY HAND",)))
     finally:
         opened.close()
-    want = git(repo, "hash-object", "--path=a.txt", str(repo / "a.txt")).strip()
-    out = tmp_path / f"out.{form}"
-    assert main(["export", "--git", spec, "--root", str(repo), "--format", form,
-                 "--state", str(state), "-o", str(out)]) == 0
-    plain = _clone(source, tmp_path / "plain", commits[0], (), info="* -text\n")
-    if form == "patch":
-        git(plain, "apply", "--cached", str(out))
-        got = git(plain, "ls-files", "-s", "a.txt").split()[1]
-    else:
-        git(plain, "am", "-q", "--keep-cr", str(out))
-        got = git(plain, "rev-parse", "HEAD:a.txt").strip()
+    want, got = _blob_as_exported(source, commits, repo, state, form, tmp_path)
     assert got == want
 
 
@@ -1461,17 +1467,8 @@ def test_an_export_of_reviewed_text_git_takes_for_binary_keeps_its_bytes(
             review.decide((1, 0), Decision.edit(("FI\rVE",)))
     finally:
         opened.close()
-    want = git(repo, "hash-object", "--path=a.txt", str(repo / "a.txt")).strip()
-    out = tmp_path / f"out.{form}"
-    assert main(["export", "--git", spec, "--root", str(repo), "--format", form,
-                 "--state", str(state), "-o", str(out)]) == 0
-    plain = _clone(source, tmp_path / "plain", commits[0], (), info="* -text\n")
-    if form == "patch":
-        git(plain, "apply", "--cached", str(out))
-        assert git(plain, "ls-files", "-s", "a.txt").split()[1] == want
-    else:
-        git(plain, "am", "-q", "--keep-cr", str(out))
-        assert git(plain, "rev-parse", "HEAD:a.txt").strip() == want
+    want, got = _blob_as_exported(source, commits, repo, state, form, tmp_path)
+    assert got == want
 
 
 def test_a_patch_of_a_rename_then_a_change_of_line_endings_gives_b(tmp_path: Path) -> None:
