@@ -9,8 +9,10 @@ its commit's (:func:`commit_of_turn`). From them:
 - :func:`encoded_writes`: the files git writes re-encoded (a ``working-tree-encoding``
   other than UTF-8) by the commit that writes them, or by B: refused, as the review writes
   UTF-8 (:func:`refused_where_encoded`).
-- :func:`stable_paths`: the paths whose converting attributes no state changes, nor the
-  working tree: A's checkout forms hold for them throughout.
+- :func:`stable_paths`: the paths git checks out alike in each state that matters to them
+  (and in the working tree's, where its attribute files are yours), told by what git
+  makes of their attributes (:func:`checkout_rule`); those whose rules differ, for the
+  checkout to compare their blobs' checkouts state by state.
 - :func:`pure_renames`: the blob of each rename with no content change, which git's diff
   does not name (the checkout compares its forms at both paths).
 """

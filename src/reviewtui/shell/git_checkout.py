@@ -25,15 +25,15 @@ stores them, and is written so), two kinds of operation need to know what it wri
 Git says what its checkout writes: each blob is checked out into an empty folder from an
 index holding the range's start's ``.gitattributes`` files and the blob at its path
 (:func:`checked_out`). In a range that adds, edits or removes a ``.gitattributes``,
-only the paths whose converting attributes no commit changes get forms
-(:func:`~reviewtui.shell.git_attribute_states.stable_paths`); the others are written as
-the review writes text, as before s38: following the attributes from commit to commit was
-tried in s38 and taken out after two QA passes (helper-116, helper-117) found a turn's
-files checked by attributes it had not written yet, a reviewer's accepts not
-re-evaluating the files they govern, and the review's own attribute files read back as the
-user's. A pure rename (git names no blob) between paths whose attributes check its blob
-out differently is refused (:func:`_renames_checked`). The repository's filter programs
-stay off (:attr:`Repo.overrides`), as everywhere.
+only the paths git checks out alike in each attribute state that matters to them get
+forms (:func:`~reviewtui.shell.git_attribute_states.stable_paths`, then :func:`_settle`
+for those whose rules differ); the others are refused: following the attributes from
+commit to commit was tried in s38 and taken out after two QA passes (helper-116,
+helper-117) found a turn's files checked by attributes it had not written yet, a
+reviewer's accepts not re-evaluating the files they govern, and the review's own
+attribute files read back as the user's. A pure rename (git names no blob) between paths
+whose attributes check its blob out differently is refused (:func:`_renames_checked`).
+The repository's filter programs stay off (:attr:`Repo.overrides`), as everywhere.
 """
 
 from __future__ import annotations
@@ -103,9 +103,12 @@ def checkout_forms(repo: Repo, base: str, head: str = "") -> Callable[[Session],
     formed: _Formed = {}
     stored: dict[str, bytes] = {}  # blob id -> its bytes (a binary patch's, where needed)
     encoded: dict[tuple[int, str], str] = {}  # (turn, path) -> the encoding git writes
-    stable: dict[str, bytes] = {}  # (a range that changes attributes) paths git checks
-    converting: set[str] = set()  # out alike throughout: their attribute files; converted
-    unsettled: set[str] = set()  # paths git checks out otherwise in some state
+    # (a range that changes attributes) the paths git checks out alike throughout, with
+    # the attribute files their forms are read by; those of them git converts; the paths
+    # git checks out otherwise in some state that matters to them (refused)
+    stable: dict[str, bytes] = {}
+    converting: set[str] = set()
+    unsettled: set[str] = set()
     renames: dict[tuple[int, str, str], str] = {}  # (commit, old, new) -> a pure rename's blob
     asked: list[bool] = []  # (whether it was: once per process)
 
