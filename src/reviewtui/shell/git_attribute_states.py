@@ -19,9 +19,9 @@ its commit's (:func:`commit_of_turn`). From them:
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
+import stat
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -40,6 +40,7 @@ from reviewtui.core.model.records import (
 )
 from reviewtui.core.record import record, replace
 from reviewtui.shell.git import Repo
+from reviewtui.shell.git_not_utf8 import global_attributes
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
@@ -174,19 +175,26 @@ _CONVERSION = ("text", "eol", "crlf", "working-tree-encoding", "ident", "filter"
 CONVERTING = ("eol", "crlf", "ident", "working-tree-encoding")  # (and text, where CRLF)
 
 
+def _line_config(repo: Repo) -> tuple[str, bytes]:
+    """(``core.autocrlf`` as git reads it: "true", "input" or "false"; ``core.eol``,
+    lowercase, b"" where unset)."""
+    # As git reads the boolean: "true", "yes", "on", a number but 0, or "[core] autocrlf"
+    # with no value (QA s38 helper-117 N1, s40 helper-123 F1); "input" is no boolean
+    # (exit 128): it converts nothing on checkout.
+    boolean = repo.git("config", "--type=bool", "--get", "core.autocrlf",
+                       ok=(0, 1, 128)).strip()
+    raw = b"" if boolean else repo.git("config", "--get", "core.autocrlf",
+                                       ok=(0, 1)).strip().lower()
+    eol = repo.git("config", "--get", "core.eol", ok=(0, 1)).strip().lower()
+    return "true" if boolean == b"true" else "input" if raw == b"input" else "false", eol
+
+
 def config_converts(repo: Repo) -> tuple[bool, bool]:
     """(whether the configuration makes git check every text file out with CRLF,
     ``core.autocrlf`` or ``core.eol=crlf``; whether the native line ending is CRLF, where a
-    ``text`` attribute converts too)."""
-    # As git reads the boolean: "true", "yes", "on", a number but 0, or "[core] autocrlf"
-    # with no value (QA s38 helper-117 N1); "input" is no boolean (exit 128): it converts
-    # nothing on checkout.
-    autocrlf = repo.git("config", "--type=bool", "--get", "core.autocrlf",
-                        ok=(0, 1, 128)).strip()
-    eol = repo.git("config", "--get", "core.eol", ok=(0, 1)).strip().lower()
-    # (core.eol "native" is CRLF on Windows)
-    return (autocrlf == b"true" or eol == b"crlf",
-            os.name == "nt" and eol in (b"", b"native"))
+    ``text`` attribute converts too: ``core.eol`` "native", or unset, on Windows)."""
+    autocrlf, eol = _line_config(repo)
+    return autocrlf == "true" or eol == b"crlf", os.name == "nt" and eol in (b"", b"native")
 
 
 def converts(name: bytes, value: bytes, native_crlf: bool) -> bool:
@@ -204,21 +212,22 @@ def converts(name: bytes, value: bytes, native_crlf: bool) -> bool:
 class Reading:
     """What :func:`stable_paths` finds of the paths a range that changes attributes
     touches."""
-    stable: dict[str, int]  # path -> the attribute state git's checkout is read by
-    converting: frozenset[str]  # of those, the paths git converts there
+    stable: frozenset[str]  # paths git checks out alike in their states (A's among them)
+    converting: frozenset[str]  # of those, the paths git converts
     differing: dict[str, frozenset[int]]  # path -> the states that matter, which differ
     unsettled: frozenset[str]  # paths git may write otherwise than in those states
 
 
 def stable_paths(repo: Repo, known: States | None, session: Session) -> Reading:
     """Of the paths a range that changes ``.gitattributes`` writes, moves or deletes:
-    those git checks out the same way in each attribute state that matters to them, with
-    the state to read its checkout by (a range touching some ``*.bat`` rule got no forms
-    at all, and on autocrlf every new file of it was written LF where git writes CRLF,
-    exit 0, QA s39 helper-120 F2). The states that matter to a path are those its files
-    may be written by: the start's (the working tree begins with its rules, and keeps
-    them where you reject or skip the range's changes of them: a new file's own rule is
-    not taken for granted, QA s38 helper-116 R3), each commit's that writes it (or moves
+    those git checks out the same way in each attribute state that matters to them (A's
+    is one of them, always: their forms are read by A's attribute files; a range touching
+    some ``*.bat`` rule got no forms at all, and on autocrlf every new file of it was
+    written LF where git writes CRLF, exit 0, QA s39 helper-120 F2). The states that
+    matter to a path are those its files may be written by: the start's (the working
+    tree begins with its rules, and keeps them where you reject or skip the range's
+    changes of them: a new file's own rule is not taken for granted, QA s38 helper-116
+    R3), each commit's that writes it (or moves
     a file there; not those after a move or deletion takes it away), B's if it holds the
     path at the end, and the working tree's as it is, where its attribute files are none
     of the range's (yours). "The same way" is what git makes of the attributes
@@ -232,9 +241,9 @@ def stable_paths(repo: Repo, known: States | None, session: Session) -> Reading:
     git cannot say, every path is unsettled."""
     matter, touched = _states_that_matter(session, known)
     if not touched:
-        return Reading({}, frozenset(), {}, frozenset())
+        return Reading(frozenset(), frozenset(), {}, frozenset())
     if known is None:
-        return Reading({}, frozenset(), {}, frozenset(touched))
+        return Reading(frozenset(), frozenset(), {}, frozenset(touched))
     states = known[0]
     rules: dict[tuple[str, int], tuple[str, str, bool]] = {}  # (path, state: -1 yours)
     with tempfile.TemporaryDirectory(prefix="reviewtui-attributes-") as tmp:
@@ -249,19 +258,20 @@ def stable_paths(repo: Repo, known: States | None, session: Session) -> Reading:
                 repo.git("update-index", "-z", "--index-info", env=env, input=states[state])
                 rules.update(((path, state), rule) for path, rule in checkout_rules(
                     repo, paths, config, "--cached", env=env).items())
-            counted = not _yours_are_the_ranges(repo, states)
+            on_disk = _working_attribute_files(repo)
+            counted = not _yours_are_the_ranges(on_disk, states)
             if counted:  # (read every path by them too)
                 rules.update(((path, -1), rule)
                              for path, rule in checkout_rules(repo, touched, config).items())
-            literal = _spelt_as_check_attr_prints(repo, states)
+            literal = _spelt_as_check_attr_prints(repo, states, on_disk)
         except GitError:
-            return Reading({}, frozenset(), {}, frozenset(touched))
+            return Reading(frozenset(), frozenset(), {}, frozenset(touched))
     if literal:  # (the rules cannot be told from check-attr: the blobs' checkouts can)
         if counted:
-            return Reading({}, frozenset(), {}, frozenset(touched))
-        return Reading({}, frozenset(), {path: frozenset(matter[path]) for path in touched},
-                       frozenset())
-    stable: dict[str, int] = {}
+            return Reading(frozenset(), frozenset(), {}, frozenset(touched))
+        return Reading(frozenset(), frozenset(),
+                       {path: frozenset(matter[path]) for path in touched}, frozenset())
+    stable: set[str] = set()
     converting: set[str] = set()
     differing: dict[str, frozenset[int]] = {}
     unsettled: set[str] = set()
@@ -276,10 +286,11 @@ def stable_paths(repo: Repo, known: States | None, session: Session) -> Reading:
                 first.setdefault(rules.get((path, state)), state)
             differing[path] = frozenset(first.values())
         else:
-            stable[path] = min(matter[path])
+            stable.add(path)
             if found != {_AS_STORED}:
                 converting.add(path)
-    return Reading(stable, frozenset(converting), differing, frozenset(unsettled))
+    return Reading(frozenset(stable), frozenset(converting), differing,
+                   frozenset(unsettled))
 
 
 def _states_that_matter(session: Session, known: States | None
@@ -332,13 +343,7 @@ _AS_STORED = ("none", "", False)
 def checkout_config(repo: Repo) -> tuple[str, bool]:
     """(``core.autocrlf`` as git reads it: "true", "input" or "false"; whether a ``text``
     file is checked out with CRLF, git's ``text_eol_is_crlf``)."""
-    # (a boolean as git reads one: "[core] autocrlf" with no value is true, QA s40
-    # helper-123 F1, as s38's N1; "input" is no boolean, exit 128)
-    boolean = repo.git("config", "--type=bool", "--get", "core.autocrlf",
-                       ok=(0, 1, 128)).strip()
-    raw = repo.git("config", "--get", "core.autocrlf", ok=(0, 1)).strip().lower()
-    autocrlf = "true" if boolean == b"true" else "input" if raw == b"input" else "false"
-    eol = repo.git("config", "--get", "core.eol", ok=(0, 1)).strip().lower()
+    autocrlf, eol = _line_config(repo)
     native_crlf = os.name == "nt" and eol in (b"", b"native")
     return autocrlf, autocrlf == "true" or (autocrlf == "false" and (
         eol == b"crlf" or native_crlf))
@@ -378,7 +383,7 @@ def checkout_rule(values: dict[bytes, bytes], config: tuple[str, bool]
 
 
 def checkout_rules(repo: Repo, paths: list[str], config: tuple[str, bool], *cached: str,
-           env: dict[str, str] | None = None) -> dict[str, tuple[str, str, bool]]:
+                   env: dict[str, str] | None = None) -> dict[str, tuple[str, str, bool]]:
     """:func:`checkout_rule` of each path, by the attribute files ``env``'s index holds
     (``--cached``), or by the working tree's."""
     out = repo.git("check-attr", *cached, "-z", "--stdin", *_CONVERSION, env=env,
@@ -400,46 +405,53 @@ _LITERAL = re.compile(rb"(?:^|[ \t])(?:text|crlf|eol|ident|working-tree-encoding
                       rb"(?:set|unset|unspecified)(?=[ \t\r\n]|$)", re.MULTILINE)
 
 
-def _spelt_as_check_attr_prints(repo: Repo, states: list[bytes]) -> bool:
+def _spelt_as_check_attr_prints(repo: Repo, states: list[bytes],
+                                on_disk: dict[bytes, bytes]) -> bool:
     """Whether an attribute file of the range's states, or ``.git/info/attributes``, or
-    the user's ``core.attributesFile``, or one in the working tree, gives a converting
+    the user's global one, or one in the working tree (``on_disk``), gives a converting
     attribute a value check-attr prints as it prints another rule (:data:`_LITERAL`)."""
     blobs = sorted({line.partition(b"\t")[0].split()[2].decode() for state in states
                     for line in state.split(b"\0") if line})
-    texts = list(repo.blobs(blobs))
-    where = [repo.git("rev-parse", "--git-path", "info/attributes").strip().decode(
-        "utf-8", "surrogateescape")]
-    configured = repo.git("config", "--path", "--get", "core.attributesFile",
-                          ok=(0, 1)).strip().decode("utf-8", "surrogateescape")
-    home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"),
-                                                             ".config")
-    where.append(configured or os.path.join(home, "git", "attributes"))
-    listed = repo.git("ls-files", "-z", "--cached", "--others", "--exclude-standard", "--",
-                      f":(glob)**/{ATTRIBUTES}")
-    where += [os.fsdecode(name) for name in set(listed.split(b"\0")) - {b""}]
-    for name in where:
-        with contextlib.suppress(OSError):
-            texts.append((repo.top / name).read_bytes())
+    info = repo.git("rev-parse", "--git-path", "info/attributes").strip()
+    texts = [*repo.blobs(blobs), global_attributes(repo), *on_disk.values(),
+             _regular_file(repo.top / os.fsdecode(info)) or b""]
     return any(_LITERAL.search(text) for text in texts)
 
 
-def _yours_are_the_ranges(repo: Repo, states: list[bytes]) -> bool:
-    """Whether the working tree's attribute files are those of one of the range's states:
-    the same paths, each holding that state's blob (as it is, or with CRLF where the
-    checkout wrote it so): the start's, or a state the review wrote them up to (compared
-    with HEAD instead, a review that had written B's rules read them as yours on every
-    later reading, and refused the files it had written: QA s40 helper-123 F3). Else they
-    are yours, and whatever is written is committed by them."""
+def _working_attribute_files(repo: Repo) -> dict[bytes, bytes]:
+    """The working tree's ``.gitattributes`` files, tracked or not (ignored ones aside), as
+    the bytes each holds (a link: its target), by path; a FIFO or the like is not opened
+    (a deleted one is not held)."""
     listed = repo.git("ls-files", "-z", "--cached", "--others", "--exclude-standard", "--",
                       f":(glob)**/{ATTRIBUTES}")
-    held: dict[bytes, set[bytes]] = {}  # path -> the blob ids its bytes may stand for
+    held: dict[bytes, bytes] = {}
     for name in set(listed.split(b"\0")) - {b""}:
-        full = repo.top / os.fsdecode(name)
-        try:
-            data = os.fsencode(os.readlink(full)) if full.is_symlink() else full.read_bytes()
-        except OSError:
-            continue  # (deleted: not held)
-        held[name] = {blob_id(data).encode(), blob_id(data.replace(b"\r\n", b"\n")).encode()}
+        data = _regular_file(repo.top / os.fsdecode(name), links=True)
+        if data is not None:
+            held[name] = data
+    return held
+
+
+def _regular_file(path: Path, *, links: bool = False) -> bytes | None:
+    """The bytes of ``path`` where it is a regular file (or, with ``links``, a link: its
+    target); None otherwise, or unreadable."""
+    try:
+        if links and path.is_symlink():
+            return os.fsencode(os.readlink(path))
+        return path.read_bytes() if stat.S_ISREG(os.stat(path).st_mode) else None
+    except OSError:
+        return None
+
+
+def _yours_are_the_ranges(on_disk: dict[bytes, bytes], states: list[bytes]) -> bool:
+    """Whether the working tree's attribute files (``on_disk``) are those of one of the
+    range's states: the same paths, each holding that state's blob (as it is, or with CRLF
+    where the checkout wrote it so): the start's, or a state the review wrote them up to
+    (compared with HEAD instead, a review that had written B's rules read them as yours on
+    every later reading, and refused the files it had written: QA s40 helper-123 F3). Else
+    they are yours, and whatever is written is committed by them."""
+    held = {name: {blob_id(data).encode(), blob_id(data.replace(b"\r\n", b"\n")).encode()}
+            for name, data in on_disk.items()}
     for state in states:
         entries = {}
         for line in state.split(b"\0"):
@@ -536,10 +548,12 @@ def touches_attributes(session: Session) -> bool:
                for name in (op.args if isinstance(op, ConsoleCommand) else (op.path,)))
 
 
-def attribute_entries(repo: Repo, commit: str) -> bytes:
+def attribute_entries(repo: Repo, commit: str, listing: bytes | None = None) -> bytes:
     """``update-index --index-info`` input for ``commit``'s ``.gitattributes`` files (its
-    ``ls-tree`` lines: mode, type, id, path)."""
-    listing = repo.git("ls-tree", "-r", "-z", "--full-tree", commit)
+    ``ls-tree`` lines: mode, type, id, path), read from ``listing`` where the caller has
+    it (``ls-tree -r -z --full-tree`` of the commit)."""
+    if listing is None:
+        listing = repo.git("ls-tree", "-r", "-z", "--full-tree", commit)
     name = ATTRIBUTES.encode()
     return b"".join(entry + b"\0" for entry in listing.split(b"\0")
                     if b"\t" in entry and _read_as_attributes(entry)

@@ -46,7 +46,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from reviewtui.core.engine.checkout import form_of, kept_form
+from reviewtui.core.engine.checkout import expanded_id, form_of, kept_form
 from reviewtui.core.engine.filebytes import NULL_ID
 from reviewtui.core.errors import GitError
 from reviewtui.core.importers.gitbinary import blob_id
@@ -87,9 +87,10 @@ from reviewtui.shell.git_attribute_states import (
 # (path, blob) -> git's checkout of the blob there (True: the blob with CRLF line endings;
 # None: the blob itself, or not known)
 _Formed = dict[tuple[str, str], bytes | bool | None]
-# In a range that changes attributes: (path -> the attribute files (``update-index
-# --index-info`` input) its checkout is read by; the paths git converts there)
-_Kept = tuple[dict[str, bytes], set[str]]
+# In a range that changes attributes: (the start's attribute files (``update-index
+# --index-info`` input), by which every path git checks out alike throughout is read;
+# those of them git converts)
+_Kept = tuple[bytes, set[str]]
 
 
 def checkout_forms(repo: Repo, base: str, head: str = "") -> Callable[[Session], Session]:
@@ -103,11 +104,11 @@ def checkout_forms(repo: Repo, base: str, head: str = "") -> Callable[[Session],
     formed: _Formed = {}
     stored: dict[str, bytes] = {}  # blob id -> its bytes (a binary patch's, where needed)
     encoded: dict[tuple[int, str], str] = {}  # (turn, path) -> the encoding git writes
-    # (a range that changes attributes) the paths git checks out alike throughout, with
-    # the attribute files their forms are read by; those of them git converts; the paths
-    # git checks out otherwise in some state that matters to them (refused)
-    stable: dict[str, bytes] = {}
-    converting: set[str] = set()
+    # (a range that changes attributes) the paths git checks out alike throughout; the
+    # start's attribute files and those of the paths git converts; the paths git checks
+    # out otherwise in some state that matters to them (refused)
+    stable: set[str] = set()
+    kept: list[_Kept] = []
     unsettled: set[str] = set()
     renames: dict[tuple[int, str, str], str] = {}  # (commit, old, new) -> a pure rename's blob
     asked: list[bool] = []  # (whether it was: once per process)
@@ -126,10 +127,9 @@ def checkout_forms(repo: Repo, base: str, head: str = "") -> Callable[[Session],
                 reading = stable_paths(repo, states, session)
                 unsettled.update(reading.unsettled)
                 if states is not None:
-                    stable.update((path, states[0][state])
-                                  for path, state in reading.stable.items())
-                    converting.update(reading.converting)
-                    _settle(repo, states[0], reading, session, formed, (stable, converting),
+                    stable.update(reading.stable)
+                    kept.append((states[0][0], set(reading.converting)))
+                    _settle(repo, states[0], reading, session, formed, stable, kept[0],
                             unsettled)
                 asked.append(True)
             session = refused_where_encoded(session, encoded, unsettled)
@@ -142,10 +142,10 @@ def checkout_forms(repo: Repo, base: str, head: str = "") -> Callable[[Session],
                    and (key := (op.args[0], op.expect_blob)) not in formed]
         if wanted:
             _ask(repo, base, list(dict.fromkeys(wanted)), formed,
-                 (stable, converting) if touching else None)
+                 kept[0] if touching and kept else None)
         if head:
             session = _renames_checked(repo, base, head, session, formed, renames,
-                                       ((stable, converting), unsettled) if touching
+                                       (stable, kept[0], unsettled) if touching and kept
                                        else None)
         if not any(formed.values()):
             return session
@@ -221,7 +221,7 @@ def _blobs_needed(op: object, formed: _Formed) -> list[str]:
 
 def _renames_checked(repo: Repo, base: str, head: str, session: Session, formed: _Formed,
                      renames: dict[tuple[int, str, str], str],
-                     settled: tuple[_Kept, set[str]] | None) -> Session:
+                     settled: tuple[set[str], _Kept, set[str]] | None) -> Session:
     """``session`` with each pure rename (git names no blob: 100% alike) refused where
     git's checkout writes its blob otherwise at the new path than at the old (their
     attributes differ: an encoding, ``-text``, ``eol``): the rename moves the bytes as they
@@ -230,9 +230,8 @@ def _renames_checked(repo: Repo, base: str, head: str, session: Session, formed:
     range has a rename with no content change; one whose blob cannot be found (a kept
     session file whose turns do not match the range's commits: helper-121 F2) is refused
     where either path converts. ``settled``: in a range that changes attributes, the paths
-    git checks out alike throughout (each by its own state's attributes: a rule renamed
-    with its files moves them) and those it does not (a rename into or out of one is
-    refused: helper-121 F1)."""
+    git checks out alike throughout, with :data:`_Kept`, and those it does not (a rename
+    into or out of one is refused: helper-121 F1)."""
     edited = {(turn.index, op.git_forms.before_path) for turn in session.turns
               for op in turn.reply.ops if isinstance(op, (Edit, FullFile))
               and op.git_forms is not None and op.git_forms.before_path}
@@ -241,8 +240,7 @@ def _renames_checked(repo: Repo, base: str, head: str, session: Session, formed:
             and all(plain_path(path) for path in op.args)]
     if not pure:
         return session
-    kept, unsettled = settled if settled is not None else (None, set())
-    stable = kept[0] if kept is not None else None
+    stable, kept, unsettled = settled if settled is not None else (None, None, set())
     refused: dict[tuple[int, str, str], str] = {}
     why = {"form": (" (the two paths' attributes convert it differently) and a rename moves "
                     "the bytes as they are"),
@@ -314,7 +312,7 @@ def _deletions_formed(session: Session, formed: _Formed) -> Session:
                                         for turn in session.turns))
 
 
-def _within(op: object, paths: dict[str, bytes]) -> bool:
+def _within(op: object, paths: set[str]) -> bool:
     """Whether ``op``'s path (and the path a rename finds its blob at) is in ``paths``."""
     if not isinstance(op, (Edit, FullFile)):
         return False
@@ -328,18 +326,15 @@ def _ask(repo: Repo, base: str, wanted: list[tuple[str, str]], formed: _Formed,
     (:func:`_converting`). Both sides of a binary patch are asked, either may be
     converted alone: a blob git checks out as it is (CRLF already, a NUL, no line at all)
     may be followed by one it converts (QA s37 helper-111 F1: B was written as git
-    stores it). ``kept``: in a range that changes attributes, each path's own attribute
-    files and whether git converts it there (:func:`stable_paths`), whatever the working
-    tree's attribute files are."""
+    stores it). ``kept``: in a range that changes attributes, the start's attribute files
+    and the paths git converts by them (:func:`stable_paths`), whatever the working tree's
+    attribute files are."""
     for key in wanted:
         formed[key] = None
     if kept is not None:
-        by, converting = kept
-        grouped: dict[bytes, list[tuple[str, str]]] = {}
-        for path, blob in wanted:
-            if path in converting:
-                grouped.setdefault(by[path], []).append((path, blob))
-        for attributes, pairs in grouped.items():
+        attributes, converting = kept
+        pairs = [(path, blob) for path, blob in wanted if path in converting]
+        if pairs:
             with contextlib.suppress(GitError):
                 formed.update(checked_out(repo, attributes, pairs))
         return
@@ -356,10 +351,11 @@ def _ask(repo: Repo, base: str, wanted: list[tuple[str, str]], formed: _Formed,
 
 
 def _settle(repo: Repo, states: list[bytes], reading: Reading, session: Session,
-            formed: _Formed, kept: _Kept, unsettled: set[str]) -> None:
+            formed: _Formed, stable: set[str], kept: _Kept, unsettled: set[str]) -> None:
     """Of the paths whose rules differ between the attribute states that matter to them
     (``reading.differing``): those git checks every one of their blobs out the same way
-    in each state go to ``kept`` with their forms in ``formed`` (``*.c text`` added on
+    in each state go to ``stable`` (and ``kept``'s converted paths), with their forms in
+    ``formed`` (``*.c text`` added on
     autocrlf converts LF text as autocrlf alone does); the others to ``unsettled`` (a
     blob holding a CR, which autocrlf leaves and ``text`` converts). An end of a pure
     rename (git names no blob here) is unsettled."""
@@ -396,7 +392,7 @@ def _settle(repo: Repo, states: list[bytes], reading: Reading, session: Session,
             unsettled.add(path)
             continue
         state = min(matter)
-        kept[0][path] = states[state]
+        stable.add(path)
         kept[1].add(path)
         formed.update(((path, blob), forms[state].get((path, blob))) for blob in blobs[path])
 
@@ -503,10 +499,7 @@ def _ident_expanded(turn: Turn) -> Turn:
     for block in turn.reply.blocks:
         forms = block.ops[-1].git_forms if isinstance(block, FileBlock) and block.ops \
             else None
-        expanded = (f"$Id: {forms.before_blob} $" if forms is not None and forms.before_blob
-                    and isinstance(forms.checked_before, bytes)
-                    and f"$Id: {forms.before_blob} $".encode() in forms.checked_before
-                    else "")
+        expanded = expanded_id(forms) if forms is not None else ""
         if not expanded or not isinstance(block, FileBlock):
             blocks.append(block)
             continue

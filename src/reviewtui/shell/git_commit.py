@@ -210,7 +210,7 @@ def _not_renormalized(repo: Repo, paths: list[str]) -> list[str]:
             if name in wanted and meta.startswith(b"100") and b" blob " in meta:
                 blobs[name] = meta.split()[2].decode()
         pairs = sorted(blobs.items())
-        formed = checked_out(repo, attribute_entries(repo, "HEAD"), pairs)
+        formed = checked_out(repo, attribute_entries(repo, "HEAD", listing), pairs)
         stored = dict(zip(blobs.values(), repo.blobs(list(blobs.values())), strict=True))
     except GitError:
         return paths

@@ -136,7 +136,7 @@ def binary_where_not_utf8(repo: Repo, log_args: Sequence[str], header: bytes, da
     attributes = scratch / "not-utf8.attributes"
     # The attributes file git would read otherwise (the user's own, say calling some other
     # file binary) comes first; these lines, later, weigh more.
-    attributes.write_bytes(_global_attributes(repo) + "".join(
+    attributes.write_bytes(global_attributes(repo) + "".join(
         f"{attributes_pattern(path)} binary\n" for path in paths).encode("utf-8"))
     marked = repo.git("-c", f"core.attributesFile={attributes}", *log_args)
     return header + as_binary_patches(repo, marked, set(paths))
@@ -188,7 +188,7 @@ def as_binary_patches(repo: Repo, log: bytes, paths: set[str]) -> bytes:
 _GLOBAL_LIMIT = 1 << 20  # bytes of a global attributes file taken along (more: none)
 
 
-def _global_attributes(repo: Repo) -> bytes:
+def global_attributes(repo: Repo) -> bytes:
     """The attributes file git reads for this repository besides its own (core.attributesFile,
     else ``$XDG_CONFIG_HOME/git/attributes`` or ``~/.config/git/attributes``), ending with
     a newline; nothing when there is none, or it is not a regular file of at most 1 MiB

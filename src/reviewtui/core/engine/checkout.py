@@ -71,6 +71,14 @@ def as_checked_out(op: Edit | FullFile, outcome: Outcome, proposal: Proposal,
             Proposal(proposal.path, written))
 
 
+def expanded_id(forms: GitForms) -> str:
+    """``$Id: <blob found> $`` where git checked the file out so (``ident``: its checkout
+    of the blob found holds it), "" otherwise."""
+    expanded = f"$Id: {forms.before_blob} $"
+    return expanded if (forms.before_blob and isinstance(forms.checked_before, bytes)
+                        and expanded.encode() in forms.checked_before) else ""
+
+
 def _was_checkout(forms: GitForms, was: FileState | None) -> bool:
     """Whether ``was`` (the file at the turn's start) is exactly git's checkout of the blob
     the section finds: converted (``checked_before``), or the blob as it is."""
@@ -117,8 +125,7 @@ def _rewritten(forms: GitForms, data: bytes, was: FileState | None) -> bytes | N
     # (an ``ident`` file, one git checked out with the blob found's id in its $Id$, keeps
     # that id, which git rewrites: the review wrote the old id, exit 0, QA s40; only
     # there: a literal "$Id: foo $" elsewhere is text, helper-125 H4)
-    ident = (isinstance(forms.checked_before, bytes) and b"$Id:" in after
-             and f"$Id: {forms.before_blob} $".encode() in forms.checked_before)
+    ident = b"$Id:" in after and bool(expanded_id(forms))
     for text in (after, _IDENT.sub(b"$Id$", after)) if ident else (after,):
         if blob_id(text) == forms.after_blob:
             # (git's checkout of it, re-encoded too: the CRLF alone was written over UTF-8

@@ -152,16 +152,13 @@ def stored_forms(run: SessionRun) -> dict[tuple[str, bytes], bytes]:
     # Only the next one's (the same bytes stood for another blob after a commit turning
     # the moved CRLF blob LF: helper-125 H3), and not where a later turn writes the old
     # path again.
-    for at, turn in enumerate(run.turns):
-        for result in turn.results:
-            op = result.op
-            if (isinstance(op, ConsoleCommand) and result.landed and op.literal
-                    and op.name is CommandName.MV and len(op.args) == 2
-                    and at < len(run.states) and written.get(op.args[0], -1) <= at
-                    and (moved := run.states[at].tree.get(op.args[0])) is not None
-                    and (was := _next_found(run, at, op.args[1])) is not None
-                    and was[0] == (op.args[1], moved.data)):
-                found.setdefault((op.args[0], moved.data), was[1])
+    for at, turn in enumerate(run.turns[:len(run.states)]):
+        for new, old in landed_moves(turn.results).items():
+            if (written.get(old, -1) <= at
+                    and (moved := run.states[at].tree.get(old)) is not None
+                    and (was := _next_found(run, at, new)) is not None
+                    and was[0] == (new, moved.data)):
+                found.setdefault((old, moved.data), was[1])
     return found
 
 
@@ -196,6 +193,13 @@ def renormalized(run: SessionRun, base: Tree, result: Tree, stored: Stored
                 and (old := _as_blob(was.data, blob)) is not None and old != was.data:
             base = base.set(path, FileState.from_bytes(old, mode=was.mode))
     return endings_changed(base, result, found, left, stored)
+
+
+def landed_moves(results: Iterable[OpResult]) -> dict[str, str]:
+    """New path -> old path of each landed rename of a git range (a literal ``:mv``)."""
+    return {op.args[1]: op.args[0] for result in results
+            if isinstance(op := result.op, ConsoleCommand) and result.landed and op.literal
+            and op.name is CommandName.MV and len(op.args) == 2}
 
 
 def removed_blobs(results: Iterable[OpResult]) -> dict[str, str]:

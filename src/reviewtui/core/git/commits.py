@@ -15,10 +15,10 @@ from collections.abc import Callable, Iterator, Mapping
 
 from reviewtui.core.engine import Decision, OpKey, OpResult, SessionRun, Verdict, op_title
 from reviewtui.core.engine.checkout import is_checkout_of
-from reviewtui.core.export.patch import removed_blobs
+from reviewtui.core.export.patch import landed_moves, removed_blobs
 from reviewtui.core.importers.gitbinary import blob_id
 from reviewtui.core.model.outcome import FAILED, Status
-from reviewtui.core.model.records import CommandName, ConsoleCommand, Edit, FullFile, Turn
+from reviewtui.core.model.records import Edit, FullFile, Turn
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import field, record
 from reviewtui.core.text.visible import visible
@@ -201,19 +201,15 @@ def plan_with_dropped(run: SessionRun, decisions: Mapping[OpKey, Decision], sess
             continue
         counts = counts_for(results, decisions, shown)
         missing = not_in_commit(results, decisions, shown)
+        found = {path: was for path, (_, was) in versions.items() if was}
+        found.update((path, blob) for path, blob in removed_blobs(results).items()
+                     if changes.get(path, 0) is None)  # (a deletion's, where it removes)
         plans.append(PlannedCommit(first.index,
                                    commit_message(first.request, first.index, session, counts,
                                                   missing),
                                    changes, counts, missing,
                                    {path: blob for path, (blob, _) in versions.items()},
-                                   {**{path: was for path, (_, was) in versions.items()
-                                       if was},
-                                    **{path: blob for path, blob in removed_blobs(
-                                        results).items() if changes.get(path, 0) is None}},
-                                   {op.args[1]: op.args[0] for result in results
-                                    if isinstance(op := result.op, ConsoleCommand)
-                                    and result.landed and op.literal
-                                    and op.name is CommandName.MV and len(op.args) == 2}))
+                                   found, landed_moves(results)))
     return plans, tuple(dropped)
 
 
