@@ -1471,17 +1471,34 @@ def test_an_export_of_reviewed_text_git_takes_for_binary_keeps_its_bytes(
     assert got == want
 
 
-def test_a_patch_of_a_rename_then_a_change_of_line_endings_gives_b(tmp_path: Path) -> None:
+@pytest.mark.parametrize("form", ["patch", "series"])
+def test_a_patch_of_a_rename_then_a_change_of_line_endings_gives_b(tmp_path: Path,
+                                                                  form: str) -> None:
     """On autocrlf a.txt, stored CRLF, is renamed b.txt, and a later commit only turns its
     blob LF (one CRLF file on disk throughout): the rename took the blob the later commit
     left, moved A's blob as it was with exit 0, and the tree was not B's (QA s40
-    helper-125 H3, new in 48a8de0)."""
+    helper-125 H3, new in 48a8de0); the series' rename mail did not apply (older)."""
     source, commits = _staged_first(tmp_path, [
         {"a.txt": b"one\r\ntwo\r\n", "k": b"k\n"}, {"a.txt": None, "b.txt": b"one\r\ntwo\r\n"},
         {"b.txt": b"one\ntwo\n"}])
     repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
-    out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, "patch")
-    _applies_to_a(source, commits, out, "patch", tmp_path)
+    out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
+    _applies_to_a(source, commits, out, form, tmp_path)
+
+
+@pytest.mark.parametrize("form", ["patch", "series"])
+def test_a_rename_and_back_then_an_edit_exports_each_commit(tmp_path: Path, form: str) -> None:
+    """On autocrlf a.txt (an LF blob) is renamed b.txt, renamed back, then edited: what the
+    edit finds at a.txt is the blob the renames moved, through both of them (the first
+    mail rewrote every line CRLF to LF and made a tree the range never had: QA s40
+    helper-124 H6)."""
+    text = b"one\ntwo\nthree\n"
+    source, commits = _staged_first(tmp_path, [
+        {"a.txt": text, "k": b"k\n"}, {"a.txt": None, "b.txt": text},
+        {"b.txt": None, "a.txt": text}, {"a.txt": text.replace(b"two", b"TWO")}])
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
+    _applies_to_a(source, commits, out, form, tmp_path)
 
 
 def test_a_literal_id_line_without_ident_is_text(tmp_path: Path) -> None:
@@ -1512,3 +1529,34 @@ def test_a_literal_id_line_without_ident_is_text(tmp_path: Path) -> None:
     data = (repo / "a.txt").read_bytes()
     assert b"$Id: foo $\r\n" in data
     assert b"LINE 26\r\n" in data
+
+
+@pytest.mark.parametrize("form", ["patch", "series"])
+def test_an_export_reads_each_files_bytes_by_the_blob_they_stood_for_then(
+        tmp_path: Path, form: str) -> None:
+    """On autocrlf b.txt is added as an LF blob, deleted, and a.txt (a CRLF blob of the
+    same text: one CRLF file on disk each time) renamed onto it: the export took the
+    final bytes for the LF blob the path held two commits before, and both the patch and
+    the series applied to A with exit 0 and gave b.txt LF where B holds CRLF (QA s40
+    helper-124 H2, older). A file's bytes stand for the blob of the commit that left
+    them."""
+    source, commits = _staged_first(tmp_path, [
+        {"a.txt": b"one\r\ntwo\r\n", "k": b"k\n"}, {"b.txt": b"one\ntwo\n"},
+        {"b.txt": None}, {"a.txt": None, "b.txt": b"one\r\ntwo\r\n"}])
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
+    _applies_to_a(source, commits, out, form, tmp_path)
+
+
+@pytest.mark.parametrize("form", ["patch", "series"])
+def test_an_export_reads_the_bases_bytes_by_the_bases_blob(tmp_path: Path, form: str) -> None:
+    """The other way round: a.txt starts as a CRLF blob, a commit turns it LF (the same
+    CRLF file on disk), another renames it as it is and a last one edits it: each side of
+    each change is the blob of its own moment."""
+    source, commits = _staged_first(tmp_path, [
+        {"a.txt": b"one\r\ntwo\r\nthree\r\n", "k": b"k\n"},
+        {"a.txt": b"one\ntwo\nthree\n"}, {"a.txt": None, "b.txt": b"one\ntwo\nthree\n"},
+        {"b.txt": b"one\nTWO\nthree\n"}])
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
+    _applies_to_a(source, commits, out, form, tmp_path)

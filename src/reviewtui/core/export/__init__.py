@@ -19,7 +19,8 @@ import json
 from reviewtui.core.export.accepted import FORMATS, Accepted
 from reviewtui.core.export.context import context_summary
 from reviewtui.core.export.fileops import canonical_session
-from reviewtui.core.export.patch import origins, renormalized, stored_forms, unified_patch
+from reviewtui.core.export.forms import stored_forms
+from reviewtui.core.export.patch import origins, renormalized, unified_patch
 from reviewtui.core.export.report import report_json, report_markdown
 
 __all__ = ["FORMATS", "Accepted", "export_patch", "render"]
@@ -29,7 +30,7 @@ def export_patch(accepted: Accepted) -> str:
     notes = [f"reviewtui export of {accepted.source}: the accepted result against its base",
              f"({accepted.decided_by})."]
     base, result, stored = renormalized(accepted.run, accepted.base, accepted.result,
-                                        stored_forms(accepted.run))
+                                        stored_forms(accepted.run).whole())
     return unified_patch(base, result, origins(accepted.run), notes=notes, stored=stored)
 
 

@@ -13,14 +13,15 @@ content.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from difflib import SequenceMatcher
 
-from reviewtui.core.engine import OpResult, SessionRun, execution_order
+from reviewtui.core.engine import SessionRun, execution_order
 from reviewtui.core.engine.checkout import is_form
 from reviewtui.core.engine.links import is_link
+from reviewtui.core.export.forms import NONE, Forms, Stored, removed_blobs
 from reviewtui.core.importers.gitbinary import blob_id, write_literal
-from reviewtui.core.model.records import CommandName, ConsoleCommand, Edit, FullFile
+from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import record
 
@@ -96,72 +97,6 @@ def file_patches(base: Tree, result: Tree, moved: dict[str, str]) -> list[FilePa
     return sorted(out, key=lambda p: p.path)
 
 
-# (path, bytes a git checkout wrote there) -> the blob git stores for them
-Stored = Mapping[tuple[str, bytes], bytes]
-
-
-def stored_forms(run: SessionRun) -> dict[tuple[str, bytes], bytes]:
-    """The blobs git stores for the files the run read or wrote in the form a converting
-    checkout writes them: binary files (``core/model/records.py`` ``CheckoutForms``: a
-    binary patch carries blob ids, which ``git apply`` checks against the file as git
-    stores it, converting the file on disk first), and text a git range left with CRLF
-    where git stores LF (:func:`_stored_text`)."""
-    found: dict[tuple[str, bytes], bytes] = {}
-    written: dict[str, int] = {}  # path -> the last turn that writes or moves a file there
-    for at, turn in enumerate(run.turns):
-        for result in turn.results:
-            for path in ((result.op.path,) if isinstance(result.op, (Edit, FullFile))
-                         else result.op.args[1:] if isinstance(result.op, ConsoleCommand)
-                         else ()):
-                written[path] = at
-    for at, turn in enumerate(run.turns):
-        for result in turn.results:
-            op = result.op
-            if isinstance(op, (Edit, FullFile)):
-                text = _stored_text(op, result.outcome.after_state)
-                if text is not None:
-                    found[(op.path, text[0])] = text[1]
-                elif result.outcome.stored is not None and \
-                        result.outcome.after_state is not None:
-                    found[(op.path, result.outcome.after_state.data)] = result.outcome.stored
-                # The file it found, as the turn started: the old side of a patch (left
-                # in the checkout's CRLF, the patch rewrote every line and did not apply
-                # to A's blobs: QA s39 helper-119 F5).
-                if at < len(run.states) and (was := _stored_before(
-                        op, run.states[at].tree)) is not None:
-                    found[was[0]] = was[1]
-            elif (isinstance(op, ConsoleCommand) and op.path and len(op.expect_blob) == 40
-                  and at < len(run.states) and written.get(op.path, -1) <= at):
-                # (not where a later turn writes the path again: its bytes may match these
-                # and stand for another blob, QA s39 helper-122 F1)
-                # A deletion's removed side likewise (helper-121 F5: CRLF lines removed)
-                gone = run.states[at].tree.get(op.path)
-                if gone is not None and is_form(True, gone.data, op.expect_blob):
-                    found[(op.path, gone.data)] = gone.data.replace(b"\r\n", b"\n")
-            if not isinstance(op, FullFile) or op.payload is None:
-                continue
-            forms = op.payload.checkout
-            if forms is None:
-                continue
-            found[(op.path, forms.old)] = forms.old_blob
-            if forms.new is not None and forms.new_blob is not None:
-                found[(op.path, forms.new)] = forms.new_blob
-    # A file moved as it is, whose bytes the next operation on the new path found there as
-    # a checkout's form of a blob: the same blob at the old path, the rename's removed side
-    # (left in the checkout's CRLF, the patch did not apply to A: QA s40 helper-124 H3).
-    # Only the next one's (the same bytes stood for another blob after a commit turning
-    # the moved CRLF blob LF: helper-125 H3), and not where a later turn writes the old
-    # path again.
-    for at, turn in enumerate(run.turns[:len(run.states)]):
-        for new, old in landed_moves(turn.results).items():
-            if (written.get(old, -1) <= at
-                    and (moved := run.states[at].tree.get(old)) is not None
-                    and (was := _next_found(run, at, new)) is not None
-                    and was[0] == (new, moved.data)):
-                found.setdefault((old, moved.data), was[1])
-    return found
-
-
 def renormalized(run: SessionRun, base: Tree, result: Tree, stored: Stored
                  ) -> tuple[Tree, Tree, Stored]:
     """``base`` and ``result`` (and ``stored``) with each file whose bytes the range kept
@@ -195,22 +130,6 @@ def renormalized(run: SessionRun, base: Tree, result: Tree, stored: Stored
     return endings_changed(base, result, found, left, stored)
 
 
-def landed_moves(results: Iterable[OpResult]) -> dict[str, str]:
-    """New path -> old path of each landed rename of a git range (a literal ``:mv``)."""
-    return {op.args[1]: op.args[0] for result in results
-            if isinstance(op := result.op, ConsoleCommand) and result.landed and op.literal
-            and op.name is CommandName.MV and len(op.args) == 2}
-
-
-def removed_blobs(results: Iterable[OpResult]) -> dict[str, str]:
-    """Path -> the blob each landed deletion of a git range (``:rm`` naming its blob in
-    full) removed."""
-    return {op.args[0]: op.expect_blob for result in results
-            if isinstance(op := result.op, ConsoleCommand) and result.landed and op.literal
-            and op.name is CommandName.RM and len(op.args) == 1
-            and len(op.expect_blob) == 40}
-
-
 def endings_changed(base: Tree, result: Tree, found: Mapping[str, str],
                     left: Mapping[str, str], stored: Stored, *, every: bool = False
                     ) -> tuple[Tree, Tree, Stored]:
@@ -219,9 +138,9 @@ def endings_changed(base: Tree, result: Tree, found: Mapping[str, str],
     back, on a checkout that writes both as one CRLF file) as those blobs, and ``stored``
     without its forms for them (which would make both sides one blob again). The blobs
     are told from the bytes (as they are, or with CRLF made LF). ``every``: each file of
-    ``left`` whose blobs are told so, changed bytes too (a series' mail: ``stored`` maps
-    a file's bytes to one blob for the whole run, and the same CRLF bytes stood for the
-    CRLF blob in one mail and the LF blob in the next), and each file it removes whose
+    ``left`` whose blobs are told so, changed bytes too (a series' mail: its section
+    names the blobs, which a moment's forms may not know: the same CRLF bytes stood for
+    the CRLF blob in one mail and the LF blob in the next), and each file it removes whose
     blob ``found`` names (a deletion's)."""
     changed: dict[str, tuple[FileState | None, FileState | None]] = {}
     if every:
@@ -252,7 +171,7 @@ def endings_changed(base: Tree, result: Tree, found: Mapping[str, str],
             base = base.set(path, old_state)
         if new_state is not None:
             result = result.set(path, new_state)
-    return base, result, {key: blob for key, blob in stored.items() if key[0] not in changed}
+    return base, result, stored.without(changed)
 
 
 def _as_blob(data: bytes, blob: str) -> bytes | None:
@@ -266,8 +185,8 @@ def unified_patch(base: Tree, result: Tree, moved: dict[str, str] | None = None,
                   *, notes: Sequence[str] = (), stored: Stored | None = None) -> str:
     """The patch text, ``notes`` before the first header (binary files included, in git's
     binary form: ``stored`` gives the blob of a file written as a checkout converts it,
-    see :func:`stored_forms`)."""
-    bodies = [_file_diff(patch, stored or {})
+    see :mod:`reviewtui.core.export.forms`)."""
+    bodies = [_file_diff(patch, stored if stored is not None else NONE)
               for patch in file_patches(base, result, moved or {})]
     preamble = "".join(f"{line}\n" for line in notes) + ("\n" if notes and bodies else "")
     return preamble + "".join(bodies)
@@ -279,74 +198,11 @@ def _mode(state: FileState) -> str:
     return "100755" if state.mode & 0o111 else "100644"
 
 
-def _stored_text(op: Edit | FullFile, state: FileState | None) -> tuple[bytes, bytes] | None:
-    """(the bytes, the blob) of a text file a git range left as a checkout writes it with
-    CRLF where git stores LF (``GitForms``): a patch of it carries the blob, as ``git
-    diff`` does (a new file exported with CR in its lines was written CRLF by ``git
-    apply`` on a checkout that does not convert: QA s38 helper-118 F6)."""
-    forms = op.git_forms
-    if forms is None or forms.checked_out is not True or state is None:
-        return None
-    # Another result (a hunk rejected, the reviewer's own text) on a file git checks out
-    # with CRLF where it stores LF: stored as git add stores it, LF (it was exported with
-    # CRLF lines, a blob git add never makes, exit 0: QA s40 helper-124 H5). Not where the
-    # blob found held CRLF (git add then keeps it).
-    if not is_form(True, state.data, forms.after_blob) and (
-            not _git_text(state.data) or b"\r\n" not in state.data
-            or (forms.before_blob and forms.checked_before is not True)):
-        return None
-    return state.data, state.data.replace(b"\r\n", b"\n")
-
-
-# The bytes git counts as printable in its text statistics (convert.c ``gather_stats``):
-# all from a blank up but DEL, and backspace, tab, escape and form feed; CR and LF apart.
-_PRINTABLE = bytes(range(32, 127)) + bytes(range(128, 256)) + b"\b\t\x1b\x0c\r\n"
-
-
-def _git_text(data: bytes) -> bool:
-    """Whether git's line-ending conversion takes ``data`` for text (``convert_is_binary``
-    false): no lone CR, no NUL, and at most one unprintable byte per 128 printable. Git
-    stores anything else as it is under ``text=auto``/``core.autocrlf`` (a lone CR in
-    the reviewer's text was exported LF: QA s40 helper-125 H2)."""
-    crlf = data.count(b"\r\n")
-    if data.count(b"\r") != crlf or b"\0" in data:
-        return False
-    unprintable = len(data.translate(None, _PRINTABLE)) - (data.endswith(b"\x1a"))
-    printable = len(data) - unprintable - 2 * crlf - (data.count(b"\n") - crlf)
-    return (printable >> 7) >= unprintable
-
-
-def _next_found(run: SessionRun, at: int, path: str
-                ) -> tuple[tuple[str, bytes], bytes] | None:
-    """:func:`_stored_before` of the first operation after turn ``at`` that finds a file
-    at ``path`` (None: none, or it found the blob itself)."""
-    for later in range(at + 1, min(len(run.turns), len(run.states))):
-        for result in run.turns[later].results:
-            op = result.op
-            if isinstance(op, (Edit, FullFile)) and path in (
-                    op.path, op.git_forms.before_path if op.git_forms else ""):
-                return _stored_before(op, run.states[later].tree)
-    return None
-
-
-def _stored_before(op: Edit | FullFile, tree: Tree) -> tuple[tuple[str, bytes], bytes] | None:
-    """((path, its bytes), the blob) of the file ``op``'s section finds in ``tree`` (the
-    turn's start) where that is git's CRLF checkout of the blob before (``GitForms``)."""
-    forms = op.git_forms
-    if forms is None or forms.checked_before is not True or not forms.before_blob:
-        return None
-    path = forms.before_path or op.path
-    state = tree.get(path)
-    if state is None or not is_form(True, state.data, forms.before_blob):
-        return None
-    return (path, state.data), state.data.replace(b"\r\n", b"\n")
-
-
 def _file_diff(patch: FilePatch, stored: Stored) -> str:
     old, new = patch.old, patch.new
-    if stored:  # (text in a checkout's form: as git stores it, see stored_forms)
-        old = _stored_state(stored, patch.old_path or patch.path, old)
-        new = _stored_state(stored, patch.new_path or patch.path, new)
+    # Text in a checkout's form: as git stores it, each side by the forms of its moment.
+    old = _stored_state(stored.old, patch.old_path or patch.path, old)
+    new = _stored_state(stored.new, patch.new_path or patch.path, new)
     if old is not None and new is not None and is_link(old) != is_link(new):
         # A link becoming a file or back: git writes a removal and a new file.
         return (_file_diff(FilePatch(patch.old_path or patch.path, None, old, None), stored)
@@ -375,8 +231,8 @@ def _file_diff(patch: FilePatch, stored: Stored) -> str:
         # git's own binary form (``git diff --binary``): the full blob ids, which git apply
         # insists on for binary patches, then the new content and, in reverse, the old;
         # each as git stores it.
-        was = _as_stored(stored, patch.old_path or patch.path, old)
-        now = _as_stored(stored, patch.new_path or patch.path, new)
+        was = _as_stored(stored.old, patch.old_path or patch.path, old)
+        now = _as_stored(stored.new, patch.new_path or patch.path, new)
         lines.append(f"index {_blob(was)}..{_blob(now)}")
         lines.append("GIT binary patch")
         lines += write_literal(now if now is not None else b"")
@@ -394,18 +250,18 @@ def _file_diff(patch: FilePatch, stored: Stored) -> str:
     return header + f"--- {minus}\n+++ {plus}\n" + "".join(_hunks(old_lines, new_lines))
 
 
-def _stored_state(stored: Stored, path: str, state: FileState | None) -> FileState | None:
-    """``state`` as git stores it where ``stored`` knows its text (binary files: as they
+def _stored_state(forms: Forms, path: str, state: FileState | None) -> FileState | None:
+    """``state`` as git stores it where ``forms`` know its text (binary files: as they
     are, :func:`_as_stored` reads them)."""
-    if state is None or state.binary or (path, state.data) not in stored:
+    if state is None or state.binary or (blob := forms.get((path, state.data))) is None:
         return state
-    return FileState.from_bytes(stored[(path, state.data)], mode=state.mode)
+    return FileState.from_bytes(blob, mode=state.mode)
 
 
-def _as_stored(stored: Stored, path: str, state: FileState | None) -> bytes | None:
+def _as_stored(forms: Forms, path: str, state: FileState | None) -> bytes | None:
     if state is None:
         return None
-    return stored.get((path, state.data), state.data) if stored else state.data
+    return forms.get((path, state.data), state.data)
 
 
 def _blob(data: bytes | None) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator, Mapping
 
 from reviewtui.core.engine import Decision, OpKey, OpResult, SessionRun, Verdict, op_title
 from reviewtui.core.engine.checkout import is_checkout_of
-from reviewtui.core.export.patch import landed_moves, removed_blobs
+from reviewtui.core.export.forms import landed_moves, removed_blobs
 from reviewtui.core.importers.gitbinary import blob_id
 from reviewtui.core.model.outcome import FAILED, Status
 from reviewtui.core.model.records import Edit, FullFile, Turn

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from reviewtui.core.export.patch import Stored, endings_changed, unified_patch
+from reviewtui.core.export.forms import NONE, FormsTimeline
+from reviewtui.core.export.patch import endings_changed, unified_patch
 from reviewtui.core.git.commits import PlannedCommit
 from reviewtui.core.model.tree import Tree
 
@@ -20,11 +21,12 @@ MBOX_DATE = "Mon Sep 17 00:00:00 2001"  # what format-patch writes on the From l
 
 
 def series_text(base: Tree, plans: Sequence[PlannedCommit], author: str, date: str, *,
-                stored: Stored | None = None) -> str:
+                stored: FormsTimeline | None = None) -> str:
     """The mails of ``plans`` (their changes applied one after the other on ``base``).
 
     ``author`` is ``Name <email>``, ``date`` an RFC 2822 date (git's own ident);
-    ``stored``: see :func:`~reviewtui.core.export.patch.stored_forms`.
+    ``stored``: the run's forms (:mod:`reviewtui.core.export.forms`), each mail read by
+    those before and after its turn.
     """
     mails: list[str] = []
     tree = base
@@ -36,7 +38,8 @@ def series_text(base: Tree, plans: Sequence[PlannedCommit], author: str, date: s
         # Each side as the blob its section found and left, where told: a change of line
         # endings alone, on a checkout writing both as one CRLF file, was left out of its
         # mail, and git am made a tree B never had, exit 0 (curl cdbfad9..9acf759)
-        old, new, forms = endings_changed(tree, after, plan.found, plan.blobs, stored or {},
+        moment = stored.turn(plan.turn) if stored is not None else NONE
+        old, new, forms = endings_changed(tree, after, plan.found, plan.blobs, moment,
                                           every=True)
         diff = unified_patch(old, new, _moved(old, new), stored=forms)
         mails.append(f"From {ZERO} {MBOX_DATE}\nFrom: {author}\nDate: {date}\n"

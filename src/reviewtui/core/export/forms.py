@@ -1,0 +1,282 @@
+"""Which blob a file's bytes stand for, at each moment of a git range's review.
+
+On a checkout that converts line endings (``core.autocrlf``, ``eol=crlf``) one CRLF file
+on disk is git's checkout of an LF blob, and also of the CRLF blob of the same text; a
+patch must carry the blob. Which one the bytes stand for is told by the operation that
+left them there (its section names the blob it leaves) or by the one that finds them (the
+blob its section finds), so it holds for a moment of the range, not for the whole run: the
+same path may hold the same bytes for an LF blob in one commit and a CRLF blob three
+commits later (QA s40 helper-124 H2: the export took the later file for the earlier blob,
+exit 0).
+
+:class:`FormsTimeline` keeps, per path, the forms known for each stretch of the run's
+checkpoints: a write starts a new stretch with what it left, a move carries the moved
+file's forms to its new path, a deletion ends them; what an operation finds adds to the
+stretch in force when its turn starts (for a path nothing touched before, that is the
+base's). A patch of the whole range reads its old side at the base and its new side at the
+end (:meth:`FormsTimeline.whole`); a series' mail, the moments around its turn
+(:meth:`FormsTimeline.turn`).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Collection, Iterable, Iterator, Mapping
+
+from reviewtui.core.engine import OpResult, SessionRun, execution_order
+from reviewtui.core.engine.checkout import is_form
+from reviewtui.core.model.records import CommandName, ConsoleCommand, Edit, FullFile
+from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.core.record import record
+
+Pair = tuple[str, bytes]  # (a path, the bytes a git checkout wrote there)
+Forms = Mapping[Pair, bytes]  # -> the blob git stores for them
+
+
+@record(frozen=True, slots=True)
+class Stored:
+    """The forms each side of a patch is read by: ``old`` for what it removes, ``new``
+    for what it leaves."""
+
+    old: Forms
+    new: Forms
+
+    def without(self, paths: Collection[str]) -> Stored:
+        """The same, knowing no form of ``paths`` (told another way)."""
+        if not paths:
+            return self
+        hidden = frozenset(paths)
+        return Stored(_Hidden(self.old, hidden), _Hidden(self.new, hidden))
+
+
+NONE = Stored({}, {})
+
+
+class _Hidden(Mapping[Pair, bytes]):
+    def __init__(self, forms: Forms, hidden: frozenset[str]) -> None:
+        self._forms, self._hidden = forms, hidden
+
+    def __getitem__(self, key: Pair) -> bytes:
+        if key[0] in self._hidden:
+            raise KeyError(key)
+        return self._forms[key]
+
+    def __iter__(self) -> Iterator[Pair]:
+        return (key for key in self._forms if key[0] not in self._hidden)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+class _Moment(Mapping[Pair, bytes]):
+    """The forms in force at one checkpoint of a :class:`FormsTimeline`."""
+
+    def __init__(self, timeline: FormsTimeline, at: int) -> None:
+        self._timeline, self._at = timeline, at
+
+    def __getitem__(self, key: Pair) -> bytes:
+        return self._timeline.forms(key[0], self._at)[key[1]]
+
+    def __iter__(self) -> Iterator[Pair]:
+        for path in self._timeline.paths():
+            for data in self._timeline.forms(path, self._at):
+                yield path, data
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+class FormsTimeline:
+    """The forms of a run's files, per path and stretch of checkpoints (module doc).
+    Checkpoint ``k`` is the tree before the run's ``k``-th turn (0: the base)."""
+
+    def __init__(self, run: SessionRun) -> None:
+        self._positions = {turn.index: at for at, turn in enumerate(run.turns)}
+        self._count = len(run.turns)
+        # path -> (first checkpoint, bytes -> blob) of each stretch, in order
+        self._history: dict[str, list[tuple[int, dict[bytes, bytes]]]] = {}
+        for at in range(self._count):
+            self._found(run, at)
+            self._left(run, at)
+
+    def forms(self, path: str, at: int) -> Mapping[bytes, bytes]:
+        """Bytes -> blob for ``path`` at checkpoint ``at``."""
+        stretches = self._history.get(path)
+        if not stretches:
+            return {}
+        k = bisect_right(stretches, at, key=lambda stretch: stretch[0]) - 1
+        return stretches[k][1] if k >= 0 else {}
+
+    def paths(self) -> Iterable[str]:
+        return self._history.keys()
+
+    def whole(self) -> Stored:
+        """The base's forms and the end's: a patch of the whole range."""
+        return Stored(_Moment(self, 0), _Moment(self, self._count))
+
+    def turn(self, index: int) -> Stored:
+        """The forms before and after the turn numbered ``index``: its own patch."""
+        at = self._positions.get(index)
+        if at is None:
+            return NONE
+        return Stored(_Moment(self, at), _Moment(self, at + 1))
+
+    def _now(self, path: str) -> dict[bytes, bytes]:
+        """The forms of ``path``'s last stretch (from a checkpoint not after the one being
+        read: the run is read in order)."""
+        return self._history.setdefault(path, [(0, {})])[-1][1]
+
+    def _start(self, path: str, at: int, forms: dict[bytes, bytes]) -> None:
+        """A new stretch of ``path`` from checkpoint ``at`` (another operation of the same
+        turn replaces the one it started)."""
+        stretches = self._history.setdefault(path, [(0, {})])
+        if stretches[-1][0] == at:
+            stretches[-1] = (at, forms)
+        else:
+            stretches.append((at, forms))
+
+    def _found(self, run: SessionRun, at: int) -> None:
+        """What turn ``at``'s operations found at its start: the forms then in force."""
+        if at >= len(run.states):
+            return
+        tree = run.states[at].tree
+        turn = run.turns[at]
+        for result in turn.results:
+            op = result.op
+            if isinstance(op, (Edit, FullFile)):
+                # The old side of a patch (left in the checkout's CRLF, the patch rewrote
+                # every line and did not apply to A's blobs: QA s39 helper-119 F5).
+                if (was := _stored_before(op, tree)) is not None:
+                    self._now(was[0][0]).setdefault(was[0][1], was[1])
+                if isinstance(op, FullFile) and op.payload is not None \
+                        and (checkout := op.payload.checkout) is not None:
+                    self._now(op.path).setdefault(checkout.old, checkout.old_blob)
+            elif isinstance(op, ConsoleCommand) and op.path and len(op.expect_blob) == 40:
+                # A deletion's removed side likewise (helper-121 F5: CRLF lines removed).
+                gone = tree.get(op.path)
+                if gone is not None and is_form(True, gone.data, op.expect_blob):
+                    self._now(op.path).setdefault(gone.data, gone.data.replace(b"\r\n", b"\n"))
+
+    def _left(self, run: SessionRun, at: int) -> None:
+        """What turn ``at``'s landed operations left, in the order they ran."""
+        turn = run.turns[at]
+        after = at + 1
+        for pos, op in execution_order(turn.turn):
+            result = turn.results[pos]
+            if not result.landed:
+                continue
+            if isinstance(op, (Edit, FullFile)):
+                source = op.git_forms.before_path if op.git_forms is not None else ""
+                if source and source != op.path:
+                    self._start(source, after, {})
+                self._start(op.path, after, _left_forms(op, result))
+            elif isinstance(op, ConsoleCommand):
+                moves = landed_moves((result,))
+                for new, old in moves.items():
+                    if new != old:
+                        # A file moved as it is holds the same blob: the stretch goes on
+                        # at the new path, one set of forms for both, so that what a
+                        # later operation finds there is known of the old path before the
+                        # move too, through any chain of moves (the rename's removed side
+                        # was left in the checkout's CRLF and the patch did not apply to
+                        # A: QA s40 helper-124 H3, H6). What a later commit leaves there
+                        # is a stretch of its own (the same bytes stood for another blob
+                        # after a commit turning the moved CRLF blob LF: helper-125 H3).
+                        self._start(new, after, self._now(old))
+                        self._start(old, after, {})
+                if not moves:  # a deletion, or a command whose result no form follows
+                    for path in op.args:
+                        self._start(path, after, {})
+
+
+def _left_forms(op: Edit | FullFile, result: OpResult) -> dict[bytes, bytes]:
+    """The forms of the file a landed operation left (none: its bytes are the blob)."""
+    state = result.outcome.after_state
+    if state is None:
+        return {}
+    forms: dict[bytes, bytes] = {}
+    if (text := _stored_text(op, state)) is not None:
+        forms[text[0]] = text[1]
+    elif result.outcome.stored is not None:
+        forms[state.data] = result.outcome.stored
+    if isinstance(op, FullFile) and op.payload is not None \
+            and (checkout := op.payload.checkout) is not None \
+            and checkout.new is not None and checkout.new_blob is not None:
+        forms[checkout.new] = checkout.new_blob
+    return forms
+
+
+def stored_forms(run: SessionRun) -> FormsTimeline:
+    """The blobs git stores for the files the run read or wrote in the form a converting
+    checkout writes them, moment by moment (module doc): binary files
+    (``core/model/records.py`` ``CheckoutForms``: a binary patch carries blob ids, which
+    ``git apply`` checks against the file as git stores it, converting the file on disk
+    first), and text a git range left with CRLF where git stores LF
+    (:func:`_stored_text`)."""
+    return FormsTimeline(run)
+
+
+def landed_moves(results: Iterable[OpResult]) -> dict[str, str]:
+    """New path -> old path of each landed rename of a git range (a literal ``:mv``)."""
+    return {op.args[1]: op.args[0] for result in results
+            if isinstance(op := result.op, ConsoleCommand) and result.landed and op.literal
+            and op.name is CommandName.MV and len(op.args) == 2}
+
+
+def removed_blobs(results: Iterable[OpResult]) -> dict[str, str]:
+    """Path -> the blob each landed deletion of a git range (``:rm`` naming its blob in
+    full) removed."""
+    return {op.args[0]: op.expect_blob for result in results
+            if isinstance(op := result.op, ConsoleCommand) and result.landed and op.literal
+            and op.name is CommandName.RM and len(op.args) == 1
+            and len(op.expect_blob) == 40}
+
+
+def _stored_text(op: Edit | FullFile, state: FileState | None) -> tuple[bytes, bytes] | None:
+    """(the bytes, the blob) of a text file a git range left as a checkout writes it with
+    CRLF where git stores LF (``GitForms``): a patch of it carries the blob, as ``git
+    diff`` does (a new file exported with CR in its lines was written CRLF by ``git
+    apply`` on a checkout that does not convert: QA s38 helper-118 F6)."""
+    forms = op.git_forms
+    if forms is None or forms.checked_out is not True or state is None:
+        return None
+    # Another result (a hunk rejected, the reviewer's own text) on a file git checks out
+    # with CRLF where it stores LF: stored as git add stores it, LF (it was exported with
+    # CRLF lines, a blob git add never makes, exit 0: QA s40 helper-124 H5). Not where the
+    # blob found held CRLF (git add then keeps it).
+    if not is_form(True, state.data, forms.after_blob) and (
+            not _git_text(state.data) or b"\r\n" not in state.data
+            or (forms.before_blob and forms.checked_before is not True)):
+        return None
+    return state.data, state.data.replace(b"\r\n", b"\n")
+
+
+# The bytes git counts as printable in its text statistics (convert.c ``gather_stats``):
+# all from a blank up but DEL, and backspace, tab, escape and form feed; CR and LF apart.
+_PRINTABLE = bytes(range(32, 127)) + bytes(range(128, 256)) + b"\b\t\x1b\x0c\r\n"
+
+
+def _git_text(data: bytes) -> bool:
+    """Whether git's line-ending conversion takes ``data`` for text (``convert_is_binary``
+    false): no lone CR, no NUL, and at most one unprintable byte per 128 printable. Git
+    stores anything else as it is under ``text=auto``/``core.autocrlf`` (a lone CR in
+    the reviewer's text was exported LF: QA s40 helper-125 H2)."""
+    crlf = data.count(b"\r\n")
+    if data.count(b"\r") != crlf or b"\0" in data:
+        return False
+    unprintable = len(data.translate(None, _PRINTABLE)) - (data.endswith(b"\x1a"))
+    printable = len(data) - unprintable - 2 * crlf - (data.count(b"\n") - crlf)
+    return (printable >> 7) >= unprintable
+
+
+def _stored_before(op: Edit | FullFile, tree: Tree) -> tuple[tuple[str, bytes], bytes] | None:
+    """((path, its bytes), the blob) of the file ``op``'s section finds in ``tree`` (the
+    turn's start) where that is git's CRLF checkout of the blob before (``GitForms``)."""
+    forms = op.git_forms
+    if forms is None or forms.checked_before is not True or not forms.before_blob:
+        return None
+    path = forms.before_path or op.path
+    state = tree.get(path)
+    if state is None or not is_form(True, state.data, forms.before_blob):
+        return None
+    return (path, state.data), state.data.replace(b"\r\n", b"\n")
