@@ -1560,3 +1560,19 @@ def test_an_export_reads_the_bases_bytes_by_the_bases_blob(tmp_path: Path, form:
     repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
     out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
     _applies_to_a(source, commits, out, form, tmp_path)
+
+
+def test_a_series_reads_a_commit_split_into_parts_to_its_last_part(tmp_path: Path) -> None:
+    """On autocrlf one commit makes the file m a folder (the session reads it in two parts,
+    the removal first) and renames p.txt (an LF blob) as it is; a later commit edits q.txt.
+    The commit's mail was read by the forms around its first part alone: the rename was
+    written with every line made CRLF, and the next mail did not apply (QA s41 helper-126
+    H2; with a hunk rejected, exit 0 and a wrong tree)."""
+    text = b"".join(b"line %d\n" % n for n in range(1, 11))
+    source, commits = _staged_first(tmp_path, [
+        {"m": b"m\n", "p.txt": text, "k": b"k\n"},
+        {"m": None, "m/y.txt": b"y\n", "p.txt": None, "q.txt": text},
+        {"q.txt": text.replace(b"line 4", b"LINE 4")}])
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, "series")
+    _applies_to_a(source, commits, out, "series", tmp_path)

@@ -14,8 +14,8 @@ checkpoints: a write starts a new stretch with what it left, a move carries the 
 file's forms to its new path, a deletion ends them; what an operation finds adds to the
 stretch in force when its turn starts (for a path nothing touched before, that is the
 base's). A patch of the whole range reads its old side at the base and its new side at the
-end (:meth:`FormsTimeline.whole`); a series' mail, the moments around its turn
-(:meth:`FormsTimeline.turn`).
+end (:meth:`FormsTimeline.whole`); a series' mail, the moments around its commit's turns
+(:meth:`FormsTimeline.turns`).
 """
 
 from __future__ import annotations
@@ -114,12 +114,13 @@ class FormsTimeline:
         """The base's forms and the end's: a patch of the whole range."""
         return Stored(_Moment(self, 0), _Moment(self, self._count))
 
-    def turn(self, index: int) -> Stored:
-        """The forms before and after the turn numbered ``index``: its own patch."""
-        at = self._positions.get(index)
-        if at is None:
+    def turns(self, first: int, last: int) -> Stored:
+        """The forms before the turn numbered ``first`` and after the one numbered ``last``:
+        the patch of those turns (a commit's, in one or more parts)."""
+        start, end = self._positions.get(first), self._positions.get(last)
+        if start is None or end is None:
             return NONE
-        return Stored(_Moment(self, at), _Moment(self, at + 1))
+        return Stored(_Moment(self, start), _Moment(self, end + 1))
 
     def _now(self, path: str) -> dict[bytes, bytes]:
         """The forms of ``path``'s last stretch (from a checkpoint not after the one being

@@ -61,6 +61,8 @@ class PlannedCommit:
     found: Mapping[str, str] = field(default_factory=dict)
     # new path -> old path of each rename the commit made as it was (a landed ``:mv``)
     moved: Mapping[str, str] = field(default_factory=dict)
+    # the number of its last turn (a commit split into parts: see plan_with_dropped)
+    last: int = 0
 
 
 LEFT_OUT_SHOWN = 10  # operations a message names before "and N more"
@@ -193,7 +195,7 @@ def plan_with_dropped(run: SessionRun, decisions: Mapping[OpKey, Decision], sess
     operation left pending is not evaluated): tells a failed one from a pending one."""
     plans: list[PlannedCommit] = []
     dropped: list[int] = []
-    for first, results, changes, versions in _commits_of(run):
+    for first, last, results, changes, versions in _commits_of(run):
         if not changes:
             if any(_failed(result, _verdict(decisions, result.key), shown)
                    for result in results):
@@ -209,7 +211,7 @@ def plan_with_dropped(run: SessionRun, decisions: Mapping[OpKey, Decision], sess
                                                   missing),
                                    changes, counts, missing,
                                    {path: blob for path, (blob, _) in versions.items()},
-                                   found, landed_moves(results)))
+                                   found, landed_moves(results), last.index))
     return plans, tuple(dropped)
 
 
@@ -229,10 +231,10 @@ def _git_versions(results: list[OpResult], after: Tree) -> dict[str, tuple[str, 
     return found
 
 
-def _commits_of(run: SessionRun) -> Iterator[tuple[Turn, list[OpResult],
+def _commits_of(run: SessionRun) -> Iterator[tuple[Turn, Turn, list[OpResult],
                                                    dict[str, FileState | None],
                                                    dict[str, tuple[str, str]]]]:
-    """Each source commit of ``run``: its first turn, the results of its turns (parts),
+    """Each source commit of ``run``: its first and last turns, the results of its turns (parts),
     the files it changes in the draft, and the blobs of those that are git's versions of
     one, with the blobs their sections found (:func:`_git_versions`)."""
     pos = 0
@@ -260,5 +262,5 @@ def _commits_of(run: SessionRun) -> Iterator[tuple[Turn, list[OpResult],
             if (path not in changes and was is not None and now is not None
                     and was.data == now.data and (found or blob_id(was.data)) != blob):
                 changes[path] = now
-        yield first, results, changes, {path: found for path, found in blobs.items()
-                                        if changes.get(path) is not None}
+        yield first, parts[-1].turn, results, changes, {
+            path: found for path, found in blobs.items() if changes.get(path) is not None}

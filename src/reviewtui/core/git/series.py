@@ -38,7 +38,9 @@ def series_text(base: Tree, plans: Sequence[PlannedCommit], author: str, date: s
         # Each side as the blob its section found and left, where told: a change of line
         # endings alone, on a checkout writing both as one CRLF file, was left out of its
         # mail, and git am made a tree B never had, exit 0 (curl cdbfad9..9acf759)
-        moment = stored.turn(plan.turn) if stored is not None else NONE
+        # (from before its first turn to after its last: a commit split into parts, a link
+        # made a file, had the forms of its first part alone, QA s41 helper-126 H2)
+        moment = stored.turns(plan.turn, plan.last or plan.turn) if stored is not None else NONE
         old, new, forms = endings_changed(tree, after, plan.found, plan.blobs, moment,
                                           every=True)
         diff = unified_patch(old, new, _moved(old, new), stored=forms)
