@@ -1576,3 +1576,101 @@ def test_a_series_reads_a_commit_split_into_parts_to_its_last_part(tmp_path: Pat
     repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
     out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, "series")
     _applies_to_a(source, commits, out, "series", tmp_path)
+
+
+@pytest.mark.parametrize("config", [(), AUTOCRLF], ids=["plain", "autocrlf"])
+@pytest.mark.parametrize("form", ["patch", "series"])
+def test_a_blob_an_edit_left_is_not_the_ends_once_the_path_is_replaced(
+        tmp_path: Path, config: tuple[str, ...], form: str) -> None:
+    """a.txt and c.txt are CRLF blobs of one text; a commit turns a.txt's blob LF, the next
+    deletes it, the last renames c.txt onto it: B's a.txt is A's blob. The patch took the
+    blob the edit left for the end's and turned a.txt LF, exit 0, on a plain checkout too
+    (QA s41 helper-126 H4, older): a deletion or a move onto a path takes away what its
+    last writer left."""
+    crlf = b"".join(b"line %d\r\n" % n for n in range(1, 11))
+    source, commits = _staged_first(tmp_path, [
+        {"a.txt": crlf, "c.txt": crlf, "k": b"k\n"}, {"a.txt": crlf.replace(b"\r", b"")},
+        {"a.txt": None}, {"c.txt": None, "a.txt": crlf}])
+    repo = _clone(source, tmp_path / "review", commits[0], config)
+    out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
+    _applies_to_a(source, commits, out, form, tmp_path)
+
+
+def test_a_file_moved_away_and_back_as_it_was_is_no_change(tmp_path: Path) -> None:
+    """On autocrlf a.txt (an LF blob) is made a CRLF blob, moved to b.txt, made LF again and
+    moved back: B's tree is A's, yet the patch turned a.txt into the CRLF blob, exit 0 (QA
+    s41 helper-126 H4): a pure move carries the blob its last writer left."""
+    lf = b"".join(b"line %d\n" % n for n in range(1, 11))
+    crlf = lf.replace(b"\n", b"\r\n")
+    source, commits = _staged_first(tmp_path, [
+        {"a.txt": lf, "k": b"k\n"}, {"a.txt": crlf}, {"a.txt": None, "b.txt": crlf},
+        {"b.txt": lf}, {"b.txt": None, "a.txt": lf}])
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, "patch")
+    assert "diff --git" not in out.read_text()
+    out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, "series")
+    _applies_to_a(source, commits, out, "series", tmp_path)
+
+
+def test_a_series_pairs_renames_as_the_commit_made_them(tmp_path: Path) -> None:
+    """On autocrlf a.txt (an LF blob) and b.txt (a CRLF blob) hold one text, one CRLF file
+    on disk each; one commit renames a.txt to d.txt and b.txt to c.txt as they are. The
+    mail paired them by their bytes, a.txt to c.txt and b.txt to d.txt, and each took the
+    other's blob, exit 0 (QA s41 helper-126 H5, older)."""
+    lf = b"".join(b"line %d\n" % n for n in range(1, 11))
+    source, commits = _staged_first(tmp_path, [
+        {"a.txt": lf, "b.txt": lf.replace(b"\n", b"\r\n"), "k": b"k\n"},
+        {"a.txt": None, "b.txt": None, "d.txt": lf, "c.txt": lf.replace(b"\n", b"\r\n")}])
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, "series")
+    _applies_to_a(source, commits, out, "series", tmp_path)
+
+
+@pytest.mark.parametrize("form", ["patch", "series"])
+def test_a_converted_binary_file_renamed_with_a_change_names_as_blob(
+        tmp_path: Path, form: str) -> None:
+    """``*.bin text eol=crlf``: a file holding NULs, which git checks out with CRLF, is
+    renamed with a change. Its binary patch named the checkout's bytes as the old blob, and
+    git apply and git am refused it (QA s41 helper-126 M3, older): at the turn's start the
+    file is at the path it is renamed from."""
+    data = b"".join(b"a\0 line %d\n" % n for n in range(1, 13))
+    source, commits = _staged_first(tmp_path, [
+        {".gitattributes": b"*.bin text eol=crlf\n", "a.bin": data, "k": b"k\n"},
+        {"a.bin": None, "b.bin": data.replace(b"line 4", b"LINE 4")}])
+    repo = _clone(source, tmp_path / "review", commits[0], ())
+    out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
+    _applies_to_a(source, commits, out, form, tmp_path)
+
+
+@pytest.mark.parametrize("form", ["patch", "series"])
+def test_a_rejected_last_hunk_leaves_the_file_stored_as_git_add_stores_it(
+        tmp_path: Path, form: str) -> None:
+    """On autocrlf a commit edits a.txt in two hunks; the reviewer accepts the first and
+    rejects the last. Only a section's last operation carries its forms, so the landed
+    one had none and both exports carried the file's CRLF lines, which git apply and git
+    am stored as a blob git add of the same file never makes, exit 0 (QA s41 helper-126
+    H3, older; rejecting the first hunk was right)."""
+    from reviewtui.core.engine import Decision
+    from reviewtui.shell.git_sources import open_range
+    from reviewtui.shell.review import Review
+
+    lines = [b"line %d\n" % n for n in range(30)]
+    edited = list(lines)
+    edited[2], edited[25] = b"ONE\n", b"TWO\n"
+    source, commits = _staged_first(tmp_path, [{"a.txt": b"".join(lines)},
+                                               {"a.txt": b"".join(edited)}])
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    state = tmp_path / "review.json"
+    opened = open_range(f"{commits[0]}..{commits[-1]}", str(repo), keep=True)
+    try:
+        with Review.open(opened.session, opened.root, state_path=state) as review:
+            ops = review.session.turns[0].reply.ops
+            assert len(ops) == 2
+            review.decide((1, 0), Decision.accept())
+            review.decide((1, 1), Decision.reject())
+    finally:
+        opened.close()
+    assert (repo / "a.txt").read_bytes() == b"".join(edited[:25] + lines[25:]).replace(
+        b"\n", b"\r\n")
+    want, got = _blob_as_exported(source, commits, repo, state, form, tmp_path)
+    assert got == want

@@ -23,9 +23,9 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Collection, Iterable, Iterator, Mapping
 
-from reviewtui.core.engine import OpResult, SessionRun, execution_order
+from reviewtui.core.engine import OpResult, SessionRun, TurnResult, execution_order
 from reviewtui.core.engine.checkout import is_form
-from reviewtui.core.model.records import CommandName, ConsoleCommand, Edit, FullFile
+from reviewtui.core.model.records import CommandName, ConsoleCommand, Edit, FullFile, GitForms
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import record
 
@@ -142,6 +142,7 @@ class FormsTimeline:
             return
         tree = run.states[at].tree
         turn = run.turns[at]
+        moved_to = landed_moves(turn.results)  # new path -> old: where a file is at the start
         for result in turn.results:
             op = result.op
             if isinstance(op, (Edit, FullFile)):
@@ -151,7 +152,10 @@ class FormsTimeline:
                     self._now(was[0][0]).setdefault(was[0][1], was[1])
                 if isinstance(op, FullFile) and op.payload is not None \
                         and (checkout := op.payload.checkout) is not None:
-                    self._now(op.path).setdefault(checkout.old, checkout.old_blob)
+                    # (a file renamed with a change is the ``:mv`` and this: at the turn's
+                    # start it is at the old path, QA s41 helper-126 M3)
+                    self._now(moved_to.get(op.path, op.path)).setdefault(
+                        checkout.old, checkout.old_blob)
             elif isinstance(op, ConsoleCommand) and op.path and len(op.expect_blob) == 40:
                 # A deletion's removed side likewise (helper-121 F5: CRLF lines removed).
                 gone = tree.get(op.path)
@@ -170,7 +174,7 @@ class FormsTimeline:
                 source = op.git_forms.before_path if op.git_forms is not None else ""
                 if source and source != op.path:
                     self._start(source, after, {})
-                self._start(op.path, after, _left_forms(op, result))
+                self._start(op.path, after, _left_forms(op, result, _section_forms(turn, op)))
             elif isinstance(op, ConsoleCommand):
                 moves = landed_moves((result,))
                 for new, old in moves.items():
@@ -190,21 +194,38 @@ class FormsTimeline:
                         self._start(path, after, {})
 
 
-def _left_forms(op: Edit | FullFile, result: OpResult) -> dict[bytes, bytes]:
-    """The forms of the file a landed operation left (none: its bytes are the blob)."""
+def _section_forms(turn: TurnResult, op: Edit | FullFile) -> GitForms | None:
+    """The forms of ``op``'s section of a git diff: only its last operation carries them
+    (``importers/common.py``), and the others' results are its file too (with the last hunk
+    rejected, the file was exported with its checkout's CRLF on every line, exit 0: QA s41
+    helper-126 H3)."""
+    if op.git_forms is not None:
+        return op.git_forms
+    for result in turn.results:
+        other = result.op
+        if isinstance(other, (Edit, FullFile)) and other.path == op.path \
+                and other.git_forms is not None:
+            return other.git_forms
+    return None
+
+
+def _left_forms(op: Edit | FullFile, result: OpResult, forms: GitForms | None
+                ) -> dict[bytes, bytes]:
+    """The forms of the file a landed operation of a section with ``forms`` left (none:
+    its bytes are the blob)."""
     state = result.outcome.after_state
     if state is None:
         return {}
-    forms: dict[bytes, bytes] = {}
-    if (text := _stored_text(op, state)) is not None:
-        forms[text[0]] = text[1]
+    found: dict[bytes, bytes] = {}
+    if (text := _stored_text(forms, state)) is not None:
+        found[text[0]] = text[1]
     elif result.outcome.stored is not None:
-        forms[state.data] = result.outcome.stored
+        found[state.data] = result.outcome.stored
     if isinstance(op, FullFile) and op.payload is not None \
             and (checkout := op.payload.checkout) is not None \
             and checkout.new is not None and checkout.new_blob is not None:
-        forms[checkout.new] = checkout.new_blob
-    return forms
+        found[checkout.new] = checkout.new_blob
+    return found
 
 
 def stored_forms(run: SessionRun) -> FormsTimeline:
@@ -233,12 +254,12 @@ def removed_blobs(results: Iterable[OpResult]) -> dict[str, str]:
             and len(op.expect_blob) == 40}
 
 
-def _stored_text(op: Edit | FullFile, state: FileState | None) -> tuple[bytes, bytes] | None:
+def _stored_text(forms: GitForms | None, state: FileState | None
+                 ) -> tuple[bytes, bytes] | None:
     """(the bytes, the blob) of a text file a git range left as a checkout writes it with
     CRLF where git stores LF (``GitForms``): a patch of it carries the blob, as ``git
     diff`` does (a new file exported with CR in its lines was written CRLF by ``git
     apply`` on a checkout that does not convert: QA s38 helper-118 F6)."""
-    forms = op.git_forms
     if forms is None or forms.checked_out is not True or state is None:
         return None
     # Another result (a hunk rejected, the reviewer's own text) on a file git checks out

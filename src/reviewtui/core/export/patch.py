@@ -19,7 +19,7 @@ from difflib import SequenceMatcher
 from reviewtui.core.engine import SessionRun, execution_order
 from reviewtui.core.engine.checkout import is_form
 from reviewtui.core.engine.links import is_link
-from reviewtui.core.export.forms import NONE, Forms, Stored, removed_blobs
+from reviewtui.core.export.forms import NONE, Forms, Stored, landed_moves, removed_blobs
 from reviewtui.core.importers.gitbinary import blob_id, write_literal
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
 from reviewtui.core.model.tree import FileState, Tree
@@ -101,24 +101,49 @@ def renormalized(run: SessionRun, base: Tree, result: Tree, stored: Stored
                  ) -> tuple[Tree, Tree, Stored]:
     """``base`` and ``result`` (and ``stored``) with each file whose bytes the range kept
     while its blob changed as the blobs git stores (:func:`endings_changed`; the patch
-    left it out, exit 0, QA s39 helper-121 F6), by the ids the sections found and left."""
+    left it out, exit 0, QA s39 helper-121 F6), by the ids the sections found and left:
+    the blob the first operation on a path found there (the base's), and the one its last
+    writer left, which a later deletion or move takes away, and a pure move carries to its
+    new path (the blob an edit before a deletion and a move onto the path left was taken
+    for the end's, and a file the range left as it was turned into it, exit 0, also on a
+    plain checkout: QA s41 helper-126 H4)."""
     found: dict[str, str] = {}
     left: dict[str, str] = {}
     removed_first: dict[str, str] = {}  # path -> the blob a deletion took from the base
-    seen: set[str] = set()
+    touched: set[str] = set()  # paths a landed operation changed so far
     for turn in run.turns:
-        for path, blob in removed_blobs(turn.results).items():  # (then added again)
-            found.setdefault(path, blob)
-            if path not in seen:
-                removed_first.setdefault(path, blob)
-        seen.update(named for result in turn.results if (named := result.op.path))
-        for result_op in turn.results:
-            op = result_op.op
-            if isinstance(op, (Edit, FullFile)) and op.git_forms is not None \
-                    and result_op.landed and not op.git_forms.before_path:
-                if op.git_forms.before_blob:
-                    found.setdefault(op.path, op.git_forms.before_blob)
-                left[op.path] = op.git_forms.after_blob
+        for pos, op in execution_order(turn.turn):
+            done = turn.results[pos]
+            if not done.landed:
+                continue
+            if isinstance(op, ConsoleCommand):
+                for path, blob in removed_blobs((done,)).items():  # (then added again)
+                    if path not in touched:
+                        found.setdefault(path, blob)
+                        removed_first.setdefault(path, blob)
+                moves = landed_moves((done,))
+                for target, source in moves.items():
+                    carried = left.pop(source, None)
+                    left.pop(target, None)
+                    if carried is not None:
+                        left[target] = carried
+                    touched.update((target, source))
+                if not moves:  # a deletion, or another command: no blob it left is told
+                    for path in op.args:
+                        left.pop(path, None)
+                        touched.add(path)
+            elif isinstance(op, (Edit, FullFile)):
+                forms = op.git_forms
+                if forms is not None and not forms.before_path:
+                    if forms.before_blob and op.path not in touched:
+                        found.setdefault(op.path, forms.before_blob)
+                    left[op.path] = forms.after_blob
+                else:
+                    left.pop(op.path, None)
+                    if forms is not None:
+                        left.pop(forms.before_path, None)
+                        touched.add(forms.before_path)
+                touched.add(op.path)
     # A file the range deletes first, then writes again with other bytes: the patch's old
     # side is the base's blob, not its checkout (with CRLF it did not apply to A: QA s40
     # helper-124 H4; where the bytes stay, endings_changed below gives both sides).

@@ -9,7 +9,7 @@ are named in the mail's notes and left out.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from reviewtui.core.export.forms import NONE, FormsTimeline
 from reviewtui.core.export.patch import endings_changed, unified_patch
@@ -43,7 +43,7 @@ def series_text(base: Tree, plans: Sequence[PlannedCommit], author: str, date: s
         moment = stored.turns(plan.turn, plan.last or plan.turn) if stored is not None else NONE
         old, new, forms = endings_changed(tree, after, plan.found, plan.blobs, moment,
                                           every=True)
-        diff = unified_patch(old, new, _moved(old, new), stored=forms)
+        diff = unified_patch(old, new, _moved(old, new, plan.moved), stored=forms)
         mails.append(f"From {ZERO} {MBOX_DATE}\nFrom: {author}\nDate: {date}\n"
                      f"Subject: {tag} {subject}\n\n{_no_break(body.strip(chr(10)))}\n---\n"
                      f"{diff}{'' if diff.endswith(chr(10)) else chr(10)}-- \nreviewtui\n\n")
@@ -51,11 +51,14 @@ def series_text(base: Tree, plans: Sequence[PlannedCommit], author: str, date: s
     return "".join(mails)
 
 
-def _moved(before: Tree, after: Tree) -> dict[str, str]:
+def _moved(before: Tree, after: Tree, landed: Mapping[str, str]) -> dict[str, str]:
     """New path -> removed path, for each file of ``after`` that a removed one of
     ``before`` held byte for byte: a rename, written as one (``git am`` read its removal
     and addition apart, and on a checkout's CRLF bytes the removal did not apply: QA s39
-    helper-121 F5)."""
+    helper-121 F5). The commit's own renames (``landed``, new path -> old) first: two
+    files of one text, an LF and a CRLF blob on a checkout writing both as one CRLF file,
+    were paired the other way round by their bytes, and each took the other's blob, exit 0
+    (QA s41 helper-126 H5)."""
     removed: dict[bytes, list[str]] = {}
     added: list[str] = []
     for path, (old, new) in before.diff(after).items():
@@ -64,6 +67,12 @@ def _moved(before: Tree, after: Tree) -> dict[str, str]:
         elif old is None and new is not None:
             added.append(path)
     moved: dict[str, str] = {}
+    for path, source in landed.items():
+        state = after.get(path)
+        if path in added and state is not None and source in removed.get(state.data, ()):
+            moved[path] = source
+            removed[state.data].remove(source)
+            added.remove(path)
     for path in sorted(added):
         state = after.get(path)
         sources = removed.get(state.data) if state is not None else None
