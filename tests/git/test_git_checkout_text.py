@@ -1674,3 +1674,27 @@ def test_a_rejected_last_hunk_leaves_the_file_stored_as_git_add_stores_it(
         b"\n", b"\r\n")
     want, got = _blob_as_exported(source, commits, repo, state, form, tmp_path)
     assert got == want
+
+
+@pytest.mark.parametrize("case", ["same-text-other-blob", "other-file-moved-on"])
+@pytest.mark.parametrize("form", ["patch", "series"])
+def test_a_path_given_the_same_bytes_after_its_file_moved_away_holds_its_blob(
+        tmp_path: Path, form: str, case: str) -> None:
+    """On autocrlf a.txt (an LF blob) is moved to c.txt as it is and no later commit reads
+    it; a.txt then holds a CRLF blob of the same text (added, or b.txt moved onto it): one
+    CRLF file on disk at A and at B. The patch left a.txt out and wrote c.txt with the
+    checkout's CRLF, and git apply made a tree B never had, exit 0 (QA s41 helper-126 H1,
+    older; with other text at a.txt, git apply refused it). The base's blobs are read from
+    git where no section names them."""
+    lf = b"".join(b"line %d\n" % n for n in range(1, 11))
+    crlf = lf.replace(b"\n", b"\r\n")
+    first: dict[str, bytes | None] = {"a.txt": lf, "k": b"k\n"}
+    if case == "same-text-other-blob":
+        later: dict[str, bytes | None] = {"a.txt": crlf}
+    else:
+        first["b.txt"] = crlf
+        later = {"b.txt": None, "a.txt": crlf}
+    source, commits = _staged_first(tmp_path, [first, {"a.txt": None, "c.txt": lf}, later])
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
+    _applies_to_a(source, commits, out, form, tmp_path)

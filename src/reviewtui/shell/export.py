@@ -28,7 +28,7 @@ from reviewtui.core.errors import (
 )
 from reviewtui.core.export import Accepted
 from reviewtui.core.model.outcome import FAILED, Status
-from reviewtui.core.model.records import Edit, FullFile
+from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import replace
 from reviewtui.core.review.log import DecisionItem
@@ -56,8 +56,40 @@ def accepted_from_review(review: Review) -> Accepted:
     """
     state = str(review.state_path) if review.state_path is not None else None
     review.finish_evaluation()  # (the workbench's display may still be walking on)
-    return Accepted.of(_with_failures(review.draft, review.display), str(review.loaded.file),
-                       reviewed=True, state=state, taken_back=_taken_back(review))
+    return with_base_blobs(Accepted.of(_with_failures(review.draft, review.display),
+                                       str(review.loaded.file), reviewed=True, state=state,
+                                       taken_back=_taken_back(review)))
+
+
+def with_base_blobs(accepted: Accepted) -> Accepted:
+    """A git session's accepted result with the base blob of each file its operations name
+    whose base bytes hold a CRLF (``Accepted.base_blobs``: which blob a converting
+    checkout's bytes stand for where no operation's section says; QA s41 helper-126 H1).
+    One ``ls-tree`` of the base commit, and none for a session without such a file."""
+    from reviewtui.shell.git import Repo, origin_of
+
+    origin = origin_of(Path(accepted.source))
+    if origin is None or not origin.worktree:
+        return accepted
+    base = accepted.base
+    wanted: set[str] = set()
+    for turn in accepted.run.turns:
+        for result in turn.results:
+            op = result.op
+            named = op.args if isinstance(op, ConsoleCommand) else (op.path,)
+            if isinstance(op, (Edit, FullFile)) and op.git_forms is not None:
+                named = (op.path, op.git_forms.before_path)
+            wanted.update(path for path in named
+                          if path and (state := base.get(path)) is not None
+                          and b"\r\n" in state.data)
+    if not wanted:
+        return accepted
+    try:
+        entries = Repo.at(Path(origin.worktree)).tree_entries(origin.base)
+    except (ReviewtuiError, OSError):
+        return accepted  # (as before: the forms the sections name alone)
+    blobs = {path: sha for mode, sha, path in entries if path in wanted and mode != "120000"}
+    return replace(accepted, base_blobs=blobs)
 
 
 def _taken_back(review: Review) -> tuple[tuple[OpKey, str], ...]:
@@ -226,7 +258,7 @@ def load_accepted(session: str | Path, root: str | Path | None = None, *,
     tree_project = load_project(base, config_dirs=(loaded.directory,), lazy=True)
     run = evaluate_session(loaded.session, tree_project.tree, rules=tree_project.rules,
                            policy=Policy.headless())
-    return Accepted.of(run, str(loaded.file)), []
+    return with_base_blobs(Accepted.of(run, str(loaded.file))), []
 
 
 def reviewed_base(loaded: LoadedSession, root: Path, state_path: Path, disk: Tree, *,

@@ -246,4 +246,4 @@ def git_series(accepted: Accepted) -> str:
     plans = plan_commits(accepted.run, decisions, source.name)
     author, date = author_ident(Repo.at(Path(origin.worktree)))
     return series_text(accepted.base, plans, author, date,
-                       stored=stored_forms(accepted.run))
+                       stored=stored_forms(accepted.run, accepted.base_blobs))

@@ -9,7 +9,7 @@ from, and :func:`op_rows` lays its operations out for the reports.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from reviewtui.core.engine import OpKey, OpResult, SessionRun, Verdict, file_text_for, op_title
 from reviewtui.core.lint.findings import Finding
@@ -38,6 +38,10 @@ class Accepted:
     # Accepts the saved review held that its opening took back (they no longer land on
     # the files as they are, or the files were put back to the original): (key, why).
     taken_back: tuple[tuple[OpKey, str], ...] = ()
+    # A git session's base blob of each file the run touches whose bytes hold a CRLF
+    # (path -> blob id): which blob a converting checkout's bytes stand for where no
+    # operation's section names it (``core/export/forms.py``).
+    base_blobs: Mapping[str, str] = field(default_factory=dict)
 
     @classmethod
     def of(cls, run: SessionRun, source: str, *, reviewed: bool = False,

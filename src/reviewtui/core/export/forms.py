@@ -90,11 +90,20 @@ class FormsTimeline:
     """The forms of a run's files, per path and stretch of checkpoints (module doc).
     Checkpoint ``k`` is the tree before the run's ``k``-th turn (0: the base)."""
 
-    def __init__(self, run: SessionRun) -> None:
+    def __init__(self, run: SessionRun, base_blobs: Mapping[str, str] | None = None) -> None:
         self._positions = {turn.index: at for at, turn in enumerate(run.turns)}
         self._count = len(run.turns)
         # path -> (first checkpoint, bytes -> blob) of each stretch, in order
         self._history: dict[str, list[tuple[int, dict[bytes, bytes]]]] = {}
+        if base_blobs and run.states:
+            # The base's blobs, where a git session knows them: a file moved away as it
+            # is that no later operation reads has no other (its bytes went out as the
+            # checkout's CRLF: QA s41 helper-126 H1).
+            base = run.states[0].tree
+            for path, blob in base_blobs.items():
+                state = base.get(path)
+                if state is not None and is_form(True, state.data, blob):
+                    self._now(path).setdefault(state.data, state.data.replace(b"\r\n", b"\n"))
         for at in range(self._count):
             self._found(run, at)
             self._left(run, at)
@@ -228,14 +237,15 @@ def _left_forms(op: Edit | FullFile, result: OpResult, forms: GitForms | None
     return found
 
 
-def stored_forms(run: SessionRun) -> FormsTimeline:
+def stored_forms(run: SessionRun, base_blobs: Mapping[str, str] | None = None
+                 ) -> FormsTimeline:
     """The blobs git stores for the files the run read or wrote in the form a converting
     checkout writes them, moment by moment (module doc): binary files
     (``core/model/records.py`` ``CheckoutForms``: a binary patch carries blob ids, which
     ``git apply`` checks against the file as git stores it, converting the file on disk
     first), and text a git range left with CRLF where git stores LF
-    (:func:`_stored_text`)."""
-    return FormsTimeline(run)
+    (:func:`_stored_text`). ``base_blobs``: see ``Accepted``."""
+    return FormsTimeline(run, base_blobs)
 
 
 def landed_moves(results: Iterable[OpResult]) -> dict[str, str]:

@@ -97,8 +97,8 @@ def file_patches(base: Tree, result: Tree, moved: dict[str, str]) -> list[FilePa
     return sorted(out, key=lambda p: p.path)
 
 
-def renormalized(run: SessionRun, base: Tree, result: Tree, stored: Stored
-                 ) -> tuple[Tree, Tree, Stored]:
+def renormalized(run: SessionRun, base: Tree, result: Tree, stored: Stored,
+                 base_blobs: Mapping[str, str] | None = None) -> tuple[Tree, Tree, Stored]:
     """``base`` and ``result`` (and ``stored``) with each file whose bytes the range kept
     while its blob changed as the blobs git stores (:func:`endings_changed`; the patch
     left it out, exit 0, QA s39 helper-121 F6), by the ids the sections found and left:
@@ -106,7 +106,9 @@ def renormalized(run: SessionRun, base: Tree, result: Tree, stored: Stored
     writer left, which a later deletion or move takes away, and a pure move carries to its
     new path (the blob an edit before a deletion and a move onto the path left was taken
     for the end's, and a file the range left as it was turned into it, exit 0, also on a
-    plain checkout: QA s41 helper-126 H4)."""
+    plain checkout: QA s41 helper-126 H4). ``base_blobs``: a git session's base blobs (see
+    ``Accepted``), the blob found where no operation on the path names it (a file moved
+    away as it is, its path then given another blob of the same text: H1)."""
     found: dict[str, str] = {}
     left: dict[str, str] = {}
     removed_first: dict[str, str] = {}  # path -> the blob a deletion took from the base
@@ -124,6 +126,8 @@ def renormalized(run: SessionRun, base: Tree, result: Tree, stored: Stored
                 moves = landed_moves((done,))
                 for target, source in moves.items():
                     carried = left.pop(source, None)
+                    if carried is None and source not in touched and base_blobs:
+                        carried = base_blobs.get(source)  # (the base's, moved as it is)
                     left.pop(target, None)
                     if carried is not None:
                         left[target] = carried
@@ -144,6 +148,8 @@ def renormalized(run: SessionRun, base: Tree, result: Tree, stored: Stored
                         left.pop(forms.before_path, None)
                         touched.add(forms.before_path)
                 touched.add(op.path)
+    for path, blob in (base_blobs or {}).items():
+        found.setdefault(path, blob)
     # A file the range deletes first, then writes again with other bytes: the patch's old
     # side is the base's blob, not its checkout (with CRLF it did not apply to A: QA s40
     # helper-124 H4; where the bytes stay, endings_changed below gives both sides).
