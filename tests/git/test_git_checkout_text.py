@@ -1698,3 +1698,23 @@ def test_a_path_given_the_same_bytes_after_its_file_moved_away_holds_its_blob(
     repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
     out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
     _applies_to_a(source, commits, out, form, tmp_path)
+
+
+@pytest.mark.parametrize("changed", [False, True], ids=["as-checked-out", "changed-on-disk"])
+def test_a_converted_file_holding_a_nul_is_deleted_as_git_deletes_it(
+        tmp_path: Path, changed: bool) -> None:
+    """``*.bin text eol=crlf``: a.bin holds a NUL, which git converts all the same, and a
+    commit deletes it. The deletion's check took the CRLF checkout for other content and
+    refused it, exit 1, where git apply removes it (QA s41 helper-126 M1, older). A file
+    that is not exactly git's checkout of the blob is still left alone."""
+    source, commits = _staged_first(tmp_path, [
+        {".gitattributes": b"*.bin text eol=crlf\n", "a.bin": b"a\0b\nc\nd\n", "k": b"k\n"},
+        {"a.bin": None}])
+    repo = _clone(source, tmp_path / "review", commits[0], ())
+    assert (repo / "a.bin").read_bytes() == b"a\0b\r\nc\r\nd\r\n"
+    if changed:
+        (repo / "a.bin").write_bytes(b"a\0b\r\nc\r\nD\r\n")
+    code = main(["apply", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--yes"])
+    assert code == (1 if changed else 0)
+    assert (repo / "a.bin").exists() == changed

@@ -301,12 +301,15 @@ def _renames_checked(repo: Repo, base: str, head: str, session: Session, formed:
 
 def _deletions_formed(session: Session, formed: _Formed) -> Session:
     """``session`` with each deletion whose blob git checks out as other bytes than the
-    blob (re-encoded, ``$Id$`` expanded; not CRLF alone, which the deletion's own check
-    reads past) carrying those bytes: the untouched file was refused as "other content"
-    (QA s39 helper-121 F4)."""
+    blob (re-encoded, ``$Id$`` expanded) carrying those bytes: the untouched file was
+    refused as "other content" (QA s39 helper-121 F4); or, where git writes it with CRLF,
+    saying so (the deletion's own check reads past CRLF in text, not in a file holding a
+    NUL, which ``text eol=crlf`` converts all the same: QA s41 helper-126 M1)."""
     def command(op: ConsoleCommand) -> ConsoleCommand:
         form = formed.get((op.path or "", op.expect_blob)) if is_deletion(op) else None
-        return replace(op, expect_form=form) if isinstance(form, bytes) else op
+        if isinstance(form, bytes) or (form is True and len(op.expect_blob) == 40):
+            return replace(op, expect_form=form)
+        return op
 
     return replace(session, turns=tuple(each_command(turn, command)
                                         for turn in session.turns))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from reviewtui.core.digests import sha256
+from reviewtui.core.engine.checkout import is_form
 from reviewtui.core.engine.decisions import Decision, OpKey, Policy, Verdict
 from reviewtui.core.engine.file_edits import FileContext, check_path, normalize_or_none
 from reviewtui.core.engine.ledger import LedgerItem, command_item
@@ -182,8 +183,10 @@ def _stale_removal(tree: Tree, op: ConsoleCommand) -> str | None:
     current = tree.get(path) if path else None
     if current is None:
         return None  # (the command itself says what is wrong with a missing path)
-    if op.expect_form is not None and current.data == op.expect_form and not is_link(current):
-        return None  # (git's checkout of the blob it deletes: QA s39 helper-121 F4)
+    if op.expect_form is not None and not is_link(current) and (
+            current.data == op.expect_form if isinstance(op.expect_form, bytes)
+            else op.expect_form is True and is_form(True, current.data, op.expect_blob)):
+        return None  # (git's checkout of the blob it deletes: QA s39 helper-121 F4, s41 M1)
     if op.expect_link is not None and op.expect_link != is_link(current):
         return (f"the diff deletes {path} as a {'link' if op.expect_link else 'file'}, but "
                 f"{path} is a {'link' if is_link(current) else 'file'}: it is not removed")

@@ -70,8 +70,10 @@ class ConsoleCommand:
     # attributes check its blob out otherwise); the command is refused with it.
     refused: str = ""
     # Likewise: git's checkout of the blob a deletion names (``expect_blob``), where it is
-    # other bytes than the blob (re-encoded, ``$Id$`` expanded): the file may be removed.
-    expect_form: bytes | None = None
+    # other bytes than the blob (re-encoded, ``$Id$`` expanded): the file may be removed;
+    # True: its CRLF form (a file holding a NUL that a ``text`` attribute converts all the
+    # same, which the deletion's own check takes for binary: QA s41 helper-126 M1).
+    expect_form: bytes | bool | None = None
     kind: OpKind = field(default=OpKind.CONSOLE, init=False)
 
     @property
