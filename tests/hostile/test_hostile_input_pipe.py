@@ -77,3 +77,33 @@ def test_check_still_reports_its_findings_into_an_open_pipe(arena) -> None:
                            str(arena.root)], capture_output=True, check=False, timeout=120)
     assert (done.returncode, done.stderr) == (1, b"")
     assert done.stdout.decode().count(": not_found") == 3
+
+
+@pytest.mark.parametrize("command", ["export", "export-json", "apply"])
+def test_a_session_given_as_a_named_pipe_is_read_once(arena, command: str) -> None:
+    """A tool streaming its session through a FIFO: it is read once, and nothing opens it
+    again (the export opened it a second time to look for a git header, and apply to hash
+    it: each waited for a writer for ever, QA s41 helper-127)."""
+    import threading
+
+    (arena.root / "x.txt").write_text("a\nb\n")
+    fifo = arena.work / "session.diff"
+    os.mkfifo(fifo)
+    text = b"--- a/x.txt\n+++ b/x.txt\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n"
+
+    def feed() -> None:
+        with fifo.open("wb") as writer:
+            writer.write(text)
+
+    threading.Thread(target=feed, daemon=True).start()
+    argv = (["apply", str(fifo), "--root", str(arena.root), "--yes"] if command == "apply"
+            else _argv(command, fifo, arena.root))
+    done = subprocess.run([sys.executable, "-m", "reviewtui", *argv], capture_output=True,
+                          timeout=60, stdin=subprocess.DEVNULL, check=False)
+    assert done.returncode == 0, done.stderr
+    if command == "apply":
+        assert (arena.root / "x.txt").read_text() == "a\nc\n"
+    else:  # the report says the one operation is in the accepted result; nothing written
+        assert (b"| 1 | x.txt \xc2\xb7 Edit 1 | accepted | applied |" in done.stdout
+                if command == "export" else b'"status": "applied"' in done.stdout)
+        assert (arena.root / "x.txt").read_text() == "a\nb\n"

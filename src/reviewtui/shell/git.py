@@ -18,6 +18,7 @@ from __future__ import annotations
 import email.utils
 import os
 import re
+import stat
 import subprocess
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
@@ -560,8 +561,11 @@ def sync_index(repo: Repo, commit: str, paths: Iterable[str]) -> None:
 
 def origin_of(session_file: Path) -> GitOrigin | None:
     """The git header of a session file; None for a session that does not come from git."""
-    try:
-        with session_file.open("rb") as handle:
+    try:  # (a regular file only: a FIFO's second open waited for a writer for ever)
+        fd = os.open(session_file, os.O_RDONLY | os.O_NONBLOCK)
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                return None
             head = handle.read(64 * 1024).decode("utf-8", "replace")
     except OSError:
         return None

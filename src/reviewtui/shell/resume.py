@@ -51,10 +51,10 @@ if TYPE_CHECKING:
 
 def session_sha(path: Path) -> str:
     """The session file's hash, saved with the state (a changed session is noticed)."""
-    try:
-        return sha256(path.read_bytes()).hexdigest()
-    except OSError:
-        return sha256(b"").hexdigest()
+    with contextlib.suppress(OSError):  # (a pipe: none, a FIFO opened again waits for ever)
+        if path.is_file():
+            return sha256(path.read_bytes()).hexdigest()
+    return sha256(b"").hexdigest()
 
 
 def _digest(state: FileState | None) -> str | None:
