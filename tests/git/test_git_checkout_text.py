@@ -1718,3 +1718,36 @@ def test_a_converted_file_holding_a_nul_is_deleted_as_git_deletes_it(
                  "--yes"])
     assert code == (1 if changed else 0)
     assert (repo / "a.bin").exists() == changed
+
+
+@pytest.mark.parametrize("form", ["patch", "series"])
+def test_a_mode_changed_alone_keeps_the_blob(tmp_path: Path, form: str) -> None:
+    """On autocrlf a commit only makes a.txt (an LF blob, checked out CRLF) executable,
+    as curl's 602964ec5e does to 16 scripts: the mode change ended the file's forms and
+    both exports rewrote every line with CRLF, exit 0 (QA s41 helper-127 H1, new in
+    41cfe81 and f200ac2). A mode changed alone leaves the bytes and their blob."""
+    text = b"".join(b"line %d\n" % n for n in range(1, 11))
+    source, commits = _staged_first(tmp_path, [{"a.txt": text, "k": b"k\n"}])
+    blob = git(source, "rev-parse", "HEAD:a.txt").strip()
+    git(source, "update-index", "--cacheinfo", f"100755,{blob},a.txt")
+    git(source, "commit", "-q", "-m", "chmod")
+    commits.append(git(source, "rev-parse", "HEAD").strip())
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
+    _applies_to_a(source, commits, out, form, tmp_path)
+
+
+@pytest.mark.parametrize("form", ["patch", "series"])
+def test_a_rename_with_a_change_onto_a_deleted_path_gives_its_blob(
+        tmp_path: Path, form: str) -> None:
+    """On autocrlf p.txt (an LF blob) is deleted, then q.txt renamed onto it with a change
+    that leaves the CRLF blob of p.txt's text: one CRLF file on disk at A and at B. The
+    whole patch dropped the blob the rename left and left p.txt out, exit 0 (QA s41
+    helper-127 H2, older)."""
+    lf = b"".join(b"line %d\n" % n for n in range(1, 11))
+    source, commits = _staged_first(tmp_path, [
+        {"p.txt": lf, "q.txt": lf.replace(b"line 4", b"LINE 4"), "k": b"k\n"},
+        {"p.txt": None}, {"q.txt": None, "p.txt": lf.replace(b"\n", b"\r\n")}])
+    repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
+    out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
+    _applies_to_a(source, commits, out, form, tmp_path)

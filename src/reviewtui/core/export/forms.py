@@ -180,10 +180,14 @@ class FormsTimeline:
             if not result.landed:
                 continue
             if isinstance(op, (Edit, FullFile)):
+                forms = _section_forms(turn, op)
+                if forms is None and same_bytes(result):
+                    continue  # a mode changed alone: the bytes, and their blob, stay (QA s41
+                    # helper-127 H1: a chmod's file went out with the checkout's CRLF)
                 source = op.git_forms.before_path if op.git_forms is not None else ""
                 if source and source != op.path:
                     self._start(source, after, {})
-                self._start(op.path, after, _left_forms(op, result, _section_forms(turn, op)))
+                self._start(op.path, after, _left_forms(op, result, forms))
             elif isinstance(op, ConsoleCommand):
                 moves = landed_moves((result,))
                 for new, old in moves.items():
@@ -201,6 +205,13 @@ class FormsTimeline:
                 if not moves:  # a deletion, or a command whose result no form follows
                     for path in op.args:
                         self._start(path, after, {})
+
+
+def same_bytes(result: OpResult) -> bool:
+    """Whether a landed operation left its file's bytes as they were (a mode change)."""
+    before, after = result.outcome.before_state, result.outcome.after_state
+    return isinstance(before, FileState) and isinstance(after, FileState) \
+        and before.data == after.data
 
 
 def _section_forms(turn: TurnResult, op: Edit | FullFile) -> GitForms | None:

@@ -19,7 +19,14 @@ from difflib import SequenceMatcher
 from reviewtui.core.engine import SessionRun, execution_order
 from reviewtui.core.engine.checkout import is_form
 from reviewtui.core.engine.links import is_link
-from reviewtui.core.export.forms import NONE, Forms, Stored, landed_moves, removed_blobs
+from reviewtui.core.export.forms import (
+    NONE,
+    Forms,
+    Stored,
+    landed_moves,
+    removed_blobs,
+    same_bytes,
+)
 from reviewtui.core.importers.gitbinary import blob_id, write_literal
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
 from reviewtui.core.model.tree import FileState, Tree
@@ -138,15 +145,19 @@ def renormalized(run: SessionRun, base: Tree, result: Tree, stored: Stored,
                         touched.add(path)
             elif isinstance(op, (Edit, FullFile)):
                 forms = op.git_forms
-                if forms is not None and not forms.before_path:
-                    if forms.before_blob and op.path not in touched:
-                        found.setdefault(op.path, forms.before_blob)
-                    left[op.path] = forms.after_blob
+                if forms is None and same_bytes(done):
+                    continue  # a mode changed alone: the blob stays (QA s41 helper-127 H1)
+                if forms is not None and forms.before_path:  # renamed with a change
+                    if forms.before_blob and forms.before_path not in touched:
+                        found.setdefault(forms.before_path, forms.before_blob)
+                    left.pop(forms.before_path, None)
+                    touched.add(forms.before_path)
+                elif forms is not None and forms.before_blob and op.path not in touched:
+                    found.setdefault(op.path, forms.before_blob)
+                if forms is not None:
+                    left[op.path] = forms.after_blob  # (a rename's too: helper-127 H2)
                 else:
                     left.pop(op.path, None)
-                    if forms is not None:
-                        left.pop(forms.before_path, None)
-                        touched.add(forms.before_path)
                 touched.add(op.path)
     for path, blob in (base_blobs or {}).items():
         found.setdefault(path, blob)
