@@ -175,12 +175,13 @@ class FormsTimeline:
         """What turn ``at``'s landed operations left, in the order they ran."""
         turn = run.turns[at]
         after = at + 1
+        sections = _section_forms(turn)
         for pos, op in execution_order(turn.turn):
             result = turn.results[pos]
             if not result.landed:
                 continue
             if isinstance(op, (Edit, FullFile)):
-                forms = _section_forms(turn, op)
+                forms = op.git_forms or sections.get(op.path)
                 if forms is None and same_bytes(result):
                     continue  # a mode changed alone: the bytes, and their blob, stay (QA s41
                     # helper-127 H1: a chmod's file went out with the checkout's CRLF)
@@ -214,19 +215,14 @@ def same_bytes(result: OpResult) -> bool:
         and before.data == after.data
 
 
-def _section_forms(turn: TurnResult, op: Edit | FullFile) -> GitForms | None:
-    """The forms of ``op``'s section of a git diff: only its last operation carries them
-    (``importers/common.py``), and the others' results are its file too (with the last hunk
-    rejected, the file was exported with its checkout's CRLF on every line, exit 0: QA s41
-    helper-126 H3)."""
-    if op.git_forms is not None:
-        return op.git_forms
-    for result in turn.results:
-        other = result.op
-        if isinstance(other, (Edit, FullFile)) and other.path == op.path \
-                and other.git_forms is not None:
-            return other.git_forms
-    return None
+def _section_forms(turn: TurnResult) -> dict[str, GitForms]:
+    """The forms of each section of a turn's git diff, by path: only a section's last
+    operation carries them (``importers/common.py``), and the others' results are its file
+    too (with the last hunk rejected, the file was exported with its checkout's CRLF on
+    every line, exit 0: QA s41 helper-126 H3). Read once a turn: a commit of thousands of
+    hunks would look through its operations for each."""
+    return {op.path: op.git_forms for result in turn.results
+            if isinstance(op := result.op, (Edit, FullFile)) and op.git_forms is not None}
 
 
 def _left_forms(op: Edit | FullFile, result: OpResult, forms: GitForms | None

@@ -60,19 +60,19 @@ def _moved(before: Tree, after: Tree, landed: Mapping[str, str]) -> dict[str, st
     were paired the other way round by their bytes, and each took the other's blob, exit 0
     (QA s41 helper-126 H5)."""
     removed: dict[bytes, list[str]] = {}
-    added: list[str] = []
+    added: set[str] = set()  # (a set: a commit may rename thousands of files)
     for path, (old, new) in before.diff(after).items():
         if new is None and old is not None:
             removed.setdefault(old.data, []).append(path)
         elif old is None and new is not None:
-            added.append(path)
+            added.add(path)
     moved: dict[str, str] = {}
     for path, source in landed.items():
         state = after.get(path)
         if path in added and state is not None and source in removed.get(state.data, ()):
             moved[path] = source
             removed[state.data].remove(source)
-            added.remove(path)
+            added.discard(path)
     for path in sorted(added):
         state = after.get(path)
         sources = removed.get(state.data) if state is not None else None
