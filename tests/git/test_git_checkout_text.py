@@ -1751,3 +1751,55 @@ def test_a_rename_with_a_change_onto_a_deleted_path_gives_its_blob(
     repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
     out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
     _applies_to_a(source, commits, out, form, tmp_path)
+
+
+@pytest.mark.parametrize(("attributes", "config"), [
+    (b"* text eol=crlf\n", ()), (b"* text\n", AUTOCRLF), (b"", AUTOCRLF)],
+    ids=["text-eol-crlf", "text-autocrlf", "autocrlf"])
+@pytest.mark.parametrize("rejected", ["first", "last"])
+@pytest.mark.parametrize("form", ["patch", "series"])
+def test_a_reviewed_crlf_blob_is_exported_as_git_add_stores_it(
+        tmp_path: Path, form: str, rejected: str, attributes: bytes,
+        config: tuple[str, ...]) -> None:
+    """a.txt is a CRLF blob (committed before its attribute); a commit edits it in three
+    hunks, and the reviewer rejects one. Under an explicit ``text`` attribute git add
+    stores the reviewed file LF, which both exports kept CRLF, exit 0 (QA s41 helper-127
+    H3, older); under ``core.autocrlf`` alone git add keeps the CRLF the blob held, as
+    the exports do."""
+    from reviewtui.core.engine import Decision
+    from reviewtui.shell.git_sources import open_range
+    from reviewtui.shell.review import Review
+
+    lines = [b"line %d\r\n" % n for n in range(40)]
+    edited = list(lines)
+    for at, word in ((2, b"ONE"), (19, b"TWO"), (35, b"THREE")):
+        edited[at] = word + b"\r\n"
+    first = {"a.txt": b"".join(lines), "k": b"k\n"}
+    if attributes:
+        first[".gitattributes"] = attributes
+    source, commits = _staged_first(tmp_path, [first, {"a.txt": b"".join(edited)}])
+    repo = _clone(source, tmp_path / "review", commits[0], config)
+    state = tmp_path / "review.json"
+    opened = open_range(f"{commits[0]}..{commits[-1]}", str(repo), keep=True)
+    try:
+        with Review.open(opened.session, opened.root, state_path=state) as review:
+            ops = review.session.turns[0].reply.ops
+            assert len(ops) == 3
+            for pos in range(3):
+                review.decide((1, pos), Decision.reject() if pos == (
+                    0 if rejected == "first" else 2) else Decision.accept())
+    finally:
+        opened.close()
+    out = tmp_path / f"out.{form}"
+    assert main(["export", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
+                 "--format", form, "--state", str(state), "-o", str(out)]) == 0
+    git(repo, "add", "a.txt")
+    want = git(repo, "ls-files", "-s", "a.txt").split()[1]
+    plain = _clone(source, tmp_path / "plain", commits[0], (), info="* -text\n")
+    if form == "patch":
+        git(plain, "apply", "--cached", str(out))
+        got = git(plain, "ls-files", "-s", "a.txt").split()[1]
+    else:
+        git(plain, "am", "-q", "--keep-cr", str(out))
+        got = git(plain, "rev-parse", "HEAD:a.txt").strip()
+    assert got == want

@@ -56,40 +56,63 @@ def accepted_from_review(review: Review) -> Accepted:
     """
     state = str(review.state_path) if review.state_path is not None else None
     review.finish_evaluation()  # (the workbench's display may still be walking on)
-    return with_base_blobs(Accepted.of(_with_failures(review.draft, review.display),
+    return with_git_facts(Accepted.of(_with_failures(review.draft, review.display),
                                        str(review.loaded.file), reviewed=True, state=state,
                                        taken_back=_taken_back(review)))
 
 
-def with_base_blobs(accepted: Accepted) -> Accepted:
-    """A git session's accepted result with the base blob of each file its operations name
-    whose base bytes hold a CRLF (``Accepted.base_blobs``: which blob a converting
-    checkout's bytes stand for where no operation's section says; QA s41 helper-126 H1).
-    One ``ls-tree`` of the base commit, and none for a session without such a file."""
+def with_git_facts(accepted: Accepted) -> Accepted:
+    """A git session's accepted result with what git alone tells of its files: the base
+    blob of each file its operations name whose base bytes hold a CRLF
+    (``Accepted.base_blobs``: which blob a converting checkout's bytes stand for where no
+    operation's section says; QA s41 helper-126 H1), and which files a landed operation
+    left with CRLF ``git add`` turns LF whatever the index holds (``Accepted.always_text``:
+    an explicit ``text`` or ``eol`` attribute; helper-127 H3). One ``ls-tree`` of the base
+    commit and one ``check-attr``, none for a session without such a file."""
     from reviewtui.shell.git import Repo, origin_of
+    from reviewtui.shell.git_attribute_states import attr_values
 
     origin = origin_of(Path(accepted.source))
     if origin is None or not origin.worktree:
         return accepted
     base = accepted.base
     wanted: set[str] = set()
+    written: set[str] = set()
     for turn in accepted.run.turns:
         for result in turn.results:
             op = result.op
             named = op.args if isinstance(op, ConsoleCommand) else (op.path,)
-            if isinstance(op, (Edit, FullFile)) and op.git_forms is not None:
-                named = (op.path, op.git_forms.before_path)
+            if isinstance(op, (Edit, FullFile)):
+                if op.git_forms is not None:
+                    named = (op.path, op.git_forms.before_path)
+                after = result.outcome.after_state
+                if result.landed and isinstance(after, FileState) and b"\r\n" in after.data:
+                    written.add(op.path)
             wanted.update(path for path in named
                           if path and (state := base.get(path)) is not None
                           and b"\r\n" in state.data)
-    if not wanted:
+    if not wanted and not written:
         return accepted
     try:
-        entries = Repo.at(Path(origin.worktree)).tree_entries(origin.base)
+        repo = Repo.at(Path(origin.worktree))
+        entries = repo.tree_entries(origin.base) if wanted else []
+        values = attr_values(repo, sorted(written), ("text", "eol", "crlf")) if written else {}
     except (ReviewtuiError, OSError):
         return accepted  # (as before: the forms the sections name alone)
     blobs = {path: sha for mode, sha, path in entries if path in wanted and mode != "120000"}
-    return replace(accepted, base_blobs=blobs)
+    return replace(accepted, base_blobs=blobs, always_text=frozenset(
+        path for path, found in values.items() if _text_on_add(found)))
+
+
+def _text_on_add(values: dict[bytes, bytes]) -> bool:
+    """Whether ``git add`` turns every CRLF into LF in a file with these attribute values
+    (git 2.39 convert.c: ``text``, an ``eol`` or the legacy ``crlf`` set; not ``text=auto``
+    nor ``core.autocrlf`` alone, which keep the CRLF of a blob that holds it)."""
+    text = values.get(b"text", b"unspecified")
+    if text != b"unspecified":
+        return text == b"set"
+    return (values.get(b"eol") in (b"lf", b"crlf")
+            or values.get(b"crlf") in (b"set", b"input"))
 
 
 def _taken_back(review: Review) -> tuple[tuple[OpKey, str], ...]:
@@ -258,7 +281,7 @@ def load_accepted(session: str | Path, root: str | Path | None = None, *,
     tree_project = load_project(base, config_dirs=(loaded.directory,), lazy=True)
     run = evaluate_session(loaded.session, tree_project.tree, rules=tree_project.rules,
                            policy=Policy.headless())
-    return with_base_blobs(Accepted.of(run, str(loaded.file))), []
+    return with_git_facts(Accepted.of(run, str(loaded.file))), []
 
 
 def reviewed_base(loaded: LoadedSession, root: Path, state_path: Path, disk: Tree, *,

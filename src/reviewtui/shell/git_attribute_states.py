@@ -23,7 +23,7 @@ import os
 import re
 import stat
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from reviewtui.core.errors import GitError
@@ -386,15 +386,20 @@ def checkout_rules(repo: Repo, paths: list[str], config: tuple[str, bool], *cach
                    env: dict[str, str] | None = None) -> dict[str, tuple[str, str, bool]]:
     """:func:`checkout_rule` of each path, by the attribute files ``env``'s index holds
     (``--cached``), or by the working tree's."""
-    out = repo.git("check-attr", *cached, "-z", "--stdin", *_CONVERSION, env=env,
-                   input=b"".join(path.encode("utf-8", "surrogateescape") + b"\0"
-                                  for path in paths))
-    fields = out.split(b"\0")
-    values: dict[bytes, dict[bytes, bytes]] = {}
+    return {path: checkout_rule(found, config)
+            for path, found in attr_values(repo, paths, _CONVERSION, *cached, env=env).items()}
+
+
+def attr_values(repo: Repo, paths: list[str], names: Sequence[str], *cached: str,
+                env: dict[str, str] | None = None) -> dict[str, dict[bytes, bytes]]:
+    """Path -> attribute -> value as ``check-attr`` prints it (``set``, ``unset``, ...)."""
+    fields = repo.git("check-attr", *cached, "-z", "--stdin", *names, env=env, input=b"".join(
+        path.encode("utf-8", "surrogateescape") + b"\0" for path in paths)).split(b"\0")
+    values: dict[str, dict[bytes, bytes]] = {}
     for at in range(0, len(fields) - 2, 3):
-        values.setdefault(fields[at], {})[fields[at + 1]] = fields[at + 2]
-    return {path.decode("utf-8", "surrogateescape"): checkout_rule(found, config)
-            for path, found in values.items()}
+        named = values.setdefault(fields[at].decode("utf-8", "surrogateescape"), {})
+        named[fields[at + 1]] = fields[at + 2]
+    return values
 
 
 # A converting attribute given the value "set", "unset" or "unspecified" in so many words:

@@ -246,4 +246,5 @@ def git_series(accepted: Accepted) -> str:
     plans = plan_commits(accepted.run, decisions, source.name)
     author, date = author_ident(Repo.at(Path(origin.worktree)))
     return series_text(accepted.base, plans, author, date,
-                       stored=stored_forms(accepted.run, accepted.base_blobs))
+                       stored=stored_forms(accepted.run, accepted.base_blobs,
+                                           accepted.always_text))

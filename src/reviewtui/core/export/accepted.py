@@ -42,6 +42,10 @@ class Accepted:
     # (path -> blob id): which blob a converting checkout's bytes stand for where no
     # operation's section names it (``core/export/forms.py``).
     base_blobs: Mapping[str, str] = field(default_factory=dict)
+    # The files a landed operation left with CRLF that an explicit ``text`` (or ``eol``)
+    # attribute makes ``git add`` store with LF whatever the index held (where
+    # ``text=auto``/``core.autocrlf`` keep a CRLF blob's CRLF).
+    always_text: frozenset[str] = frozenset()
 
     @classmethod
     def of(cls, run: SessionRun, source: str, *, reviewed: bool = False,

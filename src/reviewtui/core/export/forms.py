@@ -25,6 +25,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 
 from reviewtui.core.engine import OpResult, SessionRun, TurnResult, execution_order
 from reviewtui.core.engine.checkout import is_form
+from reviewtui.core.importers.gitbinary import blob_id
 from reviewtui.core.model.records import CommandName, ConsoleCommand, Edit, FullFile, GitForms
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import record
@@ -90,7 +91,9 @@ class FormsTimeline:
     """The forms of a run's files, per path and stretch of checkpoints (module doc).
     Checkpoint ``k`` is the tree before the run's ``k``-th turn (0: the base)."""
 
-    def __init__(self, run: SessionRun, base_blobs: Mapping[str, str] | None = None) -> None:
+    def __init__(self, run: SessionRun, base_blobs: Mapping[str, str] | None = None,
+                 always_text: Collection[str] = ()) -> None:
+        self._always_text = always_text
         self._positions = {turn.index: at for at, turn in enumerate(run.turns)}
         self._count = len(run.turns)
         # path -> (first checkpoint, bytes -> blob) of each stretch, in order
@@ -188,7 +191,8 @@ class FormsTimeline:
                 source = op.git_forms.before_path if op.git_forms is not None else ""
                 if source and source != op.path:
                     self._start(source, after, {})
-                self._start(op.path, after, _left_forms(op, result, forms))
+                self._start(op.path, after, _left_forms(op, result, forms,
+                                                        op.path in self._always_text))
             elif isinstance(op, ConsoleCommand):
                 moves = landed_moves((result,))
                 for new, old in moves.items():
@@ -225,15 +229,15 @@ def _section_forms(turn: TurnResult) -> dict[str, GitForms]:
             if isinstance(op := result.op, (Edit, FullFile)) and op.git_forms is not None}
 
 
-def _left_forms(op: Edit | FullFile, result: OpResult, forms: GitForms | None
-                ) -> dict[bytes, bytes]:
+def _left_forms(op: Edit | FullFile, result: OpResult, forms: GitForms | None,
+                always_text: bool) -> dict[bytes, bytes]:
     """The forms of the file a landed operation of a section with ``forms`` left (none:
-    its bytes are the blob)."""
+    its bytes are the blob; ``always_text``: see ``Accepted``)."""
     state = result.outcome.after_state
     if state is None:
         return {}
     found: dict[bytes, bytes] = {}
-    if (text := _stored_text(forms, state)) is not None:
+    if (text := _stored_text(forms, state, always_text)) is not None:
         found[text[0]] = text[1]
     elif result.outcome.stored is not None:
         found[state.data] = result.outcome.stored
@@ -244,15 +248,15 @@ def _left_forms(op: Edit | FullFile, result: OpResult, forms: GitForms | None
     return found
 
 
-def stored_forms(run: SessionRun, base_blobs: Mapping[str, str] | None = None
-                 ) -> FormsTimeline:
+def stored_forms(run: SessionRun, base_blobs: Mapping[str, str] | None = None,
+                 always_text: Collection[str] = ()) -> FormsTimeline:
     """The blobs git stores for the files the run read or wrote in the form a converting
     checkout writes them, moment by moment (module doc): binary files
     (``core/model/records.py`` ``CheckoutForms``: a binary patch carries blob ids, which
     ``git apply`` checks against the file as git stores it, converting the file on disk
     first), and text a git range left with CRLF where git stores LF
-    (:func:`_stored_text`). ``base_blobs``: see ``Accepted``."""
-    return FormsTimeline(run, base_blobs)
+    (:func:`_stored_text`). ``base_blobs``, ``always_text``: see ``Accepted``."""
+    return FormsTimeline(run, base_blobs, always_text)
 
 
 def landed_moves(results: Iterable[OpResult]) -> dict[str, str]:
@@ -271,13 +275,20 @@ def removed_blobs(results: Iterable[OpResult]) -> dict[str, str]:
             and len(op.expect_blob) == 40}
 
 
-def _stored_text(forms: GitForms | None, state: FileState | None
+def _stored_text(forms: GitForms | None, state: FileState | None, always_text: bool = False
                  ) -> tuple[bytes, bytes] | None:
     """(the bytes, the blob) of a text file a git range left as a checkout writes it with
     CRLF where git stores LF (``GitForms``): a patch of it carries the blob, as ``git
     diff`` does (a new file exported with CR in its lines was written CRLF by ``git
     apply`` on a checkout that does not convert: QA s38 helper-118 F6)."""
-    if forms is None or forms.checked_out is not True or state is None:
+    if forms is None or state is None:
+        return None
+    if always_text and b"\r\n" in state.data and blob_id(state.data) != forms.after_blob:
+        # Another result than the blob (a hunk rejected, the reviewer's text) under an
+        # explicit text attribute: git add stores every CRLF as LF, also where the blob
+        # found held CRLF (it was exported with CRLF, exit 0: QA s41 helper-127 H3).
+        return state.data, state.data.replace(b"\r\n", b"\n")
+    if forms.checked_out is not True:
         return None
     # Another result (a hunk rejected, the reviewer's own text) on a file git checks out
     # with CRLF where it stores LF: stored as git add stores it, LF (it was exported with
