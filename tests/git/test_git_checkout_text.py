@@ -13,13 +13,18 @@ from __future__ import annotations
 import contextlib
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from gitkit import disk_of, git, new_repo, tree_of
 
 from reviewtui.cli import main
 from reviewtui.core.errors import DecisionRefused
+
+if TYPE_CHECKING:
+    from reviewtui.core.engine import Decision
 
 AUTOCRLF = ("core.autocrlf=true",)
 TEXT3 = b"line one\nline two\nline three\n"
@@ -1651,8 +1656,6 @@ def test_a_rejected_last_hunk_leaves_the_file_stored_as_git_add_stores_it(
     am stored as a blob git add of the same file never makes, exit 0 (QA s41 helper-126
     H3, older; rejecting the first hunk was right)."""
     from reviewtui.core.engine import Decision
-    from reviewtui.shell.git_sources import open_range
-    from reviewtui.shell.review import Review
 
     lines = [b"line %d\n" % n for n in range(30)]
     edited = list(lines)
@@ -1661,15 +1664,8 @@ def test_a_rejected_last_hunk_leaves_the_file_stored_as_git_add_stores_it(
                                                {"a.txt": b"".join(edited)}])
     repo = _clone(source, tmp_path / "review", commits[0], AUTOCRLF)
     state = tmp_path / "review.json"
-    opened = open_range(f"{commits[0]}..{commits[-1]}", str(repo), keep=True)
-    try:
-        with Review.open(opened.session, opened.root, state_path=state) as review:
-            ops = review.session.turns[0].reply.ops
-            assert len(ops) == 2
-            review.decide((1, 0), Decision.accept())
-            review.decide((1, 1), Decision.reject())
-    finally:
-        opened.close()
+    assert _reviewed(commits, repo, state, lambda pos: Decision.accept() if pos == 0
+                     else Decision.reject()) == 2
     assert (repo / "a.txt").read_bytes() == b"".join(edited[:25] + lines[25:]).replace(
         b"\n", b"\r\n")
     want, got = _blob_as_exported(source, commits, repo, state, form, tmp_path)
@@ -1767,8 +1763,6 @@ def test_a_reviewed_crlf_blob_is_exported_as_git_add_stores_it(
     H3, older); under ``core.autocrlf`` alone git add keeps the CRLF the blob held, as
     the exports do."""
     from reviewtui.core.engine import Decision
-    from reviewtui.shell.git_sources import open_range
-    from reviewtui.shell.review import Review
 
     lines = [b"line %d\r\n" % n for n in range(40)]
     edited = list(lines)
@@ -1780,16 +1774,9 @@ def test_a_reviewed_crlf_blob_is_exported_as_git_add_stores_it(
     source, commits = _staged_first(tmp_path, [first, {"a.txt": b"".join(edited)}])
     repo = _clone(source, tmp_path / "review", commits[0], config)
     state = tmp_path / "review.json"
-    opened = open_range(f"{commits[0]}..{commits[-1]}", str(repo), keep=True)
-    try:
-        with Review.open(opened.session, opened.root, state_path=state) as review:
-            ops = review.session.turns[0].reply.ops
-            assert len(ops) == 3
-            for pos in range(3):
-                review.decide((1, pos), Decision.reject() if pos == (
-                    0 if rejected == "first" else 2) else Decision.accept())
-    finally:
-        opened.close()
+    refused = 0 if rejected == "first" else 2
+    assert _reviewed(commits, repo, state, lambda pos: Decision.reject() if pos == refused
+                     else Decision.accept()) == 3
     out = tmp_path / f"out.{form}"
     assert main(["export", "--git", f"{commits[0]}..{commits[-1]}", "--root", str(repo),
                  "--format", form, "--state", str(state), "-o", str(out)]) == 0
@@ -1803,3 +1790,21 @@ def test_a_reviewed_crlf_blob_is_exported_as_git_add_stores_it(
         git(plain, "am", "-q", "--keep-cr", str(out))
         got = git(plain, "rev-parse", "HEAD:a.txt").strip()
     assert got == want
+
+
+def _reviewed(commits: list[str], repo: Path, state: Path,
+              decide: Callable[[int], Decision]) -> int:
+    """The range's review on ``repo`` (its session kept), each operation of its first
+    turn decided by ``decide(position)``, saved in ``state``: how many operations it has."""
+    from reviewtui.shell.git_sources import open_range
+    from reviewtui.shell.review import Review
+
+    opened = open_range(f"{commits[0]}..{commits[-1]}", str(repo), keep=True)
+    try:
+        with Review.open(opened.session, opened.root, state_path=state) as review:
+            count = len(review.session.turns[0].reply.ops)
+            for pos in range(count):
+                review.decide((1, pos), decide(pos))
+    finally:
+        opened.close()
+    return count
