@@ -75,22 +75,24 @@ def with_git_facts(accepted: Accepted) -> Accepted:
     origin = origin_of(Path(accepted.source))
     if origin is None or not origin.worktree:
         return accepted
-    base = accepted.base
-    wanted: set[str] = set()
+    named: set[str] = set()
     written: set[str] = set()
     for turn in accepted.run.turns:
         for result in turn.results:
             op = result.op
-            named = op.args if isinstance(op, ConsoleCommand) else (op.path,)
-            if isinstance(op, (Edit, FullFile)):
-                if op.git_forms is not None:
-                    named = (op.path, op.git_forms.before_path)
-                after = result.outcome.after_state
-                if result.landed and isinstance(after, FileState) and b"\r\n" in after.data:
-                    written.add(op.path)
-            wanted.update(path for path in named
-                          if path and (state := base.get(path)) is not None
-                          and b"\r\n" in state.data)
+            if isinstance(op, ConsoleCommand):
+                named.update(op.args)
+                continue
+            named.add(op.path)
+            if op.git_forms is not None:
+                named.add(op.git_forms.before_path)
+            after = result.outcome.after_state
+            if result.landed and op.path not in written and isinstance(after, FileState) \
+                    and b"\r\n" in after.data:
+                written.add(op.path)
+    base = accepted.base  # (each base file looked at once, not once per operation on it)
+    wanted = {path for path in named if path and (state := base.get(path)) is not None
+              and b"\r\n" in state.data}
     if not wanted and not written:
         return accepted
     try:

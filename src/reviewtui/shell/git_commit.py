@@ -16,7 +16,7 @@ from reviewtui.core.engine import Decision, OpKey
 from reviewtui.core.engine.checkout import form_of
 from reviewtui.core.engine.links import is_link, link_state
 from reviewtui.core.errors import GitError, UsageError
-from reviewtui.core.export.forms import stored_forms
+from reviewtui.core.export.forms import FormsTimeline
 from reviewtui.core.git.commits import PlannedCommit, plan_commits, plan_with_dropped
 from reviewtui.core.git.series import series_text
 from reviewtui.core.model.outcome import Status
@@ -246,5 +246,5 @@ def git_series(accepted: Accepted) -> str:
     plans = plan_commits(accepted.run, decisions, source.name)
     author, date = author_ident(Repo.at(Path(origin.worktree)))
     return series_text(accepted.base, plans, author, date,
-                       stored=stored_forms(accepted.run, accepted.base_blobs,
-                                           accepted.always_text))
+                       stored=FormsTimeline(accepted.run, accepted.base_blobs,
+                                            accepted.always_text))

@@ -19,7 +19,7 @@ import json
 from reviewtui.core.export.accepted import FORMATS, Accepted
 from reviewtui.core.export.context import context_summary
 from reviewtui.core.export.fileops import canonical_session
-from reviewtui.core.export.forms import stored_forms
+from reviewtui.core.export.forms import FormsTimeline
 from reviewtui.core.export.patch import origins, renormalized, unified_patch
 from reviewtui.core.export.report import report_json, report_markdown
 
@@ -29,7 +29,7 @@ __all__ = ["FORMATS", "Accepted", "export_patch", "render"]
 def export_patch(accepted: Accepted) -> str:
     notes = [f"reviewtui export of {accepted.source}: the accepted result against its base",
              f"({accepted.decided_by})."]
-    forms = stored_forms(accepted.run, accepted.base_blobs, accepted.always_text)
+    forms = FormsTimeline(accepted.run, accepted.base_blobs, accepted.always_text)
     base, result, stored = renormalized(accepted.run, accepted.base, accepted.result,
                                         forms.whole(), accepted.base_blobs)
     return unified_patch(base, result, origins(accepted.run), notes=notes, stored=stored)

@@ -88,8 +88,12 @@ class _Moment(Mapping[Pair, bytes]):
 
 
 class FormsTimeline:
-    """The forms of a run's files, per path and stretch of checkpoints (module doc).
-    Checkpoint ``k`` is the tree before the run's ``k``-th turn (0: the base)."""
+    """The forms of a run's files, per path and stretch of checkpoints (module doc):
+    binary files (``core/model/records.py`` ``CheckoutForms``: a binary patch carries blob
+    ids, which ``git apply`` checks against the file as git stores it, converting the file
+    on disk first), and text a git range left with CRLF where git stores LF
+    (:func:`_stored_text`). Checkpoint ``k`` is the tree before the run's ``k``-th turn (0:
+    the base). ``base_blobs``, ``always_text``: see ``Accepted``."""
 
     def __init__(self, run: SessionRun, base_blobs: Mapping[str, str] | None = None,
                  always_text: Collection[str] = ()) -> None:
@@ -176,18 +180,10 @@ class FormsTimeline:
 
     def _left(self, run: SessionRun, at: int) -> None:
         """What turn ``at``'s landed operations left, in the order they ran."""
-        turn = run.turns[at]
         after = at + 1
-        sections = _section_forms(turn)
-        for pos, op in execution_order(turn.turn):
-            result = turn.results[pos]
-            if not result.landed:
-                continue
+        for result, forms in landed_changes(run.turns[at]):
+            op = result.op
             if isinstance(op, (Edit, FullFile)):
-                forms = op.git_forms or sections.get(op.path)
-                if forms is None and same_bytes(result):
-                    continue  # a mode changed alone: the bytes, and their blob, stay (QA s41
-                    # helper-127 H1: a chmod's file went out with the checkout's CRLF)
                 source = op.git_forms.before_path if op.git_forms is not None else ""
                 if source and source != op.path:
                     self._start(source, after, {})
@@ -212,11 +208,24 @@ class FormsTimeline:
                         self._start(path, after, {})
 
 
-def same_bytes(result: OpResult) -> bool:
-    """Whether a landed operation left its file's bytes as they were (a mode change)."""
-    before, after = result.outcome.before_state, result.outcome.after_state
-    return isinstance(before, FileState) and isinstance(after, FileState) \
-        and before.data == after.data
+def landed_changes(turn: TurnResult) -> Iterator[tuple[OpResult, GitForms | None]]:
+    """A turn's landed operations in the order they ran, each file operation with its
+    section's forms (:func:`_section_forms`); what the exports follow a file's blob
+    through. A mode changed alone is left out: its bytes, and their blob, stay (QA s41
+    helper-127 H1: a chmod's file went out with the checkout's CRLF)."""
+    sections = _section_forms(turn)
+    for pos, op in execution_order(turn.turn):
+        result = turn.results[pos]
+        if not result.landed:
+            continue
+        forms = None
+        if isinstance(op, (Edit, FullFile)):
+            forms = op.git_forms or sections.get(op.path)
+            before, after = result.outcome.before_state, result.outcome.after_state
+            if forms is None and isinstance(before, FileState) \
+                    and isinstance(after, FileState) and before.data == after.data:
+                continue
+        yield result, forms
 
 
 def _section_forms(turn: TurnResult) -> dict[str, GitForms]:
@@ -246,17 +255,6 @@ def _left_forms(op: Edit | FullFile, result: OpResult, forms: GitForms | None,
             and checkout.new is not None and checkout.new_blob is not None:
         found[checkout.new] = checkout.new_blob
     return found
-
-
-def stored_forms(run: SessionRun, base_blobs: Mapping[str, str] | None = None,
-                 always_text: Collection[str] = ()) -> FormsTimeline:
-    """The blobs git stores for the files the run read or wrote in the form a converting
-    checkout writes them, moment by moment (module doc): binary files
-    (``core/model/records.py`` ``CheckoutForms``: a binary patch carries blob ids, which
-    ``git apply`` checks against the file as git stores it, converting the file on disk
-    first), and text a git range left with CRLF where git stores LF
-    (:func:`_stored_text`). ``base_blobs``, ``always_text``: see ``Accepted``."""
-    return FormsTimeline(run, base_blobs, always_text)
 
 
 def landed_moves(results: Iterable[OpResult]) -> dict[str, str]:

@@ -23,9 +23,9 @@ from reviewtui.core.export.forms import (
     NONE,
     Forms,
     Stored,
+    landed_changes,
     landed_moves,
     removed_blobs,
-    same_bytes,
 )
 from reviewtui.core.importers.gitbinary import blob_id, write_literal
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
@@ -121,10 +121,8 @@ def renormalized(run: SessionRun, base: Tree, result: Tree, stored: Stored,
     removed_first: dict[str, str] = {}  # path -> the blob a deletion took from the base
     touched: set[str] = set()  # paths a landed operation changed so far
     for turn in run.turns:
-        for pos, op in execution_order(turn.turn):
-            done = turn.results[pos]
-            if not done.landed:
-                continue
+        for done, _section in landed_changes(turn):
+            op = done.op
             if isinstance(op, ConsoleCommand):
                 for path, blob in removed_blobs((done,)).items():  # (then added again)
                     if path not in touched:
@@ -144,9 +142,7 @@ def renormalized(run: SessionRun, base: Tree, result: Tree, stored: Stored,
                         left.pop(path, None)
                         touched.add(path)
             elif isinstance(op, (Edit, FullFile)):
-                forms = op.git_forms
-                if forms is None and same_bytes(done):
-                    continue  # a mode changed alone: the blob stays (QA s41 helper-127 H1)
+                forms = op.git_forms  # (its own: another hunk's result is no blob)
                 if forms is not None and forms.before_path:  # renamed with a change
                     if forms.before_blob and forms.before_path not in touched:
                         found.setdefault(forms.before_path, forms.before_blob)
