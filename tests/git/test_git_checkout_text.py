@@ -1808,3 +1808,34 @@ def _reviewed(commits: list[str], repo: Path, state: Path,
     finally:
         opened.close()
     return count
+
+
+@pytest.mark.parametrize("form", ["patch", "series"])
+@pytest.mark.parametrize("case", ["path-taken-again", "endings-only", "renamed-same-bytes"])
+def test_a_converted_binary_files_blob_change_is_exported_as_its_blobs(
+        tmp_path: Path, form: str, case: str) -> None:
+    """``*.bin text eol=crlf``: a.bin holds a NUL, which git converts all the same, so its
+    LF blob and its CRLF blob are one CRLF file on disk. When only the blob changes (a
+    commit turns its endings, or a.bin moves to c.bin as it is and the CRLF blob takes its
+    path), the whole patch left a.bin out and git apply made a tree B never had, exit 0;
+    with the endings alone the patch and the mail were empty (QA s41 helper-127 H4 and L1,
+    older): the blob change of a file git takes for binary was skipped. Now it is a binary
+    patch from the blob found to the blob left. Renamed with a change that ends as the
+    same bytes under another blob, it went out as a pure rename (the series was right)."""
+    lf = b"a\0b\nline 2\nline 3\nline 4\nline 5\nline 6\n"
+    crlf = lf.replace(b"\n", b"\r\n")
+    steps: list[dict[str, bytes | None]] = [
+        {".gitattributes": b"*.bin text eol=crlf\n", "a.bin": lf, "k": b"k\n"}]
+    if case == "path-taken-again":
+        steps += [{"a.bin": None, "c.bin": lf}, {"a.bin": crlf}]
+    elif case == "endings-only":
+        steps += [{"a.bin": crlf}]
+    else:  # (the CRLF blob at A, the LF blob of the same text at B)
+        steps[0]["a.bin"] = crlf
+        steps += [{"a.bin": lf.replace(b"line 4", b"LINE 4")}, {"a.bin": None, "c.bin": lf}]
+    source, commits = _staged_first(tmp_path, steps)
+    repo = _clone(source, tmp_path / "review", commits[0], ())
+    assert (repo / "a.bin").read_bytes() == crlf
+    out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
+    assert b"GIT binary patch" in out.read_bytes()
+    _applies_to_a(source, commits, out, form, tmp_path)

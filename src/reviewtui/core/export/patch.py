@@ -162,7 +162,7 @@ def renormalized(run: SessionRun, base: Tree, result: Tree, stored: Stored,
     # helper-124 H4; where the bytes stay, endings_changed below gives both sides).
     for path, blob in removed_first.items():
         was, now = base.get(path), result.get(path)
-        if was is not None and now is not None and was.data != now.data and not was.binary \
+        if was is not None and now is not None and was.data != now.data and not is_link(was) \
                 and (old := _as_blob(was.data, blob)) is not None and old != was.data:
             base = base.set(path, FileState.from_bytes(old, mode=was.mode))
     return endings_changed(base, result, found, left, stored)
@@ -184,14 +184,14 @@ def endings_changed(base: Tree, result: Tree, found: Mapping[str, str],
     if every:
         for path, blob in found.items():
             was = base.get(path)
-            if path not in left and was is not None and not was.binary \
+            if path not in left and was is not None and not is_link(was) \
                     and result.get(path) is None \
                     and (old := _as_blob(was.data, blob)) is not None:
                 changed[path] = (FileState.from_bytes(old, mode=was.mode), None)
     for path, blob in left.items():
         was, now = base.get(path), result.get(path)
-        if now is None or now.binary or (was is not None and was.binary):
-            continue
+        if now is None or is_link(now) or (was is not None and is_link(was)):
+            continue  # (a file holding a NUL is converted too, under a text attribute)
         if not every and (path not in found or was is None or was.data != now.data):
             continue
         old = _as_blob(was.data, found[path]) if was is not None and path in found else None
@@ -246,10 +246,15 @@ def _file_diff(patch: FilePatch, stored: Stored) -> str:
         return (_file_diff(FilePatch(patch.old_path or patch.path, None, old, None), stored)
                 + _file_diff(FilePatch(None, patch.new_path or patch.path, None, new),
                              stored))
-    content_changed = old is None or new is None or old.data != new.data
     # A link's target is text (git writes it as a one-line file without a newline).
     binary = ((old is not None and old.binary and not is_link(old))
               or (new is not None and new.binary and not is_link(new)))
+    # A binary file's sides, as git stores them (a file holding a NUL under a text
+    # attribute is converted: its bytes may stay while its blob changes).
+    was = _as_stored(stored.old, patch.old_path or patch.path, old) if binary else None
+    now = _as_stored(stored.new, patch.new_path or patch.path, new) if binary else None
+    content_changed = (old is None or new is None or old.data != new.data
+                       or (binary and was != now))
     a = _quote("a/" + (patch.old_path or patch.path))
     b = _quote("b/" + (patch.new_path or patch.path))
     lines = [f"diff --git {a} {b}"]
@@ -262,15 +267,13 @@ def _file_diff(patch: FilePatch, stored: Stored) -> str:
         if _mode(old) != _mode(new):
             lines += [f"old mode {_mode(old)}", f"new mode {_mode(new)}"]
         if patch.old_path != patch.new_path:
-            lines += [f"similarity index {_similarity(old, new)}%",
+            lines += [f"similarity index {_similarity(old, new, was != now)}%",
                       f"rename from {_quote(patch.old_path or '')}",
                       f"rename to {_quote(patch.new_path or '')}"]
     if binary and content_changed:
         # git's own binary form (``git diff --binary``): the full blob ids, which git apply
         # insists on for binary patches, then the new content and, in reverse, the old;
         # each as git stores it.
-        was = _as_stored(stored.old, patch.old_path or patch.path, old)
-        now = _as_stored(stored.new, patch.new_path or patch.path, new)
         lines.append(f"index {_blob(was)}..{_blob(now)}")
         lines.append("GIT binary patch")
         lines += write_literal(now if now is not None else b"")
@@ -318,9 +321,9 @@ def _lines(state: FileState | None) -> list[str]:
     return out
 
 
-def _similarity(old: FileState, new: FileState) -> int:
+def _similarity(old: FileState, new: FileState, other_blob: bool = False) -> int:
     if old.data == new.data:
-        return 100
+        return 99 if other_blob else 100
     # By lines of bytes: a binary file renamed with a change has a similarity too (its
     # text lines raised UnicodeDecodeError: helper-103, QA s35); for text, the same lines.
     matcher = SequenceMatcher(None, old.data.splitlines(keepends=True),

@@ -18,7 +18,7 @@ from reviewtui.core.engine.checkout import is_checkout_of
 from reviewtui.core.export.forms import landed_moves, removed_blobs
 from reviewtui.core.importers.gitbinary import blob_id
 from reviewtui.core.model.outcome import FAILED, Status
-from reviewtui.core.model.records import Edit, FullFile, Turn
+from reviewtui.core.model.records import Edit, FileBytes, FullFile, Turn
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import field, record
 from reviewtui.core.text.visible import visible
@@ -226,9 +226,19 @@ def _git_versions(results: list[OpResult], after: Tree) -> dict[str, tuple[str, 
         op = result.op
         if isinstance(op, (Edit, FullFile)) and op.git_forms is not None and result.landed:
             state = after.get(op.path)
-            if state is not None and is_checkout_of(op.git_forms, state.data):
+            if state is not None and (is_checkout_of(op.git_forms, state.data)
+                                      or _checkout_of_binary(op, state.data)):
                 found[op.path] = (op.git_forms.after_blob, op.git_forms.before_blob)
     return found
+
+
+def _checkout_of_binary(op: Edit | FullFile, data: bytes) -> bool:
+    """Whether ``data`` is git's checkout of the blob ``op``'s binary patch leaves: a file
+    holding a NUL under a ``text`` attribute is converted all the same, and one whose
+    blob alone changed (its endings) was left out of its mail (QA s41 helper-127 L1)."""
+    payload = op.payload if isinstance(op, FullFile) else None
+    checkout = payload.checkout if isinstance(payload, FileBytes) else None
+    return checkout is not None and checkout.new is not None and checkout.new == data
 
 
 def _commits_of(run: SessionRun) -> Iterator[tuple[Turn, Turn, list[OpResult],
