@@ -164,3 +164,52 @@ def test_a_renamed_link_is_refused_with_the_true_reason(
     assert "regular file" not in out
     assert os.readlink(repo / "old") == "notes.txt"
     assert not (repo / "new").is_symlink()
+
+
+def _link_file_link(tmp_path: Path, *, at_base: bool) -> tuple[Path, list[str]]:
+    """a.txt: a file at A (``at_base``) or no file, then a link to k, a file again, and a
+    link again, a commit each. Returns the repository (at B) and its commits."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "k").write_text("k\n")
+    if at_base:
+        (repo / "a.txt").write_text("first text\n")
+    commits = [commit_all(repo, "A")]
+    for step in ("link", "file", "link"):
+        if (repo / "a.txt").is_symlink() or (repo / "a.txt").exists():
+            (repo / "a.txt").unlink()
+        if step == "link":
+            (repo / "a.txt").symlink_to("k")
+        else:
+            (repo / "a.txt").write_text("line 1\nline 2\n")
+        commits.append(commit_all(repo, step))
+    return repo, commits
+
+
+@pytest.mark.parametrize("at_base", [True, False], ids=["a-file-at-a", "new-path"])
+@pytest.mark.parametrize("form", ["patch", "series"])
+def test_a_link_made_a_file_and_a_link_again_exports_every_accept(
+        tmp_path: Path, form: str, at_base: bool) -> None:
+    """Once ``apply --state`` had written B (a.txt a link), the export opened the review
+    again with the disk's links as the engine's: the link the last turn made stood at
+    a.txt through every turn, so the turns making it a file were refused and their
+    accepts taken back, exit 1 (QA s40 helper-125 m2 b, older). The links the review made
+    itself are its own. (A series mail that adds a link is a link, mode 120000.)"""
+    repo, commits = _link_file_link(tmp_path, at_base=at_base)
+    git(repo, "checkout", "-q", "--detach", commits[0])
+    spec, state = f"{commits[0]}..{commits[-1]}", tmp_path / "review.json"
+    assert main(["apply", "--git", spec, "--root", str(repo), "--yes",
+                 "--state", str(state)]) == 0
+    assert os.readlink(repo / "a.txt") == "k"
+    out = tmp_path / f"out.{form}"
+    assert main(["export", "--git", spec, "--root", str(repo), "--format", form,
+                 "--state", str(state), "-o", str(out)]) == 0
+    check = tmp_path / "check"
+    git(tmp_path, "clone", "-q", str(repo), str(check))
+    git(check, "checkout", "-q", "--detach", commits[0])
+    if form == "patch":
+        git(check, "apply", "--index", str(out))
+        assert git(check, "write-tree") == git(repo, "rev-parse", f"{commits[-1]}^{{tree}}")
+        return
+    git(check, "-c", "user.name=R", "-c", "user.email=r@x", "am", "-q", str(out))
+    for back, commit in enumerate(reversed(commits[1:])):
+        assert tree_of(check, f"HEAD~{back}") == tree_of(repo, commit)

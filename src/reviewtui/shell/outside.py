@@ -45,7 +45,7 @@ from reviewtui.core.review.rebase import (
     OutsideLayer,
 )
 from reviewtui.shell.disk import read_link
-from reviewtui.shell.outside_returns import decided_away, returned, revive, set_base
+from reviewtui.shell.outside_returns import decided_away, foreign_links, returned, revive, set_base
 from reviewtui.shell.outside_undone import put_back, undone_outside
 from reviewtui.shell.replay import (
     DIRECTORY,
@@ -180,6 +180,7 @@ def relink(review: Review, paths: Iterable[str]) -> bool:
             links[path] = target
         else:
             links.pop(path, None)
+    links = foreign_links(review, links)
     if links == dict(review.rules.symlinks):
         return False
     review.rules = replace(review.rules, symlinks=links)

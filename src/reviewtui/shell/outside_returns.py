@@ -3,16 +3,22 @@
 Moved out of :mod:`.outside`: what the review does when a path it had seen deleted is
 there again (:func:`returned`: as the review left it, or as the session started from;
 :func:`revive`: other bytes over what the review wrote), and :func:`set_base`, which
-every outside change that gives a path a new original goes through.
+every outside change that gives a path a new original goes through; and which links on
+disk are the review's own (:func:`foreign_links`).
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
+
 from reviewtui.core.engine import Policy, evaluate_session
 from reviewtui.core.engine.decisions import Decision
 from reviewtui.core.engine.lineage import remember
+from reviewtui.core.engine.links import link_state
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.core.record import replace
 from reviewtui.core.review.log import DecisionItem, fold
 from reviewtui.core.review.plan import PathRecord
 from reviewtui.core.review.rebase import apply_layer
@@ -194,3 +200,24 @@ def saved_gone_fits(record: PathRecord, wanted: FileState | None) -> bool:
         return same(seen, ref) or same(seen, base)
     applied = apply_layer(layer, ref.data)
     return applied.ok and applied.data == seen.data
+
+
+def forget_own_links(review: Review) -> None:
+    """Reopened: the links on disk the review made are not the engine's to refuse."""
+    review.rules = replace(review.rules, symlinks=foreign_links(review, review.rules.symlinks))
+
+
+def foreign_links(review: Review, links: Mapping[str, str]) -> dict[str, str]:
+    """The disk's ``links`` but those the review made: at a path it keeps a record of, the
+    link it last saw or wrote there. The engine takes a disk link its base lacks for one at
+    every turn: the review's own, made by a late turn, refused the earlier turns that put a
+    file at its path, and their accepts were taken back on the watcher's event for it, and
+    on reopening (QA s40 helper-125 m2 b: an export then left them out, exit 1)."""
+    out = {}
+    for path, target in links.items():
+        record = review._records.get(path)
+        own = link_state(os.fsencode(target)).digest
+        if record is None or own not in (record.saved_seen, record.saved_writing,
+                                          None if record.seen is None else record.seen.digest):
+            out[path] = target
+    return out

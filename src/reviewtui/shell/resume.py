@@ -35,7 +35,7 @@ from reviewtui.shell.disk import IN_THE_WAY, remove_temp, scratch_copy
 from reviewtui.shell.loader import LoadedSession, gc_paused, load_session
 from reviewtui.shell.lock import RootLock
 from reviewtui.shell.outside import absorb, stale_accepts, take_back, unlanded_words
-from reviewtui.shell.outside_returns import forget_unfit_gone, set_base
+from reviewtui.shell.outside_returns import forget_own_links, forget_unfit_gone, set_base
 from reviewtui.shell.project import load_project, named_paths, read_now
 from reviewtui.shell.replay import Directory, read_state, same, sync, want_at
 from reviewtui.shell.replay_report import ReplayReport
@@ -170,6 +170,7 @@ def resume(review: Review, *, first_frame: bool = False) -> None:
         review.state_problems.extend(problems)
     if saved is not None:
         load_saved(review, saved)
+        forget_own_links(review)
     review._folded = fold(review._log)
     pin = review._folded.pin
     if pin is not None and pin >= len(review.session.turns) + 1:
@@ -204,8 +205,7 @@ def load_saved(review: Review, saved: ReviewState) -> None:
     path = review._state_file.path
     if saved.session_sha and saved.session_sha != review._session_sha:
         review.state_problems.append(f"{review.loaded.file}: the session file changed since "
-                                     f"the review was saved; every decision was checked "
-                                   "against it")
+                                     "the review was saved; every decision was checked against it")
     if saved.root and not review.scratch and saved.root != str(review.root.resolve()):
         review.state_problems.append(f"{path}: the review was saved for {saved.root}, and "
                                      f"is now opened on {review.root.resolve()}")
