@@ -69,9 +69,14 @@ def test_the_reviews_own_link_takes_back_no_accept(tmp_path: Path, at_base: bool
         again.close()
 
 
-def test_a_link_made_outside_still_stops_a_file_written_there(tmp_path: Path) -> None:
-    """The other side: a link put at a.txt outside the workbench (not the review's) while
-    the turn making a.txt a file waits is not written over."""
+@pytest.mark.parametrize("closed", [False, True], ids=["while-open", "while-closed"])
+@pytest.mark.parametrize("target", ["elsewhere", "k"], ids=["other-target", "the-reviews-target"])
+def test_a_link_made_outside_still_stops_a_file_written_there(
+        tmp_path: Path, target: str, closed: bool) -> None:
+    """The other side: a link put at a.txt outside the workbench while the turn making
+    a.txt a file waits is not written over, also one to the very target the review's own
+    link had before the review removed it (what the review saw there last is no link),
+    and also one put there while the review was closed."""
     repo, spec = _range(tmp_path, True)
     source = open_range(spec, str(repo), keep=True)
     review = Review.open(source.session, source.root, dry_run=False)
@@ -81,12 +86,18 @@ def test_a_link_made_outside_still_stops_a_file_written_there(tmp_path: Path) ->
         review.decide_many([(key, Decision.accept()) for key in keys[:3]])
         assert not (repo / "a.txt").is_symlink()
         assert not (repo / "a.txt").exists()
-        (repo / "a.txt").symlink_to("elsewhere")
-        review.outside_changed(["a.txt"])
+        if closed:
+            review.close()
+            (repo / "a.txt").symlink_to(target)
+            review = Review.open(source.session, source.root, dry_run=False)
+        else:
+            (repo / "a.txt").symlink_to(target)
+            review.outside_changed(["a.txt"])
         assert "a.txt is a symbolic link" in review.outcome(keys[3]).message
         with pytest.raises(DecisionRefused, match="a safety rule refuses it"):
             review.decide(keys[3], Decision.accept())
-        assert os.readlink(repo / "a.txt") == "elsewhere"
+        assert os.readlink(repo / "a.txt") == target
         assert keys[3] not in review.decisions
+        assert all(review.decisions[key].verdict == Verdict.ACCEPTED for key in keys[:3])
     finally:
         review.close()
