@@ -101,3 +101,62 @@ def test_a_link_made_outside_still_stops_a_file_written_there(
         assert all(review.decisions[key].verdict == Verdict.ACCEPTED for key in keys[:3])
     finally:
         review.close()
+
+
+def _apply(repo: Path, spec: str, state: Path) -> int:
+    from reviewtui.cli import main
+
+    return main(["apply", "--git", spec, "--root", str(repo), "--yes", "--state", str(state)])
+
+
+@pytest.mark.parametrize("at_base", [True, False], ids=["a-file-at-a", "new-path"])
+def test_a_link_made_outside_to_the_bytes_the_review_wrote_is_never_replaced(
+        tmp_path: Path, at_base: bool) -> None:
+    """The review writes a.txt holding the bytes ``k``; while it is closed another program
+    makes a.txt a link to ``k``; the review goes on (a later commit edits a.txt). What the
+    review saw last is kept as a hash of the bytes alone, so the link was taken as the file
+    it had left, and replaced with the edited file (QA s42 helper-128 H1: older where a.txt
+    is a file at A, and new in d952ff3, which took such a link for the review's own). It
+    is a conflict, and the link stays."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "k").write_text("kkk\n")
+    if at_base:
+        (repo / "a.txt").write_text("orig\n")
+    base = commit_all(repo, "A")
+    (repo / "a.txt").write_bytes(b"k")
+    first = commit_all(repo, "a.txt holds k")
+    (repo / "a.txt").write_bytes(b"k\nline 2\n")
+    second = commit_all(repo, "edit a.txt")
+    git(repo, "checkout", "-q", "--detach", base)
+    state = tmp_path / "review.json"
+    assert _apply(repo, f"{base}..{first}", state) == 0
+    assert (repo / "a.txt").read_bytes() == b"k"
+    (repo / "a.txt").unlink()
+    (repo / "a.txt").symlink_to("k")
+    assert _apply(repo, f"{base}..{second}", state) == 1
+    assert os.readlink(repo / "a.txt") == "k"
+    assert (repo / "k").read_text() == "kkk\n"
+
+
+def test_a_link_made_outside_over_a_file_is_not_written_through(tmp_path: Path) -> None:
+    """As above with a folder: the review wrote d holding the bytes ``sub``; outside, d
+    becomes a link to the folder sub; a later commit makes d a folder holding x. The link
+    was removed and the folder made in its place; nothing is written now, and sub/x stays."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "sub").mkdir()
+    (repo / "sub" / "x").write_text("sub x\n")
+    base = commit_all(repo, "A")
+    (repo / "d").write_bytes(b"sub")
+    first = commit_all(repo, "d holds sub")
+    (repo / "d").unlink()
+    (repo / "d").mkdir()
+    (repo / "d" / "x").write_text("new x\n")
+    second = commit_all(repo, "d a folder")
+    git(repo, "checkout", "-q", "--detach", base)
+    state = tmp_path / "review.json"
+    assert _apply(repo, f"{base}..{first}", state) == 0
+    (repo / "d").unlink()
+    (repo / "d").symlink_to("sub")
+    assert _apply(repo, f"{base}..{second}", state) == 1
+    assert os.readlink(repo / "d") == "sub"
+    assert (repo / "sub" / "x").read_text() == "sub x\n"

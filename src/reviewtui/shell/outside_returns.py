@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from reviewtui.core.engine import Policy, evaluate_session
 from reviewtui.core.engine.decisions import Decision
 from reviewtui.core.engine.lineage import remember
-from reviewtui.core.engine.links import link_state
+from reviewtui.core.engine.links import is_link, link_state
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import replace
@@ -208,16 +208,25 @@ def forget_own_links(review: Review) -> None:
 
 
 def foreign_links(review: Review, links: Mapping[str, str]) -> dict[str, str]:
-    """The disk's ``links`` but those the review made: at a path it keeps a record of, the
-    link it last saw or wrote there. The engine takes a disk link its base lacks for one at
-    every turn: the review's own, made by a late turn, refused the earlier turns that put a
-    file at its path, and their accepts were taken back on the watcher's event for it, and
-    on reopening (QA s40 helper-125 m2 b: an export then left them out, exit 1)."""
+    """The disk's ``links`` but those the review made: a link to the target the review last
+    saw there as its own link (reopened: wrote there, its draft a link, its bytes hashed).
+    The engine takes a disk link its base lacks for one at every turn: the review's own,
+    made by a late turn, refused the earlier turns that put a file at its path, and their
+    accepts were taken back on the watcher's event for it, and on reopening (QA s40
+    helper-125 m2 b: an export then left them out, exit 1). A hash says nothing of a
+    link: one made outside to the bytes of the file the review wrote there is not its own
+    (QA s42 helper-128 H1: it was replaced with a file)."""
     out = {}
     for path, target in links.items():
         record = review._records.get(path)
-        own = link_state(os.fsencode(target)).digest
-        if record is None or own not in (record.saved_seen, record.saved_writing,
-                                          None if record.seen is None else record.seen.digest):
+        if record is None or not _own_link(record, link_state(os.fsencode(target))):
             out[path] = target
     return out
+
+
+def _own_link(record: PathRecord, link: FileState) -> bool:
+    if not record.from_state:
+        return record.seen is not None and is_link(record.seen) and record.seen.data == link.data
+    ref = record.ref  # (reopened: what was seen is a hash of bytes alone)
+    return (ref is not None and is_link(ref) and ref.data == link.data
+            and link.digest in (record.saved_seen, record.saved_writing))

@@ -274,10 +274,10 @@ def reconcile(review: Review, report: ReplayReport, saved_nonce: str = "") -> No
         # Killed mid-replay, the old bytes may be unwritten or written and put back: the
         # file's identity at the save tells (a checkout makes a new file).
         left = killed_mid_replay and not _touched_since_save(review, path, record)
-        if _digest(disk) == record.saved_seen and (left or not killed_mid_replay and not (
+        if record.seen_last(disk) and (left or not killed_mid_replay and not (
                 wrote and record.saved_writing != record.saved_seen)):
             record.seen = disk  # as left; replay finishes whatever was not written yet
-        elif _digest(disk) == record.saved_seen:
+        elif record.seen_last(disk):
             # As before the last write, and that replay finished: put back since (git
             # checkout while it was down), or the mark is unknown (a state saved before
             # it existed). Taken as put back: the accepts go back to pending, announced,
@@ -431,7 +431,7 @@ def saved_record_fits(review: Review, path: str, record: PathRecord, disk: FileS
             applied = apply_layer(layer, want)
             if applied.ok and applied.data == data:
                 return True
-    if _digest(disk) == record.saved_seen:
+    if record.seen_last(disk):
         # As left, but what is there is an outside write that no longer sits on anything
         # this review wants (an accept under it was taken back): only the disk vouches for
         # a saved record, and it vouches for the outside write alone, not for the saved
@@ -452,7 +452,7 @@ def left_outside_change(record: PathRecord, disk: FileState | None) -> bool:
     change it kept as a layer (what the review wrote under it no longer wanted)."""
     layer = record.layer
     data = disk.data if disk is not None else None
-    return (layer is not None and _digest(disk) == record.saved_seen
+    return (layer is not None and record.seen_last(disk)
             and data == layer.theirs)
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from reviewtui.core.engine import OpKey, OpResult, TurnResult
 from reviewtui.core.engine.decisions import Verdict
 from reviewtui.core.engine.file_edits import normalize_or_none
+from reviewtui.core.engine.links import is_link
 from reviewtui.core.model.records import ConsoleCommand
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import record, replace
@@ -81,6 +82,16 @@ class PathRecord:
     gone: tuple[FileState | None, FileState | None, FileState | None,
                 OutsideLayer | None] | None = None
     gone_at: int | None = None
+
+    def seen_last(self, disk: FileState | None) -> bool:
+        """Whether ``disk`` is what was saved as seen here last (``saved_seen``, a hash of
+        the bytes alone): a link where the draft held a file, or a file where it held a
+        link, is not. An outside link to the bytes of the file the review had written (or
+        of the file it started from) was taken as left on reopening, and replaced with a
+        file by the next write (QA s42 helper-128 H1)."""
+        if (None if disk is None else disk.digest) != self.saved_seen:
+            return False
+        return disk is None or self.ref is None or is_link(disk) == is_link(self.ref)
 
 
 
