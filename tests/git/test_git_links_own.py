@@ -160,3 +160,27 @@ def test_a_link_made_outside_over_a_file_is_not_written_through(tmp_path: Path) 
     assert _apply(repo, f"{base}..{second}", state) == 1
     assert os.readlink(repo / "d") == "sub"
     assert (repo / "sub" / "x").read_text() == "sub x\n"
+
+
+def test_a_file_made_outside_over_the_reviews_link_is_never_replaced(tmp_path: Path) -> None:
+    """The reverse: the review made a.txt a link to ``k``; while it is closed another
+    program puts a file holding the bytes ``k`` there; a later commit retargets the link.
+    The file was taken as the link the review had left and replaced with the new link
+    (older, QA s42). It is a conflict, and the file stays."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "k").write_text("kkk\n")
+    (repo / "m").write_text("mmm\n")
+    base = commit_all(repo, "A")
+    (repo / "a.txt").symlink_to("k")
+    first = commit_all(repo, "a link")
+    (repo / "a.txt").unlink()
+    (repo / "a.txt").symlink_to("m")
+    second = commit_all(repo, "retargeted")
+    git(repo, "checkout", "-q", "--detach", base)
+    state = tmp_path / "review.json"
+    assert _apply(repo, f"{base}..{first}", state) == 0
+    (repo / "a.txt").unlink()
+    (repo / "a.txt").write_bytes(b"k")
+    assert _apply(repo, f"{base}..{second}", state) == 1
+    assert not (repo / "a.txt").is_symlink()
+    assert (repo / "a.txt").read_bytes() == b"k"
