@@ -1839,3 +1839,25 @@ def test_a_converted_binary_files_blob_change_is_exported_as_its_blobs(
     out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
     assert b"GIT binary patch" in out.read_bytes()
     _applies_to_a(source, commits, out, form, tmp_path)
+
+
+@pytest.mark.parametrize("data", [b"line 1\r\nline 2\nline 3\r\nline 4\n",
+                                  b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\r\n\r\n\n\r end\n"],
+                         ids=["mixed-endings", "png-like"])
+@pytest.mark.parametrize(("attributes", "config"), [
+    (b"* text eol=crlf\n", ()), (b"* text\n", AUTOCRLF)], ids=["text-eol-crlf", "text-autocrlf"])
+@pytest.mark.parametrize("form", ["patch", "series"])
+def test_an_added_blob_of_mixed_endings_is_exported_as_that_blob(
+        tmp_path: Path, form: str, attributes: bytes, config: tuple[str, ...],
+        data: bytes) -> None:
+    """Under an explicit text attribute a commit adds a blob holding both CRLF and LF (or
+    PNG-like bytes with CR and LF): git checks it out with CRLF on every line. Accepted
+    whole, both exports stored it as git add stores that checkout, every CRLF as LF, and
+    git apply and git am made a tree B never had, exit 0 (QA s42 helper-128 H3, new in
+    d3bdf55: a result other than the blob is stored so; git's checkout of the blob is the
+    blob)."""
+    source, commits = _staged_first(tmp_path, [{".gitattributes": attributes, "k": b"k\n"},
+                                               {"a.dat": data}])
+    repo = _clone(source, tmp_path / "review", commits[0], config)
+    out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
+    _applies_to_a(source, commits, out, form, tmp_path)

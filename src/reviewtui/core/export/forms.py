@@ -24,8 +24,7 @@ from bisect import bisect_right
 from collections.abc import Collection, Iterable, Iterator, Mapping
 
 from reviewtui.core.engine import OpResult, SessionRun, TurnResult, execution_order
-from reviewtui.core.engine.checkout import is_form
-from reviewtui.core.importers.gitbinary import blob_id
+from reviewtui.core.engine.checkout import is_checkout_of, is_form
 from reviewtui.core.model.records import CommandName, ConsoleCommand, Edit, FullFile, GitForms
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import record
@@ -281,10 +280,12 @@ def _stored_text(forms: GitForms | None, state: FileState | None, always_text: b
     apply`` on a checkout that does not convert: QA s38 helper-118 F6)."""
     if forms is None or state is None:
         return None
-    if always_text and b"\r\n" in state.data and blob_id(state.data) != forms.after_blob:
+    if always_text and b"\r\n" in state.data and not is_checkout_of(forms, state.data):
         # Another result than the blob (a hunk rejected, the reviewer's text) under an
         # explicit text attribute: git add stores every CRLF as LF, also where the blob
-        # found held CRLF (it was exported with CRLF, exit 0: QA s41 helper-127 H3).
+        # found held CRLF (it was exported with CRLF, exit 0: QA s41 helper-127 H3). Not
+        # git's checkout of the blob left (a blob of mixed endings, all CRLF on disk, was
+        # stored LF, exit 0: QA s42 helper-128 H3, new in d3bdf55).
         return state.data, state.data.replace(b"\r\n", b"\n")
     if forms.checked_out is not True:
         return None
