@@ -1861,3 +1861,63 @@ def test_an_added_blob_of_mixed_endings_is_exported_as_that_blob(
     repo = _clone(source, tmp_path / "review", commits[0], config)
     out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
     _applies_to_a(source, commits, out, form, tmp_path)
+
+
+MIXED = b"".join(b"line %d%s" % (n, b"\r\n" if n % 2 else b"\n") for n in range(40))
+
+
+@pytest.mark.parametrize(("after", "extra"), [
+    (MIXED.replace(b"\r\n", b"\n"), b""), (MIXED.replace(b"\r\n", b"\n").replace(
+        b"line 4\n", b"line 4\r\n"), b""), (MIXED.replace(b"\r\n", b"\n"), b"a\0")],
+    ids=["renormalized", "other-lines-crlf", "holding-a-nul"])
+@pytest.mark.parametrize(("attributes", "config"), [
+    (b"* text eol=crlf\n", ()), (b"* text\n", AUTOCRLF)], ids=["text-eol-crlf", "text-autocrlf"])
+@pytest.mark.parametrize("form", ["patch", "series"])
+def test_a_blob_of_mixed_endings_renormalized_is_exported(
+        tmp_path: Path, form: str, attributes: bytes, config: tuple[str, ...], after: bytes,
+        extra: bytes) -> None:
+    """a.txt is a blob holding CRLF on some lines and LF on others (committed before its
+    attribute); a commit makes it all LF (git add --renormalize), or moves its CRLFs to
+    other lines, and edits k. Under an explicit text attribute both blobs are one all-CRLF
+    file on disk: both exports left a.txt out, and git apply and git am made a tree B
+    never had, exit 0 (QA s42 helper-128 H2, older). The bytes of such a blob are read
+    from git (``Accepted.found_blobs``)."""
+    source, commits = _staged_first(tmp_path, [
+        {".gitattributes": attributes, "a.txt": extra + MIXED, "k": b"k\n"},
+        {"a.txt": extra + after, "k": b"k2\n"}])
+    repo = _clone(source, tmp_path / "review", commits[0], config)
+    out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
+    _applies_to_a(source, commits, out, form, tmp_path)
+
+
+@pytest.mark.parametrize("how", ["accepted", "first-rejected", "last-rejected"])
+@pytest.mark.parametrize(("attributes", "config"), [
+    (b"* text eol=crlf\n", ()), (b"* text\n", AUTOCRLF)], ids=["text-eol-crlf", "text-autocrlf"])
+@pytest.mark.parametrize("form", ["patch", "series"])
+def test_an_edited_blob_of_mixed_endings_is_exported_as_git_stores_it(
+        tmp_path: Path, form: str, attributes: bytes, config: tuple[str, ...],
+        how: str) -> None:
+    """a.txt is a blob of mixed line endings; a commit edits three of its lines. The
+    exports wrote the old side as the checkout's all-CRLF lines, and git apply and git am
+    refused them, accepted whole or with a hunk rejected (QA s42 helper-128 M4, older).
+    Accepted whole, the export gives B's blob; reviewed, what git add makes of the file."""
+    from reviewtui.core.engine import Decision
+
+    lines = MIXED.splitlines(keepends=True)
+    edited = list(lines)
+    for at, word in ((2, b"ONE"), (19, b"TWO"), (35, b"THREE")):
+        edited[at] = word + lines[at][len(b"line %d" % at):]
+    source, commits = _staged_first(tmp_path, [
+        {".gitattributes": attributes, "a.txt": MIXED, "k": b"k\n"},
+        {"a.txt": b"".join(edited)}])
+    repo = _clone(source, tmp_path / "review", commits[0], config)
+    if how == "accepted":
+        out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
+        _applies_to_a(source, commits, out, form, tmp_path)
+        return
+    state = tmp_path / "review.json"
+    refused = 0 if how == "first-rejected" else 2
+    assert _reviewed(commits, repo, state, lambda pos: Decision.reject() if pos == refused
+                     else Decision.accept()) == 3
+    want, got = _blob_as_exported(source, commits, repo, state, form, tmp_path)
+    assert got == want

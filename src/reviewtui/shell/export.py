@@ -27,6 +27,7 @@ from reviewtui.core.errors import (
     UsageError,
 )
 from reviewtui.core.export import Accepted
+from reviewtui.core.importers.gitbinary import blob_id
 from reviewtui.core.model.outcome import FAILED, Status
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
 from reviewtui.core.model.tree import FileState, Tree
@@ -67,8 +68,11 @@ def with_git_facts(accepted: Accepted) -> Accepted:
     (``Accepted.base_blobs``: which blob a converting checkout's bytes stand for where no
     operation's section says; QA s41 helper-126 H1), and which files a landed operation
     left with CRLF ``git add`` turns LF whatever the index holds (``Accepted.always_text``:
-    an explicit ``text`` or ``eol`` attribute; helper-127 H3). One ``ls-tree`` of the base
-    commit and one ``check-attr``, none for a session without such a file."""
+    an explicit ``text`` or ``eol`` attribute; helper-127 H3), and the bytes of each blob
+    a section found or left whose checkout is other bytes than its text with CRLF (mixed
+    line endings, ``Accepted.found_blobs``; s42 helper-128 H2). One ``ls-tree`` of the base
+    commit, one ``check-attr`` and one ``cat-file``, none for a session without such a
+    file."""
     from reviewtui.shell.git import Repo, origin_of
     from reviewtui.shell.git_attribute_states import attr_values
 
@@ -77,6 +81,7 @@ def with_git_facts(accepted: Accepted) -> Accepted:
         return accepted
     named: set[str] = set()
     written: set[str] = set()
+    mixed: set[str] = set()  # blobs found whose checkout is not their text with CRLF
     for turn in accepted.run.turns:
         for result in turn.results:
             op = result.op
@@ -86,6 +91,10 @@ def with_git_facts(accepted: Accepted) -> Accepted:
             named.add(op.path)
             if op.git_forms is not None:
                 named.add(op.git_forms.before_path)
+                if isinstance(op.git_forms.checked_before, bytes):  # (landed or not: a
+                    mixed.add(op.git_forms.before_blob)  # section's forms are its last's)
+                if isinstance(op.git_forms.checked_out, bytes):
+                    mixed.add(op.git_forms.after_blob)
             after = result.outcome.after_state
             if result.landed and op.path not in written and isinstance(after, FileState) \
                     and b"\r\n" in after.data:
@@ -93,17 +102,20 @@ def with_git_facts(accepted: Accepted) -> Accepted:
     base = accepted.base  # (each base file looked at once, not once per operation on it)
     wanted = {path for path in named if path and (state := base.get(path)) is not None
               and b"\r\n" in state.data}
-    if not wanted and not written:
+    mixed.discard("")
+    if not wanted and not written and not mixed:
         return accepted
     try:
         repo = Repo.at(Path(origin.worktree))
         entries = repo.tree_entries(origin.base) if wanted else []
         values = attr_values(repo, sorted(written), ("text", "eol", "crlf")) if written else {}
+        read = dict(zip(sorted(mixed), repo.blobs(sorted(mixed)), strict=True))
     except (ReviewtuiError, OSError):
         return accepted  # (as before: the forms the sections name alone)
     blobs = {path: sha for mode, sha, path in entries if path in wanted and mode != "120000"}
     return replace(accepted, base_blobs=blobs, always_text=frozenset(
-        path for path, found in values.items() if _text_on_add(found)))
+        path for path, found in values.items() if _text_on_add(found)), found_blobs={
+        sha: data for sha, data in read.items() if blob_id(data) == sha})
 
 
 def _text_on_add(values: dict[bytes, bytes]) -> bool:

@@ -46,6 +46,10 @@ class Accepted:
     # attribute makes ``git add`` store with LF whatever the index held (where
     # ``text=auto``/``core.autocrlf`` keep a CRLF blob's CRLF).
     always_text: frozenset[str] = frozenset()
+    # Blob id -> its bytes, read from git, of each blob a section found or left where git's
+    # checkout of it is not the blob with every LF written CRLF (a blob of mixed line
+    # endings): its bytes cannot be told from the file on disk.
+    found_blobs: Mapping[str, bytes] = field(default_factory=dict)
 
     @classmethod
     def of(cls, run: SessionRun, source: str, *, reviewed: bool = False,

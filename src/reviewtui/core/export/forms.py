@@ -95,8 +95,10 @@ class FormsTimeline:
     the base). ``base_blobs``, ``always_text``: see ``Accepted``."""
 
     def __init__(self, run: SessionRun, base_blobs: Mapping[str, str] | None = None,
-                 always_text: Collection[str] = ()) -> None:
+                 always_text: Collection[str] = (),
+                 found_blobs: Mapping[str, bytes] | None = None) -> None:
         self._always_text = always_text
+        self._found_blobs = found_blobs or {}
         self._positions = {turn.index: at for at, turn in enumerate(run.turns)}
         self._count = len(run.turns)
         # path -> (first checkpoint, bytes -> blob) of each stretch, in order
@@ -158,12 +160,15 @@ class FormsTimeline:
         tree = run.states[at].tree
         turn = run.turns[at]
         moved_to = landed_moves(turn.results)  # new path -> old: where a file is at the start
+        sections = _section_forms(turn)
         for result in turn.results:
             op = result.op
             if isinstance(op, (Edit, FullFile)):
                 # The old side of a patch (left in the checkout's CRLF, the patch rewrote
-                # every line and did not apply to A's blobs: QA s39 helper-119 F5).
-                if (was := _stored_before(op, tree)) is not None:
+                # every line and did not apply to A's blobs: QA s39 helper-119 F5), by the
+                # section's forms (its last operation's, which may not land).
+                if (was := _stored_before(op.git_forms or sections.get(op.path), op.path,
+                                          tree, self._found_blobs)) is not None:
                     self._now(was[0][0]).setdefault(was[0][1], was[1])
                 if isinstance(op, FullFile) and op.payload is not None \
                         and (checkout := op.payload.checkout) is not None:
@@ -187,7 +192,8 @@ class FormsTimeline:
                 if source and source != op.path:
                     self._start(source, after, {})
                 self._start(op.path, after, _left_forms(op, result, forms,
-                                                        op.path in self._always_text))
+                                                        op.path in self._always_text,
+                                                        self._found_blobs))
             elif isinstance(op, ConsoleCommand):
                 moves = landed_moves((result,))
                 for new, old in moves.items():
@@ -238,9 +244,9 @@ def _section_forms(turn: TurnResult) -> dict[str, GitForms]:
 
 
 def _left_forms(op: Edit | FullFile, result: OpResult, forms: GitForms | None,
-                always_text: bool) -> dict[bytes, bytes]:
+                always_text: bool, found_blobs: Mapping[str, bytes]) -> dict[bytes, bytes]:
     """The forms of the file a landed operation of a section with ``forms`` left (none:
-    its bytes are the blob; ``always_text``: see ``Accepted``)."""
+    its bytes are the blob; ``always_text``, ``found_blobs``: see ``Accepted``)."""
     state = result.outcome.after_state
     if state is None:
         return {}
@@ -249,6 +255,9 @@ def _left_forms(op: Edit | FullFile, result: OpResult, forms: GitForms | None,
         found[text[0]] = text[1]
     elif result.outcome.stored is not None:
         found[state.data] = result.outcome.stored
+    elif forms is not None and isinstance(forms.checked_out, bytes) \
+            and forms.checked_out == state.data and forms.after_blob in found_blobs:
+        found[state.data] = found_blobs[forms.after_blob]  # (mixed line endings)
     if isinstance(op, FullFile) and op.payload is not None \
             and (checkout := op.payload.checkout) is not None \
             and checkout.new is not None and checkout.new_blob is not None:
@@ -318,14 +327,20 @@ def _git_text(data: bytes) -> bool:
     return (printable >> 7) >= unprintable
 
 
-def _stored_before(op: Edit | FullFile, tree: Tree) -> tuple[tuple[str, bytes], bytes] | None:
-    """((path, its bytes), the blob) of the file ``op``'s section finds in ``tree`` (the
-    turn's start) where that is git's CRLF checkout of the blob before (``GitForms``)."""
-    forms = op.git_forms
-    if forms is None or forms.checked_before is not True or not forms.before_blob:
+def _stored_before(forms: GitForms | None, path: str, tree: Tree,
+                   found_blobs: Mapping[str, bytes]) -> tuple[tuple[str, bytes], bytes] | None:
+    """((path, its bytes), the blob) of the file a section with ``forms`` on ``path`` finds
+    in ``tree`` (the turn's start) where that is git's checkout of the blob before: with
+    CRLF where the blob has LF, or other bytes (mixed line endings) whose blob git gave
+    (``found_blobs``; a commit making such a blob all LF was left out of both exports,
+    exit 0: QA s42 helper-128 H2)."""
+    if forms is None or forms.checked_before is None or not forms.before_blob:
         return None
-    path = forms.before_path or op.path
+    path = forms.before_path or path
     state = tree.get(path)
-    if state is None or not is_form(True, state.data, forms.before_blob):
+    if state is None or not is_form(forms.checked_before, state.data, forms.before_blob):
         return None
-    return (path, state.data), state.data.replace(b"\r\n", b"\n")
+    if forms.checked_before is True:
+        return (path, state.data), state.data.replace(b"\r\n", b"\n")
+    blob = found_blobs.get(forms.before_blob)
+    return None if blob is None else ((path, state.data), blob)
