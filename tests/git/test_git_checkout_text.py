@@ -1921,3 +1921,31 @@ def test_an_edited_blob_of_mixed_endings_is_exported_as_git_stores_it(
                      else Decision.accept()) == 3
     want, got = _blob_as_exported(source, commits, repo, state, form, tmp_path)
     assert got == want
+
+
+@pytest.mark.parametrize("moved", [False, True], ids=["alone", "old-blob-moved-away"])
+@pytest.mark.parametrize("config", [(), AUTOCRLF], ids=["text-eol-crlf", "autocrlf"])
+@pytest.mark.parametrize("form", ["patch", "series"])
+def test_an_endings_change_with_a_mode_change_keeps_the_blob_left(
+        tmp_path: Path, form: str, config: tuple[str, ...], moved: bool) -> None:
+    """A commit makes b.txt executable; the next turns its LF blob into the CRLF blob of
+    the same text and its mode back (a section of an edit, which carries the blobs, then
+    a mode change): one CRLF file of one mode at A and at B. The whole patch took the mode
+    change for the last writer and forgot the CRLF blob, and git apply made a tree B never
+    had, exit 0 (s42 fuzz seed 4013, older)."""
+    lf = b"".join(b"line %d\n" % n for n in range(1, 13))
+    first: dict[str, bytes | None] = {"b.txt": lf, "k": b"k\n"}
+    if not config:
+        first[".gitattributes"] = b"* text eol=crlf\n"
+    source, commits = _staged_first(tmp_path, [first])
+    lf_blob = git(source, "rev-parse", "HEAD:b.txt").strip()
+    for mode, data in (("100755", lf), ("100644", lf.replace(b"\n", b"\r\n"))):
+        blob = git(source, "hash-object", "-w", "--no-filters", "--stdin", input=data).strip()
+        git(source, "update-index", "--cacheinfo", f"{mode},{blob},b.txt")
+        if moved and mode == "100644":  # (the old blob at another path: git reads no rename)
+            git(source, "update-index", "--add", "--cacheinfo", f"100755,{lf_blob},c.txt")
+        git(source, "commit", "-q", "-m", f"mode {mode}")
+        commits.append(git(source, "rev-parse", "HEAD").strip())
+    repo = _clone(source, tmp_path / "review", commits[0], config)
+    out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
+    _applies_to_a(source, commits, out, form, tmp_path)

@@ -216,12 +216,15 @@ class FormsTimeline:
 def landed_changes(turn: TurnResult) -> Iterator[tuple[OpResult, GitForms | None]]:
     """A turn's landed operations in the order they ran, each file operation with its
     section's forms (:func:`_section_forms`); what the exports follow a file's blob
-    through. A mode changed alone is left out: its bytes, and their blob, stay (QA s41
-    helper-127 H1: a chmod's file went out with the checkout's CRLF)."""
+    through. A mode changed is left out: its bytes, and their blob, stay (QA s41
+    helper-127 H1: a chmod's file went out with the checkout's CRLF; a mode change after
+    an edit of the section, which carries its forms, made the whole patch forget the
+    blob the edit left, exit 0: s42 fuzz seed 4013, older)."""
     sections = _section_forms(turn)
     for pos, op in execution_order(turn.turn):
         result = turn.results[pos]
-        if not result.landed:
+        if not result.landed or (isinstance(op, FullFile) and op.payload is not None
+                                 and op.payload.kind == "keep"):
             continue
         forms = None
         if isinstance(op, (Edit, FullFile)):
