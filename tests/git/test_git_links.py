@@ -10,8 +10,8 @@ import os
 from pathlib import Path
 
 import pytest
-from gitkit import commit_all, git, new_repo, tree_of
 
+from gitkit import commit_all, git, link_file_link, new_repo, tree_of
 from reviewtui.cli import main
 
 
@@ -166,25 +166,6 @@ def test_a_renamed_link_is_refused_with_the_true_reason(
     assert not (repo / "new").is_symlink()
 
 
-def _link_file_link(tmp_path: Path, *, at_base: bool) -> tuple[Path, list[str]]:
-    """a.txt: a file at A (``at_base``) or no file, then a link to k, a file again, and a
-    link again, a commit each. Returns the repository (at B) and its commits."""
-    repo = new_repo(tmp_path / "repo")
-    (repo / "k").write_text("k\n")
-    if at_base:
-        (repo / "a.txt").write_text("first text\n")
-    commits = [commit_all(repo, "A")]
-    for step in ("link", "file", "link"):
-        if (repo / "a.txt").is_symlink() or (repo / "a.txt").exists():
-            (repo / "a.txt").unlink()
-        if step == "link":
-            (repo / "a.txt").symlink_to("k")
-        else:
-            (repo / "a.txt").write_text("line 1\nline 2\n")
-        commits.append(commit_all(repo, step))
-    return repo, commits
-
-
 @pytest.mark.parametrize("at_base", [True, False], ids=["a-file-at-a", "new-path"])
 @pytest.mark.parametrize("form", ["patch", "series"])
 def test_a_link_made_a_file_and_a_link_again_exports_every_accept(
@@ -194,7 +175,7 @@ def test_a_link_made_a_file_and_a_link_again_exports_every_accept(
     a.txt through every turn, so the turns making it a file were refused and their
     accepts taken back, exit 1 (QA s40 helper-125 m2 b, older). The links the review made
     itself are its own. (A series mail that adds a link is a link, mode 120000.)"""
-    repo, commits = _link_file_link(tmp_path, at_base=at_base)
+    repo, commits = link_file_link(tmp_path, at_base=at_base)
     git(repo, "checkout", "-q", "--detach", commits[0])
     spec, state = f"{commits[0]}..{commits[-1]}", tmp_path / "review.json"
     assert main(["apply", "--git", spec, "--root", str(repo), "--yes",

@@ -13,8 +13,8 @@ import os
 from pathlib import Path
 
 import pytest
-from gitkit import commit_all, git, new_repo
 
+from gitkit import git, link_file_link
 from reviewtui.core.engine import Decision, OpKey, Verdict
 from reviewtui.core.errors import DecisionRefused
 from reviewtui.shell.git_sources import open_range
@@ -22,21 +22,9 @@ from reviewtui.shell.review import Review
 
 
 def _range(tmp_path: Path, at_base: bool) -> tuple[Path, str]:
-    repo = new_repo(tmp_path / "repo")
-    (repo / "k").write_text("k\n")
-    if at_base:
-        (repo / "a.txt").write_text("first\n")
-    base = commit_all(repo, "A")
-    for step in ("link", "file", "link"):
-        if (repo / "a.txt").is_symlink() or (repo / "a.txt").exists():
-            (repo / "a.txt").unlink()
-        if step == "link":
-            (repo / "a.txt").symlink_to("k")
-        else:
-            (repo / "a.txt").write_text("line 1\nline 2\n")
-        head = commit_all(repo, step)
-    git(repo, "checkout", "-q", "--detach", base)
-    return repo, f"{base}..{head}"
+    repo, commits = link_file_link(tmp_path, at_base=at_base)
+    git(repo, "checkout", "-q", "--detach", commits[0])
+    return repo, f"{commits[0]}..{commits[-1]}"
 
 
 def _keys(review: Review) -> list[OpKey]:

@@ -9,35 +9,12 @@ disk, and goes on with a longer range."""
 from __future__ import annotations
 
 import os
-import subprocess
 from pathlib import Path
 
 import pytest
 
+from gitkit import commit_all, git, new_repo
 from reviewtui.cli import main
-
-_ENV = {**{k: v for k, v in os.environ.items() if not k.startswith("GIT_")},
-        "GIT_CONFIG_NOSYSTEM": "1", "LC_ALL": "C"}
-
-
-def _git(repo: Path, *args: str) -> str:
-    return subprocess.run(["git", "-c", "core.hooksPath=/dev/null", *args], cwd=repo,
-                          check=True, capture_output=True, text=True, env=_ENV).stdout
-
-
-def new_repo(path: Path) -> Path:
-    path.mkdir()
-    _git(path, "init", "-q", "-b", "main")
-    _git(path, "config", "user.name", "T")
-    _git(path, "config", "user.email", "t@example.com")
-    _git(path, "config", "core.autocrlf", "false")
-    return path
-
-
-def commit_all(repo: Path, message: str) -> str:
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-q", "--allow-empty", "-m", message)
-    return _git(repo, "rev-parse", "HEAD").strip()
 
 
 def _apply(repo: Path, spec: str, state: Path) -> int:
@@ -62,7 +39,7 @@ def test_a_link_made_outside_to_the_bytes_the_review_wrote_is_never_replaced(
     first = commit_all(repo, "a.txt holds k")
     (repo / "a.txt").write_bytes(b"k\nline 2\n")
     second = commit_all(repo, "edit a.txt")
-    _git(repo, "checkout", "-q", "--detach", base)
+    git(repo, "checkout", "-q", "--detach", base)
     state = tmp_path / "review.json"
     assert _apply(repo, f"{base}..{first}", state) == 0
     assert (repo / "a.txt").read_bytes() == b"k"
@@ -87,7 +64,7 @@ def test_a_link_made_outside_over_a_file_is_not_written_through(tmp_path: Path) 
     (repo / "d").mkdir()
     (repo / "d" / "x").write_text("new x\n")
     second = commit_all(repo, "d a folder")
-    _git(repo, "checkout", "-q", "--detach", base)
+    git(repo, "checkout", "-q", "--detach", base)
     state = tmp_path / "review.json"
     assert _apply(repo, f"{base}..{first}", state) == 0
     (repo / "d").unlink()
@@ -111,7 +88,7 @@ def test_a_file_made_outside_over_the_reviews_link_is_never_replaced(tmp_path: P
     (repo / "a.txt").unlink()
     (repo / "a.txt").symlink_to("m")
     second = commit_all(repo, "retargeted")
-    _git(repo, "checkout", "-q", "--detach", base)
+    git(repo, "checkout", "-q", "--detach", base)
     state = tmp_path / "review.json"
     assert _apply(repo, f"{base}..{first}", state) == 0
     (repo / "a.txt").unlink()

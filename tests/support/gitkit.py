@@ -112,3 +112,22 @@ def raw_tree(repo: Path, entries: list[tuple[bytes, bytes, str]]) -> str:
     """A tree object from (mode, name, sha) entries, in the order given."""
     return raw_object(repo, b"tree", b"".join(
         mode + b" " + name + b"\0" + bytes.fromhex(sha) for mode, name, sha in entries))
+
+
+def link_file_link(tmp_path: Path, *, at_base: bool) -> tuple[Path, list[str]]:
+    """A repository where a.txt is a file at A (``at_base``) or no file, then a link to k,
+    a file again, and a link again, a commit each. Returns it (at B) and its commits."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "k").write_text("k\n")
+    if at_base:
+        (repo / "a.txt").write_text("first text\n")
+    commits = [commit_all(repo, "A")]
+    for step in ("link", "file", "link"):
+        if (repo / "a.txt").is_symlink() or (repo / "a.txt").exists():
+            (repo / "a.txt").unlink()
+        if step == "link":
+            (repo / "a.txt").symlink_to("k")
+        else:
+            (repo / "a.txt").write_text("line 1\nline 2\n")
+        commits.append(commit_all(repo, step))
+    return repo, commits
