@@ -96,3 +96,30 @@ def test_a_file_made_outside_over_the_reviews_link_is_never_replaced(tmp_path: P
     assert _apply(repo, f"{base}..{second}", state) == 1
     assert not (repo / "a.txt").is_symlink()
     assert (repo / "a.txt").read_bytes() == b"k"
+
+
+@pytest.mark.parametrize("data", [b"k", b"other"], ids=["the-links-target", "other-bytes"])
+def test_a_file_made_outside_where_the_range_makes_a_link_is_never_replaced(
+        tmp_path: Path, data: bytes) -> None:
+    """The range removes a.txt, then makes it a link to ``k``. The review writes the
+    removal; another program then puts a file at a.txt; the review goes on. The file was
+    taken as an outside change kept over what the review had written (nothing), that
+    change laid over the link's target, and where the file held exactly ``k`` the link
+    replaced it, exit 0 (QA s42 helper-129 H1, older). No text layer goes over a link:
+    a conflict, the file kept, whatever it holds."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "k").write_text("kkk\n")
+    (repo / "a.txt").write_text("orig\n")
+    base = commit_all(repo, "A")
+    (repo / "a.txt").unlink()
+    first = commit_all(repo, "a.txt removed")
+    (repo / "a.txt").symlink_to("k")
+    second = commit_all(repo, "a.txt a link")
+    git(repo, "checkout", "-q", "--detach", base)
+    state = tmp_path / "review.json"
+    assert _apply(repo, f"{base}..{first}", state) == 0
+    assert not (repo / "a.txt").exists()
+    (repo / "a.txt").write_bytes(data)
+    assert _apply(repo, f"{base}..{second}", state) == 1
+    assert not (repo / "a.txt").is_symlink()
+    assert (repo / "a.txt").read_bytes() == data

@@ -131,6 +131,11 @@ def want(path: str, tree: Tree, record: PathRecord | None) -> Want:
     wanted = tree.get(path)
     if record is None or record.layer is None:
         return Want(True, wanted)
+    if wanted is not None and is_link(wanted):
+        # No text layer goes over a link: a file made outside holding the link's target
+        # was taken as merged with it, and replaced by the link (QA s42 helper-129 H1).
+        return Want(False, message="changed outside the workbench where the session makes "
+                    "a symbolic link: reviewtui never replaces that file with a link")
     applied = apply_layer(record.layer, wanted.data if wanted is not None else None)
     if not applied.ok:
         return Want(False, message=applied.message, hunk=applied.hunk)
