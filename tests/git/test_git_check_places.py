@@ -10,8 +10,8 @@ import re
 from pathlib import Path
 
 import pytest
-from gitkit import commit_all, five_commits, git, new_repo
 
+from gitkit import commit_all, five_commits, git, new_repo
 from reviewtui.cli import main
 
 

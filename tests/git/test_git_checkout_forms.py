@@ -14,8 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gitkit import clone_at, commit_all, git, git_bytes, new_repo, tree_of
 
+from gitkit import clone_at, commit_all, git, git_bytes, new_repo, tree_of
 from reviewtui.cli import main
 
 

@@ -11,8 +11,8 @@ import itertools
 from pathlib import Path
 
 import pytest
-from gitkit import git, new_repo
 
+from gitkit import git, new_repo
 from reviewtui.shell.git import Repo
 from reviewtui.shell.git_attribute_states import checkout_config, checkout_rules
 

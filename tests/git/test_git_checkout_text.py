@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from gitkit import disk_of, git, new_repo, tree_of
 
+from gitkit import disk_of, git, new_repo, tree_of
 from reviewtui.cli import main
 from reviewtui.core.errors import DecisionRefused
 

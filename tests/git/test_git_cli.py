@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from gitkit import commit_all, five_commits, git, new_repo
 
+from gitkit import commit_all, five_commits, git, new_repo
 from reviewtui.cli import main
 from reviewtui.ui.app import ReviewApp
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gitkit import commit_all, disk_of, five_commits, git, git_bytes, new_repo, tree_of
 
+from gitkit import commit_all, disk_of, five_commits, git, git_bytes, new_repo, tree_of
 from reviewtui.cli import main
 from reviewtui.core.engine import Decision
 from reviewtui.core.errors import GitError, UsageError

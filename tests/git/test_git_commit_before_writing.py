@@ -13,8 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gitkit import commit_all, git, new_repo
 
+from gitkit import commit_all, git, new_repo
 from reviewtui.cli import main
 
 LINES = "".join(f"line {n}\n" for n in range(1, 13))

@@ -15,8 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gitkit import commit_all, git, git_bytes, new_repo
 
+from gitkit import commit_all, git, git_bytes, new_repo
 from reviewtui.cli import main
 
 

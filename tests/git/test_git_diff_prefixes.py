@@ -16,8 +16,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from gitkit import ENV, commit_all, git, new_repo
 
+from gitkit import ENV, commit_all, git, new_repo
 from reviewtui.cli import main
 from reviewtui.core.importers.diffpaths import prefix_pair
 

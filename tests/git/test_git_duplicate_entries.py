@@ -14,8 +14,8 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from gitkit import commit_all, git, new_repo, raw_object, raw_tree
 
+from gitkit import commit_all, git, new_repo, raw_object, raw_tree
 from reviewtui.cli import main
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gitkit import commit_all, new_repo
 
+from gitkit import commit_all, new_repo
 from reviewtui.cli import main
 
 

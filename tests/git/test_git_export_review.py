@@ -17,8 +17,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from gitkit import ENV, commit_all, git, new_repo
 
+from gitkit import ENV, commit_all, git, new_repo
 from reviewtui.cli import main
 from reviewtui.core.engine import Decision
 from reviewtui.core.git.series import _breaks

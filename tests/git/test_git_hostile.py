@@ -6,8 +6,8 @@ import os
 from pathlib import Path
 
 import pytest
-from gitkit import commit_all, git, new_repo
 
+from gitkit import commit_all, git, new_repo
 from reviewtui.core.engine import Decision
 from reviewtui.shell.export import load_accepted
 from reviewtui.shell.git_commit import commit_review, git_series

@@ -14,8 +14,8 @@ import re
 from pathlib import Path
 
 import pytest
-from gitkit import commit_all, git, new_repo
 
+from gitkit import commit_all, git, new_repo
 from reviewtui.cli import main
 from reviewtui.shell.git_sources import open_range
 from reviewtui.shell.review import Review

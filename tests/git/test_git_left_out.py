@@ -14,8 +14,8 @@ import os
 from pathlib import Path
 
 import pytest
-from gitkit import commit_all, git, new_repo
 
+from gitkit import commit_all, git, new_repo
 from reviewtui.cli import main
 from reviewtui.core.git.commits import LEFT_OUT_SHOWN, Counts, commit_message
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gitkit import BINARY, five_commits, git, new_repo
 
+from gitkit import BINARY, five_commits, git, new_repo
 from reviewtui.core.engine import Decision
 from reviewtui.core.engine.filebytes import NO_TEXT_EDIT
 from reviewtui.core.errors import DecisionRefused
@@ -130,7 +130,6 @@ def test_a_new_link_reads_pending_too(tmp_path: Path) -> None:
     import os
 
     from gitkit import commit_all
-
     from reviewtui.core.engine.opstate import OpState, op_state
 
     repo = new_repo(tmp_path / "repo")

@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gitkit import commit_all, disk_of, git, new_repo, tree_of
 
+from gitkit import commit_all, disk_of, git, new_repo, tree_of
 from reviewtui.cli import main
 from reviewtui.shell.git_not_utf8 import not_utf8_paths
 

@@ -14,11 +14,11 @@ import re
 from pathlib import Path
 
 import pytest
-from gitkit import commit_all, five_commits, git, new_repo, tree_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import reviewtui.shell.loader as loader
+from gitkit import commit_all, five_commits, git, new_repo, tree_of
 from reviewtui.cli import main
 from reviewtui.core.importers import import_session
 from reviewtui.core.importers.gitlog import PieceImport, _from_lines, import_git

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gitkit import BINARY, commit_all, disk_of, five_commits, git, new_repo, tree_of
 
+from gitkit import BINARY, commit_all, disk_of, five_commits, git, new_repo, tree_of
 from reviewtui.cli import main
 from reviewtui.core.importers.gitlog import import_git
 from reviewtui.shell.git_sources import open_range

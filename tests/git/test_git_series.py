@@ -6,10 +6,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from gitkit import ENV, five_commits, git, new_repo, tree_of
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gitkit import ENV, five_commits, git, new_repo, tree_of
 from reviewtui.cli import main
 from reviewtui.core.git.commits import Counts, commit_message, split_subject
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gitkit import git, new_repo, tree_of
 
+from gitkit import git, new_repo, tree_of
 from reviewtui.cli import main
 from reviewtui.core.importers.unified import import_unified
 from reviewtui.core.model.records import FullFile

@@ -15,8 +15,8 @@ import stat
 from pathlib import Path
 
 import pytest
-from gitkit import commit_all, git, new_repo
 
+from gitkit import commit_all, git, new_repo
 from reviewtui.cli import main
 from reviewtui.core.record import replace
 from reviewtui.shell.disk import temp_name

@@ -17,8 +17,8 @@ import os
 from pathlib import Path
 
 import pytest
-from gitkit import commit_all, git, new_repo, raw_object, raw_tree
 
+from gitkit import commit_all, git, new_repo, raw_object, raw_tree
 from reviewtui.cli import main
 
 PLANTED = "#!/bin/sh\necho planted\n"

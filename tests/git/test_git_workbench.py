@@ -6,8 +6,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from gitkit import five_commits, git, new_repo
 
+from gitkit import five_commits, git, new_repo
 from reviewtui.shell.git_sources import open_range
 from reviewtui.shell.review import Review
 from reviewtui.ui.app import ReviewApp
@@ -77,7 +77,6 @@ def test_the_commit_question_shows_a_subject_as_it_is(tmp_path: Path) -> None:
     """The dialog reads no markup: a subject's "[bold]" showed as "\\[bold]" (it was
     escaped for markup); its control characters show as pictures (QA s36 helper-104)."""
     from gitkit import commit_all
-
     from reviewtui.core.engine import Decision
     from reviewtui.ui.git_commit import commit_question
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from gitkit import commit_all, git, git_bytes, new_repo
 
+from gitkit import commit_all, git, git_bytes, new_repo
 from reviewtui.cli import main
 from reviewtui.core.engine import Decision
 from reviewtui.core.model.records import FullFile
