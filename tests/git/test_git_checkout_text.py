@@ -1949,3 +1949,37 @@ def test_an_endings_change_with_a_mode_change_keeps_the_blob_left(
     repo = _clone(source, tmp_path / "review", commits[0], config)
     out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
     _applies_to_a(source, commits, out, form, tmp_path)
+
+
+OTHER_MIXED = b"".join(b"line %d%s" % (n, b"\n" if n % 2 else b"\r\n") for n in range(40))
+
+
+@pytest.mark.parametrize("case", ["deleted", "deleted-and-added-again", "added-as-another-blob",
+                                  "renamed-as-another-blob"])
+@pytest.mark.parametrize(("attributes", "config"), [
+    (b"* text eol=crlf\n", ()), (b"* text\n", AUTOCRLF)], ids=["text-eol-crlf", "text-autocrlf"])
+@pytest.mark.parametrize("form", ["patch", "series"])
+def test_a_blob_of_mixed_endings_deleted_or_moved_is_exported(
+        tmp_path: Path, form: str, attributes: bytes, config: tuple[str, ...],
+        case: str) -> None:
+    """a.txt is a blob of mixed line endings (all CRLF on disk). Deleted, its removal was
+    written with the checkout's CRLF lines, which git refused (QA s42 helper-129 M1);
+    deleted and added again as another blob of the same checkout, the whole patch left it
+    out, exit 0 (H2); renamed as another blob of the same checkout (with a NUL), git
+    refused the exports (M2; the series was exit 0 wrong before s42). All older. The
+    deletion's blob is read from git too."""
+    nul = b"a\0" if case == "renamed-as-another-blob" else b""
+    steps: list[dict[str, bytes | None]] = [
+        {".gitattributes": attributes, "a.txt": nul + MIXED, "k": b"k\n"}]
+    if case == "deleted":
+        steps.append({"a.txt": None, "k": b"k2\n"})
+    elif case == "deleted-and-added-again":
+        steps += [{"a.txt": None}, {"a.txt": MIXED, "k": b"k2\n"}]
+    elif case == "added-as-another-blob":
+        steps += [{"a.txt": None}, {"a.txt": OTHER_MIXED, "k": b"k2\n"}]
+    else:
+        steps.append({"a.txt": None, "c.txt": nul + OTHER_MIXED, "k": b"k2\n"})
+    source, commits = _staged_first(tmp_path, steps)
+    repo = _clone(source, tmp_path / "review", commits[0], config)
+    out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
+    _applies_to_a(source, commits, out, form, tmp_path)

@@ -87,6 +87,8 @@ def with_git_facts(accepted: Accepted) -> Accepted:
             op = result.op
             if isinstance(op, ConsoleCommand):
                 named.update(op.args)
+                if isinstance(op.expect_form, bytes) and len(op.expect_blob) == 40:
+                    mixed.add(op.expect_blob)  # (a deletion of such a blob)
                 continue
             named.add(op.path)
             if op.git_forms is not None:

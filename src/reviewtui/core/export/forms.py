@@ -181,6 +181,9 @@ class FormsTimeline:
                 gone = tree.get(op.path)
                 if gone is not None and is_form(True, gone.data, op.expect_blob):
                     self._now(op.path).setdefault(gone.data, gone.data.replace(b"\r\n", b"\n"))
+                elif gone is not None and gone.data == op.expect_form \
+                        and (blob := self._found_blobs.get(op.expect_blob)) is not None:
+                    self._now(op.path).setdefault(gone.data, blob)  # (mixed line endings)
 
     def _left(self, run: SessionRun, at: int) -> None:
         """What turn ``at``'s landed operations left, in the order they ran."""
