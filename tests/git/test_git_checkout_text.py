@@ -1983,3 +1983,23 @@ def test_a_blob_of_mixed_endings_deleted_or_moved_is_exported(
     repo = _clone(source, tmp_path / "review", commits[0], config)
     out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
     _applies_to_a(source, commits, out, form, tmp_path)
+
+
+@pytest.mark.parametrize("again", [MIXED, OTHER_MIXED, MIXED.replace(b"\r\n", b"\n")],
+                         ids=["same-blob", "another-mixed-blob", "lf-blob"])
+@pytest.mark.parametrize(("attributes", "config"), [
+    (b"* text eol=crlf\n", ()), (b"* text\n", AUTOCRLF)], ids=["text-eol-crlf", "text-autocrlf"])
+@pytest.mark.parametrize("form", ["patch", "series"])
+def test_a_blob_of_mixed_endings_moved_as_it_is_keeps_its_blob(
+        tmp_path: Path, form: str, attributes: bytes, config: tuple[str, ...],
+        again: bytes) -> None:
+    """b.txt, a blob of mixed line endings, is moved to a.txt as it is; a later commit
+    adds b.txt again. No section reads the moved blob, and its all-CRLF checkout does
+    not tell it: the whole patch wrote a.txt with the checkout's CRLF and left b.txt as
+    it was, exit 0 (QA s42 helper-130 H1, older). The base's such blobs are read from git."""
+    source, commits = _staged_first(tmp_path, [
+        {".gitattributes": attributes, "b.txt": MIXED, "k": b"k\n"},
+        {"b.txt": None, "a.txt": MIXED}, {"b.txt": again, "k": b"k2\n"}])
+    repo = _clone(source, tmp_path / "review", commits[0], config)
+    out = _applied_and_exported(repo, f"{commits[0]}..{commits[-1]}", tmp_path, form)
+    _applies_to_a(source, commits, out, form, tmp_path)

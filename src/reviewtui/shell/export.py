@@ -110,14 +110,24 @@ def with_git_facts(accepted: Accepted) -> Accepted:
     try:
         repo = Repo.at(Path(origin.worktree))
         entries = repo.tree_entries(origin.base) if wanted else []
+        blobs = {path: sha for mode, sha, path in entries if path in wanted and mode != "120000"}
+        # A base blob the bytes do not tell (mixed line endings: a file moved away as it
+        # is, then its path taken again, was exported with CRLF: QA s42 helper-130 H1).
+        mixed.update(sha for path, sha in blobs.items() if not _told(base.get(path), sha))
         values = attr_values(repo, sorted(written), ("text", "eol", "crlf")) if written else {}
         read = dict(zip(sorted(mixed), repo.blobs(sorted(mixed)), strict=True))
     except (ReviewtuiError, OSError):
         return accepted  # (as before: the forms the sections name alone)
-    blobs = {path: sha for mode, sha, path in entries if path in wanted and mode != "120000"}
     return replace(accepted, base_blobs=blobs, always_text=frozenset(
         path for path, found in values.items() if _text_on_add(found)), found_blobs={
         sha: data for sha, data in read.items() if blob_id(data) == sha})
+
+
+def _told(state: FileState | None, sha: str) -> bool:
+    """Whether ``state``'s bytes are the blob ``sha`` as it is or with every LF as CRLF."""
+    if state is None or blob_id(state.data) == sha:
+        return True
+    return blob_id(state.data.replace(b"\r\n", b"\n")) == sha
 
 
 def _text_on_add(values: dict[bytes, bytes]) -> bool:

@@ -112,6 +112,8 @@ class FormsTimeline:
                 state = base.get(path)
                 if state is not None and is_form(True, state.data, blob):
                     self._now(path).setdefault(state.data, state.data.replace(b"\r\n", b"\n"))
+                elif state is not None and (known := self._found_blobs.get(blob)) is not None:
+                    self._now(path).setdefault(state.data, known)  # (mixed line endings)
         for at in range(self._count):
             self._found(run, at)
             self._left(run, at)
