@@ -1841,11 +1841,15 @@ def test_a_converted_binary_files_blob_change_is_exported_as_its_blobs(
     _applies_to_a(source, commits, out, form, tmp_path)
 
 
+# The explicit text attributes a git checkout converts line endings by, each with its config.
+EXPLICIT_TEXT = pytest.mark.parametrize(("attributes", "config"), [
+    (b"* text eol=crlf\n", ()), (b"* text\n", AUTOCRLF)], ids=["text-eol-crlf", "text-autocrlf"])
+
+
 @pytest.mark.parametrize("data", [b"line 1\r\nline 2\nline 3\r\nline 4\n",
                                   b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\r\n\r\n\n\r end\n"],
                          ids=["mixed-endings", "png-like"])
-@pytest.mark.parametrize(("attributes", "config"), [
-    (b"* text eol=crlf\n", ()), (b"* text\n", AUTOCRLF)], ids=["text-eol-crlf", "text-autocrlf"])
+@EXPLICIT_TEXT
 @pytest.mark.parametrize("form", ["patch", "series"])
 def test_an_added_blob_of_mixed_endings_is_exported_as_that_blob(
         tmp_path: Path, form: str, attributes: bytes, config: tuple[str, ...],
@@ -1870,8 +1874,7 @@ MIXED = b"".join(b"line %d%s" % (n, b"\r\n" if n % 2 else b"\n") for n in range(
     (MIXED.replace(b"\r\n", b"\n"), b""), (MIXED.replace(b"\r\n", b"\n").replace(
         b"line 4\n", b"line 4\r\n"), b""), (MIXED.replace(b"\r\n", b"\n"), b"a\0")],
     ids=["renormalized", "other-lines-crlf", "holding-a-nul"])
-@pytest.mark.parametrize(("attributes", "config"), [
-    (b"* text eol=crlf\n", ()), (b"* text\n", AUTOCRLF)], ids=["text-eol-crlf", "text-autocrlf"])
+@EXPLICIT_TEXT
 @pytest.mark.parametrize("form", ["patch", "series"])
 def test_a_blob_of_mixed_endings_renormalized_is_exported(
         tmp_path: Path, form: str, attributes: bytes, config: tuple[str, ...], after: bytes,
@@ -1891,8 +1894,7 @@ def test_a_blob_of_mixed_endings_renormalized_is_exported(
 
 
 @pytest.mark.parametrize("how", ["accepted", "first-rejected", "last-rejected"])
-@pytest.mark.parametrize(("attributes", "config"), [
-    (b"* text eol=crlf\n", ()), (b"* text\n", AUTOCRLF)], ids=["text-eol-crlf", "text-autocrlf"])
+@EXPLICIT_TEXT
 @pytest.mark.parametrize("form", ["patch", "series"])
 def test_an_edited_blob_of_mixed_endings_is_exported_as_git_stores_it(
         tmp_path: Path, form: str, attributes: bytes, config: tuple[str, ...],
@@ -1956,8 +1958,7 @@ OTHER_MIXED = b"".join(b"line %d%s" % (n, b"\n" if n % 2 else b"\r\n") for n in 
 
 @pytest.mark.parametrize("case", ["deleted", "deleted-and-added-again", "added-as-another-blob",
                                   "renamed-as-another-blob"])
-@pytest.mark.parametrize(("attributes", "config"), [
-    (b"* text eol=crlf\n", ()), (b"* text\n", AUTOCRLF)], ids=["text-eol-crlf", "text-autocrlf"])
+@EXPLICIT_TEXT
 @pytest.mark.parametrize("form", ["patch", "series"])
 def test_a_blob_of_mixed_endings_deleted_or_moved_is_exported(
         tmp_path: Path, form: str, attributes: bytes, config: tuple[str, ...],
@@ -1987,8 +1988,7 @@ def test_a_blob_of_mixed_endings_deleted_or_moved_is_exported(
 
 @pytest.mark.parametrize("again", [MIXED, OTHER_MIXED, MIXED.replace(b"\r\n", b"\n")],
                          ids=["same-blob", "another-mixed-blob", "lf-blob"])
-@pytest.mark.parametrize(("attributes", "config"), [
-    (b"* text eol=crlf\n", ()), (b"* text\n", AUTOCRLF)], ids=["text-eol-crlf", "text-autocrlf"])
+@EXPLICIT_TEXT
 @pytest.mark.parametrize("form", ["patch", "series"])
 def test_a_blob_of_mixed_endings_moved_as_it_is_keeps_its_blob(
         tmp_path: Path, form: str, attributes: bytes, config: tuple[str, ...],

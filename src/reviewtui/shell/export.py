@@ -20,6 +20,7 @@ from reviewtui.core.engine import (
     Verdict,
     evaluate_session,
 )
+from reviewtui.core.engine.checkout import is_form
 from reviewtui.core.errors import (
     InputLimitError,
     ReviewtuiError,
@@ -102,8 +103,8 @@ def with_git_facts(accepted: Accepted) -> Accepted:
                     and b"\r\n" in after.data:
                 written.add(op.path)
     base = accepted.base  # (each base file looked at once, not once per operation on it)
-    wanted = {path for path in named if path and (state := base.get(path)) is not None
-              and b"\r\n" in state.data}
+    wanted = {path: state.data for path in named if path and (state := base.get(path))
+              is not None and b"\r\n" in state.data}  # path -> its bytes at the base
     mixed.discard("")
     if not wanted and not written and not mixed:
         return accepted
@@ -113,7 +114,8 @@ def with_git_facts(accepted: Accepted) -> Accepted:
         blobs = {path: sha for mode, sha, path in entries if path in wanted and mode != "120000"}
         # A base blob the bytes do not tell (mixed line endings: a file moved away as it
         # is, then its path taken again, was exported with CRLF: QA s42 helper-130 H1).
-        mixed.update(sha for path, sha in blobs.items() if not _told(base.get(path), sha))
+        mixed.update(sha for path, sha in blobs.items()
+                     if not any(is_form(kept, wanted[path], sha) for kept in (None, True)))
         values = attr_values(repo, sorted(written), ("text", "eol", "crlf")) if written else {}
         read = dict(zip(sorted(mixed), repo.blobs(sorted(mixed)), strict=True))
     except (ReviewtuiError, OSError):
@@ -121,13 +123,6 @@ def with_git_facts(accepted: Accepted) -> Accepted:
     return replace(accepted, base_blobs=blobs, always_text=frozenset(
         path for path, found in values.items() if _text_on_add(found)), found_blobs={
         sha: data for sha, data in read.items() if blob_id(data) == sha})
-
-
-def _told(state: FileState | None, sha: str) -> bool:
-    """Whether ``state``'s bytes are the blob ``sha`` as it is or with every LF as CRLF."""
-    if state is None or blob_id(state.data) == sha:
-        return True
-    return blob_id(state.data.replace(b"\r\n", b"\n")) == sha
 
 
 def _text_on_add(values: dict[bytes, bytes]) -> bool:
