@@ -18,7 +18,8 @@ from hostile_statekit import accept_entry, forge_state, put_blob, write_markdown
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from reviewtui.core.engine import Decision
+from reviewtui.core.engine import Decision, Verdict
+from reviewtui.core.errors import DecisionRefused
 from reviewtui.core.model.tree import FileState
 from reviewtui.shell.review import Review
 from reviewtui.shell.state import StateFile, op_fingerprint
@@ -308,3 +309,48 @@ def test_a_thing_planted_in_place_of_a_blob_is_neither_waited_on_nor_followed(
     assert "Traceback" not in done.stderr
     assert (arena.root / "a.txt").read_text() == "b\n"
     assert arena.canary.read_bytes() == canary
+
+
+@pytest.mark.parametrize("written_at", [1, 0, 2, 99])
+def test_a_forged_layer_over_a_forged_original_brings_it_nowhere(arena: Any,
+                                                                 written_at: int) -> None:
+    """A forged original under an outside layer whose bottom is what the review's draft
+    made of it at the log entry the record names as its last write (``written_at``): the
+    session bears that draft out (a layer is the disk less such a draft, so the forged
+    bytes cancel out), so the record is kept, and else ignored. Either way the forged
+    bytes never reach the disk, whatever the reviewer then decides."""
+    disk = b"b\n"
+    (arena.root / "a.txt").write_bytes(disk)
+    (arena.root / "c.txt").write_bytes(b"c\n")
+    session = write_markdown_session(arena.work / "s.md", [[("a.txt", "a", "b")],
+                                                           [("c.txt", "c", "d")]])
+    state = _state(session)
+    from reviewtui.shell.loader import load_session
+
+    ops = [turn.reply.ops[0] for turn in load_session(session).session.turns]
+    forged = put_blob(state, b"a\n" + EVIL)
+    drafted = put_blob(state, b"b\n" + EVIL)  # the accept of turn 1 over the forged base
+    seen = put_blob(state, disk)
+    log = [accept_entry(1, 0, "a.txt", op_fingerprint(ops[0])),
+           accept_entry(1, 0, "a.txt", op_fingerprint(ops[0]), verdict="rejected"),
+           accept_entry(2, 0, "c.txt", op_fingerprint(ops[1]))]
+    forge_state(state, log=log, paths={"a.txt": {
+        "base": {"sha": forged, "mode": 0o644}, "seen": seen,
+        "ref": {"sha": drafted, "mode": 0o644}, "outside": True, "deleted": False,
+        "layer": {"ours": drafted, "theirs": seen}, "written_at": written_at}})
+    with Review.open(session, arena.root) as review:
+        kept = written_at == 1
+        assert [entry["path"] for entry in review.orphaned] == ([] if kept else ["a.txt"])
+        assert (review.base.get("a.txt") == FileState.from_bytes(disk, mode=0o644)) != kept
+        assert (arena.root / "c.txt").read_bytes() == b"d\n"  # the other accept stands
+        assert EVIL not in (arena.root / "a.txt").read_bytes()
+        for decision in (Decision.accept(), Decision.reject(), Decision.accept()):
+            try:
+                review.decide((1, 0), decision)
+            except DecisionRefused:  # ignored: "a" is not in the file taken as original
+                assert not kept
+                assert decision.verdict is Verdict.ACCEPTED
+            assert EVIL not in (arena.root / "a.txt").read_bytes()
+        review.undo()
+        review.undo()
+        assert EVIL not in (arena.root / "a.txt").read_bytes()

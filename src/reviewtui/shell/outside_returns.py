@@ -148,7 +148,7 @@ def forget_unfit_gone(review: Review) -> None:
         # (The second is evaluated only for records the first does not explain.)
         left = group
         for n in dict.fromkeys((at, len(review._log))):
-            tree = _drafted_at(review, n, group)
+            tree = drafted_at(review, n, group)
             if tree is not None:
                 left = [(p, r) for p, r in left if not saved_gone_fits(r, tree.get(p))]
             if not left:
@@ -162,7 +162,7 @@ def forget_unfit_gone(review: Review) -> None:
                 "back it is taken as a new file")
 
 
-def _drafted_at(review: Review, at: int, group: list[tuple[str, PathRecord]]) -> Tree | None:
+def drafted_at(review: Review, at: int, group: list[tuple[str, PathRecord]]) -> Tree | None:
     """The draft after the log's first ``at`` entries, over the originals the saved
     records of ``group`` name; None when that cannot be (an ``at`` past the log, an
     original the tree cannot hold)."""

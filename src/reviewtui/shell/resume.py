@@ -11,34 +11,34 @@ review does with it:
 * :func:`save` writes the log and the path records (with their blobs) atomically.
 
 A saved record the session and the disk do not explain is never replayed: it is
-reported and kept under ``orphaned`` (:func:`drop_unfit_records`).
+reported and kept under ``orphaned`` (:func:`reviewtui.shell.resume_fit.drop_unfit_records`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
 
 from reviewtui.core.digests import sha256
-from reviewtui.core.engine import OpKey, Policy, Verdict, evaluate_session
+from reviewtui.core.engine import OpKey, Verdict
 from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.engine.lineage import on_other_base
 from reviewtui.core.errors import DiskError, PathRefused, UsageError
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.review.log import LogEntry, LogKind, drop_in_force, fold, reconcile_log
 from reviewtui.core.review.plan import PathRecord
-from reviewtui.core.review.rebase import apply_layer
 from reviewtui.shell.deciding import note_textless_edits
 from reviewtui.shell.disk import IN_THE_WAY, remove_temp, scratch_copy
 from reviewtui.shell.loader import LoadedSession, gc_paused, load_session
 from reviewtui.shell.lock import RootLock
 from reviewtui.shell.outside import absorb, stale_accepts, take_back, unlanded_words
-from reviewtui.shell.outside_returns import forget_own_links, forget_unfit_gone, set_base
+from reviewtui.shell.outside_returns import forget_own_links, forget_unfit_gone
 from reviewtui.shell.project import load_project, named_paths, read_now
 from reviewtui.shell.replay import Directory, read_state, same, sync, want_at
 from reviewtui.shell.replay_report import ReplayReport
+from reviewtui.shell.resume_fit import drop_unfit_records, previous_target
 from reviewtui.shell.state import ReviewState, StateFile
 from reviewtui.shell.state_records import blobs_of, decode_record, encode_record, orphaned_blobs
 from reviewtui.shell.statemark import finished, mark_finished, new_nonce
@@ -352,118 +352,6 @@ def _had_there(review: Review, path: str, digest: str | None, wanted: FileState 
         previous.append(previous_target(review))
     before = previous[0].get(path)
     return before if isinstance(before, FileState) and _digest(before) == digest else None
-
-
-def drop_unfit_records(review: Review) -> None:
-    """Saved path records the session and the disk do not explain: reported, ignored."""
-    touched: set[str] | None = None
-    previous: list[Tree] = []  # computed once, only when some record needs it
-    dropped = False
-    for path, record in sorted(review._records.items()):
-        if not record.from_state:
-            continue
-        try:
-            disk = read_state(review.root, path)
-        except DiskError:
-            continue  # _reconcile makes it a conflict: nothing is written there
-        if isinstance(disk, Directory):
-            continue
-        if touched is None:
-            touched = review.evaluation.op_paths(review.base)
-
-        def targets(before: bool, path: str = path) -> list[FileState | None]:
-            if not before:
-                return [review._target().get(path)]
-            if not previous:
-                previous.append(previous_target(review))
-            return [review._target().get(path), previous[0].get(path)]
-
-        if path not in touched:
-            why = "no operation of the session touches it"
-        elif not saved_record_fits(review, path, record, disk, targets):
-            why = ("the file is as this review left it: an outside change it kept over an "
-                   "accept since taken back; nothing on disk vouches for the saved original"
-                   if left_outside_change(record, disk)
-                   else "the file on disk is not what this review left there")
-        else:
-            continue
-        del review._records[path]
-        set_base(review, path, disk)
-        dropped = True
-        # Kept in the file (never applied), so an original it names is not lost.
-        review.orphaned.append({"path": path, "reason": why,
-                                "record": review._saved_paths.get(path)})
-        where = review._state_file.path if review._state_file is not None else "state"
-        review.state_problems.append(f"{where}: ignored the saved record of {path} ({why}); "
-                                     "the file stays as it is and is taken as its original "
-                                     "from now on; the saved record is kept in the state file")
-    if dropped:
-        review._evaluate_all()
-
-
-def saved_record_fits(review: Review, path: str, record: PathRecord, disk: FileState | None,
-                      targets: Callable[[bool], list[FileState | None]]) -> bool:
-    """Whether the disk is what this review could have left at ``path``.
-
-    The disk must hold the saved original, or what the draft wanted at the last or the
-    previous log entry (with the saved outside layer on top, if any); or, changed while
-    closed, what the review had on disk must be one of those. Anything else means the
-    record was not made by this review over this disk: it must not be replayed.
-    ``targets(before)``: what the draft wants there at the last entry, and with ``before``
-    at the previous one too (an evaluation of the session of its own: asked for only when
-    the disk holds neither the original nor what the last entry wants).
-    """
-    data = disk.data if disk is not None else None
-
-    def content(state: FileState | None) -> bytes | None:
-        return state.data if state is not None else None
-
-    if same(disk, record.base) or data in [content(state) for state in targets(False)]:
-        return True
-    wanted = [content(state) for state in targets(True)]
-    if data in wanted:
-        return True
-    layer = record.layer
-    if layer is not None:
-        if data == layer.theirs and layer.ours in wanted:
-            return True
-        for want in wanted:
-            applied = apply_layer(layer, want)
-            if applied.ok and applied.data == data:
-                return True
-    if record.seen_last(disk):
-        # As left, but what is there is an outside write that no longer sits on anything
-        # this review wants (an accept under it was taken back): only the disk vouches for
-        # a saved record, and it vouches for the outside write alone, not for the saved
-        # original or what the review wrote. A forged record could name any original
-        # there, so the record is not replayed (its blobs stay in the state file).
-        return False
-    # Changed while closed: _reconcile takes the disk as the new base (fine) unless it
-    # keeps the change as a layer over what the review had written; that must be ours.
-    if record.saved_seen is None and record.base is not None:
-        return content(record.ref) in wanted
-    if record.saved_seen != _digest(record.base) and record.ref is not None:
-        return content(record.ref) in wanted
-    return True
-
-
-def left_outside_change(record: PathRecord, disk: FileState | None) -> bool:
-    """The disk is what the record says was last seen there, and that is the outside
-    change it kept as a layer (what the review wrote under it no longer wanted)."""
-    layer = record.layer
-    data = disk.data if disk is not None else None
-    return (layer is not None and record.seen_last(disk)
-            and data == layer.theirs)
-
-
-def previous_target(review: Review) -> Tree:
-    """The disk the review wanted one log entry ago (a crash between save and write)."""
-    folded = fold(review._log[:-1])
-    run = evaluate_session(review.session, review.base, rules=review.rules,
-                           policy=Policy.decided_only(), decisions=folded.decisions())
-    states = run.states
-    pin = folded.pin
-    return states[-1].tree if pin is None or pin >= len(states) else states[pin].tree
 
 
 def drop_pinned_on_changed_files(review: Review) -> None:

@@ -1,0 +1,165 @@
+"""Whether a saved path record is this review's own, on reopening (:func:`drop_unfit_records`).
+
+The state file is untrusted: a record names a file's original, what the review last saw
+and wrote there, and an outside change kept on top. Replayed, a record decides what the
+next keypress writes, so only a record the disk and the session bear out is replayed; any
+other is reported, the file taken as its original as it is, and the record kept under
+``orphaned`` in the state file (never applied, so the content it names is not lost).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from reviewtui.core.engine import Policy, evaluate_session
+from reviewtui.core.errors import DiskError
+from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.core.review.log import fold
+from reviewtui.core.review.plan import PathRecord
+from reviewtui.core.review.rebase import OutsideLayer, apply_layer
+from reviewtui.shell.outside_returns import drafted_at, set_base
+from reviewtui.shell.replay import Directory, read_state, same
+
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from reviewtui.shell.review import Review
+
+
+def drop_unfit_records(review: Review) -> None:
+    """Saved path records the session and the disk do not explain: reported, ignored."""
+    touched: set[str] | None = None
+    previous: list[Tree] = []  # computed once, only when some record needs it
+    written: dict[int, Tree | None] = {}  # the draft at a log length, for each asked
+    dropped = False
+    for path, record in sorted(review._records.items()):
+        if not record.from_state:
+            continue
+        try:
+            disk = read_state(review.root, path)
+        except DiskError:
+            continue  # _reconcile makes it a conflict: nothing is written there
+        if isinstance(disk, Directory):
+            continue
+        if touched is None:
+            touched = review.evaluation.op_paths(review.base)
+
+        def targets(depth: int, path: str = path,
+                    at: int | None = record.saved_written_at) -> list[FileState | None]:
+            found = [review._target().get(path)]
+            if depth >= 1:
+                if not previous:
+                    previous.append(previous_target(review))
+                found.append(previous[0].get(path))
+            if depth >= 2 and at is not None:
+                if at not in written:
+                    written[at] = drafted_at(review, at, [])
+                tree = written[at]
+                if tree is not None:
+                    found.append(tree.get(path))
+            return found
+
+        if path not in touched:
+            why = "no operation of the session touches it"
+        elif not saved_record_fits(record, disk, targets):
+            why = ("the file is as this review left it: an outside change it kept over an "
+                   "accept since taken back; nothing on disk vouches for the saved original"
+                   if left_outside_change(record, disk)
+                   else "the file on disk is not what this review left there")
+        else:
+            continue
+        del review._records[path]
+        set_base(review, path, disk)
+        dropped = True
+        # Kept in the file (never applied), so an original it names is not lost.
+        review.orphaned.append({"path": path, "reason": why,
+                                "record": review._saved_paths.get(path)})
+        where = review._state_file.path if review._state_file is not None else "state"
+        review.state_problems.append(f"{where}: ignored the saved record of {path} ({why}); "
+                                     "the file stays as it is and is taken as its original "
+                                     "from now on; the saved record is kept in the state file")
+    if dropped:
+        review._evaluate_all()
+
+
+def saved_record_fits(record: PathRecord, disk: FileState | None,
+                      targets: Callable[[int], list[FileState | None]]) -> bool:
+    """Whether the disk is what this review could have left at its record's path.
+
+    The disk must hold the saved original, or what the draft wanted at the last or the
+    previous log entry (a crash between save and write) or at the review's last write
+    there (``written_at``), with the saved outside layer on top if any; or, changed while
+    closed, what the review had on disk must be one of those. Anything else means the
+    record was not made by this review over this disk: it must not be replayed.
+    ``targets(depth)``: those drafts at the path, the last entry's alone (0), with the
+    previous entry's (1), and with the one at the last write (2); each deeper one is an
+    evaluation of the session of its own, asked for only when the shallower do not fit.
+
+    Why a draft vouches for the original a forged record could name: the layer is the
+    disk less a draft over that original, so laid over any other draft over it, the
+    original cancels out but where the session's own operations differ.
+    """
+    data = disk.data if disk is not None else None
+
+    def content(state: FileState | None) -> bytes | None:
+        return state.data if state is not None else None
+
+    if same(disk, record.base) or data in [content(state) for state in targets(0)]:
+        return True
+    wanted = [content(state) for state in targets(1)]
+    if data in wanted or _under_layer(record.layer, data, wanted):
+        return True
+    # An outside change kept over what the review last wrote here, and a decision since
+    # that clashes with it (a later accept there, or the one under it taken back): the
+    # file was kept as it was, a conflict, and the draft under the layer is the one at
+    # that last write, no longer the last entry's (QA s42 helper-130 M1: reopened, every
+    # accept on the file was taken back, also the one on disk).
+    if record.layer is not None and _under_layer(
+            record.layer, data, [content(state) for state in targets(2)]):
+        return True
+    if record.seen_last(disk):
+        # As left, yet an outside write over nothing this review wanted at those entries:
+        # the disk vouches for the outside write alone, not for the saved original or
+        # what the review wrote (a forged record could name any original there).
+        return False
+    # Changed while closed: _reconcile takes the disk as the new base (fine) unless it
+    # keeps the change as a layer over what the review had written; that must be ours.
+    if (record.saved_seen is None and record.base is not None) or (
+            record.saved_seen != (None if record.base is None else record.base.digest)
+            and record.ref is not None):
+        ref = content(record.ref)
+        return ref in wanted or ref in [content(state) for state in targets(2)]
+    return True
+
+
+def _under_layer(layer: OutsideLayer | None, data: bytes | None,
+                 wanted: list[bytes | None]) -> bool:
+    """Whether ``data`` is the outside ``layer`` kept over one of the ``wanted`` drafts:
+    as it was made over it, or laid over it again."""
+    if layer is None:
+        return False
+    if data == layer.theirs and layer.ours in wanted:
+        return True
+    for want in wanted:
+        applied = apply_layer(layer, want)
+        if applied.ok and applied.data == data:
+            return True
+    return False
+
+
+def left_outside_change(record: PathRecord, disk: FileState | None) -> bool:
+    """The disk is what the record says was last seen there, and that is the outside
+    change it kept as a layer (what the review wrote under it no longer wanted)."""
+    layer = record.layer
+    data = disk.data if disk is not None else None
+    return (layer is not None and record.seen_last(disk)
+            and data == layer.theirs)
+
+
+def previous_target(review: Review) -> Tree:
+    """The disk the review wanted one log entry ago (a crash between save and write)."""
+    folded = fold(review._log[:-1])
+    run = evaluate_session(review.session, review.base, rules=review.rules,
+                           policy=Policy.decided_only(), decisions=folded.decisions())
+    states = run.states
+    pin = folded.pin
+    return states[-1].tree if pin is None or pin >= len(states) else states[pin].tree

@@ -1,0 +1,66 @@
+"""Reopening a review whose file holds an outside change kept as a conflict.
+
+QA s42 (helper-130 M1): the review wrote a file, another program edited it while the
+review was open (kept on top as a layer), then an accept clashed with that change (a
+conflict: the file kept as it was) and an accept wrote another file. Reopened, the saved
+record of the first file was ignored: every accept on it was taken back, also the one on
+disk, and the export left it out. What the review wrote under the layer is the draft at
+its last write there, not the last entry's; the session bears that out as well.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from diskkit import Cmd, Ed, assert_conflicts_shown, make_project, tree_bytes, write_session
+from reviewtui.core.engine import Decision, Verdict
+from reviewtui.shell.review import Review
+
+LINES = "".join(f"line {n}\n" for n in range(1, 11))
+THEIRS = LINES.replace("line 2\n", "C1\n").replace("line 5\n", "OUTSIDE 5\n")
+CLASHES = {
+    "rm": [Cmd(":rm a.txt")],
+    "edit": [Ed("a.txt", "line 4\nline 5\nline 6", "line 4\nC2 5\nline 6")],
+}
+
+
+@pytest.mark.parametrize("clash", sorted(CLASHES))
+def test_a_later_clashing_accept_keeps_the_first_on_reopening(tmp_path: Path,
+                                                              clash: str) -> None:
+    session = write_session(tmp_path / "session", [
+        [Ed("a.txt", "line 2", "C1")], CLASHES[clash], [Ed("b.txt", "b", "B")]])
+    root = make_project(tmp_path / "proj", {"a.txt": LINES, "b.txt": "b\n"})
+    review = Review.open(session, root)
+    try:
+        review.decide((1, 0), Decision.accept())
+        (root / "a.txt").write_text(THEIRS)
+        review.outside_changed(["a.txt"])
+        review.decide((2, 0), Decision.accept())
+        assert sorted(review.conflicts) == ["a.txt"]
+        review.decide((3, 0), Decision.accept())
+        before = tree_bytes(root)
+        assert before["a.txt"] == THEIRS.encode()
+        assert before["b.txt"] == b"B\n"
+    finally:
+        review.close()
+    review = Review.open(session, root)
+    try:
+        assert review.state_problems == []
+        assert review.orphaned == []
+        assert tree_bytes(root) == before
+        assert {key: d.verdict for key, d in review.decisions.items()} == {
+            (1, 0): Verdict.ACCEPTED, (2, 0): Verdict.ACCEPTED, (3, 0): Verdict.ACCEPTED}
+        assert sorted(review.conflicts) == ["a.txt"]
+        assert_conflicts_shown(review)
+        assert review.base.get("a.txt") is not None
+        assert review.base.get("a.txt").data == LINES.encode()  # type: ignore[union-attr]
+        # The clashing accept rejected: the outside change is laid over C1 again.
+        review.decide((2, 0), Decision.reject())
+        assert review.conflicts == {}
+        assert (root / "a.txt").read_text() == THEIRS
+        review.decide((1, 0), Decision.reject())  # and under it, the original again
+        assert (root / "a.txt").read_text() == LINES.replace("line 5\n", "OUTSIDE 5\n")
+    finally:
+        review.close()
