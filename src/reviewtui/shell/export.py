@@ -75,7 +75,7 @@ def with_git_facts(accepted: Accepted) -> Accepted:
     commit, one ``check-attr`` and one ``cat-file``, none for a session without such a
     file."""
     from reviewtui.shell.git import Repo, origin_of
-    from reviewtui.shell.git_attribute_states import attr_values
+    from reviewtui.shell.git_attribute_states import attr_values, checkout_config
 
     origin = origin_of(Path(accepted.source))
     if origin is None or not origin.worktree:
@@ -117,12 +117,26 @@ def with_git_facts(accepted: Accepted) -> Accepted:
         mixed.update(sha for path, sha in blobs.items()
                      if not any(is_form(kept, wanted[path], sha) for kept in (None, True)))
         values = attr_values(repo, sorted(written), ("text", "eol", "crlf")) if written else {}
+        autocrlf = checkout_config(repo)[0] if written else "false"
         read = dict(zip(sorted(mixed), repo.blobs(sorted(mixed)), strict=True))
     except (ReviewtuiError, OSError):
         return accepted  # (as before: the forms the sections name alone)
     return replace(accepted, base_blobs=blobs, always_text=frozenset(
-        path for path, found in values.items() if _text_on_add(found)), found_blobs={
-        sha: data for sha, data in read.items() if blob_id(data) == sha})
+        path for path, found in values.items() if _text_on_add(found)), auto_text=frozenset(
+        path for path, found in values.items() if _auto_on_add(found, autocrlf)),
+        found_blobs={sha: data for sha, data in read.items() if blob_id(data) == sha})
+
+
+def _auto_on_add(values: dict[bytes, bytes], autocrlf: str) -> bool:
+    """Whether ``git add`` turns CRLF into LF in a text file with these attribute values
+    unless the index holds a blob with CRLF at its path (git 2.39 convert.c
+    ``has_crlf_in_index``): ``text=auto``, or no ``text``, ``eol`` nor ``crlf`` attribute
+    and ``core.autocrlf`` true or input."""
+    text = values.get(b"text", b"unspecified")
+    if text != b"unspecified":
+        return text == b"auto"
+    return (autocrlf in ("true", "input") and values.get(b"eol", b"unspecified") == b"unspecified"
+            and values.get(b"crlf", b"unspecified") == b"unspecified")
 
 
 def _text_on_add(values: dict[bytes, bytes]) -> bool:

@@ -247,4 +247,5 @@ def git_series(accepted: Accepted) -> str:
     author, date = author_ident(Repo.at(Path(origin.worktree)))
     return series_text(accepted.base, plans, author, date,
                        stored=FormsTimeline(accepted.run, accepted.base_blobs,
-                                            accepted.always_text, accepted.found_blobs))
+                                            accepted.always_text, accepted.found_blobs,
+                                            accepted.auto_text))

@@ -30,7 +30,7 @@ def export_patch(accepted: Accepted) -> str:
     notes = [f"reviewtui export of {accepted.source}: the accepted result against its base",
              f"({accepted.decided_by})."]
     forms = FormsTimeline(accepted.run, accepted.base_blobs, accepted.always_text,
-                          accepted.found_blobs)
+                          accepted.found_blobs, accepted.auto_text)
     base, result, stored = renormalized(accepted.run, accepted.base, accepted.result,
                                         forms.whole(), accepted.base_blobs)
     return unified_patch(base, result, origins(accepted.run), notes=notes, stored=stored)

@@ -46,6 +46,11 @@ class Accepted:
     # attribute makes ``git add`` store with LF whatever the index held (where
     # ``text=auto``/``core.autocrlf`` keep a CRLF blob's CRLF).
     always_text: frozenset[str] = frozenset()
+    # The files a landed operation left with CRLF that ``git add`` stores with LF unless
+    # the index holds a blob with CRLF at that path (``text=auto``, or ``core.autocrlf``
+    # true or input with no ``text`` attribute): the index of the checkout reviewed is
+    # the range's base.
+    auto_text: frozenset[str] = frozenset()
     # Blob id -> its bytes, read from git, of each blob a section found or left where git's
     # checkout of it is not the blob with every LF written CRLF (a blob of mixed line
     # endings): its bytes cannot be told from the file on disk.

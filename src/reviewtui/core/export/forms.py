@@ -86,6 +86,22 @@ class _Moment(Mapping[Pair, bytes]):
         return sum(1 for _ in self)
 
 
+class _WholeEnd(_Moment):
+    """The forms at the end of the run for the whole range's patch
+    (:meth:`FormsTimeline.whole_end` first)."""
+
+    def __getitem__(self, key: Pair) -> bytes:
+        found = self._timeline.whole_end(key[0])
+        return found[key[1]] if key[1] in found else super().__getitem__(key)
+
+    def __iter__(self) -> Iterator[Pair]:
+        for path in self._timeline.paths():
+            found = self._timeline.whole_end(path)
+            yield from ((path, data) for data in found)
+            yield from ((path, data) for data in self._timeline.forms(path, self._at)
+                        if data not in found)
+
+
 class FormsTimeline:
     """The forms of a run's files, per path and stretch of checkpoints (module doc):
     binary files (``core/model/records.py`` ``CheckoutForms``: a binary patch carries blob
@@ -96,13 +112,20 @@ class FormsTimeline:
 
     def __init__(self, run: SessionRun, base_blobs: Mapping[str, str] | None = None,
                  always_text: Collection[str] = (),
-                 found_blobs: Mapping[str, bytes] | None = None) -> None:
+                 found_blobs: Mapping[str, bytes] | None = None,
+                 auto_text: Collection[str] = ()) -> None:
         self._always_text = always_text
+        self._auto_text = auto_text
         self._found_blobs = found_blobs or {}
         self._positions = {turn.index: at for at, turn in enumerate(run.turns)}
         self._count = len(run.turns)
         # path -> (first checkpoint, bytes -> blob) of each stretch, in order
         self._history: dict[str, list[tuple[int, dict[bytes, bytes]]]] = {}
+        # Path -> (its last stretch's start, forms): what the whole range's patch reads
+        # there instead, where git add of the result in one commit stores otherwise than
+        # a commit per turn (_stored_text's ``crlf_in_index``: the base's index, not the
+        # one before the turn).
+        self._whole_end: dict[str, tuple[int, dict[bytes, bytes]]] = {}
         if base_blobs and run.states:
             # The base's blobs, where a git session knows them: a file moved away as it
             # is that no later operation reads has no other (its bytes went out as the
@@ -131,7 +154,23 @@ class FormsTimeline:
 
     def whole(self) -> Stored:
         """The base's forms and the end's: a patch of the whole range."""
-        return Stored(_Moment(self, 0), _Moment(self, self._count))
+        return Stored(_Moment(self, 0), _WholeEnd(self, self._count))
+
+    def whole_end(self, path: str) -> Mapping[bytes, bytes]:
+        """What the whole range's patch reads at ``path``'s end instead (or nothing)."""
+        end = self._whole_end.get(path)
+        stretches = self._history.get(path)
+        return end[1] if end is not None and stretches and stretches[-1][0] == end[0] else {}
+
+    def _crlf_in_index(self, run: SessionRun, at: int, path: str) -> bool:
+        """Whether git's index holds a blob with CRLF at ``path`` at checkpoint ``at``
+        (the one git add of a commit made there reads; git 2.39 ``has_crlf_in_index``):
+        the file's blob by the forms then in force, else its bytes."""
+        state = run.states[at].tree.get(path) if at < len(run.states) else None
+        if state is None:
+            return False
+        blob = self.forms(path, at).get(state.data, state.data)
+        return b"\r\n" in blob and _git_text(blob)
 
     def turns(self, first: int, last: int) -> Stored:
         """The forms before the turn numbered ``first`` and after the one numbered ``last``:
@@ -190,15 +229,37 @@ class FormsTimeline:
     def _left(self, run: SessionRun, at: int) -> None:
         """What turn ``at``'s landed operations left, in the order they ran."""
         after = at + 1
-        for result, forms in landed_changes(run.turns[at]):
+        changes = list(landed_changes(run.turns[at]))
+        # (git's index before the turn, read before its first write starts a stretch)
+        indexed = {op.path: (self._crlf_in_index(run, at, op.path),
+                             self._crlf_in_index(run, 0, op.path))
+                   for result, _forms in changes if isinstance(op := result.op, (Edit, FullFile))
+                   and op.path in self._auto_text}
+        for result, forms in changes:
             op = result.op
             if isinstance(op, (Edit, FullFile)):
                 source = op.git_forms.before_path if op.git_forms is not None else ""
                 if source and source != op.path:
                     self._start(source, after, {})
-                self._start(op.path, after, _left_forms(op, result, forms,
-                                                        op.path in self._always_text,
-                                                        self._found_blobs))
+                auto, (turn_index, base_index) = (op.path in self._auto_text,
+                                                  indexed.get(op.path, (False, False)))
+                left = _left_forms(op, result, forms, self._found_blobs,
+                                   always_text=op.path in self._always_text, auto_text=auto,
+                                   crlf_in_index=turn_index)
+                self._start(op.path, after, left)
+                self._whole_end.pop(op.path, None)
+                if turn_index != base_index:
+                    # A file git add stores LF unless the index holds CRLF there: a
+                    # commit per turn reads the index before the turn, the whole range's
+                    # one commit the base's (a CRLF blob renamed with a change, or added
+                    # by an earlier commit, and a hunk rejected: the whole patch kept the
+                    # CRLF git add -A of the reviewed checkout drops, exit 0: QA s42
+                    # helper-128 H4, older).
+                    whole = _left_forms(op, result, forms, self._found_blobs,
+                                        always_text=op.path in self._always_text,
+                                        auto_text=auto, crlf_in_index=base_index)
+                    if whole != left:
+                        self._whole_end[op.path] = (after, whole)
             elif isinstance(op, ConsoleCommand):
                 moves = landed_moves((result,))
                 for new, old in moves.items():
@@ -211,8 +272,11 @@ class FormsTimeline:
                         # A: QA s40 helper-124 H3, H6). What a later commit leaves there
                         # is a stretch of its own (the same bytes stood for another blob
                         # after a commit turning the moved CRLF blob LF: helper-125 H3).
+                        carried = self.whole_end(old)
                         self._start(new, after, self._now(old))
                         self._start(old, after, {})
+                        if carried:
+                            self._whole_end[new] = (after, dict(carried))
                 if not moves:  # a deletion, or a command whose result no form follows
                     for path in op.args:
                         self._start(path, after, {})
@@ -252,14 +316,16 @@ def _section_forms(turn: TurnResult) -> dict[str, GitForms]:
 
 
 def _left_forms(op: Edit | FullFile, result: OpResult, forms: GitForms | None,
-                always_text: bool, found_blobs: Mapping[str, bytes]) -> dict[bytes, bytes]:
+                found_blobs: Mapping[str, bytes], *, always_text: bool, auto_text: bool,
+                crlf_in_index: bool) -> dict[bytes, bytes]:
     """The forms of the file a landed operation of a section with ``forms`` left (none:
-    its bytes are the blob; ``always_text``, ``found_blobs``: see ``Accepted``)."""
+    its bytes are the blob; ``always_text``, ``auto_text``, ``found_blobs``: see
+    ``Accepted``; ``crlf_in_index``: the base's blob at its path holds CRLF)."""
     state = result.outcome.after_state
     if state is None:
         return {}
     found: dict[bytes, bytes] = {}
-    if (text := _stored_text(forms, state, always_text)) is not None:
+    if (text := _stored_text(forms, state, always_text, auto_text, crlf_in_index)) is not None:
         found[text[0]] = text[1]
     elif result.outcome.stored is not None:
         found[state.data] = result.outcome.stored
@@ -289,7 +355,8 @@ def removed_blobs(results: Iterable[OpResult]) -> dict[str, str]:
             and len(op.expect_blob) == 40}
 
 
-def _stored_text(forms: GitForms | None, state: FileState | None, always_text: bool = False
+def _stored_text(forms: GitForms | None, state: FileState | None, always_text: bool = False,
+                 auto_text: bool = False, crlf_in_index: bool = False
                  ) -> tuple[bytes, bytes] | None:
     """(the bytes, the blob) of a text file a git range left as a checkout writes it with
     CRLF where git stores LF (``GitForms``): a patch of it carries the blob, as ``git
@@ -304,15 +371,25 @@ def _stored_text(forms: GitForms | None, state: FileState | None, always_text: b
         # git's checkout of the blob left (a blob of mixed endings, all CRLF on disk, was
         # stored LF, exit 0: QA s42 helper-128 H3, new in d3bdf55).
         return state.data, state.data.replace(b"\r\n", b"\n")
+    if auto_text and not crlf_in_index and b"\r\n" in state.data \
+            and _git_text(state.data) and not is_checkout_of(forms, state.data):
+        # Another result than the blob left, under ``text=auto``/``core.autocrlf``, where
+        # the index of the checkout reviewed (the range's base) holds no blob with CRLF
+        # at that path: git add stores it LF, also where the blob the section found held
+        # CRLF (a file renamed, or added by an earlier commit of the range: it was
+        # exported CRLF, exit 0: QA s42 helper-128 H4).
+        return state.data, state.data.replace(b"\r\n", b"\n")
     if forms.checked_out is not True:
         return None
     # Another result (a hunk rejected, the reviewer's own text) on a file git checks out
     # with CRLF where it stores LF: stored as git add stores it, LF (it was exported with
     # CRLF lines, a blob git add never makes, exit 0: QA s40 helper-124 H5). Not where the
-    # blob found held CRLF (git add then keeps it).
+    # index of the checkout reviewed, the range's base, holds a blob with CRLF at that
+    # path: git add then keeps the CRLF. (Where git's attributes went unread, the blob the
+    # section found tells, as before s43.)
     if not is_form(True, state.data, forms.after_blob) and (
-            not _git_text(state.data) or b"\r\n" not in state.data
-            or (forms.before_blob and forms.checked_before is not True)):
+            not _git_text(state.data) or b"\r\n" not in state.data or crlf_in_index
+            or (not auto_text and forms.before_blob and forms.checked_before is not True)):
         return None
     return state.data, state.data.replace(b"\r\n", b"\n")
 
