@@ -25,6 +25,7 @@ from reviewtui.cli import main
 from reviewtui.shell.live import prepare_live_session
 from reviewtui.shell.review import Review
 from reviewtui.ui.app import ReviewApp
+from reviewtui.ui.screens.dialogs import PromptScreen
 from reviewtui.ui.screens.edit import EditScreen
 from reviewtui.ui.screens.main import MainScreen
 
@@ -170,7 +171,11 @@ async def test_agent_and_reviewer_on_one_live_session(tmp_path: Path) -> None:
             await arrived(pilot, app, 5, "the edit to reject arrived")
             select_last(app)
             await pilot.press("N")
-            await wait_until(pilot, lambda: bool(app.screen.query(Input)), "reason dialog")
+            # The dialog's input focused before typing: queried as soon as it is composed,
+            # Enter could reach it before it had focus, and the reject waited for the
+            # server's timeout and came back without the reason (flaky in CI, s42).
+            await wait_until(pilot, lambda: isinstance(app.screen, PromptScreen)
+                             and app.screen.query_one(Input).has_focus, "reason dialog")
             app.screen.query_one(Input).value = "subtraction order is part of the API"
             await pilot.press("enter")
         assert answers["reject"].startswith("rejected · calc.py"), (answers["reject"],
