@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from gitkit import disk_of, git, new_repo, tree_of
+from gitkit import disk_of, git, new_repo, stored_commits, tree_of
 from reviewtui.cli import main
 from reviewtui.core.errors import DecisionRefused
 
@@ -642,19 +642,7 @@ def _staged_first(tmp_path: Path, steps: list[dict[str, bytes | None]]
                   ) -> tuple[Path, list[str]]:
     """As :func:`_steps`, but every blob holds the bytes given (staged with ``hash-object
     --no-filters``: no attribute converts them)."""
-    source = new_repo(tmp_path / "source")
-    commits = []
-    for files in steps:
-        for name, data in files.items():
-            if data is None:
-                git(source, "rm", "-q", "--cached", name)
-                continue
-            blob = git(source, "hash-object", "-w", "--no-filters", "--stdin",
-                       input=data).strip()
-            git(source, "update-index", "--add", "--cacheinfo", f"100644,{blob},{name}")
-        git(source, "commit", "-q", "--allow-empty", "-m", "step")
-        commits.append(git(source, "rev-parse", "HEAD").strip())
-    return source, commits
+    return stored_commits(tmp_path / "source", steps)
 
 
 def _applied_and_exported(repo: Path, spec: str, tmp_path: Path, form: str) -> Path:

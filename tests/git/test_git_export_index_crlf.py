@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from gitkit import git, new_repo, tree_of
+from gitkit import git, stored_commits, tree_of
 from reviewtui.cli import main
 from reviewtui.core.engine import Decision
 from reviewtui.shell.git_commit import commit_review
@@ -50,19 +50,8 @@ CONFIGS = {"autocrlf": (("core.autocrlf=true",), b""), "input": (("core.autocrlf
 def _source(tmp_path: Path, attributes: bytes, steps: list[dict[str, bytes | None]]
             ) -> tuple[Path, list[str]]:
     """Commits whose blobs hold the bytes given (no attribute converts them)."""
-    source = new_repo(tmp_path / "source")
-    commits = []
-    for files in [{".gitattributes": attributes or b"*.md text\n", "z.txt": CRLF}, *steps]:
-        for name, data in files.items():
-            if data is None:
-                git(source, "rm", "-q", "--cached", name)
-                continue
-            blob = git(source, "hash-object", "-w", "--no-filters", "--stdin",
-                       input=data).strip()
-            git(source, "update-index", "--add", "--cacheinfo", f"100644,{blob},{name}")
-        git(source, "commit", "-q", "-m", "step")
-        commits.append(git(source, "rev-parse", "HEAD").strip())
-    return source, commits
+    return stored_commits(tmp_path / "source", [
+        {".gitattributes": attributes or b"*.md text\n", "z.txt": CRLF}, *steps])
 
 
 def _clone(source: Path, where: Path, rev: str, config: tuple[str, ...]) -> Path:

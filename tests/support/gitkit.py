@@ -42,6 +42,26 @@ def commit_all(repo: Path, message: str) -> str:
 BINARY = bytes(range(256)) * 4
 
 
+def stored_commits(where: Path, steps: list[dict[str, bytes | None]]
+                   ) -> tuple[Path, list[str]]:
+    """A new repository at ``where`` with a commit per step (path -> bytes, None removes),
+    every blob holding the bytes given (``hash-object --no-filters``: no attribute converts
+    them); the repository and the commits, in order."""
+    source = new_repo(where)
+    commits = []
+    for files in steps:
+        for name, data in files.items():
+            if data is None:
+                git(source, "rm", "-q", "--cached", name)
+                continue
+            blob = git(source, "hash-object", "-w", "--no-filters", "--stdin",
+                       input=data).strip()
+            git(source, "update-index", "--add", "--cacheinfo", f"100644,{blob},{name}")
+        git(source, "commit", "-q", "--allow-empty", "-m", "step")
+        commits.append(git(source, "rev-parse", "HEAD").strip())
+    return source, commits
+
+
 def clone_at(source: Path, where: Path, rev: str, *config: str) -> Path:
     """A clone of ``source`` at ``where`` with these ``-c`` settings (``core.autocrlf=true``),
     checked out at ``rev`` (detached): what git itself writes there."""
