@@ -24,24 +24,33 @@ from reviewtui.shell.git_commit import commit_review
 from reviewtui.shell.git_sources import open_range
 from reviewtui.shell.review import Review
 
-LINES = [b"line %d\r\n" % n for n in range(30)]
-CRLF = b"".join(LINES)
 
-
-def _edited(*words: tuple[int, bytes]) -> bytes:
-    lines = list(LINES)
-    for at, word in words:
-        lines[at] = word + b"\r\n"
+def _text(nl: bytes, *words: tuple[int, bytes]) -> bytes:
+    lines = [b"line %d" % n + nl for n in range(30)]
+    for at, new in words:
+        lines[at] = new + nl
     return b"".join(lines)
 
 
-EDITED = _edited((2, b"ONE"), (15, b"TWO"), (27, b"THREE"))
-# name -> (commits after A, each path -> bytes or None; the path reviewed)
-CASES: dict[str, tuple[list[dict[str, bytes | None]], str]] = {
-    "renamed": ([{"z.txt": None, "y.txt": EDITED}], "y.txt"),
-    "renamed-then-edited": ([{"z.txt": None, "y.txt": CRLF}, {"y.txt": EDITED}], "y.txt"),
-    "added-then-edited": ([{"n.txt": CRLF}, {"n.txt": EDITED}], "n.txt"),
-    "in-place": ([{"z.txt": EDITED}], "z.txt"),  # the index has CRLF there: kept
+EDITS = ((2, b"ONE"), (15, b"TWO"), (27, b"THREE"))
+CRLF, EDITED = _text(b"\r\n"), _text(b"\r\n", *EDITS)
+LF, EDITED_LF = _text(b"\n"), _text(b"\n", *EDITS)
+# name -> (commits after A, each path -> bytes or None (A holds z.txt as CRLF, c.txt as
+# LF); the commit
+# whose TWO hunk is rejected; the path that ends with it; whether the patch, and the
+# series, keep its CRLF where the checkout has it: git's rule, told by git in the test)
+CASES: dict[str, tuple[list[dict[str, bytes | None]], int, str, bool, bool]] = {
+    "renamed": ([{"z.txt": None, "y.txt": EDITED}], 1, "y.txt", False, False),
+    "renamed-then-edited": ([{"z.txt": None, "y.txt": CRLF}, {"y.txt": EDITED}], 2, "y.txt",
+                            False, True),
+    "added-then-edited": ([{"n.txt": CRLF}, {"n.txt": EDITED}], 2, "n.txt", False, True),
+    "in-place": ([{"z.txt": EDITED}], 1, "z.txt", True, True),  # the index has CRLF there
+    # QA s43 helper-131 H1: the base's CRLF blob made LF (the same checkout), then edited
+    "renormalized-then-edited": ([{"z.txt": LF}, {"z.txt": EDITED_LF}], 2, "z.txt", True,
+                                 False),
+    # helper-131 H3: an LF file edited, then moved as it is onto the base's CRLF z.txt
+    "moved-onto-a-crlf-path": ([{"z.txt": None, "c.txt": EDITED_LF},
+                                {"c.txt": None, "z.txt": EDITED_LF}], 1, "z.txt", True, False),
 }
 CONFIGS = {"autocrlf": (("core.autocrlf=true",), b""), "input": (("core.autocrlf=input",), b""),
            "text-auto": ((), b"* text=auto\n")}
@@ -51,7 +60,8 @@ def _source(tmp_path: Path, attributes: bytes, steps: list[dict[str, bytes | Non
             ) -> tuple[Path, list[str]]:
     """Commits whose blobs hold the bytes given (no attribute converts them)."""
     return stored_commits(tmp_path / "source", [
-        {".gitattributes": attributes or b"*.md text\n", "z.txt": CRLF}, *steps])
+        {".gitattributes": attributes or b"*.md text\n", "z.txt": CRLF,
+         "c.txt": LF}, *steps])
 
 
 def _clone(source: Path, where: Path, rev: str, config: tuple[str, ...]) -> Path:
@@ -70,7 +80,7 @@ def test_an_export_stores_what_git_add_stores(tmp_path: Path, case: str, config:
     checkout stores (the index read is the base's). The series, a commit per turn: what
     the review's own commits store (``git add`` of each turn's files on an index of the
     commit before: a file renamed or added by an earlier commit keeps its CRLF there)."""
-    steps, path = CASES[case]
+    steps, rejecting, path, patch_keeps, series_keeps = CASES[case]
     settings, attributes = CONFIGS[config]
     source, commits = _source(tmp_path, attributes, steps)
     repo = _clone(source, tmp_path / "review", commits[0], settings)
@@ -83,7 +93,7 @@ def test_an_export_stores_what_git_add_stores(tmp_path: Path, case: str, config:
         with Review.open(opened.session, opened.root, state_path=state) as review:
             for turn in review.session.turns:
                 for pos, op in enumerate(turn.reply.ops):
-                    middle = turn.index == len(commits) - 1 and "TWO" in str(op)
+                    middle = turn.index == rejecting and "TWO" in str(op)
                     rejected += middle
                     review.decide((turn.index, pos),
                                   Decision.reject() if middle else Decision.accept())
@@ -92,7 +102,8 @@ def test_an_export_stores_what_git_add_stores(tmp_path: Path, case: str, config:
         opened.close()
     assert rejected == 1
     assert len(made) == len(commits) - 1
-    assert (repo / path).read_bytes() == EDITED.replace(b"TWO", b"line 15")  # as checked out
+    on_disk = (repo / path).read_bytes()
+    assert on_disk.replace(b"\r\n", b"\n") == EDITED_LF.replace(b"TWO", b"line 15")
     out = tmp_path / f"out.{form}"
     assert main(["export", "--git", spec, "--root", str(repo), "--format", form,
                  "--state", str(state), "-o", str(out)]) == 0
@@ -103,13 +114,55 @@ def test_an_export_stores_what_git_add_stores(tmp_path: Path, case: str, config:
         want = git(repo, "rev-parse", f":{path}").strip()
         git(plain, "apply", "--cached", str(out))
         assert git(plain, "rev-parse", f":{path}").strip() == want
-        kept = case == "in-place"
+        kept = patch_keeps
     else:
         git(plain, "-c", "user.name=R", "-c", "user.email=r@example.com", "am", "-q",
             "--keep-cr", str(out))
         for back in range(len(made)):
             assert tree_of(plain, f"HEAD~{back}") == tree_of(repo, f"reviewed~{back}")
         want = git(repo, "rev-parse", f"reviewed:{path}").strip()
-        kept = case != "renamed"
+        kept = series_keeps
     stored = git(repo, "cat-file", "-p", want).encode()
-    assert (b"\r\n" in stored) == kept  # git's rule, not the test's
+    assert (b"\r\n" in stored) == (kept and b"\r\n" in on_disk)  # git's rule, seen
+
+
+def test_a_file_that_is_the_blob_its_section_left_is_committed_as_that_blob(
+        tmp_path: Path) -> None:
+    """QA s43 helper-131 H2 (older): c1 changes lines 3 and 15 of a CRLF blob (line 15's
+    hunk rejected), c2 renames the file and changes both back; its line-15 hunk, the
+    section's last, is not found, and the file is exactly c2's blob. The review's own
+    commit stored it through git add (LF: the index had no y.txt), since only a section's
+    last operation carries its forms; the series stores the blob, as commit_review now."""
+    v0, v2 = _text(b"\r\n", (3, b"V0-3"), (15, b"V0-15")), _text(b"\r\n", (3, b"V2-3"),
+                                                                  (15, b"V2-15"))
+    source, commits = stored_commits(tmp_path / "source", [
+        {"z.txt": v2, "k": b"k\n"}, {"z.txt": v0}, {"z.txt": None, "y.txt": v2}])
+    repo = _clone(source, tmp_path / "review", commits[0], ("core.autocrlf=true",))
+    git(repo, "config", "user.name", "R")
+    git(repo, "config", "user.email", "r@example.com")
+    spec, state = f"{commits[0]}..{commits[-1]}", tmp_path / "review.json"
+    opened = open_range(spec, str(repo), keep=True)
+    try:
+        with Review.open(opened.session, opened.root, state_path=state) as review:
+            for turn in review.session.turns:
+                for pos, op in enumerate(turn.reply.ops):
+                    line_15 = "15" in str(op) and "V" in str(op)
+                    review.decide((turn.index, pos), Decision.reject() if line_15 and (
+                        turn.index == 1 or not review.result((turn.index, pos)).landed)
+                        else Decision.accept())
+            assert not review.result((2, len(review.session.turns[1].reply.ops) - 1)).landed
+            made = commit_review(review, "reviewed").commits
+    finally:
+        opened.close()
+    assert (repo / "y.txt").read_bytes() == v2  # git's checkout of c2's blob, as it is
+    blob = git(source, "rev-parse", f"{commits[-1]}:y.txt").strip()
+    assert git(repo, "rev-parse", "reviewed:y.txt").strip() == blob
+    out = tmp_path / "out.series"
+    assert main(["export", "--git", spec, "--root", str(repo), "--format", "series",
+                 "--state", str(state), "-o", str(out)]) == 0
+    plain = _clone(source, tmp_path / "plain", commits[0], ())
+    (plain / ".git" / "info" / "attributes").write_text("* -text\n")
+    git(plain, "-c", "user.name=R", "-c", "user.email=r@example.com", "am", "-q",
+        "--keep-cr", str(out))
+    for back in range(len(made)):
+        assert tree_of(plain, f"HEAD~{back}") == tree_of(repo, f"reviewed~{back}")

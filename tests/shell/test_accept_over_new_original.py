@@ -49,6 +49,28 @@ def test_an_accept_follows_its_line_into_a_new_original_or_does_not_land(
 
 
 
+def test_an_accept_brought_back_after_the_change_is_kept_on_reopening(tmp_path: Path) -> None:
+    """QA s43 helper-131 (older): the accept taken back on the outside change, then
+    brought back with u; reopened, the file as the review last saw it, the accept was
+    taken back again, said to be for a change "while the review was closed"."""
+    session, root = _session(tmp_path, [("x = 1", "x = 2"), ("    return 1", "    return 10")])
+    with Review.open(session, root) as review:
+        review.restore(0)
+        review.decide((2, 0), Decision.accept())
+        (root / "m.py").write_text("import os\n" + BASE)
+        review.outside_changed(["m.py"])
+        assert (2, 0) not in review.decisions
+        review.undo()  # the take-back undone: the reviewer keeps the accept
+        assert review.decisions[(2, 0)].verdict.name == "ACCEPTED"
+    with Review.open(session, root) as review:
+        assert review.state_problems == []
+        assert review.decisions[(2, 0)].verdict.name == "ACCEPTED"
+        assert (root / "m.py").read_text() == "import os\n" + BASE  # (pinned: not written)
+        review.restore(review.checkpoint_count - 1)
+    assert (root / "m.py").read_text() == "import os\n" + BASE.replace("return 1",
+                                                                       "return 10")
+
+
 def test_the_same_when_the_file_changes_while_the_review_is_closed(tmp_path: Path) -> None:
     """QA s34 helper-98 p51: the file the pinned accept is for was never written by the
     review (no record of it), so reopening read the new file as its original and the

@@ -28,6 +28,7 @@ from reviewtui.core.errors import (
     UsageError,
 )
 from reviewtui.core.export import Accepted
+from reviewtui.core.export.forms import landed_moves
 from reviewtui.core.importers.gitbinary import blob_id
 from reviewtui.core.model.outcome import FAILED, Status
 from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
@@ -90,6 +91,9 @@ def with_git_facts(accepted: Accepted) -> Accepted:
                 named.update(op.args)
                 if isinstance(op.expect_form, bytes) and len(op.expect_blob) == 40:
                     mixed.add(op.expect_blob)  # (a deletion of such a blob)
+                # A file moved on as it is keeps what it was left with: git add of the
+                # whole result reads its attributes at the new path (QA s43 helper-131).
+                written.update(landed_moves((result,)))
                 continue
             named.add(op.path)
             if op.git_forms is not None:

@@ -28,7 +28,7 @@ from reviewtui.core.engine.lineage import on_other_base
 from reviewtui.core.errors import DiskError, PathRefused, UsageError
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.review.log import LogEntry, LogKind, drop_in_force, fold, reconcile_log
-from reviewtui.core.review.plan import PathRecord
+from reviewtui.core.review.plan import PathRecord, op_path
 from reviewtui.shell.deciding import note_textless_edits
 from reviewtui.shell.disk import IN_THE_WAY, remove_temp, scratch_copy
 from reviewtui.shell.loader import LoadedSession, gc_paused, load_session
@@ -371,9 +371,15 @@ def drop_pinned_on_changed_files(review: Review) -> None:
             continue
         result = review.result(key)
         before = result.outcome.before_state
-        # (one that no longer lands says why: drop_unlanded_saved)
-        if result.landed and isinstance(before, FileState) and on_other_base(decision.at,
-                                                                             before):
+        # (one that no longer lands says why: drop_unlanded_saved) Not a file as the
+        # review last saw it: changed while it was open, the accept was taken back then,
+        # and made again since (QA s43 helper-131: an undo that brought it back was
+        # undone on reopening, said to be for a change while closed).
+        record = review._records.get(op_path(result) or "")
+        seen_so = (record is not None and record.saved_seen is not None
+                   and record.seen is not None and record.seen.digest == record.saved_seen)
+        if result.landed and isinstance(before, FileState) and not seen_so and on_other_base(
+                decision.at, before):
             changed.append(key)
     if not changed:
         return

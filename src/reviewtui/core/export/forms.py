@@ -121,11 +121,13 @@ class FormsTimeline:
         self._count = len(run.turns)
         # path -> (first checkpoint, bytes -> blob) of each stretch, in order
         self._history: dict[str, list[tuple[int, dict[bytes, bytes]]]] = {}
-        # Path -> (its last stretch's start, forms): what the whole range's patch reads
-        # there instead, where git add of the result in one commit stores otherwise than
-        # a commit per turn (_stored_text's ``crlf_in_index``: the base's index, not the
-        # one before the turn).
-        self._whole_end: dict[str, tuple[int, dict[bytes, bytes]]] = {}
+        # Path -> (a stretch's start, the bytes there): a result git add stores by its
+        # index alone (:func:`_by_index`), carried with the stretch through moves. A
+        # commit per turn reads the index before its turn (the stretch's forms say
+        # that); the whole range's one commit, the base's, at the path where the file
+        # ends (:meth:`whole_end`).
+        self._by_index: dict[str, tuple[int, bytes]] = {}
+        self._base = run.states[0].tree if run.states else None
         if base_blobs and run.states:
             # The base's blobs, where a git session knows them: a file moved away as it
             # is that no later operation reads has no other (its bytes went out as the
@@ -157,16 +159,25 @@ class FormsTimeline:
         return Stored(_Moment(self, 0), _WholeEnd(self, self._count))
 
     def whole_end(self, path: str) -> Mapping[bytes, bytes]:
-        """What the whole range's patch reads at ``path``'s end instead (or nothing)."""
-        end = self._whole_end.get(path)
+        """What the whole range's patch reads at ``path``'s end instead of the last
+        stretch's forms: a result git add stores by its index alone, as ``git add -A`` of
+        the reviewed checkout does (the base's index at ``path``), where git's attributes
+        for ``path`` were read."""
+        end = self._by_index.get(path)
         stretches = self._history.get(path)
-        return end[1] if end is not None and stretches and stretches[-1][0] == end[0] else {}
+        if end is None or not stretches or stretches[-1][0] != end[0] or self._base is None:
+            return {}
+        data = end[1]
+        if path in self._always_text or (path in self._auto_text
+                                         and not self._crlf_in_index(self._base, 0, path)):
+            return {data: data.replace(b"\r\n", b"\n")}
+        return {data: data} if path in self._auto_text else {}
 
-    def _crlf_in_index(self, run: SessionRun, at: int, path: str) -> bool:
-        """Whether git's index holds a blob with CRLF at ``path`` at checkpoint ``at``
-        (the one git add of a commit made there reads; git 2.39 ``has_crlf_in_index``):
+    def _crlf_in_index(self, tree: Tree, at: int, path: str) -> bool:
+        """Whether git's index holds a blob with CRLF at ``path`` in ``tree``, checkpoint
+        ``at`` (what git add of a commit made there reads; git 2.39 ``has_crlf_in_index``):
         the file's blob by the forms then in force, else its bytes."""
-        state = run.states[at].tree.get(path) if at < len(run.states) else None
+        state = tree.get(path)
         if state is None:
             return False
         blob = self.forms(path, at).get(state.data, state.data)
@@ -231,35 +242,28 @@ class FormsTimeline:
         after = at + 1
         changes = list(landed_changes(run.turns[at]))
         # (git's index before the turn, read before its first write starts a stretch)
-        indexed = {op.path: (self._crlf_in_index(run, at, op.path),
-                             self._crlf_in_index(run, 0, op.path))
-                   for result, _forms in changes if isinstance(op := result.op, (Edit, FullFile))
-                   and op.path in self._auto_text}
+        tree = run.states[at].tree if at < len(run.states) else None
+        indexed = {op.path for result, _forms in changes
+                   if isinstance(op := result.op, (Edit, FullFile)) and op.path in self._auto_text
+                   and tree is not None and self._crlf_in_index(tree, at, op.path)}
         for result, forms in changes:
             op = result.op
             if isinstance(op, (Edit, FullFile)):
                 source = op.git_forms.before_path if op.git_forms is not None else ""
                 if source and source != op.path:
                     self._start(source, after, {})
-                auto, (turn_index, base_index) = (op.path in self._auto_text,
-                                                  indexed.get(op.path, (False, False)))
-                left = _left_forms(op, result, forms, self._found_blobs,
-                                   always_text=op.path in self._always_text, auto_text=auto,
-                                   crlf_in_index=turn_index)
-                self._start(op.path, after, left)
-                self._whole_end.pop(op.path, None)
-                if turn_index != base_index:
-                    # A file git add stores LF unless the index holds CRLF there: a
-                    # commit per turn reads the index before the turn, the whole range's
-                    # one commit the base's (a CRLF blob renamed with a change, or added
-                    # by an earlier commit, and a hunk rejected: the whole patch kept the
-                    # CRLF git add -A of the reviewed checkout drops, exit 0: QA s42
-                    # helper-128 H4, older).
-                    whole = _left_forms(op, result, forms, self._found_blobs,
-                                        always_text=op.path in self._always_text,
-                                        auto_text=auto, crlf_in_index=base_index)
-                    if whole != left:
-                        self._whole_end[op.path] = (after, whole)
+                auto, always = op.path in self._auto_text, op.path in self._always_text
+                self._start(op.path, after, _left_forms(
+                    op, result, forms, self._found_blobs, always_text=always, auto_text=auto,
+                    crlf_in_index=op.path in indexed))
+                self._by_index.pop(op.path, None)
+                state = result.outcome.after_state
+                if _by_index(forms, state, always_text=always, auto_text=auto):
+                    # (a CRLF blob renamed with a change, or added by an earlier commit,
+                    # and a hunk rejected: the whole patch kept the CRLF git add -A of
+                    # the reviewed checkout drops, exit 0: QA s42 helper-128 H4, older)
+                    assert state is not None
+                    self._by_index[op.path] = (after, state.data)
             elif isinstance(op, ConsoleCommand):
                 moves = landed_moves((result,))
                 for new, old in moves.items():
@@ -272,11 +276,13 @@ class FormsTimeline:
                         # A: QA s40 helper-124 H3, H6). What a later commit leaves there
                         # is a stretch of its own (the same bytes stood for another blob
                         # after a commit turning the moved CRLF blob LF: helper-125 H3).
-                        carried = self.whole_end(old)
+                        carried = self._by_index.get(old)
+                        current = self._history.get(old, [(0, {})])[-1][0]
                         self._start(new, after, self._now(old))
                         self._start(old, after, {})
-                        if carried:
-                            self._whole_end[new] = (after, dict(carried))
+                        self._by_index.pop(new, None)
+                        if carried is not None and carried[0] == current:
+                            self._by_index[new] = (after, carried[1])
                 if not moves:  # a deletion, or a command whose result no form follows
                     for path in op.args:
                         self._start(path, after, {})
@@ -353,6 +359,17 @@ def removed_blobs(results: Iterable[OpResult]) -> dict[str, str]:
             if isinstance(op := result.op, ConsoleCommand) and result.landed and op.literal
             and op.name is CommandName.RM and len(op.args) == 1
             and len(op.expect_blob) == 40}
+
+
+def _by_index(forms: GitForms | None, state: FileState | None, *, always_text: bool,
+              auto_text: bool) -> bool:
+    """Whether git add stores this result of a section with ``forms`` by its index
+    alone: text with CRLF that is no blob the section left, under ``text=auto`` or
+    ``core.autocrlf`` (git keeps the CRLF where its index holds a blob with CRLF at the
+    path, and turns it LF anywhere else: :func:`_stored_text`)."""
+    return (forms is not None and state is not None and auto_text and not always_text
+            and b"\r\n" in state.data and _git_text(state.data)
+            and not is_checkout_of(forms, state.data))
 
 
 def _stored_text(forms: GitForms | None, state: FileState | None, always_text: bool = False,

@@ -222,13 +222,20 @@ def _git_versions(results: list[OpResult], after: Tree) -> dict[str, tuple[str, 
     ``git add``, the checkout's bytes could come back as another blob (QA s38 helper-118
     F1, F2)."""
     found: dict[str, tuple[str, str]] = {}
+    # Only a section's last operation carries its forms; the others' files are its file
+    # too (with the last hunk not found, a file that is exactly the blob the section left
+    # went through git add, which stored another blob: QA s43 helper-131 H2, older).
+    sections = {op.path: op.git_forms for result in results
+                if isinstance(op := result.op, (Edit, FullFile)) and op.git_forms is not None}
     for result in results:
         op = result.op
-        if isinstance(op, (Edit, FullFile)) and op.git_forms is not None and result.landed:
-            state = after.get(op.path)
-            if state is not None and (is_checkout_of(op.git_forms, state.data)
-                                      or _checkout_of_binary(op, state.data)):
-                found[op.path] = (op.git_forms.after_blob, op.git_forms.before_blob)
+        if not isinstance(op, (Edit, FullFile)) or not result.landed:
+            continue
+        forms = op.git_forms or sections.get(op.path)
+        state = after.get(op.path)
+        if forms is not None and state is not None and (
+                is_checkout_of(forms, state.data) or _checkout_of_binary(op, state.data)):
+            found[op.path] = (forms.after_blob, forms.before_blob)
     return found
 
 
