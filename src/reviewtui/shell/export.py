@@ -84,6 +84,7 @@ def with_git_facts(accepted: Accepted) -> Accepted:
     named: set[str] = set()
     written: set[str] = set()
     mixed: set[str] = set()  # blobs found whose checkout is not their text with CRLF
+    moved: set[str] = set()  # where landed moves put a file
     for turn in accepted.run.turns:
         for result in turn.results:
             op = result.op
@@ -93,7 +94,7 @@ def with_git_facts(accepted: Accepted) -> Accepted:
                     mixed.add(op.expect_blob)  # (a deletion of such a blob)
                 # A file moved on as it is keeps what it was left with: git add of the
                 # whole result reads its attributes at the new path (QA s43 helper-131).
-                written.update(landed_moves((result,)))
+                moved.update(landed_moves((result,)))
                 continue
             named.add(op.path)
             if op.git_forms is not None:
@@ -106,6 +107,9 @@ def with_git_facts(accepted: Accepted) -> Accepted:
             if result.landed and op.path not in written and isinstance(after, FileState) \
                     and b"\r\n" in after.data:
                 written.add(op.path)
+    end = accepted.result
+    written.update(path for path in moved if (state := end.get(path)) is not None
+                   and b"\r\n" in state.data)
     base = accepted.base  # (each base file looked at once, not once per operation on it)
     wanted = {path: state.data for path in named if path and (state := base.get(path))
               is not None and b"\r\n" in state.data}  # path -> its bytes at the base
