@@ -326,7 +326,8 @@ def _left_forms(op: Edit | FullFile, result: OpResult, forms: GitForms | None,
                 crlf_in_index: bool) -> dict[bytes, bytes]:
     """The forms of the file a landed operation of a section with ``forms`` left (none:
     its bytes are the blob; ``always_text``, ``auto_text``, ``found_blobs``: see
-    ``Accepted``; ``crlf_in_index``: the base's blob at its path holds CRLF)."""
+    ``Accepted``; ``crlf_in_index``: git's index before the turn holds a blob with CRLF
+    at its path, what git add of a commit of the turn reads)."""
     state = result.outcome.after_state
     if state is None:
         return {}
@@ -388,22 +389,21 @@ def _stored_text(forms: GitForms | None, state: FileState | None, always_text: b
         # git's checkout of the blob left (a blob of mixed endings, all CRLF on disk, was
         # stored LF, exit 0: QA s42 helper-128 H3, new in d3bdf55).
         return state.data, state.data.replace(b"\r\n", b"\n")
-    if auto_text and not crlf_in_index and b"\r\n" in state.data \
-            and _git_text(state.data) and not is_checkout_of(forms, state.data):
+    if not crlf_in_index and _by_index(forms, state, always_text=always_text,
+                                       auto_text=auto_text):
         # Another result than the blob left, under ``text=auto``/``core.autocrlf``, where
-        # the index of the checkout reviewed (the range's base) holds no blob with CRLF
-        # at that path: git add stores it LF, also where the blob the section found held
-        # CRLF (a file renamed, or added by an earlier commit of the range: it was
-        # exported CRLF, exit 0: QA s42 helper-128 H4).
+        # git's index (before the turn: the whole patch reads the base's, ``whole_end``)
+        # holds no blob with CRLF at that path: git add stores it LF, also where the blob
+        # the section found held CRLF (a file renamed, or added by an earlier commit of
+        # the range: it was exported CRLF, exit 0: QA s42 helper-128 H4).
         return state.data, state.data.replace(b"\r\n", b"\n")
     if forms.checked_out is not True:
         return None
     # Another result (a hunk rejected, the reviewer's own text) on a file git checks out
     # with CRLF where it stores LF: stored as git add stores it, LF (it was exported with
-    # CRLF lines, a blob git add never makes, exit 0: QA s40 helper-124 H5). Not where the
-    # index of the checkout reviewed, the range's base, holds a blob with CRLF at that
-    # path: git add then keeps the CRLF. (Where git's attributes went unread, the blob the
-    # section found tells, as before s43.)
+    # CRLF lines, a blob git add never makes, exit 0: QA s40 helper-124 H5). Not where
+    # git's index holds a blob with CRLF at that path: git add then keeps the CRLF. (Where
+    # git's attributes went unread, the blob the section found tells, as before s43.)
     if not is_form(True, state.data, forms.after_blob) and (
             not _git_text(state.data) or b"\r\n" not in state.data or crlf_in_index
             or (not auto_text and forms.before_blob and forms.checked_before is not True)):
