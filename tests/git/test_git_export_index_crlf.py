@@ -166,3 +166,42 @@ def test_a_file_that_is_the_blob_its_section_left_is_committed_as_that_blob(
         "--keep-cr", str(out))
     for back in range(len(made)):
         assert tree_of(plain, f"HEAD~{back}") == tree_of(repo, f"reviewed~{back}")
+
+
+@pytest.mark.parametrize("config", ["autocrlf", "text-auto-eol-crlf"])
+def test_a_rejected_rename_keeps_the_forms_of_the_file_it_leaves(tmp_path: Path,
+                                                                 config: str) -> None:
+    """QA s43 helper-132 H1 (older): c1 deletes a.txt and edits k, c2 renames k to a.txt
+    with edits. The deletion and the rename rejected, the edits land on the a.txt kept;
+    k is exactly the checkout of c1's LF blob. The landed edits of the renamed section
+    forgot k's forms, and the whole patch stored k with the checkout's CRLF, exit 0."""
+    lf = _text(b"\n")
+    settings, attributes = ((("core.autocrlf=true",), b"*.md text\n") if config == "autocrlf"
+                            else ((), b"* text=auto eol=crlf\n"))
+    source, commits = stored_commits(tmp_path / "source", [
+        {".gitattributes": attributes, "a.txt": _text(b"\r\n"), "k": lf},
+        {"a.txt": None, "k": _text(b"\n", (3, b"E3"))},
+        {"k": None, "a.txt": _text(b"\n", (3, b"E3"), (15, b"E15"), (27, b"E27"))}])
+    repo = _clone(source, tmp_path / "review", commits[0], settings)
+    spec, state = f"{commits[0]}..{commits[-1]}", tmp_path / "review.json"
+    opened = open_range(spec, str(repo), keep=True)
+    try:
+        with Review.open(opened.session, opened.root, state_path=state) as review:
+            for turn in review.session.turns:
+                for pos, op in enumerate(turn.reply.ops):
+                    command = ":rm" in str(op) or ":mv" in str(op)
+                    review.decide((turn.index, pos),
+                                  Decision.reject() if command else Decision.accept())
+    finally:
+        opened.close()
+    assert (repo / "k").exists()
+    out = tmp_path / "out.patch"
+    assert main(["export", "--git", spec, "--root", str(repo), "--format", "patch",
+                 "--state", str(state), "-o", str(out)]) == 0
+    git(repo, "add", "-A")
+    want = git(repo, "write-tree").strip()
+    plain = _clone(source, tmp_path / "plain", commits[0], ())
+    (plain / ".git" / "info" / "attributes").write_text("* -text\n")
+    git(plain, "apply", "--cached", str(out))
+    assert git(plain, "write-tree").strip() == want
+    assert b"\r\n" not in git(repo, "cat-file", "-p", f"{want}:k").encode()

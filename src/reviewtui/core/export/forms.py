@@ -243,6 +243,7 @@ class FormsTimeline:
         changes = list(landed_changes(run.turns[at]))
         # (git's index before the turn, read before its first write starts a stretch)
         tree = run.states[at].tree if at < len(run.states) else None
+        end = run.states[after].tree if after < len(run.states) else None
         indexed = {op.path for result, _forms in changes
                    if isinstance(op := result.op, (Edit, FullFile)) and op.path in self._auto_text
                    and tree is not None and self._crlf_in_index(tree, at, op.path)}
@@ -250,7 +251,10 @@ class FormsTimeline:
             op = result.op
             if isinstance(op, (Edit, FullFile)):
                 source = op.git_forms.before_path if op.git_forms is not None else ""
-                if source and source != op.path:
+                if source and source != op.path and (end is None or source not in end):
+                    # (not where the rename was rejected and the file stays: its forms
+                    # were forgotten, and the whole patch stored it with the checkout's
+                    # CRLF, exit 0: QA s43 helper-132 H1, older)
                     self._start(source, after, {})
                 auto, always = op.path in self._auto_text, op.path in self._always_text
                 self._start(op.path, after, _left_forms(
