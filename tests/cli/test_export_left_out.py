@@ -95,11 +95,12 @@ def test_with_a_review_a_failed_operation_left_pending_is_not_named(
     assert "+C" not in out
 
 
-def test_a_saved_accept_the_opening_takes_back_is_named(
+def test_a_saved_accept_that_does_not_land_is_named(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """Turn 2's edit needs turn 1's: accepted, then turn 1 rejected, it does not land; the
-    export's opening takes it back to pending, and it went unsaid with exit 0 (QA s36
-    helper-104)."""
+    """Turn 2's edit needs turn 1's: accepted, then turn 1 rejected, it does not land; it
+    went unsaid with exit 0 (QA s36 helper-104). The opening took it back then; on the
+    file as the review left it, it stays accepted and not landing since s43, as the
+    review left it: named as not found."""
     session, root = project(tmp_path)
     state = tmp_path / "review.json"
     with Review.open(session, root, state_path=state) as review:
@@ -110,10 +111,28 @@ def test_a_saved_accept_the_opening_takes_back_is_named(
                  "--format", "patch"])
     out, err = capsys.readouterr()
     assert code == 1
-    assert (f"{session}:22: turn 2 f.txt · Edit 1: the saved accept does not land (not found "
-            "on the files as they are now): taken back") in err.splitlines()
+    assert err.splitlines()[0].startswith(f"{session}:22: turn 2 f.txt · Edit 1: not_found")
     assert err.splitlines()[-1] == "reviewtui: 1 change left out of the export (named above)"
     assert "+C" not in out
+
+
+def test_a_saved_accept_the_opening_takes_back_is_named(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An accept recorded with the disk pinned before its turn, its file changed while
+    the review was closed: the export's opening takes it back and names it (QA s36
+    helper-104: such accepts went unsaid with exit 0)."""
+    session, root = project(tmp_path)
+    state = tmp_path / "review.json"
+    with Review.open(session, root, state_path=state) as review:
+        review.restore(0)
+        review.decide((1, 0), Decision.accept())  # recorded, not written
+    (root / "f.txt").write_text("a\nb\nc\nd\n")
+    code = main(["export", str(session), "--root", str(root), "--state", str(state),
+                 "--format", "patch"])
+    _out, err = capsys.readouterr()
+    assert code == 1
+    assert any("turn 1 f.txt · Edit 1: the saved accept does not land" in line
+               and line.endswith(": taken back") for line in err.splitlines()), err
 
 
 def test_accepts_taken_back_on_a_root_put_back_to_the_original_are_named(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from reviewtui.core.engine import Decision
+from reviewtui.core.engine import Decision, Verdict
 from reviewtui.core.engine.lineage import MOVED
 from reviewtui.core.model.outcome import Diagnosis, Status
 from reviewtui.shell.export import waits_on
@@ -148,8 +148,12 @@ def test_an_insertion_after_a_swapped_line_does_not_follow_it(tmp_path: Path) ->
     ats = [item["at"] for entry in saved["log"] for item in entry.get("items", [])
            if "at" in item and (item["turn"], item["pos"]) == BUMP]
     assert [at[:3] for at in ats] == [[["o", 1, 0, 5], ["o", 1, 0, 5], "between"]]
-    with Review.open(session, root) as again:  # an accept that does not land, reopened:
-        assert BUMP not in again.decisions  # back to pending, with a notice (as before)
+    with Review.open(session, root) as again:  # an accept that does not land, reopened
+        # on the file as the review left it: as it was left, accepted and not landing
+        # (s43: taken back, it let any accept it clashed with be written on opening)
+        assert again.decisions[BUMP].verdict is Verdict.ACCEPTED
+        assert again.outcome(BUMP).rule == MOVED
+        assert again.state_problems == []
         assert (root / "m.py").read_text() == BASE
 
 

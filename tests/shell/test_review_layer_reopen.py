@@ -64,3 +64,43 @@ def test_a_later_clashing_accept_keeps_the_first_on_reopening(tmp_path: Path,
         assert (root / "a.txt").read_text() == LINES.replace("line 5\n", "OUTSIDE 5\n")
     finally:
         review.close()
+
+
+def test_an_accept_that_stopped_landing_before_the_save_is_reopened_as_left(
+        tmp_path: Path) -> None:
+    """QA s43 helper-132 M1 (older): turn 3's accept written over an outside change kept
+    on top; turn 1's accept, on the same line, then took its lines (turn 3 no longer
+    lands: a conflict, the file kept). Reopened, turn 3's accept was taken back, which
+    let turn 1's be written over the kept file with no keypress, while the notice said
+    the files stay as they are. The file is as the review left it: so is the review."""
+    session = write_session(tmp_path / "session", [
+        [Ed("b.txt", "line 2", "T1-2")], [Ed("b.txt", "line 5", "T2-5")],
+        [Ed("b.txt", "line 2", "T3-2")]])
+    root = make_project(tmp_path / "proj", {"b.txt": LINES})
+    review = Review.open(session, root)
+    try:
+        review.decide((2, 0), Decision.accept())
+        review.decide((1, 0), Decision.reject())
+        (root / "b.txt").write_text((root / "b.txt").read_text().replace("T2-5", "OUT 5"))
+        review.outside_changed(["b.txt"])
+        review.decide((3, 0), Decision.accept())
+        review.decide((1, 0), Decision.accept())
+        assert not review.result((3, 0)).landed
+        assert sorted(review.conflicts) == ["b.txt"]
+        left = tree_bytes(root)
+        assert b"T3-2" in left["b.txt"]
+        assert b"OUT 5" in left["b.txt"]
+        decided = {key: d.verdict for key, d in review.decisions.items()}
+    finally:
+        review.close()
+    review = Review.open(session, root)
+    try:
+        assert tree_bytes(root) == left  # nothing written on opening
+        assert review.state_problems == []
+        assert {key: d.verdict for key, d in review.decisions.items()} == decided
+        assert sorted(review.conflicts) == ["b.txt"]
+        review.decide((3, 0), Decision.reject())  # a keypress: turn 1's line is written
+        assert (root / "b.txt").read_text() == LINES.replace("line 2", "T1-2").replace(
+            "line 5", "OUT 5")
+    finally:
+        review.close()

@@ -251,14 +251,14 @@ class LiveSession:
             outcome = review.outcome(key)
             pinned = pinned_before(review, key)
             decided = review.decisions.get(key)
-            if (pinned is None and decided is not None
-                    and decided.verdict is not Verdict.REJECTED and not in_draft(review, key)):
+            kept = pinned is None and decided is not None
+            accepted = kept and decided is not None and decided.verdict is not Verdict.REJECTED
+            if accepted and outcome.path in review.conflicts:  # (first: an accept stopped by
+                pinned = ON_CONFLICT  # an outside change is not in the draft either, s43)
+            elif accepted and not in_draft(review, key):
                 pinned = ON_PENDING  # (see Settled)
-            elif (pinned is None and decided is not None and outcome.path in review.conflicts
-                  and decided.verdict is not Verdict.REJECTED):
-                pinned = ON_CONFLICT
-            elif (pinned is None and decided is not None and review.last_report is not None
-                  and outcome.path in review.last_report.would_write):
+            elif kept and review.last_report is not None and (
+                    outcome.path in review.last_report.would_write):
                 pinned = ON_UNWRITTEN
             waits = pending_cause(review, key, outcome)
         return outcome, pinned, self._state_digest() == before, waits

@@ -26,6 +26,7 @@ from reviewtui.core.engine import OpKey, Verdict
 from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.engine.lineage import on_other_base
 from reviewtui.core.errors import DiskError, PathRefused, UsageError
+from reviewtui.core.model.records import ConsoleCommand
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.review.log import LogEntry, LogKind, drop_in_force, fold, reconcile_log
 from reviewtui.core.review.plan import PathRecord, op_path
@@ -398,8 +399,13 @@ def drop_pinned_on_changed_files(review: Review) -> None:
 
 def drop_unlanded_saved(review: Review) -> None:
     """Reopened: saved accepts that do not land on the files as they are go back to
-    pending (kept under ``orphaned``, reported), so they never land elsewhere later."""
-    while stale := stale_accepts(review):
+    pending (kept under ``orphaned``, reported), so they never land elsewhere later. Not
+    one whose file is as the review last saw it: it did not land when the review was
+    saved either (a later accept took its lines), and the review goes on as it was left.
+    Taken back, it let the accept it clashed with be written on opening, over the file
+    it had kept (QA s43 helper-132 M1, older: the notice said the files stay as they are)."""
+    as_left = {key for key in stale_accepts(review) if _unlanded_when_saved(review, key)}
+    while stale := [key for key in stale_accepts(review) if key not in as_left]:
         words = {key: unlanded_words(review, key) for key in stale}
         review._log, dropped = drop_in_force(review._log, set(stale))
         review._dirty = True
@@ -413,6 +419,16 @@ def drop_unlanded_saved(review: Review) -> None:
             review.state_problems.append(
                 f"{item.describe()}: the saved accept does not land ({why}); "
                 f"{_taken(review)} (nothing of it is written now: the files stay as they are)")
+
+
+def _unlanded_when_saved(review: Review, key: OpKey) -> bool:
+    """Whether the file an accepted edit is for is as the saved review last saw it."""
+    if isinstance(review._ops[key], ConsoleCommand):
+        return False  # (a command's paths: taken back, as before)
+    path = op_path(review.result(key))
+    record = review._records.get(path) if path else None
+    return (record is not None and path in review._saved_paths
+            and record.saved_seen == (None if record.seen is None else record.seen.digest))
 
 
 def _taken(review: Review) -> str:
