@@ -104,3 +104,69 @@ def test_an_accept_that_stopped_landing_before_the_save_is_reopened_as_left(
             "line 5", "OUT 5")
     finally:
         review.close()
+
+
+def _kept_conflict(tmp_path: Path) -> tuple[Path, Path, Review]:
+    """b.txt changed outside first (taken as its original), turn 2's accept written,
+    then turn 1's accept on the same line: turn 2 no longer lands, a conflict keeps the
+    file (QA s43 helper-133's setting)."""
+    session = write_session(tmp_path / "session", [
+        [Ed("b.txt", "line 2", "T1-2")], [Ed("b.txt", "line 2", "T2-2")],
+        [Ed("a.txt", "line 5", "T3-5")], [Ed("b.txt", "line 5", "T4-5")]])
+    root = make_project(tmp_path / "proj", {"a.txt": LINES, "b.txt": LINES})
+    review = Review.open(session, root)
+    (root / "b.txt").write_text(LINES.replace("line 10\n", "OUT 10\n"))
+    review.outside_changed(["b.txt"])
+    review.decide((1, 0), Decision.reject())
+    review.decide((2, 0), Decision.accept())
+    review.decide((1, 0), Decision.accept())
+    assert sorted(review.conflicts) == ["b.txt"]
+    return session, root, review
+
+
+@pytest.mark.parametrize("later", [(4, 0), (3, 0)], ids=["same-file", "other-file"])
+def test_a_decision_after_the_conflict_keeps_the_record_on_reopening(
+        tmp_path: Path, later: tuple[int, int]) -> None:
+    """QA s43 helper-133 H1, M1 (older): one more accept after the kept conflict, and the
+    saved record no longer matched the last two entries' drafts: reopened, it was ignored
+    ("not what this review left there"), both accepts on b.txt taken back and the
+    conflict dropped, and turn 4's line written into the kept file with no keypress. The
+    file is the draft at the review's last write there."""
+    session, root, review = _kept_conflict(tmp_path)
+    try:
+        review.decide(later, Decision.accept())
+        left = tree_bytes(root)
+        decided = {key: d.verdict for key, d in review.decisions.items()}
+    finally:
+        review.close()
+    review = Review.open(session, root)
+    try:
+        assert tree_bytes(root) == left
+        assert review.state_problems == []
+        assert review.orphaned == []
+        assert {key: d.verdict for key, d in review.decisions.items()} == decided
+        assert sorted(review.conflicts) == ["b.txt"]
+    finally:
+        review.close()
+
+
+def test_an_outside_revert_after_reopening_takes_back_what_was_on_disk_alone(
+        tmp_path: Path) -> None:
+    """QA s43 helper-133 M2: reopened, the file's last write (turn 2's) was unknown, so
+    a revert of its line outside took back both accepts on it, also turn 1's, never
+    written; the review that never closed takes back turn 2's and writes turn 1's."""
+    outcomes = []
+    for reopen in (False, True):
+        session, root, review = _kept_conflict(tmp_path / str(reopen))
+        try:
+            if reopen:
+                review.close()
+                review = Review.open(session, root)
+            (root / "b.txt").write_text((root / "b.txt").read_text().replace("T2-2", "line 2"))
+            review.outside_changed(["b.txt"])
+            outcomes.append(({key: d.verdict for key, d in review.decisions.items()},
+                             (root / "b.txt").read_text()))
+        finally:
+            review.close()
+    assert outcomes[0] == outcomes[1]
+    assert outcomes[1][0] == {(1, 0): Verdict.ACCEPTED}

@@ -183,9 +183,18 @@ def resume(review: Review, *, first_frame: bool = False) -> None:
     upto = first_turn_shown(review) if first_frame else None
     review.evaluation.start(review.base, review.rules, review._folded.decisions(), upto=upto)
     report = ReplayReport()
+    as_saved = list(review._log) if saved is not None and not review._dirty else None
     reconcile(review, report, saved.nonce if saved is not None else "")
     drop_pinned_on_changed_files(review)
     drop_unlanded_saved(review)
+    if as_saved is not None and review._log == as_saved:
+        # The log as saved: each file's last write is at the length saved with it, as
+        # for the review that never closed (an outside revert of a file took back every
+        # accept on it, also one never written: QA s43 helper-133 M2).
+        for record in review._records.values():
+            at = record.saved_written_at
+            if record.written_at is None and at is not None and at <= len(as_saved):
+                record.written_at = at
     note_textless_edits(review)
     sync(review, report)
 

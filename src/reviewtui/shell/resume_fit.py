@@ -108,13 +108,14 @@ def saved_record_fits(record: PathRecord, disk: FileState | None,
     wanted = [content(state) for state in targets(1)]
     if data in wanted or _under_layer(record.layer, data, wanted):
         return True
-    # An outside change kept over what the review last wrote here, and a decision since
-    # that clashes with it (a later accept there, or the one under it taken back): the
-    # file was kept as it was, a conflict, and the draft under the layer is the one at
-    # that last write, no longer the last entry's (QA s42 helper-130 M1: reopened, every
+    # What the review last wrote here, kept since as a conflict stopped a later write (a
+    # later accept clashing with an outside change kept on top, or with the accept
+    # written: QA s43 helper-133 H1, the record ignored and a later accept written over
+    # the kept file on opening), and with an outside change on top: the draft at that
+    # last write, no longer the last entry's (QA s42 helper-130 M1: reopened, every
     # accept on the file was taken back, also the one on disk).
-    if record.layer is not None and _under_layer(
-            record.layer, data, [content(state) for state in targets(2)]):
+    written = [content(state) for state in targets(2)]
+    if data in written or _under_layer(record.layer, data, written):
         return True
     if record.seen_last(disk):
         # As left, yet an outside write over nothing this review wanted at those entries:
@@ -127,7 +128,7 @@ def saved_record_fits(record: PathRecord, disk: FileState | None,
             record.saved_seen != (None if record.base is None else record.base.digest)
             and record.ref is not None):
         ref = content(record.ref)
-        return ref in wanted or ref in [content(state) for state in targets(2)]
+        return ref in wanted or ref in written
     return True
 
 
