@@ -114,8 +114,9 @@ def saved_record_fits(record: PathRecord, disk: FileState | None,
     # the kept file on opening), and with an outside change on top: the draft at that
     # last write, no longer the last entry's (QA s42 helper-130 M1: reopened, every
     # accept on the file was taken back, also the one on disk).
-    written = [content(state) for state in targets(2)]
-    if data in written or _under_layer(record.layer, data, written):
+    if (record.layer is not None or record.seen_last(disk)) and (
+            data in (written := [content(state) for state in targets(2)])
+            or _under_layer(record.layer, data, written)):
         return True
     if record.seen_last(disk):
         # As left, yet an outside write over nothing this review wanted at those entries:
@@ -128,7 +129,7 @@ def saved_record_fits(record: PathRecord, disk: FileState | None,
             record.saved_seen != (None if record.base is None else record.base.digest)
             and record.ref is not None):
         ref = content(record.ref)
-        return ref in wanted or ref in written
+        return ref in wanted or ref in [content(state) for state in targets(2)]
     return True
 
 
