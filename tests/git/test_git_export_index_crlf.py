@@ -13,6 +13,7 @@ own commits (a ``git add`` per turn) for the series; each export applied to A.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -71,6 +72,27 @@ def _clone(source: Path, where: Path, rev: str, config: tuple[str, ...]) -> Path
     return where
 
 
+Choice = Callable[[Review, tuple[int, int], str], Decision]
+
+
+def _reviewed(repo: Path, spec: str, state: Path, choose: Choice) -> tuple[str, ...]:
+    """The range reviewed on ``repo`` (state saved at ``state``), each operation decided
+    by ``choose(review, key, op_text)``; the review's own commits of it (``commit_review``
+    on a branch ``reviewed``)."""
+    git(repo, "config", "user.name", "R")
+    git(repo, "config", "user.email", "r@example.com")
+    opened = open_range(spec, str(repo), keep=True)
+    try:
+        with Review.open(opened.session, opened.root, state_path=state) as review:
+            for turn in review.session.turns:
+                for pos, op in enumerate(turn.reply.ops):
+                    key = (turn.index, pos)
+                    review.decide(key, choose(review, key, str(op)))
+            return tuple(commit_review(review, "reviewed").commits)
+    finally:
+        opened.close()
+
+
 @pytest.mark.parametrize("form", ["patch", "series"])
 @pytest.mark.parametrize("config", sorted(CONFIGS))
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -84,23 +106,17 @@ def test_an_export_stores_what_git_add_stores(tmp_path: Path, case: str, config:
     settings, attributes = CONFIGS[config]
     source, commits = _source(tmp_path, attributes, steps)
     repo = _clone(source, tmp_path / "review", commits[0], settings)
-    git(repo, "config", "user.name", "R")
-    git(repo, "config", "user.email", "r@example.com")
     spec, state = f"{commits[0]}..{commits[-1]}", tmp_path / "review.json"
-    opened = open_range(spec, str(repo), keep=True)
-    rejected = 0
-    try:
-        with Review.open(opened.session, opened.root, state_path=state) as review:
-            for turn in review.session.turns:
-                for pos, op in enumerate(turn.reply.ops):
-                    middle = turn.index == rejecting and "TWO" in str(op)
-                    rejected += middle
-                    review.decide((turn.index, pos),
-                                  Decision.reject() if middle else Decision.accept())
-            made = commit_review(review, "reviewed").commits
-    finally:
-        opened.close()
-    assert rejected == 1
+    rejected: list[tuple[int, int]] = []
+
+    def choose(_review: Review, key: tuple[int, int], op: str) -> Decision:
+        if key[0] == rejecting and "TWO" in op:
+            rejected.append(key)
+            return Decision.reject()
+        return Decision.accept()
+
+    made = _reviewed(repo, spec, state, choose)
+    assert len(rejected) == 1
     assert len(made) == len(commits) - 1
     on_disk = (repo / path).read_bytes()
     assert on_disk.replace(b"\r\n", b"\n") == EDITED_LF.replace(b"TWO", b"line 15")
@@ -138,22 +154,18 @@ def test_a_file_that_is_the_blob_its_section_left_is_committed_as_that_blob(
     source, commits = stored_commits(tmp_path / "source", [
         {"z.txt": v2, "k": b"k\n"}, {"z.txt": v0}, {"z.txt": None, "y.txt": v2}])
     repo = _clone(source, tmp_path / "review", commits[0], ("core.autocrlf=true",))
-    git(repo, "config", "user.name", "R")
-    git(repo, "config", "user.email", "r@example.com")
     spec, state = f"{commits[0]}..{commits[-1]}", tmp_path / "review.json"
-    opened = open_range(spec, str(repo), keep=True)
-    try:
-        with Review.open(opened.session, opened.root, state_path=state) as review:
-            for turn in review.session.turns:
-                for pos, op in enumerate(turn.reply.ops):
-                    line_15 = "15" in str(op) and "V" in str(op)
-                    review.decide((turn.index, pos), Decision.reject() if line_15 and (
-                        turn.index == 1 or not review.result((turn.index, pos)).landed)
-                        else Decision.accept())
-            assert not review.result((2, len(review.session.turns[1].reply.ops) - 1)).landed
-            made = commit_review(review, "reviewed").commits
-    finally:
-        opened.close()
+    unlanded: list[tuple[int, int]] = []
+
+    def choose(review: Review, key: tuple[int, int], op: str) -> Decision:
+        if "15" in op and "V" in op and (key[0] == 1 or not review.result(key).landed):
+            if key[0] == 2:
+                unlanded.append(key)
+            return Decision.reject()
+        return Decision.accept()
+
+    made = _reviewed(repo, spec, state, choose)
+    assert len(unlanded) == 1  # turn 2's line-15 hunk, the section's last, not found
     assert (repo / "y.txt").read_bytes() == v2  # git's checkout of c2's blob, as it is
     blob = git(source, "rev-parse", f"{commits[-1]}:y.txt").strip()
     assert git(repo, "rev-parse", "reviewed:y.txt").strip() == blob
@@ -184,16 +196,8 @@ def test_a_rejected_rename_keeps_the_forms_of_the_file_it_leaves(tmp_path: Path,
         {"k": None, "a.txt": _text(b"\n", (3, b"E3"), (15, b"E15"), (27, b"E27"))}])
     repo = _clone(source, tmp_path / "review", commits[0], settings)
     spec, state = f"{commits[0]}..{commits[-1]}", tmp_path / "review.json"
-    opened = open_range(spec, str(repo), keep=True)
-    try:
-        with Review.open(opened.session, opened.root, state_path=state) as review:
-            for turn in review.session.turns:
-                for pos, op in enumerate(turn.reply.ops):
-                    command = ":rm" in str(op) or ":mv" in str(op)
-                    review.decide((turn.index, pos),
-                                  Decision.reject() if command else Decision.accept())
-    finally:
-        opened.close()
+    _reviewed(repo, spec, state, lambda _review, _key, op: (
+        Decision.reject() if ":rm" in op or ":mv" in op else Decision.accept()))
     assert (repo / "k").exists()
     out = tmp_path / "out.patch"
     assert main(["export", "--git", spec, "--root", str(repo), "--format", "patch",
