@@ -425,3 +425,14 @@ def test_boilerplate_lines_keep_blocks_apart_in_a_big_rewrite() -> None:
     after = [line for n in range(800) for line in (f"def g{n}():", f"    return {n + 1}", "")]
     assert build_diff(before, after).hunks == 800
     assert len(split_hunks(before, after)) == 800
+
+
+def test_a_line_equal_at_the_same_offset_stands_for_itself() -> None:
+    """A stretch of lines replaced in place, one of them written again elsewhere in it:
+    the copy at the same offset is the line itself (SequenceMatcher took the leftmost
+    copy, and a layer read that way put a later change on the wrong line: QA s43)."""
+    before = ["a", "line 1", "T1-2", "line 3", "z"]
+    after = ["a", "T1-2", "T1-2", "line 2", "z"]
+    assert line_opcodes(before, after) == [
+        ("equal", 0, 1, 0, 1), ("replace", 1, 2, 1, 2), ("equal", 2, 3, 2, 3),
+        ("replace", 3, 4, 3, 4), ("equal", 4, 5, 4, 5)]

@@ -181,6 +181,20 @@ def _blocks(a: Sequence[Line], b: Sequence[Line], alo: int, ahi: int, blo: int,
                 i, j = anchor_i + 1, anchor_j + 1
             found += _blocks(a, b, i, ahi, j, bhi)
             return found
+    if ahi - alo == bhi - blo and ahi - alo < ANCHOR_LINES:
+        # Lines replaced in place: a line equal on both sides at the same offset stands for
+        # itself, not for a copy of it elsewhere (a line written again outside above
+        # itself was read as "deleted here, inserted there", and a rebase over that layer
+        # put the reviewer's next change on the wrong line: QA s43 helper-133).
+        same = [k for k in range(ahi - alo) if a[alo + k] == b[blo + k]]
+        if same and len(same) < ahi - alo:
+            found = []
+            i = j = 0
+            for k in same:
+                found += _blocks(a, b, alo + i, alo + k, blo + j, blo + k)
+                found.append((alo + k, blo + k, 1))
+                i = j = k + 1
+            return found + _blocks(a, b, alo + i, ahi, blo + j, bhi)
     matcher = SequenceMatcher(None, a[alo:ahi], b[blo:bhi],
                               autojunk=bhi - blo >= AUTOJUNK_LINES)
     return [(alo + i, blo + j, size) for i, j, size in matcher.get_matching_blocks() if size]
