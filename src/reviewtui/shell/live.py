@@ -251,13 +251,13 @@ class LiveSession:
             outcome = review.outcome(key)
             pinned = pinned_before(review, key)
             decided = review.decisions.get(key)
-            kept = pinned is None and decided is not None
-            accepted = kept and decided is not None and decided.verdict is not Verdict.REJECTED
+            verdict = decided.verdict if decided is not None and pinned is None else None
+            accepted = verdict not in (None, Verdict.REJECTED)
             if accepted and outcome.path in review.conflicts:  # (first: an accept stopped by
                 pinned = ON_CONFLICT  # an outside change is not in the draft either, s43)
             elif accepted and not in_draft(review, key):
                 pinned = ON_PENDING  # (see Settled)
-            elif kept and review.last_report is not None and (
+            elif verdict is not None and review.last_report is not None and (
                     outcome.path in review.last_report.would_write):
                 pinned = ON_UNWRITTEN
             waits = pending_cause(review, key, outcome)

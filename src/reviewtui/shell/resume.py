@@ -385,11 +385,8 @@ def drop_pinned_on_changed_files(review: Review) -> None:
         # review last saw it: changed while it was open, the accept was taken back then,
         # and made again since (QA s43 helper-131: an undo that brought it back was
         # undone on reopening, said to be for a change while closed).
-        record = review._records.get(op_path(result) or "")
-        seen_so = (record is not None and record.saved_seen is not None
-                   and record.seen is not None and record.seen.digest == record.saved_seen)
-        if result.landed and isinstance(before, FileState) and not seen_so and on_other_base(
-                decision.at, before):
+        if result.landed and isinstance(before, FileState) and not _as_last_seen(
+                review, op_path(result)) and on_other_base(decision.at, before):
             changed.append(key)
     if not changed:
         return
@@ -413,7 +410,9 @@ def drop_unlanded_saved(review: Review) -> None:
     saved either (a later accept took its lines), and the review goes on as it was left.
     Taken back, it let the accept it clashed with be written on opening, over the file
     it had kept (QA s43 helper-132 M1, older: the notice said the files stay as they are)."""
-    as_left = {key for key in stale_accepts(review) if _unlanded_when_saved(review, key)}
+    # (a command's paths: taken back, as before)
+    as_left = {key for key in stale_accepts(review) if not isinstance(
+        review._ops[key], ConsoleCommand) and _as_last_seen(review, op_path(review.result(key)))}
     while stale := [key for key in stale_accepts(review) if key not in as_left]:
         words = {key: unlanded_words(review, key) for key in stale}
         review._log, dropped = drop_in_force(review._log, set(stale))
@@ -430,14 +429,12 @@ def drop_unlanded_saved(review: Review) -> None:
                 f"{_taken(review)} (nothing of it is written now: the files stay as they are)")
 
 
-def _unlanded_when_saved(review: Review, key: OpKey) -> bool:
-    """Whether the file an accepted edit is for is as the saved review last saw it."""
-    if isinstance(review._ops[key], ConsoleCommand):
-        return False  # (a command's paths: taken back, as before)
-    path = op_path(review.result(key))
+def _as_last_seen(review: Review, path: str | None) -> bool:
+    """Whether the file at ``path`` is as the saved review last saw it (its saved record
+    kept, the disk read again holding what it saved as seen)."""
     record = review._records.get(path) if path else None
     return (record is not None and path in review._saved_paths
-            and record.saved_seen == (None if record.seen is None else record.seen.digest))
+            and record.saved_seen == _digest(record.seen))
 
 
 def _taken(review: Review) -> str:

@@ -11,10 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from reviewtui.core.engine import Policy, evaluate_session
 from reviewtui.core.errors import DiskError
 from reviewtui.core.model.tree import FileState, Tree
-from reviewtui.core.review.log import fold
 from reviewtui.core.review.plan import PathRecord
 from reviewtui.core.review.rebase import OutsideLayer, apply_layer
 from reviewtui.shell.outside_returns import drafted_at, set_base
@@ -28,8 +26,13 @@ if TYPE_CHECKING:
 def drop_unfit_records(review: Review) -> None:
     """Saved path records the session and the disk do not explain: reported, ignored."""
     touched: set[str] | None = None
-    previous: list[Tree] = []  # computed once, only when some record needs it
-    written: dict[int, Tree | None] = {}  # the draft at a log length, for each asked
+    drafts: dict[int, Tree | None] = {}  # the draft at a log length, each made once if asked
+
+    def draft(at: int) -> Tree | None:
+        if at not in drafts:
+            drafts[at] = drafted_at(review, at, [])
+        return drafts[at]
+
     dropped = False
     for path, record in sorted(review._records.items()):
         if not record.from_state:
@@ -45,18 +48,12 @@ def drop_unfit_records(review: Review) -> None:
 
         def targets(depth: int, path: str = path,
                     at: int | None = record.saved_written_at) -> list[FileState | None]:
-            found = [review._target().get(path)]
+            trees: list[Tree | None] = [review._target()]
             if depth >= 1:
-                if not previous:
-                    previous.append(previous_target(review))
-                found.append(previous[0].get(path))
+                trees.append(draft(max(len(review._log) - 1, 0)))
             if depth >= 2 and at is not None:
-                if at not in written:
-                    written[at] = drafted_at(review, at, [])
-                tree = written[at]
-                if tree is not None:
-                    found.append(tree.get(path))
-            return found
+                trees.append(draft(at))
+            return [tree.get(path) for tree in trees if tree is not None]
 
         if path not in touched:
             why = "no operation of the session touches it"
@@ -159,9 +156,6 @@ def left_outside_change(record: PathRecord, disk: FileState | None) -> bool:
 
 def previous_target(review: Review) -> Tree:
     """The disk the review wanted one log entry ago (a crash between save and write)."""
-    folded = fold(review._log[:-1])
-    run = evaluate_session(review.session, review.base, rules=review.rules,
-                           policy=Policy.decided_only(), decisions=folded.decisions())
-    states = run.states
-    pin = folded.pin
-    return states[-1].tree if pin is None or pin >= len(states) else states[pin].tree
+    tree = drafted_at(review, max(len(review._log) - 1, 0), [])
+    assert tree is not None  # (a length within the log, no saved original to place)
+    return tree

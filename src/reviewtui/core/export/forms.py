@@ -127,7 +127,7 @@ class FormsTimeline:
         # that); the whole range's one commit, the base's, at the path where the file
         # ends (:meth:`whole_end`).
         self._by_index: dict[str, tuple[int, bytes]] = {}
-        self._base = run.states[0].tree if run.states else None
+        self._trees = [state.tree for state in run.states]  # (checkpoint k's tree)
         if base_blobs and run.states:
             # The base's blobs, where a git session knows them: a file moved away as it
             # is that no later operation reads has no other (its bytes went out as the
@@ -163,21 +163,26 @@ class FormsTimeline:
         stretch's forms: a result git add stores by its index alone, as ``git add -A`` of
         the reviewed checkout does (the base's index at ``path``), where git's attributes
         for ``path`` were read."""
-        end = self._by_index.get(path)
-        stretches = self._history.get(path)
-        if end is None or not stretches or stretches[-1][0] != end[0] or self._base is None:
+        data = self._by_index_now(path)
+        if data is None:
             return {}
-        data = end[1]
         if path in self._always_text or (path in self._auto_text
-                                         and not self._crlf_in_index(self._base, 0, path)):
+                                         and not self._crlf_in_index(0, path)):
             return {data: data.replace(b"\r\n", b"\n")}
         return {data: data} if path in self._auto_text else {}
 
-    def _crlf_in_index(self, tree: Tree, at: int, path: str) -> bool:
-        """Whether git's index holds a blob with CRLF at ``path`` in ``tree``, checkpoint
-        ``at`` (what git add of a commit made there reads; git 2.39 ``has_crlf_in_index``):
-        the file's blob by the forms then in force, else its bytes."""
-        state = tree.get(path)
+    def _by_index_now(self, path: str) -> bytes | None:
+        """The bytes marked at ``path`` (``_by_index``) where its last stretch holds them."""
+        mark = self._by_index.get(path)
+        stretches = self._history.get(path)
+        return mark[1] if mark is not None and stretches and stretches[-1][0] == mark[0] \
+            else None
+
+    def _crlf_in_index(self, at: int, path: str) -> bool:
+        """Whether git's index holds a blob with CRLF at ``path`` at checkpoint ``at``
+        (what git add of a commit made there reads; git 2.39 ``has_crlf_in_index``): the
+        file's blob by the forms then in force, else its bytes."""
+        state = self._trees[at].get(path) if at < len(self._trees) else None
         if state is None:
             return False
         blob = self.forms(path, at).get(state.data, state.data)
@@ -242,11 +247,10 @@ class FormsTimeline:
         after = at + 1
         changes = list(landed_changes(run.turns[at]))
         # (git's index before the turn, read before its first write starts a stretch)
-        tree = run.states[at].tree if at < len(run.states) else None
-        end = run.states[after].tree if after < len(run.states) else None
+        end = self._trees[after] if after < len(self._trees) else None
         indexed = {op.path for result, _forms in changes
                    if isinstance(op := result.op, (Edit, FullFile)) and op.path in self._auto_text
-                   and tree is not None and self._crlf_in_index(tree, at, op.path)}
+                   and self._crlf_in_index(at, op.path)}
         for result, forms in changes:
             op = result.op
             if isinstance(op, (Edit, FullFile)):
@@ -280,13 +284,12 @@ class FormsTimeline:
                         # A: QA s40 helper-124 H3, H6). What a later commit leaves there
                         # is a stretch of its own (the same bytes stood for another blob
                         # after a commit turning the moved CRLF blob LF: helper-125 H3).
-                        carried = self._by_index.get(old)
-                        current = self._history.get(old, [(0, {})])[-1][0]
+                        carried = self._by_index_now(old)
                         self._start(new, after, self._now(old))
                         self._start(old, after, {})
                         self._by_index.pop(new, None)
-                        if carried is not None and carried[0] == current:
-                            self._by_index[new] = (after, carried[1])
+                        if carried is not None:
+                            self._by_index[new] = (after, carried)
                 if not moves:  # a deletion, or a command whose result no form follows
                     for path in op.args:
                         self._start(path, after, {})

@@ -189,12 +189,12 @@ def _blocks(a: Sequence[Line], b: Sequence[Line], alo: int, ahi: int, blo: int,
         same = [k for k in range(ahi - alo) if a[alo + k] == b[blo + k]]
         if same and len(same) < ahi - alo:
             found = []
-            i = j = 0
+            start = 0  # (the same offset on both sides)
             for k in same:
-                found += _blocks(a, b, alo + i, alo + k, blo + j, blo + k)
+                found += _blocks(a, b, alo + start, alo + k, blo + start, blo + k)
                 found.append((alo + k, blo + k, 1))
-                i = j = k + 1
-            return found + _blocks(a, b, alo + i, ahi, blo + j, bhi)
+                start = k + 1
+            return found + _blocks(a, b, alo + start, ahi, blo + start, bhi)
     matcher = SequenceMatcher(None, a[alo:ahi], b[blo:bhi],
                               autojunk=bhi - blo >= AUTOJUNK_LINES)
     return [(alo + i, blo + j, size) for i, j, size in matcher.get_matching_blocks() if size]
