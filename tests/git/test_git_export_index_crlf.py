@@ -21,6 +21,7 @@ import pytest
 from gitkit import git, stored_commits, tree_of
 from reviewtui.cli import main
 from reviewtui.core.engine import Decision
+from reviewtui.core.model.records import Edit
 from reviewtui.shell.git_commit import commit_review
 from reviewtui.shell.git_sources import open_range
 from reviewtui.shell.review import Review
@@ -209,3 +210,48 @@ def test_a_rejected_rename_keeps_the_forms_of_the_file_it_leaves(tmp_path: Path,
     git(plain, "apply", "--cached", str(out))
     assert git(plain, "write-tree").strip() == want
     assert b"\r\n" not in git(repo, "cat-file", "-p", f"{want}:k").encode()
+
+
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+@pytest.mark.parametrize("line", [0, 11, 29])
+def test_a_mail_finds_the_blob_the_mail_before_it_left(tmp_path: Path, config: str,
+                                                       line: int) -> None:
+    """qa55's fuzz seed 317 (older, loud): c1 makes the base's CRLF blob LF with an edit,
+    c2 makes it CRLF again with another. The reviewer's own text for c1's hunk leaves
+    CRLF on disk, which the review's commit of c1 keeps (the index before it holds a CRLF
+    blob there). The series' mail of c2 read its old side as c1's LF blob, the blob its
+    section found, and ``git am`` refused it: mail 1 had left CRLF. (The reviewer's text
+    is c1's with a CR added to one ``line``: c2's hunk rewrites every line, and the
+    matcher forgives a CR.)"""
+    settings, attributes = CONFIGS[config]
+    source, commits = _source(tmp_path, attributes, [
+        {"z.txt": _text(b"\n", (2, b"ONE"))}, {"z.txt": _text(b"\r\n", (2, b"ONE"),
+                                                                (15, b"TWO"))}])
+    repo = _clone(source, tmp_path / "review", commits[0], settings)
+    spec, state = f"{commits[0]}..{commits[-1]}", tmp_path / "review.json"
+    edited: list[tuple[int, int]] = []
+
+    def choose(review: Review, key: tuple[int, int], _op: str) -> Decision:
+        op = review.result(key).op
+        if key[0] == 1 and isinstance(op, Edit) and op.path == "z.txt":
+            edited.append(key)
+            lines = list(op.replace_lines)
+            lines[line] += "\r"
+            return Decision.edit(tuple(lines))
+        return Decision.accept()
+
+    made = _reviewed(repo, spec, state, choose)
+    assert len(edited) == 1
+    assert len(made) == 2
+    # (git's rule: the CRLF stays where the checkout does not write c1's blob as CRLF)
+    stored = git(repo, "cat-file", "-p", "reviewed~1:z.txt").encode()
+    assert (b"\r\n" in stored) == (config != "autocrlf")
+    out = tmp_path / "out.series"
+    assert main(["export", "--git", spec, "--root", str(repo), "--format", "series",
+                 "--state", str(state), "-o", str(out)]) == 0
+    plain = _clone(source, tmp_path / "plain", commits[0], ())
+    (plain / ".git" / "info" / "attributes").write_text("* -text\n")
+    git(plain, "-c", "user.name=R", "-c", "user.email=r@example.com", "am", "-q",
+        "--keep-cr", str(out))
+    for back in range(len(made)):
+        assert tree_of(plain, f"HEAD~{back}") == tree_of(repo, f"reviewed~{back}")

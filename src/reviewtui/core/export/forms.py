@@ -48,6 +48,12 @@ class Stored:
         hidden = frozenset(paths)
         return Stored(_Hidden(self.old, hidden), _Hidden(self.new, hidden))
 
+    def without_old(self, paths: Collection[str]) -> Stored:
+        """The same, knowing no form of ``paths`` on the old side."""
+        if not paths:
+            return self
+        return Stored(_Hidden(self.old, frozenset(paths)), self.new)
+
 
 NONE = Stored({}, {})
 

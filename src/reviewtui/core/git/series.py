@@ -9,12 +9,13 @@ are named in the mail's notes and left out.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
-from reviewtui.core.export.forms import NONE, FormsTimeline
+from reviewtui.core.engine.links import is_link
+from reviewtui.core.export.forms import NONE, FormsTimeline, Stored
 from reviewtui.core.export.patch import endings_changed, unified_patch
 from reviewtui.core.git.commits import PlannedCommit
-from reviewtui.core.model.tree import Tree
+from reviewtui.core.model.tree import FileState, Tree
 
 ZERO = "0" * 40
 MBOX_DATE = "Mon Sep 17 00:00:00 2001"  # what format-patch writes on the From line
@@ -31,6 +32,7 @@ def series_text(base: Tree, plans: Sequence[PlannedCommit], author: str, date: s
     mails: list[str] = []
     tree = base
     total = len(plans)
+    left: dict[str, tuple[bytes, bytes]] = {}  # (see _as_left)
     for number, plan in enumerate(plans, start=1):
         after = tree.apply(dict(plan.changes))
         subject, _, body = plan.message.partition("\n")
@@ -43,12 +45,42 @@ def series_text(base: Tree, plans: Sequence[PlannedCommit], author: str, date: s
         moment = stored.turns(plan.turn, plan.last or plan.turn) if stored is not None else NONE
         old, new, forms = endings_changed(tree, after, plan.found, plan.blobs, moment,
                                           every=True)
+        changed = set(tree.diff(after)) | {path for path in (*old.diff(tree), *new.diff(after))}
+        old, forms = _as_left(tree, old, changed, left, forms, set(plan.moved.values()))
         diff = unified_patch(old, new, _moved(old, new, plan.moved), stored=forms)
+        for path in changed:
+            state, now = new.get(path), after.get(path)
+            if state is None or now is None or is_link(state):
+                left.pop(path, None)
+            else:  # (as unified_patch stores it)
+                left[path] = (now.data, forms.new.get((path, state.data), state.data))
         mails.append(f"From {ZERO} {MBOX_DATE}\nFrom: {author}\nDate: {date}\n"
                      f"Subject: {tag} {subject}\n\n{_no_break(body.strip(chr(10)))}\n---\n"
                      f"{diff}{'' if diff.endswith(chr(10)) else chr(10)}-- \nreviewtui\n\n")
         tree = after
     return "".join(mails)
+
+
+def _as_left(before: Tree, old: Tree, changed: Iterable[str],
+             left: Mapping[str, tuple[bytes, bytes]], stored: Stored,
+             moved_away: Collection[str]) -> tuple[Tree, Stored]:
+    """The old side of a mail (``old``, read by ``stored``), each file an earlier mail
+    changed as that mail left it (``left``: path -> its bytes then, the blob its mail
+    stored), where ``before`` (the mail's start) still holds those bytes: ``git am``
+    applies the mail to that blob. The blob the commit's section found is the range's,
+    which the mail before need not have left: the reviewer's text for a hunk making a CRLF
+    blob LF left CRLF, which the commit keeps (the index before it holds CRLF there), and
+    the next mail, read as the LF blob, did not apply (qa55 fuzz seed 317, older). A file
+    moved as it is (``moved_away``) keeps its moment's forms."""
+    hidden = []
+    for path in changed:
+        was, known = before.get(path), left.get(path)
+        if was is None or known is None or path in moved_away or is_link(was) \
+                or was.data != known[0]:
+            continue
+        old = old.set(path, FileState.from_bytes(known[1], mode=was.mode))
+        hidden.append(path)
+    return old, stored.without_old(hidden)
 
 
 def _moved(before: Tree, after: Tree, landed: Mapping[str, str]) -> dict[str, str]:
