@@ -255,3 +255,54 @@ def test_a_mail_finds_the_blob_the_mail_before_it_left(tmp_path: Path, config: s
         "--keep-cr", str(out))
     for back in range(len(made)):
         assert tree_of(plain, f"HEAD~{back}") == tree_of(repo, f"reviewed~{back}")
+
+
+ENDINGS_REJECTED: dict[str, list[dict[str, bytes | None]]] = {
+    # qa55 fuzz seed 320: the base's CRLF blob, a commit making it LF (rejected), then
+    # an edit of the LF blob (one hunk rejected)
+    "in-place": [{"z.txt": LF}, {"z.txt": EDITED_LF}],
+    # seed 337: the same after a rename, and the old path given a file again
+    "renamed": [{"z.txt": None, "m.txt": CRLF}, {"m.txt": LF}, {"m.txt": EDITED_LF},
+                {"z.txt": _text(b"\r\n", (5, b"NEW"))}],
+}
+
+
+@pytest.mark.parametrize("form", ["patch", "series"])
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+@pytest.mark.parametrize("case", sorted(ENDINGS_REJECTED))
+def test_a_blob_whose_endings_change_was_rejected_stays_the_bases(
+        tmp_path: Path, case: str, config: str, form: str) -> None:
+    """qa55 fuzz seeds 320, 337 (older, loud): a commit turning the base's CRLF blob LF
+    is rejected, and a later commit edits the LF blob, one hunk rejected. That commit's
+    section finds the LF blob for the file's CRLF bytes (the checkout writes both alike
+    under autocrlf), and the exports took the base's file for it too: the patch's old
+    side was LF and applied to nothing; so was the series'. The base's own blob is what
+    the file holds until a landed operation changes it."""
+    settings, attributes = CONFIGS[config]
+    source, commits = _source(tmp_path, attributes, ENDINGS_REJECTED[case])
+    repo = _clone(source, tmp_path / "review", commits[0], settings)
+    spec, state = f"{commits[0]}..{commits[-1]}", tmp_path / "review.json"
+
+    def choose(_review: Review, _key: tuple[int, int], op: str) -> Decision:
+        if "TWO" in op or ("ONE" not in op and "line 0" in op and "NEW" not in op):
+            return Decision.reject()  # (a hunk of the edit; the endings change)
+        return Decision.accept()
+
+    made = _reviewed(repo, spec, state, choose)
+    path = "m.txt" if case == "renamed" else "z.txt"
+    assert (repo / path).read_bytes().replace(b"\r\n", b"\n") == _text(b"\n", (2, b"ONE"),
+                                                                       (27, b"THREE"))
+    out = tmp_path / f"out.{form}"
+    assert main(["export", "--git", spec, "--root", str(repo), "--format", form,
+                 "--state", str(state), "-o", str(out)]) == 0
+    plain = _clone(source, tmp_path / "plain", commits[0], ())
+    (plain / ".git" / "info" / "attributes").write_text("* -text\n")
+    if form == "patch":
+        git(repo, "add", "-A")
+        git(plain, "apply", "--cached", str(out))
+        assert git(plain, "write-tree").strip() == git(repo, "write-tree").strip()
+    else:
+        git(plain, "-c", "user.name=R", "-c", "user.email=r@example.com", "am", "-q",
+            "--keep-cr", str(out))
+        for back in range(len(made)):
+            assert tree_of(plain, f"HEAD~{back}") == tree_of(repo, f"reviewed~{back}")

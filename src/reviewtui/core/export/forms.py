@@ -25,6 +25,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping
 
 from reviewtui.core.engine import OpResult, SessionRun, TurnResult, execution_order
 from reviewtui.core.engine.checkout import is_checkout_of, is_form
+from reviewtui.core.importers.gitbinary import blob_id
 from reviewtui.core.model.records import CommandName, ConsoleCommand, Edit, FullFile, GitForms
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import record
@@ -141,7 +142,14 @@ class FormsTimeline:
             base = run.states[0].tree
             for path, blob in base_blobs.items():
                 state = base.get(path)
-                if state is not None and is_form(True, state.data, blob):
+                if state is not None and b"\r\n" in state.data and blob_id(state.data) == blob:
+                    # The bytes are the blob: told, so that a later section's blob found
+                    # for the same bytes (its commit's before, which a decision rejected
+                    # here) does not rewrite the base's (a CRLF blob made LF by a commit
+                    # rejected, then edited: the patch took the base for the LF blob and
+                    # did not apply, nor did the series: qa55 fuzz seeds 320, 337, older).
+                    self._now(path).setdefault(state.data, state.data)
+                elif state is not None and is_form(True, state.data, blob):
                     self._now(path).setdefault(state.data, state.data.replace(b"\r\n", b"\n"))
                 elif state is not None and (known := self._found_blobs.get(blob)) is not None:
                     self._now(path).setdefault(state.data, known)  # (mixed line endings)
