@@ -264,6 +264,9 @@ ENDINGS_REJECTED: dict[str, list[dict[str, bytes | None]]] = {
     # seed 337: the same after a rename, and the old path given a file again
     "renamed": [{"z.txt": None, "m.txt": CRLF}, {"m.txt": LF}, {"m.txt": EDITED_LF},
                 {"z.txt": _text(b"\r\n", (5, b"NEW"))}],
+    # the CRLF blob an accepted commit left, instead of the base's
+    "left-by-a-commit": [{"z.txt": _text(b"\r\n", (2, b"ONE"))},
+                         {"z.txt": _text(b"\n", (2, b"ONE"))}, {"z.txt": EDITED_LF}],
 }
 
 
@@ -277,14 +280,18 @@ def test_a_blob_whose_endings_change_was_rejected_stays_the_bases(
     section finds the LF blob for the file's CRLF bytes (the checkout writes both alike
     under autocrlf), and the exports took the base's file for it too: the patch's old
     side was LF and applied to nothing; so was the series'. The base's own blob is what
-    the file holds until a landed operation changes it."""
+    the file holds until a landed operation changes it. Where an accepted commit left the
+    CRLF blob instead (found writing this test, exit 0), the series stored the edited
+    file LF where the review's commit keeps its CRLF (git's index holds CRLF there)."""
     settings, attributes = CONFIGS[config]
     source, commits = _source(tmp_path, attributes, ENDINGS_REJECTED[case])
     repo = _clone(source, tmp_path / "review", commits[0], settings)
     spec, state = f"{commits[0]}..{commits[-1]}", tmp_path / "review.json"
 
-    def choose(_review: Review, _key: tuple[int, int], op: str) -> Decision:
-        if "TWO" in op or ("ONE" not in op and "line 0" in op and "NEW" not in op):
+    endings = 2 if case == "left-by-a-commit" else 1 + (case == "renamed")
+
+    def choose(_review: Review, key: tuple[int, int], op: str) -> Decision:
+        if "TWO" in op or key[0] == endings:
             return Decision.reject()  # (a hunk of the edit; the endings change)
         return Decision.accept()
 

@@ -275,11 +275,17 @@ class FormsTimeline:
                     # CRLF, exit 0: QA s43 helper-132 H1, older)
                     self._start(source, after, {})
                 auto, always = op.path in self._auto_text, op.path in self._always_text
-                self._start(op.path, after, _left_forms(
-                    op, result, forms, self._found_blobs, always_text=always, auto_text=auto,
-                    crlf_in_index=op.path in indexed))
-                self._by_index.pop(op.path, None)
+                left = _left_forms(op, result, forms, self._found_blobs, always_text=always,
+                                   auto_text=auto, crlf_in_index=op.path in indexed)
                 state = result.outcome.after_state
+                if state is not None and b"\r\n" in state.data:
+                    # Bytes no form tells are their blob: told, as the base's are (a
+                    # later section finding the same CRLF bytes for an LF blob, behind an
+                    # endings change rejected, made the series store this turn's file LF
+                    # where the review's commit keeps its CRLF, exit 0).
+                    left.setdefault(state.data, state.data)
+                self._start(op.path, after, left)
+                self._by_index.pop(op.path, None)
                 if _by_index(forms, state, always_text=always, auto_text=auto):
                     # (a CRLF blob renamed with a change, or added by an earlier commit,
                     # and a hunk rejected: the whole patch kept the CRLF git add -A of
