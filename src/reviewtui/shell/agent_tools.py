@@ -493,7 +493,7 @@ def _rewritten(rec: Recorded, settled: Settled
         return None, None
     located = isinstance(rec.op, Edit) and outcome.status is Status.APPLIED
     if located:
-        written: list[str] | None = outcome.after.split("\n") if outcome.after else []
+        written: list[str] | None = agent.written_lines(outcome)
     else:
         written = list(decision.replacement) if decision.replacement else None
     replaced = (outcome.before.split("\n") if outcome.before else [])

@@ -6,11 +6,10 @@ Built from an ``OpResult`` without touching widgets, so the screen only renders 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
 
 from rich.text import Text
 
-from reviewtui.core.agent.answers import new_ids
+from reviewtui.core.agent.answers import new_ids, written_count
 from reviewtui.core.engine import OpResult, Verdict
 from reviewtui.core.engine.decisions import REJECTED_MESSAGE
 from reviewtui.core.engine.file_edits import generated_note
@@ -224,7 +223,8 @@ def _build(result: OpResult, state: OpState, subtitle: str,
             text.append("  (a human may force it: F)", style="dim")
     if after_state is not None and outcome.lines is not None:
         pane = _region_pane(op.path if not outcome.path else outcome.path, before_state,
-                            after_state, outcome.lines, _lines(outcome.after), isinstance(op, Edit))
+                            after_state, outcome.lines, written_count(outcome),
+                            isinstance(op, Edit))
         return OpView(op_title(op), state, subtitle, text, (pane,))
     if isinstance(op, Edit):
         pane = DiffPane("as the model wrote it", op.path, op.search_lines, op.replace_lines)
@@ -288,7 +288,10 @@ def _new_ids(result: OpResult) -> str:
 
 
 def _region_pane(path: str, before: FileState | None, after: FileState, span: tuple[int, int],
-                 new_region: Sequence[str], is_edit: bool) -> DiffPane:
+                 written: int, is_edit: bool) -> DiffPane:
+    """The file around the lines ``span`` an edit replaced with ``written`` lines (counted
+    by the engine: the region's text, ``""``, is one empty line and none alike, and an
+    empty line written took the file's last line off the right side, QA s44 F1)."""
     old_lines = before.lines if before is not None else ()
     new_lines = after.lines
     if not is_edit or before is None:
@@ -298,7 +301,7 @@ def _region_pane(path: str, before: FileState | None, after: FileState, span: tu
     removed = end - start + 1
     b0 = max(0, start - 1 - WINDOW)
     b1 = min(len(old_lines), end + WINDOW)
-    a1 = b1 + (len(new_region) - removed)
+    a1 = b1 + (written - removed)
     return DiffPane(f"the file around lines {start}-{end}, before and after", path,
                     old_lines[b0:b1], new_lines[b0:a1], b0 + 1, b0 + 1, after_is_file=True,
                     symbols=_around(path, after.text or "", b0 + 1, a1))
