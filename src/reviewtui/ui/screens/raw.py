@@ -15,6 +15,7 @@ from textual.widgets import Static
 from reviewtui.core.lint.findings import Finding
 from reviewtui.core.model.records import Turn
 from reviewtui.core.text.hashline import line_id
+from reviewtui.ui.widgets.diff_render import sanitize
 from reviewtui.ui.widgets.footer import KeyFooter
 
 _MARK = {"error": "bold red", "warning": "yellow", "info": "cyan"}
@@ -34,11 +35,13 @@ def render_raw(lines: Sequence[str], turn: Turn, findings: Sequence[Finding], *,
         label = line_id(number, lines[number - 1]) if hashed else str(number)
         text.append(f"{label:>{width}} ", style=style)
         text.append("▌" if marks else " ", style=style)
-        text.append(lines[number - 1] + "\n")
+        # (what the model wrote: a character that takes no cell is drawn as its picture,
+        # as in the diffs; QA s44 helper-135 F3: ``config<ZWSP>.py`` read ``config.py``)
+        text.append(sanitize(lines[number - 1]) + "\n")
         first_of = [f for f in marks if f.span.start == number]
         for finding in first_of:
             text.append(" " * (width + 2))
-            text.append(f"↳ {finding.rule}: {finding.message}\n",
+            text.append(f"↳ {finding.rule}: {sanitize(finding.message)}\n",
                         style=_MARK.get(str(finding.severity), ""))
     return text
 
