@@ -313,3 +313,44 @@ def test_a_blob_whose_endings_change_was_rejected_stays_the_bases(
             "--keep-cr", str(out))
         for back in range(len(made)):
             assert tree_of(plain, f"HEAD~{back}") == tree_of(repo, f"reviewed~{back}")
+
+
+@pytest.mark.parametrize("form", ["patch", "series"])
+@pytest.mark.parametrize("config", sorted(CONFIGS))
+def test_a_deletion_behind_a_rejected_endings_change_removes_the_bases_blob(
+        tmp_path: Path, config: str, form: str) -> None:
+    """qa55 fuzz seed 52 (older, loud): c1 turns the base's LF c.txt CRLF (rejected: the
+    file stays the base's blob, written CRLF by autocrlf), c2 deletes it. The deletion
+    names c1's CRLF blob, which the CRLF bytes on disk are byte for byte, and the series'
+    mail removed that blob; git's index holds the base's LF one, and git am refused it."""
+    settings, attributes = CONFIGS[config]
+    source, commits = _source(tmp_path, attributes, [
+        {"c.txt": _text(b"\r\n"), "k": b"k\n"}, {"c.txt": None, "k": b"k2\n"}])
+    repo = _clone(source, tmp_path / "review", commits[0], settings)
+    spec, state = f"{commits[0]}..{commits[-1]}", tmp_path / "review.json"
+    rejected: list[tuple[int, int]] = []
+
+    def choose(review: Review, key: tuple[int, int], _op: str) -> Decision:
+        op = review.result(key).op
+        if key[0] == 1 and isinstance(op, Edit) and op.path == "c.txt":
+            rejected.append(key)
+            return Decision.reject()
+        return Decision.accept()
+
+    made = _reviewed(repo, spec, state, choose)
+    assert len(rejected) == 1
+    assert not (repo / "c.txt").exists()
+    out = tmp_path / f"out.{form}"
+    assert main(["export", "--git", spec, "--root", str(repo), "--format", form,
+                 "--state", str(state), "-o", str(out)]) == 0
+    plain = _clone(source, tmp_path / "plain", commits[0], ())
+    (plain / ".git" / "info" / "attributes").write_text("* -text\n")
+    if form == "patch":
+        git(repo, "add", "-A")
+        git(plain, "apply", "--cached", str(out))
+        assert git(plain, "write-tree").strip() == git(repo, "write-tree").strip()
+    else:
+        git(plain, "-c", "user.name=R", "-c", "user.email=r@example.com", "am", "-q",
+            "--keep-cr", str(out))
+        for back in range(len(made)):
+            assert tree_of(plain, f"HEAD~{back}") == tree_of(repo, f"reviewed~{back}")

@@ -32,7 +32,14 @@ def series_text(base: Tree, plans: Sequence[PlannedCommit], author: str, date: s
     mails: list[str] = []
     tree = base
     total = len(plans)
-    left: dict[str, tuple[bytes, bytes]] = {}  # (see _as_left)
+    # (see _as_left; from the base's forms where they say which blob a file is: a
+    # deletion named the blob of its commit's before, which a rejected commit left
+    # unmade, and git am refused the mail: qa55 fuzz seed 52, older)
+    left: dict[str, tuple[bytes, bytes]] = {}
+    if stored is not None:
+        for (path, data), blob in stored.whole().old.items():
+            if (state := base.get(path)) is not None and state.data == data:
+                left[path] = (data, blob)
     for number, plan in enumerate(plans, start=1):
         after = tree.apply(dict(plan.changes))
         subject, _, body = plan.message.partition("\n")
