@@ -354,3 +354,33 @@ def test_a_deletion_behind_a_rejected_endings_change_removes_the_bases_blob(
             "--keep-cr", str(out))
         for back in range(len(made)):
             assert tree_of(plain, f"HEAD~{back}") == tree_of(repo, f"reviewed~{back}")
+
+
+@pytest.mark.parametrize("attributes", [b"z.txt text eol=crlf\n", b"z.txt text\n",
+                                        b"* text=auto\n"])
+def test_a_mode_change_alone_commits_the_blob_it_found(tmp_path: Path,
+                                                       attributes: bytes) -> None:
+    """qa55 fuzz seed 653 (older, exit 0): a commit that only makes a CRLF blob
+    executable, under an explicit ``text`` attribute (which git add turns LF). The
+    review's own commit staged the file through git add and held the LF blob: a commit
+    the range never made, unlike the series and ``git am`` of it. A file whose bytes are
+    exactly the blob its path holds keeps that blob."""
+    source, commits = stored_commits(tmp_path / "source", [
+        {".gitattributes": attributes, "z.txt": CRLF, "k": b"k\n"}, {"k": b"k2\n"}])
+    blob = git(source, "rev-parse", "HEAD:z.txt").strip()
+    git(source, "update-index", "--cacheinfo", f"100755,{blob},z.txt")
+    git(source, "commit", "-q", "-m", "chmod")
+    commits.append(git(source, "rev-parse", "HEAD").strip())
+    repo = _clone(source, tmp_path / "review", commits[0], ("core.autocrlf=true",))
+    spec, state = f"{commits[0]}..{commits[-1]}", tmp_path / "review.json"
+    made = _reviewed(repo, spec, state, lambda _review, _key, _op: Decision.accept())
+    assert len(made) == 2
+    assert tree_of(repo, "reviewed") == tree_of(source, commits[-1])
+    out = tmp_path / "out.series"
+    assert main(["export", "--git", spec, "--root", str(repo), "--format", "series",
+                 "--state", str(state), "-o", str(out)]) == 0
+    plain = _clone(source, tmp_path / "plain", commits[0], ())
+    (plain / ".git" / "info" / "attributes").write_text("* -text\n")
+    git(plain, "-c", "user.name=R", "-c", "user.email=r@example.com", "am", "-q",
+        "--keep-cr", str(out))
+    assert tree_of(plain, "HEAD") == tree_of(source, commits[-1])

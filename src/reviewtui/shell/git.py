@@ -398,8 +398,8 @@ def build_commits(repo: Repo, parent: str, steps: Sequence[CommitStep], *,
                 # with its eol=crlf rule was committed with its CRLF, QA s40)
                 removed = [path for path, state in step.changes.items() if state is None]
                 blobs = dict(step.blobs)
+                blobs.update(_as_they_were(repo, step, removed, env))
                 if removed:
-                    blobs.update(_moved_as_they_were(repo, step, removed, env))
                     repo.git("update-index", "-z", "--force-remove", "--stdin", env=env,
                              input="".join(path + "\0" for path in removed).encode(
                                  "utf-8", "surrogateescape"))
@@ -423,19 +423,27 @@ def build_commits(repo: Repo, parent: str, steps: Sequence[CommitStep], *,
     return made
 
 
-def _moved_as_they_were(repo: Repo, step: CommitStep, removed: list[str],
-                        env: Mapping[str, str]) -> dict[str, str]:
+def _as_they_were(repo: Repo, step: CommitStep, removed: list[str],
+                  env: Mapping[str, str]) -> dict[str, str]:
     """Path -> blob, for each file ``step`` moves as it was (``step.moved``, no blob known
     for it) whose bytes are exactly the blob of the file it was moved from: through ``git
     add`` a blob holding CRLF, which autocrlf checks out as it is, was stored LF at the new
     path, exit 0 (QA s40 helper-124 H1). Only that file's: matched by bytes alone, an LF
-    blob's CRLF checkout took another removed file's CRLF blob (helper-125 H1)."""
+    blob's CRLF checkout took another removed file's CRLF blob (helper-125 H1). Likewise a
+    file with CRLF whose bytes are exactly the blob its own path holds (its mode changed
+    alone): git add renormalized the CRLF blob a ``text`` attribute checks out as it is,
+    and the commit held another blob than the range's and the series (qa55 fuzz seed 653,
+    older, exit 0)."""
     sources = {old: new for new, old in step.moved.items()
                if old in removed and new not in step.blobs
                and step.changes.get(new) is not None}
+    sources.update((path, path) for path, state in step.changes.items()
+                   if state is not None and path not in step.blobs and path not in sources
+                   and b"\r\n" in state.data)
     if not sources:
         return {}
-    listed = repo.git("ls-files", "-s", "-z", env=env)
+    named = ["--", *sources] if len(sources) <= 256 else []  # (a big step: all of them)
+    listed = repo.git("--literal-pathspecs", "ls-files", "-s", "-z", *named, env=env)
     found: dict[str, str] = {}
     for entry in listed.split(b"\0"):
         meta, _, raw = entry.partition(b"\t")
