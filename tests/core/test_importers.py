@@ -620,6 +620,31 @@ def test_claude_retry_after_a_failed_edit_lands_once() -> None:
     assert [p.rule for p in session.turns[0].reply.problems] == ["tool-failed", "tool-failed"]
 
 
+def test_claude_a_call_logged_twice_is_replayed_once() -> None:
+    """QA s44 helper-134 H1: Claude Code writes some entries more than once, verbatim (the
+    same uuid; anthropics/claude-code#5034), or the same call under another entry; the
+    insertion ran once and was replayed twice, exit 0. Read once, with a note; a prompt
+    logged twice makes no second turn."""
+    edit = {"file_path": "/p/a.py", "old_string": "total = sum(xs)\n",
+            "new_string": "total = sum(xs)\nlog(total)\n"}
+    prompt, call, result = (dict(user("log it"), uuid="u1"),
+                            dict(tool("Edit", edit), uuid="a1"), dict(done(), uuid="r1"))
+    verbatim = jsonl(prompt, call, result, prompt, call, result)
+    renamed = jsonl(prompt, call, result, dict(call, uuid="a2"), dict(result, uuid="r2"))
+    for text, again in ((verbatim, 5), (renamed, 4)):
+        session = import_claude(text, "s.jsonl")
+        (turn,) = session.turns
+        assert len(turn.reply.ops) == 1
+        assert [(p.rule, p.span.start, p.severity) for p in turn.reply.problems] == [
+            ("claude-duplicate", again, "info")]
+        assert "t1" in turn.reply.problems[0].message
+        assert files_after(run(session, {"a.py": "total = sum(xs)\nreturn total\n"})) == {
+            "a.py": b"total = sum(xs)\nlog(total)\nreturn total\n"}
+    # Two calls of one text under other ids are two calls: both replayed.
+    twice = jsonl(prompt, tool("Edit", edit), done(), tool("Edit", edit, "t2"), done("t2"))
+    assert len(import_claude(twice, "s.jsonl").turns[0].reply.ops) == 2
+
+
 def test_claude_call_without_a_result_is_unknown_and_not_replayed() -> None:
     text = jsonl(user("go"), tool("Write", {"file_path": "/p/a.py", "content": "x\n"}))
     (turn,) = import_claude(text, "s.jsonl").turns

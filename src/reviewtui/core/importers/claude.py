@@ -55,6 +55,7 @@ BAD_INPUT = "claude-bad-input"
 SHELL = "claude-shell"
 NOT_REPLAYED = "claude-not-replayed"
 NO_TRANSCRIPT = "no-transcript"
+DUPLICATE = "claude-duplicate"
 
 _TYPES = frozenset({"user", "assistant", "summary", "system"})
 _NOT_PROMPTS = ("<local-command-stdout>", "<local-command-stderr>", "<command-name>",
@@ -116,6 +117,10 @@ def import_claude(text: str, source: str, *, root: str | None = None) -> Session
     start_cwd: str | None = None
     parsed = 0
     early: list[ParseProblem] = []
+    # Claude Code logs some entries more than once, verbatim (the same uuid; a tool call
+    # with its result, as in anthropics/claude-code#5034): the call ran once, and was
+    # replayed twice, exit 0 (QA s44 helper-134 H1). An entry is read once.
+    entries: dict[str, int] = {}
     for lineno, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
@@ -129,6 +134,12 @@ def import_claude(text: str, source: str, *, root: str | None = None) -> Session
         if not isinstance(item, dict):
             continue
         parsed += 1
+        uuid = item.get("uuid")
+        if isinstance(uuid, str) and uuid:
+            if uuid in entries:
+                _logged_again(item, entries[uuid], lineno, turns, early)
+                continue
+            entries[uuid] = lineno
         if start_cwd is None and isinstance(item.get("cwd"), str):
             start_cwd = item["cwd"]
         kind = item.get("type")
@@ -148,6 +159,11 @@ def import_claude(text: str, source: str, *, root: str | None = None) -> Session
             bases = (root, start_cwd)
             for block in content:
                 if isinstance(block, dict) and block.get("type") == "tool_use":
+                    if (known := uses.get(str(block.get("id", "")))) is not None \
+                            and block.get("id"):  # (the same call under another entry)
+                        turns[-1].notes.append(_again(str(block["id"]), known[1].line,
+                                                      lineno))
+                        continue
                     use = _tool_use(block, lineno, bases, turns[-1].notes)
                     if use is not None:
                         turns[-1].uses.append(use)
@@ -163,6 +179,24 @@ def import_claude(text: str, source: str, *, root: str | None = None) -> Session
         turns[0].notes[:0] = early
     return Session(source, title, "", tuple(_turn(n + 1, t) for n, t in enumerate(turns)),
                    format="claude")
+
+
+def _again(call: str, first: int, lineno: int) -> ParseProblem:
+    return problem(DUPLICATE, f"tool call {call} is logged again here (first on line "
+                   f"{first}): it ran once, and is replayed once", lineno, severity="info")
+
+
+def _logged_again(item: dict[str, Any], first: int, lineno: int, turns: list[_Turn],
+                  early: list[ParseProblem]) -> None:
+    """A note where a repeated entry held a tool call (a repeated prompt or result is
+    passed over without one)."""
+    message = item.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    calls = [str(block.get("id", "")) for block in content or ()
+             if isinstance(block, dict) and block.get("type") == "tool_use"] \
+        if isinstance(content, list) else []
+    for call in calls:
+        (turns[-1].notes if turns else early).append(_again(call, first, lineno))
 
 
 def _turn(index: int, turn: _Turn) -> Turn:
