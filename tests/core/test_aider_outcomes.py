@@ -39,3 +39,52 @@ def test_undo_takes_back_the_undone_commits_blocks_only() -> None:
     assert _paths(HEAD + turn1 + turn2 + undo) == [["settings.py"], [], []]
     failed = "#### /undo  \n> The last commit was not made by aider in this chat session.  \n"
     assert _paths(HEAD + turn1 + turn2 + failed) == [["settings.py"], ["greeting.py"], []]
+
+
+def _failure(path: str, block: str, count: int = 1) -> str:
+    """Aider's log of a block it could not match, as it writes it (each line quoted, with
+    the two trailing blanks of a markdown line break)."""
+    quoted = "".join(f"> {line}  \n" for line in block.split("\n")[2:-2])  # (no fence)
+    return (f"> # {count} SEARCH/REPLACE block failed to match!  \n>   \n"
+            f"> ## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match "
+            f"lines in {path}  \n{quoted}>   \n> The SEARCH section must exactly match an "
+            "existing block of lines including all white space  \n\n")
+
+
+def test_a_block_aider_failed_to_match_is_not_replayed_its_fix_is() -> None:
+    """QA s44 helper-134 H2: Aider's matcher did not forgive the file's trailing blanks and
+    wrote nothing of the block; the model's fixed block followed in the same turn. The
+    replay forgave them, landed the failed block, then the fix too: both lines, exit 0."""
+    failed = GREETING.replace('    return "Hello, " + name', '    return "Hey, " + name')
+    fixed = GREETING.replace('    return "Hi " + name', '    return "Hi " + name   ')
+    text = (HEAD + "#### greet  \n\n" + SETTINGS + "\n" + failed + "\n" + _failure(
+        "greeting.py", failed) + "Sorry, the line has trailing blanks:\n\n" + fixed
+            + "\n> Applied edit to greeting.py  \n")
+    (turn,) = import_aider(text, "h.md").turns
+    assert [(op.path, op.replace_lines) for op in turn.reply.ops] == [  # type: ignore[union-attr]
+        ("settings.py", ("DEBUG = True",)), ("greeting.py", ('    return "Hello, " + name',))]
+    (note,) = turn.reply.problems
+    assert note.rule == "aider-failed"
+    assert note.severity == "warning"
+    heads = [n for n, line in enumerate(text.split("\n"), 1) if line == "<<<<<<< SEARCH"]
+    assert note.span.start <= heads[1] <= note.span.end  # the failed block's own lines
+    # A note whose block is not in the reply says so, and takes nothing out.
+    other = HEAD + "#### greet  \n\n" + GREETING + "\n" + _failure("greeting.py", SETTINGS)
+    (turn,) = import_aider(other, "h.md").turns
+    assert len(turn.reply.ops) == 1
+    assert [p.rule for p in turn.reply.problems] == ["aider-failed"]
+    assert "cannot tell which block" in turn.reply.problems[0].message
+
+
+def test_a_whole_file_given_twice_writes_the_first_as_aider_does() -> None:
+    """QA s44 helper-134 H3: under the whole format a reply gave greet.py, then "the old
+    version was" greet.py again; Aider writes the first block of a name, the replay wrote
+    both and the last won (the file unchanged, exit 0)."""
+    head = HEAD.replace("diff edit format", "whole edit format")
+    text = (head + "#### say hello  \n\nHere it is:\n\ngreet.py\n```\nhello\n```\n\n"
+            "The old version was:\n\ngreet.py\n```\nhi\n```\n\n> Applied edit to greet.py  \n")
+    (turn,) = import_aider(text, "h.md").turns
+    (op,) = turn.reply.ops
+    assert (op.path, op.lines) == ("greet.py", ("hello",))  # type: ignore[union-attr]
+    (note,) = turn.reply.problems
+    assert (note.rule, note.severity) == ("aider-whole-again", "info")

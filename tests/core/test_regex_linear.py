@@ -194,6 +194,17 @@ def test_a_skipped_file_line_reads_a_crafted_line_in_linear_time() -> None:
     assert SKIP_LINE.match("> Skipping edits to a" + spaces + "\n" + spaces + "b") is None
 
 
+def test_a_failed_block_line_reads_a_crafted_line_in_linear_time() -> None:
+    from reviewtui.core.importers.aider_outcomes import FAILED_LINE
+
+    spaces = " " * _LONG
+    head = "> ## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in "
+    found = FAILED_LINE.match(head + "a" + spaces + "b" + spaces)
+    assert found is not None
+    assert found.group(1) == "a" + spaces + "b"
+    assert FAILED_LINE.match(head + "a" + spaces + "\n" + spaces + "b") is None
+
+
 # core/syntax/symbols.py: substituted, "\s+do" tried every start in a run of blanks
 # (8,000 spaces: 0.20 s).
 OLD_DO = re.compile(r"\s+do\b.*$")

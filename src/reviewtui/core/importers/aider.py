@@ -37,7 +37,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from reviewtui.core.importers.aider_outcomes import ReplyPart, follow_outcomes
+from reviewtui.core.importers.aider_outcomes import (
+    DIVIDER,
+    HEAD,
+    UPDATED,
+    ReplyPart,
+    follow_outcomes,
+)
 from reviewtui.core.importers.common import format_error, problem, reply_from_ops
 from reviewtui.core.model.records import (
     Edit,
@@ -50,9 +56,6 @@ from reviewtui.core.model.records import (
 )
 from reviewtui.core.text.lines import split_lines
 
-HEAD = re.compile(r"<{5,9} SEARCH>?\s*$")
-DIVIDER = re.compile(r"={5,9}\s*$")
-UPDATED = re.compile(r">{5,9} REPLACE\s*$")
 SHELL_STARTS = tuple("```" + name for name in (
     "bash", "sh", "shell", "cmd", "batch", "powershell", "ps1", "zsh", "fish", "ksh", "csh",
     "tcsh"))
@@ -64,6 +67,7 @@ NO_FILENAME = "aider-filename"
 SHELL = "aider-shell"
 NO_REQUESTS = "no-requests"
 UNREAD_FORMAT = "aider-format"
+WHOLE_AGAIN = "aider-whole-again"
 # (Possessive: a run like "with !!!!...! edit format" backtracked exponentially.)
 EDIT_FORMAT = re.compile(r"^> .*\bwith (?:[^\w\s]++\s*+)*+([\w-]+) edit format")
 WHOLE_FORMATS = frozenset({"whole", "editor-whole"})
@@ -176,7 +180,7 @@ def parse_reply(lines: Sequence[str], start: int, stop: int, edit_format: str = 
     notes: list[ParseProblem] = []
     if edit_format in WHOLE_FORMATS and not any(
             HEAD.match(lines[k].strip()) for k in range(start, stop)):
-        return _whole_files(lines, start, stop, fence), notes
+        return _whole_files(lines, start, stop, fence, notes), notes
     try:
         for op in _blocks(lines, start, stop, fence, notes):
             ops.append(op)
@@ -217,13 +221,18 @@ def _blocks(lines: Sequence[str], start: int, stop: int, fence: str,
     return found
 
 
-def _whole_files(lines: Sequence[str], start: int, stop: int, fence: str) -> list[Operation]:
+def _whole_files(lines: Sequence[str], start: int, stop: int, fence: str,
+                 notes: list[ParseProblem]) -> list[Operation]:
     """Aider's ``whole`` format: a file name alone on a line, then a fenced full file.
 
     The name may also follow the opening fence (```` ```src/app.py ````). A fenced block
-    without a name (an example, a shell command) is not a file and is passed over.
+    without a name (an example, a shell command) is not a file and is passed over. A
+    file named again in the reply (``the old version was:``) is not written again: Aider
+    writes the first block of a name (``WholeFileCoder.get_edits``; both were replayed
+    and the last won, the file left unchanged, exit 0: QA s44 helper-134 H3).
     """
     files: list[Operation] = []
+    first: dict[str, int] = {}  # name -> the line of its first block
     i = start
     while i < stop:
         line = lines[i]
@@ -240,7 +249,13 @@ def _whole_files(lines: Sequence[str], start: int, stop: int, fence: str) -> lis
             if candidate and " " not in candidate and not candidate.startswith(SHELL_STARTS):
                 name = candidate
         shell = line.strip().startswith(SHELL_STARTS)
-        if name and not shell:
+        if name and not shell and name in first:
+            notes.append(problem(WHOLE_AGAIN, f"{name} is given again here (first on line "
+                                 f"{first[name]}): Aider writes the first block of a file "
+                                 "name, and so does the replay", i + 1, close + 1,
+                                 severity="info"))
+        elif name and not shell:
+            first[name] = i + 1
             files.append(FullFile(name, tuple(lines[i + 1 : close]),
                                   Span(i + 1, close + 1)))
         i = close + 1

@@ -13,7 +13,17 @@ disk (or left it again), so replaying it would write what Aider did not:
   says why) and changes nothing. A commit without blocks (a lint fix, the user's own dirty
   files) holds nothing reviewtui replays, so undoing it drops nothing.
 
-Both keep the blocks visible as warnings on their turn, naming Aider's line.
+* ``> ## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines in
+  app.py`` and the block quoted after it: Aider's matcher found no place for that block
+  and wrote none of it (the reply's other blocks were written); the model's fixed block
+  usually follows in the same turn. reviewtui's matcher forgives more (trailing blanks),
+  and landed both the failed block and its fix (QA s44 helper-134 H2, exit 0 wrong). The
+  failed block is the last one before the note with the quoted file, SEARCH and REPLACE
+  (compared without trailing blanks, which the log adds): not replayed
+  (``aider-failed``); a note whose block cannot be found among the reply's blocks of
+  that file says so.
+
+Each keeps the blocks visible as warnings on their turn, naming Aider's line.
 """
 
 from __future__ import annotations
@@ -22,8 +32,12 @@ import re
 from collections.abc import Callable, Sequence
 
 from reviewtui.core.importers.common import problem
-from reviewtui.core.model.records import Operation, ParseProblem
+from reviewtui.core.model.records import Edit, Operation, ParseProblem
 
+# A SEARCH/REPLACE block's three marker lines (5 to 9 characters, as Aider reads them).
+HEAD = re.compile(r"<{5,9} SEARCH>?\s*$")
+DIVIDER = re.compile(r"={5,9}\s*$")
+UPDATED = re.compile(r">{5,9} REPLACE\s*$")
 SKIPPED = "aider-skipped"
 UNDONE = "aider-undone"
 # The name runs to its last non-blank character (or is one blank character): as
@@ -32,6 +46,9 @@ UNDONE = "aider-undone"
 SKIP_LINE = re.compile(r"^> Skipping edits to (.*?\S|.)\s*+$")
 COMMIT_LINE = re.compile(r"^> Commit ([0-9a-f]{7,40})\b")
 REMOVED_LINE = re.compile(r"^> Removed: ([0-9a-f]{7,40})\b")
+FAILED = "aider-failed"
+FAILED_LINE = re.compile(r"^> ## SearchReplaceNoExactMatch: This SEARCH block failed to "
+                         r"exactly match lines in (.*?\S|.)\s*+$")
 
 
 class ReplyPart:
@@ -51,6 +68,7 @@ def follow_outcomes(lines: Sequence[str], parts: Sequence[ReplyPart]) -> None:
     commits: dict[str, tuple[ReplyPart, int]] = {}
     for part in parts:
         _drop_skipped(lines, part)
+        _drop_failed(lines, part)
         for k in range(part.start, part.stop):
             match = COMMIT_LINE.match(lines[k])
             if match:
@@ -73,6 +91,61 @@ def _drop_skipped(lines: Sequence[str], part: ReplyPart) -> None:
                                       f"line {k + 1} says the user declined it ('Skipping "
                                       f"edits to {name}'); it is not replayed",
                                       op.span.start, op.span.end, severity="warning"))
+
+
+def _drop_failed(lines: Sequence[str], part: ReplyPart) -> None:
+    """The blocks Aider logged it could not match, each the last before its note with
+    the quoted file, SEARCH and REPLACE (module doc)."""
+    for k in range(part.start, part.stop):
+        match = FAILED_LINE.match(lines[k])
+        if not match:
+            continue
+        name, quoted = match.group(1), _quoted_block(lines, k + 1, part.stop)
+        candidates = [op for op in part.ops if isinstance(op, Edit) and op.span.start - 1 < k
+                      and quoted == (_bare(op.search_lines), _bare(op.replace_lines))]
+        named = [op for op in candidates if (op.path or "").strip() == name]
+        failed = (named or candidates)[-1:]
+        if not failed and any((op.path or "").strip() == name and op.span.start - 1 < k
+                              for op in part.ops):
+            part.notes.append(problem(FAILED, f"Aider logged a block of {name} as failed to "
+                                      "match here, and reviewtui cannot tell which block of "
+                                      "the reply it was: check what is replayed of "
+                                      f"{name}", k + 1, severity="warning"))
+        if not failed:  # (else no block of the file is replayed from before the note)
+            continue
+        (op,) = failed
+        part.ops = [kept for kept in part.ops if kept is not op]
+        part.notes.append(problem(FAILED, f"Aider did not apply this edit of {op.path}: line "
+                                  f"{k + 1} says its SEARCH failed to match the file; it is "
+                                  "not replayed", op.span.start, op.span.end,
+                                  severity="warning"))
+
+
+def _quoted_block(lines: Sequence[str], start: int, stop: int
+                  ) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    """(SEARCH, REPLACE) of the block Aider quotes after a failure note (``> `` lines),
+    without trailing blanks; None when there is none."""
+    body: list[str] = []
+    for k in range(start, stop):
+        line = lines[k]
+        if not line.startswith(">"):
+            break
+        body.append(line[2:].rstrip() if line.startswith("> ") else line[1:].rstrip())
+    heads = [i for i, line in enumerate(body) if HEAD.match(line)]
+    if not heads:
+        return None
+    head = heads[0]
+    divider = next((i for i in range(head + 1, len(body)) if DIVIDER.match(body[i])), None)
+    if divider is None:
+        return None
+    end = next((i for i in range(divider + 1, len(body)) if UPDATED.match(body[i])), None)
+    if end is None:
+        return None
+    return tuple(body[head + 1 : divider]), tuple(body[divider + 1 : end])
+
+
+def _bare(lines: Sequence[str]) -> tuple[str, ...]:
+    return tuple(line.rstrip() for line in lines)
 
 
 def _of_file(name: str, since: int, until: int) -> Callable[[Operation], bool]:
