@@ -88,7 +88,9 @@ def _reviewed(repo: Path, spec: str, state: Path, choose: Choice) -> tuple[str, 
             for turn in review.session.turns:
                 for pos, op in enumerate(turn.reply.ops):
                     key = (turn.index, pos)
-                    review.decide(key, choose(review, key, str(op)))
+                    text = ("\n".join((*op.search_lines, *op.replace_lines))
+                            if isinstance(op, Edit) else str(op))  # (what the diff shows)
+                    review.decide(key, choose(review, key, text))
             return tuple(commit_review(review, "reviewed").commits)
     finally:
         opened.close()

@@ -232,6 +232,12 @@ def _evaluate_edit(
         # the end (apply_patch's "*** End of File"), are lines of the file: not an empty
         # SEARCH, which would append them again.
         placed_blank = placement.blank_lines(lines, edit, new_lines, path)
+        if placed_blank.status is Status.APPLIED and not (edit.at_start or edit.at_end) \
+                and (proof := _preimage_proof(current, edit)) is not None and not proof():
+            # (blank lines at the line number of a file provably not the diff's preimage
+            # may be other blank lines: lines inserted above, and the hunk landed on the
+            # wrong one, exit 0, QA s44 helper-134 H4)
+            placed_blank = placement.unproved_blank_lines(placed_blank, path)
         return _edit_outcome(path, current, placed_blank, edit.final_newline, exact)
     if blank:
         if edit.at_end or (edit.line_hint is not None and lines):
@@ -272,7 +278,8 @@ def _evaluate_edit(
         history = ReadNow(lambda: ctx.history(path))
         result, final_newline = placement.locate(lines, current.final_newline, edit,
                                                  search, new_lines, history, path,
-                                                 ctx.cursor.get(path, 0))
+                                                 ctx.cursor.get(path, 0),
+                                                 proved=_preimage_proof(current, edit))
         history.close()
         return _edit_outcome(path, current, result, final_newline, exact)
     if ctx.defer:
@@ -282,6 +289,16 @@ def _evaluate_edit(
     return _edit_outcome(path, current, result, edit.final_newline, exact)
 
 
+def _preimage_proof(current: FileState, edit: Edit) -> Callable[[], bool] | None:
+    """Whether ``current`` is the file the edit's diff section was made from, asked only
+    when it matters (``Edit.preimage``; None: the diff names no blob)."""
+    if not edit.preimage:
+        return None
+    from reviewtui.core.engine.preimage import preimage_holds  # (git diffs alone)
+
+    return lambda: preimage_holds(current, edit)
+
+
 def _place_deferred(path: str, current: FileState, edit: Edit, search: Sequence[str],
                     new_lines: Sequence[str], ctx: FileContext, exact: Edit | None,
                     ) -> tuple[Outcome, Proposal | None]:
@@ -289,8 +306,10 @@ def _place_deferred(path: str, current: FileState, edit: Edit, search: Sequence[
     reject early in a session whose every turn edits one file makes each later edit fail,
     and diagnosing each as it was evaluated cost ~1 ms apiece."""
     lines, cursor = current.line_view, ctx.cursor.get(path, 0)
+    proved = _preimage_proof(current, edit)
     quick, final_newline = placement.locate(lines, current.final_newline, edit, search,
-                                            new_lines, (), path, cursor, explain=False)
+                                            new_lines, (), path, cursor, explain=False,
+                                            proved=proved)
     outcome, proposal = _edit_outcome(path, current, quick, final_newline, exact)
     if quick.status not in (Status.NOT_FOUND, Status.NEEDS_REVIEW):
         return outcome, proposal  # nothing was left out
@@ -298,7 +317,8 @@ def _place_deferred(path: str, current: FileState, edit: Edit, search: Sequence[
 
     def explain() -> Outcome:
         result, final = placement.locate(current.line_view, current.final_newline, edit,
-                                         search, new_lines, history, path, cursor)
+                                         search, new_lines, history, path, cursor,
+                                         proved=proved)
         return _edit_outcome(path, current, result, final, exact)[0]
 
     return deferred(outcome, explain), proposal

@@ -19,7 +19,7 @@ the file, so the caller builds outcomes exactly as for a File Ops edit. Pure.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from reviewtui.core.match import match_edit
 from reviewtui.core.match.exact import find_exact
@@ -159,13 +159,26 @@ def blank_lines(lines: Sequence[str], edit: Edit, new_lines: Sequence[str],
                             f"{where} of {path}: blank lines alone cannot place it elsewhere")
 
 
+def unproved_blank_lines(found: MatchResult, path: str) -> MatchResult:
+    """Blank lines found at the hunk's line number of a file that is not the one the diff
+    was made from: for the reviewer to confirm, never applied by itself."""
+    return MatchResult(Status.NEEDS_REVIEW, method="line-number", start=found.start,
+                       end=found.end, new_lines=found.new_lines, locations=found.locations,
+                       rule=BLANK_LINES_MOVED, similarity=1.0,
+                       hint=f"the hunk's old side is blank lines, found at its line number "
+                            f"({found.start + 1}), but {path} is not the file the diff was "
+                            "made from (its blob is not the index line's): lines may have "
+                            "moved, and these be other blank lines; review before accepting")
+
+
 Placed = tuple[MatchResult, bool | None]
 """Where an edit lands, and the file's final newline afterwards (None: as it was)."""
 
 
 def locate(lines: Sequence[str], final_newline: bool, edit: Edit, search: Sequence[str],
            new_lines: Sequence[str], history: Sequence[Sequence[str]], path: str,
-           cursor: int = 0, *, explain: bool = True) -> Placed:
+           cursor: int = 0, *, explain: bool = True,
+           proved: Callable[[], bool] | None = None) -> Placed:
     """Where a non-empty SEARCH lands, honouring every placement fact ``edit`` carries.
 
     ``cursor`` is where the previous edit of this file in the turn ended: an edit that
@@ -173,14 +186,16 @@ def locate(lines: Sequence[str], final_newline: bool, edit: Edit, search: Sequen
     there in the whole file, where it must then be unique as for any edit.
     ``explain=False``: a failure is not diagnosed (no candidates, hint or stale note; see
     ``match_edit``): the status, place, rule and new lines are the same either way.
+    ``proved``: whether the file is the one the diff was made from (``Edit.preimage``),
+    asked where the hunk's text is at its line number and elsewhere too.
     """
     if edit.follows and 0 < cursor <= len(lines):
         after = _locate_from(lines, final_newline, edit, search, new_lines, (), path, cursor,
-                             explain)
+                             explain, proved)
         if after[0].status in _LOCATED or after[0].status is Status.AMBIGUOUS:
             return after
     found, final = _locate_from(lines, final_newline, edit, search, new_lines, history, path, 0,
-                                explain)
+                                explain, proved)
     if edit.follows and cursor > 0 and found.status is Status.APPLIED and found.start < cursor:
         # Only above the previous chunk of the patch, which runs its chunks in order: the
         # text it meant may be gone and this be another place (Codex refuses the patch).
@@ -198,7 +213,7 @@ def locate(lines: Sequence[str], final_newline: bool, edit: Edit, search: Sequen
 def _locate_from(lines: Sequence[str], final_newline: bool, edit: Edit,
                  search: Sequence[str], new_lines: Sequence[str],
                  history: Sequence[Sequence[str]], path: str, lo: int,
-                 explain: bool = True) -> Placed:
+                 explain: bool = True, proved: Callable[[], bool] | None = None) -> Placed:
     if edit.anchor:
         found = find_anchor(lines, edit.anchor, lo)
         if isinstance(found, str):
@@ -230,8 +245,15 @@ def _locate_from(lines: Sequence[str], final_newline: bool, edit: Edit,
             # A loose match there (blank lines, whitespace forgiven) does not beat the
             # hunk's exact text elsewhere: "p, blank" hinted at a "p" without its blank
             # line landed there while lines 1-2 held it exactly (git applies it there).
+            # Nor does the exact text there where it is elsewhere too, in a file that is
+            # provably not the one the diff was made from (its blob is not the index
+            # line's): lines inserted above had moved a twin under the line number, and a
+            # hunk of one switch case landed in the case before it, exit 0, where the
+            # 3-way merge puts it in its own (QA s44 helper-134 H4). The content decides,
+            # as for any edit: several places are ambiguous.
             if hinted.status is Status.APPLIED and (
-                    hinted.method == "exact" or not find_exact(lines, search, lo, len(lines))):
+                    (hinted.method == "exact" and not _twin_unproved(lines, search, lo, proved))
+                    or not find_exact(lines, search, lo, len(lines))):
                 return hinted, edit.final_newline
     if edit.at_end:
         return (_at_end(lines, search, new_lines, lo, history, path, literal=edit.literal,
@@ -240,6 +262,15 @@ def _locate_from(lines: Sequence[str], final_newline: bool, edit: Edit,
     result = match_edit(lines, search, new_lines, window=window, history=history, path=path,
                         literal=edit.literal, explain=explain)
     return already_applied(lines, edit, result, path), edit.final_newline
+
+
+def _twin_unproved(lines: Sequence[str], search: Sequence[str], lo: int,
+                   proved: Callable[[], bool] | None) -> bool:
+    """Whether ``search`` is exactly in ``lines`` more than once and the file is known not
+    to be the diff's preimage (``proved`` says no; None: nothing is known, the line number
+    stands, as ``git apply`` takes it)."""
+    return (proved is not None and len(find_exact(lines, search, lo, len(lines))) > 1
+            and not proved())
 
 
 def forced_in_order(lines: Sequence[str], search: Sequence[str],

@@ -528,9 +528,7 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
     for ordinal, hunk in enumerate(section.hunks, start=1):
         edit = _edit(new, hunk, ordinal, literal)
         plain = plain and _plain(hunk)
-        if plain and not (hunk.search or hunk.leading or hunk.trailing):
-            # A pure addition with no context (-U0): its line number is proved by the
-            # section's preimage id (see Edit.preimage), the hunks before it taken back.
+        if plain:  # (the section's preimage id and earlier hunks: see Edit.preimage)
             edit = replace_record(edit, preimage=section.old_id, earlier=tuple(earlier))
         earlier.append((hunk.new_start - 1 if hunk.new_count else hunk.new_start,
                         tuple(hunk.search), tuple(hunk.replace)))

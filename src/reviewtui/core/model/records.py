@@ -185,11 +185,14 @@ class Edit:
     shape: Shape | None = None
     literal: bool = False
     line_bytes: LineBytes | None = None
-    # A unified hunk that adds lines with no context (``-U0``), its section's git index
-    # line known: the file's blob id before the section (abbreviated, as the diff gives
-    # it), and each hunk of the section before this one as (0-based line on the new side,
-    # old lines, new lines). When the file with those hunks taken back has that id, the
-    # hunk's line number is exact (see core/engine/preimage.py).
+    # A unified hunk of a section whose git index line is known (and whose lines hold no
+    # CR, BOM or missing final newline): the file's blob id before the section
+    # (abbreviated, as the diff gives it), and each hunk of the section before this one
+    # as (0-based line on the new side, old lines, new lines). When the file with those
+    # hunks taken back has that id, the hunk's line number is exact (see
+    # core/engine/preimage.py): it places an addition with no context (``-U0``); where it
+    # does not hold, blank old lines, or a text found elsewhere too, are not placed by
+    # the line number alone (QA s44 helper-134 H4).
     preimage: str = ""
     earlier: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...] = ()
     # What a git diff says of the file around its section (the section's last operation
