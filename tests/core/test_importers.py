@@ -645,6 +645,28 @@ def test_claude_a_call_logged_twice_is_replayed_once() -> None:
     assert len(import_claude(twice, "s.jsonl").turns[0].reply.ops) == 2
 
 
+@pytest.mark.parametrize(("data", "old", "new"), [
+    (b"one\r\ntwo\r\nthree\r\n", "one\r\ntwo", "ONE\r\nTWO"),  # QA s44 helper-134 M4
+    (b"one\r\ntwo\r\nthree\r\n", "one", "ONE\r\nNEW"),  # (was ONE CR CR LF, exit 0)
+    (b"one\r\ntwo\r\nthree\r\n", "two\r\n", ""),
+    (b"one\r\ntwo\r\nthree\r\n", "two\r\nthree", "TWO"),
+    (b"one\ntwo\r\nthree\n", "two\r\n", "TWO\r\n"),  # mixed endings
+    (b"one\ntwo\r\nthree\n", "two\r\n", "TWO\r\nNEW\r\n"),
+    (b"one\ntwo\nthree\n", "two", "TWO\r\nNEW"),  # an LF file given a CRLF
+], ids=["crlf-both", "crlf-new", "crlf-removed", "crlf-joined", "mixed", "mixed-grown",
+        "lf-given-crlf"])
+def test_claude_text_with_the_files_crlf_lands_as_claude_code_wrote_it(
+        data: bytes, old: str, new: str) -> None:
+    """An Edit's old_string and new_string hold the file's own bytes: Claude Code replaces
+    the one with the other in the raw file. Here the file's lines are read without their
+    CR and written with it again, so CRLF in the text is the file's ending."""
+    text = jsonl(user("go"), tool("Edit", {"file_path": "/p/a.txt", "old_string": old,
+                                           "new_string": new}), done())
+    r = run(import_claude(text, "s.jsonl"), {"a.txt": data})
+    assert statuses(r) == ["applied"]
+    assert files_after(r) == {"a.txt": data.replace(old.encode(), new.encode(), 1)}
+
+
 def test_claude_call_without_a_result_is_unknown_and_not_replayed() -> None:
     text = jsonl(user("go"), tool("Write", {"file_path": "/p/a.py", "content": "x\n"}))
     (turn,) = import_claude(text, "s.jsonl").turns

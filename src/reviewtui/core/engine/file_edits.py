@@ -279,7 +279,8 @@ def _evaluate_edit(
         result, final_newline = placement.locate(lines, current.final_newline, edit,
                                                  search, new_lines, history, path,
                                                  ctx.cursor.get(path, 0),
-                                                 proved=_preimage_proof(current, edit))
+                                                 proved=_preimage_proof(current, edit),
+                                                 crlf=current.eol != "\n")
         history.close()
         return _edit_outcome(path, current, result, final_newline, exact)
     if ctx.defer:
@@ -309,7 +310,7 @@ def _place_deferred(path: str, current: FileState, edit: Edit, search: Sequence[
     proved = _preimage_proof(current, edit)
     quick, final_newline = placement.locate(lines, current.final_newline, edit, search,
                                             new_lines, (), path, cursor, explain=False,
-                                            proved=proved)
+                                            proved=proved, crlf=current.eol != "\n")
     outcome, proposal = _edit_outcome(path, current, quick, final_newline, exact)
     if quick.status not in (Status.NOT_FOUND, Status.NEEDS_REVIEW):
         return outcome, proposal  # nothing was left out
@@ -318,7 +319,7 @@ def _place_deferred(path: str, current: FileState, edit: Edit, search: Sequence[
     def explain() -> Outcome:
         result, final = placement.locate(current.line_view, current.final_newline, edit,
                                          search, new_lines, history, path, cursor,
-                                         proved=proved)
+                                         proved=proved, crlf=current.eol != "\n")
         return _edit_outcome(path, current, result, final, exact)[0]
 
     return deferred(outcome, explain), proposal

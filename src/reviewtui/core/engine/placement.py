@@ -178,7 +178,7 @@ Placed = tuple[MatchResult, bool | None]
 def locate(lines: Sequence[str], final_newline: bool, edit: Edit, search: Sequence[str],
            new_lines: Sequence[str], history: Sequence[Sequence[str]], path: str,
            cursor: int = 0, *, explain: bool = True,
-           proved: Callable[[], bool] | None = None) -> Placed:
+           proved: Callable[[], bool] | None = None, crlf: bool = False) -> Placed:
     """Where a non-empty SEARCH lands, honouring every placement fact ``edit`` carries.
 
     ``cursor`` is where the previous edit of this file in the turn ended: an edit that
@@ -187,15 +187,17 @@ def locate(lines: Sequence[str], final_newline: bool, edit: Edit, search: Sequen
     ``explain=False``: a failure is not diagnosed (no candidates, hint or stale note; see
     ``match_edit``): the status, place, rule and new lines are the same either way.
     ``proved``: whether the file is the one the diff was made from (``Edit.preimage``),
-    asked where the hunk's text is at its line number and elsewhere too.
+    asked where the hunk's text is at its line number and elsewhere too. ``crlf``: the
+    file has lines ending with CRLF (all, or some), which are read here without it and
+    written with it again.
     """
     if edit.follows and 0 < cursor <= len(lines):
         after = _locate_from(lines, final_newline, edit, search, new_lines, (), path, cursor,
-                             explain, proved)
+                             explain, proved, crlf)
         if after[0].status in _LOCATED or after[0].status is Status.AMBIGUOUS:
             return after
     found, final = _locate_from(lines, final_newline, edit, search, new_lines, history, path, 0,
-                                explain, proved)
+                                explain, proved, crlf)
     if edit.follows and cursor > 0 and found.status is Status.APPLIED and found.start < cursor:
         # Only above the previous chunk of the patch, which runs its chunks in order: the
         # text it meant may be gone and this be another place (Codex refuses the patch).
@@ -213,14 +215,16 @@ def locate(lines: Sequence[str], final_newline: bool, edit: Edit, search: Sequen
 def _locate_from(lines: Sequence[str], final_newline: bool, edit: Edit,
                  search: Sequence[str], new_lines: Sequence[str],
                  history: Sequence[Sequence[str]], path: str, lo: int,
-                 explain: bool = True, proved: Callable[[], bool] | None = None) -> Placed:
+                 explain: bool = True, proved: Callable[[], bool] | None = None,
+                 crlf: bool = False) -> Placed:
     if edit.anchor:
         found = find_anchor(lines, edit.anchor, lo)
         if isinstance(found, str):
             return anchor_missing(path, found), None
         lo = found
     if edit.substring:
-        return _locate_text(lines, final_newline, edit, new_lines, lo, history, path, explain)
+        return _locate_text(lines, final_newline, edit, new_lines, lo, history, path, explain,
+                            crlf)
     if edit.at_start or (edit.at_end and edit.line_hint is not None):
         # A unified hunk git pins to the start or the end of the file: nowhere else. Off
         # its own line, it takes the already-applied check as below (an insertion ending
@@ -396,11 +400,20 @@ def _replace_every(lines: Sequence[str], search: Sequence[str], new_lines: Seque
 
 def _locate_text(lines: Sequence[str], final_newline: bool, edit: Edit,
                  new_lines: Sequence[str], lo: int, history: Sequence[Sequence[str]],
-                 path: str, explain: bool = True) -> Placed:
+                 path: str, explain: bool = True, crlf: bool = False) -> Placed:
     """A substring edit: exact text, anywhere (inside lines too), after line ``lo``."""
     old = "\n".join(edit.search_lines)
     new = "\n".join(new_lines)
     text = "\n".join(lines) + ("\n" if final_newline and lines else "")
+    if "\r" not in text:
+        # The file's own CRLF in the text (a Claude Code edit of a CRLF file): the lines
+        # read here are without it (a text with CRLF was refused as a 99% near match, QA
+        # s44 helper-134 M4), and written they take the file's CRLF again (a new text with
+        # CRLF was written with CR CR LF, exit 0; the lines of a file of mixed endings
+        # keep the ending they are given).
+        old = old.replace("\r\n", "\n")
+        if crlf:
+            new = new.replace("\r\n", "\n")
     begin = sum(len(line) + 1 for line in lines[:lo])
     found: list[int] = []
     at = text.find(old, begin)
