@@ -667,6 +667,23 @@ def test_claude_text_with_the_files_crlf_lands_as_claude_code_wrote_it(
     assert files_after(r) == {"a.txt": data.replace(old.encode(), new.encode(), 1)}
 
 
+@pytest.mark.parametrize(("command", "noted"), [
+    ("git reset --hard HEAD", True), ("cat > f.py <<EOF", True), ("echo x >> notes.txt", True),
+    ("sudo rm -rf build", True), ("VAR=1 rm x", True), ("find . -name '*.pyc' -delete", True),
+    ("ls | xargs rm", True), ("black src", True), ("tee out.log", True), ("cd x && rm y", True),
+    ("git clean -fd", True), ("ls -la", False), ("make 2>&1 | tail", False),
+    ("pytest -q 2>/dev/null", False), ("cmd > /dev/null", False), ("git status", False),
+    ("git diff", False), ("find . -name x", False), ("grep -r foo src", False)])
+def test_claude_shell_commands_that_may_change_files_are_noted(command: str,
+                                                               noted: bool) -> None:
+    """QA s44 helper-134 M2: a ``git reset --hard`` between two edits (and redirections,
+    ``sudo``/``VAR=1`` prefixes, ``find -delete``, ``xargs rm``, formatters) went unnoted,
+    and the replayed file differed from Claude Code's with nothing said."""
+    text = jsonl(user("go"), tool("Bash", {"command": command}), done())
+    (turn,) = import_claude(text, "s.jsonl").turns
+    assert [p.rule for p in turn.reply.problems] == (["claude-shell"] if noted else [])
+
+
 def test_claude_call_without_a_result_is_unknown_and_not_replayed() -> None:
     text = jsonl(user("go"), tool("Write", {"file_path": "/p/a.py", "content": "x\n"}))
     (turn,) = import_claude(text, "s.jsonl").turns

@@ -205,6 +205,15 @@ def test_a_failed_block_line_reads_a_crafted_line_in_linear_time() -> None:
     assert FAILED_LINE.match(head + "a" + spaces + "\n" + spaces + "b") is None
 
 
+def test_a_shell_command_is_read_in_linear_time() -> None:
+    from reviewtui.core.importers.claude import _CHANGING_SHELL
+
+    for crafted in ("a=" * _LONG, " " * _LONG + "x", "2>" * _LONG, "find " + "a " * _LONG,
+                    ";find " * _LONG, "find -" * _LONG, "sudo " * _LONG):
+        assert _CHANGING_SHELL.search(crafted) is None, crafted[:20]
+    assert _CHANGING_SHELL.search("x=1 " * _LONG + "rm f") is not None
+
+
 # core/syntax/symbols.py: substituted, "\s+do" tried every start in a run of blanks
 # (8,000 spaces: 0.20 s).
 OLD_DO = re.compile(r"\s+do\b.*$")

@@ -61,8 +61,18 @@ _TYPES = frozenset({"user", "assistant", "summary", "system"})
 _NOT_PROMPTS = ("<local-command-stdout>", "<local-command-stderr>", "<command-name>",
                 "<command-message>", "Caveat: The messages below were generated",
                 "[Request interrupted by user")
-_CHANGING_SHELL = re.compile(r"(?:^|[;&|(]\s*)(?:rm|mv|cp|touch|truncate|patch|git\s+(?:mv|rm|"
-                             r"checkout|restore|apply|stash)|sed\s+-i|perl\s+-pi)\b")
+# A Bash command that may change files (noted, never run): a command that writes, after
+# ``sudo`` or variable assignments, git commands that rewrite the work tree, formatters,
+# and output redirected into a file (QA s44 helper-134 M2: ``git reset --hard`` between two
+# edits went unnoted, and the replay's file differed from Claude Code's). Possessive, so a
+# long line is read in linear time (tests/core/test_regex_linear.py).
+_CHANGING_SHELL = re.compile(
+    r"(?:^|[;&|(]\s*+)(?:sudo\s++)?+(?:\w++=\S*+\s++)*+(?:rm|mv|cp|touch|truncate|patch|tee|dd"
+    r"|chmod|ln|unzip|git\s++(?:mv|rm|checkout|restore|apply|stash|reset|clean|revert|"
+    r"cherry-pick|merge|rebase|pull|am|switch)|sed\s++-i|perl\s++-pi|black|prettier|gofmt|"
+    r"rustfmt|ruff\s++format|xargs\s++(?:rm|mv|sed))\b"
+    r"|(?:^|[;&|(]\s*+)find\s(?:[^;&|-]++|-(?!delete\b))*+-delete\b"
+    r"|[^\d&>]>>?+\s*+(?!/dev/null\b|&)[\w./~$\"']")
 
 
 @record(slots=True)
