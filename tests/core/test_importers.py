@@ -103,6 +103,19 @@ def test_apply_patch_sections_map_to_operations_in_turn_order() -> None:
                               "src/main.py": b'def main():\n    print("hello")\n'}
 
 
+def test_an_empty_apply_patch_is_rejected_as_codex_rejects_it() -> None:
+    """QA s44 helper-134 L1 (Codex scenario 005_rejects_empty_patch): read as "0 of 0
+    operations applied", exit 0; alone in its file it is an error, among several a turn
+    with nothing and the problem."""
+    with pytest.raises(SessionFormatError) as info:
+        import_apply_patch("*** Begin Patch\n*** End Patch\n", "p")
+    assert (info.value.rule, info.value.line) == ("patch-empty", 1)
+    two = patch("*** Add File: a.txt\n+a\n") + "\n*** Begin Patch\n*** End Patch\n"
+    turns = import_apply_patch(two, "p").turns
+    assert [len(t.reply.ops) for t in turns] == [1, 0]
+    assert [p.rule for p in turns[1].reply.problems] == ["patch-empty"]
+
+
 def test_apply_patch_context_lines_and_empty_lines() -> None:
     text = patch("""\
         *** Update File: a.txt

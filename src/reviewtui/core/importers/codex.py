@@ -64,6 +64,7 @@ EMPTY_CHUNK = "patch-empty-chunk"
 BAD_LINE = "patch-bad-line"
 NESTED_CONTEXT = "patch-nested-context"
 NO_PATCH = "no-patch"
+EMPTY_PATCH = "patch-empty"
 
 
 @record(frozen=True, slots=True)
@@ -92,6 +93,9 @@ def import_apply_patch(text: str, source: str, *, root: str | None = None) -> Se
                 raise PatchError(UNTERMINATED, f"'{BEGIN}' without a matching '{END}': "
                                  "Codex rejects the whole patch", patch.begin + 1)
             changes, notes = parse_patch_body(lines, patch.begin + 1, patch.end, root)
+            if not changes:  # (QA s44 helper-134 L1: read as "0 of 0 applied", exit 0)
+                raise PatchError(EMPTY_PATCH, "a patch without any file operation: Codex "
+                                 "rejects it ('No files were modified')", patch.begin + 1)
         except PatchError as err:
             if len(patches) == 1:
                 raise format_error(source, err.line, err.rule, err.message) from None
