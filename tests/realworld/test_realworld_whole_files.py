@@ -147,3 +147,26 @@ def test_later_turns_of_a_held_file_are_held_too() -> None:
         (1, 0): "x.txt", (2, 0): "x.txt"}
     # A rejected hunk is the reviewer's choice: nothing failed, nothing held.
     assert partial_files(session, wanted, lambda key: False) == {}
+
+
+def test_a_held_file_moved_by_a_later_commit_is_held_at_its_new_path() -> None:
+    """QA s44 helper-134 M1: c1's hunk of x.txt fails (drift), c2 renames x.txt to z.txt
+    with a change. The rename and its hunk landed, z.txt a file no commit had (c2 without
+    c1); without the rename c2 was held. Held at the new path too, and so is a later
+    change there; y.txt, whole, is written."""
+    series = ("From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001\n"
+              "Subject: [PATCH 1/3] one\n\n---\n" + UNIFIED +
+              "From 2222222222222222222222222222222222222222 Mon Sep 17 00:00:00 2001\n"
+              "Subject: [PATCH 2/3] two\n\n---\n"
+              "diff --git a/x.txt b/z.txt\nsimilarity index 90%\nrename from x.txt\n"
+              "rename to z.txt\n--- a/x.txt\n+++ b/z.txt\n@@ -4,3 +4,3 @@\n d\n-e\n+E\n f\n"
+              "From 3333333333333333333333333333333333333333 Mon Sep 17 00:00:00 2001\n"
+              "Subject: [PATCH 3/3] three\n\n---\n"
+              "--- a/z.txt\n+++ b/z.txt\n@@ -6,3 +6,3 @@\n f\n-g\n+G\n h\n")
+    session = import_unified(series, "s.patch")
+    keys = [(t.index, pos) for t in session.turns for pos in range(len(t.reply.ops))]
+    failed: set[OpKey] = {(1, 1)}  # the drifted hunk
+    wanted = set(keys) - failed
+    held = partial_files(session, wanted, failed.__contains__)
+    assert held == {key: ("x.txt" if key[0] == 1 else "z.txt") for key in keys
+                    if key in wanted and key != (1, 2)}

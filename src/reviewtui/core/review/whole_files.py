@@ -6,7 +6,8 @@ written against one version of the file and only make sense together (``git appl
 others do not (the project drifted from the diff's base), writing the ones that apply
 leaves a file that is neither the old one nor the one the model meant. So ``apply``
 holds back every operation of that file in that turn, and the file's operations in later
-turns (they were written against the result). Pure: keys and paths in, keys out.
+turns (they were written against the result), also after a move takes it elsewhere. Pure:
+keys and paths in, keys out.
 """
 
 from __future__ import annotations
@@ -27,6 +28,13 @@ def file_of(op: Operation) -> str | None:
             return normalize_or_none(op.args[1]) or op.args[1]
         return None
     return normalize_or_none(op.path) or op.path
+
+
+def _moved_from(op: Operation) -> str | None:
+    """The path a move takes a file from (None: no move)."""
+    if isinstance(op, ConsoleCommand) and op.name is CommandName.MV and len(op.args) == 2:
+        return normalize_or_none(op.args[0]) or op.args[0]
+    return None
 
 
 def partial_files(session: Session, wanted: Collection[OpKey],
@@ -53,6 +61,12 @@ def partial_files(session: Session, wanted: Collection[OpKey],
             key = (turn.index, pos)
             groups.setdefault((turn.index, path), []).append(key)
             if failed(key) and path not in broken:
+                broken[path] = turn.index
+            source = _moved_from(op)
+            if source is not None and source in broken and path not in broken:
+                # A file not whole moved on: held at its new path too (a later commit's
+                # rename took it there and its hunk landed on a file lacking the earlier
+                # ones, a file no commit had: QA s44 helper-134 M1)
                 broken[path] = turn.index
     held: dict[OpKey, str] = {}
     for (index, path), keys in groups.items():
