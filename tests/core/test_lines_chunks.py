@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reviewtui.core.match.cascade import match_edit
-from reviewtui.core.match.exact import _scan, find_exact
+from reviewtui.core.match.exact import _scan, find_exact, found_elsewhere
 from reviewtui.core.model import chunks as chunks_module
 from reviewtui.core.model.chunks import ChunkedLines
 from reviewtui.core.model.filestate import FileState
@@ -159,6 +159,25 @@ def test_an_edit_copies_only_the_chunks_it_touches() -> None:
     assert edited[5_000] == "changed"
     assert edited[4_999] is lines[4_999]
     assert store[5_000] == "line 5000"
+
+
+@settings(max_examples=200)
+@given(data=st.data(), base=line_lists, size=sizes,
+       search=st.lists(words, min_size=1, max_size=4))
+def test_found_elsewhere_is_an_exact_match_at_another_start(
+        data: st.DataObject, base: list[str], size: int, search: list[str]) -> None:
+    """The early-stopping question the twin check asks, on chunked and plain lines."""
+    if data.draw(st.booleans()) and len(base) > 2:
+        at = data.draw(st.integers(0, len(base) - 1))
+        search = base[at : at + len(search)]
+    model = tuple(base)
+    lo = data.draw(st.integers(0, len(model)))
+    hi = data.draw(st.integers(lo, len(model)))
+    at = data.draw(st.integers(-1, len(model)))
+    want = any(start != at for start in _scan(model, search, lo, hi))
+    with mock.patch.object(chunks_module, "LOOKUP_FROM", 2):
+        for lines in (ChunkedLines.from_lines(base, size), model, list(model)):
+            assert found_elsewhere(lines, search, lo, hi, at) == want
 
 
 @settings(max_examples=400)

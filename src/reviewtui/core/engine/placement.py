@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from reviewtui.core.match import match_edit
-from reviewtui.core.match.exact import find_exact
+from reviewtui.core.match.exact import find_exact, found_elsewhere
 from reviewtui.core.model.outcome import MatchResult, Status
 from reviewtui.core.model.records import Edit
 from reviewtui.core.record import replace as replace_record
@@ -256,7 +256,8 @@ def _locate_from(lines: Sequence[str], final_newline: bool, edit: Edit,
             # 3-way merge puts it in its own (QA s44 helper-134 H4). The content decides,
             # as for any edit: several places are ambiguous.
             if hinted.status is Status.APPLIED and (
-                    (hinted.method == "exact" and not _twin_unproved(lines, search, lo, proved))
+                    (hinted.method == "exact" and not _twin_unproved(lines, search, lo, at,
+                                                                     proved))
                     or not find_exact(lines, search, lo, len(lines))):
                 return hinted, edit.final_newline
     if edit.at_end:
@@ -268,12 +269,12 @@ def _locate_from(lines: Sequence[str], final_newline: bool, edit: Edit,
     return already_applied(lines, edit, result, path), edit.final_newline
 
 
-def _twin_unproved(lines: Sequence[str], search: Sequence[str], lo: int,
+def _twin_unproved(lines: Sequence[str], search: Sequence[str], lo: int, at: int,
                    proved: Callable[[], bool] | None) -> bool:
-    """Whether ``search`` is exactly in ``lines`` more than once and the file is known not
-    to be the diff's preimage (``proved`` says no; None: nothing is known, the line number
-    stands, as ``git apply`` takes it)."""
-    return (proved is not None and len(find_exact(lines, search, lo, len(lines))) > 1
+    """Whether ``search``, exactly at ``at``, is exactly elsewhere in ``lines`` too and the
+    file is known not to be the diff's preimage (``proved`` says no; None: nothing is
+    known, the line number stands, as ``git apply`` takes it)."""
+    return (proved is not None and found_elsewhere(lines, search, lo, len(lines), at)
             and not proved())
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import _thread  # threading.Lock is _thread.allocate_lock; threading itself costs start-up
 from bisect import bisect_right
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from reviewtui.core.model.chunks import ChunkedLines
 
@@ -43,6 +43,37 @@ def find_exact(lines: Sequence[str], search: Sequence[str], lo: int, hi: int) ->
     if joined is not None:
         return joined.find(search, lo, hi)
     return _scan(lines, search, lo, hi)
+
+
+def found_elsewhere(lines: Sequence[str], search: Sequence[str], lo: int, hi: int,
+                    at: int) -> bool:
+    """Whether ``search`` occurs as whole lines at a start in ``[lo, hi)`` other than
+    ``at``: :func:`find_exact` stopped at the first such one (a hunk in repetitive code
+    has hundreds, and listing them all for each hunk tripled a replay's time)."""
+    size = len(search)
+    if not size or hi - lo < size:
+        return False
+    pivot_at = max(range(size), key=lambda i: len(search[i]))
+    wanted = tuple(search)
+    low, high = lo + pivot_at, hi - size + pivot_at + 1
+    hits = (lines.positions(search[pivot_at], low, high) if type(lines) is ChunkedLines
+            else _hits(lines, search[pivot_at], low, high))
+    for hit in hits:
+        start = hit - pivot_at
+        if start != at and tuple(lines[start : start + size]) == wanted:
+            return True
+    return False
+
+
+def _hits(lines: Sequence[str], line: str, lo: int, hi: int) -> Iterator[int]:
+    position = lo
+    while position < hi:
+        try:
+            hit = lines.index(line, position, hi)
+        except ValueError:
+            return
+        yield hit
+        position = hit + 1
 
 
 def _scan(lines: Sequence[str], search: Sequence[str], lo: int, hi: int) -> list[int]:
