@@ -88,3 +88,24 @@ def test_a_whole_file_given_twice_writes_the_first_as_aider_does() -> None:
     assert (op.path, op.lines) == ("greet.py", ("hello",))  # type: ignore[union-attr]
     (note,) = turn.reply.problems
     assert (note.rule, note.severity) == ("aider-whole-again", "info")
+
+
+def test_the_failure_note_of_current_aider_is_read_too() -> None:
+    """QA s44 helper-136 A1: Aider 0.86 quotes only the note's first line; the
+    ``## SearchReplaceNoExactMatch`` line and the block after it are written as they are.
+    The failed block was replayed, and the logged block read as an edit of a file named
+    after the note."""
+    failed = GREETING.replace('    return "Hello, " + name', '    return "Hey, " + name')
+    block = "\n".join(failed.split("\n")[2:-2])
+    fixed = GREETING.replace('    return "Hi " + name', '    return "Hi " + name   ')
+    text = (HEAD + "#### greet  \n\n" + SETTINGS + "\n" + failed + "\n> The LLM did not "
+            "conform to the edit format.  \n> # 1 SEARCH/REPLACE block failed to match!\n\n"
+            "## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines "
+            f"in greeting.py\n{block}\n\nThe SEARCH section must exactly match an existing "
+            "block of lines\n\n# The other 1 SEARCH/REPLACE block were applied "
+            "successfully.\nDon't re-send them.\n\nFixed:\n\n" + fixed
+            + "\n> Applied edit to greeting.py  \n")
+    (turn,) = import_aider(text, "h.md").turns
+    assert [(op.path, op.replace_lines) for op in turn.reply.ops] == [  # type: ignore[union-attr]
+        ("settings.py", ("DEBUG = True",)), ("greeting.py", ('    return "Hello, " + name',))]
+    assert [p.rule for p in turn.reply.problems] == ["aider-failed"]

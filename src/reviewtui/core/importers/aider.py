@@ -43,6 +43,7 @@ from reviewtui.core.importers.aider_outcomes import (
     UPDATED,
     ReplyPart,
     follow_outcomes,
+    logged_block_end,
 )
 from reviewtui.core.importers.common import format_error, problem, reply_from_ops
 from reviewtui.core.model.records import (
@@ -202,6 +203,9 @@ def _blocks(lines: Sequence[str], start: int, stop: int, fence: str,
     i = start
     while i < stop:
         stripped = lines[i].strip()
+        if (logged := logged_block_end(lines, i, stop)) is not None:
+            i = logged + 1  # (Aider's log of a block that failed to match, as it is)
+            continue
         if stripped.startswith(SHELL_STARTS) and not _head_follows(lines, i, stop):
             first = i
             i += 1

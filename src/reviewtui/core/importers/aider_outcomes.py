@@ -47,8 +47,10 @@ SKIP_LINE = re.compile(r"^> Skipping edits to (.*?\S|.)\s*+$")
 COMMIT_LINE = re.compile(r"^> Commit ([0-9a-f]{7,40})\b")
 REMOVED_LINE = re.compile(r"^> Removed: ([0-9a-f]{7,40})\b")
 FAILED = "aider-failed"
-FAILED_LINE = re.compile(r"^> ## SearchReplaceNoExactMatch: This SEARCH block failed to "
-                         r"exactly match lines in (.*?\S|.)\s*+$")
+# (``> `` first in Aider up to 0.5x; Aider 0.86 quotes only the note's first line, and
+# writes this one and the block after it as they are: QA s44 helper-136 A1)
+FAILED_LINE = re.compile(r"^(?:> )?+## SearchReplaceNoExactMatch: This SEARCH block failed "
+                         r"to exactly match lines in (.*?\S|.)\s*+$")
 
 
 class ReplyPart:
@@ -121,16 +123,33 @@ def _drop_failed(lines: Sequence[str], part: ReplyPart) -> None:
                                   severity="warning"))
 
 
+def logged_block_end(lines: Sequence[str], k: int, stop: int) -> int | None:
+    """Where the block Aider logs after the failure note at ``k`` ends (the index of its
+    REPLACE marker), when the note and the block are written as they are (Aider 0.86):
+    that block is Aider's log, not an edit of the reply."""
+    if lines[k].startswith(">") or not FAILED_LINE.match(lines[k]):
+        return None
+    if not any(HEAD.match(lines[j].strip()) for j in range(k + 1, min(k + 3, stop))):
+        return None
+    return next((j for j in range(k + 1, stop) if UPDATED.match(lines[j].strip())), None)
+
+
 def _quoted_block(lines: Sequence[str], start: int, stop: int
                   ) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
-    """(SEARCH, REPLACE) of the block Aider quotes after a failure note (``> `` lines),
-    without trailing blanks; None when there is none."""
+    """(SEARCH, REPLACE) of the block Aider quotes after a failure note (``> `` lines in
+    Aider up to 0.5x, as they are in 0.86), without trailing blanks; None when there is
+    none."""
     body: list[str] = []
+    quoted = start < stop and lines[start].startswith(">")
     for k in range(start, stop):
         line = lines[k]
-        if not line.startswith(">"):
+        if quoted and not line.startswith(">"):
             break
-        body.append(line[2:].rstrip() if line.startswith("> ") else line[1:].rstrip())
+        if quoted:
+            line = line[2:] if line.startswith("> ") else line[1:]
+        body.append(line.rstrip())
+        if UPDATED.match(body[-1]):
+            break
     heads = [i for i, line in enumerate(body) if HEAD.match(line)]
     if not heads:
         return None
