@@ -14,14 +14,16 @@ text is in the file more than once is never applied.
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reviewtui.core.engine import evaluate_session
+from reviewtui.core.engine import Decision, evaluate_session
 from reviewtui.core.importers import import_session
 from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.shell.review import Review
 
 BODY = "".join(f"        {name}();\n" for name in "abcdef") + "        break;\n"
 
@@ -102,3 +104,26 @@ def test_a_hunk_whose_text_has_twins_in_a_drifted_file_is_never_placed_by_number
     status, _ = _run(diff, drifted)
     if drifted.count(old) > 1:
         assert status is not Status.APPLIED
+
+
+def test_a_rejected_hunk_of_the_same_length_leaves_the_later_ones_placed(
+        tmp_path: Path) -> None:
+    """QA s44 helper-136 U1: on the preimage itself, rejecting the section's first hunk
+    made the proof fail (its new lines were not there), and a later hunk whose text has
+    twins went ambiguous where it had applied. A hunk not applied is taken as its old
+    lines; one that changes the line count leaves the later line numbers unproved."""
+    base = "case zero:\n" + _switch([1, 2, 3, 4]).split("\n", 1)[1]
+    after = base.replace("case zero:", "case ZERO:").replace(
+        "    case 3:\n" + BODY, "    case 3:\n" + BODY.replace("d();", "d(3);"))
+    session = tmp_path / "s.diff"
+    session.write_text(_diff(base, after))
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "f.c").write_text(base)
+    with Review.open(session, root, persist=False) as review:
+        turn = review.session.turns[0].index
+        assert [review.outcome((turn, pos)).status for pos in (0, 1)] == [Status.APPLIED] * 2
+        review.decide((turn, 0), Decision.reject())
+        assert review.outcome((turn, 1)).status is Status.APPLIED
+        review.decide((turn, 1), Decision.accept())
+    assert (root / "f.c").read_text() == after.replace("case ZERO:", "case zero:")

@@ -39,13 +39,41 @@ def preimage_holds(current: FileState, edit: Edit) -> bool:
     if proved is not None and _taken_back(current, *earlier[-1]) == proved:
         _remember((wanted, earlier), current)
         return True
-    state: FileState | None = current
-    for at, old, new in reversed(earlier):
-        state = _taken_back(state, at, old, new) if state is not None else None
+    state = _before_section(current, earlier)
     if state is None or not stored_as(state.data, wanted):
         return False
     _remember((wanted, earlier), current)
     return True
+
+
+def _before_section(current: FileState, earlier: Earlier) -> FileState | None:
+    """``current`` with the section's earlier hunks taken back: each found at its line
+    number with its new lines (taken back), or with its old lines (a hunk the reviewer
+    rejected: nothing to take back, and the lines after it sit where its old side leaves
+    them; QA s44 helper-136 U1: rejecting one hunk made every later hunk with a twin in
+    the file ambiguous). None when a hunk is neither, or when the hunks not there change
+    the line count: the line number of the hunk asking (its new side, every earlier hunk
+    applied) is then not its place in this file."""
+    if current.binary:
+        return None
+    view = current.line_view
+    shift = 0
+    landed: list[tuple[int, tuple[str, ...], tuple[str, ...]]] = []
+    for at, old, new in earlier:
+        here = at + shift
+        if 0 <= here <= here + len(new) <= len(view) and tuple(view[here : here + len(new)]) == new:
+            landed.append((here, old, new))
+        elif 0 <= here <= here + len(old) <= len(view) \
+                and tuple(view[here : here + len(old)]) == old:
+            shift += len(old) - len(new)
+        else:
+            return None
+    if shift:
+        return None
+    state: FileState | None = current
+    for here, old, new in reversed(landed):
+        state = _taken_back(state, here, old, new) if state is not None else None
+    return state
 
 
 def _taken_back(state: FileState, at: int, old: tuple[str, ...],
