@@ -96,6 +96,27 @@ def _reviewed(repo: Path, spec: str, state: Path, choose: Choice) -> tuple[str, 
         opened.close()
 
 
+def _exported_as_reviewed(tmp_path: Path, source: Path, base: str, repo: Path, spec: str,
+                          state: Path, made: tuple[str, ...], form: str) -> None:
+    """The export of the review applied to a plain clone at ``base``: the patch stores what
+    ``git add -A`` of the reviewed checkout stores, the series' mails what the review's own
+    commits (``made``) hold, commit by commit."""
+    out = tmp_path / f"out.{form}"
+    assert main(["export", "--git", spec, "--root", str(repo), "--format", form,
+                 "--state", str(state), "-o", str(out)]) == 0
+    plain = _clone(source, tmp_path / "plain", base, ())
+    (plain / ".git" / "info" / "attributes").write_text("* -text\n")
+    if form == "patch":
+        git(repo, "add", "-A")
+        git(plain, "apply", "--cached", str(out))
+        assert git(plain, "write-tree").strip() == git(repo, "write-tree").strip()
+        return
+    git(plain, "-c", "user.name=R", "-c", "user.email=r@example.com", "am", "-q",
+        "--keep-cr", str(out))
+    for back in range(len(made)):
+        assert tree_of(plain, f"HEAD~{back}") == tree_of(repo, f"reviewed~{back}")
+
+
 @pytest.mark.parametrize("form", ["patch", "series"])
 @pytest.mark.parametrize("config", sorted(CONFIGS))
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -172,15 +193,7 @@ def test_a_file_that_is_the_blob_its_section_left_is_committed_as_that_blob(
     assert (repo / "y.txt").read_bytes() == v2  # git's checkout of c2's blob, as it is
     blob = git(source, "rev-parse", f"{commits[-1]}:y.txt").strip()
     assert git(repo, "rev-parse", "reviewed:y.txt").strip() == blob
-    out = tmp_path / "out.series"
-    assert main(["export", "--git", spec, "--root", str(repo), "--format", "series",
-                 "--state", str(state), "-o", str(out)]) == 0
-    plain = _clone(source, tmp_path / "plain", commits[0], ())
-    (plain / ".git" / "info" / "attributes").write_text("* -text\n")
-    git(plain, "-c", "user.name=R", "-c", "user.email=r@example.com", "am", "-q",
-        "--keep-cr", str(out))
-    for back in range(len(made)):
-        assert tree_of(plain, f"HEAD~{back}") == tree_of(repo, f"reviewed~{back}")
+    _exported_as_reviewed(tmp_path, source, commits[0], repo, spec, state, made, "series")
 
 
 @pytest.mark.parametrize("config", ["autocrlf", "text-auto-eol-crlf"])
@@ -248,15 +261,7 @@ def test_a_mail_finds_the_blob_the_mail_before_it_left(tmp_path: Path, config: s
     # (git's rule: the CRLF stays where the checkout does not write c1's blob as CRLF)
     stored = git(repo, "cat-file", "-p", "reviewed~1:z.txt").encode()
     assert (b"\r\n" in stored) == (config != "autocrlf")
-    out = tmp_path / "out.series"
-    assert main(["export", "--git", spec, "--root", str(repo), "--format", "series",
-                 "--state", str(state), "-o", str(out)]) == 0
-    plain = _clone(source, tmp_path / "plain", commits[0], ())
-    (plain / ".git" / "info" / "attributes").write_text("* -text\n")
-    git(plain, "-c", "user.name=R", "-c", "user.email=r@example.com", "am", "-q",
-        "--keep-cr", str(out))
-    for back in range(len(made)):
-        assert tree_of(plain, f"HEAD~{back}") == tree_of(repo, f"reviewed~{back}")
+    _exported_as_reviewed(tmp_path, source, commits[0], repo, spec, state, made, "series")
 
 
 ENDINGS_REJECTED: dict[str, list[dict[str, bytes | None]]] = {
@@ -301,20 +306,7 @@ def test_a_blob_whose_endings_change_was_rejected_stays_the_bases(
     path = "m.txt" if case == "renamed" else "z.txt"
     assert (repo / path).read_bytes().replace(b"\r\n", b"\n") == _text(b"\n", (2, b"ONE"),
                                                                        (27, b"THREE"))
-    out = tmp_path / f"out.{form}"
-    assert main(["export", "--git", spec, "--root", str(repo), "--format", form,
-                 "--state", str(state), "-o", str(out)]) == 0
-    plain = _clone(source, tmp_path / "plain", commits[0], ())
-    (plain / ".git" / "info" / "attributes").write_text("* -text\n")
-    if form == "patch":
-        git(repo, "add", "-A")
-        git(plain, "apply", "--cached", str(out))
-        assert git(plain, "write-tree").strip() == git(repo, "write-tree").strip()
-    else:
-        git(plain, "-c", "user.name=R", "-c", "user.email=r@example.com", "am", "-q",
-            "--keep-cr", str(out))
-        for back in range(len(made)):
-            assert tree_of(plain, f"HEAD~{back}") == tree_of(repo, f"reviewed~{back}")
+    _exported_as_reviewed(tmp_path, source, commits[0], repo, spec, state, made, form)
 
 
 @pytest.mark.parametrize("form", ["patch", "series"])
@@ -342,20 +334,7 @@ def test_a_deletion_behind_a_rejected_endings_change_removes_the_bases_blob(
     made = _reviewed(repo, spec, state, choose)
     assert len(rejected) == 1
     assert not (repo / "c.txt").exists()
-    out = tmp_path / f"out.{form}"
-    assert main(["export", "--git", spec, "--root", str(repo), "--format", form,
-                 "--state", str(state), "-o", str(out)]) == 0
-    plain = _clone(source, tmp_path / "plain", commits[0], ())
-    (plain / ".git" / "info" / "attributes").write_text("* -text\n")
-    if form == "patch":
-        git(repo, "add", "-A")
-        git(plain, "apply", "--cached", str(out))
-        assert git(plain, "write-tree").strip() == git(repo, "write-tree").strip()
-    else:
-        git(plain, "-c", "user.name=R", "-c", "user.email=r@example.com", "am", "-q",
-            "--keep-cr", str(out))
-        for back in range(len(made)):
-            assert tree_of(plain, f"HEAD~{back}") == tree_of(repo, f"reviewed~{back}")
+    _exported_as_reviewed(tmp_path, source, commits[0], repo, spec, state, made, form)
 
 
 @pytest.mark.parametrize("attributes", [b"z.txt text eol=crlf\n", b"z.txt text\n",
