@@ -127,3 +127,17 @@ def test_a_rejected_hunk_of_the_same_length_leaves_the_later_ones_placed(
         assert review.outcome((turn, 1)).status is Status.APPLIED
         review.decide((turn, 1), Decision.accept())
     assert (root / "f.c").read_text() == after.replace("case ZERO:", "case zero:")
+
+
+def test_other_punctuation_in_the_file_is_a_change_to_review() -> None:
+    """QA s44 helper-134 M6: the diff changes ``It's here``; meanwhile the file's line
+    became ``It’s here`` (someone's curly apostrophe). The punctuation forgiven, the hunk
+    landed and reverted that change, exit 0 (git apply refuses; git merge-file
+    conflicts). A diff's lines are the file's own characters: for a human to judge."""
+    base = "intro\nIt's here\nend\nmore\n"
+    after = base.replace("It's here", "It's there")
+    drifted = base.replace("It's", "It\u2019s")
+    for index in (True, False):
+        status, _ = _run(_diff(base, after, index=index), drifted)
+        assert status is Status.NEEDS_REVIEW
+    assert _run(_diff(base, after), base) == (Status.APPLIED, after.encode())

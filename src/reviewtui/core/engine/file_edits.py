@@ -14,6 +14,7 @@ from reviewtui.core.engine import placement
 from reviewtui.core.engine.history import ReadNow
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.match import match_edit
+from reviewtui.core.match.landing import PUNCTUATION
 from reviewtui.core.model.outcome import Diagnosis, MatchResult, Outcome, Status
 from reviewtui.core.model.records import Edit, FullFile
 from reviewtui.core.model.tree import FileState, Tree
@@ -352,6 +353,16 @@ def _edit_outcome(
     """``exact``: the edit as it came, when its REPLACE is what lands (not the reviewer's
     text): a byte-exact format's line endings (``Edit.line_bytes``) are then honoured."""
     lines = current.line_view
+    if exact is not None and exact.line_bytes is not None and result.status is Status.APPLIED \
+            and PUNCTUATION in result.method.split("+"):
+        # A diff's lines are the file's own characters: other punctuation in the file is a
+        # change made since (a curly apostrophe someone typed), which the hunk would
+        # silently revert, exit 0 (QA s44 helper-134 M6; git apply refuses, git merge-file
+        # conflicts): for a human to judge.
+        result = replace_record(result, status=Status.NEEDS_REVIEW, similarity=0.99, hint="; ".join(
+            part for part in (result.hint, "the diff's lines hold the file's own characters, "
+                              "and its punctuation differs: the file may have changed since")
+            if part))
     located = result.status in (Status.APPLIED, Status.NEEDS_REVIEW) or (
         result.status is Status.REFUSED and result.rule in FORCEABLE_RULES
     )
