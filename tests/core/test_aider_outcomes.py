@@ -109,3 +109,16 @@ def test_the_failure_note_of_current_aider_is_read_too() -> None:
     assert [(op.path, op.replace_lines) for op in turn.reply.ops] == [  # type: ignore[union-attr]
         ("settings.py", ("DEBUG = True",)), ("greeting.py", ('    return "Hello, " + name',))]
     assert [p.rule for p in turn.reply.problems] == ["aider-failed"]
+
+
+def test_a_whole_file_block_without_a_name_is_said_not_replayed() -> None:
+    """QA s44 helper-134 M3: Aider writes a nameless block too (to a file it names from
+    the prose, or the chat's only file); the replay passed it over without a word."""
+    head = HEAD.replace("diff edit format", "whole edit format")
+    text = (head + "#### say hello  \n\nI will change `greet.py`:\n\n```\nhello\n```\n\n"
+            "```bash\nmake test\n```\n\n> Applied edit to greet.py  \n")
+    (turn,) = import_aider(text, "h.md").turns
+    assert turn.reply.ops == ()
+    (note,) = turn.reply.problems
+    assert (note.rule, note.severity, note.span.start) == ("aider-whole-nameless", "warning",
+                                                           text.split("\n").index("```") + 1)

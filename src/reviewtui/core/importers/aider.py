@@ -69,6 +69,7 @@ SHELL = "aider-shell"
 NO_REQUESTS = "no-requests"
 UNREAD_FORMAT = "aider-format"
 WHOLE_AGAIN = "aider-whole-again"
+WHOLE_NAMELESS = "aider-whole-nameless"
 # (Possessive: a run like "with !!!!...! edit format" backtracked exponentially.)
 EDIT_FORMAT = re.compile(r"^> .*\bwith (?:[^\w\s]++\s*+)*+([\w-]+) edit format")
 WHOLE_FORMATS = frozenset({"whole", "editor-whole"})
@@ -230,7 +231,8 @@ def _whole_files(lines: Sequence[str], start: int, stop: int, fence: str,
     """Aider's ``whole`` format: a file name alone on a line, then a fenced full file.
 
     The name may also follow the opening fence (```` ```src/app.py ````). A fenced block
-    without a name (an example, a shell command) is not a file and is passed over. A
+    without a name is not replayed (a warning: Aider may have written it), a shell block
+    is passed over. A
     file named again in the reply (``the old version was:``) is not written again: Aider
     writes the first block of a name (``WholeFileCoder.get_edits``; both were replayed
     and the last won, the file left unchanged, exit 0: QA s44 helper-134 H3).
@@ -262,6 +264,14 @@ def _whole_files(lines: Sequence[str], start: int, stop: int, fence: str,
             first[name] = i + 1
             files.append(FullFile(name, tuple(lines[i + 1 : close]),
                                   Span(i + 1, close + 1)))
+        elif not shell:
+            # Aider writes such a block too, to a file it names from the reply's prose or
+            # the chat's only file, which the history does not say for sure: not replayed,
+            # and said (it was passed over silently, QA s44 helper-134 M3).
+            notes.append(problem(WHOLE_NAMELESS, "a fenced block without a file name line: "
+                                 "Aider may have written it to a file named in the prose or "
+                                 "the chat's only file; it is not replayed", i + 1, close + 1,
+                                 severity="warning"))
         i = close + 1
     return files
 
