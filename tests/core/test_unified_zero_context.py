@@ -109,7 +109,7 @@ def test_a_state_proved_for_one_diff_proves_nothing_for_another() -> None:
     that state belongs to those very hunks. Another diff of the same file whose own hunk
     taken back happens to give it must still be proved whole (and here it fails)."""
     from reviewtui.core.engine.preimage import preimage_holds
-    from reviewtui.core.model.records import Edit, Span
+    from reviewtui.core.model.records import EarlierHunks, Edit, Span
 
     base = _text(["a", "b", "c"])
     blob = _blob(base)[:7]
@@ -118,7 +118,7 @@ def test_a_state_proved_for_one_diff_proves_nothing_for_another() -> None:
 
     def second(earlier: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...]) -> Edit:
         return Edit("f", 2, None, (), ("Z",), Span(1, 1), Span(1, 1), Span(1, 1),
-                    line_hint=3, literal=True, preimage=blob, earlier=earlier)
+                    line_hint=3, literal=True, preimage=blob, earlier=EarlierHunks(earlier))
 
     assert preimage_holds(FileState.from_bytes(_text(["a", "X", "b", "c"])), second((first_x,)))
     # "Y a X b c" with diff 2's "Y" taken back is diff 1's proved state, not diff 2's.

@@ -11,7 +11,7 @@ found where it says, another id -- leaves the hunk to the reviewer, as before. P
 from __future__ import annotations
 
 from reviewtui.core.importers.gitbinary import stored_as
-from reviewtui.core.model.records import Edit
+from reviewtui.core.model.records import EarlierHunks, Edit
 from reviewtui.core.model.tree import FileState
 
 _MIN_ID = 7  # hex digits: git's shortest abbreviation
@@ -23,8 +23,7 @@ _MIN_ID = 7  # hex digits: git's shortest abbreviation
 # proof again for each of 500 additions to a 10,000-line file took 2 s). Keyed by the hunks
 # too: another diff of the same file with other hunks before proves nothing here. It
 # only spares work: the answer is the one the whole proof gives.
-Earlier = tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...]
-_PROVED: dict[tuple[str, Earlier], FileState] = {}
+_PROVED: dict[tuple[str, EarlierHunks], FileState] = {}
 _KEPT = 8
 
 
@@ -35,8 +34,8 @@ def preimage_holds(current: FileState, edit: Edit) -> bool:
     if len(wanted) < _MIN_ID or any(c not in "0123456789abcdef" for c in wanted):
         return False
     earlier = edit.earlier
-    proved = _PROVED.get((wanted, earlier[:-1])) if earlier else None
-    if proved is not None and _taken_back(current, *earlier[-1]) == proved:
+    proved = _PROVED.get((wanted, earlier.before_last())) if earlier else None
+    if proved is not None and _taken_back(current, *earlier.last()) == proved:
         _remember((wanted, earlier), current)
         return True
     state = _before_section(current, earlier)
@@ -46,7 +45,7 @@ def preimage_holds(current: FileState, edit: Edit) -> bool:
     return True
 
 
-def _before_section(current: FileState, earlier: Earlier) -> FileState | None:
+def _before_section(current: FileState, earlier: EarlierHunks) -> FileState | None:
     """``current`` with the section's earlier hunks taken back: each found at its line
     number with its new lines (taken back), or with its old lines (a hunk the reviewer
     rejected: nothing to take back, and the lines after it sit where its old side leaves
@@ -87,7 +86,7 @@ def _taken_back(state: FileState, at: int, old: tuple[str, ...],
     return state.splice(at, at + len(new), old)
 
 
-def _remember(key: tuple[str, Earlier], state: FileState) -> None:
+def _remember(key: tuple[str, EarlierHunks], state: FileState) -> None:
     _PROVED.pop(key, None)
     _PROVED[key] = state
     while len(_PROVED) > _KEPT:

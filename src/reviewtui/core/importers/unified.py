@@ -53,6 +53,7 @@ from reviewtui.core.importers.gitbinary import BinaryPatchError, read_hunk
 from reviewtui.core.importers.mails import commit_lines, mail_subject
 from reviewtui.core.model.records import (
     CommandName,
+    EarlierHunks,
     Edit,
     FileBytes,
     FullFile,
@@ -524,14 +525,14 @@ def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
                             literal=literal, was=was))
         return Change(ops, span)
     plain = bool(section.old_id)  # every hunk so far carries its text alone (see below)
-    earlier: list[tuple[int, tuple[str, ...], tuple[str, ...]]] = []
+    hunks = tuple((hunk.new_start - 1 if hunk.new_count else hunk.new_start,
+                   tuple(hunk.search), tuple(hunk.replace)) for hunk in section.hunks)
     for ordinal, hunk in enumerate(section.hunks, start=1):
         edit = _edit(new, hunk, ordinal, literal)
         plain = plain and _plain(hunk)
         if plain:  # (the section's preimage id and earlier hunks: see Edit.preimage)
-            edit = replace_record(edit, preimage=section.old_id, earlier=tuple(earlier))
-        earlier.append((hunk.new_start - 1 if hunk.new_count else hunk.new_start,
-                        tuple(hunk.search), tuple(hunk.replace)))
+            edit = replace_record(edit, preimage=section.old_id,
+                                  earlier=EarlierHunks(hunks, ordinal - 1))
         ops.append(edit)
     if mode is not None:
         # A mode change (with or without hunks): the content as the hunks leave it.

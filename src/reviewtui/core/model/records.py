@@ -7,7 +7,9 @@ Texts are kept exactly as written; nothing here normalises paths or content.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from enum import StrEnum
+from itertools import islice
 
 from reviewtui.core.record import field, record
 from reviewtui.core.record import replace as replace_record
@@ -129,6 +131,50 @@ class GitForms:
     unsettled: str = ""
 
 
+Hunk = tuple[int, tuple[str, ...], tuple[str, ...]]  # (0-based new-side line, old, new)
+
+
+class EarlierHunks:
+    """The hunks of a diff section before one of its hunks (``Edit.earlier``): a prefix of
+    one tuple that the section's edits share. (A copy for each edit made a 4,000-hunk
+    section hold 8 million entries: 72 MB and 0.4 s more to import.) Equal where the
+    prefixes are equal; its hash is its length and last hunk's."""
+
+    __slots__ = ("_all", "_count")
+
+    def __init__(self, hunks: tuple[Hunk, ...] = (), count: int | None = None) -> None:
+        self._all = hunks
+        self._count = len(hunks) if count is None else count
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __iter__(self) -> Iterator[Hunk]:
+        return islice(self._all, self._count)
+
+    def __reversed__(self) -> Iterator[Hunk]:
+        return (self._all[k] for k in range(self._count - 1, -1, -1))
+
+    def last(self) -> Hunk:
+        return self._all[self._count - 1]
+
+    def before_last(self) -> EarlierHunks:
+        return EarlierHunks(self._all, self._count - 1)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, EarlierHunks) and self._count == other._count and (
+            self._all is other._all or self._all[:self._count] == other._all[:other._count])
+
+    def __hash__(self) -> int:
+        return hash((self._count, self.last() if self._count else None))
+
+    def __repr__(self) -> str:
+        return f"EarlierHunks({self._count} hunks)"
+
+
+NO_HUNKS = EarlierHunks()
+
+
 @record(frozen=True, slots=True)
 class Edit:
     """A search/replace edit under a file header.
@@ -194,7 +240,7 @@ class Edit:
     # does not hold, blank old lines, or a text found elsewhere too, are not placed by
     # the line number alone (QA s44 helper-134 H4).
     preimage: str = ""
-    earlier: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...] = ()
+    earlier: EarlierHunks = NO_HUNKS
     # What a git diff says of the file around its section (the section's last operation
     # only): see :class:`GitForms`.
     git_forms: GitForms | None = None
