@@ -52,7 +52,7 @@ def series_text(base: Tree, plans: Sequence[PlannedCommit], author: str, date: s
         moment = stored.turns(plan.turn, plan.last or plan.turn) if stored is not None else NONE
         old, new, forms = endings_changed(tree, after, plan.found, plan.blobs, moment,
                                           every=True)
-        changed = set(tree.diff(after)) | {path for path in (*old.diff(tree), *new.diff(after))}
+        changed = {*tree.diff(after), *old.diff(tree), *new.diff(after)}
         old, forms = _as_left(tree, old, changed, left, forms, set(plan.moved.values()))
         diff = unified_patch(old, new, _moved(old, new, plan.moved), stored=forms)
         for path in changed:
