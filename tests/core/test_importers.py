@@ -653,6 +653,11 @@ def test_claude_a_call_logged_twice_is_replayed_once() -> None:
         assert "t1" in turn.reply.problems[0].message
         assert files_after(run(session, {"a.py": "total = sum(xs)\nreturn total\n"})) == {
             "a.py": b"total = sum(xs)\nlog(total)\nreturn total\n"}
+    # A line that reuses a uuid with other content is no copy: read as itself.
+    reused = jsonl(prompt, call, result, dict(tool("Edit", {
+        "file_path": "/p/a.py", "old_string": "return total", "new_string": "return 0"}, "t2"),
+        uuid="a1"), dict(done("t2"), uuid="r2"))
+    assert len(import_claude(reused, "s.jsonl").turns[0].reply.ops) == 2
     # Two calls of one text under other ids are two calls: both replayed.
     twice = jsonl(prompt, tool("Edit", edit), done(), tool("Edit", edit, "t2"), done("t2"))
     assert len(import_claude(twice, "s.jsonl").turns[0].reply.ops) == 2

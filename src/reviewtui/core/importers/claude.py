@@ -129,8 +129,9 @@ def import_claude(text: str, source: str, *, root: str | None = None) -> Session
     early: list[ParseProblem] = []
     # Claude Code logs some entries more than once, verbatim (the same uuid; a tool call
     # with its result, as in anthropics/claude-code#5034): the call ran once, and was
-    # replayed twice, exit 0 (QA s44 helper-134 H1). An entry is read once.
-    entries: dict[str, int] = {}
+    # replayed twice, exit 0 (QA s44 helper-134 H1). An entry is read once: the same uuid
+    # with the same content (a line reusing a uuid with other content is read as itself).
+    entries: dict[str, tuple[int, object]] = {}
     for lineno, raw in enumerate(lines, start=1):
         if not raw.strip():
             continue
@@ -146,10 +147,10 @@ def import_claude(text: str, source: str, *, root: str | None = None) -> Session
         parsed += 1
         uuid = item.get("uuid")
         if isinstance(uuid, str) and uuid:
-            if uuid in entries:
-                _logged_again(item, entries[uuid], lineno, turns, early)
+            first = entries.setdefault(uuid, (lineno, item))
+            if first[0] != lineno and first[1] == item:
+                _logged_again(item, first[0], lineno, turns, early)
                 continue
-            entries[uuid] = lineno
         if start_cwd is None and isinstance(item.get("cwd"), str):
             start_cwd = item["cwd"]
         kind = item.get("type")
@@ -192,7 +193,7 @@ def import_claude(text: str, source: str, *, root: str | None = None) -> Session
 
 
 def _again(call: str, first: int, lineno: int) -> ParseProblem:
-    return problem(DUPLICATE, f"tool call {call} is logged again here (first on line "
+    return problem(DUPLICATE, f"tool call {call or '(no id)'} is logged again here (first on line "
                    f"{first}): it ran once, and is replayed once", lineno, severity="info")
 
 
