@@ -141,3 +141,90 @@ def test_other_punctuation_in_the_file_is_a_change_to_review() -> None:
         status, _ = _run(_diff(base, after, index=index), drifted)
         assert status is Status.NEEDS_REVIEW
     assert _run(_diff(base, after), base) == (Status.APPLIED, after.encode())
+
+
+def _blocks(names: str, spaced: str = "", changed: str = "") -> str:
+    """Functions with identical bodies; ``spaced`` gets trailing blanks on one line of
+    its body, ``changed`` its ``z = 3`` changed to ``z = 9``."""
+    text = ""
+    for name in names:
+        body = ["    a = 0", "    x = 1", "    y = 2", "    z = 3", "    w = 4", "    v = 5",
+                "    return x"]
+        if name == spaced:
+            body[1] += "  "
+        if name == changed:
+            body[3] = "    z = 9"
+        text += f"def {name}():\n" + "".join(line + "\n" for line in body) + "\n\n"
+    return text
+
+
+def _merged(disk: str, base: str, after: str, tmp_path: Path) -> str:
+    """What ``git merge-file`` (the clean 3-way merge) makes of it."""
+    import subprocess
+
+    for name, text in (("ours", disk), ("base", base), ("theirs", after)):
+        (tmp_path / name).write_text(text)
+    done = subprocess.run(["git", "merge-file", "-p", *(str(tmp_path / n) for n in
+                                                         ("ours", "base", "theirs"))],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_a_hunk_whose_block_drifted_in_whitespace_is_not_placed_on_its_exact_twin(
+        tmp_path: Path) -> None:
+    """QA s45 helper-136 U2: blocks a and b are twins; the diff changes b. Since, lines
+    were inserted above (a now sits at the hunk's line number) and one context line of b
+    got trailing blanks: the hunk's exact text is only in a, and it landed there, exit 0,
+    where the 3-way merge changes b. On a file provably not the preimage, exact text in
+    one place and the same text but for whitespace in another is ambiguous; the reviewer
+    picks b, and the file is the merge's."""
+    base, after = _blocks("ab"), _blocks("ab", changed="b")
+    diff = _diff(base, after)
+    assert _run(diff, base) == (Status.APPLIED, after.encode())
+    for above in (10, 4):  # a under the line number; neither under it (the content decides)
+        drifted = "".join(f"# {n}\n" for n in range(above)) + _blocks("ab", spaced="b")
+        status, _ = _run(diff, drifted)
+        assert status is Status.AMBIGUOUS, above
+    session = tmp_path / "s.diff"
+    session.write_text(diff)
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "f.c").write_text(drifted)
+    with Review.open(session, root, persist=False) as review:
+        key = (review.session.turns[0].index, 0)
+        outcome = review.outcome(key)
+        assert "not the file the diff was made from" in outcome.message
+        lines = drifted.splitlines()
+        first, last = next((a, b) for a, b in outcome.locations if lines[a - 1].endswith("  ")
+                           or lines[a].endswith("  "))
+        review.decide(key, Decision.place((first, last), tuple(lines[first - 1 : last])))
+    assert (root / "f.c").read_text() == _merged(drifted, base, after, tmp_path)
+
+
+def test_a_twin_but_for_whitespace_leaves_the_preimage_alone() -> None:
+    """On the file the diff was made from, the line number stands even where the text is
+    elsewhere but for its indentation."""
+    base = _blocks("ab") + "class K:\n" + "".join(
+        "    " + line + "\n" if line else "\n" for line in _blocks("c").splitlines())
+    after = base.replace("    z = 3\n", "    z = 9\n", 1)
+    assert _run(_diff(base, after), base) == (Status.APPLIED, after.encode())
+
+
+@settings(max_examples=40, deadline=None)
+@given(names=st.integers(2, 4), data=st.data())
+def test_a_drifted_twin_block_is_never_changed_in_place_of_the_meant_one(
+        names: int, data: st.DataObject) -> None:
+    """Twin blocks, one changed by the diff; since, lines inserted anywhere above and
+    trailing blanks on one block: the hunk lands in the block it changes, or not at all."""
+    labels = "abcd"[:names]
+    meant = data.draw(st.sampled_from(labels))
+    spaced = data.draw(st.sampled_from(labels + "-"))
+    above = data.draw(st.integers(0, 12))
+    base, after = _blocks(labels), _blocks(labels, changed=meant)
+    drifted = "".join(f"# {n}\n" for n in range(above)) + _blocks(labels, spaced=spaced)
+    status, data_after = _run(_diff(base, after), drifted)
+    if status is Status.APPLIED:
+        wanted = "".join(f"# {n}\n" for n in range(above)) + _blocks(labels, spaced=spaced,
+                                                                      changed=meant)
+        assert data_after.decode() == wanted

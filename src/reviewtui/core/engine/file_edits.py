@@ -417,6 +417,8 @@ def _message(path: str, result: MatchResult) -> str:
         pct = round((result.similarity or 0) * 100)
         return (f"only a near match ({pct}% similar) at lines {result.start + 1}-{result.end}: "
                 "it would change text the model did not see; review before accepting")
+    if status is Status.AMBIGUOUS and result.rule in placement.PLACEMENT_RULES:
+        return result.hint
     if status is Status.AMBIGUOUS:
         where = ", ".join(f"{a}-{b}" for a, b in result.locations[:10]) + (
             f" and {len(result.locations) - 10} more" if len(result.locations) > 10 else "")

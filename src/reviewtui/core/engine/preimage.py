@@ -17,13 +17,14 @@ from reviewtui.core.model.tree import FileState
 _MIN_ID = 7  # hex digits: git's shortest abbreviation
 
 
-# States proved lately: (preimage id, the hunks applied over it) -> the state proved to be
-# that preimage with those hunks (what the next hunk of the section sees). The next hunk is
-# proved by taking back only the hunk before it and finding that very state (the whole
-# proof again for each of 500 additions to a 10,000-line file took 2 s). Keyed by the hunks
-# too: another diff of the same file with other hunks before proves nothing here. It
+# States asked lately: (preimage id, the hunks applied over it) -> the state asked about
+# and whether it was that preimage with those hunks (what the next hunk of the section
+# sees). The next hunk is answered by taking back only the hunk before it and finding that
+# very state (the whole proof again for each of 500 additions to a 10,000-line file took
+# 2 s; and on a drifted file, where it fails, every hunk with a twin asks it). Keyed by the
+# hunks too: another diff of the same file with other hunks before tells nothing here. It
 # only spares work: the answer is the one the whole proof gives.
-_PROVED: dict[tuple[str, EarlierHunks], FileState] = {}
+_KNOWN: dict[tuple[str, EarlierHunks], tuple[FileState, bool]] = {}
 _KEPT = 8
 
 
@@ -34,15 +35,14 @@ def preimage_holds(current: FileState, edit: Edit) -> bool:
     if len(wanted) < _MIN_ID or any(c not in "0123456789abcdef" for c in wanted):
         return False
     earlier = edit.earlier
-    proved = _PROVED.get((wanted, earlier.before_last())) if earlier else None
-    if proved is not None and _taken_back(current, *earlier.last()) == proved:
-        _remember((wanted, earlier), current)
-        return True
+    known = _KNOWN.get((wanted, earlier.before_last())) if earlier else None
+    if known is not None and _taken_back(current, *earlier.last()) == known[0]:
+        _remember((wanted, earlier), current, known[1])
+        return known[1]
     state = _before_section(current, earlier)
-    if state is None or not stored_as(state.data, wanted):
-        return False
-    _remember((wanted, earlier), current)
-    return True
+    holds = state is not None and stored_as(state.data, wanted)
+    _remember((wanted, earlier), current, holds)
+    return holds
 
 
 def _before_section(current: FileState, earlier: EarlierHunks) -> FileState | None:
@@ -86,11 +86,11 @@ def _taken_back(state: FileState, at: int, old: tuple[str, ...],
     return state.splice(at, at + len(new), old)
 
 
-def _remember(key: tuple[str, EarlierHunks], state: FileState) -> None:
-    _PROVED.pop(key, None)
-    _PROVED[key] = state
-    while len(_PROVED) > _KEPT:
+def _remember(key: tuple[str, EarlierHunks], state: FileState, holds: bool) -> None:
+    _KNOWN.pop(key, None)
+    _KNOWN[key] = (state, holds)
+    while len(_KNOWN) > _KEPT:
         try:  # (the workbench evaluates in a worker too: a cache, never worth a crash)
-            del _PROVED[next(iter(_PROVED))]
+            del _KNOWN[next(iter(_KNOWN))]
         except (KeyError, RuntimeError, StopIteration):
             break

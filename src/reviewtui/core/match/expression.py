@@ -108,6 +108,18 @@ def find_loose(index: FileIndex, keys: Sequence[str], lo: int, hi: int) -> list[
     return starts
 
 
+def loose_twins(index: FileIndex, search: Sequence[str], lo: int, hi: int,
+                at: int) -> list[tuple[int, int]]:
+    """Spans in ``[lo, hi)`` other than the one starting at ``at`` where ``search``'s
+    lines (blank edges trimmed) have the file's loose keys: the places stage 2 would also
+    consider, had the text not been exactly at ``at``."""
+    head, tail = trim_blank_edges(search)
+    core = search[head : len(search) - tail]
+    return [(start, start + len(core))
+            for start in find_loose(index, [loose_key(line) for line in core], lo, hi)
+            if start != at + head]
+
+
 def drop_blank_edges(lines: Sequence[str], head: int, tail: int) -> tuple[str, ...]:
     """``lines`` without up to ``head`` leading and ``tail`` trailing blank lines."""
     first, last = 0, len(lines)

@@ -37,7 +37,7 @@ class Chunk:
     build; a dict of first positions would cost ten.
     """
 
-    __slots__ = ("_asked", "_has", "_kin", "lines")
+    __slots__ = ("_asked", "_has", "_kin", "_text", "lines")
 
     lines: tuple[str, ...]
     _has: frozenset[str] | None
@@ -52,6 +52,14 @@ class Chunk:
         self._has = None
         self._asked = 0
         self._kin = kin
+        self._text: str | None = None
+
+    def text(self) -> str:
+        """Its lines joined by newlines, kept once asked (:meth:`ChunkedLines.count_in_lines`)."""
+        text = self._text
+        if text is None:
+            text = self._text = "\n".join(self.lines)
+        return text
 
     def first(self, line: str, lookup: bool) -> int:
         """The first position of ``line`` in this chunk, -1 if absent; ``lookup`` allows
@@ -227,6 +235,17 @@ class ChunkedLines(Sequence[str]):
     def joined(self, separator: str) -> str:
         """``separator.join(self)``, a chunk at a time."""
         return separator.join(separator.join(chunk.lines) for chunk in self._chunks)
+
+    def count_in_lines(self, fragment: str, enough: int) -> int:
+        """How many times ``fragment`` (without a newline) occurs in the lines, counted up
+        to ``enough``. Each chunk's joined text is kept, so a version an edit made from
+        another costs the chunks it changed."""
+        found = 0
+        for chunk in self._chunks:
+            found += chunk.text().count(fragment)
+            if found >= enough:
+                break
+        return found
 
     def positions(self, line: str, lo: int = 0, hi: int | None = None) -> Iterator[int]:
         """Every index in ``[lo, hi)`` holding ``line``, ascending, each chunk asked once."""
