@@ -89,18 +89,20 @@ def read_input(path: Path, what: str = "session file") -> bytes:
     return data
 
 
-def decode_utf8_sig(data: bytes) -> str:
+def decode_utf8_sig(data: bytes, errors: str = "strict") -> str:
     """``data.decode("utf-8-sig")`` (one leading BOM dropped; an error's position counted
     after it, as that codec counts), without importing the codec's module at start-up."""
-    return (data[3:] if data.startswith(b"\xef\xbb\xbf") else data).decode("utf-8")
+    return (data[3:] if data.startswith(b"\xef\xbb\xbf") else data).decode("utf-8", errors)
 
 
-def read_text(path: Path, what: str = "session file", *, sha: str | None = None) -> str:
+def read_text(path: Path, what: str = "session file", *, sha: str | None = None,
+              errors: str = "strict") -> str:
     """UTF-8 text (a BOM is dropped), or an error naming the line of the bad byte.
 
     ``sha``: the file is read again after it was loaded (the raw view), and must still be
     that file, of this sha256: else SessionFormatError (rule ``session-changed``) instead
-    of other text at the loaded session's line numbers."""
+    of other text at the loaded session's line numbers. ``errors``: as ``bytes.decode``'s
+    (the raw view of a diff some of whose files are not UTF-8: "replace")."""
     try:
         data = read_input(path, what)
     except OSError as exc:
@@ -114,13 +116,30 @@ def read_text(path: Path, what: str = "session file", *, sha: str | None = None)
                                      "opened: reopen it to see its text", source=str(path),
                                      rule="session-changed")
     try:
-        return decode_utf8_sig(data)
+        return decode_utf8_sig(data, errors)
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
         column = exc.start - data.rfind(b"\n", 0, exc.start)  # (1-based, in bytes)
         raise SessionFormatError(f"not UTF-8 text: byte 0x{data[exc.start]:02X} at column "
                                  f"{column}{_inside(data, exc.start)}",
                                  source=str(path), line=line, rule="encoding") from None
+
+
+def _session_text(file: Path, format: str | None) -> str:
+    """:func:`read_text`, except for a unified diff some of whose files' changes are not
+    UTF-8 (git diffs a Latin-1 file as text): decoded with ``surrogateescape``, so that
+    its importer leaves those files out, each said, and reads the rest
+    (``core/importers/notutf8.py``)."""
+    try:
+        return read_text(file)
+    except SessionFormatError as error:
+        if error.rule != "encoding" or format not in (None, "auto", "unified"):
+            raise
+        text = decode_utf8_sig(read_input(file, "session file"), "surrogateescape")
+
+        if detect_format(text, str(file)) != "unified":
+            raise
+        return text
 
 
 def _inside(data: bytes, at: int) -> str:
@@ -275,7 +294,7 @@ def load_session(path: str | Path, format: str | None = None,
     """
     file, directory = find_session_file(Path(path))
     absolute = str(Path(root).absolute()) if root is not None else None
-    text = read_text(file)
+    text = _session_text(file, format)
     session = _take_primed(str(file), text, format, absolute)
     reading = None
     if session is None and format == "toolcalls":

@@ -179,7 +179,10 @@ class Review:
     def session_lines(self) -> list[str]:
         """The session file's lines as its readers split it (spans count them; text.lines)."""
         if self._session_lines is None:
-            self._session_lines = split_lines(read_text(self.loaded.file, sha=self._session_sha))
+            # (an undecodable byte as U+FFFD: a diff's file that is not UTF-8 is not read
+            # as operations, core/importers/notutf8.py, and is shown so)
+            self._session_lines = split_lines(read_text(self.loaded.file, sha=self._session_sha,
+                                                        errors="replace"))
         return self._session_lines
 
     @property

@@ -16,9 +16,24 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 DEV_NULL = "/dev/null"
+
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from typing import Protocol
+
+    class _Hunk(Protocol):
+        old_count: int
+
+    class _Section(Protocol):
+        old: str | None
+        new: str | None
+        new_file: bool
+
+        @property
+        def hunks(self) -> Sequence[_Hunk]: ...
 
 # The prefixes of the old and the new side (each "" or ending in "/"); None: not known.
 Prefixes = tuple[str, str]
@@ -195,3 +210,31 @@ def unquote(path: str) -> str:
         out.extend(char.encode("utf-8", "surrogateescape"))
         i += 1
     return out.decode("utf-8", errors="surrogateescape")
+
+
+def compared_folders_dropped(sections: Sequence[_Section],
+                             exists: Callable[[str], bool]) -> None:
+    """Paths under one or more folders more than the headers show, read against the project.
+
+    ``diff -ruN old/proj new/proj`` names ``old/proj/x`` and ``new/proj/x``: the pair
+    read from the headers is ``old/``, ``new/``, and ``proj/x`` is not in the project
+    (``proj`` is the project); the modifications are then refused, and a new file would
+    be written as ``proj/new.c``, a folder too deep. When no file the diff modifies or
+    deletes is in the project, every path of the diff lies under the same folders, and
+    without them every such file is, those folders are dropped too. (A diff of new files
+    alone shows nothing either way: read as the headers say, as ``git apply`` does.)"""
+    olds = [s.old for s in sections if s.old is not None and not s.new_file
+            and any(hunk.old_count for hunk in s.hunks)]  # (diff -N: "-0,0" makes one)
+    if not olds or any(exists(path) for path in olds):
+        return
+    paths = [path for s in sections for path in (s.old, s.new) if path is not None]
+    for depth in (1, 2, 3):
+        heads = {tuple(path.split("/", depth)[:depth]) for path in paths}
+        if len(heads) != 1 or any(path.count("/") < depth for path in paths):
+            return
+        cut = len("/".join(next(iter(heads)))) + 1
+        if all(exists(path[cut:]) for path in olds):
+            for s in sections:
+                s.old = s.old[cut:] if s.old is not None else None
+                s.new = s.new[cut:] if s.new is not None else None
+            return

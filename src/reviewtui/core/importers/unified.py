@@ -44,6 +44,7 @@ from reviewtui.core.importers.common import (
 )
 from reviewtui.core.importers.diffpaths import (
     Prefixes,
+    compared_folders_dropped,
     diff_path,
     git_header_paths,
     prefix_pair,
@@ -51,6 +52,7 @@ from reviewtui.core.importers.diffpaths import (
 )
 from reviewtui.core.importers.gitbinary import BinaryPatchError, read_hunk
 from reviewtui.core.importers.mails import commit_lines, mail_subject
+from reviewtui.core.importers.notutf8 import foreign_lines, utf8_sections
 from reviewtui.core.model.records import (
     CommandName,
     EarlierHunks,
@@ -142,7 +144,9 @@ def import_unified(text: str, source: str, *, root: str | None = None,
                    exists: Callable[[str], bool] | None = None) -> Session:
     """``text`` as a session; with ``literal`` its file operations come marked literal
     (what :func:`~reviewtui.model.records.literal_session` would make of them).
-    ``exists``: whether the project holds a file at a path (see :func:`_deeper`)."""
+    ``exists``: whether the project holds a file at a path (see
+    :func:`~reviewtui.core.importers.diffpaths.compared_folders_dropped`). Sections that
+    are not UTF-8 text (decoded with ``surrogateescape``) are not read, each said."""
     lines = split_lines(text)
     raw: Sequence[str] = lines  # no CR at all, or CRLF is the transport's: none in content
     if "\r" in text:
@@ -157,11 +161,14 @@ def import_unified(text: str, source: str, *, root: str | None = None,
         ranges.insert(0, (0, commits[0]))
     turns: list[Turn] = []
     found_any = False
+    foreign = foreign_lines(text, lines)
     for start, stop in ranges:
         notes: list[ParseProblem] = []
         sections = _sections(lines, raw, start, stop, notes)
+        if foreign:
+            sections = utf8_sections(sections, foreign, start, stop, notes, source)
         if exists is not None:
-            _deeper(sections, exists)
+            compared_folders_dropped(sections, exists)
         if not sections and not notes:
             continue
         found_any = True
@@ -175,33 +182,6 @@ def import_unified(text: str, source: str, *, root: str | None = None,
         raise format_error(source, None, NO_DIFF, "no 'diff --git' line and no '---'/'+++' "
                            "file header followed by a hunk: this is not a unified diff")
     return Session(source, "", "", tuple(turns), format="unified")
-
-
-def _deeper(sections: Sequence[_Section], exists: Callable[[str], bool]) -> None:
-    """Paths under one or more folders more than the headers show, read against the project.
-
-    ``diff -ruN old/proj new/proj`` names ``old/proj/x`` and ``new/proj/x``: the pair
-    read from the headers is ``old/``, ``new/``, and ``proj/x`` is not in the project
-    (``proj`` is the project); the modifications are then refused, and a new file would
-    be written as ``proj/new.c``, a folder too deep. When no file the diff modifies or
-    deletes is in the project, every path of the diff lies under the same folders, and
-    without them every such file is, those folders are dropped too. (A diff of new files
-    alone shows nothing either way: read as the headers say, as ``git apply`` does.)"""
-    olds = [s.old for s in sections if s.old is not None and not s.new_file
-            and any(hunk.old_count for hunk in s.hunks)]  # (diff -N: "-0,0" makes one)
-    if not olds or any(exists(path) for path in olds):
-        return
-    paths = [path for s in sections for path in (s.old, s.new) if path is not None]
-    for depth in (1, 2, 3):
-        heads = {tuple(path.split("/", depth)[:depth]) for path in paths}
-        if len(heads) != 1 or any(path.count("/") < depth for path in paths):
-            return
-        cut = len("/".join(next(iter(heads)))) + 1
-        if all(exists(path[cut:]) for path in olds):
-            for s in sections:
-                s.old = s.old[cut:] if s.old is not None else None
-                s.new = s.new[cut:] if s.new is not None else None
-            return
 
 
 def _sections(lines: Sequence[str], raw: Sequence[str], start: int, stop: int,

@@ -1,0 +1,111 @@
+"""A diff file some of whose files' changes are not UTF-8 text (QA s44 helper-134 M5).
+
+``git diff`` writes a Latin-1 source (no NUL byte: text to git) as text hunks. The whole
+diff was refused (``[encoding]``), the UTF-8 files' changes with it, where ``git apply``
+applies both. Now each such file's section is left out, said with its file and line
+(``diff-not-utf8``), and the rest is reviewed; a byte outside every file's diff still
+refuses the whole, and no other format is read so. No undecodable byte reaches an
+operation, a message or the raw view.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from reviewtui.core.errors import SessionFormatError
+from reviewtui.core.model.records import Edit, FileBlock, FullFile
+from reviewtui.shell.loader import load_session
+from reviewtui.shell.review import Review
+
+LATIN1 = (b"diff --git a/legacy.c b/legacy.c\nindex 1111111..2222222 100644\n"
+          b"--- a/legacy.c\n+++ b/legacy.c\n@@ -1,2 +1,2 @@\n /* caf\xe9 */\n-int a;\n+int b;\n")
+UTF8 = (b"diff --git a/app.py b/app.py\nindex 3333333..4444444 100644\n--- a/app.py\n"
+        b"+++ b/app.py\n@@ -1 +1 @@\n-x = 1\n+x = '\xc3\xa9'\n")
+
+
+def _project(tmp_path: Path, diff: bytes) -> tuple[Path, Path]:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "legacy.c").write_bytes(b"/* caf\xe9 */\nint a;\n")
+    (root / "app.py").write_text("x = 1\n")
+    (tmp_path / "x.diff").write_bytes(diff)
+    return root, tmp_path / "x.diff"
+
+
+def _texts(session_file: Path) -> list[str]:
+    """Every path and line of every operation, and every problem's message."""
+    turns = load_session(session_file).session.turns
+    out = [p.message for turn in turns for p in turn.reply.problems]
+    for turn in turns:
+        for block in turn.reply.blocks:
+            for op in block.ops if isinstance(block, FileBlock) else ():
+                out.append(op.path)
+                if isinstance(op, Edit):
+                    out.extend((*op.search_lines, *op.replace_lines))
+                elif isinstance(op, FullFile):
+                    out.extend(op.lines)
+    return out
+
+
+@pytest.mark.parametrize("order", ["latin1-first", "utf8-first"])
+def test_the_utf8_files_change_applies_and_the_other_is_said(tmp_path: Path,
+                                                             order: str) -> None:
+    diff = LATIN1 + UTF8 if order == "latin1-first" else UTF8 + LATIN1
+    root, session = _project(tmp_path, diff)
+    done = subprocess.run([sys.executable, "-m", "reviewtui", "apply", "--yes", "--root",
+                           str(root), str(session)], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 1, done.stderr  # a part of the session was not read
+    assert (root / "app.py").read_text() == "x = '\u00e9'\n"
+    assert (root / "legacy.c").read_bytes() == b"/* caf\xe9 */\nint a;\n"  # untouched
+    line = 6 if order == "latin1-first" else 13
+    assert (f"diff-not-utf8 error the change to 'legacy.c' is not UTF-8 text (byte 0xE9 at "
+            f"line {line})") in done.stdout
+    assert "Traceback" not in done.stderr
+
+
+def test_nothing_undecodable_reaches_an_operation_or_a_message(tmp_path: Path) -> None:
+    """A path that is not UTF-8 either: the section is left out, its name written with
+    ``\\xNN``; every text read is UTF-8 (would encode)."""
+    named = (b"diff --git a/caf\xe9.c b/caf\xe9.c\n--- a/caf\xe9.c\n+++ b/caf\xe9.c\n"
+             b"@@ -1 +1 @@\n-a\n+b\n")
+    _, session = _project(tmp_path, named + UTF8)
+    texts = _texts(session)
+    for text in texts:
+        text.encode("utf-8")  # raises on a lone surrogate
+    assert any("'caf\\xe9.c' is not UTF-8 text" in text for text in texts)
+    assert "x = '\u00e9'" in texts
+
+
+def test_a_byte_outside_every_files_diff_still_refuses_the_whole(tmp_path: Path) -> None:
+    mail = (b"From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\n"
+            b"From: A <a@b>\nSubject: [PATCH] caf\xe9\n\n---\n" + UTF8)
+    _, session = _project(tmp_path, mail)
+    with pytest.raises(SessionFormatError) as raised:
+        load_session(session)
+    assert (raised.value.rule, raised.value.line) == ("encoding", 3)
+    assert "byte 0xE9 outside any file's diff" in raised.value.message
+
+
+def test_other_formats_are_not_read_so(tmp_path: Path) -> None:
+    session = tmp_path / "s.md"
+    session.write_bytes(b"## Turn 1\n--- File: a.py ---\n<<<<<<< SEARCH\nx\xe9\n=======\n"
+                        b"y\n>>>>>>> REPLACE\n")
+    with pytest.raises(SessionFormatError) as raised:
+        load_session(session)
+    assert (raised.value.rule, raised.value.line) == ("encoding", 4)
+    _, diff = _project(tmp_path, LATIN1 + UTF8)
+    with pytest.raises(SessionFormatError) as raised:
+        load_session(diff, format="fileops")
+    assert raised.value.rule == "encoding"
+
+
+def test_the_raw_view_shows_the_byte_as_a_replacement_character(tmp_path: Path) -> None:
+    root, session = _project(tmp_path, LATIN1 + UTF8)
+    with Review.open(session, root, persist=False) as review:
+        lines = review.session_lines
+    assert lines[5] == " /* caf\ufffd */"
