@@ -81,6 +81,10 @@ def test_a_waiting_call_whose_predecessor_is_rejected_is_answered_at_once(
             live.sleep = sleep
             answer = tools._answer(built, live.settle(built))
         assert answer.startswith("not_found · app.py"), answer
+        # ... naming the change it built on (QA s44 helper-135 F6: it said only "SEARCH
+        # not found", naming nothing)
+        assert ("it may have built on op 1.1 edit app.py, which the reviewer rejected"
+                in answer), answer
         assert clock[0] < 1, "answered at once, not when --wait ran out"
         assert (root / "app.py").read_text() == APP
     finally:

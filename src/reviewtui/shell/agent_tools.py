@@ -53,7 +53,7 @@ from reviewtui.shell.live import (
     Settled,
     live_state_path,
 )
-from reviewtui.shell.live_waits import pinned_before
+from reviewtui.shell.live_waits import pinned_before, rejected_cause
 from reviewtui.shell.project import Project, load_project
 from reviewtui.shell.regex_search import PatternError, bounded_search
 from reviewtui.shell.replay import same
@@ -286,6 +286,13 @@ class AgentTools:
         elif settled.verdict == "pending review":
             text += ("\nnot written yet: the reviewer has not decided. Call status later; "
                      "do not send the change again.")
+        elif outcome.status is Status.NOT_FOUND and settled.decision is None:
+            with self.live.open_review(write=False) as review:
+                built_on = rejected_cause(review, rec.key, outcome)
+            if built_on:
+                text += (f"\nit may have built on {built_on}, which the reviewer rejected: "
+                         "its lines are not in the file. Read the file again before sending "
+                         "a change there.")
         elif settled.pinned == ON_PENDING:
             text += ("\nnot written yet: the reviewer accepted it, but it builds on a change "
                      "still pending review, which the disk does not hold; it is written when "

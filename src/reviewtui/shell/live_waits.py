@@ -19,7 +19,7 @@ from reviewtui.core.agent import answers as agent
 from reviewtui.core.engine import Decision, OpKey, Verdict
 from reviewtui.core.errors import StateFormatError
 from reviewtui.core.model.outcome import Outcome, Status
-from reviewtui.core.model.records import ConsoleCommand
+from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
 from reviewtui.shell.replay import nested
 from reviewtui.shell.state import BlobStore, decode_state, fold, op_fingerprint
 
@@ -61,6 +61,30 @@ def pending_cause(review: Review, key: OpKey, outcome: Outcome) -> str:
             if path and any(p == path or nested(p, path) for p in paths if p):
                 cause = (f"op {result.key[0]}.{result.key[1] + 1} "
                          f"{agent.operation_summary(op)}")
+    return cause
+
+
+def rejected_cause(review: Review, key: OpKey, outcome: Outcome) -> str:
+    """For an edit at ``key`` not found: the latest earlier operation of its file that the
+    reviewer rejected and that wrote the edit's first SEARCH line ("op 1.1 edit notes.txt"),
+    which it may have built on; "" when none (QA s44 helper-135 F6: the answer said only
+    "SEARCH not found", naming nothing)."""
+    op = review.result(key).op
+    if outcome.status is not Status.NOT_FOUND or not isinstance(op, Edit):
+        return ""
+    first = next((line.strip() for line in op.search_lines if line.strip()), "")
+    cause = ""
+    for turn in review.display.turns:
+        for result in turn.results:
+            if result.key >= key:
+                return cause
+            wrote = (result.op.replace_lines if isinstance(result.op, Edit)
+                     else result.op.lines if isinstance(result.op, FullFile) else ())
+            if (result.decision.verdict is Verdict.REJECTED and first
+                    and getattr(result.op, "path", "") == op.path
+                    and any(line.strip() == first for line in wrote)):
+                cause = (f"op {result.key[0]}.{result.key[1] + 1} "
+                         f"{agent.operation_summary(result.op)}")
     return cause
 
 

@@ -131,7 +131,18 @@ class DecisionActions(ReviewCursor):
         if placed is not None:  # an ambiguous or missed edit: at the location on screen
             self.decide(placed)
             return
-        self.decide(Decision.accept())
+        result = self.current()
+        if result is None or result.decision.verdict is not Verdict.EDITED:
+            self.decide(Decision.accept())
+            return
+        key = result.key
+
+        def said() -> None:  # (QA s44 helper-135 F6: the reviewer's text went without a word)
+            if self.review.result(key).decision.verdict is Verdict.ACCEPTED:
+                self.notify("accepted as the model wrote it: your edit is set aside (u "
+                            "brings it back)", severity="warning", markup=False, timeout=8)
+
+        self.decide(Decision.accept(), then=said)
 
     def _placement(self) -> Decision | None:
         """For an ambiguous edit, the location shown (`c` cycles them); for a missed one,
