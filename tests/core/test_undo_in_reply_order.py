@@ -1,0 +1,75 @@
+"""An ``:undo`` takes back the command written before it in the reply, whatever step that
+command runs in (QA s45 helper-138 #1).
+
+``:rm`` runs last in a turn and ``:undo`` ran first: ``:rm a.py`` then ``:undo`` took back
+an earlier turn's ``:mv`` and removed a.py anyway, exit 0, with no lint finding (the footer
+rule reads the reply in written order, as the model wrote it). The property: a reply of
+moves, removals and undos leaves the files its written order leaves.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reviewtui.core.engine import Policy, evaluate_session
+from reviewtui.core.lint.base import undo_in_reply
+from reviewtui.core.model.outcome import Status
+from reviewtui.core.model.records import ConsoleCommand
+from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.core.protocol.session import parse_session
+
+FILES = ("a.py", "b.py", "c.py", "d.py")
+
+
+def _final(first: list[str], second: list[str]) -> tuple[dict[str, str], list[Status]]:
+    text = "".join(f"## Turn {n}\n```console\n" + "\n".join(lines) + "\n```\n"
+                   for n, lines in enumerate((first, second), start=1) if lines)
+    session = parse_session(text)
+    base = Tree.from_files({p: FileState.from_text(p + "\n") for p in FILES})
+    run = evaluate_session(session, base, policy=Policy.headless())
+    statuses = [r.outcome.status for t in run.turns for r in t.results]
+    return {p: s.text for p, s in run.final.items()}, statuses
+
+
+def test_a_removal_taken_back_in_its_own_reply_keeps_the_file() -> None:
+    for undo in (":undo", ":unrm a.py"):
+        files, statuses = _final([":mv c.py e.py"], [":rm a.py", undo])
+        assert "a.py" in files, undo
+        assert "e.py" in files and "c.py" not in files, undo  # the earlier move stands
+        assert statuses == [Status.APPLIED] * 3, undo
+
+
+def test_an_undo_takes_back_the_command_just_before_it() -> None:
+    files, _ = _final([], [":rm a.py", ":mv b.py e.py", ":undo"])
+    assert "a.py" not in files and "b.py" in files and "e.py" not in files
+    files, _ = _final([], [":mv b.py e.py", ":rm a.py", ":undo"])
+    assert "a.py" in files and "e.py" in files and "b.py" not in files
+
+
+_COMMAND = st.one_of(
+    st.tuples(st.just("mv"), st.sampled_from(FILES[:3]), st.sampled_from(("x.py", "y.py"))),
+    st.tuples(st.just("rm"), st.sampled_from(FILES[:3])),
+    st.tuples(st.just("undo")))
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(_COMMAND, min_size=1, max_size=6))
+def test_a_reply_leaves_what_its_written_order_leaves(commands: list[tuple[str, ...]]) -> None:
+    lines = [":" + " ".join(command) for command in commands]
+    session = parse_session("## Turn 1\n```console\n" + "\n".join(lines) + "\n```\n")
+    ops = [op for op in session.turns[0].reply.ops if isinstance(op, ConsoleCommand)]
+    in_force, reaches_back = undo_in_reply(tuple(ops))
+    # (an earlier turn's move, which an undo running out of its place took back)
+    files, statuses = _final([":mv d.py z.py"], lines)
+    if reaches_back or any(s is not Status.APPLIED for s in statuses):
+        return  # (an undo reaching that move, a move onto a taken name: refused)
+    expected = {p: p + "\n" for p in FILES}
+    expected["z.py"] = expected.pop("d.py")
+    for cmd in in_force:  # moves in written order, then removals (the turn's steps)
+        if cmd.name.value == "mv":
+            expected[cmd.args[1]] = expected.pop(cmd.args[0])
+    for cmd in in_force:
+        if cmd.name.value == "rm":
+            expected.pop(cmd.args[0])
+    assert files == expected
