@@ -194,6 +194,8 @@ def _indent_kinds(typed: str, actual: str) -> set[str]:
     # Tabs for spaces of the same width is only a tabs difference, at either tab size.
     if not any(typed.expandtabs(size) == actual.expandtabs(size) for size in (4, 8)):
         kinds.add(INDENTATION)
+    if not kinds:  # the same columns spelled otherwise ("        \t" for "\t\t"): tabs too,
+        kinds.add(TABS)  # or the line was written in the SEARCH's spelling (QA s45 #2)
     return kinds
 
 

@@ -52,20 +52,48 @@ def reexpress(
     kept = _unchanged(blocks, partner)
     regraft = (_Regraft(region, search, replace, partner, kept, file_style,
                         _rewritten(blocks, search, replace, partner))
-               if kinds & {INDENTATION, TABS} else None)
+               if kinds & {INDENTATION, TABS} and _regrafted(search, region, partner)
+               else None)
+    # New lines keep their own trailing whitespace (a Markdown hard break: QA s45
+    # helper-138 #3, dropped because a context line matched without the file's), unless
+    # the SEARCH was typed with trailing whitespace the file does not have: noise then.
+    noisy = TRAILING in kinds and _typed_trailing(search, region, partner)
     out: list[str] = []
     for j, line in enumerate(replace):
         if j in kept:
             out.append(region[kept[j]])
             continue
-        body = line.strip() if TRAILING in kinds else line.lstrip()
+        body = line.strip() if noisy else line.lstrip()
         if not body:
-            out.append("")
+            out.append("" if noisy or regraft is not None else line)
         elif regraft is None:
             out.append(leading(line) + body)
         else:
             out.append(regraft.indent(j, line) + body)
     return tuple(out)
+
+
+def _regrafted(search: Sequence[str], region: Sequence[str],
+               partner: Mapping[int, int]) -> bool:
+    """Whether some line's indentation differs otherwise than in how the same columns are
+    spelled ("        \t" for "\t\t", tabs of 8): only then are new lines re-indented
+    (measured in tabs of 4, such a line read as another depth, and a Makefile's new
+    recipe line came out in spaces)."""
+    for i, j in partner.items():
+        if is_blank(search[i]):
+            continue
+        typed, actual = leading(search[i]), leading(region[j])
+        if typed != actual and (("\t" in typed) != ("\t" in actual) or not any(
+                typed.expandtabs(size) == actual.expandtabs(size) for size in (4, 8))):
+            return True
+    return False
+
+
+def _typed_trailing(search: Sequence[str], region: Sequence[str],
+                    partner: Mapping[int, int]) -> bool:
+    """Whether a SEARCH line ends in whitespace its file line does not end in."""
+    return any(typed != typed.rstrip() and region[at] == region[at].rstrip()
+               for typed, at in ((search[i], j) for i, j in partner.items()))
 
 
 class _Regraft:
