@@ -85,6 +85,27 @@ def _raw_path(raw: str) -> str:
     return unquote(name if tab else name.rstrip())
 
 
+_STAMP = re.compile(r"(\d{4})-(\d\d)-(\d\d) (\d\d):(\d\d):(\d\d)(?:\.\d+)? ([+-])(\d\d)(\d\d)\s*$")
+
+
+def epoch_dated(raw: str) -> bool:
+    """Whether a ``---``/``+++`` line's date (after its tab) is the Unix epoch, in any
+    zone: how ``diff -N`` marks the side of a file that does not exist (``diff -ruN``
+    writes no ``/dev/null``)."""
+    _, tab, date = raw.partition("\t")
+    found = _STAMP.match(date.strip()) if tab else None
+    if found is None:
+        return False
+    from calendar import timegm  # (a diff -ruN file header alone)
+
+    *stamp, sign, zone_h, zone_m = found.groups()
+    offset = (int(zone_h) * 3600 + int(zone_m) * 60) * (1 if sign == "+" else -1)
+    try:
+        return timegm(tuple(int(part) for part in stamp)) - offset == 0
+    except ValueError:  # (no such date: month 13)
+        return False
+
+
 def _pair(old: str, new: str) -> Prefixes | None:
     """The prefixes ``old`` and ``new`` show when they name one file: ("", "") when they
     are the same, (P/, Q/) when they differ in their first folder alone."""

@@ -46,6 +46,7 @@ from reviewtui.core.importers.diffpaths import (
     Prefixes,
     compared_folders_dropped,
     diff_path,
+    epoch_dated,
     git_header_paths,
     prefix_pair,
     unquote,
@@ -205,6 +206,13 @@ def _sections(lines: Sequence[str], raw: Sequence[str], start: int, stop: int,
             section.new = diff_path(lines[i + 1][4:], new_prefix)
             section.new_file, section.deleted = section.old is None, section.new is None
             section.end = _read_hunks(lines, raw, i + 2, stop, section, notes)
+            if section.hunks and not (section.new_file or section.deleted):
+                # diff -N's epoch date: the file is made, or removed (it was left as an
+                # empty file, exit 0, QA s45 helper-138 #4)
+                section.new_file = epoch_dated(line[4:]) and not any(
+                    h.old_count for h in section.hunks)
+                section.deleted = epoch_dated(lines[i + 1][4:]) and not any(
+                    h.new_count for h in section.hunks)
         else:
             if sections and line.startswith("@@ -") and HUNK.match(line):
                 # A hunk after a file's diff and other text, with no file header of its
@@ -557,15 +565,19 @@ def _plain(hunk: _Hunk) -> bool:
 
 
 def _edit(path: str, hunk: _Hunk, ordinal: int = 1, literal: bool = False) -> Edit:
-    final = False if hunk.new_no_eol else True if hunk.old_no_eol else None
+    # (without a final newline on both sides the diff leaves it as the file has it: one the
+    # file gained since was dropped, exit 0, QA s45 helper-138 #5)
+    final = None if hunk.old_no_eol == hunk.new_no_eol else not hunk.new_no_eol
     hint = hunk.new_start - 1 if hunk.new_count else hunk.new_start
     span = Span(hunk.header + 1, max(hunk.header + 1, hunk.end))
     # Where git pins a hunk: one without trailing context ends at the end of the file, one
     # whose old side starts at line 1 starts it. A hunk with no context at all (-U0)
-    # says neither, except through "\ No newline at end of file".
+    # says neither, except through "\ No newline at end of file": its line number alone
+    # places it, with the twin rule of any hunk (at line 1 of a drifted file holding its
+    # line three times it was pinned there, exit 0, QA s45 helper-138 #6).
     context = hunk.leading + hunk.trailing > 0
     at_end = bool(hunk.search) and ((context and hunk.trailing == 0) or hunk.old_no_eol)
-    at_start = bool(hunk.search) and hunk.old_start == 1
+    at_start = bool(hunk.search) and hunk.old_start == 1 and context
     search, replace = list(hunk.search), list(hunk.replace)
     # At line 1 a byte order mark is the file's (a flag), not text to match or write.
     search_bom = bool(search) and hunk.old_start == 1 and search[0].startswith(_BOM)
