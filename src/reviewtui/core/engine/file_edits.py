@@ -228,10 +228,10 @@ def _evaluate_edit(
     # The shared chunks, not a tuple of the whole file: an edit costs what it changes.
     lines = current.line_view
     if blank and lines and edit.search_lines and not edit.substring and (
-            edit.line_bytes is not None or (edit.literal and edit.at_end)):
+            edit.line_bytes is not None or (edit.literal and (edit.at_end or edit.anchor))):
         # A unified hunk's blank old lines, or an exact-text chunk's blank context pinned to
-        # the end (apply_patch's "*** End of File"), are lines of the file: not an empty
-        # SEARCH, which would append them again.
+        # the end (apply_patch's "*** End of File") or placed after an anchor ("@@ def
+        # f():"), are lines of the file: not an empty SEARCH, which would append them again.
         placed_blank = placement.blank_lines(lines, edit, new_lines, path)
         if placed_blank.status is Status.APPLIED and not (edit.at_start or edit.at_end) \
                 and (proof := _preimage_proof(current, edit)) is not None and not proof():

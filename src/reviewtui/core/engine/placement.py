@@ -148,6 +148,21 @@ def blank_lines(lines: Sequence[str], edit: Edit, new_lines: Sequence[str],
     the hunk is pinned there, else its line number -- and exactly as written, or the
     hunk does not land: blank lines alone say nothing about any other place."""
     size = len(edit.search_lines)
+    if edit.anchor and not (edit.at_end or edit.at_start):
+        # An apply_patch chunk under an anchor: the first such blank lines after it, as
+        # Codex places them (QA s45 helper-138 #8: refused as an empty SEARCH).
+        after = find_anchor(lines, edit.anchor)
+        if isinstance(after, str):
+            return anchor_missing(path, after)
+        wanted = tuple(edit.search_lines)
+        at = next((i for i in range(after, len(lines) - size + 1)
+                   if tuple(lines[i : i + size]) == wanted), -1)
+        if at < 0:
+            return MatchResult(Status.NOT_FOUND, rule=BLANK_LINES_MOVED,
+                               hint=f"the chunk's old side is {size} blank line(s), which are "
+                                    f"not in {path} after its anchor")
+        return MatchResult(Status.APPLIED, method="exact", start=at, end=at + size,
+                           new_lines=tuple(new_lines), locations=((at + 1, at + size),))
     at = 0 if edit.at_start else len(lines) - size if edit.at_end else (edit.line_hint or 0)
     pinned = not edit.at_end or at + size == len(lines)  # (both pins hold, when both)
     if pinned and at >= 0 and at + size <= len(lines) and tuple(lines[at : at + size]) == tuple(
