@@ -283,6 +283,10 @@ def apply(args: argparse.Namespace) -> int:
         # exit code says not everything was applied.
         lost = [problem_finding(p, t.index) for t in picked for p in t.reply.problems
                 if p.severity == "error"]
+        # Warnings too (a Claude Code call with no result, which may have run, is not
+        # replayed: apply said nothing of it, QA s45 helper-138 #9); they leave the exit.
+        warned = [problem_finding(p, t.index) for t in picked for p in t.reply.problems
+                  if p.severity == "warning"]
         chosen = [t for t in review.draft.turns if first <= t.index <= last]
         results = [replace(r, outcome=_as_written(review, r, by_draft=turns is not None))
                    for t in chosen for r in t.results]
@@ -318,7 +322,7 @@ def apply(args: argparse.Namespace) -> int:
             doc["messages"] = _messages(root, opened) + _messages(root, report)
             _print_json(doc)
         else:
-            for finding in lost:
+            for finding in (*lost, *warned):
                 print(finding_line(where, finding))
             for result in skipped:
                 print(_skipped_line(where, result, held.get(result.key)))
@@ -347,6 +351,7 @@ def apply(args: argparse.Namespace) -> int:
                   + _skipped_summary(skipped, held)
                   + (f"; {plural(len(lost), 'part')} of the session not read as operations "
                      "(above)" if lost else "")
+                  + (f"; {plural(len(warned), 'warning')} (above)" if warned else "")
                   + f" under {root}")
     if committed is not None:
         print(committed.summary(), file=sys.stderr if args.json else sys.stdout)
