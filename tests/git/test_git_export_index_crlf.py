@@ -337,19 +337,26 @@ def test_a_deletion_behind_a_rejected_endings_change_removes_the_bases_blob(
     _exported_as_reviewed(tmp_path, source, commits[0], repo, spec, state, made, form)
 
 
+MIXED = CRLF.replace(b"line 7\r\n", b"line 7\n")  # (one line's ending LF)
+
+
+@pytest.mark.parametrize("blob", ["crlf", "mixed"])
 @pytest.mark.parametrize("attributes", [b"z.txt text eol=crlf\n", b"z.txt text\n",
                                         b"* text=auto\n"])
 def test_a_mode_change_alone_commits_the_blob_it_found(tmp_path: Path,
-                                                       attributes: bytes) -> None:
+                                                       attributes: bytes, blob: str) -> None:
     """qa55 fuzz seed 653 (older, exit 0): a commit that only makes a CRLF blob
     executable, under an explicit ``text`` attribute (which git add turns LF). The
     review's own commit staged the file through git add and held the LF blob: a commit
     the range never made, unlike the series and ``git am`` of it. A file whose bytes are
-    exactly the blob its path holds keeps that blob."""
+    the blob its path holds, as git checks it out, keeps that blob: a blob of mixed
+    endings is checked out all CRLF under ``eol=crlf`` (QA s44 helper-136 F1, seeds 1030
+    and 1039: its mode change alone was committed as an LF blob)."""
     source, commits = stored_commits(tmp_path / "source", [
-        {".gitattributes": attributes, "z.txt": CRLF, "k": b"k\n"}, {"k": b"k2\n"}])
-    blob = git(source, "rev-parse", "HEAD:z.txt").strip()
-    git(source, "update-index", "--cacheinfo", f"100755,{blob},z.txt")
+        {".gitattributes": attributes, "z.txt": CRLF if blob == "crlf" else MIXED,
+         "k": b"k\n"}, {"k": b"k2\n"}])
+    found = git(source, "rev-parse", "HEAD:z.txt").strip()
+    git(source, "update-index", "--cacheinfo", f"100755,{found},z.txt")
     git(source, "commit", "-q", "-m", "chmod")
     commits.append(git(source, "rev-parse", "HEAD").strip())
     repo = _clone(source, tmp_path / "review", commits[0], ("core.autocrlf=true",))
@@ -362,6 +369,7 @@ def test_a_mode_change_alone_commits_the_blob_it_found(tmp_path: Path,
                  "--state", str(state), "-o", str(out)]) == 0
     plain = _clone(source, tmp_path / "plain", commits[0], ())
     (plain / ".git" / "info" / "attributes").write_text("* -text\n")
+    git(plain, "reset", "-q", "--hard")  # (checked out again as stored: a mixed blob too)
     git(plain, "-c", "user.name=R", "-c", "user.email=r@example.com", "am", "-q",
         "--keep-cr", str(out))
     assert tree_of(plain, "HEAD") == tree_of(source, commits[-1])

@@ -26,7 +26,6 @@ from pathlib import Path
 
 from reviewtui.core.engine.links import is_link
 from reviewtui.core.errors import GitError, UsageError
-from reviewtui.core.importers.gitbinary import blob_id
 from reviewtui.core.importers.gitlog import GitOrigin, looks_like_git_session, read_origin
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.record import field, record
@@ -398,7 +397,9 @@ def build_commits(repo: Repo, parent: str, steps: Sequence[CommitStep], *,
                 # with its eol=crlf rule was committed with its CRLF, QA s40)
                 removed = [path for path, state in step.changes.items() if state is None]
                 blobs = dict(step.blobs)
-                blobs.update(_as_they_were(repo, step, removed, env))
+                from reviewtui.shell.git_kept import kept_blobs  # (a review's commits)
+
+                blobs.update(kept_blobs(repo, step, removed, env))
                 if removed:
                     repo.git("update-index", "-z", "--force-remove", "--stdin", env=env,
                              input="".join(path + "\0" for path in removed).encode(
@@ -421,38 +422,6 @@ def build_commits(repo: Repo, parent: str, steps: Sequence[CommitStep], *,
                                input=step.message.encode()).decode().strip()
             made.append(current)
     return made
-
-
-def _as_they_were(repo: Repo, step: CommitStep, removed: list[str],
-                  env: Mapping[str, str]) -> dict[str, str]:
-    """Path -> blob, for each file ``step`` moves as it was (``step.moved``, no blob known
-    for it) whose bytes are exactly the blob of the file it was moved from: through ``git
-    add`` a blob holding CRLF, which autocrlf checks out as it is, was stored LF at the new
-    path, exit 0 (QA s40 helper-124 H1). Only that file's: matched by bytes alone, an LF
-    blob's CRLF checkout took another removed file's CRLF blob (helper-125 H1). Likewise a
-    file with CRLF whose bytes are exactly the blob its own path holds (its mode changed
-    alone): git add renormalized the CRLF blob a ``text`` attribute checks out as it is,
-    and the commit held another blob than the range's and the series (qa55 fuzz seed 653,
-    older, exit 0)."""
-    sources = {old: new for new, old in step.moved.items()
-               if old in removed and new not in step.blobs
-               and step.changes.get(new) is not None}
-    sources.update((path, path) for path, state in step.changes.items()
-                   if state is not None and path not in step.blobs and path not in sources
-                   and b"\r\n" in state.data)
-    if not sources:
-        return {}
-    named = ["--", *sources] if len(sources) <= 256 else []  # (a big step: all of them)
-    listed = repo.git("--literal-pathspecs", "ls-files", "-s", "-z", *named, env=env)
-    found: dict[str, str] = {}
-    for entry in listed.split(b"\0"):
-        meta, _, raw = entry.partition(b"\t")
-        new = sources.get(raw.decode("utf-8", "surrogateescape"))
-        state = step.changes.get(new) if new is not None else None
-        if (new is not None and state is not None and meta.startswith(b"100")
-                and blob_id(state.data) == meta.split()[1].decode()):
-            found[new] = meta.split()[1].decode()
-    return found
 
 
 def _add_step(repo: Repo, changes: Mapping[str, FileState | None], tree: Path,
