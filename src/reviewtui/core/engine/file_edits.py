@@ -241,6 +241,11 @@ def _evaluate_edit(
             placed_blank = placement.unproved_blank_lines(placed_blank, path)
         return _edit_outcome(path, current, placed_blank, edit.final_newline, exact)
     if blank:
+        if not lines and edit.search_lines and edit.final_newline is None \
+                and edit.line_bytes is not None:
+            # (a hunk of a file with no lines, a byte order mark alone, "\ No newline" on
+            # both sides: the file's own final newline, which None read as one here)
+            edit = replace_record(edit, final_newline=current.final_newline)
         if edit.at_end or (edit.line_hint is not None and lines):
             inserted = placement.insert(lines, edit, new_lines, path)
             if inserted.status is Status.NEEDS_REVIEW and edit.preimage and exact is not None:
