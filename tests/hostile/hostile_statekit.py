@@ -37,9 +37,15 @@ def put_blob(state_path: Path, data: bytes) -> str:
 
 def forge_state(state_path: Path, *, log: list[Any] | None = None,
                 paths: dict[str, Any] | None = None, **extra: Any) -> Path:
-    """A state file as an attacker would ship it beside a session."""
+    """A state file as an attacker would ship it beside a session, naming the arena's
+    project as its root, as if the attacker guessed it: its decisions are then taken in,
+    and what its records claim is what a test tries (a state naming another root, or
+    none, decides nothing: tests/hostile/test_hostile_state_foreign.py). ``root=...``
+    in ``extra`` names another."""
+    project = state_path.parent.parent / "project"
     doc: dict[str, Any] = {"format": STATE_FORMAT, "version": STATE_VERSION,
-                           "session": {"file": "s.md", "sha256": ""}, "root": None,
+                           "session": {"file": "s.md", "sha256": ""},
+                           "root": str(project.resolve()) if project.is_dir() else None,
                            "log": log or [], "orphaned": [], "ui": {}, "paths": paths or {}}
     doc.update(extra)
     state_path.write_text(json.dumps(doc))

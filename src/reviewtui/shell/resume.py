@@ -22,13 +22,20 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from reviewtui.core.digests import sha256
-from reviewtui.core.engine import OpKey, Verdict
+from reviewtui.core.engine import Decision, OpKey, Verdict
 from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.engine.lineage import on_other_base
 from reviewtui.core.errors import DiskError, PathRefused, UsageError
 from reviewtui.core.model.records import ConsoleCommand
 from reviewtui.core.model.tree import FileState, Tree
-from reviewtui.core.review.log import LogEntry, LogKind, drop_in_force, fold, reconcile_log
+from reviewtui.core.review.log import (
+    DecisionItem,
+    LogEntry,
+    LogKind,
+    drop_in_force,
+    fold,
+    reconcile_log,
+)
 from reviewtui.core.review.plan import PathRecord, op_path
 from reviewtui.shell.deciding import note_textless_edits
 from reviewtui.shell.disk import IN_THE_WAY, remove_temp, scratch_copy
@@ -183,6 +190,10 @@ def resume(review: Review, *, first_frame: bool = False) -> None:
     upto = first_turn_shown(review) if first_frame else None
     review.evaluation.start(review.base, review.rules, review._folded.decisions(), upto=upto)
     report = ReplayReport()
+    for item in review.set_aside:  # (named like the accepts an opening takes back)
+        report.reverted.append(((item.turn, item.pos), f"{item.describe()}: the review "
+                                "state was saved for another folder: its decision is set "
+                                "aside, pending (u takes it back in)"))
     as_saved = list(review._log) if saved is not None and not review._dirty else None
     reconcile(review, report, saved.nonce if saved is not None else "")
     drop_pinned_on_changed_files(review)
@@ -216,14 +227,16 @@ def load_saved(review: Review, saved: ReviewState) -> None:
     if saved.session_sha and saved.session_sha != review._session_sha:
         review.state_problems.append(f"{review.loaded.file}: the session file changed since "
                                      "the review was saved; every decision was checked against it")
-    if saved.root and not review.scratch and saved.root != str(review.root.resolve()):
-        review.state_problems.append(f"{path}: the review was saved for {saved.root}, and "
-                                     f"is now opened on {review.root.resolve()}")
+    foreign = (not review.scratch and saved.root != str(review.root.resolve())
+               and not _kept_copy_moved(saved.root or "", review.root.resolve(), path))
     review._log, orphaned, problems = reconcile_log(saved.log, review.session, path)
     review.state_problems.extend(problems)
     review._dirty = bool(problems)  # orphans move to their own list in the file
     review.orphaned = [*saved.orphaned, *orphaned]
     review.ui_state = dict(saved.ui)
+    if foreign:
+        _set_aside(review, path, saved.root or "")
+        return  # (its path records describe another folder's files)
     changes: dict[str, FileState | None] = {}
     review._saved_paths = saved.paths
     review._folders = saved.folders
@@ -250,6 +263,41 @@ def load_saved(review: Review, saved: ReviewState) -> None:
                 review.orphaned.append(dict(path=rel, reason=why, record=saved.paths.get(rel)))
                 review.state_problems.append(f"{path}: ignored the saved record of {rel}: "
                                              f"{why}; the saved record is kept in the state file")
+
+
+def _kept_copy_moved(saved_root: str, root: Path, state: Path) -> bool:
+    """Whether ``root`` is the copy a git range review keeps beside its state in the
+    repository's git folder (``.git/reviewtui/range-....root``), and ``saved_root`` that
+    same copy where the repository was: moved with it, the review is still its own."""
+    from reviewtui.shell.git import STATE_DIR  # (a git range's review alone)
+
+    folder = state.resolve().parent
+    return (folder.name == STATE_DIR and root.parent == folder
+            and saved_root.replace("\\", "/").endswith(f"/{STATE_DIR}/{root.name}"))
+
+
+def _set_aside(review: Review, path: Path, root: str) -> None:
+    """A state saved for another folder (or for none: a state shipped beside a session, a
+    hand-made one) decides nothing on its own: its decisions go back to pending as one
+    step, which ``u`` takes back once the reviewer has read them, and nothing is written
+    on opening (QA s45 helper-137 #1: its accepts were written at once, an ``edited``
+    text only it held and a removal among them)."""
+    decided = fold(review._log).decisions()
+    items = tuple(DecisionItem.for_op(key, review._ops[key], Decision())
+                  for key, decision in sorted(decided.items())
+                  if decision.verdict is not Verdict.PENDING and key in review._ops)
+    if items:
+        review._log.append(LogEntry(LogKind.DECIDE, items))
+        review._dirty = True
+        review.set_aside = items
+    where = f"for {root}" if root else "for no folder it names"
+    review.state_problems.append(
+        f"{path}: the review was saved {where}, and is now opened on "
+        f"{review.root.resolve()}: nothing of it was written; its "
+        f"{len(items)} decision(s) are pending again as one step: read them, and u takes "
+        "them back in (and writes them)" if items else
+        f"{path}: the review was saved {where}, and is now opened on "
+        f"{review.root.resolve()}")
 
 
 def reconcile(review: Review, report: ReplayReport, saved_nonce: str = "") -> None:

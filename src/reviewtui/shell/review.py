@@ -68,6 +68,7 @@ from reviewtui.core.model.records import Operation, Session
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.review.folders import FolderLedger
 from reviewtui.core.review.log import (
+    DecisionItem,
     Folded,
     LogEntry,
     fold,
@@ -111,6 +112,8 @@ class Review:
         # Set when the state is kept under $XDG_STATE_HOME (a transcript, an unwritable folder).
         self.state_elsewhere: Path | None = None
         self.orphaned: list[dict[str, Any]] = []
+        # Decisions of a state saved for another folder, pending again (shell/resume.py)
+        self.set_aside: tuple[DecisionItem, ...] = ()
         self.ui_state: dict[str, Any] = {}
         self.revision = 0
         self.last_report: ReplayReport | None = None

@@ -1,0 +1,93 @@
+"""A review state saved for another folder decides nothing on its own (QA s45 helper-137
+#1, older).
+
+A ``session.md.review.json`` shipped in a session folder was replayed as the workbench
+opened, before any keypress: its accepts written, an ``edited`` text only the state held
+among them, a ``:rm`` deleting a project file. Now a state naming another root, or none,
+is read with its decisions pending again as one step (``u`` takes them back in, once the
+reviewer has read them) and nothing of it is written; ``restore`` and ``export`` name
+them as set aside. A state saved for this root is resumed as before
+(tests/hostile/test_hostile_state_file.py tries its records).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hostile_statekit import accept_entry, forge_state, write_markdown_session
+
+from reviewtui.cli import main
+from reviewtui.core.engine import Verdict
+from reviewtui.shell.loader import load_session
+from reviewtui.shell.review import Review
+from reviewtui.shell.state import op_fingerprint
+
+EVIL = '__import__("os").system("id")  # only the state holds this'
+
+
+def _shipped(arena: Any, root: str | None, verdict: str = "accepted") -> Path:
+    session = write_markdown_session(arena.work / "s.md", [[("a.txt", "a", "b")]])
+    (arena.work / "s.md").write_text(
+        (arena.work / "s.md").read_text() + "\n## Turn 2\n```console\n:rm notes.txt\n```\n")
+    turns = load_session(session).session.turns
+    edit, removal = turns[0].reply.ops[0], turns[1].reply.ops[0]
+    log = [accept_entry(1, 0, "a.txt", op_fingerprint(edit), verdict),
+           accept_entry(2, 0, ":rm notes.txt", op_fingerprint(removal))]
+    if verdict == "edited":
+        log[0]["items"][0]["replacement"] = [EVIL]
+    forge_state(session.with_name("s.md.review.json"), log=log, root=root)
+    return session
+
+
+@pytest.mark.parametrize("root", [None, "/elsewhere/project"])
+def test_a_state_saved_for_another_folder_writes_nothing(arena: Any,
+                                                         root: str | None) -> None:
+    (arena.root / "a.txt").write_text("a\n")
+    (arena.root / "notes.txt").write_text("precious\n")
+    session = _shipped(arena, root, "edited")
+    with Review.open(session, arena.root) as review:
+        assert (arena.root / "a.txt").read_text() == "a\n"
+        assert (arena.root / "notes.txt").read_text() == "precious\n"
+        assert [review.result(key).decision.verdict for key in ((1, 0), (2, 0))] == [
+            Verdict.PENDING, Verdict.PENDING]
+        assert any("nothing of it was written" in p and "u takes them back in" in p
+                   for p in review.state_problems), review.state_problems
+        # The reviewer, having read them, takes them back in: then, and only then.
+        review.undo()
+        assert review.result((1, 0)).decision.verdict is Verdict.EDITED
+    assert (arena.root / "a.txt").read_text() == EVIL + "\n"
+    assert not (arena.root / "notes.txt").exists()
+
+
+def test_restore_and_export_name_what_was_set_aside(
+        arena: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    (arena.root / "a.txt").write_text("a\n")
+    (arena.root / "notes.txt").write_text("precious\n")
+    session = _shipped(arena, None)
+    state = session.with_name("s.md.review.json")
+    assert main(["restore", str(session), "--root", str(arena.root), "--state",
+                 str(state), "--checkpoint", "2", "--yes"]) == 0
+    assert (arena.root / "a.txt").read_text() == "a\n"
+    assert (arena.root / "notes.txt").read_text() == "precious\n"
+    forge_state(state, log=_shipped_log(session), root=None)
+    assert main(["export", str(session), "--root", str(arena.root), "--state", str(state),
+                 "--format", "patch"]) == 1
+    err = capsys.readouterr().err
+    assert "the review state was saved for another folder: its decision is set aside" in err
+
+
+def _shipped_log(session: Path) -> list[Any]:
+    (edit,) = load_session(session).session.turns[0].reply.ops
+    return [accept_entry(1, 0, "a.txt", op_fingerprint(edit))]
+
+
+def test_a_state_saved_here_is_resumed(arena: Any) -> None:
+    (arena.root / "a.txt").write_text("a\n")
+    (arena.root / "notes.txt").write_text("precious\n")
+    session = _shipped(arena, str(arena.root.resolve()))
+    with Review.open(session, arena.root) as review:
+        assert review.result((1, 0)).decision.verdict is Verdict.ACCEPTED
+    assert (arena.root / "a.txt").read_text() == "b\n"
+    assert not (arena.root / "notes.txt").exists()
