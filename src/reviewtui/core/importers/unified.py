@@ -54,7 +54,6 @@ from reviewtui.core.importers.diffpaths import (
 from reviewtui.core.importers.gitbinary import BinaryPatchError, read_hunk
 from reviewtui.core.importers.mails import commit_lines, mail_subject
 from reviewtui.core.importers.notutf8 import foreign_lines, utf8_sections
-from reviewtui.core.importers.renames import renames_in_order
 from reviewtui.core.model.records import (
     CommandName,
     EarlierHunks,
@@ -174,9 +173,8 @@ def import_unified(text: str, source: str, *, root: str | None = None,
         if not sections and not notes:
             continue
         found_any = True
-        changes = renames_in_order([ends_as(change, s.new_id, s.old_id) for s in sections
-                                    if (change := _change(s, lines, notes, root, literal))
-                                    is not None], notes, exists)
+        changes = [ends_as(change, s.new_id, s.old_id) for s in sections
+                   if (change := _change(s, lines, notes, root, literal)) is not None]
         span = Span(start + 1, max(start + 1, stop))
         request = mail_subject(lines, start, stop)
         turns.extend(turns_from_changes(len(turns) + 1, request, removals_first(changes),
