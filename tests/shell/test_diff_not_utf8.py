@@ -69,16 +69,40 @@ def test_the_utf8_files_change_applies_and_the_other_is_said(tmp_path: Path,
 
 
 def test_nothing_undecodable_reaches_an_operation_or_a_message(tmp_path: Path) -> None:
-    """A path that is not UTF-8 either: the section is left out, its name written with
-    ``\\xNN``; every text read is UTF-8 (would encode)."""
+    """Every text read is UTF-8 (would encode); a file's name that is not refuses the
+    whole diff, named with ``\\xNN``."""
+    _, session = _project(tmp_path, LATIN1 + UTF8)
+    for text in _texts(session):
+        text.encode("utf-8")  # raises on a lone surrogate
     named = (b"diff --git a/caf\xe9.c b/caf\xe9.c\n--- a/caf\xe9.c\n+++ b/caf\xe9.c\n"
              b"@@ -1 +1 @@\n-a\n+b\n")
-    _, session = _project(tmp_path, named + UTF8)
-    texts = _texts(session)
-    for text in texts:
-        text.encode("utf-8")  # raises on a lone surrogate
-    assert any("'caf\\xe9.c' is not UTF-8 text" in text for text in texts)
-    assert "x = '\u00e9'" in texts
+    (tmp_path / "named").mkdir()
+    _, session = _project(tmp_path / "named", named + UTF8)
+    with pytest.raises(SessionFormatError) as raised:
+        load_session(session)
+    assert "byte 0xE9 in the name of a file ('caf\\xe9.c')" in raised.value.message
+
+
+def test_a_later_commits_change_to_that_file_is_held(tmp_path: Path) -> None:
+    """QA s45 helper-139 #4: mail 1's change to f.txt was left out and mail 2's applied,
+    making a file no commit had. The file left out is held, its later changes with it."""
+    def mail(n: int, body: bytes) -> bytes:
+        return (b"From 000000000000000000000000000000000000000%d Mon Sep 17 00:00:00 2001\n"
+                b"From: A <a@b>\nSubject: [PATCH] step %d\n\n---\n" % (n, n) + body)
+
+    first = (b"diff --git a/f.txt b/f.txt\n--- a/f.txt\n+++ b/f.txt\n@@ -1,2 +1,2 @@\n"
+             b" caf\xe9\n-one\n+two\n")
+    second = (b"diff --git a/f.txt b/f.txt\n--- a/f.txt\n+++ b/f.txt\n@@ -2 +2 @@\n"
+              b"-two\n+three\n")
+    root, session = _project(tmp_path, mail(1, first + UTF8) + mail(2, second))
+    (root / "f.txt").write_bytes(b"caf\xe9\none\n")
+    done = subprocess.run([sys.executable, "-m", "reviewtui", "apply", "--yes", "--root",
+                           str(root), str(session)], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 1, done.stderr
+    assert (root / "f.txt").read_bytes() == b"caf\xe9\none\n"  # neither change
+    assert (root / "app.py").read_text() == "x = '\u00e9'\n"
+    assert "diff-not-utf8 error the change to 'f.txt' is not UTF-8 text" in done.stdout
 
 
 def test_a_byte_outside_every_files_diff_still_refuses_the_whole(tmp_path: Path) -> None:

@@ -5,10 +5,11 @@ source or a compressed fixture as text hunks. A review reads UTF-8 alone; such a
 was refused whole (``[encoding]``), the UTF-8 files' changes with it, where ``git apply``
 applies them all (QA s44 helper-134 M5). The loader decodes a unified diff that is not
 UTF-8 with ``surrogateescape`` (each undecodable byte a lone surrogate, U+DC80-U+DCFF);
-here each file section holding such a byte is left out, with a problem naming the file
-and the line (``diff-not-utf8``); a byte outside every section (a mail's message, text
-between files) leaves the whole diff refused as before, naming it. No undecodable byte
-reaches an operation: what is read is UTF-8 text. Pure.
+here each file section holding such a byte is read as unreadable, with a problem naming
+the file and the line (``diff-not-utf8``): one operation that cannot apply stands for it,
+so that file is held, and the other files are read. A byte outside every section (a
+mail's message, text between files) or in a file's name leaves the whole diff refused as
+before, naming it. No undecodable byte reaches an operation. Pure.
 """
 
 from __future__ import annotations
@@ -25,13 +26,17 @@ _FOREIGN = re.compile("[\udc80-\udcff]")
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
-    from typing import Protocol, TypeVar
+    from typing import Any, Protocol, TypeVar
 
     class _Section(Protocol):
         start: int
         end: int
         old: str | None
         new: str | None
+        hunks: list[Any]
+        unread: bool
+        new_file: bool
+        deleted: bool
 
     S = TypeVar("S", bound=_Section)
 
@@ -46,32 +51,39 @@ def foreign_lines(text: str, lines: Sequence[str]) -> list[tuple[int, int]]:
 
 
 def utf8_sections(sections: Sequence[S], foreign: Sequence[tuple[int, int]], start: int,
-                  stop: int,
-                  notes: list[ParseProblem], source: str) -> list[S]:
-    """``sections`` (of lines ``[start, stop)``) without those holding a line of
-    ``foreign``, each said in ``notes``. SessionFormatError for such a line outside every
-    section."""
-    kept: list[S] = []
+                  stop: int, notes: list[ParseProblem], source: str) -> list[S]:
+    """``sections`` (of lines ``[start, stop)``), each holding a line of ``foreign`` read
+    as not read at all: its hunks dropped, one operation that cannot apply standing for it
+    (``unread``), so that the file is held as for a hunk that cannot be read, and a later
+    commit's change to it is not written over a file this one left out (QA s45 helper-139
+    #4: a series' second mail was applied on a file without its first); said in
+    ``notes``. SessionFormatError for such a line outside every section, or in a path."""
     for section in sections:
         inside = [(at, byte) for at, byte in foreign
                   if section.start <= at < max(section.end, section.start + 1)]
         if not inside:
-            kept.append(section)
             continue
-        name = section.new or section.old or ""
         (at, byte), *_ = inside
-        notes.append(problem(NOT_UTF8, f"the change to {_named(name)} is not UTF-8 text "
-                             f"(byte 0x{byte:02X} at line {at + 1}): reviewtui reads UTF-8 "
-                             "text only; not applied; apply it with git apply (a range "
-                             "read with --git takes such a file as a binary file)",
-                             section.start + 1, section.end))
+        names = [name for name in (section.old, section.new) if name]
+        if any(_FOREIGN.search(name) for name in names):
+            raise format_error(source, at + 1, ENCODING, f"not UTF-8 text: byte 0x{byte:02X} "
+                               f"in the name of a file ({_named(names[0])}): reviewtui "
+                               "reads UTF-8 text only")
+        notes.append(problem(NOT_UTF8, f"the change to {_named(names[-1])} is not UTF-8 "
+                             f"text (byte 0x{byte:02X} at line {at + 1}): reviewtui reads "
+                             "UTF-8 text only; not applied, nor any later change to that "
+                             "file; apply it with git apply (a range read with --git takes "
+                             "such a file as a binary file)", section.start + 1, section.end))
+        section.hunks = []
+        section.unread = True
+        section.new_file = section.deleted = False
     for at, byte in foreign:
         if start <= at < stop and not any(s.start <= at < max(s.end, s.start + 1)
                                           for s in sections):
             raise format_error(source, at + 1, ENCODING, f"not UTF-8 text: byte 0x{byte:02X} "
                                "outside any file's diff (a message, or text between "
                                "files): reviewtui reads UTF-8 text only")
-    return kept
+    return list(sections)
 
 
 def _named(name: str) -> str:
