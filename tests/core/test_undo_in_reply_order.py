@@ -1,10 +1,15 @@
-"""An ``:undo`` takes back the command written before it in the reply, whatever step that
-command runs in (QA s45 helper-138 #1).
+"""A command its own reply takes back runs in neither form (QA s45 helper-138 #1,
+helper-139 #6 and #7).
 
 ``:rm`` runs last in a turn and ``:undo`` ran first: ``:rm a.py`` then ``:undo`` took back
 an earlier turn's ``:mv`` and removed a.py anyway, exit 0, with no lint finding (the footer
-rule reads the reply in written order, as the model wrote it). The property: a reply of
-moves, removals and undos leaves the files its written order leaves.
+rule reads the reply in written order, as the model wrote it). Run right after its command
+instead, a pair nested in another (``:mv a b``, ``:rm b``, ``:undo``, ``:undo``) took back
+the earlier turn's move once the removal found nothing to remove. Now a removal and the
+``:undo`` (or ``:unrm``) that takes it back are both refused, saying so, whatever the
+decisions: neither runs; an undo whose own command did not run takes back nothing; no
+undo reaches past its reply while its reply has a command for it. The property: a
+reply of moves, removals and undos leaves the files its written order leaves.
 """
 
 from __future__ import annotations
@@ -33,11 +38,27 @@ def _final(first: list[str], second: list[str]) -> tuple[dict[str, str], list[St
 
 
 def test_a_removal_taken_back_in_its_own_reply_keeps_the_file() -> None:
-    for undo in (":undo", ":unrm a.py"):
+    for undo in (":undo", ":unrm a.py", ":unrm ./a.py"):
         files, statuses = _final([":mv c.py e.py"], [":rm a.py", undo])
-        assert "a.py" in files, undo
         assert sorted(files) == ["a.py", "b.py", "d.py", "e.py"], undo  # the move stands
-        assert statuses == [Status.APPLIED] * 3, undo
+        assert statuses == [Status.APPLIED, Status.REFUSED, Status.REFUSED], undo
+
+
+def test_nested_pairs_take_back_nothing_of_an_earlier_turn() -> None:
+    files, statuses = _final([":mv c.py e.py"], [":mv a.py z.py", ":rm z.py", ":undo",
+                                                 ":undo"])
+    assert sorted(files) == ["a.py", "b.py", "d.py", "e.py"]
+    # (the removal and its undo run in neither form; the move and its undo run in turn)
+    assert statuses == [Status.APPLIED, Status.APPLIED, Status.REFUSED, Status.REFUSED,
+                        Status.APPLIED]
+
+
+def test_an_undo_whose_command_did_not_run_takes_back_nothing() -> None:
+    """QA s45 helper-139 #7: with its own command refused (or rejected), an undo took back
+    an earlier turn's move."""
+    files, statuses = _final([":mv c.py e.py"], [":mv a.py b.py", ":undo"])
+    assert sorted(files) == ["a.py", "b.py", "d.py", "e.py"]
+    assert statuses == [Status.APPLIED, Status.REFUSED, Status.NOT_FOUND]
 
 
 def test_an_undo_takes_back_the_command_just_before_it() -> None:
@@ -62,7 +83,8 @@ def test_a_reply_leaves_what_its_written_order_leaves(commands: list[tuple[str, 
     in_force, reaches_back = undo_in_reply(tuple(ops))
     # (an earlier turn's move, which an undo running out of its place took back)
     files, statuses = _final([":mv d.py z.py"], lines)
-    if reaches_back or any(s is not Status.APPLIED for s in statuses):
+    if reaches_back or any(s is not Status.APPLIED for s, op in zip(
+            statuses[1:], ops, strict=True) if op in in_force):
         return  # (an undo reaching that move, a move onto a taken name: refused)
     expected = {p: p + "\n" for p in FILES}
     expected["z.py"] = expected.pop("d.py")

@@ -1,15 +1,19 @@
 """In which order a turn's operations run, and what an incremental run notes of each.
 
 Turn semantics: ``:mv``, ``:rn``, ``:undo`` and ``:unrm`` run first in the order
-written, then the file blocks in order, then every ``:rm``. An ``:undo`` takes back the
-command written before it in the reply (when there is one): it runs right after that
-command, in that command's step; an ``:unrm`` of a path the reply's own ``:rm`` removes,
-right after that ``:rm``. (Both ran first: ``:rm a.py`` then ``:undo`` took back an
-earlier turn's ``:mv`` and removed a.py anyway, exit 0, QA s45 helper-138 #1.)
+written, then the file blocks in order, then every ``:rm``. An ``:undo`` written after a
+``:mv`` or ``:rn`` of its reply so takes that one back, right after it. An ``:rm`` runs
+last, after every ``:undo``: one the reply takes back itself (an ``:undo`` written after
+it, an ``:unrm`` of a path it removes) runs in neither form, and neither does the
+command taking it back (:func:`taken_back_in_reply`): ``:rm a.py`` then ``:undo`` ran the
+undo first, which took back an earlier turn's move, and a.py was removed anyway (QA s45
+helper-138 #1); run in the removal's own step, a pair nested in another took back the
+wrong one (helper-139 #6).
 """
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Callable
 
 from reviewtui.core.model.records import CommandName, ConsoleCommand, Operation, Turn
@@ -27,28 +31,49 @@ def execution_order(turn: Turn) -> list[tuple[int, Operation]]:
     ops = turn.reply.ops
     if not any(isinstance(op, ConsoleCommand) for op in ops):
         return list(enumerate(ops))  # file blocks alone run as written (most turns)
-    phases = _phases(ops)
-    return sorted(enumerate(ops), key=lambda item: (phases[item[0]], item[0]))
+    return sorted(enumerate(ops), key=lambda item: (_phase(item[1]), item[0]))
 
 
-def _phases(ops: tuple[Operation, ...]) -> list[int]:
-    """Each operation's step; an ``:undo`` or ``:unrm`` takes the step of the command of
-    this reply it takes back (see the module)."""
-    phases: list[int] = []
-    done: list[tuple[ConsoleCommand, int]] = []  # the reply's commands in force, in order
-    for op in ops:
-        phase = _phase(op)
-        if isinstance(op, ConsoleCommand) and op.name is CommandName.UNDO:
-            phase = done.pop()[1] if done else phase
-        elif isinstance(op, ConsoleCommand) and op.name is CommandName.UNRM:
-            removed = [n for n, (cmd, _) in enumerate(done) if cmd.name is CommandName.RM
-                       and cmd.args and op.args and cmd.args[-1] == op.args[-1]]
-            if removed:
-                phase = done.pop(removed[-1])[1]
-        elif isinstance(op, ConsoleCommand):
-            done.append((op, phase))
-        phases.append(phase)
-    return phases
+def taken_back_in_reply(ops: tuple[Operation, ...]) -> tuple[dict[int, int], dict[int, int]]:
+    """Position -> position of its partner, for each ``:rm`` the reply takes back itself
+    and the ``:undo`` or ``:unrm`` that does: read in the order written (as the footer
+    lint reads it, ``undo_in_reply``), an ``:undo`` takes back the last command before it
+    not yet taken back (an ``:rm`` among them pairs here), an ``:unrm`` the last ``:rm``
+    naming its path (any of its paths: the whole command then runs in neither form).
+    And, apart: ``:undo`` position -> the position of the other command of its reply it
+    takes back (which runs before it: should that one not run, the undo takes back
+    nothing, not an earlier turn's command)."""
+    pairs: dict[int, int] = {}
+    undoes: dict[int, int] = {}
+    done: list[int] = []  # the reply's commands in force, in order
+    for pos, op in enumerate(ops):
+        if not isinstance(op, ConsoleCommand):
+            continue
+        if op.name is CommandName.UNDO:
+            taken = done.pop() if done else None
+            if taken is not None and _removes(ops[taken], None):
+                pairs[taken], pairs[pos] = pos, taken
+            elif taken is not None:
+                undoes[pos] = taken
+        elif op.name is CommandName.UNRM:
+            wanted = {_key(arg) for arg in op.args}
+            removal = next((at for at in reversed(done) if _removes(ops[at], wanted)), None)
+            if removal is not None:
+                done.remove(removal)
+                pairs[removal], pairs[pos] = pos, removal
+        else:
+            done.append(pos)
+    return pairs, undoes
+
+
+def _removes(op: Operation, paths: set[str] | None) -> bool:
+    """Whether ``op`` is an ``:rm`` (of one of ``paths``, when given)."""
+    return (isinstance(op, ConsoleCommand) and op.name is CommandName.RM
+            and (paths is None or bool(paths & {_key(arg) for arg in op.args})))
+
+
+def _key(path: str) -> str:
+    return posixpath.normpath(path.strip().strip("/")) if path.strip() else path
 
 
 @record(frozen=True, slots=True)

@@ -29,13 +29,20 @@ from reviewtui.core.engine.history import history_of
 from reviewtui.core.engine.ledger import Ledger, LedgerItem, edit_item
 from reviewtui.core.engine.lineage import adopt, held_to_pin
 from reviewtui.core.engine.linkless import link_view
-from reviewtui.core.engine.order import execution_order
+from reviewtui.core.engine.order import execution_order, taken_back_in_reply
 from reviewtui.core.engine.results import OpResult, Rules, TurnResult
 from reviewtui.core.engine.structural_state import StructuralState
 from reviewtui.core.engine.touches import Touches, history_trees
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.model.outcome import Outcome, Status
-from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile, Session, Turn
+from reviewtui.core.model.records import (
+    ConsoleCommand,
+    Edit,
+    FullFile,
+    Operation,
+    Session,
+    Turn,
+)
 from reviewtui.core.record import replace
 
 
@@ -64,10 +71,20 @@ class TurnSteps:
         items: list[LedgerItem] = []
         start = state.tree.revision
         cursor: dict[str, int] = {}  # where the last landed edit of each path ended
-        for pos, op in execution_order(turn):
+        order = execution_order(turn)
+        paired, undoes = (taken_back_in_reply(turn.reply.ops) if len(order) > 1 and any(
+            isinstance(op, ConsoleCommand) for _, op in order) else ({}, {}))
+        for pos, op in order:
             key = (turn.index, pos)
             decision = self.decisions.get(key, PENDING)
-            if isinstance(op, ConsoleCommand):
+            skipped = self._unevaluated(decision) if pos in paired or pos in undoes else None
+            if skipped is not None:
+                result, item = OpResult(key, op, skipped, decision, False), None
+            elif pos in paired:  # (taken back in its own reply: runs in neither form)
+                result, item = _taken_back(key, op, decision, turn, paired[pos]), None
+            elif pos in undoes and not results[undoes[pos]].landed:
+                result, item = _nothing_ran(key, op, decision, turn, undoes[pos]), None
+            elif isinstance(op, ConsoleCommand):
                 state, result, item = self._command(state, key, op, decision, moved)
             else:
                 state, result, item = self._file_op(state, key, op, decision, turn, moved,
@@ -204,3 +221,32 @@ def advance(cursor: dict[str, int], result: OpResult) -> None:
     end = result.outcome.cursor
     if result.landed and end is not None and result.outcome.path:
         cursor[result.outcome.path] = end
+
+
+def _taken_back(key: OpKey, op: Operation, decision: Decision, turn: Turn,
+                partner: int) -> OpResult:
+    """A command its own reply takes back, or the command that does (see
+    :func:`taken_back_in_reply`): refused, saying which, whatever the decision."""
+    other = turn.reply.ops[partner]
+    text = other.text if isinstance(other, ConsoleCommand) else str(other)
+    if partner > key[1]:
+        message = (f"taken back by {text} written after it in this reply (operation "
+                   f"{partner + 1}): neither runs")
+    else:
+        message = (f"takes back {text}, written before it in this reply (operation "
+                   f"{partner + 1}): neither runs")
+    outcome = Outcome(Status.REFUSED, method=str(getattr(op, "name", "")),
+                      rule="taken-back-in-reply", message=message)
+    return OpResult(key, op, outcome, decision, False)
+
+
+def _nothing_ran(key: OpKey, op: Operation, decision: Decision, turn: Turn,
+                 taken: int) -> OpResult:
+    """An ``:undo`` whose command in its reply did not run (refused, rejected, pending):
+    it takes back nothing, not an earlier turn's command (QA s45 helper-139 #7)."""
+    other = turn.reply.ops[taken]
+    text = other.text if isinstance(other, ConsoleCommand) else str(other)
+    outcome = Outcome(Status.NOT_FOUND, method="undo", rule="nothing-to-undo",
+                      message=f"it takes back {text} (operation {taken + 1}), which did not "
+                              "run: nothing to undo")
+    return OpResult(key, op, outcome, decision, False)
