@@ -77,9 +77,9 @@ class TurnSteps:
         for pos, op in order:
             key = (turn.index, pos)
             decision = self.decisions.get(key, PENDING)
-            skipped = self._unevaluated(decision) if pos in paired or pos in undoes else None
-            if skipped is not None:
-                result, item = OpResult(key, op, skipped, decision, False), None
+            unrun = self._unevaluated(decision) if pos in paired or pos in undoes else None
+            if unrun is not None:
+                result, item = OpResult(key, op, unrun, decision, False), None
             elif pos in paired:  # (taken back in its own reply: runs in neither form)
                 result, item = _taken_back(key, op, decision, turn, paired[pos]), None
             elif pos in undoes and not results[undoes[pos]].landed:
