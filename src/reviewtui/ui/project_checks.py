@@ -14,7 +14,12 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+from textual import on
+from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.widgets import Button, Static
 
 from reviewtui.core.engine import OpResult
 from reviewtui.core.protocol.config import ProjectConfig
@@ -148,7 +153,61 @@ def explanation_with(view: OpView, checks: ProjectChecks, result: OpResult) -> t
 
 
 class TrustScreen(ConfirmScreen):
-    """The trust question: Enter and the focused button default to No, only ``y`` trusts."""
+    """The trust question: Enter and the focused button default to No, only ``y`` trusts,
+    and only once every command has been on screen.
+
+    The commands scroll (Down, Page Down, End) with the buttons below them: in a plain
+    dialog, 41 checks ran past the screen's foot with the buttons, and ``y`` trusted
+    commands no one had seen (QA s45 helper-137 #2). ``y`` before the end of the list
+    scrolls to it instead, and says so."""
 
     AUTO_FOCUS = "#no"
-    BINDINGS = [Binding("enter", "answer(False)", "No", show=False)]
+    DEFAULT_CSS = ConfirmScreen.DEFAULT_CSS.replace("ConfirmScreen", "TrustScreen") + """
+    TrustScreen > Vertical > VerticalScroll { height: auto; max-height: 60vh; width: 100;
+        max-width: 100%; }
+    TrustScreen > Vertical > VerticalScroll > Static { width: 1fr; }
+    """
+    BINDINGS = [Binding("enter", "answer(False)", "No", show=False),
+                Binding("y", "trust", "Yes", show=False),
+                Binding("down", "scroll(1)", "Down", show=False),
+                Binding("up", "scroll(-1)", "Up", show=False),
+                Binding("pagedown,space", "page(1)", "Page down", show=False),
+                Binding("pageup", "page(-1)", "Page up", show=False),
+                Binding("end", "scroll(1000000)", "End", show=False)]
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            with VerticalScroll(id="commands"):
+                yield Static(Content(self.question) if isinstance(self.question, str)
+                             else self.question)
+            with Horizontal():
+                yield Button("Yes (y)", variant="primary", id="yes")
+                yield Button("No (n)", id="no")
+
+    def _list(self) -> VerticalScroll:
+        return self.query_one("#commands", VerticalScroll)
+
+    def action_scroll(self, lines: int) -> None:
+        self._list().scroll_to(y=self._list().scroll_y + lines, animate=False)
+
+    def action_page(self, pages: int) -> None:
+        box = self._list()
+        box.scroll_to(y=box.scroll_y + pages * max(1, box.size.height - 1), animate=False)
+
+    def read_to_the_end(self) -> bool:
+        box = self._list()
+        return box.scroll_y >= box.max_scroll_y
+
+    def action_trust(self) -> None:
+        if not self.read_to_the_end():
+            self.action_page(1)
+            self.notify("read every command first: the list goes on below (Page Down, "
+                        "End); y trusts once its end is on screen", severity="warning",
+                        markup=False)
+            return
+        self.dismiss(True)
+
+    @on(Button.Pressed, "#yes")
+    def _yes(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_trust()
