@@ -228,3 +228,20 @@ def test_a_drifted_twin_block_is_never_changed_in_place_of_the_meant_one(
         wanted = "".join(f"# {n}\n" for n in range(above)) + _blocks(labels, spaced=spaced,
                                                                       changed=meant)
         assert data_after.decode() == wanted
+
+
+def test_a_copy_at_another_depth_is_no_twin() -> None:
+    """QA s45 helper-139 #9: the hunk exactly at its own line, the file changed only below
+    it, and the same lines nested in a class at another depth: it went ambiguous, where it
+    landed before. A twin is a block most of whose lines are exactly the hunk's; a copy
+    indented otherwise is another block."""
+    body = ["if value is None:", "    return default", "value = value.strip()",
+            "value = value.lower()", "value = value.upper()", "return value"]
+    base = ("def top(value, default):\n" + "".join(f"    {line}\n" for line in body)
+            + "\n\nclass K:\n    def meth(self, value, default):\n"
+            + "".join(f"        {line}\n" for line in body) + "\n\ndef tail():\n    return 1\n")
+    after = base.replace("    value = value.lower()\n", "    value = value.casefold()\n", 1)
+    drifted = base.replace("    return 1\n", "    return 2\n")
+    status, data = _run(_diff(base, after), drifted)
+    assert (status, data) == (Status.APPLIED,
+                              after.replace("    return 1\n", "    return 2\n").encode())

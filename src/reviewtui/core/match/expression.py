@@ -111,13 +111,19 @@ def find_loose(index: FileIndex, keys: Sequence[str], lo: int, hi: int) -> list[
 def loose_twins(index: FileIndex, search: Sequence[str], lo: int, hi: int,
                 at: int) -> list[tuple[int, int]]:
     """Spans in ``[lo, hi)`` other than the one starting at ``at`` where ``search``'s
-    lines (blank edges trimmed) have the file's loose keys: the places stage 2 would also
-    consider, had the text not been exactly at ``at``."""
+    lines (blank edges trimmed) have the file's loose keys, and most of them are exactly
+    the file's (a block a change since touched here and there): the places stage 2 would
+    also consider, had the text not been exactly at ``at``. (A copy at another depth,
+    every line indented otherwise, is another block: QA s45 helper-139 #9, a hunk at its
+    own line went ambiguous for one.)"""
     head, tail = trim_blank_edges(search)
     core = search[head : len(search) - tail]
+    shown = [n for n, line in enumerate(core) if line.strip()]
+    lines = index.lines
     return [(start, start + len(core))
             for start in find_loose(index, [loose_key(line) for line in core], lo, hi)
-            if start != at + head]
+            if start != at + head
+            and 2 * sum(lines[start + n] == core[n] for n in shown) > len(shown)]
 
 
 def drop_blank_edges(lines: Sequence[str], head: int, tail: int) -> tuple[str, ...]:
