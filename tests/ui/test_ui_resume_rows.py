@@ -45,3 +45,26 @@ async def test_rows_on_a_resumed_later_turn_fit_the_list(tmp_path: Path) -> None
         assert resumed == fresh
         for title, row in zip(titles, resumed, strict=True):
             assert title in row
+
+
+@pytest.mark.parametrize("saved", [99, -1, "2", True])
+async def test_a_saved_checkpoint_the_session_has_not_is_not_taken(tmp_path: Path,
+                                                                   saved: object) -> None:
+    """QA s45 helper-137 #3: a state's ``ui.checkpoint`` of 99 in a session of 5 turns
+    was taken as it was (the status line read ``checkpoint 99/5``)."""
+    import json
+
+    session, root = copy_session(REPO / "sample_sessions" / "refactor-multi-turn", tmp_path)
+    app = open_app(session / "session.md", root)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen_of(app).review.save_ui_state()
+    state = session / "session.md.review.json"
+    doc = json.loads(state.read_text())
+    doc["ui"]["checkpoint"] = saved
+    state.write_text(json.dumps(doc))
+    app = open_app(session / "session.md", root)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = screen_of(app)
+        assert 0 <= screen.checkpoint <= len(screen.session_turns)

@@ -76,7 +76,9 @@ class MainScreen(EditActions, NavigationActions, DiskActions, ViewOptions):
         if isinstance(selected, list) and len(selected) == 2:
             self.turn_pos = next((p for p, t in enumerate(turns) if t.index == selected[0]), 0)
             self.op_pos = int(selected[1])
-        self.checkpoint = int(ui.get("checkpoint", turns[self.turn_pos].index if turns else 0))
+        saved = ui.get("checkpoint")  # (from the state file: a number of this session's)
+        self.checkpoint = (saved if type(saved) is int and 0 <= saved <= len(turns)
+                           else turns[self.turn_pos].index if turns else 0)
         self.refresh_all()
         self.query_one("#ops", OpList).focus()
         # Lint runs after the first paint: on a long session its thread would hold the
