@@ -452,6 +452,27 @@ async def test_a_malformed_user_config_is_a_notification(
         assert state_at(app, 0, 0) is OpState.ACCEPTED
 
 
+@pytest.mark.parametrize(("text", "said"), [
+    ('[keys]\naccept = "q"\n', "[keys] 'q' is both accept's and quit's key"),
+    ('[keys]\nacept = "z"\n', "[keys] acept: no key of the review screen has that id"),
+])
+async def test_a_remap_that_takes_a_key_or_names_no_binding_is_said(
+    tour: tuple[Path, Path], no_user_config: Path, text: str, said: str,
+) -> None:
+    """QA s45 helper-137 #5: ``accept = "q"`` took q from quit without a word (q then
+    accepted and wrote); a mistyped id was taken silently too."""
+    config = no_user_config / "reviewtui" / "config.toml"
+    config.parent.mkdir()
+    config.write_text(text)
+    session, root = tour
+    notes = Notes()
+    app = open_app(session, root)
+    async with app.run_test(size=SIZE, message_hook=notes) as pilot:
+        await pilot.pause()
+        (shown,) = [n for n in notes.shown if said in n.message]
+        assert shown.severity == "warning"
+
+
 # --- E: $EDITOR ------------------------------------------------------------------------
 
 

@@ -107,7 +107,12 @@ class ReviewApp(App[None]):
         self.theme = "textual-dark"
         self.sub_title = str(self.review.root)
         try:
-            self.set_keymap(load_keymap())
+            keymap = load_keymap()
+            self.set_keymap(keymap)
+            from reviewtui.ui.screens.main_keys import keymap_problems
+
+            for problem in keymap_problems(keymap):
+                self.notify(problem, severity="warning", timeout=10, markup=False)
         except ReviewtuiError as err:
             # Messages quote TOML such as "[keys]": not Rich markup.
             self.notify(str(err), severity="error", timeout=10, markup=False)

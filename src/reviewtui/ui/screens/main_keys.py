@@ -125,3 +125,21 @@ MAIN_EXTRA_COMMANDS = [
                       ("json", "as a JSON report"),
                       ("fileops", "as canonical File Ops replies"))
 ]
+
+
+def keymap_problems(keymap: dict[str, str]) -> list[str]:
+    """What a ``[keys]`` remap of the review screen's keys gets wrong, said when it is read
+    (QA s45 helper-137 #5: ``accept = "q"`` took ``q`` from quit without a word, so ``q``
+    accepted and wrote): an id no binding has, a key another binding keeps."""
+    keys_of = {b.id: keymap.get(b.id, b.key) for b in MAIN_BINDINGS
+               if isinstance(b, Binding) and b.id}
+    problems = [f"[keys] {name}: no key of the review screen has that id (the ids: "
+                f"{', '.join(sorted(keys_of))})" for name in keymap if name not in keys_of]
+    held: dict[str, str] = {}
+    for name, keys in keys_of.items():
+        for key in (k.strip() for k in keys.split(",") if k.strip()):
+            other = held.setdefault(key, str(name))
+            if other != name and (name in keymap or other in keymap):
+                problems.append(f"[keys] {key!r} is both {other}'s and {name}'s key: "
+                                f"only one of them can have it; give the other another")
+    return problems
