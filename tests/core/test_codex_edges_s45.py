@@ -47,3 +47,14 @@ def test_a_blank_line_under_an_anchor_is_the_first_after_it() -> None:
         "    return 2\n")
     missing = patch.replace("@@ def f():", "@@ def k():")
     assert _patched(missing, before)[0] is Status.NOT_FOUND
+
+
+def test_a_blank_line_of_spaces_under_an_anchor_keeps_its_spaces() -> None:
+    """QA s45 helper-139 #12: the file's blank line holds spaces; Codex places the chunk
+    there (it reads a line of spaces as blank), and so does reviewtui now, the line kept
+    as the file has it."""
+    before = "def f():\n    a = 1\n    \n    return a\n"
+    patch = ("*** Begin Patch\n*** Update File: f.py\n@@ def f():\n \n+    # note\n"
+             "*** End Patch\n")
+    assert _patched(patch, before) == (
+        Status.APPLIED, "def f():\n    a = 1\n    \n    # note\n    return a\n")

@@ -154,15 +154,27 @@ def blank_lines(lines: Sequence[str], edit: Edit, new_lines: Sequence[str],
         after = find_anchor(lines, edit.anchor)
         if isinstance(after, str):
             return anchor_missing(path, after)
-        wanted = tuple(edit.search_lines)
+        # (blank: whitespace alone, as Codex reads it, QA s45 helper-139 #12; the context
+        # lines keep the file's own bytes)
         at = next((i for i in range(after, len(lines) - size + 1)
-                   if tuple(lines[i : i + size]) == wanted), -1)
+                   if not any(line.strip() for line in lines[i : i + size])), -1)
         if at < 0:
             return MatchResult(Status.NOT_FOUND, rule=BLANK_LINES_MOVED,
                                hint=f"the chunk's old side is {size} blank line(s), which are "
                                     f"not in {path} after its anchor")
-        return MatchResult(Status.APPLIED, method="exact", start=at, end=at + size,
-                           new_lines=tuple(new_lines), locations=((at + 1, at + size),))
+        written = list(new_lines)
+        kept = 0  # the chunk's leading context, then its trailing context: the file's lines
+        while kept < min(size, len(written)) and not written[kept].strip():
+            written[kept] = lines[at + kept]
+            kept += 1
+        for back in range(1, min(size - kept, len(written) - kept) + 1):
+            if written[-back].strip():
+                break
+            written[-back] = lines[at + size - back]
+        method = "exact" if tuple(lines[at : at + size]) == tuple(edit.search_lines) \
+            else "trailing-whitespace"
+        return MatchResult(Status.APPLIED, method=method, start=at, end=at + size,
+                           new_lines=tuple(written), locations=((at + 1, at + size),))
     at = 0 if edit.at_start else len(lines) - size if edit.at_end else (edit.line_hint or 0)
     pinned = not edit.at_end or at + size == len(lines)  # (both pins hold, when both)
     if pinned and at >= 0 and at + size <= len(lines) and tuple(lines[at : at + size]) == tuple(
