@@ -435,12 +435,7 @@ async def test_the_help_fits_the_terminal(tour: tuple[Path, Path], width: int) -
 async def test_a_malformed_user_config_is_a_notification(
     tour: tuple[Path, Path], no_user_config: Path, text: str, said: str,
 ) -> None:
-    config = no_user_config / "reviewtui" / "config.toml"
-    config.parent.mkdir()
-    config.write_text(text)
-    session, root = tour
-    notes = Notes()
-    app = open_app(session, root)
+    app, notes = _with_user_config(tour, no_user_config, text)
     async with app.run_test(size=SIZE, message_hook=notes) as pilot:
         await pilot.pause()
         (shown,) = [n for n in notes.shown if said in n.message]
@@ -461,16 +456,21 @@ async def test_a_remap_that_takes_a_key_or_names_no_binding_is_said(
 ) -> None:
     """QA s45 helper-137 #5: ``accept = "q"`` took q from quit without a word (q then
     accepted and wrote); a mistyped id was taken silently too."""
-    config = no_user_config / "reviewtui" / "config.toml"
-    config.parent.mkdir()
-    config.write_text(text)
-    session, root = tour
-    notes = Notes()
-    app = open_app(session, root)
+    app, notes = _with_user_config(tour, no_user_config, text)
     async with app.run_test(size=SIZE, message_hook=notes) as pilot:
         await pilot.pause()
         (shown,) = [n for n in notes.shown if said in n.message]
         assert shown.severity == "warning"
+
+
+def _with_user_config(tour: tuple[Path, Path], no_user_config: Path,
+                      text: str) -> tuple[ReviewApp, Notes]:
+    """The tour's workbench under a user config.toml of ``text``, and its notices."""
+    config = no_user_config / "reviewtui" / "config.toml"
+    config.parent.mkdir()
+    config.write_text(text)
+    session, root = tour
+    return open_app(session, root), Notes()
 
 
 # --- E: $EDITOR ------------------------------------------------------------------------
