@@ -137,10 +137,10 @@ def test_a_saved_accept_the_opening_takes_back_is_named(
 
 def test_accepts_taken_back_on_a_root_put_back_to_the_original_are_named(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """``--root`` on a fresh copy of the original: the export said nothing and exited 0.
-    That is another folder than the review was saved for, whose decisions are set aside
-    there (QA s45 helper-137 #1: a state shipped beside a session wrote at once): each is
-    named as left out, and the exit says so."""
+    """``--root`` on a fresh copy of the original: the review's files read as put back
+    outside, its accepts taken back; the export said nothing and exited 0. (The state is
+    this machine's, sealed: read on another root as its own; tests/hostile/
+    test_hostile_state_foreign.py tries one that is not.)"""
     session, root = project(tmp_path)
     state = tmp_path / "review.json"
     with Review.open(session, root, state_path=state) as review:
@@ -152,8 +152,8 @@ def test_accepts_taken_back_on_a_root_put_back_to_the_original_are_named(
                  "--format", "patch"])
     err = capsys.readouterr().err
     assert code == 1
-    assert (f"{session}:5: turn 1 f.txt · Edit 1: the review state was saved for another "
-            "folder: its decision is set aside, pending (u takes it back in)") in err
+    assert (f"{session}:5: turn 1 f.txt · Edit 1: put back outside the workbench to what the "
+            "session started from; its accept was taken back") in err
     assert (fresh / "f.txt").read_text() == "a\nb\nc\n"  # an export writes nothing
 
 

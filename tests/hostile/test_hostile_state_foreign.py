@@ -1,5 +1,5 @@
-"""A review state saved for another folder decides nothing on its own (QA s45 helper-137
-#1, older).
+"""A review state saved for another folder decides nothing on its own, unless this machine
+sealed it (QA s45 helper-137 #1, older; helper-140 F1).
 
 A ``session.md.review.json`` shipped in a session folder was replayed as the workbench
 opened, before any keypress: its accepts written, an ``edited`` text only the state held
@@ -7,7 +7,9 @@ among them, a ``:rm`` deleting a project file. Now a state naming another root, 
 is read with its decisions pending again as one step (``u`` takes them back in, once the
 reviewer has read them) and nothing of it is written; ``restore`` and ``export`` name
 them as set aside. A state saved for this root is resumed as before
-(tests/hostile/test_hostile_state_file.py tries its records).
+(tests/hostile/test_hostile_state_file.py tries its records), and so is one this machine
+saved and sealed, wherever the project moved with it (setting that one aside let its saved
+originals go: a file the review had removed could not be brought back).
 """
 
 from __future__ import annotations
@@ -91,3 +93,40 @@ def test_a_state_saved_here_is_resumed(arena: Any) -> None:
         assert review.result((1, 0)).decision.verdict is Verdict.ACCEPTED
     assert (arena.root / "a.txt").read_text() == "b\n"
     assert not (arena.root / "notes.txt").exists()
+
+
+def test_a_review_moved_with_its_project_is_still_its_own(tmp_path: Path) -> None:
+    from reviewtui.core.engine import Decision
+
+    project = tmp_path / "here"
+    (project / "root").mkdir(parents=True)
+    root = project / "root"
+    (root / "a.txt").write_text("a\n")
+    (root / "notes.txt").write_text("precious\n")
+    session = project / "s.md"
+    session.write_text("## Turn 1\n```console\n:rm notes.txt\n```\n")
+    with Review.open(session, root) as review:
+        review.decide((1, 0), Decision.accept())
+    assert not (root / "notes.txt").exists()
+    moved = tmp_path / "there"
+    project.rename(moved)
+    with Review.open(moved / "s.md", moved / "root") as review:
+        assert review.result((1, 0)).decision.verdict is Verdict.ACCEPTED
+        review.decide((1, 0), Decision.reject())  # its saved original comes back
+    assert (moved / "root" / "notes.txt").read_text() == "precious\n"
+
+
+def test_a_seal_made_elsewhere_or_tampered_with_is_no_seal(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from reviewtui.shell import stateseal
+
+    data = b'{\n "format": "x",\n "root": "/a"\n}\n'
+    sealed = stateseal.sealed(data)
+    assert sealed != data
+    assert stateseal.sealed_here(sealed)
+    assert not stateseal.sealed_here(sealed.replace(b"/a", b"/b"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "another-machine"))
+    monkeypatch.setattr(stateseal, "_key", [])
+    assert not stateseal.sealed_here(sealed)
+    assert (tmp_path / "another-machine" / "reviewtui" / "state-key").stat().st_mode & 0o777 \
+        == 0o600

@@ -228,6 +228,7 @@ def load_saved(review: Review, saved: ReviewState) -> None:
         review.state_problems.append(f"{review.loaded.file}: the session file changed since "
                                      "the review was saved; every decision was checked against it")
     foreign = (not review.scratch and saved.root != str(review.root.resolve())
+               and not review._state_file.sealed_here  # (this machine's: moved with it)
                and not _kept_copy_moved(saved.root or "", review.root.resolve(), path))
     review._log, orphaned, problems = reconcile_log(saved.log, review.session, path)
     review.state_problems.extend(problems)

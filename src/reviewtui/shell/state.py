@@ -424,6 +424,7 @@ class StateFile:
         # the blob's sha256), as loaded or last saved.
         self._sealed: list[tuple[tuple[LogEntry, ...], str]] = []
         self.nonce = ""  # the last save's (shell/statemark.py)
+        self.sealed_here = False  # the loaded state carries this machine's seal
 
     def load(self) -> tuple[ReviewState | None, list[str]]:
         """The saved state and problems to show; raises only for a file over the size limit
@@ -439,6 +440,9 @@ class StateFile:
         try:
             doc = parse_state_json(raw, str(self.path))
             state = decode_state(doc, self.blobs)
+            from reviewtui.shell.stateseal import sealed_here  # (a saved review alone)
+
+            self.sealed_here = sealed_here(raw)
             at = 0
             self._sealed = []
             for segment in doc.get("log_segments", []):
@@ -517,8 +521,10 @@ class StateFile:
 
     def save(self, state: ReviewState, session_file: Path) -> None:
         segments = self._seal(state.log)
-        data = state_text(encode_state(state, session_file, self._entry_text,
-                                       segments)).encode("utf-8")
+        from reviewtui.shell.stateseal import sealed as with_seal  # (a saved review alone)
+
+        data = with_seal(state_text(encode_state(state, session_file, self._entry_text,
+                                              segments)).encode("utf-8"))
         self.nonce = state.nonce
         sealed = sum(count for _, count in segments)
         self._entries = {id(entry): self._entries[id(entry)] for entry in state.log[sealed:]}

@@ -1,0 +1,90 @@
+"""Which review states this machine wrote: a seal each save adds, by a key kept outside
+every project.
+
+A review state is untrusted input (one can be shipped beside a session). One saved for
+another folder than it is opened on decides nothing on its own (``shell/resume.py``),
+which also set aside a review whose project was moved, and then let its saved originals go
+(QA s45 helper-140 F1: a file the review had removed could no longer be brought back).
+The seal tells them apart: the state's bytes with an HMAC-SHA256 by a random key in
+``$XDG_STATE_HOME/reviewtui/state-key`` (mode 600), written as the document's last key.
+A state this machine sealed is its own wherever it is opened; one without a valid seal
+(from elsewhere, hand-made, or saved before seals) is read as before: its own only on the
+root it names. No key (an unwritable state home) seals nothing.
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+import re
+from pathlib import Path
+
+_SEAL = re.compile(rb',\n "seal": "([0-9a-f]{64})"\n}\n\Z')
+_KEY_BYTES = 32
+_key: list[bytes | None] = []  # read once per process
+
+
+def key_path() -> Path:
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "reviewtui" / "state-key"
+
+
+def _read_key() -> bytes | None:
+    path = key_path()
+    for _attempt in range(2):
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        except FileNotFoundError:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+                             0o600)
+            except FileExistsError:
+                continue  # (another process made it meanwhile: read that one)
+            except OSError:
+                return None
+            try:
+                made = os.urandom(_KEY_BYTES)
+                os.write(fd, made)
+                return made
+            except OSError:
+                return None
+            finally:
+                os.close(fd)
+        except OSError:
+            return None
+        try:
+            data = os.read(fd, _KEY_BYTES + 1)
+        except OSError:
+            return None
+        finally:
+            os.close(fd)
+        return data if len(data) == _KEY_BYTES else None
+    return None
+
+
+def _the_key() -> bytes | None:
+    if not _key or (_key[0] is None):
+        _key[:] = [_read_key()]
+    return _key[0]
+
+
+def sealed(data: bytes) -> bytes:
+    """``data`` (a state file's JSON, ending ``\\n}\\n``) with its seal as the last key;
+    ``data`` itself without a key."""
+    key = _the_key()
+    if key is None or not data.endswith(b"\n}\n"):
+        return data
+    digest = hmac.new(key, data, "sha256").hexdigest().encode()
+    return data[:-3] + b',\n "seal": "' + digest + b'"\n}\n'
+
+
+def sealed_here(raw: bytes) -> bool:
+    """Whether ``raw`` (a state file's bytes) carries this machine's seal over the rest."""
+    found = _SEAL.search(raw)
+    key = _the_key() if found is not None else None
+    if found is None or key is None:
+        return False
+    data = raw[: found.start()] + b"\n}\n"
+    return hmac.compare_digest(hmac.new(key, data, "sha256").hexdigest().encode(),
+                               found.group(1))
