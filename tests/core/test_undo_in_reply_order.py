@@ -44,6 +44,14 @@ def test_a_removal_taken_back_in_its_own_reply_keeps_the_file() -> None:
         assert statuses == [Status.APPLIED, Status.REFUSED, Status.REFUSED], undo
 
 
+def test_an_unrm_of_a_file_a_glob_or_a_folder_removes_takes_that_removal_back() -> None:
+    """QA s45 helper-140 F2: only the exact path paired; ``:rm *.py`` ran whole."""
+    for removal in (":rm *.py", ":rm ./a.py b.py"):
+        files, statuses = _final([], [removal, ":unrm a.py"])
+        assert sorted(files) == list(FILES), removal
+        assert statuses == [Status.REFUSED, Status.REFUSED], removal
+
+
 def test_nested_pairs_take_back_nothing_of_an_earlier_turn() -> None:
     files, statuses = _final([":mv c.py e.py"], [":mv a.py z.py", ":rm z.py", ":undo",
                                                  ":undo"])

@@ -55,6 +55,11 @@ async def test_y_trusts_only_once_every_command_was_on_screen(
             assert app.screen.__class__.__name__ == "TrustScreen"  # not yet
             assert any("read every command first" in note for note in seen), seen
             assert not is_trusted((arena.root / "reviewtui.toml").read_bytes())
+            for _ in range(12):  # y again and again (held): it never scrolls
+                await pilot.press("y")
+            await pilot.pause()
+            assert app.screen.__class__.__name__ == "TrustScreen"
+            assert not is_trusted((arena.root / "reviewtui.toml").read_bytes())
             await pilot.press("end")
             await pilot.pause()
             await pilot.press("y")

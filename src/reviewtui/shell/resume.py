@@ -237,7 +237,11 @@ def load_saved(review: Review, saved: ReviewState) -> None:
     review.ui_state = dict(saved.ui)
     if foreign:
         _set_aside(review, path, saved.root or "")
-        return  # (its path records describe another folder's files)
+        # (its path records describe another folder's files: not read, but kept in the
+        # state file with the originals they hold, never collected)
+        review.orphaned.extend(dict(path=rel, reason="saved for another folder",
+                                    record=data) for rel, data in saved.paths.items())
+        return
     changes: dict[str, FileState | None] = {}
     review._saved_paths = saved.paths
     review._folders = saved.folders

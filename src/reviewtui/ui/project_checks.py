@@ -159,7 +159,7 @@ class TrustScreen(ConfirmScreen):
     The commands scroll (Down, Page Down, End) with the buttons below them: in a plain
     dialog, 41 checks ran past the screen's foot with the buttons, and ``y`` trusted
     commands no one had seen (QA s45 helper-137 #2). ``y`` before the end of the list
-    scrolls to it instead, and says so."""
+    says so, and does nothing else."""
 
     AUTO_FOCUS = "#no"
     DEFAULT_CSS = ConfirmScreen.DEFAULT_CSS.replace("ConfirmScreen", "TrustScreen") + """
@@ -200,7 +200,8 @@ class TrustScreen(ConfirmScreen):
 
     def action_trust(self) -> None:
         if not self.read_to_the_end():
-            self.action_page(1)
+            # (it does not scroll: y pressed again and again, or held, scrolled to the end
+            # and trusted, QA s45 helper-140 F4)
             self.notify("read every command first: the list goes on below (Page Down, "
                         "End); y trusts once its end is on screen", severity="warning",
                         markup=False)

@@ -67,9 +67,18 @@ def taken_back_in_reply(ops: tuple[Operation, ...]) -> tuple[dict[int, int], dic
 
 
 def _removes(op: Operation, paths: set[str] | None) -> bool:
-    """Whether ``op`` is an ``:rm`` (of one of ``paths``, when given)."""
-    return (isinstance(op, ConsoleCommand) and op.name is CommandName.RM
-            and (paths is None or bool(paths & {_key(arg) for arg in op.args})))
+    """Whether ``op`` is an ``:rm`` (of one of ``paths``, when given: named, in a folder
+    it names, or matched by its glob; QA s45 helper-140 F2: ``:rm *.txt`` then ``:unrm
+    a.txt`` removed a.txt)."""
+    if not isinstance(op, ConsoleCommand) or op.name is not CommandName.RM:
+        return False
+    if paths is None:
+        return True
+    from fnmatch import fnmatchcase  # (a reply that takes a removal back alone)
+
+    named = [_key(arg) for arg in op.args if arg != "-f"]
+    return any(path == name or path.startswith(name + "/") or fnmatchcase(path, name)
+               for path in paths for name in named)
 
 
 def _key(path: str) -> str:
