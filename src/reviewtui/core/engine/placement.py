@@ -321,8 +321,8 @@ def _loose_twin(lines: Sequence[str], search: Sequence[str], lo: int, found: Mat
     indentation, trailing whitespace or typography, and the file is known not to be the
     diff's preimage: whichever place the diff meant, its text may have changed since.
     None when there is no such twin, the file is that preimage, or nothing is known."""
-    if proved is None or proved() or not _maybe_twice(lines, search):
-        return None  # (the proof first: cheap on the preimage, which a replay mostly is)
+    if proved is None or not _maybe_twice(lines, search) or proved():
+        return None  # (the count first: a hunk's longest line is mostly the file's once)
     from reviewtui.core.match.expression import loose_twins  # (loaded past stage 1)
     from reviewtui.core.match.index import index_for
 
