@@ -103,6 +103,14 @@ def test_a_later_commits_change_to_that_file_is_held(tmp_path: Path) -> None:
     assert (root / "f.txt").read_bytes() == b"caf\xe9\none\n"  # neither change
     assert (root / "app.py").read_text() == "x = '\u00e9'\n"
     assert "diff-not-utf8 error the change to 'f.txt' is not UTF-8 text" in done.stdout
+    # A later rename of it is held too (QA s45 helper-140 F3: read as applying, exported).
+    renamed = mail(3, b"diff --git a/f.txt b/g.txt\nsimilarity index 100%\n"
+                      b"rename from f.txt\nrename to g.txt\n")
+    session.write_bytes(session.read_bytes() + renamed)
+    done = subprocess.run([sys.executable, "-m", "reviewtui", "check", "--root", str(root),
+                           str(session)], capture_output=True, text=True, check=False)
+    assert "the change to 'g.txt' follows one that is not UTF-8 text" in done.stdout
+    assert ":mv f.txt g.txt: applied" not in done.stdout
 
 
 def test_a_byte_outside_every_files_diff_still_refuses_the_whole(tmp_path: Path) -> None:

@@ -37,6 +37,10 @@ if TYPE_CHECKING:
         unread: bool
         new_file: bool
         deleted: bool
+        mode_change: bool
+        rename_from: str | None
+        rename_to: str | None
+        new_mode: int | None
 
     S = TypeVar("S", bound=_Section)
 
@@ -51,20 +55,31 @@ def foreign_lines(text: str, lines: Sequence[str]) -> list[tuple[int, int]]:
 
 
 def utf8_sections(sections: Sequence[S], foreign: Sequence[tuple[int, int]], start: int,
-                  stop: int, notes: list[ParseProblem], source: str) -> list[S]:
+                  stop: int, notes: list[ParseProblem], source: str,
+                  held: set[str] | None = None) -> list[S]:
     """``sections`` (of lines ``[start, stop)``), each holding a line of ``foreign`` read
     as not read at all: its hunks dropped, one operation that cannot apply standing for it
     (``unread``), so that the file is held as for a hunk that cannot be read, and a later
     commit's change to it is not written over a file this one left out (QA s45 helper-139
     #4: a series' second mail was applied on a file without its first); said in
-    ``notes``. SessionFormatError for such a line outside every section, or in a path."""
+    ``notes``. ``held``: the paths held so by earlier commits of a series, which grows:
+    a later change to one of them (a rename of it, say) is held too (helper-140 F3: the
+    rename was read as applying, and exported). SessionFormatError for such a line
+    outside every section, or in a path."""
+    held = set() if held is None else held
     for section in sections:
         inside = [(at, byte) for at, byte in foreign
                   if section.start <= at < max(section.end, section.start + 1)]
+        names = [name for name in (section.old, section.new) if name]
+        if not inside and held.intersection(names):
+            notes.append(problem(NOT_UTF8, f"the change to {_named(names[-1])} follows one "
+                                 "that is not UTF-8 text (said above): not applied either",
+                                 section.start + 1, section.end))
+            _hold(section, names, held)
+            continue
         if not inside:
             continue
         (at, byte), *_ = inside
-        names = [name for name in (section.old, section.new) if name]
         if any(_FOREIGN.search(name) for name in names):
             raise format_error(source, at + 1, ENCODING, f"not UTF-8 text: byte 0x{byte:02X} "
                                f"in the name of a file ({_named(names[0])}): reviewtui "
@@ -74,9 +89,7 @@ def utf8_sections(sections: Sequence[S], foreign: Sequence[tuple[int, int]], sta
                              "UTF-8 text only; not applied, nor any later change to that "
                              "file; apply it with git apply (a range read with --git takes "
                              "such a file as a binary file)", section.start + 1, section.end))
-        section.hunks = []
-        section.unread = True
-        section.new_file = section.deleted = False
+        _hold(section, names, held)
     for at, byte in foreign:
         if start <= at < stop and not any(s.start <= at < max(s.end, s.start + 1)
                                           for s in sections):
@@ -84,6 +97,16 @@ def utf8_sections(sections: Sequence[S], foreign: Sequence[tuple[int, int]], sta
                                "outside any file's diff (a message, or text between "
                                "files): reviewtui reads UTF-8 text only")
     return list(sections)
+
+
+def _hold(section: _Section, names: list[str], held: set[str]) -> None:
+    """The section read as not read: no hunks, one operation that cannot apply."""
+    section.hunks = []
+    section.unread = True
+    section.new_file = section.deleted = section.mode_change = False
+    section.rename_from = section.rename_to = None  # (no move of it either)
+    section.new_mode = None
+    held.update(names)
 
 
 def _named(name: str) -> str:

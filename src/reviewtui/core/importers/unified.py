@@ -162,12 +162,12 @@ def import_unified(text: str, source: str, *, root: str | None = None,
         ranges.insert(0, (0, commits[0]))
     turns: list[Turn] = []
     found_any = False
-    foreign = foreign_lines(text, lines)
+    foreign, held = foreign_lines(text, lines), set[str]()
     for start, stop in ranges:
         notes: list[ParseProblem] = []
         sections = _sections(lines, raw, start, stop, notes)
         if foreign:
-            sections = utf8_sections(sections, foreign, start, stop, notes, source)
+            sections = utf8_sections(sections, foreign, start, stop, notes, source, held)
         if exists is not None:
             compared_folders_dropped(sections, exists)
         if not sections and not notes:
