@@ -163,7 +163,7 @@ class TrustScreen(ConfirmScreen):
 
     AUTO_FOCUS = "#no"
     DEFAULT_CSS = ConfirmScreen.DEFAULT_CSS.replace("ConfirmScreen", "TrustScreen") + """
-    TrustScreen > Vertical > VerticalScroll { height: auto; max-height: 60vh; width: 100;
+    TrustScreen > Vertical > VerticalScroll { height: auto; max-height: 50vh; width: 100;
         max-width: 100%; }
     TrustScreen > Vertical > VerticalScroll > Static { width: 1fr; }
     """
