@@ -86,3 +86,27 @@ def test_a_hunk_without_context_is_placed_by_its_number_with_the_twin_rule() -> 
     drifted = b"return x;\nreturn x;\nreturn x;\n"
     got, statuses = _replayed(diff, {"g.txt": drifted})
     assert (got, statuses) == ({"g.txt": drifted}, [Status.AMBIGUOUS])
+
+
+def test_a_file_a_copy_is_made_of_keeps_what_the_copy_needs(tmp_path: Path) -> None:
+    """QA s45 helper-139 #10 (older): ``git diff -M -B`` of a rename of a to b with new
+    content at a writes "a rewritten" and "copy from a / copy to b". No copy is replayed
+    (``diff-copy``), and a was rewritten: what b should hold was nowhere. Now a is held."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    old = "".join(f"A line {n} with text enough for rename detection\n" for n in range(40))
+    new = "".join(f"B line {n} with text enough for rename detection\n" for n in range(40))
+    (repo / "a").write_text(old)
+    subprocess.run(["git", "init", "-q"], cwd=repo, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    subprocess.run(["git", "-c", "user.name=a", "-c", "user.email=a@b", "commit", "-qm", "a"],
+                   cwd=repo, check=True)
+    (repo / "b").write_text(old)
+    (repo / "a").write_text(new)
+    subprocess.run(["git", "add", "-A"], cwd=repo, check=True)
+    diff = subprocess.run(["git", "diff", "--cached", "-M", "-B"], cwd=repo, check=True,
+                          capture_output=True, text=True).stdout
+    assert "copy from a" in diff
+    got, statuses = _replayed(diff, {"a": old.encode()})
+    assert got == {"a": old.encode()}
+    assert Status.APPLIED not in statuses

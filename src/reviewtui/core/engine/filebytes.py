@@ -70,9 +70,9 @@ def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
         return None
     current = tree.get(path)
     if payload.kind == "unread":
-        return refused(path, "diff-unread", f"part of the diff of {path} cannot be read (the "
-                       "diff-bad-hunk, diff-orphan-hunk or diff-not-utf8 finding says where): "
-                       "hunks of it are missing, so its patch is not whole"), None
+        return refused(path, "diff-unread", f"part of the diff of {path} cannot be read or "
+                       "replayed (a diff-bad-hunk, diff-orphan-hunk, diff-not-utf8 or "
+                       "diff-copy finding says why): its patch is not whole"), None
     if payload.kind == "submodule":
         return refused(path, "submodule", _submodule_refusal(path, payload)), None
     if payload.kind == "missing":

@@ -75,7 +75,7 @@ def utf8_sections(sections: Sequence[S], foreign: Sequence[tuple[int, int]], sta
             notes.append(problem(NOT_UTF8, f"the change to {_named(names[-1])} follows one "
                                  "that is not UTF-8 text (said above): not applied either",
                                  section.start + 1, section.end))
-            _hold(section, names, held)
+            hold_section(section, names, held)
             continue
         if not inside:
             continue
@@ -89,7 +89,7 @@ def utf8_sections(sections: Sequence[S], foreign: Sequence[tuple[int, int]], sta
                              "UTF-8 text only; not applied, nor any later change to that "
                              "file; apply it with git apply (a range read with --git takes "
                              "such a file as a binary file)", section.start + 1, section.end))
-        _hold(section, names, held)
+        hold_section(section, names, held)
     for at, byte in foreign:
         if start <= at < stop and not any(s.start <= at < max(s.end, s.start + 1)
                                           for s in sections):
@@ -99,7 +99,7 @@ def utf8_sections(sections: Sequence[S], foreign: Sequence[tuple[int, int]], sta
     return list(sections)
 
 
-def _hold(section: _Section, names: list[str], held: set[str]) -> None:
+def hold_section(section: _Section, names: list[str], held: set[str]) -> None:
     """The section read as not read: no hunks, one operation that cannot apply."""
     section.hunks = []
     section.unread = True

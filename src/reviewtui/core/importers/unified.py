@@ -53,7 +53,7 @@ from reviewtui.core.importers.diffpaths import (
 )
 from reviewtui.core.importers.gitbinary import BinaryPatchError, read_hunk
 from reviewtui.core.importers.mails import commit_lines, mail_subject
-from reviewtui.core.importers.notutf8 import foreign_lines, utf8_sections
+from reviewtui.core.importers.notutf8 import foreign_lines, hold_section, utf8_sections
 from reviewtui.core.model.records import (
     CommandName,
     EarlierHunks,
@@ -168,6 +168,13 @@ def import_unified(text: str, source: str, *, root: str | None = None,
         sections = _sections(lines, raw, start, stop, notes)
         if foreign:
             sections = utf8_sections(sections, foreign, start, stop, notes, source, held)
+        for copied in {s.old for s in sections if s.copy and s.old}:
+            for s in sections:  # (QA s45 helper-139 #10: a -B rewrite lost what b copies)
+                if not s.copy and s.old == copied and not s.unread:
+                    notes.append(problem(COPY, f"the change to {copied!r} is not applied: "
+                                         "the diff also copies it, which reviewtui cannot "
+                                         "do, and the copy needs it as it was", s.start + 1))
+                    hold_section(s, [copied], held)
         if exists is not None:
             compared_folders_dropped(sections, exists)
         if not sections and not notes:
