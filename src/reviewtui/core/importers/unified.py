@@ -54,6 +54,7 @@ from reviewtui.core.importers.diffpaths import (
 from reviewtui.core.importers.gitbinary import BinaryPatchError, read_hunk
 from reviewtui.core.importers.mails import commit_lines, mail_subject
 from reviewtui.core.importers.notutf8 import foreign_lines, hold_section, utf8_sections
+from reviewtui.core.importers.renames import renames_in_order
 from reviewtui.core.model.records import (
     CommandName,
     EarlierHunks,
@@ -184,8 +185,8 @@ def import_unified(text: str, source: str, *, root: str | None = None,
                    if (change := _change(s, lines, notes, root, literal)) is not None]
         span = Span(start + 1, max(start + 1, stop))
         request = mail_subject(lines, start, stop)
-        turns.extend(turns_from_changes(len(turns) + 1, request, removals_first(changes),
-                                        span, notes))
+        turns.extend(turns_from_changes(len(turns) + 1, request,
+                                        removals_first(renames_in_order(changes)), span, notes))
     if not found_any:
         raise format_error(source, None, NO_DIFF, "no 'diff --git' line and no '---'/'+++' "
                            "file header followed by a hunk: this is not a unified diff")
