@@ -136,7 +136,6 @@ def _session_text(file: Path, format: str | None) -> str:
         if error.rule != "encoding" or format not in (None, "auto", "unified"):
             raise
         text = decode_utf8_sig(read_input(file, "session file"), "surrogateescape")
-
         if detect_format(text, str(file)) != "unified":
             raise
         return text

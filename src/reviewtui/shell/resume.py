@@ -228,8 +228,7 @@ def load_saved(review: Review, saved: ReviewState) -> None:
         review.state_problems.append(f"{review.loaded.file}: the session file changed since "
                                      "the review was saved; every decision was checked against it")
     foreign = (not review.scratch and saved.root != str(review.root.resolve())
-               and not review._state_file.sealed_here  # (this machine's: moved with it)
-               and not _kept_copy_moved(saved.root or "", review.root.resolve(), path))
+               and not review._state_file.sealed_here)  # (this machine's: moved with it)
     review._log, orphaned, problems = reconcile_log(saved.log, review.session, path)
     review.state_problems.extend(problems)
     review._dirty = bool(problems)  # orphans move to their own list in the file
@@ -270,17 +269,6 @@ def load_saved(review: Review, saved: ReviewState) -> None:
                                              f"{why}; the saved record is kept in the state file")
 
 
-def _kept_copy_moved(saved_root: str, root: Path, state: Path) -> bool:
-    """Whether ``root`` is the copy a git range review keeps beside its state in the
-    repository's git folder (``.git/reviewtui/range-....root``), and ``saved_root`` that
-    same copy where the repository was: moved with it, the review is still its own."""
-    from reviewtui.shell.git import STATE_DIR  # (a git range's review alone)
-
-    folder = state.resolve().parent
-    return (folder.name == STATE_DIR and root.parent == folder
-            and saved_root.replace("\\", "/").endswith(f"/{STATE_DIR}/{root.name}"))
-
-
 def _set_aside(review: Review, path: Path, root: str) -> None:
     """A state saved for another folder (or for none: a state shipped beside a session, a
     hand-made one) decides nothing on its own: its decisions go back to pending as one
@@ -297,12 +285,9 @@ def _set_aside(review: Review, path: Path, root: str) -> None:
         review.set_aside = items
     where = f"for {root}" if root else "for no folder it names"
     review.state_problems.append(
-        f"{path}: the review was saved {where}, and is now opened on "
-        f"{review.root.resolve()}: nothing of it was written; its "
-        f"{len(items)} decision(s) are pending again as one step: read them, and u takes "
-        "them back in (and writes them)" if items else
-        f"{path}: the review was saved {where}, and is now opened on "
-        f"{review.root.resolve()}")
+        f"{path}: the review was saved {where}, and is now opened on {review.root.resolve()}"
+        + (f": nothing of it was written; its {len(items)} decision(s) are pending again as "
+           "one step: read them, and u takes them back in (and writes them)" if items else ""))
 
 
 def reconcile(review: Review, report: ReplayReport, saved_nonce: str = "") -> None:

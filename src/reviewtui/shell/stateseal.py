@@ -64,8 +64,9 @@ def _read_key() -> bytes | None:
 
 
 def _the_key() -> bytes | None:
-    if not _key or (_key[0] is None):
-        _key[:] = [_read_key()]
+    """The key, read (or made) once per process: none is tried again at every save."""
+    if not _key:
+        _key.append(_read_key())
     return _key[0]
 
 

@@ -132,11 +132,12 @@ def command(name: CommandName, args: Sequence[str], line: int,
 
 def _paths(op: Operation) -> tuple[str, ...]:
     if isinstance(op, ConsoleCommand):
-        return tuple(_key(arg) for arg in op.args if arg != "-f")
-    return (_key(op.path),)
+        return tuple(path_key(arg) for arg in op.args if arg != "-f")
+    return (path_key(op.path),)
 
 
-def _key(path: str) -> str:
+def path_key(path: str) -> str:
+    """A path as sections compare it: stripped, normalised."""
     return posixpath.normpath(path.strip()) if path.strip() else path
 
 
@@ -158,7 +159,7 @@ def split_for_order(changes: Sequence[Change]) -> list[list[Change]]:
         moves = {p for op in change.ops if isinstance(op, ConsoleCommand)
                  and op.name is CommandName.MV for p in _paths(op)}
         if parts[-1] and (moves & touched or not above.isdisjoint(paths) or any(
-                not removed.isdisjoint(_with_folders(p)) for p in paths)):
+                not removed.isdisjoint(with_folders(p)) for p in paths)):
             parts.append([])
             touched, removed, above = set(), set(), set()
         parts[-1].append(change)
@@ -167,11 +168,11 @@ def split_for_order(changes: Sequence[Change]) -> list[list[Change]]:
             if isinstance(op, ConsoleCommand) and op.name is CommandName.RM:
                 for p in _paths(op):
                     removed.add(p)
-                    above.update(_with_folders(p)[1:])
+                    above.update(with_folders(p)[1:])
     return parts
 
 
-def _with_folders(path: str) -> list[str]:
+def with_folders(path: str) -> list[str]:
     """``path`` and every folder above it (``a/b/c``: ``a/b/c``, ``a/b``, ``a``)."""
     parts = path.split("/")
     return ["/".join(parts[:n]) for n in range(len(parts), 0, -1)]
@@ -192,14 +193,14 @@ def removals_first(changes: Sequence[Change]) -> list[Change]:
         if change.ops and all(isinstance(op, ConsoleCommand) and op.name is CommandName.RM
                               for op in change.ops):
             clashes = [above[p] for p in paths if p in above] + [
-                made[f] for p in paths for f in _with_folders(p)[1:] if f in made]
+                made[f] for p in paths for f in with_folders(p)[1:] if f in made]
             if clashes:
                 out.append((min(clashes), change))  # (sorted before that one: below)
                 continue
         out.append((n, change))
         for p in paths:
             made.setdefault(p, n)
-            for folder in _with_folders(p)[1:]:
+            for folder in with_folders(p)[1:]:
                 above.setdefault(folder, n)
     # Stable: a removal moved to position k goes before the section at k (it is sorted
     # by (k, 0) against that section's (k, 1)).

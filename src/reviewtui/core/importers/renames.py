@@ -14,10 +14,9 @@ Only the order changes; every rename stays the ``:mv`` the reviewer sees. Pure.
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Sequence
 
-from reviewtui.core.importers.common import Change
+from reviewtui.core.importers.common import Change, path_key, with_folders
 from reviewtui.core.model.records import CommandName, ConsoleCommand
 
 
@@ -29,11 +28,11 @@ def renames_in_order(changes: Sequence[Change]) -> list[Change]:
         move = next((op for op in change.ops if isinstance(op, ConsoleCommand)
                      and op.name is CommandName.MV and len(op.args) == 2), None)
         if move is not None:
-            moves[n] = (_key(move.args[0]), _key(move.args[1]))
+            moves[n] = (path_key(move.args[0]), path_key(move.args[1]))
     source_of = {source: n for n, (source, _) in moves.items()}
     waits: dict[int, int] = {}
     for n, (_, target) in moves.items():
-        for taken in _with_folders(target):
+        for taken in with_folders(target):
             blocker = source_of.get(taken)
             if blocker is not None and blocker != n:
                 waits[n] = blocker
@@ -57,12 +56,3 @@ def renames_in_order(changes: Sequence[Change]) -> list[Change]:
             done.add(m)
     return out
 
-
-def _with_folders(path: str) -> list[str]:
-    """``path`` and every folder above it."""
-    parts = path.split("/")
-    return ["/".join(parts[:size]) for size in range(len(parts), 0, -1)]
-
-
-def _key(path: str) -> str:
-    return posixpath.normpath(path) if path else path

@@ -169,13 +169,13 @@ def import_unified(text: str, source: str, *, root: str | None = None,
         sections = _sections(lines, raw, start, stop, notes)
         if foreign:
             sections = utf8_sections(sections, foreign, start, stop, notes, source, held)
-        for copied in {s.old for s in sections if s.copy and s.old}:
-            for s in sections:  # (QA s45 helper-139 #10: a -B rewrite lost what b copies)
-                if not s.copy and s.old == copied and not s.unread:
-                    notes.append(problem(COPY, f"the change to {copied!r} is not applied: "
-                                         "the diff also copies it, which reviewtui cannot "
-                                         "do, and the copy needs it as it was", s.start + 1))
-                    hold_section(s, [copied], held)
+        copied = {s.old for s in sections if s.copy and s.old}
+        for s in sections:  # (QA s45 helper-139 #10: a -B rewrite lost what b copies)
+            if s.old in copied and not s.copy and not s.unread:
+                notes.append(problem(COPY, f"the change to {s.old!r} is not applied: the "
+                                     "diff also copies it, which reviewtui cannot do, and "
+                                     "the copy needs it as it was", s.start + 1))
+                hold_section(s, [s.old], held)
         if exists is not None:
             compared_folders_dropped(sections, exists)
         if not sections and not notes:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from reviewtui.core.match.exact import find_exact
-from reviewtui.core.match.indent import columns, guess_style
+from reviewtui.core.match.indent import columns, guess_style, respelled
 from reviewtui.core.match.index import FileIndex
 from reviewtui.core.match.landing import (
     BLANK_LINES,
@@ -194,14 +194,14 @@ def classify(search: Sequence[str], region: Sequence[str]) -> tuple[frozenset[st
 def _indent_kinds(typed: str, actual: str) -> set[str]:
     if typed == actual:
         return set()
+    if respelled(typed, actual):  # (a tabs difference too: else the line was written in the
+        return {TABS}  # SEARCH's spelling, QA s45 helper-138 #2)
     kinds = set()
     if ("\t" in typed) != ("\t" in actual):
         kinds.add(TABS)
     # Tabs for spaces of the same width is only a tabs difference, at either tab size.
     if not any(typed.expandtabs(size) == actual.expandtabs(size) for size in (4, 8)):
         kinds.add(INDENTATION)
-    if not kinds:  # the same columns spelled otherwise ("        \t" for "\t\t"): tabs too,
-        kinds.add(TABS)  # or the line was written in the SEARCH's spelling (QA s45 #2)
     return kinds
 
 

@@ -29,6 +29,13 @@ def columns(indent: str) -> int:
     return len(indent) + (TAB_COLUMNS - 1) * indent.count("\t")
 
 
+def respelled(typed: str, actual: str) -> bool:
+    """Whether two indentations differ only in how the same columns are spelled: tabs on
+    both sides, equal at a tab size of 4 or 8 (``"        \t"`` for ``"\t\t"``)."""
+    return (typed != actual and ("\t" in typed) == ("\t" in actual)
+            and any(typed.expandtabs(size) == actual.expandtabs(size) for size in (4, 8)))
+
+
 def render(cols: int, style: IndentStyle) -> str:
     """``cols`` columns of indentation in the style (tabs, then alignment spaces)."""
     cols = max(cols, 0)

@@ -24,6 +24,7 @@ from reviewtui.core.match.indent import (
     columns,
     guess_style,
     render,
+    respelled,
 )
 from reviewtui.core.match.landing import BLANK_LINES, INDENTATION, TABS, TRAILING
 from reviewtui.core.match.normalise import aligned, is_blank, leading, line_tokens, loose_key
@@ -79,14 +80,9 @@ def _regrafted(search: Sequence[str], region: Sequence[str],
     spelled ("        \t" for "\t\t", tabs of 8): only then are new lines re-indented
     (measured in tabs of 4, such a line read as another depth, and a Makefile's new
     recipe line came out in spaces)."""
-    for i, j in partner.items():
-        if is_blank(search[i]):
-            continue
-        typed, actual = leading(search[i]), leading(region[j])
-        if typed != actual and (("\t" in typed) != ("\t" in actual) or not any(
-                typed.expandtabs(size) == actual.expandtabs(size) for size in (4, 8))):
-            return True
-    return False
+    return any(not respelled(typed, actual) and typed != actual
+               for typed, actual in ((leading(search[i]), leading(region[j]))
+                                     for i, j in partner.items() if not is_blank(search[i])))
 
 
 def _typed_trailing(search: Sequence[str], region: Sequence[str],
