@@ -81,6 +81,13 @@ def test_nothing_undecodable_reaches_an_operation_or_a_message(tmp_path: Path) -
     with pytest.raises(SessionFormatError) as raised:
         load_session(session)
     assert "byte 0xE9 in the name of a file ('caf\\xe9.c')" in raised.value.message
+    # (a rename to such a name: the name said is that one, not the old one)
+    renamed = b"diff --git a/a b/caf\xe9\nsimilarity index 100%\nrename from a\nrename to caf\xe9\n"
+    (tmp_path / "renamed").mkdir()
+    _, session = _project(tmp_path / "renamed", renamed + UTF8)
+    with pytest.raises(SessionFormatError) as raised:
+        load_session(session)
+    assert "in the name of a file ('caf\\xe9')" in raised.value.message
 
 
 def test_a_later_commits_change_to_that_file_is_held(tmp_path: Path) -> None:

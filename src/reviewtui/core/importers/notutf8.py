@@ -80,9 +80,9 @@ def utf8_sections(sections: Sequence[S], foreign: Sequence[tuple[int, int]], sta
         if not inside:
             continue
         (at, byte), *_ = inside
-        if any(_FOREIGN.search(name) for name in names):
+        if bad := [name for name in names if _FOREIGN.search(name)]:
             raise format_error(source, at + 1, ENCODING, f"not UTF-8 text: byte 0x{byte:02X} "
-                               f"in the name of a file ({_named(names[0])}): reviewtui "
+                               f"in the name of a file ({_named(bad[0])}): reviewtui "
                                "reads UTF-8 text only")
         notes.append(problem(NOT_UTF8, f"the change to {_named(names[-1])} is not UTF-8 "
                              f"text (byte 0x{byte:02X} at line {at + 1}): reviewtui reads "
