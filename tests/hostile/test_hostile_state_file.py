@@ -64,7 +64,8 @@ def test_state_cannot_swap_the_original_of_a_touched_file(arena: Any) -> None:
         assert (arena.root / "a.txt").read_bytes() == disk
         (problem,) = review.state_problems
         assert "a.txt" in problem
-        assert "not what this review left there" in problem
+        # (what the forged record says was last seen: the notice says whose word it is)
+        assert "what the saved record says the review last wrote" in problem
         assert review.base.get("a.txt") == FileState.from_bytes(disk, mode=0o644)
 
 

@@ -95,7 +95,9 @@ def test_changed_session_is_reported_operation_by_operation(
             "turn 2, operation 2 (app.py, Edit 1): the operation moved to position 3 of "
             "its turn; the decision follows it",
             f"{session.with_name('s.md.review.json')}: ignored the saved record of app.py "
-            "(the file on disk is not what this review left there); the file stays as it is "
+            "(the file is what the saved record says the review last wrote, but the "
+            "review's decisions no longer lead to it: one behind it may no longer fit the "
+            "session); the file stays as it is "
             "and is taken as its original from now on; the saved record is kept in the state "
             "file",
             # With the disk as the original, the edit already on it no longer lands.

@@ -61,6 +61,9 @@ def drop_unfit_records(review: Review) -> None:
             why = ("the file is as this review left it: an outside change it kept over an "
                    "accept since taken back; nothing on disk vouches for the saved original"
                    if left_outside_change(record, disk)
+                   else "the file is what the saved record says the review last wrote, but "
+                   "the review's decisions no longer lead to it: one behind it may no longer "
+                   "fit the session" if record.seen_last(disk)
                    else "the file on disk is not what this review left there")
         else:
             continue
