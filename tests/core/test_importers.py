@@ -800,9 +800,50 @@ def test_file_ops_edits_are_unchanged_by_the_new_fields() -> None:
      "#### fix\n\nx\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n", "log.md", "aider"),
     ("> note\n\n# aider chat started at 2024-01-01\n\n#### hi\n", "log.md", "aider"),
     ("", "session.md", "fileops"),
+    # A Codex patch indented (a shell heredoc, a quoted transcript) with no diff about.
+    ("  *** Begin Patch\n  *** Add File: a\n  +x\n  *** End Patch\n", "p.txt", "apply_patch"),
+    # A patch first, a diff it adds after it (a .diff file the patch creates).
+    ("*** Begin Patch\n*** Add File: a.diff\n+x\n*** End Patch\ndiff --git a/x b/x\n"
+     "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n", "p.txt", "apply_patch"),
 ])
 def test_detect_format(text: str, name: str, expected: str) -> None:
     assert detect_format(text, name) == expected
+
+
+_QUOTED = {  # what a diff's lines or a commit's message may quote, column 0 in a message
+    "apply_patch": "*** Begin Patch\n*** Delete File: k.txt\n*** End Patch\n",
+    "fileops": "## Turn 1\n\n```console\n:rm k.txt\n```\n",
+    "aider": "#### drop it\n\nk.txt\n<<<<<<< SEARCH\nimportant\n=======\n>>>>>>> REPLACE\n",
+}
+_DIFF = "diff --git a/d.md b/d.md\n--- a/d.md\n+++ b/d.md\n@@ -1 +1 @@\n-x\n+y\n"
+
+
+@pytest.mark.parametrize("quoted", sorted(_QUOTED))
+def test_a_diff_whose_lines_quote_another_format_is_a_diff(quoted: str) -> None:
+    """QA s46 helper-142 H4: a git diff of a Codex fixture, read as a patch, deleted the
+    file the fixture names, and the diff's own change was not made (exit 0)."""
+    body = "".join(f" {line}\n" for line in _QUOTED[quoted].splitlines())
+    text = (f"diff --git a/fx.txt b/fx.txt\n--- a/fx.txt\n+++ b/fx.txt\n@@ -1,5 +1,5 @@\n"
+            f"{body}-end\n+END\n")
+    assert detect_format(text, "c.diff") == "unified"
+    session = import_session(text, "c.diff")
+    (turn,) = session.turns
+    assert [op.path for op in turn.reply.ops] == ["fx.txt"]
+
+
+@pytest.mark.parametrize("quoted", sorted(_QUOTED))
+@pytest.mark.parametrize("head", ["From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 "
+                                  "00:00:00 2001\nFrom: A <a@b>\nSubject: [PATCH] doc\n\n",
+                                  "commit 0123456789abcdef0123456789abcdef01234567\n"
+                                  "Author: A <a@b>\n\n"], ids=["mail", "git-show"])
+def test_a_commit_whose_message_quotes_another_format_is_a_diff(quoted: str, head: str) -> None:
+    """QA s46 helper-142 H4b: a format-patch mail (or git show) whose message quotes a
+    Codex patch, a File Ops turn or an Aider block ran the quoted operation (k.txt
+    removed) and not the commit's own diff."""
+    text = f"{head}Explain\n\n{_QUOTED[quoted]}\n---\n d.md | 2 +-\n\n{_DIFF}"
+    assert detect_format(text, "a.patch") == "unified"
+    session = import_session(text, "a.patch")
+    assert [op.path for turn in session.turns for op in turn.reply.ops] == ["d.md"]
 
 
 def test_import_session_forced_format_and_unknown_format() -> None:

@@ -45,10 +45,14 @@ LITERAL_FORMATS = frozenset({"apply_patch", "unified", "claude", "toolcalls", "g
 # here so that detecting any other format does not load the git reader.
 GIT_HEADER = "# reviewtui git session: "
 _TURN_HEADING = re.compile(r"^#{1,3} *Turn +\d+", re.MULTILINE)
+# A format-patch mail's first line, or git show's / git log's commit line.
+_MAIL = re.compile(r"From [0-9a-f]{7,40} |commit [0-9a-f]{7,40}\b")
+_GIT_DIFF = LazyPattern(r"^diff --git ", re.MULTILINE)
+_PLAIN_DIFF = LazyPattern(r"^--- .*\n\+\+\+ .*\n@@ -\d", re.MULTILINE)
 _BEGIN_PATCH = LazyPattern(r"^[ \t]*\*\*\* Begin Patch[ \t]*\r?$", re.MULTILINE)
 
 __all__ = ["FILEOPS_FORMATS", "FORMATS", "LITERAL_FORMATS", "SessionFormatError", "detect_format",
-           "import_session"]
+           "first_diff_header", "import_session"]
 
 
 def detect_format(text: str, name: str = "") -> str:
@@ -66,6 +70,11 @@ def detect_format(text: str, name: str = "") -> str:
         return "claude" if looks_like_claude(text) else "chat"
     if base.endswith(".aider.chat.history.md"):
         return "aider"
+    if _MAIL.match(text.lstrip("\ufeff")) and first_diff_header(text) is not None:
+        # A format-patch mail (or git show's commit) is a diff whatever its message
+        # quotes: a Codex patch, a File Ops turn or an Aider block there is text (QA s46
+        # helper-142 H4b: the quoted operation ran, the commit's own diff did not).
+        return "unified"
     if _TURN_HEADING.search(text):
         return "fileops"
     # Before patches and diffs: Aider histories quote both in their replies.
@@ -73,13 +82,23 @@ def detect_format(text: str, name: str = "") -> str:
 
     if looks_like_aider(text):
         return "aider"
-    if _BEGIN_PATCH.search(text):
+    diff = first_diff_header(text)
+    patch = _BEGIN_PATCH.search(text)
+    # A diff whose lines quote a Codex patch (its fixtures, its docs) has the marker
+    # after a space or a sign: a patch counts first only from its own line's start, and
+    # before the diff's first header (QA s46 helper-142 H4: read as a patch, a quoted
+    # "*** Delete File" removed a project file and the diff's own change was not made).
+    if patch is not None and (diff is None or (patch.group().startswith("*")
+                                               and patch.start() < diff)):
         return "apply_patch"
-    from reviewtui.core.importers.unified import looks_like_unified
+    return "fileops" if diff is None else "unified"
 
-    if looks_like_unified(text):
-        return "unified"
-    return "fileops"
+
+def first_diff_header(text: str) -> int | None:
+    """Where the first file header of a diff in ``text`` starts (a ``diff --git`` line,
+    or ``---``/``+++`` lines followed by a hunk), None when there is none."""
+    found = [m.start() for m in (_GIT_DIFF.search(text), _PLAIN_DIFF.search(text)) if m]
+    return min(found) if found else None
 
 
 def _fileops(text: str, source: str, root: str | None) -> Session:

@@ -1,5 +1,6 @@
 """The mails of a ``git format-patch`` series (or ``git log -p``) in a unified diff: where
-each commit starts, and its subject. Used by :mod:`reviewtui.core.importers.unified`."""
+each commit starts, where its patch starts after its message, and its subject. Used by
+:mod:`reviewtui.core.importers.unified`."""
 
 from __future__ import annotations
 
@@ -8,6 +9,36 @@ from collections.abc import Sequence
 
 COMMIT = re.compile(r"^From [0-9a-f]{7,40} ")
 _COMMIT_AT = re.compile(COMMIT.pattern.removeprefix("^"))  # matched at a line's start
+_STAT_LINE = re.compile(r" .* \| +(\d+( [+-]*)?|Bin( .*)?)")  # " f | 2 +-", " g | Bin ..."
+_STAT_SUMMARY = re.compile(r" \d+ files? changed\b")
+
+
+def mail_parts(text: str, lines: Sequence[str]) -> list[tuple[int, int, int]]:
+    """Each mail of the series (or the whole text when it holds none, or what comes before
+    the first) as (its first line, where its patch starts, the line after it)."""
+    commits = commit_lines(text)
+    if not commits:
+        return [(0, 0, len(lines))]
+    ends = [*commits[1:], len(lines)]
+    parts = [(start, patch_start(lines, start, stop), stop)
+             for start, stop in zip(commits, ends, strict=True)]
+    return [(0, 0, commits[0]), *parts] if commits[0] > 0 else parts
+
+
+def patch_start(lines: Sequence[str], start: int, stop: int) -> int:
+    """Where the patch of the format-patch mail in ``lines[start:stop]`` starts: past the
+    ``---`` line that ends its message and the diffstat under it. A diff quoted in the
+    message above is message, as it reads (QA s46 helper-142 H3: a hunk quoted there
+    rewrote a file the commit never touched, exit 0). A mail without that stat (``git
+    format-patch --no-stat``, a hand-made one) is read whole, as ``git am`` reads it."""
+    for i in range(start, stop):
+        if lines[i] == "---":
+            k = i + 1
+            while k < stop and _STAT_LINE.fullmatch(lines[k]):
+                k += 1
+            if k < stop and k > i + 1 and _STAT_SUMMARY.match(lines[k]):
+                return k + 1
+    return start
 
 
 def commit_lines(text: str) -> list[int]:

@@ -52,7 +52,7 @@ from reviewtui.core.importers.diffpaths import (
     unquote,
 )
 from reviewtui.core.importers.gitbinary import BinaryPatchError, read_hunk
-from reviewtui.core.importers.mails import commit_lines, mail_subject
+from reviewtui.core.importers.mails import mail_parts, mail_subject
 from reviewtui.core.importers.notutf8 import foreign_lines, hold_section, utf8_sections
 from reviewtui.core.importers.renames import renames_in_order
 from reviewtui.core.model.records import (
@@ -93,9 +93,9 @@ NO_DIFF = "no-diff"
 
 
 def looks_like_unified(text: str) -> bool:
-    if re.search(r"^diff --git ", text, re.MULTILINE):
-        return True
-    return re.search(r"^--- .*\n\+\+\+ .*\n@@ -\d", text, re.MULTILINE) is not None
+    from reviewtui.core.importers import first_diff_header
+
+    return first_diff_header(text) is not None
 
 
 @record(slots=True)
@@ -156,17 +156,12 @@ def import_unified(text: str, source: str, *, root: str | None = None,
         headers = [line for line in raw if line.startswith("@@ -")]
         if headers and all(h.endswith("\r") for h in headers):
             raw = lines
-    commits = commit_lines(text)
-    ranges = ([(c, commits[n + 1] if n + 1 < len(commits) else len(lines))
-               for n, c in enumerate(commits)] if commits else [(0, len(lines))])
-    if commits and commits[0] > 0:
-        ranges.insert(0, (0, commits[0]))
     turns: list[Turn] = []
     found_any = False
     foreign, held = foreign_lines(text, lines), set[str]()
-    for start, stop in ranges:
+    for start, patch, stop in mail_parts(text, lines):
         notes: list[ParseProblem] = []
-        sections = _sections(lines, raw, start, stop, notes)
+        sections = _sections(lines, raw, patch, stop, notes)
         if foreign:
             sections = utf8_sections(sections, foreign, start, stop, notes, source, held)
         copied = {s.old for s in sections if s.copy and s.old}

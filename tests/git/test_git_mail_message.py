@@ -1,0 +1,69 @@
+"""A ``git format-patch`` mail is its message, a ``---`` line and its diffstat, then its
+patch: what the message quotes is text, never a change (QA s46 helper-142 H3: a hunk
+quoted in a commit message rewrote a file the commit never touched, exit 0; H4b: a Codex
+patch or a File Ops turn quoted there made the whole mail read as that format).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gitkit import clone_at, commit_all, disk_of, git, new_repo, tree_of
+from reviewtui.cli import main
+from reviewtui.core.importers import import_session
+
+QUOTES = {
+    "index": ("Index: other.txt\n" + "=" * 67 + "\n--- other.txt\n+++ other.txt\n"
+              "@@ -1 +1 @@\n-keep\n+CLOBBERED\n"),
+    "git": ("diff --git a/other.txt b/other.txt\n--- a/other.txt\n+++ b/other.txt\n"
+            "@@ -1 +1 @@\n-keep\n+CLOBBERED\n"),
+    "plain": "--- a/other.txt\n+++ b/other.txt\n@@ -1 +1 @@\n-keep\n+CLOBBERED\n",
+    "codex": "*** Begin Patch\n*** Delete File: other.txt\n*** End Patch\n",
+    "fileops": "## Turn 1\n\n```console\n:rm other.txt\n```\n",
+    # A markdown rule in the message is no end of it: the stat under the last one is.
+    "rule": "---\n\n--- a/other.txt\n+++ b/other.txt\n@@ -1 +1 @@\n-keep\n+CLOBBERED\n",
+}
+
+
+@pytest.mark.parametrize("quoted", sorted(QUOTES))
+def test_a_mail_replays_its_commit_whatever_its_message_quotes(
+        tmp_path: Path, quoted: str, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = new_repo(tmp_path / "repo")
+    (repo / "other.txt").write_text("keep\n")
+    (repo / "f.txt").write_text("a\n")
+    base = commit_all(repo, "base")
+    (repo / "f.txt").write_text("a\nb\n")
+    (repo / "new.txt").write_text("new\n")
+    head = commit_all(repo, f"Fix the thing\n\nWhat was tried:\n\n{QUOTES[quoted]}\nDone.")
+    mail = tmp_path / "s.patch"
+    mail.write_bytes(git(repo, "format-patch", "--stdout", f"{base}..{head}").encode())
+    assert "\n---\n f.txt" in mail.read_text()  # (the separator and the stat under it)
+    session = import_session(mail.read_text(), str(mail))
+    assert sorted(op.path for turn in session.turns for op in turn.reply.ops) == [
+        "f.txt", "new.txt"]
+    root = clone_at(repo, tmp_path / "root", base)
+    assert main(["apply", str(mail), "--root", str(root), "--yes"]) == 0
+    assert "2 of 2 operations applied" in capsys.readouterr().out
+    assert disk_of(root) == tree_of(repo, head)
+
+
+def test_a_series_reads_each_mail_after_its_own_stat(tmp_path: Path) -> None:
+    """Three mails, the second quoting a diff of a file the third really changes: each
+    mail's operations are its own commit's."""
+    repo = new_repo(tmp_path / "repo")
+    for name in ("a.txt", "b.txt", "c.txt"):
+        (repo / name).write_text(f"{name}\n")
+    base = commit_all(repo, "base")
+    (repo / "a.txt").write_text("A\n")
+    commit_all(repo, "one")
+    (repo / "b.txt").write_text("B\n")
+    commit_all(repo, "two\n\n" + QUOTES["git"].replace("other.txt", "c.txt"))
+    (repo / "c.txt").write_text("C\n")
+    head = commit_all(repo, "three")
+    text = git(repo, "format-patch", "--stdout", f"{base}..{head}")
+    session = import_session(text, "s.patch")
+    assert [[op.path for op in turn.reply.ops] for turn in session.turns] == [
+        ["a.txt"], ["b.txt"], ["c.txt"]]
+    assert [turn.reply.problems for turn in session.turns] == [(), (), ()]
