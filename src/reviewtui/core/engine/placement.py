@@ -495,11 +495,7 @@ def _locate_text(lines: Sequence[str], final_newline: bool, edit: Edit,
         if crlf:
             new = new.replace("\r\n", "\n")
     begin = sum(len(line) + 1 for line in lines[:lo])
-    found: list[int] = []
-    at = text.find(old, begin)
-    while at >= 0:
-        found.append(at)
-        at = text.find(old, at + len(old))
+    found = _occurrences(text, old, begin)
     if not found:
         return _text_diagnosis(lines, edit, new_lines, lo, history, path, explain), None
     spans = tuple((_line_of(text, p) + 1, _line_of(text, p + len(old) - 1) + 1) for p in found)
@@ -507,6 +503,14 @@ def _locate_text(lines: Sequence[str], final_newline: bool, edit: Edit,
         return MatchResult(Status.AMBIGUOUS, method="exact", locations=spans,
                            hint=f"the text occurs {len(found)} times; Claude Code refuses "
                                 "such an edit unless replace_all is set"), None
+    if edit.eats_newline and not new and not old.endswith("\n") and (
+            text.find(old + "\n", begin) >= 0):
+        # As Claude Code deletes: the text with the newline after it, where it has one
+        # (every such occurrence under replace_all; one without it is left as it is).
+        old += "\n"
+        found = _occurrences(text, old, begin)
+        spans = tuple((_line_of(text, p) + 1, _line_of(text, p + len(old) - 1) + 1)
+                      for p in found)
     if edit.replace_all:
         after = text[:begin] + text[begin:].replace(old, new)
     else:
@@ -524,6 +528,16 @@ def _locate_text(lines: Sequence[str], final_newline: bool, edit: Edit,
                          new_lines=tuple(new_all[first : len(new_all) - kept]), locations=spans,
                          hint=f"replaced {len(found)} occurrences" if len(found) > 1 else "")
     return result, final if after else None
+
+
+def _occurrences(text: str, old: str, begin: int) -> list[int]:
+    """Where ``old`` is in ``text`` from ``begin`` on, as a left-to-right replace finds it."""
+    found: list[int] = []
+    at = text.find(old, begin)
+    while at >= 0:
+        found.append(at)
+        at = text.find(old, at + len(old))
+    return found
 
 
 def _line_of(text: str, offset: int) -> int:

@@ -44,7 +44,7 @@ from reviewtui.core.model.records import (
     Span,
     Turn,
 )
-from reviewtui.core.record import field, record
+from reviewtui.core.record import field, record, replace
 from reviewtui.core.text.limits import load_json
 from reviewtui.core.text.lines import iter_lines, split_lines
 
@@ -56,6 +56,7 @@ SHELL = "claude-shell"
 NOT_REPLAYED = "claude-not-replayed"
 NO_TRANSCRIPT = "no-transcript"
 DUPLICATE = "claude-duplicate"
+USER_MODIFIED = "claude-user-modified"
 
 _TYPES = frozenset({"user", "assistant", "summary", "system"})
 _NOT_PROMPTS = ("<local-command-stdout>", "<local-command-stderr>", "<command-name>",
@@ -86,6 +87,10 @@ class _Use:
     # The line of its tool_result (0: none seen) and, when it is an error, the error text.
     result_line: int = 0
     error: str | None = None
+    # The user changed the proposed change before accepting it: a note of what was
+    # replayed, or (``unknown``) why it is not (the transcript does not say into what).
+    modified: str = ""
+    unknown: bool = False
 
 
 @record(slots=True)
@@ -163,7 +168,7 @@ def import_claude(text: str, source: str, *, root: str | None = None) -> Session
             if prompt is not None:
                 turns.append(_Turn(prompt, lineno))
             elif isinstance(content, list):
-                _results(content, uses, lineno)
+                _results(content, uses, lineno, item.get("toolUseResult"))
         elif kind == "assistant" and isinstance(content, list):
             if not turns:
                 turns.append(_Turn("", lineno))
@@ -211,10 +216,12 @@ def _logged_again(item: dict[str, Any], first: int, lineno: int, turns: list[_Tu
 
 
 def _turn(index: int, turn: _Turn) -> Turn:
-    ops = [op for use in turn.uses if use.result_line and use.error is None for op in use.ops]
+    ops = [op for use in turn.uses if _replayed(use) for op in use.ops]
     span = Span(turn.line, max(turn.line, turn.last))
     notes = sorted([*turn.notes, *(_not_replayed(u) for u in turn.uses
-                                   if u.ops and (u.error is not None or not u.result_line))],
+                                   if u.ops and not _replayed(u)),
+                    *(problem(USER_MODIFIED, u.modified, u.line, u.result_line, severity="info")
+                      for u in turn.uses if u.modified and _replayed(u))],
                    key=lambda p: p.span.start)
     return Turn(index, turn.request, reply_from_ops(ops, span, notes), span,
                 Span(turn.line, turn.line))
@@ -240,12 +247,16 @@ def _prompt(item: dict[str, Any], content: object) -> str | None:
     return text
 
 
+def _replayed(use: _Use) -> bool:
+    return bool(use.result_line) and use.error is None and not use.unknown
+
+
 def _results(content: Sequence[object], uses: dict[str, tuple[_Turn, _Use]],
-             lineno: int) -> None:
-    """Record on each call what its tool_result says (the first result of an id counts)."""
-    for block in content:
-        if not isinstance(block, dict) or block.get("type") != "tool_result":
-            continue
+             lineno: int, outcome: object) -> None:
+    """Record on each call what its tool_result says (the first result of an id counts);
+    ``outcome``: the line's ``toolUseResult``, what Claude Code did (one result a line)."""
+    results = [b for b in content if isinstance(b, dict) and b.get("type") == "tool_result"]
+    for block in results:
         found = uses.get(str(block.get("tool_use_id", "")))
         if found is None or found[1].result_line:
             continue
@@ -253,10 +264,44 @@ def _results(content: Sequence[object], uses: dict[str, tuple[_Turn, _Use]],
         use.result_line = lineno
         if block.get("is_error"):
             use.error = _result_text(block.get("content"))
+        elif isinstance(outcome, dict) and outcome.get("userModified") is True:
+            _user_modified(use, outcome if len(results) == 1 else {})
+
+
+def _user_modified(use: _Use, outcome: dict[str, Any]) -> None:
+    """The user changed the proposed edit before accepting it (QA s46 helper-142 H2: the
+    model's proposal was replayed over what the user accepted, exit 0). Claude Code's
+    ``toolUseResult`` then holds the strings it wrote: replayed when they differ from the
+    proposal (so they are the user's); else what was written is unknown: not replayed."""
+    op = use.ops[0] if len(use.ops) == 1 else None
+    if use.name == "Edit" and isinstance(op, Edit):
+        old, new = outcome.get("oldString"), outcome.get("newString")
+        if isinstance(old, str) and isinstance(new, str) and (
+                old != "\n".join(op.search_lines) or new != "\n".join(op.replace_lines)):
+            use.ops = [replace(op, search_lines=tuple(old.split("\n")),
+                               replace_lines=tuple(new.split("\n")))]
+            use.modified = (f"the user changed this Edit of {use.path} before accepting it: "
+                            "replayed as accepted (the tool result's strings)")
+            return
+    elif use.name == "Write" and isinstance(op, FullFile):
+        content = outcome.get("content")
+        if isinstance(content, str) and content != op.content:
+            lines, final = split_text(content)
+            use.ops = [replace(op, lines=lines, final_newline=final or not content)]
+            use.modified = (f"the user changed this Write of {use.path} before accepting it: "
+                            "replayed as accepted (the tool result's content)")
+            return
+    use.unknown = True
 
 
 def _not_replayed(use: _Use) -> ParseProblem:
-    """Why a call's change is not replayed: Claude Code failed it, or no result says it ran."""
+    """Why a call's change is not replayed: Claude Code failed it, no result says it ran,
+    or the user changed it into something the transcript does not hold."""
+    if use.unknown:
+        return problem(USER_MODIFIED, f"the user changed this {use.name} of {use.path} "
+                       "before accepting it, and the transcript does not hold what was "
+                       "written instead: not replayed", use.line, use.result_line,
+                       severity="warning")
     if use.error is not None:
         return problem(TOOL_FAILED, f"Claude Code did not make this {use.name} of {use.path} "
                        f"(its tool_result is an error), so it is not replayed: {use.error}",
@@ -321,6 +366,6 @@ def _tool_use(block: dict[str, Any], lineno: int, bases: tuple[str | None, ...],
                                  "new_string", lineno))
             return None
         use.ops.append(Edit(path, 1, None, tuple(old.split("\n")), tuple(new.split("\n")),
-                            span, span, span, substring=True,
+                            span, span, span, substring=True, eats_newline=True,
                             replace_all=bool(entry.get("replace_all")), literal=True))
     return use

@@ -219,6 +219,10 @@ class Edit:
     at_end: bool = False
     replace_all: bool = False
     substring: bool = False
+    # Claude Code's deletion: a substring edit whose REPLACE is empty and whose text does
+    # not end a line takes the newline after it too where the file holds one there (its
+    # Edit tool removes the line, not only its text; QA s46 helper-142 H1).
+    eats_newline: bool = False
     line_hint: int | None = None
     final_newline: bool | None = None
     at_start: bool = False
