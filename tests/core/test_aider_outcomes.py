@@ -32,6 +32,37 @@ def test_a_declined_file_is_not_replayed() -> None:
     assert [p.rule for p in turn.reply.problems] == ["aider-skipped"]
 
 
+def test_a_dry_run_writes_nothing() -> None:
+    """QA s46 helper-142 H5: Aider under --dry-run logs each file it did not write; the
+    replay wrote them (three such replies in Aider's own history, ../shared/corpus)."""
+    text = (HEAD + "#### fix  \n\n" + GREETING + "\n" + SETTINGS + "\n> Tokens: 1 sent  \n"
+            "> Did not apply edit to greeting.py (--dry-run)  \n"
+            "> Did not apply edit to settings.py (--dry-run)  \n")
+    assert _paths(text) == [[]]
+    (turn,) = import_aider(text, "h.md").turns
+    assert [(p.rule, p.severity) for p in turn.reply.problems] == [
+        ("aider-dry-run", "warning"), ("aider-dry-run", "warning")]
+    assert _paths(text.replace(" (--dry-run)", "")) == [["greeting.py", "settings.py"]]
+
+
+def test_a_name_aider_took_for_a_chat_file_lands_on_that_file() -> None:
+    """QA s46 helper-142 H6: the model named greeting.py, Aider edited the chat's
+    src/greeting.py and said so; the replay edited a root greeting.py, exit 0."""
+    text = (HEAD + "> Added src/greeting.py to the chat.\n\n#### fix  \n\n" + GREETING
+            + "\n" + SETTINGS + "\n> Applied edit to src/greeting.py  \n"
+            "> Applied edit to settings.py  \n")
+    assert _paths(text) == [["src/greeting.py", "settings.py"]]
+    (turn,) = import_aider(text, "h.md").turns
+    (note,) = turn.reply.problems
+    assert (note.rule, note.severity) == ("aider-resolved", "info")
+    assert "greeting.py are replayed on src/greeting.py" in note.message
+    # Two names it could be, or the name Aider's line gives already: as written.
+    both = text.replace(SETTINGS, GREETING.replace("greeting.py", "lib/greeting.py"))
+    assert _paths(both) == [["greeting.py", "lib/greeting.py"]]
+    assert _paths(text.replace("src/greeting.py  ", "greeting.py  ")) == [
+        ["greeting.py", "settings.py"]]
+
+
 def test_undo_takes_back_the_undone_commits_blocks_only() -> None:
     turn1 = "#### first  \n\n" + SETTINGS + "\n> Commit aaaaaaa feat: debug  \n\n"
     turn2 = "#### second  \n\n" + GREETING + "\n> Commit 1a2b3c4 feat: greeting  \n\n"

@@ -260,17 +260,20 @@ def test_aider_undo_in_the_real_history_takes_back_the_undone_commits_blocks() -
     kept = sum(len(t.reply.ops) for t in replayed.turns)
     notes = [p.rule for t in replayed.turns for p in t.reply.problems]
     dropped = (notes.count("aider-undone") + notes.count("aider-skipped")
-               + notes.count("aider-failed"))
-    assert sum(len(t.reply.ops) for t in written.turns) - kept == dropped == 153
+               + notes.count("aider-failed") + notes.count("aider-dry-run"))
+    assert sum(len(t.reply.ops) for t in written.turns) - kept == dropped == 156
     assert notes.count("aider-undone") > 0
     assert notes.count("aider-skipped") == 1  # line 80880: a new show_greeting.py declined
+    # Three replies written under --dry-run (lines 56699, 58932, 68369: "Did not apply
+    # edit to HISTORY.md (--dry-run)"); QA s46 helper-142 H5: they were replayed.
+    assert notes.count("aider-dry-run") == 3
     # Each block Aider logged as failed to match is found in its reply and left out, none
     # left in doubt (QA s44 helper-134 H2: 45 of the 48 had been replayed; the other three
     # were in commits Aider undid).
     assert notes.count("aider-failed") == 48
     assert not [p for t in replayed.turns for p in t.reply.problems
                 if p.rule == "aider-failed" and "cannot tell" in p.message]
-    assert (len(written.turns[0].reply.ops), kept) == (len(replayed.turns[0].reply.ops), 486)
+    assert (len(written.turns[0].reply.ops), kept) == (len(replayed.turns[0].reply.ops), 483)
 
 
 # -- our own fixtures, end to end --------------------------------------------------------

@@ -205,6 +205,19 @@ def test_a_failed_block_line_reads_a_crafted_line_in_linear_time() -> None:
     assert FAILED_LINE.match(head + "a" + spaces + "\n" + spaces + "b") is None
 
 
+def test_aiders_dry_run_and_applied_lines_read_a_crafted_line_in_linear_time() -> None:
+    from reviewtui.core.importers.aider_outcomes import APPLIED_LINE, DRY_LINE
+
+    spaces = " " * _LONG
+    found = DRY_LINE.match("> Did not apply edit to a" + spaces + "b (--dry-run)" + spaces)
+    assert found is not None
+    assert found.group(1) == "a" + spaces + "b"
+    assert DRY_LINE.match("> Did not apply edit to a" + spaces + "b" + spaces) is None
+    found = APPLIED_LINE.match("> Applied edit to a" + spaces + "b" + spaces)
+    assert found is not None
+    assert found.group(1) == "a" + spaces + "b"
+
+
 def test_a_shell_command_is_read_in_linear_time() -> None:
     from reviewtui.core.importers.claude import _CHANGING_SHELL
 

@@ -23,7 +23,16 @@ disk (or left it again), so replaying it would write what Aider did not:
   (``aider-failed``); a note whose block cannot be found among the reply's blocks of
   that file says so.
 
+* ``> Did not apply edit to app.py (--dry-run)``: Aider ran with ``--dry-run`` and wrote
+  none of the reply's blocks of that file (``aider-dry-run``; QA s46 helper-142 H5: they
+  were replayed, exit 0).
+
 Each keeps the blocks visible as warnings on their turn, naming Aider's line.
+
+And one note says where blocks went: ``> Applied edit to src/app.py`` after a reply whose
+blocks name ``app.py`` and no such file: Aider took the name for the chat's file of the
+same base name (its ``find_filename``); those blocks are replayed on the file the log
+names (``aider-resolved``, info; QA s46 helper-142 H6: the root ``app.py`` was edited).
 """
 
 from __future__ import annotations
@@ -32,7 +41,8 @@ import re
 from collections.abc import Callable, Sequence
 
 from reviewtui.core.importers.common import problem
-from reviewtui.core.model.records import Edit, Operation, ParseProblem
+from reviewtui.core.model.records import Edit, FullFile, Operation, ParseProblem
+from reviewtui.core.record import replace
 
 # A SEARCH/REPLACE block's three marker lines (5 to 9 characters, as Aider reads them).
 HEAD = re.compile(r"<{5,9} SEARCH>?\s*$")
@@ -44,6 +54,10 @@ UNDONE = "aider-undone"
 # "(.+?)\s*$" read it, without trying every end in a run of blanks (quadratic: 8,000
 # spaces and a last character took 0.39 s; tests/core/test_regex_linear.py).
 SKIP_LINE = re.compile(r"^> Skipping edits to (.*?\S|.)\s*+$")
+DRY_RUN = "aider-dry-run"
+DRY_LINE = re.compile(r"^> Did not apply edit to (.*?\S|.) \(--dry-run\)\s*+$")
+RESOLVED = "aider-resolved"
+APPLIED_LINE = re.compile(r"^> Applied edit to (.*?\S|.)\s*+$")
 COMMIT_LINE = re.compile(r"^> Commit ([0-9a-f]{7,40})\b")
 REMOVED_LINE = re.compile(r"^> Removed: ([0-9a-f]{7,40})\b")
 FAILED = "aider-failed"
@@ -71,6 +85,7 @@ def follow_outcomes(lines: Sequence[str], parts: Sequence[ReplyPart]) -> None:
     for part in parts:
         _drop_skipped(lines, part)
         _drop_failed(lines, part)
+        _follow_resolved(lines, part)
         for k in range(part.start, part.stop):
             match = COMMIT_LINE.match(lines[k])
             if match:
@@ -83,16 +98,44 @@ def _drop_skipped(lines: Sequence[str], part: ReplyPart) -> None:
     """Blocks of a file Aider logged it skipped, in the reply before that line."""
     for k in range(part.start, part.stop):
         match = SKIP_LINE.match(lines[k])
-        if not match:
+        dry = None if match else DRY_LINE.match(lines[k])
+        if not match and not dry:
             continue
-        name = match.group(1)
+        name = (match or dry).group(1)  # type: ignore[union-attr]
         since = _last_commit_before(lines, part.start, k)
         dropped = _take(part, _of_file(name, since, k))
+        why = (f"says the user declined it ('Skipping edits to {name}')" if match else
+               "says Aider ran with --dry-run and wrote nothing")
         for op in dropped:
-            part.notes.append(problem(SKIPPED, f"Aider did not apply this edit of {name}: "
-                                      f"line {k + 1} says the user declined it ('Skipping "
-                                      f"edits to {name}'); it is not replayed",
+            part.notes.append(problem(SKIPPED if match else DRY_RUN,
+                                      f"Aider did not apply this edit of {name}: line "
+                                      f"{k + 1} {why}; it is not replayed",
                                       op.span.start, op.span.end, severity="warning"))
+
+
+def _follow_resolved(lines: Sequence[str], part: ReplyPart) -> None:
+    """Blocks of a name Aider took for another file, as its ``Applied edit to`` lines say
+    (module doc): each such line naming a file no block names, and one name of the
+    reply's blocks with its base name that no such line names."""
+    applied = [(k, m.group(1)) for k in range(part.start, part.stop)
+               if (m := APPLIED_LINE.match(lines[k]))]
+    named = {(op.path or "").strip() for op in part.ops}
+    logged = {path for _, path in applied}
+    for k, path in applied:
+        if path in named:
+            continue
+        base = path.rsplit("/", 1)[-1]
+        written = [name for name in named - logged if name.rsplit("/", 1)[-1] == base]
+        if len(written) != 1:
+            continue
+        (name,) = written
+        part.ops = [replace(op, path=path) if isinstance(op, (Edit, FullFile))
+                    and op.path.strip() == name else op for op in part.ops]
+        named = (named - {name}) | {path}
+        part.notes.append(problem(RESOLVED, f"the blocks of {name} are replayed on {path}: "
+                                  f"line {k + 1} says Aider applied them there (it took the "
+                                  "name for the chat's file of that name)", k + 1,
+                                  severity="info"))
 
 
 def _drop_failed(lines: Sequence[str], part: ReplyPart) -> None:
