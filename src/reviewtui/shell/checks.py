@@ -81,9 +81,24 @@ def _safe_rel(path: str) -> str | None:
     return str(rel)
 
 
-def _argv(command: str, rel: str) -> list[str]:
-    arg = rel if not rel.startswith("-") else f"./{rel}"
-    return [word.replace("{path}", arg) for word in shlex.split(command)]
+def scratch_name(rel: str) -> str:
+    """The name a file is checked under in its scratch directory: ``reviewtui-check`` and
+    the file's own extensions, as far as they are plain letters and digits. Never the
+    file's name: a name is the session's (an agent's), and ``{path}`` in a shell
+    script run it as commands (``m$(touch x).py``); and a tool loads a file of its
+    config's name from its working directory (a session's ``eslint.config.js``, checked
+    by ``eslint {path}``, ran as eslint's config) (QA s46 helper-141 F0, F12)."""
+    suffixes = PurePosixPath(rel).suffixes
+    while suffixes and not all(_PLAIN_SUFFIX.fullmatch(s) for s in suffixes):
+        suffixes = suffixes[1:]
+    return "reviewtui-check" + "".join(suffixes[-3:])
+
+
+_PLAIN_SUFFIX = re.compile(r"\.[A-Za-z0-9_]{1,16}")
+
+
+def _argv(command: str, name: str) -> list[str]:
+    return [word.replace("{path}", name) for word in shlex.split(command)]
 
 
 def _run(argv: list[str], cwd: Path, timeout: float) -> tuple[int, str, str]:
@@ -176,16 +191,15 @@ def parse_output(stdout: str, stderr: str) -> list[_Finding] | None:
 def _check_version(command: str, rel: str, text: str, timeout: float) -> list[_Finding]:
     import tempfile
 
+    name = scratch_name(rel)
     with tempfile.TemporaryDirectory(prefix="reviewtui-check-") as scratch:
-        target = Path(scratch, *PurePosixPath(rel).parts)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(text.encode("utf-8"))
-        code, out, err = _run(_argv(command, rel), Path(scratch), timeout)
+        Path(scratch, name).write_bytes(text.encode("utf-8"))
+        code, out, err = _run(_argv(command, name), Path(scratch), timeout)
     found = parse_output(out, err)
     if found is None:
         if code != 0:
             first = next((ln.strip() for ln in (err + "\n" + out).splitlines() if ln.strip()),
-                         "no output")
+                         "no output").replace(name, rel)
             raise _Failed(f"check failed (exit {code}): {first}")
         return []
     return found[:MAX_FINDINGS]
