@@ -32,6 +32,7 @@ Run: .venv/bin/python bench/bench_mcp.py
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
 import statistics
@@ -47,7 +48,7 @@ from mcp.client.stdio import StdioServerParameters
 
 from reviewtui.core.engine import Decision
 from reviewtui.core.lint.tokens import estimate_tokens
-from reviewtui.shell.live import prepare_live_session
+from reviewtui.shell.live_paths import prepare_live_session
 from reviewtui.shell.review import Review
 from reviewtui.ui.app import ReviewApp
 
@@ -72,7 +73,10 @@ def params(root: Path, session: Path, gate: str) -> StdioServerParameters:
     return StdioServerParameters(
         command=sys.executable,
         args=["-m", "reviewtui", "mcp", "--root", str(root), "--session", str(session),
-              "--gate", gate, "--wait", "30"])
+              "--gate", gate, "--wait", "30"],
+        # The workbench\'s environment (its state folder holds the key a live
+        # state is sealed with; mcp passes only HOME, PATH... by default).
+        env=dict(os.environ))
 
 
 def text_of(result: Any) -> str:
@@ -186,7 +190,8 @@ def growth(work: Path, marks: tuple[int, ...] = (100, 1000, 2000), *,
     import threading
 
     from reviewtui.shell.agent_tools import AgentTools
-    from reviewtui.shell.live import Gate, LiveSession, follow_session, prepare_live_session
+    from reviewtui.shell.live import Gate, LiveSession, follow_session
+    from reviewtui.shell.live_paths import prepare_live_session
 
     name = "growth-open" if workbench else "growth"
     root = work / name
@@ -235,7 +240,8 @@ def line_calls(work: Path, warm: int = 100) -> tuple[list[float], list[float], l
     after an outside change to their file (see the module's doc, 3b)."""
     from reviewtui.core.model.edit_shapes import content_revision
     from reviewtui.shell.agent_tools import AgentTools
-    from reviewtui.shell.live import Gate, LiveSession, prepare_live_session
+    from reviewtui.shell.live import Gate, LiveSession
+    from reviewtui.shell.live_paths import prepare_live_session
 
     root = work / "lines"
     root.mkdir()

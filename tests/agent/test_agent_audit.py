@@ -14,7 +14,8 @@ import reviewtui.shell.live as live_module
 import reviewtui.shell.resume as resume_module
 from reviewtui.cli import main
 from reviewtui.shell.agent_tools import AgentTools
-from reviewtui.shell.live import Gate, LiveSession, follow_session, prepare_live_session
+from reviewtui.shell.live import Gate, LiveSession, follow_session
+from reviewtui.shell.live_paths import prepare_live_session
 from reviewtui.shell.loader import load_session
 from reviewtui.shell.lock import RootLock
 from reviewtui.shell.review import Review
@@ -425,3 +426,58 @@ def test_a_revision_copied_with_its_punctuation_is_the_revision(tmp_path: Path) 
     assert (root / "m.py").read_text() == "a = 1\nb = 20\nc = 3\n"
     assert past.endswith("; line 50 is past the end"), past
     assert "50-" not in past
+
+
+def test_open_live_refuses_a_state_the_server_does_not_read(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """QA s46 helper-141 F7: `open --live --state FILE` decided into FILE while the server
+    read SESSION.review.json: the agent was told nothing was decided, then `not_found`
+    for a change on disk."""
+    root = tmp_path / "root"
+    root.mkdir()
+    session = tmp_path / "s.jsonl"
+    code = main(["open", "--live", str(session), "--root", str(root), "--state",
+                 str(tmp_path / "other.json")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "leave --state out" in err
+    assert "[live-state]" in err
+    assert not (tmp_path / "other.json").exists()
+
+
+def test_a_long_project_name_still_gets_a_live_session(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """QA s46 helper-141 F14: a root of 80 CJK characters (240 bytes) made a default
+    session name past 255 bytes: every agent change failed."""
+    from reviewtui.shell.live_paths import default_session_path, live_state_path
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    root = tmp_path / ("項" * 80)
+    root.mkdir()
+    session = default_session_path(root)
+    assert len(live_state_path(session).name.encode()) <= 255
+    assert default_session_path(tmp_path / ("項" * 79 + "x")) != session  # (the hash)
+    (root / "a.py").write_text("a = 1\n")
+    tools = AgentTools(LiveSession(root, None, gate=Gate.RECORD, wait=0))
+    answer = tools.mutate({"tool": "edit", "path": "a.py", "search": "a = 1",
+                           "replace": "a = 2"})
+    assert answer.startswith("applied"), answer
+
+
+def test_open_live_refuses_before_making_anything(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """QA s46 helper-141 F11: a refused root still made the session file and its folders;
+    a FIFO as the session hung the workbench on a blank screen."""
+    import os
+
+    missing = tmp_path / "missing"
+    session = tmp_path / "sub" / "deeper" / "new.jsonl"
+    assert main(["open", "--live", str(session), "--root", str(missing)]) == 2
+    assert "[root]" in capsys.readouterr().err
+    assert not (tmp_path / "sub").exists()
+    root = tmp_path / "root"
+    root.mkdir()
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert main(["open", "--live", str(fifo), "--root", str(root)]) == 2
+    assert "[live-session]" in capsys.readouterr().err

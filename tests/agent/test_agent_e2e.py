@@ -10,6 +10,7 @@ that the session reopens and exports a patch that git applies to the original pr
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -22,7 +23,7 @@ import pytest
 from textual.widgets import Input, TextArea
 
 from reviewtui.cli import main
-from reviewtui.shell.live import prepare_live_session
+from reviewtui.shell.live_paths import prepare_live_session
 from reviewtui.shell.review import Review
 from reviewtui.ui.app import ReviewApp
 from reviewtui.ui.screens.dialogs import PromptScreen
@@ -59,7 +60,10 @@ def server_params(root: Path, session: Path, gate: str, wait: float) -> StdioSer
     return StdioServerParameters(
         command=sys.executable,
         args=["-m", "reviewtui", "mcp", "--root", str(root), "--session", str(session),
-              "--gate", gate, "--wait", str(wait)])
+              "--gate", gate, "--wait", str(wait)],
+        # The workbench\'s environment (its state folder holds the key a live
+        # state is sealed with; mcp passes only HOME, PATH... by default).
+        env=dict(os.environ))
 
 
 def text_of(result: Any) -> str:

@@ -23,7 +23,8 @@ import pytest
 
 from reviewtui.core.engine import Decision
 from reviewtui.shell.agent_tools import AgentTools
-from reviewtui.shell.live import Gate, LiveSession, prepare_live_session
+from reviewtui.shell.live import Gate, LiveSession
+from reviewtui.shell.live_paths import prepare_live_session
 from reviewtui.shell.loader import load_session
 from reviewtui.shell.review import Review
 
@@ -57,7 +58,10 @@ async def test_server_killed_while_waiting_for_the_reviewer(tmp_path: Path) -> N
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "reviewtui", "mcp", "--root", str(root), "--session", str(session),
-              "--gate", "review", "--wait", "60"])
+              "--gate", "review", "--wait", "60"],
+        # The workbench\'s environment (its state folder holds the key a live
+        # state is sealed with; mcp passes only HOME, PATH... by default).
+        env=dict(os.environ))
     killed = False
 
     async def kill_when_recorded() -> None:

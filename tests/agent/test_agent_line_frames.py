@@ -14,7 +14,8 @@ from reviewtui.core.engine import Decision
 from reviewtui.core.model.edit_shapes import content_revision
 from reviewtui.core.text.hashline import line_id
 from reviewtui.shell.agent_tools import AgentTools
-from reviewtui.shell.live import Gate, LiveSession, Recorded, prepare_live_session
+from reviewtui.shell.live import Gate, LiveSession, Recorded
+from reviewtui.shell.live_paths import prepare_live_session
 from reviewtui.shell.review import Review
 
 APP = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"

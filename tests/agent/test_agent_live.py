@@ -11,7 +11,8 @@ from reviewtui.core.engine import Decision
 from reviewtui.core.model.outcome import Status
 from reviewtui.shell import resume
 from reviewtui.shell.agent_tools import AgentTools
-from reviewtui.shell.live import Gate, LiveSession, follow_session, prepare_live_session
+from reviewtui.shell.live import Gate, LiveSession, follow_session
+from reviewtui.shell.live_paths import prepare_live_session
 from reviewtui.shell.loader import load_session
 from reviewtui.shell.review import Review
 

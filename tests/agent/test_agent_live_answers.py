@@ -10,7 +10,8 @@ from pathlib import Path
 
 from reviewtui.core.engine import Decision
 from reviewtui.shell.agent_tools import AgentTools
-from reviewtui.shell.live import Gate, LiveSession, prepare_live_session
+from reviewtui.shell.live import Gate, LiveSession
+from reviewtui.shell.live_paths import prepare_live_session
 from reviewtui.shell.review import Review
 
 APP = 'def main():\n    print("one")\n    print("two")\n'

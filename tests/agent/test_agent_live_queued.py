@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from reviewtui.shell.live import Gate, LiveSession, follow_session, prepare_live_session
+from reviewtui.shell.live import Gate, LiveSession, follow_session
+from reviewtui.shell.live_paths import prepare_live_session
 from reviewtui.shell.review import Review
 
 BODY = "".join(f"value_{n} = {n}\n" for n in range(20))

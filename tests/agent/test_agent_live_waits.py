@@ -16,7 +16,8 @@ from typing import Any
 
 from reviewtui.core.engine import Decision
 from reviewtui.shell.agent_tools import AgentTools
-from reviewtui.shell.live import Gate, LiveSession, prepare_live_session
+from reviewtui.shell.live import Gate, LiveSession
+from reviewtui.shell.live_paths import prepare_live_session
 from reviewtui.shell.review import Review
 
 APP = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"

@@ -204,7 +204,7 @@ def test_a_line_numbered_change_waiting_for_review_never_lands_on_other_lines(
     The call is recorded with the revision of the file it was sent against."""
     from reviewtui.core.engine import Decision
     from reviewtui.core.errors import ReviewtuiError
-    from reviewtui.shell.live import live_state_path
+    from reviewtui.shell.live_paths import live_state_path
     from reviewtui.shell.review import Review
 
     tools = _tools(tmp_path, {"a.py": "one\ntwo\nthree\nfour\n"}, gate=Gate.REVIEW)
@@ -229,7 +229,7 @@ def test_a_pending_write_or_delete_never_overwrites_what_the_user_did_meanwhile(
     the edits. The calls are recorded with the file as it was: both are refused now."""
     from reviewtui.core.engine import Decision
     from reviewtui.core.errors import ReviewtuiError
-    from reviewtui.shell.live import live_state_path
+    from reviewtui.shell.live_paths import live_state_path
     from reviewtui.shell.review import Review
 
     tools = _tools(tmp_path, {"d.py": "D = 1\n"}, gate=Gate.REVIEW)
@@ -266,7 +266,7 @@ def test_a_reviewer_s_accept_of_a_change_built_on_a_pending_one_is_not_applied(
     writes); the workbench said "recorded, not written yet", the agent was told "applied"
     with nothing on disk. It is told "accepted", not written yet, and why."""
     from reviewtui.core.engine import Decision
-    from reviewtui.shell.live import live_state_path
+    from reviewtui.shell.live_paths import live_state_path
     from reviewtui.shell.review import Review
 
     root = tmp_path / "root"

@@ -14,7 +14,8 @@ import pytest
 from rich.text import Text
 from textual.pilot import Pilot
 
-from reviewtui.shell.live import Gate, LiveSession, prepare_live_session
+from reviewtui.shell.live import Gate, LiveSession
+from reviewtui.shell.live_paths import prepare_live_session
 from reviewtui.shell.review import Review
 from reviewtui.ui.app import ReviewApp
 

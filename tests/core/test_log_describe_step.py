@@ -32,3 +32,7 @@ def test_several_are_counted_by_kind_with_their_turns() -> None:
                                       item(5, 2, "b.py", 2, Verdict.ACCEPTED)))
     assert describe_step(mixed, redo=True) == (
         "redone: 4 decisions in turns 3-5 (2 accepts, 1 edit, 1 return to pending)")
+    # (QA s46 helper-141 F8: "undone: 2 return to pendings in turn 1")
+    back = LogEntry(LogKind.DECIDE, tuple(item(1, n, f"f{n}.py", 1, Verdict.PENDING)
+                                          for n in range(2)))
+    assert describe_step(back) == "undone: 2 returns to pending in turn 1"

@@ -71,7 +71,7 @@ def test_a_staged_change_refuses_before_the_write(
     git(repo, "add", "g.txt")
     before = _snapshot(repo)
     assert _apply(repo, spec) == 2
-    assert "[git-dirty]" in capsys.readouterr().err  # (g.txt is also in git status)
+    assert "[git-staged]" in capsys.readouterr().err  # (the index named first: s46 F6)
     assert _snapshot(repo) == before
 
 

@@ -9,7 +9,7 @@ import pytest
 from gitkit import commit_all, git, git_bytes, new_repo
 from reviewtui.cli import main
 from reviewtui.core.engine import Decision
-from reviewtui.core.model.records import FullFile
+from reviewtui.core.model.records import ConsoleCommand, FullFile
 from reviewtui.shell.git_worktree import open_worktree
 from reviewtui.shell.review import Review
 
@@ -314,3 +314,31 @@ def test_a_name_that_is_not_utf8_is_named_and_left_out(
     with Review.open(source.session, source.root, state_path=source.state) as review:
         assert [review.result(k).op.path for k in review.decisions] == ["ok.txt"]
     assert (repo / name).read_bytes() == ending.join([b"a", b"X", b"c", b""])
+
+
+def test_staged_changes_are_named_and_the_commit_says_the_index_holds_them(
+        tmp_path: Path) -> None:
+    """QA s46 helper-141 F5, F6: rejecting a staged change put the file back on disk and
+    left the change in the index, where a plain git commit took it; `G` then named the
+    file put back as a change the review did not make."""
+    from reviewtui.core.errors import GitError
+    from reviewtui.shell.git_commit import commit_review
+
+    repo = _dirty_repo(tmp_path)
+    git(repo, "add", "story.txt")
+    git(repo, "rm", "-q", "stay.txt")
+    source = open_worktree(str(repo), keep=True)
+    with Review.open(source.session, source.root, state_path=source.state) as review:
+        (note,) = [p for p in review.session.turns[0].reply.problems
+                   if p.rule == "git-staged"]
+        assert note.severity == "warning"
+        assert "stages the changes to stay.txt, story.txt" in note.message
+        assert "git restore --staged FILE" in note.message
+        (removal,) = [k for k in review.decisions
+                      if isinstance(op := review.result(k).op, ConsoleCommand)
+                      and op.args == ("stay.txt",)]
+        review.decide(removal, Decision.reject())
+        assert (repo / "stay.txt").read_text() == "unchanged\n"
+        with pytest.raises(GitError) as info:
+            commit_review(review)
+        assert info.value.rule == "git-staged"

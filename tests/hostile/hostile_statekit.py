@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from reviewtui.shell.state import STATE_FORMAT, STATE_VERSION, blob_dir_for
+from reviewtui.shell.stateseal import sealed
 
 Edit = tuple[str, str, str]  # (path, search, replace); text without its last newline
 
@@ -36,19 +37,23 @@ def put_blob(state_path: Path, data: bytes) -> str:
 
 
 def forge_state(state_path: Path, *, log: list[Any] | None = None,
-                paths: dict[str, Any] | None = None, **extra: Any) -> Path:
-    """A state file as an attacker would ship it beside a session, naming the arena's
-    project as its root, as if the attacker guessed it: its decisions are then taken in,
-    and what its records claim is what a test tries (a state naming another root, or
-    none, decides nothing: tests/hostile/test_hostile_state_foreign.py). ``root=...``
-    in ``extra`` names another."""
+                paths: dict[str, Any] | None = None, seal: bool = True,
+                **extra: Any) -> Path:
+    """A forged state file naming the arena's project as its root and, unless ``seal`` is
+    False, sealed with this machine's key: the worst case, a state every check before
+    the records passes (the reviewer's own, damaged or edited; a key stolen), so that
+    its decisions are taken in and what its records claim is what a test tries. A state
+    without this machine's seal decides nothing on any root, and one naming another root
+    or none nothing either: tests/hostile/test_hostile_state_foreign.py. ``root=...`` in
+    ``extra`` names another."""
     project = state_path.parent.parent / "project"
     doc: dict[str, Any] = {"format": STATE_FORMAT, "version": STATE_VERSION,
                            "session": {"file": "s.md", "sha256": ""},
                            "root": str(project.resolve()) if project.is_dir() else None,
                            "log": log or [], "orphaned": [], "ui": {}, "paths": paths or {}}
     doc.update(extra)
-    state_path.write_text(json.dumps(doc))
+    data = (json.dumps(doc, indent=1) + "\n").encode()
+    state_path.write_bytes(sealed(data) if seal else data)
     return state_path
 
 

@@ -17,7 +17,8 @@ from reviewtui.core.errors import DecisionRefused
 from reviewtui.core.model.edit_shapes import content_revision
 from reviewtui.core.text.hashline import line_id
 from reviewtui.shell.agent_tools import AgentTools
-from reviewtui.shell.live import Gate, LiveSession, prepare_live_session
+from reviewtui.shell.live import Gate, LiveSession
+from reviewtui.shell.live_paths import prepare_live_session
 from reviewtui.shell.review import Review
 
 # The pending edit removes lines 2-4 ("x = 0 / y = 1 / z = 2"); the file then reads as its

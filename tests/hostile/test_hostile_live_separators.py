@@ -13,7 +13,8 @@ import pytest
 
 from reviewtui.core.engine import Verdict
 from reviewtui.shell.agent_tools import AgentTools
-from reviewtui.shell.live import Gate, LiveSession, follow_session, prepare_live_session
+from reviewtui.shell.live import Gate, LiveSession, follow_session
+from reviewtui.shell.live_paths import prepare_live_session
 from reviewtui.shell.review import Review
 
 BODY = "const s = 'x';\nconst t = 1;\n"

@@ -22,6 +22,7 @@ from hostile_statekit import accept_entry, forge_state, write_markdown_session
 
 from reviewtui.cli import main
 from reviewtui.core.engine import Verdict
+from reviewtui.core.review.log import describe_step, fold
 from reviewtui.shell.loader import load_session
 from reviewtui.shell.review import Review
 from reviewtui.shell.state import op_fingerprint
@@ -29,7 +30,8 @@ from reviewtui.shell.state import op_fingerprint
 EVIL = '__import__("os").system("id")  # only the state holds this'
 
 
-def _shipped(arena: Any, root: str | None, verdict: str = "accepted") -> Path:
+def _shipped(arena: Any, root: str | None, verdict: str = "accepted", *,
+             seal: bool = False) -> Path:
     session = write_markdown_session(arena.work / "s.md", [[("a.txt", "a", "b")]])
     (arena.work / "s.md").write_text(
         (arena.work / "s.md").read_text() + "\n## Turn 2\n```console\n:rm notes.txt\n```\n")
@@ -39,16 +41,19 @@ def _shipped(arena: Any, root: str | None, verdict: str = "accepted") -> Path:
            accept_entry(2, 0, ":rm notes.txt", op_fingerprint(removal))]
     if verdict == "edited":
         log[0]["items"][0]["replacement"] = [EVIL]
-    forge_state(session.with_name("s.md.review.json"), log=log, root=root)
+    forge_state(session.with_name("s.md.review.json"), log=log, root=root, seal=seal)
     return session
 
 
-@pytest.mark.parametrize("root", [None, "/elsewhere/project"])
+@pytest.mark.parametrize("root", [None, "/elsewhere/project", "here"])
 def test_a_state_saved_for_another_folder_writes_nothing(arena: Any,
                                                          root: str | None) -> None:
+    """``here``: a shipped state naming the folder it will be checked out to (a CI
+    workspace, ``/workspaces/<repo>``) without this machine's seal: the same (QA s46
+    helper-141 F4: its removal ran as the workbench opened)."""
     (arena.root / "a.txt").write_text("a\n")
     (arena.root / "notes.txt").write_text("precious\n")
-    session = _shipped(arena, root, "edited")
+    session = _shipped(arena, str(arena.root.resolve()) if root == "here" else root, "edited")
     with Review.open(session, arena.root) as review:
         assert (arena.root / "a.txt").read_text() == "a\n"
         assert (arena.root / "notes.txt").read_text() == "precious\n"
@@ -73,11 +78,12 @@ def test_restore_and_export_name_what_was_set_aside(
                  str(state), "--checkpoint", "2", "--yes"]) == 0
     assert (arena.root / "a.txt").read_text() == "a\n"
     assert (arena.root / "notes.txt").read_text() == "precious\n"
-    forge_state(state, log=_shipped_log(session), root=None)
+    forge_state(state, log=_shipped_log(session), root=None, seal=False)
     assert main(["export", str(session), "--root", str(arena.root), "--state", str(state),
                  "--format", "patch"]) == 1
     err = capsys.readouterr().err
-    assert "the review state was saved for another folder: its decision is set aside" in err
+    assert ("the review state was saved for another folder or not on this machine: its "
+            "decision is set aside") in err
 
 
 def _shipped_log(session: Path) -> list[Any]:
@@ -88,7 +94,7 @@ def _shipped_log(session: Path) -> list[Any]:
 def test_a_state_saved_here_is_resumed(arena: Any) -> None:
     (arena.root / "a.txt").write_text("a\n")
     (arena.root / "notes.txt").write_text("precious\n")
-    session = _shipped(arena, str(arena.root.resolve()))
+    session = _shipped(arena, str(arena.root.resolve()), seal=True)
     with Review.open(session, arena.root) as review:
         assert review.result((1, 0)).decision.verdict is Verdict.ACCEPTED
     assert (arena.root / "a.txt").read_text() == "b\n"
@@ -130,3 +136,45 @@ def test_a_seal_made_elsewhere_or_tampered_with_is_no_seal(
     assert not stateseal.sealed_here(sealed)
     assert (tmp_path / "another-machine" / "reviewtui" / "state-key").stat().st_mode & 0o777 \
         == 0o600
+
+
+def test_a_set_aside_saved_as_this_machines_is_said_at_every_opening(arena: Any) -> None:
+    """QA s46 helper-141 F1: the MCP server, first to open a shipped state, set it aside
+    and saved it sealed as this machine's; the workbench then opened it with no word, and
+    two u's (the agent's accept, then the set-aside) removed notes.txt."""
+    from reviewtui.core.engine import Decision
+
+    (arena.root / "a.txt").write_text("a\n")
+    (arena.root / "notes.txt").write_text("precious\n")
+    session = _shipped(arena, "/elsewhere/project")
+    with Review.open(session, arena.root) as first:  # (as a writer would: saved on close)
+        first.decide((1, 0), Decision.reject())
+    state = session.with_name("s.md.review.json")
+    assert b'"seal"' in state.read_bytes()  # saved as this machine's
+    with Review.open(session, arena.root) as review:
+        (notice,) = [p for p in review.state_problems if "set aside" in p]
+        assert "saved for /elsewhere/project are set aside" in notice
+        assert "u back past the step that set them aside takes them in" in notice
+        assert (arena.root / "notes.txt").read_text() == "precious\n"
+        undone = [describe_step(entry) for entry in reversed(fold(review._log).applied)]
+        assert undone[1] == ("taken in: the 2 decision(s) of the review state saved for "
+                             "/elsewhere/project, set aside when it was opened")
+    assert (arena.root / "notes.txt").read_text() == "precious\n"
+
+
+def test_an_export_never_reads_the_folder_a_state_not_sealed_here_names(
+        arena: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """QA s46 helper-141 F9: without --root, an export read the project a shipped state
+    named (the user's home) and printed its lines as context."""
+    (arena.root / "a.txt").write_text("a\nsecret line\n")
+    (arena.root / "notes.txt").write_text("precious\n")
+    session = _shipped(arena, str(arena.root.resolve()))
+    assert main(["export", str(session), "--format", "patch"]) == 2
+    captured = capsys.readouterr()
+    assert "secret line" not in captured.out + captured.err
+    assert "pass --root" in captured.err
+    sealed = _shipped(arena, str(arena.root.resolve()), seal=True)  # this machine's: read
+    assert main(["export", str(sealed), "--format", "patch"]) == 0
+    captured = capsys.readouterr()
+    assert "secret line" in captured.out
+    assert "the root the review state names" in captured.err

@@ -32,7 +32,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path  # here: building the parser (``--help``) does not need it
 
-    from reviewtui.shell.live import Gate, default_session_path
+    from reviewtui.shell.live import Gate
+    from reviewtui.shell.live_paths import default_session_path
 
     root = Path(args.root)
     if not root.is_dir():

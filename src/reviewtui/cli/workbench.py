@@ -27,9 +27,16 @@ def open_workbench(args: argparse.Namespace) -> int:
     live = getattr(args, "live", False)
     fmt = _format(args)
     if live:
-        from reviewtui.shell.live import prepare_live_session
+        from reviewtui.core.errors import UsageError
+        from reviewtui.shell.live_paths import live_state_path, prepare_live_session
 
-        state = state or prepare_live_session(Path(args.session), root)
+        if state is not None and state != live_state_path(Path(args.session)):
+            # The MCP server reads the decisions beside the session: another file was
+            # decided in and never read there (QA s46 helper-141 F7).
+            raise UsageError("--live keeps the review state beside the session, where the "
+                             f"MCP server reads it ({live_state_path(Path(args.session))}): "
+                             "leave --state out", rule="live-state")
+        state = prepare_live_session(Path(args.session), root)
         fmt = "toolcalls"
     # The first frame paints before the rest is evaluated (ui/evaluating.py). The files
     # the session names are read at opening, the rest of the project when first needed

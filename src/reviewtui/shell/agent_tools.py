@@ -51,8 +51,8 @@ from reviewtui.shell.live import (
     LiveSession,
     Recorded,
     Settled,
-    live_state_path,
 )
+from reviewtui.shell.live_paths import live_state_path
 from reviewtui.shell.live_waits import pinned_before, rejected_cause
 from reviewtui.shell.project import Project, load_project
 from reviewtui.shell.regex_search import PatternError, bounded_search
@@ -179,9 +179,17 @@ class AgentTools:
             call = {**call, **_as_it_is(self._disk_state(call["path"]), call["tool"])}
         try:
             rec = self.live.record(call, intent)
-            settled = self.live.settle(rec)
         except ReviewtuiError as err:
             return f"error: {err}"
+        try:
+            settled = self.live.settle(rec)
+        except ReviewtuiError as err:
+            # Recorded: the change is in the session, pending review, whatever stopped its
+            # evaluation now (a reviewtui.toml being edited); said so, so the agent does not
+            # send it again (QA s46 helper-141 F3: answered as never recorded).
+            return (f"recorded as op {rec.key[0]}.{rec.key[1] + 1}, pending review; it could "
+                    f"not be evaluated now: {err}. Call status later; do not send the change "
+                    "again.")
         return self._answer(rec, settled)
 
     def _in_review_frame(self, call: dict[str, Any], disk: FileState) -> dict[str, Any]:

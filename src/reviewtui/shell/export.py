@@ -269,13 +269,24 @@ def _found_on_opening(review: Review) -> list[str]:
 
 
 def saved_root(state: Path) -> Path | None:
-    """The project root a (non-scratch) review was saved for, when that folder exists.
+    """The project root a (non-scratch) review was saved for, when that folder exists and
+    this machine sealed the state: another state's root is not read (a shipped one named
+    the user's home, and an export printed its ``.ssh/config`` lines as context: QA s46
+    helper-141 F9).
 
     Read here without side effects: a state file that cannot be read stops the export
     instead of being moved aside, as opening a review would do.
     """
     named = saved_root_name(state)
-    return Path(named) if named and Path(named).is_dir() else None
+    if not named or not Path(named).is_dir():
+        return None
+    from reviewtui.shell.stateseal import can_seal, sealed_here
+
+    try:
+        ours = sealed_here(state.read_bytes()) or not can_seal()
+    except OSError:
+        return None
+    return Path(named) if ours else None
 
 
 def saved_root_name(state: Path) -> str:
@@ -345,7 +356,7 @@ def reviewed_base(loaded: LoadedSession, root: Path, state_path: Path, disk: Tre
         if named_root is None or named_root.resolve() != root.resolve():
             where = f" ({named_root})" if named_root is not None else ""
             return disk, [f"note: the review state {state_path} was saved for another "
-                          f"project{where}: checking {root} as it is"]
+                          f"project{where} or not on this machine: checking {root} as it is"]
         with Review.open(loaded.file, root, dry_run=True, state_path=state_path,
                          read_only_state=True, format=format, lazy=True) as review:
             base, problems = review.base, list(review.state_problems)

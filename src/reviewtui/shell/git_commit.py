@@ -108,8 +108,10 @@ def commit_review(review: Review, branch: str | None = None) -> CommitReport:
         return CommitReport(tuple(made), ref, tuple(p.turn for p in plans), _partial(plans),
                             dropped)
     head = _check_checkout(repo, review, origin.base)
-    _refuse_foreign_changes(repo, review)
+    # The index first: a staged change the review rejected on disk is no change of someone
+    # else's in the working tree (QA s46 helper-141 F6 named the file put back as one).
     _refuse_staged(repo, head)
+    _refuse_foreign_changes(repo, review)
     made = build_commits(repo, head, [CommitStep(p.message, p.changes, p.blobs, p.moved)
                                       for p in plans], checkout=True)
     ref = repo.head_ref() or "HEAD"
@@ -140,8 +142,8 @@ def check_before_writing(review: Review, branch: str | None = None) -> None:
     # may have made some) is someone else's change; the check after the write missed one
     # the range also edits, whose base was read from the disk, and committed it.
     made = review.draft.checkpoint(0).diff(review.draft.states[-1].tree)
-    _refuse_foreign(repo, sorted(path for path in status_paths(repo) if path not in made))
     _refuse_staged(repo, head)
+    _refuse_foreign(repo, sorted(path for path in status_paths(repo) if path not in made))
 
 
 def _git_of(review: Review) -> tuple[Repo, GitOrigin]:

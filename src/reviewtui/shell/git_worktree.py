@@ -107,7 +107,12 @@ def worktree_text(repo: Repo, base: str, excluded: Sequence[tuple[str, str]] = (
         after = Tree.from_files({p: state for p in own
                                  if (state := disk_state(repo.top, p)) is not None})
         diff += unified_patch(before, after).encode("utf-8", "surrogateescape")
-    origin = GitOrigin("worktree", base, base, str(repo.top), tuple(excluded))
+    left_out = {path for path, _ in excluded}
+    staged = repo.git("diff-index", "--cached", "--name-only", "-z", "--no-renames", base,
+                      "--").decode("utf-8", "surrogateescape").split("\0")
+    origin = GitOrigin("worktree", base, base, str(repo.top), tuple(excluded),
+                       tuple(sorted({path for path in staged if path in changed
+                                     and path not in left_out})))
     return header_text(origin).encode() + diff, changed
 
 
@@ -196,7 +201,12 @@ def open_worktree(root: str | None, *, keep: bool) -> GitSource:
         cleanup.append(scratch)
         session = scratch / name
         session.write_bytes(text)
-    origin = GitOrigin("worktree", base, base, str(repo.top), tuple(excluded))
+    left_out = {path for path, _ in excluded}
+    staged = repo.git("diff-index", "--cached", "--name-only", "-z", "--no-renames", base,
+                      "--").decode("utf-8", "surrogateescape").split("\0")
+    origin = GitOrigin("worktree", base, base, str(repo.top), tuple(excluded),
+                       tuple(sorted({path for path in staged if path in changed
+                                     and path not in left_out})))
     state = default_state_path(session)
     _accepted_state(repo, base, session, state, changed, {p for p, _ in excluded}, checkout)
     return GitSource(repo, origin, session, repo.top, state, cleanup, tuple(changed))

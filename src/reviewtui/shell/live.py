@@ -46,6 +46,7 @@ from reviewtui.core.model.records import Operation
 from reviewtui.core.protocol.config import is_config_path
 from reviewtui.core.record import record
 from reviewtui.shell.deciding import in_draft
+from reviewtui.shell.live_paths import default_session_path, live_state_path
 from reviewtui.shell.live_waits import decision_in, failed, pending_cause, pinned_before
 from reviewtui.shell.loader import LoadedSession, input_limit, load_session
 from reviewtui.shell.lock import RootLock
@@ -63,41 +64,13 @@ class Gate(StrEnum):
     RECORD = "record"
 
 
-def default_session_path(root: Path) -> Path:
-    """``$XDG_STATE_HOME/reviewtui/live/<hash of the root>.jsonl``: outside the project."""
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    digest = hashlib.sha256(str(root.resolve()).encode("utf-8", "surrogateescape"))
-    name = f"{root.resolve().name}-{digest.hexdigest()[:12]}.jsonl"
-    return Path(base) / "reviewtui" / "live" / name
-
-
-def live_state_path(session: Path) -> Path:
-    return session.with_name(session.name + ".review.json")
-
-
-def prepare_live_session(session: Path, root: Path | None) -> Path:
-    """For ``open --live``: the session file exists (empty until the agent's first call)."""
-    if root is None:
-        raise UsageError("--live needs --root: the project the agent works on",
-                         rule="live-root")
-    if not session.exists():
-        try:
-            session.parent.mkdir(parents=True, exist_ok=True)
-            os.close(os.open(session, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW, 0o600))
-        except OSError as exc:
-            raise UsageError(f"cannot create the live session: {exc.strerror}",
-                             source=str(session), rule="live-session") from None
-    return live_state_path(session)
-
-
 def qualifies(gate: Gate, outcome: Outcome, op: Operation | None = None) -> bool:
     """Whether ``gate`` lets an operation with this outcome be applied without a human.
 
     Never one that writes, moves or removes ``reviewtui.toml``: that file holds the
     reserved paths and the checks, so an agent rewriting it would lift its own limits.
     Judged on the operation's paths (source and destination of a move) as they are
-    written, and on the path the engine resolved it to.
-    """
+    written, and on the path the engine resolved it to."""
     if outcome.status is not Status.APPLIED or gate is Gate.REVIEW:
         return False
     if op is not None and touches_config(op):
@@ -284,7 +257,7 @@ class LiveSession:
         asked = (hashlib.sha256(data).digest(), rec)
         if self._polled is not None and self._polled[0] == asked:
             return self._polled[1]
-        decision = decision_in(data, rec, BlobStore(blob_dir_for(self.state)))
+        decision = decision_in(data, rec, BlobStore(blob_dir_for(self.state)), self.root)
         self._polled = (asked, decision)
         return decision
 

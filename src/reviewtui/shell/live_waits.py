@@ -14,6 +14,7 @@ once, also while a call waits (its predecessor rejected, the file deleted outsid
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from reviewtui.core.agent import answers as agent
 from reviewtui.core.engine import Decision, OpKey, Verdict
@@ -99,13 +100,19 @@ def pinned_before(review: Review, key: OpKey) -> int | None:
     return pin if key[0] in turns and turns.index(key[0]) >= pin else None
 
 
-def decision_in(data: bytes, rec: Recorded, blobs: BlobStore) -> Decision | None:
+def decision_in(data: bytes, rec: Recorded, blobs: BlobStore, root: Path) -> Decision | None:
     """The decision a state file's bytes hold for ``rec`` (None: none, or unreadable, or
-    made for another operation at that key); ``blobs``: its blob folder (log segments)."""
+    made for another operation at that key, or in a state not this machine's own for
+    ``root``, which decides nothing: QA s46 helper-141 F2, a shipped state answered the
+    agent ``applied`` for a change nobody made); ``blobs``: its blob folder (log segments)."""
+    from reviewtui.shell.stateseal import can_seal, sealed_here
+
     try:
         doc = json.loads(data.decode("utf-8"))
         saved = decode_state(doc, blobs)
     except (StateFormatError, ValueError, KeyError, TypeError, RecursionError):
+        return None
+    if not sealed_here(data) and (can_seal() or saved.root != str(root.resolve())):
         return None
     folded = fold(saved.log)
     for entry in folded.applied:

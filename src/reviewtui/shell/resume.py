@@ -22,14 +22,13 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from reviewtui.core.digests import sha256
-from reviewtui.core.engine import Decision, OpKey, Verdict
+from reviewtui.core.engine import OpKey, Verdict
 from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.engine.lineage import on_other_base
 from reviewtui.core.errors import DiskError, PathRefused, UsageError
 from reviewtui.core.model.records import ConsoleCommand
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.review.log import (
-    DecisionItem,
     LogEntry,
     LogKind,
     drop_in_force,
@@ -46,6 +45,7 @@ from reviewtui.shell.outside_returns import forget_own_links, forget_unfit_gone
 from reviewtui.shell.project import load_project, named_paths, read_now
 from reviewtui.shell.replay import Directory, read_state, same, sync, want_at
 from reviewtui.shell.replay_report import ReplayReport
+from reviewtui.shell.resume_aside import hold_unread, set_aside
 from reviewtui.shell.resume_fit import drop_unfit_records, previous_target
 from reviewtui.shell.state import ReviewState, StateFile
 from reviewtui.shell.state_records import blobs_of, decode_record, encode_record, orphaned_blobs
@@ -129,7 +129,10 @@ def _open_review(cls: type[Review], session_path: str | Path, root: Path | None,
                 state_path, where = state_path_for(loaded)
                 if where and not read_only_state:
                     state_path.parent.mkdir(parents=True, exist_ok=True)
-            state_file = StateFile(state_path, read_only=read_only_state)
+            # A dry run's decisions are never on disk, so they are never saved either: a
+            # state holding them read as a replay cut short, and the next writer wrote
+            # them (QA s46 helper-141 F13; with --live the server answered from them).
+            state_file = StateFile(state_path, read_only=read_only_state or dry_run)
         review = cls(loaded, project, root=root, dry_run=dry_run, state_file=state_file,
                      lock=lock, scratch=scratch)
         if loaded.format_note:
@@ -192,8 +195,8 @@ def resume(review: Review, *, first_frame: bool = False) -> None:
     report = ReplayReport()
     for item in review.set_aside:  # (named like the accepts an opening takes back)
         report.reverted.append(((item.turn, item.pos), f"{item.describe()}: the review "
-                                "state was saved for another folder: its decision is set "
-                                "aside, pending (u takes it back in)"))
+                                "state was saved for another folder or not on this machine: "
+                                "its decision is set aside, pending (u takes it back in)"))
     as_saved = list(review._log) if saved is not None and not review._dirty else None
     reconcile(review, report, saved.nonce if saved is not None else "")
     drop_pinned_on_changed_files(review)
@@ -227,15 +230,25 @@ def load_saved(review: Review, saved: ReviewState) -> None:
     if saved.session_sha and saved.session_sha != review._session_sha:
         review.state_problems.append(f"{review.loaded.file}: the session file changed since "
                                      "the review was saved; every decision was checked against it")
-    foreign = (not review.scratch and saved.root != str(review.root.resolve())
-               and not review._state_file.sealed_here)  # (this machine's: moved with it)
+    # A state this machine sealed is its own wherever it is (moved with its project);
+    # any other decides nothing on its own, on the root it names too (shell/stateseal.py).
+    from reviewtui.shell.stateseal import can_seal  # (a saved review alone)
+
+    foreign = not review.scratch and not review._state_file.sealed_here and (
+        saved.root != str(review.root.resolve()) or can_seal())
     review._log, orphaned, problems = reconcile_log(saved.log, review.session, path)
     review.state_problems.extend(problems)
     review._dirty = bool(problems)  # orphans move to their own list in the file
     review.orphaned = [*saved.orphaned, *orphaned]
     review.ui_state = dict(saved.ui)
+    held = [entry for entry in fold(review._log).applied if entry.aside]
+    if held:  # set aside by an earlier opening (maybe the MCP server's): said again
+        count = sum(len(entry.items) for entry in held)
+        review.state_problems.append(
+            f"{path}: {count} decision(s) of a review state saved {held[-1].aside} are set "
+            "aside, pending: u back past the step that set them aside takes them in")
     if foreign:
-        _set_aside(review, path, saved.root or "")
+        set_aside(review, path, saved.root or "")
         # (its path records describe another folder's files: not read, but kept in the
         # state file with the originals they hold, never collected)
         review.orphaned.extend(dict(path=rel, reason="saved for another folder",
@@ -269,32 +282,15 @@ def load_saved(review: Review, saved: ReviewState) -> None:
                                              f"{why}; the saved record is kept in the state file")
 
 
-def _set_aside(review: Review, path: Path, root: str) -> None:
-    """A state saved for another folder (or for none: a state shipped beside a session, a
-    hand-made one) decides nothing on its own: its decisions go back to pending as one
-    step, which ``u`` takes back once the reviewer has read them, and nothing is written
-    on opening (QA s45 helper-137 #1: its accepts were written at once, an ``edited``
-    text only it held and a removal among them)."""
-    decided = fold(review._log).decisions()
-    items = tuple(DecisionItem.for_op(key, review._ops[key], Decision())
-                  for key, decision in sorted(decided.items())
-                  if decision.verdict is not Verdict.PENDING and key in review._ops)
-    if items:
-        review._log.append(LogEntry(LogKind.DECIDE, items))
-        review._dirty = True
-        review.set_aside = items
-    where = f"for {root}" if root else "for no folder it names"
-    review.state_problems.append(
-        f"{path}: the review was saved {where}, and is now opened on {review.root.resolve()}"
-        + (f": nothing of it was written; its {len(items)} decision(s) are pending again as "
-           "one step: read them, and u takes them back in (and writes them)" if items else ""))
-
-
 def reconcile(review: Review, report: ReplayReport, saved_nonce: str = "") -> None:
     """Reopened: tell our own finished or unfinished writes from outside changes
     (``saved_nonce``: the loaded state's, see :mod:`reviewtui.shell.statemark`)."""
+    gone = {str(item.get("path")) for item in review.orphaned}
+    unread = [rel for rel in review._saved_paths if rel not in review._records
+              and rel not in gone and normalize_or_none(rel) == rel]
     drop_unfit_records(review)
     forget_unfit_gone(review)  # a deleted file's saved before-state, read if it fits
+    hold_unread(review, unread, report)
     tree = review._target()
     # Killed mid-replay (after the save, before its last write): what was not written yet
     # is written now. Else a file as it was before the last write was put back meanwhile.

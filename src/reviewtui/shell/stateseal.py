@@ -8,8 +8,10 @@ which also set aside a review whose project was moved, and then let its saved or
 The seal tells them apart: the state's bytes with an HMAC-SHA256 by a random key in
 ``$XDG_STATE_HOME/reviewtui/state-key`` (mode 600), written as the document's last key.
 A state this machine sealed is its own wherever it is opened; one without a valid seal
-(from elsewhere, hand-made, or saved before seals) is read as before: its own only on the
-root it names. No key (an unwritable state home) seals nothing.
+(from elsewhere, hand-made, or saved before seals) is its own nowhere, not even on the root
+it names: a shipped state can name the folder it will be checked out to (``/workspaces/
+<repo>``, a CI workspace), and it removed a file as the workbench opened (QA s46 helper-141
+F4). No key (an unwritable state home) seals nothing: then the root decides, as before.
 """
 
 from __future__ import annotations
@@ -68,6 +70,11 @@ def _the_key() -> bytes | None:
     if not _key:
         _key.append(_read_key())
     return _key[0]
+
+
+def can_seal() -> bool:
+    """Whether this machine has a key (an unwritable state home has none)."""
+    return _the_key() is not None
 
 
 def sealed(data: bytes) -> bytes:

@@ -12,6 +12,7 @@ reviewer can open:
     # head 9c1b...                            the last commit of the range
     # worktree "/path/to/checkout"            where git was run (JSON string)
     # skipped ["path", "why"]                 a change left out, one per line
+    # staged "path"                           a reviewed path git's index stages
     From <sha> Mon Sep 17 00:00:00 2001       one per commit, as format-patch writes
     Parents: <sha> [<sha>...]
     Subject: <subject>
@@ -51,6 +52,7 @@ LOG_FORMAT = ("From %H Mon Sep 17 00:00:00 2001%nParents: %P%nSubject: %s%n%n"
 MERGE = "git-merge"
 EMPTY = "git-empty"
 SKIPPED = "git-skipped"
+STAGED = "git-staged"
 
 
 @record(frozen=True, slots=True)
@@ -62,6 +64,7 @@ class GitOrigin:
     head: str  # the range's last commit (the base itself for a working tree)
     worktree: str = ""
     skipped: tuple[tuple[str, str], ...] = ()
+    staged: tuple[str, ...] = ()  # a working tree's paths whose change the index stages
 
 
 @record(frozen=True, slots=True)
@@ -87,6 +90,8 @@ def header_text(origin: GitOrigin) -> str:
     # read back to the same name.)
     lines.extend(f"# skipped {json.dumps([path, why], ensure_ascii=not encodes_utf8(path))}"
                  for path, why in origin.skipped)
+    lines.extend(f"# staged {json.dumps(path, ensure_ascii=not encodes_utf8(path))}"
+                 for path in origin.staged)
     return "".join(line + "\n" for line in lines)
 
 
@@ -109,12 +114,15 @@ def read_origin(text: str, source: str = "session") -> GitOrigin:
                                  rule="git-header")
     fields: dict[str, str] = {}
     skipped: list[tuple[str, str]] = []
+    staged: list[str] = []
     for number, line in enumerate(lines[1:], start=2):
         name, _, value = line[2:].partition(" ")
         try:
             if name == "skipped":
                 path, why = json.loads(value)
                 skipped.append((str(path), str(why)))
+            elif name == "staged":
+                staged.append(str(json.loads(value)))
             elif name == "worktree":
                 fields[name] = str(json.loads(value))
             elif name in ("base", "head"):
@@ -128,7 +136,7 @@ def read_origin(text: str, source: str = "session") -> GitOrigin:
         raise SessionFormatError("the header names no base commit", source=source, line=1,
                                  rule="git-header")
     return GitOrigin(kind, fields["base"], fields.get("head", fields["base"]),
-                     fields.get("worktree", ""), tuple(skipped))
+                     fields.get("worktree", ""), tuple(skipped), tuple(staged))
 
 
 def _header_lines(text: str) -> list[str]:
@@ -245,6 +253,13 @@ def _worktree_turns(origin: GitOrigin, diffs: Sequence[Turn]) -> list[Turn]:
     """A working tree's changes: one turn (split only when the diff's order needs it)."""
     notes = tuple(_note(SKIPPED, f"{_shown(path)}: {why}; left as it is on disk", 1)
                   for path, why in origin.skipped)
+    if origin.staged:  # (QA s46 helper-141 F5: a plain git commit then committed a reject)
+        shown = ", ".join(_shown(path) for path in origin.staged[:5]) + (
+            f" and {len(origin.staged) - 5} more" if len(origin.staged) > 5 else "")
+        notes += (ParseProblem(STAGED, f"git's index stages the changes to {shown}: a "
+                               "reject puts the working tree back as HEAD has it, not the "
+                               "index (git restore --staged FILE unstages; a plain git commit "
+                               "would commit what the index holds)", Span(1, 1), "warning"),)
     request = f"Uncommitted changes over {origin.base[:12]}"
     if not diffs:
         reply = Reply(Span(1, 1), (), None, (), None, (), notes)

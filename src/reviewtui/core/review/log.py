@@ -230,6 +230,12 @@ class LogEntry:
     items: tuple[DecisionItem, ...] = ()
     checkpoint: int | None = None  # restore: the checkpoint on disk (None: the latest)
     seconds: float | None = None  # decide: the reviewer's time since their previous step
+    # decide: the step set aside the decisions of a state not this machine's own, saved
+    # as they were (where it was saved: "for /x/y", "by another program or machine"):
+    # said on every opening while in force, and by the undo that takes them back in (QA
+    # s46 helper-141 F1: the MCP server opened such a state, saved it as its own, and
+    # the workbench never said what one more u would take in).
+    aside: str = ""
 
     def __post_init__(self) -> None:
         if not isinstance(self.kind, LogKind):
@@ -241,6 +247,8 @@ class LogEntry:
                                     "items": [item.to_json() for item in self.items]}
             if self.seconds is not None:
                 data["seconds"] = round(self.seconds, 1)
+            if self.aside:
+                data["aside"] = self.aside
             return data
         if self.kind == "restore":
             return {"kind": "restore", "checkpoint": self.checkpoint}
@@ -258,8 +266,10 @@ class LogEntry:
                                         and not isinstance(seconds, bool)
                                         and 0 <= seconds <= _MAX_SECONDS),
                     "bad seconds")
+            aside = data.get("aside", "")
+            _expect(isinstance(aside, str) and len(aside) <= _MAX_ASIDE, "bad aside")
             return cls(LogKind.DECIDE, tuple(DecisionItem.from_json(item) for item in items),
-                       seconds=float(seconds) if seconds is not None else None)
+                       seconds=float(seconds) if seconds is not None else None, aside=aside)
         if kind == "restore":
             checkpoint = data.get("checkpoint")
             _expect(checkpoint is None or _is_count(checkpoint), "bad checkpoint")
@@ -334,8 +344,11 @@ def _apply(entry: LogEntry, out: dict[OpKey, Decision]) -> dict[OpKey, Decision 
     return before
 
 
+_MAX_ASIDE = 4096  # characters of a set-aside step's note (a folder's name)
 _STEP_WORDS = {Verdict.ACCEPTED: "accept", Verdict.REJECTED: "reject",
                Verdict.EDITED: "edit", Verdict.PENDING: "return to pending"}
+_STEPS_WORDS = {Verdict.ACCEPTED: "accepts", Verdict.REJECTED: "rejects",
+                Verdict.EDITED: "edits", Verdict.PENDING: "returns to pending"}
 
 
 def describe_step(entry: LogEntry, *, redo: bool = False) -> str:
@@ -344,6 +357,10 @@ def describe_step(entry: LogEntry, *, redo: bool = False) -> str:
     Paths and commands come from the session: the caller shows it as plain text."""
     done = "redone" if redo else "undone"
     items = entry.items
+    if entry.aside:
+        return (f"set aside again: {len(items)} decision(s) of the review state saved "
+                f"{entry.aside}" if redo else f"taken in: the {len(items)} decision(s) of "
+                f"the review state saved {entry.aside}, set aside when it was opened")
     if not items:
         return f"{done}: a step with no decisions"
     if len(items) == 1:
@@ -354,8 +371,8 @@ def describe_step(entry: LogEntry, *, redo: bool = False) -> str:
     counts: dict[Verdict, int] = {}
     for item in items:
         counts[item.decision.verdict] = counts.get(item.decision.verdict, 0) + 1
-    kinds = [f"{count} {_STEP_WORDS[verdict]}{'s' if count > 1 else ''}"
-             for verdict, count in counts.items()]
+    kinds = [f"{count} {_STEP_WORDS[verdict]}" if count == 1 else
+             f"{count} {_STEPS_WORDS[verdict]}" for verdict, count in counts.items()]
     turns = sorted({item.turn for item in items})
     where = f"turn {turns[0]}" if len(turns) == 1 else f"turns {turns[0]}-{turns[-1]}"
     if len(kinds) == 1:

@@ -1,0 +1,80 @@
+"""What an opening holds back from a saved review instead of writing it: the decisions of
+a state that is not this machine's own (:func:`set_aside`), and the accepts on a file whose
+saved record cannot be read (:func:`hold_unread`). Each goes back to pending as one log
+step, said, that ``u`` takes back in once the reviewer has read why."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reviewtui.core.engine import Decision, Verdict
+from reviewtui.core.errors import DiskError
+from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind, fold
+from reviewtui.core.review.plan import op_path
+from reviewtui.shell.replay import Directory, read_state, same, want_at
+from reviewtui.shell.replay_report import ReplayReport
+
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from reviewtui.shell.review import Review
+
+
+def set_aside(review: Review, path: Path, root: str) -> None:
+    """A state saved for another folder (or for none: a state shipped beside a session, a
+    hand-made one) decides nothing on its own: its decisions go back to pending as one
+    step, which ``u`` takes back once the reviewer has read them, and nothing is written
+    on opening (QA s45 helper-137 #1: its accepts were written at once, an ``edited``
+    text only it held and a removal among them)."""
+    decided = fold(review._log).decisions()
+    items = tuple(DecisionItem.for_op(key, review._ops[key], Decision())
+                  for key, decision in sorted(decided.items())
+                  if decision.verdict is not Verdict.PENDING and key in review._ops)
+    here = str(review.root.resolve())
+    saved = (f"for {root}" if root and root != here else
+             "by another program or machine" if root else "for no folder it names")
+    if items:
+        review._log.append(LogEntry(LogKind.DECIDE, items, aside=saved[:4000]))
+        review._dirty = True
+        review.set_aside = items
+    where = (f"for {root}, and is now opened on {here}" if root and root != here else
+             f"by another program or machine (it names {here} but carries no seal of this "
+             "machine's)" if root else f"for no folder it names, and is now opened on {here}")
+    review.state_problems.append(
+        f"{path}: the review was saved {where}"
+        + (f": nothing of it was written; its {len(items)} decision(s) are pending again as "
+           "one step: read them, and u takes them back in (and writes them)" if items else ""))
+
+def hold_unread(review: Review, paths: list[str], report: ReplayReport) -> None:
+    """Paths whose saved record could not be read (the blob of its original is gone: the
+    state file moved or copied alone, its blob folder cleared): the file on disk is taken
+    as it is, so where an accept in force would write over it, the review cannot tell a
+    write cut short from the user's own change since. Such accepts go back to pending, as
+    one log step (u writes them), said; nothing is written there on opening (QA s46
+    helper-141 F4: a removal ran again over the file the user had put back)."""
+    if not paths:
+        return
+    tree = review._target()
+    differs: set[str] = set()
+    for path in paths:
+        try:
+            disk = read_state(review.root, path)
+        except DiskError:
+            continue  # (a conflict: nothing is written there)
+        want = want_at(review, path, tree)
+        if not isinstance(disk, Directory) and not (want.ok and same(disk, want.state)):
+            differs.add(path)
+    items = tuple(DecisionItem.for_op(key, review._ops[key], Decision())
+                  for key, decision in sorted(review._folded.decisions().items())
+                  if decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED)
+                  and key in review._ops and op_path(review.result(key)) in differs)
+    if not items:
+        return
+    review._log.append(LogEntry(LogKind.DECIDE, items))
+    review._dirty = True
+    review._evaluate_from(min(item.turn for item in items))
+    for item in items:
+        notice = (f"{item.describe()}: the saved record of {item.path} cannot be read (its "
+                  "original is missing), and the file is not what this accept writes: "
+                  "nothing is written there; it is pending again (u writes it)")
+        report.reverted.append(((item.turn, item.pos), notice))
+        report.note(item.path, notice)
