@@ -110,9 +110,9 @@ def worktree_text(repo: Repo, base: str, excluded: Sequence[tuple[str, str]] = (
     left_out = {path for path, _ in excluded}
     staged = repo.git("diff-index", "--cached", "--name-only", "-z", "--no-renames", base,
                       "--").decode("utf-8", "surrogateescape").split("\0")
+    reviewed = set(changed) - left_out
     origin = GitOrigin("worktree", base, base, str(repo.top), tuple(excluded),
-                       tuple(sorted({path for path in staged if path in changed
-                                     and path not in left_out})))
+                       tuple(sorted(reviewed.intersection(staged))))
     return header_text(origin).encode() + diff, changed
 
 
@@ -201,12 +201,7 @@ def open_worktree(root: str | None, *, keep: bool) -> GitSource:
         cleanup.append(scratch)
         session = scratch / name
         session.write_bytes(text)
-    left_out = {path for path, _ in excluded}
-    staged = repo.git("diff-index", "--cached", "--name-only", "-z", "--no-renames", base,
-                      "--").decode("utf-8", "surrogateescape").split("\0")
-    origin = GitOrigin("worktree", base, base, str(repo.top), tuple(excluded),
-                       tuple(sorted({path for path in staged if path in changed
-                                     and path not in left_out})))
+    origin = GitOrigin("worktree", base, base, str(repo.top), tuple(excluded))
     state = default_state_path(session)
     _accepted_state(repo, base, session, state, changed, {p for p, _ in excluded}, checkout)
     return GitSource(repo, origin, session, repo.top, state, cleanup, tuple(changed))

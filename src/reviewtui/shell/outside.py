@@ -28,7 +28,7 @@ Replay then runs as after any decision (:func:`reviewtui.shell.replay.sync`).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from reviewtui.core.engine import Decision, OpKey, OpResult, Verdict
 from reviewtui.core.engine.file_edits import normalize_or_none
@@ -336,16 +336,22 @@ def _pinned_taken_back(review: Review, paths: list[str], report: ReplayReport) -
                   and position.get(key[0], -1) >= pin
                   and op_path(result := review.result(key)) in wanted
                   and result.landed)  # (one that no longer lands says why: stale_accepts)
+    pending_again(review, items, report, lambda item: (
+        "accepted while the disk was pinned before it, and the file was changed outside "
+        "the workbench before this was written there; its accept was taken back and it is "
+        "pending again (u accepts it again on the file as it is now)"))
+
+
+def pending_again(review: Review, items: tuple[DecisionItem, ...], report: ReplayReport,
+                  why: Callable[[DecisionItem], str]) -> None:
+    """``items`` (their decisions pending) as one log step, each said with ``why``."""
     if not items:
         return
     review._log.append(LogEntry(LogKind.DECIDE, items))
     review._dirty = True
     review._evaluate_from(min(item.turn for item in items))
     for item in items:
-        notice = (f"{item.describe()}: accepted while the disk was pinned before it, and "
-                  "the file was changed outside the workbench before this was written "
-                  "there; its accept was taken back and it is pending again (u accepts it "
-                  "again on the file as it is now)")
+        notice = f"{item.describe()}: {why(item)}"
         report.reverted.append(((item.turn, item.pos), notice))
         report.note(item.path, notice)
 

@@ -11,6 +11,7 @@ from reviewtui.core.engine import Decision, Verdict
 from reviewtui.core.errors import DiskError
 from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind, fold
 from reviewtui.core.review.plan import op_path
+from reviewtui.shell.outside import pending_again
 from reviewtui.shell.replay import Directory, read_state, same, want_at
 from reviewtui.shell.replay_report import ReplayReport
 
@@ -67,14 +68,7 @@ def hold_unread(review: Review, paths: list[str], report: ReplayReport) -> None:
                   for key, decision in sorted(review._folded.decisions().items())
                   if decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED)
                   and key in review._ops and op_path(review.result(key)) in differs)
-    if not items:
-        return
-    review._log.append(LogEntry(LogKind.DECIDE, items))
-    review._dirty = True
-    review._evaluate_from(min(item.turn for item in items))
-    for item in items:
-        notice = (f"{item.describe()}: the saved record of {item.path} cannot be read (its "
-                  "original is missing), and the file is not what this accept writes: "
-                  "nothing is written there; it is pending again (u writes it)")
-        report.reverted.append(((item.turn, item.pos), notice))
-        report.note(item.path, notice)
+    pending_again(review, items, report, lambda item: (
+        f"the saved record of {item.path} cannot be read (its original is missing), and "
+        "the file is not what this accept writes: nothing is written there; it is pending "
+        "again (u writes it)"))
