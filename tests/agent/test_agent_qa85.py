@@ -4,15 +4,26 @@ that disagreed with the disk, and malformed calls that decided what was written.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import anyio
 import pytest
 
-from reviewtui.shell.agent_server import build_server
 from reviewtui.shell.agent_tools import AgentTools
 from reviewtui.shell.live import ON_PENDING, Gate, LiveSession
 
+if TYPE_CHECKING:
+    from mcp.server.mcpserver import MCPServer
+
 TEN = "".join(f"l{n} = {n}\n" for n in range(1, 11))
+
+
+def _server(tools: AgentTools) -> MCPServer:
+    """The MCP server, its SDK imported where used: ~1.5 s of every xdist worker's
+    collection otherwise, for three tests of this module."""
+    from reviewtui.shell.agent_server import build_server
+
+    return build_server(tools)
 
 
 def _tools(tmp_path: Path, files: dict[str, str], gate: Gate = Gate.AUTO) -> AgentTools:
@@ -87,7 +98,7 @@ def test_a_malformed_project_config_is_an_answer_not_a_crash(tmp_path: Path) -> 
     """ls and search raised (the agent got "Error executing tool ls", the server's stderr
     a traceback); they answer the config's own line now."""
     tools = _tools(tmp_path, {"reviewtui.toml": 'reserved = ["secret.py"]\n', "a.py": "a\n"})
-    server = build_server(tools)
+    server = _server(tools)
 
     async def ask(name: str, args: dict[str, object]) -> str:
         result = await server.call_tool(name, args)
@@ -116,7 +127,7 @@ def test_a_long_line_is_answered_cut_with_a_count(tmp_path: Path) -> None:
 def test_replace_lines_takes_line_numbers_as_numbers(tmp_path: Path) -> None:
     """The description says "numbers or ids"; a number was refused with pydantic's text."""
     tools = _tools(tmp_path, {"a.py": TEN})
-    server = build_server(tools)
+    server = _server(tools)
 
     async def ask() -> str:
         result = await server.call_tool("replace_lines", {"path": "a.py", "first": 2,
@@ -306,7 +317,7 @@ def test_a_line_number_that_is_not_one_is_refused(tmp_path: Path, first: object)
     """QA pass 84a repro-7: ``true`` was taken as line 1 and written, a fullwidth ``２`` as
     line 2; nothing is written for either now."""
     tools = _tools(tmp_path, {"a.py": TEN})
-    server = build_server(tools)
+    server = _server(tools)
 
     async def ask() -> str:
         result = await server.call_tool("replace_lines", {"path": "a.py", "first": first,
