@@ -1,57 +1,86 @@
-"""apply_patch ``Move to`` sections that meet each other: nothing a patch still reads is
-overwritten (QA s46 helper-142 M1: a swap written as two moves ran the first with ``-f``
-over the second's file, whose content was then on disk nowhere; Codex's binary does the
-same). A chain of moves in any section order replays as its snapshot; a move over a file
-the patch does not otherwise touch overwrites it, as Codex does.
+"""apply_patch ``Move to`` sections that meet each other. Codex runs a patch's sections in
+order, a move overwriting its destination: a patch whose sections all land replays as
+Codex's binary leaves it (QA s46 helper-143 F7: an attempt to read moves as a snapshot
+refused such patches, and lost a file in one). A patch whose moves are tied (a swap: ``a``
+onto ``b``, then ``b``, overwritten, onto ``a``) and do not all land is held whole by
+``apply``: what ``b`` held is never written over (QA s46 helper-142 M1).
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
+import random
+from pathlib import Path
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reviewtui.core.engine import Policy, evaluate_session
-from reviewtui.core.importers import import_session
-from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.cli import main
 
 
-def _section(source: str, target: str, old: str, new: str) -> str:
+def _move(source: str, target: str, old: str, new: str) -> str:
     return f"*** Update File: {source}\n*** Move to: {target}\n@@\n-{old}\n+{new}\n"
 
 
-def _replayed(sections: list[str], files: dict[str, str]) -> dict[str, str]:
-    patch = "*** Begin Patch\n" + "".join(sections) + "*** End Patch\n"
-    run = evaluate_session(import_session(patch, "p.patch", format="apply_patch"),
-                           Tree.from_files({p: FileState.from_text(t) for p, t in files.items()}),
-                           policy=Policy.headless())
-    final = run.final
-    return {p: final.get(p).text for p in final.paths()}  # type: ignore[union-attr]
+def _update(path: str, old: str, new: str) -> str:
+    return f"*** Update File: {path}\n@@\n-{old}\n+{new}\n"
 
 
-def test_a_swap_of_two_files_loses_neither() -> None:
+def _applied(tmp: Path, sections: list[str], files: dict[str, str]) -> dict[str, str]:
+    root = tmp / "root"
+    root.mkdir()
+    for name, text in files.items():
+        (root / name).write_text(text)
+    patch = tmp / "p.patch"
+    patch.write_text("*** Begin Patch\n" + "".join(sections) + "*** End Patch\n")
+    with contextlib.redirect_stdout(io.StringIO()):
+        main(["apply", str(patch), "--root", str(root), "--yes", "--format", "apply_patch"])
+    return {p.name: p.read_text() for p in sorted(root.iterdir())}
+
+
+def test_a_swap_of_two_files_loses_neither(tmp_path: Path) -> None:
     files = {"a.py": "A\n", "b.py": "B\n"}
-    after = _replayed([_section("a.py", "b.py", "A", "A2"), _section("b.py", "a.py", "B", "B2")],
-                      files)
-    assert after == files  # refused whole: each move waits on the other
+    assert _applied(tmp_path, [_move("a.py", "b.py", "A", "A2"),
+                               _move("b.py", "a.py", "B", "B2")], files) == files
 
 
-def test_a_move_over_a_file_the_patch_does_not_read_overwrites_it() -> None:
-    after = _replayed([_section("a.py", "b.py", "A", "A2")], {"a.py": "A\n", "b.py": "B\n"})
-    assert after == {"b.py": "A2\n"}
+def test_sequential_moves_replay_as_codex_leaves_them(tmp_path: Path) -> None:
+    """Each patch here, as Codex's binary left it (helper-143 compared them)."""
+    cases = [
+        ([_update("a", "A", "A1"), _move("c", "a", "C", "C2"), "*** Add File: c\n+N3\n"],
+         {"a": "A\n", "c": "C\n"}, {"a": "C2\n", "c": "N3\n"}),
+        ([_move("c", "a", "C", "C1"), _move("a", "b", "C1", "C12")],
+         {"a": "A\n", "c": "C\n"}, {"b": "C12\n"}),
+        (["*** Delete File: b\n", _move("a", "b", "A", "A2"), _move("c", "b", "C", "C3")],
+         {"a": "A\n", "b": "B\n", "c": "C\n"}, {"b": "C3\n"}),
+        ([_move("a", "b", "A", "A2"), _update("b", "A2", "A3")],
+         {"a": "A\n", "b": "B\n"}, {"b": "A3\n"}),
+        ([_move("a", "b", "A", "A2"), "*** Delete File: b\n"], {"a": "A\n", "b": "B\n"}, {}),
+        ([_move("a", "b", "A", "A2")], {"a": "A\n", "b": "B\n"}, {"b": "A2\n"}),
+    ]
+    for n, (sections, before, after) in enumerate(cases):
+        where = tmp_path / str(n)
+        where.mkdir()
+        assert _applied(where, sections, before) == after, n
 
 
-def test_a_move_over_a_file_the_patch_deletes_first_lands() -> None:
-    patch = ["*** Delete File: b.py\n", _section("a.py", "b.py", "A", "A2")]
-    assert _replayed(patch, {"a.py": "A\n", "b.py": "B\n"}) == {"b.py": "A2\n"}
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 4), st.integers(0, 2**32 - 1))
+def test_moves_in_any_order_lose_no_content(length: int, seed: int) -> None:
+    """A chain f0 -> f1 -> ... edited as it moves, its sections in any order: each file's
+    content is still on disk, as it was or as its section made it; written in the order
+    that frees each name first, it lands whole."""
+    import tempfile
 
-
-@settings(max_examples=60, deadline=None)
-@given(st.integers(2, 5), st.randoms(use_true_random=False))
-def test_a_chain_of_moves_in_any_order_replays_as_its_snapshot(length: int, rng) -> None:
-    """f0 -> f1 -> ... -> fn, each file edited as it moves: every content lands one name
-    on, whatever order the sections are written in; nothing is lost."""
-    names = [f"f{k}.py" for k in range(length + 1)]
+    names = [f"f{k}" for k in range(length + 1)]
     files = {names[k]: f"C{k}\n" for k in range(length)}
-    sections = [_section(names[k], names[k + 1], f"C{k}", f"D{k}") for k in range(length)]
-    rng.shuffle(sections)
-    assert _replayed(sections, files) == {names[k + 1]: f"D{k}\n" for k in range(length)}
+    sections = [_move(names[k], names[k + 1], f"C{k}", f"D{k}") for k in range(length)]
+    order = list(range(length))
+    random.Random(seed).shuffle(order)
+    with tempfile.TemporaryDirectory() as tmp:
+        after = _applied(Path(tmp), [sections[k] for k in order], files)
+    held = set(after.values())
+    assert all({f"C{k}\n", f"D{k}\n"} & held for k in range(length)), (order, after)
+    if order == sorted(order, reverse=True):
+        assert after == {names[k + 1]: f"D{k}\n" for k in range(length)}

@@ -32,15 +32,12 @@ from reviewtui.core.importers.common import (
     Change,
     command,
     format_error,
-    path_key,
     problem,
     relative_path,
     turns_from_changes,
 )
-from reviewtui.core.importers.renames import renames_in_order
 from reviewtui.core.model.records import (
     CommandName,
-    ConsoleCommand,
     Edit,
     FullFile,
     Operation,
@@ -166,33 +163,7 @@ def parse_patch_body(lines: Sequence[str], start: int, stop: int,
         else:
             raise PatchError(BAD_HEADER, f"{header!r} is not a valid section header: expected "
                              f"'{ADD}path', '{DELETE}path' or '{UPDATE}path'", lineno)
-    return renames_in_order(_kept_targets(changes)), notes
-
-
-def _kept_targets(changes: list[Change]) -> list[Change]:
-    """A ``Move to`` over a file another section of the patch reads (updates, deletes or
-    moves away) overwrites nothing: its ``:mv`` loses the ``-f``, so it waits for that
-    file to move away (:func:`renames_in_order`) or is refused while it is there. Codex
-    moves over it, and a swap of two files lost one of them (QA s46 helper-142 M1)."""
-    read: list[set[str]] = []
-    for change in changes:
-        moved = next((op for op in change.ops if isinstance(op, ConsoleCommand)
-                      and op.name is CommandName.MV), None)
-        if moved is not None:
-            read.append({path_key(moved.args[0])})
-        else:
-            read.append({path_key(op.path) for op in change.ops
-                         if not isinstance(op, (ConsoleCommand, FullFile))}
-                        | {path_key(arg) for op in change.ops
-                           if isinstance(op, ConsoleCommand) for arg in op.args})
-    out: list[Change] = []
-    for n, change in enumerate(changes):
-        others = set().union(*(paths for m, paths in enumerate(read) if m != n))
-        ops = [command(CommandName.MV, list(op.args), op.span.start)
-               if isinstance(op, ConsoleCommand) and op.name is CommandName.MV and op.force
-               and path_key(op.args[1]) in others else op for op in change.ops]
-        out.append(Change(ops, change.span))
-    return out
+    return changes, notes
 
 
 def _update(lines: Sequence[str], i: int, stop: int, root: str | None,

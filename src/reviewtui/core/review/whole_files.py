@@ -16,7 +16,8 @@ from collections.abc import Callable, Collection
 
 from reviewtui.core.engine.decisions import OpKey
 from reviewtui.core.engine.file_edits import normalize_or_none
-from reviewtui.core.model.records import CommandName, ConsoleCommand, Operation, Session
+from reviewtui.core.importers.common import SPLIT_TURN
+from reviewtui.core.model.records import CommandName, ConsoleCommand, Operation, Session, Turn
 
 WHOLE_FILE_FORMATS = frozenset({"unified", "git", "apply_patch"})
 
@@ -68,6 +69,7 @@ def partial_files(session: Session, wanted: Collection[OpKey],
                 # rename took it there and its hunk landed on a file lacking the earlier
                 # ones, a file no commit had: QA s44 helper-134 M1)
                 broken[path] = turn.index
+    _linked_by_moves(session, first, last, groups, broken)
     held: dict[OpKey, str] = {}
     for (index, path), keys in groups.items():
         since = broken.get(path)
@@ -75,3 +77,45 @@ def partial_files(session: Session, wanted: Collection[OpKey],
             continue
         held.update((key, path) for key in keys if key in wanted)
     return held
+
+
+def _linked_by_moves(session: Session, first: int, last: int,
+                     groups: dict[tuple[int, str], list[OpKey]], broken: dict[str, int]) -> None:
+    """A move whose source other operations of the same source patch also take (an
+    apply_patch swap: ``a`` moved onto ``b``, then ``b``, overwritten, moved onto ``a``;
+    the importer splits it into turns that run in the order written) ties the two files:
+    when one is not whole, the other is held too, from the patch's first turn (QA s46
+    helper-142 M1: the first move was written over ``b`` and the second failed, so what
+    ``b`` held was on disk nowhere). Sequential patches that land whole are as written."""
+    for unit in _source_units(session, first, last):
+        start = unit[0].index
+        links = [(source, target) for turn in unit for op in turn.reply.ops
+                 if (source := _moved_from(op)) is not None
+                 and (target := file_of(op)) is not None
+                 and any((t.index, source) in groups for t in unit)]
+        end = unit[-1].index
+        changed = True
+        while changed:  # (a chain of moves ties every file on it)
+            changed = False
+            for pair in links:
+                if any(broken.get(path, end + 1) <= end for path in pair):
+                    for path in pair:
+                        if broken.get(path, end + 1) > start:
+                            broken[path] = start
+                            changed = True
+
+
+def _source_units(session: Session, first: int, last: int) -> list[list[Turn]]:
+    """The turns in ``first..last`` grouped by the source they were read from: a patch the
+    importer split into turns (each part says so, ``split-turn``) is one unit."""
+    units: list[list[Turn]] = []
+    for turn in session.turns:
+        if not first <= turn.index <= last:
+            continue
+        part = next((p.message for p in turn.reply.problems if p.rule == SPLIT_TURN), "")
+        if part and not part.startswith("part 1 of") and units and \
+                units[-1][-1].request == turn.request:
+            units[-1].append(turn)
+        else:
+            units.append([turn])
+    return units
