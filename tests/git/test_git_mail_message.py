@@ -67,3 +67,60 @@ def test_a_series_reads_each_mail_after_its_own_stat(tmp_path: Path) -> None:
     assert [[op.path for op in turn.reply.ops] for turn in session.turns] == [
         ["a.txt"], ["b.txt"], ["c.txt"]]
     assert [turn.reply.problems for turn in session.turns] == [(), (), ()]
+
+
+def _mail(tmp_path: Path, message: str, *extra: str) -> tuple[Path, str, str]:
+    repo = new_repo(tmp_path / "repo")
+    (repo / "other.txt").write_text("keep\n")
+    (repo / "f.txt").write_text("a\n")
+    base = commit_all(repo, "base")
+    (repo / "f.txt").write_text("a\nb\n")
+    head = commit_all(repo, message)
+    text = git(repo, "format-patch", "--stdout", *extra, f"{base}..{head}")
+    return repo, base, text
+
+
+@pytest.mark.parametrize("shape", ["blank-line-first", "headers-first", "no-from-line"])
+def test_a_mail_that_does_not_start_with_gits_from_line_is_still_a_mail(
+        tmp_path: Path, shape: str) -> None:
+    """QA s46 helper-143 F2: a leading blank line, a saved mail's headers, or no From
+    line (git am takes all three) let a quoted Codex patch decide the format again."""
+    repo, base, text = _mail(tmp_path, f"Fix\n\n{QUOTES['codex']}")
+    if shape == "blank-line-first":
+        text = "\n" + text
+    elif shape == "headers-first":
+        text = "Return-Path: <a@b>\nReceived: by x; Mon, 1 Jan 2024\n" + text.split("\n", 1)[1]
+    else:
+        text = text.split("\n", 1)[1]
+    session = import_session(text, "m.eml")
+    assert session.format == "unified"
+    assert [op.path for turn in session.turns for op in turn.reply.ops] == ["f.txt"]
+
+
+def test_a_no_stat_mail_is_read_whole_and_a_diffs_own_lines_are_no_stat(
+        tmp_path: Path) -> None:
+    """QA s46 helper-143 F1: with --no-stat there is no separator, and a removed "--" line
+    with context lines looking like a stat was taken for one: the first file's change was
+    dropped as message, exit 0."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "A.md").write_text("a\n--\nx | 2\n1 file changed\nb\n")
+    (repo / "B.txt").write_text("one\n")
+    base = commit_all(repo, "base")
+    (repo / "A.md").write_text("a\nx | 2\n1 file changed\nB\n")
+    (repo / "B.txt").write_text("two\n")
+    head = commit_all(repo, "change")
+    for extra in (["--no-stat"], []):
+        text = git(repo, "format-patch", "--stdout", *extra, f"{base}..{head}")
+        session = import_session(text, "m.patch")
+        assert sorted(op.path for turn in session.turns for op in turn.reply.ops) == [
+            "A.md", "B.txt"], extra
+
+
+def test_a_stat_made_up_in_the_message_is_message(tmp_path: Path) -> None:
+    """QA s46 helper-143 F3: a message holding "---", a made-up stat and a quoted diff had
+    that diff read as the patch (the first such run was taken)."""
+    fake = ("---\n other.txt | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n\n"
+            + QUOTES["git"])
+    _, _, text = _mail(tmp_path, f"Fix\n\n{fake}")
+    session = import_session(text, "m.patch")
+    assert [op.path for turn in session.turns for op in turn.reply.ops] == ["f.txt"]

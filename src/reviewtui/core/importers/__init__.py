@@ -70,7 +70,7 @@ def detect_format(text: str, name: str = "") -> str:
         return "claude" if looks_like_claude(text) else "chat"
     if base.endswith(".aider.chat.history.md"):
         return "aider"
-    if _MAIL.match(text.lstrip("\ufeff")) and first_diff_header(text) is not None:
+    if _looks_like_mail(text) and first_diff_header(text) is not None:
         # A format-patch mail (or git show's commit) is a diff whatever its message
         # quotes: a Codex patch, a File Ops turn or an Aider block there is text (QA s46
         # helper-142 H4b: the quoted operation ran, the commit's own diff did not).
@@ -92,6 +92,18 @@ def detect_format(text: str, name: str = "") -> str:
                                                and patch.start() < diff)):
         return "apply_patch"
     return "fileops" if diff is None else "unified"
+
+
+def _looks_like_mail(text: str) -> bool:
+    """A mail (git's ``From <sha>`` line or headers with a Subject, past blank lines) or
+    git show's ``commit <sha>`` (QA s46 helper-143 F2: a leading blank line or a saved
+    mail's headers let a quoted Codex patch decide the format again)."""
+    stripped = text.lstrip("\ufeff\r\n")
+    if _MAIL.match(stripped):
+        return True
+    from reviewtui.core.importers.mails import is_mail
+
+    return stripped[:1].isalpha() and is_mail(stripped)
 
 
 def first_diff_header(text: str) -> int | None:

@@ -15,30 +15,69 @@ _STAT_SUMMARY = re.compile(r" \d+ files? changed\b")
 
 def mail_parts(text: str, lines: Sequence[str]) -> list[tuple[int, int, int]]:
     """Each mail of the series (or the whole text when it holds none, or what comes before
-    the first) as (its first line, where its patch starts, the line after it)."""
+    the first) as (its first line, where its patch starts, the line after it). A text of
+    one mail without git's ``From <sha>`` line (a saved ``.eml``, headers first) is one
+    mail too."""
     commits = commit_lines(text)
     if not commits:
-        return [(0, 0, len(lines))]
+        whole = len(lines)
+        return [(0, patch_start(lines, 0, whole) if is_mail(text) else 0, whole)]
     ends = [*commits[1:], len(lines)]
     parts = [(start, patch_start(lines, start, stop), stop)
              for start, stop in zip(commits, ends, strict=True)]
     return [(0, 0, commits[0]), *parts] if commits[0] > 0 else parts
 
 
+_HEADER = re.compile(r"[A-Za-z][A-Za-z0-9-]*: ")
+
+
+def is_mail(text: str) -> bool:
+    """Whether ``text`` starts as a mail does (past blank lines): git's ``From <sha>``
+    line, or a block of header lines holding a Subject."""
+    head = text.lstrip("\ufeff\r\n")[:20_000].split("\n", 60)
+    if head and COMMIT.match(head[0]):
+        return True
+    fields = 0
+    for line in head[:60]:
+        line = line.rstrip("\r")
+        if not line:
+            break
+        if _HEADER.match(line):
+            fields += 1 if line.startswith("Subject: ") else 0
+        elif not line.startswith((" ", "\t")):
+            return False
+    return fields > 0
+
+
 def patch_start(lines: Sequence[str], start: int, stop: int) -> int:
     """Where the patch of the format-patch mail in ``lines[start:stop]`` starts: past the
-    ``---`` line that ends its message and the diffstat under it. A diff quoted in the
-    message above is message, as it reads (QA s46 helper-142 H3: a hunk quoted there
-    rewrote a file the commit never touched, exit 0). A mail without that stat (``git
-    format-patch --no-stat``, a hand-made one) is read whole, as ``git am`` reads it."""
+    ``---`` line that ends its message, the diffstat under it and the blank line before
+    the first diff header (the last such run: one quoted in the message comes before it).
+    A diff quoted in the message above is message, as it reads (QA s46 helper-142 H3: a
+    hunk quoted there rewrote a file the commit never touched, exit 0). The blank line
+    keeps a diff's own lines from reading as one (a removed ``--`` line, context lines
+    that look like a stat: helper-143 F1). A mail without that stat (``git format-patch
+    --no-stat``, a hand-made one) is read whole, as ``git am`` reads it."""
+    found = start
     for i in range(start, stop):
-        if lines[i] == "---":
-            k = i + 1
-            while k < stop and _STAT_LINE.fullmatch(lines[k]):
-                k += 1
-            if k < stop and k > i + 1 and _STAT_SUMMARY.match(lines[k]):
-                return k + 1
-    return start
+        if lines[i] != "---":
+            continue
+        k = i + 1
+        while k < stop and _STAT_LINE.fullmatch(lines[k]):
+            k += 1
+        if k == i + 1 or k >= stop or not _STAT_SUMMARY.match(lines[k]):
+            continue
+        k += 1
+        while k < stop and lines[k].startswith(_SUMMARY_MORE):
+            k += 1
+        if k + 1 < stop and not lines[k] and lines[k + 1].startswith(_DIFF_HEADS):
+            found = k + 1
+    return found
+
+
+_SUMMARY_MORE = (" create mode ", " delete mode ", " mode change ", " rename ", " copy ",
+                 " rewrite ")
+_DIFF_HEADS = ("diff --git ", "diff -", "Index: ", "--- ")
 
 
 def commit_lines(text: str) -> list[int]:
