@@ -153,3 +153,35 @@ def test_a_whole_file_block_without_a_name_is_said_not_replayed() -> None:
     (note,) = turn.reply.problems
     assert (note.rule, note.severity, note.span.start) == ("aider-whole-nameless", "warning",
                                                            text.split("\n").index("```") + 1)
+
+
+def test_a_line_the_model_quotes_before_its_block_moves_nothing() -> None:
+    """QA s46 helper-143 F4: the reply quoted an earlier run's "> Applied edit to
+    src/greeting.py" above its block of greeting.py (an interrupted run: no outcome
+    line); the block was moved onto src/greeting.py."""
+    text = (HEAD + "#### fix  \n\nLast time:\n\n> Applied edit to src/greeting.py  \n\n"
+            + GREETING)
+    assert _paths(text) == [["greeting.py"]]
+
+
+def test_a_skipped_or_dry_run_line_names_the_file_aider_resolved() -> None:
+    """QA s46 helper-143 F5: Aider logs the resolved name; the block of greeting.py was
+    written though the line said src/greeting.py was not."""
+    for line in ("> Did not apply edit to src/greeting.py (--dry-run)  \n",
+                 "> Skipping edits to src/greeting.py  \n"):
+        assert _paths(HEAD + "#### fix  \n\n" + GREETING + "\n" + line) == [[]], line
+
+
+def test_a_close_spelling_aider_resolved_lands_there_and_an_unexplained_log_holds() -> None:
+    """QA s46 helper-143 F6: Aider's find_filename also takes a close spelling (difflib,
+    0.8): a block of src/utils.py went to the chat's src/util.py, as its line said; the
+    replay created src/utils.py."""
+    block = GREETING.replace("greeting.py", "src/utils.py")
+    text = HEAD + "#### fix  \n\n" + block + "\n> Applied edit to src/util.py  \n"
+    assert _paths(text) == [["src/util.py"]]
+    elsewhere = HEAD + "#### fix  \n\n" + block + "\n> Applied edit to python  \n"
+    assert _paths(elsewhere) == [[]]
+    (turn,) = import_aider(elsewhere, "h.md").turns
+    (note,) = turn.reply.problems
+    assert (note.rule, note.severity) == ("aider-resolved", "warning")
+    assert "not replayed" in note.message

@@ -103,6 +103,10 @@ def _drop_skipped(lines: Sequence[str], part: ReplyPart) -> None:
             continue
         name = (match or dry).group(1)  # type: ignore[union-attr]
         since = _last_commit_before(lines, part.start, k)
+        # Aider logs the name it resolved (the chat's src/x.py for a block of x.py): a
+        # block of that name, else of the one name it can have come from (F5).
+        name = next((n for n in _names_before(part, since, k) if n == name),
+                    _resolved_from(name, _names_before(part, since, k)) or name)
         dropped = _take(part, _of_file(name, since, k))
         why = (f"says the user declined it ('Skipping edits to {name}')" if match else
                "says Aider ran with --dry-run and wrote nothing")
@@ -115,20 +119,34 @@ def _drop_skipped(lines: Sequence[str], part: ReplyPart) -> None:
 
 def _follow_resolved(lines: Sequence[str], part: ReplyPart) -> None:
     """Blocks of a name Aider took for another file, as its ``Applied edit to`` lines say
-    (module doc): each such line naming a file no block names, and one name of the
-    reply's blocks with its base name that no such line names."""
-    applied = [(k, m.group(1)) for k in range(part.start, part.stop)
+    (module doc): a line after the blocks naming a file no block names, and the one name
+    of those blocks no such line names that Aider resolves to it (its base name, or a
+    close spelling: its ``find_filename``). A line before the blocks is the model's own
+    text (QA s46 helper-143 F4: a quoted line moved a block). Where the log names a file
+    no block can have meant, the unlogged blocks are not replayed (F6)."""
+    if not part.ops:
+        return
+    after = max(op.span.end for op in part.ops)
+    applied = [(k, m.group(1)) for k in range(after, part.stop)
                if (m := APPLIED_LINE.match(lines[k]))]
     named = {(op.path or "").strip() for op in part.ops}
     logged = {path for _, path in applied}
     for k, path in applied:
         if path in named:
             continue
-        base = path.rsplit("/", 1)[-1]
-        written = [name for name in named - logged if name.rsplit("/", 1)[-1] == base]
-        if len(written) != 1:
+        unlogged = sorted(named - logged)
+        name = _resolved_from(path, unlogged)
+        if name is None:
+            if len(unlogged) == 1:  # (Aider wrote its blocks elsewhere: not replayed)
+                (name,) = unlogged
+                for op in _take(part, _of_file(name, part.start - 1, part.stop)):
+                    part.notes.append(problem(RESOLVED, f"Aider applied an edit to {path} "
+                                              f"(line {k + 1}), which no block names, and "
+                                              f"none to {name}: this block of {name} is "
+                                              "not replayed", op.span.start, op.span.end,
+                                              severity="warning"))
+                named.discard(name)
             continue
-        (name,) = written
         part.ops = [replace(op, path=path) if isinstance(op, (Edit, FullFile))
                     and op.path.strip() == name else op for op in part.ops]
         named = (named - {name}) | {path}
@@ -136,6 +154,24 @@ def _follow_resolved(lines: Sequence[str], part: ReplyPart) -> None:
                                   f"line {k + 1} says Aider applied them there (it took the "
                                   "name for the chat's file of that name)", k + 1,
                                   severity="info"))
+
+
+def _names_before(part: ReplyPart, since: int, until: int) -> list[str]:
+    return sorted({(op.path or "").strip() for op in part.ops
+                   if since < op.span.start - 1 < until})
+
+
+def _resolved_from(path: str, names: Sequence[str]) -> str | None:
+    """The one of ``names`` Aider resolves to ``path``: by its base name, else by a close
+    spelling (difflib's ratio at 0.8 or more, as Aider's find_filename); None."""
+    base = path.rsplit("/", 1)[-1]
+    found = [name for name in names if name.rsplit("/", 1)[-1] == base]
+    if not found:
+        import difflib
+
+        found = [name for name in names
+                 if difflib.SequenceMatcher(None, name, path).ratio() >= 0.8]
+    return found[0] if len(found) == 1 else None
 
 
 def _drop_failed(lines: Sequence[str], part: ReplyPart) -> None:
