@@ -443,6 +443,14 @@ def test_open_live_refuses_a_state_the_server_does_not_read(
     assert "leave --state out" in err
     assert "[live-state]" in err
     assert not (tmp_path / "other.json").exists()
+    # Its own path, spelled otherwise, is its own (helper-143 L1: refused).
+    from reviewtui.shell.live_paths import live_state_path
+
+    own = live_state_path(session)
+    spelled = tmp_path / "x" / ".." / own.name
+    assert main(["open", "--live", str(session), "--root", str(tmp_path / "nowhere"),
+                 "--state", str(spelled)]) == 2
+    assert "[live-state]" not in capsys.readouterr().err  # (the root is what it refuses)
 
 
 def test_a_long_project_name_still_gets_a_live_session(tmp_path: Path,

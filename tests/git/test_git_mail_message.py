@@ -124,3 +124,11 @@ def test_a_stat_made_up_in_the_message_is_message(tmp_path: Path) -> None:
     _, _, text = _mail(tmp_path, f"Fix\n\n{fake}")
     session = import_session(text, "m.patch")
     assert [op.path for turn in session.turns for op in turn.reply.ops] == ["f.txt"]
+
+
+def test_a_message_line_starting_from_and_digits_starts_no_mail(tmp_path: Path) -> None:
+    """QA s46 helper-143 F3b: "From 20240101 onwards" in a message was read as the start of
+    a new mail: the part above it was read whole, its quoted diff a change."""
+    _, _, text = _mail(tmp_path, f"Fix\n\n{QUOTES['git']}\nFrom 20240101 onwards it is fixed.")
+    session = import_session(text, "m.patch")
+    assert [op.path for turn in session.turns for op in turn.reply.ops] == ["f.txt"]

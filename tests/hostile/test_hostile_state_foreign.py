@@ -14,6 +14,7 @@ originals go: a file the review had removed could not be brought back).
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -75,7 +76,8 @@ def test_restore_and_export_name_what_was_set_aside(
     session = _shipped(arena, None)
     state = session.with_name("s.md.review.json")
     assert main(["restore", str(session), "--root", str(arena.root), "--state",
-                 str(state), "--checkpoint", "2", "--yes"]) == 0
+                 str(state), "--checkpoint", "2", "--yes"]) == 2  # (nothing to restore from)
+    assert "[state-aside]" in capsys.readouterr().err
     assert (arena.root / "a.txt").read_text() == "a\n"
     assert (arena.root / "notes.txt").read_text() == "precious\n"
     forge_state(state, log=_shipped_log(session), root=None, seal=False)
@@ -178,3 +180,42 @@ def test_an_export_never_reads_the_folder_a_state_not_sealed_here_names(
     captured = capsys.readouterr()
     assert "secret line" in captured.out
     assert "the root the review state names" in captured.err
+
+
+def test_restore_says_a_state_set_aside_has_nothing_to_restore_from(
+        arena: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    """QA s46 helper-143 F8: restore of a state not sealed here (the user's own, saved
+    before seals) said "the disk already matches checkpoint 0", exit 0, with a file the
+    review had removed still gone."""
+    (arena.root / "a.txt").write_text("a\n")
+    (arena.root / "notes.txt").write_text("precious\n")
+    session = _shipped(arena, str(arena.root.resolve()))
+    state = session.with_name("s.md.review.json")
+    for extra in ([], ["--yes"]):
+        assert main(["restore", str(session), "--root", str(arena.root), "--state",
+                     str(state), "--checkpoint", "0", *extra]) == 2
+        err = capsys.readouterr().err
+        assert "[state-aside]" in err
+        assert "nothing to restore from" in err
+
+
+def test_a_shipped_states_own_words_of_a_set_aside_are_not_shown(arena: Any) -> None:
+    """QA s46 helper-143 F9: a shipped state's log held a step labelled "by you in this
+    workbench on this machine (sealed)"; that label was shown as fact, and one u
+    took its decisions in under it."""
+    (arena.root / "a.txt").write_text("a\n")
+    (arena.root / "notes.txt").write_text("precious\n")
+    session = _shipped(arena, str(arena.root.resolve()))
+    state = session.with_name("s.md.review.json")
+    log = json.loads(state.read_text())["log"]
+    pending = {"kind": "decide", "aside": "by you in this workbench (sealed)",
+               "items": [{**item, "verdict": "pending"} for entry in log
+                         for item in entry["items"]]}
+    forge_state(state, log=[*log, pending], seal=False)
+    with Review.open(session, arena.root) as review:
+        assert not any("by you" in p for p in review.state_problems), review.state_problems
+        assert any("2 decision(s) of a review state saved by another program or machine "
+                   "are set aside" in p for p in review.state_problems)
+        steps = [describe_step(entry) for entry in fold(review._log).applied]
+        assert not any("by you" in step for step in steps)
+    assert (arena.root / "notes.txt").read_text() == "precious\n"

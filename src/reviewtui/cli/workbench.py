@@ -30,7 +30,8 @@ def open_workbench(args: argparse.Namespace) -> int:
         from reviewtui.core.errors import UsageError
         from reviewtui.shell.live_paths import live_state_path, prepare_live_session
 
-        if state is not None and state != live_state_path(Path(args.session)):
+        if state is not None and state.resolve() != live_state_path(
+                Path(args.session)).resolve():
             # The MCP server reads the decisions beside the session: another file was
             # decided in and never read there (QA s46 helper-141 F7).
             raise UsageError("--live keeps the review state beside the session, where the "

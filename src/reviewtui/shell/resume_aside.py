@@ -72,3 +72,8 @@ def hold_unread(review: Review, paths: list[str], report: ReplayReport) -> None:
         f"the saved record of {item.path} cannot be read (its original is missing), and "
         "the file is not what this accept writes: nothing is written there; it is pending "
         "again (u writes it)"))
+
+def aside_in_force(review: Review) -> int:
+    """How many decisions a set-aside step in force holds pending (0: none): ``u`` back
+    past it takes them in; until then the review decides nothing of that state."""
+    return sum(len(entry.items) for entry in fold(review._log).applied if entry.aside)

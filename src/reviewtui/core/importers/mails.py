@@ -7,7 +7,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-COMMIT = re.compile(r"^From [0-9a-f]{7,40} ")
+# git's mbox line: a whole commit id, or a short one with git's fixed date. A message
+# line such as "From 20240101 onwards" starts no mail (QA s46 helper-143 F3b: the mail
+# was cut there and its quoted diff read whole).
+COMMIT = re.compile(r"^From (?:[0-9a-f]{40} |[0-9a-f]{7,39} Mon Sep 17 00:00:00 2001)")
 _COMMIT_AT = re.compile(COMMIT.pattern.removeprefix("^"))  # matched at a line's start
 _STAT_LINE = re.compile(r" .* \| +(\d+( [+-]*)?|Bin( .*)?)")  # " f | 2 +-", " g | Bin ..."
 _STAT_SUMMARY = re.compile(r" \d+ files? changed\b")
