@@ -151,6 +151,22 @@ DEVIATIONS = {
         "*** Update File: a.txt\n@@\n-a\n+A\n",
         {"a.txt": "\ufeffa\nb\n"},
         {"a.txt": "\ufeffA\nb\n"}),
+    "a-swap-that-does-not-land": Deviation(
+        "Codex moves a over b, then fails the move back (its chunk was written against b as "
+        "it was), and b's content is on disk nowhere; reviewtui's apply holds moves tied to "
+        "each other whole when one does not land (QA s46 helper-142 M1)",
+        {"a.txt": "A\n", "b.txt": "B\n"},
+        "*** Update File: a.txt\n*** Move to: b.txt\n@@\n-A\n+A2\n"
+        "*** Update File: b.txt\n*** Move to: a.txt\n@@\n-B\n+B2\n",
+        {"b.txt": "A2\n"},
+        {"a.txt": "A\n", "b.txt": "B\n"}),
+    "a-move-onto-itself": Deviation(
+        "Codex writes the moved file, then removes its source, the same path: the file is "
+        "gone; reviewtui reads a move onto itself as no move and keeps the edit",
+        {"a.txt": "x\n"},
+        "*** Update File: a.txt\n*** Move to: a.txt\n@@\n-x\n+y\n",
+        {},
+        {"a.txt": "y\n"}),
 }
 
 
