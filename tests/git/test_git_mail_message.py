@@ -12,7 +12,7 @@ import pytest
 
 from gitkit import clone_at, commit_all, disk_of, git, new_repo, tree_of
 from reviewtui.cli import main
-from reviewtui.core.importers import import_session
+from reviewtui.core.importers import detect_format, import_session
 
 QUOTES = {
     "index": ("Index: other.txt\n" + "=" * 67 + "\n--- other.txt\n+++ other.txt\n"
@@ -132,3 +132,36 @@ def test_a_message_line_starting_from_and_digits_starts_no_mail(tmp_path: Path) 
     _, _, text = _mail(tmp_path, f"Fix\n\n{QUOTES['git']}\nFrom 20240101 onwards it is fixed.")
     session = import_session(text, "m.patch")
     assert [op.path for turn in session.turns for op in turn.reply.ops] == ["f.txt"]
+
+
+def test_a_diffs_own_lines_never_read_as_its_stat(tmp_path: Path) -> None:
+    """QA s46 helper-144 F2: in a mail whose blank context line lost its space (mailers do
+    this; git am takes it), a removed "--" line, context lines like a stat, the blank line
+    and a removed "-- a/B.md" line read as the LAST separator run: two files' changes were
+    dropped, exit 0. A run counts only when its stat names the diff that follows it."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "A.md").write_text("one\n")
+    (repo / "B.md").write_text("head\n--\nx | 2 +-\n1 file changed\n\n-- a/B.md\n")
+    (repo / "C.md").write_text("three\n")
+    base = commit_all(repo, "base")
+    (repo / "A.md").write_text("ONE\n")
+    (repo / "B.md").write_text("head\nx | 2 +-\n1 file changed\n\n++ b/B.md\n")
+    (repo / "C.md").write_text("THREE\n")
+    head = commit_all(repo, "change")
+    text = git(repo, "format-patch", "--stdout", f"{base}..{head}")
+    damaged = text.replace("\n \n", "\n\n")  # (the blank context line's space stripped)
+    assert damaged != text
+    for mail in (text, damaged):
+        session = import_session(mail, "m.patch")
+        assert sorted({op.path for turn in session.turns for op in turn.reply.ops}) == [
+            "A.md", "B.md", "C.md"]
+
+
+def test_front_matter_with_a_subject_is_no_mail() -> None:
+    """QA s46 helper-144 F1: a File Ops session whose front matter held a Subject was read
+    as a mail, and the diff its turn writes into a file was applied to the project."""
+    session = ("Subject: fix the app\nModel: m\n\n## Turn 1\n> write the patch\n\n"
+               "--- File: docs/fix.patch ---\n```diff\n"
+               "diff --git a/src/app.py b/src/app.py\n--- a/src/app.py\n+++ b/src/app.py\n"
+               "@@ -1 +1 @@\n-x = 1\n+x = 2\n```\n")
+    assert detect_format(session, "s.md") == "fileops"

@@ -40,16 +40,18 @@ def is_mail(text: str) -> bool:
     head = text.lstrip("\ufeff\r\n")[:20_000].split("\n", 60)
     if head and COMMIT.match(head[0]):
         return True
-    fields = 0
+    fields: set[str] = set()
     for line in head[:60]:
         line = line.rstrip("\r")
         if not line:
             break
         if _HEADER.match(line):
-            fields += 1 if line.startswith("Subject: ") else 0
+            fields.add(line.split(":", 1)[0].lower())
         elif not line.startswith((" ", "\t")):
             return False
-    return fields > 0
+    # A mail's own two (QA s46 helper-144 F1: a File Ops session's front matter with a
+    # Subject read as a mail, and a diff it writes into a file applied to the project).
+    return {"from", "subject"} <= fields
 
 
 def patch_start(lines: Sequence[str], start: int, stop: int) -> int:
@@ -70,12 +72,34 @@ def patch_start(lines: Sequence[str], start: int, stop: int) -> int:
             k += 1
         if k == i + 1 or k >= stop or not _STAT_SUMMARY.match(lines[k]):
             continue
+        stat = lines[i + 1 : k]
         k += 1
         while k < stop and lines[k].startswith(_SUMMARY_MORE):
             k += 1
-        if k + 1 < stop and not lines[k] and lines[k + 1].startswith(_DIFF_HEADS):
+        if (k + 1 < stop and not lines[k] and lines[k + 1].startswith(_DIFF_HEADS)
+                and _stat_fits(stat, lines, k + 1, stop)):
             found = k + 1
     return found
+
+
+def _stat_fits(stat: Sequence[str], lines: Sequence[str], start: int, stop: int) -> bool:
+    """Whether the diffstat ``stat`` is the one of the diff in ``lines[start:stop]``: one
+    ``diff --git`` section for each of its lines, each path it names among them (a path
+    cut to ``.../tail`` by its end, a rename taken as it comes). A run that only looks
+    like a stat (a diff's own lines whose blank context line lost its space: QA s46
+    helper-144 F2; one made up in a message: helper-143 F3) names other files, or more."""
+    named = [lines[n][len("diff --git "):] for n in range(start, stop)
+             if lines[n].startswith("diff --git ")]
+    if len(named) != len(stat):
+        return not named and len(stat) == 1  # (a diff without git's headers: its one file)
+    for line in stat:
+        path = line.split(" | ", 1)[0].strip()
+        if "=>" in path or "{" in path or "}" in path:
+            continue  # (a rename, whole or cut: "{a => b}/c", ".../b}/c")
+        tail = path[3:] if path.startswith("...") else None
+        if not any(path in header if tail is None else tail in header for header in named):
+            return False
+    return True
 
 
 _SUMMARY_MORE = (" create mode ", " delete mode ", " mode change ", " rename ", " copy ",
