@@ -56,9 +56,10 @@ def test_a_name_aider_took_for_a_chat_file_lands_on_that_file() -> None:
     (note,) = turn.reply.problems
     assert (note.rule, note.severity) == ("aider-resolved", "info")
     assert "greeting.py are replayed on src/greeting.py" in note.message
-    # Two names it could be, or the name Aider's line gives already: as written.
+    # Aider logs each file it wrote once: two names resolving to the one file it names
+    # both went there (helper-144 F3); the name its line gives already: as written.
     both = text.replace(SETTINGS, GREETING.replace("greeting.py", "lib/greeting.py"))
-    assert _paths(both) == [["greeting.py", "lib/greeting.py"]]
+    assert _paths(both) == [["src/greeting.py", "src/greeting.py"]]
     assert _paths(text.replace("src/greeting.py  ", "greeting.py  ")) == [
         ["greeting.py", "settings.py"]]
 
@@ -185,3 +186,13 @@ def test_a_close_spelling_aider_resolved_lands_there_and_an_unexplained_log_hold
     (note,) = turn.reply.problems
     assert (note.rule, note.severity) == ("aider-resolved", "warning")
     assert "not replayed" in note.message
+
+
+def test_a_name_resolved_to_a_file_another_block_names_lands_there() -> None:
+    """QA s46 helper-144 F3: blocks of greeting.py and src/greeting.py, the chat holding
+    src/greeting.py: Aider wrote both there and logged the one file; the block of
+    greeting.py was replayed on a root greeting.py."""
+    text = (HEAD + "> Added src/greeting.py to the chat.\n\n#### fix  \n\n" + GREETING
+            + "\n" + GREETING.replace("greeting.py", "src/greeting.py")
+            + "\n> Applied edit to src/greeting.py  \n")
+    assert _paths(text) == [["src/greeting.py", "src/greeting.py"]]

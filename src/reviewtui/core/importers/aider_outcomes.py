@@ -119,41 +119,49 @@ def _drop_skipped(lines: Sequence[str], part: ReplyPart) -> None:
 
 def _follow_resolved(lines: Sequence[str], part: ReplyPart) -> None:
     """Blocks of a name Aider took for another file, as its ``Applied edit to`` lines say
-    (module doc): a line after the blocks naming a file no block names, and the one name
-    of those blocks no such line names that Aider resolves to it (its base name, or a
-    close spelling: its ``find_filename``). A line before the blocks is the model's own
-    text (QA s46 helper-143 F4: a quoted line moved a block). Where the log names a file
-    no block can have meant, the unlogged blocks are not replayed (F6)."""
+    (module doc). Aider logs each file it wrote once: a block name no line after the
+    blocks names went to the one logged file it resolves to (its base name, or a close
+    spelling: Aider's ``find_filename``), also when another block names that file (QA s46
+    helper-144 F3: both went to the chat's tests/test_x.py, one line said so, and the
+    block of test_x.py was replayed on a root test_x.py). A line before the blocks is the
+    model's own text (helper-143 F4). Where the log names a file no block can have meant,
+    the one unlogged name's blocks are not replayed (F6)."""
     if not part.ops:
         return
     after = max(op.span.end for op in part.ops)
     applied = [(k, m.group(1)) for k in range(after, part.stop)
                if (m := APPLIED_LINE.match(lines[k]))]
+    if not applied:
+        return  # (no outcome logged: an interrupted run; the blocks as written)
     named = {(op.path or "").strip() for op in part.ops}
-    logged = {path for _, path in applied}
-    for k, path in applied:
-        if path in named:
-            continue
-        unlogged = sorted(named - logged)
-        name = _resolved_from(path, unlogged)
-        if name is None:
-            if len(unlogged) == 1:  # (Aider wrote its blocks elsewhere: not replayed)
-                (name,) = unlogged
-                for op in _take(part, _of_file(name, part.start - 1, part.stop)):
-                    part.notes.append(problem(RESOLVED, f"Aider applied an edit to {path} "
-                                              f"(line {k + 1}), which no block names, and "
-                                              f"none to {name}: this block of {name} is "
-                                              "not replayed", op.span.start, op.span.end,
-                                              severity="warning"))
-                named.discard(name)
+    where = {path: k for k, path in applied}
+    for name in sorted(named - set(where)):
+        path = _resolved_to(name, sorted(where))
+        if path is None:
             continue
         part.ops = [replace(op, path=path) if isinstance(op, (Edit, FullFile))
                     and op.path.strip() == name else op for op in part.ops]
         named = (named - {name}) | {path}
         part.notes.append(problem(RESOLVED, f"the blocks of {name} are replayed on {path}: "
-                                  f"line {k + 1} says Aider applied them there (it took the "
-                                  "name for the chat's file of that name)", k + 1,
-                                  severity="info"))
+                                  f"line {where[path] + 1} says Aider applied them there (it "
+                                  "took the name for the chat's file of that name)",
+                                  where[path] + 1, severity="info"))
+    unexplained = [(k, path) for k, path in applied if path not in named]
+    unlogged = sorted(named - set(where))
+    if unexplained and len(unlogged) == 1:  # (Aider wrote its blocks elsewhere)
+        (k, path), (name,) = unexplained[0], unlogged
+        for op in _take(part, _of_file(name, part.start - 1, part.stop)):
+            part.notes.append(problem(RESOLVED, f"Aider applied an edit to {path} (line "
+                                      f"{k + 1}), which no block names, and none to {name}: "
+                                      f"this block of {name} is not replayed",
+                                      op.span.start, op.span.end, severity="warning"))
+
+
+def _resolved_to(name: str, paths: Sequence[str]) -> str | None:
+    """The one of ``paths`` Aider resolves the block name ``name`` to (see
+    :func:`_resolved_from`); None."""
+    found = [path for path in paths if _resolved_from(path, [name]) == name]
+    return found[0] if len(found) == 1 else None
 
 
 def _names_before(part: ReplyPart, since: int, until: int) -> list[str]:
