@@ -214,8 +214,37 @@ def test_a_shipped_states_own_words_of_a_set_aside_are_not_shown(arena: Any) -> 
     forge_state(state, log=[*log, pending], seal=False)
     with Review.open(session, arena.root) as review:
         assert not any("by you" in p for p in review.state_problems), review.state_problems
-        assert any("2 decision(s) of a review state saved by another program or machine "
-                   "are set aside" in p for p in review.state_problems)
         steps = [describe_step(entry) for entry in fold(review._log).applied]
         assert not any("by you" in step for step in steps)
+        # Its history is not kept as steps (helper-144 F6): no u reaches its decisions.
+        assert not review.can_undo
+        assert not review.can_redo
+    assert (arena.root / "notes.txt").read_text() == "precious\n"
+
+
+@pytest.mark.parametrize("tail", ["pending", "undo"])
+def test_no_u_or_redo_reaches_a_shipped_states_own_steps(arena: Any, tail: str) -> None:
+    """QA s46 helper-144 F6: a shipped log ending in a step back to pending (or in an undo)
+    needed no set-aside; the first u (or U) then took its decisions in, said as the
+    reviewer's own step, and removed notes.txt."""
+    (arena.root / "a.txt").write_text("a\n")
+    (arena.root / "notes.txt").write_text("precious\n")
+    session = _shipped(arena, str(arena.root.resolve()))
+    state = session.with_name("s.md.review.json")
+    log = json.loads(state.read_text())["log"]
+    last = ({"kind": "decide", "items": [{**item, "verdict": "pending"} for entry in log
+                                         for item in entry["items"]]}
+            if tail == "pending" else {"kind": "undo"})
+    forge_state(state, log=[*log, last], seal=False)
+    with Review.open(session, arena.root) as review:
+        assert not review.can_redo
+        if tail == "undo":  # its one decision in force, under the set-aside step
+            entry = review.next_step()
+            assert entry is not None
+            assert entry.aside, entry
+            review.undo()
+            assert review.result((1, 0)).decision.verdict is Verdict.ACCEPTED
+        else:
+            assert not review.can_undo
+    # The undone removal of notes.txt was never in force: no step reaches it.
     assert (arena.root / "notes.txt").read_text() == "precious\n"

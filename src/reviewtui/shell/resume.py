@@ -28,7 +28,6 @@ from reviewtui.core.engine.lineage import on_other_base
 from reviewtui.core.errors import DiskError, PathRefused, UsageError
 from reviewtui.core.model.records import ConsoleCommand
 from reviewtui.core.model.tree import FileState, Tree
-from reviewtui.core.record import replace
 from reviewtui.core.review.log import (
     LogEntry,
     LogKind,
@@ -242,10 +241,7 @@ def load_saved(review: Review, saved: ReviewState) -> None:
     review._dirty = bool(problems)  # orphans move to their own list in the file
     review.orphaned = [*saved.orphaned, *orphaned]
     review.ui_state = dict(saved.ui)
-    if foreign:  # its own words of where a set-aside came from are its say-so (F9)
-        review._log = [replace(entry, aside="by another program or machine")
-                       if entry.aside else entry for entry in review._log]
-    held = [entry for entry in fold(review._log).applied if entry.aside]
+    held = [] if foreign else [entry for entry in fold(review._log).applied if entry.aside]
     if held:  # set aside by an earlier opening (maybe the MCP server's): said again
         count = sum(len(entry.items) for entry in held)
         review.state_problems.append(

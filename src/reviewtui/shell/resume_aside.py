@@ -9,6 +9,7 @@ from pathlib import Path
 
 from reviewtui.core.engine import Decision, Verdict
 from reviewtui.core.errors import DiskError
+from reviewtui.core.record import replace
 from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind, fold
 from reviewtui.core.review.plan import op_path
 from reviewtui.shell.outside import pending_again
@@ -25,17 +26,23 @@ def set_aside(review: Review, path: Path, root: str) -> None:
     hand-made one) decides nothing on its own: its decisions go back to pending as one
     step, which ``u`` takes back once the reviewer has read them, and nothing is written
     on opening (QA s45 helper-137 #1: its accepts were written at once, an ``edited``
-    text only it held and a removal among them)."""
+    text only it held and a removal among them). Its history is not kept as steps: its
+    decisions in force become one step under the set-aside, so no ``u`` or ``U`` reaches
+    any other of its steps (QA s46 helper-144 F6: a shipped log ending in a step back to
+    pending, or in an undo, had its decisions taken in by the first ``u`` or ``U``, said
+    as the reviewer's own), nor any words of its own of where they came from (F9)."""
     decided = fold(review._log).decisions()
-    items = tuple(DecisionItem.for_op(key, review._ops[key], Decision())
-                  for key, decision in sorted(decided.items())
-                  if decision.verdict is not Verdict.PENDING and key in review._ops)
+    kept = tuple(DecisionItem.for_op(key, review._ops[key], decision)
+                 for key, decision in sorted(decided.items())
+                 if decision.verdict is not Verdict.PENDING and key in review._ops)
+    items = tuple(replace(item, decision=Decision()) for item in kept)
     here = str(review.root.resolve())
     saved = (f"for {root}" if root and root != here else
              "by another program or machine" if root else "for no folder it names")
+    review._dirty = review._dirty or bool(review._log)
+    review._log = [LogEntry(LogKind.DECIDE, kept)] if kept else []
     if items:
         review._log.append(LogEntry(LogKind.DECIDE, items, aside=saved[:4000]))
-        review._dirty = True
         review.set_aside = items
     where = (f"for {root}, and is now opened on {here}" if root and root != here else
              f"by another program or machine (it names {here} but carries no seal of this "
