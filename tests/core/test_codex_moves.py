@@ -11,8 +11,10 @@ from __future__ import annotations
 import contextlib
 import io
 import random
+import shutil
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -27,7 +29,8 @@ def _update(path: str, old: str, new: str) -> str:
     return f"*** Update File: {path}\n@@\n-{old}\n+{new}\n"
 
 
-def _applied(tmp: Path, sections: list[str], files: dict[str, str]) -> dict[str, str]:
+def _applied(tmp: Path, sections: list[str], files: dict[str, str],
+             *extra: str) -> dict[str, str]:
     root = tmp / "root"
     root.mkdir()
     for name, text in files.items():
@@ -35,7 +38,8 @@ def _applied(tmp: Path, sections: list[str], files: dict[str, str]) -> dict[str,
     patch = tmp / "p.patch"
     patch.write_text("*** Begin Patch\n" + "".join(sections) + "*** End Patch\n")
     with contextlib.redirect_stdout(io.StringIO()):
-        main(["apply", str(patch), "--root", str(root), "--yes", "--format", "apply_patch"])
+        main(["apply", str(patch), "--root", str(root), "--yes", "--format", "apply_patch",
+              *extra])
     return {p.name: p.read_text() for p in sorted(root.iterdir())}
 
 
@@ -84,3 +88,25 @@ def test_moves_in_any_order_lose_no_content(length: int, seed: int) -> None:
     assert all({f"C{k}\n", f"D{k}\n"} & held for k in range(length)), (order, after)
     if order == sorted(order, reverse=True):
         assert after == {names[k + 1]: f"D{k}\n" for k in range(length)}
+
+
+def test_partial_writes_no_move_whose_edit_failed(tmp_path: Path) -> None:
+    """QA s46 helper-144 F4: with --partial, a Move to whose hunk was stale still moved the
+    file over the one at its new name, whose content was then on disk nowhere."""
+    files = {"a": "A\n", "c": "C\n", "d": "D\n"}
+    sections = [_move("a", "c", "stale", "A2"), _update("d", "D", "D2")]
+    assert _applied(tmp_path, sections, files, "--partial") == {
+        "a": "A\n", "c": "C\n", "d": "D2\n"}
+
+
+def test_turns_take_a_split_patch_whole_or_refuse(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """QA s46 helper-144 F5: a swap the importer split into two turns; --turns 1 wrote the
+    first move alone, over b, exit 0."""
+    files = {"a.py": "A\n", "b.py": "B\n"}
+    swap = [_move("a.py", "b.py", "A", "A2"), _move("b.py", "a.py", "B", "B2")]
+    root = tmp_path / "root"
+    assert _applied(tmp_path, swap, files, "--turns", "1") == files
+    assert "[turns]" in capsys.readouterr().err
+    shutil.rmtree(root)
+    assert _applied(tmp_path, swap, files, "--turns", "1-2") == files  # (held whole)

@@ -165,3 +165,29 @@ def test_front_matter_with_a_subject_is_no_mail() -> None:
                "diff --git a/src/app.py b/src/app.py\n--- a/src/app.py\n+++ b/src/app.py\n"
                "@@ -1 +1 @@\n-x = 1\n+x = 2\n```\n")
     assert detect_format(session, "s.md") == "fileops"
+
+
+def test_an_encoded_mail_is_held_not_read_as_it_is(tmp_path: Path) -> None:
+    """QA s46 helper-144 F8: a quoted-printable mail (a saved .eml) was read as it is:
+    `x =3D "caf=C3=A9"` written, exit 0 (git am decodes it). Its files are held, and a
+    later mail's change to one of them too."""
+    mail = ("From: A <a@b>\nSubject: [PATCH] fix\nContent-Type: text/plain; charset=UTF-8\n"
+            "Content-Transfer-Encoding: quoted-printable\n\nfix\n---\n f.py | 2 +-\n"
+            " 1 file changed, 1 insertion(+), 1 deletion(-)\n\n"
+            "diff --git a/f.py b/f.py\n--- a/f.py\n+++ b/f.py\n@@ -1 +1 @@\n"
+            "-x =3D 1\n+x =3D \"caf=C3=A9\"\n")
+    later = ("From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\n"
+             "From: A <a@b>\nSubject: [PATCH] more\n\n---\n f.py | 2 +-\n"
+             " 1 file changed, 1 insertion(+), 1 deletion(-)\n\n"
+             "diff --git a/f.py b/f.py\n--- a/f.py\n+++ b/f.py\n@@ -1 +1 @@\n"
+             "-x = \"café\"\n+x = 2\n")
+    first = "From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001\n"
+    session = import_session(first + mail + later, "m.mbox")
+    rules = [p.rule for turn in session.turns for p in turn.reply.problems]
+    assert "mail-encoded" in rules
+    assert "diff-not-utf8" in rules  # (the later change: held too)
+    from reviewtui.core.engine import evaluate_session
+    from reviewtui.core.model.tree import FileState, Tree
+
+    run = evaluate_session(session, Tree.from_files({"f.py": FileState.from_text("x = 1\n")}))
+    assert run.final.get("f.py").text == "x = 1\n"  # type: ignore[union-attr]

@@ -239,6 +239,8 @@ def apply(args: argparse.Namespace) -> int:
     loaded = load_session(args.session, format=_format(args), root=args.root)
     _check_commit_options(args, loaded.file)
     turns = parse_turns(args.turns, loaded.session) if args.turns else None
+    if turns is not None and not getattr(args, "commit", False):  # (--commit: its own)
+        _whole_sources(loaded.session, turns)
     if args.root is not None:
         root = Path(args.root)
     elif loaded.base is not None:
@@ -270,9 +272,9 @@ def apply(args: argparse.Namespace) -> int:
         if getattr(args, "strict", False):
             wanted, strict_skips, held = _strict(review, wanted)
         partial: dict[OpKey, str] = {}
-        if not getattr(args, "partial", False):
-            wanted, partial = _whole_files_only(review, wanted, turns)
-            held.update((key, f"{PARTIAL}{path}") for key, path in partial.items())
+        wanted, partial = _whole_files_only(review, wanted, turns,
+                                            moves_only=getattr(args, "partial", False))
+        held.update((key, f"{PARTIAL}{path}") for key, path in partial.items())
         _commit_possible(review, args)
         report = review.decide_many(wanted, by_draft=turns is not None)
         committed = _commit(review, args)
@@ -396,19 +398,38 @@ HELD_OPEN = "open elsewhere: "
 
 
 def _whole_files_only(review: Review, wanted: list[tuple[OpKey, Decision]],
-                      turns: tuple[int, int] | None
+                      turns: tuple[int, int] | None, *, moves_only: bool = False
                       ) -> tuple[list[tuple[OpKey, Decision]], dict[OpKey, str]]:
     """Without ``--partial``: the operations of a file whose patch does not apply whole are
-    held back (see core/review/whole_files.py), with that file's path."""
-    from reviewtui.core.review.whole_files import partial_files  # here: apply only
+    held back (see core/review/whole_files.py), with that file's path; with it
+    (``moves_only``), those of a file a move takes whose patch does not apply whole."""
+    from reviewtui.core.review.whole_files import (  # here: apply only
+        moves_not_whole,
+        partial_files,
+    )
 
     keys = {key for key, _ in wanted}
 
     def failed(key: OpKey) -> bool:
         return key not in keys and review.result(key).decision.verdict is Verdict.PENDING
 
-    held = partial_files(review.session, keys, failed, turns)
+    held = (moves_not_whole if moves_only else partial_files)(review.session, keys, failed,
+                                                               turns)
     return [(key, decision) for key, decision in wanted if key not in held], held
+
+
+def _whole_sources(session: Session, turns: tuple[int, int]) -> None:
+    """``--turns`` takes a source patch the importer split into turns whole, or refuses:
+    its parts run together (a swap's first move alone lost the file it wrote over: QA s46
+    helper-144 F5)."""
+    from reviewtui.core.review.whole_files import source_units
+
+    for unit in source_units(session, 1, len(session.turns)):
+        inside = [turn.index for turn in unit if turns[0] <= turn.index <= turns[1]]
+        if inside and len(inside) < len(unit):
+            raise UsageError(f"--turns {turns[0]}-{turns[1]} cuts a patch the session split "
+                             f"into turns {unit[0].index}-{unit[-1].index}, which run "
+                             "together: take them all", rule="turns")
 
 
 def _check_commit_options(args: argparse.Namespace, session_file: Path) -> None:

@@ -56,11 +56,11 @@ def restore(args: argparse.Namespace) -> int:
         if aside_in_force(review):
             # Not "already matches": its decisions and originals were not taken (a state
             # saved elsewhere or before seals; QA s46 helper-143 F8).
-            raise UsageError(f"the review state at {state} is not this machine's own (saved "
-                             "elsewhere, or before states were sealed): its decisions are set "
-                             "aside and its originals not read, so there is nothing to restore "
-                             "from; open the review in the workbench to read them (u takes "
-                             "them in)", rule="state-aside")
+            raise UsageError(f"the review state at {state} holds decisions set aside (it "
+                             "was saved elsewhere, or before states were sealed): their "
+                             "originals were not read, so there is nothing to restore from; "
+                             "open the review in the workbench to read them (u takes them "
+                             "in)", rule="state-aside")
         if not args.yes:
             return _restore_preview(review, root, args.checkpoint)
         opened = review.last_report  # (what reopening found: outside changes, take-backs)

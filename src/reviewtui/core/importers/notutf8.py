@@ -21,6 +21,7 @@ from reviewtui.core.importers.common import format_error, problem
 from reviewtui.core.model.records import ParseProblem
 
 NOT_UTF8 = "diff-not-utf8"
+ENCODED = "mail-encoded"
 ENCODING = "encoding"  # the loader's rule for a file that is not UTF-8 text
 _FOREIGN = re.compile("[\udc80-\udcff]")
 
@@ -68,13 +69,15 @@ def utf8_sections(sections: Sequence[S], foreign: Sequence[tuple[int, int]], sta
     outside every section, or in a path."""
     held = set() if held is None else held
     for section in sections:
+        if section.unread:
+            continue  # (held already: an encoded mail's, a copy's)
         inside = [(at, byte) for at, byte in foreign
                   if section.start <= at < max(section.end, section.start + 1)]
         names = [name for name in (section.old, section.new) if name]
         if not inside and held.intersection(names):
             notes.append(problem(NOT_UTF8, f"the change to {_named(names[-1])} follows one "
-                                 "that is not UTF-8 text (said above): not applied either",
-                                 section.start + 1, section.end))
+                                 "that is not UTF-8 text or not read (said above): not "
+                                 "applied either", section.start + 1, section.end))
             hold_section(section, names, held)
             continue
         if not inside:
@@ -97,6 +100,29 @@ def utf8_sections(sections: Sequence[S], foreign: Sequence[tuple[int, int]], sta
                                "outside any file's diff (a message, or text between "
                                "files): reviewtui reads UTF-8 text only")
     return list(sections)
+
+
+_ENCODED = re.compile(r"Content-Transfer-Encoding:\s*(quoted-printable|base64)\s*$",
+                      re.IGNORECASE)
+
+
+def encoded_sections(sections: Sequence[S], lines: Sequence[str], start: int, patch: int,
+                     notes: list[ParseProblem], held: set[str]) -> None:
+    """The sections of a mail whose headers (``lines[start:patch]``) say its body is
+    quoted-printable or base64, held as not read: read as it is, ``=3D`` would be written
+    for ``=`` (QA s46 helper-144 F8: exit 0; ``git am`` decodes it); a later mail's change
+    to one of their files is held too, as for a change that is not UTF-8."""
+    encoding = next((m.group(1).lower() for line in lines[start:patch]
+                     if (m := _ENCODED.match(line.rstrip("\r")))), None)
+    if encoding is None:
+        return
+    for section in sections:
+        names = [name for name in (section.old, section.new) if name]
+        notes.append(problem(ENCODED, f"the mail holding the change to {_named(names[-1])} "
+                             f"is {encoding}-encoded, and reviewtui reads a diff as it is: "
+                             "not applied, nor any later change to that file (git am "
+                             "decodes it)", section.start + 1, section.end))
+        hold_section(section, names, held)
 
 
 def hold_section(section: _Section, names: list[str], held: set[str]) -> None:

@@ -53,7 +53,12 @@ from reviewtui.core.importers.diffpaths import (
 )
 from reviewtui.core.importers.gitbinary import BinaryPatchError, read_hunk
 from reviewtui.core.importers.mails import mail_parts, mail_subject
-from reviewtui.core.importers.notutf8 import foreign_lines, hold_section, utf8_sections
+from reviewtui.core.importers.notutf8 import (
+    encoded_sections,
+    foreign_lines,
+    hold_section,
+    utf8_sections,
+)
 from reviewtui.core.importers.renames import renames_in_order
 from reviewtui.core.model.records import (
     CommandName,
@@ -162,7 +167,8 @@ def import_unified(text: str, source: str, *, root: str | None = None,
     for start, patch, stop in mail_parts(text, lines):
         notes: list[ParseProblem] = []
         sections = _sections(lines, raw, patch, stop, notes)
-        if foreign:
+        encoded_sections(sections, lines, start, patch, notes, held)  # (quoted-printable)
+        if foreign or held:
             sections = utf8_sections(sections, foreign, start, stop, notes, source, held)
         copied = {s.old for s in sections if s.copy and s.old}
         for s in sections:  # (QA s45 helper-139 #10: a -B rewrite lost what b copies)

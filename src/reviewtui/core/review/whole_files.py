@@ -87,7 +87,7 @@ def _linked_by_moves(session: Session, first: int, last: int,
     when one is not whole, the other is held too, from the patch's first turn (QA s46
     helper-142 M1: the first move was written over ``b`` and the second failed, so what
     ``b`` held was on disk nowhere). Sequential patches that land whole are as written."""
-    for unit in _source_units(session, first, last):
+    for unit in source_units(session, first, last):
         start = unit[0].index
         links = [(source, target) for turn in unit for op in turn.reply.ops
                  if (source := _moved_from(op)) is not None
@@ -105,7 +105,7 @@ def _linked_by_moves(session: Session, first: int, last: int,
                             changed = True
 
 
-def _source_units(session: Session, first: int, last: int) -> list[list[Turn]]:
+def source_units(session: Session, first: int, last: int) -> list[list[Turn]]:
     """The turns in ``first..last`` grouped by the source they were read from: a patch the
     importer split into turns (each part says so, ``split-turn``) is one unit."""
     units: list[list[Turn]] = []
@@ -119,3 +119,32 @@ def _source_units(session: Session, first: int, last: int) -> list[list[Turn]]:
         else:
             units.append([turn])
     return units
+
+
+def moves_not_whole(session: Session, wanted: Collection[OpKey],
+                    failed: Callable[[OpKey], bool], turns: tuple[int, int] | None = None
+                    ) -> dict[OpKey, str]:
+    """With ``--partial``: the operations of a file a move takes in a turn where one of its
+    operations failed, the move with them. ``--partial`` writes the hunks that apply, and
+    a move is no hunk: moved without its edit, a file was written over the one at its new
+    name (apply_patch's ``Move to`` overwrites it), whose content was then on disk nowhere
+    (QA s46 helper-144 F4)."""
+    if session.format not in WHOLE_FILE_FORMATS:
+        return {}
+    first, last = turns or (1, max((t.index for t in session.turns), default=0))
+    held: dict[OpKey, str] = {}
+    for turn in session.turns:
+        if not first <= turn.index <= last:
+            continue
+        groups: dict[str, list[OpKey]] = {}
+        moved: set[str] = set()
+        for pos, op in enumerate(turn.reply.ops):
+            path = file_of(op)
+            if path is not None:
+                groups.setdefault(path, []).append((turn.index, pos))
+                if _moved_from(op) is not None:
+                    moved.add(path)
+        for path in moved:
+            if any(failed(key) for key in groups[path]):
+                held.update((key, path) for key in groups[path] if key in wanted)
+    return held
