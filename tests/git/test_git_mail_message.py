@@ -27,18 +27,30 @@ QUOTES = {
 }
 
 
-@pytest.mark.parametrize("quoted", sorted(QUOTES))
-def test_a_mail_replays_its_commit_whatever_its_message_quotes(
-        tmp_path: Path, quoted: str, capsys: pytest.CaptureFixture[str]) -> None:
+def _mail(tmp_path: Path, message: str, *extra: str,
+          new: bool = False) -> tuple[Path, str, str]:
+    """A repository of other.txt and f.txt, a commit with ``message`` changing f.txt (and
+    adding new.txt), and its format-patch mail."""
     repo = new_repo(tmp_path / "repo")
     (repo / "other.txt").write_text("keep\n")
     (repo / "f.txt").write_text("a\n")
     base = commit_all(repo, "base")
     (repo / "f.txt").write_text("a\nb\n")
-    (repo / "new.txt").write_text("new\n")
-    head = commit_all(repo, f"Fix the thing\n\nWhat was tried:\n\n{QUOTES[quoted]}\nDone.")
+    if new:
+        (repo / "new.txt").write_text("new\n")
+    head = commit_all(repo, message)
+    text = git(repo, "format-patch", "--stdout", *extra, f"{base}..{head}")
+    return repo, base, text
+
+
+@pytest.mark.parametrize("quoted", sorted(QUOTES))
+def test_a_mail_replays_its_commit_whatever_its_message_quotes(
+        tmp_path: Path, quoted: str, capsys: pytest.CaptureFixture[str]) -> None:
+    repo, base, text = _mail(
+        tmp_path, f"Fix the thing\n\nWhat was tried:\n\n{QUOTES[quoted]}\nDone.", new=True)
+    head = git(repo, "rev-parse", "HEAD").strip()
     mail = tmp_path / "s.patch"
-    mail.write_bytes(git(repo, "format-patch", "--stdout", f"{base}..{head}").encode())
+    mail.write_bytes(text.encode())
     assert "\n---\n f.txt" in mail.read_text()  # (the separator and the stat under it)
     session = import_session(mail.read_text(), str(mail))
     assert sorted(op.path for turn in session.turns for op in turn.reply.ops) == [
@@ -67,17 +79,6 @@ def test_a_series_reads_each_mail_after_its_own_stat(tmp_path: Path) -> None:
     assert [[op.path for op in turn.reply.ops] for turn in session.turns] == [
         ["a.txt"], ["b.txt"], ["c.txt"]]
     assert [turn.reply.problems for turn in session.turns] == [(), (), ()]
-
-
-def _mail(tmp_path: Path, message: str, *extra: str) -> tuple[Path, str, str]:
-    repo = new_repo(tmp_path / "repo")
-    (repo / "other.txt").write_text("keep\n")
-    (repo / "f.txt").write_text("a\n")
-    base = commit_all(repo, "base")
-    (repo / "f.txt").write_text("a\nb\n")
-    head = commit_all(repo, message)
-    text = git(repo, "format-patch", "--stdout", *extra, f"{base}..{head}")
-    return repo, base, text
 
 
 @pytest.mark.parametrize("shape", ["blank-line-first", "headers-first", "no-from-line"])
