@@ -13,6 +13,7 @@ import pytest
 from gitkit import clone_at, commit_all, disk_of, git, new_repo, tree_of
 from reviewtui.cli import main
 from reviewtui.core.importers import detect_format, import_session
+from reviewtui.core.model.records import ConsoleCommand
 
 QUOTES = {
     "index": ("Index: other.txt\n" + "=" * 67 + "\n--- other.txt\n+++ other.txt\n"
@@ -168,27 +169,57 @@ def test_front_matter_with_a_subject_is_no_mail() -> None:
     assert detect_format(session, "s.md") == "fileops"
 
 
-def test_an_encoded_mail_is_held_not_read_as_it_is(tmp_path: Path) -> None:
+def test_an_encoded_mail_is_refused_not_read_as_it_is() -> None:
     """QA s46 helper-144 F8: a quoted-printable mail (a saved .eml) was read as it is:
-    `x =3D "caf=C3=A9"` written, exit 0 (git am decodes it). Its files are held, and a
-    later mail's change to one of them too."""
-    mail = ("From: A <a@b>\nSubject: [PATCH] fix\nContent-Type: text/plain; charset=UTF-8\n"
-            "Content-Transfer-Encoding: quoted-printable\n\nfix\n---\n f.py | 2 +-\n"
-            " 1 file changed, 1 insertion(+), 1 deletion(-)\n\n"
-            "diff --git a/f.py b/f.py\n--- a/f.py\n+++ b/f.py\n@@ -1 +1 @@\n"
-            "-x =3D 1\n+x =3D \"caf=C3=A9\"\n")
-    later = ("From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\n"
-             "From: A <a@b>\nSubject: [PATCH] more\n\n---\n f.py | 2 +-\n"
-             " 1 file changed, 1 insertion(+), 1 deletion(-)\n\n"
-             "diff --git a/f.py b/f.py\n--- a/f.py\n+++ b/f.py\n@@ -1 +1 @@\n"
-             "-x = \"café\"\n+x = 2\n")
-    first = "From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001\n"
-    session = import_session(first + mail + later, "m.mbox")
-    rules = [p.rule for turn in session.turns for p in turn.reply.problems]
-    assert "mail-encoded" in rules
-    assert "diff-not-utf8" in rules  # (the later change: held too)
-    from reviewtui.core.engine import evaluate_session
-    from reviewtui.core.model.tree import FileState, Tree
+    `x =3D "caf=C3=A9"` written, exit 0 (git am decodes it); helper-145 F3, F8: read whole
+    it was not held, and a base64 mail of a series went unread without a word while the
+    next mail's change landed on its file. A mail saying so in its headers refuses the
+    whole diff; one saying so in its message does not (helper-145 F4)."""
+    from reviewtui.core.errors import SessionFormatError
 
-    run = evaluate_session(session, Tree.from_files({"f.py": FileState.from_text("x = 1\n")}))
-    assert run.final.get("f.py").text == "x = 1\n"  # type: ignore[union-attr]
+    body = ("diff --git a/f.py b/f.py\n--- a/f.py\n+++ b/f.py\n@@ -1 +1 @@\n"
+            "-x =3D 1\n+x =3D \"caf=C3=A9\"\n")
+    first = "From 1111111111111111111111111111111111111111 Mon Sep 17 00:00:00 2001\n"
+    for stat in (True, False):
+        mail = ("From: A <a@b>\nSubject: [PATCH] fix\n"
+                "Content-Transfer-Encoding: quoted-printable\n\nfix\n"
+                + ("---\n f.py | 2 +-\n 1 file changed, 1 insertion(+), 1 deletion(-)\n\n"
+                   if stat else "\n") + body)
+        with pytest.raises(SessionFormatError) as info:
+            import_session(first + mail, "m.mbox")
+        assert info.value.rule == "mail-encoded"
+    said = ("From: A <a@b>\nSubject: [PATCH] fix\n\nWe no longer send\n"
+            "Content-Transfer-Encoding: base64\n---\n f.py | 2 +-\n"
+            " 1 file changed, 1 insertion(+), 1 deletion(-)\n\n" + body.replace("=3D", "="))
+    session = import_session(first + said, "m.mbox")
+    assert [op.path for turn in session.turns for op in turn.reply.ops] == ["f.py"]
+
+
+def test_real_mail_shapes_keep_their_message_out(tmp_path: Path) -> None:
+    """QA s46 helper-145 F1: a check of the stat's names against the diff read these real
+    mails whole (a name git quotes, --compact-summary), and the diff quoted in their
+    message was applied."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "café.txt").write_text("a\n")
+    (repo / "m.sh").write_text("echo\n")
+    (repo / "other.txt").write_text("keep\n")
+    base = commit_all(repo, "base")
+    (repo / "café.txt").write_text("a\nb\n")
+    (repo / "m.sh").chmod(0o755)
+    head = commit_all(repo, f"Fix\n\n{QUOTES['git']}")
+    for extra in ([], ["--compact-summary"]):
+        text = git(repo, "format-patch", "--stdout", *extra, f"{base}..{head}")
+        session = import_session(text, "m.patch")
+        paths = sorted(op.path for turn in session.turns for op in turn.reply.ops
+                       if not isinstance(op, ConsoleCommand))
+        assert "other.txt" not in paths, (extra, paths)
+        assert "café.txt" in paths, (extra, paths)
+
+
+def test_front_matter_with_from_and_subject_is_no_mail_either() -> None:
+    """QA s46 helper-145 F9."""
+    session = ("From: me\nSubject: fix the app\n\n## Turn 1\n> write the patch\n\n"
+               "--- File: docs/fix.patch ---\n```diff\n"
+               "diff --git a/src/app.py b/src/app.py\n--- a/src/app.py\n+++ b/src/app.py\n"
+               "@@ -1 +1 @@\n-x = 1\n+x = 2\n```\n")
+    assert detect_format(session, "s.md") == "fileops"

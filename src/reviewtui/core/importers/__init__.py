@@ -103,7 +103,10 @@ def _looks_like_mail(text: str) -> bool:
         return True
     from reviewtui.core.importers.mails import is_mail
 
-    return stripped[:1].isalpha() and is_mail(stripped)
+    # Headers alone, without git's From line: no File Ops session's front matter either
+    # (QA s46 helper-145 F9: From and Subject there read it as a mail).
+    return (stripped[:1].isalpha() and is_mail(stripped)
+            and _TURN_HEADING.search(stripped) is None)
 
 
 def first_diff_header(text: str) -> int | None:

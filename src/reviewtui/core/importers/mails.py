@@ -59,47 +59,53 @@ def patch_start(lines: Sequence[str], start: int, stop: int) -> int:
     ``---`` line that ends its message, the diffstat under it and the blank line before
     the first diff header (the last such run: one quoted in the message comes before it).
     A diff quoted in the message above is message, as it reads (QA s46 helper-142 H3: a
-    hunk quoted there rewrote a file the commit never touched, exit 0). The blank line
-    keeps a diff's own lines from reading as one (a removed ``--`` line, context lines
-    that look like a stat: helper-143 F1). A mail without that stat (``git format-patch
-    --no-stat``, a hand-made one) is read whole, as ``git am`` reads it."""
+    hunk quoted there rewrote a file the commit never touched, exit 0). A run inside a
+    hunk's body, as its counts say, is the diff's own lines (a removed ``--`` line and
+    context lines like a stat, its blank context line stripped of its space by a mailer:
+    helper-143 F1, helper-144 F2; a check of the stat's names against the diff read real
+    mails whole: quoted names, ``--compact-summary``, a file made a link, helper-145 F1).
+    A mail without that stat (``git format-patch --no-stat``, a hand-made one) is read
+    whole, as ``git am`` reads it."""
     found = start
+    hunk = [0, 0]  # the old and new lines still to come in the hunk being read
     for i in range(start, stop):
-        if lines[i] != "---":
+        line = lines[i]
+        if hunk[0] > 0 or hunk[1] > 0:
+            _count(line, hunk)
+            continue
+        if (head := _HUNK_HEAD.match(line)) is not None:
+            hunk[:] = [int(head.group(1) or 1), int(head.group(2) or 1)]
+            continue
+        if line != "---":
             continue
         k = i + 1
         while k < stop and _STAT_LINE.fullmatch(lines[k]):
             k += 1
         if k == i + 1 or k >= stop or not _STAT_SUMMARY.match(lines[k]):
             continue
-        stat = lines[i + 1 : k]
         k += 1
         while k < stop and lines[k].startswith(_SUMMARY_MORE):
             k += 1
-        if (k + 1 < stop and not lines[k] and lines[k + 1].startswith(_DIFF_HEADS)
-                and _stat_fits(stat, lines, k + 1, stop)):
+        if k + 1 < stop and not lines[k] and lines[k + 1].startswith(_DIFF_HEADS):
             found = k + 1
     return found
 
 
-def _stat_fits(stat: Sequence[str], lines: Sequence[str], start: int, stop: int) -> bool:
-    """Whether the diffstat ``stat`` is the one of the diff in ``lines[start:stop]``: one
-    ``diff --git`` section for each of its lines, each path it names among them (a path
-    cut to ``.../tail`` by its end, a rename taken as it comes). A run that only looks
-    like a stat (a diff's own lines whose blank context line lost its space: QA s46
-    helper-144 F2; one made up in a message: helper-143 F3) names other files, or more."""
-    named = [lines[n][len("diff --git "):] for n in range(start, stop)
-             if lines[n].startswith("diff --git ")]
-    if len(named) != len(stat):
-        return not named and len(stat) == 1  # (a diff without git's headers: its one file)
-    for line in stat:
-        path = line.split(" | ", 1)[0].strip()
-        if "=>" in path or "{" in path or "}" in path:
-            continue  # (a rename, whole or cut: "{a => b}/c", ".../b}/c")
-        tail = path[3:] if path.startswith("...") else None
-        if not any(path in header if tail is None else tail in header for header in named):
-            return False
-    return True
+_HUNK_HEAD = re.compile(r"@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+
+
+def _count(line: str, hunk: list[int]) -> None:
+    """One body line of a hunk, counted off what is still to come (``hunk``)."""
+    sign = line[:1]
+    if sign == "-":
+        hunk[0] -= 1
+    elif sign == "+":
+        hunk[1] -= 1
+    elif sign in (" ", ""):  # (a blank line: a context line whose space was stripped)
+        hunk[0] -= 1
+        hunk[1] -= 1
+    elif sign != "\\":
+        hunk[:] = [0, 0]  # (not a hunk line: the hunk ended short)
 
 
 _SUMMARY_MORE = (" create mode ", " delete mode ", " mode change ", " rename ", " copy ",

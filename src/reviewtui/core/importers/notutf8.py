@@ -106,23 +106,20 @@ _ENCODED = re.compile(r"Content-Transfer-Encoding:\s*(quoted-printable|base64)\s
                       re.IGNORECASE)
 
 
-def encoded_sections(sections: Sequence[S], lines: Sequence[str], start: int, patch: int,
-                     notes: list[ParseProblem], held: set[str]) -> None:
-    """The sections of a mail whose headers (``lines[start:patch]``) say its body is
-    quoted-printable or base64, held as not read: read as it is, ``=3D`` would be written
-    for ``=`` (QA s46 helper-144 F8: exit 0; ``git am`` decodes it); a later mail's change
-    to one of their files is held too, as for a change that is not UTF-8."""
-    encoding = next((m.group(1).lower() for line in lines[start:patch]
-                     if (m := _ENCODED.match(line.rstrip("\r")))), None)
-    if encoding is None:
-        return
-    for section in sections:
-        names = [name for name in (section.old, section.new) if name]
-        notes.append(problem(ENCODED, f"the mail holding the change to {_named(names[-1])} "
-                             f"is {encoding}-encoded, and reviewtui reads a diff as it is: "
-                             "not applied, nor any later change to that file (git am "
-                             "decodes it)", section.start + 1, section.end))
-        hold_section(section, names, held)
+def refuse_encoded(lines: Sequence[str], start: int, stop: int, source: str) -> None:
+    """A SessionFormatError when the headers of the mail at ``start`` (up to its first blank
+    line) say its body is quoted-printable or base64: read as it is, ``=3D`` was written
+    for ``=`` (QA s46 helper-144 F8: exit 0; ``git am`` decodes it), and a base64 mail's
+    changes went unread without a word while a later mail's landed on its files (helper-145
+    F8): the whole diff is refused, said. A line of the message saying so is no header."""
+    for n in range(start, stop):
+        line = lines[n].rstrip("\r")
+        if not line:
+            return
+        if (found := _ENCODED.match(line)) is not None:
+            raise format_error(source, n + 1, ENCODED, f"this mail is "
+                               f"{found.group(1).lower()}-encoded, and reviewtui reads a diff "
+                               "as it is: decode it first (git am does)")
 
 
 def hold_section(section: _Section, names: list[str], held: set[str]) -> None:

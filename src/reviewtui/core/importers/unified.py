@@ -54,9 +54,9 @@ from reviewtui.core.importers.diffpaths import (
 from reviewtui.core.importers.gitbinary import BinaryPatchError, read_hunk
 from reviewtui.core.importers.mails import mail_parts, mail_subject
 from reviewtui.core.importers.notutf8 import (
-    encoded_sections,
     foreign_lines,
     hold_section,
+    refuse_encoded,
     utf8_sections,
 )
 from reviewtui.core.importers.renames import renames_in_order
@@ -166,8 +166,8 @@ def import_unified(text: str, source: str, *, root: str | None = None,
     foreign, held = foreign_lines(text, lines), set[str]()
     for start, patch, stop in mail_parts(text, lines):
         notes: list[ParseProblem] = []
+        refuse_encoded(lines, start, stop, source)  # (a mail's headers, if it is one)
         sections = _sections(lines, raw, patch, stop, notes)
-        encoded_sections(sections, lines, start, patch, notes, held)  # (quoted-printable)
         if foreign or held:
             sections = utf8_sections(sections, foreign, start, stop, notes, source, held)
         copied = {s.old for s in sections if s.copy and s.old}
