@@ -196,3 +196,29 @@ def test_a_name_resolved_to_a_file_another_block_names_lands_there() -> None:
             + "\n" + GREETING.replace("greeting.py", "src/greeting.py")
             + "\n> Applied edit to src/greeting.py  \n")
     assert _paths(text) == [["src/greeting.py", "src/greeting.py"]]
+
+
+def test_each_reply_of_a_turn_is_resolved_by_its_own_lines() -> None:
+    """QA s46 helper-145 F11, F12: a lint reflection puts two replies in one turn; only
+    the lines after the last block were read, so the first reply's resolved name was lost
+    and the second's exact name was redirected by the first's line."""
+    app = GREETING.replace("greeting.py", "app.py")
+    config = GREETING.replace("greeting.py", "config.py")
+    text = (HEAD + "#### fix  \n\n" + app + "\n> Applied edit to src/app.py  \n"
+            "> Fix any errors below, if possible.  \n\n" + config
+            + "\n> Applied edit to config.py  \n")
+    assert _paths(text) == [["src/app.py", "config.py"]]
+
+
+def test_a_line_no_name_explains_keeps_a_named_file_from_taking_a_block() -> None:
+    """QA s46 helper-145 F5: Aider tries another chat file where the SEARCH matches; the
+    block of app.py went to other.py, and was replayed on the src/app.py another block
+    named."""
+    app = GREETING.replace("greeting.py", "app.py")
+    src = SETTINGS.replace("settings.py", "src/app.py")
+    text = (HEAD + "#### fix  \n\n" + app + "\n" + src + "\n> Applied edit to src/app.py  \n"
+            "> Applied edit to other.py  \n")
+    assert _paths(text) == [["src/app.py"]]  # (the block of app.py: held, said)
+    (turn,) = import_aider(text, "h.md").turns
+    assert [(p.rule, p.severity) for p in turn.reply.problems] == [
+        ("aider-resolved", "warning")]

@@ -119,41 +119,57 @@ def _drop_skipped(lines: Sequence[str], part: ReplyPart) -> None:
 
 def _follow_resolved(lines: Sequence[str], part: ReplyPart) -> None:
     """Blocks of a name Aider took for another file, as its ``Applied edit to`` lines say
-    (module doc). Aider logs each file it wrote once: a block name no line after the
-    blocks names went to the one logged file it resolves to (its base name, or a close
-    spelling: Aider's ``find_filename``), also when another block names that file (QA s46
-    helper-144 F3: both went to the chat's tests/test_x.py, one line said so, and the
-    block of test_x.py was replayed on a root test_x.py). A line before the blocks is the
-    model's own text (helper-143 F4). Where the log names a file no block can have meant,
-    the one unlogged name's blocks are not replayed (F6)."""
-    if not part.ops:
-        return
-    after = max(op.span.end for op in part.ops)
-    applied = [(k, m.group(1)) for k in range(after, part.stop)
-               if (m := APPLIED_LINE.match(lines[k]))]
-    if not applied:
-        return  # (no outcome logged: an interrupted run; the blocks as written)
-    named = {(op.path or "").strip() for op in part.ops}
-    where = {path: k for k, path in applied}
+    (module doc). A reply's blocks are followed by the lines of the files Aider wrote for
+    them, once each; a turn may hold several replies (a lint reflection: QA s46
+    helper-145 F11, F12), so each run of such lines speaks for the blocks since the run
+    before. A block name no line of its run names went to the one file of the run it
+    resolves to (its base name, or a close spelling: Aider's ``find_filename``): one no
+    block names first; one another block names only when every line is a named file
+    (helper-144 F3; with a line no name explains, Aider may have tried another chat file
+    where the SEARCH matched: helper-145 F5). Where a line names a file no block can have
+    meant, the run's one unlogged name's blocks are not replayed (helper-143 F6). A line
+    before the blocks is the model's own text (F4)."""
+    runs: list[list[tuple[int, str]]] = []
+    for k in range(part.start, part.stop):
+        if (m := APPLIED_LINE.match(lines[k])) is not None:
+            if runs and runs[-1][-1][0] == k - 1:
+                runs[-1].append((k, m.group(1)))
+            else:
+                runs.append([(k, m.group(1))])
+    since = part.start - 1
+    for run in runs:
+        scope = [op for op in part.ops if since < op.span.start - 1 < run[0][0]]
+        since = run[-1][0]
+        if scope:
+            _resolve_run(part, run, scope)
+
+
+def _resolve_run(part: ReplyPart, run: list[tuple[int, str]], scope: list[Operation]) -> None:
+    named = {(op.path or "").strip() for op in scope}
+    where = {path: k for k, path in run}
+    unexplained = sorted(set(where) - named)
     for name in sorted(named - set(where)):
-        path = _resolved_to(name, sorted(where))
+        path = _resolved_to(name, unexplained) or (
+            None if unexplained else _resolved_to(name, sorted(where)))
         if path is None:
             continue
-        part.ops = [replace(op, path=path) if isinstance(op, (Edit, FullFile))
-                    and op.path.strip() == name else op for op in part.ops]
+        moved = {id(op) for op in scope if (op.path or "").strip() == name}
+        part.ops = [replace(op, path=path) if id(op) in moved
+                    and isinstance(op, (Edit, FullFile)) else op for op in part.ops]
         named = (named - {name}) | {path}
         part.notes.append(problem(RESOLVED, f"the blocks of {name} are replayed on {path}: "
                                   f"line {where[path] + 1} says Aider applied them there (it "
                                   "took the name for the chat's file of that name)",
                                   where[path] + 1, severity="info"))
-    unexplained = [(k, path) for k, path in applied if path not in named]
+    unexplained = sorted(set(where) - named)
     unlogged = sorted(named - set(where))
     if unexplained and len(unlogged) == 1:  # (Aider wrote its blocks elsewhere)
-        (k, path), (name,) = unexplained[0], unlogged
-        for op in _take(part, _of_file(name, part.start - 1, part.stop)):
+        (name,), path = unlogged, unexplained[0]
+        chosen = {id(op) for op in scope if (op.path or "").strip() == name}
+        for op in _take(part, lambda op: id(op) in chosen):
             part.notes.append(problem(RESOLVED, f"Aider applied an edit to {path} (line "
-                                      f"{k + 1}), which no block names, and none to {name}: "
-                                      f"this block of {name} is not replayed",
+                                      f"{where[path] + 1}), which no block names, and none "
+                                      f"to {name}: this block of {name} is not replayed",
                                       op.span.start, op.span.end, severity="warning"))
 
 
