@@ -110,3 +110,12 @@ def test_turns_take_a_split_patch_whole_or_refuse(
     assert "[turns]" in capsys.readouterr().err
     shutil.rmtree(root)
     assert _applied(tmp_path, swap, files, "--turns", "1-2") == files  # (held whole)
+
+
+def test_partial_holds_a_swap_split_into_turns_whose_second_move_failed(
+        tmp_path: Path) -> None:
+    """QA s46 helper-145 F7: --partial looked at one turn at a time, so the swap's first
+    move still went over b while its second hunk was stale."""
+    files = {"a.py": "A\n", "b.py": "B\n"}
+    swap = [_move("a.py", "b.py", "A", "A2"), _move("b.py", "a.py", "stale", "B2")]
+    assert _applied(tmp_path, swap, files, "--partial") == files

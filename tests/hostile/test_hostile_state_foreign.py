@@ -15,6 +15,7 @@ originals go: a file the review had removed could not be brought back).
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -216,9 +217,12 @@ def test_a_shipped_states_own_words_of_a_set_aside_are_not_shown(arena: Any) -> 
         assert not any("by you" in p for p in review.state_problems), review.state_problems
         steps = [describe_step(entry) for entry in fold(review._log).applied]
         assert not any("by you" in step for step in steps)
-        # Its history is not kept as steps (helper-144 F6): no u reaches its decisions.
-        assert not review.can_undo
+        # Its history is not kept as steps (helper-144 F6): its decisions, set aside by its
+        # own step, are under one step of this opening's words (helper-145 F6).
         assert not review.can_redo
+        step = review.next_step()
+        assert step is not None
+        assert step.aside == "by another program or machine"
     assert (arena.root / "notes.txt").read_text() == "precious\n"
 
 
@@ -248,3 +252,27 @@ def test_no_u_or_redo_reaches_a_shipped_states_own_steps(arena: Any, tail: str) 
             assert not review.can_undo
     # The undone removal of notes.txt was never in force: no step reaches it.
     assert (arena.root / "notes.txt").read_text() == "precious\n"
+
+
+def test_a_review_another_machine_set_aside_comes_back_whole(
+        arena: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """QA s46 helper-145 F6: machine A's review, opened on machine B (set aside, saved
+    with B's seal), then on A again: its log was emptied, A's decisions nowhere."""
+    from reviewtui.shell import stateseal
+
+    (arena.root / "a.txt").write_text("a\n")
+    (arena.root / "notes.txt").write_text("precious\n")
+    session = _shipped(arena, str(arena.root.resolve()), seal=True)  # (A's own)
+    home = os.environ.get("XDG_STATE_HOME", "")
+    monkeypatch.setenv("XDG_STATE_HOME", str(arena.work / "machine-b"))
+    monkeypatch.setattr(stateseal, "_key", [])
+    with Review.open(session, arena.root) as review:  # B: set aside, saved B's
+        assert review.set_aside
+    monkeypatch.setenv("XDG_STATE_HOME", home)
+    monkeypatch.setattr(stateseal, "_key", [])
+    with Review.open(session, arena.root) as review:  # A again: not A's seal now
+        assert review.next_step() is not None
+        assert review.next_step().aside  # type: ignore[union-attr]
+        review.undo()  # read, and taken in
+        assert review.result((2, 0)).decision.verdict is Verdict.ACCEPTED
+    assert not (arena.root / "notes.txt").exists()

@@ -31,7 +31,16 @@ def set_aside(review: Review, path: Path, root: str) -> None:
     any other of its steps (QA s46 helper-144 F6: a shipped log ending in a step back to
     pending, or in an undo, had its decisions taken in by the first ``u`` or ``U``, said
     as the reviewer's own), nor any words of its own of where they came from (F9)."""
-    decided = fold(review._log).decisions()
+    decided = dict(fold(review._log).decisions())
+    # Decisions an aside step of its own holds pending are its decisions too: a review
+    # another machine opened and set aside comes back whole, under one step (QA s46
+    # helper-145 F6: the second round trip emptied its log).
+    applied = fold(review._log).applied
+    for n, entry in enumerate(review._log):
+        if entry.aside and any(entry is done for done in applied):
+            before = fold(review._log[:n]).decisions()
+            decided.update((item.key, before[item.key]) for item in entry.items
+                           if item.key not in decided and item.key in before)
     kept = tuple(DecisionItem.for_op(key, review._ops[key], decision)
                  for key, decision in sorted(decided.items())
                  if decision.verdict is not Verdict.PENDING and key in review._ops)

@@ -147,4 +147,30 @@ def moves_not_whole(session: Session, wanted: Collection[OpKey],
         for path in moved:
             if any(failed(key) for key in groups[path]):
                 held.update((key, path) for key in groups[path] if key in wanted)
+    _held_with_tied_moves(session, first, last, wanted, held)
     return held
+
+
+def _held_with_tied_moves(session: Session, first: int, last: int,
+                          wanted: Collection[OpKey], held: dict[OpKey, str]) -> None:
+    """A file held in a patch split into turns holds the files tied to it by a move of
+    that patch, in every turn of it (a swap whose second move failed: the first was
+    written over b, whose content was then on disk nowhere; QA s46 helper-145 F7)."""
+    for unit in source_units(session, first, last):
+        ops = [((turn.index, pos), op) for turn in unit
+               for pos, op in enumerate(turn.reply.ops)]
+        links = [(source, target) for _, op in ops
+                 if (source := _moved_from(op)) is not None
+                 and (target := file_of(op)) is not None]
+        hit = {path for key, path in held.items() if key[0] in {t.index for t in unit}}
+        changed = True
+        while changed:
+            changed = False
+            for pair in links:
+                if hit.intersection(pair) and not hit.issuperset(pair):
+                    hit.update(pair)
+                    changed = True
+        for key, op in ops:
+            path = file_of(op)
+            if path in hit and key in wanted:
+                held.setdefault(key, path)
