@@ -222,3 +222,13 @@ def test_a_line_no_name_explains_keeps_a_named_file_from_taking_a_block() -> Non
     (turn,) = import_aider(text, "h.md").turns
     assert [(p.rule, p.severity) for p in turn.reply.problems] == [
         ("aider-resolved", "warning")]
+
+
+def test_a_line_the_model_quotes_between_its_blocks_is_no_run() -> None:
+    """QA s46 helper-146 F2: a reply quoting "> Applied edit to lib/greeting.py" between
+    its blocks made it the run of the block above: redirected, exit 0. Aider's own lines
+    end in a markdown line break (two blanks); before a block, only those count."""
+    text = (HEAD + "#### fix  \n\n" + GREETING + "\nLast time:\n\n"
+            "> Applied edit to lib/greeting.py\n\n" + SETTINGS
+            + "\n> Applied edit to greeting.py  \n> Applied edit to settings.py  \n")
+    assert _paths(text) == [["greeting.py", "settings.py"]]

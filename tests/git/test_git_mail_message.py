@@ -223,3 +223,16 @@ def test_front_matter_with_from_and_subject_is_no_mail_either() -> None:
                "diff --git a/src/app.py b/src/app.py\n--- a/src/app.py\n+++ b/src/app.py\n"
                "@@ -1 +1 @@\n-x = 1\n+x = 2\n```\n")
     assert detect_format(session, "s.md") == "fileops"
+
+
+@pytest.mark.parametrize("header", ["@@ -1 +1,2 @@", "@@ -1,3 +1,3 @@"])
+def test_a_quoted_excerpt_with_lines_left_out_keeps_the_separator(
+        tmp_path: Path, header: str) -> None:
+    """QA s46 helper-146 F1: a diff excerpt in a message whose hunk header counts more
+    lines than it shows was read as a hunk that swallowed the separator: the mail was read
+    whole and the excerpt applied, exit 0."""
+    excerpt = ("diff --git a/other.txt b/other.txt\n--- a/other.txt\n+++ b/other.txt\n"
+               f"{header}\n-keep\n+CLOBBERED\n")
+    _, _, text = _mail(tmp_path, f"Fix\n\n{excerpt}")
+    session = import_session(text, "m.patch")
+    assert [op.path for turn in session.turns for op in turn.reply.ops] == ["f.txt"]

@@ -66,15 +66,33 @@ def patch_start(lines: Sequence[str], start: int, stop: int) -> int:
     mails whole: quoted names, ``--compact-summary``, a file made a link, helper-145 F1).
     A mail without that stat (``git format-patch --no-stat``, a hand-made one) is read
     whole, as ``git am`` reads it."""
+    short: set[int] = set()  # hunk headers whose body ran short: no hunks (see below)
+    for _ in range(64):
+        found, ran_short = _separator(lines, start, stop, short)
+        if ran_short is None:
+            return found
+        short.add(ran_short)
+    return found
+
+
+def _separator(lines: Sequence[str], start: int, stop: int,
+               short: set[int]) -> tuple[int, int | None]:
+    """:func:`patch_start`'s scan, hunk headers in ``short`` read as no hunks; and the
+    first hunk header whose body ran short of its counts (a diff excerpt quoted in a
+    message with lines left out: read as a hunk, it swallowed the separator and the mail
+    was read whole, its quoted diff applied: QA s46 helper-146 F1), None when none did."""
     found = start
     hunk = [0, 0]  # the old and new lines still to come in the hunk being read
+    head_at = -1
     for i in range(start, stop):
         line = lines[i]
         if hunk[0] > 0 or hunk[1] > 0:
-            _count(line, hunk)
+            if not _count(line, hunk):
+                return found, head_at
             continue
-        if (head := _HUNK_HEAD.match(line)) is not None:
+        if i not in short and (head := _HUNK_HEAD.match(line)) is not None:
             hunk[:] = [int(head.group(1) or 1), int(head.group(2) or 1)]
+            head_at = i
             continue
         if line != "---":
             continue
@@ -88,24 +106,27 @@ def patch_start(lines: Sequence[str], start: int, stop: int) -> int:
             k += 1
         if k + 1 < stop and not lines[k] and lines[k + 1].startswith(_DIFF_HEADS):
             found = k + 1
-    return found
+    return found, (head_at if hunk[0] > 0 or hunk[1] > 0 else None)
 
 
 _HUNK_HEAD = re.compile(r"@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 
 
-def _count(line: str, hunk: list[int]) -> None:
-    """One body line of a hunk, counted off what is still to come (``hunk``)."""
+def _count(line: str, hunk: list[int]) -> bool:
+    """One body line of a hunk, counted off what is still to come (``hunk``); False when
+    it is no hunk line, or more than the counts allow: the hunk ran short."""
     sign = line[:1]
-    if sign == "-":
+    if sign == "-" and hunk[0] > 0:
         hunk[0] -= 1
-    elif sign == "+":
+    elif sign == "+" and hunk[1] > 0:
         hunk[1] -= 1
-    elif sign in (" ", ""):  # (a blank line: a context line whose space was stripped)
+    elif sign in (" ", "") and hunk[0] > 0 and hunk[1] > 0:  # ("": its space stripped)
         hunk[0] -= 1
         hunk[1] -= 1
     elif sign != "\\":
-        hunk[:] = [0, 0]  # (not a hunk line: the hunk ended short)
+        hunk[:] = [0, 0]
+        return False
+    return True
 
 
 _SUMMARY_MORE = (" create mode ", " delete mode ", " mode change ", " rename ", " copy ",
