@@ -232,3 +232,10 @@ def test_a_line_the_model_quotes_between_its_blocks_is_no_run() -> None:
             "> Applied edit to lib/greeting.py\n\n" + SETTINGS
             + "\n> Applied edit to greeting.py  \n> Applied edit to settings.py  \n")
     assert _paths(text) == [["greeting.py", "settings.py"]]
+
+
+def test_a_line_the_model_quotes_after_its_blocks_is_no_run() -> None:
+    """QA s46 helper-146 F2 (after the last block): the quoted line spoke for the block."""
+    text = (HEAD + "#### fix  \n\n" + GREETING + "\nLast time:\n\n"
+            "> Applied edit to lib/greeting.py\n\n> Applied edit to greeting.py  \n")
+    assert _paths(text) == [["greeting.py"]]

@@ -236,3 +236,21 @@ def test_a_quoted_excerpt_with_lines_left_out_keeps_the_separator(
     _, _, text = _mail(tmp_path, f"Fix\n\n{excerpt}")
     session = import_session(text, "m.patch")
     assert [op.path for turn in session.turns for op in turn.reply.ops] == ["f.txt"]
+
+
+def test_a_multipart_mail_with_an_encoded_patch_part_is_refused(tmp_path: Path) -> None:
+    """QA s46 helper-146 F5: format-patch --attach's patch part, quoted-printable (as a
+    mail client re-encodes it), was read as it is: =3D written, exit 0."""
+    from reviewtui.core.errors import SessionFormatError
+
+    repo, base, text = _mail(tmp_path, "Fix", "--attach")
+    head = text.split("\n\n", 1)[0]
+    assert "multipart/mixed" in head
+    encoded = text.replace("Content-Transfer-Encoding: 8bit",
+                           "Content-Transfer-Encoding: quoted-printable")
+    assert encoded.count("quoted-printable") >= 1
+    with pytest.raises(SessionFormatError) as info:
+        import_session(encoded, "m.patch")
+    assert info.value.rule == "mail-encoded"
+    session = import_session(text, "m.patch")  # (8bit: read)
+    assert [op.path for turn in session.turns for op in turn.reply.ops] == ["f.txt"]

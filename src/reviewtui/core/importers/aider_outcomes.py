@@ -130,13 +130,11 @@ def _follow_resolved(lines: Sequence[str], part: ReplyPart) -> None:
     meant, the run's one unlogged name's blocks are not replayed (helper-143 F6). A line
     before the blocks is the model's own text (F4)."""
     runs: list[list[tuple[int, str]]] = []
-    last = max((op.span.start - 1 for op in part.ops), default=part.start)
     for k in range(part.start, part.stop):
-        if (m := APPLIED_LINE.match(lines[k])) is not None and (
-                k > last or lines[k].endswith("  ")):
-            # (before a block, Aider's own line alone, which ends in the two blanks of a
-            # markdown line break: a line the model quotes between its blocks is no run,
-            # QA s46 helper-146 F2)
+        if (m := APPLIED_LINE.match(lines[k])) is not None and lines[k].endswith("  "):
+            # (Aider's own line alone, which ends in the two blanks of a markdown line
+            # break, as all 413 of Aider's history do: a line the model quotes between
+            # or after its blocks is no run, QA s46 helper-146 F2)
             if runs and runs[-1][-1][0] == k - 1:
                 runs[-1].append((k, m.group(1)))
             else:

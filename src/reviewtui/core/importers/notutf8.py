@@ -106,18 +106,40 @@ _ENCODED = re.compile(r"Content-Transfer-Encoding:\s*(quoted-printable|base64)\s
                       re.IGNORECASE)
 
 
+_MULTIPART = re.compile(r"Content-Type:\s*multipart/", re.IGNORECASE)
+_PART_ENCODED = re.compile(r"Content-Transfer-Encoding:\s*(quoted-printable|base64)\s*\r?$",
+                           re.IGNORECASE)
+
+
 def refuse_encoded(lines: Sequence[str], start: int, stop: int, source: str) -> None:
     """A SessionFormatError when the headers of the mail at ``start`` (up to its first blank
     line) say its body is quoted-printable or base64: read as it is, ``=3D`` was written
     for ``=`` (QA s46 helper-144 F8: exit 0; ``git am`` decodes it), and a base64 mail's
     changes went unread without a word while a later mail's landed on its files (helper-145
     F8): the whole diff is refused, said. A line of the message saying so is no header."""
+    multipart = False
     for n in range(start, stop):
         line = lines[n].rstrip("\r")
         if not line:
-            return
+            break
+        multipart = multipart or _MULTIPART.match(line) is not None
         if (found := _ENCODED.match(line)) is not None:
             raise format_error(source, n + 1, ENCODED, f"this mail is "
+                               f"{found.group(1).lower()}-encoded, and reviewtui reads a diff "
+                               "as it is: decode it first (git am does)")
+    if not multipart:
+        return
+    # A multipart mail (format-patch --attach or --inline): each part's own headers follow
+    # a boundary line (QA s46 helper-146 F5: a quoted-printable patch part was read as it
+    # is, =3D written, exit 0).
+    for n in range(start + 1, stop):
+        if lines[n - 1].startswith("--") and (found := _PART_ENCODED.match(lines[n])):
+            raise format_error(source, n + 1, ENCODED, f"a part of this mail is "
+                               f"{found.group(1).lower()}-encoded, and reviewtui reads a diff "
+                               "as it is: decode it first (git am does)")
+        if lines[n].startswith("Content-") and lines[n - 1].startswith("Content-") and (
+                found := _ENCODED.match(lines[n].rstrip("\r"))):
+            raise format_error(source, n + 1, ENCODED, f"a part of this mail is "
                                f"{found.group(1).lower()}-encoded, and reviewtui reads a diff "
                                "as it is: decode it first (git am does)")
 
