@@ -119,3 +119,15 @@ def test_partial_holds_a_swap_split_into_turns_whose_second_move_failed(
     files = {"a.py": "A\n", "b.py": "B\n"}
     swap = [_move("a.py", "b.py", "A", "A2"), _move("b.py", "a.py", "stale", "B2")]
     assert _applied(tmp_path, swap, files, "--partial") == files
+
+
+def test_a_delete_then_a_move_onto_that_name_lands_whole_or_not_at_all(
+        tmp_path: Path) -> None:
+    """QA s46 helper-146 F7: Delete File b, then a moved onto b with a stale hunk: b was
+    deleted and the move held, so b was neither as it was nor as the patch meant."""
+    files = {"a": "A\n", "b": "B\n"}
+    sections = ["*** Delete File: b\n", _move("a", "b", "STALE", "A2")]
+    for n, extra in enumerate(([], ["--partial"])):
+        where = tmp_path / str(n)
+        where.mkdir()
+        assert _applied(where, sections, files, *extra) == files, extra

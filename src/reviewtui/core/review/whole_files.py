@@ -23,10 +23,15 @@ WHOLE_FILE_FORMATS = frozenset({"unified", "git", "apply_patch"})
 
 
 def file_of(op: Operation) -> str | None:
-    """The file an operation belongs to: its path, or where a move takes it."""
+    """The file an operation belongs to: its path, or where a move takes it, or the one
+    file a removal of an imported patch removes (a Delete File of the path a later move of
+    the same patch takes: held with it, so the file is not removed while the move that
+    would replace it fails, QA s46 helper-146 F7)."""
     if isinstance(op, ConsoleCommand):
         if op.name is CommandName.MV and len(op.args) == 2:
             return normalize_or_none(op.args[1]) or op.args[1]
+        if op.name is CommandName.RM and len(op.args) == 1 and op.literal:
+            return normalize_or_none(op.args[0]) or op.args[0]
         return None
     return normalize_or_none(op.path) or op.path
 
@@ -89,11 +94,14 @@ def _linked_by_moves(session: Session, first: int, last: int,
     ``b`` held was on disk nowhere). Sequential patches that land whole are as written."""
     for unit in source_units(session, first, last):
         start = unit[0].index
+        end = unit[-1].index
+        for path, since in list(broken.items()):  # (a file is whole across its patch's
+            if start < since <= end:               # parts: its Delete File too, F7)
+                broken[path] = start
         links = [(source, target) for turn in unit for op in turn.reply.ops
                  if (source := _moved_from(op)) is not None
                  and (target := file_of(op)) is not None
                  and any((t.index, source) in groups for t in unit)]
-        end = unit[-1].index
         changed = True
         while changed:  # (a chain of moves ties every file on it)
             changed = False
