@@ -107,8 +107,6 @@ _ENCODED = re.compile(r"Content-Transfer-Encoding:\s*(quoted-printable|base64)\s
 
 
 _MULTIPART = re.compile(r"Content-Type:\s*multipart/", re.IGNORECASE)
-_PART_ENCODED = re.compile(r"Content-Transfer-Encoding:\s*(quoted-printable|base64)\s*\r?$",
-                           re.IGNORECASE)
 
 
 def refuse_encoded(lines: Sequence[str], start: int, stop: int, source: str) -> None:
@@ -132,12 +130,8 @@ def refuse_encoded(lines: Sequence[str], start: int, stop: int, source: str) -> 
     # A multipart mail (format-patch --attach or --inline): each part's own headers follow
     # a boundary line (QA s46 helper-146 F5: a quoted-printable patch part was read as it
     # is, =3D written, exit 0).
-    for n in range(start + 1, stop):
-        if lines[n - 1].startswith("--") and (found := _PART_ENCODED.match(lines[n])):
-            raise format_error(source, n + 1, ENCODED, f"a part of this mail is "
-                               f"{found.group(1).lower()}-encoded, and reviewtui reads a diff "
-                               "as it is: decode it first (git am does)")
-        if lines[n].startswith("Content-") and lines[n - 1].startswith("Content-") and (
+    for n in range(start + 1, stop):  # (a part's header: after its boundary or another)
+        if lines[n - 1].startswith(("--", "Content-")) and (
                 found := _ENCODED.match(lines[n].rstrip("\r"))):
             raise format_error(source, n + 1, ENCODED, f"a part of this mail is "
                                f"{found.group(1).lower()}-encoded, and reviewtui reads a diff "

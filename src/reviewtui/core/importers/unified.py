@@ -97,12 +97,6 @@ _SUBPROJECT = re.compile(r"Subproject commit ([0-9a-f]{4,64}(?:-dirty)?)")
 NO_DIFF = "no-diff"
 
 
-def looks_like_unified(text: str) -> bool:
-    from reviewtui.core.importers import first_diff_header
-
-    return first_diff_header(text) is not None
-
-
 @record(slots=True)
 class _Hunk:
     header: int  # 0-based line of "@@"

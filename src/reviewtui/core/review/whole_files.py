@@ -98,19 +98,31 @@ def _linked_by_moves(session: Session, first: int, last: int,
         for path, since in list(broken.items()):  # (a file is whole across its patch's
             if start < since <= end:               # parts: its Delete File too, F7)
                 broken[path] = start
-        links = [(source, target) for turn in unit for op in turn.reply.ops
-                 if (source := _moved_from(op)) is not None
-                 and (target := file_of(op)) is not None
-                 and any((t.index, source) in groups for t in unit)]
-        changed = True
-        while changed:  # (a chain of moves ties every file on it)
-            changed = False
-            for pair in links:
-                if any(broken.get(path, end + 1) <= end for path in pair):
-                    for path in pair:
-                        if broken.get(path, end + 1) > start:
-                            broken[path] = start
-                            changed = True
+        links = [(source, target) for source, target in _moves(unit)
+                 if any((t.index, source) in groups for t in unit)]
+        hit = {path for path, since in broken.items() if since <= end}
+        for path in _tied(links, hit):
+            if broken.get(path, end + 1) > start:
+                broken[path] = start
+
+
+def _moves(unit: list[Turn]) -> list[tuple[str, str]]:
+    """Each move of ``unit``: (its source, its target)."""
+    return [(source, target) for turn in unit for op in turn.reply.ops
+            if (source := _moved_from(op)) is not None and (target := file_of(op)) is not None]
+
+
+def _tied(links: list[tuple[str, str]], paths: set[str]) -> set[str]:
+    """``paths`` and every file a chain of ``links`` (moves) ties to one of them."""
+    tied = set(paths)
+    changed = True
+    while changed:
+        changed = False
+        for pair in links:
+            if tied.intersection(pair) and not tied.issuperset(pair):
+                tied.update(pair)
+                changed = True
+    return tied
 
 
 def source_units(session: Session, first: int, last: int) -> list[list[Turn]]:
@@ -167,17 +179,8 @@ def _held_with_tied_moves(session: Session, first: int, last: int,
     for unit in source_units(session, first, last):
         ops = [((turn.index, pos), op) for turn in unit
                for pos, op in enumerate(turn.reply.ops)]
-        links = [(source, target) for _, op in ops
-                 if (source := _moved_from(op)) is not None
-                 and (target := file_of(op)) is not None]
-        hit = {path for key, path in held.items() if key[0] in {t.index for t in unit}}
-        changed = True
-        while changed:
-            changed = False
-            for pair in links:
-                if hit.intersection(pair) and not hit.issuperset(pair):
-                    hit.update(pair)
-                    changed = True
+        indexes = {turn.index for turn in unit}
+        hit = _tied(_moves(unit), {path for key, path in held.items() if key[0] in indexes})
         for key, op in ops:
             path = file_of(op)
             if path in hit and key in wanted:
