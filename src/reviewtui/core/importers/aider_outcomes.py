@@ -37,9 +37,11 @@ names (``aider-resolved``, info; QA s46 helper-142 H6: the root ``app.py`` was e
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Sequence
 
+from reviewtui.core.importers.aider_chat import Chat, chat_file
 from reviewtui.core.importers.common import problem
 from reviewtui.core.model.records import Edit, FullFile, Operation, ParseProblem
 from reviewtui.core.record import replace
@@ -61,6 +63,8 @@ APPLIED_LINE = re.compile(r"^> Applied edit to (.*?\S|.)\s*+$")
 COMMIT_LINE = re.compile(r"^> Commit ([0-9a-f]{7,40})\b")
 REMOVED_LINE = re.compile(r"^> Removed: ([0-9a-f]{7,40})\b")
 FAILED = "aider-failed"
+FALLBACK = "aider-fallback"
+TOKENS = "> Tokens:"
 # (``> `` first in Aider up to 0.5x; Aider 0.86 quotes only the note's first line, and
 # writes this one and the block after it as they are: QA s44 helper-136 A1)
 FAILED_LINE = re.compile(r"^(?:> )?+## SearchReplaceNoExactMatch: This SEARCH block failed "
@@ -82,10 +86,11 @@ class ReplyPart:
 def follow_outcomes(lines: Sequence[str], parts: Sequence[ReplyPart]) -> None:
     """Take out of ``parts`` the blocks Aider skipped or undid, leaving a warning for each."""
     commits: dict[str, tuple[ReplyPart, int]] = {}
+    chat = Chat(lines)
     for part in parts:
         _drop_skipped(lines, part)
         _drop_failed(lines, part)
-        _follow_resolved(lines, part)
+        _follow_resolved(lines, part, chat)
         for k in range(part.start, part.stop):
             match = COMMIT_LINE.match(lines[k])
             if match:
@@ -117,7 +122,7 @@ def _drop_skipped(lines: Sequence[str], part: ReplyPart) -> None:
                                       op.span.start, op.span.end, severity="warning"))
 
 
-def _follow_resolved(lines: Sequence[str], part: ReplyPart) -> None:
+def _follow_resolved(lines: Sequence[str], part: ReplyPart, chat: Chat) -> None:
     """Blocks of a name Aider took for another file, as its ``Applied edit to`` lines say
     (module doc). A reply's blocks are followed by the lines of the files Aider wrote for
     them, once each; a turn may hold several replies (a lint reflection: QA s46
@@ -128,7 +133,9 @@ def _follow_resolved(lines: Sequence[str], part: ReplyPart) -> None:
     (helper-144 F3; with a line no name explains, Aider may have tried another chat file
     where the SEARCH matched: helper-145 F5). Where a line names a file no block can have
     meant, the run's one unlogged name's blocks are not replayed (helper-143 F6). A line
-    before the blocks is the model's own text (F4)."""
+    before the blocks is the model's own text (F4). A block no run names the file of
+    went where the chat Aider held then resolves its name (``aider_chat``); one that may
+    have gone to another chat file is held (:func:`_hold_fallbacks`)."""
     runs: list[list[tuple[int, str]]] = []
     for k in range(part.start, part.stop):
         if (m := APPLIED_LINE.match(lines[k])) is not None and lines[k].endswith("  "):
@@ -140,14 +147,83 @@ def _follow_resolved(lines: Sequence[str], part: ReplyPart) -> None:
             else:
                 runs.append([(k, m.group(1))])
     since = part.start - 1
+    spoken: dict[int, list[str]] = {}  # block's first line -> the files its run logs
     for run in runs:
         scope = [op for op in part.ops if since < op.span.start - 1 < run[0][0]]
         since = run[-1][0]
         if scope:
-            _resolve_run(part, run, scope)
+            logged = _resolve_run(part, run, scope)
+            spoken.update((op.span.start, logged) for op in part.ops
+                          if since >= op.span.start - 1 and op.span.start not in spoken)
+    _follow_chat(part, chat, spoken)
+    _hold_fallbacks(lines, part, chat, spoken)
 
 
-def _resolve_run(part: ReplyPart, run: list[tuple[int, str]], scope: list[Operation]) -> None:
+def _follow_chat(part: ReplyPart, chat: Chat, spoken: dict[int, list[str]]) -> None:
+    """Blocks whose file no run logs: on the chat's file Aider took the name for."""
+    for n, op in enumerate(part.ops):
+        name = (op.path or "").strip()
+        if not isinstance(op, Edit) or name in spoken.get(op.span.start, ()):
+            continue
+        files = chat.at(op.span.start - 1)
+        path = chat_file(name, files)
+        if path is None:
+            continue
+        part.ops[n] = replace(op, path=path)
+        part.notes.append(problem(RESOLVED, f"this block of {name} is replayed on {path}: "
+                                  f"Aider's chat held {path} and no file {name} here, and "
+                                  "Aider takes a block's name for the chat's file of that "
+                                  "name (no line of its log says otherwise)",
+                                  op.span.start, op.span.end, severity="info"))
+
+
+def _hold_fallbacks(lines: Sequence[str], part: ReplyPart, chat: Chat,
+                    spoken: dict[int, list[str]]) -> None:
+    """Blocks Aider may have written to another chat file than their own (QA s46
+    helper-146 F6). Aider first tries every block of a reply on the files as they were
+    before it, and a block that matches nothing in its own file goes to the first other
+    chat file where it matches; then it writes them in order. A block whose SEARCH is
+    text an earlier block of the same reply put into its file did not match that file
+    before the reply: it went to its own file in order only if no other chat file held
+    that text. Where the reply's log names another file, or no line speaks for it while
+    the chat holds another file, reviewtui cannot tell which: not replayed."""
+    ends = [k for k in range(part.start, part.stop) if lines[k].startswith(TOKENS)]
+    wrote: dict[tuple[str, int, str], list[tuple[str, str]]] = {}  # by first line
+    held: set[int] = set()
+    for op in part.ops:
+        if not isinstance(op, Edit):
+            continue
+        path = (op.path or "").strip()
+        reply = bisect.bisect_left(ends, op.span.start - 1)
+        wanted = _text(op.search_lines)
+        first = wanted.split("\n", 1)[0]
+        if wanted and any(wanted in put and wanted not in took
+                          for put, took in wrote.get((path, reply, first), ())):
+            logged = spoken.get(op.span.start)
+            others = sorted(set(logged) - {path}) if logged is not None else sorted(
+                chat.at(op.span.start - 1) - {path})
+            if others:
+                held.add(id(op))
+                part.notes.append(problem(
+                    FALLBACK, f"this block's SEARCH is text an earlier block of the same "
+                    f"reply wrote into {path}: Aider tries each block on the files as they "
+                    "were before the reply, so it may have written this one to "
+                    f"{', '.join(others[:3])} instead (its fallback to another chat file); "
+                    "it is not replayed", op.span.start, op.span.end, severity="error"))
+                continue
+        put, took = _text(op.replace_lines), _text(op.search_lines)
+        for line in set(put.split("\n")):
+            wrote.setdefault((path, reply, line), []).append((put, took))
+    part.ops = [op for op in part.ops if id(op) not in held]
+
+
+def _text(lines: Sequence[str]) -> str:
+    return "\n".join(line.strip() for line in lines if line.strip())
+
+
+def _resolve_run(part: ReplyPart, run: list[tuple[int, str]], scope: list[Operation]
+                 ) -> list[str]:
+    """Resolve the blocks of ``scope`` by ``run``; the files the run logs."""
     named = {(op.path or "").strip() for op in scope}
     where = {path: k for k, path in run}
     unexplained = sorted(set(where) - named)
@@ -174,6 +250,7 @@ def _resolve_run(part: ReplyPart, run: list[tuple[int, str]], scope: list[Operat
                                       f"{where[path] + 1}), which no block names, and none "
                                       f"to {name}: this block of {name} is not replayed",
                                       op.span.start, op.span.end, severity="warning"))
+    return sorted(where)
 
 
 def _resolved_to(name: str, paths: Sequence[str]) -> str | None:

@@ -1,0 +1,134 @@
+"""Aider's chat files, read from its history, decide where a block no log line names went;
+a block Aider may have sent to another chat file is not replayed on its own."""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import PurePosixPath
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from reviewtui.core.importers.aider import import_aider, split_lines
+from reviewtui.core.importers.aider_chat import Chat, chat_file
+
+HEAD = "# aider chat started at 2026-12-07 09:12:03\n\n> Model: gpt-4o with diff edit format\n\n"
+
+
+def _block(path: str, search: str, replace: str) -> str:
+    return (f"{path}\n```python\n<<<<<<< SEARCH\n{search}\n=======\n{replace}\n"
+            ">>>>>>> REPLACE\n```\n")
+
+
+def _turns(text: str) -> list[list[tuple[str, tuple[str, ...]]]]:
+    return [[(op.path or "", op.replace_lines) for op in t.reply.ops]  # type: ignore[union-attr]
+            for t in import_aider(text, "h.md").turns]
+
+
+def test_the_chat_is_read_from_what_aider_logs() -> None:
+    text = ("> /usr/bin/aider a.py  \n> Added a.py to the chat.  \n"
+            "> Added src/b.py to the chat  \n#### /drop a.py  \n"
+            "> Removed a.py from the chat  \n> lib/c.py  \n> lib/d.py  \n"
+            "> Add these files to the chat? y  \n> e.py  \n"
+            "> Add these files to the chat? (Y)es/(N)o [Yes]: n  \n"
+            "> Allow edits to f.py which was not previously added to chat? y  \n"
+            "> g.py  \n> Create new file? [Y/n] y  \n"
+            "# aider chat started at 2026-12-07  \n> Added h.py to the chat.  \n"
+            "> Dropping all files from the chat session.  \n")
+    lines = split_lines(text)
+    chat = Chat(lines)
+    at = {line.strip(): chat.at(k) for k, line in enumerate(lines)}
+    assert at["> Added src/b.py to the chat"] == {"a.py", "src/b.py"}
+    assert at["> Removed a.py from the chat"] == {"src/b.py"}
+    assert at["> Add these files to the chat? y"] == {"src/b.py", "lib/c.py", "lib/d.py"}
+    # a no adds nothing; the names above a yes do, and a question that names its file
+    assert at["> Add these files to the chat? (Y)es/(N)o [Yes]: n"] == at[
+        "> Add these files to the chat? y"]
+    assert "f.py" in at["> Allow edits to f.py which was not previously added to chat? y"]
+    assert "g.py" in at["> Create new file? [Y/n] y"]
+    assert at["> Added h.py to the chat."] == {"h.py"}  # (a new chat starts empty)
+    assert chat.at(len(lines) - 1) == frozenset()
+    assert chat.at(-1) == frozenset()
+
+
+def _find_filename(name: str, chat: list[str]) -> str:
+    """Aider's own choice (editblock_coder.find_filename, one name), for the property."""
+    valid = sorted(set(chat))
+    if name in valid:
+        return name
+    for path in valid:
+        if name == PurePosixPath(path).name:
+            return path
+    close = difflib.get_close_matches(name, valid, n=1, cutoff=0.8)
+    return close[0] if close else name
+
+
+NAMES = st.sampled_from(["app.py", "src/app.py", "lib/app.py", "apps.py", "src/apq.py",
+                         "b.py", "tests/test_app.py", "app.js", "/abs/app.py", "../app.py"])
+
+
+@given(st.lists(NAMES, max_size=5), NAMES)
+def test_a_name_goes_where_aiders_find_filename_takes_it(chat: list[str], name: str) -> None:
+    found = chat_file(name, frozenset(chat))
+    aider = _find_filename(name, chat)
+    if found is not None:
+        assert found == aider != name
+    else:  # (the name itself, or a path reviewtui never writes: left as the name is)
+        assert aider == name or aider.startswith("/") or ".." in aider.split("/")
+
+
+def test_a_passed_block_of_a_failed_reply_lands_on_the_chat_file_it_names() -> None:
+    """QA s46 helper-146 F3: a reply with a block that failed to match logs no Applied
+    line, yet its other blocks were written; a block of app.py (the chat holding
+    src/app.py) was replayed on the root app.py, exit 0."""
+    failed = _block("b.py", "import sys", "import re")
+    text = (HEAD + "> Added b.py to the chat.  \n> Added src/app.py to the chat.  \n\n"
+            "#### rename  \n\n" + _block("app.py", "FLAG = 1", "FLAG = 2") + "\n" + failed
+            + "\n> Tokens: 1 sent  \n> # 1 SEARCH/REPLACE block failed to match!  \n>   \n"
+            "> ## SearchReplaceNoExactMatch: This SEARCH block failed to exactly match lines "
+            "in b.py  \n> <<<<<<< SEARCH  \n> import sys  \n> =======  \n> import re  \n"
+            "> >>>>>>> REPLACE  \n"
+            ">   \n\n" + _block("b.py", "import os", "import re") + "\n> Tokens: 2 sent  \n"
+            "> Applied edit to b.py  \n")
+    assert _turns(text) == [[("src/app.py", ("FLAG = 2",)), ("b.py", ("import re",))]]
+    (turn,) = import_aider(text, "h.md").turns
+    assert [(p.rule, p.severity) for p in turn.reply.problems] == [
+        ("aider-failed", "warning"), ("aider-resolved", "info")]
+    # The chat holding app.py itself, or no file of that name: as written.
+    assert _turns(text.replace("src/app.py to", "app.py to"))[0][0][0] == "app.py"
+    assert _turns(text.replace("> Added src/app.py to the chat.  \n", ""))[0][0][0] == "app.py"
+
+
+def test_a_block_aider_may_have_sent_to_another_chat_file_is_not_replayed() -> None:
+    """QA s46 helper-146 F6: Aider tries each block on the files as they were before the
+    reply; block 2's SEARCH is what block 1 put into src/app.py, so Aider sent it to
+    other.py, which held that text; the log names both files (another block names
+    other.py) and the replay landed it on src/app.py, exit 0."""
+    text = (HEAD + "> Added src/app.py to the chat.  \n> Added other.py to the chat.  \n\n"
+            "#### go  \n\n" + _block("src/app.py", "def a(): return 1",
+                                     "def a(): return 1\ndef b(): return 2")
+            + "\n" + _block("app.py", "def b(): return 2", "def b(): return 3") + "\n"
+            + _block("other.py", "X = 1", "X = 2") + "\n> Tokens: 1 sent  \n"
+            "> Applied edit to src/app.py  \n> Applied edit to other.py  \n")
+    assert [path for path, _ in _turns(text)[0]] == ["src/app.py", "other.py"]
+    (turn,) = import_aider(text, "h.md").turns
+    (held,) = [p for p in turn.reply.problems if p.rule == "aider-fallback"]
+    assert held.severity == "error"  # (apply says it and exits 1: Aider wrote it somewhere)
+    assert "other.py" in held.message
+    # The log naming src/app.py alone: no other file took it; in order, as Aider wrote it.
+    alone = text.replace("> Applied edit to other.py  \n", "").replace(
+        _block("other.py", "X = 1", "X = 2"), "")
+    assert _turns(alone) == [[("src/app.py", ("def a(): return 1", "def b(): return 2")),
+                              ("src/app.py", ("def b(): return 3",))]]
+    # Text that was there before the reply too (block 1's SEARCH holds it): in order.
+    before = text.replace("<<<<<<< SEARCH\ndef a(): return 1\n",
+                          "<<<<<<< SEARCH\ndef a(): return 1\ndef b(): return 2\n")
+    assert len(_turns(before)[0]) == 3
+    # Another reply's block (a reflection after "> Tokens:") saw the file as it was then.
+    later = text.replace("\n" + _block("app.py", "def b(): return 2", "def b(): return 3"),
+                         "\n> Tokens: 1 sent  \n\n" + _block("app.py", "def b(): return 2",
+                                                               "def b(): return 3"))
+    assert len(_turns(later)[0]) == 3
+    # No log line at all: the chat holding another file is enough doubt.
+    unlogged = text.split("> Tokens:")[0]
+    assert [path for path, _ in _turns(unlogged)[0]] == ["src/app.py", "other.py"]
