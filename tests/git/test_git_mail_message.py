@@ -254,3 +254,29 @@ def test_a_multipart_mail_with_an_encoded_patch_part_is_refused(tmp_path: Path) 
     assert info.value.rule == "mail-encoded"
     session = import_session(text, "m.patch")  # (8bit: read)
     assert [op.path for turn in session.turns for op in turn.reply.ops] == ["f.txt"]
+
+
+@pytest.mark.parametrize("extra", [
+    ["--stat-count=1"], ["--stat", "--numstat"], ["--raw", "--stat"], ["--stat", "--dirstat"],
+    ["--stat", "--summary", "--dirstat", "--numstat", "--raw"], ["--stat-count=1", "--numstat"],
+])
+def test_every_stat_shape_under_the_separator_keeps_the_message_out(
+        tmp_path: Path, extra: list[str]) -> None:
+    """QA s46 helper-146 F4: git writes its --raw, --numstat, --dirstat lines and
+    --stat-count's " ..." around the stat; such a mail was read whole and the diff its
+    message quotes was applied (other.txt CLOBBERED, exit 0)."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "other.txt").write_text("keep\n")
+    (repo / "d" / "e").mkdir(parents=True)
+    for name in ("f1", "f2", "f3"):
+        (repo / "d" / "e" / f"{name}.txt").write_text("a\n")
+    base = commit_all(repo, "base")
+    for name in ("f1", "f2", "f3"):
+        (repo / "d" / "e" / f"{name}.txt").write_text("a\nb\n")
+    (repo / "g.txt").write_text("new\n")
+    head = commit_all(repo, f"Fix\n\nWhat was tried:\n\n{QUOTES['git']}\nDone.")
+    text = git(repo, "format-patch", "--stdout", *extra, f"{base}..{head}")
+    assert "\n---\n" in text
+    session = import_session(text, "m.patch")
+    paths = sorted(op.path or "" for turn in session.turns for op in turn.reply.ops)
+    assert paths == ["d/e/f1.txt", "d/e/f2.txt", "d/e/f3.txt", "g.txt"], (extra, text)

@@ -14,6 +14,14 @@ COMMIT = re.compile(r"^From (?:[0-9a-f]{40} |[0-9a-f]{7,39} Mon Sep 17 00:00:00 
 _COMMIT_AT = re.compile(COMMIT.pattern.removeprefix("^"))  # matched at a line's start
 _STAT_LINE = re.compile(r" .* \| +(\d+( [+-]*)?|Bin( .*)?)")  # " f | 2 +-", " g | Bin ..."
 _STAT_SUMMARY = re.compile(r" \d+ files? changed\b")
+# The other lines git can write between the ``---`` and the stat's summary: ``--raw``
+# (``:100644 100644 587be6b bdc955b M<tab>f.txt``), ``--numstat`` (``1<tab>1<tab>f.txt``,
+# ``-<tab>-<tab>bin.dat``), and ``--stat-count``'s `` ...``; after it, ``--dirstat``'s
+# `` 100.0% d/e/`` (QA s46 helper-146 F4: such a mail was read whole, its quoted diff
+# applied).
+_STAT_MORE = re.compile(r":[0-7]{6} [0-7]{6} [0-9a-f]{4,64}(?:\.\.\.)? [0-9a-f]{4,64}"
+                        r"(?:\.\.\.)? [ACDMRTUX][0-9]{0,3}\t.+|(?:\d+|-)\t(?:\d+|-)\t.+| \.\.\.")
+_DIRSTAT = re.compile(r" +\d{1,3}\.\d% .+/")
 
 
 def mail_parts(text: str, lines: Sequence[str]) -> list[tuple[int, int, int]]:
@@ -64,8 +72,10 @@ def patch_start(lines: Sequence[str], start: int, stop: int) -> int:
     context lines like a stat, its blank context line stripped of its space by a mailer:
     helper-143 F1, helper-144 F2; a check of the stat's names against the diff read real
     mails whole: quoted names, ``--compact-summary``, a file made a link, helper-145 F1).
-    A mail without that stat (``git format-patch --no-stat``, a hand-made one) is read
-    whole, as ``git am`` reads it."""
+    The stat may come with git's ``--raw``, ``--numstat``, ``--stat-count``, ``--dirstat``
+    and ``--summary`` lines. A mail without a stat (``git format-patch --no-stat``,
+    ``--numstat`` or ``--shortstat`` alone, which write no ``---`` line; a hand-made one)
+    is read whole, as ``git am`` reads it."""
     short: set[int] = set()  # hunk headers whose body ran short: no hunks (see below)
     for _ in range(64):
         found, ran_short = _separator(lines, start, stop, short)
@@ -97,12 +107,12 @@ def _separator(lines: Sequence[str], start: int, stop: int,
         if line != "---":
             continue
         k = i + 1
-        while k < stop and _STAT_LINE.fullmatch(lines[k]):
+        while k < stop and (_STAT_LINE.fullmatch(lines[k]) or _STAT_MORE.fullmatch(lines[k])):
             k += 1
-        if k == i + 1 or k >= stop or not _STAT_SUMMARY.match(lines[k]):
+        if k >= stop or not _STAT_SUMMARY.match(lines[k]):
             continue
         k += 1
-        while k < stop and lines[k].startswith(_SUMMARY_MORE):
+        while k < stop and (lines[k].startswith(_SUMMARY_MORE) or _DIRSTAT.fullmatch(lines[k])):
             k += 1
         if k + 1 < stop and not lines[k] and lines[k + 1].startswith(_DIFF_HEADS):
             found = k + 1
