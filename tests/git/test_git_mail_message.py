@@ -280,3 +280,38 @@ def test_every_stat_shape_under_the_separator_keeps_the_message_out(
     session = import_session(text, "m.patch")
     paths = sorted(op.path or "" for turn in session.turns for op in turn.reply.ops)
     assert paths == ["d/e/f1.txt", "d/e/f2.txt", "d/e/f3.txt", "g.txt"], (extra, text)
+
+
+def test_a_cover_letters_interdiff_is_no_change(tmp_path: Path) -> None:
+    """QA s46 helper-145 F10: ``--cover-letter --interdiff=v1`` puts the series' change
+    since v1 in mail 0/n as a diff; it was replayed as one more patch over the series (its
+    hunk of g.txt landed, then the series' own change of f.txt was held)."""
+    repo = new_repo(tmp_path / "repo")
+    (repo / "f.txt").write_text("alpha\nbeta\n")
+    (repo / "g.txt").write_text("one\n")
+    base = commit_all(repo, "base")
+    git(repo, "checkout", "-q", "-b", "v1")
+    (repo / "f.txt").write_text("alpha\nBETA\n")
+    commit_all(repo, "v1")
+    git(repo, "checkout", "-q", "-b", "v2", base)
+    (repo / "f.txt").write_text("alpha\nBeta\n")
+    (repo / "g.txt").write_text("ONE\n")
+    head = commit_all(repo, "v2")
+    texts: list[str] = []
+    for extra in (["--interdiff=v1"], ["--range-diff=v1"]):
+        text = git(repo, "format-patch", "--stdout", "--cover-letter", *extra,
+                   f"{base}..{head}")
+        cover = text.split("[PATCH 1/1]")[0]
+        assert "[PATCH 0/1]" in cover
+        assert ("diff --git" in cover) == ("interdiff" in extra[0])
+        session = import_session(text, "s.mbox")
+        assert [sorted(op.path or "" for op in t.reply.ops) for t in session.turns] == [
+            ["f.txt", "g.txt"]], extra
+        root = clone_at(repo, tmp_path / f"root{extra[0][2:7]}", base)
+        mail = tmp_path / "s.mbox"
+        mail.write_text(text)
+        assert main(["apply", str(mail), "--root", str(root), "--yes"]) == 0
+        assert disk_of(root) == tree_of(repo, head)
+        texts.append(text)
+    with pytest.raises(Exception, match=r"cover letter \(\[PATCH 0/n\]\) and no patch"):
+        import_session(texts[0].split("\nFrom ")[0] + "\n", "c.mbox")

@@ -162,6 +162,21 @@ def commit_lines(text: str) -> list[int]:
     return found
 
 
+_COVER = re.compile(r"Subject: \[[^\]]*?\b0+/[0-9]+\]")
+
+
+def is_cover_letter(lines: Sequence[str], start: int, stop: int) -> bool:
+    """Whether the mail in ``lines[start:stop]`` is a series' cover letter (``[PATCH
+    0/2]``): what it holds is no change of its own (QA s46 helper-145 F10: the interdiff
+    of ``--cover-letter --interdiff=v1`` was replayed as a patch over the series)."""
+    for i in range(start, min(stop, start + 40)):
+        if _COVER.match(lines[i]):
+            return True
+        if not lines[i].strip():
+            return False
+    return False
+
+
 def mail_subject(lines: Sequence[str], start: int, stop: int) -> str:
     """A format-patch mail's Subject (continuation lines joined), without ``[PATCH n/m]``."""
     for i in range(start, min(stop, start + 40)):

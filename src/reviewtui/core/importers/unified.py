@@ -52,7 +52,7 @@ from reviewtui.core.importers.diffpaths import (
     unquote,
 )
 from reviewtui.core.importers.gitbinary import BinaryPatchError, read_hunk
-from reviewtui.core.importers.mails import mail_parts, mail_subject
+from reviewtui.core.importers.mails import is_cover_letter, mail_parts, mail_subject
 from reviewtui.core.importers.notutf8 import (
     foreign_lines,
     hold_section,
@@ -156,11 +156,14 @@ def import_unified(text: str, source: str, *, root: str | None = None,
         if headers and all(h.endswith("\r") for h in headers):
             raw = lines
     turns: list[Turn] = []
-    found_any = False
+    found_any = cover = False
     foreign, held = foreign_lines(text, lines), set[str]()
     for start, patch, stop in mail_parts(text, lines):
         notes: list[ParseProblem] = []
         refuse_encoded(lines, start, stop, source)  # (a mail's headers, if it is one)
+        if is_cover_letter(lines, start, stop):
+            cover = True
+            continue  # (its --interdiff is the series' change since v1, not one more)
         sections = _sections(lines, raw, patch, stop, notes)
         if foreign or held:
             sections = utf8_sections(sections, foreign, start, stop, notes, source, held)
@@ -183,8 +186,10 @@ def import_unified(text: str, source: str, *, root: str | None = None,
         turns.extend(turns_from_changes(len(turns) + 1, request,
                                         removals_first(renames_in_order(changes)), span, notes))
     if not found_any:
-        raise format_error(source, None, NO_DIFF, "no 'diff --git' line and no '---'/'+++' "
-                           "file header followed by a hunk: this is not a unified diff")
+        raise format_error(source, None, NO_DIFF, "a series' cover letter ([PATCH 0/n]) and "
+                           "no patch: it holds no change" if cover else "no 'diff --git' line "
+                           "and no '---'/'+++' file header followed by a hunk: this is not a "
+                           "unified diff")
     return Session(source, "", "", tuple(turns), format="unified")
 
 
