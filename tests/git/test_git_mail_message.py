@@ -13,6 +13,7 @@ import pytest
 from gitkit import clone_at, commit_all, disk_of, git, new_repo, tree_of
 from reviewtui.cli import main
 from reviewtui.core.importers import detect_format, import_session
+from reviewtui.core.importers.mails import COMMIT
 from reviewtui.core.model.records import ConsoleCommand
 
 QUOTES = {
@@ -315,3 +316,21 @@ def test_a_cover_letters_interdiff_is_no_change(tmp_path: Path) -> None:
         texts.append(text)
     with pytest.raises(Exception, match=r"cover letter \(\[PATCH 0/n\]\) and no patch"):
         import_session(texts[0].split("\nFrom ")[0] + "\n", "c.mbox")
+
+
+def test_an_mbox_a_mail_client_saved_is_read_mail_by_mail(tmp_path: Path) -> None:
+    """QA s46 helper-145: a mail client's mbox starts each mail with its postmark
+    ("From alice@example.com Sat Jan  1 00:00:00 2022"), not git's From line: the mbox was
+    read whole, as one turn, and the diff a message quotes was applied."""
+    repo, base, text = _mail(tmp_path, f"Fix\n\nEarlier:\n\n{QUOTES['git']}\nDone.", new=True)
+    mails = ["From alice@example.com Sat Jan  1 00:00:00 2022\nReturn-Path: <a@b>\n"
+             + part.split("\n", 1)[1] for part in text.split("\nFrom ")[:1]]
+    second = mails[0].replace("Subject: [PATCH] Fix", "Subject: [PATCH] Again").replace(
+        "From alice@example.com Sat Jan  1", "From bob@example.org Sun Jan  2")
+    session = import_session(mails[0] + "\n" + second.replace("f.txt", "g.txt").replace(
+        "new.txt", "h.txt"), "inbox.mbox")
+    assert [(t.request, sorted(op.path or "" for op in t.reply.ops))
+            for t in session.turns] == [("Fix", ["f.txt", "new.txt"]),
+                                        ("Again", ["g.txt", "h.txt"])]
+    # A message line that reads like a postmark but is no line of its own starts nothing.
+    assert COMMIT.match("From alice Sat Jan  1 00:00:00 2022 and on") is None

@@ -10,8 +10,14 @@ from collections.abc import Sequence
 # git's mbox line: a whole commit id, or a short one with git's fixed date. A message
 # line such as "From 20240101 onwards" starts no mail (QA s46 helper-143 F3b: the mail
 # was cut there and its quoted diff read whole).
-COMMIT = re.compile(r"^From (?:[0-9a-f]{40} |[0-9a-f]{7,39} Mon Sep 17 00:00:00 2001)")
-_COMMIT_AT = re.compile(COMMIT.pattern.removeprefix("^"))  # matched at a line's start
+# An mbox a mail client saved starts each mail with its postmark, the sender and an
+# asctime date: "From alice@example.com Sat Jan  1 00:00:00 2022" (QA s46 helper-145:
+# such a mail was read whole, its message's quoted diff applied).
+COMMIT = re.compile(r"^From (?:[0-9a-f]{40} |[0-9a-f]{7,39} Mon Sep 17 00:00:00 2001|\S+ +"
+                    r"(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep"
+                    r"|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d \d{4}[ \t\r]*$)", re.MULTILINE)
+# (matched at a line's start)
+_COMMIT_AT = re.compile(COMMIT.pattern.removeprefix("^"), re.MULTILINE)
 _STAT_LINE = re.compile(r" .* \| +(\d+( [+-]*)?|Bin( .*)?)")  # " f | 2 +-", " g | Bin ..."
 _STAT_SUMMARY = re.compile(r" \d+ files? changed\b")
 # The other lines git can write between the ``---`` and the stat's summary: ``--raw``
