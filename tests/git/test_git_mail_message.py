@@ -194,6 +194,16 @@ def test_an_encoded_mail_is_refused_not_read_as_it_is() -> None:
             " 1 file changed, 1 insertion(+), 1 deletion(-)\n\n" + body.replace("=3D", "="))
     session = import_session(first + said, "m.mbox")
     assert [op.path for turn in session.turns for op in turn.reply.ops] == ["f.py"]
+    # A base64 mail shows no diff header at all: it was read as a File Ops session of no
+    # turns, exit 0 (helper-145); a mail is a diff, and this one is refused, said.
+    import base64
+
+    encoded = base64.encodebytes(body.encode()).decode()
+    for head in ("", first):
+        with pytest.raises(SessionFormatError) as info:
+            import_session(head + "From: A <a@b>\nSubject: [PATCH] fix\n"
+                           "Content-Transfer-Encoding: base64\n\n" + encoded, "m.eml")
+        assert info.value.rule == "mail-encoded"
 
 
 def test_real_mail_shapes_keep_their_message_out(tmp_path: Path) -> None:

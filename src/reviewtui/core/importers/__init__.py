@@ -70,10 +70,12 @@ def detect_format(text: str, name: str = "") -> str:
         return "claude" if looks_like_claude(text) else "chat"
     if base.endswith(".aider.chat.history.md"):
         return "aider"
-    if _looks_like_mail(text) and first_diff_header(text) is not None:
+    if _looks_like_mail(text):
         # A format-patch mail (or git show's commit) is a diff whatever its message
         # quotes: a Codex patch, a File Ops turn or an Aider block there is text (QA s46
-        # helper-142 H4b: the quoted operation ran, the commit's own diff did not).
+        # helper-142 H4b: the quoted operation ran, the commit's own diff did not). One
+        # with no diff header to be seen (base64) is refused as a diff, saying why (it was
+        # read as a File Ops session of no turns, exit 0: helper-145).
         return "unified"
     if _TURN_HEADING.search(text):
         return "fileops"
