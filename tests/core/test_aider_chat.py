@@ -132,3 +132,21 @@ def test_a_block_aider_may_have_sent_to_another_chat_file_is_not_replayed() -> N
     # No log line at all: the chat holding another file is enough doubt.
     unlogged = text.split("> Tokens:")[0]
     assert [path for path, _ in _turns(unlogged)[0]] == ["src/app.py", "other.py"]
+
+
+def test_a_block_its_replys_log_leaves_out_went_elsewhere_and_is_not_replayed() -> None:
+    """A reply's log names every file Aider wrote for it. A block of app.py (the chat
+    holding src/app.py and other.py) whose SEARCH matched neither src/app.py nor
+    anything but other.py went to other.py; the log names other.py alone (another block
+    names it too), and the block was replayed on a root app.py."""
+    text = (HEAD + "> Added src/app.py to the chat.  \n> Added other.py to the chat.  \n\n"
+            "#### go  \n\n" + _block("app.py", "Y = 1", "Y = 2") + "\n"
+            + _block("other.py", "X = 1", "X = 2") + "\n> Tokens: 1 sent  \n"
+            "> Applied edit to other.py  \n")
+    assert [path for path, _ in _turns(text)[0]] == ["other.py"]
+    (turn,) = import_aider(text, "h.md").turns
+    assert [(p.rule, p.severity) for p in turn.reply.problems] == [("aider-fallback", "error")]
+    # Logged under the chat's name: there, as before.
+    logged = text.replace("> Applied edit to other.py  \n",
+                          "> Applied edit to src/app.py  \n> Applied edit to other.py  \n")
+    assert [path for path, _ in _turns(logged)[0]] == ["src/app.py", "other.py"]

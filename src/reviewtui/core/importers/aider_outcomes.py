@@ -33,6 +33,11 @@ And one note says where blocks went: ``> Applied edit to src/app.py`` after a re
 blocks name ``app.py`` and no such file: Aider took the name for the chat's file of the
 same base name (its ``find_filename``); those blocks are replayed on the file the log
 names (``aider-resolved``, info; QA s46 helper-142 H6: the root ``app.py`` was edited).
+A reply logs every file it wrote, so a block its log leaves out (and resolves to none of
+its files) went to another chat file where its SEARCH matched, Aider's fallback; so may
+a block whose SEARCH only an earlier block of the reply wrote: neither is replayed
+(``aider-fallback``, an error). A block of a reply that logged nothing (one of its
+blocks failed to match) goes where the chat resolves its name (``aider_chat``).
 """
 
 from __future__ import annotations
@@ -65,6 +70,7 @@ REMOVED_LINE = re.compile(r"^> Removed: ([0-9a-f]{7,40})\b")
 FAILED = "aider-failed"
 FALLBACK = "aider-fallback"
 TOKENS = "> Tokens:"
+NOT_CONFORM = "> The LLM did not conform"
 # (``> `` first in Aider up to 0.5x; Aider 0.86 quotes only the note's first line, and
 # writes this one and the block after it as they are: QA s44 helper-136 A1)
 FAILED_LINE = re.compile(r"^(?:> )?+## SearchReplaceNoExactMatch: This SEARCH block failed "
@@ -147,16 +153,41 @@ def _follow_resolved(lines: Sequence[str], part: ReplyPart, chat: Chat) -> None:
             else:
                 runs.append([(k, m.group(1))])
     since = part.start - 1
-    spoken: dict[int, list[str]] = {}  # block's first line -> the files its run logs
+    # (a reply ends at Aider's token count, or at its note that a block failed to match)
+    ends = [k for k in range(part.start, part.stop) if lines[k].startswith(TOKENS)
+            or lines[k].startswith(NOT_CONFORM) or FAILED_LINE.match(lines[k])]
+    spoken: dict[int, list[str]] = {}  # block's first line -> the files its reply's run logs
     for run in runs:
         scope = [op for op in part.ops if since < op.span.start - 1 < run[0][0]]
         since = run[-1][0]
-        if scope:
-            logged = _resolve_run(part, run, scope)
-            spoken.update((op.span.start, logged) for op in part.ops
-                          if since >= op.span.start - 1 and op.span.start not in spoken)
+        if not scope:
+            continue
+        logged = _resolve_run(part, run, scope)
+        # (the blocks of the reply the run follows: an earlier reply of the turn whose
+        # block failed to match logged nothing, F3)
+        reply = bisect.bisect_left(ends, scope[-1].span.start - 1)
+        own = [op for op in part.ops if since >= op.span.start - 1
+               and op.span.start not in spoken
+               and bisect.bisect_left(ends, op.span.start - 1) == reply]
+        spoken.update((op.span.start, logged) for op in own)
+        _hold_unlogged(part, own, logged, run[0][0])
     _follow_chat(part, chat, spoken)
-    _hold_fallbacks(lines, part, chat, spoken)
+    _hold_fallbacks(part, chat, spoken, ends)
+
+
+def _hold_unlogged(part: ReplyPart, own: list[Operation], logged: list[str], at: int) -> None:
+    """Blocks of a reply whose run logs every file Aider wrote for it, and not theirs:
+    Aider sent them to another chat file where the SEARCH matched (its fallback), one of
+    the logged files, which reviewtui cannot tell (module doc): not replayed."""
+    unlogged = {id(op) for op in own if isinstance(op, Edit) and op.path is not None
+                and op.path.strip() not in logged and _text(op.search_lines)}
+    for op in _take(part, lambda op: id(op) in unlogged):
+        part.notes.append(problem(FALLBACK, f"Aider logged no edit of {op.path} after the "
+                                  f"reply (line {at + 1} on), only of "
+                                  f"{', '.join(logged[:3])}: it wrote this block to one of "
+                                  "those where its SEARCH matched (its fallback to another "
+                                  "chat file), which reviewtui cannot tell; it is not "
+                                  "replayed", op.span.start, op.span.end, severity="error"))
 
 
 def _follow_chat(part: ReplyPart, chat: Chat, spoken: dict[int, list[str]]) -> None:
@@ -177,8 +208,8 @@ def _follow_chat(part: ReplyPart, chat: Chat, spoken: dict[int, list[str]]) -> N
                                   op.span.start, op.span.end, severity="info"))
 
 
-def _hold_fallbacks(lines: Sequence[str], part: ReplyPart, chat: Chat,
-                    spoken: dict[int, list[str]]) -> None:
+def _hold_fallbacks(part: ReplyPart, chat: Chat, spoken: dict[int, list[str]],
+                    ends: list[int]) -> None:
     """Blocks Aider may have written to another chat file than their own (QA s46
     helper-146 F6). Aider first tries every block of a reply on the files as they were
     before it, and a block that matches nothing in its own file goes to the first other
@@ -187,7 +218,6 @@ def _hold_fallbacks(lines: Sequence[str], part: ReplyPart, chat: Chat,
     before the reply: it went to its own file in order only if no other chat file held
     that text. Where the reply's log names another file, or no line speaks for it while
     the chat holds another file, reviewtui cannot tell which: not replayed."""
-    ends = [k for k in range(part.start, part.stop) if lines[k].startswith(TOKENS)]
     wrote: dict[tuple[str, int, str], list[tuple[str, str]]] = {}  # by first line
     held: set[int] = set()
     for op in part.ops:
