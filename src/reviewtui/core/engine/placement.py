@@ -227,17 +227,22 @@ def locate(lines: Sequence[str], final_newline: bool, edit: Edit, search: Sequen
             return after
     found, final = _locate_from(lines, final_newline, edit, search, new_lines, history, path, 0,
                                 explain, proved, crlf)
-    if edit.follows and cursor > 0 and found.status is Status.APPLIED and found.start < cursor:
+    if edit.follows and cursor > 0 and found.status is Status.APPLIED and (
+            found.start < cursor or edit.anchor):
         # Only above the previous chunk of the patch, which runs its chunks in order: the
         # text it meant may be gone and this be another place (Codex refuses the patch).
-        # A human decides; apply --yes leaves it, and so the file, pending.
+        # A human decides; apply --yes leaves it, and so the file, pending. So with its
+        # @@ anchor, which Codex looks for below the previous chunk only (QA s47
+        # helper-148 F10: "@@ def a():" above it, the chunk's line found in b() below
+        # landed there, exit 0; the search from the cursor failed to get here).
         found = MatchResult(Status.NEEDS_REVIEW, method=found.method, start=found.start,
                             end=found.end, new_lines=found.new_lines,
                             locations=found.locations, rule=OUT_OF_ORDER, similarity=1.0,
                             hint=f"found only at lines {found.start + 1}-{found.end} of {path}, "
-                                 "above the previous chunk of the same patch (chunks apply in "
-                                 "order): the text it meant may be gone; review before "
-                                 "accepting")
+                                 + ("above the previous chunk" if found.start < cursor else
+                                    "under an @@ context line above the previous chunk")
+                                 + " of the same patch (chunks apply in order): the text it "
+                                 "meant may be gone; review before accepting")
     return found, final
 
 

@@ -196,20 +196,27 @@ def _update(lines: Sequence[str], i: int, stop: int, root: str | None,
     return Change([*ops, *edits], Span(lineno, max(lineno, i))), i
 
 
+def _is_header(line: str) -> bool:
+    """A chunk's ``@@`` line; one of blanks after it is a bare ``@@`` to Codex, which
+    trims it (QA s47 helper-148 F9: read as an anchor on a blank line, the hunk found
+    in the file twice landed below the first blank line, in the second function)."""
+    return line.startswith("@@") and (not line[2:].strip() or line[2] == " ")
+
+
 def _chunk(lines: Sequence[str], i: int, stop: int, path: str, first: bool,
            notes: list[ParseProblem]) -> tuple[Edit, int]:
     start = i
     anchor: list[str] = []
     line = lines[i]
-    if line == "@@" or line.startswith("@@ "):
-        if line.startswith("@@ "):
+    if _is_header(line):
+        if line[3:].strip():
             anchor.append(line[3:])
         i += 1
-        while i < stop and (lines[i] == "@@" or lines[i].startswith("@@ ")):
+        while i < stop and _is_header(lines[i]):
             notes.append(problem(NESTED_CONTEXT, "a second '@@' line right after another: "
                                  "Codex's own apply_patch rejects it; reviewtui reads it as a "
                                  "narrower context inside the first", i + 1, severity="info"))
-            if lines[i].startswith("@@ "):
+            if lines[i][3:].strip():
                 anchor.append(lines[i][3:])
             i += 1
     elif not first:
