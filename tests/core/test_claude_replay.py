@@ -128,3 +128,25 @@ def test_a_change_the_user_made_that_the_transcript_does_not_hold_is_not_replaye
         (note,) = turn.reply.problems
         assert (note.rule, note.severity) == ("claude-user-modified", "warning")
         assert _after(text, {"a": "x\n"})[1] == {"a": "x\n"}
+
+
+def test_a_relative_path_is_in_the_folder_claude_code_was_in() -> None:
+    """QA s47 helper-148 F1: Claude Code resolves a relative file_path against its working
+    folder at the call (each line's cwd, which follows the shell's cd); after ``cd sub``
+    an Edit of a.txt changed sub/a.txt, and the replay the project's a.txt, exit 0."""
+    cd = {"type": "assistant", "cwd": "/p/sub", "message": {"role": "assistant", "content": [
+        {"type": "tool_use", "id": "t1", "name": "Edit",
+         "input": {"file_path": "a.txt", "old_string": "x = 1", "new_string": "x = 2"}}]}}
+    text = _jsonl(_user("bump x"), cd, _done())
+    _, files = _after(text, {"a.txt": "x = 1\n", "sub/a.txt": "x = 1\n"})
+    assert files == {"a.txt": "x = 1\n", "sub/a.txt": "x = 2\n"}
+    assert [op.path for op in import_claude(text, "s.jsonl").turns[0].reply.ops] == [
+        "sub/a.txt"]
+    # Out of the project (cd ..): a path the engine refuses, never one under the root.
+    out = text.replace('"/p/sub"', '"/elsewhere"')
+    assert [op.path for op in import_claude(out, "s.jsonl").turns[0].reply.ops] == [
+        "/elsewhere/a.txt"]
+    # Started in the project's sub-folder: relative to that start, as an absolute path.
+    started = _jsonl({**_user("bump x"), "cwd": "/p/sub"}, cd, _done())
+    assert [op.path for op in import_claude(started, "s.jsonl", root="/p").turns[0]
+            .reply.ops] == ["sub/a.txt"]

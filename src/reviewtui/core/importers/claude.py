@@ -13,7 +13,8 @@ follow become its operations, in order:
 Absolute paths become relative to the project ``root`` (or else to the ``cwd`` of the
 session's first line that records one: where Claude Code was started; a later line's
 ``cwd`` follows the shell's ``cd`` and is not the project); a path outside both stays
-absolute, and the engine refuses it.
+absolute, and the engine refuses it. A relative path is first joined to its own line's
+``cwd``, as Claude Code resolves it.
 
 Each call is paired with its ``tool_result`` by ``tool_use_id``. Only a call whose result
 says it succeeded is replayed: one with ``is_error`` (not read first, rejected by the
@@ -28,13 +29,20 @@ Shell commands that may change files are noted (``claude-shell``), not replayed.
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Sequence
 from typing import Any
 
 from reviewtui.core.engine.placement import split_text
 from reviewtui.core.errors import InputLimitError
-from reviewtui.core.importers.common import format_error, problem, relative_path, reply_from_ops
+from reviewtui.core.importers.common import (
+    _WINDOWS_ABS,
+    format_error,
+    problem,
+    relative_path,
+    reply_from_ops,
+)
 from reviewtui.core.model.records import (
     Edit,
     FullFile,
@@ -130,6 +138,7 @@ def import_claude(text: str, source: str, *, root: str | None = None) -> Session
     uses: dict[str, tuple[_Turn, _Use]] = {}
     title = ""
     start_cwd: str | None = None
+    cwd: str | None = None  # (the line's own: Claude Code's, after the shell's cd)
     parsed = 0
     early: list[ParseProblem] = []
     # Claude Code logs some entries more than once, verbatim (the same uuid; a tool call
@@ -156,8 +165,9 @@ def import_claude(text: str, source: str, *, root: str | None = None) -> Session
             if first[0] != lineno and first[1] == item:
                 _logged_again(item, first[0], lineno, turns, early)
                 continue
-        if start_cwd is None and isinstance(item.get("cwd"), str):
-            start_cwd = item["cwd"]
+        if isinstance(item.get("cwd"), str):
+            start_cwd = item["cwd"] if start_cwd is None else start_cwd
+            cwd = item["cwd"]
         kind = item.get("type")
         message = item.get("message")
         content = message.get("content") if isinstance(message, dict) else None
@@ -180,7 +190,7 @@ def import_claude(text: str, source: str, *, root: str | None = None) -> Session
                         turns[-1].notes.append(_again(str(block["id"]), known[1].line,
                                                       lineno))
                         continue
-                    use = _tool_use(block, lineno, bases, turns[-1].notes)
+                    use = _tool_use(block, lineno, bases, turns[-1].notes, cwd)
                     if use is not None:
                         turns[-1].uses.append(use)
                         uses[str(block.get("id", ""))] = (turns[-1], use)
@@ -319,8 +329,19 @@ def _result_text(content: object) -> str:
     return text[:200] + ("..." if len(text) > 200 else "")
 
 
+def _in_cwd(path: str, cwd: str | None) -> str:
+    """A relative ``file_path`` where Claude Code took it: in its working folder at that
+    line (the line's ``cwd``, which follows the shell's ``cd``), then made relative to the
+    project as an absolute one is (QA s47 helper-148 F1: after ``cd sub``, an Edit of
+    ``a.txt`` changed the project's ``a.txt``, Claude Code ``sub/a.txt``, exit 0)."""
+    if not cwd or path.startswith("/") or _WINDOWS_ABS.match(path) \
+            or not (cwd.startswith("/") or _WINDOWS_ABS.match(cwd)):
+        return path
+    return posixpath.join(cwd.replace("\\", "/") if _WINDOWS_ABS.match(cwd) else cwd, path)
+
+
 def _tool_use(block: dict[str, Any], lineno: int, bases: tuple[str | None, ...],
-              notes: list[ParseProblem]) -> _Use | None:
+              notes: list[ParseProblem], cwd: str | None = None) -> _Use | None:
     name = str(block.get("name", ""))
     data = block.get("input")
     data = data if isinstance(data, dict) else {}
@@ -342,7 +363,7 @@ def _tool_use(block: dict[str, Any], lineno: int, bases: tuple[str | None, ...],
     if not isinstance(raw_path, str) or not raw_path:
         notes.append(problem(BAD_INPUT, f"a {name} call without a file_path", lineno))
         return None
-    path = relative_path(raw_path, bases)
+    path = relative_path(_in_cwd(raw_path, cwd), bases)
     use = _Use(name, lineno, path)
     span = Span(lineno, lineno)
     if name == "Write":
