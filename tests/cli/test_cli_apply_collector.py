@@ -20,6 +20,9 @@ SESSION = """\
 =======
     return 2
 >>>>>>> REPLACE
+
+### Changed files:
+- (above)
 """
 
 

@@ -24,6 +24,9 @@ def total(items):
 def total(items):
     return sum(i.price for i in items)
 >>>>>>> REPLACE
+
+### Changed files:
+- (above)
 """
 
 

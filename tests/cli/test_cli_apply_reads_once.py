@@ -23,6 +23,9 @@ SESSION = """\
     return 2
 >>>>>>> REPLACE
 
+### Changed files:
+- (above)
+
 ## Turn 2
 --- File: m.py ---
 <<<<<<< SEARCH
@@ -30,6 +33,9 @@ SESSION = """\
 =======
     return 4
 >>>>>>> REPLACE
+
+### Changed files:
+- (above)
 """
 
 

@@ -119,7 +119,7 @@ def test_a_copy_is_said_in_the_text_and_the_json(
 
 def test_a_session_read_whole_still_exits_0(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    whole = CUT_OFF + ">>>>>>> REPLACE\n"
+    whole = CUT_OFF + ">>>>>>> REPLACE\n\n### Changed files:\n- a.py\n"
     code, root = _apply(tmp_path, whole, "s.md")
     out = capsys.readouterr().out
     assert code == EXIT_OK

@@ -20,6 +20,9 @@ SESSION = """## Turn 1
     return 10
 >>>>>>> REPLACE
 
+### Changed files:
+- (above)
+
 ## Turn 2
 > a new file
 
@@ -27,6 +30,9 @@ SESSION = """## Turn 1
 ```python
 print("new")
 ```
+
+### Changed files:
+- new.py (new)
 """
 
 

@@ -49,6 +49,9 @@ function price(item) {
   return base + tax;
 }
 >>>>>>> REPLACE
+
+### Changed files:
+- (above)
 """
 
 

@@ -231,7 +231,7 @@ def test_the_folder_a_review_state_names_is_said(tmp_path: Path,
     (root / "a.py").write_text("x = 1\n")
     session = tmp_path / "s.md"
     session.write_text("## Turn 1\n> go\n\n--- File: a.py ---\n<<<<<<< SEARCH\nx = 1\n=======\n"
-                       "x = 2\n>>>>>>> REPLACE\n")
+                       "x = 2\n>>>>>>> REPLACE\n\n### Changed files:\n- a.py\n")
     assert main(["apply", "--yes", "--root", str(root), "--state",
                  str(tmp_path / "s.md.review.json"), str(session)]) == 0
     capsys.readouterr()

@@ -559,6 +559,7 @@ PROBLEMS = [
     ("second-footer", "### Changed files:\n- a.py\n### Changed files:\n- b.py\n", 3),
     ("unknown-command", ":frob a.py\n", 1),
     ("bad-command-arguments", ":mv a.py\n", 1),
+    ("cut-off", "--- File: a.py ---\nx = 1\n", 1),
 ]
 
 
@@ -900,8 +901,9 @@ def test_lint_session_on_a_jsonl_transcript() -> None:
     text = ('{"role": "user", "content": "bump x"}\n'
             '{"role": "assistant", "content": "Sure.\\n\\n--- File: a.py ---\\nx = 2\\n"}\n')
     found = lint_session(parse_session(text, "chat.jsonl"))
+    # (its full file runs to the end of a reply with no footer: it may be cut off)
     assert [(f.turn, f.rule, f.span.start) for f in found] == [
-        (1, "preamble", 1), (1, "footer-missing", 4)]
+        (1, "preamble", 1), (1, "cut-off", 3)]
 
 
 def test_lint_session_without_turns() -> None:
@@ -990,7 +992,8 @@ def commands(text: str) -> tuple[ConsoleCommand, ...]:
 ])
 def test_moved_from_traces_a_path_back_through_the_turn(console: str, path: str,
                                                          before: str) -> None:
-    assert moved_from(path, effective_moves(commands(console + "\n"))) == before
+    footer = "\n### Changed files:\n- x\n"
+    assert moved_from(path, effective_moves(commands(console + "\n" + footer))) == before
 
 
 def test_file_text_may_describe_the_turn_before_its_moves() -> None:

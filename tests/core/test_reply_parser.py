@@ -77,6 +77,9 @@ def test_bare_command_lines_outside_fence() -> None:
     reply = parse("""
         :rm old.txt
         :mv a.py b.py
+
+        ### Changed files:
+        - old.txt (removed)
         """)
     (block,) = reply.blocks
     assert isinstance(block, ConsoleBlock)
@@ -276,6 +279,9 @@ def test_missing_replace_before_next_header_does_not_swallow_it() -> None:
         y
         --- File: b.py ---
         print(1)
+
+        ### Changed files:
+        - b.py
         """)
     assert rules(reply) == ["unterminated-edit"]
     assert [(op.kind, op.path) for op in reply.ops] == [("full_file", "b.py")]
@@ -350,6 +356,10 @@ def test_full_file_unfenced_until_next_header() -> None:
 
         --- File: b.txt ---
         bee
+
+        ### Changed files:
+        - notes.txt
+        - b.txt
         """)
     first, second = reply.ops
     assert isinstance(first, FullFile)
@@ -398,8 +408,11 @@ def test_unclosed_fence_is_reported() -> None:
         ```
         alpha
         """)
+    # The reply stops inside the fence: its content may be cut off, and is no operation
+    # (QA s47 helper-147 H3: a cut file was written).
     assert rules(reply) == ["unclosed-fence"]
-    assert reply.ops[0].lines == ("alpha",)
+    assert reply.ops == ()
+    assert "not read as an operation" in reply.problems[0].message
 
 
 def test_empty_full_file_in_fence() -> None:
@@ -506,6 +519,9 @@ def test_ops_keep_reply_order() -> None:
         ```
         --- File: a.py ---
         a
+
+        ### Changed files:
+        - a.py
         """)
     assert [(op.kind, getattr(op, "path", None)) for op in reply.ops] == [
         ("full_file", "b.py"),
@@ -550,7 +566,7 @@ def test_fenced_edits_mark_the_block_fenced_and_spans_skip_blank_lines() -> None
 
 
 def test_orphan_label_before_header_is_reported_once() -> None:
-    reply = parse("Edit 1\n--- File: a.py ---\nx = 1\n")
+    reply = parse("Edit 1\n--- File: a.py ---\nx = 1\n\n### Changed files:\n- a.py\n")
     assert rules(reply) == ["dangling-label"]
 
 

@@ -103,7 +103,8 @@ def test_json_transcript_pairs_requests_with_replies() -> None:
         {"role": "system", "content": "You follow the File Ops Protocol."},
         {"role": "user", "content": "Add a file"},
         {"role": "assistant", "content": "--- File: a.txt ---\nhello\n### Changed files:\n- a.txt"},
-        {"role": "assistant", "content": [{"type": "text", "text": ":rm a.txt"}]},
+        {"role": "assistant", "content": [{"type": "text", "text": ":rm a.txt\n\n"
+                                                                "### Changed files:\n- a.txt"}]},
     ]
     session = parse_session(json.dumps(messages), "chat.json")
     assert [t.request for t in session.turns] == ["Add a file", ""]
@@ -181,7 +182,8 @@ def test_a_jsonl_message_holding_a_line_separator_stays_one_message() -> None:
     """JSON leaves U+2028 raw; ``str.splitlines`` cut the message's line in two."""
     text = "\n".join(json.dumps(m, ensure_ascii=False) for m in [
         {"role": "user", "content": "Go\u2028now"},
-        {"role": "assistant", "content": "--- File: a.txt ---\nx\u2028y"},
+        {"role": "assistant", "content": "--- File: a.txt ---\nx\u2028y\n\n### Changed files:"
+                                         "\n- a.txt"},
     ]) + "\n"
     session = parse_session(text, "chat.jsonl")
     assert session.turns[0].request == "Go\u2028now"

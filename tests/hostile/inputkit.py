@@ -45,8 +45,9 @@ def cli_subprocess(*argv: str | Path, env: dict[str, str] | None = None,
 
 
 def fileops(*blocks: str, request: str = "do it") -> str:
-    """A one-turn File Ops Markdown session holding ``blocks``."""
-    return f"## Turn 1\n> {request}\n\n" + "\n".join(blocks)
+    """A one-turn File Ops Markdown session holding ``blocks``, and the footer that ends
+    every whole reply (without it, the reply's last full file may be cut off: held)."""
+    return f"## Turn 1\n> {request}\n\n" + "\n".join(blocks) + "\n### Changed files:\n- (above)\n"
 
 
 def tree_digest(root: Path) -> dict[str, str]:

@@ -24,7 +24,7 @@ from reviewtui.shell.state import blob_dir_for
 
 def _session(where: Path, body: str) -> Path:
     session = where / "s.md"
-    session.write_text(f"## Turn 1\n> go\n\n{body}")
+    session.write_text(f"## Turn 1\n> go\n\n{body}\n### Changed files:\n- notes.txt\n")
     return session
 
 

@@ -54,6 +54,9 @@ def _setup(arena: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, str, str]
 
 --- File: reviewtui.toml ---
 {evil}
+### Changed files:
+- reviewtui.toml
+
 ## Turn 2
 > and edit the code
 
@@ -63,6 +66,9 @@ x = 1
 =======
 x = 2
 >>>>>>> REPLACE
+
+### Changed files:
+- app.py
 """)
     return session, original, evil
 

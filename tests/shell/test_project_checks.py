@@ -59,6 +59,9 @@ x = 1
 x = 1
 BAD = 2
 >>>>>>> REPLACE
+
+### Changed files:
+- (above)
 """
 
 

@@ -27,9 +27,10 @@ from reviewtui.core.engine import (
 )
 from reviewtui.core.engine.decisions import Decision, OpKey, Verdict
 from reviewtui.core.errors import InputLimitError, UsageError
+from reviewtui.core.lint.findings import Finding, Severity
 from reviewtui.core.lint.rules import lint_reply, lint_session, problem_finding
 from reviewtui.core.model.outcome import FAILED, Outcome, Status
-from reviewtui.core.model.records import Session
+from reviewtui.core.model.records import Session, Turn
 from reviewtui.core.protocol.reply import parse_reply_text
 from reviewtui.core.record import replace
 from reviewtui.core.review.landed import diagnose_landed, introduced
@@ -289,6 +290,10 @@ def apply(args: argparse.Namespace) -> int:
         # replayed: apply said nothing of it, QA s45 helper-138 #9); they leave the exit.
         warned = [problem_finding(p, t.index) for t in picked for p in t.reply.problems
                   if p.severity == "warning"]
+        # And the rules of severity error, as check reports them: a reply with no footer
+        # (cut off?), prose in the patch stream, a recap in a full file (QA s47
+        # helper-147 H4: a cut reply's full file written, exit 0, where check exits 1).
+        ruled = _rule_errors(review, picked)
         chosen = [t for t in review.draft.turns if first <= t.index <= last]
         results = [replace(r, outcome=_as_written(review, r, by_draft=turns is not None))
                    for t in chosen for r in t.results]
@@ -307,7 +312,7 @@ def apply(args: argparse.Namespace) -> int:
         if checks_note:
             print(checks_note, file=sys.stderr if args.json else sys.stdout)
         if args.json:
-            doc = session_json(source, review.session.title, picked, lost, review.draft,
+            doc = session_json(source, review.session.title, picked, lost + ruled, review.draft,
                                str(root), extra)
             # Each operation as it ended on disk (written, forced in, conflicting).
             by_key = {r.key: r for r in results}
@@ -324,7 +329,7 @@ def apply(args: argparse.Namespace) -> int:
             doc["messages"] = _messages(root, opened) + _messages(root, report)
             _print_json(doc)
         else:
-            for finding in (*lost, *warned):
+            for finding in (*lost, *ruled, *warned):
                 print(finding_line(where, finding))
             for result in skipped:
                 print(_skipped_line(where, result, held.get(result.key)))
@@ -353,12 +358,31 @@ def apply(args: argparse.Namespace) -> int:
                   + _skipped_summary(skipped, held)
                   + (f"; {plural(len(lost), 'part')} of the session not read as operations "
                      "(above)" if lost else "")
+                  + (f"; {plural(len(ruled), 'error')} of the protocol's rules (above)"
+                     if ruled else "")
                   + (f"; {plural(len(warned), 'warning')} (above)" if warned else "")
                   + f" under {root}")
     if committed is not None:
         print(committed.summary(), file=sys.stderr if args.json else sys.stdout)
-    return (EXIT_OK if not skipped and not report.conflicts and not lost and review.session.turns
-            else EXIT_FINDINGS)
+    return (EXIT_OK if not skipped and not report.conflicts and not lost and not ruled
+            and review.session.turns else EXIT_FINDINGS)
+
+
+def _rule_errors(review: Review, picked: list[Turn]) -> list[Finding]:
+    """The lint findings of severity error of the ``picked`` turns, but their own parse
+    problems (counted already), each turn against the files as the review has them."""
+    from reviewtui.core.engine.running import file_text_for
+    from reviewtui.core.lint.rules import FILEOPS_FORMATS
+
+    text_for = file_text_for(review.draft)
+    fileops = review.session.format in FILEOPS_FORMATS
+    found: list[Finding] = []
+    for turn in picked:
+        own = {p.rule for p in turn.reply.problems}
+        found += [f for f in lint_reply(turn.reply, turn=turn.index,
+                                        file_text=text_for(turn.index), fileops=fileops)
+                  if f.severity is Severity.ERROR and f.rule not in own]
+    return found
 
 
 def _as_written(review: Review, result: OpResult, *, by_draft: bool) -> Outcome:

@@ -26,6 +26,8 @@ E, W = Severity.ERROR, Severity.WARNING
 
 PARSER_RULES: tuple[Rule, ...] = (
     Rule("unclosed-fence", E, "a code fence that is never closed"),
+    Rule("cut-off", E, "a block the reply may hold only part of (its fence never closes, or "
+         "the reply stops in it with no footer): not read as operations"),
     Rule("header-without-path", E, "a '--- File: ---' header that names no path"),
     Rule("empty-file-block", E, "a file header followed by neither edits nor content"),
     Rule("edit-without-header", E, "a search/replace edit before any file header"),

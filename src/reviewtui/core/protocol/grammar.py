@@ -50,7 +50,11 @@ class Fence:
     info: str
 
     def closes(self, line: str) -> bool:
-        """A closing fence: the same character, at least as long, nothing after it."""
+        """A closing fence: the same character, at least as long, nothing after it, and
+        indented by three spaces at most, as CommonMark reads it (a file's own indented
+        sample, a docstring's, closed the fence around it: QA s47 helper-147 H3)."""
+        if line[:4] == "    " or line[:1] == "\t":
+            return False
         stripped = line.strip()
         return (
             len(stripped) >= self.length

@@ -36,10 +36,13 @@ def parse_reply(lines: Sequence[str], start: int = 0, end: int | None = None, *,
     ``signature`` is :func:`line_signature` of all of ``lines``, when the caller parses
     several replies of one list (a session): else it is made for ``lines[start:end]``.
     """
+    from reviewtui.core.protocol.cut import hold_cut
+
     stop = len(lines) if end is None else end
     if signature is None:
-        return _ReplyParser(lines, line_signature(lines[start:stop]), start).parse(start, stop)
-    return _ReplyParser(lines, signature, 0).parse(start, stop)
+        return hold_cut(_ReplyParser(lines, line_signature(lines[start:stop]), start)
+                        .parse(start, stop))
+    return hold_cut(_ReplyParser(lines, signature, 0).parse(start, stop))
 
 
 def parse_reply_text(text: str) -> Reply:

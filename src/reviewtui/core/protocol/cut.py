@@ -1,0 +1,111 @@
+"""Blocks a reply may hold only part of: not operations, said (rule ``cut-off``).
+
+A reply is cut off when the model's output stops early (a length limit, a dropped
+connection): what it wrote last is then incomplete, and replaying it writes a truncated
+file or runs half a command (``:rm src`` of ``:rm src/old.py``: a whole folder removed).
+The protocol ends every reply with its ``### Changed files:`` footer, so a missing footer
+is the sign; a fence that never closes is another. A SEARCH/REPLACE edit carries its own
+end (``>>>>>>> REPLACE``; one without it is never read), so only blocks that run to
+where the text stops are in doubt (QA s47 helper-147 H3, H4):
+
+* a file block or console block whose fence never closes: its content runs to the end
+  of the reply;
+* in a reply with no footer, its last block when nothing closes it: an unfenced full file
+  (its content runs to the end), or the last of command lines outside a fence;
+* a fenced full file whose fence is followed, before the next block or the footer, by
+  text holding a fence line: the file's own fenced sample (a markdown file's code block)
+  closed its fence early, and the rest of it is that text.
+
+Each such block stays in the reply with no operations, and a ``cut-off`` problem (an
+error) says why over its lines: the workbench shows it as not read, ``apply`` prints it
+and exits 1. Fencing the file with a longer fence (````), or adding the footer to a
+reply that is whole, makes it an operation again.
+"""
+
+from __future__ import annotations
+
+from reviewtui.core.model.records import (
+    ConsoleBlock,
+    FileBlock,
+    FullFile,
+    ParseProblem,
+    Reply,
+)
+from reviewtui.core.protocol import grammar as g
+from reviewtui.core.record import replace
+
+CUT_OFF = "cut-off"
+_NEVER_CLOSED = "its fence is never closed: the reply stops inside it"
+
+
+def hold_cut(reply: Reply) -> Reply:
+    """``reply`` with the blocks it may hold only part of emptied, each said (module doc)."""
+    unclosed = [p.span.start for p in reply.problems if p.rule == "unclosed-fence"]
+    blocks = list(reply.blocks)
+    problems = list(reply.problems)
+    last = max((n for n, block in enumerate(blocks) if _has_ops(block)), default=None)
+    for n, block in enumerate(blocks):
+        if not _has_ops(block):
+            continue
+        why = None
+        if any(block.span.start <= at <= block.span.end for at in unclosed):
+            why = _NEVER_CLOSED
+        elif reply.footer is None and n == last and not block.fenced and (
+                isinstance(block, ConsoleBlock) or _full_file(block)):
+            why = ("the reply ends in it with no '### Changed files:' footer after it, "
+                   "and nothing closes it: the reply may have stopped inside it")
+        elif block.fenced and _full_file(block) and (fence := _fence_after(reply, block)):
+            why = (f"text with a fence (line {fence}) follows the fence that closes it, "
+                   "before any other block: a fenced sample of the file's own may have "
+                   "closed it early; fence the file with a longer fence (````)")
+        if why is None:
+            continue
+        span = block.span
+        if isinstance(block, FileBlock):
+            blocks[n] = replace(block, ops=())
+            what = "this file's content may be cut off and is"
+        elif block.fenced:
+            blocks[n] = replace(block, commands=())
+            what = "these commands may be cut off and are"
+        else:  # (lines outside a fence: each whole but the last, which may be cut)
+            *kept, cut = block.commands
+            blocks[n] = replace(block, commands=tuple(kept))
+            span = cut.span
+            what = "this command may be cut off and is"
+        if why.startswith(_NEVER_CLOSED):  # (said by the parser's problem: one of them)
+            at = next(k for k, p in enumerate(problems) if p.rule == "unclosed-fence"
+                      and block.span.start <= p.span.start <= block.span.end)
+            problems[at] = replace(problems[at], message=problems[at].message
+                                   + f"; {what} not read as an operation")
+            continue
+        problems.append(ParseProblem(CUT_OFF, f"{what} not read as an operation: {why}",
+                                     span))
+    if blocks == list(reply.blocks):
+        return reply
+    return replace(reply, blocks=tuple(blocks),
+                   problems=tuple(sorted(problems, key=lambda p: p.span.start)))
+
+
+def _has_ops(block: FileBlock | ConsoleBlock) -> bool:
+    return bool(block.ops if isinstance(block, FileBlock) else block.commands)
+
+
+def _full_file(block: FileBlock | ConsoleBlock) -> bool:
+    return isinstance(block, FileBlock) and any(isinstance(op, FullFile) for op in block.ops)
+
+
+def _fence_after(reply: Reply, block: FileBlock | ConsoleBlock) -> int | None:
+    """The first fence line of stray text right after ``block`` (no block between), or of
+    an unclosed fence opened there; None."""
+    following = [b.span.start for b in reply.blocks if b.span.start > block.span.end]
+    until = min([*following, reply.footer.span.start if reply.footer else 1 << 62])
+    for run in reply.stray:
+        if block.span.end < run.span.start < until:
+            for k, line in enumerate(run.lines):
+                if g.fence_open(line) is not None:
+                    return run.span.start + k
+    return next((p.span.start for p in reply.problems if p.rule == "unclosed-fence"
+                 and block.span.end < p.span.start < until), None)
+
+
+
