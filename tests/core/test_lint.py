@@ -556,6 +556,9 @@ PROBLEMS = [
     ("stray-marker", "--- File: a.py ---\n" + edit("a\n", "b\n") + ">>>>>>> REPLACE\n", 7),
     ("dangling-label", "--- File: a.py ---\n" + edit("a\n", "b\n") + "Edit 2\n\n"
      "### Changed files:\n- a.py\n", 7),
+    ("malformed-marker", "--- File: a.py ---\nEdit 1\n<<<< SEARCH\na\n=======\nb\n"
+     ">>>>>>> REPLACE\n", 3),
+    ("bad-address", "--- File: a.py ---\nEdit 1 @ 2\u20133\n=======\nb\n>>>>>>> REPLACE\n", 2),
     ("second-footer", "### Changed files:\n- a.py\n### Changed files:\n- b.py\n", 3),
     ("unknown-command", ":frob a.py\n", 1),
     ("bad-command-arguments", ":mv a.py\n", 1),

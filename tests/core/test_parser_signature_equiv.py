@@ -31,6 +31,7 @@ from reviewtui.core.model.records import (
     TextRun,
     Turn,
 )
+from reviewtui.core.protocol import edit_signs as signs_mod
 from reviewtui.core.protocol import grammar as g
 from reviewtui.core.protocol.console import parse_command
 from reviewtui.core.protocol.cut import hold_cut
@@ -225,7 +226,7 @@ class _OldReplyParser:
                 self._flush()
                 i = self._need(i, end)
                 continue
-            self._pending.append(i)
+            self._stray(i)
             i += 1
 
     def _fenced_top(self, i: int, end: int, fence: g.Fence) -> int:
@@ -300,7 +301,7 @@ class _OldReplyParser:
         else:
             stop = term
             last = self._trim_blank(k, term)
-            ops = (FullFile(path, tuple(self.lines[k:last]), Span(k + 1, last)),)
+            ops = self._full_file(path, k, last, Span(k + 1, last), fenced=False)
         last_line = self._trim_blank(i + 1, stop)
         self.blocks.append(FileBlock(path, header, Span(i + 1, max(i + 1, last_line)), ops,
                                      fenced=fenced))
@@ -321,6 +322,36 @@ class _OldReplyParser:
             return ops
         # An empty body points at its opening fence line.
         span = Span(i + 1, end) if end > i else Span(i, i)
+        return self._full_file(path, i, end, span, fenced=True)
+
+    def _stray(self, i: int) -> None:
+        # (QA s47 helper-147 H2: a stray line that starts a broken edit is a problem too)
+        self._pending.append(i)
+        if (found := signs_mod.stray_problem(self.lines[i], i)) is not None:
+            self.problems.append(found)
+
+    def _full_file(self, path: str, i: int, end: int, span: Span, *, fenced: bool,
+                   ) -> tuple[FullFile, ...]:
+        # (QA s47 helper-147 H2: a broken edit is no full file; a line at a time)
+        content = [k for k in range(i, end) if self.lines[k].strip()]
+        if content:
+            first, signs = content[0], [None, None, None]
+            for k in range(first, end):
+                line = self.lines[k]
+                if signs_mod.is_search_like(line):
+                    signs[0] = k
+                    break
+                if signs[1] is None and signs_mod.is_divider_like(line):
+                    signs[1] = k
+                elif signs[1] is not None and signs[2] is None and \
+                        signs_mod.is_replace_like(line):
+                    signs[2] = k
+            problem = signs_mod.broken_edit(self.lines, path, first,
+                                            signs_mod.label_rest(self.lines[first]),
+                                            (signs[0], signs[1], signs[2]), fenced=fenced)
+            if problem is not None:
+                self.problems.append(problem)
+                return ()
         return (FullFile(path, tuple(self.lines[i:end]), span),)
 
     def _has_search(self, i: int, end: int) -> bool:
@@ -403,7 +434,7 @@ class _OldReplyParser:
                 continue
             if path and fence is None and i < end and self._pending_is_prose(i, end):
                 # Prose between edits of one file: record it, keep reading this block.
-                self._pending.append(i)
+                self._stray(i)
                 i += 1
                 continue
             break

@@ -34,6 +34,8 @@ PARSER_RULES: tuple[Rule, ...] = (
     Rule("unterminated-edit", E, "a SEARCH block missing its '=======' or REPLACE marker"),
     Rule("stray-marker", E, "a '=======' or '>>>>>>> REPLACE' marker with no SEARCH before it"),
     Rule("dangling-label", E, "an 'Edit N' label not followed by a SEARCH block"),
+    Rule("malformed-marker", E, "a line typed as a SEARCH marker that is not one ('<<<< SEARCH')"),
+    Rule("bad-address", E, "an 'Edit N @' label whose line range the grammar cannot read"),
     Rule("second-footer", E, "a second '### Changed files:' footer"),
     Rule("unknown-command", E, "a ':' command the protocol does not define"),
     Rule("bad-command-arguments", E, "a console command with the wrong number of arguments"),

@@ -25,6 +25,8 @@ from reviewtui.core.model.records import (
     TextRun,
 )
 from reviewtui.core.protocol import grammar as g
+from reviewtui.core.protocol.edit_signs import full_file_problem, stray_problem
+from reviewtui.core.protocol.footer import footer_entry
 from reviewtui.core.protocol.quick import quick_blocks
 from reviewtui.core.text.lines import split_lines
 
@@ -197,7 +199,7 @@ class _ReplyParser:
                 self._flush()
                 i = self._need(i, end)
                 continue
-            self._pending.append(i)
+            self._stray(i)
             i += 1
 
     def _fenced_top(self, i: int, end: int, fence: g.Fence) -> int:
@@ -278,7 +280,7 @@ class _ReplyParser:
         else:
             stop = term
             last = self._trim_blank(k, term)
-            ops = (FullFile(path, tuple(self.lines[k:last]), Span(k + 1, last)),)
+            ops = self._full_file(path, k, last, Span(k + 1, last), fenced=False)
         last_line = self._trim_blank(i + 1, stop)
         self.blocks.append(FileBlock(path, header, Span(i + 1, max(i + 1, last_line)), ops,
                                      fenced=fenced))
@@ -299,8 +301,23 @@ class _ReplyParser:
             self._flush()
             return ops
         # An empty body points at its opening fence line.
-        span = Span(i + 1, end) if end > i else Span(i, i)
-        return (FullFile(path, tuple(self.lines[i:end]), span),)
+        return self._full_file(path, i, end, Span(i + 1, end) if end > i else Span(i, i),
+                               fenced=True)
+
+    def _full_file(self, path: str, i: int, end: int, span: Span, *, fenced: bool,
+                   ) -> tuple[FullFile, ...]:
+        """``lines[i:end]`` as the content of ``path``, unless they are a broken edit."""
+        problem = full_file_problem(self.lines, self.sig, self.base, i, end, path, fenced=fenced)
+        if problem is None:
+            return (FullFile(path, tuple(self.lines[i:end]), span),)
+        self.problems.append(problem)
+        return ()
+
+    def _stray(self, i: int) -> None:
+        """Line ``i`` as stray text; a problem too when it starts a broken edit (H2)."""
+        self._pending.append(i)
+        if self.sig[i - self.base] in "<E*" and (found := stray_problem(self.lines[i], i)):
+            self.problems.append(found)
 
     def _has_search(self, i: int, end: int) -> bool:
         lines, sig, base = self.lines, self.sig, self.base
@@ -397,7 +414,7 @@ class _ReplyParser:
                 continue
             if path and fence is None and i < end and self._pending_is_prose(i, end):
                 # Prose between edits of one file: record it, keep reading this block.
-                self._pending.append(i)
+                self._stray(i)
                 i += 1
                 continue
             break
@@ -543,7 +560,7 @@ class _ReplyParser:
             item = g.list_item(line)
             if item is None:
                 break
-            entries.append(_footer_entry(item, k))
+            entries.append(footer_entry(item, k))
             last = k
             k += 1
         self.footer = Footer(Span(i + 1, last + 1), tuple(entries))
@@ -571,19 +588,3 @@ class _ReplyParser:
         self.need_span = Span(i + 1, last + 1)
         return last + 1
 
-
-def _footer_entry(item: str, k: int) -> FooterEntry:
-    text = item.strip()
-    if text.startswith("`"):
-        close = text.find("`", 1)
-        if close > 0:
-            return FooterEntry(text[1:close], _note(text[close + 1 :]), Span(k + 1, k + 1))
-    path, _, rest = text.partition(" ")
-    path = path.strip("`*")
-    if path.endswith(":") and len(path) > 1:  # "- src/a.py: what changed"
-        path = path[:-1]
-    return FooterEntry(path, _note(rest), Span(k + 1, k + 1))
-
-
-def _note(rest: str) -> str:
-    return rest.strip().lstrip("—–-:").strip()
