@@ -204,6 +204,7 @@ def test_the_common_shape_takes_the_shortcut_and_reads_right() -> None:
     (8, "stray prose"),  # prose after an edit
     (8, "Edit 5 @ 3-4"),  # a line-range label
     (14, "======="),  # a stray marker
+    (6, "======="),  # a second divider: the edit has two readings (QA s47 helper-147 H6)
 ])
 def test_anything_else_is_given_to_the_general_reading(at: int, line: str) -> None:
     lines = [*COMMON[:at], line, *COMMON[at:]]

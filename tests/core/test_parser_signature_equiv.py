@@ -19,6 +19,7 @@ from reviewtui.core.model.edit_shapes import LineRange
 from reviewtui.core.model.records import (
     ConsoleBlock,
     ConsoleCommand,
+    DividerSplit,
     Edit,
     FileBlock,
     Footer,
@@ -509,6 +510,10 @@ class _OldReplyParser:
             span=Span(first_line + 1, r + 1),
             search_span=Span(s + 1, j + 1),
             replace_span=Span(j + 1, r + 1),
+            # (QA s47 helper-147 H6: the edit read at each later divider too)
+            other_splits=tuple(
+                DividerSplit(k + 1, tuple(lines[s + 1 : k]), tuple(lines[k + 1 : r]))
+                for k in range(j + 1, r) if g.is_divider(lines[k])),
         )
         return edit, r + 1
 

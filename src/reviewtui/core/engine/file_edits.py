@@ -186,6 +186,12 @@ def evaluate_edit(
     placed: tuple[tuple[int, int], tuple[str, ...]] | None = None,
 ) -> tuple[Outcome, Proposal | None]:
     """``placed``: the reviewer's (lines, the text they held) for this edit."""
+    if edit.other_splits and replace is None and placed is None:
+        # More than one line can be the divider: the reading the file supports, or none.
+        from reviewtui.core.engine.splits import evaluate_readings
+
+        return evaluate_readings(edit, lambda reading: _evaluate_edit(tree, reading, ctx,
+                                                                      None, None))
     outcome, proposal = _evaluate_edit(tree, edit, ctx, replace, placed)
     if placed is not None and outcome.method != _PLACED:
         from reviewtui.core.engine.placed import STALE, stale_message

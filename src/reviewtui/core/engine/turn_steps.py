@@ -159,7 +159,7 @@ class TurnSteps:
         elif isinstance(op, Edit):
             if decision.search is not None and decision.verdict in (Verdict.ACCEPTED,
                                                                     Verdict.EDITED):
-                op = replace(op, search_lines=decision.search)
+                op = replace(op, search_lines=decision.search, other_splits=())
             placed = ((decision.placement, decision.anchor or ())
                       if decision.verdict is Verdict.ACCEPTED and decision.placement else None)
             outcome, proposal = evaluate_edit(tree, op, ctx, replacement, placed)

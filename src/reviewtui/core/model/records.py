@@ -176,6 +176,18 @@ NO_HUNKS = EarlierHunks()
 
 
 @record(frozen=True, slots=True)
+class DividerSplit:
+    """Another reading of a File Ops edit whose lines between its SEARCH and REPLACE markers
+    hold more than one divider-like line: the SEARCH ends before the divider on ``line``
+    (1-based, in the source). The engine takes the one reading found in the file, or none
+    (QA s47 helper-147 H6: a quoted git conflict or RST underline split the edit wrongly)."""
+
+    line: int
+    search_lines: tuple[str, ...]
+    replace_lines: tuple[str, ...]
+
+
+@record(frozen=True, slots=True)
 class Edit:
     """A search/replace edit under a file header.
 
@@ -248,6 +260,9 @@ class Edit:
     # What a git diff says of the file around its section (the section's last operation
     # only): see :class:`GitForms`.
     git_forms: GitForms | None = None
+    # The edit read at each later divider-like line (its own fields hold the first): see
+    # :class:`DividerSplit`; () when its body holds one divider.
+    other_splits: tuple[DividerSplit, ...] = ()
     kind: OpKind = field(default=OpKind.EDIT, init=False)
 
     @property

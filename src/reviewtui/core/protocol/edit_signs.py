@@ -8,6 +8,10 @@ marker -- it is a malformed edit, and writing it would put its label and markers
 file in place of its lines (QA s47 helper-147 H2). Such a block is a parse problem naming
 the line and the rule, never file content. A real file holding a divider and a REPLACE
 marker (documentation of this protocol) is sent fenced; a fence makes its end explicit.
+
+An edit whose lines between SEARCH and REPLACE hold several divider-like lines (a quoted
+git conflict, an RST title underline) has as many readings; :func:`other_splits` lists the
+ones after the first, for the engine to take the one found in the file (H6).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from reviewtui.core.model.records import ParseProblem, Span
+from reviewtui.core.model.records import DividerSplit, ParseProblem, Span
 from reviewtui.core.protocol import grammar as g
 from reviewtui.core.text.lazy_pattern import LazyPattern
 
@@ -124,3 +128,16 @@ def label_rest(line: str) -> str | None:
 def _problem(rule: str, message: str, at: int) -> ParseProblem:
     return ParseProblem(rule, message, Span(at + 1, at + 1))
 
+
+def other_splits(lines: Sequence[str], sig: str, base: int, s: int, j: int, r: int,
+                 ) -> tuple[DividerSplit, ...]:
+    """The edit whose SEARCH marker is on line ``s``, first divider on ``j`` and REPLACE
+    marker on ``r``, read at each later divider line."""
+    found: list[DividerSplit] = []
+    k = j + 1
+    while (at := sig.find("=", k - base, r - base)) >= 0:
+        k = at + base
+        if g.is_divider(lines[k]):
+            found.append(DividerSplit(k + 1, tuple(lines[s + 1 : k]), tuple(lines[k + 1 : r])))
+        k += 1
+    return tuple(found)

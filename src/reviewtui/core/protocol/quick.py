@@ -27,7 +27,9 @@ from reviewtui.core.protocol import grammar as g
 # Searches over a line signature (reply.line_signature): the lines that can be ...
 _NONBLANK = re.compile(r"[^ ]")  # ... not blank
 _SEARCH_STOP = re.compile(r"[-#<=>`~]")  # ... a divider, or what the shortcut gives up at
-_REPLACE_STOP = re.compile(r"[-#<>`~]")  # ... a REPLACE marker, or the same
+# ... a REPLACE marker, or the same, or a second divider (an edit read more than one way:
+# edit_signs.other_splits)
+_REPLACE_STOP = re.compile(r"[-#<=>`~]")
 
 
 def quick_blocks(lines: Sequence[str], sig: str, base: int, i: int, end: int, path: str,
@@ -64,8 +66,7 @@ def _marker(lines: Sequence[str], sig: str, base: int, j: int, end: int, stops: 
             mark: str, marker: re.Pattern[str]) -> int:
     """The line of the next ``marker`` (whose signature character is ``mark``) from line
     ``j`` on, looking only at the lines ``stops`` finds in the signature; -1 when the
-    shortcut gives up first: another SEARCH or REPLACE marker, a fence, a header, a footer,
-    or the end."""
+    shortcut gives up first: another marker, a fence, a header, a footer, or the end."""
     while True:
         m = stops.search(sig, j - base, end - base) if j < end else None
         if m is None:
@@ -76,8 +77,9 @@ def _marker(lines: Sequence[str], sig: str, base: int, j: int, end: int, stops: 
         if first == mark:
             if marker.match(line) is not None:
                 return j
-        elif first in "<>":
-            if g.SEARCH_RE.match(line) is not None or g.REPLACE_RE.match(line) is not None:
+        elif first in "<>=":
+            if g.SEARCH_RE.match(line) is not None or g.REPLACE_RE.match(line) is not None \
+                    or g.DIVIDER_RE.match(line) is not None:
                 return -1
         elif first in "`~" or _hard_stop(line, first):
             return -1

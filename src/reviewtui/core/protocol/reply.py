@@ -25,7 +25,7 @@ from reviewtui.core.model.records import (
     TextRun,
 )
 from reviewtui.core.protocol import grammar as g
-from reviewtui.core.protocol.edit_signs import full_file_problem, stray_problem
+from reviewtui.core.protocol.edit_signs import full_file_problem, other_splits, stray_problem
 from reviewtui.core.protocol.footer import footer_entry
 from reviewtui.core.protocol.quick import quick_blocks
 from reviewtui.core.text.lines import split_lines
@@ -493,6 +493,7 @@ class _ReplyParser:
             path, ordinal, label[0] if label is not None else None,
             tuple(lines[s + 1 : j]), tuple(lines[j + 1 : r]),
             Span(first_line + 1, r + 1), Span(s + 1, j + 1), Span(j + 1, r + 1),
+            other_splits=other_splits(lines, sig, base, s, j, r),
         )
         return edit, r + 1
 
