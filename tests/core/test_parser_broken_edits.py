@@ -126,7 +126,8 @@ def test_a_fenced_file_may_hold_a_divider_and_a_replace_marker() -> None:
 def test_a_git_conflict_unfenced_is_content() -> None:
     conflict = ["# Notes", "<<<<<<< HEAD", "- mode: fast", "=======", "- mode: safe",
                 ">>>>>>> feature"]
-    reply = parse_reply_text("\n".join(["--- File: NOTES.md ---", *conflict, ""]))
+    reply = parse_reply_text("\n".join(["--- File: NOTES.md ---", *conflict, "",
+                                        "### Changed files:", "- NOTES.md", ""]))
     (full,) = full_files(reply)
     assert full.lines == tuple(conflict)
     assert reply.problems == ()
@@ -148,6 +149,9 @@ def test_rst_underlines_and_doctests_are_content() -> None:
 
         >>> replace("a")
         'b'
+
+        ### Changed files:
+        - README.rst
         """)
     (full,) = full_files(reply)
     assert full.lines[0] == "Project"

@@ -16,14 +16,13 @@ def init_mutable_self_FF(self, _f0, _f1):
     self._f1 = _g1() if _f1 is __record_factory__ else _f1
 
 
-def init_mutable_self_FFFF(self, _f0, _f1, _f2, _f3):
+def init_mutable_self_FFF(self, _f0, _f1, _f2):
     self._f0 = _g0() if _f0 is __record_factory__ else _f0
     self._f1 = _g1() if _f1 is __record_factory__ else _f1
     self._f2 = _g2() if _f2 is __record_factory__ else _f2
-    self._f3 = _g3() if _f3 is __record_factory__ else _f3
 
 
-def init_mutable_self_FFFFFFFFFFFFFFFV(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15):
+def init_mutable_self_FFFFFFFFFF(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9):
     self._f0 = _g0() if _f0 is __record_factory__ else _f0
     self._f1 = _g1() if _f1 is __record_factory__ else _f1
     self._f2 = _g2() if _f2 is __record_factory__ else _f2
@@ -34,24 +33,15 @@ def init_mutable_self_FFFFFFFFFFFFFFFV(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, 
     self._f7 = _g7() if _f7 is __record_factory__ else _f7
     self._f8 = _g8() if _f8 is __record_factory__ else _f8
     self._f9 = _g9() if _f9 is __record_factory__ else _f9
-    self._f10 = _g10() if _f10 is __record_factory__ else _f10
-    self._f11 = _g11() if _f11 is __record_factory__ else _f11
-    self._f12 = _g12() if _f12 is __record_factory__ else _f12
-    self._f13 = _g13() if _f13 is __record_factory__ else _f13
-    self._f14 = _g14() if _f14 is __record_factory__ else _f14
-    self._f15 = _f15
 
 
-def init_mutable_self_FFVFVd(self, _f0, _f1, _f2, _f3, _f4):
+def init_mutable_self_FFV(self, _f0, _f1, _f2):
     self._f0 = _g0() if _f0 is __record_factory__ else _f0
     self._f1 = _g1() if _f1 is __record_factory__ else _f1
     self._f2 = _f2
-    self._f3 = _g3() if _f3 is __record_factory__ else _f3
-    self._f4 = _f4
-    self._f5 = _g5
 
 
-def init_mutable_self_VFFFVVFV(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7):
+def init_mutable_self_VFFFVVF(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
     self._f0 = _f0
     self._f1 = _g1() if _f1 is __record_factory__ else _f1
     self._f2 = _g2() if _f2 is __record_factory__ else _f2
@@ -59,18 +49,15 @@ def init_mutable_self_VFFFVVFV(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7):
     self._f4 = _f4
     self._f5 = _f5
     self._f6 = _g6() if _f6 is __record_factory__ else _f6
-    self._f7 = _f7
 
 
-def init_mutable_self_VVFFFFFV(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7):
+def init_mutable_self_VVFFFF(self, _f0, _f1, _f2, _f3, _f4, _f5):
     self._f0 = _f0
     self._f1 = _f1
     self._f2 = _g2() if _f2 is __record_factory__ else _f2
     self._f3 = _g3() if _f3 is __record_factory__ else _f3
     self._f4 = _g4() if _f4 is __record_factory__ else _f4
     self._f5 = _g5() if _f5 is __record_factory__ else _f5
-    self._f6 = _g6() if _f6 is __record_factory__ else _f6
-    self._f7 = _f7
 
 
 def init_mutable_self_VVFFV(self, _f0, _f1, _f2, _f3, _f4):
@@ -81,18 +68,14 @@ def init_mutable_self_VVFFV(self, _f0, _f1, _f2, _f3, _f4):
     self._f4 = _f4
 
 
-def init_mutable_self_VVVFVVVV(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7):
+def init_mutable_self_VVVF(self, _f0, _f1, _f2, _f3):
     self._f0 = _f0
     self._f1 = _f1
     self._f2 = _f2
     self._f3 = _g3() if _f3 is __record_factory__ else _f3
-    self._f4 = _f4
-    self._f5 = _f5
-    self._f6 = _f6
-    self._f7 = _f7
 
 
-def init_mutable_self_VVVVVFFFFFVVVVVV(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15):
+def init_mutable_self_VVVVVFFFVVVVV(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12):
     self._f0 = _f0
     self._f1 = _f1
     self._f2 = _f2
@@ -101,17 +84,14 @@ def init_mutable_self_VVVVVFFFFFVVVVVV(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, 
     self._f5 = _g5() if _f5 is __record_factory__ else _f5
     self._f6 = _g6() if _f6 is __record_factory__ else _f6
     self._f7 = _g7() if _f7 is __record_factory__ else _f7
-    self._f8 = _g8() if _f8 is __record_factory__ else _f8
-    self._f9 = _g9() if _f9 is __record_factory__ else _f9
+    self._f8 = _f8
+    self._f9 = _f9
     self._f10 = _f10
     self._f11 = _f11
     self._f12 = _f12
-    self._f13 = _f13
-    self._f14 = _f14
-    self._f15 = _f15
 
 
-def init_mutable_self_VVVVVFVVFVV(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10):
+def init_mutable_self_VVVVVFVV(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7):
     self._f0 = _f0
     self._f1 = _f1
     self._f2 = _f2
@@ -120,9 +100,18 @@ def init_mutable_self_VVVVVFVVFVV(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, 
     self._f5 = _g5() if _f5 is __record_factory__ else _f5
     self._f6 = _f6
     self._f7 = _f7
-    self._f8 = _g8() if _f8 is __record_factory__ else _f8
-    self._f9 = _f9
-    self._f10 = _f10
+
+
+def init_mutable_self_VVVVVVVVV(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8):
+    self._f0 = _f0
+    self._f1 = _f1
+    self._f2 = _f2
+    self._f3 = _f3
+    self._f4 = _f4
+    self._f5 = _f5
+    self._f6 = _f6
+    self._f7 = _f7
+    self._f8 = _f8
 
 
 def init_mutable_self_VVVVVVVVVVVV(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11):
@@ -140,7 +129,7 @@ def init_mutable_self_VVVVVVVVVVVV(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7,
     self._f11 = _f11
 
 
-def init_mutable_self_VVVVVVVVVVVVVVVVVFV(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18):
+def init_mutable_self_VVVVVVVVVVVVVVVVFV(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17):
     self._f0 = _f0
     self._f1 = _f1
     self._f2 = _f2
@@ -157,43 +146,28 @@ def init_mutable_self_VVVVVVVVVVVVVVVVVFV(self, _f0, _f1, _f2, _f3, _f4, _f5, _f
     self._f13 = _f13
     self._f14 = _f14
     self._f15 = _f15
-    self._f16 = _f16
-    self._f17 = _g17() if _f17 is __record_factory__ else _f17
-    self._f18 = _f18
-
-
-def init_mutable_self_VVVVVVVVVVVVVVVVVVVV(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19):
-    self._f0 = _f0
-    self._f1 = _f1
-    self._f2 = _f2
-    self._f3 = _f3
-    self._f4 = _f4
-    self._f5 = _f5
-    self._f6 = _f6
-    self._f7 = _f7
-    self._f8 = _f8
-    self._f9 = _f9
-    self._f10 = _f10
-    self._f11 = _f11
-    self._f12 = _f12
-    self._f13 = _f13
-    self._f14 = _f14
-    self._f15 = _f15
-    self._f16 = _f16
+    self._f16 = _g16() if _f16 is __record_factory__ else _f16
     self._f17 = _f17
-    self._f18 = _f18
-    self._f19 = _f19
 
 
-def init_frozen_self_FFVF(self, _f0, _f1, _f2, _f3):
+def init_frozen_self_FFV(self, _f0, _f1, _f2):
     __record_set__(self, '_f0', _g0() if _f0 is __record_factory__ else _f0)
     __record_set__(self, '_f1', _g1() if _f1 is __record_factory__ else _f1)
     __record_set__(self, '_f2', _f2)
-    __record_set__(self, '_f3', _g3() if _f3 is __record_factory__ else _f3)
 
 
 def init_frozen_self_V(self, _f0):
     __record_set__(self, '_f0', _f0)
+
+
+def init_frozen_self_VFFVFVF(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
+    __record_set__(self, '_f0', _f0)
+    __record_set__(self, '_f1', _g1() if _f1 is __record_factory__ else _f1)
+    __record_set__(self, '_f2', _g2() if _f2 is __record_factory__ else _f2)
+    __record_set__(self, '_f3', _f3)
+    __record_set__(self, '_f4', _g4() if _f4 is __record_factory__ else _f4)
+    __record_set__(self, '_f5', _f5)
+    __record_set__(self, '_f6', _g6() if _f6 is __record_factory__ else _f6)
 
 
 def init_frozen_self_VV(self, _f0, _f1):
@@ -205,26 +179,6 @@ def init_frozen_self_VVF(self, _f0, _f1, _f2):
     __record_set__(self, '_f0', _f0)
     __record_set__(self, '_f1', _f1)
     __record_set__(self, '_f2', _g2() if _f2 is __record_factory__ else _f2)
-
-
-def init_frozen_self_VVFF(self, _f0, _f1, _f2, _f3):
-    __record_set__(self, '_f0', _f0)
-    __record_set__(self, '_f1', _f1)
-    __record_set__(self, '_f2', _g2() if _f2 is __record_factory__ else _f2)
-    __record_set__(self, '_f3', _g3() if _f3 is __record_factory__ else _f3)
-
-
-def init_frozen_self_VVFFVFVFVF(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9):
-    __record_set__(self, '_f0', _f0)
-    __record_set__(self, '_f1', _f1)
-    __record_set__(self, '_f2', _g2() if _f2 is __record_factory__ else _f2)
-    __record_set__(self, '_f3', _g3() if _f3 is __record_factory__ else _f3)
-    __record_set__(self, '_f4', _f4)
-    __record_set__(self, '_f5', _g5() if _f5 is __record_factory__ else _f5)
-    __record_set__(self, '_f6', _f6)
-    __record_set__(self, '_f7', _g7() if _f7 is __record_factory__ else _f7)
-    __record_set__(self, '_f8', _f8)
-    __record_set__(self, '_f9', _g9() if _f9 is __record_factory__ else _f9)
 
 
 def init_frozen_self_VVV(self, _f0, _f1, _f2):
@@ -240,33 +194,20 @@ def init_frozen_self_VVVV(self, _f0, _f1, _f2, _f3):
     __record_set__(self, '_f3', _f3)
 
 
+def init_frozen_self_VVVV_post(self, _f0, _f1, _f2, _f3):
+    __record_set__(self, '_f0', _f0)
+    __record_set__(self, '_f1', _f1)
+    __record_set__(self, '_f2', _f2)
+    __record_set__(self, '_f3', _f3)
+    self.__post_init__()
+
+
 def init_frozen_self_VVVVV(self, _f0, _f1, _f2, _f3, _f4):
     __record_set__(self, '_f0', _f0)
     __record_set__(self, '_f1', _f1)
     __record_set__(self, '_f2', _f2)
     __record_set__(self, '_f3', _f3)
     __record_set__(self, '_f4', _f4)
-
-
-def init_frozen_self_VVVVV_post(self, _f0, _f1, _f2, _f3, _f4):
-    __record_set__(self, '_f0', _f0)
-    __record_set__(self, '_f1', _f1)
-    __record_set__(self, '_f2', _f2)
-    __record_set__(self, '_f3', _f3)
-    __record_set__(self, '_f4', _f4)
-    self.__post_init__()
-
-
-def init_frozen_self_VVVVVFFFV(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8):
-    __record_set__(self, '_f0', _f0)
-    __record_set__(self, '_f1', _f1)
-    __record_set__(self, '_f2', _f2)
-    __record_set__(self, '_f3', _f3)
-    __record_set__(self, '_f4', _f4)
-    __record_set__(self, '_f5', _g5() if _f5 is __record_factory__ else _f5)
-    __record_set__(self, '_f6', _g6() if _f6 is __record_factory__ else _f6)
-    __record_set__(self, '_f7', _g7() if _f7 is __record_factory__ else _f7)
-    __record_set__(self, '_f8', _f8)
 
 
 def init_frozen_self_VVVVVV(self, _f0, _f1, _f2, _f3, _f4, _f5):
@@ -276,19 +217,6 @@ def init_frozen_self_VVVVVV(self, _f0, _f1, _f2, _f3, _f4, _f5):
     __record_set__(self, '_f3', _f3)
     __record_set__(self, '_f4', _f4)
     __record_set__(self, '_f5', _f5)
-
-
-def init_frozen_self_VVVVVVFVVF(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9):
-    __record_set__(self, '_f0', _f0)
-    __record_set__(self, '_f1', _f1)
-    __record_set__(self, '_f2', _f2)
-    __record_set__(self, '_f3', _f3)
-    __record_set__(self, '_f4', _f4)
-    __record_set__(self, '_f5', _f5)
-    __record_set__(self, '_f6', _g6() if _f6 is __record_factory__ else _f6)
-    __record_set__(self, '_f7', _f7)
-    __record_set__(self, '_f8', _f8)
-    __record_set__(self, '_f9', _g9() if _f9 is __record_factory__ else _f9)
 
 
 def init_frozen_self_VVVVVVV(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
@@ -325,20 +253,6 @@ def init_frozen_self_VVVVVVVVVV(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f
     __record_set__(self, '_f9', _f9)
 
 
-def init_frozen_self_VVVVVVVVVVV(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10):
-    __record_set__(self, '_f0', _f0)
-    __record_set__(self, '_f1', _f1)
-    __record_set__(self, '_f2', _f2)
-    __record_set__(self, '_f3', _f3)
-    __record_set__(self, '_f4', _f4)
-    __record_set__(self, '_f5', _f5)
-    __record_set__(self, '_f6', _f6)
-    __record_set__(self, '_f7', _f7)
-    __record_set__(self, '_f8', _f8)
-    __record_set__(self, '_f9', _f9)
-    __record_set__(self, '_f10', _f10)
-
-
 def init_frozen_self_VVVVVVVVVVVVVVVV(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15):
     __record_set__(self, '_f0', _f0)
     __record_set__(self, '_f1', _f1)
@@ -358,7 +272,7 @@ def init_frozen_self_VVVVVVVVVVVVVVVV(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _
     __record_set__(self, '_f15', _f15)
 
 
-def init_frozen_self_VVVVVVVVVVVVVVVVVVVVVVV(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f21, _f22):
+def init_frozen_self_VVVVVVVVVVVVVVVVVVV(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18):
     __record_set__(self, '_f0', _f0)
     __record_set__(self, '_f1', _f1)
     __record_set__(self, '_f2', _f2)
@@ -378,13 +292,9 @@ def init_frozen_self_VVVVVVVVVVVVVVVVVVVVVVV(self, _f0, _f1, _f2, _f3, _f4, _f5,
     __record_set__(self, '_f16', _f16)
     __record_set__(self, '_f17', _f17)
     __record_set__(self, '_f18', _f18)
-    __record_set__(self, '_f19', _f19)
-    __record_set__(self, '_f20', _f20)
-    __record_set__(self, '_f21', _f21)
-    __record_set__(self, '_f22', _f22)
 
 
-def init_frozen_self_VVVVVVVVVVVVVVVVVVVVVVVVVd(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18, _f19, _f20, _f21, _f22, _f23, _f24):
+def init_frozen_self_VVVVVVVVVVVVVVVVVVVd(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11, _f12, _f13, _f14, _f15, _f16, _f17, _f18):
     __record_set__(self, '_f0', _f0)
     __record_set__(self, '_f1', _f1)
     __record_set__(self, '_f2', _f2)
@@ -404,16 +314,10 @@ def init_frozen_self_VVVVVVVVVVVVVVVVVVVVVVVVVd(self, _f0, _f1, _f2, _f3, _f4, _
     __record_set__(self, '_f16', _f16)
     __record_set__(self, '_f17', _f17)
     __record_set__(self, '_f18', _f18)
-    __record_set__(self, '_f19', _f19)
-    __record_set__(self, '_f20', _f20)
-    __record_set__(self, '_f21', _f21)
-    __record_set__(self, '_f22', _f22)
-    __record_set__(self, '_f23', _f23)
-    __record_set__(self, '_f24', _f24)
-    __record_set__(self, '_f25', _g25)
+    __record_set__(self, '_f19', _g19)
 
 
-def init_frozen_self_VVVVVVVVVVVVd(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9, _f10, _f11):
+def init_frozen_self_VVVVVVVd(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6):
     __record_set__(self, '_f0', _f0)
     __record_set__(self, '_f1', _f1)
     __record_set__(self, '_f2', _f2)
@@ -421,26 +325,7 @@ def init_frozen_self_VVVVVVVVVVVVd(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7,
     __record_set__(self, '_f4', _f4)
     __record_set__(self, '_f5', _f5)
     __record_set__(self, '_f6', _f6)
-    __record_set__(self, '_f7', _f7)
-    __record_set__(self, '_f8', _f8)
-    __record_set__(self, '_f9', _f9)
-    __record_set__(self, '_f10', _f10)
-    __record_set__(self, '_f11', _f11)
-    __record_set__(self, '_f12', _g12)
-
-
-def init_frozen_self_VVVVVVVVVVd(self, _f0, _f1, _f2, _f3, _f4, _f5, _f6, _f7, _f8, _f9):
-    __record_set__(self, '_f0', _f0)
-    __record_set__(self, '_f1', _f1)
-    __record_set__(self, '_f2', _f2)
-    __record_set__(self, '_f3', _f3)
-    __record_set__(self, '_f4', _f4)
-    __record_set__(self, '_f5', _f5)
-    __record_set__(self, '_f6', _f6)
-    __record_set__(self, '_f7', _f7)
-    __record_set__(self, '_f8', _f8)
-    __record_set__(self, '_f9', _f9)
-    __record_set__(self, '_f10', _g10)
+    __record_set__(self, '_f7', _g7)
 
 
 def eq_0(self, other):
@@ -651,66 +536,6 @@ def eq_20(self, other):
 
 def hash_20(self):
     return hash((self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,self._f13,self._f14,self._f15,self._f16,self._f17,self._f18,self._f19,))
-
-
-def eq_21(self, other):
-    if other.__class__ is self.__class__:
-        return (self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,self._f13,self._f14,self._f15,self._f16,self._f17,self._f18,self._f19,self._f20,) == (other._f0,other._f1,other._f2,other._f3,other._f4,other._f5,other._f6,other._f7,other._f8,other._f9,other._f10,other._f11,other._f12,other._f13,other._f14,other._f15,other._f16,other._f17,other._f18,other._f19,other._f20,)
-    return NotImplemented
-
-
-def hash_21(self):
-    return hash((self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,self._f13,self._f14,self._f15,self._f16,self._f17,self._f18,self._f19,self._f20,))
-
-
-def eq_22(self, other):
-    if other.__class__ is self.__class__:
-        return (self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,self._f13,self._f14,self._f15,self._f16,self._f17,self._f18,self._f19,self._f20,self._f21,) == (other._f0,other._f1,other._f2,other._f3,other._f4,other._f5,other._f6,other._f7,other._f8,other._f9,other._f10,other._f11,other._f12,other._f13,other._f14,other._f15,other._f16,other._f17,other._f18,other._f19,other._f20,other._f21,)
-    return NotImplemented
-
-
-def hash_22(self):
-    return hash((self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,self._f13,self._f14,self._f15,self._f16,self._f17,self._f18,self._f19,self._f20,self._f21,))
-
-
-def eq_23(self, other):
-    if other.__class__ is self.__class__:
-        return (self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,self._f13,self._f14,self._f15,self._f16,self._f17,self._f18,self._f19,self._f20,self._f21,self._f22,) == (other._f0,other._f1,other._f2,other._f3,other._f4,other._f5,other._f6,other._f7,other._f8,other._f9,other._f10,other._f11,other._f12,other._f13,other._f14,other._f15,other._f16,other._f17,other._f18,other._f19,other._f20,other._f21,other._f22,)
-    return NotImplemented
-
-
-def hash_23(self):
-    return hash((self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,self._f13,self._f14,self._f15,self._f16,self._f17,self._f18,self._f19,self._f20,self._f21,self._f22,))
-
-
-def eq_24(self, other):
-    if other.__class__ is self.__class__:
-        return (self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,self._f13,self._f14,self._f15,self._f16,self._f17,self._f18,self._f19,self._f20,self._f21,self._f22,self._f23,) == (other._f0,other._f1,other._f2,other._f3,other._f4,other._f5,other._f6,other._f7,other._f8,other._f9,other._f10,other._f11,other._f12,other._f13,other._f14,other._f15,other._f16,other._f17,other._f18,other._f19,other._f20,other._f21,other._f22,other._f23,)
-    return NotImplemented
-
-
-def hash_24(self):
-    return hash((self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,self._f13,self._f14,self._f15,self._f16,self._f17,self._f18,self._f19,self._f20,self._f21,self._f22,self._f23,))
-
-
-def eq_25(self, other):
-    if other.__class__ is self.__class__:
-        return (self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,self._f13,self._f14,self._f15,self._f16,self._f17,self._f18,self._f19,self._f20,self._f21,self._f22,self._f23,self._f24,) == (other._f0,other._f1,other._f2,other._f3,other._f4,other._f5,other._f6,other._f7,other._f8,other._f9,other._f10,other._f11,other._f12,other._f13,other._f14,other._f15,other._f16,other._f17,other._f18,other._f19,other._f20,other._f21,other._f22,other._f23,other._f24,)
-    return NotImplemented
-
-
-def hash_25(self):
-    return hash((self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,self._f13,self._f14,self._f15,self._f16,self._f17,self._f18,self._f19,self._f20,self._f21,self._f22,self._f23,self._f24,))
-
-
-def eq_26(self, other):
-    if other.__class__ is self.__class__:
-        return (self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,self._f13,self._f14,self._f15,self._f16,self._f17,self._f18,self._f19,self._f20,self._f21,self._f22,self._f23,self._f24,self._f25,) == (other._f0,other._f1,other._f2,other._f3,other._f4,other._f5,other._f6,other._f7,other._f8,other._f9,other._f10,other._f11,other._f12,other._f13,other._f14,other._f15,other._f16,other._f17,other._f18,other._f19,other._f20,other._f21,other._f22,other._f23,other._f24,other._f25,)
-    return NotImplemented
-
-
-def hash_26(self):
-    return hash((self._f0,self._f1,self._f2,self._f3,self._f4,self._f5,self._f6,self._f7,self._f8,self._f9,self._f10,self._f11,self._f12,self._f13,self._f14,self._f15,self._f16,self._f17,self._f18,self._f19,self._f20,self._f21,self._f22,self._f23,self._f24,self._f25,))
 
 
 def _write() -> None:
