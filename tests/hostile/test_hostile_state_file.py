@@ -152,6 +152,24 @@ def test_a_planted_file_identity_is_ignored(arena: Any, planted: object) -> None
     assert record.saved_writing_stat is None
 
 
+def test_planted_move_ends_name_only_paths(arena: Any) -> None:
+    """``moved_with`` (the other ends of the moves the disk holds) can only hold a file
+    back: a name that is no path under the root names nothing."""
+    state = _state(arena.work / "s.md")
+    sha = put_blob(state, b"a\n")
+    record, why = decode_record("a.txt", {"base": {"sha": sha, "mode": 0o644}, "seen": sha,
+                                          "moved_with": ["../x", "/etc/passwd", "b.txt",
+                                                         "c//d", "", "b.txt"]},
+                                StateFile(state).blobs)
+    assert why == ""
+    assert record is not None
+    assert record.moved_with == ("b.txt",)
+    record, _why = decode_record("a.txt", {"base": {"sha": sha, "mode": 0o644}, "seen": sha,
+                                           "moved_with": "b.txt"}, StateFile(state).blobs)
+    assert record is not None
+    assert record.moved_with == ()  # (not its letters)
+
+
 BAD_STATES = {
     "negative checkpoint": {"log": [{"kind": "restore", "checkpoint": -1}]},
     "negative turn": {"log": [{"kind": "decide", "items": [
@@ -167,6 +185,8 @@ BAD_STATES = {
                                                          "mode": 0o644}}}},
     "seen that is not a sha": {"paths": {"a.txt": {"seen": 7}}},
     "writing that is not a sha": {"paths": {"a.txt": {"writing": "../a.txt"}}},
+    "moved_with that is not a list": {"paths": {"a.txt": {"moved_with": "b.txt"}}},
+    "moved_with holding a number": {"paths": {"a.txt": {"moved_with": ["b.txt", 7]}}},
     "infinite seconds": {"log": [{"kind": "decide", "items": [], "seconds": 1e400}]},
     "ui checkpoint below zero": {"ui": {"checkpoint": -5}},
 }

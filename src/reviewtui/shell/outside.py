@@ -214,9 +214,13 @@ def absorb(review: Review, path: str, disk: FileState | None, report: ReplayRepo
     record.from_state = False
     review._unwritable.pop(path, None)
     report.outside.append(path)
-    if disk is None and not record.deleted and was_there and review._target().get(path) is None:
+    if disk is None and not record.deleted and was_there and (
+            review._target().get(path) is None or (record.ref is None and record.moved_with)):
         # Where the draft wants nothing (a file it moved away), the user's own file went:
-        # the original stays (its :mv still moves it; the nothing-lost property, s31).
+        # the original stays (its :mv still moves it; the nothing-lost property, s31). So
+        # too where the disk holds a move the draft takes back: the move back, held for
+        # that file, is written whole (not the original taken as deleted, its only copy
+        # removed with the move's other end: QA s47 helper-147 H1).
         record.seen = record.ref = record.layer = None
     elif disk is None:
         if not record.deleted:

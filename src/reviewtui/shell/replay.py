@@ -34,6 +34,7 @@ from reviewtui.core.review.plan import (
     compute_conflicts,
     conflict_note,
     deleted_message,
+    move_ends,
     op_path,
     ops_in_conflict,
     want,
@@ -244,11 +245,13 @@ def sync(review: Review, report: ReplayReport) -> ReplayReport:
         set_conflicts(review, planned.conflicts)
         review._folders.creating(path for path, state in planned.changes
                                  if state is not None and review._seen(path) is None)
+        ends = move_ends(review.evaluation.moves(review._folded.pin), tree,
+                         (path for path, _state in planned.changes))
         if review._dirty:
             from reviewtui.shell.resume import note_writing, save  # (resume replays: a cycle)
 
             for path, state in planned.changes:
-                note_writing(review, path, state)  # (hashed only if saved)
+                note_writing(review, path, state, ends.get(path, ()))  # (hashed if saved)
             save(review)
             for path, _state in planned.changes:
                 review._record(path).writing = None
@@ -257,7 +260,7 @@ def sync(review: Review, report: ReplayReport) -> ReplayReport:
             report.would_write = [path for path, _ in planned.changes]
             break
         unwritable = dict(review._unwritable)
-        moved_under_us = write(review, planned.changes, tree, report)
+        moved_under_us = write(review, planned.changes, tree, report, ends)
         if not moved_under_us:
             # The writes changed only the paths written, none in conflict: the plan's
             # conflicts stand unless a write was refused (~25 ms a replay at 50,000 ops).
@@ -309,9 +312,10 @@ def prepare_records(review: Review, tree: Tree) -> None:
 
 
 def write(review: Review, changes: list[tuple[str, FileState | None]], tree: Tree,
-          report: ReplayReport) -> set[str]:
+          report: ReplayReport, ends: Mapping[str, tuple[str, ...]]) -> set[str]:
     """Write, then remove (see :func:`write_in_order`); the paths found changed under
-    us (absorbed) are returned."""
+    us (absorbed) are returned. A path written is one end of the draft's moves ``ends``
+    names for it (``PathRecord.moved_with``)."""
     from reviewtui.shell.outside import held  # (a cycle)
     from reviewtui.shell.write_batch import WriteBatch  # here: reading needs none of it
 
@@ -323,7 +327,10 @@ def write(review: Review, changes: list[tuple[str, FileState | None]], tree: Tre
         # replaced; a failed write, so a removal whose content goes there waits.
         if _on_disk(review, path) and held(review, [path], scan=False):
             return wait_for_writer(review, path, report)
-        return put(review, path, state, tree, report, moved, batch)
+        if not put(review, path, state, tree, report, moved, batch):
+            return False
+        review._record(path).moved_with = ends.get(path, ())
+        return True
 
     with WriteBatch(review.root) as batch:
         # Each regular file's temp file written and fsynced ahead, all at once.

@@ -360,11 +360,16 @@ def reconcile(review: Review, report: ReplayReport, saved_nonce: str = "") -> No
         take_back(review, report)  # files put back to their original content meanwhile
 
 
-def note_writing(review: Review, path: str, state: FileState | None) -> None:
+def note_writing(review: Review, path: str, state: FileState | None,
+                 ends: tuple[str, ...] = ()) -> None:
     """What the replay is about to write at ``path``, saved with the state just before it
-    (``PathRecord.writing``), with the file's identity at that moment."""
+    (``PathRecord.writing``), with the file's identity at that moment, and the ends of
+    moves it will be one end of, beside those it is (killed mid-replay, either can be on
+    disk: the write replaces them, ``replay.write``)."""
     record = review._record(path)
     record.writing = state
+    if ends:
+        record.moved_with = tuple(sorted({*record.moved_with, *ends}))
     record.writing_stat = _identity(review.root / path)
 
 

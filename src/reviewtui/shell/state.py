@@ -9,7 +9,8 @@
 * ``orphaned``: decisions whose operation's text changed since: reported on load, never applied.
 * ``ui``: what the workbench shows (current checkpoint, selected operation).
 * ``paths``: per path the workbench wrote or must watch: the original content (the
-  base), what it last saw on disk, what it last wrote, and any outside layer. Contents
+  base), what it last saw on disk, what it last wrote, any outside layer, and the other
+  ends of the moves that write was one end of (``moved_with``). Contents
   live in a content-addressed blob folder beside the file (``<state>.blobs/<sha256>``),
   written before the state that names them, so the state file itself stays small.
 * ``folders`` (when any): the folders the review made, and those it found on disk when it
@@ -172,6 +173,9 @@ def _check_record(path: str, data: Any) -> None:
     for flag in ("outside", "deleted"):
         _expect(isinstance(data.get(flag, False), bool), f"paths[{path[:60]!r}].{flag}")
     _expect(isinstance(data.get("note", ""), str), f"paths[{path[:60]!r}].note")
+    ends = data.get("moved_with", [])
+    _expect(isinstance(ends, list) and all(isinstance(end, str) for end in ends),
+            f"paths[{path[:60]!r}].moved_with is not a list of paths")
 
 
 def _check_depth(doc: Any) -> None:

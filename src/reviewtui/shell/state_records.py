@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from reviewtui.core.digests import sha256
+from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.engine.links import link_state
 from reviewtui.core.errors import MissingBlob, StateFormatError
 from reviewtui.core.model.tree import FileState
@@ -40,6 +41,8 @@ def encode_record(record: PathRecord) -> dict[str, Any]:
         data["layer"] = _layer_json(record.layer)
     if record.note:
         data["note"] = record.note
+    if record.moved_with:  # the other ends of the moves the disk holds (see PathRecord)
+        data["moved_with"] = list(record.moved_with)
     if record.writing is not None:  # saved just before that write (see PathRecord)
         data["writing"] = record.writing.digest
         if record.writing_stat is not None:
@@ -155,6 +158,11 @@ def decode_record(path: str, data: Mapping[str, Any], blobs: BlobStore
                         note=str(data.get("note", "")), from_state=True, saved_seen=seen,
                         saved_writing=data.get("writing"),
                         saved_writing_stat=_stat_from(data.get("writing_stat")))
+    # (Untrusted: a path that is no path names nothing; one too many only holds a file.)
+    ends = data.get("moved_with")
+    record.moved_with = tuple(sorted({end for end in ends if isinstance(end, str)
+                                      and normalize_or_none(end) == end})) if isinstance(
+        ends, list) else ()
     at = data.get("written_at")
     record.saved_written_at = at if type(at) is int and 0 <= at < 1 << 62 else None
     gone = _gone_from(data.get("gone"), blobs) if record.deleted else None

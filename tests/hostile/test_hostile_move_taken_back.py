@@ -1,0 +1,43 @@
+"""README, "Nothing is lost": a file is never removed before whatever replaces it (a move's
+destination) is written, and a move is written whole or not at all, taken back too.
+
+An accepted ``:mv a.py b.py`` is on disk; the user makes a new ``a.py`` (an editor's buffer
+saved again). Restoring checkpoint 0 left the user's ``a.py`` in conflict and removed
+``b.py``: the moved file's content was on disk nowhere (QA s47 helper-147 H1; ``u`` and
+``n`` did the same, tests/shell/test_move_taken_back_held.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reviewtui.cli import main
+
+SESSION = "## Turn 1\n> move\n\n```console\n:mv a.py b.py\n```\n"
+
+
+def test_restore_never_removes_a_moved_file_whose_old_path_the_user_took(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "a.py").write_text("precious content\n")
+    session = tmp_path / "s.md"
+    session.write_text(SESSION)
+    common = [str(session), "--root", str(root), "--state", str(tmp_path / "st.json")]
+    assert main(["apply", *common, "--yes"]) == 0
+    (root / "a.py").write_text("my new file\n")
+    capsys.readouterr()
+    main(["restore", *common, "--checkpoint", "0"])  # the preview (nothing to write: 1)
+    preview = capsys.readouterr()
+    assert "b.py: would remove" not in preview.out
+    assert "b.py: would be left in conflict - waits for a.py" in preview.out, preview.out
+    assert main(["restore", *common, "--checkpoint", "0", "--yes"]) == 1  # conflicts kept
+    assert "0 removed" in capsys.readouterr().out
+    assert (root / "b.py").read_text() == "precious content\n"
+    assert (root / "a.py").read_text() == "my new file\n"
+    # The user's file goes: the move back is written, whole.
+    (root / "a.py").unlink()
+    assert main(["restore", *common, "--checkpoint", "0", "--yes"]) == 0
+    assert sorted(p.name for p in root.iterdir()) == ["a.py"]
+    assert (root / "a.py").read_text() == "precious content\n"
