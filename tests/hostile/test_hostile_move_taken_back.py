@@ -14,7 +14,8 @@ import pytest
 
 from reviewtui.cli import main
 
-SESSION = "## Turn 1\n> move\n\n```console\n:mv a.py b.py\n```\n"
+SESSION = ("## Turn 1\n> move\n\n```console\n:mv a.py b.py\n```\n\n"
+           "### Changed files:\n- b.py (moved from a.py)\n")
 
 
 def test_restore_never_removes_a_moved_file_whose_old_path_the_user_took(
