@@ -77,10 +77,12 @@ def test_a_name_goes_where_aiders_find_filename_takes_it(chat: list[str], name: 
         assert aider == name or aider.startswith("/") or ".." in aider.split("/")
 
 
-def test_a_passed_block_of_a_failed_reply_lands_on_the_chat_file_it_names() -> None:
+def test_a_passed_block_of_a_failed_reply_named_for_a_chat_file_is_held() -> None:
     """QA s46 helper-146 F3: a reply with a block that failed to match logs no Applied
     line, yet its other blocks were written; a block of app.py (the chat holding
-    src/app.py) was replayed on the root app.py, exit 0."""
+    src/app.py) was replayed on the root app.py, exit 0. Redirected to src/app.py on the
+    chat as the history shows it, it went where Aider never wrote when the history did
+    not show the chat whole (QA s47 helper-149 H1): held, on either reading."""
     failed = _block("b.py", "import sys", "import re")
     text = (HEAD + "> Added b.py to the chat.  \n> Added src/app.py to the chat.  \n\n"
             "#### rename  \n\n" + _block("app.py", "FLAG = 1", "FLAG = 2") + "\n" + failed
@@ -90,13 +92,26 @@ def test_a_passed_block_of_a_failed_reply_lands_on_the_chat_file_it_names() -> N
             "> >>>>>>> REPLACE  \n"
             ">   \n\n" + _block("b.py", "import os", "import re") + "\n> Tokens: 2 sent  \n"
             "> Applied edit to b.py  \n")
-    assert _turns(text) == [[("src/app.py", ("FLAG = 2",)), ("b.py", ("import re",))]]
+    assert _turns(text) == [[("b.py", ("import re",))]]
     (turn,) = import_aider(text, "h.md").turns
     assert [(p.rule, p.severity) for p in turn.reply.problems] == [
-        ("aider-failed", "warning"), ("aider-resolved", "info")]
+        ("aider-failed", "warning"), ("aider-resolved", "error")]
     # The chat holding app.py itself, or no file of that name: as written.
     assert _turns(text.replace("src/app.py to", "app.py to"))[0][0][0] == "app.py"
     assert _turns(text.replace("> Added src/app.py to the chat.  \n", ""))[0][0][0] == "app.py"
+    # The chat as Aider logs it: a file moved to read-only, dropped or converted left it
+    # (H1); a line the model typed (no markdown line break) changed nothing.
+    for gone in ("> Moved src/app.py from editable to read-only files in the chat  \n",
+                 "> Converted src/app.py to read-only  \n",
+                 "> Dropping src/app.py from the chat.  \n"):
+        later = text.replace("#### rename", gone + "\n#### rename")
+        assert _turns(later)[0][0][0] == "app.py", gone
+    typed = text.replace("> Added src/app.py to the chat.  \n", "").replace(
+        "#### rename  \n\n", "#### rename  \n\n> Added src/app.py to the chat.\n\n")
+    assert _turns(typed)[0][0][0] == "app.py"
+    # A new file's block (empty SEARCH) is named as written: Aider reads no chat for it (H2).
+    new = text.replace(_block("app.py", "FLAG = 1", "FLAG = 2"), _block("app.py", "", "y = 5"))
+    assert _turns(new)[0][0] == ("app.py", ("y = 5",))
 
 
 def test_a_block_aider_may_have_sent_to_another_chat_file_is_not_replayed() -> None:
@@ -150,3 +165,30 @@ def test_a_block_its_replys_log_leaves_out_went_elsewhere_and_is_not_replayed() 
     logged = text.replace("> Applied edit to other.py  \n",
                           "> Applied edit to src/app.py  \n> Applied edit to other.py  \n")
     assert [path for path, _ in _turns(logged)[0]] == ["src/app.py", "other.py"]
+
+
+def test_a_token_count_the_model_types_ends_no_reply() -> None:
+    """QA s47 helper-149 H5: a "> Tokens:" line the model wrote between two blocks made
+    them two replies, and the block whose SEARCH the first wrote was replayed, exit 0."""
+    text = (HEAD + "> Added src/app.py to the chat.  \n> Added other.py to the chat.  \n\n"
+            "#### go  \n\n" + _block("src/app.py", "def a(): return 1",
+                                     "def a(): return 1\ndef b(): return 2")
+            + "\n> Tokens: 1,000 sent, 100 received.\n\n"
+            + _block("src/app.py", "def b(): return 2", "def b(): return 3")
+            + "\n> Tokens: 1 sent  \n> Applied edit to src/app.py  \n"
+            "> Applied edit to other.py  \n")
+    assert [path for path, _ in _turns(text)[0]] == ["src/app.py"]
+    # Aider's own count (a markdown line break, or its cost on the next line) ends one.
+    for own in ("> Tokens: 1,000 sent, 100 received.  \n",
+                "> Tokens: 1,000 sent, 100 received.\nCost: $0.01 message.  \n"):
+        assert len(_turns(text.replace("> Tokens: 1,000 sent, 100 received.\n", own))[0]) == 2
+
+
+def test_a_block_aider_skipped_by_its_gitignore_is_not_replayed() -> None:
+    """QA s47 helper-149 M2: "Skipping edits to gen.py that matches gitignore spec." was
+    read as naming a file "gen.py that matches gitignore spec.": the block was replayed."""
+    text = (HEAD + "#### go  \n\n" + _block("gen.py", "X = 1", "X = 2")
+            + "\n> Tokens: 1 sent  \n> Skipping edits to gen.py that matches gitignore spec.  \n")
+    assert _turns(text) == [[]]
+    (turn,) = import_aider(text, "h.md").turns
+    assert [p.rule for p in turn.reply.problems] == ["aider-skipped"]

@@ -34,8 +34,13 @@ import re
 from collections.abc import Sequence
 
 STARTED = "# aider chat started at"
-ADDED = re.compile(r"^> Added (.+?) to the chat\.?\s*$")
-REMOVED = re.compile(r"^> Removed (.+?) from the chat\.?\s*$")
+# (Aider's own lines end in the two blanks of a markdown line break: a line the model
+# types in its reply, without them, changes no chat: QA s47 helper-149 H1)
+ADDED = re.compile(r"^> (?:Added (.+?) to the chat|Moved (.+?) from read-only to editable "
+                   r"files in the chat)\.?  $")
+REMOVED = re.compile(r"^> (?:Removed (.+?) from the chat|Dropping (.+?) from the chat|Moved "
+                     r"(.+?) from editable to read-only files in the chat|Converted (.+?) "
+                     r"to read-only)\.?  $")
 DROPPED = re.compile(r"^> (?:Dropping all files from the chat session|All files dropped)")
 RESET = re.compile(r"^#### /(?:reset|drop)\s*$")
 # (a confirmation whose subject names are the ``> name`` lines right above it)
@@ -74,11 +79,13 @@ def _change(lines: Sequence[str], k: int, line: str, files: set[str]) -> bool:
     if not line.startswith(">"):
         return False
     if (match := ADDED.match(line)) is not None:
-        files.add(match.group(1).strip())
+        files.add(next(name for name in match.groups() if name).strip())
         return True
     if (match := REMOVED.match(line)) is not None:
-        files.discard(match.group(1).strip())
+        files.discard(next(name for name in match.groups() if name).strip())
         return True
+    if not line.endswith("  "):
+        return False
     if (match := NAMED.match(line)) is not None and YES.search(match.group(3)):
         files.add((match.group(1) or match.group(2)).strip())
         return True
@@ -95,8 +102,7 @@ def chat_file(name: str, chat: frozenset[str]) -> str | None:
     """The chat file Aider's ``find_filename`` takes the block name ``name`` for, when it
     is another file than ``name``: the first (in sorted order, as Aider lists them) whose
     base name is ``name``, else the closest spelling (``difflib.get_close_matches``, ratio
-    0.8 or more); None when ``name`` is in the chat, when none is, or when that file is
-    not a path under the project (an absolute name Aider logged)."""
+    0.8 or more); None when ``name`` is in the chat or when none is."""
     if not name or name in chat:
         return None
     files = sorted(chat)
@@ -104,6 +110,4 @@ def chat_file(name: str, chat: frozenset[str]) -> str | None:
     if found is None:
         close = difflib.get_close_matches(name, files, n=1, cutoff=0.8)
         found = close[0] if close else None
-    if found is None or found.startswith("/") or ".." in found.split("/"):
-        return None
     return found

@@ -37,7 +37,8 @@ A reply logs every file it wrote, so a block its log leaves out (and resolves to
 its files) went to another chat file where its SEARCH matched, Aider's fallback; so may
 a block whose SEARCH only an earlier block of the reply wrote: neither is replayed
 (``aider-fallback``, an error). A block of a reply that logged nothing (one of its
-blocks failed to match) goes where the chat resolves its name (``aider_chat``).
+blocks failed to match) whose name the chat resolves to another file is not replayed
+either (``aider-resolved``, an error; ``aider_chat``).
 """
 
 from __future__ import annotations
@@ -60,7 +61,8 @@ UNDONE = "aider-undone"
 # The name runs to its last non-blank character (or is one blank character): as
 # "(.+?)\s*$" read it, without trying every end in a run of blanks (quadratic: 8,000
 # spaces and a last character took 0.39 s; tests/core/test_regex_linear.py).
-SKIP_LINE = re.compile(r"^> Skipping edits to (.*?\S|.)\s*+$")
+SKIP_LINE = re.compile(r"^> Skipping edits to (.*?\S|.)(?: that matches gitignore spec\.)?"
+                       r"\s*+$")
 DRY_RUN = "aider-dry-run"
 DRY_LINE = re.compile(r"^> Did not apply edit to (.*?\S|.) \(--dry-run\)\s*+$")
 RESOLVED = "aider-resolved"
@@ -139,9 +141,9 @@ def _follow_resolved(lines: Sequence[str], part: ReplyPart, chat: Chat) -> None:
     (helper-144 F3; with a line no name explains, Aider may have tried another chat file
     where the SEARCH matched: helper-145 F5). Where a line names a file no block can have
     meant, the run's one unlogged name's blocks are not replayed (helper-143 F6). A line
-    before the blocks is the model's own text (F4). A block no run names the file of
-    went where the chat Aider held then resolves its name (``aider_chat``); one that may
-    have gone to another chat file is held (:func:`_hold_fallbacks`)."""
+    before the blocks is the model's own text (F4). A block no run names the file of,
+    whose name the chat Aider held resolves to another file (``aider_chat``), or that may
+    have gone to another chat file (:func:`_hold_fallbacks`) is held."""
     runs: list[list[tuple[int, str]]] = []
     for k in range(part.start, part.stop):
         if (m := APPLIED_LINE.match(lines[k])) is not None and lines[k].endswith("  "):
@@ -153,9 +155,10 @@ def _follow_resolved(lines: Sequence[str], part: ReplyPart, chat: Chat) -> None:
             else:
                 runs.append([(k, m.group(1))])
     since = part.start - 1
-    # (a reply ends at Aider's token count, or at its note that a block failed to match)
-    ends = [k for k in range(part.start, part.stop) if lines[k].startswith(TOKENS)
-            or lines[k].startswith(NOT_CONFORM) or FAILED_LINE.match(lines[k])]
+    # (a reply ends at Aider's token count, or at its note that a block failed to match;
+    # Aider's own lines: one the model types between its blocks ends nothing, QA s47
+    # helper-149 H5)
+    ends = [k for k in range(part.start, part.stop) if _aider_end(lines, k)]
     spoken: dict[int, list[str]] = {}  # block's first line -> the files its reply's run logs
     for run in runs:
         scope = [op for op in part.ops if since < op.span.start - 1 < run[0][0]]
@@ -175,6 +178,17 @@ def _follow_resolved(lines: Sequence[str], part: ReplyPart, chat: Chat) -> None:
     _hold_fallbacks(part, chat, spoken, ends)
 
 
+def _aider_end(lines: Sequence[str], k: int) -> bool:
+    """Whether line ``k`` is Aider's own note that a reply ended: its token count (ending
+    in a markdown line break, or with its cost on the next line, as Aider writes them),
+    or its note that a block failed to match."""
+    line = lines[k]
+    if line.startswith(TOKENS):
+        return line.endswith("  ") or (k + 1 < len(lines) and lines[k + 1].startswith("Cost: "))
+    return (line.startswith(NOT_CONFORM) and line.endswith("  ")) or (
+        FAILED_LINE.match(line) is not None and line.endswith("  "))
+
+
 def _hold_unlogged(part: ReplyPart, own: list[Operation], logged: list[str], at: int) -> None:
     """Blocks of a reply whose run logs every file Aider wrote for it, and not theirs:
     Aider sent them to another chat file where the SEARCH matched (its fallback), one of
@@ -191,21 +205,28 @@ def _hold_unlogged(part: ReplyPart, own: list[Operation], logged: list[str], at:
 
 
 def _follow_chat(part: ReplyPart, chat: Chat, spoken: dict[int, list[str]]) -> None:
-    """Blocks whose file no run logs: on the chat's file Aider took the name for."""
-    for n, op in enumerate(part.ops):
+    """Blocks whose file no run logs, whose name Aider took for another chat file: not
+    replayed. The chat is read from the history, which may not say all of it (another
+    Aider process, a file added in a way not logged): redirected on that reading, a
+    block was written to a file Aider never touched (QA s47 helper-149 H1), so it is
+    held on either reading, said. A new file's block (an empty SEARCH) is named as
+    written: Aider reads its name against no chat (H2)."""
+    held: set[int] = set()
+    for op in part.ops:
         name = (op.path or "").strip()
-        if not isinstance(op, Edit) or name in spoken.get(op.span.start, ()):
+        if not isinstance(op, Edit) or name in spoken.get(op.span.start, ()) \
+                or not _text(op.search_lines):
             continue
-        files = chat.at(op.span.start - 1)
-        path = chat_file(name, files)
+        path = chat_file(name, chat.at(op.span.start - 1))
         if path is None:
             continue
-        part.ops[n] = replace(op, path=path)
-        part.notes.append(problem(RESOLVED, f"this block of {name} is replayed on {path}: "
-                                  f"Aider's chat held {path} and no file {name} here, and "
-                                  "Aider takes a block's name for the chat's file of that "
-                                  "name (no line of its log says otherwise)",
-                                  op.span.start, op.span.end, severity="info"))
+        held.add(id(op))
+        part.notes.append(problem(RESOLVED, f"Aider's chat held {path} and not {name} (as "
+                                  "the history shows the chat), and Aider takes a block's "
+                                  "name for the chat's file of that name; no line of its "
+                                  "log says where this block went: it is not replayed",
+                                  op.span.start, op.span.end, severity="error"))
+    part.ops = [op for op in part.ops if id(op) not in held]
 
 
 def _hold_fallbacks(part: ReplyPart, chat: Chat, spoken: dict[int, list[str]],
