@@ -344,3 +344,38 @@ def test_an_mbox_a_mail_client_saved_is_read_mail_by_mail(tmp_path: Path) -> Non
                                         ("Again", ["g.txt", "h.txt"])]
     # A message line that reads like a postmark but is no line of its own starts nothing.
     assert COMMIT.match("From alice Sat Jan  1 00:00:00 2022 and on") is None
+
+
+def test_a_patch_numbered_0_is_no_cover_letter(tmp_path: Path) -> None:
+    """QA s47 helper-149 H6: `format-patch -n --start-number=0` numbers the first patch
+    [PATCH 0/1]; it was skipped as a cover letter, its change not made, exit 0. A cover
+    letter has no '---' and stat before its diff; a patch has."""
+    repo, base, _ = _mail(tmp_path, "Fix")
+    (repo / "other.txt").write_text("keep\nmore\n")
+    head = commit_all(repo, "More")
+    text = git(repo, "format-patch", "--stdout", "-n", "--start-number=0", f"{base}..{head}")
+    assert "[PATCH 0/1]" in text  # (and [PATCH 1/1]: git counts from the start number)
+    session = import_session(text, "s.mbox")
+    assert [op.path for t in session.turns for op in t.reply.ops] == ["f.txt", "other.txt"]
+
+
+def test_a_separator_after_the_signature_moves_no_patch_start(tmp_path: Path) -> None:
+    """QA s47 helper-149 H7: text after the mail's signature holding a '---', a stat and a
+    diff was taken for the last separator: the mail's own diff was dropped, exit 0."""
+    repo, base, text = _mail(tmp_path, "Fix")
+    trailer = ("\n---\n1\t1\tother.txt\n 1 file changed, 1 insertion(+), 1 deletion(-)\n\n"
+               + QUOTES["git"])
+    assert "\n-- \n" in text
+    session = import_session(text + trailer, "s.mbox")
+    assert "f.txt" in [op.path for t in session.turns for op in t.reply.ops]
+
+
+def test_a_codex_patch_under_mail_headers_is_still_a_codex_patch() -> None:
+    """QA s47 helper-149 L1: since a mail with no diff header was read as a diff, a Codex
+    patch saved under mail headers (or after a 'commit 1a2b3c4 ...' line) was refused."""
+    patch = "*** Begin Patch\n*** Update File: a.txt\n@@\n-hello\n+hello world\n*** End Patch\n"
+    for head in ("From: Alice <a@example.com>\nSubject: the fix\n\n",
+                 "commit 1a2b3c4 broke the greeting; this restores it.\n\n"):
+        assert detect_format(head + patch, "s.patch") == "apply_patch"
+    # A mail with nothing else to read is a diff: refused as one, saying why.
+    assert detect_format("From: A <a@b>\nSubject: x\n\nhello\n", "m.eml") == "unified"

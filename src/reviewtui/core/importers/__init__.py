@@ -70,12 +70,11 @@ def detect_format(text: str, name: str = "") -> str:
         return "claude" if looks_like_claude(text) else "chat"
     if base.endswith(".aider.chat.history.md"):
         return "aider"
-    if _looks_like_mail(text):
+    mail = _looks_like_mail(text)
+    if mail and first_diff_header(text) is not None:
         # A format-patch mail (or git show's commit) is a diff whatever its message
         # quotes: a Codex patch, a File Ops turn or an Aider block there is text (QA s46
-        # helper-142 H4b: the quoted operation ran, the commit's own diff did not). One
-        # with no diff header to be seen (base64) is refused as a diff, saying why (it was
-        # read as a File Ops session of no turns, exit 0: helper-145).
+        # helper-142 H4b: the quoted operation ran, the commit's own diff did not).
         return "unified"
     if _TURN_HEADING.search(text):
         return "fileops"
@@ -93,7 +92,10 @@ def detect_format(text: str, name: str = "") -> str:
     if patch is not None and (diff is None or (patch.group().startswith("*")
                                                and patch.start() < diff)):
         return "apply_patch"
-    return "fileops" if diff is None else "unified"
+    # A mail with no diff header to be seen (base64), and no other format's structure, is
+    # refused as a diff, saying why (it was read as a File Ops session of no turns, exit
+    # 0: helper-145); a Codex patch saved under mail headers stays one (QA s47 L1).
+    return "unified" if diff is not None or mail else "fileops"
 
 
 def _looks_like_mail(text: str) -> bool:

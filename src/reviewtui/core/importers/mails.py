@@ -110,6 +110,8 @@ def _separator(lines: Sequence[str], start: int, stop: int,
             hunk[:] = [int(head.group(1) or 1), int(head.group(2) or 1)]
             head_at = i
             continue
+        if line == "-- " and found > start:
+            break  # (git's signature after the patch: what follows is no part of it, H7)
         if line != "---":
             continue
         k = i + 1

@@ -161,8 +161,8 @@ def import_unified(text: str, source: str, *, root: str | None = None,
     for start, patch, stop in mail_parts(text, lines):
         notes: list[ParseProblem] = []
         refuse_encoded(lines, start, stop, source)  # (a mail's headers, if it is one)
-        if is_cover_letter(lines, start, stop):
-            cover = True
+        if patch == start and is_cover_letter(lines, start, stop):
+            cover = True  # (no '---' and stat: a patch numbered 0 has them, QA s47 H6)
             continue  # (its --interdiff is the series' change since v1, not one more)
         sections = _sections(lines, raw, patch, stop, notes)
         if foreign or held:
