@@ -225,6 +225,8 @@ def session_text(case: Case) -> str:
         for path, search, replace in turn:
             out.append(f"--- File: {path} ---\n<<<<<<< SEARCH\n" + "\n".join(search)
                        + "\n=======\n" + "\n".join(replace) + "\n>>>>>>> REPLACE\n")
+        out.append("### Changed files:\n" + "".join(
+            f"- {path}\n" for path in dict.fromkeys(path for path, _, _ in turn)))
     return "\n".join(out)
 
 
