@@ -50,11 +50,13 @@ def partial_files(session: Session, wanted: Collection[OpKey],
 
     ``failed(key)``: the operation did not apply and the reviewer did not decide it (a
     rejection is a choice, not a failed hunk). Only formats in :data:`WHOLE_FILE_FORMATS`
-    are judged; others return nothing.
+    are judged, and Claude Code's calls (:func:`_calls_not_whole`); others return nothing.
     """
+    first, last = turns or (1, max((t.index for t in session.turns), default=0))
+    if session.format == "claude":
+        return _calls_not_whole(session, wanted, failed, first, last)
     if session.format not in WHOLE_FILE_FORMATS:
         return {}
-    first, last = turns or (1, max((t.index for t in session.turns), default=0))
     broken: dict[str, int] = {}  # path -> the first turn where its patch is not whole
     groups: dict[tuple[int, str], list[OpKey]] = {}
     for turn in session.turns:
@@ -81,6 +83,27 @@ def partial_files(session: Session, wanted: Collection[OpKey],
         if since is None or index < since:
             continue
         held.update((key, path) for key in keys if key in wanted)
+    return held
+
+
+def _calls_not_whole(session: Session, wanted: Collection[OpKey],
+                     failed: Callable[[OpKey], bool], first: int, last: int
+                     ) -> dict[OpKey, str]:
+    """The edits of a Claude Code ``MultiEdit`` call (one call: its edits share their
+    line) land together or not at all, as Claude Code made them: one that does not land
+    holds the call's others (QA s47 helper-148 F4: the first written, the second held as
+    ambiguous, a file Claude Code never had, exit 1)."""
+    held: dict[OpKey, str] = {}
+    for turn in session.turns:
+        if not first <= turn.index <= last:
+            continue
+        calls: dict[tuple[int, str], list[OpKey]] = {}
+        for pos, op in enumerate(turn.reply.ops):
+            if not isinstance(op, ConsoleCommand) and (path := file_of(op)) is not None:
+                calls.setdefault((op.span.start, path), []).append((turn.index, pos))
+        for (_, path), keys in calls.items():
+            if len(keys) > 1 and any(failed(key) for key in keys):
+                held.update((key, path) for key in keys if key in wanted)
     return held
 
 
@@ -149,9 +172,11 @@ def moves_not_whole(session: Session, wanted: Collection[OpKey],
     a move is no hunk: moved without its edit, a file was written over the one at its new
     name (apply_patch's ``Move to`` overwrites it), whose content was then on disk nowhere
     (QA s46 helper-144 F4)."""
+    first, last = turns or (1, max((t.index for t in session.turns), default=0))
+    if session.format == "claude":
+        return _calls_not_whole(session, wanted, failed, first, last)
     if session.format not in WHOLE_FILE_FORMATS:
         return {}
-    first, last = turns or (1, max((t.index for t in session.turns), default=0))
     held: dict[OpKey, str] = {}
     for turn in session.turns:
         if not first <= turn.index <= last:
