@@ -192,3 +192,17 @@ def test_a_block_aider_skipped_by_its_gitignore_is_not_replayed() -> None:
     assert _turns(text) == [[]]
     (turn,) = import_aider(text, "h.md").turns
     assert [p.rule for p in turn.reply.problems] == ["aider-skipped"]
+
+
+def test_a_search_holding_a_line_an_earlier_block_brought_in_is_in_doubt() -> None:
+    """QA s47 helper-149 H3: block 2's SEARCH is the line block 1 wrote and the unchanged
+    lines after it; Aider's dry run, on the file as it was, found it only in b.py (which
+    holds the same lines) and wrote it there; the log names a.py and b.py."""
+    text = (HEAD + "> Added a.py to the chat.  \n> Added b.py to the chat.  \n\n#### go  \n\n"
+            + _block("a.py", "    return 1", "    return 2") + "\n"
+            + _block("a.py", "    return 2\n\ndef h():", "    return 2\n\ndef h2():")
+            + "\n> Tokens: 1 sent  \n> Applied edit to a.py  \n> Applied edit to b.py  \n")
+    assert [path for path, _ in _turns(text)[0]] == ["a.py"]
+    # A short line any file may hold brings no doubt: in order, on a.py.
+    short = text.replace("return 1", "ok = 1").replace("return 2", "ok = 2")
+    assert [path for path, _ in _turns(short)[0]] == ["a.py", "a.py"]

@@ -240,6 +240,7 @@ def _hold_fallbacks(part: ReplyPart, chat: Chat, spoken: dict[int, list[str]],
     that text. Where the reply's log names another file, or no line speaks for it while
     the chat holds another file, reviewtui cannot tell which: not replayed."""
     wrote: dict[tuple[str, int, str], list[tuple[str, str]]] = {}  # by first line
+    new: dict[tuple[str, int], set[str]] = {}  # lines an earlier block brought in
     held: set[int] = set()
     for op in part.ops:
         if not isinstance(op, Edit):
@@ -248,8 +249,12 @@ def _hold_fallbacks(part: ReplyPart, chat: Chat, spoken: dict[int, list[str]],
         reply = bisect.bisect_left(ends, op.span.start - 1)
         wanted = _text(op.search_lines)
         first = wanted.split("\n", 1)[0]
-        if wanted and any(wanted in put and wanted not in took
-                          for put, took in wrote.get((path, reply, first), ())):
+        # Its whole SEARCH written by an earlier block, or one of its lines that an earlier
+        # block brought in (a SEARCH of that line and the unchanged ones after it: QA s47
+        # helper-149 H3), and not a short one any file may hold.
+        if wanted and (any(wanted in put and wanted not in took
+                           for put, took in wrote.get((path, reply, first), ()))
+                       or not new.get((path, reply), set()).isdisjoint(wanted.split("\n"))):
             logged = spoken.get(op.span.start)
             others = sorted(set(logged) - {path}) if logged is not None else sorted(
                 chat.at(op.span.start - 1) - {path})
@@ -265,6 +270,9 @@ def _hold_fallbacks(part: ReplyPart, chat: Chat, spoken: dict[int, list[str]],
         put, took = _text(op.replace_lines), _text(op.search_lines)
         for line in set(put.split("\n")):
             wrote.setdefault((path, reply, line), []).append((put, took))
+        new.setdefault((path, reply), set()).update(
+            line for line in set(put.split("\n")) - set(took.split("\n"))
+            if len(line) >= 8 and any(c.isalnum() for c in line))
     part.ops = [op for op in part.ops if id(op) not in held]
 
 
