@@ -262,8 +262,10 @@ def check_result(result: OpResult, checks: Sequence[tuple[str, str]],
     if texts is None:
         return ()
     path, before, after = texts
-    return tuple(d for command in matching_checks(path, checks)
-                 for d in check_change(path, before, after, command, timeout))
+    # (a list first: a tuple built from a generator that runs processes is resized
+    # while other threads run, and must then be referenced from nowhere else)
+    return tuple([d for command in matching_checks(path, checks)
+                  for d in check_change(path, before, after, command, timeout)])
 
 
 def check_run(run: SessionRun, checks: Sequence[tuple[str, str]],

@@ -27,6 +27,7 @@ Two rules here:
 from __future__ import annotations
 
 import gc
+import sys
 
 FREEZE_ABOVE = 100_000  # objects the collector walks, between keys, before it freezes them
 FREEZES = 4  # at most this many freezes here in one process (each keeps ~1,500 objects)
@@ -96,15 +97,25 @@ def held() -> bool:
     return policy.holds > 0
 
 
+def _live() -> int:
+    """What the process holds, in the interpreter's memory blocks (about one an object).
+    Not ``len(gc.get_objects())``: that list takes a reference to every object, also to
+    a tuple another thread is building from a generator, whose resize then fails
+    (``SystemError: Objects/tupleobject.c: bad argument to internal function``: a
+    project check's worker failed so in the suite, 2026-12-07)."""
+    return sys.getallocatedblocks()
+
+
 def start() -> None:
     """The workbench starts: what the collector walks now is not the workbench's (the
     process's own, a test runner's) and does not count towards a freeze."""
-    policy.base = len(gc.get_objects())
+    policy.base = _live()
 
 
 def idle() -> bool:
-    """Between keys: freeze what the collector would walk, if that has grown by more than
-    :data:`FREEZE_ABOVE` objects since :func:`start` and freezes are left. True if it froze."""
+    """Between keys: freeze what the collector would walk, if the process has grown by more
+    than :data:`FREEZE_ABOVE` objects (memory blocks) since :func:`start` or the last
+    freeze and freezes are left. True if it froze."""
     if policy.holds or not gc.isenabled() or policy.freezes_left <= 0:
         return False
     # Objects reach the oldest generation only when the middle one is collected: until
@@ -113,13 +124,13 @@ def idle() -> bool:
     if middle == policy.seen:
         return False
     policy.seen = middle
-    if len(gc.get_objects()) - policy.base <= FREEZE_ABOVE:
+    if _live() - policy.base <= FREEZE_ABOVE:
         return False
     gc.collect()  # what is garbage now is freed, not frozen
     gc.freeze()
     policy.freezes_left -= 1
     policy.freezes += 1
-    policy.base = 0
+    policy.base = _live()  # (what is frozen now is walked no more)
     return True
 
 
