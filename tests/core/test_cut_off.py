@@ -116,3 +116,56 @@ def test_apply_says_a_reply_with_no_footer_and_exits_1(
     session.write_text(f"## Turn 1\n> go\n\n{edit}\n### Changed files:\n- a.py\n")
     (root / "a.py").write_text("x = 1\n")
     assert main(["apply", str(session), "--root", str(root), "--yes"]) == 0
+
+
+def test_an_indented_closing_fence_before_a_header_closes() -> None:
+    """QA s47 helper-154 H1: a closing fence indented to the code above it no longer
+    closed, and the next file's header and content were written into the file, exit 0."""
+    reply = ("--- File: a.py ---\n```python\ndef f():\n    return 2\n    ```\n\n"
+             "--- File: b.py ---\n```python\ny = 1\n```\n" + FOOTER)
+    assert [(op.path, op.lines) for op in parse_reply_text(reply).ops] == [  # type: ignore[union-attr]
+        ("a.py", ("def f():", "    return 2")), ("b.py", ("y = 1",))]
+    # Inside the file, before more of its own lines, it is the file's own text.
+    inside = reply.replace("    ```\n\n--- File: b.py", "    ```\n    x = 1\n```\n\n--- File: b.py")
+    assert parse_reply_text(inside).ops[0].lines[-2:] == ("    ```", "    x = 1")  # type: ignore[union-attr]
+
+
+def test_a_wrapping_fence_after_an_unfenced_file_is_no_content() -> None:
+    """QA s47 helper-154 H6: the fence that wraps the next block (and its closing one) was
+    written into the unfenced files around it, exit 0."""
+    reply = ("--- File: notes.md ---\nline1\n\n```\n--- File: b.md ---\nbb\n```\n" + FOOTER)
+    assert [(op.path, op.lines) for op in parse_reply_text(reply).ops] == [  # type: ignore[union-attr]
+        ("notes.md", ("line1",)), ("b.md", ("bb",))]
+    # A file whose own code blocks pair up keeps its last fence line.
+    own = "--- File: r.md ---\nRun:\n```\nmake\n```\n" + FOOTER
+    assert parse_reply_text(own).ops[0].lines == ("Run:", "```", "make", "```")  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("shape", ["sample-open", "header-inside", "no-footer", "sample-last"])
+def test_a_fenced_file_its_own_sample_may_have_closed_is_held_with_what_follows(
+        shape: str) -> None:
+    """QA s47 helper-154 H3: the file written cut at its own code sample, and the rest of
+    its text read as blocks (a `--- File:` example in it written as a file)."""
+    replies = {
+        # its sample's closing fence closed the file's: the content opens a sample
+        "sample-open": "--- File: r.md ---\n```\nRun:\n```sh\nmake\n```\nmore\n```\n" + FOOTER,
+        # the doc goes on into a header example after the early close
+        "header-inside": ("--- File: r.md ---\n```\nRun:\n```\nmake\n```\nLike this:\n\n"
+                          "--- File: x.py ---\nprint(1)\n```\n" + FOOTER),
+        # the reply stops after the sample
+        "no-footer": "--- File: r.md ---\n```\nRun:\n```\nmake\n```\nand then",
+        "sample-last": ("--- File: r.md ---\n```\nRun:\n```sh\nmake\n```\n```\n\n"
+                        "--- File: b.md ---\n```\nbb\n```\n" + FOOTER),
+    }
+    parsed = parse_reply_text(replies[shape])
+    assert "r.md" not in [getattr(op, "path", None) for op in parsed.ops], shape
+    assert "x.py" not in [getattr(op, "path", None) for op in parsed.ops]
+    assert "cut-off" in [p.rule for p in parsed.problems]
+
+
+def test_a_sample_in_prose_after_a_closed_file_holds_nothing() -> None:
+    """QA s47 helper-154 L1: a sample the model opens in prose names its language; the
+    file before it was held as closed early."""
+    reply = ("--- File: a.md ---\n```\ntext\n```\n\n```bash\n# drop the old one\n"
+             ":rm old.md\n```\n" + FOOTER)
+    assert [op.path for op in parse_reply_text(reply).ops] == ["a.md"]  # type: ignore[union-attr]

@@ -170,7 +170,8 @@ class _OldReplyParser:
         char = fence.char
         while i < end:
             line = lines[i]
-            if (line[:1] == char or line.lstrip()[:1] == char) and fence.closes(line):
+            if (line[:1] == char or line.lstrip()[:1] == char) and (
+                    fence.closes(line) or g.closes_before_block(fence, lines, i, end)):
                 return i
             i += 1
         return end
@@ -301,7 +302,7 @@ class _OldReplyParser:
             ops, stop = self._edits(k, term, path)
         else:
             stop = term
-            last = self._trim_blank(k, term)
+            last = g.wrapper_dropped(self.lines, k, self._trim_blank(k, term))
             ops = self._full_file(path, k, last, Span(k + 1, last), fenced=False)
         last_line = self._trim_blank(i + 1, stop)
         self.blocks.append(FileBlock(path, header, Span(i + 1, max(i + 1, last_line)), ops,

@@ -12,9 +12,11 @@ where the text stops are in doubt (QA s47 helper-147 H3, H4):
   of the reply;
 * in a reply with no footer, its last block when nothing closes it: an unfenced full file
   (its content runs to the end), or the last of command lines outside a fence;
-* a fenced full file whose fence is followed, before the next block or the footer, by
-  text holding a fence line: the file's own fenced sample (a markdown file's code block)
-  closed its fence early, and the rest of it is that text.
+* a fenced full file whose fence may have closed at a fence of its own (a markdown file's
+  code sample): its content opens a sample it does not close, or holds a file header or
+  the footer, or text with a fence follows it before the next block or the footer (or any
+  text, in a reply with no footer); and every block after it, which may be that file's
+  own text.
 
 Each such block stays in the reply with no operations, and a ``cut-off`` problem (an
 error) says why over its lines: the workbench shows it as not read, ``apply`` prints it
@@ -44,20 +46,23 @@ def hold_cut(reply: Reply) -> Reply:
     blocks = list(reply.blocks)
     problems = list(reply.problems)
     last = max((n for n, block in enumerate(blocks) if _has_ops(block)), default=None)
+    early: int | None = None  # the line of a file whose fence closed early: all after too
     for n, block in enumerate(blocks):
         if not _has_ops(block):
             continue
         why = None
         if any(block.span.start <= at <= block.span.end for at in unclosed):
             why = _NEVER_CLOSED
+        elif early is not None:
+            why = (f"it follows a file whose fence closed early (line {early}): it may be "
+                   "that file's own text")
         elif reply.footer is None and n == last and not block.fenced and (
                 isinstance(block, ConsoleBlock) or _full_file(block)):
             why = ("the reply ends in it with no '### Changed files:' footer after it, "
                    "and nothing closes it: the reply may have stopped inside it")
-        elif block.fenced and _full_file(block) and (fence := _fence_after(reply, block)):
-            why = (f"text with a fence (line {fence}) follows the fence that closes it, "
-                   "before any other block: a fenced sample of the file's own may have "
-                   "closed it early; fence the file with a longer fence (````)")
+        elif isinstance(block, FileBlock) and block.fenced and _full_file(block) and (
+                why := _closed_early(reply, block)):
+            early = block.span.start
         if why is None:
             continue
         span = block.span
@@ -86,6 +91,33 @@ def hold_cut(reply: Reply) -> Reply:
                    problems=tuple(sorted(problems, key=lambda p: p.span.start)))
 
 
+def _closed_early(reply: Reply, block: FileBlock) -> str | None:
+    """Why the fence of ``block``, a fenced full file, may have closed at a fence of the
+    file's own (a markdown file's code sample), or None (QA s47 helper-147 H3,
+    helper-154 H3): its content opens a sample it does not close; it holds a file header
+    or the footer (the rest of the reply swallowed); text with a fence follows it before
+    any other block; or text follows it in a reply with no footer."""
+    (op,) = [op for op in block.ops if isinstance(op, FullFile)][:1]
+    opened = [k for k, line in enumerate(op.lines) if g.fence_open(line) is not None]
+    if len(opened) % 2:
+        return (f"its content's code sample at line {op.span.start + opened[-1]} is not "
+                "closed in it: the sample's own closing fence may have closed the file's; "
+                "fence the file with a longer fence (````)")
+    inner = next((k for k, line in enumerate(op.lines)
+                  if g.header_path(line) is not None or g.is_footer(line)), None)
+    if inner is not None:
+        return (f"its content holds a file header or the footer (line "
+                f"{op.span.start + inner}): the fence meant to close it may not have")
+    if (fence := _fence_after(reply, block)) is not None:
+        return (f"text with a fence (line {fence}) follows the fence that closes it, "
+                "before any other block: a fenced sample of the file's own may have "
+                "closed it early; fence the file with a longer fence (````)")
+    if reply.footer is None and any(run.span.start > block.span.end for run in reply.stray):
+        return ("text follows the fence that closes it in a reply with no footer: a "
+                "fenced sample of the file's own may have closed it early")
+    return None
+
+
 def _has_ops(block: FileBlock | ConsoleBlock) -> bool:
     return bool(block.ops if isinstance(block, FileBlock) else block.commands)
 
@@ -95,15 +127,17 @@ def _full_file(block: FileBlock | ConsoleBlock) -> bool:
 
 
 def _fence_after(reply: Reply, block: FileBlock | ConsoleBlock) -> int | None:
-    """The first fence line of stray text right after ``block`` (no block between), or of
-    an unclosed fence opened there; None."""
+    """The first fence line of stray text right after ``block`` (no block between), when it
+    is a bare one (the file's own sample's, or the file's, left over: a sample the model
+    opens in prose names its language, QA s47 helper-154 L1), or the line of an unclosed
+    fence opened there; None."""
     following = [b.span.start for b in reply.blocks if b.span.start > block.span.end]
     until = min([*following, reply.footer.span.start if reply.footer else 1 << 62])
     for run in reply.stray:
         if block.span.end < run.span.start < until:
             for k, line in enumerate(run.lines):
-                if g.fence_open(line) is not None:
-                    return run.span.start + k
+                if (fence := g.fence_open(line)) is not None:
+                    return run.span.start + k if not fence.info else None
     return next((p.span.start for p in reply.problems if p.rule == "unclosed-fence"
                  and block.span.end < p.span.start < until), None)
 

@@ -8,6 +8,7 @@ regular expression runs: parsing stays linear and cheap on multi-megabyte sessio
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from reviewtui.core.record import record
 from reviewtui.core.text.lazy_pattern import LazyPattern
@@ -168,3 +169,30 @@ def turn_number(line: str) -> int | None:
 def is_turn_heading(line: str) -> bool:
     """Whether ``line`` reads as a ``## Turn N`` heading (without converting N)."""
     return line.startswith("##") and TURN_RE.match(line) is not None
+
+
+def closes_before_block(fence: Fence, lines: Sequence[str], i: int, end: int) -> bool:
+    """Whether ``lines[i]``, a closing fence indented past CommonMark's three spaces (to
+    the code above it), closes ``fence`` all the same: the next non-blank line is a file
+    header, the footer or the reply's end (read as content, it took the next file's
+    header and content into the file, exit 0: QA s47 helper-154 H1)."""
+    if not fence.closes(lines[i].lstrip()):
+        return False
+    k = next((k for k in range(i + 1, end) if lines[k].strip()), end)
+    return k >= end or header_path(lines[k]) is not None or is_footer(lines[k])
+
+
+def wrapper_dropped(lines: Sequence[str], first: int, stop: int) -> int:
+    """``stop`` moved back over a bare fence line that ends unfenced content whose fence
+    lines do not pair up: the fence that wraps the blocks after it, or closes one that
+    wrapped this one (QA s47 helper-154 H6: written into both files, exit 0). A file whose
+    own code blocks pair up keeps its last fence line."""
+    last = lines[stop - 1].strip() if stop > first else ""
+    if not last or last[0] not in "`~" or last.strip(last[0]) or fence_open(last) is None:
+        return stop
+    if sum(1 for line in lines[first:stop] if fence_open(line) is not None) % 2 == 0:
+        return stop
+    stop -= 1
+    while stop > first and not lines[stop - 1].strip():
+        stop -= 1
+    return stop

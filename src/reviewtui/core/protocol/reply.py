@@ -141,7 +141,7 @@ class _ReplyParser:
             if at < 0:
                 return end
             i = at + base
-            if fence.closes(lines[i]):
+            if fence.closes(lines[i]) or g.closes_before_block(fence, lines, i, end):
                 return i
             i += 1
         return end
@@ -279,7 +279,7 @@ class _ReplyParser:
             ops, stop = self._edits(k, term, path)
         else:
             stop = term
-            last = self._trim_blank(k, term)
+            last = g.wrapper_dropped(self.lines, k, self._trim_blank(k, term))
             ops = self._full_file(path, k, last, Span(k + 1, last), fenced=False)
         last_line = self._trim_blank(i + 1, stop)
         self.blocks.append(FileBlock(path, header, Span(i + 1, max(i + 1, last_line)), ops,
