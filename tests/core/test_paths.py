@@ -14,6 +14,7 @@ from reviewtui.core.paths.safety import (
     glob_match,
     is_glob,
     normalize_path,
+    review_file_of,
 )
 
 
@@ -206,3 +207,18 @@ def test_escapes_via_symlink(path: str, symlinks: dict[str, str], escapes: bool)
 
 def test_absolute_symlink_without_root_counts_as_escaping() -> None:
     assert escapes_via_symlink("out/a.js", {"out": "/home/me/project/build"})
+
+
+OWN = {"s.md": "the session file", "s.md.review.json": "the review state",
+       "s.md.review.blobs": "the review state's blob folder"}
+
+
+@pytest.mark.parametrize(("path", "mine"), [
+    ("s.md", "s.md"), ("s.md.review.json", "s.md.review.json"),
+    ("S.MD.Review.JSON", "s.md.review.json"),  # one file on macOS and Windows
+    ("s.md.review.blobs/ab12", "s.md.review.blobs"),
+    ("s.md.review.json.written", "s.md.review.json"),  # named after the closest one
+    ("s.md.review.json.corrupt-1", "s.md.review.json"), ("s.md.orig", "s.md"),
+    ("s.mdx", None), ("sub/s.md", None), ("s", None), ("s.md.review", "s.md")])
+def test_review_file_of(path: str, mine: str | None) -> None:
+    assert review_file_of(path, OWN) == mine

@@ -70,3 +70,36 @@ def test_a_session_folder_keeps_its_state_beside_the_session(
         assert review.state_path == session / "session.md.review.json"
         assert not any("review state kept" in p for p in review.state_problems)
     assert not state_home.exists()
+
+
+def test_the_reviews_own_files_inside_the_root_are_its_rules(tmp_path: Path) -> None:
+    """Rules.own (QA s47 helper-147 M1): the session, its state (given, and the default one
+    beside the session), the mark and the blob folder, those inside the root only."""
+    from reviewtui.shell.statepath import review_files
+
+    root = tmp_path / "root"
+    (root / "logs").mkdir(parents=True)
+    own = review_files(root, root / "logs" / "s.md", root / "st" / "r.json")
+    assert own == {
+        "logs/s.md": "the session file",
+        "logs/s.md.review.json": "the review state",
+        "logs/s.md.review.json.written": "the review state's .written mark",
+        "logs/s.md.review.blobs": "the review state's blob folder",
+        "st/r.json": "the review state",
+        "st/r.json.written": "the review state's .written mark",
+        "st/r.blobs": "the review state's blob folder",
+    }
+    assert review_files(root, tmp_path / "s.md", None) == {}
+    assert review_files(root, tmp_path / "s.md", tmp_path / "elsewhere.json") == {}
+
+
+def test_a_review_opened_in_place_knows_its_own_files(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "a.py").write_text("A\n")
+    session = root / "s.md"
+    session.write_text("## Turn 1\n--- File: a.py ---\n```\nB\n```\n\n### Changed files:\n"
+                       "- a.py\n")
+    with Review.open(session, root) as review:
+        assert set(review.rules.own) == {"s.md", "s.md.review.json",
+                                         "s.md.review.json.written", "s.md.review.blobs"}

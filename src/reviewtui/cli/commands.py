@@ -108,6 +108,11 @@ def check(args: argparse.Namespace) -> int:
     loaded = load_session(args.session, format=_format(args), root=args.root)
     root, root_label = _project_for(loaded, args.root)
     project = load_project(root, config_dirs=(loaded.directory,), lazy=True)
+    if root is not None:  # as a review of it would refuse them (rule review-file)
+        from reviewtui.shell.statepath import review_files
+
+        project = replace(project, rules=replace(project.rules,
+                                                 own=review_files(root, loaded.file, None)))
     tree, notes = _checked_tree(args, loaded, root, project.tree)
     for note in notes:
         print(note, file=sys.stderr if args.json else sys.stdout)

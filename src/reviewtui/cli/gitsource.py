@@ -91,7 +91,7 @@ def _reviewed_root(args: argparse.Namespace, source: GitSource) -> None:
     from pathlib import Path
 
     from reviewtui.shell.export import saved_root_name
-    from reviewtui.shell.state import blob_dir_for
+    from reviewtui.shell.statepath import blob_dir_for
 
     given = args.state is not None
     state = Path(args.state) if given else source.kept_state

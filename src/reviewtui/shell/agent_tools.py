@@ -58,7 +58,7 @@ from reviewtui.shell.project import Project, load_project
 from reviewtui.shell.regex_search import PatternError, bounded_search
 from reviewtui.shell.replay import same
 from reviewtui.shell.review import Review
-from reviewtui.shell.state import blob_dir_for
+from reviewtui.shell.statepath import blob_dir_for
 
 LS_MAX = 300
 _LINE_ADDRESSED = frozenset({"line_replace", "batch_edit", "insert"})  # calls by line number

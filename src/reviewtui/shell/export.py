@@ -40,12 +40,11 @@ from reviewtui.shell.project import load_project
 from reviewtui.shell.review import Review
 from reviewtui.shell.state import (
     BlobStore,
-    blob_dir_for,
     check_state_path,
     decode_state,
     parse_state_json,
 )
-from reviewtui.shell.statepath import state_path_for
+from reviewtui.shell.statepath import blob_dir_for, review_files, state_path_for
 
 
 def accepted_from_review(review: Review) -> Accepted:
@@ -333,7 +332,10 @@ def load_accepted(session: str | Path, root: str | Path | None = None, *,
                                                   *_found_on_opening(review)]
     base = Path(root) if root is not None else loaded.base
     tree_project = load_project(base, config_dirs=(loaded.directory,), lazy=True)
-    run = evaluate_session(loaded.session, tree_project.tree, rules=tree_project.rules,
+    rules = tree_project.rules
+    if base is not None:  # as a review of it would refuse them (rule review-file)
+        rules = replace(rules, own=review_files(base, loaded.file, None))
+    run = evaluate_session(loaded.session, tree_project.tree, rules=rules,
                            policy=Policy.headless())
     return with_git_facts(Accepted.of(run, str(loaded.file))), []
 

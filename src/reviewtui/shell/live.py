@@ -51,7 +51,8 @@ from reviewtui.shell.live_waits import decision_in, failed, pending_cause, pinne
 from reviewtui.shell.loader import LoadedSession, input_limit, load_session
 from reviewtui.shell.lock import RootLock
 from reviewtui.shell.review import Review
-from reviewtui.shell.state import BlobStore, blob_dir_for
+from reviewtui.shell.state import BlobStore
+from reviewtui.shell.statepath import blob_dir_for
 
 FORMAT = "toolcalls"
 AUTO_METHODS_EXCLUDED = ("near", "elision", "unicode-punctuation")  # wait for a human (F11)

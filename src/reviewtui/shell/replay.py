@@ -53,8 +53,9 @@ from reviewtui.shell.disk import (
     write_link,
 )
 from reviewtui.shell.replay_report import ReplayReport
-from reviewtui.shell.state import StateFile, blob_dir_for
+from reviewtui.shell.state import StateFile
 from reviewtui.shell.statemark import mark_finished
+from reviewtui.shell.statepath import blob_dir_for
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:

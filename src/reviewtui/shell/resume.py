@@ -28,6 +28,7 @@ from reviewtui.core.engine.lineage import on_other_base
 from reviewtui.core.errors import DiskError, PathRefused, UsageError
 from reviewtui.core.model.records import ConsoleCommand
 from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.core.record import replace
 from reviewtui.core.review.log import (
     LogEntry,
     LogKind,
@@ -50,7 +51,7 @@ from reviewtui.shell.resume_fit import drop_unfit_records, previous_target
 from reviewtui.shell.state import ReviewState, StateFile
 from reviewtui.shell.state_records import blobs_of, decode_record, encode_record, orphaned_blobs
 from reviewtui.shell.statemark import finished, mark_finished, new_nonce
-from reviewtui.shell.statepath import state_path_for
+from reviewtui.shell.statepath import review_files, state_path_for
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
@@ -133,6 +134,9 @@ def _open_review(cls: type[Review], session_path: str | Path, root: Path | None,
             # state holding them read as a replay cut short, and the next writer wrote
             # them (QA s46 helper-141 F13; with --live the server answered from them).
             state_file = StateFile(state_path, read_only=read_only_state or dry_run)
+        own = review_files(root, loaded.file, state_path)
+        if own:  # no operation writes them (rule review-file)
+            project = replace(project, rules=replace(project.rules, own=own))
         review = cls(loaded, project, root=root, dry_run=dry_run, state_file=state_file,
                      lock=lock, scratch=scratch)
         if loaded.format_note:

@@ -59,6 +59,7 @@ from reviewtui.core.review.plan import PathRecord
 from reviewtui.core.text.limits import load_json
 from reviewtui.shell.disk import LINK_MODE, TEMP_SUFFIX, atomic_write, is_temp_name
 from reviewtui.shell.loader import read_input
+from reviewtui.shell.statepath import blob_dir_for
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
@@ -118,11 +119,6 @@ def check_state_path(path: Path) -> Path:
         kind = "not a regular file"
     raise UsageError(f"the review state must be a regular file or not exist; this is {kind}",
                      source=str(path), rule="state-path")
-
-
-def blob_dir_for(state_path: Path) -> Path:
-    name = state_path.name.removesuffix(".json")
-    return state_path.with_name(name + ".blobs")
 
 
 # --- per-path bookkeeping ------------------------------------------------------------

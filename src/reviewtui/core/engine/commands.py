@@ -242,7 +242,7 @@ def _refuse_changes(changes: tuple[tuple[str | None, str | None], ...], rules: R
     """
     ctx = FileContext(reserved=rules.reserved, root=rules.root,
                       symlinks=LinkView(rules.symlinks, base, before),
-                      spellings=rules.spellings)
+                      spellings=rules.spellings, own=rules.own)
     for old, new in changes:
         if old is not None and new is not None and is_link(before.get(old)):
             return Outcome(Status.REFUSED, rule="symlink", path=old, message=(

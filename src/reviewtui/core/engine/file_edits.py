@@ -23,6 +23,7 @@ from reviewtui.core.paths.safety import (
     escapes_via_symlink,
     link_on_path,
     normalize_path,
+    review_file_of,
     spelling_refusal,
     unread_dir_of,
 )
@@ -71,6 +72,7 @@ class FileContext:
     # first read (``core/model/deferred.py``); ``history`` must then hold on to its trees.
     defer: bool = False
     spellings: Mapping[str, str] = field(default_factory=dict)  # see Rules.spellings
+    own: Mapping[str, str] = field(default_factory=dict)  # see Rules.own
 
 
 def refused(path: str, rule: str, message: str, *,
@@ -114,6 +116,9 @@ def check_path(raw: str, ctx: FileContext, *, link_ok: bool = False,
                        "spelling of the same name (decomposed, as macOS writes names); "
                        "reviewtui neither writes a second file that looks the same nor "
                        "renames yours: rename it to the composed spelling (NFC) to edit it")
+    mine = review_file_of(path, ctx.own) if ctx.own else None
+    if mine is not None:
+        return refused(path, "review-file", review_file_message(path, mine, ctx.own[mine]))
     if exact and (spelling := spelling_refusal(raw)) is not None:
         return refused(raw, spelling.rule, spelling.message)
     if path in ctx.symlinks and not link_ok:
@@ -138,6 +143,18 @@ def check_path(raw: str, ctx: FileContext, *, link_ok: bool = False,
                        "does not read (version control, environments, caches): it cannot "
                        "show what would be replaced there")
     return path
+
+
+def review_file_message(path: str, mine: str, what: str) -> str:
+    """Why a path of the review's own bookkeeping is refused (rule ``review-file``)."""
+    folded, key = path.casefold(), mine.casefold()
+    where = (what if folded == key
+             else f"inside {what} ({mine}/)" if folded.startswith(key + "/")
+             else f"named after {what} ({mine}), as its temporary and moved-aside copies are")
+    return (f"{path} is {where}: a session never writes the review's own files (the session "
+            "file, its review state, the state's .written mark and .blobs/ folder), which "
+            "hold the reviewer's decisions; name a project file, or keep the session and "
+            "its state outside the project")
 
 
 def mark_generated(outcome: Outcome, reserved: ReservedRules) -> Outcome:

@@ -38,13 +38,18 @@ class TurnResult:
 
 @record(frozen=True, slots=True)
 class Rules:
-    """The project's constraints: reserved paths and the symbolic links on disk."""
+    """The project's constraints: reserved paths, the symbolic links on disk and the
+    review's own files."""
 
     reserved: ReservedRules = field(default_factory=ReservedRules)
     symlinks: Mapping[str, str] = field(default_factory=dict)
     root: str | None = None
     # NFC path -> the name a file has on disk in another Unicode spelling (other_spellings)
     spellings: Mapping[str, str] = field(default_factory=dict)
+    # The review's own files inside the root (path -> what it is, e.g. "the review state"):
+    # the session file, its review state, the state's .written mark and blob folder. No
+    # operation writes them (core/paths/safety.py review_file_of).
+    own: Mapping[str, str] = field(default_factory=dict)
 
 
 def op_title(op: Operation) -> str:

@@ -148,6 +148,7 @@ class TurnSteps:
             history=lambda path: history_of(history_trees(self.states, self._touches(), path),
                                             path, tree),
             cursor=cursor or {}, defer=True, spellings=self.rules.spellings,
+            own=self.rules.own,
         )
         replacement = decision.replacement if decision.verdict is Verdict.EDITED else None
         if isinstance(op, Edit) and op.shape is not None:

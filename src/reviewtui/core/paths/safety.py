@@ -388,6 +388,23 @@ def unread_dir_of(path: str) -> str | None:
     return None
 
 
+def review_file_of(path: str, own: Mapping[str, str]) -> str | None:
+    """The review's own file (a key of ``own``: the session file, its review state, the
+    state's ``.written`` mark and blob folder, root-relative) that normalised ``path`` is,
+    lies inside, or is named after with a dot (the state's temporary and moved-aside
+    copies); None when it is none of them. Compared casefolded, as ``.git`` is: on macOS
+    and Windows two spellings that differ in case are one file."""
+    folded = path.casefold()
+    named_after = None
+    for mine in own:
+        key = mine.casefold()
+        if folded == key or folded.startswith(key + "/"):
+            return mine
+        if folded.startswith(key + ".") and len(mine) > len(named_after or ""):
+            named_after = mine  # the longest: s.md.review.json.written is the state's
+    return named_after
+
+
 def escapes_via_symlink(path: str, symlinks: Mapping[str, str], *,
                         root: str | None = None) -> bool:
     """Whether resolving ``path`` through ``symlinks`` leads outside the project root.
