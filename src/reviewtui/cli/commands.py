@@ -292,9 +292,14 @@ def apply(args: argparse.Namespace) -> int:
         lost = [problem_finding(p, t.index) for t in picked for p in t.reply.problems
                 if p.severity == "error"]
         # Warnings too (a Claude Code call with no result, which may have run, is not
-        # replayed: apply said nothing of it, QA s45 helper-138 #9); they leave the exit.
+        # replayed: apply said nothing of it, QA s45 helper-138 #9). Those that are a change
+        # the agent made or may have made and no operation carries (``unmade``: a
+        # sub-agent's edits kept elsewhere, a notebook edit, a shell edit, a call with no
+        # result) mean the disk is not what the session made: exit 1 (QA s47 helper-148
+        # F2); the others leave the exit as it is.
         warned = [problem_finding(p, t.index) for t in picked for p in t.reply.problems
                   if p.severity == "warning"]
+        unmade = sum(p.unmade for t in picked for p in t.reply.problems)
         # And the rules of severity error, as check reports them: a reply with no footer
         # (cut off?), prose in the patch stream, a recap in a full file (QA s47
         # helper-147 H4: a cut reply's full file written, exit 0, where check exits 1).
@@ -366,11 +371,14 @@ def apply(args: argparse.Namespace) -> int:
                   + (f"; {plural(len(ruled), 'error')} of the protocol's rules (above)"
                      if ruled else "")
                   + (f"; {plural(len(warned), 'warning')} (above)" if warned else "")
+                  + (f", {unmade} of them {'a change' if unmade == 1 else 'changes'} the "
+                     "session made or may have made that the replay does not make"
+                     if unmade else "")
                   + f" under {root}")
     if committed is not None:
         print(committed.summary(), file=sys.stderr if args.json else sys.stdout)
     return (EXIT_OK if not skipped and not report.conflicts and not lost and not ruled
-            and review.session.turns else EXIT_FINDINGS)
+            and not unmade and review.session.turns else EXIT_FINDINGS)
 
 
 def _rule_errors(review: Review, picked: list[Turn]) -> list[Finding]:

@@ -23,8 +23,14 @@ user, ``old_string`` not found...) did not change the file, so it becomes a
 transcript cut short, a permission prompt never answered) may or may not have run, so it
 is not replayed either (``tool-no-result``): writing a change the agent never made is
 worse than showing one it may have made.
-Sub-agent (``isSidechain``) and meta lines never start a turn; their edits count.
-Shell commands that may change files are noted (``claude-shell``), not replayed.
+Sub-agent (``isSidechain``) and meta lines never start a turn; their edits count. Claude
+Code 2.x keeps a sub-agent's own lines in ``agent-<agentId>.jsonl`` beside the transcript
+instead, and the main transcript holds only the ``Task`` call and its result: its edits
+are not here, and the call is a warning naming that file (``claude-subagent``).
+Shell commands that may change files (``claude-shell``) and notebook edits
+(``claude-not-replayed``) are warnings, not replayed. Each of these, and a call with no
+result, is a change the agent made or may have made that the replay does not make
+(``ParseProblem.unmade``): ``apply`` says so and exits 1.
 """
 
 from __future__ import annotations
@@ -65,6 +71,12 @@ NOT_REPLAYED = "claude-not-replayed"
 NO_TRANSCRIPT = "no-transcript"
 DUPLICATE = "claude-duplicate"
 USER_MODIFIED = "claude-user-modified"
+SUBAGENT = "claude-subagent"
+# The tool that runs a sub-agent: "Task" in Claude Code 2.x ("Agent" read the same: a
+# newer name for it).
+_SUBAGENT_TOOLS = frozenset({"Task", "Agent"})
+# An agentId as Claude Code makes them (hex); anything else is not put in a file name.
+_AGENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 _TYPES = frozenset({"user", "assistant", "summary", "system"})
 _NOT_PROMPTS = ("<local-command-stdout>", "<local-command-stderr>", "<command-name>",
@@ -99,6 +111,7 @@ class _Use:
     # replayed, or (``unknown``) why it is not (the transcript does not say into what).
     modified: str = ""
     unknown: bool = False
+    agent: str = ""  # a sub-agent call's agentId (its result's toolUseResult)
 
 
 @record(slots=True)
@@ -108,6 +121,7 @@ class _Turn:
     uses: list[_Use] = field(default_factory=list)
     notes: list[ParseProblem] = field(default_factory=list)
     last: int = 0
+    inline_agents: bool = False  # sub-agent lines in this transcript (isSidechain)
 
 
 def looks_like_claude(text: str) -> bool:
@@ -182,6 +196,8 @@ def import_claude(text: str, source: str, *, root: str | None = None) -> Session
         elif kind == "assistant" and isinstance(content, list):
             if not turns:
                 turns.append(_Turn("", lineno))
+            if item.get("isSidechain"):  # (the sub-agent's lines are here: they count)
+                turns[-1].inline_agents = True
             bases = (root, start_cwd)
             for block in content:
                 if isinstance(block, dict) and block.get("type") == "tool_use":
@@ -230,6 +246,8 @@ def _turn(index: int, turn: _Turn) -> Turn:
     span = Span(turn.line, max(turn.line, turn.last))
     notes = sorted([*turn.notes, *(_not_replayed(u) for u in turn.uses
                                    if u.ops and not _replayed(u)),
+                    *(_subagent(u) for u in turn.uses if u.name in _SUBAGENT_TOOLS
+                      and u.error is None and (u.agent or not turn.inline_agents)),
                     *(problem(USER_MODIFIED, u.modified, u.line, u.result_line, severity="info")
                       for u in turn.uses if u.modified and _replayed(u))],
                    key=lambda p: p.span.start)
@@ -274,6 +292,10 @@ def _results(content: Sequence[object], uses: dict[str, tuple[_Turn, _Use]],
         use.result_line = lineno
         if block.get("is_error"):
             use.error = _result_text(block.get("content"))
+        elif use.name in _SUBAGENT_TOOLS:
+            agent = outcome.get("agentId") if isinstance(outcome, dict) else None
+            if isinstance(agent, str) and len(results) == 1:
+                use.agent = agent
         elif isinstance(outcome, dict) and outcome.get("userModified") is True:
             _user_modified(use, outcome if len(results) == 1 else {})
 
@@ -304,6 +326,24 @@ def _user_modified(use: _Use, outcome: dict[str, Any]) -> None:
     use.unknown = True
 
 
+def _subagent(use: _Use) -> ParseProblem:
+    """A sub-agent ran: what it changed is not in this transcript (QA s47 helper-148 F2: its
+    edits were missing, and a later edit of the same file landed without them, exit 0).
+    Its own transcript is not read: it is another file, named here for the reviewer."""
+    what = f"a sub-agent ({use.name} {use.path!r})" if use.path else f"a sub-agent ({use.name})"
+    if use.agent and _AGENT_ID.fullmatch(use.agent):
+        where = (f"its lines are in agent-{use.agent}.jsonl beside this transcript, which is "
+                 "not read here (review that file too)")
+    elif use.agent:
+        where = f"its lines are in its own transcript (agentId {use.agent[:64]!r}), not read here"
+    else:
+        where = "its lines are not in this transcript"
+    ran = "ran" if use.result_line else "was started (no result: it may have run)"
+    return problem(SUBAGENT, f"{what} {ran} and what it changed is not replayed: {where}; "
+                   "later edits of the files it changed land without its changes", use.line,
+                   use.result_line, severity="warning", unmade=True)
+
+
 def _not_replayed(use: _Use) -> ParseProblem:
     """Why a call's change is not replayed: Claude Code failed it, no result says it ran,
     or the user changed it into something the transcript does not hold."""
@@ -311,14 +351,15 @@ def _not_replayed(use: _Use) -> ParseProblem:
         return problem(USER_MODIFIED, f"the user changed this {use.name} of {use.path} "
                        "before accepting it, and the transcript does not hold what was "
                        "written instead: not replayed", use.line, use.result_line,
-                       severity="warning")
+                       severity="warning", unmade=True)
     if use.error is not None:
         return problem(TOOL_FAILED, f"Claude Code did not make this {use.name} of {use.path} "
                        f"(its tool_result is an error), so it is not replayed: {use.error}",
                        use.line, use.result_line, severity="warning")
     return problem(NO_RESULT, f"this {use.name} of {use.path} has no tool_result (the "
                    "transcript ends before it): whether Claude Code made the change is "
-                   "unknown, so it is not replayed", use.line, severity="warning")
+                   "unknown, so it is not replayed", use.line, severity="warning",
+                   unmade=True)
 
 
 def _result_text(content: object) -> str:
@@ -350,13 +391,18 @@ def _tool_use(block: dict[str, Any], lineno: int, bases: tuple[str | None, ...],
         if _CHANGING_SHELL.search(command):
             shown = " ".join(command.split())[:100]
             notes.append(problem(SHELL, f"a shell command that may change files is not "
-                                 f"replayed: {shown!r}", lineno, severity="info"))
+                                 f"replayed: {shown!r}; what it changed is not in this "
+                                 "replay", lineno, severity="warning", unmade=True))
         return None
     if name == "NotebookEdit":
         notes.append(problem(NOT_REPLAYED, "a NotebookEdit of "
                              f"{data.get('notebook_path', '?')!r} is not replayed (notebook "
-                             "cells are not text edits)", lineno, severity="info"))
+                             "cells are not text edits): the notebook stays as it was",
+                             lineno, severity="warning", unmade=True))
         return None
+    if name in _SUBAGENT_TOOLS:  # (its note waits for its result: _subagent)
+        description = data.get("description")
+        return _Use(name, lineno, description[:80] if isinstance(description, str) else "")
     if name not in ("Edit", "MultiEdit", "Write"):
         return None
     raw_path = data.get("file_path")

@@ -76,8 +76,9 @@ def _payload(op: Operation) -> str | None:
 
 
 def problem(rule: str, message: str, start: int, end: int | None = None,
-            severity: str = "error") -> ParseProblem:
-    return ParseProblem(rule, message, Span(start, max(start, end or start)), severity)
+            severity: str = "error", *, unmade: bool = False) -> ParseProblem:
+    return ParseProblem(rule, message, Span(start, max(start, end or start)), severity,
+                        unmade)
 
 
 def format_error(source: str, line: int | None, rule: str, message: str) -> SessionFormatError:

@@ -405,6 +405,10 @@ class ParseProblem:
     message: str
     span: Span
     severity: str = "error"
+    # A change the session's agent made, or may have made, that no operation carries (a
+    # Claude Code sub-agent's edits kept in its own transcript, a notebook edit, a shell
+    # command that changes files, a call with no result): ``apply`` says so and exits 1.
+    unmade: bool = False
 
 
 @record(frozen=True, slots=True)
