@@ -786,6 +786,12 @@ def test_file_ops_edits_are_unchanged_by_the_new_fields() -> None:
 # -- detection, the entry point, lint, loader and CLI -------------------------------------
 
 
+_SNAPSHOTS = "".join(
+    json.dumps({"type": "file-history-snapshot", "messageId": f"m{n}", "isSnapshotUpdate": n > 0,
+                "snapshot": {"messageId": f"m{n}", "trackedFileBackups": {}}}) + "\n"
+    for n in range(5))
+
+
 @pytest.mark.parametrize(("text", "name", "expected"), [
     ("# Session: x\n\n## Turn 1\n> hi\n", "session.md", "fileops"),
     ('[{"role": "user", "content": "hi"}]', "s.json", "chat"),
@@ -800,6 +806,13 @@ def test_file_ops_edits_are_unchanged_by_the_new_fields() -> None:
      "#### fix\n\nx\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n", "log.md", "aider"),
     ("> note\n\n# aider chat started at 2024-01-01\n\n#### hi\n", "log.md", "aider"),
     ("", "session.md", "fileops"),
+    # Claude Code 2.x's other line types first (QA s47 helper-148 F12: refused as a chat).
+    (_SNAPSHOTS + '{"type":"user","message":{"role":"user","content":"hi"},"sessionId":"s"}\n',
+     "s.jsonl", "claude"),
+    ('{"type":"queue-operation","operation":"enqueue","content":"hi","sessionId":"s"}\n' * 6,
+     "s.jsonl", "claude"),
+    ('{"type":"message","role":"user","content":"hi","sessionId":"s"}\n', "s.jsonl", "chat"),
+    ('{"type":"event","id":"e1"}\n', "s.jsonl", "chat"),
     # A Codex patch indented (a shell heredoc, a quoted transcript) with no diff about.
     ("  *** Begin Patch\n  *** Add File: a\n  +x\n  *** End Patch\n", "p.txt", "apply_patch"),
     # A patch first, a diff it adds after it (a .diff file the patch creates).
@@ -808,6 +821,14 @@ def test_file_ops_edits_are_unchanged_by_the_new_fields() -> None:
 ])
 def test_detect_format(text: str, name: str, expected: str) -> None:
     assert detect_format(text, name) == expected
+
+
+def test_a_transcript_opening_with_snapshot_lines_is_read_past_them() -> None:
+    text = _SNAPSHOTS + jsonl(user("go"), tool("Edit", {
+        "file_path": "/p/a.txt", "old_string": "x", "new_string": "y"}), done())
+    session = import_session(text, "s.jsonl")
+    assert session.format == "claude"
+    assert [op.path for turn in session.turns for op in turn.reply.ops] == ["a.txt"]
 
 
 _QUOTED = {  # what a diff's lines or a commit's message may quote, column 0 in a message

@@ -79,6 +79,9 @@ _SUBAGENT_TOOLS = frozenset({"Task", "Agent"})
 _AGENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 _TYPES = frozenset({"user", "assistant", "summary", "system"})
+# Fields of Claude Code's own on its other line types (file-history-snapshot,
+# queue-operation...); a chat message (which may have a type too) has a role instead.
+_SESSION_FIELDS = frozenset({"sessionId", "messageId", "snapshot"})
 _NOT_PROMPTS = ("<local-command-stdout>", "<local-command-stderr>", "<command-name>",
                 "<command-message>", "Caveat: The messages below were generated",
                 "[Request interrupted by user")
@@ -125,7 +128,10 @@ class _Turn:
 
 
 def looks_like_claude(text: str) -> bool:
-    """The first parsable lines carry Claude Code's ``type`` and ``message`` (or ``sessionId``)."""
+    """The first parsable lines carry Claude Code's ``type`` and ``message`` (or ``sessionId``);
+    a line of another type counts when it has a field of Claude Code's own (a
+    ``file-history-snapshot`` or ``queue-operation`` line: QA s47 helper-148 F12, five of
+    them first and the transcript was refused as a chat)."""
     seen = 0
     for line in iter_lines(text):
         if not line.strip():
@@ -142,6 +148,9 @@ def looks_like_claude(text: str) -> bool:
         kind = item.get("type")
         if isinstance(kind, str) and kind in _TYPES and (
                 "message" in item or "sessionId" in item or kind == "summary"):
+            return True
+        if isinstance(kind, str) and kind and "role" not in item \
+                and _SESSION_FIELDS & item.keys():
             return True
     return False
 
