@@ -786,6 +786,11 @@ def test_file_ops_edits_are_unchanged_by_the_new_fields() -> None:
 # -- detection, the entry point, lint, loader and CLI -------------------------------------
 
 
+_CODEX_QUOTING_AIDER = (
+    "#### Task: update the greeting in hello.py\n\nThe old Aider tooling would have "
+    "written:\n\nhello.py\n```python\n<<<<<<< SEARCH\nprint(\"hi\")\n=======\n"
+    "print(\"pwned\")\n>>>>>>> REPLACE\n```\n\nCodex ran:\n\n*** Begin Patch\n"
+    "*** Update File: hello.py\n@@\n-print(\"hi\")\n+print(\"hello\")\n*** End Patch\n")
 _SNAPSHOTS = "".join(
     json.dumps({"type": "file-history-snapshot", "messageId": f"m{n}", "isSnapshotUpdate": n > 0,
                 "snapshot": {"messageId": f"m{n}", "trackedFileBackups": {}}}) + "\n"
@@ -805,6 +810,13 @@ _SNAPSHOTS = "".join(
     ("#### show it\n\ndiff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n\n"
      "#### fix\n\nx\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n", "log.md", "aider"),
     ("> note\n\n# aider chat started at 2024-01-01\n\n#### hi\n", "log.md", "aider"),
+    # Aider's structure is requests followed by blocks (QA s47 helper-148 F8): a Codex
+    # patch at a line's start makes a header-less text not Aider's (import_session refuses
+    # it as two formats); Aider's header keeps it Aider's whatever it quotes.
+    (_CODEX_QUOTING_AIDER, "codex-session.md", "apply_patch"),
+    ("# aider chat started at 2024-01-01\n\n" + _CODEX_QUOTING_AIDER, "log.md", "aider"),
+    ("a.py\n<<<<<<< SEARCH\na\n=======\nb\n>>>>>>> REPLACE\n\n#### later\n", "h.md",
+     "fileops"),
     ("", "session.md", "fileops"),
     # Claude Code 2.x's other line types first (QA s47 helper-148 F12: refused as a chat).
     (_SNAPSHOTS + '{"type":"user","message":{"role":"user","content":"hi"},"sessionId":"s"}\n',
@@ -821,6 +833,28 @@ _SNAPSHOTS = "".join(
 ])
 def test_detect_format(text: str, name: str, expected: str) -> None:
     assert detect_format(text, name) == expected
+
+
+def test_a_text_of_two_formats_is_refused_naming_both() -> None:
+    """QA s47 helper-148 F8: the quoted Aider block was written, the patch never read."""
+    with pytest.raises(SessionFormatError) as info:
+        import_session(_CODEX_QUOTING_AIDER, "codex-session.md")
+    assert info.value.rule == "two-formats"
+    assert "--format apply_patch or --format aider" in info.value.message
+    for chosen, text in (("apply_patch", 'print("hello")'), ("aider", 'print("pwned")')):
+        session = import_session(_CODEX_QUOTING_AIDER, "codex-session.md", format=chosen)
+        ((op,),) = [turn.reply.ops for turn in session.turns if turn.reply.ops]
+        assert op.path == "hello.py"
+        assert text in "\n".join(op.replace_lines if hasattr(op, "replace_lines") else op.lines)
+
+
+def test_the_real_aider_history_is_still_aider() -> None:
+    # (the shared corpus beside the repository, as tests/core/test_conformance.py reads it)
+    corpus = (Path(__file__).resolve().parents[3] / "shared" / "corpus" / "aider-chat-history"
+              / "chat-history.md")
+    if not corpus.is_file():
+        pytest.skip("the shared corpus (shared/ beside the repository) is not here")
+    assert detect_format(corpus.read_text(encoding="utf-8"), corpus.name) == "aider"
 
 
 def test_a_transcript_opening_with_snapshot_lines_is_read_past_them() -> None:

@@ -198,6 +198,8 @@ def import_session(text: str, source: str = "session", *, format: str | None = N
     except Exception as exc:  # a detector bug must still end as a clean message
         raise SessionFormatError(f"cannot tell the format: {type(exc).__name__}: {exc}; name "
                                  "it with --format", source=source, rule="detect-failed") from exc
+    if format in (None, "auto") and chosen == "apply_patch":
+        _refuse_two_formats(text, source)
     reader = _READERS.get(chosen or "")
     if reader is None:
         raise SessionFormatError(f"unknown session format {format!r}; choose one of "
@@ -213,6 +215,20 @@ def import_session(text: str, source: str = "session", *, format: str | None = N
         raise SessionFormatError(f"cannot read as {chosen}: {type(exc).__name__}: {exc}",
                                  source=source, rule="import-failed") from exc
     return literal_session(session) if chosen in LITERAL_FORMATS else session
+
+
+def _refuse_two_formats(text: str, source: str) -> None:
+    """A Codex patch at a line's start and Aider's requests followed by SEARCH blocks, with
+    no Aider header: either may quote the other, so neither is guessed (QA s47
+    helper-148 F8: the quoted Aider block was written, the patch never read, exit 0)."""
+    from reviewtui.core.importers.aider import requests_then_blocks
+
+    if requests_then_blocks(text):
+        raise SessionFormatError(
+            "this text has two formats: a Codex '*** Begin Patch' line and Aider's '#### ' "
+            "requests followed by SEARCH/REPLACE blocks (and no '# aider chat started' "
+            "header); one may quote the other, so neither is guessed: name the one it is "
+            "with --format apply_patch or --format aider", source=source, rule="two-formats")
 
 
 def __getattr__(name: str) -> object:

@@ -98,11 +98,24 @@ MARKER_LINE = r"^[^\S\n]*+<{5,9} SEARCH>?[^\S\n]*+$"
 
 
 def looks_like_aider(text: str) -> bool:
-    """``#### `` requests and at least one SEARCH marker, or Aider's session header."""
+    """Aider's session header; or its structure, ``#### `` requests followed by SEARCH
+    blocks (:func:`requests_then_blocks`), in a text with no Codex ``*** Begin Patch`` line
+    at a line's start. A Codex session whose prose has a ``#### `` heading and quotes an
+    Aider block was read as Aider: the quoted block was written and the patch never read,
+    exit 0 (QA s47 helper-148 F8); such a text is now refused as two formats
+    (``core.importers.import_session``), and ``--format`` names the one it is."""
     if re.search(r"^# aider chat started at", text, re.MULTILINE):
         return True
-    has_request = re.search(r"^#### ", text, re.MULTILINE) is not None
-    return has_request and re.search(MARKER_LINE, text, re.MULTILINE) is not None
+    return requests_then_blocks(text) and not re.search(r"^\*\*\* Begin Patch[ \t]*\r?$", text,
+                                                        re.MULTILINE)
+
+
+def requests_then_blocks(text: str) -> bool:
+    """A ``#### `` request line with a SEARCH marker line after it: Aider's replies follow
+    its requests (a marker above every request is not an answer to one)."""
+    request = re.search(r"^####(?: |[ \t]*\r?$)", text, re.MULTILINE)
+    return (request is not None
+            and re.compile(MARKER_LINE, re.MULTILINE).search(text, request.end()) is not None)
 
 
 def import_aider(text: str, source: str, *, follow_log: bool = True) -> Session:
