@@ -36,6 +36,7 @@ from reviewtui.core.protocol import edit_signs as signs_mod
 from reviewtui.core.protocol import grammar as g
 from reviewtui.core.protocol.console import parse_command
 from reviewtui.core.protocol.cut import hold_cut
+from reviewtui.core.protocol.footer import hold_inner_footer
 from reviewtui.core.protocol.reply import parse_reply, split_lines
 from reviewtui.core.protocol.session import parse_markdown_session
 from reviewtui.core.text.hashline import parse_range
@@ -51,7 +52,7 @@ def old_parse_markdown_session(text: str, source: str = "session.md") -> Session
     if not headings:
         # (Since s27 a file of one reply and no heading is read as that reply: the rule
         # is applied here with the frozen parser, so the comparison stays whole.)
-        reply = hold_cut(_OldReplyParser(lines).parse(0, len(lines)))
+        reply = hold_inner_footer(hold_cut(_OldReplyParser(lines).parse(0, len(lines))), lines)
         if reply.blocks and not any(
                 run.span.start > reply.blocks[0].span.start and not run.after_footer
                 for run in reply.stray) and not any(
@@ -109,7 +110,7 @@ def _turn(lines: Sequence[str], start: int, end: int, index: int) -> Turn:
     while i < end and lines[i].startswith(">"):
         request.append(lines[i][2:] if lines[i].startswith("> ") else lines[i][1:])
         i += 1
-    reply = hold_cut(_OldReplyParser(lines).parse(i, end))
+    reply = hold_inner_footer(hold_cut(_OldReplyParser(lines).parse(i, end)), lines)
     return Turn(index, "\n".join(request).strip(), reply, Span(start + 1, max(start + 1, end)),
                 Span(start + 1, start + 1))
 
@@ -324,7 +325,9 @@ class _OldReplyParser:
             return ops
         # An empty body points at its opening fence line.
         span = Span(i + 1, end) if end > i else Span(i, i)
-        return self._full_file(path, i, end, span, fenced=True)
+        # (QA s47 helper-154 M3: the fence's length says whether markers in it are content)
+        fence = g.fence_open(self.lines[i - 1]) if i > 0 else None
+        return self._full_file(path, i, end, span, fenced=fence.length if fence else 3)
 
     def _stray(self, i: int) -> None:
         # (QA s47 helper-147 H2: a stray line that starts a broken edit is a problem too)
@@ -332,25 +335,36 @@ class _OldReplyParser:
         if (found := signs_mod.stray_problem(self.lines[i], i)) is not None:
             self.problems.append(found)
 
-    def _full_file(self, path: str, i: int, end: int, span: Span, *, fenced: bool,
+    def _full_file(self, path: str, i: int, end: int, span: Span, *, fenced: int,
                    ) -> tuple[FullFile, ...]:
-        # (QA s47 helper-147 H2: a broken edit is no full file; a line at a time)
+        # (QA s47 helper-147 H2: a broken edit is no full file; a line at a time; helper-154
+        # M3, M4, M7: the fence's length, other tools' markers, an indented fence line)
         content = [k for k in range(i, end) if self.lines[k].strip()]
         if content:
             first, signs = content[0], [None, None, None]
+            original = None
             for k in range(first, end):
                 line = self.lines[k]
                 if signs_mod.is_search_like(line):
                     signs[0] = k
                     break
-                if signs[1] is None and signs_mod.is_divider_like(line):
+                if original is None and signs_mod.is_original(line):
+                    original = k
+                elif signs[1] is None and signs_mod.is_divider_like(line):
                     signs[1] = k
                 elif signs[1] is not None and signs[2] is None and \
                         signs_mod.is_replace_like(line):
                     signs[2] = k
+                elif original is not None and signs_mod.is_updated(line):
+                    signs[0] = original
+                    break
+            head = self.lines[first]
+            indented = not fenced and head != head.lstrip() and \
+                g.fence_open(head.lstrip()) is not None
             problem = signs_mod.broken_edit(self.lines, path, first,
                                             signs_mod.label_rest(self.lines[first]),
-                                            (signs[0], signs[1], signs[2]), fenced=fenced)
+                                            (signs[0], signs[1], signs[2]), fenced=fenced,
+                                            indented=indented)
             if problem is not None:
                 self.problems.append(problem)
                 return ()
@@ -645,6 +659,9 @@ SOUP = [
     "> request", ">", "> ", ">>",
     "", " ", "\t", "  \t ", "x = 1", "    return x", "# a comment", "    # indented comment",
     "\u2028", "\x1c", "\u3000x", "\f", "\ufeff", "é",
+    # (QA s47 helper-154: other tools' markers, a range with a space, an indented fence)
+    "------- SEARCH", "+++++++ REPLACE", "<<<<<<< ORIGINAL", ">>>>>>> UPDATED", "Edit 9 @ 2 3",
+    "   ```json", "   ```",
 ]
 
 CODE = st.text(alphabet=st.sampled_from(list(" \t#-=<>`~:E*N+>xy")), max_size=8)
@@ -752,7 +769,8 @@ def test_reply_slices_parse_as_before(lines: list[str], data: st.DataObject) -> 
     """A reply read from a slice of a longer list (a transcript, an importer)."""
     start = data.draw(st.integers(0, len(lines)))
     end = data.draw(st.integers(start, len(lines)))
-    assert parse_reply(lines, start, end) == hold_cut(_OldReplyParser(lines).parse(start, end))
+    assert parse_reply(lines, start, end) == hold_inner_footer(
+        hold_cut(_OldReplyParser(lines).parse(start, end)), lines)
 
 
 def test_the_bench_shape_parses_as_before() -> None:

@@ -122,11 +122,20 @@ def edit_label(line: str) -> int | None:
 
 
 def edit_address(line: str) -> tuple[str, str | None] | None:
-    """The ``@`` address of a label line and its ``rev``, or None for a plain label."""
+    """The ``@`` address of a label line and its ``rev``, or None for a plain label.
+
+    Whitespace around the hyphen or a colon is dropped (``2 - 3`` is ``2-3``). Two numbers
+    separated by whitespace alone (``@ 2 3``) are no range the grammar reads: they are kept
+    apart, so that the address is refused as ``bad-address``, not read as line 23 (QA s47
+    helper-154 M5)."""
     m = LABEL_RE.match(line)
     if m is None or m.group("addr") is None:
         return None
-    return "".join(m.group("addr").split()), m.group("rev")
+    parts = m.group("addr").split()
+    for before, after in zip(parts, parts[1:], strict=False):
+        if before[-1] not in ":-" and after[0] not in ":-":
+            return " ".join(parts), m.group("rev")
+    return "".join(parts), m.group("rev")
 
 
 def list_item(line: str) -> str | None:

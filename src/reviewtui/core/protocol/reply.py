@@ -26,7 +26,7 @@ from reviewtui.core.model.records import (
 )
 from reviewtui.core.protocol import grammar as g
 from reviewtui.core.protocol.edit_signs import full_file_problem, other_splits, stray_problem
-from reviewtui.core.protocol.footer import footer_entry
+from reviewtui.core.protocol.footer import footer_entry, hold_inner_footer
 from reviewtui.core.protocol.quick import quick_blocks
 from reviewtui.core.text.lines import split_lines
 
@@ -42,9 +42,11 @@ def parse_reply(lines: Sequence[str], start: int = 0, end: int | None = None, *,
 
     stop = len(lines) if end is None else end
     if signature is None:
-        return hold_cut(_ReplyParser(lines, line_signature(lines[start:stop]), start)
-                        .parse(start, stop))
-    return hold_cut(_ReplyParser(lines, signature, 0).parse(start, stop))
+        return hold_inner_footer(hold_cut(
+            _ReplyParser(lines, line_signature(lines[start:stop]), start).parse(start, stop)),
+            lines)
+    return hold_inner_footer(hold_cut(_ReplyParser(lines, signature, 0).parse(start, stop)),
+                             lines)
 
 
 def parse_reply_text(text: str) -> Reply:
@@ -300,13 +302,15 @@ class _ReplyParser:
             self._pending.extend(k for k in range(stop, end) if self.lines[k].strip())
             self._flush()
             return ops
-        # An empty body points at its opening fence line.
+        # An empty body points at its opening fence line, the line before it.
+        fence = g.fence_open(self.lines[i - 1]) if i > 0 else None
         return self._full_file(path, i, end, Span(i + 1, end) if end > i else Span(i, i),
-                               fenced=True)
+                               fenced=fence.length if fence is not None else 3)
 
-    def _full_file(self, path: str, i: int, end: int, span: Span, *, fenced: bool,
+    def _full_file(self, path: str, i: int, end: int, span: Span, *, fenced: int,
                    ) -> tuple[FullFile, ...]:
-        """``lines[i:end]`` as the content of ``path``, unless they are a broken edit."""
+        """``lines[i:end]`` as the content of ``path``, unless they are a broken edit;
+        ``fenced``: the length of the fence around them (0: none)."""
         problem = full_file_problem(self.lines, self.sig, self.base, i, end, path, fenced=fenced)
         if problem is None:
             return (FullFile(path, tuple(self.lines[i:end]), span),)
@@ -316,7 +320,7 @@ class _ReplyParser:
     def _stray(self, i: int) -> None:
         """Line ``i`` as stray text; a problem too when it starts a broken edit (H2)."""
         self._pending.append(i)
-        if self.sig[i - self.base] in "<E*" and (found := stray_problem(self.lines[i], i)):
+        if self.sig[i - self.base] in "<E*-" and (found := stray_problem(self.lines[i], i)):
             self.problems.append(found)
 
     def _has_search(self, i: int, end: int) -> bool:
