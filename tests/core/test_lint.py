@@ -559,7 +559,7 @@ PROBLEMS = [
     ("malformed-marker", "--- File: a.py ---\nEdit 1\n<<<< SEARCH\na\n=======\nb\n"
      ">>>>>>> REPLACE\n", 3),
     ("bad-address", "--- File: a.py ---\nEdit 1 @ 2\u20133\n=======\nb\n>>>>>>> REPLACE\n", 2),
-    ("indented-fence", "--- File: a.json ---\n   ```json\n   {}\n   ```\n\n### Changed files:\n"
+    ("indented-block", "--- File: a.json ---\n   ```json\n   {}\n   ```\n\n### Changed files:\n"
      "- a.json\n", 2),
     ("second-footer", "### Changed files:\n- a.py\n### Changed files:\n- b.py\n", 3),
     ("unknown-command", ":frob a.py\n", 1),

@@ -236,7 +236,7 @@ def test_an_indented_fence_is_indented_fence(header_indent: str, fence_indent: s
                                    f"{fence_indent}```", path="config.json").replace(
                                        "--- File:", f"{header_indent}--- File:", 1))
     assert full_files(reply) == []
-    assert problems(reply) == [("indented-fence", 2)]
+    assert problems(reply) == [("indented-block", 2)]
     assert "'```json' is indented" in reply.problems[0].message
 
 
@@ -245,6 +245,32 @@ def test_an_indented_block_leaves_the_file_as_it_was() -> None:
         "--- File:", "   --- File:", 1)
     assert written(text, {"config.json": '{"port": 3000}\n'}) == {
         "config.json": b'{"port": 3000}\n'}
+
+
+@pytest.mark.parametrize("indent", ["   ", "  ", "\t"])
+def test_an_indented_header_over_content_just_as_indented_is_indented_block(indent: str) -> None:
+    text = "\n".join(["## Turn 1", "> port", "", "1. The port:", "",
+                      f"{indent}--- File: a.py ---", f"{indent}def f():", f"{indent}    return 2",
+                      "", "### Changed files:", "- a.py", ""])
+    session = parse_session(text, "s.md")
+    reply = session.turns[0].reply
+    assert reply.ops == ()
+    assert problems(reply) == [("indented-block", 7)]
+    assert f"indented by {len(indent)} characters" in reply.problems[0].message
+    tree = Tree.from_files({"a.py": FileState.from_bytes(b"def f():\n    return 1\n")})
+    run = evaluate_session(session, tree)
+    state = run.states[-1].tree.get("a.py")
+    assert state is not None
+    assert state.data == b"def f():\n    return 1\n"
+
+
+@pytest.mark.parametrize("content", [["def f():", "    return 2"], ["   x", "y"]])
+def test_an_indented_header_over_content_at_the_start_of_the_line_is_content(
+        content: list[str]) -> None:
+    reply = parse_reply_text(block(*content, path="a.py").replace("--- File:", "   --- File:", 1))
+    (full,) = full_files(reply)
+    assert full.lines == tuple(content)
+    assert reply.problems == ()
 
 
 def test_indented_content_in_a_fence_at_the_start_of_the_line_is_content() -> None:

@@ -37,6 +37,7 @@ from reviewtui.core.protocol import grammar as g
 from reviewtui.core.protocol.console import parse_command
 from reviewtui.core.protocol.cut import hold_cut
 from reviewtui.core.protocol.footer import hold_inner_footer
+from reviewtui.core.protocol.indented import hold_indented
 from reviewtui.core.protocol.reply import parse_reply, split_lines
 from reviewtui.core.protocol.session import parse_markdown_session
 from reviewtui.core.text.hashline import parse_range
@@ -52,7 +53,8 @@ def old_parse_markdown_session(text: str, source: str = "session.md") -> Session
     if not headings:
         # (Since s27 a file of one reply and no heading is read as that reply: the rule
         # is applied here with the frozen parser, so the comparison stays whole.)
-        reply = hold_inner_footer(hold_cut(_OldReplyParser(lines).parse(0, len(lines))), lines)
+        reply = hold_indented(hold_inner_footer(
+            hold_cut(_OldReplyParser(lines).parse(0, len(lines))), lines), lines)
         if reply.blocks and not any(
                 run.span.start > reply.blocks[0].span.start and not run.after_footer
                 for run in reply.stray) and not any(
@@ -110,7 +112,8 @@ def _turn(lines: Sequence[str], start: int, end: int, index: int) -> Turn:
     while i < end and lines[i].startswith(">"):
         request.append(lines[i][2:] if lines[i].startswith("> ") else lines[i][1:])
         i += 1
-    reply = hold_inner_footer(hold_cut(_OldReplyParser(lines).parse(i, end)), lines)
+    reply = hold_indented(hold_inner_footer(
+        hold_cut(_OldReplyParser(lines).parse(i, end)), lines), lines)
     return Turn(index, "\n".join(request).strip(), reply, Span(start + 1, max(start + 1, end)),
                 Span(start + 1, start + 1))
 
@@ -769,8 +772,8 @@ def test_reply_slices_parse_as_before(lines: list[str], data: st.DataObject) -> 
     """A reply read from a slice of a longer list (a transcript, an importer)."""
     start = data.draw(st.integers(0, len(lines)))
     end = data.draw(st.integers(start, len(lines)))
-    assert parse_reply(lines, start, end) == hold_inner_footer(
-        hold_cut(_OldReplyParser(lines).parse(start, end)), lines)
+    assert parse_reply(lines, start, end) == hold_indented(hold_inner_footer(
+        hold_cut(_OldReplyParser(lines).parse(start, end)), lines), lines)
 
 
 def test_the_bench_shape_parses_as_before() -> None:

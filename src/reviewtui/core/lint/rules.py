@@ -36,7 +36,7 @@ PARSER_RULES: tuple[Rule, ...] = (
     Rule("dangling-label", E, "an 'Edit N' label not followed by a SEARCH block"),
     Rule("malformed-marker", E, "a line typed as a SEARCH marker that is not one ('<<<< SEARCH')"),
     Rule("bad-address", E, "an 'Edit N @' label whose line range the grammar cannot read"),
-    Rule("indented-fence", E, "a block's fence indented (a list item's): its lines not read"),
+    Rule("indented-block", E, "a block indented like a list item: its content not read"),
     Rule("second-footer", E, "a second '### Changed files:' footer"),
     Rule("unknown-command", E, "a ':' command the protocol does not define"),
     Rule("bad-command-arguments", E, "a console command with the wrong number of arguments"),

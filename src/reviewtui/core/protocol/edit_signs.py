@@ -107,7 +107,7 @@ def broken_edit(lines: Sequence[str], path: str, first: int, label: str | None,
                         f"'<<<<<<< SEARCH': {where} ({_FENCE_LONG})", replace)
     if indented:
         line = lines[first]
-        return _problem("indented-fence", f"{line.strip()!r} is indented "
+        return _problem("indented-block", f"{line.strip()!r} is indented "
                         f"({len(line) - len(line.lstrip())} characters): a fence opens only at "
                         "the start of a line, so its fence lines and indentation would be "
                         f"written into the file: {where} (write the header, the fence and the "

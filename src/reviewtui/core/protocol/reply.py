@@ -39,14 +39,14 @@ def parse_reply(lines: Sequence[str], start: int = 0, end: int | None = None, *,
     several replies of one list (a session): else it is made for ``lines[start:end]``.
     """
     from reviewtui.core.protocol.cut import hold_cut
+    from reviewtui.core.protocol.indented import hold_indented
 
     stop = len(lines) if end is None else end
     if signature is None:
-        return hold_inner_footer(hold_cut(
-            _ReplyParser(lines, line_signature(lines[start:stop]), start).parse(start, stop)),
-            lines)
-    return hold_inner_footer(hold_cut(_ReplyParser(lines, signature, 0).parse(start, stop)),
-                             lines)
+        reply = _ReplyParser(lines, line_signature(lines[start:stop]), start).parse(start, stop)
+    else:
+        reply = _ReplyParser(lines, signature, 0).parse(start, stop)
+    return hold_indented(hold_inner_footer(hold_cut(reply), lines), lines)
 
 
 def parse_reply_text(text: str) -> Reply:
