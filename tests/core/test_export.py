@@ -481,3 +481,27 @@ the body
     assert "````\nRun:\n```sh\nmake demo\n```\n````" in out
     assert "Not reproduced" not in out
     assert replay(out, result.base) == result.run.checkpoints
+
+
+def test_canonical_session_fences_a_file_holding_a_divider_and_a_replace_marker_with_four() -> None:
+    """Such content in a fence of three is read as an edit that lost its SEARCH line, never
+    written (QA s47 helper-154 M3): the export fences it with four backticks."""
+    text = """\
+## Turn 1
+> document the markers
+
+--- File: docs/format.md ---
+````markdown
+An edit ends with:
+=======
+new lines
+>>>>>>> REPLACE
+````
+
+### Changed files:
+- docs/format.md (new)
+"""
+    result = accepted(text, tree({}))
+    out = canonical_session(result)
+    assert "````\nAn edit ends with:\n=======\nnew lines\n>>>>>>> REPLACE\n````" in out
+    assert replay(out, result.base) == result.run.checkpoints

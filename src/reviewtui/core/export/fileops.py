@@ -47,6 +47,7 @@ from reviewtui.core.model.outcome import Status
 from reviewtui.core.model.records import CommandName, ConsoleCommand, Edit, Session, Span, Turn
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.protocol import grammar
+from reviewtui.core.protocol.edit_signs import CONTENT_FENCE, is_replace_like
 from reviewtui.core.protocol.reply import parse_reply_text
 from reviewtui.core.record import record, replace
 
@@ -311,7 +312,10 @@ def plan_turn(turn: TurnResult, before: StructuralState, after: Tree) -> TurnPla
 def _fence(lines: Sequence[str]) -> str:
     longest = max((len(s) for line in lines if (s := line.strip()) and set(s) == {"`"}),
                   default=0)
-    return "`" * max(3, longest + 1)
+    # Content with a REPLACE-like line is read as the file's own only in a fence of four
+    # (edit_signs.CONTENT_FENCE: a shorter one is the fence around an edit, QA s47 helper-154 M3).
+    least = CONTENT_FENCE if any(is_replace_like(line) for line in lines) else 3
+    return "`" * max(least, longest + 1)
 
 
 def _footer_path(path: str) -> str:
