@@ -9,8 +9,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from reviewtui.core.agent.frames import Frames, carry_call
+from reviewtui.core.agent.frames import carry_call
 from reviewtui.core.text.hashline import line_tag
+from reviewtui.core.text.line_frames import Frames
 
 BASE = ["def a():", "    return 1", "", "", "def b():", "    return 2", "", "",
         "def c():", "    return 3"]

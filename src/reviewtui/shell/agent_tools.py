@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from reviewtui.core.agent import answers as agent
-from reviewtui.core.agent.frames import Block, Frames, carry_call, disk_frame
+from reviewtui.core.agent.frames import Block, carry_call, disk_frame
 from reviewtui.core.agent.outline import OUTLINE_MAX, outline
 from reviewtui.core.agent.own_files import PATH_FIELDS, own_file_named, refusal
 from reviewtui.core.engine import Verdict
@@ -42,6 +42,7 @@ from reviewtui.core.paths.safety import (
 from reviewtui.core.record import replace
 from reviewtui.core.review.plan import op_path
 from reviewtui.core.review.rebase import ConflictKind
+from reviewtui.core.text.line_frames import Frames
 from reviewtui.shell.disk import target_path
 from reviewtui.shell.live import (
     ON_CONFLICT,

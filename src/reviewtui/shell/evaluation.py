@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 
 from reviewtui.core.engine import (
+    PENDING,
     Decision,
     OpKey,
     OpResult,
@@ -270,6 +271,11 @@ class Evaluation:
         indices = [t.index for t in self.session.turns]
         first, last = turns or (1, max(indices, default=0))
         policy = Policy.headless(accept_fuzzy=accept_fuzzy)
+        if turns is not None and not any(key[0] < first for key, decision in
+                                         self.draft.decisions.items() if decision != PENDING):
+            # Nothing decided before: the project holds the turns before the first asked
+            # for (applied earlier), and later line numbers were read in it.
+            self.draft.author_from(first)
         everything = turns is None or (first <= min(indices, default=first)
                                        and last >= max(indices, default=last))
         if everything and policy == self.display.policy:

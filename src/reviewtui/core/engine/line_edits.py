@@ -10,11 +10,17 @@ with plain numbers is refused (``shifted-lines``); one written with hash ids onl
 checked line by line instead, which is the point of ids. A shape whose expected revision
 is the file as it is now was written against these very lines (an agent that read the
 file again between calls, ``reviewtui mcp``), so its numbers are not shifted.
+
+"The file as the turn saw it" is the file as the turn's author had it: the earlier turns
+as written, every operation landed. Where the file the run has differs (an earlier
+operation on it rejected, pending or not landed, a change outside the review), plain
+numbers are carried there by a line diff when that is exact for the lines they name, else
+refused (``shifted-lines``): :mod:`reviewtui.core.engine.authored` (QA s47 helper-147 H5).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from reviewtui.core.engine.file_edits import (
     FileContext,
@@ -41,7 +47,14 @@ from reviewtui.core.model.tree import Tree
 from reviewtui.core.record import replace as replace_record
 from reviewtui.core.text.plural import plural
 
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from reviewtui.core.engine.authored import AuthoredFile
+
 SHIFTED_LINES = "shifted-lines"
+# The file as the turn's author had it, and why the run's may differ (asked only then):
+# core/engine/authored.py.
+Authored = Callable[[str], "tuple[AuthoredFile, Callable[[], str]]"]
 
 
 def _numbers_only(edit: Edit) -> bool:
@@ -57,9 +70,11 @@ def _numbers_only(edit: Edit) -> bool:
 
 def evaluate_shaped(
     tree: Tree, edit: Edit, ctx: FileContext, replace: Sequence[str] | None = None,
-    *, seen: Tree | None = None,
+    *, seen: Tree | None = None, authored: Authored | None = None,
 ) -> tuple[Outcome, Proposal | None]:
-    """Evaluate ``edit`` (whose ``shape`` is set); ``seen`` is the tree the turn started from."""
+    """Evaluate ``edit`` (whose ``shape`` is set); ``seen`` is the tree the turn started
+    from, ``authored`` the files as the turn's author had them (plain numbers address
+    those: :func:`reviewtui.core.engine.authored.bind`)."""
     shape = edit.shape
     assert shape is not None
     checked = check_path(edit.path, ctx, exact=edit.literal, names_file=True)
@@ -94,6 +109,17 @@ def evaluate_shaped(
                        f"{path}, so line numbers the model read now point at shifted lines; "
                        "put the edits in one batch, or address lines by id",
                        before_state=current), None
+    note = ""
+    if authored is not None and before is not None and expected is None \
+            and _numbers_only(edit):
+        # (a file this turn made itself is as the turn wrote it: its numbers stand)
+        from reviewtui.core.engine.authored import bind
+
+        found, differs = authored(path)
+        bound, note = bind(shape, path, current, found, differs)
+        if bound is None:
+            return refused(path, SHIFTED_LINES, note, before_state=current), None
+        shape = bound
     lines = current.line_view  # (the shared chunks of an edited version: no whole tuple)
     new_lines = tuple(edit.replace_lines if replace is None else replace)
     if isinstance(shape, LineRange):
@@ -109,4 +135,7 @@ def evaluate_shaped(
                    f"{plural(len(result.new_lines), 'line')}")
     else:
         message = result.hint or outcome.message
+    if note:  # (the numbers were carried into the file as it is now)
+        hint = "; ".join(part for part in (outcome.hint, note) if part)
+        return replace_record(outcome, message=message, hint=hint), proposal
     return replace_record(outcome, message=message), proposal

@@ -68,6 +68,8 @@ class SessionRun(TurnSteps):
         # A re-evaluation that stopped short (reevaluate's ``upto``): the rest of its walk.
         self._tail: Iterator[None] | None = None
         self._numbered: tuple[Session | None, list[int] | None] = (None, None)  # _numbers
+        self._authored_base, self._authored = base, None  # (turn_steps: what numbers address)
+        self._authored_first: int | None = None  # see author_from
 
     @property
     def base(self) -> Tree:
@@ -205,7 +207,7 @@ class SessionRun(TurnSteps):
         """Evaluate over another base tree (files changed outside) and maybe other rules."""
         self.settle()
         if rules is not None and rules != self.rules:
-            self.rules = rules
+            self.rules, self._authored = rules, None
             self.states[0] = replace(self.states[0], tree=base)
             self.evaluate(upto=self.evaluated_upto)
             return
@@ -225,6 +227,7 @@ class SessionRun(TurnSteps):
         if not self._evaluated:
             self.rules = rules
             self.states = [replace(self.states[0], tree=base)]
+            self._authored_base, self._authored = base, None
             self.moved = [{}]
             self.decisions = dict(decisions)
             self.decided_version = None
@@ -288,6 +291,9 @@ class SessionRun(TurnSteps):
             return False
         self.turns, self.states = turns, list(other.states)
         self.moved, self._ledgers = list(other.moved), list(other._ledgers)
+        if (other._authored_base, other._authored_first) == (
+                self._authored_base, self._authored_first):  # (the same files authored)
+            self._authored = other._authored
         self.decisions = dict(decisions)
         self.decided_version = None
         self._evaluated = True
@@ -302,7 +308,16 @@ class SessionRun(TurnSteps):
         self.settle()
         self.session = session
         self._planned = plan if plan is not None and plan.session is session else None
+        if self._authored is not None and self._authored.run is not self:  # (authored.py)
+            self._authored = self._authored.grown(session, from_turn, self._authored_first)
         self.evaluate(from_turn=from_turn)
+
+    def author_from(self, first: int) -> None:
+        """The turns before the one numbered ``first`` are in the base already (``apply
+        --turns``, none decided): later line numbers address that base (authored.py)."""
+        asked, self._authored, self._authored_first = self._authored, None, first
+        if asked is not None:  # (else no turn has asked yet: nothing to redo)
+            self.evaluate(from_turn=first, upto=self.evaluated_upto)
 
     def fork(self, *, policy: Policy, first: int = 1, last: int | None = None) -> SessionRun:
         """A new run of turns ``first``..``last`` under ``policy``, starting from this run's
@@ -314,6 +329,8 @@ class SessionRun(TurnSteps):
         run = SessionRun(replace(self.session, turns=picked),
                          self.states[start].tree, rules=self.rules, policy=policy)
         run.states = [self.states[start]]
+        run._authored_base, run._authored = self._authored_base, self._authored_versions()
+        run._authored_first = self._authored_first
         run.moved = [dict(self.moved[start])]
         run.decisions = dict(self.decisions)
         run.evaluate()

@@ -45,6 +45,11 @@ from reviewtui.core.model.records import (
 )
 from reviewtui.core.record import replace
 
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from reviewtui.core.engine.authored import AuthoredFile, AuthoredVersions
+    from reviewtui.core.model.tree import Tree
+
 
 class TurnSteps:
     """Evaluating one turn of a run (see the module docstring); the run provides these."""
@@ -54,7 +59,13 @@ class TurnSteps:
     policy: Policy
     decisions: dict[OpKey, Decision]
     states: list[StructuralState]
+    turns: list[TurnResult]
     _touches: Callable[[], Touches]
+    # The files as each turn's author had them (core/engine/authored.py), over this base:
+    # the run's first one (a base changed outside since is not what the model read).
+    _authored_base: Tree
+    _authored: AuthoredVersions | None
+    _authored_first: int | None  # turns before it are in the base (SessionRun.author_from)
 
     def _evaluate_turn(
         self, turn: Turn, state: StructuralState, moved: dict[str, str]
@@ -156,7 +167,8 @@ class TurnSteps:
 
             # self.states[-1] is the checkpoint this turn started from.
             outcome, proposal = evaluate_shaped(tree, op, ctx, replacement,
-                                                seen=self.states[-1].tree)
+                                                seen=self.states[-1].tree,
+                                                authored=self._authored_lookup(turn.index))
         elif isinstance(op, Edit):
             if decision.search is not None and decision.verdict in (Verdict.ACCEPTED,
                                                                     Verdict.EDITED):
@@ -193,6 +205,31 @@ class TurnSteps:
         item = None if new_tree is tree else edit_item(key[1], op, outcome, proposal)
         new_state = StructuralState(new_tree, state.undo_stack, state.removed)  # (not replace)
         return new_state, OpResult(key, op, outcome, decision, True), item
+
+    def _authored_versions(self) -> AuthoredVersions:
+        """The files as each turn's author had them, made when first asked for."""
+        versions = self._authored
+        if versions is None:
+            from reviewtui.core.engine.authored import AuthoredVersions
+
+            session, first = self.session, self._authored_first
+            if first is not None:
+                session = replace(session, turns=tuple(t for t in session.turns
+                                                       if t.index >= first))
+            versions = self._authored = AuthoredVersions(session, self._authored_base,
+                                                         self.rules)
+        return versions
+
+    def _authored_lookup(self, index: int
+                         ) -> Callable[[str], tuple[AuthoredFile, Callable[[], str]]]:
+        """A path as the author of the turn numbered ``index`` had it, and why this run's
+        may differ (line_edits.evaluate_shaped asks for plain numbers alone)."""
+        def lookup(path: str) -> tuple[AuthoredFile, Callable[[], str]]:
+            versions = self._authored_versions()
+            return (versions.file(index, path),
+                    lambda: versions.differs(index, path, self))
+
+        return lookup
 
     def _lands(self, outcome: Outcome, decision: Decision) -> bool:
         if decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED):
