@@ -10,7 +10,7 @@ from reviewtui.core.engine.ledger import LedgerItem, command_item
 from reviewtui.core.engine.lineage import Lineage
 from reviewtui.core.engine.links import LinkView, is_link
 from reviewtui.core.engine.results import OpResult, Rules
-from reviewtui.core.engine.structural import apply_command
+from reviewtui.core.engine.structural import LAST, apply_command, undo_entry
 from reviewtui.core.engine.structural_state import StructuralState
 from reviewtui.core.model.filestate import looks_like_data
 from reviewtui.core.model.outcome import Outcome, Status
@@ -30,9 +30,11 @@ _REFUSING_COMMAND_RULES = frozenset({"dest-exists", "into-itself", "path-conflic
 def run_command(
     state: StructuralState, key: OpKey, op: ConsoleCommand, decision: Decision,
     moved: dict[str, str], rules: Rules, policy: Policy, base: Tree,
+    undo: tuple[OpKey | None, str] | None = None,
 ) -> tuple[StructuralState, OpResult, LedgerItem | None]:
     """What ``op`` does to ``state`` under ``decision`` (its result and ledger line);
-    ``moved`` learns the paths it moves when it lands."""
+    ``moved`` learns the paths it moves when it lands. ``undo``: for an ``:undo``, the
+    command it takes back (``order.undo_targets``) and how a reviewer reads it."""
     if op.refused:  # (a git range on a converting checkout: shell/git_checkout.py)
         outcome = Outcome(Status.REFUSED, method=str(op.name), rule="git-rename-form",
                           message=op.refused, path=op.path or "")
@@ -43,8 +45,18 @@ def run_command(
                           message=stale, path=op.path or "")
         return state, OpResult(key, op, outcome, decision, False), None
     undid = ""  # a :undo: the command it takes back here
-    if op.name == CommandName.UNDO and state.undo_stack:
-        undid = state.undo_stack[-1].command
+    target = LAST if undo is None else undo[0]
+    if op.name == CommandName.UNDO and target is not None:
+        at = undo_entry(state.undo_stack, target)
+        if at is not None:
+            undid = state.undo_stack[at].command
+        elif undo is not None:  # (the command it takes back did not run: nothing)
+            outcome = Outcome(Status.NOT_FOUND, method=str(op.name), rule="nothing-to-undo",
+                              message=f"it takes back {undo[1]}, the command written last "
+                              "before it, which did not run (refused, rejected or not "
+                              "accepted): nothing to undo; nothing of this command was "
+                              "applied", path=op.path or "")
+            return state, OpResult(key, op, outcome, decision, False), None
     if (decision.undoes is not None and op.name == CommandName.UNDO
             and decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED)
             and undid != decision.undoes):  # an earlier command was decided otherwise since
@@ -55,7 +67,8 @@ def run_command(
                           "now", path=op.path or "", undid=undid)
         return state, OpResult(key, op, outcome, decision, False), None
     # An accepted :mv or :rn keeps the reading the reviewer saw (deciding.py pins it).
-    new_state, result = apply_command(state, op, reading=decision.reading)
+    new_state, result = apply_command(state, op, reading=decision.reading, key=key,
+                                      undo=target)
     changes = tuple(result.changes)
     rule = result.rule
     pin = moves_pin(changes, state.tree, base) if changes else ""
@@ -76,6 +89,8 @@ def run_command(
         return state, OpResult(key, op, outcome, decision, False), None
     if result.ok:
         status, message = Status.APPLIED, result.message
+        if undo is not None and undo[0] is not None and undo[0][0] != key[0]:
+            message += f" ({undo[1]}, the command written last before it)"
         refusal = _refuse_changes(changes, rules, base, state.tree, new_state.tree)
         if refusal is not None:
             status, message, rule = Status.REFUSED, refusal.message, refusal.rule

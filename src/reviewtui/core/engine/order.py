@@ -14,7 +14,7 @@ wrong one (helper-139 #6).
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from reviewtui.core.model.records import CommandName, ConsoleCommand, Operation, Turn
 from reviewtui.core.record import record
@@ -64,6 +64,41 @@ def taken_back_in_reply(ops: tuple[Operation, ...]) -> tuple[dict[int, int], dic
         else:
             done.append(pos)
     return pairs, undoes
+
+
+def undo_targets(turns: Sequence[Turn], done: Sequence[tuple[int, int]] = (),
+                 ) -> dict[tuple[int, int], tuple[int, int] | None]:
+    """Each ``:undo`` (turn, position) -> the command it takes back, or None: the command
+    written last before it, in the session's written order, not yet taken back.
+
+    Read as the model wrote the replies, the way :func:`taken_back_in_reply` reads one
+    reply (an ``:unrm`` of a removal of its own reply takes that one back), across turns:
+    an ``:undo`` written first takes back the previous replies' last command, whether or
+    not it ran (then it takes back nothing: ``nothing-to-undo``), never an older one, and
+    not the one that ran last (an ``:rm`` runs after its reply's moves; QA s47 helper-147
+    M2: turn 1's ``:rm old.py`` then ``:mv a.py b.py``, and turn 2's ``:undo`` brought
+    old.py back). ``done``: the commands in force before the first of ``turns`` (a run
+    of some turns alone: those of the undo stack it starts from)."""
+    found: dict[tuple[int, int], tuple[int, int] | None] = {}
+    done = list(done)  # the commands in force, in written order
+    for turn in turns:
+        ops = turn.reply.ops
+        for pos, op in enumerate(ops):
+            if not isinstance(op, ConsoleCommand):
+                continue
+            key = (turn.index, pos)
+            if op.name is CommandName.UNDO:
+                found[key] = done.pop() if done else None
+                continue
+            if op.name is CommandName.UNRM:
+                wanted = {_key(arg) for arg in op.args}
+                removal = next((at for at in reversed(done) if at[0] == turn.index
+                                and _removes(ops[at[1]], wanted)), None)
+                if removal is not None:
+                    done.remove(removal)
+                    continue
+            done.append(key)
+    return found
 
 
 def _removes(op: Operation, paths: set[str] | None) -> bool:

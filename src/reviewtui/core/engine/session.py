@@ -331,6 +331,7 @@ class SessionRun(TurnSteps):
         run.states = [self.states[start]]
         run._authored_base, run._authored = self._authored_base, self._authored_versions()
         run._authored_first = self._authored_first
+        run._undo_map = (run.session, self._undo_targets())  # (what its :undo takes back)
         run.moved = [dict(self.moved[start])]
         run.decisions = dict(self.decisions)
         run.evaluate()

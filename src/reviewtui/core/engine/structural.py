@@ -4,7 +4,8 @@ Each command either applies whole or reports why not; the one exception is ``:rm
 ``:unrm`` with several arguments, where a bad argument is reported and the others still
 apply (the protocol treats each argument as its own removal). Every command that changed
 something goes on the undo stack, which lives as long as the session: ``:undo`` reverses
-the most recent one, across turns, keeping any content edits made since.
+the most recent one, across turns, keeping any content edits made since (the engine names
+the one it reverses: the command written last before it, ``order.undo_targets``).
 
 What a ``:mv`` or ``:rn`` means can hang on the tree (:data:`READINGS`): an accept pins the
 reading the reviewer saw, and the command is evaluated by it from then on.
@@ -72,7 +73,7 @@ class _Plan:
     changes: list[PathChange] = field(default_factory=list)
     store_updates: dict[str, FileState | None] = field(default_factory=dict)
     entry: UndoEntry | None = None
-    pop_undo: bool = False
+    pop_undo: int | None = None  # the position in the undo stack of the entry taken back
     errors: list[_CommandError] = field(default_factory=list)
     reading: str = ""
 
@@ -422,14 +423,28 @@ def _check_undo_targets(tree: Tree, entry: UndoEntry) -> None:
             raise _CommandError("dest-exists", f"cannot undo: {path!r} exists again")
 
 
-def _plan_undo(state: StructuralState, args: list[str], force: bool) -> _Plan:
+LAST = (-1, -1)  # an :undo's target: the most recent entry (the structural layer alone)
+
+
+def undo_entry(stack: tuple[UndoEntry, ...], target: tuple[int, int] | None,
+               ) -> int | None:
+    """Where in ``stack`` the entry an ``:undo`` of ``target`` takes back is (the
+    operation that ran it; :data:`LAST`: the most recent entry), None if nowhere."""
+    if target == LAST:
+        return len(stack) - 1 if stack else None
+    return next((at for at in range(len(stack) - 1, -1, -1) if stack[at].key == target), None)
+
+
+def _plan_undo(state: StructuralState, args: list[str], force: bool, *,
+               target: tuple[int, int] | None = LAST) -> _Plan:
     if args:
         raise _CommandError("bad-command-arguments", ":undo takes no arguments")
-    if not state.undo_stack:
+    at = undo_entry(state.undo_stack, target) if target is not None else None
+    if at is None:
         raise _CommandError("nothing-to-undo", "there is no structural command to undo")
-    tree, entry = state.tree, state.undo_stack[-1]
+    tree, entry = state.tree, state.undo_stack[at]
     _check_undo_targets(tree, entry)
-    plan = _Plan(f"undid {entry.command}", pop_undo=True)
+    plan = _Plan(f"undid {entry.command}", pop_undo=at)
     # Removals first so a path that is both vacated and refilled ends up refilled.
     plan.tree_changes = dict.fromkeys([*entry.restored, *(new for _, new in entry.moves)])
     plan.tree_changes.update((old, _state(tree, new)) for old, new in entry.moves)
@@ -472,8 +487,8 @@ def _updated_store(store: Mapping[str, FileState],
     return new
 
 
-def _finish(state: StructuralState, words: str, plan: _Plan
-            ) -> tuple[StructuralState, CommandResult]:
+def _finish(state: StructuralState, words: str, plan: _Plan,
+            key: tuple[int, int] | None = None) -> tuple[StructuralState, CommandResult]:
     before = state.tree.revision
     if not plan.changes and not plan.errors:
         return state, CommandResult(True, plan.message, "", (), f"{words} r{before}",
@@ -489,10 +504,10 @@ def _finish(state: StructuralState, words: str, plan: _Plan
         failed = CommandResult(False, exc.message, exc.rule, (), f"{words} r{before} {exc.rule}")
         return state, failed
     stack = state.undo_stack
-    if plan.pop_undo:
-        stack = stack[:-1]
+    if plan.pop_undo is not None:
+        stack = stack[: plan.pop_undo] + stack[plan.pop_undo + 1 :]
     elif plan.entry is not None and plan.changes:
-        stack = (*stack, replace(plan.entry, command=words))
+        stack = (*stack, replace(plan.entry, command=words, key=key))
     rule = plan.errors[0].rule if plan.errors else ""
     message = "; ".join([plan.message] + [e.message for e in plan.errors])
     ledger = f"{words} r{before}->r{tree.revision}" + (f" {rule}" if rule else "")
@@ -501,9 +516,13 @@ def _finish(state: StructuralState, words: str, plan: _Plan
                                     plan.reading)
 
 
-def apply_command(state: StructuralState, cmd: ConsoleCommand, *, reading: str | None = None
-                  ) -> tuple[StructuralState, CommandResult]:
+def apply_command(state: StructuralState, cmd: ConsoleCommand, *, reading: str | None = None,
+                  key: tuple[int, int] | None = None,
+                  undo: tuple[int, int] | None = LAST) -> tuple[StructuralState, CommandResult]:
     """Apply one structural command; a failure leaves ``state`` as it was.
+
+    ``key``: the operation running it, kept on its undo entry. ``undo``: for an ``:undo``,
+    the operation whose entry it takes back (None: none; :data:`LAST`: the top one).
 
     Paths go through :func:`normalize_path`; a refusal fails the command with the
     refusal's rule (``absolute-path``, ``git-dir``...). A ``:mv`` or ``:rn`` given a
@@ -517,6 +536,8 @@ def apply_command(state: StructuralState, cmd: ConsoleCommand, *, reading: str |
     planner = _LITERAL_PLANNERS.get(name) if cmd.literal else None
     if planner is None and (reader := _READING_PLANNERS.get(name)) is not None:
         planner = partial(reader, reading=reading)
+    if name == CommandName.UNDO and undo != LAST:
+        planner = partial(_plan_undo, target=undo)
     planner = planner or _PLANNERS.get(name)
     if planner is None:
         message = f"unknown structural command {cmd.text!r}"
@@ -527,7 +548,7 @@ def apply_command(state: StructuralState, cmd: ConsoleCommand, *, reading: str |
     except _CommandError as exc:
         return state, CommandResult(False, exc.message, exc.rule, (),
                                     f"{words} r{state.tree.revision} {exc.rule}")
-    return _finish(state, words, plan)
+    return _finish(state, words, plan, key)
 
 
 def apply_commands(state: StructuralState, cmds: Iterable[ConsoleCommand]

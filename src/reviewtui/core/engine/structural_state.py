@@ -23,6 +23,9 @@ class UndoEntry:
     removed: tuple[tuple[str, FileState], ...] = ()  # taken out of the tree (rm, mv -f)
     restored: tuple[str, ...] = ()  # put back by :unrm
     store_before: tuple[tuple[str, FileState | None], ...] = ()  # removed-store entries replaced
+    # The operation that ran it ((turn, position): an ``:undo`` takes back the command
+    # written last before it, which is not always the entry on top: order.undo_targets).
+    key: tuple[int, int] | None = None
 
 
 @record(frozen=True, slots=True)

@@ -29,13 +29,14 @@ from reviewtui.core.engine.history import history_of
 from reviewtui.core.engine.ledger import Ledger, LedgerItem, edit_item
 from reviewtui.core.engine.lineage import adopt, held_to_pin
 from reviewtui.core.engine.linkless import link_view
-from reviewtui.core.engine.order import execution_order, taken_back_in_reply
+from reviewtui.core.engine.order import execution_order, taken_back_in_reply, undo_targets
 from reviewtui.core.engine.results import OpResult, Rules, TurnResult
 from reviewtui.core.engine.structural_state import StructuralState
 from reviewtui.core.engine.touches import Touches, history_trees
 from reviewtui.core.errors import PathRefused
 from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.records import (
+    CommandName,
     ConsoleCommand,
     Edit,
     FullFile,
@@ -60,6 +61,8 @@ class TurnSteps:
     decisions: dict[OpKey, Decision]
     states: list[StructuralState]
     turns: list[TurnResult]
+    # Each :undo -> what it takes back, for one session object (the full one, in a fork).
+    _undo_map: tuple[Session, dict[OpKey, tuple[OpKey | None, str]]] | None = None
     _touches: Callable[[], Touches]
     # The files as each turn's author had them (core/engine/authored.py), over this base:
     # the run's first one (a base changed outside since is not what the model read).
@@ -134,8 +137,31 @@ class TurnSteps:
         if skipped is not None:
             return state, OpResult(key, op, skipped, decision, False), None
         from reviewtui.core.engine.commands import run_command  # a session with commands
+        undo = self._undo_target(key) if op.name is CommandName.UNDO else None
         return run_command(state, key, op, decision, moved, self.rules, self.policy,
-                           self.states[0].tree)
+                           self.states[0].tree, undo)
+
+    def _undo_target(self, key: OpKey) -> tuple[OpKey | None, str]:
+        """The command the ``:undo`` at ``key`` takes back (None: none) and how a
+        reviewer reads it ("turn 1's :mv a.py b.py")."""
+        return self._undo_targets().get(key, (None, ""))
+
+    def _undo_targets(self) -> dict[OpKey, tuple[OpKey | None, str]]:
+        """Every ``:undo`` of the session -> :meth:`_undo_target` (order.undo_targets),
+        read once per session object (a fork is given its parent's)."""
+        held = self._undo_map
+        if held is None or held[0] is not self.session:
+            turns = self.session.turns
+            texts = {(turn.index, pos): op.text for turn in turns
+                     for pos, op in enumerate(turn.reply.ops) if isinstance(op, ConsoleCommand)}
+            # (A run of some turns alone starts from a stack of earlier commands.)
+            before = sorted(entry.key for entry in self.states[0].undo_stack if entry.key)
+            found = {key: (target, "" if target is None else
+                           f"{'its reply' if target[0] == key[0] else f'turn {target[0]}'}'s "
+                           f"{texts.get(target, 'command')}")
+                     for key, target in undo_targets(turns, before).items()}
+            held = self._undo_map = (self.session, found)
+        return held[1]
 
     def _file_op(
         self, state: StructuralState, key: OpKey, op: Edit | FullFile, decision: Decision,
