@@ -42,3 +42,41 @@ def test_restore_never_removes_a_moved_file_whose_old_path_the_user_took(
     assert main(["restore", *common, "--checkpoint", "0", "--yes"]) == 0
     assert sorted(p.name for p in root.iterdir()) == ["a.py"]
     assert (root / "a.py").read_text() == "precious content\n"
+
+
+SWAP = ("## Turn 1\n> swap\n\n```console\n:mv a.py tmp.py\n:mv b.py a.py\n:mv tmp.py b.py\n"
+        "```\n\n### Changed files:\n- a.py\n- b.py\n")
+TWICE = ("## Turn 1\n> m\n\n```console\n:mv a.py b.py\n```\n\n### Changed files:\n- b.py\n\n"
+         "## Turn 2\n> n\n\n--- File: a.py ---\n```python\nsecond = 2\n```\n\n"
+         "### Changed files:\n- a.py (new)\n\n"
+         "## Turn 3\n> m2\n\n```console\n:mv a.py c.py\n```\n\n### Changed files:\n- c.py\n")
+
+
+@pytest.mark.parametrize(("session_text", "files", "user", "kept"), [
+    (SWAP, {"a.py": "A content\n", "b.py": "B content\n"}, "B content\nuser edit\n",
+     {"a.py": "B content\nuser edit\n", "b.py": "A content\n"}),
+    (TWICE, {"a.py": "precious = 1\n"}, "mine = 3\n",
+     {"a.py": "mine = 3\n", "b.py": "precious = 1\n", "c.py": "second = 2\n"}),
+], ids=["swap", "moved-out-twice"])
+def test_restore_keeps_a_swapped_or_twice_moved_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], session_text: str,
+        files: dict[str, str], user: str, kept: dict[str, str]) -> None:
+    """QA s47 helper-154 H4 (a swap through tmp.py: b.py was rewritten with B's file,
+    A's on disk nowhere) and H5 (b.py, the original a.py, removed): restore 0 after the
+    user's change to a.py holds b.py, "waits for a.py"."""
+    root = tmp_path / "root"
+    root.mkdir()
+    for name, text in files.items():
+        (root / name).write_text(text)
+    session = tmp_path / "s.md"
+    session.write_text(session_text)
+    common = [str(session), "--root", str(root), "--state", str(tmp_path / "st.json")]
+    assert main(["apply", *common, "--yes"]) == 0
+    (root / "a.py").write_text(user)
+    capsys.readouterr()
+    main(["restore", *common, "--checkpoint", "0"])
+    assert "b.py: would be left in conflict - waits for a.py" in capsys.readouterr().out
+    assert main(["restore", *common, "--checkpoint", "0", "--yes"]) == 1  # conflicts kept
+    out = capsys.readouterr().out
+    assert "0 files written, 0 removed" in out, out
+    assert {p.name: p.read_text() for p in root.iterdir()} == kept

@@ -42,6 +42,7 @@ from reviewtui.core.model.tree import Tree
 from reviewtui.core.review.log import Folded
 from reviewtui.core.review.plan import DecidedByPath, op_path
 
+_ACCEPTING = (Verdict.ACCEPTED, Verdict.EDITED)
 AHEAD = 40  # turns after a change (or the one in focus) the display re-evaluates at once
 # Turns of the shared plan built between two looks at the clock (~8 ms at 50,000 ops).
 PLAN_CHUNK = 500
@@ -170,6 +171,17 @@ class Evaluation:
         """Old path -> new path for the draft's landed moves, up to checkpoint ``pin``."""
         moved = self.draft.moved
         return moved[-1] if pin is None or pin >= len(moved) else moved[pin]
+
+    def move_pairs(self, pin: int | None) -> list[tuple[str, str]]:
+        """(old path, new path) of each file the draft's landed moves took, in order, up
+        to checkpoint ``pin``: every move out of a path, where :meth:`moves` keeps the
+        last (``plan.move_ends`` follows them; QA s47 helper-154 H5). Reads the decided
+        turns as the replay's conflicts do (their index is kept between the two)."""
+        decided = self.draft.decided_turns(self.turns_on_disk(pin))
+        return [(old, new) for held in self.decided_by_path.read(decided)
+                for result in held.commands
+                if result.landed and result.decision.verdict in _ACCEPTING
+                for old, new in result.outcome.changes if old is not None and new is not None]
 
     def turns_on_disk(self, pin: int | None) -> int:
         return len(self.draft.turns) if pin is None else min(pin, len(self.draft.turns))

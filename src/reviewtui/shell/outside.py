@@ -39,13 +39,16 @@ from reviewtui.core.model.tree import FileState
 from reviewtui.core.record import replace
 from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind, fold
 from reviewtui.core.review.plan import deleted_message, linked_paths, op_path
-from reviewtui.core.review.rebase import (
-    Conflict,
-    ConflictKind,
-    OutsideLayer,
-)
+from reviewtui.core.review.rebase import Conflict, ConflictKind, OutsideLayer
 from reviewtui.shell.disk import read_link
-from reviewtui.shell.outside_returns import decided_away, foreign_links, returned, revive, set_base
+from reviewtui.shell.outside_returns import (
+    decided_away,
+    foreign_links,
+    move_taken_back,
+    returned,
+    revive,
+    set_base,
+)
 from reviewtui.shell.outside_undone import put_back, undone_outside
 from reviewtui.shell.replay import (
     DIRECTORY,
@@ -215,12 +218,12 @@ def absorb(review: Review, path: str, disk: FileState | None, report: ReplayRepo
     review._unwritable.pop(path, None)
     report.outside.append(path)
     if disk is None and not record.deleted and was_there and (
-            review._target().get(path) is None or (record.ref is None and record.moved_with)):
+            review._target().get(path) is None or move_taken_back(review, path, record)):
         # Where the draft wants nothing (a file it moved away), the user's own file went:
         # the original stays (its :mv still moves it; the nothing-lost property, s31). So
         # too where the disk holds a move the draft takes back: the move back, held for
-        # that file, is written whole (not the original taken as deleted, its only copy
-        # removed with the move's other end: QA s47 helper-147 H1).
+        # that file (the user's, a swap's other file), is written whole, not the original
+        # taken as deleted with its only copy at the other end (QA s47 helper-147 H1, 154 H4).
         record.seen = record.ref = record.layer = None
     elif disk is None:
         if not record.deleted:
@@ -480,6 +483,10 @@ def still_on_disk(review: Review, conflicts: dict[str, Conflict]) -> dict[str, C
         named = tuple(k for k in conflict.ops if now.get(k) != then.get(k)) or conflict.ops
         if stuck or named != conflict.ops:
             out[path] = replace(conflict, ops=(*named, *stuck))
+    for _chain in range(len(out)):  # a move's end held on no row: on the one it waits for
+        waiting = {path: out[conflict.waits_for].ops for path, conflict in out.items()
+                   if not conflict.ops and out.get(conflict.waits_for, conflict).ops}
+        out.update((path, replace(out[path], ops=ops)) for path, ops in waiting.items())
     return out
 
 

@@ -20,7 +20,7 @@ from reviewtui.core.errors import PathRefused
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import replace
 from reviewtui.core.review.log import DecisionItem, fold
-from reviewtui.core.review.plan import PathRecord
+from reviewtui.core.review.plan import PathRecord, move_ends
 from reviewtui.core.review.rebase import apply_layer
 from reviewtui.shell.replay import same
 from reviewtui.shell.replay_report import ReplayReport
@@ -102,6 +102,19 @@ def _decided_since(review: Review, path: str, at: int | None) -> list[str]:
             if item.path == path:
                 changed.append(f"{item.describe()} {decision.verdict}")
     return changed
+
+
+def move_taken_back(review: Review, path: str, record: PathRecord) -> bool:
+    """Whether the disk at ``path`` is one end of a move the draft takes back (a file the
+    review moved there or away, ``PathRecord.moved_with``, that the draft's moves no
+    longer pair it with): a file deleted there then is the one that held the move back
+    (the user's, or the other file of a swap), not the original the move back brings."""
+    if not record.moved_with:
+        return False
+    if record.ref is None:  # (the review last removed it: the file deleted was the user's)
+        return True
+    now = move_ends(review.evaluation.move_pairs(review._folded.pin), review._target(), [path])
+    return not set(record.moved_with) <= set(now.get(path, ()))
 
 
 def decided_away(since: list[str]) -> str:

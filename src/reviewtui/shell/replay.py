@@ -246,7 +246,7 @@ def sync(review: Review, report: ReplayReport) -> ReplayReport:
         set_conflicts(review, planned.conflicts)
         review._folders.creating(path for path, state in planned.changes
                                  if state is not None and review._seen(path) is None)
-        ends = move_ends(review.evaluation.moves(review._folded.pin), tree,
+        ends = move_ends(review.evaluation.move_pairs(review._folded.pin), tree,
                          (path for path, _state in planned.changes))
         if review._dirty:
             from reviewtui.shell.resume import note_writing, save  # (resume replays: a cycle)

@@ -47,7 +47,7 @@ from reviewtui.shell.project import load_project, named_paths, read_now
 from reviewtui.shell.replay import Directory, read_state, same, sync, want_at
 from reviewtui.shell.replay_report import ReplayReport
 from reviewtui.shell.resume_aside import hold_unread, set_aside
-from reviewtui.shell.resume_fit import drop_unfit_records, previous_target
+from reviewtui.shell.resume_fit import drop_unfit_records, ends_not_saved, previous_target
 from reviewtui.shell.state import ReviewState, StateFile
 from reviewtui.shell.state_records import blobs_of, decode_record, encode_record, orphaned_blobs
 from reviewtui.shell.statemark import finished, mark_finished, new_nonce
@@ -296,6 +296,7 @@ def reconcile(review: Review, report: ReplayReport, saved_nonce: str = "") -> No
     forget_unfit_gone(review)  # a deleted file's saved before-state, read if it fits
     hold_unread(review, unread, report)
     tree = review._target()
+    ends_not_saved(review, tree)
     # Killed mid-replay (after the save, before its last write): what was not written yet
     # is written now. Else a file as it was before the last write was put back meanwhile.
     killed_mid_replay = review._state_file is not None and finished(

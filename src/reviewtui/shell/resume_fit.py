@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from reviewtui.core.errors import DiskError
 from reviewtui.core.model.tree import FileState, Tree
-from reviewtui.core.review.plan import PathRecord
+from reviewtui.core.review.plan import PathRecord, move_ends
 from reviewtui.core.review.rebase import OutsideLayer, apply_layer
 from reviewtui.shell.outside_returns import drafted_at, set_base
 from reviewtui.shell.replay import Directory, read_state, same
@@ -162,3 +162,18 @@ def previous_target(review: Review) -> Tree:
     tree = drafted_at(review, max(len(review._log) - 1, 0), [])
     assert tree is not None  # (a length within the log, no saved original to place)
     return tree
+
+
+def ends_not_saved(review: Review, tree: Tree) -> None:
+    """A state saved before the records kept the ends of the moves their writes were
+    (``PathRecord.moved_with``: none of its records has any): those ends, from the saved
+    draft's moves (``tree`` its target). The review wrote the draft's moves (or holds
+    them, the planner pairing those anyway), so a move taken back after an upgrade is held
+    whole too: ``b.py`` kept while a new ``a.py`` is in conflict (QA s47 helper-154 M1:
+    ``restore --checkpoint 0`` removed it, the only copy of the moved file)."""
+    loaded = [path for path, record in review._records.items() if record.from_state]
+    if not loaded or any(review._records[path].moved_with for path in loaded):
+        return
+    for path, ends in move_ends(review.evaluation.move_pairs(review._folded.pin), tree,
+                                loaded).items():
+        review._records[path].moved_with = ends

@@ -312,71 +312,74 @@ def _hold_moves(commands: Sequence[OpResult], tree: Tree, records: Mapping[str, 
     """A move is written whole or not at all: when one end of a file an accepted command
     moves (``:mv``, ``:rn``), or of a move the disk holds (``PathRecord.moved_with``: the
     draft may take it back), is in conflict, the other end waits with it (and so on along
-    a chain of moves). Else the destination would be written with the draft's content
-    beside a source the disk keeps with an outside change, or one end removed with nothing
-    written in its place. Settling the conflict releases both."""
-    pairs = [(old, new, True) for result in commands
-             if result.landed and result.decision.verdict in _ACCEPTING
-             for old, new in result.outcome.changes if old is not None and new is not None]
+    a chain of moves, through the paths on it that need no write). Else the destination
+    would be written with the draft's content beside a source the disk keeps with an
+    outside change, or one end removed with nothing written in its place. Settling the
+    conflict releases both."""
+    drafted = [(old, new) for result in commands
+               if result.landed and result.decision.verdict in _ACCEPTING
+               for old, new in result.outcome.changes if old is not None and new is not None]
     # And the moves the disk holds: one taken back since (u, n, a restore) moves the file
     # back, both ends or neither (its destination was removed, the only copy of the file,
     # while its source stayed in conflict: QA s47 helper-147 H1).
-    pairs += [(path, end, False) for path, record in records.items()
-              for end in record.moved_with]
-    grown = bool(pairs)
-    while grown:
-        grown = False
-        for old, new, drafted in pairs:
-            for held, by in ((new, old), (old, new)):
-                if by not in conflicts or held in conflicts:
-                    continue
-                record = records.get(held)
-                if record is None and not drafted:
-                    continue  # never written nor removed by the review: nothing of it there
-                if record is not None and _as_wanted(record.seen, tree.get(held)):
-                    continue  # nothing to write there: a move done before (QA s34 F4)
-                message = (f"waits for {by}, which is in conflict: moving a file writes both "
-                           f"ends or neither, so {held} is left as it is on disk until "
-                           f"{by} is settled")
-                conflicts[held] = Conflict(
-                    held, ConflictKind.HELD, message,
-                    record.seen if record is not None else None,
-                    record.ref if record is not None else None, tree.get(held),
-                    tuple(accepted.get(held, ())))
-                grown = True
+    records_ends = [(path, end) for path, record in records.items() for end in record.moved_with]
+    if not drafted and not records_ends:
+        return
+    adjacent: dict[str, set[str]] = {}
+    for old, new in (*drafted, *records_ends):
+        adjacent.setdefault(old, set()).add(new)
+        adjacent.setdefault(new, set()).add(old)
+    named = {path for pair in drafted for path in pair}
+    # Followed through the paths that need no write (a swap's or a chain's file on its way
+    # back passes where the draft holds nothing, or what the disk holds already: QA s47
+    # helper-154 H4), each path to write waiting for the nearest one in conflict.
+    queue, reached = [(path, path) for path in sorted(conflicts)], set(conflicts)
+    for node, by in queue:
+        for held in sorted(adjacent.get(node, set()) - reached):
+            reached.add(held)
+            record = records.get(held)
+            if (record is None and held not in named) or (
+                    record is not None and _as_wanted(record.seen, tree.get(held))):
+                queue.append((held, by))  # nothing of it there, or nothing to write there
+                continue  # (a move done before: QA s34 F4)
+            message = (f"waits for {by}, which is in conflict: moving a file writes both "
+                       f"ends or neither, so {held} is left as it is on disk until "
+                       f"{by} is settled")
+            conflicts[held] = Conflict(
+                held, ConflictKind.HELD, message,
+                record.seen if record is not None else None,
+                record.ref if record is not None else None, tree.get(held),
+                tuple(accepted.get(held, ())), waits_for=by)
+            queue.append((held, held))
 
 
-def move_ends(moves: Mapping[str, str], tree: Tree,
+def move_ends(moves: Iterable[tuple[str, str]], tree: Tree,
               paths: Iterable[str]) -> dict[str, tuple[str, ...]]:
-    """For each of ``paths`` a landed move of the draft (``moves``: old path -> new path,
-    as the run keeps them) took a file from or to, the paths at its other end: where the
-    file went, followed through later moves to where ``tree`` holds it, and back. A source
-    that ``tree`` holds again (made anew since) is no end: its file is another. Costs the
-    size of ``moves`` once when a path is written (20,000 files moved: ~5 ms), not per path."""
-    came: dict[str, list[str]] | None = None  # new path -> the old paths moved there
+    """For each of ``paths`` a landed move of the draft took a file to or from, the paths at
+    its other end: where the file ``tree`` holds there was before the draft's moves, and
+    where the file that was there before them is now. ``moves``: (old path, new path) of
+    each file moved, in the draft's order (every move, not only the last out of a path).
+
+    The moves are followed as a file's line (``a`` -> ``tmp`` -> ``b`` is one end pair, a
+    and b): a swap through a temp name pairs both paths (each holds the other's file, QA
+    s47 helper-154 H4), and a path moved out of twice pairs with both destinations (the
+    original in the first, the file made anew there in the second: H5). A path a move left
+    and a file was made at again is the old path of what moves out of it next (that file
+    was made there). Costs the size of ``moves`` once when a path is written (20,000
+    files moved: ~10 ms), not per path."""
+    came: dict[str, str] = {}  # path -> where its file was before the moves (if moved)
+    for old, new in moves:
+        came[new] = came.pop(old, old)
+    went: dict[str, set[str]] = {}  # path -> where the file there before the moves is
+    for new, old in came.items():
+        if old != new and tree.get(new) is not None:
+            went.setdefault(old, set()).add(new)
     out: dict[str, tuple[str, ...]] = {}
     for path in paths:
-        ends: set[str] = set()
-        if tree.get(path) is None and path in moves:
-            dest: str | None = moves[path]
-            seen = {path}
-            while dest is not None and dest not in seen and tree.get(dest) is None:
-                seen.add(dest)
-                dest = moves.get(dest)  # moved on again: followed to where it ends
-            if dest is not None and dest not in seen:
-                ends.add(dest)
-        if tree.get(path) is not None and moves:
-            if came is None:
-                came = {}
-                for old, new in moves.items():
-                    came.setdefault(new, []).append(old)
-            back, walked = [path], {path}
-            while back:  # the sources whose moves end here, through those moved on
-                for old in came.get(back.pop(), ()):
-                    if old not in walked and tree.get(old) is None:
-                        walked.add(old)
-                        ends.add(old)
-                        back.append(old)
+        ends = set(went.get(path, ()))
+        old = came.get(path, path)
+        if old != path and tree.get(path) is not None:
+            ends.add(old)
         if ends:
             out[path] = tuple(sorted(ends))
     return out

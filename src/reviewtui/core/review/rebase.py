@@ -351,3 +351,4 @@ class Conflict:
     wanted: FileState | None
     ops: tuple[OpKey, ...] = ()
     hunks: tuple[OutsideHunk, ...] = ()
+    waits_for: str = ""  # a HELD end of a move: the path in conflict it waits for
