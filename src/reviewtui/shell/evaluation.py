@@ -59,6 +59,7 @@ class Evaluation:
         self.draft = SessionRun(session, base, rules=rules, policy=Policy.decided_only(),
                                 plan=plan)
         self._positions = {turn.index: pos for pos, turn in enumerate(session.turns)}
+        self._command_turns = _command_turns(session)
         # The turn the workbench shows (None: headless, every change evaluated whole).
         self.focus: int | None = None
         # The draft's decided operations by path, per turn result (the replay's conflicts).
@@ -175,11 +176,13 @@ class Evaluation:
     def move_pairs(self, pin: int | None) -> list[tuple[str, str]]:
         """(old path, new path) of each file the draft's landed moves took, in order, up
         to checkpoint ``pin``: every move out of a path, where :meth:`moves` keeps the
-        last (``plan.move_ends`` follows them; QA s47 helper-154 H5). Reads the decided
-        turns as the replay's conflicts do (their index is kept between the two)."""
-        decided = self.draft.decided_turns(self.turns_on_disk(pin))
-        return [(old, new) for held in self.decided_by_path.read(decided)
-                for result in held.commands
+        last (``plan.move_ends`` follows them; QA s47 helper-154 H5). Only a console
+        command moves a path: the turns holding one are read (each replay asks)."""
+        if not self.moves(pin):
+            return []  # (no move landed: the map only grows)
+        turns, upto = self.draft.turns, self.turns_on_disk(pin)
+        return [(old, new) for pos in self._command_turns if pos < upto
+                for result in turns[pos].results
                 if result.landed and result.decision.verdict in _ACCEPTING
                 for old, new in result.outcome.changes if old is not None and new is not None]
 
@@ -269,6 +272,7 @@ class Evaluation:
     def replace_session(self, session: Session, from_turn: int) -> None:
         """A live session grew from turn ``from_turn`` on."""
         self._positions = {turn.index: pos for pos, turn in enumerate(session.turns)}
+        self._command_turns = _command_turns(session)
         plan = SessionPlan(session)
         self.display.replace_session(session, from_turn, plan=plan)
         self.draft.replace_session(session, from_turn, plan=plan)
@@ -298,3 +302,9 @@ class Evaluation:
         return [(r.key, Decision.accept(force=r.outcome.status is not Status.APPLIED))
                 for turn in run.turns for r in turn.results
                 if r.landed and r.decision.verdict is Verdict.PENDING]
+
+
+def _command_turns(session: Session) -> list[int]:
+    """The positions of the turns holding a console command (what moves paths)."""
+    return [pos for pos, turn in enumerate(session.turns)
+            if any(isinstance(op, ConsoleCommand) for op in turn.reply.ops)]
