@@ -141,7 +141,8 @@ def test_a_wrapping_fence_after_an_unfenced_file_is_no_content() -> None:
     assert parse_reply_text(own).ops[0].lines == ("Run:", "```", "make", "```")  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize("shape", ["sample-open", "header-inside", "no-footer", "sample-last"])
+@pytest.mark.parametrize("shape", ["sample-open", "header-inside", "no-footer", "sample-last",
+                                   "sample-in-list"])
 def test_a_fenced_file_its_own_sample_may_have_closed_is_held_with_what_follows(
         shape: str) -> None:
     """QA s47 helper-154 H3: the file written cut at its own code sample, and the rest of
@@ -154,6 +155,9 @@ def test_a_fenced_file_its_own_sample_may_have_closed_is_held_with_what_follows(
                           "--- File: x.py ---\nprint(1)\n```\n" + FOOTER),
         # the reply stops after the sample
         "no-footer": "--- File: r.md ---\n```\nRun:\n```\nmake\n```\nand then",
+        # a sample in a list item: its indented closing fence closed the file's (helper-157)
+        "sample-in-list": ("--- File: r.md ---\n```\n1. Run:\n   ```bash\n   make\n   ```\n"
+                           "2. Done.\n```\n\n--- File: b.md ---\n```\nbb\n```\n" + FOOTER),
         "sample-last": ("--- File: r.md ---\n```\nRun:\n```sh\nmake\n```\n```\n\n"
                         "--- File: b.md ---\n```\nbb\n```\n" + FOOTER),
     }

@@ -98,7 +98,10 @@ def _closed_early(reply: Reply, block: FileBlock) -> str | None:
     or the footer (the rest of the reply swallowed); text with a fence follows it before
     any other block; or text follows it in a reply with no footer."""
     (op,) = [op for op in block.ops if isinstance(op, FullFile)][:1]
-    opened = [k for k, line in enumerate(op.lines) if g.fence_open(line) is not None]
+    # (indented up to three spaces too, as CommonMark reads them: a sample in a list item,
+    # QA s47 helper-157 H1; code's own deeper indented lines are not Markdown's)
+    opened = [k for k, line in enumerate(op.lines)
+              if line[:4] != "    " and g.fence_open(line.lstrip(" ")) is not None]
     if len(opened) % 2:
         return (f"its content's code sample at line {op.span.start + opened[-1]} is not "
                 "closed in it: the sample's own closing fence may have closed the file's; "
