@@ -193,22 +193,3 @@ def test_a_mark_follows_its_file_through_a_move() -> None:
     status, rule, message = _last(run)
     assert (status, rule) == (Status.REFUSED, "shifted-lines")
     assert "turn 1's a.py · Edit 1, which did not land" in message
-
-
-def test_two_numbered_edits_of_one_reply_land_when_nothing_moves() -> None:
-    """QA s47 helper-157 M1: `Edit 1 @ 2` then `Edit 2 @ 5` in one reply, one line for one
-    line: the second was refused as shifted-lines and the file left half-edited. Where the
-    first moved the lines the second names (an insertion above), whether the model counted
-    before or after it cannot be told: refused as before."""
-    base = "l1\nl2\nl3\nl4\nl5\nl6\n"
-    two = ("--- File: a.py ---\nEdit 1 @ 2\n=======\nL2\n>>>>>>> REPLACE\n\n"
-           "Edit 2 @ 5\n=======\nL5\n>>>>>>> REPLACE\n")
-    run = _run(_turns(two), base=base)
-    assert [r.outcome.status for r in run.turns[0].results] == [Status.APPLIED] * 2
-    assert _final(run) == "l1\nL2\nl3\nl4\nL5\nl6\n"
-    grown = two.replace("Edit 1 @ 2\n=======\nL2\n", "Edit 1 @ 2\n=======\nL2\nnew\n")
-    run = _run(_turns(grown), base=base)
-    assert _last(run)[:2] == (Status.REFUSED, "shifted-lines")
-    # A neighbour of the second's line changed by the first: refused too.
-    near = two.replace("Edit 2 @ 5", "Edit 2 @ 3")
-    assert _last(_run(_turns(near), base=base))[:2] == (Status.REFUSED, "shifted-lines")

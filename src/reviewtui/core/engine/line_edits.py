@@ -57,18 +57,6 @@ SHIFTED_LINES = "shifted-lines"
 Authored = Callable[[str], "tuple[AuthoredFile, Callable[[], str]]"]
 
 
-def _unmoved(shape: object, path: str, before: object, current: object) -> bool:
-    """Whether the lines a plain-number shape names stand where they stood before this
-    turn's earlier operations changed the file, unchanged with their neighbours (a line
-    diff, ``authored.bind``): then the model's numbers mean them whether it counted before
-    or after those operations (QA s47 helper-157 M1: a second `Edit 2 @ 5` after a
-    one-for-one `Edit 1 @ 2` was refused, the file left half-edited)."""
-    from reviewtui.core.engine.authored import AuthoredFile, bind
-
-    bound, moved = bind(shape, path, current, AuthoredFile(0, before), lambda: "")  # type: ignore[arg-type]
-    return bound is not None and not moved
-
-
 def _numbers_only(edit: Edit) -> bool:
     shape = edit.shape
     if isinstance(shape, Batch):
@@ -116,13 +104,11 @@ def evaluate_shaped(
                        "applied to shifted lines: view the file again",
                        before_state=current), None
     before = seen.get(path) if seen is not None else None
-    if before is not None and before != current and _numbers_only(edit) and expected is None \
-            and not _unmoved(shape, path, before, current):
+    if before is not None and before != current and _numbers_only(edit) and expected is None:
         return refused(path, SHIFTED_LINES, f"an earlier operation of this turn changed "
-                       f"{path} around these lines or above them, so line numbers the model "
-                       "read may point at shifted lines (whether it counted before or after "
-                       "that change cannot be told); send one of them as a SEARCH/REPLACE "
-                       "edit, or address lines by id", before_state=current), None
+                       f"{path}, so line numbers the model read now point at shifted lines; "
+                       "put the edits in one batch, or address lines by id",
+                       before_state=current), None
     note = ""
     if authored is not None and before is not None and expected is None \
             and _numbers_only(edit):
