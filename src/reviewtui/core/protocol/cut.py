@@ -61,7 +61,7 @@ def hold_cut(reply: Reply) -> Reply:
             why = ("the reply ends in it with no '### Changed files:' footer after it, "
                    "and nothing closes it: the reply may have stopped inside it")
         elif isinstance(block, FileBlock) and block.fenced and _full_file(block) and (
-                why := _closed_early(reply, block)):
+                why := _closed_early(reply, block, _next_start(reply, blocks, n))):
             early = block.span.start
         if why is None:
             continue
@@ -91,7 +91,7 @@ def hold_cut(reply: Reply) -> Reply:
                    problems=tuple(sorted(problems, key=lambda p: p.span.start)))
 
 
-def _closed_early(reply: Reply, block: FileBlock) -> str | None:
+def _closed_early(reply: Reply, block: FileBlock, until: int) -> str | None:
     """Why the fence of ``block``, a fenced full file, may have closed at a fence of the
     file's own (a markdown file's code sample), or None (QA s47 helper-147 H3,
     helper-154 H3): its content opens a sample it does not close; it holds a file header
@@ -111,7 +111,7 @@ def _closed_early(reply: Reply, block: FileBlock) -> str | None:
     if inner is not None:
         return (f"its content holds a file header or the footer (line "
                 f"{op.span.start + inner}): the fence meant to close it may not have")
-    if (fence := _fence_after(reply, block)) is not None:
+    if (fence := _fence_after(reply, block, until)) is not None:
         return (f"text with a fence (line {fence}) follows the fence that closes it, "
                 "before any other block: a fenced sample of the file's own may have "
                 "closed it early; fence the file with a longer fence (````)")
@@ -129,13 +129,17 @@ def _full_file(block: FileBlock | ConsoleBlock) -> bool:
     return isinstance(block, FileBlock) and any(isinstance(op, FullFile) for op in block.ops)
 
 
-def _fence_after(reply: Reply, block: FileBlock | ConsoleBlock) -> int | None:
+def _next_start(reply: Reply, blocks: list[FileBlock | ConsoleBlock], n: int) -> int:
+    """The first line of what follows block ``n``: the next block or the footer."""
+    footer = reply.footer.span.start if reply.footer else 1 << 62
+    return min(blocks[n + 1].span.start, footer) if n + 1 < len(blocks) else footer
+
+
+def _fence_after(reply: Reply, block: FileBlock | ConsoleBlock, until: int) -> int | None:
     """The first fence line of stray text right after ``block`` (no block between), when it
     is a bare one (the file's own sample's, or the file's, left over: a sample the model
     opens in prose names its language, QA s47 helper-154 L1), or the line of an unclosed
     fence opened there; None."""
-    following = [b.span.start for b in reply.blocks if b.span.start > block.span.end]
-    until = min([*following, reply.footer.span.start if reply.footer else 1 << 62])
     for run in reply.stray:
         if block.span.end < run.span.start < until:
             for k, line in enumerate(run.lines):

@@ -25,8 +25,10 @@ from reviewtui.core.model.records import (
     TextRun,
 )
 from reviewtui.core.protocol import grammar as g
+from reviewtui.core.protocol.cut import hold_cut
 from reviewtui.core.protocol.edit_signs import full_file_problem, other_splits, stray_problem
 from reviewtui.core.protocol.footer import footer_entry, hold_inner_footer
+from reviewtui.core.protocol.indented import hold_indented
 from reviewtui.core.protocol.quick import quick_blocks
 from reviewtui.core.text.lines import split_lines
 
@@ -38,9 +40,6 @@ def parse_reply(lines: Sequence[str], start: int = 0, end: int | None = None, *,
     ``signature`` is :func:`line_signature` of all of ``lines``, when the caller parses
     several replies of one list (a session): else it is made for ``lines[start:end]``.
     """
-    from reviewtui.core.protocol.cut import hold_cut
-    from reviewtui.core.protocol.indented import hold_indented
-
     stop = len(lines) if end is None else end
     if signature is None:
         reply = _ReplyParser(lines, line_signature(lines[start:stop]), start).parse(start, stop)
