@@ -141,3 +141,36 @@ def test_a_line_rewritten_at_its_own_depth_keeps_the_files_indentation() -> None
     replace = [typed[3] + "  # x", " " * 16 + "Then it runs.", typed[4]]
     assert _landed(file, typed[3:5], replace) == (
         file[3] + "  # x", "\t\t\t\tThen it runs.", file[4])
+
+
+def test_a_new_line_in_a_region_mixing_tabs_and_spaces_takes_the_files_style() -> None:
+    """A tab-indented file's docstring: its items indented by two spaces, one continuation
+    by tabs (the matcher sweep's seed 20, aifc.py). The model types spaces for the tabs and
+    adds a line one level in under the line opening the list: four spaces are one tab in
+    this file (the region alone, mostly two-space lines, read as spaces wrote it so)."""
+    code = ["def open(f):", '\t"""Open an AIFF file.', ""]
+    code += [f"\tx{n} = {n}" for n in range(6)]
+    region = ["This returns an instance with these methods:",
+              "  getnchannels()  -- number of audio channels (1 for",
+              "\t\t\t mono, 2 for stereo)",
+              "  getsampwidth()  -- sample width in bytes",
+              "  getframerate()  -- sampling frequency"]
+    file = [*code, *region, '\t"""', "\treturn f"]
+    search = _spaced(region)
+    replace = [search[0], "    trace(0, 'inserted')", *search[1:3],
+               search[3] + "  # reviewed", search[4]]
+    assert _landed(file, search, replace) == (
+        region[0], "\ttrace(0, 'inserted')", *region[1:3], region[3] + "  # reviewed",
+        region[4])
+
+
+def test_a_mixed_region_in_a_space_indented_file_stays_in_spaces() -> None:
+    """The other way round: a file indented with spaces, one tab-led line in the region;
+    a new line the model adds one level in comes out in the file's spaces."""
+    file = ["class A:", "    def f(self):", "\treturn 1", "    def g(self):",
+            "        return 2", "    def h(self):", "        return 3"]
+    search = ["    def f(self):", "        return 1", "    def g(self):"]
+    replace = ["    def f(self):", "        return 1", "    def g(self):",
+               "        pass"]
+    got = _landed(file, search, replace)
+    assert got[-1] == "        pass"

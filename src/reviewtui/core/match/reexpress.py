@@ -132,15 +132,23 @@ def _file_style(region: Sequence[str], model: IndentStyle | None,
                 whole: Callable[[], IndentStyle | None]) -> IndentStyle | None:
     """Tabs or spaces as the region shows them. The whole file is read only when the
     region is not indented, or for the level width when the model's tabs must become the
-    file's spaces: a handful of lines (continuations, alignment) would mislead it."""
+    file's spaces: a handful of lines (continuations, alignment) would mislead it; or
+    when the region indents some lines with tabs and others with spaces (a docstring's
+    two-space lines among a tab-indented file's: a new line came out in spaces, the
+    matcher sweep's seed 20)."""
     local = guess_style(region)
-    if local is None:
-        return whole()
+    if local is None or _mixed(region):
+        return whole() or local
     if model is not None and model.tabs and not local.tabs:
         overall = whole()
         if overall is not None and not overall.tabs and overall.unit:
             return IndentStyle(tabs=False, unit=overall.unit)
     return local
+
+
+def _mixed(region: Sequence[str]) -> bool:
+    leads = {leading(line)[:1] for line in region if not is_blank(line)}
+    return {"\t", " "} <= leads
 
 
 def _key(line: str) -> _Key:
