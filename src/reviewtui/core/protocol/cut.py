@@ -20,8 +20,8 @@ where the text stops are in doubt (QA s47 helper-147 H3, H4):
 
 Each such block stays in the reply with no operations, and a ``cut-off`` problem (an
 error) says why over its lines: the workbench shows it as not read, ``apply`` prints it
-and exits 1. Fencing the file with a longer fence (````), or adding the footer to a
-reply that is whole, makes it an operation again.
+and exits 1. Fencing the file with a fence longer than any in it (````), or adding the
+footer to a reply that is whole, makes it an operation again.
 """
 
 from __future__ import annotations
@@ -98,14 +98,10 @@ def _closed_early(reply: Reply, block: FileBlock, until: int) -> str | None:
     or the footer (the rest of the reply swallowed); text with a fence follows it before
     any other block; or text follows it in a reply with no footer."""
     (op,) = [op for op in block.ops if isinstance(op, FullFile)][:1]
-    # (indented up to three spaces too, as CommonMark reads them: a sample in a list item,
-    # QA s47 helper-157 H1; code's own deeper indented lines are not Markdown's)
-    opened = [k for k, line in enumerate(op.lines)
-              if line[:4] != "    " and g.fence_open(line.lstrip(" ")) is not None]
-    if len(opened) % 2:
-        return (f"its content's code sample at line {op.span.start + opened[-1]} is not "
+    if (opened := _open_sample(op.lines)) is not None:
+        return (f"its content's code sample at line {op.span.start + opened} is not "
                 "closed in it: the sample's own closing fence may have closed the file's; "
-                "fence the file with a longer fence (````)")
+                "fence the file with a fence longer than any in it")
     inner = next((k for k, line in enumerate(op.lines)
                   if g.header_path(line) is not None or g.is_footer(line)), None)
     if inner is not None:
@@ -119,6 +115,37 @@ def _closed_early(reply: Reply, block: FileBlock, until: int) -> str | None:
         return ("text follows the fence that closes it in a reply with no footer: a "
                 "fenced sample of the file's own may have closed it early")
     return None
+
+
+def _open_sample(lines: tuple[str, ...]) -> int | None:
+    """The index of the line that opens a code sample ``lines`` leave open, as CommonMark
+    reads fences, or None (QA s47 helper-158 L1: fence lines were counted, and a sample
+    showing another kind of fence, a ``~~~`` one holding a ``` line, held a whole file).
+
+    A fence line is three or more backticks or tildes indented by three spaces at most (a
+    sample in a list item too, QA s47 helper-157 H1; deeper ones are code's own lines); a
+    backtick fence's info string holds no backtick. A sample opened by ``n`` of a
+    character is closed only by a bare run of at least ``n`` of the same; inside it every
+    other line is its text. The fence around the file closed at the first line that
+    closes it, so none inside does; a sample left open either gave its closing fence to
+    the file's, or holds that line as its own text: the file may go on after it, either way.
+    """
+    opened: int | None = None
+    char, length = "", 0
+    for k, line in enumerate(lines):
+        stripped = line.lstrip(" ")
+        if stripped[:1] not in ("`", "~") or len(line) - len(stripped) > 3:
+            continue
+        run = len(stripped) - len(stripped.lstrip(stripped[0]))
+        if run < 3:
+            continue
+        rest = stripped[run:]
+        if opened is None:
+            if stripped[0] == "~" or "`" not in rest:
+                opened, char, length = k, stripped[0], run
+        elif stripped[0] == char and run >= length and not rest.strip():
+            opened = None
+    return opened
 
 
 def _has_ops(block: FileBlock | ConsoleBlock) -> bool:

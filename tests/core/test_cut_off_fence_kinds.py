@@ -1,0 +1,124 @@
+"""A fenced file's own code samples are read as CommonMark reads fences (QA s47 helper-158
+L1): a sample is closed only by a bare fence of its own character at least as long as the
+one that opened it, and every other line inside it is its text. Fence lines were counted,
+whatever their kind, so a Markdown file in a ```` fence whose ``~~~`` sample shows a ```
+line was held as cut off; and one whose sample a fence of another kind did not close was
+written though the file's fence may have closed inside it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from reviewtui.cli import main
+from reviewtui.core.model.records import FullFile
+from reviewtui.core.protocol.reply import parse_reply_text
+
+FOOTER = "\n### Changed files:\n- doc.md\n"
+
+
+def _reply(content: str, fence: str) -> str:
+    return f"--- File: doc.md ---\n{fence}md\n{content}{fence}\n{FOOTER}"
+
+
+@pytest.mark.parametrize(("fence", "content"), [
+    # a list item's ~~~ sample shows a ``` line (the QA repro)
+    ("````", "# T\n\n- step:\n  ~~~md\n  ```\n  ~~~\n- done\n"),
+    ("````", "Open a block with:\n\n~~~\n```python\n~~~\n\nand close it.\n"),
+    # inside a ``` sample, a fence with an info string is its text
+    ("````", "Nested:\n\n```\n```python\n```\n"),
+    # a shorter fence of the sample's own character does not close it
+    ("`````", "````md\n```\nx\n````\n"),
+    # a ~~~~ wrapper: ``` samples holding a ~~~ line
+    ("~~~~", "```\n~~~\n```\nend\n"),
+    # a tilde fence's info string may hold backticks
+    ("````", "~~~ `x`\n```\n```py\n~~~\n"),
+])
+def test_a_sample_showing_another_fence_leaves_the_file_whole(fence: str, content: str) -> None:
+    parsed = parse_reply_text(_reply(content, fence))
+    assert parsed.problems == ()
+    (op,) = parsed.ops
+    assert isinstance(op, FullFile)
+    assert op.content == content
+
+
+def test_a_sample_left_open_holds_the_file() -> None:
+    for fence, content in [
+        # a ~~~ sample a ``` line does not close: the ```` line may be the sample's own
+        ("````", "Run:\n~~~\n```\nmake\n"),
+        # a ```` sample a shorter fence does not close: the ````` line may be its own
+        ("`````", "````md\nx\n```\n"),
+        ("````", "~~~~\n~~~\nmore\n"),
+        # still held (these were wrong writes): in a ``` fence a ``` line closes the file's
+        ("```", "Run:\n~~~\n"),
+        ("```", "1. Run:\n   ```bash\n   make\n"),
+    ]:
+        parsed = parse_reply_text(_reply(content, fence))
+        assert parsed.ops == (), content
+        (problem,) = parsed.problems
+        assert problem.rule == "cut-off"
+        assert "is not closed in it" in problem.message
+
+
+def test_apply_writes_a_markdown_file_whose_tilde_sample_shows_a_backtick_fence(
+        tmp_path: Path) -> None:
+    want = "# T\n\n- step:\n  ~~~md\n  ```\n  ~~~\n- done\n"
+    root = tmp_path / "root"
+    root.mkdir()
+    session = tmp_path / "s.md"
+    session.write_text(f"## Turn 1\n> x\n\n{_reply(want, '````')}")
+    assert main(["apply", str(session), "--root", str(root), "--yes"]) == 0
+    assert (root / "doc.md").read_text() == want
+
+
+_TEXT = st.sampled_from(["text", "more text", "", "- item", "  indented", "a `` b"])
+
+
+@st.composite
+def _sample(draw: st.DrawFn) -> list[str]:
+    """A CommonMark fenced code block whose text holds fence lines that do not close it."""
+    char = draw(st.sampled_from("`~"))
+    other = "~" if char == "`" else "`"
+    length = draw(st.integers(3, 6))
+    pad = st.integers(0, 3).map(lambda n: " " * n)
+    info = draw(st.sampled_from(["", "md", "sh"] + (["`x`"] if char == "~" else [])))
+    lines = [draw(pad) + char * length + info]
+    inner = st.one_of(
+        _TEXT,
+        # another character's fence, bare or with an info string
+        st.tuples(pad, st.integers(3, 8), st.sampled_from(["", "py"])).map(
+            lambda t: t[0] + other * t[1] + t[2]),
+        # its own character: with an info string at any length, or shorter
+        st.tuples(pad, st.integers(3, 8)).map(lambda t: t[0] + char * t[1] + "py"),
+        st.tuples(pad, st.integers(3, max(3, length - 1))).map(
+            lambda t: t[0] + char * t[1] if t[1] < length else "text"),
+        # indented four spaces or more: code, not a fence
+        st.integers(3, 8).map(lambda n: "    " + char * n),
+    )
+    lines += draw(st.lists(inner, max_size=5))
+    lines.append(draw(pad) + char * draw(st.integers(length, length + 2))
+                 + draw(st.sampled_from(["", " "])))
+    return lines
+
+
+def _run(line: str, char: str) -> int:
+    stripped = line.lstrip(" ")
+    return len(stripped) - len(stripped.lstrip(char))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(_TEXT.map(lambda t: [t]), _sample()), min_size=1, max_size=8),
+       st.sampled_from("`~"))
+def test_a_markdown_file_of_samples_in_a_longer_fence_is_read_back_exactly(
+        parts: list[list[str]], char: str) -> None:
+    lines = [line for part in parts for line in part]
+    fence = char * max(3, 1 + max(_run(line, char) for line in lines))
+    content = "".join(line + "\n" for line in lines)
+    parsed = parse_reply_text(_reply(content, fence))
+    assert parsed.problems == ()
+    (op,) = parsed.ops
+    assert isinstance(op, FullFile)
+    assert op.lines == tuple(lines)
