@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
+from reviewtui.cli import main
 from reviewtui.shell.review import Review
 
 REPO = Path(__file__).resolve().parents[2]
@@ -57,7 +59,10 @@ def test_an_unwritable_session_folder_keeps_its_state_under_xdg_state_home(
         assert review.state_path is not None
         assert review.state_path.parent == state_home / "reviewtui"
         assert any("not writable" in p for p in review.state_problems)
-    assert not list(session.glob("*.review.json"))
+    # nothing of the review's beside the session: the state's mark and blobs are with it
+    assert not list(session.glob("*.review*"))
+    assert {p.name.removeprefix(review.state_path.name) for p in review.state_path.parent.glob(
+        review.state_path.name + "*")} == {"", ".written"}
 
 
 def test_a_session_folder_keeps_its_state_beside_the_session(
@@ -103,3 +108,29 @@ def test_a_review_opened_in_place_knows_its_own_files(tmp_path: Path) -> None:
     with Review.open(session, root) as review:
         assert set(review.rules.own) == {"s.md", "s.md.review.json",
                                          "s.md.review.json.written", "s.md.review.blobs"}
+
+
+def test_the_files_a_review_keeps_beside_a_session_are_ignored_by_git_here(
+        tmp_path: Path, state_home: Path) -> None:
+    """A sample session reviewed in this checkout left its state's ``.written`` mark
+    untracked in ``git status``: .gitignore named the state and its blob folder only."""
+    checkout = tmp_path / "checkout"
+    session = checkout / "sample_sessions" / "refactor-multi-turn"
+    shutil.copytree(REPO / "sample_sessions" / "refactor-multi-turn", session)
+    shutil.copy(REPO / ".gitignore", checkout / ".gitignore")
+    subprocess.run(["git", "init", "-q", str(checkout)], check=True)
+    before = set(session.iterdir())
+    root = tmp_path / "root"
+    shutil.copytree(session / "base", root)
+    state = session / "session.md.review.json"
+    assert main(["apply", str(session / "session.md"), "--root", str(root), "--yes",
+                 "--state", str(state)]) == 0
+    with Review.open(session / "session.md", root) as review:  # as the workbench opens it
+        assert review.state_path == state
+    kept = sorted(p.name for p in set(session.iterdir()) - before)
+    assert kept == ["session.md.review.blobs", "session.md.review.json",
+                    "session.md.review.json.written"]
+    status = subprocess.run(["git", "-C", str(checkout), "status", "--porcelain",
+                             "--untracked-files=all", "--", "sample_sessions"],
+                            check=True, capture_output=True, text=True).stdout
+    assert ".review" not in status, status
