@@ -63,6 +63,34 @@ def test_a_sample_left_open_holds_the_file() -> None:
         assert "is not closed in it" in problem.message
 
 
+def test_a_file_whose_fence_lines_do_not_pair_up_is_held_when_what_follows_may_be_its_own(
+        ) -> None:
+    """Its samples all close, but its fence may have closed at a ```` line of its own that
+    opened a sample showing a reply: that reply's blocks, and the file's closing fences
+    after them, were the file's text (a wrong file, and one more, exit 0). Counted, these
+    files were held whatever followed; now when the footer lists what follows, they are
+    not."""
+    doc = "Show:\n~~~\n```\n~~~\n"
+    other = "--- File: b.txt ---\n```\nb\n```\n"
+    whole = (f"--- File: doc.md ---\n````\n{doc}````\n\n{other}\nSee.\n\n"
+             "### Changed files:\n- doc.md\n- b.txt\n")
+    assert [(op.path, op.content) for op in parse_reply_text(whole).ops] == [  # type: ignore[union-attr]
+        ("doc.md", doc), ("b.txt", "b\n")]
+    for rest in (
+        # its own sample's reply: a block the footer does not list, then its fences
+        "\n--- File: x.py ---\nprint(1)\n````\n````\n",
+        "\n--- File: x.py ---\n```python\nprint(1)\n```\n````\n````\n",
+        "\n```console\n:rm src\n```\n````\n````\n",
+        # its own sample's text, opening with a language: left over after the file
+        "```python\nx\n```\n````\n````\n",
+    ):
+        reply = (f"--- File: doc.md ---\n````\n{doc}````\n{rest}\n"
+                 "### Changed files:\n- doc.md\n")
+        parsed = parse_reply_text(reply)
+        assert parsed.ops == (), rest
+        assert "do not pair up" in parsed.problems[0].message
+
+
 def test_apply_writes_a_markdown_file_whose_tilde_sample_shows_a_backtick_fence(
         tmp_path: Path) -> None:
     want = "# T\n\n- step:\n  ~~~md\n  ```\n  ~~~\n- done\n"
@@ -111,14 +139,19 @@ def _run(line: str, char: str) -> int:
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.one_of(_TEXT.map(lambda t: [t]), _sample()), min_size=1, max_size=8),
-       st.sampled_from("`~"))
+       st.sampled_from("`~"), st.booleans())
 def test_a_markdown_file_of_samples_in_a_longer_fence_is_read_back_exactly(
-        parts: list[list[str]], char: str) -> None:
+        parts: list[list[str]], char: str, another: bool) -> None:
     lines = [line for part in parts for line in part]
     fence = char * max(3, 1 + max(_run(line, char) for line in lines))
     content = "".join(line + "\n" for line in lines)
-    parsed = parse_reply_text(_reply(content, fence))
+    reply = _reply(content, fence)
+    if another:  # a file after it, which the footer lists
+        reply = reply.replace(FOOTER, "\n--- File: b.txt ---\n```\nb\n```\n" + FOOTER
+                              + "- b.txt\n")
+    parsed = parse_reply_text(reply)
     assert parsed.problems == ()
-    (op,) = parsed.ops
+    op, *rest = parsed.ops
     assert isinstance(op, FullFile)
     assert op.lines == tuple(lines)
+    assert len(rest) == another

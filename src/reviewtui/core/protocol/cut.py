@@ -96,7 +96,8 @@ def _closed_early(reply: Reply, block: FileBlock, until: int) -> str | None:
     file's own (a markdown file's code sample), or None (QA s47 helper-147 H3,
     helper-154 H3): its content opens a sample it does not close; it holds a file header
     or the footer (the rest of the reply swallowed); text with a fence follows it before
-    any other block; or text follows it in a reply with no footer."""
+    any other block; or text follows it in a reply with no footer; or its fence lines do
+    not pair up and what follows may be its text (_unpaired_and_followed)."""
     (op,) = [op for op in block.ops if isinstance(op, FullFile)][:1]
     if (opened := _open_sample(op.lines)) is not None:
         return (f"its content's code sample at line {op.span.start + opened} is not "
@@ -114,7 +115,7 @@ def _closed_early(reply: Reply, block: FileBlock, until: int) -> str | None:
     if reply.footer is None and any(run.span.start > block.span.end for run in reply.stray):
         return ("text follows the fence that closes it in a reply with no footer: a "
                 "fenced sample of the file's own may have closed it early")
-    return None
+    return _unpaired_and_followed(reply, block, op)
 
 
 def _open_sample(lines: tuple[str, ...]) -> int | None:
@@ -146,6 +147,50 @@ def _open_sample(lines: tuple[str, ...]) -> int | None:
         elif stripped[0] == char and run >= length and not rest.strip():
             opened = None
     return opened
+
+
+def _unpaired_and_followed(reply: Reply, block: FileBlock, op: FullFile) -> str | None:
+    """Why a file whose samples all close but whose fence lines do not pair up (a ``~~~``
+    sample showing a ``` line) may go on past its fence all the same, or None.
+
+    Its fence may have closed at a fence line of the file's own outside any sample (one
+    that opens a sample, showing a reply: its header next). That sample's text is then
+    read as blocks, and its closing fence and the file's are left over. A file block
+    the footer does not list, a console block, or text with a fence after it before the
+    footer may be that; with the footer alone or plain text after it the file is whole.
+    These files were held whatever followed them while fence lines were counted (QA s47
+    helper-158 L1): one followed by such blocks still is.
+    """
+    fences = [k for k, line in enumerate(op.lines) if _fence_line(line)]
+    if len(fences) % 2 == 0:
+        return None
+    end = reply.footer.span.start if reply.footer is not None else 1 << 62
+    listed = {entry.path for entry in reply.footer.entries} if reply.footer else set()
+    what = None
+    for later in reply.blocks:
+        if block.span.end < later.span.start < end:
+            if isinstance(later, ConsoleBlock):
+                what = f"a console block (line {later.span.start})"
+            elif later.path not in listed:
+                what = (f"a block of {later.path!r} (line {later.span.start}), which the "
+                        "footer does not list,")
+            if what:
+                break
+    if what is None:
+        what = next((f"text with a fence (line {run.span.start + k})"
+                     for run in reply.stray if block.span.end < run.span.start < end
+                     for k, line in enumerate(run.lines) if _fence_line(line)), None)
+    if what is None:
+        return None
+    return (f"its content's fence lines do not pair up (line {op.span.start + fences[-1]}) "
+            f"and {what} follows it: a fence line of the file's own may have closed its "
+            "fence, and what follows be the rest of it; fence the file with a fence longer "
+            "than any in it")
+
+
+def _fence_line(line: str) -> bool:
+    """A line CommonMark may read as a fence (indented by three spaces at most)."""
+    return line[:4] != "    " and g.fence_open(line.lstrip(" ")) is not None
 
 
 def _has_ops(block: FileBlock | ConsoleBlock) -> bool:
