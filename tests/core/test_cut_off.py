@@ -122,7 +122,8 @@ def test_an_indented_closing_fence_before_a_header_closes() -> None:
     """QA s47 helper-154 H1: a closing fence indented to the code above it no longer
     closed, and the next file's header and content were written into the file, exit 0."""
     reply = ("--- File: a.py ---\n```python\ndef f():\n    return 2\n    ```\n\n"
-             "--- File: b.py ---\n```python\ny = 1\n```\n" + FOOTER)
+             "--- File: b.py ---\n```python\ny = 1\n```\n"
+             "\n### Changed files:\n- a.py\n- b.py\n")
     assert [(op.path, op.lines) for op in parse_reply_text(reply).ops] == [  # type: ignore[union-attr]
         ("a.py", ("def f():", "    return 2")), ("b.py", ("y = 1",))]
     # Inside the file, before more of its own lines, it is the file's own text.

@@ -88,7 +88,10 @@ def test_a_file_whose_fence_lines_do_not_pair_up_is_held_when_what_follows_may_b
                  "### Changed files:\n- doc.md\n")
         parsed = parse_reply_text(reply)
         assert parsed.ops == (), rest
-        assert "do not pair up" in parsed.problems[0].message
+        first = parsed.problems[0]
+        assert first.rule == "cut-off"
+        assert ("do not pair up" in first.message
+                or "'x.py' (line 9), which the footer does not list" in first.message)
 
 
 def test_apply_writes_a_markdown_file_whose_tilde_sample_shows_a_backtick_fence(
@@ -155,3 +158,19 @@ def test_a_markdown_file_of_samples_in_a_longer_fence_is_read_back_exactly(
     assert isinstance(op, FullFile)
     assert op.lines == tuple(lines)
     assert len(rest) == another
+
+
+def test_a_fenced_file_a_block_the_footer_does_not_list_follows_is_held() -> None:
+    """QA s48 helper-161: a ```` fence closed at the first line of the file's own ````
+    sample (its fence lines pair up: nothing counted odd), the sample showing a reply;
+    that reply's x.py was written from the sample and the file cut, exit 0. A block the
+    footer does not list after a fenced file holds both; listed, both are read."""
+    doc = "# Title\n\nShow:\n"
+    sample = "--- File: x.py ---\nprint(1)\n````\nDone.\n````\n"
+    reply = f"--- File: README.md ---\n````markdown\n{doc}````\n{sample}\n### Changed files:\n"
+    parsed = parse_reply_text(reply + "- README.md\n")
+    assert parsed.ops == ()
+    assert [p.rule for p in parsed.problems[:2]] == ["cut-off", "cut-off"]
+    assert "'x.py' (line 7), which the footer does not list" in parsed.problems[0].message
+    listed = parse_reply_text(reply + "- README.md\n- x.py\n")
+    assert [op.path for op in listed.ops] == ["README.md", "x.py"]  # type: ignore[union-attr]

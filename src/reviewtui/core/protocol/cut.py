@@ -15,8 +15,9 @@ where the text stops are in doubt (QA s47 helper-147 H3, H4):
 * a fenced full file whose fence may have closed at a fence of its own (a markdown file's
   code sample): its content opens a sample it does not close, or holds a file header or
   the footer, or text with a fence follows it before the next block or the footer (or any
-  text, in a reply with no footer); and every block after it, which may be that file's
-  own text.
+  text, in a reply with no footer), or a file block the footer does not list follows it
+  (a sample showing a reply); and every block after it, which may be that file's own
+  text.
 
 Each such block stays in the reply with no operations, and a ``cut-off`` problem (an
 error) says why over its lines: the workbench shows it as not read, ``apply`` prints it
@@ -96,8 +97,9 @@ def _closed_early(reply: Reply, block: FileBlock, until: int) -> str | None:
     file's own (a markdown file's code sample), or None (QA s47 helper-147 H3,
     helper-154 H3): its content opens a sample it does not close; it holds a file header
     or the footer (the rest of the reply swallowed); text with a fence follows it before
-    any other block; or text follows it in a reply with no footer; or its fence lines do
-    not pair up and what follows may be its text (_unpaired_and_followed)."""
+    any other block; or text follows it in a reply with no footer; or a block the footer
+    does not list follows it, or its fence lines do not pair up and what follows may be
+    its text (_unpaired_and_followed)."""
     (op,) = [op for op in block.ops if isinstance(op, FullFile)][:1]
     if (opened := _open_sample(op.lines)) is not None:
         return (f"its content's code sample at line {op.span.start + opened} is not "
@@ -161,21 +163,25 @@ def _unpaired_and_followed(reply: Reply, block: FileBlock, op: FullFile) -> str 
     These files were held whatever followed them while fence lines were counted (QA s47
     helper-158 L1): one followed by such blocks still is.
     """
+    end = reply.footer.span.start if reply.footer is not None else 1 << 62
+    listed = {entry.path for entry in reply.footer.entries} if reply.footer else set()
+    later = [b for b in reply.blocks if block.span.end < b.span.start < end]
+    # A file the footer does not list may be a sample's, even when the file's own fence
+    # lines pair up: "Show:" then a ```` sample showing a reply closes a ```` fence at its
+    # first line (QA s48 helper-161: x.py written from the sample, the file cut, exit 0).
+    unlisted = next((b for b in later if isinstance(b, FileBlock) and b.path not in listed),
+                    None)
+    if reply.footer is not None and unlisted is not None:
+        return (f"a block of {unlisted.path!r} (line {unlisted.span.start}), which the "
+                "footer does not list, follows it: a sample of the file's own may have "
+                "closed its fence, and that block be the rest of it; list the file in the "
+                "footer, or fence this one with a fence longer than any in it")
     fences = [k for k, line in enumerate(op.lines) if _fence_line(line)]
     if len(fences) % 2 == 0:
         return None
-    end = reply.footer.span.start if reply.footer is not None else 1 << 62
-    listed = {entry.path for entry in reply.footer.entries} if reply.footer else set()
-    what = None
-    for later in reply.blocks:
-        if block.span.end < later.span.start < end:
-            if isinstance(later, ConsoleBlock):
-                what = f"a console block (line {later.span.start})"
-            elif later.path not in listed:
-                what = (f"a block of {later.path!r} (line {later.span.start}), which the "
-                        "footer does not list,")
-            if what:
-                break
+    what = next((f"a console block (line {b.span.start})" if isinstance(b, ConsoleBlock)
+                 else f"a block of {b.path!r} (line {b.span.start})" for b in later
+                 if isinstance(b, ConsoleBlock) or b is unlisted), None)
     if what is None:
         what = next((f"text with a fence (line {run.span.start + k})"
                      for run in reply.stray if block.span.end < run.span.start < end
