@@ -67,3 +67,27 @@ def test_numbers_after_a_rejected_turn_follow_their_line(tmp_path: Path) -> None
         review.decide((1, 0), Decision.reject())
         review.decide((2, 0), Decision.accept())
     assert (root / "a.py").read_text() == base.replace("return 1", "return 10")
+
+
+ONE_TURN = ("## Turn 1\n> two edits\n\n--- File: t.txt ---\nEdit 1 @ 2\n=======\na\nb\n"
+            ">>>>>>> REPLACE\n\nEdit 2 @ 5\n=======\nL5\n>>>>>>> REPLACE\n\n"
+            "### Changed files:\n- t.txt\n")
+SIX = "l1\nl2\nl3\nl4\nl5\nl6\n"
+
+
+def test_two_numbered_edits_of_one_reply_in_either_order_of_decisions(tmp_path: Path) -> None:
+    """Edit 2 @ 5 names the line the reply's author read as line 5 whatever is decided of
+    Edit 1, which grows the file above it (QA s47 helper-157 M1)."""
+    both, second = "l1\na\nb\nl3\nl4\nL5\nl6\n", SIX.replace("l5", "L5")
+    orders = [[((1, 0), Decision.reject(), SIX), ((1, 1), Decision.accept(), second)],
+              [((1, 0), Decision.accept(), "l1\na\nb\nl3\nl4\nl5\nl6\n"),
+               ((1, 1), Decision.accept(), both)],
+              [((1, 1), Decision.accept(), second),  # (while Edit 1 is pending)
+               ((1, 0), Decision.accept(), both), ((1, 0), Decision.reject(), second)]]
+    for n, steps in enumerate(orders):
+        (tmp_path / str(n)).mkdir()
+        session, root = _session(tmp_path / str(n), ONE_TURN, {"t.txt": SIX})
+        with Review.open(session, root) as review:
+            for key, decision, disk in steps:
+                review.decide(key, decision)
+                assert (root / "t.txt").read_text() == disk, (n, key)

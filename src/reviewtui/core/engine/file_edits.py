@@ -34,6 +34,7 @@ from reviewtui.core.text.plural import plural
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
+    from reviewtui.core.engine.landings import Landing
     from reviewtui.core.model.deferred import deferred
 else:
     def deferred(*args):  # loaded by the first failed SEARCH (start-up)
@@ -68,6 +69,9 @@ class FileContext:
     history: Callable[[str], Sequence[Sequence[str]]] = lambda _path: ()
     # Where the previous edit of each path in this turn ended (for ``Edit.follows``).
     cursor: Mapping[str, int] = field(default_factory=dict)
+    # Where this turn's earlier operations landed on each path, in order (plain line
+    # numbers of a later edit are placed by them: ``core/engine/landings.py``).
+    landed: Mapping[str, Sequence[Landing]] = field(default_factory=dict)
     # A failed SEARCH is diagnosed when its outcome's message, hint or candidates are
     # first read (``core/model/deferred.py``); ``history`` must then hold on to its trees.
     defer: bool = False

@@ -4,12 +4,15 @@ The shapes answer with the matcher's ``MatchResult``, so the outcome, the before
 states and the proposal are built exactly as for a search/replace edit; decisions,
 forcing (the duplicate-line guard) and the ledger work unchanged.
 
-Line numbers address the file as the turn saw it. When an earlier operation of the same
-turn already changed the file, numbers would point at shifted lines, so a shape written
-with plain numbers is refused (``shifted-lines``); one written with hash ids only is
-checked line by line instead, which is the point of ids. A shape whose expected revision
-is the file as it is now was written against these very lines (an agent that read the
-file again between calls, ``reviewtui mcp``), so its numbers are not shifted.
+Line numbers address the file as the turn saw it. When earlier operations of the same
+turn already landed on the file, plain numbers are placed by where those landed, by
+arithmetic (:mod:`reviewtui.core.engine.landings`; in a file the turn made, from the
+version it made), or refused (``shifted-lines``) when they name lines one of them
+replaced; a tool call's (``literal``: its agent saw the earlier call's result, and may
+have counted after it) are refused. A shape written with hash ids only is checked line
+by line instead, which is the point of ids. A shape whose expected revision is the file
+as it is now was written against these very lines (an agent that read the file again
+between calls, ``reviewtui mcp``), so its numbers are not shifted.
 
 "The file as the turn saw it" is the file as the turn's author had it: the earlier turns
 as written, every operation landed. Where the file the run has differs (an earlier
@@ -34,6 +37,7 @@ from reviewtui.core.model.edit_shapes import (
     STALE_REVISION,
     Batch,
     LineRange,
+    Shape,
     Window,
     apply_batch,
     apply_line_range,
@@ -41,6 +45,7 @@ from reviewtui.core.model.edit_shapes import (
     content_revision,
     revision_matches,
 )
+from reviewtui.core.model.filestate import FileState
 from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.records import Edit
 from reviewtui.core.model.tree import Tree
@@ -66,6 +71,46 @@ def _numbers_only(edit: Edit) -> bool:
     else:
         refs = []
     return any(ref.tag is None for ref in refs)
+
+
+def _as_authored(shape: Shape, path: str, edit: Edit, ctx: FileContext,
+                 before: FileState | None, current: FileState, authored: Authored | None,
+                 ) -> tuple[Shape, str] | Outcome:
+    """``shape``'s plain numbers, which name lines of ``path`` as the turn's author had
+    it, placed on ``current`` (``before``: the file as the turn started, None: the turn
+    made it), with a note saying where they went; or the refusal (``shifted-lines``)."""
+    shifted = before is None or before != current
+    if shifted and edit.literal:
+        # (a tool call's agent saw the earlier call's result; in a file the turn made,
+        # its numbers stand as they always did)
+        if before is None:
+            return shape, ""
+        return refused(path, SHIFTED_LINES, f"an earlier operation of this turn changed "
+                       f"{path}, so line numbers the model read now point at shifted lines; "
+                       "put the edits in one batch, or address lines by id",
+                       before_state=current)
+    note = ""
+    if authored is not None and before is not None:
+        from reviewtui.core.engine.authored import bind
+
+        found, differs = authored(path)
+        bound, note = bind(shape, path, before, found, differs)
+        if bound is None:
+            return refused(path, SHIFTED_LINES, note, before_state=current)
+        shape = bound
+    if not shifted:
+        return shape, note
+    from reviewtui.core.engine.landings import in_turn
+
+    placed = in_turn(shape, ctx.landed.get(path, ()), before, current)
+    if isinstance(placed, str):
+        return refused(path, SHIFTED_LINES, f"{path} changed earlier in this turn and "
+                       f"{placed}: this edit's line numbers name the file as the reply's "
+                       "author read it, so it is not applied to whatever stands at them now; "
+                       "merge the edits into one, send this one as a SEARCH/REPLACE edit, "
+                       "or address lines by id", before_state=current)
+    shape, below = placed
+    return shape, "; ".join(part for part in (note, below) if part)
 
 
 def evaluate_shaped(
@@ -104,22 +149,12 @@ def evaluate_shaped(
                        "applied to shifted lines: view the file again",
                        before_state=current), None
     before = seen.get(path) if seen is not None else None
-    if before is not None and before != current and _numbers_only(edit) and expected is None:
-        return refused(path, SHIFTED_LINES, f"an earlier operation of this turn changed "
-                       f"{path}, so line numbers the model read now point at shifted lines; "
-                       "put the edits in one batch, or address lines by id",
-                       before_state=current), None
     note = ""
-    if authored is not None and before is not None and expected is None \
-            and _numbers_only(edit):
-        # (a file this turn made itself is as the turn wrote it: its numbers stand)
-        from reviewtui.core.engine.authored import bind
-
-        found, differs = authored(path)
-        bound, note = bind(shape, path, current, found, differs)
-        if bound is None:
-            return refused(path, SHIFTED_LINES, note, before_state=current), None
-        shape = bound
+    if expected is None and _numbers_only(edit):
+        placed = _as_authored(shape, path, edit, ctx, before, current, authored)
+        if isinstance(placed, Outcome):
+            return placed, None
+        shape, note = placed
     lines = current.line_view  # (the shared chunks of an edited version: no whole tuple)
     new_lines = tuple(edit.replace_lines if replace is None else replace)
     if isinstance(shape, LineRange):

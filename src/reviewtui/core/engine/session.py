@@ -22,6 +22,7 @@ from reviewtui.core.engine.decisions import (
     Verdict,
 )
 from reviewtui.core.engine.file_edits import normalize_or_none
+from reviewtui.core.engine.landings import Landed
 from reviewtui.core.engine.ledger import Ledger, LedgerItem
 from reviewtui.core.engine.ledger import bumps as ledger_bumps
 from reviewtui.core.engine.order import Step, ancestors
@@ -551,6 +552,7 @@ class SessionRun(TurnSteps):
             new_items: list[LedgerItem] = []
             work = state
             cursor: dict[str, int] = {}  # as _evaluate_turn keeps it, from old and new results
+            landed: Landed = {}  # (so is this)
             # A write at a changed file's directory hangs on all below it: the turn whole.
             whole = not (names & closure) <= dirty  # (names: the turn's paths)
             for step in steps:
@@ -560,14 +562,14 @@ class SessionRun(TurnSteps):
                     kept = old_by_pos.get(step.pos)
                     if kept is not None:
                         new_items.append(kept)
-                    advance(cursor, old_result.results[step.pos])
+                    advance(cursor, old_result.results[step.pos], landed)
                     continue
                 key = (turn.index, step.pos)
                 decision = self.decisions.get(key, PENDING)
                 assert not isinstance(step.op, ConsoleCommand)
                 work, result, item = self._file_op(work, key, step.op, decision, turn, moved,
-                                                   cursor)
-                advance(cursor, result)
+                                                   cursor, landed)
+                advance(cursor, result, landed)
                 new_results[step.pos] = result
                 if item is not None:
                     new_items.append(item)

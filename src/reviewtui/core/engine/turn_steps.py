@@ -26,6 +26,7 @@ from reviewtui.core.engine.file_edits import (
     mark_generated,
 )
 from reviewtui.core.engine.history import history_of
+from reviewtui.core.engine.landings import Landed, note_landing
 from reviewtui.core.engine.ledger import Ledger, LedgerItem, edit_item
 from reviewtui.core.engine.lineage import adopt, held_to_pin
 from reviewtui.core.engine.linkless import link_view
@@ -85,6 +86,7 @@ class TurnSteps:
         items: list[LedgerItem] = []
         start = state.tree.revision
         cursor: dict[str, int] = {}  # where the last landed edit of each path ended
+        landed: Landed = {}  # where each landed (note_landing)
         order = execution_order(turn)
         paired, undoes = (taken_back_in_reply(turn.reply.ops) if len(order) > 1 and any(
             isinstance(op, ConsoleCommand) for _, op in order) else ({}, {}))
@@ -102,8 +104,8 @@ class TurnSteps:
                 state, result, item = self._command(state, key, op, decision, moved)
             else:
                 state, result, item = self._file_op(state, key, op, decision, turn, moved,
-                                                    cursor)
-                advance(cursor, result)
+                                                    cursor, landed)
+                advance(cursor, result, landed)
             results[pos] = result
             if item is not None:
                 items.append(item)
@@ -166,6 +168,7 @@ class TurnSteps:
     def _file_op(
         self, state: StructuralState, key: OpKey, op: Edit | FullFile, decision: Decision,
         turn: Turn, moved: dict[str, str], cursor: Mapping[str, int] | None = None,
+        landed: Landed | None = None,
     ) -> tuple[StructuralState, OpResult, LedgerItem | None]:
         skipped = self._unevaluated(decision)
         if skipped is not None:
@@ -184,7 +187,7 @@ class TurnSteps:
             root=self.rules.root, moved=moved,
             history=lambda path: history_of(history_trees(self.states, self._touches(), path),
                                             path, tree),
-            cursor=cursor or {}, defer=True, spellings=self.rules.spellings,
+            cursor=cursor or {}, landed=landed or {}, defer=True, spellings=self.rules.spellings,
             own=self.rules.own,
         )
         replacement = decision.replacement if decision.verdict is Verdict.EDITED else None
@@ -280,11 +283,16 @@ def _span(op: Edit | FullFile, outcome: Outcome) -> tuple[int, int] | None:
     return None
 
 
-def advance(cursor: dict[str, int], result: OpResult) -> None:
-    """Where the next ordered chunk of the same file is searched from (apply_patch order)."""
+def advance(cursor: dict[str, int], result: OpResult,
+            landed: Landed | None = None) -> None:
+    """Where the next ordered chunk of the same file is searched from (apply_patch order),
+    and where ``result`` landed (``landed``: a later edit's plain numbers are placed by
+    it, core/engine/landings.py)."""
     end = result.outcome.cursor
     if result.landed and end is not None and result.outcome.path:
         cursor[result.outcome.path] = end
+    if landed is not None:
+        note_landing(landed, result)
 
 
 def _taken_back(key: OpKey, op: Operation, decision: Decision, turn: Turn,
