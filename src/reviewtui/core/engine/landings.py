@@ -26,11 +26,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from reviewtui.core.engine.results import OpResult, op_title
-from reviewtui.core.model.edit_shapes import BatchAction, LineRange, Shape, Window
 from reviewtui.core.model.filestate import FileState
 from reviewtui.core.record import record, replace
-from reviewtui.core.text.hashline import LineRef
 from reviewtui.core.text.plural import plural
+
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:  # (line shapes and refs load hashlib: only numbered edits need them)
+    from reviewtui.core.model.edit_shapes import Shape
+    from reviewtui.core.text.hashline import LineRef
 
 
 @record(frozen=True, slots=True)
@@ -110,6 +113,8 @@ def place(shape: Shape, landings: Sequence[Landing], start: FileState | None,
     """``shape``, whose numbers name lines of ``start`` (the file as the turn started),
     with them placed on ``current`` through ``landings``, and a note saying where they
     went ("": nowhere else); or why they cannot be placed."""
+    from reviewtui.core.model.edit_shapes import BatchAction, LineRange, Window
+
     broken = _broken_chain(landings, start, current)
     if broken or start is None:
         return broken or "what it was before this turn's edits is not known"
@@ -200,6 +205,8 @@ def _span(lo: int, hi: int) -> str:
 
 
 def _ref(ref: LineRef, shift: int) -> LineRef:
+    from reviewtui.core.text.hashline import LineRef
+
     return ref if not shift else LineRef(ref.number + shift, ref.tag)
 
 
