@@ -54,7 +54,7 @@ def old_parse_markdown_session(text: str, source: str = "session.md") -> Session
         # (Since s27 a file of one reply and no heading is read as that reply: the rule
         # is applied here with the frozen parser, so the comparison stays whole.)
         reply = hold_indented(hold_inner_footer(
-            hold_cut(_OldReplyParser(lines).parse(0, len(lines))), lines), lines)
+            hold_cut(_OldReplyParser(lines).parse(0, len(lines)), lines), lines), lines)
         if reply.blocks and not any(
                 run.span.start > reply.blocks[0].span.start and not run.after_footer
                 for run in reply.stray) and not any(
@@ -113,7 +113,7 @@ def _turn(lines: Sequence[str], start: int, end: int, index: int) -> Turn:
         request.append(lines[i][2:] if lines[i].startswith("> ") else lines[i][1:])
         i += 1
     reply = hold_indented(hold_inner_footer(
-        hold_cut(_OldReplyParser(lines).parse(i, end)), lines), lines)
+        hold_cut(_OldReplyParser(lines).parse(i, end), lines), lines), lines)
     return Turn(index, "\n".join(request).strip(), reply, Span(start + 1, max(start + 1, end)),
                 Span(start + 1, start + 1))
 
@@ -773,7 +773,7 @@ def test_reply_slices_parse_as_before(lines: list[str], data: st.DataObject) -> 
     start = data.draw(st.integers(0, len(lines)))
     end = data.draw(st.integers(start, len(lines)))
     assert parse_reply(lines, start, end) == hold_indented(hold_inner_footer(
-        hold_cut(_OldReplyParser(lines).parse(start, end)), lines), lines)
+        hold_cut(_OldReplyParser(lines).parse(start, end), lines), lines), lines)
 
 
 def test_the_bench_shape_parses_as_before() -> None:

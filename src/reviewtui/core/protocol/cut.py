@@ -15,9 +15,10 @@ where the text stops are in doubt (QA s47 helper-147 H3, H4):
 * a fenced full file whose fence may have closed at a fence of its own (a markdown file's
   code sample): its content opens a sample it does not close, or holds a file header or
   the footer, or text with a fence follows it before the next block or the footer (or any
-  text, in a reply with no footer), or a file block the footer does not list follows it
-  (a sample showing a reply); and every block after it, which may be that file's own
-  text.
+  text, in a reply with no footer), or a bare fence that may close it is left over after
+  it before the footer, outside the fences of the blocks after it (a sample showing a
+  reply or a command: the blocks read from it lie between); and every block after it,
+  which may be that file's own text.
 
 Each such block stays in the reply with no operations, and a ``cut-off`` problem (an
 error) says why over its lines: the workbench shows it as not read, ``apply`` prints it
@@ -26,6 +27,8 @@ footer to a reply that is whole, makes it an operation again.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from reviewtui.core.model.records import (
     ConsoleBlock,
@@ -41,8 +44,9 @@ CUT_OFF = "cut-off"
 _NEVER_CLOSED = "its fence is never closed: the reply stops inside it"
 
 
-def hold_cut(reply: Reply) -> Reply:
-    """``reply`` with the blocks it may hold only part of emptied, each said (module doc)."""
+def hold_cut(reply: Reply, lines: Sequence[str]) -> Reply:
+    """``reply`` (parsed from ``lines``: its spans count in them from 1) with the blocks it
+    may hold only part of emptied, each said (module doc)."""
     unclosed = [p.span.start for p in reply.problems if p.rule == "unclosed-fence"]
     blocks = list(reply.blocks)
     problems = list(reply.problems)
@@ -62,7 +66,7 @@ def hold_cut(reply: Reply) -> Reply:
             why = ("the reply ends in it with no '### Changed files:' footer after it, "
                    "and nothing closes it: the reply may have stopped inside it")
         elif isinstance(block, FileBlock) and block.fenced and _full_file(block) and (
-                why := _closed_early(reply, block, _next_start(reply, blocks, n))):
+                why := _closed_early(reply, lines, block, _next_start(reply, blocks, n))):
             early = block.span.start
         if why is None:
             continue
@@ -92,14 +96,15 @@ def hold_cut(reply: Reply) -> Reply:
                    problems=tuple(sorted(problems, key=lambda p: p.span.start)))
 
 
-def _closed_early(reply: Reply, block: FileBlock, until: int) -> str | None:
+def _closed_early(reply: Reply, lines: Sequence[str], block: FileBlock,
+                  until: int) -> str | None:
     """Why the fence of ``block``, a fenced full file, may have closed at a fence of the
     file's own (a markdown file's code sample), or None (QA s47 helper-147 H3,
     helper-154 H3): its content opens a sample it does not close; it holds a file header
     or the footer (the rest of the reply swallowed); text with a fence follows it before
-    any other block; or text follows it in a reply with no footer; or a block the footer
-    does not list follows it, or its fence lines do not pair up and what follows may be
-    its text (_unpaired_and_followed)."""
+    any other block; or text follows it in a reply with no footer; or a bare fence that
+    may close it is left over after it (_left_over); or its fence lines do not pair up and
+    what follows may be its text (_unpaired_and_followed)."""
     (op,) = [op for op in block.ops if isinstance(op, FullFile)][:1]
     if (opened := _open_sample(op.lines)) is not None:
         return (f"its content's code sample at line {op.span.start + opened} is not "
@@ -117,7 +122,48 @@ def _closed_early(reply: Reply, block: FileBlock, until: int) -> str | None:
     if reply.footer is None and any(run.span.start > block.span.end for run in reply.stray):
         return ("text follows the fence that closes it in a reply with no footer: a "
                 "fenced sample of the file's own may have closed it early")
+    if (left := _left_over(reply, lines, block, op)) is not None:
+        return (f"a bare fence line that may close it (line {left}) is left over after it, "
+                "outside any block's fence: a sample of the file's own may have closed its "
+                "fence, and what lies between be the rest of it; fence the file with a "
+                "fence longer than any in it")
     return _unpaired_and_followed(reply, block, op)
+
+
+def _left_over(reply: Reply, lines: Sequence[str], block: FileBlock,
+               op: FullFile) -> int | None:
+    """The line of a bare fence after ``block`` that may close its fence, outside the fences
+    of the blocks after it and not closing a sample opened in text with a language, up to
+    the footer (or the reply's end); None (QA s48 helper-162 #1, helper-161).
+
+    A sample of the file's own that closed its fence early leaves two fences after it: the
+    sample's closing one and the file's. Between them may stand a console block (the sample
+    showed a command: ``:rm notes.txt`` ran, the file was written cut, exit 0) or a file
+    block (the sample showed a reply: its file was written from it), which the check of
+    the text right after the file did not look past."""
+    wrapper = next((f for k in range(block.header_span.end, max(op.span.start - 1, 0))
+                    if (f := g.fence_open(lines[k].strip())) is not None), None)
+    if wrapper is None:
+        return None
+    stop = reply.footer.span.start - 1 if reply.footer is not None else reply.span.end
+    fenced = [(b.span.start, b.span.end) for b in reply.blocks
+              if b.fenced and b.span.start > block.span.end]
+    sample: g.Fence | None = None
+    for at in range(block.span.end + 1, stop + 1):
+        if any(a <= at <= b for a, b in fenced):
+            continue
+        line = lines[at - 1]
+        if sample is not None:
+            if sample.closes(line):
+                sample = None
+            continue
+        if line[:4] == "    " or (fence := g.fence_open(line.lstrip(" "))) is None:
+            continue
+        if fence.info:
+            sample = fence
+        elif fence.char == wrapper.char and fence.length >= wrapper.length:
+            return at
+    return None
 
 
 def _open_sample(lines: tuple[str, ...]) -> int | None:
@@ -166,16 +212,8 @@ def _unpaired_and_followed(reply: Reply, block: FileBlock, op: FullFile) -> str 
     end = reply.footer.span.start if reply.footer is not None else 1 << 62
     listed = {entry.path for entry in reply.footer.entries} if reply.footer else set()
     later = [b for b in reply.blocks if block.span.end < b.span.start < end]
-    # A file the footer does not list may be a sample's, even when the file's own fence
-    # lines pair up: "Show:" then a ```` sample showing a reply closes a ```` fence at its
-    # first line (QA s48 helper-161: x.py written from the sample, the file cut, exit 0).
     unlisted = next((b for b in later if isinstance(b, FileBlock) and b.path not in listed),
                     None)
-    if reply.footer is not None and unlisted is not None:
-        return (f"a block of {unlisted.path!r} (line {unlisted.span.start}), which the "
-                "footer does not list, follows it: a sample of the file's own may have "
-                "closed its fence, and that block be the rest of it; list the file in the "
-                "footer, or fence this one with a fence longer than any in it")
     fences = [k for k, line in enumerate(op.lines) if _fence_line(line)]
     if len(fences) % 2 == 0:
         return None

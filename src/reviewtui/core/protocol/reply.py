@@ -45,7 +45,7 @@ def parse_reply(lines: Sequence[str], start: int = 0, end: int | None = None, *,
         reply = _ReplyParser(lines, line_signature(lines[start:stop]), start).parse(start, stop)
     else:
         reply = _ReplyParser(lines, signature, 0).parse(start, stop)
-    return hold_indented(hold_inner_footer(hold_cut(reply), lines), lines)
+    return hold_indented(hold_inner_footer(hold_cut(reply, lines), lines), lines)
 
 
 def parse_reply_text(text: str) -> Reply:
