@@ -174,3 +174,28 @@ def test_a_mixed_region_in_a_space_indented_file_stays_in_spaces() -> None:
                "        pass"]
     got = _landed(file, search, replace)
     assert got[-1] == "        pass"
+
+
+def test_a_new_line_under_a_tab_led_line_of_a_mixed_region_takes_tabs() -> None:
+    """QA s48 helper-162 #3: a tab-indented function in a space-indented file, one of its
+    lines a continuation aligned with spaces. The model types it all with spaces and adds
+    an ``else:``: it measures from a tab-led line, so it takes tabs (the file's majority,
+    spaces, wrote ``    else:`` among tab lines: an IndentationError, exit 0)."""
+    file = ["def a():", "    return 1", "", "", "def legacy(x):", "\tif x:",
+            "\t\ty = [1,", "             2]", "\t\treturn y", "\treturn 0", "", "",
+            "def c():", "    return 3"]
+    search = _spaced(file[4:10])
+    replace = [*search[:5], "    else:", "        return 0"]
+    assert _landed(file, search, replace) == (*file[4:9], "\telse:", "\t\treturn 0")
+
+
+def test_a_new_line_under_a_space_led_line_of_a_mixed_region_takes_spaces() -> None:
+    """QA s48 helper-162 #4: a tab-indented Go file whose usage text, a raw string, is
+    indented with spaces. A line the model adds to the text, measured from a space-led
+    line, is spaces (it came out ``\\t-q  quiet``: the program's output changed)."""
+    file = ["package main", "", "const usage = `Usage:", "  tool [flags]",
+            "    -v  verbose", "`", "", "func main() {", "\tif true {",
+            "\t\tfmt.Println(usage)", "\t}", "}"]
+    search = _spaced(file[2:])
+    replace = [*search[:2], "    -q  quiet", *search[2:]]
+    assert _landed(file, search, replace) == (*file[2:4], "    -q  quiet", *file[4:])

@@ -109,6 +109,8 @@ class _Regraft:
                    for i, j in partner.items() if not is_blank(search[i])]
         widths = [columns(leading(line)) for line in (*search, *replace) if not is_blank(line)]
         self._scale = calibrate(matched, model, self._style, widths)
+        self._mixed = _mixed(region)
+        self._whole = file_style if self._mixed else None
 
     def indent(self, j: int, line: str) -> str:
         own = self._own.get(j)
@@ -119,26 +121,42 @@ class _Regraft:
         if delta == 0:
             return file_indent
         shift = round(delta * self._scale)
-        if (shift > 0 and self._style.tabs and shift % TAB_COLUMNS == 0
+        style = self._anchor_style(file_indent)
+        if (shift > 0 and style.tabs and shift % TAB_COLUMNS == 0
                 and file_indent.startswith("\t") and file_indent.endswith(" ")):
             # Whole levels deeper than a line aligned with spaces after its tabs: what an
             # editor makes (the line above's indentation, then Tab). Rendering the columns
             # afresh would move the alignment spaces after the new tabs instead.
             return file_indent + "\t" * (shift // TAB_COLUMNS)
-        return render(columns(file_indent) + shift, self._style)
+        return render(columns(file_indent) + shift, style)
+
+    def _anchor_style(self, file_indent: str) -> IndentStyle:
+        """Tabs or spaces for a line measured from a line indented ``file_indent``. In a
+        region that indents some lines with tabs and others with spaces, the region's
+        majority says nothing about this line: a line measured from a tab-led one takes
+        tabs (a tab-indented function in a space-indented file), from a space-led one
+        spaces, from one not indented at all the whole file's style (a docstring's
+        two-space items among a tab-indented file's lines: the new line came out in
+        spaces, the matcher sweep's seed 20)."""
+        if self._whole is None or not file_indent:
+            if self._whole is not None:
+                whole = self._whole()
+                return whole if whole is not None else self._style
+            return self._style
+        tabs = file_indent.startswith("\t")
+        if tabs == self._style.tabs:
+            return self._style
+        return IndentStyle(tabs=tabs, unit=TAB_COLUMNS if tabs else None)
 
 
 def _file_style(region: Sequence[str], model: IndentStyle | None,
                 whole: Callable[[], IndentStyle | None]) -> IndentStyle | None:
     """Tabs or spaces as the region shows them. The whole file is read only when the
     region is not indented, or for the level width when the model's tabs must become the
-    file's spaces: a handful of lines (continuations, alignment) would mislead it; or
-    when the region indents some lines with tabs and others with spaces (a docstring's
-    two-space lines among a tab-indented file's: a new line came out in spaces, the
-    matcher sweep's seed 20)."""
+    file's spaces: a handful of lines (continuations, alignment) would mislead it."""
     local = guess_style(region)
-    if local is None or _mixed(region):
-        return whole() or local
+    if local is None:
+        return whole()
     if model is not None and model.tabs and not local.tabs:
         overall = whole()
         if overall is not None and not overall.tabs and overall.unit:
