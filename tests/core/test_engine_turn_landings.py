@@ -160,6 +160,41 @@ def test_a_file_the_turn_moved_or_wrote_counts_from_the_version_it_made() -> Non
         over.turns[0].results[1].outcome.message
 
 
+def _sr(search: str, replace: str) -> str:
+    return f"<<<<<<< SEARCH\n{search}\n=======\n{replace}\n>>>>>>> REPLACE\n\n"
+
+
+def test_lines_a_search_replace_kept_as_context_can_be_addressed() -> None:
+    """Edit 1 writes "l2 NEW l4" for "l2 l3 l4": l2 and l4 are context it kept, so
+    ``Edit 2 @ 4`` names l4 where it still is (it was refused as among the lines Edit 1
+    replaced, and the file was left half-edited, exit 1: QA qa77)."""
+    run = _run(_session(_sr("l2\nl3\nl4", "l2\nNEW\nl4"), _edit(2, "4", "L4"),
+                        _edit(3, "2", "L2")))
+    assert _outcomes(run) == [APPLIED] * 3
+    assert _final(run) == "l1\nL2\nNEW\nL4\nl5\nl6\n"
+    grown = _run(_session(_sr("l2\nl3", "l2\nx\ny\nl3"), _edit(2, "3-4", "m")))
+    assert _outcomes(grown) == [APPLIED, APPLIED]
+    assert _final(grown) == "l1\nl2\nx\ny\nm\nl5\nl6\n"
+    # The line it did change is still refused, naming it.
+    inside = _run(_session(_sr("l2\nl3\nl4", "l2\nNEW\nl4"), _edit(2, "3", "Z")))
+    assert _outcomes(inside) == [APPLIED, SHIFTED]
+    assert "line 3 as its author read it is among the lines this turn's t.txt · Edit 1" \
+        in inside.turns[0].results[1].outcome.message
+
+
+def test_context_lines_that_repeat_at_the_edge_are_not_guessed() -> None:
+    """"l2 l2 l3" written for "l2 l3": the l2 kept may be either copy, so l2 is refused;
+    l3 is kept by both readings and moves."""
+    refused = _run(_session(_sr("l2\nl3", "l2\nl2\nl3"), _edit(2, "2", "Z")))
+    assert _outcomes(refused) == [APPLIED, SHIFTED]
+    moved = _run(_session(_sr("l2\nl3", "l2\nl2\nl3"), _edit(2, "3", "Z")))
+    assert _outcomes(moved) == [APPLIED, APPLIED]
+    assert _final(moved) == "l1\nl2\nl2\nZ\nl4\nl5\nl6\n"
+    # An edit writing its lines back unchanged moves nothing and hides nothing.
+    same = _run(_session(_sr("l2\nl3", "l2\nl3"), _edit(2, "2-3", "Z")))
+    assert _final(same) == "l1\nZ\nl4\nl5\nl6\n"
+
+
 # -- the property ---------------------------------------------------------------------------
 
 @st.composite
@@ -209,6 +244,54 @@ def test_over_repeated_lines_too(
     """Lines that repeat (a diff would pair them by content): each edit lands on the
     lines its numbers name, or is refused by the duplicate-line guard, never elsewhere."""
     _check(*drawn, strict=False)
+
+
+@st.composite
+def _with_context(draw: st.DrawFn) -> tuple[list[str], list[str], list[tuple[int, int,
+                                                                                list[str]]]]:
+    """A file of distinct lines, SEARCH/REPLACE edits of some of its spans written with
+    context lines they keep (lines of the file that no other of them changes), then
+    numbered edits of other spans, any of which may be such context lines."""
+    lines, edits = draw(_edits(None))
+    by_search = [edit for edit in edits if draw(st.booleans())]
+    taken = {n for a, b, _ in by_search for n in range(a, b)}
+    blocks = []
+    for a, b, new in by_search:
+        top = max(0, a - draw(st.integers(0, 2)))
+        while top < a and any(n in taken for n in range(top, a)):
+            top += 1
+        bottom = b + draw(st.integers(0, 2))
+        while bottom > b and (bottom > len(lines)
+                              or any(n in taken for n in range(b, bottom))):
+            bottom -= 1
+        if top == a and bottom == b and a == b:
+            continue
+        search = lines[top:bottom]
+        written = [*lines[top:a], *new, *lines[b:bottom]]
+        body = "".join(line + "\n" for line in written)
+        blocks.append(("<<<<<<< SEARCH\n" + "".join(line + "\n" for line in search)
+                       + f"=======\n{body}>>>>>>> REPLACE\n\n", (a, b, new)))
+    numbered = [edit for edit in edits if edit not in by_search]
+    return lines, [text for text, _ in blocks], [edit for _, edit in blocks] + numbered
+
+
+@settings(max_examples=150, deadline=None)
+@given(_with_context())
+def test_numbered_edits_of_lines_a_search_replace_kept_as_context(
+        drawn: tuple[list[str], list[str], list[tuple[int, int, list[str]]]]) -> None:
+    """SEARCH/REPLACE edits with context lines, then numbered edits of any other lines
+    (a context line too): every one lands, and the file has every range replaced."""
+    lines, blocks, edits = drawn
+    numbered = edits[len(blocks):]
+    text = "".join(line + "\n" for line in lines)
+    session = _session(*blocks, *(_edit(n, f"{a + 1}-{b}", "\n".join(new))
+                                  for n, (a, b, new) in enumerate(numbered, len(blocks) + 1)))
+    run = _run(session, text)
+    assert all(result.landed for result in run.turns[0].results), _outcomes(run)
+    meant = list(lines)
+    for a, b, new in sorted(edits, reverse=True):
+        meant[a:b] = new
+    assert _final(run) == "".join(line + "\n" for line in meant)
 
 
 # -- incremental re-evaluation ------------------------------------------------------------

@@ -11,6 +11,12 @@ grew or shrank, a line inside it was rewritten and is not there to be addressed.
 content is compared: a line diff pairs repeated blocks by their text, and after an edit
 that inserted a copy of one it placed a number on the wrong copy (ac1825f, reverted).
 
+An operation counts for the lines it changed: the unchanged lines a SEARCH/REPLACE (or a
+range) kept at either end of what it replaced, line for line equal in the file before and
+after it, stay where they were and can be addressed. Where the lines at an end repeat
+("a b" written for "a"), which copy is the kept one is not known, so only the lines both
+readings keep count as kept.
+
 Only operations that landed count: one refused, rejected or pending changed nothing, and
 the numbers still mean the lines of the file as the turn started. The chain must be whole:
 each landed operation starts from the version the one before it left (the first from the
@@ -120,8 +126,9 @@ def place(shape: Shape, landings: Sequence[Landing], start: FileState | None,
         return broken or "what it was before this turn's edits is not known"
     size = start.line_count
     moved: list[str] = []
+    spans = [_changed(landing) for landing in landings]
     if isinstance(shape, LineRange | Window):
-        found = _carried(shape.first, shape.last, landings, size, moved)
+        found = _carried(shape.first, shape.last, spans, size, moved)
         if isinstance(found, str):
             return found
         return replace(shape, first=found[0], last=found[1]), _note(moved)
@@ -129,13 +136,13 @@ def place(shape: Shape, landings: Sequence[Landing], start: FileState | None,
     for op in shape.ops:
         if op.is_insert:  # (anchored on one line: before it or after it)
             gap = int(op.action is BatchAction.INSERT_AFTER)
-            found = _carried(op.first, op.first, landings, size, moved, gap)
+            found = _carried(op.first, op.first, spans, size, moved, gap)
             if isinstance(found, str):
                 return found
             shift = found[0].number - op.first.number
             ops.append(replace(op, first=found[0], last=_ref(op.last, shift)))
             continue
-        found = _carried(op.first, op.last, landings, size, moved)
+        found = _carried(op.first, op.last, spans, size, moved)
         if isinstance(found, str):
             return found
         ops.append(replace(op, first=found[0], last=found[1]))
@@ -162,33 +169,57 @@ def _broken_chain(landings: Sequence[Landing], start: FileState | None,
     return ""
 
 
-def _carried(first: LineRef, last: LineRef, landings: Sequence[Landing], size: int,
+# (title, first, last, written): a landing narrowed to the lines it changed (_changed).
+Span = tuple[str, int, int, int]
+
+
+def _changed(landing: Landing) -> Span:
+    """``landing`` without the lines it kept unchanged at either end of what it replaced
+    (equal, line for line, in the file before it and after it: a SEARCH/REPLACE's context
+    lines). Where those ends could pair otherwise (lines that repeat there), only the
+    lines kept by both readings, the top ones first and the bottom ones first, count."""
+    a, b, written = landing.first, landing.last, landing.written
+    before, after, count = landing.before, landing.after, b - a + 1
+    cap = min(count, written)
+    if not a or not cap or before is None or after is None:
+        return landing.title, a, b, written
+    old, new, base = before.line_view, after.line_view, a - 1
+    top = bottom = 0
+    while top < cap and old[base + top] == new[base + top]:
+        top += 1
+    while bottom < cap and old[base + count - 1 - bottom] == new[base + written - 1 - bottom]:
+        bottom += 1
+    top, bottom = min(top, cap - bottom), min(bottom, cap - top)
+    return landing.title, a + top, b - bottom, written - top - bottom
+
+
+def _carried(first: LineRef, last: LineRef, spans: Sequence[Span], size: int,
              moved: list[str], gap: int | None = None) -> tuple[LineRef, LineRef] | str:
     """The lines ``first``..``last`` of the file as the turn started, where they are
-    after ``landings``, or why they are not anywhere. ``gap``: an insertion anchored on
-    the line ``first`` (0 before it, 1 after it), which must not go where an earlier one
-    went (which of the two comes first is not known)."""
+    after the landings ``spans``, or why they are not anywhere. ``gap``: an insertion
+    anchored on the line ``first`` (0 before it, 1 after it), which must not go where an
+    earlier one went (which of the two comes first is not known)."""
     lo, hi = first.number, last.number
     named = f"line {lo}" if lo == hi else f"lines {lo}-{hi}"
     if not 1 <= lo <= hi <= size:
         return (f"{named} {_is(lo, hi)} not in the file as the turn started "
                 f"({plural(size, 'line')})")
     at, end = lo, hi
-    for landing in landings:
-        a, b = landing.first, landing.last
+    for title, a, b, written in spans:
+        if b < a and not written:
+            continue  # (it changed no line)
         inside = (a <= end and at <= b) if b >= a else at < a <= end
         if inside and b >= a:
             return (f"{named} as its author read it {_is(lo, hi)} among the lines this "
-                    f"turn's {landing.title} replaced")
+                    f"turn's {title} replaced")
         if inside:
             return (f"{named} as its author read it span the place where this turn's "
-                    f"{landing.title} inserted lines")
+                    f"{title} inserted lines")
         if gap is not None and b < a and at + gap == a:
             return (f"the insertion at {named} as its author read it goes where this turn's "
-                    f"{landing.title} inserted lines: which of the two comes first is not "
-                    "known")
+                    f"{title} inserted lines: which of the two comes first is not known")
         if at > b:
-            shift = landing.written - (b - a + 1)
+            shift = written - (b - a + 1)
             at, end = at + shift, end + shift
     if at != lo:
         moved.append(f"{named} as its author read it {_is(lo, hi)} "
