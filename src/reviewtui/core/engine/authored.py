@@ -26,8 +26,15 @@ that a call failed, or wrote down what happened, so the file without it is the o
   addressed (the lines with their neighbours occur once, and the diff pairs each of them),
   else refused (``shifted-lines``), naming the lines and why the file differs.
 
-Within a turn the numbers address the file as the turn started
-(``line_edits.evaluate_shaped``): that is the version looked up here.
+Within a turn the numbers address the file as the turn's file blocks start
+(``line_edits.evaluate_shaped``): after its moves (a reply's ``:mv``, ``:rn``, ``:undo``
+and ``:unrm`` run first, ``order.execution_order``), so a file one of them made there
+(moved, renamed, moved over another with ``-f``, brought back) is compared with the
+authored run's after the same moves (:meth:`AuthoredVersions.opened`; it was not: after
+turn 1 was rejected, turn 2's ``:mv a.txt b.txt`` then ``Edit 1 @ 5`` on b.txt replaced
+what stood at line 5, QA qa77). A file the turn wrote whole first counts from
+the version that whole file wrote: the authored run's version of it is compared. A
+tool call's numbers address the file as the turn started (:meth:`AuthoredVersions.file`).
 """
 
 from __future__ import annotations
@@ -36,13 +43,13 @@ from _thread import RLock
 from collections.abc import Callable, Mapping
 
 from reviewtui.core.engine.decisions import Policy, Verdict
-from reviewtui.core.engine.file_edits import normalize_or_none
+from reviewtui.core.engine.file_edits import normalize_or_none, written_text
 from reviewtui.core.engine.order import execution_order
 from reviewtui.core.engine.results import OpResult, Rules, TurnResult, op_title
 from reviewtui.core.model.edit_shapes import Batch, BatchAction, LineRange, Shape, Window
 from reviewtui.core.model.filestate import FileState
 from reviewtui.core.model.outcome import Status
-from reviewtui.core.model.records import CommandName, ConsoleCommand, FullFile, Session
+from reviewtui.core.model.records import CommandName, ConsoleCommand, FullFile, Session, Turn
 from reviewtui.core.model.tree import Tree
 from reviewtui.core.record import record, replace
 from reviewtui.core.text.hashline import LineRef
@@ -65,6 +72,8 @@ class AuthoredFile:
     turn: int
     state: FileState | None  # None: no such file in the author's version
     unknown: str = ""  # why the author's version is not known ("": it is)
+    made: str = ""  # the whole file of the turn that wrote ``state`` ("": none)
+    own: bool = False  # asked by the authored run itself: its version is the author's
 
 
 class AuthoredVersions:
@@ -82,6 +91,7 @@ class AuthoredVersions:
         self.run = SessionRun(session, base, rules=rules,
                               policy=Policy.headless(accept_fuzzy=True))
         self.run._authored = self  # its numbers address itself
+        self.run._opened = {}  # (each turn's tree after its moves: opened)
         self._marks: list[Marks] = [{}]  # per checkpoint of ``run``
         self._positions: dict[int, int] = {}
         self._lock = RLock()
@@ -97,6 +107,10 @@ class AuthoredVersions:
             run = self.run
             if run.session is session:
                 return self
+            opened = run._opened
+            if opened:
+                for index in [index for index in opened if index >= from_turn]:
+                    del opened[index]
             run.replace_session(session, from_turn)
             self._positions = {}
             keep = next((pos for pos, turn in enumerate(session.turns)
@@ -105,21 +119,69 @@ class AuthoredVersions:
         return self
 
     def file(self, index: int, path: str) -> AuthoredFile:
-        """``path`` as the author of the turn numbered ``index`` had it."""
+        """``path`` as the author of the turn numbered ``index`` had it as it started."""
         with self._lock:
             run = self.run
-            if not self._positions:
-                self._positions = {turn.index: pos for pos, turn in enumerate(run.session.turns)}
-            pos = self._positions.get(index)
+            pos = self._evaluated(index, through=False)
             if pos is None:
                 return AuthoredFile(index, None, unknown=f"turn {index} is not in the session")
-            done = len(run.turns)
-            if done < pos:
-                turns = run.session.turns
-                run.evaluate(from_turn=turns[done].index, upto=turns[pos - 1].index)
             marks = self._marks_at(pos)
             state = run.states[pos].tree.get(path)
         return AuthoredFile(index, state, unknown=marked(marks, path))
+
+    def opened(self, index: int, path: str, made: int | None, asker: object) -> AuthoredFile:
+        """``path`` as the author of the turn numbered ``index`` had it as its file blocks
+        started, after its moves; ``made``: as the whole file at that reply position of
+        it wrote it. Asked by the authored run itself (``asker``), its own version is
+        the author's (``own``): only why it may not be known is said."""
+        with self._lock:
+            run = self.run
+            own = asker is run
+            turns = run.session.turns
+            pos = self._positions_of().get(index)
+            moves = pos is not None and _moves_first(turns[pos])
+            pos = self._evaluated(index, through=not own and (moves or made is not None))
+            if pos is None:
+                return AuthoredFile(index, None, unknown=f"turn {index} is not in the session")
+            marks, tree = self._marks_at(pos), run.states[pos].tree
+            if moves:  # (the authored run's tree after them: the file its numbers name)
+                tree = (run._opened or {}).get(index, tree)
+                if not own:
+                    marks = next_marks(marks, run.turns[pos], opening=True)
+            if made is None:
+                unknown = marked(marks, path)
+                return AuthoredFile(index, None if own else tree.get(path), unknown, own=own)
+            op = turns[pos].reply.ops[made]
+            named = f"turn {index}'s {op_title(op)}"
+            if tree.get(path) is not None:  # (landings.in_turn refuses it: the same here)
+                return AuthoredFile(index, None, unknown=(
+                    f"{named}, which wrote it whole over the file its author had (which of "
+                    "the two its numbers count in is not known)"))
+            if own:
+                return AuthoredFile(index, None, own=True)
+            result = run.turns[pos].results[made]
+            if not result.landed:
+                return AuthoredFile(index, None, unknown=(
+                    f"{named}, which did not land ({result.outcome.status})"))
+            return AuthoredFile(index, _written(result), made=named)
+
+    def _positions_of(self) -> dict[int, int]:
+        if not self._positions:
+            self._positions = {turn.index: pos for pos, turn in enumerate(self.run.session.turns)}
+        return self._positions
+
+    def _evaluated(self, index: int, through: bool) -> int | None:
+        """The position of the turn numbered ``index`` (None: no such turn), the authored
+        run evaluated up to it (``through``: and it)."""
+        run = self.run
+        pos = self._positions_of().get(index)
+        if pos is None:
+            return None
+        done, need = len(run.turns), pos + through
+        if done < need:
+            turns = run.session.turns
+            run.evaluate(from_turn=turns[done].index, upto=turns[need - 1].index)
+        return pos
 
     def _marks_at(self, pos: int) -> Marks:
         marks, turns = self._marks, self.run.turns
@@ -127,60 +189,75 @@ class AuthoredVersions:
             marks.append(next_marks(marks[-1], turns[len(marks) - 1]))
         return marks[pos]
 
-    def differs(self, index: int, path: str, asker: TurnSteps) -> str:
-        """Why ``asker``'s ``path`` at the turn numbered ``index`` may not be the
-        author's: the earliest operation on it before that turn that landed here and not
-        there (or with other text), or a change outside (another base)."""
+    def differs(self, index: int, path: str, asker: TurnSteps, opened: bool = False) -> str:
+        """Why ``asker``'s ``path`` at the turn numbered ``index`` (``opened``: after its
+        moves) may not be the author's: the earliest operation on it (under the name it
+        had then, the moves since carried back) before that turn that landed there and not
+        here (or with other text), or a change outside (another base)."""
         with self._lock:
-            written = [turn for turn in self.run.turns if turn.index < index]
+            written = [turn for turn in self.run.turns if turn.index <= index]
+        names: dict[int, str] = {}  # turn -> the file's name as its file blocks ran
+        name = path
+        for mine in reversed(written):
+            if mine.index < index:
+                names[mine.index] = name
+            if mine.index < index or opened:
+                name = _moved_back(mine, name)
         theirs = {turn.index: turn for turn in asker.turns if turn.index < index}
         for mine in written:
-            turn = theirs.get(mine.index)
-            if turn is None:
+            turn, here = theirs.get(mine.index), names.get(mine.index)
+            if turn is None or here is None:
                 continue
             for result, written_one in zip(turn.results, mine.results, strict=False):
-                written_landed = written_one.landed
-                if not written_landed or _path(result) != path:
+                if not written_one.landed or not _made(written_one, here):
                     continue
                 if not result.landed:
                     return f"{_named(result)} {_not_landed(result)}"
                 if result.decision.rewritten:
                     return f"{_named(result)} was accepted with the reviewer's own text"
         if asker.session is self.run.session:  # (a fork starts from a later checkpoint)
-            now, was = asker.states[0].tree.get(path), self.base.get(path)
+            now, was = asker.states[0].tree.get(name), self.base.get(name)
             if now is not was and (now is None or was is None or now.data != was.data):
                 return "it changed outside the review"
         return "an earlier operation on it did not land as written"
 
 
-def next_marks(marks: Marks, turn: TurnResult) -> Marks:
-    """The marks after ``turn`` of the authored run (see the module docstring)."""
-    out: dict[str, str] | None = None
+def next_marks(marks: Marks, turn: TurnResult, opening: bool = False) -> Marks:
+    """The marks after ``turn`` of the authored run (see the module docstring);
+    ``opening``: after its moves alone, as its file blocks start."""
+    out: dict[str, str] | None = None  # (None: as ``marks``; {} may be what is left)
     results = turn.results
     for pos, op in execution_order(turn.turn):
+        if opening and not _moving(op):
+            break
         result = results[pos]
         if isinstance(op, ConsoleCommand):
             if result.landed:
                 for old, new in result.outcome.changes:
                     if old is not None and new is not None:
-                        out = _carried(out or marks, old, new) or out
+                        carried = _carried(_now(marks, out), old, new)
+                        out = out if carried is None else carried
                 continue
             if result.outcome.rule in ("taken-back-in-reply", "nothing-to-undo") \
                     or op.name is CommandName.RM or op.literal:
                 continue  # (nothing the author counted on: a removal leaves no content)
-            out = dict(out or marks)
+            out = dict(_now(marks, out))
             out[_destination(op)] = f"{_named(result)}, which did not run"
             continue
         path = _path(result)
         if path is None:
             continue
         if result.landed and isinstance(op, FullFile):
-            if path in (out or marks):
-                out = dict(out or marks)
+            if path in _now(marks, out):
+                out = dict(_now(marks, out))
                 del out[path]
         elif not result.landed and not op.literal:
-            out = dict(out or marks)
+            out = dict(_now(marks, out))
             out[path] = f"{_named(result)}, which did not land ({result.outcome.status})"
+    return marks if out is None else out
+
+
+def _now(marks: Marks, out: dict[str, str] | None) -> Marks:
     return marks if out is None else out
 
 
@@ -199,20 +276,67 @@ def marked(marks: Marks, path: str) -> str:
 
 def _carried(marks: Marks, old: str, new: str) -> dict[str, str] | None:
     """``marks`` after a move of ``old`` to ``new``: a mark on it, on a file in it or on
-    a folder it is in goes with it (None: nothing changes). A removal keeps its marks:
-    an ``:unrm`` brings the same unknown file back."""
+    a folder it is in goes with it, and one on the file it replaced (``:mv -f``) goes
+    (None: nothing changes). A removal keeps its marks: an ``:unrm`` brings the same
+    unknown file back."""
     if not marks:
         return None
     moving = [key for key in marks if key and (key == old or key.startswith(old + "/"))]
     above = "" if old in marks else marked({k: v for k, v in marks.items() if k}, old)
-    if not moving and not above:
+    replaced = new in marks and new != old
+    if not moving and not above and not replaced:
         return None
     out = dict(marks)
+    if replaced:
+        del out[new]
     for key in moving:
         out[new + key[len(old):]] = out.pop(key)
     if above:
         out[new] = above
     return out
+
+
+def _moving(op: object) -> bool:
+    """Whether ``op`` is a command that runs before its reply's file blocks."""
+    return isinstance(op, ConsoleCommand) and op.name is not CommandName.RM
+
+
+def _moves_first(turn: Turn) -> bool:
+    """Whether ``turn`` has commands that run before its file blocks."""
+    return any(_moving(op) for op in turn.reply.ops)
+
+
+def _moved_back(turn: TurnResult, name: str) -> str:
+    """The name of the file at ``name`` after ``turn``'s moves before them."""
+    steps = [pos for pos, op in execution_order(turn.turn) if _moving(op)]
+    for pos in reversed(steps):
+        result = turn.results[pos]
+        if not result.landed:
+            continue
+        for old, new in result.outcome.changes:
+            if old is not None and new is not None and (
+                    name == new or name.startswith(new + "/")):
+                name = old + name[len(new):]
+                break
+    return name
+
+
+def _made(result: OpResult, path: str) -> bool:
+    """Whether ``result`` wrote ``path`` (a file operation on it, or a command that
+    moved or brought something there)."""
+    if isinstance(result.op, ConsoleCommand):
+        return any(new is not None and (path == new or path.startswith(new + "/"))
+                   for _, new in result.outcome.changes)
+    return _path(result) == path
+
+
+def _written(result: OpResult) -> FileState | None:
+    """The version a landed whole file wrote (a creation records none: its text)."""
+    state = result.outcome.after_state
+    op = result.op
+    if state is None and isinstance(op, FullFile) and op.payload is None and op.mode is None:
+        state = FileState.from_text(written_text(op.lines, op.final_newline))
+    return state
 
 
 def _destination(op: ConsoleCommand) -> str:
@@ -257,6 +381,8 @@ def bind(shape: Shape, path: str, current: FileState, authored: AuthoredFile,
                       f"had it, after {authored.unknown}: what they name is not known, so "
                       "the edit is not applied to whatever stands at them now; send it as "
                       "a SEARCH/REPLACE edit, or ask again")
+    if authored.own:
+        return shape, ""
     state = authored.state
     if state is None or state.binary or state.text is None:
         return None, (f"{path} is not a file {turn}'s author had (the earlier turns as "

@@ -494,9 +494,7 @@ def evaluate_full_file(
             text_outcome = replace_record(text_outcome, after_state=proposal.state)
         return text_outcome, proposal
     lines = tuple(op.lines if content is None else content)
-    text = "".join(line + "\n" for line in lines)
-    if not op.final_newline:
-        text = text[:-1]
+    text = written_text(lines, op.final_newline)
     current = tree.get(path)
     if current is None:
         parts = path.split("/")
@@ -535,6 +533,12 @@ def evaluate_full_file(
                     hint=_convention_hint(current, lines),
                     before_state=current, after_state=state),
             Proposal(path, state))
+
+
+def written_text(lines: Sequence[str], final_newline: bool) -> str:
+    """The text a whole file of ``lines`` writes."""
+    text = "".join(line + "\n" for line in lines)
+    return text if final_newline else text[:-1]
 
 
 def _convention_hint(current: FileState, lines: Sequence[str] = ()) -> str:

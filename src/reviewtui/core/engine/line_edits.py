@@ -15,7 +15,10 @@ as it is now was written against these very lines (an agent that read the file a
 between calls, ``reviewtui mcp``), so its numbers are not shifted.
 
 "The file as the turn saw it" is the file as the turn's author had it: the earlier turns
-as written, every operation landed. Where the file the run has differs (an earlier
+as written, every operation landed, and the turn's own moves (they run before its file
+blocks: a file moved, renamed or brought back there is counted in as they left it, and
+compared with the author's version of it, QA qa77), or the last whole file the
+turn wrote there. Where the file the run has differs (an earlier
 operation on it rejected, pending or not landed, a change outside the review), plain
 numbers are carried there by a line diff when that is exact for the lines they name, else
 refused (``shifted-lines``): :mod:`reviewtui.core.engine.authored` (QA s47 helper-147 H5).
@@ -55,11 +58,13 @@ from reviewtui.core.text.plural import plural
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
     from reviewtui.core.engine.authored import AuthoredFile
+    from reviewtui.core.engine.landings import Landing
 
 SHIFTED_LINES = "shifted-lines"
-# The file as the turn's author had it, and why the run's may differ (asked only then):
-# core/engine/authored.py.
-Authored = Callable[[str], "tuple[AuthoredFile, Callable[[], str]]"]
+# The file as the turn's author had it (after the turn's moves, or the whole file it wrote,
+# when True; else as the turn started: a tool call's), and why the run's may differ
+# (asked only then): core/engine/authored.py.
+Authored = Callable[[str, bool], "tuple[AuthoredFile, Callable[[], str]]"]
 
 
 def _numbers_only(edit: Edit) -> bool:
@@ -77,8 +82,9 @@ def _as_authored(shape: Shape, path: str, edit: Edit, ctx: FileContext,
                  before: FileState | None, current: FileState, authored: Authored | None,
                  ) -> tuple[Shape, str] | Outcome:
     """``shape``'s plain numbers, which name lines of ``path`` as the turn's author had
-    it, placed on ``current`` (``before``: the file as the turn started, None: the turn
-    made it), with a note saying where they went; or the refusal (``shifted-lines``)."""
+    it, placed on ``current`` (``before``: the file as the turn's file blocks started,
+    after its moves, or a tool call's as the turn started; None: the turn made it), with
+    a note saying where they went; or the refusal (``shifted-lines``)."""
     shifted = before is None or before != current
     if shifted and edit.literal:
         # (a tool call's agent saw the earlier call's result; in a file the turn made,
@@ -90,19 +96,29 @@ def _as_authored(shape: Shape, path: str, edit: Edit, ctx: FileContext,
                        "put the edits in one batch, or address lines by id",
                        before_state=current)
     note = ""
-    if authored is not None and before is not None:
+    landings = ctx.landed.get(path, ())
+    origin, made = (before, None) if edit.literal else _counted_from(landings, before, current)
+    # (a whole file the turn wrote over one it had: landings.in_turn refuses the numbers,
+    # shifted or not, as which of the two versions they count in is not known)
+    over = made is not None and before is not None
+    if authored is not None and origin is not None and not over:
         from reviewtui.core.engine.authored import bind
 
-        found, differs = authored(path)
-        bound, note = bind(shape, path, before, found, differs)
+        found, differs = authored(path, not edit.literal)
+        # (the author's version is the one a whole file of the turn wrote: it is this
+        # run's, written with other text, or it did not land here)
+        why = found.made and found.made + (
+            " was written here with other text" if made is not None
+            and found.made.endswith(f"'s {made.title}") else " did not land here")
+        bound, note = bind(shape, path, origin, found, (lambda: why) if why else differs)
         if bound is None:
             return refused(path, SHIFTED_LINES, note, before_state=current)
         shape = bound
-    if not shifted:
+    if not shifted and not over:
         return shape, note
     from reviewtui.core.engine.landings import in_turn
 
-    placed = in_turn(shape, ctx.landed.get(path, ()), before, current)
+    placed = in_turn(shape, landings, before, current)
     if isinstance(placed, str):
         return refused(path, SHIFTED_LINES, f"{path} changed earlier in this turn and "
                        f"{placed}: this edit's line numbers name the file as the reply's "
@@ -113,13 +129,30 @@ def _as_authored(shape: Shape, path: str, edit: Edit, ctx: FileContext,
     return shape, "; ".join(part for part in (note, below) if part)
 
 
+def _counted_from(landings: Sequence[Landing], before: FileState | None, current: FileState,
+                  ) -> tuple[FileState | None, Landing | None]:
+    """The version of a file this turn's numbers count in here (``before``, or the last
+    whole file the turn wrote there: landings.in_turn), and that whole file's landing."""
+    since = landings[-1].since if landings else 0
+    if not since:
+        return before, None
+    made = landings[since - 1]
+    if made.after is not None:
+        return made.after, made
+    # (a creation records no version: the next edit found it, or it is the file now)
+    return (landings[since].before if since < len(landings) else current), made
+
+
 def evaluate_shaped(
     tree: Tree, edit: Edit, ctx: FileContext, replace: Sequence[str] | None = None,
-    *, seen: Tree | None = None, authored: Authored | None = None,
+    *, seen: Tree | None = None, opened: Tree | None = None,
+    authored: Authored | None = None,
 ) -> tuple[Outcome, Proposal | None]:
     """Evaluate ``edit`` (whose ``shape`` is set); ``seen`` is the tree the turn started
-    from, ``authored`` the files as the turn's author had them (plain numbers address
-    those: :func:`reviewtui.core.engine.authored.bind`)."""
+    from, ``opened`` the one its file blocks started from (after its moves: what a
+    model's numbers count in; a tool call's count in ``seen``), ``authored`` the files as
+    the turn's author had them (plain numbers address those:
+    :func:`reviewtui.core.engine.authored.bind`)."""
     shape = edit.shape
     assert shape is not None
     checked = check_path(edit.path, ctx, exact=edit.literal, names_file=True)
@@ -148,7 +181,8 @@ def evaluate_shaped(
                        f"expected revision {expected}, actual {actual}; the edit is not "
                        "applied to shifted lines: view the file again",
                        before_state=current), None
-    before = seen.get(path) if seen is not None else None
+    counted = seen if edit.literal or opened is None else opened
+    before = counted.get(path) if counted is not None else None
     note = ""
     if expected is None and _numbers_only(edit):
         placed = _as_authored(shape, path, edit, ctx, before, current, authored)

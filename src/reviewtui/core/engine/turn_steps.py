@@ -24,6 +24,7 @@ from reviewtui.core.engine.file_edits import (
     evaluate_edit,
     evaluate_full_file,
     mark_generated,
+    normalize_or_none,
 )
 from reviewtui.core.engine.history import history_of
 from reviewtui.core.engine.landings import Landed, note_landing
@@ -70,6 +71,9 @@ class TurnSteps:
     _authored_base: Tree
     _authored: AuthoredVersions | None
     _authored_first: int | None  # turns before it are in the base (SessionRun.author_from)
+    # The authored run's own: each turn with commands -> its tree after them, as its file
+    # blocks start (what their numbers count in; authored.py). None: not kept.
+    _opened: dict[int, Tree] | None = None
 
     def _evaluate_turn(
         self, turn: Turn, state: StructuralState, moved: dict[str, str]
@@ -87,6 +91,7 @@ class TurnSteps:
         start = state.tree.revision
         cursor: dict[str, int] = {}  # where the last landed edit of each path ended
         landed: Landed = {}  # where each landed (note_landing)
+        opened: Tree | None = None  # the tree as the file blocks start, after the moves
         order = execution_order(turn)
         paired, undoes = (taken_back_in_reply(turn.reply.ops) if len(order) > 1 and any(
             isinstance(op, ConsoleCommand) for _, op in order) else ({}, {}))
@@ -103,8 +108,12 @@ class TurnSteps:
             elif isinstance(op, ConsoleCommand):
                 state, result, item = self._command(state, key, op, decision, moved)
             else:
+                if opened is None:
+                    opened = state.tree
+                    if self._opened is not None and pos != order[0][0]:  # (commands ran)
+                        self._opened[turn.index] = opened
                 state, result, item = self._file_op(state, key, op, decision, turn, moved,
-                                                    cursor, landed)
+                                                    cursor, landed, opened)
                 advance(cursor, result, landed)
             results[pos] = result
             if item is not None:
@@ -168,8 +177,10 @@ class TurnSteps:
     def _file_op(
         self, state: StructuralState, key: OpKey, op: Edit | FullFile, decision: Decision,
         turn: Turn, moved: dict[str, str], cursor: Mapping[str, int] | None = None,
-        landed: Landed | None = None,
+        landed: Landed | None = None, opened: Tree | None = None,
     ) -> tuple[StructuralState, OpResult, LedgerItem | None]:
+        """``opened``: the tree as the turn's file blocks start, after its moves (None:
+        the checkpoint it started from, a turn without commands)."""
         skipped = self._unevaluated(decision)
         if skipped is not None:
             return state, OpResult(key, op, skipped, decision, False), None
@@ -195,9 +206,10 @@ class TurnSteps:
             from reviewtui.core.engine.line_edits import evaluate_shaped
 
             # self.states[-1] is the checkpoint this turn started from.
-            outcome, proposal = evaluate_shaped(tree, op, ctx, replacement,
-                                                seen=self.states[-1].tree,
-                                                authored=self._authored_lookup(turn.index))
+            seen = self.states[-1].tree
+            outcome, proposal = evaluate_shaped(tree, op, ctx, replacement, seen=seen,
+                                                opened=seen if opened is None else opened,
+                                                authored=self._authored_lookup(turn, key[1]))
         elif isinstance(op, Edit):
             if decision.search is not None and decision.verdict in (Verdict.ACCEPTED,
                                                                     Verdict.EDITED):
@@ -249,14 +261,20 @@ class TurnSteps:
                                                          self.rules)
         return versions
 
-    def _authored_lookup(self, index: int
-                         ) -> Callable[[str], tuple[AuthoredFile, Callable[[], str]]]:
-        """A path as the author of the turn numbered ``index`` had it, and why this run's
-        may differ (line_edits.evaluate_shaped asks for plain numbers alone)."""
-        def lookup(path: str) -> tuple[AuthoredFile, Callable[[], str]]:
+    def _authored_lookup(self, turn: Turn, at: int
+                         ) -> Callable[[str, bool], tuple[AuthoredFile, Callable[[], str]]]:
+        """A path as the author of ``turn`` had it for its operation at reply position
+        ``at``, and why this run's may differ (line_edits.evaluate_shaped asks for plain
+        numbers alone). ``opened``: as its file blocks start, after its moves, or as the
+        last whole file of it written before ``at`` made it; else as the turn started."""
+        index = turn.index
+
+        def lookup(path: str, opened: bool) -> tuple[AuthoredFile, Callable[[], str]]:
             versions = self._authored_versions()
-            return (versions.file(index, path),
-                    lambda: versions.differs(index, path, self))
+            made = _whole_before(turn, at, path) if opened else None
+            found = (versions.opened(index, path, made, self) if opened
+                     else versions.file(index, path))
+            return found, lambda: versions.differs(index, path, self, opened)
 
         return lookup
 
@@ -281,6 +299,14 @@ def _span(op: Edit | FullFile, outcome: Outcome) -> tuple[int, int] | None:
         first, last = outcome.lines
         return first - 1, last
     return None
+
+
+def _whole_before(turn: Turn, at: int, path: str) -> int | None:
+    """The reply position of the last whole file ``turn`` writes at ``path`` before its
+    operation at ``at`` (file blocks run in the order written), or None."""
+    return next((pos for pos in range(at - 1, -1, -1)
+                 if isinstance(op := turn.reply.ops[pos], FullFile)
+                 and normalize_or_none(op.path) == path), None)
 
 
 def advance(cursor: dict[str, int], result: OpResult,
