@@ -193,3 +193,38 @@ def test_a_fenced_file_followed_by_blocks_with_their_own_fences_is_read() -> Non
     prose = "\nRun it:\n```bash\npython a.py\n```\n"
     parsed = parse_reply_text(f"{files}{prose}\n### Changed files:\n- a.py\n- b.py\n")
     assert [op.path for op in parsed.ops] == ["a.py", "b.py"]  # type: ignore[union-attr]
+
+
+def test_a_document_a_bare_fenced_block_the_footer_does_not_list_follows_is_held() -> None:
+    """QA s48 helper-164 #1: a Markdown file in a ``` fence whose bare sample shows a
+    header: the fence closed at the sample's first line, and the sample's header, its
+    closing fence, the document's next line and the real closing fence read as a fenced
+    src/app.py, written over the project's own (exit 0). Every fence after the document is
+    some block's own, so none is left over; the block is one the footer does not name and
+    no fence with a language opens: held, with the document."""
+    reply = ("--- File: docs/protocol.md ---\n```\n# Protocol\n\nEvery file starts with a "
+             "header:\n\n```\n--- File: src/app.py ---\n```\nThe content follows, fenced.\n"
+             "```\n\n### Changed files:\n")
+    for footer in ("- docs/protocol.md\n", "1. docs/protocol.md\n"):
+        parsed = parse_reply_text(reply + footer)
+        assert parsed.ops == ()
+        assert "'src/app.py' (line 8) that the footer does not list" in parsed.problems[0].message
+    # Named in the footer (as a link, or with ./), or opened with a language: read.
+    for footer in ("- docs/protocol.md\n- [src/app.py](src/app.py)\n",
+                   "- docs/protocol.md\n- ./src/app.py\n"):
+        assert [op.path for op in parse_reply_text(reply + footer).ops] == [  # type: ignore[union-attr]
+            "docs/protocol.md", "src/app.py"]
+
+
+def test_a_programs_file_is_not_held_for_a_bare_sample_in_text_after_later_blocks() -> None:
+    """QA s48 helper-164 #3: a Python file fenced with its language, a SEARCH/REPLACE edit,
+    then prose with a bare-fenced command: 7263519 read the sample's fences as left over
+    from the Python file and held every block. A program's file is not read past the next
+    block for its own samples; a document's is."""
+    edit = "--- File: c.py ---\n<<<<<<< SEARCH\nx = 1\n=======\nx = 2\n>>>>>>> REPLACE\n"
+    prose = "\nTest:\n```\npytest\n```\n"
+    reply = (f"--- File: a.py ---\n```python\nprint(1)\n```\n\n{edit}{prose}\n"
+             "### Changed files:\n- a.py\n- c.py\n")
+    assert [op.path for op in parse_reply_text(reply).ops] == ["a.py", "c.py"]  # type: ignore[union-attr]
+    document = reply.replace("a.py ---\n```python\nprint(1)", "a.md ---\n```markdown\n# A")
+    assert parse_reply_text(document.replace("- a.py", "- a.md")).ops == ()

@@ -15,8 +15,10 @@ where the text stops are in doubt (QA s47 helper-147 H3, H4):
 * a fenced full file whose fence may have closed at a fence of its own (a markdown file's
   code sample): its content opens a sample it does not close, or holds a file header or
   the footer, or text with a fence follows it before the next block or the footer (or any
-  text, in a reply with no footer), or a bare fence that may close it is left over after
-  it before the footer, outside the fences of the blocks after it (a sample showing a
+  text, in a reply with no footer); or, for a document (Markdown or plain text, or any
+  file in a fence without a language), a bare fence that may close it is left over after
+  it before the footer, outside the fences of the blocks after it, or a file block the
+  footer does not name and no fence with a language opens follows it (a sample showing a
   reply or a command: the blocks read from it lie between); and every block after it,
   which may be that file's own text.
 
@@ -28,6 +30,7 @@ footer to a reply that is whole, makes it an operation again.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from reviewtui.core.model.records import (
@@ -36,6 +39,7 @@ from reviewtui.core.model.records import (
     FullFile,
     ParseProblem,
     Reply,
+    Span,
 )
 from reviewtui.core.protocol import grammar as g
 from reviewtui.core.record import replace
@@ -122,16 +126,76 @@ def _closed_early(reply: Reply, lines: Sequence[str], block: FileBlock,
     if reply.footer is None and any(run.span.start > block.span.end for run in reply.stray):
         return ("text follows the fence that closes it in a reply with no footer: a "
                 "fenced sample of the file's own may have closed it early")
-    if (left := _left_over(reply, lines, block, op)) is not None:
-        return (f"a bare fence line that may close it (line {left}) is left over after it, "
-                "outside any block's fence: a sample of the file's own may have closed its "
-                "fence, and what lies between be the rest of it; fence the file with a "
-                "fence longer than any in it")
+    wrapper = _opening_fence(lines, block)
+    if wrapper is not None and _may_hold_samples(block.path, wrapper):
+        if (left := _left_over(reply, lines, block, wrapper)) is not None:
+            return (f"a bare fence line that may close it (line {left}) is left over after "
+                    "it, outside any block's fence: a sample of the file's own may have "
+                    "closed its fence, and what lies between be the rest of it; fence the "
+                    "file with a fence longer than any in it")
+        if (later := _unlisted_after(reply, lines, block)) is not None:
+            return (f"a block of {later.path!r} (line {later.span.start}) that the footer "
+                    "does not list and no fence with a language opens follows it: a sample "
+                    "of the file's own showing a reply may have closed its fence, that "
+                    "block being the sample; list the file in the footer, or fence this "
+                    "one with a fence longer than any in it")
     return _unpaired_and_followed(reply, block, op)
 
 
+# Files whose text may show fenced samples (Markdown and plain-text documents); a fence
+# without a language around a file says nothing of what it holds either.
+_DOCUMENTS = frozenset({"", ".md", ".markdown", ".mdx", ".mdown", ".mkd", ".rmd", ".qmd",
+                        ".txt", ".rst", ".adoc", ".org", ".ipynb"})
+_DOCUMENT_INFO = frozenset({"", "markdown", "md", "mdx", "text", "txt", "rst", "gfm"})
+
+
+def _may_hold_samples(path: str, wrapper: g.Fence) -> bool:
+    """Whether a file is read further for samples that may have closed its fence: what
+    follows a program's file (a fence with its language) past the next block is its own
+    (QA s48 helper-164 #3: a prose sample after the reply's edits held every file)."""
+    name = path.rsplit("/", 1)[-1].lower()
+    suffix = name[name.rfind("."):] if "." in name.lstrip(".") else ""
+    return suffix in _DOCUMENTS or wrapper.info in _DOCUMENT_INFO
+
+
+def _opening_fence(lines: Sequence[str], block: FileBlock) -> g.Fence | None:
+    """The fence that opens ``block``'s content (the first fence line after its header)."""
+    return next((f for k in range(block.header_span.end, block.span.end)
+                 if (f := g.fence_open(lines[k].strip())) is not None), None)
+
+
+def _unlisted_after(reply: Reply, lines: Sequence[str], block: FileBlock) -> FileBlock | None:
+    """A file block after ``block``, before the footer, that the footer does not name and no
+    fence with a language opens (a sample's ``--- File:`` line, then its bare fences: QA
+    s48 helper-164 #1, src/app.py written from a Markdown file's sample, exit 0); None.
+    Without a footer nothing is listed: such replies are held on other grounds."""
+    if reply.footer is None:
+        return None
+    named = _footer_words(lines, reply.footer.span)
+    for later in reply.blocks:
+        if not isinstance(later, FileBlock) or later.span.start <= block.span.end:
+            continue
+        if later.path in named:
+            continue
+        fence = _opening_fence(lines, later) if later.fenced else None
+        if fence is None or not fence.info:
+            return later
+    return None
+
+
+def _footer_words(lines: Sequence[str], span: Span) -> set[str]:
+    """The words of the footer's lines, as paths: split at blanks and the marks around a
+    path (list marks, links, emphasis, code), a leading ``./`` dropped."""
+    words = set()
+    for line in lines[span.start - 1:span.end]:
+        for word in re.split(r"[\s\[\]()*`'\",:;]+", line):
+            word = word.rstrip(".")
+            words.add(word[2:] if word.startswith("./") else word)
+    return words
+
+
 def _left_over(reply: Reply, lines: Sequence[str], block: FileBlock,
-               op: FullFile) -> int | None:
+               wrapper: g.Fence) -> int | None:
     """The line of a bare fence after ``block`` that may close its fence, outside the fences
     of the blocks after it and not closing a sample opened in text with a language, up to
     the footer (or the reply's end); None (QA s48 helper-162 #1, helper-161).
@@ -141,10 +205,6 @@ def _left_over(reply: Reply, lines: Sequence[str], block: FileBlock,
     showed a command: ``:rm notes.txt`` ran, the file was written cut, exit 0) or a file
     block (the sample showed a reply: its file was written from it), which the check of
     the text right after the file did not look past."""
-    wrapper = next((f for k in range(block.header_span.end, max(op.span.start - 1, 0))
-                    if (f := g.fence_open(lines[k].strip())) is not None), None)
-    if wrapper is None:
-        return None
     stop = reply.footer.span.start - 1 if reply.footer is not None else reply.span.end
     fenced = [(b.span.start, b.span.end) for b in reply.blocks
               if b.fenced and b.span.start > block.span.end]
