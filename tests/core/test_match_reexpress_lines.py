@@ -199,3 +199,19 @@ def test_a_new_line_under_a_space_led_line_of_a_mixed_region_takes_spaces() -> N
     search = _spaced(file[2:])
     replace = [*search[:2], "    -q  quiet", *search[2:]]
     assert _landed(file, search, replace) == (*file[2:4], "    -q  quiet", *file[4:])
+
+
+def test_a_new_recipe_line_under_a_new_target_takes_the_tab_its_depth_has_in_the_edit() -> None:
+    """QA s48 helper-164 #2: a Makefile whose long SRCS continuation is aligned with spaces
+    (the whole file: more lines led by spaces) and whose recipes are tabs. The model types
+    four spaces for the tab everywhere and adds a target with a recipe line: measured from
+    a line not indented, it takes the tab the model's "    gcc" line stands for (it came
+    out in spaces: make stops at "missing separator")."""
+    file = ["SRCS = a.c \\", *[f"       f{n}.c \\" for n in range(20)], "       z.c", "",
+            "all: build", "", "build:", "\tgcc -o out $(SRCS)", "", "clean:", "\trm -rf out"]
+    search = _spaced(file[21:27])
+    replace = ["       z.c \\", "       y.c", "", "all: build", "", "lint:", "    flake8", "",
+               "build:", "    gcc -o out $(SRCS)"]
+    assert _landed(file, search, replace) == (
+        "       z.c \\", "       y.c", "", "all: build", "", "lint:", "\tflake8", "",
+        "build:", "\tgcc -o out $(SRCS)")

@@ -111,12 +111,25 @@ class _Regraft:
         self._scale = calibrate(matched, model, self._style, widths)
         self._mixed = _mixed(region)
         self._whole = file_style if self._mixed else None
+        self._depths: dict[int, list[tuple[int, str]]] = {}
+        if self._mixed:
+            for k, at in sorted({**kept, **rewritten}.items()):
+                if not is_blank(replace[k]):
+                    self._depths.setdefault(columns(leading(replace[k])), []).append(
+                        (k, leading(region[at])))
 
     def indent(self, j: int, line: str) -> str:
         own = self._own.get(j)
         if own is not None:
             return own
         model_columns, file_indent = self._anchors.nearest(j) or self._fallback
+        if self._mixed and not file_indent and (
+                same := self._depths.get(columns(leading(line)))):
+            # Measured from a line not indented, in a region mixing tabs and spaces: the
+            # model's depth means what it means on the nearest line it left alone at that
+            # depth (QA s48 helper-164 #2: a Makefile's new recipe line under a new target
+            # came out in spaces; its "    gcc" a few lines off is a tab in the file).
+            return min(same, key=lambda kept: (abs(kept[0] - j), kept[0] > j))[1]
         delta = columns(leading(line)) - model_columns
         if delta == 0:
             return file_indent
@@ -135,7 +148,9 @@ class _Regraft:
         region that indents some lines with tabs and others with spaces, the region's
         majority says nothing about this line: a line measured from a tab-led one takes
         tabs (a tab-indented function in a space-indented file), from a space-led one
-        spaces, from one not indented at all the whole file's style (a docstring's
+        spaces, from one not indented at all the indentation of the nearest line left
+        alone at the same depth in the model's text (:meth:`indent`), else the whole
+        file's style (a docstring's
         two-space items among a tab-indented file's lines: the new line came out in
         spaces, the matcher sweep's seed 20)."""
         if self._whole is None or not file_indent:
