@@ -103,7 +103,11 @@ def test_a_half_applying_file_is_not_written(tmp_path: Path, text: str, fmt: str
     assert apply(tmp_path, root, text, fmt) == 1
     out = capsys.readouterr().out
     assert (root / "x.txt").read_text() == X  # not a file half old, half new
-    assert (root / "y.txt").read_text() == "ONE\n"  # a whole patch of another file lands
+    if fmt == "unified":
+        assert (root / "y.txt").read_text() == "ONE\n"  # a whole patch of another file lands
+    else:  # Codex stops at a patch's first failing section: the later ones it never wrote
+        assert (root / "y.txt").read_text() == "one\n"
+        assert "x.txt's (line 3) did not: it never wrote this one (rule codex-stopped)" in out
     assert "other operations of x.txt did not apply" in out
     assert "held back: file not whole" in out
 

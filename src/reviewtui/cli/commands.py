@@ -8,6 +8,9 @@ from pathlib import Path
 
 from reviewtui.cli import EXIT_FINDINGS, EXIT_OK, gitsource
 from reviewtui.cli.report import (
+    HELD_OPEN,
+    PARTIAL,
+    STOPPED,
     Places,
     diagnostic_lines,
     disk_json,
@@ -16,6 +19,8 @@ from reviewtui.cli.report import (
     has_errors,
     outcome_line,
     session_json,
+    skipped_line,
+    skipped_summary,
 )
 from reviewtui.core.engine import (
     OpResult,
@@ -23,7 +28,6 @@ from reviewtui.core.engine import (
     SessionRun,
     evaluate_session,
     file_text_for,
-    op_title,
 )
 from reviewtui.core.engine.decisions import Decision, OpKey, Verdict
 from reviewtui.core.errors import InputLimitError, UsageError
@@ -280,7 +284,8 @@ def apply(args: argparse.Namespace) -> int:
         partial: dict[OpKey, str] = {}
         wanted, partial = _whole_files_only(review, wanted, turns,
                                             moves_only=getattr(args, "partial", False))
-        held.update((key, f"{PARTIAL}{path}") for key, path in partial.items())
+        held.update((key, why if why.startswith(STOPPED) else f"{PARTIAL}{why}")
+                    for key, why in partial.items())
         _commit_possible(review, args)
         report = review.decide_many(wanted, by_draft=turns is not None)
         committed = _commit(review, args)
@@ -335,14 +340,17 @@ def apply(args: argparse.Namespace) -> int:
             doc["conflicts"] = report.conflicts
             doc["held_open"] = report.held  # open for writing elsewhere: not written
             doc["strict_skipped"] = strict_skips
-            doc["partial_files"] = sorted(set(partial.values()))
+            doc["partial_files"] = sorted({p for p in partial.values() if p[0] != "\0"})
+            # (turn, position) of the sections after a failing one of their patch (Codex's)
+            doc["codex_stopped"] = sorted([*key] for key, why in partial.items()
+                                          if why.startswith(STOPPED))
             doc["messages"] = _messages(root, opened) + _messages(root, report)
             _print_json(doc)
         else:
             for finding in (*lost, *ruled, *warned):
                 print(finding_line(where, finding))
             for result in skipped:
-                print(_skipped_line(where, result, held.get(result.key)))
+                print(skipped_line(where, result, held.get(result.key)))
             skipped_keys = {r.key for r in skipped}
             for result in results:
                 if result.key not in skipped_keys and result.outcome.status is not Status.APPLIED:
@@ -365,7 +373,7 @@ def apply(args: argparse.Namespace) -> int:
                   f"{len(report.removed)} removed"
                   + (f", {plural(len(report.conflicts), 'conflict')}" if report.conflicts
                      else "")
-                  + _skipped_summary(skipped, held)
+                  + skipped_summary(skipped, held)
                   + (f"; {plural(len(lost), 'part')} of the session not read as operations "
                      "(above)" if lost else "")
                   + (f"; {plural(len(ruled), 'error')} of the protocol's rules (above)"
@@ -434,28 +442,28 @@ def _strict(review: Review, wanted: list[tuple[OpKey, Decision]]
     return plain, said, held
 
 
-PARTIAL = "partial file: "
-HELD_OPEN = "open elsewhere: "
-
-
 def _whole_files_only(review: Review, wanted: list[tuple[OpKey, Decision]],
                       turns: tuple[int, int] | None, *, moves_only: bool = False
                       ) -> tuple[list[tuple[OpKey, Decision]], dict[OpKey, str]]:
     """Without ``--partial``: the operations of a file whose patch does not apply whole are
     held back (see core/review/whole_files.py), with that file's path; with it
     (``moves_only``), those of a file a move takes whose patch does not apply whole."""
-    from reviewtui.core.review.whole_files import (  # here: apply only
-        moves_not_whole,
-        partial_files,
-    )
+    from reviewtui.core.engine.codex_seek import CODEX_REFUSED  # here: apply only
+    from reviewtui.core.review.whole_files import codex_stops, moves_not_whole, partial_files
 
     keys = {key for key, _ in wanted}
 
     def failed(key: OpKey) -> bool:
         return key not in keys and review.result(key).decision.verdict is Verdict.PENDING
 
-    held = (moves_not_whole if moves_only else partial_files)(review.session, keys, failed,
-                                                               turns)
+    if moves_only:
+        held = moves_not_whole(review.session, keys, failed, turns)
+    else:  # (a chunk Codex refused too holds its patch, not the file's later ones)
+        held = partial_files(review.session, keys, failed, turns, lambda key: review.result(
+            key).outcome.rule == CODEX_REFUSED)
+        held.update((key, STOPPED + why) for key, why in codex_stops(
+            review.session, keys - held.keys(), lambda key: failed(key) or key in held,
+            turns).items())
     return [(key, decision) for key, decision in wanted if key not in held], held
 
 
@@ -525,49 +533,6 @@ def _commit(review: Review, args: argparse.Namespace) -> CommitReport | None:
     from reviewtui.shell.git_commit import commit_review
 
     return commit_review(review, args.branch)
-
-
-def _skipped_line(where: Places, result: OpResult, held: str | None) -> str:
-    """An operation apply did not write, saying why: never "applied" for one it skipped."""
-    status = result.outcome.status
-    if held is not None and held.startswith(HELD_OPEN):
-        why = (f"{held[len(HELD_OPEN):]} is open for writing in another program, and nothing "
-               "is written under a program that may save over it: apply again once it is "
-               "closed")
-    elif held is not None and held.startswith(PARTIAL):
-        why = (f"other operations of {held[len(PARTIAL):]} did not apply, and a file's patch "
-               "is written whole or not at all: the file is left as it is (--partial writes "
-               "the hunks that apply)")
-    elif held == "syntax error":
-        why = "held back by --strict: it would leave its file with a syntax error"
-    elif held is not None:
-        why = "held back by --strict: it writes a generated file"
-    elif status in (Status.APPLIED, Status.NEEDS_REVIEW):
-        why = ("a near match: pass --accept-fuzzy, or review it" if status is
-               Status.NEEDS_REVIEW else "an earlier operation of its file was not applied")
-    else:
-        return outcome_line(where, result)
-    return (f"{where(result.op.span.start)}: turn {result.key[0]} "
-            f"{op_title(result.op)}: skipped - {why}")
-
-
-def _skipped_summary(skipped: list[OpResult], held: dict[OpKey, str]) -> str:
-    """"; skipped 3: 1 by --strict (syntax error), 2 not_found"."""
-    if not skipped:
-        return ""
-    reasons: dict[str, int] = {}
-    for result in skipped:
-        why = held.get(result.key)
-        reason = ("held back: file not whole" if why is not None and why.startswith(PARTIAL)
-                  else "not written: file open elsewhere" if why is not None
-                  and why.startswith(HELD_OPEN)
-                  else f"by --strict ({why})" if why is not None
-                  # (never "applied" for one it skipped: its line says why)
-                  else "after an operation not applied" if result.outcome.status
-                  is Status.APPLIED else str(result.outcome.status))
-        reasons[reason] = reasons.get(reason, 0) + 1
-    parts = ", ".join(f"{count} {reason}" for reason, count in reasons.items())
-    return f"; skipped {len(skipped)}: {parts}"
 
 
 def _without_syntax_errors(review: Review,

@@ -174,3 +174,58 @@ def session_json(source: str, title: str, turns: Sequence[Turn], findings: Seque
         "turns": out_turns,
         "findings": [f.to_json() for f in by_turn.get(None, [])],
     }
+
+
+# Why apply held an operation back (the value of its held reason, after the prefix).
+PARTIAL = "partial file: "
+HELD_OPEN = "open elsewhere: "
+STOPPED = "\0stopped: "  # a section after a failing one of its patch (Codex's order)
+
+
+def skipped_line(where: Places, result: OpResult, held: str | None) -> str:
+    """An operation apply did not write, saying why: never "applied" for one it skipped."""
+    status = result.outcome.status
+    if held is not None and held.startswith(HELD_OPEN):
+        why = (f"{held[len(HELD_OPEN):]} is open for writing in another program, and nothing "
+               "is written under a program that may save over it: apply again once it is "
+               "closed")
+    elif held is not None and held.startswith(STOPPED):
+        why = held[len(STOPPED):]
+    elif held is not None and held.startswith(PARTIAL):
+        why = (f"other operations of {held[len(PARTIAL):]} did not apply, and a file's patch "
+               "is written whole or not at all: the file is left as it is (--partial writes "
+               "the hunks that apply)")
+    elif held == "syntax error":
+        why = "held back by --strict: it would leave its file with a syntax error"
+    elif held is not None:
+        why = "held back by --strict: it writes a generated file"
+    elif status in (Status.APPLIED, Status.NEEDS_REVIEW):
+        why = ("a near match: pass --accept-fuzzy, or review it" if status is
+               Status.NEEDS_REVIEW else "an earlier operation of its file was not applied")
+    else:
+        return outcome_line(where, result)
+    return (f"{where(result.op.span.start)}: turn {result.key[0]} "
+            f"{op_title(result.op)}: skipped - {why}")
+
+
+def skipped_summary(skipped: list[OpResult], held: dict[OpKey, str]) -> str:
+    """"; skipped 3: 1 by --strict (syntax error), 2 not_found"."""
+    if not skipped:
+        return ""
+    reasons: dict[str, int] = {}
+    for result in skipped:
+        why = held.get(result.key)
+        reason = ("held back: file not whole" if why is not None and why.startswith(PARTIAL)
+                  else "held back: Codex stopped before it" if why is not None
+                  and why.startswith(STOPPED)
+                  else "not written: file open elsewhere" if why is not None
+                  and why.startswith(HELD_OPEN)
+                  else f"by --strict ({why})" if why is not None
+                  # (never "applied" for one it skipped: its line says why)
+                  else "after an operation not applied" if result.outcome.status
+                  is Status.APPLIED
+                  else f"held ({result.outcome.rule})" if result.outcome.rule.startswith(
+                      "codex-") else str(result.outcome.status))
+        reasons[reason] = reasons.get(reason, 0) + 1
+    parts = ", ".join(f"{count} {reason}" for reason, count in reasons.items())
+    return f"; skipped {len(skipped)}: {parts}"

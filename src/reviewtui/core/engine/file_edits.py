@@ -214,6 +214,13 @@ def evaluate_edit(
         return evaluate_readings(edit, lambda reading: _evaluate_edit(tree, reading, ctx,
                                                                       None, None))
     outcome, proposal = _evaluate_edit(tree, edit, ctx, replace, placed)
+    if edit.codex and replace is None and placed is None and proposal is not None and (
+            outcome.status in (Status.APPLIED, Status.NEEDS_REVIEW)):
+        # An apply_patch chunk: where Codex's own search would not write it, held among
+        # several patches (the model may have sent it again), noted in a lone one.
+        from reviewtui.core.engine.codex_seek import as_codex
+
+        outcome = as_codex(outcome, edit, ctx.cursor.get(outcome.path))
     if placed is not None and outcome.method != _PLACED:
         from reviewtui.core.engine.placed import STALE, stale_message
 

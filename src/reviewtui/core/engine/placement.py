@@ -326,7 +326,7 @@ def _loose_twin(lines: Sequence[str], search: Sequence[str], lo: int, found: Mat
     indentation, trailing whitespace or typography, and the file is known not to be the
     diff's preimage: whichever place the diff meant, its text may have changed since.
     None when there is no such twin, the file is that preimage, or nothing is known."""
-    if proved is None or not _maybe_twice(lines, search) or proved():
+    if proved is None or not maybe_twice(lines, search) or proved():
         return None  # (the count first: a hunk's longest line is mostly the file's once)
     from reviewtui.core.match.expression import loose_twins  # (loaded past stage 1)
     from reviewtui.core.match.index import index_for
@@ -347,7 +347,7 @@ def _loose_twin(lines: Sequence[str], search: Sequence[str], lo: int, found: Mat
                             "pick the place")
 
 
-def _maybe_twice(lines: Sequence[str], search: Sequence[str]) -> bool:
+def maybe_twice(lines: Sequence[str], search: Sequence[str]) -> bool:
     """False where the longest SEARCH line's text (its loose key, in an ASCII file) is in
     the file once only: then no place but the exact one has that line's loose key. One C
     scan, where the loose keys of every line cost ~3 ms per 10,000 lines and hunk."""

@@ -20,7 +20,11 @@ new path. Codex writes every updated file with a final newline, and so do these 
 
 A patch Codex would reject is read the same way: a lone patch raises
 :class:`SessionFormatError`; in a text of several, the bad one becomes a turn with no
-operations and the parse problem, so the reviewer sees what Codex refused.
+operations and the parse problem, so the reviewer sees what Codex refused. A text of
+several is a transcript, which holds the patches Codex refused too: there a second ``@@``
+line (read as a narrower context in a lone patch) makes such a patch, and each chunk is
+marked to land only where Codex's own search writes it (``Edit.codex``,
+``core/engine/codex_seek.py``).
 """
 
 from __future__ import annotations
@@ -37,6 +41,9 @@ from reviewtui.core.importers.common import (
     turns_from_changes,
 )
 from reviewtui.core.model.records import (
+    CODEX_HOLD,
+    CODEX_NOTE,
+    CodexChunk,
     CommandName,
     Edit,
     FullFile,
@@ -85,6 +92,9 @@ def import_apply_patch(text: str, source: str, *, root: str | None = None) -> Se
         raise format_error(source, None, NO_PATCH, f"no '{BEGIN}' line: this is not an "
                            "apply_patch text (try another --format)")
     turns: list[Turn] = []
+    # Among several patches (a transcript: every patch the model sent, those Codex refused
+    # too) a chunk lands only where Codex's own search would write it; see Edit.codex.
+    codex = CODEX_HOLD if len(patches) > 1 else CODEX_NOTE
     for patch in patches:
         stop = patch.end if patch.end is not None else len(lines)
         span = Span(patch.begin + 1, stop + 1 if patch.end is not None else max(stop, 1))
@@ -92,7 +102,14 @@ def import_apply_patch(text: str, source: str, *, root: str | None = None) -> Se
             if patch.end is None:
                 raise PatchError(UNTERMINATED, f"'{BEGIN}' without a matching '{END}': "
                                  "Codex rejects the whole patch", patch.begin + 1)
-            changes, notes = parse_patch_body(lines, patch.begin + 1, patch.end, root)
+            changes, notes = parse_patch_body(lines, patch.begin + 1, patch.end, root, codex)
+            nested = next((note for note in notes if note.rule == NESTED_CONTEXT), None)
+            if nested is not None and codex == CODEX_HOLD:
+                # Codex's parser rejects the patch, and the model may have sent it again.
+                raise PatchError(NESTED_CONTEXT, "a second '@@' line right after another: "
+                                 "Codex's apply_patch rejects the whole patch, so the model "
+                                 "may have sent the change again in a later one",
+                                 nested.span.start)
             if not changes:  # (QA s44 helper-134 L1: read as "0 of 0 applied", exit 0)
                 raise PatchError(EMPTY_PATCH, "a patch without any file operation: Codex "
                                  "rejects it ('No files were modified')", patch.begin + 1)
@@ -132,9 +149,10 @@ def _request(lines: Sequence[str], start: int, stop: int) -> str:
     return "\n".join(lines[start:stop]).strip()
 
 
-def parse_patch_body(lines: Sequence[str], start: int, stop: int,
-                     root: str | None = None) -> tuple[list[Change], list[ParseProblem]]:
-    """The sections between the Begin (exclusive) and End (exclusive) lines."""
+def parse_patch_body(lines: Sequence[str], start: int, stop: int, root: str | None = None,
+                     codex: str = CODEX_NOTE) -> tuple[list[Change], list[ParseProblem]]:
+    """The sections between the Begin (exclusive) and End (exclusive) lines; ``codex``:
+    each chunk's :attr:`Edit.codex`."""
     changes: list[Change] = []
     notes: list[ParseProblem] = []
     i = start
@@ -158,7 +176,7 @@ def parse_patch_body(lines: Sequence[str], start: int, stop: int,
                                   Span(lineno, lineno)))
             i += 1
         elif header.startswith(UPDATE):
-            change, i = _update(lines, i, stop, root, notes)
+            change, i = _update(lines, i, stop, root, notes, codex)
             changes.append(change)
         else:
             raise PatchError(BAD_HEADER, f"{header!r} is not a valid section header: expected "
@@ -167,7 +185,7 @@ def parse_patch_body(lines: Sequence[str], start: int, stop: int,
 
 
 def _update(lines: Sequence[str], i: int, stop: int, root: str | None,
-            notes: list[ParseProblem]) -> tuple[Change, int]:
+            notes: list[ParseProblem], codex: str) -> tuple[Change, int]:
     lineno = i + 1
     raw_path = lines[i].strip()[len(UPDATE):]
     path = relative_path(raw_path, (root,))
@@ -185,7 +203,7 @@ def _update(lines: Sequence[str], i: int, stop: int, root: str | None,
             continue
         if lines[i].startswith("*"):
             break
-        edit, i = _chunk(lines, i, stop, target, not edits, notes)
+        edit, i = _chunk(lines, i, stop, target, not edits, notes, codex)
         edits.append(edit)
     if not edits:
         raise PatchError(EMPTY_UPDATE, f"the Update File section for {raw_path!r} has no "
@@ -193,6 +211,9 @@ def _update(lines: Sequence[str], i: int, stop: int, root: str | None,
     if len(edits) > 1:  # each chunk knows the ones after it: they must fit in order
         edits = [replace(edit, later=tuple(e.search_lines for e in edits[k + 1:]))
                  for k, edit in enumerate(edits)]
+        # (Codex places them all before it writes any: core/engine/codex_seek.py)
+        edits[0] = replace(edits[0], codex_later=tuple(
+            CodexChunk(e.anchor, e.search_lines, e.at_end, e.span.start) for e in edits[1:]))
     return Change([*ops, *edits], Span(lineno, max(lineno, i))), i
 
 
@@ -204,7 +225,7 @@ def _is_header(line: str) -> bool:
 
 
 def _chunk(lines: Sequence[str], i: int, stop: int, path: str, first: bool,
-           notes: list[ParseProblem]) -> tuple[Edit, int]:
+           notes: list[ParseProblem], codex: str) -> tuple[Edit, int]:
     start = i
     anchor: list[str] = []
     line = lines[i]
@@ -259,5 +280,5 @@ def _chunk(lines: Sequence[str], i: int, stop: int, path: str, first: bool,
     # Context, removed and added lines interleave: both sides span the whole chunk.
     edit = Edit(path, 1, None, tuple(old), tuple(new), span, span, span,
                 anchor=tuple(anchor), at_end=at_end or not old, final_newline=True,
-                follows=not first, literal=True)
+                follows=not first, literal=True, codex=codex)
     return edit, i

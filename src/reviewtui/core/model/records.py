@@ -187,6 +187,24 @@ class DividerSplit:
     replace_lines: tuple[str, ...]
 
 
+# ``Edit.codex``: an apply_patch chunk in a text of several patches (held where Codex's own
+# search would not write it) or in a lone patch (noted); see core/engine/codex_seek.py.
+CODEX_HOLD = "hold"
+CODEX_NOTE = "note"
+
+
+@record(frozen=True, slots=True)
+class CodexChunk:
+    """A later chunk of an apply_patch section, as Codex's search looks for it
+    (``Edit.codex_later``): its ``@@`` line(s), old lines, ``*** End of File``, and the
+    1-based line of the source where it starts."""
+
+    anchor: tuple[str, ...]
+    search_lines: tuple[str, ...]
+    at_end: bool
+    line: int
+
+
 @record(frozen=True, slots=True)
 class Edit:
     """A search/replace edit under a file header.
@@ -214,6 +232,9 @@ class Edit:
       exact occurrences the only one that leaves room for them in order is taken;
     * ``literal``: the text is exact (a unified diff, apply_patch, Claude Code, tool calls):
       it has no elision semantics, so a ``...`` line is code, never a placeholder;
+    * ``codex``: an apply_patch chunk, checked against where Codex's own search puts it
+      (``core/engine/codex_seek.py``): ``"hold"`` in a text of several patches, ``"note"``
+      in a lone one; ``""`` for every other format;
     * ``line_bytes``: for a format that carries the file's bytes (a unified diff), what
       its lines held beyond their text (:class:`LineBytes`); None: the file's conventions
       decide, as for a model's edit.
@@ -263,6 +284,12 @@ class Edit:
     # The edit read at each later divider-like line (its own fields hold the first): see
     # :class:`DividerSplit`; () when its body holds one divider.
     other_splits: tuple[DividerSplit, ...] = ()
+    # An apply_patch chunk: checked against Codex's own search (core/engine/codex_seek.py):
+    # "hold" among several patches (one Codex would refuse is held), "note" in a lone one.
+    codex: str = ""
+    # The first chunk of such a section: the section's later chunks, which Codex places
+    # before it writes any (one it refuses: it writes none of them).
+    codex_later: tuple[CodexChunk, ...] = ()
     kind: OpKind = field(default=OpKind.EDIT, init=False)
 
     @property

@@ -44,13 +44,17 @@ def _moved_from(op: Operation) -> str | None:
 
 
 def partial_files(session: Session, wanted: Collection[OpKey],
-                  failed: Callable[[OpKey], bool], turns: tuple[int, int] | None = None
+                  failed: Callable[[OpKey], bool], turns: tuple[int, int] | None = None,
+                  contained: Callable[[OpKey], bool] = lambda _key: False
                   ) -> dict[OpKey, str]:
     """The wanted operations to hold back, each with the file whose patch is not whole.
 
     ``failed(key)``: the operation did not apply and the reviewer did not decide it (a
     rejection is a choice, not a failed hunk). Only formats in :data:`WHOLE_FILE_FORMATS`
     are judged, and Claude Code's calls (:func:`_calls_not_whole`); others return nothing.
+    ``contained(key)``: a failed operation that holds its own turn's patch of the file but
+    not the file's later turns (an apply_patch chunk Codex refused too: the later patches
+    were written against the file without that patch, as Codex left it).
     """
     first, last = turns or (1, max((t.index for t in session.turns), default=0))
     if session.format == "claude":
@@ -58,6 +62,7 @@ def partial_files(session: Session, wanted: Collection[OpKey],
     if session.format not in WHOLE_FILE_FORMATS:
         return {}
     broken: dict[str, int] = {}  # path -> the first turn where its patch is not whole
+    alone: set[tuple[int, str]] = set()  # (turn, path): not whole in that turn only
     groups: dict[tuple[int, str], list[OpKey]] = {}
     for turn in session.turns:
         if not first <= turn.index <= last:
@@ -68,7 +73,9 @@ def partial_files(session: Session, wanted: Collection[OpKey],
                 continue
             key = (turn.index, pos)
             groups.setdefault((turn.index, path), []).append(key)
-            if failed(key) and path not in broken:
+            if failed(key) and contained(key):
+                alone.add((turn.index, path))
+            elif failed(key) and path not in broken:
                 broken[path] = turn.index
             source = _moved_from(op)
             if source is not None and source in broken and path not in broken:
@@ -76,11 +83,11 @@ def partial_files(session: Session, wanted: Collection[OpKey],
                 # rename took it there and its hunk landed on a file lacking the earlier
                 # ones, a file no commit had: QA s44 helper-134 M1)
                 broken[path] = turn.index
-    _linked_by_moves(session, first, last, groups, broken)
+    _linked_by_moves(session, first, last, groups, broken, alone)
     held: dict[OpKey, str] = {}
     for (index, path), keys in groups.items():
         since = broken.get(path)
-        if since is None or index < since:
+        if (since is None or index < since) and (index, path) not in alone:
             continue
         held.update((key, path) for key in keys if key in wanted)
     return held
@@ -108,7 +115,8 @@ def _calls_not_whole(session: Session, wanted: Collection[OpKey],
 
 
 def _linked_by_moves(session: Session, first: int, last: int,
-                     groups: dict[tuple[int, str], list[OpKey]], broken: dict[str, int]) -> None:
+                     groups: dict[tuple[int, str], list[OpKey]], broken: dict[str, int],
+                     alone: Collection[tuple[int, str]] = ()) -> None:
     """A move whose source other operations of the same source patch also take (an
     apply_patch swap: ``a`` moved onto ``b``, then ``b``, overwritten, moved onto ``a``;
     the importer splits it into turns that run in the order written) ties the two files:
@@ -123,9 +131,11 @@ def _linked_by_moves(session: Session, first: int, last: int,
                 broken[path] = start
         links = [(source, target) for source, target in _moves(unit)
                  if any((t.index, source) in groups for t in unit)]
-        hit = {path for path, since in broken.items() if since <= end}
+        here = {path for index, path in alone if start <= index <= end}
+        hit = {path for path, since in broken.items() if since <= end} | here
+        moved = {path for pair in links for path in pair}
         for path in _tied(links, hit):
-            if broken.get(path, end + 1) > start:
+            if broken.get(path, end + 1) > start and (path in moved or path not in here):
                 broken[path] = start
 
 
@@ -210,3 +220,31 @@ def _held_with_tied_moves(session: Session, first: int, last: int,
             path = file_of(op)
             if path in hit and key in wanted:
                 held.setdefault(key, path)
+
+
+CODEX_STOPPED = "codex-stopped"
+
+
+def codex_stops(session: Session, wanted: Collection[OpKey],
+                stops: Callable[[OpKey], bool], turns: tuple[int, int] | None = None
+                ) -> dict[OpKey, str]:
+    """The wanted operations of an apply_patch patch after its first operation that
+    ``stops`` (not written: failed, or held), each with why: Codex runs a patch's sections
+    in order and stops at the first that fails, the ones before it written, the ones after
+    never (QA s47 helper-148 F11: a section after a failing one was written)."""
+    if session.format != "apply_patch":
+        return {}
+    first, last = turns or (1, max((t.index for t in session.turns), default=0))
+    held: dict[OpKey, str] = {}
+    for unit in source_units(session, first, last):
+        failing: tuple[str, int] | None = None
+        for turn in unit:
+            for pos, op in enumerate(turn.reply.ops):
+                key = (turn.index, pos)
+                if failing is None and stops(key):
+                    failing = (file_of(op) or str(op), op.span.start)
+                elif failing is not None and key in wanted:
+                    held[key] = (f"Codex stops at a patch's first section that does not "
+                                 f"apply, and {failing[0]}'s (line {failing[1]}) did not: "
+                                 f"it never wrote this one (rule {CODEX_STOPPED})")
+    return held
