@@ -221,6 +221,13 @@ def evaluate_edit(
         from reviewtui.core.engine.codex_seek import as_codex
 
         outcome = as_codex(outcome, edit, ctx.cursor.get(outcome.path))
+    elif edit.aider and replace is None and placed is None and proposal is not None and (
+            outcome.status in (Status.APPLIED, Status.NEEDS_REVIEW)):
+        # A block Aider logged applied: where its own matcher would not write it here, it
+        # went to another chat file (its fallback), or the file differed.
+        from reviewtui.core.engine.aider_seek import as_aider
+
+        outcome = as_aider(outcome, edit)
     if placed is not None and outcome.method != _PLACED:
         from reviewtui.core.engine.placed import STALE, stale_message
 

@@ -99,12 +99,22 @@ def follow_outcomes(lines: Sequence[str], parts: Sequence[ReplyPart]) -> None:
         _drop_skipped(lines, part)
         _drop_failed(lines, part)
         _follow_resolved(lines, part, chat)
+        _mark_applied(lines, part)
         for k in range(part.start, part.stop):
             match = COMMIT_LINE.match(lines[k])
             if match:
                 commits[match.group(1)[:7]] = (part, k)
         if part.request.split()[:1] == ["/undo"]:
             _drop_undone(lines, part, commits)
+
+
+def _mark_applied(lines: Sequence[str], part: ReplyPart) -> None:
+    """The blocks of a part whose log says Aider applied edits (``> Applied edit to``) are
+    checked against where Aider's own matcher puts them (``Edit.aider``,
+    core/engine/aider_seek.py): one it finds no place for in its file went elsewhere."""
+    if any(APPLIED_LINE.match(lines[k]) for k in range(part.start, part.stop)):
+        part.ops = [replace(op, aider=True) if isinstance(op, Edit) else op
+                    for op in part.ops]
 
 
 def _drop_skipped(lines: Sequence[str], part: ReplyPart) -> None:

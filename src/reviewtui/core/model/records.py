@@ -235,6 +235,8 @@ class Edit:
     * ``codex``: an apply_patch chunk, checked against where Codex's own search puts it
       (``core/engine/codex_seek.py``): ``"hold"`` in a text of several patches, ``"note"``
       in a lone one; ``""`` for every other format;
+    * ``aider``: a block of a reply an Aider history logs as applied, checked against
+      where Aider's own matcher puts it (``core/engine/aider_seek.py``);
     * ``line_bytes``: for a format that carries the file's bytes (a unified diff), what
       its lines held beyond their text (:class:`LineBytes`); None: the file's conventions
       decide, as for a model's edit.
@@ -290,6 +292,9 @@ class Edit:
     # The first chunk of such a section: the section's later chunks, which Codex places
     # before it writes any (one it refuses: it writes none of them).
     codex_later: tuple[CodexChunk, ...] = ()
+    # A block of an Aider history whose reply Aider logged as applied: checked against
+    # where Aider's own matcher puts it (core/engine/aider_seek.py).
+    aider: bool = False
     kind: OpKind = field(default=OpKind.EDIT, init=False)
 
     @property

@@ -1,0 +1,121 @@
+"""Aider's own matcher, as reviewtui reads it, and the blocks of an Aider history it
+holds: a block Aider logged applied lands only where Aider's matcher puts it (QA s47
+helper-149 H4: one Aider sent to another chat file, its named file taking it only with
+trailing whitespace forgiven, was replayed on the named file, exit 0).
+
+The port was compared with Aider 0.86's ``replace_most_similar_chunk`` on 77,000 random
+blocks (/tmp/aider-venv, 2026-12-07; not part of the suite, which has no Aider): the same
+place, or the same failure, every time."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reviewtui.cli import main
+from reviewtui.core.engine.aider_seek import aider_place
+
+HEAD = "# aider chat started at 2026-12-07 09:12:03\n\n> Model: gpt-4o with diff edit format\n"
+
+
+def test_exact_lines_first() -> None:
+    assert aider_place(["a", "x", "b", "x"], ["x"], ["y"]) == (1, 2)
+
+
+def test_the_same_leading_whitespace_missing_or_added_on_every_line() -> None:
+    file = ["def f():", "    if a:", "        return 1"]
+    assert aider_place(file, ["if a:", "    return 1"], ["if b:", "    return 2"]) == (1, 3)
+    assert aider_place(file, ["      if a:", "          return 1"], ["      x"]) == (1, 3)
+    # (more than the file has, and a REPLACE line with less: no common part to take off)
+    assert aider_place(file, ["      if a:", "          return 1"], ["x"]) is None
+    # Not by line: a re-indented block is not Aider's.
+    assert aider_place(file, ["if a:", "  return 1"], ["x"]) is None
+
+
+def test_no_trailing_whitespace_tabs_or_typography() -> None:
+    assert aider_place(["x = 1  "], ["x = 1"], ["x = 2"]) is None
+    assert aider_place(["\tx = 1"], ["    x = 1"], ["x = 2"]) == (0, 1)  # (uniform prefix)
+    assert aider_place(["\tif a:", "\t\tb"], ["    if a:", "        b"], ["x"]) is None
+    assert aider_place(["s = 'a'"], ["s = \u2018a\u2019"], ["x"]) is None
+
+
+def test_a_blank_first_line_is_dropped_when_more_follow() -> None:
+    assert aider_place(["a", "b", "c"], ["", "a", "b"], ["z"]) == (0, 2)
+    assert aider_place(["a", "b"], ["", "a"], ["z"]) is None  # (two lines: not dropped)
+
+
+def test_a_file_left_empty_is_a_failure_and_the_next_way_is_tried() -> None:
+    assert aider_place(["x", "y"], ["x", "y"], []) is None
+    # Emptied by the whole SEARCH, then found without its blank first line.
+    assert aider_place(["", "a", "b"], ["", "a", "b"], []) == (1, 3)
+
+
+def test_a_shorter_line_than_the_search_s_cuts_into_its_newline() -> None:
+    """Aider measures the added prefix on lines holding their newline: a file line shorter
+    than its SEARCH line gives a prefix of its own text, which differs from the others'."""
+    assert aider_place([" }", " if a:"], ["    }", "  if a:"], [" y"]) is None
+
+
+def test_elided_pieces_are_found_once_each_as_text() -> None:
+    file = ["a = 1", "b = 2", "c = 3", "d = 4"]
+    assert aider_place(file, ["a = 1", "...", "d = 4"], ["a = 10", "...", "d = 40"]) == (
+        "a = 10", "b = 2", "c = 3", "d = 40")
+    assert aider_place(file + ["a = 1"], ["a = 1", "...", "d = 4"],
+                       ["a = 10", "...", "d = 40"]) is None  # (a piece found twice)
+    assert aider_place(file, ["a = 1", "...", "d = 4"], ["a = 10", "d = 40"]) is None
+
+
+def _history(blocks: str, log: str) -> str:
+    return (HEAD + "> Added a.py to the chat.\n> Added b.py to the chat.\n\n#### go\n\n"
+            + blocks + "\n> Tokens: 1 sent, 1 received.\n" + log)
+
+
+def _block(path: str, search: str, replace: str) -> str:
+    return (f"{path}\n```python\n<<<<<<< SEARCH\n{search}\n=======\n{replace}\n"
+            ">>>>>>> REPLACE\n```\n\n")
+
+
+def _apply(tmp_path: Path, history: str, files: dict[str, str]) -> tuple[int, dict[str, str]]:
+    root = tmp_path / "root"
+    root.mkdir()
+    for name, text in files.items():
+        (root / name).write_text(text)
+    session = tmp_path / "h.md"
+    session.write_text(history)
+    code = main(["apply", str(session), "--root", str(root), "--yes"])
+    return code, {name: (root / name).read_text() for name in files}
+
+
+def test_a_block_aider_sent_to_another_chat_file_is_held(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The log names a.py and b.py (another block is a.py's); the second block of a.py
+    matches a.py only with its trailing blanks forgiven, b.py exactly: Aider wrote b.py."""
+    files = {"a.py": "def f():\n    return 1\n\nx = 1  \n", "b.py": "x = 1\n"}
+    blocks = (_block("a.py", "def f():\n    return 1", "def f():\n    return 2")
+              + _block("a.py", "x = 1", "x = 2"))
+    code, after = _apply(tmp_path, _history(blocks, "> Applied edit to a.py\n"
+                                            "> Applied edit to b.py\n"), files)
+    assert code == 1
+    assert after == {"a.py": "def f():\n    return 2\n\nx = 1  \n", "b.py": "x = 1\n"}
+    out = capsys.readouterr().out
+    assert "held (rule aider-refused): Aider's own matcher finds no place for it in a.py" in out
+
+
+def test_blocks_aider_finds_where_reviewtui_does_land(tmp_path: Path) -> None:
+    files = {"a.py": "def f():\n    if a:\n        return 1\n", "b.py": "x = 1\n"}
+    blocks = (_block("a.py", "if a:\n    return 1", "if a:\n    return 2")
+              + _block("b.py", "x = 1", "x = 2"))
+    code, after = _apply(tmp_path, _history(blocks, "> Applied edit to a.py\n"
+                                            "> Applied edit to b.py\n"), files)
+    assert code == 0
+    assert after == {"a.py": "def f():\n    if a:\n        return 2\n", "b.py": "x = 2\n"}
+
+
+def test_a_block_no_log_says_aider_applied_keeps_reviewtuis_forgiveness(tmp_path: Path) -> None:
+    """A history whose reply logs nothing Aider applied (a model's reply pasted into the
+    history's shape): nothing says Aider's matcher ran, so reviewtui's forgives as ever."""
+    files = {"a.py": "x = 1  \n", "b.py": "y = 1\n"}
+    code, after = _apply(tmp_path, _history(_block("a.py", "x = 1", "x = 2"), ""), files)
+    assert after["a.py"] == "x = 2\n"
+    assert code == 0
