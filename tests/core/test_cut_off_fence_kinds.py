@@ -195,24 +195,33 @@ def test_a_fenced_file_followed_by_blocks_with_their_own_fences_is_read() -> Non
     assert [op.path for op in parsed.ops] == ["a.py", "b.py"]  # type: ignore[union-attr]
 
 
-def test_a_document_a_bare_fenced_block_the_footer_does_not_list_follows_is_held() -> None:
-    """QA s48 helper-164 #1: a Markdown file in a ``` fence whose bare sample shows a
-    header: the fence closed at the sample's first line, and the sample's header, its
-    closing fence, the document's next line and the real closing fence read as a fenced
-    src/app.py, written over the project's own (exit 0). Every fence after the document is
-    some block's own, so none is left over; the block is one the footer does not name and
-    no fence with a language opens: held, with the document."""
+def test_a_bare_fenced_block_right_after_a_fenced_file_is_held() -> None:
+    """QA s48 helper-164 #1, helper-165 #3, #4: a Markdown file in a ``` fence whose bare
+    sample shows a header: the fence closed at the sample's first line, and the sample's
+    header, its closing fence, the document's next line and the real closing fence read as
+    a fenced src/app.py, written over the project's own (exit 0), whatever the footer
+    names; and a Python file whose docstring shows such a sample. The header right after
+    the closing fence, its file opened by a fence without a language: held, with it."""
     reply = ("--- File: docs/protocol.md ---\n```\n# Protocol\n\nEvery file starts with a "
              "header:\n\n```\n--- File: src/app.py ---\n```\nThe content follows, fenced.\n"
              "```\n\n### Changed files:\n")
-    for footer in ("- docs/protocol.md\n", "1. docs/protocol.md\n"):
+    for footer in ("- docs/protocol.md\n", "1. docs/protocol.md\n",
+                   "- docs/protocol.md (shows the `--- File: src/app.py ---` header)\n",
+                   "- docs/protocol.md\n- src/app.py\n"):
         parsed = parse_reply_text(reply + footer)
-        assert parsed.ops == ()
-        assert "'src/app.py' (line 8) that the footer does not list" in parsed.problems[0].message
-    # Named in the footer (as a link, or with ./), or opened with a language: read.
-    for footer in ("- docs/protocol.md\n- [src/app.py](src/app.py)\n",
-                   "- docs/protocol.md\n- ./src/app.py\n"):
-        assert [op.path for op in parse_reply_text(reply + footer).ops] == [  # type: ignore[union-attr]
+        assert parsed.ops == (), footer
+        assert "'src/app.py' (line 8) follows the fence that closes it at once" in (
+            parsed.problems[0].message)
+    program = ("--- File: tool.py ---\n```python\n\"\"\"Tool.\n\nA reply:\n\n```\n"
+               "--- File: src/app.py ---\n```\n\"\"\"\n\nprint(1)\n```\n\n"
+               "### Changed files:\n- tool.py\n")
+    assert parse_reply_text(program).ops == ()
+    # A blank line before the next header, or its fence naming a language: read.
+    for other in (reply.replace("```\n--- File: src/app.py", "```\n\n--- File: src/app.py"),
+                  reply.replace("--- File: src/app.py ---\n```\n", "--- File: src/app.py ---\n"
+                                "```python\n")):
+        assert [op.path for op in parse_reply_text(other + "- docs/protocol.md\n- src/app.py\n"
+                                                   ).ops] == [  # type: ignore[union-attr]
             "docs/protocol.md", "src/app.py"]
 
 

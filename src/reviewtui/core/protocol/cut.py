@@ -15,12 +15,13 @@ where the text stops are in doubt (QA s47 helper-147 H3, H4):
 * a fenced full file whose fence may have closed at a fence of its own (a markdown file's
   code sample): its content opens a sample it does not close, or holds a file header or
   the footer, or text with a fence follows it before the next block or the footer (or any
-  text, in a reply with no footer); or, for a document (Markdown or plain text, or any
-  file in a fence without a language), a bare fence that may close it is left over after
-  it before the footer, outside the fences of the blocks after it, or a file block the
-  footer does not name and no fence with a language opens follows it (a sample showing a
-  reply or a command: the blocks read from it lie between); and every block after it,
-  which may be that file's own text.
+  text, in a reply with no footer), or a file block opened by a fence without a language
+  starts on the line right after its closing fence (a sample showing a header); or, for a
+  document (Markdown or plain text, or any file in a fence without a language), a bare
+  fence that may close it is left over after it before the footer, outside the fences of
+  the blocks after it, or an unfenced file block the footer does not name follows it (a
+  sample showing a reply or a command: the blocks read from it lie between); and every
+  block after it, which may be that file's own text.
 
 Each such block stays in the reply with no operations, and a ``cut-off`` problem (an
 error) says why over its lines: the workbench shows it as not read, ``apply`` prints it
@@ -127,20 +128,47 @@ def _closed_early(reply: Reply, lines: Sequence[str], block: FileBlock,
         return ("text follows the fence that closes it in a reply with no footer: a "
                 "fenced sample of the file's own may have closed it early")
     wrapper = _opening_fence(lines, block)
-    if wrapper is not None and _may_hold_samples(block.path, wrapper):
-        if (left := _left_over(reply, lines, block, wrapper)) is not None:
-            return (f"a bare fence line that may close it (line {left}) is left over after "
-                    "it, outside any block's fence: a sample of the file's own may have "
-                    "closed its fence, and what lies between be the rest of it; fence the "
-                    "file with a fence longer than any in it")
-        if (later := _unlisted_after(reply, lines, block)) is not None:
-            return (f"a block of {later.path!r} (line {later.span.start}) that the footer "
-                    "does not list and no fence with a language opens follows it: a sample "
-                    "of the file's own showing a reply may have closed its fence, that "
-                    "block being the sample; list the file in the footer, or fence this "
-                    "one with a fence longer than any in it")
+    if wrapper is None:
+        return _unpaired_and_followed(reply, block, op)
+    document = _may_hold_samples(block.path, wrapper)
+    if document and (left := _left_over(reply, lines, block, wrapper)) is not None:
+        return (f"a bare fence line that may close it (line {left}) is left over after "
+                "it, outside any block's fence: a sample of the file's own may have "
+                "closed its fence, and what lies between be the rest of it; fence the "
+                "file with a fence longer than any in it")
+    if (later := _bare_block_after(lines, reply, block, wrapper)) is not None:
+        return (f"a block of {later.path!r} (line {later.span.start}) follows the fence that "
+                "closes it at once, opened by a fence without a language: a sample of the "
+                "file's own showing a reply may have closed its fence; fence this file with "
+                "a fence longer than any in it, or put a blank line before the next header")
+    if document and (later := _unlisted_after(reply, lines, block)) is not None:
+        return (f"a block of {later.path!r} (line {later.span.start}) that the footer "
+                "does not list and no fence opens follows it: a sample of the file's own "
+                "showing a reply may have closed its fence, that block being the sample; "
+                "list the file in the footer, or fence this one with a fence longer than "
+                "any in it")
     return _unpaired_and_followed(reply, block, op)
 
+
+def _bare_block_after(lines: Sequence[str], reply: Reply, block: FileBlock,
+                      wrapper: g.Fence) -> FileBlock | None:
+    """The file block whose header stands on the line right after the fence that closed
+    ``block``, when a fence without a language that could have closed ``block``'s own
+    (same character, at least as long) opens it; None. A sample of the file's own showing
+    a header closes its fence at the sample's opening fence: the header follows at once,
+    the sample's closing fence opens the header's file, and the rest of the file is its
+    content (QA s48 helper-165 #3, #4: src/app.py written from a Markdown file's sample,
+    or from the rest of a Python file whose docstring showed one, exit 0, the footer
+    naming src/app.py)."""
+    later = next((b for b in reply.blocks if b.span.start > block.span.end), None)
+    if (not isinstance(later, FileBlock) or not later.fenced
+            or later.header_span.start != block.span.end + 1):
+        return None
+    fence = _opening_fence(lines, later)
+    if (fence is None or fence.info or fence.char != wrapper.char
+            or fence.length < wrapper.length):
+        return None
+    return later
 
 # Files whose text may show fenced samples (Markdown and plain-text documents); a fence
 # without a language around a file says nothing of what it holds either.
@@ -165,20 +193,17 @@ def _opening_fence(lines: Sequence[str], block: FileBlock) -> g.Fence | None:
 
 
 def _unlisted_after(reply: Reply, lines: Sequence[str], block: FileBlock) -> FileBlock | None:
-    """A file block after ``block``, before the footer, that the footer does not name and no
-    fence with a language opens (a sample's ``--- File:`` line, then its bare fences: QA
-    s48 helper-164 #1, src/app.py written from a Markdown file's sample, exit 0); None.
+    """An unfenced file block after ``block``, before the footer, that the footer does not
+    name (a sample's ``--- File:`` line, its content running on: helper-161); None.
     Without a footer nothing is listed: such replies are held on other grounds."""
     if reply.footer is None:
         return None
     named = _footer_words(lines, reply.footer.span)
     for later in reply.blocks:
-        if not isinstance(later, FileBlock) or later.span.start <= block.span.end:
+        if (not isinstance(later, FileBlock) or later.span.start <= block.span.end
+                or later.span.start >= reply.footer.span.start):
             continue
-        if later.path in named:
-            continue
-        fence = _opening_fence(lines, later) if later.fenced else None
-        if fence is None or not fence.info:
+        if later.path not in named and not later.fenced:
             return later
     return None
 
