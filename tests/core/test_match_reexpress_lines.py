@@ -215,3 +215,31 @@ def test_a_new_recipe_line_under_a_new_target_takes_the_tab_its_depth_has_in_the
     assert _landed(file, search, replace) == (
         "       z.c \\", "       y.c", "", "all: build", "", "lint:", "\tflake8", "",
         "build:", "\tgcc -o out $(SRCS)")
+
+
+def test_a_new_block_in_a_mixed_region_agrees_with_its_first_line() -> None:
+    """QA s48 helper-165 #1: a new function between two module lines of a region that
+    holds a tab-indented function and a space-indented one: its ``if`` took a tab (from
+    one), its body eight spaces (from the other), a TabError. Each new line measures from
+    the new line above it: the block is one style."""
+    file = ["def f():", "\ta = 1", "\treturn a", "x = 0", "y = 0", "def g():",
+            "    if True:", "        return 2"]
+    search = _spaced(file)
+    replace = [*search[:4], "def h(y):", "    if y:", "        return 4", *search[4:]]
+    got = _landed(file, search, replace)
+    new = got[4:7]
+    assert new[0] == "def h(y):"
+    assert {line[:1] for line in new[1:]} in ({"\t"}, {" "}), new
+    compile("\n".join(got) + "\n", "m.py", "exec")
+
+
+def test_lines_at_one_depth_the_file_indents_both_ways_take_the_files_style() -> None:
+    """QA s48 helper-165 #2: a Makefile's variable continuation is indented four spaces
+    and its recipes a tab; the model types four spaces for both, and a new target's recipe
+    line, nearer the continuation, came out in spaces (make: missing separator)."""
+    file = ["clean:", "\trm -f app", "\trm -f *.o", "", "install:", "\tcp app /usr/bin",
+            "\tchmod +x /usr/bin/app", "", "SRCS = a.c \\", "    b.c", "", "all:",
+            "\tgcc -o app $(SRCS)"]
+    search = _spaced(file[8:])
+    replace = [*search[:3], "test:", "    ./run-tests", "", *search[3:]]
+    assert _landed(file, search, replace)[4] == "\t./run-tests"

@@ -112,6 +112,7 @@ class _Regraft:
         self._mixed = _mixed(region)
         self._whole = file_style if self._mixed else None
         self._depths: dict[int, list[tuple[int, str]]] = {}
+        self._made: dict[int, tuple[int, str]] = {}  # new lines indented so far (mixed)
         if self._mixed:
             for k, at in sorted({**kept, **rewritten}.items()):
                 if not is_blank(replace[k]):
@@ -123,13 +124,32 @@ class _Regraft:
         if own is not None:
             return own
         model_columns, file_indent = self._anchors.nearest(j) or self._fallback
-        if self._mixed and not file_indent and (
-                same := self._depths.get(columns(leading(line)))):
-            # Measured from a line not indented, in a region mixing tabs and spaces: the
-            # model's depth means what it means on the nearest line it left alone at that
-            # depth (QA s48 helper-164 #2: a Makefile's new recipe line under a new target
-            # came out in spaces; its "    gcc" a few lines off is a tab in the file).
-            return min(same, key=lambda kept: (abs(kept[0] - j), kept[0] > j))[1]
+        if self._mixed:
+            indent = self._mixed_indent(j, line, model_columns, file_indent)
+            self._made[j] = (columns(leading(line)), indent)
+            return indent
+        return self._measured(line, model_columns, file_indent)
+
+    def _mixed_indent(self, j: int, line: str, model_columns: int, file_indent: str) -> str:
+        """In a region mixing tabs and spaces, a new line measures from the nearest line
+        above it, a new one too (a new block's lines agree with its first: QA s48
+        helper-165 #1, a new function's ``if`` came out in tabs and its body in spaces, a
+        TabError). Measured from a line not indented, the model's depth means what it means
+        on the lines the edit left alone at that depth, when they agree (helper-164 #2: a
+        Makefile's new recipe line under a new target came out in spaces; its ``    gcc`` a
+        few lines off is a tab in the file)."""
+        above = self._anchors.above(j)
+        made = max((k for k in self._made if k < j), default=-1)
+        if made > above:
+            model_columns, file_indent = self._made[made]
+        same = self._depths.get(columns(leading(line))) if not file_indent else None
+        if same and len({indent for _, indent in same}) == 1:
+            return same[0][1]
+        # (lines at that depth the file indents both ways, a Makefile's continuation in
+        # spaces and its recipe in tabs: the whole file's style, helper-165 #2)
+        return self._measured(line, model_columns, file_indent)
+
+    def _measured(self, line: str, model_columns: int, file_indent: str) -> str:
         delta = columns(leading(line)) - model_columns
         if delta == 0:
             return file_indent
@@ -312,6 +332,11 @@ class _Anchors:
         self._anchor = {
             j: (columns(leading(replace[j])), leading(region[kept[j]])) for j in self._at
         }
+
+    def above(self, j: int) -> int:
+        """The index of the closest one above ``j``, -1 when none is."""
+        at = bisect_left(self._at, j)
+        return self._at[at - 1] if at else -1
 
     def nearest(self, j: int) -> _Anchor | None:
         """The closest one above ``j`` (a new line usually follows its context), else
