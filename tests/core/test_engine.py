@@ -417,8 +417,8 @@ def test_unsafe_paths_are_refused_and_cannot_be_forced(path: str, rule: str) -> 
 
 
 def test_reserved_and_symlinked_paths_are_refused() -> None:
-    text = ("## Turn 1\n--- File: dist/app.js ---\n```\nx\n```\n"
-            "--- File: link/x.py ---\n```\nx\n```\n"
+    text = ("## Turn 1\n--- File: dist/app.js ---\n```\nx\n```\n\n"
+            "--- File: link/x.py ---\n```\nx\n```\n\n"
             "--- File: package-lock.json ---\n```\n{}\n```\n")
     rules = Rules(ReservedRules.from_patterns(["dist/**"]), symlinks={"link": "/etc"},
                   root="/work/project")

@@ -47,7 +47,9 @@ def file_blocks(paths: Sequence[str], words: Sequence[str] = WORDS, *, whole_one
         path = draw(path_of)
         if draw(whole) == 0:
             body = "\n".join(draw(some))
-            return f"--- File: {path} ---\n```\n{body}\n```\n"
+            # (a blank line after it, as models write: a header right after a bare closing
+            # fence is held as a sample's, core/protocol/cut.py)
+            return f"--- File: {path} ---\n```\n{body}\n```\n\n"
         edits = []
         for _ in range(draw(edit_count)):
             search = "\n".join(draw(some))

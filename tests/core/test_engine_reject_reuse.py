@@ -129,8 +129,8 @@ def test_a_write_at_a_changed_files_directory_sees_this_turns_other_writes() -> 
     # the affected writes only, landed, and patching the checkpoint then raised.
     session = parse_session(
         "## Turn 1\n--- File: a.txt ---\n```\none\n```\n"
-        "## Turn 2\n--- File: d/c.txt ---\n```\none\n```\n"
-        "--- File: d/e/f.txt ---\n```\none\n```\n--- File: d ---\n```\none\n```\n"
+        "## Turn 2\n--- File: d/c.txt ---\n```\none\n```\n\n"
+        "--- File: d/e/f.txt ---\n```\none\n```\n\n--- File: d ---\n```\none\n```\n"
         "## Turn 3\n--- File: a.txt ---\n```\ntwo\n```\n")
     base = make_tree({"a.txt": "one\n"})
     for policy in (Policy.headless(), Policy.decided_only()):
