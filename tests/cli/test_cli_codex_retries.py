@@ -59,6 +59,21 @@ CASES: dict[str, tuple[dict[str, str], list[str], dict[str, str]]] = {
                 "*** End of File"),
          _patch("*** Update File: f.txt", "@@", "-a", "+A", "@@", "+d")],
         {"f.txt": "A\nb\nc\n\nd\n"}),
+    "trailing-space-at-line-then-retry": (  # (QA qa79 #1)
+        # Codex's parser trims the @@ line: it looks for 'done', line 3, and finds no 'x'
+        # after it; reviewtui's exact 'done ' on line 1 wrote 'y' Codex never wrote.
+        {"f.txt": "done \nx\ndone\n"},
+        [_patch("*** Update File: f.txt", "@@ done ", " x", "+y"),
+         _patch("*** Update File: f.txt", "@@", " done", "+z")],
+        {"f.txt": "done \nx\ndone\nz\n"}),
+    "refused-move-then-retry": (  # (QA qa79 #2)
+        # The held section's move is held too: the retry moves f.txt (it was "not a file
+        # in the tree", the first move counted as done, nothing written).
+        {"f.txt": f"{BOM}alpha\nbeta\n"},
+        [_patch("*** Update File: f.txt", "*** Move to: g.txt", "@@", " alpha", "+ALPHA"),
+         _patch("*** Update File: f.txt", "*** Move to: g.txt", "@@", f" {BOM}alpha",
+                "+ALPHA")],
+        {"g.txt": f"{BOM}alpha\nALPHA\nbeta\n"}),
     "every-patch-lands-exactly": (
         {"f.py": "def f():\n    return 1\n", "g.txt": "g\n"},
         [_patch("*** Update File: f.py", "@@ def f():", "-    return 1", "+    return 2"),
@@ -66,6 +81,20 @@ CASES: dict[str, tuple[dict[str, str], list[str], dict[str, str]]] = {
          _patch("*** Update File: f.py", "@@", " def f():", "+    '''doc'''",
                 "     return 2")],
         {"f.py": "def f():\n    '''doc'''\n    return 2\n", "g.txt": "G\n", "h.txt": "h\n"}),
+}
+
+
+# name -> (files before, patches, files Codex leaves): reviewtui holds the file instead.
+HELD: dict[str, tuple[dict[str, str], list[str], dict[str, str]]] = {
+    "end-of-file-chunk-on-the-previous-chunks-blank": (  # (QA qa79 #3)
+        # The End of File chunk's only old line is the file's last blank line, which the
+        # chunk before it took: Codex finds no blank line after that one, takes no line
+        # and inserts its own there, the blank line twice; reviewtui wrote it once.
+        {"d.txt": "a\nb\n\n", "o.txt": "one\n"},
+        [_patch("*** Update File: o.txt", "@@", " one", "+two"),
+         _patch("*** Update File: d.txt", "@@", " b", "+X", " ", "@@", " ", "+N",
+                "*** End of File")],
+        {"d.txt": "a\nb\nX\n\n\nN\n", "o.txt": "one\ntwo\n"}),
 }
 
 
@@ -147,18 +176,46 @@ def test_a_lone_patch_still_lands_on_a_byte_order_mark_with_a_note(
            "byte-order mark" in out
 
 
+def test_a_chunk_codex_writes_otherwise_holds_its_section(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    files, patches, _ = HELD["end-of-file-chunk-on-the-previous-chunks-blank"]
+    code, out, written = _apply(tmp_path, files, patches, capsys)
+    assert (code, written) == (1, {"d.txt": "a\nb\n\n", "o.txt": "one\ntwo\n"}), out
+    line = next(line for line in out.splitlines() if "d.txt · Edit 1" in line)
+    assert "held (rule codex-elsewhere): Codex's apply_patch writes its section's chunk " \
+           "at line 18 otherwise than reviewtui reads it: its only old line is blank" in line
+
+
+def test_a_held_move_says_why(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    files, patches, _ = CASES["refused-move-then-retry"]
+    _, out, _ = _apply(tmp_path, files, patches, capsys)
+    line = next(line for line in out.splitlines() if "turn 1 :mv -f f.txt g.txt" in line)
+    assert "held (rule codex-refused): Codex's apply_patch would refuse its section's " \
+           "first chunk (line 6)" in line
+    assert "it did not move f.txt to g.txt" in line
+
+
+def test_a_trimmed_at_line_is_named(tmp_path: Path,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    files, patches, _ = CASES["trailing-space-at-line-then-retry"]
+    _, out, _ = _apply(tmp_path, files, patches, capsys)
+    line = next(line for line in out.splitlines() if "turn 1 f.txt" in line)
+    assert "Codex's parser trims the @@ line's trailing whitespace, so it looks for " \
+           "'done', not 'done '" in line
+
+
 def _codex() -> str | None:
     found = sorted(Path("/tmp/codex-npm/node_modules/@openai").glob("codex*/vendor/*/bin/codex"))
     return str(found[0]) if found else None
 
 
-@pytest.mark.parametrize("name", sorted(CASES))
+@pytest.mark.parametrize("name", sorted({**CASES, **HELD}))
 def test_codex_itself_agrees(name: str, tmp_path: Path) -> None:
     binary = _codex()
     if binary is None:
         pytest.skip("Codex's apply_patch binary is not installed (see bench/README.md): the "
                     "expected files were NOT re-checked against it")
-    files, patches, codex = CASES[name]
+    files, patches, codex = {**CASES, **HELD}[name]
     for path, text in files.items():
         (tmp_path / path).write_bytes(text.encode())
     for patch in patches:

@@ -110,3 +110,65 @@ def test_seek_is_codex_seek_sequence() -> None:
     assert seek(lines, ["baz-", ""], 0, True) is None      # not at the end
     assert seek(lines, [], 4, False) == 4
     assert seek(["x"], ["x", "y"], 0, False) is None
+
+
+def test_an_at_line_is_looked_for_with_its_trailing_whitespace_trimmed() -> None:
+    # Codex's parser trims the @@ line (QA qa79 #1): '@@ done ' looks for 'done'.
+    from reviewtui.core.engine.codex_seek import codex_anchor
+
+    assert codex_anchor("  done \t\u00a0") == "  done"
+    patch = _patch("*** Update File: f.txt", "@@ done ", " x", "+y")
+    before = "done \nx\ndone\n"  # Codex: 'done' is line 3, no 'x' after it: refused
+    results, final = _run({"f.txt": before}, patch, OTHER)
+    assert results[0] == (Status.REFUSED, "codex-refused")
+    assert final["f.txt"] == before
+    before = "done \nx\ndone\nx\n"  # Codex writes 'y' after line 4, even alone
+    for patches in ((patch,), (patch, OTHER)):
+        results, final = _run({"f.txt": before}, *patches)
+        assert results[0][0] is not Status.APPLIED  # (ambiguous alone)
+        assert final["f.txt"] == before
+    results, final = _run({"f.txt": "done \nx\n"}, patch, OTHER)  # its trailing tier
+    assert results[0] == (Status.APPLIED, "")
+    assert final["f.txt"] == "done \nx\ny\n"
+
+
+def test_an_end_of_file_chunk_is_not_found_before_where_the_previous_one_ended() -> None:
+    from reviewtui.core.engine.codex_seek import seek
+
+    assert seek(["a", "b", "c"], ["c"], 3, True) is None
+    assert seek(["a", "b", "c"], ["c"], 2, True) == 2
+    # Its old lines are the previous chunk's trailing context: Codex refuses the patch.
+    patch = _patch("*** Update File: f.txt", "@@", " b", "+X", " c", "@@", " c", "+N",
+                   "*** End of File")
+    results, final = _run({"f.txt": "a\nb\nc\n"}, patch, OTHER)
+    assert results[0][0] is Status.REFUSED
+    assert final["f.txt"] == "a\nb\nc\n"
+
+
+def test_a_lone_blank_old_line_codex_takes_none_of_is_held_even_alone() -> None:
+    # QA qa79 #3: Codex (0.171) wrote 'a\nb\nX\n\n\nN\n', the blank line twice,
+    # reviewtui 'a\nb\nX\n\nN\n'; held, its section with it.
+    patch = _patch("*** Update File: f.txt", "@@", " b", "+X", " ", "@@", " ", "+N",
+                   "*** End of File")
+    for patches in ((patch,), (patch, OTHER)):
+        results, final = _run({"f.txt": "a\nb\n\n"}, *patches)
+        assert results[0] == (Status.REFUSED, "codex-elsewhere")
+    assert results[1][0] is Status.REFUSED  # (alone, apply holds the file not whole)
+    assert final["f.txt"] == "a\nb\n\n"
+    # The same chunk first in its section, on a file with no blank line: Codex inserts it
+    # at the top ('\nN\na\nb\n').
+    results, final = _run({"f.txt": "a\nb\n"},
+                          _patch("*** Update File: f.txt", "@@", " ", "+N"), OTHER)
+    assert results[0][0] is Status.REFUSED
+    assert final["f.txt"] == "a\nb\n"
+
+
+def test_a_held_sections_move_is_held() -> None:
+    # QA qa79 #2: the retry moves the file, which the held one did not.
+    first = _patch("*** Update File: f.txt", "*** Move to: g.txt", "@@", " alpha", "+ALPHA")
+    retry = _patch("*** Update File: f.txt", "*** Move to: g.txt", "@@", f" {BOM}alpha",
+                   "+ALPHA")
+    results, final = _run({"f.txt": f"{BOM}alpha\nbeta\n", "g.txt": ""}, first, retry)
+    assert results[:2] == [(Status.REFUSED, "codex-refused")] * 2
+    assert [status for status, _ in results[2:]] == [Status.APPLIED] * 2
+    assert final == {"f.txt": "", "g.txt": f"{BOM}alpha\nALPHA\nbeta\n"}

@@ -16,12 +16,17 @@ Codex finds further down: Codex wrote that one).
 
 Codex's search (codex-rs/apply-patch, ``compute_replacements`` and ``seek_sequence``)
 reads the file as UTF-8 text (or fails), a byte-order mark part of line 1, lines split
-at "\\n" with their "\\r". A chunk's ``@@`` line is looked for from where the previous
-chunk of its section ended; its old lines from there (after the ``@@`` line), or with
-``*** End of File`` as the file's very last lines only; each first exactly, then with
-trailing whitespace ignored, then surrounding whitespace, then with some typographic
-punctuation read as ASCII; old lines ending with an empty line are looked for again
-without it. A chunk of added lines only is appended. Pure.
+at "\\n" with their "\\r". A chunk's ``@@`` line, its trailing whitespace trimmed (Codex's
+parser trims it: ``@@ done `` looks for ``done``, QA qa79 #1), is looked for from
+where the previous chunk of its section ended; its old lines from there (after the ``@@``
+line), or with ``*** End of File`` as the file's very last lines only, and only where
+those start there or later (an end the previous chunk took is not found); each first
+exactly, then with trailing whitespace ignored, then surrounding whitespace, then with
+some typographic punctuation read as ASCII; old lines ending with an empty line are
+looked for again without it, and where that leaves none (a lone blank old line) Codex
+takes no line of the file and inserts the chunk's lines where it looks: that chunk is
+held (:data:`CODEX_ELSEWHERE`; QA qa79 #3, the file's last blank line twice). A
+chunk of added lines only is appended. Pure.
 """
 
 from __future__ import annotations
@@ -34,11 +39,12 @@ from reviewtui.core.match.landing import INDENTATION, PUNCTUATION, TABS, TRAILIN
 from reviewtui.core.model.outcome import Outcome, Status
 from reviewtui.core.model.records import CODEX_HOLD as HOLD
 from reviewtui.core.model.records import CODEX_NOTE as NOTE
-from reviewtui.core.model.records import CodexChunk, Edit
+from reviewtui.core.model.records import CodexChunk, CommandName, ConsoleCommand, Edit, Operation
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.record import replace
 
-__all__ = ["CODEX_ELSEWHERE", "CODEX_REFUSED", "HOLD", "NOTE", "CodexFile", "as_codex",
+__all__ = ["BARE", "CODEX_ELSEWHERE", "CODEX_REFUSED", "HOLD", "NOTE", "CodexFile",
+           "as_codex", "codex_anchor", "held_move", "held_with_move", "move_section",
            "seek"]
 
 CODEX_REFUSED = "codex-refused"
@@ -54,12 +60,23 @@ _ASCII = str.maketrans({
     **dict.fromkeys("\u00a0\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u202f"
                     "\u205f\u3000", " "),
 })
+# CodexFile.place's answer for a chunk whose lone old line is blank where Codex finds no
+# blank line: Codex inserts its lines there, the file's line kept (not a refusal).
+BARE = ("its only old line is blank and Codex finds no blank line from where it looks (the "
+        "end of the chunk before it, or its @@ line), so it takes no line of the file and "
+        "inserts the chunk's lines there, the blank one beside the file's own")
 _TIERS: tuple[Callable[[str], str], ...] = (
     lambda line: line,
     lambda line: line.rstrip(_WHITE),
     lambda line: line.strip(_WHITE),
     lambda line: line.strip(_WHITE).translate(_ASCII),
 )
+
+
+def codex_anchor(line: str) -> str:
+    """An ``@@`` line's text as Codex's parser keeps it: trailing whitespace trimmed (its
+    leading whitespace kept)."""
+    return line.rstrip(_WHITE)
 
 
 def seek(lines: Sequence[str], pattern: Sequence[str], start: int, eof: bool,
@@ -71,7 +88,7 @@ def seek(lines: Sequence[str], pattern: Sequence[str], start: int, eof: bool,
         return start
     if len(pattern) > len(lines):
         return None
-    first = len(lines) - len(pattern) if eof else start
+    first = max(start, len(lines) - len(pattern)) if eof else start
     stop = len(lines) - len(pattern) + 1
     for tier, key in enumerate(_TIERS):
         wanted = [key(line) for line in pattern]
@@ -125,7 +142,7 @@ class CodexFile:
             view, skip = self.state.line_view, int(self.state.bom)
             if eof:
                 at = len(view) - len(pattern)
-                if at >= skip and list(view[at:]) == list(pattern):
+                if at >= max(skip, start) and list(view[at:]) == list(pattern):
                     return at
             else:
                 found = find_exact(view, pattern, max(start, skip), len(view))
@@ -142,7 +159,7 @@ class CodexFile:
         if len(anchor) > 1:
             return "a second '@@' line right after another, which Codex's parser rejects"
         if anchor:
-            found = self.find([anchor[0]], start, False)
+            found = self.find([codex_anchor(anchor[0])], start, False)
             if found is None:
                 return f"its @@ line {anchor[0].strip()!r} is not in the file for Codex"
             start = found + 1
@@ -152,6 +169,8 @@ class CodexFile:
         place = self.find(pattern, start, at_end)
         if place is None and pattern[-1] == "":
             pattern.pop()
+            if not pattern:
+                return BARE
             place = self.find(pattern, start, at_end)
         if place is None:
             return "its old lines are not in the file for Codex"
@@ -192,6 +211,8 @@ def as_codex(outcome: Outcome, edit: Edit, cursor: int | None) -> Outcome:
     place = _agreed(codex, edit, outcome)
     if place is None:
         found = codex.place(edit.anchor, edit.search_lines, edit.at_end, 0)
+        if found == BARE:
+            return _bare(outcome, "this chunk")
         if isinstance(found, str):
             span = outcome.lines
             cause = _cause(state, edit.anchor, edit.search_lines, edit.at_end,
@@ -205,11 +226,55 @@ def as_codex(outcome: Outcome, edit: Edit, cursor: int | None) -> Outcome:
     if refused is None:
         return outcome
     line, why, chunk = refused
+    if why == BARE:
+        return _bare(outcome, f"its section's chunk at line {line}")
     cause = (f"its section's chunk at line {line} is one Codex would refuse: "
              + (_cause(state, chunk.anchor, chunk.search_lines, chunk.at_end, False, why)
                 or why))
     return (_held(outcome, f"{cause}; Codex writes a section whole or not at all")
             if edit.codex == HOLD else _noted(outcome, cause))
+
+
+def move_section(ops: Sequence[Operation], at: int) -> tuple[str, tuple[int, ...]] | None:
+    """For the ``*** Move to`` of an Update section in a text of several patches (the
+    literal ``:mv -f`` at ``at``, its chunks right after it): (the path it moves from, the
+    reply positions of its chunks); None for any other operation."""
+    op = ops[at]
+    if not (isinstance(op, ConsoleCommand) and op.name is CommandName.MV and op.literal
+            and len(op.args) == 2):
+        return None
+    chunks: list[int] = []
+    for pos in range(at + 1, len(ops)):
+        edit = ops[pos]
+        if not (isinstance(edit, Edit) and edit.codex == HOLD and edit.path == op.args[1]
+                and edit.follows == bool(chunks)):
+            break
+        chunks.append(pos)
+    return (op.args[0], tuple(chunks)) if chunks else None
+
+
+def held_move(op: ConsoleCommand, line: int) -> Outcome:
+    """The ``*** Move to`` of a section whose first chunk (at source line ``line``) is
+    held (rule :data:`CODEX_REFUSED`): held too, for Codex wrote nothing of that section,
+    its move neither (QA qa79 #2: counted as done, the model's retry found no
+    file to move). Forcing the chunk writes the section, its move with it."""
+    source, target = op.args
+    return Outcome(Status.REFUSED, method=str(op.name), rule=CODEX_REFUSED, path=target,
+                   message=f"held (rule {CODEX_REFUSED}): Codex's apply_patch would refuse "
+                           f"its section's first chunk (line {line}), and it writes a "
+                           f"section whole or not at all: it did not move {source} to "
+                           f"{target}, and the model may have sent the change again in a "
+                           "later patch; force that chunk to write the section, this move "
+                           "with it")
+
+
+def held_with_move(op: Operation, source: str) -> Outcome:
+    """A later chunk of a section whose move is held: not looked for."""
+    path = op.path if isinstance(op, Edit) else ""
+    return Outcome(Status.REFUSED, rule=CODEX_REFUSED, path=path,
+                   message=f"held (rule {CODEX_REFUSED}): its section's first chunk and its "
+                           f"move from {source} are held, and Codex writes a section whole "
+                           "or not at all")
 
 
 def _agreed(codex: CodexFile, edit: Edit, outcome: Outcome) -> tuple[int, int] | None:
@@ -233,7 +298,7 @@ def _agreed(codex: CodexFile, edit: Edit, outcome: Outcome) -> tuple[int, int] |
     crlf = state.eol != "\n"
     start = 0  # (a section's first chunk: Codex looks from the file's start)
     if edit.anchor:
-        found = _index(lines, edit.anchor[0], start)
+        found = _index(lines, codex_anchor(edit.anchor[0]), start)
         if found is None or (found == 0 and state.bom) or (
                 crlf and maybe_twice(lines, edit.anchor)):
             return None
@@ -311,6 +376,18 @@ def _elsewhere(outcome: Outcome, place: int, bom: bool) -> Outcome:
                            "Codex did not; force it to write it where reviewtui finds it")
 
 
+def _bare(outcome: Outcome, which: str) -> Outcome:
+    """Held, alone or among several patches: Codex writes the chunk (``which``: or its
+    section's later one) otherwise than reviewtui reads it (see :data:`BARE`)."""
+    return replace(outcome, status=Status.REFUSED, rule=CODEX_ELSEWHERE, forceable=True,
+                   similarity=None,
+                   message=f"held (rule {CODEX_ELSEWHERE}): Codex's apply_patch writes "
+                           f"{which} otherwise than reviewtui reads it: {BARE}; written as "
+                           "reviewtui reads it, it would make a file Codex did not (Codex "
+                           "writes a section whole); force it to write it as reviewtui "
+                           "reads it")
+
+
 def _lines(span: tuple[int, int]) -> str:
     return f"line {span[0]}" if span[1] <= span[0] else f"lines {span[0]}-{span[1]}"
 
@@ -321,6 +398,9 @@ def _cause(state: FileState, anchor: Sequence[str], old: Sequence[str], at_end: 
     search does not (``place``: what it says); "" when none of these."""
     if "UTF-8" in place or "parser" in place:
         return place
+    if anchor and codex_anchor(anchor[0]) != anchor[0]:
+        return (f"Codex's parser trims the @@ line's trailing whitespace, so it looks for "
+                f"{codex_anchor(anchor[0])!r}, not {anchor[0]!r}: {place}")
     lines = state.line_view
     if state.bom and lines and (first_line or (old and old[0] == lines[0]) or (
             anchor and lines[0].strip() == anchor[0].strip())):

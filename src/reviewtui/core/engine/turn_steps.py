@@ -95,6 +95,7 @@ class TurnSteps:
         order = execution_order(turn)
         paired, undoes = (taken_back_in_reply(turn.reply.ops) if len(order) > 1 and any(
             isinstance(op, ConsoleCommand) for _, op in order) else ({}, {}))
+        unmoved: dict[int, OpResult] = {}  # a held move's chunks (_codex_move)
         for pos, op in order:
             key = (turn.index, pos)
             decision = self.decisions.get(key, PENDING)
@@ -105,8 +106,15 @@ class TurnSteps:
                 result, item = _taken_back(key, op, decision, turn, paired[pos]), None
             elif pos in undoes and not results[undoes[pos]].landed:
                 result, item = _nothing_ran(key, op, decision, turn, undoes[pos]), None
+            elif pos in unmoved:
+                result, item = unmoved[pos], None
             elif isinstance(op, ConsoleCommand):
-                state, result, item = self._command(state, key, op, decision, moved)
+                held = self._codex_move(state, key, op, decision, turn, moved)
+                if held is not None:
+                    result, item = held[0], None
+                    unmoved.update(held[1])
+                else:
+                    state, result, item = self._command(state, key, op, decision, moved)
             else:
                 if opened is None:
                     opened = state.tree
@@ -151,6 +159,44 @@ class TurnSteps:
         undo = self._undo_target(key) if op.name is CommandName.UNDO else None
         return run_command(state, key, op, decision, moved, self.rules, self.policy,
                            self.states[0].tree, undo)
+
+    def _codex_move(
+        self, state: StructuralState, key: OpKey, op: ConsoleCommand, decision: Decision,
+        turn: Turn, moved: dict[str, str],
+    ) -> tuple[OpResult, dict[int, OpResult]] | None:
+        """An apply_patch ``*** Move to`` (in a text of several patches) whose section's
+        first chunk, looked for in the file it moves, is held as one Codex refuses and not
+        forced: the move held, and its chunks' results (the first as found there, the others
+        held with it); None: it runs."""
+        if (op.name is not CommandName.MV or not op.literal
+                or self._unevaluated(decision) is not None):
+            return None
+        from reviewtui.core.engine.codex_seek import move_section  # (apply_patch only)
+
+        section = move_section(turn.reply.ops, key[1])
+        if section is None:
+            return None
+        from reviewtui.core.engine.codex_seek import (
+            CODEX_REFUSED,
+            held_move,
+            held_with_move,
+        )
+
+        source, chunks = section
+        first = turn.reply.ops[chunks[0]]
+        if not isinstance(first, Edit):  # (move_section's chunks are edits)
+            return None
+        at = (turn.index, chunks[0])
+        _, found, _ = self._file_op(state, at, replace(first, path=source),
+                                    self.decisions.get(at, PENDING), turn, moved)
+        if found.landed or found.outcome.rule != CODEX_REFUSED:
+            return None
+        results = {chunks[0]: replace(found, op=first)}
+        for pos in chunks[1:]:
+            later = turn.reply.ops[pos]
+            results[pos] = OpResult((turn.index, pos), later, held_with_move(later, source),
+                                    self.decisions.get((turn.index, pos), PENDING), False)
+        return OpResult(key, op, held_move(op, first.span.start), decision, False), results
 
     def _undo_target(self, key: OpKey) -> tuple[OpKey | None, str]:
         """The command the ``:undo`` at ``key`` takes back (None: none) and how a
