@@ -119,3 +119,19 @@ def test_a_block_no_log_says_aider_applied_keeps_reviewtuis_forgiveness(tmp_path
     code, after = _apply(tmp_path, _history(_block("a.py", "x = 1", "x = 2"), ""), files)
     assert after["a.py"] == "x = 2\n"
     assert code == 0
+
+
+def test_a_near_match_of_a_block_aider_logged_applied_is_held(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Aider's history of 2026 (the corpus): two blocks reviewtui found only as near matches
+    in files the replay had made; Aider matched them exactly in its own, so the replay's
+    file is not Aider's. Held (it was a near match to review), saying so."""
+    files = {"a.py": "def f(a, b):\n    total = a + b\n    return total\n", "b.py": "y = 1\n"}
+    block = _block("a.py", "def f(a, b):\n    total = a - b\n    return total",
+                   "def f(a, b):\n    return a + b")
+    code, after = _apply(tmp_path, _history(block, "> Applied edit to a.py\n"), files)
+    assert code == 1
+    assert after == files
+    out = capsys.readouterr().out
+    assert "aider-refused" in out
+    assert "finds it only as a near match at lines 1-3" in out

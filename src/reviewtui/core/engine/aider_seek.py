@@ -139,7 +139,11 @@ def as_aider(outcome: Outcome, edit: Edit) -> Outcome:
 
 
 def _how(outcome: Outcome) -> str:
-    return "exactly" if outcome.method == "exact" else f"by {outcome.method or 'a near match'}"
+    if outcome.method == "exact":
+        return "exactly"
+    if outcome.status is Status.NEEDS_REVIEW or outcome.method in ("near", ""):
+        return "only as a near match"
+    return f"by {outcome.method}"
 
 
 def _span(first: int, last: int) -> str:
