@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from reviewtui.cli import main
-from reviewtui.core.engine.aider_seek import aider_place
+from reviewtui.core.engine.aider_seek import aider_place, unwrapped
 
 HEAD = "# aider chat started at 2026-12-07 09:12:03\n\n> Model: gpt-4o with diff edit format\n"
 
@@ -135,3 +135,23 @@ def test_a_near_match_of_a_block_aider_logged_applied_is_held(
     out = capsys.readouterr().out
     assert "aider-refused" in out
     assert "finds it only as a near match at lines 1-3" in out
+
+
+def test_what_aider_takes_for_wrapping_is_dropped_before_it_looks() -> None:
+    assert unwrapped(["# settings for app.py", "X = 1"], "app.py") == ("X = 1",)
+    assert unwrapped(["```", "x = 1", "```"], "README.md") == ("x = 1",)
+    assert unwrapped(["x = 1", "```"], "README.md") == ("x = 1", "```")
+
+
+def test_a_block_aider_read_without_its_wrapping_is_held(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """QA s48 helper-167 #1: SEARCH "# settings for app.py" then "X = 1": Aider drops the
+    first line (it ends in the file's name) and rewrote line 1's X = 1; reviewtui found
+    the comment at line 2 and rewrote line 3 (exit 0). Held: Aider wrote other lines."""
+    files = {"app.py": "X = 1\n# settings for app.py\nX = 1\n", "b.py": "y = 1\n"}
+    block = _block("app.py", "# settings for app.py\nX = 1", "# settings for app.py\nX = 2")
+    code, after = _apply(tmp_path, _history(block, "> Applied edit to app.py\n"), files)
+    assert code == 1
+    assert after == files
+    assert "held (rule aider-elsewhere): Aider takes a first line ending in the file's name" in (
+        capsys.readouterr().out)

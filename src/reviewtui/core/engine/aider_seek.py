@@ -16,7 +16,8 @@ where it finds another place, Aider wrote that one (held, :data:`AIDER_ELSEWHERE
 can be forced.
 
 Aider's matcher, as its ``replace_most_similar_chunk`` reads (the file read as text, its
-line endings made "\\n", a final newline added): the SEARCH lines exactly, at the first
+line endings made "\\n", a final newline added; SEARCH and REPLACE without what it takes
+for wrapping, :func:`unwrapped`): the SEARCH lines exactly, at the first
 place they stand; else with the same leading whitespace missing or added on every
 non-blank line (blank lines match any blank line), at the first such place; else both
 again without the SEARCH's first line when it is blank and more lines follow; else, when
@@ -57,6 +58,19 @@ def _emptied(lines: Sequence[str], found: tuple[int, int], new: Sequence[str]) -
     """Whether the file would be left empty: a failure to Aider (its result is tested for
     truth), so its next way of looking is tried."""
     return not new and found == (0, len(lines))
+
+
+def unwrapped(lines: Sequence[str], name: str) -> tuple[str, ...]:
+    """SEARCH or REPLACE lines as Aider reads them before it looks (its
+    ``strip_quoted_wrapping``): a first line ending in the file's base name dropped, then
+    a first and a last line opening with ``` dropped (QA s48 helper-167 #1: a README's
+    SEARCH that was a fenced sample, a SEARCH opening with a comment naming the file)."""
+    out = tuple(lines)
+    if out and name and out[0].strip().endswith(name):
+        out = out[1:]
+    if out and out[0].startswith("```") and out[-1].startswith("```"):
+        out = out[1:-1]
+    return out
 
 
 def _whole_lines(lines: Sequence[str], search: Sequence[str],
@@ -116,8 +130,15 @@ def as_aider(outcome: Outcome, edit: Edit) -> Outcome:
     lines = list(state.lines)
     if state.bom and lines:  # (Aider reads the mark as the first line's first character)
         lines[0] = "\ufeff" + lines[0]
-    found = aider_place(lines, edit.search_lines, edit.replace_lines)
     first, last = outcome.lines
+    name = outcome.path.rsplit("/", 1)[-1]
+    search, new = unwrapped(edit.search_lines, name), unwrapped(edit.replace_lines, name)
+    if (search, new) != (edit.search_lines, edit.replace_lines):
+        return _held(outcome, AIDER_ELSEWHERE, "Aider takes a first line ending in the "
+                     f"file's name ({name}), or a ``` line first and last, for wrapping "
+                     "around SEARCH and REPLACE and drops them before it looks: it wrote "
+                     "other lines than these")
+    found = aider_place(lines, search, new)
     if found is None:
         return _held(outcome, AIDER_REFUSED, "Aider's own matcher finds no place for it in "
                      f"{outcome.path} (reviewtui finds it {_how(outcome)} at {_span(first, last)}):"
