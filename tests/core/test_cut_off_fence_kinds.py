@@ -237,3 +237,27 @@ def test_a_programs_file_is_not_held_for_a_bare_sample_in_text_after_later_block
     assert [op.path for op in parse_reply_text(reply).ops] == ["a.py", "c.py"]  # type: ignore[union-attr]
     document = reply.replace("a.py ---\n```python\nprint(1)", "a.md ---\n```markdown\n# A")
     assert parse_reply_text(document.replace("- a.py", "- a.md")).ops == ()
+
+
+def test_a_python_file_ending_inside_a_string_is_held() -> None:
+    """QA s48 helper-167 #2: a Python file whose docstring shows a sample reply, a blank
+    line after the sample's opening fence: the ```python fence closed there, tool.py was
+    written cut (inside its docstring) and src/app.py from the rest of it, exit 0. A
+    Python file whose text ends inside a string is held, with what follows."""
+    for sample in ("```\n\n--- File: src/app.py ---\n```\n",
+                   "```\n--- File: src/app.py ---\n<<<<<<< SEARCH\nx\n=======\ny\n"
+                   ">>>>>>> REPLACE\n```\n"):
+        reply = ("--- File: tool.py ---\n```python\n\"\"\"Tool.\n\nA reply:\n\n" + sample
+                 + "\"\"\"\n\nprint(1)\n```\n\n### Changed files:\n- tool.py\n")
+        parsed = parse_reply_text(reply)
+        assert parsed.ops == (), sample
+        assert "ends inside a string opened at line 3" in parsed.problems[0].message
+
+
+def test_a_program_then_a_bare_fenced_file_on_the_next_line_is_read() -> None:
+    """QA s48 helper-167 #3: a Python file, then a Makefile whose header follows the
+    closing fence at once and whose fence names no language: both read (25d1404 held
+    them); the Python file's text is whole."""
+    reply = ("--- File: a.py ---\n```python\nprint(1)\n```\n--- File: Makefile ---\n```\n"
+             "all:\n\tpython a.py\n```\n\n### Changed files:\n- a.py\n- Makefile\n")
+    assert [op.path for op in parse_reply_text(reply).ops] == ["a.py", "Makefile"]  # type: ignore[union-attr]

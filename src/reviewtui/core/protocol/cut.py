@@ -15,13 +15,14 @@ where the text stops are in doubt (QA s47 helper-147 H3, H4):
 * a fenced full file whose fence may have closed at a fence of its own (a markdown file's
   code sample): its content opens a sample it does not close, or holds a file header or
   the footer, or text with a fence follows it before the next block or the footer (or any
-  text, in a reply with no footer), or a file block opened by a fence without a language
-  starts on the line right after its closing fence (a sample showing a header); or, for a
-  document (Markdown or plain text, or any file in a fence without a language), a bare
-  fence that may close it is left over after it before the footer, outside the fences of
-  the blocks after it, or an unfenced file block the footer does not name follows it (a
-  sample showing a reply or a command: the blocks read from it lie between); and every
-  block after it, which may be that file's own text.
+  text, in a reply with no footer), or a Python file's text ends inside a string (a
+  docstring's sample); or, for a document (Markdown or plain text, or any file in a fence
+  without a language), a file block opened by a fence without a language starts on the
+  line right after its closing fence (a sample showing a header), a bare fence that may
+  close it is left over after it before the footer, outside the fences of the blocks
+  after it, or an unfenced file block the footer does not name follows it (a sample
+  showing a reply or a command: the blocks read from it lie between); and every block
+  after it, which may be that file's own text.
 
 Each such block stays in the reply with no operations, and a ``cut-off`` problem (an
 error) says why over its lines: the workbench shows it as not read, ``apply`` prints it
@@ -136,7 +137,11 @@ def _closed_early(reply: Reply, lines: Sequence[str], block: FileBlock,
                 "it, outside any block's fence: a sample of the file's own may have "
                 "closed its fence, and what lies between be the rest of it; fence the "
                 "file with a fence longer than any in it")
-    if (later := _bare_block_after(lines, reply, block, wrapper)) is not None:
+    if (opened := _open_python_string(block.path, wrapper, op.lines)) is not None:
+        return (f"its content ends inside a string opened at line {op.span.start + opened}: "
+                "a code sample in it (a docstring's) may have closed the file's fence; "
+                "fence the file with a fence longer than any in it")
+    if document and (later := _bare_block_after(lines, reply, block, wrapper)) is not None:
         return (f"a block of {later.path!r} (line {later.span.start}) follows the fence that "
                 "closes it at once, opened by a fence without a language: a sample of the "
                 "file's own showing a reply may have closed its fence; fence this file with "
@@ -148,6 +153,32 @@ def _closed_early(reply: Reply, lines: Sequence[str], block: FileBlock,
                 "list the file in the footer, or fence this one with a fence longer than "
                 "any in it")
     return _unpaired_and_followed(reply, block, op)
+
+
+_PYTHON = frozenset({"python", "py", "python3", "py3"})
+
+
+def _open_python_string(path: str, wrapper: g.Fence, lines: Sequence[str]) -> int | None:
+    """For a Python file, the index of the line opening a string its content leaves open
+    (a triple-quoted one: the text ends inside it), or None (QA s48 helper-165 #4,
+    helper-167 #2: a docstring showing a sample reply closed a ```python fence at the
+    sample's opening fence; the rest of the file was written over src/app.py, exit 0)."""
+    if not (path.endswith((".py", ".pyi")) or wrapper.info in _PYTHON):
+        return None
+    import io
+    import tokenize
+
+    text = "".join(line + "\n" for line in lines)
+    try:
+        for _ in tokenize.generate_tokens(io.StringIO(text).readline):
+            pass
+    except tokenize.TokenError as error:
+        where = error.args[1] if len(error.args) > 1 else None
+        if "multi-line string" in str(error.args[0]) and isinstance(where, tuple):
+            return max(int(where[0]) - 1, 0)
+    except (SyntaxError, ValueError):  # (an indentation error, a null byte: not ours)
+        return None
+    return None
 
 
 def _bare_block_after(lines: Sequence[str], reply: Reply, block: FileBlock,
