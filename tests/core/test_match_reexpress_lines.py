@@ -243,3 +243,16 @@ def test_lines_at_one_depth_the_file_indents_both_ways_take_the_files_style() ->
     search = _spaced(file[8:])
     replace = [*search[:3], "test:", "    ./run-tests", "", *search[3:]]
     assert _landed(file, search, replace)[4] == "\t./run-tests"
+
+
+def test_a_new_block_at_the_top_of_a_body_takes_the_bodys_indentation() -> None:
+    """QA s48 helper-167 #4: a space-indented f0 and a tab-indented f1 in one region; an
+    if added at the top of f1's body, measured from ``def f1(a):`` (not indented), came out
+    in spaces (the lines at that depth disagree: the whole file's style) above f1's tabs,
+    a TabError. The line the edit left alone right below it, at its depth, decides."""
+    file = ["def f0(a):", "    a = a + 6", "    return a", "x0 = 0", "def f1(a):",
+            "\ta = a + 5", "\ta = a + 6", "\treturn a", "def f2(a):", "    return a"]
+    search = ["    return a", "x0 = 0", "def f1(a):", "    a = a + 5"]
+    replace = [*search[:3], "    if a:", "        a = 2", "    a = a + 5"]
+    got = _landed(file, search, replace)
+    assert got[3:5] == ("\tif a:", "\t\ta = 2")

@@ -143,8 +143,15 @@ class _Regraft:
         if made > above:
             model_columns, file_indent = self._made[made]
         same = self._depths.get(columns(leading(line))) if not file_indent else None
-        if same and len({indent for _, indent in same}) == 1:
-            return same[0][1]
+        if same:
+            # The line the edit left alone right below, at that depth: the block the new
+            # line opens or joins (QA s48 helper-167 #4: an if added at the top of a
+            # tab-indented body, under a def, came out in the file's spaces).
+            below = self._anchors.below(j)
+            if below is not None and any(k == below for k, _ in same):
+                return next(indent for k, indent in same if k == below)
+            if len({indent for _, indent in same}) == 1:
+                return same[0][1]
         # (lines at that depth the file indents both ways, a Makefile's continuation in
         # spaces and its recipe in tabs: the whole file's style, helper-165 #2)
         return self._measured(line, model_columns, file_indent)
@@ -332,6 +339,11 @@ class _Anchors:
         self._anchor = {
             j: (columns(leading(replace[j])), leading(region[kept[j]])) for j in self._at
         }
+
+    def below(self, j: int) -> int | None:
+        """The index of the closest one below ``j``, None when none is."""
+        at = bisect_left(self._at, j + 1)
+        return self._at[at] if at < len(self._at) else None
 
     def above(self, j: int) -> int:
         """The index of the closest one above ``j``, -1 when none is."""
