@@ -155,3 +155,30 @@ def test_a_block_aider_read_without_its_wrapping_is_held(
     assert after == files
     assert "held (rule aider-elsewhere): Aider takes a first line ending in the file's name" in (
         capsys.readouterr().out)
+
+
+def test_a_fenced_sample_is_no_wrapping_when_the_file_holds_fence_lines(tmp_path: Path) -> None:
+    """QA s48 helper-168: Aider fences its blocks with ```` when a chat file has a line
+    opening with ```, and then a ``` line is no wrapping to it: a README edit whose SEARCH
+    is one of its fenced samples lands (it was held as aider-elsewhere)."""
+    files = {"README.md": "# T\n\n```\nx = 1\n```\n", "b.py": "y = 1\n"}
+    block = ("README.md\n````\n<<<<<<< SEARCH\n```\nx = 1\n```\n=======\n```\nx = 2\n```\n"
+             ">>>>>>> REPLACE\n````\n\n")
+    code, after = _apply(tmp_path, _history(block, "> Applied edit to README.md\n"), files)
+    assert code == 0
+    assert after["README.md"] == "# T\n\n```\nx = 2\n```\n"
+
+
+def test_a_new_files_wrapping_is_held_too(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """QA s48 helper-168: a new hello.py whose REPLACE opens with "# hello.py": Aider drops
+    that line (its wrapping), reviewtui wrote it, exit 0. Held."""
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "b.py").write_text("y = 1\n")
+    session = tmp_path / "h.md"
+    session.write_text(_history(_block("hello.py", "", "# hello.py\nprint(1)"),
+                                "> Applied edit to hello.py\n"))
+    assert main(["apply", str(session), "--root", str(root), "--yes"]) == 1
+    assert not (root / "hello.py").exists()
+    assert "aider-elsewhere" in capsys.readouterr().out

@@ -261,3 +261,14 @@ def test_a_program_then_a_bare_fenced_file_on_the_next_line_is_read() -> None:
     reply = ("--- File: a.py ---\n```python\nprint(1)\n```\n--- File: Makefile ---\n```\n"
              "all:\n\tpython a.py\n```\n\n### Changed files:\n- a.py\n- Makefile\n")
     assert [op.path for op in parse_reply_text(reply).ops] == ["a.py", "Makefile"]  # type: ignore[union-attr]
+
+
+def test_a_python_script_named_by_its_shebang_ending_inside_a_string_is_held() -> None:
+    """QA s48 helper-168: bin/tool, a Python script with no suffix in a bare fence, whose
+    docstring showed a sample reply: written cut, and run.sh from the rest, exit 0."""
+    reply = ("--- File: bin/tool ---\n```\n#!/usr/bin/env python3\n\"\"\"Tool.\n\nA reply:\n\n"
+             "```\n\n--- File: run.sh ---\n```\n\"\"\"\nprint(1)\n```\n\n"
+             "### Changed files:\n- bin/tool\n")
+    parsed = parse_reply_text(reply)
+    assert parsed.ops == ()
+    assert "ends inside a string opened at line 4" in parsed.problems[0].message

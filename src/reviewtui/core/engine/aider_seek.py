@@ -60,15 +60,16 @@ def _emptied(lines: Sequence[str], found: tuple[int, int], new: Sequence[str]) -
     return not new and found == (0, len(lines))
 
 
-def unwrapped(lines: Sequence[str], name: str) -> tuple[str, ...]:
+def unwrapped(lines: Sequence[str], name: str, fence: bool = True) -> tuple[str, ...]:
     """SEARCH or REPLACE lines as Aider reads them before it looks (its
     ``strip_quoted_wrapping``): a first line ending in the file's base name dropped, then
-    a first and a last line opening with ``` dropped (QA s48 helper-167 #1: a README's
-    SEARCH that was a fenced sample, a SEARCH opening with a comment naming the file)."""
+    a first and a last line opening with ``` dropped when Aider's fence is ``` (``fence``)
+    (QA s48 helper-167 #1: a README's SEARCH that was a fenced sample, a SEARCH opening
+    with a comment naming the file)."""
     out = tuple(lines)
     if out and name and out[0].strip().endswith(name):
         out = out[1:]
-    if out and out[0].startswith("```") and out[-1].startswith("```"):
+    if fence and out and out[0].startswith("```") and out[-1].startswith("```"):
         out = out[1:-1]
     return out
 
@@ -125,19 +126,24 @@ def as_aider(outcome: Outcome, edit: Edit) -> Outcome:
     """``outcome`` (a block of a reply Aider logged as applied, which reviewtui would land)
     held where Aider's matcher would not write it there (module doc), else as it is."""
     state = outcome.before_state
+    name = (outcome.path or "").rsplit("/", 1)[-1]
+    # Aider fences its blocks with ```` when a chat file has a line opening with ```: then
+    # a ``` line is no wrapping to it (QA s48 helper-168: a README's fenced sample held).
+    fence = state is None or not any(line.startswith("```") for line in state.lines)
+    search = unwrapped(edit.search_lines, name, fence)
+    new = unwrapped(edit.replace_lines, name, fence)
+    if (search, new) != (edit.search_lines, edit.replace_lines):
+        # (a new file's or an appended REPLACE too: helper-168, "# hello.py" written)
+        return _held(outcome, AIDER_ELSEWHERE, "Aider takes a first line ending in the "
+                     f"file's name ({name}), or a ``` line first and last, for wrapping "
+                     "around SEARCH and REPLACE and drops them before it looks: it wrote "
+                     "other lines than these")
     if state is None or not "".join(edit.search_lines).strip() or outcome.lines is None:
         return outcome  # (an empty SEARCH: Aider appends, as reviewtui does)
     lines = list(state.lines)
     if state.bom and lines:  # (Aider reads the mark as the first line's first character)
         lines[0] = "\ufeff" + lines[0]
     first, last = outcome.lines
-    name = outcome.path.rsplit("/", 1)[-1]
-    search, new = unwrapped(edit.search_lines, name), unwrapped(edit.replace_lines, name)
-    if (search, new) != (edit.search_lines, edit.replace_lines):
-        return _held(outcome, AIDER_ELSEWHERE, "Aider takes a first line ending in the "
-                     f"file's name ({name}), or a ``` line first and last, for wrapping "
-                     "around SEARCH and REPLACE and drops them before it looks: it wrote "
-                     "other lines than these")
     found = aider_place(lines, search, new)
     if found is None:
         return _held(outcome, AIDER_REFUSED, "Aider's own matcher finds no place for it in "

@@ -163,8 +163,9 @@ def _open_python_string(path: str, wrapper: g.Fence, lines: Sequence[str]) -> in
     (a triple-quoted one: the text ends inside it), or None (QA s48 helper-165 #4,
     helper-167 #2: a docstring showing a sample reply closed a ```python fence at the
     sample's opening fence; the rest of the file was written over src/app.py, exit 0)."""
-    if not (path.endswith((".py", ".pyi")) or wrapper.info in _PYTHON):
-        return None
+    if not (path.endswith((".py", ".pyi", ".pyw")) or wrapper.info in _PYTHON
+            or (lines and lines[0].startswith("#!") and "python" in lines[0])):
+        return None  # (a script without a suffix named by its #! line too: helper-168)
     import io
     import tokenize
 
