@@ -272,3 +272,18 @@ def test_a_python_script_named_by_its_shebang_ending_inside_a_string_is_held() -
     parsed = parse_reply_text(reply)
     assert parsed.ops == ()
     assert "ends inside a string opened at line 4" in parsed.problems[0].message
+
+
+def test_a_shell_script_ending_inside_a_here_document_is_held() -> None:
+    """QA s48 helper-168: a heredoc of tool.sh showing a sample reply closed its ```bash
+    fence; src/app.py was written from the rest of the script, exit 0. Closed
+    here-documents (<<-, quoted delimiters) and a shift (<<) are the script's own."""
+    reply = ("--- File: tool.sh ---\n```bash\ncat <<'EOF'\nTool.\n\nA reply:\n\n```\n\n"
+             "--- File: src/app.py ---\n```\nEOF\necho done\n```\n\n### Changed files:\n"
+             "- tool.sh\n")
+    parsed = parse_reply_text(reply)
+    assert parsed.ops == ()
+    assert "ends inside a string opened at line 3" in parsed.problems[0].message
+    whole = ("--- File: tool.sh ---\n```bash\ncat <<-\"EOF\"\n\tx\n\tEOF\necho $((1 << 2))\n"
+             "cat <<END\ny\nEND\n```\n\n### Changed files:\n- tool.sh\n")
+    assert [op.path for op in parse_reply_text(whole).ops] == ["tool.sh"]  # type: ignore[union-attr]

@@ -15,8 +15,8 @@ where the text stops are in doubt (QA s47 helper-147 H3, H4):
 * a fenced full file whose fence may have closed at a fence of its own (a markdown file's
   code sample): its content opens a sample it does not close, or holds a file header or
   the footer, or text with a fence follows it before the next block or the footer (or any
-  text, in a reply with no footer), or a Python file's text ends inside a string (a
-  docstring's sample); or, for a document (Markdown or plain text, or any file in a fence
+  text, in a reply with no footer), or a Python file's text ends inside a string or a
+  shell script's inside a here-document (a docstring's or heredoc's sample); or, for a document (Markdown or plain text, or any file in a fence
   without a language), a file block opened by a fence without a language starts on the
   line right after its closing fence (a sample showing a header), a bare fence that may
   close it is left over after it before the footer, outside the fences of the blocks
@@ -137,9 +137,12 @@ def _closed_early(reply: Reply, lines: Sequence[str], block: FileBlock,
                 "it, outside any block's fence: a sample of the file's own may have "
                 "closed its fence, and what lies between be the rest of it; fence the "
                 "file with a fence longer than any in it")
-    if (opened := _open_python_string(block.path, wrapper, op.lines)) is not None:
+    if (opened := _open_python_string(block.path, wrapper, op.lines)) is None:
+        opened = _open_heredoc(block.path, wrapper, op.lines)
+    if opened is not None:
         return (f"its content ends inside a string opened at line {op.span.start + opened}: "
-                "a code sample in it (a docstring's) may have closed the file's fence; "
+                "a code sample in it (a docstring's, a here-document's) may have closed the "
+                "file's fence; "
                 "fence the file with a fence longer than any in it")
     if document and (later := _bare_block_after(lines, reply, block, wrapper)) is not None:
         return (f"a block of {later.path!r} (line {later.span.start}) follows the fence that "
@@ -179,6 +182,33 @@ def _open_python_string(path: str, wrapper: g.Fence, lines: Sequence[str]) -> in
             return max(int(where[0]) - 1, 0)
     except (SyntaxError, ValueError):  # (an indentation error, a null byte: not ours)
         return None
+    return None
+
+
+_SHELL = frozenset({"sh", "bash", "zsh", "shell", "console", "ksh"})
+_HEREDOC = re.compile(r"<<(-?)\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\2")
+
+
+def _open_heredoc(path: str, wrapper: g.Fence, lines: Sequence[str]) -> int | None:
+    """For a shell script, the index of the line opening a here-document its text leaves
+    open (no line is its delimiter after it), or None (QA s48 helper-168: a heredoc
+    showing a sample reply closed a ```bash fence; src/app.py was written from the rest,
+    exit 0)."""
+    if not (path.endswith((".sh", ".bash", ".zsh")) or wrapper.info in _SHELL
+            or (lines and lines[0].startswith("#!") and "sh" in lines[0].rsplit("/", 1)[-1])):
+        return None
+    k = 0
+    while k < len(lines):
+        match = _HEREDOC.search(lines[k]) if "<<" in lines[k] else None
+        if match is None or "<<<" in lines[k]:
+            k += 1
+            continue
+        strip = bool(match.group(1))
+        end = next((n for n in range(k + 1, len(lines))
+                    if (lines[n].lstrip("\t") if strip else lines[n]) == match.group(3)), None)
+        if end is None:
+            return k
+        k = end + 1
     return None
 
 
