@@ -287,3 +287,21 @@ def test_a_shell_script_ending_inside_a_here_document_is_held() -> None:
     whole = ("--- File: tool.sh ---\n```bash\ncat <<-\"EOF\"\n\tx\n\tEOF\necho $((1 << 2))\n"
              "cat <<END\ny\nEND\n```\n\n### Changed files:\n- tool.sh\n")
     assert [op.path for op in parse_reply_text(whole).ops] == ["tool.sh"]  # type: ignore[union-attr]
+
+
+def test_here_documents_are_read_as_the_shell_reads_them() -> None:
+    """QA s48 helper-169: a \\EOF delimiter, a heredoc on a line with a <<< here-string were
+    not seen (src/app.py written from the rest, exit 0); a shift in arithmetic, << in a
+    string or a comment, a delimiter with - were taken for open heredocs (held)."""
+    def script(body: str) -> str:
+        return f"--- File: tool.sh ---\n```bash\n{body}```\n\n### Changed files:\n- tool.sh\n"
+
+    for opener in ("cat <<\\EOF", "cat <<EOF; read -r x <<< \"$y\""):
+        cut = (f"--- File: tool.sh ---\n```bash\n{opener}\nA reply:\n\n```\n\n"
+               "--- File: src/app.py ---\n```\nEOF\necho done\n```\n\n### Changed files:\n"
+               "- tool.sh\n")
+        assert parse_reply_text(cut).ops == (), opener
+    for body in ("echo $(( 1 << bits ))\n", "(( x = y << z ))\n", "echo 'a << b'\n",
+                 "# feed input with <<EOF\n", "cat <<END-OF-TEXT\nx\nEND-OF-TEXT\n",
+                 "cat <<EOF  \nx\nEOF  \n"):
+        assert [op.path for op in parse_reply_text(script(body)).ops] == ["tool.sh"], body  # type: ignore[union-attr]

@@ -16,13 +16,14 @@ where the text stops are in doubt (QA s47 helper-147 H3, H4):
   code sample): its content opens a sample it does not close, or holds a file header or
   the footer, or text with a fence follows it before the next block or the footer (or any
   text, in a reply with no footer), or a Python file's text ends inside a string or a
-  shell script's inside a here-document (a docstring's or heredoc's sample); or, for a document (Markdown or plain text, or any file in a fence
-  without a language), a file block opened by a fence without a language starts on the
-  line right after its closing fence (a sample showing a header), a bare fence that may
-  close it is left over after it before the footer, outside the fences of the blocks
-  after it, or an unfenced file block the footer does not name follows it (a sample
-  showing a reply or a command: the blocks read from it lie between); and every block
-  after it, which may be that file's own text.
+  shell script's inside a here-document (a docstring's or heredoc's sample); or, for a
+  document (Markdown or plain text, or any file in a fence without a language), a file
+  block opened by a fence without a language starts on the line right after its closing
+  fence (a sample showing a header), a bare fence that may close it is left over after it
+  before the footer, outside the fences of the blocks after it, or an unfenced file block
+  the footer does not name follows it (a sample showing a reply or a command: the blocks
+  read from it lie between); and every block after it, which may be that file's own
+  text.
 
 Each such block stays in the reply with no operations, and a ``cut-off`` problem (an
 error) says why over its lines: the workbench shows it as not read, ``apply`` prints it
@@ -186,7 +187,9 @@ def _open_python_string(path: str, wrapper: g.Fence, lines: Sequence[str]) -> in
 
 
 _SHELL = frozenset({"sh", "bash", "zsh", "shell", "console", "ksh"})
-_HEREDOC = re.compile(r"<<(-?)\s*(['\"]?)([A-Za-z_][A-Za-z0-9_]*)\2")
+# << (not <<<), an optional -, then the delimiter: quoted with ' or ", after a \, or bare.
+_HEREDOC = re.compile(r"(?<!<)<<(?!<)(-?)[ \t]*(?:(['\"])([A-Za-z_][\w.-]*)\2"
+                      r"|\\?([A-Za-z_][\w.-]*))")
 
 
 def _open_heredoc(path: str, wrapper: g.Fence, lines: Sequence[str]) -> int | None:
@@ -199,16 +202,29 @@ def _open_heredoc(path: str, wrapper: g.Fence, lines: Sequence[str]) -> int | No
         return None
     k = 0
     while k < len(lines):
-        match = _HEREDOC.search(lines[k]) if "<<" in lines[k] else None
-        if match is None or "<<<" in lines[k]:
+        match = _heredoc(lines[k]) if "<<" in lines[k] else None
+        if match is None:
             k += 1
             continue
-        strip = bool(match.group(1))
+        strip, word = bool(match.group(1)), match.group(3) or match.group(4)
         end = next((n for n in range(k + 1, len(lines))
-                    if (lines[n].lstrip("\t") if strip else lines[n]) == match.group(3)), None)
+                    if (lines[n].lstrip("\t") if strip else lines[n]).rstrip() == word), None)
         if end is None:
             return k
         k = end + 1
+    return None
+
+
+def _heredoc(line: str) -> re.Match[str] | None:
+    """The first here-document a shell line opens: not in a comment, a quoted string or
+    arithmetic (``$(( 1 << bits ))``: a shift), helper-169."""
+    for match in _HEREDOC.finditer(line):
+        before = line[:match.start()]
+        quotes = before.count("'") % 2 or (before.count('"') - before.count('\\"')) % 2
+        comment = re.search(r"(^|\s)#", before) is not None
+        arithmetic = before.count("((") > before.count("))")
+        if not (quotes or comment or arithmetic):
+            return match
     return None
 
 
