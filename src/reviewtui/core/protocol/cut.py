@@ -187,45 +187,96 @@ def _open_python_string(path: str, wrapper: g.Fence, lines: Sequence[str]) -> in
 
 
 _SHELL = frozenset({"sh", "bash", "zsh", "shell", "console", "ksh"})
-# << (not <<<), an optional -, then the delimiter: quoted with ' or ", after a \, or bare.
-_HEREDOC = re.compile(r"(?<!<)<<(?!<)(-?)[ \t]*(?:(['\"])([A-Za-z_][\w.-]*)\2"
-                      r"|\\?([A-Za-z_][\w.-]*))")
 
 
 def _open_heredoc(path: str, wrapper: g.Fence, lines: Sequence[str]) -> int | None:
     """For a shell script, the index of the line opening a here-document its text leaves
     open (no line is its delimiter after it), or None (QA s48 helper-168: a heredoc
     showing a sample reply closed a ```bash fence; src/app.py was written from the rest,
-    exit 0)."""
+    exit 0). The script is read as the shell reads it: quotes (``$'..'`` too) and
+    ``(( ))`` carried across lines, ``#`` comments at a word's start, every heredoc of a
+    line, whose bodies follow it in order (helper-169, helper-170)."""
     if not (path.endswith((".sh", ".bash", ".zsh")) or wrapper.info in _SHELL
             or (lines and lines[0].startswith("#!") and "sh" in lines[0].rsplit("/", 1)[-1])):
         return None
+    state = _Shell()
     k = 0
     while k < len(lines):
-        match = _heredoc(lines[k]) if "<<" in lines[k] else None
-        if match is None:
-            k += 1
-            continue
-        strip, word = bool(match.group(1)), match.group(3) or match.group(4)
-        end = next((n for n in range(k + 1, len(lines))
-                    if (lines[n].lstrip("\t") if strip else lines[n]).rstrip() == word), None)
-        if end is None:
-            return k
-        k = end + 1
+        opened = state.heredocs(lines[k])
+        at, k = k, k + 1
+        for strip, word in opened:
+            end = next((n for n in range(k, len(lines))
+                        if (lines[n].lstrip("\t") if strip else lines[n]).rstrip() == word),
+                       None)
+            if end is None:
+                return at
+            k = end + 1
     return None
 
 
-def _heredoc(line: str) -> re.Match[str] | None:
-    """The first here-document a shell line opens: not in a comment, a quoted string or
-    arithmetic (``$(( 1 << bits ))``: a shift), helper-169."""
-    for match in _HEREDOC.finditer(line):
-        before = line[:match.start()]
-        quotes = before.count("'") % 2 or (before.count('"') - before.count('\\"')) % 2
-        comment = re.search(r"(^|\s)#", before) is not None
-        arithmetic = before.count("((") > before.count("))")
-        if not (quotes or comment or arithmetic):
-            return match
-    return None
+class _Shell:
+    """What a shell has open at the end of the lines read so far: a quoted string (single,
+    double, ``$'..'``) or arithmetic."""
+
+    def __init__(self) -> None:
+        self.quote = ""  # "'", '"' or "$'"
+        self.depth = 0
+
+    def heredocs(self, line: str) -> list[tuple[bool, str]]:
+        """The here-documents ``line`` opens, in order: (``<<-``, the delimiter)."""
+        found: list[tuple[bool, str]] = []
+        i, n = 0, len(line)
+        while i < n:
+            char = line[i]
+            if self.quote == "'":
+                self.quote = "" if char == "'" else self.quote
+            elif char == "\\":
+                i += 2
+                continue
+            elif self.quote:
+                if char == self.quote[-1]:
+                    self.quote = ""
+            elif char in "'\"":
+                self.quote = "$'" if char == "'" and line[i - 1:i] == "$" else char
+            elif char == "#" and (i == 0 or line[i - 1] in " \t;|&()"):
+                break  # (a comment, to the line's end)
+            elif line.startswith("((", i) or (line.startswith("))", i) and self.depth):
+                self.depth += 1 if char == "(" else -1
+                i += 2
+                continue
+            elif (line.startswith("<<", i) and not line.startswith("<<<", i)
+                  and not self.depth):
+                i += 2
+                strip = line[i:i + 1] == "-"
+                i += strip
+                while line[i:i + 1] in (" ", "\t"):
+                    i += 1
+                word, i = _shell_word(line, i)
+                if word:
+                    found.append((strip, word))
+                continue
+            i += 1
+        return found
+
+
+def _shell_word(line: str, i: int) -> tuple[str, int]:
+    """The word at ``line[i]`` with its quotes and backslashes taken off (a heredoc's
+    delimiter: ``"E"OF`` is EOF), and where it ends."""
+    out: list[str] = []
+    while i < len(line) and line[i] not in " \t;|&<>()":
+        char = line[i]
+        if char in "'\"":
+            close = line.find(char, i + 1)
+            close = len(line) if close < 0 else close
+            out.append(line[i + 1:close])
+            i = close + 1
+        elif char == "\\":
+            out.append(line[i + 1:i + 2])
+            i += 2
+        else:
+            out.append(char)
+            i += 1
+    return "".join(out), i
 
 
 def _bare_block_after(lines: Sequence[str], reply: Reply, block: FileBlock,
