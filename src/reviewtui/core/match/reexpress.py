@@ -110,50 +110,48 @@ class _Regraft:
         widths = [columns(leading(line)) for line in (*search, *replace) if not is_blank(line)]
         self._scale = calibrate(matched, model, self._style, widths)
         self._mixed = _mixed(region)
-        self._whole = file_style if self._mixed else None
-        self._depths: dict[int, list[tuple[int, str]]] = {}
-        self._made: dict[int, tuple[int, str]] = {}  # new lines indented so far (mixed)
+        self._file_style = file_style
+        # (mixed regions) model depth -> {REPLACE index: file indentation} of the lines the
+        # edit leaves alone, and the last new line indented: (index, model columns, indent)
+        self._depths: dict[int, dict[int, str]] = {}
+        self._last: tuple[int, int, str] | None = None
         if self._mixed:
             for k, at in sorted({**kept, **rewritten}.items()):
                 if not is_blank(replace[k]):
-                    self._depths.setdefault(columns(leading(replace[k])), []).append(
-                        (k, leading(region[at])))
+                    self._depths.setdefault(columns(leading(replace[k])), {})[k] = (
+                        leading(region[at]))
 
     def indent(self, j: int, line: str) -> str:
         own = self._own.get(j)
         if own is not None:
             return own
         model_columns, file_indent = self._anchors.nearest(j) or self._fallback
-        if self._mixed:
-            indent = self._mixed_indent(j, line, model_columns, file_indent)
-            self._made[j] = (columns(leading(line)), indent)
-            return indent
-        return self._measured(line, model_columns, file_indent)
+        if not self._mixed:
+            return self._measured(line, model_columns, file_indent)
+        indent = self._mixed_indent(j, line, model_columns, file_indent)
+        self._last = (j, columns(leading(line)), indent)
+        return indent
 
     def _mixed_indent(self, j: int, line: str, model_columns: int, file_indent: str) -> str:
         """In a region mixing tabs and spaces, a new line measures from the nearest line
         above it, a new one too (a new block's lines agree with its first: QA s48
         helper-165 #1, a new function's ``if`` came out in tabs and its body in spaces, a
         TabError). Measured from a line not indented, the model's depth means what it means
-        on the lines the edit left alone at that depth, when they agree (helper-164 #2: a
-        Makefile's new recipe line under a new target came out in spaces; its ``    gcc`` a
-        few lines off is a tab in the file)."""
-        above = self._anchors.above(j)
-        made = max((k for k in self._made if k < j), default=-1)
-        if made > above:
-            model_columns, file_indent = self._made[made]
+        on the line the edit left alone right below it at that depth (the block it opens or
+        joins: helper-167 #4, an if added at the top of a tab-indented body came out in the
+        file's spaces), else on the lines it left alone at that depth when they agree
+        (helper-164 #2: a Makefile's new recipe line under a new target came out in spaces;
+        its ``    gcc`` a few lines off is a tab in the file); else the whole file's style
+        (a Makefile's continuation in spaces and its recipe in tabs: helper-165 #2)."""
+        if self._last is not None and self._last[0] > self._anchors.above(j):
+            _, model_columns, file_indent = self._last  # (lines are indented in order)
         same = self._depths.get(columns(leading(line))) if not file_indent else None
         if same:
-            # The line the edit left alone right below, at that depth: the block the new
-            # line opens or joins (QA s48 helper-167 #4: an if added at the top of a
-            # tab-indented body, under a def, came out in the file's spaces).
             below = self._anchors.below(j)
-            if below is not None and any(k == below for k, _ in same):
-                return next(indent for k, indent in same if k == below)
-            if len({indent for _, indent in same}) == 1:
-                return same[0][1]
-        # (lines at that depth the file indents both ways, a Makefile's continuation in
-        # spaces and its recipe in tabs: the whole file's style, helper-165 #2)
+            if below in same:
+                return same[below]
+            if len(set(same.values())) == 1:
+                return next(iter(same.values()))
         return self._measured(line, model_columns, file_indent)
 
     def _measured(self, line: str, model_columns: int, file_indent: str) -> str:
@@ -173,18 +171,15 @@ class _Regraft:
     def _anchor_style(self, file_indent: str) -> IndentStyle:
         """Tabs or spaces for a line measured from a line indented ``file_indent``. In a
         region that indents some lines with tabs and others with spaces, the region's
-        majority says nothing about this line: a line measured from a tab-led one takes
-        tabs (a tab-indented function in a space-indented file), from a space-led one
-        spaces, from one not indented at all the indentation of the nearest line left
-        alone at the same depth in the model's text (:meth:`indent`), else the whole
-        file's style (a docstring's
-        two-space items among a tab-indented file's lines: the new line came out in
-        spaces, the matcher sweep's seed 20)."""
-        if self._whole is None or not file_indent:
-            if self._whole is not None:
-                whole = self._whole()
-                return whole if whole is not None else self._style
+        majority says nothing about this line: measured from a tab-led line it takes tabs
+        (a tab-indented function in a space-indented file), from a space-led one spaces,
+        from one not indented the whole file's style (a docstring's two-space items among
+        a tab-indented file's lines: the new line came out in spaces, the matcher sweep's
+        seed 20)."""
+        if not self._mixed:
             return self._style
+        if not file_indent:
+            return self._file_style() or self._style
         tabs = file_indent.startswith("\t")
         if tabs == self._style.tabs:
             return self._style
