@@ -45,6 +45,7 @@ from reviewtui.core.model.records import (
     Span,
 )
 from reviewtui.core.protocol import grammar as g
+from reviewtui.core.protocol.open_strings import open_string
 from reviewtui.core.record import replace
 
 CUT_OFF = "cut-off"
@@ -109,9 +110,11 @@ def _closed_early(reply: Reply, lines: Sequence[str], block: FileBlock,
     file's own (a markdown file's code sample), or None (QA s47 helper-147 H3,
     helper-154 H3): its content opens a sample it does not close; it holds a file header
     or the footer (the rest of the reply swallowed); text with a fence follows it before
-    any other block; or text follows it in a reply with no footer; or a bare fence that
-    may close it is left over after it (_left_over); or its fence lines do not pair up and
-    what follows may be its text (_unpaired_and_followed)."""
+    any other block; or text follows it in a reply with no footer; for a document, a bare
+    fence that may close it is left over after it (_left_over); a program's text ends
+    inside a string (open_strings); for a document, a block a sample may have made follows
+    it (_bare_block_after, _unlisted_after); or its fence lines do not pair up and what
+    follows may be its text (_unpaired_and_followed)."""
     (op,) = [op for op in block.ops if isinstance(op, FullFile)][:1]
     if (opened := _open_sample(op.lines)) is not None:
         return (f"its content's code sample at line {op.span.start + opened} is not "
@@ -138,13 +141,10 @@ def _closed_early(reply: Reply, lines: Sequence[str], block: FileBlock,
                 "it, outside any block's fence: a sample of the file's own may have "
                 "closed its fence, and what lies between be the rest of it; fence the "
                 "file with a fence longer than any in it")
-    if (opened := _open_python_string(block.path, wrapper, op.lines)) is None:
-        opened = _open_heredoc(block.path, wrapper, op.lines)
-    if opened is not None:
+    if (opened := open_string(block.path, wrapper.info, op.lines)) is not None:
         return (f"its content ends inside a string opened at line {op.span.start + opened}: "
                 "a code sample in it (a docstring's, a here-document's) may have closed the "
-                "file's fence; "
-                "fence the file with a fence longer than any in it")
+                "file's fence; fence the file with a fence longer than any in it")
     if document and (later := _bare_block_after(lines, reply, block, wrapper)) is not None:
         return (f"a block of {later.path!r} (line {later.span.start}) follows the fence that "
                 "closes it at once, opened by a fence without a language: a sample of the "
@@ -157,126 +157,6 @@ def _closed_early(reply: Reply, lines: Sequence[str], block: FileBlock,
                 "list the file in the footer, or fence this one with a fence longer than "
                 "any in it")
     return _unpaired_and_followed(reply, block, op)
-
-
-_PYTHON = frozenset({"python", "py", "python3", "py3"})
-
-
-def _open_python_string(path: str, wrapper: g.Fence, lines: Sequence[str]) -> int | None:
-    """For a Python file, the index of the line opening a string its content leaves open
-    (a triple-quoted one: the text ends inside it), or None (QA s48 helper-165 #4,
-    helper-167 #2: a docstring showing a sample reply closed a ```python fence at the
-    sample's opening fence; the rest of the file was written over src/app.py, exit 0)."""
-    if not (path.endswith((".py", ".pyi", ".pyw")) or wrapper.info in _PYTHON
-            or (lines and lines[0].startswith("#!") and "python" in lines[0])):
-        return None  # (a script without a suffix named by its #! line too: helper-168)
-    import io
-    import tokenize
-
-    text = "".join(line + "\n" for line in lines)
-    try:
-        for _ in tokenize.generate_tokens(io.StringIO(text).readline):
-            pass
-    except tokenize.TokenError as error:
-        where = error.args[1] if len(error.args) > 1 else None
-        if "multi-line string" in str(error.args[0]) and isinstance(where, tuple):
-            return max(int(where[0]) - 1, 0)
-    except (SyntaxError, ValueError):  # (an indentation error, a null byte: not ours)
-        return None
-    return None
-
-
-_SHELL = frozenset({"sh", "bash", "zsh", "shell", "console", "ksh"})
-
-
-def _open_heredoc(path: str, wrapper: g.Fence, lines: Sequence[str]) -> int | None:
-    """For a shell script, the index of the line opening a here-document its text leaves
-    open (no line is its delimiter after it), or None (QA s48 helper-168: a heredoc
-    showing a sample reply closed a ```bash fence; src/app.py was written from the rest,
-    exit 0). The script is read as the shell reads it: quotes (``$'..'`` too) and
-    ``(( ))`` carried across lines, ``#`` comments at a word's start, every heredoc of a
-    line, whose bodies follow it in order (helper-169, helper-170)."""
-    if not (path.endswith((".sh", ".bash", ".zsh")) or wrapper.info in _SHELL
-            or (lines and lines[0].startswith("#!") and "sh" in lines[0].rsplit("/", 1)[-1])):
-        return None
-    state = _Shell()
-    k = 0
-    while k < len(lines):
-        opened = state.heredocs(lines[k])
-        at, k = k, k + 1
-        for strip, word in opened:
-            end = next((n for n in range(k, len(lines))
-                        if (lines[n].lstrip("\t") if strip else lines[n]).rstrip() == word),
-                       None)
-            if end is None:
-                return at
-            k = end + 1
-    return None
-
-
-class _Shell:
-    """What a shell has open at the end of the lines read so far: a quoted string (single,
-    double, ``$'..'``) or arithmetic."""
-
-    def __init__(self) -> None:
-        self.quote = ""  # "'", '"' or "$'"
-        self.depth = 0
-
-    def heredocs(self, line: str) -> list[tuple[bool, str]]:
-        """The here-documents ``line`` opens, in order: (``<<-``, the delimiter)."""
-        found: list[tuple[bool, str]] = []
-        i, n = 0, len(line)
-        while i < n:
-            char = line[i]
-            if self.quote == "'":
-                self.quote = "" if char == "'" else self.quote
-            elif char == "\\":
-                i += 2
-                continue
-            elif self.quote:
-                if char == self.quote[-1]:
-                    self.quote = ""
-            elif char in "'\"":
-                self.quote = "$'" if char == "'" and line[i - 1:i] == "$" else char
-            elif char == "#" and (i == 0 or line[i - 1] in " \t;|&()"):
-                break  # (a comment, to the line's end)
-            elif line.startswith("((", i) or (line.startswith("))", i) and self.depth):
-                self.depth += 1 if char == "(" else -1
-                i += 2
-                continue
-            elif (line.startswith("<<", i) and not line.startswith("<<<", i)
-                  and not self.depth):
-                i += 2
-                strip = line[i:i + 1] == "-"
-                i += strip
-                while line[i:i + 1] in (" ", "\t"):
-                    i += 1
-                word, i = _shell_word(line, i)
-                if word:
-                    found.append((strip, word))
-                continue
-            i += 1
-        return found
-
-
-def _shell_word(line: str, i: int) -> tuple[str, int]:
-    """The word at ``line[i]`` with its quotes and backslashes taken off (a heredoc's
-    delimiter: ``"E"OF`` is EOF), and where it ends."""
-    out: list[str] = []
-    while i < len(line) and line[i] not in " \t;|&<>()":
-        char = line[i]
-        if char in "'\"":
-            close = line.find(char, i + 1)
-            close = len(line) if close < 0 else close
-            out.append(line[i + 1:close])
-            i = close + 1
-        elif char == "\\":
-            out.append(line[i + 1:i + 2])
-            i += 2
-        else:
-            out.append(char)
-            i += 1
-    return "".join(out), i
 
 
 def _bare_block_after(lines: Sequence[str], reply: Reply, block: FileBlock,
@@ -298,6 +178,7 @@ def _bare_block_after(lines: Sequence[str], reply: Reply, block: FileBlock,
             or fence.length < wrapper.length):
         return None
     return later
+
 
 # Files whose text may show fenced samples (Markdown and plain-text documents); a fence
 # without a language around a file says nothing of what it holds either.
@@ -423,14 +304,14 @@ def _unpaired_and_followed(reply: Reply, block: FileBlock, op: FullFile) -> str 
     These files were held whatever followed them while fence lines were counted (QA s47
     helper-158 L1): one followed by such blocks still is.
     """
+    fences = [k for k, line in enumerate(op.lines) if _fence_line(line)]
+    if len(fences) % 2 == 0:
+        return None
     end = reply.footer.span.start if reply.footer is not None else 1 << 62
     listed = {entry.path for entry in reply.footer.entries} if reply.footer else set()
     later = [b for b in reply.blocks if block.span.end < b.span.start < end]
     unlisted = next((b for b in later if isinstance(b, FileBlock) and b.path not in listed),
                     None)
-    fences = [k for k, line in enumerate(op.lines) if _fence_line(line)]
-    if len(fences) % 2 == 0:
-        return None
     what = next((f"a console block (line {b.span.start})" if isinstance(b, ConsoleBlock)
                  else f"a block of {b.path!r} (line {b.span.start})" for b in later
                  if isinstance(b, ConsoleBlock) or b is unlisted), None)

@@ -1,0 +1,142 @@
+"""Where a program's text ends inside a string: a code sample in a docstring or a
+here-document may have closed the fence around the file (``cut.py``, rule ``cut-off``).
+
+A reply fences a full file; a sample the file itself shows (a docstring or heredoc
+quoting a reply, its own ``` line) closes that fence early, and the rest of the file is
+read as other blocks (QA s48 helper-165 #4, helper-167 #2, helper-168: src/app.py written
+from the rest of tool.py, exit 0). The file as read then ends inside the string the
+sample stood in: Python's tokenizer says so, and a shell script's here-document has no
+delimiter line after it. Pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def open_string(path: str, info: str, lines: Sequence[str]) -> int | None:
+    """The index of the line opening a string ``lines`` leave open, for a Python file or a
+    shell script (known by ``path``'s suffix, the fence's ``info`` or a ``#!`` line);
+    None for any other file, or when every string closes."""
+    opened = _open_python_string(path, info, lines)
+    return opened if opened is not None else _open_heredoc(path, info, lines)
+
+
+_PYTHON = frozenset({"python", "py", "python3", "py3"})
+
+
+def _open_python_string(path: str, info: str, lines: Sequence[str]) -> int | None:
+    """For a Python file, the index of the line opening a string its content leaves open
+    (a triple-quoted one: the text ends inside it), or None (QA s48 helper-165 #4,
+    helper-167 #2: a docstring showing a sample reply closed a ```python fence at the
+    sample's opening fence; the rest of the file was written over src/app.py, exit 0)."""
+    if not (path.endswith((".py", ".pyi", ".pyw")) or info in _PYTHON
+            or (lines and lines[0].startswith("#!") and "python" in lines[0])):
+        return None  # (a script without a suffix named by its #! line too: helper-168)
+    import io
+    import tokenize
+
+    text = "".join(line + "\n" for line in lines)
+    try:
+        for _ in tokenize.generate_tokens(io.StringIO(text).readline):
+            pass
+    except tokenize.TokenError as error:
+        where = error.args[1] if len(error.args) > 1 else None
+        if "multi-line string" in str(error.args[0]) and isinstance(where, tuple):
+            return max(int(where[0]) - 1, 0)
+    except (SyntaxError, ValueError):  # (an indentation error, a null byte: not ours)
+        return None
+    return None
+
+
+_SHELL = frozenset({"sh", "bash", "zsh", "shell", "console", "ksh"})
+
+
+def _open_heredoc(path: str, info: str, lines: Sequence[str]) -> int | None:
+    """For a shell script, the index of the line opening a here-document its text leaves
+    open (no line is its delimiter after it), or None (QA s48 helper-168: a heredoc
+    showing a sample reply closed a ```bash fence; src/app.py was written from the rest,
+    exit 0). The script is read as the shell reads it: quotes (``$'..'`` too) and
+    ``(( ))`` carried across lines, ``#`` comments at a word's start, every heredoc of a
+    line, whose bodies follow it in order (helper-169, helper-170)."""
+    if not (path.endswith((".sh", ".bash", ".zsh")) or info in _SHELL
+            or (lines and lines[0].startswith("#!") and "sh" in lines[0].rsplit("/", 1)[-1])):
+        return None
+    state = _Shell()
+    k = 0
+    while k < len(lines):
+        opened = state.heredocs(lines[k])
+        at, k = k, k + 1
+        for strip, word in opened:
+            end = next((n for n in range(k, len(lines))
+                        if (lines[n].lstrip("\t") if strip else lines[n]).rstrip() == word),
+                       None)
+            if end is None:
+                return at
+            k = end + 1
+    return None
+
+
+class _Shell:
+    """What a shell has open at the end of the lines read so far: a quoted string (single,
+    double, ``$'..'``) or arithmetic."""
+
+    def __init__(self) -> None:
+        self.quote = ""  # "'", '"' or "$'"
+        self.depth = 0
+
+    def heredocs(self, line: str) -> list[tuple[bool, str]]:
+        """The here-documents ``line`` opens, in order: (``<<-``, the delimiter)."""
+        found: list[tuple[bool, str]] = []
+        i, n = 0, len(line)
+        while i < n:
+            char = line[i]
+            if self.quote == "'":
+                self.quote = "" if char == "'" else self.quote
+            elif char == "\\":
+                i += 2
+                continue
+            elif self.quote:
+                if char == self.quote[-1]:
+                    self.quote = ""
+            elif char in "'\"":
+                self.quote = "$'" if char == "'" and line[i - 1:i] == "$" else char
+            elif char == "#" and (i == 0 or line[i - 1] in " \t;|&()"):
+                break  # (a comment, to the line's end)
+            elif line.startswith("((", i) or (line.startswith("))", i) and self.depth):
+                self.depth += 1 if char == "(" else -1
+                i += 2
+                continue
+            elif (line.startswith("<<", i) and not line.startswith("<<<", i)
+                  and not self.depth):
+                i += 2
+                strip = line[i:i + 1] == "-"
+                i += strip
+                while line[i:i + 1] in (" ", "\t"):
+                    i += 1
+                word, i = _shell_word(line, i)
+                if word:
+                    found.append((strip, word))
+                continue
+            i += 1
+        return found
+
+
+def _shell_word(line: str, i: int) -> tuple[str, int]:
+    """The word at ``line[i]`` with its quotes and backslashes taken off (a heredoc's
+    delimiter: ``"E"OF`` is EOF), and where it ends."""
+    out: list[str] = []
+    while i < len(line) and line[i] not in " \t;|&<>()":
+        char = line[i]
+        if char in "'\"":
+            close = line.find(char, i + 1)
+            close = len(line) if close < 0 else close
+            out.append(line[i + 1:close])
+            i = close + 1
+        elif char == "\\":
+            out.append(line[i + 1:i + 2])
+            i += 2
+        else:
+            out.append(char)
+            i += 1
+    return "".join(out), i
