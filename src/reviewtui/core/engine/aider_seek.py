@@ -129,7 +129,10 @@ def as_aider(outcome: Outcome, edit: Edit) -> Outcome:
     name = (outcome.path or "").rsplit("/", 1)[-1]
     # Aider fences its blocks with ```` when a chat file has a line opening with ```: then
     # a ``` line is no wrapping to it (QA s48 helper-168: a README's fenced sample held).
-    fence = state is None or not any(line.startswith("```") for line in state.lines)
+    # (the file is read for such lines only when a block opens with one)
+    fence = (not any(part and part[0].startswith("```")
+                     for part in (edit.search_lines, edit.replace_lines))
+             or state is None or not any(line.startswith("```") for line in state.lines))
     search = unwrapped(edit.search_lines, name, fence)
     new = unwrapped(edit.replace_lines, name, fence)
     if (search, new) != (edit.search_lines, edit.replace_lines):
@@ -151,7 +154,7 @@ def as_aider(outcome: Outcome, edit: Edit) -> Outcome:
                      " Aider, which logged it applied, wrote it to another file of the chat "
                      "where it matched (its fallback), or the file was not what this replay "
                      "has")
-    if isinstance(found, tuple) and len(found) == 2 and isinstance(found[0], int):
+    if isinstance(found[0], int):  # (a range; else the file's lines, never empty)
         start, end = found
         if (start + 1, end) == (first, last):
             return outcome
