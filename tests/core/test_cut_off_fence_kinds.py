@@ -311,7 +311,8 @@ def test_a_script_is_read_as_the_shell_reads_it_across_lines() -> None:
     """QA s48 helper-170: quotes were counted line by line, so a ' inside "..", an escaped
     quote, $'\\'', a # or (( in a string, a string closed on the opener's line, a second
     heredoc on a line hid the heredoc (src/app.py written, exit 0); and a shift or a
-    string split over lines, ;# comments, a delimiter "E"OF were taken for open ones."""
+    string split over lines, ;# comments, a delimiter "E"OF were taken for open ones; and
+    a here-string "<<<x" was read as "<" then a heredoc "<<x" (a read-through's own)."""
     def reply(opener: str) -> str:
         return (f"--- File: tool.sh ---\n```bash\n{opener}\nA reply:\n\n```\n\n"
                 "--- File: src/app.py ---\n```\nEOF\necho done\n```\n\n### Changed files:\n"
@@ -323,6 +324,6 @@ def test_a_script_is_read_as_the_shell_reads_it_across_lines() -> None:
                    "awk '\n{ print }' f; cat <<EOF", "cat <<A; cat <<EOF\nA"):
         assert parse_reply_text(reply(opener)).ops == (), opener
     for body in ("echo $(( 1\n<< bits ))\n", "echo 'a\n<<FILE'\n", "echo hi;# cat <<EOF\n",
-                 'cat <<"E"OF\nx\nEOF\n'):
+                 'cat <<"E"OF\nx\nEOF\n', "cat <<'E' <<<x; y=$(( 1 << i ))\nline\nE\n"):
         whole = f"--- File: tool.sh ---\n```bash\n{body}```\n\n### Changed files:\n- tool.sh\n"
         assert [op.path for op in parse_reply_text(whole).ops] == ["tool.sh"], body  # type: ignore[union-attr]

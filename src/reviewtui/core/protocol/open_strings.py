@@ -107,8 +107,10 @@ class _Shell:
                 self.depth += 1 if char == "(" else -1
                 i += 2
                 continue
-            elif (line.startswith("<<", i) and not line.startswith("<<<", i)
-                  and not self.depth):
+            elif line.startswith("<<<", i):  # (a here-string, whole: not "<" and "<<")
+                i += 3
+                continue
+            elif line.startswith("<<", i) and not self.depth:
                 i += 2
                 strip = line[i:i + 1] == "-"
                 i += strip
