@@ -15,8 +15,9 @@ where the text stops are in doubt (QA s47 helper-147 H3, H4):
 * a fenced full file whose fence may have closed at a fence of its own (a markdown file's
   code sample): its content opens a sample it does not close, or holds a file header or
   the footer, or text with a fence follows it before the next block or the footer (or any
-  text, in a reply with no footer), or a Python file's text ends inside a string or a
-  shell script's inside a here-document (a docstring's or heredoc's sample); or, for a
+  text, in a reply with no footer), or a program's text ends inside a multi-line string,
+  comment or here-document (a docstring's, a template literal's, a heredoc's sample:
+  open_strings.py, open_literals.py); or, for a
   document (Markdown or plain text, or any file in a fence without a language), a file
   block opened by a fence without a language starts on the line right after its closing
   fence (a sample showing a header), a bare fence that may close it is left over after it
@@ -143,8 +144,9 @@ def _closed_early(reply: Reply, lines: Sequence[str], block: FileBlock,
                 "file with a fence longer than any in it")
     if (opened := open_string(block.path, wrapper.info, op.lines)) is not None:
         return (f"its content ends inside a string opened at line {op.span.start + opened}: "
-                "a code sample in it (a docstring's, a here-document's) may have closed the "
-                "file's fence; fence the file with a fence longer than any in it")
+                "a code sample in it (a docstring's, a template literal's, a comment's, a "
+                "here-document's) may have closed the file's fence; fence the file with a "
+                "fence longer than any in it")
     if document and (later := _bare_block_after(lines, reply, block, wrapper)) is not None:
         return (f"a block of {later.path!r} (line {later.span.start}) follows the fence that "
                 "closes it at once, opened by a fence without a language: a sample of the "

@@ -5,8 +5,10 @@ A reply fences a full file; a sample the file itself shows (a docstring or hered
 quoting a reply, its own ``` line) closes that fence early, and the rest of the file is
 read as other blocks (QA s48 helper-165 #4, helper-167 #2, helper-168: src/app.py written
 from the rest of tool.py, exit 0). The file as read then ends inside the string the
-sample stood in: Python's tokenizer says so, and a shell script's here-document has no
-delimiter line after it. Pure.
+sample stood in: Python's tokenizer says so, and a shell script's or a Dockerfile's
+here-document has no delimiter line after it; the other languages read (JavaScript and
+TypeScript, Go, Rust, Java, Kotlin, Scala, Swift, C#, C and C++, CSS, TOML, Ruby) are read
+by open_literals.py, only for a file in one of them. Pure.
 """
 
 from __future__ import annotations
@@ -15,11 +17,71 @@ from collections.abc import Sequence
 
 
 def open_string(path: str, info: str, lines: Sequence[str]) -> int | None:
-    """The index of the line opening a string ``lines`` leave open, for a Python file or a
-    shell script (known by ``path``'s suffix, the fence's ``info`` or a ``#!`` line);
-    None for any other file, or when every string closes."""
+    """The index of the line opening a multi-line string, comment or here-document
+    ``lines`` leave open, for a program in a language read here (known by ``path``'s
+    suffix or name, else the fence's ``info``, else a ``#!`` line; Python and shell by
+    any of them); None for any other file, or when every string closes."""
     opened = _open_python_string(path, info, lines)
-    return opened if opened is not None else _open_heredoc(path, info, lines)
+    if opened is None:
+        opened = _open_heredoc(path, info, lines)
+    if opened is None and (language := program_language(path, info, lines)) is not None:
+        if language == "dockerfile":
+            opened = _heredocs(lines, per_instruction=True)
+        else:
+            from reviewtui.core.protocol.open_literals import open_literal
+
+            opened = open_literal(language, lines)
+    return opened
+
+
+# The languages open_literals.py reads (and Dockerfiles, read here), by suffix, file name,
+# the fence's info string, or the program a #! line names.
+_BY_SUFFIX = {
+    **dict.fromkeys((".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts"), "js"),
+    ".go": "go", ".rs": "rust", ".java": "java", ".kt": "kotlin", ".kts": "kotlin",
+    ".scala": "scala", ".sc": "scala", ".swift": "swift", ".cs": "csharp",
+    **dict.fromkeys((".c", ".h", ".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx",
+                     ".h++", ".ino", ".cu", ".cuh", ".mm"), "c"),
+    ".css": "css", ".scss": "scss", ".less": "scss", ".toml": "toml",
+    **dict.fromkeys((".rb", ".rake", ".gemspec", ".ru"), "ruby"),
+    ".dockerfile": "dockerfile", ".containerfile": "dockerfile",
+}
+_BY_NAME = {
+    **dict.fromkeys(("dockerfile", "containerfile"), "dockerfile"),
+    **dict.fromkeys(("rakefile", "gemfile", "vagrantfile", "guardfile", "podfile",
+                     "brewfile", "fastfile"), "ruby"),
+}
+_BY_INFO = {
+    **dict.fromkeys(("js", "javascript", "jsx", "ts", "typescript", "tsx", "mjs", "cjs",
+                     "node"), "js"),
+    "go": "go", "golang": "go", "rust": "rust", "rs": "rust", "java": "java",
+    "kotlin": "kotlin", "kt": "kotlin", "kts": "kotlin", "scala": "scala",
+    "swift": "swift", "csharp": "csharp", "cs": "csharp", "c#": "csharp",
+    **dict.fromkeys(("c", "cpp", "c++", "cxx", "cc", "h", "hpp", "objc", "objective-c",
+                     "objectivec", "cuda"), "c"),
+    "css": "css", "scss": "scss", "less": "scss", "toml": "toml", "ruby": "ruby",
+    "rb": "ruby", "dockerfile": "dockerfile", "docker": "dockerfile",
+    "containerfile": "dockerfile",
+}
+_BY_PROGRAM = {"node": "js", "nodejs": "js", "deno": "js", "bun": "js", "ts-node": "js",
+               "tsx": "js", "ruby": "ruby"}
+
+
+def program_language(path: str, info: str, lines: Sequence[str]) -> str | None:
+    """The language of open_literals.py (or ``dockerfile``) a file is in, or None."""
+    name = path.rsplit("/", 1)[-1].lower()
+    suffix = name[name.rfind("."):] if "." in name.lstrip(".") else ""
+    found = _BY_SUFFIX.get(suffix) or _BY_NAME.get(name) or (
+        "dockerfile" if name.split(".")[0] in ("dockerfile", "containerfile") else None)
+    if found is None:
+        found = _BY_INFO.get(info)
+    if found is None and lines and lines[0].startswith("#!"):
+        words = lines[0][2:].split()
+        program = words[0].rsplit("/", 1)[-1] if words else ""
+        if program == "env" and len(words) > 1:
+            program = next((w for w in words[1:] if not w.startswith("-")), "")
+        found = _BY_PROGRAM.get(program)
+    return found
 
 
 _PYTHON = frozenset({"python", "py", "python3", "py3"})
@@ -49,22 +111,37 @@ def _open_python_string(path: str, info: str, lines: Sequence[str]) -> int | Non
     return None
 
 
-_SHELL = frozenset({"sh", "bash", "zsh", "shell", "console", "ksh"})
+_SHELL = frozenset({"sh", "bash", "zsh", "shell", "console", "ksh", "mksh", "bats"})
+_SHELL_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh", ".mksh", ".bats")
+_SHELL_NAMES = frozenset({".bashrc", ".bash_profile", ".bash_aliases", ".bash_login",
+                          ".bash_logout", ".zshrc", ".zprofile", ".zshenv", ".zlogin",
+                          ".profile", ".kshrc", ".envrc"})
 
 
 def _open_heredoc(path: str, info: str, lines: Sequence[str]) -> int | None:
     """For a shell script, the index of the line opening a here-document its text leaves
     open (no line is its delimiter after it), or None (QA s48 helper-168: a heredoc
     showing a sample reply closed a ```bash fence; src/app.py was written from the rest,
-    exit 0). The script is read as the shell reads it: quotes (``$'..'`` too) and
-    ``(( ))`` carried across lines, ``#`` comments at a word's start, every heredoc of a
-    line, whose bodies follow it in order (helper-169, helper-170)."""
-    if not (path.endswith((".sh", ".bash", ".zsh")) or info in _SHELL
+    exit 0)."""
+    if not (path.endswith(_SHELL_SUFFIXES) or info in _SHELL
+            or path.rsplit("/", 1)[-1] in _SHELL_NAMES
             or (lines and lines[0].startswith("#!") and "sh" in lines[0].rsplit("/", 1)[-1])):
         return None
+    return _heredocs(lines, per_instruction=False)
+
+
+def _heredocs(lines: Sequence[str], per_instruction: bool) -> int | None:
+    """The index of the line opening a here-document ``lines`` leave open, or None. The
+    script is read as the shell reads it: quotes (``$'..'`` too) and ``(( ))`` carried
+    across lines, ``#`` comments at a word's start, every heredoc of a line, whose bodies
+    follow it in order (helper-169, helper-170). In a Dockerfile (``per_instruction``)
+    each instruction is read afresh: what one leaves open (an apostrophe in a LABEL's
+    text) ends with it (a line not continued by a backslash)."""
     state = _Shell()
     k = 0
     while k < len(lines):
+        if per_instruction and not (k and lines[k - 1].endswith("\\")):
+            state = _Shell()
         opened = state.heredocs(lines[k])
         at, k = k, k + 1
         for strip, word in opened:

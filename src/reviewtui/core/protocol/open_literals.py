@@ -1,0 +1,315 @@
+"""Where a program's text ends inside a multi-line string or comment, for the languages
+``open_strings.py`` does not read itself: the C family (JavaScript and TypeScript, Go,
+Rust, Java, Kotlin, Scala, Swift, C#, C and C++, CSS), TOML and Ruby.
+
+A sample reply that a file shows inside such a string (a template literal, a Go or Rust
+raw string, a text block, a TOML ``\"\"\"`` string, a Ruby here-document) or a block
+comment may close the fence around the file at its own ``` line: the file as read then
+ends inside that string (QA s48: src/app.py written from the rest of tool.js, exit 0).
+
+Each family is read by a small scanner of its own, not by Pygments' lexers: those recover
+from what they cannot match by going back to their root state at a line's end, and a few
+say nothing of where an unterminated string began, so a text cut inside a string does not
+reliably end in a string token; a hand-written scanner says exactly that, in one pass.
+Strings that cannot span lines (most quotes) end at the line's end whatever follows, so a
+quote misread (a lifetime, a digit separator, an apostrophe in JSX text) does not carry
+past its line. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+
+class _Lang:
+    """What a C-family language's scanner looks for (each a flag of the family)."""
+
+    def __init__(self, *, line: str = "//", nested: bool = False, tick: str = "",
+                 triple: str = "", triple_escapes: str = '"', multiline_quote: bool = False,
+                 rust: bool = False, regex: bool = False, cpp_raw: bool = False,
+                 csharp: bool = False, apostrophe: bool = True, raw_apostrophe: bool = False,
+                 block: bool = True) -> None:
+        self.line = line  # the line comment's opener ("" none)
+        self.nested = nested  # block comments nest (Rust, Kotlin, Scala, Swift)
+        self.tick = tick  # a backtick opens: "template" (JS), "raw" (Go), "line" (a name)
+        self.triple = triple  # the quote characters a triple of opens a multi-line string
+        self.triple_escapes = triple_escapes  # the quotes whose triples take \\ escapes
+        self.multiline_quote = multiline_quote  # "..." may span lines (Rust)
+        self.rust = rust  # raw strings r#"..."#; ' opens a char or is a lifetime
+        self.regex = regex  # / may open a regular expression literal (JavaScript)
+        self.apostrophe = apostrophe  # ' opens a (one-line) string or a character
+        self.raw_apostrophe = raw_apostrophe  # ... which takes no escapes (TOML)
+        parts = []
+        if line:
+            parts.append(f"(?P<line>{re.escape(line)})")
+        if block:
+            parts.append(r"(?P<block>/\*)")
+        if cpp_raw:
+            parts.append(r'(?P<cppraw>R"([^()\\\s]{0,16})\()')
+        if rust:
+            parts.append(r'(?P<rustraw>r(#*)")')
+        if csharp:
+            parts.append(r'(?P<verbatim>(?:\$@|@\$?)")|(?P<csraw>\$*"{3,})')
+        if triple:
+            parts.append(f"(?P<triple>{'|'.join(q * 3 for q in triple)})")
+        parts.append(r'(?P<quote>")')
+        if apostrophe:
+            parts.append(r"(?P<apos>')")
+        if tick:
+            parts.append(r"(?P<tick>`)")
+        if regex:
+            parts.append(r"(?P<slash>/)")
+        firsts = {part[part.index(">") + 1:].lstrip("(?:\\")[:1] for part in parts}
+        firsts |= set("@$" if csharp else "")
+        self.code = _marks(parts, firsts)
+        # (in a JS template's ${..}, braces too: the one closing it goes back to the text)
+        self.inner = _marks([*parts, r"(?P<brace>[{}])"], firsts | {"{", "}"})
+
+
+def _marks(parts: list[str], firsts: set[str]) -> re.Pattern[str]:
+    """The alternatives ``parts``, behind a class of the characters they start with (which
+    the search skips to fast)."""
+    return re.compile(f"(?=[{re.escape(''.join(sorted(firsts)))}])(?:{'|'.join(parts)})")
+
+
+_ONE_LINE = {q: re.compile(rf"[^{q}\\\n]*(?:\\.[^{q}\\\n]*)*(?:{q}|\n|$)", re.S)
+             for q in "\"'`"}
+_RAW_ONE_LINE = re.compile(r"[^'\n]*(?:'|\n|$)")
+_MULTI_LINE_QUOTE = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_VERBATIM = re.compile(r'[^"]*(?:""[^"]*)*"(?!")')
+_TEMPLATE = re.compile(r"\\.|`|\$\{", re.S)
+_REGEX_BODY = re.compile(r"(?:[^/\\\[\n]|\\.|\[(?:[^\]\\\n]|\\.)*\])+/")
+_RUST_CHAR = re.compile(r"\\(?:u\{[0-9a-fA-F_]{1,8}\}|x[0-9a-fA-F]{2}|.)'|[^\\\n]'", re.S)
+_COMMENT_MARKS = re.compile(r"/\*|\*/")
+_REGEX_AFTER = frozenset("(,=:[!&|?{};+-*%<>~^")
+_REGEX_WORDS = frozenset({"return", "typeof", "instanceof", "in", "of", "new", "delete",
+                          "void", "throw", "case", "do", "else", "yield", "await"})
+
+
+def _c_like(lang: _Lang, text: str) -> int | None:
+    """The offset of what opens a multi-line string or comment ``text`` leaves open (a JS
+    template literal whose ``${`` is open: the template's), or None."""
+    templates: list[list[int]] = []  # open JS templates: [opener, brace depth in ${}]
+    pos, end = 0, len(text)
+    while pos < end:
+        m = (lang.inner if templates else lang.code).search(text, pos)
+        if m is None:
+            break
+        kind, start, pos = m.lastgroup, m.start(), m.end()
+        if kind == "line":
+            pos = text.find("\n", pos)
+            if pos < 0:
+                break
+        elif kind == "block":
+            pos = _close_comment(text, pos, lang.nested)
+            if pos < 0:
+                return start
+        elif kind == "triple":
+            close = m.group()
+            if close[0] in lang.triple_escapes:
+                pos = _close_escaped(text, pos, close)
+            else:
+                pos = text.find(close, pos)
+                pos = pos if pos < 0 else pos + 3
+            if pos < 0:
+                return start
+            while text[pos:pos + 1] == close[0]:  # (quotes just before the close are text)
+                pos += 1
+        elif kind == "quote" and lang.multiline_quote:
+            q = _MULTI_LINE_QUOTE.match(text, pos)
+            if q is None:
+                return start
+            pos = q.end()
+        elif kind == "apos" and lang.raw_apostrophe:
+            pos = _RAW_ONE_LINE.match(text, pos).end()  # type: ignore[union-attr]
+        elif kind in ("quote", "apos") and not (kind == "apos" and lang.rust):
+            pos = _ONE_LINE[m.group()].match(text, pos).end()  # type: ignore[union-attr]
+        elif kind == "apos":  # Rust: a character ('x', '\n', '"') or a lifetime ('a)
+            c = _RUST_CHAR.match(text, pos)
+            pos = c.end() if c is not None else pos
+        elif kind == "rustraw":
+            close = '"' + m.group(m.lastindex + 1)  # type: ignore[operator]
+            pos = text.find(close, pos)
+            if pos < 0:
+                return start
+            pos += len(close)
+        elif kind == "cppraw":
+            close = ")" + m.group(m.lastindex + 1) + '"'  # type: ignore[operator]
+            pos = text.find(close, pos)
+            if pos < 0:
+                return start
+            pos += len(close)
+        elif kind == "verbatim":  # C# @"..": "" is a quote in it
+            q = _VERBATIM.match(text, pos)
+            if q is None:
+                return start
+            pos = q.end()
+        elif kind == "csraw":  # C# """..""" (3 quotes or more, closed by as many)
+            close = '"' * m.group().count('"')
+            pos = text.find(close, pos)
+            if pos < 0:
+                return start
+            pos += len(close)
+        elif kind == "tick" and lang.tick == "raw":  # Go: `..` to the next backtick
+            pos = text.find("`", pos)
+            if pos < 0:
+                return start
+            pos += 1
+        elif kind == "tick" and lang.tick == "template":
+            pos = _template(text, pos, start, templates)
+            if pos < 0:
+                return start
+        elif kind == "tick":  # a name in backticks (Kotlin, Scala, Swift): one line
+            pos = _ONE_LINE["`"].match(text, pos).end()  # type: ignore[union-attr]
+        elif kind == "slash":
+            if _regex_may_start(text, start):
+                r = _REGEX_BODY.match(text, pos)
+                pos = r.end() if r is not None else pos
+        elif kind == "brace" and templates:
+            if m.group() == "{":
+                templates[-1][1] += 1
+            elif templates[-1][1]:
+                templates[-1][1] -= 1
+            else:  # the ${ closes: the template goes on
+                opener = templates.pop()[0]
+                pos = _template(text, pos, opener, templates)
+                if pos < 0:
+                    return opener
+    return templates[-1][0] if templates else None
+
+
+def _close_comment(text: str, pos: int, nested: bool) -> int:
+    """Where the block comment opened before ``pos`` ends (after its ``*/``), or -1."""
+    if not nested:
+        close = text.find("*/", pos)
+        return close + 2 if close >= 0 else -1
+    depth = 1
+    for mark in _COMMENT_MARKS.finditer(text, pos):
+        depth += 1 if mark.group() == "/*" else -1
+        if not depth:
+            return mark.end()
+    return -1
+
+
+def _close_escaped(text: str, pos: int, close: str) -> int:
+    """Where a string whose text may escape characters with ``\\`` ends (after ``close``),
+    or -1."""
+    pattern = re.compile(r"\\.|" + re.escape(close), re.S)
+    for mark in pattern.finditer(text, pos):
+        if mark.group() == close:
+            return mark.end()
+    return -1
+
+
+def _template(text: str, pos: int, opener: int, templates: list[list[int]]) -> int:
+    """Read a JS template literal from ``pos``: where it closes, or where a ``${`` in it
+    opens (the template then pushed on ``templates``, to go on at its ``}``); -1 if
+    neither comes."""
+    for mark in _TEMPLATE.finditer(text, pos):
+        if mark.group() == "`":
+            return mark.end()
+        if mark.group() == "${":
+            templates.append([opener, 0])
+            return mark.end()
+    return -1
+
+
+def _regex_may_start(text: str, at: int) -> bool:
+    """Whether a ``/`` at ``at`` may open a regular expression (not divide): after an
+    operator, an opening bracket, or a keyword such as ``return``."""
+    k = at - 1
+    while k >= 0 and text[k] in " \t\r\n":
+        k -= 1
+    if k < 0 or text[k] in _REGEX_AFTER:
+        return True
+    if not (text[k].isalnum() or text[k] in "_$"):
+        return False
+    word_end = k + 1
+    while k >= 0 and (text[k].isalnum() or text[k] in "_$"):
+        k -= 1
+    return text[k + 1:word_end] in _REGEX_WORDS
+
+
+_JS = _Lang(tick="template", regex=True)
+C_FAMILY = {
+    "js": _JS,
+    "go": _Lang(tick="raw"),
+    "rust": _Lang(nested=True, multiline_quote=True, rust=True),
+    "java": _Lang(triple='"'),
+    "kotlin": _Lang(nested=True, tick="line", triple='"', triple_escapes=""),
+    "scala": _Lang(nested=True, tick="line", triple='"', triple_escapes=""),
+    "swift": _Lang(nested=True, tick="line", triple='"', apostrophe=False),
+    "csharp": _Lang(csharp=True),
+    "c": _Lang(cpp_raw=True),
+    "css": _Lang(line=""),
+    "scss": _Lang(),
+    "toml": _Lang(line="#", block=False, triple="\"'", raw_apostrophe=True),
+}
+
+
+def open_literal(language: str, lines: Sequence[str]) -> int | None:
+    """The index of the line opening a multi-line string, comment or here-document that
+    ``lines``, a file of ``language`` (``C_FAMILY``'s keys, or ``ruby``), leave open; None
+    when all close."""
+    if language == "ruby":
+        return _open_ruby(lines)
+    text = "".join(line + "\n" for line in lines)
+    opened = _c_like(C_FAMILY[language], text)
+    return None if opened is None else text.count("\n", 0, opened)
+
+
+# -- Ruby -----------------------------------------------------------------------------------
+
+_RUBY_HEREDOC = re.compile(r"<<([~-]?)([\"'`]?)([A-Za-z_]\w*)\2")
+_RUBY_MARK = re.compile(r"\\.|[\"'`#]|<<|\$[\"'`]|\?[\"'`]", re.S)
+
+
+def _open_ruby(lines: Sequence[str]) -> int | None:
+    """Ruby: the line opening a here-document (``<<~EOS``, ``<<-'EOS'``, ``<<EOS``) whose
+    terminator never comes, or an ``=begin`` comment no ``=end`` closes. Quotes are read
+    within a line only (a string spanning lines is rare, and read so a misread quote
+    cannot hide or invent a here-document past its line)."""
+    k = 0
+    while k < len(lines):
+        line = lines[k]
+        if line == "__END__":
+            return None
+        if line.startswith("=begin") and line[6:7] in ("", " ", "\t"):
+            end = next((n for n in range(k + 1, len(lines)) if lines[n].startswith("=end")),
+                       None)
+            if end is None:
+                return k
+            k = end + 1
+            continue
+        at, k = k, k + 1
+        for word in _ruby_heredocs(line):
+            end = next((n for n in range(k, len(lines)) if lines[n].strip() == word), None)
+            if end is None:
+                return at
+            k = end + 1
+    return None
+
+
+def _ruby_heredocs(line: str) -> list[str]:
+    """The terminators of the here-documents ``line`` opens, in order."""
+    found: list[str] = []
+    quote = ""
+    pos = 0
+    while (mark := _RUBY_MARK.search(line, pos)) is not None:
+        token, pos = mark.group(), mark.end()
+        if quote:
+            quote = "" if token[-1] == quote and token[0] != "\\" else quote
+        elif token == "#":
+            break
+        elif token in ("\"", "'", "`"):
+            quote = token
+        elif token == "<<" and (here := _RUBY_HEREDOC.match(line, mark.start())):
+            before = line[:mark.start()]
+            if not (here.group(1) or here.group(2)) and (
+                    before[-1:].isalnum() or before[-1:] in tuple(")]}_")  # (a shift: x<<y)
+                    or here.group(3) == "self" or before.rstrip().endswith("class")):
+                continue
+            found.append(here.group(3))
+            pos = here.end()
+    return found

@@ -1,0 +1,139 @@
+"""A program's file whose text as read ends inside a multi-line string, comment or
+here-document is held (rule ``cut-off``), in every language ``open_strings.py`` and
+``open_literals.py`` read: a sample reply the file shows inside it (a ``` line, a
+``--- File:`` header) closed the fence around the file early, the rest of the file was
+read as another file's block (src/app.py written from it) and the file was written cut,
+exit 0 (QA: JavaScript and TypeScript template literals, Go and Rust raw strings, Java
+and Kotlin text blocks, TOML multi-line strings, Dockerfile heredocs, a .ksh script in
+a bare fence, C and JS block comments, Ruby heredocs). And the other direction: correct
+files, tricky ones, are never held for it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reviewtui.cli import main
+from reviewtui.core.model.records import FullFile
+from reviewtui.core.protocol.open_strings import open_string
+from reviewtui.core.protocol.reply import parse_reply_text
+
+# A sample reply a file shows: its ``` line closes the fence around the file; the blank
+# line keeps the header from following that fence at once (which documents are held for).
+SAMPLE = "```\n\n--- File: src/app.py ---\n```\n"
+# ... or one that shows a command: a console block read from it removes keep.txt.
+COMMAND = "```\n```console\n:rm keep.txt\n```\n```\n"
+
+CASES = [
+    # (path, fence info, the file's text: {s} is the sample)
+    ("tool.js", "js", "const help = `\nA reply:\n\n{s}`;\nconsole.log(help);\n"),
+    ("src/help.ts", "ts", "export const help = (name: string): string => `\n"
+     "Hello ${name.replace(/`/g, '')}, ${`nested ${name}`}!\n{s}`;\n"),
+    ("lib.mjs", "javascript", "/*\nUsage, a reply:\n{s}*/\nexport const x = 1;\n"),
+    ("main.go", "go", "package main\n\nconst help = `\n{s}`\n\nfunc main() { println(help) }\n"),
+    ("src/main.rs", "rust", "fn main() {\n    let s = r#\"\n{s}\"#;\n"
+     "    println!(\"{}\", s);\n}\n"),
+    ("src/lib.rs", "rust", "pub fn f<'a>(x: &'a str) -> char {\n    let _ = \"\n{s}\";\n"
+     "    '\"'\n}\n"),
+    ("src/Help.java", "java", "class Help {\n  static String S = \"\"\"\n{s}\"\"\";\n}\n"),
+    ("Help.kt", "kotlin", "val help = \"\"\"\n{s}\"\"\".trimIndent()\n"),
+    ("Help.scala", "scala", "object Help {\n  val s = \"\"\"\n{s}\"\"\"\n}\n"),
+    ("Help.swift", "swift", "let help = \"\"\"\n{s}\"\"\"\nprint(help)\n"),
+    ("Help.cs", "csharp", "class Help {\n  string s = @\"\n{s}\";\n}\n"),
+    ("Raw.cs", "cs", "class Raw {\n  string s = \"\"\"\"\n{s}\"\"\"\";\n}\n"),
+    ("src/x.c", "c", "/*\nExample reply:\n{s}*/\nint main(void) { return 0; }\n"),
+    ("src/x.cpp", "cpp", "const char *s = R\"x(\n{s})x\";\nint main() { return 0; }\n"),
+    ("style.css", "css", "/*\nA reply:\n{s}*/\nbody { color: red; }\n"),
+    ("pyproject.toml", "toml", "[tool.x]\ndoc = \"\"\"\n{s}\"\"\"\nname = 'x'\n"),
+    ("Cargo.toml", "toml", "[package]\ndoc = '''\n{s}'''\n"),
+    ("Dockerfile", "dockerfile", "FROM alpine\nRUN <<EOF\ncat > /README.md <<'X'\n{s}X\n"
+     "EOF\nCMD [\"sh\"]\n"),
+    ("docker/app.dockerfile", "", "FROM alpine\nLABEL note=\"it's\"\n"
+     "COPY <<EOF /README.md\n{s}EOF\n"),
+    ("tool.ksh", "", "cat <<EOF\n{s}EOF\necho done\n"),
+    ("tool.rb", "ruby", "HELP = <<~EOS\n  A reply:\n{s}EOS\nputs HELP\n"),
+    ("Rakefile", "", "=begin\n{s}=end\ntask :default\n"),
+    ("bin/tool", "", "#!/usr/bin/env node\nconsole.log(`\n{s}`);\n"),
+]
+
+
+def _reply(path: str, info: str, text: str) -> str:
+    return f"--- File: {path} ---\n```{info}\n{text}```\n\n### Changed files:\n- {path}\n"
+
+
+@pytest.mark.parametrize(("path", "info", "text"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize("sample", [SAMPLE, COMMAND], ids=["header", "command"])
+def test_a_sample_inside_a_string_holds_the_file_and_writes_nothing(
+        tmp_path: Path, path: str, info: str, text: str, sample: str) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "keep.txt").write_text("keep\n")
+    session = tmp_path / "s.md"
+    session.write_text("## Turn 1\n> x\n\n" + _reply(path, info, text.replace("{s}", sample)))
+    assert main(["apply", str(session), "--root", str(root), "--yes"]) == 1
+    assert sorted(p.name for p in root.iterdir()) == ["keep.txt"]  # nothing else written
+    assert (root / "keep.txt").read_text() == "keep\n"  # nothing run
+    parsed = parse_reply_text(_reply(path, info, text.replace("{s}", sample)))
+    assert parsed.ops == ()
+    assert parsed.problems[0].rule == "cut-off"
+    if sample == SAMPLE:  # (the command's: a bare fence left over after it may say first)
+        assert "ends inside a string" in parsed.problems[0].message
+
+
+@pytest.mark.parametrize(("path", "info", "text"), CASES, ids=[c[0] for c in CASES])
+def test_the_same_file_fenced_longer_is_written_whole(
+        path: str, info: str, text: str) -> None:
+    """Fenced with a fence longer than any in it, the file whose string shows a sample (one
+    with no header: a file holding one is held whatever its fence) is read whole."""
+    content = text.replace("{s}", "```\nmake test\n```\n")
+    reply = _reply(path, info, content).replace("```" + info + "\n", "````" + info + "\n", 1)
+    reply = reply.replace("```\n\n### Changed", "````\n\n### Changed")
+    parsed = parse_reply_text(reply)
+    assert parsed.problems == ()
+    (op,) = parsed.ops
+    assert isinstance(op, FullFile)
+    assert op.content == content
+
+
+WHOLE = [
+    # JavaScript: a regex holding a backtick or a quote, division, nested templates,
+    # // and /* inside strings and regexes, JSX text with an apostrophe
+    ("a.js", "const t = s.replace(/`/g, '').split(/'/);\nconst r = a / b / c;\n"
+     "const u = `x ${`y ${z}`} ${ {a: 1}.a }`;\nconst v = '/*'; // don't /*\n"
+     "const w = \"http://x/*\"; const q = /\\/*/.test(s);\nreturn <p>It's</p>;\n"),
+    ("a.ts", "type T = `p-${string}`;\nif (x) { y = x / 2; } /* a\n b */\n"),
+    # Go: a rune holding a backtick, raw strings closed, a string holding /*
+    ("a.go", "var r = '`'\nvar s = `a\nb`\nvar c = \"/*\" // `x\n/* `*/\n"),
+    # Rust: lifetimes, char literals '"' and '\'', nested comments, r##"..."#..."##
+    ("a.rs", "fn f<'a>(x: &'a str) -> char { '\"' }\nconst Q: char = '\\'';\n"
+     "/* a /* b */ c */\nconst R: &str = r##\"x\"#y\"##;\nconst S: &str = \"a\nb\";\n"
+     "const B: &[u8] = br\"x\";\nconst U: char = '\\u{1F600}';\n"),
+    ("A.java", "class A { String s = \"\"\"\n  a \\\"\"\" b\n  \"\"\"; char c = '\"'; }\n"),
+    ("A.kt", "val s = \"\"\"a\"\"\"\"\nfun `it's fine`() {}\n/* a /* b */ */\n"),
+    ("A.cs", "var s = @\"a \"\"q\"\" \nb\"; var t = \"\"\"\nx \"\" y\n\"\"\";\nchar c = '\"';\n"),
+    ("a.cpp", "int n = 1'000'000;\nconst char *s = R\"d(a )\" b)d\";\n// /* not a comment\n"),
+    ("a.css", "a { background: url(http://x/y.png); content: \"/*\"; }\n"),
+    ("a.toml", "a = \"\"\"x\"\"\"\"\nb = 'c:\\path\\'\nc = '''y''' # \"\"\"\nd = \"#\"\n"),
+    ("Dockerfile", "FROM alpine\nLABEL who=\"O'Brien\"\nRUN <<EOF\necho hi\nEOF\n"
+     "RUN echo $((1 << 2)) && cat <<-X\n\tx\n\tX\n"),
+    ("a.rb", "x = a << b\nclass << self\nend\ny = c<<D\ns = <<~EOS\n  t\nEOS\n"
+     "=begin\nc\n=end\nputs \"<<EOF\" # <<EOF\n"),
+]
+
+
+@pytest.mark.parametrize(("path", "text"), WHOLE, ids=[w[0] for w in WHOLE])
+def test_a_correct_file_is_not_held(path: str, text: str) -> None:
+    assert open_string(path, "", text.splitlines()) is None
+    fence = "````"
+    reply = f"--- File: {path} ---\n{fence}\n{text}{fence}\n\n### Changed files:\n- {path}\n"
+    assert [op.path for op in parse_reply_text(reply).ops] == [path]  # type: ignore[union-attr]
+
+
+def test_a_language_is_read_only_for_its_files() -> None:
+    """A template literal left open in a Markdown file or a Python file is no JS string."""
+    lines = ["const s = `", "text"]
+    assert open_string("notes.md", "md", lines) is None
+    assert open_string("a.py", "python", ["s = '`'", "x = 1"]) is None
+    assert open_string("a.js", "", lines) == 0
+    assert open_string("a.txt", "js", lines) == 0  # a fence naming the language
