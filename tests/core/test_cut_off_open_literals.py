@@ -108,11 +108,12 @@ WHOLE = [
     # Rust: lifetimes, char literals '"' and '\'', nested comments, r##"..."#..."##
     ("a.rs", "fn f<'a>(x: &'a str) -> char { '\"' }\nconst Q: char = '\\'';\n"
      "/* a /* b */ c */\nconst R: &str = r##\"x\"#y\"##;\nconst S: &str = \"a\nb\";\n"
-     "const B: &[u8] = br\"x\";\nconst U: char = '\\u{1F600}';\n"),
+     "const B: &[u8] = br\"x\";\nconst U: char = '\\u{1F600}';\nlet w = bar\"x\";\n"),
     ("A.java", "class A { String s = \"\"\"\n  a \\\"\"\" b\n  \"\"\"; char c = '\"'; }\n"),
     ("A.kt", "val s = \"\"\"a\"\"\"\"\nfun `it's fine`() {}\n/* a /* b */ */\n"),
     ("A.cs", "var s = @\"a \"\"q\"\" \nb\"; var t = \"\"\"\nx \"\" y\n\"\"\";\nchar c = '\"';\n"),
-    ("a.cpp", "int n = 1'000'000;\nconst char *s = R\"d(a )\" b)d\";\n// /* not a comment\n"),
+    ("a.cpp", "int n = 1'000'000;\nconst char *s = R\"d(a )\" b)d\";\n// /* not a comment\n"
+     "const char *t = u8R\"(x)\"; puts(DIR_SEPARATOR\"x(\");\n"),
     ("a.css", "a { background: url(http://x/y.png); content: \"/*\"; }\n"),
     ("a.toml", "a = \"\"\"x\"\"\"\"\nb = 'c:\\path\\'\nc = '''y''' # \"\"\"\nd = \"#\"\n"),
     ("Dockerfile", "FROM alpine\nLABEL who=\"O'Brien\"\nRUN <<EOF\necho hi\nEOF\n"

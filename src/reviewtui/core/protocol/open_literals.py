@@ -128,6 +128,9 @@ def _c_like(lang: _Lang, text: str) -> int | None:
         elif kind == "apos":  # Rust: a character ('x', '\n', '"') or a lifetime ('a)
             c = _RUST_CHAR.match(text, pos)
             pos = c.end() if c is not None else pos
+        elif kind in ("rustraw", "cppraw") and _word_before(text, start) not in (
+                ("", "b", "c") if kind == "rustraw" else ("", "u8", "u", "U", "L")):
+            pos = start + 1  # (a name's last letter: MACRO_R"x", not a raw string)
         elif kind == "rustraw":
             close = '"' + m.group(m.lastindex + 1)  # type: ignore[operator]
             pos = text.find(close, pos)
@@ -177,6 +180,14 @@ def _c_like(lang: _Lang, text: str) -> int | None:
                 if pos < 0:
                     return opener
     return templates[-1][0] if templates else None
+
+
+def _word_before(text: str, at: int) -> str:
+    """The run of name characters that ends at ``at`` (a string's prefix, or a name)."""
+    k = at
+    while k > 0 and (text[k - 1].isalnum() or text[k - 1] == "_"):
+        k -= 1
+    return text[k:at]
 
 
 def _close_comment(text: str, pos: int, nested: bool) -> int:
