@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from gitkit import clone_at, commit_all, git, git_bytes, new_repo, tree_of
+from gitkit import clone_at, commit_all, configure, git, git_bytes, new_repo, tree_of
 from reviewtui.cli import main
 
 
@@ -84,8 +84,7 @@ def test_the_commit_holds_the_blob_git_stores(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source, base, head = _grown(tmp_path)
     repo = _crlf_clone(source, tmp_path / "crlf", base)
-    git(repo, "config", "user.name", "Rita Reviewer")
-    git(repo, "config", "user.email", "rita@example.org")
+    configure(repo, user__name="Rita Reviewer", user__email="rita@example.org")
     git(repo, "switch", "-q", "-c", "work")
     code, out = _apply(repo, base, head, capsys, "--commit")
     assert code == 0, out
@@ -198,8 +197,7 @@ def test_an_export_of_the_review_holds_the_blobs_git_stores(
     if fmt == "patch":
         git(fresh, "apply", str(exported))
     else:
-        git(fresh, "config", "user.name", "Rita Reviewer")
-        git(fresh, "config", "user.email", "rita@example.org")
+        configure(fresh, user__name="Rita Reviewer", user__email="rita@example.org")
         git(fresh, "switch", "-q", "-c", "work")
         git(fresh, "am", "-q", str(exported))
         assert tree_of(fresh, "HEAD")["lat.txt"] == tree_of(source, head)["lat.txt"]

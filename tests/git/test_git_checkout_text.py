@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from gitkit import disk_of, git, new_repo, stored_commits, tree_of
+from gitkit import configure, disk_of, git, new_repo, stored_commits, tree_of
 from reviewtui.cli import main
 from reviewtui.core.errors import DecisionRefused
 
@@ -54,8 +54,7 @@ def _clone(source: Path, where: Path, rev: str, config: tuple[str, ...],
     if info:
         (clone / ".git" / "info" / "attributes").write_text(info)
     git(clone, "checkout", "-q", "--detach", rev)
-    git(clone, "config", "user.name", "R")
-    git(clone, "config", "user.email", "r@example.com")
+    configure(clone, user__name="R", user__email="r@example.com")
     return clone
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from gitkit import git, stored_commits, tree_of
+from gitkit import configure, git, stored_commits, tree_of
 from reviewtui.cli import main
 from reviewtui.core.engine import Decision
 from reviewtui.core.model.records import Edit
@@ -80,8 +80,7 @@ def _reviewed(repo: Path, spec: str, state: Path, choose: Choice) -> tuple[str, 
     """The range reviewed on ``repo`` (state saved at ``state``), each operation decided
     by ``choose(review, key, op_text)``; the review's own commits of it (``commit_review``
     on a branch ``reviewed``)."""
-    git(repo, "config", "user.name", "R")
-    git(repo, "config", "user.email", "r@example.com")
+    configure(repo, user__name="R", user__email="r@example.com")
     opened = open_range(spec, str(repo), keep=True)
     try:
         with Review.open(opened.session, opened.root, state_path=state) as review:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
+import tempfile
 from pathlib import Path
 
 ENV = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
@@ -24,19 +26,51 @@ def git_bytes(repo: Path, *args: str) -> bytes:
                           check=True).stdout
 
 
+def configure(repo: Path, **settings: str) -> None:
+    """``git config`` of each ``section__key=value`` (``user__name="R"``), written into the
+    repository's own config file as git writes it: a git process per setting was a
+    thousand processes of the suite. Repositories whose ``.git`` is no folder (a worktree's
+    link) get ``git config``."""
+    config = repo / ".git" / "config"
+    if not config.is_file():
+        for name, value in settings.items():
+            git(repo, "config", name.replace("__", "."), value)
+        return
+    sections: dict[str, list[str]] = {}
+    for name, value in settings.items():
+        section, key = name.split("__")
+        quoted = value.replace("\\", "\\\\").replace('"', '\\"')
+        sections.setdefault(section, []).append(f'\t{key} = "{quoted}"\n')
+    with config.open("a") as out:
+        out.write("".join(f"[{section}]\n" + "".join(lines)
+                          for section, lines in sections.items()))
+
+
 def new_repo(path: Path) -> Path:
     path.mkdir(parents=True, exist_ok=True)
     git(path, "init", "-q", "-b", "main")
-    git(path, "config", "user.name", "Rita Reviewer")
-    git(path, "config", "user.email", "rita@example.org")
-    git(path, "config", "core.autocrlf", "false")
+    configure(path, user__name="Rita Reviewer", user__email="rita@example.org",
+              core__autocrlf="false")
     return path
+
+
+def head_of(repo: Path) -> str:
+    """The commit HEAD names, read from the repository's files where git keeps it loose
+    (else ``git rev-parse``)."""
+    git_dir = repo / ".git"
+    with contextlib.suppress(OSError):
+        head = (git_dir / "HEAD").read_text().strip()
+        if head.startswith("ref: "):
+            head = (git_dir / head[5:]).read_text().strip()
+        if len(head) == 40:
+            return head
+    return git(repo, "rev-parse", "HEAD").strip()
 
 
 def commit_all(repo: Path, message: str) -> str:
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "--allow-empty", "-m", message)
-    return git(repo, "rev-parse", "HEAD").strip()
+    return head_of(repo)
 
 
 BINARY = bytes(range(256)) * 4
@@ -49,16 +83,25 @@ def stored_commits(where: Path, steps: list[dict[str, bytes | None]]
     them); the repository and the commits, in order."""
     source = new_repo(where)
     commits = []
-    for files in steps:
-        for name, data in files.items():
-            if data is None:
-                git(source, "rm", "-q", "--cached", name)
-                continue
-            blob = git(source, "hash-object", "-w", "--no-filters", "--stdin",
-                       input=data).strip()
-            git(source, "update-index", "--add", "--cacheinfo", f"100644,{blob},{name}")
-        git(source, "commit", "-q", "--allow-empty", "-m", "step")
-        commits.append(git(source, "rev-parse", "HEAD").strip())
+    with tempfile.TemporaryDirectory() as scratch:
+        for files in steps:
+            # A step's blobs in one hash-object and its index in one update-index (a
+            # process per file and command was most of the git tests' processes).
+            kept = [(name, data) for name, data in files.items() if data is not None]
+            for n, (_, data) in enumerate(kept):
+                Path(scratch, str(n)).write_bytes(data)
+            blobs = git(source, "hash-object", "-w", "--no-filters", "--stdin-paths",
+                        input="".join(f"{scratch}/{n}\n" for n in range(len(kept))
+                                      ).encode()).split() if kept else []
+            entries = {name: f"0 {'0' * 40}" for name, data in files.items() if data is None}
+            entries.update((name, f"100644 {blob}")
+                           for (name, _), blob in zip(kept, blobs, strict=True))
+            if entries:
+                git(source, "update-index", "-z", "--index-info", input=b"".join(
+                    f"{entry}\t".encode() + os.fsencode(name) + b"\0"
+                    for name, entry in entries.items()))
+            git(source, "commit", "-q", "--allow-empty", "-m", "step")
+            commits.append(head_of(source))
     return source, commits
 
 
@@ -93,13 +136,31 @@ def five_commits(repo: Path) -> tuple[str, str]:
 
 def tree_of(repo: Path, rev: str) -> dict[str, tuple[str, bytes]]:
     """path -> (git mode, content) of every file of ``rev``."""
-    out: dict[str, tuple[str, bytes]] = {}
+    listed = []
     for item in git_bytes(repo, "ls-tree", "-r", "-z", rev).split(b"\0"):
         if not item:
             continue
         meta, _, path = item.partition(b"\t")
         mode, _, sha = meta.decode().split()
-        out[path.decode()] = (mode, git_bytes(repo, "cat-file", "blob", sha))
+        listed.append((path.decode(), mode, sha))
+    if not listed:
+        return {}
+    # Every blob from one cat-file (a process per blob was a thousand in the suite).
+    batch = subprocess.run(["git", "cat-file", "--batch"], cwd=repo, capture_output=True,
+                           env=ENV, check=True, input="".join(
+                               f"{sha}\n" for _, _, sha in listed).encode()).stdout
+    out: dict[str, tuple[str, bytes]] = {}
+    at = 0
+    for path, mode, sha in listed:
+        header_end = batch.index(b"\n", at)
+        header = batch[at:header_end].split()
+        if header[1:2] != [b"blob"]:  # a submodule's commit, missing or not: no blob
+            raise subprocess.CalledProcessError(128, ["git", "cat-file", "blob", sha])
+        found, _, size = header
+        assert found.decode() == sha, header
+        start = header_end + 1
+        out[path] = (mode, batch[start:start + int(size)])
+        at = start + int(size) + 1
     return out
 
 
