@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from uikit import open_app
+from uikit import open_app, until
 
 from reviewtui.ui import collector
 
@@ -123,6 +123,10 @@ async def test_keys_in_quick_succession_never_wait_for_a_walk(
     """The collector stays off from a key until no job has come for QUIET seconds: a key
     pressed a moment after another finds no collection (nor freeze) under way; the walk
     comes once the reviewer pauses."""
+    # Quick succession is measured against QUIET: on a loaded machine a key, its job and
+    # its drawing took longer than the product's half second (the test failed so in the
+    # suite), so the test's keys come within a longer one.
+    monkeypatch.setattr(collector, "QUIET", 2.0)
     app = open_app(*tour)
     walks: list[int] = []
     real_idle = collector.idle
@@ -142,7 +146,8 @@ async def test_keys_in_quick_succession_never_wait_for_a_walk(
             assert collector.held(), f"the collector came back right after {key!r}"
             assert not gc.isenabled()
             assert walks == []
-        await pilot.pause(collector.QUIET + collector.AFTER_DRAW * 4)
+        await until(pilot, lambda: not collector.held() and bool(walks),
+                    collector.QUIET * 4)
         assert not collector.held()
         assert gc.isenabled()
         assert walks == [app.jobs.activity]  # one walk, after the last key
