@@ -303,8 +303,11 @@ def test_here_documents_are_read_as_the_shell_reads_them() -> None:
         assert parse_reply_text(cut).ops == (), opener
     for body in ("echo $(( 1 << bits ))\n", "(( x = y << z ))\n", "echo 'a << b'\n",
                  "# feed input with <<EOF\n", "cat <<END-OF-TEXT\nx\nEND-OF-TEXT\n",
-                 "cat <<EOF  \nx\nEOF  \n"):
+                 "cat <<EOF  \nx\nEOF\n"):
         assert [op.path for op in parse_reply_text(script(body)).ops] == ["tool.sh"], body  # type: ignore[union-attr]
+    # bash ends a body only at a line that is exactly its delimiter: "EOF  " is body text
+    # (this test said the opposite; QA s48 helper-173 W7: src/app.py written, exit 0)
+    assert parse_reply_text(script("cat <<EOF\nx\nEOF  \n")).ops == ()
 
 
 def test_a_script_is_read_as_the_shell_reads_it_across_lines() -> None:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from reviewtui.core.protocol.open_shell import open_dockerfile_heredoc, open_heredoc
+
 
 def open_string(path: str, info: str, lines: Sequence[str]) -> int | None:
     """The index of the line opening a multi-line string, comment or here-document
@@ -23,10 +25,10 @@ def open_string(path: str, info: str, lines: Sequence[str]) -> int | None:
     any of them); None for any other file, or when every string closes."""
     opened = _open_python_string(path, info, lines)
     if opened is None:
-        opened = _open_heredoc(path, info, lines)
+        opened = open_heredoc(path, info, lines)
     if opened is None and (language := program_language(path, info, lines)) is not None:
         if language == "dockerfile":
-            opened = _heredocs(lines, per_instruction=True)
+            opened = open_dockerfile_heredoc(lines)
         else:
             from reviewtui.core.protocol.open_literals import open_literal
 
@@ -109,113 +111,3 @@ def _open_python_string(path: str, info: str, lines: Sequence[str]) -> int | Non
     except (SyntaxError, ValueError):  # (an indentation error, a null byte: not ours)
         return None
     return None
-
-
-_SHELL = frozenset({"sh", "bash", "zsh", "shell", "console", "ksh", "mksh", "bats"})
-_SHELL_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh", ".mksh", ".bats")
-_SHELL_NAMES = frozenset({".bashrc", ".bash_profile", ".bash_aliases", ".bash_login",
-                          ".bash_logout", ".zshrc", ".zprofile", ".zshenv", ".zlogin",
-                          ".profile", ".kshrc", ".envrc"})
-
-
-def _open_heredoc(path: str, info: str, lines: Sequence[str]) -> int | None:
-    """For a shell script, the index of the line opening a here-document its text leaves
-    open (no line is its delimiter after it), or None (QA s48 helper-168: a heredoc
-    showing a sample reply closed a ```bash fence; src/app.py was written from the rest,
-    exit 0)."""
-    if not (path.endswith(_SHELL_SUFFIXES) or info in _SHELL
-            or path.rsplit("/", 1)[-1] in _SHELL_NAMES
-            or (lines and lines[0].startswith("#!") and "sh" in lines[0].rsplit("/", 1)[-1])):
-        return None
-    return _heredocs(lines, per_instruction=False)
-
-
-def _heredocs(lines: Sequence[str], per_instruction: bool) -> int | None:
-    """The index of the line opening a here-document ``lines`` leave open, or None. The
-    script is read as the shell reads it: quotes (``$'..'`` too) and ``(( ))`` carried
-    across lines, ``#`` comments at a word's start, every heredoc of a line, whose bodies
-    follow it in order (helper-169, helper-170). In a Dockerfile (``per_instruction``)
-    each instruction is read afresh: what one leaves open (an apostrophe in a LABEL's
-    text) ends with it (a line not continued by a backslash)."""
-    state = _Shell()
-    k = 0
-    while k < len(lines):
-        if per_instruction and not (k and lines[k - 1].endswith("\\")):
-            state = _Shell()
-        opened = state.heredocs(lines[k])
-        at, k = k, k + 1
-        for strip, word in opened:
-            end = next((n for n in range(k, len(lines))
-                        if (lines[n].lstrip("\t") if strip else lines[n]).rstrip() == word),
-                       None)
-            if end is None:
-                return at
-            k = end + 1
-    return None
-
-
-class _Shell:
-    """What a shell has open at the end of the lines read so far: a quoted string (single,
-    double, ``$'..'``) or arithmetic."""
-
-    def __init__(self) -> None:
-        self.quote = ""  # "'", '"' or "$'"
-        self.depth = 0
-
-    def heredocs(self, line: str) -> list[tuple[bool, str]]:
-        """The here-documents ``line`` opens, in order: (``<<-``, the delimiter)."""
-        found: list[tuple[bool, str]] = []
-        i, n = 0, len(line)
-        while i < n:
-            char = line[i]
-            if self.quote == "'":
-                self.quote = "" if char == "'" else self.quote
-            elif char == "\\":
-                i += 2
-                continue
-            elif self.quote:
-                if char == self.quote[-1]:
-                    self.quote = ""
-            elif char in "'\"":
-                self.quote = "$'" if char == "'" and line[i - 1:i] == "$" else char
-            elif char == "#" and (i == 0 or line[i - 1] in " \t;|&()"):
-                break  # (a comment, to the line's end)
-            elif line.startswith("((", i) or (line.startswith("))", i) and self.depth):
-                self.depth += 1 if char == "(" else -1
-                i += 2
-                continue
-            elif line.startswith("<<<", i):  # (a here-string, whole: not "<" and "<<")
-                i += 3
-                continue
-            elif line.startswith("<<", i) and not self.depth:
-                i += 2
-                strip = line[i:i + 1] == "-"
-                i += strip
-                while line[i:i + 1] in (" ", "\t"):
-                    i += 1
-                word, i = _shell_word(line, i)
-                if word:
-                    found.append((strip, word))
-                continue
-            i += 1
-        return found
-
-
-def _shell_word(line: str, i: int) -> tuple[str, int]:
-    """The word at ``line[i]`` with its quotes and backslashes taken off (a heredoc's
-    delimiter: ``"E"OF`` is EOF), and where it ends."""
-    out: list[str] = []
-    while i < len(line) and line[i] not in " \t;|&<>()":
-        char = line[i]
-        if char in "'\"":
-            close = line.find(char, i + 1)
-            close = len(line) if close < 0 else close
-            out.append(line[i + 1:close])
-            i = close + 1
-        elif char == "\\":
-            out.append(line[i + 1:i + 2])
-            i += 2
-        else:
-            out.append(char)
-            i += 1
-    return "".join(out), i

@@ -1,0 +1,448 @@
+"""Where a shell script's text ends inside a here-document or a quoted string: a sample
+reply the script shows (its own ``` line) may have closed the fence around it
+(``open_strings``, ``cut.py``, rule ``cut-off``).
+
+The script is read as bash's parser reads it (parse.y: read_token, parse_matched_pair,
+parse_comsub), in one pass: quotes (``'..'``, ``".."``, ``$'..'``) and what nests in them
+(``$( )`` with its own commands, here-documents and comments, ``${ }`` whose quotes nest
+even inside ``".."``, backquotes read to the next unescaped one, ``$(( ))``, ``$[ ]``);
+``((`` arithmetic or two subshells as bash decides; ``[[ ]]`` (a regex's parentheses, no
+redirection); ``#`` at a token's start; ``case`` patterns inside ``$( )``; here-document
+bodies from the line after the command's newline, in order, each up to the line that is
+exactly its delimiter (quotes and backslashes taken off it; ``<<-`` strips tabs; an
+unquoted body's backslash-newline joins lines first). QA s48 helper-173 found the former
+line-by-line scanner wrong 16 ways (src/app.py written from the script's tail, exit 0) and
+holding 4 correct scripts. Pure; linear in the text.
+"""
+
+from __future__ import annotations
+
+import re
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+_SHELL = frozenset({"sh", "bash", "zsh", "shell", "console", "ksh", "mksh", "bats"})
+_SHELL_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh", ".mksh", ".bats")
+_SHELL_NAMES = frozenset({".bashrc", ".bash_profile", ".bash_aliases", ".bash_login",
+                          ".bash_logout", ".zshrc", ".zprofile", ".zshenv", ".zlogin",
+                          ".profile", ".kshrc", ".envrc"})
+
+
+def is_shell(path: str, info: str, lines: Sequence[str]) -> bool:
+    """A shell script: by suffix, a shell's start-up file name, the fence's info string or
+    a ``#!`` line (a bats test file too: its ``@test`` blocks are shell)."""
+    if (path.endswith(_SHELL_SUFFIXES) or info in _SHELL
+            or path.rsplit("/", 1)[-1] in _SHELL_NAMES):
+        return True
+    if not (lines and lines[0].startswith("#!")):
+        return False
+    tail = lines[0].rsplit("/", 1)[-1]
+    return "sh" in tail or tail.split()[-1:] == ["bats"]
+
+
+def open_heredoc(path: str, info: str, lines: Sequence[str]) -> int | None:
+    """For a shell script, the index of the line opening the here-document, quoted string
+    or substitution its text ends inside (the innermost), or None (QA s48 helper-168, 173:
+    a heredoc or a multi-line '..' showing a sample reply closed a ```bash fence; the
+    script was written cut and src/app.py from the rest of it, exit 0)."""
+    if not is_shell(path, info, lines):
+        return None
+    text = "".join(line + "\n" for line in lines)
+    scan = _Scan(text)
+    try:
+        scan.commands(None)
+    except _Open:
+        at = scan.opened[-1] if scan.opened else 0
+        return text.count("\n", 0, at)
+    return None
+
+
+def open_dockerfile_heredoc(lines: Sequence[str]) -> int | None:
+    """For a Dockerfile, the index of the line whose ``<<`` opens a here-document (``RUN
+    <<EOF``, ``COPY <<EOF /x``) with no delimiter line after it, or None. Each
+    instruction holding ``<<`` (its lines joined by trailing backslashes) is read as the
+    shell reads one command line, then its here-documents' bodies; the next instruction
+    is read afresh: a quote an instruction leaves open (an apostrophe in a LABEL's text)
+    ends with it, as Docker reads lines."""
+    from bisect import bisect_right
+
+    text = "".join(line + "\n" for line in lines)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    k = 0
+    while k < len(lines):
+        first = k
+        while k < len(lines) - 1 and lines[k].endswith("\\"):
+            k += 1
+        k += 1
+        if not any("<<" in line for line in lines[first:k]):
+            continue
+        scan = _Scan(text)
+        scan.i = starts[first]
+        try:
+            scan.commands(None, one_line=True)
+        except _Open:
+            at = scan.opened[-1] if scan.opened else starts[first]
+            if text.startswith("<<", at):
+                return bisect_right(starts, at) - 1
+            continue  # (a quote left open: it ends with its instruction)
+        k = max(k, bisect_right(starts, scan.i - 1))
+    return None
+
+
+_Heredoc = tuple[bool, str, bool, int]  # <<-, delimiter, quoted, where its << is
+
+
+class _Open(Exception):
+    """The text ends inside what ``_Scan.opened`` holds (or nests too deep to read)."""
+
+
+_DEPTH = 150  # nestings read; deeper is taken for open (held, never written wrong)
+_WORD_BREAK = frozenset(" \t\n;&|()<>")
+_PLAIN = re.compile(r"[^\s;&|()<>\\'\"`$@!?*+]+")
+_RESERVED = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "time",
+                       "{", "in", "}", "fi", "done", "esac"})
+
+
+class _Scan:
+    """bash's lexer over ``text``: ``i`` the position, ``opened`` the start offsets of the
+    constructs open around it (a here-document's operator while its body is read)."""
+
+    def __init__(self, text: str) -> None:
+        self.s = text
+        self.n = len(text)
+        self.i = 0
+        self.opened: list[int] = []
+        self.retried = 0  # text read again after a (( that was two subshells
+        self.carried: list[_Heredoc] = []  # left pending by a $( ) closed on their line
+
+    def _enter(self, start: int) -> None:
+        self.opened.append(start)
+        if len(self.opened) > _DEPTH:
+            raise _Open
+
+    def _eof(self) -> None:
+        if self.i >= self.n:
+            raise _Open
+
+    def commands(self, closer: str | None, *, one_line: bool = False) -> None:
+        """Commands up to the ``)`` closing a ``$(`` (``closer``) or the end of the text
+        (``one_line``: of the command line at ``i`` and its here-documents' bodies)."""
+        s = self.s
+        pending: list[_Heredoc] = []
+        depth = cases = 0
+        command = True  # at a command's first word
+        cond = False  # inside [[ ]]
+        while True:
+            if self.carried:  # (bash reads their bodies after this line, as its own)
+                pending += self.carried
+                self.carried = []
+            if self.i >= self.n:
+                if closer is not None:
+                    raise _Open
+                return
+            i = self.i
+            char = s[i]
+            if char == "\n":
+                self.i += 1
+                if pending:
+                    self._bodies(pending)
+                    pending = []
+                if one_line and not depth and not cases:
+                    return
+                command = True
+            elif char in " \t":
+                self.i += 1
+            elif char == "\\" and s.startswith("\n", i + 1):
+                self.i += 2  # (a line continued)
+            elif char == "#":
+                end = s.find("\n", i)
+                self.i = self.n if end < 0 else end
+            elif cond and char in "()<>|&;":
+                self.i += 1
+            elif char == ")":
+                self.i += 1
+                if depth:
+                    depth -= 1
+                elif closer is not None and not cases:
+                    self.carried = pending
+                    return
+                command = True
+            elif s.startswith("<<<", i):
+                self.i += 3
+            elif s.startswith("<<", i):
+                self.i += 2 + s.startswith("-", i + 2)
+                self._heredoc(pending, s.startswith("-", i + 2), i)
+            elif s.startswith(("<(", ">("), i):
+                self._enter(i)
+                self.i += 2
+                self.commands(")")
+                self.opened.pop()
+                command = False
+            elif char == "(":
+                if not (s.startswith("((", i) and self._arithmetic()):
+                    self.i = i + 1
+                    depth += 1
+                    command = True
+                else:
+                    command = False
+            elif char in ";&|":
+                self.i += 1
+                command = True
+            elif char in "<>":
+                self.i += 1  # (a redirection: the word after it is no command)
+            else:
+                self.word()
+                word = s[i:self.i]
+                if cond:
+                    if word == "]]":
+                        cond = command = False
+                    elif word == "=~":
+                        self._regex()
+                    continue
+                if command and word == "[[":
+                    cond = True
+                    continue
+                if command and word == "case":
+                    cases += 1
+                elif command and word == "esac" and cases:
+                    cases -= 1
+                command = command and word in _RESERVED or word == "in"
+
+    def _heredoc(self, pending: list[_Heredoc], strip: bool, start: int) -> None:
+        s = self.s
+        while s.startswith((" ", "\t"), self.i):
+            self.i += 1
+        at = self.i
+        if at < self.n and s[at] not in _WORD_BREAK:
+            self.word()
+            word, quoted = _delimiter(s[at:self.i])
+            pending.append((strip, word, quoted, start))
+
+    def _bodies(self, pending: list[_Heredoc]) -> None:
+        """Each pending here-document's body, up to its delimiter line, in order."""
+        for strip, word, quoted, start in pending:
+            self._enter(start)
+            while True:
+                self._eof()
+                line = self._line(quoted)
+                if (line.lstrip("\t") if strip else line) == word:
+                    if not word and self.i >= self.n:
+                        raise _Open  # (<<'' closed by the text's last, blank, line:
+                    break            # the blank line before a sample's fence, cut there)
+            self.opened.pop()
+
+    def _line(self, quoted: bool) -> str:
+        """The body line at ``self.i``; in an unquoted body a line ending in an unescaped
+        backslash is joined with the next, the backslash-newline taken off (bash joins
+        them before it compares the line with the delimiter)."""
+        s = self.s
+        parts: list[str] = []
+        while True:
+            end = s.index("\n", self.i)
+            part = s[self.i:end]
+            self.i = end + 1
+            if quoted or (len(part) - len(part.rstrip("\\"))) % 2 == 0 or self.i >= self.n:
+                parts.append(part)
+                return "".join(parts)
+            parts.append(part[:-1])
+
+    def _arithmetic(self) -> bool:
+        """At ``((``: read ``(( .. ))`` arithmetic, or, when the parenthesis balancing the
+        second is not followed by ``)``, read nothing (two subshells: bash's own test)."""
+        start = self.i
+        carried = len(self.carried)
+        self._enter(start)
+        self.i += 2
+        self.matched("(", ")")
+        self.opened.pop()
+        if self.s.startswith(")", self.i):
+            self.i += 1
+            return True
+        self.retried += self.i - start
+        if self.retried > 2 * self.n + 10_000:  # (nested failing (( read again and again)
+            self.opened.append(start)
+            raise _Open
+        self.i = start
+        del self.carried[carried:]
+        return False
+
+    def word(self) -> None:
+        """A word: up to an unquoted blank or operator character."""
+        s = self.s
+        start = self.i
+        while self.i < self.n:
+            plain = _PLAIN.match(s, self.i)
+            if plain:
+                self.i = plain.end()
+                continue
+            char = s[self.i]
+            if char == "(" and self.i > start and s[self.i - 1] in "@!?*+":
+                self._group(self.i, "(", ")")  # (an extglob pattern's group)
+            elif char in _WORD_BREAK:
+                return
+            else:
+                self._quoted_or_dollar(char)
+
+    def _regex(self) -> None:
+        """The word after ``=~``: its parentheses group (blanks and ``|`` inside)."""
+        s = self.s
+        while s.startswith((" ", "\t"), self.i):
+            self.i += 1
+        while self.i < self.n and s[self.i] not in " \t\n":
+            char = s[self.i]
+            if char == "(":
+                self._group(self.i, "(", ")")
+            elif char in "\\'\"`$":
+                self._quoted_or_dollar(char)
+            else:
+                self.i += 1
+
+    def _quoted_or_dollar(self, char: str) -> None:
+        if char == "\\":
+            self.i += 2
+        elif char == "'":
+            self._single(self.i, escapes=False)
+        elif char == '"':
+            self._double()
+        elif char == "`":
+            self._backquote()
+        elif char == "$":
+            self._dollar(in_double=False)
+        else:
+            self.i += 1
+
+    def _single(self, start: int, *, escapes: bool) -> None:
+        """``'..'`` (``$'..'``: backslashes escape) from ``self.i`` at its quote."""
+        self._enter(start)
+        s = self.s
+        self.i += 1
+        while True:
+            self._eof()
+            char = s[self.i]
+            if char == "'":
+                self.i += 1
+                break
+            self.i += 2 if char == "\\" and escapes else 1
+        self.opened.pop()
+
+    def _double(self) -> None:
+        self._enter(self.i)
+        s = self.s
+        self.i += 1
+        while True:
+            self._eof()
+            char = s[self.i]
+            if char == '"':
+                self.i += 1
+                break
+            if char == "\\":
+                self.i += 2
+            elif char == "`":
+                self._backquote()
+            elif char == "$":
+                self._dollar(in_double=True)
+            else:
+                self.i += 1
+        self.opened.pop()
+
+    def _backquote(self) -> None:
+        """```..```: read to the next unescaped backquote (bash parses it later)."""
+        self._enter(self.i)
+        s = self.s
+        self.i += 1
+        while True:
+            self._eof()
+            char = s[self.i]
+            if char == "`":
+                self.i += 1
+                break
+            self.i += 2 if char == "\\" else 1
+        self.opened.pop()
+
+    def _dollar(self, *, in_double: bool) -> None:
+        s = self.s
+        start = self.i
+        after = s[start + 1:start + 2]
+        if after == "$":
+            self.i += 2  # ($$: not a $ before what follows)
+        elif after == "(" and not s.startswith("((", start + 1):
+            self._enter(start)
+            self.i += 2
+            self.commands(")")
+            self.opened.pop()
+        elif after in ("(", "{", "["):
+            self.i += 1
+            self._group(start, after, {"(": ")", "{": "}", "[": "]"}[after])
+        elif after == "'" and not in_double:
+            self.i += 1
+            self._single(start, escapes=True)
+        else:
+            self.i += 1  # ($" is read as " next)
+
+    def _group(self, start: int, open_: str, close: str) -> None:
+        """From ``self.i`` at ``open_``: to the ``close`` balancing it (parse_matched_pair:
+        quotes and $-constructs nest; ``${`` counts only nested ``${``)."""
+        self._enter(start)
+        self.i += 1
+        self.matched(open_, close)
+        self.opened.pop()
+
+    def matched(self, open_: str, close: str) -> None:
+        s = self.s
+        count = 1
+        while True:
+            self._eof()
+            char = s[self.i]
+            if char == "\\":
+                self.i += 2
+            elif char == close:
+                self.i += 1
+                count -= 1
+                if not count:
+                    return
+            elif char == "$" and s[self.i + 1:self.i + 2] in ("(", "{", "[", "'", "$"):
+                self._dollar(in_double=False)
+            elif char == open_ and open_ != "{":
+                self.i += 1
+                count += 1
+            elif char == "'":
+                self._single(self.i, escapes=False)
+            elif char == '"':
+                self._double()
+            elif char == "`":
+                self._backquote()
+            else:
+                self.i += 1
+
+
+def _delimiter(raw: str) -> tuple[str, bool]:
+    """A here-document's delimiter word with its quotes and backslashes taken off (bash
+    compares lines with that), and whether it was quoted (then the body is read as is)."""
+    out: list[str] = []
+    quoted = False
+    k = 0
+    while k < len(raw):
+        char = raw[k]
+        if char == "\\":
+            if raw.startswith("\n", k + 1):
+                k += 2  # (a line continued inside the word: not a quote)
+                continue
+            quoted = True
+            out.append(raw[k + 1:k + 2])
+            k += 2
+        elif char == "$" and raw[k + 1:k + 2] in ("'", '"'):
+            k += 1
+        elif char in "'\"":
+            quoted = True
+            close = raw.find(char, k + 1)
+            close = len(raw) if close < 0 else close
+            out.append(raw[k + 1:close])
+            k = close + 1
+        else:
+            out.append(char)
+            k += 1
+    return "".join(out), quoted

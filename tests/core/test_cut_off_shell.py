@@ -1,0 +1,182 @@
+"""A shell script is read as bash's parser reads it to tell whether its text, as the reply
+gives it, ends inside a here-document, a quoted string or a substitution: a sample reply
+the script shows (its own ``` line) may have closed the fence around it, and the rest of
+it have been read as other blocks (rule ``cut-off``).
+
+QA s48 helper-173 found the line-by-line scanner wrong 16 ways (W*: src/app.py written
+from the script's tail, the script cut, exit 0) and holding 4 correct scripts (H*); each
+class is a case below, and a seeded differential against ``bash -n`` covers their mixes.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from reviewtui.cli import main
+from reviewtui.core.protocol.open_shell import open_heredoc
+from reviewtui.core.protocol.reply import parse_reply_text
+
+_TAIL = "A reply:\n\n```\n\n--- File: src/app.py ---\n```\nEOF\necho done\n"
+
+
+def _cut(script: str, path: str = "tool.sh", info: str = "bash") -> str:
+    """A reply whose script shows a sample reply that closes its fence early."""
+    return (f"--- File: {path} ---\n```{info}\n{script}\n{_TAIL}```\n\n"
+            f"### Changed files:\n- {path}\n")
+
+
+def _whole(script: str, path: str = "tool.sh") -> str:
+    return f"--- File: {path} ---\n```bash\n{script}```\n\n### Changed files:\n- {path}\n"
+
+
+@pytest.mark.parametrize("script", [
+    # W1: a quote nested in "$( )" flipped the quote state
+    'x="$(printf "%s" "don\'t")"\ncat <<EOF',
+    'echo "$(gettext "Can\'t open file")"\ncat <<EOF',
+    # W11, W14: quotes nest in "${x:-..}" ('"' inside "..")
+    "echo \"${x:-\"'\"}\"; cat <<EOF",
+    "echo \"${x:-'\"'}\"; cat <<EOF",
+    # W12: a backquote substitution in ".."
+    "echo \"`echo \"'\"`\"; cat <<EOF",
+    # W3: # after a substitution's ) is part of the word, no comment
+    "echo $(date +%F)#tag; cat <<EOF",
+    # W4: (( in a [[ =~ ]] regex; W5: (( of two subshells, not arithmetic
+    "[[ $v =~ ((a)b) ]] && echo match\ncat <<EOF",
+    "[[ $1 =~ ^((https?|ftp)://)?([^/]+) ]] || exit 1\ncat <<EOF",
+    "((cd /tmp && ls) )\ncat <<EOF",
+    # W6: $[1<<2] is arithmetic; the next line's "2]" ends no heredoc
+    "echo $[1<<2]\ncat <<EOF\n2]",
+    # W8: \$ before '..': no $'..' (whose \' would not close it)
+    "printf '%s\\n' \\$'a\\' <<EOF #'",
+    # W9: git's sharness shape, a test body in a multi-line '..'; W2: a multi-line ".."
+    "#!/bin/sh\ntest_description='apply'\n. ./test-lib.sh\n\n"
+    "test_expect_success 'a reply is applied' '\n\tcat >reply.md <<\\EOF &&",
+    'usage="Usage: tool [file]',
+    # W13, W16: a heredoc inside "$( )" or "` `"
+    '#!/bin/bash\nusage="$(cat <<EOF\nUsage: tool REPLY',
+    'x="`cat <<EOF',
+    # W7: "EOF " is no delimiter line
+    "cat <<EOF\nEOF \nmore text",
+    # W10: the body starts after the command's newline, past a multi-line '..'
+    "cat <<EOF; echo 'x\nEOF\n'",
+    # W15: <<'' is closed by a blank line: the one before the sample's fence
+    "cat <<''",
+    # $$ before '..' (no $'..'); a heredoc of a $( ) closed on its line reads on after it
+    "echo $$'a\\' <<EOF #'",
+    "echo $(cat <<EOF)",
+])
+def test_a_script_cut_inside_a_string_or_heredoc_is_held(script: str) -> None:
+    parsed = parse_reply_text(_cut(script))
+    assert parsed.ops == (), script
+    first = parsed.problems[0]
+    assert first.rule == "cut-off", script
+    assert first.span.start == 1
+    assert "ends inside a string opened at line" in first.message, script
+
+
+def test_a_bats_file_is_a_shell_script() -> None:
+    """W21: a .bats file, or one whose #! names bats, in a bare fence."""
+    script = '#!/usr/bin/env bats\n@test "a reply is applied" {\n  cat >reply.md <<\'EOF\''
+    for path, info in (("test/apply.bats", ""), ("test/apply", "")):
+        assert parse_reply_text(_cut(script, path, info)).ops == (), path
+
+
+@pytest.mark.parametrize("script", [
+    # H1: a delimiter line ending in the backquote closing `cat <<EOF`
+    "#!/bin/sh\nusage=`cat <<EOF\nUsage: tool [file]\nEOF`\necho \"$usage\"\n",
+    # H3: <<$'EOF'; H4: a delimiter split by backslash-newline
+    "cat <<$'EOF'\nhi\nEOF\necho ok\n",
+    "cat <<EO\\\nF\nhi\nEOF\necho ok\n",
+    # H5: $[1<<2]; H6: a nested quote, then '<<X' in quotes
+    "echo $[1<<2]\n",
+    "echo \"$(printf \"don't\")\" '<<X'\n",
+    # an unquoted body's backslash-newline joins the delimiter's halves
+    "cat <<EOF\nx\nE\\\nOF\necho ok\n",
+    # case patterns inside $( ), esac after esac
+    ": $(case x in (x) case y in (y) echo a;; esac esac)\ncat <<EOF\nx\nEOF\n",
+    # a comment inside $( ) hides its )
+    "x=$( (echo a # )\n) )\necho \"$x\"\n",
+])
+def test_a_correct_script_is_read_whole(script: str) -> None:
+    assert [op.path for op in parse_reply_text(_whole(script)).ops] == ["tool.sh"], script  # type: ignore[union-attr]
+
+
+def test_apply_does_not_write_a_script_cut_inside_a_dq_heredoc(tmp_path: Path) -> None:
+    """W13 end to end: exit 1, nothing written (src/app.py was written from the tail)."""
+    root = tmp_path / "root"
+    root.mkdir()
+    session = tmp_path / "s.md"
+    session.write_text("## Turn 1\n\n" + _cut('#!/bin/bash\nusage="$(cat <<EOF\nUsage: tool',
+                                              "bin/tool.sh"))
+    assert main(["apply", str(session), "--root", str(root), "--yes"]) == 1
+    assert list(root.rglob("*")) == []
+
+
+def test_deep_nesting_is_held_not_read_past() -> None:
+    """Nesting deeper than the scanner reads is taken for open: held, never written."""
+    assert open_heredoc("x.sh", "", ["echo " + "$(" * 400 + ")" * 400]) == 0
+    assert open_heredoc("x.sh", "", ["echo " + "$(" * 40 + "x" + ")" * 40]) is None
+    assert open_heredoc("x.txt", "", ["cat <<EOF"]) is None
+
+
+_ATOMS = ["a", "'it'\\''s'", '"x y"', "$'a\\'b'", '"$(echo "q")"', '"${v:-"d"}"',
+          "`echo b`", '"`echo c`"', "${v#*/}", "$((1<<2))", "$(( (1)+2 ))", "a#b", "\\'",
+          '\\"', "$$", "${v//\\'/x}", '"it\'s"', "'say \"hi\"'", '"$(echo \'x\')"', "$'\\''",
+          "\\$", "'<<X'", '"<<X"', "$[1+1]", "$(echo ')')", '"a\\"b"', "'#'", "${v:-'#'}",
+          "$(:)#c", '"${x:-\'"\'}"', "$(case a in a) echo;; esac)", "\"'\"", "'\n'",
+          '"\n"', "\\\n", "$(echo 'x\ny')"]
+_DELIMS = ["H", '"H"', "\\H", "-H", "'H'", "$'H'", "''"]
+
+
+def _snippet(rng: random.Random) -> str:
+    def command() -> str:
+        words = " ".join(rng.choice(_ATOMS) for _ in range(rng.randint(0, 3)))
+        pick = rng.random()
+        if pick < 0.08:
+            return f"(( i = {rng.choice(['1<<2', 'a', '(b)'])} ))"
+        if pick < 0.14:
+            return f"[[ $x =~ {rng.choice(['^((a|b)c)$', '(a)', '((a))', 'a|b'])} ]]"
+        if pick < 0.18:
+            return f"( (echo {words}) )"
+        if pick < 0.3:
+            return "cat <<" + rng.choice(_DELIMS) + rng.choice(["", " | tr a b", "; echo " + words])
+        if pick < 0.36:
+            return f"echo {words} # {rng.choice(_ATOMS)}"
+        return f"{rng.choice(['echo', 'printf %s', ':'])} {words}"
+
+    lines: list[str] = []
+    for _ in range(rng.randint(1, 4)):
+        lines.append(rng.choice([" ; ", " && ", " | "]).join(
+            command() for _ in range(rng.randint(1, 2))))
+        if "<<" in lines[-1] and rng.random() < 0.8:
+            lines += ["body 'q\" #", rng.choice(["H", "\tH", "H ", ""])]
+    lines += [rng.choice(["cat <<EOF", "echo end", "x='", 'y="$(cat <<EOF']), "A reply:"]
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="no bash: the differential "
+                    "against bash -n cannot run")
+def test_generated_scripts_agree_with_bash() -> None:
+    """Generated snippets: held exactly when bash -n says the text ends inside a
+    here-document, a quote or a backquote; snippets bash rejects otherwise are skipped."""
+    rng = random.Random(173)
+    checked = 0
+    for _ in range(400):
+        text = _snippet(rng)
+        run = subprocess.run(["bash", "-n"], input=text.encode(), capture_output=True,
+                             timeout=10, check=False)
+        err = run.stderr.decode()
+        opened = bool(re.search(r"here-document at line \d+ delimited|matching `['\"`]'",
+                                err))
+        if not opened and (run.returncode or "warning" in err):
+            continue
+        lines = text.split("\n")[:-1]
+        assert (open_heredoc("x.sh", "bash", lines) is not None) == opened, (text, err)
+        checked += 1
+    assert checked > 150
