@@ -180,3 +180,26 @@ def test_generated_scripts_agree_with_bash() -> None:
         assert (open_heredoc("x.sh", "bash", lines) is not None) == opened, (text, err)
         checked += 1
     assert checked > 150
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("FROM a\nRUN <<EOF\necho hi\nEOF\nCMD x", None),
+    ("FROM a\nRUN <<EOF\necho hi\n```", 1),
+    ("FROM a\nLABEL d=It's\nRUN <<EOF\nx", 2),  # (the apostrophe ends with its line)
+    ("FROM a\nLABEL d=It's\nRUN <<EOF\nx\nEOF", None),
+    ("RUN <<A <<B\na\nA\nb\nB\nCMD", None),
+    ("RUN <<A <<B\na\nA\nb", 0),
+    ("RUN apt-get \\\n  install <<EOF\nx\nEOF", None),
+    ("RUN apt-get \\\n  install <<EOF\nx", 1),
+    ("COPY <<'EOF' /x\n$HOME\nEOF", None),
+    ('RUN echo "a << b"\nCMD x', None),
+    ("RUN echo 'x\nRUN cat <<E\nE", None),
+    ("RUN <<-EOF\n\tx\n\tEOF", None),
+], ids=["closed", "open", "label-then-open", "label-then-closed", "two", "two-open",
+        "continued", "continued-open", "quoted", "in-a-string", "quote-left-open", "dash"])
+def test_a_dockerfile_is_read_an_instruction_at_a_time(text: str, want: int | None) -> None:
+    """Each instruction holding << is read as one command line and its here-documents'
+    bodies, the next afresh (what a LABEL's apostrophe leaves open ends with its line)."""
+    from reviewtui.core.protocol.open_shell import open_dockerfile_heredoc
+
+    assert open_dockerfile_heredoc(text.split("\n")) == want
