@@ -25,8 +25,7 @@ def walks(walks: list[int]) -> Iterator[list[int]]:
     try:
         yield walks
     finally:
-        collector.reset()
-        gc.unfreeze()  # handed back (see test_ui_collector.py)
+        collector.reset()  # (what it froze stays frozen: see test_ui_collector.py)
 
 
 async def test_no_collection_from_the_screen_s_mount_to_its_first_frame(
