@@ -8,7 +8,9 @@ indentation; a new line measures from the nearest unchanged or rewritten one.
 
 from __future__ import annotations
 
-from hypothesis import given
+import ast
+
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reviewtui.core.match import match_edit
@@ -256,3 +258,84 @@ def test_a_new_block_at_the_top_of_a_body_takes_the_bodys_indentation() -> None:
     replace = [*search[:3], "    if a:", "        a = 2", "    a = a + 5"]
     got = _landed(file, search, replace)
     assert got[3:5] == ("\tif a:", "\t\ta = 2")
+
+
+def test_a_body_added_under_the_def_a_search_ends_with_takes_the_bodys_spaces() -> None:
+    """QA fuzz (tabs and spaces per function), seed 1 #1: the SEARCH ends with ``def
+    f1(a):`` under a tab-indented f0 and the REPLACE adds f1's first lines. f1's body,
+    below the region, is indented with spaces: the new lines came out in the region's
+    tabs, a TabError. The lines beyond the region's edge, the rest of the block, decide."""
+    file = ["def f0(a):", "\tif a > 4:", "\t\ta = a + 8", "\treturn a", "def f1(a):",
+            "    a = a + 9", "    return a"]
+    search = _spaced(file[1:5])
+    replace = [*search, "    for i in range(2):", "        a += i"]
+    got = _landed(file, search, replace)
+    assert got == (*file[1:5], "    for i in range(2):", "        a += i")
+
+
+def test_lines_added_above_an_unindented_first_line_take_the_block_above() -> None:
+    """QA fuzz seed 1 #143: the SEARCH starts with ``def f3(a):`` (tab-indented) and the
+    REPLACE adds lines above it, the end of f2's body, which is indented with spaces."""
+    file = ["def f2(a):", "    a = a + 8", "    return a", "def f3(a):", "\tif a > 0:",
+            "\t\ta = a + 6", "\treturn a"]
+    search = _spaced(file[3:6])
+    replace = ["    for i in range(2):", "        a += i", *search]
+    got = _landed(file, search, replace)
+    assert got == ("    for i in range(2):", "        a += i", *file[3:6])
+
+
+def test_a_new_function_whose_body_runs_on_below_the_region_takes_its_style() -> None:
+    """QA fuzz seed 3 #276: a region mixing a tab-indented f1 and a space-indented f2; a
+    new ``def g`` after f2's first lines takes the rest of f2's body as its own. The
+    lines at its depth disagree (tabs in f1, spaces in f2): the whole file's tabs came
+    out above the spaces below, an IndentationError (the file mostly tabs)."""
+    file = ["def f0(a):", "\ta = a + 1", "\ta = a + 2", "\ta = a + 3", "\treturn a",
+            "def f1(a):", "\ta = a + 5", "\treturn a", "def f2(a):", "    a = a + 6",
+            "    if a > 8:", "        a = a + 1", "    return a"]
+    search = _spaced(file[6:10])
+    replace = [*search, "def g(a):", "    if a:", "        return 1", "    return 0"]
+    got = _landed(file, search, replace)
+    assert got == (*file[6:10], "def g(a):", "    if a:", "        return 1", "    return 0")
+
+
+
+def _function(name: str, body: list[int], unit: str) -> list[str]:
+    """``def name(a):`` and a body: 0 a statement, 1 an ``if`` with one line under it."""
+    out = [f"def {name}(a):"]
+    for n, kind in enumerate(body):
+        out.append(unit + (f"if a > {n}:" if kind else f"a = a + {n}"))
+        if kind:
+            out.append(unit * 2 + f"a = a - {n}")
+    return [*out, unit + "return a"]
+
+
+_BODY = st.lists(st.integers(0, 1), min_size=1, max_size=5)
+_NEW = st.sampled_from([["    b = 1"], ["    for i in range(2):", "        a += i"],
+                        ["    if a:", "        a = 2", "    b = 3"]])
+
+
+@given(_BODY, _BODY, st.booleans(), st.booleans(), st.integers(1, 4), _NEW)
+@settings(max_examples=200, deadline=None)
+def test_lines_added_at_a_regions_edge_join_the_block_beyond_it(
+        edited: list[int], other: list[int], other_tabs: bool, below: bool, size: int,
+        new: list[str]) -> None:
+    """A tab-indented function and a neighbour indented either way; the model types
+    spaces for tabs. New lines under a ``def`` the SEARCH ends with (the neighbour's,
+    below the region) or above the ``def`` it starts with (ending the neighbour's body,
+    above it) belong to the neighbour's block: the file as written parses as the model
+    means it (it came out in the region's tabs, a TabError, where the neighbour's were
+    spaces)."""
+    tabbed = _function("f", edited, "\t")
+    beside = _function("g", other, "\t" if other_tabs else "    ")
+    file = [*tabbed, *beside] if below else [*beside, *tabbed]
+    at = len(tabbed) if below else len(beside)  # the neighbour's def / the tabbed def
+    start, end = (max(at - size, 1), at + 1) if below else (at, at + 1 + size)
+    search = _spaced(file[start:end])
+    replace = [*search, *new] if below else [*new, *search]
+    result = match_edit(file, search, replace)
+    if result.status is not Status.APPLIED:
+        return  # held: not wrong
+    got = [*file[: result.start], *result.new_lines, *file[result.end :]]
+    meant = _spaced([*file[:start], *replace, *file[end:]])
+    assert ast.dump(ast.parse("\n".join(got) + "\n")) == ast.dump(
+        ast.parse("\n".join(meant) + "\n")), got

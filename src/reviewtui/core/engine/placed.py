@@ -39,7 +39,7 @@ def placed_match(lines: Sequence[str], search: Sequence[str], replace: Sequence[
         partner = {i + step: j + step for i, j, size in blocks for step in range(size)}
         kinds, _ = classify([search[i] for i in partner], [region[j] for j in partner.values()])
         new_lines = reexpress(region, search, replace, partner, kinds,
-                              lambda: guess_style(lines[:400]))
+                              lambda: guess_style(lines[:400]), (lines, start))
     return MatchResult(Status.APPLIED, method=PLACED, start=start, end=end,
                        new_lines=new_lines, locations=((first, last),),
                        hint=f"placed by reviewer at lines {first}-{last}")

@@ -157,7 +157,8 @@ def _land(index: FileIndex, fit: _Fit, replace: Sequence[str]) -> Landing:
     region = index.lines[fit.start : fit.end]
     replace = drop_blank_edges(replace, fit.drop_head, fit.drop_tail)
     partner = {i: i for i in range(len(fit.search))}
-    new_lines = reexpress(region, fit.search, replace, partner, fit.kinds, index.style)
+    new_lines = reexpress(region, fit.search, replace, partner, fit.kinds, index.style,
+                          (index.lines, fit.start))
     _, hints = classify(fit.search, region)
     if BLANK_LINES in fit.kinds:
         spurious = fit.drop_head + fit.drop_tail

@@ -53,7 +53,7 @@ def match_near(index: FileIndex, search: Sequence[str], replace: Sequence[str],
     partner = {i + step: j + step for i, j, size in blocks for step in range(size)}
     kinds, _ = classify([core[i] for i in partner], [region[j] for j in partner.values()])
     new_lines = reexpress(region, core, drop_blank_edges(replace, head, tail), partner,
-                          kinds, index.style)
+                          kinds, index.style, (index.lines, first))
     hint = (f"near match: the lines between matching first and last lines are "
             f"{round(score * 100)}% similar; review before applying")
     return Landing(first, last + 1, new_lines, kinds, (hint,), similarity=score)

@@ -8,7 +8,9 @@ takes the file's indentation of it, byte for byte. Any other measures from the n
 unchanged or rewritten line in the model's text (above it, else below): at that line's
 depth it takes that line's indentation; whole levels deeper than a line aligned with
 spaces after its tabs, that indentation and tabs, as an editor makes it; otherwise the
-columns carried into the file's and rendered in its tabs or spaces.
+columns carried into the file's and rendered in its tabs or spaces. A new line at an
+edge of the edit whose block runs on past the region (a body added under the ``def`` a
+SEARCH ends with) takes the tabs or spaces of the file's lines beyond that edge.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 
 from reviewtui.core.match.indent import (
     TAB_COLUMNS,
@@ -40,19 +43,22 @@ def reexpress(
     partner: Mapping[int, int],
     kinds: frozenset[str],
     file_style: Callable[[], IndentStyle | None],
+    around: tuple[Sequence[str], int] | None = None,
 ) -> tuple[str, ...]:
     """``replace`` rewritten for the file.
 
     ``partner`` maps a SEARCH line index to the region line it matched (every line for
     the expression stage, only the similar ones for a near match). ``file_style`` is
-    asked for the whole file's style when the region alone does not tell.
+    asked for the whole file's style when the region alone does not tell. ``around``:
+    the whole file's lines and the region's first index in them, for the lines of a
+    block the region cuts (a new line at its edge joins them).
     """
     if not kinds - {BLANK_LINES}:
         return tuple(replace)
     blocks = _blocks([_key(s) for s in search], [_key(r) for r in replace])
     kept = _unchanged(blocks, partner)
     regraft = (_Regraft(region, search, replace, partner, kept, file_style,
-                        _rewritten(blocks, search, replace, partner))
+                        _rewritten(blocks, search, replace, partner), around)
                if kinds & {INDENTATION, TABS} and _regrafted(search, region, partner)
                else None)
     # New lines keep their own trailing whitespace (a Markdown hard break: QA s45
@@ -98,19 +104,24 @@ class _Regraft:
     def __init__(self, region: Sequence[str], search: Sequence[str], replace: Sequence[str],
                  partner: Mapping[int, int], kept: Mapping[int, int],
                  file_style: Callable[[], IndentStyle | None],
-                 rewritten: Mapping[int, int]) -> None:
+                 rewritten: Mapping[int, int],
+                 around: tuple[Sequence[str], int] | None) -> None:
         self._own = {j: leading(region[i]) for j, i in rewritten.items()}
-        self._anchors = _Anchors(replace, region, {**kept, **rewritten})
+        fixed = {**kept, **rewritten}
+        self._anchors = _Anchors(replace, region, fixed)
         self._fallback = _search_anchor(search, region, partner)
         model = guess_style([*search, *replace])
         self._style = (_file_style(region, model, file_style) or model
                        or IndentStyle(tabs=False, unit=None))
-        matched = [(columns(leading(search[i])), columns(leading(region[j])))
-                   for i, j in partner.items() if not is_blank(search[i])]
+        typed = [(columns(leading(search[i])), leading(region[j]))
+                 for i, j in partner.items() if not is_blank(search[i])]
+        matched = [(model_columns, columns(indent)) for model_columns, indent in typed]
         widths = [columns(leading(line)) for line in (*search, *replace) if not is_blank(line)]
         self._scale = calibrate(matched, model, self._style, widths)
         self._mixed = _mixed(region)
         self._file_style = file_style
+        self._edges = (_Edges(replace, region, fixed, around, typed, model, widths)
+                       if around is not None else None)
         # (mixed regions) model depth -> {REPLACE index: file indentation} of the lines the
         # edit leaves alone, and the last new line indented: (index, model columns, indent)
         self._depths: dict[int, dict[int, str]] = {}
@@ -125,10 +136,14 @@ class _Regraft:
         own = self._own.get(j)
         if own is not None:
             return own
-        model_columns, file_indent = self._anchors.nearest(j) or self._fallback
-        if not self._mixed:
-            return self._measured(line, model_columns, file_indent)
-        indent = self._mixed_indent(j, line, model_columns, file_indent)
+        edge = self._edges.indent(j) if self._edges is not None else None
+        if edge is not None:
+            indent = edge
+        else:
+            model_columns, file_indent = self._anchors.nearest(j) or self._fallback
+            if not self._mixed:
+                return self._measured(line, model_columns, file_indent)
+            indent = self._mixed_indent(j, line, model_columns, file_indent)
         self._last = (j, columns(leading(line)), indent)
         return indent
 
@@ -362,3 +377,98 @@ def _search_anchor(
         if i in partner and not is_blank(line):
             return (columns(leading(line)), leading(region[partner[i]]))
     return (0, "")
+
+
+class _Edges:
+    """New lines at an edge of the edit whose block runs on outside the region: the
+    lines above the edit's first unindented line when the edit leaves none of them alone,
+    or those below its last. Such a line joins the file's lines beyond the region (a
+    body added under a ``def`` the SEARCH ends with), so their tabs or spaces decide,
+    not the region's (a tab-indented function above it, QA s48 fuzz: a TabError).
+    Measured from the unindented line in the model's columns, rendered in those lines'
+    characters; given up (the nearest line decides, as for any other) when they disagree
+    or the rendering does not fit them."""
+
+    def __init__(self, replace: Sequence[str], region: Sequence[str],
+                 fixed: Mapping[int, int], around: tuple[Sequence[str], int],
+                 typed: Sequence[tuple[int, str]], model: IndentStyle | None,
+                 widths: Sequence[int]) -> None:
+        self._replace = replace
+        self._typed, self._model, self._widths = typed, model, widths
+        self._lines, self._start, self._end = around[0], around[1], around[1] + len(region)
+        self._head_to, self._tail_from = 0, len(replace)
+        self._rendered: dict[bool, tuple[IndentStyle, Fraction] | None] = {}
+        zeros = {columns(leading(replace[k])) for k, at in fixed.items()
+                 if not is_blank(replace[k]) and not leading(region[at])}
+        if len(zeros) != 1:
+            return  # no line the edit leaves unindented: the region is inside one block
+        self._zero = zeros.pop()
+        tops = [k for k, line in enumerate(replace)
+                if not is_blank(line) and columns(leading(line)) <= self._zero]
+        shown = [k for k in fixed if not is_blank(replace[k])]
+        if min(shown) >= tops[0]:
+            self._head_to = tops[0]
+        if max(shown) <= tops[-1]:
+            self._tail_from = tops[-1] + 1
+
+    def indent(self, j: int) -> str | None:
+        """The indentation of new line ``j``, None when it is not at such an edge or the
+        lines beyond do not tell."""
+        if self._head_to <= j < self._tail_from:
+            return None
+        below = j >= self._tail_from
+        if below not in self._rendered:
+            self._rendered[below] = self._rendering(below)
+        rendering = self._rendered[below]
+        if rendering is None:
+            return None
+        style, scale = rendering
+        return render(round((columns(leading(self._replace[j])) - self._zero) * scale), style)
+
+    def _rendering(self, below: bool) -> tuple[IndentStyle, Fraction] | None:
+        beyond, whole = (_beyond(self._lines, self._end, len(self._lines), 1) if below
+                         else _beyond(self._lines, self._start - 1, -1, -1))
+        leads = {indent[:1] for indent in beyond}
+        if len(leads) != 1:
+            return None  # the block ends with the region, or its lines disagree
+        tabs = leads == {"\t"}
+        style = IndentStyle(tabs=tabs, unit=TAB_COLUMNS if tabs else None)
+        pairs = [(model_columns, columns(indent)) for model_columns, indent in self._typed
+                 if indent[:1] in ("", *leads)]
+        scale = calibrate(pairs, self._model, style, self._widths)
+        run = [columns(leading(line)) - self._zero
+               for line in (self._replace[self._tail_from:] if below
+                            else self._replace[: self._head_to]) if not is_blank(line)]
+        if below and not all(indent.startswith(render(round(run[0] * scale), style))
+                             for indent in beyond):
+            # The first line under the unindented one is its block's first level: every
+            # line beyond starts with it, or they are not that block's (a docstring's
+            # examples indented by two; read as its level, the sweep's seed 4 added a line
+            # by two, not four), or its width is not the region's.
+            return None
+        if not below and whole and not all(
+                render(round(width * scale), style).startswith(beyond[-1]) for width in run):
+            return None  # shallower than the block's first level
+        return style, scale
+
+
+_BEYOND = 8  # lines read beyond a region's edge, at most, for the block it cuts
+_BEYOND_BLANK = 200
+
+
+def _beyond(lines: Sequence[str], at: int, stop: int, step: int) -> tuple[list[str], bool]:
+    """The indentation of the non-blank lines from ``at`` on (by ``step``) up to the
+    first unindented one, nearest first, at most ``_BEYOND`` of them; and whether that
+    unindented line (or the file's edge) was reached: the block is all there."""
+    found: list[str] = []
+    span = range(at, stop, step)
+    for line in (lines[k] for k in span[:_BEYOND_BLANK]):
+        if is_blank(line):
+            continue
+        indent = leading(line)
+        if not indent:
+            return found, True
+        found.append(indent)
+        if len(found) == _BEYOND:
+            return found, False
+    return found, len(span) <= _BEYOND_BLANK
