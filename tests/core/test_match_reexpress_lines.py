@@ -13,7 +13,9 @@ import ast
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reviewtui.core.engine.placed import placed_match
 from reviewtui.core.match import match_edit
+from reviewtui.core.match.landing import INDENT_UNKNOWN
 from reviewtui.core.match.reexpress import _blocks
 from reviewtui.core.model.outcome import Status
 
@@ -314,19 +316,20 @@ _NEW = st.sampled_from([["    b = 1"], ["    for i in range(2):", "        a += 
                         ["    if a:", "        a = 2", "    b = 3"]])
 
 
-@given(_BODY, _BODY, st.booleans(), st.booleans(), st.integers(1, 4), _NEW)
+@given(_BODY, _BODY, st.sampled_from(["\t", "    ", "  "]), st.booleans(),
+       st.integers(1, 4), _NEW)
 @settings(max_examples=200, deadline=None)
 def test_lines_added_at_a_regions_edge_join_the_block_beyond_it(
-        edited: list[int], other: list[int], other_tabs: bool, below: bool, size: int,
+        edited: list[int], other: list[int], other_unit: str, below: bool, size: int,
         new: list[str]) -> None:
-    """A tab-indented function and a neighbour indented either way; the model types
-    spaces for tabs. New lines under a ``def`` the SEARCH ends with (the neighbour's,
-    below the region) or above the ``def`` it starts with (ending the neighbour's body,
-    above it) belong to the neighbour's block: the file as written parses as the model
-    means it (it came out in the region's tabs, a TabError, where the neighbour's were
-    spaces)."""
+    """A tab-indented function and a neighbour indented with tabs, four spaces or two;
+    the model types four spaces for a tab. New lines under a ``def`` the SEARCH ends with
+    (the neighbour's, below the region) or above the ``def`` it starts with (ending the
+    neighbour's body, above it) belong to the neighbour's block: the file as written
+    parses as the model means it, or the edit is held (it came out in the region's tabs,
+    a TabError, where the neighbour's were spaces)."""
     tabbed = _function("f", edited, "\t")
-    beside = _function("g", other, "\t" if other_tabs else "    ")
+    beside = _function("g", other, other_unit)
     file = [*tabbed, *beside] if below else [*beside, *tabbed]
     at = len(tabbed) if below else len(beside)  # the neighbour's def / the tabbed def
     start, end = (max(at - size, 1), at + 1) if below else (at, at + 1 + size)
@@ -339,3 +342,45 @@ def test_lines_added_at_a_regions_edge_join_the_block_beyond_it(
     meant = _spaced([*file[:start], *replace, *file[end:]])
     assert ast.dump(ast.parse("\n".join(got) + "\n")) == ast.dump(
         ast.parse("\n".join(meant) + "\n")), got
+
+
+def test_a_body_added_under_a_def_whose_body_is_two_spaces_is_held() -> None:
+    """The block below the region is indented by two spaces; the model typed four for
+    each of the region's tabs, and four under ``def f1(a):``: whether it means one level
+    or two of the file's, nothing in the edit tells. Held, with the lines to add (it came
+    out in tabs, a TabError; in four spaces it would be an IndentationError)."""
+    file = ["def f0(a):", "\ta = a + 8", "\treturn a", "def f1(a):", "  a = a + 9",
+            "  if a:", "    return a", "  return 0"]
+    search = _spaced(file[1:4])
+    result = match_edit(file, search, [*search, "    b = 1"])
+    assert result.status is Status.REFUSED, result
+    assert result.rule == INDENT_UNKNOWN
+    assert "file line 5" in result.hint
+    assert "'    '" in result.hint
+
+
+def test_lines_added_above_a_def_ending_a_two_space_body_are_held() -> None:
+    """The same above the region: the lines added before ``def f1(a):`` end f0's body,
+    indented by two spaces, and the model's four are not its first level."""
+    file = ["def f0(a):", "  a = a + 8", "  return a", "def f1(a):", "\ta = a + 9",
+            "\treturn a"]
+    search = _spaced(file[3:5])
+    result = match_edit(file, search, ["    b = 1", *search])
+    assert result.status is Status.REFUSED, result
+    assert result.rule == INDENT_UNKNOWN
+
+
+def test_an_elided_piece_or_a_placed_region_at_such_an_edge_is_held_too() -> None:
+    """The hold reaches the cascade from an elided SEARCH's piece and from a region the
+    reviewer placed by hand, with the same rule and the new line it is about."""
+    file = ["def f0(a):", "\ta = a + 8", "\ta = a + 1", "\ta = a + 2", "\treturn a",
+            "def f1(a):", "  a = a + 9", "  if a:", "    return a", "  return 0"]
+    typed = _spaced(file)
+    search = [typed[0], typed[1], "    ...", typed[4], typed[5]]
+    elided = match_edit(file, search, [*search, "    b = 1"])
+    assert (elided.status, elided.rule) == (Status.REFUSED, INDENT_UNKNOWN)
+    assert "piece 2" in elided.hint
+    assert "'b = 1'" in elided.hint
+    placed = placed_match(file, typed[1:6], [*typed[1:6], "    b = 1"], (2, 6), file[1:6])
+    assert placed is not None
+    assert (placed.status, placed.rule) == (Status.REFUSED, INDENT_UNKNOWN)

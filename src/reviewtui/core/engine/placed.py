@@ -32,14 +32,19 @@ def placed_match(lines: Sequence[str], search: Sequence[str], replace: Sequence[
     else:  # the loose matcher's helpers, loaded for a placed edit alone (start-up)
         from reviewtui.core.match.expression import classify
         from reviewtui.core.match.indent import guess_style
-        from reviewtui.core.match.reexpress import reexpress
+        from reviewtui.core.match.landing import INDENT_UNKNOWN
+        from reviewtui.core.match.reexpress import UnknownIndent, reexpress
 
         blocks = aligned([loose_key(line) for line in search],
                          [loose_key(line) for line in region])
         partner = {i + step: j + step for i, j, size in blocks for step in range(size)}
         kinds, _ = classify([search[i] for i in partner], [region[j] for j in partner.values()])
-        new_lines = reexpress(region, search, replace, partner, kinds,
-                              lambda: guess_style(lines[:400]), (lines, start))
+        try:
+            new_lines = reexpress(region, search, replace, partner, kinds,
+                                  lambda: guess_style(lines[:400]), (lines, start))
+        except UnknownIndent as unknown:
+            return MatchResult(Status.REFUSED, method=PLACED, rule=INDENT_UNKNOWN,
+                               hint=unknown.hint, locations=((first, last),))
     return MatchResult(Status.APPLIED, method=PLACED, start=start, end=end,
                        new_lines=new_lines, locations=((first, last),),
                        hint=f"placed by reviewer at lines {first}-{last}")

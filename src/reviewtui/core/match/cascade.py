@@ -30,7 +30,7 @@ from reviewtui.core.match.elision import (
 )
 from reviewtui.core.match.exact import find_exact
 from reviewtui.core.match.guards import duplicate_line
-from reviewtui.core.match.landing import Ambiguity, Landing, method_name
+from reviewtui.core.match.landing import Ambiguity, Held, Landing, Located, method_name
 from reviewtui.core.match.normalise import is_blank, trim_blank_edges
 from reviewtui.core.model.chunks import ChunkedLines
 from reviewtui.core.model.outcome import MatchResult, Status
@@ -136,7 +136,7 @@ def _place_literally(lines: Sequence[str], search: tuple[str, ...], replace: tup
     or by expression only at one place and, in the whole file as the edit leaves it, no
     line REPLACE writes is a placeholder (``whole_file_placeholders``). None: refuse."""
     starts = find_exact(lines, search, lo, hi)
-    found: Landing | Ambiguity | None
+    found: Located
     if len(starts) == 1:
         found = Landing(starts[0], starts[0] + len(search), replace)
     elif starts:
@@ -146,6 +146,8 @@ def _place_literally(lines: Sequence[str], search: tuple[str, ...], replace: tup
         from reviewtui.core.match.index import index_for
 
         found = match_expression(index_for(lines, lo, hi), search, replace, lo, hi)
+    if isinstance(found, Held):
+        return _decide(lines, search, found, "")
     if not isinstance(found, Landing):
         return None
     if whole_file_placeholders(lines, found.start, found.end, found.new_lines, path):
@@ -202,8 +204,11 @@ def _core(lines: Sequence[str]) -> tuple[str, ...]:
     return tuple(lines[head : len(lines) - tail])
 
 
-def _decide(lines: Sequence[str], search: Sequence[str], found: Landing | Ambiguity,
+def _decide(lines: Sequence[str], search: Sequence[str], found: Landing | Ambiguity | Held,
             stage: str) -> MatchResult:
+    if isinstance(found, Held):  # one place, but not written there as meant
+        method = "near" if stage == "near" else method_name(found.kinds, stage=stage)
+        return MatchResult(Status.REFUSED, method=method, rule=found.rule, hint=found.hint)
     if isinstance(found, Ambiguity):
         method = "near" if stage == "near" else method_name(found.kinds, stage=stage)
         return _ambiguous(found.spans, method)

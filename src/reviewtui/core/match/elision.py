@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from reviewtui.core.match.landing import Ambiguity, Landing
+from reviewtui.core.match.landing import Ambiguity, Held, Landing
 from reviewtui.core.match.normalise import is_blank
 from reviewtui.core.record import record
 from reviewtui.core.text.markers import is_placeholder_at, may_hold_placeholder
@@ -122,6 +122,8 @@ def _land_pieces(index: FileIndex, pairs: Sequence[tuple[tuple[str, ...], tuple[
             return PieceMissing(piece, number)
         if isinstance(found, Ambiguity):
             return found
+        if isinstance(found, Held):
+            return Refusal(f"piece {number} of the elided SEARCH: {found.hint}", found.rule)
         landings.append(found)
     new_lines: list[str] = []
     elided = 0

@@ -16,11 +16,13 @@ from reviewtui.core.match.indent import columns, guess_style, respelled
 from reviewtui.core.match.index import FileIndex
 from reviewtui.core.match.landing import (
     BLANK_LINES,
+    INDENT_UNKNOWN,
     INDENTATION,
     PUNCTUATION,
     TABS,
     TRAILING,
     Ambiguity,
+    Held,
     Landing,
     Located,
 )
@@ -34,7 +36,7 @@ from reviewtui.core.match.normalise import (
     loose_key,
     trim_blank_edges,
 )
-from reviewtui.core.match.reexpress import reexpress
+from reviewtui.core.match.reexpress import UnknownIndent, reexpress
 from reviewtui.core.record import record
 
 # Each class forgives a little more than the one before. A candidate ranks by the first
@@ -153,12 +155,15 @@ def _fit(index: FileIndex, search: Sequence[str], head: int, tail: int, start: i
     return _Fit(start - above, end + below, aligned, head - above, tail - below, kinds)
 
 
-def _land(index: FileIndex, fit: _Fit, replace: Sequence[str]) -> Landing:
+def _land(index: FileIndex, fit: _Fit, replace: Sequence[str]) -> Landing | Held:
     region = index.lines[fit.start : fit.end]
     replace = drop_blank_edges(replace, fit.drop_head, fit.drop_tail)
     partner = {i: i for i in range(len(fit.search))}
-    new_lines = reexpress(region, fit.search, replace, partner, fit.kinds, index.style,
-                          (index.lines, fit.start))
+    try:
+        new_lines = reexpress(region, fit.search, replace, partner, fit.kinds, index.style,
+                              (index.lines, fit.start))
+    except UnknownIndent as unknown:
+        return Held(INDENT_UNKNOWN, unknown.hint, fit.kinds)
     _, hints = classify(fit.search, region)
     if BLANK_LINES in fit.kinds:
         spurious = fit.drop_head + fit.drop_tail

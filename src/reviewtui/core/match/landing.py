@@ -39,4 +39,17 @@ class Ambiguity:
     kinds: frozenset[str] = frozenset()
 
 
-Located = Landing | Ambiguity | None
+@record(frozen=True, slots=True)
+class Held:
+    """One place, but the edit cannot be written there as meant: refused, ``hint`` says
+    why (the REPLACE's new lines join file lines beyond the region that do not show how
+    to indent them: ``INDENT_UNKNOWN``)."""
+
+    rule: str
+    hint: str
+    kinds: frozenset[str] = frozenset()
+
+
+INDENT_UNKNOWN = "indent-unknown"
+
+Located = Landing | Ambiguity | Held | None

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from reviewtui.core.match.expression import classify, drop_blank_edges
 from reviewtui.core.match.index import FileIndex
-from reviewtui.core.match.landing import Ambiguity, Landing, Located
+from reviewtui.core.match.landing import INDENT_UNKNOWN, Ambiguity, Held, Landing, Located
 from reviewtui.core.match.normalise import (
     aligned,
     loose_key,
@@ -23,7 +23,7 @@ from reviewtui.core.match.normalise import (
     token_bag,
     trim_blank_edges,
 )
-from reviewtui.core.match.reexpress import reexpress
+from reviewtui.core.match.reexpress import UnknownIndent, reexpress
 
 NEAR_THRESHOLD = 0.75
 # Common anchor lines ("}", "return None") must not make this quadratic: a few ends per
@@ -52,8 +52,11 @@ def match_near(index: FileIndex, search: Sequence[str], replace: Sequence[str],
     blocks = aligned([loose_key(line) for line in core], [loose_key(line) for line in region])
     partner = {i + step: j + step for i, j, size in blocks for step in range(size)}
     kinds, _ = classify([core[i] for i in partner], [region[j] for j in partner.values()])
-    new_lines = reexpress(region, core, drop_blank_edges(replace, head, tail), partner,
-                          kinds, index.style, (index.lines, first))
+    try:
+        new_lines = reexpress(region, core, drop_blank_edges(replace, head, tail), partner,
+                              kinds, index.style, (index.lines, first))
+    except UnknownIndent as unknown:
+        return Held(INDENT_UNKNOWN, unknown.hint, kinds)
     hint = (f"near match: the lines between matching first and last lines are "
             f"{round(score * 100)}% similar; review before applying")
     return Landing(first, last + 1, new_lines, kinds, (hint,), similarity=score)

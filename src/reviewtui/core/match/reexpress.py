@@ -32,6 +32,16 @@ from reviewtui.core.match.indent import (
 from reviewtui.core.match.landing import BLANK_LINES, INDENTATION, TABS, TRAILING
 from reviewtui.core.match.normalise import aligned, is_blank, leading, line_tokens, loose_key
 
+
+class UnknownIndent(Exception):
+    """New lines join file lines beyond the region that do not show how to indent them:
+    the edit is held (``hint``), not written in a guessed style."""
+
+    def __init__(self, hint: str) -> None:
+        super().__init__(hint)
+        self.hint = hint
+
+
 _Key = tuple[int, str]
 _Anchor = tuple[int, str]  # (columns in the model's text, the file line's indentation)
 
@@ -51,7 +61,8 @@ def reexpress(
     the expression stage, only the similar ones for a near match). ``file_style`` is
     asked for the whole file's style when the region alone does not tell. ``around``:
     the whole file's lines and the region's first index in them, for the lines of a
-    block the region cuts (a new line at its edge joins them).
+    block the region cuts (a new line at its edge joins them). Raises
+    :class:`UnknownIndent` when those lines do not show how to indent such a line.
     """
     if not kinds - {BLANK_LINES}:
         return tuple(replace)
@@ -120,7 +131,7 @@ class _Regraft:
         self._scale = calibrate(matched, model, self._style, widths)
         self._mixed = _mixed(region)
         self._file_style = file_style
-        self._edges = (_Edges(replace, region, fixed, around, typed, model, widths)
+        self._edges = (_Edges(search, replace, region, fixed, around, typed, model, widths)
                        if around is not None else None)
         # (mixed regions) model depth -> {REPLACE index: file indentation} of the lines the
         # edit leaves alone, and the last new line indented: (index, model columns, indent)
@@ -385,15 +396,16 @@ class _Edges:
     or those below its last. Such a line joins the file's lines beyond the region (a
     body added under a ``def`` the SEARCH ends with), so their tabs or spaces decide,
     not the region's (a tab-indented function above it, QA s48 fuzz: a TabError).
-    Measured from the unindented line in the model's columns, rendered in those lines'
-    characters; given up (the nearest line decides, as for any other) when they disagree
-    or the rendering does not fit them."""
+    Measured from the unindented line in the model's columns and rendered in those lines'
+    characters; when they mix tabs and spaces or are not indented as the rendering would
+    be (another level width), :class:`UnknownIndent`."""
 
-    def __init__(self, replace: Sequence[str], region: Sequence[str],
-                 fixed: Mapping[int, int], around: tuple[Sequence[str], int],
+    def __init__(self, search: Sequence[str], replace: Sequence[str],
+                 region: Sequence[str], fixed: Mapping[int, int],
+                 around: tuple[Sequence[str], int],
                  typed: Sequence[tuple[int, str]], model: IndentStyle | None,
                  widths: Sequence[int]) -> None:
-        self._replace = replace
+        self._search, self._replace = search, replace
         self._typed, self._model, self._widths = typed, model, widths
         self._lines, self._start, self._end = around[0], around[1], around[1] + len(region)
         self._head_to, self._tail_from = 0, len(replace)
@@ -413,24 +425,26 @@ class _Edges:
 
     def indent(self, j: int) -> str | None:
         """The indentation of new line ``j``, None when it is not at such an edge or the
-        lines beyond do not tell."""
+        block it joins ends with the region."""
         if self._head_to <= j < self._tail_from:
             return None
         below = j >= self._tail_from
         if below not in self._rendered:
-            self._rendered[below] = self._rendering(below)
+            self._rendered[below] = self._rendering(below, j)
         rendering = self._rendered[below]
         if rendering is None:
             return None
         style, scale = rendering
         return render(round((columns(leading(self._replace[j])) - self._zero) * scale), style)
 
-    def _rendering(self, below: bool) -> tuple[IndentStyle, Fraction] | None:
-        beyond, whole = (_beyond(self._lines, self._end, len(self._lines), 1) if below
-                         else _beyond(self._lines, self._start - 1, -1, -1))
+    def _rendering(self, below: bool, j: int) -> tuple[IndentStyle, Fraction] | None:
+        beyond, whole, near = (_beyond(self._lines, self._end, len(self._lines), 1) if below
+                               else _beyond(self._lines, self._start - 1, -1, -1))
+        if not beyond:
+            return None
         leads = {indent[:1] for indent in beyond}
         if len(leads) != 1:
-            return None  # the block ends with the region, or its lines disagree
+            raise UnknownIndent(self._unknown(j, below, near, "whose lines mix tabs and spaces"))
         tabs = leads == {"\t"}
         style = IndentStyle(tabs=tabs, unit=TAB_COLUMNS if tabs else None)
         pairs = [(model_columns, columns(indent)) for model_columns, indent in self._typed
@@ -439,36 +453,78 @@ class _Edges:
         run = [columns(leading(line)) - self._zero
                for line in (self._replace[self._tail_from:] if below
                             else self._replace[: self._head_to]) if not is_blank(line)]
-        if below and not all(indent.startswith(render(round(run[0] * scale), style))
-                             for indent in beyond):
+        if below:
             # The first line under the unindented one is its block's first level: every
             # line beyond starts with it, or they are not that block's (a docstring's
-            # examples indented by two; read as its level, the sweep's seed 4 added a line
-            # by two, not four), or its width is not the region's.
-            return None
-        if not below and whole and not all(
-                render(round(width * scale), style).startswith(beyond[-1]) for width in run):
-            return None  # shallower than the block's first level
+            # examples indented by two: read as its level, the sweep's seed 4 added a
+            # line by two, not four) or the file's level is not the one rendered.
+            first = render(round(run[0] * scale), style)
+            if not all(indent.startswith(first) for indent in beyond):
+                raise UnknownIndent(self._unknown(
+                    j, below, near, f"whose lines do not all start with the first level {first!r}"))
+            if min(beyond, key=columns) != first:  # (a first level of another width)
+                raise UnknownIndent(self._unknown(
+                    j, below, near, f"which has no line at the first level {first!r}"))
+        elif whole:
+            # The line after the unindented one above is that block's first level, and
+            # the model's is where it first indents a line under an unindented one.
+            unit = self._first_level()
+            first = render(round(unit * scale), style) if unit else ""
+            if first != beyond[-1]:
+                raise UnknownIndent(self._unknown(
+                    j, below, near, f"whose first level is {beyond[-1]!r}, not {first!r}"
+                    if first else "whose first level the edit does not show"))
         return style, scale
 
+    def _first_level(self) -> int | None:
+        """The model's first level, in columns past the unindented lines: the first line
+        indented right under an unindented one, in SEARCH or REPLACE, else the level
+        width guessed from the steps between its lines (less sure: the sweep's seed 3
+        read 8 off two levels at once)."""
+        for lines in (self._search, self._replace):
+            above = None
+            for line in lines:
+                if is_blank(line):
+                    continue
+                width = columns(leading(line)) - self._zero
+                if above is not None and above <= 0 < width:
+                    return width
+                above = width
+        return self._model.unit if self._model is not None else None
 
-_BEYOND = 8  # lines read beyond a region's edge, at most, for the block it cuts
+    def _unknown(self, j: int, below: bool, near: int, why: str) -> str:
+        side = "below" if below else "above"
+        text = self._replace[j].strip()
+        shown = text if len(text) <= 60 else text[:57] + "..."
+        return (f"REPLACE's new line {shown!r} joins the indented block {side} the "
+                f"matched lines (file line {near + 1}), {why}: how to indent it there is "
+                "not known; nothing was applied; send the edit with those lines in SEARCH "
+                "and REPLACE")
+
+
+_BEYOND = 16  # lines read beyond a region's edge, at most, for the block it cuts
 _BEYOND_BLANK = 200
 
 
-def _beyond(lines: Sequence[str], at: int, stop: int, step: int) -> tuple[list[str], bool]:
+def _beyond(lines: Sequence[str], at: int, stop: int,
+            step: int) -> tuple[list[str], bool, int]:
     """The indentation of the non-blank lines from ``at`` on (by ``step``) up to the
-    first unindented one, nearest first, at most ``_BEYOND`` of them; and whether that
-    unindented line (or the file's edge) was reached: the block is all there."""
+    first unindented one, nearest first, at most ``_BEYOND`` of them; whether that
+    unindented line (or the file's edge) was reached: the block is all there; and the
+    nearest one's index."""
     found: list[str] = []
     span = range(at, stop, step)
-    for line in (lines[k] for k in span[:_BEYOND_BLANK]):
+    near = at
+    for k in span[:_BEYOND_BLANK]:
+        line = lines[k]
         if is_blank(line):
             continue
         indent = leading(line)
         if not indent:
-            return found, True
+            return found, True, near
+        if not found:
+            near = k
         found.append(indent)
         if len(found) == _BEYOND:
-            return found, False
-    return found, len(span) <= _BEYOND_BLANK
+            return found, False, near
+    return found, len(span) <= _BEYOND_BLANK, near
