@@ -384,3 +384,20 @@ def test_an_elided_piece_or_a_placed_region_at_such_an_edge_is_held_too() -> Non
     placed = placed_match(file, typed[1:6], [*typed[1:6], "    b = 1"], (2, 6), file[1:6])
     assert placed is not None
     assert (placed.status, placed.rule) == (Status.REFUSED, INDENT_UNKNOWN)
+
+
+def test_an_edge_block_in_the_regions_own_style_is_left_to_the_edits_scale() -> None:
+    """The block beyond the region indented as the region's rendering writes it (spaces
+    by spaces): nothing to settle, the new line keeps the columns the edit shows. An edit
+    shifted by a column whose new last line has a line of another depth under it was held
+    (indent-unknown), where every line typed one column deeper says exactly what is meant
+    (the matcher's slip property found both shapes)."""
+    for beyond, new in (("  x", " fresh()"), (" x", "  fresh()")):
+        file = ["", "x", "", "", "x", beyond]
+        search, replace = file[1:5], ["x", "x", new]
+        intended = match_edit(file, search, replace)
+        assert intended.status is Status.APPLIED
+        shifted = match_edit(file, [" " + line if line else line for line in search],
+                             [" " + line for line in replace])
+        assert shifted.status is Status.APPLIED, shifted.hint
+        assert shifted.new_lines == intended.new_lines == ("x", "x", new)

@@ -131,7 +131,8 @@ class _Regraft:
         self._scale = calibrate(matched, model, self._style, widths)
         self._mixed = _mixed(region)
         self._file_style = file_style
-        self._edges = (_Edges(search, replace, region, fixed, around, typed, model, widths)
+        self._edges = (_Edges(search, replace, region, fixed, around, typed, model, widths,
+                              None if self._mixed else self._style.tabs)
                        if around is not None else None)
         # (mixed regions) model depth -> {REPLACE index: file indentation} of the lines the
         # edit leaves alone, and the last new line indented: (index, model columns, indent)
@@ -404,8 +405,9 @@ class _Edges:
                  region: Sequence[str], fixed: Mapping[int, int],
                  around: tuple[Sequence[str], int],
                  typed: Sequence[tuple[int, str]], model: IndentStyle | None,
-                 widths: Sequence[int]) -> None:
+                 widths: Sequence[int], region_tabs: bool | None) -> None:
         self._search, self._replace = search, replace
+        self._region_tabs = region_tabs  # (None: the region mixes tabs and spaces)
         self._typed, self._model, self._widths = typed, model, widths
         self._lines, self._start, self._end = around[0], around[1], around[1] + len(region)
         self._head_to, self._tail_from = 0, len(replace)
@@ -446,6 +448,12 @@ class _Edges:
         if len(leads) != 1:
             raise UnknownIndent(self._unknown(j, below, near, "whose lines mix tabs and spaces"))
         tabs = leads == {"\t"}
+        if tabs == self._region_tabs:
+            # The block beyond is indented with what the region's rendering writes, at
+            # the scale the edit shows: nothing to settle, no guess (an edit shifted by a
+            # column whose new last line has a line of another depth under it was held:
+            # the matcher's slip property, s49).
+            return None
         style = IndentStyle(tabs=tabs, unit=TAB_COLUMNS if tabs else None)
         pairs = [(model_columns, columns(indent)) for model_columns, indent in self._typed
                  if indent[:1] in ("", *leads)]
