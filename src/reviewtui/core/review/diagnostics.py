@@ -166,10 +166,14 @@ def _tree_check(path: str) -> str | None:
 
 
 def _tree_problems(path: str, text: str, previous: str | None = None) -> list[_Problem]:
-    from reviewtui.core.syntax.parsing import parse
+    from reviewtui.core.syntax.parsing import TooSlow, parse
     from reviewtui.core.syntax.problems import problems
 
-    parsed = parse(path, text, previous)
+    try:
+        parsed = parse(path, text, previous)
+    except TooSlow as slow:  # (said at line 1: a version that did parse in time compared
+        # with one that did not reads as a change to check by hand, not as nothing found)
+        return [(1, 0, f"not checked: {slow} on this text")]
     return [] if parsed is None else problems(parsed, _COMPARED)
 
 
@@ -403,7 +407,7 @@ def _branches_unchanged(path: str, before: str, after: str, mapping: Mapping[int
     """Whether, read one preprocessor branch at a time (:mod:`~reviewtui.core.syntax.preproc`),
     the edit leaves every view's errors as they were: the same stretches of lines (moved
     by ``mapping``), none new."""
-    from reviewtui.core.syntax.parsing import parse
+    from reviewtui.core.syntax.parsing import TooSlow, parse
     from reviewtui.core.syntax.preproc import views_or_whole
     from reviewtui.core.syntax.problems import error_spans
 
@@ -414,7 +418,10 @@ def _branches_unchanged(path: str, before: str, after: str, mapping: Mapping[int
             or (views_after[0][0] is after and views_before[0][0] is before)):
         return False
     for (old, _held_old), (new, _held_new) in zip(views_before, views_after, strict=True):
-        parsed_old, parsed_new = parse(path, old), parse(path, new, old)
+        try:
+            parsed_old, parsed_new = parse(path, old), parse(path, new, old)
+        except TooSlow:
+            return False
         if parsed_old is None or parsed_new is None:
             return False
         moved = {(mapping.get(first), mapping.get(last))

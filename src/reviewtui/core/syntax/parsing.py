@@ -82,13 +82,51 @@ def _point(data: bytes, offset: int) -> tuple[int, int]:
 
 
 def parse(path: str, text: str, previous: str | None = None) -> Parsed | None:
-    """The tree of ``text`` as the grammar for ``path`` reads it, or None without a grammar.
+    """The tree of ``text`` as the grammar for ``path`` reads it, or None without a grammar
+    (:class:`TooSlow` where the grammar gives up).
 
     ``previous`` is the text this one was made from (the file before an operation): its
     tree, cached or parsed now, is edited and reused.
     """
     with _lock:
         return _parse(path, text, previous)
+
+
+class TooSlow(Exception):
+    """The grammar gave up on a text within its time (:func:`_budget`): some texts make
+    tree-sitter's error recovery quadratic (QA s49 helper-175 S01: valid CSS holding
+    ``content: "/*"``, which tree-sitter-css misreads: 100,000 lines took 132 s in
+    ``check``). The text is then not checked."""
+
+    def __init__(self, grammar: str, seconds: float) -> None:
+        super().__init__(f"tree-sitter {grammar} gave up after {seconds:.1f} s")
+        self.grammar, self.seconds = grammar, seconds
+
+
+def _budget(size: int) -> int:
+    """Microseconds a parse of ``size`` bytes may take: 1 s and 0.5 s a megabyte (a
+    grammar reads several megabytes a second; a slow machine's parse of a real file
+    stays well under it)."""
+    return 1_000_000 + size // 2
+
+
+def _run(parser: Parser, grammar: str, data: bytes, tree: Tree | None = None) -> Tree:
+    """``parser.parse`` within :func:`_budget`, else :class:`TooSlow` (the parser reset
+    for the next text)."""
+    import warnings
+
+    budget = _budget(len(data))
+    # timeout_micros: the pinned binding's own limit, deprecated for progress_callback,
+    # which crashed the process (a segmentation fault) given a callable source; the stub
+    # calls the property read-only.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        parser.timeout_micros = budget  # type: ignore[misc]
+    try:
+        return parser.parse(data, tree) if tree is not None else parser.parse(data)
+    except ValueError:  # ("Parsing failed": the time ran out)
+        parser.reset()
+        raise TooSlow(grammar, budget / 1e6) from None
 
 
 def _parse(path: str, text: str, previous: str | None) -> Parsed | None:
@@ -107,9 +145,13 @@ def _parse(path: str, text: str, previous: str | None) -> Parsed | None:
         from tree_sitter import Parser
 
         parser = _parsers[grammar] = Parser(lang)
-    base = _parse(path, previous, None) if previous is not None and previous != text else None
+    try:
+        base = (_parse(path, previous, None) if previous is not None and previous != text
+                else None)
+    except TooSlow:
+        base = None  # (this text may still parse in time, read afresh)
     if base is None:
-        return _remember(key, Parsed(grammar, data, parser.parse(data)))
+        return _remember(key, Parsed(grammar, data, _run(parser, grammar, data)))
     old = base.data
     start = common_prefix(old, data)
     tail = common_suffix(old, data, min(len(old), len(data)) - start)
@@ -118,7 +160,7 @@ def _parse(path: str, text: str, previous: str | None) -> Parsed | None:
     tree.edit(start_byte=start, old_end_byte=old_end, new_end_byte=new_end,
               start_point=_point(old, start), old_end_point=_point(old, old_end),
               new_end_point=_point(data, new_end))
-    return _remember(key, Parsed(grammar, data, parser.parse(data, tree)))
+    return _remember(key, Parsed(grammar, data, _run(parser, grammar, data, tree)))
 
 
 def cached(path: str, text: str) -> Parsed | None:

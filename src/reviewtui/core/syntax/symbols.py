@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from reviewtui.core.record import record
 from reviewtui.core.syntax.languages import grammar_name
-from reviewtui.core.syntax.parsing import Parsed, cached, parse
+from reviewtui.core.syntax.parsing import Parsed, TooSlow, cached, parse
 
 if TYPE_CHECKING:
     from tree_sitter import Node
@@ -211,13 +211,21 @@ def has_symbols(path: str) -> bool:
     return path.endswith((".py", ".pyi")) or grammar_name(path) is not None
 
 
+def _parsed(path: str, text: str) -> Parsed | None:
+    """:func:`parse`, None where the grammar gives up (no definitions read)."""
+    try:
+        return parse(path, text)
+    except TooSlow:
+        return None
+
+
 def definitions(path: str, text: str, limit: int = 10_000) -> list[Symbol] | None:
     """Every definition in reading order (outer before inner), or None when ``path`` has
     no grammar or the file cannot be read as its language at all."""
     if path.endswith((".py", ".pyi")):
         found = _python_symbols(text)
         return None if found is None else found[:limit]
-    parsed = parse(path, text)
+    parsed = _parsed(path, text)
     if parsed is None:
         return None
     out = []
@@ -234,7 +242,7 @@ def enclosing(path: str, text: str, first: int, last: int | None = None) -> list
     if path.endswith((".py", ".pyi")):
         found = _python_symbols(text) or []
         return [s for s in found if s.line <= first and last <= s.end]
-    parsed = parse(path, text)
+    parsed = _parsed(path, text)
     if parsed is None:
         return []
     start, end = _line_bytes(parsed.data, first, last)
@@ -293,7 +301,7 @@ def around(path: str, text: str, first: int, last: int) -> tuple[Symbol, ...]:
         return ()
     if path.endswith((".py", ".pyi")):
         return tuple(s for s in _python_symbols(text) or () if s.line <= last and s.end >= first)
-    parsed = parse(path, text)
+    parsed = _parsed(path, text)
     if parsed is None:
         return ()
     start, end = _line_bytes(parsed.data, first, last)
