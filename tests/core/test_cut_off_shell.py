@@ -70,6 +70,20 @@ def _whole(script: str, path: str = "tool.sh") -> str:
     # $$ before '..' (no $'..'); a heredoc of a $( ) closed on its line reads on after it
     "echo $$'a\\' <<EOF #'",
     "echo $(cat <<EOF)",
+    # QA s86 W1: [[ as a case pattern is no [[ ]] command (no << after it was read)
+    'case "$tok" in\n  [[) depth=$((depth + 1)) ;;\n  *) : ;;\nesac\ncat <<EOF',
+    # W5: a word "in" (for's, an argument) puts no command after it
+    "for op in [[ '(' ; do echo \"$op\"; done\ncat <<EOF",
+    "echo in [[ a; cat <<EOF",
+    # W2: a case pattern's ) in a subshell in "$( )" closes neither
+    'notes="$(\n  (cd "$repo" && case $mode in\n    full) git log --oneline ;;\n'
+    '    *) git log -1 ;;\n  esac)\n  echo "Don\'t edit by hand"\n)"\n'
+    "cat <<'EOF'\nHere's the reply format:",
+    # W3: # right after a process substitution is part of the word
+    "diff <(sort a)#sorted <<EOF",
+    # W4: << (and <<-) split by a line continuation
+    "cat <\\\n<EOF",
+    "cat <\\\n<\\\n-EOF\n\tx",
 ])
 def test_a_script_cut_inside_a_string_or_heredoc_is_held(script: str) -> None:
     parsed = parse_reply_text(_cut(script))
@@ -102,6 +116,12 @@ def test_a_bats_file_is_a_shell_script() -> None:
     ": $(case x in (x) case y in (y) echo a;; esac esac)\ncat <<EOF\nx\nEOF\n",
     # a comment inside $( ) hides its )
     "x=$( (echo a # )\n) )\necho \"$x\"\n",
+    # QA s86 H1, H1b: "in case" inside $( ) starts no case
+    'words=$(for w in case esac; do echo "$w"; done)\necho "$words"\n',
+    "msg=$(echo signed in case you wonder)\necho \"$msg\"\n",
+    # W2 whole; case patterns in a subshell in $( ), with ( and |
+    'x="$( (case $m in full) echo a ;; *) echo b ;; esac) )"\ncat <<EOF\nx\nEOF\n',
+    "x=$( (case $m in (a|b) (echo a) ;& c) echo ;;& esac) )\ncat <<E\nE\n",
 ])
 def test_a_correct_script_is_read_whole(script: str) -> None:
     assert [op.path for op in parse_reply_text(_whole(script)).ops] == ["tool.sh"], script  # type: ignore[union-attr]
@@ -123,6 +143,14 @@ def test_deep_nesting_is_held_not_read_past() -> None:
     assert open_heredoc("x.sh", "", ["echo " + "$(" * 400 + ")" * 400]) == 0
     assert open_heredoc("x.sh", "", ["echo " + "$(" * 40 + "x" + ")" * 40]) is None
     assert open_heredoc("x.txt", "", ["cat <<EOF"]) is None
+    assert open_heredoc("x.sh", "", ["echo " + "((" * 50_000]) == 0
+
+
+def test_many_failing_double_parentheses_are_read() -> None:
+    """QA s86 H4: ((..) ) read again as two subshells is budgeted per construct (the
+    budget was the whole text's: 3,000 such lines were held from line 2188)."""
+    assert open_heredoc("x.sh", "", ["((((((true) ) ) ) ) )"] * 3000) is None
+    assert open_heredoc("x.sh", "", ["((((((true) ) ) ) ) )"] * 3000 + ["cat <<E"]) == 3000
 
 
 _ATOMS = ["a", "'it'\\''s'", '"x y"', "$'a\\'b'", '"$(echo "q")"', '"${v:-"d"}"',
@@ -130,7 +158,8 @@ _ATOMS = ["a", "'it'\\''s'", '"x y"', "$'a\\'b'", '"$(echo "q")"', '"${v:-"d"}"'
           '\\"', "$$", "${v//\\'/x}", '"it\'s"', "'say \"hi\"'", '"$(echo \'x\')"', "$'\\''",
           "\\$", "'<<X'", '"<<X"', "$[1+1]", "$(echo ')')", '"a\\"b"', "'#'", "${v:-'#'}",
           "$(:)#c", '"${x:-\'"\'}"', "$(case a in a) echo;; esac)", "\"'\"", "'\n'",
-          '"\n"', "\\\n", "$(echo 'x\ny')"]
+          '"\n"', "\\\n", "$(echo 'x\ny')", "in [[", "$(: in case)", "<(echo p)#c",
+          '"$( (case a in (a|[[) echo;; esac) )"']
 _DELIMS = ["H", '"H"', "\\H", "-H", "'H'", "$'H'", "''"]
 
 
@@ -146,6 +175,8 @@ def _snippet(rng: random.Random) -> str:
             return f"( (echo {words}) )"
         if pick < 0.3:
             return "cat <<" + rng.choice(_DELIMS) + rng.choice(["", " | tr a b", "; echo " + words])
+        if pick < 0.33:
+            return f"case a in [[) {rng.choice(['', 'echo a'])} ;; *) echo {words};; esac"
         if pick < 0.36:
             return f"echo {words} # {rng.choice(_ATOMS)}"
         return f"{rng.choice(['echo', 'printf %s', ':'])} {words}"

@@ -7,12 +7,15 @@ parse_comsub), in one pass: quotes (``'..'``, ``".."``, ``$'..'``) and what nest
 (``$( )`` with its own commands, here-documents and comments, ``${ }`` whose quotes nest
 even inside ``".."``, backquotes read to the next unescaped one, ``$(( ))``, ``$[ ]``);
 ``((`` arithmetic or two subshells as bash decides; ``[[ ]]`` (a regex's parentheses, no
-redirection); ``#`` at a token's start; ``case`` patterns inside ``$( )``; here-document
-bodies from the line after the command's newline, in order, each up to the line that is
-exactly its delimiter (quotes and backslashes taken off it; ``<<-`` strips tabs; an
-unquoted body's backslash-newline joins lines first). QA s48 helper-173 found the former
-line-by-line scanner wrong 16 ways (src/app.py written from the script's tail, exit 0) and
-holding 4 correct scripts. Pure; linear in the text.
+redirection); ``#`` at a token's start; ``case`` statements (a pattern's words are no
+command's, its ``)`` closes no subshell); here-document bodies from the line after the
+command's newline, in order, each up to the line that is exactly its delimiter (quotes
+and backslashes taken off it; ``<<-`` strips tabs; an unquoted body's backslash-newline
+joins lines first). QA s48 helper-173 found the former line-by-line scanner wrong 16
+ways (src/app.py written from the script's tail, exit 0) and holding 4 correct scripts;
+QA s86 helper-176 this reader wrong 5 ways (case patterns, a word ``in``, ``<(..)#``,
+``<\\``-newline-``<``) and holding 2 (``in case`` in ``$( )``, many ``((..) )``). Pure;
+linear in the text.
 """
 
 from __future__ import annotations
@@ -104,7 +107,10 @@ _DEPTH = 150  # nestings read; deeper is taken for open (held, never written wro
 _WORD_BREAK = frozenset(" \t\n;&|()<>")
 _PLAIN = re.compile(r"[^\s;&|()<>\\'\"`$@!?*+]+")
 _RESERVED = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "time",
-                       "{", "in", "}", "fi", "done", "esac"})
+                       "{", "}", "fi", "done", "esac"})
+# A commands() frame: a subshell; a case before its word, before its in, at a pattern's
+# start (esac ends it), in a pattern (to its ")"), in a clause's commands.
+_SUB, _CASE_WORD, _CASE_IN, _CASE_PAT, _CASE_PATTERN, _CASE_BODY = range(6)
 
 
 class _Scan:
@@ -116,7 +122,8 @@ class _Scan:
         self.n = len(text)
         self.i = 0
         self.opened: list[int] = []
-        self.retried = 0  # text read again after a (( that was two subshells
+        self.retried = 0  # text read again after a (( that was two subshells: nested
+        self.region = self.budget = 0  # ones inside the first's text share its budget
         self.carried: list[_Heredoc] = []  # left pending by a $( ) closed on their line
 
     def _enter(self, start: int) -> None:
@@ -133,7 +140,7 @@ class _Scan:
         (``one_line``: of the command line at ``i`` and its here-documents' bodies)."""
         s = self.s
         pending: list[_Heredoc] = []
-        depth = cases = 0
+        frames: list[int] = []  # the subshells and cases open around i (_SUB, _CASE_*)
         command = True  # at a command's first word
         cond = False  # inside [[ ]]
         while True:
@@ -146,12 +153,13 @@ class _Scan:
                 return
             i = self.i
             char = s[i]
+            top = frames[-1] if frames else _SUB
             if char == "\n":
                 self.i += 1
                 if pending:
                     self._bodies(pending)
                     pending = []
-                if one_line and not depth and not cases:
+                if one_line and not frames:
                     return
                 command = True
             elif char in " \t":
@@ -165,35 +173,33 @@ class _Scan:
                 self.i += 1
             elif char == ")":
                 self.i += 1
-                if depth:
-                    depth -= 1
-                elif closer is not None and not cases:
+                command = True
+                if top in (_CASE_PAT, _CASE_PATTERN):
+                    frames[-1] = _CASE_BODY  # (a case pattern's end: no subshell's)
+                elif frames and top == _SUB:
+                    frames.pop()
+                elif closer is not None and not frames:
                     self.carried = pending
                     return
-                command = True
-            elif s.startswith("<<<", i):
-                self.i += 3
-            elif s.startswith("<<", i):
-                self.i += 2 + s.startswith("-", i + 2)
-                self._heredoc(pending, s.startswith("-", i + 2), i)
-            elif s.startswith(("<(", ">("), i):
-                self._enter(i)
-                self.i += 2
-                self.commands(")")
-                self.opened.pop()
-                command = False
+            elif char in "<>":
+                if self._angle(pending):
+                    command = False
             elif char == "(":
-                if not (s.startswith("((", i) and self._arithmetic()):
+                if top == _CASE_PAT:
+                    self.i += 1  # (a pattern's optional opening parenthesis)
+                elif not (s.startswith("((", i) and self._arithmetic()):
                     self.i = i + 1
-                    depth += 1
+                    frames.append(_SUB)
                     command = True
                 else:
                     command = False
             elif char in ";&|":
-                self.i += 1
+                if top == _CASE_BODY and s.startswith((";;", ";&"), i):
+                    frames[-1] = _CASE_PAT  # (;; ;& ;;& end a case clause)
+                    self.i += 2 + s.startswith(";;&", i)
+                else:
+                    self.i += 1
                 command = True
-            elif char in "<>":
-                self.i += 1  # (a redirection: the word after it is no command)
             else:
                 self.word()
                 word = s[i:self.i]
@@ -203,14 +209,54 @@ class _Scan:
                     elif word == "=~":
                         self._regex()
                     continue
+                if _CASE_WORD <= top <= _CASE_PATTERN:  # (no command's words)
+                    if top == _CASE_PAT and word == "esac":
+                        frames.pop()
+                    elif top != _CASE_IN or word == "in":  # (else bash: a syntax error)
+                        frames[-1] = min(top + 1, _CASE_PATTERN)
+                    continue
                 if command and word == "[[":
                     cond = True
                     continue
                 if command and word == "case":
-                    cases += 1
-                elif command and word == "esac" and cases:
-                    cases -= 1
-                command = command and word in _RESERVED or word == "in"
+                    frames.append(_CASE_WORD)
+                elif command and word == "esac" and top == _CASE_BODY:
+                    frames.pop()
+                command = command and word in _RESERVED
+
+    def _angle(self, pending: list[_Heredoc]) -> bool:
+        """At ``<`` or ``>``: a redirection's operator, a here-document's (the word after
+        it its delimiter) or a process substitution with the rest of the word it starts
+        (``<(sort a)#x``: no comment; then True). Line continuations inside are joined
+        (``<\\``, newline, ``<EOF``)."""
+        s = self.s
+        start = self.i
+        at = [start]  # the operator's first three characters, line continuations out
+        k = start + 1
+        while len(at) < 3:
+            while s.startswith("\\\n", k):
+                k += 2
+            if k >= self.n:
+                break
+            at.append(k)
+            k += 1
+        op = "".join(s[j] for j in at)
+        if op.startswith("<<<"):
+            self.i = at[2] + 1
+        elif op.startswith("<<"):
+            strip = op.startswith("<<-")
+            self.i = at[1 + strip] + 1
+            self._heredoc(pending, strip, start)
+        elif op[1:2] == "(":
+            self._enter(start)
+            self.i = at[1] + 1
+            self.commands(")")
+            self.opened.pop()
+            self.word()
+            return True
+        else:
+            self.i += 1
+        return False
 
     def _heredoc(self, pending: list[_Heredoc], strip: bool, start: int) -> None:
         s = self.s
@@ -262,8 +308,12 @@ class _Scan:
         if self.s.startswith(")", self.i):
             self.i += 1
             return True
+        if start >= self.region:  # (a (( that was two subshells, outside another's text)
+            self.region = self.i
+            self.budget = 8 * (self.i - start) + 2_000
+            self.retried = 0
         self.retried += self.i - start
-        if self.retried > 2 * self.n + 10_000:  # (nested failing (( read again and again)
+        if self.retried > self.budget:  # (nested failing (( read again and again)
             self.opened.append(start)
             raise _Open
         self.i = start
