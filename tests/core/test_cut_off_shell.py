@@ -84,6 +84,7 @@ def _whole(script: str, path: str = "tool.sh") -> str:
     # W4: << (and <<-) split by a line continuation
     "cat <\\\n<EOF",
     "cat <\\\n<\\\n-EOF\n\tx",
+    'echo "$\\\n(cat <<EOF)"',
 ])
 def test_a_script_cut_inside_a_string_or_heredoc_is_held(script: str) -> None:
     parsed = parse_reply_text(_cut(script))

@@ -416,19 +416,22 @@ class _Scan:
     def _dollar(self, *, in_double: bool) -> None:
         s = self.s
         start = self.i
-        after = s[start + 1:start + 2]
+        at = start + 1  # (past line continuations: "$\\", newline, "(" is a "$(")
+        while s.startswith("\\\n", at):
+            at += 2
+        after = s[at:at + 1]
         if after == "$":
-            self.i += 2  # ($$: not a $ before what follows)
-        elif after == "(" and not s.startswith("((", start + 1):
+            self.i = at + 1  # ($$: not a $ before what follows)
+        elif after == "(" and not s.startswith("((", at):
             self._enter(start)
-            self.i += 2
+            self.i = at + 1
             self.commands(")")
             self.opened.pop()
         elif after in ("(", "{", "["):
-            self.i += 1
+            self.i = at
             self._group(start, after, {"(": ")", "{": "}", "[": "]"}[after])
         elif after == "'" and not in_double:
-            self.i += 1
+            self.i = at
             self._single(start, escapes=True)
         else:
             self.i += 1  # ($" is read as " next)
