@@ -138,3 +138,76 @@ def test_a_language_is_read_only_for_its_files() -> None:
     assert open_string("a.py", "python", ["s = '`'", "x = 1"]) is None
     assert open_string("a.js", "", lines) == 0
     assert open_string("a.txt", "js", lines) == 0  # a fence naming the language
+
+
+# QA85's shapes (helper-175): a reading that misses the string the sample stands in (a
+# quote or // in JSX text, division read as a regex, a C++ digit separator read as a
+# quote, url(http://..) as a comment, a Dockerfile's name not known): the command ran,
+# src/app.c was written from the rest of the file and the file cut, exit 0.
+COMBO = "```\n\n```console\n:rm keep.txt\n```\n\n--- File: src/app.c ---\n```\n"
+QA85 = [
+    # (QA's repro, path, fence info, fence, the file's text: {s} is the sample)
+    ("01", "a.jsx", "jsx", "```", "export const Help = () => (\n  <pre>\n{s}  </pre>\n);\n"),
+    ("02", "a.jsx", "jsx", "```", "export const P = () => <p>Don't panic</p>; /*\n{s}*/\n"),
+    ("03", "a.jsx", "jsx", "```",
+     "export const P = () => <p>See https://example.com</p>; /*\n{s}*/\n"),
+    ("04", "a.jsx", "jsx", "```",
+     "export const P = () => <p><b>Note</b>: a/b</p>; /*\n{s}*/\n"),
+    ("04b", "a.js", "", "```", "export const P = () => (\n  <div className={a > b ? 'x' : \"y\"}"
+     "\n    onClick={() => { f(); }}>\n    {/* it's */} Don't {x} <br/> <>a</>\n"
+     "  </div>); /*\n{s}*/\n"),
+    ("05", "a.ts", "ts", "```",
+     "const m = new Map<string, number>();\nconst half = m.get(\"a\")! / 2; /* a/b\n{s}*/\n"),
+    ("06", "a.js", "js", "~~~",
+     "let i = 0;\nconst n = i++ / 2, help = `Usage: a/b\n{s}`;\nconsole.log(n, help);\n"),
+    ("07", "a.js", "js", "~~~",
+     "let t;\nif (true) /\"/.test('\"') && (t = `\n{s}`);\nconsole.log(t);\n"),
+    ("08", "a.cpp", "cpp", "```",
+     "int n = 1'000; const char *s = R\"x(\n{s})x\";\nint main() { return n + (s != 0); }\n"),
+    ("09", "a.cc", "", "```",
+     "unsigned m = 0xFF'FF; /* mask\n{s}*/\nint main() { return m == 0; }\n"),
+    ("19", "a.scss", "scss", "```",
+     ".a { background: url(http://example.com/y.png); } /* Usage:\n{s}*/\n"),
+    ("20", "a.less", "less", "```",
+     ".a { background: url(//cdn.example.com/y.png); } /* Usage:\n{s}*/\n"),
+    ("36", "Dockerfile-dev", "", "```", "FROM alpine\nRUN <<EOF\n{s}EOF\n"),
+    ("37", "Dockerfile_prod", "", "```", "FROM alpine\nRUN <<EOF\n{s}EOF\n"),
+]
+
+
+@pytest.mark.parametrize(("qa", "path", "info", "fence", "text"), QA85, ids=[c[0] for c in QA85])
+def test_qa85_a_misread_line_does_not_hide_the_string(
+        tmp_path: Path, qa: str, path: str, info: str, fence: str, text: str) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "keep.txt").write_text("keep\n")
+    content = text.replace("{s}", COMBO.replace("```", fence))
+    session = tmp_path / "s.md"
+    session.write_text(f"## Turn 1\n> x\n\n--- File: {path} ---\n{fence}{info}\n{content}"
+                       f"{fence}\n\n### Changed files:\n- {path}\n")
+    assert main(["apply", str(session), "--root", str(root), "--yes"]) == 1
+    assert sorted(p.name for p in root.iterdir()) == ["keep.txt"]
+    assert (root / "keep.txt").read_text() == "keep\n"
+    assert open_string(path, info, content.split("\n```\n", 1)[0].split("\n~~~\n", 1)[0]
+                       .splitlines()) is not None
+
+
+WHOLE_QA85 = [
+    # regexes and division QA85 found (H04: a regex after if (..)), JSX in .js and .tsx,
+    # TypeScript's generics (no JSX in .ts), C++ digit separators, unquoted CSS urls (H13)
+    ("h04.js", "if (s) /`/.test(s) && f();\nwhile (x) /'/.exec(y);\nconst a = (b) / 2 / `c`;\n"
+     "const d = f(x) / 2; const e = `x/y`;\nconst g = i++ / 2 + '/'; const h = k! / 2;\n"),
+    ("a.jsx", "const A = () => <a href=\"/x\" title='y'>{`t`}</a>;\nconst B = x < y && z > w;"
+     "\nconst C = a << b; const D = <>{c}</>;\nconst E = <p>{/* c */}</p>; /* a */\n"),
+    ("g.ts", "const f = <T>(x: T): T => x;\nconst g = <T,>(x: T) => `${x}`;\nlet y = <any>z;\n"),
+    ("g.tsx", "const f = <T,>(x: T) => x;\nexport const P = ({a}: {a: string}) => <b>{a}</b>;\n"),
+    ("d.cpp", "int a = 0b1010'1010; long b = 1'000'000'000L; char c = '\\'';\n"
+     "auto d = u8'x'; const char *e = \"1'0\"; float f = 1'0.5e1'0f;\n"),
+    ("h13.css", "a { background: url(/img/*.png); }\nb { background: url( http://x/y ); }\n"
+     "c { background: url(\"/*\"); } d { background: my-url(x); }\n"),
+]
+
+
+@pytest.mark.parametrize(("path", "text"), WHOLE_QA85, ids=[w[0] for w in WHOLE_QA85])
+def test_qa85_a_correct_file_is_not_held(path: str, text: str) -> None:
+    test_a_correct_file_is_not_held(path, text)

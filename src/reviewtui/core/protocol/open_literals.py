@@ -12,8 +12,11 @@ from what they cannot match by going back to their root state at a line's end, a
 say nothing of where an unterminated string began, so a text cut inside a string does not
 reliably end in a string token; a hand-written scanner says exactly that, in one pass.
 Strings that cannot span lines (most quotes) end at the line's end whatever follows, so a
-quote misread (a lifetime, a digit separator, an apostrophe in JSX text) does not carry
-past its line. Pure.
+quote misread (a lifetime, an apostrophe in JSX text) does not carry past its line; but
+it may hide an opener later on that line (QA85): so C++'s digit separators (1'000) are no
+quotes, an unquoted CSS url(..) no comment, a ``/`` after ``i++``, ``x!`` divides and one
+after ``if (..)`` opens a regex, and a JavaScript file is read a second time with JSX text
+(between tags) read as text: it is open if either reading ends open. Pure.
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ class _Lang:
                  triple: str = "", triple_escapes: str = '"', multiline_quote: bool = False,
                  rust: bool = False, regex: bool = False, cpp_raw: bool = False,
                  csharp: bool = False, apostrophe: bool = True, raw_apostrophe: bool = False,
-                 block: bool = True) -> None:
+                 block: bool = True, digit_separator: bool = False, jsx: bool = False,
+                 url: bool = False) -> None:
         self.line = line  # the line comment's opener ("" none)
         self.nested = nested  # block comments nest (Rust, Kotlin, Scala, Swift)
         self.tick = tick  # a backtick opens: "template" (JS), "raw" (Go), "line" (a name)
@@ -40,6 +44,8 @@ class _Lang:
         self.regex = regex  # / may open a regular expression literal (JavaScript)
         self.apostrophe = apostrophe  # ' opens a (one-line) string or a character
         self.raw_apostrophe = raw_apostrophe  # ... which takes no escapes (TOML)
+        self.digit_separator = digit_separator  # ... not after a number: 1'000 (C++14)
+        self.jsx = jsx  # < may open a JSX element, whose text is no code
         parts = []
         if line:
             parts.append(f"(?P<line>{re.escape(line)})")
@@ -60,6 +66,10 @@ class _Lang:
             parts.append(r"(?P<tick>`)")
         if regex:
             parts.append(r"(?P<slash>/)")
+        if url:  # CSS: url(http://x/*.png) unquoted is one token, no comment in it
+            parts.append(r"(?P<url>url\((?=\s*[^\s\"']))")
+        if jsx:
+            parts.append(r"(?P<lt>(?<!<)<(?=[A-Za-z>]))")
         firsts = {part[part.index(">") + 1:].lstrip("(?:\\")[:1] for part in parts}
         firsts |= set("@$" if csharp else "")
         self.code = _marks(parts, firsts)
@@ -80,6 +90,7 @@ _MULTI_LINE_QUOTE = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*"', re.S)
 _VERBATIM = re.compile(r'[^"]*(?:""[^"]*)*"(?!")')
 _TEMPLATE = re.compile(r"\\.|`|\$\{", re.S)
 _REGEX_BODY = re.compile(r"(?:[^/\\\[\n]|\\.|\[(?:[^\]\\\n]|\\.)*\])+/")
+_REGEX_LONGEST = 500  # (a regex body is looked for this far: linear on a line of x=/a[)
 _RUST_CHAR = re.compile(r"\\(?:u\{[0-9a-fA-F_]{1,8}\}|x[0-9a-fA-F]{2}|.)'|[^\\\n]'", re.S)
 _COMMENT_MARKS = re.compile(r"/\*|\*/")
 _REGEX_AFTER = frozenset("(,=:[!&|?{};+-*%<>~^")
@@ -90,7 +101,9 @@ _REGEX_WORDS = frozenset({"return", "typeof", "instanceof", "in", "of", "new", "
 def _c_like(lang: _Lang, text: str) -> int | None:
     """The offset of what opens a multi-line string or comment ``text`` leaves open (a JS
     template literal whose ``${`` is open: the template's), or None."""
-    templates: list[list[int]] = []  # open JS templates: [opener, brace depth in ${}]
+    # the holes open: a JS template's ${ or a JSX element's { (its element's reading kept):
+    # [opener, brace depth in the hole] (a JSX element's: and the element's state after)
+    templates: list[list[int]] = []
     pos, end = 0, len(text)
     while pos < end:
         m = (lang.inner if templates else lang.code).search(text, pos)
@@ -121,6 +134,14 @@ def _c_like(lang: _Lang, text: str) -> int | None:
             if q is None:
                 return start
             pos = q.end()
+        elif kind == "apos" and lang.digit_separator and text[start - 1:start].isalnum() \
+                and _word_before(text, start)[:1].isdigit():
+            continue  # (a digit separator: 1'000, 0xFF'FF)
+        elif kind == "url":  # (unquoted, to its ) on the line; not a name's: my-url(
+            paren, newline = text.find(")", pos), text.find("\n", pos)
+            if not (text[start - 1:start].isalnum() or text[start - 1:start] in ("-", "_")) and (
+                    paren >= 0 and (newline < 0 or paren < newline)):
+                pos = paren + 1
         elif kind == "apos" and lang.raw_apostrophe:
             pos = _RAW_ONE_LINE.match(text, pos).end()  # type: ignore[union-attr]
         elif kind in ("quote", "apos") and not (kind == "apos" and lang.rust):
@@ -167,16 +188,25 @@ def _c_like(lang: _Lang, text: str) -> int | None:
             pos = _ONE_LINE["`"].match(text, pos).end()  # type: ignore[union-attr]
         elif kind == "slash":
             if _regex_may_start(text, start):
-                r = _REGEX_BODY.match(text, pos)
+                r = _REGEX_BODY.match(text, pos, min(end, pos + _REGEX_LONGEST))
                 pos = r.end() if r is not None else pos
+        elif kind == "lt":
+            if _regex_may_start(text, start) and not _GENERIC.match(text, start):
+                pos = _jsx(text, pos - 1, [start, 0, 0, 0], templates)
+                if pos < 0:
+                    return start
         elif kind == "brace" and templates:
             if m.group() == "{":
                 templates[-1][1] += 1
             elif templates[-1][1]:
                 templates[-1][1] -= 1
-            else:  # the ${ closes: the template goes on
-                opener = templates.pop()[0]
-                pos = _template(text, pos, opener, templates)
+            else:  # the ${ closes: the template goes on (or the { the JSX element)
+                hole = templates.pop()
+                opener = hole[0]
+                if len(hole) == 2:
+                    pos = _template(text, pos, opener, templates)
+                else:
+                    pos = _jsx(text, pos, hole[2:], templates)
                 if pos < 0:
                     return opener
     return templates[-1][0] if templates else None
@@ -226,12 +256,61 @@ def _template(text: str, pos: int, opener: int, templates: list[list[int]]) -> i
     return -1
 
 
+_JSX_TEXT = re.compile(r"[<{]")
+_GENERIC = re.compile(r"<\s*[A-Za-z_$][\w$]*\s*(?:,|extends\b)")  # (.tsx: <T,>(x) => x)
+_JSX_TAG = re.compile(r"\"[^\"]*\"|'[^']*'|[\"'{>]|/>")
+_LOOK_BACK = 400  # (how far the ( of a ) is looked for, on its line)
+
+
+def _jsx(text: str, pos: int, element: list[int], templates: list[list[int]]) -> int:
+    """Read a JSX element from ``pos`` (a tag's ``<``, the text after a tag, or the inside
+    of a tag after a ``{..}`` in it): its text is no code. ``element`` is its state:
+    [opener, depth of tags open, inside a tag (1), the tag a closing one (1)]. Where the element
+    ends (after its last tag's ``>``); or, at a ``{`` (JS code, to the ``}`` that goes
+    back to the element), after it, the element pushed on ``templates``; -1 if neither."""
+    while True:
+        if not element[2]:  # text: to the next tag or {
+            mark = _JSX_TEXT.search(text, pos)
+            if mark is None:
+                return -1
+            pos = mark.end()
+            if mark.group() == "{":
+                templates.append([element[0], 0, *element])
+                return pos
+            if text[pos:pos + 1] == "/":
+                element[2], element[3] = 1, 1
+                pos += 1
+            elif re.match(r"[A-Za-z>]", text[pos:pos + 1]):
+                element[2], element[3] = 1, 0
+            continue  # (else a < in text: not JSX, read as text)
+        mark = _JSX_TAG.search(text, pos)
+        if mark is None or mark.group() in ("\"", "'"):
+            return -1
+        pos = mark.end()
+        if mark.group() == "{":
+            templates.append([element[0], 0, *element])
+            return pos
+        if mark.group() in (">", "/>"):
+            element[2] = 0
+            if mark.group() == ">":
+                element[1] += -1 if element[3] else 1
+            if element[1] <= 0:
+                return pos
+
+
 def _regex_may_start(text: str, at: int) -> bool:
     """Whether a ``/`` at ``at`` may open a regular expression (not divide): after an
-    operator, an opening bracket, or a keyword such as ``return``."""
+    operator, an opening bracket, a keyword such as ``return``, or the ``)`` of an
+    ``if (..)``; not after a postfix ``++``, ``--`` or TypeScript's ``x!``."""
     k = at - 1
     while k >= 0 and text[k] in " \t\r\n":
         k -= 1
+    if k >= 0 and text[k] in "+-!" and k and (
+            (text[k] != "!" and text[k - 1] == text[k] and k > 1 and _operand_end(text, k - 2))
+            or (text[k] == "!" and _operand_end(text, k - 1))):
+        return False  # (i++ / 2, m.get(k)! / 2: division)
+    if k >= 0 and text[k] == ")":
+        return _after_control(text, k)
     if k < 0 or text[k] in _REGEX_AFTER:
         return True
     if not (text[k].isalnum() or text[k] in "_$"):
@@ -242,9 +321,34 @@ def _regex_may_start(text: str, at: int) -> bool:
     return text[k + 1:word_end] in _REGEX_WORDS
 
 
+def _operand_end(text: str, k: int) -> bool:
+    """Whether the character at ``k`` may end an operand (a name, a number, a bracket)."""
+    return k >= 0 and (text[k].isalnum() or text[k] in "_$)]")
+
+
+def _after_control(text: str, close: int) -> bool:
+    """Whether the ``)`` at ``close`` ends an ``if (..)``, ``while (..)``, ``for (..)`` (its
+    ``(`` looked for on its line, not far): a ``/`` after it opens a regex."""
+    depth = 0
+    stop = max(text.rfind("\n", 0, close), close - _LOOK_BACK)
+    for k in range(close, stop, -1):
+        if text[k] == ")":
+            depth += 1
+        elif text[k] == "(":
+            depth -= 1
+            if not depth:
+                j = k
+                while j > 0 and text[j - 1] in " \t":
+                    j -= 1
+                return _word_before(text, j) in ("if", "while", "for", "with")
+    return False
+
+
 _JS = _Lang(tick="template", regex=True)
+_JSX = _Lang(tick="template", regex=True, jsx=True)
 C_FAMILY = {
     "js": _JS,
+    "ts": _JS,
     "go": _Lang(tick="raw"),
     "rust": _Lang(nested=True, multiline_quote=True, rust=True),
     "java": _Lang(triple='"'),
@@ -252,9 +356,9 @@ C_FAMILY = {
     "scala": _Lang(nested=True, tick="line", triple='"', triple_escapes=""),
     "swift": _Lang(nested=True, tick="line", triple='"', apostrophe=False),
     "csharp": _Lang(csharp=True),
-    "c": _Lang(cpp_raw=True),
-    "css": _Lang(line=""),
-    "scss": _Lang(),
+    "c": _Lang(cpp_raw=True, digit_separator=True),
+    "css": _Lang(line="", url=True),
+    "scss": _Lang(url=True),
     "toml": _Lang(line="#", block=False, triple="\"'", raw_apostrophe=True),
 }
 
@@ -267,6 +371,8 @@ def open_literal(language: str, lines: Sequence[str]) -> int | None:
         return _open_ruby(lines)
     text = "".join(line + "\n" for line in lines)
     opened = _c_like(C_FAMILY[language], text)
+    if opened is None and language == "js":  # (read again with JSX text read as text:
+        opened = _c_like(_JSX, text)  # a quote or // in it hid a /* after it; QA 01-04)
     return None if opened is None else text.count("\n", 0, opened)
 
 

@@ -13,6 +13,7 @@ by open_literals.py, only for a file in one of them. Pure.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from reviewtui.core.protocol.open_shell import open_dockerfile_heredoc, open_heredoc
@@ -39,23 +40,25 @@ def open_string(path: str, info: str, lines: Sequence[str]) -> int | None:
 # The languages open_literals.py reads (and Dockerfiles, read here), by suffix, file name,
 # the fence's info string, or the program a #! line names.
 _BY_SUFFIX = {
-    **dict.fromkeys((".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx", ".mts", ".cts"), "js"),
+    **dict.fromkeys((".js", ".mjs", ".cjs", ".jsx", ".tsx", ".es6"), "js"),
+    **dict.fromkeys((".ts", ".mts", ".cts"), "ts"),
     ".go": "go", ".rs": "rust", ".java": "java", ".kt": "kotlin", ".kts": "kotlin",
     ".scala": "scala", ".sc": "scala", ".swift": "swift", ".cs": "csharp",
     **dict.fromkeys((".c", ".h", ".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx",
-                     ".h++", ".ino", ".cu", ".cuh", ".mm"), "c"),
+                     ".h++", ".ino", ".cu", ".cuh", ".mm", ".inl", ".ipp", ".tcc"), "c"),
     ".css": "css", ".scss": "scss", ".less": "scss", ".toml": "toml",
-    **dict.fromkeys((".rb", ".rake", ".gemspec", ".ru"), "ruby"),
+    **dict.fromkeys((".rb", ".rake", ".gemspec", ".ru", ".podspec"), "ruby"),
     ".dockerfile": "dockerfile", ".containerfile": "dockerfile",
 }
 _BY_NAME = {
     **dict.fromkeys(("dockerfile", "containerfile"), "dockerfile"),
     **dict.fromkeys(("rakefile", "gemfile", "vagrantfile", "guardfile", "podfile",
-                     "brewfile", "fastfile"), "ruby"),
+                     "brewfile", "fastfile", "capfile"), "ruby"),
 }
 _BY_INFO = {
-    **dict.fromkeys(("js", "javascript", "jsx", "ts", "typescript", "tsx", "mjs", "cjs",
-                     "node"), "js"),
+    **dict.fromkeys(("js", "javascript", "jsx", "tsx", "mjs", "cjs", "node", "es6",
+                     "ecmascript", "javascriptreact", "typescriptreact"), "js"),
+    **dict.fromkeys(("ts", "typescript", "mts", "cts"), "ts"),
     "go": "go", "golang": "go", "rust": "rust", "rs": "rust", "java": "java",
     "kotlin": "kotlin", "kt": "kotlin", "kts": "kotlin", "scala": "scala",
     "swift": "swift", "csharp": "csharp", "cs": "csharp", "c#": "csharp",
@@ -65,8 +68,8 @@ _BY_INFO = {
     "rb": "ruby", "dockerfile": "dockerfile", "docker": "dockerfile",
     "containerfile": "dockerfile",
 }
-_BY_PROGRAM = {"node": "js", "nodejs": "js", "deno": "js", "bun": "js", "ts-node": "js",
-               "tsx": "js", "ruby": "ruby"}
+_BY_PROGRAM = {"node": "js", "nodejs": "js", "deno": "js", "bun": "js", "ts-node": "ts",
+               "tsx": "js", "ruby": "ruby", "kotlin": "kotlin", "swift": "swift"}
 
 
 def program_language(path: str, info: str, lines: Sequence[str]) -> str | None:
@@ -74,14 +77,22 @@ def program_language(path: str, info: str, lines: Sequence[str]) -> str | None:
     name = path.rsplit("/", 1)[-1].lower()
     suffix = name[name.rfind("."):] if "." in name.lstrip(".") else ""
     found = _BY_SUFFIX.get(suffix) or _BY_NAME.get(name) or (
-        "dockerfile" if name.split(".")[0] in ("dockerfile", "containerfile") else None)
+        "dockerfile" if re.split(r"[._-]", name)[0] in ("dockerfile", "containerfile")
+        else None)
     if found is None:
         found = _BY_INFO.get(info)
     if found is None and lines and lines[0].startswith("#!"):
         words = lines[0][2:].split()
         program = words[0].rsplit("/", 1)[-1] if words else ""
-        if program == "env" and len(words) > 1:
-            program = next((w for w in words[1:] if not w.startswith("-")), "")
+        if program == "env" and len(words) > 1:  # (env -S node; env -u NAME node)
+            rest, program = iter(words[1:]), ""
+            for word in rest:
+                if word in ("-u", "--unset", "-C", "--chdir"):
+                    next(rest, "")  # (the option's value)
+                elif not word.startswith("-") and "=" not in word:
+                    program = word
+                    break
+        program = re.sub(r"[\d.]+$", "", program) or program  # (ruby3.2, node20)
         found = _BY_PROGRAM.get(program)
     return found
 
