@@ -170,6 +170,23 @@ QA85 = [
      ".a { background: url(http://example.com/y.png); } /* Usage:\n{s}*/\n"),
     ("20", "a.less", "less", "```",
      ".a { background: url(//cdn.example.com/y.png); } /* Usage:\n{s}*/\n"),
+    # Ruby: strings, %-literals and regexes spanning lines; what hid a here-document
+    ("21", "a.rb", "ruby", "```", 'HELP = "\n{s}"\nputs HELP\n'),
+    ("22", "a.rb", "ruby", "```", "HELP = %q{\n{s}}\nputs HELP\n"),
+    ("23", "a.rb", "ruby", "```", "RE = %r{\n{s}}x\n"),
+    ("24", "a.rb", "ruby", "```", "HELP = '\n{s}'\nputs HELP\n"),
+    ("25", "a.rb", "ruby", "```", "s = 'x'\nx = s.gsub(/'/, '') + <<~EOS\n  a\n{s}EOS\nputs x\n"),
+    ("26", "a.rb", "ruby", "```", "s = 'x'\nx = s.sub(/#.*/, '') + <<~EOS\n  a\n{s}EOS\nputs x\n"),
+    ("27", "a.rb", "ruby", "```", "W = %w[don't] + [<<~EOS]\n  a\n{s}EOS\np W\n"),
+    ("28", "a.rb", "ruby", "```", "c = ?#; h = <<~EOS\n  a\n{s}EOS\nputs c, h\n"),
+    ("29", "a.rb", "ruby", "```", "x = \"#{'\"'}\" + <<~EOS\n  a\n{s}EOS\nputs x\n"),
+    ("30", "a.rb", "ruby", "```", "x = %Q(it's) + <<~EOS\n  a\n{s}EOS\nputs x\n"),
+    ("31", "a.rb", "ruby", "```", "x = <<~'END-OF-HELP'\n  a\n{s}END-OF-HELP\nputs x\n"),
+    ("32", "a.rb", "ruby", "```", 'x = <<~"END HELP"\n  a\n{s}END HELP\nputs x\n'),
+    ("33", "a.rb", "ruby", "```", "x = <<EOS\n  EOS is the end marker\n  EOS\n{s}EOS\nputs x\n"),
+    ("34", "a.rb", "ruby", "```", 'x = "a\nb" + <<~EOS\n  a\n{s}EOS\nputs x\n'),
+    ("35", "a.rb", "ruby", "```", "=begin\n=endless notes\n{s}=end\nputs 1\n"),
+    ("ruby-cmd", "Rakefile", "", "```", "task :x do\n  module_eval %{\n{s}}\nend\n"),
     ("36", "Dockerfile-dev", "", "```", "FROM alpine\nRUN <<EOF\n{s}EOF\n"),
     ("37", "Dockerfile_prod", "", "```", "FROM alpine\nRUN <<EOF\n{s}EOF\n"),
 ]
@@ -203,6 +220,9 @@ WHOLE_QA85 = [
     ("g.tsx", "const f = <T,>(x: T) => x;\nexport const P = ({a}: {a: string}) => <b>{a}</b>;\n"),
     ("d.cpp", "int a = 0b1010'1010; long b = 1'000'000'000L; char c = '\\'';\n"
      "auto d = u8'x'; const char *e = \"1'0\"; float f = 1'0.5e1'0f;\n"),
+    ("b.rb", "x = 'a\nb' + \"c\n#{'\"'} #{%w[don't].size}\"\ny = %q{a {b}\n}; z = %r{/\n}x\n"
+     "c = ?#; d = ?'; e = x.empty? ? 1 : 2\nw = a / b / c; v = s.gsub /'/, ''\n"
+     "h = <<~'A-B' + <<-\"C D\"\n  '\nA-B\n  \"\n  C D\n$stderr.puts $'\n__END__\n\"\n"),
     ("h13.css", "a { background: url(/img/*.png); }\nb { background: url( http://x/y ); }\n"
      "c { background: url(\"/*\"); } d { background: my-url(x); }\n"),
 ]

@@ -367,8 +367,11 @@ def open_literal(language: str, lines: Sequence[str]) -> int | None:
     """The index of the line opening a multi-line string, comment or here-document that
     ``lines``, a file of ``language`` (``C_FAMILY``'s keys, or ``ruby``), leave open; None
     when all close."""
-    if language == "ruby":
-        return _open_ruby(lines)
+    if language == "ruby":  # (open if either reading says so: quotes within a line, or
+        from reviewtui.core.protocol.open_ruby import open_ruby  # strings spanning lines)
+
+        opened = _open_ruby(lines)
+        return open_ruby(lines) if opened is None else opened
     text = "".join(line + "\n" for line in lines)
     opened = _c_like(C_FAMILY[language], text)
     if opened is None and language == "js":  # (read again with JSX text read as text:

@@ -8,7 +8,7 @@ from the rest of tool.py, exit 0). The file as read then ends inside the string 
 sample stood in: Python's tokenizer says so, and a shell script's or a Dockerfile's
 here-document has no delimiter line after it; the other languages read (JavaScript and
 TypeScript, Go, Rust, Java, Kotlin, Scala, Swift, C#, C and C++, CSS, TOML, Ruby) are read
-by open_literals.py, only for a file in one of them. Pure.
+by open_literals.py (and open_ruby.py), only for a file in one of them. Pure.
 """
 
 from __future__ import annotations
