@@ -166,6 +166,17 @@ QA85 = [
      "int n = 1'000; const char *s = R\"x(\n{s})x\";\nint main() { return n + (s != 0); }\n"),
     ("09", "a.cc", "", "```",
      "unsigned m = 0xFF'FF; /* mask\n{s}*/\nint main() { return m == 0; }\n"),
+    # a hole's quote closed the string (Kotlin, Scala, C#); Swift's raw strings and regexes
+    ("10", "A.kt", "kotlin", "```", 'val q = "${\'"\'}"; val help = """\n{s}"""\n'),
+    ("11", "A.scala", "scala", "```",
+     'object A {\n  val q = s"${\'"\'}"; val help = """\n{s}"""\n}\n'),
+    ("12", "A.cs", "cs", "```", 'class A { string q = $"{\'"\'}"; string h = @"\n{s}"; }\n'),
+    ("13", "A.cs", "cs", "```", 'class A { static string dir = "d"; string s = $@"Path: '
+     '{System.IO.Path.Combine(dir, "x")}\n{s}"; }\n'),
+    ("14", "A.swift", "swift", "```", 'let sep = #"\\"#; let help = """\n{s}"""\n'),
+    ("16", "A.swift", "swift", "```",
+     'let help = #"""\n  Write """ to close a string.\n{s}"""#\n'),
+    ("18", "A.swift", "swift", "```", 'let re = /"/; let help = """\n{s}"""\n'),
     ("19", "a.scss", "scss", "```",
      ".a { background: url(http://example.com/y.png); } /* Usage:\n{s}*/\n"),
     ("20", "a.less", "less", "```",
@@ -223,6 +234,11 @@ WHOLE_QA85 = [
     ("b.rb", "x = 'a\nb' + \"c\n#{'\"'} #{%w[don't].size}\"\ny = %q{a {b}\n}; z = %r{/\n}x\n"
      "c = ?#; d = ?'; e = x.empty? ? 1 : 2\nw = a / b / c; v = s.gsub /'/, ''\n"
      "h = <<~'A-B' + <<-\"C D\"\n  '\nA-B\n  \"\n  C D\n$stderr.puts $'\n__END__\n\"\n"),
+    ("h.kt", 'val a = "${\'"\'} ${"x"} $b {"; val c = "${m["k"]}"; val d = \'"\'\n'),
+    ("h.scala", 's"${\'"\'}" + f"$x%d {" + raw"\\d"\n'),
+    ("h.cs", 'var a = $"{\'"\'} {{ }} {x:N2}"; var b = $@"a ""{f("x")}""\nb";\n'),
+    ("h07.swift", 'let a = #"\\"#; let b = ##"a"#b"##\nlet c = #"""\n  """\n  """#\n'
+     'let d = x / y / z; let r = /"/\n'),
     ("h13.css", "a { background: url(/img/*.png); }\nb { background: url( http://x/y ); }\n"
      "c { background: url(\"/*\"); } d { background: my-url(x); }\n"),
 ]

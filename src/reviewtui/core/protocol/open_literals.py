@@ -33,7 +33,7 @@ class _Lang:
                  rust: bool = False, regex: bool = False, cpp_raw: bool = False,
                  csharp: bool = False, apostrophe: bool = True, raw_apostrophe: bool = False,
                  block: bool = True, digit_separator: bool = False, jsx: bool = False,
-                 url: bool = False) -> None:
+                 url: bool = False, holes: bool = False, swift_raw: bool = False) -> None:
         self.line = line  # the line comment's opener ("" none)
         self.nested = nested  # block comments nest (Rust, Kotlin, Scala, Swift)
         self.tick = tick  # a backtick opens: "template" (JS), "raw" (Go), "line" (a name)
@@ -46,6 +46,7 @@ class _Lang:
         self.raw_apostrophe = raw_apostrophe  # ... which takes no escapes (TOML)
         self.digit_separator = digit_separator  # ... not after a number: 1'000 (C++14)
         self.jsx = jsx  # < may open a JSX element, whose text is no code
+        self.holes = holes  # "..${'"'}.." (Kotlin, Scala): a hole's quotes do not close it
         parts = []
         if line:
             parts.append(f"(?P<line>{re.escape(line)})")
@@ -55,8 +56,10 @@ class _Lang:
             parts.append(r'(?P<cppraw>R"([^()\\\s]{0,16})\()')
         if rust:
             parts.append(r'(?P<rustraw>r(#*)")')
+        if swift_raw:  # #"..."#, #"""...."""# (no escapes but \#)
+            parts.append(r'(?P<swiftraw>(#+)("(?:"")?))')
         if csharp:
-            parts.append(r'(?P<verbatim>(?:\$@|@\$?)")|(?P<csraw>\$*"{3,})')
+            parts.append(r'(?P<verbatim>(?:\$@|@\$?)")|(?P<csraw>\$*"{3,})|(?P<csinterp>\$")')
         if triple:
             parts.append(f"(?P<triple>{'|'.join(q * 3 for q in triple)})")
         parts.append(r'(?P<quote>")')
@@ -88,6 +91,11 @@ _ONE_LINE = {q: re.compile(rf"[^{q}\\\n]*(?:\\.[^{q}\\\n]*)*(?:{q}|\n|$)", re.S)
 _RAW_ONE_LINE = re.compile(r"[^'\n]*(?:'|\n|$)")
 _MULTI_LINE_QUOTE = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*"', re.S)
 _VERBATIM = re.compile(r'[^"]*(?:""[^"]*)*"(?!")')
+# a hole's code, on its line: its strings and characters, braces one deep
+_HOLE = r"""(?:[^{}"'\n]|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|\{[^{}\n]*\})*+\}"""
+_HOLES = re.compile(rf"""(?:[^"\\\n$]|\\.|\$(?!\{{)|\$\{{{_HOLE})*+(?:"|\n|$)""")
+_CS_HOLES = re.compile(rf"""(?:[^"\\\n{{]|\\.|\{{\{{|\{{{_HOLE})*+(?:"|\n|$)""")
+_VERBATIM_HOLES = re.compile(rf"""(?:[^"{{]|""|\{{\{{|\{{{_HOLE})*+"(?!")""")
 _TEMPLATE = re.compile(r"\\.|`|\$\{", re.S)
 _REGEX_BODY = re.compile(r"(?:[^/\\\[\n]|\\.|\[(?:[^\]\\\n]|\\.)*\])+/")
 _REGEX_LONGEST = 500  # (a regex body is looked for this far: linear on a line of x=/a[)
@@ -144,6 +152,8 @@ def _c_like(lang: _Lang, text: str) -> int | None:
                 pos = paren + 1
         elif kind == "apos" and lang.raw_apostrophe:
             pos = _RAW_ONE_LINE.match(text, pos).end()  # type: ignore[union-attr]
+        elif kind == "quote" and lang.holes and (q := _HOLES.match(text, pos)) is not None:
+            pos = q.end()
         elif kind in ("quote", "apos") and not (kind == "apos" and lang.rust):
             pos = _ONE_LINE[m.group()].match(text, pos).end()  # type: ignore[union-attr]
         elif kind == "apos":  # Rust: a character ('x', '\n', '"') or a lifetime ('a)
@@ -164,8 +174,18 @@ def _c_like(lang: _Lang, text: str) -> int | None:
             if pos < 0:
                 return start
             pos += len(close)
+        elif kind == "csinterp":  # C# $"..{'"'}..": a hole's quotes do not close it
+            q = _CS_HOLES.match(text, pos) or _ONE_LINE['"'].match(text, pos)
+            pos = q.end()  # type: ignore[union-attr]
+        elif kind == "swiftraw":
+            hashes = m.group().rstrip('"')
+            close = m.group()[len(hashes):] + hashes  # (its quotes, then as many #)
+            pos = text.find(close, pos)
+            if pos < 0:
+                return start
+            pos += len(close)
         elif kind == "verbatim":  # C# @"..": "" is a quote in it
-            q = _VERBATIM.match(text, pos)
+            q = (_VERBATIM_HOLES if "$" in m.group() else _VERBATIM).match(text, pos)
             if q is None:
                 return start
             pos = q.end()
@@ -352,9 +372,10 @@ C_FAMILY = {
     "go": _Lang(tick="raw"),
     "rust": _Lang(nested=True, multiline_quote=True, rust=True),
     "java": _Lang(triple='"'),
-    "kotlin": _Lang(nested=True, tick="line", triple='"', triple_escapes=""),
-    "scala": _Lang(nested=True, tick="line", triple='"', triple_escapes=""),
-    "swift": _Lang(nested=True, tick="line", triple='"', apostrophe=False),
+    "kotlin": _Lang(nested=True, tick="line", triple='"', triple_escapes="", holes=True),
+    "scala": _Lang(nested=True, tick="line", triple='"', triple_escapes="", holes=True),
+    "swift": _Lang(nested=True, tick="line", triple='"', apostrophe=False, swift_raw=True,
+                   regex=True),
     "csharp": _Lang(csharp=True),
     "c": _Lang(cpp_raw=True, digit_separator=True),
     "css": _Lang(line="", url=True),
