@@ -239,6 +239,8 @@ WHOLE_QA85 = [
     ("h.cs", 'var a = $"{\'"\'} {{ }} {x:N2}"; var b = $@"a ""{f("x")}""\nb";\n'),
     ("h07.swift", 'let a = #"\\"#; let b = ##"a"#b"##\nlet c = #"""\n  """\n  """#\n'
      'let d = x / y / z; let r = /"/\n'),
+    ("h05.c", "// path C:\\temp\\\n   matches src/*.c\nint main(void) { return 0; }\n"),
+    ("h08.rb", "mask = 1 <<SHIFT\nx = 0x1F <<BITS\n"),
     ("h13.css", "a { background: url(/img/*.png); }\nb { background: url( http://x/y ); }\n"
      "c { background: url(\"/*\"); } d { background: my-url(x); }\n"),
 ]

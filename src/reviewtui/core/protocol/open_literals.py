@@ -120,6 +120,8 @@ def _c_like(lang: _Lang, text: str) -> int | None:
         kind, start, pos = m.lastgroup, m.start(), m.end()
         if kind == "line":
             pos = text.find("\n", pos)
+            while lang.digit_separator and pos > 0 and text[pos - 1] == "\\":
+                pos = text.find("\n", pos + 1)  # (C: a // comment's line continued, H05)
             if pos < 0:
                 break
         elif kind == "block":
@@ -449,6 +451,7 @@ def _ruby_heredocs(line: str) -> list[str]:
             before = line[:mark.start()]
             if not (here.group(1) or here.group(2)) and (
                     before[-1:].isalnum() or before[-1:] in tuple(")]}_")  # (a shift: x<<y)
+                    or re.search(r"(?<![\w.])\d[\w.]*\s*$", before)  # (1 <<SHIFT, H08)
                     or here.group(3) == "self" or before.rstrip().endswith("class")):
                 continue
             found.append(here.group(3))
