@@ -401,3 +401,67 @@ def test_an_edge_block_in_the_regions_own_style_is_left_to_the_edits_scale() -> 
                              [" " + line for line in replace])
         assert shifted.status is Status.APPLIED, shifted.hint
         assert shifted.new_lines == intended.new_lines == ("x", "x", new)
+
+
+def _held(result: object) -> bool:
+    return getattr(result, "rule", None) == INDENT_UNKNOWN
+
+
+def test_a_line_added_above_a_def_under_a_long_block_is_held_not_put_in_its_if() -> None:
+    """The block above runs 17 lines to its top (QA s49 helper-177 01): its first level was
+    out of sight, the model's columns were copied and ``b = 1`` landed in f0's ``if``,
+    exit 0. Read to its top (up to 400 lines), its first level ('  ') is not the model's:
+    held."""
+    file = (["def f0(a):"] + ["  a = a + 1"] * 17 + ["  if a:", "    a = 2", "def f1(a):",
+                                                   "\treturn a"])
+    result = match_edit(file, ["def f1(a):", "    return a"],
+                        ["    b = 1", "def f1(a):", "    return a"])
+    assert _held(result), result
+
+
+def test_a_function_of_another_width_above_is_checked_at_another_scale() -> None:
+    """All spaces, f0 by two, f1 by four, the model typing two (QA 01b): the scale read off
+    f1 (two for four) put ``b = 1`` at four, in f0's ``if``. Held."""
+    file = (["def f0(a):"] + ["  a = a + 1"] * 3 + ["  if a:", "    a = 2", "def f1(a):",
+                                                  "    return a"])
+    result = match_edit(file, ["def f1(a):", "  return a"],
+                        ["  b = 1", "def f1(a):", "  return a"])
+    assert _held(result), result
+
+
+def test_the_models_first_level_is_not_read_off_a_parameter_line() -> None:
+    """``  b):`` continues ``def f1(a,``: read as the model's first level (2, the block's
+    own), the check passed and ``b = 1`` went in at four, in the ``if`` (QA 07). Held;
+    and a Google-style file (two for blocks, four for a hanging indent) is written (08)."""
+    file = ["def f0(a):", "  if a:", "    a = 2", "def f1(a,", "  b):", "\treturn a"]
+    result = match_edit(file, ["def f1(a,", "  b):", "    return a"],
+                        ["    b = 1", "def f1(a,", "  b):", "    return a"])
+    assert _held(result), result
+    google = ["def f0(a):", "  if a:", "    a = 2", "  return a", "def f1(", "    a,",
+              "    b):", "  if a:", "    return b", "  return a"]
+    search = ["def f1(", "        a,", "        b):", "    if a:", "        return b"]
+    result = match_edit(google, search, ["    a = 3", *search])
+    assert result.status is Status.APPLIED, result.hint
+    assert result.new_lines[0] == "  a = 3"
+
+
+def test_a_comment_at_column_0_ends_no_block() -> None:
+    """Commented-out code at column 0 inside a tab body (QA 02): read as the edge of a
+    block, a line added under it was held. Written with the body's tabs."""
+    file = ["def f0(a):", "\tif a:", "\t\ta = 1", "# a = 5", "\t\ta = 2", "\treturn a"]
+    result = match_edit(file, ["        a = 1", "# a = 5"],
+                        ["        a = 1", "# a = 5", "        b = 3"])
+    assert result.status is Status.APPLIED, result.hint
+    assert result.new_lines == ("\t\ta = 1", "# a = 5", "\t\tb = 3")
+
+
+def test_a_makefiles_two_tab_recipes_take_a_new_one_tab_line() -> None:
+    """Recipes indented by two tabs (CPython's config Makefiles; QA 03): a new recipe line
+    typed at one level was held for the block below having no line at one tab. Any line
+    opening with a tab is a recipe line."""
+    file = ["CC = cc", "", "all: build", "\t\t@echo building", "\t\t$(CC) -o x x.c", "",
+            "test: all", "\t\t./x --test", "\t\t./x --bench"]
+    result = match_edit(file, ["        $(CC) -o x x.c", "", "test: all"],
+                        ["        $(CC) -o x x.c", "", "test: all", "    @echo testing"])
+    assert result.status is Status.APPLIED, result.hint
+    assert result.new_lines[-1] == "\t@echo testing"

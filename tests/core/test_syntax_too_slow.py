@@ -26,7 +26,8 @@ def test_a_text_the_grammar_gives_up_on_is_said_not_checked(
     assert symbols.definitions("good.css", GOOD) is None
     monkeypatch.undo()
     parsed = parsing.parse("good.css", GOOD)  # the parser was reset: it reads afresh
-    assert parsed is not None and not parsed.tree.root_node.has_error
+    assert parsed is not None
+    assert not parsed.tree.root_node.has_error
     assert diagnose_text("good.css", GOOD) == []
 
 

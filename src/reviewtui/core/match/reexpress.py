@@ -412,13 +412,18 @@ class _Edges:
         self._lines, self._start, self._end = around[0], around[1], around[1] + len(region)
         self._head_to, self._tail_from = 0, len(replace)
         self._rendered: dict[bool, tuple[IndentStyle, Fraction] | None] = {}
+        # (A comment at column 0 ends no block: commented-out code, an editor's comment
+        # toggle, a C preprocessor line. QA s49 helper-177: one inside a tab body held
+        # a line added under it.)
         zeros = {columns(leading(replace[k])) for k, at in fixed.items()
-                 if not is_blank(replace[k]) and not leading(region[at])}
+                 if not _no_boundary(replace[k]) and not leading(region[at])}
         if len(zeros) != 1:
             return  # no line the edit leaves unindented: the region is inside one block
         self._zero = zeros.pop()
         tops = [k for k, line in enumerate(replace)
-                if not is_blank(line) and columns(leading(line)) <= self._zero]
+                if not _no_boundary(line) and columns(leading(line)) <= self._zero]
+        if not tops:
+            return
         shown = [k for k in fixed if not is_blank(replace[k])]
         if min(shown) >= tops[0]:
             self._head_to = tops[0]
@@ -441,23 +446,25 @@ class _Edges:
 
     def _rendering(self, below: bool, j: int) -> tuple[IndentStyle, Fraction] | None:
         beyond, whole, near = (_beyond(self._lines, self._end, len(self._lines), 1) if below
-                               else _beyond(self._lines, self._start - 1, -1, -1))
+                               else _beyond(self._lines, self._start - 1, -1, -1, _ABOVE))
         if not beyond:
             return None
         leads = {indent[:1] for indent in beyond}
         if len(leads) != 1:
             raise UnknownIndent(self._unknown(j, below, near, "whose lines mix tabs and spaces"))
         tabs = leads == {"\t"}
-        if tabs == self._region_tabs:
-            # The block beyond is indented with what the region's rendering writes, at
-            # the scale the edit shows: nothing to settle, no guess (an edit shifted by a
-            # column whose new last line has a line of another depth under it was held:
-            # the matcher's slip property, s49).
-            return None
         style = IndentStyle(tabs=tabs, unit=TAB_COLUMNS if tabs else None)
         pairs = [(model_columns, columns(indent)) for model_columns, indent in self._typed
                  if indent[:1] in ("", *leads)]
         scale = calibrate(pairs, self._model, style, self._widths)
+        if tabs == self._region_tabs and scale == 1:
+            # The block beyond is indented with what the region's rendering writes, and
+            # the edit's columns are the file's: nothing to settle, no guess (an edit
+            # shifted by a column whose new last line has a line of another depth under
+            # it was held: the matcher's slip property, s49). At another scale (a model
+            # typing two for the file's four) the block beyond may be of another width
+            # than the region's: it is checked (QA s49 helper-177 01b).
+            return None
         run = [columns(leading(line)) - self._zero
                for line in (self._replace[self._tail_from:] if below
                             else self._replace[: self._head_to]) if not is_blank(line)]
@@ -470,10 +477,16 @@ class _Edges:
             if not all(indent.startswith(first) for indent in beyond):
                 raise UnknownIndent(self._unknown(
                     j, below, near, f"whose lines do not all start with the first level {first!r}"))
-            if min(beyond, key=columns) != first:  # (a first level of another width)
-                raise UnknownIndent(self._unknown(
-                    j, below, near, f"which has no line at the first level {first!r}"))
-        elif whole:
+            # (Lines beyond all deeper than that level are left to the columns the edit
+            # shows: a Makefile's two-tab recipe lines under a target held a new one-tab
+            # recipe line, QA s49 helper-177.)
+        elif not whole:
+            # The block's top is out of sight: its first level is not known, and the
+            # model's columns copied as they are wrote a line above a def into an if of
+            # the function before (QA s49 helper-177: 17 lines of body, then the if).
+            raise UnknownIndent(self._unknown(
+                j, below, near, f"whose first line is more than {_ABOVE} lines away"))
+        else:
             # The line after the unindented one above is that block's first level, and
             # the model's is where it first indents a line under an unindented one.
             unit = self._first_level()
@@ -491,9 +504,13 @@ class _Edges:
         read 8 off two levels at once)."""
         for lines in (self._search, self._replace):
             above = None
-            for line in lines:
+            opened = 0  # brackets left open by the lines so far: a line inside them
+            for line in lines:  # continues one (a parameter list), no block's level
                 if is_blank(line):
                     continue
+                continued, opened = opened > 0, max(0, opened + _opened(line))
+                if continued:
+                    continue  # (QA s49 helper-177: "  b):" read as the first level)
                 width = columns(leading(line)) - self._zero
                 if above is not None and above <= 0 < width:
                     return width
@@ -510,12 +527,25 @@ class _Edges:
                 "and REPLACE")
 
 
+def _no_boundary(line: str) -> bool:
+    """A blank line, or a comment at column 0: neither ends an indented block."""
+    return is_blank(line) or line.startswith(("#", "//"))
+
+
+def _opened(line: str) -> int:
+    """The brackets ``line`` opens less those it closes (strings not told apart: a
+    rough count, enough to tell a parameter list's lines from a body's)."""
+    return (line.count("(") + line.count("[") + line.count("{")
+            - line.count(")") - line.count("]") - line.count("}"))
+
+
 _BEYOND = 16  # lines read beyond a region's edge, at most, for the block it cuts
+_ABOVE = 400  # ... above it: to the block's top, whose first level must be seen
 _BEYOND_BLANK = 200
 
 
-def _beyond(lines: Sequence[str], at: int, stop: int,
-            step: int) -> tuple[list[str], bool, int]:
+def _beyond(lines: Sequence[str], at: int, stop: int, step: int,
+            most: int = _BEYOND) -> tuple[list[str], bool, int]:
     """The indentation of the non-blank lines from ``at`` on (by ``step``) up to the
     first unindented one, nearest first, at most ``_BEYOND`` of them; whether that
     unindented line (or the file's edge) was reached: the block is all there; and the
@@ -523,9 +553,9 @@ def _beyond(lines: Sequence[str], at: int, stop: int,
     found: list[str] = []
     span = range(at, stop, step)
     near = at
-    for k in span[:_BEYOND_BLANK]:
+    for k in span[:_BEYOND_BLANK * most // _BEYOND]:
         line = lines[k]
-        if is_blank(line):
+        if _no_boundary(line):
             continue
         indent = leading(line)
         if not indent:
@@ -533,6 +563,6 @@ def _beyond(lines: Sequence[str], at: int, stop: int,
         if not found:
             near = k
         found.append(indent)
-        if len(found) == _BEYOND:
+        if len(found) == most:
             return found, False, near
-    return found, len(span) <= _BEYOND_BLANK, near
+    return found, len(span) <= _BEYOND_BLANK * most // _BEYOND, near
