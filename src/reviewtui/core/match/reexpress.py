@@ -533,10 +533,10 @@ def _no_boundary(line: str) -> bool:
 
 
 def _opened(line: str) -> int:
-    """The brackets ``line`` opens less those it closes (strings not told apart: a
-    rough count, enough to tell a parameter list's lines from a body's)."""
-    return (line.count("(") + line.count("[") + line.count("{")
-            - line.count(")") - line.count("]") - line.count("}"))
+    """The parentheses and square brackets ``line`` opens less those it closes (strings
+    not told apart: a rough count, enough to tell a parameter list's lines from a body's;
+    not braces, which open a brace language's blocks)."""
+    return line.count("(") + line.count("[") - line.count(")") - line.count("]")
 
 
 _BEYOND = 16  # lines read beyond a region's edge, at most, for the block it cuts
