@@ -465,3 +465,35 @@ def test_a_makefiles_two_tab_recipes_take_a_new_one_tab_line() -> None:
                         ["        $(CC) -o x x.c", "", "test: all", "    @echo testing"])
     assert result.status is Status.APPLIED, result.hint
     assert result.new_lines[-1] == "\t@echo testing"
+
+
+def test_a_comment_at_a_regions_edge_keeps_the_edge_checked() -> None:
+    """A comment above a def (QA s49 helper-181 01) or under it (02), at column 0, left out
+    of the block's top but counted among the lines the edit leaves alone: the new line
+    above it was no edge line, and ``b = 1`` went into f0's ``if`` (below: an
+    IndentationError), exit 0. Both held."""
+    file = ["def f0(a):", "  if a:", "    a = 2", "# helpers", "def f1(a):", "    if a:",
+            "        return a"]
+    search = ["# helpers", "def f1(a):", "  if a:", "    return a"]
+    assert _held(match_edit(file, search, ["  b = 1", *search]))
+    file = ["def f0(a):", "\tif a:", "\t\treturn a", "def f1(a):", "# note", "  if a:",
+            "    a = 2", "  return a"]
+    search = ["def f0(a):", "    if a:", "        return a", "def f1(a):", "# note"]
+    assert _held(match_edit(file, search, [*search, "    b = 1"]))
+
+
+def test_an_edit_whose_columns_are_the_files_still_checks_a_block_of_another_width() -> None:
+    """f0 by two above f1 by four, the model typing f1 as it is but one line a column off
+    (scale 1, QA s49 helper-181 03): ``    b = 1`` added above f1 went into f0's ``if``."""
+    file = ["def f0(a):", "  if a:", "    a = 2", "def f1(a):", "    if a:",
+            "        return a", "    return 0"]
+    search = ["def f1(a):", "    if a:", "       return a", "    return 0"]
+    assert _held(match_edit(file, search, ["    b = 1", *search]))
+
+
+def test_a_bracket_in_a_comment_does_not_close_a_parameter_list() -> None:
+    """``def f1(a,  # x)``: the comment's ``)`` closed the count, ``  b):`` was read as
+    the model's first level again (QA s49 helper-181 04b)."""
+    file = ["def f0(a):", "  if a:", "    a = 2", "def f1(a,  # x)", "  b):", "\treturn a"]
+    search = ["def f1(a,  # x)", "  b):", "    return a"]
+    assert _held(match_edit(file, search, ["    b = 1", *search]))

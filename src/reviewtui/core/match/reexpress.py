@@ -15,6 +15,7 @@ SEARCH ends with) takes the tabs or spaces of the file's lines beyond that edge.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -424,7 +425,8 @@ class _Edges:
                 if not _no_boundary(line) and columns(leading(line)) <= self._zero]
         if not tops:
             return
-        shown = [k for k in fixed if not is_blank(replace[k])]
+        shown = [k for k in fixed if not _no_boundary(replace[k])]  # (a comment above a
+        # def is no line of the block either side: QA s49 helper-181 01, 02)
         if min(shown) >= tops[0]:
             self._head_to = tops[0]
         if max(shown) <= tops[-1]:
@@ -457,17 +459,19 @@ class _Edges:
         pairs = [(model_columns, columns(indent)) for model_columns, indent in self._typed
                  if indent[:1] in ("", *leads)]
         scale = calibrate(pairs, self._model, style, self._widths)
-        if tabs == self._region_tabs and scale == 1:
+        if (tabs == self._region_tabs and scale == 1
+                and not any(indent for _, indent in self._typed)):
             # The block beyond is indented with what the region's rendering writes, and
             # the edit's columns are the file's: nothing to settle, no guess (an edit
             # shifted by a column whose new last line has a line of another depth under
-            # it was held: the matcher's slip property, s49). At another scale (a model
-            # typing two for the file's four) the block beyond may be of another width
-            # than the region's: it is checked (QA s49 helper-177 01b).
+            # it was held: the matcher's slip property, s49). Where the edit shows indented
+            # lines, the block beyond may be of another width than the region's (a model
+            # typing two for the file's four, or four for a function by two above one by
+            # four): it is checked (QA s49 helper-177 01b, helper-181 03).
             return None
         run = [columns(leading(line)) - self._zero
                for line in (self._replace[self._tail_from:] if below
-                            else self._replace[: self._head_to]) if not is_blank(line)]
+                            else self._replace[: self._head_to]) if not _no_boundary(line)]
         if below:
             # The first line under the unindented one is its block's first level: every
             # line beyond starts with it, or they are not that block's (a docstring's
@@ -532,15 +536,24 @@ def _no_boundary(line: str) -> bool:
     return is_blank(line) or line.startswith(("#", "//"))
 
 
+_QUOTED = re.compile(r""""(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'""")
+
+
 def _opened(line: str) -> int:
-    """The parentheses and square brackets ``line`` opens less those it closes (strings
-    not told apart: a rough count, enough to tell a parameter list's lines from a body's;
-    not braces, which open a brace language's blocks)."""
-    return line.count("(") + line.count("[") - line.count(")") - line.count("]")
+    """The parentheses and square brackets ``line`` opens less those it closes, outside
+    its one-line strings and its trailing ``#`` or ``//`` comment (a rough reading, enough
+    to tell a parameter list's lines from a body's: ``def f1(a,  # x)``, QA s49 helper-181
+    04b; not braces, which open a brace language's blocks)."""
+    code = _QUOTED.sub("", line)
+    for mark in ("#", "//"):
+        at = code.find(mark)
+        if at >= 0:
+            code = code[:at]
+    return code.count("(") + code.count("[") - code.count(")") - code.count("]")
 
 
 _BEYOND = 16  # lines read beyond a region's edge, at most, for the block it cuts
-_ABOVE = 400  # ... above it: to the block's top, whose first level must be seen
+_ABOVE = 2_000  # ... above it: to the block's top, whose first level must be seen
 _BEYOND_BLANK = 200
 
 
