@@ -249,3 +249,31 @@ WHOLE_QA85 = [
 @pytest.mark.parametrize(("path", "text"), WHOLE_QA85, ids=[w[0] for w in WHOLE_QA85])
 def test_qa85_a_correct_file_is_not_held(path: str, text: str) -> None:
     test_a_correct_file_is_not_held(path, text)
+
+
+REWORK_QA88 = [
+    # (QA s49 helper-180, new in the rework 87947ac: the file as read ends inside a string
+    # these lines open, and the reading said it closed: a sample's :rm ran, exit 0)
+    ("W01 return!/re/", "a.js", ['function q(s){return!/"/.test(s)};const help = `', "Usage:"]),
+    ("W06 else!/re/", "a.js", ['if (a) x(); else!/"/.test(s) && (t = `', "Usage:"]),
+    ("W02 a regex of 600 characters", "a.js",
+     ["const r = /" + "a" * 300 + "`" + "b" * 300 + "/; const t = `", "Usage:"]),
+    ("W05 a method named if", "a.js",
+     ["const o = { if: (a) => a * 4 };", "const y = o.if(3) / 2; const h = `a/` + `", "Usage:"]),
+    ("W09 url() holding a quoted )", "a.scss",
+     ['$x: "/img";', 'a { b: url($x + ")"); } /* example reply:', "Usage:"]),
+]
+
+
+@pytest.mark.parametrize(("qa", "path", "lines"), REWORK_QA88, ids=[c[0] for c in REWORK_QA88])
+def test_qa88_the_string_a_misread_hid_is_said_open(qa: str, path: str, lines: list[str]) -> None:
+    assert open_string(path, "", lines) is not None, qa
+
+
+def test_qa88_a_line_of_failed_regex_looks_is_held_not_read_for_ever() -> None:
+    """``x=/a[`` repeated (invalid JS): every / looked to the line's end for the regex's
+    close (quadratic, QA s49 helper-175 S02); past four times the text's size in such
+    looks (and 100,000 characters) the file is held."""
+    lines = ["x=/a[" * 40_000]
+    assert open_string("a.js", "", lines) == 0
+    assert open_string("a.js", "", ["const r = a / b / c; // x=/a["]) is None

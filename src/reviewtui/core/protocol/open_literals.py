@@ -98,7 +98,11 @@ _CS_HOLES = re.compile(rf"""(?:[^"\\\n{{]|\\.|\{{\{{|\{{{_HOLE})*+(?:"|\n|$)""")
 _VERBATIM_HOLES = re.compile(rf"""(?:[^"{{]|""|\{{\{{|\{{{_HOLE})*+"(?!")""")
 _TEMPLATE = re.compile(r"\\.|`|\$\{", re.S)
 _REGEX_BODY = re.compile(r"(?:[^/\\\[\n]|\\.|\[(?:[^\]\\\n]|\\.)*\])+/")
-_REGEX_LONGEST = 500  # (a regex body is looked for this far: linear on a line of x=/a[)
+# Characters a text's / may look through for a regex that does not close, past four times
+# its size: a longer look is held (a line of x=/a[ repeated looked to the line's end at
+# every /, QA s49 helper-175 S02; a cap on one regex's length read a minified 600-character
+# regex as code, its backquote opening a template, helper-180 W02).
+_MISSED_MOST = 100_000
 _RUST_CHAR = re.compile(r"\\(?:u\{[0-9a-fA-F_]{1,8}\}|x[0-9a-fA-F]{2}|.)'|[^\\\n]'", re.S)
 _COMMENT_MARKS = re.compile(r"/\*|\*/")
 _REGEX_AFTER = frozenset("(,=:[!&|?{};+-*%<>~^")
@@ -113,6 +117,7 @@ def _c_like(lang: _Lang, text: str) -> int | None:
     # [opener, brace depth in the hole] (a JSX element's: and the element's state after)
     templates: list[list[int]] = []
     pos, end = 0, len(text)
+    missed = 0  # characters looked through for regular expressions that did not close
     while pos < end:
         m = (lang.inner if templates else lang.code).search(text, pos)
         if m is None:
@@ -150,8 +155,9 @@ def _c_like(lang: _Lang, text: str) -> int | None:
         elif kind == "url":  # (unquoted, to its ) on the line; not a name's: my-url(
             paren, newline = text.find(")", pos), text.find("\n", pos)
             if not (text[start - 1:start].isalnum() or text[start - 1:start] in ("-", "_")) and (
-                    paren >= 0 and (newline < 0 or paren < newline)):
-                pos = paren + 1
+                    paren >= 0 and (newline < 0 or paren < newline)) and not any(
+                    quote in text[pos:paren] for quote in "\"'"):
+                pos = paren + 1  # (a quote before the ): read as code, url($x + ")"), W09)
         elif kind == "apos" and lang.raw_apostrophe:
             pos = _RAW_ONE_LINE.match(text, pos).end()  # type: ignore[union-attr]
         elif kind == "quote" and lang.holes and (q := _HOLES.match(text, pos)) is not None:
@@ -210,8 +216,15 @@ def _c_like(lang: _Lang, text: str) -> int | None:
             pos = _ONE_LINE["`"].match(text, pos).end()  # type: ignore[union-attr]
         elif kind == "slash":
             if _regex_may_start(text, start):
-                r = _REGEX_BODY.match(text, pos, min(end, pos + _REGEX_LONGEST))
-                pos = r.end() if r is not None else pos
+                line_end = text.find("\n", pos)
+                line_end = end if line_end < 0 else line_end
+                r = _REGEX_BODY.match(text, pos, line_end)
+                if r is not None:
+                    pos = r.end()
+                else:  # (no regex: a division after all; what the failed look cost is
+                    missed += line_end - pos  # counted: a line of x=/a[ tried each /)
+                    if missed > _MISSED_MOST + 4 * end:
+                        return start  # (held: never quadratic, never a guess)
         elif kind == "lt":
             if _regex_may_start(text, start) and not _GENERIC.match(text, start):
                 pos = _jsx(text, pos - 1, [start, 0, 0, 0], templates)
@@ -329,8 +342,9 @@ def _regex_may_start(text: str, at: int) -> bool:
         k -= 1
     if k >= 0 and text[k] in "+-!" and k and (
             (text[k] != "!" and text[k - 1] == text[k] and k > 1 and _operand_end(text, k - 2))
-            or (text[k] == "!" and _operand_end(text, k - 1))):
-        return False  # (i++ / 2, m.get(k)! / 2: division)
+            or (text[k] == "!" and _operand_end(text, k - 1)
+                and _word_before(text, k) not in _REGEX_WORDS)):
+        return False  # (i++ / 2, m.get(k)! / 2: division; return!/"/: a regex, W01)
     if k >= 0 and text[k] == ")":
         return _after_control(text, k)
     if k < 0 or text[k] in _REGEX_AFTER:
@@ -362,7 +376,9 @@ def _after_control(text: str, close: int) -> bool:
                 j = k
                 while j > 0 and text[j - 1] in " \t":
                     j -= 1
-                return _word_before(text, j) in ("if", "while", "for", "with")
+                word = _word_before(text, j)
+                return word in ("if", "while", "for", "with") and (
+                    text[j - len(word) - 1:j - len(word)] != ".")  # (o.if(3) / 2: W05)
     return False
 
 
@@ -448,7 +464,8 @@ def _ruby_heredocs(line: str) -> list[str]:
         elif token in ("\"", "'", "`"):
             quote = token
         elif token == "<<" and (here := _RUBY_HEREDOC.match(line, mark.start())):
-            before = line[:mark.start()]
+            before = line[max(0, mark.start() - 80):mark.start()]  # (what is just before:
+            # the whole line so far, searched at every <<, was quadratic: helper-180 S01)
             if not (here.group(1) or here.group(2)) and (
                     before[-1:].isalnum() or before[-1:] in tuple(")]}_")  # (a shift: x<<y)
                     or re.search(r"(?<![\w.])\d[\w.]*\s*$", before)  # (1 <<SHIFT, H08)
