@@ -277,3 +277,21 @@ def test_qa88_a_line_of_failed_regex_looks_is_held_not_read_for_ever() -> None:
     lines = ["x=/a[" * 40_000]
     assert open_string("a.js", "", lines) == 0
     assert open_string("a.js", "", ["const r = a / b / c; // x=/a["]) is None
+
+
+RUBY_QA88 = [
+    # (QA s49 helper-180: the new Ruby reading took a / for a regex's start, which ran on
+    # across lines and swallowed the quote opening a multi-line string: W03, W04, W08)
+    ("W03 a block's end, then division", ["n = sizes.sum { |s| s } / sizes.size",
+                                          'HELP = "Usage: tool ~/.toolrc', "sample"]),
+    ("W04 the symbol :/", ["r = [8, 2].inject(:/)", 'HELP = "Usage: a/b', "sample"]),
+    ("W08 a variable divided", ["h = @w /2", 'HELP = "Usage: a/b', "sample"]),
+]
+
+
+@pytest.mark.parametrize(("qa", "lines"), RUBY_QA88, ids=[c[0] for c in RUBY_QA88])
+def test_qa88_ruby_division_is_no_regex(qa: str, lines: list[str]) -> None:
+    assert open_string("lib/tool.rb", "", lines) == 1, qa
+    closed = [*lines[:-1], 'and more"', "x = 1"]
+    assert open_string("lib/tool.rb", "", closed) is None, qa  # (H01, H02, H04)
+    assert open_string("lib/vec.rb", "", ["def /(other)", "  x / other", "end"]) is None  # H03

@@ -27,7 +27,7 @@ _CODE = re.compile(
     |(?P<percent>%(?P<kind>[qQwWiIrsx]?)(?P<delim>[^\w\s]))
     |(?P<quote>[\"'`])|(?P<slash>/)|(?P<brace>[{}])""", re.M | re.X | re.S)
 _PAIRS = {"(": ")", "[": "]", "{": "}", "<": ">"}
-_VALUE_AFTER = frozenset("(,=[!&|?{};+-*%<>~^:\n")
+_VALUE_AFTER = frozenset("(,=[!&|?{;+-*%<>~^:\n")  # (not "}": a block's end, then x / n)
 _VALUE_WORDS = frozenset({"if", "elsif", "unless", "while", "until", "when", "and", "or",
                           "not", "return", "then", "do", "else", "case", "in", "yield",
                           "puts", "print", "p", "raise", "break", "next"})
@@ -144,6 +144,8 @@ def _heredoc_end(text: str, pos: int, word: str, indented: bool) -> int:
 def _value_may_start(text: str, at: int, after: int) -> bool:
     """Whether a literal may open at ``at`` (``/``, ``%``, ``<<``, ``?``): where a value may
     start, or after a method's name and a space with none after it (``gsub /x/``)."""
+    if text[at - 1:at] == ":" and text[at - 2:at - 1] != ":":
+        return False  # (a symbol: inject(:/), :%, :<<; QA s49 helper-180 W04, H02)
     k = at - 1
     while k >= 0 and text[k] in " \t":
         k -= 1
@@ -157,5 +159,7 @@ def _value_may_start(text: str, at: int, after: int) -> bool:
     word = text[k + 1:j]
     if word in _VALUE_WORDS:
         return True
+    if word == "def" or text[k:k + 1] in ("@", "$"):
+        return False  # (def /(o): a method's name; @w /2, $x /2: a variable divided, W08)
     spaced = j < at and text[after:after + 1] not in (" ", "\t", "\n", "=", "")
     return spaced and not word[:1].isdigit() and not word[:1].isupper()
