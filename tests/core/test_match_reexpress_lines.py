@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -496,4 +497,22 @@ def test_a_bracket_in_a_comment_does_not_close_a_parameter_list() -> None:
     the model's first level again (QA s49 helper-181 04b)."""
     file = ["def f0(a):", "  if a:", "    a = 2", "def f1(a,  # x)", "  b):", "\treturn a"]
     search = ["def f1(a,  # x)", "  b):", "    return a"]
+    assert _held(match_edit(file, search, ["    b = 1", *search]))
+
+
+F0_IF = ["def f0(a):", "  if a:", "    a = 2"]
+
+
+@pytest.mark.parametrize("middle", [
+    ["x = n // 2 + g(", "  b)"],  # Python's // is no comment (QA s49 helper-182 01)
+    ['x = """', ":(", '"""', "y = g(", "  b)"],  # a ( inside a docstring (02)
+    ["# helper"],  # a comment the model types indented (03)
+], ids=["floor-division", "bracket-in-a-string", "comment-typed-indented"])
+def test_what_the_first_level_cannot_be_read_off_is_held(middle: list[str]) -> None:
+    """The block above is f0 by two ending in an if, f1 is by tabs, the model types four
+    and adds ``b = 1`` above: its first level read off a continuation line or a comment
+    put it into f0's if (exit 0). Held."""
+    file = [*F0_IF, *middle, "def f1(a):", "\treturn a"]
+    typed = ["    # helper"] if middle == ["# helper"] else middle
+    search = [*typed, "def f1(a):", "    return a"]
     assert _held(match_edit(file, search, ["    b = 1", *search]))

@@ -489,11 +489,16 @@ class _Edges:
             # model's columns copied as they are wrote a line above a def into an if of
             # the function before (QA s49 helper-177: 17 lines of body, then the if).
             raise UnknownIndent(self._unknown(
-                j, below, near, f"whose first line is more than {_ABOVE} lines away"))
+                j, below, near, f"whose first line is {_ABOVE} lines away or more"))
         else:
             # The line after the unindented one above is that block's first level, and
             # the model's is where it first indents a line under an unindented one.
             unit = self._first_level()
+            if unit is None and run and min(run) > 0:
+                # No line of the edit shows its first level: its new lines' own, the
+                # shallowest, is taken for it (an edit shifted by a column adding a line
+                # to a block by one: the matcher's slip property).
+                unit = min(run)
             first = render(round(unit * scale), style) if unit else ""
             if first != beyond[-1]:
                 raise UnknownIndent(self._unknown(
@@ -503,23 +508,27 @@ class _Edges:
 
     def _first_level(self) -> int | None:
         """The model's first level, in columns past the unindented lines: the first line
-        indented right under an unindented one, in SEARCH or REPLACE, else the level
-        width guessed from the steps between its lines (less sure: the sweep's seed 3
-        read 8 off two levels at once)."""
+        indented right under an unindented one, in SEARCH or REPLACE; None where no line
+        shows it (the level width guessed from the steps between lines read 8 off two
+        levels at once in the sweep's seed 3; the new lines' own level is then taken)."""
         for lines in (self._search, self._replace):
             above = None
             opened = 0  # brackets left open by the lines so far: a line inside them
             for line in lines:  # continues one (a parameter list), no block's level
                 if is_blank(line):
                     continue
-                continued, opened = opened > 0, max(0, opened + _opened(line))
+                count = _opened(line)
+                if count is None:
+                    return None  # (brackets in a string across lines, or a count a
+                    # comment mark changes: its lines' levels are not known; held)
+                continued, opened = opened > 0, max(0, opened + count)
                 if continued:
                     continue  # (QA s49 helper-177: "  b):" read as the first level)
                 width = columns(leading(line)) - self._zero
                 if above is not None and above <= 0 < width:
                     return width
                 above = width
-        return self._model.unit if self._model is not None else None
+        return None
 
     def _unknown(self, j: int, below: bool, near: int, why: str) -> str:
         side = "below" if below else "above"
@@ -532,23 +541,35 @@ class _Edges:
 
 
 def _no_boundary(line: str) -> bool:
-    """A blank line, or a comment at column 0: neither ends an indented block."""
-    return is_blank(line) or line.startswith(("#", "//"))
+    """A blank line or a comment line (``#``, ``//``: at column 0 in the file, or typed
+    indented by the model for one): neither ends an indented block nor shows its level
+    (QA s49 helper-182 03: ``# helper`` typed by four counted as an unindented line)."""
+    return is_blank(line) or line.lstrip().startswith(("#", "//"))
 
 
 _QUOTED = re.compile(r""""(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'""")
 
 
-def _opened(line: str) -> int:
-    """The parentheses and square brackets ``line`` opens less those it closes, outside
-    its one-line strings and its trailing ``#`` or ``//`` comment (a rough reading, enough
-    to tell a parameter list's lines from a body's: ``def f1(a,  # x)``, QA s49 helper-181
-    04b; not braces, which open a brace language's blocks)."""
+def _opened(line: str) -> int | None:
+    """The parentheses and square brackets ``line`` opens less those it closes, outside its
+    one-line strings (a rough reading, enough to tell a parameter list's lines from a
+    body's; not braces, which open a brace language's blocks); None where that is not
+    known: a triple quote or backquote (a string running across lines: a ``(`` in a
+    docstring above, QA s49 helper-182 02), or a count a ``#`` or ``//`` would change,
+    as a comment's mark or as code (``def f1(a,  # x)``: helper-181 04b; Python's
+    ``n // 2 + g(``: helper-182 01)."""
+    if '"""' in line or "'''" in line or "`" in line:
+        return None
     code = _QUOTED.sub("", line)
+    count = _brackets(code)
     for mark in ("#", "//"):
         at = code.find(mark)
-        if at >= 0:
-            code = code[:at]
+        if at >= 0 and _brackets(code[:at]) != count:
+            return None
+    return count
+
+
+def _brackets(code: str) -> int:
     return code.count("(") + code.count("[") - code.count(")") - code.count("]")
 
 
