@@ -561,16 +561,9 @@ def _opened(line: str) -> int | None:
     if '"""' in line or "'''" in line or "`" in line:
         return None
     code = _QUOTED.sub("", line)
-    count = _brackets(code)
-    for mark in ("#", "//"):
-        at = code.find(mark)
-        if at >= 0 and _brackets(code[:at]) != count:
-            return None
-    return count
-
-
-def _brackets(code: str) -> int:
-    return code.count("(") + code.count("[") - code.count(")") - code.count("]")
+    counts = {sum(map(part.count, "([")) - sum(map(part.count, ")]"))
+              for part in (code, code.split("#", 1)[0], code.split("//", 1)[0])}
+    return counts.pop() if len(counts) == 1 else None
 
 
 _BEYOND = 16  # lines read beyond a region's edge, at most, for the block it cuts
