@@ -295,3 +295,23 @@ def test_qa88_ruby_division_is_no_regex(qa: str, lines: list[str]) -> None:
     closed = [*lines[:-1], 'and more"', "x = 1"]
     assert open_string("lib/tool.rb", "", closed) is None, qa  # (H01, H02, H04)
     assert open_string("lib/vec.rb", "", ["def /(other)", "  x / other", "end"]) is None  # H03
+
+
+def test_a_command_sample_in_a_language_not_read_runs_no_command(tmp_path: Path) -> None:
+    """A PHP here-document (a language no reader knows) showing a console block: its fence
+    closed the file's, the sample's :rm ran and the file was written cut; exit 1 only for
+    the text left over (QA s49 helper-175, "damage with exit 1"). A console block and then
+    a bare fence that may close the file, left over before the footer, hold the file and
+    what follows it."""
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "keep.txt").write_text("keep\n")
+    text = "<?php\n$help = <<<EOT\nUsage:\n" + COMMAND + "EOT;\necho $help;\n"
+    session = tmp_path / "s.md"
+    session.write_text("## Turn 1\n> x\n\n" + _reply("tool.php", "php", text))
+    assert main(["apply", str(session), "--root", str(root), "--yes"]) == 1
+    assert sorted(p.name for p in root.iterdir()) == ["keep.txt"]
+    assert (root / "keep.txt").read_text() == "keep\n"
+    problems = parse_reply_text(_reply("tool.php", "php", text)).problems
+    assert any(p.rule == "cut-off" and "a console block and then a bare fence" in p.message
+               for p in problems)

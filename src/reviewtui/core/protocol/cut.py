@@ -142,6 +142,13 @@ def _closed_early(reply: Reply, lines: Sequence[str], block: FileBlock,
                 "it, outside any block's fence: a sample of the file's own may have "
                 "closed its fence, and what lies between be the rest of it; fence the "
                 "file with a fence longer than any in it")
+    if not document and (left := _left_over(reply, lines, block, wrapper)) is not None and any(
+            isinstance(b, ConsoleBlock) and block.span.end < b.span.start < left
+            for b in reply.blocks):
+        return (f"a console block and then a bare fence line that may close it (line "
+                f"{left}) follow it, outside any block's fence: a sample of the file's own "
+                "showing a command may have closed its fence, the command being the "
+                "sample's; fence the file with a fence longer than any in it")
     if (opened := open_string(block.path, wrapper.info, op.lines)) is not None:
         return (f"its content ends inside a string opened at line {op.span.start + opened}: "
                 "a code sample in it (a docstring's, a template literal's, a comment's, a "
