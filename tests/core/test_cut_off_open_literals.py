@@ -315,3 +315,22 @@ def test_a_command_sample_in_a_language_not_read_runs_no_command(tmp_path: Path)
     problems = parse_reply_text(_reply("tool.php", "php", text)).problems
     assert any(p.rule == "cut-off" and "a console block and then a bare fence" in p.message
                for p in problems)
+
+
+def test_a_reply_sample_in_a_language_not_read_writes_no_file(tmp_path: Path) -> None:
+    """The same here-document showing a reply: its closing fence opened src/app.py, written
+    from the rest of tool.php, exit 0. The block right after a fenced file, of a file the
+    footer does not list and opened by a fence without a language, holds both; listed in
+    the footer, or fenced with its language, it is an ordinary next file."""
+    root = tmp_path / "root"
+    root.mkdir()
+    text = "<?php\n$help = <<<EOT\nUsage:\n" + SAMPLE + "EOT;\necho $help;\n"
+    session = tmp_path / "s.md"
+    session.write_text("## Turn 1\n> x\n\n" + _reply("tool.php", "php", text))
+    assert main(["apply", str(session), "--root", str(root), "--yes"]) == 1
+    assert list(root.iterdir()) == []
+    plain = ("--- File: a.php ---\n```php\n<?php echo 1;\n```\n\n--- File: b.txt ---\n```\nb\n"
+             "```\n\n### Changed files:\n")
+    assert [op.path for op in parse_reply_text(plain + "- a.php\n- b.txt\n").ops] == [
+        "a.php", "b.txt"]  # type: ignore[union-attr]
+    assert parse_reply_text(plain + "- a.php\n").ops == ()

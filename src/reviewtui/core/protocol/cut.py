@@ -154,6 +154,12 @@ def _closed_early(reply: Reply, lines: Sequence[str], block: FileBlock,
                 "a code sample in it (a docstring's, a template literal's, a comment's, a "
                 "here-document's) may have closed the file's fence; fence the file with a "
                 "fence longer than any in it")
+    if not document and (later := _unlisted_bare_next(reply, lines, block)) is not None:
+        return (f"the next block, of {later.path!r} (line {later.span.start}), is one the "
+                "footer does not list, opened by a fence without a language: a sample of "
+                "the file's own showing a reply may have closed its fence, that block being "
+                "the sample; list the file in the footer, or fence this one with a fence "
+                "longer than any in it")
     if document and (later := _bare_block_after(lines, reply, block, wrapper)) is not None:
         return (f"a block of {later.path!r} (line {later.span.start}) follows the fence that "
                 "closes it at once, opened by a fence without a language: a sample of the "
@@ -225,6 +231,22 @@ def _unlisted_after(reply: Reply, lines: Sequence[str], block: FileBlock) -> Fil
         if later.path not in named and not later.fenced:
             return later
     return None
+
+
+def _unlisted_bare_next(reply: Reply, lines: Sequence[str],
+                        block: FileBlock) -> FileBlock | None:
+    """The block right after ``block``, when it is a file's the footer does not name,
+    fenced by a fence without a language; None. A sample showing a reply inside a string
+    of a language no reader knows (a PHP here-document) closes the file's fence, and the
+    sample's own closing fence opens its file: src/app.py written from the rest of
+    tool.php, exit 0 (QA s49 helper-175's languages left out)."""
+    later = next((b for b in reply.blocks if b.span.start > block.span.end), None)
+    if (reply.footer is None or not isinstance(later, FileBlock) or not later.fenced
+            or later.span.start >= reply.footer.span.start
+            or later.path in _footer_words(lines, reply.footer.span)):
+        return None
+    fence = _opening_fence(lines, later)
+    return later if fence is not None and not fence.info else None
 
 
 def _footer_words(lines: Sequence[str], span: Span) -> set[str]:
