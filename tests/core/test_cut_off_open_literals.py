@@ -334,3 +334,15 @@ def test_a_reply_sample_in_a_language_not_read_writes_no_file(tmp_path: Path) ->
     assert [op.path for op in parse_reply_text(plain + "- a.php\n- b.txt\n").ops] == [
         "a.php", "b.txt"]  # type: ignore[union-attr]
     assert parse_reply_text(plain + "- a.php\n").ops == ()
+
+
+@pytest.mark.parametrize(("header", "footer"), [
+    ("./Makefile", "- Makefile\n"), ("Makefile", "| file | what |\n|---|---|\n|Makefile|new|\n"),
+    ("docs/my notes.txt", "- docs/my notes.txt\n"),
+], ids=["dot-slash", "table", "space"])
+def test_a_bare_fenced_next_file_the_footer_lists_is_written(header: str, footer: str) -> None:
+    """The footer lists the next file however it spells it (QA s49 helper-184 b5, b7, b8:
+    both files were held)."""
+    reply = (f"--- File: a.php ---\n```php\n<?php echo 1;\n```\n\n--- File: {header} ---\n"
+             f"```\nx\n```\n\n### Changed files:\n- a.php\n{footer}")
+    assert len(parse_reply_text(reply).ops) == 2

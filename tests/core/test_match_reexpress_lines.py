@@ -516,3 +516,21 @@ def test_what_the_first_level_cannot_be_read_off_is_held(middle: list[str]) -> N
     typed = ["    # helper"] if middle == ["# helper"] else middle
     search = [*typed, "def f1(a):", "    return a"]
     assert _held(match_edit(file, search, ["    b = 1", *search]))
+
+
+def test_a_one_line_docstring_leaves_the_first_level_readable() -> None:
+    """f0 by four ending in an if, f1 by two with a one-line docstring, the model by four
+    adding a line for f0's if (QA s49 helper-183 W01): a line holding a triple quote made
+    the level unreadable, the new line's own level was taken for it and ``b = 0`` came out
+    after the if, exit 0. A balanced docstring is counted as any line: held; and where
+    the file is consistent, written (H01)."""
+    file = ["def f0(a):", "    a = 1", "    if a:", "        a = 2", "def f1(a):",
+            '  """Doc."""', "  return a"]
+    search = ["def f1(a):", '    """Doc."""', "    return a"]
+    assert _held(match_edit(file, search, ["        b = 0", *search]))
+    consistent = ["def f0(a):", "    a = 1", "    if a:", "        a = 2", "def f1(a):",
+                  '    """Doc."""', "    return a"]
+    typed = ["def f1(a):", '  """Doc."""', "  return a"]
+    result = match_edit(consistent, typed, ["    b = 0", *typed])
+    assert result.status is Status.APPLIED, result.hint
+    assert result.new_lines[0] == "        b = 0"

@@ -494,11 +494,6 @@ class _Edges:
             # The line after the unindented one above is that block's first level, and
             # the model's is where it first indents a line under an unindented one.
             unit = self._first_level()
-            if unit is None and run and min(run) > 0:
-                # No line of the edit shows its first level: its new lines' own, the
-                # shallowest, is taken for it (an edit shifted by a column adding a line
-                # to a block by one: the matcher's slip property).
-                unit = min(run)
             first = render(round(unit * scale), style) if unit else ""
             if first != beyond[-1]:
                 raise UnknownIndent(self._unknown(
@@ -508,9 +503,13 @@ class _Edges:
 
     def _first_level(self) -> int | None:
         """The model's first level, in columns past the unindented lines: the first line
-        indented right under an unindented one, in SEARCH or REPLACE; None where no line
-        shows it (the level width guessed from the steps between lines read 8 off two
-        levels at once in the sweep's seed 3; the new lines' own level is then taken)."""
+        indented right under an unindented one, in SEARCH or REPLACE, else the level
+        width guessed from the steps between its lines (less sure: the sweep's seed 3
+        read 8 off two levels at once). A line whose bracket count is not known (a
+        string opened or closed on it, a comment mark that changes it) makes it None
+        (QA s49 helper-182 01, 02: a continuation after it was read as the level; reading
+        on past it, or taking the new lines' own level, put lines in the wrong block:
+        helper-183 W01-W04)."""
         for lines in (self._search, self._replace):
             above = None
             opened = 0  # brackets left open by the lines so far: a line inside them
@@ -519,8 +518,7 @@ class _Edges:
                     continue
                 count = _opened(line)
                 if count is None:
-                    return None  # (brackets in a string across lines, or a count a
-                    # comment mark changes: its lines' levels are not known; held)
+                    return None  # (its level unreadable here: the edge is held)
                 continued, opened = opened > 0, max(0, opened + count)
                 if continued:
                     continue  # (QA s49 helper-177: "  b):" read as the first level)
@@ -528,7 +526,7 @@ class _Edges:
                 if above is not None and above <= 0 < width:
                     return width
                 above = width
-        return None
+        return self._model.unit if self._model is not None else None
 
     def _unknown(self, j: int, below: bool, near: int, why: str) -> str:
         side = "below" if below else "above"
@@ -547,6 +545,7 @@ def _no_boundary(line: str) -> bool:
     return is_blank(line) or line.lstrip().startswith(("#", "//"))
 
 
+_TRIPLE = re.compile(r'""".*?"""|\'\'\'.*?\'\'\'')
 _QUOTED = re.compile(r""""(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'""")
 
 
@@ -554,13 +553,13 @@ def _opened(line: str) -> int | None:
     """The parentheses and square brackets ``line`` opens less those it closes, outside its
     one-line strings (a rough reading, enough to tell a parameter list's lines from a
     body's; not braces, which open a brace language's blocks); None where that is not
-    known: a triple quote or backquote (a string running across lines: a ``(`` in a
-    docstring above, QA s49 helper-182 02), or a count a ``#`` or ``//`` would change,
-    as a comment's mark or as code (``def f1(a,  # x)``: helper-181 04b; Python's
-    ``n // 2 + g(``: helper-182 01)."""
-    if '"""' in line or "'''" in line or "`" in line:
+    known: a string opened or closed on it that runs across lines (an odd number of
+    triple quotes or backquotes: a ``(`` in a docstring above, QA s49 helper-182 02), or a
+    count a ``#`` or ``//`` would change, as a comment's mark or as code (``def f1(a,
+    # x)``: helper-181 04b; Python's ``n // 2 + g(``: helper-182 01)."""
+    if any(line.count(mark) % 2 for mark in ('"""', "'''", "`")):
         return None
-    code = _QUOTED.sub("", line)
+    code = _QUOTED.sub("", _TRIPLE.sub("", line))
     counts = {sum(map(part.count, "([")) - sum(map(part.count, ")]"))
               for part in (code, code.split("#", 1)[0], code.split("//", 1)[0])}
     return counts.pop() if len(counts) == 1 else None

@@ -243,8 +243,10 @@ def _unlisted_bare_next(reply: Reply, lines: Sequence[str],
     later = next((b for b in reply.blocks if b.span.start > block.span.end), None)
     if (reply.footer is None or not isinstance(later, FileBlock) or not later.fenced
             or later.span.start >= reply.footer.span.start
-            or later.path in _footer_words(lines, reply.footer.span)):
-        return None
+            or later.path.removeprefix("./") in "\n".join(
+                lines[reply.footer.span.start - 1:reply.span.end])):
+        return None  # (listed anyhow, from the footer to the reply's end: ./Makefile, a
+        # table after the heading, a name with a space; QA s49 helper-184 b5, b7, b8)
     fence = _opening_fence(lines, later)
     return later if fence is not None and not fence.info else None
 
