@@ -346,3 +346,22 @@ def test_a_bare_fenced_next_file_the_footer_lists_is_written(header: str, footer
     reply = (f"--- File: a.php ---\n```php\n<?php echo 1;\n```\n\n--- File: {header} ---\n"
              f"```\nx\n```\n\n### Changed files:\n- a.php\n{footer}")
     assert len(parse_reply_text(reply).ops) == 2
+
+
+@pytest.mark.parametrize("footer", [
+    "- tool.php\n- src/app.py.bak\n", "- tool.php\n- tests/src/app.py\n",
+    "- tool.php\n\nNote: src/app.py is generated.\n", "- tool.php (see src/app.pyc cache)\n",
+], ids=["longer-name", "longer-path", "prose-after", "inside-a-word"])
+def test_a_path_inside_a_longer_word_is_not_listed(tmp_path: Path, footer: str) -> None:
+    """The footer names the sample's file only inside a longer word, or in prose after its
+    list (QA s49 helper-185: a substring check let src/app.py be written from the rest of
+    tool.php, exit 0)."""
+    root = tmp_path / "root"
+    root.mkdir()
+    text = "<?php\n$help = <<<EOT\nUsage:\n" + SAMPLE + "EOT;\necho $help;\n"
+    reply = ("--- File: tool.php ---\n```php\n" + text + "```\n\n### Changed files:\n"
+             + footer)
+    session = tmp_path / "s.md"
+    session.write_text("## Turn 1\n> x\n\n" + reply)
+    assert main(["apply", str(session), "--root", str(root), "--yes"]) == 1
+    assert list(root.iterdir()) == []

@@ -534,3 +534,17 @@ def test_a_one_line_docstring_leaves_the_first_level_readable() -> None:
     result = match_edit(consistent, typed, ["    b = 0", *typed])
     assert result.status is Status.APPLIED, result.hint
     assert result.new_lines[0] == "        b = 0"
+
+
+def test_no_level_is_guessed_off_a_continuation_typed_deeper() -> None:
+    """SEARCH's only indented line continues a call, typed by eight where the file has
+    four (QA s49 helper-185 #2): the level guessed from the steps read eight and the scale
+    one half passed the check: two lines by two and four, an IndentationError, exit 0.
+    Held; and a line continued by a backslash is no level either."""
+    file = ["def f0(a):", "    a = 1", "X = g(1,", "    2)"]
+    search = ["X = g(1,", "        2)"]
+    assert _held(match_edit(file, search, ["    b0 = 0", "        b1 = 1", *search]))
+    file = ["def f0(a):", "  if a:", "    a = 2", "Q = 1 + \\", "    2", "def f1(a):",
+            "\treturn a"]
+    search = ["Q = 1 + \\", "    2", "def f1(a):", "    return a"]
+    assert _held(match_edit(file, search, ["    b = 0", *search]))

@@ -503,30 +503,32 @@ class _Edges:
 
     def _first_level(self) -> int | None:
         """The model's first level, in columns past the unindented lines: the first line
-        indented right under an unindented one, in SEARCH or REPLACE, else the level
-        width guessed from the steps between its lines (less sure: the sweep's seed 3
-        read 8 off two levels at once). A line whose bracket count is not known (a
-        string opened or closed on it, a comment mark that changes it) makes it None
-        (QA s49 helper-182 01, 02: a continuation after it was read as the level; reading
-        on past it, or taking the new lines' own level, put lines in the wrong block:
-        helper-183 W01-W04)."""
+        indented right under an unindented one, in SEARCH or REPLACE, never a line that
+        continues another; None where none shows it (a width guessed from the steps
+        between lines read 8 off two levels at once in the sweep's seed 3, and off a
+        continuation typed deeper passed a wrong scale: QA s49 helper-185 #2) or where a
+        line's bracket count is not known (helper-182 01, 02; reading on past it, or
+        taking the new lines' own level, put lines in the wrong block: helper-183)."""
         for lines in (self._search, self._replace):
             above = None
-            opened = 0  # brackets left open by the lines so far: a line inside them
-            for line in lines:  # continues one (a parameter list), no block's level
+            # brackets left open by the lines so far, or a backslash ending the last: a
+            # line inside them continues one (a parameter list), no block's level
+            opened, slash = 0, False
+            for line in lines:
                 if is_blank(line):
                     continue
                 count = _opened(line)
                 if count is None:
                     return None  # (its level unreadable here: the edge is held)
-                continued, opened = opened > 0, max(0, opened + count)
+                continued, opened = opened > 0 or slash, max(0, opened + count)
+                slash = line.rstrip().endswith("\\")  # (Q = 1 + \ : the next continues)
                 if continued:
                     continue  # (QA s49 helper-177: "  b):" read as the first level)
                 width = columns(leading(line)) - self._zero
                 if above is not None and above <= 0 < width:
                     return width
                 above = width
-        return self._model.unit if self._model is not None else None
+        return None
 
     def _unknown(self, j: int, below: bool, near: int, why: str) -> str:
         side = "below" if below else "above"
@@ -545,7 +547,6 @@ def _no_boundary(line: str) -> bool:
     return is_blank(line) or line.lstrip().startswith(("#", "//"))
 
 
-_TRIPLE = re.compile(r'""".*?"""|\'\'\'.*?\'\'\'')
 _QUOTED = re.compile(r""""(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'""")
 
 
@@ -559,7 +560,7 @@ def _opened(line: str) -> int | None:
     # x)``: helper-181 04b; Python's ``n // 2 + g(``: helper-182 01)."""
     if any(line.count(mark) % 2 for mark in ('"""', "'''", "`")):
         return None
-    code = _QUOTED.sub("", _TRIPLE.sub("", line))
+    code = _QUOTED.sub("", line)  # ("""Doc.""": three strings; '"""' + g(: one)
     counts = {sum(map(part.count, "([")) - sum(map(part.count, ")]"))
               for part in (code, code.split("#", 1)[0], code.split("//", 1)[0])}
     return counts.pop() if len(counts) == 1 else None

@@ -243,12 +243,22 @@ def _unlisted_bare_next(reply: Reply, lines: Sequence[str],
     later = next((b for b in reply.blocks if b.span.start > block.span.end), None)
     if (reply.footer is None or not isinstance(later, FileBlock) or not later.fenced
             or later.span.start >= reply.footer.span.start
-            or later.path.removeprefix("./") in "\n".join(
-                lines[reply.footer.span.start - 1:reply.span.end])):
-        return None  # (listed anyhow, from the footer to the reply's end: ./Makefile, a
-        # table after the heading, a name with a space; QA s49 helper-184 b5, b7, b8)
+            or _listed(later.path, lines, reply.footer.span, reply.span.end)):
+        return None
     fence = _opening_fence(lines, later)
     return later if fence is not None and not fence.info else None
+
+
+def _listed(path: str, lines: Sequence[str], footer: Span, end: int) -> bool:
+    """Whether the footer's list names ``path`` as a whole path (``./`` before it or not):
+    its items, and a table's rows right after its heading (QA s49 helper-184 b5, b7, b8:
+    ./Makefile, |Makefile|, a name with a space; helper-185: not inside a longer word,
+    src/app.py.bak, tests/src/app.py, nor in the heading or prose after the list)."""
+    rows = list(lines[footer.start:footer.end])
+    rows += [line for line in lines[footer.end:end] if line.lstrip().startswith("|")]
+    pattern = re.compile(r"(?<![\w./\\-])(?:\./)?" + re.escape(path.removeprefix("./"))
+                         + r"(?![\w./\\-])")
+    return any(pattern.search(row) for row in rows)
 
 
 def _footer_words(lines: Sequence[str], span: Span) -> set[str]:
