@@ -337,14 +337,16 @@ def test_a_reply_sample_in_a_language_not_read_writes_no_file(tmp_path: Path) ->
 
 
 @pytest.mark.parametrize(("header", "footer"), [
-    ("./Makefile", "- Makefile\n"), ("Makefile", "| file | what |\n|---|---|\n|Makefile|new|\n"),
+    ("./Makefile", "- Makefile\n"), ("Makefile", "| file | what |\n|---|---|\n|a.php|x|\n"
+                                                "|Makefile|new|\n"),
     ("docs/my notes.txt", "- docs/my notes.txt\n"),
 ], ids=["dot-slash", "table", "space"])
 def test_a_bare_fenced_next_file_the_footer_lists_is_written(header: str, footer: str) -> None:
     """The footer lists the next file however it spells it (QA s49 helper-184 b5, b7, b8:
     both files were held)."""
     reply = (f"--- File: a.php ---\n```php\n<?php echo 1;\n```\n\n--- File: {header} ---\n"
-             f"```\nx\n```\n\n### Changed files:\n- a.php\n{footer}")
+             f"```\nx\n```\n\n### Changed files:\n"
+             + ("" if footer.startswith("|") else "- a.php\n") + footer)
     assert len(parse_reply_text(reply).ops) == 2
 
 
@@ -365,3 +367,40 @@ def test_a_path_inside_a_longer_word_is_not_listed(tmp_path: Path, footer: str) 
     session.write_text("## Turn 1\n> x\n\n" + reply)
     assert main(["apply", str(session), "--root", str(root), "--yes"]) == 1
     assert list(root.iterdir()) == []
+
+
+@pytest.mark.parametrize("footer", [
+    "- tool.php\n\n| Not changed | why |\n|---|---|\n| src/app.py | shown |\n",
+    "- tool.php\n- ~src/app.py\n", "- tool.php\n> src/app.py stays\n",
+], ids=["a-later-table", "a-longer-word", "a-quote-after"])
+def test_only_the_footers_own_list_lists(tmp_path: Path, footer: str) -> None:
+    """A table after the list, a word holding the path, a quote after the list (QA s49
+    helper-186 A1, A2): the sample's src/app.py was written from the rest of tool.php."""
+    root = tmp_path / "root"
+    root.mkdir()
+    text = "<?php\n$help = <<<EOT\nUsage:\n" + SAMPLE + "EOT;\necho $help;\n"
+    reply = "--- File: tool.php ---\n```php\n" + text + "```\n\n### Changed files:\n" + footer
+    session = tmp_path / "s.md"
+    session.write_text("## Turn 1\n> x\n\n" + reply)
+    assert main(["apply", str(session), "--root", str(root), "--yes"]) == 1
+    assert list(root.iterdir()) == []
+
+
+def test_a_sample_naming_the_file_itself_is_held() -> None:
+    """The sample's header names the file it stands in, ./ before it or not (QA s49
+    helper-186 A4): the file's tail was written over it."""
+    text = "<?php\n$help = <<<EOT\nUsage:\n" + SAMPLE.replace("src/app.py", "./tool.php")
+    reply = _reply("tool.php", "php", text + "EOT;\necho $help;\n")
+    assert parse_reply_text(reply).ops == ()
+
+
+@pytest.mark.parametrize("footer", [
+    "1. a.php\n2. Makefile\n", "a.php, Makefile\n", "\n- a.php\n\n- Makefile\n",
+    "- a.php\n- build/\n",
+], ids=["numbered", "one-plain-line", "loose", "its-folder"])
+def test_a_next_file_the_list_names_its_own_way_is_written(footer: str) -> None:
+    """helper-186 B1: a numbered list, one plain line, a loose list, the folder listed."""
+    path = "build/Makefile" if "build/" in footer else "Makefile"
+    reply = (f"--- File: a.php ---\n```php\n<?php echo 1;\n```\n\n--- File: {path} ---\n"
+             f"```\nx\n```\n\n### Changed files:\n{footer}")
+    assert len(parse_reply_text(reply).ops) == 2

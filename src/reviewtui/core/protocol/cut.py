@@ -241,6 +241,10 @@ def _unlisted_bare_next(reply: Reply, lines: Sequence[str],
     sample's own closing fence opens its file: src/app.py written from the rest of
     tool.php, exit 0 (QA s49 helper-175's languages left out)."""
     later = next((b for b in reply.blocks if b.span.start > block.span.end), None)
+    if (isinstance(later, FileBlock) and later.fenced
+            and later.path.removeprefix("./") == block.path.removeprefix("./")):
+        fence = _opening_fence(lines, later)  # (the sample names the file itself: its
+        return later if fence is not None and not fence.info else None  # tail written)
     if (reply.footer is None or not isinstance(later, FileBlock) or not later.fenced
             or later.span.start >= reply.footer.span.start
             or _listed(later.path, lines, reply.footer.span, reply.span.end)):
@@ -249,16 +253,36 @@ def _unlisted_bare_next(reply: Reply, lines: Sequence[str],
     return later if fence is not None and not fence.info else None
 
 
+_ITEM = re.compile(r"(?:[-*+]|\d+[.)])\s")
+
+
 def _listed(path: str, lines: Sequence[str], footer: Span, end: int) -> bool:
-    """Whether the footer's list names ``path`` as a whole path (``./`` before it or not):
-    its items, and a table's rows right after its heading (QA s49 helper-184 b5, b7, b8:
-    ./Makefile, |Makefile|, a name with a space; helper-185: not inside a longer word,
-    src/app.py.bak, tests/src/app.py, nor in the heading or prose after the list)."""
-    rows = list(lines[footer.start:footer.end])
-    rows += [line for line in lines[footer.end:end] if line.lstrip().startswith("|")]
-    pattern = re.compile(r"(?<![\w./\\-])(?:\./)?" + re.escape(path.removeprefix("./"))
-                         + r"(?![\w./\\-])")
-    return any(pattern.search(row) for row in rows)
+    """Whether the footer's list names ``path``: a word of its item lines, or of a table's
+    rows right after them, split at blanks and the marks around a path (list marks,
+    links, emphasis, code; ``./`` dropped), or an item that is the path whole (a name
+    with a space). QA s49 helper-184 b5, b7, b8 (./Makefile, |Makefile|, my notes.txt);
+    helper-185, 186 (a word that holds the path is not it: src/app.py.bak, ~src/app.py;
+    nor a table anywhere after the list)."""
+    path = path.removeprefix("./")
+    rows: list[str] = []  # (its list's items, numbered or not, a loose one too; or a
+    kind = ""  # table; or one plain line right under it: of one kind, the first row's)
+    for line in lines[footer.start:end]:
+        text = line.strip()
+        if not text:
+            continue
+        this = "item" if _ITEM.match(text) else "table" if text.startswith("|") else "plain"
+        if text.startswith("#") or (kind and this != kind) or kind == "plain":
+            break
+        kind = this
+        rows.append(line)
+    for row in rows:
+        words = {w.rstrip(".").removeprefix("./").strip("_")
+                 for w in re.split(r"[\s\[\]()*`'\",:;|]+", row)}
+        item = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", row).strip(" *`_")
+        if (path in words or item.removeprefix("./") == path
+                or any(w.endswith("/") and path.startswith(w) for w in words if w)):
+            return True  # (a folder listed: build/ for build/Makefile)
+    return False
 
 
 def _footer_words(lines: Sequence[str], span: Span) -> set[str]:
