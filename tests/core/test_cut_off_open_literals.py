@@ -404,3 +404,32 @@ def test_a_next_file_the_list_names_its_own_way_is_written(footer: str) -> None:
     reply = (f"--- File: a.php ---\n```php\n<?php echo 1;\n```\n\n--- File: {path} ---\n"
              f"```\nx\n```\n\n### Changed files:\n{footer}")
     assert len(parse_reply_text(reply).ops) == 2
+
+
+@pytest.mark.parametrize("footer", [
+    "Edited tool.php; its usage text shows a reply editing src/app.py.\n",
+    "Not src/app.py:\n- tool.php\n", "- tool.php (nothing under src/ changed)\n",
+], ids=["a-sentence", "a-lead-in", "a-folder-in-prose"])
+def test_a_sentence_lists_nothing(tmp_path: Path, footer: str) -> None:
+    """QA s49 helper-187 (new in f729e8a): a plain line read as the list, prose and all;
+    a folder named in an item's prose listing every file under it."""
+    root = tmp_path / "root"
+    root.mkdir()
+    text = "<?php\n$help = <<<EOT\nUsage:\n" + SAMPLE + "EOT;\necho $help;\n"
+    reply = "--- File: tool.php ---\n```php\n" + text + "```\n\n### Changed files:\n" + footer
+    session = tmp_path / "s.md"
+    session.write_text("## Turn 1\n> x\n\n" + reply)
+    assert main(["apply", str(session), "--root", str(root), "--yes"]) == 1
+    assert list(root.iterdir()) == []
+
+
+@pytest.mark.parametrize(("path", "footer"), [
+    ("__init__.py", "- a.php\n- __init__.py\n"), ("_config.yml", "- a.php\n- _config.yml (new)\n"),
+    ("notes(1).txt", "- a.php\n- `notes(1).txt` (new)\n"), ("Makefile", "- a.php\n- Makefile!\n"),
+    ("Makefile", "These files:\n- a.php\n- Makefile\n"),
+], ids=["dunder", "leading-underscore", "a-bracket-in-the-name", "a-mark-after", "a-lead-in"])
+def test_names_the_list_holds_are_listed(path: str, footer: str) -> None:
+    """QA s49 helper-187's needless holds (__init__.py: new in f729e8a)."""
+    reply = (f"--- File: a.php ---\n```php\n<?php echo 1;\n```\n\n--- File: {path} ---\n"
+             f"```\nx\n```\n\n### Changed files:\n{footer}")
+    assert len(parse_reply_text(reply).ops) == 2

@@ -271,17 +271,25 @@ def _listed(path: str, lines: Sequence[str], footer: Span, end: int) -> bool:
         if not text:
             continue
         this = "item" if _ITEM.match(text) else "table" if text.startswith("|") else "plain"
+        if this == "plain" and not kind and text.endswith(":"):
+            continue  # (a lead-in, "These files:"; "Not src/app.py:" lists nothing)
         if text.startswith("#") or (kind and this != kind) or kind == "plain":
             break
         kind = this
         rows.append(line)
     for row in rows:
-        words = {w.rstrip(".").removeprefix("./").strip("_")
-                 for w in re.split(r"[\s\[\]()*`'\",:;|]+", row)}
-        item = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", row).strip(" *`_")
-        if (path in words or item.removeprefix("./") == path
-                or any(w.endswith("/") and path.startswith(w) for w in words if w)):
-            return True  # (a folder listed: build/ for build/Makefile)
+        raw = [w.rstrip(".").removeprefix("./")
+               for w in re.split(r"[\s\[\](){}<>*`'\",:;|!?=\u201c\u201d\u2018\u2019]+", row)]
+        if kind == "plain" and len([w for w in raw if w not in ("and", "&", "")]) > 6:
+            return False  # (a sentence, no list: helper-187)
+        words = {*raw, *(w.strip("_") for w in raw if w.startswith("_") and w.endswith("_")
+                         and not path.startswith("_"))}
+        item = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", row).strip(" *`")
+        whole = item.removeprefix("./")
+        if (path in words or whole == path or whole.startswith(path + " ")
+                or whole.startswith(path + "` ")
+                or (whole.endswith("/") and path.startswith(whole))):
+            return True  # (a name with a split mark, notes(1).txt (new); a folder alone)
     return False
 
 
