@@ -223,12 +223,12 @@ def _unlisted_after(reply: Reply, lines: Sequence[str], block: FileBlock) -> Fil
     Without a footer nothing is listed: such replies are held on other grounds."""
     if reply.footer is None:
         return None
-    named = _footer_words(lines, reply.footer.span)
     for later in reply.blocks:
         if (not isinstance(later, FileBlock) or later.span.start <= block.span.end
                 or later.span.start >= reply.footer.span.start):
             continue
-        if later.path not in named and not later.fenced:
+        if not later.fenced and not _listed(later.path, lines, reply.footer.span,
+                                            reply.span.end):
             return later
     return None
 
@@ -291,17 +291,6 @@ def _listed(path: str, lines: Sequence[str], footer: Span, end: int) -> bool:
                 or (whole.endswith("/") and path.startswith(whole))):
             return True  # (a name with a split mark, notes(1).txt (new); a folder alone)
     return False
-
-
-def _footer_words(lines: Sequence[str], span: Span) -> set[str]:
-    """The words of the footer's lines, as paths: split at blanks and the marks around a
-    path (list marks, links, emphasis, code), a leading ``./`` dropped."""
-    words = set()
-    for line in lines[span.start - 1:span.end]:
-        for word in re.split(r"[\s\[\]()*`'\",:;]+", line):
-            word = word.rstrip(".")
-            words.add(word[2:] if word.startswith("./") else word)
-    return words
 
 
 def _left_over(reply: Reply, lines: Sequence[str], block: FileBlock,
