@@ -241,13 +241,13 @@ def _unlisted_bare_next(reply: Reply, lines: Sequence[str],
     sample's own closing fence opens its file: src/app.py written from the rest of
     tool.php, exit 0 (QA s49 helper-175's languages left out)."""
     later = next((b for b in reply.blocks if b.span.start > block.span.end), None)
-    if (isinstance(later, FileBlock) and later.fenced
-            and later.path.removeprefix("./") == block.path.removeprefix("./")):
-        fence = _opening_fence(lines, later)  # (the sample names the file itself: its
-        return later if fence is not None and not fence.info else None  # tail written)
-    if (reply.footer is None or not isinstance(later, FileBlock) or not later.fenced
-            or later.span.start >= reply.footer.span.start
-            or _listed(later.path, lines, reply.footer.span, reply.span.end)):
+    if not (isinstance(later, FileBlock) and later.fenced):
+        return None
+    # (a sample naming the file itself is held however the footer lists it: its tail
+    # was written over the file)
+    itself = later.path.removeprefix("./") == block.path.removeprefix("./")
+    if not itself and (reply.footer is None or later.span.start >= reply.footer.span.start
+                       or _listed(later.path, lines, reply.footer.span, reply.span.end)):
         return None
     fence = _opening_fence(lines, later)
     return later if fence is not None and not fence.info else None
