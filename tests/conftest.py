@@ -46,6 +46,26 @@ def _scratch_in_memory() -> None:
 _scratch_in_memory()  # before the private folders below are made
 
 
+def _no_wall_clock_deadlines() -> None:
+    """Hypothesis examples get no time limit.
+
+    By default Hypothesis fails an example that runs longer than 200 ms: a wall-clock
+    assertion in disguise. With three workers on two cores (and anything else the machine
+    runs) a property test of the matcher went over it once (s50: a red suite, the same
+    property clean over 20,000 examples alone), which would stop a landing for nothing.
+    The examples still run; only the clock is not judged. The same for the health check
+    that times data generation.
+    """
+    from hypothesis import HealthCheck, settings
+
+    settings.register_profile("reviewtui", deadline=None,
+                              suppress_health_check=[HealthCheck.too_slow])
+    settings.load_profile("reviewtui")
+
+
+_no_wall_clock_deadlines()
+
+
 def _private_user_folders() -> None:
     """Keep the tests away from the user's own reviewtui settings and state.
 
