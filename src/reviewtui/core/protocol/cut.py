@@ -12,19 +12,20 @@ where the text stops are in doubt (QA s47 helper-147 H3, H4):
   of the reply;
 * in a reply with no footer, its last block when nothing closes it: an unfenced full file
   (its content runs to the end), or the last of command lines outside a fence;
-* a fenced full file whose fence may have closed at a fence of its own (a markdown file's
-  code sample): its content opens a sample it does not close, or holds a file header or
-  the footer, or text with a fence follows it before the next block or the footer (or any
-  text, in a reply with no footer), or a program's text ends inside a multi-line string,
-  comment or here-document (a docstring's, a template literal's, a heredoc's sample:
-  open_strings.py, open_literals.py); or, for a
-  document (Markdown or plain text, or any file in a fence without a language), a file
-  block opened by a fence without a language starts on the line right after its closing
-  fence (a sample showing a header), a bare fence that may close it is left over after it
-  before the footer, outside the fences of the blocks after it, or an unfenced file block
-  the footer does not name follows it (a sample showing a reply or a command: the blocks
-  read from it lie between); and every block after it, which may be that file's own
-  text.
+* a fenced full file whose fence may have closed at a fence of its own (a markdown
+  file's code sample): its content opens a sample it does not close, or holds a file
+  header or the footer, or the fence closing it is indented and so is the text after it
+  (a YAML block scalar's sample), or text with a fence follows it before the next block
+  or the footer (or any text, in a reply with no footer), or a program's text ends
+  inside a multi-line string, comment or here-document (a docstring's, a template
+  literal's, a heredoc's sample: open_strings.py, open_literals.py); or, for a document
+  (Markdown or plain text, or any file in a fence without a language), a file block
+  opened by a fence without a language starts on the line right after its closing fence
+  (a sample showing a header), a bare fence that may close it is left over after it
+  before the footer, outside the fences of the blocks after it, or an unfenced file
+  block the footer does not name follows it (a sample showing a reply or a command: the
+  blocks read from it lie between); and every block after it, which may be that file's
+  own text.
 
 Each such block stays in the reply with no operations, and a ``cut-off`` problem (an
 error) says why over its lines: the workbench shows it as not read, ``apply`` prints it
@@ -133,6 +134,11 @@ def _closed_early(reply: Reply, lines: Sequence[str], block: FileBlock,
     if reply.footer is None and any(run.span.start > block.span.end for run in reply.stray):
         return ("text follows the fence that closes it in a reply with no footer: a "
                 "fenced sample of the file's own may have closed it early")
+    if (indented := _indented_close(lines, block)) is not None:
+        return (f"the fence that closes it (line {block.span.end}) is indented, and so is "
+                f"the text after it (line {indented}): a code sample of the file's own (in "
+                "a YAML block scalar, an indented sample) may have closed its fence; fence "
+                "the file with a fence longer than any in it")
     wrapper = _opening_fence(lines, block)
     if wrapper is None:
         return _unpaired_and_followed(reply, block, op)
@@ -389,6 +395,24 @@ def _unpaired_and_followed(reply: Reply, block: FileBlock, op: FullFile) -> str 
             f"and {what} follows it: a fence line of the file's own may have closed its "
             "fence, and what follows be the rest of it; fence the file with a fence longer "
             "than any in it")
+
+
+def _indented_close(lines: Sequence[str], block: FileBlock) -> int | None:
+    """The line (from 1) of the text right after ``block`` when the fence closing it is
+    indented and that text is indented at least as far; None. A file's fence opens at a
+    line's start, and a model closes it there too: an indented fence line closing it is
+    the file's own, in text the file indents (a YAML block scalar's sample, whose header
+    and fence lines, indented too, were read as a block of their own: the file was written
+    cut, QA s50), and the text after it is the rest of the file."""
+    close = lines[block.span.end - 1] if 0 < block.span.end <= len(lines) else ""
+    width = len(close) - len(close.lstrip(" \t"))
+    if width == 0:
+        return None
+    k = next((k for k in range(block.span.end, len(lines)) if lines[k].strip()), None)
+    if k is None:
+        return None
+    after = lines[k]
+    return k + 1 if len(after) - len(after.lstrip(" \t")) >= width else None
 
 
 def _fence_line(line: str) -> bool:
