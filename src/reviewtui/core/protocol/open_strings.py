@@ -8,7 +8,9 @@ from the rest of tool.py, exit 0). The file as read then ends inside the string 
 sample stood in: Python's tokenizer says so, and a shell script's or a Dockerfile's
 here-document has no delimiter line after it; the other languages read (JavaScript and
 TypeScript, Go, Rust, Java, Kotlin, Scala, Swift, C#, C and C++, CSS, TOML, Ruby) are read
-by open_literals.py (and open_ruby.py), only for a file in one of them. Pure.
+by open_literals.py (and open_ruby.py), and Lua, Dart, Groovy, Elixir and SQL, whose
+strings open code again or have delimiters of their own, by open_scripting.py; each only
+for a file in one of them. Pure.
 """
 
 from __future__ import annotations
@@ -30,6 +32,11 @@ def open_string(path: str, info: str, lines: Sequence[str]) -> int | None:
     if opened is None and (language := program_language(path, info, lines)) is not None:
         if language == "dockerfile":
             opened = open_dockerfile_heredoc(lines)
+        elif language in _SCRIPTS:
+            from reviewtui.core.protocol.open_scripting import open_script
+
+            mysql = language == "sql" and info in ("mysql", "mariadb")
+            opened = open_script("mysql" if mysql else language, lines)
         else:
             from reviewtui.core.protocol.open_literals import open_literal
 
@@ -37,8 +44,8 @@ def open_string(path: str, info: str, lines: Sequence[str]) -> int | None:
     return opened
 
 
-# The languages open_literals.py reads (and Dockerfiles, read here), by suffix, file name,
-# the fence's info string, or the program a #! line names.
+# The languages open_literals.py and open_scripting.py read (and Dockerfiles, read here),
+# by suffix, file name, the fence's info string, or the program a #! line names.
 _BY_SUFFIX = {
     **dict.fromkeys((".js", ".mjs", ".cjs", ".jsx", ".tsx", ".es6"), "js"),
     **dict.fromkeys((".ts", ".mts", ".cts"), "ts"),
@@ -49,11 +56,14 @@ _BY_SUFFIX = {
     ".css": "css", ".scss": "scss", ".less": "scss", ".toml": "toml",
     **dict.fromkeys((".rb", ".rake", ".gemspec", ".ru", ".podspec"), "ruby"),
     ".dockerfile": "dockerfile", ".containerfile": "dockerfile",
+    ".lua": "lua", ".dart": "dart", ".sql": "sql", ".ex": "elixir", ".exs": "elixir",
+    **dict.fromkeys((".groovy", ".gradle", ".gvy", ".jenkinsfile"), "groovy"),
 }
 _BY_NAME = {
     **dict.fromkeys(("dockerfile", "containerfile"), "dockerfile"),
     **dict.fromkeys(("rakefile", "gemfile", "vagrantfile", "guardfile", "podfile",
                      "brewfile", "fastfile", "capfile"), "ruby"),
+    "jenkinsfile": "groovy",
 }
 _BY_INFO = {
     **dict.fromkeys(("js", "javascript", "jsx", "tsx", "mjs", "cjs", "node", "es6",
@@ -67,13 +77,23 @@ _BY_INFO = {
     "css": "css", "scss": "scss", "less": "scss", "toml": "toml", "ruby": "ruby",
     "rb": "ruby", "dockerfile": "dockerfile", "docker": "dockerfile",
     "containerfile": "dockerfile",
+    "lua": "lua", "dart": "dart", "groovy": "groovy", "gradle": "groovy",
+    "elixir": "elixir", "ex": "elixir", "exs": "elixir",
+    **dict.fromkeys(("sql", "postgresql", "postgres", "plpgsql", "pgsql", "sqlite", "tsql",
+                     "plsql"), "sql"),
+    **dict.fromkeys(("mysql", "mariadb"), "mysql"),
 }
 _BY_PROGRAM = {"node": "js", "nodejs": "js", "deno": "js", "bun": "js", "ts-node": "ts",
-               "tsx": "js", "ruby": "ruby", "kotlin": "kotlin", "swift": "swift"}
+               "tsx": "js", "ruby": "ruby", "kotlin": "kotlin", "swift": "swift",
+               "lua": "lua", "luajit": "lua", "dart": "dart", "groovy": "groovy",
+               "elixir": "elixir"}
+# (read by open_scripting.py)
+_SCRIPTS = frozenset({"lua", "dart", "groovy", "elixir", "sql", "mysql"})
 
 
 def program_language(path: str, info: str, lines: Sequence[str]) -> str | None:
-    """The language of open_literals.py (or ``dockerfile``) a file is in, or None."""
+    """The language of open_literals.py or open_scripting.py (or ``dockerfile``) a file
+    is in, or None."""
     name = path.rsplit("/", 1)[-1].lower()
     suffix = name[name.rfind("."):] if "." in name.lstrip(".") else ""
     found = _BY_SUFFIX.get(suffix) or _BY_NAME.get(name) or (

@@ -1,0 +1,235 @@
+"""Where a Lua, Dart, Groovy, Elixir or SQL program's text ends inside a multi-line string
+or comment: a sample reply the file shows in one (a Lua ``[[..]]`` string, a Dart or
+Groovy ``'''``, an Elixir heredoc or sigil, a PostgreSQL ``$$`` function body) closes the
+fence around the file at its own ``` line, and the rest of the file is read as other
+blocks (``cut.py``, rule ``cut-off``).
+
+These languages do not fit ``open_literals.py``'s C-family scanner: their strings open
+code again (Dart's and Groovy's ``${..}``, Elixir's ``#{..}``) inside strings that span
+lines, they have delimiters of their own (Lua's levels of ``=``, SQL's ``$tag$``, Elixir's
+sigils, Groovy's slashy strings). So one pass over the text keeps a stack of what is open:
+code at the bottom, a string on it, a hole's code on that, and so on; a hole ends at the
+``}`` matching its ``{``. Strings that cannot span lines (Dart's and Groovy's ``'..'`` and
+``".."``, Lua's quotes but for a ``\\`` before the newline) end at their line's end, so a
+quote misread cannot carry past its line. Every look goes forward from where the last one
+ended, and one that finds no close ends the reading: linear in the text. Pure.
+
+Decisions where a language is ambiguous: a ``/`` in Groovy opens a slashy string only where
+a value must start (after ``=``, ``(``, ``,``, ``~`` and such, or ``return``), never after a
+name, a number or a closing bracket; SQL's block comments nest (PostgreSQL's, the
+standard's), but for MySQL (a ``mysql`` fence), whose strings also take ``\\`` escapes and
+whose ``#`` opens a comment; an ``E'..'`` string takes ``\\`` escapes everywhere.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import cache
+
+# How a string reads: (its close, the regex of its escapes ("" none), the opener of a hole
+# of code in it ("" none), whether it ends at its line's end, whether its close stands at
+# a line's start: an Elixir heredoc's)
+_Spec = tuple[str, str, str, bool, bool]
+
+_ESCAPE = r"\\."
+_PAIRS = {"(": ")", "[": "]", "{": "}", "<": ">"}
+
+
+class _Frame:
+    """What is open: code (the bottom, or a hole in a string: ``spec`` None) or a string."""
+
+    __slots__ = ("depth", "one_line", "opener", "spec")
+
+    def __init__(self, opener: int, spec: _Spec | None, one_line: bool = False) -> None:
+        self.opener, self.spec = opener, spec
+        self.one_line = one_line if spec is None else spec[3]  # (a hole: its string's)
+        self.depth = 0  # braces open in a hole's code
+
+
+class _Script:
+    """A language's reading: the marks searched for in its code (``code`` at the bottom,
+    ``inner`` in a hole, which braces and newlines end), how each opener's string reads."""
+
+    def __init__(self, code: str, specs: dict[str, _Spec], *, nested: bool = False) -> None:
+        self.code = re.compile(code, re.S)
+        self.inner = re.compile(f"{code}|(?P<brace>[{{}}])|(?P<nl>\\n)", re.S)
+        self.specs = specs  # by the opener's text, lower-cased
+        self.nested = nested  # block comments nest
+
+
+def _quotes(escape: str, hole: str, one_line: bool, marks: str) -> dict[str, _Spec]:
+    """The specs of the quotes ``marks`` (each its own close), alike."""
+    return {q: (q, escape, hole, one_line, False) for q in marks}
+
+
+def _triples(escape: str, hole: str) -> dict[str, _Spec]:
+    """The specs of ``'''`` and ``\"\"\"`` strings spanning lines."""
+    return {q * 3: (q * 3, escape, hole, False, False) for q in "'\""}
+
+
+_LUA_ESCAPE = r"\\z\s*|\\."  # (\z skips the blanks and newlines after it; \ + newline: one)
+_SQL_CODE = (r"(?P<line>--)|(?P<block>/\*)|(?P<dollar>\$(?:[^\W\d]\w*)?\$)"
+             r"|(?P<string>(?<![\w$])[eE]'|['\"])")
+SCRIPTS = {
+    "lua": _Script(r"(?P<long>(?:--)?\[(?P<eq>=*)\[)|(?P<line>--)|(?P<string>[\"'])",
+                   _quotes(_LUA_ESCAPE, "", True, "\"'")),
+    "dart": _Script(r"(?P<line>//)|(?P<block>/\*)"
+                    r"|(?P<string>(?<![\w$])r(?:'''|\"\"\"|'|\")|'''|\"\"\"|'|\")",
+                    {**_triples(_ESCAPE, "${"), **_quotes(_ESCAPE, "${", True, "\"'"),
+                     **{"r" + q: (q, "", "", len(q) == 1, False)
+                        for q in ("'''", '"""', "'", '"')}}, nested=True),
+    "groovy": _Script(r"(?P<line>//)|(?P<block>/\*)"
+                      r"|(?P<string>'''|\"\"\"|'|\"|(?<![\w$])\$/)|(?P<slash>/)",
+                      {"'''": ("'''", _ESCAPE, "", False, False),
+                       '"""': ('"""', _ESCAPE, "${", False, False),
+                       "'": ("'", _ESCAPE, "", True, False), '"': ('"', _ESCAPE, "${", True, False),
+                       "$/": ("/$", r"\$\$|\$/", "${", False, False),
+                       "/": ("/", r"\\/", "${", False, False)}),
+    "elixir": _Script(r"(?P<line>\#)|(?P<char>\?(?:\\.|[^\n]))"
+                      r"|(?P<sigil>~(?P<name>[a-z]|[A-Z][A-Z0-9]*)(?P<delim>\"\"\"|'''|[/|\"'(\[{<]))"
+                      r"|(?P<string>\"\"\"|'''|[\"'])",
+                      {**{q: (q, _ESCAPE, "#{", False, True) for q in ('"""', "'''")},
+                       **_quotes(_ESCAPE, "#{", False, "\"'")}),
+    "sql": _Script(_SQL_CODE, {**_quotes("''", "", False, "'"), **_quotes('""', "", False, '"'),
+                               "e'": ("'", r"''|\\.", "", False, False)}, nested=True),
+    "mysql": _Script(r"(?P<line>--|\#)|(?P<block>/\*)|(?P<string>['\"`])",
+                     {"'": ("'", r"''|\\.", "", False, False),
+                      '"': ('"', r'""|\\.', "", False, False),
+                      "`": ("`", "``", "", False, False)}),
+}
+
+
+@cache
+def _inside(spec: _Spec) -> re.Pattern[str]:
+    """The marks a string's text is searched for: an escape, a hole's opener, its close
+    (at a line's start, after blanks, for a heredoc), its line's end if it ends there."""
+    close, escape, hole, one_line, own_line = spec
+    marks = [f"(?P<esc>{escape})"] if escape else []
+    if hole:
+        marks.append(f"(?P<hole>{re.escape(hole)})")
+    at_start = r"^[ \t]*" if own_line else ""
+    marks.append(f"(?P<close>{at_start}{re.escape(close)})")
+    if one_line:
+        marks.append(r"(?P<nl>\n)")
+    return re.compile("|".join(marks), re.S | re.M)
+
+
+def open_script(language: str, lines: Sequence[str]) -> int | None:
+    """The index of the line opening the string or comment ``lines``, a program in
+    ``language`` (a key of ``SCRIPTS``), leave open; None when all close."""
+    text = "".join(line + "\n" for line in lines)
+    opened = _scan(SCRIPTS[language], text)
+    return None if opened is None else text.count("\n", 0, opened)
+
+
+def _scan(script: _Script, text: str) -> int | None:
+    """The offset of what opens the outermost string or comment ``text`` leaves open."""
+    stack = [_Frame(0, None)]
+    end = len(text)
+    pos = text.find("\n") + 1 if text.startswith("#!") else 0  # (a #! line: no code)
+    while pos < end:
+        top = stack[-1]
+        if top.spec is not None:  # a string's text
+            mark = _inside(top.spec).search(text, pos)
+            if mark is None:
+                return stack[1].opener
+            pos = mark.end()
+            if mark.lastgroup == "hole":
+                stack.append(_Frame(top.opener, None, top.one_line))
+            elif mark.lastgroup == "close":
+                stack.pop()
+            elif mark.lastgroup == "nl":  # (a one-line string ends with its line)
+                _end_line(stack)
+            continue
+        m = (script.inner if len(stack) > 1 else script.code).search(text, pos)
+        if m is None:
+            break
+        kind, start, pos = m.lastgroup, m.start(), m.end()
+        outer = stack[1].opener if len(stack) > 1 else start
+        if kind == "line":
+            pos = text.find("\n", pos)  # (the newline itself is read: it may end a hole)
+            pos = end if pos < 0 else pos
+        elif kind == "block":
+            pos = _close_comment(text, pos, script.nested)
+            if pos < 0:
+                return outer
+        elif kind == "long":  # Lua: [[..]], [==[..]==], --[[..]]: to the same level's close
+            pos = text.find("]" + m.group("eq") + "]", pos)
+            if pos < 0:
+                return outer
+            pos += len(m.group("eq")) + 2
+        elif kind == "dollar":  # SQL: $$..$$, $tag$..$tag$; not a name's $ (a$b$)
+            if text[start - 1:start].isalnum() or text[start - 1:start] in ("_", "$"):
+                pos = start + 1
+                continue
+            pos = text.find(m.group(), pos)
+            if pos < 0:
+                return outer
+            pos += len(m.group())
+        elif kind == "char" and (text[start - 1:start].isalnum()
+                                 or text[start - 1:start] in ("_", "?", "!")):
+            pos = start + 1  # (Elixir: a name's ?, valid?("x"), not a character)
+        elif kind == "sigil":
+            delim = m.group("delim")
+            stack.append(_Frame(start, (_PAIRS.get(delim, delim), _ESCAPE,
+                                        "#{" if m.group("name").islower() else "",
+                                        False, len(delim) == 3)))
+        elif kind == "slash":
+            if _value_may_start(text, start):
+                stack.append(_Frame(start, script.specs["/"]))
+        elif kind == "string":
+            stack.append(_Frame(start, script.specs[m.group().lower()]))
+        elif kind == "brace":
+            if m.group() == "{":
+                top.depth += 1
+            elif top.depth:
+                top.depth -= 1
+            else:  # the hole closes: its string goes on
+                stack.pop()
+        elif kind == "nl" and top.one_line:  # (a one-line string's hole ends with its line)
+            _end_line(stack)
+    return stack[1].opener if len(stack) > 1 else None
+
+
+def _end_line(stack: list[_Frame]) -> None:
+    """At a newline: end the one-line strings open, and the holes in them."""
+    while len(stack) > 1 and stack[-1].one_line:
+        stack.pop()
+
+
+def _close_comment(text: str, pos: int, nested: bool) -> int:
+    """Where the block comment opened before ``pos`` ends (after its ``*/``), or -1."""
+    if not nested:
+        close = text.find("*/", pos)
+        return close + 2 if close >= 0 else -1
+    depth = 1
+    for mark in _COMMENT_MARKS.finditer(text, pos):
+        depth += 1 if mark.group() == "/*" else -1
+        if not depth:
+            return mark.end()
+    return -1
+
+
+_COMMENT_MARKS = re.compile(r"/\*|\*/")
+_VALUE_AFTER = frozenset("=(,[:!&|?{;+-*%<>~^")
+_VALUE_WORDS = frozenset({"return", "case", "in", "assert", "yield", "throw", "else"})
+
+
+def _value_may_start(text: str, at: int) -> bool:
+    """Whether a Groovy ``/`` at ``at`` opens a slashy string: where a value must start
+    (after an operator, an opening bracket, ``return``; at the file's start), not after a
+    name, a number, a closing bracket or a postfix ``++``/``--`` (a division)."""
+    k = at - 1
+    while k >= 0 and text[k] in " \t\r\n":
+        k -= 1
+    if k < 0:
+        return True
+    if text[k] in "+-" and text[k - 1:k] == text[k]:
+        return False  # (i++ / 2)
+    if text[k] in _VALUE_AFTER:
+        return True
+    word_end = k + 1
+    while k >= 0 and (text[k].isalnum() or text[k] == "_"):
+        k -= 1
+    return text[k + 1:word_end] in _VALUE_WORDS and text[k:k + 1] != "."

@@ -1,0 +1,184 @@
+"""Lua, Dart, Groovy, Elixir and SQL files whose text as read ends inside a multi-line
+string or comment are held (rule ``cut-off``, ``open_scripting.py``): before they were read,
+a sample reply such a file showed (a Lua ``[[..]]`` string, a Dart ``'''``, an Elixir
+heredoc, a PostgreSQL ``$$`` body) closed the fence around the file; the sample's console
+block removed keep.txt and src/app.c was written from the rest of the file, exit 0. And
+correct files, tricky ones, are never held for it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reviewtui.cli import main
+from reviewtui.core.model.records import FullFile
+from reviewtui.core.protocol.open_strings import open_string, program_language
+from reviewtui.core.protocol.reply import parse_reply_text
+
+# A sample the file shows: a command, then a file (written from the rest of the file).
+COMBO = "```\n\n```console\n:rm keep.txt\n```\n\n--- File: src/app.c ---\n```\n"
+# ... one showing a reply: the footer lists its file (src/app.py written, exit 0 before).
+LISTED = "```\n\n--- File: src/app.py ---\n```python\n"
+
+CASES = [
+    # (case, path, fence info, the file's text: {s} is the sample)
+    ("lua long string", "tool.lua", "lua", "local help = [[\n{s}]]\nprint(help)\n"),
+    ("lua level", "tool.lua", "", "local help = [==[\nA ]] is text here\n{s}]==]\n"),
+    ("lua long comment", "init.lua", "lua", "--[[\nUsage:\n{s}]]\nreturn {}\n"),
+    ("lua comment level", "x.lua", "", "--[=[\n]]\n{s}]=]\nreturn 1\n"),
+    ("lua #!", "bin/tool", "", "#!/usr/bin/env lua\nprint([[\n{s}]])\n"),
+    ("lua \\z", "z.lua", "lua", 'local s = "Usage: \\z\n{s}"\nprint(s)\n'),
+    ("lua quotes", "q.lua", "", "local a = \"[[\" -- '\nlocal b = '--[[' .. [[\n{s}]]\n"),
+    ("dart '''", "lib/help.dart", "dart", "const help = '''\n{s}''';\n"),
+    ("dart hole", "lib/h.dart", "", 'final s = """\nHi ${name.replaceAll(\'"\', "")}\n{s}""";\n'),
+    ("dart raw", "lib/r.dart", "dart", "final s = r'''\nC:\\\n{s}''';\n"),
+    ("dart nested comment", "lib/c.dart", "dart", "/* a /* b */\n{s}*/\nvoid main() {}\n"),
+    ("dart quote in hole", "lib/q.dart", "", "final q = '${\"'\"}'; final help = '''\n{s}''';\n"),
+    ("groovy '''", "Help.groovy", "groovy", "def help = '''\n{s}'''\nprintln help\n"),
+    ("gradle \"\"\"", "build.gradle", "", 'def help = """\nVersion ${project.version}\n{s}"""\n'),
+    ("groovy slashy", "re.groovy", "groovy", "def re = /\nfoo\n{s}/\n"),
+    ("groovy dollar slashy", "d.gvy", "", "def s = $/\nA $/ is a slash\n{s}/$\n"),
+    ("jenkinsfile", "Jenkinsfile", "", "pipeline {\n  stages { stage('x') { steps {\n"
+     "    sh '''\n{s}'''\n  } } }\n}\n"),
+    ("groovy #! and comment", "tool", "", "#!/usr/bin/env groovy\n/*\n{s}*/\nprintln 1\n"),
+    ("groovy division", "w.groovy", "gradle", "def x = a / b / c\ndef help = '''\n{s}'''\n"),
+    ("elixir @moduledoc", "lib/help.ex", "elixir",
+     'defmodule Help do\n  @moduledoc """\n{s}"""\nend\n'),
+    ("elixir ~S heredoc", "lib/s.ex", "", 'defmodule S do\n  def help, do: ~S"""\n{s}"""\nend\n'),
+    ("elixir sigil", "t.exs", "ex", "x = ~s(\n{s})\nIO.puts(x)\n"),
+    ("elixir string", "u.exs", "", 'c = ?"; s = "\n{s}"\nIO.puts(s)\n'),
+    ("elixir hole", "lib/w.ex", "", 'x = "#{"}"}"; help = """\n{s}"""\n'),
+    ("elixir regex", "lib/r.ex", "", 'r = ~r/"/; h = \'\'\'\n{s}\'\'\'\n'),
+    ("sql $$", "db/fn.sql", "sql",
+     "CREATE FUNCTION help() RETURNS text AS $$\n{s}$$ LANGUAGE sql;\n"),
+    ("sql $tag$", "db/t.sql", "", "DO $body$\nBEGIN RAISE NOTICE $$x$$; END\n{s}$body$;\n"),
+    ("sql string", "db/s.sql", "plpgsql", "INSERT INTO docs VALUES ('it''s\n{s}');\n"),
+    ("sql nested comment", "db/c.sql", "postgresql", "/* a /* b */\n{s}*/\nSELECT 1;\n"),
+    ("sql E''", "db/e.sql", "", "SELECT E'\\'', 'x\n{s}';\n"),
+    ("sql $1", "db/p.sql", "", "-- it's $1\nSELECT $1; CREATE FUNCTION g() RETURNS int AS $fn$\n"
+     "{s}$fn$ LANGUAGE sql;\n"),
+    ("mysql", "dump.sql", "mysql", "INSERT INTO t VALUES ('it\\'s'); # it's\n/* note\n{s}*/\n"),
+]
+
+
+def _session(path: str, info: str, content: str, footer: str) -> str:
+    return (f"## Turn 1\n> x\n\n--- File: {path} ---\n```{info}\n{content}```\n\n"
+            f"### Changed files:\n{footer}")
+
+
+@pytest.mark.parametrize(("case", "path", "info", "text"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize("sample", [COMBO, LISTED], ids=["command", "listed"])
+def test_a_sample_inside_a_string_holds_the_file_and_writes_nothing(
+        tmp_path: Path, case: str, path: str, info: str, text: str, sample: str) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "keep.txt").write_text("keep\n")
+    content = text.replace("{s}", sample)
+    footer = f"- {path}\n" + ("- src/app.py\n" if sample == LISTED else "")
+    session = tmp_path / "s.md"
+    session.write_text(_session(path, info, content, footer))
+    assert main(["apply", str(session), "--root", str(root), "--yes"]) == 1, case
+    assert sorted(str(p.relative_to(root)) for p in root.rglob("*")) == ["keep.txt"], case
+    assert (root / "keep.txt").read_text() == "keep\n"
+    cut = content.split("\n```\n", 1)[0].splitlines()
+    assert open_string(path, info, cut) is not None, case
+
+
+@pytest.mark.parametrize(("case", "path", "info", "text"), CASES, ids=[c[0] for c in CASES])
+def test_the_same_file_fenced_longer_is_written_whole(
+        case: str, path: str, info: str, text: str) -> None:
+    content = text.replace("{s}", "```\nmake test\n```\n")
+    reply = (f"--- File: {path} ---\n````{info}\n{content}````\n\n"
+             f"### Changed files:\n- {path}\n")
+    parsed = parse_reply_text(reply)
+    assert parsed.problems == (), case
+    (op,) = parsed.ops
+    assert isinstance(op, FullFile)
+    assert op.content == content
+
+
+WHOLE = [
+    # Lua: nested indexing, a long string as an index, -- and [[ inside strings, #t,
+    # a \ continuing a string, long strings of other levels inside one, ---[[ toggles
+    ("a.lua", "local x = a[b[1]]\nlocal y = t[ [[s]] ]\nlocal s = \"-- no comment\" .. '[['\n"
+     "print(#t, 'it''s')\nlocal c = \"a\\\nb\"\nlocal d = [==[ ]] ]=] ]==]\n---[[ on\nf()\n--]]\n"
+     "local e = \"\\\"\" -- [[ x\nlocal f = '\\z\n   y'\n"),
+    ("b.lua", "#!/usr/bin/lua\n# not lua but a #! line\n"),
+    # Dart: a hole's quotes and braces, raw strings' backslashes, nested comments, '' '' adjacent
+    ("a.dart", "var a = '${\"}\"}';\nvar b = \"${m['k']} ${ {1: 2}[1] } $c\";\n"
+     "var d = r'C:\\'; var e = r\"\"\"\\\"\"\";\n/* a /* b */ c */\n// it's\n"
+     "var f = '''it's ${'\"'}''';\nvar g = 'a' 'b';\n"),
+    # Groovy: division, =~ /re/, ==~ /re/, // and /* inside strings, slashy holding quotes,
+    # dollar slashy, a GString hole with quotes, i++ / 2, gradle paths in strings
+    ("a.groovy", "def x = a / b / c\nassert s =~ /it's/\nassert t ==~ /\"/\n"
+     "def u = \"http://x/*y\" // it's\ndef v = $/a/b $$ '\"/$\ndef w = \"${m['k']}\"\n"
+     "def n = i++ / 2\ndef r = [/x/, /y/]\ndef q = (a) / 2 + list[1] / 3\n"),
+    ("build.gradle", "plugins { id 'java' }\ndependencies { implementation files('libs/a.jar') }\n"
+     "task hi { doLast { println \"${project.name}/x\" } }\n"),
+    ("build.gradle.kts", "val s = \"\"\"a\"\"\"\n"),
+    # Elixir: ?" and ?', ~r/"/, a hole holding a string holding }, a pipe, # inside a
+    # string, a name's ?, sigils of every delimiter, a heredoc whose """ is not alone
+    ("a.ex", "c = ?\"\nd = ?'\ne = ?\\\"\nr = ~r/\"/\ns = \"#{\"}\"}\"\nx |> f()\n"
+     "t = \"# no comment\" # it's\nok = valid?(x) and empty?\"x\"\n"
+     "w = ~w[a' b\"] ++ ~s{a} ++ ~S<#{> ++ ~c|'| ++ ~s'\"'\n"
+     "h = \"\"\"\n  a \"\"\" in the text\n  \"\"\"\n"
+     "m = ~S\"\"\"\n#{not a hole\n\"\"\"\n@doc \"it's\"\n"),
+    # SQL: '' escapes, -- inside a string, $1 parameters, E'\'', a name with $, nested
+    # comments, "quoted" identifiers, a dollar-quoted body holding quotes and $$
+    ("a.sql", "SELECT 'it''s', '-- no comment', $1, $2 FROM t WHERE a$b$ = 1; -- it's\n"
+     "SELECT E'\\'', e'a\\\\' FROM \"it's\";\n/* a /* b */ c */\n"
+     "CREATE FUNCTION f() RETURNS text AS $fn$ SELECT 'a $$ b'; $fn$ LANGUAGE sql;\n"
+     "CREATE FUNCTION g() RETURNS text AS $$\n  SELECT 'x';\n$$ LANGUAGE sql;\n"),
+]
+
+
+@pytest.mark.parametrize(("path", "text"), WHOLE, ids=[w[0] for w in WHOLE])
+def test_a_correct_file_is_not_held(path: str, text: str) -> None:
+    assert open_string(path, "", text.splitlines()) is None
+    reply = f"--- File: {path} ---\n````\n{text}````\n\n### Changed files:\n- {path}\n"
+    assert [op.path for op in parse_reply_text(reply).ops] == [path]  # type: ignore[union-attr]
+
+
+def test_mysql_reads_backslash_escapes_and_hash_comments() -> None:
+    text = ["INSERT INTO t VALUES ('it\\'s', \"a\\\"b\"); # it's", "/* a /* b */", "SELECT 1;"]
+    assert open_string("dump.sql", "mysql", text) is None
+    assert open_string("dump.sql", "", text) is not None  # (standard: nested, held)
+
+
+def test_the_languages_are_known_by_suffix_name_info_and_program() -> None:
+    known = {
+        ("a.lua", ""): "lua", ("x", "lua"): "lua", ("a.dart", ""): "dart",
+        ("a.groovy", ""): "groovy", ("build.gradle", ""): "groovy", ("a.gvy", ""): "groovy",
+        ("ci/Jenkinsfile", ""): "groovy", ("x.jenkinsfile", ""): "groovy",
+        ("x", "gradle"): "groovy", ("build.gradle.kts", ""): "kotlin",
+        ("a.ex", ""): "elixir", ("a.exs", ""): "elixir", ("x", "ex"): "elixir",
+        ("a.sql", ""): "sql", ("x", "plpgsql"): "sql", ("x", "postgresql"): "sql",
+        ("x", "mysql"): "mysql",
+    }
+    for (path, info), language in known.items():
+        assert program_language(path, info, ["x"]) == language, (path, info)
+    for line, language in [("#!/usr/bin/env lua", "lua"), ("#!/usr/bin/luajit", "lua"),
+                           ("#!/usr/bin/env lua5.4", "lua"), ("#!/usr/bin/env groovy", "groovy"),
+                           ("#!/usr/bin/env elixir", "elixir"), ("#!/usr/bin/env dart", "dart")]:
+        assert program_language("tool", "", [line]) == language, line
+
+
+LONG_LINES = [
+    ("a.lua", "x = '[[' " * 12_500), ("a.lua", "--[=" * 25_000), ("a.dart", "'${\"" * 25_000),
+    ("a.groovy", "x = /a" * 16_000), ("a.groovy", "$/${'" * 20_000),
+    ("a.ex", "~s(#{\"" * 16_000), ("a.ex", "?\"#" * 33_000), ("a.sql", "$a$ '" * 20_000),
+    ("a.sql", "/*" * 50_000), ("a.groovy", "(/" * 50_000),
+]
+
+
+@pytest.mark.parametrize(("path", "line"), LONG_LINES,
+                         ids=[f"{path}-{k}" for k, (path, _) in enumerate(LONG_LINES)])
+def test_a_line_of_100_kb_is_read_in_linear_time(path: str, line: str) -> None:
+    """Every look goes on from the last one: a line of 100 KB of openers is read at once
+    (whatever it says)."""
+    import time
+
+    start = time.perf_counter()
+    open_string(path, "", [line, "x"])
+    assert time.perf_counter() - start < 1.0
