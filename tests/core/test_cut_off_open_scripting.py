@@ -59,6 +59,27 @@ CASES = [
     ("sql $1", "db/p.sql", "", "-- it's $1\nSELECT $1; CREATE FUNCTION g() RETURNS int AS $fn$\n"
      "{s}$fn$ LANGUAGE sql;\n"),
     ("mysql", "dump.sql", "mysql", "INSERT INTO t VALUES ('it\\'s'); # it's\n/* note\n{s}*/\n"),
+    # The dialect a file shows, and lines no SQL string spans (QA s50 helper-190: each left
+    # one quote over, the real open string read as closed: written cut, exit 0)
+    ("mysql sign", "db/seed.sql", "sql", "INSERT INTO users VALUES (1, 'O\\'Brien');\n"
+     "INSERT INTO docs VALUES ('Reply format:\n{s}');\n"),
+    ("sqlplus prompt", "db/help.sql", "", "PROMPT Loading the user's help\n"
+     "INSERT INTO docs VALUES ('\n{s}');\n"),
+    ("psql meta", "db/e.sql", "", "\\echo Don't forget\nINSERT INTO docs VALUES ('\n{s}');\n"),
+    ("hash line", "db/h.sql", "", "# it's a note\nINSERT INTO docs VALUES ('\n{s}');\n"),
+    ("oracle q-quote", "db/q.sql", "", "BEGIN PUT_LINE(q'[It's done]'); END;\n"
+     "INSERT INTO docs VALUES ('\n{s}');\n"),
+    ("tsql brackets", "db/t.sql", "tsql", "SELECT [Customer's Name] FROM t;\n"
+     "INSERT INTO docs VALUES ('\n{s}');\n"),
+    ("backquoted name", "db/b.sql", "", "CREATE TABLE `it's` (a int);\n"
+     "INSERT INTO docs VALUES ('\n{s}');\n"),
+    ("copy data", "db/dump.sql", "", "COPY public.authors (id, name) FROM stdin;\n"
+     "1\tO'Brien\n\\.\nINSERT INTO docs VALUES ('\n{s}');\n"),
+    ("mysql delimiter", "db/p.sql", "", "DELIMITER $$\nCREATE PROCEDURE a() BEGIN SELECT 1; "
+     "END $$\nDELIMITER ;\nINSERT INTO docs VALUES ('\n{s}');\n"),
+    ("rockspec", "tool-1.0-1.rockspec", "", "description = { detailed = [[\n{s}]] }\n"),
+    ("jenkinsfile.prod", "ci/Jenkinsfile.prod", "", 'node { sh """\n{s}""" }\n'),
+    ("nextflow", "main.nf", "", "process A {\n  script:\n  '''\n{s}'''\n}\n"),
 ]
 
 
@@ -143,7 +164,33 @@ def test_a_correct_file_is_not_held(path: str, text: str) -> None:
 def test_mysql_reads_backslash_escapes_and_hash_comments() -> None:
     text = ["INSERT INTO t VALUES ('it\\'s', \"a\\\"b\"); # it's", "/* a /* b */", "SELECT 1;"]
     assert open_string("dump.sql", "mysql", text) is None
-    assert open_string("dump.sql", "", text) is not None  # (standard: nested, held)
+    assert open_string("dump.sql", "", text) is None  # (its \'s shows the dialect)
+    nested = ["SELECT 'it''s';", "/* a /* b */", "SELECT 1;"]
+    assert open_string("dump.sql", "mysql", nested) is None
+    assert open_string("a.sql", "", nested) == 1  # (standard SQL: nested, held)
+    assert open_string("a.sql", "sqlite", nested) is None
+
+
+DIALECTS = [
+    # (path, fence info, a correct file of a dialect: QA s50 helper-190 H1-H3 and more)
+    ("dump.sql", "", "INSERT INTO `users` VALUES (1,'O\\'Brien','o@example.com');\n"),
+    ("procs.sql", "", "DELIMITER $$\nCREATE PROCEDURE a() BEGIN SELECT 1; END $$\n"
+     "CREATE PROCEDURE b() BEGIN SELECT 2; END $$\nDELIMITER ;\n"),
+    ("pg.sql", "", "COPY public.authors (id, name) FROM stdin;\n1\tO'Brien\n\\.\nSELECT 1;\n"),
+    ("a.sql", "", "# Don't run this twice\nSELECT 1;\n"),
+    ("o.sql", "", "BEGIN DBMS_OUTPUT.PUT_LINE(q'[It's done]'); END;\n/\n"),
+    ("o2.sql", "plsql", "PROMPT Loading the user's help\nREM it's old\n"
+     "SELECT q'!a'b!' FROM dual;\n"),
+    ("t.sql", "tsql", "SELECT [Customer's Name], [a]]b] FROM t;\n"),
+    ("l.sql", "sqlite", "/* cleanup of /tmp/*.db files */\nCREATE TABLE `it's` (a);\n"),
+    ("p.sql", "", "\\echo Don't forget to vacuum\nSELECT 1;\n"),
+    ("arr.sql", "postgresql", "SELECT ARRAY['it''s', 'b'][1], '{\"a\"}'::jsonb;\n"),
+]
+
+
+@pytest.mark.parametrize(("path", "info", "text"), DIALECTS, ids=[d[0] for d in DIALECTS])
+def test_a_correct_file_of_any_dialect_is_not_held(path: str, info: str, text: str) -> None:
+    assert open_string(path, info, text.splitlines()) is None
 
 
 def test_the_languages_are_known_by_suffix_name_info_and_program() -> None:
@@ -154,13 +201,16 @@ def test_the_languages_are_known_by_suffix_name_info_and_program() -> None:
         ("x", "gradle"): "groovy", ("build.gradle.kts", ""): "kotlin",
         ("a.ex", ""): "elixir", ("a.exs", ""): "elixir", ("x", "ex"): "elixir",
         ("a.sql", ""): "sql", ("x", "plpgsql"): "sql", ("x", "postgresql"): "sql",
-        ("x", "mysql"): "mysql",
+        ("x", "mysql"): "sql", ("a.rockspec", ""): "lua", (".luacheckrc", ""): "lua",
+        ("a.luau", ""): "lua", ("ci/Jenkinsfile.prod", ""): "groovy", ("main.nf", ""): "groovy",
+        ("a.gsh", ""): "groovy", ("a.pgsql", ""): "sql", ("a.ddl", ""): "sql",
     }
     for (path, info), language in known.items():
         assert program_language(path, info, ["x"]) == language, (path, info)
     for line, language in [("#!/usr/bin/env lua", "lua"), ("#!/usr/bin/luajit", "lua"),
                            ("#!/usr/bin/env lua5.4", "lua"), ("#!/usr/bin/env groovy", "groovy"),
-                           ("#!/usr/bin/env elixir", "elixir"), ("#!/usr/bin/env dart", "dart")]:
+                           ("#!/usr/bin/env elixir", "elixir"), ("#!/usr/bin/env dart", "dart"),
+                           ("#!/usr/bin/env resty", "lua")]:
         assert program_language("tool", "", [line]) == language, line
 
 
@@ -176,9 +226,6 @@ LONG_LINES = [
                          ids=[f"{path}-{k}" for k, (path, _) in enumerate(LONG_LINES)])
 def test_a_line_of_100_kb_is_read_in_linear_time(path: str, line: str) -> None:
     """Every look goes on from the last one: a line of 100 KB of openers is read at once
-    (whatever it says)."""
-    import time
-
-    start = time.perf_counter()
-    open_string(path, "", [line, "x"])
-    assert time.perf_counter() - start < 1.0
+    (no clock is asserted: a quadratic reading would not finish), whatever it says: open
+    at that line, or not."""
+    assert open_string(path, "", [line, "x"]) in (None, 0)

@@ -16,9 +16,17 @@ ended, and one that finds no close ends the reading: linear in the text. Pure.
 
 Decisions where a language is ambiguous: a ``/`` in Groovy opens a slashy string only where
 a value must start (after ``=``, ``(``, ``,``, ``~`` and such, or ``return``), never after a
-name, a number or a closing bracket; SQL's block comments nest (PostgreSQL's, the
-standard's), but for MySQL (a ``mysql`` fence), whose strings also take ``\\`` escapes and
-whose ``#`` opens a comment; an ``E'..'`` string takes ``\\`` escapes everywhere.
+name, a number or a closing bracket. SQL is read in the dialect a file shows (QA s50
+helper-190: a MySQL dump's ``'O\\'Brien'`` read as standard SQL left a string open, a
+correct file held; the same quote before a real sample hid it, a file written cut, exit 0):
+MySQL (a ``mysql`` or ``mariadb`` fence, a ``DELIMITER`` line, or a ``\\'`` right before a
+letter, which no standard string shows): ``\\`` escapes, ``#`` comments, backquoted names,
+comments not nesting; SQLite and T-SQL (their fences): ``[..]`` and backquoted names,
+comments not nesting in SQLite; else standard SQL and PostgreSQL: comments nest,
+``E'..'`` takes ``\\`` escapes. Every dialect skips what no SQL string can span: a line
+opened by ``#``, a psql meta-command (``\\echo``), an SQL*Plus ``PROMPT`` or ``REM`` line,
+the data of a ``COPY .. FROM stdin`` up to its ``\\.`` line; and reads Oracle's
+``q'[..]'`` quotes.
 """
 
 from __future__ import annotations
@@ -69,8 +77,16 @@ def _triples(escape: str, hole: str) -> dict[str, _Spec]:
 
 
 _LUA_ESCAPE = r"\\z\s*|\\."  # (\z skips the blanks and newlines after it; \ + newline: one)
-_SQL_CODE = (r"(?P<line>--)|(?P<block>/\*)|(?P<dollar>\$(?:[^\W\d]\w*)?\$)"
-             r"|(?P<string>(?<![\w$])[eE]'|['\"])")
+# SQL, every dialect: what runs to its line's end (a comment, a line opened by #, a psql
+# meta-command, an SQL*Plus PROMPT or REM line), COPY's data, Oracle's q'[..]' quotes.
+# (PROMPT and REM at a line's start only: an indented "prompt" is a column's name)
+_SQL_ANY = (r"(?P<line>--|(?m:^)[ \t]*(?:\#|\\)|(?m:^)(?i:prompt|rem|remark)(?=[ \t\r\n]|$))"
+            r"|(?P<copy>(?m:^)[ \t]*(?i:copy)\b[^;\n]*\b(?i:from)[ \t]+(?i:stdin)\b[^\n]*)"
+            r"|(?P<qquote>(?<![\w$])[qQ]'(?P<qd>\S))|(?P<block>/\*)")
+_SQL_CODE = _SQL_ANY + r"|(?P<dollar>\$(?:[^\W\d]\w*)?\$)|(?P<string>(?<![\w$])[eE]'|['\"`])"
+_SQL_NAMES = _SQL_ANY + r"|(?P<string>(?<![\w$])[eE]'|['\"`[])"  # (SQLite, T-SQL: no $$)
+_SQL_QUOTES = {**_quotes("''", "", False, "'"), **_quotes('""', "", False, '"'),
+               "`": ("`", "``", "", True, False)}
 SCRIPTS = {
     "lua": _Script(r"(?P<long>(?:--)?\[(?P<eq>=*)\[)|(?P<line>--)|(?P<string>[\"'])",
                    _quotes(_LUA_ESCAPE, "", True, "\"'")),
@@ -91,13 +107,30 @@ SCRIPTS = {
                       r"|(?P<string>\"\"\"|'''|[\"'])",
                       {**{q: (q, _ESCAPE, "#{", False, True) for q in ('"""', "'''")},
                        **_quotes(_ESCAPE, "#{", False, "\"'")}),
-    "sql": _Script(_SQL_CODE, {**_quotes("''", "", False, "'"), **_quotes('""', "", False, '"'),
-                               "e'": ("'", r"''|\\.", "", False, False)}, nested=True),
-    "mysql": _Script(r"(?P<line>--|\#)|(?P<block>/\*)|(?P<string>['\"`])",
+    "sql": _Script(_SQL_CODE, {**_SQL_QUOTES, "e'": ("'", r"''|\\.", "", False, False)},
+                   nested=True),
+    "mysql": _Script(_SQL_ANY + r"|(?P<hash>\#)|(?P<string>['\"`])",
                      {"'": ("'", r"''|\\.", "", False, False),
                       '"': ('"', r'""|\\.', "", False, False),
                       "`": ("`", "``", "", False, False)}),
+    # (SQLite and T-SQL: [..] quotes a name; SQLite's comments do not nest)
+    "sqlite": _Script(_SQL_NAMES,
+                      {**_SQL_QUOTES, "e'": _SQL_QUOTES["'"], "[": ("]", "", "", True, False)}),
+    "tsql": _Script(_SQL_NAMES,
+                    {**_SQL_QUOTES, "e'": _SQL_QUOTES["'"], "[": ("]", "]]", "", True, False)},
+                    nested=True),
 }
+_SQL_INFOS = {**dict.fromkeys(("mysql", "mariadb"), "mysql"),
+              **dict.fromkeys(("sqlite", "sqlite3"), "sqlite"),
+              **dict.fromkeys(("tsql", "t-sql", "mssql", "sqlserver", "transact-sql"), "tsql")}
+_MYSQL_SIGNS = re.compile(r"\\'[^\W_]|(?m:^)[ \t]*(?i:delimiter)[ \t]+\S")
+
+
+def sql_dialect(info: str, text: str) -> str:
+    """The key of ``SCRIPTS`` an SQL file is read by: its fence's dialect, else MySQL's
+    where the text shows it (a ``\\'`` before a letter: ``'O\\'Brien'``, ``'it\\'s'``; a
+    ``DELIMITER`` line), else standard SQL's."""
+    return _SQL_INFOS.get(info) or ("mysql" if _MYSQL_SIGNS.search(text) else "sql")
 
 
 @cache
@@ -115,10 +148,13 @@ def _inside(spec: _Spec) -> re.Pattern[str]:
     return re.compile("|".join(marks), re.S | re.M)
 
 
-def open_script(language: str, lines: Sequence[str]) -> int | None:
+def open_script(language: str, lines: Sequence[str], info: str = "") -> int | None:
     """The index of the line opening the string or comment ``lines``, a program in
-    ``language`` (a key of ``SCRIPTS``), leave open; None when all close."""
+    ``language`` (a key of ``SCRIPTS``; ``sql``: its dialect by ``info``, the fence's
+    language, and the text), leave open; None when all close."""
     text = "".join(line + "\n" for line in lines)
+    if language == "sql":
+        language = sql_dialect(info, text)
     opened = _scan(SCRIPTS[language], text)
     return None if opened is None else text.count("\n", 0, opened)
 
@@ -147,9 +183,17 @@ def _scan(script: _Script, text: str) -> int | None:
             break
         kind, start, pos = m.lastgroup, m.start(), m.end()
         outer = stack[1].opener if len(stack) > 1 else start
-        if kind == "line":
+        if kind == "line" or kind == "hash":
             pos = text.find("\n", pos)  # (the newline itself is read: it may end a hole)
             pos = end if pos < 0 else pos
+        elif kind == "copy":  # (COPY .. FROM stdin: data lines up to a line "\.")
+            data = _COPY_END.search(text, pos)
+            if data is None:
+                return start
+            pos = data.end()
+        elif kind == "qquote":  # (Oracle: q'[..]', q'!..!')
+            quote = m.group("qd")
+            stack.append(_Frame(start, (_PAIRS.get(quote, quote) + "'", "", "", False, False)))
         elif kind == "block":
             pos = _close_comment(text, pos, script.nested)
             if pos < 0:
@@ -212,6 +256,7 @@ def _close_comment(text: str, pos: int, nested: bool) -> int:
 
 
 _COMMENT_MARKS = re.compile(r"/\*|\*/")
+_COPY_END = re.compile(r"^\\\.[ \t\r]*$", re.M)
 _VALUE_AFTER = frozenset("=(,[:!&|?{;+-*%<>~^")
 _VALUE_WORDS = frozenset({"return", "case", "in", "assert", "yield", "throw", "else"})
 

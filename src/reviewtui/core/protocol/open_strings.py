@@ -35,8 +35,7 @@ def open_string(path: str, info: str, lines: Sequence[str]) -> int | None:
         elif language in _SCRIPTS:
             from reviewtui.core.protocol.open_scripting import open_script
 
-            mysql = language == "sql" and info in ("mysql", "mariadb")
-            opened = open_script("mysql" if mysql else language, lines)
+            opened = open_script(language, lines, info)
         else:
             from reviewtui.core.protocol.open_literals import open_literal
 
@@ -58,12 +57,17 @@ _BY_SUFFIX = {
     ".dockerfile": "dockerfile", ".containerfile": "dockerfile",
     ".lua": "lua", ".dart": "dart", ".sql": "sql", ".ex": "elixir", ".exs": "elixir",
     **dict.fromkeys((".groovy", ".gradle", ".gvy", ".jenkinsfile"), "groovy"),
+    # (QA s50 helper-190: Lua's rockspecs, Luau, nmap's scripts; a Groovy shell script,
+    # Nextflow; PostgreSQL and DDL scripts)
+    **dict.fromkeys((".rockspec", ".luau", ".nse"), "lua"),
+    **dict.fromkeys((".gsh", ".nf"), "groovy"),
+    **dict.fromkeys((".pgsql", ".psql", ".ddl", ".mysql"), "sql"),
 }
 _BY_NAME = {
     **dict.fromkeys(("dockerfile", "containerfile"), "dockerfile"),
     **dict.fromkeys(("rakefile", "gemfile", "vagrantfile", "guardfile", "podfile",
                      "brewfile", "fastfile", "capfile"), "ruby"),
-    "jenkinsfile": "groovy",
+    "jenkinsfile": "groovy", ".luacheckrc": "lua", ".busted": "lua",
 }
 _BY_INFO = {
     **dict.fromkeys(("js", "javascript", "jsx", "tsx", "mjs", "cjs", "node", "es6",
@@ -80,15 +84,15 @@ _BY_INFO = {
     "lua": "lua", "dart": "dart", "groovy": "groovy", "gradle": "groovy",
     "elixir": "elixir", "ex": "elixir", "exs": "elixir",
     **dict.fromkeys(("sql", "postgresql", "postgres", "plpgsql", "pgsql", "sqlite", "tsql",
-                     "plsql"), "sql"),
-    **dict.fromkeys(("mysql", "mariadb"), "mysql"),
+                     "plsql", "mysql", "mariadb", "sqlite3", "t-sql", "mssql", "sqlserver",
+                     "transact-sql", "psql", "oracle"), "sql"),
 }
 _BY_PROGRAM = {"node": "js", "nodejs": "js", "deno": "js", "bun": "js", "ts-node": "ts",
                "tsx": "js", "ruby": "ruby", "kotlin": "kotlin", "swift": "swift",
-               "lua": "lua", "luajit": "lua", "dart": "dart", "groovy": "groovy",
+               "lua": "lua", "luajit": "lua", "resty": "lua", "dart": "dart", "groovy": "groovy",
                "elixir": "elixir"}
 # (read by open_scripting.py)
-_SCRIPTS = frozenset({"lua", "dart", "groovy", "elixir", "sql", "mysql"})
+_SCRIPTS = frozenset({"lua", "dart", "groovy", "elixir", "sql"})
 
 
 def program_language(path: str, info: str, lines: Sequence[str]) -> str | None:
@@ -96,9 +100,10 @@ def program_language(path: str, info: str, lines: Sequence[str]) -> str | None:
     is in, or None."""
     name = path.rsplit("/", 1)[-1].lower()
     suffix = name[name.rfind("."):] if "." in name.lstrip(".") else ""
+    first = re.split(r"[._-]", name)[0]
     found = _BY_SUFFIX.get(suffix) or _BY_NAME.get(name) or (
-        "dockerfile" if re.split(r"[._-]", name)[0] in ("dockerfile", "containerfile")
-        else None)
+        "dockerfile" if first in ("dockerfile", "containerfile")
+        else "groovy" if first == "jenkinsfile" else None)  # (Jenkinsfile.prod)
     if found is None:
         found = _BY_INFO.get(info)
     if found is None and lines and lines[0].startswith("#!"):
