@@ -25,6 +25,30 @@ SAMPLE = "```\n\n--- File: src/app.py ---\n```\n"
 # ... or one that shows a command: a console block read from it removes keep.txt.
 COMMAND = "```\n```console\n:rm keep.txt\n```\n```\n"
 
+# PHP and Perl, whose strings all span lines (fenced without a language, a sample was
+# read as other blocks before they were read: src/app.py written, :rm run, exit 0)
+PHP_PERL = [
+    # PHP: a heredoc, an indented nowdoc, "..." and '...' over lines, a block comment
+    # after HTML holding quotes, a .inc file and a script named by its #! line
+    ("tool.php", "php", "<?php\n$help = <<<EOT\nUsage: {$argv[0]}\n{s}EOT;\necho $help;\n"),
+    ("src/Help.php", "", "<?php\nf(<<<'EOT'\n    Usage:\n{s}    EOT, 1);\n"),
+    ("help.php", "php", "<?php\n$q = \"{$a[\"k\"]}\";\n$help = \"Usage:\n{s}\";\necho $help;\n"),
+    ("page.phtml", "", "<p>\"It's\"</p>\n<?= $x ?>\n<?php /* Usage:\n{s}*/ echo 1; ?>\n"),
+    ("lib/help.inc", "", "<?php\n$help = 'Usage:\n{s}';\n"),
+    ("bin/tool-php", "", "#!/usr/bin/env php\n<?php\necho <<<EOT\n{s}EOT;\n"),
+    # Perl: each kind of here-document, several on a line, POD before __END__, qq{..}
+    # nesting, "..." over lines, a script named by its #! line
+    ("tool.pl", "perl", "#!/usr/bin/perl\nuse strict;\nprint <<\"EOF\";\nUsage:\n{s}EOF\n"),
+    ("lib/Tool.pm", "", "package Tool;\nmy $h = <<'EOF';\n{s}EOF\n1;\n"),
+    ("lib/Bare.pm", "", "package Bare;\nmy $n = 1 << 2;\nprint STDERR <<EOF;\n{s}EOF\n1;\n"),
+    ("t/help.t", "", "use Test::More;\nmy $h = <<~EOT;\n  Usage:\n{s}  EOT\nok($h);\n"),
+    ("lib/Two.pm", "pl", "print <<A, <<B;\na\nA\n{s}B\n"),
+    ("lib/Doc.pm", "", "package Doc;\n\n=head1 USAGE\n\n{s}\n=cut\n\nsub f { 1 }\n1;\n"
+     "__END__\n"),
+    ("lib/Q.pm", "perl", "my $h = qq{\n  {nested}\n{s}};\nprint $h;\n"),
+    ("bin/perl-tool", "", "#!/usr/bin/env perl\nmy $x = $y / 2; my $h = \"\n{s}\";\n"),
+]
+
 CASES = [
     # (path, fence info, the file's text: {s} is the sample)
     ("tool.js", "js", "const help = `\nA reply:\n\n{s}`;\nconsole.log(help);\n"),
@@ -55,6 +79,7 @@ CASES = [
     ("tool.rb", "ruby", "HELP = <<~EOS\n  A reply:\n{s}EOS\nputs HELP\n"),
     ("Rakefile", "", "=begin\n{s}=end\ntask :default\n"),
     ("bin/tool", "", "#!/usr/bin/env node\nconsole.log(`\n{s}`);\n"),
+    *PHP_PERL,
 ]
 
 
@@ -96,6 +121,26 @@ def test_the_same_file_fenced_longer_is_written_whole(
     assert op.content == content
 
 
+
+@pytest.mark.parametrize(("path", "info", "text"), PHP_PERL, ids=[c[0] for c in PHP_PERL])
+@pytest.mark.parametrize("sample", [SAMPLE, "```\n\n```console\n:rm keep.txt\n```\n\n"
+                                    "--- File: src/app.c ---\n```\n"], ids=["header", "combo"])
+def test_php_and_perl_in_a_bare_fence_are_read(
+        tmp_path: Path, path: str, info: str, text: str, sample: str) -> None:
+    """Fenced without a language (known by the suffix or the #! line), a PHP or Perl file
+    whose string shows a sample reply: the other rules let src/app.py be written, or the
+    sample's :rm run and src/app.c written, exit 0, before these languages were read."""
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "keep.txt").write_text("keep\n")
+    session = tmp_path / "s.md"
+    session.write_text("## Turn 1\n> x\n\n" + _reply(path, "", text.replace("{s}", sample)))
+    assert main(["apply", str(session), "--root", str(root), "--yes"]) == 1
+    assert sorted(p.name for p in root.iterdir()) == ["keep.txt"]
+    assert (root / "keep.txt").read_text() == "keep\n"
+    lines = text.split("{s}")[0].splitlines()  # (the file as the sample's fence cut it)
+    assert open_string(path, "", lines) is not None
+
 WHOLE = [
     # JavaScript: a regex holding a backtick or a quote, division, nested templates,
     # // and /* inside strings and regexes, JSX text with an apostrophe
@@ -120,6 +165,30 @@ WHOLE = [
      "RUN echo $((1 << 2)) && cat <<-X\n\tx\n\tX\n"),
     ("a.rb", "x = a << b\nclass << self\nend\ny = c<<D\ns = <<~EOS\n  t\nEOS\n"
      "=begin\nc\n=end\nputs \"<<EOF\" # <<EOF\n"),
+    # PHP: ?> ends a // comment (HTML after it: its quotes are text), "<<<" and "/*" in
+    # strings, # comments and #[..] attributes, a heredoc's marker in its text and an
+    # indented close, {$..} holes holding quotes, no ?> at the end, __halt_compiler
+    ("a.php", "<?php // see ?> \"quoted\n<p>It's</p>\n<?php echo 1; # it's ?>\n<b>'</b>\n"
+     "<?php\n$s = \"<<<EOT /*\"; $t = '/*'; // it's\n#[Route('/x')]\nfunction f() {}\n"
+     "$x = <<<EOT\n  EOTX is no end\n  a \"{$a['b']}\n  EOT;\n$y = \"${a} {$b->c(\"d\")}\";\n"
+     "$z = `ls '$d'`;\n"),
+    ("b.php", "<p>\"it's\" /* not PHP</p>\n<?= $x ?>\n<?php\necho 1;\n__halt_compiler();\n"
+     "\"'/* data\n"),
+    ("c.phtml", "<?xml version=\"1.0\"?>\n<a href='x'>it's</a>\n"),
+    # Perl: division, shifts, a regex after split and =~, s{a}{b}g over lines, y///,
+    # tr, q/s/y as hash keys, a file test, a method and a sub's name, $#a, $' and $",
+    # //=, __END__ and __DATA__ before anything, = opening a continued line, POD closed
+    ("a.pm", "my $x = $y / 2 / 3; my $z = 1 << 2; $m = $x<<EOF;\nmy @p = split /'/, $s;\n"
+     "$s =~ s{a}{b}g; $s =~ s{a}\n  {b}gx; $t =~ y///; $t =~ tr/a-z/A-Z/; s,a,b,;\n"
+     "$h{q} = $h{s} + $h{y} + $o->s('x'); print -s $file; sub y { 1 }\n"
+     "my %o = (q => 1, s => 2, y => 3); print $#a, $', $\"; $v //= 'w';\n"
+     "my $w = 1\n  + 2\n=head1 not POD\n;\n"
+     "*LIST_SEPARATOR = *\"; my $r = /a\n  b/x;\n"
+     "=pod\n\nit's\n\n=cut\n\nprint \"x\";\n1;\n__END__\n\"it's\n=head1 x\n"),
+    ("b.pm", "use constant MASK => 1;\nmy $v = MASK<<BITS;\nformat STDOUT =\n@<<< it's\n$x\n.\n"
+     "print q{it's {nested}}, qw(don't);\n__DATA__\n<<EOF \"\n"),
+    ("a.pl", "/* Prolog, not Perl */\n:- module(a, []).\n% don't\nfoo(X) :- bar(X, 'it''s').\n"),
+    ("a.t", "#charset \"utf-8\"\n#include <adv3.h>\nx: Thing 'it' \"<<'ERROR'>>\";\n"),
 ]
 
 
@@ -298,35 +367,35 @@ def test_qa88_ruby_division_is_no_regex(qa: str, lines: list[str]) -> None:
 
 
 def test_a_command_sample_in_a_language_not_read_runs_no_command(tmp_path: Path) -> None:
-    """A PHP here-document (a language no reader knows) showing a console block: its fence
-    closed the file's, the sample's :rm ran and the file was written cut; exit 1 only for
-    the text left over (QA s49 helper-175, "damage with exit 1"). A console block and then
-    a bare fence that may close the file, left over before the footer, hold the file and
-    what follows it."""
+    """A Julia string (a language no reader knows; QA's was a PHP here-document, read since)
+    showing a console block: its fence closed the file's, the sample's :rm ran and the
+    file was written cut; exit 1 only for the text left over (QA s49 helper-175, "damage
+    with exit 1"). A console block and then a bare fence that may close the file, left
+    over before the footer, hold the file and what follows it."""
     root = tmp_path / "root"
     root.mkdir()
     (root / "keep.txt").write_text("keep\n")
-    text = "<?php\n$help = <<<EOT\nUsage:\n" + COMMAND + "EOT;\necho $help;\n"
+    text = 'help = """\nUsage:\n' + COMMAND + '"""\nprintln(help)\n'
     session = tmp_path / "s.md"
-    session.write_text("## Turn 1\n> x\n\n" + _reply("tool.php", "php", text))
+    session.write_text("## Turn 1\n> x\n\n" + _reply("tool.jl", "julia", text))
     assert main(["apply", str(session), "--root", str(root), "--yes"]) == 1
     assert sorted(p.name for p in root.iterdir()) == ["keep.txt"]
     assert (root / "keep.txt").read_text() == "keep\n"
-    problems = parse_reply_text(_reply("tool.php", "php", text)).problems
+    problems = parse_reply_text(_reply("tool.jl", "julia", text)).problems
     assert any(p.rule == "cut-off" and "a console block and then a bare fence" in p.message
                for p in problems)
 
 
 def test_a_reply_sample_in_a_language_not_read_writes_no_file(tmp_path: Path) -> None:
-    """The same here-document showing a reply: its closing fence opened src/app.py, written
-    from the rest of tool.php, exit 0. The block right after a fenced file, of a file the
+    """The same string showing a reply: its closing fence opened src/app.py, written
+    from the rest of the file, exit 0. The block right after a fenced file, of a file the
     footer does not list and opened by a fence without a language, holds both; listed in
     the footer, or fenced with its language, it is an ordinary next file."""
     root = tmp_path / "root"
     root.mkdir()
-    text = "<?php\n$help = <<<EOT\nUsage:\n" + SAMPLE + "EOT;\necho $help;\n"
+    text = 'help = """\nUsage:\n' + SAMPLE + '"""\nprintln(help)\n'
     session = tmp_path / "s.md"
-    session.write_text("## Turn 1\n> x\n\n" + _reply("tool.php", "php", text))
+    session.write_text("## Turn 1\n> x\n\n" + _reply("tool.jl", "julia", text))
     assert main(["apply", str(session), "--root", str(root), "--yes"]) == 1
     assert list(root.iterdir()) == []
     plain = ("--- File: a.php ---\n```php\n<?php echo 1;\n```\n\n--- File: b.txt ---\n```\nb\n"
@@ -351,8 +420,8 @@ def test_a_bare_fenced_next_file_the_footer_lists_is_written(header: str, footer
 
 
 @pytest.mark.parametrize("footer", [
-    "- tool.php\n- src/app.py.bak\n", "- tool.php\n- tests/src/app.py\n",
-    "- tool.php\n\nNote: src/app.py is generated.\n", "- tool.php (see src/app.pyc cache)\n",
+    "- tool.jl\n- src/app.py.bak\n", "- tool.jl\n- tests/src/app.py\n",
+    "- tool.jl\n\nNote: src/app.py is generated.\n", "- tool.jl (see src/app.pyc cache)\n",
 ], ids=["longer-name", "longer-path", "prose-after", "inside-a-word"])
 def test_a_path_inside_a_longer_word_is_not_listed(tmp_path: Path, footer: str) -> None:
     """The footer names the sample's file only inside a longer word, or in prose after its
@@ -360,8 +429,8 @@ def test_a_path_inside_a_longer_word_is_not_listed(tmp_path: Path, footer: str) 
     tool.php, exit 0)."""
     root = tmp_path / "root"
     root.mkdir()
-    text = "<?php\n$help = <<<EOT\nUsage:\n" + SAMPLE + "EOT;\necho $help;\n"
-    reply = ("--- File: tool.php ---\n```php\n" + text + "```\n\n### Changed files:\n"
+    text = 'help = """\nUsage:\n' + SAMPLE + '"""\nprintln(help)\n'
+    reply = ("--- File: tool.jl ---\n```julia\n" + text + "```\n\n### Changed files:\n"
              + footer)
     session = tmp_path / "s.md"
     session.write_text("## Turn 1\n> x\n\n" + reply)
@@ -370,16 +439,16 @@ def test_a_path_inside_a_longer_word_is_not_listed(tmp_path: Path, footer: str) 
 
 
 @pytest.mark.parametrize("footer", [
-    "- tool.php\n\n| Not changed | why |\n|---|---|\n| src/app.py | shown |\n",
-    "- tool.php\n- ~src/app.py\n", "- tool.php\n> src/app.py stays\n",
+    "- tool.jl\n\n| Not changed | why |\n|---|---|\n| src/app.py | shown |\n",
+    "- tool.jl\n- ~src/app.py\n", "- tool.jl\n> src/app.py stays\n",
 ], ids=["a-later-table", "a-longer-word", "a-quote-after"])
 def test_only_the_footers_own_list_lists(tmp_path: Path, footer: str) -> None:
     """A table after the list, a word holding the path, a quote after the list (QA s49
     helper-186 A1, A2): the sample's src/app.py was written from the rest of tool.php."""
     root = tmp_path / "root"
     root.mkdir()
-    text = "<?php\n$help = <<<EOT\nUsage:\n" + SAMPLE + "EOT;\necho $help;\n"
-    reply = "--- File: tool.php ---\n```php\n" + text + "```\n\n### Changed files:\n" + footer
+    text = 'help = """\nUsage:\n' + SAMPLE + '"""\nprintln(help)\n'
+    reply = "--- File: tool.jl ---\n```julia\n" + text + "```\n\n### Changed files:\n" + footer
     session = tmp_path / "s.md"
     session.write_text("## Turn 1\n> x\n\n" + reply)
     assert main(["apply", str(session), "--root", str(root), "--yes"]) == 1
@@ -389,8 +458,8 @@ def test_only_the_footers_own_list_lists(tmp_path: Path, footer: str) -> None:
 def test_a_sample_naming_the_file_itself_is_held() -> None:
     """The sample's header names the file it stands in, ./ before it or not (QA s49
     helper-186 A4): the file's tail was written over it."""
-    text = "<?php\n$help = <<<EOT\nUsage:\n" + SAMPLE.replace("src/app.py", "./tool.php")
-    reply = _reply("tool.php", "php", text + "EOT;\necho $help;\n")
+    text = 'help = """\nUsage:\n' + SAMPLE.replace("src/app.py", "./tool.jl")
+    reply = _reply("tool.jl", "julia", text + '"""\nprintln(help)\n')
     assert parse_reply_text(reply).ops == ()
 
 
@@ -407,16 +476,16 @@ def test_a_next_file_the_list_names_its_own_way_is_written(footer: str) -> None:
 
 
 @pytest.mark.parametrize("footer", [
-    "Edited tool.php; its usage text shows a reply editing src/app.py.\n",
-    "Not src/app.py:\n- tool.php\n", "- tool.php (nothing under src/ changed)\n",
+    "Edited tool.jl; its usage text shows a reply editing src/app.py.\n",
+    "Not src/app.py:\n- tool.jl\n", "- tool.jl (nothing under src/ changed)\n",
 ], ids=["a-sentence", "a-lead-in", "a-folder-in-prose"])
 def test_a_sentence_lists_nothing(tmp_path: Path, footer: str) -> None:
     """QA s49 helper-187 (new in f729e8a): a plain line read as the list, prose and all;
     a folder named in an item's prose listing every file under it."""
     root = tmp_path / "root"
     root.mkdir()
-    text = "<?php\n$help = <<<EOT\nUsage:\n" + SAMPLE + "EOT;\necho $help;\n"
-    reply = "--- File: tool.php ---\n```php\n" + text + "```\n\n### Changed files:\n" + footer
+    text = 'help = """\nUsage:\n' + SAMPLE + '"""\nprintln(help)\n'
+    reply = "--- File: tool.jl ---\n```julia\n" + text + "```\n\n### Changed files:\n" + footer
     session = tmp_path / "s.md"
     session.write_text("## Turn 1\n> x\n\n" + reply)
     assert main(["apply", str(session), "--root", str(root), "--yes"]) == 1
@@ -433,3 +502,42 @@ def test_names_the_list_holds_are_listed(path: str, footer: str) -> None:
     reply = (f"--- File: a.php ---\n```php\n<?php echo 1;\n```\n\n--- File: {path} ---\n"
              f"```\nx\n```\n\n### Changed files:\n{footer}")
     assert len(parse_reply_text(reply).ops) == 2
+
+
+def test_php_and_perl_are_read_only_for_their_files() -> None:
+    """.inc is PHP only when it opens with <?php; a .pl file in Prolog is read for its block
+    comments only, one of text (Vim's Polish tutor, tutor.pl) not at all; Raku's #! line
+    (perl6) is no Perl; a PHP file in HTML with no PHP tag is all text."""
+    php = ["$s = <<<EOT", "text"]
+    assert open_string("a.inc", "", ["<?php", *php]) == 1
+    assert open_string("a.inc", "", ["; an assembler include", *php]) is None
+    assert open_string("a.php", "", ["<p>", "\"it's", "</p>"]) is None
+    assert open_string("a.pl", "", ["foo(X) :- bar(X).", "/* a", "b"]) == 1
+    assert open_string("a.pl", "", ["foo(X) :- bar(X).", "% it's"]) is None
+    assert open_string("tutor.pl", "", ["Ten tutorial, Ware'a", "x"]) is None
+    assert open_string("x", "", ["#!/usr/bin/env perl6", "my $s = 'it's"]) is None
+    assert open_string("x", "", ["#!/usr/bin/perl -w", "my $s = 'it", "x"]) == 1
+
+
+def test_perl_pod_left_open_is_held_but_data_after_end_is_not() -> None:
+    """POD with no =cut to the end of the file is open (perl reads it, but a file cut
+    inside its POD looks the same: held, the cheaper mistake); after __END__ or __DATA__
+    nothing is open, POD or quote."""
+    assert open_string("A.pm", "", ["sub f { 1 }", "1;", "", "=head1 NAME", "", "A"]) == 3
+    assert open_string("A.pm", "", ["1;", "__END__", "", "=head1 NAME", "it's"]) is None
+    assert open_string("A.pm", "", ["1;", "__DATA__", "<<EOF \"", "q{"]) is None
+
+
+@pytest.mark.parametrize("line", [
+    "a b c " * 17_000, "x / y / " * 12_500, "(/ab" * 25_000, "$x << 2; " * 11_000,
+    "f(<<EOF) " * 11_000, "q{a} s/a/b/ y " * 7_000, "$' $\" $# " * 10_000, "=~ /a" * 20_000,
+], ids=["words", "divisions", "regexes", "shifts", "heredocs", "quote-ops", "vars", "binds"])
+def test_a_100_kb_line_is_read_in_linear_time(line: str) -> None:
+    """Every look is forward from the last (a / that found no regex on its line does not
+    look again there): a 100 KB line of any of these reads at once."""
+    import time
+
+    for path, text in (("a.pm", line), ("a.php", "<?php " + line + " \"{$a[\"" * 5_000)):
+        began = time.perf_counter()
+        open_string(path, "", [text])
+        assert time.perf_counter() - began < 2.0, path

@@ -6,8 +6,10 @@ wrapped whole in a reply (a fence longer than any in it, the footer), is read. A
 detection: each file cut at lines Pygments' lexer reads inside a multi-line string or
 comment (the file as a sample's fence would leave it) is said to end inside a string.
 Pygments is a second opinion, not the truth: it reads an ``#if 0`` region as a comment
-and Ruby's ``%{..}`` strings (which the Ruby reader leaves out), and runs a heredoc token
-one line past its terminator, so a few cuts it counts are none; the share is checked.
+and Ruby's ``%{..}`` strings (which the Ruby reader leaves out), runs a heredoc token
+one line past its terminator, and lexes a ``.pl`` file as Prolog (a Perl comment's
+apostrophe opening a quoted atom) and a ``.t`` file as TADS (which no reader reads), so a
+few cuts it counts are none; the share is checked.
 """
 
 from __future__ import annotations

@@ -9,8 +9,11 @@ sample stood in: Python's tokenizer says so, and a shell script's or a Dockerfil
 here-document has no delimiter line after it; the other languages read (JavaScript and
 TypeScript, Go, Rust, Java, Kotlin, Scala, Swift, C#, C and C++, CSS, TOML, Ruby) are read
 by open_literals.py (and open_ruby.py), and Lua, Dart, Groovy, Elixir and SQL, whose
-strings open code again or have delimiters of their own, by open_scripting.py; each only
-for a file in one of them. Pure.
+strings open code again or have delimiters of their own, by open_scripting.py; PHP by
+open_php.py and Perl by open_perl.py, where every string may span lines (a heredoc, a
+nowdoc, a POD block, ``qq{..}``); each only for a file in one of them. A suffix other
+languages share is read with care: ``.inc`` is PHP only when it opens with ``<?php``, and a
+``.pl`` or ``.t`` file that reads as Prolog, TADS or text is no Perl (open_perl.py). Pure.
 """
 
 from __future__ import annotations
@@ -36,6 +39,14 @@ def open_string(path: str, info: str, lines: Sequence[str]) -> int | None:
             from reviewtui.core.protocol.open_scripting import open_script
 
             opened = open_script(language, lines, info)
+        elif language == "php":
+            from reviewtui.core.protocol.open_php import open_php
+
+            opened = open_php(lines)
+        elif language == "perl":
+            from reviewtui.core.protocol.open_perl import open_perl
+
+            opened = open_perl(lines, ambiguous=path.lower().endswith((".pl", ".t")))
         else:
             from reviewtui.core.protocol.open_literals import open_literal
 
@@ -43,8 +54,9 @@ def open_string(path: str, info: str, lines: Sequence[str]) -> int | None:
     return opened
 
 
-# The languages open_literals.py and open_scripting.py read (and Dockerfiles, read here),
-# by suffix, file name, the fence's info string, or the program a #! line names.
+# The languages open_literals.py and open_scripting.py read (and Dockerfiles, read here; PHP
+# and Perl, by their modules), by suffix, file name, the fence's info string, or the
+# program a #! line names.
 _BY_SUFFIX = {
     **dict.fromkeys((".js", ".mjs", ".cjs", ".jsx", ".tsx", ".es6"), "js"),
     **dict.fromkeys((".ts", ".mts", ".cts"), "ts"),
@@ -62,6 +74,9 @@ _BY_SUFFIX = {
     **dict.fromkeys((".rockspec", ".luau", ".nse"), "lua"),
     **dict.fromkeys((".gsh", ".nf"), "groovy"),
     **dict.fromkeys((".pgsql", ".psql", ".ddl", ".mysql"), "sql"),
+    **dict.fromkeys((".php", ".phtml", ".php3", ".php4", ".php5", ".php7", ".php8",
+                     ".phps"), "php"),
+    **dict.fromkeys((".pl", ".pm", ".t", ".psgi"), "perl"),
 }
 _BY_NAME = {
     **dict.fromkeys(("dockerfile", "containerfile"), "dockerfile"),
@@ -86,18 +101,19 @@ _BY_INFO = {
     **dict.fromkeys(("sql", "postgresql", "postgres", "plpgsql", "pgsql", "sqlite", "tsql",
                      "plsql", "mysql", "mariadb", "sqlite3", "t-sql", "mssql", "sqlserver",
                      "transact-sql", "psql", "oracle"), "sql"),
+    "php": "php", "perl": "perl", "pl": "perl",
 }
 _BY_PROGRAM = {"node": "js", "nodejs": "js", "deno": "js", "bun": "js", "ts-node": "ts",
                "tsx": "js", "ruby": "ruby", "kotlin": "kotlin", "swift": "swift",
                "lua": "lua", "luajit": "lua", "resty": "lua", "dart": "dart", "groovy": "groovy",
-               "elixir": "elixir"}
+               "elixir": "elixir", "php": "php", "perl": "perl"}
 # (read by open_scripting.py)
 _SCRIPTS = frozenset({"lua", "dart", "groovy", "elixir", "sql"})
 
 
 def program_language(path: str, info: str, lines: Sequence[str]) -> str | None:
-    """The language of open_literals.py or open_scripting.py (or ``dockerfile``) a file
-    is in, or None."""
+    """The language of open_literals.py or open_scripting.py (or ``dockerfile``, ``php``,
+    ``perl``) a file is in, or None."""
     name = path.rsplit("/", 1)[-1].lower()
     suffix = name[name.rfind("."):] if "." in name.lstrip(".") else ""
     first = re.split(r"[._-]", name)[0]
@@ -117,8 +133,13 @@ def program_language(path: str, info: str, lines: Sequence[str]) -> str | None:
                 elif not word.startswith("-") and "=" not in word:
                     program = word
                     break
+        if program.startswith("perl6"):  # (Raku, not Perl)
+            program = "raku"
         program = re.sub(r"[\d.]+$", "", program) or program  # (ruby3.2, node20)
         found = _BY_PROGRAM.get(program)
+    if found is None and suffix == ".inc" and lines and lines[0].lstrip().startswith(
+            ("<?php", "<?PHP")):  # (.inc: PHP's include files, or Pascal's, C's...)
+        found = "php"
     return found
 
 
