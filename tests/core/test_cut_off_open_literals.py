@@ -177,13 +177,14 @@ WHOLE = [
     ("c.phtml", "<?xml version=\"1.0\"?>\n<a href='x'>it's</a>\n"),
     # Perl: division, shifts, a regex after split and =~, s{a}{b}g over lines, y///,
     # tr, q/s/y as hash keys, a file test, a method and a sub's name, $#a, $' and $",
-    # //=, __END__ and __DATA__ before anything, = opening a continued line, POD closed
+    # //=, __END__ and __DATA__ before anything, = opening a continued line, POD closed,
+    # a postfix ++ before a division
     ("a.pm", "my $x = $y / 2 / 3; my $z = 1 << 2; $m = $x<<EOF;\nmy @p = split /'/, $s;\n"
      "$s =~ s{a}{b}g; $s =~ s{a}\n  {b}gx; $t =~ y///; $t =~ tr/a-z/A-Z/; s,a,b,;\n"
      "$h{q} = $h{s} + $h{y} + $o->s('x'); print -s $file; sub y { 1 }\n"
      "my %o = (q => 1, s => 2, y => 3); print $#a, $', $\"; $v //= 'w';\n"
      "my $w = 1\n  + 2\n=head1 not POD\n;\n"
-     "*LIST_SEPARATOR = *\"; my $r = /a\n  b/x;\n"
+     "*LIST_SEPARATOR = *\"; my $r = /a\n  b/x; $i++ / 2; print 'a/b';\n"
      "=pod\n\nit's\n\n=cut\n\nprint \"x\";\n1;\n__END__\n\"it's\n=head1 x\n"),
     ("b.pm", "use constant MASK => 1;\nmy $v = MASK<<BITS;\nformat STDOUT =\n@<<< it's\n$x\n.\n"
      "print q{it's {nested}}, qw(don't);\n__DATA__\n<<EOF \"\n"),
@@ -541,3 +542,13 @@ def test_a_100_kb_line_is_read_in_linear_time(line: str) -> None:
         began = time.perf_counter()
         open_string(path, "", [text])
         assert time.perf_counter() - began < 2.0, path
+
+
+@pytest.mark.parametrize("line", [
+    "$i++ / 2; print 'a/b';", "$h{x}-- / 2; print 'a/b';", "$v //= 'a/b'; print 'c/d';",
+    "my $n = shift // 'a/b';", "print $#a / 2, 'a/b';",
+], ids=["postfix", "postfix-key", "defined-or-assign", "defined-or", "last-index"])
+def test_perl_division_is_no_regex(line: str) -> None:
+    """A / after an operand divides: read as a regex it swallowed a quote, and the one after
+    it opened a string to the end of the file (held for nothing)."""
+    assert open_string("a.pm", "", [line, "x"]) is None

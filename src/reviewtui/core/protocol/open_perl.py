@@ -51,6 +51,7 @@ _TERM_WORDS = frozenset({
     "warn", "eq", "ne", "lt", "gt", "le", "ge", "cmp", "croak", "confess", "carp",
     "local", "defined"})
 _TERM_AFTER = frozenset("(,=[{;!&|?:.+-*/%<>~^\\")
+_OPERAND_END = frozenset('$0"')  # (what ends a variable, a number, a literal, read last)
 _REGEX_ONLY = frozenset("(,=~")  # (after these a / opens a regex, never divides)
 _REGEX_LINES = 40
 _DELIMITER_NOT = frozenset(")]}")  # (after s, y, q...: a bareword, a key, not a quote)
@@ -155,7 +156,11 @@ class _Reader:
     def _note(self, code: str) -> None:
         """Take the plain code read between two marks (operators, brackets, spaces)."""
         code = code.rstrip()
-        if code:
+        if code.endswith(("++", "--")) and (
+                code[-3:-2].isalnum() or code[-3:-2] in ("_", ")", "]", "}")
+                or (len(code) == 2 and self.last in _OPERAND_END)):
+            self.last, self.word = "0", ""  # ($i++ / 2: a postfix ++ ends an operand)
+        elif code:
             self.last, self.word = code[-1], ""
 
     def _term_may_start(self) -> bool:
