@@ -41,6 +41,7 @@ PHP_PERL = [
     ("tool.pl", "perl", "#!/usr/bin/perl\nuse strict;\nprint <<\"EOF\";\nUsage:\n{s}EOF\n"),
     ("lib/Tool.pm", "", "package Tool;\nmy $h = <<'EOF';\n{s}EOF\n1;\n"),
     ("lib/Bare.pm", "", "package Bare;\nmy $n = 1 << 2;\nprint STDERR <<EOF;\n{s}EOF\n1;\n"),
+    ("lib/Fh.pm", "", "package Fh;\nprint {$out} <<EOF;\n{s}EOF\nprint $out <<\"EOT\";\nx\nEOT\n"),
     ("t/help.t", "", "use Test::More;\nmy $h = <<~EOT;\n  Usage:\n{s}  EOT\nok($h);\n"),
     ("lib/Two.pm", "pl", "print <<A, <<B;\na\nA\n{s}B\n"),
     ("lib/Doc.pm", "", "package Doc;\n\n=head1 USAGE\n\n{s}\n=cut\n\nsub f { 1 }\n1;\n"

@@ -172,13 +172,14 @@ class _Reader:
 
     def _heredoc_may_start(self, at: int, bare: bool) -> bool:
         """Whether a ``<<`` at ``at`` opens a here-document: where a term may start, after
-        a filehandle (``print STDERR <<EOF``, ``print $fh <<EOF``: spaced before, not
-        after) or a sub's name; quoted, ``<<~`` or ``<<\\`` wherever a number or a bracket
-        does not end an operand before it. ``1 << 2``, ``$x<<EOF``, ``MASK<<BITS`` shift."""
+        a filehandle (``print STDERR <<EOF``, ``print $fh <<EOF``, ``print {$fh} <<EOF``:
+        spaced before, not after) or a sub's name; quoted, ``<<~`` or ``<<\\`` wherever a
+        number, a ``)`` or a ``]`` does not end an operand before it. ``1 << 2``,
+        ``$x<<EOF``, ``MASK<<BITS`` shift."""
         if not bare:
-            return self.last not in ("0", ")", "]", "}")
+            return self.last not in ("0", ")", "]")
         spaced = self.text[at - 1:at] in (" ", "\t")
-        if self.last == "$":
+        if self.last in ("$", "}"):  # (print $fh <<EOF, print {$fh} <<EOF)
             return spaced
         if self.word and self.word != "->":
             return spaced or not self.word.isupper()
