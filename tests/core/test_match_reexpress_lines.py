@@ -548,3 +548,18 @@ def test_no_level_is_guessed_off_a_continuation_typed_deeper() -> None:
             "\treturn a"]
     search = ["Q = 1 + \\", "    2", "def f1(a):", "    return a"]
     assert _held(match_edit(file, search, ["    b = 0", *search]))
+
+
+def test_no_level_is_read_off_a_dicts_next_line() -> None:
+    """A dict opened on a line and continued on the next, typed by eight where the file has
+    four: the brace was not counted, the continuation read as the model's first level, and
+    the lines above landed at two and four (an IndentationError, exit 0). Held; a brace
+    opening a block still leaves its body's lines a level to read."""
+    file = ["def f0(a):", "    a = 1", "X = {1:", "    2}"]
+    search = ["X = {1:", "        2}"]
+    assert _held(match_edit(file, search, ["    b0 = 0", "        b1 = 1", *search]))
+    js = ["function f0(a) {", "    a = 1;", "}", "function f1(a) {", "    return a;", "}"]
+    typed = ["function f1(a) {", "  return a;", "}"]
+    result = match_edit(js, typed, ["  b = 0;", *typed])
+    assert result.status is Status.APPLIED, result.hint
+    assert result.new_lines[0] == "    b = 0;"

@@ -551,19 +551,24 @@ _QUOTED = re.compile(r""""(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'""")
 
 
 def _opened(line: str) -> int | None:
-    """The parentheses and square brackets ``line`` opens less those it closes, outside its
-    one-line strings (a rough reading, enough to tell a parameter list's lines from a
-    body's; not braces, which open a brace language's blocks); None where that is not
-    known: a string opened or closed on it that runs across lines (an odd number of
-    triple quotes or backquotes: a ``(`` in a docstring above, QA s49 helper-182 02), or a
-    count a ``#`` or ``//`` would change, as a comment's mark or as code (``def f1(a,
-    # x)``: helper-181 04b; Python's ``n // 2 + g(``: helper-182 01)."""
+    """The brackets ``line`` opens less those it closes, outside its one-line strings (a
+    rough reading, enough to tell a parameter list's lines from a body's): parentheses,
+    square brackets, and a brace where a value starts (after ``= ( [ , : {``: a dict's
+    ``X = {1:``, whose next line was read as a level, QA s49; not one opening a block);
+    None where that is not known: a string opened or closed on it that runs across lines
+    (an odd number of triple quotes or backquotes: a ``(`` in a docstring above, QA s49
+    helper-182 02), or a count a ``#`` or ``//`` would change, as a comment's mark or as
+    code (``def f1(a, # x)``: helper-181 04b; Python's ``n // 2 + g(``: helper-182 01)."""
     if any(line.count(mark) % 2 for mark in ('"""', "'''", "`")):
         return None
     code = _QUOTED.sub("", line)  # ("""Doc.""": three strings; '"""' + g(: one)
-    counts = {sum(map(part.count, "([")) - sum(map(part.count, ")]"))
+    counts = {sum(map(part.count, "([")) + len(_VALUE_BRACE.findall(part))
+              - sum(map(part.count, ")]}"))
               for part in (code, code.split("#", 1)[0], code.split("//", 1)[0])}
     return counts.pop() if len(counts) == 1 else None
+
+
+_VALUE_BRACE = re.compile(r"[=(\[,:{][ \t]*\{")
 
 
 _BEYOND = 16  # lines read beyond a region's edge, at most, for the block it cuts
