@@ -77,6 +77,18 @@ CASES = [
      "1\tO'Brien\n\\.\nINSERT INTO docs VALUES ('\n{s}');\n"),
     ("mysql delimiter", "db/p.sql", "", "DELIMITER $$\nCREATE PROCEDURE a() BEGIN SELECT 1; "
      "END $$\nDELIMITER ;\nINSERT INTO docs VALUES ('\n{s}');\n"),
+    # ... and no MySQL where PostgreSQL shows the same marks (QA s50 helper-191: read as
+    # MySQL, the $tpl$ string was missed; "prompt = '" skipped as SQL*Plus: exit 0)
+    ("copy options", "db/load.sql", "sql", "COPY staging FROM '/data/in.csv' WITH (\n"
+     "    FORMAT csv,\n    DELIMITER ';',\n    HEADER true\n);\n"
+     "INSERT INTO templates VALUES ('review', $tpl$\nReply like this:\n{s}$tpl$);\n"),
+    ("E-string \\'", "db/e2.sql", "", "SELECT E'O\\'Brien';\nINSERT INTO t VALUES ($h$\n{s}$h$);\n"),
+    ("plpython \\'", "db/py.sql", "", "CREATE FUNCTION f() RETURNS text AS $$ return "
+     "'it\\'s me' $$ LANGUAGE plpython3u;\nINSERT INTO t VALUES ($h$\n{s}$h$);\n"),
+    ("comment \\'", "db/c2.sql", "", "-- MySQL writes 'it\\'s'\nINSERT INTO t VALUES ($h$\n"
+     "{s}$h$);\n"),
+    ("prompt column", "db/u.sql", "", "UPDATE prompts SET\nprompt = 'You are a reviewer. "
+     "Answer like this:\n{s}' WHERE id = 1;\n"),
     ("rockspec", "tool-1.0-1.rockspec", "", "description = { detailed = [[\n{s}]] }\n"),
     ("jenkinsfile.prod", "ci/Jenkinsfile.prod", "", 'node { sh """\n{s}""" }\n'),
     ("nextflow", "main.nf", "", "process A {\n  script:\n  '''\n{s}'''\n}\n"),
@@ -185,6 +197,10 @@ DIALECTS = [
     ("l.sql", "sqlite", "/* cleanup of /tmp/*.db files */\nCREATE TABLE `it's` (a);\n"),
     ("p.sql", "", "\\echo Don't forget to vacuum\nSELECT 1;\n"),
     ("arr.sql", "postgresql", "SELECT ARRAY['it''s', 'b'][1], '{\"a\"}'::jsonb;\n"),
+    ("remark.sql", "", "UPDATE notes SET\nremark = 'Checked by ops.\nSecond line.'\n"
+     "WHERE id = 1;\n"),
+    ("copy.sql", "", "COPY t FROM '/x' WITH (\n    DELIMITER ';'\n);\nSELECT 'C:\\';\n"),
+    ("col.sql", "", "CREATE TABLE t (\ndelimiter char(1),\npath text DEFAULT 'C:\\'\n);\n"),
 ]
 
 

@@ -78,9 +78,11 @@ def _triples(escape: str, hole: str) -> dict[str, _Spec]:
 
 _LUA_ESCAPE = r"\\z\s*|\\."  # (\z skips the blanks and newlines after it; \ + newline: one)
 # SQL, every dialect: what runs to its line's end (a comment, a line opened by #, a psql
-# meta-command, an SQL*Plus PROMPT or REM line), COPY's data, Oracle's q'[..]' quotes.
-# (PROMPT and REM at a line's start only: an indented "prompt" is a column's name)
-_SQL_ANY = (r"(?P<line>--|(?m:^)[ \t]*(?:\#|\\)|(?m:^)(?i:prompt|rem|remark)(?=[ \t\r\n]|$))"
+# meta-command, an SQL*Plus PROMPT or REM line: at a line's start only, not before an "=",
+# an indented "prompt" being a column's name and "remark = '..'" an assignment, QA s50
+# helper-191), COPY's data, Oracle's q'[..]' quotes.
+_SQL_ANY = (r"(?P<line>--|(?m:^)[ \t]*(?:\#|\\)"
+            r"|(?m:^)(?i:prompt|rem|remark)(?=[ \t]*(?:\r?\n|$)|[ \t]+[^=\s]))"
             r"|(?P<copy>(?m:^)[ \t]*(?i:copy)\b[^;\n]*\b(?i:from)[ \t]+(?i:stdin)\b[^\n]*)"
             r"|(?P<qquote>(?<![\w$])[qQ]'(?P<qd>\S))|(?P<block>/\*)")
 _SQL_CODE = _SQL_ANY + r"|(?P<dollar>\$(?:[^\W\d]\w*)?\$)|(?P<string>(?<![\w$])[eE]'|['\"`])"
@@ -107,6 +109,10 @@ SCRIPTS = {
                       r"|(?P<string>\"\"\"|'''|[\"'])",
                       {**{q: (q, _ESCAPE, "#{", False, True) for q in ('"""', "'''")},
                        **_quotes(_ESCAPE, "#{", False, "\"'")}),
+}
+
+
+SCRIPTS.update({
     "sql": _Script(_SQL_CODE, {**_SQL_QUOTES, "e'": ("'", r"''|\\.", "", False, False)},
                    nested=True),
     "mysql": _Script(_SQL_ANY + r"|(?P<hash>\#)|(?P<string>['\"`])",
@@ -114,23 +120,23 @@ SCRIPTS = {
                       '"': ('"', r'""|\\.', "", False, False),
                       "`": ("`", "``", "", False, False)}),
     # (SQLite and T-SQL: [..] quotes a name; SQLite's comments do not nest)
-    "sqlite": _Script(_SQL_NAMES,
-                      {**_SQL_QUOTES, "e'": _SQL_QUOTES["'"], "[": ("]", "", "", True, False)}),
-    "tsql": _Script(_SQL_NAMES,
-                    {**_SQL_QUOTES, "e'": _SQL_QUOTES["'"], "[": ("]", "]]", "", True, False)},
-                    nested=True),
-}
+    "sqlite": _Script(_SQL_NAMES, {**_SQL_QUOTES, "e'": _SQL_QUOTES["'"],
+                                   "[": ("]", "", "", True, False)}),
+    "tsql": _Script(_SQL_NAMES, {**_SQL_QUOTES, "e'": _SQL_QUOTES["'"],
+                                 "[": ("]", "]]", "", True, False)}, nested=True),
+})
 _SQL_INFOS = {**dict.fromkeys(("mysql", "mariadb"), "mysql"),
               **dict.fromkeys(("sqlite", "sqlite3"), "sqlite"),
               **dict.fromkeys(("tsql", "t-sql", "mssql", "sqlserver", "transact-sql"), "tsql")}
-_MYSQL_SIGNS = re.compile(r"\\'[^\W_]|(?m:^)[ \t]*(?i:delimiter)[ \t]+\S")
+# (the mysql client's DELIMITER command: a line of its own, a delimiter of marks: $$, //, ;;)
+_DELIMITER = re.compile(r"^(?i:delimiter)[ \t]+[^\w\s'\"]+[ \t]*\r?$", re.M)
 
 
 def sql_dialect(info: str, text: str) -> str:
     """The key of ``SCRIPTS`` an SQL file is read by: its fence's dialect, else MySQL's
-    where the text shows it (a ``\\'`` before a letter: ``'O\\'Brien'``, ``'it\\'s'``; a
-    ``DELIMITER`` line), else standard SQL's."""
-    return _SQL_INFOS.get(info) or ("mysql" if _MYSQL_SIGNS.search(text) else "sql")
+    where a ``DELIMITER`` line shows it, else standard SQL's (which a ``\\'`` closing a
+    string before a letter turns to MySQL's: ``open_script``)."""
+    return _SQL_INFOS.get(info) or ("mysql" if _DELIMITER.search(text) else "sql")
 
 
 @cache
@@ -153,14 +159,22 @@ def open_script(language: str, lines: Sequence[str], info: str = "") -> int | No
     ``language`` (a key of ``SCRIPTS``; ``sql``: its dialect by ``info``, the fence's
     language, and the text), leave open; None when all close."""
     text = "".join(line + "\n" for line in lines)
-    if language == "sql":
-        language = sql_dialect(info, text)
-    opened = _scan(SCRIPTS[language], text)
+    if language != "sql":
+        opened = _scan(SCRIPTS[language], text)
+        return None if opened is None else text.count("\n", 0, opened)
+    dialect = sql_dialect(info, text)
+    signs: list[int] = []
+    opened = _scan(SCRIPTS[dialect], text, signs if dialect == "sql" else None)
+    if signs:  # ('O\\'Brien': a string closed at \\' before a letter, which no standard
+        # string shows, and MySQL reads as an escape: QA s50 helper-190 H1, W1)
+        dialect = "mysql"
+        opened = _scan(SCRIPTS[dialect], text)
     return None if opened is None else text.count("\n", 0, opened)
 
 
-def _scan(script: _Script, text: str) -> int | None:
-    """The offset of what opens the outermost string or comment ``text`` leaves open."""
+def _scan(script: _Script, text: str, signs: list[int] | None = None) -> int | None:
+    """The offset of what opens the outermost string or comment ``text`` leaves open; into
+    ``signs`` (standard SQL) where a ``'..'`` string closes at a ``\\'`` before a letter."""
     stack = [_Frame(0, None)]
     end = len(text)
     pos = text.find("\n") + 1 if text.startswith("#!") else 0  # (a #! line: no code)
@@ -175,6 +189,9 @@ def _scan(script: _Script, text: str) -> int | None:
                 stack.append(_Frame(top.opener, None, top.one_line))
             elif mark.lastgroup == "close":
                 stack.pop()
+                if (signs is not None and top.spec[1] == "''" and text[pos - 2:pos] == "\\'"
+                        and text[pos:pos + 1].isalnum()):
+                    signs.append(pos)
             elif mark.lastgroup == "nl":  # (a one-line string ends with its line)
                 _end_line(stack)
             continue
