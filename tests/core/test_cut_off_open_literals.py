@@ -550,3 +550,20 @@ def test_perl_division_is_no_regex(line: str) -> None:
     """A / after an operand divides: read as a regex it swallowed a quote, and the one after
     it opened a string to the end of the file (held for nothing)."""
     assert open_string("a.pm", "", [line, "x"]) is None
+
+
+def test_a_perl_file_quoting_prolog_is_read_as_perl() -> None:
+    """A Prolog clause in a Perl here-document took the whole .pl file for Prolog, its
+    strings unread: a sample in that here-document was written past, exit 0 (QA s50
+    helper-191 w7). A file with signs no Prolog shows (use strict; my $x) is Perl; a
+    Prolog file is still read as Prolog."""
+    perl = ["use strict;", "my $h = <<EOF;", "parent(X, Y) :- child(Y, X).", "```"]
+    assert open_string("x.pl", "", perl) == 1
+    assert open_string("x.pl", "", ["parent(X, Y) :- child(Y, X).", "print('it''s')."]) is None
+
+
+def test_a_test_mores_ok_takes_a_regex() -> None:
+    """``ok /it's/, 'name';``: ok's argument is a regex, not a division (QA s50 helper-191
+    n8: its quote opened a string to the end, a correct test file held)."""
+    assert open_string("t/a.t", "", ["use Test::More;", "ok /it's/, 'name';",
+                                     "like $x, qr/a/;", "done_testing;"]) is None

@@ -82,7 +82,8 @@ CASES = [
     ("copy options", "db/load.sql", "sql", "COPY staging FROM '/data/in.csv' WITH (\n"
      "    FORMAT csv,\n    DELIMITER ';',\n    HEADER true\n);\n"
      "INSERT INTO templates VALUES ('review', $tpl$\nReply like this:\n{s}$tpl$);\n"),
-    ("E-string \\'", "db/e2.sql", "", "SELECT E'O\\'Brien';\nINSERT INTO t VALUES ($h$\n{s}$h$);\n"),
+    ("E-string \\'", "db/e2.sql", "", "SELECT E'O\\'Brien';\nINSERT INTO t VALUES ($h$\n"
+     "{s}$h$);\n"),
     ("plpython \\'", "db/py.sql", "", "CREATE FUNCTION f() RETURNS text AS $$ return "
      "'it\\'s me' $$ LANGUAGE plpython3u;\nINSERT INTO t VALUES ($h$\n{s}$h$);\n"),
     ("comment \\'", "db/c2.sql", "", "-- MySQL writes 'it\\'s'\nINSERT INTO t VALUES ($h$\n"

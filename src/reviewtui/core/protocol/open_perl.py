@@ -49,7 +49,7 @@ _TERM_WORDS = frozenset({
     "split", "grep", "map", "join", "return", "and", "or", "not", "xor", "if", "unless",
     "while", "until", "elsif", "push", "unshift", "when", "print", "printf", "say", "die",
     "warn", "eq", "ne", "lt", "gt", "le", "ge", "cmp", "croak", "confess", "carp",
-    "local", "defined"})
+    "local", "defined", "ok", "like", "unlike"})  # (Test::More's: ok /re/, 'name')
 _TERM_AFTER = frozenset("(,=[{;!&|?:.+-*/%<>~^\\")
 _OPERAND_END = frozenset('$0"')  # (what ends a variable, a number, a literal, read last)
 _REGEX_ONLY = frozenset("(,=~")  # (after these a / opens a regex, never divides)
@@ -63,6 +63,9 @@ _TADS = re.compile(r"^\ufeff?\#(?:charset|include)[ \t]+[\"<]", re.M)
 _PERL = re.compile(r"^[ \t]*(?:(?:my|our|local)[ \t]*[$@%(]|use[ \t]+[\w:]+.*;|sub[ \t]+\w"
                    r"|package[ \t]+[\w:]+[ \t]*[;{]|print\b.*;|\#!.*perl"
                    r"|=(?:head[1-6]|pod|encoding|over|item|begin|for)\b)", re.M)
+# (signs no Prolog file shows: a Perl file is read as Perl whatever Prolog it quotes)
+_SURELY_PERL = re.compile(r"\A\#!.*perl|^[ \t]*(?:(?:my|our)[ \t]*[$@%(]|use[ \t]+(?:strict|"
+                          r"warnings|[A-Z][\w:]*)\b[^\n]*;|package[ \t]+[\w:]+[ \t]*[;{])", re.M)
 
 
 def open_perl(lines: Sequence[str], ambiguous: bool = False) -> int | None:
@@ -72,8 +75,9 @@ def open_perl(lines: Sequence[str], ambiguous: bool = False) -> int | None:
     block comments) when it reads so, and not at all when it reads as TADS or shows no
     sign of Perl."""
     text = "".join(line + "\n" for line in lines)
-    if ambiguous and _PROLOG.search(text):
-        opened = _open_prolog(text)
+    if ambiguous and _PROLOG.search(text) and not _SURELY_PERL.search(text):
+        opened = _open_prolog(text)  # (a head :- body line in a Perl heredoc took the
+        # whole file for Prolog, its strings unread: QA s50 helper-191 w7)
     elif ambiguous and (_TADS.search(text) or not _PERL.search(text)):
         return None  # (TADS, or text: the Polish translation of Vim's tutor, tutor.pl)
     else:
