@@ -71,8 +71,15 @@ def test_no_correct_file_is_held(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def _invalid(path: str) -> bool:
-    """A file written to be invalid (tomllib's tests of unclosed strings, if present)."""
-    return "/invalid/" in path
+    """A file written to be invalid (tomllib's tests of unclosed strings, if present), or
+    itself cut: a page that opens ``<html`` and has no ``</html>`` (Pygments' html/test.html
+    stops inside its ``<pre>``, with no end tag after it)."""
+    if "/invalid/" in path:
+        return True
+    if path.endswith((".html", ".htm")):
+        text = Path(path).read_text("utf-8", "replace").lower()
+        return "<html" in text and "</html>" not in text
+    return False
 
 
 @pytest.mark.slow

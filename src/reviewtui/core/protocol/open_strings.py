@@ -43,6 +43,14 @@ def open_string(path: str, info: str, lines: Sequence[str]) -> int | None:
             from reviewtui.core.protocol.open_php import open_php
 
             opened = open_php(lines)
+            if opened is None:  # (its HTML: a <pre> showing a reply, QA s50 helper-191)
+                from reviewtui.core.protocol.open_markup import open_markup
+
+                opened = open_markup(lines, php=True)
+        elif language == "markup":
+            from reviewtui.core.protocol.open_markup import open_markup
+
+            opened = open_markup(lines)
         elif language == "perl":
             from reviewtui.core.protocol.open_perl import open_perl
 
@@ -77,6 +85,12 @@ _BY_SUFFIX = {
     **dict.fromkeys((".php", ".phtml", ".php3", ".php4", ".php5", ".php7", ".php8",
                      ".phps"), "php"),
     **dict.fromkeys((".pl", ".pm", ".t", ".psgi"), "perl"),
+    # (markup and templates: an element whose end tag is required left open; .md is not:
+    # a document's samples are read by its fences, cut.py)
+    **dict.fromkeys((".html", ".htm", ".xhtml", ".shtml", ".vue", ".svelte", ".astro",
+                     ".xml", ".svg", ".xsl", ".xslt", ".jsp", ".aspx", ".cshtml", ".razor",
+                     ".erb", ".hbs", ".handlebars", ".mustache", ".twig", ".liquid", ".j2",
+                     ".jinja", ".jinja2", ".njk"), "markup"),
 }
 _BY_NAME = {
     **dict.fromkeys(("dockerfile", "containerfile"), "dockerfile"),
@@ -102,6 +116,9 @@ _BY_INFO = {
                      "plsql", "mysql", "mariadb", "sqlite3", "t-sql", "mssql", "sqlserver",
                      "transact-sql", "psql", "oracle"), "sql"),
     "php": "php", "perl": "perl", "pl": "perl",
+    **dict.fromkeys(("html", "htm", "xhtml", "xml", "svg", "vue", "svelte", "astro", "erb",
+                     "jinja", "jinja2", "django", "handlebars", "hbs", "twig", "liquid",
+                     "jsp", "razor", "cshtml"), "markup"),
 }
 _BY_PROGRAM = {"node": "js", "nodejs": "js", "deno": "js", "bun": "js", "ts-node": "ts",
                "tsx": "js", "ruby": "ruby", "kotlin": "kotlin", "swift": "swift",

@@ -1,0 +1,94 @@
+"""Markup files (HTML pages, Vue and Svelte components, XML, templates) whose text as read
+ends inside an element whose end tag is required (``pre``, ``code``, ``textarea``,
+``script``, ``style``, ``template``), a comment or a CDATA section are held (rule
+``cut-off``, ``open_markup.py``): a sample reply such a file shows there closed the fence
+around the file, and the rest was written as another file or ran as a command, exit 0
+(QA s50 helper-191: a PHP template's ``<pre>`` after ``?>``). And correct files, tricky
+ones, are never held for it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from reviewtui.cli import main
+from reviewtui.core.protocol.open_strings import open_string
+from reviewtui.core.protocol.reply import parse_reply_text
+
+COMBO = "```\n\n```console\n:rm keep.txt\n```\n\n--- File: src/app.c ---\n```\n"
+LISTED = "```\n\n--- File: src/app.py ---\n```python\n"
+
+CASES = [
+    # (case, path, fence info, the file's text: {s} is the sample)
+    ("pre", "docs/index.html", "html", "<html><body>\n<pre>\nA reply:\n{s}</pre>\n"
+     "</body></html>\n"),
+    ("code in pre", "help.htm", "", "<p>It's <b>this</b>:</p>\n<pre><code class=md>\n"
+     "{s}</code></pre>\n"),
+    ("vue script", "src/Help.vue", "vue", "<template><p>{{ t }}</p></template>\n<script>\n"
+     "export default { data: () => ({ t: `\n{s}` }) }\n</script>\n"),
+    ("svelte textarea", "src/Form.svelte", "", "<textarea>\n{s}</textarea>\n"),
+    ("comment", "page.html", "", "<!--\nNotes:\n{s}-->\n<p>x</p>\n"),
+    ("cdata", "feed.xml", "xml", "<feed><entry><![CDATA[\n{s}]]></entry></feed>\n"),
+    ("php template", "views/help.php", "php", "<?php $title = 'Help'; ?>\n<h1><?= $title ?></h1>\n"
+     "<pre>\n{s}</pre>\n"),
+    ("jinja", "templates/help.html.j2", "", "{% block body %}\n<pre>\n{s}</pre>\n"
+     "{% endblock %}\n"),
+    ("style", "a.html", "html", "<style>\n/* it's\n{s}*/\n</style>\n"),
+]
+
+
+def _session(path: str, info: str, content: str, footer: str) -> str:
+    return (f"## Turn 1\n> x\n\n--- File: {path} ---\n```{info}\n{content}```\n\n"
+            f"### Changed files:\n{footer}")
+
+
+@pytest.mark.parametrize(("case", "path", "info", "text"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize("sample", [COMBO, LISTED], ids=["command", "listed"])
+def test_a_sample_inside_an_element_holds_the_file_and_writes_nothing(
+        tmp_path: Path, case: str, path: str, info: str, text: str, sample: str) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "keep.txt").write_text("keep\n")
+    footer = f"- {path}\n" + ("- src/app.py\n" if sample == LISTED else "")
+    session = tmp_path / "s.md"
+    session.write_text(_session(path, info, text.replace("{s}", sample), footer))
+    assert main(["apply", str(session), "--root", str(root), "--yes"]) == 1
+    assert sorted(p.name for p in root.iterdir()) == ["keep.txt"]  # nothing written
+    assert (root / "keep.txt").read_text() == "keep\n"  # nothing run
+
+
+@pytest.mark.parametrize(("case", "path", "info", "text"), CASES, ids=[c[0] for c in CASES])
+def test_the_same_file_fenced_longer_is_written_whole(
+        case: str, path: str, info: str, text: str) -> None:
+    content = text.replace("{s}", "```\nmake test\n```\n")
+    reply = (f"--- File: {path} ---\n````{info}\n{content}````\n\n"
+             f"### Changed files:\n- {path}\n")
+    parsed = parse_reply_text(reply)
+    assert parsed.problems == ()
+    assert [op.content for op in parsed.ops] == [content]  # type: ignore[union-attr]
+
+
+WHOLE = [
+    # end tags HTML may leave out, a stray end tag, an empty element, a script holding
+    # what looks like tags, PHP code printing a <pre> it closes elsewhere, an XML element
+    # named code, a comment holding <pre>, template tags
+    ("a.html", "<ul>\n<li>one\n<li>two\n</ul>\n<p>it's\n</pre>\n<code/>\n"),
+    ("b.html", "<script>\nconst s = '<pre>' + \"<!--\";\n</script>\n<!-- <pre> -->\n"),
+    ("c.php", "<?php echo '<pre>'; print_r($x); ?>\n<p>done</p>\n"),
+    ("d.xml", "<r><code>200</code><title>a <b>x</b></title></r>\n"),
+    ("e.vue", "<template>\n  <template v-if=\"a\"><pre>{{ x }}</pre></template>\n"
+     "</template>\n<script setup>\nconst t = `a`\n</script>\n"),
+    ("f.html.j2", "{% if x %}<pre>{{ x }}</pre>{% endif %}\n<SCRIPT src=\"a.js\"></SCRIPT>\n"),
+]
+
+
+@pytest.mark.parametrize(("path", "text"), WHOLE, ids=[w[0] for w in WHOLE])
+def test_a_correct_file_is_not_held(path: str, text: str) -> None:
+    assert open_string(path, "", text.splitlines()) is None
+
+
+def test_a_line_of_100_kb_is_read_in_linear_time() -> None:
+    """Every look is forward (no clock asserted: a quadratic reading would not finish)."""
+    for line in ("<pre>" * 20_000, "</pre><!-" * 12_000, "<?php <pre>" * 10_000):
+        assert open_string("a.php" if "?php" in line else "a.html", "", [line]) in (None, 0)
