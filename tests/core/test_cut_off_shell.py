@@ -102,6 +102,16 @@ def test_a_bats_file_is_a_shell_script() -> None:
         assert parse_reply_text(_cut(script, path, info)).ops == (), path
 
 
+def test_a_pwsh_script_is_no_shell_script() -> None:
+    """A #! line naming pwsh holds "sh" but names PowerShell: read as shell, its
+    backquoted escapes ("`"a`"") opened a substitution and a correct script was held."""
+    from reviewtui.core.protocol.open_shell import is_shell
+
+    for line in ("#!/usr/bin/env pwsh", "#!/usr/bin/pwsh -NoProfile", "#!/usr/bin/env -S pwsh"):
+        assert not is_shell("tool", "", [line, "x"]), line
+    assert is_shell("tool", "", ["#!/usr/bin/env bash", "x"])
+
+
 @pytest.mark.parametrize("script", [
     # H1: a delimiter line ending in the backquote closing `cat <<EOF`
     "#!/bin/sh\nusage=`cat <<EOF\nUsage: tool [file]\nEOF`\necho \"$usage\"\n",

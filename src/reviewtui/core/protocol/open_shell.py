@@ -42,6 +42,8 @@ def is_shell(path: str, info: str, lines: Sequence[str]) -> bool:
     if not (lines and lines[0].startswith("#!")):
         return False
     tail = lines[0].rsplit("/", 1)[-1]
+    if "pwsh" in tail:  # (PowerShell's: open_scripting.py reads it)
+        return False
     return "sh" in tail or tail.split()[-1:] == ["bats"]
 
 
