@@ -1,6 +1,8 @@
-"""Where a Lua, Dart, Groovy, Elixir or SQL program's text ends inside a multi-line string
-or comment: a sample reply the file shows in one (a Lua ``[[..]]`` string, a Dart or
-Groovy ``'''``, an Elixir heredoc or sigil, a PostgreSQL ``$$`` function body) closes the
+"""Where a Lua, Dart, Groovy, Elixir, SQL, HCL (Terraform), PowerShell, R, Julia, Haskell,
+Clojure, Erlang or Nim program's text ends inside a multi-line string or comment, or a
+Makefile's inside a ``define``: a sample reply the file shows in one (a Lua ``[[..]]``
+string, a Dart or Groovy ``'''``, an Elixir heredoc or sigil, a PostgreSQL ``$$`` function
+body, a Terraform ``<<EOF`` heredoc, a PowerShell ``@"..."@`` here-string) closes the
 fence around the file at its own ``` line, and the rest of the file is read as other
 blocks (``cut.py``, rule ``cut-off``).
 
@@ -9,9 +11,12 @@ code again (Dart's and Groovy's ``${..}``, Elixir's ``#{..}``) inside strings th
 lines, they have delimiters of their own (Lua's levels of ``=``, SQL's ``$tag$``, Elixir's
 sigils, Groovy's slashy strings). So one pass over the text keeps a stack of what is open:
 code at the bottom, a string on it, a hole's code on that, and so on; a hole ends at the
-``}`` matching its ``{``. Strings that cannot span lines (Dart's and Groovy's ``'..'`` and
-``".."``, Lua's quotes but for a ``\\`` before the newline) end at their line's end, so a
-quote misread cannot carry past its line. Every look goes forward from where the last one
+bracket matching its opener (``}``; PowerShell's and Julia's ``$(..)``: ``)``); an HCL
+heredoc's body runs unread to its marker's line. Strings that cannot span lines (Dart's
+and Groovy's ``'..'`` and ``".."``, Lua's quotes but for a ``\\`` before the newline,
+HCL's, Nim's, Haskell's but for a gap) end at their line's end, so a quote misread cannot
+carry past its line; a character literal (``'"'``, Erlang's ``$"``, Clojure's ``\\"``) is
+passed over, never a string. Every look goes forward from where the last one
 ended, and one that finds no close ends the reading: linear in the text. Pure.
 
 Decisions where a language is ambiguous: a ``/`` in Groovy opens a slashy string only where
@@ -26,7 +31,12 @@ comments not nesting in SQLite; else standard SQL and PostgreSQL: comments nest,
 ``E'..'`` takes ``\\`` escapes. Every dialect skips what no SQL string can span: a line
 opened by ``#``, a psql meta-command (``\\echo``), an SQL*Plus ``PROMPT`` or ``REM`` line,
 the data of a ``COPY .. FROM stdin`` up to its ``\\.`` line; and reads Oracle's
-``q'[..]'`` quotes.
+``q'[..]'`` quotes. PowerShell's ``#`` and ``<#`` open comments only where a token may
+start (``foo#bar`` is one word); a here-string's ``"@`` closes at a line's start (PowerShell
+refuses a blank before it, so an indented one is taken as the close too). Haskell's ``--``
+inside an operator (``-->``) is none, and ``[name|..|]`` quotes text only in a file naming
+``QuasiQuotes`` (else ``[x|x<-xs]`` is a list). A Makefile is read for ``define`` alone (a
+recipe is shell, one line at a time).
 """
 
 from __future__ import annotations
@@ -57,13 +67,20 @@ class _Frame:
 
 class _Script:
     """A language's reading: the marks searched for in its code (``code`` at the bottom,
-    ``inner`` in a hole, which braces and newlines end), how each opener's string reads."""
+    ``inner`` in a hole, which its closing bracket and newlines end), how each opener's
+    string reads; its block comments' marks, and where a here-document's body ends (a
+    pattern of its ``{tag}``, searched from the line after its opener)."""
 
-    def __init__(self, code: str, specs: dict[str, _Spec], *, nested: bool = False) -> None:
+    def __init__(self, code: str, specs: dict[str, _Spec], *, nested: bool = False,
+                 blocks: tuple[tuple[str, str], ...] = (("/*", "*/"),), pair: str = "{}",
+                 heredoc: str = "") -> None:
         self.code = re.compile(code, re.S)
-        self.inner = re.compile(f"{code}|(?P<brace>[{{}}])|(?P<nl>\\n)", re.S)
+        self.inner = re.compile(f"{code}|(?P<brace>[{re.escape(pair)}])|(?P<nl>\\n)", re.S)
         self.specs = specs  # by the opener's text, lower-cased
         self.nested = nested  # block comments nest
+        self.blocks = dict(blocks)  # a block comment's close, by its opener
+        self.pair = pair  # the brackets a hole opens and closes with
+        self.heredoc = heredoc
 
 
 def _quotes(escape: str, hole: str, one_line: bool, marks: str) -> dict[str, _Spec]:
@@ -89,6 +106,11 @@ _SQL_CODE = _SQL_ANY + r"|(?P<dollar>\$(?:[^\W\d]\w*)?\$)|(?P<string>(?<![\w$])[
 _SQL_NAMES = _SQL_ANY + r"|(?P<string>(?<![\w$])[eE]'|['\"`[])"  # (SQLite, T-SQL: no $$)
 _SQL_QUOTES = {**_quotes("''", "", False, "'"), **_quotes('""', "", False, '"'),
                "`": ("`", "``", "", True, False)}
+_SYMBOL = r"!#$%&*+./<=>?@\\^|~:-"
+_HASKELL = (rf"(?P<block>\{{-)|(?P<line>(?<![{_SYMBOL}])--+(?![{_SYMBOL}]))"
+            r"|(?P<skip>(?<![\w'])'(?:\\.[^'\n]{0,9}|[^'\\\n])')|(?P<string>\"\"\"|\")")
+_HASKELL_STRING = {'"': ('"', r"\\\s+\\|\\.", "", True, False),
+                   '"""': ('"""', _ESCAPE, "", False, False)}  # (GHC 9.12's)
 SCRIPTS = {
     "lua": _Script(r"(?P<long>(?:--)?\[(?P<eq>=*)\[)|(?P<line>--)|(?P<string>[\"'])",
                    _quotes(_LUA_ESCAPE, "", True, "\"'")),
@@ -124,6 +146,58 @@ SCRIPTS.update({
                                    "[": ("]", "", "", True, False)}),
     "tsql": _Script(_SQL_NAMES, {**_SQL_QUOTES, "e'": _SQL_QUOTES["'"],
                                  "[": ("]", "]]", "", True, False)}, nested=True),
+    # HCL (Terraform): "..." ends with its line but for a ${..} or %{..} hole's text; a
+    # heredoc <<EOF or <<-EOF ends at a line of its marker, indented or not (HCL 2: both)
+    "hcl": _Script(r"(?P<line>\#|//)|(?P<block>/\*)|(?P<string>\")"
+                   r"|(?P<heredoc><<-?(?P<tag>[A-Za-z_][\w-]*)[ \t\r]*\n)",
+                   {'"': ('"', r"\\.|\$\$\{|%%\{", "${ %{", True, False)},
+                   heredoc=r"^[ \t]*{tag}[ \t\r]*$"),
+    # PowerShell: a backtick escapes in code and "..", '' is a quote in '..', $(..) a
+    # hole; a here-string @".."@ (a hole too) closes at a line's start (PowerShell refuses
+    # a blank before it); # and <# open comments only where a token may start (foo#bar)
+    "powershell": _Script(r"(?P<skip>`.)|(?P<block>(?<![^\s;(){}|&=,\"'])<\#)"
+                          r"|(?P<line>(?<![^\s;(){}|&=,\"'])\#)"
+                          r"|(?P<string>@[\"'](?=[ \t\r]*\n)|[\"'])",
+                          {'"': ('"', r'`.|""', "$(", False, False),
+                           "'": ("'", "''", "", False, False),
+                           '@"': ('"@', "`.", "$(", False, True),
+                           "@'": ("'@", "", "", False, True)},
+                          blocks=(("<#", "#>"),), pair="()"),
+    # Erlang: $" is a character; OTP 27's """ closes on a line of its own
+    "erlang": _Script(r"(?P<line>%)|(?P<skip>\$(?:\\\^?)?.)|(?P<string>\"\"\"|[\"'])",
+                      {'"""': ('"""', "", "", False, True),
+                       **_quotes(_ESCAPE, "", False, "\"'")}),
+    # Clojure: \" and \; are characters; #"..", a regex, reads as a string
+    "clojure": _Script(r"(?P<line>;)|(?P<skip>\\.)|(?P<string>\")",
+                       _quotes(_ESCAPE, "", False, '"')),
+    # R: raw strings r"(..)", r"--[..]--" (R 4.0); backquoted names span lines too
+    "r": _Script(r"(?P<line>\#)|(?P<raw>(?<![\w.])[rR](?P<rq>[\"'])(?P<rd>-*)(?P<rb>[(\[{]))"
+                 r"|(?P<string>[\"'`])", _quotes(_ESCAPE, "", False, "\"'`")),
+    # Julia: $(..) holes; 'x' a character but x' a transpose; raw"..", r"..", any
+    # name's string: no holes; #= =# nests
+    "julia": _Script(r"(?P<block>\#=)|(?P<line>\#)"
+                     r"|(?P<skip>(?<![\w)\]}'.])'(?:\\.[^'\n]{0,9}|[^'\\\n])')"
+                     r"|(?P<prefixed>(?<![\w.])[^\W\d]\w*(?P<pq>\"\"\"|\"|```|`))"
+                     r"|(?P<string>\"\"\"|\"|```|`)",
+                     {**{q: (q, _ESCAPE, "$(", False, False) for q in ('"""', '"', "```", "`")},
+                      **{"r" + q: (q, r'\\[\\"`]', "", False, False)
+                         for q in ('"""', '"', "```", "`")}},
+                     nested=True, blocks=(("#=", "=#"),), pair="()"),
+    # Nim: """ has no escapes and closes at a run's last three quotes; ".." and r".." end
+    # with their line (a name's: "" a quote); #[ ]# nests, ##[ ]## in itself; 'x' a char
+    "nim": _Script(r"(?P<block>\#\#?\[)|(?P<line>\#)|(?P<skip>'(?:\\.[^'\n]{0,9}|[^'\\\n])')"
+                   r"|(?P<prefixed>(?<![\w.])[^\W\d]\w*(?P<pq>\"\"\"|\"))|(?P<string>\"\"\"|\")",
+                   {'"""': ('"""', '"(?="{3})', "", False, False),
+                    '"': ('"', _ESCAPE, "", True, False),
+                    'r"""': ('"""', '"(?="{3})', "", False, False),
+                    'r"': ('"', '""', "", True, False)},
+                   nested=True, blocks=(("#[", "]#"), ("##[", "]##"))),
+    # Haskell: {- -} nests; -- opens a comment but in an operator (-->, <--); a string's
+    # gap \  \ spans lines, else it ends with its line; 'x' is a character, x' a name
+    "haskell": _Script(_HASKELL, _HASKELL_STRING, nested=True, blocks=(("{-", "-}"),)),
+    # (with QuasiQuotes on, [name| .. |] quotes text over lines)
+    "haskell-qq": _Script(_HASKELL + r"|(?P<quasi>\[[^\W\d][\w.']*\|)", _HASKELL_STRING,
+                          nested=True, blocks=(("{-", "-}"),)),
 })
 _SQL_INFOS = {**dict.fromkeys(("mysql", "mariadb"), "mysql"),
               **dict.fromkeys(("sqlite", "sqlite3"), "sqlite"),
@@ -145,8 +219,8 @@ def _inside(spec: _Spec) -> re.Pattern[str]:
     (at a line's start, after blanks, for a heredoc), its line's end if it ends there."""
     close, escape, hole, one_line, own_line = spec
     marks = [f"(?P<esc>{escape})"] if escape else []
-    if hole:
-        marks.append(f"(?P<hole>{re.escape(hole)})")
+    if hole:  # (several openers: spaced)
+        marks.append(f"(?P<hole>{'|'.join(map(re.escape, hole.split()))})")
     at_start = r"^[ \t]*" if own_line else ""
     marks.append(f"(?P<close>{at_start}{re.escape(close)})")
     if one_line:
@@ -159,6 +233,8 @@ def open_script(language: str, lines: Sequence[str], info: str = "") -> int | No
     ``language`` (a key of ``SCRIPTS``; ``sql``: its dialect by ``info``, the fence's
     language, and the text), leave open; None when all close."""
     text = "".join(line + "\n" for line in lines)
+    if language == "haskell" and "QuasiQuotes" in text:
+        language = "haskell-qq"
     if language != "sql":
         opened = _scan(SCRIPTS[language], text)
         return None if opened is None else text.count("\n", 0, opened)
@@ -212,7 +288,7 @@ def _scan(script: _Script, text: str, signs: list[int] | None = None) -> int | N
             quote = m.group("qd")
             stack.append(_Frame(start, (_PAIRS.get(quote, quote) + "'", "", "", False, False)))
         elif kind == "block":
-            pos = _close_comment(text, pos, script.nested)
+            pos = _close_comment(text, pos, script, m.group())
             if pos < 0:
                 return outer
         elif kind == "long":  # Lua: [[..]], [==[..]==], --[[..]]: to the same level's close
@@ -241,8 +317,26 @@ def _scan(script: _Script, text: str, signs: list[int] | None = None) -> int | N
                 stack.append(_Frame(start, script.specs["/"]))
         elif kind == "string":
             stack.append(_Frame(start, script.specs[m.group().lower()]))
+        elif kind == "heredoc":  # (HCL's <<EOF, PowerShell's @"): a body to its own line
+            close = _heredoc_end(script.heredoc, m.group("tag")).search(text, pos)
+            if close is None:
+                return outer
+            pos = close.end()
+        elif kind == "raw":  # (R: r"(..)", r"--[..]--"): to the same dashes' close
+            quote = m.group("rq")
+            pos = text.find(_PAIRS[m.group("rb")] + m.group("rd") + quote, pos)
+            if pos < 0:
+                return outer
+            pos += len(m.group("rd")) + 2
+        elif kind == "prefixed":  # (Julia's raw"..", Nim's r"..": no holes, no escapes)
+            stack.append(_Frame(start, script.specs["r" + m.group("pq")]))
+        elif kind == "quasi":  # (Haskell: [name| .. |])
+            pos = text.find("|]", pos)
+            if pos < 0:
+                return outer
+            pos += 2
         elif kind == "brace":
-            if m.group() == "{":
+            if m.group() == script.pair[0]:
                 top.depth += 1
             elif top.depth:
                 top.depth -= 1
@@ -259,20 +353,32 @@ def _end_line(stack: list[_Frame]) -> None:
         stack.pop()
 
 
-def _close_comment(text: str, pos: int, nested: bool) -> int:
-    """Where the block comment opened before ``pos`` ends (after its ``*/``), or -1."""
-    if not nested:
-        close = text.find("*/", pos)
-        return close + 2 if close >= 0 else -1
+def _close_comment(text: str, pos: int, script: _Script, opener: str) -> int:
+    """Where the block comment ``opener`` opened before ``pos`` ends (after its close), or
+    -1; when comments nest, only its own opener nests in it (Nim's ``##[`` holds ``#[``)."""
+    closer = script.blocks[opener]
+    if not script.nested:
+        close = text.find(closer, pos)
+        return close + len(closer) if close >= 0 else -1
     depth = 1
-    for mark in _COMMENT_MARKS.finditer(text, pos):
-        depth += 1 if mark.group() == "/*" else -1
+    for mark in _comment_marks(opener, closer).finditer(text, pos):
+        depth += 1 if mark.group() == opener else -1
         if not depth:
             return mark.end()
     return -1
 
 
-_COMMENT_MARKS = re.compile(r"/\*|\*/")
+@cache
+def _comment_marks(opener: str, closer: str) -> re.Pattern[str]:
+    return re.compile(f"{re.escape(opener)}|{re.escape(closer)}")
+
+
+@cache
+def _heredoc_end(pattern: str, tag: str) -> re.Pattern[str]:
+    """The line that ends a here-document opened with ``tag``."""
+    return re.compile(pattern.format(tag=re.escape(tag)), re.M)
+
+
 _COPY_END = re.compile(r"^\\\.[ \t\r]*$", re.M)
 _VALUE_AFTER = frozenset("=(,[:!&|?{;+-*%<>~^")
 _VALUE_WORDS = frozenset({"return", "case", "in", "assert", "yield", "throw", "else"})
@@ -295,3 +401,29 @@ def _value_may_start(text: str, at: int) -> bool:
     while k >= 0 and (text[k].isalnum() or text[k] == "_"):
         k -= 1
     return text[k + 1:word_end] in _VALUE_WORDS and text[k:k + 1] != "."
+
+
+_MAKE_DEFINE = re.compile(r"(?:(?:override|export|private|unexport)[ \t]+)*define(?:[ \t]|$)")
+
+
+def open_make(lines: Sequence[str]) -> int | None:
+    """The index of the line opening a Makefile's ``define`` a reply's sample may have cut
+    (no ``endef`` after it), or None. GNU make reads a body's lines not opened by a tab for
+    ``define`` (one deeper) and ``endef`` (one out, a comment after it allowed); a recipe
+    line (a tab first) or a comment continued by a ``\\`` opens none."""
+    opened, depth, continued = 0, 0, False
+    for index, line in enumerate(lines):
+        was_continued, continued = continued, line.endswith("\\") and (
+            len(line) - len(line.rstrip("\\"))) % 2 == 1
+        if line.startswith("\t") or (was_continued and not depth):
+            continue
+        word = line.lstrip(" \t")
+        if depth:
+            if word.startswith("define") and word[6:7] in ("", " ", "\t"):
+                depth += 1
+            elif word.startswith("endef") and word[5:6] in ("", " ", "\t", "#"):
+                depth -= 1
+            continue
+        if _MAKE_DEFINE.match(word):
+            opened, depth = index, 1
+    return opened if depth else None

@@ -8,8 +8,10 @@ from the rest of tool.py, exit 0). The file as read then ends inside the string 
 sample stood in: Python's tokenizer says so, and a shell script's or a Dockerfile's
 here-document has no delimiter line after it; the other languages read (JavaScript and
 TypeScript, Go, Rust, Java, Kotlin, Scala, Swift, C#, C and C++, CSS, TOML, Ruby) are read
-by open_literals.py (and open_ruby.py), and Lua, Dart, Groovy, Elixir and SQL, whose
-strings open code again or have delimiters of their own, by open_scripting.py; PHP by
+by open_literals.py (and open_ruby.py), and Lua, Dart, Groovy, Elixir, SQL, HCL
+(Terraform), PowerShell, R, Julia, Haskell, Clojure, Erlang and Nim, whose strings open
+code again or have delimiters of their own, by open_scripting.py (and a Makefile's
+``define``, which a file may end inside); PHP by
 open_php.py and Perl by open_perl.py, where every string may span lines (a heredoc, a
 nowdoc, a POD block, ``qq{..}``); each only for a file in one of them. A suffix other
 languages share is read with care: ``.inc`` is PHP only when it opens with ``<?php``, and a
@@ -39,6 +41,10 @@ def open_string(path: str, info: str, lines: Sequence[str]) -> int | None:
             from reviewtui.core.protocol.open_scripting import open_script
 
             opened = open_script(language, lines, info)
+        elif language == "make":
+            from reviewtui.core.protocol.open_scripting import open_make
+
+            opened = open_make(lines)
         elif language == "php":
             from reviewtui.core.protocol.open_php import open_php
 
@@ -63,8 +69,8 @@ def open_string(path: str, info: str, lines: Sequence[str]) -> int | None:
 
 
 # The languages open_literals.py and open_scripting.py read (and Dockerfiles, read here; PHP
-# and Perl, by their modules), by suffix, file name, the fence's info string, or the
-# program a #! line names.
+# and Perl, by their modules; Makefiles, by open_scripting.open_make), by suffix, file
+# name, the fence's info string, or the program a #! line names.
 _BY_SUFFIX = {
     **dict.fromkeys((".js", ".mjs", ".cjs", ".jsx", ".tsx", ".es6"), "js"),
     **dict.fromkeys((".ts", ".mts", ".cts"), "ts"),
@@ -91,12 +97,20 @@ _BY_SUFFIX = {
                      ".xml", ".svg", ".xsl", ".xslt", ".jsp", ".aspx", ".cshtml", ".razor",
                      ".erb", ".hbs", ".handlebars", ".mustache", ".twig", ".liquid", ".j2",
                      ".jinja", ".jinja2", ".njk"), "markup"),
+    **dict.fromkeys((".tf", ".tfvars", ".hcl"), "hcl"),
+    **dict.fromkeys((".ps1", ".psm1", ".psd1"), "powershell"),
+    **dict.fromkeys((".mk", ".mak"), "make"), ".r": "r", ".jl": "julia", ".hs": "haskell",
+    **dict.fromkeys((".clj", ".cljs", ".cljc", ".edn"), "clojure"),
+    **dict.fromkeys((".erl", ".hrl", ".escript"), "erlang"),
+    **dict.fromkeys((".nim", ".nims"), "nim"),
 }
 _BY_NAME = {
     **dict.fromkeys(("dockerfile", "containerfile"), "dockerfile"),
     **dict.fromkeys(("rakefile", "gemfile", "vagrantfile", "guardfile", "podfile",
                      "brewfile", "fastfile", "capfile"), "ruby"),
     "jenkinsfile": "groovy", ".luacheckrc": "lua", ".busted": "lua",
+    **dict.fromkeys(("makefile", "gnumakefile"), "make"),
+    **dict.fromkeys((".terraformrc", "terraform.rc"), "hcl"),
 }
 _BY_INFO = {
     **dict.fromkeys(("js", "javascript", "jsx", "tsx", "mjs", "cjs", "node", "es6",
@@ -119,24 +133,34 @@ _BY_INFO = {
     **dict.fromkeys(("html", "htm", "xhtml", "xml", "svg", "vue", "svelte", "astro", "erb",
                      "jinja", "jinja2", "django", "handlebars", "hbs", "twig", "liquid",
                      "jsp", "razor", "cshtml"), "markup"),
+    **dict.fromkeys(("terraform", "hcl", "tf", "tfvars"), "hcl"),
+    **dict.fromkeys(("powershell", "ps1", "pwsh", "posh"), "powershell"),
+    **dict.fromkeys(("make", "makefile", "mk", "mf"), "make"), "r": "r", "julia": "julia",
+    "jl": "julia", "haskell": "haskell", "hs": "haskell", "clojure": "clojure",
+    **dict.fromkeys(("clj", "cljs", "clojurescript", "edn"), "clojure"),
+    "erlang": "erlang", "erl": "erlang", "nim": "nim",
 }
 _BY_PROGRAM = {"node": "js", "nodejs": "js", "deno": "js", "bun": "js", "ts-node": "ts",
                "tsx": "js", "ruby": "ruby", "kotlin": "kotlin", "swift": "swift",
                "lua": "lua", "luajit": "lua", "resty": "lua", "dart": "dart", "groovy": "groovy",
-               "elixir": "elixir", "php": "php", "perl": "perl"}
+               "elixir": "elixir", "php": "php", "perl": "perl", "pwsh": "powershell",
+               "powershell": "powershell", "make": "make", "Rscript": "r", "julia": "julia",
+               "runghc": "haskell", "runhaskell": "haskell", "escript": "erlang"}
 # (read by open_scripting.py)
-_SCRIPTS = frozenset({"lua", "dart", "groovy", "elixir", "sql"})
+_SCRIPTS = frozenset({"lua", "dart", "groovy", "elixir", "sql", "hcl", "powershell",
+                      "erlang", "clojure", "r", "julia", "nim", "haskell"})
 
 
 def program_language(path: str, info: str, lines: Sequence[str]) -> str | None:
     """The language of open_literals.py or open_scripting.py (or ``dockerfile``, ``php``,
-    ``perl``) a file is in, or None."""
+    ``perl``, ``make``) a file is in, or None."""
     name = path.rsplit("/", 1)[-1].lower()
     suffix = name[name.rfind("."):] if "." in name.lstrip(".") else ""
     first = re.split(r"[._-]", name)[0]
     found = _BY_SUFFIX.get(suffix) or _BY_NAME.get(name) or (
         "dockerfile" if first in ("dockerfile", "containerfile")
-        else "groovy" if first == "jenkinsfile" else None)  # (Jenkinsfile.prod)
+        else "groovy" if first == "jenkinsfile"  # (Jenkinsfile.prod)
+        else "make" if first in ("makefile", "gnumakefile") else None)  # (Makefile.am)
     if found is None:
         found = _BY_INFO.get(info)
     if found is None and lines and lines[0].startswith("#!"):
@@ -157,6 +181,8 @@ def program_language(path: str, info: str, lines: Sequence[str]) -> str | None:
     if found is None and suffix == ".inc" and lines and lines[0].lstrip().startswith(
             ("<?php", "<?PHP")):  # (.inc: PHP's include files, or Pascal's, C's...)
         found = "php"
+    if found == "r" and lines and lines[0].lstrip().upper().startswith("REBOL"):
+        found = None  # (.r: Rebol's too, its header first)
     return found
 
 
