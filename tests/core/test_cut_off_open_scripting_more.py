@@ -1,4 +1,4 @@
-"""Terraform/HCL, PowerShell, Makefile, R, Julia, Haskell, Clojure, Erlang and Nim files
+"""Terraform/HCL, PowerShell, Makefile, R, Julia, Haskell, Clojure, Erlang, Nim and OCaml files
 whose text as read ends inside a multi-line string, comment, here-document or ``define``
 are held (rule ``cut-off``, ``open_scripting.py``): before they were read, a sample reply
 such a file showed (a Terraform heredoc, a PowerShell here-string, a Makefile ``define``)
@@ -66,6 +66,10 @@ CASES = [
     ("nim triple", "a.nim", "", "let c = '\"'\nlet help = \"\"\"\n{s}\"\"\"\n"),
     ("nim comment", "b.nim", "nim", "#[ a #[ b ]#\n{s}]#\necho 1\n"),
     ("nim doc comment", "c.nim", "", "##[ a #[ b\n{s}]##\necho 1\n"),
+    ("ocaml comment", "src/a.ml", "", "let c = '\"'\n(* a (* b *)\n{s}*)\nlet x = 1\n"),
+    ("ocaml string in comment", "b.mli", "ocaml", '(* "*)" is no close\n{s}*)\nval x : int\n'),
+    ("ocaml string", "c.ml", "", 'let help = "Usage:\n{s}"\n'),
+    ("ocaml quoted", "d.ml", "", "let help = {id|\n|} is text\n{s}|id}\n"),
 ]
 
 
@@ -148,6 +152,11 @@ WHOLE = [
     # Nim: characters, raw strings' "", runs of quotes, doc comments holding #[
     ("a.nim", "let a = '\"'\nlet b = r\"a\"\"b\"\nlet c = \"\"\"\"\"\"\"\"\"\"\n"
      "##[ doc #[ x\n]##\nlet d = \"\"\" \"\"\n\"\"\"\n#[ a #[ b ]# ]#\n{.error: \"x\".}\n"),
+    # OCaml: characters, type variables, primes, a comment's strings and characters, quoted
+    # strings of both forms, an apostrophe in a comment
+    ("a.ml", "let c = '\"' and d = '\\'' and e = '\\n'\ntype ('a, 'b) t = 'a * 'b\n"
+     "let x' = x'' + 1\n(* it's \"*)\" and '\"' and {|*)|} *)\nlet s = {|a \" b|} ^ {x|y|}|x}\n"
+     "let m = \"a\\\"b\nc\"\n(* a (* b *) c *)\n"),
 ]
 
 
@@ -173,6 +182,7 @@ def test_the_languages_are_known_by_suffix_name_info_and_program() -> None:
         ("a.cljs", ""): "clojure", ("a.cljc", ""): "clojure", ("a.edn", ""): "clojure",
         ("x", "clojure"): "clojure", ("a.erl", ""): "erlang", ("a.hrl", ""): "erlang",
         ("x", "erlang"): "erlang", ("a.nim", ""): "nim", ("x", "nim"): "nim",
+        ("a.ml", ""): "ocaml", ("a.mli", ""): "ocaml", ("x", "ocaml"): "ocaml",
     }
     for (path, info), language in known.items():
         assert program_language(path, info, ["x"]) == language, (path, info)
@@ -193,6 +203,8 @@ LONG_LINES = [
     ("a.jl", 'a"""' * 25_000), ("a.jl", "#=" * 50_000), ("a.hs", "-" * 100_000 + ">"),
     ("a.hs", '"\\ ' * 33_000), ("a.clj", "\\" * 100_000), ("a.erl", "$" * 100_000),
     ("a.nim", '"' * 100_000), ("a.nim", "##[" * 33_000), ("a.nim", "x" * 100_000 + '"'),
+    ("a.ml", '(*"' * 33_000), ("a.ml", "{|" * 50_000), ("a.ml", "'\\" * 50_000),
+    ("a.ml", '"\\' * 50_000),
 ]
 
 

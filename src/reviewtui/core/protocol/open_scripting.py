@@ -36,7 +36,7 @@ start (``foo#bar`` is one word); a here-string's ``"@`` closes at a line's start
 refuses a blank before it, so an indented one is taken as the close too). Haskell's ``--``
 inside an operator (``-->``) is none, and ``[name|..|]`` quotes text only in a file naming
 ``QuasiQuotes`` (else ``[x|x<-xs]`` is a list). A Makefile is read for ``define`` alone (a
-recipe is shell, one line at a time).
+recipe is shell, one line at a time). OCaml is read apart: its comments hold strings.
 """
 
 from __future__ import annotations
@@ -427,3 +427,40 @@ def open_make(lines: Sequence[str]) -> int | None:
         if _MAKE_DEFINE.match(word):
             opened, depth = index, 1
     return opened if depth else None
+
+
+# OCaml: what its lexer reads in code and in comments alike (a comment holds strings,
+# quoted strings and characters: a "*)" in one closes nothing)
+_OCAML = re.compile(r"(?P<open>\(\*)|(?P<close>\*\))|(?P<string>\")|\{(?P<quoted>[a-z_]*)\|"
+                    r"|(?<![\w'])'(?:\\(?:[\\\"'ntbr ]|\d{3}|x[0-9a-fA-F]{2}|o[0-7]{3}"
+                    r"|u\{[0-9a-fA-F]+\})|[^\\'\n])'")
+_OCAML_STRING_END = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+
+
+def open_ocaml(lines: Sequence[str]) -> int | None:
+    """The index of the line opening the comment, string or quoted string ``{id|..|id}``
+    an OCaml program's ``lines`` leave open (the outermost comment's, when in one), or
+    None. Comments nest, and the strings in them are read as strings ("unterminated string
+    in comment" is an error, so a correct file has none); ``'a`` is a type variable, ``'"'``
+    a character."""
+    text = "".join(line + "\n" for line in lines)
+    pos, depth, opened = 0, 0, 0
+    while (m := _OCAML.search(text, pos)) is not None:
+        pos, start = m.end(), m.start()
+        if m.lastgroup == "open":
+            opened = start if not depth else opened
+            depth += 1
+        elif m.lastgroup == "close":
+            depth -= 1 if depth else 0
+        elif m.lastgroup == "string":
+            end = _OCAML_STRING_END.match(text, pos)
+            if end is None:
+                return text.count("\n", 0, opened if depth else start)
+            pos = end.end()
+        elif m.lastgroup == "quoted":  # {|..|}, {id|..|id}
+            closer = f"|{m.group('quoted')}}}"
+            close = text.find(closer, pos)
+            if close < 0:
+                return text.count("\n", 0, opened if depth else start)
+            pos = close + len(closer)
+    return text.count("\n", 0, opened) if depth else None

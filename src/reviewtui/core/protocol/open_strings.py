@@ -10,8 +10,8 @@ here-document has no delimiter line after it; the other languages read (JavaScri
 TypeScript, Go, Rust, Java, Kotlin, Scala, Swift, C#, C and C++, CSS, TOML, Ruby) are read
 by open_literals.py (and open_ruby.py), and Lua, Dart, Groovy, Elixir, SQL, HCL
 (Terraform), PowerShell, R, Julia, Haskell, Clojure, Erlang and Nim, whose strings open
-code again or have delimiters of their own, by open_scripting.py (and a Makefile's
-``define``, which a file may end inside); PHP by
+code again or have delimiters of their own, by open_scripting.py (and OCaml, whose
+comments hold strings, and a Makefile's ``define``, which a file may end inside); PHP by
 open_php.py and Perl by open_perl.py, where every string may span lines (a heredoc, a
 nowdoc, a POD block, ``qq{..}``); each only for a file in one of them. A suffix other
 languages share is read with care: ``.inc`` is PHP only when it opens with ``<?php``, and a
@@ -45,6 +45,10 @@ def open_string(path: str, info: str, lines: Sequence[str]) -> int | None:
             from reviewtui.core.protocol.open_scripting import open_make
 
             opened = open_make(lines)
+        elif language == "ocaml":
+            from reviewtui.core.protocol.open_scripting import open_ocaml
+
+            opened = open_ocaml(lines)
         elif language == "php":
             from reviewtui.core.protocol.open_php import open_php
 
@@ -69,8 +73,9 @@ def open_string(path: str, info: str, lines: Sequence[str]) -> int | None:
 
 
 # The languages open_literals.py and open_scripting.py read (and Dockerfiles, read here; PHP
-# and Perl, by their modules; Makefiles, by open_scripting.open_make), by suffix, file
-# name, the fence's info string, or the program a #! line names.
+# and Perl, by their modules; Makefiles and OCaml, by open_scripting.py's open_make and
+# open_ocaml), by suffix, file name, the fence's info string, or the program a #! line
+# names.
 _BY_SUFFIX = {
     **dict.fromkeys((".js", ".mjs", ".cjs", ".jsx", ".tsx", ".es6"), "js"),
     **dict.fromkeys((".ts", ".mts", ".cts"), "ts"),
@@ -102,7 +107,7 @@ _BY_SUFFIX = {
     **dict.fromkeys((".mk", ".mak"), "make"), ".r": "r", ".jl": "julia", ".hs": "haskell",
     **dict.fromkeys((".clj", ".cljs", ".cljc", ".edn"), "clojure"),
     **dict.fromkeys((".erl", ".hrl", ".escript"), "erlang"),
-    **dict.fromkeys((".nim", ".nims"), "nim"),
+    **dict.fromkeys((".nim", ".nims"), "nim"), **dict.fromkeys((".ml", ".mli"), "ocaml"),
 }
 _BY_NAME = {
     **dict.fromkeys(("dockerfile", "containerfile"), "dockerfile"),
@@ -138,14 +143,15 @@ _BY_INFO = {
     **dict.fromkeys(("make", "makefile", "mk", "mf"), "make"), "r": "r", "julia": "julia",
     "jl": "julia", "haskell": "haskell", "hs": "haskell", "clojure": "clojure",
     **dict.fromkeys(("clj", "cljs", "clojurescript", "edn"), "clojure"),
-    "erlang": "erlang", "erl": "erlang", "nim": "nim",
+    "erlang": "erlang", "erl": "erlang", "nim": "nim", "ocaml": "ocaml",
 }
 _BY_PROGRAM = {"node": "js", "nodejs": "js", "deno": "js", "bun": "js", "ts-node": "ts",
                "tsx": "js", "ruby": "ruby", "kotlin": "kotlin", "swift": "swift",
                "lua": "lua", "luajit": "lua", "resty": "lua", "dart": "dart", "groovy": "groovy",
                "elixir": "elixir", "php": "php", "perl": "perl", "pwsh": "powershell",
                "powershell": "powershell", "make": "make", "Rscript": "r", "julia": "julia",
-               "runghc": "haskell", "runhaskell": "haskell", "escript": "erlang"}
+               "runghc": "haskell", "runhaskell": "haskell", "escript": "erlang",
+               "ocaml": "ocaml"}
 # (read by open_scripting.py)
 _SCRIPTS = frozenset({"lua", "dart", "groovy", "elixir", "sql", "hcl", "powershell",
                       "erlang", "clojure", "r", "julia", "nim", "haskell"})
@@ -153,7 +159,7 @@ _SCRIPTS = frozenset({"lua", "dart", "groovy", "elixir", "sql", "hcl", "powershe
 
 def program_language(path: str, info: str, lines: Sequence[str]) -> str | None:
     """The language of open_literals.py or open_scripting.py (or ``dockerfile``, ``php``,
-    ``perl``, ``make``) a file is in, or None."""
+    ``perl``, ``make``, ``ocaml``) a file is in, or None."""
     name = path.rsplit("/", 1)[-1].lower()
     suffix = name[name.rfind("."):] if "." in name.lstrip(".") else ""
     first = re.split(r"[._-]", name)[0]
