@@ -317,7 +317,7 @@ def _scan(script: _Script, text: str, signs: list[int] | None = None) -> int | N
                 stack.append(_Frame(start, script.specs["/"]))
         elif kind == "string":
             stack.append(_Frame(start, script.specs[m.group().lower()]))
-        elif kind == "heredoc":  # (HCL's <<EOF, PowerShell's @"): a body to its own line
+        elif kind == "heredoc":  # (HCL's <<EOF, <<-EOF): a body up to its marker's line
             close = _heredoc_end(script.heredoc, m.group("tag")).search(text, pos)
             if close is None:
                 return outer
@@ -328,7 +328,7 @@ def _scan(script: _Script, text: str, signs: list[int] | None = None) -> int | N
             if pos < 0:
                 return outer
             pos += len(m.group("rd")) + 2
-        elif kind == "prefixed":  # (Julia's raw"..", Nim's r"..": no holes, no escapes)
+        elif kind == "prefixed":  # (Julia's raw"..", Nim's r"..", a name's: no holes)
             stack.append(_Frame(start, script.specs["r" + m.group("pq")]))
         elif kind == "quasi":  # (Haskell: [name| .. |])
             pos = text.find("|]", pos)
