@@ -563,3 +563,35 @@ def test_no_level_is_read_off_a_dicts_next_line() -> None:
     result = match_edit(js, typed, ["  b = 0;", *typed])
     assert result.status is Status.APPLIED, result.hint
     assert result.new_lines[0] == "    b = 0;"
+
+
+@pytest.mark.parametrize("middle", [
+    ["R = g(", "  **{", "    'k': 1,", "  },", "  b=2)"],
+    ["ITEMS = [", "  {'a': 1},", "  {'b': 2},", "]"],
+    ["OK = (x in {1, 2}", "  or y)"],
+    ["R = dict(a or {},", "  b=1)"],
+    ["R = g(a if c else {1: 2},", "  b)"],
+    ["R = g((T){1, 2},", "  b)"],
+], ids=["star-star", "list-of-dicts", "in-set", "or-dict", "else-dict", "compound"])
+def test_a_brace_inside_brackets_closes_only_itself(middle: list[str]) -> None:
+    """Every ``}`` taken off the count closed the bracket around it (QA s50 helper-193
+    T1-2): the lines after read as the model's first level, ``b = 1`` went into f0's
+    ``if``, exit 0. Held."""
+    file = ["def f0(a):", "  if a:", "    a = 2", *middle, "def f1(a):", "\treturn a"]
+    search = [*middle, "def f1(a):", "    return a"]
+    assert _held(match_edit(file, search, ["    b = 1", *search]))
+
+
+def test_a_list_of_dicts_shows_no_level() -> None:
+    """The dicts of a list typed by eight for the file's four (QA s50 helper-193 T1-1): the
+    lines added above landed at two and four, an IndentationError, exit 0. Held; and a
+    comment or a preprocessor line holding braces leaves the level readable."""
+    file = ["def f0(a):", "    a = 1", "", "", "ITEMS = [", "    {'a': 1},", "    {'b': 2},", "]"]
+    search = ["ITEMS = [", "        {'a': 1},", "        {'b': 2},", "]"]
+    assert _held(match_edit(file, search, ["    if a:", "        a = 2", "", "", *search]))
+    folds = ["# {{{ helpers", "def f0(a):", "    if a:", "        a = 2", "# }}}",
+             "def f1(a):", "    return a"]
+    typed = ["# }}}", "def f1(a):", "  return a"]
+    result = match_edit(folds, typed, ["  b = 0", *typed])
+    assert result.status is Status.APPLIED, result.hint
+    assert result.new_lines[0] == "    b = 0"  # (f0's body, one level: as typed)

@@ -15,12 +15,12 @@ SEARCH ends with) takes the tabs or spaces of the file's lines beyond that edge.
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 
+from reviewtui.core.match.brackets import brackets_on, nest
 from reviewtui.core.match.indent import (
     TAB_COLUMNS,
     IndentStyle,
@@ -511,16 +511,18 @@ class _Edges:
         taking the new lines' own level, put lines in the wrong block: helper-183)."""
         for lines in (self._search, self._replace):
             above = None
-            # brackets left open by the lines so far, or a backslash ending the last: a
-            # line inside them continues one (a parameter list), no block's level
-            opened, slash = 0, False
+            # brackets left open by the lines so far (a block's brace: "b"), or a backslash
+            # ending the last: a line inside them continues one (a parameter list, a dict)
+            opened: list[str] = []
+            slash = False
             for line in lines:
                 if is_blank(line):
                     continue
-                count = _opened(line)
-                if count is None:
+                marks = brackets_on(line)
+                if marks is None:
                     return None  # (its level unreadable here: the edge is held)
-                continued, opened = opened > 0 or slash, max(0, opened + count)
+                continued = slash or any(mark != "b" for mark in opened)
+                nest(opened, marks)
                 slash = line.rstrip().endswith("\\")  # (Q = 1 + \ : the next continues)
                 if continued:
                     continue  # (QA s49 helper-177: "  b):" read as the first level)
@@ -545,30 +547,6 @@ def _no_boundary(line: str) -> bool:
     indented by the model for one): neither ends an indented block nor shows its level
     (QA s49 helper-182 03: ``# helper`` typed by four counted as an unindented line)."""
     return is_blank(line) or line.lstrip().startswith(("#", "//"))
-
-
-_QUOTED = re.compile(r""""(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*'""")
-
-
-def _opened(line: str) -> int | None:
-    """The brackets ``line`` opens less those it closes, outside its one-line strings (a
-    rough reading, enough to tell a parameter list's lines from a body's): parentheses,
-    square brackets, and a brace where a value starts (after ``= ( [ , : {``: a dict's
-    ``X = {1:``, whose next line was read as a level, QA s49; not one opening a block);
-    None where that is not known: a string opened or closed on it that runs across lines
-    (an odd number of triple quotes or backquotes: a ``(`` in a docstring above, QA s49
-    helper-182 02), or a count a ``#`` or ``//`` would change, as a comment's mark or as
-    code (``def f1(a, # x)``: helper-181 04b; Python's ``n // 2 + g(``: helper-182 01)."""
-    if any(line.count(mark) % 2 for mark in ('"""', "'''", "`")):
-        return None
-    code = _QUOTED.sub("", line)  # ("""Doc.""": three strings; '"""' + g(: one)
-    counts = {sum(map(part.count, "([")) + len(_VALUE_BRACE.findall(part))
-              - sum(map(part.count, ")]}"))
-              for part in (code, code.split("#", 1)[0], code.split("//", 1)[0])}
-    return counts.pop() if len(counts) == 1 else None
-
-
-_VALUE_BRACE = re.compile(r"[=(\[,:{][ \t]*\{")
 
 
 _BEYOND = 16  # lines read beyond a region's edge, at most, for the block it cuts
