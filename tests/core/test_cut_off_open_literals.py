@@ -567,3 +567,17 @@ def test_a_test_mores_ok_takes_a_regex() -> None:
     n8: its quote opened a string to the end, a correct test file held)."""
     assert open_string("t/a.t", "", ["use Test::More;", "ok /it's/, 'name';",
                                      "like $x, qr/a/;", "done_testing;"]) is None
+
+
+def test_a_methods_name_is_no_function_taking_a_regex() -> None:
+    """``$post->like / $n`` divides (QA s50 helper-193 T2-5: read as a regex, a sample in
+    the string after it was missed, exit 0); Perl files with other signs than the first
+    reading knew (use v5.36, use utf8, a BOM before #!, local $|) are Perl whatever Prolog
+    they quote; ``my(X) :- ..`` is a Prolog clause."""
+    sample = ["```", "", "--- File: src/app.c ---", "```"]
+    assert open_string("bin/x.pl", "", ["use strict;", "my $r = $post->like / $n; my $u = 'a/b';",
+                                        "my $help = 'Reply like this:", *sample]) == 2
+    quoting = ["print <<EOF;", "a :- b.", *sample]
+    for head in (["use v5.36;", "use utf8;"], ["\ufeff#!/usr/bin/perl"], ["local $| = 1;"]):
+        assert open_string("x.pl", "", [*head, *quoting]) == len(head), head
+    assert open_string("p.pl", "", ["my(X) :- member(X, [a,b]).", "% don't do this"]) is None

@@ -90,6 +90,13 @@ CASES = [
      "{s}$h$);\n"),
     ("prompt column", "db/u.sql", "", "UPDATE prompts SET\nprompt = 'You are a reviewer. "
      "Answer like this:\n{s}' WHERE id = 1;\n"),
+    # (QA s50 helper-193: a dump whose first \' stood before a space was read as standard
+    # SQL, a later one then read as an opener; a REM banner's "==" read as an assignment)
+    ("height", "db/dump.sql", "", "INSERT INTO players VALUES (1,'5\\' 10','O\\'Neil');\n"
+     "INSERT INTO docs VALUES (1,'Reply like this:\n{s}');\n"),
+    ("rem banner", "db/r.sql", "", "REM == Don't run this twice ==\n"
+     "INSERT INTO docs VALUES ('\n{s}');\n"),
+    ("remark column", "db/c.sql", "", "CREATE TABLE t (\nremark text DEFAULT 'Reply:\n{s}');\n"),
     ("rockspec", "tool-1.0-1.rockspec", "", "description = { detailed = [[\n{s}]] }\n"),
     ("jenkinsfile.prod", "ci/Jenkinsfile.prod", "", 'node { sh """\n{s}""" }\n'),
     ("nextflow", "main.nf", "", "process A {\n  script:\n  '''\n{s}'''\n}\n"),
@@ -202,6 +209,12 @@ DIALECTS = [
      "WHERE id = 1;\n"),
     ("copy.sql", "", "COPY t FROM '/x' WITH (\n    DELIMITER ';'\n);\nSELECT 'C:\\';\n"),
     ("col.sql", "", "CREATE TABLE t (\ndelimiter char(1),\npath text DEFAULT 'C:\\'\n);\n"),
+    ("heights.sql", "", "INSERT INTO players VALUES (1,'5\\' 10','O\\'Neil'),(2,'6\\' 1','Bo');\n"),
+    ("banner.sql", "", "REM ==== it's a banner ====\nSELECT 1 FROM dual;\n"),
+    ("procs2.sql", "", "  DELIMITER $$\nCREATE PROCEDURE a() BEGIN SELECT 1; END $$\n"
+     "CREATE PROCEDURE b() BEGIN SELECT 2; END $$\n  DELIMITER ;\n"),
+    ("escape.sql", "", "SELECT * FROM t WHERE a LIKE 'x' ESCAPE '\\';\n"
+     "SELECT replace(p, '\\', '/') FROM t;\n"),
 ]
 
 

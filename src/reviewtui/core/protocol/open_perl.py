@@ -64,8 +64,10 @@ _PERL = re.compile(r"^[ \t]*(?:(?:my|our|local)[ \t]*[$@%(]|use[ \t]+[\w:]+.*;|s
                    r"|package[ \t]+[\w:]+[ \t]*[;{]|print\b.*;|\#!.*perl"
                    r"|=(?:head[1-6]|pod|encoding|over|item|begin|for)\b)", re.M)
 # (signs no Prolog file shows: a Perl file is read as Perl whatever Prolog it quotes)
-_SURELY_PERL = re.compile(r"\A\#!.*perl|^[ \t]*(?:(?:my|our)[ \t]*[$@%(]|use[ \t]+(?:strict|"
-                          r"warnings|[A-Z][\w:]*)\b[^\n]*;|package[ \t]+[\w:]+[ \t]*[;{])", re.M)
+# (my(X) :- .. is a Prolog clause, my ($a) Perl's; QA s50 helper-193)
+_SURELY_PERL = re.compile(r"\A\ufeff?\#!.*perl|^[ \t]*(?:(?:my|our|local)(?:[ \t]*[$@%]|[ \t]+\()"
+                          r"|use[ \t]+(?:strict|warnings|utf8|lib|v?5[\d.]*|[A-Z][\w:]*)\b[^\n]*;"
+                          r"|package[ \t]+[\w:]+[ \t]*[;{]|sub[ \t]+\w+[ \t]*\{)", re.M)
 
 
 def open_perl(lines: Sequence[str], ambiguous: bool = False) -> int | None:
@@ -197,7 +199,8 @@ class _Reader:
         if word in ("__END__", "__DATA__") and self._first_on_line(start):
             return len(text) + 1
         prev_word = self.word
-        self.last, self.word = "a", word
+        # (a method's name is no function's: $post->like / $n divides, QA s50 helper-193)
+        self.last, self.word = "a", "" if prev_word == "->" else word
         if word == "format" and self._first_on_line(start):
             picture = re.compile(r"[ \t]*(?:[\w:]+[ \t]*)?=[ \t]*\n").match(text, pos)
             if picture is not None:

@@ -93,13 +93,19 @@ def _triples(escape: str, hole: str) -> dict[str, _Spec]:
     return {q * 3: (q * 3, escape, hole, False, False) for q in "'\""}
 
 
+# (an SQL*Plus REM or PROMPT line's word, but a column's: remark text DEFAULT '..')
+_TYPES = (r"(?i:text|n?varchar2?|n?char|clob|blob|int|integer|bigint|smallint|number|numeric"
+          r"|decimal|bool|boolean|date|datetime|timestamp|json|jsonb)")
+# what follows a string no standard SQL ends there: a letter ('O\'Brien'), a number ('5\' 10')
+_NO_STRING_END = re.compile(r"[^\W_]|[ \t]+\d")
 _LUA_ESCAPE = r"\\z\s*|\\."  # (\z skips the blanks and newlines after it; \ + newline: one)
 # SQL, every dialect: what runs to its line's end (a comment, a line opened by #, a psql
 # meta-command, an SQL*Plus PROMPT or REM line: at a line's start only, not before an "=",
 # an indented "prompt" being a column's name and "remark = '..'" an assignment, QA s50
 # helper-191), COPY's data, Oracle's q'[..]' quotes.
 _SQL_ANY = (r"(?P<line>--|(?m:^)[ \t]*(?:\#|\\)"
-            r"|(?m:^)(?i:prompt|rem|remark)(?=[ \t]*(?:\r?\n|$)|[ \t]+[^=\s]))"
+            r"|(?m:^)(?i:prompt|rem|remark)(?=[ \t]*(?:\r?\n|$)|[ \t]+(?!=[^=]|"
+            + _TYPES + r"\b)\S))"
             r"|(?P<copy>(?m:^)[ \t]*(?i:copy)\b[^;\n]*\b(?i:from)[ \t]+(?i:stdin)\b[^\n]*)"
             r"|(?P<qquote>(?<![\w$])[qQ]'(?P<qd>\S))|(?P<block>/\*)")
 _SQL_CODE = _SQL_ANY + r"|(?P<dollar>\$(?:[^\W\d]\w*)?\$)|(?P<string>(?<![\w$])[eE]'|['\"`])"
@@ -203,7 +209,7 @@ _SQL_INFOS = {**dict.fromkeys(("mysql", "mariadb"), "mysql"),
               **dict.fromkeys(("sqlite", "sqlite3"), "sqlite"),
               **dict.fromkeys(("tsql", "t-sql", "mssql", "sqlserver", "transact-sql"), "tsql")}
 # (the mysql client's DELIMITER command: a line of its own, a delimiter of marks: $$, //, ;;)
-_DELIMITER = re.compile(r"^(?i:delimiter)[ \t]+[^\w\s'\"]+[ \t]*\r?$", re.M)
+_DELIMITER = re.compile(r"^[ \t]*(?i:delimiter)[ \t]+[^\w\s'\"]+[ \t]*\r?$", re.M)
 
 
 def sql_dialect(info: str, text: str) -> str:
@@ -266,7 +272,7 @@ def _scan(script: _Script, text: str, signs: list[int] | None = None) -> int | N
             elif mark.lastgroup == "close":
                 stack.pop()
                 if (signs is not None and top.spec[1] == "''" and text[pos - 2:pos] == "\\'"
-                        and text[pos:pos + 1].isalnum()):
+                        and _NO_STRING_END.match(text, pos)):
                     signs.append(pos)
             elif mark.lastgroup == "nl":  # (a one-line string ends with its line)
                 _end_line(stack)
