@@ -251,7 +251,8 @@ def test_a_python_file_ending_inside_a_string_is_held() -> None:
                  + "\"\"\"\n\nprint(1)\n```\n\n### Changed files:\n- tool.py\n")
         parsed = parse_reply_text(reply)
         assert parsed.ops == (), sample
-        assert "ends inside a string opened at line 3" in parsed.problems[0].message
+        assert ("ends inside a string, comment or element opened at line 3"
+                in parsed.problems[0].message)
 
 
 def test_a_program_then_a_bare_fenced_file_on_the_next_line_is_read() -> None:
@@ -271,7 +272,7 @@ def test_a_python_script_named_by_its_shebang_ending_inside_a_string_is_held() -
              "### Changed files:\n- bin/tool\n")
     parsed = parse_reply_text(reply)
     assert parsed.ops == ()
-    assert "ends inside a string opened at line 4" in parsed.problems[0].message
+    assert "ends inside a string, comment or element opened at line 4" in parsed.problems[0].message
 
 
 def test_a_shell_script_ending_inside_a_here_document_is_held() -> None:
@@ -283,7 +284,7 @@ def test_a_shell_script_ending_inside_a_here_document_is_held() -> None:
              "- tool.sh\n")
     parsed = parse_reply_text(reply)
     assert parsed.ops == ()
-    assert "ends inside a string opened at line 3" in parsed.problems[0].message
+    assert "ends inside a string, comment or element opened at line 3" in parsed.problems[0].message
     whole = ("--- File: tool.sh ---\n```bash\ncat <<-\"EOF\"\n\tx\n\tEOF\necho $((1 << 2))\n"
              "cat <<END\ny\nEND\n```\n\n### Changed files:\n- tool.sh\n")
     assert [op.path for op in parse_reply_text(whole).ops] == ["tool.sh"]  # type: ignore[union-attr]

@@ -156,10 +156,10 @@ def _closed_early(reply: Reply, lines: Sequence[str], block: FileBlock,
                 "showing a command may have closed its fence, the command being the "
                 "sample's; fence the file with a fence longer than any in it")
     if (opened := open_string(block.path, wrapper.info, op.lines)) is not None:
-        return (f"its content ends inside a string opened at line {op.span.start + opened}: "
-                "a code sample in it (a docstring's, a template literal's, a comment's, a "
-                "here-document's) may have closed the file's fence; fence the file with a "
-                "fence longer than any in it")
+        return (f"its content ends inside a string, comment or element opened at line "
+                f"{op.span.start + opened}: a code sample in it (a docstring's, a template "
+                "literal's, a comment's, a here-document's, a <pre>'s) may have closed the "
+                "file's fence; fence the file with a fence longer than any in it")
     if not document and (later := _unlisted_bare_next(reply, lines, block)) is not None:
         return (f"the next block, of {later.path!r} (line {later.span.start}), is one the "
                 "footer does not list, opened by a fence without a language: a sample of "
