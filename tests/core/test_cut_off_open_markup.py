@@ -92,3 +92,13 @@ def test_a_line_of_100_kb_is_read_in_linear_time() -> None:
     """Every look is forward (no clock asserted: a quadratic reading would not finish)."""
     for line in ("<pre>" * 20_000, "</pre><!-" * 12_000, "<?php <pre>" * 10_000):
         assert open_string("a.php" if "?php" in line else "a.html", "", [line]) in (None, 0)
+
+
+def test_drupals_php_files_are_php_when_they_open_so() -> None:
+    """A Drupal module's .module, .install or .theme file opening with <?php is PHP (QA s50
+    helper-191: not read, a sample in its heredoc written past, exit 0); one that does not
+    is no PHP."""
+    lines = ["<?php", "$help = <<<EOT", "A reply:"]
+    for path in ("my.module", "my.install", "my.theme"):
+        assert open_string(path, "", lines) == 1, path
+    assert open_string("my.module", "", ["name = x", "$help = <<<EOT", "A reply:"]) is None

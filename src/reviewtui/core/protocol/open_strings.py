@@ -157,6 +157,9 @@ _SCRIPTS = frozenset({"lua", "dart", "groovy", "elixir", "sql", "hcl", "powershe
                       "erlang", "clojure", "r", "julia", "nim", "haskell"})
 
 
+_PHP_MAYBE = frozenset({".inc", ".module", ".install", ".theme", ".engine", ".profile"})
+
+
 def program_language(path: str, info: str, lines: Sequence[str]) -> str | None:
     """The language of open_literals.py or open_scripting.py (or ``dockerfile``, ``php``,
     ``perl``, ``make``, ``ocaml``) a file is in, or None."""
@@ -184,9 +187,9 @@ def program_language(path: str, info: str, lines: Sequence[str]) -> str | None:
             program = "raku"
         program = re.sub(r"[\d.]+$", "", program) or program  # (ruby3.2, node20)
         found = _BY_PROGRAM.get(program)
-    if found is None and suffix == ".inc" and lines and lines[0].lstrip().startswith(
-            ("<?php", "<?PHP")):  # (.inc: PHP's include files, or Pascal's, C's...)
-        found = "php"
+    if found is None and suffix in _PHP_MAYBE and lines and lines[0].lstrip().startswith(
+            ("<?php", "<?PHP")):  # (.inc: PHP's include files, or Pascal's, C's...;
+        found = "php"  # Drupal's .module, .install, .theme: QA s50 helper-191)
     if found == "r" and lines and lines[0].lstrip().upper().startswith("REBOL"):
         found = None  # (.r: Rebol's too, its header first)
     return found
