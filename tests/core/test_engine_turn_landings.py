@@ -401,3 +401,15 @@ def test_place_moves_insertions_and_refuses_one_where_an_earlier_one_went() -> N
     # The file is not what the landings made of the turn's start: nothing is placed.
     assert "something else of this turn changed it since" in str(
         place(LineRange(ref(5), ref(5)), [grown], start, after_put))
+
+
+def test_numbers_after_an_insertion_and_a_deletion_that_leave_the_same_text_move() -> None:
+    """A line put in and another taken out below it leave the file's text as it was, with
+    the lines between one down: the plain number of a later edit was used as it stood
+    (the text being the same) and rewrote the line above the one its author read, exit 0
+    (found by test_over_repeated_lines_too in s50). Placed by the landings: line 4 as the
+    author read it is line 5."""
+    base = "x\nx\ny\ny\ny\nx\nx\n"
+    run = _run(_session(_edit(1, "3", "y\ny"), _edit(2, "5", ""), _edit(3, "4", "Z")), base)
+    assert [result.landed for result in run.turns[0].results] == [True, True, True]
+    assert _final(run) == "x\nx\ny\ny\nZ\nx\nx\n"  # (not x x y Z y x x)

@@ -184,6 +184,8 @@ def _changed(landing: Landing) -> Span:
     if not a or not cap or before is None or after is None:
         return landing.title, a, b, written
     old, new, base = before.line_view, after.line_view, a - 1
+    if count == written and all(old[base + k] == new[base + k] for k in range(count)):
+        return landing.title, a, a - 1, 0  # (written back as it was: it changed no line)
     top = bottom = 0
     while top < cap and old[base + top] == new[base + top]:
         top += 1

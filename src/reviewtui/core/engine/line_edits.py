@@ -85,7 +85,11 @@ def _as_authored(shape: Shape, path: str, edit: Edit, ctx: FileContext,
     it, placed on ``current`` (``before``: the file as the turn's file blocks started,
     after its moves, or a tool call's as the turn started; None: the turn made it), with
     a note saying where they went; or the refusal (``shifted-lines``)."""
-    shifted = before is None or before != current
+    landings = ctx.landed.get(path, ())
+    # (the same text is not the same places: an insertion and a deletion below it leave
+    # the text as it was with the lines between one down, QA s50's property test: a
+    # plain number used as it was rewrote the wrong line, exit 0)
+    shifted = before is None or before != current or (bool(landings) and not edit.literal)
     if shifted and edit.literal:
         # (a tool call's agent saw the earlier call's result; in a file the turn made,
         # its numbers stand as they always did)
@@ -96,7 +100,6 @@ def _as_authored(shape: Shape, path: str, edit: Edit, ctx: FileContext,
                        "put the edits in one batch, or address lines by id",
                        before_state=current)
     note = ""
-    landings = ctx.landed.get(path, ())
     origin, made = (before, None) if edit.literal else _counted_from(landings, before, current)
     # (a whole file the turn wrote over one it had: landings.in_turn refuses the numbers,
     # shifted or not, as which of the two versions they count in is not known)
