@@ -595,3 +595,27 @@ def test_a_list_of_dicts_shows_no_level() -> None:
     result = match_edit(folds, typed, ["  b = 0", *typed])
     assert result.status is Status.APPLIED, result.hint
     assert result.new_lines[0] == "    b = 0"  # (f0's body, one level: as typed)
+
+
+def test_rust_attributes_comments_and_python_value_braces() -> None:
+    """QA s50 helper-195: a multi-line #[derive( read as a comment line (its ( dropped, the
+    next line read as the model's level: b() at four in a body by two, exit 0); a brace
+    after ``or``, ``|`` or ``else`` read as a block's (b = 1 in the if above, exit 0). Both
+    held; a trailing comment's balanced brackets leave the level readable (held for
+    nothing by the stack's first reading)."""
+    rust = ["fn f0(a: i32) {", "  if a > 0 {", "    a;", "  }", "}", "#[derive(", "  Debug,",
+            ")]", "struct S;", "fn f1(a: i32) -> i32 {", "\ta", "}"]
+    search = ["}", "#[derive(", "  Debug,", ")]", "struct S;", "fn f1(a: i32) -> i32 {",
+              "    a", "}"]
+    assert _held(match_edit(rust, search, ["    b();", *search]))
+    for head in ("X = a or {", "X = BASE | {", "X = y if c else {"):
+        middle = [head, "  'k': 1,", "}"]
+        file = ["def f0(a):", "  if a:", "    a = 2", *middle, "def f1(a):", "\treturn a"]
+        typed = [*middle, "def f1(a):", "    return a"]
+        assert _held(match_edit(file, typed, ["    b = 1", *typed])), head
+    file = ["def f0(a):", "    a = 1", "    if a:", "        a = 2", "TIMEOUT = 30  # s (opt)",
+            "def f1(a):", "    return a"]
+    typed = ["TIMEOUT = 30  # s (opt)", "def f1(a):", "  return a"]
+    result = match_edit(file, typed, ["  b = 1", *typed])
+    assert result.status is Status.APPLIED, result.hint
+    assert result.new_lines[0] == "    b = 1"
