@@ -581,3 +581,12 @@ def test_a_methods_name_is_no_function_taking_a_regex() -> None:
     for head in (["use v5.36;", "use utf8;"], ["\ufeff#!/usr/bin/perl"], ["local $| = 1;"]):
         assert open_string("x.pl", "", [*head, *quoting]) == len(head), head
     assert open_string("p.pl", "", ["my(X) :- member(X, [a,b]).", "% don't do this"]) is None
+
+
+def test_my_with_a_parenthesis_is_perl() -> None:
+    """``my($out) = @ARGV;`` is Perl (QA s50 helper-195: the sign was narrowed to ``my ($``
+    and a script quoting Prolog in a here-document was read as Prolog, its sample written
+    past, exit 0)."""
+    lines = ["my($out) = @ARGV;", "print <<EOF;", "a(X) :- b(X).", "EOF", "print <<HELP;",
+             "A reply:", "```"]
+    assert open_string("x.pl", "", lines) == 4

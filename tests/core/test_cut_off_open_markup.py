@@ -35,6 +35,18 @@ CASES = [
     ("jinja", "templates/help.html.j2", "", "{% block body %}\n<pre>\n{s}</pre>\n"
      "{% endblock %}\n"),
     ("style", "a.html", "html", "<style>\n/* it's\n{s}*/\n</style>\n"),
+    # (QA s50 helper-195: a tag whose attribute holds a "<" or an expression, a Vue
+    # generic, an Astro frontmatter's template literal, a Jekyll block tag)
+    ("attribute <", "docs/i.html", "html", "<p>Help</p>\n<pre hidden=\"n < 1\">\n{s}</pre>\n"),
+    ("vue generic", "src/List.vue", "vue", "<script setup lang=\"ts\" generic=\"T extends "
+     "Record<string, unknown>\">\nconst help = `\nA reply:\n{s}`\n</script>\n"),
+    ("svelte expression", "src/Help.svelte", "svelte", "<script>\n  export let step = 0;\n"
+     "</script>\n\n<pre hidden={step < 1}>\n{s}</pre>\n"),
+    ("astro frontmatter", "src/pages/help.astro", "astro", "---\nconst sample = `\n{s}`;\n"
+     "---\n<p>{sample}</p>\n"),
+    ("jekyll highlight", "_includes/help.html", "", "{% highlight markdown %}\n{s}"
+     "{% endhighlight %}\n"),
+    ("attribute slash", "docs/s.html", "", "<pre title=\"a/>b\">\n{s}</pre>\n"),
 ]
 
 
@@ -80,6 +92,16 @@ WHOLE = [
     ("e.vue", "<template>\n  <template v-if=\"a\"><pre>{{ x }}</pre></template>\n"
      "</template>\n<script setup>\nconst t = `a`\n</script>\n"),
     ("f.html.j2", "{% if x %}<pre>{{ x }}</pre>{% endif %}\n<SCRIPT src=\"a.js\"></SCRIPT>\n"),
+    # template code and comments holding tags, generic types (QA s50 helper-195)
+    ("show.blade.php", "@section('content')\n<div>\n  {!! str_replace('<pre>', '<pre class=\"p\">',"
+     " $note->html) !!}\n</div>\n@endsection\n"),
+    ("Styles.cshtml", "@model IEnumerable<Style>\n<ul>@foreach (var s in Model) "
+     "{ <li>@s.Name</li> }</ul>\n"),
+    ("base.html", "{# TODO: add <script> for analytics #}\n<html><body>{% block body %}"
+     "{% endblock %}</body></html>\n"),
+    ("List.astro", "---\ninterface Props { items: Array<Code> }\nconst { items } = Astro.props;\n"
+     "---\n<ul>{items.map((c) => <li>{c.name}</li>)}</ul>\n"),
+    ("raw.html", "{% raw %}{% if %}<pre>{% endraw %}\n{%- for x in y -%}{{ x }}{%- endfor -%}\n"),
 ]
 
 
@@ -89,8 +111,11 @@ def test_a_correct_file_is_not_held(path: str, text: str) -> None:
 
 
 def test_a_line_of_100_kb_is_read_in_linear_time() -> None:
-    """Every look is forward (no clock asserted: a quadratic reading would not finish)."""
-    for line in ("<pre>" * 20_000, "</pre><!-" * 12_000, "<?php <pre>" * 10_000):
+    """Every look is forward (no clock asserted: a quadratic reading would not finish; a
+    stray end tag under 20,000 open ones took 7.7 s, QA s50 helper-195)."""
+    for line in ("<pre>" * 20_000, "</pre><!-" * 12_000, "<?php <pre>" * 10_000,
+                 "<pre>" * 20_000 + "</code>" * 20_000, "{{" * 30_000, "<pre \"" * 20_000,
+                 "{% for %}" * 10_000):
         assert open_string("a.php" if "?php" in line else "a.html", "", [line]) in (None, 0)
 
 

@@ -259,3 +259,15 @@ def test_a_line_of_100_kb_is_read_in_linear_time(path: str, line: str) -> None:
     (no clock is asserted: a quadratic reading would not finish), whatever it says: open
     at that line, or not."""
     assert open_string(path, "", [line, "x"]) in (None, 0)
+
+
+def test_mixed_dialects_and_sqlplus_words() -> None:
+    """QA s50 helper-195: a MySQL \\' in a file with PostgreSQL's $$ (read as MySQL alone,
+    the $$ string holding a sample was missed, exit 0); a column named prompt of a type the
+    list lacked, or a PL/SQL ``rem :=``, skipped as SQL*Plus lines."""
+    sample = ["```", "", "--- File: src/app.c ---", "```"]
+    assert open_string("a.sql", "", ["INSERT INTO t VALUES ('Bob', '5\\' 10');",
+                                     "INSERT INTO d VALUES ('reply', $$A reply:", *sample]) == 1
+    assert open_string("a.sql", "", ["CREATE TABLE p (", "prompt LONGTEXT NOT NULL DEFAULT 'You:",
+                                     *sample]) == 1
+    assert open_string("a.sql", "", ["BEGIN", "rem := 'Reply like:", *sample]) == 1

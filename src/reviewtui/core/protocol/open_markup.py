@@ -18,22 +18,53 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-_RAW = frozenset({"script", "style", "textarea", "title", "xmp"})
-_NESTED = frozenset({"pre", "code", "template", "listing"})
-_MARK = re.compile(r"<!--|<!\[CDATA\[|<(/?)(script|style|textarea|title|xmp|pre|code|template"
-                   r"|listing)(?=[\s/>])([^<>]*)>", re.I)
+_RAW = frozenset({"script", "style", "textarea", "title", "xmp", "docs", "i18n"})
+_NESTED = frozenset({"pre", "code", "template", "listing", "noscript"})
+# an element's tag: its attributes may quote a ">" or a "<" ("n < 1", a Vue generic
+# "Record<string, unknown>") or hold a {..} expression (Svelte's {step < 1}: QA s50
+# helper-195); a quoted value on one line, so an unclosed quote does not run on
+_MARK = re.compile(r"<!--|<!\[CDATA\[|<(/?)(script|style|textarea|title|xmp|docs|i18n|pre|code"
+                   r"|template|listing|noscript)(?=[\s/>])((?:\"[^\"\n]*\"|'[^'\n]*'"
+                   r"|\{[^{}\n]*\}|[^<>\"'{}])*)>", re.I)
+_QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
 _ENDS = {name: re.compile(rf"</{name}\s*>", re.I) for name in _RAW}
 _PHP = re.compile(r"<\?(?:php\b|=)?(?:.*?\?>|.*\Z)", re.I | re.S)
+# a template language's own tags and comments (Jinja, Twig, Liquid, Blade, Handlebars,
+# ERB, JSP, Razor): code, not markup ({{ x | replace('<pre>', ..) }}, {# <script> #})
+_TEMPLATE = re.compile(r"\{\{!--|\{\{|\{!!|\{%|\{#|<%|@\*")
+_TEMPLATE_END = {"{{!--": "--}}", "{{": "}}", "{!!": "!!}", "{%": "%}", "{#": "#}", "<%": "%>",
+                 "@*": "*@"}
 
 
-def open_markup(lines: Sequence[str], php: bool = False) -> int | None:
+def open_markup(lines: Sequence[str], php: bool = False, path: str = "") -> int | None:
     """The index of the line opening the outermost such element, comment or section
     ``lines`` leave open; None when all close. ``php``: the file's ``<?php .. ?>`` code is
-    no markup (its own reader reads it)."""
+    no markup (its own reader reads it); an Astro component's frontmatter is read as
+    TypeScript; template tags are no markup but in a Svelte component (``{#if}``)."""
     text = "".join(line + "\n" for line in lines)
     if php:  # (each code section as blanks of its length: offsets and lines kept)
-        text = _PHP.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text)
+        text = _PHP.sub(_blank, text)
+    if path.endswith(".astro") and text.startswith("---\n"):
+        close = text.find("\n---\n", 3)
+        if close < 0:
+            return 0
+        from reviewtui.core.protocol.open_literals import open_literal
+
+        front = open_literal("ts", lines[1:text.count("\n", 0, close) + 1])
+        if front is not None:
+            return front + 1
+        text = _blank_span(text, 0, close + 4)
+    if not path.endswith(".svelte"):
+        text, block = _without_template_tags(text)
+        if block is not None:
+            return text.count("\n", 0, block)
+    return _read(text)
+
+
+def _read(text: str) -> int | None:
+    """What ``text`` leaves open, as ``open_markup`` says."""
     opened: list[tuple[str, int]] = []  # (name, offset) of the nesting elements open
+    counts: dict[str, int] = {}  # how many of each are open (a stray end tag: none)
     pos, end = 0, len(text)
     while pos < end:
         m = _MARK.search(text, pos)
@@ -47,13 +78,17 @@ def open_markup(lines: Sequence[str], php: bool = False) -> int | None:
                 return _outermost(text, opened, start)
             pos = close + 3
             continue
-        name, closing, rest = m.group(2).lower(), m.group(1), m.group(3)
+        name, closing, rest = m.group(2), m.group(1), m.group(3)
+        if name not in (name.lower(), name.upper()):
+            continue  # (<Code>, IEnumerable<Style>: a component, a type, no element)
+        name = name.lower()
         if closing:
-            at = next((k for k in range(len(opened) - 1, -1, -1) if opened[k][0] == name),
-                      None)
-            if at is not None:  # (an end tag of nothing open: stray, left alone)
+            if counts.get(name):  # (an end tag of nothing open: stray, left alone)
+                at = next(k for k in range(len(opened) - 1, -1, -1) if opened[k][0] == name)
+                for gone, _ in opened[at:]:
+                    counts[gone] -= 1
                 del opened[at:]
-        elif rest.rstrip().endswith("/"):
+        elif _QUOTED.sub("", rest).rstrip().endswith("/"):
             continue  # (<code/>: empty)
         elif name in _RAW:
             close_tag = _ENDS[name].search(text, pos)
@@ -62,7 +97,61 @@ def open_markup(lines: Sequence[str], php: bool = False) -> int | None:
             pos = close_tag.end()
         else:
             opened.append((name, start))
+            counts[name] = counts.get(name, 0) + 1
     return _outermost(text, opened, None)
+
+
+def _without_template_tags(text: str) -> tuple[str, int | None]:
+    """``text`` with each template tag or comment blanked (to the first one not closed:
+    what follows is left as it is, so the reading stays linear); and the offset of the
+    outermost block tag left open (``{% for %}`` with no ``{% endfor %}``, a Jekyll
+    ``{% highlight %}`` or ``{% capture %}`` holding a sample: QA s50 helper-195), or
+    None. A raw block's text is text: its tags are not read."""
+    parts, pos = [], 0
+    blocks: list[tuple[str, int]] = []
+    while (m := _TEMPLATE.search(text, pos)) is not None:
+        close = text.find(_TEMPLATE_END[m.group()], m.end())
+        if close < 0:
+            break
+        close += len(_TEMPLATE_END[m.group()])
+        parts += [text[pos:m.start()], _blank(text[m.start():close])]
+        pos = close
+        tag = _BLOCK_TAG.match(text, m.start()) if m.group() == "{%" else None
+        if tag is None:
+            continue
+        name = tag.group(2)
+        if tag.group(1):  # (an end tag: closes the nearest of its name and what is inside)
+            at = next((k for k in range(len(blocks) - 1, -1, -1) if blocks[k][0] == name),
+                      None)
+            if at is not None:
+                del blocks[at:]
+        elif name in _RAW_BLOCKS:
+            end = re.compile(r"\{%[-+~]?\s*end" + name + r"\b[^%]*%\}").search(text, pos)
+            if end is None:
+                return "".join(parts) + text[pos:], blocks[0][1] if blocks else m.start()
+            parts.append(_blank(text[pos:end.end()]))
+            pos = end.end()
+        else:
+            blocks.append((name, m.start()))
+    return "".join(parts) + text[pos:], blocks[0][1] if blocks else None
+
+
+# a template's block tags, each closed by its end tag (Jinja, Django, Twig, Liquid); a
+# raw block's text is no template code
+_BLOCK_TAG = re.compile(r"\{%[-+~]?\s*(end)?(if|for|block|macro|call|filter|raw|verbatim|capture"
+                        r"|comment|highlight|with|autoescape|spaceless|unless|case|tablerow"
+                        r"|apply|embed|sandbox|blocktrans|trans)\b")
+_RAW_BLOCKS = frozenset({"raw", "verbatim", "comment", "highlight"})
+
+
+def _blank(found: re.Match[str] | str) -> str:
+    """A piece of text as blanks, its newlines kept (offsets and lines stay)."""
+    piece = found if isinstance(found, str) else found.group()
+    return re.sub(r"[^\n]", " ", piece)
+
+
+def _blank_span(text: str, start: int, stop: int) -> str:
+    return text[:start] + _blank(text[start:stop]) + text[stop:]
 
 
 def _outermost(text: str, opened: list[tuple[str, int]], last: int | None) -> int | None:

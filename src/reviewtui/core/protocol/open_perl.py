@@ -65,7 +65,7 @@ _PERL = re.compile(r"^[ \t]*(?:(?:my|our|local)[ \t]*[$@%(]|use[ \t]+[\w:]+.*;|s
                    r"|=(?:head[1-6]|pod|encoding|over|item|begin|for)\b)", re.M)
 # (signs no Prolog file shows: a Perl file is read as Perl whatever Prolog it quotes)
 # (my(X) :- .. is a Prolog clause, my ($a) Perl's; QA s50 helper-193)
-_SURELY_PERL = re.compile(r"\A\ufeff?\#!.*perl|^[ \t]*(?:(?:my|our|local)(?:[ \t]*[$@%]|[ \t]+\()"
+_SURELY_PERL = re.compile(r"\A\ufeff?\#!.*perl|^[ \t]*(?:(?:my|our|local)[ \t]*\(?[ \t]*[$@%]"
                           r"|use[ \t]+(?:strict|warnings|utf8|lib|v?5[\d.]*|[A-Z][\w:]*)\b[^\n]*;"
                           r"|package[ \t]+[\w:]+[ \t]*[;{]|sub[ \t]+\w+[ \t]*\{)", re.M)
 

@@ -94,8 +94,10 @@ def _triples(escape: str, hole: str) -> dict[str, _Spec]:
 
 
 # (an SQL*Plus REM or PROMPT line's word, but a column's: remark text DEFAULT '..')
-_TYPES = (r"(?i:text|n?varchar2?|n?char|clob|blob|int|integer|bigint|smallint|number|numeric"
-          r"|decimal|bool|boolean|date|datetime|timestamp|json|jsonb)")
+_TYPES = (r"(?i:(?:tiny|medium|long)?text|n?varchar2?|n?char|n?clob|(?:tiny|medium|long)?blob"
+          r"|(?:tiny|small|medium|big)?int(?:eger)?|number|numeric|decimal|real|float|double"
+          r"|bool(?:ean)?|date(?:time)?|time(?:stamp)?|interval|jsonb?|xml|uuid|enum|set|bit"
+          r"|(?:var)?binary|bytea|money|(?:big)?serial|inet|cidr)")
 # what follows a string no standard SQL ends there: a letter ('O\'Brien'), a number ('5\' 10')
 _NO_STRING_END = re.compile(r"[^\W_]|[ \t]+\d")
 _LUA_ESCAPE = r"\\z\s*|\\."  # (\z skips the blanks and newlines after it; \ + newline: one)
@@ -104,12 +106,14 @@ _LUA_ESCAPE = r"\\z\s*|\\."  # (\z skips the blanks and newlines after it; \ + n
 # an indented "prompt" being a column's name and "remark = '..'" an assignment, QA s50
 # helper-191), COPY's data, Oracle's q'[..]' quotes.
 _SQL_ANY = (r"(?P<line>--|(?m:^)[ \t]*(?:\#|\\)"
-            r"|(?m:^)(?i:prompt|rem|remark)(?=[ \t]*(?:\r?\n|$)|[ \t]+(?!=[^=]|"
+            r"|(?m:^)(?i:prompt|rem|remark)(?=[ \t]*(?:\r?\n|$)|[ \t]+(?!=[^=]|:=|"
             + _TYPES + r"\b)\S))"
             r"|(?P<copy>(?m:^)[ \t]*(?i:copy)\b[^;\n]*\b(?i:from)[ \t]+(?i:stdin)\b[^\n]*)"
             r"|(?P<qquote>(?<![\w$])[qQ]'(?P<qd>\S))|(?P<block>/\*)")
 _SQL_CODE = _SQL_ANY + r"|(?P<dollar>\$(?:[^\W\d]\w*)?\$)|(?P<string>(?<![\w$])[eE]'|['\"`])"
 _SQL_NAMES = _SQL_ANY + r"|(?P<string>(?<![\w$])[eE]'|['\"`[])"  # (SQLite, T-SQL: no $$)
+_MYSQL_QUOTES = {"'": ("'", r"''|\\.", "", False, False),
+                 '"': ('"', r'""|\\.', "", False, False), "`": ("`", "``", "", False, False)}
 _SQL_QUOTES = {**_quotes("''", "", False, "'"), **_quotes('""', "", False, '"'),
                "`": ("`", "``", "", True, False)}
 _SYMBOL = r"!#$%&*+./<=>?@\\^|~:-"
@@ -143,10 +147,11 @@ SCRIPTS = {
 SCRIPTS.update({
     "sql": _Script(_SQL_CODE, {**_SQL_QUOTES, "e'": ("'", r"''|\\.", "", False, False)},
                    nested=True),
-    "mysql": _Script(_SQL_ANY + r"|(?P<hash>\#)|(?P<string>['\"`])",
-                     {"'": ("'", r"''|\\.", "", False, False),
-                      '"': ('"', r'""|\\.', "", False, False),
-                      "`": ("`", "``", "", False, False)}),
+    "mysql": _Script(_SQL_ANY + r"|(?P<hash>\#)|(?P<string>['\"`])", _MYSQL_QUOTES),
+    # (MySQL's strings in a file that shows PostgreSQL's $$ too: a model mixes them, QA s50
+    # helper-195: read as MySQL alone, a sample in the $$ string was missed)
+    "mysql$": _Script(_SQL_ANY + r"|(?P<dollar>\$(?:[^\W\d]\w*)?\$)|(?P<hash>\#)"
+                      r"|(?P<string>['\"`])", _MYSQL_QUOTES),
     # (SQLite and T-SQL: [..] quotes a name; SQLite's comments do not nest)
     "sqlite": _Script(_SQL_NAMES, {**_SQL_QUOTES, "e'": _SQL_QUOTES["'"],
                                    "[": ("]", "", "", True, False)}),
@@ -249,8 +254,7 @@ def open_script(language: str, lines: Sequence[str], info: str = "") -> int | No
     opened = _scan(SCRIPTS[dialect], text, signs if dialect == "sql" else None)
     if signs:  # ('O\\'Brien': a string closed at \\' before a letter, which no standard
         # string shows, and MySQL reads as an escape: QA s50 helper-190 H1, W1)
-        dialect = "mysql"
-        opened = _scan(SCRIPTS[dialect], text)
+        opened = _scan(SCRIPTS["mysql$"], text)
     return None if opened is None else text.count("\n", 0, opened)
 
 

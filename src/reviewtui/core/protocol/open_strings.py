@@ -60,7 +60,7 @@ def open_string(path: str, info: str, lines: Sequence[str]) -> int | None:
         elif language == "markup":
             from reviewtui.core.protocol.open_markup import open_markup
 
-            opened = open_markup(lines)
+            opened = open_markup(lines, path=path)
         elif language == "perl":
             from reviewtui.core.protocol.open_perl import open_perl
 
