@@ -36,6 +36,16 @@ CASES = [
     ("hcl", "config.hcl", "", "# it's\njob \"a\" {\n  template {\n    data = <<EOH\n{s}EOH\n"
      "  }\n}\n"),
     ("ps here-string", "tool.ps1", "powershell", '$help = @"\nUsage: $($args[0])\n{s}"@\n'),
+    # (QA s50 helper-194: an indented '@ is the here-string's text; OCaml's quoted
+    # extensions; a Haskell quasi-quote ending its line; a bash #! naming pwsh in a comment)
+    ("ps indented footer", "tools/notes.ps1", "powershell", "$notes = @'\ncatalog:\n"
+     "  '@types/node': 20.11.0\n\nDon't bump them by hand:\n{s}'@\nSet-Content a $notes\n"),
+    ("ocaml quoted extension", "bin/usage.ml", "", "let usage name =\n  {%string|Usage: "
+     "%{name}\n{s}|}\n"),
+    ("haskell quasi-quote", "app/Help.hs", "", "import Text.RawString.QQ (r)\nhelpText = [r|\n"
+     "Usage:\n{s}|]\n"),
+    ("bash #! naming pwsh", "tools/run", "", "#!/usr/bin/env bash  # kept apart from the pwsh "
+     "port\ncat <<EOF\n{s}EOF\n"),
     ("ps literal here-string", "m.psm1", "", "$help = @'\n{s}'@\nWrite-Output $help\n"),
     ("ps string", "a.ps1", "", "$x = \"it's `\"quoted`\" $(\"a\" + ')')\n{s}\"\n"),
     ("ps single", "b.ps1", "pwsh", "$x = 'it''s\n{s}'\n"),
@@ -154,6 +164,10 @@ WHOLE = [
      "##[ doc #[ x\n]##\nlet d = \"\"\" \"\"\n\"\"\"\n#[ a #[ b ]# ]#\n{.error: \"x\".}\n"),
     # OCaml: characters, type variables, primes, a comment's strings and characters, quoted
     # strings of both forms, an apostrophe in a comment
+    ("notes.ps1", "$notes = @'\ncatalog:\n  '@types/node': 20.11.0\n\nDon't bump them.\n'@\n"
+     "Set-Content a $notes\n"),
+    ("ext.ml", "(* {%foo|\"|} *)\nlet a = {%%m.ext x1|it's|x1}\n"),
+    ("list.hs", "xs = [x|x<-ys, x /= 'a']\nys = [y | y <- zs]\n"),
     ("a.ml", "let c = '\"' and d = '\\'' and e = '\\n'\ntype ('a, 'b) t = 'a * 'b\n"
      "let x' = x'' + 1\n(* it's \"*)\" and '\"' and {|*)|} *)\nlet s = {|a \" b|} ^ {x|y|}|x}\n"
      "let m = \"a\\\"b\nc\"\n(* a (* b *) c *)\n"),

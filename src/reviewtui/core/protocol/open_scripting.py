@@ -32,11 +32,12 @@ comments not nesting in SQLite; else standard SQL and PostgreSQL: comments nest,
 opened by ``#``, a psql meta-command (``\\echo``), an SQL*Plus ``PROMPT`` or ``REM`` line,
 the data of a ``COPY .. FROM stdin`` up to its ``\\.`` line; and reads Oracle's
 ``q'[..]'`` quotes. PowerShell's ``#`` and ``<#`` open comments only where a token may
-start (``foo#bar`` is one word); a here-string's ``"@`` closes at a line's start (PowerShell
-refuses a blank before it, so an indented one is taken as the close too). Haskell's ``--``
-inside an operator (``-->``) is none, and ``[name|..|]`` quotes text only in a file naming
-``QuasiQuotes`` (else ``[x|x<-xs]`` is a list). A Makefile is read for ``define`` alone (a
-recipe is shell, one line at a time). OCaml is read apart: its comments hold strings.
+start (``foo#bar`` is one word); a here-string's ``"@`` closes at the very start of a line
+(after blanks it is the here-string's text, as PowerShell reads it). Haskell's ``--``
+inside an operator (``-->``) is none, and ``[name|..|]`` quotes text in a file naming
+``QuasiQuotes``, or where it ends its line (else ``[x|x<-xs]`` is a list). A Makefile is
+read for ``define`` alone (a recipe is shell, one line at a time). OCaml is read apart:
+its comments hold strings.
 """
 
 from __future__ import annotations
@@ -164,15 +165,17 @@ SCRIPTS.update({
                    {'"': ('"', r"\\.|\$\$\{|%%\{", "${ %{", True, False)},
                    heredoc=r"^[ \t]*{tag}[ \t\r]*$"),
     # PowerShell: a backtick escapes in code and "..", '' is a quote in '..', $(..) a
-    # hole; a here-string @".."@ (a hole too) closes at a line's start (PowerShell refuses
-    # a blank before it); # and <# open comments only where a token may start (foo#bar)
+    # hole; a here-string @".."@ (a hole too) closes at the very start of a line (one after
+    # blanks is its text); # and <# open comments only where a token may start (foo#bar)
     "powershell": _Script(r"(?P<skip>`.)|(?P<block>(?<![^\s;(){}|&=,\"'])<\#)"
                           r"|(?P<line>(?<![^\s;(){}|&=,\"'])\#)"
                           r"|(?P<string>@[\"'](?=[ \t\r]*\n)|[\"'])",
                           {'"': ('"', r'`.|""', "$(", False, False),
                            "'": ("'", "''", "", False, False),
-                           '@"': ('"@', "`.", "$(", False, True),
-                           "@'": ("'@", "", "", False, True)},
+                           # (closed by "@ at the very line's start: an indented one is
+                           # text, '@types/node' in a YAML body, QA s50 helper-194)
+                           '@"': ('\n"@', "`[^\n]", "$(", False, False),
+                           "@'": ("\n'@", "", "", False, False)},
                           blocks=(("<#", "#>"),), pair="()"),
     # Erlang: $" is a character; OTP 27's """ closes on a line of its own
     "erlang": _Script(r"(?P<line>%)|(?P<skip>\$(?:\\\^?)?.)|(?P<string>\"\"\"|[\"'])",
@@ -205,7 +208,10 @@ SCRIPTS.update({
                    nested=True, blocks=(("#[", "]#"), ("##[", "]##"))),
     # Haskell: {- -} nests; -- opens a comment but in an operator (-->, <--); a string's
     # gap \  \ spans lines, else it ends with its line; 'x' is a character, x' a name
-    "haskell": _Script(_HASKELL, _HASKELL_STRING, nested=True, blocks=(("{-", "-}"),)),
+    # (a [name| ending its line is a quasi-quote whatever the file says: QuasiQuotes may be
+    # on in the project's .cabal, QA s50 helper-194; no list comprehension is written so)
+    "haskell": _Script(_HASKELL + r"|(?P<quasi>\[[^\W\d][\w.']*\|(?=[ \t]*\r?\n))",
+                       _HASKELL_STRING, nested=True, blocks=(("{-", "-}"),)),
     # (with QuasiQuotes on, [name| .. |] quotes text over lines)
     "haskell-qq": _Script(_HASKELL + r"|(?P<quasi>\[[^\W\d][\w.']*\|)", _HASKELL_STRING,
                           nested=True, blocks=(("{-", "-}"),)),
@@ -441,7 +447,9 @@ def open_make(lines: Sequence[str]) -> int | None:
 
 # OCaml: what its lexer reads in code and in comments alike (a comment holds strings,
 # quoted strings and characters: a "*)" in one closes nothing)
-_OCAML = re.compile(r"(?P<open>\(\*)|(?P<close>\*\))|(?P<string>\")|\{(?P<quoted>[a-z_]*)\|"
+# ({id|..|id}, and the quoted extensions {%ext|..|}, {%%ext id|..|id}: QA s50 helper-194)
+_OCAML = re.compile(r"(?P<open>\(\*)|(?P<close>\*\))|(?P<string>\")"
+                    r"|\{(?:%%?[A-Za-z_][\w.]*[ \t\r\n]*)?(?P<quoted>[a-z_0-9]*)\|"
                     r"|(?<![\w'])'(?:\\(?:[\\\"'ntbr ]|\d{3}|x[0-9a-fA-F]{2}|o[0-7]{3}"
                     r"|u\{[0-9a-fA-F]+\})|[^\\'\n])'")
 _OCAML_STRING_END = re.compile(r'[^"\\]*(?:\\.[^"\\]*)*"', re.S)

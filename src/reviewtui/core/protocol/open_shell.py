@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 _SHELL = frozenset({"sh", "bash", "zsh", "shell", "console", "ksh", "mksh", "bats"})
+_SHELL_PROGRAMS = frozenset({"sh", "bash", "zsh", "ksh", "mksh", "pdksh", "dash", "ash",
+                             "yash", "bats", "busybox"})
 _SHELL_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh", ".mksh", ".bats")
 _SHELL_NAMES = frozenset({".bashrc", ".bash_profile", ".bash_aliases", ".bash_login",
                           ".bash_logout", ".zshrc", ".zprofile", ".zshenv", ".zlogin",
@@ -41,10 +43,16 @@ def is_shell(path: str, info: str, lines: Sequence[str]) -> bool:
         return True
     if not (lines and lines[0].startswith("#!")):
         return False
-    tail = lines[0].rsplit("/", 1)[-1]
-    if "pwsh" in tail:  # (PowerShell's: open_scripting.py reads it)
-        return False
-    return "sh" in tail or tail.split()[-1:] == ["bats"]
+    # The program the #! line runs (env's first word that is no option): a shell's name,
+    # versioned or not (QA s50 helper-194: "sh" anywhere in the line's last word, and
+    # "pwsh" anywhere in it, "# kept apart from the pwsh port", decided)
+    words = lines[0][2:].split("#", 1)[0].split()
+    program = words[0].rsplit("/", 1)[-1] if words else ""
+    if program == "env":
+        rest = iter(words[1:])
+        program = next((word for word in rest if not word.startswith("-") and "=" not in word
+                        and word not in ("-u", "--unset")), "")
+    return program.rstrip("0123456789.") in _SHELL_PROGRAMS
 
 
 def open_heredoc(path: str, info: str, lines: Sequence[str]) -> int | None:
