@@ -127,3 +127,20 @@ def test_drupals_php_files_are_php_when_they_open_so() -> None:
     for path in ("my.module", "my.install", "my.theme"):
         assert open_string(path, "", lines) == 1, path
     assert open_string("my.module", "", ["name = x", "$help = <<<EOT", "A reply:"]) is None
+
+
+def test_template_tags_and_attributes_of_a_third_reading() -> None:
+    """QA s50 helper-196: a {{ in prose paired with the }} inside a later <pre> hid it (a
+    cut file written, exit 0); an expression two braces deep, a quoted value over lines, a
+    stray } in a value hid a <pre> too; Django's {% trans %}, Twig's {% block t 'x' %} and
+    Tornado's {% end %} stand alone or close."""
+    sample = ["```", "", "--- File: src/app.c ---", "```"]
+    assert open_string("help.html", "", ["<p>Type {{ to start one.</p>", "<pre>",
+                                         "Hello {{ name }}", *sample]) == 1
+    assert open_string("a.astro", "", ["<pre class:list={['a', { wrap }]}>", *sample]) == 0
+    assert open_string("a.html", "", ['<pre title="a', 'b">', *sample]) == 0
+    assert open_string("a.html", "", ["<pre data-x=a}>", *sample]) == 0
+    for lines in (["{% load i18n %}", '<p>{% trans "Welcome" %}</p>'],
+                  ["{% block title 'Home' %}", "<p>x</p>"], ["{% if x %}", "x", "{% end %}"],
+                  ['<script>var s = "<%";</script>', "<p>100%> done</p>"]):
+        assert open_string("a.html", "", lines) is None, lines

@@ -619,3 +619,14 @@ def test_rust_attributes_comments_and_python_value_braces() -> None:
     result = match_edit(file, typed, ["  b = 1", *typed])
     assert result.status is Status.APPLIED, result.hint
     assert result.new_lines[0] == "    b = 1"
+
+
+def test_a_python_comment_opening_with_a_bracket_is_no_rust_attribute() -> None:
+    """``#[1]: see (section 2`` is a comment (QA s50 helper-196: read as an attribute, its
+    open ( made every line after a continuation and the edge was held)."""
+    file = ["def f0(a):", "  if a:", "    a = 2", "#[1]: see the docs (section 2",
+            "def f1(a):", "  return a"]
+    typed = ["#[1]: see the docs (section 2", "def f1(a):", "    return a"]
+    result = match_edit(file, typed, ["    b = 1", *typed])
+    assert result.status is Status.APPLIED, result.hint
+    assert result.new_lines[0] == "  b = 1"

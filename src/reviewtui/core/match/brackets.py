@@ -20,12 +20,13 @@ def brackets_on(line: str) -> str | None:
     brackets a ``#`` or ``//`` would change, as a comment's mark or as code (``def f1(a,
     # x)``: helper-181 04b; ``n // 2 + g(``) unless those are balanced (``# (optional)``)."""
     lead = line.lstrip()
-    if lead.startswith("//") or (lead.startswith("#") and not lead.startswith("#[")):
+    attribute = _ATTRIBUTE.match(lead) is not None
+    if lead.startswith("//") or (lead.startswith("#") and not attribute):
         return ""
     if any(line.count(mark) % 2 for mark in ('"""', "'''", "`")):
         return None
     code = _QUOTED.sub("", line)  # ("""Doc.""": three strings; '"""' + g(: one)
-    hash_at = code.find("#", code.find("#[") + 2 if lead.startswith("#[") else 0)
+    hash_at = code.find("#", code.find("#") + 1 if attribute else 0)
     whole, *cuts = (_marks(part) for part in (code, code[:hash_at] if hash_at >= 0 else code,
                                               code.split("//", 1)[0]))
     shortest = min(cuts, key=len)
@@ -35,6 +36,9 @@ def brackets_on(line: str) -> str | None:
 
 
 _MARKS = re.compile(r"[()\[\]{}]")
+# a Rust attribute (#[derive(, #![allow(), not a comment: a name right after the [ (a
+# Python comment "#[1]: see (section 2" held an edge, QA s50 helper-196)
+_ATTRIBUTE = re.compile(r"#!?\[[A-Za-z_]")
 # what a value's brace follows (a literal, a block's never): an operator or an opening
 # bracket (= ( [ , : { | & ? ! + - * / % ~ ^, not =>), or a word of an expression (QA s50
 # helper-195: X = a or {, BASE | {, y if c else { read as a block's: b = 1 in the if above)

@@ -23,15 +23,19 @@ _NESTED = frozenset({"pre", "code", "template", "listing", "noscript"})
 # an element's tag: its attributes may quote a ">" or a "<" ("n < 1", a Vue generic
 # "Record<string, unknown>") or hold a {..} expression (Svelte's {step < 1}: QA s50
 # helper-195); a quoted value on one line, so an unclosed quote does not run on
+# (a quoted value on one line may hold a "<" or a ">", one over lines neither; an
+# expression one level of braces deep: Astro's class:list={['a', { b }]}, QA s50
+# helper-196; read possessively, so no reading is tried twice)
 _MARK = re.compile(r"<!--|<!\[CDATA\[|<(/?)(script|style|textarea|title|xmp|docs|i18n|pre|code"
                    r"|template|listing|noscript)(?=[\s/>])((?:\"[^\"\n]*\"|'[^'\n]*'"
-                   r"|\{[^{}\n]*\}|[^<>\"'{}])*)>", re.I)
+                   r"|\"[^\"<>]*\"|'[^'<>]*'|\{(?:[^{}\n]|\{[^{}\n]*\})*\}|[^<>\"'])*+)>", re.I)
 _QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
 _ENDS = {name: re.compile(rf"</{name}\s*>", re.I) for name in _RAW}
 _PHP = re.compile(r"<\?(?:php\b|=)?(?:.*?\?>|.*\Z)", re.I | re.S)
 # a template language's own tags and comments (Jinja, Twig, Liquid, Blade, Handlebars,
 # ERB, JSP, Razor): code, not markup ({{ x | replace('<pre>', ..) }}, {# <script> #})
 _TEMPLATE = re.compile(r"\{\{!--|\{\{|\{!!|\{%|\{#|<%|@\*")
+_TEMPLATE_CODE = frozenset({"{{", "{!!", "{%", "<%"})  # (the others are comments)
 _TEMPLATE_END = {"{{!--": "--}}", "{{": "}}", "{!!": "!!}", "{%": "%}", "{#": "#}", "<%": "%>",
                  "@*": "*@"}
 
@@ -114,12 +118,25 @@ def _without_template_tags(text: str) -> tuple[str, int | None]:
         if close < 0:
             break
         close += len(_TEMPLATE_END[m.group()])
+        if (m.group() in _TEMPLATE_CODE and "\n" in text[m.end():close]
+                and (tag_inside := _MARK.search(text, m.end(), close)) is not None):
+            # (a {{ in prose, "<%" in a script's string, is no template tag: its end
+            # found lines on, past an element's tag, would hide it, QA s50 helper-196;
+            # a tag on one line, or a comment, may quote one: {!! str_replace('<pre>'..)
+            parts.append(text[pos:tag_inside.start()])
+            pos = tag_inside.start()
+            continue
         parts += [text[pos:m.start()], _blank(text[m.start():close])]
         pos = close
         tag = _BLOCK_TAG.match(text, m.start()) if m.group() == "{%" else None
         if tag is None:
             continue
         name = tag.group(2)
+        if name is None:  # (Tornado's {% end %}: closes the nearest)
+            del blocks[-1:]
+            continue
+        if name == "block" and _SHORT_BLOCK.match(text, tag.end()):
+            continue  # (Twig's {% block title 'Home' %}: no end tag)
         if tag.group(1):  # (an end tag: closes the nearest of its name and what is inside)
             at = next((k for k in range(len(blocks) - 1, -1, -1) if blocks[k][0] == name),
                       None)
@@ -138,9 +155,11 @@ def _without_template_tags(text: str) -> tuple[str, int | None]:
 
 # a template's block tags, each closed by its end tag (Jinja, Django, Twig, Liquid); a
 # raw block's text is no template code
+# (not Django's {% trans "x" %}, which stands alone: QA s50 helper-196)
 _BLOCK_TAG = re.compile(r"\{%[-+~]?\s*(end)?(if|for|block|macro|call|filter|raw|verbatim|capture"
                         r"|comment|highlight|with|autoescape|spaceless|unless|case|tablerow"
-                        r"|apply|embed|sandbox|blocktrans|trans)\b")
+                        r"|apply|embed|sandbox|blocktrans)?\b(?(2)|(?=\s*[-+~]?%\}))")
+_SHORT_BLOCK = re.compile(r"\s+[\w.]+\s+[^\s%]")
 _RAW_BLOCKS = frozenset({"raw", "verbatim", "comment", "highlight"})
 
 
