@@ -148,3 +148,13 @@ def test_a_copy_at_another_end_or_another_pairing_is_not_the_line() -> None:
     assert Frames(["x", "y"], ["x", "y", "y"]).block(2, 2) is None
     assert Frames(["a", "b", "c"], ["a", "b", "c", "d"]).block(3, 3) == 3
     assert Frames(["x", "z", "y"], ["x", "z", "y", "y"]).block(1, 2) == 1
+
+
+def test_a_last_line_told_apart_by_its_neighbour_is_carried() -> None:
+    """``}`` closing f, the file's last line, with another ``}`` closing g below it in the
+    file now: told apart by ``return`` above it, carried (QA s50 helper-197: refused by a
+    first version of the end rule)."""
+    author = ["package main", "", "func f() {", "\treturn", "}"]
+    now = [*author, "", "func g() {", "\tg()", "}"]
+    assert Frames(author, now).block(5, 5) == 5
+    assert Frames(author, now).block(4, 5) == 4

@@ -49,11 +49,11 @@ class Frames:
         self._starts: list[int] = []
         self._back: dict[int, int] = {}
 
-    def _paired(self, line: int) -> int | None:
+    def _paired(self, line: int, both: bool = False) -> int | None:
         """The 0-based line of ``target`` the diff pairs with ``source[line]``, if any;
-        None too where the diff read from the other end pairs it elsewhere (repeated
-        lines a diff may pair either way: which copy is the line is not known, QA s50
-        helper-196's two-turn fuzz, a number placed on the wrong "y" of "x y y")."""
+        with ``both``, None too where the diff read from the other end pairs it elsewhere
+        (repeated lines a diff may pair either way: which copy is the line is not known,
+        QA s50 helper-196's two-turn fuzz, a number placed on the wrong "y" of "x y y")."""
         if self._equal is None:
             self._equal = [op for op in line_opcodes(self.source, self.target)
                            if op[0] == "equal"]
@@ -70,7 +70,7 @@ class Frames:
             return None
         _, lo, hi, target_lo, _ = equal[k]
         found = target_lo + (line - lo) if lo <= line < hi else None
-        return found if found is not None and self._back.get(line) == found else None
+        return found if not both or self._back.get(line) == found else None
 
     def block(self, first: int, last: int) -> int | None:
         """Where the 1-based lines ``first..last`` of ``source`` start in ``target``
@@ -87,28 +87,17 @@ class Frames:
                     return None
                 continue
             hits = _hits(target, window)
-            if len(hits) == 1 and (
-                    (lo == 1 and (first == 1 or context > 1) and hits[0] != 0
-                     and target.count(window[0]) > 1)
-                    or (hi == len(source) and (last == hi or context > 1)
-                        and hits[0] + len(window) != len(target)
-                        and target.count(window[-1]) > 1)):
-                # Lines at an end of the file (or a window widened to it) have that end
-                # for a neighbour: found away from the same end, with the edge line
-                # repeated there, they may be another copy (the author's last "x x x" of
-                # "x x x y x" found at its start, the last "y" of "x y" found as the first
-                # of "x y y": the number went to the wrong copy, exit 0, QA s50 helper-196)
-                if whole:
-                    return None
-                continue
             if len(hits) == 1:
                 start = hits[0] + 1 + (first - lo)
+                # (told apart only by a wide window, or by the whole file: repeated lines
+                # a diff may pair either way, so both ends' readings must agree)
+                both = context > 1 or whole
                 break
             if not hits or whole:
                 return None
         else:
             return None
-        if all(self._paired(line - 1) == start - 1 + (line - first)
+        if all(self._paired(line - 1, both) == start - 1 + (line - first)
                for line in range(first, last + 1)):
             return start
         return None
