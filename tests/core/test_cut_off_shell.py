@@ -20,6 +20,7 @@ import pytest
 
 from reviewtui.cli import main
 from reviewtui.core.protocol.open_shell import open_heredoc
+from reviewtui.core.protocol.open_strings import open_string
 from reviewtui.core.protocol.reply import parse_reply_text
 
 _TAIL = "A reply:\n\n```\n\n--- File: src/app.py ---\n```\nEOF\necho done\n"
@@ -245,3 +246,17 @@ def test_a_dockerfile_is_read_an_instruction_at_a_time(text: str, want: int | No
     from reviewtui.core.protocol.open_shell import open_dockerfile_heredoc
 
     assert open_dockerfile_heredoc(text.split("\n")) == want
+
+
+@pytest.mark.parametrize("line", [
+    "#!/usr/bin/with-contenv bash", "#!/usr/bin/env nix-shell", "#!/usr/bin/sudo bash",
+    "#!/usr/bin/env -S sudo bash", "#!/usr/bin/env -u FOO bash", "#!/bin/bash-5.2",
+    "#!/usr/bin/env bash  # kept apart from the pwsh port", "#! /bin/bash", "#!/bin/bash\r",
+])
+def test_a_shell_is_known_by_any_program_its_hash_bang_line_names(line: str) -> None:
+    """A wrapper (s6's with-contenv, sudo, env with options) runs the shell it names, and a
+    comment naming pwsh makes no PowerShell script (QA s50 helper-194, 197: a here-document
+    holding a sample in such a script was written past, exit 0)."""
+    lines = [line, "echo start", "cat <<EOF", "```", "", "--- File: src/app.py ---", "```"]
+    assert open_string("run", "", lines) == 2
+    assert open_string("run", "", ["#!/usr/bin/env pwsh", "cat <<EOF", "```"]) is None

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 _SHELL = frozenset({"sh", "bash", "zsh", "shell", "console", "ksh", "mksh", "bats"})
 _SHELL_PROGRAMS = frozenset({"sh", "bash", "zsh", "ksh", "mksh", "pdksh", "dash", "ash",
-                             "yash", "bats", "busybox"})
+                             "yash", "rbash", "csh", "tcsh", "bats", "busybox", "nix-shell"})
 _SHELL_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh", ".mksh", ".bats")
 _SHELL_NAMES = frozenset({".bashrc", ".bash_profile", ".bash_aliases", ".bash_login",
                           ".bash_logout", ".zshrc", ".zprofile", ".zshenv", ".zlogin",
@@ -43,16 +43,14 @@ def is_shell(path: str, info: str, lines: Sequence[str]) -> bool:
         return True
     if not (lines and lines[0].startswith("#!")):
         return False
-    # The program the #! line runs (env's first word that is no option): a shell's name,
-    # versioned or not (QA s50 helper-194: "sh" anywhere in the line's last word, and
-    # "pwsh" anywhere in it, "# kept apart from the pwsh port", decided)
-    words = lines[0][2:].split("#", 1)[0].split()
-    program = words[0].rsplit("/", 1)[-1] if words else ""
-    if program == "env":
-        rest = iter(words[1:])
-        program = next((word for word in rest if not word.startswith("-") and "=" not in word
-                        and word not in ("-u", "--unset")), "")
-    return program.rstrip("0123456789.") in _SHELL_PROGRAMS
+    # The programs the #! line names (a wrapper's too: env, with-contenv, sudo, nix-shell):
+    # a shell's name among them, versioned or not, and no PowerShell (QA s50 helper-194:
+    # "pwsh" anywhere in the line's last word decided; helper-197: env's first word alone
+    # missed with-contenv bash, env -u NAME bash, bash-5.2)
+    names = {re.sub(r"[-\d.]+$", "", word.rsplit("/", 1)[-1])
+             for word in lines[0][2:].split(" #", 1)[0].split()
+             if not word.startswith("-") and "=" not in word}
+    return "pwsh" not in names and not names.isdisjoint(_SHELL_PROGRAMS)
 
 
 def open_heredoc(path: str, info: str, lines: Sequence[str]) -> int | None:
