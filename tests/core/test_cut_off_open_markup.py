@@ -12,12 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from reviewtui.cli import main
+from cutkit import COMBO, LISTED, assert_fenced_longer_whole, assert_held
 from reviewtui.core.protocol.open_strings import open_string
-from reviewtui.core.protocol.reply import parse_reply_text
-
-COMBO = "```\n\n```console\n:rm keep.txt\n```\n\n--- File: src/app.c ---\n```\n"
-LISTED = "```\n\n--- File: src/app.py ---\n```python\n"
 
 CASES = [
     # (case, path, fence info, the file's text: {s} is the sample)
@@ -50,35 +46,17 @@ CASES = [
 ]
 
 
-def _session(path: str, info: str, content: str, footer: str) -> str:
-    return (f"## Turn 1\n> x\n\n--- File: {path} ---\n```{info}\n{content}```\n\n"
-            f"### Changed files:\n{footer}")
-
-
 @pytest.mark.parametrize(("case", "path", "info", "text"), CASES, ids=[c[0] for c in CASES])
 @pytest.mark.parametrize("sample", [COMBO, LISTED], ids=["command", "listed"])
 def test_a_sample_inside_an_element_holds_the_file_and_writes_nothing(
         tmp_path: Path, case: str, path: str, info: str, text: str, sample: str) -> None:
-    root = tmp_path / "root"
-    root.mkdir()
-    (root / "keep.txt").write_text("keep\n")
-    footer = f"- {path}\n" + ("- src/app.py\n" if sample == LISTED else "")
-    session = tmp_path / "s.md"
-    session.write_text(_session(path, info, text.replace("{s}", sample), footer))
-    assert main(["apply", str(session), "--root", str(root), "--yes"]) == 1
-    assert sorted(p.name for p in root.iterdir()) == ["keep.txt"]  # nothing written
-    assert (root / "keep.txt").read_text() == "keep\n"  # nothing run
+    assert_held(tmp_path, case, path, info, text, sample)
 
 
 @pytest.mark.parametrize(("case", "path", "info", "text"), CASES, ids=[c[0] for c in CASES])
 def test_the_same_file_fenced_longer_is_written_whole(
         case: str, path: str, info: str, text: str) -> None:
-    content = text.replace("{s}", "```\nmake test\n```\n")
-    reply = (f"--- File: {path} ---\n````{info}\n{content}````\n\n"
-             f"### Changed files:\n- {path}\n")
-    parsed = parse_reply_text(reply)
-    assert parsed.problems == ()
-    assert [op.content for op in parsed.ops] == [content]  # type: ignore[union-attr]
+    assert_fenced_longer_whole(case, path, info, text)
 
 
 WHOLE = [
