@@ -134,3 +134,20 @@ def test_template_block_tags_of_a_fourth_reading() -> None:
         assert open_string("h.html", "", [tag, "<p>A reply:</p>", *sample]) == 0, tag
     assert open_string("h.html", "", ["{% set open =", '  "<script>" %}', "<p>x</p>"]) is None
     assert open_string("p.html", "", ["<p>use {{ x", "<pre>a</pre>"] * 32_000 + ["}}"]) is None
+
+
+def test_template_tags_of_a_fifth_reading() -> None:
+    """QA s50 helper-198: an apostrophe in prose made a {{ in it a template tag again, its
+    end the }} inside a later <pre> (a cut file written, exit 0); Django's {% trans var %}
+    stands alone (held for nothing), Jinja's {% trans %} and {% trans count=n %} open a
+    block; 20,000 stray end tags under 20,000 open blocks cost no search each."""
+    sample = ["```", "", "--- File: src/app.py ---", "```"]
+    assert open_string("page.html", "", ["<p>Type {{ to open a tag.</p>",
+                                         "<p>Here's one: <pre>", "Hello {{ name }}",
+                                         *sample]) == 1
+    assert open_string("t.html", "", ["{% load i18n %}", "<h1>{% trans page_title %}</h1>",
+                                      '<p>{% trans "Welcome" %}</p>']) is None
+    for tag in ("{% trans %}", "{% trans count=n %}"):
+        assert open_string("h.html", "", [tag, "x", *sample]) == 0, tag
+    assert open_string("a.html", "", ["{% for x in y %}"] * 20_000
+                       + ["{% endif %}"] * 20_000) == 0

@@ -249,7 +249,7 @@ def test_a_dockerfile_is_read_an_instruction_at_a_time(text: str, want: int | No
 
 
 @pytest.mark.parametrize("line", [
-    "#!/usr/bin/with-contenv bash", "#!/usr/bin/env nix-shell", "#!/usr/bin/sudo bash",
+    "#!/usr/bin/with-contenv bash", "#!/usr/bin/sudo bash",
     "#!/usr/bin/env -S sudo bash", "#!/usr/bin/env -u FOO bash", "#!/bin/bash-5.2",
     "#!/usr/bin/env bash  # kept apart from the pwsh port", "#! /bin/bash", "#!/bin/bash\r",
 ])
@@ -260,3 +260,12 @@ def test_a_shell_is_known_by_any_program_its_hash_bang_line_names(line: str) -> 
     lines = [line, "echo start", "cat <<EOF", "```", "", "--- File: src/app.py ---", "```"]
     assert open_string("run", "", lines) == 2
     assert open_string("run", "", ["#!/usr/bin/env pwsh", "cat <<EOF", "```"]) is None
+
+
+def test_a_nix_shell_script_runs_what_its_second_line_names() -> None:
+    """``#!/usr/bin/env nix-shell`` then ``#!nix-shell -i python3``: Python, whose
+    ``1 << 4`` is no here-document (QA s50 helper-198: held for nothing); an option's value
+    is no program (``env -C /opt/sh python3``)."""
+    for first in ("#!/usr/bin/env nix-shell", "#!/usr/bin/env -C /opt/sh python3"):
+        assert open_string("scripts/flags.py", "", [first, "#!nix-shell -i python3",
+                                                    "FLAG_A = 1 << 0"]) is None, first

@@ -115,6 +115,7 @@ def _without_template_tags(text: str) -> tuple[str, int | None]:
     lies ahead): linear (QA s50 helper-197: 32,000 {{ skipped at an element took 9.6 s)."""
     parts, pos = [], 0
     blocks: list[tuple[str, int]] = []
+    open_count: dict[str, int] = {}  # how many of each name are open
     ahead: dict[str, int] = {}  # the last find of each end, a newline ("\n"), a tag ("<")
 
     def next_at(key: str, at: int) -> int:
@@ -151,15 +152,20 @@ def _without_template_tags(text: str) -> tuple[str, int | None]:
             continue
         name = tag.group(2)
         if name is None:  # (Tornado's {% end %}: closes the nearest)
-            del blocks[-1:]
+            if blocks:
+                open_count[blocks.pop()[0]] -= 1
             continue
         if (name == "block" and _SHORT_BLOCK.match(text, tag.end())) or (
-                name == "trans" and _QUOTE_NEXT.match(text, tag.end())):
-            continue  # (Twig's {% block title 'Home' %}, Django's {% trans "x" %}: no end)
+                name == "trans" and not tag.group(1) and not _TRANS_BLOCK.match(text, tag.end())
+                and next_at("endtrans", tag.end()) < 0):
+            # (Twig's {% block title 'Home' %}; Django's {% trans "x" %}, {% trans var %},
+            # where Jinja's {% trans %}, {% trans count=n %} open a block: QA s50 helper-198)
+            continue
         if tag.group(1):  # (an end tag: closes the nearest of its name and what is inside)
-            at = next((k for k in range(len(blocks) - 1, -1, -1) if blocks[k][0] == name),
-                      None)
-            if at is not None:
+            if open_count.get(name):  # (a stray one costs no search: helper-198)
+                at = next(k for k in range(len(blocks) - 1, -1, -1) if blocks[k][0] == name)
+                for gone, _ in blocks[at:]:
+                    open_count[gone] -= 1
                 del blocks[at:]
         elif name in _RAW_BLOCKS:
             end = re.compile(r"\{%[-+~]?\s*end" + name + r"\b[^%]*%\}").search(text, pos)
@@ -170,14 +176,15 @@ def _without_template_tags(text: str) -> tuple[str, int | None]:
             ahead.clear()  # (the finds may lie inside the raw text)
         else:
             blocks.append((name, m.start()))
+            open_count[name] = open_count.get(name, 0) + 1
     return "".join(parts) + text[pos:], blocks[0][1] if blocks else None
 
 
 def _quoted_at(text: str, start: int, at: int) -> bool:
-    """Whether ``at`` (past ``start``) lies inside a string opened on its line before it
-    (a tag quoted in template code: {% set open =\\n "<script>" %}, QA s50 helper-197)."""
-    line = text[max(text.rfind("\n", 0, at) + 1, at - 200):at]  # (200: a look that stays short)
-    return at > start and (line.count('"') % 2 == 1 or line.count("'") % 2 == 1)
+    """Whether the tag at ``at`` (past ``start``) opens a string's text: a quote right
+    before it (a tag quoted in template code, {% set open =\\n "<script>" %}, QA s50
+    helper-197; not a quote earlier on the line, an apostrophe of prose: helper-198)."""
+    return at > start and text[at - 1:at] in ("'", '"')
 
 
 # a template's block tags, each closed by its end tag (Jinja, Django, Twig, Liquid); a
@@ -188,7 +195,7 @@ _BLOCK_TAG = re.compile(r"\{%[-+~]?\s*(end)?(if|for|block|macro|call|filter|raw|
                         r"|apply|embed|sandbox|blocktrans|trans)?\b(?(2)|(?=\s*[-+~]?%\}))")
 # (Twig's short block: a name, then a value; not "-%}", "scoped", "required")
 _SHORT_BLOCK = re.compile(r"\s+[\w.]+\s+(?![-+~]?%\})(?!(?:scoped|required)\b)[^\s%]")
-_QUOTE_NEXT = re.compile(r"\s+[\"']")
+_TRANS_BLOCK = re.compile(r"\s*(?:[-+~]?%\}|(?:count|trimmed|notrimmed)\b|[\w.]+\s*=)")
 _RAW_BLOCKS = frozenset({"raw", "verbatim", "comment", "highlight"})
 
 

@@ -28,7 +28,9 @@ if TYPE_CHECKING:
 
 _SHELL = frozenset({"sh", "bash", "zsh", "shell", "console", "ksh", "mksh", "bats"})
 _SHELL_PROGRAMS = frozenset({"sh", "bash", "zsh", "ksh", "mksh", "pdksh", "dash", "ash",
-                             "yash", "rbash", "csh", "tcsh", "bats", "busybox", "nix-shell"})
+                             "yash", "rbash", "csh", "tcsh", "bats", "busybox"})
+# (nix-shell runs what its -i names: a Python or Node script is none, QA s50 helper-198)
+_VALUE_OPTIONS = frozenset({"-u", "--unset", "-C", "--chdir", "-g", "--group", "--user"})
 _SHELL_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh", ".mksh", ".bats")
 _SHELL_NAMES = frozenset({".bashrc", ".bash_profile", ".bash_aliases", ".bash_login",
                           ".bash_logout", ".zshrc", ".zprofile", ".zshenv", ".zlogin",
@@ -47,9 +49,11 @@ def is_shell(path: str, info: str, lines: Sequence[str]) -> bool:
     # a shell's name among them, versioned or not, and no PowerShell (QA s50 helper-194:
     # "pwsh" anywhere in the line's last word decided; helper-197: env's first word alone
     # missed with-contenv bash, env -u NAME bash, bash-5.2)
+    words = lines[0][2:].split(" #", 1)[0].split()
     names = {re.sub(r"[-\d.]+$", "", word.rsplit("/", 1)[-1])
-             for word in lines[0][2:].split(" #", 1)[0].split()
-             if not word.startswith("-") and "=" not in word}
+             for k, word in enumerate(words)
+             if not word.startswith("-") and "=" not in word
+             and not (k and words[k - 1] in _VALUE_OPTIONS)}  # (env -C /opt/sh, sudo -u ash)
     return "pwsh" not in names and not names.isdisjoint(_SHELL_PROGRAMS)
 
 
