@@ -5,7 +5,9 @@
 their neighbours (one on each side where there is one, more until the stretch occurs once
 in ``source``) occur exactly once in ``target``, and a line diff of the two texts pairs
 each of them with the line found there (a copy elsewhere, the original changed, is found
-by content but not paired by the diff). Else it says it cannot tell (None).
+by content but not paired by the diff); where only a wider window (or the whole file) told
+the lines apart, a diff read from the texts' other end must pair them there too (repeated
+lines a diff may pair either way). Else it says it cannot tell (None).
 
 Used for an agent's numbers read on disk (``core/agent/frames.py``) and for a turn's
 numbers read in the file as its author had it (``core/engine/authored.py``). Pure.
