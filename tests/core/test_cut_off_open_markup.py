@@ -132,7 +132,9 @@ def test_template_block_tags_of_a_fourth_reading() -> None:
     sample = ["```", "", "--- File: src/app.py ---", "```"]
     for tag in ("{% block content -%}", "{% block body scoped %}", "{% trans count=n %}"):
         assert open_string("h.html", "", [tag, "<p>A reply:</p>", *sample]) == 0, tag
-    assert open_string("h.html", "", ["{% set open =", '  "<script>" %}', "<p>x</p>"]) is None
+    # (a tag quoted in template code over lines is read as markup: held where it leaves
+    # one open, the safe side of telling code's quotes from prose's, QA s50 helper-199)
+    assert open_string("h.html", "", ["{% set open =", '  "<script>" %}', "<p>x</p>"]) == 1
     assert open_string("p.html", "", ["<p>use {{ x", "<pre>a</pre>"] * 32_000 + ["}}"]) is None
 
 
@@ -151,3 +153,22 @@ def test_template_tags_of_a_fifth_reading() -> None:
         assert open_string("h.html", "", [tag, "x", *sample]) == 0, tag
     assert open_string("a.html", "", ["{% for x in y %}"] * 20_000
                        + ["{% endif %}"] * 20_000) == 0
+
+
+def test_template_tags_of_a_sixth_reading() -> None:
+    """QA s50 helper-199: a quote right before a tag in prose made a {{ in prose a template
+    tag again (a cut file written, keep.txt removed, exit 0); a Jinja comment's or a bash
+    ${#}'s mark in prose the same; "endtrans" looked for in raw text; a count.label no
+    count=; raw blocks between made the looks quadratic."""
+    sample = ["```", "", "--- File: src/app.py ---", "```"]
+    for prose in ("<p>Don't type {{ here; use '<code>x</code>' instead.</p>",
+                  "<p>Jinja comments start with {# and end.</p>",
+                  "<p>The count is ${#} in bash.</p>"):
+        assert open_string("page.html", "", [prose, "<pre>", "{{ x }} {# y #}",
+                                             *sample]) == 1, prose
+    assert open_string("d.html", "", ["{% load i18n %}", '<h1>{% trans "Hi" %}</h1>',
+                                      "{% verbatim %}{% trans %}x{% endtrans %}"
+                                      "{% endverbatim %}"]) is None
+    assert open_string("d.html", "", ["{% trans count.label %}", "<p>x</p>"]) is None
+    assert open_string("a.html", "", ["{% trans x %}{% raw %}a{% endraw %}"] * 40_000
+                       + ["<p>x</p>"]) is None

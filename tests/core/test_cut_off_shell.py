@@ -269,3 +269,7 @@ def test_a_nix_shell_script_runs_what_its_second_line_names() -> None:
     for first in ("#!/usr/bin/env nix-shell", "#!/usr/bin/env -C /opt/sh python3"):
         assert open_string("scripts/flags.py", "", [first, "#!nix-shell -i python3",
                                                     "FLAG_A = 1 << 0"]) is None, first
+    # (and one naming bash there, or nothing: nix-shell's default, QA s50 helper-199)
+    assert open_string("update", "", ["#!/usr/bin/env nix-shell", "#!nix-shell -i bash -p jq",
+                                      "cat <<EOF", "Reply:"]) == 2
+    assert open_string("update", "", ["#! /usr/bin/env nix-shell", "cat <<EOF", "Reply:"]) == 1

@@ -35,7 +35,6 @@ _PHP = re.compile(r"<\?(?:php\b|=)?(?:.*?\?>|.*\Z)", re.I | re.S)
 # a template language's own tags and comments (Jinja, Twig, Liquid, Blade, Handlebars,
 # ERB, JSP, Razor): code, not markup ({{ x | replace('<pre>', ..) }}, {# <script> #})
 _TEMPLATE = re.compile(r"\{\{!--|\{\{|\{!!|\{%|\{#|<%|@\*")
-_TEMPLATE_CODE = frozenset({"{{", "{!!", "{%", "<%"})  # (the others are comments)
 _TEMPLATE_END = {"{{!--": "--}}", "{{": "}}", "{!!": "!!}", "{%": "%}", "{#": "#}", "<%": "%>",
                  "@*": "*@"}
 
@@ -136,12 +135,12 @@ def _without_template_tags(text: str) -> tuple[str, int | None]:
         if close < 0:
             break
         close += len(end_mark)
-        if m.group() in _TEMPLATE_CODE and -1 < next_at("\n", m.end()) < close and -1 < (
-                inside := next_at("<", m.end())) < close and not _quoted_at(text, m.end(),
-                                                                            inside):
+        if -1 < next_at("\n", m.end()) < close and -1 < (inside := next_at("<", m.end())) < close:
             # (a {{ in prose, "<%" in a script's string, is no template tag: its end
             # found lines on, past an element's tag, would hide it, QA s50 helper-196;
-            # a tag on one line, in a string, or a comment may quote one)
+            # a tag quoted in template code over lines is read as markup too, held
+            # where it leaves one open: telling a quote of code from prose's apostrophe
+            # was fooled both ways, helper-198, 199; a tag on one line may be quoted)
             parts.append(text[pos:inside])
             pos = inside
             continue
@@ -156,8 +155,8 @@ def _without_template_tags(text: str) -> tuple[str, int | None]:
                 open_count[blocks.pop()[0]] -= 1
             continue
         if (name == "block" and _SHORT_BLOCK.match(text, tag.end())) or (
-                name == "trans" and not tag.group(1) and not _TRANS_BLOCK.match(text, tag.end())
-                and next_at("endtrans", tag.end()) < 0):
+                name == "trans" and not tag.group(1)
+                and not _TRANS_BLOCK.match(text, tag.end())):
             # (Twig's {% block title 'Home' %}; Django's {% trans "x" %}, {% trans var %},
             # where Jinja's {% trans %}, {% trans count=n %} open a block: QA s50 helper-198)
             continue
@@ -173,18 +172,11 @@ def _without_template_tags(text: str) -> tuple[str, int | None]:
                 return "".join(parts) + text[pos:], blocks[0][1] if blocks else m.start()
             parts.append(_blank(text[pos:end.end()]))
             pos = end.end()
-            ahead.clear()  # (the finds may lie inside the raw text)
+            # (a find inside the raw text lies behind: looked for again when asked)
         else:
             blocks.append((name, m.start()))
             open_count[name] = open_count.get(name, 0) + 1
     return "".join(parts) + text[pos:], blocks[0][1] if blocks else None
-
-
-def _quoted_at(text: str, start: int, at: int) -> bool:
-    """Whether the tag at ``at`` (past ``start``) opens a string's text: a quote right
-    before it (a tag quoted in template code, {% set open =\\n "<script>" %}, QA s50
-    helper-197; not a quote earlier on the line, an apostrophe of prose: helper-198)."""
-    return at > start and text[at - 1:at] in ("'", '"')
 
 
 # a template's block tags, each closed by its end tag (Jinja, Django, Twig, Liquid); a
@@ -195,7 +187,7 @@ _BLOCK_TAG = re.compile(r"\{%[-+~]?\s*(end)?(if|for|block|macro|call|filter|raw|
                         r"|apply|embed|sandbox|blocktrans|trans)?\b(?(2)|(?=\s*[-+~]?%\}))")
 # (Twig's short block: a name, then a value; not "-%}", "scoped", "required")
 _SHORT_BLOCK = re.compile(r"\s+[\w.]+\s+(?![-+~]?%\})(?!(?:scoped|required)\b)[^\s%]")
-_TRANS_BLOCK = re.compile(r"\s*(?:[-+~]?%\}|(?:count|trimmed|notrimmed)\b|[\w.]+\s*=)")
+_TRANS_BLOCK = re.compile(r"\s*(?:[-+~]?%\}|(?:trimmed|notrimmed)\b|\w+\s*=)")
 _RAW_BLOCKS = frozenset({"raw", "verbatim", "comment", "highlight"})
 
 
