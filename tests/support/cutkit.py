@@ -50,3 +50,10 @@ def assert_fenced_longer_whole(case: str, path: str, info: str, text: str) -> No
     (op,) = parsed.ops
     assert isinstance(op, FullFile)
     assert op.content == content
+
+
+def assert_not_held(path: str, text: str) -> None:
+    """A correct file: said closed, and read whole from a reply (fenced longer)."""
+    assert open_string(path, "", text.splitlines()) is None
+    reply = f"--- File: {path} ---\n````\n{text}````\n\n### Changed files:\n- {path}\n"
+    assert [op.path for op in parse_reply_text(reply).ops] == [path]  # type: ignore[union-attr]
