@@ -278,3 +278,12 @@ def test_a_nix_shell_script_runs_what_its_second_line_names() -> None:
                                     "FLAG = 1<<bit"]) is None
     assert open_string("s", "", ["#!/usr/bin/env nix-shell", "#!nix-shell -p nix-init -i bash",
                                  "cat > notes.md <<EOF", "x"]) == 2
+
+
+def test_nix_shell_reads_its_own_i_and_not_its_packages() -> None:
+    """QA s50 helper-201: env's own -i taken for nix-shell's (a bash script not read, exit
+    0); a package named bash made a Python script shell (held for nothing)."""
+    assert open_string("u", "", ["#!/usr/bin/env -S -i nix-shell", "#!nix-shell -i bash -p jq",
+                                 "cat > notes.md <<EOF", "Reply:"]) == 2
+    assert open_string("x", "", ["#!/usr/bin/env -S nix-shell -p bash -i python3",
+                                 "FLAG = 1<<bit"]) is None

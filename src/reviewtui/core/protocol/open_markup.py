@@ -35,7 +35,10 @@ _PHP = re.compile(r"<\?(?:php\b|=)?(?:.*?\?>|.*\Z)", re.I | re.S)
 # a template language's own tags and comments (Jinja, Twig, Liquid, Blade, Handlebars,
 # ERB, JSP, Razor): code, not markup ({{ x | replace('<pre>', ..) }}, {# <script> #})
 _TEMPLATE = re.compile(r"\{\{!--|\{\{|\{!!|\{%|\{#|<%|@\*")
-_TEMPLATE_CODE = frozenset({"{{", "{!!", "{%", "<%"})  # (the others are comments)
+_UNTEMPLATED = (".svelte", ".xml", ".xsl", ".xslt", ".svg", ".xhtml")
+# (a tag on one line: {% name, {{ name }}, <% code, <%= or <%#, {# .. #}, {{!-- --}})
+_TEMPLATED = re.compile(r"\{%-?\s*\w|\{\{[-{#/!>^&]?\s*[\w.'\"(][^{}\n]*\}\}|<%[=#-]?\s"
+                        r"|\{#[^\n]*#\}|@\*|\{!!")
 _TEMPLATE_END = {"{{!--": "--}}", "{{": "}}", "{!!": "!!}", "{%": "%}", "{#": "#}", "<%": "%>",
                  "@*": "*@"}
 
@@ -58,7 +61,9 @@ def open_markup(lines: Sequence[str], php: bool = False, path: str = "") -> int 
         if front is not None:
             return front + 1
         text = _blank_span(text, 0, close + 4)
-    if not path.endswith(".svelte"):
+    if not path.endswith(_UNTEMPLATED) and _TEMPLATED.search(text):
+        # (a template's tags are read only in a file that shows one: a page of prose about
+        # "{{" (Rust's edition guide), an XSL translate('{}', '{{{') is plain markup)
         text, block = _without_template_tags(text)
         if block is not None:
             return text.count("\n", 0, block)
@@ -133,24 +138,20 @@ def _without_template_tags(text: str) -> tuple[str, int | None]:
     while (m := _TEMPLATE.search(text, pos)) is not None:
         end_mark = _TEMPLATE_END[m.group()]
         close = next_at(end_mark, m.end())
-        if close < 0:
-            break
-        close += len(end_mark)
-        if m.group() in _TEMPLATE_CODE and (
-                (-1 < next_at("\n", m.end()) < close and -1 < next_at("<", m.end()) < close)
-                or -1 < next_at("T", m.end()) < close):
-            # (a {{ in prose, "<%" in a script's string, is no template tag: its end
-            # found lines on, past an element's tag, would hide it, QA s50 helper-196;
-            # a tag quoted in template code over lines is read as markup too, held
-            # where it leaves one open: telling a quote of code from prose's apostrophe
-            # was fooled both ways, helper-198, 199; a tag on one line may be quoted; a
-            # comment is one, whatever it holds: read as prose, its words "{% raw %}" or
-            # "{% block %}" were taken for tags, helper-200. One holding another template
-            # mark is prose too, and the reading goes on right after it: a
-            # {% highlight %} after a prose {{ is seen, helper-200)
+        if close < 0:  # (no end after it: no tag, a {{ of prose; read on, QA s50 helper-201)
             parts.append(text[pos:m.end()])
             pos = m.end()
             continue
+        close += len(end_mark)
+        if -1 < next_at("\n", m.end()) < close and (-1 < next_at("<", m.end()) < close
+                                                     or -1 < next_at("T", m.end()) < close):
+            # A tag or comment over lines holding an element's tag or another template
+            # mark: prose's {{, {# or ${# paired with an end lines on, or template code
+            # quoting markup, cannot be told apart. Blanked, it hid a <pre> (QA s50
+            # helper-196, 201); read as prose, its words "{% raw %}" opened tags
+            # (helper-200); telling a quote of code from prose's apostrophe was fooled
+            # both ways (helper-198, 199). Held at its mark: the cheap mistake.
+            return "".join(parts) + text[pos:], m.start()
         parts += [text[pos:m.start()], _blank(text[m.start():close])]
         pos = close
         tag = _BLOCK_TAG.match(text, m.start()) if m.group() == "{%" else None

@@ -30,7 +30,8 @@ _SHELL = frozenset({"sh", "bash", "zsh", "shell", "console", "ksh", "mksh", "bat
 _SHELL_PROGRAMS = frozenset({"sh", "bash", "zsh", "ksh", "mksh", "pdksh", "dash", "ash",
                              "yash", "rbash", "csh", "tcsh", "bats", "busybox"})
 # (nix-shell runs what its -i names: a Python or Node script is none, QA s50 helper-198)
-_NIX_INTERPRETER = re.compile(r"(?:^|\s)-i\s+(\S+)")  # (not the -i of nix-init)
+# (the -i after nix-shell's name: not env's -i, nor the -i of nix-init)
+_NIX_INTERPRETER = re.compile(r"nix-shell\b.*?\s-i\s+(\S+)")
 _VALUE_OPTIONS = frozenset({"-u", "--unset", "-C", "--chdir", "-g", "--group", "--user",
                             "-I", "--with", "--spec"})
 _SHELL_SUFFIXES = (".sh", ".bash", ".zsh", ".ksh", ".mksh", ".bats")
@@ -56,11 +57,12 @@ def is_shell(path: str, info: str, lines: Sequence[str]) -> bool:
              for k, word in enumerate(words)
              if not word.startswith("-") and "=" not in word
              and not (k and words[k - 1] in _VALUE_OPTIONS)}  # (env -C /opt/sh, sudo -u ash)
-    if "nix-shell" in names:  # (it runs what its "-i X" names, on its #! lines, else bash)
+    if "nix-shell" in names:  # (it runs what its "-i X" names, on its #! lines, else bash;
+        # its -p packages are no programs: -p bash -i python3 is Python, QA s50 helper-201)
         given = [found.group(1) for line in lines[:8]
                  if line.startswith("#!") and "nix-shell" in line
                  and (found := _NIX_INTERPRETER.search(line)) is not None]
-        names.add(given[0].strip("'\"").rsplit("/", 1)[-1] if given else "bash")
+        names = {given[0].strip("'\"").rsplit("/", 1)[-1] if given else "bash"}
     return "pwsh" not in names and not names.isdisjoint(_SHELL_PROGRAMS)
 
 
