@@ -208,3 +208,21 @@ def test_template_marks_over_lines_holding_markup_are_held() -> None:
                                       "Reply:", *sample]) == 0
     assert open_string("q.html", "", ["<p>Write {{ '{% for x in y %}' }} to loop.</p>"]) is None
     assert open_string("h.html", "", ["<p>{{ x", "</p>", "{% highlight bash %}", *sample]) == 2
+
+
+def test_template_files_known_by_more_of_their_tags() -> None:
+    """QA s50 helper-202: {%~ and {%+ tags, Liquid in a feed.xml, {{ $t(..) }}, a compact
+    <%=x%> did not make a file a template, its raw block or quoted </pre> not read (a cut
+    file written, exit 0); a {{!-- or <%# comment over lines of commented-out markup is
+    blanked, not held; a line of 40,000 "{#" is read at once."""
+    sample = ["```", "", "--- File: src/app.py ---", "```"]
+    assert open_string("page.twig", "", ["<p>x</p>", "{%~ verbatim ~%}", "Reply:", *sample]) == 1
+    assert open_string("feed.xml", "", ["<feed>{% for p in site.posts %}{{ p.title }}"
+                                        "{% endfor %}", "{% highlight text %}", *sample]) == 1
+    assert open_string("page.erb", "", ["<pre>", "<%=x.sub('</pre>','')%>", *sample]) == 0
+    assert open_string("page.html", "", ["<pre>", "{{ $t('</pre>') }}", *sample]) == 0
+    for opener, closer in (("{{!--", "--}}"), ("<%#", "%>")):
+        assert open_string("page.html", "", ["<p>{{ title }}</p>", opener,
+                                             '<script src="/old.js"></script>', closer,
+                                             "<p>ok</p>"]) is None, opener
+    assert open_string("page.html", "", ["x{#" * 40_000]) is None

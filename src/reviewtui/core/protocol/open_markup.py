@@ -35,10 +35,15 @@ _PHP = re.compile(r"<\?(?:php\b|=)?(?:.*?\?>|.*\Z)", re.I | re.S)
 # a template language's own tags and comments (Jinja, Twig, Liquid, Blade, Handlebars,
 # ERB, JSP, Razor): code, not markup ({{ x | replace('<pre>', ..) }}, {# <script> #})
 _TEMPLATE = re.compile(r"\{\{!--|\{\{|\{!!|\{%|\{#|<%|@\*")
-_UNTEMPLATED = (".svelte", ".xml", ".xsl", ".xslt", ".svg", ".xhtml")
-# (a tag on one line: {% name, {{ name }}, <% code, <%= or <%#, {# .. #}, {{!-- --}})
-_TEMPLATED = re.compile(r"\{%-?\s*\w|\{\{[-{#/!>^&]?\s*[\w.'\"(][^{}\n]*\}\}|<%[=#-]?\s"
-                        r"|\{#[^\n]*#\}|@\*|\{!!")
+_UNTEMPLATED = (".svelte",)  # ({#if}: Svelte's own blocks; Jekyll's feed.xml is Liquid)
+# (a template's tag: {% name with its whitespace marks, {{ name }}, {{ $t(..) }}, {{~, <%
+# code, <%= <%# <%@ <%-- without a space, {{!-- --}}, @* *@, {!! !!}: QA s50 helper-202)
+_TEMPLATED = re.compile(r"\{%[-+~]?\s*\w|\{\{[-~{#/!>^&]?\s*[\w.'\"($@][^{}\n]*\}\}|<%[=#@-]"
+                        r"|<%\s|@\*|\{!!")
+# (the marks prose may hold: {{ and {# in text about templates or bash's ${#}; a {{!--, <%#,
+# @* comment is never prose and is blanked whatever it holds, commented-out markup too,
+# QA s50 helper-202)
+_MAYBE_PROSE = frozenset({"{{", "{#", "{%", "<%", "{!!"})
 _TEMPLATE_END = {"{{!--": "--}}", "{{": "}}", "{!!": "!!}", "{%": "%}", "{#": "#}", "<%": "%>",
                  "@*": "*@"}
 
@@ -143,8 +148,9 @@ def _without_template_tags(text: str) -> tuple[str, int | None]:
             pos = m.end()
             continue
         close += len(end_mark)
-        if -1 < next_at("\n", m.end()) < close and (-1 < next_at("<", m.end()) < close
-                                                     or -1 < next_at("T", m.end()) < close):
+        if (m.group() in _MAYBE_PROSE and not text.startswith(("<%#", "<%--"), m.start())
+                and -1 < next_at("\n", m.end()) < close) and (
+                -1 < next_at("<", m.end()) < close or -1 < next_at("T", m.end()) < close):
             # A tag or comment over lines holding an element's tag or another template
             # mark: prose's {{, {# or ${# paired with an end lines on, or template code
             # quoting markup, cannot be told apart. Blanked, it hid a <pre> (QA s50
