@@ -221,8 +221,24 @@ def test_template_files_known_by_more_of_their_tags() -> None:
                                         "{% endfor %}", "{% highlight text %}", *sample]) == 1
     assert open_string("page.erb", "", ["<pre>", "<%=x.sub('</pre>','')%>", *sample]) == 0
     assert open_string("page.html", "", ["<pre>", "{{ $t('</pre>') }}", *sample]) == 0
+    # (a comment over lines holding markup is held: blanked, a page naming the comment's
+    # mark in prose hid its <pre>, QA s50 helper-203; the cheap mistake)
     for opener, closer in (("{{!--", "--}}"), ("<%#", "%>")):
         assert open_string("page.html", "", ["<p>{{ title }}</p>", opener,
                                              '<script src="/old.js"></script>', closer,
-                                             "<p>ok</p>"]) is None, opener
+                                             "<p>ok</p>"]) == 1, opener
     assert open_string("page.html", "", ["x{#" * 40_000]) is None
+
+
+def test_comment_marks_in_prose_and_xpath_wildcards() -> None:
+    """QA s50 helper-203: prose naming a comment's mark ({{!--, <%#) with its end inside a
+    cut <pre> (blanked, the <pre> hidden, exit 0); XPath's @* in an XSL file read as a
+    Razor comment up to an email regex's *@ (a cut file written); XSLT 3's {{ held."""
+    sample = ["```", "", "--- File: src/app.py ---", "```"]
+    assert open_string("doc.html", "", ["<p>ERB <%= x %>; comment tags: <%#</p>",
+                                        "<pre>Reply: %>", *sample]) is not None
+    assert open_string("t.xsl", "", ['<xsl:template match="@*">', "<pre>", "x*@",
+                                     *sample]) == 1
+    assert open_string("t.xsl", "", ['<xsl:stylesheet version="3.0" expand-text="yes">',
+                                     '<xsl:template match="@*|node()">', "{{", '  "a": 1',
+                                     "}}", "</xsl:template>", "</xsl:stylesheet>"]) is None

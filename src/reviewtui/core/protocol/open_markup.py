@@ -34,16 +34,16 @@ _ENDS = {name: re.compile(rf"</{name}\s*>", re.I) for name in _RAW}
 _PHP = re.compile(r"<\?(?:php\b|=)?(?:.*?\?>|.*\Z)", re.I | re.S)
 # a template language's own tags and comments (Jinja, Twig, Liquid, Blade, Handlebars,
 # ERB, JSP, Razor): code, not markup ({{ x | replace('<pre>', ..) }}, {# <script> #})
-_TEMPLATE = re.compile(r"\{\{!--|\{\{|\{!!|\{%|\{#|<%|@\*")
-_UNTEMPLATED = (".svelte",)  # ({#if}: Svelte's own blocks; Jekyll's feed.xml is Liquid)
+_TEMPLATE = re.compile(r"\{\{!--|\{\{|\{!!|\{%|\{#|<%")
+_RAZOR = re.compile(r"\{\{!--|\{\{|\{!!|\{%|\{#|<%|@\*")  # (@* .. *@ in Razor files only:
+# elsewhere it is XPath's @*, QA s50 helper-203)
+# ({#if}: Svelte's own blocks; XSLT's {{ and @*, SVG: no templates; Jekyll's feed.xml is
+# Liquid: QA s50 helper-202, 203)
+_UNTEMPLATED = (".svelte", ".xsl", ".xslt", ".svg")
 # (a template's tag: {% name with its whitespace marks, {{ name }}, {{ $t(..) }}, {{~, <%
 # code, <%= <%# <%@ <%-- without a space, {{!-- --}}, @* *@, {!! !!}: QA s50 helper-202)
 _TEMPLATED = re.compile(r"\{%[-+~]?\s*\w|\{\{[-~{#/!>^&]?\s*[\w.'\"($@][^{}\n]*\}\}|<%[=#@-]"
-                        r"|<%\s|@\*|\{!!")
-# (the marks prose may hold: {{ and {# in text about templates or bash's ${#}; a {{!--, <%#,
-# @* comment is never prose and is blanked whatever it holds, commented-out markup too,
-# QA s50 helper-202)
-_MAYBE_PROSE = frozenset({"{{", "{#", "{%", "<%", "{!!"})
+                        r"|<%\s|\{!!")
 _TEMPLATE_END = {"{{!--": "--}}", "{{": "}}", "{!!": "!!}", "{%": "%}", "{#": "#}", "<%": "%>",
                  "@*": "*@"}
 
@@ -69,7 +69,8 @@ def open_markup(lines: Sequence[str], php: bool = False, path: str = "") -> int 
     if not path.endswith(_UNTEMPLATED) and _TEMPLATED.search(text):
         # (a template's tags are read only in a file that shows one: a page of prose about
         # "{{" (Rust's edition guide), an XSL translate('{}', '{{{') is plain markup)
-        text, block = _without_template_tags(text)
+        text, block = _without_template_tags(
+            text, _RAZOR if path.endswith((".cshtml", ".razor")) else _TEMPLATE)
         if block is not None:
             return text.count("\n", 0, block)
     return _read(text)
@@ -115,7 +116,7 @@ def _read(text: str) -> int | None:
     return _outermost(text, opened, None)
 
 
-def _without_template_tags(text: str) -> tuple[str, int | None]:
+def _without_template_tags(text: str, marks: re.Pattern[str]) -> tuple[str, int | None]:
     """``text`` with each template tag or comment blanked (to the first one not closed:
     what follows is left as it is); and the offset of the outermost block tag left open
     (``{% for %}`` with no ``{% endfor %}``, a Jekyll ``{% highlight %}`` or
@@ -133,14 +134,14 @@ def _without_template_tags(text: str) -> tuple[str, int | None]:
         if found == -1 or found >= at:
             return found
         if key in ("<", "T"):  # (an element's tag; another template mark)
-            tag = (_MARK if key == "<" else _TEMPLATE).search(text, at)
+            tag = (_MARK if key == "<" else marks).search(text, at)
             found = -1 if tag is None else tag.start()
         else:
             found = text.find(key, at)
         ahead[key] = found
         return found
 
-    while (m := _TEMPLATE.search(text, pos)) is not None:
+    while (m := marks.search(text, pos)) is not None:
         end_mark = _TEMPLATE_END[m.group()]
         close = next_at(end_mark, m.end())
         if close < 0:  # (no end after it: no tag, a {{ of prose; read on, QA s50 helper-201)
@@ -148,8 +149,7 @@ def _without_template_tags(text: str) -> tuple[str, int | None]:
             pos = m.end()
             continue
         close += len(end_mark)
-        if (m.group() in _MAYBE_PROSE and not text.startswith(("<%#", "<%--"), m.start())
-                and -1 < next_at("\n", m.end()) < close) and (
+        if -1 < next_at("\n", m.end()) < close and (
                 -1 < next_at("<", m.end()) < close or -1 < next_at("T", m.end()) < close):
             # A tag or comment over lines holding an element's tag or another template
             # mark: prose's {{, {# or ${# paired with an end lines on, or template code
