@@ -19,7 +19,6 @@ import re
 from collections.abc import Sequence
 
 _RAW = frozenset({"script", "style", "textarea", "title", "xmp", "docs", "i18n"})
-_NESTED = frozenset({"pre", "code", "template", "listing", "noscript"})
 # an element's tag: its attributes may quote a ">" or a "<" ("n < 1", a Vue generic
 # "Record<string, unknown>") or hold a {..} expression (Svelte's {step < 1}: QA s50
 # helper-195); a quoted value on one line, so an unclosed quote does not run on
