@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from gitkit import configure, disk_of, git, new_repo, stored_commits, tree_of
+from gitkit import commit_all, configure, disk_of, git, new_repo, stored_commits, tree_of
 from reviewtui.cli import main
 from reviewtui.core.errors import DecisionRefused
 
@@ -35,14 +35,13 @@ def _source(tmp_path: Path, before: dict[str, bytes], after: dict[str, bytes]
     """A repository whose files are ``before`` (A) and then ``after`` (B, None: removed),
     each stored as given."""
     source = new_repo(tmp_path / "source")
+    made = []
     for files in (before, after):
         for name, data in files.items():
             (source / name).parent.mkdir(parents=True, exist_ok=True)
             (source / name).write_bytes(data)
-        git(source, "add", "-A")
-        git(source, "commit", "-q", "--allow-empty", "-m", "step")
-    base, head = (git(source, "rev-parse", rev).strip() for rev in ("HEAD~1", "HEAD"))
-    return source, base, head
+        made.append(commit_all(source, "step"))  # (its id read from .git: no process)
+    return source, made[0], made[1]
 
 
 def _clone(source: Path, where: Path, rev: str, config: tuple[str, ...],

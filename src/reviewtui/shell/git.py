@@ -152,6 +152,9 @@ class Repo:
     top: Path
     git_dir: Path
     overrides: tuple[tuple[str, str], ...] = ()  # (key, value): see config_env
+    # core.autocrlf and core.eol as the configuration holds them (the last value of each,
+    # None for a key with no value), read with the filters: see line_settings. None: not read.
+    line: tuple[tuple[str, str | None], ...] | None = None
 
     @classmethod
     def at(cls, path: Path) -> Repo:
@@ -163,7 +166,8 @@ class Repo:
             raise GitError("not inside a git working tree (a bare repository cannot be "
                            "reviewed)", source=str(path), rule="not-a-worktree")
         top = Path(lines[0])
-        return cls(top, Path(lines[1]), _filter_overrides(top))
+        overrides, line = _read_config(top)
+        return cls(top, Path(lines[1]), overrides, line)
 
     def git(self, *args: str, input: bytes | None = None,
             env: Mapping[str, str] | None = None, ok: Iterable[int] = (0,)) -> bytes:
@@ -332,17 +336,29 @@ def materialize(repo: Repo, rev: str, target: Path) -> None:
         os.symlink(link_target, full)
 
 
-def _filter_overrides(top: Path) -> tuple[tuple[str, str], ...]:
-    """``filter.X.clean=`` and the rest for every filter driver the configuration names.
+def _read_config(top: Path) -> tuple[tuple[tuple[str, str], ...],
+                                     tuple[tuple[str, str | None], ...]]:
+    """What a review needs of the repository's configuration, in one ``git config``:
 
-    A clean/smudge/process filter is a program the repository's configuration runs when
-    git reads the working tree (``add``, ``status``); reviewtui runs none. Files are then
-    read as their bytes on disk (a Git LFS file shows as its content, not its pointer).
+    - ``filter.X.clean=`` and the rest for every filter driver it names. A
+      clean/smudge/process filter is a program the repository's configuration runs when
+      git reads the working tree (``add``, ``status``); reviewtui runs none. Files are
+      then read as their bytes on disk (a Git LFS file shows as its content, not its
+      pointer).
+    - ``core.autocrlf`` and ``core.eol``, the last value of each (what ``--get`` says;
+      None for a key written with no value): how git checks text out
+      (``git_attribute_states.line_config``). Two more processes per command before.
     """
-    out = run_git(top, ["config", "-z", "--get-regexp", r"^filter\."], ok=(0, 1))
+    out = run_git(top, ["config", "-z", "--get-regexp", r"^(filter\.|core\.(autocrlf|eol)$)"],
+                  ok=(0, 1))
     names: set[str] = set()
+    line: dict[str, str | None] = {}
     for item in out.split(b"\0"):
-        key = item.split(b"\n", 1)[0].decode("utf-8", "surrogateescape")
+        raw_key, newline, raw_value = item.partition(b"\n")
+        key = raw_key.decode("utf-8", "surrogateescape")
+        if key in ("core.autocrlf", "core.eol"):
+            line[key] = raw_value.decode("utf-8", "surrogateescape") if newline else None
+            continue
         driver, _, _ = key.removeprefix("filter.").rpartition(".")
         if driver:
             names.add(driver)
@@ -350,7 +366,7 @@ def _filter_overrides(top: Path) -> tuple[tuple[str, str], ...]:
     for name in sorted(names):
         settings += [(f"filter.{name}.{part}", "") for part in ("clean", "smudge", "process")]
         settings.append((f"filter.{name}.required", "false"))
-    return tuple(settings)
+    return tuple(settings), tuple(sorted(line.items()))
 
 
 # --- commits ----------------------------------------------------------------------------

@@ -43,16 +43,32 @@ def _is_ancestor(repo: Repo, older: str, newer: str) -> bool:
     return merge_base == older
 
 
-def _on_first_parents(repo: Repo, base: str, head: str) -> bool:
-    """Whether ``base`` is on ``head``'s first-parent line: the oldest commit of the walk
-    from ``head`` along first parents that stops at ``base``'s history has ``base`` as its
-    first parent (else the walk went past it, down another branch, and its commits were
-    replayed on ``base``'s tree: QA s39 helper-119 L2)."""
-    listed = repo.git("rev-list", "--first-parent", f"{base}..{head}").split()
-    if not listed:
-        return True
-    parent = repo.git("rev-parse", "--verify", "-q", f"{listed[-1].decode()}^1", ok=(0, 1))
-    return parent.strip().decode() == base
+def _first_parent_walk(repo: Repo, base: str, head: str) -> list[list[bytes]]:
+    """The commits of the walk from ``head`` along first parents that stops at ``base``'s
+    history, newest first, each with its parents (the first one listed first)."""
+    return [line.split() for line in repo.git(
+        "rev-list", "--first-parent", "--parents", f"{base}..{head}").splitlines()]
+
+
+def _on_first_parents(walk: list[list[bytes]], base: str) -> bool:
+    """Whether ``base`` is on the first-parent line the ``walk`` (:func:`_first_parent_walk`)
+    followed: its oldest commit has ``base`` as its first parent (else the walk went past
+    it, down another branch, and its commits were replayed on ``base``'s tree: QA s39
+    helper-119 L2)."""
+    return not walk or (len(walk[-1]) > 1 and walk[-1][1].decode() == base)
+
+
+def _range_refused(repo: Repo, base: str, head: str) -> str | None:
+    """Which rule of a range ``base..head`` fails, "ancestor" or "first-parents"; None
+    when neither does. A ``base`` that is the first parent of the walk's oldest commit is
+    an ancestor of ``head``: one git process says both; only a range that is refused asks
+    ``merge-base`` which rule it breaks."""
+    walk = _first_parent_walk(repo, base, head)
+    if walk and _on_first_parents(walk, base):
+        return None
+    if not _is_ancestor(repo, base, head):
+        return "ancestor"
+    return None if _on_first_parents(walk, base) else "first-parents"
 
 
 def parse_range(spec: str) -> tuple[str, str]:
@@ -154,11 +170,12 @@ def open_range(spec: str, root: str | None, *, keep: bool, listed: bool = False)
         written.write_bytes(header.encode())
         writer = GitWriter(repo, _log_args(base, head), written)
         try:
-            if not _is_ancestor(repo, base, head):
+            refused = _range_refused(repo, base, head)
+            if refused == "ancestor":
                 raise UsageError(f"{a} is not an ancestor of {b}: a range reviews the commits "
                                  f"on top of A (use the merge base, git merge-base {a} {b})",
                                  rule="git-range")
-            if not _on_first_parents(repo, base, head):
+            if refused == "first-parents":
                 raise UsageError(
                     f"{a} is not on {b}'s first-parent line (a merge brought it in from "
                     "another branch): a range is read commit by commit along first parents, "
