@@ -14,7 +14,8 @@ import pytest
 
 from gitkit import git, new_repo
 from reviewtui.shell.git import Repo
-from reviewtui.shell.git_attribute_states import checkout_config, checkout_rules
+from reviewtui.shell.git_attribute_states import checkout_rules
+from reviewtui.shell.git_line_config import checkout_config
 
 TEXTS = ["text", "-text", "text=auto", "!text", "text=input", "crlf", "-crlf", "crlf=input",
          "binary"]

@@ -14,7 +14,7 @@ import pytest
 from gitkit import new_repo
 from reviewtui.core.record import replace
 from reviewtui.shell.git import Repo
-from reviewtui.shell.git_attribute_states import _known_line_config, _line_config
+from reviewtui.shell.git_line_config import known_line_config, line_config
 
 PLAIN = ["true", "TRUE", "Yes", "on", "1", "2", "01", "0", "false", "No", "OFF", '""',
          "input", "INPUT"]
@@ -29,7 +29,7 @@ def _repo_with(tmp_path: Path, core: str) -> Repo:
 
 
 def _as_git_reads(repo: Repo) -> tuple[str, bytes]:
-    return _line_config(replace(repo, line=None))  # (nothing read: git is asked)
+    return line_config(replace(repo, line=None))  # (nothing read: git is asked)
 
 
 @pytest.mark.parametrize("value", PLAIN + ASKED)
@@ -38,14 +38,14 @@ def _as_git_reads(repo: Repo) -> tuple[str, bytes]:
 def test_the_settings_read_once_are_what_git_reads(tmp_path: Path, value: str,
                                                    eol: str) -> None:
     repo = _repo_with(tmp_path, f"\tautocrlf = {value}\n{eol}")
-    known = _known_line_config(repo)
+    known = known_line_config(repo)
     assert (known is None) == (value in ASKED)
-    assert _line_config(repo) == _as_git_reads(repo)
+    assert line_config(repo) == _as_git_reads(repo)
 
 
 def test_a_key_with_no_value_is_true_as_git_reads_it(tmp_path: Path) -> None:
     repo = _repo_with(tmp_path, "\tautocrlf\n")
-    assert _known_line_config(repo) == ("true", b"")
+    assert known_line_config(repo) == ("true", b"")
     assert _as_git_reads(repo) == ("true", b"")
 
 
@@ -57,7 +57,7 @@ def test_unset_settings_convert_nothing(tmp_path: Path) -> None:
     git(plain, "init", "-q")
     repo = Repo.at(plain)
     assert repo.line == ()
-    assert _known_line_config(repo) == ("false", b"") == _as_git_reads(repo)
+    assert known_line_config(repo) == ("false", b"") == _as_git_reads(repo)
 
 
 def test_filters_and_line_settings_come_from_one_listing(tmp_path: Path) -> None:
@@ -69,4 +69,4 @@ def test_filters_and_line_settings_come_from_one_listing(tmp_path: Path) -> None
     assert ("filter.lfs.clean", "") in again.overrides
     assert ("filter.lfs.required", "false") in again.overrides
     assert dict(again.line or ()) == {"core.autocrlf": "input", "core.eol": "crlf"}
-    assert _line_config(again) == ("input", b"crlf") == _as_git_reads(again)
+    assert line_config(again) == ("input", b"crlf") == _as_git_reads(again)

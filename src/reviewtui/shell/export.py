@@ -75,7 +75,8 @@ def with_git_facts(accepted: Accepted) -> Accepted:
     commit, one ``check-attr`` and one ``cat-file``, none for a session without such a
     file."""
     from reviewtui.shell.git import Repo, origin_of
-    from reviewtui.shell.git_attribute_states import attr_values, checkout_config
+    from reviewtui.shell.git_attribute_states import attr_values
+    from reviewtui.shell.git_line_config import checkout_config
 
     origin = origin_of(Path(accepted.source))
     if origin is None or not origin.worktree:

@@ -70,7 +70,6 @@ from reviewtui.shell.git_attribute_states import (
     attribute_states,
     attributes_changed,
     commit_of_turn,
-    config_converts,
     converts,
     each_command,
     each_op,
@@ -83,6 +82,7 @@ from reviewtui.shell.git_attribute_states import (
     stable_paths,
     touches_attributes,
 )
+from reviewtui.shell.git_line_config import config_converts
 
 # (path, blob) -> git's checkout of the blob there (True: the blob with CRLF line endings;
 # None: the blob itself, or not known)
