@@ -110,14 +110,19 @@ _REGEX_WORDS = frozenset({"return", "typeof", "instanceof", "in", "of", "new", "
                           "void", "throw", "case", "do", "else", "yield", "await"})
 
 
-def _c_like(lang: _Lang, text: str) -> int | None:
+def _c_like(lang: _Lang, text: str, block: CodeBlock | None = None) -> int | None:
     """The offset of what opens a multi-line string or comment ``text`` leaves open (a JS
-    template literal whose ``${`` is open: the template's), or None."""
+    template literal whose ``${`` is open: the template's), or None. With ``block``, only
+    the block of code whose ``{`` is at ``block.brace`` is read: None when it closes (its
+    end then in ``block.end``), else what it leaves open (the ``{`` when nothing in it)."""
     # the holes open: a JS template's ${ or a JSX element's { (its element's reading kept):
-    # [opener, brace depth in the hole] (a JSX element's: and the element's state after)
-    templates: list[list[int]] = []
-    pos, end = 0, len(text)
-    missed = 0  # characters looked through for regular expressions that did not close
+    # [opener, brace depth in the hole] (a JSX element's: and the element's state after;
+    # a block read alone: [its {, depth, -1])
+    templates: list[list[int]] = [] if block is None else [[block.brace, 0, -1]]
+    pos, end = (0, len(text)) if block is None else (block.brace + 1, len(text))
+    # (characters looked through for regular expressions that did not close: a file's
+    # blocks share the count, or a line of {(/[)} would look to its end at each one)
+    missed = 0 if block is None else block.missed
     while pos < end:
         m = (lang.inner if templates else lang.code).search(text, pos)
         if m is None:
@@ -223,6 +228,8 @@ def _c_like(lang: _Lang, text: str) -> int | None:
                     pos = r.end()
                 else:  # (no regex: a division after all; what the failed look cost is
                     missed += line_end - pos  # counted: a line of x=/a[ tried each /)
+                    if block is not None:
+                        block.missed = missed
                     if missed > _MISSED_MOST + 4 * end:
                         return start  # (held: never quadratic, never a guess)
         elif kind == "lt":
@@ -238,6 +245,9 @@ def _c_like(lang: _Lang, text: str) -> int | None:
             else:  # the ${ closes: the template goes on (or the { the JSX element)
                 hole = templates.pop()
                 opener = hole[0]
+                if len(hole) == 3 and block is not None:  # (the block read alone ends)
+                    block.end = pos
+                    return None
                 if len(hole) == 2:
                     pos = _template(text, pos, opener, templates)
                 else:
@@ -400,6 +410,26 @@ C_FAMILY = {
     "scss": _Lang(url=True),
     "toml": _Lang(line="#", block=False, triple="\"'", raw_apostrophe=True),
 }
+
+
+class CodeBlock:
+    """A block of code in a markup file read alone (a Razor ``@{ .. }``, a Svelte or
+    Astro ``{..}`` expression): its ``{``, where it ended (after its ``}``), and what
+    looks for regular expressions cost so far in the file (shared by its blocks)."""
+
+    def __init__(self) -> None:
+        self.brace = 0
+        self.end = -1
+        self.missed = 0
+
+
+def open_code_block(language: str, text: str, brace: int, block: CodeBlock) -> int | None:
+    """Read the block of ``language`` (``js``, ``jsx`` or ``csharp``) whose ``{`` is at
+    ``brace`` in ``text`` to its ``}``: None when it closes (``block.end`` then after it),
+    else the offset of what the text ends inside (a string, a template literal, a
+    comment, or the block itself at its ``{``)."""
+    block.brace = brace
+    return _c_like(_JSX if language == "jsx" else C_FAMILY[language], text, block)
 
 
 def open_literal(language: str, lines: Sequence[str]) -> int | None:
