@@ -9,52 +9,55 @@ HTML lets a document leave many end tags out (``</p>``, ``</li>``, even ``</body
 never these: a whole file (a page, a component, a template) that opens one and stops
 before its end tag was cut. Script, style, textarea and title text is raw (what looks
 like a tag in it is text) up to its own end tag; ``pre``, ``code`` and ``template`` nest
-and hold tags. Template languages' own tags (``{% %}``, ``{{ }}``, ``<% %>``) are left as
-text: they hold no such element's end. One forward pass: linear. Pure.
+and hold tags. Such a tag is read as a browser reads it: a value quoted after its ``=``
+runs to its closing quote, over lines and ``>`` too. Where a browser and this reading may
+part (a ``<`` inside a tag, a bogus comment ``<!x ..>``), each way is read, and the file
+is open if one says so; and a text a browser reads as ending inside such a tag or a
+comment is open. A Svelte or Astro component's ``{..}`` expressions are read as
+JavaScript (a template literal left open in one). A template language's own tags,
+comments and blocks are read by ``open_templates.py``: code, not markup. A few forward
+passes: linear. Pure.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
+
+from reviewtui.core.protocol.open_literals import CodeBlock, open_code_block
 
 _RAW = frozenset({"script", "style", "textarea", "title", "xmp", "docs", "i18n"})
-# an element's tag: its attributes may quote a ">" or a "<" ("n < 1", a Vue generic
-# "Record<string, unknown>") or hold a {..} expression (Svelte's {step < 1}: QA s50
-# helper-195); a quoted value on one line, so an unclosed quote does not run on
-# (a quoted value on one line may hold a "<" or a ">", one over lines neither; an
-# expression one level of braces deep: Astro's class:list={['a', { b }]}, QA s50
-# helper-196; read possessively, so no reading is tried twice)
-_MARK = re.compile(r"<!--|<!\[CDATA\[|<(/?)(script|style|textarea|title|xmp|docs|i18n|pre|code"
-                   r"|template|listing|noscript)(?=[\s/>])((?:\"[^\"\n]*\"|'[^'\n]*'"
-                   r"|\"[^\"<>]*\"|'[^'<>]*'|\{(?:[^{}\n]|\{[^{}\n]*\})*\}|[^<>\"'])*+)>", re.I)
+_NESTING = frozenset({"pre", "code", "template", "listing", "noscript"})
+_NAMES = "script|style|textarea|title|xmp|docs|i18n|pre|code|template|listing|noscript"
+# where such an element's tag, a comment, a CDATA section or a bogus comment starts
+START = re.compile(rf"<!--|<!\[CDATA\[|<[!?]|<(/?)({_NAMES})(?=[\s/>])", re.I)
+BOGUS = re.compile(r"<(?:!(?!--|\[CDATA\[)|\?)")
+# in a tag: a value quoted after its "=", an expression (Svelte, Astro), its ">" (any
+# other quote is a character of a name, as a browser reads it), a "<"
+_IN_TAG = re.compile(r"=\s*([\"'])|[<>{]")
+_PLAIN_TAG = re.compile(r"[^\"'=<>{]*+(?:=(?!\s*[\"'])[^\"'=<>{]*+)*+>")  # (none of them)
 _QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
 _ENDS = {name: re.compile(rf"</{name}\s*>", re.I) for name in _RAW}
 _PHP = re.compile(r"<\?(?:php\b|=)?(?:.*?\?>|.*\Z)", re.I | re.S)
-# a template language's own tags and comments (Jinja, Twig, Liquid, Blade, Handlebars,
-# ERB, JSP, Razor): code, not markup ({{ x | replace('<pre>', ..) }}, {# <script> #})
-_TEMPLATE = re.compile(r"\{\{!--|\{\{|\{!!|\{%|\{#|<%")
-_RAZOR = re.compile(r"\{\{!--|\{\{|\{!!|\{%|\{#|<%|@\*")  # (@* .. *@ in Razor files only:
-# elsewhere it is XPath's @*, QA s50 helper-203)
-# ({#if}: Svelte's own blocks; XSLT's {{ and @*, SVG: no templates; Jekyll's feed.xml is
-# Liquid: QA s50 helper-202, 203)
-_UNTEMPLATED = (".svelte", ".xsl", ".xslt", ".svg")
-# (a template's tag: {% name with its whitespace marks, {{ name }}, {{ $t(..) }}, {{~, <%
-# code, <%= <%# <%@ <%-- without a space, {{!-- --}}, @* *@, {!! !!}: QA s50 helper-202)
-_TEMPLATED = re.compile(r"\{%[-+~]?\s*\w|\{\{[-~{#/!>^&]?\s*[\w.'\"($@][^{}\n]*\}\}|<%[=#@-]"
-                        r"|<%\s|\{!!")
-_TEMPLATE_END = {"{{!--": "--}}", "{{": "}}", "{!!": "!!}", "{%": "%}", "{#": "#}", "<%": "%>",
-                 "@*": "*@"}
+# (a component's name in mixed case, <Code>, or a type's, IEnumerable<Style>, is no
+# element where components are: elsewhere HTML's names are read in any case, QA s50
+# helper-204's <Pre>)
+_COMPONENTS = (".vue", ".svelte", ".astro", ".jsx", ".tsx", ".cshtml", ".razor")
+# (a Svelte or Astro component's {..} is code: read as JS, Astro's with its JSX)
+_EXPRESSIONS = {".svelte": "js", ".astro": "jsx"}
+_EXPRESSION_STOPS = re.compile(r"<!--|<([A-Za-z][\w:.-]*)|\{")
+_NO_TAG = -2
 
 
 def open_markup(lines: Sequence[str], php: bool = False, path: str = "") -> int | None:
     """The index of the line opening the outermost such element, comment or section
     ``lines`` leave open; None when all close. ``php``: the file's ``<?php .. ?>`` code is
     no markup (its own reader reads it); an Astro component's frontmatter is read as
-    TypeScript; template tags are no markup but in a Svelte component (``{#if}``)."""
+    TypeScript; template tags are read by the file's name (``open_templates.py``)."""
     text = "".join(line + "\n" for line in lines)
     if php:  # (each code section as blanks of its length: offsets and lines kept)
-        text = _PHP.sub(_blank, text)
+        text = _PHP.sub(blank, text)
     if path.endswith(".astro") and text.startswith("---\n"):
         close = text.find("\n---\n", 3)
         if close < 0:
@@ -64,157 +67,251 @@ def open_markup(lines: Sequence[str], php: bool = False, path: str = "") -> int 
         front = open_literal("ts", lines[1:text.count("\n", 0, close) + 1])
         if front is not None:
             return front + 1
-        text = _blank_span(text, 0, close + 4)
-    if not path.endswith(_UNTEMPLATED) and _TEMPLATED.search(text):
-        # (a template's tags are read only in a file that shows one: a page of prose about
-        # "{{" (Rust's edition guide), an XSL translate('{}', '{{{') is plain markup)
-        text, block = _without_template_tags(
-            text, _RAZOR if path.endswith((".cshtml", ".razor")) else _TEMPLATE)
-        if block is not None:
-            return text.count("\n", 0, block)
-    return _read(text)
+        text = blank(text[:close + 4]) + text[close + 4:]
+    reading = Reading(path)
+    from reviewtui.core.protocol.open_templates import read_template_tags
+
+    text, held, tags = read_template_tags(text, path, reading)
+    if held is None and reading.expression:
+        held = reading.open_expression(text)
+    if held is None:
+        held = reading.opened(text, tags)
+    return None if held is None else text.count("\n", 0, held)
 
 
-def _read(text: str) -> int | None:
-    """What ``text`` leaves open, as ``open_markup`` says."""
-    opened: list[tuple[str, int]] = []  # (name, offset) of the nesting elements open
-    counts: dict[str, int] = {}  # how many of each are open (a stray end tag: none)
-    pos, end = 0, len(text)
-    while pos < end:
-        m = _MARK.search(text, pos)
-        if m is None:
-            break
-        start, pos = m.start(), m.end()
-        mark = m.group()
-        if mark in ("<!--", "<![CDATA["):
-            close = text.find("-->" if mark == "<!--" else "]]>", pos)
-            if close < 0:
-                return _outermost(text, opened, start)
-            pos = close + 3
-            continue
-        name, closing, rest = m.group(2), m.group(1), m.group(3)
-        if name not in (name.lower(), name.upper()):
-            continue  # (<Code>, IEnumerable<Style>: a component, a type, no element)
-        name = name.lower()
-        if closing:
-            if counts.get(name):  # (an end tag of nothing open: stray, left alone)
-                at = next(k for k in range(len(opened) - 1, -1, -1) if opened[k][0] == name)
-                for gone, _ in opened[at:]:
-                    counts[gone] -= 1
-                del opened[at:]
-        elif _QUOTED.sub("", rest).rstrip().endswith("/"):
-            continue  # (<code/>: empty)
-        elif name in _RAW:
-            close_tag = _ENDS[name].search(text, pos)
-            if close_tag is None:
-                return _outermost(text, opened, start)
-            pos = close_tag.end()
+class Reading:
+    """How a markup file's elements are read, by its name: whether a name in mixed case
+    is a component's (no element), and the language of its ``{..}`` expressions."""
+
+    def __init__(self, path: str) -> None:
+        self.components = path.endswith(_COMPONENTS)
+        self.expression = next((lang for suffix, lang in _EXPRESSIONS.items()
+                                if path.endswith(suffix)), "")
+        self.block = CodeBlock()
+        self.lt_in_tag = False  # whether a "<" ended a tag in the last reading
+
+    def opened(self, text: str, tags: Sequence[int] = ()) -> int | None:
+        """The offset of the outermost element, comment or section ``text`` leaves open,
+        read every way this module reads (``elements``; a browser's last piece), or None.
+        ``tags``: as ``elements`` takes them."""
+        held = self.elements(text, tags)
+        if held is None and self.lt_in_tag:  # (<pre a=x <p>: no tag, as read before)
+            held = self.elements(text, tags, skip=True)
+        if held is None and BOGUS.search(text):
+            held = self.elements(text, tags, bogus=True)
+        return self.ends_in_piece(text) if held is None else held
+
+    def elements(self, text: str, tags: Sequence[int] = (), nested: bool = False,
+                 skip: bool = False, bogus: bool = False) -> int | None:
+        """The offset of the outermost element, comment or section ``text`` leaves open,
+        or None. A ``<``
+        inside a tag ends it there (``<pre{{ x }}</pre>`` in Jekyll's compress layout: the
+        element opens and closes); ``skip``: it makes no tag. ``bogus``: a bogus comment
+        (``<?x ..>``, ``<!x ..>``) is read to its ``>`` (held when it runs across one of
+        ``tags``, where a tag holding a ``>`` was blanked: that may be its end); else it
+        is text. ``nested``: ``text`` is a tag's value (its values are not read again)."""
+        opened: list[tuple[str, int]] = []  # (name, offset) of the nesting elements open
+        counts: dict[str, int] = {}  # how many of each are open (a stray end tag: none)
+        pos, end = 0, len(text)
+        if not nested:
+            self.lt_in_tag = False
+        while pos < end:
+            m = START.search(text, pos)
+            if m is None:
+                break
+            start, pos = m.start(), m.end()
+            mark = m.group()
+            if mark in ("<!--", "<![CDATA["):
+                pos = _comment_end(text, pos) if mark == "<!--" else text.find("]]>", pos) + 3
+                if pos < 3:
+                    return _outermost(opened, start)
+                continue
+            if m.group(2) is None:  # (a bogus comment: hides what a browser's hides)
+                if bogus:
+                    pos = text.find(">", pos) + 1
+                    if pos == 0 or _across(tags, start, pos):
+                        return _outermost(opened, start)
+                continue
+            name, closing = m.group(2), m.group(1)
+            if self.components and name not in (name.lower(), name.upper()):
+                continue  # (<Code>, IEnumerable<Style>: a component, a type, no element)
+            name = name.lower()
+            tag_end = self._tag_end(text, pos, nested, skip)
+            if tag_end == _NO_TAG:
+                continue
+            if tag_end < 0:
+                return _outermost(opened, start)
+            pos = tag_end
+            if closing:
+                if counts.get(name):  # (an end tag of nothing open: stray, left alone)
+                    at = next(k for k in range(len(opened) - 1, -1, -1) if opened[k][0] == name)
+                    for gone, _ in opened[at:]:
+                        counts[gone] -= 1
+                    del opened[at:]
+            elif _QUOTED.sub("", text[m.end():pos]).rstrip(">").rstrip().endswith("/"):
+                continue  # (<code/>: empty)
+            elif name in _RAW:
+                close_tag = _ENDS[name].search(text, pos)
+                if close_tag is None:
+                    return _outermost(opened, start)
+                pos = close_tag.end()
+            else:
+                opened.append((name, start))
+                counts[name] = counts.get(name, 0) + 1
+        return _outermost(opened, None)
+
+    def ends_in_piece(self, text: str) -> int | None:
+        """Where the tag of such an element, or the comment, that a browser reading
+        ``text`` ends inside starts (a quoted value, a ``<`` in a tag read past), or
+        None."""
+        last = None
+        for piece in _pieces(text):
+            last = piece
+        if last is None or last[1] >= 0:
+            return None
+        start, _, name, closing = last
+        if not name:
+            return start if text.startswith(("<!--", "<![CDATA["), start) else None
+        if name not in _RAW | _NESTING or (
+                self.components and text[start + 1 + closing].isupper()):
+            return None
+        return start
+
+    def open_expression(self, text: str) -> int | None:
+        """The offset of what a Svelte or Astro component's ``{..}`` expression, in its
+        text or a tag, leaves open (a template literal, a string, a comment, or the
+        expression itself), or of a tag the text ends inside; None when all close. A
+        tag's quoted values are text (Astro's set:text="Array<{"); its script and style
+        are JS and CSS, its comments text (each left open: held by ``elements``)."""
+        pos = 0
+        while (m := _EXPRESSION_STOPS.search(text, pos)) is not None:
+            if m.group() == "{":
+                opened = open_code_block(self.expression, text, m.start(), self.block)
+                if opened is not None:
+                    return opened
+                pos = self.block.end
+            elif m.group() == "<!--":
+                pos = _comment_end(text, m.end())
+                if pos < 0:
+                    return None
+            elif (tag_end := self._tag_end(text, m.end(), False, False)) < 0:
+                return m.start()
+            else:
+                pos = tag_end
+                raw = m.group(1).lower()
+                if raw in ("script", "style"):
+                    close_tag = _ENDS[raw].search(text, pos)
+                    if close_tag is None:
+                        return None
+                    pos = close_tag.end()
+        return None
+
+    def _tag_end(self, text: str, pos: int, nested: bool, skip: bool) -> int:
+        """Where the tag whose name ends at ``pos`` ends: after its ``>``, or at a ``<``
+        (``_NO_TAG`` when ``skip``); -1 when the text ends inside it, or a value of it
+        over lines holds an element, a comment or a section it does not close (a quote
+        of prose or an expression misread would hide it: QA s50 helper-195, 196)."""
+        if (plain := _PLAIN_TAG.match(text, pos)) is not None:
+            return plain.end()
+        while (m := _IN_TAG.search(text, pos)) is not None:
+            if m.group() == ">":
+                return m.end()
+            if m.group() == "<":
+                self.lt_in_tag = True
+                return _NO_TAG if skip else m.start()
+            if m.group() == "{":
+                if not self.expression:
+                    pos = m.end()
+                    continue
+                if open_code_block(self.expression, text, m.start(), self.block) is not None:
+                    return -1
+                value, pos = m.start() + 1, self.block.end - 1
+            else:
+                close = text.find(m.group(1), m.end())
+                if close < 0:
+                    return -1
+                value, pos = m.end(), close
+            if text.find("\n", value, pos) >= 0 and START.search(text, value, pos) and (
+                    nested or self.elements(text[value:pos], nested=True) is not None):
+                return -1
+            pos += 1
+        return -1
+
+
+_COMMENT_END = re.compile(r"--!?>")
+
+
+def _comment_end(text: str, pos: int) -> int:
+    """Where a comment opened right before ``pos`` ends (after its ``-->``), or -1: as a
+    browser reads it, ``<!-->`` and ``<!--->`` are whole, and ``--!>`` closes one too."""
+    for whole in (">", "->"):
+        if text.startswith(whole, pos):
+            return pos + len(whole)
+    close = _COMMENT_END.search(text, pos)
+    return -1 if close is None else close.end()
+
+
+# what a browser reads as one piece: a tag (of any name; its text up to a value quoted
+# after its "=" read at once), a comment, a bogus comment (<!x ..>, <?x ..>, </ ..>), a
+# CDATA section
+_PIECE = re.compile(r"<(?:!--|!\[CDATA\[|[!?]|(/?)([A-Za-z][^\s/>]*)"
+                    r"(?:[^\"'=>]++|=(?!\s*[\"']))*+(>)?|/)")
+_RAW_TEXT = {name: re.compile(rf"</{name}[\s/>]", re.I) for name in _RAW}
+# text, and tags of other names with no quoted value and no template mark ("{", "<",
+# "@"): read past at once (no piece to say)
+_PLAIN = re.compile(rf"(?:[^<]++|<(?![A-Za-z!?/])|<(?!/?(?:{_NAMES})[\s/>])/?[A-Za-z][^\s/>{{<@]*"
+                    r"(?:[^\"'=>{<@]++|=(?!\s*[\"']))*+>)*+", re.I)
+_TAG_STOP = re.compile(r"=\s*([\"'])|>")
+
+
+def _pieces(text: str) -> Iterator[tuple[int, int, str, bool]]:
+    """Each piece a browser reads in ``text`` as plain markup but a plain tag of another
+    name: (start, end, its name when a tag's, in lower case, whether an end tag); end -1
+    when the text ends inside it (a tag's value quoted after its ``=`` runs to its quote;
+    a ``<`` in a tag is of a name; a raw text element's tag runs to its end tag's ``>``)."""
+    at = 0
+    while (m := _PIECE.search(text, _PLAIN.match(text, at).end())  # type: ignore[union-attr]
+           ) is not None:
+        name, at = m.group(2), m.end()
+        if name is None:
+            if m.group() == "<!--":
+                at = _comment_end(text, at)
+            else:  # (a bogus comment, a CDATA section: to its > or ]]>)
+                ends = "]]>" if m.group() == "<![CDATA[" else ">"
+                at = text.find(ends, at)
+                at = at + len(ends) if at >= 0 else -1
+            yield m.start(), at, "", False
         else:
-            opened.append((name, start))
-            counts[name] = counts.get(name, 0) + 1
-    return _outermost(text, opened, None)
+            name = name.lower()
+            if m.group(3) is None:
+                while (stop := _TAG_STOP.search(text, at)) is not None and stop.group() != ">":
+                    close = text.find(stop.group(1), stop.end())
+                    at = close + 1 if close >= 0 else len(text)
+                at = -1 if stop is None else stop.end()
+            raw = None if m.group(1) else _RAW_TEXT.get(name)
+            if at >= 0 and raw is not None and text[at - 2] != "/":  # (<script/>: empty)
+                close_tag = raw.search(text, at)
+                at = -1 if close_tag is None else text.find(">", close_tag.end() - 1)
+                at = at + 1 if at >= 0 else -1
+            yield m.start(), at, name, bool(m.group(1))
+        if at < 0:
+            return
 
 
-def _without_template_tags(text: str, marks: re.Pattern[str]) -> tuple[str, int | None]:
-    """``text`` with each template tag or comment blanked (to the first one not closed:
-    what follows is left as it is); and the offset of the outermost block tag left open
-    (``{% for %}`` with no ``{% endfor %}``, a Jekyll ``{% highlight %}`` or
-    ``{% capture %}`` holding a sample: QA s50 helper-195), or None. A raw block's text is
-    text: its tags are not read. Every look goes on from the last one's find (the first
-    end, newline or element tag after a place is that after any earlier place, while it
-    lies ahead): linear (QA s50 helper-197: 32,000 {{ skipped at an element took 9.6 s)."""
-    parts, pos = [], 0
-    blocks: list[tuple[str, int]] = []
-    open_count: dict[str, int] = {}  # how many of each name are open
-    ahead: dict[str, int] = {}  # the last find of each end, a newline ("\n"), a tag ("<")
-
-    def next_at(key: str, at: int) -> int:
-        found = ahead.get(key, -2)
-        if found == -1 or found >= at:
-            return found
-        if key in ("<", "T"):  # (an element's tag; another template mark)
-            tag = (_MARK if key == "<" else marks).search(text, at)
-            found = -1 if tag is None else tag.start()
-        else:
-            found = text.find(key, at)
-        ahead[key] = found
-        return found
-
-    while (m := marks.search(text, pos)) is not None:
-        end_mark = _TEMPLATE_END[m.group()]
-        close = next_at(end_mark, m.end())
-        if close < 0:  # (no end after it: no tag, a {{ of prose; read on, QA s50 helper-201)
-            parts.append(text[pos:m.end()])
-            pos = m.end()
-            continue
-        close += len(end_mark)
-        if -1 < next_at("\n", m.end()) < close and (
-                -1 < next_at("<", m.end()) < close or -1 < next_at("T", m.end()) < close):
-            # A tag or comment over lines holding an element's tag or another template
-            # mark: prose's {{, {# or ${# paired with an end lines on, or template code
-            # quoting markup, cannot be told apart. Blanked, it hid a <pre> (QA s50
-            # helper-196, 201); read as prose, its words "{% raw %}" opened tags
-            # (helper-200); telling a quote of code from prose's apostrophe was fooled
-            # both ways (helper-198, 199). Held at its mark: the cheap mistake.
-            return "".join(parts) + text[pos:], m.start()
-        parts += [text[pos:m.start()], _blank(text[m.start():close])]
-        pos = close
-        tag = _BLOCK_TAG.match(text, m.start()) if m.group() == "{%" else None
-        if tag is None:
-            continue
-        name = tag.group(2)
-        if name is None:  # (Tornado's {% end %}: closes the nearest)
-            if blocks:
-                open_count[blocks.pop()[0]] -= 1
-            continue
-        if (name == "block" and _SHORT_BLOCK.match(text, tag.end())) or (
-                name == "trans" and not tag.group(1)
-                and not _TRANS_BLOCK.match(text, tag.end())):
-            # (Twig's {% block title 'Home' %}; Django's {% trans "x" %}, {% trans var %},
-            # where Jinja's {% trans %}, {% trans count=n %} open a block: QA s50 helper-198)
-            continue
-        if tag.group(1):  # (an end tag: closes the nearest of its name and what is inside)
-            if open_count.get(name):  # (a stray one costs no search: helper-198)
-                at = next(k for k in range(len(blocks) - 1, -1, -1) if blocks[k][0] == name)
-                for gone, _ in blocks[at:]:
-                    open_count[gone] -= 1
-                del blocks[at:]
-        elif name in _RAW_BLOCKS:
-            end = re.compile(r"\{%[-+~]?\s*end" + name + r"\b[^%]*%\}").search(text, pos)
-            if end is None:
-                return "".join(parts) + text[pos:], blocks[0][1] if blocks else m.start()
-            parts.append(_blank(text[pos:end.end()]))
-            pos = end.end()
-            # (a find inside the raw text lies behind: looked for again when asked)
-        else:
-            blocks.append((name, m.start()))
-            open_count[name] = open_count.get(name, 0) + 1
-    return "".join(parts) + text[pos:], blocks[0][1] if blocks else None
+def _across(starts: Sequence[int], start: int, stop: int) -> bool:
+    """Whether one of ``starts`` (of blanked template tags) lies in ``start``..``stop``."""
+    if not starts:
+        return False
+    at = bisect_right(starts, start)
+    return at < len(starts) and starts[at] < stop
 
 
-# a template's block tags, each closed by its end tag (Jinja, Django, Twig, Liquid); a
-# raw block's text is no template code (Django's {% trans "x" %} stands alone, Jinja's
-# {% trans %} .. {% endtrans %} is a block: QA s50 helper-196, 197)
-_BLOCK_TAG = re.compile(r"\{%[-+~]?\s*(end)?(if|for|block|macro|call|filter|raw|verbatim|capture"
-                        r"|comment|highlight|with|autoescape|spaceless|unless|case|tablerow"
-                        r"|apply|embed|sandbox|blocktrans|trans)?\b(?(2)|(?=\s*[-+~]?%\}))")
-# (Twig's short block: a name, then a value; not "-%}", "scoped", "required")
-_SHORT_BLOCK = re.compile(r"\s+[\w.]+\s+(?![-+~]?%\})(?!(?:scoped|required)\b)[^\s%]")
-_TRANS_BLOCK = re.compile(r"\s*(?:[-+~]?%\}|(?:trimmed|notrimmed)\b|\w+\s*=)")
-_RAW_BLOCKS = frozenset({"raw", "verbatim", "comment", "highlight"})
-
-
-def _blank(found: re.Match[str] | str) -> str:
+def blank(found: re.Match[str] | str) -> str:
     """A piece of text as blanks, its newlines kept (offsets and lines stay)."""
     piece = found if isinstance(found, str) else found.group()
-    return re.sub(r"[^\n]", " ", piece)
+    return re.sub(r"[^\n]", " ", piece) if "\n" in piece else " " * len(piece)
 
 
-def _blank_span(text: str, start: int, stop: int) -> str:
-    return text[:start] + _blank(text[start:stop]) + text[stop:]
-
-
-def _outermost(text: str, opened: list[tuple[str, int]], last: int | None) -> int | None:
-    """The line of the outermost open element, else of ``last``; None if neither."""
-    at = opened[0][1] if opened else last
-    return None if at is None else text.count("\n", 0, at)
+def _outermost(opened: list[tuple[str, int]], last: int | None) -> int | None:
+    """The offset of the outermost open element, else ``last``; None if neither."""
+    return opened[0][1] if opened else last

@@ -56,7 +56,7 @@ def open_string(path: str, info: str, lines: Sequence[str]) -> int | None:
             if opened is None:  # (its HTML: a <pre> showing a reply, QA s50 helper-191)
                 from reviewtui.core.protocol.open_markup import open_markup
 
-                opened = open_markup(lines, php=True)
+                opened = open_markup(lines, php=True, path=path)
         elif language == "markup":
             from reviewtui.core.protocol.open_markup import open_markup
 

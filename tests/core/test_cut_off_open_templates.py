@@ -1,0 +1,152 @@
+"""Template files (Jinja, Handlebars, ERB, JSP, Razor, Hugo, Blade, Liquid, Eleventy) and
+components (Svelte, Astro) whose sample reply, shown in a template comment, a string of a
+tag over lines, a block, a Razor code block or a JS expression, closed the fence around
+the file: held (rule ``cut-off``, ``open_templates.py``, ``open_markup.py``; QA s50
+helper-204, each written cut with keep.txt removed or another file written, exit 0).
+And real files the reading held for nothing (Shopify's doc blocks) read whole."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cutkit import COMBO, LISTED, assert_fenced_longer_whole, assert_held, assert_not_held
+from reviewtui.core.protocol.open_strings import open_string
+
+CASES = [
+    # (case, path, fence info, the file's text: {s} is the sample)
+    # a template comment left open (QA's 1-7: a mark with no end was read as prose)
+    ("jinja comment", "templates/base.html", "", "{# How a reply shows it:\n{s}#}\n"
+     "<html><body>{{ content }}</body></html>\n"),
+    ("handlebars comment", "views/help.hbs", "", "{{!-- A reply, for example:\n{s}--}}\n"
+     '<div class="help">{{> body}}</div>\n'),
+    ("erb comment", "app/views/help.html.erb", "", "<%# The help pane shows:\n{s}%>\n"
+     "<div><%= yield %></div>\n"),
+    ("jsp comment", "WEB-INF/help.jsp", "", '<%@ page contentType="text/html" %>\n'
+     "<%-- A reply:\n{s}--%>\n<p>${msg}</p>\n"),
+    ("razor comment", "Views/Help.cshtml", "", "@model HelpModel\n@* A reply:\n{s}*@\n"
+     "<p>@Model.Text</p>\n"),
+    ("hugo comment", "layouts/_default/single.html", "", '{{ define "main" }}\n'
+     "{{/* A reply:\n{s}*/}}\n<p>{{ .Content }}</p>\n{{ end }}\n"),
+    ("hugo trimmed comment", "layouts/partials/help.html", "", '{{ define "main" }}\n'
+     "{{- /* A reply:\n{s}*/ -}}\n{{ end }}\n"),
+    ("blade comment", "resources/views/help.blade.php", "", '@extends("layout")\n'
+     '{{-- A reply:\n{s}--}}\n@section("content")\n<p>{{ $x }}</p>\n@endsection\n'),
+    # a string in a tag over lines (8, 9)
+    ("jinja set string", "templates/help.html", "", '{% extends "base.html" %}\n'
+     '{% set sample = "\nA reply:\n{s}" %}\n<p>{{ sample }}</p>\n'),
+    ("erb heredoc", "app/views/help.html.erb", "", "<% sample = <<~MD\nA reply:\n{s}MD\n%>\n"
+     "<%= markdown(sample) %>\n"),
+    # blocks (10-16)
+    ("jinja set block", "templates/help.html", "", '{% extends "base.html" %}\n'
+     "{% set sample %}\nA reply:\n{s}{% endset %}\n<div>{{ sample|markdown }}</div>\n"),
+    ("django blocktranslate", "templates/help.html", "", "{% load i18n %}\n"
+     "<p>{% blocktranslate %}Reply like this:\n{s}{% endblocktranslate %}</p>\n"),
+    ("eleventy renderTemplate", "src/help.njk", "", "---\nlayout: base.njk\n---\n"
+     '<h1>{{ title }}</h1>\n{% renderTemplate "md" %}\n# Replies\n{s}{% endrenderTemplate %}\n'),
+    ("shopify doc", "snippets/help.liquid", "", "{% doc %}\n  Renders the help.\n  @example\n"
+     "{s}{% enddoc %}\n<div>{{ section.settings.text }}</div>\n"),
+    ("handlebars block", "views/help.hbs", "", "{{#markdown}}\nA reply:\n{s}{{/markdown}}\n"
+     "<p>{{title}}</p>\n"),
+    ("erb do block", "app/views/help.html.erb", "", "<h1>Help</h1>\n"
+     '<%= content_tag :pre, class: "sample" do %>\nA reply:\n{s}<% end %>\n'),
+    ("blade verbatim", "resources/views/help.blade.php", "", '@extends("layout")\n'
+     '@section("content")\n@verbatim\n<div>A reply:\n{s}</div>\n@endverbatim\n@endsection\n'),
+    # Razor code blocks read as C# (17, 18)
+    ("razor code block", "Pages/Help.cshtml", "", '@{\n    ViewData["Title"] = "Help";\n'
+     '    var sample = @"\nA reply:\n{s}";\n}\n<p>@sample</p>\n'),
+    ("blazor code block", "Pages/Help.razor", "", '@page "/help"\n\n<h1>Help</h1>\n'
+     '@code {\n    private const string Sample = """\n        A reply:\n{s}        """;\n}\n'),
+    # Svelte and Astro expressions read as JS (19-21)
+    ("svelte html expression", "src/Help.svelte", "", '<script>\n  import { marked } from '
+     '"marked";\n</script>\n\n{@html marked(`\nA reply:\n{s}`)}\n'),
+    ("svelte attribute expression", "src/Help.svelte", "", '<script>\n  import Md from '
+     '"./Md.svelte";\n</script>\n\n<Md source={`\nA reply:\n{s}`} />\n'),
+    ("astro code component", "src/pages/help.astro", "", '---\nimport { Code } from '
+     '"astro:components";\n---\n<h1>Help</h1>\n<Code lang="md" code={`\nA reply:\n{s}`} />\n'),
+    # HTML's names in any case; a tag's quoted value over lines holding ">" (22, 23)
+    ("html Pre", "docs/help.html", "", "<html><body>\n<Pre>\nA reply:\n{s}</Pre>\n"
+     "</body></html>\n"),
+    ("quoted > over lines", "docs/help.html", "", '<h1>Help</h1>\n<pre\n  title="Shown '
+     'when n > 1,\n  else hidden"\n  class="sample">\nA reply:\n{s}</pre>\n'),
+    ("svelte < over lines", "src/Help.svelte", "", "<script>\n  export let wide = false;\n"
+     '</script>\n\n<pre class={wide\n  ? "w" : "n"} hidden={rows < 1\n}>\nA reply:\n{s}</pre>\n'),
+    # a raw block's markup is read (24)
+    ("pre opened in raw", "docs/help.html", "", "---\nlayout: default\n---\n"
+     "<h1>{{ page.title }}</h1>\n{% raw %}<pre>{{ site.title }}{% endraw %}\nA reply:\n"
+     "{s}</pre>\n"),
+]
+
+
+@pytest.mark.parametrize(("case", "path", "info", "text"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize("sample", [COMBO, LISTED], ids=["command", "listed"])
+def test_a_sample_in_a_template_holds_the_file_and_writes_nothing(
+        tmp_path: Path, case: str, path: str, info: str, text: str, sample: str) -> None:
+    assert_held(tmp_path, case, path, info, text, sample)
+
+
+@pytest.mark.parametrize(("case", "path", "info", "text"), CASES, ids=[c[0] for c in CASES])
+def test_the_same_template_fenced_longer_is_written_whole(
+        case: str, path: str, info: str, text: str) -> None:
+    assert_fenced_longer_whole(case, path, info, text)
+
+
+WHOLE = [
+    # the shapes of real files held for nothing before (QA s50 helper-204's scan): a
+    # Shopify doc block; a Handlebars comment naming {#get} (no Handlebars mark)
+    ("snippets/unit-price.liquid", "{%- doc -%}\n  Renders the unit price.\n  @example\n"
+     "  {% render 'unit-price', price: line_item.unit_price }\n{%- enddoc -%}\n"
+     '<small class="unit-price">{{ price }}</small>\n'),
+    ("post.hbs", "{{#if @custom.show_recent_posts_footer}}\n    {{!-- The {#get} helper "
+     "below fetches\n    the latest posts. --}}\n    {{#get \"posts\" limit=\"3\"}}{{/get}}\n"
+     "{{/if}}\n"),
+    # Jekyll's compress layout: a <pre with a template tag glued to it
+    ("_layouts/compress.html", '{% capture c %}{{ content }}{% endcapture %}{% if c contains '
+     '"</pre>" %}<pre{{ _pres.first }}</pre>{% endif %}\n'),
+    # an empty comment, as a browser reads it; Astro's quoted "{"
+    ("empty.html", "<!--><pre>x</pre><!--->\n"),
+    ("social.astro", '---\nconst a = 1;\n---\n<Fragment set:text="Array<{" />\n'),
+]
+
+
+@pytest.mark.parametrize(("path", "text"), WHOLE, ids=[w[0] for w in WHOLE])
+def test_a_real_template_held_for_nothing_before_is_read_whole(path: str, text: str) -> None:
+    assert_not_held(path, text)
+
+
+def test_marks_with_no_end_by_file_and_place() -> None:
+    """In a file known as a template by its name, any mark with no end is held; in a page
+    of another name a {{ with no end is prose, and a {# too inside a line before a word
+    ({#get}, ${#}); in a Handlebars file {# is no mark at all."""
+    assert open_string("t.j2", "", ["<p>x</p>", "{{ x |", "  upper"]) == 1
+    assert open_string("t.html", "", ["{% if a %}{% endif %}", "<p>Type {{ to start.</p>"]) is None
+    assert open_string("t.html", "", ["{% if a %}{% endif %}", "<p>the {#get} helper</p>",
+                                      "<p>bash: ${#arr}</p>"]) is None
+    assert open_string("t.html", "", ["{% if a %}{% endif %}", "  {# a comment", "x"]) == 1
+    assert open_string("t.hbs", "", ["{{!-- the {#get} helper --}}", "<p>{{x}}</p>"]) is None
+
+
+def test_blocks_that_stand_alone_elsewhere() -> None:
+    """{% set x = 1 %} stands alone; Shopify's blocks are blocks in a .liquid file only
+    (django-pipeline's {% stylesheet 'x' %}, wagtail's {% paginate %}); a Handlebars
+    block in a page of another name is prose (Cargo's changelog names "{{#options}}")."""
+    for path, lines in (("t.html", ["{% set x = 1 %}", "<p>x</p>"]),
+                        ("t.html", ["{% stylesheet 'home' %}", "{% paginate page %}"]),
+                        ("CHANGELOG.html", ["<p>{{ x }}</p>", "<li>Fix <code>{{#options}}</code>"
+                                            " block</li>"]),
+                        ("t.erb", ["<% if a then b end %>", "<% x.each { |i| %><% } %>"])):
+        assert open_string(path, "", lines) is None, lines
+
+
+def test_lines_of_100_kb_of_new_shapes_are_read_in_linear_time() -> None:
+    """Every look is forward and each tag's text is read again once at most (no clock
+    asserted: a quadratic reading would not finish)."""
+    for path, line in (("a.html", "{{ x }}{{/* a" * 10_000), ("a.svelte", "{(/[)}" * 15_000),
+                       ("a.astro", "<p>{`${a}`}" * 10_000), ("a.html", "<pre a<" * 15_000),
+                       ("a.html", "{{ x }}<!x " * 10_000), ("a.cshtml", "@{ var a = 1; }" * 7_000),
+                       ("a.hbs", "{{#x}}" * 20_000), ("a.erb", "<% a do %>" * 10_000),
+                       ("a.html", "<a b=\"" * 20_000)):
+        assert open_string(path, "", [line]) in (None, 0), path
+    many = ["{{ x }}"] + ["{#", "<p>{{ a }}</p>", "<pre></pre>", "#}"] * 10_000
+    assert open_string("a.html", "", many) == 1
