@@ -215,20 +215,23 @@ def test_template_marks_over_lines_holding_markup_are_held() -> None:
 def test_template_files_known_by_more_of_their_tags() -> None:
     """QA s50 helper-202: {%~ and {%+ tags, Liquid in a feed.xml, {{ $t(..) }}, a compact
     <%=x%> did not make a file a template, its raw block or quoted </pre> not read (a cut
-    file written, exit 0); a {{!-- or <%# comment over lines of commented-out markup is
-    held; a line of 40,000 "{#" is read at once."""
+    file written, exit 0); a line of 40,000 "{#" is read at once."""
     sample = ["```", "", "--- File: src/app.py ---", "```"]
     assert open_string("page.twig", "", ["<p>x</p>", "{%~ verbatim ~%}", "Reply:", *sample]) == 1
     assert open_string("feed.xml", "", ["<feed>{% for p in site.posts %}{{ p.title }}"
                                         "{% endfor %}", "{% highlight text %}", *sample]) == 1
     assert open_string("page.erb", "", ["<pre>", "<%=x.sub('</pre>','')%>", *sample]) == 0
     assert open_string("page.html", "", ["<pre>", "{{ $t('</pre>') }}", *sample]) == 0
-    # (a comment over lines holding markup is held: blanked, a page naming the comment's
-    # mark in prose hid its <pre>, QA s50 helper-203; the cheap mistake)
+    # (a comment over lines holding markup is held when that markup leaves one open: a
+    # page naming the comment's mark in prose hid its <pre>, QA s50 helper-203; blanked
+    # when it closes all it opens, helper-204)
     for opener, closer in (("{{!--", "--}}"), ("<%#", "%>")):
         assert open_string("page.html", "", ["<p>{{ title }}</p>", opener,
-                                             '<script src="/old.js"></script>', closer,
+                                             '<script src="/old.js">', closer,
                                              "<p>ok</p>"]) == 1, opener
+        assert open_string("page.html", "", ["<p>{{ title }}</p>", opener,
+                                             '<script src="/old.js"></script>', closer,
+                                             "<p>ok</p>"]) is None, opener
     assert open_string("page.html", "", ["x{#" * 40_000]) is None
 
 

@@ -3,7 +3,8 @@ components (Svelte, Astro) whose sample reply, shown in a template comment, a st
 tag over lines, a block, a Razor code block or a JS expression, closed the fence around
 the file: held (rule ``cut-off``, ``open_templates.py``, ``open_markup.py``; QA s50
 helper-204, each written cut with keep.txt removed or another file written, exit 0).
-And real files the reading held for nothing (Shopify's doc blocks) read whole."""
+And real files the reading held for nothing (a Hugo doc comment showing a shortcode,
+Symfony's form layouts, Shopify's doc blocks, commented-out markup) read whole."""
 
 from __future__ import annotations
 
@@ -93,14 +94,29 @@ def test_the_same_template_fenced_longer_is_written_whole(
 
 
 WHOLE = [
-    # the shapes of real files held for nothing before (QA s50 helper-204's scan): a
-    # Shopify doc block; a Handlebars comment naming {#get} (no Handlebars mark)
+    # the shapes of real files held for nothing before (QA s50 helper-204's scan)
+    ("layouts/_shortcodes/hl.html", "{{/*\nReturns highlighted code.\n\n@example This is "
+     "{{< hl python >}}inline{{< /hl >}} code.\n*/}}\n\n{{- $code := .Inner }}\n"
+     "{{- transform.Highlight $code }}\n"),
+    ("Form/form_div_layout.html.twig", '<div class="input-group">\n'
+     "    {{- date_pattern|replace({\n        '{{ year }}': form_widget(form.year),\n"
+     "        '{{ day }}': form_widget(form.day),\n    })|raw -}}\n</div>\n"),
     ("snippets/unit-price.liquid", "{%- doc -%}\n  Renders the unit price.\n  @example\n"
      "  {% render 'unit-price', price: line_item.unit_price }\n{%- enddoc -%}\n"
      '<small class="unit-price">{{ price }}</small>\n'),
     ("post.hbs", "{{#if @custom.show_recent_posts_footer}}\n    {{!-- The {#get} helper "
      "below fetches\n    the latest posts. --}}\n    {{#get \"posts\" limit=\"3\"}}{{/get}}\n"
      "{{/if}}\n"),
+    ("themes/haiku/layout.html", '<div class="content">\n  {#{%- if display_toc %}\n'
+     '  <div id="toc">\n    <h3>{{ _(\'Contents\') }}</h3>\n    {{ toc }}\n  </div>\n'
+     "  {%- endif %}#}\n  {% block body %}{% endblock %}\n</div>\n"),
+    ("layouts/base.njk", "<head>\n{#\n\tSee also: `<is-land import>`\n\t<!-- Web Awesome -->\n"
+     '\t<script type="module" src="/webawesome.loader.js"></script>\n#}\n</head>\n'
+     "<body>{{ content | safe }}</body>\n"),
+    ("docs/ChangeLog.html", "<p>{{ x }}</p>\n<pre><code> ${#} is valid, but ${# } is not.\n"
+     "  {{{{{{{$testing\n        }}}}}}}\n</code></pre>\n"),
+    ("classLevel/classDocName.html", "<% } %>\n<!-- FIELDS -->\n<%\n"
+     "def row = \"<tr><td><code>${f.name()}</code></td></tr>\"\n%>\n<table>${row}</table>\n"),
     # Jekyll's compress layout: a <pre with a template tag glued to it
     ("_layouts/compress.html", '{% capture c %}{{ content }}{% endcapture %}{% if c contains '
      '"</pre>" %}<pre{{ _pres.first }}</pre>{% endif %}\n'),
@@ -113,6 +129,30 @@ WHOLE = [
 @pytest.mark.parametrize(("path", "text"), WHOLE, ids=[w[0] for w in WHOLE])
 def test_a_real_template_held_for_nothing_before_is_read_whole(path: str, text: str) -> None:
     assert_not_held(path, text)
+
+
+def test_template_tags_over_lines_blanked_for_their_text_cannot_hide_an_opener() -> None:
+    """A tag over lines holding markup is blanked only when its text, read alone, closes
+    all it opens; and never where its mark may be prose that hides what a browser reads:
+    inside a tag's quoted value, before a one-line tag quoting an opener, or before a
+    template block that hides what the plain text leaves open (found reading random texts
+    against the older reading: each held)."""
+    sample = ["```", "", "--- File: src/app.py ---", "```"]
+    for lines in (
+            # (a {{ of prose inside a value: its text leaves the tag and opens a <pre>)
+            ["{% if a %}{% endif %}", '<div title="{{', '<!-- x"><pre> -->', "}}"],
+            # (its text opens what it does not close)
+            ["{% if a %}{% endif %}", "{#", "<pre>", "#}", "</pre>"],
+            # (a one-line tag in the file quotes an opener: none is blanked for its text)
+            ["{% if a %}{% endif %}", "{#", "<pre>x</pre>", "#}", "{{<style>}}"],
+            # (the text read as markup alone leaves a <pre> open a comment block hides)
+            ["{{", "{{ x }}{% comment %}<pre>", "{% endcomment %}"],
+            # (a bogus comment read across a blanked ">" it may end at)
+            ["{% if a %}{% endif %}", "<?x {#", "]]>", "#}<pre>"],
+            # (<!--> is a whole comment: the <pre> after it is open)
+            ["{% if a %}{% endif %}", "{{/*<!--></pre>}}}<pre>", "-->*/}}"],
+    ):
+        assert open_string("p.html", "", [*lines, *sample]) is not None, lines
 
 
 def test_marks_with_no_end_by_file_and_place() -> None:
@@ -149,4 +189,6 @@ def test_lines_of_100_kb_of_new_shapes_are_read_in_linear_time() -> None:
                        ("a.html", "<a b=\"" * 20_000)):
         assert open_string(path, "", [line]) in (None, 0), path
     many = ["{{ x }}"] + ["{#", "<p>{{ a }}</p>", "<pre></pre>", "#}"] * 10_000
-    assert open_string("a.html", "", many) == 1
+    assert open_string("a.html", "", many) is None
+    nested = ["{{ x }}"] + ["{#", "{{!--", "<%#", "<pre></pre>", "%>", "--}}", "#}"] * 3_000
+    assert open_string("a.html", "", nested) == 1  # (a tag's text is not relaxed again)

@@ -71,11 +71,11 @@ def open_markup(lines: Sequence[str], php: bool = False, path: str = "") -> int 
     reading = Reading(path)
     from reviewtui.core.protocol.open_templates import read_template_tags
 
-    text, held, tags = read_template_tags(text, path, reading)
+    text, held, relaxed, tags = read_template_tags(text, path, reading)
     if held is None and reading.expression:
         held = reading.open_expression(text)
     if held is None:
-        held = reading.opened(text, tags)
+        held = reading.opened(text, relaxed, tags)
     return None if held is None else text.count("\n", 0, held)
 
 
@@ -90,21 +90,24 @@ class Reading:
         self.block = CodeBlock()
         self.lt_in_tag = False  # whether a "<" ended a tag in the last reading
 
-    def opened(self, text: str, tags: Sequence[int] = ()) -> int | None:
+    def opened(self, text: str, relaxed: Sequence[int] = (), tags: Sequence[int] = ()
+               ) -> int | None:
         """The offset of the outermost element, comment or section ``text`` leaves open,
         read every way this module reads (``elements``; a browser's last piece), or None.
-        ``tags``: as ``elements`` takes them."""
-        held = self.elements(text, tags)
+        ``relaxed``, ``tags``: as ``elements`` takes them."""
+        held = self.elements(text, relaxed, tags)
         if held is None and self.lt_in_tag:  # (<pre a=x <p>: no tag, as read before)
-            held = self.elements(text, tags, skip=True)
+            held = self.elements(text, relaxed, tags, skip=True)
         if held is None and BOGUS.search(text):
-            held = self.elements(text, tags, bogus=True)
+            held = self.elements(text, relaxed, tags, bogus=True)
         return self.ends_in_piece(text) if held is None else held
 
-    def elements(self, text: str, tags: Sequence[int] = (), nested: bool = False,
-                 skip: bool = False, bogus: bool = False) -> int | None:
+    def elements(self, text: str, relaxed: Sequence[int] = (), tags: Sequence[int] = (),
+                 nested: bool = False, skip: bool = False, bogus: bool = False) -> int | None:
         """The offset of the outermost element, comment or section ``text`` leaves open,
-        or None. A ``<``
+        or None. ``relaxed``: where template tags over lines were blanked on the strength
+        of their text (``open_templates.py``): a raw element, comment or tag read across
+        one is held (the tag's mark may be prose, and its words the end of it). A ``<``
         inside a tag ends it there (``<pre{{ x }}</pre>`` in Jekyll's compress layout: the
         element opens and closes); ``skip``: it makes no tag. ``bogus``: a bogus comment
         (``<?x ..>``, ``<!x ..>``) is read to its ``>`` (held when it runs across one of
@@ -123,7 +126,7 @@ class Reading:
             mark = m.group()
             if mark in ("<!--", "<![CDATA["):
                 pos = _comment_end(text, pos) if mark == "<!--" else text.find("]]>", pos) + 3
-                if pos < 3:
+                if pos < 3 or _across(relaxed, start, pos):
                     return _outermost(opened, start)
                 continue
             if m.group(2) is None:  # (a bogus comment: hides what a browser's hides)
@@ -139,7 +142,7 @@ class Reading:
             tag_end = self._tag_end(text, pos, nested, skip)
             if tag_end == _NO_TAG:
                 continue
-            if tag_end < 0:
+            if tag_end < 0 or _across(relaxed, start, tag_end):
                 return _outermost(opened, start)
             pos = tag_end
             if closing:
@@ -152,7 +155,7 @@ class Reading:
                 continue  # (<code/>: empty)
             elif name in _RAW:
                 close_tag = _ENDS[name].search(text, pos)
-                if close_tag is None:
+                if close_tag is None or _across(relaxed, start, close_tag.start()):
                     return _outermost(opened, start)
                 pos = close_tag.end()
             else:
@@ -296,6 +299,39 @@ def _pieces(text: str) -> Iterator[tuple[int, int, str, bool]]:
             yield m.start(), at, name, bool(m.group(1))
         if at < 0:
             return
+
+
+def browser_open(text: str, components: bool) -> bool:
+    """Whether ``text``, read as plain markup as a browser reads it (every tag's quoted
+    values, bogus comments), ends inside a piece or with such an element open."""
+    opened: list[str] = []
+    counts = dict.fromkeys(_NESTING, 0)
+    for start, end, name, closing in _pieces(text):
+        if end < 0:
+            return True
+        if name not in _NESTING or (components and text[start + 1 + closing].isupper()):
+            continue  # (<Code>: a component's, in a file of components)
+        if closing:
+            if counts[name]:
+                while (gone := opened.pop()) != name:
+                    counts[gone] -= 1
+                counts[name] -= 1
+        elif not _QUOTED.sub("", text[start:end - 1]).rstrip().endswith("/"):
+            opened.append(name)
+            counts[name] += 1
+    return bool(opened)
+
+
+def inside_piece(text: str, starts: Sequence[int]) -> int | None:
+    """The first of ``starts`` (of tags blanked on the strength of their text) that a
+    browser reading ``text`` as plain markup meets inside a piece (a tag's value, a
+    comment, a script's text), or None: a template mark of prose inside a tag, its text
+    leaving the tag (``<div title="{{`` .. ``"><pre>``), would else hide what it opens."""
+    for start, end, _, _ in _pieces(text):
+        k = bisect_right(starts, start)
+        if k < len(starts) and (end < 0 or starts[k] < end):
+            return starts[k]
+    return None
 
 
 def _across(starts: Sequence[int], start: int, stop: int) -> bool:

@@ -13,9 +13,15 @@ ends inside is held. A file of another name (a page, a Hugo or Jekyll layout) is
 all of them, and only when it shows one (prose about "{{" is no template); there a
 ``{{``, and a ``{#`` inside a line before a word (``{#get}``, ``${#}``), with no end after
 are prose. A tag or comment over lines whose text holds an element's tag or another
-mark is held at its mark (a mark of prose paired with an end lines on would else hide
-what it spans: QA s50 helper-196, 201, 203). Every look goes on from the last one's
-find: linear (QA s50 helper-197: 32,000 ``{{`` skipped at an element took 9.6 s). Pure.
+mark is held at its mark (a mark of prose paired with an end lines on would hide what
+it spans: QA s50 helper-196, 201, 203), unless the mark's being prose could hide
+nothing: its text read alone closes all it opens (as markup, as a browser reads it, and
+as template), it lies between a browser's tags and comments, the file read as markup
+alone closes too, and no tag on one line in the file quotes an opener it does not close
+(such a tag is blanked whatever it holds, as ever: helper-204's Hugo doc comments,
+Symfony's form layouts, commented-out markup). Every look goes on from the last one's
+find, and a tag's text is read again once at most: linear (QA s50 helper-197: 32,000
+``{{`` skipped at an element took 9.6 s). Pure.
 """
 
 from __future__ import annotations
@@ -23,7 +29,13 @@ from __future__ import annotations
 import re
 
 from reviewtui.core.protocol.open_literals import CodeBlock, open_code_block
-from reviewtui.core.protocol.open_markup import START, Reading, blank
+from reviewtui.core.protocol.open_markup import (
+    START,
+    Reading,
+    blank,
+    browser_open,
+    inside_piece,
+)
 
 
 class _Engine:
@@ -63,41 +75,56 @@ _TEMPLATED = re.compile(r"\{%[-+~]?\s*\w|\{\{[-~{#/!>^&]?\s*[\w.'\"($@][^{}\n]*\
 
 
 def read_template_tags(text: str, path: str, reading: Reading
-                       ) -> tuple[str, int | None, list[int]]:
+                       ) -> tuple[str, int | None, list[int], list[int]]:
     """``text`` with its template tags, comments and blocks blanked (a raw block's
-    markup kept); the offset to hold the file at (what it ends inside), or None; and where
-    each tag blanked holding a ``>`` starts (a bogus comment read across one is held:
-    that ``>`` may be its end)."""
+    markup kept); the offset to hold the file at (what it ends inside), or None; where
+    tags over lines holding markup were blanked (``Reading.elements`` holds a raw
+    element, comment or tag read across one: the mark may be prose, its words the end);
+    and where each tag blanked holding a ``>`` starts (a bogus comment read across one
+    is held: that ``>`` may be its end)."""
     engine = next((e for suffixes, e in _ENGINES.items() if path.endswith(suffixes)), None)
     if engine is None:
         if path.endswith(_UNTEMPLATED) or not _TEMPLATED.search(text):
-            return text, None, []
+            return text, None, [], []
         engine = _GENERIC
     reader = _Pass(text, engine, reading)
-    blanked, held = reader.run()
-    return blanked, held, reader.tags
+    blanked, held, relaxed = reader.run()
+    if held is None and relaxed and (inside_piece(text, relaxed) is not None or reading.opened(
+            text) is not None or browser_open(text, reading.components)):
+        # (a tag's mark of prose, its text blanked, a later {% comment %} read as
+        # template hid a <pre> the text read as markup alone leaves open: held as before)
+        held = relaxed[0]
+    return blanked, held, relaxed, reader.tags
 
 
 class _Pass:
-    """One forward reading of a text's template marks."""
+    """One forward reading of a text's template marks (``strict``: the text inside a tag
+    whose end is that, read to see that it closes all it opens)."""
 
-    def __init__(self, text: str, engine: _Engine, reading: Reading) -> None:
-        self.text, self.engine, self.reading = text, engine, reading
+    def __init__(self, text: str, engine: _Engine, reading: Reading, strict: str = "") -> None:
+        self.text, self.engine, self.reading, self.strict = text, engine, reading, strict
         self.parts: list[str] = []
         self.pos = 0
         self.blocks: list[tuple[str, int]] = []  # (name, offset) of the blocks open
         self.open_count: dict[str, int] = {}  # how many of each name are open
+        self.relaxed: list[int] = []  # where tags were blanked on the strength of their text
         self.tags: list[int] = []  # where each tag blanked holding a ">" starts
+        self.quoting = False  # whether a tag on one line opening markup was blanked
         self.ahead: dict[str, int] = {}  # the last find of each end, "\n", "<" and a mark
         self.code = CodeBlock()
 
-    def run(self) -> tuple[str, int | None]:
+    def run(self) -> tuple[str, int | None, list[int]]:
         while (m := self.engine.marks.search(self.text, self.pos)) is not None:
             directive = m.group()[0] == "@" and m.group() != "@*"
             held = self._directive(m) if directive else self._tag(m)
+            if held is None and self.quoting and self.relaxed:
+                # (a tag on one line is blanked whatever markup it quotes, as ever: in a
+                # file that shows one, none over lines is blanked for its text, so none
+                # held before is written now, QA s50 helper-204's reading)
+                held = self.relaxed[0]
             if held is not None:
-                return self._rest(), held
-        return self._rest(), self.blocks[0][1] if self.blocks else None
+                return self._rest(), held, self.relaxed
+        return self._rest(), self.blocks[0][1] if self.blocks else None, self.relaxed
 
     def _rest(self) -> str:
         return "".join(self.parts) + self.text[self.pos:]
@@ -122,8 +149,8 @@ class _Pass:
         mark = m.group() if m.group() in _END else ("{{/*" if m.group()[1] == "{" else "<%")
         end_mark = "*/" if mark == "{{/*" else _END[mark]
         close = self._next(end_mark, m.end())
-        if close < 0:
-            if self._prose(m):
+        if close < 0:  # (none after it: inside a tag whose end is the same, that one's)
+            if end_mark == self.strict or self._prose(m):
                 self.parts.append(text[self.pos:m.end()])
                 self.pos = m.end()
                 return None
@@ -131,12 +158,17 @@ class _Pass:
         stop = close + len(end_mark)
         if mark == "{{/*":
             stop = _GO_COMMENT_END.match(text, stop).end()  # type: ignore[union-attr]
-        if -1 < self._next("\n", m.end()) < close and (
-                -1 < self._next("<", m.end()) < close or -1 < self._next("T", m.end()) < close):
+        markup = -1 < self._next("<", m.end()) < close
+        if not -1 < self._next("\n", m.end()) < close:
+            self.quoting = self.quoting or (markup and self._opens(text[m.end():close]))
+        elif markup or -1 < self._next("T", m.end()) < close:
             # Over lines, holding an element's tag or another mark: a {{ or ${# of prose
             # paired with an end lines on, or a comment's mark named in prose, would hide
-            # what it spans (QA s50 helper-196, 201, 203). Held at its mark.
-            return start
+            # what it spans (QA s50 helper-196, 201, 203). Blanked only when its text
+            # closes all it opens, read as markup and as template; else held at its mark.
+            if self.strict or not self._self_contained(m.end(), close, end_mark):
+                return start  # (inside a tag's text, held: one reading of each text)
+            self.relaxed.append(start)
         self.parts += [text[self.pos:start], blank(text[start:stop])]
         if text.find(">", start, stop) >= 0:
             self.tags.append(start)
@@ -152,8 +184,8 @@ class _Pass:
     def _prose(self, m: re.Match[str]) -> bool:
         """Whether a mark with no end after it is prose: in a file not known as a template
         by its name, a ``{{`` (prose about "{{": QA s50 helper-201), a ``{#`` inside a line
-        before a word (``{#get}``, ``${#arr}``)."""
-        if self.engine.named or m.group() not in ("{{", "{#"):
+        before a word (``{#get}``, ``${#arr}``); never inside a tag read alone."""
+        if self.strict or self.engine.named or m.group() not in ("{{", "{#"):
             return False
         if m.group() == "{{":
             return True
@@ -164,6 +196,26 @@ class _Pass:
             k -= 1
         return not (k == 0 or self.text[k - 1] == "\n" or self.text[m.end():m.end() + 1]
                     in ("", " ", "\t", "\n", "-", "+"))
+
+    def _opens(self, inside: str) -> bool:
+        """Whether ``inside``, a tag's text, read alone as markup opens what it does not
+        close (``{{ '<pre>' }}``; not ``<a href=%q><code>%s</code></a>``), read as
+        ``Reading.opened`` reads and as a browser does."""
+        return self.reading.opened(inside) is not None or browser_open(
+            inside, self.reading.components)
+
+    def _self_contained(self, after: int, close: int, end_mark: str) -> bool:
+        """Whether the text of a tag (``after``..``close``) read alone closes all it opens:
+        as markup, and as template (its tags, comments and blocks; a mark with the same
+        end as the tag's ends with it), then as markup again."""
+        inside = self.text[after:close]
+        if self._opens(inside):
+            return False
+        inner = _Pass(inside, self.engine, self.reading, end_mark)
+        blanked, held, _ = inner.run()
+        return held is None and (not inner.parts or (  # (no tag in it: read already)
+            self.reading.opened(blanked, (), inner.tags) is None
+            and not browser_open(blanked, self.reading.components)))
 
     def _directive(self, m: re.Match[str]) -> int | None:
         """A Razor code block (``@{``, ``@code {``, ``@functions {``: C#, read to its ``}``),
