@@ -77,6 +77,33 @@ CASES = [
     ("pre opened in raw", "docs/help.html", "", "---\nlayout: default\n---\n"
      "<h1>{{ page.title }}</h1>\n{% raw %}<pre>{{ site.title }}{% endraw %}\nA reply:\n"
      "{s}</pre>\n"),
+    # QA s51 helper-206: W1, a tag's string holding the tag's own end mark, the tag over
+    # lines blanked to that first end (new in e6cb650b, held before it)
+    ("nunjucks string holding }}", "src/t.njk", "", "{{ f('\n{{ x }}\n{s}') }}\n"),
+    ("twig include string", "templates/mail.html.twig", "", "{{ include('mail/body.html.twig', "
+     "{\n    body: 'Hi {{ name }}, reply like this:\n{s}'}) }}\n"),
+    ("handlebars partial string", "views/t.hbs", "", '{{> card body="\nUse {{name}} like '
+     'this:\n{s}"}}\n'),
+    ("go raw string", "layouts/partials/t.html", "", "{{ $help := `\nUse {{ .Name }} like "
+     "this:\n{s}` }}\n{{ $help | markdownify }}\n"),
+    ("one line, its string on", "templates/t.html", "", "{{ f('{{ x }}\n{s}') }}\n"),
+    # W2, a {{ with no end that is a template's code (a variable, a string on its line, a
+    # Handlebars comment) in a page of no engine's name (older)
+    ("hugo raw string", "layouts/_default/single.html", "", '{{ define "main" }}\n'
+     "{{ $s := `\nA reply:\n{s}` }}\n<pre>{{ $s }}</pre>\n{{ end }}\n"),
+    ("generic string tag", "templates/page.html", "", '{% if a %}{% endif %}\n'
+     '{{ "\n<p>x</p>\n{s}" }}\n'),
+    ("handlebars short comment", "templates/help.html", "", "<h1>{{title}}</h1>\n"
+     "{{! A reply looks like:\n{s}}}\n"),
+    ("macro call string", "templates/help.html", "", "{#\n<p>{{ old }}</p>\n#}\n"
+     '{{ macros.note("\nA reply:\n{s}") }}\n'),
+    # W3, a Jinja comment inside a line before no braced word (older)
+    ("jinja comment mid-line", "templates/help.html", "", "<h1>{{ title }}</h1>\n"
+     "<p>Help</p>{#TODO show it:\n{s}#}\n"),
+    ("jinja comment of markup", "templates/help.html", "", "<h1>{{ title }}</h1>\n"
+     "<p>Help</p>{#<p>A reply:\n{s}</p>#}\n"),
+    ("jinja comment of stars", "templates/help.html", "", "<h1>{{ title }}</h1>\n"
+     "<div>{#*****\n A reply:\n{s}*****#}</div>\n"),
 ]
 
 
@@ -179,6 +206,20 @@ def test_blocks_that_stand_alone_elsewhere() -> None:
         assert open_string(path, "", lines) is None, lines
 
 
+def test_a_tag_reads_past_an_end_inside_its_strings() -> None:
+    """A tag's end inside one of its strings is no end (``{{ f('}}') }}`` is one tag), on
+    one line or over lines; one whose string never closes is held there; a comment's
+    quotes are prose (``{# don't #}``); a {{ of prose with no end, and no string on its
+    line, stays prose."""
+    assert open_string("t.html", "", ["{% if a %}{% endif %}", "{{ f('}}') }}<p>x</p>"]) is None
+    assert open_string("t.j2", "", ["{% set s = '%}", "<b>x</b>' %}", "<p>x</p>"]) is None
+    assert open_string("t.j2", "", ["<p>x</p>", "{{ f('}}", "<pre>x</pre>"]) == 1
+    assert open_string("t.html", "", ["{% if a %}{% endif %}", "{# don't", "<b>x</b> #}"]) is None
+    assert open_string("t.html", "", ["{% if a %}{% endif %}", "<p>Type {{ to start.</p>"]) is None
+    assert open_string("t.html", "", ["{% if a %}{% endif %}", "<p>Type {{ to get 'x'.</p>",
+                                      "<p>y</p>"]) is None
+
+
 def test_lines_of_100_kb_of_new_shapes_are_read_in_linear_time() -> None:
     """Every look is forward and each tag's text is read again once at most (no clock
     asserted: a quadratic reading would not finish)."""
@@ -186,7 +227,8 @@ def test_lines_of_100_kb_of_new_shapes_are_read_in_linear_time() -> None:
                        ("a.astro", "<p>{`${a}`}" * 10_000), ("a.html", "<pre a<" * 15_000),
                        ("a.html", "{{ x }}<!x " * 10_000), ("a.cshtml", "@{ var a = 1; }" * 7_000),
                        ("a.hbs", "{{#x}}" * 20_000), ("a.erb", "<% a do %>" * 10_000),
-                       ("a.html", "<a b=\"" * 20_000)):
+                       ("a.html", "<a b=\"" * 20_000), ("a.j2", "{{ a' }}" * 15_000),
+                       ("a.html", "{% if a %}{{ f('" * 10_000)):
         assert open_string(path, "", [line]) in (None, 0), path
     many = ["{{ x }}"] + ["{#", "<p>{{ a }}</p>", "<pre></pre>", "#}"] * 10_000
     assert open_string("a.html", "", many) is None

@@ -1,28 +1,30 @@
-"""A template language's own tags, comments and blocks in a markup file: code, not
-markup, blanked before its elements are read (``open_markup.py``, rule ``cut-off``); and
-where the file's text ends inside one. A sample reply a template shows in a comment
-(``{# .. #}``, ``{{!-- --}}``, ``<%# %>``, ``@* *@``, ``{{/* */}}``), in a string of a tag
-over lines (``{% set s = "..." %}``, an ERB heredoc), in a block (``{% set s %}``,
+"""A template language's own tags, comments and blocks in a markup file: code, not markup,
+blanked before its elements are read (``open_markup.py``, rule ``cut-off``); and where
+the file's text ends inside one. A sample reply a template shows in a comment
+(``{# .. #}``, ``{{!-- --}}``, ``<%# %>``, ``@* *@``, ``{{/* */}}``), in a string of a tag over
+lines (``{% set s = "..." %}``, an ERB heredoc), in a block (``{% set s %}``,
 ``{{#markdown}}``, ``<% .. do %>``, ``@verbatim``) or in a Razor code block closes the
 fence around the file, and the rest is read as other blocks (QA s50 helper-204: each of
 these written cut, exit 0).
 
 An engine's marks are known by the file's name (Handlebars, ERB, JSP and ASP.NET, Razor,
 Blade, Jinja and its kin, Liquid): in such a file every mark is a tag, and one the text
-ends inside is held. A file of another name (a page, a Hugo or Jekyll layout) is read for
-all of them, and only when it shows one (prose about "{{" is no template); there a
-``{{``, and a ``{#`` inside a line before a word (``{#get}``, ``${#}``), with no end after
-are prose. A tag or comment over lines whose text holds an element's tag or another
-mark is held at its mark (a mark of prose paired with an end lines on would hide what
-it spans: QA s50 helper-196, 201, 203), unless the mark's being prose could hide
-nothing: its text read alone closes all it opens (as markup, as a browser reads it, and
-as template), it lies between a browser's tags and comments, the file read as markup
-alone closes too, and no tag on one line in the file quotes an opener it does not close
-(such a tag is blanked whatever it holds, as ever: helper-204's Hugo doc comments,
-Symfony's form layouts, commented-out markup). Every look goes on from the last one's
-find, and a tag's text is read again once at most: linear (QA s50 helper-197: 32,000
-``{{`` skipped at an element took 9.6 s). Pure.
-"""
+ends inside is held. A file of another name (a page, a Hugo or Jekyll layout) is read
+for all of them, and only when it shows one (prose about "{{" is no template); there a
+``{{`` with no end after it is prose unless a template's code follows it or it opens a
+string on its line, and so is a ``{#`` inside a line before a word and a brace
+(``{#get}``, ``${#}``). A tag's end inside one of its quoted strings is no end (Jinja,
+Twig, Handlebars and Go read strings in a tag: QA s51 helper-206). A tag or comment over
+lines whose text holds an element's tag or another mark is held at its mark (a mark of
+prose paired with an end lines on would hide what it spans: QA s50 helper-196, 201,
+203), unless the mark's being prose could hide nothing: its text read alone closes all
+it opens (as markup, as a browser reads it, and as template), it lies between a
+browser's tags and comments, the file read as markup alone closes too, and no tag on one
+line in the file quotes an opener it does not close (such a tag is blanked whatever it
+holds, as ever: helper-204's Hugo doc comments, Symfony's form layouts, commented-out
+markup). Every look goes on from the last one's find, and a tag's text is read again
+once at most: linear (QA s50 helper-197: 32,000 ``{{`` skipped at an element took 9.6
+s). Pure."""
 
 from __future__ import annotations
 
@@ -72,6 +74,40 @@ _UNTEMPLATED = (".svelte", ".xsl", ".xslt", ".svg")
 # a comment's mark, and a line opened by {# and a blank: helper-204)
 _TEMPLATED = re.compile(r"\{%[-+~]?\s*\w|\{\{[-~{#/!>^&]?\s*[\w.'\"($@][^{}\n]*\}\}|<%[=#@-]"
                         r"|<%\s|\{!!|\{\{!--|\{\{-?\s*/\*|\{\{--|^[ \t]*\{#[-+\s]", re.M)
+
+
+# What a template tag's code starts with, after {{ (a comment, a variable, a field, a
+# string, a trim mark), where "{{" with no end after it is not taken for prose.
+_TEMPLATE_CODE = re.compile(r"[-~]?\s*(?:[!$.'\"`#/>]|\w+\s*:=)")
+_BRACED_WORD = re.compile(r"\w+\}")  # ({#get}: a word of prose)
+_COMMENT_MARKS = ("{{!--", "{{--", "{{/*", "{#", "<%--", "@*")
+
+
+def _end_past_strings(text: str, at: int, end_mark: str) -> int | None:
+    """Where ``end_mark`` is next found from ``at`` outside quoted strings (``'``, ``"``,
+    `````; a backslash escapes the next character), or None: the text ends in a string
+    or before the mark."""
+    pattern = _ENDS.get(end_mark)
+    if pattern is None:
+        pattern = _ENDS[end_mark] = re.compile(re.escape(end_mark) + r"|[\\'\"`]")
+    quote = ""
+    while True:
+        m = (pattern if not quote else _QUOTE).search(text, at)
+        if m is None:
+            return None
+        char, at = m.group(), m.end()
+        if char == "\\":
+            at += 1
+        elif quote:
+            quote = "" if char == quote else quote
+        elif char in ("'", '"', "`"):
+            quote = char
+        else:
+            return m.start()
+
+
+_ENDS: dict[str, re.Pattern[str]] = {}
+_QUOTE = re.compile(r"[\\'\"`]")
 
 
 def read_template_tags(text: str, path: str, reading: Reading
@@ -155,6 +191,18 @@ class _Pass:
                 self.pos = m.end()
                 return None
             return start
+        if (not self.strict and mark not in _COMMENT_MARKS
+                and text[m.end():m.end() + 1] not in ("!", "#")
+                and _QUOTE.search(text, m.end(), close) is not None):
+            # A tag's code reads its strings (Jinja, Twig, Handlebars, Go): an end inside
+            # one is no end, ``{{ f('{{ x }}..') }}`` goes on (QA s51 helper-206's W1: read
+            # to that first }}, the rest of the string, a sample, was prose). Where none
+            # comes the file is held there; Blade, Liquid and ERB end at the first, so a
+            # longer tag only blanks more code, whose text must close all it opens.
+            real = _end_past_strings(text, m.end(), end_mark)
+            if real is None:
+                return start
+            close = real
         stop = close + len(end_mark)
         if mark == "{{/*":
             stop = _GO_COMMENT_END.match(text, stop).end()  # type: ignore[union-attr]
@@ -187,15 +235,22 @@ class _Pass:
         before a word (``{#get}``, ``${#arr}``); never inside a tag read alone."""
         if self.strict or self.engine.named or m.group() not in ("{{", "{#"):
             return False
+        line_end = self.text.find("\n", m.end())
+        after = self.text[m.end():line_end if line_end >= 0 else len(self.text)]
         if m.group() == "{{":
-            return True
+            # Not what a template's code starts with ({{ $s := `..`, {{ "..", {{! ..,
+            # {{ .Field, {{- ..), nor a string opened on its line ({{ f("..): a tag of the
+            # file's own whose end lies past the cut (QA s51 helper-206's W2).
+            return (_TEMPLATE_CODE.match(after) is None
+                    and _end_past_strings(after + "\n", 0, "\n") is not None)
         k = m.start()
         if self.text[k - 1:k] == "$":  # (${#}, ${# }: a shell's or Perl's, QA s50 helper-204)
             return True
         while k and self.text[k - 1] in " \t":
             k -= 1
-        return not (k == 0 or self.text[k - 1] == "\n" or self.text[m.end():m.end() + 1]
-                    in ("", " ", "\t", "\n", "-", "+"))
+        # Inside a line, a word and a brace ({#get}); else a Jinja comment ({#TODO ..,
+        # {#<p>.., {#****: QA s51 helper-206's W3).
+        return not (k == 0 or self.text[k - 1] == "\n") and _BRACED_WORD.match(after) is not None
 
     def _opens(self, inside: str) -> bool:
         """Whether ``inside``, a tag's text, read alone as markup opens what it does not
