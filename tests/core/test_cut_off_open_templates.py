@@ -214,6 +214,9 @@ def test_a_tag_reads_past_an_end_inside_its_strings() -> None:
     assert open_string("t.html", "", ["{% if a %}{% endif %}", "{{ f('}}') }}<p>x</p>"]) is None
     assert open_string("t.j2", "", ["{% set s = '%}", "<b>x</b>' %}", "<p>x</p>"]) is None
     assert open_string("t.j2", "", ["<p>x</p>", "{{ f('}}", "<pre>x</pre>"]) == 1
+    # (a longer tag opening markup is held: prose's {{ it's }} would hide the <pre>)
+    assert open_string("t.html", "", ["{% if a %}{% endif %}", "<p>{{ it's }} <pre> 'x }}",
+                                      "A reply:", "```"]) == 1
     assert open_string("t.html", "", ["{% if a %}{% endif %}", "{# don't", "<b>x</b> #}"]) is None
     assert open_string("t.html", "", ["{% if a %}{% endif %}", "<p>Type {{ to start.</p>"]) is None
     assert open_string("t.html", "", ["{% if a %}{% endif %}", "<p>Type {{ to get 'x'.</p>",
