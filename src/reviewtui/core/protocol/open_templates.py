@@ -200,7 +200,7 @@ class _Pass:
             # comes the file is held there; Blade, Liquid and ERB end at the first, so a
             # longer tag only blanks more code, whose text must close all it opens.
             real = _end_past_strings(text, m.end(), end_mark)
-            if real is None or self._opens(text[m.end():real]):
+            if real is None or (real != close and self._opens(text[m.end():real])):
                 # (nor where the longer text opens markup: a {{ of prose with an
                 # apostrophe, {{ it's }} <pre> 'x }}, would hide the <pre> on its line)
                 return start
