@@ -1,8 +1,8 @@
 """A template language's own tags, comments and blocks in a markup file: code, not markup,
 blanked before its elements are read (``open_markup.py``, rule ``cut-off``); and where
 the file's text ends inside one. A sample reply a template shows in a comment
-(``{# .. #}``, ``{{!-- --}}``, ``<%# %>``, ``@* *@``, ``{{/* */}}``), in a string of a tag over
-lines (``{% set s = "..." %}``, an ERB heredoc), in a block (``{% set s %}``,
+(``{# .. #}``, ``{{!-- --}}``, ``<%# %>``, ``@* *@``, ``{{/* */}}``), in a string of a
+tag over lines (``{% set s = "..." %}``, an ERB heredoc), in a block (``{% set s %}``,
 ``{{#markdown}}``, ``<% .. do %>``, ``@verbatim``) or in a Razor code block closes the
 fence around the file, and the rest is read as other blocks (QA s50 helper-204: each of
 these written cut, exit 0).
@@ -13,18 +13,18 @@ ends inside is held. A file of another name (a page, a Hugo or Jekyll layout) is
 for all of them, and only when it shows one (prose about "{{" is no template); there a
 ``{{`` with no end after it is prose unless a template's code follows it or it opens a
 string on its line, and so is a ``{#`` inside a line before a word and a brace
-(``{#get}``, ``${#}``). A tag's end inside one of its quoted strings is no end (Jinja,
-Twig, Handlebars and Go read strings in a tag: QA s51 helper-206). A tag or comment over
-lines whose text holds an element's tag or another mark is held at its mark (a mark of
-prose paired with an end lines on would hide what it spans: QA s50 helper-196, 201,
-203), unless the mark's being prose could hide nothing: its text read alone closes all
-it opens (as markup, as a browser reads it, and as template), it lies between a
-browser's tags and comments, the file read as markup alone closes too, and no tag on one
-line in the file quotes an opener it does not close (such a tag is blanked whatever it
-holds, as ever: helper-204's Hugo doc comments, Symfony's form layouts, commented-out
-markup). Every look goes on from the last one's find, and a tag's text is read again
-once at most: linear (QA s50 helper-197: 32,000 ``{{`` skipped at an element took 9.6
-s). Pure."""
+(``{#get}``, ``${#}``). In a Jinja or Handlebars file a tag's end inside one of its
+quoted strings is no end; elsewhere a tag over lines leaving a string open is held (QA
+s51 helper-206, 207). A tag or comment over lines whose text holds an element's tag or
+another mark is held at its mark (a mark of prose paired with an end lines on would hide
+what it spans: QA s50 helper-196, 201, 203), unless the mark's being prose could hide
+nothing: its text read alone closes all it opens (as markup, as a browser reads it, and
+as template), it lies between a browser's tags and comments, the file read as markup
+alone closes too, and no tag on one line in the file quotes an opener it does not close
+(such a tag is blanked whatever it holds, as ever: helper-204's Hugo doc comments,
+Symfony's form layouts, commented-out markup). Every look goes on from the last one's
+find, and a tag's text is read again once at most: linear (QA s50 helper-197: 32,000
+``{{`` skipped at an element took 9.6 s). Pure."""
 
 from __future__ import annotations
 
@@ -107,6 +107,26 @@ def _end_past_strings(text: str, at: int, end_mark: str) -> int | None:
 
 
 _ENDS: dict[str, re.Pattern[str]] = {}
+
+
+def _string_open(text: str, start: int, stop: int, *, escapes: bool) -> bool:
+    """Whether ``text[start:stop]`` leaves a quoted string open (``escapes``: a backslash
+    escapes the next character)."""
+    quote = ""
+    at = start
+    find = _QUOTE if escapes else _BARE_QUOTE
+    while (m := find.search(text, at, stop)) is not None:
+        char, at = m.group(), m.end()
+        if char == "\\":
+            at += 1
+        elif not quote:
+            quote = char
+        elif char == quote:
+            quote = ""
+    return quote != ""
+
+
+_BARE_QUOTE = re.compile(r"['\"`]")
 _QUOTE = re.compile(r"[\\'\"`]")
 
 
@@ -191,20 +211,31 @@ class _Pass:
                 self.pos = m.end()
                 return None
             return start
+        quoted = False  # whether the tag's code up to its end leaves a string open
         if (not self.strict and mark not in _COMMENT_MARKS
                 and text[m.end():m.end() + 1] not in ("!", "#")
                 and _QUOTE.search(text, m.end(), close) is not None):
-            # A tag's code reads its strings (Jinja, Twig, Handlebars, Go): an end inside
-            # one is no end, ``{{ f('{{ x }}..') }}`` goes on (QA s51 helper-206's W1: read
-            # to that first }}, the rest of the string, a sample, was prose). Where none
-            # comes the file is held there; Blade, Liquid and ERB end at the first, so a
-            # longer tag only blanks more code, whose text must close all it opens.
-            real = _end_past_strings(text, m.end(), end_mark)
-            if real is None or (real != close and self._opens(text[m.end():real])):
-                # (nor where the longer text opens markup: a {{ of prose with an
-                # apostrophe, {{ it's }} <pre> 'x }}, would hide the <pre> on its line)
-                return start
-            close = real
+            if self.engine.name in ("jinja", "handlebars"):
+                # Jinja, Twig, Nunjucks, Handlebars read a tag's strings (\" escapes): an end
+                # inside one is no end, ``{{ f('{{ x }}..') }}`` goes on (QA s51 helper-206's
+                # W1: read to that first }}, the rest of the string, a sample, was prose);
+                # held where none comes, or where the longer text opens markup.
+                real = _end_past_strings(text, m.end(), end_mark)
+                if real is None or (real != close and self._opens(text[m.end():real])):
+                    return start  # ({{ it's }} <pre> 'x }}: the <pre> hidden)
+                close = real
+            else:
+                # Liquid, ERB, Blade, Django end a tag at its first end whatever it quotes,
+                # and their strings are read otherwise ('\' is whole in Liquid): a tag is
+                # not read on (QA s51 helper-207: a longer tag swallowed an {% unless %}),
+                # but one over lines is not blanked for its text when, read with escapes
+                # or without, it leaves a string open holding another mark (below).
+                # (only with another mark before that end: a string quoting a tag, whose
+                # end was taken for this one's; Rust's lifetimes in a page's code, 'a,
+                # quote nothing)
+                quoted = -1 < self._next("T", m.end()) < close and (
+                    _string_open(text, m.end(), close, escapes=True)
+                    or _string_open(text, m.end(), close, escapes=False))
         stop = close + len(end_mark)
         if mark == "{{/*":
             stop = _GO_COMMENT_END.match(text, stop).end()  # type: ignore[union-attr]
@@ -216,7 +247,7 @@ class _Pass:
             # paired with an end lines on, or a comment's mark named in prose, would hide
             # what it spans (QA s50 helper-196, 201, 203). Blanked only when its text
             # closes all it opens, read as markup and as template; else held at its mark.
-            if self.strict or not self._self_contained(m.end(), close, end_mark):
+            if self.strict or quoted or not self._self_contained(m.end(), close, end_mark):
                 return start  # (inside a tag's text, held: one reading of each text)
             self.relaxed.append(start)
         self.parts += [text[self.pos:start], blank(text[start:stop])]
@@ -237,8 +268,8 @@ class _Pass:
         before a word (``{#get}``, ``${#arr}``); never inside a tag read alone."""
         if self.strict or self.engine.named or m.group() not in ("{{", "{#"):
             return False
-        line_end = self.text.find("\n", m.end())
-        after = self.text[m.end():line_end if line_end >= 0 else len(self.text)]
+        line_end = self.text.find("\n", m.end(), m.end() + 200)  # (bounded: linear)
+        after = self.text[m.end():line_end if line_end >= 0 else m.end() + 200]
         if m.group() == "{{":
             # Not what a template's code starts with ({{ $s := `..`, {{ "..", {{! ..,
             # {{ .Field, {{- ..), nor a string opened on its line ({{ f("..): a tag of the
