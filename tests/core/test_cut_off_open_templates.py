@@ -100,6 +100,11 @@ CASES = [
      "{% verbatim %}'{{ x }}\nA reply:\n{s}{% endverbatim %}\n"),
     ("erb regex quote then if", "app/views/h.html.erb", "", "<h1>Help</h1>\n"
      "<%= name.gsub(/'/, \"&#8217;\") %>\n<% if name =~ /'/ %>\nA reply:\n{s}<% end %>\n"),
+    # ERB blocks opened by a do with a comment after it, or by a brace (older)
+    ("erb do with a comment", "app/views/h.html.erb", "", "<% t = %q(don't) %>\n"
+     "<% t.each_line do |l| # l's %>\nA reply:\n{s}<% end %>\n"),
+    ("erb brace block", "app/views/h.html.erb", "", "<% [1].each { |i| %>\nA reply:\n{s}"
+     "<% } %>\n"),
     ("hugo one-line comment", "layouts/partials/p.html", "", "{{ $p := replace .Path `\\` "
      '"/" }}{{/* old `\\` {{ $p }}\nA reply:\n{s}*/}}\n'),
     # W2, a {{ with no end that is a template's code (a variable, a string on its line, a
@@ -246,7 +251,9 @@ def test_blocks_that_stand_alone_elsewhere() -> None:
                         ("t.html", ["{% stylesheet 'home' %}", "{% paginate page %}"]),
                         ("CHANGELOG.html", ["<p>{{ x }}</p>", "<li>Fix <code>{{#options}}</code>"
                                             " block</li>"]),
-                        ("t.erb", ["<% if a then b end %>", "<% x.each { |i| %><% } %>"])):
+                        ("t.erb", ["<% if a then b end %>", "<% x.each { |i| %><% } %>"]),
+                        ("t.erb", ["<%= link_to x { y } %>", "<% h = { a: 1 } %>",
+                                   "<% a.each do |x| # c %>y<% end %>"])):
         assert open_string(path, "", lines) is None, lines
 
 

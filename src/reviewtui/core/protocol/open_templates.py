@@ -399,8 +399,12 @@ class _Pass:
             return
         if _ERB_END.match(code):
             self._close("end")
+        elif _ERB_BRACE_END.match(code):
+            self._close("}")
         elif (_ERB_OPENS.match(code) or _ERB_DO.search(code)) and not _ERB_ENDS.search(code):
             self._open("end", start)  # (not <% if x then y end %>: on its own)
+        elif _ERB_BRACE.search(code):
+            self._open("}", start)  # (<% list.each { |i| %> .. <% } %>: QA s51 helper-206)
 
 
 # a template's block tags, each closed by its end tag (Jinja, Django, Twig, Liquid,
@@ -422,6 +426,9 @@ _LIQUID_BLOCKS = frozenset({"doc", "schema", "javascript", "stylesheet", "style"
                             "paginate"})
 _HANDLEBARS_BLOCK = re.compile(r"\{\{~?\s*([#^/])\s*[*>]?\s*([\w.@:-]+)")
 _ERB_OPENS = re.compile(r"[-=]?\s*(?:if|unless|case|while|until|for|begin)\b")
-_ERB_DO = re.compile(r"\bdo\s*(?:\|[^|]*\|)?\s*-?\s*\Z")
+# (a comment may follow: <% rows.each do |r| # r's cells %>, QA s51 helper-207)
+_ERB_DO = re.compile(r"\bdo\s*(?:\|[^|]*\|)?\s*(?:#[^\n]*)?-?\s*\Z")
+_ERB_BRACE = re.compile(r"\{\s*(?:\|[^|]*\|)?\s*(?:#[^\n]*)?-?\s*\Z")
+_ERB_BRACE_END = re.compile(r"-?\s*\}\s*-?\s*\Z")
 _ERB_END = re.compile(r"-?\s*end\b")
 _ERB_ENDS = re.compile(r"\bend\s*-?\s*\Z")
