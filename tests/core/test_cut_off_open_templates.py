@@ -105,6 +105,8 @@ CASES = [
      "<% t.each_line do |l| # l's %>\nA reply:\n{s}<% end %>\n"),
     ("erb brace block", "app/views/h.html.erb", "", "<% [1].each { |i| %>\nA reply:\n{s}"
      "<% } %>\n"),
+    ("handlebars raw block", "views/help.hbs", "", "<h1>{{title}}</h1>\n{{{{raw}}}}\n"
+     "A reply:\n{s}{{{{/raw}}}}\n"),
     ("hugo one-line comment", "layouts/partials/p.html", "", "{{ $p := replace .Path `\\` "
      '"/" }}{{/* old `\\` {{ $p }}\nA reply:\n{s}*/}}\n'),
     # W2, a {{ with no end that is a template's code (a variable, a string on its line, a

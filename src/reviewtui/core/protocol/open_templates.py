@@ -385,7 +385,8 @@ class _Pass:
         """A ``{{#name}}`` or ``{{^name}}`` (Handlebars, Mustache) opens a block its
         ``{{/name}}`` closes (``{{#> layout}}``, ``{{#*inline}}`` too); in a file so named
         only (Cargo's changelog names a "{{#options}} block" in prose)."""
-        tag = _HANDLEBARS_BLOCK.match(self.text, start)
+        tag = _HANDLEBARS_BLOCK.match(self.text, start) or _HANDLEBARS_RAW.match(
+            self.text, start)  # ({{{{raw}}}} .. {{{{/raw}}}}: QA s51 helper-206)
         if tag is not None:
             if tag.group(1) == "/":
                 self._close("#" + tag.group(2))
@@ -425,6 +426,7 @@ _RAW_BLOCKS = frozenset({"raw", "verbatim", "comment", "highlight", "doc", "sche
 _LIQUID_BLOCKS = frozenset({"doc", "schema", "javascript", "stylesheet", "style", "form",
                             "paginate"})
 _HANDLEBARS_BLOCK = re.compile(r"\{\{~?\s*([#^/])\s*[*>]?\s*([\w.@:-]+)")
+_HANDLEBARS_RAW = re.compile(r"\{\{\{\{\s*(/?)\s*([\w.@:-]+)")
 _ERB_OPENS = re.compile(r"[-=]?\s*(?:if|unless|case|while|until|for|begin)\b")
 # (a comment may follow: <% rows.each do |r| # r's cells %>, QA s51 helper-207)
 _ERB_DO = re.compile(r"\bdo\s*(?:\|[^|]*\|)?\s*(?:#[^\n]*)?-?\s*\Z")
