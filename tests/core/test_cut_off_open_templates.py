@@ -107,6 +107,21 @@ CASES = [
      "<% } %>\n"),
     ("handlebars raw block", "views/help.hbs", "", "<h1>{{title}}</h1>\n{{{{raw}}}}\n"
      "A reply:\n{s}{{{{/raw}}}}\n"),
+    # QA s51 helper-208: a tag read on past an end inside what was taken for a string (a
+    # quote its engine reads as none) over another mark on its line, the mark opening a
+    # block or comment blanked (new in 0be071eb)
+    ("handlebars strip comment", "templates/list.hbs", "", "<h1>{{title}}</h1>\n{{~! it's "
+     "the list ~}}{{!-- don't use {{name}} here:\n{s}--}}\n"),
+    ("handlebars each after a comment", "templates/list.hbs", "", "<ul>\n{{~! it's the list "
+     "~}}{{#each items}}<li>{{name}}</li>{{!-- don't --}}\n{s}{{/each}}\n</ul>\n"),
+    ("nunjucks regex literal", "site/post.njk", "", "<h1>{{ title }}</h1>\n{{ title | "
+     "replace(r/'/g, \"\u2019\") }} {% if draft %}(it's a draft: {{ note }})\n{s}{% endif %}\n"),
+    ("twig interpolation", "templates/page.html.twig", "", "<h1>{{ title }}</h1>\n"
+     "{{ \"#{ \"it's\" }\" }} {% if x %} don't {{ y }}\n{s}{% endif %}\n"),
+    ("handlebars segment literal", "templates/t.hbs", "", "<h1>{{title}}</h1>\n{{[it's]}} "
+     "{{#if a}}don't {{x}}\n{s}{{/if}}\n"),
+    ("mustache key", "templates/t.mustache", "", "<h1>{{title}}</h1>\n{{ it's }} {{#items}} "
+     "don't {{ x }}\n{s}{{/items}}\n"),
     ("hugo one-line comment", "layouts/partials/p.html", "", "{{ $p := replace .Path `\\` "
      '"/" }}{{/* old `\\` {{ $p }}\nA reply:\n{s}*/}}\n'),
     # W2, a {{ with no end that is a template's code (a variable, a string on its line, a
@@ -140,7 +155,10 @@ def test_a_sample_in_a_template_holds_the_file_and_writes_nothing(
 # is held when its code up to its first end leaves a string open, whole or cut (a Hugo
 # layout's raw string over lines quoting {{ }} is held for nothing; read on past that end,
 # a Liquid '\\' swallowed a block's tag: QA s51 helper-207).
-HELD_EVEN_WHOLE = {"go raw string"}
+HELD_EVEN_WHOLE = {"go raw string",
+                   # (and a quote its engine reads as none, then another mark on the line:
+                   # a Nunjucks regex, a Twig interpolation, a Handlebars segment literal)
+                   "nunjucks regex literal", "twig interpolation", "handlebars segment literal"}
 WHOLE_CASES = [c for c in CASES if c[0] not in HELD_EVEN_WHOLE]
 
 
@@ -151,7 +169,7 @@ def test_the_same_template_fenced_longer_is_written_whole(
     assert_fenced_longer_whole(case, path, info, text)
 
 
-def test_a_page_s_tag_over_lines_leaving_a_string_open_is_held_even_whole() -> None:
+def test_shapes_held_for_the_safe_side_are_held_whole_too() -> None:
     for case, path, _info, text in CASES:
         if case in HELD_EVEN_WHOLE:
             whole = text.replace("{s}", "```\nmake test\n```\n").splitlines()
@@ -198,6 +216,10 @@ WHOLE = [
     ("_includes/p.html", "<a href=\"{{ page.path | replace: '\\', '/' }}\">x</a>\n"
      "<p>{{ page.title }}</p>\n"),
     ("docs/p.html", "<p>{% if x %}{% endif %}</p>\n<p>Write {{ user's name }} here.</p>\n"),
+    # (QA s51 helper-208: Handlebars' strip comment; Svelte's blocks shown in a page)
+    ("t.hbs", "{{~! don't touch ~}}\n<p>{{title}}</p>\n"),
+    ("svelte-docs.html", "<p>{{ x }}</p>\n<p>Write <code>{#if cond}</code> and "
+     "<code>{#each items as item}</code> blocks.</p>\n"),
     # an empty comment, as a browser reads it; Astro's quoted "{"
     ("empty.html", "<!--><pre>x</pre><!--->\n"),
     ("social.astro", '---\nconst a = 1;\n---\n<Fragment set:text="Array<{" />\n'),

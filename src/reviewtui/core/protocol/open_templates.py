@@ -54,7 +54,8 @@ _ALL = (r"\{\{!--|\{\{-?\s*/\*|\{\{--|\{\{|\{!!|\{%|\{#|<%--|<%(?!%)")
 _GENERIC = _Engine("generic", _ALL, named=False)
 # (Handlebars' \{{ and Blade's @{{ are text; ERB's <%% too; Razor's @@ escapes an @)
 _ENGINES = {
-    (".hbs", ".handlebars", ".mustache"): _Engine("handlebars", r"\{\{!--|(?<!\\)\{\{"),
+    (".hbs", ".handlebars"): _Engine("handlebars", r"\{\{!--|(?<!\\)\{\{"),
+    (".mustache",): _Engine("mustache", r"(?<!\\)\{\{"),  # (no strings in its tags)
     (".erb", ".rhtml"): _Engine("erb", r"<%(?!%)"),
     (".jsp", ".aspx"): _Engine("jsp", r"<%--|<%"),
     (".cshtml", ".razor"): _Engine("razor", r"(?<!@)@(?:\*|\{|(?:code|functions)\s*\{)"),
@@ -79,7 +80,10 @@ _TEMPLATED = re.compile(r"\{%[-+~]?\s*\w|\{\{[-~{#/!>^&]?\s*[\w.'\"($@][^{}\n]*\
 # What a template tag's code starts with, after {{ (a comment, a variable, a field, a
 # string, a trim mark), where "{{" with no end after it is not taken for prose.
 _TEMPLATE_CODE = re.compile(r"[-~]?\s*(?:[!$.'\"`#/>]|\w+\s*:=)")
-_BRACED_WORD = re.compile(r"\w+\}")  # ({#get}: a word of prose)
+# ({#get}, {#if cond}: a word of prose up to a brace on its line, no # before it)
+_BRACED_WORD = re.compile(r"\w[^{}\n#]*\}")
+# (a comment's mark after a tag's opening: {{!, {{~!, {{- #, <%#: no strings read)
+_COMMENT_AFTER = re.compile(r"[~-]?\s*[!#]")
 _COMMENT_MARKS = ("{{!--", "{{--", "{{/*", "{#", "<%--", "@*")
 
 
@@ -127,6 +131,9 @@ def _string_open(text: str, start: int, stop: int, *, escapes: bool) -> bool:
 
 
 _BARE_QUOTE = re.compile(r"['\"`]")
+# A text that leaves no quoted string open (backslash escapes), matched whole.
+_CLOSED = re.compile(r"(?:[^'\"`\\]++|\\.|'(?:[^'\\]|\\.)*+'|\"(?:[^\"\\]|\\.)*+\""
+                     r"|`(?:[^`\\]|\\.)*+`)*+\\?\Z", re.S)
 _QUOTE = re.compile(r"[\\'\"`]")
 
 
@@ -212,8 +219,9 @@ class _Pass:
                 return None
             return start
         quoted = False  # whether the tag's code up to its end leaves a string open
+        read_on = False  # whether the tag was read on past an end inside its strings
         if (not self.strict and mark not in _COMMENT_MARKS
-                and text[m.end():m.end() + 1] not in ("!", "#")
+                and _COMMENT_AFTER.match(text, m.end()) is None
                 and _QUOTE.search(text, m.end(), close) is not None):
             if self.engine.name in ("jinja", "handlebars"):
                 # Jinja, Twig, Nunjucks, Handlebars read a tag's strings (\" escapes): an end
@@ -223,7 +231,7 @@ class _Pass:
                 real = _end_past_strings(text, m.end(), end_mark)
                 if real is None or (real != close and self._opens(text[m.end():real])):
                     return start  # ({{ it's }} <pre> 'x }}: the <pre> hidden)
-                close = real
+                read_on, close = real != close, real
             else:
                 # Liquid, ERB, Blade, Django end a tag at its first end whatever it quotes,
                 # and their strings are read otherwise ('\' is whole in Liquid): a tag is
@@ -241,6 +249,12 @@ class _Pass:
             stop = _GO_COMMENT_END.match(text, stop).end()  # type: ignore[union-attr]
         markup = -1 < self._next("<", m.end()) < close
         if not -1 < self._next("\n", m.end()) < close:
+            if (read_on and -1 < self._next("T", m.end()) < close
+                    and not self._self_contained(m.end(), close, end_mark)):
+                # (a quote the engine reads as none, a regex's r/'/, a segment's [it's],
+                # read on over another mark on the line, {{#each}} or {{!--: held unless
+                # the longer text closes all it opens, as over lines: QA s51 helper-208)
+                return start
             self.quoting = self.quoting or (markup and self._opens(text[m.end():close]))
         elif markup or -1 < self._next("T", m.end()) < close:
             # Over lines, holding an element's tag or another mark: a {{ or ${# of prose
@@ -256,7 +270,7 @@ class _Pass:
         self.pos = stop
         if mark == "{%":
             return self._block_tag(start)
-        if mark == "{{" and self.engine.name == "handlebars":
+        if mark == "{{" and self.engine.name in ("handlebars", "mustache"):
             self._handlebars_block(start)
         elif mark == "<%" and self.engine.name == "erb":
             self._erb_block(start, text[m.end():close])
@@ -268,14 +282,13 @@ class _Pass:
         before a word (``{#get}``, ``${#arr}``); never inside a tag read alone."""
         if self.strict or self.engine.named or m.group() not in ("{{", "{#"):
             return False
-        line_end = self.text.find("\n", m.end(), m.end() + 200)  # (bounded: linear)
-        after = self.text[m.end():line_end if line_end >= 0 else m.end() + 200]
+        line_end = self.text.find("\n", m.end(), m.end() + 120)  # (bounded: linear)
+        after = self.text[m.end():line_end if line_end >= 0 else m.end() + 120]
         if m.group() == "{{":
             # Not what a template's code starts with ({{ $s := `..`, {{ "..", {{! ..,
             # {{ .Field, {{- ..), nor a string opened on its line ({{ f("..): a tag of the
             # file's own whose end lies past the cut (QA s51 helper-206's W2).
-            return (_TEMPLATE_CODE.match(after) is None
-                    and _end_past_strings(after + "\n", 0, "\n") is not None)
+            return _TEMPLATE_CODE.match(after) is None and _CLOSED.match(after) is not None
         k = m.start()
         if self.text[k - 1:k] == "$":  # (${#}, ${# }: a shell's or Perl's, QA s50 helper-204)
             return True
