@@ -122,6 +122,16 @@ CASES = [
      "{{#if a}}don't {{x}}\n{s}{{/if}}\n"),
     ("mustache key", "templates/t.mustache", "", "<h1>{{title}}</h1>\n{{ it's }} {{#items}} "
      "don't {{ x }}\n{s}{{/items}}\n"),
+    # QA s51 helper-209: a Jinja comment whose first line holds a brace, Handlebars' {{~!--
+    # long comment, a {{ with no end whose string opens far on its line
+    ("jinja comment holding a brace", "templates/page.html", "", "<h1>{{ title }}</h1>\n"
+     "<p>Hi {#if user.admin} show the panel}\n{s}#}</p>\n"),
+    ("jinja comment of a css rule", "templates/page.html", "", "<h1>{{ title }}</h1>\n"
+     "<p>x {#disabled color: red; }\n{s}#}</p>\n"),
+    ("handlebars strip long comment", "templates/t.hbs", "", "<h1>{{title}}</h1>\n"
+     "{{~!-- it's {{title}} in a card, e.g.:\n{s}--}}\n"),
+    ("string far on the line", "templates/c.html", "", "<h1>{{ title }}</h1>\n{{ f("
+     + "a, " * 45 + "'\n{s}') }}\n"),
     ("hugo one-line comment", "layouts/partials/p.html", "", "{{ $p := replace .Path `\\` "
      '"/" }}{{/* old `\\` {{ $p }}\nA reply:\n{s}*/}}\n'),
     # W2, a {{ with no end that is a template's code (a variable, a string on its line, a
@@ -216,10 +226,9 @@ WHOLE = [
     ("_includes/p.html", "<a href=\"{{ page.path | replace: '\\', '/' }}\">x</a>\n"
      "<p>{{ page.title }}</p>\n"),
     ("docs/p.html", "<p>{% if x %}{% endif %}</p>\n<p>Write {{ user's name }} here.</p>\n"),
-    # (QA s51 helper-208: Handlebars' strip comment; Svelte's blocks shown in a page)
+    # (QA s51 helper-208: Handlebars' strip comments)
     ("t.hbs", "{{~! don't touch ~}}\n<p>{{title}}</p>\n"),
-    ("svelte-docs.html", "<p>{{ x }}</p>\n<p>Write <code>{#if cond}</code> and "
-     "<code>{#each items as item}</code> blocks.</p>\n"),
+    ("list.hbs", "{{~!-- it's {{title}} in a card --~}}\n<p>{{title}}</p>\n"),
     # an empty comment, as a browser reads it; Astro's quoted "{"
     ("empty.html", "<!--><pre>x</pre><!--->\n"),
     ("social.astro", '---\nconst a = 1;\n---\n<Fragment set:text="Array<{" />\n'),

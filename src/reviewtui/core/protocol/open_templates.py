@@ -50,11 +50,11 @@ class _Engine:
         self.named = named
 
 
-_ALL = (r"\{\{!--|\{\{-?\s*/\*|\{\{--|\{\{|\{!!|\{%|\{#|<%--|<%(?!%)")
+_ALL = (r"\{\{~?!--|\{\{-?\s*/\*|\{\{--|\{\{|\{!!|\{%|\{#|<%--|<%(?!%)")
 _GENERIC = _Engine("generic", _ALL, named=False)
 # (Handlebars' \{{ and Blade's @{{ are text; ERB's <%% too; Razor's @@ escapes an @)
 _ENGINES = {
-    (".hbs", ".handlebars"): _Engine("handlebars", r"\{\{!--|(?<!\\)\{\{"),
+    (".hbs", ".handlebars"): _Engine("handlebars", r"\{\{~?!--|(?<!\\)\{\{"),
     (".mustache",): _Engine("mustache", r"(?<!\\)\{\{"),  # (no strings in its tags)
     (".erb", ".rhtml"): _Engine("erb", r"<%(?!%)"),
     (".jsp", ".aspx"): _Engine("jsp", r"<%--|<%"),
@@ -80,8 +80,9 @@ _TEMPLATED = re.compile(r"\{%[-+~]?\s*\w|\{\{[-~{#/!>^&]?\s*[\w.'\"($@][^{}\n]*\
 # What a template tag's code starts with, after {{ (a comment, a variable, a field, a
 # string, a trim mark), where "{{" with no end after it is not taken for prose.
 _TEMPLATE_CODE = re.compile(r"[-~]?\s*(?:[!$.'\"`#/>]|\w+\s*:=)")
-# ({#get}, {#if cond}: a word of prose up to a brace on its line, no # before it)
-_BRACED_WORD = re.compile(r"\w[^{}\n#]*\}")
+# ({#get}: a word of prose and a brace; not {#if x} (a Jinja comment may start so, a
+# brace on its line: QA s51 helper-209), which a page about Svelte holds for nothing)
+_BRACED_WORD = re.compile(r"\w+\}")
 # (a comment's mark after a tag's opening: {{!, {{~!, {{- #, <%#: no strings read)
 _COMMENT_AFTER = re.compile(r"[~-]?\s*[!#]")
 _COMMENT_MARKS = ("{{!--", "{{--", "{{/*", "{#", "<%--", "@*")
@@ -209,9 +210,14 @@ class _Pass:
     def _tag(self, m: re.Match[str]) -> int | None:
         """Read the tag or comment ``m`` opens: where to hold, or None (read on)."""
         text, start = self.text, m.start()
-        mark = m.group() if m.group() in _END else ("{{/*" if m.group()[1] == "{" else "<%")
+        mark = m.group() if m.group() in _END else (
+            "{{!--" if m.group() == "{{~!--" else "{{/*" if m.group()[1] == "{" else "<%")
         end_mark = "*/" if mark == "{{/*" else _END[mark]
         close = self._next(end_mark, m.end())
+        if mark == "{{!--":  # (Handlebars' long comment ends at --}} or --~}}: QA s51 h-209)
+            strip = self._next("--~}}", m.end())
+            if strip > -1 and (close < 0 or strip < close):
+                close, end_mark = strip, "--~}}"
         if close < 0:  # (none after it: inside a tag whose end is the same, that one's)
             if end_mark == self.strict or self._prose(m):
                 self.parts.append(text[self.pos:m.end()])
@@ -288,7 +294,10 @@ class _Pass:
             # Not what a template's code starts with ({{ $s := `..`, {{ "..", {{! ..,
             # {{ .Field, {{- ..), nor a string opened on its line ({{ f("..): a tag of the
             # file's own whose end lies past the cut (QA s51 helper-206's W2).
-            return _TEMPLATE_CODE.match(after) is None and _CLOSED.match(after) is not None
+            # (a line going on past the look is no prose's: its string may open later,
+            # QA s51 helper-209)
+            return (_TEMPLATE_CODE.match(after) is None and _CLOSED.match(after) is not None
+                    and (line_end >= 0 or m.end() + 120 >= len(self.text)))
         k = m.start()
         if self.text[k - 1:k] == "$":  # (${#}, ${# }: a shell's or Perl's, QA s50 helper-204)
             return True
