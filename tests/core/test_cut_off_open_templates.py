@@ -132,6 +132,21 @@ CASES = [
      "{{~!-- it's {{title}} in a card, e.g.:\n{s}--}}\n"),
     ("string far on the line", "templates/c.html", "", "<h1>{{ title }}</h1>\n{{ f("
      + "a, " * 45 + "'\n{s}') }}\n"),
+    # QA s51 helper-210: Handlebars' empty long comments ({{!--}}, {{~!---}}: their end
+    # looked for after the opener, a later --}} swallowed the {{#each}}), an escaped
+    # \{{!--, and a block tag's strings ({{#if (eq t "{{/if}}")}})
+    ("handlebars empty comment", "templates/t.hbs", "", "<ul>\n{{~!--}}{{#each items}}"
+     "<li>{{name}}</li> --}}\n{s}{{/each}}\n</ul>\n"),
+    ("handlebars empty comment, plain", "templates/t.hbs", "", "<ul>\n{{!--}}{{#each items}}"
+     "<li>{{name}}</li> --}}\n{s}{{/each}}\n</ul>\n"),
+    ("handlebars empty comment, three dashes", "templates/t.hbs", "", "<ul>\n{{~!---}}"
+     "{{#each items}}<li>{{name}}</li> --}}\n{s}{{/each}}\n</ul>\n"),
+    ("handlebars empty strip comment", "templates/t.hbs", "", "<ul>\n{{!--~}}{{#each items}}"
+     "<li>{{name}}</li> --}}\n{s}{{/each}}\n</ul>\n"),
+    ("handlebars escaped comment", "templates/t.hbs", "", "<p>\\{{~!-- a comment "
+     "{{#each items}}<li>{{name}}</li> ends at --}}\n{s}{{/each}}</p>\n"),
+    ("handlebars block tag's string", "templates/t.hbs", "", "<div>\n{{~#if (eq tpl "
+     '"{{#if a}}{{/if}}")}}\n{s}{{/if}}\n</div>\n'),
     ("hugo one-line comment", "layouts/partials/p.html", "", "{{ $p := replace .Path `\\` "
      '"/" }}{{/* old `\\` {{ $p }}\nA reply:\n{s}*/}}\n'),
     # W2, a {{ with no end that is a template's code (a variable, a string on its line, a

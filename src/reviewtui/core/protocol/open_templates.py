@@ -54,7 +54,7 @@ _ALL = (r"\{\{~?!--|\{\{-?\s*/\*|\{\{--|\{\{|\{!!|\{%|\{#|<%--|<%(?!%)")
 _GENERIC = _Engine("generic", _ALL, named=False)
 # (Handlebars' \{{ and Blade's @{{ are text; ERB's <%% too; Razor's @@ escapes an @)
 _ENGINES = {
-    (".hbs", ".handlebars"): _Engine("handlebars", r"\{\{~?!--|(?<!\\)\{\{"),
+    (".hbs", ".handlebars"): _Engine("handlebars", r"(?<!\\)\{\{~?!--|(?<!\\)\{\{"),
     (".mustache",): _Engine("mustache", r"(?<!\\)\{\{"),  # (no strings in its tags)
     (".erb", ".rhtml"): _Engine("erb", r"<%(?!%)"),
     (".jsp", ".aspx"): _Engine("jsp", r"<%--|<%"),
@@ -85,6 +85,7 @@ _TEMPLATE_CODE = re.compile(r"[-~]?\s*(?:[!$.'\"`#/>]|\w+\s*:=)")
 _BRACED_WORD = re.compile(r"\w+\}")
 # (a comment's mark after a tag's opening: {{!, {{~!, {{- #, <%#: no strings read)
 _COMMENT_AFTER = re.compile(r"[~-]?\s*[!#]")
+_BANG_AFTER = re.compile(r"[~-]?\s*!")  # ({{#if ..}} is a block's tag: its strings read)
 _COMMENT_MARKS = ("{{!--", "{{--", "{{/*", "{#", "<%--", "@*")
 
 
@@ -213,9 +214,12 @@ class _Pass:
         mark = m.group() if m.group() in _END else (
             "{{!--" if m.group() == "{{~!--" else "{{/*" if m.group()[1] == "{" else "<%")
         end_mark = "*/" if mark == "{{/*" else _END[mark]
-        close = self._next(end_mark, m.end())
-        if mark == "{{!--":  # (Handlebars' long comment ends at --}} or --~}}: QA s51 h-209)
-            strip = self._next("--~}}", m.end())
+        # (Handlebars' long comment ends at --}} or --~}}, looked for from its own --:
+        # {{!--}} and {{~!---}} are whole, QA s51 helper-209, 210)
+        after = m.end() - 2 if mark == "{{!--" else m.end()
+        close = self._next(end_mark, after)
+        if mark == "{{!--":
+            strip = self._next("--~}}", after)
             if strip > -1 and (close < 0 or strip < close):
                 close, end_mark = strip, "--~}}"
         if close < 0:  # (none after it: inside a tag whose end is the same, that one's)
@@ -227,7 +231,7 @@ class _Pass:
         quoted = False  # whether the tag's code up to its end leaves a string open
         read_on = False  # whether the tag was read on past an end inside its strings
         if (not self.strict and mark not in _COMMENT_MARKS
-                and _COMMENT_AFTER.match(text, m.end()) is None
+                and (_COMMENT_AFTER if mark != "{{" else _BANG_AFTER).match(text, m.end()) is None
                 and _QUOTE.search(text, m.end(), close) is not None):
             if self.engine.name in ("jinja", "handlebars"):
                 # Jinja, Twig, Nunjucks, Handlebars read a tag's strings (\" escapes): an end
