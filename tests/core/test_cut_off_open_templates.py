@@ -147,6 +147,21 @@ CASES = [
      "{{#each items}}<li>{{name}}</li> ends at --}}\n{s}{{/each}}</p>\n"),
     ("handlebars block tag's string", "templates/t.hbs", "", "<div>\n{{~#if (eq tpl "
      '"{{#if a}}{{/if}}")}}\n{s}{{/if}}\n</div>\n'),
+    # QA s51 helper-211: a segment literal's quote ([it's]) read as a string's, a real
+    # tag after an escaped backslash (\\{{), a Handlebars string's \\" (no escape of a
+    # backslash: the string goes on)
+    ("handlebars segment block", "templates/t.hbs", "", "<ul>{{#[it's]}}x'{{#each items}}\n"
+     "{s}{{/each}}{{/[it's]}}</ul>\n"),
+    ("handlebars inverse segment", "templates/t.hbs", "", "<ul>{{^[it's]}}x'{{#each items}}\n"
+     "{s}{{/each}}{{/[it's]}}</ul>\n"),
+    ("handlebars comment after a backslash", "templates/t.hbs", "", "<p>\\\\{{!-- note\n"
+     "{s} --}}</p>\n"),
+    ("handlebars strip comment after a backslash", "templates/t.hbs", "", "<p>\\\\{{~!-- "
+     "note\n{s} --}}</p>\n"),
+    ("handlebars block after a backslash", "templates/t.hbs", "", "<p>\\\\{{#each items}}\n"
+     "{s}{{/each}}</p>\n"),
+    ("handlebars string ending in a backslash", "templates/t.hbs", "", '<div>{{#if (eq p "a\\\\")}}'
+     '{{/if}} ")}}\n{s}{{/if}}</div>\n'),
     ("hugo one-line comment", "layouts/partials/p.html", "", "{{ $p := replace .Path `\\` "
      '"/" }}{{/* old `\\` {{ $p }}\nA reply:\n{s}*/}}\n'),
     # W2, a {{ with no end that is a template's code (a variable, a string on its line, a
@@ -182,8 +197,8 @@ def test_a_sample_in_a_template_holds_the_file_and_writes_nothing(
 # a Liquid '\\' swallowed a block's tag: QA s51 helper-207).
 HELD_EVEN_WHOLE = {"go raw string",
                    # (and a quote its engine reads as none, then another mark on the line:
-                   # a Nunjucks regex, a Twig interpolation, a Handlebars segment literal)
-                   "nunjucks regex literal", "twig interpolation", "handlebars segment literal"}
+                   # a Nunjucks regex, a Twig interpolation)
+                   "nunjucks regex literal", "twig interpolation"}
 WHOLE_CASES = [c for c in CASES if c[0] not in HELD_EVEN_WHOLE]
 
 

@@ -54,7 +54,8 @@ _ALL = (r"\{\{~?!--|\{\{-?\s*/\*|\{\{--|\{\{|\{!!|\{%|\{#|<%--|<%(?!%)")
 _GENERIC = _Engine("generic", _ALL, named=False)
 # (Handlebars' \{{ and Blade's @{{ are text; ERB's <%% too; Razor's @@ escapes an @)
 _ENGINES = {
-    (".hbs", ".handlebars"): _Engine("handlebars", r"(?<!\\)\{\{~?!--|(?<!\\)\{\{"),
+    (".hbs", ".handlebars"): _Engine("handlebars", r"(?<!(?<!\\)\\)\{\{~?!--"
+                                                   r"|(?<!(?<!\\)\\)\{\{"),
     (".mustache",): _Engine("mustache", r"(?<!\\)\{\{"),  # (no strings in its tags)
     (".erb", ".rhtml"): _Engine("erb", r"<%(?!%)"),
     (".jsp", ".aspx"): _Engine("jsp", r"<%--|<%"),
@@ -89,30 +90,38 @@ _BANG_AFTER = re.compile(r"[~-]?\s*!")  # ({{#if ..}} is a block's tag: its stri
 _COMMENT_MARKS = ("{{!--", "{{--", "{{/*", "{#", "<%--", "@*")
 
 
-def _end_past_strings(text: str, at: int, end_mark: str) -> int | None:
+def _end_past_strings(text: str, at: int, end_mark: str, *,
+                      handlebars: bool = False) -> int | None:
     """Where ``end_mark`` is next found from ``at`` outside quoted strings (``'``, ``"``,
     `````; a backslash escapes the next character), or None: the text ends in a string
-    or before the mark."""
-    pattern = _ENDS.get(end_mark)
+    or before the mark. ``handlebars``: its reading (a ``[..]`` segment is a name,
+    ``[it's]``; a backslash escapes only a quote, ``"a\\"`` goes on: QA s51 helper-211)."""
+    key = (end_mark, handlebars)
+    pattern = _ENDS.get(key)
     if pattern is None:
-        pattern = _ENDS[end_mark] = re.compile(re.escape(end_mark) + r"|[\\'\"`]")
+        pattern = _ENDS[key] = re.compile(re.escape(end_mark) + (
+            r"|[\\'\"`\[]" if handlebars else r"|[\\'\"`]"))
     quote = ""
     while True:
-        m = (pattern if not quote else _QUOTE).search(text, at)
+        m = (pattern if not quote else _QUOTE_OR_SEGMENT).search(text, at)
         if m is None:
             return None
         char, at = m.group(), m.end()
         if char == "\\":
-            at += 1
+            if not handlebars or text[at:at + 1] in ("'", '"'):
+                at += 1
         elif quote:
             quote = "" if char == quote else quote
         elif char in ("'", '"', "`"):
             quote = char
+        elif char == "[":
+            quote = "]"
         else:
             return m.start()
 
 
-_ENDS: dict[str, re.Pattern[str]] = {}
+_ENDS: dict[tuple[str, bool], re.Pattern[str]] = {}
+_QUOTE_OR_SEGMENT = re.compile(r"[\\'\"`\]]")
 
 
 def _string_open(text: str, start: int, stop: int, *, escapes: bool) -> bool:
@@ -238,7 +247,8 @@ class _Pass:
                 # inside one is no end, ``{{ f('{{ x }}..') }}`` goes on (QA s51 helper-206's
                 # W1: read to that first }}, the rest of the string, a sample, was prose);
                 # held where none comes, or where the longer text opens markup.
-                real = _end_past_strings(text, m.end(), end_mark)
+                real = _end_past_strings(text, m.end(), end_mark,
+                                         handlebars=self.engine.name == "handlebars")
                 if real is None or (real != close and self._opens(text[m.end():real])):
                     return start  # ({{ it's }} <pre> 'x }}: the <pre> hidden)
                 read_on, close = real != close, real
