@@ -160,6 +160,10 @@ CASES = [
      "note\n{s} --}}</p>\n"),
     ("handlebars block after a backslash", "templates/t.hbs", "", "<p>\\\\{{#each items}}\n"
      "{s}{{/each}}</p>\n"),
+    ("handlebars segment's escaped bracket", "templates/t.hbs", "", "<p>{{[it's\\]}}</p>\n"
+     "{s}]}}\n"),
+    ("handlebars each over an escaped bracket", "templates/t.hbs", "", "<ul>{{#each [it's\\]}}"
+     "x{{/each}}</ul>\n{s}]}}y{{/each}}\n"),
     ("handlebars string ending in a backslash", "templates/t.hbs", "", '<div>{{#if (eq p "a\\\\")}}'
      '{{/if}} ")}}\n{s}{{/if}}</div>\n'),
     ("hugo one-line comment", "layouts/partials/p.html", "", "{{ $p := replace .Path `\\` "

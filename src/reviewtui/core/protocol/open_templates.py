@@ -108,7 +108,8 @@ def _end_past_strings(text: str, at: int, end_mark: str, *,
             return None
         char, at = m.group(), m.end()
         if char == "\\":
-            if not handlebars or text[at:at + 1] in ("'", '"'):
+            if not handlebars or text[at:at + 1] in ("'", '"') or (
+                    quote == "]" and text[at:at + 1] == "]"):  # ([it's\]..]: helper-212)
                 at += 1
         elif quote:
             quote = "" if char == quote else quote
