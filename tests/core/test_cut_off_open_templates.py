@@ -164,6 +164,10 @@ CASES = [
      "{s}]}}\n"),
     ("handlebars each over an escaped bracket", "templates/t.hbs", "", "<ul>{{#each [it's\\]}}"
      "x{{/each}}</ul>\n{s}]}}y{{/each}}\n"),
+    ("handlebars segment holding }}", "templates/t.hbs", "", "<p>{{x '' [a\\]}}</p>\n{s}]}}\n"),
+    ("handlebars open segment", "templates/t.hbs", "", "<p>{{[a}}</p>\n{s}]}}\n"),
+    ("handlebars escaped triple stash", "templates/t.hbs", "", "<ul>{{#each items}}\n"
+     "\\{{{/each}}}\n{s}{{/each}}</ul>\n"),
     ("handlebars string ending in a backslash", "templates/t.hbs", "", '<div>{{#if (eq p "a\\\\")}}'
      '{{/if}} ")}}\n{s}{{/if}}</div>\n'),
     ("hugo one-line comment", "layouts/partials/p.html", "", "{{ $p := replace .Path `\\` "

@@ -54,8 +54,9 @@ _ALL = (r"\{\{~?!--|\{\{-?\s*/\*|\{\{--|\{\{|\{!!|\{%|\{#|<%--|<%(?!%)")
 _GENERIC = _Engine("generic", _ALL, named=False)
 # (Handlebars' \{{ and Blade's @{{ are text; ERB's <%% too; Razor's @@ escapes an @)
 _ENGINES = {
+    # (not at the second brace of an escaped \{{{: helper-212)
     (".hbs", ".handlebars"): _Engine("handlebars", r"(?<!(?<!\\)\\)\{\{~?!--"
-                                                   r"|(?<!(?<!\\)\\)\{\{"),
+                                                   r"|(?<!(?<!\\)\\)(?<!\\\{)\{\{"),
     (".mustache",): _Engine("mustache", r"(?<!\\)\{\{"),  # (no strings in its tags)
     (".erb", ".rhtml"): _Engine("erb", r"<%(?!%)"),
     (".jsp", ".aspx"): _Engine("jsp", r"<%--|<%"),
@@ -242,7 +243,9 @@ class _Pass:
         read_on = False  # whether the tag was read on past an end inside its strings
         if (not self.strict and mark not in _COMMENT_MARKS
                 and (_COMMENT_AFTER if mark != "{{" else _BANG_AFTER).match(text, m.end()) is None
-                and _QUOTE.search(text, m.end(), close) is not None):
+                and (_QUOTE.search(text, m.end(), close) is not None
+                     or (self.engine.name == "handlebars"  # ({{[a}}..]}}: helper-212)
+                         and text.find("[", m.end(), close) >= 0))):
             if self.engine.name in ("jinja", "handlebars"):
                 # Jinja, Twig, Nunjucks, Handlebars read a tag's strings (\" escapes): an end
                 # inside one is no end, ``{{ f('{{ x }}..') }}`` goes on (QA s51 helper-206's
