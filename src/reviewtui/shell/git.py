@@ -153,7 +153,8 @@ class Repo:
     git_dir: Path
     overrides: tuple[tuple[str, str], ...] = ()  # (key, value): see config_env
     # core.autocrlf and core.eol as the configuration holds them (the last value of each,
-    # None for a key with no value), read with the filters: see line_settings. None: not read.
+    # None for a key with no value), read with the filters: git_line_config.line_config
+    # reads them. None: not read.
     line: tuple[tuple[str, str | None], ...] | None = None
 
     @classmethod
@@ -347,7 +348,7 @@ def _read_config(top: Path) -> tuple[tuple[tuple[str, str], ...],
       pointer).
     - ``core.autocrlf`` and ``core.eol``, the last value of each (what ``--get`` says;
       None for a key written with no value): how git checks text out
-      (``git_attribute_states.line_config``). Two more processes per command before.
+      (``git_line_config.line_config``). Two more processes per command before.
     """
     out = run_git(top, ["config", "-z", "--get-regexp", r"^(filter\.|core\.(autocrlf|eol)$)"],
                   ok=(0, 1))

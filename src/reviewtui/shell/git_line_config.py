@@ -54,13 +54,17 @@ def config_converts(repo: Repo) -> tuple[bool, bool]:
     ``core.autocrlf`` or ``core.eol=crlf``; whether the native line ending is CRLF, where a
     ``text`` attribute converts too: ``core.eol`` "native", or unset, on Windows)."""
     autocrlf, eol = line_config(repo)
-    return autocrlf == "true" or eol == b"crlf", os.name == "nt" and eol in (b"", b"native")
+    return autocrlf == "true" or eol == b"crlf", _native_crlf(eol)
 
 
 def checkout_config(repo: Repo) -> tuple[str, bool]:
     """(``core.autocrlf`` as git reads it: "true", "input" or "false"; whether a ``text``
     file is checked out with CRLF, git's ``text_eol_is_crlf``)."""
     autocrlf, eol = line_config(repo)
-    native_crlf = os.name == "nt" and eol in (b"", b"native")
     return autocrlf, autocrlf == "true" or (autocrlf == "false" and (
-        eol == b"crlf" or native_crlf))
+        eol == b"crlf" or _native_crlf(eol)))
+
+
+def _native_crlf(eol: bytes) -> bool:
+    """Whether the native line ending is CRLF: ``core.eol`` "native", or unset, on Windows."""
+    return os.name == "nt" and eol in (b"", b"native")

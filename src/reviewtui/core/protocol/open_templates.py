@@ -126,27 +126,11 @@ _ENDS: dict[tuple[str, bool], re.Pattern[str]] = {}
 _QUOTE_OR_SEGMENT = re.compile(r"[\\'\"`\]]")
 
 
-def _string_open(text: str, start: int, stop: int, *, escapes: bool) -> bool:
-    """Whether ``text[start:stop]`` leaves a quoted string open (``escapes``: a backslash
-    escapes the next character)."""
-    quote = ""
-    at = start
-    find = _QUOTE if escapes else _BARE_QUOTE
-    while (m := find.search(text, at, stop)) is not None:
-        char, at = m.group(), m.end()
-        if char == "\\":
-            at += 1
-        elif not quote:
-            quote = char
-        elif char == quote:
-            quote = ""
-    return quote != ""
-
-
-_BARE_QUOTE = re.compile(r"['\"`]")
-# A text that leaves no quoted string open (backslash escapes), matched whole.
+# A text that leaves no quoted string open, matched whole: with backslash escapes, and
+# with none (Liquid's '\' is a whole string).
 _CLOSED = re.compile(r"(?:[^'\"`\\]++|\\.|'(?:[^'\\]|\\.)*+'|\"(?:[^\"\\]|\\.)*+\""
                      r"|`(?:[^`\\]|\\.)*+`)*+\\?\Z", re.S)
+_CLOSED_BARE = re.compile(r"(?:[^'\"`]++|'[^']*+'|\"[^\"]*+\"|`[^`]*+`)*+\Z")
 _QUOTE = re.compile(r"[\\'\"`]")
 
 
@@ -266,8 +250,8 @@ class _Pass:
                 # end was taken for this one's; Rust's lifetimes in a page's code, 'a,
                 # quote nothing)
                 quoted = -1 < self._next("T", m.end()) < close and (
-                    _string_open(text, m.end(), close, escapes=True)
-                    or _string_open(text, m.end(), close, escapes=False))
+                    _CLOSED.match(text, m.end(), close) is None
+                    or _CLOSED_BARE.match(text, m.end(), close) is None)
         stop = close + len(end_mark)
         if mark == "{{/*":
             stop = _GO_COMMENT_END.match(text, stop).end()  # type: ignore[union-attr]
