@@ -102,6 +102,11 @@ _BY_SUFFIX = {
                      ".xml", ".svg", ".xsl", ".xslt", ".jsp", ".aspx", ".cshtml", ".razor",
                      ".erb", ".hbs", ".handlebars", ".mustache", ".twig", ".liquid", ".j2",
                      ".jinja", ".jinja2", ".njk"), "markup"),
+    # (XML documents, every element closed: open_xml.py)
+    **dict.fromkeys((".xsd", ".jspx", ".xaml", ".csproj", ".fsproj", ".vbproj", ".vcxproj",
+                     ".props", ".targets", ".plist", ".resx", ".wsdl", ".rss", ".atom",
+                     ".kml", ".gpx", ".tld", ".nuspec", ".xib", ".storyboard", ".xul",
+                     ".mxml", ".fxml", ".wxs", ".pom"), "markup"),
     **dict.fromkeys((".tf", ".tfvars", ".hcl"), "hcl"),
     **dict.fromkeys((".ps1", ".psm1", ".psd1"), "powershell"),
     **dict.fromkeys((".mk", ".mak"), "make"), ".r": "r", ".jl": "julia", ".hs": "haskell",
