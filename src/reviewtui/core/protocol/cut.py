@@ -47,6 +47,7 @@ from reviewtui.core.model.records import (
     Span,
 )
 from reviewtui.core.protocol import grammar as g
+from reviewtui.core.protocol.closed_later import LaterEnds, closed_later
 from reviewtui.core.protocol.open_strings import open_string
 from reviewtui.core.record import replace
 
@@ -62,6 +63,7 @@ def hold_cut(reply: Reply, lines: Sequence[str]) -> Reply:
     problems = list(reply.problems)
     last = max((n for n, block in enumerate(blocks) if _has_ops(block)), default=None)
     early: int | None = None  # the line of a file whose fence closed early: all after too
+    ends = LaterEnds(lines)  # (the reply's template end tags: read once, if asked)
     for n, block in enumerate(blocks):
         if not _has_ops(block):
             continue
@@ -76,7 +78,8 @@ def hold_cut(reply: Reply, lines: Sequence[str]) -> Reply:
             why = ("the reply ends in it with no '### Changed files:' footer after it, "
                    "and nothing closes it: the reply may have stopped inside it")
         elif isinstance(block, FileBlock) and block.fenced and _full_file(block) and (
-                why := _closed_early(reply, lines, block, _next_start(reply, blocks, n))):
+                why := _closed_early(reply, lines, block, _next_start(reply, blocks, n),
+                                     ends)):
             early = block.span.start
         if why is None:
             continue
@@ -107,16 +110,17 @@ def hold_cut(reply: Reply, lines: Sequence[str]) -> Reply:
 
 
 def _closed_early(reply: Reply, lines: Sequence[str], block: FileBlock,
-                  until: int) -> str | None:
+                  until: int, ends: LaterEnds) -> str | None:
     """Why the fence of ``block``, a fenced full file, may have closed at a fence of the
     file's own (a markdown file's code sample), or None (QA s47 helper-147 H3,
     helper-154 H3): its content opens a sample it does not close; it holds a file header
     or the footer (the rest of the reply swallowed); text with a fence follows it before
     any other block; or text follows it in a reply with no footer; for a document, a bare
     fence that may close it is left over after it (_left_over); a program's text ends
-    inside a string (open_strings); for a document, a block a sample may have made follows
-    it (_bare_block_after, _unlisted_after); or its fence lines do not pair up and what
-    follows may be its text (_unpaired_and_followed)."""
+    inside a string (open_strings); it leaves a template block open whose end tag stands
+    later in the reply (closed_later); for a document, a block a sample may have made
+    follows it (_bare_block_after, _unlisted_after); or its fence lines do not pair up and
+    what follows may be its text (_unpaired_and_followed)."""
     (op,) = [op for op in block.ops if isinstance(op, FullFile)][:1]
     if (opened := _open_sample(op.lines)) is not None:
         return (f"its content's code sample at line {op.span.start + opened} is not "
@@ -160,6 +164,13 @@ def _closed_early(reply: Reply, lines: Sequence[str], block: FileBlock,
                 f"{op.span.start + opened}: a code sample in it (a docstring's, a template "
                 "literal's, a comment's, a here-document's, a <pre>'s) may have closed the "
                 "file's fence; fence the file with a fence longer than any in it")
+    if (left_open := closed_later(op.lines, ends, block.span.end - 1)) is not None:
+        opened, end_tag, at = left_open
+        return (f"its content leaves a template block open (line {op.span.start + opened}) "
+                f"whose end, {end_tag}, stands later in the reply (line {at + 1}): a code "
+                "sample in the block may have closed the file's fence, and the rest of the "
+                "file be read as other blocks; fence the file with a fence longer than any "
+                "in it")
     if not document and (later := _unlisted_bare_next(reply, lines, block)) is not None:
         return (f"the next block, of {later.path!r} (line {later.span.start}), is one the "
                 "footer does not list, opened by a fence without a language: a sample of "

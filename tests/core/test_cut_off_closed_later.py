@@ -1,0 +1,142 @@
+"""A file leaving a template block open whose end tag stands later in the reply: held
+(rule ``cut-off``, ``closed_later.py``). A block of a name no reader knows (Eleventy's
+``{% markdown %}``, a Jekyll site's own ``{% tip %}``), a Go ``{{ define }}`` in a page, a
+Svelte ``{#if}``, a Handlebars block outside a ``.hbs`` file, a ``{#`` comment in a
+document: a sample inside it closed the file's fence, the rest of the file ran on as
+other blocks, keep.txt removed or src/app.c written, exit 0 (known since s50; QA s52
+helper-213's nested Liquid comments, an escaped Handlebars triple-stash). The rest of a
+file cut so holds the block's end, and it follows in the reply."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cutkit import COMBO, LISTED, assert_fenced_longer_whole, session
+from reviewtui.cli import main
+from reviewtui.core.protocol.closed_later import LaterEnds, closed_later, open_blocks
+
+CASES = [
+    ("eleventy markdown", "src/page.njk", "---\nlayout: base\n---\n{% markdown %}\n# Setup\n"
+     "{s}{% endmarkdown %}\n"),
+    ("jekyll custom block", "_layouts/help.html", "---\n---\n<main>\n{% tip %}\nRun:\n{s}"
+     "{% endtip %}\n</main>\n"),
+    ("go define in a template", "templates/base.tmpl", '{{ define "help" }}\n<p>Run:</p>\n'
+     "{s}{{ end }}\n"),
+    ("hugo range in a page", "layouts/index.html", "<ul>\n{{- range .Pages }}\n<li>\n{s}"
+     "</li>\n{{- end }}\n</ul>\n"),
+    ("svelte if", "src/App.svelte", "<script>let open = true;</script>\n{#if open}\n<p>Run:"
+     "</p>\n{s}{/if}\n"),
+    ("handlebars block in a page", "public/index.html", "<script id='t' type='text/x-"
+     "handlebars'>\n{{#each steps}}\n{s}{{/each}}\n</script>\n"),
+    ("jinja comment in a document", "docs/notes.md", "# Notes\n{#note (draft)}\n{s}#}\n"),
+    ("jekyll highlight in a post", "_posts/2026-01-01-x.md", "---\n---\nRun:\n"
+     "{% highlight shell %}\n{s}{% endhighlight %}\n"),
+    ("liquid nested comment", "templates/t.liquid", "{% comment %}{% comment %}"
+     "{% endcomment %}\n{s}{% endcomment %}\n"),
+    ("hbs escaped triple-stash comment", "templates/t.hbs", "\\{{{!--{{#each a}}--}}\n{s}"
+     "{{/each}}\n"),
+]
+
+
+def _held(tmp_path: Path, path: str, text: str, sample: str) -> str:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "keep.txt").write_text("keep\n")
+    footer = f"- {path}\n" + ("- src/app.py\n" if sample == LISTED else "")
+    reply = tmp_path / "s.md"
+    reply.write_text(session(path, "", text.replace("{s}", sample), footer))
+    code = main(["apply", str(reply), "--root", str(root), "--yes"])
+    assert sorted(str(p.relative_to(root)) for p in root.rglob("*")) == ["keep.txt"]
+    assert (root / "keep.txt").read_text() == "keep\n"
+    assert code == 1
+    return reply.read_text()
+
+
+@pytest.mark.parametrize(("case", "path", "text"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize("sample", [COMBO, LISTED], ids=["combo", "listed"])
+def test_a_block_whose_end_stands_later_holds_the_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str, path: str,
+        text: str, sample: str) -> None:
+    _held(tmp_path, path, text, sample)
+    out = capsys.readouterr().out
+    assert "cut-off" in out, case
+    assert "stands later in the reply" in out or "ends inside" in out, case
+
+
+def test_the_message_names_the_opener_and_the_end(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path, text = CASES[1][1], CASES[1][2]
+    reply = _held(tmp_path, path, text, COMBO).splitlines()
+    out = capsys.readouterr().out
+    tip = reply.index("{% tip %}") + 1
+    end = reply.index("{% endtip %}") + 1
+    assert (f"leaves a template block open (line {tip}) whose end, {{% endtip %}}, stands "
+            f"later in the reply (line {end})") in out
+
+
+@pytest.mark.parametrize(("case", "path", "text"), CASES, ids=[c[0] for c in CASES])
+def test_the_same_file_fenced_longer_is_written_whole(case: str, path: str,
+                                                      text: str) -> None:
+    assert_fenced_longer_whole(case, path, "", text)
+
+
+def test_whole_templates_with_tags_that_stand_alone_are_written(tmp_path: Path) -> None:
+    """Tags that look like openers but stand alone (a site's own ``{% icon %}``, ``{% set
+    x = 1 %}``, Twig's ``{% block title 'x' %}``, Django's ``{% trans "x" %}``), in one
+    file, and the block forms of the same names in the next: both written."""
+    first = ("{% set x = 1 %}{% block title 'Home' %}{% trans \"Hi\" %}{% icon name='w' %}\n"
+             "{% include 'nav.html' %}<p>{{ x }}</p>\n")
+    second = ("{% set body %}<b>b</b>{% endset %}{% block title %}T{% endblock %}\n"
+              "{% trans %}Hello{% endtrans %}{% if x %}y{% endif %}\n")
+    reply = (f"--- File: a.html ---\n```\n{first}```\n\n--- File: b.html ---\n```\n"
+             f"{second}```\n\n### Changed files:\n- a.html\n- b.html\n")
+    (tmp_path / "s.md").write_text(reply)
+    root = tmp_path / "root"
+    root.mkdir()
+    assert main(["apply", str(tmp_path / "s.md"), "--root", str(root), "--yes"]) == 0
+    assert (root / "a.html").read_text() == first
+    assert (root / "b.html").read_text() == second
+
+
+# --- property: a whole text of blocks leaves none open; cut inside one, its end follows --
+
+_BLOCKS = [("{% tip %}", "{% endtip %}"), ("{%- markdown -%}", "{% endmarkdown %}"),
+           ('{{ define "x" }}', "{{ end }}"), ("{{- range .Pages }}", "{{- end }}"),
+           ("{{#each list}}", "{{/each}}"), ("{{~#if a}}", "{{~/if~}}"),
+           ("{#if x}", "{/if}"), ("{#each xs as x}", "{/each}")]
+
+
+@st.composite
+def _body(draw: st.DrawFn, depth: int = 0) -> list[tuple[str, bool]]:
+    """Pieces of text, each with whether a cut after it lies inside a block."""
+    pieces: list[tuple[str, bool]] = []
+    for _ in range(draw(st.integers(0, 3))):
+        if depth < 3 and draw(st.booleans()):
+            opener, end = draw(st.sampled_from(_BLOCKS))
+            pieces.append((opener + "\n", True))
+            pieces += [(text, True) for text, _ in draw(_body(depth + 1))]
+            pieces.append((end + "\n", depth > 0))
+        else:
+            pieces.append((draw(st.sampled_from(["<p>text</p>\n", "{{ x }}\n", "plain {\n",
+                                                 "{% include 'a' %}\n", "}\n"])), depth > 0))
+    return pieces
+
+
+@given(_body(), st.data())
+def test_blocks_closed_are_not_open_and_a_cut_inside_one_is_closed_later(
+        pieces: list[tuple[str, bool]], data: st.DataObject) -> None:
+    whole = "".join(text for text, _ in pieces)
+    assert open_blocks(whole) == []
+    inside = [k for k, (_, flag) in enumerate(pieces) if flag]
+    if not inside:
+        return
+    k = data.draw(st.sampled_from(inside))
+    cut = "".join(text for text, _ in pieces[:k + 1])
+    rest = "".join(text for text, _ in pieces[k + 1:])
+    lines = ["--- File: t ---", "```", *cut.splitlines(), "```", *rest.splitlines()]
+    found = closed_later(cut.splitlines(), LaterEnds(lines), len(cut.splitlines()) + 2)
+    assert found is not None, (cut, rest)
