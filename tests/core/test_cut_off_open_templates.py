@@ -189,6 +189,33 @@ CASES = [
      "<p>Help</p>{#<p>A reply:\n{s}</p>#}\n"),
     ("jinja comment of stars", "templates/help.html", "", "<h1>{{ title }}</h1>\n"
      "<div>{#*****\n A reply:\n{s}*****#}</div>\n"),
+    # QA s52 helper-213 (all older): Handlebars' raw blocks (their content is text, a
+    # {{{{ in one nests a level, {{{{/raw }}}} with a blank is text), an escaped triple
+    # stash before a long comment, a block named by a segment; Jinja's and Twig's
+    # brackets (an end inside them is no end); Django's named verbatim; Mustache's
+    # backslash (no escape) and its parents; Nunjucks' asyncEach
+    ("handlebars raw content holds a block's end", "templates/t.hbs", "",
+     "{{#each a}}{{{{raw}}}}{{/each}}{{{{/raw}}}}\n{s}{{/each}}\n"),
+    ("handlebars raw nests another level", "templates/t.hbs", "",
+     "{{{{raw}}}}{{{{x}}}}{{{{/raw}}}}\n{s}{{{{/raw}}}}\n"),
+    ("handlebars raw end with a blank", "templates/t.hbs", "",
+     "{{{{raw}}}}{{{{/raw }}}}\n{s}{{{{/raw}}}}\n"),
+    ("handlebars escaped triple stash comment", "templates/t.hbs", "",
+     "<ul>\\{{{~!-- x {{#each items}} --}}\n{s}{{/each}}</ul>\n"),
+    ("handlebars segment-named block", "templates/t.hbs", "",
+     "{{#[my-list] items}}\n{s}{{/[my-list]}}\n"),
+    ("jinja nested dict", "templates/t.j2", "", "{{ f({'a': {}}, '\n{s}') }}\n"),
+    ("jinja nested dict in a page", "templates/page.html", "",
+     "<p>{{ title }}</p>\n{{ f({'a': {'b': 1}}) ~ '\n{s}' }}\n"),
+    ("twig nested hash", "templates/t.twig", "", "{{ f({a: {}}, '\n{s}') }}\n"),
+    ("django named verbatim", "templates/page.html", "",
+     "{% verbatim s %}{% endverbatim %}\n{s}{% endverbatim s %}\n"),
+    ("mustache backslash", "templates/t.mustache", "", "\\{{#items}}\n{s}{{/items}}\n"),
+    ("mustache parent", "templates/t.mustache", "", "{{<layout}}\n{s}{{/layout}}\n"),
+    ("mustache block", "templates/t.mustache", "", "{{<layout}}{{$body}}\n{s}{{/body}}"
+     "{{/layout}}\n"),
+    ("nunjucks asyncEach", "templates/t.njk", "", "{% asyncEach x in items %}\n{s}"
+     "{% endeach %}\n"),
 ]
 
 
@@ -203,10 +230,10 @@ def test_a_sample_in_a_template_holds_the_file_and_writes_nothing(
 # is held when its code up to its first end leaves a string open, whole or cut (a Hugo
 # layout's raw string over lines quoting {{ }} is held for nothing; read on past that end,
 # a Liquid '\\' swallowed a block's tag: QA s51 helper-207).
-HELD_EVEN_WHOLE = {"go raw string",
-                   # (and a quote its engine reads as none, then another mark on the line:
-                   # a Nunjucks regex, a Twig interpolation)
-                   "nunjucks regex literal", "twig interpolation"}
+# (a quote its engine reads as none, then another mark on the line: a Nunjucks regex, a
+# Twig interpolation; Hugo's raw string is read whole since s52: its tag leaves a bracket
+# open at its first }}, read on as Jinja and Go read it, past the `..` string)
+HELD_EVEN_WHOLE = {"nunjucks regex literal", "twig interpolation"}
 WHOLE_CASES = [c for c in CASES if c[0] not in HELD_EVEN_WHOLE]
 
 
@@ -270,6 +297,15 @@ WHOLE = [
     # an empty comment, as a browser reads it; Astro's quoted "{"
     ("empty.html", "<!--><pre>x</pre><!--->\n"),
     ("social.astro", '---\nconst a = 1;\n---\n<Fragment set:text="Array<{" />\n'),
+    # (QA s52 helper-213: a Handlebars raw block's content is text, its levels nest; a
+    # Django verbatim named; a Mustache parent with its blocks; Perl's braces in a <pre>)
+    ("raw.hbs", "{{{{raw}}}}{{x.[0}}{{!-- {{{{/raw}}}}\n<p>{{y}}</p>\n"),
+    ("nested.hbs", "{{{{raw}}}}{{{{a}}}}<pre>{{x}}</pre>{{{{/a}}}}{{{{/raw}}}}\n<p>ok</p>\n"),
+    ("verbatim.html", "{% verbatim s %}{% endverbatim %}<b>x</b>{% endverbatim s %}\n"
+     "<p>{{ x }}</p>\n"),
+    ("page.mustache", "{{<layout}}{{$body}}<p>{{x}}</p>{{/body}}{{/layout}}\n"),
+    ("docs/ChangeLog.html", "<p>{{ x }}</p>\n<pre><code>{{{{{{{$testing\n}}}}}}}\n"
+     "</code></pre>\n"),
 ]
 
 

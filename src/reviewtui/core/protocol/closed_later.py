@@ -81,6 +81,7 @@ def open_blocks(text: str) -> list[tuple[tuple[str, str], int]]:
     if "{%" in text:
         for m in _JINJA.finditer(text):
             name, rest = m.group(1), m.group(2)
+            name = {"asyncEach": "each", "asyncAll": "all"}.get(name, name)
             if name.startswith("end"):
                 closed(("%", name[3:]))
             elif name not in _NEVER and not (

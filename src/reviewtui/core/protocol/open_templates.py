@@ -55,9 +55,10 @@ _GENERIC = _Engine("generic", _ALL, named=False)
 # (Handlebars' \{{ and Blade's @{{ are text; ERB's <%% too; Razor's @@ escapes an @)
 _ENGINES = {
     # (not at the second brace of an escaped \{{{: helper-212)
-    (".hbs", ".handlebars"): _Engine("handlebars", r"(?<!(?<!\\)\\)\{\{~?!--"
+    (".hbs", ".handlebars"): _Engine("handlebars", r"(?<!(?<!\\)\\)(?<!\\\{)\{\{~?!--"
                                                    r"|(?<!(?<!\\)\\)(?<!\\\{)\{\{"),
-    (".mustache",): _Engine("mustache", r"(?<!\\)\{\{"),  # (no strings in its tags)
+    # (no strings in its tags, and no escape: \{{#x}} opens a section, QA s52 helper-213)
+    (".mustache",): _Engine("mustache", r"\{\{"),
     (".erb", ".rhtml"): _Engine("erb", r"<%(?!%)"),
     (".jsp", ".aspx"): _Engine("jsp", r"<%--|<%"),
     (".cshtml", ".razor"): _Engine("razor", r"(?<!@)@(?:\*|\{|(?:code|functions)\s*\{)"),
@@ -92,17 +93,20 @@ _COMMENT_MARKS = ("{{!--", "{{--", "{{/*", "{#", "<%--", "@*")
 
 
 def _end_past_strings(text: str, at: int, end_mark: str, *,
-                      handlebars: bool = False) -> int | None:
+                      handlebars: bool = False, brackets: bool = False) -> int | None:
     """Where ``end_mark`` is next found from ``at`` outside quoted strings (``'``, ``"``,
     `````; a backslash escapes the next character), or None: the text ends in a string
     or before the mark. ``handlebars``: its reading (a ``[..]`` segment is a name,
-    ``[it's]``; a backslash escapes only a quote, ``"a\\"`` goes on: QA s51 helper-211)."""
-    key = (end_mark, handlebars)
+    ``[it's]``; a backslash escapes only a quote, ``"a\\"`` goes on: QA s51 helper-211).
+    ``brackets``: Jinja's and Twig's (an end inside open brackets is no end: ``{{ f({'a':
+    {}}, '..') }}`` is one tag, its ``}}`` two closing braces: QA s52 helper-213)."""
+    key = (end_mark, handlebars, brackets)
     pattern = _ENDS.get(key)
     if pattern is None:
         pattern = _ENDS[key] = re.compile(re.escape(end_mark) + (
-            r"|[\\'\"`\[]" if handlebars else r"|[\\'\"`]"))
+            r"|[\\'\"`\[]" if handlebars else r"|[\\'\"`]") + (r"|[(\[{)\]}]" if brackets else ""))
     quote = ""
+    depth = 0  # (brackets open)
     while True:
         m = (pattern if not quote else _QUOTE_OR_SEGMENT).search(text, at)
         if m is None:
@@ -116,13 +120,20 @@ def _end_past_strings(text: str, at: int, end_mark: str, *,
             quote = "" if char == quote else quote
         elif char in ("'", '"', "`"):
             quote = char
-        elif char == "[":
+        elif char == "[" and handlebars:
             quote = "]"
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(depth - 1, 0)
+        elif depth:  # (the end's first character read alone: a closing brace, an operator)
+            depth -= text[m.start()] in ")]}"
+            at = m.start() + 1
         else:
             return m.start()
 
 
-_ENDS: dict[tuple[str, bool], re.Pattern[str]] = {}
+_ENDS: dict[tuple[str, bool, bool], re.Pattern[str]] = {}
 _QUOTE_OR_SEGMENT = re.compile(r"[\\'\"`\]]")
 
 
@@ -132,6 +143,20 @@ _CLOSED = re.compile(r"(?:[^'\"`\\]++|\\.|'(?:[^'\\]|\\.)*+'|\"(?:[^\"\\]|\\.)*+
                      r"|`(?:[^`\\]|\\.)*+`)*+\\?\Z", re.S)
 _CLOSED_BARE = re.compile(r"(?:[^'\"`]++|'[^']*+'|\"[^\"]*+\"|`[^`]*+`)*+\Z")
 _QUOTE = re.compile(r"[\\'\"`]")
+_BRACKET = re.compile(r"[(\[{]")
+_STRING = re.compile(r"'(?:[^'\\]|\\.)*+'|\"(?:[^\"\\]|\\.)*+\"")
+
+
+def _line_end(text: str, at: int) -> int:
+    end = text.find("\n", at)
+    return len(text) if end < 0 else end
+
+
+def _unbalanced(code: str) -> bool:
+    """Whether ``code`` (a tag's, up to its first end) leaves a bracket open outside its
+    strings (``{{ f({'a': {`` of ``{{ f({'a': {}}``)."""
+    bare = _STRING.sub("", code)
+    return sum(map(bare.count, "([{")) > sum(map(bare.count, ")]}"))
 
 
 def read_template_tags(text: str, path: str, reading: Reading
@@ -229,14 +254,24 @@ class _Pass:
                 and (_COMMENT_AFTER if mark != "{{" else _BANG_AFTER).match(text, m.end()) is None
                 and (_QUOTE.search(text, m.end(), close) is not None
                      or (self.engine.name == "handlebars"  # ({{[a}}..]}}: helper-212)
-                         and text.find("[", m.end(), close) >= 0))):
-            if self.engine.name in ("jinja", "handlebars"):
+                         and text.find("[", m.end(), close) >= 0)
+                     or (self.engine.name in ("jinja", "generic")  # ({{ f({'a': {}}..)
+                         and _BRACKET.search(text, m.end(), close) is not None))):
+            # (a page of no engine's name whose tag leaves brackets open at its first end
+            # is read as Jinja reads it: no other engine takes that tag so, QA s52 helper-213)
+            # (and a quote before the end of its end's line: a string it goes on into;
+            # Perl's {{{{{$x\n}}}}} in a ChangeLog's <pre> is none)
+            jinja = self.engine.name == "jinja" or (
+                self.engine.name == "generic" and _unbalanced(text[m.end():close])
+                and _QUOTE.search(text, m.end(), _line_end(text, close)) is not None)
+            if jinja or self.engine.name == "handlebars":
                 # Jinja, Twig, Nunjucks, Handlebars read a tag's strings (\" escapes): an end
                 # inside one is no end, ``{{ f('{{ x }}..') }}`` goes on (QA s51 helper-206's
                 # W1: read to that first }}, the rest of the string, a sample, was prose);
                 # held where none comes, or where the longer text opens markup.
                 real = _end_past_strings(text, m.end(), end_mark,
-                                         handlebars=self.engine.name == "handlebars")
+                                         handlebars=self.engine.name == "handlebars",
+                                         brackets=jinja)
                 if real is None or (real != close and self._opens(text[m.end():real])):
                     return start  # ({{ it's }} <pre> 'x }}: the <pre> hidden)
                 read_on, close = real != close, real
@@ -279,7 +314,7 @@ class _Pass:
         if mark == "{%":
             return self._block_tag(start)
         if mark == "{{" and self.engine.name in ("handlebars", "mustache"):
-            self._handlebars_block(start)
+            return self._handlebars_block(start)
         elif mark == "<%" and self.engine.name == "erb":
             self._erb_block(start, text[m.end():close])
         return None
@@ -372,7 +407,9 @@ class _Pass:
         tag = _BLOCK_TAG.match(text, start)
         if tag is None:
             return None
-        name = tag.group(2)
+        name = _ASYNC.get(tag.group(2), tag.group(2))
+        if tag.group(2) in ("each", "all") and not tag.group(1):
+            return None  # (only Nunjucks' {% asyncEach %} .. {% endeach %}: helper-213)
         if name in _LIQUID_BLOCKS and self.engine.name != "liquid":
             return None  # (django-pipeline's {% stylesheet 'x' %}, wagtail's {% paginate %})
         if name is None:  # (Tornado's {% end %}: closes the nearest)
@@ -390,7 +427,11 @@ class _Pass:
         if tag.group(1):
             self._close(name)
         elif name in _RAW_BLOCKS:
-            end = re.compile(r"\{%[-+~]?\s*end" + name + r"\b[^%]*%\}").search(text, self.pos)
+            # (Django's {% verbatim x %} ends only at {% endverbatim x %}: helper-213)
+            named = _NAMED_VERBATIM.match(text, start) if name == "verbatim" else None
+            close = (r"\s+" + re.escape(named.group(1)) + r"\s*[-+~]?%\}" if named
+                     else r"\b[^%]*%\}")
+            end = re.compile(r"\{%[-+~]?\s*end" + name + close).search(text, self.pos)
             if end is None:
                 return self.blocks[0][1] if self.blocks else start
             inside = text[self.pos:end.start()]
@@ -405,17 +446,51 @@ class _Pass:
             self._open(name, start)
         return None
 
-    def _handlebars_block(self, start: int) -> None:
+    def _handlebars_block(self, start: int) -> int | None:
         """A ``{{#name}}`` or ``{{^name}}`` (Handlebars, Mustache) opens a block its
         ``{{/name}}`` closes (``{{#> layout}}``, ``{{#*inline}}`` too); in a file so named
-        only (Cargo's changelog names a "{{#options}} block" in prose)."""
-        tag = _HANDLEBARS_BLOCK.match(self.text, start) or _HANDLEBARS_RAW.match(
-            self.text, start)  # ({{{{raw}}}} .. {{{{/raw}}}}: QA s51 helper-206)
+        only (Cargo's changelog names a "{{#options}} block" in prose). A raw block
+        (``{{{{raw}}}}``) is read to its end here: where to hold, or None."""
+        blocks = _MUSTACHE_BLOCK if self.engine.name == "mustache" else _HANDLEBARS_BLOCK
+        tag = blocks.match(self.text, start)
         if tag is not None:
             if tag.group(1) == "/":
                 self._close("#" + tag.group(2))
             else:
                 self._open("#" + tag.group(2), start)
+        elif (raw := _HANDLEBARS_RAW.match(self.text, start)) is not None and not raw.group(1):
+            return self._raw_block(start)
+        return None
+
+    def _raw_block(self, start: int) -> int | None:
+        """A Handlebars raw block from its ``{{{{name ..}}}}`` at ``start``, read as
+        handlebars@4's lexer reads it: its content is text (no tag in it is read; its
+        markup is output as it is), each ``{{{{`` in it not followed by ``/`` opens one level
+        more, and ``{{{{/name}}}}`` with no blank closes one (``{{{{/raw }}}}`` is text); the
+        block ends where the levels do (QA s51 helper-206; s52 helper-213: a ``{{/each}}``
+        in one closed the real ``{{#each}}``, a nested level's end closed it early). Where
+        to hold (no end), or None."""
+        text = self.text
+        opened = text.find("}}}}", start)
+        if opened < 0:
+            return start
+        at, depth = opened + 4, 1
+        while depth:
+            found = text.find("{{{{", at)
+            if found < 0:
+                return start
+            end = _RAW_END.match(text, found)
+            if end is not None:
+                depth -= 1
+                at = end.end()
+            else:
+                depth += text[found + 4:found + 5] != "/"
+                at = found + 4
+        self.parts += [blank(text[self.pos:opened + 4]),  # (the opener's start: blanked)
+                       text[opened + 4:found], blank(text[found:at])]
+        self.tags.append(found)
+        self.pos = at
+        return None
 
     def _erb_block(self, start: int, code: str) -> None:
         """An ERB tag whose Ruby opens a block (``.. do %>``, ``<% if x %>``) or ends
@@ -440,17 +515,25 @@ _BLOCK_TAG = re.compile(r"\{%[-+~]?\s*(end)?(if|for|block|macro|call|filter|raw|
                         r"|comment|highlight|with|autoescape|spaceless|unless|case|tablerow"
                         r"|apply|embed|sandbox|blocktranslate|blocktrans|trans|set|doc|schema"
                         r"|renderTemplate|javascript|stylesheet|style|form|paginate|cache"
-                        r"|localize|language|timezone|ifchanged)?\b(?(2)|(?=\s*[-+~]?%\}))")
+                        r"|localize|language|timezone|ifchanged|asyncEach|asyncAll|each|all)?\b(?(2)|(?=\s*[-+~]?%\}))")
 # (Twig's short block: a name, then a value; not "-%}", "scoped", "required")
 _SHORT_BLOCK = re.compile(r"\s+[\w.]+\s+(?![-+~]?%\})(?!(?:scoped|required)\b)[^\s%]")
 _TRANS_BLOCK = re.compile(r"\s*(?:[-+~]?%\}|(?:trimmed|notrimmed)\b|\w+\s*=)")
 _SET_BLOCK = re.compile(r"\s+[\w.]+\s*(?:\|[^%=]*)?[-+~]?%\}")  # ({% set x | upper %})
+_ASYNC = {"asyncEach": "each", "asyncAll": "all"}  # (Nunjucks: closed by endeach, endall)
+_NAMED_VERBATIM = re.compile(r"\{%[-+~]?\s*verbatim\s+([^\s%]+)\s*[-+~]?%\}")
 _RAW_BLOCKS = frozenset({"raw", "verbatim", "comment", "highlight", "doc", "schema"})
 # (Shopify's, blocks in a .liquid file only: elsewhere tags of these names stand alone)
 _LIQUID_BLOCKS = frozenset({"doc", "schema", "javascript", "stylesheet", "style", "form",
                             "paginate"})
-_HANDLEBARS_BLOCK = re.compile(r"\{\{~?\s*([#^/])\s*[*>]?\s*([\w.@:-]+)")
+# (a name may be a segment, {{#[my-list] x}}; Mustache's {{<parent}} and {{$block}} open
+# blocks too: QA s52 helper-213)
+_BLOCK_NAME = r"(\[(?:\\.|[^\]])*\]|[\w.@:$-]+)"
+_HANDLEBARS_BLOCK = re.compile(r"\{\{~?\s*([#^/])\s*[*>]?\s*" + _BLOCK_NAME)
+_MUSTACHE_BLOCK = re.compile(r"\{\{~?\s*([#^/<$])\s*[*>]?\s*" + _BLOCK_NAME)
 _HANDLEBARS_RAW = re.compile(r"\{\{\{\{\s*(/?)\s*([\w.@:-]+)")
+# (a raw block's end, as handlebars@4 lexes it: a name of ID characters, no blank)
+_RAW_END = re.compile(r"\{\{\{\{/[^\s!\"#%-,./;->@\[-^`{-~]+\}\}\}\}")
 _ERB_OPENS = re.compile(r"[-=]?\s*(?:if|unless|case|while|until|for|begin)\b")
 # (a comment may follow: <% rows.each do |r| # r's cells %>, QA s51 helper-207)
 _ERB_DO = re.compile(r"\bdo\s*(?:\|[^|]*\|)?\s*(?:#[^\n]*)?-?\s*\Z")
