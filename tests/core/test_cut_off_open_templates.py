@@ -216,6 +216,23 @@ CASES = [
      "{{/layout}}\n"),
     ("nunjucks asyncEach", "templates/t.njk", "", "{% asyncEach x in items %}\n{s}"
      "{% endeach %}\n"),
+    # (and Liquid's comments nesting, their raw blocks skipped; Mustache's own delimiters;
+    # Razor's expressions, calls and control blocks; Blade's arguments over lines)
+    ("liquid raw in a comment", "templates/t.liquid", "", "{% comment %}{% raw %}"
+     "{% endcomment %}{% endraw %}\n{s}{% endcomment %}\n"),
+    ("mustache set delimiters", "templates/t.mustache", "", "{{=<% %>=}}\n<%#items%>\n{s}"
+     "<%/items%>\n"),
+    ("mustache comment in its delimiters", "templates/t.mustache", "", "{{=<% %>=}}\n"
+     "<%! note\n{s}%>\n"),
+    ("razor expression", "Views/T.cshtml", "", '<div>@(@"\n{s}")</div>\n'),
+    ("razor call", "Views/T.cshtml", "", '<div>@Html.Raw(@"\n{s}")</div>\n'),
+    ("razor if block", "Views/T.cshtml", "", "@if (show) {\n<div>\n{s}</div>\n}\n"),
+    ("razor else block", "Views/T.cshtml", "", "@if (show) {\n<p>a</p>\n} else {\n<div>\n"
+     "{s}</div>\n}\n"),
+    ("razor section", "Views/T.cshtml", "", "@section Scripts {\n<div>\n{s}</div>\n}\n"),
+    ("blazor foreach", "Pages/T.razor", "", "@foreach (var x in Items) {\n<li>@x</li>\n{s}}\n"),
+    ("blade arguments over lines", "resources/views/t.blade.php", "",
+     "@include('code', ['text' => \"\n{s}\"])\n"),
 ]
 
 
@@ -306,6 +323,17 @@ WHOLE = [
     ("page.mustache", "{{<layout}}{{$body}}<p>{{x}}</p>{{/body}}{{/layout}}\n"),
     ("docs/ChangeLog.html", "<p>{{ x }}</p>\n<pre><code>{{{{{{{$testing\n}}}}}}}\n"
      "</code></pre>\n"),
+    ("delims.mustache", "{{=<% %>=}}<%#a%>x<%/a%><%={{ }}=%>{{#b}}y{{/b}}\n<p>{{c}}</p>\n"),
+    ("Views/Ok.cshtml", '@model M\n@using System.Linq\n@if (Model.X("(")) {\n<p>@Model.Name'
+     ' and @(1 + 2) { }</p>\n} else if (y) { <b>z</b> }\n@section Scripts {\n<script>var a'
+     ' = {b: 1};</script>\n}\n<a href="mailto:me@example.com">me@example.com</a>\n'
+     '@Html.Raw(@"x""y")\n'),
+    ("resources/views/ok.blade.php", "@extends('layout')\n@section('title', 'Home')\n"
+     "@section('content')\n@include('x', ['a' => \"b)\"])\n<style>@media (max-width: "
+     "600px) { a { b: c } }</style>\n@endsection\n"),
+    # (a Groovy template's closure spanning <% %> tags: no Jinja bracket reading)
+    ("topLevel/list.html", "<tbody>\n<%\n  list.each { c ->\n%><tr class=\"${i%2==0?'a':'b'}"
+     "\">\n<% } %>\n</tbody>\n"),
 ]
 
 

@@ -38,6 +38,12 @@ from reviewtui.core.protocol.open_markup import (
     browser_open,
     inside_piece,
 )
+from reviewtui.core.protocol.template_code import (
+    bracket_end,
+    liquid_comment_end,
+    mustache_delimiters,
+    razor_construct,
+)
 
 
 class _Engine:
@@ -61,9 +67,14 @@ _ENGINES = {
     (".mustache",): _Engine("mustache", r"\{\{"),
     (".erb", ".rhtml"): _Engine("erb", r"<%(?!%)"),
     (".jsp", ".aspx"): _Engine("jsp", r"<%--|<%"),
-    (".cshtml", ".razor"): _Engine("razor", r"(?<!@)@(?:\*|\{|(?:code|functions)\s*\{)"),
+    # (an expression, a call, a control block read as C#: QA s52 helper-213)
+    (".cshtml", ".razor"): _Engine("razor", r"(?<!@)@(?:\*|\{|(?:code|functions)\s*\{)"
+                                            r"|(?<![\w@])@(?:\(|(?:if|foreach|for|while|switch"
+                                            r"|lock|try|do)\b|using\s*\(|section\s+\w+\s*\{"
+                                            r"|[A-Za-z_][\w.]*\()"),
     (".blade.php",): _Engine("blade", r"\{\{--|(?<!@)\{\{|\{!!"
-                                      r"|(?<!@)@(?:verbatim|php)\b(?!\s*\()"),
+                                      r"|(?<!@)@(?:verbatim|php)\b(?!\s*\()"
+                                      r"|(?<![\w@])@\w+[ \t]*\("),  # (arguments: PHP)
     (".twig", ".j2", ".jinja", ".jinja2", ".njk"): _Engine("jinja", r"\{\{|\{%|\{#"),
     (".liquid",): _Engine("liquid", r"\{\{|\{%"),
 }
@@ -110,6 +121,8 @@ def _end_past_strings(text: str, at: int, end_mark: str, *,
     while True:
         m = (pattern if not quote else _QUOTE_OR_SEGMENT).search(text, at)
         if m is None:
+            # (a segment no bare "]" closes is held, though handlebars@4 backtracks to its
+            # last "\]", {{[C:\]}}: a cut text reads so too, its "]" in the rest: helper-213)
             return None
         char, at = m.group(), m.end()
         if char == "\\":
@@ -172,6 +185,8 @@ def read_template_tags(text: str, path: str, reading: Reading
         if path.endswith(_UNTEMPLATED) or not _TEMPLATED.search(text):
             return text, None, [], []
         engine = _GENERIC
+    if engine.name == "mustache" and "=" in text:
+        text = mustache_delimiters(text)
     reader = _Pass(text, engine, reading)
     blanked, held, relaxed = reader.run()
     if held is None and relaxed and (inside_piece(text, relaxed) is not None or reading.opened(
@@ -261,8 +276,10 @@ class _Pass:
             # is read as Jinja reads it: no other engine takes that tag so, QA s52 helper-213)
             # (and a quote before the end of its end's line: a string it goes on into;
             # Perl's {{{{{$x\n}}}}} in a ChangeLog's <pre> is none)
+            # (Jinja's marks only: a <% tag's Groovy or Ruby block spans tags)
             jinja = self.engine.name == "jinja" or (
-                self.engine.name == "generic" and _unbalanced(text[m.end():close])
+                self.engine.name == "generic" and mark in ("{{", "{%")
+                and _unbalanced(text[m.end():close])
                 and _QUOTE.search(text, m.end(), _line_end(text, close)) is not None)
             if jinja or self.engine.name == "handlebars":
                 # Jinja, Twig, Nunjucks, Handlebars read a tag's strings (\" escapes): an end
@@ -369,6 +386,17 @@ class _Pass:
         or Blade's ``@verbatim`` (its markup kept, its marks text) or ``@php`` (code) up to
         its end: where to hold, or None."""
         text, start = self.text, m.start()
+        if (self.engine.name == "blade" and m.group().endswith("(")) or (
+                self.engine.name == "razor" and not m.group().startswith(_RAZOR_CODE)):
+            # (a Blade directive's PHP arguments; a Razor expression, call or block: its
+            # code blanked, a block's body read on as markup)
+            end = (bracket_end(text, m.end() - 1, php=True) if self.engine.name == "blade"
+                   else razor_construct(text, start))
+            if end is None:
+                return start
+            self.parts += [text[self.pos:start], blank(text[start:end])]
+            self.pos = end
+            return None
         if m.group().endswith("{"):  # (the code is kept: its markup read as before)
             if open_code_block("csharp", text, m.end() - 1, self.code) is not None:
                 return start
@@ -432,6 +460,8 @@ class _Pass:
             close = (r"\s+" + re.escape(named.group(1)) + r"\s*[-+~]?%\}" if named
                      else r"\b[^%]*%\}")
             end = re.compile(r"\{%[-+~]?\s*end" + name + close).search(text, self.pos)
+            if name == "comment" and self.engine.name in ("liquid", "generic"):
+                end = liquid_comment_end(text, self.pos)
             if end is None:
                 return self.blocks[0][1] if self.blocks else start
             inside = text[self.pos:end.start()]
@@ -520,6 +550,7 @@ _BLOCK_TAG = re.compile(r"\{%[-+~]?\s*(end)?(if|for|block|macro|call|filter|raw|
 _SHORT_BLOCK = re.compile(r"\s+[\w.]+\s+(?![-+~]?%\})(?!(?:scoped|required)\b)[^\s%]")
 _TRANS_BLOCK = re.compile(r"\s*(?:[-+~]?%\}|(?:trimmed|notrimmed)\b|\w+\s*=)")
 _SET_BLOCK = re.compile(r"\s+[\w.]+\s*(?:\|[^%=]*)?[-+~]?%\}")  # ({% set x | upper %})
+_RAZOR_CODE = ("@{", "@code", "@functions")  # (C# blocks, read as C#)
 _ASYNC = {"asyncEach": "each", "asyncAll": "all"}  # (Nunjucks: closed by endeach, endall)
 _NAMED_VERBATIM = re.compile(r"\{%[-+~]?\s*verbatim\s+([^\s%]+)\s*[-+~]?%\}")
 _RAW_BLOCKS = frozenset({"raw", "verbatim", "comment", "highlight", "doc", "schema"})
