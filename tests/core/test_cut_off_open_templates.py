@@ -418,7 +418,16 @@ def test_lines_of_100_kb_of_new_shapes_are_read_in_linear_time() -> None:
                        ("a.hbs", "{{#x}}" * 20_000), ("a.erb", "<% a do %>" * 10_000),
                        ("a.html", "<a b=\"" * 20_000), ("a.j2", "{{ a' }}" * 15_000),
                        ("a.html", "{% if a %}{{ f('" * 10_000),
-                       ("a.html", "<p>{% if a %}{% endif %}</p>{{ a " * 10_000)):
+                       ("a.html", "<p>{% if a %}{% endif %}</p>{{ a " * 10_000),
+                       # (s52: Razor blocks, Blade arguments, Liquid comments, raw blocks,
+                       # Mustache's delimiters, Jinja's brackets)
+                       ("a.cshtml", "@if (x) {" * 10_000 + "}" * 10_000),
+                       ("a.cshtml", "@Html.Raw(\"x\")" * 10_000),
+                       ("a.blade.php", "@include('a', [\"b\"])" * 10_000),
+                       ("a.liquid", "{% comment %}{% raw %}{% endraw %}" * 10_000),
+                       ("a.mustache", "{{=<% %>=}}<%={{ }}=%>" * 10_000),
+                       ("a.hbs", "{{{{raw}}}}{{{{x}}}}" * 10_000), ("a.j2", "{{ f({( }}'" * 10_000),
+                       ("a.xml", "<a b='>'>" * 15_000)):
         assert open_string(path, "", [line]) in (None, 0), path
     many = ["{{ x }}"] + ["{#", "<p>{{ a }}</p>", "<pre></pre>", "#}"] * 10_000
     assert open_string("a.html", "", many) is None

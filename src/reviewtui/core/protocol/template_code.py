@@ -114,14 +114,22 @@ def _block_brace(text: str, pos: int) -> int | None:
 def _braces_end(text: str, brace: int) -> int | None:
     """Where the block whose ``{`` is at ``brace`` closes (after its ``}``), its braces
     counted whatever they stand in (its body is markup; a brace in a string of its code
-    counts too: the safe side); None."""
-    depth, pos = 0, brace
-    while (m := _BRACE.search(text, pos)) is not None:
-        depth += 1 if m.group() == "{" else -1
-        pos = m.end()
-        if not depth:
-            return pos
-    return None
+    counts too: the safe side); None. Every brace of the text is paired in one pass, the
+    first time: blocks nested 10,000 deep are not each read to their end."""
+    global _PAIRED
+    if _PAIRED[0] is not text:
+        pairs: dict[int, int] = {}
+        opened: list[int] = []
+        for m in _BRACE.finditer(text):
+            if m.group() == "{":
+                opened.append(m.start())
+            elif opened:
+                pairs[opened.pop()] = m.end()
+        _PAIRED = (text, pairs)
+    return _PAIRED[1].get(brace)
+
+
+_PAIRED: tuple[str | None, dict[int, int]] = (None, {})
 
 
 _COMMENT_TAGS = re.compile(r"\{%-?\s*(comment|endcomment|raw)\b[^%]*%\}")
