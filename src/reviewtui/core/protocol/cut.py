@@ -164,6 +164,12 @@ def _closed_early(reply: Reply, lines: Sequence[str], block: FileBlock,
                 f"{op.span.start + opened}: a code sample in it (a docstring's, a template "
                 "literal's, a comment's, a here-document's, a <pre>'s) may have closed the "
                 "file's fence; fence the file with a fence longer than any in it")
+    if document and _markdown(block.path, wrapper) and (
+            opened := _open_html_block(op.lines)) is not None:
+        return (f"its content ends inside an HTML block opened at line "
+                f"{op.span.start + opened} (a <pre>, <script>, <style>, <textarea>, a comment): "
+                "Markdown reads it to its end tag, so a code sample in it may have closed "
+                "the file's fence; fence the file with a fence longer than any in it")
     if (left_open := closed_later(op.lines, ends, block.span.end - 1)) is not None:
         opened, end_tag, at = left_open
         return (f"its content leaves a template block open (line {op.span.start + opened}) "
@@ -339,6 +345,56 @@ def _left_over(reply: Reply, lines: Sequence[str], block: FileBlock,
             sample = fence
         elif fence.char == wrapper.char and fence.length >= wrapper.length:
             return at
+    return None
+
+
+_MARKDOWN = frozenset({".md", ".markdown", ".mdown", ".mkd", ".rmd", ".qmd"})
+# CommonMark's HTML blocks that run to an end marker, not to a blank line (types 1-5):
+# their start at a line's start (three spaces at most), and what ends each
+_HTML_BLOCK = re.compile(r" {0,3}(?:<(pre|script|style|textarea)(?:[\s>]|$)|(<!--)|(<\?)"
+                         r"|(<!\[CDATA\[)|(<![A-Za-z]))", re.I)
+_HTML_BLOCK_END = {1: re.compile(r"</(?:pre|script|style|textarea)>", re.I),
+                   2: re.compile("-->"), 3: re.compile(r"\?>"), 4: re.compile(r"\]\]>"),
+                   5: re.compile(">")}
+
+
+def _markdown(path: str, wrapper: g.Fence) -> bool:
+    name = path.rsplit("/", 1)[-1].lower()
+    suffix = name[name.rfind("."):] if "." in name.lstrip(".") else ""
+    return suffix in _MARKDOWN or wrapper.info in ("markdown", "md", "gfm")
+
+
+def _open_html_block(lines: Sequence[str]) -> int | None:
+    """The index of the line opening an HTML block that ``lines`` (a Markdown document's)
+    leave open, read as CommonMark reads it: a ``<pre>``, ``<script>``, ``<style>`` or
+    ``<textarea>`` block, a comment, an instruction, a CDATA section or a declaration,
+    each starting a line outside a code sample and running to the line holding its end
+    (blank lines and fence lines in it are its text). QA s52 helper-213: a README's
+    ``<pre>`` or comment showing a reply closed the fence around it, exit 0."""
+    fence: tuple[str, int] | None = None
+    k = 0
+    while k < len(lines):
+        line = lines[k]
+        stripped = line.lstrip(" ")
+        indent = len(line) - len(stripped)
+        if indent <= 3 and stripped[:3] in ("```", "~~~"):
+            run = len(stripped) - len(stripped.lstrip(stripped[0]))
+            if fence is None:
+                if stripped[0] == "~" or "`" not in stripped[run:]:
+                    fence = (stripped[0], run)
+            elif stripped[0] == fence[0] and run >= fence[1] and not stripped[run:].strip():
+                fence = None
+        elif fence is None and (m := _HTML_BLOCK.match(line)) is not None:
+            kind = next(n for n in range(1, 6) if m.group(n))
+            end, start = _HTML_BLOCK_END[kind], k
+            # (a comment's end from its own "--": <!--> is whole, as CommonMark reads it)
+            after = m.start(1) if kind == 1 else m.start(2) + 2 if kind == 2 else m.end()
+            while end.search(line, after) is None:
+                k, after = k + 1, 0
+                if k == len(lines):
+                    return start
+                line = lines[k]
+        k += 1
     return None
 
 

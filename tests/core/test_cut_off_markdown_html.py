@@ -1,0 +1,76 @@
+"""A Markdown document whose sample reply stands in an HTML block that runs to its end tag
+(a ``<pre>``, ``<script>``, ``<style>``, ``<textarea>``, a comment): held (rule
+``cut-off``, ``cut._open_html_block``). CommonMark reads such a block to its end, fence
+lines and blank lines in it being its text; the sample's fence line closed the fence
+around the document, and the rest ran on as other blocks, keep.txt removed or src/app.c
+written, exit 0 (QA s52 helper-213: documents were read for their fences alone)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cutkit import COMBO, LISTED, assert_fenced_longer_whole, session
+from reviewtui.cli import main
+from reviewtui.core.protocol.cut import _open_html_block
+
+CASES = [
+    ("pre", "README.md", "# Tool\n\n<pre>\n{s}</pre>\n\nMore.\n"),
+    ("comment", "docs/guide.md", "# Guide\n\n<!-- draft, not shown:\n{s}-->\n\nText.\n"),
+    ("script", "docs/x.markdown", '# X\n<script type="text/plain">\n{s}</script>\n'),
+    ("textarea after blank lines", "notes.md", "Try:\n\n<textarea rows=9>\n\n{s}</textarea>\n"),
+    ("pre in capitals", "CHANGES.md", "## 1.0\n<PRE class=log>\n{s}</PRE>\n"),
+]
+
+
+@pytest.mark.parametrize(("case", "path", "text"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize("sample", [COMBO, LISTED], ids=["combo", "listed"])
+def test_a_sample_in_an_html_block_holds_the_document(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str, path: str,
+        text: str, sample: str) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "keep.txt").write_text("keep\n")
+    footer = f"- {path}\n" + ("- src/app.py\n" if sample == LISTED else "")
+    reply = tmp_path / "s.md"
+    reply.write_text(session(path, "", text.replace("{s}", sample), footer))
+    assert main(["apply", str(reply), "--root", str(root), "--yes"]) == 1
+    assert sorted(str(p.relative_to(root)) for p in root.rglob("*")) == ["keep.txt"]
+    assert (root / "keep.txt").read_text() == "keep\n"
+    line = 6 + next(k for k, row in enumerate(text.split("\n")) if row.startswith("<"))
+    assert f"ends inside an HTML block opened at line {line}" in capsys.readouterr().out, case
+
+
+@pytest.mark.parametrize(("case", "path", "text"), CASES, ids=[c[0] for c in CASES])
+def test_the_same_document_fenced_longer_is_written_whole(case: str, path: str,
+                                                          text: str) -> None:
+    assert_fenced_longer_whole(case, path, "", text)
+
+
+def test_html_blocks_read_as_commonmark_reads_them() -> None:
+    # closed, on its line or later; a comment's end from its own "--" (<!--> is whole)
+    for whole in (["<pre>a</pre>", "x"], ["<!-- a", "b -->", "c"], ["<!-->", "x"],
+                  ["<style>", "a { b: c }", "</style>"], ["<?php x ?>"], ["<!DOCTYPE html>"],
+                  ["<![CDATA[ a", "]]>"],
+                  # not a block's start: in a code sample, indented four, another name
+                  ["```", "<pre>", "```", "x"], ["~~~", "<!--", "~~~"], ["    <pre>", "x"],
+                  ["<prefix>", "x"], ["text <pre> inside a line"]):
+        assert _open_html_block(whole) is None, whole
+    for cut, at in ((["# x", "<pre>", "a"], 1), (["<PRE class=x>", "```"], 0),
+                    (["<!-- a", "", "```"], 0), (["x", "   <script>"], 1),
+                    (["<pre>a</pre>", "<pre>", "b"], 1), (["<!X y", "z"], 0)):
+        assert _open_html_block(cut) == at, cut
+
+
+def test_a_readme_with_closed_html_blocks_and_samples_is_written_whole(
+        tmp_path: Path) -> None:
+    text = ("# Tool\n\n<!-- badges -->\n<pre>\nusage: tool [-h]\n</pre>\n\n```html\n<pre>\n"
+            "```\n\n<details>\n<summary>More</summary>\n\nText.\n</details>\n")
+    reply = tmp_path / "s.md"
+    reply.write_text(f"--- File: README.md ---\n````markdown\n{text}````\n\n"
+                     "### Changed files:\n- README.md\n")
+    root = tmp_path / "root"
+    root.mkdir()
+    assert main(["apply", str(reply), "--root", str(root), "--yes"]) == 0
+    assert (root / "README.md").read_text() == text
