@@ -233,6 +233,14 @@ CASES = [
     ("blazor foreach", "Pages/T.razor", "", "@foreach (var x in Items) {\n<li>@x</li>\n{s}}\n"),
     ("blade arguments over lines", "resources/views/t.blade.php", "",
      "@include('code', ['text' => \"\n{s}\"])\n"),
+    # (known since s50: Angular's control blocks, their braces paired)
+    ("angular if", "src/app/app.component.html", "", "@if (user) {\n<p>Run:</p>\n{s}}\n"),
+    ("angular else", "src/app/app.component.html", "", "@if (a) {\n<p>x</p>\n} @else {\n"
+     "<p>Run:</p>\n{s}}\n"),
+    ("angular for", "src/app/list.component.html", "", "<ul>\n@for (item of items; track "
+     "item.id) {\n<li>{{ item.name }}</li>\n{s}}\n</ul>\n"),
+    ("angular placeholder", "src/app/x.component.html", "", "@defer (on viewport) {\n"
+     "<big-thing />\n} @placeholder {\n<p>\n{s}</p>\n}\n"),
 ]
 
 
@@ -331,6 +339,11 @@ WHOLE = [
     ("resources/views/ok.blade.php", "@extends('layout')\n@section('title', 'Home')\n"
      "@section('content')\n@include('x', ['a' => \"b)\"])\n<style>@media (max-width: "
      "600px) { a { b: c } }</style>\n@endsection\n"),
+    ("src/app/ok.component.html", "<div [ngClass]=\"{a: b}\">{{ x ? '{' : '}' }}</div>\n"
+     "@if (a === ')') {\n<p>{{ a }}</p>\n} @else if (b) {\n<p>b</p>\n} @else {\n<p>c</p>\n"
+     "}\n@for (i of xs; track i) {\n<li>{{i}}</li>\n} @empty {\n<li>none</li>\n}\n"
+     "@switch (k) {\n@case (1) { <b>1</b> }\n@default { <b>?</b> }\n}\n"
+     '<a href="mailto:me@if.com">x</a>\n'),
     # (a Groovy template's closure spanning <% %> tags: no Jinja bracket reading)
     ("topLevel/list.html", "<tbody>\n<%\n  list.each { c ->\n%><tr class=\"${i%2==0?'a':'b'}"
      "\">\n<% } %>\n</tbody>\n"),

@@ -39,6 +39,7 @@ from reviewtui.core.protocol.open_markup import (
     inside_piece,
 )
 from reviewtui.core.protocol.template_code import (
+    angular_block,
     bracket_end,
     liquid_comment_end,
     mustache_delimiters,
@@ -77,6 +78,10 @@ _ENGINES = {
                                       r"|(?<![\w@])@\w+[ \t]*\("),  # (arguments: PHP)
     (".twig", ".j2", ".jinja", ".jinja2", ".njk"): _Engine("jinja", r"\{\{|\{%|\{#"),
     (".liquid",): _Engine("liquid", r"\{\{|\{%"),
+    # (Angular's interpolations, and its control blocks: QA s50's "Angular @if")
+    (".component.html", ".ng.html"): _Engine("angular", r"\{\{|(?<![\w@])@(?:if|for|switch"
+                                                      r"|case|default|defer|empty|placeholder"
+                                                      r"|loading|error|else)\b"),
 }
 _END = {"{{!--": "--}}", "{{--": "--}}", "{{": "}}", "{!!": "!!}", "{%": "%}", "{#": "#}",
         "<%--": "--%>", "<%": "%>", "@*": "*@"}
@@ -387,11 +392,13 @@ class _Pass:
         its end: where to hold, or None."""
         text, start = self.text, m.start()
         if (self.engine.name == "blade" and m.group().endswith("(")) or (
-                self.engine.name == "razor" and not m.group().startswith(_RAZOR_CODE)):
+                self.engine.name == "razor" and not m.group().startswith(_RAZOR_CODE)
+                ) or self.engine.name == "angular":
             # (a Blade directive's PHP arguments; a Razor expression, call or block: its
             # code blanked, a block's body read on as markup)
             end = (bracket_end(text, m.end() - 1, php=True) if self.engine.name == "blade"
-                   else razor_construct(text, start))
+                   else razor_construct(text, start) if self.engine.name == "razor"
+                   else angular_block(text, start))
             if end is None:
                 return start
             self.parts += [text[self.pos:start], blank(text[start:end])]

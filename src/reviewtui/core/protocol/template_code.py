@@ -96,6 +96,32 @@ def razor_construct(text: str, at: int) -> int | None:
         pos = more.end()
 
 
+_ANGULAR = re.compile(r"@(?:else\s+if|if|for|switch|case|default|defer|empty|placeholder"
+                      r"|loading|error|else)\b\s*")
+
+
+def angular_block(text: str, at: int) -> int | None:
+    """For an Angular control block at ``at`` (``@if (..) {``, ``} @else {``, ``@for (..;
+    track x) {``, ``@switch``/``@case``, ``@defer (..) {`` and its ``@placeholder``,
+    ``@loading``, ``@error``): after its ``{`` (its body is markup, read on as such), or
+    None when its condition or its braces do not close (QA s50's "Angular @if"). A text
+    brace must be written ``{{ '{' }}`` or ``&#123;`` in a template with control flow, so
+    braces pair exactly there."""
+    m = _ANGULAR.match(text, at)
+    if m is None:
+        return None
+    pos = m.end()
+    if text[pos:pos + 1] == "(":
+        end = bracket_end(text, pos, php=True)  # (quotes of either kind, as JS's)
+        if end is None:
+            return None
+        pos = end
+    brace = re.compile(r"\s*\{").match(text, pos)
+    if brace is None or _braces_end(text, brace.end() - 1) is None:
+        return None
+    return brace.end()
+
+
 def _block_brace(text: str, pos: int) -> int | None:
     """The ``{`` that opens a block after ``pos`` (past its condition in parentheses or a
     section's name), or None."""
