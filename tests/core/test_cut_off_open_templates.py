@@ -233,6 +233,11 @@ CASES = [
     ("blazor foreach", "Pages/T.razor", "", "@foreach (var x in Items) {\n<li>@x</li>\n{s}}\n"),
     ("blade arguments over lines", "resources/views/t.blade.php", "",
      "@include('code', ['text' => \"\n{s}\"])\n"),
+    # (known since s51: a {{ with no end leaving a bracket open, its string on the next
+    # line, read as prose in a page)
+    ("string on the line after a call", "templates/page.html", "", "<p>{{ title }}</p>\n"
+     "{{ render(\n'\n{s}') }}\n"),
+    ("dict over lines", "templates/page.html", "", "<p>{{ title }}</p>\n{{ {\n'a': '\n{s}'} }}\n"),
     # (known since s50: Angular's control blocks, their braces paired)
     ("angular if", "src/app/app.component.html", "", "@if (user) {\n<p>Run:</p>\n{s}}\n"),
     ("angular else", "src/app/app.component.html", "", "@if (a) {\n<p>x</p>\n} @else {\n"

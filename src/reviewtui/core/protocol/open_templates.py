@@ -355,7 +355,9 @@ class _Pass:
             # file's own whose end lies past the cut (QA s51 helper-206's W2).
             # (a line going on past the look is no prose's: its string may open later,
             # QA s51 helper-209)
+            # (nor one leaving a bracket open, {{ f( with its string on the next line: s52)
             return (_TEMPLATE_CODE.match(after) is None and _CLOSED.match(after) is not None
+                    and not _unbalanced(after)
                     and (line_end >= 0 or m.end() + 120 >= len(self.text)))
         k = m.start()
         if self.text[k - 1:k] == "$":  # (${#}, ${# }: a shell's or Perl's, QA s50 helper-204)
