@@ -177,8 +177,11 @@ SCRIPTS.update({
                            '@"': ('\n"@', "`[^\n]", "$(", False, False),
                            "@'": ("\n'@", "", "", False, False)},
                           blocks=(("<#", "#>"),), pair="()"),
-    # Erlang: $" is a character; OTP 27's """ closes on a line of its own
-    "erlang": _Script(r"(?P<line>%)|(?P<skip>\$(?:\\\^?)?.)|(?P<string>\"\"\"|[\"'])",
+    # Erlang: $" is a character; OTP 27's """ closes on a line of its own, and its sigils
+    # (~s[..], ~B<..>, ~"..": no holes) close at their delimiter's pair, over lines
+    "erlang": _Script(r"(?P<line>%)|(?P<skip>\$(?:\\\^?)?.)"
+                      r"|(?P<esigil>~[bBsS]?(?P<edelim>\"\"\"|[/|\"'`#(\[{<]))"
+                      r"|(?P<string>\"\"\"|[\"'])",
                       {'"""': ('"""', "", "", False, True),
                        **_quotes(_ESCAPE, "", False, "\"'")}),
     # Clojure: \" and \; are characters; #"..", a regex, reads as a string
@@ -216,6 +219,9 @@ SCRIPTS.update({
     "haskell-qq": _Script(_HASKELL + r"|(?P<quasi>\[[^\W\d][\w.']*\|)", _HASKELL_STRING,
                           nested=True, blocks=(("{-", "-}"),)),
 })
+# PowerShell reads each of these as the quote it stands for (its tokenizer's
+# IsDoubleQuote, IsSingleQuote): a string opened by one closes at any of its kind
+_PS_QUOTES = str.maketrans("\u201c\u201d\u201e\u2018\u2019\u201a\u201b", "\"\"\"''''")
 _SQL_INFOS = {**dict.fromkeys(("mysql", "mariadb"), "mysql"),
               **dict.fromkeys(("sqlite", "sqlite3"), "sqlite"),
               **dict.fromkeys(("tsql", "t-sql", "mssql", "sqlserver", "transact-sql"), "tsql")}
@@ -252,6 +258,8 @@ def open_script(language: str, lines: Sequence[str], info: str = "") -> int | No
     text = "".join(line + "\n" for line in lines)
     if language == "haskell" and "QuasiQuotes" in text:
         language = "haskell-qq"
+    if language == "powershell":  # (its curly quotes are quotes: “..” is "..")
+        text = text.translate(_PS_QUOTES)
     if language != "sql":
         opened = _scan(SCRIPTS[language], text)
         return None if opened is None else text.count("\n", 0, opened)
@@ -328,6 +336,10 @@ def _scan(script: _Script, text: str, signs: list[int] | None = None) -> int | N
             stack.append(_Frame(start, (_PAIRS.get(delim, delim), _ESCAPE,
                                         "#{" if m.group("name").islower() else "",
                                         False, len(delim) == 3)))
+        elif kind == "esigil":  # (Erlang's: escapes read in every kind, the safe side)
+            delim = m.group("edelim")
+            stack.append(_Frame(start, (_PAIRS.get(delim, delim), _ESCAPE, "", False,
+                                        len(delim) == 3)))
         elif kind == "slash":
             if _value_may_start(text, start):
                 stack.append(_Frame(start, script.specs["/"]))

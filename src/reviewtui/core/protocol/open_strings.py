@@ -57,6 +57,8 @@ def open_string(path: str, info: str, lines: Sequence[str]) -> int | None:
                 from reviewtui.core.protocol.open_markup import open_markup
 
                 opened = open_markup(lines, php=True, path=path)
+        elif language == "csv":
+            opened = open_csv_field(lines)
         elif language == "markup":
             from reviewtui.core.protocol.open_markup import open_markup
 
@@ -108,6 +110,7 @@ _BY_SUFFIX = {
                      ".kml", ".gpx", ".tld", ".nuspec", ".xib", ".storyboard", ".xul",
                      ".mxml", ".fxml", ".wxs", ".pom"), "markup"),
     **dict.fromkeys((".tf", ".tfvars", ".hcl"), "hcl"),
+    **dict.fromkeys((".csv", ".tsv"), "csv"),
     **dict.fromkeys((".ps1", ".psm1", ".psd1"), "powershell"),
     **dict.fromkeys((".mk", ".mak"), "make"), ".r": "r", ".jl": "julia", ".hs": "haskell",
     **dict.fromkeys((".clj", ".cljs", ".cljc", ".edn"), "clojure"),
@@ -198,6 +201,30 @@ def program_language(path: str, info: str, lines: Sequence[str]) -> str | None:
     if found == "r" and lines and lines[0].lstrip().upper().startswith("REBOL"):
         found = None  # (.r: Rebol's too, its header first)
     return found
+
+
+_QUOTED_FIELD = re.compile(r'"(?:[^"]|"")*+"')
+
+
+def open_csv_field(lines: Sequence[str]) -> int | None:
+    """The index of the line opening a quoted field ``lines`` (a CSV or TSV file's) leave
+    open, as RFC 4180 reads one: a field that starts with a quote runs to the quote that
+    is not doubled, over lines; a quote inside a field is a character. The delimiter is
+    the first line's most used of comma, semicolon and tab. None when all close (s52: a
+    sample in a quoted field closed the fence around the file, exit 0)."""
+    first = lines[0] if lines else ""
+    delimiter = max(",;\t", key=first.count)
+    text = "".join(line + "\n" for line in lines)
+    plain = re.compile(f"[^{re.escape(delimiter)}\n]*")
+    pos = 0
+    while pos < len(text):
+        if text[pos] == '"':
+            field = _QUOTED_FIELD.match(text, pos)
+            if field is None:
+                return text.count("\n", 0, pos)
+            pos = field.end()
+        pos = plain.match(text, pos).end() + 1  # type: ignore[union-attr]
+    return None
 
 
 _PYTHON = frozenset({"python", "py", "python3", "py3"})
