@@ -140,3 +140,34 @@ def test_blocks_closed_are_not_open_and_a_cut_inside_one_is_closed_later(
     lines = ["--- File: t ---", "```", *cut.splitlines(), "```", *rest.splitlines()]
     found = closed_later(cut.splitlines(), LaterEnds(lines), len(cut.splitlines()) + 2)
     assert found is not None, (cut, rest)
+
+
+def test_tags_shown_in_raw_blocks_comments_and_samples_are_not_blocks(tmp_path: Path) -> None:
+    """A page documenting Liquid shows ``{% if %}`` in a raw block, a comment, a code
+    sample or a code span: no block of its own, whatever end tags the next file holds."""
+    doc = ("# Conditions\n\nWrite `{% if page.x %}` then:\n\n```liquid\n{% for a in b %}\n"
+           "```\n\n{% raw %}{% unless x %}{% endraw %} {# {% tip %} #}\n"
+           "{{!-- {{#each xs}} --}} {{/* {{ range . }} */}} {{{{raw}}}}{{#if a}}{{{{/raw}}}}\n")
+    layout = ("{% if a %}{% for b in c %}{% unless d %}{% tip %}x{% endtip %}{% endunless %}"
+              "{% endfor %}{% endif %}\n{{#each xs}}{{#if a}}y{{/if}}{{/each}}\n"
+              "{{ range .Pages }}z{{ end }}\n")
+    reply = (f"--- File: docs/conditions.md ---\n````markdown\n{doc}````\n\n"
+             f"--- File: _layouts/page.html ---\n```html\n{layout}```\n\n"
+             "### Changed files:\n- docs/conditions.md\n- _layouts/page.html\n")
+    (tmp_path / "s.md").write_text(reply)
+    root = tmp_path / "root"
+    root.mkdir()
+    assert main(["apply", str(tmp_path / "s.md"), "--root", str(root), "--yes"]) == 0
+    assert (root / "docs/conditions.md").read_text() == doc
+    assert (root / "_layouts/page.html").read_text() == layout
+    assert open_blocks(doc, document=True) == []
+    # (read as no document, its sample and span count: the safe side)
+    assert [key for key, _ in open_blocks(doc)] == [("%", "if"), ("%", "for")]
+
+
+def test_an_opener_whose_end_never_comes_is_looked_for_once() -> None:
+    """Linear: 20,000 raw blocks, comments and raw tags with no end (no clock asserted: a
+    quadratic reading would not finish)."""
+    text = "{% raw %}\n{# \n{{!-- \n{{{{x}}}}\n" * 20_000
+    left = {key for key, _ in open_blocks(text, document=True)}
+    assert {("%", "raw"), ("#}", ""), ("--}}", "")} <= left

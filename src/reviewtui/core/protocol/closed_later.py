@@ -65,9 +65,65 @@ class LaterEnds:
         return self._last.get(key, -1)
 
 
-def open_blocks(text: str) -> list[tuple[tuple[str, str], int]]:
+# What shows tags without being them, blanked before they are counted: raw, verbatim and
+# comment blocks, each engine's comments, a Handlebars raw block (a page documenting Liquid
+# shows {% raw %}{% if x %}{% endraw %}: no block of its own). Each opener's end is looked
+# for once: a kind whose end is not there is not looked for again (linear).
+_NOT_TAG_OPENERS = re.compile(r"\{%-?\s*(raw|verbatim|comment)\s*-?%\}|(\{#)|(\{\{~?!--)"
+                              r"|(\{\{~?!)|(\{\{-?\s*/\*)|\{\{\{\{(\w+)\}\}\}\}")
+_NOT_TAG_ENDS = {"raw": r"\{%-?\s*endraw\s*-?%\}", "verbatim": r"\{%-?\s*endverbatim\s*-?%\}",
+                 "comment": r"\{%-?\s*endcomment\s*-?%\}", 2: r"#\}", 3: r"--~?\}\}",
+                 4: r"\}\}", 5: r"\*/"}
+_SPAN = re.compile(r"`[^`\n]*`")  # (a document's code span)
+
+
+def _not_tags(text: str) -> str:
+    """``text`` with what shows tags without being them blanked (lines kept)."""
+    pieces: list[str] = []
+    pos, at, missing = 0, 0, set()
+    while (m := _NOT_TAG_OPENERS.search(text, at)) is not None:
+        kind: str | int = m.group(1) or next((n for n in (2, 3, 4, 5) if m.group(n)), 6)
+        key = (kind, m.group(6)) if kind == 6 else (kind, "")
+        end_pattern = (r"\{\{\{\{/" + re.escape(m.group(6)) + r"\}\}\}\}" if kind == 6
+                       else _NOT_TAG_ENDS[kind])
+        end = None if key in missing else re.compile(end_pattern).search(text, m.end())
+        if end is None:
+            missing.add(key)
+            at = m.end()
+            continue
+        pieces += [text[pos:m.start()], re.sub(r"[^\n]", " ", text[m.start():end.end()])]
+        pos = at = end.end()
+    return "".join(pieces) + text[pos:]
+
+
+def _document_code(text: str) -> str:
+    """A document's text with its closed code samples and its code spans blanked."""
+    lines = text.split("\n")
+    fence: tuple[str, int, int] | None = None  # (character, length, first line)
+    for k, line in enumerate(lines):
+        stripped = line.lstrip(" ")
+        if len(line) - len(stripped) <= 3 and stripped[:3] in ("```", "~~~"):
+            run = len(stripped) - len(stripped.lstrip(stripped[0]))
+            if fence is None:
+                fence = (stripped[0], run, k)
+                continue
+            if stripped[0] == fence[0] and run >= fence[1] and not stripped[run:].strip():
+                for inside in range(fence[2], k + 1):
+                    lines[inside] = " " * len(lines[inside])
+                fence = None
+                continue
+        if fence is None:
+            lines[k] = _SPAN.sub(lambda found: " " * len(found.group()), line)
+    return "\n".join(lines)
+
+
+def open_blocks(text: str, document: bool = False) -> list[tuple[tuple[str, str], int]]:
     """The blocks ``text`` leaves open, each as its end tag's key (see ``LaterEnds``) and
-    the offset of the last opener of it that no end follows."""
+    the offset of the last opener of it that no end follows; tags in raw blocks and
+    comments (and in a ``document``'s code samples and spans) are not counted."""
+    if document:
+        text = _document_code(text)
+    text = _not_tags(text)
     found: list[tuple[tuple[str, str], int]] = []
     stacks: dict[tuple[str, str], list[int]] = {}
 
@@ -118,15 +174,15 @@ def open_blocks(text: str) -> list[tuple[tuple[str, str], int]]:
     return sorted(found, key=lambda item: item[1])
 
 
-def closed_later(content: Sequence[str], ends: LaterEnds, after: int
-                 ) -> tuple[int, str, int] | None:
+def closed_later(content: Sequence[str], ends: LaterEnds, after: int, *,
+                 document: bool = False) -> tuple[int, str, int] | None:
     """For a file whose text is ``content`` (its lines), a block it leaves open whose end
     tag stands on a line of the reply past index ``after``: the line (index in
     ``content``) of its opener, the end tag's look and the reply line's index; None."""
     text = "\n".join(content)
     if "{" not in text:
         return None
-    for key, start in open_blocks(text):
+    for key, start in open_blocks(text, document):
         line = ends.last(key)
         if line > after:
             kind, name = key

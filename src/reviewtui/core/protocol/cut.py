@@ -170,7 +170,8 @@ def _closed_early(reply: Reply, lines: Sequence[str], block: FileBlock,
                 f"{op.span.start + opened} (a <pre>, <script>, <style>, <textarea>, a comment): "
                 "Markdown reads it to its end tag, so a code sample in it may have closed "
                 "the file's fence; fence the file with a fence longer than any in it")
-    if (left_open := closed_later(op.lines, ends, block.span.end - 1)) is not None:
+    if (left_open := closed_later(op.lines, ends, block.span.end - 1,
+                                  document=document)) is not None:
         opened, end_tag, at = left_open
         return (f"its content leaves a template block open (line {op.span.start + opened}) "
                 f"whose end, {end_tag}, stands later in the reply (line {at + 1}): a code "
