@@ -30,7 +30,7 @@ _ENDS = re.compile(r"\{%[-+~]?\s*end(\w+)\s*[-+~]?%\}|\{\{-?\s*(end)\s*-?\}\}"
                    r"|\{\{~?\s*/\s*([\w.@:-]+)\s*~?\}\}|\{/(if|each|await|key|snippet)\}"
                    r"|(#\})|(--~?\}\})")
 _JINJA = re.compile(r"\{%[-+~]?\s*(\w+)\b([^%]*)%\}")
-_GO = re.compile(r"\{\{-?[ \t]*(?:(if|range|with|define|block|try)\b|end[ \t]*-?\}\})")
+_GO = re.compile(r"\{\{-?[ \t]*(?:(if|range|with|define|block|try)[ \t]|end[ \t]*-?\}\})")
 _HANDLEBARS = re.compile(r"\{\{~?\s*(?:([#^])\s*[*>]?\s*|/\s*)([\w.@:-]+)")
 _SVELTE = re.compile(r"\{([#/])(if|each|await|key|snippet)\b")
 # (a Jinja tag that stands alone in this form: {% set x = 1 %}, Twig's {% block t 'x' %},
