@@ -179,3 +179,68 @@ def test_a_variable_named_like_a_go_action_opens_nothing() -> None:
     of the same reply)."""
     assert open_blocks("{% block a %}{{ block.super }}{% endblock %}{{ with_x }}{{if.y}}") == []
     assert [key for key, _ in open_blocks('{{ block "main" . }}')] == [("go", "")]
+
+
+# QA s52 helper-214: openers and ends the counting misread (all older: written cut, exit 0)
+MISREAD = [
+    ("a % in a tag's arguments", "_posts/2026-01-01-x.md", '---\n---\n{% if page.discount '
+     'contains "%" %}\nRun:\n{s}{% endif %}\n'),
+    ("a go end in a string", "templates/a.tmpl", '{{ define "help" }}\n{{ $x := "{{ end }}" }}'
+     "\n{s}{{ end }}\n"),
+    ("a svelte end in a string", "src/App.svelte", "{#if open}\n<p>Close with {'{/if}'}</p>\n"
+     "{s}{/if}\n"),
+    ("a svelte end in a comment", "src/App.svelte", "{#if open}\n<!-- {/if} -->\n{s}{/if}\n"),
+    ("a svelte end with a blank", "src/App.svelte", "{#if open}\n<p>x</p>\n{s}{/if }\n"),
+    ("a named endblock", "templates/emails/welcome.txt", "{% extends 'base.txt' %}\n"
+     "{% block body %}\nRun:\n{s}{% endblock body %}\n"),
+    ("jinja trans with arguments", "docs/a.md", "# A\n{% trans user=name %}\nHello\n{s}"
+     "{% endtrans %}\n"),
+    ("a scoped block", "docs/a.md", "# A\n{% block body scoped %}\nHello\n{s}{% endblock %}\n"),
+    ("a comment, then {#if} in it", "docs/a.md", "# A\n{# draft: use {#if} here\n{s}#}\n"),
+    ("an empty-looking comment", "docs/a.md", "# A\n{#}\n{s}#}\n"),
+]
+
+
+@pytest.mark.parametrize(("case", "path", "text"), MISREAD, ids=[c[0] for c in MISREAD])
+@pytest.mark.parametrize("sample", [COMBO, LISTED], ids=["combo", "listed"])
+def test_openers_and_ends_read_as_their_engines_read_them(
+        tmp_path: Path, case: str, path: str, text: str, sample: str) -> None:
+    _held(tmp_path, path, text, sample)
+
+
+VALID = [
+    ("a heading id and a jinja comment", [("README.md", "# Site\n\n## Install {#install}\n\n"
+                                            "Run it.\n"),
+                                           ("templates/base.html.j2", "{# the base #}\n"
+                                            "<html>{{ body }}</html>\n")]),
+    ("pandoc attributes and a nunjucks comment",
+     [("docs/guide.md", "## Usage {#usage .unnumbered}\n\n[x]{#here}\n"),
+      ("src/_includes/base.njk", "{# layout #}\n<main>{{ content | safe }}</main>\n")]),
+    ("a python string and a template", [("app/render.py", "HEAD = '{% block content %}'\n"),
+                                        ("templates/a.j2", "{% block content %}x"
+                                         "{% endblock %}\n")]),
+    ("a shell length and a template comment", [("scripts/run.sh", "#!/bin/bash\n"
+                                                "echo ${#args[@]}\nx={#\n"),
+                                               ("t.j2", "{# c #}\n")]),
+    ("a mention in a code span and a template", [("docs/t.md", "Wrap it in "
+                                                  "`{% if user %}`.\n"),
+                                                 ("templates/page.j2", "{% if user %}Hi"
+                                                  "{% endif %}\n")]),
+]
+
+
+@pytest.mark.parametrize(("case", "files"), VALID, ids=[c[0] for c in VALID])
+def test_whole_files_beside_a_later_end_tag_are_written(
+        tmp_path: Path, case: str, files: list[tuple[str, str]]) -> None:
+    """A file that only shows an opener (a heading's id, a program's string, a code span)
+    and a later file of the reply closing a block of that name: both written (QA s52
+    helper-214: held, exit 1, nothing written)."""
+    reply = "## Turn 1\n> x\n\n" + "".join(f"--- File: {p} ---\n```\n{c}```\n\n"
+                                          for p, c in files)
+    reply += "### Changed files:\n" + "".join(f"- {p}\n" for p, _ in files)
+    (tmp_path / "s.md").write_text(reply)
+    root = tmp_path / "root"
+    root.mkdir()
+    assert main(["apply", str(tmp_path / "s.md"), "--root", str(root), "--yes"]) == 0, case
+    for path, content in files:
+        assert (root / path).read_text() == content

@@ -26,17 +26,27 @@ from collections.abc import Sequence
 # Each end tag, as a key: ("%", name) {% endname %}; ("go", "") {{ end }}; ("/", name)
 # Handlebars' {{/name}}; ("svelte", name) {/name}; ("#}", "") a Jinja comment's end;
 # ("--}}", "") a Handlebars long comment's.
-_ENDS = re.compile(r"\{%[-+~]?\s*end(\w+)\s*[-+~]?%\}|\{\{-?\s*(end)\s*-?\}\}"
-                   r"|\{\{~?\s*/\s*([\w.@:-]+)\s*~?\}\}|\{/(if|each|await|key|snippet)\}"
+_ENDS = re.compile(r"\{%[-+~]?\s*end(\w+)\b[^%]*%\}|\{\{-?\s*(end)\s*-?\}\}"
+                   r"|\{\{~?\s*/\s*([\w.@:-]+)\s*~?\}\}|\{/(if|each|await|key|snippet)\s*\}"
                    r"|(#\})|(--~?\}\})")
-_JINJA = re.compile(r"\{%[-+~]?\s*(\w+)\b([^%]*)%\}")
+_JINJA = re.compile(r"\{%[-+~]?\s*(\w+)\b((?:[^%]|%(?!\}))*)%\}")  # ({% if x == "%" %})
 _GO = re.compile(r"\{\{-?[ \t]*(?:(if|range|with|define|block|try)[ \t]|end[ \t]*-?\}\})")
+# (a Go action whole, its strings read: {{ $x := "{{ end }}" }} ends nothing)
+_GO_ACTION = re.compile(r"\{\{(?:[^\"`}]|\"(?:[^\"\\\n]|\\.)*\"|`[^`]*`|\}(?!\}))*\}\}")
 _HANDLEBARS = re.compile(r"\{\{~?\s*(?:([#^])\s*[*>]?\s*|/\s*)([\w.@:-]+)")
 _SVELTE = re.compile(r"\{([#/])(if|each|await|key|snippet)\b")
+# (a Svelte tag or expression whole, its strings read; an HTML comment)
+_SVELTE_PIECE = re.compile(r"<!--.*?-->|\{(?:[^{}'\"`]|'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\""
+                           r"|`[^`]*`)*\}", re.S)
+# (a document's attribute list, ## Install {#install}, [x]{#id .c}: no comment)
+_ATTRIBUTES = re.compile(r"\{#[^\W\d][\w-]*(?:[ \t]+[^{}#\n]*)?\}")
 # (a Jinja tag that stands alone in this form: {% set x = 1 %}, Twig's {% block t 'x' %},
 # Django's {% trans "x" %}; the same names open blocks otherwise)
-_STANDALONE = {"set": re.compile(r"[^=]*=(?!=)"), "block": re.compile(r"\s*[\w.]+\s+\S"),
-               "trans": re.compile(r"\s*[\"'\w]")}
+_STANDALONE = {"set": re.compile(r"[^=]*=(?!=)"),
+               "block": re.compile(r"\s*[\w.]+\s+(?!(?:scoped|required)\b)[^\s-]"),
+               # (Django's {% trans "x" %}; {% trans user=x %}, Twig's {% trans with .. %}
+               # open blocks: no Django file closes a trans, the safe side)
+               "trans": re.compile(r"\s*[\"']")}
 _NEVER = frozenset({"else", "elif", "elsif", "elseif", "when", "empty", "plural",
                     "pluralize", "include", "extends", "import", "from", "load", "url",
                     "static", "csrf_token", "assign", "render", "cycle", "increment",
@@ -144,11 +154,12 @@ def open_blocks(text: str, document: bool = False) -> list[tuple[tuple[str, str]
                     (pattern := _STANDALONE.get(name)) and pattern.match(rest)):
                 opened(("%", name), m.start())
     if "{{" in text:
-        for m in _GO.finditer(text):
-            if m.group(1):
-                opened(("go", ""), m.start())
-            else:
-                closed(("go", ""))
+        for action in _GO_ACTION.finditer(text):
+            if (go := _GO.match(text, action.start())) is not None:
+                if go.group(1):
+                    opened(("go", ""), go.start())
+                else:
+                    closed(("go", ""))
         for m in _HANDLEBARS.finditer(text):
             if m.group(1):
                 opened(("/", m.group(2)), m.start())
@@ -159,19 +170,36 @@ def open_blocks(text: str, document: bool = False) -> list[tuple[tuple[str, str]
                 "--~}}", comment + 3) < 0:
             opened(("--}}", ""), comment)
     if "{#" in text:
-        for m in _SVELTE.finditer(text):
-            if m.group(1) == "#":
-                opened(("svelte", m.group(2)), m.start())
-            else:
-                closed(("svelte", m.group(2)))
-        comment = text.rfind("{#")
-        if (text.find("#}", comment) < 0 and _SVELTE.match(text, comment) is None
-                and text[comment - 1:comment] != "$"):  # (${#arr}: a shell's length)
-            opened(("#}", ""), comment)
+        for piece in _SVELTE_PIECE.finditer(text):
+            if (tag := _SVELTE.match(text, piece.start())) is not None:
+                if tag.group(1) == "#":
+                    opened(("svelte", tag.group(2)), tag.start())
+                else:
+                    closed(("svelte", tag.group(2)))
+        # (a {# no #} follows, _not_tags left: the first that is no Svelte block, no
+        # shell's ${#arr}, no document's attribute list opens a comment)
+        at = text.find("{#")
+        while at >= 0:
+            if not (_SVELTE.match(text, at) or text[at - 1:at] == "$" or (
+                    document and (attributes := _ATTRIBUTES.match(text, at)) is not None
+                    and _attribute_place(text, at, attributes.end()))):
+                opened(("#}", ""), at)
+                break
+            at = text.find("{#", at + 2)
     for key, starts in stacks.items():
         if starts:
             found.append((key, starts[-1]))
     return sorted(found, key=lambda item: item[1])
+
+
+def _attribute_place(text: str, at: int, end: int) -> bool:
+    """Whether an attribute list at ``at`` stands where a document puts one: after a
+    heading's text, a span's ``]`` or an image's ``)``, ending its line."""
+    start = text.rfind("\n", 0, at) + 1
+    before = text[start:at]
+    return (text[end:text.find("\n", end) if "\n" in text[end:] else len(text)].strip() == ""
+            and (before.lstrip(" ").startswith("#") or before[-1:] in ("]", ")")
+                 or before.rstrip() != before and bool(before.strip())))
 
 
 def closed_later(content: Sequence[str], ends: LaterEnds, after: int, *,

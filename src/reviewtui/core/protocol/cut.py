@@ -170,8 +170,8 @@ def _closed_early(reply: Reply, lines: Sequence[str], block: FileBlock,
                 f"{op.span.start + opened} (a <pre>, <script>, <style>, <textarea>, a comment): "
                 "Markdown reads it to its end tag, so a code sample in it may have closed "
                 "the file's fence; fence the file with a fence longer than any in it")
-    if (left_open := closed_later(op.lines, ends, block.span.end - 1,
-                                  document=document)) is not None:
+    if _not_program(block.path, wrapper.info, op.lines) and (left_open := closed_later(
+            op.lines, ends, block.span.end - 1, document=document)) is not None:
         opened, end_tag, at = left_open
         return (f"its content leaves a template block open (line {op.span.start + opened}) "
                 f"whose end, {end_tag}, stands later in the reply (line {at + 1}): a code "
@@ -357,6 +357,20 @@ _HTML_BLOCK = re.compile(r" {0,3}(?:<(pre|script|style|textarea)(?:[\s>]|$)|(<!-
 _HTML_BLOCK_END = {1: re.compile(r"</(?:pre|script|style|textarea)>", re.I),
                    2: re.compile("-->"), 3: re.compile(r"\?>"), 4: re.compile(r"\]\]>"),
                    5: re.compile(">")}
+
+
+def _not_program(path: str, info: str, lines: Sequence[str]) -> bool:
+    """Whether a file is no program a reader knows (markup, a template, a document, any
+    other text): a program's template tags stand in its strings, no block of its own
+    (QA s52 helper-214: a Python string '{% block x %}' held the file beside a template
+    closing one)."""
+    from reviewtui.core.protocol.open_shell import is_shell
+    from reviewtui.core.protocol.open_strings import program_language
+
+    if (path.endswith((".py", ".pyi", ".pyw")) or info in ("python", "py", "python3")
+            or is_shell(path, info, lines)):
+        return False
+    return program_language(path, info, lines) in (None, "markup", "csv")
 
 
 def _markdown(path: str, wrapper: g.Fence) -> bool:
