@@ -233,6 +233,28 @@ CASES = [
     ("blazor foreach", "Pages/T.razor", "", "@foreach (var x in Items) {\n<li>@x</li>\n{s}}\n"),
     ("blade arguments over lines", "resources/views/t.blade.php", "",
      "@include('code', ['text' => \"\n{s}\"])\n"),
+    # QA s52 helper-214: new in s52 (a set-delimiter tag in a Mustache comment followed; a
+    # prose "@name (" in Blade, a Razor delegate's markup read as code, each blanking a
+    # <pre>), and older (Razor: a } in a block's markup, a string in an interpolation's
+    # hole, @await; Liquid: an endcomment in an output tag's string; Django: a named
+    # verbatim's end spelled otherwise)
+    ("mustache set delimiters in a comment", "templates/t.mustache", "",
+     "{{! use {{=<% %>=}} to switch %>\n{{#items}}\n{{! close with {{/items}}\n{s}"
+     "{{/items}}\n"),
+    ("blade prose at-name", "resources/views/welcome.blade.php", "",
+     "<p>Follow @laravel (it's great)</p>\n<pre>\nDon't panic :)\n{s}</pre>\n"),
+    ("razor delegate markup", "Views/Home/Index.cshtml", "",
+     "@Html.Show(@<span>:(</span>)\n<pre>\nsmile :)\n{s}</pre>\n"),
+    ("razor brace in block markup", "Views/Home/Index.cshtml", "",
+     "@if (show) {\n<p>Close it with }.</p>\n<div>\n{s}</div>\n}\n"),
+    ("razor interpolation hole string", "Views/Home/Index.cshtml", "",
+     '<div>@($@"{F(")")}\n{s}")</div>\n'),
+    ("razor await call", "Views/Home/Index.cshtml", "",
+     '<div>@await Html.PartialAsync("_Code", @"\n{s}")</div>\n'),
+    ("liquid endcomment in an output string", "templates/t.liquid", "",
+     '{% comment %}\n{{ "{% endcomment %}" }}\n{s}{% endcomment %}\n'),
+    ("django verbatim end spelled otherwise", "templates/page.html", "",
+     "<main>\n{% verbatim x %}{%- endverbatim x %}\n{s}{% endverbatim x %}\n</main>\n"),
     # (known since s51: a {{ with no end leaving a bracket open, its string on the next
     # line, read as prose in a page)
     ("string on the line after a call", "templates/page.html", "", "<p>{{ title }}</p>\n"
@@ -349,6 +371,13 @@ WHOLE = [
      "}\n@for (i of xs; track i) {\n<li>{{i}}</li>\n} @empty {\n<li>none</li>\n}\n"
      "@switch (k) {\n@case (1) { <b>1</b> }\n@default { <b>?</b> }\n}\n"
      '<a href="mailto:me@if.com">x</a>\n'),
+    # (helper-214's held: Mustache delimiters alike at both ends; braces and strings in
+    # a Razor block's markup; Blade prose naming someone)
+    ("same.mustache", "{{=| |=}}\n|#a|x|/a|\n{{=$ $=}}\n"),
+    ("Views/Braces.cshtml", '@if (x) {\n<p>Use { to open a block.</p>\n<p>@("{")</p>\n}\n'
+     '@section Scripts {\n<script>var o = "{";</script>\n}\n'),
+    ("resources/views/prose.blade.php", "<p>Follow @laravel (it's great)</p>\n<pre>x</pre>\n"
+     "<p>@taylor (he's around)</p>\n"),
     # (a Groovy template's closure spanning <% %> tags: no Jinja bracket reading)
     ("topLevel/list.html", "<tbody>\n<%\n  list.each { c ->\n%><tr class=\"${i%2==0?'a':'b'}"
      "\">\n<% } %>\n</tbody>\n"),
@@ -445,7 +474,9 @@ def test_lines_of_100_kb_of_new_shapes_are_read_in_linear_time() -> None:
                        ("a.liquid", "{% comment %}{% raw %}{% endraw %}" * 10_000),
                        ("a.mustache", "{{=<% %>=}}<%={{ }}=%>" * 10_000),
                        ("a.hbs", "{{{{raw}}}}{{{{x}}}}" * 10_000), ("a.j2", "{{ f({( }}'" * 10_000),
-                       ("a.xml", "<a b='>'>" * 15_000)):
+                       ("a.xml", "<a b='>'>" * 15_000),
+                       # (helper-214: a set-delimiter opener each, end tags of nothing open)
+                       ("a.mustache", "{{=" * 30_000), ("b.xml", "<a>" * 12_000 + "</b>" * 12_000)):
         assert open_string(path, "", [line]) in (None, 0), path
     many = ["{{ x }}"] + ["{#", "<p>{{ a }}</p>", "<pre></pre>", "#}"] * 10_000
     assert open_string("a.html", "", many) is None

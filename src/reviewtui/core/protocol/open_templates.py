@@ -57,6 +57,16 @@ class _Engine:
         self.named = named
 
 
+# Blade's directives that take arguments (PHP): Blade compiles only those it knows, a
+# "@laravel (it's great)" of prose is text (QA s52 helper-214)
+_BLADE_DIRECTIVES = (r"(?:if|elseif|unless|isset|empty|auth|guest|production|env|hasSection"
+                     r"|sectionMissing|session|context|switch|case|for|foreach|forelse|while"
+                     r"|include|includeIf|includeWhen|includeUnless|includeFirst|each|once"
+                     r"|push|pushOnce|pushIf|prepend|prependOnce|stack|section|yield|extends"
+                     r"|component|slot|props|aware|error|class|style|checked|selected"
+                     r"|disabled|readonly|required|json|js|method|vite|lang|choice|can"
+                     r"|cannot|canany|elsecan|elsecannot|elsecanany|inject|php|dd|dump|use"
+                     r"|fragment|livewire|entangle|break|continue|teleport|persist)\b")
 _ALL = (r"\{\{~?!--|\{\{-?\s*/\*|\{\{--|\{\{|\{!!|\{%|\{#|<%--|<%(?!%)")
 _GENERIC = _Engine("generic", _ALL, named=False)
 # (Handlebars' \{{ and Blade's @{{ are text; ERB's <%% too; Razor's @@ escapes an @)
@@ -72,10 +82,10 @@ _ENGINES = {
     (".cshtml", ".razor"): _Engine("razor", r"(?<!@)@(?:\*|\{|(?:code|functions)\s*\{)"
                                             r"|(?<![\w@])@(?:\(|(?:if|foreach|for|while|switch"
                                             r"|lock|try|do)\b|using\s*\(|section\s+\w+\s*\{"
-                                            r"|[A-Za-z_][\w.]*\()"),
+                                            r"|(?:await\s+)?[A-Za-z_][\w.]*\()"),
     (".blade.php",): _Engine("blade", r"\{\{--|(?<!@)\{\{|\{!!"
                                       r"|(?<!@)@(?:verbatim|php)\b(?!\s*\()"
-                                      r"|(?<![\w@])@\w+[ \t]*\("),  # (arguments: PHP)
+                                      r"|(?<![\w@])@" + _BLADE_DIRECTIVES + r"[ \t]*\("),
     (".twig", ".j2", ".jinja", ".jinja2", ".njk"): _Engine("jinja", r"\{\{|\{%|\{#"),
     (".liquid",): _Engine("liquid", r"\{\{|\{%"),
     # (Angular's interpolations, and its control blocks: QA s50's "Angular @if")
@@ -465,10 +475,12 @@ class _Pass:
             self._close(name)
         elif name in _RAW_BLOCKS:
             # (Django's {% verbatim x %} ends only at {% endverbatim x %}: helper-213)
+            # (its end is "end" and its own words exactly, as Django's lexer compares
+            # them: no "{%-", one blank as it has; helper-214)
             named = _NAMED_VERBATIM.match(text, start) if name == "verbatim" else None
-            close = (r"\s+" + re.escape(named.group(1)) + r"\s*[-+~]?%\}" if named
-                     else r"\b[^%]*%\}")
-            end = re.compile(r"\{%[-+~]?\s*end" + name + close).search(text, self.pos)
+            end = (re.compile(r"\{%\s*" + re.escape("end" + named.group(1)) + r"\s*%\}")
+                   if named else re.compile(r"\{%[-+~]?\s*end" + name + r"\b[^%]*%\}")
+                   ).search(text, self.pos)
             if name == "comment" and self.engine.name in ("liquid", "generic"):
                 end = liquid_comment_end(text, self.pos)
             if end is None:
@@ -561,7 +573,7 @@ _TRANS_BLOCK = re.compile(r"\s*(?:[-+~]?%\}|(?:trimmed|notrimmed)\b|\w+\s*=)")
 _SET_BLOCK = re.compile(r"\s+[\w.]+\s*(?:\|[^%=]*)?[-+~]?%\}")  # ({% set x | upper %})
 _RAZOR_CODE = ("@{", "@code", "@functions")  # (C# blocks, read as C#)
 _ASYNC = {"asyncEach": "each", "asyncAll": "all"}  # (Nunjucks: closed by endeach, endall)
-_NAMED_VERBATIM = re.compile(r"\{%[-+~]?\s*verbatim\s+([^\s%]+)\s*[-+~]?%\}")
+_NAMED_VERBATIM = re.compile(r"\{%\s*(verbatim\s+\S(?:[^%]*\S)?)\s*%\}")
 _RAW_BLOCKS = frozenset({"raw", "verbatim", "comment", "highlight", "doc", "schema"})
 # (Shopify's, blocks in a .liquid file only: elsewhere tags of these names stand alone)
 _LIQUID_BLOCKS = frozenset({"doc", "schema", "javascript", "stylesheet", "style", "form",

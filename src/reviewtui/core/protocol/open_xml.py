@@ -30,7 +30,7 @@ XML_SUFFIXES = (".xml", ".xsd", ".xsl", ".xslt", ".svg", ".xhtml", ".jspx", ".xa
 
 # what opens a piece of markup: a comment, a CDATA section, a processing instruction or
 # the XML declaration, a declaration (<!DOCTYPE, <!ENTITY), an end tag, a start tag
-_OPENER = re.compile(r"<(?:(!--)|(!\[CDATA\[)|(\?)|(!)|(/)?([A-Za-z_:][\w.:-]*))")
+_OPENER = re.compile(r"<(?:(!--)|(!\[CDATA\[)|(\?)|(!)|(/)?((?:[^\W\d]|:)[\w.:-]*))")
 # the rest of a tag after its name: attributes with quoted values, then its > (after a
 # "/" of its own: an empty element)
 _TAG_REST = re.compile(r"(?:[^\"'<>]++|\"[^\"]*+\"|'[^']*+')*+>")
@@ -51,6 +51,7 @@ def open_xml_element(text: str) -> int | None:
     the comment, section, instruction, declaration or tag it ends inside; None when all
     close."""
     opened: list[tuple[str, int]] = []  # (name, offset) of each element open
+    counts: dict[str, int] = {}  # (an end tag of nothing open costs no search)
     pos = 0
     while (m := _OPENER.search(text, pos)) is not None:
         start = m.start()
@@ -74,12 +75,15 @@ def open_xml_element(text: str) -> int | None:
             if end >= 0:
                 name = m.group(6)
                 if m.group(5):  # an end tag: closes the nearest open element of its name
-                    at = next((k for k in range(len(opened) - 1, -1, -1)
-                               if opened[k][0] == name), None)
-                    if at is not None:
+                    if counts.get(name):
+                        at = next(k for k in range(len(opened) - 1, -1, -1)
+                                  if opened[k][0] == name)
+                        for gone, _ in opened[at:]:
+                            counts[gone] -= 1
                         del opened[at:]
                 elif text[end - 2] != "/":
                     opened.append((name, start))
+                    counts[name] = counts.get(name, 0) + 1
         if end < 0:
             return start  # (the text ends inside it)
     return opened[-1][1] if opened else None

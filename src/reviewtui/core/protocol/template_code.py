@@ -16,7 +16,8 @@ import re
 
 # C#'s tokens that may hold a bracket: verbatim and raw strings (over lines), strings and
 # characters (one line), comments; and the brackets.
-_CS = re.compile(r'(?P<verbatim>\$*@\$*")|(?P<raw>\$*"{3,})|(?P<string>\$*")'
+_CS = re.compile(r'(?P<markup>@<(?P<tag>[A-Za-z][\w:.-]*))|(?P<verbatim>\$*@\$*")'
+                 r'|(?P<raw>\$*"{3,})|(?P<string>\$*")'
                  r"|(?P<char>'(?:[^'\\\n]|\\.)+')|(?P<line>//[^\n]*)|(?P<block>/\*)"
                  r"|(?P<open>[(\[{])|(?P<close>[)\]}])")
 _VERBATIM_REST = re.compile(r'(?:[^"]|"")*+"')
@@ -48,6 +49,16 @@ def bracket_end(text: str, at: int, php: bool = False) -> int | None:
                 return None
         elif kind == "line":
             continue
+        elif kind == "markup":  # (a Razor delegate's markup, @<span>..</span>: no code)
+            close = text.find("</" + m.group("tag"), pos)
+            if close < 0:
+                return None
+            pos = close
+        elif kind in ("verbatim", "string") and "$" in m.group():
+            found = _interpolated_end(text, pos, verbatim=kind == "verbatim")
+            if found is None:
+                return None
+            pos = found
         elif kind == "raw":
             quotes = m.group().lstrip("$")
             pos = text.find(quotes, pos) + len(quotes)
@@ -62,10 +73,30 @@ def bracket_end(text: str, at: int, php: bool = False) -> int | None:
     return None
 
 
+def _interpolated_end(text: str, pos: int, *, verbatim: bool) -> int | None:
+    """Where a C# interpolated string whose text starts at ``pos`` ends (after its quote):
+    a hole ``{..}`` is code, its strings closing nothing (``$@"{F(")")}"``); ``{{`` is a
+    brace. None when the text ends first (or a line does, for one not verbatim)."""
+    while (m := _INTERPOLATED.search(text, pos)) is not None:
+        mark, pos = m.group(), m.end()
+        if mark == "{":
+            end = bracket_end(text, m.start())
+            if end is None:
+                return None
+            pos = end
+        elif mark == "\n" and not verbatim:
+            return None
+        elif mark.startswith("\\") and verbatim:
+            pos = m.start() + 1
+        elif mark == '"':
+            return pos
+    return None
+
+
+_INTERPOLATED = re.compile(r'\{\{|""|\\.|[{"\n]', re.S)
 _RAZOR_BLOCK = re.compile(r"@(if|foreach|for|while|switch|using|lock|try|do|section)\b")
 _RAZOR_NEXT = re.compile(r"\s*(?:else\s+if|else|catch|finally|while)\b")
 _BLOCK_OPEN = re.compile(r"\s*(?:\w+\s*)?([({])")  # (a condition, or a section's name)
-_BRACE = re.compile(r"[{}]")
 
 
 def razor_construct(text: str, at: int) -> int | None:
@@ -138,27 +169,46 @@ def _block_brace(text: str, pos: int) -> int | None:
 
 
 def _braces_end(text: str, brace: int) -> int | None:
-    """Where the block whose ``{`` is at ``brace`` closes (after its ``}``), its braces
-    counted whatever they stand in (its body is markup; a brace in a string of its code
-    counts too: the safe side); None. Every brace of the text is paired in one pass, the
-    first time: blocks nested 10,000 deep are not each read to their end."""
+    """Where the block whose ``{`` is at ``brace`` closes (after its ``}``): its braces
+    paired outside the markup elements in it (Razor reads an element's text as markup, so
+    ``<p>Close it with }.</p>`` closes nothing: QA s52 helper-214), a brace in a string of
+    its code counting too (the safe side); None. Every brace of the text is paired in one
+    pass, the first time: blocks nested 10,000 deep are not each read to their end."""
     global _PAIRED
     if _PAIRED[0] is not text:
         pairs: dict[int, int] = {}
-        opened: list[int] = []
-        for m in _BRACE.finditer(text):
+        opened: list[tuple[int, int]] = []  # (offset, element depth)
+        elements: list[str] = []
+        for m in _BRACE_OR_TAG.finditer(text):
             if m.group() == "{":
-                opened.append(m.start())
-            elif opened:
-                pairs[opened.pop()] = m.end()
+                opened.append((m.start(), len(elements)))
+            elif m.group() == "}":
+                if opened and opened[-1][1] == len(elements):
+                    pairs[opened.pop()[0]] = m.end()
+            elif m.group(1):  # an end tag: closes the nearest of its name
+                name = m.group(2).lower()
+                if name in elements:
+                    del elements[len(elements) - 1 - elements[::-1].index(name):]
+                    while opened and opened[-1][1] > len(elements):
+                        opened.pop()  # (a brace in the element's text: markup's)
+            elif not m.group(3) and m.group(2).lower() not in _VOID:
+                elements.append(m.group(2).lower())
         _PAIRED = (text, pairs)
     return _PAIRED[1].get(brace)
+
+
+# a brace, or an element's tag where markup stands (not a type's List<string>)
+_BRACE_OR_TAG = re.compile(r"[{}]|(?:(?<![\w.])<|<(?=/))(/?)([A-Za-z][\w:.-]*)(?:\s[^<>]*?)?(/?)>")
+_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
+                   "source", "track", "wbr"})
 
 
 _PAIRED: tuple[str | None, dict[int, int]] = (None, {})
 
 
-_COMMENT_TAGS = re.compile(r"\{%-?\s*(comment|endcomment|raw)\b[^%]*%\}")
+# (Liquid's tokens left to right: an output tag {{ .. }} is one, the "{% endcomment %}"
+# in its string no tag: QA s52 helper-214)
+_COMMENT_TAGS = re.compile(r"\{%-?\s*(comment|endcomment|raw)\b[^%]*%\}|\{\{.*?\}\}", re.S)
 _ENDRAW = re.compile(r"\{%-?\s*endraw\b[^%]*%\}")
 
 
@@ -168,6 +218,8 @@ def liquid_comment_end(text: str, at: int) -> re.Match[str] | None:
     depth = 1
     while (tag := _COMMENT_TAGS.search(text, at)) is not None:
         at = tag.end()
+        if tag.group(1) is None:
+            continue
         if tag.group(1) == "raw":
             end = _ENDRAW.search(text, at)
             if end is None:
@@ -183,20 +235,43 @@ def liquid_comment_end(text: str, at: int) -> re.Match[str] | None:
 
 
 def mustache_delimiters(text: str) -> str:
-    """A Mustache text with its set-delimiter tags (``{{=<% %>=}}``) read: what follows one
-    spelled with the default ``{{ }}`` (literal ``{{`` and ``}}`` there neutered, the tag
-    blanked), lines kept."""
+    """A Mustache text with its set-delimiter tags (``{{=<% %>=}}``) followed, read tag by
+    tag as Mustache reads it: each tag spelled again with ``{{ }}``, a literal ``{{`` or
+    ``}}`` in the text between neutered, a set-delimiter tag blanked; a comment's text is
+    no tag (``{{! use {{=<% %>=}} }}`` changes nothing: QA s52 helper-214); an opener with
+    no closer after it is left as ``{{`` (the reading holds it). Lines kept; one pass."""
+    if "{{=" not in text:
+        return text
     opener, closer, pos = "{{", "}}", 0
     parts: list[str] = []
     while True:
-        tag = re.compile(re.escape(opener) + r"=\s*(\S+?)\s+(\S+?)\s*=" + re.escape(closer)
-                         ).search(text, pos)
-        piece = text[pos:] if tag is None else text[pos:tag.start()]
-        if (opener, closer) != ("{{", "}}"):
-            piece = (piece.replace("{{", "{ ").replace("}}", "} ")
-                     .replace(opener, "{{").replace(closer, "}}"))
-        parts.append(piece)
-        if tag is None:
+        start = text.find(opener, pos)
+        if start < 0:
+            parts.append(_text_between(text[pos:], opener, closer))
             return "".join(parts)
-        parts.append(re.sub(r"[^\n]", " ", tag.group()))
-        opener, closer, pos = tag.group(1), tag.group(2), tag.end()
+        end = text.find(closer, start + len(opener))
+        parts.append(_text_between(text[pos:start], opener, closer))
+        if end < 0:
+            parts.append("{{" + _neutered(text[start + len(opener):]))
+            return "".join(parts)
+        inside = text[start + len(opener):end]
+        change = _SET_DELIMITERS.fullmatch(inside)
+        if change is not None:
+            parts.append(re.sub(r"[^\n]", " ", text[start:end + len(closer)]))
+            opener, closer = change.group(1), change.group(2)
+        else:
+            parts.append("{{" + _neutered(inside) + "}}")
+        pos = end + len(closer)
+
+
+_SET_DELIMITERS = re.compile(r"=\s*(\S+)\s+(\S+)\s*=", re.S)
+
+
+def _neutered(piece: str) -> str:
+    return piece.replace("{{", "{ ").replace("}}", "} ")
+
+
+def _text_between(piece: str, opener: str, closer: str) -> str:
+    """Text outside tags: as it is under the default delimiters, else with ``{{`` and
+    ``}}`` neutered (text there)."""
+    return piece if (opener, closer) == ("{{", "}}") else _neutered(piece)
