@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cutkit import COMBO, LISTED, assert_fenced_longer_whole, session
+from cutkit import COMBO, LISTED, assert_fenced_longer_whole, assert_reply_held
 from reviewtui.cli import main
 from reviewtui.core.protocol.closed_later import LaterEnds, closed_later, open_blocks
 
@@ -43,17 +43,7 @@ CASES = [
 
 
 def _held(tmp_path: Path, path: str, text: str, sample: str) -> str:
-    root = tmp_path / "root"
-    root.mkdir()
-    (root / "keep.txt").write_text("keep\n")
-    footer = f"- {path}\n" + ("- src/app.py\n" if sample == LISTED else "")
-    reply = tmp_path / "s.md"
-    reply.write_text(session(path, "", text.replace("{s}", sample), footer))
-    code = main(["apply", str(reply), "--root", str(root), "--yes"])
-    assert sorted(str(p.relative_to(root)) for p in root.rglob("*")) == ["keep.txt"]
-    assert (root / "keep.txt").read_text() == "keep\n"
-    assert code == 1
-    return reply.read_text()
+    return assert_reply_held(tmp_path, path, path, "", text, sample)
 
 
 @pytest.mark.parametrize(("case", "path", "text"), CASES, ids=[c[0] for c in CASES])

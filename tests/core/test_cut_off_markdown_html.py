@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from cutkit import COMBO, LISTED, assert_fenced_longer_whole, session
+from cutkit import COMBO, LISTED, assert_fenced_longer_whole, assert_reply_held
 from reviewtui.cli import main
 from reviewtui.core.protocol.cut import _open_html_block
 
@@ -29,15 +29,7 @@ CASES = [
 def test_a_sample_in_an_html_block_holds_the_document(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str, path: str,
         text: str, sample: str) -> None:
-    root = tmp_path / "root"
-    root.mkdir()
-    (root / "keep.txt").write_text("keep\n")
-    footer = f"- {path}\n" + ("- src/app.py\n" if sample == LISTED else "")
-    reply = tmp_path / "s.md"
-    reply.write_text(session(path, "", text.replace("{s}", sample), footer))
-    assert main(["apply", str(reply), "--root", str(root), "--yes"]) == 1
-    assert sorted(str(p.relative_to(root)) for p in root.rglob("*")) == ["keep.txt"]
-    assert (root / "keep.txt").read_text() == "keep\n"
+    assert_reply_held(tmp_path, case, path, "", text, sample)
     line = 6 + next(k for k, row in enumerate(text.split("\n")) if row.startswith("<"))
     assert f"ends inside an HTML block opened at line {line}" in capsys.readouterr().out, case
 

@@ -22,10 +22,10 @@ def session(path: str, info: str, content: str, footer: str) -> str:
             f"### Changed files:\n{footer}")
 
 
-def assert_held(tmp_path: Path, case: str, path: str, info: str, text: str,
-                sample: str) -> None:
+def assert_reply_held(tmp_path: Path, case: str, path: str, info: str, text: str,
+                      sample: str) -> str:
     """``text`` with ``sample`` at its ``{s}``, in a reply: exit 1, only keep.txt on disk
-    as it was, and the file as read said to end inside what opened at the sample."""
+    as it was. The reply's text."""
     root = tmp_path / "root"
     root.mkdir()
     (root / "keep.txt").write_text("keep\n")
@@ -36,7 +36,15 @@ def assert_held(tmp_path: Path, case: str, path: str, info: str, text: str,
     assert main(["apply", str(reply), "--root", str(root), "--yes"]) == 1, case
     assert sorted(str(p.relative_to(root)) for p in root.rglob("*")) == ["keep.txt"], case
     assert (root / "keep.txt").read_text() == "keep\n"
-    cut = content.split("\n```\n", 1)[0].splitlines()
+    return reply.read_text()
+
+
+def assert_held(tmp_path: Path, case: str, path: str, info: str, text: str,
+                sample: str) -> None:
+    """:func:`assert_reply_held`, and the file as read said to end inside what opened at
+    the sample."""
+    assert_reply_held(tmp_path, case, path, info, text, sample)
+    cut = text.replace("{s}", sample).split("\n```\n", 1)[0].splitlines()
     assert open_string(path, info, cut) is not None, case
 
 
