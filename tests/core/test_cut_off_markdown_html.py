@@ -21,6 +21,7 @@ CASES = [
     ("script", "docs/x.markdown", '# X\n<script type="text/plain">\n{s}</script>\n'),
     ("textarea after blank lines", "notes.md", "Try:\n\n<textarea rows=9>\n\n{s}</textarea>\n"),
     ("pre in capitals", "CHANGES.md", "## 1.0\n<PRE class=log>\n{s}</PRE>\n"),
+    ("another markdown suffix", "notes/a.livemd", "# A\n<pre>\n{s}</pre>\n"),
 ]
 
 

@@ -255,6 +255,18 @@ CASES = [
      '{% comment %}\n{{ "{% endcomment %}" }}\n{s}{% endcomment %}\n'),
     ("django verbatim end spelled otherwise", "templates/page.html", "",
      "<main>\n{% verbatim x %}{%- endverbatim x %}\n{s}{% endverbatim x %}\n</main>\n"),
+    # QA s52 helper-215 (older): Razor braces in a block's C# strings, comments, characters
+    # and @: text; chained calls and indexers; Blade's @unset; a Liquid comment's output
+    ("razor brace in a block's string", "Views/Home/Index.cshtml", "",
+     '@if (show) {\n    var s = "}";\n    var t = @"\n{s}";\n}\n'),
+    ("razor brace in a block's comment", "Views/Home/Index.cshtml", "",
+     '@if (show) {\n    // }\n    var t = @"\n{s}";\n}\n'),
+    ("razor brace in @: text", "Views/Home/Index.cshtml", "",
+     "@if (show) {\n@:Use } to close.\n<pre>\n{s}</pre>\n}\n"),
+    ("razor chained call", "Views/Home/Index.cshtml", "",
+     '<p>@Model.Get("a").Format(@"\n{s}")</p>\n'),
+    ("razor indexer", "Views/Home/Index.cshtml", "", '<p>@Model.Texts[@"\n{s}"]</p>\n'),
+    ("blade unset", "resources/views/a.blade.php", "", '<div>\n@unset($x["\n{s}"])\n</div>\n'),
     # (known since s51: a {{ with no end leaving a bracket open, its string on the next
     # line, read as prose in a page)
     ("string on the line after a call", "templates/page.html", "", "<p>{{ title }}</p>\n"
@@ -476,7 +488,11 @@ def test_lines_of_100_kb_of_new_shapes_are_read_in_linear_time() -> None:
                        ("a.hbs", "{{{{raw}}}}{{{{x}}}}" * 10_000), ("a.j2", "{{ f({( }}'" * 10_000),
                        ("a.xml", "<a b='>'>" * 15_000),
                        # (helper-214: a set-delimiter opener each, end tags of nothing open)
-                       ("a.mustache", "{{=" * 30_000), ("b.xml", "<a>" * 12_000 + "</b>" * 12_000)):
+                       ("a.mustache", "{{=" * 30_000), ("b.xml", "<a>" * 12_000 + "</b>" * 12_000),
+                       # (helper-215: a Liquid comment's outputs with no end; Razor's
+                       # interpolated strings nested 500 deep overflowed the stack)
+                       ("b.liquid", "{% comment %}" + "{{ " * 33_000),
+                       ("b.cshtml", "<div>@(" + '$"{' * 500)):
         assert open_string(path, "", [line]) in (None, 0), path
     many = ["{{ x }}"] + ["{#", "<p>{{ a }}</p>", "<pre></pre>", "#}"] * 10_000
     assert open_string("a.html", "", many) is None

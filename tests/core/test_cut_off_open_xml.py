@@ -32,6 +32,10 @@ CASES = [
     ("xsd documentation", "schema/config.xsd", '<xs:schema xmlns:xs="http://www.w3.org/2001/'
      'XMLSchema">\n<xs:annotation><xs:documentation>\n{s}</xs:documentation>'
      "</xs:annotation>\n</xs:schema>\n"),
+    ("web.config", "web.config", "<configuration>\n<appSettings>\n<!-- keys\n{s}-->\n"
+     "</appSettings>\n</configuration>\n"),
+    ("phpunit dist", "phpunit.xml.dist", "<phpunit>\n<testsuites>\n{s}</testsuites>\n"
+     "</phpunit>\n"),
     ("names in any script", "config/settings.xml", "<設定>\n<説明>\n{s}</説明>\n</設定>\n"),
     ("element after a doctype subset", "data/feed.xml", '<!DOCTYPE feed [\n<!-- the "main" '
      "feed's [entities] -->\n<!ENTITY who \"me\">\n]>\n<feed>\n<entry>\n{s}</entry>\n"

@@ -24,6 +24,8 @@ CASES = [
     ("erlang verbatim sigil", "src/help.erl", "-module(help).\nhelp() -> ~B<\nA reply:\n{s}>.\n"),
     ("csv quoted field", "data/answers.csv", 'id,text\n1,"\nA reply:\n{s}"\n2,ok\n'),
     ("tsv quoted field", "data/answers.tsv", 'id\ttext\n1\t"A reply:\n{s}"\n'),
+    ("semicolons, a header's names holding commas", "data/a.csv", '"Name, first";"Notes, '
+     'long"\n"Bob";"see\n{s}"\n'),
 ]
 
 

@@ -31,18 +31,19 @@ _ENDS = re.compile(r"\{%[-+~]?\s*end(\w+)\b[^%]*%\}|\{\{-?\s*(end)\s*-?\}\}"
                    r"|(#\})|(--~?\}\})")
 _JINJA = re.compile(r"\{%[-+~]?\s*(\w+)\b((?:[^%]|%(?!\}))*)%\}")  # ({% if x == "%" %})
 _GO = re.compile(r"\{\{-?[ \t]*(?:(if|range|with|define|block|try)[ \t]|end[ \t]*-?\}\})")
-# (a Go action whole, its strings read: {{ $x := "{{ end }}" }} ends nothing)
-_GO_ACTION = re.compile(r"\{\{(?:[^\"`}]|\"(?:[^\"\\\n]|\\.)*\"|`[^`]*`|\}(?!\}))*\}\}")
+# (in a Go action: a string, a raw string, a rune, its end)
+_GO_INSIDE = re.compile(r"\"(?:[^\"\\\n]|\\.)*(?:\"|\n|$)|`[^`]*(?:`|$)|'(?:[^'\\\n]|\\.)*'|\}\}")
 _HANDLEBARS = re.compile(r"\{\{~?\s*(?:([#^])\s*[*>]?\s*|/\s*)([\w.@:-]+)")
 _SVELTE = re.compile(r"\{([#/])(if|each|await|key|snippet)\b")
-# (a Svelte tag or expression whole, its strings read; an HTML comment)
-_SVELTE_PIECE = re.compile(r"<!--.*?-->|\{(?:[^{}'\"`]|'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\""
-                           r"|`[^`]*`)*\}", re.S)
-# (a document's attribute list, ## Install {#install}, [x]{#id .c}: no comment)
-_ATTRIBUTES = re.compile(r"\{#[^\W\d][\w-]*(?:[ \t]+[^{}#\n]*)?\}")
+# (in a Svelte expression: a string, a brace; outside: an expression, an HTML comment)
+_SVELTE_INSIDE = re.compile(r"'(?:[^'\\\n]|\\.)*(?:'|$)|\"(?:[^\"\\\n]|\\.)*(?:\"|$)|`[^`]*(?:`|$)"
+                            r"|[{}]", re.M)
+_SVELTE_OUTSIDE = re.compile(r"<!--|\{")
+# (a document's attribute list, ## Install {#install}, {#sec:results .c}: no comment)
+_ATTRIBUTES = re.compile(r"\{#[^\W\d][\w:.-]*(?:[ \t]+[^{}#\n]*)?\}")
 # (a Jinja tag that stands alone in this form: {% set x = 1 %}, Twig's {% block t 'x' %},
 # Django's {% trans "x" %}; the same names open blocks otherwise)
-_STANDALONE = {"set": re.compile(r"[^=]*=(?!=)"),
+_STANDALONE = {"set": re.compile(r"\s*[\w.]+(?:\s*,\s*[\w.]+)*\s*=(?!=)"),
                "block": re.compile(r"\s*[\w.]+\s+(?!(?:scoped|required)\b)[^\s-]"),
                # (Django's {% trans "x" %}; {% trans user=x %}, Twig's {% trans with .. %}
                # open blocks: no Django file closes a trans, the safe side)
@@ -79,12 +80,17 @@ class LaterEnds:
 # comment blocks, each engine's comments, a Handlebars raw block (a page documenting Liquid
 # shows {% raw %}{% if x %}{% endraw %}: no block of its own). Each opener's end is looked
 # for once: a kind whose end is not there is not looked for again (linear).
-_NOT_TAG_OPENERS = re.compile(r"\{%-?\s*(raw|verbatim|comment)\s*-?%\}|(\{#)|(\{\{~?!--)"
+_NOT_TAG_OPENERS = re.compile(r"\{%[-+~]?\s*(raw|verbatim|comment)\b[^%]*%\}"
+                              r"|((?<![{$])\{#(?!(?:if|each|await|key|snippet)\b))|(\{\{~?!--)"
                               r"|(\{\{~?!)|(\{\{-?\s*/\*)|\{\{\{\{(\w+)\}\}\}\}")
-_NOT_TAG_ENDS = {"raw": r"\{%-?\s*endraw\s*-?%\}", "verbatim": r"\{%-?\s*endverbatim\s*-?%\}",
-                 "comment": r"\{%-?\s*endcomment\s*-?%\}", 2: r"#\}", 3: r"--~?\}\}",
+_NOT_TAG_ENDS = {"raw": r"\{%[-+~]?\s*endraw\b[^%]*%\}",
+                 "verbatim": r"\{%[-+~]?\s*endverbatim\b[^%]*%\}",
+                 "comment": r"\{%[-+~]?\s*endcomment\b[^%]*%\}", 2: r"#\}", 3: r"--~?\}\}",
                  4: r"\}\}", 5: r"\*/"}
-_SPAN = re.compile(r"`[^`\n]*`")  # (a document's code span)
+# (a document's code spans: Markdown's and RST's runs of backticks, <code>, Org's ~..~
+# and =..=, AsciiDoc's +..+)
+_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)|<code\b[^>]*>.*?</code>|(?<!\w)([~=+])(?=\S)"
+                   r"[^\n]*?(?<=\S)\2(?!\w)")
 
 
 def _not_tags(text: str) -> str:
@@ -112,7 +118,7 @@ def _document_code(text: str) -> str:
     fence: tuple[str, int, int] | None = None  # (character, length, first line)
     for k, line in enumerate(lines):
         stripped = line.lstrip(" ")
-        if len(line) - len(stripped) <= 3 and stripped[:3] in ("```", "~~~"):
+        if stripped[:3] in ("```", "~~~"):  # (indented too: a list item's sample)
             run = len(stripped) - len(stripped.lstrip(stripped[0]))
             if fence is None:
                 fence = (stripped[0], run, k)
@@ -127,14 +133,18 @@ def _document_code(text: str) -> str:
     return "\n".join(lines)
 
 
-def open_blocks(text: str, document: bool = False) -> list[tuple[tuple[str, str], int]]:
+def open_blocks(text: str, document: bool = False, go: bool = True
+                ) -> list[tuple[tuple[str, str], int]]:
     """The blocks ``text`` leaves open, each as its end tag's key (see ``LaterEnds``) and
     the offset of the last opener of it that no end follows; tags in raw blocks and
-    comments (and in a ``document``'s code samples and spans) are not counted."""
+    comments are not counted. A ``document`` (Markdown, plain text) is read for ``{% %}``
+    blocks alone (Jekyll's, MkDocs macros'), outside its code samples and spans: a
+    Svelte, Go or Handlebars tag there is a mention (QA s52 helper-215). Without ``go``
+    (a Handlebars file, whose inline ``{{if a 'b'}}`` is no Go action) Go's blocks are
+    not counted."""
     if document:
         text = _document_code(text)
     text = _not_tags(text)
-    found: list[tuple[tuple[str, str], int]] = []
     stacks: dict[tuple[str, str], list[int]] = {}
 
     def opened(key: tuple[str, str], at: int) -> None:
@@ -144,8 +154,18 @@ def open_blocks(text: str, document: bool = False) -> list[tuple[tuple[str, str]
         if stacks.get(key):
             stacks[key].pop()
 
-    if "{%" in text:
-        for m in _JINJA.finditer(text):
+    actions = _go_actions(text) if "{{" in text else []
+    if actions and "{%" in text:  # (an output's string holds no tag: {{ "{% endif %}" }})
+        pieces, pos = [], 0
+        for start, end in actions:
+            pieces += [text[pos:start], re.sub(r"[^\n]", " ", text[start:end])]
+            pos = end
+        text_tags = "".join(pieces) + text[pos:]
+    else:
+        text_tags = text
+    last = text_tags.rfind("%}")
+    if last >= 0:  # (no tag after the last "%}": each look ends at one, linear)
+        for m in _JINJA.finditer(text_tags, 0, last + 2):
             name, rest = m.group(1), m.group(2)
             name = {"asyncEach": "each", "asyncAll": "all"}.get(name, name)
             if name.startswith("end"):
@@ -153,64 +173,90 @@ def open_blocks(text: str, document: bool = False) -> list[tuple[tuple[str, str]
             elif name not in _NEVER and not (
                     (pattern := _STANDALONE.get(name)) and pattern.match(rest)):
                 opened(("%", name), m.start())
-    if "{{" in text:
-        for action in _GO_ACTION.finditer(text):
-            if (go := _GO.match(text, action.start())) is not None:
-                if go.group(1):
-                    opened(("go", ""), go.start())
+    if not document and "{{" in text:
+        for at, _ in actions:  # (each a whole action: a tag in its string is none)
+            if go and (action := _GO.match(text, at)) is not None:
+                if action.group(1):
+                    opened(("go", ""), at)
                 else:
                     closed(("go", ""))
-        for m in _HANDLEBARS.finditer(text):
-            if m.group(1):
-                opened(("/", m.group(2)), m.start())
-            else:
-                closed(("/", m.group(2)))
+            elif (bars := _HANDLEBARS.match(text, at)) is not None:
+                if bars.group(1):
+                    opened(("/", bars.group(2)), at)
+                else:
+                    closed(("/", bars.group(2)))
         comment = text.rfind("{{!--")
         if comment >= 0 and text.find("--}}", comment + 3) < 0 and text.find(
                 "--~}}", comment + 3) < 0:
             opened(("--}}", ""), comment)
-    if "{#" in text:
-        for piece in _SVELTE_PIECE.finditer(text):
-            if (tag := _SVELTE.match(text, piece.start())) is not None:
-                if tag.group(1) == "#":
-                    opened(("svelte", tag.group(2)), tag.start())
-                else:
-                    closed(("svelte", tag.group(2)))
-        # (a {# no #} follows, _not_tags left: the first that is no Svelte block, no
-        # shell's ${#arr}, no document's attribute list opens a comment)
+    if document and "{#" in text:
+        # (the first {# no #} follows, _not_tags left: a Jinja comment, but a Svelte
+        # block's mention, a shell's ${#arr}, an attribute list, {#install}, {#sec:x .c})
         at = text.find("{#")
         while at >= 0:
-            if not (_SVELTE.match(text, at) or text[at - 1:at] == "$" or (
-                    document and (attributes := _ATTRIBUTES.match(text, at)) is not None
-                    and _attribute_place(text, at, attributes.end()))):
+            if not (_SVELTE.match(text, at) or text[at - 1:at] in ("$", "{")
+                    or _ATTRIBUTES.match(text, at) or text[at + 2:at + 3].isdigit()):
                 opened(("#}", ""), at)
                 break
             at = text.find("{#", at + 2)
-    for key, starts in stacks.items():
-        if starts:
-            found.append((key, starts[-1]))
+    if not document and "{#" in text:
+        for at in _svelte_tags(text):
+            if (tag := _SVELTE.match(text, at)) is not None:
+                if tag.group(1) == "#":
+                    opened(("svelte", tag.group(2)), at)
+                else:
+                    closed(("svelte", tag.group(2)))
+    found = [(key, starts[-1]) for key, starts in stacks.items() if starts]
     return sorted(found, key=lambda item: item[1])
 
 
-def _attribute_place(text: str, at: int, end: int) -> bool:
-    """Whether an attribute list at ``at`` stands where a document puts one: after a
-    heading's text, a span's ``]`` or an image's ``)``, ending its line."""
-    start = text.rfind("\n", 0, at) + 1
-    before = text[start:at]
-    return (text[end:text.find("\n", end) if "\n" in text[end:] else len(text)].strip() == ""
-            and (before.lstrip(" ").startswith("#") or before[-1:] in ("]", ")")
-                 or before.rstrip() != before and bool(before.strip())))
+def _go_actions(text: str) -> list[tuple[int, int]]:
+    """Where each ``{{ .. }}`` (a Go action, a Handlebars or Jinja tag) starts and ends,
+    read with its strings, raw strings and runes (``{{ $x := "{{ end }}" }}`` is one,
+    ``{{ if eq .Sep '"' }}`` too); one pass. The last may run to the text's end."""
+    spans: list[tuple[int, int]] = []
+    at = text.find("{{")
+    while at >= 0:
+        pos = at + 2
+        while (m := _GO_INSIDE.search(text, pos)) is not None and m.group() != "}}":
+            pos = m.end()
+        spans.append((at, len(text) if m is None else m.end()))
+        if m is None:
+            break
+        at = text.find("{{", m.end())
+    return spans
+
+
+def _svelte_tags(text: str) -> list[int]:
+    """Where each ``{`` of a Svelte tag or expression starts (``{#each xs as { id }}``
+    nests; in an expression ``{'{/if}'}`` a string holds no tag; in text a quote is a
+    character), outside HTML comments; one pass, a brace left open hiding nothing."""
+    starts: list[int] = []
+    depth, pos = 0, 0
+    while (m := (_SVELTE_INSIDE if depth else _SVELTE_OUTSIDE).search(text, pos)) is not None:
+        pos = m.end()
+        if m.group() == "<!--":
+            end = text.find("-->", pos)
+            if end < 0:
+                break
+            pos = end + 3
+        elif m.group() == "{":
+            starts.append(m.start())
+            depth += 1
+        elif m.group() == "}":
+            depth -= 1
+    return starts
 
 
 def closed_later(content: Sequence[str], ends: LaterEnds, after: int, *,
-                 document: bool = False) -> tuple[int, str, int] | None:
+                 document: bool = False, go: bool = True) -> tuple[int, str, int] | None:
     """For a file whose text is ``content`` (its lines), a block it leaves open whose end
     tag stands on a line of the reply past index ``after``: the line (index in
     ``content``) of its opener, the end tag's look and the reply line's index; None."""
     text = "\n".join(content)
     if "{" not in text:
         return None
-    for key, start in open_blocks(text, document):
+    for key, start in open_blocks(text, document, go):
         line = ends.last(key)
         if line > after:
             kind, name = key

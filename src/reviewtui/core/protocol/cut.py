@@ -171,7 +171,10 @@ def _closed_early(reply: Reply, lines: Sequence[str], block: FileBlock,
                 "Markdown reads it to its end tag, so a code sample in it may have closed "
                 "the file's fence; fence the file with a fence longer than any in it")
     if _not_program(block.path, wrapper.info, op.lines) and (left_open := closed_later(
-            op.lines, ends, block.span.end - 1, document=document)) is not None:
+            op.lines, ends, block.span.end - 1,
+            document=_prose(block.path),
+            go=not block.path.lower().endswith((".hbs", ".handlebars", ".mustache")))
+            ) is not None:
         opened, end_tag, at = left_open
         return (f"its content leaves a template block open (line {op.span.start + opened}) "
                 f"whose end, {end_tag}, stands later in the reply (line {at + 1}): a code "
@@ -226,13 +229,18 @@ _DOCUMENTS = frozenset({"", ".md", ".markdown", ".mdx", ".mdown", ".mkd", ".rmd"
 _DOCUMENT_INFO = frozenset({"", "markdown", "md", "mdx", "text", "txt", "rst", "gfm"})
 
 
+def _prose(path: str) -> bool:
+    """Whether a file is a document by its name (Markdown, plain text, no suffix), whatever
+    its fence says."""
+    name = path.rsplit("/", 1)[-1].lower()
+    return (name[name.rfind("."):] if "." in name.lstrip(".") else "") in _DOCUMENTS
+
+
 def _may_hold_samples(path: str, wrapper: g.Fence) -> bool:
     """Whether a file is read further for samples that may have closed its fence: what
     follows a program's file (a fence with its language) past the next block is its own
     (QA s48 helper-164 #3: a prose sample after the reply's edits held every file)."""
-    name = path.rsplit("/", 1)[-1].lower()
-    suffix = name[name.rfind("."):] if "." in name.lstrip(".") else ""
-    return suffix in _DOCUMENTS or wrapper.info in _DOCUMENT_INFO
+    return _prose(path) or wrapper.info in _DOCUMENT_INFO
 
 
 def _opening_fence(lines: Sequence[str], block: FileBlock) -> g.Fence | None:
@@ -349,7 +357,8 @@ def _left_over(reply: Reply, lines: Sequence[str], block: FileBlock,
     return None
 
 
-_MARKDOWN = frozenset({".md", ".markdown", ".mdown", ".mkd", ".rmd", ".qmd"})
+_MARKDOWN = frozenset({".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdwn", ".livemd",
+                       ".rmd", ".qmd"})
 # CommonMark's HTML blocks that run to an end marker, not to a blank line (types 1-5):
 # their start at a line's start (three spaces at most), and what ends each
 _HTML_BLOCK = re.compile(r" {0,3}(?:<(pre|script|style|textarea)(?:[\s>]|$)|(<!--)|(<\?)"

@@ -58,7 +58,7 @@ def open_string(path: str, info: str, lines: Sequence[str]) -> int | None:
 
                 opened = open_markup(lines, php=True, path=path)
         elif language == "csv":
-            opened = open_csv_field(lines)
+            opened = open_csv_field(lines, tabs=path.lower().endswith(".tsv"))
         elif language == "markup":
             from reviewtui.core.protocol.open_markup import open_markup
 
@@ -108,7 +108,8 @@ _BY_SUFFIX = {
     **dict.fromkeys((".xsd", ".jspx", ".xaml", ".csproj", ".fsproj", ".vbproj", ".vcxproj",
                      ".props", ".targets", ".plist", ".resx", ".wsdl", ".rss", ".atom",
                      ".kml", ".gpx", ".tld", ".nuspec", ".xib", ".storyboard", ".xul",
-                     ".mxml", ".fxml", ".wxs", ".pom"), "markup"),
+                     ".mxml", ".fxml", ".wxs", ".pom", ".iml", ".xlf", ".xliff", ".ui",
+                     ".launch", ".runsettings"), "markup"),
     **dict.fromkeys((".tf", ".tfvars", ".hcl"), "hcl"),
     **dict.fromkeys((".csv", ".tsv"), "csv"),
     **dict.fromkeys((".ps1", ".psm1", ".psd1"), "powershell"),
@@ -178,6 +179,9 @@ def program_language(path: str, info: str, lines: Sequence[str]) -> str | None:
         "dockerfile" if first in ("dockerfile", "containerfile")
         else "groovy" if first == "jenkinsfile"  # (Jenkinsfile.prod)
         else "make" if first in ("makefile", "gnumakefile") else None)  # (Makefile.am)
+    if found is None and name.endswith((".xml.dist", ".xml.in", ".xml.template", "web.config",
+                                        "app.config")):
+        found = "markup"  # (an XML document by its whole name: open_xml.py)
     if found is None:
         found = _BY_INFO.get(info)
     if found is None and lines and lines[0].startswith("#!"):
@@ -206,14 +210,16 @@ def program_language(path: str, info: str, lines: Sequence[str]) -> str | None:
 _QUOTED_FIELD = re.compile(r'"(?:[^"]|"")*+"')
 
 
-def open_csv_field(lines: Sequence[str]) -> int | None:
+def open_csv_field(lines: Sequence[str], *, tabs: bool = False) -> int | None:
     """The index of the line opening a quoted field ``lines`` (a CSV or TSV file's) leave
     open, as RFC 4180 reads one: a field that starts with a quote runs to the quote that
     is not doubled, over lines; a quote inside a field is a character. The delimiter is
-    the first line's most used of comma, semicolon and tab. None when all close (s52: a
-    sample in a quoted field closed the fence around the file, exit 0)."""
+    the first line's most used of comma, semicolon and tab (a tab in a ``tabs`` file, a
+    TSV). None when all close (s52: a sample in a quoted field closed the fence around
+    the file, exit 0)."""
     first = lines[0] if lines else ""
-    delimiter = max(",;\t", key=first.count)
+    bare = _QUOTED_FIELD.sub("", first)  # (a header's quoted names may hold commas)
+    delimiter = "\t" if tabs else max(",;\t", key=bare.count)
     text = "".join(line + "\n" for line in lines)
     plain = re.compile(f"[^{re.escape(delimiter)}\n]*")
     pos = 0

@@ -66,7 +66,8 @@ _BLADE_DIRECTIVES = (r"(?:if|elseif|unless|isset|empty|auth|guest|production|env
                      r"|component|slot|props|aware|error|class|style|checked|selected"
                      r"|disabled|readonly|required|json|js|method|vite|lang|choice|can"
                      r"|cannot|canany|elsecan|elsecannot|elsecanany|inject|php|dd|dump|use"
-                     r"|fragment|livewire|entangle|break|continue|teleport|persist)\b")
+                     r"|fragment|livewire|entangle|break|continue|teleport|persist|unset"
+                     r"|componentFirst|elseauth|elseguest|elseenv|includeIsolated|inert)\b")
 _ALL = (r"\{\{~?!--|\{\{-?\s*/\*|\{\{--|\{\{|\{!!|\{%|\{#|<%--|<%(?!%)")
 _GENERIC = _Engine("generic", _ALL, named=False)
 # (Handlebars' \{{ and Blade's @{{ are text; ERB's <%% too; Razor's @@ escapes an @)
@@ -82,7 +83,7 @@ _ENGINES = {
     (".cshtml", ".razor"): _Engine("razor", r"(?<!@)@(?:\*|\{|(?:code|functions)\s*\{)"
                                             r"|(?<![\w@])@(?:\(|(?:if|foreach|for|while|switch"
                                             r"|lock|try|do)\b|using\s*\(|section\s+\w+\s*\{"
-                                            r"|(?:await\s+)?[A-Za-z_][\w.]*\()"),
+                                            r"|(?:await\s+)?[A-Za-z_][\w.]*[(\[])"),
     (".blade.php",): _Engine("blade", r"\{\{--|(?<!@)\{\{|\{!!"
                                       r"|(?<!@)@(?:verbatim|php)\b(?!\s*\()"
                                       r"|(?<![\w@])@" + _BLADE_DIRECTIVES + r"[ \t]*\("),

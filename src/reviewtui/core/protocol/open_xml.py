@@ -26,7 +26,8 @@ XML_SUFFIXES = (".xml", ".xsd", ".xsl", ".xslt", ".svg", ".xhtml", ".jspx", ".xa
                 ".csproj", ".fsproj", ".vbproj", ".vcxproj", ".props", ".targets",
                 ".plist", ".resx", ".wsdl", ".rss", ".atom", ".kml", ".gpx", ".tld",
                 ".nuspec", ".xib", ".storyboard", ".xul", ".mxml", ".fxml", ".wxs",
-                ".pom")
+                ".pom", ".iml", ".xlf", ".xliff", ".ui", ".launch", ".runsettings",
+                ".xml.dist", ".xml.in", ".xml.template", "web.config", "app.config")
 
 # what opens a piece of markup: a comment, a CDATA section, a processing instruction or
 # the XML declaration, a declaration (<!DOCTYPE, <!ENTITY), an end tag, a start tag

@@ -29,10 +29,15 @@ _SINGLE_REST = re.compile(r"(?:[^'\\]|\\.)*+'", re.S)
 _DOUBLE_REST = re.compile(r'(?:[^"\\]|\\.)*+"', re.S)
 
 
-def bracket_end(text: str, at: int, php: bool = False) -> int | None:
+def bracket_end(text: str, at: int, php: bool = False, depth: int = 0) -> int | None:
     """Where the bracket at ``at`` closes (after it), its C# (or PHP) code read between:
     strings and comments hold no bracket; None when the text ends first, or a C# string
-    that must close on its line does not."""
+    that must close on its line does not. ``depth``: how deep in interpolated strings'
+    holes this reading is (past 40 it says None: 500 nested ``$"{$"{`` overflowed the
+    stack, QA s52 helper-215)."""
+    if depth > 40:
+        return None
+    nesting = depth
     depth, pos = 1, at + 1
     tokens = _PHP if php else _CS
     while (m := tokens.search(text, pos)) is not None:
@@ -55,7 +60,7 @@ def bracket_end(text: str, at: int, php: bool = False) -> int | None:
                 return None
             pos = close
         elif kind in ("verbatim", "string") and "$" in m.group():
-            found = _interpolated_end(text, pos, verbatim=kind == "verbatim")
+            found = _interpolated_end(text, pos, verbatim=kind == "verbatim", depth=nesting)
             if found is None:
                 return None
             pos = found
@@ -73,14 +78,14 @@ def bracket_end(text: str, at: int, php: bool = False) -> int | None:
     return None
 
 
-def _interpolated_end(text: str, pos: int, *, verbatim: bool) -> int | None:
+def _interpolated_end(text: str, pos: int, *, verbatim: bool, depth: int = 0) -> int | None:
     """Where a C# interpolated string whose text starts at ``pos`` ends (after its quote):
     a hole ``{..}`` is code, its strings closing nothing (``$@"{F(")")}"``); ``{{`` is a
     brace. None when the text ends first (or a line does, for one not verbatim)."""
     while (m := _INTERPOLATED.search(text, pos)) is not None:
         mark, pos = m.group(), m.end()
         if mark == "{":
-            end = bracket_end(text, m.start())
+            end = bracket_end(text, m.start(), depth=depth + 1)
             if end is None:
                 return None
             pos = end
@@ -95,6 +100,8 @@ def _interpolated_end(text: str, pos: int, *, verbatim: bool) -> int | None:
 
 _INTERPOLATED = re.compile(r'\{\{|""|\\.|[{"\n]', re.S)
 _RAZOR_BLOCK = re.compile(r"@(if|foreach|for|while|switch|using|lock|try|do|section)\b")
+_RAZOR_NAME = re.compile(r"@(?:await\s+)?[\w.]*")
+_RAZOR_MEMBER = re.compile(r"(?:\.[A-Za-z_]\w*)*")
 _RAZOR_NEXT = re.compile(r"\s*(?:else\s+if|else|catch|finally|while)\b")
 _BLOCK_OPEN = re.compile(r"\s*(?:\w+\s*)?([({])")  # (a condition, or a section's name)
 
@@ -106,9 +113,14 @@ def razor_construct(text: str, at: int) -> int | None:
     None when the text ends inside it: the expression's brackets, or the block's (and its
     ``else``, ``catch``, ``finally``: each counted to its ``}``)."""
     block = _RAZOR_BLOCK.match(text, at)
-    if block is None:
-        paren = text.find("(", at)
-        return None if paren < 0 else bracket_end(text, paren)
+    if block is None:  # (an expression: its chain of calls and indexers, .A(..).B[..])
+        pos = _RAZOR_NAME.match(text, at).end()  # type: ignore[union-attr]
+        while text[pos:pos + 1] in ("(", "["):
+            end = bracket_end(text, pos)
+            if end is None:
+                return None
+            pos = _RAZOR_MEMBER.match(text, end).end()  # type: ignore[union-attr]
+        return pos
     pos = block.end()
     first: int | None = None
     if _block_brace(text, pos) is None:
@@ -180,25 +192,33 @@ def _braces_end(text: str, brace: int) -> int | None:
         opened: list[tuple[int, int]] = []  # (offset, element depth)
         elements: list[str] = []
         for m in _BRACE_OR_TAG.finditer(text):
+            if m.lastgroup == "skip":
+                continue
             if m.group() == "{":
                 opened.append((m.start(), len(elements)))
             elif m.group() == "}":
                 if opened and opened[-1][1] == len(elements):
                     pairs[opened.pop()[0]] = m.end()
-            elif m.group(1):  # an end tag: closes the nearest of its name
-                name = m.group(2).lower()
+            elif m.group("end"):  # an end tag: closes the nearest of its name
+                name = m.group("name").lower()
                 if name in elements:
                     del elements[len(elements) - 1 - elements[::-1].index(name):]
                     while opened and opened[-1][1] > len(elements):
                         opened.pop()  # (a brace in the element's text: markup's)
-            elif not m.group(3) and m.group(2).lower() not in _VOID:
-                elements.append(m.group(2).lower())
+            elif not m.group("empty") and m.group("name").lower() not in _VOID:
+                elements.append(m.group("name").lower())
         _PAIRED = (text, pairs)
     return _PAIRED[1].get(brace)
 
 
-# a brace, or an element's tag where markup stands (not a type's List<string>)
-_BRACE_OR_TAG = re.compile(r"[{}]|(?:(?<![\w.])<|<(?=/))(/?)([A-Za-z][\w:.-]*)(?:\s[^<>]*?)?(/?)>")
+# a brace, or an element's tag where markup stands (not a type's List<string>); what holds
+# a brace that is none: C#'s strings, characters and comments, HTML and Razor comments, an
+# @: line of text (QA s52 helper-215)
+_BRACE_OR_TAG = re.compile(r"(?P<skip>@?\"(?:[^\"\\\n]|\\.|\"\")*\"|'(?:[^'\\\n]|\\.)'|//[^\n]*"
+                           r"|/\*.*?\*/|<!--.*?-->|@\*.*?\*@|@:[^\n]*)"
+                           r"|[{}]|(?:(?<![\w.])<|<(?=/))(?P<end>/?)(?P<name>[A-Za-z][\w:.-]*)"
+                           r"(?:\s[^<>]*?)?(?P<empty>/?)>",
+                           re.S)
 _VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
                    "source", "track", "wbr"})
 
@@ -208,23 +228,33 @@ _PAIRED: tuple[str | None, dict[int, int]] = (None, {})
 
 # (Liquid's tokens left to right: an output tag {{ .. }} is one, the "{% endcomment %}"
 # in its string no tag: QA s52 helper-214)
-_COMMENT_TAGS = re.compile(r"\{%-?\s*(comment|endcomment|raw)\b[^%]*%\}|\{\{.*?\}\}", re.S)
+_COMMENT_TAGS = re.compile(r"\{%-?\s*(comment|endcomment|raw)\b[^%]*%\}")
 _ENDRAW = re.compile(r"\{%-?\s*endraw\b[^%]*%\}")
 
 
 def liquid_comment_end(text: str, at: int) -> re.Match[str] | None:
     """The ``{% endcomment %}`` that ends a Liquid comment whose body starts at ``at``:
-    comments in it nest, a raw block in it is skipped whole (Liquid's own reading); None."""
+    comments in it nest, a raw block in it is skipped whole, and its tokens are read left
+    to right, an output tag ``{{ .. }}`` being one (the ``"{% endcomment %}"`` in its
+    string no tag: QA s52 helper-214); None. Linear: an output with no end is looked for
+    once."""
     depth = 1
+    outputs = True  # (whether an output tag may still end)
     while (tag := _COMMENT_TAGS.search(text, at)) is not None:
+        output = text.find("{{", at, tag.start()) if outputs else -1
+        if output >= 0:
+            end = text.find("}}", output + 2)
+            if end < 0:
+                outputs = False
+            else:
+                at = end + 2
+                continue
         at = tag.end()
-        if tag.group(1) is None:
-            continue
         if tag.group(1) == "raw":
-            end = _ENDRAW.search(text, at)
-            if end is None:
+            raw_end = _ENDRAW.search(text, at)
+            if raw_end is None:
                 return None
-            at = end.end()
+            at = raw_end.end()
         elif tag.group(1) == "comment":
             depth += 1
         else:
