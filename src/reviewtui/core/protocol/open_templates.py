@@ -41,6 +41,7 @@ from reviewtui.core.protocol.open_markup import (
 from reviewtui.core.protocol.template_code import (
     angular_block,
     bracket_end,
+    end_past_strings,
     liquid_comment_end,
     mustache_delimiters,
     razor_construct,
@@ -119,51 +120,6 @@ _BANG_AFTER = re.compile(r"[~-]?\s*!")  # ({{#if ..}} is a block's tag: its stri
 _COMMENT_MARKS = ("{{!--", "{{--", "{{/*", "{#", "<%--", "@*")
 
 
-def _end_past_strings(text: str, at: int, end_mark: str, *,
-                      handlebars: bool = False, brackets: bool = False) -> int | None:
-    """Where ``end_mark`` is next found from ``at`` outside quoted strings (``'``, ``"``,
-    `````; a backslash escapes the next character), or None: the text ends in a string
-    or before the mark. ``handlebars``: its reading (a ``[..]`` segment is a name,
-    ``[it's]``; a backslash escapes only a quote, ``"a\\"`` goes on: QA s51 helper-211).
-    ``brackets``: Jinja's and Twig's (an end inside open brackets is no end: ``{{ f({'a':
-    {}}, '..') }}`` is one tag, its ``}}`` two closing braces: QA s52 helper-213)."""
-    key = (end_mark, handlebars, brackets)
-    pattern = _ENDS.get(key)
-    if pattern is None:
-        pattern = _ENDS[key] = re.compile(re.escape(end_mark) + (
-            r"|[\\'\"`\[]" if handlebars else r"|[\\'\"`]") + (r"|[(\[{)\]}]" if brackets else ""))
-    quote = ""
-    depth = 0  # (brackets open)
-    while True:
-        m = (pattern if not quote else _QUOTE_OR_SEGMENT).search(text, at)
-        if m is None:
-            # (a segment no bare "]" closes is held, though handlebars@4 backtracks to its
-            # last "\]", {{[C:\]}}: a cut text reads so too, its "]" in the rest: helper-213)
-            return None
-        char, at = m.group(), m.end()
-        if char == "\\":
-            if not handlebars or text[at:at + 1] in ("'", '"') or (
-                    quote == "]" and text[at:at + 1] == "]"):  # ([it's\]..]: helper-212)
-                at += 1
-        elif quote:
-            quote = "" if char == quote else quote
-        elif char in ("'", '"', "`"):
-            quote = char
-        elif char == "[" and handlebars:
-            quote = "]"
-        elif char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth = max(depth - 1, 0)
-        elif depth:  # (the end's first character read alone: a closing brace, an operator)
-            depth -= text[m.start()] in ")]}"
-            at = m.start() + 1
-        else:
-            return m.start()
-
-
-_ENDS: dict[tuple[str, bool, bool], re.Pattern[str]] = {}
-_QUOTE_OR_SEGMENT = re.compile(r"[\\'\"`\]]")
 
 
 # A text that leaves no quoted string open, matched whole: with backslash escapes, and
@@ -302,7 +258,7 @@ class _Pass:
                 # inside one is no end, ``{{ f('{{ x }}..') }}`` goes on (QA s51 helper-206's
                 # W1: read to that first }}, the rest of the string, a sample, was prose);
                 # held where none comes, or where the longer text opens markup.
-                real = _end_past_strings(text, m.end(), end_mark,
+                real = end_past_strings(text, m.end(), end_mark,
                                          handlebars=self.engine.name == "handlebars",
                                          brackets=jinja)
                 if real is None or (real != close and self._opens(text[m.end():real])):
