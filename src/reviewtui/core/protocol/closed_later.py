@@ -38,9 +38,9 @@ _SVELTE = re.compile(r"\{([#/])(if|each|await|key|snippet)\b")
 # (in a Svelte expression: a string, a brace; outside: an expression, an HTML comment)
 _SVELTE_INSIDE = re.compile(r"'(?:[^'\\\n]|\\.)*(?:'|$)|\"(?:[^\"\\\n]|\\.)*(?:\"|$)|`[^`]*(?:`|$)"
                             r"|[{}]", re.M)
-_SVELTE_OUTSIDE = re.compile(r"<!--|\{")
+_SVELTE_OUTSIDE = re.compile(r"<!--|<(?:script|style)\b|\{")
 # (a document's attribute list, ## Install {#install}, {#sec:results .c}: no comment)
-_ATTRIBUTES = re.compile(r"\{#[^\W\d][\w:.-]*(?:[ \t]+[^{}#\n]*)?\}")
+_ATTRIBUTES = re.compile(r"\{#[^\W\d][\w:.-]*(?:[ \t]+(?:[^{}\"\n]|\"[^\"\n]*\")*)?\}")
 # (a Jinja tag that stands alone in this form: {% set x = 1 %}, Twig's {% block t 'x' %},
 # Django's {% trans "x" %}; the same names open blocks otherwise)
 _STANDALONE = {"set": re.compile(r"\s*[\w.]+(?:\s*,\s*[\w.]+)*\s*=(?!=)"),
@@ -89,8 +89,8 @@ _NOT_TAG_ENDS = {"raw": r"\{%[-+~]?\s*endraw\b[^%]*%\}",
                  4: r"\}\}", 5: r"\*/"}
 # (a document's code spans: Markdown's and RST's runs of backticks, <code>, Org's ~..~
 # and =..=, AsciiDoc's +..+)
-_SPAN = re.compile(r"(`+)(?!`).+?(?<!`)\1(?!`)|<code\b[^>]*>.*?</code>|(?<!\w)([~=+])(?=\S)"
-                   r"[^\n]*?(?<=\S)\2(?!\w)")
+_SPAN = re.compile(r"(`+)(?!`)[^\n]{1,400}?(?<!`)\1(?!`)|<code\b[^>\n]{0,200}>[^\n]{0,400}?</code>"
+                   r"|(?<!\w)([~=+])(?=\S)[^\n]{0,200}?(?<=\S)\2(?!\w)")
 
 
 def _not_tags(text: str) -> str:
@@ -113,35 +113,75 @@ def _not_tags(text: str) -> str:
 
 
 def _document_code(text: str) -> str:
-    """A document's text with its closed code samples and its code spans blanked."""
+    """A document's text with its closed code samples blanked, and its code spans: fenced
+    samples (indented too: a list item's), ``<pre>`` blocks, Org's ``#+BEGIN_SRC``, AsciiDoc's
+    ``----`` and ``....`` listings, an RST literal block after ``::``, an indented code block
+    after a blank line (QA s52 helper-216)."""
     lines = text.split("\n")
-    fence: tuple[str, int, int] | None = None  # (character, length, first line)
+    opened: tuple[str, int] | None = None  # (what closes it, its first line)
+    literal = False  # (in an indented block: RST's after "::", Markdown's after a blank)
     for k, line in enumerate(lines):
-        stripped = line.lstrip(" ")
-        if stripped[:3] in ("```", "~~~"):  # (indented too: a list item's sample)
-            run = len(stripped) - len(stripped.lstrip(stripped[0]))
-            if fence is None:
-                fence = (stripped[0], run, k)
-                continue
-            if stripped[0] == fence[0] and run >= fence[1] and not stripped[run:].strip():
-                for inside in range(fence[2], k + 1):
+        stripped = line.strip()
+        if opened is not None:
+            if _closes(opened[0], stripped):
+                for inside in range(opened[1], k + 1):
                     lines[inside] = " " * len(lines[inside])
-                fence = None
-                continue
-        if fence is None:
-            lines[k] = _SPAN.sub(lambda found: " " * len(found.group()), line)
+                opened = None
+            continue
+        if literal and (not stripped or line[:1] in (" ", "\t")):
+            lines[k] = " " * len(line)
+            continue
+        literal = False
+        close = _code_opener(stripped)
+        if close is not None and not (close == "</pre>" and "</pre>" in stripped.lower()):
+            opened = (close, k)
+            continue
+        previous = lines[k - 1].strip() if k else ""
+        if stripped and line[:4] == "    " and not previous:
+            literal = True
+            lines[k] = " " * len(line)
+            continue
+        lines[k] = _SPAN.sub(lambda found: " " * len(found.group()), line)
+        literal = stripped.endswith("::")
     return "\n".join(lines)
+
+
+def _code_opener(stripped: str) -> str | None:
+    """What closes the code sample a document's line (stripped) opens, or None."""
+    if stripped[:3] in ("```", "~~~"):
+        run = len(stripped) - len(stripped.lstrip(stripped[0]))
+        return stripped[:run] if stripped[0] == "~" or "`" not in stripped[run:] else None
+    lowered = stripped.lower()
+    if lowered.startswith("<pre"):
+        return "</pre>"
+    if lowered.startswith("#+begin_"):
+        return "#+end_" + lowered[8:].split(" ")[0]
+    if stripped in ("----", "....") or (len(stripped) >= 4 and set(stripped) in ({"-"}, {"."})):
+        return stripped
+    return None
+
+
+def _closes(close: str, stripped: str) -> bool:
+    """Whether a line (stripped) closes a document's code sample that ``close`` ends."""
+    if close[:3] in ("```", "~~~"):
+        return stripped.startswith(close) and not stripped.lstrip(close[0])
+    if close == "</pre>":
+        return "</pre>" in stripped.lower()
+    if close.startswith("#+end_"):
+        return stripped.lower().startswith(close)
+    return stripped == close
 
 
 def open_blocks(text: str, document: bool = False, go: bool = True
                 ) -> list[tuple[tuple[str, str], int]]:
     """The blocks ``text`` leaves open, each as its end tag's key (see ``LaterEnds``) and
     the offset of the last opener of it that no end follows; tags in raw blocks and
-    comments are not counted. A ``document`` (Markdown, plain text) is read for ``{% %}``
-    blocks alone (Jekyll's, MkDocs macros'), outside its code samples and spans: a
-    Svelte, Go or Handlebars tag there is a mention (QA s52 helper-215). Without ``go``
-    (a Handlebars file, whose inline ``{{if a 'b'}}`` is no Go action) Go's blocks are
-    not counted."""
+    comments are not counted. A ``document`` (Markdown, plain text) is read outside its
+    code samples and spans (a tag shown there is a mention: QA s52 helper-215), and its
+    ``{#`` comments are counted (opened by a blank: ``{#id}`` is an attribute list). A
+    ``.txt`` or ``.md`` may be a template (Helm's NOTES.txt, a Hugo archetype: helper-216).
+    Without ``go`` (a Handlebars file, whose inline ``{{if a 'b'}}`` is no Go action) Go's
+    blocks are not counted."""
     if document:
         text = _document_code(text)
     text = _not_tags(text)
@@ -173,7 +213,7 @@ def open_blocks(text: str, document: bool = False, go: bool = True
             elif name not in _NEVER and not (
                     (pattern := _STANDALONE.get(name)) and pattern.match(rest)):
                 opened(("%", name), m.start())
-    if not document and "{{" in text:
+    if "{{" in text:
         for at, _ in actions:  # (each a whole action: a tag in its string is none)
             if go and (action := _GO.match(text, at)) is not None:
                 if action.group(1):
@@ -194,12 +234,12 @@ def open_blocks(text: str, document: bool = False, go: bool = True
         # block's mention, a shell's ${#arr}, an attribute list, {#install}, {#sec:x .c})
         at = text.find("{#")
         while at >= 0:
-            if not (_SVELTE.match(text, at) or text[at - 1:at] in ("$", "{")
-                    or _ATTRIBUTES.match(text, at) or text[at + 2:at + 3].isdigit()):
+            if text[at + 2:at + 3] in ("", " ", "\t", "\n", "-", "+") and not (
+                    text[at - 1:at] in ("$", "{") or _ATTRIBUTES.match(text, at)):
                 opened(("#}", ""), at)
                 break
             at = text.find("{#", at + 2)
-    if not document and "{#" in text:
+    if "{#" in text:
         for at in _svelte_tags(text):
             if (tag := _SVELTE.match(text, at)) is not None:
                 if tag.group(1) == "#":
@@ -217,6 +257,9 @@ def _go_actions(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     at = text.find("{{")
     while at >= 0:
+        if text[at - 1:at] == "$":  # (Azure's and GitHub's ${{ }} expressions: no Go's)
+            at = text.find("{{", at + 2)
+            continue
         pos = at + 2
         while (m := _GO_INSIDE.search(text, pos)) is not None and m.group() != "}}":
             pos = m.end()
@@ -230,7 +273,8 @@ def _go_actions(text: str) -> list[tuple[int, int]]:
 def _svelte_tags(text: str) -> list[int]:
     """Where each ``{`` of a Svelte tag or expression starts (``{#each xs as { id }}``
     nests; in an expression ``{'{/if}'}`` a string holds no tag; in text a quote is a
-    character), outside HTML comments; one pass, a brace left open hiding nothing."""
+    character), outside HTML comments, scripts and styles; one pass, a brace left open
+    hiding nothing."""
     starts: list[int] = []
     depth, pos = 0, 0
     while (m := (_SVELTE_INSIDE if depth else _SVELTE_OUTSIDE).search(text, pos)) is not None:
@@ -240,6 +284,11 @@ def _svelte_tags(text: str) -> list[int]:
             if end < 0:
                 break
             pos = end + 3
+        elif m.group().startswith("<"):  # (a script's or style's text: its braces its own)
+            end = text.find("</" + m.group()[1:], pos)
+            if end < 0:
+                break
+            pos = end
         elif m.group() == "{":
             starts.append(m.start())
             depth += 1

@@ -173,7 +173,8 @@ def _closed_early(reply: Reply, lines: Sequence[str], block: FileBlock,
     if _not_program(block.path, wrapper.info, op.lines) and (left_open := closed_later(
             op.lines, ends, block.span.end - 1,
             document=_prose(block.path),
-            go=not block.path.lower().endswith((".hbs", ".handlebars", ".mustache")))
+            go=not block.path.lower().endswith((".hbs", ".handlebars", ".mustache", ".gjs",
+                                                ".gts")))
             ) is not None:
         opened, end_tag, at = left_open
         return (f"its content leaves a template block open (line {op.span.start + opened}) "

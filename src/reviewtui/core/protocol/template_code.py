@@ -13,6 +13,7 @@ the sample, ``@include('x', ['t' => ".."])`` over lines, ``{% comment %}{% raw %
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 # C#'s tokens that may hold a bracket: verbatim and raw strings (over lines), strings and
 # characters (one line), comments; and the brackets.
@@ -183,20 +184,29 @@ def _block_brace(text: str, pos: int) -> int | None:
 def _braces_end(text: str, brace: int) -> int | None:
     """Where the block whose ``{`` is at ``brace`` closes (after its ``}``): its braces
     paired outside the markup elements in it (Razor reads an element's text as markup, so
-    ``<p>Close it with }.</p>`` closes nothing: QA s52 helper-214), a brace in a string of
-    its code counting too (the safe side); None. Every brace of the text is paired in one
-    pass, the first time: blocks nested 10,000 deep are not each read to their end."""
+    ``<p>Close it with }.</p>`` closes nothing: QA s52 helper-214), and outside what its
+    code holds as text (C#'s strings, characters and comments, an ``@:`` line, HTML and
+    Razor comments: helper-215), read only where code stands (a URL's ``//`` or an inch
+    mark in an element's text is markup: helper-216); None. Every brace of the text is
+    paired in one pass, the first time: blocks nested 10,000 deep are not each read to
+    their end, and a comment or string with no end ends the pass."""
     global _PAIRED
     if _PAIRED[0] is not text:
         pairs: dict[int, int] = {}
         opened: list[tuple[int, int]] = []  # (offset, element depth)
         elements: list[str] = []
-        for m in _BRACE_OR_TAG.finditer(text):
-            if m.lastgroup == "skip":
-                continue
-            if m.group() == "{":
+        pos = 0
+        while (m := (_IN_MARKUP if elements else _IN_CODE).search(text, pos)) is not None:
+            pos = m.end()
+            mark = m.group()
+            if m.lastgroup == "text":  # (a comment, a string, a line of text: to its end)
+                end = _TEXT_END[mark[:2] if mark[:2] in _TEXT_END else mark[:1]](text, pos)
+                if end < 0:
+                    break
+                pos = end
+            elif mark == "{":
                 opened.append((m.start(), len(elements)))
-            elif m.group() == "}":
+            elif mark == "}":
                 if opened and opened[-1][1] == len(elements):
                     pairs[opened.pop()[0]] = m.end()
             elif m.group("end"):  # an end tag: closes the nearest of its name
@@ -211,14 +221,33 @@ def _braces_end(text: str, brace: int) -> int | None:
     return _PAIRED[1].get(brace)
 
 
-# a brace, or an element's tag where markup stands (not a type's List<string>); what holds
-# a brace that is none: C#'s strings, characters and comments, HTML and Razor comments, an
-# @: line of text (QA s52 helper-215)
-_BRACE_OR_TAG = re.compile(r"(?P<skip>@?\"(?:[^\"\\\n]|\\.|\"\")*\"|'(?:[^'\\\n]|\\.)'|//[^\n]*"
-                           r"|/\*.*?\*/|<!--.*?-->|@\*.*?\*@|@:[^\n]*)"
-                           r"|[{}]|(?:(?<![\w.])<|<(?=/))(?P<end>/?)(?P<name>[A-Za-z][\w:.-]*)"
-                           r"(?:\s[^<>]*?)?(?P<empty>/?)>",
-                           re.S)
+def _after(close: str) -> Callable[[str, int], int]:
+    def end(text: str, pos: int) -> int:
+        found = text.find(close, pos)
+        return found if found < 0 else found + len(close)
+    return end
+
+
+def _string_end(pattern: re.Pattern[str]) -> Callable[[str, int], int]:
+    def end(text: str, pos: int) -> int:
+        found = pattern.match(text, pos)
+        return -1 if found is None else found.end()
+    return end
+
+
+# where a piece of code's text ends, by how it opens
+_TEXT_END: dict[str, Callable[[str, int], int]] = {
+    "/*": _after("*/"), "<!": _after("-->"), "@*": _after("*@"), "//": _after("\n"),
+    "@:": _after("\n"), '@"': _string_end(re.compile(r'(?:[^"]|"")*+"')),
+    '"': _string_end(re.compile(r'(?:[^"\\\n]|\\.)*+"')),
+    "'": _string_end(re.compile(r"(?:[^'\\\n]|\\.)'"))}
+_TAG = (r"|(?:(?<![\w.])<|<(?=/))(?P<end>/?)(?P<name>[A-Za-z][\w:.-]*)(?:\s[^<>]*?)?"
+        r"(?P<empty>/?)>")
+# where code stands: what holds text (C#'s strings, characters and comments, HTML and
+# Razor comments, an @: line), a brace, an element's tag (not a type's List<string>)
+_IN_CODE = re.compile(r"(?P<text>@?\"|'(?=(?:[^'\\\n]|\\.)')|//|/\*|<!--|@\*|@:)|[{}]" + _TAG)
+# in an element's text: a brace (markup's), a tag, an HTML comment
+_IN_MARKUP = re.compile(r"(?P<text><!--)|[{}]" + _TAG)
 _VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
                    "source", "track", "wbr"})
 
