@@ -267,6 +267,13 @@ CASES = [
      '<p>@Model.Get("a").Format(@"\n{s}")</p>\n'),
     ("razor indexer", "Views/Home/Index.cshtml", "", '<p>@Model.Texts[@"\n{s}"]</p>\n'),
     ("blade unset", "resources/views/a.blade.php", "", '<div>\n@unset($x["\n{s}"])\n</div>\n'),
+    # (helper-217: a block nested in an element reads its own code: a } in its Razor
+    # comment, C# comment or string is none)
+    ("razor comment brace in an element's block", "Views/Home/Index.cshtml", "",
+     '<div class="card">\n@if (Model.Steps.Any())\n{\n    @* each step ends with } *@\n'
+     "    <p>Steps:</p>\n{s}    <p>done</p>\n}\n</div>\n"),
+    ("razor string brace in an element's block", "Views/Home/Index.cshtml", "",
+     '<div>\n@if (x)\n{\n    var close = "}";\n    <p>Steps:</p>\n{s}    <p>done</p>\n}\n</div>\n'),
     # (known since s51: a {{ with no end leaving a bracket open, its string on the next
     # line, read as prose in a page)
     ("string on the line after a call", "templates/page.html", "", "<p>{{ title }}</p>\n"
@@ -388,6 +395,9 @@ WHOLE = [
     ("same.mustache", "{{=| |=}}\n|#a|x|/a|\n{{=$ $=}}\n"),
     ("Views/Braces.cshtml", '@if (x) {\n<p>Use { to open a block.</p>\n<p>@("{")</p>\n}\n'
      '@section Scripts {\n<script>var o = "{";</script>\n}\n'),
+    # (helper-217: the top of a Razor view is markup: an inch mark, a glob, a raw string)
+    ("Views/Top.cshtml", '<p>Your 15" laptop, src/*.cs</p>\n@if (x) {\n    var j = """\n{ "a": 1\n'
+     '""";\n    <p>@j</p>\n}\n'),
     ("resources/views/prose.blade.php", "<p>Follow @laravel (it's great)</p>\n<pre>x</pre>\n"
      "<p>@taylor (he's around)</p>\n"),
     # (a Groovy template's closure spanning <% %> tags: no Jinja bracket reading)

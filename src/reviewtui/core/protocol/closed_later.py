@@ -87,10 +87,10 @@ _NOT_TAG_ENDS = {"raw": r"\{%[-+~]?\s*endraw\b[^%]*%\}",
                  "verbatim": r"\{%[-+~]?\s*endverbatim\b[^%]*%\}",
                  "comment": r"\{%[-+~]?\s*endcomment\b[^%]*%\}", 2: r"#\}", 3: r"--~?\}\}",
                  4: r"\}\}", 5: r"\*/"}
-# (a document's code spans: Markdown's and RST's runs of backticks, <code>, Org's ~..~
-# and =..=, AsciiDoc's +..+)
-_SPAN = re.compile(r"(`+)(?!`)[^\n]{1,400}?(?<!`)\1(?!`)|<code\b[^>\n]{0,200}>[^\n]{0,400}?</code>"
-                   r"|(?<!\w)([~=+])(?=\S)[^\n]{0,200}?(?<=\S)\2(?!\w)")
+# (a document's code spans: Markdown's and RST's runs of backticks, <code> on a line; not
+# Org's ~..~ nor AsciiDoc's +..+, which a template's ~{% if x %}~ reads as: helper-217)
+_SPAN = re.compile(r"(?<!`)(`++)[^\n]{1,400}?(?<!`)\1(?!`)"
+                   r"|<code\b[^>\n]{0,200}>[^\n]{0,400}?</code>")
 
 
 def _not_tags(text: str) -> str:
@@ -113,66 +113,30 @@ def _not_tags(text: str) -> str:
 
 
 def _document_code(text: str) -> str:
-    """A document's text with its closed code samples blanked, and its code spans: fenced
-    samples (indented too: a list item's), ``<pre>`` blocks, Org's ``#+BEGIN_SRC``, AsciiDoc's
-    ``----`` and ``....`` listings, an RST literal block after ``::``, an indented code block
-    after a blank line (QA s52 helper-216)."""
+    """A document's text with its closed fenced code samples (indented too: a list item's)
+    and its code spans blanked. Indented blocks, RST's ``::``, AsciiDoc's ``----`` and the
+    like are not: a setext heading's underline, a rule or a list item's indented text
+    reads the same and may hold a real block (QA s52 helper-217)."""
     lines = text.split("\n")
-    opened: tuple[str, int] | None = None  # (what closes it, its first line)
-    literal = False  # (in an indented block: RST's after "::", Markdown's after a blank)
+    fence: tuple[str, int, int] | None = None  # (character, length, first line)
     for k, line in enumerate(lines):
-        stripped = line.strip()
-        if opened is not None:
-            if _closes(opened[0], stripped):
-                for inside in range(opened[1], k + 1):
+        stripped = line.lstrip(" ")
+        if stripped[:3] in ("```", "~~~"):
+            run = len(stripped) - len(stripped.lstrip(stripped[0]))
+            if fence is None:
+                fence = (stripped[0], run, k)
+                continue
+            if stripped[0] == fence[0] and run >= fence[1] and not stripped[run:].strip():
+                for inside in range(fence[2], k + 1):
                     lines[inside] = " " * len(lines[inside])
-                opened = None
-            continue
-        if literal and (not stripped or line[:1] in (" ", "\t")):
-            lines[k] = " " * len(line)
-            continue
-        literal = False
-        close = _code_opener(stripped)
-        if close is not None and not (close == "</pre>" and "</pre>" in stripped.lower()):
-            opened = (close, k)
-            continue
-        previous = lines[k - 1].strip() if k else ""
-        if stripped and line[:4] == "    " and not previous:
-            literal = True
-            lines[k] = " " * len(line)
-            continue
-        lines[k] = _SPAN.sub(lambda found: " " * len(found.group()), line)
-        literal = stripped.endswith("::")
+                fence = None
+                continue
+        if fence is None:
+            lines[k] = _SPAN.sub(lambda found: " " * len(found.group()), line)
     return "\n".join(lines)
 
 
-def _code_opener(stripped: str) -> str | None:
-    """What closes the code sample a document's line (stripped) opens, or None."""
-    if stripped[:3] in ("```", "~~~"):
-        run = len(stripped) - len(stripped.lstrip(stripped[0]))
-        return stripped[:run] if stripped[0] == "~" or "`" not in stripped[run:] else None
-    lowered = stripped.lower()
-    if lowered.startswith("<pre"):
-        return "</pre>"
-    if lowered.startswith("#+begin_"):
-        return "#+end_" + lowered[8:].split(" ")[0]
-    if stripped in ("----", "....") or (len(stripped) >= 4 and set(stripped) in ({"-"}, {"."})):
-        return stripped
-    return None
-
-
-def _closes(close: str, stripped: str) -> bool:
-    """Whether a line (stripped) closes a document's code sample that ``close`` ends."""
-    if close[:3] in ("```", "~~~"):
-        return stripped.startswith(close) and not stripped.lstrip(close[0])
-    if close == "</pre>":
-        return "</pre>" in stripped.lower()
-    if close.startswith("#+end_"):
-        return stripped.lower().startswith(close)
-    return stripped == close
-
-
-def open_blocks(text: str, document: bool = False, go: bool = True
+def open_blocks(text: str, document: bool = False, go: bool = True, ci: bool = False
                 ) -> list[tuple[tuple[str, str], int]]:
     """The blocks ``text`` leaves open, each as its end tag's key (see ``LaterEnds``) and
     the offset of the last opener of it that no end follows; tags in raw blocks and
@@ -194,7 +158,7 @@ def open_blocks(text: str, document: bool = False, go: bool = True
         if stacks.get(key):
             stacks[key].pop()
 
-    actions = _go_actions(text) if "{{" in text else []
+    actions = _go_actions(text, ci) if "{{" in text else []
     if actions and "{%" in text:  # (an output's string holds no tag: {{ "{% endif %}" }})
         pieces, pos = [], 0
         for start, end in actions:
@@ -234,8 +198,8 @@ def open_blocks(text: str, document: bool = False, go: bool = True
         # block's mention, a shell's ${#arr}, an attribute list, {#install}, {#sec:x .c})
         at = text.find("{#")
         while at >= 0:
-            if text[at + 2:at + 3] in ("", " ", "\t", "\n", "-", "+") and not (
-                    text[at - 1:at] in ("$", "{") or _ATTRIBUTES.match(text, at)):
+            if not (_SVELTE.match(text, at) or text[at - 1:at] in ("$", "{")
+                    or _ATTRIBUTES.match(text, at) or text[at + 2:at + 3].isdigit()):
                 opened(("#}", ""), at)
                 break
             at = text.find("{#", at + 2)
@@ -250,14 +214,14 @@ def open_blocks(text: str, document: bool = False, go: bool = True
     return sorted(found, key=lambda item: item[1])
 
 
-def _go_actions(text: str) -> list[tuple[int, int]]:
+def _go_actions(text: str, ci: bool = False) -> list[tuple[int, int]]:
     """Where each ``{{ .. }}`` (a Go action, a Handlebars or Jinja tag) starts and ends,
     read with its strings, raw strings and runes (``{{ $x := "{{ end }}" }}`` is one,
     ``{{ if eq .Sep '"' }}`` too); one pass. The last may run to the text's end."""
     spans: list[tuple[int, int]] = []
     at = text.find("{{")
     while at >= 0:
-        if text[at - 1:at] == "$":  # (Azure's and GitHub's ${{ }} expressions: no Go's)
+        if ci and text[at - 1:at] == "$":  # (Azure's, GitHub's ${{ }}: no Go's)
             at = text.find("{{", at + 2)
             continue
         pos = at + 2
@@ -286,9 +250,7 @@ def _svelte_tags(text: str) -> list[int]:
             pos = end + 3
         elif m.group().startswith("<"):  # (a script's or style's text: its braces its own)
             end = text.find("</" + m.group()[1:], pos)
-            if end < 0:
-                break
-            pos = end
+            pos = pos if end < 0 else end  # (none: a mention, "Svelte's <style> is scoped")
         elif m.group() == "{":
             starts.append(m.start())
             depth += 1
@@ -298,14 +260,15 @@ def _svelte_tags(text: str) -> list[int]:
 
 
 def closed_later(content: Sequence[str], ends: LaterEnds, after: int, *,
-                 document: bool = False, go: bool = True) -> tuple[int, str, int] | None:
+                 document: bool = False, go: bool = True, ci: bool = False
+                 ) -> tuple[int, str, int] | None:
     """For a file whose text is ``content`` (its lines), a block it leaves open whose end
     tag stands on a line of the reply past index ``after``: the line (index in
     ``content``) of its opener, the end tag's look and the reply line's index; None."""
     text = "\n".join(content)
     if "{" not in text:
         return None
-    for key, start in open_blocks(text, document, go):
+    for key, start in open_blocks(text, document, go, ci):
         line = ends.last(key)
         if line > after:
             kind, name = key

@@ -174,7 +174,8 @@ def _closed_early(reply: Reply, lines: Sequence[str], block: FileBlock,
             op.lines, ends, block.span.end - 1,
             document=_prose(block.path),
             go=not block.path.lower().endswith((".hbs", ".handlebars", ".mustache", ".gjs",
-                                                ".gts")))
+                                                ".gts")),
+            ci=_CI_FILE.search(block.path) is not None)
             ) is not None:
         opened, end_tag, at = left_open
         return (f"its content leaves a template block open (line {op.span.start + opened}) "
@@ -228,6 +229,10 @@ def _bare_block_after(lines: Sequence[str], reply: Reply, block: FileBlock,
 _DOCUMENTS = frozenset({"", ".md", ".markdown", ".mdx", ".mdown", ".mkd", ".rmd", ".qmd",
                         ".txt", ".rst", ".adoc", ".org", ".ipynb"})
 _DOCUMENT_INFO = frozenset({"", "markdown", "md", "mdx", "text", "txt", "rst", "gfm"})
+
+
+# (a CI pipeline's file, whose ${{ }} are its expressions: no Go action)
+_CI_FILE = re.compile(r"(?:^|/)(?:\.github/|\.azure|azure-pipelines)|pipelines?\.ya?ml$", re.I)
 
 
 def _prose(path: str) -> bool:

@@ -161,7 +161,7 @@ def angular_block(text: str, at: int) -> int | None:
             return None
         pos = end
     brace = re.compile(r"\s*\{").match(text, pos)
-    if brace is None or _braces_end(text, brace.end() - 1) is None:
+    if brace is None or _braces_end(text, brace.end() - 1, code=False) is None:
         return None
     return brace.end()
 
@@ -181,7 +181,7 @@ def _block_brace(text: str, pos: int) -> int | None:
         pos = end
 
 
-def _braces_end(text: str, brace: int) -> int | None:
+def _braces_end(text: str, brace: int, code: bool = True) -> int | None:
     """Where the block whose ``{`` is at ``brace`` closes (after its ``}``): its braces
     paired outside the markup elements in it (Razor reads an element's text as markup, so
     ``<p>Close it with }.</p>`` closes nothing: QA s52 helper-214), and outside what its
@@ -191,16 +191,26 @@ def _braces_end(text: str, brace: int) -> int | None:
     paired in one pass, the first time: blocks nested 10,000 deep are not each read to
     their end, and a comment or string with no end ends the pass."""
     global _PAIRED
-    if _PAIRED[0] is not text:
+    if _PAIRED[0] is not text or _PAIRED[2] != code:
         pairs: dict[int, int] = {}
         opened: list[tuple[int, int]] = []  # (offset, element depth)
         elements: list[str] = []
         pos = 0
-        while (m := (_IN_MARKUP if elements else _IN_CODE).search(text, pos)) is not None:
+        # (code where a brace opened at this element depth is open, a block's body; markup
+        # at the top and in an element's text: helper-217)
+        while (m := (_IN_CODE if code and opened and opened[-1][1] == len(elements)
+                     else _IN_MARKUP).search(text, pos)) is not None:
             pos = m.end()
             mark = m.group()
-            if m.lastgroup == "text":  # (a comment, a string, a line of text: to its end)
-                end = _TEXT_END[mark[:2] if mark[:2] in _TEXT_END else mark[:1]](text, pos)
+            if m.lastgroup == "line":  # (in markup, a line of code: a comment, a statement)
+                pos = m.end()
+            elif m.lastgroup == "text":  # (a comment, a string, a line of text: to its end)
+                bare = mark.replace("$", "")  # (an interpolated string reads as its kind)
+                key = ('"""' if bare.startswith('"""') else '@"' if bare.startswith('@"')
+                       else bare[:2] if bare[:2] in _TEXT_END else bare[:1])
+                end = _TEXT_END[key](text, pos)
+                if end < 0 and key in ('"', "'"):
+                    continue  # (a quote its line does not close: a character, read on)
                 if end < 0:
                     break
                 pos = end
@@ -217,7 +227,7 @@ def _braces_end(text: str, brace: int) -> int | None:
                         opened.pop()  # (a brace in the element's text: markup's)
             elif not m.group("empty") and m.group("name").lower() not in _VOID:
                 elements.append(m.group("name").lower())
-        _PAIRED = (text, pairs)
+        _PAIRED = (text, pairs, code)
     return _PAIRED[1].get(brace)
 
 
@@ -239,20 +249,25 @@ def _string_end(pattern: re.Pattern[str]) -> Callable[[str, int], int]:
 _TEXT_END: dict[str, Callable[[str, int], int]] = {
     "/*": _after("*/"), "<!": _after("-->"), "@*": _after("*@"), "//": _after("\n"),
     "@:": _after("\n"), '@"': _string_end(re.compile(r'(?:[^"]|"")*+"')),
-    '"': _string_end(re.compile(r'(?:[^"\\\n]|\\.)*+"')),
+    '"': _string_end(re.compile(r'(?:[^"\\\n]|\\.)*+"')), '"""': _after('"""'),
     "'": _string_end(re.compile(r"(?:[^'\\\n]|\\.)'"))}
 _TAG = (r"|(?:(?<![\w.])<|<(?=/))(?P<end>/?)(?P<name>[A-Za-z][\w:.-]*)(?:\s[^<>]*?)?"
         r"(?P<empty>/?)>")
 # where code stands: what holds text (C#'s strings, characters and comments, HTML and
 # Razor comments, an @: line), a brace, an element's tag (not a type's List<string>)
-_IN_CODE = re.compile(r"(?P<text>@?\"|'(?=(?:[^'\\\n]|\\.)')|//|/\*|<!--|@\*|@:)|[{}]" + _TAG)
-# in an element's text: a brace (markup's), a tag, an HTML comment
-_IN_MARKUP = re.compile(r"(?P<text><!--)|[{}]" + _TAG)
+_IN_CODE = re.compile(r"(?P<text>\$*\"\"\"|\$?@\$?\"|\$?\"|'(?=(?:[^'\\\n]|\\.)')|//|/\*|<!--|@\*"
+                      r"|@:)|[{}]" + _TAG)
+# in an element's text: a brace (markup's), a tag, an HTML or Razor comment, an @: line,
+# and a line that is code, not text: a block's // comment or statement (var x = "}";)
+# nested in an element (QA s52 helper-217: a } in them closed the block)
+_IN_MARKUP = re.compile(r"(?P<line>^[ \t]*(?://|(?:var|string|int|bool|char|const|double|decimal"
+                        r"|object|dynamic)\b[^\n]*;[ \t]*$)[^\n]*)|(?P<text><!--|@\*|@:)|[{}]"
+                        + _TAG, re.M)
 _VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
                    "source", "track", "wbr"})
 
 
-_PAIRED: tuple[str | None, dict[int, int]] = (None, {})
+_PAIRED: tuple[str | None, dict[int, int], bool] = (None, {}, True)
 
 
 # (Liquid's tokens left to right: an output tag {{ .. }} is one, the "{% endcomment %}"
