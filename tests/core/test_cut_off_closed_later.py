@@ -189,8 +189,7 @@ MISREAD = [
      "{% endtrans %}\n"),
     ("a scoped block", "docs/a.md", "# A\n{% block body scoped %}\nHello\n{s}{% endblock %}\n"),
     ("a comment, then {#if} in it", "docs/a.md", "# A\n{# draft: use {#if} here\n{s}#}\n"),
-    # (a {# of a document is a comment when a blank follows it: "{#}" and "{#note}" of prose
-    # are not, QA s52 helper-216; jinja2 reads {#} as one, held only in a template's name)
+    ("an empty-looking comment", "docs/a.md", "# A\n{#}\n{s}#}\n"),
     # helper-216: templates by a document's name (Helm's NOTES.txt, a Hugo archetype)
     ("helm notes", "chart/templates/NOTES.txt", "Thank you for installing {{ .Chart.Name }}.\n"
      "{{- if .Values.ingress.enabled }}\nRun:\n{s}Visit http://x\n{{- end }}\n"),
