@@ -207,6 +207,11 @@ MISREAD = [
      "{s}#}\n"),
     ("a handlebars price", "templates/receipt.html", "<p>Total: ${{#if discount}}\n  "
      "{{discounted}}\n  Example:\n{s}{{else}}{{total}}{{/if}}</p>\n"),
+    # (helper-218: an end tag shown in a document's <pre>, indented or Org sample closes
+    # nothing there: both readings of its samples are counted)
+    ("a go end in a pre", "docs/t.md", "{{ if .A }}\n<pre>\n{{ end }}\n</pre>\nRun:\n{s}"
+     "{{ end }}\n"),
+    ("a go end indented", "docs/t.md", "{{ if .A }}\n\n    {{ end }}\n\nRun:\n{s}{{ end }}\n"),
     ("handlebars in a readme", "templates/README.md", "# {{name}}\n\n{{#each features}}\n"
      "- {{this}}\n{s}{{/each}}\n"),
 ]

@@ -267,6 +267,16 @@ CASES = [
      '<p>@Model.Get("a").Format(@"\n{s}")</p>\n'),
     ("razor indexer", "Views/Home/Index.cshtml", "", '<p>@Model.Texts[@"\n{s}"]</p>\n'),
     ("blade unset", "resources/views/a.blade.php", "", '<div>\n@unset($x["\n{s}"])\n</div>\n'),
+    # (helper-218: an Angular block's interpolations, @let and attribute values read with
+    # their strings; a Razor interpolated string's holes)
+    ("angular escaped brace", "src/app/app.component.html", "",
+     "@if (open) {\n<p>Blocks:</p>\n{{ '}' }}\n<p>Run:</p>\n{s}}\n"),
+    ("angular let", "src/app/app.component.html", "", "@if (user) {\n@let close = '}';\n"
+     "<p>Run:</p>\n{s}}\n"),
+    ("angular attribute", "src/app/app.component.html", "",
+     "@if (user) {\n<input [placeholder]=\"n > 0 ? '}' : ''\">\n<p>Run:</p>\n{s}}\n"),
+    ("razor interpolation's hole", "Views/Home/Index.cshtml", "",
+     '<div>\n@if (Model.Ok) {\n    var s = $"{(last ? "}" : ",")}";\n<p>Run:</p>\n{s}}\n</div>\n'),
     # (helper-217: a block nested in an element reads its own code: a } in its Razor
     # comment, C# comment or string is none)
     ("razor comment brace in an element's block", "Views/Home/Index.cshtml", "",
@@ -395,6 +405,12 @@ WHOLE = [
     ("same.mustache", "{{=| |=}}\n|#a|x|/a|\n{{=$ $=}}\n"),
     ("Views/Braces.cshtml", '@if (x) {\n<p>Use { to open a block.</p>\n<p>@("{")</p>\n}\n'
      '@section Scripts {\n<script>var o = "{";</script>\n}\n'),
+    # (helper-218: a // line ending in an end tag; a brace in a script or an expression's
+    # string; Angular's {{ '{' }})
+    ("Views/Sample.cshtml", "@if (Model.ShowSample) {\n<pre><code>\nvar t = items.Sum();\n"
+     "// print it</code></pre>\n}\n@section Scripts {\n<script>\n  init(\"{\");\n  // done"
+     "</script>\n}\n"),
+    ("src/app/esc.component.html", "@if (open) {\n{{ '{' }}\n<span>x</span>\n}\n"),
     # (helper-217: the top of a Razor view is markup: an inch mark, a glob, a raw string)
     ("Views/Top.cshtml", '<p>Your 15" laptop, src/*.cs</p>\n@if (x) {\n    var j = """\n{ "a": 1\n'
      '""";\n    <p>@j</p>\n}\n'),
@@ -502,7 +518,10 @@ def test_lines_of_100_kb_of_new_shapes_are_read_in_linear_time() -> None:
                        # (helper-215: a Liquid comment's outputs with no end; Razor's
                        # interpolated strings nested 500 deep overflowed the stack)
                        ("b.liquid", "{% comment %}" + "{{ " * 33_000),
-                       ("b.cshtml", "<div>@(" + '$"{' * 500)):
+                       ("b.cshtml", "<div>@(" + '$"{' * 500),
+                       # (helper-218: escaped quotes after an open one; text braces)
+                       ("c.cshtml", '@if (a) {\n var s = "' + '\\"' * 50_000),
+                       ("d.cshtml", "@if (x) {" + "<p>{" * 20_000)):
         assert open_string(path, "", [line]) in (None, 0), path
     many = ["{{ x }}"] + ["{#", "<p>{{ a }}</p>", "<pre></pre>", "#}"] * 10_000
     assert open_string("a.html", "", many) is None

@@ -91,6 +91,8 @@ _NOT_TAG_ENDS = {"raw": r"\{%[-+~]?\s*endraw\b[^%]*%\}",
 # Org's ~..~ nor AsciiDoc's +..+, which a template's ~{% if x %}~ reads as: helper-217)
 _SPAN = re.compile(r"(?<!`)(`++)[^\n]{1,400}?(?<!`)\1(?!`)"
                    r"|<code\b[^>\n]{0,200}>[^\n]{0,400}?</code>")
+_SPAN_WIDE = re.compile(r"(?<!`)(`++)[^\n]{1,400}?(?<!`)\1(?!`)|<code\b[^>\n]{0,200}>"
+                        r"[^\n]{0,400}?</code>|(?<!\w)([~=+])(?=\S)[^\n]{0,200}?(?<=\S)\2(?!\w)")
 
 
 def _not_tags(text: str) -> str:
@@ -136,6 +138,67 @@ def _document_code(text: str) -> str:
     return "\n".join(lines)
 
 
+def _document_code_wide(text: str) -> str:
+    """:func:`_document_code`, and more read as code: (a second reading, the union of
+    both counted: either may hide a block the other shows, QA s52 helper-217, 218) fenced
+    samples (indented too: a list item's), ``<pre>`` blocks, Org's ``#+BEGIN_SRC``, AsciiDoc's
+    ``----`` and ``....`` listings, an RST literal block after ``::``, an indented code block
+    after a blank line (QA s52 helper-216)."""
+    lines = text.split("\n")
+    opened: tuple[str, int] | None = None  # (what closes it, its first line)
+    literal = False  # (in an indented block: RST's after "::", Markdown's after a blank)
+    for k, line in enumerate(lines):
+        stripped = line.strip()
+        if opened is not None:
+            if _closes(opened[0], stripped):
+                for inside in range(opened[1], k + 1):
+                    lines[inside] = " " * len(lines[inside])
+                opened = None
+            continue
+        if literal and (not stripped or line[:1] in (" ", "\t")):
+            lines[k] = " " * len(line)
+            continue
+        literal = False
+        close = _code_opener(stripped)
+        if close is not None and not (close == "</pre>" and "</pre>" in stripped.lower()):
+            opened = (close, k)
+            continue
+        previous = lines[k - 1].strip() if k else ""
+        if stripped and line[:4] == "    " and not previous:
+            literal = True
+            lines[k] = " " * len(line)
+            continue
+        lines[k] = _SPAN_WIDE.sub(lambda found: " " * len(found.group()), line)
+        literal = stripped.endswith("::")
+    return "\n".join(lines)
+
+
+def _code_opener(stripped: str) -> str | None:
+    """What closes the code sample a document's line (stripped) opens, or None."""
+    if stripped[:3] in ("```", "~~~"):
+        run = len(stripped) - len(stripped.lstrip(stripped[0]))
+        return stripped[:run] if stripped[0] == "~" or "`" not in stripped[run:] else None
+    lowered = stripped.lower()
+    if lowered.startswith("<pre"):
+        return "</pre>"
+    if lowered.startswith("#+begin_"):
+        return "#+end_" + lowered[8:].split(" ")[0]
+    if stripped in ("----", "....") or (len(stripped) >= 4 and set(stripped) in ({"-"}, {"."})):
+        return stripped
+    return None
+
+
+def _closes(close: str, stripped: str) -> bool:
+    """Whether a line (stripped) closes a document's code sample that ``close`` ends."""
+    if close[:3] in ("```", "~~~"):
+        return stripped.startswith(close) and not stripped.lstrip(close[0])
+    if close == "</pre>":
+        return "</pre>" in stripped.lower()
+    if close.startswith("#+end_"):
+        return stripped.lower().startswith(close)
+    return stripped == close
+
+
 def open_blocks(text: str, document: bool = False, go: bool = True, ci: bool = False
                 ) -> list[tuple[tuple[str, str], int]]:
     """The blocks ``text`` leaves open, each as its end tag's key (see ``LaterEnds``) and
@@ -146,8 +209,16 @@ def open_blocks(text: str, document: bool = False, go: bool = True, ci: bool = F
     ``.txt`` or ``.md`` may be a template (Helm's NOTES.txt, a Hugo archetype: helper-216).
     Without ``go`` (a Handlebars file, whose inline ``{{if a 'b'}}`` is no Go action) Go's
     blocks are not counted."""
-    if document:
-        text = _document_code(text)
+    if document:  # (two readings of its code samples, each counted: their union)
+        found = {key: at for key, at in _open_blocks(_document_code_wide(text), True, go, ci)}
+        for key, at in _open_blocks(_document_code(text), True, go, ci):
+            found[key] = min(at, found.get(key, at))
+        return sorted(found.items(), key=lambda item: item[1])
+    return _open_blocks(text, False, go, ci)
+
+
+def _open_blocks(text: str, document: bool, go: bool, ci: bool
+                 ) -> list[tuple[tuple[str, str], int]]:
     text = _not_tags(text)
     stacks: dict[tuple[str, str], list[int]] = {}
 

@@ -198,19 +198,34 @@ def _braces_end(text: str, brace: int, code: bool = True) -> int | None:
         pos = 0
         # (code where a brace opened at this element depth is open, a block's body; markup
         # at the top and in an element's text: helper-217)
-        while (m := (_IN_CODE if code and opened and opened[-1][1] == len(elements)
-                     else _IN_MARKUP).search(text, pos)) is not None:
+        while (m := (_IN_CODE if (in_code := code and bool(opened)
+                                  and opened[-1][1] == len(elements))
+                     else _IN_MARKUP if code else _IN_ANGULAR).search(text, pos)) is not None:
             pos = m.end()
             mark = m.group()
+            if mark == "{" and code and not in_code and not _opens_block(text, m.start()):
+                continue  # (a brace of an element's text or the page's: markup's)
             if m.lastgroup == "line":  # (in markup, a line of code: a comment, a statement)
                 pos = m.end()
+            elif m.lastgroup == "interp":  # (Angular's {{ .. }} and @let ..; with strings)
+                end = _expression_end(text, pos, "}}" if mark == "{{" else ";")
+                if end < 0:
+                    break
+                pos = end
             elif m.lastgroup == "text":  # (a comment, a string, a line of text: to its end)
                 bare = mark.replace("$", "")  # (an interpolated string reads as its kind)
                 key = ('"""' if bare.startswith('"""') else '@"' if bare.startswith('@"')
                        else bare[:2] if bare[:2] in _TEXT_END else bare[:1])
-                end = _TEXT_END[key](text, pos)
+                if "$" in mark and key in ('"', '@"'):  # (its holes' strings: helper-218)
+                    found = _interpolated_end(text, pos, verbatim=key == '@"')
+                    end = -1 if found is None else found
+                else:
+                    end = _TEXT_END[key](text, pos)
                 if end < 0 and key in ('"', "'"):
-                    continue  # (a quote its line does not close: a character, read on)
+                    # (a quote its line does not close: the rest of the line is its text)
+                    line_end = text.find("\n", pos)
+                    pos = len(text) if line_end < 0 else line_end
+                    continue
                 if end < 0:
                     break
                 pos = end
@@ -229,6 +244,23 @@ def _braces_end(text: str, brace: int, code: bool = True) -> int | None:
                 elements.append(m.group("name").lower())
         _PAIRED = (text, pairs, code)
     return _PAIRED[1].get(brace)
+
+
+def _opens_block(text: str, brace: int) -> bool:
+    """Whether a ``{`` met in markup opens a Razor block: after ``@if (..)``, ``@{``,
+    ``@section X``, ``} else``, on its line or, alone there, on the line above."""
+    low = max(0, brace - 300)  # (looked at near the brace: a long line is read once)
+    start = max(text.rfind("\n", low, brace) + 1, low)
+    before = text[start:brace]
+    if not before.strip() and start:
+        above = max(0, start - 301)
+        before = text[max(text.rfind("\n", above, start - 1) + 1, above):start - 1]
+    return _BLOCK_LEAD.search(before) is not None
+
+
+_BLOCK_LEAD = re.compile(r"(?:@$|@\w[\w.]*(?:\s+\w+)?\s*(?:\([^\n]*\))?"
+                         r"|\b(?:else(?:\s+if\s*\([^\n]*\))?|try|finally|do"
+                         r"|catch\s*(?:\([^\n]*\))?))\s*$")
 
 
 def _after(close: str) -> Callable[[str, int], int]:
@@ -251,8 +283,8 @@ _TEXT_END: dict[str, Callable[[str, int], int]] = {
     "@:": _after("\n"), '@"': _string_end(re.compile(r'(?:[^"]|"")*+"')),
     '"': _string_end(re.compile(r'(?:[^"\\\n]|\\.)*+"')), '"""': _after('"""'),
     "'": _string_end(re.compile(r"(?:[^'\\\n]|\\.)'"))}
-_TAG = (r"|(?:(?<![\w.])<|<(?=/))(?P<end>/?)(?P<name>[A-Za-z][\w:.-]*)(?:\s[^<>]*?)?"
-        r"(?P<empty>/?)>")
+_TAG = (r"|(?:(?<![\w.])<|<(?=/))(?P<end>/?)(?P<name>[A-Za-z][\w:.-]*)"
+        r"(?:\s(?:[^<>\"']|\"[^\"]*\"|'[^']*')*?)?(?P<empty>/?)>")
 # where code stands: what holds text (C#'s strings, characters and comments, HTML and
 # Razor comments, an @: line), a brace, an element's tag (not a type's List<string>)
 _IN_CODE = re.compile(r"(?P<text>\$*\"\"\"|\$?@\$?\"|\$?\"|'(?=(?:[^'\\\n]|\\.)')|//|/\*|<!--|@\*"
@@ -260,9 +292,23 @@ _IN_CODE = re.compile(r"(?P<text>\$*\"\"\"|\$?@\$?\"|\$?\"|'(?=(?:[^'\\\n]|\\.)'
 # in an element's text: a brace (markup's), a tag, an HTML or Razor comment, an @: line,
 # and a line that is code, not text: a block's // comment or statement (var x = "}";)
 # nested in an element (QA s52 helper-217: a } in them closed the block)
-_IN_MARKUP = re.compile(r"(?P<line>^[ \t]*(?://|(?:var|string|int|bool|char|const|double|decimal"
-                        r"|object|dynamic)\b[^\n]*;[ \t]*$)[^\n]*)|(?P<text><!--|@\*|@:)|[{}]"
-                        + _TAG, re.M)
+_IN_MARKUP = re.compile(r"(?P<line>^[ \t]*(?://[^\n<]*$|(?:var|string|int|bool|char|const|double"
+                        r"|decimal|object|dynamic)\b[^\n<]*;[ \t]*$))|(?P<text><!--|@\*|@:)"
+                        r"|[{}]" + _TAG, re.M)
+# (Angular, read as markup: an interpolation {{ .. }} and an @let .. ; are expressions,
+# their strings holding no brace: {{ '}' }}, QA s52 helper-218)
+_IN_ANGULAR = re.compile(r"(?P<interp>\{\{|@let\b)|(?P<text><!--)|[{}]" + _TAG)
+_EXPRESSION = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"|`[^`]*`|\}\}|;")
+
+
+def _expression_end(text: str, pos: int, close: str) -> int:
+    """Where an expression from ``pos`` ends, after ``close`` (``}}`` or ``;``) outside
+    its strings; -1."""
+    while (m := _EXPRESSION.search(text, pos)) is not None:
+        pos = m.end()
+        if m.group() == close:
+            return pos
+    return -1
 _VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
                    "source", "track", "wbr"})
 
