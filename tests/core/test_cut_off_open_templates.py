@@ -411,6 +411,11 @@ WHOLE = [
      "// print it</code></pre>\n}\n@section Scripts {\n<script>\n  init(\"{\");\n  // done"
      "</script>\n}\n"),
     ("src/app/esc.component.html", "@if (open) {\n{{ '{' }}\n<span>x</span>\n}\n"),
+    # (helper-219: a block's condition over lines, a blank line before its brace)
+    ("Pages/Index.cshtml", "@page\n@model IndexModel\n@if (Model.Items != null &&\n"
+     "     Model.Items.Any())\n{\n    <ul>\n    @foreach (var i in Model.Items\n"
+     "        .Where(x => x.Ok))\n    {\n        <li>@i.Name</li>\n    }\n    </ul>\n}\n"
+     "else if (a &&\n    b)\n\n{\n<p>Hi</p>\n}\n"),
     # (helper-217: the top of a Razor view is markup: an inch mark, a glob, a raw string)
     ("Views/Top.cshtml", '<p>Your 15" laptop, src/*.cs</p>\n@if (x) {\n    var j = """\n{ "a": 1\n'
      '""";\n    <p>@j</p>\n}\n'),

@@ -247,20 +247,28 @@ def _braces_end(text: str, brace: int, code: bool = True) -> int | None:
 
 
 def _opens_block(text: str, brace: int) -> bool:
-    """Whether a ``{`` met in markup opens a Razor block: after ``@if (..)``, ``@{``,
-    ``@section X``, ``} else``, on its line or, alone there, on the line above."""
-    low = max(0, brace - 300)  # (looked at near the brace: a long line is read once)
-    start = max(text.rfind("\n", low, brace) + 1, low)
-    before = text[start:brace]
-    if not before.strip() and start:
-        above = max(0, start - 301)
-        before = text[max(text.rfind("\n", above, start - 1) + 1, above):start - 1]
-    return _BLOCK_LEAD.search(before) is not None
+    """Whether a ``{`` met in markup opens a Razor block: after ``@if (..)`` (its condition
+    over lines too), ``@{``, ``@section X``, ``} else``, ``try``; looked at within 600
+    characters before the brace (QA s52 helper-219: a condition over two lines)."""
+    window = text[max(0, brace - 600):brace].rstrip()
+    if "@" not in window and _KEYWORD.search(window) is None:
+        return False  # (no construct near: a text brace, read at once)
+    if window.endswith(")"):  # (a condition: back to its opening parenthesis)
+        window = _CS_STRING.sub(lambda found: "_" * len(found.group()), window)
+        depth = 0
+        for k in range(len(window) - 1, -1, -1):
+            depth += {")": 1, "(": -1}.get(window[k], 0)
+            if not depth:
+                window = window[:k].rstrip()
+                break
+        else:
+            return False
+    return _BLOCK_HEAD.search(window[-80:]) is not None
 
 
-_BLOCK_LEAD = re.compile(r"(?:@$|@\w[\w.]*(?:\s+\w+)?\s*(?:\([^\n]*\))?"
-                         r"|\b(?:else(?:\s+if\s*\([^\n]*\))?|try|finally|do"
-                         r"|catch\s*(?:\([^\n]*\))?))\s*$")
+_KEYWORD = re.compile(r"\b(?:else|try|finally|do|catch)\b")
+_CS_STRING = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)'")  # (its parentheses none)
+_BLOCK_HEAD = re.compile(r"(?:@|@\w[\w.]*(?:\s+\w+)?|\b(?:else(?:\s+if)?|try|finally|do|catch))$")
 
 
 def _after(close: str) -> Callable[[str, int], int]:
