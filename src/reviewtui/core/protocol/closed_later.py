@@ -48,6 +48,8 @@ _STANDALONE = {"set": re.compile(r"\s*[\w.]+(?:\s*,\s*[\w.]+)*\s*=(?!=)"),
                # (Django's {% trans "x" %}; {% trans user=x %}, Twig's {% trans with .. %}
                # open blocks: no Django file closes a trans, the safe side)
                "trans": re.compile(r"\s*[\"']")}
+# (Nunjucks' blocks closed by an end of another name: {% asyncEach %} .. {% endeach %})
+ASYNC_BLOCKS = {"asyncEach": "each", "asyncAll": "all"}
 _NEVER = frozenset({"else", "elif", "elsif", "elseif", "when", "empty", "plural",
                     "pluralize", "include", "extends", "import", "from", "load", "url",
                     "static", "csrf_token", "assign", "render", "cycle", "increment",
@@ -91,8 +93,7 @@ _NOT_TAG_ENDS = {"raw": r"\{%[-+~]?\s*endraw\b[^%]*%\}",
 # Org's ~..~ nor AsciiDoc's +..+, which a template's ~{% if x %}~ reads as: helper-217)
 _SPAN = re.compile(r"(?<!`)(`++)[^\n]{1,400}?(?<!`)\1(?!`)"
                    r"|<code\b[^>\n]{0,200}>[^\n]{0,400}?</code>")
-_SPAN_WIDE = re.compile(r"(?<!`)(`++)[^\n]{1,400}?(?<!`)\1(?!`)|<code\b[^>\n]{0,200}>"
-                        r"[^\n]{0,400}?</code>|(?<!\w)([~=+])(?=\S)[^\n]{0,200}?(?<=\S)\2(?!\w)")
+_SPAN_WIDE = re.compile(_SPAN.pattern + r"|(?<!\w)([~=+])(?=\S)[^\n]{0,200}?(?<=\S)\2(?!\w)")
 
 
 def _not_tags(text: str) -> str:
@@ -114,37 +115,16 @@ def _not_tags(text: str) -> str:
     return "".join(pieces) + text[pos:]
 
 
-def _document_code(text: str) -> str:
+def _document_code(text: str, wide: bool = False) -> str:
     """A document's text with its closed fenced code samples (indented too: a list item's)
-    and its code spans blanked. Indented blocks, RST's ``::``, AsciiDoc's ``----`` and the
-    like are not: a setext heading's underline, a rule or a list item's indented text
-    reads the same and may hold a real block (QA s52 helper-217)."""
+    and its backtick code spans blanked. ``wide``: a second reading, where more is taken
+    for code: ``<pre>`` blocks, Org's ``#+BEGIN_SRC``, AsciiDoc's ``----`` and ``....``
+    listings, an RST literal block after ``::``, an indented code block after a blank
+    line, Org's and AsciiDoc's spans (QA s52 helper-216). Either reading may hide a block
+    the other shows (a setext heading's underline, a rule or a list item's indented text
+    reads like such a sample: helper-217, 218), so both are counted."""
     lines = text.split("\n")
-    fence: tuple[str, int, int] | None = None  # (character, length, first line)
-    for k, line in enumerate(lines):
-        stripped = line.lstrip(" ")
-        if stripped[:3] in ("```", "~~~"):
-            run = len(stripped) - len(stripped.lstrip(stripped[0]))
-            if fence is None:
-                fence = (stripped[0], run, k)
-                continue
-            if stripped[0] == fence[0] and run >= fence[1] and not stripped[run:].strip():
-                for inside in range(fence[2], k + 1):
-                    lines[inside] = " " * len(lines[inside])
-                fence = None
-                continue
-        if fence is None:
-            lines[k] = _SPAN.sub(lambda found: " " * len(found.group()), line)
-    return "\n".join(lines)
-
-
-def _document_code_wide(text: str) -> str:
-    """:func:`_document_code`, and more read as code: (a second reading, the union of
-    both counted: either may hide a block the other shows, QA s52 helper-217, 218) fenced
-    samples (indented too: a list item's), ``<pre>`` blocks, Org's ``#+BEGIN_SRC``, AsciiDoc's
-    ``----`` and ``....`` listings, an RST literal block after ``::``, an indented code block
-    after a blank line (QA s52 helper-216)."""
-    lines = text.split("\n")
+    spans = _SPAN_WIDE if wide else _SPAN
     opened: tuple[str, int] | None = None  # (what closes it, its first line)
     literal = False  # (in an indented block: RST's after "::", Markdown's after a blank)
     for k, line in enumerate(lines):
@@ -159,31 +139,33 @@ def _document_code_wide(text: str) -> str:
             lines[k] = " " * len(line)
             continue
         literal = False
-        close = _code_opener(stripped)
+        close = _code_opener(stripped, wide)
         if close is not None and not (close == "</pre>" and "</pre>" in stripped.lower()):
             opened = (close, k)
             continue
-        previous = lines[k - 1].strip() if k else ""
-        if stripped and line[:4] == "    " and not previous:
+        if wide and stripped and line[:4] == "    " and not (lines[k - 1].strip() if k else ""):
             literal = True
             lines[k] = " " * len(line)
             continue
-        lines[k] = _SPAN_WIDE.sub(lambda found: " " * len(found.group()), line)
-        literal = stripped.endswith("::")
+        lines[k] = spans.sub(lambda found: " " * len(found.group()), line)
+        literal = wide and stripped.endswith("::")
     return "\n".join(lines)
 
 
-def _code_opener(stripped: str) -> str | None:
-    """What closes the code sample a document's line (stripped) opens, or None."""
+def _code_opener(stripped: str, wide: bool) -> str | None:
+    """What closes the code sample a document's line (stripped) opens, or None: a fenced
+    sample's fence, and in the ``wide`` reading the other forms."""
     if stripped[:3] in ("```", "~~~"):
         run = len(stripped) - len(stripped.lstrip(stripped[0]))
         return stripped[:run] if stripped[0] == "~" or "`" not in stripped[run:] else None
+    if not wide:
+        return None
     lowered = stripped.lower()
     if lowered.startswith("<pre"):
         return "</pre>"
     if lowered.startswith("#+begin_"):
         return "#+end_" + lowered[8:].split(" ")[0]
-    if stripped in ("----", "....") or (len(stripped) >= 4 and set(stripped) in ({"-"}, {"."})):
+    if len(stripped) >= 4 and set(stripped) in ({"-"}, {"."}):
         return stripped
     return None
 
@@ -204,13 +186,14 @@ def open_blocks(text: str, document: bool = False, go: bool = True, ci: bool = F
     """The blocks ``text`` leaves open, each as its end tag's key (see ``LaterEnds``) and
     the offset of the last opener of it that no end follows; tags in raw blocks and
     comments are not counted. A ``document`` (Markdown, plain text) is read outside its
-    code samples and spans (a tag shown there is a mention: QA s52 helper-215), and its
-    ``{#`` comments are counted (opened by a blank: ``{#id}`` is an attribute list). A
-    ``.txt`` or ``.md`` may be a template (Helm's NOTES.txt, a Hugo archetype: helper-216).
+    code samples and spans, both ways (:func:`_document_code`; a tag shown there is a
+    mention: QA s52 helper-215), and its ``{#`` comments are counted (``{#id}`` is an
+    attribute list). A ``.txt`` or ``.md`` may be a template (Helm's NOTES.txt, a Hugo
+    archetype: helper-216).
     Without ``go`` (a Handlebars file, whose inline ``{{if a 'b'}}`` is no Go action) Go's
     blocks are not counted."""
     if document:  # (two readings of its code samples, each counted: their union)
-        found = {key: at for key, at in _open_blocks(_document_code_wide(text), True, go, ci)}
+        found = dict(_open_blocks(_document_code(text, wide=True), True, go, ci))
         for key, at in _open_blocks(_document_code(text), True, go, ci):
             found[key] = min(at, found.get(key, at))
         return sorted(found.items(), key=lambda item: item[1])
@@ -242,7 +225,7 @@ def _open_blocks(text: str, document: bool, go: bool, ci: bool
     if last >= 0:  # (no tag after the last "%}": each look ends at one, linear)
         for m in _JINJA.finditer(text_tags, 0, last + 2):
             name, rest = m.group(1), m.group(2)
-            name = {"asyncEach": "each", "asyncAll": "all"}.get(name, name)
+            name = ASYNC_BLOCKS.get(name, name)
             if name.startswith("end"):
                 closed(("%", name[3:]))
             elif name not in _NEVER and not (

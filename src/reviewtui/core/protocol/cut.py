@@ -235,11 +235,16 @@ _DOCUMENT_INFO = frozenset({"", "markdown", "md", "mdx", "text", "txt", "rst", "
 _CI_FILE = re.compile(r"(?:^|/)(?:\.github/|\.azure|azure-pipelines)|pipelines?\.ya?ml$", re.I)
 
 
+def _suffix(path: str) -> str:
+    """A file name's last suffix, in lower case ("" for none, or a dot file's)."""
+    name = path.rsplit("/", 1)[-1].lower()
+    return name[name.rfind("."):] if "." in name.lstrip(".") else ""
+
+
 def _prose(path: str) -> bool:
     """Whether a file is a document by its name (Markdown, plain text, no suffix), whatever
     its fence says."""
-    name = path.rsplit("/", 1)[-1].lower()
-    return (name[name.rfind("."):] if "." in name.lstrip(".") else "") in _DOCUMENTS
+    return _suffix(path) in _DOCUMENTS
 
 
 def _may_hold_samples(path: str, wrapper: g.Fence) -> bool:
@@ -389,9 +394,7 @@ def _not_program(path: str, info: str, lines: Sequence[str]) -> bool:
 
 
 def _markdown(path: str, wrapper: g.Fence) -> bool:
-    name = path.rsplit("/", 1)[-1].lower()
-    suffix = name[name.rfind("."):] if "." in name.lstrip(".") else ""
-    return suffix in _MARKDOWN or wrapper.info in ("markdown", "md", "gfm")
+    return _suffix(path) in _MARKDOWN or wrapper.info in ("markdown", "md", "gfm")
 
 
 def _open_html_block(lines: Sequence[str]) -> int | None:
@@ -405,16 +408,8 @@ def _open_html_block(lines: Sequence[str]) -> int | None:
     k = 0
     while k < len(lines):
         line = lines[k]
-        stripped = line.lstrip(" ")
-        indent = len(line) - len(stripped)
-        if indent <= 3 and stripped[:3] in ("```", "~~~"):
-            run = len(stripped) - len(stripped.lstrip(stripped[0]))
-            if fence is None:
-                if stripped[0] == "~" or "`" not in stripped[run:]:
-                    fence = (stripped[0], run)
-            elif stripped[0] == fence[0] and run >= fence[1] and not stripped[run:].strip():
-                fence = None
-        elif fence is None and (m := _HTML_BLOCK.match(line)) is not None:
+        moved, fence = _next_fence(line, fence)
+        if not moved and fence is None and (m := _HTML_BLOCK.match(line)) is not None:
             kind = next(n for n in range(1, 6) if m.group(n))
             end, start = _HTML_BLOCK_END[kind], k
             # (a comment's end from its own "--": <!--> is whole, as CommonMark reads it)
@@ -442,21 +437,32 @@ def _open_sample(lines: tuple[str, ...]) -> int | None:
     the file's, or holds that line as its own text: the file may go on after it, either way.
     """
     opened: int | None = None
-    char, length = "", 0
+    fence: tuple[str, int] | None = None
     for k, line in enumerate(lines):
-        stripped = line.lstrip(" ")
-        if stripped[:1] not in ("`", "~") or len(line) - len(stripped) > 3:
-            continue
-        run = len(stripped) - len(stripped.lstrip(stripped[0]))
-        if run < 3:
-            continue
-        rest = stripped[run:]
-        if opened is None:
-            if stripped[0] == "~" or "`" not in rest:
-                opened, char, length = k, stripped[0], run
-        elif stripped[0] == char and run >= length and not rest.strip():
-            opened = None
+        moved, fence = _next_fence(line, fence)
+        if moved:
+            opened = k if fence is not None else None
     return opened
+
+
+def _next_fence(line: str, fence: tuple[str, int] | None) -> tuple[bool, tuple[str, int] | None]:
+    """Whether ``line`` opens or closes a code sample, as CommonMark reads fences (see
+    :func:`_open_sample`), and the sample open after it (its character and length) given
+    ``fence``, the one open before it."""
+    stripped = line.lstrip(" ")
+    if stripped[:1] not in ("`", "~") or len(line) - len(stripped) > 3:
+        return False, fence
+    run = len(stripped) - len(stripped.lstrip(stripped[0]))
+    if run < 3:
+        return False, fence
+    rest = stripped[run:]
+    if fence is None:
+        if stripped[0] == "~" or "`" not in rest:
+            return True, (stripped[0], run)
+        return False, None
+    if stripped[0] == fence[0] and run >= fence[1] and not rest.strip():
+        return True, None
+    return False, fence
 
 
 def _unpaired_and_followed(reply: Reply, block: FileBlock, op: FullFile) -> str | None:

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 
+from reviewtui.core.protocol.closed_later import ASYNC_BLOCKS
 from reviewtui.core.protocol.open_literals import CodeBlock, open_code_block
 from reviewtui.core.protocol.open_markup import (
     START,
@@ -118,8 +119,6 @@ _BRACED_WORD = re.compile(r"\w+\}")
 _COMMENT_AFTER = re.compile(r"[~-]?\s*[!#]")
 _BANG_AFTER = re.compile(r"[~-]?\s*!")  # ({{#if ..}} is a block's tag: its strings read)
 _COMMENT_MARKS = ("{{!--", "{{--", "{{/*", "{#", "<%--", "@*")
-
-
 
 
 # A text that leaves no quoted string open, matched whole: with backslash escapes, and
@@ -411,7 +410,7 @@ class _Pass:
         tag = _BLOCK_TAG.match(text, start)
         if tag is None:
             return None
-        name = _ASYNC.get(tag.group(2), tag.group(2))
+        name = ASYNC_BLOCKS.get(tag.group(2), tag.group(2))
         if tag.group(2) in ("each", "all") and not tag.group(1):
             return None  # (only Nunjucks' {% asyncEach %} .. {% endeach %}: helper-213)
         if name in _LIQUID_BLOCKS and self.engine.name != "liquid":
@@ -529,7 +528,6 @@ _SHORT_BLOCK = re.compile(r"\s+[\w.]+\s+(?![-+~]?%\})(?!(?:scoped|required)\b)[^
 _TRANS_BLOCK = re.compile(r"\s*(?:[-+~]?%\}|(?:trimmed|notrimmed)\b|\w+\s*=)")
 _SET_BLOCK = re.compile(r"\s+[\w.]+\s*(?:\|[^%=]*)?[-+~]?%\}")  # ({% set x | upper %})
 _RAZOR_CODE = ("@{", "@code", "@functions")  # (C# blocks, read as C#)
-_ASYNC = {"asyncEach": "each", "asyncAll": "all"}  # (Nunjucks: closed by endeach, endall)
 _NAMED_VERBATIM = re.compile(r"\{%\s*(verbatim\s+\S(?:[^%]*\S)?)\s*%\}")
 _RAW_BLOCKS = frozenset({"raw", "verbatim", "comment", "highlight", "doc", "schema"})
 # (Shopify's, blocks in a .liquid file only: elsewhere tags of these names stand alone)

@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from reviewtui.core.protocol.open_markup import blank
+
 # C#'s tokens that may hold a bracket: verbatim and raw strings (over lines), strings and
 # characters (one line), comments; and the brackets.
 _CS = re.compile(r'(?P<markup>@<(?P<tag>[A-Za-z][\w:.-]*))|(?P<verbatim>\$*@\$*")'
@@ -122,26 +124,25 @@ def razor_construct(text: str, at: int) -> int | None:
                 return None
             pos = _RAZOR_MEMBER.match(text, end).end()  # type: ignore[union-attr]
         return pos
-    pos = block.end()
-    first: int | None = None
-    if _block_brace(text, pos) is None:
+    brace = _block_brace(text, block.end())
+    if brace is None:
         return None
+    first = brace + 1
     while True:
-        brace = _block_brace(text, pos)
-        if brace is None:  # (a do block's "while (x);" ends the chain)
-            return first
-        first = brace + 1 if first is None else first
         end = _braces_end(text, brace)
         if end is None:
             return None
         more = _RAZOR_NEXT.match(text, end)
         if more is None:
             return first
-        pos = more.end()
+        brace = _block_brace(text, more.end())
+        if brace is None:  # (a do block's "while (x);" ends the chain)
+            return first
 
 
 _ANGULAR = re.compile(r"@(?:else\s+if|if|for|switch|case|default|defer|empty|placeholder"
                       r"|loading|error|else)\b\s*")
+_SPACED_BRACE = re.compile(r"\s*\{")
 
 
 def angular_block(text: str, at: int) -> int | None:
@@ -160,7 +161,7 @@ def angular_block(text: str, at: int) -> int | None:
         if end is None:
             return None
         pos = end
-    brace = re.compile(r"\s*\{").match(text, pos)
+    brace = _SPACED_BRACE.match(text, pos)
     if brace is None or _braces_end(text, brace.end() - 1, code=False) is None:
         return None
     return brace.end()
@@ -206,8 +207,8 @@ def _braces_end(text: str, brace: int, code: bool = True) -> int | None:
             if mark == "{" and code and not in_code and not _opens_block(text, m.start()):
                 continue  # (a brace of an element's text or the page's: markup's)
             if m.lastgroup == "line":  # (in markup, a line of code: a comment, a statement)
-                pos = m.end()
-            elif m.lastgroup == "interp":  # (Angular's {{ .. }} and @let ..; with strings)
+                continue
+            if m.lastgroup == "interp":  # (Angular's {{ .. }} and @let ..; with strings)
                 end = _expression_end(text, pos, "}}" if mark == "{{" else ";")
                 if end < 0:
                     break
@@ -288,8 +289,8 @@ def _string_end(pattern: re.Pattern[str]) -> Callable[[str, int], int]:
 # where a piece of code's text ends, by how it opens
 _TEXT_END: dict[str, Callable[[str, int], int]] = {
     "/*": _after("*/"), "<!": _after("-->"), "@*": _after("*@"), "//": _after("\n"),
-    "@:": _after("\n"), '@"': _string_end(re.compile(r'(?:[^"]|"")*+"')),
-    '"': _string_end(re.compile(r'(?:[^"\\\n]|\\.)*+"')), '"""': _after('"""'),
+    "@:": _after("\n"), '@"': _string_end(_VERBATIM_REST), '"': _string_end(_STRING_REST),
+    '"""': _after('"""'),
     "'": _string_end(re.compile(r"(?:[^'\\\n]|\\.)'"))}
 _TAG = (r"|(?:(?<![\w.])<|<(?=/))(?P<end>/?)(?P<name>[A-Za-z][\w:.-]*)"
         r"(?:\s(?:[^<>\"']|\"[^\"]*\"|'[^']*')*?)?(?P<empty>/?)>")
@@ -317,6 +318,8 @@ def _expression_end(text: str, pos: int, close: str) -> int:
         if m.group() == close:
             return pos
     return -1
+
+
 _VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
                    "source", "track", "wbr"})
 
@@ -385,7 +388,7 @@ def mustache_delimiters(text: str) -> str:
         inside = text[start + len(opener):end]
         change = _SET_DELIMITERS.fullmatch(inside)
         if change is not None:
-            parts.append(re.sub(r"[^\n]", " ", text[start:end + len(closer)]))
+            parts.append(blank(text[start:end + len(closer)]))
             opener, closer = change.group(1), change.group(2)
         else:
             parts.append("{{" + _neutered(inside) + "}}")
