@@ -45,6 +45,7 @@ from reviewtui.core.protocol.template_code import (
     end_past_strings,
     liquid_comment_end,
     mustache_delimiters,
+    razor_block_end,
     razor_construct,
 )
 
@@ -84,7 +85,7 @@ _ENGINES = {
     # (an expression, a call, a control block read as C#: QA s52 helper-213)
     (".cshtml", ".razor"): _Engine("razor", r"(?<!@)@(?:\*|\{|(?:code|functions)\s*\{)"
                                             r"|(?<![\w@])@(?:\(|(?:if|foreach|for|while|switch"
-                                            r"|lock|try|do)\b|using\s*\(|section\s+\w+\s*\{"
+                                            r"|lock|try|do)\b|using\s*\(|(?:section|helper)\s+\w+(?=\s*[({/@])"
                                             r"|(?:await\s+)?[A-Za-z_][\w.]*[(\[])"),
     (".blade.php",): _Engine("blade", r"\{\{--|(?<!@)\{\{|\{!!"
                                       r"|(?<!@)@(?:verbatim|php)\b(?!\s*\()"
@@ -373,8 +374,9 @@ class _Pass:
             self.pos = end
             return None
         if m.group().endswith("{"):  # (the code is kept: its markup read as before)
-            if open_code_block("csharp", text, m.end() - 1, self.code) is not None:
-                return start
+            if open_code_block("csharp", text, m.end() - 1, self.code) is not None or (
+                    razor_block_end(text, m.end() - 1) is None):
+                return start  # (C# read alone, or with its markup's text: QA s53 helper-220)
             self.parts.append(text[self.pos:self.code.end])
             self.pos = self.code.end
             return None

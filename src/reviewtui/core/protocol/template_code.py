@@ -102,19 +102,25 @@ def _interpolated_end(text: str, pos: int, *, verbatim: bool, depth: int = 0) ->
 
 
 _INTERPOLATED = re.compile(r'\{\{|""|\\.|[{"\n]', re.S)
-_RAZOR_BLOCK = re.compile(r"@(if|foreach|for|while|switch|using|lock|try|do|section)\b")
+_RAZOR_BLOCK = re.compile(r"@(if|foreach|for|while|switch|using|lock|try|do|section|helper)\b")
 _RAZOR_NAME = re.compile(r"@(?:await\s+)?[\w.]*")
 _RAZOR_MEMBER = re.compile(r"(?:\.[A-Za-z_]\w*)*")
-_RAZOR_NEXT = re.compile(r"\s*(?:else\s+if|else|catch|finally|while)\b")
-_BLOCK_OPEN = re.compile(r"\s*(?:\w+\s*)?([({])")  # (a condition, or a section's name)
+_RAZOR_NEXT = re.compile(r"(else\s+if|else|catch|finally|while)\b")
+# Whether a construct's word takes a condition before its "{": 2 one it must have, 1 one it
+# may have (catch), 0 none; @section and @helper take a name first.
+_CONDITION = {"if": 2, "foreach": 2, "for": 2, "while": 2, "switch": 2, "using": 2,
+              "lock": 2, "helper": 2, "catch": 1}
+_NAME = re.compile(r"\s+[A-Za-z_]\w*")
+_SPACE = re.compile(r"\s*")
 
 
 def razor_construct(text: str, at: int) -> int | None:
     """For the Razor transition ``@`` at ``at`` (``@(..)``, ``@Name.Call(..)``, or a control
-    block ``@if (..) {``, ``@foreach``, ``@section Name {`` ..): where the file reads on
-    (after the expression; after a block's ``{``, its body being markup read as such), or
-    None when the text ends inside it: the expression's brackets, or the block's (and its
-    ``else``, ``catch``, ``finally``: each counted to its ``}``)."""
+    block ``@if (..) {``, ``@foreach``, ``@section Name {``, ``@helper Name(..) {`` ..):
+    where the file reads on (after the expression; after a block's ``{``, its body being
+    markup read as such), or None when the text ends inside it: the expression's
+    brackets, or the block's (and its ``else``, ``catch``, ``finally``: each counted to
+    its ``}``; comments may stand between them, as Razor reads: QA s53 helper-220)."""
     block = _RAZOR_BLOCK.match(text, at)
     if block is None:  # (an expression: its chain of calls and indexers, .A(..).B[..])
         pos = _RAZOR_NAME.match(text, at).end()  # type: ignore[union-attr]
@@ -124,20 +130,118 @@ def razor_construct(text: str, at: int) -> int | None:
                 return None
             pos = _RAZOR_MEMBER.match(text, end).end()  # type: ignore[union-attr]
         return pos
-    brace = _block_brace(text, block.end())
-    if brace is None:
+    brace, _ = _brace_after(text, block.end(), block.group(1))
+    if brace < 0:
         return None
     first = brace + 1
     while True:
         end = _braces_end(text, brace)
         if end is None:
             return None
-        more = _RAZOR_NEXT.match(text, end)
-        if more is None:
+        more = _skip_trivia(text, end)
+        found = None if more < 0 else _RAZOR_NEXT.match(text, more)
+        if found is None:
             return first
-        brace = _block_brace(text, more.end())
-        if brace is None:  # (a do block's "while (x);" ends the chain)
+        brace, _ = _brace_after(text, found.end(), found.group(1).split()[-1])
+        if brace == -2:
+            return None  # (the text ends in its condition)
+        if brace < 0:  # (a do block's "while (x);" ends the chain)
             return first
+
+
+def _skip_trivia(text: str, pos: int) -> int:
+    """Past the blanks and comments (``//``, ``/* */``, ``@* *@``) from ``pos``; -1 when
+    the text ends inside a comment."""
+    while True:
+        pos = _SPACE.match(text, pos).end()  # type: ignore[union-attr]
+        two = text[pos:pos + 2]
+        if two == "//":
+            end = text.find("\n", pos)
+            pos = len(text) if end < 0 else end
+        elif two in ("/*", "@*"):
+            end = text.find("*/" if two == "/*" else "*@", pos + 2)
+            if end < 0:
+                return -1
+            pos = end + 2
+        else:
+            return pos
+
+
+def _brace_after(text: str, pos: int, word: str) -> tuple[int, int]:
+    """The ``{`` a construct's ``word`` (``if``, ``section``, ``else``..) ending at ``pos``
+    opens after its name, its condition and comments: (its offset, where the reading
+    stopped); -1 for none, -2 when the text ends inside the condition or a comment."""
+    if word in ("section", "helper"):
+        name = _NAME.match(text, pos)
+        if name is None:
+            return -1, pos
+        pos = name.end()
+    condition = _CONDITION.get(word, 0)
+    pos = _skip_trivia(text, pos)
+    if condition and text.startswith("(", pos):
+        end = bracket_end(text, pos)
+        if end is None:
+            return -2, len(text)
+        pos = _skip_trivia(text, end)
+    elif condition == 2:
+        return -1, pos
+    if pos < 0:
+        return -2, len(text)
+    return (pos if text.startswith("{", pos) else -1), pos
+
+
+# The words that open a block with a brace in a page: a construct's (@if, @section Name,
+# @code, @{), or a chain's after a block's "}" (else, else if, catch, finally).
+_HEADS = re.compile(r"(?<![\w@])@(?:(if|foreach|for|while|switch|using|lock|section|helper|try"
+                    r"|do|code|functions)\b|(?=\{))"
+                    r"|(?<![\w.@])(else\s+if|catch|finally|else)\b")
+_BLOCKS: tuple[str | None, frozenset[int]] = (None, frozenset())
+
+
+def _block_braces(text: str) -> frozenset[int]:
+    """Every ``{`` of ``text`` a Razor construct opens a block with: ``@if (..) {`` (its
+    condition over lines, with strings and comments of any kind), ``@{``, ``@section X
+    {``, ``} else {``.. One pass forward: a construct inside another's condition (a
+    lambda's) is passed with it; after 64 constructs whose condition the text ends in,
+    the rest is not looked for (each was read to the end: QA s53 helper-220's 100 KB of
+    braces took 4 s when each brace looked back at 600 characters)."""
+    global _BLOCKS
+    if _BLOCKS[0] is not text:
+        found: set[int] = set()
+        pos, unended = 0, 0
+        while unended < 64 and (m := _HEADS.search(text, pos)) is not None:
+            pos = m.end()
+            if m.group(2) is not None and not _after_block(text, m.start()):
+                continue
+            word = (m.group(1) or m.group(2) or "").split()
+            if not word:  # (@{)
+                found.add(m.end())
+                continue
+            brace, stop = _brace_after(text, m.end(), word[-1])
+            if brace >= 0:
+                found.add(brace)
+            unended += brace == -2
+            pos = max(stop, pos)
+        _BLOCKS = (text, frozenset(found))
+    return _BLOCKS[1]
+
+
+def _after_block(text: str, at: int) -> bool:
+    """Whether a chain's word at ``at`` follows a ``}``, blanks and comments between."""
+    k = at
+    for _ in range(64):
+        while k and text[k - 1].isspace():
+            k -= 1
+        if k and text[k - 1] == "}":
+            return True
+        opener = "/*" if text.endswith("*/", 0, k) else "@*" if text.endswith("*@", 0, k) else ""
+        if opener:
+            k = text.rfind(opener, 0, k - 2)
+        else:
+            k = text.find("//", text.rfind("\n", 0, k) + 1, k)  # (a // comment's line)
+        if k < 0:
+            return False
+    return False
 
 
 _ANGULAR = re.compile(r"@(?:else\s+if|if|for|switch|case|default|defer|empty|placeholder"
@@ -167,19 +271,10 @@ def angular_block(text: str, at: int) -> int | None:
     return brace.end()
 
 
-def _block_brace(text: str, pos: int) -> int | None:
-    """The ``{`` that opens a block after ``pos`` (past its condition in parentheses or a
-    section's name), or None."""
-    while True:
-        m = _BLOCK_OPEN.match(text, pos)
-        if m is None:
-            return None
-        if m.group(1) == "{":
-            return m.start(1)
-        end = bracket_end(text, m.start(1))
-        if end is None:
-            return None
-        pos = end
+def razor_block_end(text: str, brace: int) -> int | None:
+    """Where a Razor code block (``@{``, ``@code {``) whose ``{`` is at ``brace`` closes,
+    its markup's text holding no brace of it; None."""
+    return _braces_end(text, brace)
 
 
 def _braces_end(text: str, brace: int, code: bool = True) -> int | None:
@@ -204,9 +299,15 @@ def _braces_end(text: str, brace: int, code: bool = True) -> int | None:
                      else _IN_MARKUP if code else _IN_ANGULAR).search(text, pos)) is not None:
             pos = m.end()
             mark = m.group()
-            if mark == "{" and code and not in_code and not _opens_block(text, m.start()):
+            if mark == "{" and code and not in_code and m.start() not in _block_braces(text):
                 continue  # (a brace of an element's text or the page's: markup's)
             if m.lastgroup == "line":  # (in markup, a line of code: a comment, a statement)
+                continue
+            if m.lastgroup == "expr":  # (a Razor expression in markup: its strings' tags)
+                end = razor_construct(text, m.start())
+                if end is None:
+                    break
+                pos = end
                 continue
             if m.lastgroup == "interp":  # (Angular's {{ .. }} and @let ..; with strings)
                 end = _expression_end(text, pos, "}}" if mark == "{{" else ";")
@@ -241,35 +342,17 @@ def _braces_end(text: str, brace: int, code: bool = True) -> int | None:
                     del elements[len(elements) - 1 - elements[::-1].index(name):]
                     while opened and opened[-1][1] > len(elements):
                         opened.pop()  # (a brace in the element's text: markup's)
-            elif not m.group("empty") and m.group("name").lower() not in _VOID:
-                elements.append(m.group("name").lower())
+            elif in_code and not _statement_start(text, m.start()):
+                pos = m.start() + 1  # (C#'s "<": i <max && j > 0 is no element)
+            elif not m.group("empty") and (name := m.group("name").lower()) not in _VOID:
+                elements.append(name)
+                if name in ("script", "style"):  # (raw text: '</div>' in a script's
+                    raw = _RAW_END[name].search(text, pos)  # string closes nothing)
+                    if raw is None:
+                        break
+                    pos = raw.start()
         _PAIRED = (text, pairs, code)
     return _PAIRED[1].get(brace)
-
-
-def _opens_block(text: str, brace: int) -> bool:
-    """Whether a ``{`` met in markup opens a Razor block: after ``@if (..)`` (its condition
-    over lines too), ``@{``, ``@section X``, ``} else``, ``try``; looked at within 600
-    characters before the brace (QA s52 helper-219: a condition over two lines)."""
-    window = text[max(0, brace - 600):brace].rstrip()
-    if "@" not in window and _KEYWORD.search(window) is None:
-        return False  # (no construct near: a text brace, read at once)
-    if window.endswith(")"):  # (a condition: back to its opening parenthesis)
-        window = _CS_STRING.sub(lambda found: "_" * len(found.group()), window)
-        depth = 0
-        for k in range(len(window) - 1, -1, -1):
-            depth += {")": 1, "(": -1}.get(window[k], 0)
-            if not depth:
-                window = window[:k].rstrip()
-                break
-        else:
-            return False
-    return _BLOCK_HEAD.search(window[-80:]) is not None
-
-
-_KEYWORD = re.compile(r"\b(?:else|try|finally|do|catch)\b")
-_CS_STRING = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)'")  # (its parentheses none)
-_BLOCK_HEAD = re.compile(r"(?:@|@\w[\w.]*(?:\s+\w+)?|\b(?:else(?:\s+if)?|try|finally|do|catch))$")
 
 
 def _after(close: str) -> Callable[[str, int], int]:
@@ -298,12 +381,30 @@ _TAG = (r"|(?:(?<![\w.])<|<(?=/))(?P<end>/?)(?P<name>[A-Za-z][\w:.-]*)"
 # Razor comments, an @: line), a brace, an element's tag (not a type's List<string>)
 _IN_CODE = re.compile(r"(?P<text>\$*\"\"\"|\$?@\$?\"|\$?\"|'(?=(?:[^'\\\n]|\\.)')|//|/\*|<!--|@\*"
                       r"|@:)|[{}]" + _TAG)
+_RAW_END = {name: re.compile(rf"</{name}\b", re.I) for name in ("script", "style")}
+
+
+def _statement_start(text: str, at: int) -> bool:
+    """Whether a tag at ``at`` in C# code starts a statement (Razor reads markup there):
+    first on its line, or after ``{``, ``}``, ``;``, ``:``, another tag's ``>``, or a
+    templated delegate's ``@`` (``f = @<p>..</p>;``)."""
+    k = at
+    while k and text[k - 1] in " \t":
+        k -= 1
+    return not k or text[k - 1] in "\n{};:>@"
+
+
+# (a Razor expression or call, @(..), @Html.Raw(..): its strings hold no tag, QA s53
+# helper-220)
+_RAZOR_EXPRESSION = (r"|(?P<expr>(?<![\w@])@(?:\(|(?!(?:if|foreach|for|while|switch|using"
+                     r"|lock|section|helper|try|do|code|functions)\b)"
+                     r"(?:await\s+)?[A-Za-z_][\w.]*[(\[]))")
 # in an element's text: a brace (markup's), a tag, an HTML or Razor comment, an @: line,
 # and a line that is code, not text: a block's // comment or statement (var x = "}";)
 # nested in an element (QA s52 helper-217: a } in them closed the block)
 _IN_MARKUP = re.compile(r"(?P<line>^[ \t]*(?://[^\n<]*$|(?:var|string|int|bool|char|const|double"
                         r"|decimal|object|dynamic)\b[^\n<]*;[ \t]*$))|(?P<text><!--|@\*|@:)"
-                        r"|[{}]" + _TAG, re.M)
+                        r"|[{}]" + _RAZOR_EXPRESSION + _TAG, re.M)
 # (Angular, read as markup: an interpolation {{ .. }} and an @let .. ; are expressions,
 # their strings holding no brace: {{ '}' }}, QA s52 helper-218)
 _IN_ANGULAR = re.compile(r"(?P<interp>\{\{|@let\b)|(?P<text><!--)|[{}]" + _TAG)
