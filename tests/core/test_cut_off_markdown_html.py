@@ -67,3 +67,53 @@ def test_a_readme_with_closed_html_blocks_and_samples_is_written_whole(
     root.mkdir()
     assert main(["apply", str(reply), "--root", str(root), "--yes"]) == 0
     assert (root / "README.md").read_text() == text
+
+
+# A Markdown document leaving an HTML element open (a <details> around its install sample,
+# GitHub's favourite; a <div>) whose end tag stands later in the reply: the rest of a file
+# cut there (``closed_later``; QA s53 helper-220: the README was written cut, exit 0). An
+# MDX page reads its <pre> as a Markdown page does (W7).
+LATER = [
+    ("details", "README.md", "# Tool\n\n<details>\n<summary>Install</summary>\n\n{s}\n"
+     "</details>\n"),
+    ("div over lines", "docs/intro.md",
+     '# Intro\n\n<div\n  align="center">\n\nRun:\n\n{s}</div>\n'),
+    ("nested details", "README.md", "<details>\n<summary>A</summary>\n\n<details>\n"
+     "<summary>B</summary>\n\n{s}</details>\n</details>\n"),
+    ("mdx details", "docs/guide.mdx", "# Guide\n\n<details>\n<summary>Run</summary>\n\n{s}"
+     "</details>\n"),
+    ("mdx pre", "docs/guide.mdx", "# Guide\n\n<pre>\n{s}</pre>\n"),
+]
+
+
+@pytest.mark.parametrize(("case", "path", "text"), LATER, ids=[c[0] for c in LATER])
+@pytest.mark.parametrize("sample", [COMBO, LISTED], ids=["combo", "listed"])
+def test_a_sample_in_an_html_element_closed_later_holds_the_document(
+        tmp_path: Path, case: str, path: str, text: str, sample: str) -> None:
+    assert_reply_held(tmp_path, case, path, "", text, sample)
+
+
+@pytest.mark.parametrize(("case", "path", "text"), LATER, ids=[c[0] for c in LATER])
+def test_the_same_element_fenced_longer_is_written_whole(case: str, path: str,
+                                                         text: str) -> None:
+    assert_fenced_longer_whole(case, path, "", text)
+
+
+def test_a_readme_leaving_details_open_with_no_end_later_is_written(tmp_path: Path) -> None:
+    """A README whose own <details> is never closed (free-programming-books' HOWTO-kn.md),
+    with a page beside it: nothing later closes it, so it is no cut and is written; a
+    <details> shown in a fenced sample or a code span is no element, and a list item's
+    indented </details> closes one (pyenv's README)."""
+    readme = ("# How to\n\n<details>\n<summary>More</summary>\n\nText.\n\n"
+              "Use `<details>` for long parts:\n\n````html\n<details>\n````\n\n"
+              "- item\n  <div>\n\n  Indented.\n\n     </div>\n")
+    page = "<p>Hi</p>\n<div>x</div>\n"
+    root = tmp_path / "root"
+    root.mkdir()
+    reply = tmp_path / "s.md"
+    reply.write_text(f"## Turn 1\n> x\n\n--- File: README.md ---\n`````markdown\n{readme}`````\n\n"
+                     f"--- File: docs/page.html ---\n```html\n{page}```\n\n"
+                     "### Changed files:\n- README.md\n- docs/page.html\n")
+    assert main(["apply", str(reply), "--root", str(root), "--yes"]) == 0
+    assert (root / "README.md").read_text() == readme
+    assert (root / "docs/page.html").read_text() == page

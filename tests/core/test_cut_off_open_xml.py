@@ -40,6 +40,16 @@ CASES = [
     ("element after a doctype subset", "data/feed.xml", '<!DOCTYPE feed [\n<!-- the "main" '
      "feed's [entities] -->\n<!ENTITY who \"me\">\n]>\n<feed>\n<entry>\n{s}</entry>\n"
      "</feed>\n"),
+    # (QA s53 helper-220: XML by other names; .config and .manifest when a tag starts them)
+    ("nuget.config", "nuget.config", '<?xml version="1.0"?>\n<configuration>\n'
+     "<packageSources>\n<!-- feeds\n{s}-->\n</packageSources>\n</configuration>\n"),
+    ("web transform", "src/Web.Debug.config", "<configuration>\n<appSettings>\n{s}"
+     "</appSettings>\n</configuration>\n"),
+    ("app manifest", "src/app.manifest", "<assembly>\n<description>\n{s}</description>\n"
+     "</assembly>\n"),
+    ("avalonia view", "Views/Main.axaml", "<Window>\n<TextBlock>\n{s}</TextBlock>\n</Window>\n"),
+    ("docbook", "doc/guide.dbk", "<article>\n<programlisting>\n{s}</programlisting>\n"
+     "</article>\n"),
 ]
 
 
@@ -57,6 +67,9 @@ def test_the_same_document_fenced_longer_is_written_whole(case: str, path: str,
 
 
 WHOLE = [
+    # (a .config or .manifest that is no XML: its text is not read as XML)
+    ("tools/deploy.config", "[server]\nhost = <your host>\n"),
+    ("gcloud/core.manifest", "lib/<name>.py\nbin/<tool>\n"),
     ("pom.xml", '<?xml version="1.0"?>\n<project xmlns="http://maven.apache.org/POM/4.0.0">\n'
      "  <dependencies><dependency><scope>test</scope></dependency></dependencies>\n"
      "</project>\n"),

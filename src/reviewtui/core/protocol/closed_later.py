@@ -26,9 +26,17 @@ from collections.abc import Sequence
 # Each end tag, as a key: ("%", name) {% endname %}; ("go", "") {{ end }}; ("/", name)
 # Handlebars' {{/name}}; ("svelte", name) {/name}; ("#}", "") a Jinja comment's end;
 # ("--}}", "") a Handlebars long comment's.
+# ("html", name) an HTML element's end tag, </details>.
 _ENDS = re.compile(r"\{%[-+~]?\s*end(\w+)\b[^%]*%\}|\{\{-?\s*(end)\s*-?\}\}"
                    r"|\{\{~?\s*/\s*([\w.@:-]+)\s*~?\}\}|\{/(if|each|await|key|snippet)\s*\}"
-                   r"|(#\})|(--~?\}\})")
+                   r"|(#\})|(--~?\}\})|</(details|div|table|blockquote|section|center|figure"
+                   r"|aside|article|dl|ul|ol)\s*>", re.I)
+# (a Markdown document's HTML: an element of these opened at a line's start, its end tag
+# required; a README's <details> around its install sample: QA s53 helper-220)
+_HTML_ELEMENT = re.compile(r"^[ \t]*<(details|div|table|blockquote|section|center|figure|aside"
+                           r"|article|dl|ul|ol)(?=[\s>])(?:[^<>\n]|\n(?![ \t]*\n))*?(/?)>"
+                           r"|</(details|div|table|blockquote|section|center|figure|aside"
+                           r"|article|dl|ul|ol)\s*>", re.I | re.M)
 _JINJA = re.compile(r"\{%[-+~]?\s*(\w+)\b((?:[^%]|%(?!\}))*)%\}")  # ({% if x == "%" %})
 _GO = re.compile(r"\{\{-?[ \t]*(?:(if|range|with|define|block|try)[ \t]|end[ \t]*-?\}\})")
 # (in a Go action: a string, a raw string, a rune, its end)
@@ -70,10 +78,11 @@ class LaterEnds:
             self._last = {}
             for at, line in enumerate(self._lines):
                 for m in _ENDS.finditer(line):
-                    jinja, go, handlebars, svelte, comment, long_comment = m.groups()
+                    jinja, go, handlebars, svelte, comment, long_comment, html = m.groups()
                     found = (("%", jinja) if jinja else ("go", "") if go
                              else ("/", handlebars) if handlebars else ("svelte", svelte)
-                             if svelte else ("#}", "") if comment else ("--}}", ""))
+                             if svelte else ("#}", "") if comment else ("--}}", "")
+                             if long_comment else ("html", html.lower()))
                     self._last[found] = at
         return self._last.get(key, -1)
 
@@ -181,8 +190,8 @@ def _closes(close: str, stripped: str) -> bool:
     return stripped == close
 
 
-def open_blocks(text: str, document: bool = False, go: bool = True, ci: bool = False
-                ) -> list[tuple[tuple[str, str], int]]:
+def open_blocks(text: str, document: bool = False, go: bool = True, ci: bool = False,
+                markdown: bool = False) -> list[tuple[tuple[str, str], int]]:
     """The blocks ``text`` leaves open, each as its end tag's key (see ``LaterEnds``) and
     the offset of the last opener of it that no end follows; tags in raw blocks and
     comments are not counted. A ``document`` (Markdown, plain text) is read outside its
@@ -193,14 +202,16 @@ def open_blocks(text: str, document: bool = False, go: bool = True, ci: bool = F
     Without ``go`` (a Handlebars file, whose inline ``{{if a 'b'}}`` is no Go action) Go's
     blocks are not counted."""
     if document:  # (two readings of its code samples, each counted: their union)
+        # (HTML elements in the first reading only: a list item's indented </details>
+        # is no sample, pyenv's README)
         found = dict(_open_blocks(_document_code(text, wide=True), True, go, ci))
-        for key, at in _open_blocks(_document_code(text), True, go, ci):
+        for key, at in _open_blocks(_document_code(text), True, go, ci, markdown):
             found[key] = min(at, found.get(key, at))
         return sorted(found.items(), key=lambda item: item[1])
     return _open_blocks(text, False, go, ci)
 
 
-def _open_blocks(text: str, document: bool, go: bool, ci: bool
+def _open_blocks(text: str, document: bool, go: bool, ci: bool, markdown: bool = False
                  ) -> list[tuple[tuple[str, str], int]]:
     text = _not_tags(text)
     stacks: dict[tuple[str, str], list[int]] = {}
@@ -264,6 +275,12 @@ def _open_blocks(text: str, document: bool, go: bool, ci: bool
                     opened(("svelte", tag.group(2)), at)
                 else:
                     closed(("svelte", tag.group(2)))
+    if markdown and "<" in text:  # (its HTML elements whose end tag is required)
+        for m in _HTML_ELEMENT.finditer(text):
+            if m.group(1) and not m.group(2):
+                opened(("html", m.group(1).lower()), m.start())
+            elif m.group(3):
+                closed(("html", m.group(3).lower()))
     found = [(key, starts[-1]) for key, starts in stacks.items() if starts]
     return sorted(found, key=lambda item: item[1])
 
@@ -314,19 +331,21 @@ def _svelte_tags(text: str) -> list[int]:
 
 
 def closed_later(content: Sequence[str], ends: LaterEnds, after: int, *,
-                 document: bool = False, go: bool = True, ci: bool = False
+                 document: bool = False, go: bool = True, ci: bool = False,
+                 markdown: bool = False
                  ) -> tuple[int, str, int] | None:
     """For a file whose text is ``content`` (its lines), a block it leaves open whose end
     tag stands on a line of the reply past index ``after``: the line (index in
     ``content``) of its opener, the end tag's look and the reply line's index; None."""
     text = "\n".join(content)
-    if "{" not in text:
+    if "{" not in text and not (markdown and "<" in text):
         return None
-    for key, start in open_blocks(text, document, go, ci):
+    for key, start in open_blocks(text, document, go, ci, markdown):
         line = ends.last(key)
         if line > after:
             kind, name = key
             look = {"%": f"{{% end{name} %}}", "go": "{{ end }}", "/": f"{{{{/{name}}}}}",
-                    "svelte": f"{{/{name}}}", "#}": "#}", "--}}": "--}}"}[kind]
+                    "svelte": f"{{/{name}}}", "#}": "#}", "--}}": "--}}",
+                    "html": f"</{name}>"}[kind]
             return text.count("\n", 0, start), look, line
     return None

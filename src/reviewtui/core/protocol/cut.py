@@ -172,13 +172,14 @@ def _closed_early(reply: Reply, lines: Sequence[str], block: FileBlock,
                 "the file's fence; fence the file with a fence longer than any in it")
     if _not_program(block.path, wrapper.info, op.lines) and (left_open := closed_later(
             op.lines, ends, block.span.end - 1,
-            document=_prose(block.path),
+            document=_prose(block.path), markdown=_markdown(block.path, wrapper),
             go=not block.path.lower().endswith((".hbs", ".handlebars", ".mustache", ".gjs",
                                                 ".gts")),
             ci=_CI_FILE.search(block.path) is not None)
             ) is not None:
         opened, end_tag, at = left_open
-        return (f"its content leaves a template block open (line {op.span.start + opened}) "
+        what = "an HTML element" if end_tag.startswith("</") else "a template block"
+        return (f"its content leaves {what} open (line {op.span.start + opened}) "
                 f"whose end, {end_tag}, stands later in the reply (line {at + 1}): a code "
                 "sample in the block may have closed the file's fence, and the rest of the "
                 "file be read as other blocks; fence the file with a fence longer than any "
@@ -368,7 +369,7 @@ def _left_over(reply: Reply, lines: Sequence[str], block: FileBlock,
     return None
 
 
-_MARKDOWN = frozenset({".md", ".markdown", ".mdown", ".mkd", ".mkdn", ".mdwn", ".livemd",
+_MARKDOWN = frozenset({".md", ".markdown", ".mdx", ".mdown", ".mkd", ".mkdn", ".mdwn", ".livemd",
                        ".rmd", ".qmd"})
 # CommonMark's HTML blocks that run to an end marker, not to a blank line (types 1-5):
 # their start at a line's start (three spaces at most), and what ends each
@@ -394,7 +395,7 @@ def _not_program(path: str, info: str, lines: Sequence[str]) -> bool:
 
 
 def _markdown(path: str, wrapper: g.Fence) -> bool:
-    return _suffix(path) in _MARKDOWN or wrapper.info in ("markdown", "md", "gfm")
+    return _suffix(path) in _MARKDOWN or wrapper.info in ("markdown", "md", "gfm", "mdx")
 
 
 def _open_html_block(lines: Sequence[str]) -> int | None:

@@ -79,7 +79,7 @@ def open_markup(lines: Sequence[str], php: bool = False, path: str = "") -> int 
     if held is None:
         from reviewtui.core.protocol.open_xml import is_xml, open_xml_element
 
-        if is_xml(path):  # (XML closes every element: open_xml.py)
+        if is_xml(path, text):  # (XML closes every element: open_xml.py)
             held = open_xml_element(text)
     return None if held is None else text.count("\n", 0, held)
 

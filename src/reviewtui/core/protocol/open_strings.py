@@ -109,7 +109,9 @@ _BY_SUFFIX = {
                      ".props", ".targets", ".plist", ".resx", ".wsdl", ".rss", ".atom",
                      ".kml", ".gpx", ".tld", ".nuspec", ".xib", ".storyboard", ".xul",
                      ".mxml", ".fxml", ".wxs", ".pom", ".iml", ".xlf", ".xliff", ".ui",
-                     ".launch", ".runsettings"), "markup"),
+                     ".launch", ".runsettings", ".axaml", ".appxmanifest", ".axml", ".glade",
+                     ".jrxml", ".dbk", ".docbook", ".dita", ".ditamap", ".tei", ".opml",
+                     ".rdf", ".fodt", ".fods", ".fodp", ".vsixmanifest"), "markup"),
     **dict.fromkeys((".tf", ".tfvars", ".hcl"), "hcl"),
     **dict.fromkeys((".csv", ".tsv"), "csv"),
     **dict.fromkeys((".ps1", ".psm1", ".psd1"), "powershell"),
@@ -182,6 +184,9 @@ def program_language(path: str, info: str, lines: Sequence[str]) -> str | None:
     if found is None and name.endswith((".xml.dist", ".xml.in", ".xml.template", "web.config",
                                         "app.config")):
         found = "markup"  # (an XML document by its whole name: open_xml.py)
+    if found is None and suffix in (".config", ".manifest") and next(
+            (line for line in lines if line.strip()), "").lstrip().startswith("<"):
+        found = "markup"  # (nuget.config, app.manifest: XML when a tag starts them)
     if found is None:
         found = _BY_INFO.get(info)
     if found is None and lines and lines[0].startswith("#!"):

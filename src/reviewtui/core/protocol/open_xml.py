@@ -27,7 +27,15 @@ XML_SUFFIXES = (".xml", ".xsd", ".xsl", ".xslt", ".svg", ".xhtml", ".jspx", ".xa
                 ".plist", ".resx", ".wsdl", ".rss", ".atom", ".kml", ".gpx", ".tld",
                 ".nuspec", ".xib", ".storyboard", ".xul", ".mxml", ".fxml", ".wxs",
                 ".pom", ".iml", ".xlf", ".xliff", ".ui", ".launch", ".runsettings",
-                ".xml.dist", ".xml.in", ".xml.template", "web.config", "app.config")
+                ".xml.dist", ".xml.in", ".xml.template", "web.config", "app.config",
+                # (QA s53 helper-220: Avalonia, MSIX, Xamarin, GTK, JasperReports,
+                # DocBook, DITA, TEI, OPML, RDF, flat OpenDocument, VSIX)
+                ".axaml", ".appxmanifest", ".axml", ".glade", ".jrxml", ".dbk", ".docbook",
+                ".dita", ".ditamap", ".tei", ".opml", ".rdf", ".fodt", ".fods", ".fodp",
+                ".vsixmanifest")
+# (names other files share too, .NET's nuget.config, Web.Debug.config, app.manifest: XML
+# when the text starts with a tag)
+MAYBE_XML = (".config", ".manifest")
 
 # what opens a piece of markup: a comment, a CDATA section, a processing instruction or
 # the XML declaration, a declaration (<!DOCTYPE, <!ENTITY), an end tag, a start tag
@@ -42,9 +50,12 @@ _DECLARATION = re.compile(r"(?:[^\"'\[\]>]++|\"[^\"]*+\"|'[^']*+'"
                           r"|\"[^\"]*+\"|'[^']*+')*+\])*+>", re.S)
 
 
-def is_xml(path: str) -> bool:
-    """Whether ``path`` names a file of an XML kind (by its suffix)."""
-    return path.lower().endswith(XML_SUFFIXES)
+def is_xml(path: str, text: str = "") -> bool:
+    """Whether ``path`` names a file of an XML kind (by its suffix; one of ``MAYBE_XML``
+    when ``text`` starts with a tag)."""
+    lowered = path.lower()
+    return lowered.endswith(XML_SUFFIXES) or (
+        lowered.endswith(MAYBE_XML) and text.lstrip().startswith("<"))
 
 
 def open_xml_element(text: str) -> int | None:
