@@ -71,6 +71,7 @@ def open_markup(lines: Sequence[str], php: bool = False, path: str = "") -> int 
     reading = Reading(path)
     from reviewtui.core.protocol.open_templates import read_template_tags
 
+    view = text  # (before its tags are blanked: a Blade view's directives)
     text, held, relaxed, tags = read_template_tags(text, path, reading)
     if held is None and reading.expression:
         held = reading.open_expression(text)
@@ -81,6 +82,10 @@ def open_markup(lines: Sequence[str], php: bool = False, path: str = "") -> int 
 
         if is_xml(path, text):  # (XML closes every element: open_xml.py)
             held = open_xml_element(text)
+    if held is None and path.endswith((".blade.php", ".ejs")):  # (blocks its engine closes)
+        from reviewtui.core.protocol.view_blocks import open_blade_block, open_ejs_block
+
+        held = (open_blade_block if path.endswith(".php") else open_ejs_block)(view)
     return None if held is None else text.count("\n", 0, held)
 
 

@@ -102,7 +102,7 @@ _BY_SUFFIX = {
     # a document's samples are read by its fences, cut.py)
     **dict.fromkeys((".html", ".htm", ".xhtml", ".shtml", ".vue", ".svelte", ".astro",
                      ".xml", ".svg", ".xsl", ".xslt", ".jsp", ".aspx", ".cshtml", ".razor",
-                     ".erb", ".hbs", ".handlebars", ".mustache", ".twig", ".liquid", ".j2",
+                     ".erb", ".ejs", ".hbs", ".handlebars", ".mustache", ".twig", ".liquid", ".j2",
                      ".jinja", ".jinja2", ".njk"), "markup"),
     # (XML documents, every element closed: open_xml.py)
     **dict.fromkeys((".xsd", ".jspx", ".xaml", ".csproj", ".fsproj", ".vbproj", ".vcxproj",

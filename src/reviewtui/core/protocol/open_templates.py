@@ -81,6 +81,7 @@ _ENGINES = {
     # (no strings in its tags, and no escape: \{{#x}} opens a section, QA s52 helper-213)
     (".mustache",): _Engine("mustache", r"\{\{"),
     (".erb", ".rhtml"): _Engine("erb", r"<%(?!%)"),
+    (".ejs",): _Engine("ejs", r"<%(?!%)"),  # (its scriptlets' braces: view_blocks.py)
     (".jsp", ".aspx"): _Engine("jsp", r"<%--|<%"),
     # (an expression, a call, a control block read as C#: QA s52 helper-213)
     (".cshtml", ".razor"): _Engine("razor", r"(?<!@)@(?:\*|\{|(?:code|functions)\s*\{)"
