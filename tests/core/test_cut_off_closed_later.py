@@ -329,6 +329,15 @@ VALID_MORE = [
                                                  "{{ if .Values.on }}a: 1\n{{ end }}\n")]),
     ("a svelte mention in code beside a component", [("README.md", "Use `{#if cond}` blocks.\n"),
                                                      ("src/App.svelte", "{#if on}x{/if}\n")]),
+    # (QA s53 helper-220: a Markdown page's ---- rule, ~ text and :: are no samples there;
+    # AsciiDoc's, Org's and RST's forms are read in other documents alone)
+    *((name, [("docs/beta.md", page), ("_layouts/default.html", "<body>{% if page.beta %}b"
+                                                                 "{% endif %}</body>\n")])
+      for name, page in (
+          ("a jekyll rule before an end", "{% if site.beta %}\nBeta\n\n----\n\n{% endif %}\n"
+                                          "\n----\n"),
+          ("a jekyll tilde", "{% if site.beta %}\nVersion ~1.2 or ~{% endif %}~\n"),
+          ("a jekyll double colon", "{% if site.beta %}\nNote::\n\n  {% endif %}\n"))),
 ]
 
 

@@ -124,16 +124,18 @@ def _not_tags(text: str) -> str:
     return "".join(pieces) + text[pos:]
 
 
-def _document_code(text: str, wide: bool = False) -> str:
+def _document_code(text: str, wide: bool = False, markdown: bool = False) -> str:
     """A document's text with its closed fenced code samples (indented too: a list item's)
     and its backtick code spans blanked. ``wide``: a second reading, where more is taken
     for code: ``<pre>`` blocks, Org's ``#+BEGIN_SRC``, AsciiDoc's ``----`` and ``....``
     listings, an RST literal block after ``::``, an indented code block after a blank
     line, Org's and AsciiDoc's spans (QA s52 helper-216). Either reading may hide a block
     the other shows (a setext heading's underline, a rule or a list item's indented text
-    reads like such a sample: helper-217, 218), so both are counted."""
+    reads like such a sample: helper-217, 218), so both are counted. A ``markdown``
+    document's second reading takes Markdown's forms alone (``<pre>``, indented): a
+    Jekyll page's ``----`` rule, ``~`` or ``::`` is text there (QA s53 helper-220)."""
     lines = text.split("\n")
-    spans = _SPAN_WIDE if wide else _SPAN
+    spans = _SPAN_WIDE if wide and not markdown else _SPAN
     opened: tuple[str, int] | None = None  # (what closes it, its first line)
     literal = False  # (in an indented block: RST's after "::", Markdown's after a blank)
     for k, line in enumerate(lines):
@@ -148,7 +150,7 @@ def _document_code(text: str, wide: bool = False) -> str:
             lines[k] = " " * len(line)
             continue
         literal = False
-        close = _code_opener(stripped, wide)
+        close = _code_opener(stripped, wide, markdown)
         if close is not None and not (close == "</pre>" and "</pre>" in stripped.lower()):
             opened = (close, k)
             continue
@@ -157,11 +159,11 @@ def _document_code(text: str, wide: bool = False) -> str:
             lines[k] = " " * len(line)
             continue
         lines[k] = spans.sub(lambda found: " " * len(found.group()), line)
-        literal = wide and stripped.endswith("::")
+        literal = wide and not markdown and stripped.endswith("::")
     return "\n".join(lines)
 
 
-def _code_opener(stripped: str, wide: bool) -> str | None:
+def _code_opener(stripped: str, wide: bool, markdown: bool = False) -> str | None:
     """What closes the code sample a document's line (stripped) opens, or None: a fenced
     sample's fence, and in the ``wide`` reading the other forms."""
     if stripped[:3] in ("```", "~~~"):
@@ -172,6 +174,8 @@ def _code_opener(stripped: str, wide: bool) -> str | None:
     lowered = stripped.lower()
     if lowered.startswith("<pre"):
         return "</pre>"
+    if markdown:
+        return None
     if lowered.startswith("#+begin_"):
         return "#+end_" + lowered[8:].split(" ")[0]
     if len(stripped) >= 4 and set(stripped) in ({"-"}, {"."}):
@@ -204,7 +208,8 @@ def open_blocks(text: str, document: bool = False, go: bool = True, ci: bool = F
     if document:  # (two readings of its code samples, each counted: their union)
         # (HTML elements in the first reading only: a list item's indented </details>
         # is no sample, pyenv's README)
-        found = dict(_open_blocks(_document_code(text, wide=True), True, go, ci))
+        found = dict(_open_blocks(_document_code(text, wide=True, markdown=markdown), True,
+                                  go, ci))
         for key, at in _open_blocks(_document_code(text), True, go, ci, markdown):
             found[key] = min(at, found.get(key, at))
         return sorted(found.items(), key=lambda item: item[1])
