@@ -1,0 +1,68 @@
+"""Taking back a ``:rm`` while the user's own file stands at its path, then the user
+removing that file: the original comes back (QA s53 helper-221). The accepted ``:rm
+old.txt`` was written; the user made their own ``old.txt``; ``u``, ``n`` or a restore left
+it in conflict (right); once the user deleted their file, the original was taken as
+deleted outside: the operation read "not found", nothing was written and the original
+stood only in the review's blobs, ``restore`` saying there was nothing to restore. The same
+steps with ``:mv`` put the original back (``test_move_taken_back_held.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from diskkit import Cmd, assert_conflicts_shown, opened_review, tree_bytes
+from reviewtui.core.engine import Decision
+from reviewtui.core.model.outcome import Status
+from reviewtui.shell.review import Review
+
+REMOVE = (1, 0)
+ORIGINAL, MINE = b"original content\n", b"the user's own file\n"
+
+TAKE_BACK: dict[str, Callable[[Review], object]] = {
+    "u": lambda review: review.undo(),
+    "n": lambda review: review.decide(REMOVE, Decision.reject()),
+    "restore": lambda review: review.restore(0),
+}
+
+
+@pytest.mark.parametrize("how", sorted(TAKE_BACK))
+def test_a_remove_taken_back_comes_back_once_the_users_file_goes(
+        tmp_path: Path, how: str) -> None:
+    review, root = opened_review(tmp_path, {"old.txt": ORIGINAL, "keep.txt": b"k\n"},
+                                 [[Cmd(":rm old.txt")]])
+    try:
+        review.decide(REMOVE, Decision.accept())
+        assert tree_bytes(root) == {"keep.txt": b"k\n"}
+        (root / "old.txt").write_bytes(MINE)
+        review.outside_changed(["old.txt"])
+        TAKE_BACK[how](review)
+        assert tree_bytes(root) == {"keep.txt": b"k\n", "old.txt": MINE}  # (theirs stays)
+        assert "old.txt" in review.conflicts
+        assert_conflicts_shown(review)
+        (root / "old.txt").unlink()
+        review.outside_changed(["old.txt"])
+        assert tree_bytes(root) == {"keep.txt": b"k\n", "old.txt": ORIGINAL}
+        assert review.conflicts == {}
+        assert review.result(REMOVE).outcome.status is not Status.NOT_FOUND
+    finally:
+        review.close()
+
+
+def test_a_file_the_user_deletes_over_an_accepted_remove_stays_deleted(tmp_path: Path) -> None:
+    """The other way round: the remove in force, the user's file made and deleted again:
+    nothing comes back (the draft wants no file there)."""
+    review, root = opened_review(tmp_path, {"old.txt": ORIGINAL}, [[Cmd(":rm old.txt")]])
+    try:
+        review.decide(REMOVE, Decision.accept())
+        (root / "old.txt").write_bytes(MINE)
+        review.outside_changed(["old.txt"])
+        (root / "old.txt").unlink()
+        review.outside_changed(["old.txt"])
+        assert tree_bytes(root) == {}
+        review.undo()  # (and taken back then, the original comes back)
+        assert tree_bytes(root) == {"old.txt": ORIGINAL}
+    finally:
+        review.close()
