@@ -68,10 +68,49 @@ def test_other_spellings_are_the_names_whose_composed_form_is_not_there(
     import unicodedata
 
     found = other_spellings(names)
+    folders = {name[:k] for name in names for k, char in enumerate(name) if char == "/"}
     for composed, name in found.items():
+        if composed.endswith("/"):  # (a folder of one: QA s53 helper-221)
+            assert name.endswith("/")
+            assert name[:-1] in folders
+            assert composed == unicodedata.normalize("NFC", name) != name
+            assert composed[:-1] not in folders
+            continue
         assert name in names
         assert composed == unicodedata.normalize("NFC", name) != name
         assert composed not in names
     # Every such composed form is refused (two names spelling it apart: either one).
     assert {unicodedata.normalize("NFC", name) for name in names
             if unicodedata.normalize("NFC", name) not in names} <= set(found)
+    assert {unicodedata.normalize("NFC", folder) + "/" for folder in folders
+            if unicodedata.normalize("NFC", folder) not in folders} <= set(found)
+
+
+FOLDER = "de\u0301"  # a folder named decomposed (as macOS writes names)
+
+
+@pytest.mark.parametrize("op", [
+    Full("d\u00e9/new.py", "y = 3\n"),
+    Ed("d\u00e9/x.py", "x = 1", "x = 2"),
+    Cmd(":mv other.py d\u00e9/other.py"),
+], ids=["full-file", "edit", "mv-into"])
+def test_a_decomposed_folder_on_disk_refuses_a_second_one_that_looks_the_same(
+        arena: Arena, capsys: pytest.CaptureFixture[str], op: Op) -> None:
+    """A new file in ``dé/`` named composed made a second folder beside the decomposed
+    one, identical on screen, exit 0 (QA s53 helper-221): the check looked at the last
+    part of a path alone."""
+    make_project(arena.root, {f"{FOLDER}/x.py": "x = 1\n", "other.py": "o = 1\n"})
+    ops = _check(arena, op, capsys)
+    assert [(o["status"], o.get("rule")) for o in ops] == [("refused", "unicode-spelling")]
+    before = tree_bytes(arena.root)
+    session = write_session(arena.work, [[op]])
+    main(["apply", str(session), "--root", str(arena.root), "--yes", "--partial"])
+    assert tree_bytes(arena.root) == before
+    assert sorted(os.listdir(arena.root)) == sorted([FOLDER, "other.py"])
+
+
+def test_both_spellings_of_a_folder_on_disk_leave_the_composed_one_writable(
+        arena: Arena, capsys: pytest.CaptureFixture[str]) -> None:
+    make_project(arena.root, {f"{FOLDER}/x.py": "x = 1\n", "d\u00e9/x.py": "x = 1\n"})
+    ops = _check(arena, Full("d\u00e9/new.py", "y = 3\n"), capsys)
+    assert [o["status"] for o in ops] == ["applied"]

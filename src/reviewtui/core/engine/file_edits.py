@@ -120,6 +120,13 @@ def check_path(raw: str, ctx: FileContext, *, link_ok: bool = False,
                        "spelling of the same name (decomposed, as macOS writes names); "
                        "reviewtui neither writes a second file that looks the same nor "
                        "renames yours: rename it to the composed spelling (NFC) to edit it")
+    if ctx.spellings and not path.isascii() and (folder := next(
+            (path[:k + 1] for k, char in enumerate(path) if char == "/"
+             and path[:k + 1] in ctx.spellings), None)) is not None:
+        return refused(path, "unicode-spelling", f"{folder} is on disk under another "
+                       "Unicode spelling of the same name (decomposed, as macOS writes "
+                       "names); reviewtui does not make a second folder that looks the "
+                       "same: rename it to the composed spelling (NFC) to write in it")
     mine = review_file_of(path, ctx.own) if ctx.own else None
     if mine is not None:
         return refused(path, "review-file", review_file_message(path, mine, ctx.own[mine]))

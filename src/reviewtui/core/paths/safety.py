@@ -58,12 +58,25 @@ def other_spellings(paths: Iterable[str]) -> dict[str, str]:
     reach, and one named in NFC would be a second file that looks the same."""
     names = [path for path in paths if not path.isascii()]
     present = set(names)
+    folders = {name[:cut] for name in names for cut in _slashes(name)}
     out: dict[str, str] = {}
     for name in names:
         composed = _nfc(name)
         if composed != name and composed not in present:
             out[composed] = name
+        # (its folders too, as "folder/": a new file in one named in NFC would make a
+        # second folder that looks the same, QA s53 helper-221)
+        for cut in _slashes(name):
+            folder = name[:cut]
+            composed = _nfc(folder)
+            if composed != folder and composed not in folders:
+                out[composed + "/"] = folder + "/"
     return out
+
+
+def _slashes(path: str) -> list[int]:
+    """The offset of each "/" in ``path``."""
+    return [k for k, char in enumerate(path) if char == "/"]
 
 
 def _nfc(text: str) -> str:
