@@ -66,8 +66,11 @@ def target_path(root: Path, rel: str) -> Path:
 
 # --- temp files ----------------------------------------------------------------------
 
-# ".<name>.<16 hex nonce><8 hex tag>.reviewtui-tmp": the tag is a hash of the name and
-# the nonce, so a user's own "notes.reviewtui-tmp" never passes for one of ours.
+# ".<name>.<16 hex nonce><8 hex tag>.reviewtui-tmp": the tag is a hash of this user's key
+# (:func:`temp_key`), the name and the nonce, so a user's own "notes.reviewtui-tmp" never
+# passes for one of ours, nor does a file a project brings named so (QA s53 helper-221:
+# with the hash of the name and nonce alone, any project could carry a file that 'apply'
+# removed as the leftover of an interrupted write).
 # Compiled when a name with the suffix is first seen (most projects have none).
 _TEMP_RE: Final = LazyPattern(r"\.(?P<name>.+)\.(?P<nonce>[0-9a-f]{16})(?P<tag>[0-9a-f]{8})"
                               + re.escape(TEMP_SUFFIX), re.DOTALL)
@@ -78,7 +81,44 @@ def _tag(name: str, nonce: str) -> str:
     from reviewtui.core.digests import sha256  # here: reading a project writes no temp file
 
     text = f"reviewtui-tmp\0{name}\0{nonce}".encode("utf-8", "surrogateescape")
-    return sha256(text).hexdigest()[:8]
+    return sha256(temp_key() + text).hexdigest()[:8]
+
+
+def state_home() -> Path:
+    """This user's folder for reviewtui's state (``$XDG_STATE_HOME/reviewtui``)."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "reviewtui"
+
+
+_KEY: list[bytes] = []  # (read once a process)
+_KEY_FILE = "temp-names.key"
+
+
+def temp_key() -> bytes:
+    """This user's key for temp-file names: 32 random bytes kept in the state folder, made
+    by the first write that needs it (mode 0600). Where it can be neither read nor made,
+    a key of this process alone: its own temp files are told, another run's leftovers
+    are left in place (never a file removed that this user's reviewtui did not make)."""
+    if not _KEY:
+        path = state_home() / _KEY_FILE
+        key = b""
+        with contextlib.suppress(OSError):
+            key = path.read_bytes()
+        if len(key) < 16:
+            key = os.urandom(32)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+                descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL
+                                     | os.O_NOFOLLOW | _CLOEXEC, 0o600)
+                with os.fdopen(descriptor, "wb") as out:
+                    out.write(key)
+            except FileExistsError:  # (made meanwhile by another run: that one's)
+                with contextlib.suppress(OSError):
+                    key = path.read_bytes() if len(path.read_bytes()) >= 16 else key
+            except OSError:
+                pass
+        _KEY.append(key)
+    return _KEY[0]
 
 
 def temp_name(target: str) -> str:

@@ -15,6 +15,7 @@ import os
 from pathlib import Path
 
 from reviewtui.core.digests import sha256
+from reviewtui.shell.disk import state_home
 from reviewtui.shell.loader import LoadedSession
 from reviewtui.shell.statemark import mark_path
 
@@ -55,11 +56,6 @@ def review_files(root: Path, session_file: Path, state_path: Path | None) -> dic
         if os.path.commonpath([home, full]) == home and full != home:
             own.setdefault(Path(os.path.relpath(full, home)).as_posix(), what)
     return own
-
-
-def state_home() -> Path:
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "reviewtui"
 
 
 def state_path_for(loaded: LoadedSession) -> tuple[Path, str]:
