@@ -67,6 +67,27 @@ def test_the_review_state_is_never_the_output(tour: tuple[Path, Path],
     assert state.read_bytes() == saved
 
 
+@pytest.mark.parametrize("what", ["mark", "blob", "default"])
+def test_the_states_mark_blobs_and_default_state_are_never_the_output(
+        tour: tuple[Path, Path], capsys: pytest.CaptureFixture[str], what: str) -> None:
+    """QA s53 helper-221: ``--output`` overwrote the state's ``.written`` mark, and the
+    state beside the session before any existed (the next command then said the state
+    was corrupt)."""
+    from reviewtui.shell.statemark import mark_path
+    from reviewtui.shell.statepath import blob_dir_for
+
+    session, root = tour
+    state = session / "review.json"
+    with Review.open(session, root, state_path=state) as review:
+        review.decide((1, 0), Decision.accept())
+    target = {"mark": mark_path(state), "blob": blob_dir_for(state) / "x.md",
+              "default": session / "session.md.review.json"}[what]
+    before = target.read_bytes() if target.is_file() else None
+    assert _export(session, root, target, "--state", str(state)) == 2
+    assert "is the review's state" in capsys.readouterr().err
+    assert (target.read_bytes() if target.is_file() else None) == before
+
+
 def test_a_new_file_beside_the_session_or_in_the_root_is_written(
         tour: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
     session, root = tour

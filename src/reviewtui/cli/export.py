@@ -165,12 +165,18 @@ def _check_output(target: Path, accepted: Accepted, args: argparse.Namespace) ->
     if session is not None and session.is_dir() and inside(resolved, session / "base"):
         raise UsageError(f"--output {args.output} is inside the session's base/",
                          source=str(session), rule="output")
-    if accepted.state:
-        state = Path(accepted.state).resolve()
-        blobs = state.with_name(state.name.removesuffix(".json") + ".blobs")
-        if resolved == state or inside(resolved, blobs):
-            raise UsageError(f"--output {args.output} is the review's state",
-                             source=str(state), rule="output")
+    from reviewtui.shell.statemark import mark_path
+    from reviewtui.shell.statepath import blob_dir_for, default_state_path
+
+    # (the state read, and the one beside the session a later review reads, each with its
+    # .written mark and blob folder: QA s53 helper-221 overwrote the mark, and the default
+    # state before any existed, the next command then reporting a corrupt state)
+    for state in {default_state_path(source), *([Path(accepted.state)] if accepted.state
+                                                 else [])}:
+        state = state.resolve()
+        if resolved in (state, mark_path(state)) or inside(resolved, blob_dir_for(state)):
+            raise UsageError(f"--output {args.output} is the review's state (or its mark "
+                             "or blob folder)", source=str(state), rule="output")
     if args.root:
         root = Path(args.root).resolve()
         if inside(resolved, root):
