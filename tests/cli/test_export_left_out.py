@@ -258,3 +258,29 @@ def test_output_dash_is_standard_output(tmp_path: Path, capsys: pytest.CaptureFi
     main(["export", str(session), "--root", str(root), "--format", "markdown", "-o", "-"])
     assert "# Review report" in capsys.readouterr().out
     assert not (tmp_path / "-").exists()
+
+
+def test_a_file_fileops_replies_cannot_carry_is_named_and_exits_1(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A change whose lines read as an edit's markers in a reply: the fileops export said
+    so only in its own notes and exited 0, its replies applying back to another result
+    (QA s53 helper-221). Named on stderr, counted, exit 1; a plain file beside it is not
+    named."""
+    root = tmp_path / "root"
+    root.mkdir()
+    (root / "a.txt").write_text("l1\nl2\n")
+    (root / "b.txt").write_text("b\n")
+    diff = tmp_path / "s.diff"
+    diff.write_text("diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,5 @@\n"
+                    " l1\n+<<<<<<< SEARCH\n+=======\n+>>>>>>> REPLACE\n l2\n"
+                    "diff --git a/b.txt b/b.txt\n--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n"
+                    "-b\n+B\n")
+    out = tmp_path / "replies.md"
+    assert main(["export", str(diff), "--root", str(root), "--format", "fileops",
+                 "--output", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "turn 1: a.txt: its content cannot be re-expressed exactly" in err
+    assert "b.txt" not in err
+    assert "- turn 1: a.txt could not be re-expressed exactly" in out.read_text()
+    assert main(["export", str(diff), "--root", str(root), "--format", "patch",
+                 "--output", str(tmp_path / "p.diff")]) == 0  # (a patch carries it)

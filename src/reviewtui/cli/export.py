@@ -67,6 +67,7 @@ def export(args: argparse.Namespace) -> int:
     from reviewtui.shell.export import load_accepted
 
     chosen = None if args.session_format == "auto" else args.session_format
+    unreproduced: list[str] = []
     accepted, problems = load_accepted(args.session, args.root, state=args.state,
                                        format=chosen)
     for problem in problems:
@@ -81,9 +82,20 @@ def export(args: argparse.Namespace) -> int:
                              + (" (the operations that fail are named above)"
                                 if _say_left_out(accepted, args) else ""),
                              source=accepted.session.title, rule="nothing-accepted")
+    elif args.format == "fileops":  # (and what its replies cannot carry: named, exit 1)
+        from reviewtui.core.export.fileops import canonical_replies
+
+        text, unreproduced = canonical_replies(accepted)
+        data = text.encode("utf-8")
     else:
         data = render(accepted, args.format).encode("utf-8")
     missing = _say_left_out(accepted, args) if args.format in RESULTS else 0
+    if args.format == "fileops" and unreproduced:
+        for where in unreproduced:
+            print(f"reviewtui: {where}: its content cannot be re-expressed exactly as a File "
+                  "Ops reply (it holds a line the parser reads as an edit's marker or a "
+                  "fence); the export's replies do not reproduce it", file=sys.stderr)
+        missing += len(unreproduced)
     code = EXIT_FINDINGS if missing else EXIT_OK
     if args.output in (None, "-"):  # ("-": standard output, as for git and most tools)
         sys.stdout.flush()

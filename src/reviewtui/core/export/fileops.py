@@ -385,6 +385,13 @@ def _request_lines(request: str) -> list[str]:
 
 def canonical_session(accepted: Accepted) -> str:
     """The whole session as canonical replies: a ``session.md`` reviewtui reads back."""
+    return canonical_replies(accepted)[0]
+
+
+def canonical_replies(accepted: Accepted) -> tuple[str, list[str]]:
+    """:func:`canonical_session`, and each file a turn's reply cannot re-express exactly
+    (``turn 1: a.txt``): its content holds what a reply cannot carry (a line the parser
+    reads as an edit's marker). The export names them and exits 1 (QA s53 helper-221)."""
     session = accepted.session
     turns: list[str] = []
     problems: list[str] = []
@@ -399,8 +406,7 @@ def canonical_session(accepted: Accepted) -> str:
         turns += [f"## Turn {turn.index} ({cost})", *_request_lines(turn.request), ""]
         if reply:
             turns.append(reply)
-        problems += [f"- turn {turn.index}: {path} could not be re-expressed exactly"
-                     for path in wrong]
+        problems += [f"turn {turn.index}: {path}" for path in wrong]
     sent = sum(sent_cost(t) for t in session.turns)
     head = [f"# Session: {session.title or accepted.source}", "",
             "Canonical File Ops replies, re-emitted by reviewtui from the accepted result of",
@@ -413,8 +419,9 @@ def canonical_session(accepted: Accepted) -> str:
             f"replies. Their operations (edits with markers, full files, commands) cost ~{ours}",
             f"tokens, against ~{sent} for the operations the model sent.", ""]
     if problems:
-        head += ["Not reproduced exactly (the engine's result differs):", *problems, ""]
-    return "\n".join(head) + "\n" + "\n".join(turns).rstrip("\n") + "\n"
+        head += ["Not reproduced exactly (the engine's result differs):",
+                 *(f"- {where} could not be re-expressed exactly" for where in problems), ""]
+    return "\n".join(head) + "\n" + "\n".join(turns).rstrip("\n") + "\n", problems
 
 
 def sent_cost(turn: Turn) -> int:
