@@ -67,6 +67,15 @@ def test_normalize_path_canonical_form(raw: str, expected: str) -> None:
         (".git /config", "git-dir"),
         (".GIT/config", "git-dir"),
         ("a/../.git/HEAD", "git-dir"),
+        # (the git directory's aliases on HFS+ and NTFS, as git refuses them: QA s53
+        # helper-221)
+        (".git\u200c/config", "git-dir"),
+        ("sub/.g\ufeffit/hooks/x", "git-dir"),
+        ("git~1/config", "git-dir"),
+        ("GIT~1/config", "git-dir"),
+        (".git./config", "git-dir"),
+        (".git. ./config", "git-dir"),
+        (".git::$INDEX_ALLOCATION/config", "git-dir"),
         ("", "empty-path"),
         ("   ", "empty-path"),
         (".", "empty-path"),
@@ -85,7 +94,8 @@ def test_normalize_path_refusals_carry_rule_and_path(raw: str, rule: str) -> Non
 
 
 _PIECES = st.sampled_from(
-    ["a", "b.js", ".", "..", "", ".git", ".GIT", "~", "C:", "\\", "\x00", "e\u0301", " ", "*"]
+    ["a", "b.js", ".", "..", "", ".git", ".GIT", "~", "C:", "\\", "\x00", "e\u0301", " ", "*",
+     ".git.", "\u200c", "git~1"]
 )
 
 
@@ -102,6 +112,12 @@ def test_normalize_path_invariants(raw: str) -> None:
     assert not path.startswith("/")
     assert all(p.casefold() != ".git" for p in parts)
     assert normalize_path(path) == path
+
+
+@pytest.mark.parametrize("name", [".gitignore", ".github/x", "git~2/x", ".git.d/x", "git/x",
+                                  ".gitmodules", "a/.git-blame-ignore-revs"])
+def test_names_like_the_git_directory_are_files(name: str) -> None:
+    assert normalize_path(name) == name
 
 
 @pytest.mark.parametrize(

@@ -171,11 +171,24 @@ def normalize_path(raw: str) -> str:
                       "name a file relative to the root")
     _check_first_component(raw, parts[0])
     _check_size(raw, parts)
-    # casefold: on macOS and Windows ".GIT/config" is the same file as ".git/config".
-    if any(part.casefold() == _GIT_DIR for part in parts):
+    # casefold: on macOS and Windows ".GIT/config" is the same file as ".git/config"; so
+    # are the names git itself refuses as its directory's aliases there (QA s53 helper-221).
+    if any(part.casefold() == _GIT_DIR or _git_alias(part) for part in parts):
         raise _refuse(raw, "git-dir", "it is inside the .git directory",
                       "repository internals are never written; name a project file")
     return "/".join(parts)
+
+
+# Code points HFS+ ignores in a name (git's is_hfs_dotgit): ".git\u200c" is ".git" there.
+_HFS_IGNORED = re.compile("[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]")
+
+
+def _git_alias(part: str) -> bool:
+    """Whether a path part names the git directory on a file system that folds names:
+    HFS+ ignoring some code points, NTFS dropping trailing dots and spaces, reading
+    ``name:stream`` as ``name`` and ``GIT~1`` as the short name of ``.git``."""
+    folded = _HFS_IGNORED.sub("", part).casefold()
+    return folded.split(":", 1)[0].rstrip(". ") == _GIT_DIR or folded == "git~1"
 
 
 def respelled(raw: str) -> str | None:
