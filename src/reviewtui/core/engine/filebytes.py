@@ -71,8 +71,8 @@ def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
     current = tree.get(path)
     if payload.kind == "unread":
         return refused(path, "diff-unread", f"part of the diff of {path} cannot be read or "
-                       "replayed (a diff-bad-hunk, diff-orphan-hunk, diff-not-utf8 or "
-                       "diff-copy finding says why): its patch is not whole"), None
+                       "replayed (a diff-bad-hunk, diff-hunk-overrun, diff-orphan-hunk, "
+                       "diff-not-utf8 or diff-copy finding says why): its patch is not whole"), None
     if payload.kind == "submodule":
         return refused(path, "submodule", _submodule_refusal(path, payload)), None
     if payload.kind == "missing":

@@ -19,7 +19,9 @@ series (``From <sha> ...`` mails) one turn per commit, its subject as the reques
 * copies cannot be replayed: a problem on the turn (``diff-copy``).
 
 Hunks are read by their line counts, as ``git apply`` does; a hunk that ends before its
-counts say is kept with a ``diff-hunk-count`` warning. Where a hunk sits is kept as git
+counts say is kept with a ``diff-hunk-count`` warning; ``-``/``+`` lines after its counted
+end are ``diff-hunk-overrun`` (its file not read, see ``hunkbody``); a ``diff --git``
+header carrying no change is ``diff-empty-section``. Where a hunk sits is kept as git
 reads it: one without trailing context ends at the file's end, one from line 1 starts it. A
 new file's ``+a\r`` lines keep their CR, and a hunk records which of its lines end in CR
 and whether its line 1 starts with a byte order mark (``LineBytes``: written as git would
@@ -52,6 +54,8 @@ from reviewtui.core.importers.diffpaths import (
     unquote,
 )
 from reviewtui.core.importers.gitbinary import BinaryPatchError, read_hunk
+from reviewtui.core.importers.hunkbody import HUNK, hunk_lines, overrun
+from reviewtui.core.importers.hunkbody import Hunk as _Hunk
 from reviewtui.core.importers.mails import is_cover_letter, mail_parts, mail_subject
 from reviewtui.core.importers.notutf8 import (
     foreign_lines,
@@ -79,13 +83,11 @@ from reviewtui.core.record import replace as replace_record
 from reviewtui.core.text.limits import parse_int
 from reviewtui.core.text.lines import split_lines
 
-HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 _BOM = "\ufeff"
 
 BAD_HUNK = "diff-bad-hunk"
 ORPHAN_HUNK = "diff-orphan-hunk"
 BLANK_BETWEEN = "diff-blank-between-hunks"
-HUNK_COUNT = "diff-hunk-count"
 BINARY = "diff-binary"
 COPY = "diff-copy"
 LONE_CR = "diff-lone-cr"  # a line ending in a CR of its own: not edited byte for byte
@@ -95,26 +97,7 @@ LINK_MODE = 0o120000
 GITLINK_MODE = 0o160000  # a submodule: the tree records the commit it is checked out at
 _SUBPROJECT = re.compile(r"Subproject commit ([0-9a-f]{4,64}(?:-dirty)?)")
 NO_DIFF = "no-diff"
-
-
-@record(slots=True)
-class _Hunk:
-    header: int  # 0-based line of "@@"
-    old_start: int
-    old_count: int
-    new_start: int
-    new_count: int
-    search: list[str] = field(default_factory=list)
-    replace: list[str] = field(default_factory=list)
-    added: list[str] = field(default_factory=list)  # "+" lines only, for new files
-    search_crs: set[int] = field(default_factory=set)  # lines ending in CR (LineBytes)
-    replace_crs: set[int] = field(default_factory=set)
-    leading: int = 0  # context lines before the first change
-    trailing: int = 0  # context lines after the last change
-    old_no_eol: bool = False
-    new_no_eol: bool = False
-    lone_cr: bool = False  # a side's last line ends in a CR with no newline after it
-    end: int = 0  # 0-based line after the hunk
+EMPTY_SECTION = "diff-empty-section"
 
 
 @record(slots=True)
@@ -206,6 +189,13 @@ def _sections(lines: Sequence[str], raw: Sequence[str], start: int, stop: int,
             continue
         if line.startswith("diff --git "):
             section = _git_section(lines, raw, i, stop, notes, prefixes)
+            if not _carries(section):  # (git apply: "No valid patches", or garbage)
+                notes.append(problem(EMPTY_SECTION, f"a 'diff --git' header for "
+                                     f"{section.new or section.old!r} with no hunk, mode, "
+                                     "rename or new or deleted file after it: it carries no "
+                                     "change, so nothing of it is read", i + 1))
+                i = max(section.end, i + 1)
+                continue
         elif _starts_section(lines, i, stop):
             section = _Section(i)
             section.old = diff_path(line[4:], old_prefix)
@@ -235,6 +225,13 @@ def _sections(lines: Sequence[str], raw: Sequence[str], start: int, stop: int,
         sections.append(section)
         i = max(section.end, i + 1)
     return sections
+
+
+def _carries(section: _Section) -> bool:
+    """Whether a file's section says any change (``git diff -w`` leaves a header alone)."""
+    return bool(section.hunks or section.unread or section.new_file or section.deleted
+                or section.rename_from or section.rename_to or section.copy or section.binary
+                or section.mode_change)
 
 
 def _git_section(lines: Sequence[str], raw: Sequence[str], i: int, stop: int,
@@ -339,7 +336,15 @@ def _read_hunks(lines: Sequence[str], raw: Sequence[str], i: int, stop: int,
         a, b, c, d = (parse_int(n or "1", what="hunk header number", line=i + 1)
                       for n in match.groups())  # (a missing count means one line)
         hunk = _Hunk(i, a, b, c, d)
-        i = _hunk_lines(lines, raw, i + 1, stop, hunk, notes)
+        i = hunk_lines(lines, raw, i + 1, stop, hunk, notes)
+        extra = overrun(lines, hunk, section.new or section.old, stop, _starts_section)
+        if extra is not None:
+            notes.append(extra)
+            if extra.severity == "error":  # (its "-"/"+" lines after it: not read)
+                section.unread = True
+                while i < stop and not _starts_section(lines, i, stop):
+                    i += 1  # (not the hunk either: the rest of this file's diff)
+                return i
         section.hunks.append(hunk)
         # Blank lines and then another hunk: a slip between two hunks of this file (git
         # refuses the diff, GNU patch drops the hunk). Nothing else can start there.
@@ -363,76 +368,9 @@ def _starts_section(lines: Sequence[str], i: int, stop: int) -> bool:
         and HUNK.match(lines[i + 2]) is not None)
 
 
-def _hunk_lines(lines: Sequence[str], raw: Sequence[str], i: int, stop: int, hunk: _Hunk,
-                notes: list[ParseProblem]) -> int:
-    old_left, new_left = hunk.old_count, hunk.new_count
-    search, replace, added = hunk.search, hunk.replace, hunk.added
-    leading, trailing = hunk.leading, hunk.trailing
-    changed = bool(search or replace)  # a "-" or "+" line seen: no more leading context
-    side = ""
-    while i < stop:
-        line = lines[i]
-        mark = line[:1]
-        if mark == "\\":  # "\ No newline at end of file" for the line just above
-            hunk.old_no_eol |= side in (" ", "-")
-            hunk.new_no_eol |= side in (" ", "+")
-            if side and i > 0 and raw[i - 1].endswith("\r"):
-                _content_cr(hunk, side)
-                hunk.lone_cr = True
-        elif old_left <= 0 and new_left <= 0:
-            break
-        elif (mark == " " or not line) and old_left > 0 and new_left > 0:
-            text = line[1:]
-            if raw[i].endswith("\r"):
-                hunk.search_crs.add(len(search))
-                hunk.replace_crs.add(len(replace))
-            search.append(text)
-            replace.append(text)
-            old_left -= 1
-            new_left -= 1
-            if not changed:
-                leading += 1
-            trailing += 1
-        elif mark == "-" and old_left > 0:
-            if raw[i].endswith("\r"):
-                hunk.search_crs.add(len(search))
-            search.append(line[1:])
-            old_left -= 1
-            trailing = 0
-            changed = True
-        elif mark == "+" and new_left > 0:
-            if raw[i].endswith("\r"):
-                hunk.replace_crs.add(len(replace))
-            replace.append(line[1:])
-            added.append(raw[i][1:])
-            new_left -= 1
-            trailing = 0
-            changed = True
-        else:
-            notes.append(problem(HUNK_COUNT, f"the hunk at line {hunk.header + 1} says it has "
-                                 f"{hunk.old_count} old and {hunk.new_count} new lines, but it "
-                                 "ends earlier: it is read as written", hunk.header + 1, i,
-                                 severity="warning"))
-            break
-        side = mark or " "
-        i += 1
-    hunk.leading, hunk.trailing = leading, trailing
-    hunk.end = i
-    return i
-
-
 def _was_link(section: _Section) -> bool:
     """Whether the diff's old side of the file is a symbolic link."""
     return section.old_mode is not None and section.old_mode & 0o170000 == LINK_MODE
-
-
-def _content_cr(hunk: _Hunk, side: str) -> None:
-    """The line above a "No newline" mark ended in CR: the file's content, not CRLF."""
-    for lines, crs, marks in ((hunk.search, hunk.search_crs, " -"),
-                              (hunk.replace, hunk.replace_crs, " +")):
-        if side in marks:
-            lines[-1] += "\r"
-            crs.discard(len(lines) - 1)
 
 
 def _change(section: _Section, lines: Sequence[str], notes: list[ParseProblem],
