@@ -17,6 +17,7 @@ from textual.widgets.option_list import Option
 
 from reviewtui.core.engine.opstate import OpState
 from reviewtui.ui.evaluating import turn_row
+from reviewtui.ui.screens.ready import ReadyModal
 from reviewtui.ui.widgets.lists import turn_prompt
 
 # The most checkpoints the picker lists at a time (see CheckpointPicker).
@@ -84,14 +85,15 @@ class PromptScreen(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class CheckpointPicker(ModalScreen[int | None]):
+class CheckpointPicker(ReadyModal[int | None]):
     """Every checkpoint with its turn's request and counts; typing filters them by
     request text or turn number, ctrl+o hides turns without operations.
 
     At most :data:`WINDOW` checkpoints are in the list at a time, around the highlighted
     one (an option list measures every option at each layout: 5,000 turns took seconds to
     open and a second per keystroke); a dim line says how many more lie before or after,
-    and moving past the first or last shown brings the next ones in.
+    and moving past the first or last shown brings the next ones in. Its keys are live
+    once it is mounted (ready.py).
     """
 
     DEFAULT_CSS = _DIALOG_CSS.format(name="CheckpointPicker") + """
@@ -133,6 +135,8 @@ class CheckpointPicker(ModalScreen[int | None]):
             yield OptionList()
 
     def on_mount(self) -> None:
+        if self.dismissed:
+            return  # closed before it was drawn: its widgets are going
         self._fill(at=self.current)
         self.query_one(Input).focus()
 
@@ -202,7 +206,8 @@ class CheckpointPicker(ModalScreen[int | None]):
 
     @on(Input.Changed)
     def _filter(self) -> None:
-        self._fill()
+        if self.showing:
+            self._fill()
 
     def action_toggle_empty(self) -> None:
         self.hide_empty = not self.hide_empty
@@ -224,13 +229,16 @@ class CheckpointPicker(ModalScreen[int | None]):
 
     @on(Input.Submitted)
     def _submitted(self) -> None:
+        if not self.showing:
+            return
         picker = self.query_one(OptionList)
         if picker.highlighted is not None and self._shown:
             self._choose(picker.get_option_at_index(picker.highlighted))
 
     @on(OptionList.OptionSelected)
     def _selected(self, event: OptionList.OptionSelected) -> None:
-        self._choose(event.option)
+        if self.showing:
+            self._choose(event.option)
 
     def _choose(self, option: Option) -> None:
         if option.id is None:  # a line saying how many more there are

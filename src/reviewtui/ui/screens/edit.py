@@ -8,8 +8,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Static, TextArea
+
+from reviewtui.ui.screens.ready import ReadyModal
 
 _LANGUAGES = {
     ".py": "python", ".js": "javascript", ".jsx": "javascript", ".ts": "javascript",
@@ -37,8 +38,9 @@ def cannot_edit_in_place(what: str, instead: str) -> str:
             f"(a form feed, U+2028, NEL or a lone carriage return): {instead}")
 
 
-class EditScreen(ModalScreen[str | None]):
-    """ctrl+s applies and re-evaluates; escape cancels."""
+class EditScreen(ReadyModal[str | None]):
+    """ctrl+s applies and re-evaluates; escape cancels. Its keys are live once it is
+    mounted (ready.py)."""
 
     DEFAULT_CSS = """
     EditScreen { align: center middle; background: $background 60%; }
@@ -72,7 +74,8 @@ class EditScreen(ModalScreen[str | None]):
             yield area
 
     def on_mount(self) -> None:
-        self.query_one(TextArea).focus()
+        if not self.dismissed:
+            self.query_one(TextArea).focus()
 
     def action_apply(self) -> None:
         self.dismiss(self.query_one(TextArea).text)

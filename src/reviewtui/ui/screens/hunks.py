@@ -17,7 +17,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from reviewtui.core.engine import Decision, OpResult
@@ -25,6 +24,7 @@ from reviewtui.core.model.records import ConsoleCommand, Edit
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.record import record
 from reviewtui.core.review.partial import apply_chosen, change_blocks
+from reviewtui.ui.screens.ready import ReadyModal
 from reviewtui.ui.widgets.block_picker import BlockPicker
 
 BLOCK_KEYS = ("↑↓ block · space take/leave · v select lines · a all · n none · "
@@ -78,8 +78,9 @@ def split_source(result: OpResult) -> SplitSource | str:
     return source
 
 
-class HunkScreen(ModalScreen[tuple[str, ...] | None]):
-    """The change blocks of one edit, each with a checkbox and per-line marks."""
+class HunkScreen(ReadyModal[tuple[str, ...] | None]):
+    """The change blocks of one edit, each with a checkbox and per-line marks. Its keys
+    are live once it is mounted (ready.py)."""
 
     DEFAULT_CSS = """
     HunkScreen { align: center middle; background: $background 60%; }
@@ -111,13 +112,16 @@ class HunkScreen(ModalScreen[tuple[str, ...] | None]):
             yield Static(BLOCK_KEYS, id="split-keys")
 
     def on_mount(self) -> None:
+        if self.dismissed:
+            return  # closed before it was drawn: its widgets are going
         picker = self.query_one(BlockPicker)
         picker.focus()
         self._show(picker)
 
     @on(BlockPicker.Changed)
     def _picker_changed(self, event: BlockPicker.Changed) -> None:
-        self._show(event.picker)
+        if self.showing:
+            self._show(event.picker)
 
     def _show(self, picker: BlockPicker) -> None:
         summary = Text(picker.summary(), style="bold")

@@ -51,6 +51,14 @@ def changed_positions(before: Sequence[object], after: Sequence[object]) -> Iter
 
 class ReviewCursor(ReviewPanes):
     async def on_key(self, event: Key) -> None:
+        if self.app.screen is not self:
+            # An earlier key of the same read opened a screen (``t t``, ``s enter``): this
+            # key is that screen's. Walked here it ran the new screen's binding before its
+            # widgets were composed (NoMatches, the app gone: QA).
+            event.stop()
+            event.prevent_default()
+            self._hand_on(event.key, event.character)
+            return
         if self.jobs.backlog:
             # The review is changing in a thread: this key acts once it is done, in order.
             event.stop()
@@ -70,9 +78,19 @@ class ReviewCursor(ReviewPanes):
     async def _replay_key(self, key: str, character: str | None) -> None:
         """A key that waited for a review job: run what it is bound to now."""
         if self.app.screen is not self:  # an earlier key opened a dialog: it goes there
-            self.app.post_message(Key(key, character).set_sender(self.app))
+            self._hand_on(key, character)
             return
         await self.app._check_bindings(key)  # noqa: SLF001  (as on_key: the binding walk)
+
+    def _hand_on(self, key: str, character: str | None) -> None:
+        """The key to the app again, which gives it to the screen shown, once that screen
+        is mounted (its queue runs the callback after its on_mount: screens/ready.py)."""
+        top = self.app.screen
+        post = partial(self.app.post_message, Key(key, character).set_sender(self.app))
+        if top.is_mounted:
+            post()
+        else:
+            top.call_later(post)
 
     async def run_action(self, action: str,
                          namespaces: Mapping[str, DOMNode] | None = None) -> None:

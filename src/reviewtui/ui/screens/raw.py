@@ -9,12 +9,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Static
 
 from reviewtui.core.lint.findings import Finding
 from reviewtui.core.model.records import Turn
 from reviewtui.core.text.hashline import line_id
+from reviewtui.ui.screens.ready import ReadyScreen
 from reviewtui.ui.widgets.diff_render import sanitize
 from reviewtui.ui.widgets.footer import KeyFooter
 
@@ -55,7 +55,10 @@ class FindingsArrived(Message):
         self.findings = findings
 
 
-class RawReplyScreen(Screen[None]):
+class RawReplyScreen(ReadyScreen[None]):
+    """The turn's reply as the model wrote it. Its keys are live once it is mounted
+    (ready.py)."""
+
     DEFAULT_CSS = """
     RawReplyScreen VerticalScroll { padding: 0 1; }
     """
@@ -86,6 +89,8 @@ class RawReplyScreen(Screen[None]):
         self._redraw()
 
     def _redraw(self) -> None:
+        if not self.showing:
+            return  # findings arriving once it is closed, or a key before it is drawn
         self.query_one("#raw-text", Static).update(
             render_raw(self.lines, self.turn, self.findings, hashed=self.hashed))
 

@@ -13,7 +13,7 @@ themselves, not their evaluation: opening it never evaluates the turns the workb
 not reached yet. A large session's texts are gathered and folded in slices, the event
 loop free between two (about a third of a second in all at 50,000 operations): until
 they are read, the count says so, and a query typed or a step asked for meanwhile is
-answered when they are.
+answered when they are. Its keys are live once it is mounted (ready.py).
 """
 
 from __future__ import annotations
@@ -30,13 +30,13 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.message_pump import MessagePump
-from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
 from reviewtui.core.engine.decisions import Decision, OpKey
 from reviewtui.core.model.records import Turn
 from reviewtui.core.review.search import SearchIndex, operation_text, step
 from reviewtui.ui.opview import op_title
+from reviewtui.ui.screens.ready import ReadyModal
 
 HINT = "enter next · ↑ previous · esc close"
 # The last query, per review screen (offered again when its bar opens).
@@ -62,7 +62,7 @@ def search_texts(turns: Sequence[Turn], decisions: Mapping[OpKey, Decision], *,
     return places, texts
 
 
-class SearchScreen(ModalScreen[None]):
+class SearchScreen(ReadyModal[None]):
     DEFAULT_CSS = """
     SearchScreen { align: left bottom; background: $background 0%; }
     SearchScreen #search-bar { height: 1; width: 100%; background: $panel; }
@@ -111,6 +111,8 @@ class SearchScreen(ModalScreen[None]):
             yield Label(HINT, id="search-hint")
 
     def on_mount(self) -> None:
+        if self.dismissed:
+            return  # closed before it was drawn: its widgets are going
         self.query_one(Input).focus()
         if len(self._turns) <= SLICE_TURNS:
             places, texts = search_texts(self._turns, self._decisions)
@@ -136,6 +138,8 @@ class SearchScreen(ModalScreen[None]):
 
     def _ready(self, places: list[tuple[int, int]], index: SearchIndex) -> None:
         self._places, self._index = places, index
+        if self.dismissed:
+            return  # closed while the texts were read: nothing left to show them
         self._count(self.query_one(Input).value)
         if self._waiting_step is not None:
             delta, self._waiting_step = self._waiting_step, None
@@ -161,12 +165,14 @@ class SearchScreen(ModalScreen[None]):
 
     @on(Input.Changed)
     def _changed(self, event: Input.Changed) -> None:
-        self._count(event.value)
+        if not self.dismissed:
+            self._count(event.value)
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.action_step(1)
+        if not self.dismissed:
+            self.action_step(1)
 
     def action_step(self, delta: int) -> None:
         """Select the next (``delta`` > 0) or previous match from the review's cursor."""

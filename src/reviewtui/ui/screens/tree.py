@@ -14,7 +14,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -26,6 +25,7 @@ from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.text.diff import build_diff
 from reviewtui.core.text.plural import plural
 from reviewtui.shell.review import Review
+from reviewtui.ui.screens.ready import ReadyScreen
 from reviewtui.ui.widgets.diff_render import sanitize
 from reviewtui.ui.widgets.diff_view import DiffView
 from reviewtui.ui.widgets.footer import KeyFooter
@@ -52,8 +52,9 @@ def file_rows(before: Tree, after: Tree) -> list[tuple[str, str]]:
     return rows
 
 
-class TreeScreen(Screen[int]):
-    """Dismisses with the checkpoint the reviewer ended on."""
+class TreeScreen(ReadyScreen[int]):
+    """Dismisses with the checkpoint the reviewer ended on. Its keys are live once it is
+    mounted (ready.py)."""
 
     DEFAULT_CSS = """
     TreeScreen #tree-head { height: 1; padding: 0 1; background: $boost; }
@@ -87,6 +88,8 @@ class TreeScreen(Screen[int]):
         yield KeyFooter(adaptive=True)
 
     def on_mount(self) -> None:
+        if self.dismissed:
+            return  # closed before it was drawn: its widgets are going
         self.refresh_tree()
         self.query_one("#tree-files", OptionList).focus()
 
@@ -160,7 +163,7 @@ class TreeScreen(Screen[int]):
 
     @on(OptionList.OptionHighlighted, "#tree-files")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
-        if 0 <= event.option_index < len(self.rows):
+        if self.showing and 0 <= event.option_index < len(self.rows):
             self.show_file(event.option_index)
 
     def action_checkpoint(self, delta: int) -> None:
