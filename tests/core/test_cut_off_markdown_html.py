@@ -83,6 +83,11 @@ LATER = [
     ("mdx details", "docs/guide.mdx", "# Guide\n\n<details>\n<summary>Run</summary>\n\n{s}"
      "</details>\n"),
     ("mdx pre", "docs/guide.mdx", "# Guide\n\n<pre>\n{s}</pre>\n"),
+    # (QA s53 helper-224: in a quote, a centred paragraph, an MDX component)
+    ("details in a quote", "README.md", "# A\n\n> <details>\n> <summary>Run</summary>\n\n{s}"
+     "> </details>\n"),
+    ("centred paragraph", "README.md", '<p align="center">\n\n{s}</p>\n'),
+    ("mdx steps", "docs/install.mdx", "<Steps>\n\n1. Run:\n\n{s}\n</Steps>\n"),
 ]
 
 
@@ -97,6 +102,32 @@ def test_a_sample_in_an_html_element_closed_later_holds_the_document(
 def test_the_same_element_fenced_longer_is_written_whole(case: str, path: str,
                                                          text: str) -> None:
     assert_fenced_longer_whole(case, path, "", text)
+
+
+VALID_BESIDE_HTML = [
+    ("an indented sample", "README.md", "# X\n\nWrap it so:\n\n    <details>\n"
+                                        "    <summary>More</summary>\n\nThen close it.\n"),
+    ("a comment", "README.md", '# X\n\n<!--\n<div align="center">\n-->\n\nText.\n'),
+    ("a pre block", "README.md", "# X\n\n<pre>\n&lt;div&gt;\n<div>\n</pre>\n"),
+    ("an mdx tag with an arrow", "docs/a.mdx", "# A\n\n<div onClick={() => go()} />\n"
+                                               "<Card hidden={a > b} />\n"),
+]
+
+
+@pytest.mark.parametrize(("case", "path", "text"), VALID_BESIDE_HTML,
+                         ids=[c[0] for c in VALID_BESIDE_HTML])
+def test_markup_shown_in_a_document_beside_a_page_is_no_open_element(
+        tmp_path: Path, case: str, path: str, text: str) -> None:
+    """QA s53 helper-224: each was held beside an index.html closing a <div>."""
+    page = "<div class=\"app\">\n<details><summary>x</summary>y</details>\n<p>z</p>\n</div>\n"
+    root = tmp_path / "root"
+    root.mkdir()
+    reply = tmp_path / "s.md"
+    reply.write_text(f"## Turn 1\n> x\n\n--- File: {path} ---\n`````\n{text}`````\n\n"
+                     f"--- File: index.html ---\n```html\n{page}```\n\n"
+                     f"### Changed files:\n- {path}\n- index.html\n")
+    assert main(["apply", str(reply), "--root", str(root), "--yes"]) == 0, case
+    assert (root / path).read_text() == text
 
 
 def test_a_readme_leaving_details_open_with_no_end_later_is_written(tmp_path: Path) -> None:

@@ -45,6 +45,8 @@ CASES = [
      "<packageSources>\n<!-- feeds\n{s}-->\n</packageSources>\n</configuration>\n"),
     ("web transform", "src/Web.Debug.config", "<configuration>\n<appSettings>\n{s}"
      "</appSettings>\n</configuration>\n"),
+    ("config with a byte order mark", "nuget.config", "\ufeff<configuration>\n"
+     "<packageSources>\n{s}</packageSources>\n</configuration>\n"),
     ("app manifest", "src/app.manifest", "<assembly>\n<description>\n{s}</description>\n"
      "</assembly>\n"),
     ("avalonia view", "Views/Main.axaml", "<Window>\n<TextBlock>\n{s}</TextBlock>\n</Window>\n"),

@@ -63,6 +63,15 @@ CASES = [
      "@if (" + " &&\n    ".join(f"Model.Flag{i}" for i in range(60)) + ")\n{\n<p>Run:</p>\n{s}}\n"),
     ("a comparison in a code block", V,
      "@{\n    var ok = i <max && j > 0;\n    <p>Run:</p>\n{s}}\n"),
+    # (QA s53 helper-224: a tag after a comment starts a statement; else /* c */ if)
+    ("a tag after a comment in a block", V,
+     "@if (a)\n{\n    /* note */ <p>Close with }</p>\n<p>Run</p>\n{s}}\n"),
+    ("a comment between else and if", V,
+     "@if (a)\n{\n<p>a</p>\n}\nelse /* y */ if (b)\n{\n<p>Run</p>\n{s}}\n"),
+    ("a catch with a filter", V, "@try\n{\n<p>a</p>\n}\ncatch (Exception ex) when (ex is "
+     "IOException)\n{\n<p>Run:</p>\n{s}}\nfinally\n{\n<p>c</p>\n}\n"),
+    ("a block in a script", V, "<script>\n@if (Model.A)\n{\n    <text>var s = '</div>';</text>\n"
+     "    <text>Run:</text>\n{s}}\n</script>\n"),
 ]
 
 
@@ -85,6 +94,14 @@ WHOLE = [
      "var s = '</li>'; function f() { return '}'; }\n</script>\n</li>\n}\n"),
     ("Views/Shared/Helpers.cshtml", "@helper Row(string a, int b)\n{\n<tr><td>@a</td>"
      "<td>@b</td></tr>\n}\n<table>@Row(\"x\", 1)</table>\n"),
+    # (helper-224: Razor blocks in a script or style, their braces and its JS's apart)
+    ("Views/Home/Alert.cshtml", "<script>\n    @if (Model.ShowAlert)\n    {\n        "
+     "<text>alert('hi'); function f() { return '</div>'; }</text>\n    }\n</script>\n"),
+    ("Views/Products/Index.cshtml", "@section Scripts {\n<script>\n    var items = [];\n"
+     "    @foreach (var i in Model.Items)\n    {\n        @:items.push('@i');\n    }\n"
+     "    $(function () { init(items); });\n</script>\n}\n"),
+    ("Pages/Theme.razor", "<style>\n    @if (dark) { <text>body { color: #fff; }</text> }\n"
+     "</style>\n<p>x</p>\n"),
     ("Views/Home/Prose.cshtml", "<p>Write to me@if.com or see @@if and else { this }.</p>\n"
      "<p>Something else {like this}</p>\n"),
 ]

@@ -30,6 +30,12 @@ CASES = [
     ("blade slot", B, "<x-alert>\n<x-slot:title>Run</x-slot>\n{s}</x-alert>\n"),
     ("blade component over lines", B, "<x-card\n    :title=\"$t\"\n    @class(['a' => $b])\n>\n"
      "{s}</x-card>\n"),
+    # (helper-224: Livewire's and @componentFirst's blocks; an EJS regex holding a brace)
+    ("blade persist", B, "@persist('player')\nRun:\n{s}@endpersist\n"),
+    ("blade teleport", B, "@teleport('body')\n<div>Run:</div>\n{s}@endteleport\n"),
+    ("blade component first", B, "@componentFirst(['a', 'b'])\nRun:\n{s}@endcomponentFirst\n"),
+    ("ejs regex closing nothing", "views/a.ejs", "<% if (a) { %>\n<% var r = /}/g; %>\n"
+     "<p>Run:</p>\n{s}<% } %>\n"),
     ("ejs if", "views/help.ejs", "<% if (user) { %>\n<h1>Hi</h1>\n<p>Run:</p>\n{s}<% } %>\n"),
     ("ejs each", "views/help.ejs", "<% steps.forEach(function (s) { %>\n<p><%= s %></p>\n"
      "{s}<% }) %>\n"),
@@ -57,6 +63,12 @@ WHOLE = [
      "<x-input-label for=\"e\" :value=\"__('Email')\" />\n"
      "<x-row\n    @class(['a' => ! $b])\n/>\n@forelse ($a as $b)\n{{ $b }}\n@empty\nnone\n"
      "@endforelse\n@section('x')\nA\n@show\n@isset($a)\n@endisset\n"),
+    # (helper-224: PHP's > in a component's @class([..]) or echo; EJS regex literals)
+    ("resources/views/components/nav.blade.php", "<nav>\n<x-badge @class(['hidden' => "
+     "$count > 0]) />\n<x-badge class=\"x\" {{ $attributes->merge(['n' => $n >= 1]) }}/>\n"
+     "</nav>\n"),
+    ("views/regex.ejs", "<% var r = /\\{/g; if (/\\{\\s*$/.test(line)) { %>\n<p>x</p>\n"
+     "<% } var half = total / 2 / 3; %>\n"),
     ("views/page.ejs", "<%# a { comment %>\n<%= items.map(i => { return i; }) %>\n"
      "<% const s = '{'; /* } */ %>\n<%- include('x', { a: 1 }) %>\n<%% literal { %>\n"
      "<% if (a) { -%>\n<p>a</p>\n<%_ } else { _%>\n<p>b</p>\n<% } %>\n"),

@@ -26,17 +26,47 @@ from collections.abc import Sequence
 # Each end tag, as a key: ("%", name) {% endname %}; ("go", "") {{ end }}; ("/", name)
 # Handlebars' {{/name}}; ("svelte", name) {/name}; ("#}", "") a Jinja comment's end;
 # ("--}}", "") a Handlebars long comment's.
-# ("html", name) an HTML element's end tag, </details>.
+# ("html", name) an HTML element's end tag, </details> (an MDX component's, </Steps>).
+_BLOCK_NAMES = (r"details|div|table|blockquote|section|center|figure|aside|article|dl|ul|ol"
+                r"|main|nav|header|footer|p")
 _ENDS = re.compile(r"\{%[-+~]?\s*end(\w+)\b[^%]*%\}|\{\{-?\s*(end)\s*-?\}\}"
                    r"|\{\{~?\s*/\s*([\w.@:-]+)\s*~?\}\}|\{/(if|each|await|key|snippet)\s*\}"
-                   r"|(#\})|(--~?\}\})|</(details|div|table|blockquote|section|center|figure"
-                   r"|aside|article|dl|ul|ol)\s*>", re.I)
+                   r"|(#\})|(--~?\}\})|</(" + _BLOCK_NAMES + r"|(?-i:[A-Z][\w.]*))\s*>", re.I)
 # (a Markdown document's HTML: an element of these opened at a line's start, its end tag
-# required; a README's <details> around its install sample: QA s53 helper-220)
-_HTML_ELEMENT = re.compile(r"^[ \t]*<(details|div|table|blockquote|section|center|figure|aside"
-                           r"|article|dl|ul|ol)(?=[\s>])(?:[^<>\n]|\n(?![ \t]*\n))*?(/?)>"
-                           r"|</(details|div|table|blockquote|section|center|figure|aside"
-                           r"|article|dl|ul|ol)\s*>", re.I | re.M)
+# required, in a quote too; a README's <details> around its install sample: QA s53
+# helper-220. Its tag's attributes quoted or in JSX braces, over lines but no blank one.)
+_TAG_REST = (r"""(?:"[^"]*"|'[^']*'|\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|[^<>\n"'{]"""
+             r"|\n(?![ \t]*\n))*?(/?)>")
+_HTML_ELEMENT = re.compile(r"^ {0,3}(?:> ?)*<(" + _BLOCK_NAMES + r")(?=[\s>/])" + _TAG_REST
+                           + r"|</(" + _BLOCK_NAMES + r")\s*>", re.I | re.M)
+# (MDX: no indented code, and its components must close too: <Steps>, <Tabs>, <TabItem>)
+_MDX_ELEMENT = re.compile(r"^[ \t]*(?:> ?)*<(" + _BLOCK_NAMES + r"|(?-i:[A-Z][\w.]*))(?=[\s>/])"
+                          + _TAG_REST + r"|</(" + _BLOCK_NAMES + r"|(?-i:[A-Z][\w.]*))\s*>",
+                          re.I | re.M)
+# (what shows markup without being it: a comment, a <pre> or <code> element's text)
+_SHOWN = (("<!--", "-->"), ("<pre", "</pre"), ("<code", "</code"))
+
+
+def _html_shown_blanked(text: str) -> str:
+    """``text`` with its HTML comments and ``<pre>``/``<code>`` elements blanked (lines
+    kept; one with no end is left: one look each, linear)."""
+    lowered = text.lower()
+    pieces: list[str] = []
+    pos = 0
+    while True:
+        starts = [(at, end) for start, end in _SHOWN if (at := lowered.find(start, pos)) >= 0]
+        if not starts:
+            break
+        at, end_mark = min(starts)
+        close = lowered.find(end_mark, at + 4)
+        if close < 0:
+            break
+        close = lowered.find(">", close) + 1 or len(text)
+        pieces += [text[pos:at], re.sub(r"[^\n]", " ", text[at:close])]
+        pos = close
+    return "".join(pieces) + text[pos:]
+
+
 _JINJA = re.compile(r"\{%[-+~]?\s*(\w+)\b((?:[^%]|%(?!\}))*)%\}")  # ({% if x == "%" %})
 _GO = re.compile(r"\{\{-?[ \t]*(?:(if|range|with|define|block|try)[ \t]|end[ \t]*-?\}\})")
 # (in a Go action: a string, a raw string, a rune, its end)
@@ -124,7 +154,7 @@ def _not_tags(text: str) -> str:
     return "".join(pieces) + text[pos:]
 
 
-def _document_code(text: str, wide: bool = False, markdown: bool = False) -> str:
+def _document_code(text: str, wide: bool = False, markdown: str = "") -> str:
     """A document's text with its closed fenced code samples (indented too: a list item's)
     and its backtick code spans blanked. ``wide``: a second reading, where more is taken
     for code: ``<pre>`` blocks, Org's ``#+BEGIN_SRC``, AsciiDoc's ``----`` and ``....``
@@ -163,7 +193,7 @@ def _document_code(text: str, wide: bool = False, markdown: bool = False) -> str
     return "\n".join(lines)
 
 
-def _code_opener(stripped: str, wide: bool, markdown: bool = False) -> str | None:
+def _code_opener(stripped: str, wide: bool, markdown: str = "") -> str | None:
     """What closes the code sample a document's line (stripped) opens, or None: a fenced
     sample's fence, and in the ``wide`` reading the other forms."""
     if stripped[:3] in ("```", "~~~"):
@@ -195,7 +225,7 @@ def _closes(close: str, stripped: str) -> bool:
 
 
 def open_blocks(text: str, document: bool = False, go: bool = True, ci: bool = False,
-                markdown: bool = False) -> list[tuple[tuple[str, str], int]]:
+                markdown: str = "") -> list[tuple[tuple[str, str], int]]:
     """The blocks ``text`` leaves open, each as its end tag's key (see ``LaterEnds``) and
     the offset of the last opener of it that no end follows; tags in raw blocks and
     comments are not counted. A ``document`` (Markdown, plain text) is read outside its
@@ -216,7 +246,7 @@ def open_blocks(text: str, document: bool = False, go: bool = True, ci: bool = F
     return _open_blocks(text, False, go, ci)
 
 
-def _open_blocks(text: str, document: bool, go: bool, ci: bool, markdown: bool = False
+def _open_blocks(text: str, document: bool, go: bool, ci: bool, markdown: str = ""
                  ) -> list[tuple[tuple[str, str], int]]:
     text = _not_tags(text)
     stacks: dict[tuple[str, str], list[int]] = {}
@@ -281,7 +311,8 @@ def _open_blocks(text: str, document: bool, go: bool, ci: bool, markdown: bool =
                 else:
                     closed(("svelte", tag.group(2)))
     if markdown and "<" in text:  # (its HTML elements whose end tag is required)
-        for m in _HTML_ELEMENT.finditer(text):
+        pattern = _MDX_ELEMENT if markdown == "mdx" else _HTML_ELEMENT
+        for m in pattern.finditer(_html_shown_blanked(text)):
             if m.group(1) and not m.group(2):
                 opened(("html", m.group(1).lower()), m.start())
             elif m.group(3):
@@ -337,7 +368,7 @@ def _svelte_tags(text: str) -> list[int]:
 
 def closed_later(content: Sequence[str], ends: LaterEnds, after: int, *,
                  document: bool = False, go: bool = True, ci: bool = False,
-                 markdown: bool = False
+                 markdown: str = ""
                  ) -> tuple[int, str, int] | None:
     """For a file whose text is ``content`` (its lines), a block it leaves open whose end
     tag stands on a line of the reply past index ``after``: the line (index in

@@ -172,7 +172,9 @@ def _closed_early(reply: Reply, lines: Sequence[str], block: FileBlock,
                 "the file's fence; fence the file with a fence longer than any in it")
     if _not_program(block.path, wrapper.info, op.lines) and (left_open := closed_later(
             op.lines, ends, block.span.end - 1,
-            document=_prose(block.path), markdown=_markdown(block.path, wrapper),
+            document=_prose(block.path),
+            markdown=("mdx" if _suffix(block.path) == ".mdx" or wrapper.info == "mdx" else "md")
+            if _markdown(block.path, wrapper) else "",
             go=not block.path.lower().endswith((".hbs", ".handlebars", ".mustache", ".gjs",
                                                 ".gts")),
             ci=_CI_FILE.search(block.path) is not None)

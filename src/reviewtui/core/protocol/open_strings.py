@@ -185,7 +185,8 @@ def program_language(path: str, info: str, lines: Sequence[str]) -> str | None:
                                         "app.config")):
         found = "markup"  # (an XML document by its whole name: open_xml.py)
     if found is None and suffix in (".config", ".manifest") and next(
-            (line for line in lines if line.strip()), "").lstrip().startswith("<"):
+            (line for line in lines if line.strip("\ufeff \t")), ""
+    ).lstrip("\ufeff \t").startswith("<"):
         found = "markup"  # (nuget.config, app.manifest: XML when a tag starts them)
     if found is None:
         found = _BY_INFO.get(info)

@@ -55,7 +55,7 @@ def is_xml(path: str, text: str = "") -> bool:
     when ``text`` starts with a tag)."""
     lowered = path.lower()
     return lowered.endswith(XML_SUFFIXES) or (
-        lowered.endswith(MAYBE_XML) and text.lstrip().startswith("<"))
+        lowered.endswith(MAYBE_XML) and text.lstrip("\ufeff \t\r\n").startswith("<"))
 
 
 def open_xml_element(text: str) -> int | None:

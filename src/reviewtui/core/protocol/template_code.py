@@ -111,6 +111,8 @@ _RAZOR_NEXT = re.compile(r"(else\s+if|else|catch|finally|while)\b")
 _CONDITION = {"if": 2, "foreach": 2, "for": 2, "while": 2, "switch": 2, "using": 2,
               "lock": 2, "helper": 2, "catch": 1}
 _NAME = re.compile(r"\s+[A-Za-z_]\w*")
+_IF = re.compile(r"if\b")
+_WHEN = re.compile(r"when\b")
 _SPACE = re.compile(r"\s*")
 
 
@@ -171,6 +173,10 @@ def _brace_after(text: str, pos: int, word: str) -> tuple[int, int]:
     """The ``{`` a construct's ``word`` (``if``, ``section``, ``else``..) ending at ``pos``
     opens after its name, its condition and comments: (its offset, where the reading
     stopped); -1 for none, -2 when the text ends inside the condition or a comment."""
+    if word == "else":  # (else /* c */ if (..): an else if, comments between)
+        after = _skip_trivia(text, pos)
+        if after >= 0 and _IF.match(text, after):
+            word, pos = "if", after + 2
     if word in ("section", "helper"):
         name = _NAME.match(text, pos)
         if name is None:
@@ -183,6 +189,8 @@ def _brace_after(text: str, pos: int, word: str) -> tuple[int, int]:
         if end is None:
             return -2, len(text)
         pos = _skip_trivia(text, end)
+        if word == "catch" and pos >= 0 and _WHEN.match(text, pos):  # (its filter)
+            return _brace_after(text, pos + 4, "if")
     elif condition == 2:
         return -1, pos
     if pos < 0:
@@ -291,6 +299,7 @@ def _braces_end(text: str, brace: int, code: bool = True) -> int | None:
         pairs: dict[int, int] = {}
         opened: list[tuple[int, int]] = []  # (offset, element depth)
         elements: list[str] = []
+        raw = ""  # the script or style element whose text this is (no tag in it)
         pos = 0
         # (code where a brace opened at this element depth is open, a block's body; markup
         # at the top and in an element's text: helper-217)
@@ -299,6 +308,10 @@ def _braces_end(text: str, brace: int, code: bool = True) -> int | None:
                      else _IN_MARKUP if code else _IN_ANGULAR).search(text, pos)) is not None:
             pos = m.end()
             mark = m.group()
+            if raw and m.group("name") is not None:
+                if not (m.group("end") and m.group("name").lower() == raw):
+                    continue  # (a script's text: '</div>' in its strings is no tag; its
+                raw = ""  # Razor blocks and braces read on: QA s53 helper-220, 224)
             if mark == "{" and code and not in_code and m.start() not in _block_braces(text):
                 continue  # (a brace of an element's text or the page's: markup's)
             if m.lastgroup == "line":  # (in markup, a line of code: a comment, a statement)
@@ -346,11 +359,8 @@ def _braces_end(text: str, brace: int, code: bool = True) -> int | None:
                 pos = m.start() + 1  # (C#'s "<": i <max && j > 0 is no element)
             elif not m.group("empty") and (name := m.group("name").lower()) not in _VOID:
                 elements.append(name)
-                if name in ("script", "style"):  # (raw text: '</div>' in a script's
-                    raw = _RAW_END[name].search(text, pos)  # string closes nothing)
-                    if raw is None:
-                        break
-                    pos = raw.start()
+                if name in ("script", "style"):
+                    raw = name
         _PAIRED = (text, pairs, code)
     return _PAIRED[1].get(brace)
 
@@ -381,17 +391,14 @@ _TAG = (r"|(?:(?<![\w.])<|<(?=/))(?P<end>/?)(?P<name>[A-Za-z][\w:.-]*)"
 # Razor comments, an @: line), a brace, an element's tag (not a type's List<string>)
 _IN_CODE = re.compile(r"(?P<text>\$*\"\"\"|\$?@\$?\"|\$?\"|'(?=(?:[^'\\\n]|\\.)')|//|/\*|<!--|@\*"
                       r"|@:)|[{}]" + _TAG)
-_RAW_END = {name: re.compile(rf"</{name}\b", re.I) for name in ("script", "style")}
-
-
 def _statement_start(text: str, at: int) -> bool:
     """Whether a tag at ``at`` in C# code starts a statement (Razor reads markup there):
-    first on its line, or after ``{``, ``}``, ``;``, ``:``, another tag's ``>``, or a
-    templated delegate's ``@`` (``f = @<p>..</p>;``)."""
+    first on its line, or after ``{``, ``}``, ``;``, ``:``, another tag's ``>``, a
+    templated delegate's ``@`` (``f = @<p>..</p>;``) or a comment's ``*/``."""
     k = at
     while k and text[k - 1] in " \t":
         k -= 1
-    return not k or text[k - 1] in "\n{};:>@"
+    return not k or text[k - 1] in "\n{};:>@" or text.endswith("*/", 0, k)
 
 
 # (a Razor expression or call, @(..), @Html.Raw(..): its strings hold no tag, QA s53

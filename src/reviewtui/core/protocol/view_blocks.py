@@ -24,9 +24,13 @@ import re
 
 from reviewtui.core.protocol.template_code import bracket_end
 
+# (in a component's tag, an echo {{ .. }}, a directive's or PHP's brackets, @class([..
+# $n > 0]) and the => and -> in them, are no end: filament's summary row, QA s53
+# helper-224)
+_PAREN = r"\((?:[^()\"']|\"[^\"]*\"|'[^']*'|\((?:[^()\"']|\"[^\"]*\"|'[^']*')*\))*\)"
 _TOKENS = re.compile(r"\{\{--|(?<!@)\{\{|\{!!|@@|(?<![\w@])@([A-Za-z]\w*)"
-                     r"|<(/?)(x-[\w:.-]+)(?:\s(?:[=-]>|[^<>\"']|\"[^\"]*\"|'[^']*')*?)?(/?)>")
-# (in a component's tag, PHP's => and -> of an @class([..]) are no end: filament's)
+                     r"|<(/?)(x-[\w:.-]+)(?:\s(?:\{\{(?:[^}]|\}(?!\}))*\}\}|" + _PAREN
+                     + r"|[=-]>|[^<>\"']|\"[^\"]*\"|'[^']*')*?)?(/?)>")
 _SKIP = {"{{--": "--}}", "{{": "}}", "{!!": "!!}"}
 # Each block directive (lower case: PHP's method names, Blade's compilers, ignore case)
 # and the block it opens; those that take no argument.
@@ -38,7 +42,9 @@ _OPENS = {"if": "if", "hassection": "if", "sectionmissing": "if", "unless": "unl
           "pushonce": "pushonce", "pushif": "pushif", "prepend": "prepend",
           "prependonce": "prependonce", "section": "section", "component": "component",
           "slot": "slot", "error": "error", "can": "can", "cannot": "cannot",
-          "canany": "canany", "fragment": "fragment"}
+          "canany": "canany", "fragment": "fragment", "componentfirst": "componentfirst",
+          # (Livewire's)
+          "persist": "persist", "teleport": "teleport"}
 _BARE = frozenset({"auth", "guest", "production", "once"})
 _CLOSES = {**{"end" + name: name for name in set(_OPENS.values())},
            "show": "section", "stop": "section", "append": "section", "overwrite": "section"}
@@ -126,8 +132,12 @@ def _two_arguments(arguments: str) -> bool:
 
 
 _EJS_TAG = re.compile(r"<%(?!%)([_#=-]?)")
-_JS = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"|`(?:[^`\\]|\\.)*`|//[^\n]*"
-                 r"|/\*.*?\*/|[{}]", re.S)
+# JS's tokens that may hold a brace: strings, template literals, comments, a regex literal
+# (where an expression starts: after one of "(,=:[!&|?{};" or at a scriptlet's start),
+# and the braces (QA s53 helper-224: a /\{/ regex opened a block)
+_JS = re.compile(r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"|`(?:[^`\\]|\\.)*`|//[^\n]*|/\*"
+                 r"|/(?![*/])(?:[^/\\\n\[]|\\.|\[(?:[^\]\\\n]|\\.)*\])+/|[{}/]")
+_EXPRESSION_START = frozenset("(,=:[!&|?{};")
 
 
 def open_ejs_block(text: str) -> int | None:
@@ -140,10 +150,29 @@ def open_ejs_block(text: str) -> int | None:
         if end < 0:
             break  # (a tag with no end: the tags' reader says so)
         if m.group(1) in ("", "_"):  # (a scriptlet: code)
-            for token in _JS.finditer(text, m.end(), end):
-                if token.group() == "{":
-                    opened.append(m.start())
-                elif token.group() == "}" and opened:
-                    opened.pop()
+            _scriptlet_braces(text, m.start(), m.end(), end, opened)
         pos = end + 2
     return opened[0] if opened else None
+
+
+def _scriptlet_braces(text: str, tag: int, start: int, end: int, opened: list[int]) -> None:
+    """Pair the braces of one scriptlet's code (``text[start:end]``) into ``opened``."""
+    at = start
+    while (token := _JS.search(text, at, end)) is not None:
+        found = token.group()
+        at = token.end()
+        if found == "/*":  # (a comment with no end ends the code: one look, linear)
+            close = text.find("*/", at, end)
+            if close < 0:
+                return
+            at = close + 2
+        elif found[0] == "/" and len(found) > 1:
+            k = token.start()
+            while k > start and text[k - 1].isspace():
+                k -= 1
+            if k > start and text[k - 1] not in _EXPRESSION_START:
+                at = token.start() + 1  # (a division: a / b / c)
+        elif found == "{":
+            opened.append(tag)
+        elif found == "}" and opened:
+            opened.pop()
