@@ -8,6 +8,7 @@ steps with ``:mv`` put the original back (``test_move_taken_back_held.py``)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -28,18 +29,26 @@ TAKE_BACK: dict[str, Callable[[Review], object]] = {
 }
 
 
+@pytest.mark.parametrize("mine", ["file", "link", "file then link"])
 @pytest.mark.parametrize("how", sorted(TAKE_BACK))
 def test_a_remove_taken_back_comes_back_once_the_users_file_goes(
-        tmp_path: Path, how: str) -> None:
+        tmp_path: Path, how: str, mine: str) -> None:
+    """(QA s53 helper-225: the user's own thing a link, the original was lost the same way.)"""
     review, root = opened_review(tmp_path, {"old.txt": ORIGINAL, "keep.txt": b"k\n"},
                                  [[Cmd(":rm old.txt")]])
     try:
         review.decide(REMOVE, Decision.accept())
         assert tree_bytes(root) == {"keep.txt": b"k\n"}
-        (root / "old.txt").write_bytes(MINE)
-        review.outside_changed(["old.txt"])
+        if mine.startswith("file"):
+            (root / "old.txt").write_bytes(MINE)
+            review.outside_changed(["old.txt"])
+        if mine.endswith("link"):
+            (root / "old.txt").unlink(missing_ok=True)
+            os.symlink("keep.txt", root / "old.txt")
+            review.outside_changed(["old.txt"])
         TAKE_BACK[how](review)
-        assert tree_bytes(root) == {"keep.txt": b"k\n", "old.txt": MINE}  # (theirs stays)
+        assert os.path.lexists(root / "old.txt")  # (theirs stays)
+        assert (root / "old.txt").is_symlink() == mine.endswith("link")
         assert "old.txt" in review.conflicts
         assert_conflicts_shown(review)
         (root / "old.txt").unlink()

@@ -219,12 +219,12 @@ def absorb(review: Review, path: str, disk: FileState | None, report: ReplayRepo
     report.outside.append(path)
     if disk is None and not record.deleted and was_there and (
             review._target().get(path) is None or move_taken_back(review, path, record)
-            or (record.layer is not None and record.layer.ours is None)):
+            or (record.ref is None and {record.written_at, record.saved_written_at} != {None})):
         # Where the draft wants nothing (a file it moved away), the user's own file went:
         # the original stays (its :mv still moves it; the nothing-lost property, s31). So
         # too where the disk holds a move the draft takes back (written whole, not the
         # original taken as deleted with its only copy at the other end: QA s47 helper-147
-        # H1, 154 H4), or the file was all the user's (a :rm taken back: s53 helper-221).
+        # H1, 154 H4), or the review last left it empty (a :rm taken back: s53 221, 225).
         record.seen = record.ref = record.layer = None
     elif disk is None:
         if not record.deleted:
