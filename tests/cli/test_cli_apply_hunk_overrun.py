@@ -89,3 +89,28 @@ def test_a_lone_git_header_is_said_and_fails_the_exit_code(
     assert "d.diff:1: diff-empty-section error" in out
     assert "'m.py'" in out
     assert (root / "m.py").read_bytes() == OLD.encode()
+
+
+RIGHT = """\
+diff --git a/m.py b/m.py
+--- a/m.py
++++ b/m.py
+@@ -1,3 +1,4 @@
+ def f():
+     a = 1
+-    return a
++    b = 2
++    return a + b
+"""
+
+
+@pytest.mark.parametrize("prose", ["\n---\n\nNotes.\n", "\n- first point\n- second\n",
+                                   "\n+ added in 2.0\n"])
+def test_prose_after_a_blank_line_is_no_overrun(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str],
+                                                prose: str) -> None:
+    """QA s53 helper-225: a Markdown rule or list after a diff counted right was refused
+    as diff-hunk-overrun; git apply applies it, and so does this."""
+    code, root = _run(tmp_path, "apply", RIGHT + prose)
+    assert code == EXIT_OK, capsys.readouterr().out
+    assert (root / "m.py").read_text() == "def f():\n    a = 1\n    b = 2\n    return a + b\n"

@@ -24,6 +24,8 @@ from reviewtui.core.record import field, record
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 HUNK_COUNT = "diff-hunk-count"
 HUNK_OVERRUN = "diff-hunk-overrun"
+# (prose after a diff, past a blank line: a rule, "---"; a list item, "- item", "+ item")
+_PROSE = re.compile(r"-{3,}\s*$|[-+] \S")
 _SIGNATURE = ("-- ", "--")  # git format-patch's "-- " before its version line (or a name)
 
 
@@ -133,6 +135,8 @@ def overrun(lines: Sequence[str], hunk: Hunk, path: str | None, stop: int,
         if line.startswith("@@") or _signature(lines, i, stop) or starts_section(lines, i,
                                                                                   stop):
             break
+        if not contiguous and _PROSE.match(line):
+            break  # (after a blank line, a Markdown rule or list item: QA s53 helper-225)
         if line[0] in "-+":
             return problem(HUNK_OVERRUN, f"the hunk at line {hunk.header + 1} says it has "
                            f"{hunk.old_count} old and {hunk.new_count} new lines, but more "
