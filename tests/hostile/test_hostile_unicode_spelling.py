@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -114,3 +115,45 @@ def test_both_spellings_of_a_folder_on_disk_leave_the_composed_one_writable(
     make_project(arena.root, {f"{FOLDER}/x.py": "x = 1\n", "d\u00e9/x.py": "x = 1\n"})
     ops = _check(arena, Full("d\u00e9/new.py", "y = 3\n"), capsys)
     assert [o["status"] for o in ops] == ["applied"]
+
+
+@pytest.mark.parametrize("inside", ["", "node_modules/z.js", "sub/"])
+def test_a_decomposed_folder_listing_no_file_refuses_its_composed_spelling_too(
+        arena: Arena, capsys: pytest.CaptureFixture[str], inside: str) -> None:
+    """QA s53 helper-225: empty, or holding only folders or a folder reviewtui does not
+    read, the decomposed folder was not seen (the check read the files listed)."""
+    (arena.root / FOLDER).mkdir(parents=True)
+    if inside.endswith("/"):
+        (arena.root / FOLDER / inside).mkdir()
+    elif inside:
+        (arena.root / FOLDER / inside).parent.mkdir(parents=True)
+        (arena.root / FOLDER / inside).write_text("z\n")
+    ops = _check(arena, Full("d\u00e9/new.py", "y = 3\n"), capsys)
+    assert [(o["status"], o.get("rule")) for o in ops] == [("refused", "unicode-spelling")]
+
+
+@pytest.mark.parametrize("made", ["folder", "file"])
+def test_a_decomposed_name_made_during_the_review_is_refused(tmp_path: Path,
+                                                             made: str) -> None:
+    """QA s53 helper-225: made outside while the workbench was open, it was written beside."""
+    from diskkit import opened_review
+    from reviewtui.core.engine import Decision
+    from reviewtui.core.errors import DecisionRefused
+
+    target = "d\u00e9/new.txt" if made == "folder" else "d\u00e9.txt"
+    review, root = opened_review(tmp_path, {"k": b"k\n"}, [[Full(target, "new\n")]])
+    try:
+        if made == "folder":
+            (root / FOLDER).mkdir()
+            (root / FOLDER / "x.txt").write_bytes(b"x\n")
+            review.outside_changed([f"{FOLDER}/x.txt"])
+        else:
+            (root / f"{FOLDER}.txt").write_bytes(b"users\n")
+            review.outside_changed([f"{FOLDER}.txt"])
+        assert review.outcome((1, 0)).rule == "unicode-spelling"
+        with pytest.raises(DecisionRefused):
+            review.decide((1, 0), Decision.accept())
+        assert not (root / target).exists() or os.path.samefile(
+            root / target, root / (f"{FOLDER}/new.txt" if made == "folder" else f"{FOLDER}.txt"))
+    finally:
+        review.close()

@@ -45,6 +45,7 @@ from reviewtui.shell.outside_returns import (
     decided_away,
     foreign_links,
     move_taken_back,
+    respell,
     returned,
     revive,
     set_base,
@@ -103,7 +104,7 @@ def outside_changed(review: Review, paths: Iterable[str]) -> ReplayReport:
         report = ReplayReport()
         found: dict[str, FileState | None] = {}
         paths = list(paths)
-        blocked = relink(review, paths)  # a new link changes what may be written
+        blocked = relink(review, paths) | respell(review, paths)  # (what may be written)
         for path in sorted(expand(review, paths)):
             try:
                 disk = read_state(review.root, path)
@@ -479,8 +480,7 @@ def still_on_disk(review: Review, conflicts: dict[str, Conflict]) -> dict[str, C
         stuck = tuple(key for key in since if _names(review, key) & linked)
         if not stuck and not conflict.ops:
             stuck = tuple(since)  # which one acted on it cannot be told: never on no row
-        # Of those named, an operation decided alike since the write is on disk as written
-        # and clashed with nothing: the ones decided otherwise since (QA pass s31).
+        # Named: those decided otherwise since the write (the rest are on disk: QA s31).
         named = tuple(k for k in conflict.ops if now.get(k) != then.get(k)) or conflict.ops
         if stuck or named != conflict.ops:
             out[path] = replace(conflict, ops=(*named, *stuck))

@@ -10,7 +10,7 @@ disk are the review's own (:func:`foreign_links`).
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from reviewtui.core.engine import Policy, evaluate_session
 from reviewtui.core.engine.decisions import Decision
@@ -243,3 +243,27 @@ def _own_link(record: PathRecord, link: FileState) -> bool:
     ref = record.ref  # (reopened: what was seen is a hash of bytes alone)
     return (ref is not None and is_link(ref) and ref.data == link.data
             and link.digest in (record.saved_seen, record.saved_writing))
+
+
+def respell(review: Review, paths: Iterable[str]) -> bool:
+    """Tell the engine about names made outside in another Unicode spelling (a file or a
+    folder the watcher saw appear decomposed, as macOS writes names): an accept of the
+    composed spelling would write a second one that looks the same (QA s53 helper-225).
+    True when any was new."""
+    from reviewtui.core.paths.safety import other_spellings
+
+    found: dict[str, str] = {}
+    for raw in paths:
+        full = os.path.join(review.root, raw)
+        if raw.isascii() or not os.path.lexists(full):
+            continue
+        folder = os.path.isdir(full) and not os.path.islink(full)
+        named = other_spellings([] if folder else [raw], [raw] if folder else [])
+        for composed, name in named.items():
+            if not os.path.lexists(os.path.join(review.root, composed.rstrip("/"))):
+                found[composed] = name  # (both spellings there: the composed one is its own)
+    spellings = review.rules.spellings
+    if all(spellings.get(composed) == name for composed, name in found.items()):
+        return False
+    review.rules = replace(review.rules, spellings={**spellings, **found})
+    return True

@@ -141,7 +141,7 @@ def load_project(root: Path | None, *, config_dirs: tuple[Path | None, ...] = ()
         reserved=ReservedRules.from_patterns(config.reserved, source=config.source),
         symlinks=dict(snap.symlinks),  # raw link targets, as the kernel reads them
         root=str(root.resolve()),
-        spellings=other_spellings([*tree.paths(), *snap.symlinks]),
+        spellings=other_spellings([*tree.paths(), *snap.symlinks], snap.spelled_folders),
     )
     return Project(root, tree, rules, config, tuple(snap.leftovers))
 

@@ -28,6 +28,8 @@ class DiskSnapshot:
     symlinks: dict[str, str] = field(default_factory=dict)
     # Temp files of atomic writes that never finished (the writer died): not project files.
     leftovers: list[str] = field(default_factory=list)
+    # Folders named in other than ASCII (skipped ones too, not links): their spellings.
+    spelled_folders: list[str] = field(default_factory=list)
 
 
 def read_snapshot(root: Path, *, contents: bool = True) -> DiskSnapshot:
@@ -74,7 +76,10 @@ def read_snapshot(root: Path, *, contents: bool = True) -> DiskSnapshot:
             # that ".venv" leads elsewhere, or it would plan a write the disk refuses.
             if entry.is_symlink():
                 links[prefix + entry.name] = _link(entry)
-            elif not skipped_folder(entry.name):
+                continue
+            if not entry.name.isascii():
+                snap.spelled_folders.append(prefix + entry.name)
+            if not skipped_folder(entry.name):
                 kept.append(entry)
         names.sort(key=_name)
         for entry in names:

@@ -51,26 +51,30 @@ def _has_control(path: str) -> bool:
                for ch in path)
 
 
-def other_spellings(paths: Iterable[str]) -> dict[str, str]:
+def other_spellings(paths: Iterable[str], folders: Iterable[str] = ()) -> dict[str, str]:
     """NFC form -> name, for the names in ``paths`` (the files on disk) that are not in
     NFC and whose NFC form is not a name there too. Operation paths are NFC
     (:func:`normalize_path`): a file written decomposed (as macOS does) is out of their
-    reach, and one named in NFC would be a second file that looks the same."""
+    reach, and one named in NFC would be a second file that looks the same. Their folders,
+    and ``folders`` (the folders on disk, an empty one too), likewise as ``"folder/"``: a
+    new file in one named in NFC would make a second folder that looks the same (QA s53
+    helper-221, 225)."""
     names = [path for path in paths if not path.isascii()]
     present = set(names)
-    folders = {name[:cut] for name in names for cut in _slashes(name)}
+    spelled = {name[:cut] for name in names for cut in _slashes(name)}
+    for folder in folders:
+        if not folder.isascii():
+            spelled.add(folder)
+            spelled.update(folder[:cut] for cut in _slashes(folder))
     out: dict[str, str] = {}
     for name in names:
         composed = _nfc(name)
         if composed != name and composed not in present:
             out[composed] = name
-        # (its folders too, as "folder/": a new file in one named in NFC would make a
-        # second folder that looks the same, QA s53 helper-221)
-        for cut in _slashes(name):
-            folder = name[:cut]
-            composed = _nfc(folder)
-            if composed != folder and composed not in folders:
-                out[composed + "/"] = folder + "/"
+    for folder in spelled:
+        composed = _nfc(folder)
+        if composed != folder and composed not in spelled:
+            out[composed + "/"] = folder + "/"
     return out
 
 
