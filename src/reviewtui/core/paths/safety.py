@@ -192,7 +192,7 @@ def _git_alias(part: str) -> bool:
     HFS+ ignoring some code points, NTFS dropping trailing dots and spaces, reading
     ``name:stream`` as ``name`` and ``GIT~1`` as the short name of ``.git``."""
     folded = _HFS_IGNORED.sub("", part).casefold()
-    return folded.split(":", 1)[0].rstrip(". ") == _GIT_DIR or folded == "git~1"
+    return folded.split(":", 1)[0].rstrip(". ") in (_GIT_DIR, "git~1")  # (s53 helper-225)
 
 
 def respelled(raw: str) -> str | None:
