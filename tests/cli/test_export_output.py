@@ -95,3 +95,18 @@ def test_a_new_file_beside_the_session_or_in_the_root_is_written(
         assert _export(session, root, target) == 0
         assert target.read_text().startswith("#")
     capsys.readouterr()
+
+
+@pytest.mark.parametrize("name", ["temp-names.key", "state-key", "chat.md-0123.review.json"])
+def test_reviewtuis_own_state_folder_is_never_the_output(
+        tour: tuple[Path, Path], capsys: pytest.CaptureFixture[str], name: str) -> None:
+    """QA s53 helper-225: a transcript's state (kept there), the state's seal key and the
+    temp-name key were overwritten."""
+    from reviewtui.shell.statepath import state_home
+
+    session, root = tour
+    target = state_home() / name
+    before = target.read_bytes() if target.is_file() else None
+    assert _export(session, root, target) == 2
+    assert "reviewtui's own state folder" in capsys.readouterr().err
+    assert (target.read_bytes() if target.is_file() else None) == before

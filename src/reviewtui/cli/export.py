@@ -178,7 +178,13 @@ def _check_output(target: Path, accepted: Accepted, args: argparse.Namespace) ->
         raise UsageError(f"--output {args.output} is inside the session's base/",
                          source=str(session), rule="output")
     from reviewtui.shell.statemark import mark_path
-    from reviewtui.shell.statepath import blob_dir_for, default_state_path
+    from reviewtui.shell.statepath import blob_dir_for, default_state_path, state_home
+
+    # (reviewtui's own folder: a transcript's review state, the state's seal key, the
+    # temp-name key; QA s53 helper-225 overwrote each)
+    if inside(resolved, state_home().resolve()):
+        raise UsageError(f"--output {args.output} is in reviewtui's own state folder "
+                         f"({state_home()})", rule="output")
 
     # (the state read, and the one beside the session a later review reads, each with its
     # .written mark and blob folder: QA s53 helper-221 overwrote the mark, and the default
