@@ -231,6 +231,7 @@ def test_a_temp_name_is_told_as_by_the_whole_pattern(stem: str, tail: str) -> No
     pattern = re.compile(disk._TEMP_RE.pattern, disk._TEMP_RE.flags)
     for name in (made, made + tail, stem + tail, "." + stem + "." + "0" * 24 + tail):
         match = pattern.fullmatch(name)
-        want = match is not None and match["tag"] == disk._tag(match["name"], match["nonce"])
+        want = match is not None and match["tag"] == disk._tag(match["name"], match["nonce"],
+                                                               disk.temp_key() or b"")
         assert disk.is_temp_name(name) == want
     assert disk.is_temp_name(made)

@@ -13,6 +13,8 @@ import os
 import stat
 from pathlib import Path
 
+import pytest
+
 from diskkit import Full, make_project, tree_bytes, write_session
 from reviewtui.cli import main
 from reviewtui.shell import disk
@@ -46,3 +48,22 @@ def test_the_key_is_this_users_made_once_and_kept_private() -> None:
     assert disk.is_temp_name(name)
     nonce, tag = name[len(".notes.txt."):][:16], name[len(".notes.txt."):][16:24]
     assert _unkeyed("notes.txt", nonce) != f".notes.txt.{nonce}{tag}{disk.TEMP_SUFFIX}"
+
+
+def test_a_key_left_short_is_made_again_and_a_check_makes_none(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """QA s53 helper-225: a key file left empty (a run killed while making it) was never
+    made again, every later run keeping a key of its own (no leftover ever cleaned); and
+    a ``check`` that writes nothing made the state folder and the key."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    monkeypatch.setattr(disk, "_KEY", [])
+    assert not disk.is_temp_name(_unkeyed("a.txt"))
+    assert not (tmp_path / "state").exists()  # (asked, not made)
+    key_file = tmp_path / "state" / "reviewtui" / "temp-names.key"
+    key_file.parent.mkdir(parents=True)
+    key_file.write_bytes(b"")
+    name = disk.temp_name("a.txt")
+    assert len(key_file.read_bytes()) == 32
+    monkeypatch.setattr(disk, "_KEY", [])  # (the next run reads it)
+    assert disk.is_temp_name(name)
+    assert sorted(p.name for p in key_file.parent.iterdir()) == ["temp-names.key"]

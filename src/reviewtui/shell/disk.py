@@ -77,11 +77,11 @@ _TEMP_RE: Final = LazyPattern(r"\.(?P<name>.+)\.(?P<nonce>[0-9a-f]{16})(?P<tag>[
 _TEMP_NAME_BYTES = 180  # the target's name is cut so the temp name fits in 255 bytes
 
 
-def _tag(name: str, nonce: str) -> str:
+def _tag(name: str, nonce: str, key: bytes) -> str:
     from reviewtui.core.digests import sha256  # here: reading a project writes no temp file
 
     text = f"reviewtui-tmp\0{name}\0{nonce}".encode("utf-8", "surrogateescape")
-    return sha256(temp_key() + text).hexdigest()[:8]
+    return sha256(key + text).hexdigest()[:8]
 
 
 def state_home() -> Path:
@@ -94,31 +94,46 @@ _KEY: list[bytes] = []  # (read once a process)
 _KEY_FILE = "temp-names.key"
 
 
-def temp_key() -> bytes:
+def temp_key(*, make: bool = True) -> bytes | None:
     """This user's key for temp-file names: 32 random bytes kept in the state folder, made
-    by the first write that needs it (mode 0600). Where it can be neither read nor made,
-    a key of this process alone: its own temp files are told, another run's leftovers
-    are left in place (never a file removed that this user's reviewtui did not make)."""
+    by the first write that needs it (mode 0600; one left short or empty by a run killed
+    while making it is made again). Where it can be neither read nor made, a key of this
+    process alone: its own temp files are told, another run's leftovers are left in place
+    (never a file removed that this user's reviewtui did not make). Without ``make``:
+    None while there is none (no temp file of ours can exist: a ``check`` makes no state)."""
     if not _KEY:
         path = state_home() / _KEY_FILE
         key = b""
         with contextlib.suppress(OSError):
             key = path.read_bytes()
         if len(key) < 16:
-            key = os.urandom(32)
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-                descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL
-                                     | os.O_NOFOLLOW | _CLOEXEC, 0o600)
-                with os.fdopen(descriptor, "wb") as out:
-                    out.write(key)
-            except FileExistsError:  # (made meanwhile by another run: that one's)
-                with contextlib.suppress(OSError):
-                    key = path.read_bytes() if len(path.read_bytes()) >= 16 else key
-            except OSError:
-                pass
+            if not make:
+                return None
+            key = _made_key(path)
         _KEY.append(key)
     return _KEY[0]
+
+
+def _made_key(path: Path) -> bytes:
+    """A new key written at ``path`` (a temp file renamed over it, so no reader sees it
+    half-written), or the one another run made meanwhile; this process's own if neither."""
+    key = os.urandom(32)
+    scratch = path.with_name(f".{path.name}.{os.getpid()}.{key[:4].hex()}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        descriptor = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+                             | _CLOEXEC, 0o600)
+        with os.fdopen(descriptor, "wb") as out:
+            out.write(key)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(scratch, path)
+        found = path.read_bytes()  # (a run replacing it meanwhile: the last one's stands)
+        return found if len(found) >= 16 else key
+    except OSError:
+        with contextlib.suppress(OSError):
+            scratch.unlink()
+        return key
 
 
 def temp_name(target: str) -> str:
@@ -131,7 +146,7 @@ def temp_name(target: str) -> str:
     # What secrets.token_hex(8) returns, without importing secrets (and with it hmac and
     # random) on the write path of every 'apply'.
     nonce = os.urandom(8).hex()
-    return f".{short}.{nonce}{_tag(short, nonce)}{TEMP_SUFFIX}"
+    return f".{short}.{nonce}{_tag(short, nonce, temp_key() or b'')}{TEMP_SUFFIX}"
 
 
 def is_temp_name(name: str) -> bool:
@@ -139,7 +154,9 @@ def is_temp_name(name: str) -> bool:
     if not name.endswith(TEMP_SUFFIX):  # the pattern ends with it
         return False
     match = _TEMP_RE.fullmatch(name)
-    return match is not None and match["tag"] == _tag(match["name"], match["nonce"])
+    if match is None or (key := temp_key(make=False)) is None:
+        return False
+    return match["tag"] == _tag(match["name"], match["nonce"], key)
 
 
 # --- descriptors -----------------------------------------------------------------------
