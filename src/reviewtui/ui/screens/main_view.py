@@ -46,10 +46,12 @@ class ViewOptions(ReviewCursor):
     def action_toggle_panel(self) -> None:
         left = self.query_one("#left")
         left.display = not left.display
-        if not left.display:
-            self.query_one(OpDetail).diff_view.focus()
-        else:
-            self.query_one("#ops", OpList).focus()
+        # (set_focus, not focus(): that waits for the app's queue, and a key read with
+        # this one went to the widget focused before: QA s53 helper-225's "f j y")
+        target = (self.query_one(OpDetail).diff_view if not left.display
+                  else self.query_one("#ops", OpList))
+        self.set_focus(target)
+        target.focus()  # (and again once laid out: hiding the focused list moves it)
         self._remember(panel=bool(left.display))
         self.call_after_refresh(self._refresh_op_rows)
 
@@ -88,7 +90,7 @@ class ViewOptions(ReviewCursor):
         if panel.display:
             panel.show_turn(self.findings, self.session_turns[self.turn_pos].index
                             if self.session_turns else None)
-            panel.focus()
+            self.set_focus(panel)  # (at once: "f j" moves in the findings, see above)
 
     def action_toggle_request(self) -> None:
         self.query_one(RequestBlock).toggle()
