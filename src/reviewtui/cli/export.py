@@ -93,8 +93,9 @@ def export(args: argparse.Namespace) -> int:
     if args.format == "fileops" and unreproduced:
         for where in unreproduced:
             print(f"reviewtui: {where}: its content cannot be re-expressed exactly as a File "
-                  "Ops reply (it holds a line the parser reads as an edit's marker or a "
-                  "fence); the export's replies do not reproduce it", file=sys.stderr)
+                  "Ops reply (a reply does not carry it as it is: a line the parser reads "
+                  "as an edit's marker or a fence, or line endings or a last line without "
+                  "a newline); the export's replies do not reproduce it", file=sys.stderr)
         missing += len(unreproduced)
     code = EXIT_FINDINGS if missing else EXIT_OK
     if args.output in (None, "-"):  # ("-": standard output, as for git and most tools)
