@@ -114,3 +114,17 @@ def test_prose_after_a_blank_line_is_no_overrun(tmp_path: Path,
     code, root = _run(tmp_path, "apply", RIGHT + prose)
     assert code == EXIT_OK, capsys.readouterr().out
     assert (root / "m.py").read_text() == "def f():\n    a = 1\n    b = 2\n    return a + b\n"
+
+
+@pytest.mark.parametrize("rest", ["- * old doc\n+ * new doc\n", "----\n+---\n"])
+def test_a_miscounted_hunk_after_a_blank_line_is_still_said(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], rest: str) -> None:
+    """QA s53 helper-226: the prose exception took a Javadoc line (`- * doc`) or a removed
+    rule (`----`) after an empty context line for notes: the file was written with the
+    first change alone, exit 0."""
+    diff = ("diff --git a/m.py b/m.py\n--- a/m.py\n+++ b/m.py\n@@ -1,2 +1,2 @@\n"
+            " def f():\n-    a = 1\n+    a = 2\n\n" + rest)
+    code, root = _run(tmp_path, "apply", diff)
+    assert code == EXIT_FINDINGS
+    assert "diff-hunk-overrun error" in capsys.readouterr().out
+    assert (root / "m.py").read_bytes() == OLD.encode()

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from diskkit import Cmd, assert_conflicts_shown, opened_review, tree_bytes
+from diskkit import Cmd, Full, assert_conflicts_shown, opened_review, tree_bytes
 from reviewtui.core.engine import Decision
 from reviewtui.core.model.outcome import Status
 from reviewtui.shell.review import Review
@@ -73,5 +73,28 @@ def test_a_file_the_user_deletes_over_an_accepted_remove_stays_deleted(tmp_path:
         assert tree_bytes(root) == {}
         review.undo()  # (and taken back then, the original comes back)
         assert tree_bytes(root) == {"old.txt": ORIGINAL}
+    finally:
+        review.close()
+
+
+@pytest.mark.parametrize("command", [":rm n.txt", ":mv n.txt m.txt"])
+def test_a_users_file_where_accepts_made_and_removed_one_is_kept(
+        tmp_path: Path, command: str) -> None:
+    """QA s53 helper-226 (older): turn 1 makes n.txt, turn 2 removes (or moves) it, both
+    accepted; the user's own n.txt was taken as a new original, the removal refused on it
+    and taken back, and turn 1's n.txt written over the user's ("mine" lost; with the move,
+    m.txt removed too). The user's file is kept as theirs, over what the review wrote."""
+    review, root = opened_review(tmp_path, {"k": b"k\n"}, [[Full("n.txt", "new\n")],
+                                                             [Cmd(command)]])
+    try:
+        review.decide((1, 0), Decision.accept())
+        review.decide((2, 0), Decision.accept())
+        moved = {"m.txt": b"new\n"} if ":mv" in command else {}
+        assert tree_bytes(root) == {"k": b"k\n", **moved}
+        (root / "n.txt").write_bytes(MINE)
+        review.outside_changed(["n.txt"])
+        assert tree_bytes(root) == {"k": b"k\n", **moved, "n.txt": MINE}
+        review.undo()
+        assert tree_bytes(root)["n.txt"] == MINE
     finally:
         review.close()

@@ -129,9 +129,8 @@ def outside_changed(review: Review, paths: Iterable[str]) -> ReplayReport:
                 continue
             found[path] = disk
         session_paths = review._session_paths()
-        # Held open for writing by another program: a save under way is taken in once it
-        # is whole; a write the review held back (nothing changed yet) is made once the
-        # file is closed (shell/replay.py wait_for_writer).
+        # Held open for writing elsewhere: a save is taken in once whole; a write held back
+        # is made once the file is closed (shell/replay.py wait_for_writer).
         waited = [p for p in paths if p in review._held and p not in found]
         still = set(held(review, [*(p for p in found if p in session_paths
                                     or p in review._records), *waited]))
@@ -209,9 +208,10 @@ def absorb(review: Review, path: str, disk: FileState | None, report: ReplayRepo
     """An outside change to a session path: new base, outside layer or deletion."""
     record = review._record(path)
     since = revive(review, path, record, disk) if disk is not None and record.deleted else []
-    # The review's content is on disk: it wrote there, or an outside change is already
-    # kept over what it wrote (a revert to the original bytes is still such a change).
-    ours_on_disk = record.layer is not None or not same(record.seen, record.base)
+    # The review's content is on disk: it wrote there (its absence too: a user's file then
+    # theirs, not a new original accepts rewrite: s53 helper-226), or a layer is kept.
+    ours_on_disk = record.layer is not None or not same(record.seen, record.base) or (
+        record.seen is None and {record.written_at, record.saved_written_at} != {None})
     was_there = record.seen is not None or (record.from_state and record.saved_seen is not None)
     review._dirty = True
     record.outside = True

@@ -25,7 +25,9 @@ HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 HUNK_COUNT = "diff-hunk-count"
 HUNK_OVERRUN = "diff-hunk-overrun"
 # (prose after a diff, past a blank line: a rule, "---"; a list item, "- item", "+ item")
-_PROSE = re.compile(r"-{3,}\s*$|[-+] \S")
+# (a word after one space: a code line removed or added after an empty context line keeps
+# its own marks, "- * doc", "-    return", and stays an overrun: QA s53 helper-226)
+_PROSE = re.compile(r"---\s*$|[-+] [^\W\d_]")
 _SIGNATURE = ("-- ", "--")  # git format-patch's "-- " before its version line (or a name)
 
 
