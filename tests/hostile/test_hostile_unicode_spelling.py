@@ -157,3 +157,21 @@ def test_a_decomposed_name_made_during_the_review_is_refused(tmp_path: Path,
             root / target, root / (f"{FOLDER}/new.txt" if made == "folder" else f"{FOLDER}.txt"))
     finally:
         review.close()
+
+
+def test_a_decomposed_name_gone_again_no_longer_refuses(tmp_path: Path) -> None:
+    """QA s53 helper-226: made outside, then deleted, it still refused the composed one."""
+    from diskkit import opened_review
+    from reviewtui.core.engine import Decision
+
+    review, root = opened_review(tmp_path, {"k": b"k\n"}, [[Full("d\u00e9.txt", "new\n")]])
+    try:
+        (root / f"{FOLDER}.txt").write_bytes(b"theirs\n")
+        review.outside_changed([f"{FOLDER}.txt"])
+        assert review.outcome((1, 0)).rule == "unicode-spelling"
+        (root / f"{FOLDER}.txt").unlink()
+        review.outside_changed([f"{FOLDER}.txt"])
+        review.decide((1, 0), Decision.accept())
+        assert (root / "d\u00e9.txt").read_bytes() == b"new\n"
+    finally:
+        review.close()

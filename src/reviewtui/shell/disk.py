@@ -103,9 +103,7 @@ def temp_key(*, make: bool = True) -> bytes | None:
     None while there is none (no temp file of ours can exist: a ``check`` makes no state)."""
     if not _KEY:
         path = state_home() / _KEY_FILE
-        key = b""
-        with contextlib.suppress(OSError):
-            key = path.read_bytes()
+        key = _read_key(path)
         if len(key) < 16:
             if not make:
                 return None
@@ -114,25 +112,50 @@ def temp_key(*, make: bool = True) -> bytes | None:
     return _KEY[0]
 
 
+def _read_key(path: Path) -> bytes:
+    """The key file's bytes; b"" when it is no regular file (a FIFO is not waited on:
+    QA s53 helper-226) or cannot be read."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | _CLOEXEC)
+    except OSError:
+        return b""
+    with os.fdopen(descriptor, "rb") as source:
+        if not stat.S_ISREG(os.fstat(source.fileno()).st_mode):
+            return b""
+        return source.read(64)
+
+
 def _made_key(path: Path) -> bytes:
-    """A new key written at ``path`` (a temp file renamed over it, so no reader sees it
-    half-written), or the one another run made meanwhile; this process's own if neither."""
+    """A new key at ``path``, made once (``O_EXCL``: runs starting together agree on the
+    first one's, QA s53 helper-226); one left short by a run killed while making it is
+    replaced whole (a temp file renamed over it). This process's own where neither goes."""
     key = os.urandom(32)
-    scratch = path.with_name(f".{path.name}.{os.getpid()}.{key[:4].hex()}")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | _CLOEXEC
     try:
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        descriptor = os.open(scratch, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
-                             | _CLOEXEC, 0o600)
-        with os.fdopen(descriptor, "wb") as out:
-            out.write(key)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(scratch, path)
-        found = path.read_bytes()  # (a run replacing it meanwhile: the last one's stands)
+        try:
+            with os.fdopen(os.open(path, flags, 0o600), "wb") as out:
+                out.write(key)
+            return key
+        except FileExistsError:
+            import time
+
+            for _ in range(50):  # (made by a run starting with this one: being written)
+                found = _read_key(path)
+                if len(found) >= 16:
+                    return found  # (that run's)
+                time.sleep(0.02)
+        scratch = path.with_name(f".{path.name}.{os.getpid()}.{key[:4].hex()}")
+        try:
+            with os.fdopen(os.open(scratch, flags, 0o600), "wb") as out:
+                out.write(key)
+            os.replace(scratch, path)
+        finally:
+            with contextlib.suppress(OSError):
+                scratch.unlink()
+        found = _read_key(path)
         return found if len(found) >= 16 else key
     except OSError:
-        with contextlib.suppress(OSError):
-            scratch.unlink()
         return key
 
 

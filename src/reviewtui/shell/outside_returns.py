@@ -253,9 +253,13 @@ def respell(review: Review, paths: Iterable[str]) -> bool:
     from reviewtui.core.paths.safety import other_spellings
 
     found: dict[str, str] = {}
+    gone: set[str] = set()  # (names no longer there: their refusal goes, helper-226)
     for raw in paths:
         full = os.path.join(review.root, raw)
-        if raw.isascii() or not os.path.lexists(full):
+        if raw.isascii():
+            continue
+        if not os.path.lexists(full):
+            gone.update((raw, raw + "/"))
             continue
         folder = os.path.isdir(full) and not os.path.islink(full)
         named = other_spellings([] if folder else [raw], [raw] if folder else [])
@@ -263,7 +267,9 @@ def respell(review: Review, paths: Iterable[str]) -> bool:
             if not os.path.lexists(os.path.join(review.root, composed.rstrip("/"))):
                 found[composed] = name  # (both spellings there: the composed one is its own)
     spellings = review.rules.spellings
-    if all(spellings.get(composed) == name for composed, name in found.items()):
+    kept = {composed: name for composed, name in spellings.items() if name not in gone}
+    if len(kept) == len(spellings) and all(
+            spellings.get(composed) == name for composed, name in found.items()):
         return False
-    review.rules = replace(review.rules, spellings={**spellings, **found})
+    review.rules = replace(review.rules, spellings={**kept, **found})
     return True
