@@ -34,7 +34,9 @@ def _decided(app: ReviewApp) -> tuple[tuple[str, str], ...]:
     return tuple(sorted((str(key), str(d.verdict)) for key, d in decisions.items()))
 
 
-@pytest.mark.parametrize("keys", [("f", "j", "y"), ("b", "j", "y"), ("f", "j", "j", "n")])
+@pytest.mark.parametrize("keys", [("f", "j", "y"), ("b", "j", "y"), ("f", "j", "j", "n"),
+                                  # (helper-226: the turns list focused, j then y)
+                                  ("shift+tab", "j", "y"), ("shift+tab", "j", "j", "n")])
 async def test_keys_with_a_focus_move_act_alike_fast_and_slow(
         tmp_path: Path, keys: tuple[str, ...]) -> None:
     seen = []

@@ -71,9 +71,24 @@ class ReviewCursor(ReviewPanes):
         # second acted on the operation the first had just decided, and a ``q`` quit before
         # an accept was saved (QA pass s31). The app's own binding walk (the focus chain,
         # an action that skips handing the key on), as the bubbled key would get.
+        self._catch_up()
         if await self.app._check_bindings(event.key):  # noqa: SLF001
             event.stop()
             event.prevent_default()
+
+    def _catch_up(self) -> None:
+        """The cursor as the lists show it, before a key acts: a highlight message not read
+        yet (``j y`` in one read with the turns list focused) left ``y`` on the turn before,
+        accepting and writing another operation than the screen showed (QA s53 helper-226)."""
+        for selector, handler in (("#turns", self._turn_highlighted),
+                                  ("#ops", self._op_highlighted)):
+            found = self.query(selector)
+            listed = found.first(OptionList) if found else None
+            if listed is not None and listed.highlighted is not None and listed.highlighted != (
+                    self.turn_pos if selector == "#turns" else self.op_pos):
+                index = listed.highlighted
+                handler(OptionList.OptionHighlighted(listed, listed.get_option_at_index(index),
+                                                     index))
 
     async def _replay_key(self, key: str, character: str | None) -> None:
         """A key that waited for a review job: run what it is bound to now."""
