@@ -102,7 +102,7 @@ def test_reviewtuis_own_state_folder_is_never_the_output(
         tour: tuple[Path, Path], capsys: pytest.CaptureFixture[str], name: str) -> None:
     """QA s53 helper-225: a transcript's state (kept there), the state's seal key and the
     temp-name key were overwritten."""
-    from reviewtui.shell.disk import state_home
+    from reviewtui.shell.tempkey import state_home
 
     session, root = tour
     target = state_home() / name

@@ -17,7 +17,7 @@ import pytest
 
 from diskkit import Full, make_project, tree_bytes, write_session
 from reviewtui.cli import main
-from reviewtui.shell import disk
+from reviewtui.shell import disk, tempkey
 
 
 def _unkeyed(name: str, nonce: str = "0123456789abcdef") -> str:
@@ -40,9 +40,9 @@ def test_a_temp_name_a_project_brings_is_its_file_and_stays(tmp_path: Path) -> N
 
 
 def test_the_key_is_this_users_made_once_and_kept_private() -> None:
-    key_file = disk.state_home() / "temp-names.key"
-    assert disk.temp_key() == key_file.read_bytes()
-    assert len(disk.temp_key()) == 32
+    key_file = tempkey.state_home() / "temp-names.key"
+    assert tempkey.temp_key() == key_file.read_bytes()
+    assert len(tempkey.temp_key()) == 32
     assert stat.S_IMODE(os.stat(key_file).st_mode) == 0o600
     name = disk.temp_name("notes.txt")
     assert disk.is_temp_name(name)
@@ -56,7 +56,7 @@ def test_a_key_left_short_is_made_again_and_a_check_makes_none(
     made again, every later run keeping a key of its own (no leftover ever cleaned); and
     a ``check`` that writes nothing made the state folder and the key."""
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.setattr(disk, "_KEY", [])
+    monkeypatch.setattr(tempkey, "_KEY", [])
     assert not disk.is_temp_name(_unkeyed("a.txt"))
     assert not (tmp_path / "state").exists()  # (asked, not made)
     key_file = tmp_path / "state" / "reviewtui" / "temp-names.key"
@@ -64,6 +64,6 @@ def test_a_key_left_short_is_made_again_and_a_check_makes_none(
     key_file.write_bytes(b"")
     name = disk.temp_name("a.txt")
     assert len(key_file.read_bytes()) == 32
-    monkeypatch.setattr(disk, "_KEY", [])  # (the next run reads it)
+    monkeypatch.setattr(tempkey, "_KEY", [])  # (the next run reads it)
     assert disk.is_temp_name(name)
     assert sorted(p.name for p in key_file.parent.iterdir()) == ["temp-names.key"]

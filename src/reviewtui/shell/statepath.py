@@ -15,9 +15,9 @@ import os
 from pathlib import Path
 
 from reviewtui.core.digests import sha256
-from reviewtui.shell.disk import state_home
 from reviewtui.shell.loader import LoadedSession
 from reviewtui.shell.statemark import mark_path
+from reviewtui.shell.tempkey import state_home
 
 TRANSCRIPTS = frozenset({"claude", "chat", "toolcalls", "aider"})
 
