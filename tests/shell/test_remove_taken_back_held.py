@@ -98,3 +98,26 @@ def test_a_users_file_where_accepts_made_and_removed_one_is_kept(
         assert tree_bytes(root)["n.txt"] == MINE
     finally:
         review.close()
+
+
+@pytest.mark.parametrize("order", ["backwards", "one step"])
+@pytest.mark.parametrize("command", [":rm n.txt", ":mv n.txt m.txt"])
+def test_accepts_written_in_one_step_keep_the_users_file_too(
+        tmp_path: Path, command: str, order: str) -> None:
+    """QA s53 helper-227: accepted backwards or in one step ("accept all"), n.txt never
+    reached the disk, so nothing told the review's absence there from no content: the
+    user's n.txt was taken as a new original and turn 1's written over it."""
+    review, root = opened_review(tmp_path, {"k": b"k\n"}, [[Full("n.txt", "new\n")],
+                                                             [Cmd(command)]])
+    try:
+        if order == "backwards":
+            review.decide((2, 0), Decision.accept())
+            review.decide((1, 0), Decision.accept())
+        else:
+            review.decide_many([((1, 0), Decision.accept()), ((2, 0), Decision.accept())])
+        moved = {"m.txt": b"new\n"} if ":mv" in command else {}
+        (root / "n.txt").write_bytes(MINE)
+        review.outside_changed(["n.txt"])
+        assert tree_bytes(root) == {"k": b"k\n", **moved, "n.txt": MINE}
+    finally:
+        review.close()

@@ -44,6 +44,7 @@ from reviewtui.shell.disk import read_link
 from reviewtui.shell.outside_returns import (
     decided_away,
     foreign_links,
+    left_empty,
     move_taken_back,
     respell,
     returned,
@@ -211,7 +212,7 @@ def absorb(review: Review, path: str, disk: FileState | None, report: ReplayRepo
     # The review's content is on disk: it wrote there (its absence too: a user's file then
     # theirs, not a new original accepts rewrite: s53 helper-226), or a layer is kept.
     ours_on_disk = record.layer is not None or not same(record.seen, record.base) or (
-        record.seen is None and {record.written_at, record.saved_written_at} != {None})
+        record.seen is None and left_empty(review, path, record))
     was_there = record.seen is not None or (record.from_state and record.saved_seen is not None)
     review._dirty = True
     record.outside = True
@@ -220,7 +221,7 @@ def absorb(review: Review, path: str, disk: FileState | None, report: ReplayRepo
     report.outside.append(path)
     if disk is None and not record.deleted and was_there and (
             review._target().get(path) is None or move_taken_back(review, path, record)
-            or (record.ref is None and {record.written_at, record.saved_written_at} != {None})):
+            or (record.ref is None and left_empty(review, path, record))):
         # Where the draft wants nothing (a file it moved away), the user's own file went:
         # the original stays (its :mv still moves it; the nothing-lost property, s31). So
         # too where the disk holds a move the draft takes back (written whole, not the
@@ -261,10 +262,9 @@ def absorb(review: Review, path: str, disk: FileState | None, report: ReplayRepo
         record.seen = disk
         report.back_again.append(path)
     elif not ours_on_disk or (is_link(disk) and is_link(record.ref)):
-        # (A link the review wrote, retargeted outside, too: one target is not merged with
-        # another, and a text layer over it was written back as a file of mode 0000 holding
-        # the target, the user's link lost: QA s36 helper-108. Taken as the new original,
-        # its operations are evaluated on it: what no longer lands is taken back.)
+        # (A link the review wrote, retargeted outside, too: a text layer over it was written
+        # back as a file of mode 0000 holding the target, the user's link lost: QA s36
+        # helper-108. Taken as the new original; what no longer lands is taken back.)
         if not set_base(review, path, disk):
             report.note(path, f"conflict - {review._unwritable[path]}")
             return

@@ -273,3 +273,27 @@ def respell(review: Review, paths: Iterable[str]) -> bool:
         return False
     review.rules = replace(review.rules, spellings={**kept, **found})
     return True
+
+
+def left_empty(review: Review, path: str, record: PathRecord) -> bool:
+    """Whether the review's own content at ``path`` is its absence: it wrote there (the
+    last write a removal), or an accepted operation names the path (a file made and
+    removed or moved away by accepts written in one step never reached the disk: QA s53
+    helper-227). A user's file that appears there is theirs, over the review's absence,
+    not a new original the accepts rewrite."""
+    if {record.written_at, record.saved_written_at} != {None}:
+        return True
+    if record.deleted:  # (deleted outside: the absence is the user's doing, not the review's)
+        return False
+    from reviewtui.core.engine import Verdict
+    from reviewtui.core.engine.file_edits import normalize_or_none
+
+    for key, decision in review.decisions.items():
+        if decision.verdict is not Verdict.ACCEPTED:
+            continue
+        op = review._ops.get(key)
+        named = getattr(op, "path", None)
+        if named == path or (named is None and path in {
+                normalize_or_none(arg) for arg in getattr(op, "args", ())}):
+            return True
+    return False
