@@ -225,13 +225,13 @@ def test_the_loader_decodes_as_the_utf_8_sig_codec(lead: bytes, rest: bytes) -> 
 @given(st.sampled_from(["notes", ".x", "a.b"]), st.sampled_from(["", "tmp", ".reviewtui-tmp",
                                                                 ".reviewtui-tmpx", "\n"]))
 def test_a_temp_name_is_told_as_by_the_whole_pattern(stem: str, tail: str) -> None:
-    from reviewtui.shell import disk, tempkey
+    from reviewtui.shell import disk
 
     made = disk.temp_name(stem)
     pattern = re.compile(disk._TEMP_RE.pattern, disk._TEMP_RE.flags)
     for name in (made, made + tail, stem + tail, "." + stem + "." + "0" * 24 + tail):
         match = pattern.fullmatch(name)
         want = match is not None and match["tag"] == disk._tag(match["name"], match["nonce"],
-                                                               tempkey.temp_key() or b"")
+                                                               disk._temp_key() or b"")
         assert disk.is_temp_name(name) == want
     assert disk.is_temp_name(made)

@@ -97,12 +97,12 @@ def test_a_new_file_beside_the_session_or_in_the_root_is_written(
     capsys.readouterr()
 
 
-@pytest.mark.parametrize("name", ["temp-names.key", "state-key", "chat.md-0123.review.json"])
+@pytest.mark.parametrize("name", ["state-key", ".state-key.1.ab", "chat.md-0123.review.json"])
 def test_reviewtuis_own_state_folder_is_never_the_output(
         tour: tuple[Path, Path], capsys: pytest.CaptureFixture[str], name: str) -> None:
     """QA s53 helper-225: a transcript's state (kept there), the state's seal key and the
     temp-name key were overwritten."""
-    from reviewtui.shell.tempkey import state_home
+    from reviewtui.shell.userkey import state_home
 
     session, root = tour
     target = state_home() / name

@@ -3,8 +3,8 @@ write, which the next review removed as the leftover of an interrupted write (QA
 helper-221: ``sub/.important.txt.<nonce><tag>.reviewtui-tmp``, in a folder no operation
 touched, deleted by ``apply`` with no message). The tag was a hash of the name and the
 nonce alone, which anyone can compute; it is keyed now with a key of this user's
-(``$XDG_STATE_HOME/reviewtui/temp-names.key``): only this user's reviewtui makes such a
-name, and only such names are removed."""
+(``$XDG_STATE_HOME/reviewtui/state-key``, which seals review states too): only this
+user's reviewtui makes such a name, and only such names are removed."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import pytest
 
 from diskkit import Full, make_project, tree_bytes, write_session
 from reviewtui.cli import main
-from reviewtui.shell import disk, tempkey
+from reviewtui.shell import disk, userkey
 
 
 def _unkeyed(name: str, nonce: str = "0123456789abcdef") -> str:
@@ -40,9 +40,9 @@ def test_a_temp_name_a_project_brings_is_its_file_and_stays(tmp_path: Path) -> N
 
 
 def test_the_key_is_this_users_made_once_and_kept_private() -> None:
-    key_file = tempkey.state_home() / "temp-names.key"
-    assert tempkey.temp_key() == key_file.read_bytes()
-    assert len(tempkey.temp_key()) == 32
+    key_file = userkey.state_home() / "state-key"
+    assert disk._temp_key() == key_file.read_bytes()
+    assert len(disk._temp_key() or b"") == 32
     assert stat.S_IMODE(os.stat(key_file).st_mode) == 0o600
     name = disk.temp_name("notes.txt")
     assert disk.is_temp_name(name)
@@ -56,14 +56,14 @@ def test_a_key_left_short_is_made_again_and_a_check_makes_none(
     made again, every later run keeping a key of its own (no leftover ever cleaned); and
     a ``check`` that writes nothing made the state folder and the key."""
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
-    monkeypatch.setattr(tempkey, "_KEY", [])
+    monkeypatch.setattr(disk, "_TEMP_KEY", [])
     assert not disk.is_temp_name(_unkeyed("a.txt"))
     assert not (tmp_path / "state").exists()  # (asked, not made)
-    key_file = tmp_path / "state" / "reviewtui" / "temp-names.key"
+    key_file = tmp_path / "state" / "reviewtui" / "state-key"
     key_file.parent.mkdir(parents=True)
     key_file.write_bytes(b"")
     name = disk.temp_name("a.txt")
     assert len(key_file.read_bytes()) == 32
-    monkeypatch.setattr(tempkey, "_KEY", [])  # (the next run reads it)
+    monkeypatch.setattr(disk, "_TEMP_KEY", [])  # (the next run reads it)
     assert disk.is_temp_name(name)
-    assert sorted(p.name for p in key_file.parent.iterdir()) == ["temp-names.key"]
+    assert sorted(p.name for p in key_file.parent.iterdir()) == ["state-key"]

@@ -180,7 +180,7 @@ def _check_output(target: Path, accepted: Accepted, args: argparse.Namespace) ->
                          source=str(session), rule="output")
     from reviewtui.shell.statemark import mark_path
     from reviewtui.shell.statepath import blob_dir_for, default_state_path
-    from reviewtui.shell.tempkey import state_home
+    from reviewtui.shell.userkey import state_home
 
     # (reviewtui's own folder: a transcript's review state, the state's seal key, the
     # temp-name key; QA s53 helper-225 overwrote each)

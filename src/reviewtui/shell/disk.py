@@ -35,7 +35,7 @@ from reviewtui.core.errors import DiskChanged, DiskError
 from reviewtui.core.paths.safety import UNREAD_DIRS
 from reviewtui.core.record import record
 from reviewtui.core.text.lazy_pattern import LazyPattern
-from reviewtui.shell.tempkey import temp_key
+from reviewtui.shell.userkey import user_key
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ def target_path(root: Path, rel: str) -> Path:
 # --- temp files ----------------------------------------------------------------------
 
 # ".<name>.<16 hex nonce><8 hex tag>.reviewtui-tmp": the tag is a hash of this user's key
-# (:func:`temp_key`), the name and the nonce, so a user's own "notes.reviewtui-tmp" never
+# (``shell/userkey.py``), the name and the nonce, so a user's own "notes.reviewtui-tmp" never
 # passes for one of ours, nor does a file a project brings named so (QA s53 helper-221:
 # with the hash of the name and nonce alone, any project could carry a file that 'apply'
 # removed as the leftover of an interrupted write).
@@ -85,6 +85,24 @@ def _tag(name: str, nonce: str, key: bytes) -> str:
     return sha256(key + text).hexdigest()[:8]
 
 
+_TEMP_KEY: list[bytes] = []  # the key temp names are tagged with, read once a process
+
+
+def _temp_key(*, make: bool = True) -> bytes | None:
+    """This user's key; where it can be neither read nor made, a key of this process
+    alone (its own temp files are told; another run's leftovers are left in place, never
+    a file removed this user's reviewtui did not make). Without ``make``: None while
+    there is none (no temp file of ours can exist: a ``check`` makes no state)."""
+    if not _TEMP_KEY:
+        key = user_key(make=make)
+        if key is None:
+            if not make:
+                return None
+            key = os.urandom(32)
+        _TEMP_KEY.append(key)
+    return _TEMP_KEY[0]
+
+
 def temp_name(target: str) -> str:
     """A fresh temp-file name for an atomic write of the file named ``target``."""
     try:
@@ -95,7 +113,7 @@ def temp_name(target: str) -> str:
     # What secrets.token_hex(8) returns, without importing secrets (and with it hmac and
     # random) on the write path of every 'apply'.
     nonce = os.urandom(8).hex()
-    return f".{short}.{nonce}{_tag(short, nonce, temp_key() or b'')}{TEMP_SUFFIX}"
+    return f".{short}.{nonce}{_tag(short, nonce, _temp_key() or b'')}{TEMP_SUFFIX}"
 
 
 def is_temp_name(name: str) -> bool:
@@ -103,7 +121,7 @@ def is_temp_name(name: str) -> bool:
     if not name.endswith(TEMP_SUFFIX):  # the pattern ends with it
         return False
     match = _TEMP_RE.fullmatch(name)
-    if match is None or (key := temp_key(make=False)) is None:
+    if match is None or (key := _temp_key(make=False)) is None:
         return False
     return match["tag"] == _tag(match["name"], match["nonce"], key)
 

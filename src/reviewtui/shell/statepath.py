@@ -17,7 +17,7 @@ from pathlib import Path
 from reviewtui.core.digests import sha256
 from reviewtui.shell.loader import LoadedSession
 from reviewtui.shell.statemark import mark_path
-from reviewtui.shell.tempkey import state_home
+from reviewtui.shell.userkey import state_home
 
 TRANSCRIPTS = frozenset({"claude", "chat", "toolcalls", "aider"})
 

@@ -17,58 +17,18 @@ F4). No key (an unwritable state home) seals nothing: then the root decides, as 
 from __future__ import annotations
 
 import hmac
-import os
 import re
-from pathlib import Path
+
+from reviewtui.shell.userkey import user_key
 
 _SEAL = re.compile(rb',\n "seal": "([0-9a-f]{64})"\n}\n\Z')
-_KEY_BYTES = 32
 _key: list[bytes | None] = []  # read once per process
-
-
-def key_path() -> Path:
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "reviewtui" / "state-key"
-
-
-def _read_key() -> bytes | None:
-    path = key_path()
-    for _attempt in range(2):
-        try:
-            fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-        except FileNotFoundError:
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
-                             0o600)
-            except FileExistsError:
-                continue  # (another process made it meanwhile: read that one)
-            except OSError:
-                return None
-            try:
-                made = os.urandom(_KEY_BYTES)
-                os.write(fd, made)
-                return made
-            except OSError:
-                return None
-            finally:
-                os.close(fd)
-        except OSError:
-            return None
-        try:
-            data = os.read(fd, _KEY_BYTES + 1)
-        except OSError:
-            return None
-        finally:
-            os.close(fd)
-        return data if len(data) == _KEY_BYTES else None
-    return None
 
 
 def _the_key() -> bytes | None:
     """The key, read (or made) once per process: none is tried again at every save."""
     if not _key:
-        _key.append(_read_key())
+        _key.append(user_key())
     return _key[0]
 
 
