@@ -34,7 +34,7 @@ from reviewtui.core.engine import Decision, OpKey, OpResult, Verdict
 from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.engine.links import is_link
 from reviewtui.core.errors import DiskError
-from reviewtui.core.model.records import ConsoleCommand, Edit, FullFile
+from reviewtui.core.model.records import ConsoleCommand
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.record import replace
 from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind, fold
@@ -46,6 +46,7 @@ from reviewtui.shell.outside_returns import (
     foreign_links,
     left_empty,
     move_taken_back,
+    op_names,
     respell,
     returned,
     revive,
@@ -477,7 +478,7 @@ def still_on_disk(review: Review, conflicts: dict[str, Conflict]) -> dict[str, C
             commands = [result for turn in review.draft.decided_turns() for result in
                         turn.results if result.outcome.changes and result.landed]
         linked = linked_paths(path, commands)
-        stuck = tuple(key for key in since if _names(review, key) & linked)
+        stuck = tuple(key for key in since if op_names(review, key) & linked)
         if not stuck and not conflict.ops:
             stuck = tuple(since)  # which one acted on it cannot be told: never on no row
         # Named: those decided otherwise since the write (the rest are on disk: QA s31).
@@ -489,19 +490,6 @@ def still_on_disk(review: Review, conflicts: dict[str, Conflict]) -> dict[str, C
                    if not conflict.ops and out.get(conflict.waits_for, conflict).ops}
         out.update((path, replace(out[path], ops=ops)) for path, ops in waiting.items())
     return out
-
-
-def _names(review: Review, key: OpKey) -> set[str]:
-    """The paths an operation acts on: an edit's file, a command's arguments, and what its
-    last evaluation moved or removed (a ``:mv`` undone after its destination changed
-    outside is stuck there too; an ``:undo`` names no path of its own)."""
-    op = review._ops.get(key)
-    raw = [op.path] if isinstance(op, Edit | FullFile) else getattr(op, "args", ())
-    names = {name for name in map(normalize_or_none, raw) if name}
-    result = review.evaluation.peek(key)
-    if result is not None:
-        names.update(end for pair in result.outcome.changes for end in pair if end)
-    return names
 
 
 def bring_back(review: Review, paths: list[str], report: ReplayReport) -> None:

@@ -12,11 +12,13 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 
-from reviewtui.core.engine import Policy, evaluate_session
+from reviewtui.core.engine import OpKey, Policy, Verdict, evaluate_session
 from reviewtui.core.engine.decisions import Decision
+from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.engine.lineage import remember
 from reviewtui.core.engine.links import is_link, link_state
 from reviewtui.core.errors import PathRefused
+from reviewtui.core.model.records import Edit, FullFile
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.record import replace
 from reviewtui.core.review.log import DecisionItem, fold
@@ -285,15 +287,18 @@ def left_empty(review: Review, path: str, record: PathRecord) -> bool:
         return True
     if record.deleted:  # (deleted outside: the absence is the user's doing, not the review's)
         return False
-    from reviewtui.core.engine import Verdict
-    from reviewtui.core.engine.file_edits import normalize_or_none
+    return any(decision.verdict is Verdict.ACCEPTED and path in op_names(review, key)
+               for key, decision in review.decisions.items())
 
-    for key, decision in review.decisions.items():
-        if decision.verdict is not Verdict.ACCEPTED:
-            continue
-        op = review._ops.get(key)
-        named = getattr(op, "path", None)
-        if named == path or (named is None and path in {
-                normalize_or_none(arg) for arg in getattr(op, "args", ())}):
-            return True
-    return False
+
+def op_names(review: Review, key: OpKey) -> set[str]:
+    """The paths an operation acts on: an edit's file, a command's arguments, and what its
+    last evaluation moved or removed (a ``:mv`` undone after its destination changed
+    outside is stuck there too; an ``:undo`` names no path of its own)."""
+    op = review._ops.get(key)
+    raw = [op.path] if isinstance(op, Edit | FullFile) else getattr(op, "args", ())
+    names = {name for name in map(normalize_or_none, raw) if name}
+    result = review.evaluation.peek(key)
+    if result is not None:
+        names.update(end for pair in result.outcome.changes for end in pair if end)
+    return names
