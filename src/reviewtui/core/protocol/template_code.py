@@ -157,16 +157,12 @@ def _skip_trivia(text: str, pos: int) -> int:
     while True:
         pos = _SPACE.match(text, pos).end()  # type: ignore[union-attr]
         two = text[pos:pos + 2]
-        if two == "//":
-            end = text.find("\n", pos)
-            pos = len(text) if end < 0 else end
-        elif two in ("/*", "@*"):
-            end = text.find("*/" if two == "/*" else "*@", pos + 2)
-            if end < 0:
-                return -1
-            pos = end + 2
-        else:
+        if two not in ("//", "/*", "@*"):
             return pos
+        end = _TEXT_END[two](text, pos + 2)  # (a comment's end, as code reads it)
+        if end < 0:
+            return len(text) if two == "//" else -1
+        pos = end
 
 
 def _brace_after(text: str, pos: int, word: str) -> tuple[int, int]:
