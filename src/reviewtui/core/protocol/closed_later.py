@@ -23,26 +23,33 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from reviewtui.core.protocol.open_markup import blank
+
 # Each end tag, as a key: ("%", name) {% endname %}; ("go", "") {{ end }}; ("/", name)
 # Handlebars' {{/name}}; ("svelte", name) {/name}; ("#}", "") a Jinja comment's end;
 # ("--}}", "") a Handlebars long comment's.
 # ("html", name) an HTML element's end tag, </details> (an MDX component's, </Steps>).
 _BLOCK_NAMES = (r"details|div|table|blockquote|section|center|figure|aside|article|dl|ul|ol"
                 r"|main|nav|header|footer|p")
+_MDX_NAMES = _BLOCK_NAMES + r"|(?-i:[A-Z][\w.]*)"  # (and MDX's components: <Steps>, <Tabs>)
 _ENDS = re.compile(r"\{%[-+~]?\s*end(\w+)\b[^%]*%\}|\{\{-?\s*(end)\s*-?\}\}"
                    r"|\{\{~?\s*/\s*([\w.@:-]+)\s*~?\}\}|\{/(if|each|await|key|snippet)\s*\}"
-                   r"|(#\})|(--~?\}\})|</(" + _BLOCK_NAMES + r"|(?-i:[A-Z][\w.]*))\s*>", re.I)
+                   r"|(#\})|(--~?\}\})|</(" + _MDX_NAMES + r")\s*>", re.I)
 # (a Markdown document's HTML: an element of these opened at a line's start, its end tag
 # required, in a quote too; a README's <details> around its install sample: QA s53
 # helper-220. Its tag's attributes quoted or in JSX braces, over lines but no blank one.)
 _TAG_REST = (r"""(?:"[^"]*"|'[^']*'|\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|[^<>\n"'{]"""
              r"|\n(?![ \t]*\n))*?(/?)>")
-_HTML_ELEMENT = re.compile(r"^ {0,3}(?:> ?)*<(" + _BLOCK_NAMES + r")(?=[\s>/])" + _TAG_REST
-                           + r"|</(" + _BLOCK_NAMES + r")\s*>", re.I | re.M)
-# (MDX: no indented code, and its components must close too: <Steps>, <Tabs>, <TabItem>)
-_MDX_ELEMENT = re.compile(r"^[ \t]*(?:> ?)*<(" + _BLOCK_NAMES + r"|(?-i:[A-Z][\w.]*))(?=[\s>/])"
-                          + _TAG_REST + r"|</(" + _BLOCK_NAMES + r"|(?-i:[A-Z][\w.]*))\s*>",
-                          re.I | re.M)
+
+
+def _elements(line_start: str, names: str) -> re.Pattern[str]:
+    """An element's start tag opened at a line's start (in a quote too), or its end tag."""
+    return re.compile(line_start + r"(?:> ?)*<(" + names + r")(?=[\s>/])" + _TAG_REST
+                      + r"|</(" + names + r")\s*>", re.I | re.M)
+
+
+_HTML_ELEMENT = _elements(r"^ {0,3}", _BLOCK_NAMES)
+_MDX_ELEMENT = _elements(r"^[ \t]*", _MDX_NAMES)  # (MDX has no indented code)
 # (what shows markup without being it: a comment, a <pre> or <code> element's text)
 _SHOWN = (("<!--", "-->"), ("<pre", "</pre"), ("<code", "</code"))
 
@@ -62,7 +69,7 @@ def _html_shown_blanked(text: str) -> str:
         if close < 0:
             break
         close = lowered.find(">", close) + 1 or len(text)
-        pieces += [text[pos:at], re.sub(r"[^\n]", " ", text[at:close])]
+        pieces += [text[pos:at], blank(text[at:close])]
         pos = close
     return "".join(pieces) + text[pos:]
 
@@ -149,7 +156,7 @@ def _not_tags(text: str) -> str:
             missing.add(key)
             at = m.end()
             continue
-        pieces += [text[pos:m.start()], re.sub(r"[^\n]", " ", text[m.start():end.end()])]
+        pieces += [text[pos:m.start()], blank(text[m.start():end.end()])]
         pos = at = end.end()
     return "".join(pieces) + text[pos:]
 
@@ -262,7 +269,7 @@ def _open_blocks(text: str, document: bool, go: bool, ci: bool, markdown: str = 
     if actions and "{%" in text:  # (an output's string holds no tag: {{ "{% endif %}" }})
         pieces, pos = [], 0
         for start, end in actions:
-            pieces += [text[pos:start], re.sub(r"[^\n]", " ", text[start:end])]
+            pieces += [text[pos:start], blank(text[start:end])]
             pos = end
         text_tags = "".join(pieces) + text[pos:]
     else:
