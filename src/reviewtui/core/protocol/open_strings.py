@@ -24,6 +24,7 @@ import re
 from collections.abc import Sequence
 
 from reviewtui.core.protocol.open_shell import open_dockerfile_heredoc, open_heredoc
+from reviewtui.core.protocol.open_xml import is_xml
 
 
 def open_string(path: str, info: str, lines: Sequence[str]) -> int | None:
@@ -104,14 +105,6 @@ _BY_SUFFIX = {
                      ".xml", ".svg", ".xsl", ".xslt", ".jsp", ".aspx", ".cshtml", ".razor",
                      ".erb", ".ejs", ".hbs", ".handlebars", ".mustache", ".twig", ".liquid", ".j2",
                      ".jinja", ".jinja2", ".njk"), "markup"),
-    # (XML documents, every element closed: open_xml.py)
-    **dict.fromkeys((".xsd", ".jspx", ".xaml", ".csproj", ".fsproj", ".vbproj", ".vcxproj",
-                     ".props", ".targets", ".plist", ".resx", ".wsdl", ".rss", ".atom",
-                     ".kml", ".gpx", ".tld", ".nuspec", ".xib", ".storyboard", ".xul",
-                     ".mxml", ".fxml", ".wxs", ".pom", ".iml", ".xlf", ".xliff", ".ui",
-                     ".launch", ".runsettings", ".axaml", ".appxmanifest", ".axml", ".glade",
-                     ".jrxml", ".dbk", ".docbook", ".dita", ".ditamap", ".tei", ".opml",
-                     ".rdf", ".fodt", ".fods", ".fodp", ".vsixmanifest"), "markup"),
     **dict.fromkeys((".tf", ".tfvars", ".hcl"), "hcl"),
     **dict.fromkeys((".csv", ".tsv"), "csv"),
     **dict.fromkeys((".ps1", ".psm1", ".psd1"), "powershell"),
@@ -181,13 +174,8 @@ def program_language(path: str, info: str, lines: Sequence[str]) -> str | None:
         "dockerfile" if first in ("dockerfile", "containerfile")
         else "groovy" if first == "jenkinsfile"  # (Jenkinsfile.prod)
         else "make" if first in ("makefile", "gnumakefile") else None)  # (Makefile.am)
-    if found is None and name.endswith((".xml.dist", ".xml.in", ".xml.template", "web.config",
-                                        "app.config")):
-        found = "markup"  # (an XML document by its whole name: open_xml.py)
-    if found is None and suffix in (".config", ".manifest") and next(
-            (line for line in lines if line.strip("\ufeff \t")), ""
-    ).lstrip("\ufeff \t").startswith("<"):
-        found = "markup"  # (nuget.config, app.manifest: XML when a tag starts them)
+    if found is None and is_xml(name, next((line for line in lines if line.strip()), "")):
+        found = "markup"  # (an XML document, by its name: open_xml.py)
     if found is None:
         found = _BY_INFO.get(info)
     if found is None and lines and lines[0].startswith("#!"):
