@@ -48,6 +48,7 @@ from reviewtui.core.protocol.template_code import (
     razor_block_end,
     razor_construct,
 )
+from reviewtui.core.protocol.view_blocks import close_block, open_block
 
 
 class _Engine:
@@ -393,18 +394,10 @@ class _Pass:
         return None
 
     def _open(self, name: str, start: int) -> None:
-        self.blocks.append((name, start))
-        self.open_count[name] = self.open_count.get(name, 0) + 1
+        open_block(self.blocks, self.open_count, name, start)
 
     def _close(self, name: str) -> None:
-        """Close the nearest block of ``name`` and what is inside (a stray end tag costs no
-        search: QA s50 helper-198)."""
-        if self.open_count.get(name):
-            at = next(k for k in range(len(self.blocks) - 1, -1, -1)
-                      if self.blocks[k][0] == name)
-            for gone, _ in self.blocks[at:]:
-                self.open_count[gone] -= 1
-            del self.blocks[at:]
+        close_block(self.blocks, self.open_count, name)
 
     def _block_tag(self, start: int) -> int | None:
         """A ``{% %}`` tag just blanked: a block's start or end (a raw block read to its
