@@ -170,8 +170,7 @@ def _blocks(a: Sequence[Line], b: Sequence[Line], alo: int, ahi: int, blo: int,
     """The equal runs of ``a[alo:ahi]`` and ``b[blo:bhi]``, in order."""
     if alo >= ahi or blo >= bhi:
         return []
-    if ahi - alo == bhi - blo and a[alo:ahi] == b[blo:bhi]:
-        # (Most stretches between anchors: a SequenceMatcher each cost 0.2 s a big file.)
+    if ahi - alo == bhi - blo and a[alo:ahi] == b[blo:bhi]:  # (most, between anchors)
         return [(alo, blo, ahi - alo)]
     if ahi - alo >= ANCHOR_LINES or bhi - blo >= ANCHOR_LINES:
         anchors = _anchors(a, b, alo, ahi, blo, bhi)
