@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import random
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -30,9 +31,9 @@ def test_the_decode_cache_is_bounded_by_the_bytes_it_holds(
     states = [FileState.from_bytes(f"v{n}\n".encode() + b"x = 1\n" * 40_000)
               for n in range(20)]  # 240 KB each: 4.8 MB in all
     texts = [state.text for state in states]
-    held = sum(len(entry[0]) for entry in filestate._decoded.values())
-    assert held <= 1 << 20
-    assert len(filestate._decoded) >= 4  # as many as fit are still remembered
+    held = sum(len(data) + sys.getsizeof(text) for data, _, text in filestate._decoded.values())
+    assert held <= 1 << 20  # bytes and texts together
+    assert len(filestate._decoded) >= 2  # as many as fit are still remembered
     assert states[-1].text is texts[-1]  # the latest: decoded once
     assert all(state.text == text for state, text in zip(states, texts, strict=True))
 
@@ -109,3 +110,33 @@ def test_edits_made_over_a_long_file_give_the_new_file(seed: int, size: int,
         assert len(at) == 1  # each SEARCH is unique where it is applied
         current[at[0] : at[0] + len(search)] = replace
     assert current == new
+
+
+def test_an_edited_versions_text_is_one_object_while_remembered() -> None:
+    """Built from its lines, then asked again: the same text object, so its bytes and
+    content key (``core/text/content.py``) are worked out once per version."""
+    state = FileState.from_bytes(b"a\nb\nc\n").splice(1, 2, ["B"])
+    first = state.text
+    assert first == "a\nB\nc\n"
+    assert state.text is first
+
+
+def test_content_keys_are_per_content_and_remembered_within_a_budget(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from reviewtui.core.text import content
+
+    monkeypatch.setattr(content, "_BUDGET", 1 << 20)
+    monkeypatch.setattr(content, "_known", type(content._known)())
+    monkeypatch.setattr(content, "_size", [0])
+    one, same = "x = 1\n" * 3, "".join(["x = 1\n"] * 3)
+    assert one is not same
+    assert content.text_key(one) == content.text_key(same)
+    assert content.text_key("x = 1\n") != content.text_key("x = 2\n")
+    # A lone surrogate (a tolerant decode) is not the "?" that "replace" would make of it.
+    assert content.text_key("a\udc80") != content.text_key("a?")
+    assert content.encoded("é\udc80") == "é\udc80".encode("utf-8", "surrogatepass")
+    texts = [f"{n}\n" + "y" * 200_000 for n in range(12)]
+    keys = [content.text_key(text) for text in texts]
+    assert content._size[0] <= 1 << 20
+    assert len(content._known) >= 2
+    assert keys == [content.content_key(text.encode()) for text in texts]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import _thread
 from collections import OrderedDict
 from collections.abc import Sequence
+from sys import getsizeof
 
 from reviewtui.core.model import chunks as _chunks
 from reviewtui.core.model.chunks import ChunkedLines
@@ -38,16 +39,24 @@ def _decode(data: bytes, bom: bool) -> str:
             _decoded.move_to_end(id(data))
             return entry[2]
     text = data[len(UTF8_BOM):].decode("utf-8") if bom else data.decode("utf-8")
+    _remember(data, bom, text)
+    return text
+
+
+def _remember(data: bytes, bom: bool, text: str) -> None:
+    """Keep ``text`` as the decoding of this very ``data`` (within the budget: the bytes
+    and the text together, a text of two bytes a character counted as such)."""
+    size = len(data) + getsizeof(text)
     with _decoded_lock:
         replaced = _decoded.pop(id(data), None)
         if replaced is not None:
-            _decoded_size[0] -= len(replaced[0])
+            _decoded_size[0] -= len(replaced[0]) + getsizeof(replaced[2])
         _decoded[id(data)] = (data, bom, text)
-        _decoded_size[0] += len(data)
+        _decoded_size[0] += size
         while len(_decoded) > 1 and (len(_decoded) > _DECODED
                                      or _decoded_size[0] > _DECODED_BYTES):
-            _decoded_size[0] -= len(_decoded.popitem(last=False)[1][0])
-    return text
+            _, (old, _, old_text) = _decoded.popitem(last=False)
+            _decoded_size[0] -= len(old) + getsizeof(old_text)
 
 
 def _split_lines(data: bytes, bom: bool) -> tuple[str, ...]:
@@ -195,11 +204,12 @@ class FileState:
 
     def _build(self) -> tuple[bytes, str]:
         """The bytes of a version made by an edit, from its lines (kept), and its text
-        (not kept: a text held for each written file made the next one's join slower, in
-        fresh memory; asked again, it is decoded from the bytes)."""
+        (in the decode cache alone, within its budget: a text held by each written file
+        made the next one's join slower, in fresh memory)."""
         text = self._joined()
         data = (UTF8_BOM if self.bom else b"") + text.encode("utf-8")
         object.__setattr__(self, "_data", data)
+        _remember(data, self.bom, text)  # asked again: this very text (its key is known)
         return data, text
 
     @property

@@ -42,11 +42,8 @@ from pathlib import PurePosixPath
 from reviewtui.core.engine import OpResult
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.record import record, replace
+from reviewtui.core.text.content import content_key, text_key
 
-try:  # the cache keys' hash: hashlib would load OpenSSL, ~3 ms of a one-turn ``check``
-    from _blake2 import blake2b
-except ImportError:  # pragma: no cover - a Python built without its own blake2
-    from hashlib import blake2b
 try:  # symtable.symtable's C function: only its errors are wanted, not the tree (~1 ms)
     from _symtable import symtable as _symbol_table  # type: ignore[import-not-found]
 except ImportError:  # pragma: no cover - an interpreter without CPython's _symtable
@@ -184,7 +181,7 @@ _text_cache: dict[tuple[str, str], list[_Problem]] = {}
 def _checked(name: str, check: Callable[[str], list[_Problem]], text: str) -> list[_Problem]:
     """``check(text)``, cached per content hash: ``check`` then ``apply``, the badges and
     ``.``, a file version checked before and after two operations, all parse it once."""
-    key = (name, _key(text.encode("utf-8", "surrogatepass")))
+    key = (name, text_key(text))
     found = _text_cache.get(key)
     if found is None:
         if len(_text_cache) >= _TEXT_CACHE_SIZE:
@@ -472,11 +469,14 @@ _cache: dict[tuple[str, str, str], tuple[Diagnostic, ...]] = {}
 def _key(data: bytes) -> str:
     """The cache key of some content: a 256-bit BLAKE2b digest, as collision-proof as
     sha256."""
-    return blake2b(data, digest_size=32).hexdigest()
+    return content_key(data)
 
 
 def _digest(text: str | None) -> str:
-    return "-" if text is None else _key(text.encode("utf-8", "replace"))
+    """The key of a text, remembered for that text object (``core/text/content.py``): the
+    versions of a file are each asked for twice, as the after of one operation and the
+    before of the next."""
+    return "-" if text is None else text_key(text)
 
 
 def _texts(result: OpResult) -> tuple[str, str | None, str | None] | None:

@@ -9,13 +9,13 @@ change, so an edit in a 10,000-line file costs about the edit, not the file.
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections import OrderedDict
 from typing import TYPE_CHECKING
 
 from reviewtui.core.record import record
 from reviewtui.core.syntax.languages import language_for
+from reviewtui.core.text.content import encoded, text_key
 
 if TYPE_CHECKING:  # imported with the first grammar (languages.language)
     from tree_sitter import Parser, Tree
@@ -39,8 +39,10 @@ _parsers: dict[str, Parser] = {}
 _lock = threading.RLock()
 
 
-def _key(grammar: str, data: bytes) -> tuple[str, str]:
-    return grammar, hashlib.blake2b(data, digest_size=16).hexdigest()
+def _key(grammar: str, text: str) -> tuple[str, str]:
+    """A version's tree's key: its grammar and the text's content key (worked out once
+    for the text object, as its bytes are: ``core/text/content.py``)."""
+    return grammar, text_key(text)
 
 
 def _remember(key: tuple[str, str], parsed: Parsed) -> Parsed:
@@ -134,8 +136,8 @@ def _parse(path: str, text: str, previous: str | None) -> Parsed | None:
     if found is None:
         return None
     grammar, lang = found
-    data = text.encode("utf-8", "surrogatepass")
-    key = _key(grammar, data)
+    data = encoded(text)
+    key = _key(grammar, text)
     cached = _trees.get(key)
     if cached is not None:
         _trees.move_to_end(key)
@@ -171,7 +173,7 @@ def cached(path: str, text: str) -> Parsed | None:
     if grammar is None:
         return None
     with _lock:
-        return _trees.get(_key(grammar, text.encode("utf-8", "surrogatepass")))
+        return _trees.get(_key(grammar, text))
 
 
 def clear_cache() -> None:
