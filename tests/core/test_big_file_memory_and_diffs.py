@@ -140,3 +140,62 @@ def test_content_keys_are_per_content_and_remembered_within_a_budget(
     assert content._size[0] <= 1 << 20
     assert len(content._known) >= 2
     assert keys == [content.content_key(text.encode()) for text in texts]
+
+
+def _edited() -> FileState:
+    return FileState.from_bytes(b"".join(b"line %d\n" % n for n in range(3_000))).splice(
+        10, 11, ["changed"])
+
+
+def test_describing_or_measuring_a_version_builds_no_bytes() -> None:
+    """``repr`` (a worker's description repr'd its arguments) and the workbench's size
+    test kept a whole copy of every version of a big file they looked at."""
+    state = _edited()
+    assert "3000 lines" in repr(state)
+    assert state.larger_than(20_000)
+    assert not state.larger_than(40_000)
+    assert state._data is None
+    assert state.larger_than(len(state.data) - 1)  # once built: by the bytes
+    assert not state.larger_than(len(state.data))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["", "a", "bcd", "é"]), max_size=30), st.booleans(),
+       st.integers(0, 80))
+def test_larger_than_agrees_with_the_text(lines: list[str], final: bool, limit: int) -> None:
+    base = FileState.from_bytes(("\n".join(["x", *lines]) + ("\n" if final else "")).encode())
+    state = base.splice(0, 1, ["y"])
+    text = state.text_unkept()
+    assert text is not None
+    assert state.larger_than(limit) == (len(text) > limit)  # characters, as the UI counts
+
+
+def test_the_syntax_report_of_a_version_keeps_no_bytes_on_it() -> None:
+    from reviewtui.core.engine import OpResult
+    from reviewtui.core.review.diagnostics import change_texts
+
+    before = FileState.from_bytes(b"".join(b"x%d = %d\n" % (n, n) for n in range(2_000)))
+    after = before.splice(5, 6, ["x5 = 6"])
+    outcome = type("O", (), {"path": "a.py", "before_state": before, "after_state": after,
+                             "method": "exact", "lines": (6, 6)})()
+    result = type("R", (), {"outcome": outcome})()
+    texts = change_texts(result)  # type: ignore[arg-type]
+    assert texts is not None
+    assert texts[2] is not None
+    assert "x5 = 6\n" in texts[2]
+    assert after._data is None
+    assert OpResult is not None
+
+
+def test_the_tree_cache_is_bounded_by_the_text_it_holds(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from reviewtui.core.syntax import parsing
+
+    monkeypatch.setattr(parsing, "_TREE_BYTES", 50_000, raising=False)
+    monkeypatch.setattr(parsing, "_trees", type(parsing._trees)())
+    texts = [f"// v{n}\n" + "var a = 1;\n" * 2_000 for n in range(6)]  # 22 KB each
+    for text in texts:
+        assert parsing.parse("a.js", text) is not None
+    assert len(parsing._trees) == 2  # the two latest, however big
+    assert parsing.cached("a.js", texts[-1]) is not None
+    assert parsing.cached("a.js", texts[0]) is None

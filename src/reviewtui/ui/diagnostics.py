@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from reviewtui.core.engine import OpResult
 from reviewtui.core.lint.project_config import CONFIG_WARNING, touches_config
+from reviewtui.core.model.tree import FileState
 from reviewtui.core.protocol.config import is_config_path
 from reviewtui.core.record import replace
 from reviewtui.core.review.diagnostics import Diagnostic, diagnose_cached, diagnose_result
@@ -59,8 +60,10 @@ def _diagnostics(result: OpResult, *, wait: bool) -> tuple[Diagnostic, ...] | No
 
 
 def _too_big(result: OpResult) -> bool:
-    states = [result.outcome.before_state, result.outcome.after_state]
-    return sum(len(getattr(s, "data", b"")) for s in states) > SYNC_CHARS
+    """The file before and after is over ``SYNC_CHARS`` (either alone says so: a version
+    made by an edit is measured without building its bytes, ``FileState.larger_than``)."""
+    return any(isinstance(state, FileState) and state.larger_than(SYNC_CHARS // 2)
+               for state in (result.outcome.before_state, result.outcome.after_state))
 
 
 def changes_config(result: OpResult) -> bool:

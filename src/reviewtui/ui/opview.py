@@ -264,7 +264,7 @@ def _enclosing(result: OpResult) -> str:
     """The symbols around an edit, from the file before it ("class Store › def add")."""
     outcome = result.outcome
     before = _state(outcome.before_state)
-    text = before.text if before is not None else None
+    text = before.text_unkept() if before is not None else None
     if not isinstance(result.op, Edit) or text is None or not outcome.lines:
         return ""
     path = outcome.path or result.op.path
@@ -275,7 +275,8 @@ def warm_symbols(result: OpResult) -> None:
     """Parse what the symbol hints of ``result`` need (for a worker, off the event loop)."""
     outcome = result.outcome
     for state in (outcome.before_state, outcome.after_state):
-        text = state.text if state is not None else None
+        # (unkept: a version's bytes are not built and held for its symbols)
+        text = state.text_unkept() if state is not None else None
         if text is not None and outcome.path:
             where(outcome.path, text, 1, 1)
 
@@ -304,7 +305,7 @@ def _region_pane(path: str, before: FileState | None, after: FileState, span: tu
     a1 = b1 + (written - removed)
     return DiffPane(f"the file around lines {start}-{end}, before and after", path,
                     old_lines[b0:b1], new_lines[b0:a1], b0 + 1, b0 + 1, after_is_file=True,
-                    symbols=_around(path, after.text or "", b0 + 1, a1))
+                    symbols=_around(path, after.text_unkept() or "", b0 + 1, a1))
 
 
 def _around(path: str, text: str, first: int, last: int) -> tuple[Symbol, ...]:

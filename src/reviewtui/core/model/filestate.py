@@ -23,9 +23,10 @@ _DECODED = 256  # texts kept by _decode
 # alone, versions of a 3 MB file held 256 x (its bytes + its text, two bytes a character
 # when one is not Latin-1): 2.4 GB after 86 accepts in the workbench.
 _DECODED_BYTES = 48 << 20
-# bytes object's id -> (that object, bom, its text); holding the object keeps the id unused.
-_decoded: OrderedDict[int, tuple[bytes, bool, str]] = OrderedDict()
-_decoded_size = [0]  # the bytes of the entries' data, as one list so a lock guards it
+# id of a bytes object (or of a FileState, for :meth:`FileState.text_unkept`) -> (that
+# object, bom, its text); holding the object keeps the id unused.
+_decoded: OrderedDict[int, tuple[bytes | FileState, bool, str]] = OrderedDict()
+_decoded_size = [0]  # the entries' bytes and texts, as one list so a lock guards it
 _decoded_lock = _thread.allocate_lock()  # (the workbench reads versions from workers too)
 
 
@@ -33,30 +34,40 @@ def _decode(data: bytes, bom: bool) -> str:
     """The text of ``data`` (BOM stripped), remembered for this very bytes object, so that
     the lines and the text of a version decode once. Keyed by identity, not content: a
     content key hashed all of a file's bytes on its first decode (~0.2 ms for 350 KB)."""
-    with _decoded_lock:
-        entry = _decoded.get(id(data))
-        if entry is not None and entry[0] is data and entry[1] == bom:
-            _decoded.move_to_end(id(data))
-            return entry[2]
-    text = data[len(UTF8_BOM):].decode("utf-8") if bom else data.decode("utf-8")
-    _remember(data, bom, text)
+    text = _remembered(data, bom)
+    if text is None:
+        text = data[len(UTF8_BOM):].decode("utf-8") if bom else data.decode("utf-8")
+        _remember(data, bom, text)
     return text
 
 
-def _remember(data: bytes, bom: bool, text: str) -> None:
-    """Keep ``text`` as the decoding of this very ``data`` (within the budget: the bytes
-    and the text together, a text of two bytes a character counted as such)."""
-    size = len(data) + getsizeof(text)
+def _remembered(owner: bytes | FileState, bom: bool = False) -> str | None:
     with _decoded_lock:
-        replaced = _decoded.pop(id(data), None)
+        entry = _decoded.get(id(owner))
+        if entry is not None and entry[0] is owner and entry[1] == bom:
+            _decoded.move_to_end(id(owner))
+            return entry[2]
+    return None
+
+
+def _held(owner: bytes | FileState, text: str) -> int:
+    """What an entry holds: its text, and the bytes (a FileState's chunks are shared)."""
+    return getsizeof(text) + (len(owner) if isinstance(owner, bytes) else 0)
+
+
+def _remember(owner: bytes | FileState, bom: bool, text: str) -> None:
+    """Keep ``text`` as the decoding of this very ``owner`` (within the budget: the bytes
+    and the text together, a text of two bytes a character counted as such)."""
+    with _decoded_lock:
+        replaced = _decoded.pop(id(owner), None)
         if replaced is not None:
-            _decoded_size[0] -= len(replaced[0]) + getsizeof(replaced[2])
-        _decoded[id(data)] = (data, bom, text)
-        _decoded_size[0] += size
+            _decoded_size[0] -= _held(replaced[0], replaced[2])
+        _decoded[id(owner)] = (owner, bom, text)
+        _decoded_size[0] += _held(owner, text)
         while len(_decoded) > 1 and (len(_decoded) > _DECODED
                                      or _decoded_size[0] > _DECODED_BYTES):
             _, (old, _, old_text) = _decoded.popitem(last=False)
-            _decoded_size[0] -= len(old) + getsizeof(old_text)
+            _decoded_size[0] -= _held(old, old_text)
 
 
 def _split_lines(data: bytes, bom: bool) -> tuple[str, ...]:
@@ -206,7 +217,7 @@ class FileState:
         """The bytes of a version made by an edit, from its lines (kept), and its text
         (in the decode cache alone, within its budget: a text held by each written file
         made the next one's join slower, in fresh memory)."""
-        text = self._joined()
+        text = _remembered(self) or self._joined()  # (joined already for a check: not again)
         data = (UTF8_BOM if self.bom else b"") + text.encode("utf-8")
         object.__setattr__(self, "_data", data)
         _remember(data, self.bom, text)  # asked again: this very text (its key is known)
@@ -222,11 +233,16 @@ class FileState:
 
     def text_unkept(self) -> str | None:
         """:attr:`text`, without keeping the bytes of a version made by an edit (which
-        :attr:`text` builds and keeps): for a reader that looks once at every version of a
-        session (lint), which would otherwise hold a whole copy of each."""
+        :attr:`text` builds and keeps): for a reader that looks at every version of a
+        session (lint, the syntax checks), which would otherwise hold a whole copy of
+        each. The text itself is remembered within the decode cache's budget."""
         if self.binary or self._data is not None:
             return self.text
-        return self._joined()
+        text = _remembered(self)  # (asked again: the same text object, not joined again)
+        if text is None:
+            text = self._joined()
+            _remember(self, False, text)
+        return text
 
     def _joined(self) -> str:
         """The text, joined from the lines (a version made by an edit)."""
@@ -275,6 +291,19 @@ class FileState:
         store = self._store
         return len(store) if store is not None else len(self.lines)
 
+    def larger_than(self, limit: int) -> bool:
+        """Whether the text holds more than ``limit`` characters (bytes, once built), told
+        without building the bytes of a version made by an edit: a long one by its line
+        count alone (a newline between two lines), a short one by its lines' lengths.
+        (The workbench asked ``len(data)`` of every row's versions to choose where to check
+        them, and so kept every version's bytes: 3 MB each of a big file.)"""
+        if self.binary or self._data is not None:
+            return len(self.data) > limit
+        count = self.line_count  # (count - 1 newlines between the lines, and maybe a last)
+        if count - 1 > limit:
+            return True
+        return sum(map(len, self.line_view)) + max(count - 1, 0) + self.final_newline > limit
+
     @property
     def size(self) -> int:
         """The number of bytes (without building them, for a version made by an edit)."""
@@ -291,9 +320,12 @@ class FileState:
         return self._digest
 
     def __repr__(self) -> str:
+        # The size as far as it is known: building a version's bytes to say how many it
+        # has kept them (a worker's description repr'd every row's versions of a big file).
         kind = "binary" if self.binary else f"text eol={self.eol!r}"
-        return (f"FileState({len(self.data)} bytes, {kind}, mode={self.mode:o}, "
-                f"r{self.revision})")
+        size = (f"{len(self._data)} bytes" if self._data is not None
+                else f"{self.line_count} lines")
+        return f"FileState({size}, {kind}, mode={self.mode:o}, r{self.revision})"
 
     def __eq__(self, other: object) -> bool:
         if self is other:

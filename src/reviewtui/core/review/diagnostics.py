@@ -498,9 +498,11 @@ def change_texts(result: OpResult, *, before: bool = True
         return None
     after = outcome.after_state
     before_state = outcome.before_state if before else None
-    before_text = before_state.text if isinstance(before_state, FileState) else None
+    # Unkept: a version's bytes are not built and held for a check (the workbench's
+    # badges held every version's of a 3 MB file: 1.6 GB after 80 accepts).
+    before_text = before_state.text_unkept() if isinstance(before_state, FileState) else None
     if isinstance(after, FileState):
-        return path, before_text, after.text
+        return path, before_text, after.text_unkept()
     if outcome.method == "new-file" and outcome.lines is not None:
         return path, None, outcome.after + "\n"
     return None

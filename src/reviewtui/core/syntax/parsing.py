@@ -21,6 +21,10 @@ if TYPE_CHECKING:  # imported with the first grammar (languages.language)
     from tree_sitter import Parser, Tree
 
 _TREES = 16  # parsed versions kept (each a few times its file): two per file chain edits
+# ... and the bytes of their texts together (two versions always kept: a chain of edits
+# needs the one before). A tree costs ~20 times its text unless it shares nodes with the
+# version it was edited from: sixteen 3 MB JavaScript versions parsed apart held ~950 MB.
+_TREE_BYTES = 12 << 20
 
 
 @record(frozen=True, slots=True)
@@ -48,8 +52,9 @@ def _key(grammar: str, text: str) -> tuple[str, str]:
 def _remember(key: tuple[str, str], parsed: Parsed) -> Parsed:
     _trees[key] = parsed
     _trees.move_to_end(key)
-    while len(_trees) > _TREES:
-        _trees.popitem(last=False)
+    held = sum(len(kept.data) for kept in _trees.values())  # (16 at most)
+    while len(_trees) > 2 and (len(_trees) > _TREES or held > _TREE_BYTES):
+        held -= len(_trees.popitem(last=False)[1].data)
     return parsed
 
 

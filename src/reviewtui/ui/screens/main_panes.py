@@ -317,7 +317,7 @@ class ReviewPanes(Screen[None]):
         self._prefetched = result
         self.load_next_view(result)
 
-    @work(thread=True, exclusive=True, group="prefetch")
+    @work(thread=True, exclusive=True, group="prefetch", description="load_next_view")
     def load_next_view(self, result: OpResult) -> None:
         warm(result)
 
@@ -359,7 +359,7 @@ class ReviewPanes(Screen[None]):
         if waiting:
             self.run_syntax_checks(waiting)
 
-    @work(thread=True, exclusive=True, group="syntax")
+    @work(thread=True, exclusive=True, group="syntax", description="run_syntax_checks")
     def run_syntax_checks(self, results: list[OpResult]) -> None:
         worker = get_current_worker()
         for result in results:
@@ -379,7 +379,7 @@ class ReviewPanes(Screen[None]):
                                          op_badge(result, wait=False)))
         self.refresh_detail(keep_pane=True)
 
-    @work(thread=True, exclusive=True, group="checks")
+    @work(thread=True, exclusive=True, group="checks", description="run_project_checks")
     def run_project_checks(self, result: OpResult) -> None:
         self.project_checks.run(result)
         show_later(self, self._project_checks_done, result.key)

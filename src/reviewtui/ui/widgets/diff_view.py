@@ -504,7 +504,8 @@ class DiffView(DiffPainter, can_focus=True):
         self.load_highlighting(self._generation, self._path, self._before_text,
                                self._after_text)
 
-    @work(thread=True, exclusive=True, group="diff-view-highlight")
+    @work(thread=True, exclusive=True, group="diff-view-highlight",
+          description="load_highlighting")
     def load_highlighting(self, generation: int, path: str, before_text: str,
                           after_text: str) -> None:
         before = highlight_lines(path, before_text)

@@ -204,7 +204,7 @@ class OpDetail(Vertical):
                                 after_text="\n".join(pane.after), mode=mode)
         self.diff_view.unshelve()
 
-    @work(thread=True, exclusive=True, group="diff")
+    @work(thread=True, exclusive=True, group="diff", description="load_diff")
     def load_diff(self, pane: DiffPane, options: dict[str, Any]) -> None:
         model = build_diff(pane.before, pane.after, before_start=pane.before_start,
                            after_start=pane.after_start, **options)
