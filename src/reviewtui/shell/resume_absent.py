@@ -1,0 +1,83 @@
+"""Reopened over a user's file where the saved accepts had left nothing.
+
+A file the accepts make and then remove or move away, decided in one step ("accept
+all", or backwards), never reaches the disk: the replay has nothing to write there, so
+no path record is saved for it. Open, the review knows such an absence for its own
+(``outside_returns.left_empty``) and keeps a file the user makes there as theirs, an
+outside layer over it. Closed, nothing said so: on reopening the user's file was read
+as the path's original, the removal no longer landed on it and was taken back, and the
+file-making accept wrote its content over the user's (QA round 129w).
+
+:func:`keep_users_over_absence` finds those files on reopening and makes them what they
+are while the review is open: the review's absence there is its content and the user's
+file an outside change kept on top, written by nothing.
+"""
+
+from __future__ import annotations
+
+from reviewtui.core.engine import OpKey, Verdict
+from reviewtui.core.engine.links import is_link
+from reviewtui.core.errors import DiskError
+from reviewtui.core.model.tree import FileState
+from reviewtui.core.review.plan import PathRecord
+from reviewtui.shell.outside import absorb
+from reviewtui.shell.outside_returns import op_names, set_base
+from reviewtui.shell.replay import read_state, same
+from reviewtui.shell.replay_report import ReplayReport
+
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from reviewtui.shell.review import Review
+
+_ACCEPTING = (Verdict.ACCEPTED, Verdict.EDITED)
+
+
+def keep_users_over_absence(review: Review, report: ReplayReport) -> None:
+    """Reopened: a file on disk at a path the saved accepts name, with no saved record,
+    that the draft would change, and where the draft over no file at all wants none, each
+    of those accepts landing (it makes one and takes it away again), is the user's, made
+    while the review was closed over the review's absence: kept as an outside layer over
+    it (``absorb``), as it is when made while the review is open. A file that was there
+    when the review was saved has no record only where the draft left it as it was, so
+    the draft with it wants it unchanged: never taken for one. Must run before the saved
+    records are checked: what the review wrote elsewhere (the destination of the move)
+    fits only the draft without the user's file."""
+    naming: dict[str, list[OpKey]] = {}
+    for key, decision in review._folded.decisions().items():
+        if decision.verdict in _ACCEPTING and key in review._ops:
+            for path in op_names(review, key):
+                naming.setdefault(path, []).append(key)
+    ends = (review._target(), review.evaluation.tree_at(None))
+    found: dict[str, FileState] = {}
+    for path in sorted(naming):
+        if path in review._saved_paths or path in review._records:
+            continue
+        try:
+            disk = read_state(review.root, path)
+        except DiskError:
+            continue
+        # (A link is no text to keep over an absence, and the engine refuses to write
+        # through it anyway: a link there takes the accepts back as it does while open.)
+        if isinstance(disk, FileState) and not is_link(disk) and any(
+                not same(tree.get(path), disk) for tree in ends):
+            found[path] = disk
+    if not found:
+        return
+    for path in found:
+        set_base(review, path, None)
+    review._evaluate_all()
+    target = review._target()
+    landed = {result.key for turn in review.draft.turns for result in turn.results
+              if result.landed}
+    # The absence must be the accepts' own doing, each landing without the file (one
+    # that finds nothing to edit or remove leaves nothing too: a file it was given for).
+    kept = {path: disk for path, disk in found.items() if target.get(path) is None
+            and all(key in landed for key in naming[path])}
+    if len(kept) < len(found):
+        for path, disk in found.items():
+            if path not in kept:
+                set_base(review, path, disk)
+        review._evaluate_all()
+    for path, disk in sorted(kept.items()):
+        review._records[path] = PathRecord(base=None, seen=None, ref=None)
+        absorb(review, path, disk, report)
