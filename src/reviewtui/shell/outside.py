@@ -40,7 +40,8 @@ from reviewtui.core.record import replace
 from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind, fold
 from reviewtui.core.review.plan import deleted_message, linked_paths, op_path
 from reviewtui.core.review.rebase import Conflict, ConflictKind, OutsideLayer
-from reviewtui.shell.disk import read_link
+from reviewtui.shell.disk import IN_THE_WAY, read_link
+from reviewtui.shell.in_the_way import folders_gone
 from reviewtui.shell.outside_returns import (
     decided_away,
     foreign_links,
@@ -107,6 +108,7 @@ def outside_changed(review: Review, paths: Iterable[str]) -> ReplayReport:
         found: dict[str, FileState | None] = {}
         paths = list(paths)
         blocked = relink(review, paths) | respell(review, paths)  # (what may be written)
+        cleared: list[str] = []
         for path in sorted(expand(review, paths)):
             try:
                 disk = read_state(review.root, path)
@@ -120,7 +122,8 @@ def outside_changed(review: Review, paths: Iterable[str]) -> ReplayReport:
             if path in review._refused_by_disk and not isinstance(disk, Directory):
                 # Readable again (the link is gone): the next replay tries it again.
                 review._refused_by_disk.discard(path)
-                review._unwritable.pop(path, None)
+                if review._unwritable.pop(path, None) == IN_THE_WAY:
+                    cleared.append(path)  # (what was decided over the folder: not for it)
                 blocked = True
             seen = review._seen(path)
             # A base file nobody has read yet (a workbench lists the files its session does
@@ -147,6 +150,7 @@ def outside_changed(review: Review, paths: Iterable[str]) -> ReplayReport:
         if not found and not blocked:
             report.unchanged = not report.events
             return report
+        folders_gone(review, cleared, report)  # (first: what the draft wants there now)
         for path, disk in found.items():
             if path in session_paths or path in review._records:
                 absorb(review, path, disk, report, renamed_to=rename_target(review, path, found))

@@ -52,6 +52,7 @@ from reviewtui.shell.disk import (
     set_mode,
     write_link,
 )
+from reviewtui.shell.in_the_way import folders_in_the_way
 from reviewtui.shell.replay_report import ReplayReport
 from reviewtui.shell.state import StateFile
 from reviewtui.shell.statemark import mark_finished
@@ -243,6 +244,8 @@ def sync(review: Review, report: ReplayReport) -> ReplayReport:
         tree = review._target()
         prepare_records(review, tree)
         planned = plan(review, tree, review._folded.pin)
+        if folders_in_the_way(review, planned.changes, report):  # (before any write)
+            planned = plan(review, tree, review._folded.pin)
         set_conflicts(review, planned.conflicts)
         review._folders.creating(path for path, state in planned.changes
                                  if state is not None and review._seen(path) is None)

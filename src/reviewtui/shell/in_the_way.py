@@ -1,0 +1,84 @@
+"""A folder standing where a replay is to remove a file, found before anything is written.
+
+Replay writes first and removes after (``replay.write_in_order``: a file's last copy is
+never removed before the write that replaces it). A removal that then meets a folder
+(the user replaced the file with one) fails after the writes it goes with are made: an
+accepted ``:mv a b`` wrote ``b`` and left the user's folder ``a``, half a move, and a file
+the user later put back at ``a`` was taken away to ``b`` with no decision on it (QA round
+129w). :func:`folders_in_the_way` looks first, so the planner holds the move whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from reviewtui.core.errors import DiskError
+from reviewtui.core.model.tree import FileState
+from reviewtui.shell.disk import IN_THE_WAY
+from reviewtui.shell.replay_report import ReplayReport
+
+TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
+if TYPE_CHECKING:
+    from reviewtui.shell.review import Review
+
+
+def folders_in_the_way(review: Review, changes: Iterable[tuple[str, FileState | None]],
+                       report: ReplayReport) -> bool:
+    """Mark each path of ``changes`` the replay would remove where the disk holds a folder
+    as unwritable (in conflict, tried again once the folder is gone, as a write that met
+    one is); True when any was, so the replay is planned again without it."""
+    from reviewtui.shell.replay import Directory, read_state  # (replay calls this: a cycle)
+
+    found = False
+    for path, state in changes:
+        if state is not None or path in review._unwritable:
+            continue
+        try:
+            disk = read_state(review.root, path)
+        except DiskError:
+            continue  # (the removal itself says what is wrong there)
+        if isinstance(disk, Directory):
+            review._unwritable[path] = IN_THE_WAY
+            review._refused_by_disk.add(path)
+            report.note(path, f"conflict - {IN_THE_WAY}; nothing written there")
+            found = True
+    return found
+
+
+def folders_gone(review: Review, paths: Iterable[str], report: ReplayReport) -> None:
+    """The folder that stood in the way at each of ``paths`` is gone (a file there again,
+    or nothing). Where it had replaced a file the review saw, the accepts naming the path
+    decided since the review last wrote there were made while that file was not there
+    (held by the folder's conflict, never written): they go back to pending, as one log
+    step, each said, so no operation takes the file there now (the user's) without a
+    decision (QA round 129w: the accepted ``:mv a b`` moved the user's new ``a`` to
+    ``b``). Must run before the path is read again: ``seen`` is still the file before
+    the folder. Where no file was (a move's destination), the move lands now as it was
+    accepted (QA s37 helper-112 M1)."""
+    from reviewtui.core.engine import Decision, Verdict
+    from reviewtui.core.record import replace
+    from reviewtui.core.review.log import DecisionItem, fold
+    from reviewtui.shell.outside import pending_again  # (outside calls this: a cycle)
+    from reviewtui.shell.outside_returns import op_names
+
+    paths = {path for path in paths if review._seen(path) is not None}
+    if not paths:
+        return
+    now = review._folded.decisions()
+    taken: dict[tuple[int, int], DecisionItem] = {}
+    for path in sorted(paths):
+        record = review._records.get(path)
+        at = None if record is None else next(
+            (n for n in (record.written_at, record.saved_written_at) if n is not None), None)
+        then = fold(review._log[:at]).decisions() if at is not None else {}
+        for key, decision in sorted(now.items()):
+            if (decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED) and key in review._ops
+                    and key not in taken and then.get(key) != decision
+                    and path in op_names(review, key)):
+                taken[key] = replace(DecisionItem.for_op(key, review._ops[key], decision),
+                                     decision=Decision())
+    pending_again(review, tuple(taken[key] for key in sorted(taken)), report, lambda item: (
+        "accepted while a folder stood where its file was, and never written; the folder "
+        "is gone, and what is there now is not the file it was accepted for: its accept "
+        "was taken back and it is pending again (accept it again to have it act on what is "
+        "there now)"))
