@@ -46,7 +46,7 @@ from reviewtui.shell.outside_returns import forget_own_links, forget_unfit_gone
 from reviewtui.shell.project import load_project, named_paths, read_now
 from reviewtui.shell.replay import Directory, read_state, same, sync, want_at
 from reviewtui.shell.replay_report import ReplayReport
-from reviewtui.shell.resume_absent import keep_users_over_absence
+from reviewtui.shell.resume_absent import keep_users_over_absence, place_saved_base
 from reviewtui.shell.resume_aside import hold_unread, set_aside
 from reviewtui.shell.resume_fit import drop_unfit_records, ends_not_saved, previous_target
 from reviewtui.shell.state import ReviewState, StateFile
@@ -276,12 +276,11 @@ def load_saved(review: Review, saved: ReviewState) -> None:
         review.base = review.base.apply(changes)
     except PathRefused:  # a folder on the way is a file now (a link put there): one by one
         for rel, base in changes.items():
-            try:
-                review.base = review.base.apply({rel: base})
-            except PathRefused as exc:
+            refused = place_saved_base(review, rel, base)
+            if refused is not None:
                 del review._records[rel]  # (kept in the file, as drop_unfit_records does)
                 why = ("it is a folder on disk now" if review.base.is_dir(rel) else
-                       f"a folder on its way is no folder on disk now ({exc.message})")
+                       f"a folder on its way is no folder on disk now ({refused.message})")
                 review.orphaned.append(dict(path=rel, reason=why, record=saved.paths.get(rel)))
                 review.state_problems.append(f"{path}: ignored the saved record of {rel}: "
                                              f"{why}; the saved record is kept in the state file")

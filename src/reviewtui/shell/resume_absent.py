@@ -10,14 +10,16 @@ file-making accept wrote its content over the user's (QA round 129w).
 
 :func:`keep_users_over_absence` finds those files on reopening and makes them what they
 are while the review is open: the review's absence there is its content and the user's
-file an outside change kept on top, written by nothing.
+file an outside change kept on top, written by nothing. :func:`place_saved_base` does
+the same for a user's file where the review had moved a folder away: the records of the
+folder's files are kept under it, so a move back it holds still comes back.
 """
 
 from __future__ import annotations
 
 from reviewtui.core.engine import OpKey, Verdict
 from reviewtui.core.engine.links import is_link
-from reviewtui.core.errors import DiskError
+from reviewtui.core.errors import DiskError, PathRefused
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.review.plan import PathRecord
 from reviewtui.shell.outside import absorb
@@ -81,3 +83,33 @@ def keep_users_over_absence(review: Review, report: ReplayReport) -> None:
     for path, disk in sorted(kept.items()):
         review._records[path] = PathRecord(base=None, seen=None, ref=None)
         absorb(review, path, disk, report)
+
+
+def place_saved_base(review: Review, path: str, base: FileState | None) -> PathRefused | None:
+    """Put a saved record's original at ``path`` in the base tree; the refusal when it
+    cannot go there. A regular file where the record has a folder on its way, with no
+    saved record of its own, is the user's, made while the review was closed where the
+    review had moved that folder away (its absence there): it is taken out of the base,
+    as it is while the review is open (the user's file is on disk alone, and the write
+    under it fails and is in conflict), so the record is kept and the move taken back
+    still comes back once the file is gone (QA round 129w: on reopening the record was
+    ignored, the move's destination taken as an original and the folder never came
+    back). A link there is not: nothing is placed under a link."""
+    try:
+        review.base = review.base.apply({path: base})
+        return None
+    except PathRefused as refused:
+        parts = path.split("/")
+        on_the_way = ["/".join(parts[:n]) for n in range(1, len(parts))]
+        users = [folder for folder in on_the_way if folder not in review._saved_paths
+                 and isinstance(state := review.base.get(folder), FileState)
+                 and not is_link(state)]
+        if not users:
+            return refused
+        tried = review.base
+        try:
+            review.base = review.base.apply({**dict.fromkeys(users), path: base})
+        except PathRefused:
+            review.base = tried
+            return refused
+        return None

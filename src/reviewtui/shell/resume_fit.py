@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.errors import DiskError
+from reviewtui.core.model.records import ConsoleCommand
 from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.core.review.plan import PathRecord, move_ends
 from reviewtui.core.review.rebase import OutsideLayer, apply_layer
@@ -45,6 +47,7 @@ def drop_unfit_records(review: Review) -> None:
             continue
         if touched is None:
             touched = review.evaluation.op_paths(review.base)
+            folders = command_folders(review)
 
         def targets(depth: int, path: str = path,
                     at: int | None = record.saved_written_at) -> list[FileState | None]:
@@ -55,7 +58,7 @@ def drop_unfit_records(review: Review) -> None:
                 trees.append(draft(at))
             return [tree.get(path) for tree in trees if tree is not None]
 
-        if path not in touched:
+        if path not in touched and not any(path.startswith(f"{name}/") for name in folders):
             why = "no operation of the session touches it"
         elif not saved_record_fits(record, disk, targets):
             why = ("the file is as this review left it: an outside change it kept over an "
@@ -79,6 +82,16 @@ def drop_unfit_records(review: Review) -> None:
                                      "from now on; the saved record is kept in the state file")
     if dropped:
         review._evaluate_all()
+
+
+def command_folders(review: Review) -> set[str]:
+    """The paths the session's console commands name: a file under one is touched by the
+    command whatever it is decided now. A folder moved by a move since rejected (held by
+    the user's file where it was) has its files' records checked, not ignored as of no
+    operation: the folder comes back once the file is gone (QA round 129w)."""
+    names = {normalize_or_none(arg) for turn in review.session.turns
+             for op in turn.reply.ops if isinstance(op, ConsoleCommand) for arg in op.args}
+    return {name for name in names if name}
 
 
 def saved_record_fits(record: PathRecord, disk: FileState | None,
