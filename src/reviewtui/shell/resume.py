@@ -47,7 +47,7 @@ from reviewtui.shell.project import load_project, named_paths, read_now
 from reviewtui.shell.replay import Directory, read_state, same, sync, want_at
 from reviewtui.shell.replay_report import ReplayReport
 from reviewtui.shell.resume_absent import keep_users_over_absence, place_saved_base
-from reviewtui.shell.resume_aside import hold_unread, set_aside
+from reviewtui.shell.resume_aside import hold_ignored, hold_unread, set_aside
 from reviewtui.shell.resume_fit import drop_unfit_records, ends_not_saved, previous_target
 from reviewtui.shell.state import ReviewState, StateFile
 from reviewtui.shell.state_records import blobs_of, decode_record, encode_record, orphaned_blobs
@@ -293,9 +293,10 @@ def reconcile(review: Review, report: ReplayReport, saved_nonce: str = "") -> No
     unread = [rel for rel in review._saved_paths if rel not in review._records
               and rel not in gone and normalize_or_none(rel) == rel]
     keep_users_over_absence(review, report)  # (first: the records' drafts are without them)
-    drop_unfit_records(review)
+    ignored = drop_unfit_records(review)
     forget_unfit_gone(review)  # a deleted file's saved before-state, read if it fits
     hold_unread(review, unread, report)
+    hold_ignored(review, ignored, report)
     tree = review._target()
     ends_not_saved(review, tree)
     # Killed mid-replay (after the save, before its last write): what was not written yet

@@ -1,14 +1,17 @@
 """What an opening holds back from a saved review instead of writing it: the decisions of
-a state that is not this machine's own (:func:`set_aside`), and the accepts on a file whose
-saved record cannot be read (:func:`hold_unread`). Each goes back to pending as one log
-step, said, that ``u`` takes back in once the reviewer has read why."""
+a state that is not this machine's own (:func:`set_aside`), the accepts on a file whose
+saved record cannot be read (:func:`hold_unread`), and those that would change a link the
+user made where an ignored record was (:func:`hold_ignored`). Each goes back to pending
+as one log step, said, that ``u`` takes back in once the reviewer has read why."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
 from reviewtui.core.engine import Decision, Verdict
 from reviewtui.core.errors import DiskError
+from reviewtui.core.model.tree import FileState
 from reviewtui.core.record import replace
 from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind, fold
 from reviewtui.core.review.plan import op_path
@@ -70,6 +73,53 @@ def hold_unread(review: Review, paths: list[str], report: ReplayReport) -> None:
     helper-141 F4: a removal ran again over the file the user had put back)."""
     if not paths:
         return
+    differs = _differs(review, paths)
+    items = tuple(DecisionItem.for_op(key, review._ops[key], Decision())
+                  for key, decision in sorted(review._folded.decisions().items())
+                  if decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED)
+                  and key in review._ops and op_path(review.result(key)) in differs)
+    pending_again(review, items, report, lambda item: (
+        f"the saved record of {item.path} cannot be read (its original is missing), and "
+        "the file is not what this accept writes: nothing is written there; it is pending "
+        "again (u writes it)"))
+
+def hold_ignored(review: Review, paths: list[str], report: ReplayReport) -> None:
+    """Paths whose saved record was ignored as not this review's (``resume_fit``) where
+    the disk holds a symbolic link: the link is taken as the path's original, and an
+    accept in force that would remove it or write over it goes back to pending, as one
+    log step (u writes it), said. The review never makes a link where its draft has a
+    file, so the link is the user's, made where the review had left something else and
+    kept in conflict while it was open; no text layer could carry it over the reopening
+    (QA round 129w, fuzz seed 126: the link the user made where an accepted ``:rm`` had
+    removed the file was removed on reopening). A regular file there is taken as any
+    original (an accepted edit lands on it)."""
+    from reviewtui.core.engine.links import is_link
+    from reviewtui.shell.outside_returns import op_names  # (outside imports this module)
+
+    links = []
+    for path in paths:
+        with contextlib.suppress(DiskError):
+            disk = read_state(review.root, path)
+            if isinstance(disk, FileState) and is_link(disk):
+                links.append(path)
+    differs = _differs(review, links)
+    items = tuple(DecisionItem.for_op(key, review._ops[key], Decision())
+                  for key, decision in sorted(review._folded.decisions().items())
+                  if decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED)
+                  and key in review._ops and op_names(review, key) & differs)
+    pending_again(review, items, report, lambda item: (
+        "it would change a symbolic link made outside the workbench (whose saved record "
+        "was ignored): nothing is written there; it is pending again (u writes it)"))
+
+
+def aside_in_force(review: Review) -> int:
+    """How many decisions a set-aside step in force holds pending (0: none): ``u`` back
+    past it takes them in; until then the review decides nothing of that state."""
+    return sum(len(entry.items) for entry in fold(review._log).applied if entry.aside)
+
+
+def _differs(review: Review, paths: list[str]) -> set[str]:
+    """Those of ``paths`` where the draft wants other than the disk holds (a file)."""
     tree = review._target()
     differs: set[str] = set()
     for path in paths:
@@ -80,16 +130,4 @@ def hold_unread(review: Review, paths: list[str], report: ReplayReport) -> None:
         want = want_at(review, path, tree)
         if not isinstance(disk, Directory) and not (want.ok and same(disk, want.state)):
             differs.add(path)
-    items = tuple(DecisionItem.for_op(key, review._ops[key], Decision())
-                  for key, decision in sorted(review._folded.decisions().items())
-                  if decision.verdict in (Verdict.ACCEPTED, Verdict.EDITED)
-                  and key in review._ops and op_path(review.result(key)) in differs)
-    pending_again(review, items, report, lambda item: (
-        f"the saved record of {item.path} cannot be read (its original is missing), and "
-        "the file is not what this accept writes: nothing is written there; it is pending "
-        "again (u writes it)"))
-
-def aside_in_force(review: Review) -> int:
-    """How many decisions a set-aside step in force holds pending (0: none): ``u`` back
-    past it takes them in; until then the review decides nothing of that state."""
-    return sum(len(entry.items) for entry in fold(review._log).applied if entry.aside)
+    return differs

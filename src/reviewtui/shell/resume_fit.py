@@ -25,8 +25,9 @@ if TYPE_CHECKING:
     from reviewtui.shell.review import Review
 
 
-def drop_unfit_records(review: Review) -> None:
-    """Saved path records the session and the disk do not explain: reported, ignored."""
+def drop_unfit_records(review: Review) -> list[str]:
+    """Saved path records the session and the disk do not explain: reported, ignored;
+    their paths are returned."""
     touched: set[str] | None = None
     drafts: dict[int, Tree | None] = {}  # the draft at a log length, each made once if asked
 
@@ -35,7 +36,7 @@ def drop_unfit_records(review: Review) -> None:
             drafts[at] = drafted_at(review, at, [])
         return drafts[at]
 
-    dropped = False
+    dropped: list[str] = []
     for path, record in sorted(review._records.items()):
         if not record.from_state:
             continue
@@ -72,7 +73,7 @@ def drop_unfit_records(review: Review) -> None:
             continue
         del review._records[path]
         set_base(review, path, disk)
-        dropped = True
+        dropped.append(path)
         # Kept in the file (never applied), so an original it names is not lost.
         review.orphaned.append({"path": path, "reason": why,
                                 "record": review._saved_paths.get(path)})
@@ -82,6 +83,7 @@ def drop_unfit_records(review: Review) -> None:
                                      "from now on; the saved record is kept in the state file")
     if dropped:
         review._evaluate_all()
+    return dropped
 
 
 def command_folders(review: Review) -> set[str]:
