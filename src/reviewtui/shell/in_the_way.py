@@ -82,3 +82,46 @@ def folders_gone(review: Review, paths: Iterable[str], report: ReplayReport) -> 
         "is gone, and what is there now is not the file it was accepted for: its accept "
         "was taken back and it is pending again (accept it again to have it act on what is "
         "there now)"))
+
+
+def in_users_folder_over_absence(review: Review, path: str, session_paths: set[str]) -> bool:
+    """Whether ``path``, a file no operation names, is in a folder the user made where the
+    review's own content is the absence of a file: one the accepts made (or wrote) and
+    then removed or moved away, nothing of the draft at it or under it, pinned or not.
+    Such a file is left out of the base, as the user's file there is kept as a layer over
+    that absence (``outside_returns.left_empty``): taken in, the folder turned the
+    accepts' file into a path conflict, so they were taken back on their own and the
+    move's destination removed (QA round 129w). A write there later (the move taken
+    back) meets the folder and is in conflict, nothing written. A folder the accepts
+    moved away whole is not such a path: a file saved in it is taken in, and the move
+    that would now take it too is taken back (``test_command_paths_pinned``)."""
+    parts = path.split("/")
+    ends = (review._target(), review.evaluation.tree_at(None))  # (pinned, and not)
+    for n in range(1, len(parts)):
+        folder = "/".join(parts[:n])
+        if folder in session_paths and review.base.get(folder) is None and all(
+                tree.get(folder) is None and not tree.files_under(folder) for tree in ends
+        ) and _accepted_file_at(review, folder):
+            return True
+    return False
+
+
+def _accepted_file_at(review: Review, path: str) -> bool:
+    """Whether an accept in force acts on a file at ``path``: an edit or a whole file
+    there, or a command that moved or removed the file there (not a folder it named)."""
+    from reviewtui.core.engine import Verdict
+    from reviewtui.core.engine.file_edits import normalize_or_none
+    from reviewtui.core.model.records import Edit, FullFile
+
+    for key, decision in review._folded.decisions().items():
+        op = review._ops.get(key)
+        if op is None or decision.verdict not in (Verdict.ACCEPTED, Verdict.EDITED):
+            continue
+        if isinstance(op, Edit | FullFile):
+            if normalize_or_none(op.path) == path:
+                return True
+            continue
+        result = review.evaluation.peek(key)
+        if result is not None and any(path in pair for pair in result.outcome.changes):
+            return True
+    return False

@@ -41,7 +41,7 @@ from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind, fold
 from reviewtui.core.review.plan import deleted_message, linked_paths, op_path
 from reviewtui.core.review.rebase import Conflict, ConflictKind, OutsideLayer
 from reviewtui.shell.disk import IN_THE_WAY, read_link
-from reviewtui.shell.in_the_way import folders_gone
+from reviewtui.shell.in_the_way import folders_gone, in_users_folder_over_absence
 from reviewtui.shell.outside_returns import (
     decided_away,
     foreign_links,
@@ -154,6 +154,8 @@ def outside_changed(review: Review, paths: Iterable[str]) -> ReplayReport:
         for path, disk in found.items():
             if path in session_paths or path in review._records:
                 absorb(review, path, disk, report, renamed_to=rename_target(review, path, found))
+            elif in_users_folder_over_absence(review, path, session_paths):
+                continue  # (the user's, where the review left nothing: no original)
             elif set_base(review, path, disk):
                 report.refreshed.append(path)
         review._evaluate_all()
