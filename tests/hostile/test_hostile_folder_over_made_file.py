@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from diskkit import Cmd, Full, opened_review, tree_bytes
+from diskkit import Cmd, Full, make_project, opened_review, tree_bytes, write_session
 from reviewtui.core.engine import Decision, Verdict
+from reviewtui.shell.review import Review
 
 IN = b"in\n"
 
@@ -45,5 +46,37 @@ def test_a_users_folder_over_a_made_and_removed_file_takes_nothing_back(
         review.outside_changed(["n", "n/u.txt"])
         assert tree_bytes(root) == {"k": b"k\n", "n": b"new\n"}
         assert review.conflicts == {}
+    finally:
+        review.close()
+
+
+@pytest.mark.parametrize("step", ["one step", "one by one"])
+@pytest.mark.parametrize("command", [":rm n", ":mv n m"])
+def test_the_same_when_the_folder_is_made_while_the_review_is_closed(
+        tmp_path: Path, command: str, step: str) -> None:
+    """Reopened, the folder's file was read as an original: the accepts were taken back
+    as no longer landing, and the move's destination was taken as an original too."""
+    session = write_session(tmp_path / "session", [[Full("n", "new\n")], [Cmd(command)]])
+    root = make_project(tmp_path / "proj", {"k": b"k\n"})
+    review = Review.open(session, root, persist=True)
+    accepts = [((1, 0), Decision.accept()), ((2, 0), Decision.accept())]
+    if step == "one step":
+        review.decide_many(accepts)
+    else:
+        for key, decision in accepts:
+            review.decide(key, decision)
+    review.close()
+    moved = {"m": b"new\n"} if ":mv" in command else {}
+    (root / "n").mkdir()
+    (root / "n" / "u.txt").write_bytes(IN)
+    review = Review.open(session, root, persist=True)
+    try:
+        assert review.state_problems == []
+        assert {key: d.verdict for key, d in review.decisions.items()} == {
+            (1, 0): Verdict.ACCEPTED, (2, 0): Verdict.ACCEPTED}
+        assert tree_bytes(root) == {"k": b"k\n", **moved, "n/u.txt": IN}
+        assert review.conflicts == {}
+        review.decide_many([((1, 0), Decision.reject()), ((2, 0), Decision.reject())])
+        assert tree_bytes(root) == {"k": b"k\n", "n/u.txt": IN}  # the review's m went
     finally:
         review.close()

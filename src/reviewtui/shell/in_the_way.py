@@ -101,12 +101,12 @@ def in_users_folder_over_absence(review: Review, path: str, session_paths: set[s
         folder = "/".join(parts[:n])
         if folder in session_paths and review.base.get(folder) is None and all(
                 tree.get(folder) is None and not tree.files_under(folder) for tree in ends
-        ) and _accepted_file_at(review, folder):
+        ) and accepted_file_at(review, folder):
             return True
     return False
 
 
-def _accepted_file_at(review: Review, path: str) -> bool:
+def accepted_file_at(review: Review, path: str) -> bool:
     """Whether an accept in force acts on a file at ``path``: an edit or a whole file
     there, or a command that moved or removed the file there (not a folder it named)."""
     from reviewtui.core.engine import Verdict

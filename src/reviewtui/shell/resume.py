@@ -314,12 +314,15 @@ def reconcile(review: Review, report: ReplayReport, saved_nonce: str = "") -> No
             review._unwritable[path] = err.message
             record.seen = record.base
             continue
+        want = want_at(review, path, tree)
         if isinstance(disk, Directory):
+            if record.saved_seen is None and want.ok and want.state is None:
+                record.seen = None  # (the user's folder where the review left nothing)
+                continue
             review._unwritable[path] = IN_THE_WAY
             review._refused_by_disk.add(path)
             record.seen = record.base
             continue
-        want = want_at(review, path, tree)
         wrote = (record.saved_writing is not None and want.ok and want.state is not None
                  and want.state.digest == record.saved_writing)
         # Killed mid-replay, the old bytes may be unwritten or written and put back: the

@@ -22,9 +22,10 @@ from reviewtui.core.engine.links import is_link
 from reviewtui.core.errors import DiskError, PathRefused
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.review.plan import PathRecord
+from reviewtui.shell.in_the_way import accepted_file_at
 from reviewtui.shell.outside import absorb
 from reviewtui.shell.outside_returns import op_names, set_base
-from reviewtui.shell.replay import read_state, same
+from reviewtui.shell.replay import Directory, read_state, same
 from reviewtui.shell.replay_report import ReplayReport
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
@@ -43,7 +44,9 @@ def keep_users_over_absence(review: Review, report: ReplayReport) -> None:
     when the review was saved has no record only where the draft left it as it was, so
     the draft with it wants it unchanged: never taken for one. Must run before the saved
     records are checked: what the review wrote elsewhere (the destination of the move)
-    fits only the draft without the user's file."""
+    fits only the draft without the user's file. A folder there, its files without saved
+    records, is the user's as well: its files are left out of the base, as while the
+    review is open (``in_the_way.in_users_folder_over_absence``)."""
     naming: dict[str, list[OpKey]] = {}
     for key, decision in review._folded.decisions().items():
         if decision.verdict in _ACCEPTING and key in review._ops:
@@ -51,34 +54,54 @@ def keep_users_over_absence(review: Review, report: ReplayReport) -> None:
                 naming.setdefault(path, []).append(key)
     ends = (review._target(), review.evaluation.tree_at(None))
     found: dict[str, FileState] = {}
+    folders: dict[str, dict[str, FileState | None]] = {}  # a user's folder: its files
     for path in sorted(naming):
-        if path in review._saved_paths or path in review._records:
-            continue
         try:
             disk = read_state(review.root, path)
         except DiskError:
+            continue
+        if isinstance(disk, Directory):
+            under = {name: review.base.get(name) for name in review.base.files_under(path)}
+            if under and review.base.get(path) is None and accepted_file_at(review, path) \
+                    and not any(name in review._saved_paths for name in under):
+                folders[path] = under
+            continue
+        if path in review._saved_paths or path in review._records:
             continue
         # (A link is no text to keep over an absence, and the engine refuses to write
         # through it anyway: a link there takes the accepts back as it does while open.)
         if isinstance(disk, FileState) and not is_link(disk) and any(
                 not same(tree.get(path), disk) for tree in ends):
             found[path] = disk
-    if not found:
+    if not found and not folders:
         return
-    for path in found:
+    changes: dict[str, FileState | None] = {path: None for path in found}
+    for under in folders.values():
+        changes.update(dict.fromkeys(under))
+    for path in changes:
         set_base(review, path, None)
     review._evaluate_all()
-    target = review._target()
+    ends = (review._target(), review.evaluation.tree_at(None))
     landed = {result.key for turn in review.draft.turns for result in turn.results
               if result.landed}
-    # The absence must be the accepts' own doing, each landing without the file (one
-    # that finds nothing to edit or remove leaves nothing too: a file it was given for).
-    kept = {path: disk for path, disk in found.items() if target.get(path) is None
-            and all(key in landed for key in naming[path])}
-    if len(kept) < len(found):
-        for path, disk in found.items():
-            if path not in kept:
-                set_base(review, path, disk)
+
+    def absent(path: str) -> bool:
+        # The absence must be the accepts' own doing, each landing without the file (one
+        # that finds nothing to edit or remove leaves nothing too: a file it was given
+        # for); under a folder, no file of the draft either.
+        return all(key in landed for key in naming[path]) and all(
+            tree.get(path) is None and not tree.files_under(path) for tree in ends)
+
+    kept = {path: disk for path, disk in found.items() if absent(path)}
+    dropped = {path: under for path, under in folders.items() if not absent(path)}
+    back: dict[str, FileState | None] = {path: disk for path, disk in found.items()
+                                         if path not in kept}
+    for under in dropped.values():
+        back.update(under)
+    for path, state in back.items():
+        if state is not None:
+            set_base(review, path, state)
+    if back:
         review._evaluate_all()
     for path, disk in sorted(kept.items()):
         review._records[path] = PathRecord(base=None, seen=None, ref=None)
