@@ -100,28 +100,44 @@ def in_users_folder_over_absence(review: Review, path: str, session_paths: set[s
     for n in range(1, len(parts)):
         folder = "/".join(parts[:n])
         if folder in session_paths and review.base.get(folder) is None and all(
-                tree.get(folder) is None and not tree.files_under(folder) for tree in ends
+                tree.get(folder) is None and not tree.is_dir(folder) for tree in ends
         ) and accepted_file_at(review, folder):
             return True
     return False
 
 
 def accepted_file_at(review: Review, path: str) -> bool:
-    """Whether an accept in force acts on a file at ``path``: an edit or a whole file
-    there, or a command that moved or removed the file there (not a folder it named)."""
+    """Whether an accept in force acts on a file at ``path`` in the draft: an edit or a
+    whole file there, or a command that moved or removed the file there (not a folder it
+    named)."""
     from reviewtui.core.engine import Verdict
     from reviewtui.core.engine.file_edits import normalize_or_none
     from reviewtui.core.model.records import Edit, FullFile
 
-    for key, decision in review._folded.decisions().items():
-        op = review._ops.get(key)
-        if op is None or decision.verdict not in (Verdict.ACCEPTED, Verdict.EDITED):
-            continue
-        if isinstance(op, Edit | FullFile):
-            if normalize_or_none(op.path) == path:
+    for turn in review.draft.decided_turns():
+        for result in turn.results:
+            if result.decision.verdict not in (Verdict.ACCEPTED, Verdict.EDITED):
+                continue
+            op = result.op
+            if isinstance(op, Edit | FullFile):
+                if normalize_or_none(op.path) == path:
+                    return True
+            elif any(path in pair for pair in result.outcome.changes):
                 return True
-            continue
-        result = review.evaluation.peek(key)
-        if result is not None and any(path in pair for pair in result.outcome.changes):
-            return True
     return False
+
+
+def still_relinked(review: Review, path: str, disk: FileState | None) -> bool:
+    """Whether ``path``, in conflict as a link made outside where the review wrote a file
+    (or a file where it made a link), still is one: a link saved again there (the same
+    target, or another) is not the path given back. Taken as readable again, its conflict
+    went and the replay removed the user's link, the draft no longer wanting a file there
+    (QA round 129w, fuzz seed 3695)."""
+    from reviewtui.core.engine.links import is_link
+    from reviewtui.shell.outside import MSG_RELINKED, MSG_UNLINKED  # (a cycle)
+
+    if disk is None:
+        return False
+    reason = review._unwritable.get(path)
+    return (reason == MSG_RELINKED and is_link(disk)) or (
+        reason == MSG_UNLINKED and not is_link(disk))

@@ -41,7 +41,7 @@ from reviewtui.core.review.log import DecisionItem, LogEntry, LogKind, fold
 from reviewtui.core.review.plan import deleted_message, linked_paths, op_path
 from reviewtui.core.review.rebase import Conflict, ConflictKind, OutsideLayer
 from reviewtui.shell.disk import IN_THE_WAY, read_link
-from reviewtui.shell.in_the_way import folders_gone, in_users_folder_over_absence
+from reviewtui.shell.in_the_way import folders_gone, in_users_folder_over_absence, still_relinked
 from reviewtui.shell.outside_returns import (
     decided_away,
     foreign_links,
@@ -119,7 +119,8 @@ def outside_changed(review: Review, paths: Iterable[str]) -> ReplayReport:
                     report.note(path, f"conflict - {err.message}")
                     blocked = True
                 continue
-            if path in review._refused_by_disk and not isinstance(disk, Directory):
+            if path in review._refused_by_disk and not isinstance(disk, Directory) and not (
+                    still_relinked(review, path, disk)):
                 # Readable again (the link is gone): the next replay tries it again.
                 review._refused_by_disk.discard(path)
                 if review._unwritable.pop(path, None) == IN_THE_WAY:

@@ -56,22 +56,22 @@ def keep_users_over_absence(review: Review, report: ReplayReport) -> None:
     found: dict[str, FileState] = {}
     folders: dict[str, dict[str, FileState | None]] = {}  # a user's folder: its files
     for path in sorted(naming):
-        try:
-            disk = read_state(review.root, path)
-        except DiskError:
-            continue
-        if isinstance(disk, Directory):
+        # The base as loaded is the disk (records aside): read from disk only what is
+        # found there, a few paths, not every path the accepts name.
+        state = review.base.get(path)
+        if state is None:
             under = {name: review.base.get(name) for name in review.base.files_under(path)}
-            if under and review.base.get(path) is None and accepted_file_at(review, path) \
-                    and not any(name in review._saved_paths for name in under):
+            if under and accepted_file_at(review, path) and not any(
+                    name in review._saved_paths for name in under) and isinstance(
+                    _read(review, path), Directory):
                 folders[path] = under
             continue
         if path in review._saved_paths or path in review._records:
             continue
         # (A link is no text to keep over an absence, and the engine refuses to write
         # through it anyway: a link there takes the accepts back as it does while open.)
-        if isinstance(disk, FileState) and not is_link(disk) and any(
-                not same(tree.get(path), disk) for tree in ends):
+        if not is_link(state) and any(not same(tree.get(path), state) for tree in ends) \
+                and isinstance(disk := _read(review, path), FileState) and not is_link(disk):
             found[path] = disk
     if not found and not folders:
         return
@@ -90,7 +90,7 @@ def keep_users_over_absence(review: Review, report: ReplayReport) -> None:
         # that finds nothing to edit or remove leaves nothing too: a file it was given
         # for); under a folder, no file of the draft either.
         return all(key in landed for key in naming[path]) and all(
-            tree.get(path) is None and not tree.files_under(path) for tree in ends)
+            tree.get(path) is None and not tree.is_dir(path) for tree in ends)
 
     kept = {path: disk for path, disk in found.items() if absent(path)}
     dropped = {path: under for path, under in folders.items() if not absent(path)}
@@ -135,4 +135,12 @@ def place_saved_base(review: Review, path: str, base: FileState | None) -> PathR
         except PathRefused:
             review.base = tried
             return refused
+        return None
+
+
+def _read(review: Review, path: str) -> FileState | Directory | None:
+    """What the disk holds at ``path`` now; None also when it cannot be read."""
+    try:
+        return read_state(review.root, path)
+    except DiskError:
         return None
