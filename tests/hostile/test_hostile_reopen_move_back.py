@@ -6,11 +6,12 @@ folder never came back)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-from diskkit import Cmd, make_project, tree_bytes, write_session
+from diskkit import Cmd, Full, make_project, tree_bytes, write_session
 from reviewtui.core.engine import Decision
 from reviewtui.shell.review import Review
 
@@ -38,6 +39,40 @@ def test_a_move_back_held_by_a_users_file_comes_back_after_a_reopen(
         (root / "d").unlink()
         review.outside_changed(["d"])
         assert tree_bytes(root) == {"d/x": b"X\n", "k": b"k\n"}
+        assert review.conflicts == {}
+    finally:
+        review.close()
+
+
+@pytest.mark.parametrize("reopen", [False, True])
+def test_a_users_link_where_a_moved_file_was_holds_the_move_after_a_reopen(
+        tmp_path: Path, reopen: bool) -> None:
+    """Turn 1 makes n, turn 2 moves it to m, each accepted and written; the user makes a
+    link at n. Open, the link takes both accepts back and holds m (the move back waits
+    for n). Closed and reopened before the link, m's record was ignored (the drafts that
+    wrote it were evaluated under the link, which refuses the move) and m taken as an
+    original: rejected and the link gone, the review's m stayed (QA round 129w)."""
+    session = write_session(tmp_path / "session", [[Full("n", "new\n")], [Cmd(":mv n m")]])
+    root = make_project(tmp_path / "proj", {"k": b"k\n"})
+    review = Review.open(session, root, persist=True)
+    try:
+        review.decide((1, 0), Decision.accept())
+        review.decide((2, 0), Decision.accept())
+        if reopen:
+            review.close()
+        os.symlink("k", root / "n")
+        if reopen:
+            review = Review.open(session, root, persist=True)
+            assert not any("ignored the saved record" in p for p in review.state_problems)
+        else:
+            review.outside_changed(["n"])
+        assert os.readlink(root / "n") == "k"
+        assert (root / "m").read_bytes() == b"new\n"
+        assert sorted(review.conflicts) == ["m", "n"]
+        review.decide_many([((1, 0), Decision.reject()), ((2, 0), Decision.reject())])
+        (root / "n").unlink()
+        review.outside_changed(["n"])
+        assert tree_bytes(root) == {"k": b"k\n"}
         assert review.conflicts == {}
     finally:
         review.close()

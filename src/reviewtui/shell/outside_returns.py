@@ -29,6 +29,7 @@ from reviewtui.shell.replay_report import ReplayReport
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
+    from reviewtui.core.engine import Rules
     from reviewtui.shell.review import Review
 
 
@@ -177,10 +178,11 @@ def forget_unfit_gone(review: Review) -> None:
                 "back it is taken as a new file")
 
 
-def drafted_at(review: Review, at: int, group: list[tuple[str, PathRecord]]) -> Tree | None:
+def drafted_at(review: Review, at: int, group: list[tuple[str, PathRecord]],
+               rules: Rules | None = None) -> Tree | None:
     """The draft after the log's first ``at`` entries, over the originals the saved
-    records of ``group`` name; None when that cannot be (an ``at`` past the log, an
-    original the tree cannot hold)."""
+    records of ``group`` name, under ``rules`` (the review's by default); None when that
+    cannot be (an ``at`` past the log, an original the tree cannot hold)."""
     if not 0 <= at <= len(review._log):
         return None
     folded = fold(review._log[:at])
@@ -193,7 +195,7 @@ def drafted_at(review: Review, at: int, group: list[tuple[str, PathRecord]]) -> 
                 tree.remove(path) if path in tree else tree)
     except PathRefused:
         return None
-    states = evaluate_session(review.session, tree, rules=review.rules,
+    states = evaluate_session(review.session, tree, rules=rules or review.rules,
                               policy=Policy.decided_only(),
                               decisions=folded.decisions()).states
     pin = folded.pin

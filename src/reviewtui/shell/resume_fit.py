@@ -15,6 +15,7 @@ from reviewtui.core.engine.file_edits import normalize_or_none
 from reviewtui.core.errors import DiskError
 from reviewtui.core.model.records import ConsoleCommand
 from reviewtui.core.model.tree import FileState, Tree
+from reviewtui.core.record import replace
 from reviewtui.core.review.plan import PathRecord, move_ends
 from reviewtui.core.review.rebase import OutsideLayer, apply_layer
 from reviewtui.shell.outside_returns import drafted_at, set_base
@@ -30,10 +31,15 @@ def drop_unfit_records(review: Review) -> list[str]:
     their paths are returned."""
     touched: set[str] | None = None
     drafts: dict[int, Tree | None] = {}  # the draft at a log length, each made once if asked
+    rules = review.rules
+    theirs = links_since(review)
+    if theirs:  # (not there when the review wrote what the earlier drafts want)
+        rules = replace(rules, symlinks={path: target for path, target
+                                         in rules.symlinks.items() if path not in theirs})
 
     def draft(at: int) -> Tree | None:
         if at not in drafts:
-            drafts[at] = drafted_at(review, at, [])
+            drafts[at] = drafted_at(review, at, [], rules)
         return drafts[at]
 
     dropped: list[str] = []
@@ -48,7 +54,7 @@ def drop_unfit_records(review: Review) -> list[str]:
             continue
         if touched is None:
             touched = review.evaluation.op_paths(review.base)
-            folders = command_folders(review)
+            folders = command_paths(review)
 
         def targets(depth: int, path: str = path,
                     at: int | None = record.saved_written_at) -> list[FileState | None]:
@@ -59,7 +65,8 @@ def drop_unfit_records(review: Review) -> list[str]:
                 trees.append(draft(at))
             return [tree.get(path) for tree in trees if tree is not None]
 
-        if path not in touched and not any(path.startswith(f"{name}/") for name in folders):
+        if path not in touched and path not in folders and not any(
+                path.startswith(f"{name}/") for name in folders):
             why = "no operation of the session touches it"
         elif not saved_record_fits(record, disk, targets):
             why = ("the file is as this review left it: an outside change it kept over an "
@@ -86,11 +93,37 @@ def drop_unfit_records(review: Review) -> list[str]:
     return dropped
 
 
-def command_folders(review: Review) -> set[str]:
-    """The paths the session's console commands name: a file under one is touched by the
-    command whatever it is decided now. A folder moved by a move since rejected (held by
-    the user's file where it was) has its files' records checked, not ignored as of no
-    operation: the folder comes back once the file is gone (QA round 129w)."""
+def links_since(review: Review) -> set[str]:
+    """The saved records' paths that hold a symbolic link where the review had none (its
+    original and what it last wrote there are no link): the user's, made over the review's
+    file or its absence. The drafts the review wrote before are evaluated without them:
+    under them a command the link now refuses did not land then either, and the records
+    it wrote (the move's other end) read as no draft's (QA round 129w: a link made where
+    a move had written or removed the file, the move back forgotten on reopening)."""
+    from reviewtui.core.engine.links import is_link
+
+    out: set[str] = set()
+    for path in review.rules.symlinks:
+        record = review._records.get(path)
+        if record is None or not record.from_state or any(
+                state is not None and is_link(state) for state in (record.base, record.ref)):
+            continue
+        try:
+            disk = read_state(review.root, path)
+        except DiskError:
+            continue
+        if isinstance(disk, FileState) and is_link(disk):
+            out.add(path)
+    return out
+
+
+def command_paths(review: Review) -> set[str]:
+    """The paths the session's console commands name: each, and a file under one, is
+    touched by the command whatever it is decided now and wherever it lands. A folder
+    moved by a move since rejected (held by the user's file where it was) has its files'
+    records checked, not ignored as of no operation, so it comes back once the file is
+    gone; so has a move's destination where the user's link at its source now refuses
+    the move (QA round 129w)."""
     names = {normalize_or_none(arg) for turn in review.session.turns
              for op in turn.reply.ops if isinstance(op, ConsoleCommand) for arg in op.args}
     return {name for name in names if name}
