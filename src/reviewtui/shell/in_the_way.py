@@ -10,9 +10,10 @@ the user later put back at ``a`` was taken away to ``b`` with no decision on it 
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Iterable
 
-from reviewtui.core.errors import DiskError
 from reviewtui.core.model.tree import FileState
 from reviewtui.shell.disk import IN_THE_WAY
 from reviewtui.shell.replay_report import ReplayReport
@@ -26,18 +27,18 @@ def folders_in_the_way(review: Review, changes: Iterable[tuple[str, FileState | 
                        report: ReplayReport) -> bool:
     """Mark each path of ``changes`` the replay would remove where the disk holds a folder
     as unwritable (in conflict, tried again once the folder is gone, as a write that met
-    one is); True when any was, so the replay is planned again without it."""
-    from reviewtui.shell.replay import Directory, read_state  # (replay calls this: a cycle)
-
+    one is); True when any was, so the replay is planned again without it. One ``lstat``
+    a removal, nothing read: the removal reads the file itself (compare-and-swap); a link
+    on the way found here only makes a conflict, as the removal would refuse it."""
     found = False
     for path, state in changes:
         if state is not None or path in review._unwritable:
             continue
         try:
-            disk = read_state(review.root, path)
-        except DiskError:
-            continue  # (the removal itself says what is wrong there)
-        if isinstance(disk, Directory):
+            mode = os.lstat(review.root / path).st_mode
+        except (OSError, ValueError):
+            continue  # (gone, or unreadable: the removal itself says what is wrong there)
+        if stat.S_ISDIR(mode):
             review._unwritable[path] = IN_THE_WAY
             review._refused_by_disk.add(path)
             report.note(path, f"conflict - {IN_THE_WAY}; nothing written there")

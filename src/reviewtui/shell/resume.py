@@ -275,8 +275,8 @@ def load_saved(review: Review, saved: ReviewState) -> None:
     try:
         review.base = review.base.apply(changes)
     except PathRefused:  # a folder on the way is a file now (a link put there): one by one
-        for rel, base in changes.items():
-            refused = place_saved_base(review, rel, base)
+        for rel in changes:
+            refused = place_saved_base(review, rel, review._records[rel])
             if refused is not None:
                 del review._records[rel]  # (kept in the file, as drop_unfit_records does)
                 why = ("it is a folder on disk now" if review.base.is_dir(rel) else

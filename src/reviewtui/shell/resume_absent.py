@@ -108,20 +108,24 @@ def keep_users_over_absence(review: Review, report: ReplayReport) -> None:
         absorb(review, path, disk, report)
 
 
-def place_saved_base(review: Review, path: str, base: FileState | None) -> PathRefused | None:
+def place_saved_base(review: Review, path: str, record: PathRecord) -> PathRefused | None:
     """Put a saved record's original at ``path`` in the base tree; the refusal when it
-    cannot go there. A regular file where the record has a folder on its way, with no
-    saved record of its own, is the user's, made while the review was closed where the
-    review had moved that folder away (its absence there): it is taken out of the base,
+    cannot go there. Where the review last saw nothing at ``path`` (its folder moved
+    away), a regular file where the record has a folder on its way, with no saved record
+    of its own, is the user's, made where the review had moved that folder away (its
+    absence there; while the review was open, or closed): it is taken out of the base,
     as it is while the review is open (the user's file is on disk alone, and the write
     under it fails and is in conflict), so the record is kept and the move taken back
     still comes back once the file is gone (QA round 129w: on reopening the record was
     ignored, the move's destination taken as an original and the folder never came
     back). A link there is not: nothing is placed under a link."""
+    base = record.base
     try:
         review.base = review.base.apply({path: base})
         return None
     except PathRefused as refused:
+        if record.saved_seen is not None:
+            return refused
         parts = path.split("/")
         on_the_way = ["/".join(parts[:n]) for n in range(1, len(parts))]
         users = [folder for folder in on_the_way if folder not in review._saved_paths
