@@ -14,7 +14,7 @@ import os
 import stat
 from collections.abc import Iterable
 
-from reviewtui.core.model.tree import FileState
+from reviewtui.core.model.tree import FileState, Tree
 from reviewtui.shell.disk import IN_THE_WAY
 from reviewtui.shell.replay_report import ReplayReport
 
@@ -30,6 +30,8 @@ def folders_in_the_way(review: Review, changes: Iterable[tuple[str, FileState | 
     one is); True when any was, so the replay is planned again without it. One ``lstat``
     a removal, nothing read: the removal reads the file itself (compare-and-swap); a link
     on the way found here only makes a conflict, as the removal would refuse it."""
+    from reviewtui.shell.outside_returns import move_taken_back  # (a cycle)
+
     found = False
     for path, state in changes:
         if state is not None or path in review._unwritable:
@@ -38,12 +40,33 @@ def folders_in_the_way(review: Review, changes: Iterable[tuple[str, FileState | 
             mode = os.lstat(review.root / path).st_mode
         except (OSError, ValueError):
             continue  # (gone, or unreadable: the removal itself says what is wrong there)
-        if stat.S_ISDIR(mode):
+        # (The end of a move the draft takes back, a folder now where the review wrote the
+        # file: the user took that file away. The move back writes the original, as when
+        # the file is deleted: held, the original was never written back, QA round 129w
+        # fuzz seed 8538. The removal meets the folder and is in conflict.)
+        record = review._records.get(path)
+        if stat.S_ISDIR(mode) and (record is None or not move_taken_back(review, path, record)):
             review._unwritable[path] = IN_THE_WAY
             review._refused_by_disk.add(path)
             report.note(path, f"conflict - {IN_THE_WAY}; nothing written there")
             found = True
     return found
+
+
+def settle_folders(review: Review, tree: Tree) -> None:
+    """Forget "a folder is in the way" at each path the draft no longer changes (it wants
+    there what the review last saw: nothing, mostly). The mark is for a write or removal
+    the folder refused; kept after the draft has taken that back, it held the other ends
+    of the moves through the path, and the move back was never written (QA round 129w
+    fuzz seed 8831: every accept undone, the original stayed at the moves' destination).
+    The folder itself is the user's: nothing is written there either way."""
+    from reviewtui.shell.replay import same, want_at  # (replay calls this: a cycle)
+
+    for path in [path for path, why in review._unwritable.items() if why == IN_THE_WAY]:
+        wanted = want_at(review, path, tree)
+        if wanted.ok and same(wanted.state, review._seen(path)):
+            del review._unwritable[path]
+            review._refused_by_disk.discard(path)
 
 
 def folders_gone(review: Review, paths: Iterable[str], report: ReplayReport) -> None:

@@ -52,7 +52,7 @@ from reviewtui.shell.disk import (
     set_mode,
     write_link,
 )
-from reviewtui.shell.in_the_way import folders_in_the_way
+from reviewtui.shell.in_the_way import folders_in_the_way, settle_folders
 from reviewtui.shell.replay_report import ReplayReport
 from reviewtui.shell.state import StateFile
 from reviewtui.shell.statemark import mark_finished
@@ -243,6 +243,7 @@ def sync(review: Review, report: ReplayReport) -> ReplayReport:
     for _attempt in range(_REPLAY_ATTEMPTS):
         tree = review._target()
         prepare_records(review, tree)
+        settle_folders(review, tree)
         planned = plan(review, tree, review._folded.pin)
         if folders_in_the_way(review, planned.changes, report):  # (before any write)
             planned = plan(review, tree, review._folded.pin)
