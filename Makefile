@@ -88,6 +88,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_diff.py
 	$(BIN)/python bench/bench_import.py
 	$(BIN)/python bench/bench_apply.py
+	$(BIN)/python bench/bench_big_file.py
 	$(BIN)/python bench/bench_one_file.py
 	$(BIN)/python bench/bench_input_limit.py
 	$(BIN)/python bench/bench_ui.py
