@@ -199,3 +199,23 @@ def test_the_tree_cache_is_bounded_by_the_text_it_holds(
     assert len(parsing._trees) == 2  # the two latest, however big
     assert parsing.cached("a.js", texts[-1]) is not None
     assert parsing.cached("a.js", texts[0]) is None
+
+
+def test_a_region_of_repeated_lines_is_not_paired_line_by_line() -> None:
+    """The lines kept inside a replaced region are found from the pairs of equal lines,
+    up to ``_PAIRS`` of them; the pairs were all made before they were counted: one
+    496-hunk diff of a 24,000-line configure script made tens of millions (770 MB)."""
+    import tracemalloc
+
+    from reviewtui.core.engine import lineage
+
+    old = ["fi", ""] * 800 + ["old"]
+    new = ["fi", ""] * 800 + ["new"]  # 1,280,000 pairs of equal lines
+    tracemalloc.start()
+    try:
+        kept = lineage._kept_between(old, new, 0)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert kept == {at: at for at in range(1_600)}  # the same place, as beyond the limit
+    assert peak < 8 << 20
