@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import difflib
 import random
-import sys
 
 import pytest
 from hypothesis import given, settings
@@ -21,18 +20,16 @@ from hypothesis import strategies as st
 from reviewtui.core.export import fileops
 from reviewtui.core.model import filestate
 from reviewtui.core.model.filestate import FileState
+from reviewtui.core.text.kept import KeptByIdentity
 
 
 def test_the_decode_cache_is_bounded_by_the_bytes_it_holds(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(filestate, "_DECODED_BYTES", 1 << 20, raising=False)
-    monkeypatch.setattr(filestate, "_decoded", type(filestate._decoded)())
-    monkeypatch.setattr(filestate, "_decoded_size", [0], raising=False)
+    monkeypatch.setattr(filestate, "_decoded", KeptByIdentity(256, 1 << 20))
     states = [FileState.from_bytes(f"v{n}\n".encode() + b"x = 1\n" * 40_000)
-              for n in range(20)]  # 240 KB each: 4.8 MB in all
+              for n in range(20)]  # 240 KB each: 4.8 MB in all, and as much text
     texts = [state.text for state in states]
-    held = sum(len(data) + sys.getsizeof(text) for data, _, text in filestate._decoded.values())
-    assert held <= 1 << 20  # bytes and texts together
+    assert filestate._decoded.held <= 1 << 20  # bytes and texts together
     assert len(filestate._decoded) >= 2  # as many as fit are still remembered
     assert states[-1].text is texts[-1]  # the latest: decoded once
     assert all(state.text == text for state, text in zip(states, texts, strict=True))
@@ -40,12 +37,26 @@ def test_the_decode_cache_is_bounded_by_the_bytes_it_holds(
 
 def test_a_version_larger_than_the_budget_is_still_decoded_once(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(filestate, "_DECODED_BYTES", 1000, raising=False)
-    monkeypatch.setattr(filestate, "_decoded", type(filestate._decoded)())
-    monkeypatch.setattr(filestate, "_decoded_size", [0], raising=False)
+    monkeypatch.setattr(filestate, "_decoded", KeptByIdentity(256, 1000))
     state = FileState.from_bytes(b"y\n" * 5_000)
     assert state.text is state.text
     assert len(filestate._decoded) == 1
+
+
+def test_kept_by_identity_holds_the_latest_within_count_and_budget() -> None:
+    kept = KeptByIdentity(3, 100)
+    owners = [object() for _ in range(5)]
+    for n, owner in enumerate(owners):
+        kept.put(owner, n, 10)
+    assert len(kept) == 3  # the count
+    assert [kept.get(owner) for owner in owners] == [None, None, 2, 3, 4]
+    kept.put(owners[0], "big", 95)  # over the budget with any other: alone
+    assert len(kept) == 1
+    assert kept.held == 95
+    assert kept.get(owners[0]) == "big"
+    assert kept.get(object()) is None
+    kept.put(owners[0], "again", 5)  # put again: replaced, not counted twice
+    assert kept.held == 5
 
 
 def _fed_to_difflib(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -125,9 +136,7 @@ def test_content_keys_are_per_content_and_remembered_within_a_budget(
         monkeypatch: pytest.MonkeyPatch) -> None:
     from reviewtui.core.text import content
 
-    monkeypatch.setattr(content, "_BUDGET", 1 << 20)
-    monkeypatch.setattr(content, "_known", type(content._known)())
-    monkeypatch.setattr(content, "_size", [0])
+    monkeypatch.setattr(content, "_known", KeptByIdentity(256, 1 << 20))
     one, same = "x = 1\n" * 3, "".join(["x = 1\n"] * 3)
     assert one is not same
     assert content.text_key(one) == content.text_key(same)
@@ -137,7 +146,7 @@ def test_content_keys_are_per_content_and_remembered_within_a_budget(
     assert content.encoded("é\udc80") == "é\udc80".encode("utf-8", "surrogatepass")
     texts = [f"{n}\n" + "y" * 200_000 for n in range(12)]
     keys = [content.text_key(text) for text in texts]
-    assert content._size[0] <= 1 << 20
+    assert content._known.held <= 1 << 20
     assert len(content._known) >= 2
     assert keys == [content.content_key(text.encode()) for text in texts]
 

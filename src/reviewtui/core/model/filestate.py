@@ -8,26 +8,20 @@ endings of the version before); its bytes, text and digest are built on first us
 
 from __future__ import annotations
 
-import _thread
-from collections import OrderedDict
 from collections.abc import Sequence
 from sys import getsizeof
 
 from reviewtui.core.model import chunks as _chunks
 from reviewtui.core.model.chunks import ChunkedLines
+from reviewtui.core.text.kept import KeptByIdentity
 
 UTF8_BOM = b"\xef\xbb\xbf"
 _BINARY_SNIFF = 8192  # git's heuristic: a NUL early on means binary
-_DECODED = 256  # texts kept by _decode
-# ... and the bytes they may hold together (the most recent text is always kept). By count
-# alone, versions of a 3 MB file held 256 x (its bytes + its text, two bytes a character
-# when one is not Latin-1): 2.4 GB after 86 accepts in the workbench.
-_DECODED_BYTES = 48 << 20
-# id of a bytes object (or of a FileState, for :meth:`FileState.text_unkept`) -> (that
-# object, bom, its text); holding the object keeps the id unused.
-_decoded: OrderedDict[int, tuple[bytes | FileState, bool, str]] = OrderedDict()
-_decoded_size = [0]  # the entries' bytes and texts, as one list so a lock guards it
-_decoded_lock = _thread.allocate_lock()  # (the workbench reads versions from workers too)
+# Texts decoded or built, kept for the bytes object (or, for FileState.text_unkept, the
+# FileState) they came from: 256 at most, and within 48 MB of bytes and texts together (a
+# text of two bytes a character counted as such). By count alone the versions of a 3 MB
+# file held 256 x (its bytes + its text): 2.4 GB after 86 accepts in the workbench.
+_decoded = KeptByIdentity(256, 48 << 20)
 
 
 def _decode(data: bytes, bom: bool) -> str:
@@ -42,32 +36,15 @@ def _decode(data: bytes, bom: bool) -> str:
 
 
 def _remembered(owner: bytes | FileState, bom: bool = False) -> str | None:
-    with _decoded_lock:
-        entry = _decoded.get(id(owner))
-        if entry is not None and entry[0] is owner and entry[1] == bom:
-            _decoded.move_to_end(id(owner))
-            return entry[2]
-    return None
-
-
-def _held(owner: bytes | FileState, text: str) -> int:
-    """What an entry holds: its text, and the bytes (a FileState's chunks are shared)."""
-    return getsizeof(text) + (len(owner) if isinstance(owner, bytes) else 0)
+    found = _decoded.get(owner)
+    return found[1] if isinstance(found, tuple) and found[0] == bom else None
 
 
 def _remember(owner: bytes | FileState, bom: bool, text: str) -> None:
-    """Keep ``text`` as the decoding of this very ``owner`` (within the budget: the bytes
-    and the text together, a text of two bytes a character counted as such)."""
-    with _decoded_lock:
-        replaced = _decoded.pop(id(owner), None)
-        if replaced is not None:
-            _decoded_size[0] -= _held(replaced[0], replaced[2])
-        _decoded[id(owner)] = (owner, bom, text)
-        _decoded_size[0] += _held(owner, text)
-        while len(_decoded) > 1 and (len(_decoded) > _DECODED
-                                     or _decoded_size[0] > _DECODED_BYTES):
-            _, (old, _, old_text) = _decoded.popitem(last=False)
-            _decoded_size[0] -= _held(old, old_text)
+    """Keep ``text`` as the decoding of this very ``owner`` (a FileState's lines are
+    shared with other versions: only its text counts)."""
+    _decoded.put(owner, (bom, text),
+                 getsizeof(text) + (len(owner) if isinstance(owner, bytes) else 0))
 
 
 def _split_lines(data: bytes, bom: bool) -> tuple[str, ...]:
