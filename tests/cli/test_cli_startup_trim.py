@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 import reviewtui.core.text.visible as visible_module
 from reviewtui.cli import COMMANDS, build_parser
 from reviewtui.core.review import diagnostics
+from reviewtui.core.text.content import content_key
 
 
 def _subparsers(parser: object) -> dict[str, object]:
@@ -71,7 +72,9 @@ def test_a_hidden_character_next_to_a_kept_one_is_still_escaped() -> None:
 
 @given(st.binary(max_size=200))
 def test_the_diagnostics_cache_key_is_a_256_bit_blake2b_digest(data: bytes) -> None:
-    assert diagnostics._key(data) == hashlib.blake2b(data, digest_size=32).hexdigest()
+    assert content_key(data) == hashlib.blake2b(data, digest_size=32).hexdigest()
+    text = data.decode("utf-8", "surrogateescape")  # (lone surrogates included)
+    assert diagnostics._digest(text) == content_key(text.encode("utf-8", "surrogatepass"))
 
 
 def test_texts_that_differ_get_different_cache_keys() -> None:

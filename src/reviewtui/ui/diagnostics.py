@@ -60,8 +60,9 @@ def _diagnostics(result: OpResult, *, wait: bool) -> tuple[Diagnostic, ...] | No
 
 
 def _too_big(result: OpResult) -> bool:
-    """The file before and after is over ``SYNC_CHARS`` (either alone says so: a version
-    made by an edit is measured without building its bytes, ``FileState.larger_than``)."""
+    """Too big to check on the spot: the file before or after the operation holds more
+    than half of ``SYNC_CHARS`` (a version made by an edit is measured without building
+    its bytes, ``FileState.larger_than``)."""
     return any(isinstance(state, FileState) and state.larger_than(SYNC_CHARS // 2)
                for state in (result.outcome.before_state, result.outcome.after_state))
 

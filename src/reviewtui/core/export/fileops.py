@@ -50,11 +50,10 @@ from reviewtui.core.protocol import grammar
 from reviewtui.core.protocol.edit_signs import CONTENT_FENCE, is_replace_like
 from reviewtui.core.protocol.reply import parse_reply_text
 from reviewtui.core.record import record, replace
+from reviewtui.core.text.diff import ANCHOR_LINES, line_opcodes
 
 Lines = tuple[str, ...]
 SearchReplace = tuple[Lines, Lines]
-_AUTOJUNK_LINES = 2000
-_ANCHORED_FROM = 500  # lines between the first and last change (diff.ANCHOR_LINES)
 
 
 @record(frozen=True, slots=True)
@@ -97,14 +96,13 @@ def _unsafe(lines: Sequence[str]) -> bool:
 def _changes(old: Sequence[str], new: Sequence[str]) -> list[tuple[int, int, int, int]]:
     """difflib's changed regions, on the lines between the common head and tail.
 
-    Trimming first keeps one changed line in a big file cheap; past _AUTOJUNK_LINES
-    difflib's heuristic is let loose (lines found everywhere no longer seed matches),
-    which keeps a long, repetitive file from going quadratic. What is left between the
+    Trimming first keeps one changed line in a big file cheap. What is left between the
     first and the last change is cut at its unique lines first when it is long
-    (:func:`~reviewtui.core.text.diff.line_opcodes`, as the diff pane does): a turn of
-    ten edits scattered over a 59,000-line file left it all, and difflib took 1.3 s a
-    turn (``stats`` 19 s for 15 turns). Any equal runs make valid edits: each is
-    checked where it lands (:func:`minimal_edits`).
+    (:func:`~reviewtui.core.text.diff.line_opcodes`, as the diff pane does, which also
+    lets difflib's junk heuristic loose on a long stretch): a turn of ten edits scattered
+    over a 59,000-line file left it all, and difflib took 1.3 s a turn (``stats`` 19 s
+    for 15 turns). Any equal runs make valid edits: each is checked where it lands
+    (:func:`minimal_edits`).
     """
     head = 0
     limit = min(len(old), len(new))
@@ -115,14 +113,11 @@ def _changes(old: Sequence[str], new: Sequence[str]) -> list[tuple[int, int, int
         tail += 1
     a = list(old[head : len(old) - tail])
     b = list(new[head : len(new) - tail])
-    if max(len(a), len(b)) >= _ANCHORED_FROM:
-        from reviewtui.core.text.diff import line_opcodes  # (big stretches alone)
-
-        return [(i1 + head, i2 + head, j1 + head, j2 + head)
-                for tag, i1, i2, j1, j2 in line_opcodes(a, b) if tag != "equal"]
-    matcher = SequenceMatcher(None, a, b, autojunk=max(len(a), len(b)) > _AUTOJUNK_LINES)
+    long = max(len(a), len(b)) >= ANCHOR_LINES
+    opcodes = (line_opcodes(a, b) if long
+               else SequenceMatcher(None, a, b, autojunk=False).get_opcodes())
     return [(i1 + head, i2 + head, j1 + head, j2 + head)
-            for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal"]
+            for tag, i1, i2, j1, j2 in opcodes if tag != "equal"]
 
 
 def _hunks(old: Sequence[str], new: Sequence[str]) -> list[list[int]]:

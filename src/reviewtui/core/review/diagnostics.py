@@ -42,7 +42,7 @@ from pathlib import PurePosixPath
 from reviewtui.core.engine import OpResult
 from reviewtui.core.model.tree import FileState
 from reviewtui.core.record import record, replace
-from reviewtui.core.text.content import content_key, text_key
+from reviewtui.core.text.content import text_key
 
 try:  # symtable.symtable's C function: only its errors are wanted, not the tree (~1 ms)
     from _symtable import symtable as _symbol_table  # type: ignore[import-not-found]
@@ -464,12 +464,6 @@ def _at_the_edit(diag: Diagnostic, before: str, after: str, span: Span | None) -
 # -- per operation, cached ------------------------------------------------------------------
 
 _cache: dict[tuple[str, str, str], tuple[Diagnostic, ...]] = {}
-
-
-def _key(data: bytes) -> str:
-    """The cache key of some content: a 256-bit BLAKE2b digest, as collision-proof as
-    sha256."""
-    return content_key(data)
 
 
 def _digest(text: str | None) -> str:
