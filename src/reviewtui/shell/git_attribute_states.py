@@ -327,6 +327,21 @@ def checkout_rule(values: dict[bytes, bytes], config: tuple[str, bool]
     binary sign in), "all" (every lone LF); the ``working-tree-encoding`` it re-encodes
     to, "" for none; whether it expands ``$Id$``). Two files with the same rule are
     checked out alike, whatever attributes gave it. Filter programs are off here."""
+    text_crlf = config[1]
+    act = crlf_action(values, config)
+    lines = ("all" if act == "crlf" else
+             "auto" if act == "auto-crlf" or (act == "auto" and text_crlf) else "none")
+    encoding = values.get(b"working-tree-encoding", b"unspecified")
+    named = "" if encoding in (b"unspecified", b"unset", b"set") or encoding.upper(
+        ).replace(b"-", b"") == b"UTF8" else encoding.decode("utf-8", "replace").upper()
+    return lines, named, values.get(b"ident") == b"set"
+
+
+def crlf_action(values: dict[bytes, bytes], config: tuple[str, bool]) -> str:
+    """Git's ``crlf_action`` for a file with these attribute values under ``config`` (git
+    2.39 convert.c ``convert_attrs``): "binary" (no conversion), "input" (CRLF to LF on
+    reading), "crlf" (that, and LF to CRLF on checkout), "auto" (either, for a file git
+    finds to be text, by the configuration's line ending), "auto-lf", "auto-crlf"."""
     autocrlf, text_crlf = config
 
     def action(value: bytes | None) -> str:
@@ -344,12 +359,7 @@ def checkout_rule(values: dict[bytes, bytes], config: tuple[str, bool]
         act = "crlf" if text_crlf else "input"
     if not act:
         act = {"true": "auto-crlf", "input": "auto-lf"}.get(autocrlf, "binary")
-    lines = ("all" if act == "crlf" else
-             "auto" if act == "auto-crlf" or (act == "auto" and text_crlf) else "none")
-    encoding = values.get(b"working-tree-encoding", b"unspecified")
-    named = "" if encoding in (b"unspecified", b"unset", b"set") or encoding.upper(
-        ).replace(b"-", b"") == b"UTF8" else encoding.decode("utf-8", "replace").upper()
-    return lines, named, values.get(b"ident") == b"set"
+    return act
 
 
 def checkout_rules(repo: Repo, paths: list[str], config: tuple[str, bool], *cached: str,

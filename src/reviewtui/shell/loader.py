@@ -262,6 +262,22 @@ def _range_forms(text: str, file: Path, root: Path) -> Callable[[Session], Sessi
     return _adjust.setdefault(str(file), checkout_forms(repo, origin.base, origin.head))
 
 
+# (session file, root) -> what git apply does there (shell/git_apply_rules.py; None:
+# not a converting git checkout), asked once a process
+_applied: dict[tuple[str, str], Callable[[Session], Session] | None] = {}
+
+
+def _git_apply(file: Path, root: Path) -> Callable[[Session], Session] | None:
+    """For a plain diff (no range's checkout forms) applied to a git checkout: each of
+    its file operations on a path git converts carries what ``git apply`` does to it."""
+    from reviewtui.shell.git_apply_rules import git_apply_rules
+
+    key = (str(file), str(root))
+    if key not in _applied:
+        _applied[key] = git_apply_rules(root)
+    return _applied[key]
+
+
 def _holds(tree: str | Path | None) -> Callable[[str], bool] | None:
     """Whether ``tree`` holds a file at a relative path (no ``..``, nothing absolute): what
     a unified diff's reading asks of the project (``import_session``'s ``exists``)."""
@@ -310,6 +326,8 @@ def load_session(path: str | Path, format: str | None = None,
     adjust = _adjust.get(str(file))
     if adjust is None and session.format == "git" and root is not None:
         adjust = _range_forms(text, file, Path(root))
+    if adjust is None and session.format in ("git", "unified") and root is not None:
+        adjust = _git_apply(file, Path(root))
     if adjust is not None:
         session = adjust(session)
     note = ""

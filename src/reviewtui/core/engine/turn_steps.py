@@ -236,6 +236,12 @@ class TurnSteps:
             refused = encoded_refusal(op, op.git_forms)
             return state, OpResult(key, op, refused, decision, False), None
         tree = state.tree
+        rule = op.git_apply
+        if rule is not None and (rule.encoding or rule.ident):
+            from reviewtui.core.engine.git_apply import refusal  # (a plain diff on git)
+
+            if (refusing := refusal(op, rule, tree)) is not None:
+                return state, OpResult(key, op, refusing, decision, False), None
         ctx = FileContext(
             need=turn.reply.need, need_line=turn.reply.need_span is not None,
             reserved=self.rules.reserved,
@@ -281,6 +287,14 @@ class TurnSteps:
             # (self.states[-1]: the checkpoint this turn started from)
             outcome, proposal = as_checked_out(op, outcome, proposal, tree,
                                                self.states[-1].tree)
+        elif rule is not None and rule.last and replacement is None:
+            from reviewtui.core.engine.git_apply import as_git_applies
+
+            outcome, written = as_git_applies(op, rule, outcome, proposal,
+                                              self.states[-1].tree)
+            if written is None:
+                return state, OpResult(key, op, outcome, decision, False), None
+            proposal = written
         adopt(proposal.state, tree.get(proposal.path), key, _span(op, outcome))
         try:
             new_tree = tree.set(proposal.path, proposal.state)

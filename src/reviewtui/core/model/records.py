@@ -131,6 +131,34 @@ class GitForms:
     unsettled: str = ""
 
 
+@record(frozen=True, slots=True)
+class GitApplyRule:
+    """How ``git apply`` would write a file of a plain diff (no range's checkout forms) on
+    the git checkout the review writes, where that checkout converts it (set by the shell,
+    ``shell/git_apply_rules.py``, on each operation of the file's section; the engine's
+    use: ``core/engine/git_apply.py``). Git reads the file before patching as it would
+    store it and writes the result as its checkout would: LF where the file held CRLF,
+    CRLF in a new file (QA s54 helper-229: 15 files of a real history written LF where
+    ``git apply`` writes CRLF, exit 0).
+
+    ``reads``: what reading does to the file's CRLF, git's ``crlf_to_git`` ("none"; "auto":
+    CRLF to LF unless the file looks binary; "all": every CRLF); ``writes``: what the
+    checkout does to each LF without a CR, ``crlf_to_worktree`` ("none"; "auto": unless the
+    result holds a CR or looks binary; "all"). ``keep_crlf``: a context or removed line of
+    the section ends in CRLF, so git reads the file as it is; ``adds_cr``: an added line
+    does. ``ident``: the path expands ``$Id$``; ``encoding``: the ``working-tree-encoding``
+    git re-encodes it to ("": none). ``last``: this operation ends the section (the one
+    whose result is converted)."""
+
+    reads: str = "none"
+    writes: str = "none"
+    keep_crlf: bool = False
+    adds_cr: bool = False
+    ident: bool = False
+    encoding: str = ""
+    last: bool = False
+
+
 Hunk = tuple[int, tuple[str, ...], tuple[str, ...]]  # (0-based new-side line, old, new)
 
 
@@ -283,6 +311,9 @@ class Edit:
     # What a git diff says of the file around its section (the section's last operation
     # only): see :class:`GitForms`.
     git_forms: GitForms | None = None
+    # How git apply writes the file on the converting checkout the review writes (a
+    # plain diff's section): see :class:`GitApplyRule`.
+    git_apply: GitApplyRule | None = None
     # The edit read at each later divider-like line (its own fields hold the first): see
     # :class:`DividerSplit`; () when its body holds one divider.
     other_splits: tuple[DividerSplit, ...] = ()
@@ -374,6 +405,7 @@ class FullFile:
     creates: bool = False  # the source says the file is new (``--- /dev/null``)
     was: tuple[str, ...] | None = None  # a link's old target, as the source says it
     git_forms: GitForms | None = None  # as for :class:`Edit`
+    git_apply: GitApplyRule | None = None  # as for :class:`Edit`
     kind: OpKind = field(default=OpKind.FULL_FILE, init=False)
 
     @property
