@@ -261,3 +261,21 @@ def test_checked_out_is_what_git_checks_out(tmp_path: Path, writes: str) -> None
     clone = _checkout(source, tmp_path / "clone", "HEAD", (), rule)
     for name, blob in blobs.items():
         assert checked_out(blob, writes) == (clone / name).read_bytes(), (name, blob)
+
+
+def test_an_edit_of_a_re_encoded_file_in_a_range_is_refused_by_name(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--git``, a ``working-tree-encoding`` the range leaves alone: the file on disk is
+    UTF-16, the hunk UTF-8; it said "not found, nothing in the file is similar" (QA s54
+    helper-229). A new file of the same rule is still written as git checks it out."""
+    source, (base, head) = stored_commits(tmp_path / "source", [
+        {"w.u16": b"hello\nworld\n"}, {"w.u16": b"hello\nWorld\n", "n.u16": b"new\n"}])
+    ours = _checkout(source, tmp_path / "review", base, (),
+                     "*.u16 text working-tree-encoding=UTF-16LE\n")
+    code = main(["apply", "--git", f"{base}..{head}", "--root", str(ours), "--yes"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "git checks w.u16 out as UTF-16LE" in out
+    assert "not_found" not in out
+    assert _bytes(ours, "w.u16") == "hello\nworld\n".encode("utf-16-le")
+    assert _bytes(ours, "n.u16") == "new\n".encode("utf-16-le")

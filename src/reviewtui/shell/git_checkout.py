@@ -57,6 +57,7 @@ from reviewtui.core.model.records import (
     FileBlock,
     FileBytes,
     FullFile,
+    GitApplyRule,
     Session,
     Turn,
 )
@@ -66,9 +67,11 @@ from reviewtui.shell.git_attribute_states import (
     ATTRIBUTES,
     CONVERTING,
     Reading,
+    attr_values,
     attribute_entries,
     attribute_states,
     attributes_changed,
+    checkout_rule,
     commit_of_turn,
     converts,
     each_command,
@@ -112,6 +115,7 @@ def checkout_forms(repo: Repo, base: str, head: str = "") -> Callable[[Session],
     unsettled: set[str] = set()
     renames: dict[tuple[int, str, str], str] = {}  # (commit, old, new) -> a pure rename's blob
     asked: list[bool] = []  # (whether it was: once per process)
+    encodings: dict[str, str] = {}  # path -> the encoding git checks it out in ("": none)
 
     def adjust(session: Session) -> Session:
         touching = touches_attributes(session)
@@ -155,10 +159,42 @@ def checkout_forms(repo: Repo, base: str, head: str = "") -> Callable[[Session],
         if needed:
             with contextlib.suppress(GitError):  # (a partial clone: patches as they come)
                 stored.update(zip(needed, repo.blobs(needed), strict=True))
-        return replace(session, turns=tuple(_turn(turn, formed, stored)
-                                            for turn in session.turns))
+        session = replace(session, turns=tuple(_turn(turn, formed, stored)
+                                               for turn in session.turns))
+        return _encoded_edits(repo, session, encodings)
 
     return adjust
+
+
+def _encoded_edits(repo: Repo, session: Session, encodings: dict[str, str]) -> Session:
+    """``session`` with each edit of a file git checks out re-encoded (a
+    ``working-tree-encoding`` the range leaves alone) refused by name: the file on disk is
+    UTF-16 (say) where the hunks are UTF-8 text, and the edit said "not found, nothing in
+    the file is similar" (QA s54 helper-229). Asked only for the files whose checkout
+    before a section is other bytes than the blob, besides its line endings (one
+    ``check-attr`` of those, once a path); a new or whole file is written in git's form
+    already (``core/engine/checkout.py``)."""
+    candidates = sorted({op.path for turn in session.turns for op in turn.reply.ops
+                         if isinstance(op, Edit) and op.git_forms is not None
+                         and isinstance(op.git_forms.checked_before, bytes)
+                         and op.path not in encodings})
+    if candidates:
+        try:
+            values = attr_values(repo, candidates, ("working-tree-encoding",))
+        except GitError:
+            values = {}
+        for path in candidates:
+            encodings[path] = checkout_rule(values.get(path, {}), ("false", False))[1]
+    if not any(encodings.values()):
+        return session
+
+    def refused(op: Edit | FullFile) -> Edit | FullFile:
+        encoding = encodings.get(op.path, "")
+        if not encoding or not isinstance(op, Edit) or op.git_apply is not None:
+            return op
+        return replace(op, git_apply=GitApplyRule(encoding=encoding))
+
+    return replace(session, turns=tuple(each_op(turn, refused) for turn in session.turns))
 
 
 def _patch(op: object) -> FileBytes | None:

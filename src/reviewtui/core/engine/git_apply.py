@@ -49,8 +49,9 @@ def refusal(op: Edit | FullFile, rule: GitApplyRule, tree: Tree) -> Outcome | No
     if rule.encoding:
         return Outcome(Status.REFUSED, rule="git-encoding", path=op.path, message=(
             f"git checks {op.path} out as {rule.encoding} (its working-tree-encoding "
-            "attribute) and git apply reads and writes it so; reviewtui edits text as "
-            "UTF-8: not applied (apply this diff with git apply)"))
+            "attribute) and converts it from and to UTF-8 as it applies a change; "
+            "reviewtui edits the file's bytes as UTF-8 text: not applied (apply this "
+            "change with git)"))
     if rule.ident and _holds_id(op, tree):
         return Outcome(Status.REFUSED, rule="git-ident", path=op.path, message=(
             f"git checks {op.path} out with $Id$ expanded to its blob's id (its ident "
