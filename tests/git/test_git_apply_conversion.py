@@ -279,3 +279,83 @@ def test_an_edit_of_a_re_encoded_file_in_a_range_is_refused_by_name(
     assert "not_found" not in out
     assert _bytes(ours, "w.u16") == "hello\nworld\n".encode("utf-16-le")
     assert _bytes(ours, "n.u16") == "new\n".encode("utf-16-le")
+
+
+def test_a_diff_changing_the_attributes_is_written_by_those_git_read_first(
+        tmp_path: Path) -> None:
+    """``git apply`` reads every attribute file before it writes any: a diff that adds
+    ``*.yml text eol=lf`` under ``* text eol=crlf`` has its ``.yml`` files written CRLF
+    (SqlServerDsc's history: 73 files written LF where git writes CRLF, exit 0)."""
+    SETUPS["changed"] = ((), "")
+    try:
+        theirs, ours, errors, code, _ = _replayed(
+            tmp_path,
+            {".gitattributes": b"* text eol=crlf\n", "ci.yml": b"a: 1\nb: 2\n",
+             "s.ps1": b"x\n"},
+            {".gitattributes": b"* text eol=crlf\n*.yml text eol=lf\n",
+             "ci.yml": b"a: 1\nb: 3\n", "s.ps1": b"x\ny\n", "new.yml": b"n: 1\n"}, "changed")
+    finally:
+        del SETUPS["changed"]
+    assert not errors
+    assert code == 0
+    for name in (".gitattributes", "ci.yml", "s.ps1", "new.yml"):
+        assert _bytes(ours, name) == _bytes(theirs, name), name
+    assert _bytes(ours, "new.yml") == b"n: 1\r\n"
+
+
+def _series(tmp_path: Path, steps: list[dict[str, bytes | None]],
+            config: tuple[str, ...] = ("core.autocrlf=true",)) -> tuple[Path, Path]:
+    """A ``format-patch`` series of the steps after the first, and a checkout of the
+    first with ``config``."""
+    source, commits = stored_commits(tmp_path / "source", steps)
+    series = tmp_path / "series.mbox"
+    series.write_bytes(git_bytes(source, "format-patch", "--stdout",
+                                 f"{commits[0]}..{commits[-1]}"))
+    return series, _checkout(source, tmp_path / "review", commits[0], config, "")
+
+
+def test_a_later_turn_of_a_series_that_changes_a_conversion_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``git am`` applies each patch by the attributes the earlier ones left: the review
+    does not follow them, so a later turn's file is refused by name; the turn that
+    changes them is written by the checkout's own."""
+    series, ours = _series(tmp_path, [
+        {"a.txt": b"a\n"},
+        {".gitattributes": b"*.txt -text\n", "a.txt": b"a\nb\n"},
+        {"a.txt": b"a\nb\nc\n", "n.txt": b"n\n"}])
+    code = main(["apply", "--root", str(ours), "--yes", str(series)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "turn 1 of this session changes a .gitattributes" in out
+    assert _bytes(ours, "a.txt") == b"a\r\nb\r\n"  # (turn 1, as git apply writes it)
+    assert not (ours / "n.txt").exists()
+
+
+def test_a_series_changing_attributes_but_no_conversion_is_written_whole(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    series, ours = _series(tmp_path, [
+        {"a.txt": b"a\n"},
+        {".gitattributes": b"*.md linguist-documentation\n", "a.txt": b"a\nb\n"},
+        {"a.txt": b"a\nb\nc\n", "n.txt": b"n\n"}])
+    code = main(["apply", "--root", str(ours), "--yes", str(series)])
+    assert code == 0, capsys.readouterr().out
+    assert _bytes(ours, "a.txt") == b"a\r\nb\r\nc\r\n"
+    assert _bytes(ours, "n.txt") == b"n\r\n"
+
+
+def test_text_auto_added_where_lf_is_native_holds_only_files_with_a_cr(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """No autocrlf, LF native: a series adding ``* text=auto`` can only make git read a
+    later file's CRLF as LF; a later turn's LF files are written, its CRLF file refused."""
+    series, ours = _series(tmp_path, [
+        {"a.txt": b"a\n", "w.txt": b"w\r\nx\r\n"},
+        {".gitattributes": b"* text=auto\n"},
+        {"a.txt": b"a\nb\n", "w.txt": b"w\r\ny\r\n", "n.txt": b"n\n"}], ())
+    code = main(["apply", "--root", str(ours), "--yes", str(series)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "this change of w.txt is not applied" in out
+    assert "of a.txt is not applied" not in out
+    assert _bytes(ours, "a.txt") == b"a\nb\n"
+    assert _bytes(ours, "n.txt") == b"n\n"
+    assert _bytes(ours, "w.txt") == b"w\r\nx\r\n"

@@ -10,17 +10,25 @@ them when it applies, and the configuration's ``core.autocrlf`` and ``core.eol``
 
 Nothing is asked outside a git checkout (no ``.git`` above the root), and nothing is
 changed where git converts none of the paths. A session that changes a
-``.gitattributes`` gets no rules: git would convert its files by attributes that change
-while it applies (the review writes the diff's bytes there, as before; docs/formats.md).
+``.gitattributes``: ``git apply`` reads every attribute file before it writes any, so the
+turns up to the first that changes one are written by the attributes the checkout was
+written by (the index's: the review's own writes of the file do not change the rules on
+reopening); ``git am`` applies each later turn by the attributes the earlier ones left,
+which the review does not follow, so a later turn's file is refused (``git-attributes``)
+where git converts it now or the change names a conversion (SqlServerDsc's history, ten
+10-commit diffs: the two that add ``*.yml text eol=lf`` under ``* text eol=crlf`` wrote
+73 files LF where git apply writes CRLF, exit 0, before this).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
 from reviewtui.core.errors import ReviewtuiError
 from reviewtui.core.model.records import (
+    ConsoleCommand,
     Edit,
     FileBlock,
     FullFile,
@@ -31,12 +39,12 @@ from reviewtui.core.model.records import (
 from reviewtui.core.record import replace
 from reviewtui.shell.git import Repo
 from reviewtui.shell.git_attribute_states import (
+    ATTRIBUTES,
     attr_values,
     checkout_rule,
     crlf_action,
     each_op,
     plain_path,
-    touches_attributes,
 )
 from reviewtui.shell.git_line_config import checkout_config
 
@@ -70,23 +78,79 @@ def git_apply_rules(root: Path) -> Callable[[Session], Session] | None:
     known: dict[str, GitApplyRule | None] = {}
 
     def adjust(session: Session) -> Session:
-        if touches_attributes(session):
-            return session
+        first = next((at for at, turn in enumerate(session.turns)
+                      if _names_attributes(turn)), None)
         paths = sorted({op.path for turn in session.turns for op in turn.reply.ops
                         if isinstance(op, (Edit, FullFile)) and plain_path(op.path)
                         and op.path not in known})
         if paths:
             try:
-                values = attr_values(repo, [prefix + path for path in paths], _NAMES)
+                values = attr_values(repo, [prefix + path for path in paths], _NAMES,
+                                     *(("--cached",) if first is not None else ()))
             except (ReviewtuiError, OSError):
                 values = {}
             for path in paths:
                 known[path] = _rule(values.get(prefix + path, {}), config)
-        if not any(known.values()):
+        changes = _changes_conversion(session) if first is not None else ""
+        if not any(known.values()) and not changes:
             return session
-        return replace(session, turns=tuple(_ruled(turn, known) for turn in session.turns))
+        # (where neither the configuration nor the new rules can write CRLF, nor re-encode
+        # or expand, they can only turn a file's CRLF into LF)
+        cr_only = changes == "text" and not config[1] and config[0] != "true"
+        return replace(session, turns=tuple(
+            _held(turn, first + 1, cr_only) if first is not None and at > first and changes
+            else _ruled(turn, known) for at, turn in enumerate(session.turns)))
 
     return adjust
+
+
+def _names_attributes(turn: Turn) -> bool:
+    return any(_is_attributes(name) for op in turn.reply.ops
+               for name in (op.args if isinstance(op, ConsoleCommand) else (op.path,)))
+
+
+# The words of an attribute file by which a change may change how git converts a file's
+# text: its line endings only, or more (CRLF written, re-encoded, expanded, a macro).
+_TEXT = re.compile(r"\b(?:text|eol|binary)\b")
+_MORE = re.compile(r"\b(?:crlf|working-tree-encoding|ident)\b|\[attr\]")
+
+
+def _changes_conversion(session: Session) -> str:
+    """How the session's changes of ``.gitattributes`` files may change the way git
+    converts a file: "more" (a line they add or remove names CRLF, an encoding, ``ident``
+    or a macro, or a command moves or removes one), "text" (only ``text``, ``eol`` or
+    ``binary``), or "" (none)."""
+    found = ""
+    for turn in session.turns:
+        for op in turn.reply.ops:
+            if isinstance(op, ConsoleCommand):
+                if any(_is_attributes(arg) for arg in op.args):
+                    return "more"
+                continue
+            if not _is_attributes(op.path):
+                continue
+            lines = op.search_lines + op.replace_lines if isinstance(op, Edit) else op.lines
+            if any(_MORE.search(line) for line in lines):
+                return "more"
+            if any(_TEXT.search(line) for line in lines):
+                found = "text"
+    return found
+
+
+def _is_attributes(path: str) -> bool:
+    return path.rstrip("/").rsplit("/", 1)[-1] == ATTRIBUTES
+
+
+def _held(turn: Turn, changed: int, cr_only: bool) -> Turn:
+    """``turn`` (after the turn ``changed``, which changes how git converts files) with
+    each file operation refused (``cr_only``: where a CR is in play)."""
+
+    def held(op: Edit | FullFile) -> Edit | FullFile:
+        if not _written_as_text(op) or not plain_path(op.path) or _is_attributes(op.path):
+            return op
+        return replace(op, git_apply=GitApplyRule(held=changed, held_if_cr=cr_only))
+
+    return each_op(turn, held)
 
 
 def _rule(values: dict[bytes, bytes], config: tuple[str, bool]) -> GitApplyRule | None:

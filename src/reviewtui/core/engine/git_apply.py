@@ -18,9 +18,11 @@ the file before as other bytes), then checked out. The rules are git 2.39's
 calls it, without looking at the index, and ``crlf_to_worktree``); the tests hold them to
 ``git apply`` itself. What git does that the review cannot follow is refused with its
 rule: a re-encoding checkout (``git-encoding``), ``$Id$`` expansion in a file holding one
-(``git-ident``), and lines the diff adds with CRLF to a file git reads as LF
-(``git-apply-endings``: git writes them into an LF file, the review cannot tell which;
-where the checkout writes every line CRLF, they are CRLF either way).
+(``git-ident``), a file of a turn after one that changes a ``.gitattributes``
+(``git-attributes``: git applies it by the new rules), and lines the diff adds with CRLF
+to a file git reads as LF (``git-apply-endings``: git writes them into an LF file, the
+review cannot tell which; where the checkout writes every line CRLF, they are CRLF either
+way).
 """
 
 from __future__ import annotations
@@ -46,13 +48,19 @@ def refusal(op: Edit | FullFile, rule: GitApplyRule, tree: Tree) -> Outcome | No
     expands where the file or the operation holds one (before it is evaluated: the file on
     disk is not the text the diff was made from, and the match said "not found" where the
     reason is the checkout); None for any other."""
+    if rule.held and (not rule.held_if_cr or _holds(op, tree, "\r")):
+        return Outcome(Status.REFUSED, rule="git-attributes", path=op.path, message=(
+            f"turn {rule.held} of this session changes a .gitattributes by which git "
+            f"converts line endings, and git applies the later turns by its new rules, "
+            f"which reviewtui does not follow: this change of {op.path} is not applied "
+            "(apply the series with git am)"))
     if rule.encoding:
         return Outcome(Status.REFUSED, rule="git-encoding", path=op.path, message=(
             f"git checks {op.path} out as {rule.encoding} (its working-tree-encoding "
             "attribute) and converts it from and to UTF-8 as it applies a change; "
             "reviewtui edits the file's bytes as UTF-8 text: not applied (apply this "
             "change with git)"))
-    if rule.ident and _holds_id(op, tree):
+    if rule.ident and _holds(op, tree, "$Id"):
         return Outcome(Status.REFUSED, rule="git-ident", path=op.path, message=(
             f"git checks {op.path} out with $Id$ expanded to its blob's id (its ident "
             "attribute) and git apply collapses and expands it; reviewtui does not: not "
@@ -60,12 +68,13 @@ def refusal(op: Edit | FullFile, rule: GitApplyRule, tree: Tree) -> Outcome | No
     return None
 
 
-def _holds_id(op: Edit | FullFile, tree: Tree) -> bool:
+def _holds(op: Edit | FullFile, tree: Tree, text: str) -> bool:
+    """Whether ``op``'s file, or its own lines, hold ``text``."""
     state = tree.get(op.path)
-    if isinstance(state, FileState) and b"$Id" in state.data:
+    if isinstance(state, FileState) and text.encode() in state.data:
         return True
     lines = (op.search_lines + op.replace_lines) if isinstance(op, Edit) else op.lines
-    return any("$Id" in line for line in lines)
+    return any(text in line for line in lines)
 
 
 def as_git_applies(op: Edit | FullFile, rule: GitApplyRule, outcome: Outcome,

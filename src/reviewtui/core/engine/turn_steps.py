@@ -237,7 +237,7 @@ class TurnSteps:
             return state, OpResult(key, op, refused, decision, False), None
         tree = state.tree
         rule = op.git_apply
-        if rule is not None and (rule.encoding or rule.ident):
+        if rule is not None and (rule.encoding or rule.ident or rule.held):
             from reviewtui.core.engine.git_apply import refusal  # (a plain diff on git)
 
             if (refusing := refusal(op, rule, tree)) is not None:

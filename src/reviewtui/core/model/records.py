@@ -148,7 +148,10 @@ class GitApplyRule:
     the section ends in CRLF, so git reads the file as it is; ``adds_cr``: an added line
     does. ``ident``: the path expands ``$Id$``; ``encoding``: the ``working-tree-encoding``
     git re-encodes it to ("": none). ``last``: this operation ends the section (the one
-    whose result is converted)."""
+    whose result is converted). ``held``: the number of an earlier turn that changes how
+    git converts files (a ``.gitattributes``): git applies this one by rules the review
+    does not follow, so it is refused (0: none); with ``held_if_cr``, only where the file
+    or the operation holds a CR (the new rules can only turn CRLF into LF)."""
 
     reads: str = "none"
     writes: str = "none"
@@ -157,6 +160,8 @@ class GitApplyRule:
     ident: bool = False
     encoding: str = ""
     last: bool = False
+    held: int = 0
+    held_if_cr: bool = False
 
 
 Hunk = tuple[int, tuple[str, ...], tuple[str, ...]]  # (0-based new-side line, old, new)
