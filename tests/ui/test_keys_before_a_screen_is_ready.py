@@ -229,3 +229,69 @@ async def test_a_screen_closed_before_it_is_mounted_is_left_alone(
         await pilot.pause()
         assert app.is_running
         assert app.screen is main
+
+
+@pytest.mark.parametrize(("keys", "decided"), [
+    (("T", "down", "enter", "n"), "rejected"),
+    (("T", "enter", "y"), "accepted"),
+    (("T", "t", "3", "enter", "y"), "accepted"),  # (the filter typed, then Enter)
+])
+async def test_keys_read_with_the_pickers_enter_act_on_the_review(
+        tour: tuple[Path, Path], keys: tuple[str, ...], decided: str) -> None:
+    """Enter chose the checkpoint through the filter's Submitted message, which came after
+    the keys read with it: ``T down enter n`` went to checkpoint 1 with ``n`` typed into
+    the dying filter, nothing decided (s53). Now as the same keys pressed one by one: the
+    checkpoint chosen, and the key after Enter decides there."""
+    results = []
+    for together in (False, True):
+        session, root = tour
+        app = open_app(session, root, dry_run=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            start = screen_of(app).checkpoint
+            if together:
+                await burst(app, pilot, *keys)
+            else:
+                for key in keys:
+                    await pilot.press(key)
+            for _ in range(4):
+                await pilot.pause()
+            await app.jobs.wait_idle()
+            main = screen_of(app)
+            assert stack(app) == [type(main)]
+            results.append((main.checkpoint, {key: str(choice.verdict.value) for key, choice
+                                              in main.review.decisions.items()}))
+    assert results[0] == results[1]
+    checkpoint, decisions = results[1]
+    assert checkpoint != start or "down" not in keys  # (down moved the choice)
+    if "3" in keys:
+        assert checkpoint == 3
+    assert list(decisions.values()) == [decided]
+
+
+async def test_keys_read_with_a_prompts_enter_act_on_the_review(
+        tour: tuple[Path, Path]) -> None:
+    """``N`` (reject with a reason), the reason, Enter and the next key at once: the key
+    after Enter was typed into the prompt before its Submitted message closed it."""
+    results = []
+    for together in (False, True):
+        session, root = tour
+        app = open_app(session, root, dry_run=True)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            keys = ("N", "w", "h", "y", "enter", "down", "y")
+            if together:
+                await burst(app, pilot, *keys)
+            else:
+                for key in keys:
+                    await pilot.press(key)
+            for _ in range(4):
+                await pilot.pause()
+            await app.jobs.wait_idle()
+            main = screen_of(app)
+            assert stack(app) == [type(main)]
+            results.append(sorted((key, str(choice.verdict.value), choice.reason)
+                                  for key, choice in main.review.decisions.items()))
+    assert results[0] == results[1]
+    assert [(verdict, reason) for _key, verdict, reason in results[1]] == [
+        ("rejected", "why"), ("accepted", "")]

@@ -17,7 +17,7 @@ from textual.widgets.option_list import Option
 
 from reviewtui.core.engine.opstate import OpState
 from reviewtui.ui.evaluating import turn_row
-from reviewtui.ui.screens.ready import ReadyModal
+from reviewtui.ui.screens.ready import ReadyModal, settled
 from reviewtui.ui.widgets.lists import turn_prompt
 
 # The most checkpoints the picker lists at a time (see CheckpointPicker).
@@ -59,13 +59,16 @@ class ConfirmScreen(ModalScreen[bool]):
         self.dismiss(event.button.id == "yes")
 
 
-class PromptScreen(ModalScreen[str | None]):
+class PromptScreen(ReadyModal[str | None]):
     # A fixed width: with `auto` the dialog shrank to its label and the input to 4 cells.
     DEFAULT_CSS = _DIALOG_CSS.format(name="PromptScreen") + """
     PromptScreen > Vertical { width: 72; max-width: 95%; }
     PromptScreen Input { width: 1fr; margin-top: 1; }
     """
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", "Cancel"),
+                # (keys read after Enter in one burst go to the screen below, not into
+                # the closing field: ready.settled)
+                Binding("enter", "answer", "Answer", show=False, priority=True)]
 
     def __init__(self, label: str | Text) -> None:
         super().__init__()
@@ -77,9 +80,17 @@ class PromptScreen(ModalScreen[str | None]):
             yield Static(Content(self.label) if isinstance(self.label, str) else self.label)
             yield Input(id="answer")
 
-    @on(Input.Submitted)
-    def _submitted(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value)
+    def on_mount(self) -> None:
+        if not self.dismissed:
+            self.query_one(Input).focus()
+
+    async def action_answer(self) -> None:
+        if not self.showing:
+            return
+        field = self.query_one(Input)
+        await settled(field)
+        if self.showing:
+            self.dismiss(field.value)
 
     def action_cancel(self) -> None:
         self.dismiss(None)
@@ -110,6 +121,8 @@ class CheckpointPicker(ReadyModal[int | None]):
         Binding("ctrl+o", "toggle_empty", "Hide empty turns", show=False, priority=True),
         Binding("home", "move(-1_000_000)", "First", show=False, priority=True),
         Binding("end", "move(1_000_000)", "Last", show=False, priority=True),
+        # (a binding, not the filter's Submitted message: ready.settled)
+        Binding("enter", "choose", "Go", show=False, priority=True),
     ]
 
     def __init__(self, rows: list[tuple[int, str, list[OpState] | None]],
@@ -226,6 +239,12 @@ class CheckpointPicker(ReadyModal[int | None]):
             picker.highlighted = target - self._first + self._lead
         else:
             self._show(target)
+
+    async def action_choose(self) -> None:
+        if not self.showing:
+            return
+        await settled(self.query_one(Input), self)
+        self._submitted()
 
     @on(Input.Submitted)
     def _submitted(self) -> None:

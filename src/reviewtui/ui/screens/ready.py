@@ -18,8 +18,10 @@ a worker's result) check :attr:`~ReadyScreen.showing` first.
 
 from __future__ import annotations
 
+import asyncio
 from typing import TypeVar
 
+from textual.message_pump import MessagePump
 from textual.screen import ModalScreen, Screen
 
 R = TypeVar("R")
@@ -51,3 +53,19 @@ class ReadyScreen(Screen[R]):
 class ReadyModal(ReadyScreen[R], ModalScreen[R]):
     """A modal screen whose bindings are live only once its widgets are mounted."""
 
+
+
+async def settled(*pumps: MessagePump) -> None:
+    """Until each of ``pumps``, in turn, has handled what was posted to it before.
+
+    An Enter bound on a dialog with a text field (a priority binding: taken as the key is
+    read, so the keys read after it reach the screen below once the dialog is gone) waits
+    so for the keys typed before it, which the field handles on its own queue, and for
+    what that field then told its screen (a filter's Changed): the answer is what was
+    typed. (Through the field's Submitted message instead, the keys read with Enter were
+    typed into the closing dialog first: ``T down enter n`` chose checkpoint 1 and typed
+    ``n`` into the filter, s53.)"""
+    for pump in pumps:
+        done = asyncio.Event()
+        pump.call_later(done.set)
+        await done.wait()
