@@ -359,3 +359,31 @@ def test_text_auto_added_where_lf_is_native_holds_only_files_with_a_cr(
     assert _bytes(ours, "a.txt") == b"a\nb\n"
     assert _bytes(ours, "n.txt") == b"n\n"
     assert _bytes(ours, "w.txt") == b"w\r\nx\r\n"
+
+
+@pytest.mark.parametrize("setup", ["autocrlf", "eol-crlf-all"])
+def test_a_binary_patchs_new_file_is_checked_out_as_git_applies_it(
+        tmp_path: Path, setup: str) -> None:
+    """A ``GIT binary patch`` (a diff made where ``* binary`` holds) of a text-looking file
+    and of one holding a NUL: git checks their bytes out by the target's rules too (under
+    ``eol=crlf`` even the NUL one); the review wrote the patch's bytes (QA s55 helper-230
+    R1)."""
+    SETUPS["eol-crlf-all"] = ((), "* text eol=crlf\n")
+    source, (base, head) = stored_commits(tmp_path / "source", [
+        {"k.txt": b"k\n"}, {"k.txt": b"k\n", "n.txt": b"x\ny\n", "b.dat": b"P\0Q\nR\n"}])
+    (source / ".git" / "info" / "attributes").write_text("* binary\n")
+    diff = tmp_path / "change.diff"
+    diff.write_bytes(git_bytes(source, "diff", "--binary", base, head))
+    assert b"GIT binary patch" in diff.read_bytes()
+    try:
+        config, info = SETUPS[setup]
+        theirs = _checkout(source, tmp_path / "git", base, config, info)
+        ours = _checkout(source, tmp_path / "review", base, config, info)
+    finally:
+        del SETUPS["eol-crlf-all"]
+    subprocess.run(["git", "apply", str(diff)], cwd=theirs, env=ENV, check=True)
+    assert main(["apply", "--root", str(ours), "--yes", str(diff)]) == 0
+    assert _bytes(ours, "n.txt") == _bytes(theirs, "n.txt") == b"x\r\ny\r\n"
+    assert _bytes(ours, "b.dat") == _bytes(theirs, "b.dat")
+    assert _bytes(ours, "b.dat") == (b"P\0Q\r\nR\r\n" if setup == "eol-crlf-all"
+                                     else b"P\0Q\nR\n")

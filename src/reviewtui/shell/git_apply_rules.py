@@ -194,10 +194,11 @@ def _ruled(turn: Turn, known: dict[str, GitApplyRule | None]) -> Turn:
 
 
 def _written_as_text(op: Edit | FullFile) -> bool:
-    """Whether git's text conversion applies to what ``op`` writes: not a link's target,
-    nor a binary patch's bytes (which git converts by the same rules, where they look
-    like text: left as the patch gives them here)."""
+    """Whether git's conversion applies to what ``op`` writes: text, and a binary patch's
+    bytes (git checks them out by the same rules: under ``eol=crlf`` a file holding a NUL
+    is written CRLF too; QA s55 helper-230 R1), not a link's target nor a mode change."""
     if isinstance(op, Edit):
         return True
-    return op.payload is None and not (op.mode is not None
-                                       and op.mode & 0o170000 == 0o120000)
+    if op.mode is not None and op.mode & 0o170000 == 0o120000:
+        return False
+    return op.payload is None or op.payload.kind in ("literal", "delta")

@@ -86,7 +86,9 @@ def as_git_applies(op: Edit | FullFile, rule: GitApplyRule, outcome: Outcome,
     state = proposal.state
     was = start.get(proposal.path)
     data = state.data
-    if isinstance(was, FileState) and _read_otherwise(was.data, rule):
+    # (a binary patch's result is the blob it names, whatever git read the file as)
+    exact = isinstance(op, FullFile) and op.payload is not None
+    if not exact and isinstance(was, FileState) and _read_otherwise(was.data, rule):
         # (a checkout writing every line CRLF writes those lines so either way)
         if rule.adds_cr and rule.writes != "all":
             return Outcome(Status.REFUSED, rule="git-apply-endings", path=op.path, message=(
