@@ -387,3 +387,35 @@ def test_a_binary_patchs_new_file_is_checked_out_as_git_applies_it(
     assert _bytes(ours, "b.dat") == _bytes(theirs, "b.dat")
     assert _bytes(ours, "b.dat") == (b"P\0Q\r\nR\r\n" if setup == "eol-crlf-all"
                                      else b"P\0Q\nR\n")
+
+
+def test_renames_are_read_by_the_old_paths_rules_and_written_by_the_new_ones(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``*.txt text eol=crlf``: a renamed and edited ``.txt`` becomes a ``.md`` git reads
+    as LF and writes LF; the review kept the CRLF. A pure rename between the two rules is
+    refused by name (it moves the bytes as they are, git rewrites them); one within a rule
+    is made."""
+    text = b"".join(b"line %d of a file long enough to be found renamed\n" % n
+                    for n in range(12))
+    source, (base, head) = stored_commits(tmp_path / "source", [
+        {"a.txt": text, "p.txt": text + b"p\n", "q.txt": text + b"q\n"},
+        {"b.md": text.replace(b"line 5", b"LINE 5"), "p.md": text + b"p\n",
+         "r.txt": text + b"q\n", "a.txt": None, "p.txt": None, "q.txt": None}])
+    diff = tmp_path / "change.diff"
+    diff.write_bytes(git_bytes(source, "diff", "-M", base, head))
+    assert diff.read_bytes().count(b"rename from") == 3
+    info = "*.txt text eol=crlf\n"
+    theirs = _checkout(source, tmp_path / "git", base, (), info)
+    ours = _checkout(source, tmp_path / "review", base, (), info)
+    subprocess.run(["git", "apply", str(diff)], cwd=theirs, env=ENV, check=True)
+    code = main(["apply", "--root", str(ours), "--yes", str(diff)])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "git converts p.txt and p.md otherwise on this checkout" in out
+    assert _bytes(ours, "b.md") == _bytes(theirs, "b.md")
+    assert _bytes(ours, "b.md") == text.replace(b"line 5", b"LINE 5")
+    assert _bytes(ours, "r.txt") == _bytes(theirs, "r.txt") == (text + b"q\n").replace(
+        b"\n", b"\r\n")
+    assert _bytes(ours, "p.txt") == (text + b"p\n").replace(b"\n", b"\r\n")  # (untouched)
+    assert not (ours / "p.md").exists()
+    assert _bytes(theirs, "p.md") == text + b"p\n"

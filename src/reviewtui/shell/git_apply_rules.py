@@ -25,9 +25,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import TypeGuard
 
 from reviewtui.core.errors import ReviewtuiError
 from reviewtui.core.model.records import (
+    CommandName,
     ConsoleCommand,
     Edit,
     FileBlock,
@@ -43,6 +45,7 @@ from reviewtui.shell.git_attribute_states import (
     attr_values,
     checkout_rule,
     crlf_action,
+    each_command,
     each_op,
     plain_path,
 )
@@ -80,9 +83,11 @@ def git_apply_rules(root: Path) -> Callable[[Session], Session] | None:
     def adjust(session: Session) -> Session:
         first = next((at for at, turn in enumerate(session.turns)
                       if _names_attributes(turn)), None)
-        paths = sorted({op.path for turn in session.turns for op in turn.reply.ops
-                        if isinstance(op, (Edit, FullFile)) and plain_path(op.path)
-                        and op.path not in known})
+        named = {op.path for turn in session.turns for op in turn.reply.ops
+                 if isinstance(op, (Edit, FullFile)) and plain_path(op.path)}
+        named.update(path for turn in session.turns for op in turn.reply.ops
+                     if _is_rename(op) for path in op.args)
+        paths = sorted(named - known.keys())
         if paths:
             try:
                 values = attr_values(repo, [prefix + path for path in paths], _NAMES,
@@ -166,9 +171,19 @@ def _rule(values: dict[bytes, bytes], config: tuple[str, bool]) -> GitApplyRule 
 def _ruled(turn: Turn, known: dict[str, GitApplyRule | None]) -> Turn:
     """``turn`` with each operation of a section on a path git converts carrying its
     rule, the section's own (:class:`GitApplyRule` ``keep_crlf``, ``adds_cr``, ``last``)."""
+    moves = {op.args[1]: op.args[0] for op in turn.reply.ops if _is_rename(op)}
     sections: dict[int, GitApplyRule] = {}  # id of a block -> its section's rule
     for block in turn.reply.blocks:
-        if isinstance(block, FileBlock) and (rule := known.get(block.path)) is not None:
+        if not isinstance(block, FileBlock):
+            continue
+        rule = known.get(block.path)
+        source = moves.get(block.path, "")
+        if source:  # (a rename's file is read by its old path's rules)
+            found = known.get(source) or GitApplyRule()
+            rule = replace(rule or GitApplyRule(), reads=found.reads, source=source)
+            if rule == GitApplyRule(source=source):
+                continue
+        if rule is not None:
             edits = [op for op in block.ops if isinstance(op, Edit)
                      and op.line_bytes is not None]
             sections[id(block)] = replace(
@@ -176,6 +191,11 @@ def _ruled(turn: Turn, known: dict[str, GitApplyRule | None]) -> Turn:
                                     if op.line_bytes is not None),
                 adds_cr=any(op.line_bytes.replace_crs for op in edits
                             if op.line_bytes is not None))
+    edited = {block.path for block in turn.reply.blocks if isinstance(block, FileBlock)}
+    renamed = {new: old for new, old in moves.items() if new not in edited
+               and _effect(known.get(old)) != _effect(known.get(new))}
+    if renamed:
+        turn = each_command(turn, lambda op: _rename_refused(op, renamed))
     if not sections:
         return turn
     lasts = {id(block.ops[-1]) for block in turn.reply.blocks
@@ -191,6 +211,30 @@ def _ruled(turn: Turn, known: dict[str, GitApplyRule | None]) -> Turn:
         return replace(op, git_apply=rule)
 
     return each_op(turn, ruled)
+
+
+def _is_rename(op: object) -> TypeGuard[ConsoleCommand]:
+    return (isinstance(op, ConsoleCommand) and op.literal and op.name is CommandName.MV
+            and len(op.args) == 2 and all(plain_path(path) for path in op.args))
+
+
+def _effect(rule: GitApplyRule | None) -> tuple[str, str, bool, str]:
+    """What a path's rule does to a file's bytes, whatever section it is in."""
+    rule = rule or GitApplyRule()
+    return rule.reads, rule.writes, rule.ident, rule.encoding
+
+
+def _rename_refused(op: ConsoleCommand, renamed: dict[str, str]) -> ConsoleCommand:
+    """A rename with no change of content (``renamed``: new path -> old) between paths git
+    converts otherwise, refused: git reads the file by the old path's rules and writes it
+    by the new one's, the review moves its bytes as they are (``git-rename-form``)."""
+    if not _is_rename(op) or renamed.get(op.args[1]) != op.args[0] or op.refused:
+        return op
+    return replace(op, refused=(
+        f"git converts {op.args[0]} and {op.args[1]} otherwise on this checkout (their "
+        "attributes or core.autocrlf differ): git apply reads the file by the first's "
+        "rules and writes it by the second's, and a rename moves the bytes as they are: "
+        "not applied (apply this diff with git apply)"))
 
 
 def _written_as_text(op: Edit | FullFile) -> bool:

@@ -84,7 +84,7 @@ def as_git_applies(op: Edit | FullFile, rule: GitApplyRule, outcome: Outcome,
     out; the same objects where that is the review's bytes. A refusal (no proposal) where
     the diff adds CRLF lines to a file git read as LF."""
     state = proposal.state
-    was = start.get(proposal.path)
+    was = start.get(rule.source or proposal.path)
     data = state.data
     # (a binary patch's result is the blob it names, whatever git read the file as)
     exact = isinstance(op, FullFile) and op.payload is not None

@@ -151,7 +151,9 @@ class GitApplyRule:
     whose result is converted). ``held``: the number of an earlier turn that changes how
     git converts files (a ``.gitattributes``): git applies this one by rules the review
     does not follow, so it is refused (0: none); with ``held_if_cr``, only where the file
-    or the operation holds a CR (the new rules can only turn CRLF into LF)."""
+    or the operation holds a CR (the new rules can only turn CRLF into LF). ``source``:
+    the path a rename's section finds the file at (read by that path's rules; "": its
+    own)."""
 
     reads: str = "none"
     writes: str = "none"
@@ -162,6 +164,7 @@ class GitApplyRule:
     last: bool = False
     held: int = 0
     held_if_cr: bool = False
+    source: str = ""
 
 
 Hunk = tuple[int, tuple[str, ...], tuple[str, ...]]  # (0-based new-side line, old, new)
