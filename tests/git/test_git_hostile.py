@@ -141,3 +141,23 @@ def test_a_promised_object_is_never_fetched_through_the_repositorys_transport(
     assert main(["apply", "--git", f"{base}..{head}", "--root", str(repo), "--yes"]) == 2
     assert not marker.exists()
     assert f"the repository lacks b.txt ({blob})" in capsys.readouterr().err
+
+
+def test_a_plain_diff_on_an_armed_checkout_runs_nothing_it_configures(
+        tmp_path: Path) -> None:
+    """A unified diff applied to a git checkout asks git how it converts each file
+    (``shell/git_apply_rules.py``: ``rev-parse``, ``check-attr``); the repository's
+    hooks, filters, fsmonitor, pager run none of their programs, also with ``core.autocrlf``
+    making the file's rule one that converts."""
+    from reviewtui.cli import main
+
+    repo, canaries = _armed_repo(tmp_path)
+    git(repo, "config", "core.autocrlf", "true")
+    diff = tmp_path / "five.diff"
+    diff.write_text("--- a/a.txt\n+++ b/a.txt\n@@ -5,3 +5,3 @@\n 4\n-5\n+five\n 6\n")
+    assert main(["apply", "--root", str(repo), "--yes", str(diff)]) == 0
+    assert main(["check", "--root", str(repo), str(diff)]) == 1  # (applied: not found now)
+    # (written as git apply writes it there: the rules were asked of git)
+    assert (repo / "a.txt").read_bytes().count(b"\r\n") == 30
+    assert b"five\r\n" in (repo / "a.txt").read_bytes()
+    assert _ran(canaries) == []
