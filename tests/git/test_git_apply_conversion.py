@@ -419,3 +419,91 @@ def test_renames_are_read_by_the_old_paths_rules_and_written_by_the_new_ones(
     assert _bytes(ours, "p.txt") == (text + b"p\n").replace(b"\n", b"\r\n")  # (untouched)
     assert not (ours / "p.md").exists()
     assert _bytes(theirs, "p.md") == text + b"p\n"
+
+
+def _attribute_case(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """A diff adding a rule to a ``.gitattributes`` (``* text eol=crlf`` stands above it)
+    and changing two ``.txt`` files; a checkout for git apply and one for the review."""
+    text = b"# rules\n* text eol=crlf\n#\n#\n#\n*.png binary\n"
+    source, (base, head) = stored_commits(tmp_path / "source", [
+        {".gitattributes": text, "g.txt": b"a\nb\nc\n"},
+        {".gitattributes": text + b"*.txt eol=lf\n", "g.txt": b"a\nB\nc\n",
+         "n.txt": b"1\n2\n"}])
+    diff = tmp_path / "change.diff"
+    diff.write_bytes(git_bytes(source, "diff", base, head))
+    return (diff, _checkout(source, tmp_path / "git", base, (), ""),
+            _checkout(source, tmp_path / "review", base, (), ""))
+
+
+def test_your_uncommitted_attributes_are_read_as_git_apply_reads_them(
+        tmp_path: Path) -> None:
+    """A session changing a ``.gitattributes`` where your own change of it is not
+    committed: git apply reads the working tree's rules (here ``n.txt -text`` added), the
+    review read the index's and wrote CRLF, exit 0 (QA s55 helper-230 R2)."""
+    diff, theirs, ours = _attribute_case(tmp_path)
+    for root in (theirs, ours):
+        path = root / ".gitattributes"
+        # (the file is written CRLF: its own rule; line 3 is above the diff's context)
+        was = path.read_bytes()
+        path.write_bytes(was.replace(b"crlf\r\n#\r\n", b"crlf\r\nn.txt -text\r\n"))
+        assert path.read_bytes() != was
+    subprocess.run(["git", "apply", str(diff)], cwd=theirs, env=ENV, check=True)
+    assert main(["apply", "--root", str(ours), "--yes", str(diff)]) == 0
+    for name in (".gitattributes", "g.txt", "n.txt"):
+        assert _bytes(ours, name) == _bytes(theirs, name), name
+    assert _bytes(ours, "n.txt") == b"1\n2\n"
+
+
+def test_a_review_reopened_after_writing_the_attributes_reads_the_rules_it_began_with(
+        tmp_path: Path) -> None:
+    """The review writes the session's ``.gitattributes`` change, closes, and is opened
+    again: its files are still read by the rules the checkout was written by (the index's),
+    not by the change it wrote, and end as git apply writes them."""
+    from reviewtui.core.engine import Decision
+    from reviewtui.shell import loader
+    from reviewtui.shell.review import Review
+
+    diff, theirs, ours = _attribute_case(tmp_path)
+    subprocess.run(["git", "apply", str(diff)], cwd=theirs, env=ENV, check=True)
+    with Review.open(diff, ours) as review:
+        review.finish_evaluation()
+        first = next(result.key for turn in review.draft.turns for result in turn.results
+                     if getattr(result.op, "path", "") == ".gitattributes")
+        review.decide(first, Decision.accept())
+    assert _bytes(ours, ".gitattributes") == _bytes(theirs, ".gitattributes")
+    loader._applied.clear()  # (as a new process reads it: nothing known of the first)
+    with Review.open(diff, ours) as review:
+        review.decide_many(review.applicable())
+    for name in (".gitattributes", "g.txt", "n.txt"):
+        assert _bytes(ours, name) == _bytes(theirs, name), name
+    assert _bytes(ours, "n.txt") == b"1\r\n2\r\n"
+
+
+@pytest.mark.parametrize("given", ["count", "global"])
+def test_your_configuration_given_through_the_environment_is_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: str) -> None:
+    """``core.autocrlf`` given through ``GIT_CONFIG_COUNT`` (as CI runners set it) or
+    ``GIT_CONFIG_GLOBAL``: git apply converts by it, the review stripped every ``GIT_*``
+    variable and wrote LF, exit 0 (QA s55 helper-230 R6); a filter set so stays off."""
+    source, (base, head) = stored_commits(tmp_path / "source", [
+        {"k.txt": b"k\n"}, {"k.txt": b"k\n", "n.txt": b"1\n2\n"}])
+    diff = tmp_path / "change.diff"
+    diff.write_bytes(git_bytes(source, "diff", base, head))
+    ours = _checkout(source, tmp_path / "review", base, (), "* filter=evil\n")
+    marker = tmp_path / "ran"
+    settings = {"core.autocrlf": "true", "filter.evil.smudge": f"touch {marker}; cat",
+                "filter.evil.clean": f"touch {marker}; cat"}
+    if given == "count":
+        monkeypatch.setenv("GIT_CONFIG_COUNT", str(len(settings)))
+        for n, (key, value) in enumerate(settings.items()):
+            monkeypatch.setenv(f"GIT_CONFIG_KEY_{n}", key)
+            monkeypatch.setenv(f"GIT_CONFIG_VALUE_{n}", value)
+    else:
+        config = tmp_path / "gitconfig"
+        config.write_text('[core]\n\tautocrlf = true\n[filter "evil"]\n'
+                          f'\tsmudge = touch {marker}; cat\n\tclean = touch {marker}; cat\n')
+        monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(config))
+    monkeypatch.setenv("GIT_DIR", str(tmp_path / "elsewhere"))  # (still ignored)
+    assert main(["apply", "--root", str(ours), "--yes", str(diff)]) == 0
+    assert _bytes(ours, "n.txt") == b"1\r\n2\r\n"
+    assert not marker.exists()

@@ -46,13 +46,42 @@ ZERO = "0" * 40
 STATE_DIR = "reviewtui"
 
 
+# Where your environment puts your own git configuration: kept, as HOME is (QA s55
+# helper-230 R6: a core.autocrlf given so was not read, and a diff's files were written LF
+# where git writes CRLF, exit 0). Every other GIT_* variable (GIT_DIR, GIT_WORK_TREE, ...)
+# stays out: none decides which repository or files git reads.
+_USER_CONFIG = ("GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_NOSYSTEM",
+                "GIT_CONFIG_PARAMETERS")
+
+
 def git_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment without ``GIT_*`` overrides, plus what the caller means to set."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    """The environment without ``GIT_*`` overrides but your configuration's
+    (:data:`_USER_CONFIG`, and ``GIT_CONFIG_COUNT``'s settings, before the caller's own:
+    later ones win), plus what the caller means to set."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("GIT_") or k in _USER_CONFIG}
     env.update({"GIT_TERMINAL_PROMPT": "0", "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C",
                 "GIT_NO_LAZY_FETCH": "1"})  # (git 2.44+; before, protocol.allow=never)
-    env.update(extra or {})
+    extra = dict(extra or {})
+    settings = _counted(os.environ) + _counted(extra)
+    extra = {k: v for k, v in extra.items() if not k.startswith("GIT_CONFIG_")
+             or k in _USER_CONFIG}
+    env.update(config_env(settings))
+    env.update(extra)
     return env
+
+
+def _counted(env: Mapping[str, str]) -> list[tuple[str, str]]:
+    """The settings ``GIT_CONFIG_COUNT`` gives in ``env`` (none where it is not a count, or
+    a key or value is missing: git refuses those)."""
+    count = env.get("GIT_CONFIG_COUNT", "")
+    if not count.isascii() or not count.isdigit() or int(count) > 10_000:
+        return []
+    pairs = [(env.get(f"GIT_CONFIG_KEY_{n}"), env.get(f"GIT_CONFIG_VALUE_{n}"))
+             for n in range(int(count))]
+    if any(key is None or value is None for key, value in pairs):
+        return []
+    return [(key, value) for key, value in pairs if key is not None and value is not None]
 
 
 def _command(args: Sequence[str]) -> list[str]:

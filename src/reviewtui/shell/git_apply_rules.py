@@ -22,7 +22,6 @@ where git converts it now or the change names a conversion (SqlServerDsc's histo
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeGuard
@@ -65,10 +64,12 @@ def in_checkout(root: Path) -> bool:
     return any((folder / ".git").exists() for folder in (here, *here.parents))
 
 
-def git_apply_rules(root: Path) -> Callable[[Session], Session] | None:
+def git_apply_rules(root: Path, *, series: bool = False
+                    ) -> Callable[[Session], Session] | None:
     """What to do to a plain diff's session read for ``root``, each time it is read: its
     file operations on paths git converts carry their rule (the attributes read once a
-    process for each set of paths). None outside a git working tree."""
+    process for each set of paths; ``series``: read as ``git am`` reads a file, not
+    ``git apply``). None outside a git working tree."""
     if not in_checkout(root):
         return None
     try:
@@ -90,8 +91,9 @@ def git_apply_rules(root: Path) -> Callable[[Session], Session] | None:
         paths = sorted(named - known.keys())
         if paths:
             try:
+                cached = first is not None and _written_here(repo, root, prefix, session)
                 values = attr_values(repo, [prefix + path for path in paths], _NAMES,
-                                     *(("--cached",) if first is not None else ()))
+                                     *(("--cached",) if cached else ()))
             except (ReviewtuiError, OSError):
                 values = {}
             for path in paths:
@@ -104,9 +106,37 @@ def git_apply_rules(root: Path) -> Callable[[Session], Session] | None:
         cr_only = changes == "text" and not config[1] and config[0] != "true"
         return replace(session, turns=tuple(
             _held(turn, first + 1, cr_only) if first is not None and at > first and changes
-            else _ruled(turn, known) for at, turn in enumerate(session.turns)))
+            else _ruled(turn, known, series) for at, turn in enumerate(session.turns)))
 
     return adjust
+
+
+def _written_here(repo: Repo, root: Path, prefix: str, session: Session) -> bool:
+    """Whether a ``.gitattributes`` the session changes already holds its change on disk
+    where the index's does not (the review wrote it, and is read again: its files are
+    read by the rules the checkout was written by, the index's); False where the working
+    tree's and the index's are alike, or differ otherwise (your own uncommitted change,
+    which git apply reads: QA s55 helper-230 R2)."""
+    added: dict[str, set[str]] = {}
+    for turn in session.turns:
+        for op in turn.reply.ops:
+            if isinstance(op, Edit) and _is_attributes(op.path) and plain_path(op.path):
+                added.setdefault(op.path, set()).update(
+                    set(op.replace_lines) - set(op.search_lines))
+            elif isinstance(op, FullFile) and _is_attributes(op.path) and plain_path(op.path):
+                added.setdefault(op.path, set()).update(op.lines)
+    for path, lines in added.items():
+        lines.discard("")
+        try:
+            here = set(root.joinpath(*path.split("/")).read_text(
+                "utf-8", "surrogateescape").splitlines())
+        except (OSError, ValueError):
+            continue
+        stored = set(repo.git("cat-file", "-p", f":{prefix}{path}", ok=(0, 128)).decode(
+            "utf-8", "surrogateescape").splitlines())
+        if here != stored and lines and lines <= here and not lines <= stored:
+            return True
+    return False
 
 
 def _names_attributes(turn: Turn) -> bool:
@@ -114,17 +144,45 @@ def _names_attributes(turn: Turn) -> bool:
                for name in (op.args if isinstance(op, ConsoleCommand) else (op.path,)))
 
 
-# The words of an attribute file by which a change may change how git converts a file's
-# text: its line endings only, or more (CRLF written, re-encoded, expanded, a macro).
-_TEXT = re.compile(r"\b(?:text|eol|binary)\b")
-_MORE = re.compile(r"\b(?:crlf|working-tree-encoding|ident)\b|\[attr\]")
+# Attributes that never change how git converts a file's bytes (a line setting only these
+# changes nothing here); any other name may (a macro defined elsewhere in the file, QA s55
+# helper-230 R3: "*.txt dos" under "[attr]dos text eol=crlf").
+_INERT = frozenset({"diff", "merge", "whitespace", "export-ignore", "export-subst", "delta",
+                    "conflict-marker-size", "lockable"})
+
+
+def _line_effect(line: str) -> str:
+    """What a line of an attribute file may do to the conversion of the files it names:
+    "more" (CRLF written, a re-encoding, ``$Id$``, a macro or an unknown name), "text"
+    (``text``, ``binary``, ``eol=lf``: a file's CRLF read as LF at most, or no longer),
+    "" (nothing: a comment, a blank, inert attributes)."""
+    body = line.strip()
+    if not body or body.startswith("#"):
+        return ""
+    if body.startswith("[attr]"):
+        return "more"
+    if body.startswith('"'):  # (a quoted pattern may hold blanks)
+        body = body[body.find('"', 1) + 1:] if body.find('"', 1) > 0 else ""
+    else:
+        body = body.partition(" ")[2] if " " in body else body.partition("\t")[2]
+    effect = ""
+    for token in body.split():
+        name, _, value = token.lstrip("-!").partition("=")
+        if name in _INERT or name.startswith(("linguist-", "gitlab-")):
+            continue
+        if name in ("text", "binary") or (name == "eol" and value == "lf"):
+            effect = "text"
+            continue
+        return "more"
+    return effect
 
 
 def _changes_conversion(session: Session) -> str:
     """How the session's changes of ``.gitattributes`` files may change the way git
-    converts a file: "more" (a line they add or remove names CRLF, an encoding, ``ident``
-    or a macro, or a command moves or removes one), "text" (only ``text``, ``eol`` or
-    ``binary``), or "" (none)."""
+    converts a file: "more" (a line they add or remove may write CRLF, re-encode, expand
+    ``$Id$``, or names a macro or an attribute not known to be inert; or a command moves
+    or removes one), "text" (they set or unset ``text``, ``binary`` or ``eol=lf`` alone),
+    or "" (none: comments, inert attributes)."""
     found = ""
     for turn in session.turns:
         for op in turn.reply.ops:
@@ -134,10 +192,14 @@ def _changes_conversion(session: Session) -> str:
                 continue
             if not _is_attributes(op.path):
                 continue
-            lines = op.search_lines + op.replace_lines if isinstance(op, Edit) else op.lines
-            if any(_MORE.search(line) for line in lines):
+            if isinstance(op, Edit):  # (the lines it adds or removes, not its context)
+                lines = set(op.search_lines) ^ set(op.replace_lines)
+            else:
+                lines = set(op.lines)
+            effects = {_line_effect(line) for line in lines}
+            if "more" in effects:
                 return "more"
-            if any(_TEXT.search(line) for line in lines):
+            if "text" in effects:
                 found = "text"
     return found
 
@@ -168,7 +230,7 @@ def _rule(values: dict[bytes, bytes], config: tuple[str, bool]) -> GitApplyRule 
     return GitApplyRule(reads, writes, ident=ident, encoding=encoding)
 
 
-def _ruled(turn: Turn, known: dict[str, GitApplyRule | None]) -> Turn:
+def _ruled(turn: Turn, known: dict[str, GitApplyRule | None], series: bool = False) -> Turn:
     """``turn`` with each operation of a section on a path git converts carrying its
     rule, the section's own (:class:`GitApplyRule` ``keep_crlf``, ``adds_cr``, ``last``)."""
     moves = {op.args[1]: op.args[0] for op in turn.reply.ops if _is_rename(op)}
@@ -187,7 +249,7 @@ def _ruled(turn: Turn, known: dict[str, GitApplyRule | None]) -> Turn:
             edits = [op for op in block.ops if isinstance(op, Edit)
                      and op.line_bytes is not None]
             sections[id(block)] = replace(
-                rule, keep_crlf=any(op.line_bytes.search_crs for op in edits
+                rule, am=series, keep_crlf=any(op.line_bytes.search_crs for op in edits
                                     if op.line_bytes is not None),
                 adds_cr=any(op.line_bytes.replace_crs for op in edits
                             if op.line_bytes is not None))

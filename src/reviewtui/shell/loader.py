@@ -267,15 +267,26 @@ def _range_forms(text: str, file: Path, root: Path) -> Callable[[Session], Sessi
 _applied: dict[tuple[str, str], Callable[[Session], Session] | None] = {}
 
 
-def _git_apply(file: Path, root: Path) -> Callable[[Session], Session] | None:
+def _git_apply(file: Path, root: Path, *, series: bool
+               ) -> Callable[[Session], Session] | None:
     """For a plain diff (no range's checkout forms) applied to a git checkout: each of
-    its file operations on a path git converts carries what ``git apply`` does to it."""
+    its file operations on a path git converts carries what ``git apply`` does to it
+    (``series``: what ``git am`` does, a ``format-patch`` series or a ``git log -p``)."""
     from reviewtui.shell.git_apply_rules import git_apply_rules
 
     key = (str(file), str(root))
     if key not in _applied:
-        _applied[key] = git_apply_rules(root)
+        _applied[key] = git_apply_rules(root, series=series)
     return _applied[key]
+
+
+def _is_series(text: str) -> bool:
+    """Whether a diff session's text is mails (``git format-patch``: ``From <sha>``) or
+    commits (``commit <sha>``), which ``git am`` or a cherry-pick applies, not ``git
+    apply``."""
+    from reviewtui.core.importers import looks_like_mail
+
+    return looks_like_mail(text)
 
 
 def _holds(tree: str | Path | None) -> Callable[[str], bool] | None:
@@ -327,7 +338,8 @@ def load_session(path: str | Path, format: str | None = None,
     if adjust is None and session.format == "git" and root is not None:
         adjust = _range_forms(text, file, Path(root))
     if adjust is None and session.format in ("git", "unified") and root is not None:
-        adjust = _git_apply(file, Path(root))
+        adjust = _git_apply(file, Path(root), series=session.format == "git"
+                            or _is_series(text))
     if adjust is not None:
         session = adjust(session)
     note = ""

@@ -123,10 +123,16 @@ def _stats(data: bytes) -> tuple[int, int, int, bool]:
 
 def _read_otherwise(data: bytes, rule: GitApplyRule) -> bool:
     """Whether git apply reads the file ``data`` as other bytes before patching it
-    (``crlf_to_git``; it keeps the CRLF where the diff's old lines hold some)."""
+    (``crlf_to_git``; it keeps the CRLF where the diff's old lines hold some); for a
+    series, whether the blob ``git am`` patches is other bytes than the file."""
     if rule.reads == "none" or rule.keep_crlf or b"\r\n" not in data:
         return False
-    return rule.reads == "all" or not _stats(data)[3]
+    if rule.reads == "all":
+        return True
+    _lone_cr, lone_lf, _crlf, binary = _stats(data)
+    # (git am patches the index's blob: a file of mixed endings under an auto rule is a
+    # checkout git left as the blob is, CRLF and all; QA s55 helper-230 R4)
+    return not binary and not (rule.am and lone_lf)
 
 
 def checked_out(data: bytes, writes: str) -> bytes:

@@ -70,7 +70,7 @@ def detect_format(text: str, name: str = "") -> str:
         return "claude" if looks_like_claude(text) else "chat"
     if base.endswith(".aider.chat.history.md"):
         return "aider"
-    mail = _looks_like_mail(text)
+    mail = looks_like_mail(text)
     if mail and first_diff_header(text) is not None:
         # A format-patch mail (or git show's commit) is a diff whatever its message
         # quotes: a Codex patch, a File Ops turn or an Aider block there is text (QA s46
@@ -98,7 +98,7 @@ def detect_format(text: str, name: str = "") -> str:
     return "unified" if diff is not None or mail else "fileops"
 
 
-def _looks_like_mail(text: str) -> bool:
+def looks_like_mail(text: str) -> bool:
     """A mail (git's ``From <sha>`` line or headers with a Subject, past blank lines) or
     git show's ``commit <sha>`` (QA s46 helper-143 F2: a leading blank line or a saved
     mail's headers let a quoted Codex patch decide the format again)."""

@@ -153,7 +153,8 @@ class GitApplyRule:
     does not follow, so it is refused (0: none); with ``held_if_cr``, only where the file
     or the operation holds a CR (the new rules can only turn CRLF into LF). ``source``:
     the path a rename's section finds the file at (read by that path's rules; "": its
-    own)."""
+    own). ``am``: a series (``git am``, which patches the index's blob, not the file git
+    would read: a file of mixed line endings is its blob as it is)."""
 
     reads: str = "none"
     writes: str = "none"
@@ -165,6 +166,7 @@ class GitApplyRule:
     held: int = 0
     held_if_cr: bool = False
     source: str = ""
+    am: bool = False
 
 
 Hunk = tuple[int, tuple[str, ...], tuple[str, ...]]  # (0-based new-side line, old, new)
