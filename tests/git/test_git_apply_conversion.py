@@ -507,3 +507,41 @@ def test_your_configuration_given_through_the_environment_is_read(
     assert main(["apply", "--root", str(ours), "--yes", str(diff)]) == 0
     assert _bytes(ours, "n.txt") == b"1\r\n2\r\n"
     assert not marker.exists()
+
+
+@pytest.mark.parametrize("autocrlf", ["true", "input"])
+def test_a_series_is_written_as_git_am_writes_it(tmp_path: Path, autocrlf: str) -> None:
+    """``git am`` patches the index's blob: a blob of mixed line endings, which the
+    checkout leaves as it is, keeps them where the patch does not touch them; the review
+    read the file as git apply reads it (as LF) and wrote it all CRLF, or all LF (QA s55
+    helper-230 R4)."""
+    mixed = b"a\r\nb\nc\nd\ne\nf\ng\nh\ni\nj\n"
+    source, commits = stored_commits(tmp_path / "source", [
+        {"f.txt": mixed}, {"f.txt": mixed.replace(b"h\n", b"H\n")}])
+    series = tmp_path / "series.mbox"
+    series.write_bytes(git_bytes(source, "format-patch", "--stdout",
+                                 f"{commits[0]}..{commits[1]}"))
+    config = (f"core.autocrlf={autocrlf}",)
+    theirs = _checkout(source, tmp_path / "git", commits[0], config, "")
+    ours = _checkout(source, tmp_path / "review", commits[0], config, "")
+    git(theirs, "-c", "user.name=R", "-c", "user.email=r@example.com", "am", "-q",
+        str(series))
+    assert main(["apply", "--root", str(ours), "--yes", str(series)]) == 0
+    assert _bytes(ours, "f.txt") == _bytes(theirs, "f.txt") == mixed.replace(b"h\n", b"H\n")
+
+
+def test_a_series_naming_a_macro_in_its_attributes_holds_its_later_turns(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Turn 1 adds ``*.txt dos`` where ``[attr]dos text eol=crlf`` is defined above its
+    context: git am writes turn 2's files CRLF, the review read no conversion in the
+    change and wrote them LF, exit 0 (QA s55 helper-230 R3). Refused now, by name."""
+    rules = b"[attr]dos text eol=crlf\n#1\n#2\n#3\n#4\n#5\n#6\n"
+    series, ours = _series(tmp_path, [
+        {".gitattributes": rules, "g.txt": b"a\nb\n"},
+        {".gitattributes": rules + b"*.txt dos\n"},
+        {"g.txt": b"a\nB\n", "n.txt": b"1\n2\n"}], ())
+    assert main(["apply", "--root", str(ours), "--yes", str(series)]) == 1
+    out = capsys.readouterr().out
+    assert "turn 1 of this session changes a .gitattributes" in out
+    assert _bytes(ours, "g.txt") == b"a\nb\n"
+    assert not (ours / "n.txt").exists()
