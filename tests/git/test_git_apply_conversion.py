@@ -545,3 +545,22 @@ def test_a_series_naming_a_macro_in_its_attributes_holds_its_later_turns(
     assert "turn 1 of this session changes a .gitattributes" in out
     assert _bytes(ours, "g.txt") == b"a\nb\n"
     assert not (ours / "n.txt").exists()
+
+
+def test_a_binary_patch_of_a_converted_file_is_checked_against_what_git_reads(
+        tmp_path: Path) -> None:
+    """A ``GIT binary patch`` changing a text-looking file on an autocrlf checkout: the file
+    on disk is CRLF, the patch's blob LF; git reads the file as LF, the blob matches, and
+    it writes the result CRLF; the review refused it as "not the version the binary patch
+    was made for" (QA s55 helper-230 R7)."""
+    source, (base, head) = stored_commits(tmp_path / "source", [
+        {"f.txt": b"a\nb\nc\nd\ne\nf\n"}, {"f.txt": b"a\nb\nC\nd\ne\nf\n"}])
+    (source / ".git" / "info" / "attributes").write_text("* binary\n")
+    diff = tmp_path / "change.diff"
+    diff.write_bytes(git_bytes(source, "diff", "--binary", base, head))
+    assert b"GIT binary patch" in diff.read_bytes()
+    theirs = _checkout(source, tmp_path / "git", base, ("core.autocrlf=true",), "")
+    ours = _checkout(source, tmp_path / "review", base, ("core.autocrlf=true",), "")
+    subprocess.run(["git", "apply", str(diff)], cwd=theirs, env=ENV, check=True)
+    assert main(["apply", "--root", str(ours), "--yes", str(diff)]) == 0
+    assert _bytes(ours, "f.txt") == _bytes(theirs, "f.txt") == b"a\r\nb\r\nC\r\nd\r\ne\r\nf\r\n"

@@ -102,6 +102,14 @@ def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
         was = checkout.old_blob
     else:
         checkout = None
+        if (current is not None and op.git_apply is not None and payload.old_id
+                and blob_id(was) != payload.old_id):
+            # (a plain diff on a converting checkout: git patches the file as it reads it,
+            # QA s55 helper-230 R7; its result is checked out so: core/engine/git_apply.py)
+            from reviewtui.core.engine.git_apply import as_git_reads
+
+            read = as_git_reads(was, op.git_apply)
+            was = read if blob_id(read) == payload.old_id else was
         if current is not None and payload.old_id and payload.old_id != NULL_ID \
                 and blob_id(was) != payload.old_id:
             return refused(path, "binary-stale", f"{path} is not the version the binary "

@@ -108,6 +108,12 @@ def as_git_applies(op: Edit | FullFile, rule: GitApplyRule, outcome: Outcome,
     return replace(outcome, hint=hint, after_state=written), Proposal(proposal.path, written)
 
 
+def as_git_reads(data: bytes, rule: GitApplyRule) -> bytes:
+    """The file ``data`` as git reads it before patching it by ``rule`` (a binary patch's
+    blob is checked against these bytes)."""
+    return data.replace(b"\r\n", b"\n") if _read_otherwise(data, rule) else data
+
+
 def _stats(data: bytes) -> tuple[int, int, int, bool]:
     """(lone CRs, lone LFs, CRLFs, whether git takes it as binary), as git's
     ``gather_stats`` and ``convert_is_binary`` count them."""
