@@ -182,3 +182,27 @@ def test_a_move_whose_destination_is_deleted_outside_is_named(tmp_path: Path) ->
         assert not (root / "pricing.py").exists()  # a deletion is not undone behind one's back
     finally:
         review.close()
+
+
+def test_a_move_taken_back_past_an_outside_removal_holds_nothing_after(
+        tmp_path: Path) -> None:
+    """Found by the property above (s55): the move accepted, its destination deleted
+    outside, the accept undone (the file written back at its first name, the deleted end
+    left as the user left it), then edits accepted: the first name still waited on the
+    other's conflict, as one end of a move, and its edit read applied with nothing
+    written."""
+    review, root = opened_review(tmp_path, FILES, TURNS)
+    try:
+        review.decide((3, 0), Decision.accept())
+        (root / "pricing.py").unlink()
+        review.outside_changed(["pricing.py"])
+        review.undo()
+        assert (root / "calc.py").read_text() == FILES["calc.py"]
+        review.decide((4, 0), Decision.accept())
+        review.decide((1, 0), Decision.accept())
+        assert "calc.py" not in review.conflicts
+        assert (root / "calc.py").read_text() == "a = 10\nb = 2\nc = 3\n"
+        assert review.outcome((1, 0)).status is Status.APPLIED
+        assert not (root / "pricing.py").exists()
+    finally:
+        review.close()

@@ -334,7 +334,17 @@ def write(review: Review, changes: list[tuple[str, FileState | None]], tree: Tre
             return wait_for_writer(review, path, report)
         if not put(review, path, state, tree, report, moved, batch):
             return False
-        review._record(path).moved_with = ends.get(path, ())
+        record = review._record(path)
+        now = ends.get(path, ())
+        for end in set(record.moved_with) - set(now):
+            other = review._records.get(end)
+            # (an end the move back needs nothing at: the file is gone from there, as the
+            # draft wants, and no write will come to end the pair: hypothesis, s55, a file
+            # edited after such an undo waited on that path's conflict, unwritten)
+            if (other is not None and path in other.moved_with and other.seen is None
+                    and tree.get(end) is None):
+                other.moved_with = tuple(p for p in other.moved_with if p != path)
+        record.moved_with = now
         return True
 
     with WriteBatch(review.root) as batch:
