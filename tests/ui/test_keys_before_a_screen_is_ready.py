@@ -231,17 +231,11 @@ async def test_a_screen_closed_before_it_is_mounted_is_left_alone(
         assert app.screen is main
 
 
-@pytest.mark.parametrize(("keys", "decided"), [
-    (("T", "down", "enter", "n"), "rejected"),
-    (("T", "enter", "y"), "accepted"),
-    (("T", "t", "3", "enter", "y"), "accepted"),  # (the filter typed, then Enter)
-])
-async def test_keys_read_with_the_pickers_enter_act_on_the_review(
-        tour: tuple[Path, Path], keys: tuple[str, ...], decided: str) -> None:
-    """Enter chose the checkpoint through the filter's Submitted message, which came after
-    the keys read with it: ``T down enter n`` went to checkpoint 1 with ``n`` typed into
-    the dying filter, nothing decided (s53). Now as the same keys pressed one by one: the
-    checkpoint chosen, and the key after Enter decides there."""
+async def _pressed_and_read_at_once(tour: tuple[Path, Path], keys: tuple[str, ...]
+                                    ) -> tuple[tuple[int, list[tuple[Any, ...]]], ...]:
+    """The review after ``keys`` pressed one by one, and after the same keys read at once
+    (each a fresh workbench): (its checkpoint at the start, then at the end; its decisions:
+    key, verdict, reason) for each."""
     results = []
     for together in (False, True):
         session, root = tour
@@ -259,39 +253,38 @@ async def test_keys_read_with_the_pickers_enter_act_on_the_review(
             await app.jobs.wait_idle()
             main = screen_of(app)
             assert stack(app) == [type(main)]
-            results.append((main.checkpoint, {key: str(choice.verdict.value) for key, choice
-                                              in main.review.decisions.items()}))
-    assert results[0] == results[1]
-    checkpoint, decisions = results[1]
+            results.append((start, main.checkpoint, sorted(
+                (key, str(choice.verdict.value), choice.reason)
+                for key, choice in main.review.decisions.items())))
+    return tuple(results)
+
+
+@pytest.mark.parametrize(("keys", "decided"), [
+    (("T", "down", "enter", "n"), "rejected"),
+    (("T", "enter", "y"), "accepted"),
+    (("T", "t", "3", "enter", "y"), "accepted"),  # (the filter typed, then Enter)
+])
+async def test_keys_read_with_the_pickers_enter_act_on_the_review(
+        tour: tuple[Path, Path], keys: tuple[str, ...], decided: str) -> None:
+    """Enter chose the checkpoint through the filter's Submitted message, which came after
+    the keys read with it: ``T down enter n`` went to checkpoint 1 with ``n`` typed into
+    the dying filter, nothing decided (s53). Now as the same keys pressed one by one: the
+    checkpoint chosen, and the key after Enter decides there."""
+    one_by_one, at_once = await _pressed_and_read_at_once(tour, keys)
+    assert one_by_one == at_once
+    start, checkpoint, decisions = at_once
     assert checkpoint != start or "down" not in keys  # (down moved the choice)
     if "3" in keys:
         assert checkpoint == 3
-    assert list(decisions.values()) == [decided]
+    assert [verdict for _key, verdict, _reason in decisions] == [decided]
 
 
 async def test_keys_read_with_a_prompts_enter_act_on_the_review(
         tour: tuple[Path, Path]) -> None:
     """``N`` (reject with a reason), the reason, Enter and the next key at once: the key
     after Enter was typed into the prompt before its Submitted message closed it."""
-    results = []
-    for together in (False, True):
-        session, root = tour
-        app = open_app(session, root, dry_run=True)
-        async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
-            keys = ("N", "w", "h", "y", "enter", "down", "y")
-            if together:
-                await burst(app, pilot, *keys)
-            else:
-                for key in keys:
-                    await pilot.press(key)
-            for _ in range(4):
-                await pilot.pause()
-            await app.jobs.wait_idle()
-            main = screen_of(app)
-            assert stack(app) == [type(main)]
-            results.append(sorted((key, str(choice.verdict.value), choice.reason)
-                                  for key, choice in main.review.decisions.items()))
-    assert results[0] == results[1]
-    assert [(verdict, reason) for _key, verdict, reason in results[1]] == [
+    keys = ("N", "w", "h", "y", "enter", "down", "y")
+    one_by_one, at_once = await _pressed_and_read_at_once(tour, keys)
+    assert one_by_one == at_once
+    assert [(verdict, reason) for _key, verdict, reason in at_once[2]] == [
         ("rejected", "why"), ("accepted", "")]
