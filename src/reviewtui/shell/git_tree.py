@@ -19,7 +19,8 @@ from pathlib import Path
 from reviewtui.core.errors import GitError
 from reviewtui.core.protocol.config import CONFIG_NAME
 from reviewtui.shell.disk import atomic_write, is_temp_name
-from reviewtui.shell.git import Repo, git_env, git_mode_bits, git_process_command
+from reviewtui.shell.git import Repo, git_mode_bits, git_process_command
+from reviewtui.shell.git_environment import git_env
 from reviewtui.shell.snapshot import DiskSnapshot, skipped_folder
 
 
