@@ -334,7 +334,7 @@ def test_claude_fixture_outcomes_and_notes(capsys: pytest.CaptureFixture[str]) -
     assert main(["check", str(folder)]) == 1
     out = capsys.readouterr().out
     assert "Edit 3: not_found" not in out  # Claude Code failed it: never tried, never written
-    assert "refused - path '/home/dev/notes/todo.md'" in out
+    assert "refused (rule absolute-path) - path '/home/dev/notes/todo.md'" in out
     assert "tool-failed warning Claude Code did not make this Edit" in out
 
 

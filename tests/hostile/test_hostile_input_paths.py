@@ -45,7 +45,8 @@ def test_check_refuses_the_path_with_its_rule_and_the_session_line(
     assert (op["status"], op["rule"]) == ("refused", rule)
     as_text = cli(capsys, "check", session, "--root", arena.root)
     assert as_text.code == 1
-    refused = [line for line in as_text.out.splitlines() if ": refused - " in line]
+    refused = [line for line in as_text.out.splitlines()
+               if f": refused (rule {rule}) - " in line]
     assert len(refused) == 1
     assert refused[0].startswith(f"{session}:{op['span'][0]}: turn 1 ")
     assert len(refused[0].split(" - ", 1)[1]) < 300  # the message shortens the path

@@ -66,7 +66,11 @@ def op_json(op: Operation) -> dict[str, object]:
 
 def outcome_line(where: Places, result: OpResult) -> str:
     outcome = result.outcome
-    method = f" ({outcome.method})" if outcome.method and outcome.status is Status.APPLIED else ""
+    # (applied: how it matched; else the rule that says why not, to look up: docs)
+    method = (f" ({outcome.method})" if outcome.method and outcome.status is Status.APPLIED
+              else f" (rule {outcome.rule})" if outcome.rule
+              and outcome.status is not Status.APPLIED
+              and f"rule {outcome.rule}" not in outcome.message else "")
     turn = result.key[0]
     text = (f"{where(result.op.span.start)}: turn {turn} {op_title(result.op)}: "
             f"{outcome.status}{method} - {outcome.message}")
