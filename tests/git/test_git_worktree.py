@@ -49,6 +49,28 @@ def test_a_working_tree_opens_accepted_and_writes_nothing(tmp_path: Path) -> Non
     assert {p: p.read_bytes() for p in repo.iterdir() if p.is_file()} == before
 
 
+@pytest.mark.parametrize("config", ["core.autocrlf=true", "core.eol=crlf"])
+def test_a_converting_checkouts_working_tree_opens_and_writes_nothing(
+        tmp_path: Path, config: str) -> None:
+    """The working tree's own diff is not written as git apply would write it: an
+    untracked LF file under autocrlf was rewritten CRLF as the review opened (found
+    testing s55's plain-diff conversion, never landed)."""
+    repo = _dirty_repo(tmp_path)
+    key, value = config.split("=")
+    git(repo, "config", key, value)
+    (repo / ".gitattributes").write_text("*.txt text\n")
+    (repo / "mixed.txt").write_bytes(b"one\r\ntwo\n")
+    before = {p: p.read_bytes() for p in repo.iterdir() if p.is_file()}
+    source = open_worktree(str(repo), keep=True)
+    with Review.open(source.session, source.root, state_path=source.state) as review:
+        review.finish_evaluation()
+        assert all(d.verdict == "accepted" for d in review.decisions.values())
+        assert review.last_report is not None
+        assert not review.last_report.written
+    assert {p: p.read_bytes() for p in repo.iterdir() if p.is_file()} == before
+    assert (repo / "fresh.txt").read_bytes() == b"brand new\n"
+
+
 def test_rejecting_an_operation_restores_that_region_from_head(tmp_path: Path) -> None:
     repo = _dirty_repo(tmp_path)
     source = open_worktree(str(repo), keep=True)

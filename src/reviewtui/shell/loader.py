@@ -280,6 +280,21 @@ def _git_apply(file: Path, root: Path, *, series: bool
     return _applied[key]
 
 
+def _is_worktree(text: str, file: Path) -> bool:
+    """Whether the session is a ``--worktree`` one: the diff of the working tree itself,
+    whose every operation is already on disk as it is (git's conversions would rewrite
+    your own files as the review opens: an untracked LF file was written CRLF under
+    autocrlf, found testing s55's change)."""
+    from reviewtui.core.importers.gitlog import MARKER, read_origin
+
+    if not text.lstrip("\ufeff").startswith(MARKER.strip()):
+        return False
+    try:
+        return read_origin(text, str(file)).kind == "worktree"
+    except SessionFormatError:
+        return False
+
+
 def _is_series(text: str) -> bool:
     """Whether a diff session's text is mails (``git format-patch``: ``From <sha>``) or
     commits (``commit <sha>``), which ``git am`` or a cherry-pick applies, not ``git
@@ -337,7 +352,8 @@ def load_session(path: str | Path, format: str | None = None,
     adjust = _adjust.get(str(file))
     if adjust is None and session.format == "git" and root is not None:
         adjust = _range_forms(text, file, Path(root))
-    if adjust is None and session.format in ("git", "unified") and root is not None:
+    if (adjust is None and session.format in ("git", "unified") and root is not None
+            and not _is_worktree(text, file)):
         adjust = _git_apply(file, Path(root), series=session.format == "git"
                             or _is_series(text))
     if adjust is not None:
