@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import re
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -471,7 +472,8 @@ def test_a_review_reopened_after_writing_the_attributes_reads_the_rules_it_began
                      if getattr(result.op, "path", "") == ".gitattributes")
         review.decide(first, Decision.accept())
     assert _bytes(ours, ".gitattributes") == _bytes(theirs, ".gitattributes")
-    loader._applied.clear()  # (as a new process reads it: nothing known of the first)
+    loader._pinned.clear()  # (as a new process reads it: nothing known of the first)
+    loader._adjust.pop(str(diff), None)
     with Review.open(diff, ours) as review:
         review.decide_many(review.applicable())
     for name in (".gitattributes", "g.txt", "n.txt"):
@@ -564,3 +566,80 @@ def test_a_binary_patch_of_a_converted_file_is_checked_against_what_git_reads(
     subprocess.run(["git", "apply", str(diff)], cwd=theirs, env=ENV, check=True)
     assert main(["apply", "--root", str(ours), "--yes", str(diff)]) == 0
     assert _bytes(ours, "f.txt") == _bytes(theirs, "f.txt") == b"a\r\nb\r\nC\r\nd\r\ne\r\nf\r\n"
+
+
+def _review_then(tmp_path: Path, between: Callable[[Path], None], *, old: bool = False,
+                 monkeypatch: pytest.MonkeyPatch | None = None) -> tuple[Path, Path]:
+    """A plain diff's review (an edit, a new file) accepted on a checkout with
+    ``core.autocrlf=false`` and closed (``old``: by a reviewtui before the git rules, which
+    saved none); ``between`` changes the checkout; then the review is opened again as a
+    new process opens it. (Its root and session.)"""
+    from reviewtui.shell import loader
+    from reviewtui.shell.review import Review
+
+    source, (base, head) = stored_commits(tmp_path / "source", [
+        {"f.txt": b"a\nb\n"}, {"f.txt": b"a\nB\n", "n.txt": b"new\n"}])
+    diff = tmp_path / "change.diff"
+    diff.write_bytes(git_bytes(source, "diff", base, head))
+    root = _checkout(source, tmp_path / "review", base, ("core.autocrlf=false",), "")
+    if old and monkeypatch is not None:
+        with monkeypatch.context() as patched:
+            patched.setattr(loader, "with_git_rules", lambda loaded, *_: (loaded, None))
+            with Review.open(diff, root) as review:
+                review.decide_many(review.applicable())
+    else:
+        with Review.open(diff, root) as review:
+            review.decide_many(review.applicable())
+    assert (root / "n.txt").read_bytes() == b"new\n"
+    between(root)
+    loader._pinned.clear()
+    loader._adjust.pop(str(diff), None)
+    return root, diff
+
+
+@pytest.mark.parametrize("change", ["autocrlf", "attributes"])
+def test_a_review_reopened_after_the_rules_changed_keeps_its_decisions_and_files(
+        tmp_path: Path, change: str) -> None:
+    """The rules are saved with the review: read again from the configuration, a
+    ``core.autocrlf`` set (or a ``.gitattributes`` made) between two sessions rewrote a
+    file as the review opened and dropped its decisions, and rejecting no longer took its
+    writes back (QA s55 helper-231 F1)."""
+    from reviewtui.core.engine import Decision
+    from reviewtui.shell.review import Review
+
+    def between(root: Path) -> None:
+        if change == "autocrlf":
+            git(root, "config", "core.autocrlf", "true")
+        else:
+            (root / ".gitattributes").write_text("*.txt text eol=crlf\n")
+
+    root, diff = _review_then(tmp_path, between)
+    with Review.open(diff, root) as review:
+        assert review.last_report is not None
+        assert not review.last_report.written
+        assert all(d.verdict == "accepted" for d in review.decisions.values())
+        assert len(review.decisions) == 2
+        assert (root / "n.txt").read_bytes() == b"new\n"
+        review.decide_many([(key, Decision.reject()) for key in review.decisions])
+    assert not (root / "n.txt").exists()
+    assert (root / "f.txt").read_bytes() == b"a\nb\n"
+
+
+def test_a_review_saved_before_the_git_rules_is_read_as_it_was_made(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A review saved by a reviewtui before the rules, on an autocrlf checkout, had written
+    its new file LF: opening it rewrote the file CRLF, and rejecting it wrote it back
+    instead of removing it (QA s55 helper-231 F2). It is read without them."""
+    from reviewtui.core.engine import Decision
+    from reviewtui.shell.review import Review
+
+    root, diff = _review_then(tmp_path, lambda root: git(root, "config", "core.autocrlf",
+                                                         "true"),
+                              old=True, monkeypatch=monkeypatch)
+    with Review.open(diff, root) as review:
+        assert review.last_report is not None
+        assert not review.last_report.written
+        assert (root / "n.txt").read_bytes() == b"new\n"
+        review.decide_many([(key, Decision.reject()) for key in review.decisions])
+    assert not (root / "n.txt").exists()
+    assert (root / "f.txt").read_bytes() == b"a\nb\n"

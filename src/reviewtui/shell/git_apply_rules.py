@@ -64,12 +64,15 @@ def in_checkout(root: Path) -> bool:
     return any((folder / ".git").exists() for folder in (here, *here.parents))
 
 
-def git_apply_rules(root: Path, *, series: bool = False
+def git_apply_rules(root: Path, *, series: bool = False,
+                    pinned: dict[str, GitApplyRule | None] | None = None
                     ) -> Callable[[Session], Session] | None:
     """What to do to a plain diff's session read for ``root``, each time it is read: its
-    file operations on paths git converts carry their rule (the attributes read once a
-    process for each set of paths; ``series``: read as ``git am`` reads a file, not
-    ``git apply``). None outside a git working tree."""
+    file operations on paths git converts carry their rule (the attributes read once for
+    each path; ``series``: read as ``git am`` reads a file, not ``git apply``). ``pinned``:
+    path -> rule (None: none), the rules a saved review was made with, kept as they are
+    (git asked only for paths not in it, which are added to it). None outside a git
+    working tree."""
     if not in_checkout(root):
         return None
     try:
@@ -79,7 +82,7 @@ def git_apply_rules(root: Path, *, series: bool = False
     except (ReviewtuiError, OSError, ValueError):
         return None
     prefix = "" if prefix == "." else prefix + "/"
-    known: dict[str, GitApplyRule | None] = {}
+    known: dict[str, GitApplyRule | None] = {} if pinned is None else pinned
 
     def adjust(session: Session) -> Session:
         first = next((at for at, turn in enumerate(session.turns)

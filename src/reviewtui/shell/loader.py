@@ -11,12 +11,14 @@ from pathlib import Path
 
 from reviewtui.core.errors import SessionFormatError, UsageError
 from reviewtui.core.importers import detect_format, import_session
-from reviewtui.core.model.records import Session
-from reviewtui.core.record import record
+from reviewtui.core.model.records import GitApplyRule, Session
+from reviewtui.core.record import record, replace
 from reviewtui.core.text.limits import DEFAULT_MAX_INPUT_BYTES, MAX_INPUT_ENV, too_large
 
 TYPE_CHECKING = False  # as typing's: typing is not imported at run time (core/typed.py)
 if TYPE_CHECKING:
+    from typing import Any
+
     from reviewtui.core.importers.toolcalls import ToolcallsReading
 
 # What a session directory may hold, looked for in this order; the content decides the
@@ -34,6 +36,12 @@ class LoadedSession:
     format_note: str = ""  # the format asked for is not what the content looks like
     # A tool-call log: where its reading stopped (read on from there when it grows).
     reading: ToolcallsReading | None = None
+    # A plain diff on a git checkout: the git rules it is read with, saved with its review
+    # (with_git_rules); None: none.
+    git_rules: dict[str, GitApplyRule | None] | None = None
+    # A diff's kind as its text says: "worktree" (a --worktree session), "series" (mails
+    # or commits, which git am applies), "" (a diff git apply applies, or not a diff).
+    diff_kind: str = ""
 
     @property
     def config_file(self) -> Path | None:
@@ -262,22 +270,38 @@ def _range_forms(text: str, file: Path, root: Path) -> Callable[[Session], Sessi
     return _adjust.setdefault(str(file), checkout_forms(repo, origin.base, origin.head))
 
 
-# (session file, root) -> what git apply does there (shell/git_apply_rules.py; None:
-# not a converting git checkout), asked once a process
-_applied: dict[tuple[str, str], Callable[[Session], Session] | None] = {}
-
-
-def _git_apply(file: Path, root: Path, *, series: bool
-               ) -> Callable[[Session], Session] | None:
-    """For a plain diff (no range's checkout forms) applied to a git checkout: each of
-    its file operations on a path git converts carries what ``git apply`` does to it
-    (``series``: what ``git am`` does, a ``format-patch`` series or a ``git log -p``)."""
+def with_git_rules(loaded: LoadedSession, root: Path, saved: dict[str, Any] | None,
+                   fresh: bool) -> tuple[LoadedSession, dict[str, GitApplyRule | None] | None]:
+    """A plain diff's session (not a range with its own checkout forms, not a
+    ``--worktree`` one) on a git checkout, with each file operation on a path git converts
+    carrying what ``git apply`` (``git am`` for a series) does to it
+    (``shell/git_apply_rules.py``), and those rules, to be saved with the review. The
+    rules are the saved review's (``saved``, encoded) where it has them; a review saved
+    without them (``fresh`` False) gets none (``shell/state_git_apply.py`` says why). Every
+    later reading of the file in this process gets the same (a live session's growth)."""
     from reviewtui.shell.git_apply_rules import git_apply_rules
+    from reviewtui.shell.state_git_apply import decode_rules
 
+    session, file = loaded.session, loaded.file
     key = (str(file), str(root))
-    if key not in _applied:
-        _applied[key] = git_apply_rules(root, series=series)
-    return _applied[key]
+    if key in _pinned:  # (opened before in this process: read with them already)
+        return replace(loaded, git_rules=_pinned[key]), _pinned[key]
+    if (str(file) in _adjust or session.format not in ("git", "unified")
+            or (saved is None and not fresh)):
+        return loaded, None
+    if loaded.diff_kind == "worktree":
+        return loaded, None
+    rules = decode_rules(saved) if saved is not None else {}
+    adjust = git_apply_rules(root, series=loaded.diff_kind == "series", pinned=rules)
+    if adjust is None:
+        return loaded, None
+    adjust_on_load(file, adjust)
+    _pinned[key] = rules
+    return replace(loaded, session=adjust(session), git_rules=rules), rules
+
+
+# (session file, root) -> the git rules its review reads it with (with_git_rules)
+_pinned: dict[tuple[str, str], dict[str, GitApplyRule | None]] = {}
 
 
 def _is_worktree(text: str, file: Path) -> bool:
@@ -352,10 +376,6 @@ def load_session(path: str | Path, format: str | None = None,
     adjust = _adjust.get(str(file))
     if adjust is None and session.format == "git" and root is not None:
         adjust = _range_forms(text, file, Path(root))
-    if (adjust is None and session.format in ("git", "unified") and root is not None
-            and not _is_worktree(text, file)):
-        adjust = _git_apply(file, Path(root), series=session.format == "git"
-                            or _is_series(text))
     if adjust is not None:
         session = adjust(session)
     note = ""
@@ -365,4 +385,8 @@ def load_session(path: str | Path, format: str | None = None,
             note = (f"{file}: read as --format {format}, but its content looks like "
                     f"{detected}: if paths or operations look wrong, try --format {detected} "
                     "(or auto)")
-    return LoadedSession(session, file, directory, base, note, reading)
+    kind = "" if session.format not in ("git", "unified") else (
+        "worktree" if _is_worktree(text, file) else "series"
+        if session.format == "git" or _is_series(text) else "")
+    return LoadedSession(session, file, directory, base, note, reading,
+                         _pinned.get((str(file), absolute or "")), kind)

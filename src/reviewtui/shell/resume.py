@@ -50,6 +50,7 @@ from reviewtui.shell.resume_absent import keep_users_over_absence, place_saved_b
 from reviewtui.shell.resume_aside import hold_ignored, hold_unread, set_aside
 from reviewtui.shell.resume_fit import drop_unfit_records, ends_not_saved, previous_target
 from reviewtui.shell.state import ReviewState, StateFile
+from reviewtui.shell.state_git_apply import encode_rules, with_saved_rules
 from reviewtui.shell.state_records import blobs_of, decode_record, encode_record, orphaned_blobs
 from reviewtui.shell.statemark import finished, mark_finished, new_nonce
 from reviewtui.shell.statepath import review_files, state_path_for
@@ -135,6 +136,7 @@ def _open_review(cls: type[Review], session_path: str | Path, root: Path | None,
             # state holding them read as a replay cut short, and the next writer wrote
             # them (QA s46 helper-141 F13; with --live the server answered from them).
             state_file = StateFile(state_path, read_only=read_only_state or dry_run)
+        loaded = with_saved_rules(loaded, root, state_file)
         own = review_files(root, loaded.file, state_path)
         if own:  # no operation writes them (rule review-file)
             project = replace(project, rules=replace(project.rules, own=own))
@@ -522,6 +524,8 @@ def save(review: Review, *, final: bool = False) -> None:
                for path, record in sorted(review._records.items())},
         folders=review._folders,
         nonce=new_nonce(),
+        git_apply=(None if review.loaded.git_rules is None
+                   else encode_rules(review.loaded.git_rules)),
     )
     review._state_file.save(state, review.loaded.file)
     if final:  # nothing is to be written after it

@@ -136,6 +136,7 @@ class ReviewState:
     paths: dict[str, dict[str, Any]] = field(default_factory=dict)
     folders: FolderLedger = field(default_factory=FolderLedger)  # the replay's
     nonce: str = ""  # new at each save: see shell/statemark.py
+    git_apply: dict[str, Any] | None = None  # encoded (shell/state_git_apply.py); None: none
 
 
 def _is_sha(value: Any) -> bool:
@@ -282,7 +283,14 @@ def decode_state(doc: Any, blobs: BlobStore | None = None) -> ReviewState:
         paths=paths,
         folders=FolderLedger.from_json(doc.get("folders")),
         nonce=nonce,
+        git_apply=_git_apply(doc.get("git_apply")),
     )
+
+
+def _git_apply(data: Any) -> dict[str, Any] | None:
+    from reviewtui.shell.state_git_apply import decode_rules
+
+    return None if data is None else dict(data) if decode_rules(data) is not None else None
 
 
 def _segment_entries(segments: list[Any], blobs: BlobStore | None) -> list[LogEntry]:
@@ -339,6 +347,7 @@ def encode_state(state: ReviewState, session_file: Path,
         "ui": state.ui,
         "paths": state.paths,
         **({} if state.folders.empty else {"folders": state.folders.to_json()}),
+        **({} if state.git_apply is None else {"git_apply": state.git_apply}),
         "nonce": state.nonce,
     }
 
