@@ -643,3 +643,24 @@ def test_a_review_saved_before_the_git_rules_is_read_as_it_was_made(
         review.decide_many([(key, Decision.reject()) for key in review.decisions])
     assert not (root / "n.txt").exists()
     assert (root / "f.txt").read_bytes() == b"a\nb\n"
+
+
+def test_an_exported_patch_carries_what_git_stores_for_a_new_file(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A new file written CRLF on an autocrlf checkout is exported as git stores it (LF):
+    the patch applied and committed where the diff came from committed CRLF (QA s55
+    helper-231 F3)."""
+    source, (base, head) = stored_commits(tmp_path / "source", [
+        {"k.txt": b"k\n"}, {"k.txt": b"k\n", "n.txt": b"new\nfile\n"}])
+    diff = tmp_path / "change.diff"
+    diff.write_bytes(git_bytes(source, "diff", base, head))
+    ours = _checkout(source, tmp_path / "review", base, ("core.autocrlf=true",), "")
+    state = tmp_path / "change.diff.review.json"
+    assert main(["apply", "--root", str(ours), "--yes", "--state", str(state),
+                 str(diff)]) == 0
+    assert _bytes(ours, "n.txt") == b"new\r\nfile\r\n"
+    out = tmp_path / "export.patch"
+    assert main(["export", "--format", "patch", "--root", str(ours), "--state", str(state),
+                 "--output", str(out), str(diff)]) == 0
+    assert b"+new\n+file\n" in out.read_bytes()
+    assert b"\r" not in out.read_bytes()

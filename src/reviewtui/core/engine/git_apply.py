@@ -105,7 +105,11 @@ def as_git_applies(op: Edit | FullFile, rule: GitApplyRule, outcome: Outcome,
     note = (f"written with {endings} line endings, as git apply writes it on this checkout "
             "(core.autocrlf or its text/eol attributes)")
     hint = "; ".join(part for part in (outcome.hint, note) if part)
-    return replace(outcome, hint=hint, after_state=written), Proposal(proposal.path, written)
+    # (an export carries what git stores for these bytes, not the checkout's CRLF: the
+    # patch applied in the repository the diff came from committed CRLF, QA s55
+    # helper-231 F3)
+    return (replace(outcome, hint=hint, after_state=written, stored=data),
+            Proposal(proposal.path, written))
 
 
 def as_git_reads(data: bytes, rule: GitApplyRule) -> bytes:
