@@ -664,3 +664,23 @@ def test_an_exported_patch_carries_what_git_stores_for_a_new_file(
                  "--output", str(out), str(diff)]) == 0
     assert b"+new\n+file\n" in out.read_bytes()
     assert b"\r" not in out.read_bytes()
+
+
+def test_a_fifo_for_attributes_does_not_hang_the_review(tmp_path: Path) -> None:
+    """An untracked FIFO at ``.gitattributes`` (a crafted project): ``git check-attr``
+    waited on it forever and ``check`` with it (QA s55 helper-231 F5; git apply hangs
+    too). The rules are not asked for: the diff is read as it is."""
+    import os
+    import sys
+
+    source, (base, head) = stored_commits(tmp_path / "source", [
+        {"f.txt": b"a\n"}, {"f.txt": b"a\nb\n"}])
+    diff = tmp_path / "change.diff"
+    diff.write_bytes(git_bytes(source, "diff", base, head))
+    ours = _checkout(source, tmp_path / "review", base, ("core.autocrlf=true",), "")
+    os.mkfifo(ours / ".gitattributes")
+    done = subprocess.run([sys.executable, "-m", "reviewtui", "check", "--root", str(ours),
+                           str(diff)], capture_output=True, text=True, timeout=60,
+                          check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "f.txt · Edit 1: applied" in done.stdout

@@ -22,6 +22,8 @@ where git converts it now or the change names a conversion (SqlServerDsc's histo
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeGuard
@@ -95,8 +97,10 @@ def git_apply_rules(root: Path, *, series: bool = False,
         if paths:
             try:
                 cached = first is not None and _written_here(repo, root, prefix, session)
-                values = attr_values(repo, [prefix + path for path in paths], _NAMES,
-                                     *(("--cached",) if cached else ()))
+                # (git would wait forever reading a FIFO there: no rules, QA s55 helper-231)
+                values = {} if _unreadable_rules(repo, [prefix + p for p in paths]) else (
+                    attr_values(repo, [prefix + path for path in paths], _NAMES,
+                                *(("--cached",) if cached else ())))
             except (ReviewtuiError, OSError):
                 values = {}
             for path in paths:
@@ -138,6 +142,25 @@ def _written_here(repo: Repo, root: Path, prefix: str, session: Session) -> bool
         stored = set(repo.git("cat-file", "-p", f":{prefix}{path}", ok=(0, 128)).decode(
             "utf-8", "surrogateescape").splitlines())
         if here != stored and lines and lines <= here and not lines <= stored:
+            return True
+    return False
+
+
+def _unreadable_rules(repo: Repo, paths: list[str]) -> bool:
+    """Whether an attribute file git would read for ``paths`` (``.git/info/attributes``,
+    a ``.gitattributes`` in any of their folders) is there but not a file or a link: a
+    FIFO made there hung ``check`` in ``git check-attr`` (git apply hangs too)."""
+    folders = {""} | {"/".join(parts[:n]) for path in paths
+                      for parts in (path.split("/"),) for n in range(1, len(parts))}
+    places = [repo.git_dir / "info" / "attributes",
+              *(repo.top.joinpath(*folder.split("/"), ATTRIBUTES) if folder
+                else repo.top / ATTRIBUTES for folder in folders)]
+    for place in places:
+        try:
+            mode = os.lstat(place).st_mode
+        except (OSError, ValueError):
+            continue
+        if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
             return True
     return False
 
