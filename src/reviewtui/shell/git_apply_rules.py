@@ -9,15 +9,17 @@ file operation of such a diff gets its path's rule (:class:`GitApplyRule`): one
 them when it applies, and the configuration's ``core.autocrlf`` and ``core.eol``.
 
 Nothing is asked outside a git checkout (no ``.git`` above the root), and nothing is
-changed where git converts none of the paths. A session that changes a
+changed where git converts none of the paths. The rules are asked once for a review and
+saved with it (``shell/state_git_apply.py``: a reopened review reads the session as it was
+made, whatever the configuration or attributes say since). A session that changes a
 ``.gitattributes``: ``git apply`` reads every attribute file before it writes any, so the
-turns up to the first that changes one are written by the attributes the checkout was
-written by (the index's: the review's own writes of the file do not change the rules on
-reopening); ``git am`` applies each later turn by the attributes the earlier ones left,
-which the review does not follow, so a later turn's file is refused (``git-attributes``)
-where git converts it now or the change names a conversion (SqlServerDsc's history, ten
-10-commit diffs: the two that add ``*.yml text eol=lf`` under ``* text eol=crlf`` wrote
-73 files LF where git apply writes CRLF, exit 0, before this).
+turns up to the first that changes one are written by the working tree's attributes (the
+index's where the working tree's already hold the session's change: :func:`_written_here`);
+``git am`` applies each later turn by the attributes the earlier ones left, which the
+review does not follow, so a later turn's file is refused (``git-attributes``) where the
+change names anything not known to be inert (:func:`_changes_conversion`; SqlServerDsc's
+history, ten 10-commit diffs: the two that add ``*.yml text eol=lf`` under ``* text
+eol=crlf`` wrote 73 files LF where git apply writes CRLF, exit 0, before this).
 """
 
 from __future__ import annotations
