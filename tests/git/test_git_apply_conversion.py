@@ -684,3 +684,20 @@ def test_a_fifo_for_attributes_does_not_hang_the_review(tmp_path: Path) -> None:
                           check=False)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "f.txt · Edit 1: applied" in done.stdout
+
+
+def test_check_reads_a_plain_diff_as_apply_does(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``check`` evaluates as ``apply`` writes: the CRLF a new file gets is said, and an
+    operation apply refuses by a git rule is refused there too (check said "applied" and
+    exited 0 where apply exited 1)."""
+    source, (base, head) = stored_commits(tmp_path / "source", [
+        {"f.txt": b"a\nb\nc\n"}, {"f.txt": b"a\nb\r\nc\n", "n.txt": b"new\n"}])
+    diff = tmp_path / "change.diff"
+    diff.write_bytes(git_bytes(source, "diff", base, head))
+    ours = _checkout(source, tmp_path / "review", base, ("core.autocrlf=true",), "")
+    assert main(["check", "--root", str(ours), str(diff)]) == 1
+    out = capsys.readouterr().out
+    assert "refused (rule git-apply-endings)" in out
+    assert "written with CRLF line endings, as git apply writes it" in out
+    assert main(["apply", "--root", str(ours), "--yes", str(diff)]) == 1

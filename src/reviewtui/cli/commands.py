@@ -120,6 +120,14 @@ def check(args: argparse.Namespace) -> int:
     tree, notes = _checked_tree(args, loaded, root, project.tree)
     for note in notes:
         print(note, file=sys.stderr if args.json else sys.stdout)
+    if root is not None and loaded.session.format in ("git", "unified"):
+        # (as apply reads a plain diff on a git checkout: by git's rules, a saved review's)
+        from reviewtui.shell.state import StateFile
+        from reviewtui.shell.state_git_apply import with_saved_rules
+        from reviewtui.shell.statepath import state_path_for
+
+        loaded = with_saved_rules(loaded, root, StateFile(state_path_for(loaded)[0],
+                                                          read_only=True))
     run = evaluate_session(loaded.session, tree, rules=project.rules, policy=Policy.headless())
     findings = lint_session(loaded.session, file_text_for(run))
     source = str(loaded.file)
