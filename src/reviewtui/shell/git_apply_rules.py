@@ -50,6 +50,8 @@ from reviewtui.shell.git_attribute_states import (
     crlf_action,
     each_command,
     each_op,
+    is_attributes,
+    names_attributes,
     plain_path,
 )
 from reviewtui.shell.git_line_config import checkout_config
@@ -90,7 +92,7 @@ def git_apply_rules(root: Path, *, series: bool = False,
 
     def adjust(session: Session) -> Session:
         first = next((at for at, turn in enumerate(session.turns)
-                      if _names_attributes(turn)), None)
+                      if names_attributes(turn)), None)
         named = {op.path for turn in session.turns for op in turn.reply.ops
                  if isinstance(op, (Edit, FullFile)) and plain_path(op.path)}
         named.update(path for turn in session.turns for op in turn.reply.ops
@@ -129,10 +131,10 @@ def _written_here(repo: Repo, root: Path, prefix: str, session: Session) -> bool
     added: dict[str, set[str]] = {}
     for turn in session.turns:
         for op in turn.reply.ops:
-            if isinstance(op, Edit) and _is_attributes(op.path) and plain_path(op.path):
+            if isinstance(op, Edit) and is_attributes(op.path) and plain_path(op.path):
                 added.setdefault(op.path, set()).update(
                     set(op.replace_lines) - set(op.search_lines))
-            elif isinstance(op, FullFile) and _is_attributes(op.path) and plain_path(op.path):
+            elif isinstance(op, FullFile) and is_attributes(op.path) and plain_path(op.path):
                 added.setdefault(op.path, set()).update(op.lines)
     for path, lines in added.items():
         lines.discard("")
@@ -165,11 +167,6 @@ def _unreadable_rules(repo: Repo, paths: list[str]) -> bool:
         if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
             return True
     return False
-
-
-def _names_attributes(turn: Turn) -> bool:
-    return any(_is_attributes(name) for op in turn.reply.ops
-               for name in (op.args if isinstance(op, ConsoleCommand) else (op.path,)))
 
 
 # Attributes that never change how git converts a file's bytes (a line setting only these
@@ -215,10 +212,10 @@ def _changes_conversion(session: Session) -> str:
     for turn in session.turns:
         for op in turn.reply.ops:
             if isinstance(op, ConsoleCommand):
-                if any(_is_attributes(arg) for arg in op.args):
+                if any(is_attributes(arg) for arg in op.args):
                     return "more"
                 continue
-            if not _is_attributes(op.path):
+            if not is_attributes(op.path):
                 continue
             if isinstance(op, Edit):  # (the lines it adds or removes, not its context)
                 lines = set(op.search_lines) ^ set(op.replace_lines)
@@ -232,16 +229,12 @@ def _changes_conversion(session: Session) -> str:
     return found
 
 
-def _is_attributes(path: str) -> bool:
-    return path.rstrip("/").rsplit("/", 1)[-1] == ATTRIBUTES
-
-
 def _held(turn: Turn, changed: int, cr_only: bool) -> Turn:
     """``turn`` (after the turn ``changed``, which changes how git converts files) with
     each file operation refused (``cr_only``: where a CR is in play)."""
 
     def held(op: Edit | FullFile) -> Edit | FullFile:
-        if not _written_as_text(op) or not plain_path(op.path) or _is_attributes(op.path):
+        if not _written_as_text(op) or not plain_path(op.path) or is_attributes(op.path):
             return op
         return replace(op, git_apply=GitApplyRule(held=changed, held_if_cr=cr_only))
 

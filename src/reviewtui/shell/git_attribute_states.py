@@ -528,9 +528,18 @@ def touches_attributes(session: Session) -> bool:
     """Whether an operation of the range names a ``.gitattributes``: an edit, a new or
     deleted one, one moved away or into place (a command's every argument: QA s37
     helper-111 F2, a range deleting it was written by A's rules)."""
-    return any(name.rstrip("/").rsplit("/", 1)[-1] == ATTRIBUTES
-               for turn in session.turns for op in turn.reply.ops
+    return any(names_attributes(turn) for turn in session.turns)
+
+
+def names_attributes(turn: Turn) -> bool:
+    """Whether an operation of ``turn`` names a ``.gitattributes`` (:func:`touches_attributes`)."""
+    return any(is_attributes(name) for op in turn.reply.ops
                for name in (op.args if isinstance(op, ConsoleCommand) else (op.path,)))
+
+
+def is_attributes(path: str) -> bool:
+    """Whether ``path`` names a ``.gitattributes`` file."""
+    return path.rstrip("/").rsplit("/", 1)[-1] == ATTRIBUTES
 
 
 def attribute_entries(repo: Repo, commit: str, listing: bytes | None = None) -> bytes:

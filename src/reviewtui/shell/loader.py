@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from reviewtui.core.errors import SessionFormatError, UsageError
-from reviewtui.core.importers import detect_format, import_session
+from reviewtui.core.importers import detect_format, import_session, looks_like_mail
 from reviewtui.core.model.records import GitApplyRule, Session
 from reviewtui.core.record import record, replace
 from reviewtui.core.text.limits import DEFAULT_MAX_INPUT_BYTES, MAX_INPUT_ENV, too_large
@@ -270,34 +270,38 @@ def _range_forms(text: str, file: Path, root: Path) -> Callable[[Session], Sessi
     return _adjust.setdefault(str(file), checkout_forms(repo, origin.base, origin.head))
 
 
-def with_git_rules(loaded: LoadedSession, root: Path, saved: dict[str, Any] | None,
-                   fresh: bool) -> tuple[LoadedSession, dict[str, GitApplyRule | None] | None]:
+def with_git_rules(loaded: LoadedSession, root: Path,
+                   saved: Callable[[], tuple[dict[str, Any] | None, bool]]) -> LoadedSession:
     """A plain diff's session (not a range with its own checkout forms, not a
     ``--worktree`` one) on a git checkout, with each file operation on a path git converts
     carrying what ``git apply`` (``git am`` for a series) does to it
-    (``shell/git_apply_rules.py``), and those rules, to be saved with the review. The
-    rules are the saved review's (``saved``, encoded) where it has them; a review saved
-    without them (``fresh`` False) gets none (``shell/state_git_apply.py`` says why). Every
-    later reading of the file in this process gets the same (a live session's growth)."""
-    from reviewtui.shell.git_apply_rules import git_apply_rules
-    from reviewtui.shell.state_git_apply import decode_rules
-
+    (``shell/git_apply_rules.py``), and those rules (``git_rules``), to be saved with the
+    review. ``saved``: the saved review's rules (encoded) and whether there is none; asked
+    only for such a session. A review saved without them gets none
+    (``shell/state_git_apply.py`` says why). Every later reading of the file in this
+    process gets the same (a live session's growth)."""
     session, file = loaded.session, loaded.file
     key = (str(file), str(root))
     if key in _pinned:  # (opened before in this process: read with them already)
-        return replace(loaded, git_rules=_pinned[key]), _pinned[key]
+        return replace(loaded, git_rules=_pinned[key])
     if (str(file) in _adjust or session.format not in ("git", "unified")
-            or (saved is None and not fresh)):
-        return loaded, None
-    if loaded.diff_kind == "worktree":
-        return loaded, None
-    rules = decode_rules(saved) if saved is not None else {}
+            or loaded.diff_kind == "worktree"):
+        return loaded  # (nothing imported for the rest: start-up)
+    from reviewtui.shell.git_apply_rules import git_apply_rules, in_checkout
+    from reviewtui.shell.state_git_apply import decode_rules
+
+    if not in_checkout(root):
+        return loaded
+    encoded, fresh = saved()
+    if encoded is None and not fresh:
+        return loaded
+    rules = decode_rules(encoded) if encoded is not None else {}
     adjust = git_apply_rules(root, series=loaded.diff_kind == "series", pinned=rules)
     if adjust is None:
-        return loaded, None
+        return loaded
     adjust_on_load(file, adjust)
     _pinned[key] = rules
-    return replace(loaded, session=adjust(session), git_rules=rules), rules
+    return replace(loaded, session=adjust(session), git_rules=rules)
 
 
 # (session file, root) -> the git rules its review reads it with (with_git_rules)
@@ -317,15 +321,6 @@ def _is_worktree(text: str, file: Path) -> bool:
         return read_origin(text, str(file)).kind == "worktree"
     except SessionFormatError:
         return False
-
-
-def _is_series(text: str) -> bool:
-    """Whether a diff session's text is mails (``git format-patch``: ``From <sha>``) or
-    commits (``commit <sha>``), which ``git am`` or a cherry-pick applies, not ``git
-    apply``."""
-    from reviewtui.core.importers import looks_like_mail
-
-    return looks_like_mail(text)
 
 
 def _holds(tree: str | Path | None) -> Callable[[str], bool] | None:
@@ -387,6 +382,6 @@ def load_session(path: str | Path, format: str | None = None,
                     "(or auto)")
     kind = "" if session.format not in ("git", "unified") else (
         "worktree" if _is_worktree(text, file) else "series"
-        if session.format == "git" or _is_series(text) else "")
+        if session.format == "git" or looks_like_mail(text) else "")
     return LoadedSession(session, file, directory, base, note, reading,
                          _pinned.get((str(file), absolute or "")), kind)

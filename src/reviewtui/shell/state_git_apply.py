@@ -55,21 +55,22 @@ def decode_rules(data: Any) -> dict[str, GitApplyRule | None]:
 
 
 def with_saved_rules(loaded: LoadedSession, root: Path, state_file: StateFile | None
-               ) -> LoadedSession:
+                     ) -> LoadedSession:
     """The session as a plain diff's review reads it on a git checkout (loader.py
     with_git_rules): by the rules its saved review was made with, none for a review saved
-    without them; asked of git for a new review. Only the state's top level is read here
-    (nothing moved aside: :func:`resume` reads it whole, and says why a bad one is not
-    used, which starts a new review)."""
-    if loaded.session.format not in ("git", "unified") or loaded.diff_kind == "worktree":
-        return loaded
-    saved, fresh = None, True
-    if state_file is not None and state_file.path.is_file():
-        with contextlib.suppress(ReviewtuiError, OSError, ValueError):
-            doc = parse_state_json(read_input(state_file.path, "review state"))
-            if isinstance(doc, dict) and doc.get("format") == STATE_FORMAT:
-                saved, fresh = doc.get("git_apply"), False
+    without them; asked of git for a new review. Only the state's top level is read here,
+    and only for such a session (nothing moved aside: :func:`resume` reads it whole, and
+    says why a bad one is not used, which starts a new review)."""
+
+    def saved() -> tuple[dict[str, Any] | None, bool]:
+        if state_file is not None and state_file.path.is_file():
+            with contextlib.suppress(ReviewtuiError, OSError, ValueError):
+                doc = parse_state_json(read_input(state_file.path, "review state"))
+                if isinstance(doc, dict) and doc.get("format") == STATE_FORMAT:
+                    return doc.get("git_apply"), False
+        return None, True
+
     try:
-        return with_git_rules(loaded, root, saved, fresh)[0]
+        return with_git_rules(loaded, root, saved)
     except StateFormatError:  # (a bad one: the state is set aside as a whole by resume)
         return loaded

@@ -108,8 +108,8 @@ def evaluate_special(tree: Tree, op: FullFile, ctx: FileContext,
             # QA s55 helper-230 R7; its result is checked out so: core/engine/git_apply.py)
             from reviewtui.core.engine.git_apply import as_git_reads
 
-            read = as_git_reads(was, op.git_apply)
-            was = read if blob_id(read) == payload.old_id else was
+            if blob_id(read := as_git_reads(was, op.git_apply)) == payload.old_id:
+                was = read
         if current is not None and payload.old_id and payload.old_id != NULL_ID \
                 and blob_id(was) != payload.old_id:
             return refused(path, "binary-stale", f"{path} is not the version the binary "

@@ -44,10 +44,11 @@ _LONE_LF = re.compile(rb"(?<!\r)\n")
 
 
 def refusal(op: Edit | FullFile, rule: GitApplyRule, tree: Tree) -> Outcome | None:
-    """The refusal of an operation whose file git re-encodes, or whose ``$Id$`` git
-    expands where the file or the operation holds one (before it is evaluated: the file on
-    disk is not the text the diff was made from, and the match said "not found" where the
-    reason is the checkout); None for any other."""
+    """The refusal of an operation git applies by rules a turn before changed (``held``),
+    of one whose file git re-encodes, or whose ``$Id$`` git expands where the file or the
+    operation holds one (before it is evaluated: the file on disk is not the text the diff
+    was made from, and the match said "not found" where the reason is the checkout); None
+    for any other."""
     if rule.held and (not rule.held_if_cr or _holds(op, tree, "\r")):
         return Outcome(Status.REFUSED, rule="git-attributes", path=op.path, message=(
             f"turn {rule.held} of this session changes a .gitattributes by which git "

@@ -241,13 +241,11 @@ class CheckpointPicker(ReadyModal[int | None]):
             self._show(target)
 
     async def action_choose(self) -> None:
+        """Enter (the filter's and the list's: a priority binding, so the filter posts no
+        Submitted): the highlighted checkpoint, once what was typed before is applied."""
         if not self.showing:
             return
         await settled(self.query_one(Input), self)
-        self._submitted()
-
-    @on(Input.Submitted)
-    def _submitted(self) -> None:
         if not self.showing:
             return
         picker = self.query_one(OptionList)
